@@ -1,0 +1,66 @@
+/**
+ * The data shapes every generator stage shares. Stages: load (parse + meta-validate) → lint (corpus rules)
+ * → resolve ($id map, ref graph) → emitters (pure functions from the corpus to files) → one writer.
+ */
+
+/** Any JSON value. */
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+/** A JSON object. */
+export type JsonObject = { [key: string]: Json };
+
+/** One schema file of the corpus. */
+export interface SchemaFile {
+  /** `openwop` or `inquirium`. */
+  readonly family: string;
+  /** File name, e.g. `memory-entry.schema.json`. */
+  readonly fileName: string;
+  /** File name without `.schema.json`, e.g. `memory-entry` or `inquirium.generate.request.v1`. */
+  readonly stem: string;
+  /** Repo-relative path with forward slashes, e.g. `schemas/openwop/v1/memory-entry.schema.json`. */
+  readonly path: string;
+  /** The schema's `$id`. */
+  readonly id: string;
+  /** The parsed schema. */
+  readonly schema: JsonObject;
+}
+
+/** Which failure an invalid example must produce. */
+export interface ExpectedFailure {
+  readonly instancePath: string;
+  readonly keyword: string;
+}
+
+/** One example instance (valid or invalid) of a schema or one of its `$defs`. */
+export interface Example {
+  readonly family: string;
+  /** Directory name: `<stem>` or `<stem>--<DefName>`. */
+  readonly target: string;
+  /** `$id` of the schema file the target belongs to. */
+  readonly schemaId: string;
+  /** `''` for the root schema, else the `$defs` entry name. */
+  readonly defName: string;
+  readonly kind: 'valid' | 'invalid';
+  /** Repo-relative path. */
+  readonly path: string;
+  /** The instance (for invalid examples, the wrapper's `instance`). */
+  readonly instance: Json;
+  readonly description?: string;
+  readonly expect?: ExpectedFailure;
+}
+
+/** The loaded corpus. */
+export interface Corpus {
+  /** Absolute path of the repository root the corpus was loaded from. */
+  readonly root: string;
+  readonly schemas: readonly SchemaFile[];
+  readonly examples: readonly Example[];
+}
+
+/** A file an emitter produces, relative to the repository root (e.g. `generated/ts/memory-entry.ts`). */
+export interface EmittedFile {
+  readonly path: string;
+  readonly contents: string;
+}
+
+/** An emitter: a pure function from the corpus to files. */
+export type Emitter = (corpus: Corpus) => readonly EmittedFile[] | Promise<readonly EmittedFile[]>;
