@@ -1,0 +1,267 @@
+/**
+ * Standing commitments (RFC 0068 §C): arm memory-derived commitments on a time or predicate condition and fire
+ * each at most once per condition instance.
+ *
+ * - Condition instances: a time commitment has one instance, `time:<epoch ms>`; a predicate commitment has one
+ *   instance per false→true transition of its predicate, `predicate:<n>` (n counts transitions from 1). The
+ *   predicate's observed value starts at `false` when armed, so a predicate already true at arming fires once.
+ * - The fired ledger is keyed by `(commitmentId, instance)` and is written BEFORE anything is emitted: a crash
+ *   between the two loses a notification rather than duplicating it (at-most-once).
+ * - Replay: an engine in `replay` mode never infers, arms or fires; `replayFromLog` re-reads the recorded
+ *   `commitment.fired` events (and rebuilds the ledger from them so a later live engine will not re-fire).
+ * - CTI-1: every commitment carries the tenant of its source memoryRef; the predicate source is asked within that
+ *   tenant, and an enqueued run must come back in the same tenant or the engine refuses it.
+ * - Content-free: the emitted payload carries ids and the condition kind only.
+ */
+import type { Clock } from '../shared/clock.ts';
+import { TimerHeap } from './timer-heap.ts';
+import {
+  tagRuleInference,
+  type Commitment,
+  type CommitmentInference,
+  type InferenceSource,
+  type InferredCommitment,
+} from './inference.ts';
+
+/** Payload of `commitment.fired` (RFC 0068 §C). `conditionInstance` is an additive identifier (allowed: the payload is open). */
+export interface CommitmentFiredPayload {
+  commitmentId: string;
+  memoryRef: string;
+  memoryId?: string;
+  condition: 'time' | 'predicate';
+  enqueuedRunId?: string;
+  conditionInstance: string;
+}
+
+export interface FiredRecord {
+  readonly commitmentId: string;
+  readonly instance: string;
+  readonly firedAt: number;
+}
+
+/** Durable record of fired instances and of each predicate's last observed value. */
+export interface FiredLedger {
+  has(commitmentId: string, instance: string): boolean;
+  record(r: FiredRecord): void;
+  predicateState(commitmentId: string): { readonly last: boolean; readonly transitions: number } | undefined;
+  setPredicateState(commitmentId: string, s: { readonly last: boolean; readonly transitions: number }): void;
+}
+
+export class InMemoryFiredLedger implements FiredLedger {
+  readonly #fired = new Map<string, FiredRecord>();
+  readonly #pred = new Map<string, { last: boolean; transitions: number }>();
+  has(commitmentId: string, instance: string): boolean {
+    return this.#fired.has(`${commitmentId}#${instance}`);
+  }
+  record(r: FiredRecord): void {
+    this.#fired.set(`${r.commitmentId}#${r.instance}`, r);
+  }
+  predicateState(id: string): { last: boolean; transitions: number } | undefined {
+    return this.#pred.get(id);
+  }
+  setPredicateState(id: string, s: { last: boolean; transitions: number }): void {
+    this.#pred.set(id, { ...s });
+  }
+  get size(): number {
+    return this.#fired.size;
+  }
+}
+
+/** Pluggable predicate evaluation (RFC 0060 heartbeat substrate in a real host). */
+export interface PredicateSource {
+  evaluate(predicateId: string, tenantId: string): boolean | Promise<boolean>;
+}
+
+/** Enqueue a run for a fired commitment; must return the run id and the tenant it was created in. */
+export type RunEnqueuer = (req: {
+  readonly tenantId: string;
+  readonly commitmentId: string;
+  readonly memoryRef: string;
+  readonly memoryId?: string;
+}) => Promise<{ readonly runId: string; readonly tenantId: string }> | { readonly runId: string; readonly tenantId: string };
+
+/** Where `commitment.fired` goes (the event log adapter decides the stream; the run id is set when a run was enqueued). */
+export type CommitmentEventSink = (
+  type: 'commitment.fired',
+  payload: CommitmentFiredPayload,
+  ctx: { readonly tenantId: string; readonly runId?: string },
+) => void | Promise<void>;
+
+export class CommitmentError extends Error {
+  constructor(
+    readonly code: 'commitment_invalid_memory_ref' | 'commitment_cross_tenant_run' | 'commitment_replay_mode',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'CommitmentError';
+  }
+}
+
+export interface CommitmentEngineOptions {
+  readonly clock: Clock;
+  /** CTI-1 resolver: tenant of a memoryRef, or undefined for a malformed / unknown ref. */
+  readonly tenantOf: (memoryRef: string) => string | undefined;
+  readonly emit: CommitmentEventSink;
+  readonly ledger?: FiredLedger;
+  readonly predicates?: PredicateSource;
+  readonly enqueueRun?: RunEnqueuer;
+  readonly inference?: CommitmentInference;
+  readonly mode?: 'live' | 'replay';
+}
+
+export interface FireOutcome {
+  readonly commitmentId: string;
+  readonly instance: string;
+  readonly payload: CommitmentFiredPayload;
+}
+
+export class CommitmentEngine {
+  readonly #o: CommitmentEngineOptions;
+  readonly #ledger: FiredLedger;
+  readonly #inference: CommitmentInference;
+  readonly #heap = new TimerHeap<Commitment>();
+  readonly #timeHandles = new Map<string, number>();
+  readonly #predicates = new Map<string, Commitment>();
+  #queue: Promise<unknown> = Promise.resolve();
+
+  constructor(o: CommitmentEngineOptions) {
+    this.#o = o;
+    this.#ledger = o.ledger ?? new InMemoryFiredLedger();
+    this.#inference = o.inference ?? tagRuleInference;
+  }
+
+  get mode(): 'live' | 'replay' {
+    return this.#o.mode ?? 'live';
+  }
+
+  get ledger(): FiredLedger {
+    return this.#ledger;
+  }
+
+  /** Number of armed commitments (time + predicate). */
+  get armedCount(): number {
+    return this.#heap.size + this.#predicates.size;
+  }
+
+  /** Infer commitments from an entry of `memoryRef` and arm them. Returns what was armed (none in replay mode). */
+  inferFrom(memoryRef: string, entry: InferenceSource): Commitment[] {
+    if (this.mode === 'replay') return [];
+    return this.#inference
+      .infer(memoryRef, entry)
+      .map((c) => this.arm(c))
+      .filter((c): c is Commitment => c !== undefined);
+  }
+
+  /**
+   * Arm a commitment; binds it to the tenant of its memoryRef (refused when the ref is malformed). Arming an
+   * already armed id, or a time instance already in the ledger, is a no-op (returns undefined).
+   */
+  arm(c: InferredCommitment): Commitment | undefined {
+    if (this.mode === 'replay') throw new CommitmentError('commitment_replay_mode', 'replay never arms commitments');
+    const tenantId = this.#o.tenantOf(c.memoryRef);
+    if (tenantId === undefined) {
+      throw new CommitmentError('commitment_invalid_memory_ref', 'memoryRef does not resolve to a tenant (CTI-1)');
+    }
+    const armed: Commitment = { ...c, tenantId };
+    if (c.condition.kind === 'time') {
+      if (this.#timeHandles.has(c.commitmentId)) return undefined;
+      if (this.#ledger.has(c.commitmentId, `time:${c.condition.at}`)) return undefined;
+      this.#timeHandles.set(c.commitmentId, this.#heap.schedule(c.condition.at, armed));
+    } else {
+      if (this.#predicates.has(c.commitmentId)) return undefined;
+      this.#predicates.set(c.commitmentId, armed);
+    }
+    return armed;
+  }
+
+  /** Cancel an armed commitment (lazy deletion in the heap). */
+  cancel(commitmentId: string): boolean {
+    const h = this.#timeHandles.get(commitmentId);
+    if (h !== undefined) {
+      this.#timeHandles.delete(commitmentId);
+      return this.#heap.cancel(h);
+    }
+    return this.#predicates.delete(commitmentId);
+  }
+
+  /**
+   * Fire every due time commitment and every predicate commitment whose predicate turned true since the last
+   * evaluation. Ticks are serialised; in replay mode a tick fires nothing.
+   */
+  tick(): Promise<FireOutcome[]> {
+    const run = this.#queue.then(() => this.#tick());
+    this.#queue = run.catch(() => undefined);
+    return run;
+  }
+
+  async #tick(): Promise<FireOutcome[]> {
+    if (this.mode === 'replay') return [];
+    const out: FireOutcome[] = [];
+    const now = this.#o.clock.now();
+    for (const c of this.#heap.popDue(now)) {
+      this.#timeHandles.delete(c.commitmentId);
+      const r = await this.#fire(c, `time:${(c.condition as { at: number }).at}`);
+      if (r) out.push(r);
+    }
+    if (this.#predicates.size > 0) {
+      const source = this.#o.predicates;
+      if (source === undefined) return out;
+      for (const c of [...this.#predicates.values()]) {
+        if (c.condition.kind !== 'predicate') continue;
+        const value = (await source.evaluate(c.condition.predicateId, c.tenantId)) === true;
+        if (!this.#predicates.has(c.commitmentId)) continue; // cancelled while evaluating
+        const st = this.#ledger.predicateState(c.commitmentId) ?? { last: false, transitions: 0 };
+        if (value && !st.last) {
+          const transitions = st.transitions + 1;
+          this.#ledger.setPredicateState(c.commitmentId, { last: true, transitions });
+          const r = await this.#fire(c, `predicate:${transitions}`);
+          if (r) out.push(r);
+        } else if (value !== st.last) {
+          this.#ledger.setPredicateState(c.commitmentId, { last: value, transitions: st.transitions });
+        }
+      }
+    }
+    return out;
+  }
+
+  async #fire(c: Commitment, instance: string): Promise<FireOutcome | undefined> {
+    if (this.#ledger.has(c.commitmentId, instance)) return undefined;
+    this.#ledger.record({ commitmentId: c.commitmentId, instance, firedAt: this.#o.clock.now() });
+    const payload: CommitmentFiredPayload = {
+      commitmentId: c.commitmentId,
+      memoryRef: c.memoryRef,
+      condition: c.condition.kind,
+      conditionInstance: instance,
+    };
+    if (c.memoryId !== undefined) payload.memoryId = c.memoryId;
+    let runId: string | undefined;
+    if (c.enqueueRun && this.#o.enqueueRun !== undefined) {
+      const req = { tenantId: c.tenantId, commitmentId: c.commitmentId, memoryRef: c.memoryRef };
+      const run = await this.#o.enqueueRun(c.memoryId === undefined ? req : { ...req, memoryId: c.memoryId });
+      if (run.tenantId !== c.tenantId) {
+        throw new CommitmentError('commitment_cross_tenant_run', 'enqueued run is not in the commitment tenant (CTI-1)');
+      }
+      runId = run.runId;
+      payload.enqueuedRunId = runId;
+    }
+    await this.#o.emit('commitment.fired', payload, runId === undefined ? { tenantId: c.tenantId } : { tenantId: c.tenantId, runId });
+    return { commitmentId: c.commitmentId, instance, payload };
+  }
+
+  /**
+   * Replay: return the `commitment.fired` payloads recorded in the log, in log order, without firing anything;
+   * the ledger learns every recorded instance so no engine sharing it fires them again.
+   */
+  replayFromLog(events: Iterable<{ readonly type: string; readonly payload?: unknown }>): CommitmentFiredPayload[] {
+    const out: CommitmentFiredPayload[] = [];
+    for (const e of events) {
+      if (e.type !== 'commitment.fired' || typeof e.payload !== 'object' || e.payload === null) continue;
+      const p = e.payload as CommitmentFiredPayload;
+      if (typeof p.conditionInstance === 'string' && !this.#ledger.has(p.commitmentId, p.conditionInstance)) {
+        this.#ledger.record({ commitmentId: p.commitmentId, instance: p.conditionInstance, firedAt: this.#o.clock.now() });
+      }
+      out.push(p);
+    }
+    return out;
+  }
+}
