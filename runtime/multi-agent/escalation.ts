@@ -1,0 +1,152 @@
+/**
+ * Confidence-floor escalation (RFC 0039 §A, MAE-1).
+ *
+ * Rule: a `next-worker` or `terminate` decision whose `confidence` is below the floor is never executed directly.
+ * The step first records `core.workflowChain.confidence-escalated`, then requests an interrupt (`clarify` when the
+ * host offers clarification — preferred — else `escalate`, i.e. approval), and only executes the decision (or the
+ * operator's amended decision) once the interrupt resolves in favour of it. Decisions at or above the floor execute
+ * directly. A decision without `confidence` is not escalated: the floor is defined on a stated confidence and the
+ * spec leaves the field optional (documented choice).
+ *
+ * Floor: 0.5 (the spec floor) unless a stricter floor is configured and advertised; a configured floor below 0.5
+ * (or above 1, or not a number) is refused at construction.
+ *
+ * Event order in the run log: decision → confidence-escalated → interrupt requested → (resolution) → dispatch.
+ */
+
+export const SPEC_CONFIDENCE_FLOOR = 0.5;
+
+/** Decision kinds the floor applies to. */
+export const ESCALATED_KINDS: ReadonlySet<string> = new Set(['next-worker', 'terminate']);
+
+/** The orchestrator decision as this step reads it (other fields pass through untouched). */
+export interface OrchestratorDecisionLike {
+  readonly kind: string;
+  readonly confidence?: number;
+  readonly [k: string]: unknown;
+}
+
+export class EscalationConfigError extends Error {
+  readonly code = 'confidence_floor_invalid';
+  constructor(message: string) {
+    super(message);
+    this.name = 'EscalationConfigError';
+  }
+}
+
+export class InvalidDecisionError extends Error {
+  readonly code = 'orchestrator_decision_invalid';
+  constructor(message: string) {
+    super(message);
+    this.name = 'InvalidDecisionError';
+  }
+}
+
+/** Validate a configured floor: absent → 0.5; must satisfy 0.5 <= floor <= 1. */
+export function resolveConfidenceFloor(configured?: number): number {
+  if (configured === undefined) return SPEC_CONFIDENCE_FLOOR;
+  if (typeof configured !== 'number' || Number.isNaN(configured) || configured < SPEC_CONFIDENCE_FLOOR || configured > 1) {
+    throw new EscalationConfigError(
+      `confidenceEscalationFloor must satisfy 0.5 <= floor <= 1 (a floor below the spec floor is non-conformant), got ${String(configured)}`,
+    );
+  }
+  return configured;
+}
+
+export type EscalationKind = 'clarify' | 'escalate';
+
+export type EscalationDecision =
+  | { readonly action: 'dispatch'; readonly reason: 'at-or-above-floor' | 'no-confidence' | 'kind-not-gated' }
+  | { readonly action: 'escalate'; readonly confidence: number; readonly floor: number; readonly escalationKind: EscalationKind };
+
+export interface EscalationPolicy {
+  readonly floor: number;
+  readonly escalationKind: EscalationKind;
+}
+
+export function makeEscalationPolicy(o: { floor?: number; clarifySupported?: boolean } = {}): EscalationPolicy {
+  return { floor: resolveConfidenceFloor(o.floor), escalationKind: o.clarifySupported === false ? 'escalate' : 'clarify' };
+}
+
+/** Pure decision: escalate or dispatch. */
+export function evaluateDecision(decision: OrchestratorDecisionLike, policy: EscalationPolicy): EscalationDecision {
+  if (!ESCALATED_KINDS.has(decision.kind)) return { action: 'dispatch', reason: 'kind-not-gated' };
+  const c = decision.confidence;
+  if (c === undefined) return { action: 'dispatch', reason: 'no-confidence' };
+  if (typeof c !== 'number' || Number.isNaN(c) || c < 0 || c > 1) {
+    throw new InvalidDecisionError(`confidence must be a number in [0, 1], got ${String(c)}`);
+  }
+  if (c >= policy.floor) return { action: 'dispatch', reason: 'at-or-above-floor' };
+  return { action: 'escalate', confidence: c, floor: policy.floor, escalationKind: policy.escalationKind };
+}
+
+/** Event types this step records (names from run-event-payloads; kept in one place). */
+export const ESCALATION_EVENT_TYPES = {
+  decided: 'runOrchestrator.decided',
+  escalated: 'core.workflowChain.confidence-escalated',
+  interruptRequested: 'interrupt.requested',
+  interruptResolved: 'interrupt.resolved',
+  dispatched: 'core.dispatch.dispatched',
+} as const;
+
+/** How the operator resolved the interrupt. */
+export type InterruptResolution =
+  | { readonly outcome: 'approved' }
+  | { readonly outcome: 'amended'; readonly decision: OrchestratorDecisionLike }
+  | { readonly outcome: 'rejected' };
+
+export interface OrchestratorStepPorts {
+  /** Append an event to the run's log (validated by the log before it is appended). */
+  readonly record: (type: string, payload: Record<string, unknown>) => Promise<void> | void;
+  /** Raise an interrupt and wait for its resolution. */
+  readonly interrupt: (req: { readonly interruptId: string; readonly kind: EscalationKind }) => Promise<InterruptResolution>;
+  /** Execute (dispatch the next worker, or terminate). Called at most once per step. */
+  readonly execute: (decision: OrchestratorDecisionLike) => Promise<void> | void;
+  /** Payload builders for the surrounding events, so the exact wire shapes stay with the event log owner. */
+  readonly payloads: {
+    readonly decided: (d: OrchestratorDecisionLike) => Record<string, unknown>;
+    readonly interruptRequested: (interruptId: string, kind: EscalationKind) => Record<string, unknown>;
+    readonly interruptResolved: (interruptId: string, r: InterruptResolution) => Record<string, unknown>;
+    readonly dispatched: (d: OrchestratorDecisionLike) => Record<string, unknown>;
+  };
+  readonly newInterruptId: () => string;
+}
+
+export interface OrchestratorStepResult {
+  readonly escalated: boolean;
+  readonly executed: OrchestratorDecisionLike | undefined;
+}
+
+/**
+ * One orchestrator step: record the decision, escalate when below the floor (event first, then the interrupt),
+ * execute only after a favourable resolution. Never executes a below-floor decision without the escalation
+ * event already in the log.
+ */
+export async function orchestratorStep(
+  decision: OrchestratorDecisionLike,
+  policy: EscalationPolicy,
+  ports: OrchestratorStepPorts,
+): Promise<OrchestratorStepResult> {
+  const verdict = evaluateDecision(decision, policy);
+  await ports.record(ESCALATION_EVENT_TYPES.decided, ports.payloads.decided(decision));
+  if (verdict.action === 'dispatch') {
+    await ports.record(ESCALATION_EVENT_TYPES.dispatched, ports.payloads.dispatched(decision));
+    await ports.execute(decision);
+    return { escalated: false, executed: decision };
+  }
+  await ports.record(ESCALATION_EVENT_TYPES.escalated, {
+    confidence: verdict.confidence,
+    floor: verdict.floor,
+    escalationKind: verdict.escalationKind,
+    originalDecision: { ...decision },
+  });
+  const interruptId = ports.newInterruptId();
+  await ports.record(ESCALATION_EVENT_TYPES.interruptRequested, ports.payloads.interruptRequested(interruptId, verdict.escalationKind));
+  const resolution = await ports.interrupt({ interruptId, kind: verdict.escalationKind });
+  await ports.record(ESCALATION_EVENT_TYPES.interruptResolved, ports.payloads.interruptResolved(interruptId, resolution));
+  if (resolution.outcome === 'rejected') return { escalated: true, executed: undefined };
+  const chosen = resolution.outcome === 'amended' ? resolution.decision : decision;
+  await ports.record(ESCALATION_EVENT_TYPES.dispatched, ports.payloads.dispatched(chosen));
+  await ports.execute(chosen);
+  return { escalated: true, executed: chosen };
+}
