@@ -1,0 +1,293 @@
+/**
+ * Replay memory snapshots (RFC 0039 §B, MAE-3).
+ *
+ * Mechanism: an append-only journal of memory mutations. Every mutation gets a global journal sequence (`jseq`)
+ * and is stamped with the `(runId, runSeq)` that caused it when a run did (host-managed writers such as
+ * consolidation leave it empty). Every event appended to a run's log records a watermark: the journal head and the
+ * clock at that moment. Memory "as it was at event index N of run R" is the state after every mutation with
+ * `jseq <= watermark(R, N).jseq` — computed by reverse projection: start from the journal's mirror of the current
+ * state and undo, newest first, every mutation of that memoryRef with a larger jseq. Entries whose `expiresAt` is
+ * at or before the watermark's clock are hidden (TTL evaluated at the snapshot anchor, not now).
+ *
+ * Availability: reverse projection needs every mutation after the watermark. Retention pruning drops mutations
+ * older than `retentionMs` (never past a held fork's watermark); a fork whose watermark precedes the pruned
+ * prefix is refused with `replay_memory_snapshot_unavailable` / `retention_expired`. A fork of a run whose event
+ * index is gone (never recorded, or dropped with the run's log) is refused with `event_log_unavailable`.
+ */
+import type { Clock } from '../shared/clock.ts';
+import type { MemoryStorePort, StoredEntry } from './memory-port.ts';
+import { ReadSnapshotHolds } from './read-snapshots.ts';
+
+export interface JournalRecord {
+  readonly jseq: number;
+  readonly memoryRef: string;
+  readonly memoryId: string;
+  readonly before: StoredEntry | null;
+  readonly after: StoredEntry | null;
+  readonly at: number;
+  readonly runId?: string;
+  readonly runSeq?: number;
+}
+
+export interface ReplaySnapshotUnavailableDetails {
+  fromSeq: number;
+  sourceRunId: string;
+  reason: 'retention_expired' | 'event_log_unavailable';
+  oldestAvailableIdx?: number;
+}
+
+/** Typed refusal of a fork whose memory snapshot cannot be served (RFC 0039 §C). */
+export class ReplayMemorySnapshotUnavailableError extends Error {
+  readonly code = 'replay_memory_snapshot_unavailable' as const;
+  constructor(readonly details: ReplaySnapshotUnavailableDetails) {
+    super(
+      details.reason === 'retention_expired'
+        ? `memory snapshot for event index ${details.fromSeq} is past journal retention`
+        : `event log of the source run is unavailable; no memory snapshot can be anchored`,
+    );
+    this.name = 'ReplayMemorySnapshotUnavailableError';
+  }
+  /** The REST error envelope. */
+  toWire(): { error: 'replay_memory_snapshot_unavailable'; message: string; details: ReplaySnapshotUnavailableDetails } {
+    return { error: this.code, message: this.message, details: { ...this.details } };
+  }
+}
+
+export class ForkSeqOutOfRangeError extends Error {
+  readonly code = 'fork_seq_out_of_range' as const;
+  constructor(readonly fromSeq: number, readonly lastSeq: number | undefined) {
+    super(`fork index ${fromSeq} is beyond the source run's last event (${String(lastSeq)})`);
+    this.name = 'ForkSeqOutOfRangeError';
+  }
+}
+
+interface RunIndex {
+  readonly seqs: number[];
+  readonly jseqs: number[];
+  readonly ats: number[];
+}
+
+export interface Watermark {
+  readonly jseq: number;
+  readonly at: number;
+}
+
+export class MemoryJournal {
+  readonly #clock: Clock;
+  readonly #retentionMs: number;
+  readonly holds: ReadSnapshotHolds;
+  #head = 0;
+  #prunedThrough = 0;
+  /** All retained records in jseq order (pruned from the front). */
+  #records: JournalRecord[] = [];
+  #recordsStart = 0;
+  readonly #byRef = new Map<string, JournalRecord[]>();
+  readonly #mirror = new Map<string, Map<string, StoredEntry>>();
+  readonly #runs = new Map<string, RunIndex>();
+
+  constructor(o: { clock: Clock; retentionMs?: number; holds?: ReadSnapshotHolds }) {
+    this.#clock = o.clock;
+    this.#retentionMs = o.retentionMs ?? Number.POSITIVE_INFINITY;
+    this.holds = o.holds ?? new ReadSnapshotHolds();
+  }
+
+  /** Highest journal sequence assigned so far. */
+  get head(): number {
+    return this.#head;
+  }
+
+  /** Every record with jseq <= this has been pruned. */
+  get prunedThrough(): number {
+    return this.#prunedThrough;
+  }
+
+  /** Current (raw) state of a memoryRef as the journal mirrors it. */
+  current(memoryRef: string): StoredEntry | undefined;
+  current(memoryRef: string, id: string): StoredEntry | undefined;
+  current(memoryRef: string, id?: string): StoredEntry | undefined {
+    return id === undefined ? undefined : this.#mirror.get(memoryRef)?.get(id);
+  }
+
+  /** Append a mutation (after = null for a delete). Returns its jseq. */
+  record(m: { memoryRef: string; memoryId: string; after: StoredEntry | null; runId?: string; runSeq?: number }): number {
+    let refMirror = this.#mirror.get(m.memoryRef);
+    if (refMirror === undefined) this.#mirror.set(m.memoryRef, (refMirror = new Map()));
+    const before = refMirror.get(m.memoryId) ?? null;
+    const jseq = ++this.#head;
+    const rec: JournalRecord = {
+      jseq,
+      memoryRef: m.memoryRef,
+      memoryId: m.memoryId,
+      before,
+      after: m.after,
+      at: this.#clock.now(),
+      ...(m.runId === undefined ? {} : { runId: m.runId }),
+      ...(m.runSeq === undefined ? {} : { runSeq: m.runSeq }),
+    };
+    this.#records.push(rec);
+    let list = this.#byRef.get(m.memoryRef);
+    if (list === undefined) this.#byRef.set(m.memoryRef, (list = []));
+    list.push(rec);
+    if (m.after === null) refMirror.delete(m.memoryId);
+    else refMirror.set(m.memoryId, m.after);
+    return jseq;
+  }
+
+  /** Record that event `seq` was appended to `runId`'s log now (seqs must be increasing per run). */
+  markEvent(runId: string, seq: number): void {
+    let idx = this.#runs.get(runId);
+    if (idx === undefined) this.#runs.set(runId, (idx = { seqs: [], jseqs: [], ats: [] }));
+    const last = idx.seqs[idx.seqs.length - 1];
+    if (last !== undefined && seq <= last) throw new RangeError(`event seq must increase per run (${seq} <= ${last})`);
+    idx.seqs.push(seq);
+    idx.jseqs.push(this.#head);
+    idx.ats.push(this.#clock.now());
+  }
+
+  /** Forget a run's event index (its event log is gone). */
+  dropRun(runId: string): void {
+    this.#runs.delete(runId);
+  }
+
+  /** Drop records older than the retention window, never past a held watermark. Returns how many were dropped. */
+  prune(): number {
+    const cutoff = this.#clock.now() - this.#retentionMs;
+    const hold = this.holds.minWatermark();
+    let dropped = 0;
+    while (this.#recordsStart < this.#records.length) {
+      const r = this.#records[this.#recordsStart]!;
+      if (!(r.at < cutoff) || r.jseq > hold) break;
+      this.#recordsStart++;
+      this.#prunedThrough = r.jseq;
+      dropped++;
+    }
+    if (dropped > 0) {
+      this.#records = this.#records.slice(this.#recordsStart);
+      this.#recordsStart = 0;
+      for (const [ref, list] of this.#byRef) {
+        let k = 0;
+        while (k < list.length && list[k]!.jseq <= this.#prunedThrough) k++;
+        if (k > 0) this.#byRef.set(ref, list.slice(k));
+      }
+    }
+    return dropped;
+  }
+
+  /** The watermark of `(sourceRunId, fromSeq)`, or the typed refusal. */
+  watermark(sourceRunId: string, fromSeq: number): Watermark {
+    const idx = this.#runs.get(sourceRunId);
+    if (idx === undefined) {
+      throw new ReplayMemorySnapshotUnavailableError({ fromSeq, sourceRunId, reason: 'event_log_unavailable' });
+    }
+    const i = lowerBound(idx.seqs, fromSeq);
+    if (i >= idx.seqs.length || idx.seqs[i] !== fromSeq) {
+      throw new ForkSeqOutOfRangeError(fromSeq, idx.seqs[idx.seqs.length - 1]);
+    }
+    const jseq = idx.jseqs[i]!;
+    if (jseq < this.#prunedThrough) {
+      const oldest = lowerBound(idx.jseqs, this.#prunedThrough);
+      const details: ReplaySnapshotUnavailableDetails = { fromSeq, sourceRunId, reason: 'retention_expired' };
+      if (oldest < idx.seqs.length) details.oldestAvailableIdx = idx.seqs[oldest]!;
+      throw new ReplayMemorySnapshotUnavailableError(details);
+    }
+    return { jseq, at: idx.ats[i]! };
+  }
+
+  /** Raw state of `memoryRef` at a watermark (reverse projection), TTL-filtered at the watermark's clock. */
+  stateAt(memoryRef: string, w: Watermark): Map<string, StoredEntry> {
+    if (w.jseq < this.#prunedThrough) throw new RangeError('watermark precedes the retained journal');
+    const state = new Map(this.#mirror.get(memoryRef) ?? []);
+    const list = this.#byRef.get(memoryRef) ?? [];
+    for (let k = list.length - 1; k >= 0 && list[k]!.jseq > w.jseq; k--) {
+      const r = list[k]!;
+      if (r.before === null) state.delete(r.memoryId);
+      else state.set(r.memoryId, r.before);
+    }
+    for (const [id, e] of state) if (e.expiresAt !== undefined && Date.parse(e.expiresAt) <= w.at) state.delete(id);
+    return state;
+  }
+
+  /**
+   * Open a read-only memory view for a fork of `sourceRunId` at `fromSeq` (the preflight: throws the typed
+   * refusal when unavailable). The view pins its watermark against pruning until `close()`.
+   */
+  openFork(forkRunId: string, sourceRunId: string, fromSeq: number): ForkMemoryView {
+    const w = this.watermark(sourceRunId, fromSeq);
+    return new ForkMemoryView(this, forkRunId, w);
+  }
+}
+
+function lowerBound(a: readonly number[], x: number): number {
+  let lo = 0;
+  let hi = a.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (a[mid]! < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** What a forked run reads: memory as of the fork point, read-only. */
+export class ForkMemoryView {
+  readonly #journal: MemoryJournal;
+  readonly #cache = new Map<string, Map<string, StoredEntry>>();
+  readonly forkRunId: string;
+  readonly watermark: Watermark;
+  #closed = false;
+
+  constructor(journal: MemoryJournal, forkRunId: string, w: Watermark) {
+    this.#journal = journal;
+    this.forkRunId = forkRunId;
+    this.watermark = w;
+  }
+
+  #state(memoryRef: string): Map<string, StoredEntry> {
+    if (this.#closed) throw new Error('fork memory view is closed');
+    let s = this.#cache.get(memoryRef);
+    if (s === undefined) {
+      this.#journal.holds.acquire(this.forkRunId, memoryRef, this.watermark.jseq);
+      s = this.#journal.stateAt(memoryRef, this.watermark);
+      this.#cache.set(memoryRef, s);
+    }
+    return s;
+  }
+
+  async list(memoryRef: string, options: { limit?: number; tag?: string } = {}): Promise<StoredEntry[]> {
+    let out = [...this.#state(memoryRef).values()].sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : 1));
+    if (options.tag !== undefined) out = out.filter((e) => e.tags.includes(options.tag!));
+    return options.limit === undefined ? out : out.slice(0, options.limit);
+  }
+
+  async get(memoryRef: string, memoryId: string): Promise<StoredEntry | null> {
+    return this.#state(memoryRef).get(memoryId) ?? null;
+  }
+
+  close(): void {
+    this.#closed = true;
+    this.#journal.holds.release(this.forkRunId);
+  }
+}
+
+/**
+ * A store port that journals every mutation before reporting it done. Wrap the memory adapter's port with this so
+ * every writer (runs, sub-runs, consolidation) lands in the journal.
+ */
+export class JournaledStore implements MemoryStorePort {
+  constructor(
+    readonly inner: MemoryStorePort,
+    readonly journal: MemoryJournal,
+  ) {}
+  listRaw(memoryRef: string): Promise<readonly StoredEntry[]> {
+    return this.inner.listRaw(memoryRef);
+  }
+  async upsert(memoryRef: string, entry: StoredEntry, stamp: { runId?: string; runSeq?: number } = {}): Promise<void> {
+    await this.inner.upsert(memoryRef, entry);
+    this.journal.record({ memoryRef, memoryId: entry.id, after: entry, ...stamp });
+  }
+  async remove(memoryRef: string, id: string, stamp: { runId?: string; runSeq?: number } = {}): Promise<boolean> {
+    const existed = await this.inner.remove(memoryRef, id);
+    if (existed) this.journal.record({ memoryRef, memoryId: id, after: null, ...stamp });
+    return existed;
+  }
+}
