@@ -1,0 +1,137 @@
+/**
+ * Sub-run memory lifecycle (RFC 0039 §B, MAE-2).
+ *
+ * - Scope: a child run inherits its parent's memoryRef by default; `memoryScopeIsolation: "isolated"` gives it a
+ *   fresh memoryRef minted in the SAME tenant (CTI-1 holds: the minted ref must resolve to the parent's tenant or
+ *   the dispatch is refused).
+ * - TTL: a child's `ttlSeconds` counts from the child's own write time — the clock when the child issued the
+ *   write — never from the parent's start.
+ * - Concurrency: `strict` (default) serialises every write of every child of one parent run, and the parent's
+ *   reads, through one FIFO queue per parent run, so a supervisor read never interleaves with a sibling's write.
+ *   `advisory` opts out: writes apply immediately, concurrent writes to the same id resolve last-write-wins (the
+ *   write that reaches the store last is kept).
+ */
+import type { Clock, IdSource } from '../shared/clock.ts';
+import { toIso } from '../shared/clock.ts';
+import type { MemoryStorePort, StoredEntry } from './memory-port.ts';
+
+export type CrossChildMemoryConcurrency = 'strict' | 'advisory';
+
+export class SubRunScopeError extends Error {
+  readonly code = 'sub_run_scope_cross_tenant' as const;
+  constructor(message: string) {
+    super(message);
+    this.name = 'SubRunScopeError';
+  }
+}
+
+export interface SubRunMemoryOptions {
+  readonly clock: Clock;
+  readonly ids: IdSource;
+  readonly store: MemoryStorePort;
+  /** CTI-1 tenant of a memoryRef (undefined = malformed). */
+  readonly tenantOf: (memoryRef: string) => string | undefined;
+  /** Mint a fresh memoryRef for an isolated child in `tenantId`. */
+  readonly mintIsolatedRef: (tenantId: string, childRunId: string) => string;
+  /** SR-1 chokepoint applied to every child write. */
+  readonly redact: (content: string) => string;
+  readonly concurrency?: CrossChildMemoryConcurrency;
+}
+
+/** Serialises async tasks per key (FIFO). */
+export class KeyedMutex {
+  readonly #tails = new Map<string, Promise<unknown>>();
+  run<T>(key: string, task: () => Promise<T>): Promise<T> {
+    const prev = this.#tails.get(key) ?? Promise.resolve();
+    const next = prev.then(task, task);
+    const tail = next.catch(() => undefined);
+    this.#tails.set(key, tail);
+    void tail.then(() => {
+      if (this.#tails.get(key) === tail) this.#tails.delete(key);
+    });
+    return next;
+  }
+}
+
+export interface ChildWrite {
+  readonly id?: string;
+  readonly content: string;
+  readonly tags?: readonly string[];
+  readonly ttlSeconds?: number;
+}
+
+/** The memory handle a child run gets. */
+export class ChildMemoryScope {
+  readonly #owner: SubRunMemory;
+  constructor(
+    readonly parentRunId: string,
+    readonly childRunId: string,
+    readonly memoryRef: string,
+    readonly tenantId: string,
+    readonly isolated: boolean,
+    owner: SubRunMemory,
+  ) {
+    this.#owner = owner;
+  }
+  write(w: ChildWrite): Promise<StoredEntry> {
+    return this.#owner.writeFor(this, w);
+  }
+}
+
+export class SubRunMemory {
+  readonly #o: SubRunMemoryOptions;
+  readonly #mutex = new KeyedMutex();
+
+  constructor(o: SubRunMemoryOptions) {
+    this.#o = o;
+  }
+
+  get concurrency(): CrossChildMemoryConcurrency {
+    return this.#o.concurrency ?? 'strict';
+  }
+
+  /** Resolve the memory scope of a child dispatched by `parent`. */
+  scopeForChild(
+    parent: { readonly runId: string; readonly memoryRef: string },
+    childRunId: string,
+    dispatch: { readonly memoryScopeIsolation?: 'inherit' | 'isolated' } = {},
+  ): ChildMemoryScope {
+    const tenantId = this.#o.tenantOf(parent.memoryRef);
+    if (tenantId === undefined) throw new SubRunScopeError('parent memoryRef does not resolve to a tenant');
+    if (dispatch.memoryScopeIsolation !== 'isolated') {
+      return new ChildMemoryScope(parent.runId, childRunId, parent.memoryRef, tenantId, false, this);
+    }
+    const ref = this.#o.mintIsolatedRef(tenantId, childRunId);
+    if (this.#o.tenantOf(ref) !== tenantId) throw new SubRunScopeError('isolated scope must stay in the parent tenant (CTI-1)');
+    return new ChildMemoryScope(parent.runId, childRunId, ref, tenantId, true, this);
+  }
+
+  /** @internal used by ChildMemoryScope.write */
+  writeFor(scope: ChildMemoryScope, w: ChildWrite): Promise<StoredEntry> {
+    const writtenAt = this.#o.clock.now(); // TTL anchor: the child's write time
+    const entry: StoredEntry = {
+      id: w.id ?? this.#o.ids.next('mem'),
+      content: this.#o.redact(w.content),
+      tags: [...(w.tags ?? [])],
+      createdAt: toIso(writtenAt),
+      ...(w.ttlSeconds === undefined ? {} : { expiresAt: toIso(writtenAt + w.ttlSeconds * 1000) }),
+    };
+    const apply = async () => {
+      await this.#o.store.upsert(scope.memoryRef, entry);
+      return entry;
+    };
+    return this.concurrency === 'strict' ? this.#mutex.run(scope.parentRunId, apply) : apply();
+  }
+
+  /**
+   * A parent supervisor read: queued behind every pending child write of this parent (strict), then filtered by
+   * TTL at the current clock.
+   */
+  readForParent(parentRunId: string, memoryRef: string): Promise<StoredEntry[]> {
+    const read = async () => {
+      const now = this.#o.clock.now();
+      return (await this.#o.store.listRaw(memoryRef)).filter((e) => e.expiresAt === undefined || Date.parse(e.expiresAt) > now);
+    };
+    return this.concurrency === 'strict' ? this.#mutex.run(parentRunId, read) : read();
+  }
+}
