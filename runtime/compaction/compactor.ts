@@ -1,0 +1,135 @@
+/**
+ * RFC 0012 compaction: collapse source entries of one memoryRef into one new entry, then delete the sources.
+ *
+ * - The derived content goes through the same SR-1 chokepoint as a fresh put (carry-forward): the sources having
+ *   been clean is never taken as proof the summary is.
+ * - The output is tagged `compacted-from:<compactionRunId>` and stays readable through `get`.
+ * - `memory.compacted` is emitted every time, with `sourceIds` listed exhaustively up to 100 sources and omitted
+ *   above that (sourceCount is always exact), `byteSize` the UTF-8 size of the stored content.
+ * - Everything that can fail (reading, summarising, redaction, size) happens before the first write.
+ */
+import type { Clock, IdSource } from '../shared/clock.ts';
+import { parseMemoryRef } from '../memory/memory-ref.ts';
+import { isExpired, type SharedMemoryStore, type StoredEntry } from '../memory/store.ts';
+import { MemoryWriteError, type MemoryWriter, type WriteContext } from '../memory/writer.ts';
+import { neutraliseByokForms } from './byok-forms.ts';
+import { extractiveSummariser, type Summariser } from './summariser.ts';
+
+export type CompactionTrigger = 'host-managed' | 'client-requested' | 'both';
+
+export interface MemoryCompactedPayload {
+  memoryRef: string;
+  outputId: string;
+  sourceIds?: string[];
+  sourceCount: number;
+  trigger: 'host-managed' | 'client-requested';
+  byteSize: number;
+  distillation?: { tokenBudget: number; tokensUsed: number; indexUpdated: boolean };
+}
+
+/** sourceIds are listed when there are at most this many sources. */
+export const SOURCE_IDS_LISTED_UP_TO = 100;
+export const COMPACTED_FROM = 'compacted-from:';
+
+export type EmitFn = (runId: string, type: string, payload: Record<string, unknown>) => void;
+
+export interface CompactorOptions {
+  readonly store: SharedMemoryStore;
+  readonly writer: MemoryWriter;
+  readonly clock: Clock;
+  readonly ids: IdSource;
+  readonly emit: EmitFn;
+  readonly summariser?: Summariser;
+  readonly maxInputEntries?: number;
+  readonly maxOutputBytes?: number;
+  /** The advertised trigger mode (capabilities.memory.compaction.trigger). */
+  readonly trigger?: CompactionTrigger;
+}
+
+export interface CompactRequest {
+  /** Which entries to collapse; default: every live entry of the ref (up to maxInputEntries). */
+  readonly sourceIds?: readonly string[];
+  readonly tag?: string;
+  readonly trigger?: 'host-managed' | 'client-requested';
+  readonly context?: WriteContext;
+  readonly extraTags?: readonly string[];
+}
+
+export interface CompactResult {
+  readonly compactionRunId: string;
+  readonly output: StoredEntry;
+  readonly event: MemoryCompactedPayload;
+}
+
+export class CompactionError extends Error {
+  constructor(readonly code: 'invalid_memory_ref' | 'no_sources' | 'too_many_sources' | 'unknown_source' | 'trigger_not_advertised', message: string) {
+    super(message);
+    this.name = 'CompactionError';
+  }
+}
+
+export class Compactor {
+  readonly summarise: Summariser;
+  readonly maxInputEntries: number;
+  readonly maxOutputBytes: number;
+  readonly trigger: CompactionTrigger;
+  constructor(private readonly o: CompactorOptions) {
+    this.summarise = o.summariser ?? extractiveSummariser;
+    this.maxInputEntries = o.maxInputEntries ?? 1000;
+    this.maxOutputBytes = Math.min(o.maxOutputBytes ?? 65536, o.writer.maxEntrySizeBytes);
+    this.trigger = o.trigger ?? 'both';
+  }
+
+  /** Live (unexpired) entries chosen as sources, in deterministic order (oldest first, then id). */
+  selectSources(memoryRef: string, req: Pick<CompactRequest, 'sourceIds' | 'tag'>): StoredEntry[] {
+    if (parseMemoryRef(memoryRef) === null) throw new CompactionError('invalid_memory_ref', 'malformed memoryRef');
+    const now = this.o.clock.now();
+    const live = this.o.store.listRawSync(memoryRef).filter((e) => !isExpired(e, now));
+    let chosen: StoredEntry[];
+    if (req.sourceIds !== undefined) {
+      const byId = new Map(live.map((e) => [e.id, e]));
+      chosen = [...new Set(req.sourceIds)].map((id) => {
+        const e = byId.get(id);
+        if (e === undefined) throw new CompactionError('unknown_source', 'a source id does not name a live entry of this memoryRef');
+        return e;
+      });
+    } else {
+      chosen = live.filter((e) => req.tag === undefined || e.tags.includes(req.tag));
+    }
+    chosen.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    if (chosen.length === 0) throw new CompactionError('no_sources', 'nothing to compact');
+    if (chosen.length > this.maxInputEntries) throw new CompactionError('too_many_sources', `at most ${this.maxInputEntries} sources per compaction`);
+    return chosen;
+  }
+
+  /** Redact derived content exactly as a fresh put would be (plus BYOK-form neutralisation). */
+  carryForward(memoryRef: string, content: string, ctx: WriteContext = {}): string {
+    return this.o.writer.redactFor(memoryRef, ctx)(neutraliseByokForms(content));
+  }
+
+  compact(memoryRef: string, req: CompactRequest = {}): CompactResult {
+    const trigger = req.trigger ?? 'host-managed';
+    if (this.trigger !== 'both' && this.trigger !== trigger) throw new CompactionError('trigger_not_advertised', `this host does not advertise ${trigger} compaction`);
+    const sources = this.selectSources(memoryRef, req);
+    const ctx = req.context ?? {};
+    const compactionRunId = this.o.ids.next('cmp');
+    const summary = this.summarise(sources.map((s) => s.content), { maxBytes: this.maxOutputBytes });
+    const content = this.carryForward(memoryRef, summary, ctx);
+    if (Buffer.byteLength(content, 'utf8') > this.o.writer.maxEntrySizeBytes) {
+      throw new MemoryWriteError('entry_too_large', 'compacted output exceeds the entry size limit');
+    }
+    // Writes start here; nothing below can fail on input.
+    const output = this.o.writer.put(memoryRef, { content, tags: [`${COMPACTED_FROM}${compactionRunId}`, ...(req.extraTags ?? [])] }, ctx);
+    for (const s of sources) this.o.writer.delete(memoryRef, s.id, ctx);
+    const event: MemoryCompactedPayload = {
+      memoryRef,
+      outputId: output.id,
+      ...(sources.length <= SOURCE_IDS_LISTED_UP_TO ? { sourceIds: sources.map((s) => s.id) } : {}),
+      sourceCount: sources.length,
+      trigger,
+      byteSize: Buffer.byteLength(output.content, 'utf8'),
+    };
+    this.o.emit(compactionRunId, 'memory.compacted', event as unknown as Record<string, unknown>);
+    return { compactionRunId, output, event };
+  }
+}

@@ -1,0 +1,51 @@
+/**
+ * The MEMORY-INDEX.json manifest (schemas/openwop/v1/memory-index.schema.json) kept as a workspace file per
+ * memoryRef. Updating it emits `workspace.updated` (path + digest + size, no content).
+ */
+import { createHash } from 'node:crypto';
+
+export const INDEX_PATH = 'MEMORY-INDEX.json';
+
+export interface MemoryIndexArchive {
+  archiveId: string;
+  entryId: string;
+  createdAt: string;
+  expiresAt?: string;
+  sourceCount: number;
+  tokenBudget: number;
+  tokensUsed: number;
+  byteSize: number;
+  level: number;
+  topics?: string[];
+}
+export interface MemoryIndex {
+  schemaVersion: 1;
+  memoryRef: string;
+  updatedAt: string;
+  tokenizerName: string;
+  archives: MemoryIndexArchive[];
+}
+
+/** Workspace files, one namespace per memoryRef (tenant-bound, like the memory itself). */
+export class Workspace {
+  readonly #files = new Map<string, string>();
+  #key = (memoryRef: string, path: string) => `${memoryRef}\u0000${path}`;
+  read(memoryRef: string, path: string): string | undefined {
+    return this.#files.get(this.#key(memoryRef, path));
+  }
+  write(memoryRef: string, path: string, contents: string): { sha256: string; byteSize: number } {
+    this.#files.set(this.#key(memoryRef, path), contents);
+    return { sha256: createHash('sha256').update(contents).digest('hex'), byteSize: Buffer.byteLength(contents, 'utf8') };
+  }
+}
+
+export function readIndex(ws: Workspace, memoryRef: string): MemoryIndex | undefined {
+  const raw = ws.read(memoryRef, INDEX_PATH);
+  return raw === undefined ? undefined : (JSON.parse(raw) as MemoryIndex);
+}
+
+/** Add (or replace, by archiveId) an archive and drop archives past their expiry. Returns the new index. */
+export function withArchive(index: MemoryIndex | undefined, memoryRef: string, tokenizerName: string, archive: MemoryIndexArchive, nowIso: string): MemoryIndex {
+  const kept = (index?.archives ?? []).filter((a) => a.archiveId !== archive.archiveId && (a.expiresAt === undefined || a.expiresAt > nowIso));
+  return { schemaVersion: 1, memoryRef, updatedAt: nowIso, tokenizerName, archives: [...kept, archive] };
+}

@@ -1,0 +1,102 @@
+/**
+ * The spec's read interface (RFC 0004 MemoryAdapter), one instance per tenant.
+ *
+ * CTI-1: every call parses the ref first; a malformed ref, or a ref naming another tenant, gives `[]` / `null`
+ * even when the shared store holds entries under that exact key. TTL: expired entries never surface, whether or
+ * not they were purged. Errors from the store are replaced by a `MemoryAdapterError` that carries no entry data.
+ */
+import type { Clock } from '../shared/clock.ts';
+import { parseMemoryRef } from './memory-ref.ts';
+import { isExpired, type SharedMemoryStore, type StoredEntry } from './store.ts';
+
+/** Wire-shaped MemoryEntry (dates as ISO-8601 strings). */
+export interface MemoryEntry {
+  readonly id: string;
+  readonly content: string;
+  readonly tags: readonly string[];
+  readonly createdAt: string;
+  readonly expiresAt?: string;
+}
+
+export interface MemoryListOptions {
+  readonly limit?: number;
+  readonly tag?: string;
+}
+
+export interface MemoryAdapter {
+  list(memoryRef: string, options?: MemoryListOptions): Promise<readonly MemoryEntry[]>;
+  get(memoryRef: string, memoryId: string): Promise<MemoryEntry | null>;
+}
+
+/** Largest page a list returns, whatever limit asks (the host may bound it further). */
+export const MAX_LIST_LIMIT = 1000;
+
+/** A store failure, stripped of anything the store said (CTI-1 rule 3: errors don't leak entry data). */
+export class MemoryAdapterError extends Error {
+  readonly code = 'memory_unavailable';
+  constructor(operation: 'list' | 'get') {
+    super(`memory ${operation} failed`);
+    this.name = 'MemoryAdapterError';
+  }
+}
+
+const toWire = (e: StoredEntry): MemoryEntry =>
+  e.expiresAt === undefined
+    ? { id: e.id, content: e.content, tags: [...e.tags], createdAt: e.createdAt }
+    : { id: e.id, content: e.content, tags: [...e.tags], createdAt: e.createdAt, expiresAt: e.expiresAt };
+
+/** Stable order for list: newest first, then id. */
+const byNewest = (a: StoredEntry, b: StoredEntry): number =>
+  a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+
+export class TenantMemoryAdapter implements MemoryAdapter {
+  constructor(
+    readonly tenant: string,
+    private readonly store: SharedMemoryStore,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Whether this adapter may serve the ref at all. */
+  #owns(memoryRef: unknown): memoryRef is string {
+    const parsed = parseMemoryRef(memoryRef);
+    return parsed !== null && parsed.tenant === this.tenant;
+  }
+
+  async list(memoryRef: string, options: MemoryListOptions = {}): Promise<readonly MemoryEntry[]> {
+    if (!this.#owns(memoryRef)) return [];
+    const limit = normaliseLimit(options.limit);
+    if (limit === 0) return [];
+    const tag = typeof options.tag === 'string' ? options.tag : undefined;
+    let raw: readonly StoredEntry[];
+    try {
+      raw = this.store.listRawSync(memoryRef);
+    } catch {
+      throw new MemoryAdapterError('list');
+    }
+    const now = this.clock.now();
+    return raw
+      .filter((e) => !isExpired(e, now) && (tag === undefined || e.tags.includes(tag)))
+      .sort(byNewest)
+      .slice(0, limit)
+      .map(toWire);
+  }
+
+  async get(memoryRef: string, memoryId: string): Promise<MemoryEntry | null> {
+    if (!this.#owns(memoryRef) || typeof memoryId !== 'string' || memoryId.length === 0 || memoryId.length > 512) return null;
+    let e: StoredEntry | undefined;
+    try {
+      e = this.store.getRawSync(memoryRef, memoryId);
+    } catch {
+      throw new MemoryAdapterError('get');
+    }
+    if (e === undefined || isExpired(e, this.clock.now())) return null;
+    return toWire(e);
+  }
+}
+
+/** A limit that is not a positive integer gives 0 results for 0/negative, the maximum for absent or huge. */
+function normaliseLimit(limit: unknown): number {
+  if (limit === undefined) return MAX_LIST_LIMIT;
+  if (typeof limit !== 'number' || !Number.isFinite(limit)) return 0;
+  return Math.max(0, Math.min(MAX_LIST_LIMIT, Math.floor(limit)));
+}

@@ -1,0 +1,62 @@
+/**
+ * The shared in-process backing store. It is deliberately dumb: it keys raw entries by (memoryRef, id) and
+ * knows nothing of tenants or TTL. Tenant gating (CTI-1) and TTL filtering happen in the adapter in front of it,
+ * because the spec requires each adapter instance to gate by ref shape rather than trust the store.
+ *
+ * It implements the `MemoryStorePort` the consolidation, commitment and multi-agent modules use.
+ */
+import type { MemoryStorePort, StoredEntry } from '../multi-agent/memory-port.ts';
+
+export type { StoredEntry } from '../multi-agent/memory-port.ts';
+
+export class SharedMemoryStore implements MemoryStorePort {
+  readonly #refs = new Map<string, Map<string, StoredEntry>>();
+
+  async listRaw(memoryRef: string): Promise<readonly StoredEntry[]> {
+    return this.listRawSync(memoryRef);
+  }
+  listRawSync(memoryRef: string): readonly StoredEntry[] {
+    return [...(this.#refs.get(memoryRef)?.values() ?? [])];
+  }
+  getRawSync(memoryRef: string, id: string): StoredEntry | undefined {
+    return this.#refs.get(memoryRef)?.get(id);
+  }
+  async upsert(memoryRef: string, entry: StoredEntry): Promise<void> {
+    this.upsertSync(memoryRef, entry);
+  }
+  upsertSync(memoryRef: string, entry: StoredEntry): void {
+    let m = this.#refs.get(memoryRef);
+    if (m === undefined) this.#refs.set(memoryRef, (m = new Map()));
+    m.set(entry.id, Object.freeze({ ...entry, tags: Object.freeze([...entry.tags]) }));
+  }
+  async remove(memoryRef: string, id: string): Promise<boolean> {
+    return this.removeSync(memoryRef, id);
+  }
+  removeSync(memoryRef: string, id: string): boolean {
+    const m = this.#refs.get(memoryRef);
+    if (m === undefined) return false;
+    const had = m.delete(id);
+    if (m.size === 0) this.#refs.delete(memoryRef);
+    return had;
+  }
+  /** Every memoryRef currently holding entries (for purge and forget). */
+  refs(): readonly string[] {
+    return [...this.#refs.keys()];
+  }
+  /** Drop expired entries physically. Optional: reads never depend on it. Returns how many were dropped. */
+  purgeExpired(nowMs: number): number {
+    let n = 0;
+    for (const [ref, m] of this.#refs) {
+      for (const [id, e] of m) if (isExpired(e, nowMs)) { m.delete(id); n++; }
+      if (m.size === 0) this.#refs.delete(ref);
+    }
+    return n;
+  }
+}
+
+/** TTL rule: an entry surfaces only while now < expiresAt (millisecond granularity). */
+export function isExpired(entry: Pick<StoredEntry, 'expiresAt'>, nowMs: number): boolean {
+  if (entry.expiresAt === undefined) return false;
+  const t = Date.parse(entry.expiresAt);
+  return Number.isNaN(t) || nowMs >= t;
+}

@@ -1,0 +1,159 @@
+/**
+ * The host-internal write path (RFC 0004 writes are not part of the protocol surface). Every write — a direct
+ * put, a compaction output, a distillation archive, a consolidation merge — goes through `redactFor`, the one
+ * SR-1 chokepoint, before it reaches the store.
+ *
+ * Tiers: an entry tagged `tier:transactional` is short-lived working memory (distillation's input); any other
+ * entry is long-term (consolidation's input). TTL: `ttlSeconds` counts from this write's clock reading, which is
+ * what makes a child run's TTL count from the child's write time (RFC 0039 MAE-2).
+ */
+import type { Clock, IdSource } from '../shared/clock.ts';
+import { toIso } from '../shared/clock.ts';
+import { redact } from '../redaction/chokepoint.ts';
+import type { SecretRegistries } from '../redaction/secret-registry.ts';
+import { parseMemoryRef } from './memory-ref.ts';
+import type { SharedMemoryStore, StoredEntry } from './store.ts';
+
+export const TRANSACTIONAL_TAG = 'tier:transactional';
+export type MemoryTier = 'long-term' | 'transactional';
+export const tierOf = (tags: readonly string[]): MemoryTier => (tags.includes(TRANSACTIONAL_TAG) ? 'transactional' : 'long-term');
+
+export interface WriteContext {
+  /** The run performing the write: its secret registry applies. Absent for background writers. */
+  readonly runId?: string;
+  /** The tenant the caller acts for; when given it must be the ref's tenant. */
+  readonly tenant?: string;
+  readonly agentId?: string;
+  readonly nodeId?: string;
+}
+
+export interface PutInput {
+  readonly id?: string;
+  readonly content: string;
+  readonly tags?: readonly string[];
+  readonly tier?: MemoryTier;
+  /** Lifetime in seconds from now. */
+  readonly ttlSeconds?: number;
+  /** Absolute expiry; ignored when ttlSeconds is given. */
+  readonly expiresAt?: string;
+}
+
+export type MemoryWriteErrorCode = 'invalid_memory_ref' | 'cross_tenant' | 'entry_too_large' | 'invalid_entry';
+
+/** A refused write. Messages never include content. */
+export class MemoryWriteError extends Error {
+  constructor(readonly code: MemoryWriteErrorCode, message: string) {
+    super(message);
+    this.name = 'MemoryWriteError';
+  }
+}
+
+export interface WrittenEvent {
+  readonly memoryRef: string;
+  readonly memoryId: string;
+  readonly operation: 'put' | 'delete';
+  readonly byteSize?: number;
+  readonly context: WriteContext;
+}
+
+export interface MemoryWriterOptions {
+  readonly store: SharedMemoryStore;
+  readonly clock: Clock;
+  readonly ids: IdSource;
+  readonly registries: SecretRegistries;
+  readonly maxEntrySizeBytes?: number;
+  /** Called after each successful write (content-free), e.g. to emit memory.written. */
+  readonly onWrite?: (event: WrittenEvent) => void;
+}
+
+export const DEFAULT_MAX_ENTRY_SIZE_BYTES = 65536;
+
+export class MemoryWriter {
+  readonly maxEntrySizeBytes: number;
+  constructor(private readonly o: MemoryWriterOptions) {
+    this.maxEntrySizeBytes = o.maxEntrySizeBytes ?? DEFAULT_MAX_ENTRY_SIZE_BYTES;
+  }
+
+  /** Resolve and check a ref for writing; returns its tenant. */
+  tenantFor(memoryRef: string, ctx: WriteContext = {}): string {
+    const parsed = parseMemoryRef(memoryRef);
+    if (parsed === null) throw new MemoryWriteError('invalid_memory_ref', 'malformed memoryRef');
+    if (ctx.tenant !== undefined && ctx.tenant !== parsed.tenant) throw new MemoryWriteError('cross_tenant', 'memoryRef belongs to another tenant');
+    return parsed.tenant;
+  }
+
+  /**
+   * The SR-1 chokepoint for a write into `memoryRef`: the writing run's registry, plus every live run registry
+   * of the same tenant (so a background writer still honours secrets resolved by the tenant's runs).
+   */
+  redactFor(memoryRef: string, ctx: WriteContext = {}): (content: string) => string {
+    const tenant = this.tenantFor(memoryRef, ctx);
+    return (content: string) => {
+      let out = content;
+      const own = ctx.runId !== undefined ? this.o.registries.get(ctx.runId) : undefined;
+      if (own !== undefined) out = redact(out, own);
+      for (const r of this.o.registries.liveForTenant(tenant)) if (r !== own) out = redact(out, r);
+      return out;
+    };
+  }
+
+  /** Write one entry (redacted). Returns the stored entry. */
+  put(memoryRef: string, input: PutInput, ctx: WriteContext = {}): StoredEntry {
+    this.tenantFor(memoryRef, ctx);
+    if (typeof input.content !== 'string') throw new MemoryWriteError('invalid_entry', 'content must be a string');
+    const content = this.redactFor(memoryRef, ctx)(input.content);
+    const byteSize = Buffer.byteLength(content, 'utf8');
+    if (byteSize > this.maxEntrySizeBytes) throw new MemoryWriteError('entry_too_large', `entry is ${byteSize} bytes; the limit is ${this.maxEntrySizeBytes}`);
+    const now = this.o.clock.now();
+    const tags = [...new Set([...(input.tags ?? []), ...(input.tier === 'transactional' ? [TRANSACTIONAL_TAG] : [])])];
+    const entry: StoredEntry = {
+      id: input.id ?? this.o.ids.next('mem'),
+      content,
+      tags,
+      createdAt: toIso(now),
+      ...expiry(now, input),
+    };
+    if (entry.id.length === 0 || entry.id.length > 512) throw new MemoryWriteError('invalid_entry', 'id must be 1-512 characters');
+    this.o.store.upsertSync(memoryRef, entry);
+    this.o.onWrite?.({ memoryRef, memoryId: entry.id, operation: 'put', byteSize, context: ctx });
+    return entry;
+  }
+
+  /** Delete one entry; returns whether it existed. */
+  delete(memoryRef: string, id: string, ctx: WriteContext = {}): boolean {
+    this.tenantFor(memoryRef, ctx);
+    const had = this.o.store.removeSync(memoryRef, id);
+    if (had) this.o.onWrite?.({ memoryRef, memoryId: id, operation: 'delete', context: ctx });
+    return had;
+  }
+
+  /**
+   * RFC 0080 forget: erase from live memory every entry of `tenant` carrying `subjectTag`. Tenant-scoped by
+   * construction (only refs that parse to that tenant are touched). Returns the number erased.
+   */
+  forget(tenant: string, subjectTag: string): number {
+    let n = 0;
+    for (const ref of this.o.store.refs()) {
+      if (parseMemoryRef(ref)?.tenant !== tenant) continue;
+      for (const e of this.o.store.listRawSync(ref)) {
+        if (e.tags.includes(subjectTag) && this.o.store.removeSync(ref, e.id)) {
+          n++;
+          this.o.onWrite?.({ memoryRef: ref, memoryId: e.id, operation: 'delete', context: { tenant } });
+        }
+      }
+    }
+    return n;
+  }
+}
+
+function expiry(now: number, input: PutInput): { expiresAt?: string } {
+  if (input.ttlSeconds !== undefined) {
+    if (!(input.ttlSeconds > 0) || !Number.isFinite(input.ttlSeconds)) throw new MemoryWriteError('invalid_entry', 'ttlSeconds must be a positive number');
+    return { expiresAt: toIso(now + Math.round(input.ttlSeconds * 1000)) };
+  }
+  if (input.expiresAt !== undefined) {
+    if (Number.isNaN(Date.parse(input.expiresAt))) throw new MemoryWriteError('invalid_entry', 'expiresAt must be an ISO-8601 instant');
+    return { expiresAt: new Date(Date.parse(input.expiresAt)).toISOString() };
+  }
+  return {};
+}

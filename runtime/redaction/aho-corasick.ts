@@ -1,0 +1,130 @@
+/**
+ * Aho–Corasick over UTF-16 code units, built for redaction: one scan of the text finds, at every end position,
+ * the longest registered pattern ending there. Transitions live in one flat Map keyed by
+ * `node * 65536 + codeUnit`, so 10k patterns of ~40 characters cost a few hundred thousand map entries, not a
+ * map per node. Build is linear in the total pattern length; a scan is linear in the text length.
+ */
+export interface Match {
+  /** Index of the first code unit. */
+  readonly start: number;
+  /** Index one past the last code unit. */
+  readonly end: number;
+  /** Index of the pattern in the array given to the constructor. */
+  readonly pattern: number;
+}
+
+export class AhoCorasick {
+  readonly #goto = new Map<number, number>();
+  readonly #fail: number[] = [0];
+  readonly #depth: number[] = [0];
+  /** Pattern ending exactly at this node, or -1. */
+  readonly #terminal: number[] = [-1];
+  /** Longest pattern that is a suffix of this node's string (the node itself included), or -1. */
+  readonly #longest: number[] = [-1];
+  readonly #lengths: number[];
+
+  constructor(patterns: readonly string[]) {
+    this.#lengths = patterns.map((p) => p.length);
+    patterns.forEach((p, index) => {
+      let node = 0;
+      for (let i = 0; i < p.length; i++) {
+        const key = node * 65536 + p.charCodeAt(i);
+        let next = this.#goto.get(key);
+        if (next === undefined) {
+          next = this.#fail.length;
+          this.#fail.push(0);
+          this.#depth.push(this.#depth[node]! + 1);
+          this.#terminal.push(-1);
+          this.#longest.push(-1);
+          this.#goto.set(key, next);
+        }
+        node = next;
+      }
+      if (p.length > 0 && this.#terminal[node] === -1) this.#terminal[node] = index;
+    });
+    this.#buildFailureLinks();
+  }
+
+  #buildFailureLinks(): void {
+    // Children per node, needed for BFS order.
+    const children: number[][] = this.#fail.map(() => []);
+    const labels: number[][] = this.#fail.map(() => []);
+    for (const [key, child] of this.#goto) {
+      const parent = Math.floor(key / 65536);
+      children[parent]!.push(child);
+      labels[parent]!.push(key % 65536);
+    }
+    const queue: number[] = [];
+    for (const c of children[0]!) {
+      this.#fail[c] = 0;
+      queue.push(c);
+    }
+    this.#longest[0] = -1;
+    for (let head = 0; head < queue.length; head++) {
+      const node = queue[head]!;
+      const t = this.#terminal[node]!;
+      this.#longest[node] = t !== -1 ? t : this.#longest[this.#fail[node]!]!;
+      const kids = children[node]!;
+      const ls = labels[node]!;
+      for (let i = 0; i < kids.length; i++) {
+        const child = kids[i]!;
+        const ch = ls[i]!;
+        let f = this.#fail[node]!;
+        let target = this.#goto.get(f * 65536 + ch);
+        while (target === undefined && f !== 0) {
+          f = this.#fail[f]!;
+          target = this.#goto.get(f * 65536 + ch);
+        }
+        this.#fail[child] = target !== undefined && target !== child ? target : 0;
+        queue.push(child);
+      }
+    }
+  }
+
+  /** For every end position, the longest pattern ending there (at most one match per end position). */
+  *longestEndingAt(text: string): Generator<Match> {
+    let node = 0;
+    for (let i = 0; i < text.length; i++) {
+      const ch = text.charCodeAt(i);
+      let next = this.#goto.get(node * 65536 + ch);
+      while (next === undefined && node !== 0) {
+        node = this.#fail[node]!;
+        next = this.#goto.get(node * 65536 + ch);
+      }
+      node = next ?? 0;
+      const p = this.#longest[node]!;
+      if (p !== -1) yield { start: i + 1 - this.#lengths[p]!, end: i + 1, pattern: p };
+    }
+  }
+
+  /** Whether any pattern occurs in the text. */
+  test(text: string): boolean {
+    for (const _ of this.longestEndingAt(text)) return true;
+    return false;
+  }
+
+  /**
+   * Leftmost-longest, non-overlapping matches: scanning left to right, take the match that starts first, and of
+   * those the longest. Linear: candidates are bucketed by start position.
+   */
+  leftmostLongest(text: string): Match[] {
+    const bestAtStart = new Map<number, Match>();
+    for (const m of this.longestEndingAt(text)) {
+      const prev = bestAtStart.get(m.start);
+      if (prev === undefined || m.end > prev.end) bestAtStart.set(m.start, m);
+    }
+    if (bestAtStart.size === 0) return [];
+    const starts = [...bestAtStart.keys()];
+    // Keys arrive in end order; starts are nearly sorted, so this sort is cheap, and it is over matches, not text.
+    starts.sort((a, b) => a - b);
+    const out: Match[] = [];
+    let consumed = 0;
+    for (const s of starts) {
+      if (s < consumed) continue;
+      const m = bestAtStart.get(s)!;
+      out.push(m);
+      consumed = m.end;
+    }
+    return out;
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * The one redaction chokepoint every memory write goes through (SR-1): a direct put, a compaction output, a
+ * distillation archive, a consolidation merge. Each registered value of 8+ characters is replaced by
+ * `[REDACTED:<secretId>]` by plain substring matching (no regex), longest first: of overlapping candidates the
+ * leftmost wins and, at one position, the longest — so a long secret that contains a shorter one is redacted
+ * whole. Cost is linear in the content size whatever the number of secrets (Aho–Corasick, cached per registry
+ * version).
+ *
+ * After a pass the result is scanned again; a pass can, in rare overlap cases, leave a secret that was nested
+ * inside a longer rejected candidate, and a marker next to text could in theory spell one. The chokepoint
+ * repeats until clean (bounded) and otherwise refuses to produce content at all.
+ */
+import { AhoCorasick } from './aho-corasick.ts';
+import type { RunSecretRegistry } from './secret-registry.ts';
+
+export const MAX_REDACTION_PASSES = 4;
+
+export const redactionMarker = (secretId: string): string => `[REDACTED:${secretId}]`;
+
+/** Redaction could not reach a clean result: nothing may be persisted (`compaction_redaction_failed`). */
+export class RedactionFailedError extends Error {
+  readonly code = 'compaction_redaction_failed';
+  constructor() {
+    super('redaction did not converge; content not persisted');
+    this.name = 'RedactionFailedError';
+  }
+}
+
+interface Compiled {
+  readonly version: number;
+  readonly automaton: AhoCorasick;
+  readonly markers: readonly string[];
+}
+
+const cache = new WeakMap<RunSecretRegistry, Compiled>();
+
+function compile(registry: RunSecretRegistry): Compiled {
+  const hit = cache.get(registry);
+  if (hit !== undefined && hit.version === registry.version) return hit;
+  const secrets = registry.secrets();
+  const compiled: Compiled = {
+    version: registry.version,
+    automaton: new AhoCorasick(secrets.map((s) => s.value)),
+    markers: secrets.map((s) => redactionMarker(s.secretId)),
+  };
+  cache.set(registry, compiled);
+  return compiled;
+}
+
+/** One pass: replace leftmost-longest occurrences. */
+function pass(content: string, c: Compiled): string {
+  const matches = c.automaton.leftmostLongest(content);
+  if (matches.length === 0) return content;
+  const parts: string[] = [];
+  let at = 0;
+  for (const m of matches) {
+    parts.push(content.slice(at, m.start), c.markers[m.pattern]!);
+    at = m.end;
+  }
+  parts.push(content.slice(at));
+  return parts.join('');
+}
+
+/** Redact content against a run's registry (no registry or no secrets: content unchanged). */
+export function redact(content: string, registry: RunSecretRegistry | undefined): string {
+  if (registry === undefined || registry.size === 0) return content;
+  const c = compile(registry);
+  let out = content;
+  for (let i = 0; i < MAX_REDACTION_PASSES; i++) {
+    out = pass(out, c);
+    if (!c.automaton.test(out)) return out;
+  }
+  throw new RedactionFailedError();
+}
+
+/** Redact against several registries (e.g. a background pass that must honour every live run's secrets). */
+export function redactAll(content: string, registries: Iterable<RunSecretRegistry>): string {
+  let out = content;
+  for (const r of registries) out = redact(out, r);
+  return out;
+}
+
+/** Naive reference: per secret, longest first, split/join. Used by tests and the benchmark only. */
+export function naiveRedact(content: string, registry: RunSecretRegistry): string {
+  const secrets = [...registry.secrets()].sort((a, b) => b.value.length - a.value.length);
+  let out = content;
+  for (const s of secrets) out = out.split(s.value).join(redactionMarker(s.secretId));
+  return out;
+}
