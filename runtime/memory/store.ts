@@ -9,8 +9,18 @@ import type { MemoryStorePort, StoredEntry } from '../multi-agent/memory-port.ts
 
 export type { StoredEntry } from '../multi-agent/memory-port.ts';
 
+/** Told about every mutation after it happened (`after` is null for a delete). */
+export type StoreObserver = (memoryRef: string, memoryId: string, after: StoredEntry | null) => void;
+
 export class SharedMemoryStore implements MemoryStorePort {
   readonly #refs = new Map<string, Map<string, StoredEntry>>();
+  readonly #observers = new Set<StoreObserver>();
+
+  /** Observe every upsert and remove (the replay journal and write attribution hang off this). */
+  observe(observer: StoreObserver): () => void {
+    this.#observers.add(observer);
+    return () => this.#observers.delete(observer);
+  }
 
   async listRaw(memoryRef: string): Promise<readonly StoredEntry[]> {
     return this.listRawSync(memoryRef);
@@ -27,7 +37,9 @@ export class SharedMemoryStore implements MemoryStorePort {
   upsertSync(memoryRef: string, entry: StoredEntry): void {
     let m = this.#refs.get(memoryRef);
     if (m === undefined) this.#refs.set(memoryRef, (m = new Map()));
-    m.set(entry.id, Object.freeze({ ...entry, tags: Object.freeze([...entry.tags]) }));
+    const frozen = Object.freeze({ ...entry, tags: Object.freeze([...entry.tags]) });
+    m.set(entry.id, frozen);
+    for (const o of this.#observers) o(memoryRef, entry.id, frozen);
   }
   async remove(memoryRef: string, id: string): Promise<boolean> {
     return this.removeSync(memoryRef, id);
@@ -37,6 +49,7 @@ export class SharedMemoryStore implements MemoryStorePort {
     if (m === undefined) return false;
     const had = m.delete(id);
     if (m.size === 0) this.#refs.delete(memoryRef);
+    if (had) for (const o of this.#observers) o(memoryRef, id, null);
     return had;
   }
   /** Every memoryRef currently holding entries (for purge and forget). */
@@ -47,7 +60,12 @@ export class SharedMemoryStore implements MemoryStorePort {
   purgeExpired(nowMs: number): number {
     let n = 0;
     for (const [ref, m] of this.#refs) {
-      for (const [id, e] of m) if (isExpired(e, nowMs)) { m.delete(id); n++; }
+      for (const [id, e] of m) {
+        if (!isExpired(e, nowMs)) continue;
+        m.delete(id);
+        n++;
+        for (const o of this.#observers) o(ref, id, null);
+      }
       if (m.size === 0) this.#refs.delete(ref);
     }
     return n;

@@ -86,7 +86,7 @@ export const ESCALATION_EVENT_TYPES = {
   escalated: 'core.workflowChain.confidence-escalated',
   interruptRequested: 'interrupt.requested',
   interruptResolved: 'interrupt.resolved',
-  dispatched: 'core.dispatch.dispatched',
+  dispatched: 'worker.dispatched',
 } as const;
 
 /** How the operator resolved the interrupt. */

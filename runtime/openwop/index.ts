@@ -1,0 +1,258 @@
+/**
+ * The OpenWOP reference runtime, wired: one shared in-memory store behind tenant-gated adapters (CTI-1, TTL), the
+ * SR-1 chokepoint on every write path, the validated run-event log, compaction, distillation, consolidation,
+ * commitments, confidence escalation, sub-run memory and replay snapshots — and the discovery document built
+ * from exactly what is wired here.
+ *
+ * Library first: the HTTP host (runtime/host/) is a thin layer over `createOpenwopRuntime()`.
+ */
+import { CapabilityRegistry } from '../capabilities/registry.ts';
+import { CommitmentEngine } from '../commitments/engine.ts';
+import { Compactor, type EmitFn } from '../compaction/compactor.ts';
+import { ConsolidationService, type ConsolidationTrigger } from '../consolidation/service.ts';
+import { Distiller } from '../distillation/distiller.ts';
+import { Workspace } from '../distillation/index-manifest.ts';
+import { TOKENIZER_NAME } from '../distillation/tokenizer.ts';
+import { RunEventLog, type RunEvent } from '../events/log.ts';
+import { TenantMemoryAdapter } from '../memory/adapter.ts';
+import { memoryRef as buildRef, tenantOf } from '../memory/memory-ref.ts';
+import { SharedMemoryStore } from '../memory/store.ts';
+import { MemoryWriter } from '../memory/writer.ts';
+import { ownedCapabilityFragment } from '../multi-agent/capabilities.ts';
+import {
+  makeEscalationPolicy,
+  orchestratorStep,
+  type EscalationPolicy,
+  type InterruptResolution,
+  type OrchestratorDecisionLike,
+  type OrchestratorStepResult,
+} from '../multi-agent/escalation.ts';
+import { ReadSnapshotHolds } from '../multi-agent/read-snapshots.ts';
+import { MemoryJournal, type ForkMemoryView } from '../multi-agent/replay-snapshots.ts';
+import { SubRunMemory, type CrossChildMemoryConcurrency } from '../multi-agent/sub-run-memory.ts';
+import { SecretRegistries, SimulatedByokResolver } from '../redaction/secret-registry.ts';
+import { randomIds, systemClock, type Clock, type IdSource } from '../shared/clock.ts';
+import { PredicateBoard } from './predicates.ts';
+import { RunRegistry, type RunRecord } from './runs.ts';
+
+export interface OpenwopRuntimeOptions {
+  readonly clock?: Clock;
+  readonly ids?: IdSource;
+  readonly host?: { readonly name: string; readonly version: string };
+  readonly maxEntrySizeBytes?: number;
+  readonly maxTokenBudget?: number;
+  readonly archiveRetention?: string;
+  /** Journal retention for replay snapshots, in ms (default: keep everything). */
+  readonly snapshotRetentionMs?: number;
+  readonly confidenceEscalationFloor?: number;
+  readonly crossChildMemoryConcurrency?: CrossChildMemoryConcurrency;
+  readonly consolidationSchedule?: ConsolidationTrigger;
+}
+
+/** Pseudo-run whose log collects events of host background work that belongs to no run. */
+export const BACKGROUND_RUN_ID = 'host-background';
+
+export function createOpenwopRuntime(options: OpenwopRuntimeOptions = {}) {
+  const clock = options.clock ?? systemClock;
+  const ids = options.ids ?? randomIds;
+  const store = new SharedMemoryStore();
+  const registries = new SecretRegistries();
+  const byok = new SimulatedByokResolver(registries);
+  const log = new RunEventLog(clock, ids);
+  const runs = new RunRegistry();
+  const holds = new ReadSnapshotHolds();
+  const journal = new MemoryJournal({ clock, holds, ...(options.snapshotRetentionMs !== undefined ? { retentionMs: options.snapshotRetentionMs } : {}) });
+  const workspace = new Workspace();
+  const predicates = new PredicateBoard();
+
+  // Every event appended marks a journal watermark, so a fork at seq N can find memory as of N.
+  log.subscribe((e) => journal.markEvent(e.runId, e.sequence));
+  // Every mutation lands in the journal and is attributed (memory.written, content-free).
+  let currentRun: string | undefined;
+  store.observe((ref, id, after) => {
+    journal.record({ memoryRef: ref, memoryId: id, after, ...(currentRun !== undefined ? { runId: currentRun } : {}) });
+    log.append(currentRun ?? BACKGROUND_RUN_ID, {
+      type: 'memory.written',
+      payload: { memoryRef: ref, memoryId: id, operation: after === null ? 'delete' : 'put', ...(after !== null ? { byteSize: Buffer.byteLength(after.content, 'utf8') } : {}) },
+    });
+  });
+  /** Attribute the writes made inside `fn` to `runId`. */
+  const asRun = <T>(runId: string | undefined, fn: () => T): T => {
+    const prev = currentRun;
+    currentRun = runId;
+    try {
+      return fn();
+    } finally {
+      currentRun = prev;
+    }
+  };
+
+  const emit: EmitFn = (runId, type, payload) => {
+    log.append(runId, { type, payload });
+  };
+  const writer = new MemoryWriter({ store, clock, ids, registries, ...(options.maxEntrySizeBytes !== undefined ? { maxEntrySizeBytes: options.maxEntrySizeBytes } : {}) });
+  const compactor = new Compactor({ store, writer, clock, ids, emit, trigger: 'both', maxOutputBytes: writer.maxEntrySizeBytes });
+  const maxTokenBudget = options.maxTokenBudget ?? 4096;
+  const archiveRetention = options.archiveRetention ?? 'P30D';
+  const distiller = new Distiller({ store, writer, compactor, workspace, clock, ids, emit, maxTokenBudget, indexEmitted: true, archiveRetention });
+
+  const consolidation = new ConsolidationService({
+    clock,
+    store,
+    tenantOf,
+    holds,
+    redact: (content, { memoryRef }) => writer.redactFor(memoryRef)(content),
+    emit: (type, payload) => {
+      lastConsolidationEvent = log.append(ids.next('cns'), { type, payload: { ...payload } });
+    },
+  });
+  let lastConsolidationEvent: RunEvent | undefined;
+
+  const startRun = (r: Omit<RunRecord, 'tenant' | 'runId'> & { readonly runId?: string; readonly memoryScopeIsolation?: 'inherit' | 'isolated' }): RunRecord => {
+    const tenant = tenantOf(r.memoryRef);
+    if (tenant === undefined) throw new RangeError('memoryRef does not resolve to a tenant');
+    const { memoryScopeIsolation, ...rest } = r;
+    const record = runs.add({ ...rest, runId: r.runId ?? ids.next('run'), tenant });
+    log.append(record.runId, {
+      type: 'run.started',
+      payload: {
+        workflowId: record.workflowId,
+        memoryRef: record.memoryRef,
+        ...(record.parentRunId !== undefined ? { parentRunId: record.parentRunId, memoryScopeIsolation: memoryScopeIsolation ?? 'inherit' } : {}),
+        ...(record.forkedFrom !== undefined ? { forkedFrom: record.forkedFrom } : {}),
+      },
+    });
+    return record;
+  };
+
+  const commitments = new CommitmentEngine({
+    clock,
+    tenantOf,
+    predicates,
+    emit: (type, payload, ctx) => {
+      log.append(ctx.runId ?? BACKGROUND_RUN_ID, { type, payload: { ...payload } });
+    },
+    enqueueRun: ({ tenantId, memoryRef }) => {
+      const run = startRun({ workflowId: 'commitment-follow-up', memoryRef });
+      return { runId: run.runId, tenantId };
+    },
+  });
+
+  const subRuns = new SubRunMemory({
+    clock,
+    ids,
+    store,
+    tenantOf,
+    mintIsolatedRef: (tenant, childRunId) => buildRef(tenant, 'runs', childRunId.replace(/[^A-Za-z0-9._-]/g, '-')),
+    redact: (content) => content, // replaced per child below: each write is redacted for its own scope
+    concurrency: options.crossChildMemoryConcurrency ?? 'strict',
+  });
+
+  const escalationPolicy: EscalationPolicy = makeEscalationPolicy(options.confidenceEscalationFloor !== undefined ? { floor: options.confidenceEscalationFloor } : {});
+
+  const capabilities = new CapabilityRegistry({ protocolVersion: '1.1', host: options.host ?? { name: 'wopkit-reference-host', version: '0.1.0' } })
+    .contribute('memory', {
+      agents: { supported: true, memoryBackends: ['long-term'] },
+      memory: {
+        supported: true,
+        maxEntrySizeBytes: writer.maxEntrySizeBytes,
+        ttlSupported: true,
+        writable: true,
+        attribution: { emitsWriteEvents: true },
+        retention: { ttl: true, forget: true },
+        search: { supported: true, modes: ['filter'] },
+      },
+    })
+    .contribute('compaction', { memory: { compaction: { supported: true, trigger: compactor.trigger, maxInputEntries: compactor.maxInputEntries, maxOutputBytes: compactor.maxOutputBytes } } })
+    .contribute('distillation', { memory: { distillation: { supported: true, maxTokenBudget, scheduled: false, indexEmitted: true, tokenizerName: TOKENIZER_NAME, archiveRetention } } })
+    .contribute(
+      'consolidation+commitments+multi-agent',
+      ownedCapabilityFragment({
+        consolidationSchedule: options.consolidationSchedule ?? 'on-demand',
+        fireConditions: ['time', 'predicate'],
+        ...(options.confidenceEscalationFloor !== undefined ? { floor: options.confidenceEscalationFloor } : {}),
+        crossChildMemoryConcurrency: subRuns.concurrency,
+      }),
+    );
+
+  return {
+    clock,
+    ids,
+    store,
+    registries,
+    byok,
+    log,
+    runs,
+    journal,
+    holds,
+    workspace,
+    predicates,
+    writer,
+    compactor,
+    distiller,
+    consolidation,
+    commitments,
+    subRuns,
+    escalationPolicy,
+    capabilities,
+    asRun,
+    startRun,
+    /** The read interface for one tenant. */
+    adapterFor: (tenant: string) => new TenantMemoryAdapter(tenant, store, clock),
+    /** The last agent.memory.consolidated event appended (for seams that report its id). */
+    lastConsolidationEvent: () => lastConsolidationEvent,
+    /** Discovery document (validated against capabilities.schema.json). */
+    discovery: () => capabilities.document(),
+
+    /**
+     * One supervisor step of a run (RFC 0039 §A): decision → (escalation event → interrupt) → dispatch.
+     * `resolveInterrupt` stands for the person answering; `dispatch` executes the decision.
+     */
+    orchestratorStep(
+      runId: string,
+      decision: OrchestratorDecisionLike,
+      resolveInterrupt: (req: { interruptId: string; kind: 'clarify' | 'escalate' }) => Promise<InterruptResolution>,
+      dispatch: (d: OrchestratorDecisionLike) => Promise<void> | void = () => {},
+    ): Promise<OrchestratorStepResult> {
+      const append = (type: string, payload: Record<string, unknown>) => void log.append(runId, { type, payload });
+      return orchestratorStep(decision, escalationPolicy, {
+        record: append,
+        interrupt: resolveInterrupt,
+        execute: dispatch,
+        newInterruptId: () => ids.next('int'),
+        payloads: {
+          decided: (d) => ({ decision: { ...d } }),
+          interruptRequested: (interruptId, kind) => ({ interruptId, kind: kind === 'clarify' ? 'clarify' : 'approval', reasonCode: 'confidence-below-floor' }),
+          interruptResolved: (interruptId, r) => ({ interruptId, outcome: r.outcome }),
+          dispatched: (d) => ({ decisionKind: d.kind, ...(d.worker !== undefined ? { worker: d.worker } : {}) }),
+        },
+      });
+    },
+
+    /** Child-run write through the SR-1 chokepoint of the child's scope, attributed to the child run. */
+    async childWrite(parent: { runId: string; memoryRef: string }, childRunId: string, write: { id?: string; content: string; tags?: string[]; ttlSeconds?: number }, isolation?: 'inherit' | 'isolated') {
+      const scope = subRuns.scopeForChild(parent, childRunId, isolation !== undefined ? { memoryScopeIsolation: isolation } : {});
+      const redact = writer.redactFor(scope.memoryRef, { runId: childRunId, tenant: scope.tenantId });
+      const entry = await asRun(childRunId, () => scope.write({ ...write, content: redact(write.content) }));
+      return { scope, entry };
+    },
+
+    /**
+     * Fork `sourceRunId` at `fromSeq` (MAE-3). Throws ReplayMemorySnapshotUnavailableError (422 on the wire)
+     * when the snapshot cannot be served; otherwise registers the fork run and returns its memory view.
+     */
+    fork(sourceRunId: string, fromSeq: number): { run: RunRecord; view: ForkMemoryView } {
+      const source = runs.get(sourceRunId);
+      const forkRunId = ids.next('run');
+      const view = journal.openFork(forkRunId, sourceRunId, fromSeq);
+      if (source === undefined) {
+        view.close();
+        throw new RangeError('unknown source run');
+      }
+      const run = startRun({ runId: forkRunId, workflowId: source.workflowId, memoryRef: source.memoryRef, forkedFrom: { runId: sourceRunId, fromSeq } });
+      return { run, view };
+    },
+  };
+}
+
+export type OpenwopRuntime = ReturnType<typeof createOpenwopRuntime>;

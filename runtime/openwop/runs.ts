@@ -1,0 +1,25 @@
+/** Which runs exist, which tenant and memory scope each belongs to, and how it started. */
+export interface RunRecord {
+  readonly runId: string;
+  readonly tenant: string;
+  readonly memoryRef: string;
+  readonly workflowId: string;
+  readonly parentRunId?: string;
+  readonly forkedFrom?: { readonly runId: string; readonly fromSeq: number };
+}
+
+export class RunRegistry {
+  readonly #runs = new Map<string, RunRecord>();
+  add(r: RunRecord): RunRecord {
+    if (this.#runs.has(r.runId)) throw new RangeError(`run ${r.runId} already exists`);
+    this.#runs.set(r.runId, r);
+    return r;
+  }
+  get(runId: string): RunRecord | undefined {
+    return this.#runs.get(runId);
+  }
+  /** Runs of one tenant only (CTI-1 for run listings). */
+  ofTenant(tenant: string): RunRecord[] {
+    return [...this.#runs.values()].filter((r) => r.tenant === tenant);
+  }
+}
