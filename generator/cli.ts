@@ -1,0 +1,209 @@
+#!/usr/bin/env -S npx tsx
+/**
+ * `wopkit` — the generator CLI. Subcommands: gen [--check], lint, check-examples, validate <type> <file…>.
+ * Every subcommand takes --format text|json and --root <dir>. Exit 0 clean, 1 findings, 2 usage or I/O error.
+ * Errors are printed as one clear message naming file and pointer, never as a stack trace.
+ */
+import { resolve, join, relative, isAbsolute } from 'node:path';
+import { existsSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { performance } from 'node:perf_hooks';
+import { loadCorpus, readJsonFile } from './load.ts';
+import { lintCorpus, checkExamples, type Finding } from './lint.ts';
+import { resolveCorpus } from './resolve.ts';
+import { emitAll, checkFiles, writeFiles } from './write.ts';
+import { CorpusError } from './errors.ts';
+
+type Format = 'text' | 'json';
+
+/** Thrown for bad invocations (exit 2). */
+export class UsageError extends Error {}
+
+interface Io {
+  out: (s: string) => void;
+  err: (s: string) => void;
+}
+
+interface Parsed {
+  command: string;
+  args: string[];
+  format: Format;
+  root: string;
+  check: boolean;
+}
+
+const USAGE = `usage: wopkit <command> [options]
+
+commands:
+  gen [--check]                 write generated/ (with --check: compare only; exit 1 when out of date)
+  lint                          check the corpus rules (docs/CONVENTIONS.md)
+  check-examples                every valid example validates, every invalid one fails as declared
+  validate <type> <file...>     validate JSON files with the generated validators
+                                (<type>: a title like MemoryEntry, a target like memory-entry or capabilities--HostInfo,
+                                 or a validator name like validateMemoryEntry)
+
+options:
+  --format text|json            output format (default text)
+  --root <dir>                  repository root (default: current directory)
+  -h, --help                    this help`;
+
+const COMMANDS = new Set(['gen', 'lint', 'check-examples', 'validate', 'help']);
+
+export function parseArgs(argv: readonly string[]): Parsed {
+  let format: Format = 'text';
+  let root = process.cwd();
+  let check = false;
+  const rest: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i] as string;
+    if (a === '--format' || a.startsWith('--format=')) {
+      const v = a.includes('=') ? a.slice(a.indexOf('=') + 1) : argv[++i];
+      if (v !== 'text' && v !== 'json') throw new UsageError(`--format must be "text" or "json"${v === undefined ? '' : `, not "${v}"`}`);
+      format = v;
+    } else if (a === '--root' || a.startsWith('--root=')) {
+      const v = a.includes('=') ? a.slice(a.indexOf('=') + 1) : argv[++i];
+      if (!v) throw new UsageError('--root needs a directory');
+      root = resolve(v);
+    } else if (a === '--check') check = true;
+    else if (a === '-h' || a === '--help') rest.unshift('help');
+    else if (a.startsWith('-') && a !== '-') throw new UsageError(`unknown option "${a}"`);
+    else rest.push(a);
+  }
+  const command = rest.shift();
+  if (!command) throw new UsageError('no command given');
+  if (!COMMANDS.has(command)) throw new UsageError(`unknown command "${command}"`);
+  if (check && command !== 'gen') throw new UsageError('--check only applies to gen');
+  if (command !== 'validate' && command !== 'help' && rest.length) throw new UsageError(`unexpected argument "${rest[0]}" for ${command}`);
+  return { command, args: rest, format, root, check };
+}
+
+const where = (file: string, pointer: string): string => (pointer ? `${file}#${pointer}` : file);
+
+function printFindings(io: Io, format: Format, command: string, findings: Finding[], extra: Record<string, unknown> = {}): number {
+  if (format === 'json') io.out(JSON.stringify({ command, ok: findings.length === 0, ...extra, findings }, null, 2));
+  else {
+    for (const f of findings) io.out(`${where(f.file, f.pointer)}: ${f.message} [${f.rule}]`);
+    io.out(`${command}: ${findings.length === 0 ? 'clean' : `${findings.length} finding${findings.length === 1 ? '' : 's'}`}${Object.keys(extra).length ? ` (${Object.entries(extra).map(([k, v]) => `${k} ${String(v)}`).join(', ')})` : ''}`);
+  }
+  return findings.length ? 1 : 0;
+}
+
+async function gen(p: Parsed, io: Io): Promise<number> {
+  const t0 = performance.now();
+  const corpus = loadCorpus(p.root);
+  resolveCorpus(corpus);
+  const files = await emitAll(corpus);
+  if (p.check) {
+    const { stale, missing, extra } = checkFiles(p.root, files);
+    const ms = Math.round(performance.now() - t0);
+    const ok = !stale.length && !missing.length && !extra.length;
+    if (p.format === 'json') io.out(JSON.stringify({ command: 'gen --check', ok, files: files.length, stale, missing, extra, ms }, null, 2));
+    else {
+      for (const f of stale) io.out(`stale:   ${f}`);
+      for (const f of missing) io.out(`missing: ${f}`);
+      for (const f of extra) io.out(`extra:   ${f}`);
+      io.out(ok ? `gen --check: generated/ is up to date (${files.length} files, ${ms} ms)` : `gen --check: generated/ is out of date (${stale.length} stale, ${missing.length} missing, ${extra.length} extra); run npm run gen`);
+    }
+    return ok ? 0 : 1;
+  }
+  const res = writeFiles(p.root, files);
+  const ms = Math.round(performance.now() - t0);
+  if (p.format === 'json') io.out(JSON.stringify({ command: 'gen', ok: true, files: files.length, written: res.written, removed: res.removed, ms }, null, 2));
+  else io.out(`gen: ${files.length} files (${res.written.length} written, ${res.unchanged} unchanged, ${res.removed.length} removed) in ${ms} ms`);
+  return 0;
+}
+
+interface ValidatorLike {
+  (data: unknown): boolean;
+  errors?: { instancePath: string; keyword: string; message?: string; params: Record<string, unknown> }[] | null;
+}
+
+async function validate(p: Parsed, io: Io): Promise<number> {
+  const [typeName, ...files] = p.args;
+  if (!typeName) throw new UsageError('validate needs a type name and at least one file');
+  if (!files.length) throw new UsageError(`validate ${typeName}: no files given`);
+  const modPath = join(p.root, 'generated/validators/validators.js');
+  if (!existsSync(modPath)) throw new CorpusError('generated validators not found; run `npm run gen` first', relative(process.cwd(), modPath) || modPath);
+  const mod = (await import(pathToFileURL(modPath).href)) as {
+    validatorIndex: Record<string, { validator: ValidatorLike; target: string }>;
+  };
+  const guardsPath = join(p.root, 'generated/guards/index.ts');
+  const guards = existsSync(guardsPath)
+    ? ((await import(pathToFileURL(guardsPath).href)) as { toFailures: (e: unknown) => { instancePath: string; message: string; keyword: string }[] })
+    : undefined;
+  const index = mod.validatorIndex;
+  const name = typeName.replace(/^validate(?=[A-Z])/, '');
+  const entry = index[name] ?? Object.values(index).find((e) => e.target === typeName);
+  if (!entry) {
+    const lower = typeName.toLowerCase();
+    const close = Object.keys(index).filter((t) => t.toLowerCase().includes(lower) || lower.includes(t.toLowerCase())).slice(0, 5);
+    throw new UsageError(`unknown type "${typeName}"${close.length ? ` (did you mean ${close.join(', ')}?)` : ''}; types are schema titles, example targets or validator names`);
+  }
+  const results: { file: string; valid: boolean; failures: { instancePath: string; message: string; keyword: string }[] }[] = [];
+  for (const file of files) {
+    const abs = isAbsolute(file) ? file : resolve(process.cwd(), file);
+    const data = readJsonFile(abs, file);
+    const ok = entry.validator(data);
+    const errors = entry.validator.errors ?? [];
+    const failures = ok ? [] : guards ? guards.toFailures(errors) : errors.map((e) => ({ instancePath: e.instancePath, message: e.message ?? e.keyword, keyword: e.keyword }));
+    results.push({ file, valid: ok, failures });
+  }
+  const bad = results.filter((r) => !r.valid).length;
+  if (p.format === 'json') io.out(JSON.stringify({ command: 'validate', type: name in index ? name : typeName, ok: bad === 0, results }, null, 2));
+  else {
+    for (const r of results) {
+      if (r.valid) io.out(`${r.file}: valid`);
+      else for (const f of r.failures) io.out(`${r.file}#${f.instancePath}: ${f.message} [${f.keyword}]`);
+    }
+    io.out(`validate: ${results.length - bad} valid, ${bad} invalid`);
+  }
+  return bad ? 1 : 0;
+}
+
+/** Run the CLI; returns the exit code. Never throws. */
+export async function main(argv: readonly string[], io: Io = { out: (s) => console.log(s), err: (s) => console.error(s) }): Promise<number> {
+  let format: Format = argv.includes('json') && argv.some((a) => a.startsWith('--format')) ? 'json' : 'text';
+  const fail = (message: string, file?: string, pointer?: string): number => {
+    if (format === 'json') io.out(JSON.stringify({ ok: false, error: { message, ...(file ? { file } : {}), ...(pointer !== undefined && file ? { pointer } : {}) } }, null, 2));
+    else io.err(`wopkit: error: ${file ? `${where(file, pointer ?? '')}: ` : ''}${message}`);
+    return 2;
+  };
+  try {
+    const p = parseArgs(argv);
+    format = p.format;
+    switch (p.command) {
+      case 'help':
+        io.out(USAGE);
+        return 0;
+      case 'gen':
+        return await gen(p, io);
+      case 'lint': {
+        const corpus = loadCorpus(p.root);
+        return printFindings(io, p.format, 'lint', lintCorpus(corpus), { schemas: corpus.schemas.length, examples: corpus.examples.length });
+      }
+      case 'check-examples': {
+        const { findings, checked } = checkExamples(loadCorpus(p.root));
+        return printFindings(io, p.format, 'check-examples', findings, { examples: checked });
+      }
+      case 'validate':
+        return await validate(p, io);
+    }
+    return 2;
+  } catch (e) {
+    if (e instanceof UsageError) {
+      const code = fail(e.message);
+      if (format === 'text') io.err('run `wopkit --help` for usage');
+      return code;
+    }
+    if (e instanceof CorpusError) return fail(e.message, e.file, e.pointer);
+    return fail(`unexpected failure: ${(e as Error)?.message ?? String(e)}`);
+  }
+}
+
+const invokedDirectly = process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href;
+if (invokedDirectly) {
+  main(process.argv.slice(2)).then(
+    (code) => (process.exitCode = code),
+    () => (process.exitCode = 2),
+  );
+}

@@ -1,0 +1,22 @@
+/** Emitter: `generated/README.md`. */
+import type { Corpus, EmittedFile } from '../model.ts';
+
+export function emitReadme(corpus: Corpus): readonly EmittedFile[] {
+  const families = [...new Set(corpus.schemas.map((s) => s.family))].sort();
+  const text = `# generated/ — generated, do not edit
+
+Everything here is produced from \`schemas/\` (${families.join(', ')}) by the generator. Do not edit these files by
+hand: change the schemas (or the generator) and run \`npm run gen\`. \`npx tsx generator/cli.ts gen --check\` fails
+when this directory is out of date. Layout and the site-data format: \`docs/generator.md\`.
+
+| Path | Contents |
+| --- | --- |
+| \`ts/\` | TypeScript types, one module per schema, \`ts/index.ts\` re-exports all |
+| \`validators/\` | Ajv2020 standalone ESM validators (\`validate<Title>\`) + \`.d.ts\` |
+| \`guards/\` | \`is<Title>\` / \`assert<Title>\` and \`ValidationError\` |
+| \`run-events/\` | run-event type → payload map and \`validateRunEvent\` |
+| \`site-data/\` | JSON the site renders (schemas, fields, rules, examples, TS text) |
+| \`other-languages/\` | types in other languages (its own emitter) |
+`;
+  return [{ path: 'generated/README.md', contents: text }];
+}

@@ -1,0 +1,29 @@
+/**
+ * Every emitter in one table. `owns` lists the generated/ paths (directories end with `/`) the emitter is
+ * responsible for: `gen --check` reports a file under an owned path that no emitter produced as "extra".
+ */
+import type { Emitter } from './model.ts';
+import { emitTypes } from './emit/types.ts';
+import { emitValidators } from './emit/validators.ts';
+import { emitGuards } from './emit/guards.ts';
+import { emitRunEvents } from './emit/run-events.ts';
+import { emitSiteData } from './emit/site-data.ts';
+import { emitReadme } from './emit/readme.ts';
+// OTHER-LANGUAGES: registration pending — generator/emit/other-languages/index.ts did not exist when this table was wired.
+// To register: import { emitOtherLanguages } from './emit/other-languages/index.ts'; and add the row below.
+
+export interface EmitterEntry {
+  readonly name: string;
+  readonly emit: Emitter;
+  readonly owns: readonly string[];
+}
+
+export const EMITTERS: readonly EmitterEntry[] = [
+  { name: 'types', emit: emitTypes, owns: ['generated/ts/'] },
+  { name: 'validators', emit: emitValidators, owns: ['generated/validators/'] },
+  { name: 'guards', emit: emitGuards, owns: ['generated/guards/'] },
+  { name: 'run-events', emit: emitRunEvents, owns: ['generated/run-events/'] },
+  { name: 'site-data', emit: emitSiteData, owns: ['generated/site-data/'] },
+  { name: 'readme', emit: emitReadme, owns: ['generated/README.md'] },
+  // { name: 'other-languages', emit: emitOtherLanguages, owns: ['generated/other-languages/'] },
+];

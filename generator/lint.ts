@@ -1,0 +1,191 @@
+/**
+ * Stage 2: the corpus rules of docs/CONVENTIONS.md, and the example check. Pure: corpus in, findings out.
+ */
+import type { Corpus, Json, JsonObject, SchemaFile } from './model.ts';
+import { createAjv } from './ajv.ts';
+import { Resolved, isObject, walkSchema, type TypeInfo } from './resolve.ts';
+import { escapePointer } from './errors.ts';
+
+export const SCHEMA_DRAFT = 'https://json-schema.org/draft/2020-12/schema';
+export const ID_BASE = 'https://wopkit.dev/schemas/';
+
+export interface Finding {
+  file: string;
+  pointer: string;
+  rule: string;
+  message: string;
+}
+
+const PASCAL = /^[A-Z][A-Za-z0-9]*$/;
+const KEBAB = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+/** Subschemas whose openness is decided by the schema they compose into. */
+const COMPOSED = new Set(['if', 'then', 'else', 'not', 'contains', 'propertyNames', 'dependentSchemas', 'allOf', 'anyOf', 'oneOf']);
+
+function isObjectSchema(n: JsonObject): boolean {
+  const t = n['type'];
+  return isObject(n['properties']) || t === 'object' || (Array.isArray(t) && t.includes('object'));
+}
+
+/** Where a pointer sits directly under a composition keyword (`.../allOf/0`, `.../if`). */
+function composedParent(pointer: string): boolean {
+  const segs = pointer.split('/');
+  const last = segs.at(-1) ?? '';
+  const prev = segs.at(-2) ?? '';
+  return COMPOSED.has(last) || (/^\d+$/.test(last) && COMPOSED.has(prev));
+}
+
+export function lintCorpus(corpus: Corpus): Finding[] {
+  const findings: Finding[] = [];
+  const add = (file: string, pointer: string, rule: string, message: string) => findings.push({ file, pointer, rule, message });
+  const r = new Resolved(corpus);
+
+  // Ids, draft, titles, descriptions, openness, annotations.
+  const titles = new Map<string, string>();
+  for (const file of corpus.schemas) {
+    const s = file.schema;
+    if (s['$schema'] !== SCHEMA_DRAFT) add(file.path, '/$schema', 'schema-draft', `"$schema" must be "${SCHEMA_DRAFT}"`);
+    const expectedId = `${ID_BASE}${file.family}/v1/${file.fileName}`;
+    if (s['$id'] !== expectedId) add(file.path, '/$id', 'id-base', `"$id" must be "${expectedId}" (one base, named after the file)`);
+    const entries: [string, Json][] = [['', s]];
+    if (isObject(s['$defs'])) for (const [n, d] of Object.entries(s['$defs'])) entries.push([`/$defs/${escapePointer(n)}`, d]);
+    for (const [ptr, node] of entries) {
+      if (!isObject(node)) {
+        add(file.path, ptr, 'schema-shape', 'a schema or $defs entry must be an object');
+        continue;
+      }
+      const title = node['title'];
+      if (typeof title !== 'string' || !PASCAL.test(title)) add(file.path, `${ptr}/title`, 'title', 'every root schema and $defs entry needs a PascalCase "title" (it names the generated type)');
+      else if (titles.has(title)) add(file.path, `${ptr}/title`, 'title-unique', `title "${title}" is already used by ${titles.get(title)}`);
+      else titles.set(title, `${file.path}#${ptr}`);
+      if (typeof node['description'] !== 'string' || !node['description'].trim()) add(file.path, `${ptr}/description`, 'description', 'every root schema and $defs entry needs a description');
+      for (const key of ['x-runtime-rules'] as const) {
+        if (!(key in node)) continue;
+        const rules = node[key];
+        if (!Array.isArray(rules)) add(file.path, `${ptr}/${key}`, 'runtime-rules', 'x-runtime-rules must be an array of {id, text, source}');
+        else
+          rules.forEach((rule, i) => {
+            if (!isObject(rule) || typeof rule['id'] !== 'string' || !KEBAB.test(rule['id']) || typeof rule['text'] !== 'string' || typeof rule['source'] !== 'string')
+              add(file.path, `${ptr}/${key}/${i}`, 'runtime-rules', 'each x-runtime-rules entry needs a kebab-case "id", a "text" and a "source"');
+          });
+      }
+      if ('x-source' in node && typeof node['x-source'] !== 'string') add(file.path, `${ptr}/x-source`, 'x-source', 'x-source must be a string');
+    }
+    walkSchema(s, '', (node, pointer) => {
+      if (isObject(node['properties']))
+        for (const [name, p] of Object.entries(node['properties']))
+          if (!isObject(p) || typeof p['description'] !== 'string' || !p['description'].trim()) {
+            const inCondition = /\/(if|not|contains)(\/|$)/.test(pointer);
+            if (!inCondition) add(file.path, `${pointer}/properties/${escapePointer(name)}`, 'property-description', `property "${name}" has no description`);
+          }
+      if (isObjectSchema(node) && !('additionalProperties' in node) && !('unevaluatedProperties' in node) && !composedParent(pointer) && !/\/(if|then|else|not|contains)(\/|$)/.test(pointer))
+        add(file.path, pointer, 'object-openness', 'object schema must state "additionalProperties" (or "unevaluatedProperties") explicitly: open or closed');
+      if (typeof node['$ref'] === 'string') {
+        const ref = node['$ref'];
+        if (/^[a-z][a-z0-9+.-]*:/i.test(ref)) add(file.path, `${pointer}/$ref`, 'ref-relative', `"$ref" must be relative (./file.schema.json#/$defs/X), not "${ref}"`);
+        else if (!r.tryResolve(file, ref)) add(file.path, `${pointer}/$ref`, 'ref-resolves', `"$ref" "${ref}" does not resolve offline`);
+      }
+    });
+    // x-type-index anywhere in the file
+    walkSchemaForTypeIndex(s, '', (idx, ptr) => {
+      if (!isObject(idx)) {
+        add(file.path, ptr, 'type-index', 'x-type-index must be an object {wire value: "#/$defs/Name"}');
+        return;
+      }
+      for (const [value, target] of Object.entries(idx)) {
+        const p = `${ptr}/${escapePointer(value)}`;
+        if (typeof target !== 'string') add(file.path, p, 'type-index', 'x-type-index values must be "#/$defs/<Name>" strings');
+        else if (!r.tryResolve(file, target)) add(file.path, p, 'type-index', `x-type-index pointer "${target}" does not resolve`);
+      }
+    });
+  }
+
+  // Strict compile.
+  const ajv = createAjv();
+  const added: SchemaFile[] = [];
+  for (const file of corpus.schemas) {
+    try {
+      ajv.addSchema(file.schema as object);
+      added.push(file);
+    } catch (e) {
+      add(file.path, '', 'strict-compile', `Ajv2020 strict mode rejects the schema: ${(e as Error).message}`);
+    }
+  }
+  const danglingFiles = new Set(findings.filter((f) => f.rule === 'ref-resolves').map((f) => f.file));
+  for (const file of added) {
+    if (danglingFiles.has(file.path)) continue;
+    const targets = [file.id, ...(isObject(file.schema['$defs']) ? Object.keys(file.schema['$defs']).map((n) => `${file.id}#/$defs/${escapePointer(n)}`) : [])];
+    for (const t of targets) {
+      try {
+        ajv.getSchema(t);
+      } catch (e) {
+        add(file.path, t.includes('#') ? t.slice(t.indexOf('#') + 1) : '', 'strict-compile', `Ajv2020 strict mode rejects the schema: ${(e as Error).message}`);
+        break;
+      }
+    }
+  }
+
+  // Examples: present for every shape, and every example directory names a target.
+  const targets = new Map<string, TypeInfo>();
+  for (const e of r.entries.values()) targets.set(`${e.file.family}/${e.target}`, e);
+  for (const ex of corpus.examples) {
+    if (!targets.has(`${ex.family}/${ex.target}`))
+      add(ex.path, '', 'example-target', `example directory "${ex.target}" names no schema or $defs entry (expected <stem> or <stem>--<DefName>)`);
+  }
+  for (const t of r.entries.values()) {
+    if (!t.isType) continue;
+    const needs = t.defName === '' || isObjectSchema(t.schema);
+    if (!needs) continue;
+    const mine = corpus.examples.filter((e) => e.family === t.file.family && e.target === t.target);
+    for (const kind of ['valid', 'invalid'] as const)
+      if (!mine.some((e) => e.kind === kind))
+        add(t.file.path, t.pointer, 'examples-present', `no ${kind} example for ${t.title || t.target} (expected schemas/${t.file.family}/v1/examples/${t.target}/${kind}/*.json)`);
+  }
+  return findings.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.pointer < b.pointer ? -1 : a.pointer > b.pointer ? 1 : a.rule.localeCompare(b.rule)));
+}
+
+function walkSchemaForTypeIndex(node: Json, pointer: string, fn: (idx: Json, pointer: string) => void): void {
+  walkSchema(node, pointer, (n, p) => {
+    if ('x-type-index' in n) fn(n['x-type-index'] as Json, `${p}/x-type-index`);
+  });
+}
+
+/** Check that every valid example validates and every invalid one fails with its declared pointer + keyword. */
+export function checkExamples(corpus: Corpus): { findings: Finding[]; checked: number } {
+  const findings: Finding[] = [];
+  const r = new Resolved(corpus);
+  const ajv = createAjv();
+  for (const f of corpus.schemas) ajv.addSchema(f.schema as object);
+  let checked = 0;
+  for (const ex of corpus.examples) {
+    const entry = [...r.entries.values()].find((e) => e.file.family === ex.family && e.target === ex.target);
+    if (!entry) {
+      findings.push({ file: ex.path, pointer: '', rule: 'example-target', message: `no schema or $defs entry "${ex.target}"` });
+      continue;
+    }
+    let validate;
+    try {
+      validate = ajv.getSchema(entry.ajvRef);
+    } catch (e) {
+      findings.push({ file: ex.path, pointer: '', rule: 'strict-compile', message: `cannot compile ${entry.ajvRef}: ${(e as Error).message}` });
+      continue;
+    }
+    if (!validate) continue;
+    checked++;
+    const ok = validate(ex.instance);
+    const errors = validate.errors ?? [];
+    if (ex.kind === 'valid') {
+      for (const e of ok ? [] : errors)
+        findings.push({ file: ex.path, pointer: e.instancePath, rule: 'example-valid', message: `valid example rejected: ${e.message ?? e.keyword} [${e.keyword}]` });
+    } else if (ok) {
+      findings.push({ file: ex.path, pointer: '/instance', rule: 'example-invalid', message: 'invalid example validates' });
+    } else if (!errors.some((e) => e.instancePath === ex.expect?.instancePath && e.keyword === ex.expect?.keyword)) {
+      findings.push({
+        file: ex.path,
+        pointer: ex.expect?.instancePath ?? '',
+        rule: 'example-invalid',
+        message: `expected ${ex.expect?.keyword} at "${ex.expect?.instancePath}", got ${errors.map((e) => `${e.keyword} at "${e.instancePath}"`).join(', ')}`,
+      });
+    }
+  }
+  return { findings, checked };
+}

@@ -1,0 +1,76 @@
+/**
+ * The one writer, and `--check`: emit in memory, compare with disk, report stale, missing and extra files
+ * (extra = files under an emitter's owned paths that no emitter produced).
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { Corpus, EmittedFile } from './model.ts';
+import { EMITTERS, type EmitterEntry } from './emitters.ts';
+import { CorpusError } from './errors.ts';
+
+/** Run every emitter; fails on two emitters producing the same path. */
+export async function emitAll(corpus: Corpus, emitters: readonly EmitterEntry[] = EMITTERS): Promise<EmittedFile[]> {
+  const out = new Map<string, EmittedFile>();
+  for (const e of emitters) {
+    for (const f of await e.emit(corpus)) {
+      if (out.has(f.path)) throw new CorpusError(`two emitters produce ${f.path}`, f.path);
+      if (!e.owns.some((o) => (o.endsWith('/') ? f.path.startsWith(o) : f.path === o)))
+        throw new CorpusError(`emitter "${e.name}" produced ${f.path} outside the paths it owns`, f.path);
+      out.set(f.path, f);
+    }
+  }
+  return [...out.values()].sort((a, b) => (a.path < b.path ? -1 : 1));
+}
+
+function listFiles(root: string, rel: string): string[] {
+  const abs = join(root, rel);
+  if (!existsSync(abs)) return [];
+  if (!statSync(abs).isDirectory()) return [rel];
+  return readdirSync(abs)
+    .sort()
+    .flatMap((n) => listFiles(root, `${rel.replace(/\/$/, '')}/${n}`));
+}
+
+/** Files currently on disk under the owned paths. */
+export function ownedFilesOnDisk(root: string, emitters: readonly EmitterEntry[] = EMITTERS): string[] {
+  return [...new Set(emitters.flatMap((e) => e.owns.flatMap((o) => listFiles(root, o))))].sort();
+}
+
+export interface CheckResult {
+  stale: string[];
+  missing: string[];
+  extra: string[];
+}
+
+export function checkFiles(root: string, files: readonly EmittedFile[], emitters: readonly EmitterEntry[] = EMITTERS): CheckResult {
+  const stale: string[] = [];
+  const missing: string[] = [];
+  const produced = new Set(files.map((f) => f.path));
+  for (const f of files) {
+    const abs = join(root, f.path);
+    if (!existsSync(abs)) missing.push(f.path);
+    else if (readFileSync(abs, 'utf8') !== f.contents) stale.push(f.path);
+  }
+  const extra = ownedFilesOnDisk(root, emitters).filter((p) => !produced.has(p));
+  return { stale, missing, extra };
+}
+
+export interface WriteResult {
+  written: string[];
+  unchanged: number;
+  removed: string[];
+}
+
+/** Write the files (only those that changed) and remove extra files under the owned paths. */
+export function writeFiles(root: string, files: readonly EmittedFile[], emitters: readonly EmitterEntry[] = EMITTERS): WriteResult {
+  const { stale, missing, extra } = checkFiles(root, files, emitters);
+  const toWrite = new Set([...stale, ...missing]);
+  for (const f of files) {
+    if (!toWrite.has(f.path)) continue;
+    const abs = join(root, f.path);
+    mkdirSync(dirname(abs), { recursive: true });
+    writeFileSync(abs, f.contents);
+  }
+  for (const p of extra) rmSync(join(root, p));
+  return { written: [...toWrite].sort(), unchanged: files.length - toWrite.size, removed: extra };
+}
