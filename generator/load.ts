@@ -9,29 +9,99 @@ import { CorpusError } from './errors.ts';
 
 const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** Offset of the first syntax error in `text` (a small recursive-descent scan; JSON.parse does not always say where). */
+export function jsonErrorOffset(text: string): number {
+  let i = 0;
+  const ws = () => {
+    while (i < text.length && ' \t\n\r'.includes(text[i] as string)) i++;
+  };
+  const fail = (): never => {
+    throw i;
+  };
+  const lit = (w: string) => (text.startsWith(w, i) ? (i += w.length) : fail());
+  const str = () => {
+    i++;
+    while (i < text.length && text[i] !== '"') {
+      const c = text.charCodeAt(i);
+      if (c < 0x20) fail();
+      if (text[i] === '\\') {
+        i++;
+        if (text[i] === 'u') {
+          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 1, i + 5))) fail();
+          i += 4;
+        } else if (!'"\\/bfnrt'.includes(text[i] ?? 'x')) fail();
+      }
+      i++;
+    }
+    if (text[i] !== '"') fail();
+    i++;
+  };
+  const num = () => {
+    const m = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i));
+    if (!m) fail();
+    i += (m as RegExpExecArray)[0].length;
+  };
+  const value = (): void => {
+    ws();
+    const c = text[i];
+    if (c === '{') {
+      i++;
+      ws();
+      if (text[i] === '}') return void i++;
+      for (;;) {
+        ws();
+        if (text[i] !== '"') fail();
+        str();
+        ws();
+        if (text[i] !== ':') fail();
+        i++;
+        value();
+        ws();
+        if (text[i] === ',') i++;
+        else if (text[i] === '}') return void i++;
+        else fail();
+      }
+    } else if (c === '[') {
+      i++;
+      ws();
+      if (text[i] === ']') return void i++;
+      for (;;) {
+        value();
+        ws();
+        if (text[i] === ',') i++;
+        else if (text[i] === ']') return void i++;
+        else fail();
+      }
+    } else if (c === '"') str();
+    else if (c === 't') lit('true');
+    else if (c === 'f') lit('false');
+    else if (c === 'n') lit('null');
+    else num();
+  };
+  try {
+    if (text.charCodeAt(0) === 0xfeff) i = 1;
+    value();
+    ws();
+    if (i < text.length) fail();
+    return -1;
+  } catch (at) {
+    return typeof at === 'number' ? at : -1;
+  }
+}
+
 /** Parse JSON text; on failure throw a CorpusError naming the file, line and column. */
 export function parseJson(text: string, file: string): Json {
   try {
     return JSON.parse(text) as Json;
   } catch (e) {
     const msg = (e as Error).message;
-    let line = 0;
-    let column = 0;
-    const lc = /line (\d+) column (\d+)/.exec(msg);
-    const pos = /position (\d+)/.exec(msg);
-    if (lc) {
-      line = Number(lc[1]);
-      column = Number(lc[2]);
-    } else if (pos) {
-      const before = text.slice(0, Number(pos[1]));
-      line = before.split('\n').length;
-      column = before.length - before.lastIndexOf('\n');
-    } else {
-      const lines = text.split('\n');
-      line = lines.length;
-      column = (lines.at(-1)?.length ?? 0) + 1;
-    }
-    const reason = msg.replace(/^JSON\.parse: /, '').replace(/ in JSON at position.*$/, '').replace(/\s*\(line \d+ column \d+\)/, '');
+    let at = jsonErrorOffset(text);
+    if (at < 0) at = text.length;
+    const before = text.slice(0, at);
+    const line = before.split('\n').length;
+    const column = at - (before.lastIndexOf('\n') + 1) + 1;
+    const reason = at >= text.length ? 'unexpected end of input' : `unexpected ${JSON.stringify(text.slice(at, at + 1))}`;
+    void msg;
     throw new CorpusError(`malformed JSON at line ${line}, column ${column}: ${reason}`, file);
   }
 }

@@ -5,7 +5,7 @@
  * name (`tsType`), so nothing is declared twice; ts-morph assembles the module and its imports.
  */
 import { compile, type Options as J2tsOptions } from 'json-schema-to-typescript';
-import { Project, type SourceFile } from 'ts-morph';
+import { Project, QuoteKind, type SourceFile } from 'ts-morph';
 import type { Corpus, EmittedFile, Json, JsonObject } from '../model.ts';
 import { Resolved, isObject, resolveCorpus, type TypeInfo } from '../resolve.ts';
 import { escapePointer } from '../errors.ts';
@@ -132,7 +132,7 @@ export interface TypesOutput {
 
 let sharedProject: Project | undefined;
 const project = (): Project =>
-  (sharedProject ??= new Project({ useInMemoryFileSystem: true, skipAddingFilesFromTsConfig: true }));
+  (sharedProject ??= new Project({ useInMemoryFileSystem: true, skipAddingFilesFromTsConfig: true, manipulationSettings: { quoteKind: QuoteKind.Single } }));
 
 /** Build every module; exposed separately so the site-data emitter can reuse the declaration texts. */
 export async function buildTypes(corpus: Corpus): Promise<TypesOutput> {

@@ -63,6 +63,24 @@ export async function emitValidators(corpus: Corpus): Promise<readonly EmittedFi
   const types = [...r.types].sort((a, b) => a.title.localeCompare(b.title));
   for (const t of types) names[validatorName(t.title)] = t.ajvRef;
   let code = standaloneCode(ajv, names);
+  // Ajv's standalone emitter marks a function reached through a `$ref: "#"` root wrapper as started but never as
+  // completed, so exporting that function as well emits its code a second time ("already declared"). The duplicate is
+  // the exact function text; drop every occurrence after the first.
+  for (const t of types) {
+    const fn = (ajv.getSchema(t.ajvRef) as unknown as { source?: { validateCode?: string } } | undefined)?.source?.validateCode;
+    if (!fn) continue;
+    const first = code.indexOf(fn);
+    let next = first < 0 ? -1 : code.indexOf(fn, first + fn.length);
+    while (next >= 0) {
+      code = code.slice(0, next) + code.slice(next + fn.length);
+      next = code.indexOf(fn, first + fn.length);
+    }
+  }
+  const declared = new Set<string>();
+  for (const m of code.matchAll(/function (validate\d+)\(/g)) {
+    if (declared.has(m[1] as string)) throw new CorpusError(`Ajv standalone output declares ${m[1]} twice (report this corpus shape)`, 'generated/validators/validators.js');
+    declared.add(m[1] as string);
+  }
   code = code.replace(/^"use strict";\s*/, '');
   code = hoistRequires(code);
   const index = types

@@ -1,0 +1,167 @@
+/** CLI behaviour: exit codes, messages naming file + pointer, no stack traces, gen --check detection. */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { REPO, run, scratchFixture } from './helpers.ts';
+
+const noStack = (s: string) => expect(s).not.toMatch(/\n\s+at .+:\d+:\d+/);
+
+describe('wopkit CLI on a scratch copy of the fixture corpus', () => {
+  let root = '';
+  let cleanup = () => {};
+  beforeEach(() => ({ root, cleanup } = scratchFixture()));
+  afterEach(() => cleanup());
+
+  const schemaPath = (name: string) => join(root, 'schemas/demo/v1', name);
+
+  it('gen writes, then gen --check is clean (text and json)', async () => {
+    expect((await run(['gen', '--root', root])).code).toBe(0);
+    const text = await run(['gen', '--check', '--root', root]);
+    expect(text.code).toBe(0);
+    expect(text.out).toMatch(/up to date/);
+    const json = await run(['gen', '--check', '--root', root, '--format', 'json']);
+    expect(JSON.parse(json.out)).toMatchObject({ ok: true, stale: [], missing: [], extra: [] });
+  });
+
+  it('gen --check detects a hand-edited, a deleted and an extra file', async () => {
+    await run(['gen', '--root', root]);
+    appendFileSync(join(root, 'generated/ts/config.ts'), '// hand edit\n');
+    rmSync(join(root, 'generated/guards/index.ts'));
+    writeFileSync(join(root, 'generated/ts/stray.ts'), 'export {};\n');
+    mkdirSync(join(root, 'generated/site-data/demo'), { recursive: true });
+    writeFileSync(join(root, 'generated/site-data/demo/old.json'), '{}\n');
+    const r = await run(['gen', '--check', '--root', root, '--format', 'json']);
+    expect(r.code).toBe(1);
+    const body = JSON.parse(r.out);
+    expect(body.stale).toEqual(['generated/ts/config.ts']);
+    expect(body.missing).toEqual(['generated/guards/index.ts']);
+    expect(body.extra).toEqual(['generated/site-data/demo/old.json', 'generated/ts/stray.ts']);
+    const t = await run(['gen', '--check', '--root', root]);
+    expect(t.code).toBe(1);
+    expect(t.out).toMatch(/stale: +generated\/ts\/config\.ts/);
+    expect(t.out).toMatch(/missing: generated\/guards\/index\.ts/);
+    expect(t.out).toMatch(/extra: +generated\/ts\/stray\.ts/);
+    // gen repairs all three
+    expect((await run(['gen', '--root', root])).code).toBe(0);
+    expect((await run(['gen', '--check', '--root', root])).code).toBe(0);
+  });
+
+  it('files outside the owned subtrees are not "extra"', async () => {
+    await run(['gen', '--root', root]);
+    mkdirSync(join(root, 'generated/other-languages'), { recursive: true });
+    writeFileSync(join(root, 'generated/other-languages/x.py'), '');
+    expect((await run(['gen', '--check', '--root', root])).code).toBe(0);
+  });
+
+  it('malformed schema JSON: exit 2, file + line/column, no stack', async () => {
+    writeFileSync(schemaPath('shared.schema.json'), '{\n  "title": "X",\n  oops\n}\n');
+    for (const cmd of [['gen'], ['lint'], ['gen', '--check']]) {
+      const r = await run([...cmd, '--root', root]);
+      expect(r.code).toBe(2);
+      expect(r.err).toMatch(/schemas\/demo\/v1\/shared\.schema\.json: malformed JSON at line 3, column 3/);
+      noStack(r.err);
+    }
+    const j = await run(['gen', '--root', root, '--format', 'json']);
+    expect(JSON.parse(j.out).error.file).toBe('schemas/demo/v1/shared.schema.json');
+  });
+
+  it('dangling $ref: gen exits 2 naming file and pointer; lint reports a finding', async () => {
+    const s = JSON.parse(readFileSync(schemaPath('config.schema.json'), 'utf8'));
+    s.properties.label.$ref = './shared.schema.json#/$defs/Nope';
+    writeFileSync(schemaPath('config.schema.json'), JSON.stringify(s));
+    const g = await run(['gen', '--root', root]);
+    expect(g.code).toBe(2);
+    expect(g.err).toContain('schemas/demo/v1/config.schema.json#/properties/label/$ref: dangling $ref "./shared.schema.json#/$defs/Nope"');
+    noStack(g.err);
+    const l = await run(['lint', '--root', root, '--format', 'json']);
+    expect(l.code).toBe(1);
+    expect(JSON.parse(l.out).findings).toContainEqual(
+      expect.objectContaining({ file: 'schemas/demo/v1/config.schema.json', pointer: '/properties/label/$ref', rule: 'ref-resolves' }),
+    );
+  });
+
+  it('unreadable schema file: exit 2 naming it', async () => {
+    mkdirSync(schemaPath('broken.schema.json'));
+    const r = await run(['gen', '--root', root]);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/schemas\/demo\/v1\/broken\.schema\.json: cannot read file \(EISDIR\)/);
+  });
+
+  it('invalid-example wrapper without expect: exit 2 naming file + pointer', async () => {
+    writeFileSync(join(root, 'schemas/demo/v1/examples/config/invalid/bad-label.json'), '{"description": "x", "instance": {}}');
+    const r = await run(['check-examples', '--root', root]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('schemas/demo/v1/examples/config/invalid/bad-label.json#/expect');
+  });
+
+  it('validate: valid and invalid files, pointers and messages, json format', async () => {
+    await run(['gen', '--root', root]);
+    const good = join(root, 'good.json');
+    const bad = join(root, 'bad.json');
+    writeFileSync(good, JSON.stringify({ 'runtime/ref': 'ref:x' }));
+    writeFileSync(bad, JSON.stringify({ 'runtime/ref': 'nope', extra: 1, mode: 'slow' }));
+    const ok = await run(['validate', 'DemoSettings', good, '--root', root]);
+    expect(ok.code).toBe(0);
+    const r = await run(['validate', 'shared--Settings', good, bad, '--root', root]);
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/bad\.json#: must NOT have additional properties: "extra" \[additionalProperties\]/);
+    expect(r.out).toMatch(/bad\.json#\/runtime~1ref: must match pattern/);
+    expect(r.out).toMatch(/bad\.json#\/mode: must be equal to one of the allowed values: "fast", "careful" \[enum\]/);
+    const j = await run(['validate', 'validateDemoSettings', bad, '--root', root, '--format', 'json']);
+    const body = JSON.parse(j.out);
+    expect(body.ok).toBe(false);
+    expect(body.results[0].failures).toContainEqual({ instancePath: '/mode', keyword: 'enum', message: expect.stringContaining('allowed values') });
+  });
+
+  it('validate: unknown type, unreadable JSON, missing file → exit 2, clear message', async () => {
+    await run(['gen', '--root', root]);
+    const f = join(root, 'x.json');
+    writeFileSync(f, '{"a": }');
+    const unknown = await run(['validate', 'DemoSetting', f, '--root', root]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.err).toMatch(/unknown type "DemoSetting" \(did you mean DemoSettings/);
+    const malformed = await run(['validate', 'DemoSettings', f, '--root', root]);
+    expect(malformed.code).toBe(2);
+    expect(malformed.err).toMatch(/x\.json: malformed JSON at line 1, column 7/);
+    const missing = await run(['validate', 'DemoSettings', join(root, 'nope.json'), '--root', root]);
+    expect(missing.code).toBe(2);
+    expect(missing.err).toMatch(/nope\.json: cannot read file \(ENOENT\)/);
+    for (const r of [unknown, malformed, missing]) noStack(r.err);
+  });
+
+  it('validate before gen: exit 2 telling to run gen', async () => {
+    const r = await run(['validate', 'DemoSettings', 'x.json', '--root', root]);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/run `npm run gen` first/);
+  });
+
+  it('bad flags and commands → exit 2 with usage hint', async () => {
+    for (const argv of [['gen', '--bogus'], ['frobnicate'], [], ['lint', '--format', 'xml'], ['lint', '--check'], ['validate'], ['validate', 'DemoSettings'], ['lint', 'extra']]) {
+      const r = await run([...argv, '--root', root]);
+      expect(r.code, argv.join(' ')).toBe(2);
+      expect(r.err).toMatch(/^wopkit: error: /);
+      noStack(r.err);
+    }
+    expect((await run(['--help'])).code).toBe(0);
+  });
+
+  it('lint and check-examples: clean fixture exits 0; a broken rule exits 1 with file + pointer', async () => {
+    expect((await run(['lint', '--root', root])).code).toBe(0);
+    expect((await run(['check-examples', '--root', root])).code).toBe(0);
+    writeFileSync(join(root, 'schemas/demo/v1/examples/config/valid/wrong.json'), JSON.stringify({ label: 'secret', parts: [] }));
+    const r = await run(['check-examples', '--root', root, '--format', 'json']);
+    expect(r.code).toBe(1);
+    const findings = JSON.parse(r.out).findings;
+    expect(findings).toContainEqual(expect.objectContaining({ file: 'schemas/demo/v1/examples/config/valid/wrong.json', pointer: '/label', rule: 'example-valid' }));
+  });
+
+  it('the package bin runs end to end (spawned)', () => {
+    const r = spawnSync(join(REPO, 'node_modules/.bin/tsx'), [join(REPO, 'generator/cli.ts'), 'lint', '--root', root, '--bogus'], { encoding: 'utf8' });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/unknown option "--bogus"/);
+    noStack(r.stderr);
+    const ok = spawnSync(join(REPO, 'node_modules/.bin/tsx'), [join(REPO, 'generator/cli.ts'), 'lint', '--root', root], { encoding: 'utf8' });
+    expect(ok.status).toBe(0);
+  });
+});
