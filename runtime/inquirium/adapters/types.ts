@@ -1,0 +1,32 @@
+/** What the generate pipeline asks of a model runtime, whatever its transport. */
+export interface ChatMessage {
+  readonly role: 'system' | 'user' | 'assistant';
+  readonly content: string;
+}
+export interface InvokeRequest {
+  readonly messages: readonly ChatMessage[];
+  readonly maxTokens: number;
+  readonly temperature?: number;
+  readonly stop?: readonly string[];
+}
+export interface InvokeResult {
+  readonly text: string;
+  readonly inputTokens?: number;
+  readonly outputTokens?: number;
+  readonly finishReason?: string;
+}
+
+/** A failure mapped to a stable kebab-case code (used as reason/code and diagnostics error/code). */
+export class RuntimeInvokeError extends Error {
+  constructor(readonly code: 'adapter-timeout' | 'adapter-unreachable' | 'adapter-bad-response' | 'adapter-response-too-large' | 'adapter-http-error' | 'adapter-refused-non-local', message: string) {
+    super(message);
+    this.name = 'RuntimeInvokeError';
+  }
+}
+
+export interface RuntimeAdapter {
+  readonly runtimeRef: string;
+  /** Whether the adapter exposes any tool/function-calling surface (the baseline profile requires none). */
+  readonly toolSurface: boolean;
+  invoke(request: InvokeRequest): Promise<InvokeResult>;
+}

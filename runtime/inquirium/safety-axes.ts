@@ -1,0 +1,51 @@
+/**
+ * Restrictiveness orders of the safety-sensitive settings in inquirium.assistant-config.v1 — one table, used by
+ * the monotonicity checks. compare(a, b) > 0 means a is more restrictive.
+ */
+import { durationMs } from '../distillation/duration.ts';
+import type { SafetyAxis } from './keyed.ts';
+
+const byList = <T extends string>(name: string, leastToMost: readonly T[]): SafetyAxis<T> => ({
+  name,
+  compare: (a, b) => leastToMost.indexOf(a) - leastToMost.indexOf(b),
+});
+
+export type Egress = 'allow_accepting_remote' | 'deny';
+export type TraceLevel = 'decision_detail' | 'metadata_only';
+export type VerificationRigor = 'standard' | 'elevated' | 'strict';
+export interface RetentionProfile {
+  readonly max_age: string;
+  readonly on_expiry?: 'excise' | 'archive';
+}
+export interface EscalationThreshold {
+  readonly escalate: readonly string[];
+}
+
+/** Denying egress is stricter than allowing it to accepting remotes. */
+export const egressAxis = byList<Egress>('egress', ['allow_accepting_remote', 'deny']);
+/** Keeping less in the trace is stricter. */
+export const traceLevelAxis = byList<TraceLevel>('trace_level', ['decision_detail', 'metadata_only']);
+/** More verification is stricter. */
+export const rigorAxis = byList<VerificationRigor>('verification_rigor', ['standard', 'elevated', 'strict']);
+/** Keeping data for less time is stricter; excising on expiry is stricter than archiving. */
+export const retentionAxis: SafetyAxis<RetentionProfile> = {
+  name: 'retention',
+  compare: (a, b) => {
+    const d = (durationMs(b.max_age) ?? Infinity) - (durationMs(a.max_age) ?? Infinity);
+    if (d !== 0) return d;
+    return (a.on_expiry === 'excise' ? 1 : 0) - (b.on_expiry === 'excise' ? 1 : 0);
+  },
+};
+/** Escalating for more reasons is stricter; a threshold that drops a reason a less severe mode had is looser. */
+export const escalationAxis: SafetyAxis<EscalationThreshold> = {
+  name: 'escalation_threshold',
+  compare: (a, b) => {
+    const as = new Set(a.escalate);
+    const bs = new Set(b.escalate);
+    const aCoversB = [...bs].every((x) => as.has(x));
+    const bCoversA = [...as].every((x) => bs.has(x));
+    if (aCoversB && bCoversA) return 0;
+    if (aCoversB) return 1;
+    return -1;
+  },
+};
