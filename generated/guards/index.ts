@@ -5,7 +5,7 @@ import type { ValidatorError } from '../validators/validators.js';
 import type * as T from '../ts/index.ts';
 
 /** One validation failure: where (JSON pointer into the instance), what rule, and a human message. */
-export interface ValidationFailure {
+export interface GuardFailure {
   instancePath: string;
   message: string;
   keyword: string;
@@ -14,8 +14,8 @@ export interface ValidationFailure {
 /** Thrown by the assert* guards; its message lists every failure as pointer + message. */
 export class ValidationError extends Error {
   readonly typeName: string;
-  readonly failures: readonly ValidationFailure[];
-  constructor(typeName: string, failures: readonly ValidationFailure[]) {
+  readonly failures: readonly GuardFailure[];
+  constructor(typeName: string, failures: readonly GuardFailure[]) {
     super(
       `not a valid ${typeName}:\n` +
         failures.map((f) => `  ${f.instancePath === '' ? '(root)' : f.instancePath}: ${f.message} [${f.keyword}]`).join('\n'),
@@ -27,7 +27,7 @@ export class ValidationError extends Error {
 }
 
 /** Turn Ajv errors into failures with readable messages (naming the extra key, the allowed values, …). */
-export function toFailures(errors: readonly ValidatorError[] | null | undefined): ValidationFailure[] {
+export function toFailures(errors: readonly ValidatorError[] | null | undefined): GuardFailure[] {
   return (errors ?? []).map((e) => {
     const p = e.params as Record<string, unknown>;
     let message = e.message ?? e.keyword;

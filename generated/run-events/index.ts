@@ -4,7 +4,7 @@
 import { validateRunEvent as validateEnvelope, validateAgentMemoryConsolidatedPayload, validateCommitmentFiredPayload, validateConfidenceEscalatedPayload, validateInterruptRequestedPayload, validateInterruptResolvedPayload, validateMemoryCompactedPayload, validateMemoryWrittenPayload, validateProposalActivatedPayload, validateProposalCreatedPayload, validateRunCompletedPayload, validateRunFailedPayload, validateRunOrchestratorDecidedPayload, validateRunStartedPayload, validateWorkerDispatchedPayload, validateWorkspaceUpdatedPayload } from '../validators/validators.js';
 import type { Validator } from '../validators/validators.js';
 import type { RunEvent, AgentMemoryConsolidatedPayload, CommitmentFiredPayload, ConfidenceEscalatedPayload, InterruptRequestedPayload, InterruptResolvedPayload, MemoryCompactedPayload, MemoryWrittenPayload, ProposalActivatedPayload, ProposalCreatedPayload, RunCompletedPayload, RunFailedPayload, RunOrchestratorDecidedPayload, RunStartedPayload, WorkerDispatchedPayload, WorkspaceUpdatedPayload } from '../ts/index.ts';
-import { toFailures, type ValidationFailure } from '../guards/index.ts';
+import { toFailures, type GuardFailure } from '../guards/index.ts';
 
 /** Payload type of every known run-event type. */
 export interface RunEventPayloadMap {
@@ -62,7 +62,7 @@ export interface RunEventValidation {
   /** The event type, when the event has a string `type`. */
   type: string | undefined;
   /** Every failure; payload failures have pointers relative to the event (`/payload/...`). */
-  failures: ValidationFailure[];
+  failures: GuardFailure[];
 }
 
 /** True when `type` is a known run-event type. */
