@@ -44,10 +44,10 @@ export async function runBaselineConformance(
   const checks: ConformanceCheck[] = [];
   const check = (id: string, clause: string, ok: boolean, detail?: string) => checks.push({ 'check/id': id, clause, result: ok ? 'pass' : 'fail', ...(ok || detail === undefined ? {} : { 'detail/code': detail }) });
 
-  check('local-transport', 'requires.transports', isLocal(candidate), 'transport-not-local');
-  check('generate-operation', 'requires.operations', candidate.operations.includes('generate'), 'generate-missing');
-  check('context-window', 'requires.min_context_window', (candidate.context_window ?? 0) >= req.min_context_window, 'context-window-too-small');
-  check('no-tool-surface', 'requires.tool_surface', adapter.toolSurface === false, 'tool-surface-present');
+  check('local-transport', '/requires/transports', isLocal(candidate), 'transport-not-local');
+  check('generate-operation', '/requires/operations', candidate.operations.includes('generate'), 'generate-missing');
+  check('context-window', '/requires/min_context_window', (candidate.context_window ?? 0) >= req.min_context_window, 'context-window-too-small');
+  check('no-tool-surface', '/requires/tool_surface', adapter.toolSurface === false, 'tool-surface-present');
   const before = o.egress?.nonLoopbackConnections() ?? 0;
   let generated = false;
   let bounded = false;
@@ -58,10 +58,10 @@ export async function runBaselineConformance(
   } catch {
     generated = false;
   }
-  check('generates', 'requires.operations', generated, 'generate-failed');
-  check('bounded-output', 'requires.max_output_tokens', bounded, 'output-not-bounded');
-  check('no-telemetry-egress', 'guarantees.no_telemetry_egress', (o.egress?.nonLoopbackConnections() ?? 0) === before, 'egress-observed');
-  check('no-remote-fallback', 'guarantees.no_remote_fallback', isLocal(candidate), 'remote-candidate');
+  check('generates', '/requires/operations', generated, 'generate-failed');
+  check('bounded-output', '/requires/max_output_tokens', bounded, 'output-not-bounded');
+  check('no-telemetry-egress', '/guarantees/no_telemetry_egress', (o.egress?.nonLoopbackConnections() ?? 0) === before, 'egress-observed');
+  check('no-remote-fallback', '/guarantees/no_remote_fallback', isLocal(candidate), 'remote-candidate');
 
   const now = o.clock.now();
   return assertDto('inquirium.baseline-assistant-conformance-report.v1', {

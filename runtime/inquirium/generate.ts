@@ -120,7 +120,7 @@ export class GeneratePipeline {
     const elements = ctx.elements ?? [];
     const sources = req.context_assembly?.sources ?? [];
     if (policy.scope === 'assistant-session-only' && (elements.length > 0 || sources.length > 0)) {
-      decisions.push({ kind: 'context-element', outcome: 'fail', 'reason/code': 'context-outside-session-scope', 'decided/by': 'host-policy' });
+      decisions.push({ kind: 'egress', outcome: 'deny', 'reason/code': 'context-outside-session-scope', 'decided/by': 'host-policy' });
       return finish('policy-denied', { reason: 'context-outside-session-scope' });
     }
     // 2. Selection through the one filter seam (local-only is enforced there).

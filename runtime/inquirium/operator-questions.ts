@@ -176,15 +176,14 @@ export class OperatorQuestions {
     return this.#end(ref, 'cancelled', reason);
   }
   supersede(ref: string, byRef: string): Json {
-    const r = this.#end(ref, 'superseded', 'superseded-by-newer-question');
-    this.#get(ref).supersededBy = byRef;
-    return { ...r, 'superseded/by': byRef };
+    return this.#end(ref, 'superseded', 'superseded-by-newer-question', byRef);
   }
-  #end(ref: string, state: 'cancelled' | 'superseded', reason: string): Json {
+  #end(ref: string, state: 'cancelled' | 'superseded', reason: string, byRef?: string): Json {
     this.tick();
     const r = this.#get(ref);
     if (TERMINAL.has(r.state)) throw new QuestionError('question-terminal', `the question is already ${r.state}`);
     r.state = state;
+    if (byRef !== undefined) r.supersededBy = byRef;
     r.reason = reason;
     r.updatedAt = toIso(this.clock.now());
     return this.state(ref);
@@ -246,9 +245,6 @@ export function projectToNotification(request: unknown): Json {
     'correlation/id': req['operation/ref'],
     'body/text': (req.prompt as Json).text,
     'reason/code': req['reason/code'],
-    actions: [
-      { kind, 'target/ref': response['target/ref'], 'input/schema': `inquirium.operator-question.widget.${kind}.v1`, 'idempotency/key': response['idempotency/key'] },
-      { kind: 'open-interaction', 'target/ref': req['question/ref'] },
-    ],
+    actions: [{ kind, 'target/ref': response['target/ref'], 'input/schema': `inquirium.operator-question.widget.${kind}.v1`, 'idempotency/key': response['idempotency/key'] }],
   });
 }
