@@ -46,7 +46,9 @@ describe('ClassKeyed<T>', () => {
     fc.assert(
       fc.property(fc.tuple(rigor, rigor, rigor), ([a, b, c]) => {
         const cfg2 = { default: a, by_class: { public: a, community: b, personal: c } } as const;
-        const expected = [[0, 1], [0, 2], [1, 2]].filter(([i, j]) => rigorAxis.compare([a, b, c][j]!, [a, b, c][i]!) < 0).length;
+        const v = [a, b, c];
+        const pairs: [number, number][] = [[0, 1], [0, 2], [1, 2]];
+        const expected = pairs.filter(([i, j]) => rigorAxis.compare(v[j]!, v[i]!) < 0).length;
         expect(checkClassKeyedMonotone(cfg2, rigorAxis)).toHaveLength(expected);
       }),
     );
