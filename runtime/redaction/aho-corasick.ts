@@ -15,6 +15,7 @@ export interface Match {
 
 export class AhoCorasick {
   readonly #goto = new Map<number, number>();
+  // Node 0 is the root; node ids are indexes into the arrays below.
   readonly #fail: number[] = [0];
   readonly #depth: number[] = [0];
   /** Pattern ending exactly at this node, or -1. */
@@ -22,6 +23,8 @@ export class AhoCorasick {
   /** Longest pattern that is a suffix of this node's string (the node itself included), or -1. */
   readonly #longest: number[] = [-1];
   readonly #lengths: number[];
+  /** Root transitions as a flat table (most characters of ordinary text never leave the root). */
+  readonly #rootNext = new Int32Array(65536);
 
   constructor(patterns: readonly string[]) {
     this.#lengths = patterns.map((p) => p.length);
@@ -43,6 +46,18 @@ export class AhoCorasick {
       if (p.length > 0 && this.#terminal[node] === -1) this.#terminal[node] = index;
     });
     this.#buildFailureLinks();
+    for (const [key, child] of this.#goto) if (key < 65536) this.#rootNext[key] = child;
+  }
+
+  /** One automaton step. */
+  #step(node: number, ch: number): number {
+    let n = node;
+    for (;;) {
+      if (n === 0) return this.#rootNext[ch]!;
+      const next = this.#goto.get(n * 65536 + ch);
+      if (next !== undefined) return next;
+      n = this.#fail[n]!;
+    }
   }
 
   #buildFailureLinks(): void {
@@ -85,13 +100,7 @@ export class AhoCorasick {
   *longestEndingAt(text: string): Generator<Match> {
     let node = 0;
     for (let i = 0; i < text.length; i++) {
-      const ch = text.charCodeAt(i);
-      let next = this.#goto.get(node * 65536 + ch);
-      while (next === undefined && node !== 0) {
-        node = this.#fail[node]!;
-        next = this.#goto.get(node * 65536 + ch);
-      }
-      node = next ?? 0;
+      node = this.#step(node, text.charCodeAt(i));
       const p = this.#longest[node]!;
       if (p !== -1) yield { start: i + 1 - this.#lengths[p]!, end: i + 1, pattern: p };
     }
@@ -99,7 +108,11 @@ export class AhoCorasick {
 
   /** Whether any pattern occurs in the text. */
   test(text: string): boolean {
-    for (const _ of this.longestEndingAt(text)) return true;
+    let node = 0;
+    for (let i = 0; i < text.length; i++) {
+      node = this.#step(node, text.charCodeAt(i));
+      if (this.#longest[node] !== -1) return true;
+    }
     return false;
   }
 
@@ -109,9 +122,14 @@ export class AhoCorasick {
    */
   leftmostLongest(text: string): Match[] {
     const bestAtStart = new Map<number, Match>();
-    for (const m of this.longestEndingAt(text)) {
-      const prev = bestAtStart.get(m.start);
-      if (prev === undefined || m.end > prev.end) bestAtStart.set(m.start, m);
+    let node = 0;
+    for (let i = 0; i < text.length; i++) {
+      node = this.#step(node, text.charCodeAt(i));
+      const p = this.#longest[node]!;
+      if (p === -1) continue;
+      const start = i + 1 - this.#lengths[p]!;
+      const prev = bestAtStart.get(start);
+      if (prev === undefined || i + 1 > prev.end) bestAtStart.set(start, { start, end: i + 1, pattern: p });
     }
     if (bestAtStart.size === 0) return [];
     const starts = [...bestAtStart.keys()];
