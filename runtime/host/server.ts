@@ -1,0 +1,97 @@
+/**
+ * The reference host: a Fastify server over the OpenWOP and Inquirium runtimes.
+ *
+ * Why Fastify: a small, maintained, fast framework with a strict JSON body parser, body limits, content-type
+ * handling and structured (pino) logging built in — everything this host needs, and nothing it would have to
+ * reimplement on node:http.
+ *
+ * Every error is the envelope `{error, message, details?}` with a 4xx status for anything the client did wrong;
+ * auth is a Bearer token; request bodies are JSON only and capped.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { createInquiriumRuntime, builtinLocalRuntime, type InquiriumRuntime } from '../inquirium/index.ts';
+import { createOpenwopRuntime, type OpenwopRuntime } from '../openwop/index.ts';
+import type { Clock, IdSource } from '../shared/clock.ts';
+import { classify, sendError } from './errors.ts';
+import type { HostContext, HostMutations } from './context.ts';
+import { registerDiscovery } from './routes/discovery.ts';
+import { registerInquirium } from './routes/inquirium.ts';
+import { registerMemorySeams } from './routes/memory-seams.ts';
+import { registerMultiAgentSeams } from './routes/multi-agent-seams.ts';
+import { registerRuns } from './routes/runs.ts';
+
+export const HOST_NAME = 'wopkit-reference-host';
+export const HOST_VERSION = '0.1.0';
+export const DEFAULT_BODY_LIMIT = 1_048_576;
+
+export interface HostOptions {
+  /** Bearer token every route but discovery requires. */
+  readonly token: string;
+  readonly bodyLimit?: number;
+  readonly logger?: FastifyServerOptions['logger'];
+  readonly clock?: Clock;
+  readonly ids?: IdSource;
+  readonly mutations?: HostMutations;
+  readonly openwop?: OpenwopRuntime;
+  readonly inquirium?: InquiriumRuntime;
+}
+
+const PUBLIC_ROUTES = new Set(['/.well-known/openwop']);
+
+function tokenMatches(header: unknown, token: string): boolean {
+  if (typeof header !== 'string' || !header.startsWith('Bearer ')) return false;
+  const given = Buffer.from(header.slice(7));
+  const want = Buffer.from(token);
+  return given.length === want.length && timingSafeEqual(given, want);
+}
+
+export async function createHost(o: HostOptions): Promise<{ app: FastifyInstance; context: HostContext }> {
+  if (o.token.length < 16) throw new RangeError('the host token must be at least 16 characters');
+  const openwop = o.openwop ?? createOpenwopRuntime({ host: { name: HOST_NAME, version: HOST_VERSION }, ...(o.clock ? { clock: o.clock } : {}), ...(o.ids ? { ids: o.ids } : {}) });
+  const inquirium = o.inquirium ?? createInquiriumRuntime({ ...(o.clock ? { clock: o.clock } : {}), ...(o.ids ? { ids: o.ids } : {}) });
+  const inquiriumRemoteOnly = createInquiriumRuntime({
+    runtimes: [{ adapter: { runtimeRef: 'runtime/remote-only', toolSurface: false, invoke: async () => { throw new Error('a remote runtime must never be invoked for a local-only request'); } },
+      candidate: { 'runtime/ref': 'runtime/remote-only', 'model.binding/ref': 'model.binding/remote-only', transport_kind: 'http_remote', operations: ['generate'], health: { status: 'healthy' } } }],
+  });
+  await inquirium.certifyBaseline();
+  openwop.capabilities.contribute('inquirium', {
+    inquirium: {
+      generate: { supported: true, localities: ['local_only'], endpoint: '/v1/host/capabilities/inquirium.generate', baselineAssistant: inquirium.baselineRuntimes().length > 0 },
+      operatorQuestions: { supported: true, widgetKinds: ['single-choice', 'multi-choice', 'confirm', 'free-text-with-allowlist'], respondEndpoint: '/v1/host/capabilities/inquirium.operator-question.respond' },
+    },
+  });
+  const context: HostContext = { openwop, inquirium, inquiriumRemoteOnly, mutations: o.mutations ?? {} };
+
+  const app = Fastify({
+    logger: o.logger ?? false,
+    bodyLimit: o.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    onProtoPoisoning: 'error',
+    onConstructorPoisoning: 'error',
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 512 },
+  });
+  // JSON only: drop Fastify's built-in text/plain parser so any other media type is a 415.
+  app.removeContentTypeParser('text/plain');
+
+  app.addHook('onRequest', async (req, reply) => {
+    const path = req.url.split('?')[0]!;
+    if (PUBLIC_ROUTES.has(path)) return;
+    if (!tokenMatches(req.headers.authorization, o.token)) return sendError(reply, 'unauthorized', 'a valid Bearer token is required');
+  });
+  app.setNotFoundHandler((req, reply) => sendError(reply, 'not_found', `no route ${req.method} ${req.url.split('?')[0]!.slice(0, 200)}`));
+  app.setErrorHandler((err, req, reply) => {
+    const c = classify(err);
+    if (c.code === 'internal_error') req.log.error({ err }, 'unhandled error');
+    else req.log.info({ code: c.code }, 'request refused');
+    return sendError(reply, c.code, c.message, c.details);
+  });
+
+  registerDiscovery(app, context);
+  registerMemorySeams(app, context);
+  registerRuns(app, context);
+  registerMultiAgentSeams(app, context);
+  registerInquirium(app, context);
+  await app.ready();
+  return { app, context };
+}
