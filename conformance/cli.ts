@@ -1,0 +1,61 @@
+#!/usr/bin/env -S npx tsx
+/**
+ * conformance --base-url <url> [--api-key <key>] [--strict] [--opt-out a,b] [--out <dir>] [--format text|json] [--only <id>]
+ * Exit 0 when no scenario failed, 1 when one did, 2 on usage or connection errors.
+ * Writes <out>/<host>-<timestamp>.json and <out>/<host>.latest.json (default out: conformance/results).
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { ConfigError, configFrom } from './config.ts';
+import { DiscoveryError, formatSummary, runSuite } from './run.ts';
+
+export async function main(argv: string[], env: NodeJS.ProcessEnv, out: (s: string) => void, err: (s: string) => void): Promise<number> {
+  let flags;
+  try {
+    flags = parseArgs({
+      args: argv,
+      options: {
+        'base-url': { type: 'string' }, 'api-key': { type: 'string' }, strict: { type: 'boolean' }, 'opt-out': { type: 'string' },
+        out: { type: 'string' }, format: { type: 'string' }, only: { type: 'string' }, 'no-write': { type: 'boolean' }, help: { type: 'boolean' },
+      },
+      strict: true,
+    }).values;
+  } catch (e) {
+    err(`conformance: ${(e as Error).message}\n`);
+    return 2;
+  }
+  if (flags.help) {
+    out('usage: conformance --base-url <url> [--api-key <key>] [--strict] [--opt-out a,b] [--out <dir>] [--format text|json] [--only <id>]\n');
+    return 0;
+  }
+  const format = flags.format ?? 'text';
+  if (format !== 'text' && format !== 'json') {
+    err(`conformance: --format must be text or json, got ${JSON.stringify(format)}\n`);
+    return 2;
+  }
+  try {
+    const config = configFrom(env, flags as Record<string, string | boolean>);
+    const results = await runSuite(config);
+    if (flags['no-write'] !== true) {
+      const dir = flags.out ?? 'conformance/results';
+      mkdirSync(dir, { recursive: true });
+      const slug = results.host.name.replace(/[^A-Za-z0-9._-]+/g, '-');
+      const body = `${JSON.stringify(results, null, 2)}\n`;
+      writeFileSync(join(dir, `${slug}-${results.finishedAt.replace(/[:.]/g, '-')}.json`), body);
+      writeFileSync(join(dir, `${slug}.latest.json`), body);
+    }
+    out(format === 'json' ? `${JSON.stringify(results, null, 2)}\n` : `${formatSummary(results)}\n`);
+    return results.summary.fail > 0 ? 1 : 0;
+  } catch (e) {
+    if (e instanceof ConfigError || e instanceof DiscoveryError) {
+      err(`conformance: ${e.message}\n`);
+      return 2;
+    }
+    throw e;
+  }
+}
+
+if (process.argv[1] !== undefined && import.meta.url.endsWith(process.argv[1].replace(/^.*\//, ''))) {
+  main(process.argv.slice(2), process.env, (s) => process.stdout.write(s), (s) => process.stderr.write(s)).then((code) => process.exit(code));
+}

@@ -1,0 +1,51 @@
+/**
+ * The suite's only way to talk to a host: HTTP with the Bearer key. Every response body is validated — errors
+ * against the error envelope, successes against the schema the caller names — and a body that does not match
+ * is reported as a failed assertion by the scenario that asked.
+ */
+import { validateErrorEnvelope } from '../generated/validators/validators.js';
+import type { SuiteConfig } from './config.ts';
+
+export interface SchemaValidator {
+  (value: unknown): boolean;
+  errors?: readonly { instancePath: string; message?: string }[] | null;
+}
+
+export interface HttpResult<T = unknown> {
+  readonly status: number;
+  readonly body: T;
+  /** Schema problems of the body ([] when it matched, or when no schema was named for a 2xx). */
+  readonly schemaFailures: readonly string[];
+}
+
+export class HttpClient {
+  constructor(private readonly config: SuiteConfig) {}
+
+  async request<T = unknown>(method: 'GET' | 'POST', path: string, body?: unknown, schema?: SchemaValidator): Promise<HttpResult<T>> {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), this.config.timeoutMs);
+    try {
+      const res = await fetch(`${this.config.baseUrl}${path}`, {
+        method,
+        headers: { accept: 'application/json', ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...(this.config.apiKey ? { authorization: `Bearer ${this.config.apiKey}` } : {}) },
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+        signal: controller.signal,
+      });
+      const text = await res.text();
+      let parsed: unknown = null;
+      const schemaFailures: string[] = [];
+      try {
+        parsed = text.length > 0 ? JSON.parse(text) : null;
+      } catch {
+        schemaFailures.push(`${method} ${path}: response body is not JSON`);
+      }
+      const v = res.status >= 400 ? (validateErrorEnvelope as SchemaValidator) : schema;
+      if (v !== undefined && schemaFailures.length === 0 && !v(parsed)) {
+        for (const e of v.errors ?? []) schemaFailures.push(`${method} ${path}: ${e.instancePath || '/'} ${e.message ?? 'invalid'}`);
+      }
+      return { status: res.status, body: parsed as T, schemaFailures };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}

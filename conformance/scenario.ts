@@ -1,0 +1,105 @@
+/**
+ * Scenario model. Each scenario ends as pass, fail, or skip with a class — inapplicable (the host does not
+ * advertise the behaviour), skipped (the host opted out of the profile), blocked (the scenario could not assert
+ * anything: a missing seam outside strict mode, or no assertion made). A scenario never passes vacuously: zero
+ * assertions is `blocked`. In strict mode an unadvertised behaviour or a missing seam is a failure.
+ */
+import type { HttpClient, HttpResult, SchemaValidator } from './client.ts';
+import type { SuiteConfig } from './config.ts';
+
+export type SkipClass = 'inapplicable' | 'skipped' | 'blocked';
+export type Outcome = 'pass' | 'fail' | 'skip';
+
+export interface ScenarioResult {
+  readonly id: string;
+  readonly title: string;
+  readonly rfc: string;
+  readonly profile: string;
+  readonly outcome: Outcome;
+  readonly skipClass?: SkipClass;
+  readonly reason?: string;
+  readonly assertions: number;
+  readonly failures: readonly string[];
+  readonly durationMs: number;
+}
+
+export type Discovery = Record<string, unknown>;
+
+export interface Scenario {
+  readonly id: string;
+  readonly title: string;
+  readonly rfc: string;
+  /** Profile name used by OPENWOP_OPTED_OUT_PROFILES. */
+  readonly profile: string;
+  /** Gate on the advertisement: return a reason when the host does not advertise what this scenario tests. */
+  readonly gate?: (d: Discovery) => string | undefined;
+  run(t: ScenarioContext): Promise<void>;
+}
+
+class SkipSignal extends Error {
+  constructor(readonly skipClass: SkipClass, readonly reason: string) {
+    super(reason);
+  }
+}
+class SeamMissing extends Error {}
+
+export class ScenarioContext {
+  assertions = 0;
+  readonly failures: string[] = [];
+  constructor(readonly client: HttpClient, readonly discovery: Discovery, readonly config: SuiteConfig) {}
+
+  /** Record one assertion. */
+  check(ok: boolean, message: string): boolean {
+    this.assertions++;
+    if (!ok) this.failures.push(message);
+    return ok;
+  }
+  equal(actual: unknown, expected: unknown, message: string): boolean {
+    return this.check(JSON.stringify(actual) === JSON.stringify(expected), `${message}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`.slice(0, 600));
+  }
+  skip(skipClass: SkipClass, reason: string): never {
+    throw new SkipSignal(skipClass, reason);
+  }
+  /**
+   * Call the host. The body is validated (schema failures count as failed assertions). A 404 from a seam means the
+   * host did not wire it: the scenario stops (blocked, or failed in strict mode).
+   */
+  async call<T = Record<string, unknown>>(method: 'GET' | 'POST', path: string, body?: unknown, schema?: SchemaValidator, opts: { seam?: boolean } = {}): Promise<HttpResult<T>> {
+    const r = await this.client.request<T>(method, path, body, schema);
+    if (opts.seam !== false && r.status === 404 && isRouteMissing(r.body)) throw new SeamMissing(`${method} ${path.split('?')[0]} is not served`);
+    this.check(r.schemaFailures.length === 0, `response does not match its schema: ${r.schemaFailures.slice(0, 3).join('; ')}`);
+    return r;
+  }
+}
+
+const isRouteMissing = (b: unknown) => typeof b === 'object' && b !== null && (b as { error?: string }).error === 'not_found' && /no route/i.test(String((b as { message?: string }).message ?? ''));
+
+export const get = (o: unknown, path: string): unknown => path.split('.').reduce<unknown>((acc, k) => (typeof acc === 'object' && acc !== null ? (acc as Record<string, unknown>)[k] : undefined), o);
+
+export async function runScenario(s: Scenario, client: HttpClient, discovery: Discovery, config: SuiteConfig): Promise<ScenarioResult> {
+  const started = performance.now();
+  const base = { id: s.id, title: s.title, rfc: s.rfc, profile: s.profile };
+  const done = (r: Omit<ScenarioResult, 'id' | 'title' | 'rfc' | 'profile' | 'durationMs'>): ScenarioResult => ({ ...base, ...r, durationMs: Math.round(performance.now() - started) });
+  if (config.optedOut.has(s.profile)) return done({ outcome: 'skip', skipClass: 'skipped', reason: `host opted out of profile ${s.profile}`, assertions: 0, failures: [] });
+  const gateReason = s.gate?.(discovery);
+  if (gateReason !== undefined) {
+    return config.strict
+      ? done({ outcome: 'fail', reason: `strict mode: ${gateReason}`, assertions: 0, failures: [gateReason] })
+      : done({ outcome: 'skip', skipClass: 'inapplicable', reason: gateReason, assertions: 0, failures: [] });
+  }
+  const t = new ScenarioContext(client, discovery, config);
+  try {
+    await s.run(t);
+  } catch (e) {
+    if (e instanceof SkipSignal) return done({ outcome: 'skip', skipClass: e.skipClass, reason: e.reason, assertions: t.assertions, failures: t.failures });
+    if (e instanceof SeamMissing) {
+      return config.strict
+        ? done({ outcome: 'fail', reason: `strict mode: ${e.message}`, assertions: t.assertions, failures: [...t.failures, e.message] })
+        : done({ outcome: 'skip', skipClass: 'blocked', reason: e.message, assertions: t.assertions, failures: t.failures });
+    }
+    return done({ outcome: 'fail', reason: `scenario error: ${(e as Error).message}`.slice(0, 500), assertions: t.assertions, failures: [...t.failures, String((e as Error).message)] });
+  }
+  if (t.failures.length > 0) return done({ outcome: 'fail', reason: t.failures[0]!, assertions: t.assertions, failures: t.failures });
+  if (t.assertions === 0) return done({ outcome: 'skip', skipClass: 'blocked', reason: 'the scenario asserted nothing', assertions: 0, failures: [] });
+  return done({ outcome: 'pass', assertions: t.assertions, failures: [] });
+}

@@ -1,0 +1,14 @@
+/** Advertisement gates shared by scenarios: each returns a reason when the host does not advertise the behaviour. */
+import { get, type Discovery } from '../scenario.ts';
+
+const need = (cond: boolean, reason: string) => (cond ? undefined : reason);
+export const longTerm = (d: Discovery) => need(Array.isArray(get(d, 'agents.memoryBackends')) && (get(d, 'agents.memoryBackends') as string[]).includes('long-term'), 'agents.memoryBackends does not include long-term');
+export const consolidation = (d: Discovery) => need(get(d, 'agents.memoryConsolidation.supported') === true, 'agents.memoryConsolidation.supported is not true');
+export const commitments = (d: Discovery) => need(get(d, 'agents.commitments.supported') === true, 'agents.commitments.supported is not true');
+export const compaction = (d: Discovery) => need(get(d, 'memory.compaction.supported') === true, 'memory.compaction.supported is not true');
+export const ttl = (d: Discovery) => longTerm(d) ?? need(get(d, 'memory.ttlSupported') === true, 'memory.ttlSupported is not true');
+export const executionModelV2 = (d: Discovery) => need(Number(get(d, 'multiAgent.executionModel.version') ?? 0) >= 2, 'multiAgent.executionModel.version is below 2');
+export const v2WithMemory = (d: Discovery) => executionModelV2(d) ?? longTerm(d);
+export const inquiriumGenerate = (d: Discovery) => need(get(d, 'inquirium.generate.supported') === true, 'inquirium.generate.supported is not true');
+export const inquiriumQuestions = (d: Discovery) => need(get(d, 'inquirium.operatorQuestions.supported') === true, 'inquirium.operatorQuestions.supported is not true');
+export const both = (...gs: ((d: Discovery) => string | undefined)[]) => (d: Discovery) => gs.map((g) => g(d)).find((r) => r !== undefined);

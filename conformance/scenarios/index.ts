@@ -1,0 +1,9 @@
+/** Every scenario, in report order. */
+import type { Scenario } from '../scenario.ts';
+import { compactionScenarios } from './compaction.ts';
+import { inquiriumScenarios } from './inquirium.ts';
+import { memoryScenarios } from './memory.ts';
+import { multiAgentScenarios } from './multi-agent.ts';
+import { rfc0068Scenarios } from './rfc0068.ts';
+
+export const SCENARIOS: readonly Scenario[] = [...rfc0068Scenarios, ...compactionScenarios, ...multiAgentScenarios, ...memoryScenarios, ...inquiriumScenarios];

@@ -1,0 +1,72 @@
+/** P066: local-only generate (no remote fallback, epistemic block, trace without content) and the operator-question lifecycle. */
+import { validateInquiriumGenerateResponse, validateInquiriumOperatorQuestionState } from '../../generated/validators/validators.js';
+import type { Scenario } from '../scenario.ts';
+import * as gate from './gates.ts';
+
+const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+const request = (text: string) => ({ schema: 'inquirium.generate.request.v1', operation: 'generate', turns: [{ role: 'user', content: [{ type: 'text', text }] }], policy: { locality: 'local_only', trust_mode: 'strict_local', scope: 'assistant-session-only', on_context_denied: 'fail_closed' } });
+
+export const inquiriumScenarios: Scenario[] = [
+  {
+    id: 'inquirium-local-only-generate',
+    title: 'Local-only generate answers locally with an advisory epistemic block, never falls back to remote, traces no content',
+    rfc: 'P066 Decisions 3, 8.1, 10',
+    profile: 'inquirium',
+    gate: gate.inquiriumGenerate,
+    async run(t) {
+      const canary = `PROMPT-CANARY-${unique()}`;
+      const r = await t.call<Record<string, any>>('POST', '/v1/host/capabilities/inquirium.generate', request(`Help me think this through ${canary}`), validateInquiriumGenerateResponse);
+      t.equal(r.body.outcome, 'completed', 'outcome');
+      t.equal(r.body.locality, 'local_only', 'locality');
+      t.check(['advisory', 'hypothesis'].includes(r.body.epistemic?.stance), 'stance is advisory or hypothesis');
+      t.check(typeof r.body['trace/ref'] === 'string', 'trace/ref');
+      const remote = await t.call<Record<string, any>>('POST', '/v1/host/sample/inquirium/generate-remote-only', request('hello'), validateInquiriumGenerateResponse);
+      t.equal(remote.body.outcome, 'handler-unavailable', 'with only a remote runtime the outcome is handler-unavailable');
+      t.check(remote.body.output === undefined, 'no output without a local runtime');
+      const traces = await t.call<{ records: { body: Record<string, unknown> }[] }>('GET', `/v1/host/sample/inquirium/traces?traceRef=${encodeURIComponent(r.body['trace/ref'])}`);
+      t.equal(traces.body.records.length, 1, 'one trace record for the turn');
+      const text = JSON.stringify(traces.body.records);
+      t.check(!text.includes(canary), 'prompt content in the trace');
+      const answer = r.body.output?.[0]?.text as string | undefined;
+      if (answer) t.check(!text.includes(answer), 'response content in the trace');
+      t.check(traces.body.records.every((x) => x.body['policy'] !== undefined && (x.body['policy'] as Record<string, unknown>)['persist/prompt'] !== true), 'persist/prompt must stay false');
+    },
+  },
+  {
+    id: 'inquirium-operator-question-lifecycle',
+    title: 'A host-validated question is pending until answered; answers are idempotent; invalid proposals and answers are refused',
+    rfc: 'P066 Decision 11',
+    profile: 'inquirium',
+    gate: gate.inquiriumQuestions,
+    async run(t) {
+      const op = unique();
+      const ref = `question/inquirium/${op}/remote-runtime-approval`;
+      const key = `inquirium:${op}:remote-runtime-approval`;
+      const q = {
+        schema: 'inquirium.operator-question.request.v1', 'question/ref': ref, 'operation/ref': `operation/inquirium/${op}`, 'recipient/class': 'operator',
+        'reason/code': 'operator-approval-required', prompt: { kind: 'single-choice', text: 'Use remote runtime for this public-only context?' },
+        'widget/kind': 'single-choice', 'widget/payload': { options: [{ value: 'yes', title: 'Yes' }, { value: 'no', title: 'No' }] },
+        'default/on-timeout': { answer: 'no', 'reason/code': 'timeout-fail-closed' }, timeout: 'PT5M', classification: { input: 'public', output: 'public' },
+        response: { 'target/ref': 'inquirium.operator-question.respond', method: 'POST', 'idempotency/key': key },
+        provenance: { 'source/component': 'inquirium-core', 'requested/by': 'runtime-selection', 'reason/code': 'remote-runtime-requires-operator-approval', origin: 'model-proposed' },
+      };
+      const raw = await t.call('POST', '/v1/host/sample/inquirium/questions', { ...q, 'question/ref': `${ref}-raw`, 'widget.input/schema': { type: 'string' } });
+      t.equal(raw.status, 400, 'a question carrying a raw input schema is refused');
+      const created = await t.call<{ state: string }>('POST', '/v1/host/sample/inquirium/questions', q, validateInquiriumOperatorQuestionState);
+      t.equal(created.body.state, 'pending', 'a new question is pending');
+      const bad = await t.call('POST', '/v1/host/capabilities/inquirium.operator-question.respond', { schema: 'inquirium.operator-question.answer.v1', 'question/ref': ref, 'idempotency/key': key, answer: 'maybe' });
+      t.check(bad.status >= 400 && bad.status < 500, 'an answer outside the allow-list is refused');
+      const still = await t.call<{ state: string }>('GET', `/v1/host/sample/inquirium/questions?ref=${encodeURIComponent(ref)}`, undefined, validateInquiriumOperatorQuestionState);
+      t.equal(still.body.state, 'pending', 'a refused answer leaves the question pending');
+      const answer = { schema: 'inquirium.operator-question.answer.v1', 'question/ref': ref, 'idempotency/key': key, answer: 'yes' };
+      const a1 = await t.call<{ state: string; answer: string }>('POST', '/v1/host/capabilities/inquirium.operator-question.respond', answer, validateInquiriumOperatorQuestionState);
+      t.equal([a1.body.state, a1.body.answer], ['answered', 'yes'], 'answered with the operator input');
+      const a2 = await t.call<{ state: string }>('POST', '/v1/host/capabilities/inquirium.operator-question.respond', answer, validateInquiriumOperatorQuestionState);
+      t.equal(a2.body.state, 'answered', 'the same answer again is idempotent');
+      const changed = await t.call('POST', '/v1/host/capabilities/inquirium.operator-question.respond', { ...answer, answer: 'no' });
+      t.check(changed.status >= 400 && changed.status < 500, 'a terminal question cannot change its answer');
+      const cancelled = await t.call('POST', '/v1/host/sample/inquirium/questions/cancel', { 'question/ref': ref });
+      t.check(cancelled.status >= 400 && cancelled.status < 500, 'an answered question cannot be cancelled');
+    },
+  },
+];

@@ -1,0 +1,68 @@
+/** RFC 0068: consolidation + commitment shape (always on), consolidation idempotence, commitment fired once. */
+import {
+  validateAgentMemoryConsolidatedPayload, validateCommitmentFiredPayload, validateCommitmentsCapability,
+  validateHostSampleCommitmentFireResponse, validateHostSampleConsolidateResponse, validateMemoryConsolidationCapability,
+} from '../../generated/validators/validators.js';
+import { get, type Scenario } from '../scenario.ts';
+import * as gate from './gates.ts';
+
+const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+
+export const rfc0068Scenarios: Scenario[] = [
+  {
+    id: 'memory-consolidation-shape',
+    title: 'Consolidation and commitment shapes validate; a commitment.fired without memoryRef is rejected',
+    rfc: 'RFC 0068 §A–C',
+    profile: 'schema',
+    async run(t) {
+      for (const [path, v] of [['agents.memoryConsolidation', validateMemoryConsolidationCapability], ['agents.commitments', validateCommitmentsCapability]] as const) {
+        const block = get(t.discovery, path);
+        if (block !== undefined) t.check(v(block), `${path} in the discovery document does not match its schema`);
+      }
+      t.check(validateAgentMemoryConsolidatedPayload({ memoryRef: 'mem://t/a', inputCount: 240, outputCount: 201, trigger: 'host-managed' }), 'a valid agent.memory.consolidated payload is rejected');
+      t.check(validateCommitmentFiredPayload({ commitmentId: 'cmt-1', memoryRef: 'mem://t/a', memoryId: 'mem-88', condition: 'predicate' }), 'a valid commitment.fired payload is rejected');
+      t.check(!validateCommitmentFiredPayload({ commitmentId: 'cmt-1', condition: 'time' }), 'commitment.fired without memoryRef must be rejected');
+      t.check(!validateMemoryConsolidationCapability({ schedule: 'on-demand' }), 'a memoryConsolidation block without supported must be rejected');
+    },
+  },
+  {
+    id: 'memory-consolidation-idempotent',
+    title: 'A pass reduces or keeps the count, a second pass is a no-op, a planted secret stays redacted',
+    rfc: 'RFC 0068 §D',
+    profile: 'memory-consolidation',
+    gate: gate.both(gate.consolidation, gate.longTerm),
+    async run(t) {
+      const memoryRef = `mem://conformance/consolidation-${unique()}`;
+      const first = await t.call<{ event: { memoryRef: string; inputCount: number; outputCount: number }; secretLeaked: boolean }>('POST', '/v1/host/sample/memory/consolidate', { memoryRef, includeSecretCanary: true }, validateHostSampleConsolidateResponse);
+      t.equal(first.status, 200, 'first pass status');
+      const e1 = first.body.event;
+      t.equal(e1.memoryRef, memoryRef, 'the event names the memoryRef of the pass');
+      t.check(e1.outputCount <= e1.inputCount, `outputCount ${e1.outputCount} must not exceed inputCount ${e1.inputCount}`);
+      t.equal(first.body.secretLeaked, false, 'secretLeaked (SR-1 carry-forward)');
+      const second = await t.call<{ event: { inputCount: number; outputCount: number } }>('POST', '/v1/host/sample/memory/consolidate', { memoryRef }, validateHostSampleConsolidateResponse);
+      t.equal(second.body.event.inputCount, second.body.event.outputCount, 'second pass over an unchanged corpus is a no-op (inputCount == outputCount)');
+      t.equal(second.body.event.inputCount, e1.outputCount, 'the second pass sees what the first left');
+      t.check(!/refund|shipping|sk-canary/i.test(JSON.stringify([first.body.event, second.body.event])), 'agent.memory.consolidated carries content');
+    },
+  },
+  {
+    id: 'commitment-fired',
+    title: 'A fired commitment is reported once, content-free, with its memory provenance',
+    rfc: 'RFC 0068 §C, §D',
+    profile: 'commitments',
+    gate: gate.commitments,
+    async run(t) {
+      const conditions = (get(t.discovery, 'agents.commitments.fireConditions') as string[] | undefined) ?? ['time'];
+      for (const condition of conditions) {
+        const memoryRef = `mem://conformance/commitment-${unique()}`;
+        const r = await t.call<{ event: Record<string, unknown>; fireCount: number; intentionCanary?: string }>('POST', '/v1/host/sample/commitment/fire', { memoryRef, condition, includeIntentionCanary: true }, validateHostSampleCommitmentFireResponse);
+        t.equal(r.status, 200, `${condition}: status`);
+        t.equal(r.body.fireCount, 1, `${condition}: fireCount (fire once per satisfied condition)`);
+        t.equal(r.body.event.memoryRef, memoryRef, `${condition}: event.memoryRef (provenance)`);
+        t.equal(r.body.event.condition, condition, `${condition}: event.condition`);
+        t.check(typeof r.body.intentionCanary === 'string' && r.body.intentionCanary.length > 0, `${condition}: the seam did not return its intention canary`);
+        if (r.body.intentionCanary) t.check(!JSON.stringify(r.body.event).includes(r.body.intentionCanary), `${condition}: the intention text appears on the commitment.fired event`);
+      }
+    },
+  },
+];
