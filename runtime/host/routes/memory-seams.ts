@@ -10,6 +10,7 @@ import { HttpError } from '../errors.ts';
 import { bodyOf, num, objectBody, str, type HostContext } from '../context.ts';
 import { parseMemoryRef } from '../../memory/memory-ref.ts';
 import { CommitmentEngine, InMemoryFiredLedger } from '../../commitments/engine.ts';
+import { ConsolidationService } from '../../consolidation/service.ts';
 import type { CommitmentFiredPayload } from '../../commitments/engine.ts';
 
 const CONSOLIDATION_FIXTURE = ['Refund policy: refunds within 30 days.', 'Refund policy: refunds within 30 days.', 'Customer prefers email follow-up.', 'Shipping is free over 50 EUR.'];
@@ -37,7 +38,11 @@ export function registerMemorySeams(app: FastifyInstance, ctx: HostContext): voi
       if (ctx.mutations.leakSecret) rt.store.upsertSync(body.memoryRef, { id: `leak-${runId}`, content, tags: [], createdAt: new Date().toISOString() });
       else rt.writer.put(body.memoryRef, { content }, { runId, tenant });
     }
-    const result = await rt.consolidation.consolidate(body.memoryRef, { trigger: 'on-demand', tenantId: tenant });
+    // Broken variant: a consolidation service without the SR-1 chokepoint (and a canary written around it).
+    const service = ctx.mutations.leakSecret
+      ? new ConsolidationService({ clock: rt.clock, store: rt.store, tenantOf: (r) => parseMemoryRef(r)?.tenant, redact: (c) => c, emit: (type, payload) => { rt.log.append('host-background', { type, payload: { ...payload } }); } })
+      : rt.consolidation;
+    const result = await service.consolidate(body.memoryRef, { trigger: 'on-demand', tenantId: tenant });
     const secretLeaked = canary !== undefined && rt.store.listRawSync(body.memoryRef).some((e) => e.content.includes(canary!));
     const ev = rt.lastConsolidationEvent();
     return { event: result.payload, secretLeaked, ...(ev !== undefined ? { eventId: ev.eventId, runId: ev.runId } : {}) };

@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { createHost } from '../../runtime/host/server.ts';
+import { validateErrorEnvelope } from '../../generated/validators/validators.js';
+
+const TOKEN = 'fuzz-test-token-0123456789';
+const ROUTES: [string, string][] = [
+  ['GET', '/.well-known/openwop'],
+  ['POST', '/v1/host/sample/memory/consolidate'],
+  ['POST', '/v1/host/sample/commitment/fire'],
+  ['POST', '/v1/host/sample/memory/seed'],
+  ['GET', '/v1/host/sample/memory/entries'],
+  ['GET', '/v1/host/sample/memory/entry'],
+  ['POST', '/v1/host/sample/memory/redaction'],
+  ['POST', '/v1/host/sample/memory/compact'],
+  ['POST', '/v1/host/sample/memory/distill'],
+  ['GET', '/v1/runs/run_1/events'],
+  ['POST', '/v1/runs/run_1:fork'],
+  ['GET', '/v1/runs/run_1/memory'],
+  ['POST', '/v1/host/sample/multi-agent/escalation-run'],
+  ['POST', '/v1/host/sample/multi-agent/cross-run-ttl'],
+  ['POST', '/v1/host/sample/multi-agent/replay-fixture'],
+  ['POST', '/v1/host/capabilities/inquirium.generate'],
+  ['POST', '/v1/host/capabilities/inquirium.operator-question.respond'],
+  ['POST', '/v1/host/sample/inquirium/generate-remote-only'],
+  ['POST', '/v1/host/sample/inquirium/questions'],
+  ['GET', '/v1/host/sample/inquirium/questions'],
+  ['POST', '/v1/host/sample/inquirium/questions/cancel'],
+  ['GET', '/v1/host/sample/inquirium/traces'],
+];
+const HOSTILE_REFS = ['mem://a/../b/c', 'mem://a/b\u0000', '../../etc/passwd', 'mem://A/b', `mem://a/${'x'.repeat(5000)}`, '%2e%2e', 'mem://a//b', '__proto__', 'constructor'];
+
+describe('host robustness', () => {
+  it('thousands of malformed, oversized and random requests: every error is a 4xx envelope, never a 5xx, and the server stays up', async () => {
+    const { app } = await createHost({ token: TOKEN, bodyLimit: 64 * 1024 });
+    const url = await app.listen({ port: 0, host: '127.0.0.1' });
+    const seen = { total: 0, fiveHundreds: [] as string[], badEnvelopes: [] as string[] };
+    const body = fc.oneof(
+      fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v)),
+      fc.string({ maxLength: 200 }),
+      fc.constantFrom('{', '{"memoryRef":', '[]', 'null', '{"__proto__":{"x":1}}', '{"constructor":{"prototype":{"x":1}}}', '\u0000', ''),
+      fc.record({ memoryRef: fc.constantFrom(...HOSTILE_REFS), condition: fc.constantFrom('time', 'predicate', 'x'), fromSeq: fc.integer(), confidence: fc.double(), ttlSeconds: fc.double(), entries: fc.array(fc.record({ content: fc.string(), ttlSeconds: fc.double() }), { maxLength: 3 }) }, { requiredKeys: [] }).map((v) => JSON.stringify(v)),
+    );
+    const request = fc.record({
+      route: fc.constantFrom(...ROUTES),
+      method: fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD'),
+      useRouteMethod: fc.boolean(),
+      body,
+      contentType: fc.constantFrom('application/json', 'application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', ''),
+      auth: fc.constantFrom(`Bearer ${TOKEN}`, `Bearer ${TOKEN}`, 'Bearer wrong', '', 'Basic abc'),
+      query: fc.constantFrom('', '?tenant=a&memoryRef=mem%3A%2F%2Fa%2Fb', `?memoryRef=${encodeURIComponent(HOSTILE_REFS[0]!)}&id=x`, '?fromSeq=-1', '?fromSeq=abc', '?ref=%00', '?limit=1e309'),
+      suffix: fc.constantFrom('', '/', '/x', '%2F..', ':fork', '::fork'),
+    });
+    await fc.assert(
+      fc.asyncProperty(request, async (r) => {
+        const method = r.useRouteMethod ? r.route[0] : r.method;
+        const res = await app.inject({
+          method: method as 'GET',
+          url: r.route[1] + r.suffix + r.query,
+          headers: { ...(r.auth ? { authorization: r.auth } : {}), ...(r.contentType ? { 'content-type': r.contentType } : {}) },
+          ...(method !== 'GET' && method !== 'HEAD' ? { payload: r.body } : {}),
+        });
+        seen.total++;
+        if (res.statusCode >= 500) seen.fiveHundreds.push(`${method} ${r.route[1]}${r.suffix}${r.query} → ${res.statusCode} ${res.body.slice(0, 200)}`);
+        if (res.statusCode >= 400 && method !== 'HEAD' && !validateErrorEnvelope(JSON.parse(res.body || 'null'))) seen.badEnvelopes.push(`${method} ${r.route[1]} → ${res.body.slice(0, 100)}`);
+      }),
+      { numRuns: 3000 },
+    );
+    // Oversized bodies on every POST route.
+    const big = JSON.stringify({ memoryRef: 'mem://a/b', pad: 'x'.repeat(200 * 1024) });
+    for (const [m, path] of ROUTES.filter(([m]) => m === 'POST')) {
+      const res = await app.inject({ method: m as 'POST', url: path, headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, payload: big });
+      seen.total++;
+      expect(res.statusCode, path).toBe(413);
+    }
+    expect(seen.fiveHundreds).toEqual([]);
+    expect(seen.badEnvelopes).toEqual([]);
+    // The real server still answers over loopback.
+    const live = await fetch(`${url}/.well-known/openwop`);
+    expect(live.status).toBe(200);
+    await app.close();
+    expect(seen.total).toBeGreaterThan(3000);
+  });
+  it('auth: every route but discovery needs the Bearer token', async () => {
+    const { app } = await createHost({ token: TOKEN });
+    for (const [m, path] of ROUTES) {
+      const res = await app.inject({ method: m as 'GET', url: path, headers: { 'content-type': 'application/json' }, ...(m === 'POST' ? { payload: '{}' } : {}) });
+      if (path === '/.well-known/openwop') expect(res.statusCode).toBe(200);
+      else expect(res.statusCode, path).toBe(401);
+    }
+    await app.close();
+  });
+  it('refuses a short token at start-up', async () => {
+    await expect(createHost({ token: 'short' })).rejects.toThrow(RangeError);
+  });
+});
