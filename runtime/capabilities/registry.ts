@@ -1,18 +1,15 @@
 /**
  * The discovery document is assembled from contributions of the modules actually wired into a runtime, so it
- * can only claim what the runtime does. Each contribution is a partial document; they are deep-merged in
- * registration order and the result is validated against capabilities.schema.json.
+ * can only claim what the runtime does: each module that is wired contributes its own fragment (built from its
+ * live configuration, e.g. `Compactor.capability()`), and a module that is not wired contributes nothing.
+ * Fragments are deep-merged in registration order; two sources giving different values for the same scalar is
+ * a wiring bug and is refused. The result is validated against capabilities.schema.json (generated validator).
  */
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { createAjv } from '../../generator/ajv.ts';
+import { toFailures } from '../../generated/guards/index.ts';
+import { validateCapabilities } from '../../generated/validators/validators.js';
+import type { Capabilities } from '../../generated/ts/index.ts';
 
 export type CapabilityFragment = { readonly [key: string]: unknown };
-
-const dir = fileURLToPath(new URL('../../schemas/openwop/v1/', import.meta.url));
-const ajv = createAjv();
-for (const f of ['proposal', 'capabilities']) ajv.addSchema(JSON.parse(readFileSync(`${dir}${f}.schema.json`, 'utf8')));
-const validateCapabilities = ajv.getSchema('https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json')!;
 
 export class InvalidCapabilitiesError extends Error {
   constructor(readonly failures: readonly { instancePath: string; message: string }[]) {
@@ -21,14 +18,27 @@ export class InvalidCapabilitiesError extends Error {
   }
 }
 
+/** Two contributions disagree on one scalar (e.g. one says supported: true, another false). */
+export class ConflictingCapabilityError extends Error {
+  constructor(readonly path: string, readonly sources: readonly [string, string]) {
+    super(`capability ${path} is contributed differently by ${sources[0]} and ${sources[1]}`);
+    this.name = 'ConflictingCapabilityError';
+  }
+}
+
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-function merge(into: Record<string, unknown>, from: CapabilityFragment): Record<string, unknown> {
+function merge(into: Record<string, unknown>, from: CapabilityFragment, owners: Map<string, string>, source: string, path = ''): Record<string, unknown> {
   for (const [k, v] of Object.entries(from)) {
+    const p = `${path}/${k}`;
     const cur = into[k];
-    if (isPlainObject(cur) && isPlainObject(v)) into[k] = merge({ ...cur }, v);
+    if (isPlainObject(cur) && isPlainObject(v)) into[k] = merge({ ...cur }, v, owners, source, p);
     else if (Array.isArray(cur) && Array.isArray(v)) into[k] = [...new Set([...cur, ...v])];
-    else into[k] = structuredClone(v);
+    else {
+      if (cur !== undefined && JSON.stringify(cur) !== JSON.stringify(v)) throw new ConflictingCapabilityError(p, [owners.get(p) ?? 'base', source]);
+      into[k] = structuredClone(v);
+      owners.set(p, source);
+    }
   }
   return into;
 }
@@ -41,13 +51,12 @@ export class CapabilityRegistry {
     this.#fragments.push({ source, fragment });
     return this;
   }
-  /** The merged, validated discovery document. */
-  document(): Record<string, unknown> {
-    const doc = this.#fragments.reduce((acc, f) => merge(acc, f.fragment), merge({}, this.base));
-    if (!validateCapabilities(doc)) {
-      throw new InvalidCapabilitiesError((validateCapabilities.errors ?? []).map((e) => ({ instancePath: e.instancePath, message: e.message ?? e.keyword })));
-    }
-    return doc;
+  /** The merged, validated discovery document. Throws on conflicting contributions or an invalid document. */
+  document(): Capabilities & Record<string, unknown> {
+    const owners = new Map<string, string>();
+    const doc = this.#fragments.reduce((acc, f) => merge(acc, f.fragment, owners, f.source), merge({}, this.base, owners, 'base'));
+    if (!validateCapabilities(doc)) throw new InvalidCapabilitiesError(toFailures(validateCapabilities.errors));
+    return doc as Capabilities & Record<string, unknown>;
   }
   sources(): readonly string[] {
     return this.#fragments.map((f) => f.source);

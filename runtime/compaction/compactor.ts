@@ -6,12 +6,17 @@
  * - The output is tagged `compacted-from:<compactionRunId>` and stays readable through `get`.
  * - `memory.compacted` is emitted every time, with `sourceIds` listed exhaustively up to 100 sources and omitted
  *   above that (sourceCount is always exact), `byteSize` the UTF-8 size of the stored content.
- * - Everything that can fail (reading, summarising, redaction, size) happens before the first write.
+ * - The summariser only ever sees redacted sources (a source written before its secret was registered is
+ *   redacted again on the way in), and its output is redacted again on the way out.
+ * - Everything that can fail (reading, summarising, redaction, size, the event's own validity) happens before
+ *   the first write.
  */
 import type { Clock, IdSource } from '../shared/clock.ts';
 import { parseMemoryRef } from '../memory/memory-ref.ts';
 import { isExpired, type SharedMemoryStore, type StoredEntry } from '../memory/store.ts';
 import { MemoryWriteError, type MemoryWriter, type WriteContext } from '../memory/writer.ts';
+import { validatePayload } from '../events/validate.ts';
+import type { CapabilityFragment } from '../capabilities/registry.ts';
 import { neutraliseByokForms } from './byok-forms.ts';
 import { extractiveSummariser, type Summariser } from './summariser.ts';
 
@@ -62,7 +67,7 @@ export interface CompactResult {
 }
 
 export class CompactionError extends Error {
-  constructor(readonly code: 'invalid_memory_ref' | 'no_sources' | 'too_many_sources' | 'unknown_source' | 'trigger_not_advertised', message: string) {
+  constructor(readonly code: 'invalid_memory_ref' | 'no_sources' | 'too_many_sources' | 'unknown_source' | 'trigger_not_advertised' | 'invalid_event' | 'not_advertised', message: string) {
     super(message);
     this.name = 'CompactionError';
   }
@@ -102,6 +107,11 @@ export class Compactor {
     return chosen;
   }
 
+  /** What this compactor lets the host advertise (capabilities.memory.compaction), from its live configuration. */
+  capability(): CapabilityFragment {
+    return { memory: { compaction: { supported: true, trigger: this.trigger, maxInputEntries: this.maxInputEntries, maxOutputBytes: this.maxOutputBytes } } };
+  }
+
   /** Redact derived content exactly as a fresh put would be (plus BYOK-form neutralisation). */
   carryForward(memoryRef: string, content: string, ctx: WriteContext = {}): string {
     return this.o.writer.redactFor(memoryRef, ctx)(neutraliseByokForms(content));
@@ -113,23 +123,38 @@ export class Compactor {
     const sources = this.selectSources(memoryRef, req);
     const ctx = req.context ?? {};
     const compactionRunId = this.o.ids.next('cmp');
-    const summary = this.summarise(sources.map((s) => s.content), { maxBytes: this.maxOutputBytes });
+    const inputs = sources.map((src) => this.carryForward(memoryRef, src.content, ctx));
+    const summary = this.summarise(inputs, { maxBytes: this.maxOutputBytes });
     const content = this.carryForward(memoryRef, summary, ctx);
-    if (Buffer.byteLength(content, 'utf8') > this.o.writer.maxEntrySizeBytes) {
+    const byteSize = Buffer.byteLength(content, 'utf8');
+    if (byteSize > this.o.writer.maxEntrySizeBytes) {
       throw new MemoryWriteError('entry_too_large', 'compacted output exceeds the entry size limit');
     }
-    // Writes start here; nothing below can fail on input.
-    const output = this.o.writer.put(memoryRef, { content, tags: [`${COMPACTED_FROM}${compactionRunId}`, ...(req.extraTags ?? [])] }, ctx);
-    for (const s of sources) this.o.writer.delete(memoryRef, s.id, ctx);
+    const outputId = this.o.ids.next('mem');
     const event: MemoryCompactedPayload = {
       memoryRef,
-      outputId: output.id,
+      outputId,
       ...(sources.length <= SOURCE_IDS_LISTED_UP_TO ? { sourceIds: sources.map((s) => s.id) } : {}),
       sourceCount: sources.length,
       trigger,
-      byteSize: Buffer.byteLength(output.content, 'utf8'),
+      byteSize,
     };
-    this.o.emit(compactionRunId, 'memory.compacted', event as unknown as Record<string, unknown>);
-    return { compactionRunId, output, event };
+    if (!validatePayload('memory.compacted', event).ok) throw new CompactionError('invalid_event', 'memory.compacted would not validate; nothing written');
+    // Writes start here; nothing below can fail on input.
+    const output = this.o.writer.put(memoryRef, { id: outputId, content, tags: [`${COMPACTED_FROM}${compactionRunId}`, ...(req.extraTags ?? [])] }, ctx);
+    for (const s of sources) this.o.writer.delete(memoryRef, s.id, ctx);
+    const emitted: MemoryCompactedPayload = { ...event, byteSize: Buffer.byteLength(output.content, 'utf8') };
+    this.o.emit(compactionRunId, 'memory.compacted', emitted as unknown as Record<string, unknown>);
+    return { compactionRunId, output, event: emitted };
+  }
+}
+
+/** A compactor for a runtime that does not advertise compaction: its machinery serves others, compact() refuses. */
+export class UnadvertisedCompactor extends Compactor {
+  override compact(): never {
+    throw new CompactionError('not_advertised', 'this runtime does not advertise memory.compaction');
+  }
+  override capability(): CapabilityFragment {
+    return {};
   }
 }

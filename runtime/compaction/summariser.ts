@@ -2,6 +2,10 @@
  * Summarisers are pluggable; the shipped one is extractive and deterministic: it splits the sources into
  * sentences, keeps each distinct sentence once (first occurrence wins, comparison ignores case and spacing), in
  * source order, and stops before a byte or token ceiling. The same input always gives the same bytes.
+ *
+ * A sentence ends at a newline or at `.`/`!`/`?` followed by whitespace or the end of the text, so `30.5`,
+ * `v1.2` or `sk-live.ABCD` stay whole; an SR-1 marker `[REDACTED:<secretId>]` is atomic (its secretId may hold
+ * `.` or `:`), so markers already present in the sources survive extraction byte for byte.
  */
 export interface SummariseLimits {
   /** Largest output in UTF-8 bytes. */
@@ -13,7 +17,7 @@ export interface SummariseLimits {
 
 export type Summariser = (sources: readonly string[], limits: SummariseLimits) => string;
 
-const SENTENCE = /[^.!?\n]+[.!?]*/g;
+const SENTENCE = /(?:\[REDACTED:[A-Za-z0-9._:-]{1,128}\]|[^\n.!?]|[.!?]+(?=[^\s.!?]))+[.!?]*|[.!?]+/g;
 
 export function sentencesOf(text: string): string[] {
   return (text.match(SENTENCE) ?? []).map((s) => s.trim()).filter((s) => s.length > 0);

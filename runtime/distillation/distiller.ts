@@ -8,7 +8,9 @@
  *    fails with `token_budget_exceeded` and nothing is written: no archive, no index change, no event.
  * 3. Content goes through the compaction carry-forward (SR-1) at every level, recursive runs included.
  * 4. The archive is byte-stable: the same sources and budget give the same content and the same
- *    content-addressed id (`arc_<sha256>`), so a repeated run rewrites nothing new.
+ *    content-addressed id (`arc_<sha256>` of the canonical input: memoryRef, budget, tokenizer, level, and each
+ *    source's id and content digest), so a repeated run rewrites nothing new. The tokens counted are those of the
+ *    redacted inputs plus the redacted output, so tokensUsed never exceeds the budget.
  * 5. MEMORY-INDEX.json is updated and `workspace.updated` emitted when the index is enabled.
  * 6. `memory.compacted` is emitted with trigger host-managed and the `distillation` sub-object.
  * Archives live for archiveRetention, then expire (TTL) and drop out of the index.
@@ -20,8 +22,10 @@ import type { SharedMemoryStore, StoredEntry } from '../memory/store.ts';
 import { TRANSACTIONAL_TAG, type MemoryWriter, type WriteContext } from '../memory/writer.ts';
 import { COMPACTED_FROM, SOURCE_IDS_LISTED_UP_TO, type Compactor, type EmitFn, type MemoryCompactedPayload } from '../compaction/compactor.ts';
 import { extractiveSummariser, sentencesOf, type Summariser } from '../compaction/summariser.ts';
+import { validatePayload } from '../events/validate.ts';
+import type { CapabilityFragment } from '../capabilities/registry.ts';
 import { durationMs } from './duration.ts';
-import { INDEX_PATH, readIndex, withArchive, type MemoryIndex, type MemoryIndexArchive, type Workspace } from './index-manifest.ts';
+import { INDEX_PATH, isValidIndex, readIndex, withArchive, type MemoryIndex, type MemoryIndexArchive, type Workspace } from './index-manifest.ts';
 import { TOKENIZER_NAME, countTokens } from './tokenizer.ts';
 
 export const ARCHIVE_TAG = 'distilled-archive';
@@ -66,7 +70,7 @@ export class TokenBudgetExceededError extends Error {
 }
 
 export class DistillationError extends Error {
-  constructor(readonly code: 'no_sources' | 'invalid_budget', message: string) {
+  constructor(readonly code: 'no_sources' | 'invalid_budget' | 'invalid_event' | 'not_advertised', message: string) {
     super(message);
     this.name = 'DistillationError';
   }
@@ -98,70 +102,121 @@ export class Distiller {
     return Math.min(requested, this.o.maxTokenBudget);
   }
 
+  /** What this distiller lets the host advertise (capabilities.memory.distillation), from its live configuration. */
+  capability(): CapabilityFragment {
+    return {
+      memory: {
+        distillation: {
+          supported: true,
+          maxTokenBudget: this.o.maxTokenBudget,
+          scheduled: false,
+          indexEmitted: this.o.indexEmitted === true,
+          tokenizerName: this.tokenizerName,
+          ...(this.o.archiveRetention !== undefined ? { archiveRetention: this.o.archiveRetention } : {}),
+        },
+      },
+    };
+  }
+
+  /**
+   * Summarise within the output budget, measured on the redacted output (a marker can take more tokens than the
+   * secret it replaces). Shrinks the summariser's budget by the overshoot until the redacted output fits; ''
+   * when nothing fits.
+   */
+  #fit(memoryRef: string, inputs: readonly string[], outputBudget: number, ctx: WriteContext): string {
+    let budget = outputBudget;
+    for (let attempt = 0; attempt < 64 && budget > 0; attempt++) {
+      const summary = this.summarise(inputs, { maxTokens: budget, countTokens: this.count, maxBytes: this.o.compactor.maxOutputBytes });
+      if (summary.length === 0) return '';
+      const content = this.o.compactor.carryForward(memoryRef, summary, ctx);
+      const used = this.count(content);
+      if (used <= outputBudget) return content;
+      budget -= Math.max(1, used - outputBudget);
+    }
+    return '';
+  }
+
   distill(memoryRef: string, req: DistillRequest = {}): DistillResult {
     const tokenBudget = this.budgetFor(req.tokenBudget);
     const fromLevel = req.fromLevel ?? 0;
+    if (!Number.isInteger(fromLevel) || fromLevel < 0) throw new DistillationError('invalid_budget', 'fromLevel must be a non-negative integer');
     const sources = this.o.compactor
       .selectSources(memoryRef, { tag: fromLevel === 0 ? TRANSACTIONAL_TAG : `${LEVEL_TAG}${fromLevel}` })
       .filter((e) => levelOf(e) === fromLevel);
     if (sources.length === 0) throw new DistillationError('no_sources', 'nothing to distil');
     const ctx = req.context ?? {};
-    const inputTokens = sources.reduce((n, s) => n + this.count(s.content), 0);
-    const outputBudget = tokenBudget - inputTokens;
-    const summary = outputBudget > 0 ? this.summarise(sources.map((s) => s.content), { maxTokens: outputBudget, countTokens: this.count, maxBytes: this.o.compactor.maxOutputBytes }) : '';
-    if (summary.length === 0) {
-      const shortest = Math.min(...sources.flatMap((s) => sentencesOf(s.content).map((x) => this.count(x))));
+    // SR-1 on the way in too: the summariser never sees a plaintext the run has registered since the source was
+    // written, and every level of recursive distillation re-checks.
+    const inputs = sources.map((s) => this.o.compactor.carryForward(memoryRef, s.content, ctx));
+    const inputTokens = inputs.reduce((n, s) => n + this.count(s), 0);
+    const content = this.#fit(memoryRef, inputs, tokenBudget - inputTokens, ctx);
+    if (content.length === 0) {
+      const shortest = Math.min(...inputs.flatMap((s) => sentencesOf(s).map((x) => this.count(x))));
       throw new TokenBudgetExceededError({ tokenBudget, tokensRequired: inputTokens + (Number.isFinite(shortest) ? shortest : 1), memoryRef });
     }
-    const content = this.o.compactor.carryForward(memoryRef, summary, ctx);
     const tokensUsed = inputTokens + this.count(content);
+    const level = fromLevel + 1;
     const archiveId = `arc_${createHash('sha256')
-      .update(JSON.stringify({ memoryRef, tokenBudget, tokenizer: this.tokenizerName, level: fromLevel + 1, sources: sources.map((s) => [s.id, createHash('sha256').update(s.content).digest('hex')]) }))
+      .update(JSON.stringify({ memoryRef, tokenBudget, tokenizer: this.tokenizerName, level, sources: sources.map((s) => [s.id, createHash('sha256').update(s.content).digest('hex')]) }))
       .digest('hex')}`;
+    const entryId = `mem_${archiveId}`;
     const now = this.o.clock.now();
     const expiresAt = this.retentionMs === null ? undefined : toIso(now + this.retentionMs);
+    const byteSize = Buffer.byteLength(content, 'utf8');
+    const indexed = this.o.indexEmitted === true;
+    const archiveRecord = (createdAt: string): MemoryIndexArchive => ({
+      archiveId,
+      entryId,
+      createdAt,
+      ...(expiresAt !== undefined ? { expiresAt } : {}),
+      sourceCount: sources.length,
+      tokenBudget,
+      tokensUsed,
+      byteSize,
+      level,
+    });
+    const event: MemoryCompactedPayload = {
+      memoryRef,
+      outputId: entryId,
+      ...(sources.length <= SOURCE_IDS_LISTED_UP_TO ? { sourceIds: sources.map((s) => s.id) } : {}),
+      sourceCount: sources.length,
+      trigger: 'host-managed',
+      byteSize,
+      distillation: { tokenBudget, tokensUsed, indexUpdated: indexed },
+    };
+    // Everything that could refuse is checked before the first write (atomic: no archive, no index, no event).
+    if (!validatePayload('memory.compacted', event).ok) throw new DistillationError('invalid_event', 'memory.compacted would not validate; nothing written');
+    if (indexed) {
+      const draft = withArchive(readIndex(this.o.workspace, memoryRef), memoryRef, this.tokenizerName, archiveRecord(toIso(now)), toIso(now));
+      if (!isValidIndex(draft)) throw new DistillationError('invalid_event', 'MEMORY-INDEX.json would not validate; nothing written');
+    }
     const compactionRunId = this.o.ids.next('dst');
 
     // All checks passed; writes start here.
     const entry = this.o.writer.put(
       memoryRef,
-      {
-        id: `mem_${archiveId}`,
-        content,
-        tags: [ARCHIVE_TAG, `${LEVEL_TAG}${fromLevel + 1}`, `${COMPACTED_FROM}${compactionRunId}`],
-        ...(expiresAt !== undefined ? { expiresAt } : {}),
-      },
+      { id: entryId, content, tags: [ARCHIVE_TAG, `${LEVEL_TAG}${level}`, `${COMPACTED_FROM}${compactionRunId}`], ...(expiresAt !== undefined ? { expiresAt } : {}) },
       ctx,
     );
     for (const s of sources) this.o.writer.delete(memoryRef, s.id, ctx);
 
     let index: MemoryIndex | undefined;
-    if (this.o.indexEmitted === true) {
-      const archive: MemoryIndexArchive = {
-        archiveId,
-        entryId: entry.id,
-        createdAt: entry.createdAt,
-        ...(expiresAt !== undefined ? { expiresAt } : {}),
-        sourceCount: sources.length,
-        tokenBudget,
-        tokensUsed,
-        byteSize: Buffer.byteLength(content, 'utf8'),
-        level: fromLevel + 1,
-      };
-      index = withArchive(readIndex(this.o.workspace, memoryRef), memoryRef, this.tokenizerName, archive, toIso(now));
+    if (indexed) {
+      index = withArchive(readIndex(this.o.workspace, memoryRef), memoryRef, this.tokenizerName, archiveRecord(entry.createdAt), toIso(now));
       const written = this.o.workspace.write(memoryRef, INDEX_PATH, `${JSON.stringify(index, null, 2)}\n`);
       this.o.emit(compactionRunId, 'workspace.updated', { path: INDEX_PATH, ...written });
     }
-    const event: MemoryCompactedPayload = {
-      memoryRef,
-      outputId: entry.id,
-      ...(sources.length <= SOURCE_IDS_LISTED_UP_TO ? { sourceIds: sources.map((s) => s.id) } : {}),
-      sourceCount: sources.length,
-      trigger: 'host-managed',
-      byteSize: Buffer.byteLength(entry.content, 'utf8'),
-      distillation: { tokenBudget, tokensUsed, indexUpdated: index !== undefined },
-    };
     this.o.emit(compactionRunId, 'memory.compacted', event as unknown as Record<string, unknown>);
     return { archiveId, entry, event, ...(index !== undefined ? { index } : {}) };
+  }
+}
+
+/** A distiller for a runtime that does not advertise distillation: distill() refuses, nothing is claimed. */
+export class UnadvertisedDistiller extends Distiller {
+  override distill(): never {
+    throw new DistillationError('not_advertised', 'this runtime does not advertise memory.distillation');
+  }
+  override capability(): CapabilityFragment {
+    return {};
   }
 }

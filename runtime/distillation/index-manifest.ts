@@ -3,6 +3,7 @@
  * memoryRef. Updating it emits `workspace.updated` (path + digest + size, no content).
  */
 import { createHash } from 'node:crypto';
+import { validateMemoryIndex } from '../../generated/validators/validators.js';
 
 export const INDEX_PATH = 'MEMORY-INDEX.json';
 
@@ -48,4 +49,11 @@ export function readIndex(ws: Workspace, memoryRef: string): MemoryIndex | undef
 export function withArchive(index: MemoryIndex | undefined, memoryRef: string, tokenizerName: string, archive: MemoryIndexArchive, nowIso: string): MemoryIndex {
   const kept = (index?.archives ?? []).filter((a) => a.archiveId !== archive.archiveId && (a.expiresAt === undefined || a.expiresAt > nowIso));
   return { schemaVersion: 1, memoryRef, updatedAt: nowIso, tokenizerName, archives: [...kept, archive] };
+}
+
+/** The normative MEMORY-INDEX.json shape (generated validator for memory-index.schema.json) plus unique archive ids. */
+export function isValidIndex(index: unknown): index is MemoryIndex {
+  if (!validateMemoryIndex(index)) return false;
+  const ids = (index as MemoryIndex).archives.map((a) => a.archiveId);
+  return new Set(ids).size === ids.length;
 }

@@ -8,16 +8,16 @@
  */
 import { CapabilityRegistry } from '../capabilities/registry.ts';
 import { CommitmentEngine } from '../commitments/engine.ts';
-import { Compactor, type EmitFn } from '../compaction/compactor.ts';
+import { Compactor, UnadvertisedCompactor, type EmitFn } from '../compaction/compactor.ts';
 import { ConsolidationService, type ConsolidationTrigger } from '../consolidation/service.ts';
-import { Distiller } from '../distillation/distiller.ts';
+import { Distiller, UnadvertisedDistiller } from '../distillation/distiller.ts';
 import { Workspace } from '../distillation/index-manifest.ts';
-import { TOKENIZER_NAME } from '../distillation/tokenizer.ts';
 import { RunEventLog, type RunEvent } from '../events/log.ts';
 import { TenantMemoryAdapter } from '../memory/adapter.ts';
 import { memoryRef as buildRef, tenantOf } from '../memory/memory-ref.ts';
 import { SharedMemoryStore } from '../memory/store.ts';
 import { MemoryWriter } from '../memory/writer.ts';
+import { memoryCapability } from '../memory/capability.ts';
 import { ownedCapabilityFragment } from '../multi-agent/capabilities.ts';
 import {
   makeEscalationPolicy,
@@ -47,6 +47,13 @@ export interface OpenwopRuntimeOptions {
   readonly confidenceEscalationFloor?: number;
   readonly crossChildMemoryConcurrency?: CrossChildMemoryConcurrency;
   readonly consolidationSchedule?: ConsolidationTrigger;
+  /**
+   * Advertise RFC 0012 compaction (default true). When false the discovery document carries no
+   * memory.compaction block (and, since distillation composes compaction, no memory.distillation either).
+   */
+  readonly compaction?: boolean;
+  /** Advertise RFC 0062 distillation (default true; requires compaction). */
+  readonly distillation?: boolean;
 }
 
 /** Pseudo-run whose log collects events of host background work that belongs to no run. */
@@ -91,10 +98,14 @@ export function createOpenwopRuntime(options: OpenwopRuntimeOptions = {}) {
     log.append(runId, { type, payload });
   };
   const writer = new MemoryWriter({ store, clock, ids, registries, ...(options.maxEntrySizeBytes !== undefined ? { maxEntrySizeBytes: options.maxEntrySizeBytes } : {}) });
-  const compactor = new Compactor({ store, writer, clock, ids, emit, trigger: 'both', maxOutputBytes: writer.maxEntrySizeBytes });
+  const compactionWired = options.compaction !== false;
+  const distillationWired = compactionWired && options.distillation !== false;
+  const compactorOptions = { store, writer, clock, ids, emit, trigger: 'both', maxOutputBytes: writer.maxEntrySizeBytes } as const;
+  const compactor: Compactor = compactionWired ? new Compactor(compactorOptions) : new UnadvertisedCompactor(compactorOptions);
   const maxTokenBudget = options.maxTokenBudget ?? 4096;
   const archiveRetention = options.archiveRetention ?? 'P30D';
-  const distiller = new Distiller({ store, writer, compactor, workspace, clock, ids, emit, maxTokenBudget, indexEmitted: true, archiveRetention });
+  const distillerOptions = { store, writer, compactor, workspace, clock, ids, emit, maxTokenBudget, indexEmitted: true, archiveRetention } as const;
+  const distiller: Distiller = distillationWired ? new Distiller(distillerOptions) : new UnadvertisedDistiller(distillerOptions);
 
   const consolidation = new ConsolidationService({
     clock,
@@ -150,21 +161,10 @@ export function createOpenwopRuntime(options: OpenwopRuntimeOptions = {}) {
 
   const escalationPolicy: EscalationPolicy = makeEscalationPolicy(options.confidenceEscalationFloor !== undefined ? { floor: options.confidenceEscalationFloor } : {});
 
+  // Each wired module contributes what it does; a module that is not wired contributes nothing.
   const capabilities = new CapabilityRegistry({ protocolVersion: '1.1', host: options.host ?? { name: 'wopkit-reference-host', version: '0.1.0' } })
-    .contribute('memory', {
-      agents: { supported: true, memoryBackends: ['long-term'] },
-      memory: {
-        supported: true,
-        maxEntrySizeBytes: writer.maxEntrySizeBytes,
-        ttlSupported: true,
-        writable: true,
-        attribution: { emitsWriteEvents: true },
-        retention: { ttl: true, forget: true },
-        search: { supported: true, modes: ['filter'] },
-      },
-    })
-    .contribute('compaction', { memory: { compaction: { supported: true, trigger: compactor.trigger, maxInputEntries: compactor.maxInputEntries, maxOutputBytes: compactor.maxOutputBytes } } })
-    .contribute('distillation', { memory: { distillation: { supported: true, maxTokenBudget, scheduled: false, indexEmitted: true, tokenizerName: TOKENIZER_NAME, archiveRetention } } })
+    .contribute('memory', memoryCapability({ writer, emitsWriteEvents: true, forget: true }));
+  capabilities.contribute('compaction', compactor.capability()).contribute('distillation', distiller.capability())
     .contribute(
       'consolidation+commitments+multi-agent',
       ownedCapabilityFragment({

@@ -116,33 +116,80 @@ export class AhoCorasick {
     return false;
   }
 
-  /**
-   * Leftmost-longest, non-overlapping matches: scanning left to right, take the match that starts first, and of
-   * those the longest. Linear: candidates are bucketed by start position.
-   */
-  leftmostLongest(text: string): Match[] {
-    const bestAtStart = new Map<number, Match>();
-    let node = 0;
-    for (let i = 0; i < text.length; i++) {
-      node = this.#step(node, text.charCodeAt(i));
-      const p = this.#longest[node]!;
+  /** The start state, for callers that drive the automaton themselves. */
+  readonly root = 0;
+  /** One transition (public for {@link LeftmostLongestMatcher}). */
+  step(node: number, codeUnit: number): number {
+    return this.#step(node, codeUnit);
+  }
+  /** Index of the longest pattern that is a suffix of the node's string, or -1. */
+  longestAt(node: number): number {
+    return this.#longest[node]!;
+  }
+  patternLength(pattern: number): number {
+    return this.#lengths[pattern]!;
+  }
+}
+
+const reverseUnits = (s: string): string => {
+  let out = '';
+  for (let i = s.length - 1; i >= 0; i--) out += s[i];
+  return out;
+};
+
+/**
+ * Exact leftmost-longest, non-overlapping matching in one backward scan plus one forward sweep, O(text) whatever
+ * the number of patterns. The automaton is built over the *reversed* patterns and fed the text from the end, so
+ * at each position s the state's longest output is the longest pattern that *starts* at s — exactly the
+ * candidate leftmost-longest needs (a forward automaton only knows the longest pattern *ending* at each
+ * position, which can hide a shorter pattern starting later). The sweep then takes, from left to right, the
+ * longest candidate at each free position and jumps past it.
+ */
+export class LeftmostLongestMatcher {
+  readonly #ac: AhoCorasick;
+  constructor(patterns: readonly string[]) {
+    this.#ac = new AhoCorasick(patterns.map(reverseUnits));
+  }
+
+  /** Leftmost-longest non-overlapping matches, left to right. */
+  matches(text: string): Match[] {
+    const ac = this.#ac;
+    let endAt: Int32Array | undefined; // start -> end of the longest pattern starting there (0 = none)
+    let patternAt: Int32Array | undefined;
+    let node = ac.root;
+    for (let s = text.length - 1; s >= 0; s--) {
+      node = ac.step(node, text.charCodeAt(s));
+      const p = ac.longestAt(node);
       if (p === -1) continue;
-      const start = i + 1 - this.#lengths[p]!;
-      const prev = bestAtStart.get(start);
-      if (prev === undefined || i + 1 > prev.end) bestAtStart.set(start, { start, end: i + 1, pattern: p });
+      if (endAt === undefined) {
+        endAt = new Int32Array(text.length);
+        patternAt = new Int32Array(text.length);
+      }
+      endAt[s] = s + ac.patternLength(p);
+      patternAt![s] = p;
     }
-    if (bestAtStart.size === 0) return [];
-    const starts = [...bestAtStart.keys()];
-    // Keys arrive in end order; starts are nearly sorted, so this sort is cheap, and it is over matches, not text.
-    starts.sort((a, b) => a - b);
+    if (endAt === undefined) return [];
     const out: Match[] = [];
-    let consumed = 0;
-    for (const s of starts) {
-      if (s < consumed) continue;
-      const m = bestAtStart.get(s)!;
-      out.push(m);
-      consumed = m.end;
+    for (let s = 0; s < text.length; ) {
+      const e = endAt[s]!;
+      if (e === 0) {
+        s++;
+        continue;
+      }
+      out.push({ start: s, end: e, pattern: patternAt![s]! });
+      s = e;
     }
     return out;
+  }
+
+  /** Whether any pattern occurs in the text. */
+  test(text: string): boolean {
+    const ac = this.#ac;
+    let node = ac.root;
+    for (let s = text.length - 1; s >= 0; s--) {
+      node = ac.step(node, text.charCodeAt(s));
+      if (ac.longestAt(node) !== -1) return true;
+    }
+    return false;
   }
 }

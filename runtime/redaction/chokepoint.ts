@@ -6,11 +6,12 @@
  * whole. Cost is linear in the content size whatever the number of secrets (Aho–Corasick, cached per registry
  * version).
  *
- * After a pass the result is scanned again; a pass can, in rare overlap cases, leave a secret that was nested
- * inside a longer rejected candidate, and a marker next to text could in theory spell one. The chokepoint
- * repeats until clean (bounded) and otherwise refuses to produce content at all.
+ * One pass is exact leftmost-longest (see LeftmostLongestMatcher), so no registered value survives a pass
+ * intact. The result is still scanned again, because a marker next to ordinary text could in theory spell a
+ * registered value (a secret containing `]` or `D:` …); the chokepoint repeats until clean (bounded) and
+ * otherwise refuses to produce content at all.
  */
-import { AhoCorasick } from './aho-corasick.ts';
+import { LeftmostLongestMatcher } from './aho-corasick.ts';
 import type { RunSecretRegistry } from './secret-registry.ts';
 
 export const MAX_REDACTION_PASSES = 4;
@@ -28,7 +29,7 @@ export class RedactionFailedError extends Error {
 
 interface Compiled {
   readonly version: number;
-  readonly automaton: AhoCorasick;
+  readonly automaton: LeftmostLongestMatcher;
   readonly markers: readonly string[];
 }
 
@@ -40,7 +41,7 @@ function compile(registry: RunSecretRegistry): Compiled {
   const secrets = registry.secrets();
   const compiled: Compiled = {
     version: registry.version,
-    automaton: new AhoCorasick(secrets.map((s) => s.value)),
+    automaton: new LeftmostLongestMatcher(secrets.map((s) => s.value)),
     markers: secrets.map((s) => redactionMarker(s.secretId)),
   };
   cache.set(registry, compiled);
@@ -49,7 +50,7 @@ function compile(registry: RunSecretRegistry): Compiled {
 
 /** One pass: replace leftmost-longest occurrences. */
 function pass(content: string, c: Compiled): string {
-  const matches = c.automaton.leftmostLongest(content);
+  const matches = c.automaton.matches(content);
   if (matches.length === 0) return content;
   const parts: string[] = [];
   let at = 0;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { AhoCorasick } from '../../../runtime/redaction/aho-corasick.ts';
-import { naiveRedact, redact, redactionMarker } from '../../../runtime/redaction/chokepoint.ts';
-import { RunSecretRegistry, SecretRegistries, SimulatedByokResolver } from '../../../runtime/redaction/secret-registry.ts';
+import { LeftmostLongestMatcher } from '../../../runtime/redaction/aho-corasick.ts';
+import { naiveRedact, redact, redactionMarker, RedactionFailedError } from '../../../runtime/redaction/chokepoint.ts';
+import { RunSecretRegistry, SecretRegistries, SimulatedByokResolver, type SecretScope } from '../../../runtime/redaction/secret-registry.ts';
 
 const registry = (secrets: Record<string, string>) => {
   const r = new RunSecretRegistry('tenant-a');
@@ -10,28 +10,79 @@ const registry = (secrets: Record<string, string>) => {
   return r;
 };
 
+/**
+ * Naive reference for the chokepoint's semantics: at each position try every secret, longest first, replace the
+ * first that matches and jump past it; repeat the whole pass until nothing matches. Quadratic, obviously right.
+ */
+function referenceRedact(content: string, r: RunSecretRegistry): string {
+  const secrets = [...r.secrets()].sort((a, b) => b.value.length - a.value.length);
+  let out = content;
+  for (let round = 0; round < 4; round++) {
+    let next = '';
+    let changed = false;
+    for (let i = 0; i < out.length; ) {
+      const hit = secrets.find((s) => out.startsWith(s.value, i));
+      if (hit === undefined) { next += out[i]; i++; continue; }
+      next += redactionMarker(hit.secretId);
+      i += hit.value.length;
+      changed = true;
+    }
+    out = next;
+    if (!changed || !secrets.some((s) => out.includes(s.value))) return out;
+  }
+  throw new Error('reference did not converge');
+}
+
 describe('SR-1 redaction chokepoint', () => {
   it('replaces a registered plaintext with [REDACTED:<secretId>]', () => {
     expect(redact('key is sk-live-12345678 ok', registry({ 'byok-1': 'sk-live-12345678' }))).toBe('key is [REDACTED:byok-1] ok');
   });
-  it('does not redact values shorter than 8 characters', () => {
-    const r = registry({ short: 'abc1234' });
-    expect(r.size).toBe(0);
-    expect(redact('abc1234', r)).toBe('abc1234');
+  it('redacts at exactly 8 characters and not at 7 (the minimum-length floor)', () => {
+    const r = registry({ eight: 'abcd1234', seven: 'xyz1234' });
+    expect(r.size).toBe(1);
+    expect(redact('abcd1234 xyz1234', r)).toBe('[REDACTED:eight] xyz1234');
   });
-  it('does not register platform-scope values', () => {
-    const r = new RunSecretRegistry('t');
-    expect(r.register('env', 'PLATFORM-KEY-123', 'platform')).toBe(false);
-    expect(redact('PLATFORM-KEY-123', r)).toBe('PLATFORM-KEY-123');
+  it.each<[SecretScope, boolean]>([['user', true], ['tenant', true], ['run', true], ['platform', false]])('a value resolved at %s scope registers: %s', (scope, registers) => {
+    const regs = new SecretRegistries();
+    const vault = new SimulatedByokResolver(regs);
+    vault.store('k', 'SCOPED-SECRET-VALUE', scope);
+    expect(vault.resolve('run-1', 'tenant-a', 'k')).toBe('SCOPED-SECRET-VALUE');
+    expect(redact('x SCOPED-SECRET-VALUE y', regs.get('run-1'))).toBe(registers ? 'x [REDACTED:k] y' : 'x SCOPED-SECRET-VALUE y');
   });
   it('redacts a longer secret that contains a shorter one whole (longest first)', () => {
     const r = registry({ short: 'password', long: 'password-extended-1' });
     expect(redact('x password-extended-1 y password z', r)).toBe('x [REDACTED:long] y [REDACTED:short] z');
   });
+  it('picks the leftmost occurrence when two secrets overlap, and the longest at one position', () => {
+    const r = registry({ a: 'AAAABBBB', b: 'BBBBCCCCC' });
+    // a starts first: it wins even though b is longer; b is then broken and cannot be spelled.
+    expect(redact('AAAABBBBCCCCC', r)).toBe('[REDACTED:a]CCCCC');
+    // a forward-only automaton would see b (the longest ending at the last C) and hide c starting later
+    const r2 = registry({ x: 'zzzzqqqq', y: 'qqqqwwwwwwww', z: 'wwwwwwww' });
+    expect(redact('zzzzqqqqwwwwwwww', r2)).toBe('[REDACTED:x][REDACTED:z]');
+  });
   it('treats regex metacharacters literally', () => {
     const r = registry({ re: '.*+?^${}()|[]\\' });
     expect(redact('a .*+?^${}()|[]\\ b', r)).toBe('a [REDACTED:re] b');
     expect(redact('aaaaaaaaaaaaaaaaaaaa', r)).toBe('aaaaaaaaaaaaaaaaaaaa');
+  });
+  it('handles secrets outside the BMP (surrogate pairs) by code units', () => {
+    const r = registry({ emoji: '🔑🔑secret' });
+    expect(redact('x🔑🔑secret🔑', r)).toBe('x[REDACTED:emoji]🔑');
+  });
+  it('rescans until clean when a marker next to text would spell a registered value', () => {
+    // "D:inner]tail" is spelled by the marker for `inner` followed by "tail"
+    const r = registry({ inner: 'INNER-SECRET', spelled: 'D:inner]tail' });
+    const out = redact('INNER-SECRETtail', r);
+    expect(out.includes('INNER-SECRET')).toBe(false);
+    expect(out.includes('D:inner]tail')).toBe(false);
+    expect(out).toBe('[REDACTE[REDACTED:spelled]');
+  });
+  it('refuses to produce content when redaction cannot converge', () => {
+    // each pass turns "D:l]xxxx" into "[REDACTED:l]", whose tail "D:l]" plus the next four x spells it again
+    const r = registry({ l: 'D:l]xxxx' });
+    expect(redact('D:l]xxxxxxxx', r)).toBe('[REDACTE[REDACTED:l]'); // converges in two passes
+    expect(() => redact(`D:l]${'x'.repeat(24)}`, r)).toThrow(RedactionFailedError);
   });
   it('the BYOK resolver registers what it resolves into the run registry; the registry dies with the run', () => {
     const regs = new SecretRegistries();
@@ -41,6 +92,7 @@ describe('SR-1 redaction chokepoint', () => {
     expect(redact('sk-tenant-secret-9', regs.get('run-1'))).toBe(redactionMarker('byok-7'));
     regs.endRun('run-1');
     expect(regs.has('run-1')).toBe(false);
+    expect(regs.liveForTenant('tenant-a')).toEqual([]);
   });
   it('a run belongs to one tenant', () => {
     const regs = new SecretRegistries();
@@ -48,20 +100,40 @@ describe('SR-1 redaction chokepoint', () => {
     expect(() => regs.forRun('run-1', 'tenant-b')).toThrow();
   });
 
-  const secretArb = fc.string({ minLength: 8, maxLength: 16, unit: fc.constantFrom('a', 'b', 'c', '.', '*', '[', '(', '$', '1') });
-  it('no registered secret of 8+ characters survives, whatever overlaps (property)', () => {
+  const meta = fc.constantFrom('a', 'b', 'c', '.', '*', '[', '(', '$', '\\', '1');
+  const secretArb = fc.string({ minLength: 8, maxLength: 16, unit: meta });
+  it('no registered secret of 8+ characters survives, whatever overlaps, nesting or metacharacters (property)', () => {
     fc.assert(
-      fc.property(fc.uniqueArray(secretArb, { maxLength: 8 }), fc.array(fc.oneof(secretArb, fc.string({ maxLength: 6 })), { maxLength: 12 }), (secrets, pieces) => {
-        const r = new RunSecretRegistry('t');
-        secrets.forEach((s, i) => r.register(`s${i}`, s, 'run'));
-        let out: string;
-        try { out = redact(pieces.join(''), r); } catch (e) { expect((e as Error).name).toBe('RedactionFailedError'); return; }
-        for (const s of secrets) expect(out.includes(s)).toBe(false);
-      }),
+      fc.property(
+        fc.uniqueArray(secretArb, { minLength: 1, maxLength: 8 }),
+        fc.array(fc.oneof(secretArb, fc.string({ maxLength: 6, unit: meta }), fc.nat().map(String)), { maxLength: 12 }),
+        fc.nat(),
+        (secrets, pieces, seed) => {
+          const r = new RunSecretRegistry('t');
+          // nested: add a substring of one secret as a secret of its own when it is long enough
+          const host = secrets[seed % secrets.length]!;
+          const nested = host.slice(seed % 3, (seed % 3) + 8 + (seed % 4));
+          const all = [...new Set([...secrets, ...(nested.length >= 8 ? [nested] : [])])];
+          all.forEach((s, i) => r.register(`s${i}`, s, 'run'));
+          const out = redact(pieces.join('') + all.join(''), r);
+          for (const s of all) expect(out.includes(s)).toBe(false);
+        },
+      ),
       { numRuns: 1500 },
     );
   });
-  it('equals the naive longest-first replace when secrets do not overlap in the content (differential property)', () => {
+  it('equals a naive longest-first reference on random overlapping inputs (differential property)', () => {
+    const ab = fc.constantFrom('a', 'b');
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.string({ minLength: 8, maxLength: 11, unit: ab }), { minLength: 1, maxLength: 10 }), fc.string({ maxLength: 80, unit: ab }), (secrets, text) => {
+        const r = new RunSecretRegistry('t');
+        secrets.forEach((s, i) => r.register(`s${i}`, s, 'run'));
+        expect(redact(text, r)).toBe(referenceRedact(text, r));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+  it('equals the naive per-secret split/join when secrets do not overlap in the content (differential property)', () => {
     const word = fc.string({ minLength: 8, maxLength: 12, unit: fc.constantFrom('q', 'w', 'e', 'r', 't', 'y') });
     fc.assert(
       fc.property(fc.uniqueArray(word, { minLength: 1, maxLength: 6 }), fc.array(fc.nat(), { maxLength: 10 }), (secrets, picks) => {
@@ -75,34 +147,31 @@ describe('SR-1 redaction chokepoint', () => {
   });
 });
 
-describe('Aho-Corasick', () => {
-  it('finds the longest pattern ending at each position', () => {
-    const ac = new AhoCorasick(['he', 'she', 'hers', 'his']);
-    expect([...ac.longestEndingAt('ushers')].map((m) => [m.start, m.end, m.pattern])).toEqual([[1, 4, 1], [2, 6, 2]]);
-    expect(ac.leftmostLongest('ushers').map((m) => [m.start, m.end])).toEqual([[1, 4]]);
+describe('LeftmostLongestMatcher (Aho–Corasick over reversed patterns)', () => {
+  it('takes the leftmost match, the longest at that position', () => {
+    const m = new LeftmostLongestMatcher(['he', 'she', 'hers', 'his']);
+    expect(m.matches('ushers').map((x) => [x.start, x.end, x.pattern])).toEqual([[1, 4, 1]]);
+    expect(m.matches('hershe').map((x) => [x.start, x.end, x.pattern])).toEqual([[0, 4, 2], [4, 6, 0]]);
+    expect(m.test('xxhixx')).toBe(false);
+    expect(m.test('xxhisx')).toBe(true);
   });
-  it('agrees with a brute-force leftmost-longest scan (property)', () => {
+  it('agrees exactly with a brute-force leftmost-longest scan (property)', () => {
     const unit = fc.constantFrom('a', 'b', 'c');
     fc.assert(
-      fc.property(fc.uniqueArray(fc.string({ minLength: 1, maxLength: 4, unit }), { minLength: 1, maxLength: 6 }), fc.string({ maxLength: 30, unit }), (patterns, text) => {
-        const ac = new AhoCorasick(patterns);
-        const found = ac.leftmostLongest(text);
-        // every reported match is a real occurrence, non-overlapping, increasing
-        let last = 0;
-        for (const m of found) {
-          expect(text.slice(m.start, m.end)).toBe(patterns[m.pattern]);
-          expect(m.start).toBeGreaterThanOrEqual(last);
-          last = m.end;
-        }
-        // the first match is the leftmost occurrence of any pattern, and the longest there
-        let best: [number, number] | undefined;
-        for (let s = 0; s < text.length && best === undefined; s++) {
+      fc.property(fc.uniqueArray(fc.string({ minLength: 1, maxLength: 5, unit }), { minLength: 1, maxLength: 8 }), fc.string({ maxLength: 40, unit }), (patterns, text) => {
+        const expected: [number, number][] = [];
+        for (let s = 0; s < text.length; ) {
           const lens = patterns.filter((p) => text.startsWith(p, s)).map((p) => p.length);
-          if (lens.length > 0) best = [s, s + Math.max(...lens)];
+          if (lens.length === 0) { s++; continue; }
+          const e = s + Math.max(...lens);
+          expected.push([s, e]);
+          s = e;
         }
-        expect(found[0] === undefined ? undefined : [found[0].start, found[0].end]).toEqual(best);
+        const found = new LeftmostLongestMatcher(patterns).matches(text);
+        expect(found.map((m) => [m.start, m.end])).toEqual(expected);
+        for (const m of found) expect(text.slice(m.start, m.end)).toBe(patterns[m.pattern]);
       }),
-      { numRuns: 1000 },
+      { numRuns: 2000 },
     );
   });
 });
