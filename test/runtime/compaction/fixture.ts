@@ -26,7 +26,7 @@ export function setup(o: { summariser?: Summariser; maxTokenBudget?: number; ind
     store, writer, compactor, workspace, clock, ids, emit,
     maxTokenBudget: o.maxTokenBudget ?? 200,
     indexEmitted: o.indexEmitted ?? true,
-    ...(o.archiveRetention !== null ? { archiveRetention: o.archiveRetention ?? 'P30D' } : {}),
+    archiveRetention: o.archiveRetention ?? 'P30D',
     ...(o.summariser ? { summariser: o.summariser } : {}),
   });
   const adapter = new TenantMemoryAdapter('tenant-a', store, clock);
