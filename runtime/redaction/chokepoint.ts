@@ -11,7 +11,7 @@
  * registered value (a secret containing `]` or `D:` …); the chokepoint repeats until clean (bounded) and
  * otherwise refuses to produce content at all.
  */
-import { LeftmostLongestMatcher } from './aho-corasick.ts';
+import { LeftmostLongestMatcher, type Match } from './aho-corasick.ts';
 import type { RunSecretRegistry } from './secret-registry.ts';
 
 export const MAX_REDACTION_PASSES = 4;
@@ -48,10 +48,8 @@ function compile(registry: RunSecretRegistry): Compiled {
   return compiled;
 }
 
-/** One pass: replace leftmost-longest occurrences. */
-function pass(content: string, c: Compiled): string {
-  const matches = c.automaton.matches(content);
-  if (matches.length === 0) return content;
+/** Replace the given (leftmost-longest, non-overlapping) matches by their markers. */
+function replace(content: string, matches: readonly Match[], c: Compiled): string {
   const parts: string[] = [];
   let at = 0;
   for (const m of matches) {
@@ -62,14 +60,20 @@ function pass(content: string, c: Compiled): string {
   return parts.join('');
 }
 
-/** Redact content against a run's registry (no registry or no secrets: content unchanged). */
+/**
+ * Redact content against a run's registry (no registry or no secrets: content unchanged). Each round is one
+ * linear scan; a round that finds nothing proves the content clean, so clean content costs one scan and content
+ * with secrets two (more only in the adversarial marker-spelling case, bounded by MAX_REDACTION_PASSES).
+ */
 export function redact(content: string, registry: RunSecretRegistry | undefined): string {
   if (registry === undefined || registry.size === 0) return content;
   const c = compile(registry);
   let out = content;
-  for (let i = 0; i < MAX_REDACTION_PASSES; i++) {
-    out = pass(out, c);
-    if (!c.automaton.test(out)) return out;
+  for (let i = 0; i <= MAX_REDACTION_PASSES; i++) {
+    const matches = c.automaton.matches(out);
+    if (matches.length === 0) return out;
+    if (i === MAX_REDACTION_PASSES) break;
+    out = replace(out, matches, c);
   }
   throw new RedactionFailedError();
 }
