@@ -1,12 +1,10 @@
 // @ts-check
 import { defineConfig } from 'astro/config';
 import starlight from '@astrojs/starlight';
-import rehypeSchemaLinks from './src/lib/rehype-schema-links.mjs';
 
 export default defineConfig({
   site: 'https://wopkit.dev',
   trailingSlash: 'always',
-  markdown: { rehypePlugins: [rehypeSchemaLinks] },
   integrations: [
     starlight({
       title: 'wopkit',
