@@ -4,7 +4,7 @@
 /**
  * The error envelope every host error response carries: a machine code, a human message, and details whose shape depends on the code. Errors never carry memory entry content (CTI-1 rule 3). Closed at the top level; codes this slice does not know are accepted with free-form details (forward compatibility).
  */
-export type ErrorEnvelope = unknown & {
+export interface ErrorEnvelope {
   /**
    * Machine-readable error code. Known codes are listed in ErrorCode; other well-formed codes are tolerated.
    */
@@ -19,7 +19,7 @@ export type ErrorEnvelope = unknown & {
   details?: {
     [k: string]: unknown;
   };
-};
+}
 
 /**
  * Error codes this slice defines, plus the generic request errors a host returns.

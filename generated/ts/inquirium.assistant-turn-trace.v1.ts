@@ -163,7 +163,7 @@ export interface InquiriumTracePolicy {
 /**
  * One decision. Context-element decisions name the element, its source and label, and use the outcomes include, declassify, drop or fail. Closed.
  */
-export type InquiriumTraceDecision = unknown & {
+export interface InquiriumTraceDecision {
   /**
    * What was decided.
    */
@@ -202,7 +202,7 @@ export type InquiriumTraceDecision = unknown & {
    * Label of that element, or the label a keyed setting was resolved for.
    */
   classification?: InquiriumClassificationLabel;
-};
+}
 
 /**
  * One recording side effect: kind, status and a target descriptor. Closed.

@@ -6,7 +6,7 @@ import type { InquiriumModelBindingRef, InquiriumReasonCode, InquiriumRuntimeRef
 /**
  * Result of running the baseline-assistant conformance suite against one runtime candidate in one node environment. A runtime may serve as baseline-assistant only while it has a fresh report that passed. Emitted by the suite; closed.
  */
-export type InquiriumBaselineConformanceReport = unknown & {
+export interface InquiriumBaselineConformanceReport {
   /**
    * Schema discriminator; always inquirium.baseline-assistant-conformance-report.v1.
    */
@@ -53,7 +53,7 @@ export type InquiriumBaselineConformanceReport = unknown & {
    * True only when every check passed.
    */
   'overall/passed': boolean;
-};
+}
 
 /**
  * One check of the suite. Closed.

@@ -25,7 +25,7 @@ export type InquiriumContextSourceKind = 'relationship' | 'memarium' | 'messagin
 /**
  * One requested source. Needs an operator grant; artifact and dataset sources also need a lease. Closed.
  */
-export type InquiriumContextSource = unknown & {
+export interface InquiriumContextSource {
   /**
    * Which gate resolves this source.
    */
@@ -46,4 +46,4 @@ export type InquiriumContextSource = unknown & {
    * Upper bound on elements taken from this source.
    */
   'max/elements'?: number;
-};
+}

@@ -6,7 +6,7 @@ import type { InquiriumContentPart } from './inquirium.generate.request.v1.ts';
 /**
  * Typed outcome of a generate request. A completed response carries output framed by an epistemic block; a denial or failure carries a reason code and no output. Closed on purpose: there is no effects field (effects belong to a separate, later act contract) and the stance enum cannot say authoritative, so both are rejected by validation rather than by convention.
  */
-export type InquiriumGenerateResponse = unknown & {
+export interface InquiriumGenerateResponse {
   /**
    * Schema discriminator; always inquirium.generate.response.v1.
    */
@@ -57,7 +57,7 @@ export type InquiriumGenerateResponse = unknown & {
    * Content-free diagnostics.
    */
   diagnostics?: InquiriumDiagnostics;
-};
+}
 
 /**
  * Outcome codes. completed: output produced. handler-unavailable: no healthy runtime satisfied the policy (never answered by a remote fallback). context-denied: a context element could not reach any eligible model and policy was fail_closed. policy-denied: the request itself was refused (missing grant, missing operator authority, scope not allowed). failed: a runtime or adapter error after selection.

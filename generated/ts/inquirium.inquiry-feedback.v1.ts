@@ -7,7 +7,7 @@ import type { InquiriumParticipantRef, InquiriumSessionRef } from './inquirium.i
 /**
  * The operator's explicit verdict on one inquiry result: verified, refuted or amended, with a note. An append-only fact recorded with the session; a change of mind is a new feedback fact, never an edit. Nothing learns from it silently. Closed.
  */
-export type InquiriumInquiryFeedback = unknown & {
+export interface InquiriumInquiryFeedback {
   /**
    * Schema discriminator; always inquirium.inquiry-feedback.v1.
    */
@@ -44,4 +44,4 @@ export type InquiriumInquiryFeedback = unknown & {
    * When the fact was appended.
    */
   'recorded/at': string;
-};
+}

@@ -9,7 +9,7 @@ import type { InquiriumTransportKind } from './inquirium.runtime-candidate.v1.ts
 /**
  * Which classification labels a model binding may receive. Locality follows from it: a remote model normally accepts only public data. A remote provider accepting more than public needs an explicit operator acknowledgement. Operator configuration, closed.
  */
-export type InquiriumModelAcceptance = unknown & {
+export interface InquiriumModelAcceptance {
   /**
    * Schema discriminator; always inquirium.model-acceptance.v1.
    */
@@ -44,7 +44,7 @@ export type InquiriumModelAcceptance = unknown & {
    * Operator's explicit acceptance of a remote provider receiving more than public data. Required when remote_provider is true and accepts_max_tier is above public.
    */
   operator_acknowledgement?: InquiriumOperatorAcknowledgement;
-};
+}
 
 /**
  * Record of the operator accepting that a remote provider may receive data up to a given label. Closed.

@@ -12,7 +12,7 @@ import type { InquiriumSingleChoiceWidget } from './inquirium.operator-question.
 /**
  * A blocking, host-owned question to the operator: the named operation waits until the question is answered, times out, is cancelled or is superseded. The model may propose a question, but the widget comes only from a registered kind; the request carries widget/kind plus a payload valid for that kind and never an input schema of its own. Closed.
  */
-export type InquiriumOperatorQuestionRequest = unknown & {
+export interface InquiriumOperatorQuestionRequest {
   /**
    * Schema discriminator; always inquirium.operator-question.request.v1.
    */
@@ -75,7 +75,7 @@ export type InquiriumOperatorQuestionRequest = unknown & {
    * When the host accepted the question.
    */
   'created/at'?: string;
-};
+}
 
 /**
  * The registered question kinds. Each has exactly one payload schema, owned by the core contract.

@@ -8,7 +8,7 @@ import type { InquiriumTimeoutDefault } from './inquirium.operator-question.requ
 /**
  * Lifecycle record of an operator question, kept by the host. The question is the authoritative blocker; notifications only point at it. answered carries the answer; the other terminal states carry none and fail closed unless the request declared a safe default. Closed.
  */
-export type InquiriumOperatorQuestionState = unknown & {
+export interface InquiriumOperatorQuestionState {
   /**
    * Schema discriminator; always inquirium.operator-question.state.v1.
    */
@@ -45,4 +45,4 @@ export type InquiriumOperatorQuestionState = unknown & {
    * When the record entered its current state.
    */
   'updated/at': string;
-};
+}

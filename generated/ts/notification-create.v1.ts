@@ -59,7 +59,7 @@ export type InquiriumNotificationCreate = (
 /**
  * One action (P057 notification-action.v1) projected from the question. Its input is named by registered widget schema id, never an inline schema. Closed.
  */
-export type InquiriumNotificationAction = unknown & {
+export interface InquiriumNotificationAction {
   /**
    * From widget/kind after registry resolution, or open-interaction when the action only opens the interaction page.
    */
@@ -80,4 +80,4 @@ export type InquiriumNotificationAction = unknown & {
    * From response.idempotency/key.
    */
   'idempotency/key'?: string;
-};
+}

@@ -40,8 +40,8 @@ export function toFailures(errors: readonly ValidatorError[] | null | undefined)
   return (errors ?? []).map((e) => {
     const p = e.params as Record<string, unknown>;
     let message = e.message ?? e.keyword;
-    if ((e.keyword === 'additionalProperties' || e.keyword === 'unevaluatedProperties') && p['additionalProperty'] !== undefined)
-      message += \`: \${JSON.stringify(p['additionalProperty'] ?? p['unevaluatedProperty'])}\`;
+    if (e.keyword === 'additionalProperties' && p['additionalProperty'] !== undefined)
+      message += \`: \${JSON.stringify(p['additionalProperty'])}\`;
     else if (e.keyword === 'unevaluatedProperties' && p['unevaluatedProperty'] !== undefined)
       message += \`: \${JSON.stringify(p['unevaluatedProperty'])}\`;
     else if (e.keyword === 'enum' && Array.isArray(p['allowedValues']))

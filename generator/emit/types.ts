@@ -94,7 +94,8 @@ export function projectForTs(r: Resolved, type: TypeInfo): { schema: JsonObject;
       if (Array.isArray(value)) {
         const items = value.map((v, i) => visit(v, file, `${pointer}/${key}/${i}`, false, depth + 1));
         if (key === 'allOf') {
-          const kept = items.filter((v) => !(isObject(v) && Object.keys(v).length === 0));
+          // allOf members that only carry rules TS cannot express (if/then, not, …) project to nothing.
+          const kept = items.filter((v) => !(isObject(v) && (Object.keys(v).length === 0 || (v['tsType'] === 'unknown' && Object.keys(v).every((k) => k === 'tsType' || k === 'description')))));
           if (kept.length) out[key] = kept;
           continue;
         }
