@@ -52,9 +52,9 @@ export interface InquiriumAssistantUiPreferences {
   /**
    * Forbidden. Streak counters reward returning for its own sake; the assistant surface must not use engagement mechanics. Any value is rejected.
    */
-  streak_count?: unknown;
+  streak_count?: never;
   /**
    * Forbidden. Timed nudges to reopen the assistant are unsolicited initiation. Any value is rejected.
    */
-  nudge_after?: unknown;
+  nudge_after?: never;
 }

@@ -8,7 +8,7 @@ import type { InquiriumContentPart } from './inquirium.generate.request.v1.ts';
 /**
  * One classified context element as the host hands it to Inquirium after resolving a source. The label travels with the element so each layer can narrow on it. Exactly one of content or content/ref. Closed.
  */
-export type InquiriumContextElement = {
+export interface InquiriumContextElement {
   /**
    * Schema discriminator; always inquirium.context-element.v1.
    */
@@ -53,19 +53,4 @@ export type InquiriumContextElement = {
    * The operator grant under which the element was read.
    */
   'grant/ref'?: string;
-} & (
-  | {
-      /**
-       * Inline branch.
-       */
-      content: unknown;
-      [k: string]: unknown;
-    }
-  | {
-      /**
-       * Referenced branch.
-       */
-      'content/ref': unknown;
-      [k: string]: unknown;
-    }
-);
+}

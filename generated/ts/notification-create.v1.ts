@@ -6,22 +6,7 @@ import type { InquiriumReasonCode } from './inquirium.generate.response.v1.ts';
 /**
  * The notification the host may derive from an operator question (P057 notification-create.v1, only the fields this projection fills). It draws attention; the question record stays the authoritative blocker. The mapping is mechanical and host-owned: each field below says which question field it comes from. Closed.
  */
-export type InquiriumNotificationCreate = (
-  | {
-      /**
-       * Subject form.
-       */
-      'subject/ref': unknown;
-      [k: string]: unknown;
-    }
-  | {
-      /**
-       * Body form.
-       */
-      'body/ref': unknown;
-      [k: string]: unknown;
-    }
-) & {
+export interface InquiriumNotificationCreate {
   /**
    * Schema discriminator; always notification-create.v1.
    */
@@ -54,7 +39,7 @@ export type InquiriumNotificationCreate = (
    * @maxItems 1
    */
   actions?: InquiriumNotificationAction[];
-};
+}
 
 /**
  * One action (P057 notification-action.v1) projected from the question. Its input is named by registered widget schema id, never an inline schema. Closed.

@@ -32,6 +32,16 @@ const DROP = new Set(['if', 'then', 'else', 'not', 'contains', 'minContains', 'm
 /** Keywords that give a schema a shape; a schema with none of them is `unknown`. */
 const SHAPE_KEYS = new Set(['type', 'properties', 'items', 'prefixItems', 'oneOf', 'anyOf', 'allOf', 'enum', 'const', '$ref', 'additionalProperties', 'patternProperties', 'tsType', 'format', 'pattern', 'minLength', 'maxLength', 'minimum', 'maximum', 'required']);
 
+const CONSTRAINT_ONLY = new Set(['required', 'description', 'not', 'if', 'then', 'else', 'minProperties', 'maxProperties', 'dependentRequired', '$comment']);
+/** A subschema that only adds presence/conditional rules, no shape of its own. */
+const isConstraintOnly = (v: Json): boolean =>
+  isObject(v) &&
+  Object.keys(v).every(
+    (k) =>
+      CONSTRAINT_ONLY.has(k) ||
+      (k === 'properties' && isObject(v[k]) && Object.values(v[k]).every((p) => isObject(p) && Object.keys(p).every((pk) => pk === 'description'))),
+  );
+
 /** Render a default into the description so it reaches JSDoc as `@default`. */
 function foldDefault(description: unknown, def: Json | undefined): string | undefined {
   const desc = typeof description === 'string' ? description : undefined;
@@ -70,6 +80,11 @@ export function projectForTs(r: Resolved, type: TypeInfo): { schema: JsonObject;
       return { ...replaced, ...extra };
     }
     const out: JsonObject = {};
+    const notSchema = node['not'];
+    if ((notSchema === true || (isObject(notSchema) && Object.keys(notSchema).length === 0)) && !Object.keys(node).some((k) => SHAPE_KEYS.has(k))) {
+      const description = foldDefault(node['description'], node['default']);
+      return description ? { tsType: 'never', description } : { tsType: 'never' };
+    }
     if (!Object.keys(node).some((k) => SHAPE_KEYS.has(k))) {
       const description = foldDefault(node['description'], node['default']);
       return description ? { tsType: 'unknown', description } : { tsType: 'unknown' };
@@ -92,6 +107,8 @@ export function projectForTs(r: Resolved, type: TypeInfo): { schema: JsonObject;
         continue;
       }
       if (Array.isArray(value)) {
+        // oneOf/anyOf/allOf whose members only constrain presence (e.g. "subject/ref or body/ref required"): not a TS shape.
+        if ((key === 'oneOf' || key === 'anyOf' || key === 'allOf') && value.every(isConstraintOnly)) continue;
         const items = value.map((v, i) => visit(v, file, `${pointer}/${key}/${i}`, false, depth + 1));
         if (key === 'allOf') {
           // allOf members that only carry rules TS cannot express (if/then, not, …) project to nothing.
