@@ -24,6 +24,6 @@ export const EMITTERS: readonly EmitterEntry[] = [
   { name: 'guards', emit: emitGuards, owns: ['generated/guards/'] },
   { name: 'run-events', emit: emitRunEvents, owns: ['generated/run-events/'] },
   { name: 'site-data', emit: emitSiteData, owns: ['generated/site-data/'] },
-  { name: 'readme', emit: emitReadme, owns: ['generated/README.md'] },
+  { name: 'readme', emit: emitReadme, owns: ['generated/README.md', 'generated/tsdoc.json'] },
   // { name: 'other-languages', emit: emitOtherLanguages, owns: ['generated/other-languages/'] },
 ];

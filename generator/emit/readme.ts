@@ -1,4 +1,4 @@
-/** Emitter: `generated/README.md`. */
+/** Emitter: `generated/README.md` and `generated/tsdoc.json` (declares the JSDoc tags the generated types use). */
 import type { Corpus, EmittedFile } from '../model.ts';
 
 export function emitReadme(corpus: Corpus): readonly EmittedFile[] {
@@ -18,5 +18,18 @@ when this directory is out of date. Layout and the site-data format: \`docs/gene
 | \`site-data/\` | JSON the site renders (schemas, fields, rules, examples, TS text) |
 | \`other-languages/\` | types in other languages (its own emitter) |
 `;
-  return [{ path: 'generated/README.md', contents: text }];
+  // json-schema-to-typescript writes @minItems/@maxItems; declare them so typedoc/tsdoc accept them (@default is standard).
+  const tsdoc = {
+    $schema: 'https://developer.microsoft.com/json-schemas/tsdoc/v0/tsdoc.schema.json',
+    extends: ['typedoc/tsdoc.json'],
+    noStandardTags: false,
+    tagDefinitions: [
+      { tagName: '@minItems', syntaxKind: 'block' },
+      { tagName: '@maxItems', syntaxKind: 'block' },
+    ],
+  };
+  return [
+    { path: 'generated/README.md', contents: text },
+    { path: 'generated/tsdoc.json', contents: JSON.stringify(tsdoc, null, 2) + '\n' },
+  ];
 }
