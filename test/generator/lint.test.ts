@@ -1,0 +1,73 @@
+/** Each lint rule fires on a minimal violation of the fixture corpus, with file and pointer. */
+import { describe, expect, it } from 'vitest';
+import { loadCorpus } from '../../generator/load.ts';
+import { lintCorpus, checkExamples, type Finding } from '../../generator/lint.ts';
+import type { Corpus, JsonObject, SchemaFile } from '../../generator/model.ts';
+import { FIXTURE } from './helpers.ts';
+
+const base = loadCorpus(FIXTURE);
+
+/** A corpus with one schema file changed by `edit`. */
+function withSchema(stem: string, edit: (s: JsonObject) => void, corpus: Corpus = base): Corpus {
+  return {
+    ...corpus,
+    schemas: corpus.schemas.map((f): SchemaFile => {
+      if (f.stem !== stem) return f;
+      const schema = structuredClone(f.schema);
+      edit(schema);
+      return { ...f, schema, id: typeof schema['$id'] === 'string' ? schema['$id'] : f.id };
+    }),
+  };
+}
+const rules = (fs: Finding[]) => fs.map((f) => `${f.rule} ${f.file}#${f.pointer}`);
+const obj = (v: unknown) => v as JsonObject;
+
+describe('lint', () => {
+  it('the fixture corpus is clean', () => {
+    expect(lintCorpus(base)).toEqual([]);
+    expect(checkExamples(base).findings).toEqual([]);
+  });
+
+  const SHARED = 'schemas/demo/v1/shared.schema.json';
+  const CONFIG = 'schemas/demo/v1/config.schema.json';
+  const cases: [string, Corpus, string][] = [
+    ['schema-draft', withSchema('shared', (s) => (s['$schema'] = 'http://json-schema.org/draft-07/schema#')), `schema-draft ${SHARED}#/$schema`],
+    ['id-base', withSchema('shared', (s) => (s['$id'] = 'https://example.com/shared.schema.json')), `id-base ${SHARED}#/$id`],
+    ['title', withSchema('shared', (s) => delete obj(obj(s['$defs'])['Label'])['title']), `title ${SHARED}#/$defs/Label/title`],
+    ['title-unique', withSchema('config', (s) => (obj(obj(s['$defs'])['Extras'])['title'] = 'DemoLabel')), `title-unique ${SHARED}#/$defs/Label/title`],
+    ['description', withSchema('config', (s) => delete s['description']), `description ${CONFIG}#/description`],
+    ['property-description', withSchema('config', (s) => delete obj(obj(s['properties'])['createdAt'])['description']), `property-description ${CONFIG}#/properties/createdAt`],
+    ['object-openness', withSchema('config', (s) => delete obj(obj(s['$defs'])['Extras'])['additionalProperties']), `object-openness ${CONFIG}#/$defs/Extras`],
+    ['ref-relative', withSchema('config', (s) => (obj(obj(s['properties'])['label'])['$ref'] = 'https://wopkit.dev/schemas/demo/v1/shared.schema.json#/$defs/Label')), `ref-relative ${CONFIG}#/properties/label/$ref`],
+    ['ref-resolves', withSchema('config', (s) => (obj(obj(s['properties'])['label'])['$ref'] = './missing.schema.json')), `ref-resolves ${CONFIG}#/properties/label/$ref`],
+    ['strict-compile', withSchema('config', (s) => (obj(obj(s['properties'])['createdAt'])['minimum'] = 1)), `strict-compile ${CONFIG}#`],
+    ['type-index', withSchema('run-event-payloads', (s) => (obj(s['x-type-index'])['demo.gone'] = '#/$defs/gone')), 'type-index schemas/demo/v1/run-event-payloads.schema.json#/x-type-index/demo.gone'],
+    ['runtime-rules', withSchema('shared', (s) => (obj(obj(s['$defs'])['Settings'])['x-runtime-rules'] = [{ id: 'Not Kebab', text: 'x' }])), `runtime-rules ${SHARED}#/$defs/Settings/x-runtime-rules/0`],
+    ['examples-present', { ...base, examples: base.examples.filter((e) => !(e.target === 'config--Extras' && e.kind === 'invalid')) }, `examples-present ${CONFIG}#/$defs/Extras`],
+    ['example-target', { ...base, examples: [...base.examples, { ...base.examples[0]!, target: 'config--Nope', path: 'schemas/demo/v1/examples/config--Nope/valid/x.json' }] }, 'example-target schemas/demo/v1/examples/config--Nope/valid/x.json#'],
+  ];
+  it.each(cases)('%s', (_rule, corpus, expected) => {
+    expect(rules(lintCorpus(corpus))).toContain(expected);
+  });
+
+  it('check-examples: a valid example that fails, an invalid one that passes, and a wrong expected pointer', () => {
+    const ex = base.examples;
+    const broken: Corpus = {
+      ...base,
+      examples: ex.map((e) => {
+        if (e.target === 'config--Extras' && e.kind === 'valid') return { ...e, instance: { note: 5 } };
+        if (e.target === 'config--TextPart' && e.kind === 'invalid') return { ...e, instance: { kind: 'text', text: 'fine' } };
+        if (e.target === 'config--RefPart' && e.kind === 'invalid') return { ...e, expect: { instancePath: '/kind', keyword: 'const' } };
+        return e;
+      }),
+    };
+    const f = checkExamples(broken).findings;
+    expect(rules(f)).toEqual(
+      expect.arrayContaining([
+        'example-valid schemas/demo/v1/examples/config--Extras/valid/open.json#/note',
+        'example-invalid schemas/demo/v1/examples/config--TextPart/invalid/empty-text.json#/instance',
+        'example-invalid schemas/demo/v1/examples/config--RefPart/invalid/bad-ref.json#/kind',
+      ]),
+    );
+  });
+});
