@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadCorpus } from '../../generator/load.ts';
 import { lintCorpus, checkExamples, type Finding } from '../../generator/lint.ts';
-import type { Corpus, JsonObject, SchemaFile } from '../../generator/model.ts';
+import type { Corpus, Example, JsonObject, SchemaFile } from '../../generator/model.ts';
 import { FIXTURE } from './helpers.ts';
 
 const base = loadCorpus(FIXTURE);
@@ -54,7 +54,7 @@ describe('lint', () => {
     const ex = base.examples;
     const broken: Corpus = {
       ...base,
-      examples: ex.map((e) => {
+      examples: ex.map((e): Example => {
         if (e.target === 'config--Extras' && e.kind === 'valid') return { ...e, instance: { note: 5 } };
         if (e.target === 'config--TextPart' && e.kind === 'invalid') return { ...e, instance: { kind: 'text', text: 'fine' } };
         if (e.target === 'config--RefPart' && e.kind === 'invalid') return { ...e, expect: { instancePath: '/kind', keyword: 'const' } };
