@@ -1,6 +1,10 @@
 // @ts-check
 import { defineConfig } from 'astro/config';
 import starlight from '@astrojs/starlight';
+import { existsSync } from 'node:fs';
+
+/** The other-languages page exists only once the other-language emitter has published its document. */
+const hasOtherLanguages = existsSync(new URL('../docs/other-languages.md', import.meta.url));
 
 export default defineConfig({
   site: 'https://wopkit.dev',
@@ -15,7 +19,7 @@ export default defineConfig({
         { label: 'RFCs', link: '/rfcs/' },
         { label: 'Schema reference', link: '/schemas/' },
         { label: 'Interop matrix', link: '/interop/' },
-        { label: 'Other languages', link: '/other-languages/' },
+        ...(hasOtherLanguages ? [{ label: 'Other languages', link: '/other-languages/' }] : []),
         { label: 'API reference', link: '/api/', attrs: { target: '_self' } },
       ],
     }),
