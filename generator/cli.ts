@@ -8,7 +8,7 @@ import { resolve, join, relative, isAbsolute } from 'node:path';
 import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
-import { loadCorpus, readJsonFile } from './load.ts';
+import { assertMetaValid, loadCorpus, readJsonFile } from './load.ts';
 import { lintCorpus, checkExamples, type Finding } from './lint.ts';
 import { resolveCorpus } from './resolve.ts';
 import { emitAll, checkFiles, writeFiles } from './write.ts';
@@ -91,6 +91,7 @@ function printFindings(io: Io, format: Format, command: string, findings: Findin
 async function gen(p: Parsed, io: Io): Promise<number> {
   const t0 = performance.now();
   const corpus = loadCorpus(p.root);
+  assertMetaValid(corpus);
   resolveCorpus(corpus);
   const files = await emitAll(corpus);
   if (p.check) {
@@ -139,10 +140,24 @@ async function validate(p: Parsed, io: Io): Promise<number> {
     const close = Object.keys(index).filter((t) => t.toLowerCase().includes(lower) || lower.includes(t.toLowerCase())).slice(0, 5);
     throw new UsageError(`unknown type "${typeName}"${close.length ? ` (did you mean ${close.join(', ')}?)` : ''}; types are schema titles, example targets or validator names`);
   }
+  const runEventsPath = join(p.root, 'generated/run-events/index.ts');
+  const runEvents = existsSync(runEventsPath)
+    ? ((await import(pathToFileURL(runEventsPath).href)) as {
+        RUN_EVENT_ENVELOPE: string;
+        validateRunEvent: (e: unknown) => { valid: boolean; known: boolean; failures: { instancePath: string; message: string; keyword: string }[] };
+      })
+    : undefined;
+  const title = Object.keys(index).find((k) => index[k] === entry);
+  const dispatch = runEvents && title === runEvents.RUN_EVENT_ENVELOPE ? runEvents.validateRunEvent : undefined;
   const results: { file: string; valid: boolean; failures: { instancePath: string; message: string; keyword: string }[] }[] = [];
   for (const file of files) {
     const abs = isAbsolute(file) ? file : resolve(process.cwd(), file);
     const data = readJsonFile(abs, file);
+    if (dispatch) {
+      const res = dispatch(data);
+      results.push({ file, valid: res.valid, failures: res.failures });
+      continue;
+    }
     const ok = entry.validator(data);
     const errors = entry.validator.errors ?? [];
     const failures = ok ? [] : guards ? guards.toFailures(errors) : errors.map((e) => ({ instancePath: e.instancePath, message: e.message ?? e.keyword, keyword: e.keyword }));

@@ -5,6 +5,7 @@ import type { Corpus, Json, JsonObject, SchemaFile } from './model.ts';
 import { createAjv } from './ajv.ts';
 import { Resolved, isObject, walkSchema, type TypeInfo } from './resolve.ts';
 import { escapePointer } from './errors.ts';
+import { metaViolations } from './load.ts';
 
 export const SCHEMA_DRAFT = 'https://json-schema.org/draft/2020-12/schema';
 export const ID_BASE = 'https://wopkit.dev/schemas/';
@@ -99,10 +100,14 @@ export function lintCorpus(corpus: Corpus): Finding[] {
     });
   }
 
-  // Strict compile.
+  // Meta-schema, then strict compile.
+  const meta = metaViolations(corpus);
+  for (const v of meta) add(v.file, v.pointer, 'meta-schema', v.message);
+  const metaBad = new Set(meta.map((v) => v.file));
   const ajv = createAjv();
   const added: SchemaFile[] = [];
   for (const file of corpus.schemas) {
+    if (metaBad.has(file.path)) continue;
     try {
       ajv.addSchema(file.schema as object);
       added.push(file);

@@ -6,6 +6,7 @@ import { readdirSync, readFileSync, existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Corpus, Example, Json, JsonObject, SchemaFile } from './model.ts';
 import { CorpusError } from './errors.ts';
+import { createAjv } from './ajv.ts';
 
 const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -169,4 +170,41 @@ export function loadCorpus(rootDir: string): Corpus {
     }
   }
   return { root, schemas, examples };
+}
+
+/** One meta-schema violation: the schema file is not a valid draft 2020-12 schema. */
+export interface MetaViolation {
+  file: string;
+  pointer: string;
+  message: string;
+}
+
+/** Validate every schema against the draft 2020-12 meta-schema (pointers point into the schema file). */
+export function metaViolations(corpus: Corpus): MetaViolation[] {
+  const ajv = createAjv();
+  const out: MetaViolation[] = [];
+  for (const f of corpus.schemas) {
+    let ok: boolean;
+    try {
+      ok = ajv.validate('https://json-schema.org/draft/2020-12/schema', f.schema) as boolean;
+    } catch (e) {
+      out.push({ file: f.path, pointer: '', message: `cannot meta-validate: ${(e as Error).message}` });
+      continue;
+    }
+    if (ok) continue;
+    const seen = new Set<string>();
+    for (const e of ajv.errors ?? []) {
+      const key = `${e.instancePath} ${e.message}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push({ file: f.path, pointer: e.instancePath, message: `not a valid draft 2020-12 schema: ${e.message ?? e.keyword}` });
+    }
+  }
+  return out;
+}
+
+/** Throw a CorpusError (file + pointer) for the first schema that is not a valid draft 2020-12 schema. */
+export function assertMetaValid(corpus: Corpus): void {
+  const v = metaViolations(corpus)[0];
+  if (v) throw new CorpusError(v.message, v.file, v.pointer);
 }

@@ -6,6 +6,9 @@ import type { Validator } from '../validators/validators.js';
 import type { RunEvent, AgentMemoryConsolidatedPayload, CommitmentFiredPayload, ConfidenceEscalatedPayload, InterruptRequestedPayload, InterruptResolvedPayload, MemoryCompactedPayload, MemoryWrittenPayload, ProposalActivatedPayload, ProposalCreatedPayload, RunCompletedPayload, RunFailedPayload, RunOrchestratorDecidedPayload, RunStartedPayload, WorkerDispatchedPayload, WorkspaceUpdatedPayload } from '../ts/index.ts';
 import { toFailures, type GuardFailure } from '../guards/index.ts';
 
+/** Title of the envelope type; `wopkit validate <it>` dispatches payloads through validateRunEvent. */
+export const RUN_EVENT_ENVELOPE = "RunEvent";
+
 /** Payload type of every known run-event type. */
 export interface RunEventPayloadMap {
   "agent.memory.consolidated": AgentMemoryConsolidatedPayload;

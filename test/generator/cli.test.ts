@@ -165,3 +165,42 @@ describe('wopkit CLI on a scratch copy of the fixture corpus', () => {
     expect(ok.status).toBe(0);
   });
 });
+
+describe('wopkit CLI: structurally malformed schema', () => {
+  it('gen exits 2 naming file and pointer; lint reports meta-schema', async () => {
+    const { root, cleanup } = scratchFixture();
+    try {
+      const p = join(root, 'schemas/demo/v1/config.schema.json');
+      const s = JSON.parse(readFileSync(p, 'utf8'));
+      s.properties.parts.minItems = 'one';
+      writeFileSync(p, JSON.stringify(s));
+      const g = await run(['gen', '--root', root]);
+      expect(g.code).toBe(2);
+      expect(g.err).toContain('schemas/demo/v1/config.schema.json#/properties/parts/minItems: not a valid draft 2020-12 schema');
+      noStack(g.err);
+      const l = await run(['lint', '--root', root, '--format', 'json']);
+      expect(l.code).toBe(1);
+      expect(JSON.parse(l.out).findings).toContainEqual(expect.objectContaining({ rule: 'meta-schema', pointer: '/properties/parts/minItems' }));
+    } finally {
+      cleanup();
+    }
+  });
+});
+
+describe('wopkit validate on run events', () => {
+  it('checks the payload of a known type through validateRunEvent', async () => {
+    const { root, cleanup } = scratchFixture();
+    try {
+      await run(['gen', '--root', root]);
+      const f = join(root, 'ev.json');
+      writeFileSync(f, JSON.stringify({ eventId: 'e', type: 'demo.finished', payload: { ok: 'yes' } }));
+      const r = await run(['validate', 'DemoRunEvent', f, '--root', root]);
+      expect(r.code).toBe(1);
+      expect(r.out).toMatch(/ev\.json#\/payload\/ok: must be boolean \[type\]/);
+      writeFileSync(f, JSON.stringify({ eventId: 'e', type: 'demo.unknown', payload: { ok: 'yes' } }));
+      expect((await run(['validate', 'run-event', f, '--root', root])).code).toBe(0);
+    } finally {
+      cleanup();
+    }
+  });
+});
