@@ -2,9 +2,8 @@
 import { validateMemoryCompactedPayload, validateMemoryEntry } from '../../generated/validators/validators.js';
 import type { Scenario } from '../scenario.ts';
 import * as gate from './gates.ts';
+import { unique, enc, freshScope } from './util.ts';
 
-const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
-const enc = encodeURIComponent;
 
 interface Compacted { compactionRunId: string; event: { memoryRef: string; outputId: string; sourceIds?: string[]; sourceCount: number; byteSize: number; trigger: string }; output: { content: string; tags: string[] } }
 
@@ -16,8 +15,7 @@ export const compactionScenarios: Scenario[] = [
     profile: 'compaction',
     gate: gate.compaction,
     async run(t) {
-      const tenant = `tenant-${unique()}`;
-      const memoryRef = `mem://${tenant}/agent-1`;
+      const { tenant, memoryRef } = freshScope();
       const seeded = await t.call<{ entries: { id: string }[] }>('POST', '/v1/host/sample/memory/seed', { memoryRef, entries: [1, 2, 3].map((i) => ({ content: `Note ${i}: the customer prefers email.` })) });
       const ids = seeded.body.entries.map((e) => e.id);
       const r = await t.call<Compacted>('POST', '/v1/host/sample/memory/compact', { memoryRef, sourceIds: ids });
@@ -38,8 +36,7 @@ export const compactionScenarios: Scenario[] = [
     profile: 'compaction',
     gate: gate.compaction,
     async run(t) {
-      const tenant = `tenant-${unique()}`;
-      const memoryRef = `mem://${tenant}/agent-1`;
+      const { tenant, memoryRef } = freshScope();
       const secret = `sk-carry-${unique()}-secret`;
       const seeded = await t.call<{ entries: { id: string; content: string }[] }>('POST', '/v1/host/sample/memory/seed', {
         memoryRef,
@@ -60,8 +57,7 @@ export const compactionScenarios: Scenario[] = [
     profile: 'compaction',
     gate: gate.compaction,
     async run(t) {
-      const tenant = `tenant-${unique()}`;
-      const memoryRef = `mem://${tenant}/agent-1`;
+      const { tenant, memoryRef } = freshScope();
       await t.call('POST', '/v1/host/sample/memory/seed', { memoryRef, entries: [{ content: 'A.' }, { content: 'B.' }] });
       const r = await t.call<Compacted>('POST', '/v1/host/sample/memory/compact', { memoryRef });
       const tags = r.body.output.tags.filter((x) => x.startsWith('compacted-from:'));

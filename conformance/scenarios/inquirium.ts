@@ -2,8 +2,8 @@
 import { validateInquiriumGenerateResponse, validateInquiriumOperatorQuestionState } from '../../generated/validators/validators.js';
 import type { Scenario } from '../scenario.ts';
 import * as gate from './gates.ts';
+import { unique } from './util.ts';
 
-const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
 const request = (text: string) => ({ schema: 'inquirium.generate.request.v1', operation: 'generate', turns: [{ role: 'user', content: [{ type: 'text', text }] }], policy: { locality: 'local_only', trust_mode: 'strict_local', scope: 'assistant-session-only', on_context_denied: 'fail_closed' } });
 
 export const inquiriumScenarios: Scenario[] = [

@@ -2,10 +2,8 @@
 import { validateMemoryEntry } from '../../generated/validators/validators.js';
 import type { Scenario } from '../scenario.ts';
 import * as gate from './gates.ts';
+import { unique, enc, sleep, freshScope } from './util.ts';
 
-const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
-const enc = encodeURIComponent;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export const memoryScenarios: Scenario[] = [
   {
@@ -39,8 +37,7 @@ export const memoryScenarios: Scenario[] = [
     profile: 'agent-memory',
     gate: gate.longTerm,
     async run(t) {
-      const tenant = `tenant-${unique()}`;
-      const memoryRef = `mem://${tenant}/agent-1`;
+      const { tenant, memoryRef } = freshScope();
       const fx = await t.call<{ memoryId: string; secretId: string; secretValue: string }>('POST', '/v1/host/sample/memory/redaction', { memoryRef });
       const entry = await t.call<{ content: string }>('GET', `/v1/host/sample/memory/entry?tenant=${tenant}&memoryRef=${enc(memoryRef)}&id=${enc(fx.body.memoryId)}`, undefined, validateMemoryEntry);
       t.check(entry.body.content.includes(`[REDACTED:${fx.body.secretId}]`), 'the entry does not carry the redaction marker');
@@ -54,8 +51,7 @@ export const memoryScenarios: Scenario[] = [
     profile: 'agent-memory',
     gate: gate.ttl,
     async run(t) {
-      const tenant = `tenant-${unique()}`;
-      const memoryRef = `mem://${tenant}/agent-1`;
+      const { tenant, memoryRef } = freshScope();
       const seeded = await t.call<{ entries: { id: string; expiresAt?: string }[] }>('POST', '/v1/host/sample/memory/seed', { memoryRef, entries: [{ content: 'short-lived', ttlSeconds: 1 }, { content: 'long-lived' }] });
       const short = seeded.body.entries[0]!;
       t.check(typeof short.expiresAt === 'string', 'the TTL entry has no expiresAt');

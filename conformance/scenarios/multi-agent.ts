@@ -2,8 +2,8 @@
 import { validateRunForkResponse } from '../../generated/validators/validators.js';
 import type { Scenario } from '../scenario.ts';
 import * as gate from './gates.ts';
+import { enc } from './util.ts';
 
-const enc = encodeURIComponent;
 interface Ev { type: string; sequence: number; payload: Record<string, unknown> }
 
 export const multiAgentScenarios: Scenario[] = [

@@ -5,8 +5,8 @@ import {
 } from '../../generated/validators/validators.js';
 import { get, type Scenario } from '../scenario.ts';
 import * as gate from './gates.ts';
+import { unique } from './util.ts';
 
-const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
 
 export const rfc0068Scenarios: Scenario[] = [
   {
