@@ -1,16 +1,19 @@
 /**
  * DTO validation for everything the Inquirium runtime accepts or produces, against the schemas in
- * schemas/inquirium/v1 — the one place the runtime gets its Inquirium validators from.
+ * schemas/inquirium/v1 — the one place the runtime gets its Inquirium validators from (the generated standalone
+ * module, so nothing is compiled at start-up).
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import type { ValidateFunction } from 'ajv';
-import { createAjv } from '../../generator/ajv.ts';
+import { validatorIndex } from '../../generated/validators/validators.js';
 
-const dir = fileURLToPath(new URL('../../schemas/inquirium/v1/', import.meta.url));
-const ajv = createAjv();
-for (const f of readdirSync(dir).filter((n) => n.endsWith('.schema.json')).sort()) ajv.addSchema(JSON.parse(readFileSync(dir + f, 'utf8')));
 const BASE = 'https://wopkit.dev/schemas/inquirium/v1/';
+interface GeneratedValidator {
+  (value: unknown): boolean;
+  errors?: readonly { instancePath: string; keyword: string; message?: string }[] | null;
+}
+/** The generated standalone validators, by schema `$id`. */
+const byId = new Map<string, GeneratedValidator>(
+  Object.values(validatorIndex as Record<string, { validator: GeneratedValidator; id: string }>).map((v) => [v.id, v.validator]),
+);
 
 export type DtoId =
   | 'inquirium.generate.request.v1'
@@ -30,10 +33,9 @@ export type DtoId =
   | 'inquirium.assistant-config.v1'
   | 'notification-create.v1';
 
-const cache = new Map<string, ValidateFunction>();
-const validatorFor = (id: DtoId): ValidateFunction => {
-  let v = cache.get(id);
-  if (v === undefined) cache.set(id, (v = ajv.getSchema(`${BASE}${id}.schema.json`)!));
+const validatorFor = (id: DtoId): GeneratedValidator => {
+  const v = byId.get(`${BASE}${id}.schema.json`);
+  if (v === undefined) throw new Error(`no generated validator for ${id}: run npm run gen`);
   return v;
 };
 
