@@ -6,9 +6,11 @@
  *   tenant, is refused before anything is read. Every read and write names that memoryRef only.
  * - Own-snapshot guard: a run that holds a read snapshot of the memoryRef cannot trigger a pass over it
  *   (`consolidation_own_snapshot`); other runs' snapshots stay correct through the replay journal.
- * - Expired entries are not considered (they must not surface) and are left as they are.
+ * - Only long-term entries are considered; transactional ones (`tier:transactional`) and expired ones are left
+ *   exactly as they are.
  * - Passes over the same memoryRef are serialised.
  */
+import { tierOf } from '../memory/writer.ts';
 import { KeyedMutex } from '../multi-agent/sub-run-memory.ts';
 import type { MemoryStorePort } from '../multi-agent/memory-port.ts';
 import type { ReadSnapshotHolds } from '../multi-agent/read-snapshots.ts';
@@ -94,7 +96,8 @@ export class ConsolidationService {
 
   async #pass(memoryRef: string, tenantId: string, req: ConsolidateRequest): Promise<ConsolidationResult> {
     const now = this.#o.clock.now();
-    const live = (await this.#o.store.listRaw(memoryRef)).filter((e) => e.expiresAt === undefined || Date.parse(e.expiresAt) > now);
+    // Long-term entries only (transactional working memory is distillation's input, not consolidation's), unexpired.
+    const live = (await this.#o.store.listRaw(memoryRef)).filter((e) => tierOf(e.tags) === 'long-term' && (e.expiresAt === undefined || Date.parse(e.expiresAt) > now));
     const plan = planConsolidation(live, {
       redact: (c) => this.#o.redact(c, { memoryRef, tenantId }),
       ...(this.#o.nearDuplicates === undefined ? {} : { nearDuplicates: this.#o.nearDuplicates }),

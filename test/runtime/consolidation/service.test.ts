@@ -36,6 +36,21 @@ function setup() {
 const e = (id: string, content: string, t: number, tags: string[] = []): StoredEntry => ({ id, content, tags, createdAt: toIso(Date.UTC(2026, 0, 1) - 1e6 + t) });
 
 describe('ConsolidationService (RFC 0068 §D)', () => {
+  it('considers long-term entries only: transactional duplicates are neither counted nor touched', async () => {
+    const { store, svc } = setup();
+    const ref = 'mem://support/agent-9';
+    for (const x of [
+      e('l1', 'Customer prefers email.', 1),
+      e('t1', 'Customer prefers email.', 2, ['tier:transactional']),
+      e('t2', 'Customer prefers email.', 3, ['tier:transactional']),
+    ])
+      await store.upsert(ref, x);
+    store.writes = [];
+    const r = await svc.consolidate(ref);
+    expect(r.payload).toMatchObject({ inputCount: 1, outputCount: 1 });
+    expect(store.writes).toEqual([]);
+    expect((await store.listRaw(ref)).map((x) => x.id).sort()).toEqual(['l1', 't1', 't2']);
+  });
   it('4 entries → 3 (dedup), second pass {3,3} with no writes; secret stays redacted; event content-free', async () => {
     const { store, events, svc } = setup();
     const ref = 'mem://support/agent-7';
