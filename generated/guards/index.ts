@@ -51,6 +51,15 @@ export function assertAgentMemoryConsolidatedPayload(value: unknown): asserts va
   if (!V.validateAgentMemoryConsolidatedPayload(value)) throw new ValidationError("AgentMemoryConsolidatedPayload", toFailures(V.validateAgentMemoryConsolidatedPayload.errors));
 }
 
+/** True when `value` is a valid AgentPackArtifact (schemas/openwop/v1/proposal.schema.json#/$defs/AgentPackArtifact). */
+export function isAgentPackArtifact(value: unknown): value is T.AgentPackArtifact {
+  return V.validateAgentPackArtifact(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid AgentPackArtifact. */
+export function assertAgentPackArtifact(value: unknown): asserts value is T.AgentPackArtifact {
+  if (!V.validateAgentPackArtifact(value)) throw new ValidationError("AgentPackArtifact", toFailures(V.validateAgentPackArtifact.errors));
+}
+
 /** True when `value` is a valid AgentsCapability (schemas/openwop/v1/capabilities.schema.json#/$defs/AgentsCapability). */
 export function isAgentsCapability(value: unknown): value is T.AgentsCapability {
   return V.validateAgentsCapability(value);
@@ -85,6 +94,15 @@ export function isCapabilityNotProvidedDetails(value: unknown): value is T.Capab
 /** Throws a ValidationError listing every failure unless `value` is a valid CapabilityNotProvidedDetails. */
 export function assertCapabilityNotProvidedDetails(value: unknown): asserts value is T.CapabilityNotProvidedDetails {
   if (!V.validateCapabilityNotProvidedDetails(value)) throw new ValidationError("CapabilityNotProvidedDetails", toFailures(V.validateCapabilityNotProvidedDetails.errors));
+}
+
+/** True when `value` is a valid CommitmentFireCondition (schemas/openwop/v1/capabilities.schema.json#/$defs/CommitmentFireCondition). */
+export function isCommitmentFireCondition(value: unknown): value is T.CommitmentFireCondition {
+  return V.validateCommitmentFireCondition(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid CommitmentFireCondition. */
+export function assertCommitmentFireCondition(value: unknown): asserts value is T.CommitmentFireCondition {
+  if (!V.validateCommitmentFireCondition(value)) throw new ValidationError("CommitmentFireCondition", toFailures(V.validateCommitmentFireCondition.errors));
 }
 
 /** True when `value` is a valid CommitmentFiredPayload (schemas/openwop/v1/run-event-payloads.schema.json#/$defs/commitmentFired). */
@@ -139,6 +157,15 @@ export function isConfidenceEscalatedPayload(value: unknown): value is T.Confide
 /** Throws a ValidationError listing every failure unless `value` is a valid ConfidenceEscalatedPayload. */
 export function assertConfidenceEscalatedPayload(value: unknown): asserts value is T.ConfidenceEscalatedPayload {
   if (!V.validateConfidenceEscalatedPayload(value)) throw new ValidationError("ConfidenceEscalatedPayload", toFailures(V.validateConfidenceEscalatedPayload.errors));
+}
+
+/** True when `value` is a valid ConsolidationSchedule (schemas/openwop/v1/capabilities.schema.json#/$defs/ConsolidationSchedule). */
+export function isConsolidationSchedule(value: unknown): value is T.ConsolidationSchedule {
+  return V.validateConsolidationSchedule(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid ConsolidationSchedule. */
+export function assertConsolidationSchedule(value: unknown): asserts value is T.ConsolidationSchedule {
+  if (!V.validateConsolidationSchedule(value)) throw new ValidationError("ConsolidationSchedule", toFailures(V.validateConsolidationSchedule.errors));
 }
 
 /** True when `value` is a valid DistillationCapability (schemas/openwop/v1/capabilities.schema.json#/$defs/DistillationCapability). */
@@ -1140,6 +1167,15 @@ export function assertOrchestratorDecision(value: unknown): asserts value is T.O
   if (!V.validateOrchestratorDecision(value)) throw new ValidationError("OrchestratorDecision", toFailures(V.validateOrchestratorDecision.errors));
 }
 
+/** True when `value` is a valid PackedAgent (schemas/openwop/v1/proposal.schema.json#/$defs/PackedAgent). */
+export function isPackedAgent(value: unknown): value is T.PackedAgent {
+  return V.validatePackedAgent(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid PackedAgent. */
+export function assertPackedAgent(value: unknown): asserts value is T.PackedAgent {
+  if (!V.validatePackedAgent(value)) throw new ValidationError("PackedAgent", toFailures(V.validatePackedAgent.errors));
+}
+
 /** True when `value` is a valid PayloadTooLargeDetails (schemas/openwop/v1/error.schema.json#/$defs/PayloadTooLargeDetails). */
 export function isPayloadTooLargeDetails(value: unknown): value is T.PayloadTooLargeDetails {
   return V.validatePayloadTooLargeDetails(value);
@@ -1147,6 +1183,15 @@ export function isPayloadTooLargeDetails(value: unknown): value is T.PayloadTooL
 /** Throws a ValidationError listing every failure unless `value` is a valid PayloadTooLargeDetails. */
 export function assertPayloadTooLargeDetails(value: unknown): asserts value is T.PayloadTooLargeDetails {
   if (!V.validatePayloadTooLargeDetails(value)) throw new ValidationError("PayloadTooLargeDetails", toFailures(V.validatePayloadTooLargeDetails.errors));
+}
+
+/** True when `value` is a valid PromptTemplateArtifact (schemas/openwop/v1/proposal.schema.json#/$defs/PromptTemplateArtifact). */
+export function isPromptTemplateArtifact(value: unknown): value is T.PromptTemplateArtifact {
+  return V.validatePromptTemplateArtifact(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid PromptTemplateArtifact. */
+export function assertPromptTemplateArtifact(value: unknown): asserts value is T.PromptTemplateArtifact {
+  if (!V.validatePromptTemplateArtifact(value)) throw new ValidationError("PromptTemplateArtifact", toFailures(V.validatePromptTemplateArtifact.errors));
 }
 
 /** True when `value` is a valid Proposal (schemas/openwop/v1/proposal.schema.json). */
@@ -1165,6 +1210,15 @@ export function isProposalActivatedPayload(value: unknown): value is T.ProposalA
 /** Throws a ValidationError listing every failure unless `value` is a valid ProposalActivatedPayload. */
 export function assertProposalActivatedPayload(value: unknown): asserts value is T.ProposalActivatedPayload {
   if (!V.validateProposalActivatedPayload(value)) throw new ValidationError("ProposalActivatedPayload", toFailures(V.validateProposalActivatedPayload.errors));
+}
+
+/** True when `value` is a valid ProposalActivation (schemas/openwop/v1/proposal.schema.json#/$defs/ProposalActivation). */
+export function isProposalActivation(value: unknown): value is T.ProposalActivation {
+  return V.validateProposalActivation(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid ProposalActivation. */
+export function assertProposalActivation(value: unknown): asserts value is T.ProposalActivation {
+  if (!V.validateProposalActivation(value)) throw new ValidationError("ProposalActivation", toFailures(V.validateProposalActivation.errors));
 }
 
 /** True when `value` is a valid ProposalCreatedPayload (schemas/openwop/v1/run-event-payloads.schema.json#/$defs/proposalCreated). */
@@ -1302,6 +1356,15 @@ export function assertRunStartedPayload(value: unknown): asserts value is T.RunS
   if (!V.validateRunStartedPayload(value)) throw new ValidationError("RunStartedPayload", toFailures(V.validateRunStartedPayload.errors));
 }
 
+/** True when `value` is a valid ScheduledAutomationArtifact (schemas/openwop/v1/proposal.schema.json#/$defs/ScheduledAutomationArtifact). */
+export function isScheduledAutomationArtifact(value: unknown): value is T.ScheduledAutomationArtifact {
+  return V.validateScheduledAutomationArtifact(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid ScheduledAutomationArtifact. */
+export function assertScheduledAutomationArtifact(value: unknown): asserts value is T.ScheduledAutomationArtifact {
+  if (!V.validateScheduledAutomationArtifact(value)) throw new ValidationError("ScheduledAutomationArtifact", toFailures(V.validateScheduledAutomationArtifact.errors));
+}
+
 /** True when `value` is a valid SearchCapability (schemas/openwop/v1/capabilities.schema.json#/$defs/SearchCapability). */
 export function isSearchCapability(value: unknown): value is T.SearchCapability {
   return V.validateSearchCapability(value);
@@ -1347,6 +1410,15 @@ export function assertWorkerDispatchedPayload(value: unknown): asserts value is 
   if (!V.validateWorkerDispatchedPayload(value)) throw new ValidationError("WorkerDispatchedPayload", toFailures(V.validateWorkerDispatchedPayload.errors));
 }
 
+/** True when `value` is a valid WorkflowChainPackArtifact (schemas/openwop/v1/proposal.schema.json#/$defs/WorkflowChainPackArtifact). */
+export function isWorkflowChainPackArtifact(value: unknown): value is T.WorkflowChainPackArtifact {
+  return V.validateWorkflowChainPackArtifact(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid WorkflowChainPackArtifact. */
+export function assertWorkflowChainPackArtifact(value: unknown): asserts value is T.WorkflowChainPackArtifact {
+  if (!V.validateWorkflowChainPackArtifact(value)) throw new ValidationError("WorkflowChainPackArtifact", toFailures(V.validateWorkflowChainPackArtifact.errors));
+}
+
 /** True when `value` is a valid WorkspaceUpdatedPayload (schemas/openwop/v1/run-event-payloads.schema.json#/$defs/workspaceUpdated). */
 export function isWorkspaceUpdatedPayload(value: unknown): value is T.WorkspaceUpdatedPayload {
   return V.validateWorkspaceUpdatedPayload(value);
@@ -1359,16 +1431,19 @@ export function assertWorkspaceUpdatedPayload(value: unknown): asserts value is 
 /** Every guard pair by type title. */
 export const guards = {
   "AgentMemoryConsolidatedPayload": { is: isAgentMemoryConsolidatedPayload, assert: assertAgentMemoryConsolidatedPayload },
+  "AgentPackArtifact": { is: isAgentPackArtifact, assert: assertAgentPackArtifact },
   "AgentsCapability": { is: isAgentsCapability, assert: assertAgentsCapability },
   "AttributionCapability": { is: isAttributionCapability, assert: assertAttributionCapability },
   "Capabilities": { is: isCapabilities, assert: assertCapabilities },
   "CapabilityNotProvidedDetails": { is: isCapabilityNotProvidedDetails, assert: assertCapabilityNotProvidedDetails },
+  "CommitmentFireCondition": { is: isCommitmentFireCondition, assert: assertCommitmentFireCondition },
   "CommitmentFiredPayload": { is: isCommitmentFiredPayload, assert: assertCommitmentFiredPayload },
   "CommitmentsCapability": { is: isCommitmentsCapability, assert: assertCommitmentsCapability },
   "CompactionCapability": { is: isCompactionCapability, assert: assertCompactionCapability },
   "CompactionRedactionFailedDetails": { is: isCompactionRedactionFailedDetails, assert: assertCompactionRedactionFailedDetails },
   "CompactionTrigger": { is: isCompactionTrigger, assert: assertCompactionTrigger },
   "ConfidenceEscalatedPayload": { is: isConfidenceEscalatedPayload, assert: assertConfidenceEscalatedPayload },
+  "ConsolidationSchedule": { is: isConsolidationSchedule, assert: assertConsolidationSchedule },
   "DistillationCapability": { is: isDistillationCapability, assert: assertDistillationCapability },
   "DistillationReport": { is: isDistillationReport, assert: assertDistillationReport },
   "ErrorCode": { is: isErrorCode, assert: assertErrorCode },
@@ -1480,9 +1555,12 @@ export const guards = {
   "MemoryWrittenPayload": { is: isMemoryWrittenPayload, assert: assertMemoryWrittenPayload },
   "MultiAgentCapability": { is: isMultiAgentCapability, assert: assertMultiAgentCapability },
   "OrchestratorDecision": { is: isOrchestratorDecision, assert: assertOrchestratorDecision },
+  "PackedAgent": { is: isPackedAgent, assert: assertPackedAgent },
   "PayloadTooLargeDetails": { is: isPayloadTooLargeDetails, assert: assertPayloadTooLargeDetails },
+  "PromptTemplateArtifact": { is: isPromptTemplateArtifact, assert: assertPromptTemplateArtifact },
   "Proposal": { is: isProposal, assert: assertProposal },
   "ProposalActivatedPayload": { is: isProposalActivatedPayload, assert: assertProposalActivatedPayload },
+  "ProposalActivation": { is: isProposalActivation, assert: assertProposalActivation },
   "ProposalCreatedPayload": { is: isProposalCreatedPayload, assert: assertProposalCreatedPayload },
   "ProposalKind": { is: isProposalKind, assert: assertProposalKind },
   "ProposalProvenance": { is: isProposalProvenance, assert: assertProposalProvenance },
@@ -1498,10 +1576,12 @@ export const guards = {
   "RunForkResponse": { is: isRunForkResponse, assert: assertRunForkResponse },
   "RunOrchestratorDecidedPayload": { is: isRunOrchestratorDecidedPayload, assert: assertRunOrchestratorDecidedPayload },
   "RunStartedPayload": { is: isRunStartedPayload, assert: assertRunStartedPayload },
+  "ScheduledAutomationArtifact": { is: isScheduledAutomationArtifact, assert: assertScheduledAutomationArtifact },
   "SearchCapability": { is: isSearchCapability, assert: assertSearchCapability },
   "TokenBudgetExceededDetails": { is: isTokenBudgetExceededDetails, assert: assertTokenBudgetExceededDetails },
   "ValidationFailedDetails": { is: isValidationFailedDetails, assert: assertValidationFailedDetails },
   "ValidationFailure": { is: isValidationFailure, assert: assertValidationFailure },
   "WorkerDispatchedPayload": { is: isWorkerDispatchedPayload, assert: assertWorkerDispatchedPayload },
+  "WorkflowChainPackArtifact": { is: isWorkflowChainPackArtifact, assert: assertWorkflowChainPackArtifact },
   "WorkspaceUpdatedPayload": { is: isWorkspaceUpdatedPayload, assert: assertWorkspaceUpdatedPayload },
 } as const;

@@ -14,7 +14,7 @@ export interface Proposal {
    */
   kind: ProposalKind;
   /**
-   * The proposed artefact, exactly as it would be installed. Apply installs this payload unchanged (no re-synthesis).
+   * The proposed artefact, exactly as it would be installed; its shape is selected by kind (see the if/then table and x-type-index). Apply installs this payload unchanged (no re-synthesis).
    */
   artifact: {
     [k: string]: unknown;
@@ -55,7 +55,7 @@ export interface Proposal {
 export type ProposalKind = 'agent-pack' | 'workflow-chain-pack' | 'prompt-template' | 'scheduled-automation';
 
 /**
- * draft → revised → applied | rejected | archived.
+ * RFC 0096 lifecycle: draft → revised → applied | rejected | archived. Only applied influences runs; the permitted transitions are listed in the Proposal's x-runtime-rules.
  */
 export type ProposalState = 'draft' | 'revised' | 'applied' | 'rejected' | 'archived';
 
@@ -71,4 +71,116 @@ export interface ProposalProvenance {
    * Items: A run id.
    */
   sourceRunIds: string[];
+}
+
+/**
+ * RFC 0096: how applying a proposal is authorised. approval-gate: the host drives an RFC 0051 gate and installs only once it is granted (an audited override counts); direct-rbac: the caller must hold the RFC 0049 scope the host advertises. No other path exists.
+ */
+export type ProposalActivation = 'approval-gate' | 'direct-rbac';
+
+/**
+ * Artefact of kind agent-pack: an RFC 0003 agent pack. Only the identifying fields are modelled here; the pack manifest itself belongs to RFC 0003, so the object is open.
+ */
+export interface AgentPackArtifact {
+  /**
+   * Human-readable artefact name, unique among the owner's artefacts of this kind.
+   */
+  name: string;
+  /**
+   * Artefact version the host assigns, e.g. 1.0.0.
+   */
+  version?: string;
+  /**
+   * The agents the pack installs, each an RFC 0003 agent definition with at least an id.
+   *
+   * @minItems 1
+   */
+  agents: PackedAgent[];
+  [k: string]: unknown;
+}
+
+/**
+ * One agent inside a proposed agent pack. Open: the rest of the definition is RFC 0003's.
+ */
+export interface PackedAgent {
+  /**
+   * Agent id within the pack.
+   */
+  id: string;
+  [k: string]: unknown;
+}
+
+/**
+ * Artefact of kind workflow-chain-pack: an RFC 0013 pack of chained workflows. Open for the same reason as AgentPackArtifact.
+ */
+export interface WorkflowChainPackArtifact {
+  /**
+   * Human-readable artefact name, unique among the owner's artefacts of this kind.
+   */
+  name: string;
+  /**
+   * Artefact version the host assigns, e.g. 1.0.0.
+   */
+  version?: string;
+  /**
+   * The workflow definitions in chain order (RFC 0013), each an object the host validates against its own workflow schema.
+   *
+   * @minItems 1
+   *
+   * Items: A workflow definition.
+   */
+  workflows: {
+    [k: string]: unknown;
+  }[];
+  [k: string]: unknown;
+}
+
+/**
+ * Artefact of kind prompt-template: an RFC 0027 prompt template. Open.
+ */
+export interface PromptTemplateArtifact {
+  /**
+   * Human-readable artefact name, unique among the owner's artefacts of this kind.
+   */
+  name: string;
+  /**
+   * Artefact version the host assigns, e.g. 1.0.0.
+   */
+  version?: string;
+  /**
+   * Template text with {{variable}} placeholders. Must be SR-1 safe: no secrets or PII copied from the source runs.
+   */
+  template: string;
+  /**
+   * Placeholder names the template expects.
+   *
+   * Items: A placeholder name.
+   */
+  variables?: string[];
+  [k: string]: unknown;
+}
+
+/**
+ * Artefact of kind scheduled-automation: an RFC 0052 schedule that starts a workflow. Open.
+ */
+export interface ScheduledAutomationArtifact {
+  /**
+   * Human-readable artefact name, unique among the owner's artefacts of this kind.
+   */
+  name: string;
+  /**
+   * Artefact version the host assigns, e.g. 1.0.0.
+   */
+  version?: string;
+  /**
+   * The workflow the schedule starts.
+   */
+  workflowId: string;
+  /**
+   * The RFC 0052 schedule trigger (cron expression, interval, …), kept opaque here because RFC 0052 owns its shape.
+   */
+  schedule: {
+    [k: string]: unknown;
+  };
+  [k: string]: unknown;
 }

@@ -42,7 +42,7 @@ export interface RunEvent {
 }
 
 /**
- * A well-formed event type: dotted segments of letters, digits and dashes. Known types are RunEventType.
+ * A well-formed event type: one or more dot-separated segments, each starting with a letter and continuing with letters, digits, dashes or underscores (at most 200 characters). Known types are RunEventType; any other well-formed name is accepted so that newer and vendor event types pass the envelope.
  */
 export type EventTypeName = string;
 

@@ -19,6 +19,8 @@ export interface Validator<T> {
 
 /** Validates a AgentMemoryConsolidatedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/agentMemoryConsolidated). */
 export declare const validateAgentMemoryConsolidatedPayload: Validator<T.AgentMemoryConsolidatedPayload>;
+/** Validates a AgentPackArtifact (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/AgentPackArtifact). */
+export declare const validateAgentPackArtifact: Validator<T.AgentPackArtifact>;
 /** Validates a AgentsCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/AgentsCapability). */
 export declare const validateAgentsCapability: Validator<T.AgentsCapability>;
 /** Validates a AttributionCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/AttributionCapability). */
@@ -27,6 +29,8 @@ export declare const validateAttributionCapability: Validator<T.AttributionCapab
 export declare const validateCapabilities: Validator<T.Capabilities>;
 /** Validates a CapabilityNotProvidedDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/CapabilityNotProvidedDetails). */
 export declare const validateCapabilityNotProvidedDetails: Validator<T.CapabilityNotProvidedDetails>;
+/** Validates a CommitmentFireCondition (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/CommitmentFireCondition). */
+export declare const validateCommitmentFireCondition: Validator<T.CommitmentFireCondition>;
 /** Validates a CommitmentFiredPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/commitmentFired). */
 export declare const validateCommitmentFiredPayload: Validator<T.CommitmentFiredPayload>;
 /** Validates a CommitmentsCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/CommitmentsCapability). */
@@ -39,6 +43,8 @@ export declare const validateCompactionRedactionFailedDetails: Validator<T.Compa
 export declare const validateCompactionTrigger: Validator<T.CompactionTrigger>;
 /** Validates a ConfidenceEscalatedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/coreWorkflowChainConfidenceEscalated). */
 export declare const validateConfidenceEscalatedPayload: Validator<T.ConfidenceEscalatedPayload>;
+/** Validates a ConsolidationSchedule (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/ConsolidationSchedule). */
+export declare const validateConsolidationSchedule: Validator<T.ConsolidationSchedule>;
 /** Validates a DistillationCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/DistillationCapability). */
 export declare const validateDistillationCapability: Validator<T.DistillationCapability>;
 /** Validates a DistillationReport (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/DistillationReport). */
@@ -261,12 +267,18 @@ export declare const validateMemoryWrittenPayload: Validator<T.MemoryWrittenPayl
 export declare const validateMultiAgentCapability: Validator<T.MultiAgentCapability>;
 /** Validates a OrchestratorDecision (https://wopkit.dev/schemas/openwop/v1/orchestrator-decision.schema.json). */
 export declare const validateOrchestratorDecision: Validator<T.OrchestratorDecision>;
+/** Validates a PackedAgent (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/PackedAgent). */
+export declare const validatePackedAgent: Validator<T.PackedAgent>;
 /** Validates a PayloadTooLargeDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/PayloadTooLargeDetails). */
 export declare const validatePayloadTooLargeDetails: Validator<T.PayloadTooLargeDetails>;
+/** Validates a PromptTemplateArtifact (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/PromptTemplateArtifact). */
+export declare const validatePromptTemplateArtifact: Validator<T.PromptTemplateArtifact>;
 /** Validates a Proposal (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json). */
 export declare const validateProposal: Validator<T.Proposal>;
 /** Validates a ProposalActivatedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/proposalActivated). */
 export declare const validateProposalActivatedPayload: Validator<T.ProposalActivatedPayload>;
+/** Validates a ProposalActivation (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalActivation). */
+export declare const validateProposalActivation: Validator<T.ProposalActivation>;
 /** Validates a ProposalCreatedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/proposalCreated). */
 export declare const validateProposalCreatedPayload: Validator<T.ProposalCreatedPayload>;
 /** Validates a ProposalKind (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalKind). */
@@ -297,6 +309,8 @@ export declare const validateRunForkResponse: Validator<T.RunForkResponse>;
 export declare const validateRunOrchestratorDecidedPayload: Validator<T.RunOrchestratorDecidedPayload>;
 /** Validates a RunStartedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runStarted). */
 export declare const validateRunStartedPayload: Validator<T.RunStartedPayload>;
+/** Validates a ScheduledAutomationArtifact (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ScheduledAutomationArtifact). */
+export declare const validateScheduledAutomationArtifact: Validator<T.ScheduledAutomationArtifact>;
 /** Validates a SearchCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/SearchCapability). */
 export declare const validateSearchCapability: Validator<T.SearchCapability>;
 /** Validates a TokenBudgetExceededDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/TokenBudgetExceededDetails). */
@@ -307,22 +321,27 @@ export declare const validateValidationFailedDetails: Validator<T.ValidationFail
 export declare const validateValidationFailure: Validator<T.ValidationFailure>;
 /** Validates a WorkerDispatchedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/workerDispatched). */
 export declare const validateWorkerDispatchedPayload: Validator<T.WorkerDispatchedPayload>;
+/** Validates a WorkflowChainPackArtifact (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/WorkflowChainPackArtifact). */
+export declare const validateWorkflowChainPackArtifact: Validator<T.WorkflowChainPackArtifact>;
 /** Validates a WorkspaceUpdatedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/workspaceUpdated). */
 export declare const validateWorkspaceUpdatedPayload: Validator<T.WorkspaceUpdatedPayload>;
 
 /** Every validator by type title. */
 export declare const validatorIndex: {
   readonly "AgentMemoryConsolidatedPayload": { readonly validator: Validator<T.AgentMemoryConsolidatedPayload>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "AgentPackArtifact": { readonly validator: Validator<T.AgentPackArtifact>; readonly id: string; readonly target: string; readonly family: string };
   readonly "AgentsCapability": { readonly validator: Validator<T.AgentsCapability>; readonly id: string; readonly target: string; readonly family: string };
   readonly "AttributionCapability": { readonly validator: Validator<T.AttributionCapability>; readonly id: string; readonly target: string; readonly family: string };
   readonly "Capabilities": { readonly validator: Validator<T.Capabilities>; readonly id: string; readonly target: string; readonly family: string };
   readonly "CapabilityNotProvidedDetails": { readonly validator: Validator<T.CapabilityNotProvidedDetails>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "CommitmentFireCondition": { readonly validator: Validator<T.CommitmentFireCondition>; readonly id: string; readonly target: string; readonly family: string };
   readonly "CommitmentFiredPayload": { readonly validator: Validator<T.CommitmentFiredPayload>; readonly id: string; readonly target: string; readonly family: string };
   readonly "CommitmentsCapability": { readonly validator: Validator<T.CommitmentsCapability>; readonly id: string; readonly target: string; readonly family: string };
   readonly "CompactionCapability": { readonly validator: Validator<T.CompactionCapability>; readonly id: string; readonly target: string; readonly family: string };
   readonly "CompactionRedactionFailedDetails": { readonly validator: Validator<T.CompactionRedactionFailedDetails>; readonly id: string; readonly target: string; readonly family: string };
   readonly "CompactionTrigger": { readonly validator: Validator<T.CompactionTrigger>; readonly id: string; readonly target: string; readonly family: string };
   readonly "ConfidenceEscalatedPayload": { readonly validator: Validator<T.ConfidenceEscalatedPayload>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "ConsolidationSchedule": { readonly validator: Validator<T.ConsolidationSchedule>; readonly id: string; readonly target: string; readonly family: string };
   readonly "DistillationCapability": { readonly validator: Validator<T.DistillationCapability>; readonly id: string; readonly target: string; readonly family: string };
   readonly "DistillationReport": { readonly validator: Validator<T.DistillationReport>; readonly id: string; readonly target: string; readonly family: string };
   readonly "ErrorCode": { readonly validator: Validator<T.ErrorCode>; readonly id: string; readonly target: string; readonly family: string };
@@ -434,9 +453,12 @@ export declare const validatorIndex: {
   readonly "MemoryWrittenPayload": { readonly validator: Validator<T.MemoryWrittenPayload>; readonly id: string; readonly target: string; readonly family: string };
   readonly "MultiAgentCapability": { readonly validator: Validator<T.MultiAgentCapability>; readonly id: string; readonly target: string; readonly family: string };
   readonly "OrchestratorDecision": { readonly validator: Validator<T.OrchestratorDecision>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "PackedAgent": { readonly validator: Validator<T.PackedAgent>; readonly id: string; readonly target: string; readonly family: string };
   readonly "PayloadTooLargeDetails": { readonly validator: Validator<T.PayloadTooLargeDetails>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "PromptTemplateArtifact": { readonly validator: Validator<T.PromptTemplateArtifact>; readonly id: string; readonly target: string; readonly family: string };
   readonly "Proposal": { readonly validator: Validator<T.Proposal>; readonly id: string; readonly target: string; readonly family: string };
   readonly "ProposalActivatedPayload": { readonly validator: Validator<T.ProposalActivatedPayload>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "ProposalActivation": { readonly validator: Validator<T.ProposalActivation>; readonly id: string; readonly target: string; readonly family: string };
   readonly "ProposalCreatedPayload": { readonly validator: Validator<T.ProposalCreatedPayload>; readonly id: string; readonly target: string; readonly family: string };
   readonly "ProposalKind": { readonly validator: Validator<T.ProposalKind>; readonly id: string; readonly target: string; readonly family: string };
   readonly "ProposalProvenance": { readonly validator: Validator<T.ProposalProvenance>; readonly id: string; readonly target: string; readonly family: string };
@@ -452,10 +474,12 @@ export declare const validatorIndex: {
   readonly "RunForkResponse": { readonly validator: Validator<T.RunForkResponse>; readonly id: string; readonly target: string; readonly family: string };
   readonly "RunOrchestratorDecidedPayload": { readonly validator: Validator<T.RunOrchestratorDecidedPayload>; readonly id: string; readonly target: string; readonly family: string };
   readonly "RunStartedPayload": { readonly validator: Validator<T.RunStartedPayload>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "ScheduledAutomationArtifact": { readonly validator: Validator<T.ScheduledAutomationArtifact>; readonly id: string; readonly target: string; readonly family: string };
   readonly "SearchCapability": { readonly validator: Validator<T.SearchCapability>; readonly id: string; readonly target: string; readonly family: string };
   readonly "TokenBudgetExceededDetails": { readonly validator: Validator<T.TokenBudgetExceededDetails>; readonly id: string; readonly target: string; readonly family: string };
   readonly "ValidationFailedDetails": { readonly validator: Validator<T.ValidationFailedDetails>; readonly id: string; readonly target: string; readonly family: string };
   readonly "ValidationFailure": { readonly validator: Validator<T.ValidationFailure>; readonly id: string; readonly target: string; readonly family: string };
   readonly "WorkerDispatchedPayload": { readonly validator: Validator<T.WorkerDispatchedPayload>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "WorkflowChainPackArtifact": { readonly validator: Validator<T.WorkflowChainPackArtifact>; readonly id: string; readonly target: string; readonly family: string };
   readonly "WorkspaceUpdatedPayload": { readonly validator: Validator<T.WorkspaceUpdatedPayload>; readonly id: string; readonly target: string; readonly family: string };
 };

@@ -93,7 +93,7 @@ describe('built site', () => {
     expect(await page.locator('#CommitmentFiredPayload details summary', { hasText: 'Generated TypeScript' }).count()).toBe(1);
     const raw = await page.locator('a[download]').getAttribute('href');
     const res = await fetch(base + raw);
-    expect((await res.json()).$id).toBe('https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json');
+    expect(((await res.json()) as { $id: string }).$id).toBe('https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json');
     await page.close();
   });
   it('the interop matrix shows the reference host’s results with outcome cells and an evidence link', async () => {
@@ -102,7 +102,7 @@ describe('built site', () => {
     const cell = page.locator('tr[data-scenario="commitment-fired"] td.outcome').first();
     expect(await cell.getAttribute('data-outcome')).toBe('pass');
     const evidence = await page.locator('a', { hasText: 'evidence' }).first().getAttribute('href');
-    expect((await (await fetch(base + evidence)).json()).host.name).toBe('wopkit-reference-host');
+    expect(((await (await fetch(base + evidence)).json()) as { host: { name: string } }).host.name).toBe('wopkit-reference-host');
     await page.close();
   });
   it('offline search finds a schema by a field name', async () => {
