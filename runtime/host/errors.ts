@@ -38,17 +38,29 @@ const FASTIFY: Record<string, ErrorCode> = {
   FST_ERR_CTP_INVALID_TYPE: 'unsupported_media_type',
 };
 
+/** Runtime error classes (by name) → envelope code; `withDetails` passes the error's own content-free details. */
+const RUNTIME_ERRORS: Record<string, { code: ErrorCode; message?: string; withDetails?: boolean }> = {
+  ReplayMemorySnapshotUnavailableError: { code: 'replay_memory_snapshot_unavailable', message: 'no memory snapshot can be served for that fork point', withDetails: true },
+  TokenBudgetExceededError: { code: 'token_budget_exceeded', message: 'the sources cannot be distilled within the token budget', withDetails: true },
+  RedactionFailedError: { code: 'compaction_redaction_failed', message: 'derived content could not be certified clean; nothing was written' },
+  MemoryWriteError: { code: 'bad_request' },
+  CompactionError: { code: 'bad_request' },
+  DistillationError: { code: 'bad_request' },
+  ConsolidationError: { code: 'bad_request' },
+  SubRunScopeError: { code: 'bad_request' },
+  CommitmentError: { code: 'bad_request' },
+};
+
 /** Map any thrown error to (code, message, details) without leaking its internals. */
 export function classify(err: unknown): { code: ErrorCode; message: string; details?: Record<string, unknown> } {
   if (err instanceof HttpError) return { code: err.code, message: err.message, ...(err.details !== undefined ? { details: err.details } : {}) };
   const e = err as { code?: string; statusCode?: number; name?: string; message?: string; details?: Record<string, unknown> };
   if (e?.code !== undefined && FASTIFY[e.code] !== undefined) return { code: FASTIFY[e.code]!, message: fastifyMessage(FASTIFY[e.code]!) };
-  if (e?.name === 'SyntaxError' || e?.code === 'FST_ERR_CTP_INVALID_JSON_BODY') return { code: 'invalid_json', message: 'request body is not valid JSON' };
-  if (e?.name === 'ReplayMemorySnapshotUnavailableError') return { code: 'replay_memory_snapshot_unavailable', message: 'no memory snapshot can be served for that fork point', ...(e.details ? { details: e.details } : {}) };
-  if (e?.name === 'TokenBudgetExceededError') return { code: 'token_budget_exceeded', message: 'the sources cannot be distilled within the token budget', ...(e.details ? { details: e.details } : {}) };
-  if (e?.name === 'RedactionFailedError') return { code: 'compaction_redaction_failed', message: 'derived content could not be certified clean; nothing was written' };
-  if (e?.name === 'MemoryWriteError' || e?.name === 'CompactionError' || e?.name === 'DistillationError' || e?.name === 'ConsolidationError' || e?.name === 'SubRunScopeError' || e?.name === 'CommitmentError') {
-    return { code: 'bad_request', message: `${e.name}: ${(e as { code?: string }).code ?? 'refused'}` };
+  if (e?.name === 'SyntaxError') return { code: 'invalid_json', message: 'request body is not valid JSON' };
+  const named = e?.name === undefined ? undefined : RUNTIME_ERRORS[e.name];
+  if (named !== undefined) {
+    const message = named.message ?? `${e.name}: ${(e as { code?: string }).code ?? 'refused'}`;
+    return { code: named.code, message, ...(named.withDetails && e.details ? { details: e.details } : {}) };
   }
   if (e?.name === 'DtoValidationError') {
     const failures = ((e as { failures?: { instancePath: string; message: string }[] }).failures ?? []).slice(0, 20).map((f) => ({ instancePath: f.instancePath, message: f.message.slice(0, 500) }));
