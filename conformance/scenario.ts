@@ -68,6 +68,8 @@ export class ScenarioContext {
     const r = await this.client.request<T>(method, path, body, schema);
     if (opts.seam !== false && r.status === 404 && isRouteMissing(r.body)) throw new SeamMissing(`${method} ${path.split('?')[0]} is not served`);
     this.check(r.schemaFailures.length === 0, `response does not match its schema: ${r.schemaFailures.slice(0, 3).join('; ')}`);
+    // Every body is validated: a success without a named schema is a suite bug or an unexpected success (a refusal was due).
+    if (r.status < 400 && schema === undefined) this.check(false, `${method} ${path.split('?')[0]} answered ${r.status} where the scenario named no success schema (a refusal was expected)`);
     return r;
   }
 }

@@ -1,6 +1,7 @@
 /** P066: local-only generate (no remote fallback, epistemic block, trace without content) and the operator-question lifecycle. */
 import { validateInquiriumGenerateResponse, validateInquiriumOperatorQuestionState } from '../../generated/validators/validators.js';
 import type { Scenario } from '../scenario.ts';
+import { TracesResponse } from '../shapes.ts';
 import * as gate from './gates.ts';
 import { unique } from './util.ts';
 
@@ -23,7 +24,7 @@ export const inquiriumScenarios: Scenario[] = [
       const remote = await t.call<Record<string, any>>('POST', '/v1/host/sample/inquirium/generate-remote-only', request('hello'), validateInquiriumGenerateResponse);
       t.equal(remote.body.outcome, 'handler-unavailable', 'with only a remote runtime the outcome is handler-unavailable');
       t.check(remote.body.output === undefined, 'no output without a local runtime');
-      const traces = await t.call<{ records: { body: Record<string, unknown> }[] }>('GET', `/v1/host/sample/inquirium/traces?traceRef=${encodeURIComponent(r.body['trace/ref'])}`);
+      const traces = await t.call<{ records: { body: Record<string, unknown> }[] }>('GET', `/v1/host/sample/inquirium/traces?traceRef=${encodeURIComponent(r.body['trace/ref'])}`, undefined, TracesResponse);
       t.equal(traces.body.records.length, 1, 'one trace record for the turn');
       const text = JSON.stringify(traces.body.records);
       t.check(!text.includes(canary), 'prompt content in the trace');

@@ -4,6 +4,7 @@ import {
   validateHostSampleCommitmentFireResponse, validateHostSampleConsolidateResponse, validateMemoryConsolidationCapability,
 } from '../../generated/validators/validators.js';
 import { get, type Scenario } from '../scenario.ts';
+import { RunEventsResponse } from '../shapes.ts';
 import * as gate from './gates.ts';
 import { unique } from './util.ts';
 
@@ -33,12 +34,22 @@ export const rfc0068Scenarios: Scenario[] = [
     gate: gate.both(gate.consolidation, gate.longTerm),
     async run(t) {
       const memoryRef = `mem://conformance/consolidation-${unique()}`;
-      const first = await t.call<{ event: { memoryRef: string; inputCount: number; outputCount: number }; secretLeaked: boolean }>('POST', '/v1/host/sample/memory/consolidate', { memoryRef, includeSecretCanary: true }, validateHostSampleConsolidateResponse);
+      const first = await t.call<{ event: { memoryRef: string; inputCount: number; outputCount: number }; secretLeaked: boolean; eventId?: string; runId?: string }>('POST', '/v1/host/sample/memory/consolidate', { memoryRef, includeSecretCanary: true }, validateHostSampleConsolidateResponse);
       t.equal(first.status, 200, 'first pass status');
       const e1 = first.body.event;
       t.equal(e1.memoryRef, memoryRef, 'the event names the memoryRef of the pass');
       t.check(e1.outputCount <= e1.inputCount, `outputCount ${e1.outputCount} must not exceed inputCount ${e1.inputCount}`);
       t.equal(first.body.secretLeaked, false, 'secretLeaked (SR-1 carry-forward)');
+      // The seam's event is the durable one: read it back from the run's event log (strict mode requires the pointer).
+      const { eventId, runId } = first.body;
+      if (typeof eventId === 'string' && typeof runId === 'string') {
+        const log = await t.call<{ events: { eventId: string; type: string; payload: unknown }[] }>('GET', `/v1/runs/${encodeURIComponent(runId)}/events`, undefined, RunEventsResponse);
+        const durable = log.body.events?.find((e) => e.eventId === eventId);
+        t.equal(durable?.type, 'agent.memory.consolidated', 'type of the durable event the seam points at');
+        t.equal(durable?.payload, e1, 'the durable agent.memory.consolidated payload equals the seam response event');
+      } else if (t.config.strict) {
+        t.check(false, 'strict mode: the consolidate seam did not return eventId and runId of the durable event');
+      }
       const second = await t.call<{ event: { inputCount: number; outputCount: number } }>('POST', '/v1/host/sample/memory/consolidate', { memoryRef }, validateHostSampleConsolidateResponse);
       t.equal(second.body.event.inputCount, second.body.event.outputCount, 'second pass over an unchanged corpus is a no-op (inputCount == outputCount)');
       t.equal(second.body.event.inputCount, e1.outputCount, 'the second pass sees what the first left');
