@@ -21,7 +21,7 @@ import { validateRunEvent } from '../../generated/run-events/index.ts';
 const ROOT = resolve(import.meta.dirname, '../..');
 const NODE = join(ROOT, 'node_modules/.bin/node');
 const TSX = join(ROOT, 'node_modules/.bin/tsx');
-const DURATION_MS = Number(process.env['BENCH_MS'] ?? 1500);
+const DURATION_MS = Number(process.env['BENCH_MS'] ?? 400);
 
 /** ops/s of `fn` over `inputs`, after a warm-up. */
 function opsPerSec(inputs: readonly unknown[], fn: (x: unknown) => unknown): number {
@@ -42,6 +42,23 @@ function opsPerSec(inputs: readonly unknown[], fn: (x: unknown) => unknown): num
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 
+/** Compare two functions fairly: alternate short rounds (A, B, A, B, …) and take the median ops/s of each. */
+function compare(inputs: readonly unknown[], a: (x: unknown) => unknown, b: (x: unknown) => unknown, rounds = 7): [number, number] {
+  const ra: number[] = [];
+  const rb: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    // alternate which side goes first, so neither profits from running second
+    if (i % 2 === 0) {
+      ra.push(opsPerSec(inputs, a));
+      rb.push(opsPerSec(inputs, b));
+    } else {
+      rb.push(opsPerSec(inputs, b));
+      ra.push(opsPerSec(inputs, a));
+    }
+  }
+  return [median(ra), median(rb)];
+}
+
 const corpus = loadCorpus(ROOT);
 const r = new Resolved(corpus);
 const ajv = createAjv();
@@ -57,8 +74,11 @@ const pairs = corpus.examples
     const entry = byTarget.get(`${e.family}/${e.target}`)!;
     return { instance: e.instance, standalone: index[entry.title]!.validator, runtime: ajv.getSchema(entry.ajvRef)! as V };
   });
-const standaloneOps = opsPerSec(pairs, (p) => (p as (typeof pairs)[number]).standalone((p as (typeof pairs)[number]).instance));
-const runtimeOps = opsPerSec(pairs, (p) => (p as (typeof pairs)[number]).runtime((p as (typeof pairs)[number]).instance));
+const [standaloneOps, runtimeOps] = compare(
+  pairs,
+  (p) => (p as (typeof pairs)[number]).standalone((p as (typeof pairs)[number]).instance),
+  (p) => (p as (typeof pairs)[number]).runtime((p as (typeof pairs)[number]).instance),
+);
 
 // 2. dispatch vs oneOf over all payloads
 const payloadsFile = corpus.schemas.find((s) => s.stem === 'run-event-payloads' && s.family === 'openwop')!;
@@ -82,8 +102,7 @@ const oneOfSchema = {
 };
 const oneOf = ajv.compile(oneOfSchema) as V;
 for (const e of events) if (!oneOf(e) || !validateRunEvent(e).valid) throw new Error('bench events must all be valid');
-const dispatchOps = opsPerSec(events, (e) => validateRunEvent(e).valid);
-const oneOfOps = opsPerSec(events, oneOf);
+const [dispatchOps, oneOfOps] = compare(events, (e) => validateRunEvent(e).valid, oneOf);
 
 // 3. cold import vs compile at start-up, in fresh processes (median of 5)
 const scratch = mkdtempSync(join(tmpdir(), 'wopkit-bench-'));
