@@ -6,7 +6,7 @@
  * These are the shapes proposed for `schemas/openwop/v1/host-sample-*.schema.json` (see docs/conformance.md).
  */
 import {
-  validateMemoryCompactedPayload, validateMemoryEntry, validateReplayMemorySnapshotUnavailableDetails, validateRunEvent,
+  validateInquiriumAssistantTurnTrace, validateMemoryCompactedPayload, validateMemoryEntry, validateReplayMemorySnapshotUnavailableDetails, validateRunEvent,
 } from '../generated/validators/validators.js';
 import type { SchemaValidator } from './client.ts';
 
@@ -66,6 +66,6 @@ export const CompactResponse = validator(object({ compactionRunId: string, event
 export const EscalationRunResponse = validator(object({ runId: string, floor: number }));
 export const CrossRunTtlResponse = validator(object({ parentRunId: string, childRunId: string, memoryRef: string, parentStartedAt: dateTime, childWrittenAt: dateTime, entry, seenByParent: boolean }));
 export const ReplayFixtureResponse = validator(object({ runId: string, memoryRef: string, memoryId: string, fromSeq: integer, expectedAtFork: string, current: string }));
-export const TracesResponse = validator(object({ records: arrayOf(object({ body: object({}, {}, true) }, {}, true)) }));
+export const TracesResponse = validator(object({ records: arrayOf(object({ stream: string, record_type: string, body: validateInquiriumAssistantTurnTrace as SchemaValidator })) }));
 /** The 422 refusal of a fork: the envelope is checked by the client; this pins its details. */
 export const replayDetails = validateReplayMemorySnapshotUnavailableDetails as SchemaValidator;

@@ -70,6 +70,15 @@ export async function createHost(o: HostOptions): Promise<{ app: FastifyInstance
     onConstructorPoisoning: 'error',
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 512 },
+    // Malformed HTTP (bad framing, header overflow, bad Content-Length) never reaches a route: answer it with the
+    // envelope too, then close the socket.
+    clientErrorHandler: (err: NodeJS.ErrnoException, socket) => {
+      if (!socket.writable) return void socket.destroy();
+      const [status, code, reason] = err.code === 'HPE_HEADER_OVERFLOW' ? [431, 'bad_request', 'Request Header Fields Too Large']
+        : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, 'bad_request', 'Request Timeout'] : [400, 'bad_request', 'Bad Request'];
+      const body = JSON.stringify({ error: code, message: status === 431 ? 'request headers are too large' : status === 408 ? 'request timed out' : 'malformed HTTP request' });
+      socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    },
   });
   // JSON only: drop Fastify's built-in text/plain parser so any other media type is a 415.
   app.removeContentTypeParser('text/plain');

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { connect } from 'node:net';
 import fc from 'fast-check';
 import { createHost } from '../../runtime/host/server.ts';
 import { validateErrorEnvelope } from '../../generated/validators/validators.js';
@@ -80,6 +81,66 @@ describe('host robustness', () => {
     expect(live.status).toBe(200);
     await app.close();
     expect(seen.total).toBeGreaterThan(3000);
+  });
+  it('raw malformed HTTP over loopback (bad framing, lying Content-Length, header bombs, random bytes): no 5xx, envelope on every answer, server alive', async () => {
+    const { app } = await createHost({ token: TOKEN, bodyLimit: 64 * 1024 });
+    const url = await app.listen({ port: 0, host: '127.0.0.1' });
+    const port = Number(new URL(url).port);
+    /** Send raw bytes, collect what comes back until the server closes or 500 ms pass. */
+    const raw = (bytes: Buffer | string) => new Promise<string>((resolve) => {
+      const chunks: Buffer[] = [];
+      const sock = connect(port, '127.0.0.1');
+      const done = () => { clearTimeout(timer); sock.destroy(); resolve(Buffer.concat(chunks).toString('latin1')); };
+      const timer = setTimeout(done, 500);
+      sock.on('data', (c) => chunks.push(c));
+      sock.on('error', done);
+      sock.on('close', done);
+      sock.on('connect', () => sock.write(bytes, () => sock.end()));
+    });
+    const auth = `Authorization: Bearer ${TOKEN}\r\n`;
+    const paths = ROUTES.map(([, p]) => p);
+    const payload = fc.oneof(
+      fc.uint8Array({ maxLength: 400 }).map((a) => Buffer.from(a)),
+      fc.record({ path: fc.constantFrom(...paths), len: fc.constantFrom('-1', 'abc', '99999999999', '1e3', '5, 6', ''), body: fc.string({ maxLength: 50 }) })
+        .map((r) => `POST ${r.path} HTTP/1.1\r\nHost: x\r\n${auth}Content-Type: application/json\r\nContent-Length: ${r.len}\r\n\r\n${r.body}`),
+      fc.record({ path: fc.constantFrom(...paths), chunk: fc.constantFrom('zz\r\n{}\r\n0\r\n\r\n', '2\r\n{}\r\n0\r\n\r\n', 'ffffffff\r\n{', '1\r\n{\r\n0\r\n\r\n') })
+        .map((r) => `POST ${r.path} HTTP/1.1\r\nHost: x\r\n${auth}Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n${r.chunk}`),
+      fc.record({ path: fc.constantFrom(...paths), method: fc.constantFrom('GET', 'POST', 'G\u0000T', 'BREW', ''), version: fc.constantFrom('HTTP/1.1', 'HTTP/9.9', 'HTTP/1.1 x', '') })
+        .map((r) => `${r.method} ${r.path} ${r.version}\r\nHost: x\r\n${auth}\r\n`),
+      fc.constantFrom(
+        `GET /.well-known/openwop HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(70 * 1024)}\r\n\r\n`,
+        `POST /v1/host/sample/memory/seed HTTP/1.1\r\nHost: x\r\n${auth}Content-Type: application/json\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`,
+        `POST /v1/host/sample/memory/seed HTTP/1.1\r\nHost: x\r\n${auth}Content-Type: application/json\r\nContent-Length: 10000000\r\n\r\n{"memoryRef":`,
+        'GET / HTTP/1.1\r\n\r\n', '\r\n\r\n', 'GET /\u00ff HTTP/1.1\r\nHost: x\r\n\r\n',
+      ),
+    );
+    const seen = { total: 0, answered: 0, fiveHundreds: [] as string[], badEnvelopes: [] as string[] };
+    const samples = fc.sample(payload, { numRuns: 600, seed: 42 });
+    for (let i = 0; i < samples.length; i += 50) {
+      const answers = await Promise.all(samples.slice(i, i + 50).map((p) => raw(p)));
+      for (const [j, a] of answers.entries()) {
+        seen.total++;
+        const m = /^HTTP\/1\.1 (\d{3})/.exec(a);
+        if (m === null) continue; // the server closed without answering (e.g. an incomplete body) — allowed
+        seen.answered++;
+        const status = Number(m[1]);
+        const sent = String(samples[i + j]).slice(0, 80);
+        if (status >= 500) seen.fiveHundreds.push(`${JSON.stringify(sent)} → ${status}`);
+        const body = a.slice(a.indexOf('\r\n\r\n') + 4);
+        if (status >= 400 && !/Transfer-Encoding: chunked/i.test(a)) {
+          let ok = false;
+          try { ok = validateErrorEnvelope(JSON.parse(body)); } catch { ok = false; }
+          if (!ok) seen.badEnvelopes.push(`${JSON.stringify(sent)} → ${status} ${body.slice(0, 100)}`);
+        }
+      }
+    }
+    expect(seen.fiveHundreds).toEqual([]);
+    expect(seen.badEnvelopes).toEqual([]);
+    expect(seen.answered).toBeGreaterThan(300);
+    if (process.env.FUZZ_REPORT) console.log(JSON.stringify(seen.total), seen.answered);
+    const live = await fetch(`${url}/.well-known/openwop`);
+    expect(live.status).toBe(200);
+    await app.close();
   });
   it('auth: every route but discovery needs the Bearer token', async () => {
     const { app } = await createHost({ token: TOKEN });
