@@ -14,6 +14,12 @@ export interface HostMutations {
   readonly refireCommitment?: boolean;
   /** Escalation fixture dispatches a below-floor decision without recording the escalation. */
   readonly skipEscalationEvent?: boolean;
+  /** Read seams serve the tenant named in the memoryRef instead of the caller's tenant (CTI-1 broken). */
+  readonly crossTenantRead?: boolean;
+  /** Read seams ignore expiresAt (TTL broken). */
+  readonly ignoreTtl?: boolean;
+  /** A fork reads live memory instead of its snapshot (MAE-3 broken). */
+  readonly forkReadsLive?: boolean;
 }
 
 export interface HostContext {

@@ -50,6 +50,9 @@ describe('mutation checks: a broken host makes the matching scenario fail', () =
     ['leakIntention', 'commitment-fired'],
     ['refireCommitment', 'commitment-fired'],
     ['skipEscalationEvent', 'multi-agent-confidence-escalation'],
+    ['crossTenantRead', 'agent-memory-cross-tenant-isolation'],
+    ['ignoreTtl', 'agent-memory-ttl-expiry'],
+    ['forkReadsLive', 'replay-memory-snapshot'],
   ];
   for (const [mutation, scenarioId] of cases) {
     it(`${mutation} → ${scenarioId} fails`, async () => {

@@ -11,6 +11,7 @@ import { bodyOf, num, objectBody, str, type HostContext } from '../context.ts';
 import { parseMemoryRef } from '../../memory/memory-ref.ts';
 import { CommitmentEngine, InMemoryFiredLedger } from '../../commitments/engine.ts';
 import { ConsolidationService } from '../../consolidation/service.ts';
+import { TenantMemoryAdapter } from '../../memory/adapter.ts';
 import type { CommitmentFiredPayload } from '../../commitments/engine.ts';
 
 const CONSOLIDATION_FIXTURE = ['Refund policy: refunds within 30 days.', 'Refund policy: refunds within 30 days.', 'Customer prefers email follow-up.', 'Shipping is free over 50 EUR.'];
@@ -23,6 +24,11 @@ export function tenantOrThrow(ref: string): string {
 
 export function registerMemorySeams(app: FastifyInstance, ctx: HostContext): void {
   const rt = ctx.openwop;
+  /** The read adapter a caller of the given tenant gets (the mutations break CTI-1 or TTL, tests only). */
+  const readerFor = (tenant: string, memoryRef: string) => {
+    const t = ctx.mutations.crossTenantRead ? (parseMemoryRef(memoryRef)?.tenant ?? tenant) : tenant;
+    return ctx.mutations.ignoreTtl ? new TenantMemoryAdapter(t, rt.store, { now: () => 0 }) : rt.adapterFor(t);
+  };
 
   // RFC 0068 seam: one on-demand consolidation pass (seeds the 4-entry fixture when the ref is empty).
   app.post('/v1/host/sample/memory/consolidate', async (req) => {
@@ -114,12 +120,12 @@ export function registerMemorySeams(app: FastifyInstance, ctx: HostContext): voi
     const q = req.query as Record<string, string | undefined>;
     const tenant = q.tenant ?? '';
     const limit = q.limit === undefined ? undefined : Number(q.limit);
-    const entries = await rt.adapterFor(tenant).list(q.memoryRef ?? '', { ...(limit !== undefined ? { limit } : {}), ...(q.tag !== undefined ? { tag: q.tag } : {}) });
+    const entries = await readerFor(tenant, q.memoryRef ?? '').list(q.memoryRef ?? '', { ...(limit !== undefined ? { limit } : {}), ...(q.tag !== undefined ? { tag: q.tag } : {}) });
     return { entries };
   });
   app.get('/v1/host/sample/memory/entry', async (req) => {
     const q = req.query as Record<string, string | undefined>;
-    const entry = await rt.adapterFor(q.tenant ?? '').get(q.memoryRef ?? '', q.id ?? '');
+    const entry = await readerFor(q.tenant ?? '', q.memoryRef ?? '').get(q.memoryRef ?? '', q.id ?? '');
     if (entry === null) throw new HttpError('not_found', 'no such entry');
     return entry;
   });

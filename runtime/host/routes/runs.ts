@@ -30,7 +30,7 @@ export function registerRuns(app: FastifyInstance, ctx: HostContext): void {
     if (rt.runs.get(runId) === undefined) throw new HttpError('not_found', 'no such run');
     if (rt.log.has(runId) && body.fromSeq > rt.log.lastSequence(runId)) throw new HttpError('validation_failed', 'fromSeq is past the end of the run', { failures: [{ instancePath: '/fromSeq', message: `must be <= ${rt.log.lastSequence(runId)}` }] });
     const { run, view } = rt.fork(runId, body.fromSeq); // throws ReplayMemorySnapshotUnavailableError → 422
-    forks.set(run.runId, view);
+    if (!ctx.mutations.forkReadsLive) forks.set(run.runId, view);
     return reply.code(201).send({ runId: run.runId, forkedFrom: { runId, fromSeq: body.fromSeq }, status: 'created' });
   });
 
