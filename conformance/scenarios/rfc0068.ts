@@ -4,9 +4,9 @@ import {
   validateHostSampleCommitmentFireResponse, validateHostSampleConsolidateResponse, validateMemoryConsolidationCapability,
 } from '../../generated/validators/validators.js';
 import { get, type Scenario } from '../scenario.ts';
-import { RunEventsResponse } from '../shapes.ts';
+import { EntriesResponse, RunEventsResponse, SeedResponse } from '../shapes.ts';
 import * as gate from './gates.ts';
-import { unique } from './util.ts';
+import { enc, freshScope, unique } from './util.ts';
 
 
 export const rfc0068Scenarios: Scenario[] = [
@@ -54,6 +54,21 @@ export const rfc0068Scenarios: Scenario[] = [
       t.equal(second.body.event.inputCount, second.body.event.outputCount, 'second pass over an unchanged corpus is a no-op (inputCount == outputCount)');
       t.equal(second.body.event.inputCount, e1.outputCount, 'the second pass sees what the first left');
       t.check(!/refund|shipping|sk-canary/i.test(JSON.stringify([first.body.event, second.body.event])), 'agent.memory.consolidated carries content');
+      // Independent of the seam's own report: a corpus the suite plants (duplicates + a BYOK secret it knows), when the
+      // host also serves the seed and read seams. After a pass, no entry of the ref may carry the plaintext.
+      const own = freshScope();
+      const secret = `sk-suite-canary-${unique()}`;
+      const seeded = await t.call<{ entries: unknown[] }>('POST', '/v1/host/sample/memory/seed', {
+        memoryRef: own.memoryRef, secrets: [{ secretId: 'byok-suite-canary', value: secret }],
+        entries: [{ content: 'Refund window is 30 days.' }, { content: 'Refund window is 30 days.' }, { content: `Nightly deploy key ${secret} rotates weekly.` }],
+      }, SeedResponse, { seam: false });
+      if (seeded.status === 404) return;
+      const pass = await t.call<{ event: { inputCount: number; outputCount: number } }>('POST', '/v1/host/sample/memory/consolidate', { memoryRef: own.memoryRef }, validateHostSampleConsolidateResponse);
+      t.check(pass.body.event.outputCount < pass.body.event.inputCount, `a corpus with an exact duplicate did not shrink (${pass.body.event.inputCount} → ${pass.body.event.outputCount})`);
+      const after = await t.call<{ entries: { content: string }[] }>('GET', `/v1/host/sample/memory/entries?tenant=${own.tenant}&memoryRef=${enc(own.memoryRef)}`, undefined, EntriesResponse);
+      t.check(after.body.entries.length > 0, 'the consolidated ref reads back empty');
+      t.check(!after.body.entries.some((e) => e.content.includes(secret)), 'the suite-planted secret is in plaintext after consolidation');
+      t.check(after.body.entries.some((e) => e.content.includes('[REDACTED:byok-suite-canary]')), 'the redaction marker of the suite-planted secret was lost by consolidation');
     },
   },
   {
