@@ -96,11 +96,25 @@ export async function createHost(o: HostOptions): Promise<{ app: FastifyInstance
     return sendError(reply, c.code, c.message, c.details);
   });
 
+  // Collect every served (path, method) so a known path with another method is a 405 with Allow, not a 404.
+  const served = new Map<string, Set<string>>();
+  app.addHook('onRoute', (r) => {
+    const methods = served.get(r.url) ?? new Set<string>();
+    for (const m of [r.method].flat()) methods.add(m);
+    served.set(r.url, methods);
+  });
   registerDiscovery(app, context);
   registerMemorySeams(app, context);
   registerRuns(app, context);
   registerMultiAgentSeams(app, context);
   registerInquirium(app, context);
+  for (const [url, methods] of [...served]) {
+    const allow = [...methods].filter((m) => m !== 'HEAD').sort().join(', ');
+    const others = (['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const).filter((m) => !methods.has(m));
+    if (others.length > 0) {
+      app.route({ method: [...others], url, handler: async (req, reply) => sendError(reply.header('allow', allow), 'method_not_allowed', `${req.method} is not allowed here; use ${allow}`) });
+    }
+  }
   await app.ready();
   return { app, context };
 }

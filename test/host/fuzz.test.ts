@@ -151,6 +151,21 @@ describe('host robustness', () => {
     }
     await app.close();
   });
+  it('a served path with another method is a 405 envelope with Allow; an unknown path is a 404 envelope', async () => {
+    const { app } = await createHost({ token: TOKEN });
+    const auth = { authorization: `Bearer ${TOKEN}` };
+    for (const [m, path] of ROUTES) {
+      const other = m === 'GET' ? 'DELETE' : 'PUT';
+      const res = await app.inject({ method: other, url: path, headers: auth });
+      expect(res.statusCode, `${other} ${path}`).toBe(405);
+      expect(res.json()).toMatchObject({ error: 'method_not_allowed' });
+      expect(validateErrorEnvelope(res.json())).toBe(true);
+      expect(res.headers.allow).toContain(m);
+    }
+    const unknown = await app.inject({ method: 'GET', url: '/v1/nothing/here', headers: auth });
+    expect([unknown.statusCode, unknown.json().error]).toEqual([404, 'not_found']);
+    await app.close();
+  });
   it('refuses a short token at start-up', async () => {
     await expect(createHost({ token: 'short' })).rejects.toThrow(RangeError);
   });
