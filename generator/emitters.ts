@@ -9,8 +9,7 @@ import { emitGuards } from './emit/guards.ts';
 import { emitRunEvents } from './emit/run-events.ts';
 import { emitSiteData } from './emit/site-data.ts';
 import { emitReadme } from './emit/readme.ts';
-// OTHER-LANGUAGES: registration pending — generator/emit/other-languages/index.ts did not exist when this table was wired.
-// To register: import { emitOtherLanguages } from './emit/other-languages/index.ts'; and add the row below.
+import { emitOtherLanguages } from './emit/other-languages/index.ts';
 
 export interface EmitterEntry {
   readonly name: string;
@@ -25,5 +24,5 @@ export const EMITTERS: readonly EmitterEntry[] = [
   { name: 'run-events', emit: emitRunEvents, owns: ['generated/run-events/'] },
   { name: 'site-data', emit: emitSiteData, owns: ['generated/site-data/'] },
   { name: 'readme', emit: emitReadme, owns: ['generated/README.md', 'generated/tsdoc.json'] },
-  // { name: 'other-languages', emit: emitOtherLanguages, owns: ['generated/other-languages/'] },
+  { name: 'other-languages', emit: emitOtherLanguages, owns: ['generated/other-languages/'] },
 ];

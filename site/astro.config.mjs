@@ -3,8 +3,8 @@ import { defineConfig } from 'astro/config';
 import starlight from '@astrojs/starlight';
 import { existsSync } from 'node:fs';
 
-/** The other-languages page exists only once the other-language emitter has published its document. */
-const hasOtherLanguages = existsSync(new URL('../docs/other-languages.md', import.meta.url));
+/** The other-languages page exists when the other-language emitter has written its limitations document. */
+const hasOtherLanguages = existsSync(new URL('../generated/other-languages/LIMITATIONS.md', import.meta.url));
 
 export default defineConfig({
   site: 'https://wopkit.dev',

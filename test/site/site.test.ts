@@ -105,6 +105,14 @@ describe('built site', () => {
     expect(((await (await fetch(base + evidence)).json()) as { host: { name: string } }).host.name).toBe('wopkit-reference-host');
     await page.close();
   });
+  it('the other-languages page lists every target and its known limitations', async () => {
+    const page = await open('/other-languages/', 'other-languages');
+    for (const name of ['Python (dataclasses)', 'Go', 'Rust (serde)', 'C# (Newtonsoft.Json)', 'Kotlin (types only)', 'Swift (Codable)']) {
+      expect(await page.locator('h2', { hasText: name }).count(), name).toBeGreaterThan(0);
+    }
+    expect(await page.getByText('Discriminated unions').count()).toBeGreaterThan(0);
+    await page.close();
+  });
   it('offline search finds a schema by a field name', async () => {
     const page = await open('/', 'search');
     await page.locator('site-search button[data-open-modal]').first().click();

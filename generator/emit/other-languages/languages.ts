@@ -1,0 +1,75 @@
+/**
+ * The other-language targets, one table: quicktype language id, output file, renderer options, the comment
+ * syntax for the header, and the information each target loses (stated in the header and on the site).
+ */
+export interface LanguageTarget {
+  readonly id: string;
+  readonly name: string;
+  readonly lang: string;
+  readonly file: string;
+  readonly options: Record<string, string>;
+  readonly comment: (lines: readonly string[]) => string;
+  readonly losses: readonly string[];
+  /** How this project compiles and round-trips it (or why it does not). */
+  readonly tested: string;
+  /** Post-processing of quicktype's output for this target (fixes a loss where the target allows it). */
+  readonly post?: (code: string) => string;
+}
+
+/**
+ * Go: `omitempty` on a slice or map drops an empty array/object on the way back ([] and {} vanish). Slices and
+ * maps are nil when absent, so without omitempty an absent field writes `null` and a present empty one `[]`/`{}` —
+ * the distinction the JSON had survives.
+ */
+export const keepEmptyGoCollections = (code: string): string =>
+  code.replace(/^(\t\w+\s+(?:\[\]|map\[)[^`]*`json:"[^",]+),omitempty"/gm, '$1"');
+
+const slashes = (lines: readonly string[]) => lines.map((l) => `// ${l}`.trimEnd()).join('\n');
+const hashes = (lines: readonly string[]) => lines.map((l) => `# ${l}`.trimEnd()).join('\n');
+
+const COMMON_LOSSES = [
+  'Discriminated unions (oneOf of const-tagged objects) are flattened into one type whose variant fields are all optional; the discriminator value is not enforced.',
+  'Formats, patterns, lengths and numeric ranges are not checked; validate with the JSON Schemas or the TypeScript validators at the boundary.',
+  'Fields a schema leaves open (additionalProperties: true) are dropped on deserialisation: extension data does not survive a round trip.',
+  'if/then rules (e.g. "trigger is required when supported is true") and x-runtime-rules are not represented.',
+];
+
+export const LANGUAGES: readonly LanguageTarget[] = [
+  {
+    id: 'python', name: 'Python (dataclasses)', lang: 'python', file: 'python/wopkit_types.py',
+    options: { 'python-version': '3.7', 'just-types': 'false' }, comment: hashes,
+    losses: [...COMMON_LOSSES, 'Date-times become datetime objects and are written back in isoformat (offset +00:00 instead of Z, microsecond precision).'],
+    tested: 'Imported by python3 (Debian python3-dateutil); every valid example of each top-level type is read with `<type>_from_dict` and written back with `<type>_to_dict`.',
+  },
+  {
+    id: 'go', name: 'Go', lang: 'go', file: 'go/wopkit/types.go',
+    options: { package: 'wopkit', 'just-types-and-package': 'false' }, comment: slashes,
+    losses: [...COMMON_LOSSES, 'Optional scalar fields use pointers with omitempty; absent optional arrays and objects are written back as null (post-processing keeps empty [] and {} instead of dropping them).'],
+    post: keepEmptyGoCollections,
+    tested: 'Formatted with gofmt and compiled with Debian golang-go; every valid example is read with `Unmarshal<Type>` and written back with `Marshal`.',
+  },
+  {
+    id: 'rust', name: 'Rust (serde)', lang: 'rust', file: 'rust/types.rs',
+    options: { density: 'normal', visibility: 'public', 'derive-debug': 'true' }, comment: slashes,
+    losses: [...COMMON_LOSSES],
+    tested: 'Emitted, not compiled here yet (needs the Debian serde crates and an offline cargo source).',
+  },
+  {
+    id: 'csharp', name: 'C# (Newtonsoft.Json)', lang: 'csharp', file: 'csharp/WopkitTypes.cs',
+    options: { namespace: 'Wopkit.Generated', framework: 'NewtonSoft' }, comment: slashes,
+    losses: [...COMMON_LOSSES],
+    tested: 'Emitted, not compiled here yet (needs mono-mcs and libnewtonsoft-json-cil-dev).',
+  },
+  {
+    id: 'kotlin', name: 'Kotlin (types only)', lang: 'kotlin', file: 'kotlin/WopkitTypes.kt',
+    options: { 'just-types': 'true', package: 'wopkit' }, comment: slashes,
+    losses: [...COMMON_LOSSES, 'Types only: no (de)serialiser is generated (Kotlin 1.3 on this machine compiles only the just-types output).'],
+    tested: 'Emitted, not compiled here yet.',
+  },
+  {
+    id: 'swift', name: 'Swift (Codable)', lang: 'swift', file: 'swift/WopkitTypes.swift',
+    options: {}, comment: slashes,
+    losses: [...COMMON_LOSSES],
+    tested: 'Emitted only: no Swift compiler is available on this machine or in CI.',
+  },
+];
