@@ -57,6 +57,10 @@ export function classify(err: unknown): { code: ErrorCode; message: string; deta
   const e = err as { code?: string; statusCode?: number; name?: string; message?: string; details?: Record<string, unknown> };
   if (e?.code !== undefined && FASTIFY[e.code] !== undefined) return { code: FASTIFY[e.code]!, message: fastifyMessage(FASTIFY[e.code]!) };
   if (e?.name === 'SyntaxError') return { code: 'invalid_json', message: 'request body is not valid JSON' };
+  if ((e?.name === 'CompactionError' || e?.name === 'DistillationError') && e.code === 'not_advertised') {
+    const capability = e.name === 'CompactionError' ? 'memory.compaction' : 'memory.distillation';
+    return { code: 'capability_not_provided', message: `this host does not provide ${capability}`, details: { capability } };
+  }
   const named = e?.name === undefined ? undefined : RUNTIME_ERRORS[e.name];
   if (named !== undefined) {
     const message = named.message ?? `${e.name}: ${(e as { code?: string }).code ?? 'refused'}`;
