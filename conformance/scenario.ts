@@ -61,12 +61,16 @@ export class ScenarioContext {
     throw new SkipSignal(skipClass, reason);
   }
   /**
-   * Call the host. The body is validated (schema failures count as failed assertions). A 404 from a seam means the
-   * host did not wire it: the scenario stops (blocked, or failed in strict mode).
+   * Call the host. The body is validated (schema failures count as failed assertions). A 404, 405 or 501 from a seam
+   * means the host does not serve it (upstream soft-skip on 404): the scenario stops — blocked, or failed in strict
+   * mode. Calls where a 404 is an expected answer (an entity that must not be found) pass `{seam: false}`.
    */
   async call<T = Record<string, unknown>>(method: 'GET' | 'POST', path: string, body?: unknown, schema?: SchemaValidator, opts: { seam?: boolean } = {}): Promise<HttpResult<T>> {
     const r = await this.client.request<T>(method, path, body, schema);
-    if (opts.seam !== false && r.status === 404 && isRouteMissing(r.body)) throw new SeamMissing(`${method} ${path.split('?')[0]} is not served`);
+    if (opts.seam !== false && (r.status === 404 || r.status === 405 || r.status === 501)) {
+      const why = isRouteMissing(r.body) ? 'is not served' : `answered ${r.status} ${String((r.body as { error?: unknown } | null)?.error ?? '')}`.trim();
+      throw new SeamMissing(`${method} ${path.split('?')[0]} ${why}`);
+    }
     this.check(r.schemaFailures.length === 0, `response does not match its schema: ${r.schemaFailures.slice(0, 3).join('; ')}`);
     // Every body is validated: a success without a named schema is a suite bug or an unexpected success (a refusal was due).
     if (r.status < 400 && schema === undefined) this.check(false, `${method} ${path.split('?')[0]} answered ${r.status} where the scenario named no success schema (a refusal was expected)`);

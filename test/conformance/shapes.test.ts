@@ -67,4 +67,25 @@ describe('a host whose seam bodies are off-schema fails the scenario', () => {
       server.close();
     }
   });
+  it('a seam answering a generic 404 or 501 is blocked (lenient) and fails (strict), never a pass', async () => {
+    for (const status of [404, 501]) {
+      const server = createServer((req, res) => {
+        res.setHeader('content-type', 'application/json');
+        if (req.url === '/.well-known/openwop') return void res.end(JSON.stringify({ protocolVersion: '1.1', agents: { supported: true, memoryBackends: ['long-term'] } }));
+        res.statusCode = status;
+        res.end(JSON.stringify(status === 404 ? { error: 'not_found', message: 'Not Found' } : { error: 'capability_not_provided', message: 'no', details: { capability: 'memory' } }));
+      });
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+      const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+      try {
+        const lenient = await runSuite(configFrom({}, { 'base-url': url, only: 'agent-memory-redaction' }));
+        expect(lenient.scenarios[0]).toMatchObject({ outcome: 'skip', skipClass: 'blocked' });
+        expect(lenient.scenarios[0]!.reason).toContain(`answered ${status}`);
+        const strict = await runSuite(configFrom({}, { 'base-url': url, strict: true, only: 'agent-memory-redaction' }));
+        expect(strict.scenarios[0]!.outcome).toBe('fail');
+      } finally {
+        server.close();
+      }
+    }
+  });
 });
