@@ -4,7 +4,8 @@
  * Exit 0 when no scenario failed, 1 when one did, 2 on usage or connection errors.
  * Writes <out>/<host>-<timestamp>.json and <out>/<host>.latest.json (default out: conformance/results).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, configFrom } from './config.ts';
@@ -26,7 +27,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, out: (s: stri
     return 2;
   }
   if (flags.help) {
-    out('usage: conformance --base-url <url> [--api-key <key>] [--strict] [--opt-out a,b] [--out <dir>] [--format text|json] [--only <id>]\n');
+    out('usage: conformance --base-url <url> [--api-key <key>] [--strict] [--opt-out a,b] [--out <dir>] [--format text|json] [--only <id>] [--no-write]\n');
     return 0;
   }
   const format = flags.format ?? 'text';
@@ -56,6 +57,14 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, out: (s: stri
   }
 }
 
-if (process.argv[1] !== undefined && import.meta.url.endsWith(process.argv[1].replace(/^.*\//, ''))) {
+/** Run as a program (also through a bin symlink), not when imported by tests. */
+const invokedDirectly = (() => {
+  try {
+    return process.argv[1] !== undefined && realpathSync(process.argv[1]) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+})();
+if (invokedDirectly) {
   main(process.argv.slice(2), process.env, (s) => process.stdout.write(s), (s) => process.stderr.write(s)).then((code) => process.exit(code));
 }
