@@ -166,6 +166,20 @@ describe('host robustness', () => {
     expect([unknown.statusCode, unknown.json().error]).toEqual([404, 'not_found']);
     await app.close();
   });
+  it('deeply nested JSON within the body limit (arrays and objects, 50k-200k levels) on every POST route: never a 5xx, never a crash (replay-fixture ignores unknown keys and answers 200)', async () => {
+    const { app } = await createHost({ token: TOKEN });
+    const deepArr = (n: number) => '['.repeat(n) + ']'.repeat(n);
+    const deepObj = (n: number) => '{"a":'.repeat(n) + '1' + '}'.repeat(n);
+    const bodies = [deepArr(200_000), deepObj(100_000), `{"memoryRef":"mem://t/a","entries":${deepArr(100_000)}}`, `{"turns":${deepArr(100_000)},"schema":"inquirium.generate.request.v1"}`, `{"memoryRef":"mem://t/a","entries":[{"content":"x","tags":${deepArr(50_000)}}]}`];
+    for (const [m, path] of ROUTES.filter(([m]) => m === 'POST')) {
+      for (const payload of bodies) {
+        const res = await app.inject({ method: m as 'POST', url: path, headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, payload });
+        expect(res.statusCode, `${path} ${payload.slice(0, 30)}`).toBeLessThan(500);
+      }
+    }
+    expect((await app.inject({ method: 'GET', url: '/.well-known/openwop' })).statusCode).toBe(200);
+    await app.close();
+  });
   it('refuses a short token at start-up', async () => {
     await expect(createHost({ token: 'short' })).rejects.toThrow(RangeError);
   });
