@@ -1,12 +1,19 @@
 #!/usr/bin/env bash
-# Debian toolchains the other-language round-trip tests compile with (idempotent; CI runs it as root).
+# Debian toolchains the other-language tests compile with (idempotent; CI runs it as root):
+# Go, Python + dateutil, Mono C# + Newtonsoft.Json, Rust's serde crates (offline directory registry), Kotlin.
 set -euo pipefail
 need=()
 command -v go >/dev/null 2>&1 || need+=(golang-go)
 [ -x /usr/bin/python3 ] || need+=(python3)
 /usr/bin/python3 -c 'import dateutil' >/dev/null 2>&1 || need+=(python3-dateutil)
+command -v mcs >/dev/null 2>&1 || need+=(mono-mcs)
+command -v mono >/dev/null 2>&1 || need+=(mono-runtime)
+[ -f /usr/lib/cli/Newtonsoft.Json-5.0/Newtonsoft.Json.dll ] || need+=(libnewtonsoft-json-cil-dev)
+command -v cargo >/dev/null 2>&1 || need+=(cargo)
+ls -d /usr/share/cargo/registry/serde_json-1* >/dev/null 2>&1 || need+=(librust-serde-json-dev librust-serde-derive-dev)
+command -v kotlinc >/dev/null 2>&1 || need+=(kotlin)
 if [ ${#need[@]} -gt 0 ]; then
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
 fi
-echo "toolchains: go $(go version | awk '{print $3}'), $(/usr/bin/python3 --version)"
+echo "toolchains: $(go version | awk '{print $3}'), $(/usr/bin/python3 --version), mcs $(mcs --version | awk '{print $NF}'), $(cargo --version), kotlinc present"

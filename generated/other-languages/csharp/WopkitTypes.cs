@@ -6,6 +6,8 @@
 // - Formats, patterns, lengths and numeric ranges are not checked; validate with the JSON Schemas or the TypeScript validators at the boundary.
 // - Fields a schema leaves open (additionalProperties: true) are dropped on deserialisation: extension data does not survive a round trip.
 // - if/then rules (e.g. "trigger is required when supported is true") and x-runtime-rules are not represented.
+// - C# 6 syntax (no nullable reference annotations) so that Mono mcs compiles it.
+// - A field typed "code or null" cannot read an explicit null: the generated Newtonsoft converter throws (e.g. diagnostics with "error/code": null).
 //
 // Top-level types: 118.
 
@@ -133,14 +135,6 @@
 //    var workerDispatchedPayload = WorkerDispatchedPayload.FromJson(jsonString);
 //    var workflowChainPackArtifact = WorkflowChainPackArtifact.FromJson(jsonString);
 //    var workspaceUpdatedPayload = WorkspaceUpdatedPayload.FromJson(jsonString);
-#nullable enable
-#pragma warning disable CS8618
-#pragma warning disable CS8601
-#pragma warning disable CS8602
-#pragma warning disable CS8603
-#pragma warning disable CS8604
-#pragma warning disable CS8625
-#pragma warning disable CS8765
 
 namespace Wopkit.Generated
 {
@@ -175,7 +169,7 @@ namespace Wopkit.Generated
         /// </summary>
         [JsonProperty("version", NullValueHandling = NullValueHandling.Ignore)]
         [JsonConverter(typeof(TentacledMinMaxLengthCheckConverter))]
-        public string? Version { get; set; }
+        public string Version { get; set; }
     }
 
     /// <summary>
@@ -204,25 +198,25 @@ namespace Wopkit.Generated
         /// Agent-runtime behaviours (RFC 0004, RFC 0068, RFC 0096).
         /// </summary>
         [JsonProperty("agents", NullValueHandling = NullValueHandling.Ignore)]
-        public AgentsCapability? Agents { get; set; }
+        public AgentsCapability Agents { get; set; }
 
         /// <summary>
         /// Who is answering: the host's name and version, used to label interop results.
         /// </summary>
         [JsonProperty("host", NullValueHandling = NullValueHandling.Ignore)]
-        public HostInfo? Host { get; set; }
+        public HostInfo Host { get; set; }
 
         /// <summary>
         /// The memory adapter and its dimensions (RFC 0004, RFC 0012, RFC 0062, RFC 0080).
         /// </summary>
         [JsonProperty("memory", NullValueHandling = NullValueHandling.Ignore)]
-        public MemoryCapability? Memory { get; set; }
+        public MemoryCapability Memory { get; set; }
 
         /// <summary>
         /// Multi-agent execution (RFC 0037, RFC 0039).
         /// </summary>
         [JsonProperty("multiAgent", NullValueHandling = NullValueHandling.Ignore)]
-        public MultiAgentCapability? MultiAgent { get; set; }
+        public MultiAgentCapability MultiAgent { get; set; }
 
         /// <summary>
         /// OpenWOP protocol version the host implements, e.g. 1.1.
@@ -243,26 +237,26 @@ namespace Wopkit.Generated
         /// RFC 0068 inferred standing commitments.
         /// </summary>
         [JsonProperty("commitments", NullValueHandling = NullValueHandling.Ignore)]
-        public CommitmentsCapability? Commitments { get; set; }
+        public CommitmentsCapability Commitments { get; set; }
 
         /// <summary>
         /// Memory backends the host offers. long-term means a durable cross-run store bound by
         /// CTI-1, SR-1 and TTL.
         /// </summary>
         [JsonProperty("memoryBackends", NullValueHandling = NullValueHandling.Ignore)]
-        public MemoryBackend[]? MemoryBackends { get; set; }
+        public MemoryBackend[] MemoryBackends { get; set; }
 
         /// <summary>
         /// RFC 0068 background consolidation of long-term memory.
         /// </summary>
         [JsonProperty("memoryConsolidation", NullValueHandling = NullValueHandling.Ignore)]
-        public MemoryConsolidationCapability? MemoryConsolidation { get; set; }
+        public MemoryConsolidationCapability MemoryConsolidation { get; set; }
 
         /// <summary>
         /// RFC 0096 reviewable learning: inert proposals a human activates.
         /// </summary>
         [JsonProperty("proposals", NullValueHandling = NullValueHandling.Ignore)]
-        public ProposalsCapability? Proposals { get; set; }
+        public ProposalsCapability Proposals { get; set; }
 
         /// <summary>
         /// Whether the host runs agents at all.
@@ -284,7 +278,7 @@ namespace Wopkit.Generated
         /// 0060 heartbeat). Each at most once. When absent, only time is supported.
         /// </summary>
         [JsonProperty("fireConditions", NullValueHandling = NullValueHandling.Ignore)]
-        public CommitmentFireCondition[]? FireConditions { get; set; }
+        public CommitmentFireCondition[] FireConditions { get; set; }
 
         /// <summary>
         /// Required whenever the block is present. true: the host infers commitments and emits
@@ -340,13 +334,13 @@ namespace Wopkit.Generated
         /// </summary>
         [JsonProperty("activationScope", NullValueHandling = NullValueHandling.Ignore)]
         [JsonConverter(typeof(PurpleMinMaxLengthCheckConverter))]
-        public string? ActivationScope { get; set; }
+        public string ActivationScope { get; set; }
 
         /// <summary>
         /// Artefact kinds the host can propose.
         /// </summary>
         [JsonProperty("artifactKinds", NullValueHandling = NullValueHandling.Ignore)]
-        public ProposalKind[]? ArtifactKinds { get; set; }
+        public ProposalKind[] ArtifactKinds { get; set; }
 
         /// <summary>
         /// Whether the host flags a proposal that duplicates an existing artefact (duplicateOf).
@@ -395,19 +389,19 @@ namespace Wopkit.Generated
         /// RFC 0057 write attribution.
         /// </summary>
         [JsonProperty("attribution", NullValueHandling = NullValueHandling.Ignore)]
-        public AttributionCapability? Attribution { get; set; }
+        public AttributionCapability Attribution { get; set; }
 
         /// <summary>
         /// RFC 0012 compaction.
         /// </summary>
         [JsonProperty("compaction", NullValueHandling = NullValueHandling.Ignore)]
-        public CompactionCapability? Compaction { get; set; }
+        public CompactionCapability Compaction { get; set; }
 
         /// <summary>
         /// RFC 0062 scheduled distillation.
         /// </summary>
         [JsonProperty("distillation", NullValueHandling = NullValueHandling.Ignore)]
-        public DistillationCapability? Distillation { get; set; }
+        public DistillationCapability Distillation { get; set; }
 
         /// <summary>
         /// Largest MemoryEntry.content the host stores, in bytes.
@@ -419,13 +413,13 @@ namespace Wopkit.Generated
         /// RFC 0080 retention: TTL expiry and explicit forget.
         /// </summary>
         [JsonProperty("retention", NullValueHandling = NullValueHandling.Ignore)]
-        public RetentionCapability? Retention { get; set; }
+        public RetentionCapability Retention { get; set; }
 
         /// <summary>
         /// RFC 0080 search beyond list.
         /// </summary>
         [JsonProperty("search", NullValueHandling = NullValueHandling.Ignore)]
-        public SearchCapability? Search { get; set; }
+        public SearchCapability Search { get; set; }
 
         /// <summary>
         /// true: the four-operation MemoryAdapter (read and, unless writable is false, write).
@@ -506,7 +500,7 @@ namespace Wopkit.Generated
         /// How long archives persist before collection, as an ISO-8601 duration (e.g. P30D).
         /// </summary>
         [JsonProperty("archiveRetention", NullValueHandling = NullValueHandling.Ignore)]
-        public string? ArchiveRetention { get; set; }
+        public string ArchiveRetention { get; set; }
 
         /// <summary>
         /// Whether each run updates the MEMORY-INDEX.json manifest (and emits workspace.updated).
@@ -538,7 +532,7 @@ namespace Wopkit.Generated
         /// </summary>
         [JsonProperty("tokenizerName", NullValueHandling = NullValueHandling.Ignore)]
         [JsonConverter(typeof(PurpleMinMaxLengthCheckConverter))]
-        public string? TokenizerName { get; set; }
+        public string TokenizerName { get; set; }
     }
 
     /// <summary>
@@ -573,7 +567,7 @@ namespace Wopkit.Generated
         /// Query modes: semantic and/or filter.
         /// </summary>
         [JsonProperty("modes", NullValueHandling = NullValueHandling.Ignore)]
-        public Mode[]? Modes { get; set; }
+        public Mode[] Modes { get; set; }
 
         /// <summary>
         /// Whether query beyond list is offered.
@@ -593,7 +587,7 @@ namespace Wopkit.Generated
         /// RFC 0037/0039 execution-model profile.
         /// </summary>
         [JsonProperty("executionModel", NullValueHandling = NullValueHandling.Ignore)]
-        public ExecutionModelCapability? ExecutionModel { get; set; }
+        public ExecutionModelCapability ExecutionModel { get; set; }
     }
 
     /// <summary>
@@ -618,7 +612,7 @@ namespace Wopkit.Generated
         /// </summary>
         [JsonProperty("confidenceEscalationInterruptKind", NullValueHandling = NullValueHandling.Ignore)]
         [JsonConverter(typeof(PurpleMinMaxLengthCheckConverter))]
-        public string? ConfidenceEscalationInterruptKind { get; set; }
+        public string ConfidenceEscalationInterruptKind { get; set; }
 
         /// <summary>
         /// strict: sibling child writes are serialised per parent run. advisory: opt out of
@@ -664,14 +658,14 @@ namespace Wopkit.Generated
         /// </summary>
         [JsonProperty("compactionRunId", NullValueHandling = NullValueHandling.Ignore)]
         [JsonConverter(typeof(PurpleMinMaxLengthCheckConverter))]
-        public string? CompactionRunId { get; set; }
+        public string CompactionRunId { get; set; }
 
         /// <summary>
         /// The memory scope.
         /// </summary>
         [JsonProperty("memoryRef", NullValueHandling = NullValueHandling.Ignore)]
         [JsonConverter(typeof(PurpleMinMaxLengthCheckConverter))]
-        public string? MemoryRef { get; set; }
+        public string MemoryRef { get; set; }
     }
 
     /// <summary>
@@ -705,7 +699,7 @@ namespace Wopkit.Generated
         /// The decision that triggered the escalation.
         /// </summary>
         [JsonProperty("originalDecision", NullValueHandling = NullValueHandling.Ignore)]
-        public OrchestratorDecision? OriginalDecision { get; set; }
+        public OrchestratorDecision OriginalDecision { get; set; }
     }
 
     /// <summary>
@@ -737,14 +731,14 @@ namespace Wopkit.Generated
         /// </summary>
         [JsonProperty("reason", NullValueHandling = NullValueHandling.Ignore)]
         [JsonConverter(typeof(IndigoMinMaxLengthCheckConverter))]
-        public string? Reason { get; set; }
+        public string Reason { get; set; }
 
         /// <summary>
         /// The worker to dispatch for next-worker.
         /// </summary>
         [JsonProperty("worker", NullValueHandling = NullValueHandling.Ignore)]
         [JsonConverter(typeof(PurpleMinMaxLengthCheckConverter))]
-        public string? Worker { get; set; }
+        public string Worker { get; set; }
     }
 
     /// <summary>
@@ -759,7 +753,7 @@ namespace Wopkit.Generated
         /// Code-specific details; see x-type-index for the shape per code.
         /// </summary>
         [JsonProperty("details", NullValueHandling = NullValueHandling.Ignore)]
-        public Dictionary<string, object>? Details { get; set; }
+        public Dictionary<string, object> Details { get; set; }
 
         /// <summary>
         /// Machine-readable error code. Known codes are listed in ErrorCode; other well-formed codes
@@ -830,7 +824,7 @@ namespace Wopkit.Generated
         /// </summary>
         [JsonProperty("intentionCanary", NullValueHandling = NullValueHandling.Ignore)]
         [JsonConverter(typeof(PurpleMinMaxLengthCheckConverter))]
-        public string? IntentionCanary { get; set; }
+        public string IntentionCanary { get; set; }
     }
 
     /// <summary>
@@ -860,14 +854,14 @@ namespace Wopkit.Generated
         /// </summary>
         [JsonProperty("enqueuedRunId", NullValueHandling = NullValueHandling.Ignore)]
         [JsonConverter(typeof(PurpleMinMaxLengthCheckConverter))]
-        public string? EnqueuedRunId { get; set; }
+        public string EnqueuedRunId { get; set; }
 
         /// <summary>
         /// The source entry, when one is attributable.
         /// </summary>
         [JsonProperty("memoryId", NullValueHandling = NullValueHandling.Ignore)]
         [JsonConverter(typeof(PurpleMinMaxLengthCheckConverter))]
-        public string? MemoryId { get; set; }
+        public string MemoryId { get; set; }
 
         /// <summary>
         /// Scope the commitment was inferred from (provenance and CTI-1 tenant).
@@ -916,7 +910,7 @@ namespace Wopkit.Generated
         /// </summary>
         [JsonProperty("eventId", NullValueHandling = NullValueHandling.Ignore)]
         [JsonConverter(typeof(PurpleMinMaxLengthCheckConverter))]
-        public string? EventId { get; set; }
+        public string EventId { get; set; }
 
         /// <summary>
         /// true if the canary's plaintext is readable from any consolidated entry. Must be false.
@@ -952,7 +946,7 @@ namespace Wopkit.Generated
         /// </summary>
         [JsonProperty("mergedIds", NullValueHandling = NullValueHandling.Ignore)]
         [JsonConverter(typeof(PurpleDecodeArrayConverter))]
-        public string[]? MergedIds { get; set; }
+        public string[] MergedIds { get; set; }
 
         /// <summary>
         /// Long-term entries left after the pass.
@@ -978,19 +972,19 @@ namespace Wopkit.Generated
         /// Egress permission by label.
         /// </summary>
         [JsonProperty("egress", NullValueHandling = NullValueHandling.Ignore)]
-        public InquiriumEgressByClass? Egress { get; set; }
+        public InquiriumEgressByClass Egress { get; set; }
 
         /// <summary>
         /// Which activity items escalate beyond the feed, by node mode.
         /// </summary>
         [JsonProperty("escalation_threshold", NullValueHandling = NullValueHandling.Ignore)]
-        public InquiriumEscalationThresholdByMode? EscalationThreshold { get; set; }
+        public InquiriumEscalationThresholdByMode EscalationThreshold { get; set; }
 
         /// <summary>
         /// Transcript retention by label.
         /// </summary>
         [JsonProperty("retention", NullValueHandling = NullValueHandling.Ignore)]
-        public InquiriumRetentionByClass? Retention { get; set; }
+        public InquiriumRetentionByClass Retention { get; set; }
 
         /// <summary>
         /// Schema discriminator; always inquirium.assistant-config.v1.
@@ -1002,13 +996,13 @@ namespace Wopkit.Generated
         /// Trace level by label.
         /// </summary>
         [JsonProperty("trace_level", NullValueHandling = NullValueHandling.Ignore)]
-        public InquiriumTraceLevelByClass? TraceLevel { get; set; }
+        public InquiriumTraceLevelByClass TraceLevel { get; set; }
 
         /// <summary>
         /// Verification rigor by node mode.
         /// </summary>
         [JsonProperty("verification_rigor", NullValueHandling = NullValueHandling.Ignore)]
-        public InquiriumVerificationRigorByMode? VerificationRigor { get; set; }
+        public InquiriumVerificationRigorByMode VerificationRigor { get; set; }
     }
 
     /// <summary>
@@ -1030,7 +1024,7 @@ namespace Wopkit.Generated
         /// described in the runtime rules. Closed key set.
         /// </summary>
         [JsonProperty("by_class", NullValueHandling = NullValueHandling.Ignore)]
-        public InquiriumEgressByClassByClass? ByClass { get; set; }
+        public InquiriumEgressByClassByClass ByClass { get; set; }
 
         /// <summary>
         /// Egress when no per-label entry applies.
@@ -1094,7 +1088,7 @@ namespace Wopkit.Generated
         /// described in the runtime rules. Closed key set.
         /// </summary>
         [JsonProperty("by_mode", NullValueHandling = NullValueHandling.Ignore)]
-        public InquiriumEscalationThresholdByModeByMode? ByMode { get; set; }
+        public InquiriumEscalationThresholdByModeByMode ByMode { get; set; }
 
         /// <summary>
         /// Threshold when no per-mode entry applies.
@@ -1120,7 +1114,7 @@ namespace Wopkit.Generated
         /// Value in the ordinary regime.
         /// </summary>
         [JsonProperty("commons", NullValueHandling = NullValueHandling.Ignore)]
-        public InquiriumEscalationThreshold? Commons { get; set; }
+        public InquiriumEscalationThreshold Commons { get; set; }
 
         /// <summary>
         /// Threshold in crisis.
@@ -1128,7 +1122,7 @@ namespace Wopkit.Generated
         /// Value while the node runs in crisis.
         /// </summary>
         [JsonProperty("crisis", NullValueHandling = NullValueHandling.Ignore)]
-        public InquiriumEscalationThreshold? Crisis { get; set; }
+        public InquiriumEscalationThreshold Crisis { get; set; }
 
         /// <summary>
         /// Threshold in support.
@@ -1136,7 +1130,7 @@ namespace Wopkit.Generated
         /// Value while the node serves support work.
         /// </summary>
         [JsonProperty("support", NullValueHandling = NullValueHandling.Ignore)]
-        public InquiriumEscalationThreshold? Support { get; set; }
+        public InquiriumEscalationThreshold Support { get; set; }
     }
 
     /// <summary>
@@ -1184,7 +1178,7 @@ namespace Wopkit.Generated
         /// described in the runtime rules. Closed key set.
         /// </summary>
         [JsonProperty("by_class", NullValueHandling = NullValueHandling.Ignore)]
-        public InquiriumRetentionByClassByClass? ByClass { get; set; }
+        public InquiriumRetentionByClassByClass ByClass { get; set; }
 
         /// <summary>
         /// Retention when no per-label entry applies.
@@ -1210,7 +1204,7 @@ namespace Wopkit.Generated
         /// Value for data labelled community.
         /// </summary>
         [JsonProperty("community", NullValueHandling = NullValueHandling.Ignore)]
-        public InquiriumRetentionProfile? Community { get; set; }
+        public InquiriumRetentionProfile Community { get; set; }
 
         /// <summary>
         /// Retention for personal facts.
@@ -1218,7 +1212,7 @@ namespace Wopkit.Generated
         /// Value for data labelled personal.
         /// </summary>
         [JsonProperty("personal", NullValueHandling = NullValueHandling.Ignore)]
-        public InquiriumRetentionProfile? Personal { get; set; }
+        public InquiriumRetentionProfile Personal { get; set; }
 
         /// <summary>
         /// Retention for public facts.
@@ -1226,7 +1220,7 @@ namespace Wopkit.Generated
         /// Value for data labelled public.
         /// </summary>
         [JsonProperty("public", NullValueHandling = NullValueHandling.Ignore)]
-        public InquiriumRetentionProfile? Public { get; set; }
+        public InquiriumRetentionProfile Public { get; set; }
     }
 
     /// <summary>
@@ -1278,7 +1272,7 @@ namespace Wopkit.Generated
         /// described in the runtime rules. Closed key set.
         /// </summary>
         [JsonProperty("by_class", NullValueHandling = NullValueHandling.Ignore)]
-        public InquiriumTraceLevelByClassByClass? ByClass { get; set; }
+        public InquiriumTraceLevelByClassByClass ByClass { get; set; }
 
         /// <summary>
         /// Trace level when no per-label entry applies.
@@ -1346,7 +1340,7 @@ namespace Wopkit.Generated
         /// described in the runtime rules. Closed key set.
         /// </summary>
         [JsonProperty("by_mode", NullValueHandling = NullValueHandling.Ignore)]
-        public InquiriumVerificationRigorByModeByMode? ByMode { get; set; }
+        public InquiriumVerificationRigorByModeByMode ByMode { get; set; }
 
         /// <summary>
         /// Rigor when no per-mode entry applies.
@@ -1410,7 +1404,7 @@ namespace Wopkit.Generated
         /// Content-free diagnostics.
         /// </summary>
         [JsonProperty("diagnostics", NullValueHandling = NullValueHandling.Ignore)]
-        public InquiriumDiagnostics? Diagnostics { get; set; }
+        public InquiriumDiagnostics Diagnostics { get; set; }
 
         /// <summary>
         /// Side effects of recording the turn (transcript writes, object-store puts). Bookkeeping
@@ -1423,13 +1417,13 @@ namespace Wopkit.Generated
         /// Counts describing the input, never the input.
         /// </summary>
         [JsonProperty("input/shape", NullValueHandling = NullValueHandling.Ignore)]
-        public InquiriumTraceInputShape? InputShape { get; set; }
+        public InquiriumTraceInputShape InputShape { get; set; }
 
         /// <summary>
         /// Model binding selected, absent when none qualified.
         /// </summary>
         [JsonProperty("model.binding/ref", NullValueHandling = NullValueHandling.Ignore)]
-        public string? ModelBindingRef { get; set; }
+        public string ModelBindingRef { get; set; }
 
         /// <summary>
         /// Inquirium operation id.
@@ -1441,7 +1435,7 @@ namespace Wopkit.Generated
         /// Counts and artifact references describing the output, never the output.
         /// </summary>
         [JsonProperty("output/shape", NullValueHandling = NullValueHandling.Ignore)]
-        public InquiriumTraceOutputShape? OutputShape { get; set; }
+        public InquiriumTraceOutputShape OutputShape { get; set; }
 
         /// <summary>
         /// Participant on whose behalf the turn ran.
@@ -1459,7 +1453,7 @@ namespace Wopkit.Generated
         /// Runtime selected, absent when none qualified.
         /// </summary>
         [JsonProperty("runtime/ref", NullValueHandling = NullValueHandling.Ignore)]
-        public string? RuntimeRef { get; set; }
+        public string RuntimeRef { get; set; }
 
         /// <summary>
         /// Outcome of the turn, using the generate outcome codes.
@@ -1523,7 +1517,7 @@ namespace Wopkit.Generated
         /// </summary>
         [JsonProperty("element/ref", NullValueHandling = NullValueHandling.Ignore)]
         [JsonConverter(typeof(PurpleMinMaxLengthCheckConverter))]
-        public string? ElementRef { get; set; }
+        public string ElementRef { get; set; }
 
         /// <summary>
         /// What was decided.
@@ -1565,7 +1559,7 @@ namespace Wopkit.Generated
         /// </summary>
         [JsonProperty("error/code")]
         [JsonConverter(typeof(AmbitiousMinMaxLengthCheckConverter))]
-        public string? ErrorCode { get; set; }
+        public string ErrorCode { get; set; }
 
         /// <summary>
         /// How many times the runtime call was retried.
@@ -1643,7 +1637,7 @@ namespace Wopkit.Generated
         /// </summary>
         [JsonProperty("artifact/refs", NullValueHandling = NullValueHandling.Ignore)]
         [JsonConverter(typeof(PurpleDecodeArrayConverter))]
-        public string[]? ArtifactRefs { get; set; }
+        public string[] ArtifactRefs { get; set; }
 
         /// <summary>
         /// Approximate output tokens.
@@ -1723,7 +1717,7 @@ namespace Wopkit.Generated
         /// rejected.
         /// </summary>
         [JsonProperty("nudge_after")]
-        public object? NudgeAfter { get; set; }
+        public object NudgeAfter { get; set; }
 
         /// <summary>
         /// Whether the affordance is pinned in the rail.
@@ -1754,7 +1748,7 @@ namespace Wopkit.Generated
         /// not use engagement mechanics. Any value is rejected.
         /// </summary>
         [JsonProperty("streak_count")]
-        public object? StreakCount { get; set; }
+        public object StreakCount { get; set; }
 
         /// <summary>
         /// Where the affordance is rendered.
@@ -1767,7 +1761,7 @@ namespace Wopkit.Generated
         /// </summary>
         [JsonProperty("ui_profile", NullValueHandling = NullValueHandling.Ignore)]
         [JsonConverter(typeof(PurpleMinMaxLengthCheckConverter))]
-        public string? UiProfile { get; set; }
+        public string UiProfile { get; set; }
     }
 
     /// <summary>
@@ -1909,7 +1903,7 @@ namespace Wopkit.Generated
         /// Model binding tested, when the suite pins one.
         /// </summary>
         [JsonProperty("model.binding/ref", NullValueHandling = NullValueHandling.Ignore)]
-        public string? ModelBindingRef { get; set; }
+        public string ModelBindingRef { get; set; }
 
         /// <summary>
         /// True only when every check passed.
@@ -1986,7 +1980,7 @@ namespace Wopkit.Generated
         /// </summary>
         [JsonProperty("detail/code", NullValueHandling = NullValueHandling.Ignore)]
         [JsonConverter(typeof(AmbitiousMinMaxLengthCheckConverter))]
-        public string? DetailCode { get; set; }
+        public string DetailCode { get; set; }
 
         /// <summary>
         /// pass or fail.
@@ -2012,7 +2006,7 @@ namespace Wopkit.Generated
         /// described in the runtime rules. Closed key set.
         /// </summary>
         [JsonProperty("by_class", NullValueHandling = NullValueHandling.Ignore)]
-        public InquiriumClassKeyedByClass? ByClass { get; set; }
+        public InquiriumClassKeyedByClass ByClass { get; set; }
 
         /// <summary>
         /// Value used when no by_class entry applies and as the base for the most-restrictive
@@ -2032,19 +2026,19 @@ namespace Wopkit.Generated
         /// Value for data labelled community.
         /// </summary>
         [JsonProperty("community")]
-        public object? Community { get; set; }
+        public object Community { get; set; }
 
         /// <summary>
         /// Value for data labelled personal.
         /// </summary>
         [JsonProperty("personal")]
-        public object? Personal { get; set; }
+        public object Personal { get; set; }
 
         /// <summary>
         /// Value for data labelled public.
         /// </summary>
         [JsonProperty("public")]
-        public object? Public { get; set; }
+        public object Public { get; set; }
     }
 
     /// <summary>
@@ -2058,14 +2052,14 @@ namespace Wopkit.Generated
         /// </summary>
         [JsonProperty("confirm/title", NullValueHandling = NullValueHandling.Ignore)]
         [JsonConverter(typeof(FriskyMinMaxLengthCheckConverter))]
-        public string? ConfirmTitle { get; set; }
+        public string ConfirmTitle { get; set; }
 
         /// <summary>
         /// Label of the denying button; the answer token is always deny.
         /// </summary>
         [JsonProperty("deny/title", NullValueHandling = NullValueHandling.Ignore)]
         [JsonConverter(typeof(FriskyMinMaxLengthCheckConverter))]
-        public string? DenyTitle { get; set; }
+        public string DenyTitle { get; set; }
     }
 
     /// <summary>
@@ -2088,7 +2082,7 @@ namespace Wopkit.Generated
         /// Inline branch.
         /// </summary>
         [JsonProperty("content", NullValueHandling = NullValueHandling.Ignore)]
-        public InquiriumContentPart[]? Content { get; set; }
+        public InquiriumContentPart[] Content { get; set; }
 
         /// <summary>
         /// Reference to content held elsewhere (object store or governed read projection).
@@ -2097,7 +2091,7 @@ namespace Wopkit.Generated
         /// </summary>
         [JsonProperty("content/ref", NullValueHandling = NullValueHandling.Ignore)]
         [JsonConverter(typeof(PurpleMinMaxLengthCheckConverter))]
-        public string? ContentRef { get; set; }
+        public string ContentRef { get; set; }
 
         /// <summary>
         /// Whether policy allows a declassified projection of this element for a model with a lower
@@ -2125,7 +2119,7 @@ namespace Wopkit.Generated
         /// </summary>
         [JsonProperty("grant/ref", NullValueHandling = NullValueHandling.Ignore)]
         [JsonConverter(typeof(PurpleMinMaxLengthCheckConverter))]
-        public string? GrantRef { get; set; }
+        public string GrantRef { get; set; }
 
         /// <summary>
         /// Schema discriminator; always inquirium.context-element.v1.
@@ -2144,7 +2138,7 @@ namespace Wopkit.Generated
         /// </summary>
         [JsonProperty("source/ref", NullValueHandling = NullValueHandling.Ignore)]
         [JsonConverter(typeof(PurpleMinMaxLengthCheckConverter))]
-        public string? SourceRef { get; set; }
+        public string SourceRef { get; set; }
     }
 
     /// <summary>
@@ -2164,7 +2158,7 @@ namespace Wopkit.Generated
         /// The text itself.
         /// </summary>
         [JsonProperty("text", NullValueHandling = NullValueHandling.Ignore)]
-        public string? Text { get; set; }
+        public string Text { get; set; }
 
         /// <summary>
         /// Part discriminator.
@@ -2182,14 +2176,14 @@ namespace Wopkit.Generated
         /// IANA media type of the referenced content.
         /// </summary>
         [JsonProperty("media/type", NullValueHandling = NullValueHandling.Ignore)]
-        public string? MediaType { get; set; }
+        public string MediaType { get; set; }
 
         /// <summary>
         /// Object-store reference of the content.
         /// </summary>
         [JsonProperty("object/ref", NullValueHandling = NullValueHandling.Ignore)]
         [JsonConverter(typeof(PurpleMinMaxLengthCheckConverter))]
-        public string? ObjectRef { get; set; }
+        public string ObjectRef { get; set; }
     }
 
     /// <summary>
@@ -2217,7 +2211,7 @@ namespace Wopkit.Generated
         /// </summary>
         [JsonProperty("placeholder", NullValueHandling = NullValueHandling.Ignore)]
         [JsonConverter(typeof(BraggadociousMinMaxLengthCheckConverter))]
-        public string? Placeholder { get; set; }
+        public string Placeholder { get; set; }
     }
 
     /// <summary>
@@ -2233,14 +2227,14 @@ namespace Wopkit.Generated
         /// any source only through its own gates.
         /// </summary>
         [JsonProperty("context_assembly", NullValueHandling = NullValueHandling.Ignore)]
-        public InquiriumContextAssemblyRequest? ContextAssembly { get; set; }
+        public InquiriumContextAssemblyRequest ContextAssembly { get; set; }
 
         /// <summary>
         /// Caller bookkeeping (for example a UI correlation id). Scalar values only. Never read as
         /// policy and never placed into the prompt.
         /// </summary>
         [JsonProperty("metadata", NullValueHandling = NullValueHandling.Ignore)]
-        public Dictionary<string, Metadatum>? Metadata { get; set; }
+        public Dictionary<string, Metadatum> Metadata { get; set; }
 
         /// <summary>
         /// The model operation asked for. Explicit even though this DTO only carries generation, so
@@ -2253,14 +2247,14 @@ namespace Wopkit.Generated
         /// Sampling and length bounds passed to the selected runtime.
         /// </summary>
         [JsonProperty("parameters", NullValueHandling = NullValueHandling.Ignore)]
-        public InquiriumGenerationParameters? Parameters { get; set; }
+        public InquiriumGenerationParameters Parameters { get; set; }
 
         /// <summary>
         /// Constraints the host must enforce for this turn. Every field has a safe default, so an
         /// omitted policy means local-only, strict, session-only, fail-closed, plurality preserved.
         /// </summary>
         [JsonProperty("policy", NullValueHandling = NullValueHandling.Ignore)]
-        public InquiriumGeneratePolicy? Policy { get; set; }
+        public InquiriumGeneratePolicy Policy { get; set; }
 
         /// <summary>
         /// Schema discriminator; always inquirium.generate.request.v1.
@@ -2297,7 +2291,7 @@ namespace Wopkit.Generated
         /// Requested sources. Empty by default, which is the only value Phase 1 accepts.
         /// </summary>
         [JsonProperty("sources", NullValueHandling = NullValueHandling.Ignore)]
-        public InquiriumContextSource[]? Sources { get; set; }
+        public InquiriumContextSource[] Sources { get; set; }
     }
 
     /// <summary>
@@ -2312,7 +2306,7 @@ namespace Wopkit.Generated
         /// </summary>
         [JsonProperty("flow/ref", NullValueHandling = NullValueHandling.Ignore)]
         [JsonConverter(typeof(PurpleMinMaxLengthCheckConverter))]
-        public string? FlowRef { get; set; }
+        public string FlowRef { get; set; }
 
         /// <summary>
         /// The operator grant that allows this source for this session or scope.
@@ -2326,7 +2320,7 @@ namespace Wopkit.Generated
         /// </summary>
         [JsonProperty("lease/ref", NullValueHandling = NullValueHandling.Ignore)]
         [JsonConverter(typeof(PurpleMinMaxLengthCheckConverter))]
-        public string? LeaseRef { get; set; }
+        public string LeaseRef { get; set; }
 
         /// <summary>
         /// Upper bound on elements taken from this source.
@@ -2361,7 +2355,7 @@ namespace Wopkit.Generated
         /// </summary>
         [JsonProperty("stop", NullValueHandling = NullValueHandling.Ignore)]
         [JsonConverter(typeof(TentacledDecodeArrayConverter))]
-        public string[]? Stop { get; set; }
+        public string[] Stop { get; set; }
 
         /// <summary>
         /// Sampling temperature.
@@ -2453,14 +2447,14 @@ namespace Wopkit.Generated
         /// Content-free diagnostics.
         /// </summary>
         [JsonProperty("diagnostics", NullValueHandling = NullValueHandling.Ignore)]
-        public InquiriumDiagnostics? Diagnostics { get; set; }
+        public InquiriumDiagnostics Diagnostics { get; set; }
 
         /// <summary>
         /// How to read the output: a bounded claim, never authority. Required when completed,
         /// forbidden otherwise.
         /// </summary>
         [JsonProperty("epistemic", NullValueHandling = NullValueHandling.Ignore)]
-        public InquiriumEpistemicBlock? Epistemic { get; set; }
+        public InquiriumEpistemicBlock Epistemic { get; set; }
 
         /// <summary>
         /// Where the serving runtime actually ran: local_only when nothing left the node, remote
@@ -2473,7 +2467,7 @@ namespace Wopkit.Generated
         /// The model binding used on that runtime. Required when completed.
         /// </summary>
         [JsonProperty("model.binding/ref", NullValueHandling = NullValueHandling.Ignore)]
-        public string? ModelBindingRef { get; set; }
+        public string ModelBindingRef { get; set; }
 
         /// <summary>
         /// Echo of the operation performed.
@@ -2493,7 +2487,7 @@ namespace Wopkit.Generated
         /// otherwise.
         /// </summary>
         [JsonProperty("output", NullValueHandling = NullValueHandling.Ignore)]
-        public InquiriumContentPart[]? Output { get; set; }
+        public InquiriumContentPart[] Output { get; set; }
 
         /// <summary>
         /// Machine-readable reason for a denial or failure (kebab-case, e.g. no-local-candidate).
@@ -2501,14 +2495,14 @@ namespace Wopkit.Generated
         /// </summary>
         [JsonProperty("reason/code", NullValueHandling = NullValueHandling.Ignore)]
         [JsonConverter(typeof(AmbitiousMinMaxLengthCheckConverter))]
-        public string? ReasonCode { get; set; }
+        public string ReasonCode { get; set; }
 
         /// <summary>
         /// The runtime that served the turn. Required when completed; omitted when no runtime was
         /// selected.
         /// </summary>
         [JsonProperty("runtime/ref", NullValueHandling = NullValueHandling.Ignore)]
-        public string? RuntimeRef { get; set; }
+        public string RuntimeRef { get; set; }
 
         /// <summary>
         /// Schema discriminator; always inquirium.generate.response.v1.
@@ -2527,7 +2521,7 @@ namespace Wopkit.Generated
         /// Token accounting, when the runtime reports it.
         /// </summary>
         [JsonProperty("usage", NullValueHandling = NullValueHandling.Ignore)]
-        public InquiriumUsage? Usage { get; set; }
+        public InquiriumUsage Usage { get; set; }
     }
 
     /// <summary>
@@ -2546,7 +2540,7 @@ namespace Wopkit.Generated
         /// </summary>
         [JsonProperty("caveats", NullValueHandling = NullValueHandling.Ignore)]
         [JsonConverter(typeof(FluffyDecodeArrayConverter))]
-        public string[]? Caveats { get; set; }
+        public string[] Caveats { get; set; }
 
         /// <summary>
         /// Confidence the assistant states; unstated unless it has grounds to say more.
@@ -2560,7 +2554,7 @@ namespace Wopkit.Generated
         /// </summary>
         [JsonProperty("grounded_in", NullValueHandling = NullValueHandling.Ignore)]
         [JsonConverter(typeof(PurpleDecodeArrayConverter))]
-        public string[]? GroundedIn { get; set; }
+        public string[] GroundedIn { get; set; }
 
         /// <summary>
         /// advisory (a suggestion to weigh) or hypothesis (a claim to check). There is deliberately
@@ -2608,7 +2602,7 @@ namespace Wopkit.Generated
         /// </summary>
         [JsonProperty("note", NullValueHandling = NullValueHandling.Ignore)]
         [JsonConverter(typeof(MinMaxLengthCheckConverter2))]
-        public string? Note { get; set; }
+        public string Note { get; set; }
 
         /// <summary>
         /// The participant giving the verdict.
@@ -2645,7 +2639,7 @@ namespace Wopkit.Generated
         /// earlier fact stays.
         /// </summary>
         [JsonProperty("supersedes/ref", NullValueHandling = NullValueHandling.Ignore)]
-        public string? SupersedesRef { get; set; }
+        public string SupersedesRef { get; set; }
 
         /// <summary>
         /// verified: checked and holds; refuted: checked and wrong; amended: partly right, corrected
@@ -2829,7 +2823,7 @@ namespace Wopkit.Generated
         /// described in the runtime rules. Closed key set.
         /// </summary>
         [JsonProperty("by_mode", NullValueHandling = NullValueHandling.Ignore)]
-        public InquiriumModeKeyedByMode? ByMode { get; set; }
+        public InquiriumModeKeyedByMode ByMode { get; set; }
 
         /// <summary>
         /// Value used when no by_mode entry applies and as the base for the most-severe fallback.
@@ -2849,19 +2843,19 @@ namespace Wopkit.Generated
         /// Value in the ordinary regime.
         /// </summary>
         [JsonProperty("commons")]
-        public object? Commons { get; set; }
+        public object Commons { get; set; }
 
         /// <summary>
         /// Value while the node runs in crisis.
         /// </summary>
         [JsonProperty("crisis")]
-        public object? Crisis { get; set; }
+        public object Crisis { get; set; }
 
         /// <summary>
         /// Value while the node serves support work.
         /// </summary>
         [JsonProperty("support")]
-        public object? Support { get; set; }
+        public object Support { get; set; }
     }
 
     /// <summary>
@@ -2900,7 +2894,7 @@ namespace Wopkit.Generated
         /// </summary>
         [JsonProperty("detail", NullValueHandling = NullValueHandling.Ignore)]
         [JsonConverter(typeof(CunningMinMaxLengthCheckConverter))]
-        public string? Detail { get; set; }
+        public string Detail { get; set; }
 
         /// <summary>
         /// Label shown to the operator.
@@ -2929,7 +2923,7 @@ namespace Wopkit.Generated
         /// notification only links to the interaction page.
         /// </summary>
         [JsonProperty("actions", NullValueHandling = NullValueHandling.Ignore)]
-        public InquiriumNotificationAction[]? Actions { get; set; }
+        public InquiriumNotificationAction[] Actions { get; set; }
 
         /// <summary>
         /// From question/ref, used instead of subject/ref when the notification links to a dedicated
@@ -2938,7 +2932,7 @@ namespace Wopkit.Generated
         /// Body form.
         /// </summary>
         [JsonProperty("body/ref", NullValueHandling = NullValueHandling.Ignore)]
-        public string? BodyRef { get; set; }
+        public string BodyRef { get; set; }
 
         /// <summary>
         /// From prompt.text, unchanged.
@@ -2972,7 +2966,7 @@ namespace Wopkit.Generated
         /// Subject form.
         /// </summary>
         [JsonProperty("subject/ref", NullValueHandling = NullValueHandling.Ignore)]
-        public string? SubjectRef { get; set; }
+        public string SubjectRef { get; set; }
     }
 
     /// <summary>
@@ -2986,7 +2980,7 @@ namespace Wopkit.Generated
         /// </summary>
         [JsonProperty("idempotency/key", NullValueHandling = NullValueHandling.Ignore)]
         [JsonConverter(typeof(FluffyMinMaxLengthCheckConverter))]
-        public string? IdempotencyKey { get; set; }
+        public string IdempotencyKey { get; set; }
 
         /// <summary>
         /// Projection of widget/payload: the id of the registered widget schema the host renders
@@ -3065,7 +3059,7 @@ namespace Wopkit.Generated
         /// Participant who answered.
         /// </summary>
         [JsonProperty("answered/by", NullValueHandling = NullValueHandling.Ignore)]
-        public string? AnsweredBy { get; set; }
+        public string AnsweredBy { get; set; }
 
         /// <summary>
         /// Echo of response.idempotency/key from the request; a second submission with the same key
@@ -3115,7 +3109,7 @@ namespace Wopkit.Generated
         /// Without it those states fail closed.
         /// </summary>
         [JsonProperty("default/on-timeout", NullValueHandling = NullValueHandling.Ignore)]
-        public InquiriumTimeoutDefault? DefaultOnTimeout { get; set; }
+        public InquiriumTimeoutDefault DefaultOnTimeout { get; set; }
 
         /// <summary>
         /// The operation this question blocks and, once answered, unblocks.
@@ -3170,14 +3164,14 @@ namespace Wopkit.Generated
         /// What exactly is being decided about.
         /// </summary>
         [JsonProperty("subject", NullValueHandling = NullValueHandling.Ignore)]
-        public InquiriumQuestionSubject? Subject { get; set; }
+        public InquiriumQuestionSubject Subject { get; set; }
 
         /// <summary>
         /// How long the question may stay pending, as an ISO-8601 duration. When absent the host
         /// applies its configured timeout; it never waits forever.
         /// </summary>
         [JsonProperty("timeout", NullValueHandling = NullValueHandling.Ignore)]
-        public string? Timeout { get; set; }
+        public string Timeout { get; set; }
 
         /// <summary>
         /// Registered question kind; selects which payload schema applies. An unregistered kind is
@@ -3340,35 +3334,35 @@ namespace Wopkit.Generated
         /// </summary>
         [JsonProperty("adapter.instance/ref", NullValueHandling = NullValueHandling.Ignore)]
         [JsonConverter(typeof(PurpleMinMaxLengthCheckConverter))]
-        public string? AdapterInstanceRef { get; set; }
+        public string AdapterInstanceRef { get; set; }
 
         /// <summary>
         /// Capability the answer would unblock.
         /// </summary>
         [JsonProperty("capability/ref", NullValueHandling = NullValueHandling.Ignore)]
         [JsonConverter(typeof(PurpleMinMaxLengthCheckConverter))]
-        public string? CapabilityRef { get; set; }
+        public string CapabilityRef { get; set; }
 
         /// <summary>
         /// Lease the answer would grant or use.
         /// </summary>
         [JsonProperty("lease/ref", NullValueHandling = NullValueHandling.Ignore)]
         [JsonConverter(typeof(PurpleMinMaxLengthCheckConverter))]
-        public string? LeaseRef { get; set; }
+        public string LeaseRef { get; set; }
 
         /// <summary>
         /// Model binding concerned.
         /// </summary>
         [JsonProperty("model.binding/ref", NullValueHandling = NullValueHandling.Ignore)]
         [JsonConverter(typeof(PurpleMinMaxLengthCheckConverter))]
-        public string? ModelBindingRef { get; set; }
+        public string ModelBindingRef { get; set; }
 
         /// <summary>
         /// Runtime concerned.
         /// </summary>
         [JsonProperty("runtime/ref", NullValueHandling = NullValueHandling.Ignore)]
         [JsonConverter(typeof(PurpleMinMaxLengthCheckConverter))]
-        public string? RuntimeRef { get; set; }
+        public string RuntimeRef { get; set; }
     }
 
     /// <summary>
@@ -3390,7 +3384,7 @@ namespace Wopkit.Generated
         /// Only on timed_out, cancelled or superseded.
         /// </summary>
         [JsonProperty("default/applied", NullValueHandling = NullValueHandling.Ignore)]
-        public InquiriumTimeoutDefault? DefaultApplied { get; set; }
+        public InquiriumTimeoutDefault DefaultApplied { get; set; }
 
         /// <summary>
         /// The operation the question blocks.
@@ -3409,7 +3403,7 @@ namespace Wopkit.Generated
         /// </summary>
         [JsonProperty("reason/code", NullValueHandling = NullValueHandling.Ignore)]
         [JsonConverter(typeof(AmbitiousMinMaxLengthCheckConverter))]
-        public string? ReasonCode { get; set; }
+        public string ReasonCode { get; set; }
 
         /// <summary>
         /// Schema discriminator; always inquirium.operator-question.state.v1.
@@ -3427,7 +3421,7 @@ namespace Wopkit.Generated
         /// The question that replaced this one. Required when superseded.
         /// </summary>
         [JsonProperty("superseded/by", NullValueHandling = NullValueHandling.Ignore)]
-        public string? SupersededBy { get; set; }
+        public string SupersededBy { get; set; }
 
         /// <summary>
         /// When the record entered its current state.
@@ -3447,14 +3441,14 @@ namespace Wopkit.Generated
         /// Model acceptance configuration of the binding.
         /// </summary>
         [JsonProperty("acceptance", NullValueHandling = NullValueHandling.Ignore)]
-        public InquiriumModelAcceptance? Acceptance { get; set; }
+        public InquiriumModelAcceptance Acceptance { get; set; }
 
         /// <summary>
         /// The latest baseline-assistant conformance report for this candidate, if any.
         /// </summary>
         [JsonProperty("conformance/report-ref", NullValueHandling = NullValueHandling.Ignore)]
         [JsonConverter(typeof(PurpleMinMaxLengthCheckConverter))]
-        public string? ConformanceReportRef { get; set; }
+        public string ConformanceReportRef { get; set; }
 
         /// <summary>
         /// Context window of the bound model in tokens.
@@ -3485,14 +3479,14 @@ namespace Wopkit.Generated
         /// </summary>
         [JsonProperty("protocol", NullValueHandling = NullValueHandling.Ignore)]
         [JsonConverter(typeof(PurpleMinMaxLengthCheckConverter))]
-        public string? Protocol { get; set; }
+        public string Protocol { get; set; }
 
         /// <summary>
         /// Provider name as configured (e.g. local-ollama).
         /// </summary>
         [JsonProperty("provider", NullValueHandling = NullValueHandling.Ignore)]
         [JsonConverter(typeof(PurpleMinMaxLengthCheckConverter))]
-        public string? Provider { get; set; }
+        public string Provider { get; set; }
 
         /// <summary>
         /// The runtime.
@@ -3527,7 +3521,7 @@ namespace Wopkit.Generated
         /// absent, every label up to the ceiling is accepted.
         /// </summary>
         [JsonProperty("accepts", NullValueHandling = NullValueHandling.Ignore)]
-        public InquiriumClassificationLabel[]? Accepts { get; set; }
+        public InquiriumClassificationLabel[] Accepts { get; set; }
 
         /// <summary>
         /// Most restrictive label the model may receive unchanged.
@@ -3546,7 +3540,7 @@ namespace Wopkit.Generated
         /// Required when remote_provider is true and accepts_max_tier is above public.
         /// </summary>
         [JsonProperty("operator_acknowledgement", NullValueHandling = NullValueHandling.Ignore)]
-        public InquiriumOperatorAcknowledgement? OperatorAcknowledgement { get; set; }
+        public InquiriumOperatorAcknowledgement OperatorAcknowledgement { get; set; }
 
         /// <summary>
         /// Whether the model runs outside the node. Must be true for http_remote and false for local
@@ -3606,7 +3600,7 @@ namespace Wopkit.Generated
         /// Operator question through which the acknowledgement was given, if any.
         /// </summary>
         [JsonProperty("question/ref", NullValueHandling = NullValueHandling.Ignore)]
-        public string? QuestionRef { get; set; }
+        public string QuestionRef { get; set; }
     }
 
     /// <summary>
@@ -3627,7 +3621,7 @@ namespace Wopkit.Generated
         /// </summary>
         [JsonProperty("reason/code", NullValueHandling = NullValueHandling.Ignore)]
         [JsonConverter(typeof(AmbitiousMinMaxLengthCheckConverter))]
-        public string? ReasonCode { get; set; }
+        public string ReasonCode { get; set; }
 
         /// <summary>
         /// healthy candidates are selectable; degraded and unhealthy are not.
@@ -3693,7 +3687,7 @@ namespace Wopkit.Generated
         /// </summary>
         [JsonProperty("reasonCode", NullValueHandling = NullValueHandling.Ignore)]
         [JsonConverter(typeof(PurpleMinMaxLengthCheckConverter))]
-        public string? ReasonCode { get; set; }
+        public string ReasonCode { get; set; }
     }
 
     /// <summary>
@@ -3732,7 +3726,7 @@ namespace Wopkit.Generated
         /// Present when the run was an RFC 0062 distillation.
         /// </summary>
         [JsonProperty("distillation", NullValueHandling = NullValueHandling.Ignore)]
-        public DistillationReport? Distillation { get; set; }
+        public DistillationReport Distillation { get; set; }
 
         /// <summary>
         /// The single memory scope compacted.
@@ -3760,7 +3754,7 @@ namespace Wopkit.Generated
         /// </summary>
         [JsonProperty("sourceIds", NullValueHandling = NullValueHandling.Ignore)]
         [JsonConverter(typeof(PurpleDecodeArrayConverter))]
-        public string[]? SourceIds { get; set; }
+        public string[] SourceIds { get; set; }
 
         /// <summary>
         /// The path that drove this run; scheduled distillation reports host-managed.
@@ -3947,7 +3941,7 @@ namespace Wopkit.Generated
         /// </summary>
         [JsonProperty("topics", NullValueHandling = NullValueHandling.Ignore)]
         [JsonConverter(typeof(IndigoDecodeArrayConverter))]
-        public string[]? Topics { get; set; }
+        public string[] Topics { get; set; }
     }
 
     /// <summary>
@@ -3966,7 +3960,7 @@ namespace Wopkit.Generated
         /// </summary>
         [JsonProperty("tag", NullValueHandling = NullValueHandling.Ignore)]
         [JsonConverter(typeof(PurpleMinMaxLengthCheckConverter))]
-        public string? Tag { get; set; }
+        public string Tag { get; set; }
     }
 
     /// <summary>
@@ -3979,7 +3973,7 @@ namespace Wopkit.Generated
         /// </summary>
         [JsonProperty("agentId", NullValueHandling = NullValueHandling.Ignore)]
         [JsonConverter(typeof(PurpleMinMaxLengthCheckConverter))]
-        public string? AgentId { get; set; }
+        public string AgentId { get; set; }
 
         /// <summary>
         /// UTF-8 size of the stored (redacted) content.
@@ -4007,7 +4001,7 @@ namespace Wopkit.Generated
         /// </summary>
         [JsonProperty("nodeId", NullValueHandling = NullValueHandling.Ignore)]
         [JsonConverter(typeof(PurpleMinMaxLengthCheckConverter))]
-        public string? NodeId { get; set; }
+        public string NodeId { get; set; }
 
         /// <summary>
         /// put or delete.
@@ -4053,14 +4047,14 @@ namespace Wopkit.Generated
         /// </summary>
         [JsonProperty("variables", NullValueHandling = NullValueHandling.Ignore)]
         [JsonConverter(typeof(IndigoDecodeArrayConverter))]
-        public string[]? Variables { get; set; }
+        public string[] Variables { get; set; }
 
         /// <summary>
         /// Artefact version the host assigns, e.g. 1.0.0.
         /// </summary>
         [JsonProperty("version", NullValueHandling = NullValueHandling.Ignore)]
         [JsonConverter(typeof(TentacledMinMaxLengthCheckConverter))]
-        public string? Version { get; set; }
+        public string Version { get; set; }
     }
 
     /// <summary>
@@ -4089,7 +4083,7 @@ namespace Wopkit.Generated
         /// </summary>
         [JsonProperty("duplicateOf", NullValueHandling = NullValueHandling.Ignore)]
         [JsonConverter(typeof(PurpleMinMaxLengthCheckConverter))]
-        public string? DuplicateOf { get; set; }
+        public string DuplicateOf { get; set; }
 
         /// <summary>
         /// Host-issued proposal id.
@@ -4122,7 +4116,7 @@ namespace Wopkit.Generated
         /// </summary>
         [JsonProperty("rationale", NullValueHandling = NullValueHandling.Ignore)]
         [JsonConverter(typeof(MinMaxLengthCheckConverter4))]
-        public string? Rationale { get; set; }
+        public string Rationale { get; set; }
 
         /// <summary>
         /// Lifecycle state.
@@ -4169,7 +4163,7 @@ namespace Wopkit.Generated
         /// </summary>
         [JsonProperty("gateId", NullValueHandling = NullValueHandling.Ignore)]
         [JsonConverter(typeof(PurpleMinMaxLengthCheckConverter))]
-        public string? GateId { get; set; }
+        public string GateId { get; set; }
 
         /// <summary>
         /// The proposal.
@@ -4189,7 +4183,7 @@ namespace Wopkit.Generated
         /// </summary>
         [JsonProperty("duplicateOf", NullValueHandling = NullValueHandling.Ignore)]
         [JsonConverter(typeof(PurpleMinMaxLengthCheckConverter))]
-        public string? DuplicateOf { get; set; }
+        public string DuplicateOf { get; set; }
 
         /// <summary>
         /// Its artefact kind.
@@ -4266,7 +4260,7 @@ namespace Wopkit.Generated
         /// </summary>
         [JsonProperty("causationId", NullValueHandling = NullValueHandling.Ignore)]
         [JsonConverter(typeof(PurpleMinMaxLengthCheckConverter))]
-        public string? CausationId { get; set; }
+        public string CausationId { get; set; }
 
         /// <summary>
         /// Host-issued id, unique within the run.
@@ -4281,7 +4275,7 @@ namespace Wopkit.Generated
         /// </summary>
         [JsonProperty("nodeId", NullValueHandling = NullValueHandling.Ignore)]
         [JsonConverter(typeof(PurpleMinMaxLengthCheckConverter))]
-        public string? NodeId { get; set; }
+        public string NodeId { get; set; }
 
         /// <summary>
         /// Event-specific body; its shape is selected by type. Known types are validated against
@@ -4422,14 +4416,14 @@ namespace Wopkit.Generated
         /// Set when the run is a replay fork.
         /// </summary>
         [JsonProperty("forkedFrom", NullValueHandling = NullValueHandling.Ignore)]
-        public ForkOrigin? ForkedFrom { get; set; }
+        public ForkOrigin ForkedFrom { get; set; }
 
         /// <summary>
         /// Memory scope the run reads and writes (inherited from the parent unless isolated).
         /// </summary>
         [JsonProperty("memoryRef", NullValueHandling = NullValueHandling.Ignore)]
         [JsonConverter(typeof(PurpleMinMaxLengthCheckConverter))]
-        public string? MemoryRef { get; set; }
+        public string MemoryRef { get; set; }
 
         /// <summary>
         /// RFC 0039 §B: inherit (default) shares the parent's scope; isolated gives the child a
@@ -4443,7 +4437,7 @@ namespace Wopkit.Generated
         /// </summary>
         [JsonProperty("parentRunId", NullValueHandling = NullValueHandling.Ignore)]
         [JsonConverter(typeof(PurpleMinMaxLengthCheckConverter))]
-        public string? ParentRunId { get; set; }
+        public string ParentRunId { get; set; }
 
         /// <summary>
         /// The workflow being run.
@@ -4477,7 +4471,7 @@ namespace Wopkit.Generated
         /// </summary>
         [JsonProperty("version", NullValueHandling = NullValueHandling.Ignore)]
         [JsonConverter(typeof(TentacledMinMaxLengthCheckConverter))]
-        public string? Version { get; set; }
+        public string Version { get; set; }
 
         /// <summary>
         /// The workflow the schedule starts.
@@ -4497,7 +4491,7 @@ namespace Wopkit.Generated
         /// </summary>
         [JsonProperty("memoryRef", NullValueHandling = NullValueHandling.Ignore)]
         [JsonConverter(typeof(PurpleMinMaxLengthCheckConverter))]
-        public string? MemoryRef { get; set; }
+        public string MemoryRef { get; set; }
 
         /// <summary>
         /// The budget applied (after clamping).
@@ -4553,7 +4547,7 @@ namespace Wopkit.Generated
         /// </summary>
         [JsonProperty("childRunId", NullValueHandling = NullValueHandling.Ignore)]
         [JsonConverter(typeof(PurpleMinMaxLengthCheckConverter))]
-        public string? ChildRunId { get; set; }
+        public string ChildRunId { get; set; }
 
         /// <summary>
         /// The kind of the decision executed.
@@ -4566,7 +4560,7 @@ namespace Wopkit.Generated
         /// </summary>
         [JsonProperty("worker", NullValueHandling = NullValueHandling.Ignore)]
         [JsonConverter(typeof(PurpleMinMaxLengthCheckConverter))]
-        public string? Worker { get; set; }
+        public string Worker { get; set; }
     }
 
     /// <summary>
@@ -4587,7 +4581,7 @@ namespace Wopkit.Generated
         /// </summary>
         [JsonProperty("version", NullValueHandling = NullValueHandling.Ignore)]
         [JsonConverter(typeof(TentacledMinMaxLengthCheckConverter))]
-        public string? Version { get; set; }
+        public string Version { get; set; }
 
         /// <summary>
         /// The workflow definitions in chain order (RFC 0013), each an object the host validates
@@ -4620,7 +4614,7 @@ namespace Wopkit.Generated
         /// Hex digest of the new contents.
         /// </summary>
         [JsonProperty("sha256", NullValueHandling = NullValueHandling.Ignore)]
-        public string? Sha256 { get; set; }
+        public string Sha256 { get; set; }
     }
 
     /// <summary>
@@ -5094,7 +5088,7 @@ namespace Wopkit.Generated
     {
         public bool? Bool;
         public double? Double;
-        public string? String;
+        public string String;
 
         public static implicit operator Metadatum(bool Bool) => new Metadatum { Bool = Bool };
         public static implicit operator Metadatum(double Double) => new Metadatum { Double = Double };
@@ -5114,8 +5108,8 @@ namespace Wopkit.Generated
     /// </summary>
     public partial struct InquiriumAnswerValue
     {
-        public string? String;
-        public string[]? StringArray;
+        public string String;
+        public string[] StringArray;
 
         public static implicit operator InquiriumAnswerValue(string String) => new InquiriumAnswerValue { String = String };
         public static implicit operator InquiriumAnswerValue(string[] StringArray) => new InquiriumAnswerValue { StringArray = StringArray };
@@ -10204,10 +10198,3 @@ namespace Wopkit.Generated
         public static readonly MinMaxLengthCheckConverter6 Singleton = new MinMaxLengthCheckConverter6();
     }
 }
-#pragma warning restore CS8618
-#pragma warning restore CS8601
-#pragma warning restore CS8602
-#pragma warning restore CS8603
-#pragma warning restore CS8604
-#pragma warning restore CS8625
-#pragma warning restore CS8765

@@ -6,7 +6,7 @@
 // - Formats, patterns, lengths and numeric ranges are not checked; validate with the JSON Schemas or the TypeScript validators at the boundary.
 // - Fields a schema leaves open (additionalProperties: true) are dropped on deserialisation: extension data does not survive a round trip.
 // - if/then rules (e.g. "trigger is required when supported is true") and x-runtime-rules are not represented.
-// - Types only: no (de)serialiser is generated (Kotlin 1.3 on this machine compiles only the just-types output).
+// - Types only: no (de)serialiser is generated (Debian's Kotlin compiles only the just-types output), so nothing is round-tripped.
 //
 // Top-level types: 118.
 
