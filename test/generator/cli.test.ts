@@ -49,8 +49,8 @@ describe('wopkit CLI on a scratch copy of the fixture corpus', () => {
 
   it('files outside the owned subtrees are not "extra"', async () => {
     await run(['gen', '--root', root]);
-    mkdirSync(join(root, 'generated/other-languages'), { recursive: true });
-    writeFileSync(join(root, 'generated/other-languages/x.py'), '');
+    mkdirSync(join(root, 'generated/hand-written-notes'), { recursive: true });
+    writeFileSync(join(root, 'generated/hand-written-notes/x.md'), '');
     expect((await run(['gen', '--check', '--root', root])).code).toBe(0);
   });
 

@@ -5,7 +5,7 @@
 export interface LanguageTarget {
   readonly id: string;
   readonly name: string;
-  readonly lang: string;
+  readonly lang: 'python' | 'go' | 'rust' | 'csharp' | 'kotlin' | 'swift';
   readonly file: string;
   readonly options: Record<string, string>;
   readonly comment: (lines: readonly string[]) => string;
