@@ -4,28 +4,11 @@
  */
 import { createHash } from 'node:crypto';
 import { validateMemoryIndex } from '../../generated/validators/validators.js';
+import type { MemoryIndex, MemoryIndexArchive } from '../../generated/ts/memory-index.ts';
 
 export const INDEX_PATH = 'MEMORY-INDEX.json';
 
-export interface MemoryIndexArchive {
-  archiveId: string;
-  entryId: string;
-  createdAt: string;
-  expiresAt?: string;
-  sourceCount: number;
-  tokenBudget: number;
-  tokensUsed: number;
-  byteSize: number;
-  level: number;
-  topics?: string[];
-}
-export interface MemoryIndex {
-  schemaVersion: 1;
-  memoryRef: string;
-  updatedAt: string;
-  tokenizerName: string;
-  archives: MemoryIndexArchive[];
-}
+export type { MemoryIndex, MemoryIndexArchive } from '../../generated/ts/memory-index.ts';
 
 /** Workspace files, one namespace per memoryRef (tenant-bound, like the memory itself). */
 export class Workspace {
