@@ -5,17 +5,8 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { planConsolidation, type ConsolidationEntry } from '../../runtime/consolidation/plan.ts';
+import { rng } from '../rng.ts';
 
-function rng(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const VOCAB = Array.from({ length: 5000 }, (_, i) => `w${i.toString(36)}`);
 
 function corpus(n: number): ConsolidationEntry[] {

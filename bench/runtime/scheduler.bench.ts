@@ -7,18 +7,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { TimerHeap } from '../../runtime/commitments/timer-heap.ts';
 import { CommitmentEngine } from '../../runtime/commitments/engine.ts';
 import { ManualClock } from '../../runtime/shared/clock.ts';
+import { rng } from '../rng.ts';
 
 const HORIZON = 86_400_000;
-function rng(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function heapBench(n: number) {
   const r = rng(n);
