@@ -5,8 +5,8 @@
  * Errors are printed as one clear message naming file and pointer, never as a stack trace.
  */
 import { resolve, join, relative, isAbsolute } from 'node:path';
-import { existsSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
+import { existsSync, realpathSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { assertMetaValid, loadCorpus, readJsonFile } from './load.ts';
 import { lintCorpus, checkExamples, type Finding } from './lint.ts';
@@ -215,7 +215,17 @@ export async function main(argv: readonly string[], io: Io = { out: (s) => conso
   }
 }
 
-const invokedDirectly = process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href;
+/** True when this file is the entry point, also when started through a symlink (an npm `bin` link). */
+function isEntryPoint(): boolean {
+  const arg = process.argv[1];
+  if (arg === undefined) return false;
+  try {
+    return realpathSync(resolve(arg)) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+const invokedDirectly = isEntryPoint();
 if (invokedDirectly) {
   main(process.argv.slice(2)).then(
     (code) => (process.exitCode = code),

@@ -125,7 +125,7 @@ const listDir = (dir: string): string[] => (existsSync(dir) && statSync(dir).isD
 export function loadCorpus(rootDir: string): Corpus {
   const root = resolve(rootDir);
   const schemasDir = join(root, 'schemas');
-  if (!existsSync(schemasDir)) throw new CorpusError('no schemas/ directory', 'schemas');
+  if (!existsSync(schemasDir)) throw new CorpusError('directory not found (the corpus root given by --root must contain schemas/)', schemasDir);
   const schemas: SchemaFile[] = [];
   const examples: Example[] = [];
   for (const family of listDir(schemasDir)) {

@@ -93,6 +93,34 @@ describe('generated TypeScript', () => {
     expect(all).toMatch(/'runtime\/ref'\??: /);
   });
 
+  it('every oneOf of const-tagged objects narrows like a discriminated union (exhaustive switch compiles)', () => {
+    const corpus = loadCorpus(REPO);
+    const r = new Resolved(corpus);
+    const checks: string[] = [];
+    for (const t of r.types) {
+      const alts = t.schema['oneOf'];
+      if (!Array.isArray(alts) || !alts.every((a) => isObject(a) && typeof a['$ref'] === 'string')) continue;
+      const members = alts.map((a) => r.typeOfRef(t.file, (a as { $ref: string }).$ref, t.pointer));
+      if (!members.every((m) => m && isObject(m.schema['properties']))) continue;
+      const props = (m: (typeof members)[number]) => m!.schema['properties'] as Record<string, unknown>;
+      const tag = Object.keys(props(members[0])).find((k) => members.every((m) => isObject(props(m)[k]) && 'const' in (props(m)[k] as object)));
+      if (!tag) continue;
+      const cases = members
+        .map((m) => `    case ${JSON.stringify((props(m)[tag] as { const: unknown }).const)}: { const b: T.${m!.title} = v; return b; }`)
+        .join('\n');
+      checks.push(
+        `export function narrow${t.title}(v: T.${t.title}): unknown {\n  switch (v[${JSON.stringify(tag)}]) {\n${cases}\n    default: { const n: never = v; return n; }\n  }\n}`,
+      );
+    }
+    expect(checks.length).toBeGreaterThan(0);
+    const sf = project.createSourceFile(join(GEN, '__narrowing_check.ts'), `import type * as T from './ts/index.ts';\n\n${checks.join('\n\n')}\n`, { overwrite: true });
+    try {
+      expect(project.formatDiagnosticsWithColorAndContext(sf.getPreEmitDiagnostics())).toBe('');
+    } finally {
+      project.removeSourceFile(sf);
+    }
+  });
+
   it('gen --check is clean against the committed generated/', async () => {
     const r = await run(['gen', '--check', '--root', REPO, '--format', 'json']);
     const body = JSON.parse(r.out);

@@ -1,6 +1,6 @@
 /** CLI behaviour: exit codes, messages naming file + pointer, no stack traces, gen --check detection. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { REPO, run, scratchFixture } from './helpers.ts';
@@ -163,6 +163,14 @@ describe('wopkit CLI on a scratch copy of the fixture corpus', () => {
     noStack(r.stderr);
     const ok = spawnSync(join(REPO, 'node_modules/.bin/tsx'), [join(REPO, 'generator/cli.ts'), 'lint', '--root', root], { encoding: 'utf8' });
     expect(ok.status).toBe(0);
+  });
+
+  it('runs when started through a symlink, as an npm bin link does', () => {
+    const link = join(root, 'wopkit');
+    symlinkSync(join(REPO, 'generator/cli.ts'), link);
+    const r = spawnSync(join(REPO, 'node_modules/.bin/tsx'), [link, 'lint', '--root', root], { encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/lint: clean/);
   });
 });
 
