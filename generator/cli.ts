@@ -177,7 +177,8 @@ async function validate(p: Parsed, io: Io): Promise<number> {
 
 /** Run the CLI; returns the exit code. Never throws. */
 export async function main(argv: readonly string[], io: Io = { out: (s) => console.log(s), err: (s) => console.error(s) }): Promise<number> {
-  let format: Format = argv.includes('json') && argv.some((a) => a.startsWith('--format')) ? 'json' : 'text';
+  // The requested format, known before parsing so that a usage error is reported in it too.
+  let format: Format = argv.some((a, i) => a === '--format=json' || (a === '--format' && argv[i + 1] === 'json')) ? 'json' : 'text';
   const fail = (message: string, file?: string, pointer?: string): number => {
     if (format === 'json') io.out(JSON.stringify({ ok: false, error: { message, ...(file ? { file } : {}), ...(pointer !== undefined && file ? { pointer } : {}) } }, null, 2));
     else io.err(`wopkit: error: ${file ? `${where(file, pointer ?? '')}: ` : ''}${message}`);

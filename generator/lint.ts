@@ -19,6 +19,8 @@ export interface Finding {
 
 const PASCAL = /^[A-Z][A-Za-z0-9]*$/;
 const KEBAB = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+/** File stems: kebab-case words, optionally dot-separated (`memory-entry`, `inquirium.generate.request.v1`). */
+const FILE_STEM = /^[a-z0-9]+([.-][a-z0-9]+)*$/;
 /** Subschemas whose openness is decided by the schema they compose into. */
 const COMPOSED = new Set(['if', 'then', 'else', 'not', 'contains', 'propertyNames', 'dependentSchemas', 'allOf', 'anyOf', 'oneOf']);
 
@@ -47,6 +49,11 @@ export function lintCorpus(corpus: Corpus): Finding[] {
     if (s['$schema'] !== SCHEMA_DRAFT) add(file.path, '/$schema', 'schema-draft', `"$schema" must be "${SCHEMA_DRAFT}"`);
     const expectedId = `${ID_BASE}${file.family}/v1/${file.fileName}`;
     if (s['$id'] !== expectedId) add(file.path, '/$id', 'id-base', `"$id" must be "${expectedId}" (one base, named after the file)`);
+    if (!FILE_STEM.test(file.stem))
+      add(file.path, '', 'file-name', `file name "${file.fileName}" must be lowercase words joined by "-" or "." plus ".schema.json" (kebab-case, or the wire schema id)`);
+    const discriminator = isObject(s['properties']) && isObject(s['properties']['schema']) ? s['properties']['schema']['const'] : undefined;
+    if (typeof discriminator === 'string' && discriminator !== file.stem)
+      add(file.path, '/properties/schema/const', 'schema-discriminator', `the "schema" discriminator "${discriminator}" must equal the file stem "${file.stem}" (file name, $id and discriminator agree)`);
     const entries: [string, Json][] = [['', s]];
     if (isObject(s['$defs'])) for (const [n, d] of Object.entries(s['$defs'])) entries.push([`/$defs/${escapePointer(n)}`, d]);
     for (const [ptr, node] of entries) {

@@ -144,6 +144,11 @@ describe('wopkit CLI on a scratch copy of the fixture corpus', () => {
       noStack(r.err);
     }
     expect((await run(['--help'])).code).toBe(0);
+    for (const argv of [['lint', '--format=json', '--bogus'], ['--format', 'json', 'frobnicate']]) {
+      const r = await run([...argv, '--root', root]);
+      expect(r.code, argv.join(' ')).toBe(2);
+      expect(JSON.parse(r.out)).toMatchObject({ ok: false, error: { message: expect.any(String) } });
+    }
   });
 
   it('lint and check-examples: clean fixture exits 0; a broken rule exits 1 with file + pointer', async () => {

@@ -33,6 +33,8 @@ describe('lint', () => {
   const cases: [string, Corpus, string][] = [
     ['schema-draft', withSchema('shared', (s) => (s['$schema'] = 'http://json-schema.org/draft-07/schema#')), `schema-draft ${SHARED}#/$schema`],
     ['id-base', withSchema('shared', (s) => (s['$id'] = 'https://example.com/shared.schema.json')), `id-base ${SHARED}#/$id`],
+    ['file-name', { ...base, schemas: base.schemas.map((f) => (f.stem === 'shared' ? { ...f, stem: 'Shared_Types', fileName: 'Shared_Types.schema.json' } : f)) }, `file-name ${SHARED}#`],
+    ['schema-discriminator', withSchema('config', (s) => (obj(s['properties'])['schema'] = { description: 'Schema discriminator.', const: 'demo.config.v2' })), `schema-discriminator ${CONFIG}#/properties/schema/const`],
     ['title', withSchema('shared', (s) => delete obj(obj(s['$defs'])['Label'])['title']), `title ${SHARED}#/$defs/Label/title`],
     ['title-unique', withSchema('config', (s) => (obj(obj(s['$defs'])['Extras'])['title'] = 'DemoLabel')), `title-unique ${SHARED}#/$defs/Label/title`],
     ['description', withSchema('config', (s) => delete s['description']), `description ${CONFIG}#/description`],
