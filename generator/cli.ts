@@ -40,7 +40,8 @@ commands:
   check-examples                every valid example validates, every invalid one fails as declared
   validate <type> <file...>     validate JSON files with the generated validators
                                 (<type>: a title like MemoryEntry, a target like memory-entry or capabilities--HostInfo,
-                                 or a validator name like validateMemoryEntry)
+                                 a validator name like validateMemoryEntry, a schema file like memory-entry.schema.json,
+                                 or a $id, optionally with #/$defs/<Name>)
 
 options:
   --format text|json            output format (default text)
@@ -134,11 +135,15 @@ async function validate(p: Parsed, io: Io): Promise<number> {
     : undefined;
   const index = mod.validatorIndex;
   const name = typeName.replace(/^validate(?=[A-Z])/, '');
-  const entry = index[name] ?? Object.values(index).find((e) => e.target === typeName);
+  // A schema file (name or path) names its root type: `memory-entry.schema.json` → target `memory-entry`.
+  const fileTarget = /\.schema\.json$/.test(typeName) ? (typeName.split(/[\\/]/).pop() as string).slice(0, -'.schema.json'.length) : undefined;
+  const entry =
+    index[name] ??
+    Object.values(index).find((e) => e.target === typeName || e.id === typeName || (fileTarget !== undefined && e.target === fileTarget));
   if (!entry) {
     const lower = typeName.toLowerCase();
     const close = Object.keys(index).filter((t) => t.toLowerCase().includes(lower) || lower.includes(t.toLowerCase())).slice(0, 5);
-    throw new UsageError(`unknown type "${typeName}"${close.length ? ` (did you mean ${close.join(', ')}?)` : ''}; types are schema titles, example targets or validator names`);
+    throw new UsageError(`unknown type "${typeName}"${close.length ? ` (did you mean ${close.join(', ')}?)` : ''}; a type is a schema title, an example target, a validator name, a schema file or a $id`);
   }
   const runEventsPath = join(p.root, 'generated/run-events/index.ts');
   const runEvents = existsSync(runEventsPath)
@@ -164,7 +169,7 @@ async function validate(p: Parsed, io: Io): Promise<number> {
     results.push({ file, valid: ok, failures });
   }
   const bad = results.filter((r) => !r.valid).length;
-  if (p.format === 'json') io.out(JSON.stringify({ command: 'validate', type: name in index ? name : typeName, ok: bad === 0, results }, null, 2));
+  if (p.format === 'json') io.out(JSON.stringify({ command: 'validate', type: title ?? typeName, ok: bad === 0, results }, null, 2));
   else {
     for (const r of results) {
       if (r.valid) io.out(`${r.file}: valid`);

@@ -103,6 +103,10 @@ describe('wopkit CLI on a scratch copy of the fixture corpus', () => {
     writeFileSync(bad, JSON.stringify({ 'runtime/ref': 'nope', extra: 1, mode: 'slow' }));
     const ok = await run(['validate', 'DemoSettings', good, '--root', root]);
     expect(ok.code).toBe(0);
+    // the type may also be named by its $id (with a $defs fragment) or, for a root type, by its schema file
+    expect((await run(['validate', 'https://wopkit.dev/schemas/demo/v1/shared.schema.json#/$defs/Settings', good, '--root', root])).code).toBe(0);
+    const cfg = await run(['validate', 'schemas/demo/v1/config.schema.json', good, '--root', root, '--format', 'json']);
+    expect(JSON.parse(cfg.out)).toMatchObject({ type: 'DemoConfig', ok: false });
     const r = await run(['validate', 'shared--Settings', good, bad, '--root', root]);
     expect(r.code).toBe(1);
     expect(r.out).toMatch(/bad\.json#: must NOT have additional properties: "extra" \[additionalProperties\]/);
