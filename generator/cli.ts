@@ -127,7 +127,7 @@ async function validate(p: Parsed, io: Io): Promise<number> {
   const modPath = join(p.root, 'generated/validators/validators.js');
   if (!existsSync(modPath)) throw new CorpusError('generated validators not found; run `npm run gen` first', relative(process.cwd(), modPath) || modPath);
   const mod = (await import(pathToFileURL(modPath).href)) as {
-    validatorIndex: Record<string, { validator: ValidatorLike; target: string }>;
+    validatorIndex: Record<string, { validator: ValidatorLike; target: string; id: string }>;
   };
   const guardsPath = join(p.root, 'generated/guards/index.ts');
   const guards = existsSync(guardsPath)
