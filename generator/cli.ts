@@ -154,10 +154,19 @@ async function validate(p: Parsed, io: Io): Promise<number> {
     : undefined;
   const title = Object.keys(index).find((k) => index[k] === entry);
   const dispatch = runEvents && title === runEvents.RUN_EVENT_ENVELOPE ? runEvents.validateRunEvent : undefined;
-  const results: { file: string; valid: boolean; failures: { instancePath: string; message: string; keyword: string }[] }[] = [];
+  type Failure = { instancePath: string; message: string; keyword: string };
+  const results: { file: string; valid: boolean; failures: Failure[]; error?: { message: string } }[] = [];
   for (const file of files) {
     const abs = isAbsolute(file) ? file : resolve(process.cwd(), file);
-    const data = readJsonFile(abs, file);
+    let data: unknown;
+    try {
+      data = readJsonFile(abs, file);
+    } catch (e) {
+      // An unreadable or malformed file is an I/O error (exit 2), but the other files are still validated.
+      if (!(e instanceof CorpusError)) throw e;
+      results.push({ file, valid: false, failures: [], error: { message: e.message } });
+      continue;
+    }
     if (dispatch) {
       const res = dispatch(data);
       results.push({ file, valid: res.valid, failures: res.failures });
@@ -168,16 +177,18 @@ async function validate(p: Parsed, io: Io): Promise<number> {
     const failures = ok ? [] : guards ? guards.toFailures(errors) : errors.map((e) => ({ instancePath: e.instancePath, message: e.message ?? e.keyword, keyword: e.keyword }));
     results.push({ file, valid: ok, failures });
   }
-  const bad = results.filter((r) => !r.valid).length;
-  if (p.format === 'json') io.out(JSON.stringify({ command: 'validate', type: title ?? typeName, ok: bad === 0, results }, null, 2));
+  const unreadable = results.filter((r) => r.error).length;
+  const bad = results.filter((r) => !r.valid && !r.error).length;
+  if (p.format === 'json') io.out(JSON.stringify({ command: 'validate', type: title ?? typeName, ok: bad === 0 && unreadable === 0, results }, null, 2));
   else {
     for (const r of results) {
-      if (r.valid) io.out(`${r.file}: valid`);
+      if (r.error) io.err(`wopkit: error: ${r.file}: ${r.error.message}`);
+      else if (r.valid) io.out(`${r.file}: valid`);
       else for (const f of r.failures) io.out(`${r.file}#${f.instancePath}: ${f.message} [${f.keyword}]`);
     }
-    io.out(`validate: ${results.length - bad} valid, ${bad} invalid`);
+    io.out(`validate: ${results.length - bad - unreadable} valid, ${bad} invalid${unreadable ? `, ${unreadable} unreadable` : ''}`);
   }
-  return bad ? 1 : 0;
+  return unreadable ? 2 : bad ? 1 : 0;
 }
 
 /** Run the CLI; returns the exit code. Never throws. */

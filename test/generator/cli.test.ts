@@ -132,6 +132,23 @@ describe('wopkit CLI on a scratch copy of the fixture corpus', () => {
     expect(missing.code).toBe(2);
     expect(missing.err).toMatch(/nope\.json: cannot read file \(ENOENT\)/);
     for (const r of [unknown, malformed, missing]) noStack(r.err);
+    // one unreadable file among good ones: the others are still validated, the exit code is still 2
+    const good = join(root, 'good.json');
+    writeFileSync(good, JSON.stringify({ 'runtime/ref': 'ref:x' }));
+    const mixed = await run(['validate', 'DemoSettings', good, f, '--root', root, '--format', 'json']);
+    expect(mixed.code).toBe(2);
+    expect(JSON.parse(mixed.out)).toMatchObject({
+      ok: false,
+      results: [
+        { file: good, valid: true },
+        { file: f, valid: false, error: { message: expect.stringMatching(/malformed JSON at line 1, column 7/) } },
+      ],
+    });
+    const mixedText = await run(['validate', 'DemoSettings', good, f, '--root', root]);
+    expect(mixedText.code).toBe(2);
+    expect(mixedText.out).toMatch(/good\.json: valid/);
+    expect(mixedText.out).toMatch(/validate: 1 valid, 0 invalid, 1 unreadable/);
+    expect(mixedText.err).toMatch(/x\.json: malformed JSON/);
   });
 
   it('validate before gen: exit 2 telling to run gen', async () => {
