@@ -3,7 +3,7 @@
  */
 import type { Corpus, Json, JsonObject, SchemaFile } from './model.ts';
 import { createAjv } from './ajv.ts';
-import { Resolved, isObject, walkSchema, type TypeInfo } from './resolve.ts';
+import { RESERVED_TITLES, Resolved, isObject, walkSchema, type TypeInfo } from './resolve.ts';
 import { escapePointer } from './errors.ts';
 import { metaViolations } from './load.ts';
 
@@ -63,6 +63,7 @@ export function lintCorpus(corpus: Corpus): Finding[] {
       }
       const title = node['title'];
       if (typeof title !== 'string' || !PASCAL.test(title)) add(file.path, `${ptr}/title`, 'title', 'every root schema and $defs entry needs a PascalCase "title" (it names the generated type)');
+      else if (RESERVED_TITLES.has(title)) add(file.path, `${ptr}/title`, 'title-reserved', `title "${title}" would collide with a name the generated code declares or uses; choose a more specific title`);
       else if (titles.has(title)) add(file.path, `${ptr}/title`, 'title-unique', `title "${title}" is already used by ${titles.get(title)}`);
       else titles.set(title, `${file.path}#${ptr}`);
       if (typeof node['description'] !== 'string' || !node['description'].trim()) add(file.path, `${ptr}/description`, 'description', 'every root schema and $defs entry needs a description');

@@ -216,3 +216,17 @@ export function resolveCorpus(corpus: Corpus): Resolved {
 export const validatorName = (title: string): string => `validate${title}`;
 export const isName = (title: string): string => `is${title}`;
 export const assertName = (title: string): string => `assert${title}`;
+
+/**
+ * Titles a schema may not use: names the generated modules declare or import next to the corpus types (guards,
+ * run-event map, validator declarations) and the TypeScript/JavaScript globals the generated code relies on.
+ * A type with one of these names would shadow or collide with them.
+ */
+export const RESERVED_TITLES: ReadonlySet<string> = new Set([
+  // generated/guards, generated/run-events, generated/validators
+  'GuardFailure', 'ValidationError', 'toFailures', 'guards', 'T', 'V',
+  'Validator', 'ValidatorError', 'RunEventPayloadMap', 'KnownRunEventType', 'KnownRunEvent', 'RunEventValidation',
+  // globals used by generated code
+  'Array', 'Boolean', 'Date', 'Error', 'Function', 'JSON', 'Map', 'Number', 'Object', 'Omit', 'Partial', 'Pick',
+  'Promise', 'Readonly', 'ReadonlyMap', 'Record', 'RegExp', 'Required', 'Set', 'String', 'Symbol',
+]);

@@ -36,6 +36,7 @@ describe('lint', () => {
     ['file-name', { ...base, schemas: base.schemas.map((f) => (f.stem === 'shared' ? { ...f, stem: 'Shared_Types', fileName: 'Shared_Types.schema.json' } : f)) }, `file-name ${SHARED}#`],
     ['schema-discriminator', withSchema('config', (s) => (obj(s['properties'])['schema'] = { description: 'Schema discriminator.', const: 'demo.config.v2' })), `schema-discriminator ${CONFIG}#/properties/schema/const`],
     ['title', withSchema('shared', (s) => delete obj(obj(s['$defs'])['Label'])['title']), `title ${SHARED}#/$defs/Label/title`],
+    ['title-reserved', withSchema('shared', (s) => (obj(obj(s['$defs'])['Label'])['title'] = 'Record')), `title-reserved ${SHARED}#/$defs/Label/title`],
     ['title-unique', withSchema('config', (s) => (obj(obj(s['$defs'])['Extras'])['title'] = 'DemoLabel')), `title-unique ${SHARED}#/$defs/Label/title`],
     ['description', withSchema('config', (s) => delete s['description']), `description ${CONFIG}#/description`],
     ['property-description', withSchema('config', (s) => delete obj(obj(s['properties'])['createdAt'])['description']), `property-description ${CONFIG}#/properties/createdAt`],
