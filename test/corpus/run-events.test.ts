@@ -13,6 +13,14 @@ describe('validateRunEvent', () => {
     expect([...KNOWN_RUN_EVENT_TYPES]).toEqual(Object.keys(payloads.schema['x-type-index'] as object).sort());
   });
 
+  it('the envelope\'s RunEventType enum lists exactly the x-type-index types', () => {
+    const envelope = corpus.schemas.find((s) => s.stem === 'run-event' && s.family === 'openwop')!;
+    const defs = envelope.schema['$defs'] as Record<string, { enum?: string[] }> | undefined;
+    const listed = defs?.['RunEventType']?.enum;
+    if (listed === undefined) return; // the envelope keeps no list of its own
+    expect([...listed].sort()).toEqual([...KNOWN_RUN_EVENT_TYPES]);
+  });
+
   it('accepts the valid run-event examples and rejects the invalid ones at the declared pointer', () => {
     for (const ex of corpus.examples.filter((e) => e.target === 'run-event')) {
       const res = validateRunEvent(ex.instance);
