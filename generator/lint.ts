@@ -6,6 +6,7 @@ import { createAjv } from './ajv.ts';
 import { RESERVED_TITLES, Resolved, isObject, walkSchema, type TypeInfo } from './resolve.ts';
 import { escapePointer } from './errors.ts';
 import { metaViolations } from './load.ts';
+import { byCodeUnits } from './order.ts';
 
 export const SCHEMA_DRAFT = 'https://json-schema.org/draft/2020-12/schema';
 export const ID_BASE = 'https://wopkit.dev/schemas/';
@@ -153,7 +154,7 @@ export function lintCorpus(corpus: Corpus): Finding[] {
       if (!mine.some((e) => e.kind === kind))
         add(t.file.path, t.pointer, 'examples-present', `no ${kind} example for ${t.title || t.target} (expected schemas/${t.file.family}/v1/examples/${t.target}/${kind}/*.json)`);
   }
-  return findings.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.pointer < b.pointer ? -1 : a.pointer > b.pointer ? 1 : a.rule.localeCompare(b.rule)));
+  return findings.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.pointer < b.pointer ? -1 : a.pointer > b.pointer ? 1 : byCodeUnits(a.rule, b.rule)));
 }
 
 function walkSchemaForTypeIndex(node: Json, pointer: string, fn: (idx: Json, pointer: string) => void): void {

@@ -375,6 +375,15 @@ export function assertInquiriumChoiceOption(value: unknown): asserts value is T.
   if (!V.validateInquiriumChoiceOption(value)) throw new ValidationError("InquiriumChoiceOption", toFailures(V.validateInquiriumChoiceOption.errors));
 }
 
+/** True when `value` is a valid InquiriumClassKeyed (schemas/inquirium/v1/inquirium.classification.v1.schema.json#/$defs/ClassKeyed). */
+export function isInquiriumClassKeyed(value: unknown): value is T.InquiriumClassKeyed {
+  return V.validateInquiriumClassKeyed(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid InquiriumClassKeyed. */
+export function assertInquiriumClassKeyed(value: unknown): asserts value is T.InquiriumClassKeyed {
+  if (!V.validateInquiriumClassKeyed(value)) throw new ValidationError("InquiriumClassKeyed", toFailures(V.validateInquiriumClassKeyed.errors));
+}
+
 /** True when `value` is a valid InquiriumClassificationFlow (schemas/inquirium/v1/inquirium.classification.v1.schema.json#/$defs/ClassificationFlow). */
 export function isInquiriumClassificationFlow(value: unknown): value is T.InquiriumClassificationFlow {
   return V.validateInquiriumClassificationFlow(value);
@@ -391,15 +400,6 @@ export function isInquiriumClassificationLabel(value: unknown): value is T.Inqui
 /** Throws a ValidationError listing every failure unless `value` is a valid InquiriumClassificationLabel. */
 export function assertInquiriumClassificationLabel(value: unknown): asserts value is T.InquiriumClassificationLabel {
   if (!V.validateInquiriumClassificationLabel(value)) throw new ValidationError("InquiriumClassificationLabel", toFailures(V.validateInquiriumClassificationLabel.errors));
-}
-
-/** True when `value` is a valid InquiriumClassKeyed (schemas/inquirium/v1/inquirium.classification.v1.schema.json#/$defs/ClassKeyed). */
-export function isInquiriumClassKeyed(value: unknown): value is T.InquiriumClassKeyed {
-  return V.validateInquiriumClassKeyed(value);
-}
-/** Throws a ValidationError listing every failure unless `value` is a valid InquiriumClassKeyed. */
-export function assertInquiriumClassKeyed(value: unknown): asserts value is T.InquiriumClassKeyed {
-  if (!V.validateInquiriumClassKeyed(value)) throw new ValidationError("InquiriumClassKeyed", toFailures(V.validateInquiriumClassKeyed.errors));
 }
 
 /** True when `value` is a valid InquiriumConfirmPayloadEntry (schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/ConfirmPayload). */
@@ -1248,15 +1248,6 @@ export function assertProposalProvenance(value: unknown): asserts value is T.Pro
   if (!V.validateProposalProvenance(value)) throw new ValidationError("ProposalProvenance", toFailures(V.validateProposalProvenance.errors));
 }
 
-/** True when `value` is a valid ProposalsCapability (schemas/openwop/v1/capabilities.schema.json#/$defs/ProposalsCapability). */
-export function isProposalsCapability(value: unknown): value is T.ProposalsCapability {
-  return V.validateProposalsCapability(value);
-}
-/** Throws a ValidationError listing every failure unless `value` is a valid ProposalsCapability. */
-export function assertProposalsCapability(value: unknown): asserts value is T.ProposalsCapability {
-  if (!V.validateProposalsCapability(value)) throw new ValidationError("ProposalsCapability", toFailures(V.validateProposalsCapability.errors));
-}
-
 /** True when `value` is a valid ProposalState (schemas/openwop/v1/proposal.schema.json#/$defs/ProposalState). */
 export function isProposalState(value: unknown): value is T.ProposalState {
   return V.validateProposalState(value);
@@ -1264,6 +1255,15 @@ export function isProposalState(value: unknown): value is T.ProposalState {
 /** Throws a ValidationError listing every failure unless `value` is a valid ProposalState. */
 export function assertProposalState(value: unknown): asserts value is T.ProposalState {
   if (!V.validateProposalState(value)) throw new ValidationError("ProposalState", toFailures(V.validateProposalState.errors));
+}
+
+/** True when `value` is a valid ProposalsCapability (schemas/openwop/v1/capabilities.schema.json#/$defs/ProposalsCapability). */
+export function isProposalsCapability(value: unknown): value is T.ProposalsCapability {
+  return V.validateProposalsCapability(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid ProposalsCapability. */
+export function assertProposalsCapability(value: unknown): asserts value is T.ProposalsCapability {
+  if (!V.validateProposalsCapability(value)) throw new ValidationError("ProposalsCapability", toFailures(V.validateProposalsCapability.errors));
 }
 
 /** True when `value` is a valid ReplayMemorySnapshotUnavailableDetails (schemas/openwop/v1/error.schema.json#/$defs/ReplayMemorySnapshotUnavailableDetails). */
@@ -1467,9 +1467,9 @@ export const guards = {
   "InquiriumBaselineGuarantees": { is: isInquiriumBaselineGuarantees, assert: assertInquiriumBaselineGuarantees },
   "InquiriumBaselineRequirements": { is: isInquiriumBaselineRequirements, assert: assertInquiriumBaselineRequirements },
   "InquiriumChoiceOption": { is: isInquiriumChoiceOption, assert: assertInquiriumChoiceOption },
+  "InquiriumClassKeyed": { is: isInquiriumClassKeyed, assert: assertInquiriumClassKeyed },
   "InquiriumClassificationFlow": { is: isInquiriumClassificationFlow, assert: assertInquiriumClassificationFlow },
   "InquiriumClassificationLabel": { is: isInquiriumClassificationLabel, assert: assertInquiriumClassificationLabel },
-  "InquiriumClassKeyed": { is: isInquiriumClassKeyed, assert: assertInquiriumClassKeyed },
   "InquiriumConfirmPayloadEntry": { is: isInquiriumConfirmPayloadEntry, assert: assertInquiriumConfirmPayloadEntry },
   "InquiriumConfirmWidget": { is: isInquiriumConfirmWidget, assert: assertInquiriumConfirmWidget },
   "InquiriumConformanceCheck": { is: isInquiriumConformanceCheck, assert: assertInquiriumConformanceCheck },
@@ -1564,8 +1564,8 @@ export const guards = {
   "ProposalCreatedPayload": { is: isProposalCreatedPayload, assert: assertProposalCreatedPayload },
   "ProposalKind": { is: isProposalKind, assert: assertProposalKind },
   "ProposalProvenance": { is: isProposalProvenance, assert: assertProposalProvenance },
-  "ProposalsCapability": { is: isProposalsCapability, assert: assertProposalsCapability },
   "ProposalState": { is: isProposalState, assert: assertProposalState },
+  "ProposalsCapability": { is: isProposalsCapability, assert: assertProposalsCapability },
   "ReplayMemorySnapshotUnavailableDetails": { is: isReplayMemorySnapshotUnavailableDetails, assert: assertReplayMemorySnapshotUnavailableDetails },
   "RetentionCapability": { is: isRetentionCapability, assert: assertRetentionCapability },
   "RunCompletedPayload": { is: isRunCompletedPayload, assert: assertRunCompletedPayload },

@@ -17,313 +17,313 @@ export interface Validator<T> {
   errors?: ValidatorError[] | null;
 }
 
-/** Validates a AgentMemoryConsolidatedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/agentMemoryConsolidated). */
+/** Validator for AgentMemoryConsolidatedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/agentMemoryConsolidated). */
 export declare const validateAgentMemoryConsolidatedPayload: Validator<T.AgentMemoryConsolidatedPayload>;
-/** Validates a AgentPackArtifact (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/AgentPackArtifact). */
+/** Validator for AgentPackArtifact (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/AgentPackArtifact). */
 export declare const validateAgentPackArtifact: Validator<T.AgentPackArtifact>;
-/** Validates a AgentsCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/AgentsCapability). */
+/** Validator for AgentsCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/AgentsCapability). */
 export declare const validateAgentsCapability: Validator<T.AgentsCapability>;
-/** Validates a AttributionCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/AttributionCapability). */
+/** Validator for AttributionCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/AttributionCapability). */
 export declare const validateAttributionCapability: Validator<T.AttributionCapability>;
-/** Validates a Capabilities (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json). */
+/** Validator for Capabilities (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json). */
 export declare const validateCapabilities: Validator<T.Capabilities>;
-/** Validates a CapabilityNotProvidedDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/CapabilityNotProvidedDetails). */
+/** Validator for CapabilityNotProvidedDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/CapabilityNotProvidedDetails). */
 export declare const validateCapabilityNotProvidedDetails: Validator<T.CapabilityNotProvidedDetails>;
-/** Validates a CommitmentFireCondition (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/CommitmentFireCondition). */
+/** Validator for CommitmentFireCondition (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/CommitmentFireCondition). */
 export declare const validateCommitmentFireCondition: Validator<T.CommitmentFireCondition>;
-/** Validates a CommitmentFiredPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/commitmentFired). */
+/** Validator for CommitmentFiredPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/commitmentFired). */
 export declare const validateCommitmentFiredPayload: Validator<T.CommitmentFiredPayload>;
-/** Validates a CommitmentsCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/CommitmentsCapability). */
+/** Validator for CommitmentsCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/CommitmentsCapability). */
 export declare const validateCommitmentsCapability: Validator<T.CommitmentsCapability>;
-/** Validates a CompactionCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/CompactionCapability). */
+/** Validator for CompactionCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/CompactionCapability). */
 export declare const validateCompactionCapability: Validator<T.CompactionCapability>;
-/** Validates a CompactionRedactionFailedDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/CompactionRedactionFailedDetails). */
+/** Validator for CompactionRedactionFailedDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/CompactionRedactionFailedDetails). */
 export declare const validateCompactionRedactionFailedDetails: Validator<T.CompactionRedactionFailedDetails>;
-/** Validates a CompactionTrigger (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/CompactionTrigger). */
+/** Validator for CompactionTrigger (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/CompactionTrigger). */
 export declare const validateCompactionTrigger: Validator<T.CompactionTrigger>;
-/** Validates a ConfidenceEscalatedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/coreWorkflowChainConfidenceEscalated). */
+/** Validator for ConfidenceEscalatedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/coreWorkflowChainConfidenceEscalated). */
 export declare const validateConfidenceEscalatedPayload: Validator<T.ConfidenceEscalatedPayload>;
-/** Validates a ConsolidationSchedule (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/ConsolidationSchedule). */
+/** Validator for ConsolidationSchedule (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/ConsolidationSchedule). */
 export declare const validateConsolidationSchedule: Validator<T.ConsolidationSchedule>;
-/** Validates a DistillationCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/DistillationCapability). */
+/** Validator for DistillationCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/DistillationCapability). */
 export declare const validateDistillationCapability: Validator<T.DistillationCapability>;
-/** Validates a DistillationReport (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/DistillationReport). */
+/** Validator for DistillationReport (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/DistillationReport). */
 export declare const validateDistillationReport: Validator<T.DistillationReport>;
-/** Validates a ErrorCode (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/ErrorCode). */
+/** Validator for ErrorCode (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/ErrorCode). */
 export declare const validateErrorCode: Validator<T.ErrorCode>;
-/** Validates a ErrorCodeConditions (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/codeIs). */
+/** Validator for ErrorCodeConditions (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/codeIs). */
 export declare const validateErrorCodeConditions: Validator<T.ErrorCodeConditions>;
-/** Validates a ErrorEnvelope (https://wopkit.dev/schemas/openwop/v1/error.schema.json). */
+/** Validator for ErrorEnvelope (https://wopkit.dev/schemas/openwop/v1/error.schema.json). */
 export declare const validateErrorEnvelope: Validator<T.ErrorEnvelope>;
-/** Validates a EventTypeName (https://wopkit.dev/schemas/openwop/v1/run-event.schema.json#/$defs/EventTypeName). */
+/** Validator for EventTypeName (https://wopkit.dev/schemas/openwop/v1/run-event.schema.json#/$defs/EventTypeName). */
 export declare const validateEventTypeName: Validator<T.EventTypeName>;
-/** Validates a ExecutionModelCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/ExecutionModelCapability). */
+/** Validator for ExecutionModelCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/ExecutionModelCapability). */
 export declare const validateExecutionModelCapability: Validator<T.ExecutionModelCapability>;
-/** Validates a ForkOrigin (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/ForkOrigin). */
+/** Validator for ForkOrigin (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/ForkOrigin). */
 export declare const validateForkOrigin: Validator<T.ForkOrigin>;
-/** Validates a HostInfo (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/HostInfo). */
+/** Validator for HostInfo (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/HostInfo). */
 export declare const validateHostInfo: Validator<T.HostInfo>;
-/** Validates a HostSampleCommitmentFireRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-commitment-fire-request.schema.json). */
+/** Validator for HostSampleCommitmentFireRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-commitment-fire-request.schema.json). */
 export declare const validateHostSampleCommitmentFireRequest: Validator<T.HostSampleCommitmentFireRequest>;
-/** Validates a HostSampleCommitmentFireResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-commitment-fire-response.schema.json). */
+/** Validator for HostSampleCommitmentFireResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-commitment-fire-response.schema.json). */
 export declare const validateHostSampleCommitmentFireResponse: Validator<T.HostSampleCommitmentFireResponse>;
-/** Validates a HostSampleConsolidateRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-consolidate-request.schema.json). */
+/** Validator for HostSampleConsolidateRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-consolidate-request.schema.json). */
 export declare const validateHostSampleConsolidateRequest: Validator<T.HostSampleConsolidateRequest>;
-/** Validates a HostSampleConsolidateResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-consolidate-response.schema.json). */
+/** Validator for HostSampleConsolidateResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-consolidate-response.schema.json). */
 export declare const validateHostSampleConsolidateResponse: Validator<T.HostSampleConsolidateResponse>;
-/** Validates a InquiriumAnswerToken (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.single-choice.v1.schema.json#/$defs/AnswerToken). */
+/** Validator for InquiriumAnswerToken (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.single-choice.v1.schema.json#/$defs/AnswerToken). */
 export declare const validateInquiriumAnswerToken: Validator<T.InquiriumAnswerToken>;
-/** Validates a InquiriumAnswerValue (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.answer.v1.schema.json#/$defs/AnswerValue). */
+/** Validator for InquiriumAnswerValue (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.answer.v1.schema.json#/$defs/AnswerValue). */
 export declare const validateInquiriumAnswerValue: Validator<T.InquiriumAnswerValue>;
-/** Validates a InquiriumAssistantConfig (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json). */
+/** Validator for InquiriumAssistantConfig (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json). */
 export declare const validateInquiriumAssistantConfig: Validator<T.InquiriumAssistantConfig>;
-/** Validates a InquiriumAssistantTurnTrace (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json). */
+/** Validator for InquiriumAssistantTurnTrace (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json). */
 export declare const validateInquiriumAssistantTurnTrace: Validator<T.InquiriumAssistantTurnTrace>;
-/** Validates a InquiriumAssistantUiPreferences (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-ui-preferences.v1.schema.json). */
+/** Validator for InquiriumAssistantUiPreferences (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-ui-preferences.v1.schema.json). */
 export declare const validateInquiriumAssistantUiPreferences: Validator<T.InquiriumAssistantUiPreferences>;
-/** Validates a InquiriumBaselineAssistantProfile (https://wopkit.dev/schemas/inquirium/v1/inquirium.baseline-assistant-profile.v1.schema.json). */
+/** Validator for InquiriumBaselineAssistantProfile (https://wopkit.dev/schemas/inquirium/v1/inquirium.baseline-assistant-profile.v1.schema.json). */
 export declare const validateInquiriumBaselineAssistantProfile: Validator<T.InquiriumBaselineAssistantProfile>;
-/** Validates a InquiriumBaselineConformanceReport (https://wopkit.dev/schemas/inquirium/v1/inquirium.baseline-assistant-conformance-report.v1.schema.json). */
+/** Validator for InquiriumBaselineConformanceReport (https://wopkit.dev/schemas/inquirium/v1/inquirium.baseline-assistant-conformance-report.v1.schema.json). */
 export declare const validateInquiriumBaselineConformanceReport: Validator<T.InquiriumBaselineConformanceReport>;
-/** Validates a InquiriumBaselineGuarantees (https://wopkit.dev/schemas/inquirium/v1/inquirium.baseline-assistant-profile.v1.schema.json#/$defs/ProfileGuarantees). */
+/** Validator for InquiriumBaselineGuarantees (https://wopkit.dev/schemas/inquirium/v1/inquirium.baseline-assistant-profile.v1.schema.json#/$defs/ProfileGuarantees). */
 export declare const validateInquiriumBaselineGuarantees: Validator<T.InquiriumBaselineGuarantees>;
-/** Validates a InquiriumBaselineRequirements (https://wopkit.dev/schemas/inquirium/v1/inquirium.baseline-assistant-profile.v1.schema.json#/$defs/ProfileRequirements). */
+/** Validator for InquiriumBaselineRequirements (https://wopkit.dev/schemas/inquirium/v1/inquirium.baseline-assistant-profile.v1.schema.json#/$defs/ProfileRequirements). */
 export declare const validateInquiriumBaselineRequirements: Validator<T.InquiriumBaselineRequirements>;
-/** Validates a InquiriumChoiceOption (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.single-choice.v1.schema.json#/$defs/ChoiceOption). */
+/** Validator for InquiriumChoiceOption (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.single-choice.v1.schema.json#/$defs/ChoiceOption). */
 export declare const validateInquiriumChoiceOption: Validator<T.InquiriumChoiceOption>;
-/** Validates a InquiriumClassificationFlow (https://wopkit.dev/schemas/inquirium/v1/inquirium.classification.v1.schema.json#/$defs/ClassificationFlow). */
-export declare const validateInquiriumClassificationFlow: Validator<T.InquiriumClassificationFlow>;
-/** Validates a InquiriumClassificationLabel (https://wopkit.dev/schemas/inquirium/v1/inquirium.classification.v1.schema.json). */
-export declare const validateInquiriumClassificationLabel: Validator<T.InquiriumClassificationLabel>;
-/** Validates a InquiriumClassKeyed (https://wopkit.dev/schemas/inquirium/v1/inquirium.classification.v1.schema.json#/$defs/ClassKeyed). */
+/** Validator for InquiriumClassKeyed (https://wopkit.dev/schemas/inquirium/v1/inquirium.classification.v1.schema.json#/$defs/ClassKeyed). */
 export declare const validateInquiriumClassKeyed: Validator<T.InquiriumClassKeyed>;
-/** Validates a InquiriumConfirmPayloadEntry (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/ConfirmPayload). */
+/** Validator for InquiriumClassificationFlow (https://wopkit.dev/schemas/inquirium/v1/inquirium.classification.v1.schema.json#/$defs/ClassificationFlow). */
+export declare const validateInquiriumClassificationFlow: Validator<T.InquiriumClassificationFlow>;
+/** Validator for InquiriumClassificationLabel (https://wopkit.dev/schemas/inquirium/v1/inquirium.classification.v1.schema.json). */
+export declare const validateInquiriumClassificationLabel: Validator<T.InquiriumClassificationLabel>;
+/** Validator for InquiriumConfirmPayloadEntry (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/ConfirmPayload). */
 export declare const validateInquiriumConfirmPayloadEntry: Validator<T.InquiriumConfirmPayloadEntry>;
-/** Validates a InquiriumConfirmWidget (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.confirm.v1.schema.json). */
+/** Validator for InquiriumConfirmWidget (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.confirm.v1.schema.json). */
 export declare const validateInquiriumConfirmWidget: Validator<T.InquiriumConfirmWidget>;
-/** Validates a InquiriumConformanceCheck (https://wopkit.dev/schemas/inquirium/v1/inquirium.baseline-assistant-conformance-report.v1.schema.json#/$defs/ConformanceCheck). */
+/** Validator for InquiriumConformanceCheck (https://wopkit.dev/schemas/inquirium/v1/inquirium.baseline-assistant-conformance-report.v1.schema.json#/$defs/ConformanceCheck). */
 export declare const validateInquiriumConformanceCheck: Validator<T.InquiriumConformanceCheck>;
-/** Validates a InquiriumContentPart (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/ContentPart). */
+/** Validator for InquiriumContentPart (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/ContentPart). */
 export declare const validateInquiriumContentPart: Validator<T.InquiriumContentPart>;
-/** Validates a InquiriumContextAssemblyRequest (https://wopkit.dev/schemas/inquirium/v1/inquirium.context-assembly.request.v1.schema.json). */
+/** Validator for InquiriumContextAssemblyRequest (https://wopkit.dev/schemas/inquirium/v1/inquirium.context-assembly.request.v1.schema.json). */
 export declare const validateInquiriumContextAssemblyRequest: Validator<T.InquiriumContextAssemblyRequest>;
-/** Validates a InquiriumContextElement (https://wopkit.dev/schemas/inquirium/v1/inquirium.context-element.v1.schema.json). */
+/** Validator for InquiriumContextElement (https://wopkit.dev/schemas/inquirium/v1/inquirium.context-element.v1.schema.json). */
 export declare const validateInquiriumContextElement: Validator<T.InquiriumContextElement>;
-/** Validates a InquiriumContextSource (https://wopkit.dev/schemas/inquirium/v1/inquirium.context-assembly.request.v1.schema.json#/$defs/ContextSource). */
+/** Validator for InquiriumContextSource (https://wopkit.dev/schemas/inquirium/v1/inquirium.context-assembly.request.v1.schema.json#/$defs/ContextSource). */
 export declare const validateInquiriumContextSource: Validator<T.InquiriumContextSource>;
-/** Validates a InquiriumContextSourceKind (https://wopkit.dev/schemas/inquirium/v1/inquirium.context-assembly.request.v1.schema.json#/$defs/ContextSourceKind). */
+/** Validator for InquiriumContextSourceKind (https://wopkit.dev/schemas/inquirium/v1/inquirium.context-assembly.request.v1.schema.json#/$defs/ContextSourceKind). */
 export declare const validateInquiriumContextSourceKind: Validator<T.InquiriumContextSourceKind>;
-/** Validates a InquiriumDiagnostics (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/Diagnostics). */
+/** Validator for InquiriumDiagnostics (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/Diagnostics). */
 export declare const validateInquiriumDiagnostics: Validator<T.InquiriumDiagnostics>;
-/** Validates a InquiriumEgress (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/Egress). */
+/** Validator for InquiriumEgress (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/Egress). */
 export declare const validateInquiriumEgress: Validator<T.InquiriumEgress>;
-/** Validates a InquiriumEgressByClass (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/EgressByClass). */
+/** Validator for InquiriumEgressByClass (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/EgressByClass). */
 export declare const validateInquiriumEgressByClass: Validator<T.InquiriumEgressByClass>;
-/** Validates a InquiriumEpistemicBlock (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/EpistemicBlock). */
+/** Validator for InquiriumEpistemicBlock (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/EpistemicBlock). */
 export declare const validateInquiriumEpistemicBlock: Validator<T.InquiriumEpistemicBlock>;
-/** Validates a InquiriumEscalationThreshold (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/EscalationThreshold). */
+/** Validator for InquiriumEscalationThreshold (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/EscalationThreshold). */
 export declare const validateInquiriumEscalationThreshold: Validator<T.InquiriumEscalationThreshold>;
-/** Validates a InquiriumEscalationThresholdByMode (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/EscalationThresholdByMode). */
+/** Validator for InquiriumEscalationThresholdByMode (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/EscalationThresholdByMode). */
 export declare const validateInquiriumEscalationThresholdByMode: Validator<T.InquiriumEscalationThresholdByMode>;
-/** Validates a InquiriumEscalationTrigger (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/EscalationTrigger). */
+/** Validator for InquiriumEscalationTrigger (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/EscalationTrigger). */
 export declare const validateInquiriumEscalationTrigger: Validator<T.InquiriumEscalationTrigger>;
-/** Validates a InquiriumFreeTextWithAllowlistPayloadEntry (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/FreeTextWithAllowlistPayload). */
+/** Validator for InquiriumFreeTextWithAllowlistPayloadEntry (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/FreeTextWithAllowlistPayload). */
 export declare const validateInquiriumFreeTextWithAllowlistPayloadEntry: Validator<T.InquiriumFreeTextWithAllowlistPayloadEntry>;
-/** Validates a InquiriumFreeTextWithAllowlistWidget (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.free-text-with-allowlist.v1.schema.json). */
+/** Validator for InquiriumFreeTextWithAllowlistWidget (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.free-text-with-allowlist.v1.schema.json). */
 export declare const validateInquiriumFreeTextWithAllowlistWidget: Validator<T.InquiriumFreeTextWithAllowlistWidget>;
-/** Validates a InquiriumGenerateOutcome (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/GenerateOutcome). */
+/** Validator for InquiriumGenerateOutcome (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/GenerateOutcome). */
 export declare const validateInquiriumGenerateOutcome: Validator<T.InquiriumGenerateOutcome>;
-/** Validates a InquiriumGeneratePolicy (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/GeneratePolicy). */
+/** Validator for InquiriumGeneratePolicy (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/GeneratePolicy). */
 export declare const validateInquiriumGeneratePolicy: Validator<T.InquiriumGeneratePolicy>;
-/** Validates a InquiriumGenerateRequest (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json). */
+/** Validator for InquiriumGenerateRequest (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json). */
 export declare const validateInquiriumGenerateRequest: Validator<T.InquiriumGenerateRequest>;
-/** Validates a InquiriumGenerateResponse (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json). */
+/** Validator for InquiriumGenerateResponse (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json). */
 export declare const validateInquiriumGenerateResponse: Validator<T.InquiriumGenerateResponse>;
-/** Validates a InquiriumGenerationParameters (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/GenerationParameters). */
+/** Validator for InquiriumGenerationParameters (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/GenerationParameters). */
 export declare const validateInquiriumGenerationParameters: Validator<T.InquiriumGenerationParameters>;
-/** Validates a InquiriumInquiryFeedback (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-feedback.v1.schema.json). */
+/** Validator for InquiriumInquiryFeedback (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-feedback.v1.schema.json). */
 export declare const validateInquiriumInquiryFeedback: Validator<T.InquiriumInquiryFeedback>;
-/** Validates a InquiriumInquiryResult (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-result.v1.schema.json). */
+/** Validator for InquiriumInquiryResult (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-result.v1.schema.json). */
 export declare const validateInquiriumInquiryResult: Validator<T.InquiriumInquiryResult>;
-/** Validates a InquiriumInquiryTurn (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-turn.v1.schema.json). */
+/** Validator for InquiriumInquiryTurn (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-turn.v1.schema.json). */
 export declare const validateInquiriumInquiryTurn: Validator<T.InquiriumInquiryTurn>;
-/** Validates a InquiriumLocality (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/Locality). */
+/** Validator for InquiriumLocality (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/Locality). */
 export declare const validateInquiriumLocality: Validator<T.InquiriumLocality>;
-/** Validates a InquiriumModeKeyed (https://wopkit.dev/schemas/inquirium/v1/inquirium.node-mode.v1.schema.json#/$defs/ModeKeyed). */
+/** Validator for InquiriumModeKeyed (https://wopkit.dev/schemas/inquirium/v1/inquirium.node-mode.v1.schema.json#/$defs/ModeKeyed). */
 export declare const validateInquiriumModeKeyed: Validator<T.InquiriumModeKeyed>;
-/** Validates a InquiriumModelAcceptance (https://wopkit.dev/schemas/inquirium/v1/inquirium.model-acceptance.v1.schema.json). */
+/** Validator for InquiriumModelAcceptance (https://wopkit.dev/schemas/inquirium/v1/inquirium.model-acceptance.v1.schema.json). */
 export declare const validateInquiriumModelAcceptance: Validator<T.InquiriumModelAcceptance>;
-/** Validates a InquiriumModelBindingRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/ModelBindingRef). */
+/** Validator for InquiriumModelBindingRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/ModelBindingRef). */
 export declare const validateInquiriumModelBindingRef: Validator<T.InquiriumModelBindingRef>;
-/** Validates a InquiriumMultiChoicePayloadEntry (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/MultiChoicePayload). */
+/** Validator for InquiriumMultiChoicePayloadEntry (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/MultiChoicePayload). */
 export declare const validateInquiriumMultiChoicePayloadEntry: Validator<T.InquiriumMultiChoicePayloadEntry>;
-/** Validates a InquiriumMultiChoiceWidget (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.multi-choice.v1.schema.json). */
+/** Validator for InquiriumMultiChoiceWidget (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.multi-choice.v1.schema.json). */
 export declare const validateInquiriumMultiChoiceWidget: Validator<T.InquiriumMultiChoiceWidget>;
-/** Validates a InquiriumNodeMode (https://wopkit.dev/schemas/inquirium/v1/inquirium.node-mode.v1.schema.json). */
+/** Validator for InquiriumNodeMode (https://wopkit.dev/schemas/inquirium/v1/inquirium.node-mode.v1.schema.json). */
 export declare const validateInquiriumNodeMode: Validator<T.InquiriumNodeMode>;
-/** Validates a InquiriumNotificationAction (https://wopkit.dev/schemas/inquirium/v1/notification-create.v1.schema.json#/$defs/NotificationAction). */
+/** Validator for InquiriumNotificationAction (https://wopkit.dev/schemas/inquirium/v1/notification-create.v1.schema.json#/$defs/NotificationAction). */
 export declare const validateInquiriumNotificationAction: Validator<T.InquiriumNotificationAction>;
-/** Validates a InquiriumNotificationCreate (https://wopkit.dev/schemas/inquirium/v1/notification-create.v1.schema.json). */
+/** Validator for InquiriumNotificationCreate (https://wopkit.dev/schemas/inquirium/v1/notification-create.v1.schema.json). */
 export declare const validateInquiriumNotificationCreate: Validator<T.InquiriumNotificationCreate>;
-/** Validates a InquiriumObjectRefPart (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/ObjectRefPart). */
+/** Validator for InquiriumObjectRefPart (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/ObjectRefPart). */
 export declare const validateInquiriumObjectRefPart: Validator<T.InquiriumObjectRefPart>;
-/** Validates a InquiriumOperatorAcknowledgement (https://wopkit.dev/schemas/inquirium/v1/inquirium.model-acceptance.v1.schema.json#/$defs/OperatorAcknowledgement). */
+/** Validator for InquiriumOperatorAcknowledgement (https://wopkit.dev/schemas/inquirium/v1/inquirium.model-acceptance.v1.schema.json#/$defs/OperatorAcknowledgement). */
 export declare const validateInquiriumOperatorAcknowledgement: Validator<T.InquiriumOperatorAcknowledgement>;
-/** Validates a InquiriumOperatorQuestionAnswer (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.answer.v1.schema.json). */
+/** Validator for InquiriumOperatorQuestionAnswer (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.answer.v1.schema.json). */
 export declare const validateInquiriumOperatorQuestionAnswer: Validator<T.InquiriumOperatorQuestionAnswer>;
-/** Validates a InquiriumOperatorQuestionRequest (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json). */
+/** Validator for InquiriumOperatorQuestionRequest (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json). */
 export declare const validateInquiriumOperatorQuestionRequest: Validator<T.InquiriumOperatorQuestionRequest>;
-/** Validates a InquiriumOperatorQuestionState (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.state.v1.schema.json). */
+/** Validator for InquiriumOperatorQuestionState (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.state.v1.schema.json). */
 export declare const validateInquiriumOperatorQuestionState: Validator<T.InquiriumOperatorQuestionState>;
-/** Validates a InquiriumParticipantRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-turn.v1.schema.json#/$defs/ParticipantRef). */
+/** Validator for InquiriumParticipantRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-turn.v1.schema.json#/$defs/ParticipantRef). */
 export declare const validateInquiriumParticipantRef: Validator<T.InquiriumParticipantRef>;
-/** Validates a InquiriumQuestionPrompt (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/QuestionPrompt). */
+/** Validator for InquiriumQuestionPrompt (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/QuestionPrompt). */
 export declare const validateInquiriumQuestionPrompt: Validator<T.InquiriumQuestionPrompt>;
-/** Validates a InquiriumQuestionProvenance (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/QuestionProvenance). */
+/** Validator for InquiriumQuestionProvenance (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/QuestionProvenance). */
 export declare const validateInquiriumQuestionProvenance: Validator<T.InquiriumQuestionProvenance>;
-/** Validates a InquiriumQuestionSubject (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/QuestionSubject). */
+/** Validator for InquiriumQuestionSubject (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/QuestionSubject). */
 export declare const validateInquiriumQuestionSubject: Validator<T.InquiriumQuestionSubject>;
-/** Validates a InquiriumReasonCode (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/ReasonCode). */
+/** Validator for InquiriumReasonCode (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/ReasonCode). */
 export declare const validateInquiriumReasonCode: Validator<T.InquiriumReasonCode>;
-/** Validates a InquiriumResponseTarget (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/ResponseTarget). */
+/** Validator for InquiriumResponseTarget (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/ResponseTarget). */
 export declare const validateInquiriumResponseTarget: Validator<T.InquiriumResponseTarget>;
-/** Validates a InquiriumResultProvenance (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-result.v1.schema.json#/$defs/ResultProvenance). */
+/** Validator for InquiriumResultProvenance (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-result.v1.schema.json#/$defs/ResultProvenance). */
 export declare const validateInquiriumResultProvenance: Validator<T.InquiriumResultProvenance>;
-/** Validates a InquiriumResultRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-result.v1.schema.json#/$defs/ResultRef). */
+/** Validator for InquiriumResultRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-result.v1.schema.json#/$defs/ResultRef). */
 export declare const validateInquiriumResultRef: Validator<T.InquiriumResultRef>;
-/** Validates a InquiriumRetentionByClass (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/RetentionByClass). */
+/** Validator for InquiriumRetentionByClass (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/RetentionByClass). */
 export declare const validateInquiriumRetentionByClass: Validator<T.InquiriumRetentionByClass>;
-/** Validates a InquiriumRetentionProfile (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/RetentionProfile). */
+/** Validator for InquiriumRetentionProfile (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/RetentionProfile). */
 export declare const validateInquiriumRetentionProfile: Validator<T.InquiriumRetentionProfile>;
-/** Validates a InquiriumRuntimeCandidate (https://wopkit.dev/schemas/inquirium/v1/inquirium.runtime-candidate.v1.schema.json). */
+/** Validator for InquiriumRuntimeCandidate (https://wopkit.dev/schemas/inquirium/v1/inquirium.runtime-candidate.v1.schema.json). */
 export declare const validateInquiriumRuntimeCandidate: Validator<T.InquiriumRuntimeCandidate>;
-/** Validates a InquiriumRuntimeHealth (https://wopkit.dev/schemas/inquirium/v1/inquirium.runtime-candidate.v1.schema.json#/$defs/RuntimeHealth). */
+/** Validator for InquiriumRuntimeHealth (https://wopkit.dev/schemas/inquirium/v1/inquirium.runtime-candidate.v1.schema.json#/$defs/RuntimeHealth). */
 export declare const validateInquiriumRuntimeHealth: Validator<T.InquiriumRuntimeHealth>;
-/** Validates a InquiriumRuntimeRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/RuntimeRef). */
+/** Validator for InquiriumRuntimeRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/RuntimeRef). */
 export declare const validateInquiriumRuntimeRef: Validator<T.InquiriumRuntimeRef>;
-/** Validates a InquiriumSessionRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-turn.v1.schema.json#/$defs/SessionRef). */
+/** Validator for InquiriumSessionRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-turn.v1.schema.json#/$defs/SessionRef). */
 export declare const validateInquiriumSessionRef: Validator<T.InquiriumSessionRef>;
-/** Validates a InquiriumSingleChoicePayloadEntry (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/SingleChoicePayload). */
+/** Validator for InquiriumSingleChoicePayloadEntry (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/SingleChoicePayload). */
 export declare const validateInquiriumSingleChoicePayloadEntry: Validator<T.InquiriumSingleChoicePayloadEntry>;
-/** Validates a InquiriumSingleChoiceWidget (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.single-choice.v1.schema.json). */
+/** Validator for InquiriumSingleChoiceWidget (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.single-choice.v1.schema.json). */
 export declare const validateInquiriumSingleChoiceWidget: Validator<T.InquiriumSingleChoiceWidget>;
-/** Validates a InquiriumTextPart (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/TextPart). */
+/** Validator for InquiriumTextPart (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/TextPart). */
 export declare const validateInquiriumTextPart: Validator<T.InquiriumTextPart>;
-/** Validates a InquiriumTimeoutDefault (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/TimeoutDefault). */
+/** Validator for InquiriumTimeoutDefault (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/TimeoutDefault). */
 export declare const validateInquiriumTimeoutDefault: Validator<T.InquiriumTimeoutDefault>;
-/** Validates a InquiriumTraceDecision (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/TraceDecision). */
+/** Validator for InquiriumTraceDecision (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/TraceDecision). */
 export declare const validateInquiriumTraceDecision: Validator<T.InquiriumTraceDecision>;
-/** Validates a InquiriumTraceEffect (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/TraceEffect). */
+/** Validator for InquiriumTraceEffect (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/TraceEffect). */
 export declare const validateInquiriumTraceEffect: Validator<T.InquiriumTraceEffect>;
-/** Validates a InquiriumTraceInputShape (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/InputShape). */
+/** Validator for InquiriumTraceInputShape (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/InputShape). */
 export declare const validateInquiriumTraceInputShape: Validator<T.InquiriumTraceInputShape>;
-/** Validates a InquiriumTraceLevel (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/TraceLevel). */
+/** Validator for InquiriumTraceLevel (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/TraceLevel). */
 export declare const validateInquiriumTraceLevel: Validator<T.InquiriumTraceLevel>;
-/** Validates a InquiriumTraceLevelByClass (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/TraceLevelByClass). */
+/** Validator for InquiriumTraceLevelByClass (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/TraceLevelByClass). */
 export declare const validateInquiriumTraceLevelByClass: Validator<T.InquiriumTraceLevelByClass>;
-/** Validates a InquiriumTraceOutputShape (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/OutputShape). */
+/** Validator for InquiriumTraceOutputShape (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/OutputShape). */
 export declare const validateInquiriumTraceOutputShape: Validator<T.InquiriumTraceOutputShape>;
-/** Validates a InquiriumTracePolicy (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/TracePolicy). */
+/** Validator for InquiriumTracePolicy (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/TracePolicy). */
 export declare const validateInquiriumTracePolicy: Validator<T.InquiriumTracePolicy>;
-/** Validates a InquiriumTraceRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/TraceRef). */
+/** Validator for InquiriumTraceRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/TraceRef). */
 export declare const validateInquiriumTraceRef: Validator<T.InquiriumTraceRef>;
-/** Validates a InquiriumTransportKind (https://wopkit.dev/schemas/inquirium/v1/inquirium.runtime-candidate.v1.schema.json#/$defs/TransportKind). */
+/** Validator for InquiriumTransportKind (https://wopkit.dev/schemas/inquirium/v1/inquirium.runtime-candidate.v1.schema.json#/$defs/TransportKind). */
 export declare const validateInquiriumTransportKind: Validator<T.InquiriumTransportKind>;
-/** Validates a InquiriumTrustMode (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/TrustMode). */
+/** Validator for InquiriumTrustMode (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/TrustMode). */
 export declare const validateInquiriumTrustMode: Validator<T.InquiriumTrustMode>;
-/** Validates a InquiriumTurn (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/Turn). */
+/** Validator for InquiriumTurn (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/Turn). */
 export declare const validateInquiriumTurn: Validator<T.InquiriumTurn>;
-/** Validates a InquiriumTurnId (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-turn.v1.schema.json#/$defs/TurnId). */
+/** Validator for InquiriumTurnId (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-turn.v1.schema.json#/$defs/TurnId). */
 export declare const validateInquiriumTurnId: Validator<T.InquiriumTurnId>;
-/** Validates a InquiriumUsage (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/Usage). */
+/** Validator for InquiriumUsage (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/Usage). */
 export declare const validateInquiriumUsage: Validator<T.InquiriumUsage>;
-/** Validates a InquiriumVerificationRigor (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/VerificationRigor). */
+/** Validator for InquiriumVerificationRigor (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/VerificationRigor). */
 export declare const validateInquiriumVerificationRigor: Validator<T.InquiriumVerificationRigor>;
-/** Validates a InquiriumVerificationRigorByMode (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/VerificationRigorByMode). */
+/** Validator for InquiriumVerificationRigorByMode (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/VerificationRigorByMode). */
 export declare const validateInquiriumVerificationRigorByMode: Validator<T.InquiriumVerificationRigorByMode>;
-/** Validates a InquiriumWidgetKind (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/WidgetKind). */
+/** Validator for InquiriumWidgetKind (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/WidgetKind). */
 export declare const validateInquiriumWidgetKind: Validator<T.InquiriumWidgetKind>;
-/** Validates a InterruptRequestedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/interruptRequested). */
+/** Validator for InterruptRequestedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/interruptRequested). */
 export declare const validateInterruptRequestedPayload: Validator<T.InterruptRequestedPayload>;
-/** Validates a InterruptResolvedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/interruptResolved). */
+/** Validator for InterruptResolvedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/interruptResolved). */
 export declare const validateInterruptResolvedPayload: Validator<T.InterruptResolvedPayload>;
-/** Validates a MemoryCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/MemoryCapability). */
+/** Validator for MemoryCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/MemoryCapability). */
 export declare const validateMemoryCapability: Validator<T.MemoryCapability>;
-/** Validates a MemoryCompactedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/memoryCompacted). */
+/** Validator for MemoryCompactedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/memoryCompacted). */
 export declare const validateMemoryCompactedPayload: Validator<T.MemoryCompactedPayload>;
-/** Validates a MemoryConsolidationCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/MemoryConsolidationCapability). */
+/** Validator for MemoryConsolidationCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/MemoryConsolidationCapability). */
 export declare const validateMemoryConsolidationCapability: Validator<T.MemoryConsolidationCapability>;
-/** Validates a MemoryEntry (https://wopkit.dev/schemas/openwop/v1/memory-entry.schema.json). */
+/** Validator for MemoryEntry (https://wopkit.dev/schemas/openwop/v1/memory-entry.schema.json). */
 export declare const validateMemoryEntry: Validator<T.MemoryEntry>;
-/** Validates a MemoryIndex (https://wopkit.dev/schemas/openwop/v1/memory-index.schema.json). */
+/** Validator for MemoryIndex (https://wopkit.dev/schemas/openwop/v1/memory-index.schema.json). */
 export declare const validateMemoryIndex: Validator<T.MemoryIndex>;
-/** Validates a MemoryIndexArchive (https://wopkit.dev/schemas/openwop/v1/memory-index.schema.json#/$defs/MemoryIndexArchive). */
+/** Validator for MemoryIndexArchive (https://wopkit.dev/schemas/openwop/v1/memory-index.schema.json#/$defs/MemoryIndexArchive). */
 export declare const validateMemoryIndexArchive: Validator<T.MemoryIndexArchive>;
-/** Validates a MemoryListOptions (https://wopkit.dev/schemas/openwop/v1/memory-list-options.schema.json). */
+/** Validator for MemoryListOptions (https://wopkit.dev/schemas/openwop/v1/memory-list-options.schema.json). */
 export declare const validateMemoryListOptions: Validator<T.MemoryListOptions>;
-/** Validates a MemoryWrittenPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/memoryWritten). */
+/** Validator for MemoryWrittenPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/memoryWritten). */
 export declare const validateMemoryWrittenPayload: Validator<T.MemoryWrittenPayload>;
-/** Validates a MultiAgentCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/MultiAgentCapability). */
+/** Validator for MultiAgentCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/MultiAgentCapability). */
 export declare const validateMultiAgentCapability: Validator<T.MultiAgentCapability>;
-/** Validates a OrchestratorDecision (https://wopkit.dev/schemas/openwop/v1/orchestrator-decision.schema.json). */
+/** Validator for OrchestratorDecision (https://wopkit.dev/schemas/openwop/v1/orchestrator-decision.schema.json). */
 export declare const validateOrchestratorDecision: Validator<T.OrchestratorDecision>;
-/** Validates a PackedAgent (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/PackedAgent). */
+/** Validator for PackedAgent (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/PackedAgent). */
 export declare const validatePackedAgent: Validator<T.PackedAgent>;
-/** Validates a PayloadTooLargeDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/PayloadTooLargeDetails). */
+/** Validator for PayloadTooLargeDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/PayloadTooLargeDetails). */
 export declare const validatePayloadTooLargeDetails: Validator<T.PayloadTooLargeDetails>;
-/** Validates a PromptTemplateArtifact (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/PromptTemplateArtifact). */
+/** Validator for PromptTemplateArtifact (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/PromptTemplateArtifact). */
 export declare const validatePromptTemplateArtifact: Validator<T.PromptTemplateArtifact>;
-/** Validates a Proposal (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json). */
+/** Validator for Proposal (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json). */
 export declare const validateProposal: Validator<T.Proposal>;
-/** Validates a ProposalActivatedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/proposalActivated). */
+/** Validator for ProposalActivatedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/proposalActivated). */
 export declare const validateProposalActivatedPayload: Validator<T.ProposalActivatedPayload>;
-/** Validates a ProposalActivation (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalActivation). */
+/** Validator for ProposalActivation (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalActivation). */
 export declare const validateProposalActivation: Validator<T.ProposalActivation>;
-/** Validates a ProposalCreatedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/proposalCreated). */
+/** Validator for ProposalCreatedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/proposalCreated). */
 export declare const validateProposalCreatedPayload: Validator<T.ProposalCreatedPayload>;
-/** Validates a ProposalKind (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalKind). */
+/** Validator for ProposalKind (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalKind). */
 export declare const validateProposalKind: Validator<T.ProposalKind>;
-/** Validates a ProposalProvenance (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalProvenance). */
+/** Validator for ProposalProvenance (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalProvenance). */
 export declare const validateProposalProvenance: Validator<T.ProposalProvenance>;
-/** Validates a ProposalsCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/ProposalsCapability). */
-export declare const validateProposalsCapability: Validator<T.ProposalsCapability>;
-/** Validates a ProposalState (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalState). */
+/** Validator for ProposalState (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalState). */
 export declare const validateProposalState: Validator<T.ProposalState>;
-/** Validates a ReplayMemorySnapshotUnavailableDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/ReplayMemorySnapshotUnavailableDetails). */
+/** Validator for ProposalsCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/ProposalsCapability). */
+export declare const validateProposalsCapability: Validator<T.ProposalsCapability>;
+/** Validator for ReplayMemorySnapshotUnavailableDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/ReplayMemorySnapshotUnavailableDetails). */
 export declare const validateReplayMemorySnapshotUnavailableDetails: Validator<T.ReplayMemorySnapshotUnavailableDetails>;
-/** Validates a RetentionCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/RetentionCapability). */
+/** Validator for RetentionCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/RetentionCapability). */
 export declare const validateRetentionCapability: Validator<T.RetentionCapability>;
-/** Validates a RunCompletedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runCompleted). */
+/** Validator for RunCompletedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runCompleted). */
 export declare const validateRunCompletedPayload: Validator<T.RunCompletedPayload>;
-/** Validates a RunEvent (https://wopkit.dev/schemas/openwop/v1/run-event.schema.json). */
+/** Validator for RunEvent (https://wopkit.dev/schemas/openwop/v1/run-event.schema.json). */
 export declare const validateRunEvent: Validator<T.RunEvent>;
-/** Validates a RunEventType (https://wopkit.dev/schemas/openwop/v1/run-event.schema.json#/$defs/RunEventType). */
+/** Validator for RunEventType (https://wopkit.dev/schemas/openwop/v1/run-event.schema.json#/$defs/RunEventType). */
 export declare const validateRunEventType: Validator<T.RunEventType>;
-/** Validates a RunFailedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runFailed). */
+/** Validator for RunFailedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runFailed). */
 export declare const validateRunFailedPayload: Validator<T.RunFailedPayload>;
-/** Validates a RunForkRequest (https://wopkit.dev/schemas/openwop/v1/run-fork-request.schema.json). */
+/** Validator for RunForkRequest (https://wopkit.dev/schemas/openwop/v1/run-fork-request.schema.json). */
 export declare const validateRunForkRequest: Validator<T.RunForkRequest>;
-/** Validates a RunForkResponse (https://wopkit.dev/schemas/openwop/v1/run-fork-response.schema.json). */
+/** Validator for RunForkResponse (https://wopkit.dev/schemas/openwop/v1/run-fork-response.schema.json). */
 export declare const validateRunForkResponse: Validator<T.RunForkResponse>;
-/** Validates a RunOrchestratorDecidedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runOrchestratorDecided). */
+/** Validator for RunOrchestratorDecidedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runOrchestratorDecided). */
 export declare const validateRunOrchestratorDecidedPayload: Validator<T.RunOrchestratorDecidedPayload>;
-/** Validates a RunStartedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runStarted). */
+/** Validator for RunStartedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runStarted). */
 export declare const validateRunStartedPayload: Validator<T.RunStartedPayload>;
-/** Validates a ScheduledAutomationArtifact (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ScheduledAutomationArtifact). */
+/** Validator for ScheduledAutomationArtifact (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ScheduledAutomationArtifact). */
 export declare const validateScheduledAutomationArtifact: Validator<T.ScheduledAutomationArtifact>;
-/** Validates a SearchCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/SearchCapability). */
+/** Validator for SearchCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/SearchCapability). */
 export declare const validateSearchCapability: Validator<T.SearchCapability>;
-/** Validates a TokenBudgetExceededDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/TokenBudgetExceededDetails). */
+/** Validator for TokenBudgetExceededDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/TokenBudgetExceededDetails). */
 export declare const validateTokenBudgetExceededDetails: Validator<T.TokenBudgetExceededDetails>;
-/** Validates a ValidationFailedDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/ValidationFailedDetails). */
+/** Validator for ValidationFailedDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/ValidationFailedDetails). */
 export declare const validateValidationFailedDetails: Validator<T.ValidationFailedDetails>;
-/** Validates a ValidationFailure (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/ValidationFailure). */
+/** Validator for ValidationFailure (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/ValidationFailure). */
 export declare const validateValidationFailure: Validator<T.ValidationFailure>;
-/** Validates a WorkerDispatchedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/workerDispatched). */
+/** Validator for WorkerDispatchedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/workerDispatched). */
 export declare const validateWorkerDispatchedPayload: Validator<T.WorkerDispatchedPayload>;
-/** Validates a WorkflowChainPackArtifact (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/WorkflowChainPackArtifact). */
+/** Validator for WorkflowChainPackArtifact (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/WorkflowChainPackArtifact). */
 export declare const validateWorkflowChainPackArtifact: Validator<T.WorkflowChainPackArtifact>;
-/** Validates a WorkspaceUpdatedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/workspaceUpdated). */
+/** Validator for WorkspaceUpdatedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/workspaceUpdated). */
 export declare const validateWorkspaceUpdatedPayload: Validator<T.WorkspaceUpdatedPayload>;
 
 /** Every validator by type title. */
@@ -365,9 +365,9 @@ export declare const validatorIndex: {
   readonly "InquiriumBaselineGuarantees": { readonly validator: Validator<T.InquiriumBaselineGuarantees>; readonly id: string; readonly target: string; readonly family: string };
   readonly "InquiriumBaselineRequirements": { readonly validator: Validator<T.InquiriumBaselineRequirements>; readonly id: string; readonly target: string; readonly family: string };
   readonly "InquiriumChoiceOption": { readonly validator: Validator<T.InquiriumChoiceOption>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "InquiriumClassKeyed": { readonly validator: Validator<T.InquiriumClassKeyed>; readonly id: string; readonly target: string; readonly family: string };
   readonly "InquiriumClassificationFlow": { readonly validator: Validator<T.InquiriumClassificationFlow>; readonly id: string; readonly target: string; readonly family: string };
   readonly "InquiriumClassificationLabel": { readonly validator: Validator<T.InquiriumClassificationLabel>; readonly id: string; readonly target: string; readonly family: string };
-  readonly "InquiriumClassKeyed": { readonly validator: Validator<T.InquiriumClassKeyed>; readonly id: string; readonly target: string; readonly family: string };
   readonly "InquiriumConfirmPayloadEntry": { readonly validator: Validator<T.InquiriumConfirmPayloadEntry>; readonly id: string; readonly target: string; readonly family: string };
   readonly "InquiriumConfirmWidget": { readonly validator: Validator<T.InquiriumConfirmWidget>; readonly id: string; readonly target: string; readonly family: string };
   readonly "InquiriumConformanceCheck": { readonly validator: Validator<T.InquiriumConformanceCheck>; readonly id: string; readonly target: string; readonly family: string };
@@ -462,8 +462,8 @@ export declare const validatorIndex: {
   readonly "ProposalCreatedPayload": { readonly validator: Validator<T.ProposalCreatedPayload>; readonly id: string; readonly target: string; readonly family: string };
   readonly "ProposalKind": { readonly validator: Validator<T.ProposalKind>; readonly id: string; readonly target: string; readonly family: string };
   readonly "ProposalProvenance": { readonly validator: Validator<T.ProposalProvenance>; readonly id: string; readonly target: string; readonly family: string };
-  readonly "ProposalsCapability": { readonly validator: Validator<T.ProposalsCapability>; readonly id: string; readonly target: string; readonly family: string };
   readonly "ProposalState": { readonly validator: Validator<T.ProposalState>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "ProposalsCapability": { readonly validator: Validator<T.ProposalsCapability>; readonly id: string; readonly target: string; readonly family: string };
   readonly "ReplayMemorySnapshotUnavailableDetails": { readonly validator: Validator<T.ReplayMemorySnapshotUnavailableDetails>; readonly id: string; readonly target: string; readonly family: string };
   readonly "RetentionCapability": { readonly validator: Validator<T.RetentionCapability>; readonly id: string; readonly target: string; readonly family: string };
   readonly "RunCompletedPayload": { readonly validator: Validator<T.RunCompletedPayload>; readonly id: string; readonly target: string; readonly family: string };

@@ -7,6 +7,7 @@ import type { Corpus, EmittedFile, Example, Json, JsonObject, SchemaFile } from 
 import { isObject, resolveCorpus, validatorName, isName, assertName, type Resolved, type TypeInfo } from '../resolve.ts';
 import { escapePointer } from '../errors.ts';
 import { typesFor } from './types.ts';
+import { byCodeUnits } from '../order.ts';
 
 export const SITE_DATA_FORMAT_VERSION = 1;
 
@@ -24,7 +25,7 @@ const CONSTRAINT_KEYS = ['minLength', 'maxLength', 'pattern', 'minimum', 'maximu
 
 const dataPath = (f: SchemaFile): string => `${f.family}/${f.stem}.json`;
 const nullable = <T>(v: T | undefined): T | null => (v === undefined ? null : v);
-const byTitle = (a: Link, b: Link): number => (a.title ?? '').localeCompare(b.title ?? '') || a.data.localeCompare(b.data);
+const byTitle = (a: Link, b: Link): number => byCodeUnits(a.title ?? '', b.title ?? '') || byCodeUnits(a.data, b.data);
 
 function linkTo(r: Resolved, file: SchemaFile, pointer: string): Link {
   const e = r.entryAt(file, pointer);
@@ -129,7 +130,7 @@ function conditionalsOf(s: JsonObject): JsonObject[] {
 function examplesOf(examples: readonly Example[], family: string, target: string) {
   const mine = examples.filter((e) => e.family === family && e.target === target);
   const name = (e: Example) => e.path.slice(e.path.lastIndexOf('/') + 1, -'.json'.length);
-  const sort = (a: Example, b: Example) => name(a).localeCompare(name(b));
+  const sort = (a: Example, b: Example) => byCodeUnits(name(a), name(b));
   return {
     valid: mine.filter((e) => e.kind === 'valid').sort(sort).map((e) => ({ name: name(e), path: e.path, instance: e.instance })),
     invalid: mine
@@ -148,7 +149,7 @@ export async function emitSiteData(corpus: Corpus): Promise<readonly EmittedFile
   const files: EmittedFile[] = [];
   const families = new Map<string, JsonObject[]>();
   const typesIndex: Record<string, Json> = {};
-  const sortedSchemas = [...corpus.schemas].sort((a, b) => a.family.localeCompare(b.family) || a.stem.localeCompare(b.stem));
+  const sortedSchemas = [...corpus.schemas].sort((a, b) => byCodeUnits(a.family, b.family) || byCodeUnits(a.stem, b.stem));
   for (const file of sortedSchemas) {
     const entries: TypeInfo[] = [];
     const root = r.entryAt(file, '');

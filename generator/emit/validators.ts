@@ -10,6 +10,7 @@ import type { Corpus, EmittedFile } from '../model.ts';
 import { createAjv } from '../ajv.ts';
 import { CorpusError } from '../errors.ts';
 import { resolveCorpus, validatorName, type Resolved } from '../resolve.ts';
+import { byCodeUnits } from '../order.ts';
 
 type StandaloneCode = (ajv: unknown, refsOrFunc?: Record<string, string>) => string;
 const standaloneCode: StandaloneCode =
@@ -60,7 +61,7 @@ export async function emitValidators(corpus: Corpus): Promise<readonly EmittedFi
   const r = resolveCorpus(corpus);
   const ajv = corpusAjv(r, true);
   const names: Record<string, string> = {};
-  const types = [...r.types].sort((a, b) => a.title.localeCompare(b.title));
+  const types = [...r.types].sort((a, b) => byCodeUnits(a.title, b.title));
   for (const t of types) names[validatorName(t.title)] = t.ajvRef;
   let code = standaloneCode(ajv, names);
   // Ajv's standalone emitter marks a function reached through a `$ref: "#"` root wrapper as started but never as
@@ -109,7 +110,7 @@ export async function emitValidators(corpus: Corpus): Promise<readonly EmittedFi
     '  errors?: ValidatorError[] | null;',
     '}',
     '',
-    ...types.map((t) => `/** Validates a ${t.title} (${t.ajvRef}). */\nexport declare const ${validatorName(t.title)}: Validator<T.${t.title}>;`),
+    ...types.map((t) => `/** Validator for ${t.title} (${t.ajvRef}). */\nexport declare const ${validatorName(t.title)}: Validator<T.${t.title}>;`),
     '',
     '/** Every validator by type title. */',
     'export declare const validatorIndex: {',

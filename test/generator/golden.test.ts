@@ -39,6 +39,15 @@ describe('golden output on the fixture corpus', () => {
     expect(JSON.stringify(a)).toBe(JSON.stringify(b));
   });
 
+  it('no generator stage sorts with localeCompare (its order follows LANG/LC_ALL and would break gen --check elsewhere)', () => {
+    const sources = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((d) =>
+        d.isDirectory() ? (d.name === 'other-languages' ? [] : sources(join(dir, d.name))) : d.name.endsWith('.ts') ? [join(dir, d.name)] : [],
+      );
+    const offenders = sources(join(FIXTURE, '../../../generator')).filter((f) => /\.localeCompare\(/.test(readFileSync(f, 'utf8')));
+    expect(offenders).toEqual([]);
+  });
+
   it('the fixture covers what the emitters must handle', () => {
     const types = readFileSync(join(EXPECTED, 'generated/ts/config.ts'), 'utf8');
     expect(types).toMatch(/import type \{ DemoLabel, DemoRef, DemoSettings \} from '\.\/shared\.ts';/);
