@@ -96,12 +96,12 @@ async function gen(p: Parsed, io: Io): Promise<number> {
   resolveCorpus(corpus);
   const files = await emitAll(corpus);
   if (p.check) {
-    const { stale, missing, extra } = checkFiles(p.root, files);
+    const { stale, missing, extra, staleAt } = checkFiles(p.root, files);
     const ms = Math.round(performance.now() - t0);
     const ok = !stale.length && !missing.length && !extra.length;
-    if (p.format === 'json') io.out(JSON.stringify({ command: 'gen --check', ok, files: files.length, stale, missing, extra, ms }, null, 2));
+    if (p.format === 'json') io.out(JSON.stringify({ command: 'gen --check', ok, files: files.length, stale, missing, extra, staleAt, ms }, null, 2));
     else {
-      for (const f of stale) io.out(`stale:   ${f}`);
+      for (const f of stale) io.out(`stale:   ${f} (differs from line ${staleAt[f]})`);
       for (const f of missing) io.out(`missing: ${f}`);
       for (const f of extra) io.out(`extra:   ${f}`);
       io.out(ok ? `gen --check: generated/ is up to date (${files.length} files, ${ms} ms)` : `gen --check: generated/ is out of date (${stale.length} stale, ${missing.length} missing, ${extra.length} extra); run npm run gen`);

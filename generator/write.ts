@@ -40,19 +40,37 @@ export interface CheckResult {
   stale: string[];
   missing: string[];
   extra: string[];
+  /** For each stale file, the first line (1-based) where disk and the emitted contents differ. */
+  staleAt: Record<string, number>;
+}
+
+/** First line (1-based) at which two texts differ. */
+export function firstDifferentLine(a: string, b: string): number {
+  const la = a.split('\n');
+  const lb = b.split('\n');
+  let i = 0;
+  while (i < la.length && i < lb.length && la[i] === lb[i]) i++;
+  return i + 1;
 }
 
 export function checkFiles(root: string, files: readonly EmittedFile[], emitters: readonly EmitterEntry[] = EMITTERS): CheckResult {
   const stale: string[] = [];
   const missing: string[] = [];
+  const staleAt: Record<string, number> = {};
   const produced = new Set(files.map((f) => f.path));
   for (const f of files) {
     const abs = join(root, f.path);
-    if (!existsSync(abs)) missing.push(f.path);
-    else if (readFileSync(abs, 'utf8') !== f.contents) stale.push(f.path);
+    if (!existsSync(abs)) {
+      missing.push(f.path);
+      continue;
+    }
+    const onDisk = readFileSync(abs, 'utf8');
+    if (onDisk === f.contents) continue;
+    stale.push(f.path);
+    staleAt[f.path] = firstDifferentLine(onDisk, f.contents);
   }
   const extra = ownedFilesOnDisk(root, emitters).filter((p) => !produced.has(p));
-  return { stale, missing, extra };
+  return { stale, missing, extra, staleAt };
 }
 
 export interface WriteResult {

@@ -35,11 +35,13 @@ describe('wopkit CLI on a scratch copy of the fixture corpus', () => {
     expect(r.code).toBe(1);
     const body = JSON.parse(r.out);
     expect(body.stale).toEqual(['generated/ts/config.ts']);
+    const lines = readFileSync(join(root, 'generated/ts/config.ts'), 'utf8').split('\n').length;
+    expect(body.staleAt).toEqual({ 'generated/ts/config.ts': lines - 1 }); // the appended line
     expect(body.missing).toEqual(['generated/guards/index.ts']);
     expect(body.extra).toEqual(['generated/site-data/demo/old.json', 'generated/ts/stray.ts']);
     const t = await run(['gen', '--check', '--root', root]);
     expect(t.code).toBe(1);
-    expect(t.out).toMatch(/stale: +generated\/ts\/config\.ts/);
+    expect(t.out).toMatch(/stale: +generated\/ts\/config\.ts \(differs from line \d+\)/);
     expect(t.out).toMatch(/missing: generated\/guards\/index\.ts/);
     expect(t.out).toMatch(/extra: +generated\/ts\/stray\.ts/);
     // gen repairs all three
