@@ -9,7 +9,7 @@ import { existsSync, realpathSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { assertMetaValid, loadCorpus, readJsonFile } from './load.ts';
-import { lintCorpus, checkExamples, type Finding } from './lint.ts';
+import { lintCorpus, checkExamples, titleFindings, type Finding } from './lint.ts';
 import { resolveCorpus } from './resolve.ts';
 import { emitAll, checkFiles, writeFiles } from './write.ts';
 import { CorpusError } from './errors.ts';
@@ -93,6 +93,8 @@ async function gen(p: Parsed, io: Io): Promise<number> {
   const t0 = performance.now();
   const corpus = loadCorpus(p.root);
   assertMetaValid(corpus);
+  const badTitle = titleFindings(corpus)[0];
+  if (badTitle) throw new CorpusError(`${badTitle.message} [${badTitle.rule}]`, badTitle.file, badTitle.pointer);
   resolveCorpus(corpus);
   const files = await emitAll(corpus);
   if (p.check) {

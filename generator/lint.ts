@@ -38,13 +38,41 @@ function composedParent(pointer: string): boolean {
   return COMPOSED.has(last) || (/^\d+$/.test(last) && COMPOSED.has(prev));
 }
 
+/**
+ * The title rules (`title`, `title-reserved`, `title-unique`): titles name every generated type, validator and guard,
+ * so `gen` refuses a corpus that breaks them (a missing title would silently drop a type; a duplicate would declare two
+ * types with one name).
+ */
+export function titleFindings(corpus: Corpus): Finding[] {
+  const findings: Finding[] = [];
+  const titles = new Map<string, string>();
+  for (const file of corpus.schemas) {
+    const s = file.schema;
+    const entries: [string, Json][] = [['', s]];
+    if (isObject(s['$defs'])) for (const [n, d] of Object.entries(s['$defs'])) entries.push([`/$defs/${escapePointer(n)}`, d]);
+    for (const [ptr, node] of entries) {
+      if (!isObject(node)) continue; // reported as schema-shape
+      const title = node['title'];
+      const at = { file: file.path, pointer: `${ptr}/title` };
+      if (typeof title !== 'string' || !PASCAL.test(title))
+        findings.push({ ...at, rule: 'title', message: 'every root schema and $defs entry needs a PascalCase "title" (it names the generated type)' });
+      else if (RESERVED_TITLES.has(title))
+        findings.push({ ...at, rule: 'title-reserved', message: `title "${title}" would collide with a name the generated code declares or uses; choose a more specific title` });
+      else if (titles.has(title)) findings.push({ ...at, rule: 'title-unique', message: `title "${title}" is already used by ${titles.get(title)}` });
+      else titles.set(title, `${file.path}#${ptr}`);
+    }
+  }
+  return findings;
+}
+
 export function lintCorpus(corpus: Corpus): Finding[] {
   const findings: Finding[] = [];
   const add = (file: string, pointer: string, rule: string, message: string) => findings.push({ file, pointer, rule, message });
   const r = new Resolved(corpus);
 
-  // Ids, draft, titles, descriptions, openness, annotations.
-  const titles = new Map<string, string>();
+  findings.push(...titleFindings(corpus));
+
+  // Ids, draft, descriptions, openness, annotations.
   for (const file of corpus.schemas) {
     const s = file.schema;
     if (s['$schema'] !== SCHEMA_DRAFT) add(file.path, '/$schema', 'schema-draft', `"$schema" must be "${SCHEMA_DRAFT}"`);
@@ -62,11 +90,6 @@ export function lintCorpus(corpus: Corpus): Finding[] {
         add(file.path, ptr, 'schema-shape', 'a schema or $defs entry must be an object');
         continue;
       }
-      const title = node['title'];
-      if (typeof title !== 'string' || !PASCAL.test(title)) add(file.path, `${ptr}/title`, 'title', 'every root schema and $defs entry needs a PascalCase "title" (it names the generated type)');
-      else if (RESERVED_TITLES.has(title)) add(file.path, `${ptr}/title`, 'title-reserved', `title "${title}" would collide with a name the generated code declares or uses; choose a more specific title`);
-      else if (titles.has(title)) add(file.path, `${ptr}/title`, 'title-unique', `title "${title}" is already used by ${titles.get(title)}`);
-      else titles.set(title, `${file.path}#${ptr}`);
       if (typeof node['description'] !== 'string' || !node['description'].trim()) add(file.path, `${ptr}/description`, 'description', 'every root schema and $defs entry needs a description');
       for (const key of ['x-runtime-rules'] as const) {
         if (!(key in node)) continue;

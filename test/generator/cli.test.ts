@@ -83,6 +83,25 @@ describe('wopkit CLI on a scratch copy of the fixture corpus', () => {
     );
   });
 
+  it('a title gen cannot name types by (missing, duplicate, reserved): gen exits 2 naming file and pointer', async () => {
+    const p = schemaPath('shared.schema.json');
+    const original = readFileSync(p, 'utf8');
+    for (const [title, pattern] of [
+      [undefined, /shared\.schema\.json#\/\$defs\/Label\/title: every root schema and \$defs entry needs a PascalCase "title".*\[title\]/],
+      ['DemoSettings', /shared\.schema\.json#\/\$defs\/(Label|Settings)\/title: title "DemoSettings" is already used by .*\[title-unique\]/],
+      ['Map', /shared\.schema\.json#\/\$defs\/Label\/title: title "Map" would collide .*\[title-reserved\]/],
+    ] as const) {
+      const s = JSON.parse(original);
+      if (title === undefined) delete s.$defs.Label.title;
+      else s.$defs.Label.title = title;
+      writeFileSync(p, JSON.stringify(s));
+      const g = await run(['gen', '--root', root]);
+      expect(g.code, String(title)).toBe(2);
+      expect(g.err).toMatch(pattern);
+      noStack(g.err);
+    }
+  });
+
   it('unreadable schema file: exit 2 naming it', async () => {
     mkdirSync(schemaPath('broken.schema.json'));
     const r = await run(['gen', '--root', root]);
