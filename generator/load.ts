@@ -92,17 +92,18 @@ export function jsonErrorOffset(text: string): number {
 
 /** Parse JSON text; on failure throw a CorpusError naming the file, line and column. */
 export function parseJson(text: string, file: string): Json {
+  // A leading byte-order mark is allowed (RFC 8259 §8.1 lets parsers ignore it; some editors write one).
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   try {
-    return JSON.parse(text) as Json;
+    return JSON.parse(body) as Json;
   } catch (e) {
-    const msg = (e as Error).message;
-    let at = jsonErrorOffset(text);
-    if (at < 0) at = text.length;
-    const before = text.slice(0, at);
+    const at = jsonErrorOffset(body);
+    // The scanner agrees with JSON.parse on every input we know of; if it ever finds nothing, say what JSON.parse said.
+    if (at < 0) throw new CorpusError(`malformed JSON: ${(e as Error).message}`, file);
+    const before = body.slice(0, at);
     const line = before.split('\n').length;
     const column = at - (before.lastIndexOf('\n') + 1) + 1;
-    const reason = at >= text.length ? 'unexpected end of input' : `unexpected ${JSON.stringify(text.slice(at, at + 1))}`;
-    void msg;
+    const reason = at >= body.length ? 'unexpected end of input' : `unexpected ${JSON.stringify(body.slice(at, at + 1))}`;
     throw new CorpusError(`malformed JSON at line ${line}, column ${column}: ${reason}`, file);
   }
 }
