@@ -83,12 +83,22 @@ export interface WriteResult {
 export function writeFiles(root: string, files: readonly EmittedFile[], emitters: readonly EmitterEntry[] = EMITTERS): WriteResult {
   const { stale, missing, extra } = checkFiles(root, files, emitters);
   const toWrite = new Set([...stale, ...missing]);
+  const io = (path: string, what: string, fn: () => void) => {
+    try {
+      fn();
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      throw new CorpusError(`cannot ${what}${code ? ` (${code})` : ''}`, path);
+    }
+  };
   for (const f of files) {
     if (!toWrite.has(f.path)) continue;
     const abs = join(root, f.path);
-    mkdirSync(dirname(abs), { recursive: true });
-    writeFileSync(abs, f.contents);
+    io(f.path, 'write file', () => {
+      mkdirSync(dirname(abs), { recursive: true });
+      writeFileSync(abs, f.contents);
+    });
   }
-  for (const p of extra) rmSync(join(root, p));
+  for (const p of extra) io(p, 'remove extra file', () => rmSync(join(root, p)));
   return { written: [...toWrite].sort(), unchanged: files.length - toWrite.size, removed: extra };
 }

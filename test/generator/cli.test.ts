@@ -102,6 +102,16 @@ describe('wopkit CLI on a scratch copy of the fixture corpus', () => {
     }
   });
 
+  it('unwritable output: exit 2 naming the file', async () => {
+    await run(['gen', '--root', root]);
+    rmSync(join(root, 'generated/guards'), { recursive: true });
+    writeFileSync(join(root, 'generated/guards'), 'a file where gen needs a directory\n');
+    const r = await run(['gen', '--root', root]);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/wopkit: error: generated\/guards\/index\.ts: cannot write file \(E[A-Z]+\)/);
+    noStack(r.err);
+  });
+
   it('unreadable schema file: exit 2 naming it', async () => {
     mkdirSync(schemaPath('broken.schema.json'));
     const r = await run(['gen', '--root', root]);
