@@ -12,7 +12,8 @@ import { countTokens } from '../distillation/tokenizer.ts';
 import { durationMs } from '../distillation/duration.ts';
 import type { RuntimeAdapter } from './adapters/types.ts';
 import { assertDto } from './dto.ts';
-import { isLocal, type RuntimeCandidate } from './selection.ts';
+import { isLoopbackUrl } from './adapters/openai-compatible.ts';
+import { isLocal, selectRuntime, type RuntimeCandidate } from './selection.ts';
 
 export const BASELINE_PROFILE = {
   schema: 'inquirium.baseline-assistant-profile.v1',
@@ -31,9 +32,22 @@ export interface ConformanceCheck {
 }
 
 export interface EgressObserver {
-  /** Non-loopback connections the runtime attempted while the suite ran (the host's network monitor). */
+  /** Non-loopback connections the runtime attempted so far (the host's network monitor, e.g. for an Ollama process). */
   nonLoopbackConnections(): number;
 }
+
+const isLoopbackHost = (h: string): boolean => isLoopbackUrl(`http://${h.includes(':') && !h.startsWith('[') ? `[${h}]` : h}/`);
+
+/** A candidate that stands in for "somewhere else" in the no-remote-fallback check; it must never be chosen. */
+const REMOTE_DECOY: RuntimeCandidate = {
+  schema: 'inquirium.runtime-candidate.v1',
+  'runtime/ref': 'runtime/conformance-remote-decoy',
+  'model.binding/ref': 'model.binding/conformance-remote-decoy',
+  transport_kind: 'http_remote',
+  operations: ['generate'],
+  health: { status: 'healthy', 'checked/at': '1970-01-01T00:00:00.000Z' },
+  acceptance: { schema: 'inquirium.model-acceptance.v1', 'model.binding/ref': 'model.binding/conformance-remote-decoy', accepts_max_tier: 'personal', transport_kind: 'http_remote', remote_provider: true, operator_acknowledgement: { 'acknowledged/by': 'participant:did:key:conformance', 'acknowledged/at': '1970-01-01T00:00:00.000Z', acknowledged_max_tier: 'personal' } },
+};
 
 export async function runBaselineConformance(
   candidate: RuntimeCandidate,
@@ -48,6 +62,9 @@ export async function runBaselineConformance(
   check('generate-operation', '/requires/operations', candidate.operations.includes('generate'), 'generate-missing');
   check('context-window', '/requires/min_context_window', (candidate.context_window ?? 0) >= req.min_context_window, 'context-window-too-small');
   check('no-tool-surface', '/requires/tool_surface', adapter.toolSurface === false, 'tool-surface-present');
+  // Egress is observed twice: the adapter's own connection log, and the host's network monitor when given.
+  const observable = adapter.outboundHosts !== undefined || o.egress !== undefined;
+  const hostsBefore = adapter.outboundHosts?.().length ?? 0;
   const before = o.egress?.nonLoopbackConnections() ?? 0;
   let generated = false;
   let bounded = false;
@@ -60,8 +77,20 @@ export async function runBaselineConformance(
   }
   check('generates', '/requires/operations', generated, 'generate-failed');
   check('bounded-output', '/requires/max_output_tokens', bounded, 'output-not-bounded');
-  check('no-telemetry-egress', '/guarantees/no_telemetry_egress', (o.egress?.nonLoopbackConnections() ?? 0) === before, 'egress-observed');
-  check('no-remote-fallback', '/guarantees/no_remote_fallback', isLocal(candidate), 'remote-candidate');
+  const contacted = adapter.outboundHosts?.().slice(hostsBefore) ?? [];
+  const egressSeen = contacted.some((h) => !isLoopbackHost(h)) || (o.egress?.nonLoopbackConnections() ?? 0) !== before;
+  check('no-telemetry-egress', '/guarantees/no_telemetry_egress', observable && !egressSeen, observable ? 'egress-observed' : 'egress-unobservable');
+  // No remote fallback: with this candidate down and an acknowledged, all-accepting remote decoy available, the
+  // host's local-only selection must answer handler-unavailable — and with it up, choose it, never the decoy.
+  const down: RuntimeCandidate = { ...candidate, health: { ...candidate.health, status: 'unhealthy' } };
+  const whenDown = selectRuntime([down, REMOTE_DECOY], { locality: 'local_only', operation: 'generate' });
+  const whenUp = selectRuntime([REMOTE_DECOY, candidate], { locality: 'local_only', operation: 'generate' });
+  check(
+    'no-remote-fallback',
+    '/guarantees/no_remote_fallback',
+    isLocal(candidate) && whenDown.kind === 'handler-unavailable' && whenUp.kind === 'use-runtime' && whenUp.candidate['runtime/ref'] === candidate['runtime/ref'],
+    'remote-fallback-possible',
+  );
 
   const now = o.clock.now();
   return assertDto('inquirium.baseline-assistant-conformance-report.v1', {

@@ -1,28 +1,42 @@
 /**
- * Escalation from the activity feed (P066 Decision 11). Everything stays a feed item unless it has one of the
- * listed reasons AND the node mode's threshold (ModeKeyed) includes that reason. A reason that needs a bounded
- * operator answer becomes an operator prompt; the others become notifications. Escalation is never an engagement
- * vector: there is no path for routine items (selection, successful generation, ordinary drops).
+ * Escalation from the activity feed (P066 Decision 11). Everything stays a feed item unless it carries one of the
+ * five listed reasons AND the node mode's threshold (ModeKeyed, resolved with the escalation order, so a missing
+ * mode gets the union of every configured set) includes that reason. A reason that needs a bounded operator answer
+ * becomes an operator prompt; the others become notifications. Routine items (runtime selection, successful
+ * generation, ordinary drops) have no reason and therefore no path out of the feed: escalation is never an
+ * engagement vector.
+ *
+ * `raise` turns the decision into what the host actually emits: nothing (feed), a `notification-create.v1`, or —
+ * for a prompt — the validated operator question plus its notification projection.
  */
+import { DEFAULT_ASSISTANT_CONFIG } from './config.ts';
+import { assertDto } from './dto.ts';
 import { resolveModeKeyed, type ModeKeyed, type Resolution } from './keyed.ts';
-import type { EscalationThreshold } from './safety-axes.ts';
+import { projectToNotification, type OperatorQuestions } from './operator-questions.ts';
+import { ESCALATION_TRIGGERS, escalationAxis, type EscalationThreshold, type EscalationTrigger } from './safety-axes.ts';
 
-export const ESCALATION_REASONS = ['operator-decision', 'sustained-degradation', 'boundary-risk', 'pre-egress-confirmation', 'crisis-candidate'] as const;
-export type EscalationReason = (typeof ESCALATION_REASONS)[number];
+export const ESCALATION_REASONS = ESCALATION_TRIGGERS;
+export type EscalationReason = EscalationTrigger;
 export type EscalationLevel = 'feed' | 'notification' | 'operator-prompt';
 
 /** Reasons that need a bounded answer before the flow can continue. */
 const BLOCKING: ReadonlySet<string> = new Set(['operator-decision', 'pre-egress-confirmation']);
 
-/** The shipped default: commons escalates only what must be decided or lost; crisis escalates everything listed. */
-export const DEFAULT_ESCALATION_THRESHOLD: ModeKeyed<EscalationThreshold> = {
-  default: { escalate: ['operator-decision', 'sustained-degradation', 'pre-egress-confirmation', 'crisis-candidate'] },
-  by_mode: {
-    commons: { escalate: ['operator-decision', 'sustained-degradation', 'pre-egress-confirmation', 'crisis-candidate'] },
-    support: { escalate: ['operator-decision', 'sustained-degradation', 'boundary-risk', 'pre-egress-confirmation', 'crisis-candidate'] },
-    crisis: { escalate: ['operator-decision', 'sustained-degradation', 'boundary-risk', 'pre-egress-confirmation', 'crisis-candidate'] },
-  },
-};
+/** The shipped default (part of DEFAULT_ASSISTANT_CONFIG): boundary-risk stays in the feed in commons. */
+export const DEFAULT_ESCALATION_THRESHOLD: ModeKeyed<EscalationThreshold> = DEFAULT_ASSISTANT_CONFIG.escalation_threshold;
+
+export interface FeedItem {
+  /** One of the five escalation reasons, or absent / anything else for a routine item. */
+  readonly reason?: string;
+  /** Kebab-case code describing the item (e.g. baseline-unavailable). */
+  readonly code: string;
+  /** What the item is about (runtime/ref, trace/ref, question/ref) — never content. */
+  readonly subject: string;
+  /** Correlation (operation/ref) — never content. */
+  readonly correlation: string;
+  /** Operator-facing text, host-authored. */
+  readonly text: string;
+}
 
 export interface EscalationDecision {
   readonly level: EscalationLevel;
@@ -30,7 +44,45 @@ export interface EscalationDecision {
 }
 
 export function escalationFor(item: { readonly reason?: string }, mode: unknown, threshold: ModeKeyed<EscalationThreshold> = DEFAULT_ESCALATION_THRESHOLD): EscalationDecision {
-  const resolution = resolveModeKeyed(threshold, mode);
-  if (item.reason === undefined || !resolution.value.escalate.includes(item.reason)) return { level: 'feed', resolution };
+  const resolution = resolveModeKeyed(threshold, mode, escalationAxis);
+  if (item.reason === undefined || !(resolution.value.escalate as readonly string[]).includes(item.reason)) return { level: 'feed', resolution };
   return { level: BLOCKING.has(item.reason) ? 'operator-prompt' : 'notification', resolution };
+}
+
+export type Raised =
+  | { readonly level: 'feed'; readonly decision: EscalationDecision }
+  | { readonly level: 'notification'; readonly decision: EscalationDecision; readonly notification: Record<string, unknown> }
+  | { readonly level: 'operator-prompt'; readonly decision: EscalationDecision; readonly question: Record<string, unknown>; readonly notification: Record<string, unknown> };
+
+export class EscalationError extends Error {
+  constructor(readonly code: 'prompt-needs-question', message: string) {
+    super(message);
+    this.name = 'EscalationError';
+  }
+}
+
+/**
+ * Decide and emit. A prompt-level item must come with a proposed operator question; it goes through host
+ * validation (`questions.propose`) before any notification is derived from it.
+ */
+export function raise(
+  item: FeedItem,
+  mode: unknown,
+  o: { readonly threshold?: ModeKeyed<EscalationThreshold>; readonly questions?: OperatorQuestions; readonly proposedQuestion?: unknown } = {},
+): Raised {
+  const decision = escalationFor(item, mode, o.threshold);
+  if (decision.level === 'feed') return { level: 'feed', decision };
+  if (decision.level === 'notification') {
+    const notification = assertDto<Record<string, unknown>>('notification-create.v1', {
+      schema: 'notification-create.v1',
+      'subject/ref': item.subject,
+      'correlation/id': item.correlation,
+      'body/text': item.text,
+      'reason/code': item.code,
+    });
+    return { level: 'notification', decision, notification };
+  }
+  if (o.questions === undefined || o.proposedQuestion === undefined) throw new EscalationError('prompt-needs-question', 'an operator prompt needs a proposed question for host validation');
+  o.questions.propose(o.proposedQuestion);
+  return { level: 'operator-prompt', decision, question: o.proposedQuestion as Record<string, unknown>, notification: projectToNotification(o.proposedQuestion) };
 }

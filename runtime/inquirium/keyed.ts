@@ -3,10 +3,17 @@
  * (the axes are orthogonal: what the data is vs. which regime the node is in) over ONE resolution function,
  * `resolveOnAxis`, and ONE monotonicity check, `checkMonotone` — not a generic lattice-keyed type.
  *
- * Resolution: a configured key gives its value. A key that is missing from the config — or unknown, which the
- * axis normalises to its most restrictive key — falls back to the value of the MOST restrictive configured key
- * (so a gap in the config can never make things looser than the strictest thing the operator wrote down); with
- * no keyed entries at all, `default` applies. Every resolution returns a trace of what was asked, chosen and why.
+ * Resolution (schema rules class-keyed-most-restrictive-fallback / mode-keyed-most-severe-fallback):
+ * - the asked key is normalised first (unknown or missing ⇒ the axis's most restrictive key);
+ * - a configured key gives its value;
+ * - otherwise the MOST RESTRICTIVE VALUE among `default` and every configured entry is returned, judged by the
+ *   setting's restrictiveness order (`SafetyAxis`). So a gap in the config can never make things looser than
+ *   the strictest thing the operator wrote down.
+ * - Settings whose values have no restrictiveness order (prompt templates, adapter parameters: behaviour shaping,
+ *   not enforcement) resolve without an order: the value of the most restrictive configured KEY stands in, and
+ *   `default` when nothing is keyed. The reason code says which rule answered.
+ * Every resolution returns what was asked, what it normalised to, which entry answered, and why; the generate
+ * pipeline turns that into a `class-keyed-resolution` / `mode-keyed-resolution` trace decision.
  */
 import { classificationAxis, modeAxis, type Classification, type NodeMode, type OrderedAxis } from './lattice.ts';
 
@@ -19,7 +26,26 @@ export interface ModeKeyed<T> {
   readonly by_mode?: Partial<Record<NodeMode, T>>;
 }
 
-export type ResolutionReason = 'configured' | 'missing-key-most-restrictive-fallback' | 'default';
+/**
+ * How restrictive a value of a safety-sensitive setting is: compare(a, b) > 0 when a is MORE restrictive than b,
+ * 0 when equally restrictive, < 0 when less.
+ */
+export interface SafetyAxis<T> {
+  readonly name: string;
+  compare(a: T, b: T): number;
+  /**
+   * Least upper bound, for settings whose values are only partially ordered (an escalation set: neither of
+   * {a} and {b} contains the other, and the strictest value covering both is {a, b}). Total orders omit it.
+   */
+  join?(a: T, b: T): T;
+}
+
+export type ResolutionReason =
+  | 'configured'
+  | 'missing-key-most-restrictive-value'
+  | 'missing-key-most-restrictive-key'
+  | 'missing-key-join-of-values'
+  | 'default';
 
 export interface Resolution<T> {
   readonly axis: string;
@@ -27,44 +53,63 @@ export interface Resolution<T> {
   readonly asked: unknown;
   /** The key the ask normalised to (unknown ⇒ most restrictive). */
   readonly normalised: string;
-  /** The configured key whose value was chosen, or 'default'. */
+  /** The entry whose value was chosen: a configured key, 'default', or 'join' (a join of several entries). */
   readonly chosenKey: string;
   readonly value: T;
   readonly reason: ResolutionReason;
 }
 
+const has = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
+
 /** The shared mechanism behind both keyed idioms. */
-export function resolveOnAxis<K extends string, T>(axis: OrderedAxis<K>, defaultValue: T, entries: Partial<Record<K, T>> | undefined, asked: unknown): Resolution<T> {
+export function resolveOnAxis<K extends string, T>(
+  axis: OrderedAxis<K>,
+  defaultValue: T,
+  entries: Partial<Record<K, T>> | undefined,
+  asked: unknown,
+  order?: SafetyAxis<T>,
+): Resolution<T> {
   const key = axis.normalise(asked);
   const configured: Partial<Record<K, T>> = entries ?? {};
-  if (Object.prototype.hasOwnProperty.call(configured, key)) {
-    return { axis: axis.name, asked, normalised: key, chosenKey: key, value: configured[key] as T, reason: 'configured' };
+  const base = { axis: axis.name, asked, normalised: key };
+  if (has(configured, key)) return { ...base, chosenKey: key, value: configured[key] as T, reason: 'configured' };
+  const present = axis.keys.filter((k) => has(configured, k));
+  if (order?.join !== undefined && present.length > 0) {
+    const join = order.join.bind(order);
+    const value = present.reduce((acc, k) => join(acc, configured[k] as T), defaultValue);
+    const equal = [...present].reverse().find((k) => order.compare(configured[k] as T, value) === 0 && order.compare(value, configured[k] as T) === 0);
+    const chosenKey = equal ?? (order.compare(defaultValue, value) === 0 ? 'default' : 'join');
+    return { ...base, chosenKey, value, reason: 'missing-key-join-of-values' };
   }
-  for (let i = axis.keys.length - 1; i >= 0; i--) {
-    const k = axis.keys[i]!;
-    if (Object.prototype.hasOwnProperty.call(configured, k)) {
-      return { axis: axis.name, asked, normalised: key, chosenKey: k, value: configured[k] as T, reason: 'missing-key-most-restrictive-fallback' };
+  if (order !== undefined) {
+    // default first, then keys least → most restrictive; on a tie the later (more restrictive key) wins.
+    let chosenKey = 'default';
+    let value = defaultValue;
+    for (const k of present) {
+      const v = configured[k] as T;
+      if (order.compare(v, value) >= 0) {
+        chosenKey = k;
+        value = v;
+      }
     }
+    return { ...base, chosenKey, value, reason: chosenKey === 'default' && present.length === 0 ? 'default' : 'missing-key-most-restrictive-value' };
   }
-  return { axis: axis.name, asked, normalised: key, chosenKey: 'default', value: defaultValue, reason: 'default' };
+  const top = present[present.length - 1];
+  if (top !== undefined) return { ...base, chosenKey: top, value: configured[top] as T, reason: 'missing-key-most-restrictive-key' };
+  return { ...base, chosenKey: 'default', value: defaultValue, reason: 'default' };
 }
 
-export const resolveClassKeyed = <T>(config: ClassKeyed<T>, classification: unknown): Resolution<T> =>
-  resolveOnAxis(classificationAxis, config.default, config.by_class, classification);
+/** Resolve a ClassKeyed setting for a label. Pass the setting's order for safety-sensitive settings. */
+export const resolveClassKeyed = <T>(config: ClassKeyed<T>, classification: unknown, order?: SafetyAxis<T>): Resolution<T> =>
+  resolveOnAxis(classificationAxis, config.default, config.by_class, classification, order);
 
-export const resolveModeKeyed = <T>(config: ModeKeyed<T>, mode: unknown): Resolution<T> =>
-  resolveOnAxis(modeAxis, config.default, config.by_mode, mode);
-
-/**
- * How restrictive a value of a safety-sensitive setting is: compare(a, b) > 0 when a is MORE restrictive than b.
- */
-export interface SafetyAxis<T> {
-  readonly name: string;
-  compare(a: T, b: T): number;
-}
+/** Resolve a ModeKeyed setting for a node mode. Pass the setting's order for safety-sensitive settings. */
+export const resolveModeKeyed = <T>(config: ModeKeyed<T>, mode: unknown, order?: SafetyAxis<T>): Resolution<T> =>
+  resolveOnAxis(modeAxis, config.default, config.by_mode, mode, order);
 
 export interface MonotonicityViolation<T> {
   readonly setting: string;
+  readonly axis: string;
   /** The less restrictive key of the pair (lower classification / less severe mode). */
   readonly lowerKey: string;
   readonly higherKey: string;
@@ -75,10 +120,15 @@ export interface MonotonicityViolation<T> {
 
 /**
  * Safety-sensitive settings must only tighten as the key becomes more restrictive. Checks every ordered pair of
- * keys on their RESOLVED values (so fallbacks are checked too) and reports each violation with its keys.
+ * keys on their RESOLVED values (so fallbacks are checked too) and reports each violation with both keys.
  */
-export function checkMonotone<K extends string, T>(axis: OrderedAxis<K>, safety: SafetyAxis<T>, defaultValue: T, entries: Partial<Record<K, T>> | undefined): MonotonicityViolation<T>[] {
-  const resolved = axis.keys.map((k) => ({ key: k, value: resolveOnAxis(axis, defaultValue, entries, k).value }));
+export function checkMonotone<K extends string, T>(
+  axis: OrderedAxis<K>,
+  safety: SafetyAxis<T>,
+  defaultValue: T,
+  entries: Partial<Record<K, T>> | undefined,
+): MonotonicityViolation<T>[] {
+  const resolved = axis.keys.map((k) => ({ key: k, value: resolveOnAxis(axis, defaultValue, entries, k, safety).value }));
   const out: MonotonicityViolation<T>[] = [];
   for (let i = 0; i < resolved.length; i++) {
     for (let j = i + 1; j < resolved.length; j++) {
@@ -87,6 +137,7 @@ export function checkMonotone<K extends string, T>(axis: OrderedAxis<K>, safety:
       if (safety.compare(hi.value, lo.value) < 0) {
         out.push({
           setting: safety.name,
+          axis: axis.name,
           lowerKey: lo.key,
           higherKey: hi.key,
           lowerValue: lo.value,
@@ -99,5 +150,7 @@ export function checkMonotone<K extends string, T>(axis: OrderedAxis<K>, safety:
   return out;
 }
 
-export const checkClassKeyedMonotone = <T>(config: ClassKeyed<T>, safety: SafetyAxis<T>) => checkMonotone(classificationAxis, safety, config.default, config.by_class);
-export const checkModeKeyedMonotone = <T>(config: ModeKeyed<T>, safety: SafetyAxis<T>) => checkMonotone(modeAxis, safety, config.default, config.by_mode);
+export const checkClassKeyedMonotone = <T>(config: ClassKeyed<T>, safety: SafetyAxis<T>): MonotonicityViolation<T>[] =>
+  checkMonotone(classificationAxis, safety, config.default, config.by_class);
+export const checkModeKeyedMonotone = <T>(config: ModeKeyed<T>, safety: SafetyAxis<T>): MonotonicityViolation<T>[] =>
+  checkMonotone(modeAxis, safety, config.default, config.by_mode);

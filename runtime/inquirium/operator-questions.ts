@@ -96,6 +96,10 @@ export function validateProposedQuestion(request: unknown, policy: HostQuestionP
     issues.push({ code: 'operation-not-permitted', message: 'the question would unblock an operation this workflow does not permit' });
   }
   if ((req['prompt'] as Json).kind !== req['widget/kind']) issues.push({ code: 'prompt-kind-mismatch', message: 'prompt.kind must equal widget/kind' });
+  if (req['widget/kind'] === 'single-choice' || req['widget/kind'] === 'multi-choice') {
+    const values = ((req['widget/payload'] as Json).options as { value: string }[]).map((o) => o.value);
+    if (new Set(values).size !== values.length) issues.push({ code: 'duplicate-option-values', message: 'option values must be unique within one widget' });
+  }
   if (req['widget/kind'] === 'multi-choice') {
     const p = req['widget/payload'] as { options: unknown[]; 'min/selected'?: number; 'max/selected'?: number };
     const min = p['min/selected'] ?? 1;
@@ -135,6 +139,8 @@ export interface QuestionOutcome {
 
 export class OperatorQuestions {
   readonly #q = new Map<string, Record_>();
+  /** Every transition as a state record, appended (question-state-append-only). */
+  readonly #history = new Map<string, Json[]>();
   constructor(private readonly clock: Clock, private readonly policy: HostQuestionPolicy) {}
 
   /** Validate a proposed question and open it (pending). */
@@ -146,7 +152,7 @@ export class OperatorQuestions {
     if (this.#q.has(ref)) throw new QuestionError('question-exists', 'a question with this ref exists');
     const now = this.clock.now();
     this.#q.set(ref, { request: structuredClone(req), state: 'pending', updatedAt: toIso(now), deadline: now + durationMs(String(req.timeout))! });
-    return this.state(ref);
+    return this.#record(ref);
   }
 
   #get(ref: string): Record_ {
@@ -169,7 +175,7 @@ export class OperatorQuestions {
     r.answer = normaliseAnswer(r.request, a.answer);
     r.answerRaw = a.answer;
     r.updatedAt = toIso(this.clock.now());
-    return this.state(a['question/ref']);
+    return this.#record(a['question/ref']);
   }
 
   cancel(ref: string, reason = 'operation-cancelled'): Json {
@@ -186,7 +192,20 @@ export class OperatorQuestions {
     if (byRef !== undefined) r.supersededBy = byRef;
     r.reason = reason;
     r.updatedAt = toIso(this.clock.now());
-    return this.state(ref);
+    return this.#record(ref);
+  }
+
+  #record(ref: string): Json {
+    const s = this.state(ref);
+    const h = this.#history.get(ref) ?? [];
+    h.push(s);
+    this.#history.set(ref, h);
+    return s;
+  }
+
+  /** The appended state records of a question, oldest first. */
+  history(ref: string): readonly Json[] {
+    return [...(this.#history.get(ref) ?? [])];
   }
 
   /** Time out every pending question past its deadline (applying a declared default). Returns refs timed out. */
@@ -200,6 +219,7 @@ export class OperatorQuestions {
       r.updatedAt = toIso(now);
       const def = r.request['default/on-timeout'] as Json | undefined;
       if (def !== undefined) r.defaultApplied = def;
+      this.#record(ref);
       out.push(ref);
     }
     return out;

@@ -4,22 +4,22 @@
  */
 import { durationMs } from '../distillation/duration.ts';
 import type { SafetyAxis } from './keyed.ts';
+import type { InquiriumEgress, InquiriumEscalationThreshold, InquiriumEscalationTrigger, InquiriumRetentionProfile, InquiriumVerificationRigor } from '../../generated/ts/inquirium.assistant-config.v1.ts';
+import type { InquiriumTraceLevel } from '../../generated/ts/inquirium.assistant-turn-trace.v1.ts';
 
 const byList = <T extends string>(name: string, leastToMost: readonly T[]): SafetyAxis<T> => ({
   name,
   compare: (a, b) => leastToMost.indexOf(a) - leastToMost.indexOf(b),
 });
 
-export type Egress = 'allow_accepting_remote' | 'deny';
-export type TraceLevel = 'decision_detail' | 'metadata_only';
-export type VerificationRigor = 'standard' | 'elevated' | 'strict';
-export interface RetentionProfile {
-  readonly max_age: string;
-  readonly on_expiry?: 'excise' | 'archive';
-}
-export interface EscalationThreshold {
-  readonly escalate: readonly string[];
-}
+export type Egress = InquiriumEgress;
+export type TraceLevel = InquiriumTraceLevel;
+export type VerificationRigor = InquiriumVerificationRigor;
+export type RetentionProfile = Readonly<InquiriumRetentionProfile>;
+export type EscalationTrigger = InquiriumEscalationTrigger;
+export type EscalationThreshold = { readonly escalate: readonly InquiriumEscalationThreshold['escalate'][number][] };
+/** The five reasons P066 Decision 11 lists, in a fixed order. */
+export const ESCALATION_TRIGGERS: readonly EscalationTrigger[] = ['operator-decision', 'sustained-degradation', 'boundary-risk', 'pre-egress-confirmation', 'crisis-candidate'];
 
 /** Denying egress is stricter than allowing it to accepting remotes. */
 export const egressAxis = byList<Egress>('egress', ['allow_accepting_remote', 'deny']);
@@ -48,4 +48,5 @@ export const escalationAxis: SafetyAxis<EscalationThreshold> = {
     if (aCoversB) return 1;
     return -1;
   },
+  join: (a, b) => ({ escalate: ESCALATION_TRIGGERS.filter((t) => a.escalate.includes(t) || b.escalate.includes(t)) }),
 };

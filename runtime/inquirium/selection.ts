@@ -3,26 +3,22 @@
  * an empty result is the typed handler-unavailable outcome — there is no code path that falls back to a remote
  * candidate. Phase 1 treats transport `http_local` and `command_stdio` as local (P066 implementation notes).
  */
+import type { InquiriumRuntimeCandidate } from '../../generated/ts/inquirium.runtime-candidate.v1.ts';
 import { classificationAxis, type Classification } from './lattice.ts';
-import { modelAccepts, validateModelAcceptance, type ModelAcceptance } from './acceptance.ts';
+import { modelAccepts, validateModelAcceptance } from './acceptance.ts';
 
 export const LOCAL_TRANSPORTS: ReadonlySet<string> = new Set(['http_local', 'command_stdio']);
 
-export interface RuntimeCandidate {
-  readonly 'runtime/ref': string;
-  readonly 'model.binding/ref': string;
-  readonly transport_kind: 'http_local' | 'command_stdio' | 'http_remote';
-  readonly operations: readonly string[];
-  readonly context_window?: number;
-  readonly health: { readonly status: 'healthy' | 'degraded' | 'unhealthy' };
-  readonly acceptance?: ModelAcceptance;
-}
+/** A runtime candidate (inquirium.runtime-candidate.v1, the generated type). */
+export type RuntimeCandidate = InquiriumRuntimeCandidate;
 
 export interface SelectionConstraint {
   readonly locality: 'local_only' | 'remote_allowed';
   readonly operation: string;
-  /** Labels of the context elements that will reach the model (after per-element decisions). */
+  /** Labels that will reach the model and cannot be dropped: the turn's own label and every non-droppable element. */
   readonly contextLabels?: readonly Classification[];
+  /** The ClassKeyed egress setting resolved for those labels; `deny` keeps every remote candidate out. */
+  readonly egress?: 'deny' | 'allow_accepting_remote';
 }
 
 export interface FilterDecision {
@@ -48,7 +44,8 @@ export function filterCandidates(candidates: readonly RuntimeCandidate[], constr
 function rejectionReason(c: RuntimeCandidate, k: SelectionConstraint): string | undefined {
   if (k.locality === 'local_only' && !isLocal(c)) return 'not-local';
   if (c.health.status !== 'healthy') return 'unhealthy';
-  if (!c.operations.includes(k.operation)) return 'operation-unsupported';
+  if (!(c.operations as readonly string[]).includes(k.operation)) return 'operation-unsupported';
+  if (!isLocal(c) && k.egress === 'deny') return 'egress-denied';
   if (!isLocal(c)) {
     // A remote candidate qualifies only through an acceptance policy that is valid and covers every label.
     if (c.acceptance === undefined || validateModelAcceptance(c.acceptance).length > 0) return 'remote-without-valid-acceptance';

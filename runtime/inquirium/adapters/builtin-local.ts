@@ -8,6 +8,10 @@ import type { InvokeRequest, InvokeResult, RuntimeAdapter } from './types.ts';
 export class BuiltinLocalRuntime implements RuntimeAdapter {
   readonly toolSurface = false;
   constructor(readonly runtimeRef = 'runtime/builtin-local') {}
+  /** No network at all. */
+  outboundHosts(): readonly string[] {
+    return [];
+  }
   async invoke(request: InvokeRequest): Promise<InvokeResult> {
     const last = [...request.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
     const words = last.split(/\s+/).filter(Boolean);

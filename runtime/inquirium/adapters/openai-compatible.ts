@@ -34,6 +34,7 @@ export class OpenAiCompatibleRuntime implements RuntimeAdapter {
   readonly toolSurface = false;
   readonly runtimeRef: string;
   readonly #o: Required<Omit<OpenAiCompatibleOptions, 'apiKey'>> & { apiKey?: string };
+  readonly #hosts: string[] = [];
 
   constructor(o: OpenAiCompatibleOptions) {
     if (!isLoopbackUrl(o.baseUrl)) throw new RuntimeInvokeError('adapter-refused-non-local', 'local transport requires a loopback base URL');
@@ -41,13 +42,20 @@ export class OpenAiCompatibleRuntime implements RuntimeAdapter {
     this.#o = { timeoutMs: 30_000, maxResponseBytes: 1_048_576, fetch: globalThis.fetch, ...o };
   }
 
+  outboundHosts(): readonly string[] {
+    return this.#hosts;
+  }
+
   async invoke(request: InvokeRequest): Promise<InvokeResult> {
+    const url = new URL('v1/chat/completions', this.#o.baseUrl.endsWith('/') ? this.#o.baseUrl : `${this.#o.baseUrl}/`);
+    if (!isLoopbackUrl(url.href)) throw new RuntimeInvokeError('adapter-refused-non-local', 'local transport requires a loopback URL');
+    this.#hosts.push(url.hostname);
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), this.#o.timeoutMs);
     try {
       let res: Response;
       try {
-        res = await this.#o.fetch(new URL('v1/chat/completions', this.#o.baseUrl.endsWith('/') ? this.#o.baseUrl : `${this.#o.baseUrl}/`), {
+        res = await this.#o.fetch(url, {
           method: 'POST',
           headers: { 'content-type': 'application/json', ...(this.#o.apiKey ? { authorization: `Bearer ${this.#o.apiKey}` } : {}) },
           body: JSON.stringify({

@@ -28,5 +28,10 @@ export interface RuntimeAdapter {
   readonly runtimeRef: string;
   /** Whether the adapter exposes any tool/function-calling surface (the baseline profile requires none). */
   readonly toolSurface: boolean;
+  /**
+   * Every host the adapter opened a connection to since it was created (for the baseline suite's egress check).
+   * An adapter that cannot report this leaves it out, and the suite then needs a host-level EgressObserver.
+   */
+  outboundHosts?(): readonly string[];
   invoke(request: InvokeRequest): Promise<InvokeResult>;
 }

@@ -5,6 +5,8 @@
  * degenerate baseline store for a node without Memarium). Feedback is appended, never overwritten; excision
  * removes a fact and leaves an excision record; retention is decided by the caller's ClassKeyed policy.
  */
+import type { InquiriumInquiryFeedback } from '../../../generated/ts/inquirium.inquiry-feedback.v1.ts';
+import { assertDto } from '../dto.ts';
 import { FramedJsonlLog } from './framed-jsonl.ts';
 import type { Classification } from '../lattice.ts';
 
@@ -110,9 +112,46 @@ export class JsonlTranscriptStore extends LineStore {
   protected write(line: Line): void {
     this.#log.append(line);
   }
+  /**
+   * Excision removes the content from disk, not only from view: the excision record is appended first (so a crash
+   * right after still hides the fact), then the log is rewritten without the fact (atomic temp file + rename).
+   */
+  override excise(participant: string, id: string, at: string): boolean {
+    if (!super.excise(participant, id, at)) return false;
+    this.compact();
+    return true;
+  }
   /** Physically drop excised facts and their excision records (atomic rewrite). */
   compact(): void {
     const excised = new Set(this.#log.all().filter((l): l is Excision => l.kind === 'excision').map((l) => `${l.participant}\u0000${l.id}`));
     this.#log.rewrite((l) => l.kind !== 'excision' && !excised.has(`${l.participant}\u0000${l.id}`));
   }
+}
+
+export class FeedbackError extends Error {
+  constructor(readonly code: 'result-unknown' | 'superseded-feedback-unknown', message: string) {
+    super(message);
+    this.name = 'FeedbackError';
+  }
+}
+
+/**
+ * Record operator feedback on ONE result (P066 8.3): validated as inquirium.inquiry-feedback.v1, the result must be
+ * in the same participant's history (feedback-same-participant), and a `supersedes/ref` must name that
+ * participant's earlier feedback. Feedback is a new fact every time — an amendment supersedes by reference and
+ * never rewrites; the result fact is untouched. It carries the result's label. Nothing else reacts to it
+ * (feedback-no-self-update).
+ */
+export function recordFeedback(store: InquiryTranscriptStore, feedback: unknown): TranscriptFact {
+  const f = assertDto<InquiriumInquiryFeedback>('inquirium.inquiry-feedback.v1', feedback);
+  const participant = f['participant/ref'];
+  const result = store.query({ participant, kind: 'result' }).find((r) => r.id === f['result/ref']);
+  if (result === undefined) throw new FeedbackError('result-unknown', 'feedback must target a result in the same participant\'s history');
+  const supersedes = f['supersedes/ref'];
+  if (supersedes !== undefined && !store.query({ participant, kind: 'feedback' }).some((x) => x.id === supersedes)) {
+    throw new FeedbackError('superseded-feedback-unknown', 'supersedes/ref must name earlier feedback of the same participant');
+  }
+  const fact: TranscriptFact = { kind: 'feedback', id: f['feedback/id'], participant, session: f['session/ref'], classification: result.classification, recordedAt: f['recorded/at'], body: f as unknown as Record<string, unknown> };
+  store.append(fact);
+  return fact;
 }

@@ -1,0 +1,96 @@
+/**
+ * `inquirium.assistant-config.v1` loading (schema rule config-monotone-safety): the document is validated, then
+ * every safety-sensitive setting is checked for monotonicity — retention, trace level and egress along the
+ * classification lattice (ClassKeyed), verification rigor and the escalation threshold along mode severity
+ * (ModeKeyed). A violation rejects the configuration at load time unless the operator explicitly acknowledged
+ * that setting (class-keyed-monotonic-safety-axes); acknowledged violations are returned so they can be shown.
+ *
+ * Missing settings take the shipped defaults below, which are themselves monotone (a test holds them to it).
+ */
+import type { InquiriumAssistantConfig } from '../../generated/ts/inquirium.assistant-config.v1.ts';
+import { assertDto } from './dto.ts';
+import { checkClassKeyedMonotone, checkModeKeyedMonotone, type ClassKeyed, type ModeKeyed, type MonotonicityViolation } from './keyed.ts';
+import {
+  egressAxis,
+  escalationAxis,
+  retentionAxis,
+  rigorAxis,
+  traceLevelAxis,
+  type Egress,
+  type EscalationThreshold,
+  type RetentionProfile,
+  type TraceLevel,
+  type VerificationRigor,
+} from './safety-axes.ts';
+
+export type SafetySetting = 'retention' | 'trace_level' | 'egress' | 'verification_rigor' | 'escalation_threshold';
+
+/** The resolved-ready configuration: every setting present. */
+export interface AssistantConfig {
+  readonly retention: ClassKeyed<RetentionProfile>;
+  readonly trace_level: ClassKeyed<TraceLevel>;
+  readonly egress: ClassKeyed<Egress>;
+  readonly verification_rigor: ModeKeyed<VerificationRigor>;
+  readonly escalation_threshold: ModeKeyed<EscalationThreshold>;
+}
+
+/** Shipped defaults: short retention for personal data, metadata-only traces, no egress above public, rigor and escalation rising with severity. */
+export const DEFAULT_ASSISTANT_CONFIG: AssistantConfig = {
+  retention: { default: { max_age: 'P30D', on_expiry: 'excise' }, by_class: { public: { max_age: 'P365D' }, community: { max_age: 'P90D' }, personal: { max_age: 'P30D', on_expiry: 'excise' } } },
+  trace_level: { default: 'metadata_only' },
+  egress: { default: 'deny', by_class: { public: 'allow_accepting_remote', community: 'deny', personal: 'deny' } },
+  verification_rigor: { default: 'strict', by_mode: { commons: 'standard', support: 'elevated', crisis: 'strict' } },
+  escalation_threshold: {
+    default: { escalate: ['operator-decision', 'sustained-degradation', 'boundary-risk', 'pre-egress-confirmation', 'crisis-candidate'] },
+    by_mode: {
+      commons: { escalate: ['operator-decision', 'sustained-degradation', 'pre-egress-confirmation', 'crisis-candidate'] },
+      support: { escalate: ['operator-decision', 'sustained-degradation', 'boundary-risk', 'pre-egress-confirmation', 'crisis-candidate'] },
+      crisis: { escalate: ['operator-decision', 'sustained-degradation', 'boundary-risk', 'pre-egress-confirmation', 'crisis-candidate'] },
+    },
+  },
+};
+
+export class AssistantConfigError extends Error {
+  constructor(readonly violations: readonly MonotonicityViolation<unknown>[]) {
+    super(`assistant config rejected: ${violations.map((v) => v.message).join('; ')}`);
+    this.name = 'AssistantConfigError';
+  }
+}
+
+export interface LoadedAssistantConfig {
+  readonly config: AssistantConfig;
+  /** Violations the operator acknowledged (kept for display and trace; never silently dropped). */
+  readonly acknowledged: readonly MonotonicityViolation<unknown>[];
+}
+
+/** Every monotonicity violation of a (complete) configuration, setting by setting. */
+export function configViolations(c: AssistantConfig): MonotonicityViolation<unknown>[] {
+  return [
+    ...checkClassKeyedMonotone(c.retention, retentionAxis),
+    ...checkClassKeyedMonotone(c.trace_level, traceLevelAxis),
+    ...checkClassKeyedMonotone(c.egress, egressAxis),
+    ...checkModeKeyedMonotone(c.verification_rigor, rigorAxis),
+    ...checkModeKeyedMonotone(c.escalation_threshold, escalationAxis),
+  ] as MonotonicityViolation<unknown>[];
+}
+
+/**
+ * Validate and check an `inquirium.assistant-config.v1` document. Throws DtoValidationError for a malformed
+ * document and AssistantConfigError for unacknowledged monotonicity violations.
+ */
+export function loadAssistantConfig(doc: unknown, options: { readonly acknowledge?: readonly SafetySetting[] } = {}): LoadedAssistantConfig {
+  const d = assertDto<InquiriumAssistantConfig>('inquirium.assistant-config.v1', doc);
+  const pick = <C>(given: object | undefined, fallback: C): C => (given === undefined ? fallback : (given as C));
+  const config: AssistantConfig = {
+    retention: pick(d.retention, DEFAULT_ASSISTANT_CONFIG.retention),
+    trace_level: pick(d.trace_level, DEFAULT_ASSISTANT_CONFIG.trace_level),
+    egress: pick(d.egress, DEFAULT_ASSISTANT_CONFIG.egress),
+    verification_rigor: pick(d.verification_rigor, DEFAULT_ASSISTANT_CONFIG.verification_rigor),
+    escalation_threshold: pick(d.escalation_threshold, DEFAULT_ASSISTANT_CONFIG.escalation_threshold),
+  };
+  const violations = configViolations(config);
+  const ack = new Set(options.acknowledge ?? []);
+  const refused = violations.filter((v) => !ack.has(v.setting as SafetySetting));
+  if (refused.length > 0) throw new AssistantConfigError(refused);
+  return { config, acknowledged: violations };
+}

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { DEFAULT_ESCALATION_THRESHOLD, ESCALATION_REASONS, escalationFor, raise, EscalationError } from '../../../runtime/inquirium/escalation-policy.ts';
+import { checkModeKeyedMonotone } from '../../../runtime/inquirium/keyed.ts';
+import { escalationAxis } from '../../../runtime/inquirium/safety-axes.ts';
+import { OperatorQuestions } from '../../../runtime/inquirium/operator-questions.ts';
+import { checkDto } from '../../../runtime/inquirium/dto.ts';
+import { MODES } from '../../../runtime/inquirium/lattice.ts';
+import { ManualClock } from '../../../runtime/shared/clock.ts';
+import { question } from './questions.ts';
+
+const item = (reason?: string) => ({ ...(reason ? { reason } : {}), code: 'baseline-unavailable', subject: 'runtime/builtin-local', correlation: 'operation/inquirium/op-1', text: 'The local assistant is unavailable.' });
+
+describe('escalation policy', () => {
+  it('the shipped threshold is monotone in severity', () => {
+    expect(checkModeKeyedMonotone(DEFAULT_ESCALATION_THRESHOLD, escalationAxis)).toEqual([]);
+  });
+  it('feed-only by default: routine items never leave the feed in any mode (property)', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.constant(undefined), fc.string().filter((s) => !(ESCALATION_REASONS as readonly string[]).includes(s))), fc.constantFrom(...MODES, 'unknown-mode'), (reason, mode) => {
+        expect(escalationFor(reason === undefined ? {} : { reason }, mode).level).toBe('feed');
+      }),
+    );
+  });
+  it('boundary-risk stays in the feed in commons and becomes a notification in support and crisis; decisions become prompts', () => {
+    expect(escalationFor({ reason: 'boundary-risk' }, 'commons').level).toBe('feed');
+    expect(escalationFor({ reason: 'boundary-risk' }, 'support').level).toBe('notification');
+    expect(escalationFor({ reason: 'boundary-risk' }, 'crisis').level).toBe('notification');
+    expect(escalationFor({ reason: 'operator-decision' }, 'commons').level).toBe('operator-prompt');
+    expect(escalationFor({ reason: 'pre-egress-confirmation' }, 'commons').level).toBe('operator-prompt');
+    expect(escalationFor({ reason: 'sustained-degradation' }, 'commons').level).toBe('notification');
+    expect(escalationFor({ reason: 'crisis-candidate' }, 'commons').level).toBe('notification');
+    expect(escalationFor({ reason: 'boundary-risk' }, 'commons').resolution).toMatchObject({ axis: 'mode', chosenKey: 'commons', reason: 'configured' });
+  });
+  it('raise emits nothing for the feed, a valid notification-create.v1 for a notification, and a validated question plus its projection for a prompt', () => {
+    expect(raise(item(), 'commons').level).toBe('feed');
+    const n = raise(item('sustained-degradation'), 'commons');
+    expect(n.level).toBe('notification');
+    if (n.level === 'notification') expect(checkDto('notification-create.v1', n.notification)).toEqual([]);
+    const questions = new OperatorQuestions(new ManualClock(), { displayCeiling: 'community' });
+    expect(() => raise(item('operator-decision'), 'commons', { questions })).toThrow(EscalationError);
+    const p = raise(item('operator-decision'), 'commons', { questions, proposedQuestion: question() });
+    expect(p.level).toBe('operator-prompt');
+    if (p.level === 'operator-prompt') {
+      expect(checkDto('notification-create.v1', p.notification)).toEqual([]);
+      expect(questions.state(question()['question/ref']).state).toBe('pending');
+    }
+    // an invalid proposed question never produces a notification
+    expect(() => raise(item('operator-decision'), 'commons', { questions: new OperatorQuestions(new ManualClock(), { displayCeiling: 'community' }), proposedQuestion: question({ 'widget/kind': 'password' }) })).toThrow();
+  });
+});
