@@ -46,8 +46,8 @@
 //    var inquiriumBaselineGuarantees = InquiriumBaselineGuarantees.FromJson(jsonString);
 //    var inquiriumBaselineRequirements = InquiriumBaselineRequirements.FromJson(jsonString);
 //    var inquiriumChoiceOption = InquiriumChoiceOption.FromJson(jsonString);
-//    var inquiriumClassificationFlow = InquiriumClassificationFlow.FromJson(jsonString);
 //    var inquiriumClassKeyed = InquiriumClassKeyed.FromJson(jsonString);
+//    var inquiriumClassificationFlow = InquiriumClassificationFlow.FromJson(jsonString);
 //    var inquiriumConfirmWidget = InquiriumConfirmWidget.FromJson(jsonString);
 //    var inquiriumConformanceCheck = InquiriumConformanceCheck.FromJson(jsonString);
 //    var inquiriumContentPart = InquiriumContentPart.FromJson(jsonString);
@@ -5260,14 +5260,14 @@ namespace Wopkit.Generated
         public static InquiriumChoiceOption FromJson(string json) => JsonConvert.DeserializeObject<InquiriumChoiceOption>(json, Wopkit.Generated.Converter.Settings);
     }
 
-    public partial class InquiriumClassificationFlow
-    {
-        public static InquiriumClassificationFlow FromJson(string json) => JsonConvert.DeserializeObject<InquiriumClassificationFlow>(json, Wopkit.Generated.Converter.Settings);
-    }
-
     public partial class InquiriumClassKeyed
     {
         public static InquiriumClassKeyed FromJson(string json) => JsonConvert.DeserializeObject<InquiriumClassKeyed>(json, Wopkit.Generated.Converter.Settings);
+    }
+
+    public partial class InquiriumClassificationFlow
+    {
+        public static InquiriumClassificationFlow FromJson(string json) => JsonConvert.DeserializeObject<InquiriumClassificationFlow>(json, Wopkit.Generated.Converter.Settings);
     }
 
     public partial class InquiriumConfirmWidget
@@ -5736,8 +5736,8 @@ namespace Wopkit.Generated
         public static string ToJson(this InquiriumBaselineGuarantees self) => JsonConvert.SerializeObject(self, Wopkit.Generated.Converter.Settings);
         public static string ToJson(this InquiriumBaselineRequirements self) => JsonConvert.SerializeObject(self, Wopkit.Generated.Converter.Settings);
         public static string ToJson(this InquiriumChoiceOption self) => JsonConvert.SerializeObject(self, Wopkit.Generated.Converter.Settings);
-        public static string ToJson(this InquiriumClassificationFlow self) => JsonConvert.SerializeObject(self, Wopkit.Generated.Converter.Settings);
         public static string ToJson(this InquiriumClassKeyed self) => JsonConvert.SerializeObject(self, Wopkit.Generated.Converter.Settings);
+        public static string ToJson(this InquiriumClassificationFlow self) => JsonConvert.SerializeObject(self, Wopkit.Generated.Converter.Settings);
         public static string ToJson(this InquiriumConfirmWidget self) => JsonConvert.SerializeObject(self, Wopkit.Generated.Converter.Settings);
         public static string ToJson(this InquiriumConformanceCheck self) => JsonConvert.SerializeObject(self, Wopkit.Generated.Converter.Settings);
         public static string ToJson(this InquiriumContentPart self) => JsonConvert.SerializeObject(self, Wopkit.Generated.Converter.Settings);

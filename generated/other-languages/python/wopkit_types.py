@@ -6079,20 +6079,20 @@ def inquirium_choice_option_to_dict(x: InquiriumChoiceOption) -> Any:
     return to_class(InquiriumChoiceOption, x)
 
 
-def inquirium_classification_flow_from_dict(s: Any) -> InquiriumClassificationFlow:
-    return InquiriumClassificationFlow.from_dict(s)
-
-
-def inquirium_classification_flow_to_dict(x: InquiriumClassificationFlow) -> Any:
-    return to_class(InquiriumClassificationFlow, x)
-
-
 def inquirium_class_keyed_from_dict(s: Any) -> InquiriumClassKeyed:
     return InquiriumClassKeyed.from_dict(s)
 
 
 def inquirium_class_keyed_to_dict(x: InquiriumClassKeyed) -> Any:
     return to_class(InquiriumClassKeyed, x)
+
+
+def inquirium_classification_flow_from_dict(s: Any) -> InquiriumClassificationFlow:
+    return InquiriumClassificationFlow.from_dict(s)
+
+
+def inquirium_classification_flow_to_dict(x: InquiriumClassificationFlow) -> Any:
+    return to_class(InquiriumClassificationFlow, x)
 
 
 def inquirium_confirm_widget_from_dict(s: Any) -> InquiriumConfirmWidget:

@@ -44,7 +44,7 @@ export function topLevelTypes(corpus: Corpus): TopLevelType[] {
     if (typeof title !== 'string') continue;
     out.set(ex.target, { name: title, uri: ex.defName === '' ? file.id : `${file.id}#/$defs/${ex.defName}`, target: ex.target });
   }
-  return [...out.values()].sort((a, b) => a.name.localeCompare(b.name));
+  return [...out.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
 export async function emitOtherLanguages(corpus: Corpus): Promise<EmittedFile[]> {

@@ -100,11 +100,11 @@
 //    inquiriumChoiceOption, err := UnmarshalInquiriumChoiceOption(bytes)
 //    bytes, err = inquiriumChoiceOption.Marshal()
 //
-//    inquiriumClassificationFlow, err := UnmarshalInquiriumClassificationFlow(bytes)
-//    bytes, err = inquiriumClassificationFlow.Marshal()
-//
 //    inquiriumClassKeyed, err := UnmarshalInquiriumClassKeyed(bytes)
 //    bytes, err = inquiriumClassKeyed.Marshal()
+//
+//    inquiriumClassificationFlow, err := UnmarshalInquiriumClassificationFlow(bytes)
+//    bytes, err = inquiriumClassificationFlow.Marshal()
 //
 //    inquiriumConfirmWidget, err := UnmarshalInquiriumConfirmWidget(bytes)
 //    bytes, err = inquiriumConfirmWidget.Marshal()
@@ -665,16 +665,6 @@ func (r *InquiriumChoiceOption) Marshal() ([]byte, error) {
 	return json.Marshal(r)
 }
 
-func UnmarshalInquiriumClassificationFlow(data []byte) (InquiriumClassificationFlow, error) {
-	var r InquiriumClassificationFlow
-	err := json.Unmarshal(data, &r)
-	return r, err
-}
-
-func (r *InquiriumClassificationFlow) Marshal() ([]byte, error) {
-	return json.Marshal(r)
-}
-
 func UnmarshalInquiriumClassKeyed(data []byte) (InquiriumClassKeyed, error) {
 	var r InquiriumClassKeyed
 	err := json.Unmarshal(data, &r)
@@ -682,6 +672,16 @@ func UnmarshalInquiriumClassKeyed(data []byte) (InquiriumClassKeyed, error) {
 }
 
 func (r *InquiriumClassKeyed) Marshal() ([]byte, error) {
+	return json.Marshal(r)
+}
+
+func UnmarshalInquiriumClassificationFlow(data []byte) (InquiriumClassificationFlow, error) {
+	var r InquiriumClassificationFlow
+	err := json.Unmarshal(data, &r)
+	return r, err
+}
+
+func (r *InquiriumClassificationFlow) Marshal() ([]byte, error) {
 	return json.Marshal(r)
 }
 
