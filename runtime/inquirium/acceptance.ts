@@ -99,7 +99,7 @@ export interface LayeredDecision {
   readonly elementId: string;
   readonly steps: readonly LayerStep[];
   readonly effective: ElementOutcome;
-  /** The layer that set the effective outcome (the first to reach it), and its reason. */
+  /** The layer that set the effective outcome (the first to narrow to it; for include, the last layer), and its reason. */
   readonly decidedBy: string;
   readonly reason: string;
 }
@@ -114,7 +114,8 @@ export function applyLayers(elements: readonly ContextElement[], layers: readonl
     for (const layer of layers) {
       const v = layer.decide(element, effective);
       const next = narrow(effective, v.outcome);
-      if (next !== effective || decidedBy === 'none') {
+      // A narrowing names its layer; while everything still includes, the latest (innermost) gate speaks.
+      if (next !== effective || next === 'include' || decidedBy === 'none') {
         decidedBy = layer.name;
         reason = v.reason;
       }

@@ -64,7 +64,6 @@ export async function runBaselineConformance(
   check('no-tool-surface', '/requires/tool_surface', adapter.toolSurface === false, 'tool-surface-present');
   // Egress is observed twice: the adapter's own connection log, and the host's network monitor when given.
   const observable = adapter.outboundHosts !== undefined || o.egress !== undefined;
-  const hostsBefore = adapter.outboundHosts?.().length ?? 0;
   const before = o.egress?.nonLoopbackConnections() ?? 0;
   let generated = false;
   let bounded = false;
@@ -77,7 +76,8 @@ export async function runBaselineConformance(
   }
   check('generates', '/requires/operations', generated, 'generate-failed');
   check('bounded-output', '/requires/max_output_tokens', bounded, 'output-not-bounded');
-  const contacted = adapter.outboundHosts?.().slice(hostsBefore) ?? [];
+  // Any non-loopback host the adapter ever contacted counts, not only during the suite.
+  const contacted = adapter.outboundHosts?.() ?? [];
   const egressSeen = contacted.some((h) => !isLoopbackHost(h)) || (o.egress?.nonLoopbackConnections() ?? 0) !== before;
   check('no-telemetry-egress', '/guarantees/no_telemetry_egress', observable && !egressSeen, observable ? 'egress-observed' : 'egress-unobservable');
   // No remote fallback: with this candidate down and an acknowledged, all-accepting remote decoy available, the

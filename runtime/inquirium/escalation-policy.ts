@@ -6,11 +6,13 @@
  * generation, ordinary drops) have no reason and therefore no path out of the feed: escalation is never an
  * engagement vector.
  *
- * `raise` turns the decision into what the host actually emits: nothing (feed), a `notification-create.v1`, or —
- * for a prompt — the validated operator question plus its notification projection.
+ * `raise` turns the decision into what the host actually emits: nothing (feed), an informational notice for the
+ * P057 delivery layer, or — for a prompt — the validated operator question plus its `notification-create.v1`
+ * projection. (notification-create.v1 in this corpus is the projection of an interaction: its subject/body ref
+ * must be a question/ref. A purely informational notice has no question, so it is handed over as a `Notice`,
+ * not forced into that schema.)
  */
 import { DEFAULT_ASSISTANT_CONFIG } from './config.ts';
-import { assertDto } from './dto.ts';
 import { resolveModeKeyed, type ModeKeyed, type Resolution } from './keyed.ts';
 import { projectToNotification, type OperatorQuestions } from './operator-questions.ts';
 import { ESCALATION_TRIGGERS, escalationAxis, type EscalationThreshold, type EscalationTrigger } from './safety-axes.ts';
@@ -38,6 +40,15 @@ export interface FeedItem {
   readonly text: string;
 }
 
+/** An informational notice (no action, nothing blocked): what, about which subject, and why — never content. */
+export interface Notice {
+  readonly 'subject/ref': string;
+  readonly 'correlation/id': string;
+  readonly 'body/text': string;
+  readonly 'reason/code': string;
+  readonly 'escalation/reason': EscalationReason;
+}
+
 export interface EscalationDecision {
   readonly level: EscalationLevel;
   readonly resolution: Resolution<EscalationThreshold>;
@@ -51,7 +62,7 @@ export function escalationFor(item: { readonly reason?: string }, mode: unknown,
 
 export type Raised =
   | { readonly level: 'feed'; readonly decision: EscalationDecision }
-  | { readonly level: 'notification'; readonly decision: EscalationDecision; readonly notification: Record<string, unknown> }
+  | { readonly level: 'notification'; readonly decision: EscalationDecision; readonly notice: Notice }
   | { readonly level: 'operator-prompt'; readonly decision: EscalationDecision; readonly question: Record<string, unknown>; readonly notification: Record<string, unknown> };
 
 export class EscalationError extends Error {
@@ -73,14 +84,8 @@ export function raise(
   const decision = escalationFor(item, mode, o.threshold);
   if (decision.level === 'feed') return { level: 'feed', decision };
   if (decision.level === 'notification') {
-    const notification = assertDto<Record<string, unknown>>('notification-create.v1', {
-      schema: 'notification-create.v1',
-      'subject/ref': item.subject,
-      'correlation/id': item.correlation,
-      'body/text': item.text,
-      'reason/code': item.code,
-    });
-    return { level: 'notification', decision, notification };
+    const notice: Notice = { 'subject/ref': item.subject, 'correlation/id': item.correlation, 'body/text': item.text, 'reason/code': item.code, 'escalation/reason': item.reason as EscalationReason };
+    return { level: 'notification', decision, notice };
   }
   if (o.questions === undefined || o.proposedQuestion === undefined) throw new EscalationError('prompt-needs-question', 'an operator prompt needs a proposed question for host validation');
   o.questions.propose(o.proposedQuestion);

@@ -8,7 +8,7 @@
 import type { InquiriumInquiryFeedback } from '../../../generated/ts/inquirium.inquiry-feedback.v1.ts';
 import { assertDto } from '../dto.ts';
 import { FramedJsonlLog } from './framed-jsonl.ts';
-import type { Classification } from '../lattice.ts';
+import { classificationAxis, type Classification } from '../lattice.ts';
 
 export type FactKind = 'turn' | 'result' | 'feedback';
 
@@ -50,7 +50,6 @@ export interface InquiryTranscriptStore {
   applyRetention(isExpired: (fact: TranscriptFact) => boolean, at: string): number;
 }
 
-const rank: Record<Classification, number> = { public: 0, community: 1, personal: 2 };
 
 abstract class LineStore implements InquiryTranscriptStore {
   protected abstract lines(): readonly Line[];
@@ -75,7 +74,7 @@ abstract class LineStore implements InquiryTranscriptStore {
         f.participant === q.participant &&
         (q.session === undefined || f.session === q.session) &&
         (q.kind === undefined || f.kind === q.kind) &&
-        (q.maxClassification === undefined || rank[f.classification] <= rank[q.maxClassification]),
+        (q.maxClassification === undefined || classificationAxis.atLeastAsRestrictive(q.maxClassification, f.classification)),
     );
   }
   excise(participant: string, id: string, at: string): boolean {

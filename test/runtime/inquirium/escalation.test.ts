@@ -32,11 +32,11 @@ describe('escalation policy', () => {
     expect(escalationFor({ reason: 'crisis-candidate' }, 'commons').level).toBe('notification');
     expect(escalationFor({ reason: 'boundary-risk' }, 'commons').resolution).toMatchObject({ axis: 'mode', chosenKey: 'commons', reason: 'configured' });
   });
-  it('raise emits nothing for the feed, a valid notification-create.v1 for a notification, and a validated question plus its projection for a prompt', () => {
+  it('raise emits nothing for the feed, a content-free notice for a notification, and a validated question plus its notification-create.v1 projection for a prompt', () => {
     expect(raise(item(), 'commons').level).toBe('feed');
     const n = raise(item('sustained-degradation'), 'commons');
     expect(n.level).toBe('notification');
-    if (n.level === 'notification') expect(checkDto('notification-create.v1', n.notification)).toEqual([]);
+    if (n.level === 'notification') expect(n.notice).toEqual({ 'subject/ref': 'runtime/builtin-local', 'correlation/id': 'operation/inquirium/op-1', 'body/text': 'The local assistant is unavailable.', 'reason/code': 'baseline-unavailable', 'escalation/reason': 'sustained-degradation' });
     const questions = new OperatorQuestions(new ManualClock(), { displayCeiling: 'community' });
     expect(() => raise(item('operator-decision'), 'commons', { questions })).toThrow(EscalationError);
     const p = raise(item('operator-decision'), 'commons', { questions, proposedQuestion: question() });

@@ -1,48 +1,70 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { createInquiriumRuntime, builtinLocalRuntime } from '../../../runtime/inquirium/index.ts';
-import { OpenAiCompatibleRuntime, isLoopbackUrl } from '../../../runtime/inquirium/adapters/openai-compatible.ts';
+import { createInquiriumRuntime, builtinLocalRuntime, type RuntimeRegistration } from '../../../runtime/inquirium/index.ts';
 import { RuntimeInvokeError } from '../../../runtime/inquirium/adapters/types.ts';
 import { checkDto } from '../../../runtime/inquirium/dto.ts';
-import type { RegisteredRuntime } from '../../../runtime/inquirium/generate.ts';
+import { InMemoryArtifactSink, PLURALITY_INSTRUCTION, type RegisteredRuntime } from '../../../runtime/inquirium/generate.ts';
+import { DEFAULT_ASSISTANT_CONFIG, type AssistantConfig } from '../../../runtime/inquirium/config.ts';
+import type { AcceptanceLayer } from '../../../runtime/inquirium/acceptance.ts';
 import { ManualClock, SequentialIds } from '../../../runtime/shared/clock.ts';
+import { acceptance, element, OTHER_PARTICIPANT, PARTICIPANT, recordingRuntime, request } from './helpers.ts';
 
-const PARTICIPANT = 'participant:did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK';
 const ctx = { participant: PARTICIPANT, session: 'session:1' };
-const request = (text: string, extra: Record<string, unknown> = {}) => ({ schema: 'inquirium.generate.request.v1', operation: 'generate', turns: [{ role: 'user', content: [{ type: 'text', text }] }], ...extra });
-const remote = (): RegisteredRuntime => ({
-  adapter: { runtimeRef: 'runtime/cloud', toolSurface: false, invoke: async () => { throw new Error('remote must never be invoked'); } },
-  candidate: { 'runtime/ref': 'runtime/cloud', 'model.binding/ref': 'model.binding/cloud', transport_kind: 'http_remote', operations: ['generate'], health: { status: 'healthy' } },
-});
-const make = (runtimes?: RegisteredRuntime[]) => createInquiriumRuntime({ clock: new ManualClock(), ids: new SequentialIds(), ...(runtimes ? { runtimes } : {}) });
+const make = (runtimes?: RuntimeRegistration[], extra: Partial<Parameters<typeof createInquiriumRuntime>[0]> = {}) =>
+  createInquiriumRuntime({ clock: new ManualClock(), ids: new SequentialIds(), ...(runtimes ? { runtimes } : {}), ...extra });
+const decisionsOf = (rt: ReturnType<typeof make>, i = 0) => rt.traces.all()[i]!.body.decisions as { kind: string; outcome: string; 'reason/code': string; 'element/ref'?: string; classification?: string }[];
+const granted = { policy: { scope: 'granted-context', trust_mode: 'classification_gated' } };
+const detailConfig: AssistantConfig = { ...DEFAULT_ASSISTANT_CONFIG, trace_level: { default: 'decision_detail' } };
 
 describe('generate pipeline (Phase 1: advise-only, local-only)', () => {
   it('answers through a local runtime with an advisory epistemic block and a trace ref; the response validates', async () => {
     const rt = make();
     const res = await rt.generate(request('Help me think this through.'), ctx);
-    expect(res).toMatchObject({ outcome: 'completed', locality: 'local_only', 'runtime/ref': 'runtime/builtin-local', epistemic: { stance: 'advisory', confidence: 'unstated' } });
+    expect(res).toMatchObject({ outcome: 'completed', locality: 'local_only', 'runtime/ref': 'runtime/builtin-local', epistemic: { stance: 'advisory', confidence: 'unstated', grounded_in: [] } });
     expect(checkDto('inquirium.generate.response.v1', res)).toEqual([]);
-    expect(String(res['trace/ref'])).toMatch(/^tr:/);
+    expect(res['trace/ref']).toMatch(/^tr:/);
+    expect(rt.traces.all().map((t) => t.body['trace/id'])).toEqual([res['trace/ref']]);
   });
   it('with only a remote candidate it returns handler-unavailable and never calls the remote', async () => {
-    const rt = make([remote()]);
+    const cloud = recordingRuntime('cloud', 'http_remote', () => 'remote', acceptance('personal', 'http_remote', 'personal'));
+    const rt = make([cloud], { config: detailConfig });
     const res = await rt.generate(request('hi'), ctx);
     expect(res).toMatchObject({ outcome: 'handler-unavailable', 'reason/code': 'no-local-candidate' });
     expect(res.output).toBeUndefined();
-    const trace = rt.traces.all()[0]!.body as { decisions: { kind: string; 'reason/code': string }[] };
-    expect(trace.decisions.map((d) => d['reason/code'])).toEqual(['not-local', 'no-local-candidate']);
+    expect(cloud.calls).toEqual([]);
+    const sel = decisionsOf(rt).filter((d) => d.kind === 'runtime-selection');
+    expect(sel.map((d) => d['reason/code'])).toEqual(['not-local', 'no-local-candidate']);
+    expect(rt.traces.all()[0]!.body.policy).toMatchObject({ locality: 'local_only', 'egress/allowed': false });
+  });
+  it('a healthy local runtime beside a remote one: the local one answers; with the local one down: unavailable, not remote', async () => {
+    const cloud = recordingRuntime('cloud', 'http_remote', () => 'remote', acceptance('public', 'http_remote'));
+    const local = recordingRuntime('local', 'http_local', () => 'local');
+    expect(await make([cloud, local]).generate(request('x'), ctx)).toMatchObject({ outcome: 'completed', 'runtime/ref': 'runtime/local' });
+    const down: RegisteredRuntime = { ...local, candidate: { ...local.candidate, health: { ...local.candidate.health, status: 'unhealthy' } } };
+    expect(await make([cloud, down]).generate(request('x', { policy: { locality: 'local_only' } }), ctx)).toMatchObject({ outcome: 'handler-unavailable' });
+    expect(cloud.calls).toEqual([]);
   });
   it('refuses context in the session-only scope instead of reading it', async () => {
-    const rt = make();
+    const local = recordingRuntime('local', 'http_local');
+    const rt = make([local]);
     const res = await rt.generate(request('x', { context_assembly: { schema: 'inquirium.context-assembly.request.v1', sources: [{ 'source/kind': 'memarium', 'grant/ref': 'grant:1' }] } }), ctx);
     expect(res).toMatchObject({ outcome: 'policy-denied', 'reason/code': 'context-outside-session-scope' });
+    const res2 = await rt.generate(request('x'), { ...ctx, elements: [element('m1', 'public', { 'grant/ref': 'grant:1', content: [{ type: 'text', text: 'memarium fact' }] })] });
+    expect(res2.outcome).toBe('policy-denied');
+    expect(local.calls).toEqual([]);
   });
-  it('rejects malformed requests (authoritative stance is unrepresentable anywhere, effects too)', async () => {
+  it('the default Phase 1 request reaches the model with only the turn and the plurality instruction: no other context', async () => {
+    const local = recordingRuntime('local', 'http_local');
+    await make([local]).generate(request('only this'), ctx);
+    expect(local.calls[0]!.messages).toEqual([{ role: 'system', content: PLURALITY_INSTRUCTION }, { role: 'user', content: 'only this' }]);
+    await make([local]).generate(request('collapse', { policy: { plurality: 'collapse' } }), ctx);
+    expect(local.calls[1]!.messages).toEqual([{ role: 'user', content: 'collapse' }]);
+  });
+  it('rejects malformed requests (effects and unknown fields are unrepresentable)', async () => {
     const rt = make();
     await expect(rt.generate({ ...request('x'), effects: [] }, ctx)).rejects.toThrow(/additional/);
     await expect(rt.generate({ schema: 'inquirium.generate.request.v1' }, ctx)).rejects.toThrow();
+    expect(rt.traces.all()).toEqual([]);
   });
   it('records turn and result facts; the result points to the trace, the trace never to the transcript', async () => {
     const rt = make();
@@ -51,104 +73,178 @@ describe('generate pipeline (Phase 1: advise-only, local-only)', () => {
     expect(facts.map((f) => f.kind)).toEqual(['turn', 'result']);
     expect(facts[1]!.body['trace/ref']).toBe(res['trace/ref']);
     const trace = rt.traces.all()[0]!.body;
-    expect(Object.keys(trace).some((k) => k.startsWith('transcript'))).toBe(false);
     expect(trace['turn/id']).toBe(facts[0]!.id);
-    expect(rt.transcript.query({ participant: 'participant:did:key:zOther' })).toEqual([]);
+    expect(trace['participant/ref']).toBe(PARTICIPANT);
+    const traceText = JSON.stringify(trace);
+    expect(traceText).not.toContain(facts[1]!.id); // no result id anywhere in the trace
+    expect(Object.keys(trace).some((k) => k.startsWith('transcript') || k.startsWith('result'))).toBe(false);
+    expect(rt.transcript.query({ participant: OTHER_PARTICIPANT })).toEqual([]);
   });
   it('random prompt and response canaries never appear in trace records (property)', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.string({ minLength: 12, maxLength: 30, unit: fc.constantFrom('Q', 'X', 'Z', '7', '9') }), async (canary) => {
-        const echo: RegisteredRuntime = { ...builtinLocalRuntime(), adapter: { runtimeRef: 'runtime/builtin-local', toolSurface: false, invoke: async () => ({ text: `RESP-${canary}` }) } };
-        const rt = make([echo]);
-        await rt.generate(request(`PROMPT-${canary}`), ctx);
-        const traces = JSON.stringify(rt.traces.all());
-        expect(traces).not.toContain(canary);
+      fc.asyncProperty(fc.string({ minLength: 12, maxLength: 30, unit: fc.constantFrom('Q', 'X', 'Z', '7', '9') }), fc.constantFrom<'commons' | 'crisis'>('commons', 'crisis'), async (canary, mode) => {
+        const echo = recordingRuntime('echo', 'http_local', () => `RESP-${canary}`);
+        const rt = make([echo], { config: detailConfig, mode });
+        await rt.generate(request(`PROMPT-${canary}`), { ...ctx, elements: [] });
+        await rt.generate(request(`CTX-${canary}`, granted), { ...ctx, elements: [element('e1', 'public', { 'grant/ref': 'grant:1', content: [{ type: 'text', text: `ELEMENT-${canary}` }] })] });
+        expect(echo.calls.length).toBe(2);
+        expect(JSON.stringify(echo.calls)).toContain(`ELEMENT-${canary}`); // the canary did reach the model…
+        expect(JSON.stringify(rt.traces.all())).not.toContain(canary); // …and never the trace
       }),
       { numRuns: 60 },
     );
   });
-  it('a failing adapter gives a typed failed outcome with the mapped code', async () => {
+  it('content is persisted only under explicit policy, as classified artifacts referenced from the trace, never inlined', async () => {
+    const echo = recordingRuntime('echo', 'http_local', () => 'RESPONSE-CANARY');
+    const artifacts = new InMemoryArtifactSink();
+    const rt = make([echo], { persist: { prompt: true, response: true }, artifacts });
+    await rt.generate(request('PROMPT-CANARY'), ctx);
+    const body = rt.traces.all()[0]!.body as { policy: Record<string, unknown>; 'output/shape': { 'artifact/refs': string[] }; effects: { kind: string }[] };
+    expect(body.policy).toMatchObject({ 'persist/prompt': true, 'persist/response': true });
+    expect(body['output/shape']['artifact/refs']).toEqual([...artifacts.items.keys()]);
+    expect([...artifacts.items.values()].map((a) => [a.kind, a.classification])).toEqual([['prompt', 'personal'], ['response', 'personal']]);
+    expect([...artifacts.items.values()][0]!.text).toContain('PROMPT-CANARY');
+    expect(JSON.stringify(rt.traces.all())).not.toMatch(/CANARY/);
+    // without the policy: nothing persisted, flags false
+    const rt2 = make([echo], { artifacts: new InMemoryArtifactSink() });
+    await rt2.generate(request('PROMPT-CANARY'), ctx);
+    expect(rt2.traces.all()[0]!.body.policy).toMatchObject({ 'persist/prompt': false, 'persist/response': false });
+  });
+  it('a failing adapter gives a typed failed outcome with the mapped code, and still a trace', async () => {
     const broken: RegisteredRuntime = { ...builtinLocalRuntime(), adapter: { runtimeRef: 'runtime/builtin-local', toolSurface: false, invoke: async () => { throw new RuntimeInvokeError('adapter-timeout', 't'); } } };
-    const res = await make([broken]).generate(request('x'), ctx);
-    expect(res).toMatchObject({ outcome: 'failed', 'reason/code': 'adapter-timeout' });
+    const rt = make([broken]);
+    const res = await rt.generate(request('x'), ctx);
+    expect(res).toMatchObject({ outcome: 'failed', 'reason/code': 'adapter-timeout', diagnostics: { 'error/code': 'adapter-timeout' } });
+    expect(rt.traces.all()[0]!.body).toMatchObject({ status: 'failed', 'trace/id': res['trace/ref'] });
+    expect(rt.transcript.query({ participant: PARTICIPANT })).toEqual([]);
+  });
+  it('output is bounded: an over-long answer is cut to max_tokens and the cut is traced', async () => {
+    const chatty = recordingRuntime('chatty', 'http_local', () => 'word '.repeat(100));
+    const rt = make([chatty]);
+    const res = await rt.generate(request('x', { parameters: { max_tokens: 5 } }), ctx);
+    expect(chatty.calls[0]!.maxTokens).toBe(5);
+    expect((res.output![0] as { text: string }).text).toBe('word word word word word');
+    expect(res.usage).toMatchObject({ output_tokens: 5 });
+    expect(decisionsOf(rt).some((d) => d.kind === 'redaction' && d['reason/code'] === 'output-above-max-tokens')).toBe(true);
+    // max_tokens above the host cap is capped
+    const rt2 = make([chatty], { maxOutputTokens: 3 });
+    await rt2.generate(request('x', { parameters: { max_tokens: 1000 } }), ctx);
+    expect(chatty.calls[1]!.maxTokens).toBe(3);
   });
 });
 
-describe('OpenAI-compatible local adapter', () => {
-  const serve = (handler: Parameters<typeof createServer>[1]) =>
-    new Promise<{ server: Server; url: string }>((resolve) => {
-      const server = createServer(handler);
-      server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }));
-    });
-  it('speaks POST /v1/chat/completions and returns the message content and usage', async () => {
-    let seen: { url?: string; body?: Record<string, unknown> } = {};
-    const { server, url } = await serve((req, res) => {
-      let b = '';
-      req.on('data', (c) => (b += c));
-      req.on('end', () => {
-        seen = { url: req.url!, body: JSON.parse(b) };
-        res.setHeader('content-type', 'application/json');
-        res.end(JSON.stringify({ choices: [{ message: { role: 'assistant', content: 'local answer' }, finish_reason: 'stop' }], usage: { prompt_tokens: 5, completion_tokens: 2 } }));
-      });
-    });
-    try {
-      const a = new OpenAiCompatibleRuntime({ runtimeRef: 'runtime/ollama', baseUrl: url, model: 'llama3' });
-      const r = await a.invoke({ messages: [{ role: 'user', content: 'hi' }], maxTokens: 16 });
-      expect(r).toEqual({ text: 'local answer', inputTokens: 5, outputTokens: 2, finishReason: 'stop' });
-      expect(seen.url).toBe('/v1/chat/completions');
-      expect(seen.body).toMatchObject({ model: 'llama3', max_tokens: 16, stream: false });
-      const rt = createInquiriumRuntime({ clock: new ManualClock(), ids: new SequentialIds(), runtimes: [{ adapter: a, candidate: { 'runtime/ref': 'runtime/ollama', 'model.binding/ref': 'model.binding/llama3', transport_kind: 'http_local', operations: ['generate'], health: { status: 'healthy' } } }] });
-      expect(await rt.generate(request('hi'), ctx)).toMatchObject({ outcome: 'completed', output: [{ type: 'text', text: 'local answer' }] });
-    } finally {
-      server.close();
-    }
+describe('generate pipeline: keyed settings and mode', () => {
+  it('every keyed resolution is a trace decision (rigor by mode; trace level and egress by label)', async () => {
+    const rt = make();
+    await rt.generate(request('x'), ctx);
+    const keyed = decisionsOf(rt).filter((d) => d.kind.endsWith('-keyed-resolution'));
+    expect(keyed).toEqual([
+      { kind: 'mode-keyed-resolution', outcome: 'verification-rigor-from-commons', 'reason/code': 'configured', 'decided/by': 'host-policy' },
+      { kind: 'class-keyed-resolution', outcome: 'trace-level-from-default', 'reason/code': 'default', 'decided/by': 'host-policy', classification: 'personal' },
+      { kind: 'class-keyed-resolution', outcome: 'egress-from-personal', 'reason/code': 'configured', 'decided/by': 'host-policy', classification: 'personal' },
+    ]);
   });
-  it('refuses non-loopback base URLs', () => {
-    for (const u of ['http://10.0.0.5:11434', 'https://api.example.com', 'http://user:pw@127.0.0.1', 'ftp://127.0.0.1', 'nonsense']) expect(isLoopbackUrl(u)).toBe(false);
-    for (const u of ['http://127.0.0.1:11434', 'http://localhost:8080/', 'http://[::1]:1']) expect(isLoopbackUrl(u)).toBe(true);
-    expect(() => new OpenAiCompatibleRuntime({ runtimeRef: 'runtime/x', baseUrl: 'http://192.168.1.2', model: 'm' })).toThrow(RuntimeInvokeError);
+  it('a more severe mode only adds verification caveats; the stance stays advisory and confidence unstated', async () => {
+    const rt = make();
+    const commons = await rt.generate(request('x'), ctx);
+    rt.setMode('crisis');
+    const crisis = await rt.generate(request('x'), ctx);
+    expect(commons.epistemic!.caveats).toHaveLength(1);
+    expect(crisis.epistemic).toMatchObject({ stance: 'advisory', confidence: 'unstated' });
+    expect(crisis.epistemic!.caveats).toHaveLength(2);
+    expect(decisionsOf(rt, 1)[0]).toMatchObject({ outcome: 'verification-rigor-from-crisis' });
   });
-  it('maps timeouts, oversize bodies, HTTP errors, bad JSON and unreachable servers to codes', async () => {
-    const cases: [string, Parameters<typeof createServer>[1], string][] = [
-      ['timeout', () => {}, 'adapter-timeout'],
-      ['oversize', (_q, res) => res.end('x'.repeat(5000)), 'adapter-response-too-large'],
-      ['500', (_q, res) => { res.statusCode = 500; res.end('{}'); }, 'adapter-http-error'],
-      ['bad json', (_q, res) => res.end('{not json'), 'adapter-bad-response'],
-      ['no content', (_q, res) => res.end('{"choices":[]}'), 'adapter-bad-response'],
-    ];
-    for (const [, handler, code] of cases) {
-      const { server, url } = await serve(handler);
-      try {
-        const a = new OpenAiCompatibleRuntime({ runtimeRef: 'runtime/x', baseUrl: url, model: 'm', timeoutMs: 200, maxResponseBytes: 1000 });
-        await expect(a.invoke({ messages: [{ role: 'user', content: 'x' }], maxTokens: 4 })).rejects.toMatchObject({ code });
-      } finally {
-        server.closeAllConnections();
-        server.close();
-      }
-    }
-    const dead = new OpenAiCompatibleRuntime({ runtimeRef: 'runtime/x', baseUrl: 'http://127.0.0.1:9', model: 'm', timeoutMs: 500 });
-    await expect(dead.invoke({ messages: [], maxTokens: 1 })).rejects.toMatchObject({ code: 'adapter-unreachable' });
+  it('trace level metadata_only keeps per-candidate rejections out; decision_detail keeps them', async () => {
+    const cloud = recordingRuntime('cloud', 'http_remote');
+    const local = recordingRuntime('local', 'http_local');
+    const meta = make([cloud, local]);
+    await meta.generate(request('x'), ctx);
+    expect(decisionsOf(meta).filter((d) => d.outcome === 'reject-candidate')).toEqual([]);
+    expect(meta.traces.all()[0]!.body.policy).toMatchObject({ 'trace/level': 'metadata_only' });
+    const detail = make([cloud, local], { config: detailConfig });
+    await detail.generate(request('x'), ctx);
+    expect(decisionsOf(detail).filter((d) => d.outcome === 'reject-candidate').map((d) => d['reason/code'])).toEqual(['not-local']);
+  });
+  it('remote_allowed reaches an acknowledged remote only for public data with egress allowed for public', async () => {
+    const cloud = recordingRuntime('cloud', 'http_remote', () => 'remote answer', acceptance('public', 'http_remote'));
+    const rt = make([cloud]);
+    const personal = await rt.generate(request('x', { policy: { locality: 'remote_allowed' } }), ctx);
+    expect(personal).toMatchObject({ outcome: 'handler-unavailable', 'reason/code': 'no-eligible-candidate' });
+    const pub = await rt.generate(request('x', { policy: { locality: 'remote_allowed' } }), { ...ctx, turnClassification: 'public' });
+    expect(pub).toMatchObject({ outcome: 'completed', locality: 'remote' });
+    expect(rt.traces.all()[1]!.body.policy).toMatchObject({ 'egress/allowed': true });
+    expect(cloud.calls).toHaveLength(1);
   });
 });
 
-describe('baseline-assistant profile', () => {
-  it('the built-in runtime passes conformance and becomes selectable as baseline only while the report is fresh', async () => {
-    const clock = new ManualClock();
-    const rt = createInquiriumRuntime({ clock, ids: new SequentialIds() });
-    expect(rt.baselineRuntimes()).toEqual([]); // no report yet
-    const [report] = await rt.certifyBaseline();
-    expect(checkDto('inquirium.baseline-assistant-conformance-report.v1', report)).toEqual([]);
-    expect(report!['overall/passed']).toBe(true);
-    expect(rt.baselineRuntimes().map((c) => c['runtime/ref'])).toEqual(['runtime/builtin-local']);
-    clock.advance(7 * 86_400_000);
-    expect(rt.baselineRuntimes()).toEqual([]); // stale
+describe('generate pipeline: granted context (Phase 2)', () => {
+  const text = (t: string) => [{ type: 'text' as const, text: t }];
+  it('includes accepted elements, drops the rest with trace under drop_with_trace, and labels the result with the join', async () => {
+    const local = recordingRuntime('local', 'http_local', () => 'ok', acceptance('community'));
+    const rt = make([local]);
+    const res = await rt.generate(request('x', { policy: { scope: 'granted-context', on_context_denied: 'drop_with_trace' } }), {
+      ...ctx,
+      turnClassification: 'public',
+      elements: [
+        element('pub', 'public', { 'grant/ref': 'g', content: text('PUBLIC-TEXT') }),
+        element('com', 'community', { 'grant/ref': 'g', content: text('COMMUNITY-TEXT') }),
+        element('per', 'personal', { 'grant/ref': 'g', content: text('PERSONAL-TEXT') }),
+        element('unk', 'mystery', { 'grant/ref': 'g', content: text('UNKNOWN-TEXT') }),
+        element('nogrant', 'public', { content: text('UNGRANTED-TEXT') }),
+      ],
+    });
+    expect(res.outcome).toBe('completed');
+    const sent = JSON.stringify(local.calls[0]!.messages);
+    expect(sent).toContain('PUBLIC-TEXT');
+    expect(sent).toContain('COMMUNITY-TEXT');
+    for (const t of ['PERSONAL-TEXT', 'UNKNOWN-TEXT', 'UNGRANTED-TEXT']) expect(sent).not.toContain(t);
+    expect(res.epistemic!.grounded_in).toEqual(['pub', 'com']);
+    const el = decisionsOf(rt).filter((d) => d.kind === 'context-element').map((d) => [d['element/ref'], d.outcome, d['reason/code'], d.classification]);
+    expect(el).toEqual([
+      ['pub', 'include', 'within-acceptance', 'public'],
+      ['com', 'include', 'within-acceptance', 'community'],
+      ['per', 'drop', 'above-acceptance', 'personal'],
+      ['unk', 'drop', 'above-acceptance', 'personal'],
+      ['nogrant', 'drop', 'no-operator-grant', 'public'],
+    ]);
+    expect(rt.transcript.query({ participant: PARTICIPANT, kind: 'result' })[0]!.classification).toBe('community');
   });
-  it('a runtime with a tool surface or unbounded output fails its checks', async () => {
-    const chatty: RegisteredRuntime = { ...builtinLocalRuntime(), adapter: { runtimeRef: 'runtime/builtin-local', toolSurface: true, invoke: async () => ({ text: 'word '.repeat(50) }) } };
-    const rt = createInquiriumRuntime({ clock: new ManualClock(), ids: new SequentialIds(), runtimes: [chatty] });
-    const [report] = await rt.certifyBaseline();
-    const failed = (report!.checks as { 'check/id': string; result: string }[]).filter((c) => c.result === 'fail').map((c) => c['check/id']);
-    expect(failed).toEqual(['no-tool-surface', 'bounded-output']);
-    expect(rt.baselineRuntimes()).toEqual([]);
+  it('fails closed with context-denied when an element is above acceptance and nothing reaches the model', async () => {
+    const local = recordingRuntime('local', 'http_local', () => 'ok', acceptance('community'));
+    const rt = make([local]);
+    const res = await rt.generate(request('x', { policy: { scope: 'granted-context' } }), { ...ctx, elements: [element('per', 'personal', { 'grant/ref': 'g', content: text('P') })] });
+    expect(res).toMatchObject({ outcome: 'context-denied', 'reason/code': 'element-above-acceptance' });
+    expect(local.calls).toEqual([]);
+    expect(decisionsOf(rt).find((d) => d.kind === 'context-element')).toMatchObject({ outcome: 'fail', classification: 'personal' });
+  });
+  it('declassifies through the host declassifier when trust mode and element allow it; the projection, not the original, is sent', async () => {
+    const local = recordingRuntime('local', 'http_local', () => 'ok', acceptance('community'));
+    const rt = make([local], { declassifier: (e, to) => `PROJECTION(${e['element/id']}→${to})` });
+    const res = await rt.generate(request('x', granted), { ...ctx, turnClassification: 'public', elements: [element('per', 'personal', { 'grant/ref': 'g', declassifiable: true, content: text('ORIGINAL-SECRET') })] });
+    expect(res.outcome).toBe('completed');
+    const sent = JSON.stringify(local.calls[0]!.messages);
+    expect(sent).toContain('PROJECTION(per→community)');
+    expect(sent).not.toContain('ORIGINAL-SECRET');
+    expect(decisionsOf(rt).find((d) => d.kind === 'context-element')).toMatchObject({ outcome: 'declassify', 'reason/code': 'declassified-to-ceiling' });
+    // without a declassifier the same element cannot be declassified: fail closed
+    const rt2 = make([local]);
+    expect((await rt2.generate(request('x', granted), { ...ctx, elements: [element('per', 'personal', { 'grant/ref': 'g', declassifiable: true, content: text('ORIGINAL-SECRET') })] })).outcome).toBe('context-denied');
+  });
+  it('an element dropped by an earlier layer is never re-admitted, whatever Inquirium would decide (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.record({ drop: fc.boolean(), label: fc.constantFrom('public', 'community') }), { minLength: 1, maxLength: 6 }), async (spec) => {
+        const local = recordingRuntime('local', 'http_local', () => 'ok', acceptance('personal'));
+        const rt = make([local]);
+        const middleware: AcceptanceLayer = { name: 'middleware', decide: (e) => (spec[Number(e['element/id'].slice(1))]!.drop ? { outcome: 'drop', reason: 'middleware-redacted' } : { outcome: 'include', reason: 'middleware-ok' }) };
+        const elements = spec.map((s, i) => element(`e${i}`, s.label, { 'grant/ref': 'g', content: text(`TEXT-${i}-END`) }));
+        const res = await rt.generate(request('x', { policy: { scope: 'granted-context' } }), { ...ctx, elements, priorLayers: [middleware] });
+        expect(res.outcome).toBe('completed');
+        const sent = JSON.stringify(local.calls[0]!.messages);
+        spec.forEach((s, i) => expect(sent.includes(`TEXT-${i}-END`)).toBe(!s.drop));
+        const el = decisionsOf(rt).filter((d) => d.kind === 'context-element');
+        spec.forEach((s, i) => expect(el[i]).toMatchObject({ outcome: s.drop ? 'drop' : 'include', 'reason/code': s.drop ? 'middleware-redacted' : 'within-acceptance' }));
+      }),
+      { numRuns: 100 },
+    );
   });
 });

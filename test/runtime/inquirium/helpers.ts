@@ -6,7 +6,7 @@ import type { InvokeRequest } from '../../../runtime/inquirium/adapters/types.ts
 import type { Classification } from '../../../runtime/inquirium/lattice.ts';
 
 export const PARTICIPANT = 'participant:did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK';
-export const OTHER_PARTICIPANT = 'participant:did:key:z6MkotherParticipant0000000000000000000000000';
+export const OTHER_PARTICIPANT = 'participant:did:key:z6MkotherParticipantAAAAAAAAAAAAAAAAAAAAAAAAA';
 export const CHECKED_AT = '2026-01-01T00:00:00.000Z';
 
 export const acceptance = (tier: Classification, transport: RuntimeCandidate['transport_kind'] = 'http_local', ack?: Classification): ModelAcceptance => ({

@@ -31,4 +31,28 @@ describe('classification lattice and mode order', () => {
       }),
     );
   });
+  it('mode join and meet follow severity and agree with at-least-as-restrictive (property)', () => {
+    const v = fc.oneof(fc.constantFrom('commons', 'support', 'crisis'), fc.string());
+    fc.assert(
+      fc.property(v, v, (a, b) => {
+        const { join, meet, normalise, atLeastAsRestrictive, keys } = modeAxis;
+        expect(keys.indexOf(join(a, b))).toBe(Math.max(keys.indexOf(normalise(a)), keys.indexOf(normalise(b))));
+        expect(keys.indexOf(meet(a, b))).toBe(Math.min(keys.indexOf(normalise(a)), keys.indexOf(normalise(b))));
+        expect(atLeastAsRestrictive(a, b)).toBe(join(a, b) === normalise(a));
+      }),
+    );
+  });
+  it('the orders are written once: every module derives from lattice.ts', async () => {
+    const { readdirSync, readFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const root = 'runtime/inquirium';
+    const files = (d: string): string[] => readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(d, e.name)) : e.name.endsWith('.ts') ? [join(d, e.name)] : []));
+    for (const f of files(root).filter((f) => !f.endsWith('lattice.ts'))) {
+      const src = readFileSync(f, 'utf8');
+      expect(src, f).not.toMatch(/\[\s*'public'\s*,\s*'community'\s*,\s*'personal'\s*\]/);
+      expect(src, f).not.toMatch(/\[\s*'commons'\s*,\s*'support'\s*,\s*'crisis'\s*\]/);
+      expect(src, f).not.toMatch(/public:\s*0\s*,\s*community:\s*1/);
+    }
+  });
 });
+

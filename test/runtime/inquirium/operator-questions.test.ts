@@ -3,24 +3,8 @@ import fc from 'fast-check';
 import { OperatorQuestions, projectToNotification, validateProposedQuestion, TERMINAL, QuestionError } from '../../../runtime/inquirium/operator-questions.ts';
 import { checkDto } from '../../../runtime/inquirium/dto.ts';
 import { ManualClock } from '../../../runtime/shared/clock.ts';
+import { answer, question } from './questions.ts';
 
-const question = (over: Record<string, unknown> = {}) => ({
-  schema: 'inquirium.operator-question.request.v1',
-  'question/ref': 'question/inquirium/op-7f3a/remote-runtime-approval',
-  'operation/ref': 'operation/inquirium/op-7f3a',
-  'recipient/class': 'operator',
-  'reason/code': 'operator-approval-required',
-  prompt: { kind: 'single-choice', text: 'Use remote runtime for this public-only context?' },
-  'widget/kind': 'single-choice',
-  'widget/payload': { options: [{ value: 'yes', title: 'Yes' }, { value: 'no', title: 'No' }] },
-  'default/on-timeout': { answer: 'no', 'reason/code': 'timeout-fail-closed' },
-  timeout: 'PT5M',
-  classification: { input: 'public', output: 'public' },
-  response: { 'target/ref': 'inquirium.operator-question.respond', method: 'POST', 'idempotency/key': 'inquirium:op-7f3a:remote-runtime-approval' },
-  provenance: { 'source/component': 'inquirium-core', 'requested/by': 'runtime-selection', 'reason/code': 'remote-runtime-requires-operator-approval', origin: 'model-proposed' },
-  ...over,
-});
-const answer = (a: string | string[], key = 'inquirium:op-7f3a:remote-runtime-approval') => ({ schema: 'inquirium.operator-question.answer.v1', 'question/ref': 'question/inquirium/op-7f3a/remote-runtime-approval', 'idempotency/key': key, answer: a });
 const policy = { displayCeiling: 'community' as const, secrets: ['sk-live-ABCDEFGHIJ'] };
 
 describe('host validation of a proposed question', () => {
@@ -39,6 +23,20 @@ describe('host validation of a proposed question', () => {
     expect(codes(noTimeout)).toContain('timeout-undefined');
     expect(codes(question({ 'default/on-timeout': { answer: 'maybe', 'reason/code': 'x' } }))).toContain('default-not-allowed');
     expect(codes(question(), { ...policy, permittedOperations: () => false } as never)).toContain('operation-not-permitted');
+    expect(codes(question({ 'widget/payload': { options: [{ value: 'yes', title: 'Yes' }, { value: 'yes', title: 'Also yes' }] } }))).toContain('duplicate-option-values');
+    // prompt.kind must equal widget/kind (the schema's if/then and the host both say so)
+    expect(codes(question({ 'widget/kind': 'confirm', prompt: { kind: 'single-choice', text: 'x' }, 'widget/payload': {}, 'default/on-timeout': { answer: 'deny', 'reason/code': 'timeout-fail-closed' } })).length).toBeGreaterThan(0);
+    // the operation it unblocks must be named
+    const { 'operation/ref': _o, ...unnamed } = question();
+    expect(codes(unnamed).length).toBeGreaterThan(0);
+  });
+  it('accepts every registered widget kind with a valid payload', () => {
+    const kinds = [
+      { 'widget/kind': 'multi-choice', prompt: { kind: 'multi-choice', text: 'Which?' }, 'widget/payload': { options: [{ value: 'a', title: 'A' }, { value: 'b', title: 'B' }], 'min/selected': 1, 'max/selected': 2 }, 'default/on-timeout': { answer: ['a'], 'reason/code': 'timeout-fail-closed' } },
+      { 'widget/kind': 'confirm', prompt: { kind: 'confirm', text: 'Proceed?' }, 'widget/payload': {}, 'default/on-timeout': { answer: 'deny', 'reason/code': 'timeout-fail-closed' } },
+      { 'widget/kind': 'free-text-with-allowlist', prompt: { kind: 'free-text-with-allowlist', text: 'Region?' }, 'widget/payload': { allowlist: ['eu', 'us'], match: 'case-insensitive' }, 'default/on-timeout': { answer: 'eu', 'reason/code': 'timeout-fail-closed' } },
+    ];
+    for (const k of kinds) expect(validateProposedQuestion(question(k), policy)).toEqual([]);
   });
 });
 
@@ -112,6 +110,31 @@ describe('operator question lifecycle', () => {
       }),
       { numRuns: 400 },
     );
+  });
+});
+
+describe('operator question records', () => {
+  it('every transition is appended as a new state record; earlier records are never rewritten', () => {
+    const clock = new ManualClock();
+    const q = new OperatorQuestions(clock, policy);
+    const ref = question()['question/ref'];
+    q.propose(question());
+    const first = structuredClone(q.history(ref)[0]);
+    clock.advance(1000);
+    q.answer(answer('yes'));
+    q.answer(answer('yes')); // idempotent: no new record
+    const h = q.history(ref);
+    expect(h.map((r) => r.state)).toEqual(['pending', 'answered']);
+    expect(h[0]).toEqual(first);
+    for (const r of h) expect(checkDto('inquirium.operator-question.state.v1', r)).toEqual([]);
+  });
+  it('a free-text answer must come from the allow-list; a refused answer leaves the question pending', () => {
+    const q = new OperatorQuestions(new ManualClock(), policy);
+    q.propose(question({ 'widget/kind': 'free-text-with-allowlist', prompt: { kind: 'free-text-with-allowlist', text: 'Region?' }, 'widget/payload': { allowlist: ['eu', 'us'], match: 'case-insensitive' }, 'default/on-timeout': { answer: 'eu', 'reason/code': 'timeout-fail-closed' } }));
+    expect(() => q.answer(answer('my passphrase is hunter2'))).toThrow(/inquirium.operator-question.answer.v1 is invalid/); // not even a token
+    expect(() => q.answer(answer('fr'))).toThrow(/allowed/);
+    expect(q.state(question()['question/ref']).state).toBe('pending'); // a refused answer changes nothing
+    expect(q.answer(answer('eu')).state).toBe('answered');
   });
 });
 

@@ -1,30 +1,44 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { mkdtempSync, readFileSync, writeFileSync, truncateSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync, truncateSync, statSync, appendFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FramedJsonlLog, frame, recover } from '../../../runtime/inquirium/storage/framed-jsonl.ts';
-import { InMemoryTranscriptStore, JsonlTranscriptStore, type TranscriptFact } from '../../../runtime/inquirium/storage/transcript.ts';
-import { InMemoryTraceStream } from '../../../runtime/inquirium/storage/trace-stream.ts';
+import { FeedbackError, InMemoryTranscriptStore, JsonlTranscriptStore, recordFeedback, type InquiryTranscriptStore, type TranscriptFact } from '../../../runtime/inquirium/storage/transcript.ts';
+import { InMemoryTraceStream, JsonlTraceStream, TRACE_RECORD_TYPE, TRACE_STREAM } from '../../../runtime/inquirium/storage/trace-stream.ts';
+import { createInquiriumRuntime } from '../../../runtime/inquirium/index.ts';
+import { ManualClock, SequentialIds } from '../../../runtime/shared/clock.ts';
+import { OTHER_PARTICIPANT, PARTICIPANT, request } from './helpers.ts';
 
-const dir = () => mkdtempSync(join(tmpdir(), 'wopkit-store-'));
+const dir = () => mkdtempSync(join(tmpdir(), 'wopkit-inq-'));
 const fact = (id: string, participant = 'p1', kind: TranscriptFact['kind'] = 'turn', classification: TranscriptFact['classification'] = 'personal'): TranscriptFact =>
   ({ kind, id, participant, session: 's1', classification, recordedAt: '2026-06-04T10:00:00Z', body: { id } });
+const json = fc.letrec((tie) => ({
+  value: fc.oneof({ depthSize: 'small' }, fc.string({ unit: 'binary' }), fc.integer(), fc.boolean(), fc.constant(null), fc.array(tie('value'), { maxLength: 3 }), fc.dictionary(fc.string(), tie('value'), { maxKeys: 3 })),
+})).value;
 
 describe('framed JSONL log', () => {
-  it('recovers every complete record after truncation at any byte (property)', () => {
-    const records = Array.from({ length: 6 }, (_, i) => ({ i, text: `record ${i} ünïcode ✓` }));
-    const bytes = Buffer.from(records.map(frame).join(''));
-    const ends: number[] = [];
-    let acc = 0;
-    for (const r of records) { acc += Buffer.byteLength(frame(r)); ends.push(acc); }
+  it('recovers every complete record after truncation at any byte (property, on disk, then appends again)', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: bytes.length }), (cut) => {
-        const r = recover<{ i: number }>(bytes.subarray(0, cut));
-        const complete = ends.filter((e) => e <= cut).length;
-        expect(r.records.map((x) => x.i)).toEqual(records.slice(0, complete).map((x) => x.i));
+      fc.property(fc.array(json, { minLength: 1, maxLength: 8 }), fc.nat(), (values, cutSeed) => {
+        const p = join(dir(), 'log.jsonl');
+        const log = new FramedJsonlLog<{ v: unknown }>(p);
+        for (const v of values) log.append({ v });
+        const size = statSync(p).size;
+        const cut = cutSeed % (size + 1);
+        truncateSync(p, cut);
+        // oracle: a record survives iff its whole framed line (newline included) lies before the cut
+        let end = 0;
+        const complete = values.filter((v) => (end += Buffer.byteLength(frame({ v }))) <= cut).length;
+        const reopened = new FramedJsonlLog<{ v: unknown }>(p);
+        expect(reopened.all()).toEqual(values.slice(0, complete).map((v) => JSON.parse(JSON.stringify({ v }))));
+        expect(reopened.recovery.skippedLines).toBe(0);
+        reopened.append({ v: 'after-crash' });
+        const again = new FramedJsonlLog<{ v: unknown }>(p);
+        expect(again.all().map((r) => r.v).at(-1)).toBe('after-crash');
+        expect(again.all()).toHaveLength(complete + 1);
       }),
-      { numRuns: bytes.length + 1 },
+      { numRuns: 300 },
     );
   });
   it('a torn tail is cut on open, so later appends are readable', () => {
@@ -35,18 +49,32 @@ describe('framed JSONL log', () => {
     truncateSync(p, statSync(p).size - 3); // crash mid-write of record 2
     const reopened = new FramedJsonlLog<{ n: number }>(p);
     expect(reopened.all()).toEqual([{ n: 1 }]);
+    expect(reopened.recovery.discardedBytes).toBeGreaterThan(0);
     reopened.append({ n: 3 });
     expect(new FramedJsonlLog<{ n: number }>(p).all()).toEqual([{ n: 1 }, { n: 3 }]);
   });
-  it('a corrupted record stops recovery there (checksum)', () => {
+  it('a complete but corrupted line is skipped; the records after it are kept', () => {
     const p = join(dir(), 'log.jsonl');
-    writeFileSync(p, frame({ a: 1 }) + frame({ a: 2 }).replace('"a":2', '"a":3') + frame({ a: 4 }));
-    expect(new FramedJsonlLog(p).all()).toEqual([{ a: 1 }]);
+    writeFileSync(p, frame({ a: 1 }) + frame({ a: 2 }).replace('"a":2', '"a":3') + 'garbage line\n' + frame({ a: 4 }));
+    const log = new FramedJsonlLog(p);
+    expect(log.all()).toEqual([{ a: 1 }, { a: 4 }]);
+    expect(log.recovery).toMatchObject({ skippedLines: 2, discardedBytes: 0 });
+    expect(recover(Buffer.from('')).records).toEqual([]);
+  });
+  it('a record whose newline is missing does not count even when its JSON is complete', () => {
+    const line = frame({ a: 1 });
+    expect(recover(Buffer.from(line.slice(0, -1))).records).toEqual([]);
+    expect(recover(Buffer.from(line)).records).toEqual([{ a: 1 }]);
   });
 });
 
+const stores: [string, () => InquiryTranscriptStore][] = [
+  ['in-memory', () => new InMemoryTranscriptStore()],
+  ['jsonl', () => new JsonlTranscriptStore(join(dir(), 't.jsonl'))],
+];
+
 describe('InquiryTranscriptStore', () => {
-  for (const [name, make] of [['in-memory', () => new InMemoryTranscriptStore()], ['jsonl', () => new JsonlTranscriptStore(join(dir(), 't.jsonl'))]] as const) {
+  for (const [name, make] of stores) {
     it(`${name}: scoped per participant, append-only, excise and retention`, () => {
       const s = make();
       s.append(fact('turn:1'));
@@ -62,37 +90,70 @@ describe('InquiryTranscriptStore', () => {
       expect(s.query({ participant: 'p1' })).toEqual([]);
       expect(s.query({ participant: 'p2' }).map((f) => f.id)).toEqual(['turn:2']);
     });
+    it(`${name}: feedback is appended as new facts, never overwriting the result or earlier feedback`, async () => {
+      const transcript = make();
+      const rt = createInquiriumRuntime({ clock: new ManualClock(), ids: new SequentialIds(), transcript });
+      await rt.generate(request('q'), { participant: PARTICIPANT, session: 'session:1' });
+      const result = transcript.query({ participant: PARTICIPANT, kind: 'result' })[0]!;
+      const before = structuredClone(result);
+      const fb = (id: string, verdict: string, extra: Record<string, unknown> = {}) => ({ schema: 'inquirium.inquiry-feedback.v1', 'feedback/id': id, 'result/ref': result.id, 'session/ref': 'session:1', 'participant/ref': PARTICIPANT, verdict, 'recorded/at': '2026-01-01T00:00:01Z', ...extra });
+      rt.feedback(fb('feedback:1', 'verified'));
+      rt.feedback(fb('feedback:2', 'amended', { note: 'the second point is outdated', 'supersedes/ref': 'feedback:1' }));
+      expect(transcript.query({ participant: PARTICIPANT, kind: 'feedback' }).map((f) => [f.id, f.body.verdict, f.classification])).toEqual([['feedback:1', 'verified', 'personal'], ['feedback:2', 'amended', 'personal']]);
+      expect(transcript.query({ participant: PARTICIPANT, kind: 'result' })[0]).toEqual(before);
+      expect(() => rt.feedback(fb('feedback:1', 'refuted'))).toThrow(/append-only/);
+      expect(() => rt.feedback({ ...fb('feedback:3', 'refuted'), 'participant/ref': OTHER_PARTICIPANT })).toThrow(FeedbackError);
+      expect(() => rt.feedback(fb('feedback:4', 'refuted', { 'supersedes/ref': 'feedback:nope' }))).toThrow(FeedbackError);
+      expect(() => recordFeedback(transcript, { ...fb('feedback:5', 'maybe') })).toThrow(/invalid/);
+    });
   }
-  it('feedback facts are appended, never overwritten', () => {
-    const s = new InMemoryTranscriptStore();
-    s.append(fact('feedback:1', 'p1', 'feedback'));
-    s.append(fact('feedback:2', 'p1', 'feedback'));
-    expect(s.query({ participant: 'p1', kind: 'feedback' })).toHaveLength(2);
+  it('the JSONL store survives reopening, and excision removes the content from disk', () => {
+    const p = join(dir(), 't.jsonl');
+    const s = new JsonlTranscriptStore(p);
+    s.append({ ...fact('turn:1'), body: { text: 'EXCISE-ME-CANARY' } });
+    s.append(fact('turn:2'));
+    expect(readFileSync(p, 'utf8')).toContain('EXCISE-ME-CANARY');
+    s.excise('p1', 'turn:1', 'now');
+    expect(readFileSync(p, 'utf8')).not.toContain('EXCISE-ME-CANARY');
+    expect(new JsonlTranscriptStore(p).query({ participant: 'p1' }).map((f) => f.id)).toEqual(['turn:2']);
   });
-  it('the JSONL store survives reopening and compacts excised facts away', () => {
+  it('the JSONL store recovers from a torn write and keeps every complete fact', () => {
     const p = join(dir(), 't.jsonl');
     const s = new JsonlTranscriptStore(p);
     s.append(fact('turn:1'));
-    s.append(fact('turn:2'));
-    s.excise('p1', 'turn:1', 'now');
-    s.compact();
-    expect(readFileSync(p, 'utf8')).not.toContain('turn:1');
-    expect(new JsonlTranscriptStore(p).query({ participant: 'p1' }).map((f) => f.id)).toEqual(['turn:2']);
+    appendFileSync(p, frame(fact('turn:2')).slice(0, 20)); // crash mid-record
+    const reopened = new JsonlTranscriptStore(p);
+    expect(reopened.query({ participant: 'p1' }).map((f) => f.id)).toEqual(['turn:1']);
+    reopened.append(fact('turn:3'));
+    expect(new JsonlTranscriptStore(p).query({ participant: 'p1' }).map((f) => f.id)).toEqual(['turn:1', 'turn:3']);
   });
 });
 
 describe('trace stream', () => {
+  const base = {
+    'trace/schema': 'inquirium.assistant-turn-trace.v1', 'trace/id': 'tr:1', 'turn/id': 'turn:1',
+    'participant/ref': PARTICIPANT, 'operation/id': 'op:1', 'time/started-at': '2026-06-04T10:12:00Z', status: 'completed',
+    policy: { locality: 'local_only', 'trust/mode': 'strict_local', 'egress/allowed': false }, decisions: [], effects: [],
+  };
   it('refuses a record carrying prompt content or a transcript ref', () => {
     const t = new InMemoryTraceStream();
-    const base = {
-      'trace/schema': 'inquirium.assistant-turn-trace.v1', 'trace/id': 'tr:1', 'turn/id': 'turn:1',
-      'participant/ref': 'participant:did:key:z6Mk', 'operation/id': 'op:1', 'time/started-at': '2026-06-04T10:12:00Z', status: 'completed',
-      policy: { locality: 'local_only', 'trust/mode': 'strict_local', 'egress/allowed': false }, decisions: [], effects: [],
-    };
     expect(() => t.append(base)).not.toThrow();
     expect(() => t.append({ ...base, prompt: 'secret question' })).toThrow();
     expect(() => t.append({ ...base, 'transcript/ref': 'result:1' })).toThrow();
+    expect(() => t.append({ ...base, 'output/shape': { text: 'the answer' } })).toThrow();
     expect(t.all()).toHaveLength(1);
-    expect(t.all()[0]!.record_type).toBe('daemon/inquirium-assistant-turn-trace.v1');
+    expect(t.all()[0]).toMatchObject({ stream: TRACE_STREAM, record_type: TRACE_RECORD_TYPE });
+  });
+  it('the JSONL trace stream is replayable after reopening and associates to results by turn/id', async () => {
+    const p = join(dir(), 'traces.jsonl');
+    const rt = createInquiriumRuntime({ clock: new ManualClock(), ids: new SequentialIds(), traces: new JsonlTraceStream(p) });
+    await rt.generate(request('one'), { participant: PARTICIPANT, session: 's' });
+    await rt.generate(request('two'), { participant: PARTICIPANT, session: 's' });
+    const replay = new JsonlTraceStream(p);
+    expect(replay.all()).toHaveLength(2);
+    for (const r of rt.transcript.query({ participant: PARTICIPANT, kind: 'result' })) {
+      expect(replay.byTurn(String(r.body['turn/id'])).map((e) => e.body['trace/id'])).toEqual([r.body['trace/ref']]);
+    }
+    expect(readFileSync(p, 'utf8')).not.toMatch(/one|two/);
   });
 });
