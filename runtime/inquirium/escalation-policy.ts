@@ -91,3 +91,18 @@ export function raise(
   o.questions.propose(o.proposedQuestion);
   return { level: 'operator-prompt', decision, question: o.proposedQuestion as Record<string, unknown>, notification: projectToNotification(o.proposedQuestion) };
 }
+
+/**
+ * A crisis candidate (P066 Decision 11): Inquirium never declares a crisis — it hands the host's crisis layer a
+ * candidate that "needs host review". The item carries only refs; it does not change the node mode (formal crisis
+ * status belongs to the host), and it escalates like any other listed reason, per the mode-keyed threshold.
+ */
+export function crisisCandidate(o: { readonly subject: string; readonly correlation: string }): FeedItem & { readonly reason: 'crisis-candidate' } {
+  return {
+    reason: 'crisis-candidate',
+    code: 'crisis-candidate-needs-host-review',
+    subject: o.subject,
+    correlation: o.correlation,
+    text: 'A possible crisis was flagged for host review. Nothing has been declared; the host crisis layer decides.',
+  };
+}

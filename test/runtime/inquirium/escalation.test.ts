@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { DEFAULT_ESCALATION_THRESHOLD, ESCALATION_REASONS, escalationFor, raise, EscalationError } from '../../../runtime/inquirium/escalation-policy.ts';
+import { crisisCandidate, DEFAULT_ESCALATION_THRESHOLD, ESCALATION_REASONS, escalationFor, raise, EscalationError } from '../../../runtime/inquirium/escalation-policy.ts';
 import { checkModeKeyedMonotone } from '../../../runtime/inquirium/keyed.ts';
 import { escalationAxis } from '../../../runtime/inquirium/safety-axes.ts';
 import { OperatorQuestions } from '../../../runtime/inquirium/operator-questions.ts';
@@ -8,6 +8,7 @@ import { checkDto } from '../../../runtime/inquirium/dto.ts';
 import { MODES } from '../../../runtime/inquirium/lattice.ts';
 import { ManualClock } from '../../../runtime/shared/clock.ts';
 import { question } from './questions.ts';
+import { createInquiriumRuntime } from '../../../runtime/inquirium/index.ts';
 
 const item = (reason?: string) => ({ ...(reason ? { reason } : {}), code: 'baseline-unavailable', subject: 'runtime/builtin-local', correlation: 'operation/inquirium/op-1', text: 'The local assistant is unavailable.' });
 
@@ -47,5 +48,14 @@ describe('escalation policy', () => {
     }
     // an invalid proposed question never produces a notification
     expect(() => raise(item('operator-decision'), 'commons', { questions: new OperatorQuestions(new ManualClock(), { displayCeiling: 'community' }), proposedQuestion: question({ 'widget/kind': 'password' }) })).toThrow();
+  });
+  it('a crisis candidate is a request for host review, never a declaration: it notifies and leaves the node mode alone', () => {
+    const rt = createInquiriumRuntime({ clock: new ManualClock() });
+    const item = crisisCandidate({ subject: 'trace/tr:1', correlation: 'operation/inquirium/op-9' });
+    const raised = rt.escalate(item);
+    expect(raised.level).toBe('notification');
+    if (raised.level === 'notification') expect(raised.notice).toMatchObject({ 'reason/code': 'crisis-candidate-needs-host-review', 'escalation/reason': 'crisis-candidate' });
+    expect(item.text).not.toMatch(/crisis is active|declared a crisis/i);
+    expect(rt.escalate(item).decision.resolution.normalised).toBe('commons'); // still commons: Inquirium did not switch modes
   });
 });

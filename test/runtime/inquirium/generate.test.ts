@@ -53,6 +53,18 @@ describe('generate pipeline (Phase 1: advise-only, local-only)', () => {
     expect(res2.outcome).toBe('policy-denied');
     expect(local.calls).toEqual([]);
   });
+  it('no relationship, Memarium, messaging, artifact or dataset context is read in the Phase 1 scope, whatever the request asks', async () => {
+    for (const kind of ['relationship', 'memarium', 'messaging', 'artifact', 'dataset'] as const) {
+      const local = recordingRuntime('local', 'http_local');
+      const rt = make([local]);
+      const source = { 'source/kind': kind, 'grant/ref': 'grant:1', ...(kind === 'artifact' || kind === 'dataset' ? { 'lease/ref': 'lease:1' } : {}) };
+      const viaRequest = await rt.generate(request('x', { context_assembly: { schema: 'inquirium.context-assembly.request.v1', sources: [source] } }), ctx);
+      const viaHost = await rt.generate(request('x'), { ...ctx, elements: [element(`${kind}-1`, 'public', { 'source/kind': kind, 'grant/ref': 'grant:1', content: [{ type: 'text', text: `${kind.toUpperCase()}-CONTENT` }] })] });
+      expect([viaRequest.outcome, viaHost.outcome], kind).toEqual(['policy-denied', 'policy-denied']);
+      expect(local.calls, kind).toEqual([]);
+      expect(rt.transcript.query({ participant: PARTICIPANT }), kind).toEqual([]);
+    }
+  });
   it('the default Phase 1 request reaches the model with only the turn and the plurality instruction: no other context', async () => {
     const local = recordingRuntime('local', 'http_local');
     await make([local]).generate(request('only this'), ctx);
