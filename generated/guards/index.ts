@@ -285,6 +285,186 @@ export function assertHostSampleConsolidateResponse(value: unknown): asserts val
   if (!V.validateHostSampleConsolidateResponse(value)) throw new ValidationError("HostSampleConsolidateResponse", toFailures(V.validateHostSampleConsolidateResponse.errors));
 }
 
+/** True when `value` is a valid HostSampleCrossRunTtlRequest (schemas/openwop/v1/host-sample-cross-run-ttl-request.schema.json). */
+export function isHostSampleCrossRunTtlRequest(value: unknown): value is T.HostSampleCrossRunTtlRequest {
+  return V.validateHostSampleCrossRunTtlRequest(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid HostSampleCrossRunTtlRequest. */
+export function assertHostSampleCrossRunTtlRequest(value: unknown): asserts value is T.HostSampleCrossRunTtlRequest {
+  if (!V.validateHostSampleCrossRunTtlRequest(value)) throw new ValidationError("HostSampleCrossRunTtlRequest", toFailures(V.validateHostSampleCrossRunTtlRequest.errors));
+}
+
+/** True when `value` is a valid HostSampleCrossRunTtlResponse (schemas/openwop/v1/host-sample-cross-run-ttl-response.schema.json). */
+export function isHostSampleCrossRunTtlResponse(value: unknown): value is T.HostSampleCrossRunTtlResponse {
+  return V.validateHostSampleCrossRunTtlResponse(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid HostSampleCrossRunTtlResponse. */
+export function assertHostSampleCrossRunTtlResponse(value: unknown): asserts value is T.HostSampleCrossRunTtlResponse {
+  if (!V.validateHostSampleCrossRunTtlResponse(value)) throw new ValidationError("HostSampleCrossRunTtlResponse", toFailures(V.validateHostSampleCrossRunTtlResponse.errors));
+}
+
+/** True when `value` is a valid HostSampleEscalationRunRequest (schemas/openwop/v1/host-sample-escalation-run-request.schema.json). */
+export function isHostSampleEscalationRunRequest(value: unknown): value is T.HostSampleEscalationRunRequest {
+  return V.validateHostSampleEscalationRunRequest(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid HostSampleEscalationRunRequest. */
+export function assertHostSampleEscalationRunRequest(value: unknown): asserts value is T.HostSampleEscalationRunRequest {
+  if (!V.validateHostSampleEscalationRunRequest(value)) throw new ValidationError("HostSampleEscalationRunRequest", toFailures(V.validateHostSampleEscalationRunRequest.errors));
+}
+
+/** True when `value` is a valid HostSampleEscalationRunResponse (schemas/openwop/v1/host-sample-escalation-run-response.schema.json). */
+export function isHostSampleEscalationRunResponse(value: unknown): value is T.HostSampleEscalationRunResponse {
+  return V.validateHostSampleEscalationRunResponse(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid HostSampleEscalationRunResponse. */
+export function assertHostSampleEscalationRunResponse(value: unknown): asserts value is T.HostSampleEscalationRunResponse {
+  if (!V.validateHostSampleEscalationRunResponse(value)) throw new ValidationError("HostSampleEscalationRunResponse", toFailures(V.validateHostSampleEscalationRunResponse.errors));
+}
+
+/** True when `value` is a valid HostSampleInquiriumTracesResponse (schemas/openwop/v1/host-sample-inquirium-traces-response.schema.json). */
+export function isHostSampleInquiriumTracesResponse(value: unknown): value is T.HostSampleInquiriumTracesResponse {
+  return V.validateHostSampleInquiriumTracesResponse(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid HostSampleInquiriumTracesResponse. */
+export function assertHostSampleInquiriumTracesResponse(value: unknown): asserts value is T.HostSampleInquiriumTracesResponse {
+  if (!V.validateHostSampleInquiriumTracesResponse(value)) throw new ValidationError("HostSampleInquiriumTracesResponse", toFailures(V.validateHostSampleInquiriumTracesResponse.errors));
+}
+
+/** True when `value` is a valid HostSampleMemoryCompactRequest (schemas/openwop/v1/host-sample-memory-compact-request.schema.json). */
+export function isHostSampleMemoryCompactRequest(value: unknown): value is T.HostSampleMemoryCompactRequest {
+  return V.validateHostSampleMemoryCompactRequest(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid HostSampleMemoryCompactRequest. */
+export function assertHostSampleMemoryCompactRequest(value: unknown): asserts value is T.HostSampleMemoryCompactRequest {
+  if (!V.validateHostSampleMemoryCompactRequest(value)) throw new ValidationError("HostSampleMemoryCompactRequest", toFailures(V.validateHostSampleMemoryCompactRequest.errors));
+}
+
+/** True when `value` is a valid HostSampleMemoryCompactResponse (schemas/openwop/v1/host-sample-memory-compact-response.schema.json). */
+export function isHostSampleMemoryCompactResponse(value: unknown): value is T.HostSampleMemoryCompactResponse {
+  return V.validateHostSampleMemoryCompactResponse(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid HostSampleMemoryCompactResponse. */
+export function assertHostSampleMemoryCompactResponse(value: unknown): asserts value is T.HostSampleMemoryCompactResponse {
+  if (!V.validateHostSampleMemoryCompactResponse(value)) throw new ValidationError("HostSampleMemoryCompactResponse", toFailures(V.validateHostSampleMemoryCompactResponse.errors));
+}
+
+/** True when `value` is a valid HostSampleMemoryDistillRequest (schemas/openwop/v1/host-sample-memory-distill-request.schema.json). */
+export function isHostSampleMemoryDistillRequest(value: unknown): value is T.HostSampleMemoryDistillRequest {
+  return V.validateHostSampleMemoryDistillRequest(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid HostSampleMemoryDistillRequest. */
+export function assertHostSampleMemoryDistillRequest(value: unknown): asserts value is T.HostSampleMemoryDistillRequest {
+  if (!V.validateHostSampleMemoryDistillRequest(value)) throw new ValidationError("HostSampleMemoryDistillRequest", toFailures(V.validateHostSampleMemoryDistillRequest.errors));
+}
+
+/** True when `value` is a valid HostSampleMemoryDistillResponse (schemas/openwop/v1/host-sample-memory-distill-response.schema.json). */
+export function isHostSampleMemoryDistillResponse(value: unknown): value is T.HostSampleMemoryDistillResponse {
+  return V.validateHostSampleMemoryDistillResponse(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid HostSampleMemoryDistillResponse. */
+export function assertHostSampleMemoryDistillResponse(value: unknown): asserts value is T.HostSampleMemoryDistillResponse {
+  if (!V.validateHostSampleMemoryDistillResponse(value)) throw new ValidationError("HostSampleMemoryDistillResponse", toFailures(V.validateHostSampleMemoryDistillResponse.errors));
+}
+
+/** True when `value` is a valid HostSampleMemoryEntriesResponse (schemas/openwop/v1/host-sample-memory-entries-response.schema.json). */
+export function isHostSampleMemoryEntriesResponse(value: unknown): value is T.HostSampleMemoryEntriesResponse {
+  return V.validateHostSampleMemoryEntriesResponse(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid HostSampleMemoryEntriesResponse. */
+export function assertHostSampleMemoryEntriesResponse(value: unknown): asserts value is T.HostSampleMemoryEntriesResponse {
+  if (!V.validateHostSampleMemoryEntriesResponse(value)) throw new ValidationError("HostSampleMemoryEntriesResponse", toFailures(V.validateHostSampleMemoryEntriesResponse.errors));
+}
+
+/** True when `value` is a valid HostSampleMemoryRedactionRequest (schemas/openwop/v1/host-sample-memory-redaction-request.schema.json). */
+export function isHostSampleMemoryRedactionRequest(value: unknown): value is T.HostSampleMemoryRedactionRequest {
+  return V.validateHostSampleMemoryRedactionRequest(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid HostSampleMemoryRedactionRequest. */
+export function assertHostSampleMemoryRedactionRequest(value: unknown): asserts value is T.HostSampleMemoryRedactionRequest {
+  if (!V.validateHostSampleMemoryRedactionRequest(value)) throw new ValidationError("HostSampleMemoryRedactionRequest", toFailures(V.validateHostSampleMemoryRedactionRequest.errors));
+}
+
+/** True when `value` is a valid HostSampleMemoryRedactionResponse (schemas/openwop/v1/host-sample-memory-redaction-response.schema.json). */
+export function isHostSampleMemoryRedactionResponse(value: unknown): value is T.HostSampleMemoryRedactionResponse {
+  return V.validateHostSampleMemoryRedactionResponse(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid HostSampleMemoryRedactionResponse. */
+export function assertHostSampleMemoryRedactionResponse(value: unknown): asserts value is T.HostSampleMemoryRedactionResponse {
+  if (!V.validateHostSampleMemoryRedactionResponse(value)) throw new ValidationError("HostSampleMemoryRedactionResponse", toFailures(V.validateHostSampleMemoryRedactionResponse.errors));
+}
+
+/** True when `value` is a valid HostSampleMemorySeedRequest (schemas/openwop/v1/host-sample-memory-seed-request.schema.json). */
+export function isHostSampleMemorySeedRequest(value: unknown): value is T.HostSampleMemorySeedRequest {
+  return V.validateHostSampleMemorySeedRequest(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid HostSampleMemorySeedRequest. */
+export function assertHostSampleMemorySeedRequest(value: unknown): asserts value is T.HostSampleMemorySeedRequest {
+  if (!V.validateHostSampleMemorySeedRequest(value)) throw new ValidationError("HostSampleMemorySeedRequest", toFailures(V.validateHostSampleMemorySeedRequest.errors));
+}
+
+/** True when `value` is a valid HostSampleMemorySeedResponse (schemas/openwop/v1/host-sample-memory-seed-response.schema.json). */
+export function isHostSampleMemorySeedResponse(value: unknown): value is T.HostSampleMemorySeedResponse {
+  return V.validateHostSampleMemorySeedResponse(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid HostSampleMemorySeedResponse. */
+export function assertHostSampleMemorySeedResponse(value: unknown): asserts value is T.HostSampleMemorySeedResponse {
+  if (!V.validateHostSampleMemorySeedResponse(value)) throw new ValidationError("HostSampleMemorySeedResponse", toFailures(V.validateHostSampleMemorySeedResponse.errors));
+}
+
+/** True when `value` is a valid HostSampleQuestionCancelRequest (schemas/openwop/v1/host-sample-question-cancel-request.schema.json). */
+export function isHostSampleQuestionCancelRequest(value: unknown): value is T.HostSampleQuestionCancelRequest {
+  return V.validateHostSampleQuestionCancelRequest(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid HostSampleQuestionCancelRequest. */
+export function assertHostSampleQuestionCancelRequest(value: unknown): asserts value is T.HostSampleQuestionCancelRequest {
+  if (!V.validateHostSampleQuestionCancelRequest(value)) throw new ValidationError("HostSampleQuestionCancelRequest", toFailures(V.validateHostSampleQuestionCancelRequest.errors));
+}
+
+/** True when `value` is a valid HostSampleReplayFixtureRequest (schemas/openwop/v1/host-sample-replay-fixture-request.schema.json). */
+export function isHostSampleReplayFixtureRequest(value: unknown): value is T.HostSampleReplayFixtureRequest {
+  return V.validateHostSampleReplayFixtureRequest(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid HostSampleReplayFixtureRequest. */
+export function assertHostSampleReplayFixtureRequest(value: unknown): asserts value is T.HostSampleReplayFixtureRequest {
+  if (!V.validateHostSampleReplayFixtureRequest(value)) throw new ValidationError("HostSampleReplayFixtureRequest", toFailures(V.validateHostSampleReplayFixtureRequest.errors));
+}
+
+/** True when `value` is a valid HostSampleReplayFixtureResponse (schemas/openwop/v1/host-sample-replay-fixture-response.schema.json). */
+export function isHostSampleReplayFixtureResponse(value: unknown): value is T.HostSampleReplayFixtureResponse {
+  return V.validateHostSampleReplayFixtureResponse(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid HostSampleReplayFixtureResponse. */
+export function assertHostSampleReplayFixtureResponse(value: unknown): asserts value is T.HostSampleReplayFixtureResponse {
+  if (!V.validateHostSampleReplayFixtureResponse(value)) throw new ValidationError("HostSampleReplayFixtureResponse", toFailures(V.validateHostSampleReplayFixtureResponse.errors));
+}
+
+/** True when `value` is a valid HostSampleSeedEntry (schemas/openwop/v1/host-sample-memory-seed-request.schema.json#/$defs/HostSampleSeedEntry). */
+export function isHostSampleSeedEntry(value: unknown): value is T.HostSampleSeedEntry {
+  return V.validateHostSampleSeedEntry(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid HostSampleSeedEntry. */
+export function assertHostSampleSeedEntry(value: unknown): asserts value is T.HostSampleSeedEntry {
+  if (!V.validateHostSampleSeedEntry(value)) throw new ValidationError("HostSampleSeedEntry", toFailures(V.validateHostSampleSeedEntry.errors));
+}
+
+/** True when `value` is a valid HostSampleSeedSecret (schemas/openwop/v1/host-sample-memory-seed-request.schema.json#/$defs/HostSampleSeedSecret). */
+export function isHostSampleSeedSecret(value: unknown): value is T.HostSampleSeedSecret {
+  return V.validateHostSampleSeedSecret(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid HostSampleSeedSecret. */
+export function assertHostSampleSeedSecret(value: unknown): asserts value is T.HostSampleSeedSecret {
+  if (!V.validateHostSampleSeedSecret(value)) throw new ValidationError("HostSampleSeedSecret", toFailures(V.validateHostSampleSeedSecret.errors));
+}
+
+/** True when `value` is a valid HostSampleTraceRecord (schemas/openwop/v1/host-sample-inquirium-traces-response.schema.json#/$defs/HostSampleTraceRecord). */
+export function isHostSampleTraceRecord(value: unknown): value is T.HostSampleTraceRecord {
+  return V.validateHostSampleTraceRecord(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid HostSampleTraceRecord. */
+export function assertHostSampleTraceRecord(value: unknown): asserts value is T.HostSampleTraceRecord {
+  if (!V.validateHostSampleTraceRecord(value)) throw new ValidationError("HostSampleTraceRecord", toFailures(V.validateHostSampleTraceRecord.errors));
+}
+
 /** True when `value` is a valid InquiriumAnswerToken (schemas/inquirium/v1/inquirium.operator-question.widget.single-choice.v1.schema.json#/$defs/AnswerToken). */
 export function isInquiriumAnswerToken(value: unknown): value is T.InquiriumAnswerToken {
   return V.validateInquiriumAnswerToken(value);
@@ -1311,6 +1491,15 @@ export function assertRunEventType(value: unknown): asserts value is T.RunEventT
   if (!V.validateRunEventType(value)) throw new ValidationError("RunEventType", toFailures(V.validateRunEventType.errors));
 }
 
+/** True when `value` is a valid RunEventsResponse (schemas/openwop/v1/run-events-response.schema.json). */
+export function isRunEventsResponse(value: unknown): value is T.RunEventsResponse {
+  return V.validateRunEventsResponse(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid RunEventsResponse. */
+export function assertRunEventsResponse(value: unknown): asserts value is T.RunEventsResponse {
+  if (!V.validateRunEventsResponse(value)) throw new ValidationError("RunEventsResponse", toFailures(V.validateRunEventsResponse.errors));
+}
+
 /** True when `value` is a valid RunFailedPayload (schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runFailed). */
 export function isRunFailedPayload(value: unknown): value is T.RunFailedPayload {
   return V.validateRunFailedPayload(value);
@@ -1457,6 +1646,26 @@ export const guards = {
   "HostSampleCommitmentFireResponse": { is: isHostSampleCommitmentFireResponse, assert: assertHostSampleCommitmentFireResponse },
   "HostSampleConsolidateRequest": { is: isHostSampleConsolidateRequest, assert: assertHostSampleConsolidateRequest },
   "HostSampleConsolidateResponse": { is: isHostSampleConsolidateResponse, assert: assertHostSampleConsolidateResponse },
+  "HostSampleCrossRunTtlRequest": { is: isHostSampleCrossRunTtlRequest, assert: assertHostSampleCrossRunTtlRequest },
+  "HostSampleCrossRunTtlResponse": { is: isHostSampleCrossRunTtlResponse, assert: assertHostSampleCrossRunTtlResponse },
+  "HostSampleEscalationRunRequest": { is: isHostSampleEscalationRunRequest, assert: assertHostSampleEscalationRunRequest },
+  "HostSampleEscalationRunResponse": { is: isHostSampleEscalationRunResponse, assert: assertHostSampleEscalationRunResponse },
+  "HostSampleInquiriumTracesResponse": { is: isHostSampleInquiriumTracesResponse, assert: assertHostSampleInquiriumTracesResponse },
+  "HostSampleMemoryCompactRequest": { is: isHostSampleMemoryCompactRequest, assert: assertHostSampleMemoryCompactRequest },
+  "HostSampleMemoryCompactResponse": { is: isHostSampleMemoryCompactResponse, assert: assertHostSampleMemoryCompactResponse },
+  "HostSampleMemoryDistillRequest": { is: isHostSampleMemoryDistillRequest, assert: assertHostSampleMemoryDistillRequest },
+  "HostSampleMemoryDistillResponse": { is: isHostSampleMemoryDistillResponse, assert: assertHostSampleMemoryDistillResponse },
+  "HostSampleMemoryEntriesResponse": { is: isHostSampleMemoryEntriesResponse, assert: assertHostSampleMemoryEntriesResponse },
+  "HostSampleMemoryRedactionRequest": { is: isHostSampleMemoryRedactionRequest, assert: assertHostSampleMemoryRedactionRequest },
+  "HostSampleMemoryRedactionResponse": { is: isHostSampleMemoryRedactionResponse, assert: assertHostSampleMemoryRedactionResponse },
+  "HostSampleMemorySeedRequest": { is: isHostSampleMemorySeedRequest, assert: assertHostSampleMemorySeedRequest },
+  "HostSampleMemorySeedResponse": { is: isHostSampleMemorySeedResponse, assert: assertHostSampleMemorySeedResponse },
+  "HostSampleQuestionCancelRequest": { is: isHostSampleQuestionCancelRequest, assert: assertHostSampleQuestionCancelRequest },
+  "HostSampleReplayFixtureRequest": { is: isHostSampleReplayFixtureRequest, assert: assertHostSampleReplayFixtureRequest },
+  "HostSampleReplayFixtureResponse": { is: isHostSampleReplayFixtureResponse, assert: assertHostSampleReplayFixtureResponse },
+  "HostSampleSeedEntry": { is: isHostSampleSeedEntry, assert: assertHostSampleSeedEntry },
+  "HostSampleSeedSecret": { is: isHostSampleSeedSecret, assert: assertHostSampleSeedSecret },
+  "HostSampleTraceRecord": { is: isHostSampleTraceRecord, assert: assertHostSampleTraceRecord },
   "InquiriumAnswerToken": { is: isInquiriumAnswerToken, assert: assertInquiriumAnswerToken },
   "InquiriumAnswerValue": { is: isInquiriumAnswerValue, assert: assertInquiriumAnswerValue },
   "InquiriumAssistantConfig": { is: isInquiriumAssistantConfig, assert: assertInquiriumAssistantConfig },
@@ -1571,6 +1780,7 @@ export const guards = {
   "RunCompletedPayload": { is: isRunCompletedPayload, assert: assertRunCompletedPayload },
   "RunEvent": { is: isRunEvent, assert: assertRunEvent },
   "RunEventType": { is: isRunEventType, assert: assertRunEventType },
+  "RunEventsResponse": { is: isRunEventsResponse, assert: assertRunEventsResponse },
   "RunFailedPayload": { is: isRunFailedPayload, assert: assertRunFailedPayload },
   "RunForkRequest": { is: isRunForkRequest, assert: assertRunForkRequest },
   "RunForkResponse": { is: isRunForkResponse, assert: assertRunForkResponse },

@@ -71,6 +71,46 @@ export declare const validateHostSampleCommitmentFireResponse: Validator<T.HostS
 export declare const validateHostSampleConsolidateRequest: Validator<T.HostSampleConsolidateRequest>;
 /** Validator for HostSampleConsolidateResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-consolidate-response.schema.json). */
 export declare const validateHostSampleConsolidateResponse: Validator<T.HostSampleConsolidateResponse>;
+/** Validator for HostSampleCrossRunTtlRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-cross-run-ttl-request.schema.json). */
+export declare const validateHostSampleCrossRunTtlRequest: Validator<T.HostSampleCrossRunTtlRequest>;
+/** Validator for HostSampleCrossRunTtlResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-cross-run-ttl-response.schema.json). */
+export declare const validateHostSampleCrossRunTtlResponse: Validator<T.HostSampleCrossRunTtlResponse>;
+/** Validator for HostSampleEscalationRunRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-escalation-run-request.schema.json). */
+export declare const validateHostSampleEscalationRunRequest: Validator<T.HostSampleEscalationRunRequest>;
+/** Validator for HostSampleEscalationRunResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-escalation-run-response.schema.json). */
+export declare const validateHostSampleEscalationRunResponse: Validator<T.HostSampleEscalationRunResponse>;
+/** Validator for HostSampleInquiriumTracesResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-inquirium-traces-response.schema.json). */
+export declare const validateHostSampleInquiriumTracesResponse: Validator<T.HostSampleInquiriumTracesResponse>;
+/** Validator for HostSampleMemoryCompactRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-compact-request.schema.json). */
+export declare const validateHostSampleMemoryCompactRequest: Validator<T.HostSampleMemoryCompactRequest>;
+/** Validator for HostSampleMemoryCompactResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-compact-response.schema.json). */
+export declare const validateHostSampleMemoryCompactResponse: Validator<T.HostSampleMemoryCompactResponse>;
+/** Validator for HostSampleMemoryDistillRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-distill-request.schema.json). */
+export declare const validateHostSampleMemoryDistillRequest: Validator<T.HostSampleMemoryDistillRequest>;
+/** Validator for HostSampleMemoryDistillResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-distill-response.schema.json). */
+export declare const validateHostSampleMemoryDistillResponse: Validator<T.HostSampleMemoryDistillResponse>;
+/** Validator for HostSampleMemoryEntriesResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-entries-response.schema.json). */
+export declare const validateHostSampleMemoryEntriesResponse: Validator<T.HostSampleMemoryEntriesResponse>;
+/** Validator for HostSampleMemoryRedactionRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-redaction-request.schema.json). */
+export declare const validateHostSampleMemoryRedactionRequest: Validator<T.HostSampleMemoryRedactionRequest>;
+/** Validator for HostSampleMemoryRedactionResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-redaction-response.schema.json). */
+export declare const validateHostSampleMemoryRedactionResponse: Validator<T.HostSampleMemoryRedactionResponse>;
+/** Validator for HostSampleMemorySeedRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-seed-request.schema.json). */
+export declare const validateHostSampleMemorySeedRequest: Validator<T.HostSampleMemorySeedRequest>;
+/** Validator for HostSampleMemorySeedResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-seed-response.schema.json). */
+export declare const validateHostSampleMemorySeedResponse: Validator<T.HostSampleMemorySeedResponse>;
+/** Validator for HostSampleQuestionCancelRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-question-cancel-request.schema.json). */
+export declare const validateHostSampleQuestionCancelRequest: Validator<T.HostSampleQuestionCancelRequest>;
+/** Validator for HostSampleReplayFixtureRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-replay-fixture-request.schema.json). */
+export declare const validateHostSampleReplayFixtureRequest: Validator<T.HostSampleReplayFixtureRequest>;
+/** Validator for HostSampleReplayFixtureResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-replay-fixture-response.schema.json). */
+export declare const validateHostSampleReplayFixtureResponse: Validator<T.HostSampleReplayFixtureResponse>;
+/** Validator for HostSampleSeedEntry (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-seed-request.schema.json#/$defs/HostSampleSeedEntry). */
+export declare const validateHostSampleSeedEntry: Validator<T.HostSampleSeedEntry>;
+/** Validator for HostSampleSeedSecret (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-seed-request.schema.json#/$defs/HostSampleSeedSecret). */
+export declare const validateHostSampleSeedSecret: Validator<T.HostSampleSeedSecret>;
+/** Validator for HostSampleTraceRecord (https://wopkit.dev/schemas/openwop/v1/host-sample-inquirium-traces-response.schema.json#/$defs/HostSampleTraceRecord). */
+export declare const validateHostSampleTraceRecord: Validator<T.HostSampleTraceRecord>;
 /** Validator for InquiriumAnswerToken (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.single-choice.v1.schema.json#/$defs/AnswerToken). */
 export declare const validateInquiriumAnswerToken: Validator<T.InquiriumAnswerToken>;
 /** Validator for InquiriumAnswerValue (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.answer.v1.schema.json#/$defs/AnswerValue). */
@@ -299,6 +339,8 @@ export declare const validateRunCompletedPayload: Validator<T.RunCompletedPayloa
 export declare const validateRunEvent: Validator<T.RunEvent>;
 /** Validator for RunEventType (https://wopkit.dev/schemas/openwop/v1/run-event.schema.json#/$defs/RunEventType). */
 export declare const validateRunEventType: Validator<T.RunEventType>;
+/** Validator for RunEventsResponse (https://wopkit.dev/schemas/openwop/v1/run-events-response.schema.json). */
+export declare const validateRunEventsResponse: Validator<T.RunEventsResponse>;
 /** Validator for RunFailedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runFailed). */
 export declare const validateRunFailedPayload: Validator<T.RunFailedPayload>;
 /** Validator for RunForkRequest (https://wopkit.dev/schemas/openwop/v1/run-fork-request.schema.json). */
@@ -355,6 +397,26 @@ export declare const validatorIndex: {
   readonly "HostSampleCommitmentFireResponse": { readonly validator: Validator<T.HostSampleCommitmentFireResponse>; readonly id: string; readonly target: string; readonly family: string };
   readonly "HostSampleConsolidateRequest": { readonly validator: Validator<T.HostSampleConsolidateRequest>; readonly id: string; readonly target: string; readonly family: string };
   readonly "HostSampleConsolidateResponse": { readonly validator: Validator<T.HostSampleConsolidateResponse>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "HostSampleCrossRunTtlRequest": { readonly validator: Validator<T.HostSampleCrossRunTtlRequest>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "HostSampleCrossRunTtlResponse": { readonly validator: Validator<T.HostSampleCrossRunTtlResponse>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "HostSampleEscalationRunRequest": { readonly validator: Validator<T.HostSampleEscalationRunRequest>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "HostSampleEscalationRunResponse": { readonly validator: Validator<T.HostSampleEscalationRunResponse>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "HostSampleInquiriumTracesResponse": { readonly validator: Validator<T.HostSampleInquiriumTracesResponse>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "HostSampleMemoryCompactRequest": { readonly validator: Validator<T.HostSampleMemoryCompactRequest>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "HostSampleMemoryCompactResponse": { readonly validator: Validator<T.HostSampleMemoryCompactResponse>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "HostSampleMemoryDistillRequest": { readonly validator: Validator<T.HostSampleMemoryDistillRequest>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "HostSampleMemoryDistillResponse": { readonly validator: Validator<T.HostSampleMemoryDistillResponse>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "HostSampleMemoryEntriesResponse": { readonly validator: Validator<T.HostSampleMemoryEntriesResponse>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "HostSampleMemoryRedactionRequest": { readonly validator: Validator<T.HostSampleMemoryRedactionRequest>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "HostSampleMemoryRedactionResponse": { readonly validator: Validator<T.HostSampleMemoryRedactionResponse>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "HostSampleMemorySeedRequest": { readonly validator: Validator<T.HostSampleMemorySeedRequest>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "HostSampleMemorySeedResponse": { readonly validator: Validator<T.HostSampleMemorySeedResponse>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "HostSampleQuestionCancelRequest": { readonly validator: Validator<T.HostSampleQuestionCancelRequest>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "HostSampleReplayFixtureRequest": { readonly validator: Validator<T.HostSampleReplayFixtureRequest>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "HostSampleReplayFixtureResponse": { readonly validator: Validator<T.HostSampleReplayFixtureResponse>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "HostSampleSeedEntry": { readonly validator: Validator<T.HostSampleSeedEntry>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "HostSampleSeedSecret": { readonly validator: Validator<T.HostSampleSeedSecret>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "HostSampleTraceRecord": { readonly validator: Validator<T.HostSampleTraceRecord>; readonly id: string; readonly target: string; readonly family: string };
   readonly "InquiriumAnswerToken": { readonly validator: Validator<T.InquiriumAnswerToken>; readonly id: string; readonly target: string; readonly family: string };
   readonly "InquiriumAnswerValue": { readonly validator: Validator<T.InquiriumAnswerValue>; readonly id: string; readonly target: string; readonly family: string };
   readonly "InquiriumAssistantConfig": { readonly validator: Validator<T.InquiriumAssistantConfig>; readonly id: string; readonly target: string; readonly family: string };
@@ -469,6 +531,7 @@ export declare const validatorIndex: {
   readonly "RunCompletedPayload": { readonly validator: Validator<T.RunCompletedPayload>; readonly id: string; readonly target: string; readonly family: string };
   readonly "RunEvent": { readonly validator: Validator<T.RunEvent>; readonly id: string; readonly target: string; readonly family: string };
   readonly "RunEventType": { readonly validator: Validator<T.RunEventType>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "RunEventsResponse": { readonly validator: Validator<T.RunEventsResponse>; readonly id: string; readonly target: string; readonly family: string };
   readonly "RunFailedPayload": { readonly validator: Validator<T.RunFailedPayload>; readonly id: string; readonly target: string; readonly family: string };
   readonly "RunForkRequest": { readonly validator: Validator<T.RunForkRequest>; readonly id: string; readonly target: string; readonly family: string };
   readonly "RunForkResponse": { readonly validator: Validator<T.RunForkResponse>; readonly id: string; readonly target: string; readonly family: string };

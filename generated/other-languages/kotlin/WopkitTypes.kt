@@ -8,7 +8,7 @@
 // - if/then rules (e.g. "trigger is required when supported is true") and x-runtime-rules are not represented.
 // - Types only: no (de)serialiser is generated (Debian's Kotlin compiles only the just-types output), so nothing is round-tripped.
 //
-// Top-level types: 118.
+// Top-level types: 139.
 
 package wopkit
 
@@ -810,6 +810,1055 @@ data class AgentMemoryConsolidatedPayload (
 )
 
 /**
+ * Body of POST /v1/host/sample/multi-agent/cross-run-ttl: a parent run starts, waits
+ * delayMs, then a child writes into the inherited scope with ttlSeconds. Closed: a
+ * client-submitted shape.
+ */
+data class HostSampleCrossRunTTLRequest (
+    /**
+     * Wait between the parent's start and the child's write, so the two clocks differ
+     * measurably.
+     */
+    val delayMS: Long? = null,
+
+    /**
+     * TTL of the child's write.
+     */
+    val ttlSeconds: Double
+)
+
+/**
+ * Response of the cross-run TTL fixture. Open: a host may add diagnostics.
+ */
+data class HostSampleCrossRunTTLResponse (
+    /**
+     * The child run that wrote.
+     */
+    val childRunID: String,
+
+    /**
+     * When the child wrote the entry.
+     */
+    val childWrittenAt: OffsetDateTime,
+
+    /**
+     * The child's entry as stored.
+     */
+    val entry: MemoryEntry,
+
+    /**
+     * Memory scope the seam acts on, mem://<tenant>/<scope>; the tenant comes from the ref
+     * (CTI-1).
+     */
+    val memoryRef: String,
+
+    /**
+     * The parent run.
+     */
+    val parentRunID: String,
+
+    /**
+     * When the parent run started.
+     */
+    val parentStartedAt: OffsetDateTime,
+
+    /**
+     * Whether the parent reads the child's write in the inherited scope.
+     */
+    val seenByParent: Boolean
+)
+
+/**
+ * The child's entry as stored.
+ *
+ * One memory record as MemoryAdapter.list/get return it (RFC 0004). Content is already
+ * SR-1-redacted when it leaves the adapter. Open: hosts may add fields; consumers ignore
+ * what they do not know.
+ *
+ * The compacted entry, readable through get; tagged compacted-from:<compactionRunId>.
+ *
+ * The long-term entry holding the distilled summary.
+ */
+data class MemoryEntry (
+    /**
+     * The memory body, with every BYOK-resolved secret replaced by [REDACTED:<secretId>] (SR-1).
+     */
+    val content: String,
+
+    /**
+     * When the entry was written (ISO-8601 UTC).
+     */
+    val createdAt: OffsetDateTime,
+
+    /**
+     * Optional TTL instant. Once it has passed the entry never surfaces from list or get,
+     * whether or not it was purged (millisecond granularity).
+     */
+    val expiresAt: OffsetDateTime? = null,
+
+    /**
+     * Host-issued id, unique within its memoryRef. A tenant prefix is recommended where id
+     * spaces are shared.
+     */
+    val id: String,
+
+    /**
+     * Free-form tags. Compacted entries carry compacted-from:<compactionRunId> (RFC 0012 §C).
+     */
+    val tags: List<String>
+)
+
+/**
+ * Body of POST /v1/host/sample/multi-agent/escalation-run: one supervisor step with a
+ * decision at the given confidence; the fixture operator answers the interrupt "approved".
+ * Closed: a client-submitted shape.
+ */
+data class HostSampleEscalationRunRequest (
+    /**
+     * Confidence of the supervisor's decision; below the advertised floor it must escalate
+     * before dispatch.
+     */
+    val confidence: Double,
+
+    /**
+     * Decision kind.
+     */
+    val kind: HostSampleEscalationRunRequestKind? = null
+)
+
+/**
+ * Decision kind.
+ */
+enum class HostSampleEscalationRunRequestKind {
+    NextWorker,
+    Terminate
+}
+
+/**
+ * Response of the escalation fixture: the run to read events from and the floor in force.
+ * Open: a host may add diagnostics.
+ */
+data class HostSampleEscalationRunResponse (
+    /**
+     * The confidence escalation floor the host applied.
+     */
+    val floor: Double,
+
+    /**
+     * The supervisor run; its log shows the escalation, the interrupt and the dispatch in order.
+     */
+    val runID: String
+)
+
+/**
+ * Response of GET /v1/host/sample/inquirium/traces: the assistant-turn trace stream,
+ * optionally filtered by trace id. Open: a host may add diagnostics.
+ */
+data class HostSampleInquiriumTracesResponse (
+    /**
+     * Trace records in append order.
+     */
+    val records: List<HostSampleTraceRecord>
+)
+
+/**
+ * One record of the trace stream: the stream name, the record type and the trace body.
+ * Closed: nothing rides beside the body.
+ */
+data class HostSampleTraceRecord (
+    /**
+     * The operational trace: decisions and identifiers, never prompt or response content.
+     */
+    val body: InquiriumAssistantTurnTrace,
+
+    /**
+     * Record type of the body.
+     */
+    val recordType: RecordType,
+
+    /**
+     * The stream the record belongs to.
+     */
+    val stream: Stream
+)
+
+/**
+ * The operational trace: decisions and identifiers, never prompt or response content.
+ *
+ * Operational trace of one assistant turn: shapes, decisions, policy outcomes and effects,
+ * never prompt or response content. Payload of records of type
+ * daemon/inquirium-assistant-turn-trace.v1 in the storage stream
+ * trace/inquirium-assistant-turns. Closed at every level, so there is no place for content
+ * and no back-reference to the transcript.
+ */
+data class InquiriumAssistantTurnTrace (
+    /**
+     * Host and policy decisions taken during the turn, in order.
+     */
+    val decisions: List<InquiriumTraceDecision>,
+
+    /**
+     * Content-free diagnostics.
+     */
+    val diagnostics: InquiriumDiagnostics? = null,
+
+    /**
+     * Side effects of recording the turn (transcript writes, object-store puts). Bookkeeping
+     * only: assistant output never causes effects in this phase.
+     */
+    val effects: List<InquiriumTraceEffect>,
+
+    /**
+     * Counts describing the input, never the input.
+     */
+    val inputShape: InquiriumTraceInputShape? = null,
+
+    /**
+     * Model binding selected, absent when none qualified.
+     */
+    val modelBindingRef: String? = null,
+
+    /**
+     * Inquirium operation id.
+     */
+    val operationID: String,
+
+    /**
+     * Counts and artifact references describing the output, never the output.
+     */
+    val outputShape: InquiriumTraceOutputShape? = null,
+
+    /**
+     * Participant on whose behalf the turn ran.
+     */
+    val participantRef: String,
+
+    /**
+     * The effective trace and egress policy of the turn.
+     */
+    val policy: InquiriumTracePolicy,
+
+    /**
+     * Runtime selected, absent when none qualified.
+     */
+    val runtimeRef: String? = null,
+
+    /**
+     * Outcome of the turn, using the generate outcome codes.
+     */
+    val status: InquiriumGenerateOutcome,
+
+    /**
+     * When the turn reached its outcome.
+     */
+    val timeFinishedAt: OffsetDateTime? = null,
+
+    /**
+     * When the host accepted the turn.
+     */
+    val timeStartedAt: OffsetDateTime,
+
+    /**
+     * Identifier of this trace record; what trace/ref in responses and result facts points to.
+     */
+    val traceID: String,
+
+    /**
+     * Schema discriminator; always inquirium.assistant-turn-trace.v1.
+     */
+    val traceSchema: TraceSchema,
+
+    /**
+     * The turn traced. Associates the record with the transcript by turn, without a transcript
+     * reference.
+     */
+    val turnID: String
+)
+
+/**
+ * One decision. Context-element decisions name the element, its source and label, and use
+ * the outcomes include, declassify, drop or fail. Closed.
+ */
+data class InquiriumTraceDecision (
+    /**
+     * Label of that element, or the label a keyed setting was resolved for.
+     */
+    val classification: InquiriumClassificationLabel? = null,
+
+    /**
+     * Honest provenance label: host policy, model proposal, model production or operator
+     * approval.
+     */
+    val decidedBy: DecidedBy? = null,
+
+    /**
+     * Context element concerned. Required for context-element decisions.
+     */
+    val elementRef: String? = null,
+
+    /**
+     * What was decided.
+     */
+    val kind: InquiriumTraceDecisionKind,
+
+    /**
+     * Kebab-case outcome (e.g. use-runtime, no-candidate, include, drop).
+     */
+    val outcome: String,
+
+    /**
+     * Why.
+     */
+    val reasonCode: String,
+
+    /**
+     * Source kind of that element.
+     */
+    val sourceKind: InquiriumContextSourceKind? = null
+)
+
+/**
+ * Label of that element, or the label a keyed setting was resolved for.
+ *
+ * Sensitivity label carried by every piece of context, transcript fact and operator
+ * question. Three labels, totally ordered from least to most restrictive: public,
+ * community, personal. This file also holds the ClassKeyed configuration idiom, the
+ * configuration dual of classified data.
+ *
+ * Label of the data the question or operation reads or shows.
+ *
+ * Label of what the answer or operation produces.
+ *
+ * The element's label. Required: the host must attach one. Any path that loses it treats
+ * the element as personal.
+ *
+ * Present on a declassified projection: the label of the original element. Must be more
+ * restrictive than classification (runtime rule).
+ *
+ * Label of the result content: at least as restrictive as the most restrictive context
+ * element used (runtime rule).
+ *
+ * Label of the turn's content; governs retention and who may read it.
+ *
+ * Most restrictive label the model may receive unchanged.
+ *
+ * Highest label the acknowledgement covers.
+ *
+ * Elements labelled above this must be declassified before they may reach the model, even
+ * if within the ceiling.
+ */
+enum class InquiriumClassificationLabel {
+    Community,
+    Personal,
+    Public
+}
+
+/**
+ * Honest provenance label: host policy, model proposal, model production or operator
+ * approval.
+ */
+enum class DecidedBy {
+    HostPolicy,
+    ModelProduced,
+    ModelProposed,
+    OperatorApproved
+}
+
+/**
+ * What was decided.
+ */
+enum class InquiriumTraceDecisionKind {
+    ClassKeyedResolution,
+    ContextElement,
+    Egress,
+    Escalation,
+    ModeKeyedResolution,
+    OperatorQuestion,
+    Redaction,
+    RuntimeSelection
+}
+
+/**
+ * Source kind of that element.
+ *
+ * Kinds of context source, each behind its own host-owned gate.
+ *
+ * Which gate resolves this source.
+ *
+ * Which kind of source produced the element.
+ */
+enum class InquiriumContextSourceKind {
+    Artifact,
+    Dataset,
+    Memarium,
+    Messaging,
+    Relationship
+}
+
+/**
+ * Content-free diagnostics.
+ *
+ * Content-free diagnostics shared by responses and traces: an error code and a retry count,
+ * never error messages that could echo prompt text. Closed.
+ */
+data class InquiriumDiagnostics (
+    /**
+     * Kebab-case error code, or null when there was no error.
+     */
+    val errorCode: String? = null,
+
+    /**
+     * How many times the runtime call was retried.
+     */
+    val retryCount: Long? = null
+)
+
+/**
+ * One recording side effect: kind, status and a target descriptor. Closed.
+ */
+data class InquiriumTraceEffect (
+    /**
+     * Host operation performed, e.g. memarium.write or object-store.put.
+     */
+    val kind: String,
+
+    /**
+     * Result of the operation.
+     */
+    val status: InquiriumTraceEffectStatus,
+
+    /**
+     * Descriptor of where it went (space and kind, stream, object key); never content.
+     */
+    val target: String
+)
+
+/**
+ * Result of the operation.
+ */
+enum class InquiriumTraceEffectStatus {
+    Failed,
+    Ok,
+    Skipped
+}
+
+/**
+ * Counts describing the input, never the input.
+ *
+ * Content-free description of the input. Closed.
+ */
+data class InquiriumTraceInputShape (
+    /**
+     * Whether any object_ref part was included.
+     */
+    val fileHasAny: Boolean? = null,
+
+    /**
+     * Number of turns sent.
+     */
+    val messageCount: Long? = null,
+
+    /**
+     * Approximate input tokens.
+     */
+    val tokenApproxInput: Long? = null,
+
+    /**
+     * Whether any tool surface was offered; always false while the assistant is advise-only.
+     */
+    val toolHasAny: Boolean? = null
+)
+
+/**
+ * Counts and artifact references describing the output, never the output.
+ *
+ * Content-free description of the output. Closed.
+ */
+data class InquiriumTraceOutputShape (
+    /**
+     * Descriptors of artifacts produced or persisted under explicit policy.
+     */
+    val artifactRefs: List<String>? = null,
+
+    /**
+     * Approximate output tokens.
+     */
+    val tokenApproxOutput: Long? = null
+)
+
+/**
+ * The effective trace and egress policy of the turn.
+ *
+ * Effective policy of the turn as traced. Closed. Both persistence flags are booleans
+ * defaulting to false: there is no field in which content itself could be stored.
+ */
+data class InquiriumTracePolicy (
+    /**
+     * Whether any data was allowed to leave the node during the turn.
+     */
+    val egressAllowed: Boolean,
+
+    /**
+     * Requested locality.
+     */
+    val locality: InquiriumLocality,
+
+    /**
+     * Whether the prompt was persisted as a classified artifact. Defaults to false.
+     */
+    val persistPrompt: Boolean? = null,
+
+    /**
+     * Whether the response was persisted as a classified artifact. Defaults to false.
+     */
+    val persistResponse: Boolean? = null,
+
+    /**
+     * Resolved trace level.
+     */
+    val traceLevel: InquiriumTraceLevel? = null,
+
+    /**
+     * Trust regime used for selection.
+     */
+    val trustMode: InquiriumTrustMode
+)
+
+/**
+ * Requested locality.
+ *
+ * Where a turn may run. local_only admits only runtimes reached over a local transport;
+ * remote_allowed lets the classification-aware acceptance policy decide.
+ *
+ * Where the turn may run.
+ */
+enum class InquiriumLocality {
+    LocalOnly,
+    RemoteAllowed
+}
+
+/**
+ * Resolved trace level.
+ *
+ * How much the trace records. metadata_only: shapes, runtime selection and outcome.
+ * decision_detail: additionally one decision per context element, class-keyed resolution
+ * and redaction. Neither level records content.
+ *
+ * Trace level for community turns.
+ *
+ * Trace level for personal turns.
+ *
+ * Trace level for public turns.
+ *
+ * Trace level when no per-label entry applies.
+ */
+enum class InquiriumTraceLevel {
+    DecisionDetail,
+    MetadataOnly
+}
+
+/**
+ * Trust regime used for selection.
+ *
+ * Trust regime for runtime selection. strict_local trusts only local runtimes with no
+ * egress (the Phase 1 mode); classification_gated lets model acceptance ceilings decide per
+ * context element (Phase 2).
+ *
+ * Trust regime for runtime selection.
+ */
+enum class InquiriumTrustMode {
+    ClassificationGated,
+    StrictLocal
+}
+
+/**
+ * Outcome of the turn, using the generate outcome codes.
+ *
+ * Outcome codes. completed: output produced. handler-unavailable: no healthy runtime
+ * satisfied the policy (never answered by a remote fallback). context-denied: a context
+ * element could not reach any eligible model and policy was fail_closed. policy-denied: the
+ * request itself was refused (missing grant, missing operator authority, scope not
+ * allowed). failed: a runtime or adapter error after selection.
+ *
+ * How the turn ended. completed is the only outcome with output; the others are typed
+ * denials or failures.
+ */
+enum class InquiriumGenerateOutcome {
+    Completed,
+    ContextDenied,
+    Failed,
+    HandlerUnavailable,
+    PolicyDenied
+}
+
+enum class TraceSchema {
+    InquiriumAssistantTurnTraceV1
+}
+
+enum class RecordType {
+    DaemonInquiriumAssistantTurnTraceV1
+}
+
+enum class Stream {
+    TraceInquiriumAssistantTurns
+}
+
+/**
+ * Body of POST /v1/host/sample/memory/compact: a client-requested RFC 0012 compaction of
+ * one scope. Closed: a client-submitted shape.
+ */
+data class HostSampleMemoryCompactRequest (
+    /**
+     * Memory scope the seam acts on, mem://<tenant>/<scope>; the tenant comes from the ref
+     * (CTI-1).
+     */
+    val memoryRef: String,
+
+    /**
+     * Entries to compact; all live entries of the scope when absent.
+     */
+    val sourceIDS: List<String>? = null
+)
+
+/**
+ * Response of the compaction seam: the run id, the memory.compacted payload and the output
+ * entry. Open: a host may add diagnostics.
+ */
+data class HostSampleMemoryCompactResponse (
+    /**
+     * Id of the compaction run (also on the event).
+     */
+    val compactionRunID: String,
+
+    /**
+     * The memory.compacted payload the run emitted.
+     */
+    val event: MemoryCompactedPayload,
+
+    /**
+     * The compacted entry, readable through get; tagged compacted-from:<compactionRunId>.
+     */
+    val output: MemoryEntry
+)
+
+/**
+ * The memory.compacted payload the run emitted.
+ *
+ * RFC 0012 §B. One compaction run (or RFC 0062 distillation) finished. Open: consumers
+ * tolerate extra fields.
+ *
+ * The memory.compacted payload with its distillation report.
+ */
+data class MemoryCompactedPayload (
+    /**
+     * UTF-8 byte size of the output entry's content.
+     */
+    val byteSize: Long,
+
+    /**
+     * Present when the run was an RFC 0062 distillation.
+     */
+    val distillation: DistillationReport? = null,
+
+    /**
+     * The single memory scope compacted.
+     */
+    val memoryRef: String,
+
+    /**
+     * Id of the new entry; readable through MemoryAdapter.get until normal TTL eviction.
+     */
+    val outputID: String,
+
+    /**
+     * Total sources collapsed, including any not listed.
+     */
+    val sourceCount: Long,
+
+    /**
+     * Ids collapsed into outputId. Exhaustive when present (no 'and N more'); may be omitted
+     * when sourceCount exceeds 100.
+     */
+    val sourceIDS: List<String>? = null,
+
+    /**
+     * The path that drove this run; scheduled distillation reports host-managed.
+     */
+    val trigger: CompactionTrigger
+)
+
+/**
+ * RFC 0062 sub-object of memory.compacted, present when the compaction was a budgeted
+ * distillation. Open like the event that carries it: consumers ignore fields a later
+ * revision adds.
+ *
+ * Present when the run was an RFC 0062 distillation.
+ */
+data class DistillationReport (
+    /**
+     * Whether MEMORY-INDEX.json was updated (then workspace.updated was emitted).
+     */
+    val indexUpdated: Boolean,
+
+    /**
+     * Budget applied, after clamping to maxTokenBudget.
+     */
+    val tokenBudget: Long,
+
+    /**
+     * Input plus output tokens counted against the budget.
+     */
+    val tokensUsed: Long
+)
+
+/**
+ * Body of POST /v1/host/sample/memory/distill: an on-demand distillation of the scope's
+ * transactional entries. Closed: a client-submitted shape.
+ */
+data class HostSampleMemoryDistillRequest (
+    /**
+     * Memory scope the seam acts on, mem://<tenant>/<scope>; the tenant comes from the ref
+     * (CTI-1).
+     */
+    val memoryRef: String,
+
+    /**
+     * Budget for input plus output tokens; clamped to the advertised maximum, which is also the
+     * default.
+     */
+    val tokenBudget: Long? = null
+)
+
+/**
+ * Response of the distillation seam: the archive, the event, the long-term summary entry
+ * and the updated index. Open: a host may add diagnostics.
+ */
+data class HostSampleMemoryDistillResponse (
+    /**
+     * Content address of the byte-stable archive.
+     */
+    val archiveID: String,
+
+    /**
+     * The long-term entry holding the distilled summary.
+     */
+    val entry: MemoryEntry,
+
+    /**
+     * The memory.compacted payload with its distillation report.
+     */
+    val event: MemoryCompactedPayload,
+
+    /**
+     * MEMORY-INDEX.json after the run; present when the host emits the index.
+     */
+    val index: MemoryIndex? = null
+)
+
+/**
+ * MEMORY-INDEX.json after the run; present when the host emits the index.
+ *
+ * The normative MEMORY-INDEX.json manifest a distillation run updates (RFC 0062) and the
+ * next session loads at start-up. Stored as a workspace file; updating it emits
+ * workspace.updated. Closed: it is the contract between the distiller and the loader.
+ */
+data class MemoryIndex (
+    /**
+     * Distilled archives, oldest first. Each is immutable and addressable.
+     */
+    val archives: List<MemoryIndexArchive>,
+
+    /**
+     * The memory scope the index covers (one tenant, CTI-1).
+     */
+    val memoryRef: String,
+
+    /**
+     * Manifest format version; always 1 for this schema.
+     */
+    val schemaVersion: Double,
+
+    /**
+     * Tokenizer the token counts were measured with; matches memory.distillation.tokenizerName.
+     */
+    val tokenizerName: String,
+
+    /**
+     * When the last distillation run updated the index.
+     */
+    val updatedAt: OffsetDateTime
+)
+
+/**
+ * One archive listed in the index. Closed.
+ */
+data class MemoryIndexArchive (
+    /**
+     * Content-addressed id of the archive: the same sources and budget always give the same id
+     * and bytes.
+     */
+    val archiveID: String,
+
+    /**
+     * UTF-8 byte size of the archive content.
+     */
+    val byteSize: Long,
+
+    /**
+     * When the archive was written.
+     */
+    val createdAt: OffsetDateTime,
+
+    /**
+     * Id of the MemoryEntry that holds the archive's content, readable through
+     * MemoryAdapter.get.
+     */
+    val entryID: String,
+
+    /**
+     * When the archive may be collected (createdAt + archiveRetention).
+     */
+    val expiresAt: OffsetDateTime? = null,
+
+    /**
+     * Distillation depth: 1 for transactional sources, n+1 when distilling level-n archives
+     * (recursive distillation).
+     */
+    val level: Long,
+
+    /**
+     * How many source entries were distilled.
+     */
+    val sourceCount: Long,
+
+    /**
+     * Budget the run applied.
+     */
+    val tokenBudget: Long,
+
+    /**
+     * Input plus output tokens counted.
+     */
+    val tokensUsed: Long,
+
+    /**
+     * Short retrieval keys extracted from the archive (SR-1 redacted).
+     */
+    val topics: List<String>? = null
+)
+
+/**
+ * Response of GET /v1/host/sample/memory/entries and of the list form of GET
+ * /v1/runs/{runId}/memory: entries as one tenant's adapter lists them. Open: a host may add
+ * diagnostics.
+ */
+data class HostSampleMemoryEntriesResponse (
+    /**
+     * Live, unexpired entries the caller's tenant may read; a ref of another tenant gives an
+     * empty list (CTI-1).
+     */
+    val entries: List<MemoryEntry>
+)
+
+/**
+ * Body of POST /v1/host/sample/memory/redaction: resolve a fresh BYOK secret in a run and
+ * write its plaintext into memoryRef. Closed: a client-submitted shape.
+ */
+data class HostSampleMemoryRedactionRequest (
+    /**
+     * Memory scope the seam acts on, mem://<tenant>/<scope>; the tenant comes from the ref
+     * (CTI-1).
+     */
+    val memoryRef: String
+)
+
+/**
+ * Response of the redaction fixture: where the entry went and which secret it carried, so
+ * the suite can read it back. Open: a host may add diagnostics.
+ */
+data class HostSampleMemoryRedactionResponse (
+    /**
+     * Id of the written entry.
+     */
+    val memoryID: String,
+
+    /**
+     * Memory scope the seam acts on, mem://<tenant>/<scope>; the tenant comes from the ref
+     * (CTI-1).
+     */
+    val memoryRef: String,
+
+    /**
+     * Id of the registered secret; the stored content carries [REDACTED:<secretId>].
+     */
+    val secretID: String,
+
+    /**
+     * The plaintext that was written; it must never be readable from memory. Fixture data, not
+     * a real credential.
+     */
+    val secretValue: String
+)
+
+/**
+ * Body of POST /v1/host/sample/memory/seed: writes entries into one scope through the
+ * host's SR-1 chokepoint, after registering the given BYOK secrets in the seeding run.
+ * Closed: a client-submitted shape.
+ */
+data class HostSampleMemorySeedRequest (
+    /**
+     * Entries to write, in order (1 to 1000).
+     */
+    val entries: List<HostSampleSeedEntry>,
+
+    /**
+     * Memory scope the seam acts on, mem://<tenant>/<scope>; the tenant comes from the ref
+     * (CTI-1).
+     */
+    val memoryRef: String,
+
+    /**
+     * Run the writes are attributed to; the host makes one up when absent.
+     */
+    val runID: String? = null,
+
+    /**
+     * BYOK secrets resolved in the seeding run before the writes, so SR-1 redacts their
+     * plaintext on the way in.
+     */
+    val secrets: List<HostSampleSeedSecret>? = null
+)
+
+/**
+ * One entry to seed. Closed: a client-submitted shape.
+ */
+data class HostSampleSeedEntry (
+    /**
+     * Entry text as the writer submits it (stored after SR-1 redaction).
+     */
+    val content: String,
+
+    /**
+     * Tags stored with the entry.
+     */
+    val tags: List<String>? = null,
+
+    /**
+     * Memory tier; transactional entries are what distillation consumes.
+     */
+    val tier: Tier? = null,
+
+    /**
+     * Lifetime from the write; expiresAt = write time + ttlSeconds (ms granularity).
+     */
+    val ttlSeconds: Double? = null
+)
+
+/**
+ * Memory tier; transactional entries are what distillation consumes.
+ */
+enum class Tier {
+    LongTerm,
+    Transactional
+}
+
+/**
+ * A BYOK secret to register for the seeding run. Closed: a client-submitted shape.
+ */
+data class HostSampleSeedSecret (
+    /**
+     * Id the redaction marker names: [REDACTED:<secretId>].
+     */
+    val secretID: String,
+
+    /**
+     * The plaintext; registered values of 8 characters or more are redacted (SR-1 floor).
+     */
+    val value: String
+)
+
+/**
+ * Response of the seed seam: the entries as stored (redacted). Open: a host may add
+ * diagnostics.
+ */
+data class HostSampleMemorySeedResponse (
+    /**
+     * The stored entries, in request order; content is what SR-1 let through.
+     */
+    val entries: List<MemoryEntry>,
+
+    /**
+     * Memory scope the seam acts on, mem://<tenant>/<scope>; the tenant comes from the ref
+     * (CTI-1).
+     */
+    val memoryRef: String,
+
+    /**
+     * Run the writes were attributed to.
+     */
+    val runID: String
+)
+
+/**
+ * Body of POST /v1/host/sample/inquirium/questions/cancel. Closed: a client-submitted shape.
+ */
+data class HostSampleQuestionCancelRequest (
+    /**
+     * Ref of the question to cancel.
+     */
+    val questionRef: String
+)
+
+/**
+ * Body of POST /v1/host/sample/multi-agent/replay-fixture: a run writes k=v1, then k=v2; an
+ * empty body is allowed. Closed: a client-submitted shape.
+ */
+data class HostSampleReplayFixtureRequest (
+    /**
+     * Drop the run's event log afterwards, so a fork can no longer be served and must be
+     * refused with 422.
+     */
+    val dropEventLog: Boolean? = null
+)
+
+/**
+ * Response of the replay fixture: what a fork at fromSeq must read. Open: a host may add
+ * diagnostics.
+ */
+data class HostSampleReplayFixtureResponse (
+    /**
+     * Content live memory holds now.
+     */
+    val current: String,
+
+    /**
+     * Content a fork at fromSeq reads.
+     */
+    val expectedAtFork: String,
+
+    /**
+     * Event index right after the first write.
+     */
+    val fromSeq: Long,
+
+    /**
+     * Id of the overwritten entry.
+     */
+    val memoryID: String,
+
+    /**
+     * Memory scope the seam acts on, mem://<tenant>/<scope>; the tenant comes from the ref
+     * (CTI-1).
+     */
+    val memoryRef: String,
+
+    /**
+     * The source run to fork.
+     */
+    val runID: String
+)
+
+/**
  * Keyed assistant configuration: the concrete ClassKeyed and ModeKeyed settings Inquirium
  * resolves per turn. Class-keyed settings depend on what the data is; mode-keyed ones on
  * the regime the node runs in. Operator configuration, closed.
@@ -1168,26 +2217,6 @@ data class InquiriumTraceLevelByClassByClass (
 )
 
 /**
- * Trace level for community turns.
- *
- * How much the trace records. metadata_only: shapes, runtime selection and outcome.
- * decision_detail: additionally one decision per context element, class-keyed resolution
- * and redaction. Neither level records content.
- *
- * Trace level for personal turns.
- *
- * Trace level for public turns.
- *
- * Trace level when no per-label entry applies.
- *
- * Resolved trace level.
- */
-enum class InquiriumTraceLevel {
-    DecisionDetail,
-    MetadataOnly
-}
-
-/**
  * Verification rigor by node mode.
  *
  * ModeKeyed verification rigor.
@@ -1264,397 +2293,6 @@ enum class InquiriumVerificationRigor {
     Elevated,
     Standard,
     Strict
-}
-
-/**
- * Operational trace of one assistant turn: shapes, decisions, policy outcomes and effects,
- * never prompt or response content. Payload of records of type
- * daemon/inquirium-assistant-turn-trace.v1 in the storage stream
- * trace/inquirium-assistant-turns. Closed at every level, so there is no place for content
- * and no back-reference to the transcript.
- */
-data class InquiriumAssistantTurnTrace (
-    /**
-     * Host and policy decisions taken during the turn, in order.
-     */
-    val decisions: List<InquiriumTraceDecision>,
-
-    /**
-     * Content-free diagnostics.
-     */
-    val diagnostics: InquiriumDiagnostics? = null,
-
-    /**
-     * Side effects of recording the turn (transcript writes, object-store puts). Bookkeeping
-     * only: assistant output never causes effects in this phase.
-     */
-    val effects: List<InquiriumTraceEffect>,
-
-    /**
-     * Counts describing the input, never the input.
-     */
-    val inputShape: InquiriumTraceInputShape? = null,
-
-    /**
-     * Model binding selected, absent when none qualified.
-     */
-    val modelBindingRef: String? = null,
-
-    /**
-     * Inquirium operation id.
-     */
-    val operationID: String,
-
-    /**
-     * Counts and artifact references describing the output, never the output.
-     */
-    val outputShape: InquiriumTraceOutputShape? = null,
-
-    /**
-     * Participant on whose behalf the turn ran.
-     */
-    val participantRef: String,
-
-    /**
-     * The effective trace and egress policy of the turn.
-     */
-    val policy: InquiriumTracePolicy,
-
-    /**
-     * Runtime selected, absent when none qualified.
-     */
-    val runtimeRef: String? = null,
-
-    /**
-     * Outcome of the turn, using the generate outcome codes.
-     */
-    val status: InquiriumGenerateOutcome,
-
-    /**
-     * When the turn reached its outcome.
-     */
-    val timeFinishedAt: OffsetDateTime? = null,
-
-    /**
-     * When the host accepted the turn.
-     */
-    val timeStartedAt: OffsetDateTime,
-
-    /**
-     * Identifier of this trace record; what trace/ref in responses and result facts points to.
-     */
-    val traceID: String,
-
-    /**
-     * Schema discriminator; always inquirium.assistant-turn-trace.v1.
-     */
-    val traceSchema: TraceSchema,
-
-    /**
-     * The turn traced. Associates the record with the transcript by turn, without a transcript
-     * reference.
-     */
-    val turnID: String
-)
-
-/**
- * One decision. Context-element decisions name the element, its source and label, and use
- * the outcomes include, declassify, drop or fail. Closed.
- */
-data class InquiriumTraceDecision (
-    /**
-     * Label of that element, or the label a keyed setting was resolved for.
-     */
-    val classification: InquiriumClassificationLabel? = null,
-
-    /**
-     * Honest provenance label: host policy, model proposal, model production or operator
-     * approval.
-     */
-    val decidedBy: DecidedBy? = null,
-
-    /**
-     * Context element concerned. Required for context-element decisions.
-     */
-    val elementRef: String? = null,
-
-    /**
-     * What was decided.
-     */
-    val kind: InquiriumTraceDecisionKind,
-
-    /**
-     * Kebab-case outcome (e.g. use-runtime, no-candidate, include, drop).
-     */
-    val outcome: String,
-
-    /**
-     * Why.
-     */
-    val reasonCode: String,
-
-    /**
-     * Source kind of that element.
-     */
-    val sourceKind: InquiriumContextSourceKind? = null
-)
-
-/**
- * Label of that element, or the label a keyed setting was resolved for.
- *
- * Sensitivity label carried by every piece of context, transcript fact and operator
- * question. Three labels, totally ordered from least to most restrictive: public,
- * community, personal. This file also holds the ClassKeyed configuration idiom, the
- * configuration dual of classified data.
- *
- * Label of the data the question or operation reads or shows.
- *
- * Label of what the answer or operation produces.
- *
- * The element's label. Required: the host must attach one. Any path that loses it treats
- * the element as personal.
- *
- * Present on a declassified projection: the label of the original element. Must be more
- * restrictive than classification (runtime rule).
- *
- * Label of the result content: at least as restrictive as the most restrictive context
- * element used (runtime rule).
- *
- * Label of the turn's content; governs retention and who may read it.
- *
- * Most restrictive label the model may receive unchanged.
- *
- * Highest label the acknowledgement covers.
- *
- * Elements labelled above this must be declassified before they may reach the model, even
- * if within the ceiling.
- */
-enum class InquiriumClassificationLabel {
-    Community,
-    Personal,
-    Public
-}
-
-/**
- * Honest provenance label: host policy, model proposal, model production or operator
- * approval.
- */
-enum class DecidedBy {
-    HostPolicy,
-    ModelProduced,
-    ModelProposed,
-    OperatorApproved
-}
-
-/**
- * What was decided.
- */
-enum class InquiriumTraceDecisionKind {
-    ClassKeyedResolution,
-    ContextElement,
-    Egress,
-    Escalation,
-    ModeKeyedResolution,
-    OperatorQuestion,
-    Redaction,
-    RuntimeSelection
-}
-
-/**
- * Source kind of that element.
- *
- * Kinds of context source, each behind its own host-owned gate.
- *
- * Which gate resolves this source.
- *
- * Which kind of source produced the element.
- */
-enum class InquiriumContextSourceKind {
-    Artifact,
-    Dataset,
-    Memarium,
-    Messaging,
-    Relationship
-}
-
-/**
- * Content-free diagnostics.
- *
- * Content-free diagnostics shared by responses and traces: an error code and a retry count,
- * never error messages that could echo prompt text. Closed.
- */
-data class InquiriumDiagnostics (
-    /**
-     * Kebab-case error code, or null when there was no error.
-     */
-    val errorCode: String? = null,
-
-    /**
-     * How many times the runtime call was retried.
-     */
-    val retryCount: Long? = null
-)
-
-/**
- * One recording side effect: kind, status and a target descriptor. Closed.
- */
-data class InquiriumTraceEffect (
-    /**
-     * Host operation performed, e.g. memarium.write or object-store.put.
-     */
-    val kind: String,
-
-    /**
-     * Result of the operation.
-     */
-    val status: InquiriumTraceEffectStatus,
-
-    /**
-     * Descriptor of where it went (space and kind, stream, object key); never content.
-     */
-    val target: String
-)
-
-/**
- * Result of the operation.
- */
-enum class InquiriumTraceEffectStatus {
-    Failed,
-    Ok,
-    Skipped
-}
-
-/**
- * Counts describing the input, never the input.
- *
- * Content-free description of the input. Closed.
- */
-data class InquiriumTraceInputShape (
-    /**
-     * Whether any object_ref part was included.
-     */
-    val fileHasAny: Boolean? = null,
-
-    /**
-     * Number of turns sent.
-     */
-    val messageCount: Long? = null,
-
-    /**
-     * Approximate input tokens.
-     */
-    val tokenApproxInput: Long? = null,
-
-    /**
-     * Whether any tool surface was offered; always false while the assistant is advise-only.
-     */
-    val toolHasAny: Boolean? = null
-)
-
-/**
- * Counts and artifact references describing the output, never the output.
- *
- * Content-free description of the output. Closed.
- */
-data class InquiriumTraceOutputShape (
-    /**
-     * Descriptors of artifacts produced or persisted under explicit policy.
-     */
-    val artifactRefs: List<String>? = null,
-
-    /**
-     * Approximate output tokens.
-     */
-    val tokenApproxOutput: Long? = null
-)
-
-/**
- * The effective trace and egress policy of the turn.
- *
- * Effective policy of the turn as traced. Closed. Both persistence flags are booleans
- * defaulting to false: there is no field in which content itself could be stored.
- */
-data class InquiriumTracePolicy (
-    /**
-     * Whether any data was allowed to leave the node during the turn.
-     */
-    val egressAllowed: Boolean,
-
-    /**
-     * Requested locality.
-     */
-    val locality: InquiriumLocality,
-
-    /**
-     * Whether the prompt was persisted as a classified artifact. Defaults to false.
-     */
-    val persistPrompt: Boolean? = null,
-
-    /**
-     * Whether the response was persisted as a classified artifact. Defaults to false.
-     */
-    val persistResponse: Boolean? = null,
-
-    /**
-     * Resolved trace level.
-     */
-    val traceLevel: InquiriumTraceLevel? = null,
-
-    /**
-     * Trust regime used for selection.
-     */
-    val trustMode: InquiriumTrustMode
-)
-
-/**
- * Requested locality.
- *
- * Where a turn may run. local_only admits only runtimes reached over a local transport;
- * remote_allowed lets the classification-aware acceptance policy decide.
- *
- * Where the turn may run.
- */
-enum class InquiriumLocality {
-    LocalOnly,
-    RemoteAllowed
-}
-
-/**
- * Trust regime used for selection.
- *
- * Trust regime for runtime selection. strict_local trusts only local runtimes with no
- * egress (the Phase 1 mode); classification_gated lets model acceptance ceilings decide per
- * context element (Phase 2).
- *
- * Trust regime for runtime selection.
- */
-enum class InquiriumTrustMode {
-    ClassificationGated,
-    StrictLocal
-}
-
-/**
- * Outcome of the turn, using the generate outcome codes.
- *
- * Outcome codes. completed: output produced. handler-unavailable: no healthy runtime
- * satisfied the policy (never answered by a remote fallback). context-denied: a context
- * element could not reach any eligible model and policy was fail_closed. policy-denied: the
- * request itself was refused (missing grant, missing operator authority, scope not
- * allowed). failed: a runtime or adapter error after selection.
- *
- * How the turn ended. completed is the only outcome with output; the others are typed
- * denials or failures.
- */
-enum class InquiriumGenerateOutcome {
-    Completed,
-    ContextDenied,
-    Failed,
-    HandlerUnavailable,
-    PolicyDenied
-}
-
-enum class TraceSchema {
-    InquiriumAssistantTurnTraceV1
 }
 
 /**
@@ -3675,196 +4313,6 @@ enum class Outcome {
 }
 
 /**
- * RFC 0012 §B. One compaction run (or RFC 0062 distillation) finished. Open: consumers
- * tolerate extra fields.
- */
-data class MemoryCompactedPayload (
-    /**
-     * UTF-8 byte size of the output entry's content.
-     */
-    val byteSize: Long,
-
-    /**
-     * Present when the run was an RFC 0062 distillation.
-     */
-    val distillation: DistillationReport? = null,
-
-    /**
-     * The single memory scope compacted.
-     */
-    val memoryRef: String,
-
-    /**
-     * Id of the new entry; readable through MemoryAdapter.get until normal TTL eviction.
-     */
-    val outputID: String,
-
-    /**
-     * Total sources collapsed, including any not listed.
-     */
-    val sourceCount: Long,
-
-    /**
-     * Ids collapsed into outputId. Exhaustive when present (no 'and N more'); may be omitted
-     * when sourceCount exceeds 100.
-     */
-    val sourceIDS: List<String>? = null,
-
-    /**
-     * The path that drove this run; scheduled distillation reports host-managed.
-     */
-    val trigger: CompactionTrigger
-)
-
-/**
- * RFC 0062 sub-object of memory.compacted, present when the compaction was a budgeted
- * distillation. Open like the event that carries it: consumers ignore fields a later
- * revision adds.
- *
- * Present when the run was an RFC 0062 distillation.
- */
-data class DistillationReport (
-    /**
-     * Whether MEMORY-INDEX.json was updated (then workspace.updated was emitted).
-     */
-    val indexUpdated: Boolean,
-
-    /**
-     * Budget applied, after clamping to maxTokenBudget.
-     */
-    val tokenBudget: Long,
-
-    /**
-     * Input plus output tokens counted against the budget.
-     */
-    val tokensUsed: Long
-)
-
-/**
- * One memory record as MemoryAdapter.list/get return it (RFC 0004). Content is already
- * SR-1-redacted when it leaves the adapter. Open: hosts may add fields; consumers ignore
- * what they do not know.
- */
-data class MemoryEntry (
-    /**
-     * The memory body, with every BYOK-resolved secret replaced by [REDACTED:<secretId>] (SR-1).
-     */
-    val content: String,
-
-    /**
-     * When the entry was written (ISO-8601 UTC).
-     */
-    val createdAt: OffsetDateTime,
-
-    /**
-     * Optional TTL instant. Once it has passed the entry never surfaces from list or get,
-     * whether or not it was purged (millisecond granularity).
-     */
-    val expiresAt: OffsetDateTime? = null,
-
-    /**
-     * Host-issued id, unique within its memoryRef. A tenant prefix is recommended where id
-     * spaces are shared.
-     */
-    val id: String,
-
-    /**
-     * Free-form tags. Compacted entries carry compacted-from:<compactionRunId> (RFC 0012 §C).
-     */
-    val tags: List<String>
-)
-
-/**
- * The normative MEMORY-INDEX.json manifest a distillation run updates (RFC 0062) and the
- * next session loads at start-up. Stored as a workspace file; updating it emits
- * workspace.updated. Closed: it is the contract between the distiller and the loader.
- */
-data class MemoryIndex (
-    /**
-     * Distilled archives, oldest first. Each is immutable and addressable.
-     */
-    val archives: List<MemoryIndexArchive>,
-
-    /**
-     * The memory scope the index covers (one tenant, CTI-1).
-     */
-    val memoryRef: String,
-
-    /**
-     * Manifest format version; always 1 for this schema.
-     */
-    val schemaVersion: Double,
-
-    /**
-     * Tokenizer the token counts were measured with; matches memory.distillation.tokenizerName.
-     */
-    val tokenizerName: String,
-
-    /**
-     * When the last distillation run updated the index.
-     */
-    val updatedAt: OffsetDateTime
-)
-
-/**
- * One archive listed in the index. Closed.
- */
-data class MemoryIndexArchive (
-    /**
-     * Content-addressed id of the archive: the same sources and budget always give the same id
-     * and bytes.
-     */
-    val archiveID: String,
-
-    /**
-     * UTF-8 byte size of the archive content.
-     */
-    val byteSize: Long,
-
-    /**
-     * When the archive was written.
-     */
-    val createdAt: OffsetDateTime,
-
-    /**
-     * Id of the MemoryEntry that holds the archive's content, readable through
-     * MemoryAdapter.get.
-     */
-    val entryID: String,
-
-    /**
-     * When the archive may be collected (createdAt + archiveRetention).
-     */
-    val expiresAt: OffsetDateTime? = null,
-
-    /**
-     * Distillation depth: 1 for transactional sources, n+1 when distilling level-n archives
-     * (recursive distillation).
-     */
-    val level: Long,
-
-    /**
-     * How many source entries were distilled.
-     */
-    val sourceCount: Long,
-
-    /**
-     * Budget the run applied.
-     */
-    val tokenBudget: Long,
-
-    /**
-     * Input plus output tokens counted.
-     */
-    val tokensUsed: Long,
-
-    /**
-     * Short retrieval keys extracted from the archive (SR-1 redacted).
-     */
-    val topics: List<String>? = null
-)
-
-/**
  * Options of MemoryAdapter.list (RFC 0004). Closed: a client-submitted shape.
  */
 data class MemoryListOptions (
@@ -4135,6 +4583,23 @@ data class RunCompletedPayload (
 enum class RunCompletedPayloadStatus {
     Completed
 }
+
+/**
+ * Response of GET /v1/runs/{runId}/events: the run's events from fromSeq on, in sequence
+ * order. Open: a host may add diagnostics.
+ */
+data class RunEventsResponse (
+    /**
+     * Events in increasing sequence; each validates as a RunEvent (unknown types on the
+     * envelope alone).
+     */
+    val events: List<RunEvent>,
+
+    /**
+     * The run whose log this is.
+     */
+    val runID: String
+)
 
 /**
  * The envelope of every event in a run's append-only log. type names the event and selects

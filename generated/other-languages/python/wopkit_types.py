@@ -8,7 +8,7 @@
 # - if/then rules (e.g. "trigger is required when supported is true") and x-runtime-rules are not represented.
 # - Date-times become datetime objects and are written back in isoformat (offset +00:00 instead of Z, microsecond precision).
 #
-# Top-level types: 118.
+# Top-level types: 139.
 
 from dataclasses import dataclass
 from typing import Any, List, Optional, Dict, Union, TypeVar, Callable, Type, cast
@@ -1174,6 +1174,1378 @@ class HostSampleConsolidateResponse:
         return result
 
 
+@dataclass
+class HostSampleCrossRunTTLRequest:
+    """Body of POST /v1/host/sample/multi-agent/cross-run-ttl: a parent run starts, waits
+    delayMs, then a child writes into the inherited scope with ttlSeconds. Closed: a
+    client-submitted shape.
+    """
+    ttl_seconds: float
+    """TTL of the child's write."""
+
+    delay_ms: Optional[int] = None
+    """Wait between the parent's start and the child's write, so the two clocks differ
+    measurably.
+    """
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'HostSampleCrossRunTTLRequest':
+        assert isinstance(obj, dict)
+        ttl_seconds = from_float(obj.get("ttlSeconds"))
+        delay_ms = from_union([from_int, from_none], obj.get("delayMs"))
+        return HostSampleCrossRunTTLRequest(ttl_seconds, delay_ms)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["ttlSeconds"] = to_float(self.ttl_seconds)
+        if self.delay_ms is not None:
+            result["delayMs"] = from_union([from_int, from_none], self.delay_ms)
+        return result
+
+
+@dataclass
+class MemoryEntry:
+    """The child's entry as stored.
+    
+    One memory record as MemoryAdapter.list/get return it (RFC 0004). Content is already
+    SR-1-redacted when it leaves the adapter. Open: hosts may add fields; consumers ignore
+    what they do not know.
+    
+    The compacted entry, readable through get; tagged compacted-from:<compactionRunId>.
+    
+    The long-term entry holding the distilled summary.
+    """
+    content: str
+    """The memory body, with every BYOK-resolved secret replaced by [REDACTED:<secretId>] (SR-1)."""
+
+    created_at: datetime
+    """When the entry was written (ISO-8601 UTC)."""
+
+    id: str
+    """Host-issued id, unique within its memoryRef. A tenant prefix is recommended where id
+    spaces are shared.
+    """
+    tags: List[str]
+    """Free-form tags. Compacted entries carry compacted-from:<compactionRunId> (RFC 0012 §C)."""
+
+    expires_at: Optional[datetime] = None
+    """Optional TTL instant. Once it has passed the entry never surfaces from list or get,
+    whether or not it was purged (millisecond granularity).
+    """
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'MemoryEntry':
+        assert isinstance(obj, dict)
+        content = from_str(obj.get("content"))
+        created_at = from_datetime(obj.get("createdAt"))
+        id = from_str(obj.get("id"))
+        tags = from_list(from_str, obj.get("tags"))
+        expires_at = from_union([from_datetime, from_none], obj.get("expiresAt"))
+        return MemoryEntry(content, created_at, id, tags, expires_at)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["content"] = from_str(self.content)
+        result["createdAt"] = self.created_at.isoformat()
+        result["id"] = from_str(self.id)
+        result["tags"] = from_list(from_str, self.tags)
+        if self.expires_at is not None:
+            result["expiresAt"] = from_union([lambda x: x.isoformat(), from_none], self.expires_at)
+        return result
+
+
+@dataclass
+class HostSampleCrossRunTTLResponse:
+    """Response of the cross-run TTL fixture. Open: a host may add diagnostics."""
+
+    child_run_id: str
+    """The child run that wrote."""
+
+    child_written_at: datetime
+    """When the child wrote the entry."""
+
+    entry: MemoryEntry
+    """The child's entry as stored."""
+
+    memory_ref: str
+    """Memory scope the seam acts on, mem://<tenant>/<scope>; the tenant comes from the ref
+    (CTI-1).
+    """
+    parent_run_id: str
+    """The parent run."""
+
+    parent_started_at: datetime
+    """When the parent run started."""
+
+    seen_by_parent: bool
+    """Whether the parent reads the child's write in the inherited scope."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'HostSampleCrossRunTTLResponse':
+        assert isinstance(obj, dict)
+        child_run_id = from_str(obj.get("childRunId"))
+        child_written_at = from_datetime(obj.get("childWrittenAt"))
+        entry = MemoryEntry.from_dict(obj.get("entry"))
+        memory_ref = from_str(obj.get("memoryRef"))
+        parent_run_id = from_str(obj.get("parentRunId"))
+        parent_started_at = from_datetime(obj.get("parentStartedAt"))
+        seen_by_parent = from_bool(obj.get("seenByParent"))
+        return HostSampleCrossRunTTLResponse(child_run_id, child_written_at, entry, memory_ref, parent_run_id, parent_started_at, seen_by_parent)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["childRunId"] = from_str(self.child_run_id)
+        result["childWrittenAt"] = self.child_written_at.isoformat()
+        result["entry"] = to_class(MemoryEntry, self.entry)
+        result["memoryRef"] = from_str(self.memory_ref)
+        result["parentRunId"] = from_str(self.parent_run_id)
+        result["parentStartedAt"] = self.parent_started_at.isoformat()
+        result["seenByParent"] = from_bool(self.seen_by_parent)
+        return result
+
+
+class HostSampleEscalationRunRequestKind(Enum):
+    """Decision kind."""
+
+    NEXT_WORKER = "next-worker"
+    TERMINATE = "terminate"
+
+
+@dataclass
+class HostSampleEscalationRunRequest:
+    """Body of POST /v1/host/sample/multi-agent/escalation-run: one supervisor step with a
+    decision at the given confidence; the fixture operator answers the interrupt "approved".
+    Closed: a client-submitted shape.
+    """
+    confidence: float
+    """Confidence of the supervisor's decision; below the advertised floor it must escalate
+    before dispatch.
+    """
+    kind: Optional[HostSampleEscalationRunRequestKind] = None
+    """Decision kind."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'HostSampleEscalationRunRequest':
+        assert isinstance(obj, dict)
+        confidence = from_float(obj.get("confidence"))
+        kind = from_union([HostSampleEscalationRunRequestKind, from_none], obj.get("kind"))
+        return HostSampleEscalationRunRequest(confidence, kind)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["confidence"] = to_float(self.confidence)
+        if self.kind is not None:
+            result["kind"] = from_union([lambda x: to_enum(HostSampleEscalationRunRequestKind, x), from_none], self.kind)
+        return result
+
+
+@dataclass
+class HostSampleEscalationRunResponse:
+    """Response of the escalation fixture: the run to read events from and the floor in force.
+    Open: a host may add diagnostics.
+    """
+    floor: float
+    """The confidence escalation floor the host applied."""
+
+    run_id: str
+    """The supervisor run; its log shows the escalation, the interrupt and the dispatch in order."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'HostSampleEscalationRunResponse':
+        assert isinstance(obj, dict)
+        floor = from_float(obj.get("floor"))
+        run_id = from_str(obj.get("runId"))
+        return HostSampleEscalationRunResponse(floor, run_id)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["floor"] = to_float(self.floor)
+        result["runId"] = from_str(self.run_id)
+        return result
+
+
+class InquiriumClassificationLabel(Enum):
+    """Label of that element, or the label a keyed setting was resolved for.
+    
+    Sensitivity label carried by every piece of context, transcript fact and operator
+    question. Three labels, totally ordered from least to most restrictive: public,
+    community, personal. This file also holds the ClassKeyed configuration idiom, the
+    configuration dual of classified data.
+    
+    Label of the data the question or operation reads or shows.
+    
+    Label of what the answer or operation produces.
+    
+    The element's label. Required: the host must attach one. Any path that loses it treats
+    the element as personal.
+    
+    Present on a declassified projection: the label of the original element. Must be more
+    restrictive than classification (runtime rule).
+    
+    Label of the result content: at least as restrictive as the most restrictive context
+    element used (runtime rule).
+    
+    Label of the turn's content; governs retention and who may read it.
+    
+    Most restrictive label the model may receive unchanged.
+    
+    Highest label the acknowledgement covers.
+    
+    Elements labelled above this must be declassified before they may reach the model, even
+    if within the ceiling.
+    """
+    COMMUNITY = "community"
+    PERSONAL = "personal"
+    PUBLIC = "public"
+
+
+class DecidedBy(Enum):
+    """Honest provenance label: host policy, model proposal, model production or operator
+    approval.
+    """
+    HOST_POLICY = "host-policy"
+    MODEL_PRODUCED = "model-produced"
+    MODEL_PROPOSED = "model-proposed"
+    OPERATOR_APPROVED = "operator-approved"
+
+
+class InquiriumTraceDecisionKind(Enum):
+    """What was decided."""
+
+    CLASS_KEYED_RESOLUTION = "class-keyed-resolution"
+    CONTEXT_ELEMENT = "context-element"
+    EGRESS = "egress"
+    ESCALATION = "escalation"
+    MODE_KEYED_RESOLUTION = "mode-keyed-resolution"
+    OPERATOR_QUESTION = "operator-question"
+    REDACTION = "redaction"
+    RUNTIME_SELECTION = "runtime-selection"
+
+
+class InquiriumContextSourceKind(Enum):
+    """Source kind of that element.
+    
+    Kinds of context source, each behind its own host-owned gate.
+    
+    Which gate resolves this source.
+    
+    Which kind of source produced the element.
+    """
+    ARTIFACT = "artifact"
+    DATASET = "dataset"
+    MEMARIUM = "memarium"
+    MESSAGING = "messaging"
+    RELATIONSHIP = "relationship"
+
+
+@dataclass
+class InquiriumTraceDecision:
+    """One decision. Context-element decisions name the element, its source and label, and use
+    the outcomes include, declassify, drop or fail. Closed.
+    """
+    kind: InquiriumTraceDecisionKind
+    """What was decided."""
+
+    outcome: str
+    """Kebab-case outcome (e.g. use-runtime, no-candidate, include, drop)."""
+
+    reason_code: str
+    """Why."""
+
+    classification: Optional[InquiriumClassificationLabel] = None
+    """Label of that element, or the label a keyed setting was resolved for."""
+
+    decided_by: Optional[DecidedBy] = None
+    """Honest provenance label: host policy, model proposal, model production or operator
+    approval.
+    """
+    element_ref: Optional[str] = None
+    """Context element concerned. Required for context-element decisions."""
+
+    source_kind: Optional[InquiriumContextSourceKind] = None
+    """Source kind of that element."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'InquiriumTraceDecision':
+        assert isinstance(obj, dict)
+        kind = InquiriumTraceDecisionKind(obj.get("kind"))
+        outcome = from_str(obj.get("outcome"))
+        reason_code = from_str(obj.get("reason/code"))
+        classification = from_union([InquiriumClassificationLabel, from_none], obj.get("classification"))
+        decided_by = from_union([DecidedBy, from_none], obj.get("decided/by"))
+        element_ref = from_union([from_str, from_none], obj.get("element/ref"))
+        source_kind = from_union([InquiriumContextSourceKind, from_none], obj.get("source/kind"))
+        return InquiriumTraceDecision(kind, outcome, reason_code, classification, decided_by, element_ref, source_kind)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["kind"] = to_enum(InquiriumTraceDecisionKind, self.kind)
+        result["outcome"] = from_str(self.outcome)
+        result["reason/code"] = from_str(self.reason_code)
+        if self.classification is not None:
+            result["classification"] = from_union([lambda x: to_enum(InquiriumClassificationLabel, x), from_none], self.classification)
+        if self.decided_by is not None:
+            result["decided/by"] = from_union([lambda x: to_enum(DecidedBy, x), from_none], self.decided_by)
+        if self.element_ref is not None:
+            result["element/ref"] = from_union([from_str, from_none], self.element_ref)
+        if self.source_kind is not None:
+            result["source/kind"] = from_union([lambda x: to_enum(InquiriumContextSourceKind, x), from_none], self.source_kind)
+        return result
+
+
+@dataclass
+class InquiriumDiagnostics:
+    """Content-free diagnostics.
+    
+    Content-free diagnostics shared by responses and traces: an error code and a retry count,
+    never error messages that could echo prompt text. Closed.
+    """
+    error_code: Optional[str] = None
+    """Kebab-case error code, or null when there was no error."""
+
+    retry_count: Optional[int] = None
+    """How many times the runtime call was retried."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'InquiriumDiagnostics':
+        assert isinstance(obj, dict)
+        error_code = from_union([from_none, from_str], obj.get("error/code"))
+        retry_count = from_union([from_int, from_none], obj.get("retry/count"))
+        return InquiriumDiagnostics(error_code, retry_count)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        if self.error_code is not None:
+            result["error/code"] = from_union([from_none, from_str], self.error_code)
+        if self.retry_count is not None:
+            result["retry/count"] = from_union([from_int, from_none], self.retry_count)
+        return result
+
+
+class InquiriumTraceEffectStatus(Enum):
+    """Result of the operation."""
+
+    FAILED = "failed"
+    OK = "ok"
+    SKIPPED = "skipped"
+
+
+@dataclass
+class InquiriumTraceEffect:
+    """One recording side effect: kind, status and a target descriptor. Closed."""
+
+    kind: str
+    """Host operation performed, e.g. memarium.write or object-store.put."""
+
+    status: InquiriumTraceEffectStatus
+    """Result of the operation."""
+
+    target: str
+    """Descriptor of where it went (space and kind, stream, object key); never content."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'InquiriumTraceEffect':
+        assert isinstance(obj, dict)
+        kind = from_str(obj.get("kind"))
+        status = InquiriumTraceEffectStatus(obj.get("status"))
+        target = from_str(obj.get("target"))
+        return InquiriumTraceEffect(kind, status, target)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["kind"] = from_str(self.kind)
+        result["status"] = to_enum(InquiriumTraceEffectStatus, self.status)
+        result["target"] = from_str(self.target)
+        return result
+
+
+@dataclass
+class InquiriumTraceInputShape:
+    """Counts describing the input, never the input.
+    
+    Content-free description of the input. Closed.
+    """
+    file_has_any: Optional[bool] = None
+    """Whether any object_ref part was included."""
+
+    message_count: Optional[int] = None
+    """Number of turns sent."""
+
+    token_approx_input: Optional[int] = None
+    """Approximate input tokens."""
+
+    tool_has_any: Optional[bool] = None
+    """Whether any tool surface was offered; always false while the assistant is advise-only."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'InquiriumTraceInputShape':
+        assert isinstance(obj, dict)
+        file_has_any = from_union([from_bool, from_none], obj.get("file/has-any"))
+        message_count = from_union([from_int, from_none], obj.get("message/count"))
+        token_approx_input = from_union([from_int, from_none], obj.get("token/approx-input"))
+        tool_has_any = from_union([from_bool, from_none], obj.get("tool/has-any"))
+        return InquiriumTraceInputShape(file_has_any, message_count, token_approx_input, tool_has_any)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        if self.file_has_any is not None:
+            result["file/has-any"] = from_union([from_bool, from_none], self.file_has_any)
+        if self.message_count is not None:
+            result["message/count"] = from_union([from_int, from_none], self.message_count)
+        if self.token_approx_input is not None:
+            result["token/approx-input"] = from_union([from_int, from_none], self.token_approx_input)
+        if self.tool_has_any is not None:
+            result["tool/has-any"] = from_union([from_bool, from_none], self.tool_has_any)
+        return result
+
+
+@dataclass
+class InquiriumTraceOutputShape:
+    """Counts and artifact references describing the output, never the output.
+    
+    Content-free description of the output. Closed.
+    """
+    artifact_refs: Optional[List[str]] = None
+    """Descriptors of artifacts produced or persisted under explicit policy."""
+
+    token_approx_output: Optional[int] = None
+    """Approximate output tokens."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'InquiriumTraceOutputShape':
+        assert isinstance(obj, dict)
+        artifact_refs = from_union([lambda x: from_list(from_str, x), from_none], obj.get("artifact/refs"))
+        token_approx_output = from_union([from_int, from_none], obj.get("token/approx-output"))
+        return InquiriumTraceOutputShape(artifact_refs, token_approx_output)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        if self.artifact_refs is not None:
+            result["artifact/refs"] = from_union([lambda x: from_list(from_str, x), from_none], self.artifact_refs)
+        if self.token_approx_output is not None:
+            result["token/approx-output"] = from_union([from_int, from_none], self.token_approx_output)
+        return result
+
+
+class InquiriumLocality(Enum):
+    """Requested locality.
+    
+    Where a turn may run. local_only admits only runtimes reached over a local transport;
+    remote_allowed lets the classification-aware acceptance policy decide.
+    
+    Where the turn may run.
+    """
+    LOCAL_ONLY = "local_only"
+    REMOTE_ALLOWED = "remote_allowed"
+
+
+class InquiriumTraceLevel(Enum):
+    """Resolved trace level.
+    
+    How much the trace records. metadata_only: shapes, runtime selection and outcome.
+    decision_detail: additionally one decision per context element, class-keyed resolution
+    and redaction. Neither level records content.
+    
+    Trace level for community turns.
+    
+    Trace level for personal turns.
+    
+    Trace level for public turns.
+    
+    Trace level when no per-label entry applies.
+    """
+    DECISION_DETAIL = "decision_detail"
+    METADATA_ONLY = "metadata_only"
+
+
+class InquiriumTrustMode(Enum):
+    """Trust regime used for selection.
+    
+    Trust regime for runtime selection. strict_local trusts only local runtimes with no
+    egress (the Phase 1 mode); classification_gated lets model acceptance ceilings decide per
+    context element (Phase 2).
+    
+    Trust regime for runtime selection.
+    """
+    CLASSIFICATION_GATED = "classification_gated"
+    STRICT_LOCAL = "strict_local"
+
+
+@dataclass
+class InquiriumTracePolicy:
+    """The effective trace and egress policy of the turn.
+    
+    Effective policy of the turn as traced. Closed. Both persistence flags are booleans
+    defaulting to false: there is no field in which content itself could be stored.
+    """
+    egress_allowed: bool
+    """Whether any data was allowed to leave the node during the turn."""
+
+    locality: InquiriumLocality
+    """Requested locality."""
+
+    trust_mode: InquiriumTrustMode
+    """Trust regime used for selection."""
+
+    persist_prompt: Optional[bool] = None
+    """Whether the prompt was persisted as a classified artifact. Defaults to false."""
+
+    persist_response: Optional[bool] = None
+    """Whether the response was persisted as a classified artifact. Defaults to false."""
+
+    trace_level: Optional[InquiriumTraceLevel] = None
+    """Resolved trace level."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'InquiriumTracePolicy':
+        assert isinstance(obj, dict)
+        egress_allowed = from_bool(obj.get("egress/allowed"))
+        locality = InquiriumLocality(obj.get("locality"))
+        trust_mode = InquiriumTrustMode(obj.get("trust/mode"))
+        persist_prompt = from_union([from_bool, from_none], obj.get("persist/prompt"))
+        persist_response = from_union([from_bool, from_none], obj.get("persist/response"))
+        trace_level = from_union([InquiriumTraceLevel, from_none], obj.get("trace/level"))
+        return InquiriumTracePolicy(egress_allowed, locality, trust_mode, persist_prompt, persist_response, trace_level)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["egress/allowed"] = from_bool(self.egress_allowed)
+        result["locality"] = to_enum(InquiriumLocality, self.locality)
+        result["trust/mode"] = to_enum(InquiriumTrustMode, self.trust_mode)
+        if self.persist_prompt is not None:
+            result["persist/prompt"] = from_union([from_bool, from_none], self.persist_prompt)
+        if self.persist_response is not None:
+            result["persist/response"] = from_union([from_bool, from_none], self.persist_response)
+        if self.trace_level is not None:
+            result["trace/level"] = from_union([lambda x: to_enum(InquiriumTraceLevel, x), from_none], self.trace_level)
+        return result
+
+
+class InquiriumGenerateOutcome(Enum):
+    """Outcome of the turn, using the generate outcome codes.
+    
+    Outcome codes. completed: output produced. handler-unavailable: no healthy runtime
+    satisfied the policy (never answered by a remote fallback). context-denied: a context
+    element could not reach any eligible model and policy was fail_closed. policy-denied: the
+    request itself was refused (missing grant, missing operator authority, scope not
+    allowed). failed: a runtime or adapter error after selection.
+    
+    How the turn ended. completed is the only outcome with output; the others are typed
+    denials or failures.
+    """
+    COMPLETED = "completed"
+    CONTEXT_DENIED = "context-denied"
+    FAILED = "failed"
+    HANDLER_UNAVAILABLE = "handler-unavailable"
+    POLICY_DENIED = "policy-denied"
+
+
+class TraceSchema(Enum):
+    INQUIRIUM_ASSISTANT_TURN_TRACE_V1 = "inquirium.assistant-turn-trace.v1"
+
+
+@dataclass
+class InquiriumAssistantTurnTrace:
+    """The operational trace: decisions and identifiers, never prompt or response content.
+    
+    Operational trace of one assistant turn: shapes, decisions, policy outcomes and effects,
+    never prompt or response content. Payload of records of type
+    daemon/inquirium-assistant-turn-trace.v1 in the storage stream
+    trace/inquirium-assistant-turns. Closed at every level, so there is no place for content
+    and no back-reference to the transcript.
+    """
+    decisions: List[InquiriumTraceDecision]
+    """Host and policy decisions taken during the turn, in order."""
+
+    effects: List[InquiriumTraceEffect]
+    """Side effects of recording the turn (transcript writes, object-store puts). Bookkeeping
+    only: assistant output never causes effects in this phase.
+    """
+    operation_id: str
+    """Inquirium operation id."""
+
+    participant_ref: str
+    """Participant on whose behalf the turn ran."""
+
+    policy: InquiriumTracePolicy
+    """The effective trace and egress policy of the turn."""
+
+    status: InquiriumGenerateOutcome
+    """Outcome of the turn, using the generate outcome codes."""
+
+    time_started_at: datetime
+    """When the host accepted the turn."""
+
+    trace_id: str
+    """Identifier of this trace record; what trace/ref in responses and result facts points to."""
+
+    trace_schema: TraceSchema
+    """Schema discriminator; always inquirium.assistant-turn-trace.v1."""
+
+    turn_id: str
+    """The turn traced. Associates the record with the transcript by turn, without a transcript
+    reference.
+    """
+    diagnostics: Optional[InquiriumDiagnostics] = None
+    """Content-free diagnostics."""
+
+    input_shape: Optional[InquiriumTraceInputShape] = None
+    """Counts describing the input, never the input."""
+
+    model_binding_ref: Optional[str] = None
+    """Model binding selected, absent when none qualified."""
+
+    output_shape: Optional[InquiriumTraceOutputShape] = None
+    """Counts and artifact references describing the output, never the output."""
+
+    runtime_ref: Optional[str] = None
+    """Runtime selected, absent when none qualified."""
+
+    time_finished_at: Optional[datetime] = None
+    """When the turn reached its outcome."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'InquiriumAssistantTurnTrace':
+        assert isinstance(obj, dict)
+        decisions = from_list(InquiriumTraceDecision.from_dict, obj.get("decisions"))
+        effects = from_list(InquiriumTraceEffect.from_dict, obj.get("effects"))
+        operation_id = from_str(obj.get("operation/id"))
+        participant_ref = from_str(obj.get("participant/ref"))
+        policy = InquiriumTracePolicy.from_dict(obj.get("policy"))
+        status = InquiriumGenerateOutcome(obj.get("status"))
+        time_started_at = from_datetime(obj.get("time/started-at"))
+        trace_id = from_str(obj.get("trace/id"))
+        trace_schema = TraceSchema(obj.get("trace/schema"))
+        turn_id = from_str(obj.get("turn/id"))
+        diagnostics = from_union([InquiriumDiagnostics.from_dict, from_none], obj.get("diagnostics"))
+        input_shape = from_union([InquiriumTraceInputShape.from_dict, from_none], obj.get("input/shape"))
+        model_binding_ref = from_union([from_str, from_none], obj.get("model.binding/ref"))
+        output_shape = from_union([InquiriumTraceOutputShape.from_dict, from_none], obj.get("output/shape"))
+        runtime_ref = from_union([from_str, from_none], obj.get("runtime/ref"))
+        time_finished_at = from_union([from_datetime, from_none], obj.get("time/finished-at"))
+        return InquiriumAssistantTurnTrace(decisions, effects, operation_id, participant_ref, policy, status, time_started_at, trace_id, trace_schema, turn_id, diagnostics, input_shape, model_binding_ref, output_shape, runtime_ref, time_finished_at)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["decisions"] = from_list(lambda x: to_class(InquiriumTraceDecision, x), self.decisions)
+        result["effects"] = from_list(lambda x: to_class(InquiriumTraceEffect, x), self.effects)
+        result["operation/id"] = from_str(self.operation_id)
+        result["participant/ref"] = from_str(self.participant_ref)
+        result["policy"] = to_class(InquiriumTracePolicy, self.policy)
+        result["status"] = to_enum(InquiriumGenerateOutcome, self.status)
+        result["time/started-at"] = self.time_started_at.isoformat()
+        result["trace/id"] = from_str(self.trace_id)
+        result["trace/schema"] = to_enum(TraceSchema, self.trace_schema)
+        result["turn/id"] = from_str(self.turn_id)
+        if self.diagnostics is not None:
+            result["diagnostics"] = from_union([lambda x: to_class(InquiriumDiagnostics, x), from_none], self.diagnostics)
+        if self.input_shape is not None:
+            result["input/shape"] = from_union([lambda x: to_class(InquiriumTraceInputShape, x), from_none], self.input_shape)
+        if self.model_binding_ref is not None:
+            result["model.binding/ref"] = from_union([from_str, from_none], self.model_binding_ref)
+        if self.output_shape is not None:
+            result["output/shape"] = from_union([lambda x: to_class(InquiriumTraceOutputShape, x), from_none], self.output_shape)
+        if self.runtime_ref is not None:
+            result["runtime/ref"] = from_union([from_str, from_none], self.runtime_ref)
+        if self.time_finished_at is not None:
+            result["time/finished-at"] = from_union([lambda x: x.isoformat(), from_none], self.time_finished_at)
+        return result
+
+
+class RecordType(Enum):
+    DAEMON_INQUIRIUM_ASSISTANT_TURN_TRACE_V1 = "daemon/inquirium-assistant-turn-trace.v1"
+
+
+class Stream(Enum):
+    TRACE_INQUIRIUM_ASSISTANT_TURNS = "trace/inquirium-assistant-turns"
+
+
+@dataclass
+class HostSampleTraceRecord:
+    """One record of the trace stream: the stream name, the record type and the trace body.
+    Closed: nothing rides beside the body.
+    """
+    body: InquiriumAssistantTurnTrace
+    """The operational trace: decisions and identifiers, never prompt or response content."""
+
+    record_type: RecordType
+    """Record type of the body."""
+
+    stream: Stream
+    """The stream the record belongs to."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'HostSampleTraceRecord':
+        assert isinstance(obj, dict)
+        body = InquiriumAssistantTurnTrace.from_dict(obj.get("body"))
+        record_type = RecordType(obj.get("record_type"))
+        stream = Stream(obj.get("stream"))
+        return HostSampleTraceRecord(body, record_type, stream)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["body"] = to_class(InquiriumAssistantTurnTrace, self.body)
+        result["record_type"] = to_enum(RecordType, self.record_type)
+        result["stream"] = to_enum(Stream, self.stream)
+        return result
+
+
+@dataclass
+class HostSampleInquiriumTracesResponse:
+    """Response of GET /v1/host/sample/inquirium/traces: the assistant-turn trace stream,
+    optionally filtered by trace id. Open: a host may add diagnostics.
+    """
+    records: List[HostSampleTraceRecord]
+    """Trace records in append order."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'HostSampleInquiriumTracesResponse':
+        assert isinstance(obj, dict)
+        records = from_list(HostSampleTraceRecord.from_dict, obj.get("records"))
+        return HostSampleInquiriumTracesResponse(records)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["records"] = from_list(lambda x: to_class(HostSampleTraceRecord, x), self.records)
+        return result
+
+
+@dataclass
+class HostSampleMemoryCompactRequest:
+    """Body of POST /v1/host/sample/memory/compact: a client-requested RFC 0012 compaction of
+    one scope. Closed: a client-submitted shape.
+    """
+    memory_ref: str
+    """Memory scope the seam acts on, mem://<tenant>/<scope>; the tenant comes from the ref
+    (CTI-1).
+    """
+    source_ids: Optional[List[str]] = None
+    """Entries to compact; all live entries of the scope when absent."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'HostSampleMemoryCompactRequest':
+        assert isinstance(obj, dict)
+        memory_ref = from_str(obj.get("memoryRef"))
+        source_ids = from_union([lambda x: from_list(from_str, x), from_none], obj.get("sourceIds"))
+        return HostSampleMemoryCompactRequest(memory_ref, source_ids)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["memoryRef"] = from_str(self.memory_ref)
+        if self.source_ids is not None:
+            result["sourceIds"] = from_union([lambda x: from_list(from_str, x), from_none], self.source_ids)
+        return result
+
+
+@dataclass
+class DistillationReport:
+    """RFC 0062 sub-object of memory.compacted, present when the compaction was a budgeted
+    distillation. Open like the event that carries it: consumers ignore fields a later
+    revision adds.
+    
+    Present when the run was an RFC 0062 distillation.
+    """
+    index_updated: bool
+    """Whether MEMORY-INDEX.json was updated (then workspace.updated was emitted)."""
+
+    token_budget: int
+    """Budget applied, after clamping to maxTokenBudget."""
+
+    tokens_used: int
+    """Input plus output tokens counted against the budget."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'DistillationReport':
+        assert isinstance(obj, dict)
+        index_updated = from_bool(obj.get("indexUpdated"))
+        token_budget = from_int(obj.get("tokenBudget"))
+        tokens_used = from_int(obj.get("tokensUsed"))
+        return DistillationReport(index_updated, token_budget, tokens_used)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["indexUpdated"] = from_bool(self.index_updated)
+        result["tokenBudget"] = from_int(self.token_budget)
+        result["tokensUsed"] = from_int(self.tokens_used)
+        return result
+
+
+@dataclass
+class MemoryCompactedPayload:
+    """The memory.compacted payload the run emitted.
+    
+    RFC 0012 §B. One compaction run (or RFC 0062 distillation) finished. Open: consumers
+    tolerate extra fields.
+    
+    The memory.compacted payload with its distillation report.
+    """
+    byte_size: int
+    """UTF-8 byte size of the output entry's content."""
+
+    memory_ref: str
+    """The single memory scope compacted."""
+
+    output_id: str
+    """Id of the new entry; readable through MemoryAdapter.get until normal TTL eviction."""
+
+    source_count: int
+    """Total sources collapsed, including any not listed."""
+
+    trigger: CompactionTrigger
+    """The path that drove this run; scheduled distillation reports host-managed."""
+
+    distillation: Optional[DistillationReport] = None
+    """Present when the run was an RFC 0062 distillation."""
+
+    source_ids: Optional[List[str]] = None
+    """Ids collapsed into outputId. Exhaustive when present (no 'and N more'); may be omitted
+    when sourceCount exceeds 100.
+    """
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'MemoryCompactedPayload':
+        assert isinstance(obj, dict)
+        byte_size = from_int(obj.get("byteSize"))
+        memory_ref = from_str(obj.get("memoryRef"))
+        output_id = from_str(obj.get("outputId"))
+        source_count = from_int(obj.get("sourceCount"))
+        trigger = CompactionTrigger(obj.get("trigger"))
+        distillation = from_union([DistillationReport.from_dict, from_none], obj.get("distillation"))
+        source_ids = from_union([lambda x: from_list(from_str, x), from_none], obj.get("sourceIds"))
+        return MemoryCompactedPayload(byte_size, memory_ref, output_id, source_count, trigger, distillation, source_ids)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["byteSize"] = from_int(self.byte_size)
+        result["memoryRef"] = from_str(self.memory_ref)
+        result["outputId"] = from_str(self.output_id)
+        result["sourceCount"] = from_int(self.source_count)
+        result["trigger"] = to_enum(CompactionTrigger, self.trigger)
+        if self.distillation is not None:
+            result["distillation"] = from_union([lambda x: to_class(DistillationReport, x), from_none], self.distillation)
+        if self.source_ids is not None:
+            result["sourceIds"] = from_union([lambda x: from_list(from_str, x), from_none], self.source_ids)
+        return result
+
+
+@dataclass
+class HostSampleMemoryCompactResponse:
+    """Response of the compaction seam: the run id, the memory.compacted payload and the output
+    entry. Open: a host may add diagnostics.
+    """
+    compaction_run_id: str
+    """Id of the compaction run (also on the event)."""
+
+    event: MemoryCompactedPayload
+    """The memory.compacted payload the run emitted."""
+
+    output: MemoryEntry
+    """The compacted entry, readable through get; tagged compacted-from:<compactionRunId>."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'HostSampleMemoryCompactResponse':
+        assert isinstance(obj, dict)
+        compaction_run_id = from_str(obj.get("compactionRunId"))
+        event = MemoryCompactedPayload.from_dict(obj.get("event"))
+        output = MemoryEntry.from_dict(obj.get("output"))
+        return HostSampleMemoryCompactResponse(compaction_run_id, event, output)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["compactionRunId"] = from_str(self.compaction_run_id)
+        result["event"] = to_class(MemoryCompactedPayload, self.event)
+        result["output"] = to_class(MemoryEntry, self.output)
+        return result
+
+
+@dataclass
+class HostSampleMemoryDistillRequest:
+    """Body of POST /v1/host/sample/memory/distill: an on-demand distillation of the scope's
+    transactional entries. Closed: a client-submitted shape.
+    """
+    memory_ref: str
+    """Memory scope the seam acts on, mem://<tenant>/<scope>; the tenant comes from the ref
+    (CTI-1).
+    """
+    token_budget: Optional[int] = None
+    """Budget for input plus output tokens; clamped to the advertised maximum, which is also the
+    default.
+    """
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'HostSampleMemoryDistillRequest':
+        assert isinstance(obj, dict)
+        memory_ref = from_str(obj.get("memoryRef"))
+        token_budget = from_union([from_int, from_none], obj.get("tokenBudget"))
+        return HostSampleMemoryDistillRequest(memory_ref, token_budget)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["memoryRef"] = from_str(self.memory_ref)
+        if self.token_budget is not None:
+            result["tokenBudget"] = from_union([from_int, from_none], self.token_budget)
+        return result
+
+
+@dataclass
+class MemoryIndexArchive:
+    """One archive listed in the index. Closed."""
+
+    archive_id: str
+    """Content-addressed id of the archive: the same sources and budget always give the same id
+    and bytes.
+    """
+    byte_size: int
+    """UTF-8 byte size of the archive content."""
+
+    created_at: datetime
+    """When the archive was written."""
+
+    entry_id: str
+    """Id of the MemoryEntry that holds the archive's content, readable through
+    MemoryAdapter.get.
+    """
+    level: int
+    """Distillation depth: 1 for transactional sources, n+1 when distilling level-n archives
+    (recursive distillation).
+    """
+    source_count: int
+    """How many source entries were distilled."""
+
+    token_budget: int
+    """Budget the run applied."""
+
+    tokens_used: int
+    """Input plus output tokens counted."""
+
+    expires_at: Optional[datetime] = None
+    """When the archive may be collected (createdAt + archiveRetention)."""
+
+    topics: Optional[List[str]] = None
+    """Short retrieval keys extracted from the archive (SR-1 redacted)."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'MemoryIndexArchive':
+        assert isinstance(obj, dict)
+        archive_id = from_str(obj.get("archiveId"))
+        byte_size = from_int(obj.get("byteSize"))
+        created_at = from_datetime(obj.get("createdAt"))
+        entry_id = from_str(obj.get("entryId"))
+        level = from_int(obj.get("level"))
+        source_count = from_int(obj.get("sourceCount"))
+        token_budget = from_int(obj.get("tokenBudget"))
+        tokens_used = from_int(obj.get("tokensUsed"))
+        expires_at = from_union([from_datetime, from_none], obj.get("expiresAt"))
+        topics = from_union([lambda x: from_list(from_str, x), from_none], obj.get("topics"))
+        return MemoryIndexArchive(archive_id, byte_size, created_at, entry_id, level, source_count, token_budget, tokens_used, expires_at, topics)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["archiveId"] = from_str(self.archive_id)
+        result["byteSize"] = from_int(self.byte_size)
+        result["createdAt"] = self.created_at.isoformat()
+        result["entryId"] = from_str(self.entry_id)
+        result["level"] = from_int(self.level)
+        result["sourceCount"] = from_int(self.source_count)
+        result["tokenBudget"] = from_int(self.token_budget)
+        result["tokensUsed"] = from_int(self.tokens_used)
+        if self.expires_at is not None:
+            result["expiresAt"] = from_union([lambda x: x.isoformat(), from_none], self.expires_at)
+        if self.topics is not None:
+            result["topics"] = from_union([lambda x: from_list(from_str, x), from_none], self.topics)
+        return result
+
+
+@dataclass
+class MemoryIndex:
+    """MEMORY-INDEX.json after the run; present when the host emits the index.
+    
+    The normative MEMORY-INDEX.json manifest a distillation run updates (RFC 0062) and the
+    next session loads at start-up. Stored as a workspace file; updating it emits
+    workspace.updated. Closed: it is the contract between the distiller and the loader.
+    """
+    archives: List[MemoryIndexArchive]
+    """Distilled archives, oldest first. Each is immutable and addressable."""
+
+    memory_ref: str
+    """The memory scope the index covers (one tenant, CTI-1)."""
+
+    schema_version: float
+    """Manifest format version; always 1 for this schema."""
+
+    tokenizer_name: str
+    """Tokenizer the token counts were measured with; matches memory.distillation.tokenizerName."""
+
+    updated_at: datetime
+    """When the last distillation run updated the index."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'MemoryIndex':
+        assert isinstance(obj, dict)
+        archives = from_list(MemoryIndexArchive.from_dict, obj.get("archives"))
+        memory_ref = from_str(obj.get("memoryRef"))
+        schema_version = from_float(obj.get("schemaVersion"))
+        tokenizer_name = from_str(obj.get("tokenizerName"))
+        updated_at = from_datetime(obj.get("updatedAt"))
+        return MemoryIndex(archives, memory_ref, schema_version, tokenizer_name, updated_at)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["archives"] = from_list(lambda x: to_class(MemoryIndexArchive, x), self.archives)
+        result["memoryRef"] = from_str(self.memory_ref)
+        result["schemaVersion"] = to_float(self.schema_version)
+        result["tokenizerName"] = from_str(self.tokenizer_name)
+        result["updatedAt"] = self.updated_at.isoformat()
+        return result
+
+
+@dataclass
+class HostSampleMemoryDistillResponse:
+    """Response of the distillation seam: the archive, the event, the long-term summary entry
+    and the updated index. Open: a host may add diagnostics.
+    """
+    archive_id: str
+    """Content address of the byte-stable archive."""
+
+    entry: MemoryEntry
+    """The long-term entry holding the distilled summary."""
+
+    event: MemoryCompactedPayload
+    """The memory.compacted payload with its distillation report."""
+
+    index: Optional[MemoryIndex] = None
+    """MEMORY-INDEX.json after the run; present when the host emits the index."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'HostSampleMemoryDistillResponse':
+        assert isinstance(obj, dict)
+        archive_id = from_str(obj.get("archiveId"))
+        entry = MemoryEntry.from_dict(obj.get("entry"))
+        event = MemoryCompactedPayload.from_dict(obj.get("event"))
+        index = from_union([MemoryIndex.from_dict, from_none], obj.get("index"))
+        return HostSampleMemoryDistillResponse(archive_id, entry, event, index)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["archiveId"] = from_str(self.archive_id)
+        result["entry"] = to_class(MemoryEntry, self.entry)
+        result["event"] = to_class(MemoryCompactedPayload, self.event)
+        if self.index is not None:
+            result["index"] = from_union([lambda x: to_class(MemoryIndex, x), from_none], self.index)
+        return result
+
+
+@dataclass
+class HostSampleMemoryEntriesResponse:
+    """Response of GET /v1/host/sample/memory/entries and of the list form of GET
+    /v1/runs/{runId}/memory: entries as one tenant's adapter lists them. Open: a host may add
+    diagnostics.
+    """
+    entries: List[MemoryEntry]
+    """Live, unexpired entries the caller's tenant may read; a ref of another tenant gives an
+    empty list (CTI-1).
+    """
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'HostSampleMemoryEntriesResponse':
+        assert isinstance(obj, dict)
+        entries = from_list(MemoryEntry.from_dict, obj.get("entries"))
+        return HostSampleMemoryEntriesResponse(entries)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["entries"] = from_list(lambda x: to_class(MemoryEntry, x), self.entries)
+        return result
+
+
+@dataclass
+class HostSampleMemoryRedactionRequest:
+    """Body of POST /v1/host/sample/memory/redaction: resolve a fresh BYOK secret in a run and
+    write its plaintext into memoryRef. Closed: a client-submitted shape.
+    """
+    memory_ref: str
+    """Memory scope the seam acts on, mem://<tenant>/<scope>; the tenant comes from the ref
+    (CTI-1).
+    """
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'HostSampleMemoryRedactionRequest':
+        assert isinstance(obj, dict)
+        memory_ref = from_str(obj.get("memoryRef"))
+        return HostSampleMemoryRedactionRequest(memory_ref)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["memoryRef"] = from_str(self.memory_ref)
+        return result
+
+
+@dataclass
+class HostSampleMemoryRedactionResponse:
+    """Response of the redaction fixture: where the entry went and which secret it carried, so
+    the suite can read it back. Open: a host may add diagnostics.
+    """
+    memory_id: str
+    """Id of the written entry."""
+
+    memory_ref: str
+    """Memory scope the seam acts on, mem://<tenant>/<scope>; the tenant comes from the ref
+    (CTI-1).
+    """
+    secret_id: str
+    """Id of the registered secret; the stored content carries [REDACTED:<secretId>]."""
+
+    secret_value: str
+    """The plaintext that was written; it must never be readable from memory. Fixture data, not
+    a real credential.
+    """
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'HostSampleMemoryRedactionResponse':
+        assert isinstance(obj, dict)
+        memory_id = from_str(obj.get("memoryId"))
+        memory_ref = from_str(obj.get("memoryRef"))
+        secret_id = from_str(obj.get("secretId"))
+        secret_value = from_str(obj.get("secretValue"))
+        return HostSampleMemoryRedactionResponse(memory_id, memory_ref, secret_id, secret_value)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["memoryId"] = from_str(self.memory_id)
+        result["memoryRef"] = from_str(self.memory_ref)
+        result["secretId"] = from_str(self.secret_id)
+        result["secretValue"] = from_str(self.secret_value)
+        return result
+
+
+class Tier(Enum):
+    """Memory tier; transactional entries are what distillation consumes."""
+
+    LONG_TERM = "long-term"
+    TRANSACTIONAL = "transactional"
+
+
+@dataclass
+class HostSampleSeedEntry:
+    """One entry to seed. Closed: a client-submitted shape."""
+
+    content: str
+    """Entry text as the writer submits it (stored after SR-1 redaction)."""
+
+    tags: Optional[List[str]] = None
+    """Tags stored with the entry."""
+
+    tier: Optional[Tier] = None
+    """Memory tier; transactional entries are what distillation consumes."""
+
+    ttl_seconds: Optional[float] = None
+    """Lifetime from the write; expiresAt = write time + ttlSeconds (ms granularity)."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'HostSampleSeedEntry':
+        assert isinstance(obj, dict)
+        content = from_str(obj.get("content"))
+        tags = from_union([lambda x: from_list(from_str, x), from_none], obj.get("tags"))
+        tier = from_union([Tier, from_none], obj.get("tier"))
+        ttl_seconds = from_union([from_float, from_none], obj.get("ttlSeconds"))
+        return HostSampleSeedEntry(content, tags, tier, ttl_seconds)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["content"] = from_str(self.content)
+        if self.tags is not None:
+            result["tags"] = from_union([lambda x: from_list(from_str, x), from_none], self.tags)
+        if self.tier is not None:
+            result["tier"] = from_union([lambda x: to_enum(Tier, x), from_none], self.tier)
+        if self.ttl_seconds is not None:
+            result["ttlSeconds"] = from_union([to_float, from_none], self.ttl_seconds)
+        return result
+
+
+@dataclass
+class HostSampleSeedSecret:
+    """A BYOK secret to register for the seeding run. Closed: a client-submitted shape."""
+
+    secret_id: str
+    """Id the redaction marker names: [REDACTED:<secretId>]."""
+
+    value: str
+    """The plaintext; registered values of 8 characters or more are redacted (SR-1 floor)."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'HostSampleSeedSecret':
+        assert isinstance(obj, dict)
+        secret_id = from_str(obj.get("secretId"))
+        value = from_str(obj.get("value"))
+        return HostSampleSeedSecret(secret_id, value)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["secretId"] = from_str(self.secret_id)
+        result["value"] = from_str(self.value)
+        return result
+
+
+@dataclass
+class HostSampleMemorySeedRequest:
+    """Body of POST /v1/host/sample/memory/seed: writes entries into one scope through the
+    host's SR-1 chokepoint, after registering the given BYOK secrets in the seeding run.
+    Closed: a client-submitted shape.
+    """
+    entries: List[HostSampleSeedEntry]
+    """Entries to write, in order (1 to 1000)."""
+
+    memory_ref: str
+    """Memory scope the seam acts on, mem://<tenant>/<scope>; the tenant comes from the ref
+    (CTI-1).
+    """
+    run_id: Optional[str] = None
+    """Run the writes are attributed to; the host makes one up when absent."""
+
+    secrets: Optional[List[HostSampleSeedSecret]] = None
+    """BYOK secrets resolved in the seeding run before the writes, so SR-1 redacts their
+    plaintext on the way in.
+    """
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'HostSampleMemorySeedRequest':
+        assert isinstance(obj, dict)
+        entries = from_list(HostSampleSeedEntry.from_dict, obj.get("entries"))
+        memory_ref = from_str(obj.get("memoryRef"))
+        run_id = from_union([from_str, from_none], obj.get("runId"))
+        secrets = from_union([lambda x: from_list(HostSampleSeedSecret.from_dict, x), from_none], obj.get("secrets"))
+        return HostSampleMemorySeedRequest(entries, memory_ref, run_id, secrets)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["entries"] = from_list(lambda x: to_class(HostSampleSeedEntry, x), self.entries)
+        result["memoryRef"] = from_str(self.memory_ref)
+        if self.run_id is not None:
+            result["runId"] = from_union([from_str, from_none], self.run_id)
+        if self.secrets is not None:
+            result["secrets"] = from_union([lambda x: from_list(lambda x: to_class(HostSampleSeedSecret, x), x), from_none], self.secrets)
+        return result
+
+
+@dataclass
+class HostSampleMemorySeedResponse:
+    """Response of the seed seam: the entries as stored (redacted). Open: a host may add
+    diagnostics.
+    """
+    entries: List[MemoryEntry]
+    """The stored entries, in request order; content is what SR-1 let through."""
+
+    memory_ref: str
+    """Memory scope the seam acts on, mem://<tenant>/<scope>; the tenant comes from the ref
+    (CTI-1).
+    """
+    run_id: str
+    """Run the writes were attributed to."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'HostSampleMemorySeedResponse':
+        assert isinstance(obj, dict)
+        entries = from_list(MemoryEntry.from_dict, obj.get("entries"))
+        memory_ref = from_str(obj.get("memoryRef"))
+        run_id = from_str(obj.get("runId"))
+        return HostSampleMemorySeedResponse(entries, memory_ref, run_id)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["entries"] = from_list(lambda x: to_class(MemoryEntry, x), self.entries)
+        result["memoryRef"] = from_str(self.memory_ref)
+        result["runId"] = from_str(self.run_id)
+        return result
+
+
+@dataclass
+class HostSampleQuestionCancelRequest:
+    """Body of POST /v1/host/sample/inquirium/questions/cancel. Closed: a client-submitted shape."""
+
+    question_ref: str
+    """Ref of the question to cancel."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'HostSampleQuestionCancelRequest':
+        assert isinstance(obj, dict)
+        question_ref = from_str(obj.get("question/ref"))
+        return HostSampleQuestionCancelRequest(question_ref)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["question/ref"] = from_str(self.question_ref)
+        return result
+
+
+@dataclass
+class HostSampleReplayFixtureRequest:
+    """Body of POST /v1/host/sample/multi-agent/replay-fixture: a run writes k=v1, then k=v2; an
+    empty body is allowed. Closed: a client-submitted shape.
+    """
+    drop_event_log: Optional[bool] = None
+    """Drop the run's event log afterwards, so a fork can no longer be served and must be
+    refused with 422.
+    """
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'HostSampleReplayFixtureRequest':
+        assert isinstance(obj, dict)
+        drop_event_log = from_union([from_bool, from_none], obj.get("dropEventLog"))
+        return HostSampleReplayFixtureRequest(drop_event_log)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        if self.drop_event_log is not None:
+            result["dropEventLog"] = from_union([from_bool, from_none], self.drop_event_log)
+        return result
+
+
+@dataclass
+class HostSampleReplayFixtureResponse:
+    """Response of the replay fixture: what a fork at fromSeq must read. Open: a host may add
+    diagnostics.
+    """
+    current: str
+    """Content live memory holds now."""
+
+    expected_at_fork: str
+    """Content a fork at fromSeq reads."""
+
+    from_seq: int
+    """Event index right after the first write."""
+
+    memory_id: str
+    """Id of the overwritten entry."""
+
+    memory_ref: str
+    """Memory scope the seam acts on, mem://<tenant>/<scope>; the tenant comes from the ref
+    (CTI-1).
+    """
+    run_id: str
+    """The source run to fork."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'HostSampleReplayFixtureResponse':
+        assert isinstance(obj, dict)
+        current = from_str(obj.get("current"))
+        expected_at_fork = from_str(obj.get("expectedAtFork"))
+        from_seq = from_int(obj.get("fromSeq"))
+        memory_id = from_str(obj.get("memoryId"))
+        memory_ref = from_str(obj.get("memoryRef"))
+        run_id = from_str(obj.get("runId"))
+        return HostSampleReplayFixtureResponse(current, expected_at_fork, from_seq, memory_id, memory_ref, run_id)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["current"] = from_str(self.current)
+        result["expectedAtFork"] = from_str(self.expected_at_fork)
+        result["fromSeq"] = from_int(self.from_seq)
+        result["memoryId"] = from_str(self.memory_id)
+        result["memoryRef"] = from_str(self.memory_ref)
+        result["runId"] = from_str(self.run_id)
+        return result
+
+
 class InquiriumEgress(Enum):
     """Egress for community data.
     
@@ -1523,25 +2895,6 @@ class InquiriumAssistantConfigSchema(Enum):
     INQUIRIUM_ASSISTANT_CONFIG_V1 = "inquirium.assistant-config.v1"
 
 
-class InquiriumTraceLevel(Enum):
-    """Trace level for community turns.
-    
-    How much the trace records. metadata_only: shapes, runtime selection and outcome.
-    decision_detail: additionally one decision per context element, class-keyed resolution
-    and redaction. Neither level records content.
-    
-    Trace level for personal turns.
-    
-    Trace level for public turns.
-    
-    Trace level when no per-label entry applies.
-    
-    Resolved trace level.
-    """
-    DECISION_DETAIL = "decision_detail"
-    METADATA_ONLY = "metadata_only"
-
-
 @dataclass
 class InquiriumTraceLevelByClassByClass:
     """Per-label trace level.
@@ -1777,473 +3130,6 @@ class InquiriumAssistantConfig:
             result["trace_level"] = from_union([lambda x: to_class(InquiriumTraceLevelByClass, x), from_none], self.trace_level)
         if self.verification_rigor is not None:
             result["verification_rigor"] = from_union([lambda x: to_class(InquiriumVerificationRigorByMode, x), from_none], self.verification_rigor)
-        return result
-
-
-class InquiriumClassificationLabel(Enum):
-    """Label of that element, or the label a keyed setting was resolved for.
-    
-    Sensitivity label carried by every piece of context, transcript fact and operator
-    question. Three labels, totally ordered from least to most restrictive: public,
-    community, personal. This file also holds the ClassKeyed configuration idiom, the
-    configuration dual of classified data.
-    
-    Label of the data the question or operation reads or shows.
-    
-    Label of what the answer or operation produces.
-    
-    The element's label. Required: the host must attach one. Any path that loses it treats
-    the element as personal.
-    
-    Present on a declassified projection: the label of the original element. Must be more
-    restrictive than classification (runtime rule).
-    
-    Label of the result content: at least as restrictive as the most restrictive context
-    element used (runtime rule).
-    
-    Label of the turn's content; governs retention and who may read it.
-    
-    Most restrictive label the model may receive unchanged.
-    
-    Highest label the acknowledgement covers.
-    
-    Elements labelled above this must be declassified before they may reach the model, even
-    if within the ceiling.
-    """
-    COMMUNITY = "community"
-    PERSONAL = "personal"
-    PUBLIC = "public"
-
-
-class DecidedBy(Enum):
-    """Honest provenance label: host policy, model proposal, model production or operator
-    approval.
-    """
-    HOST_POLICY = "host-policy"
-    MODEL_PRODUCED = "model-produced"
-    MODEL_PROPOSED = "model-proposed"
-    OPERATOR_APPROVED = "operator-approved"
-
-
-class InquiriumTraceDecisionKind(Enum):
-    """What was decided."""
-
-    CLASS_KEYED_RESOLUTION = "class-keyed-resolution"
-    CONTEXT_ELEMENT = "context-element"
-    EGRESS = "egress"
-    ESCALATION = "escalation"
-    MODE_KEYED_RESOLUTION = "mode-keyed-resolution"
-    OPERATOR_QUESTION = "operator-question"
-    REDACTION = "redaction"
-    RUNTIME_SELECTION = "runtime-selection"
-
-
-class InquiriumContextSourceKind(Enum):
-    """Source kind of that element.
-    
-    Kinds of context source, each behind its own host-owned gate.
-    
-    Which gate resolves this source.
-    
-    Which kind of source produced the element.
-    """
-    ARTIFACT = "artifact"
-    DATASET = "dataset"
-    MEMARIUM = "memarium"
-    MESSAGING = "messaging"
-    RELATIONSHIP = "relationship"
-
-
-@dataclass
-class InquiriumTraceDecision:
-    """One decision. Context-element decisions name the element, its source and label, and use
-    the outcomes include, declassify, drop or fail. Closed.
-    """
-    kind: InquiriumTraceDecisionKind
-    """What was decided."""
-
-    outcome: str
-    """Kebab-case outcome (e.g. use-runtime, no-candidate, include, drop)."""
-
-    reason_code: str
-    """Why."""
-
-    classification: Optional[InquiriumClassificationLabel] = None
-    """Label of that element, or the label a keyed setting was resolved for."""
-
-    decided_by: Optional[DecidedBy] = None
-    """Honest provenance label: host policy, model proposal, model production or operator
-    approval.
-    """
-    element_ref: Optional[str] = None
-    """Context element concerned. Required for context-element decisions."""
-
-    source_kind: Optional[InquiriumContextSourceKind] = None
-    """Source kind of that element."""
-
-    @staticmethod
-    def from_dict(obj: Any) -> 'InquiriumTraceDecision':
-        assert isinstance(obj, dict)
-        kind = InquiriumTraceDecisionKind(obj.get("kind"))
-        outcome = from_str(obj.get("outcome"))
-        reason_code = from_str(obj.get("reason/code"))
-        classification = from_union([InquiriumClassificationLabel, from_none], obj.get("classification"))
-        decided_by = from_union([DecidedBy, from_none], obj.get("decided/by"))
-        element_ref = from_union([from_str, from_none], obj.get("element/ref"))
-        source_kind = from_union([InquiriumContextSourceKind, from_none], obj.get("source/kind"))
-        return InquiriumTraceDecision(kind, outcome, reason_code, classification, decided_by, element_ref, source_kind)
-
-    def to_dict(self) -> dict:
-        result: dict = {}
-        result["kind"] = to_enum(InquiriumTraceDecisionKind, self.kind)
-        result["outcome"] = from_str(self.outcome)
-        result["reason/code"] = from_str(self.reason_code)
-        if self.classification is not None:
-            result["classification"] = from_union([lambda x: to_enum(InquiriumClassificationLabel, x), from_none], self.classification)
-        if self.decided_by is not None:
-            result["decided/by"] = from_union([lambda x: to_enum(DecidedBy, x), from_none], self.decided_by)
-        if self.element_ref is not None:
-            result["element/ref"] = from_union([from_str, from_none], self.element_ref)
-        if self.source_kind is not None:
-            result["source/kind"] = from_union([lambda x: to_enum(InquiriumContextSourceKind, x), from_none], self.source_kind)
-        return result
-
-
-@dataclass
-class InquiriumDiagnostics:
-    """Content-free diagnostics.
-    
-    Content-free diagnostics shared by responses and traces: an error code and a retry count,
-    never error messages that could echo prompt text. Closed.
-    """
-    error_code: Optional[str] = None
-    """Kebab-case error code, or null when there was no error."""
-
-    retry_count: Optional[int] = None
-    """How many times the runtime call was retried."""
-
-    @staticmethod
-    def from_dict(obj: Any) -> 'InquiriumDiagnostics':
-        assert isinstance(obj, dict)
-        error_code = from_union([from_none, from_str], obj.get("error/code"))
-        retry_count = from_union([from_int, from_none], obj.get("retry/count"))
-        return InquiriumDiagnostics(error_code, retry_count)
-
-    def to_dict(self) -> dict:
-        result: dict = {}
-        if self.error_code is not None:
-            result["error/code"] = from_union([from_none, from_str], self.error_code)
-        if self.retry_count is not None:
-            result["retry/count"] = from_union([from_int, from_none], self.retry_count)
-        return result
-
-
-class InquiriumTraceEffectStatus(Enum):
-    """Result of the operation."""
-
-    FAILED = "failed"
-    OK = "ok"
-    SKIPPED = "skipped"
-
-
-@dataclass
-class InquiriumTraceEffect:
-    """One recording side effect: kind, status and a target descriptor. Closed."""
-
-    kind: str
-    """Host operation performed, e.g. memarium.write or object-store.put."""
-
-    status: InquiriumTraceEffectStatus
-    """Result of the operation."""
-
-    target: str
-    """Descriptor of where it went (space and kind, stream, object key); never content."""
-
-    @staticmethod
-    def from_dict(obj: Any) -> 'InquiriumTraceEffect':
-        assert isinstance(obj, dict)
-        kind = from_str(obj.get("kind"))
-        status = InquiriumTraceEffectStatus(obj.get("status"))
-        target = from_str(obj.get("target"))
-        return InquiriumTraceEffect(kind, status, target)
-
-    def to_dict(self) -> dict:
-        result: dict = {}
-        result["kind"] = from_str(self.kind)
-        result["status"] = to_enum(InquiriumTraceEffectStatus, self.status)
-        result["target"] = from_str(self.target)
-        return result
-
-
-@dataclass
-class InquiriumTraceInputShape:
-    """Counts describing the input, never the input.
-    
-    Content-free description of the input. Closed.
-    """
-    file_has_any: Optional[bool] = None
-    """Whether any object_ref part was included."""
-
-    message_count: Optional[int] = None
-    """Number of turns sent."""
-
-    token_approx_input: Optional[int] = None
-    """Approximate input tokens."""
-
-    tool_has_any: Optional[bool] = None
-    """Whether any tool surface was offered; always false while the assistant is advise-only."""
-
-    @staticmethod
-    def from_dict(obj: Any) -> 'InquiriumTraceInputShape':
-        assert isinstance(obj, dict)
-        file_has_any = from_union([from_bool, from_none], obj.get("file/has-any"))
-        message_count = from_union([from_int, from_none], obj.get("message/count"))
-        token_approx_input = from_union([from_int, from_none], obj.get("token/approx-input"))
-        tool_has_any = from_union([from_bool, from_none], obj.get("tool/has-any"))
-        return InquiriumTraceInputShape(file_has_any, message_count, token_approx_input, tool_has_any)
-
-    def to_dict(self) -> dict:
-        result: dict = {}
-        if self.file_has_any is not None:
-            result["file/has-any"] = from_union([from_bool, from_none], self.file_has_any)
-        if self.message_count is not None:
-            result["message/count"] = from_union([from_int, from_none], self.message_count)
-        if self.token_approx_input is not None:
-            result["token/approx-input"] = from_union([from_int, from_none], self.token_approx_input)
-        if self.tool_has_any is not None:
-            result["tool/has-any"] = from_union([from_bool, from_none], self.tool_has_any)
-        return result
-
-
-@dataclass
-class InquiriumTraceOutputShape:
-    """Counts and artifact references describing the output, never the output.
-    
-    Content-free description of the output. Closed.
-    """
-    artifact_refs: Optional[List[str]] = None
-    """Descriptors of artifacts produced or persisted under explicit policy."""
-
-    token_approx_output: Optional[int] = None
-    """Approximate output tokens."""
-
-    @staticmethod
-    def from_dict(obj: Any) -> 'InquiriumTraceOutputShape':
-        assert isinstance(obj, dict)
-        artifact_refs = from_union([lambda x: from_list(from_str, x), from_none], obj.get("artifact/refs"))
-        token_approx_output = from_union([from_int, from_none], obj.get("token/approx-output"))
-        return InquiriumTraceOutputShape(artifact_refs, token_approx_output)
-
-    def to_dict(self) -> dict:
-        result: dict = {}
-        if self.artifact_refs is not None:
-            result["artifact/refs"] = from_union([lambda x: from_list(from_str, x), from_none], self.artifact_refs)
-        if self.token_approx_output is not None:
-            result["token/approx-output"] = from_union([from_int, from_none], self.token_approx_output)
-        return result
-
-
-class InquiriumLocality(Enum):
-    """Requested locality.
-    
-    Where a turn may run. local_only admits only runtimes reached over a local transport;
-    remote_allowed lets the classification-aware acceptance policy decide.
-    
-    Where the turn may run.
-    """
-    LOCAL_ONLY = "local_only"
-    REMOTE_ALLOWED = "remote_allowed"
-
-
-class InquiriumTrustMode(Enum):
-    """Trust regime used for selection.
-    
-    Trust regime for runtime selection. strict_local trusts only local runtimes with no
-    egress (the Phase 1 mode); classification_gated lets model acceptance ceilings decide per
-    context element (Phase 2).
-    
-    Trust regime for runtime selection.
-    """
-    CLASSIFICATION_GATED = "classification_gated"
-    STRICT_LOCAL = "strict_local"
-
-
-@dataclass
-class InquiriumTracePolicy:
-    """The effective trace and egress policy of the turn.
-    
-    Effective policy of the turn as traced. Closed. Both persistence flags are booleans
-    defaulting to false: there is no field in which content itself could be stored.
-    """
-    egress_allowed: bool
-    """Whether any data was allowed to leave the node during the turn."""
-
-    locality: InquiriumLocality
-    """Requested locality."""
-
-    trust_mode: InquiriumTrustMode
-    """Trust regime used for selection."""
-
-    persist_prompt: Optional[bool] = None
-    """Whether the prompt was persisted as a classified artifact. Defaults to false."""
-
-    persist_response: Optional[bool] = None
-    """Whether the response was persisted as a classified artifact. Defaults to false."""
-
-    trace_level: Optional[InquiriumTraceLevel] = None
-    """Resolved trace level."""
-
-    @staticmethod
-    def from_dict(obj: Any) -> 'InquiriumTracePolicy':
-        assert isinstance(obj, dict)
-        egress_allowed = from_bool(obj.get("egress/allowed"))
-        locality = InquiriumLocality(obj.get("locality"))
-        trust_mode = InquiriumTrustMode(obj.get("trust/mode"))
-        persist_prompt = from_union([from_bool, from_none], obj.get("persist/prompt"))
-        persist_response = from_union([from_bool, from_none], obj.get("persist/response"))
-        trace_level = from_union([InquiriumTraceLevel, from_none], obj.get("trace/level"))
-        return InquiriumTracePolicy(egress_allowed, locality, trust_mode, persist_prompt, persist_response, trace_level)
-
-    def to_dict(self) -> dict:
-        result: dict = {}
-        result["egress/allowed"] = from_bool(self.egress_allowed)
-        result["locality"] = to_enum(InquiriumLocality, self.locality)
-        result["trust/mode"] = to_enum(InquiriumTrustMode, self.trust_mode)
-        if self.persist_prompt is not None:
-            result["persist/prompt"] = from_union([from_bool, from_none], self.persist_prompt)
-        if self.persist_response is not None:
-            result["persist/response"] = from_union([from_bool, from_none], self.persist_response)
-        if self.trace_level is not None:
-            result["trace/level"] = from_union([lambda x: to_enum(InquiriumTraceLevel, x), from_none], self.trace_level)
-        return result
-
-
-class InquiriumGenerateOutcome(Enum):
-    """Outcome of the turn, using the generate outcome codes.
-    
-    Outcome codes. completed: output produced. handler-unavailable: no healthy runtime
-    satisfied the policy (never answered by a remote fallback). context-denied: a context
-    element could not reach any eligible model and policy was fail_closed. policy-denied: the
-    request itself was refused (missing grant, missing operator authority, scope not
-    allowed). failed: a runtime or adapter error after selection.
-    
-    How the turn ended. completed is the only outcome with output; the others are typed
-    denials or failures.
-    """
-    COMPLETED = "completed"
-    CONTEXT_DENIED = "context-denied"
-    FAILED = "failed"
-    HANDLER_UNAVAILABLE = "handler-unavailable"
-    POLICY_DENIED = "policy-denied"
-
-
-class TraceSchema(Enum):
-    INQUIRIUM_ASSISTANT_TURN_TRACE_V1 = "inquirium.assistant-turn-trace.v1"
-
-
-@dataclass
-class InquiriumAssistantTurnTrace:
-    """Operational trace of one assistant turn: shapes, decisions, policy outcomes and effects,
-    never prompt or response content. Payload of records of type
-    daemon/inquirium-assistant-turn-trace.v1 in the storage stream
-    trace/inquirium-assistant-turns. Closed at every level, so there is no place for content
-    and no back-reference to the transcript.
-    """
-    decisions: List[InquiriumTraceDecision]
-    """Host and policy decisions taken during the turn, in order."""
-
-    effects: List[InquiriumTraceEffect]
-    """Side effects of recording the turn (transcript writes, object-store puts). Bookkeeping
-    only: assistant output never causes effects in this phase.
-    """
-    operation_id: str
-    """Inquirium operation id."""
-
-    participant_ref: str
-    """Participant on whose behalf the turn ran."""
-
-    policy: InquiriumTracePolicy
-    """The effective trace and egress policy of the turn."""
-
-    status: InquiriumGenerateOutcome
-    """Outcome of the turn, using the generate outcome codes."""
-
-    time_started_at: datetime
-    """When the host accepted the turn."""
-
-    trace_id: str
-    """Identifier of this trace record; what trace/ref in responses and result facts points to."""
-
-    trace_schema: TraceSchema
-    """Schema discriminator; always inquirium.assistant-turn-trace.v1."""
-
-    turn_id: str
-    """The turn traced. Associates the record with the transcript by turn, without a transcript
-    reference.
-    """
-    diagnostics: Optional[InquiriumDiagnostics] = None
-    """Content-free diagnostics."""
-
-    input_shape: Optional[InquiriumTraceInputShape] = None
-    """Counts describing the input, never the input."""
-
-    model_binding_ref: Optional[str] = None
-    """Model binding selected, absent when none qualified."""
-
-    output_shape: Optional[InquiriumTraceOutputShape] = None
-    """Counts and artifact references describing the output, never the output."""
-
-    runtime_ref: Optional[str] = None
-    """Runtime selected, absent when none qualified."""
-
-    time_finished_at: Optional[datetime] = None
-    """When the turn reached its outcome."""
-
-    @staticmethod
-    def from_dict(obj: Any) -> 'InquiriumAssistantTurnTrace':
-        assert isinstance(obj, dict)
-        decisions = from_list(InquiriumTraceDecision.from_dict, obj.get("decisions"))
-        effects = from_list(InquiriumTraceEffect.from_dict, obj.get("effects"))
-        operation_id = from_str(obj.get("operation/id"))
-        participant_ref = from_str(obj.get("participant/ref"))
-        policy = InquiriumTracePolicy.from_dict(obj.get("policy"))
-        status = InquiriumGenerateOutcome(obj.get("status"))
-        time_started_at = from_datetime(obj.get("time/started-at"))
-        trace_id = from_str(obj.get("trace/id"))
-        trace_schema = TraceSchema(obj.get("trace/schema"))
-        turn_id = from_str(obj.get("turn/id"))
-        diagnostics = from_union([InquiriumDiagnostics.from_dict, from_none], obj.get("diagnostics"))
-        input_shape = from_union([InquiriumTraceInputShape.from_dict, from_none], obj.get("input/shape"))
-        model_binding_ref = from_union([from_str, from_none], obj.get("model.binding/ref"))
-        output_shape = from_union([InquiriumTraceOutputShape.from_dict, from_none], obj.get("output/shape"))
-        runtime_ref = from_union([from_str, from_none], obj.get("runtime/ref"))
-        time_finished_at = from_union([from_datetime, from_none], obj.get("time/finished-at"))
-        return InquiriumAssistantTurnTrace(decisions, effects, operation_id, participant_ref, policy, status, time_started_at, trace_id, trace_schema, turn_id, diagnostics, input_shape, model_binding_ref, output_shape, runtime_ref, time_finished_at)
-
-    def to_dict(self) -> dict:
-        result: dict = {}
-        result["decisions"] = from_list(lambda x: to_class(InquiriumTraceDecision, x), self.decisions)
-        result["effects"] = from_list(lambda x: to_class(InquiriumTraceEffect, x), self.effects)
-        result["operation/id"] = from_str(self.operation_id)
-        result["participant/ref"] = from_str(self.participant_ref)
-        result["policy"] = to_class(InquiriumTracePolicy, self.policy)
-        result["status"] = to_enum(InquiriumGenerateOutcome, self.status)
-        result["time/started-at"] = self.time_started_at.isoformat()
-        result["trace/id"] = from_str(self.trace_id)
-        result["trace/schema"] = to_enum(TraceSchema, self.trace_schema)
-        result["turn/id"] = from_str(self.turn_id)
-        if self.diagnostics is not None:
-            result["diagnostics"] = from_union([lambda x: to_class(InquiriumDiagnostics, x), from_none], self.diagnostics)
-        if self.input_shape is not None:
-            result["input/shape"] = from_union([lambda x: to_class(InquiriumTraceInputShape, x), from_none], self.input_shape)
-        if self.model_binding_ref is not None:
-            result["model.binding/ref"] = from_union([from_str, from_none], self.model_binding_ref)
-        if self.output_shape is not None:
-            result["output/shape"] = from_union([lambda x: to_class(InquiriumTraceOutputShape, x), from_none], self.output_shape)
-        if self.runtime_ref is not None:
-            result["runtime/ref"] = from_union([from_str, from_none], self.runtime_ref)
-        if self.time_finished_at is not None:
-            result["time/finished-at"] = from_union([lambda x: x.isoformat(), from_none], self.time_finished_at)
         return result
 
 
@@ -4774,248 +5660,6 @@ class InterruptResolvedPayload:
 
 
 @dataclass
-class DistillationReport:
-    """RFC 0062 sub-object of memory.compacted, present when the compaction was a budgeted
-    distillation. Open like the event that carries it: consumers ignore fields a later
-    revision adds.
-    
-    Present when the run was an RFC 0062 distillation.
-    """
-    index_updated: bool
-    """Whether MEMORY-INDEX.json was updated (then workspace.updated was emitted)."""
-
-    token_budget: int
-    """Budget applied, after clamping to maxTokenBudget."""
-
-    tokens_used: int
-    """Input plus output tokens counted against the budget."""
-
-    @staticmethod
-    def from_dict(obj: Any) -> 'DistillationReport':
-        assert isinstance(obj, dict)
-        index_updated = from_bool(obj.get("indexUpdated"))
-        token_budget = from_int(obj.get("tokenBudget"))
-        tokens_used = from_int(obj.get("tokensUsed"))
-        return DistillationReport(index_updated, token_budget, tokens_used)
-
-    def to_dict(self) -> dict:
-        result: dict = {}
-        result["indexUpdated"] = from_bool(self.index_updated)
-        result["tokenBudget"] = from_int(self.token_budget)
-        result["tokensUsed"] = from_int(self.tokens_used)
-        return result
-
-
-@dataclass
-class MemoryCompactedPayload:
-    """RFC 0012 §B. One compaction run (or RFC 0062 distillation) finished. Open: consumers
-    tolerate extra fields.
-    """
-    byte_size: int
-    """UTF-8 byte size of the output entry's content."""
-
-    memory_ref: str
-    """The single memory scope compacted."""
-
-    output_id: str
-    """Id of the new entry; readable through MemoryAdapter.get until normal TTL eviction."""
-
-    source_count: int
-    """Total sources collapsed, including any not listed."""
-
-    trigger: CompactionTrigger
-    """The path that drove this run; scheduled distillation reports host-managed."""
-
-    distillation: Optional[DistillationReport] = None
-    """Present when the run was an RFC 0062 distillation."""
-
-    source_ids: Optional[List[str]] = None
-    """Ids collapsed into outputId. Exhaustive when present (no 'and N more'); may be omitted
-    when sourceCount exceeds 100.
-    """
-
-    @staticmethod
-    def from_dict(obj: Any) -> 'MemoryCompactedPayload':
-        assert isinstance(obj, dict)
-        byte_size = from_int(obj.get("byteSize"))
-        memory_ref = from_str(obj.get("memoryRef"))
-        output_id = from_str(obj.get("outputId"))
-        source_count = from_int(obj.get("sourceCount"))
-        trigger = CompactionTrigger(obj.get("trigger"))
-        distillation = from_union([DistillationReport.from_dict, from_none], obj.get("distillation"))
-        source_ids = from_union([lambda x: from_list(from_str, x), from_none], obj.get("sourceIds"))
-        return MemoryCompactedPayload(byte_size, memory_ref, output_id, source_count, trigger, distillation, source_ids)
-
-    def to_dict(self) -> dict:
-        result: dict = {}
-        result["byteSize"] = from_int(self.byte_size)
-        result["memoryRef"] = from_str(self.memory_ref)
-        result["outputId"] = from_str(self.output_id)
-        result["sourceCount"] = from_int(self.source_count)
-        result["trigger"] = to_enum(CompactionTrigger, self.trigger)
-        if self.distillation is not None:
-            result["distillation"] = from_union([lambda x: to_class(DistillationReport, x), from_none], self.distillation)
-        if self.source_ids is not None:
-            result["sourceIds"] = from_union([lambda x: from_list(from_str, x), from_none], self.source_ids)
-        return result
-
-
-@dataclass
-class MemoryEntry:
-    """One memory record as MemoryAdapter.list/get return it (RFC 0004). Content is already
-    SR-1-redacted when it leaves the adapter. Open: hosts may add fields; consumers ignore
-    what they do not know.
-    """
-    content: str
-    """The memory body, with every BYOK-resolved secret replaced by [REDACTED:<secretId>] (SR-1)."""
-
-    created_at: datetime
-    """When the entry was written (ISO-8601 UTC)."""
-
-    id: str
-    """Host-issued id, unique within its memoryRef. A tenant prefix is recommended where id
-    spaces are shared.
-    """
-    tags: List[str]
-    """Free-form tags. Compacted entries carry compacted-from:<compactionRunId> (RFC 0012 §C)."""
-
-    expires_at: Optional[datetime] = None
-    """Optional TTL instant. Once it has passed the entry never surfaces from list or get,
-    whether or not it was purged (millisecond granularity).
-    """
-
-    @staticmethod
-    def from_dict(obj: Any) -> 'MemoryEntry':
-        assert isinstance(obj, dict)
-        content = from_str(obj.get("content"))
-        created_at = from_datetime(obj.get("createdAt"))
-        id = from_str(obj.get("id"))
-        tags = from_list(from_str, obj.get("tags"))
-        expires_at = from_union([from_datetime, from_none], obj.get("expiresAt"))
-        return MemoryEntry(content, created_at, id, tags, expires_at)
-
-    def to_dict(self) -> dict:
-        result: dict = {}
-        result["content"] = from_str(self.content)
-        result["createdAt"] = self.created_at.isoformat()
-        result["id"] = from_str(self.id)
-        result["tags"] = from_list(from_str, self.tags)
-        if self.expires_at is not None:
-            result["expiresAt"] = from_union([lambda x: x.isoformat(), from_none], self.expires_at)
-        return result
-
-
-@dataclass
-class MemoryIndexArchive:
-    """One archive listed in the index. Closed."""
-
-    archive_id: str
-    """Content-addressed id of the archive: the same sources and budget always give the same id
-    and bytes.
-    """
-    byte_size: int
-    """UTF-8 byte size of the archive content."""
-
-    created_at: datetime
-    """When the archive was written."""
-
-    entry_id: str
-    """Id of the MemoryEntry that holds the archive's content, readable through
-    MemoryAdapter.get.
-    """
-    level: int
-    """Distillation depth: 1 for transactional sources, n+1 when distilling level-n archives
-    (recursive distillation).
-    """
-    source_count: int
-    """How many source entries were distilled."""
-
-    token_budget: int
-    """Budget the run applied."""
-
-    tokens_used: int
-    """Input plus output tokens counted."""
-
-    expires_at: Optional[datetime] = None
-    """When the archive may be collected (createdAt + archiveRetention)."""
-
-    topics: Optional[List[str]] = None
-    """Short retrieval keys extracted from the archive (SR-1 redacted)."""
-
-    @staticmethod
-    def from_dict(obj: Any) -> 'MemoryIndexArchive':
-        assert isinstance(obj, dict)
-        archive_id = from_str(obj.get("archiveId"))
-        byte_size = from_int(obj.get("byteSize"))
-        created_at = from_datetime(obj.get("createdAt"))
-        entry_id = from_str(obj.get("entryId"))
-        level = from_int(obj.get("level"))
-        source_count = from_int(obj.get("sourceCount"))
-        token_budget = from_int(obj.get("tokenBudget"))
-        tokens_used = from_int(obj.get("tokensUsed"))
-        expires_at = from_union([from_datetime, from_none], obj.get("expiresAt"))
-        topics = from_union([lambda x: from_list(from_str, x), from_none], obj.get("topics"))
-        return MemoryIndexArchive(archive_id, byte_size, created_at, entry_id, level, source_count, token_budget, tokens_used, expires_at, topics)
-
-    def to_dict(self) -> dict:
-        result: dict = {}
-        result["archiveId"] = from_str(self.archive_id)
-        result["byteSize"] = from_int(self.byte_size)
-        result["createdAt"] = self.created_at.isoformat()
-        result["entryId"] = from_str(self.entry_id)
-        result["level"] = from_int(self.level)
-        result["sourceCount"] = from_int(self.source_count)
-        result["tokenBudget"] = from_int(self.token_budget)
-        result["tokensUsed"] = from_int(self.tokens_used)
-        if self.expires_at is not None:
-            result["expiresAt"] = from_union([lambda x: x.isoformat(), from_none], self.expires_at)
-        if self.topics is not None:
-            result["topics"] = from_union([lambda x: from_list(from_str, x), from_none], self.topics)
-        return result
-
-
-@dataclass
-class MemoryIndex:
-    """The normative MEMORY-INDEX.json manifest a distillation run updates (RFC 0062) and the
-    next session loads at start-up. Stored as a workspace file; updating it emits
-    workspace.updated. Closed: it is the contract between the distiller and the loader.
-    """
-    archives: List[MemoryIndexArchive]
-    """Distilled archives, oldest first. Each is immutable and addressable."""
-
-    memory_ref: str
-    """The memory scope the index covers (one tenant, CTI-1)."""
-
-    schema_version: float
-    """Manifest format version; always 1 for this schema."""
-
-    tokenizer_name: str
-    """Tokenizer the token counts were measured with; matches memory.distillation.tokenizerName."""
-
-    updated_at: datetime
-    """When the last distillation run updated the index."""
-
-    @staticmethod
-    def from_dict(obj: Any) -> 'MemoryIndex':
-        assert isinstance(obj, dict)
-        archives = from_list(MemoryIndexArchive.from_dict, obj.get("archives"))
-        memory_ref = from_str(obj.get("memoryRef"))
-        schema_version = from_float(obj.get("schemaVersion"))
-        tokenizer_name = from_str(obj.get("tokenizerName"))
-        updated_at = from_datetime(obj.get("updatedAt"))
-        return MemoryIndex(archives, memory_ref, schema_version, tokenizer_name, updated_at)
-
-    def to_dict(self) -> dict:
-        result: dict = {}
-        result["archives"] = from_list(lambda x: to_class(MemoryIndexArchive, x), self.archives)
-        result["memoryRef"] = from_str(self.memory_ref)
-        result["schemaVersion"] = to_float(self.schema_version)
-        result["tokenizerName"] = from_str(self.tokenizer_name)
-        result["updatedAt"] = self.updated_at.isoformat()
-        return result
-
-
-@dataclass
 class MemoryListOptions:
     """Options of MemoryAdapter.list (RFC 0004). Closed: a client-submitted shape."""
 
@@ -5453,6 +6097,32 @@ class RunEvent:
             result["causationId"] = from_union([from_str, from_none], self.causation_id)
         if self.node_id is not None:
             result["nodeId"] = from_union([from_str, from_none], self.node_id)
+        return result
+
+
+@dataclass
+class RunEventsResponse:
+    """Response of GET /v1/runs/{runId}/events: the run's events from fromSeq on, in sequence
+    order. Open: a host may add diagnostics.
+    """
+    events: List[RunEvent]
+    """Events in increasing sequence; each validates as a RunEvent (unknown types on the
+    envelope alone).
+    """
+    run_id: str
+    """The run whose log this is."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'RunEventsResponse':
+        assert isinstance(obj, dict)
+        events = from_list(RunEvent.from_dict, obj.get("events"))
+        run_id = from_str(obj.get("runId"))
+        return RunEventsResponse(events, run_id)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["events"] = from_list(lambda x: to_class(RunEvent, x), self.events)
+        result["runId"] = from_str(self.run_id)
         return result
 
 
@@ -6013,6 +6683,166 @@ def host_sample_consolidate_response_from_dict(s: Any) -> HostSampleConsolidateR
 
 def host_sample_consolidate_response_to_dict(x: HostSampleConsolidateResponse) -> Any:
     return to_class(HostSampleConsolidateResponse, x)
+
+
+def host_sample_cross_run_ttl_request_from_dict(s: Any) -> HostSampleCrossRunTTLRequest:
+    return HostSampleCrossRunTTLRequest.from_dict(s)
+
+
+def host_sample_cross_run_ttl_request_to_dict(x: HostSampleCrossRunTTLRequest) -> Any:
+    return to_class(HostSampleCrossRunTTLRequest, x)
+
+
+def host_sample_cross_run_ttl_response_from_dict(s: Any) -> HostSampleCrossRunTTLResponse:
+    return HostSampleCrossRunTTLResponse.from_dict(s)
+
+
+def host_sample_cross_run_ttl_response_to_dict(x: HostSampleCrossRunTTLResponse) -> Any:
+    return to_class(HostSampleCrossRunTTLResponse, x)
+
+
+def host_sample_escalation_run_request_from_dict(s: Any) -> HostSampleEscalationRunRequest:
+    return HostSampleEscalationRunRequest.from_dict(s)
+
+
+def host_sample_escalation_run_request_to_dict(x: HostSampleEscalationRunRequest) -> Any:
+    return to_class(HostSampleEscalationRunRequest, x)
+
+
+def host_sample_escalation_run_response_from_dict(s: Any) -> HostSampleEscalationRunResponse:
+    return HostSampleEscalationRunResponse.from_dict(s)
+
+
+def host_sample_escalation_run_response_to_dict(x: HostSampleEscalationRunResponse) -> Any:
+    return to_class(HostSampleEscalationRunResponse, x)
+
+
+def host_sample_inquirium_traces_response_from_dict(s: Any) -> HostSampleInquiriumTracesResponse:
+    return HostSampleInquiriumTracesResponse.from_dict(s)
+
+
+def host_sample_inquirium_traces_response_to_dict(x: HostSampleInquiriumTracesResponse) -> Any:
+    return to_class(HostSampleInquiriumTracesResponse, x)
+
+
+def host_sample_memory_compact_request_from_dict(s: Any) -> HostSampleMemoryCompactRequest:
+    return HostSampleMemoryCompactRequest.from_dict(s)
+
+
+def host_sample_memory_compact_request_to_dict(x: HostSampleMemoryCompactRequest) -> Any:
+    return to_class(HostSampleMemoryCompactRequest, x)
+
+
+def host_sample_memory_compact_response_from_dict(s: Any) -> HostSampleMemoryCompactResponse:
+    return HostSampleMemoryCompactResponse.from_dict(s)
+
+
+def host_sample_memory_compact_response_to_dict(x: HostSampleMemoryCompactResponse) -> Any:
+    return to_class(HostSampleMemoryCompactResponse, x)
+
+
+def host_sample_memory_distill_request_from_dict(s: Any) -> HostSampleMemoryDistillRequest:
+    return HostSampleMemoryDistillRequest.from_dict(s)
+
+
+def host_sample_memory_distill_request_to_dict(x: HostSampleMemoryDistillRequest) -> Any:
+    return to_class(HostSampleMemoryDistillRequest, x)
+
+
+def host_sample_memory_distill_response_from_dict(s: Any) -> HostSampleMemoryDistillResponse:
+    return HostSampleMemoryDistillResponse.from_dict(s)
+
+
+def host_sample_memory_distill_response_to_dict(x: HostSampleMemoryDistillResponse) -> Any:
+    return to_class(HostSampleMemoryDistillResponse, x)
+
+
+def host_sample_memory_entries_response_from_dict(s: Any) -> HostSampleMemoryEntriesResponse:
+    return HostSampleMemoryEntriesResponse.from_dict(s)
+
+
+def host_sample_memory_entries_response_to_dict(x: HostSampleMemoryEntriesResponse) -> Any:
+    return to_class(HostSampleMemoryEntriesResponse, x)
+
+
+def host_sample_memory_redaction_request_from_dict(s: Any) -> HostSampleMemoryRedactionRequest:
+    return HostSampleMemoryRedactionRequest.from_dict(s)
+
+
+def host_sample_memory_redaction_request_to_dict(x: HostSampleMemoryRedactionRequest) -> Any:
+    return to_class(HostSampleMemoryRedactionRequest, x)
+
+
+def host_sample_memory_redaction_response_from_dict(s: Any) -> HostSampleMemoryRedactionResponse:
+    return HostSampleMemoryRedactionResponse.from_dict(s)
+
+
+def host_sample_memory_redaction_response_to_dict(x: HostSampleMemoryRedactionResponse) -> Any:
+    return to_class(HostSampleMemoryRedactionResponse, x)
+
+
+def host_sample_memory_seed_request_from_dict(s: Any) -> HostSampleMemorySeedRequest:
+    return HostSampleMemorySeedRequest.from_dict(s)
+
+
+def host_sample_memory_seed_request_to_dict(x: HostSampleMemorySeedRequest) -> Any:
+    return to_class(HostSampleMemorySeedRequest, x)
+
+
+def host_sample_memory_seed_response_from_dict(s: Any) -> HostSampleMemorySeedResponse:
+    return HostSampleMemorySeedResponse.from_dict(s)
+
+
+def host_sample_memory_seed_response_to_dict(x: HostSampleMemorySeedResponse) -> Any:
+    return to_class(HostSampleMemorySeedResponse, x)
+
+
+def host_sample_question_cancel_request_from_dict(s: Any) -> HostSampleQuestionCancelRequest:
+    return HostSampleQuestionCancelRequest.from_dict(s)
+
+
+def host_sample_question_cancel_request_to_dict(x: HostSampleQuestionCancelRequest) -> Any:
+    return to_class(HostSampleQuestionCancelRequest, x)
+
+
+def host_sample_replay_fixture_request_from_dict(s: Any) -> HostSampleReplayFixtureRequest:
+    return HostSampleReplayFixtureRequest.from_dict(s)
+
+
+def host_sample_replay_fixture_request_to_dict(x: HostSampleReplayFixtureRequest) -> Any:
+    return to_class(HostSampleReplayFixtureRequest, x)
+
+
+def host_sample_replay_fixture_response_from_dict(s: Any) -> HostSampleReplayFixtureResponse:
+    return HostSampleReplayFixtureResponse.from_dict(s)
+
+
+def host_sample_replay_fixture_response_to_dict(x: HostSampleReplayFixtureResponse) -> Any:
+    return to_class(HostSampleReplayFixtureResponse, x)
+
+
+def host_sample_seed_entry_from_dict(s: Any) -> HostSampleSeedEntry:
+    return HostSampleSeedEntry.from_dict(s)
+
+
+def host_sample_seed_entry_to_dict(x: HostSampleSeedEntry) -> Any:
+    return to_class(HostSampleSeedEntry, x)
+
+
+def host_sample_seed_secret_from_dict(s: Any) -> HostSampleSeedSecret:
+    return HostSampleSeedSecret.from_dict(s)
+
+
+def host_sample_seed_secret_to_dict(x: HostSampleSeedSecret) -> Any:
+    return to_class(HostSampleSeedSecret, x)
+
+
+def host_sample_trace_record_from_dict(s: Any) -> HostSampleTraceRecord:
+    return HostSampleTraceRecord.from_dict(s)
+
+
+def host_sample_trace_record_to_dict(x: HostSampleTraceRecord) -> Any:
+    return to_class(HostSampleTraceRecord, x)
 
 
 def inquirium_assistant_config_from_dict(s: Any) -> InquiriumAssistantConfig:
@@ -6685,6 +7515,14 @@ def run_event_from_dict(s: Any) -> RunEvent:
 
 def run_event_to_dict(x: RunEvent) -> Any:
     return to_class(RunEvent, x)
+
+
+def run_events_response_from_dict(s: Any) -> RunEventsResponse:
+    return RunEventsResponse.from_dict(s)
+
+
+def run_events_response_to_dict(x: RunEventsResponse) -> Any:
+    return to_class(RunEventsResponse, x)
 
 
 def run_failed_payload_from_dict(s: Any) -> RunFailedPayload:

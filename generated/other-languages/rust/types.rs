@@ -7,7 +7,7 @@
 // - Fields a schema leaves open (additionalProperties: true) are dropped on deserialisation: extension data does not survive a round trip.
 // - if/then rules (e.g. "trigger is required when supported is true") and x-runtime-rules are not represented.
 //
-// Top-level types: 118.
+// Top-level types: 139.
 
 // Example code that deserializes and serializes the model.
 // extern crate serde;
@@ -658,406 +658,136 @@ pub struct AgentMemoryConsolidatedPayload {
     pub trigger: Option<ConsolidationSchedule>,
 }
 
-/// Keyed assistant configuration: the concrete ClassKeyed and ModeKeyed settings Inquirium
-/// resolves per turn. Class-keyed settings depend on what the data is; mode-keyed ones on
-/// the regime the node runs in. Operator configuration, closed.
+/// Body of POST /v1/host/sample/multi-agent/cross-run-ttl: a parent run starts, waits
+/// delayMs, then a child writes into the inherited scope with ttlSeconds. Closed: a
+/// client-submitted shape.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct InquiriumAssistantConfig {
-    /// Egress permission by label.
-    pub egress: Option<InquiriumEgressByClass>,
+#[serde(rename_all = "camelCase")]
+pub struct HostSampleCrossRunTtlRequest {
+    /// Wait between the parent's start and the child's write, so the two clocks differ
+    /// measurably.
+    pub delay_ms: Option<i32>,
 
-    /// Which activity items escalate beyond the feed, by node mode.
-    pub escalation_threshold: Option<InquiriumEscalationThresholdByMode>,
-
-    /// Transcript retention by label.
-    pub retention: Option<InquiriumRetentionByClass>,
-
-    /// Schema discriminator; always inquirium.assistant-config.v1.
-    pub schema: InquiriumAssistantConfigSchema,
-
-    /// Trace level by label.
-    pub trace_level: Option<InquiriumTraceLevelByClass>,
-
-    /// Verification rigor by node mode.
-    pub verification_rigor: Option<InquiriumVerificationRigorByMode>,
+    /// TTL of the child's write.
+    pub ttl_seconds: f64,
 }
 
-/// Egress permission by label.
-///
-/// ClassKeyed egress permission.
-///
-/// Configuration chosen by classification label: a default plus optional per-label
-/// overrides. The value type is left open here; concrete settings (retention, trace level,
-/// egress) narrow it with their own value schema. The key set is closed: only the three
-/// labels may appear under by_class.
+/// Response of the cross-run TTL fixture. Open: a host may add diagnostics.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct InquiriumEgressByClass {
-    /// Per-label egress.
-    ///
-    /// Per-label overrides. Every key is optional; a label without an entry falls back as
-    /// described in the runtime rules. Closed key set.
-    pub by_class: Option<InquiriumEgressByClassByClass>,
+#[serde(rename_all = "camelCase")]
+pub struct HostSampleCrossRunTtlResponse {
+    /// The child run that wrote.
+    pub child_run_id: String,
 
-    /// Egress when no per-label entry applies.
-    ///
-    /// Value used when no by_class entry applies and as the base for the most-restrictive
-    /// fallback. Its type is set by the concrete setting.
-    #[serde(rename = "default")]
-    pub inquirium_egress_by_class_default: InquiriumEgress,
+    /// When the child wrote the entry.
+    pub child_written_at: String,
+
+    /// The child's entry as stored.
+    pub entry: MemoryEntry,
+
+    /// Memory scope the seam acts on, mem://<tenant>/<scope>; the tenant comes from the ref
+    /// (CTI-1).
+    pub memory_ref: String,
+
+    /// The parent run.
+    pub parent_run_id: String,
+
+    /// When the parent run started.
+    pub parent_started_at: String,
+
+    /// Whether the parent reads the child's write in the inherited scope.
+    pub seen_by_parent: bool,
 }
 
-/// Per-label egress.
+/// The child's entry as stored.
 ///
-/// Per-label overrides. Every key is optional; a label without an entry falls back as
-/// described in the runtime rules. Closed key set.
+/// One memory record as MemoryAdapter.list/get return it (RFC 0004). Content is already
+/// SR-1-redacted when it leaves the adapter. Open: hosts may add fields; consumers ignore
+/// what they do not know.
+///
+/// The compacted entry, readable through get; tagged compacted-from:<compactionRunId>.
+///
+/// The long-term entry holding the distilled summary.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct InquiriumEgressByClassByClass {
-    /// Egress for community data.
-    ///
-    /// Value for data labelled community.
-    pub community: Option<InquiriumEgress>,
+#[serde(rename_all = "camelCase")]
+pub struct MemoryEntry {
+    /// The memory body, with every BYOK-resolved secret replaced by [REDACTED:<secretId>] (SR-1).
+    pub content: String,
 
-    /// Egress for personal data.
-    ///
-    /// Value for data labelled personal.
-    pub personal: Option<InquiriumEgress>,
+    /// When the entry was written (ISO-8601 UTC).
+    pub created_at: String,
 
-    /// Egress for public data.
-    ///
-    /// Value for data labelled public.
-    pub public: Option<InquiriumEgress>,
+    /// Optional TTL instant. Once it has passed the entry never surfaces from list or get,
+    /// whether or not it was purged (millisecond granularity).
+    pub expires_at: Option<String>,
+
+    /// Host-issued id, unique within its memoryRef. A tenant prefix is recommended where id
+    /// spaces are shared.
+    pub id: String,
+
+    /// Free-form tags. Compacted entries carry compacted-from:<compactionRunId> (RFC 0012 §C).
+    pub tags: Vec<String>,
 }
 
-/// Egress for community data.
-///
-/// Whether data of a label may leave the node: deny, or allow only toward a remote runtime
-/// whose acceptance admits it.
-///
-/// Egress for personal data.
-///
-/// Egress for public data.
-///
-/// Egress when no per-label entry applies.
+/// Body of POST /v1/host/sample/multi-agent/escalation-run: one supervisor step with a
+/// decision at the given confidence; the fixture operator answers the interrupt "approved".
+/// Closed: a client-submitted shape.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum InquiriumEgress {
-    #[serde(rename = "allow_accepting_remote")]
-    AllowAcceptingRemote,
+pub struct HostSampleEscalationRunRequest {
+    /// Confidence of the supervisor's decision; below the advertised floor it must escalate
+    /// before dispatch.
+    pub confidence: f64,
 
-    Deny,
+    /// Decision kind.
+    pub kind: Option<HostSampleEscalationRunRequestKind>,
 }
 
-/// Which activity items escalate beyond the feed, by node mode.
-///
-/// ModeKeyed escalation threshold: more severe modes escalate a superset of what milder ones
-/// do.
-///
-/// Configuration chosen by node mode: a default plus optional per-mode overrides. The value
-/// type is left open; concrete settings (verification rigor, escalation threshold) narrow
-/// it. Closed key set: only the three modes may appear under by_mode.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct InquiriumEscalationThresholdByMode {
-    /// Per-mode threshold.
-    ///
-    /// Per-mode overrides. Every key is optional; a mode without an entry falls back as
-    /// described in the runtime rules. Closed key set.
-    pub by_mode: Option<InquiriumEscalationThresholdByModeByMode>,
-
-    /// Threshold when no per-mode entry applies.
-    ///
-    /// Value used when no by_mode entry applies and as the base for the most-severe fallback.
-    /// Its type is set by the concrete setting.
-    #[serde(rename = "default")]
-    pub inquirium_escalation_threshold_by_mode_default: InquiriumEscalationThreshold,
-}
-
-/// Per-mode threshold.
-///
-/// Per-mode overrides. Every key is optional; a mode without an entry falls back as
-/// described in the runtime rules. Closed key set.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct InquiriumEscalationThresholdByModeByMode {
-    /// Threshold in commons.
-    ///
-    /// Value in the ordinary regime.
-    pub commons: Option<InquiriumEscalationThreshold>,
-
-    /// Threshold in crisis.
-    ///
-    /// Value while the node runs in crisis.
-    pub crisis: Option<InquiriumEscalationThreshold>,
-
-    /// Threshold in support.
-    ///
-    /// Value while the node serves support work.
-    pub support: Option<InquiriumEscalationThreshold>,
-}
-
-/// Threshold in commons.
-///
-/// The set of trigger kinds that escalate beyond the Activity feed. Everything else stays
-/// feed-only. Closed.
-///
-/// Threshold in crisis.
-///
-/// Threshold in support.
-///
-/// Threshold when no per-mode entry applies.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct InquiriumEscalationThreshold {
-    /// Trigger kinds that produce a notification or, when a decision is needed, an operator
-    /// question.
-    pub escalate: Vec<InquiriumEscalationTrigger>,
-}
-
-/// Kinds of activity item that may leave the feed: needs an operator decision, sustained
-/// loss of baseline capability, boundary-risk decision, confirmation before egress, crisis
-/// or safety candidate for the host crisis layer.
+/// Decision kind.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
-pub enum InquiriumEscalationTrigger {
-    #[serde(rename = "boundary-risk")]
-    BoundaryRisk,
+pub enum HostSampleEscalationRunRequestKind {
+    #[serde(rename = "next-worker")]
+    NextWorker,
 
-    #[serde(rename = "crisis-candidate")]
-    CrisisCandidate,
-
-    #[serde(rename = "operator-decision")]
-    OperatorDecision,
-
-    #[serde(rename = "pre-egress-confirmation")]
-    PreEgressConfirmation,
-
-    #[serde(rename = "sustained-degradation")]
-    SustainedDegradation,
+    Terminate,
 }
 
-/// Transcript retention by label.
-///
-/// ClassKeyed retention profile.
-///
-/// Egress permission by label.
-///
-/// ClassKeyed egress permission.
-///
-/// Configuration chosen by classification label: a default plus optional per-label
-/// overrides. The value type is left open here; concrete settings (retention, trace level,
-/// egress) narrow it with their own value schema. The key set is closed: only the three
-/// labels may appear under by_class.
+/// Response of the escalation fixture: the run to read events from and the floor in force.
+/// Open: a host may add diagnostics.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct InquiriumRetentionByClass {
-    /// Per-label retention.
-    ///
-    /// Per-label overrides. Every key is optional; a label without an entry falls back as
-    /// described in the runtime rules. Closed key set.
-    pub by_class: Option<InquiriumRetentionByClassByClass>,
+#[serde(rename_all = "camelCase")]
+pub struct HostSampleEscalationRunResponse {
+    /// The confidence escalation floor the host applied.
+    pub floor: f64,
 
-    /// Retention when no per-label entry applies.
-    ///
-    /// Value used when no by_class entry applies and as the base for the most-restrictive
-    /// fallback. Its type is set by the concrete setting.
-    #[serde(rename = "default")]
-    pub inquirium_retention_by_class_default: InquiriumRetentionProfile,
+    /// The supervisor run; its log shows the escalation, the interrupt and the dispatch in order.
+    pub run_id: String,
 }
 
-/// Per-label retention.
-///
-/// Per-label overrides. Every key is optional; a label without an entry falls back as
-/// described in the runtime rules. Closed key set.
+/// Response of GET /v1/host/sample/inquirium/traces: the assistant-turn trace stream,
+/// optionally filtered by trace id. Open: a host may add diagnostics.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct InquiriumRetentionByClassByClass {
-    /// Retention for community facts.
-    ///
-    /// Value for data labelled community.
-    pub community: Option<InquiriumRetentionProfile>,
-
-    /// Retention for personal facts.
-    ///
-    /// Value for data labelled personal.
-    pub personal: Option<InquiriumRetentionProfile>,
-
-    /// Retention for public facts.
-    ///
-    /// Value for data labelled public.
-    pub public: Option<InquiriumRetentionProfile>,
+pub struct HostSampleInquiriumTracesResponse {
+    /// Trace records in append order.
+    pub records: Vec<HostSampleTraceRecord>,
 }
 
-/// Retention for community facts.
-///
-/// How long transcript facts are kept and what happens after. Closed.
-///
-/// Retention for personal facts.
-///
-/// Retention for public facts.
-///
-/// Retention when no per-label entry applies.
+/// One record of the trace stream: the stream name, the record type and the trace body.
+/// Closed: nothing rides beside the body.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct InquiriumRetentionProfile {
-    /// Maximum age of a fact, as an ISO-8601 duration.
-    pub max_age: String,
+pub struct HostSampleTraceRecord {
+    /// The operational trace: decisions and identifiers, never prompt or response content.
+    pub body: InquiriumAssistantTurnTrace,
 
-    /// excise removes the fact; archive moves it to cold storage under the same label.
-    pub on_expiry: Option<OnExpiry>,
+    /// Record type of the body.
+    pub record_type: RecordType,
+
+    /// The stream the record belongs to.
+    pub stream: Stream,
 }
 
-/// excise removes the fact; archive moves it to cold storage under the same label.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum OnExpiry {
-    Archive,
-
-    Excise,
-}
-
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub enum InquiriumAssistantConfigSchema {
-    #[serde(rename = "inquirium.assistant-config.v1")]
-    InquiriumAssistantConfigV1,
-}
-
-/// Trace level by label.
+/// The operational trace: decisions and identifiers, never prompt or response content.
 ///
-/// ClassKeyed trace level.
-///
-/// Egress permission by label.
-///
-/// ClassKeyed egress permission.
-///
-/// Configuration chosen by classification label: a default plus optional per-label
-/// overrides. The value type is left open here; concrete settings (retention, trace level,
-/// egress) narrow it with their own value schema. The key set is closed: only the three
-/// labels may appear under by_class.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct InquiriumTraceLevelByClass {
-    /// Per-label trace level.
-    ///
-    /// Per-label overrides. Every key is optional; a label without an entry falls back as
-    /// described in the runtime rules. Closed key set.
-    pub by_class: Option<InquiriumTraceLevelByClassByClass>,
-
-    /// Trace level when no per-label entry applies.
-    ///
-    /// Value used when no by_class entry applies and as the base for the most-restrictive
-    /// fallback. Its type is set by the concrete setting.
-    #[serde(rename = "default")]
-    pub inquirium_trace_level_by_class_default: InquiriumTraceLevel,
-}
-
-/// Per-label trace level.
-///
-/// Per-label overrides. Every key is optional; a label without an entry falls back as
-/// described in the runtime rules. Closed key set.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct InquiriumTraceLevelByClassByClass {
-    /// Trace level for community turns.
-    ///
-    /// Value for data labelled community.
-    pub community: Option<InquiriumTraceLevel>,
-
-    /// Trace level for personal turns.
-    ///
-    /// Value for data labelled personal.
-    pub personal: Option<InquiriumTraceLevel>,
-
-    /// Trace level for public turns.
-    ///
-    /// Value for data labelled public.
-    pub public: Option<InquiriumTraceLevel>,
-}
-
-/// Trace level for community turns.
-///
-/// How much the trace records. metadata_only: shapes, runtime selection and outcome.
-/// decision_detail: additionally one decision per context element, class-keyed resolution
-/// and redaction. Neither level records content.
-///
-/// Trace level for personal turns.
-///
-/// Trace level for public turns.
-///
-/// Trace level when no per-label entry applies.
-///
-/// Resolved trace level.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum InquiriumTraceLevel {
-    #[serde(rename = "decision_detail")]
-    DecisionDetail,
-
-    #[serde(rename = "metadata_only")]
-    MetadataOnly,
-}
-
-/// Verification rigor by node mode.
-///
-/// ModeKeyed verification rigor.
-///
-/// Which activity items escalate beyond the feed, by node mode.
-///
-/// ModeKeyed escalation threshold: more severe modes escalate a superset of what milder ones
-/// do.
-///
-/// Configuration chosen by node mode: a default plus optional per-mode overrides. The value
-/// type is left open; concrete settings (verification rigor, escalation threshold) narrow
-/// it. Closed key set: only the three modes may appear under by_mode.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct InquiriumVerificationRigorByMode {
-    /// Per-mode rigor.
-    ///
-    /// Per-mode overrides. Every key is optional; a mode without an entry falls back as
-    /// described in the runtime rules. Closed key set.
-    pub by_mode: Option<InquiriumVerificationRigorByModeByMode>,
-
-    /// Rigor when no per-mode entry applies.
-    ///
-    /// Value used when no by_mode entry applies and as the base for the most-severe fallback.
-    /// Its type is set by the concrete setting.
-    #[serde(rename = "default")]
-    pub inquirium_verification_rigor_by_mode_default: InquiriumVerificationRigor,
-}
-
-/// Per-mode rigor.
-///
-/// Per-mode overrides. Every key is optional; a mode without an entry falls back as
-/// described in the runtime rules. Closed key set.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct InquiriumVerificationRigorByModeByMode {
-    /// Rigor in commons.
-    ///
-    /// Value in the ordinary regime.
-    pub commons: Option<InquiriumVerificationRigor>,
-
-    /// Rigor in crisis.
-    ///
-    /// Value while the node runs in crisis.
-    pub crisis: Option<InquiriumVerificationRigor>,
-
-    /// Rigor in support.
-    ///
-    /// Value while the node serves support work.
-    pub support: Option<InquiriumVerificationRigor>,
-}
-
-/// Rigor in commons.
-///
-/// How much checking answers get: standard, elevated (caveats required, confidence capped at
-/// medium) or strict (hypothesis stance, confidence capped at low, grounding required).
-///
-/// Rigor in crisis.
-///
-/// Rigor in support.
-///
-/// Rigor when no per-mode entry applies.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum InquiriumVerificationRigor {
-    Elevated,
-
-    Standard,
-
-    Strict,
-}
-
 /// Operational trace of one assistant turn: shapes, decisions, policy outcomes and effects,
 /// never prompt or response content. Payload of records of type
 /// daemon/inquirium-assistant-turn-trace.v1 in the storage stream
@@ -1383,6 +1113,29 @@ pub enum InquiriumLocality {
     RemoteAllowed,
 }
 
+/// Resolved trace level.
+///
+/// How much the trace records. metadata_only: shapes, runtime selection and outcome.
+/// decision_detail: additionally one decision per context element, class-keyed resolution
+/// and redaction. Neither level records content.
+///
+/// Trace level for community turns.
+///
+/// Trace level for personal turns.
+///
+/// Trace level for public turns.
+///
+/// Trace level when no per-label entry applies.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum InquiriumTraceLevel {
+    #[serde(rename = "decision_detail")]
+    DecisionDetail,
+
+    #[serde(rename = "metadata_only")]
+    MetadataOnly,
+}
+
 /// Trust regime used for selection.
 ///
 /// Trust regime for runtime selection. strict_local trusts only local runtimes with no
@@ -1431,6 +1184,725 @@ pub enum InquiriumGenerateOutcome {
 pub enum TraceSchema {
     #[serde(rename = "inquirium.assistant-turn-trace.v1")]
     InquiriumAssistantTurnTraceV1,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub enum RecordType {
+    #[serde(rename = "daemon/inquirium-assistant-turn-trace.v1")]
+    DaemonInquiriumAssistantTurnTraceV1,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub enum Stream {
+    #[serde(rename = "trace/inquirium-assistant-turns")]
+    TraceInquiriumAssistantTurns,
+}
+
+/// Body of POST /v1/host/sample/memory/compact: a client-requested RFC 0012 compaction of
+/// one scope. Closed: a client-submitted shape.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HostSampleMemoryCompactRequest {
+    /// Memory scope the seam acts on, mem://<tenant>/<scope>; the tenant comes from the ref
+    /// (CTI-1).
+    pub memory_ref: String,
+
+    /// Entries to compact; all live entries of the scope when absent.
+    pub source_ids: Option<Vec<String>>,
+}
+
+/// Response of the compaction seam: the run id, the memory.compacted payload and the output
+/// entry. Open: a host may add diagnostics.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HostSampleMemoryCompactResponse {
+    /// Id of the compaction run (also on the event).
+    pub compaction_run_id: String,
+
+    /// The memory.compacted payload the run emitted.
+    pub event: MemoryCompactedPayload,
+
+    /// The compacted entry, readable through get; tagged compacted-from:<compactionRunId>.
+    pub output: MemoryEntry,
+}
+
+/// The memory.compacted payload the run emitted.
+///
+/// RFC 0012 §B. One compaction run (or RFC 0062 distillation) finished. Open: consumers
+/// tolerate extra fields.
+///
+/// The memory.compacted payload with its distillation report.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MemoryCompactedPayload {
+    /// UTF-8 byte size of the output entry's content.
+    pub byte_size: i64,
+
+    /// Present when the run was an RFC 0062 distillation.
+    pub distillation: Option<DistillationReport>,
+
+    /// The single memory scope compacted.
+    pub memory_ref: String,
+
+    /// Id of the new entry; readable through MemoryAdapter.get until normal TTL eviction.
+    pub output_id: String,
+
+    /// Total sources collapsed, including any not listed.
+    pub source_count: i64,
+
+    /// Ids collapsed into outputId. Exhaustive when present (no 'and N more'); may be omitted
+    /// when sourceCount exceeds 100.
+    pub source_ids: Option<Vec<String>>,
+
+    /// The path that drove this run; scheduled distillation reports host-managed.
+    pub trigger: CompactionTrigger,
+}
+
+/// RFC 0062 sub-object of memory.compacted, present when the compaction was a budgeted
+/// distillation. Open like the event that carries it: consumers ignore fields a later
+/// revision adds.
+///
+/// Present when the run was an RFC 0062 distillation.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DistillationReport {
+    /// Whether MEMORY-INDEX.json was updated (then workspace.updated was emitted).
+    pub index_updated: bool,
+
+    /// Budget applied, after clamping to maxTokenBudget.
+    pub token_budget: i64,
+
+    /// Input plus output tokens counted against the budget.
+    pub tokens_used: i64,
+}
+
+/// Body of POST /v1/host/sample/memory/distill: an on-demand distillation of the scope's
+/// transactional entries. Closed: a client-submitted shape.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HostSampleMemoryDistillRequest {
+    /// Memory scope the seam acts on, mem://<tenant>/<scope>; the tenant comes from the ref
+    /// (CTI-1).
+    pub memory_ref: String,
+
+    /// Budget for input plus output tokens; clamped to the advertised maximum, which is also the
+    /// default.
+    pub token_budget: Option<i32>,
+}
+
+/// Response of the distillation seam: the archive, the event, the long-term summary entry
+/// and the updated index. Open: a host may add diagnostics.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HostSampleMemoryDistillResponse {
+    /// Content address of the byte-stable archive.
+    pub archive_id: String,
+
+    /// The long-term entry holding the distilled summary.
+    pub entry: MemoryEntry,
+
+    /// The memory.compacted payload with its distillation report.
+    pub event: MemoryCompactedPayload,
+
+    /// MEMORY-INDEX.json after the run; present when the host emits the index.
+    pub index: Option<MemoryIndex>,
+}
+
+/// MEMORY-INDEX.json after the run; present when the host emits the index.
+///
+/// The normative MEMORY-INDEX.json manifest a distillation run updates (RFC 0062) and the
+/// next session loads at start-up. Stored as a workspace file; updating it emits
+/// workspace.updated. Closed: it is the contract between the distiller and the loader.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MemoryIndex {
+    /// Distilled archives, oldest first. Each is immutable and addressable.
+    pub archives: Vec<MemoryIndexArchive>,
+
+    /// The memory scope the index covers (one tenant, CTI-1).
+    pub memory_ref: String,
+
+    /// Manifest format version; always 1 for this schema.
+    pub schema_version: f64,
+
+    /// Tokenizer the token counts were measured with; matches memory.distillation.tokenizerName.
+    pub tokenizer_name: String,
+
+    /// When the last distillation run updated the index.
+    pub updated_at: String,
+}
+
+/// One archive listed in the index. Closed.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MemoryIndexArchive {
+    /// Content-addressed id of the archive: the same sources and budget always give the same id
+    /// and bytes.
+    pub archive_id: String,
+
+    /// UTF-8 byte size of the archive content.
+    pub byte_size: i64,
+
+    /// When the archive was written.
+    pub created_at: String,
+
+    /// Id of the MemoryEntry that holds the archive's content, readable through
+    /// MemoryAdapter.get.
+    pub entry_id: String,
+
+    /// When the archive may be collected (createdAt + archiveRetention).
+    pub expires_at: Option<String>,
+
+    /// Distillation depth: 1 for transactional sources, n+1 when distilling level-n archives
+    /// (recursive distillation).
+    pub level: i64,
+
+    /// How many source entries were distilled.
+    pub source_count: i64,
+
+    /// Budget the run applied.
+    pub token_budget: i64,
+
+    /// Input plus output tokens counted.
+    pub tokens_used: i64,
+
+    /// Short retrieval keys extracted from the archive (SR-1 redacted).
+    pub topics: Option<Vec<String>>,
+}
+
+/// Response of GET /v1/host/sample/memory/entries and of the list form of GET
+/// /v1/runs/{runId}/memory: entries as one tenant's adapter lists them. Open: a host may add
+/// diagnostics.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct HostSampleMemoryEntriesResponse {
+    /// Live, unexpired entries the caller's tenant may read; a ref of another tenant gives an
+    /// empty list (CTI-1).
+    pub entries: Vec<MemoryEntry>,
+}
+
+/// Body of POST /v1/host/sample/memory/redaction: resolve a fresh BYOK secret in a run and
+/// write its plaintext into memoryRef. Closed: a client-submitted shape.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HostSampleMemoryRedactionRequest {
+    /// Memory scope the seam acts on, mem://<tenant>/<scope>; the tenant comes from the ref
+    /// (CTI-1).
+    pub memory_ref: String,
+}
+
+/// Response of the redaction fixture: where the entry went and which secret it carried, so
+/// the suite can read it back. Open: a host may add diagnostics.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HostSampleMemoryRedactionResponse {
+    /// Id of the written entry.
+    pub memory_id: String,
+
+    /// Memory scope the seam acts on, mem://<tenant>/<scope>; the tenant comes from the ref
+    /// (CTI-1).
+    pub memory_ref: String,
+
+    /// Id of the registered secret; the stored content carries [REDACTED:<secretId>].
+    pub secret_id: String,
+
+    /// The plaintext that was written; it must never be readable from memory. Fixture data, not
+    /// a real credential.
+    pub secret_value: String,
+}
+
+/// Body of POST /v1/host/sample/memory/seed: writes entries into one scope through the
+/// host's SR-1 chokepoint, after registering the given BYOK secrets in the seeding run.
+/// Closed: a client-submitted shape.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HostSampleMemorySeedRequest {
+    /// Entries to write, in order (1 to 1000).
+    pub entries: Vec<HostSampleSeedEntry>,
+
+    /// Memory scope the seam acts on, mem://<tenant>/<scope>; the tenant comes from the ref
+    /// (CTI-1).
+    pub memory_ref: String,
+
+    /// Run the writes are attributed to; the host makes one up when absent.
+    pub run_id: Option<String>,
+
+    /// BYOK secrets resolved in the seeding run before the writes, so SR-1 redacts their
+    /// plaintext on the way in.
+    pub secrets: Option<Vec<HostSampleSeedSecret>>,
+}
+
+/// One entry to seed. Closed: a client-submitted shape.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HostSampleSeedEntry {
+    /// Entry text as the writer submits it (stored after SR-1 redaction).
+    pub content: String,
+
+    /// Tags stored with the entry.
+    pub tags: Option<Vec<String>>,
+
+    /// Memory tier; transactional entries are what distillation consumes.
+    pub tier: Option<Tier>,
+
+    /// Lifetime from the write; expiresAt = write time + ttlSeconds (ms granularity).
+    pub ttl_seconds: Option<f64>,
+}
+
+/// Memory tier; transactional entries are what distillation consumes.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Tier {
+    #[serde(rename = "long-term")]
+    LongTerm,
+
+    Transactional,
+}
+
+/// A BYOK secret to register for the seeding run. Closed: a client-submitted shape.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HostSampleSeedSecret {
+    /// Id the redaction marker names: [REDACTED:<secretId>].
+    pub secret_id: String,
+
+    /// The plaintext; registered values of 8 characters or more are redacted (SR-1 floor).
+    pub value: String,
+}
+
+/// Response of the seed seam: the entries as stored (redacted). Open: a host may add
+/// diagnostics.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HostSampleMemorySeedResponse {
+    /// The stored entries, in request order; content is what SR-1 let through.
+    pub entries: Vec<MemoryEntry>,
+
+    /// Memory scope the seam acts on, mem://<tenant>/<scope>; the tenant comes from the ref
+    /// (CTI-1).
+    pub memory_ref: String,
+
+    /// Run the writes were attributed to.
+    pub run_id: String,
+}
+
+/// Body of POST /v1/host/sample/inquirium/questions/cancel. Closed: a client-submitted shape.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct HostSampleQuestionCancelRequest {
+    /// Ref of the question to cancel.
+    #[serde(rename = "question/ref")]
+    pub question_ref: String,
+}
+
+/// Body of POST /v1/host/sample/multi-agent/replay-fixture: a run writes k=v1, then k=v2; an
+/// empty body is allowed. Closed: a client-submitted shape.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HostSampleReplayFixtureRequest {
+    /// Drop the run's event log afterwards, so a fork can no longer be served and must be
+    /// refused with 422.
+    pub drop_event_log: Option<bool>,
+}
+
+/// Response of the replay fixture: what a fork at fromSeq must read. Open: a host may add
+/// diagnostics.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HostSampleReplayFixtureResponse {
+    /// Content live memory holds now.
+    pub current: String,
+
+    /// Content a fork at fromSeq reads.
+    pub expected_at_fork: String,
+
+    /// Event index right after the first write.
+    pub from_seq: i64,
+
+    /// Id of the overwritten entry.
+    pub memory_id: String,
+
+    /// Memory scope the seam acts on, mem://<tenant>/<scope>; the tenant comes from the ref
+    /// (CTI-1).
+    pub memory_ref: String,
+
+    /// The source run to fork.
+    pub run_id: String,
+}
+
+/// Keyed assistant configuration: the concrete ClassKeyed and ModeKeyed settings Inquirium
+/// resolves per turn. Class-keyed settings depend on what the data is; mode-keyed ones on
+/// the regime the node runs in. Operator configuration, closed.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct InquiriumAssistantConfig {
+    /// Egress permission by label.
+    pub egress: Option<InquiriumEgressByClass>,
+
+    /// Which activity items escalate beyond the feed, by node mode.
+    pub escalation_threshold: Option<InquiriumEscalationThresholdByMode>,
+
+    /// Transcript retention by label.
+    pub retention: Option<InquiriumRetentionByClass>,
+
+    /// Schema discriminator; always inquirium.assistant-config.v1.
+    pub schema: InquiriumAssistantConfigSchema,
+
+    /// Trace level by label.
+    pub trace_level: Option<InquiriumTraceLevelByClass>,
+
+    /// Verification rigor by node mode.
+    pub verification_rigor: Option<InquiriumVerificationRigorByMode>,
+}
+
+/// Egress permission by label.
+///
+/// ClassKeyed egress permission.
+///
+/// Configuration chosen by classification label: a default plus optional per-label
+/// overrides. The value type is left open here; concrete settings (retention, trace level,
+/// egress) narrow it with their own value schema. The key set is closed: only the three
+/// labels may appear under by_class.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct InquiriumEgressByClass {
+    /// Per-label egress.
+    ///
+    /// Per-label overrides. Every key is optional; a label without an entry falls back as
+    /// described in the runtime rules. Closed key set.
+    pub by_class: Option<InquiriumEgressByClassByClass>,
+
+    /// Egress when no per-label entry applies.
+    ///
+    /// Value used when no by_class entry applies and as the base for the most-restrictive
+    /// fallback. Its type is set by the concrete setting.
+    #[serde(rename = "default")]
+    pub inquirium_egress_by_class_default: InquiriumEgress,
+}
+
+/// Per-label egress.
+///
+/// Per-label overrides. Every key is optional; a label without an entry falls back as
+/// described in the runtime rules. Closed key set.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct InquiriumEgressByClassByClass {
+    /// Egress for community data.
+    ///
+    /// Value for data labelled community.
+    pub community: Option<InquiriumEgress>,
+
+    /// Egress for personal data.
+    ///
+    /// Value for data labelled personal.
+    pub personal: Option<InquiriumEgress>,
+
+    /// Egress for public data.
+    ///
+    /// Value for data labelled public.
+    pub public: Option<InquiriumEgress>,
+}
+
+/// Egress for community data.
+///
+/// Whether data of a label may leave the node: deny, or allow only toward a remote runtime
+/// whose acceptance admits it.
+///
+/// Egress for personal data.
+///
+/// Egress for public data.
+///
+/// Egress when no per-label entry applies.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum InquiriumEgress {
+    #[serde(rename = "allow_accepting_remote")]
+    AllowAcceptingRemote,
+
+    Deny,
+}
+
+/// Which activity items escalate beyond the feed, by node mode.
+///
+/// ModeKeyed escalation threshold: more severe modes escalate a superset of what milder ones
+/// do.
+///
+/// Configuration chosen by node mode: a default plus optional per-mode overrides. The value
+/// type is left open; concrete settings (verification rigor, escalation threshold) narrow
+/// it. Closed key set: only the three modes may appear under by_mode.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct InquiriumEscalationThresholdByMode {
+    /// Per-mode threshold.
+    ///
+    /// Per-mode overrides. Every key is optional; a mode without an entry falls back as
+    /// described in the runtime rules. Closed key set.
+    pub by_mode: Option<InquiriumEscalationThresholdByModeByMode>,
+
+    /// Threshold when no per-mode entry applies.
+    ///
+    /// Value used when no by_mode entry applies and as the base for the most-severe fallback.
+    /// Its type is set by the concrete setting.
+    #[serde(rename = "default")]
+    pub inquirium_escalation_threshold_by_mode_default: InquiriumEscalationThreshold,
+}
+
+/// Per-mode threshold.
+///
+/// Per-mode overrides. Every key is optional; a mode without an entry falls back as
+/// described in the runtime rules. Closed key set.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct InquiriumEscalationThresholdByModeByMode {
+    /// Threshold in commons.
+    ///
+    /// Value in the ordinary regime.
+    pub commons: Option<InquiriumEscalationThreshold>,
+
+    /// Threshold in crisis.
+    ///
+    /// Value while the node runs in crisis.
+    pub crisis: Option<InquiriumEscalationThreshold>,
+
+    /// Threshold in support.
+    ///
+    /// Value while the node serves support work.
+    pub support: Option<InquiriumEscalationThreshold>,
+}
+
+/// Threshold in commons.
+///
+/// The set of trigger kinds that escalate beyond the Activity feed. Everything else stays
+/// feed-only. Closed.
+///
+/// Threshold in crisis.
+///
+/// Threshold in support.
+///
+/// Threshold when no per-mode entry applies.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct InquiriumEscalationThreshold {
+    /// Trigger kinds that produce a notification or, when a decision is needed, an operator
+    /// question.
+    pub escalate: Vec<InquiriumEscalationTrigger>,
+}
+
+/// Kinds of activity item that may leave the feed: needs an operator decision, sustained
+/// loss of baseline capability, boundary-risk decision, confirmation before egress, crisis
+/// or safety candidate for the host crisis layer.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum InquiriumEscalationTrigger {
+    #[serde(rename = "boundary-risk")]
+    BoundaryRisk,
+
+    #[serde(rename = "crisis-candidate")]
+    CrisisCandidate,
+
+    #[serde(rename = "operator-decision")]
+    OperatorDecision,
+
+    #[serde(rename = "pre-egress-confirmation")]
+    PreEgressConfirmation,
+
+    #[serde(rename = "sustained-degradation")]
+    SustainedDegradation,
+}
+
+/// Transcript retention by label.
+///
+/// ClassKeyed retention profile.
+///
+/// Egress permission by label.
+///
+/// ClassKeyed egress permission.
+///
+/// Configuration chosen by classification label: a default plus optional per-label
+/// overrides. The value type is left open here; concrete settings (retention, trace level,
+/// egress) narrow it with their own value schema. The key set is closed: only the three
+/// labels may appear under by_class.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct InquiriumRetentionByClass {
+    /// Per-label retention.
+    ///
+    /// Per-label overrides. Every key is optional; a label without an entry falls back as
+    /// described in the runtime rules. Closed key set.
+    pub by_class: Option<InquiriumRetentionByClassByClass>,
+
+    /// Retention when no per-label entry applies.
+    ///
+    /// Value used when no by_class entry applies and as the base for the most-restrictive
+    /// fallback. Its type is set by the concrete setting.
+    #[serde(rename = "default")]
+    pub inquirium_retention_by_class_default: InquiriumRetentionProfile,
+}
+
+/// Per-label retention.
+///
+/// Per-label overrides. Every key is optional; a label without an entry falls back as
+/// described in the runtime rules. Closed key set.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct InquiriumRetentionByClassByClass {
+    /// Retention for community facts.
+    ///
+    /// Value for data labelled community.
+    pub community: Option<InquiriumRetentionProfile>,
+
+    /// Retention for personal facts.
+    ///
+    /// Value for data labelled personal.
+    pub personal: Option<InquiriumRetentionProfile>,
+
+    /// Retention for public facts.
+    ///
+    /// Value for data labelled public.
+    pub public: Option<InquiriumRetentionProfile>,
+}
+
+/// Retention for community facts.
+///
+/// How long transcript facts are kept and what happens after. Closed.
+///
+/// Retention for personal facts.
+///
+/// Retention for public facts.
+///
+/// Retention when no per-label entry applies.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct InquiriumRetentionProfile {
+    /// Maximum age of a fact, as an ISO-8601 duration.
+    pub max_age: String,
+
+    /// excise removes the fact; archive moves it to cold storage under the same label.
+    pub on_expiry: Option<OnExpiry>,
+}
+
+/// excise removes the fact; archive moves it to cold storage under the same label.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OnExpiry {
+    Archive,
+
+    Excise,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub enum InquiriumAssistantConfigSchema {
+    #[serde(rename = "inquirium.assistant-config.v1")]
+    InquiriumAssistantConfigV1,
+}
+
+/// Trace level by label.
+///
+/// ClassKeyed trace level.
+///
+/// Egress permission by label.
+///
+/// ClassKeyed egress permission.
+///
+/// Configuration chosen by classification label: a default plus optional per-label
+/// overrides. The value type is left open here; concrete settings (retention, trace level,
+/// egress) narrow it with their own value schema. The key set is closed: only the three
+/// labels may appear under by_class.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct InquiriumTraceLevelByClass {
+    /// Per-label trace level.
+    ///
+    /// Per-label overrides. Every key is optional; a label without an entry falls back as
+    /// described in the runtime rules. Closed key set.
+    pub by_class: Option<InquiriumTraceLevelByClassByClass>,
+
+    /// Trace level when no per-label entry applies.
+    ///
+    /// Value used when no by_class entry applies and as the base for the most-restrictive
+    /// fallback. Its type is set by the concrete setting.
+    #[serde(rename = "default")]
+    pub inquirium_trace_level_by_class_default: InquiriumTraceLevel,
+}
+
+/// Per-label trace level.
+///
+/// Per-label overrides. Every key is optional; a label without an entry falls back as
+/// described in the runtime rules. Closed key set.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct InquiriumTraceLevelByClassByClass {
+    /// Trace level for community turns.
+    ///
+    /// Value for data labelled community.
+    pub community: Option<InquiriumTraceLevel>,
+
+    /// Trace level for personal turns.
+    ///
+    /// Value for data labelled personal.
+    pub personal: Option<InquiriumTraceLevel>,
+
+    /// Trace level for public turns.
+    ///
+    /// Value for data labelled public.
+    pub public: Option<InquiriumTraceLevel>,
+}
+
+/// Verification rigor by node mode.
+///
+/// ModeKeyed verification rigor.
+///
+/// Which activity items escalate beyond the feed, by node mode.
+///
+/// ModeKeyed escalation threshold: more severe modes escalate a superset of what milder ones
+/// do.
+///
+/// Configuration chosen by node mode: a default plus optional per-mode overrides. The value
+/// type is left open; concrete settings (verification rigor, escalation threshold) narrow
+/// it. Closed key set: only the three modes may appear under by_mode.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct InquiriumVerificationRigorByMode {
+    /// Per-mode rigor.
+    ///
+    /// Per-mode overrides. Every key is optional; a mode without an entry falls back as
+    /// described in the runtime rules. Closed key set.
+    pub by_mode: Option<InquiriumVerificationRigorByModeByMode>,
+
+    /// Rigor when no per-mode entry applies.
+    ///
+    /// Value used when no by_mode entry applies and as the base for the most-severe fallback.
+    /// Its type is set by the concrete setting.
+    #[serde(rename = "default")]
+    pub inquirium_verification_rigor_by_mode_default: InquiriumVerificationRigor,
+}
+
+/// Per-mode rigor.
+///
+/// Per-mode overrides. Every key is optional; a mode without an entry falls back as
+/// described in the runtime rules. Closed key set.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct InquiriumVerificationRigorByModeByMode {
+    /// Rigor in commons.
+    ///
+    /// Value in the ordinary regime.
+    pub commons: Option<InquiriumVerificationRigor>,
+
+    /// Rigor in crisis.
+    ///
+    /// Value while the node runs in crisis.
+    pub crisis: Option<InquiriumVerificationRigor>,
+
+    /// Rigor in support.
+    ///
+    /// Value while the node serves support work.
+    pub support: Option<InquiriumVerificationRigor>,
+}
+
+/// Rigor in commons.
+///
+/// How much checking answers get: standard, elevated (caveats required, confidence capped at
+/// medium) or strict (hypothesis stance, confidence capped at low, grounding required).
+///
+/// Rigor in crisis.
+///
+/// Rigor in support.
+///
+/// Rigor when no per-mode entry applies.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum InquiriumVerificationRigor {
+    Elevated,
+
+    Standard,
+
+    Strict,
 }
 
 /// Node UI preferences for the assistant affordance, per UI profile and surface. Stored
@@ -3159,136 +3631,6 @@ pub enum Outcome {
     Rejected,
 }
 
-/// RFC 0012 §B. One compaction run (or RFC 0062 distillation) finished. Open: consumers
-/// tolerate extra fields.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct MemoryCompactedPayload {
-    /// UTF-8 byte size of the output entry's content.
-    pub byte_size: i64,
-
-    /// Present when the run was an RFC 0062 distillation.
-    pub distillation: Option<DistillationReport>,
-
-    /// The single memory scope compacted.
-    pub memory_ref: String,
-
-    /// Id of the new entry; readable through MemoryAdapter.get until normal TTL eviction.
-    pub output_id: String,
-
-    /// Total sources collapsed, including any not listed.
-    pub source_count: i64,
-
-    /// Ids collapsed into outputId. Exhaustive when present (no 'and N more'); may be omitted
-    /// when sourceCount exceeds 100.
-    pub source_ids: Option<Vec<String>>,
-
-    /// The path that drove this run; scheduled distillation reports host-managed.
-    pub trigger: CompactionTrigger,
-}
-
-/// RFC 0062 sub-object of memory.compacted, present when the compaction was a budgeted
-/// distillation. Open like the event that carries it: consumers ignore fields a later
-/// revision adds.
-///
-/// Present when the run was an RFC 0062 distillation.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct DistillationReport {
-    /// Whether MEMORY-INDEX.json was updated (then workspace.updated was emitted).
-    pub index_updated: bool,
-
-    /// Budget applied, after clamping to maxTokenBudget.
-    pub token_budget: i64,
-
-    /// Input plus output tokens counted against the budget.
-    pub tokens_used: i64,
-}
-
-/// One memory record as MemoryAdapter.list/get return it (RFC 0004). Content is already
-/// SR-1-redacted when it leaves the adapter. Open: hosts may add fields; consumers ignore
-/// what they do not know.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct MemoryEntry {
-    /// The memory body, with every BYOK-resolved secret replaced by [REDACTED:<secretId>] (SR-1).
-    pub content: String,
-
-    /// When the entry was written (ISO-8601 UTC).
-    pub created_at: String,
-
-    /// Optional TTL instant. Once it has passed the entry never surfaces from list or get,
-    /// whether or not it was purged (millisecond granularity).
-    pub expires_at: Option<String>,
-
-    /// Host-issued id, unique within its memoryRef. A tenant prefix is recommended where id
-    /// spaces are shared.
-    pub id: String,
-
-    /// Free-form tags. Compacted entries carry compacted-from:<compactionRunId> (RFC 0012 §C).
-    pub tags: Vec<String>,
-}
-
-/// The normative MEMORY-INDEX.json manifest a distillation run updates (RFC 0062) and the
-/// next session loads at start-up. Stored as a workspace file; updating it emits
-/// workspace.updated. Closed: it is the contract between the distiller and the loader.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct MemoryIndex {
-    /// Distilled archives, oldest first. Each is immutable and addressable.
-    pub archives: Vec<MemoryIndexArchive>,
-
-    /// The memory scope the index covers (one tenant, CTI-1).
-    pub memory_ref: String,
-
-    /// Manifest format version; always 1 for this schema.
-    pub schema_version: f64,
-
-    /// Tokenizer the token counts were measured with; matches memory.distillation.tokenizerName.
-    pub tokenizer_name: String,
-
-    /// When the last distillation run updated the index.
-    pub updated_at: String,
-}
-
-/// One archive listed in the index. Closed.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct MemoryIndexArchive {
-    /// Content-addressed id of the archive: the same sources and budget always give the same id
-    /// and bytes.
-    pub archive_id: String,
-
-    /// UTF-8 byte size of the archive content.
-    pub byte_size: i64,
-
-    /// When the archive was written.
-    pub created_at: String,
-
-    /// Id of the MemoryEntry that holds the archive's content, readable through
-    /// MemoryAdapter.get.
-    pub entry_id: String,
-
-    /// When the archive may be collected (createdAt + archiveRetention).
-    pub expires_at: Option<String>,
-
-    /// Distillation depth: 1 for transactional sources, n+1 when distilling level-n archives
-    /// (recursive distillation).
-    pub level: i64,
-
-    /// How many source entries were distilled.
-    pub source_count: i64,
-
-    /// Budget the run applied.
-    pub token_budget: i64,
-
-    /// Input plus output tokens counted.
-    pub tokens_used: i64,
-
-    /// Short retrieval keys extracted from the archive (SR-1 redacted).
-    pub topics: Option<Vec<String>>,
-}
-
 /// Options of MemoryAdapter.list (RFC 0004). Closed: a client-submitted shape.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct MemoryListOptions {
@@ -3496,6 +3838,19 @@ pub struct RunCompletedPayload {
 #[serde(rename_all = "snake_case")]
 pub enum RunCompletedPayloadStatus {
     Completed,
+}
+
+/// Response of GET /v1/runs/{runId}/events: the run's events from fromSeq on, in sequence
+/// order. Open: a host may add diagnostics.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RunEventsResponse {
+    /// Events in increasing sequence; each validates as a RunEvent (unknown types on the
+    /// envelope alone).
+    pub events: Vec<RunEvent>,
+
+    /// The run whose log this is.
+    pub run_id: String,
 }
 
 /// The envelope of every event in a run's append-only log. type names the event and selects

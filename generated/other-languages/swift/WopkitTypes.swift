@@ -7,7 +7,7 @@
 // - Fields a schema leaves open (additionalProperties: true) are dropped on deserialisation: extension data does not survive a round trip.
 // - if/then rules (e.g. "trigger is required when supported is true") and x-runtime-rules are not represented.
 //
-// Top-level types: 118.
+// Top-level types: 139.
 
 // This file was generated from JSON Schema using quicktype, do not modify it directly.
 // To parse the JSON, add this file to your project and do:
@@ -33,6 +33,26 @@
 //   let hostSampleCommitmentFireResponse = try HostSampleCommitmentFireResponse(json)
 //   let hostSampleConsolidateRequest = try HostSampleConsolidateRequest(json)
 //   let hostSampleConsolidateResponse = try HostSampleConsolidateResponse(json)
+//   let hostSampleCrossRunTTLRequest = try HostSampleCrossRunTTLRequest(json)
+//   let hostSampleCrossRunTTLResponse = try HostSampleCrossRunTTLResponse(json)
+//   let hostSampleEscalationRunRequest = try HostSampleEscalationRunRequest(json)
+//   let hostSampleEscalationRunResponse = try HostSampleEscalationRunResponse(json)
+//   let hostSampleInquiriumTracesResponse = try HostSampleInquiriumTracesResponse(json)
+//   let hostSampleMemoryCompactRequest = try HostSampleMemoryCompactRequest(json)
+//   let hostSampleMemoryCompactResponse = try HostSampleMemoryCompactResponse(json)
+//   let hostSampleMemoryDistillRequest = try HostSampleMemoryDistillRequest(json)
+//   let hostSampleMemoryDistillResponse = try HostSampleMemoryDistillResponse(json)
+//   let hostSampleMemoryEntriesResponse = try HostSampleMemoryEntriesResponse(json)
+//   let hostSampleMemoryRedactionRequest = try HostSampleMemoryRedactionRequest(json)
+//   let hostSampleMemoryRedactionResponse = try HostSampleMemoryRedactionResponse(json)
+//   let hostSampleMemorySeedRequest = try HostSampleMemorySeedRequest(json)
+//   let hostSampleMemorySeedResponse = try HostSampleMemorySeedResponse(json)
+//   let hostSampleQuestionCancelRequest = try HostSampleQuestionCancelRequest(json)
+//   let hostSampleReplayFixtureRequest = try HostSampleReplayFixtureRequest(json)
+//   let hostSampleReplayFixtureResponse = try HostSampleReplayFixtureResponse(json)
+//   let hostSampleSeedEntry = try HostSampleSeedEntry(json)
+//   let hostSampleSeedSecret = try HostSampleSeedSecret(json)
+//   let hostSampleTraceRecord = try HostSampleTraceRecord(json)
 //   let inquiriumAssistantConfig = try InquiriumAssistantConfig(json)
 //   let inquiriumAssistantTurnTrace = try InquiriumAssistantTurnTrace(json)
 //   let inquiriumAssistantUIPreferences = try InquiriumAssistantUIPreferences(json)
@@ -117,6 +137,7 @@
 //   let retentionCapability = try RetentionCapability(json)
 //   let runCompletedPayload = try RunCompletedPayload(json)
 //   let runEvent = try RunEvent(json)
+//   let runEventsResponse = try RunEventsResponse(json)
 //   let runFailedPayload = try RunFailedPayload(json)
 //   let runForkRequest = try RunForkRequest(json)
 //   let runForkResponse = try RunForkResponse(json)
@@ -1880,6 +1901,2185 @@ extension AgentMemoryConsolidatedPayload {
     }
 }
 
+/// Body of POST /v1/host/sample/multi-agent/cross-run-ttl: a parent run starts, waits
+/// delayMs, then a child writes into the inherited scope with ttlSeconds. Closed: a
+/// client-submitted shape.
+// MARK: - HostSampleCrossRunTTLRequest
+struct HostSampleCrossRunTTLRequest: Codable {
+    /// Wait between the parent's start and the child's write, so the two clocks differ
+    /// measurably.
+    let delayMS: Int?
+    /// TTL of the child's write.
+    let ttlSeconds: Double
+
+    enum CodingKeys: String, CodingKey {
+        case delayMS = "delayMs"
+        case ttlSeconds = "ttlSeconds"
+    }
+}
+
+// MARK: HostSampleCrossRunTTLRequest convenience initializers and mutators
+
+extension HostSampleCrossRunTTLRequest {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(HostSampleCrossRunTTLRequest.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        delayMS: Int?? = nil,
+        ttlSeconds: Double? = nil
+    ) -> HostSampleCrossRunTTLRequest {
+        return HostSampleCrossRunTTLRequest(
+            delayMS: delayMS ?? self.delayMS,
+            ttlSeconds: ttlSeconds ?? self.ttlSeconds
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// Response of the cross-run TTL fixture. Open: a host may add diagnostics.
+// MARK: - HostSampleCrossRunTTLResponse
+struct HostSampleCrossRunTTLResponse: Codable {
+    /// The child run that wrote.
+    let childRunID: String
+    /// When the child wrote the entry.
+    let childWrittenAt: Date
+    /// The child's entry as stored.
+    let entry: MemoryEntry
+    /// Memory scope the seam acts on, mem://<tenant>/<scope>; the tenant comes from the ref
+    /// (CTI-1).
+    let memoryRef: String
+    /// The parent run.
+    let parentRunID: String
+    /// When the parent run started.
+    let parentStartedAt: Date
+    /// Whether the parent reads the child's write in the inherited scope.
+    let seenByParent: Bool
+
+    enum CodingKeys: String, CodingKey {
+        case childRunID = "childRunId"
+        case childWrittenAt = "childWrittenAt"
+        case entry = "entry"
+        case memoryRef = "memoryRef"
+        case parentRunID = "parentRunId"
+        case parentStartedAt = "parentStartedAt"
+        case seenByParent = "seenByParent"
+    }
+}
+
+// MARK: HostSampleCrossRunTTLResponse convenience initializers and mutators
+
+extension HostSampleCrossRunTTLResponse {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(HostSampleCrossRunTTLResponse.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        childRunID: String? = nil,
+        childWrittenAt: Date? = nil,
+        entry: MemoryEntry? = nil,
+        memoryRef: String? = nil,
+        parentRunID: String? = nil,
+        parentStartedAt: Date? = nil,
+        seenByParent: Bool? = nil
+    ) -> HostSampleCrossRunTTLResponse {
+        return HostSampleCrossRunTTLResponse(
+            childRunID: childRunID ?? self.childRunID,
+            childWrittenAt: childWrittenAt ?? self.childWrittenAt,
+            entry: entry ?? self.entry,
+            memoryRef: memoryRef ?? self.memoryRef,
+            parentRunID: parentRunID ?? self.parentRunID,
+            parentStartedAt: parentStartedAt ?? self.parentStartedAt,
+            seenByParent: seenByParent ?? self.seenByParent
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// The child's entry as stored.
+///
+/// One memory record as MemoryAdapter.list/get return it (RFC 0004). Content is already
+/// SR-1-redacted when it leaves the adapter. Open: hosts may add fields; consumers ignore
+/// what they do not know.
+///
+/// The compacted entry, readable through get; tagged compacted-from:<compactionRunId>.
+///
+/// The long-term entry holding the distilled summary.
+// MARK: - MemoryEntry
+struct MemoryEntry: Codable {
+    /// The memory body, with every BYOK-resolved secret replaced by [REDACTED:<secretId>] (SR-1).
+    let content: String
+    /// When the entry was written (ISO-8601 UTC).
+    let createdAt: Date
+    /// Optional TTL instant. Once it has passed the entry never surfaces from list or get,
+    /// whether or not it was purged (millisecond granularity).
+    let expiresAt: Date?
+    /// Host-issued id, unique within its memoryRef. A tenant prefix is recommended where id
+    /// spaces are shared.
+    let id: String
+    /// Free-form tags. Compacted entries carry compacted-from:<compactionRunId> (RFC 0012 §C).
+    let tags: [String]
+
+    enum CodingKeys: String, CodingKey {
+        case content = "content"
+        case createdAt = "createdAt"
+        case expiresAt = "expiresAt"
+        case id = "id"
+        case tags = "tags"
+    }
+}
+
+// MARK: MemoryEntry convenience initializers and mutators
+
+extension MemoryEntry {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(MemoryEntry.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        content: String? = nil,
+        createdAt: Date? = nil,
+        expiresAt: Date?? = nil,
+        id: String? = nil,
+        tags: [String]? = nil
+    ) -> MemoryEntry {
+        return MemoryEntry(
+            content: content ?? self.content,
+            createdAt: createdAt ?? self.createdAt,
+            expiresAt: expiresAt ?? self.expiresAt,
+            id: id ?? self.id,
+            tags: tags ?? self.tags
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// Body of POST /v1/host/sample/multi-agent/escalation-run: one supervisor step with a
+/// decision at the given confidence; the fixture operator answers the interrupt "approved".
+/// Closed: a client-submitted shape.
+// MARK: - HostSampleEscalationRunRequest
+struct HostSampleEscalationRunRequest: Codable {
+    /// Confidence of the supervisor's decision; below the advertised floor it must escalate
+    /// before dispatch.
+    let confidence: Double
+    /// Decision kind.
+    let kind: HostSampleEscalationRunRequestKind?
+
+    enum CodingKeys: String, CodingKey {
+        case confidence = "confidence"
+        case kind = "kind"
+    }
+}
+
+// MARK: HostSampleEscalationRunRequest convenience initializers and mutators
+
+extension HostSampleEscalationRunRequest {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(HostSampleEscalationRunRequest.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        confidence: Double? = nil,
+        kind: HostSampleEscalationRunRequestKind?? = nil
+    ) -> HostSampleEscalationRunRequest {
+        return HostSampleEscalationRunRequest(
+            confidence: confidence ?? self.confidence,
+            kind: kind ?? self.kind
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// Decision kind.
+enum HostSampleEscalationRunRequestKind: String, Codable {
+    case nextWorker = "next-worker"
+    case terminate = "terminate"
+}
+
+/// Response of the escalation fixture: the run to read events from and the floor in force.
+/// Open: a host may add diagnostics.
+// MARK: - HostSampleEscalationRunResponse
+struct HostSampleEscalationRunResponse: Codable {
+    /// The confidence escalation floor the host applied.
+    let floor: Double
+    /// The supervisor run; its log shows the escalation, the interrupt and the dispatch in order.
+    let runID: String
+
+    enum CodingKeys: String, CodingKey {
+        case floor = "floor"
+        case runID = "runId"
+    }
+}
+
+// MARK: HostSampleEscalationRunResponse convenience initializers and mutators
+
+extension HostSampleEscalationRunResponse {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(HostSampleEscalationRunResponse.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        floor: Double? = nil,
+        runID: String? = nil
+    ) -> HostSampleEscalationRunResponse {
+        return HostSampleEscalationRunResponse(
+            floor: floor ?? self.floor,
+            runID: runID ?? self.runID
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// Response of GET /v1/host/sample/inquirium/traces: the assistant-turn trace stream,
+/// optionally filtered by trace id. Open: a host may add diagnostics.
+// MARK: - HostSampleInquiriumTracesResponse
+struct HostSampleInquiriumTracesResponse: Codable {
+    /// Trace records in append order.
+    let records: [HostSampleTraceRecord]
+
+    enum CodingKeys: String, CodingKey {
+        case records = "records"
+    }
+}
+
+// MARK: HostSampleInquiriumTracesResponse convenience initializers and mutators
+
+extension HostSampleInquiriumTracesResponse {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(HostSampleInquiriumTracesResponse.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        records: [HostSampleTraceRecord]? = nil
+    ) -> HostSampleInquiriumTracesResponse {
+        return HostSampleInquiriumTracesResponse(
+            records: records ?? self.records
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// One record of the trace stream: the stream name, the record type and the trace body.
+/// Closed: nothing rides beside the body.
+// MARK: - HostSampleTraceRecord
+struct HostSampleTraceRecord: Codable {
+    /// The operational trace: decisions and identifiers, never prompt or response content.
+    let body: InquiriumAssistantTurnTrace
+    /// Record type of the body.
+    let recordType: RecordType
+    /// The stream the record belongs to.
+    let stream: Stream
+
+    enum CodingKeys: String, CodingKey {
+        case body = "body"
+        case recordType = "record_type"
+        case stream = "stream"
+    }
+}
+
+// MARK: HostSampleTraceRecord convenience initializers and mutators
+
+extension HostSampleTraceRecord {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(HostSampleTraceRecord.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        body: InquiriumAssistantTurnTrace? = nil,
+        recordType: RecordType? = nil,
+        stream: Stream? = nil
+    ) -> HostSampleTraceRecord {
+        return HostSampleTraceRecord(
+            body: body ?? self.body,
+            recordType: recordType ?? self.recordType,
+            stream: stream ?? self.stream
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// The operational trace: decisions and identifiers, never prompt or response content.
+///
+/// Operational trace of one assistant turn: shapes, decisions, policy outcomes and effects,
+/// never prompt or response content. Payload of records of type
+/// daemon/inquirium-assistant-turn-trace.v1 in the storage stream
+/// trace/inquirium-assistant-turns. Closed at every level, so there is no place for content
+/// and no back-reference to the transcript.
+// MARK: - InquiriumAssistantTurnTrace
+struct InquiriumAssistantTurnTrace: Codable {
+    /// Host and policy decisions taken during the turn, in order.
+    let decisions: [InquiriumTraceDecision]
+    /// Content-free diagnostics.
+    let diagnostics: InquiriumDiagnostics?
+    /// Side effects of recording the turn (transcript writes, object-store puts). Bookkeeping
+    /// only: assistant output never causes effects in this phase.
+    let effects: [InquiriumTraceEffect]
+    /// Counts describing the input, never the input.
+    let inputShape: InquiriumTraceInputShape?
+    /// Model binding selected, absent when none qualified.
+    let modelBindingRef: String?
+    /// Inquirium operation id.
+    let operationID: String
+    /// Counts and artifact references describing the output, never the output.
+    let outputShape: InquiriumTraceOutputShape?
+    /// Participant on whose behalf the turn ran.
+    let participantRef: String
+    /// The effective trace and egress policy of the turn.
+    let policy: InquiriumTracePolicy
+    /// Runtime selected, absent when none qualified.
+    let runtimeRef: String?
+    /// Outcome of the turn, using the generate outcome codes.
+    let status: InquiriumGenerateOutcome
+    /// When the turn reached its outcome.
+    let timeFinishedAt: Date?
+    /// When the host accepted the turn.
+    let timeStartedAt: Date
+    /// Identifier of this trace record; what trace/ref in responses and result facts points to.
+    let traceID: String
+    /// Schema discriminator; always inquirium.assistant-turn-trace.v1.
+    let traceSchema: TraceSchema
+    /// The turn traced. Associates the record with the transcript by turn, without a transcript
+    /// reference.
+    let turnID: String
+
+    enum CodingKeys: String, CodingKey {
+        case decisions = "decisions"
+        case diagnostics = "diagnostics"
+        case effects = "effects"
+        case inputShape = "input/shape"
+        case modelBindingRef = "model.binding/ref"
+        case operationID = "operation/id"
+        case outputShape = "output/shape"
+        case participantRef = "participant/ref"
+        case policy = "policy"
+        case runtimeRef = "runtime/ref"
+        case status = "status"
+        case timeFinishedAt = "time/finished-at"
+        case timeStartedAt = "time/started-at"
+        case traceID = "trace/id"
+        case traceSchema = "trace/schema"
+        case turnID = "turn/id"
+    }
+}
+
+// MARK: InquiriumAssistantTurnTrace convenience initializers and mutators
+
+extension InquiriumAssistantTurnTrace {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(InquiriumAssistantTurnTrace.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        decisions: [InquiriumTraceDecision]? = nil,
+        diagnostics: InquiriumDiagnostics?? = nil,
+        effects: [InquiriumTraceEffect]? = nil,
+        inputShape: InquiriumTraceInputShape?? = nil,
+        modelBindingRef: String?? = nil,
+        operationID: String? = nil,
+        outputShape: InquiriumTraceOutputShape?? = nil,
+        participantRef: String? = nil,
+        policy: InquiriumTracePolicy? = nil,
+        runtimeRef: String?? = nil,
+        status: InquiriumGenerateOutcome? = nil,
+        timeFinishedAt: Date?? = nil,
+        timeStartedAt: Date? = nil,
+        traceID: String? = nil,
+        traceSchema: TraceSchema? = nil,
+        turnID: String? = nil
+    ) -> InquiriumAssistantTurnTrace {
+        return InquiriumAssistantTurnTrace(
+            decisions: decisions ?? self.decisions,
+            diagnostics: diagnostics ?? self.diagnostics,
+            effects: effects ?? self.effects,
+            inputShape: inputShape ?? self.inputShape,
+            modelBindingRef: modelBindingRef ?? self.modelBindingRef,
+            operationID: operationID ?? self.operationID,
+            outputShape: outputShape ?? self.outputShape,
+            participantRef: participantRef ?? self.participantRef,
+            policy: policy ?? self.policy,
+            runtimeRef: runtimeRef ?? self.runtimeRef,
+            status: status ?? self.status,
+            timeFinishedAt: timeFinishedAt ?? self.timeFinishedAt,
+            timeStartedAt: timeStartedAt ?? self.timeStartedAt,
+            traceID: traceID ?? self.traceID,
+            traceSchema: traceSchema ?? self.traceSchema,
+            turnID: turnID ?? self.turnID
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// One decision. Context-element decisions name the element, its source and label, and use
+/// the outcomes include, declassify, drop or fail. Closed.
+// MARK: - InquiriumTraceDecision
+struct InquiriumTraceDecision: Codable {
+    /// Label of that element, or the label a keyed setting was resolved for.
+    let classification: InquiriumClassificationLabel?
+    /// Honest provenance label: host policy, model proposal, model production or operator
+    /// approval.
+    let decidedBy: DecidedBy?
+    /// Context element concerned. Required for context-element decisions.
+    let elementRef: String?
+    /// What was decided.
+    let kind: InquiriumTraceDecisionKind
+    /// Kebab-case outcome (e.g. use-runtime, no-candidate, include, drop).
+    let outcome: String
+    /// Why.
+    let reasonCode: String
+    /// Source kind of that element.
+    let sourceKind: InquiriumContextSourceKind?
+
+    enum CodingKeys: String, CodingKey {
+        case classification = "classification"
+        case decidedBy = "decided/by"
+        case elementRef = "element/ref"
+        case kind = "kind"
+        case outcome = "outcome"
+        case reasonCode = "reason/code"
+        case sourceKind = "source/kind"
+    }
+}
+
+// MARK: InquiriumTraceDecision convenience initializers and mutators
+
+extension InquiriumTraceDecision {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(InquiriumTraceDecision.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        classification: InquiriumClassificationLabel?? = nil,
+        decidedBy: DecidedBy?? = nil,
+        elementRef: String?? = nil,
+        kind: InquiriumTraceDecisionKind? = nil,
+        outcome: String? = nil,
+        reasonCode: String? = nil,
+        sourceKind: InquiriumContextSourceKind?? = nil
+    ) -> InquiriumTraceDecision {
+        return InquiriumTraceDecision(
+            classification: classification ?? self.classification,
+            decidedBy: decidedBy ?? self.decidedBy,
+            elementRef: elementRef ?? self.elementRef,
+            kind: kind ?? self.kind,
+            outcome: outcome ?? self.outcome,
+            reasonCode: reasonCode ?? self.reasonCode,
+            sourceKind: sourceKind ?? self.sourceKind
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// Label of that element, or the label a keyed setting was resolved for.
+///
+/// Sensitivity label carried by every piece of context, transcript fact and operator
+/// question. Three labels, totally ordered from least to most restrictive: public,
+/// community, personal. This file also holds the ClassKeyed configuration idiom, the
+/// configuration dual of classified data.
+///
+/// Label of the data the question or operation reads or shows.
+///
+/// Label of what the answer or operation produces.
+///
+/// The element's label. Required: the host must attach one. Any path that loses it treats
+/// the element as personal.
+///
+/// Present on a declassified projection: the label of the original element. Must be more
+/// restrictive than classification (runtime rule).
+///
+/// Label of the result content: at least as restrictive as the most restrictive context
+/// element used (runtime rule).
+///
+/// Label of the turn's content; governs retention and who may read it.
+///
+/// Most restrictive label the model may receive unchanged.
+///
+/// Highest label the acknowledgement covers.
+///
+/// Elements labelled above this must be declassified before they may reach the model, even
+/// if within the ceiling.
+enum InquiriumClassificationLabel: String, Codable {
+    case community = "community"
+    case inquiriumClassificationLabelPublic = "public"
+    case personal = "personal"
+}
+
+/// Honest provenance label: host policy, model proposal, model production or operator
+/// approval.
+enum DecidedBy: String, Codable {
+    case hostPolicy = "host-policy"
+    case modelProduced = "model-produced"
+    case modelProposed = "model-proposed"
+    case operatorApproved = "operator-approved"
+}
+
+/// What was decided.
+enum InquiriumTraceDecisionKind: String, Codable {
+    case classKeyedResolution = "class-keyed-resolution"
+    case contextElement = "context-element"
+    case egress = "egress"
+    case escalation = "escalation"
+    case modeKeyedResolution = "mode-keyed-resolution"
+    case operatorQuestion = "operator-question"
+    case redaction = "redaction"
+    case runtimeSelection = "runtime-selection"
+}
+
+/// Source kind of that element.
+///
+/// Kinds of context source, each behind its own host-owned gate.
+///
+/// Which gate resolves this source.
+///
+/// Which kind of source produced the element.
+enum InquiriumContextSourceKind: String, Codable {
+    case artifact = "artifact"
+    case dataset = "dataset"
+    case memarium = "memarium"
+    case messaging = "messaging"
+    case relationship = "relationship"
+}
+
+/// Content-free diagnostics.
+///
+/// Content-free diagnostics shared by responses and traces: an error code and a retry count,
+/// never error messages that could echo prompt text. Closed.
+// MARK: - InquiriumDiagnostics
+struct InquiriumDiagnostics: Codable {
+    /// Kebab-case error code, or null when there was no error.
+    let errorCode: String?
+    /// How many times the runtime call was retried.
+    let retryCount: Int?
+
+    enum CodingKeys: String, CodingKey {
+        case errorCode = "error/code"
+        case retryCount = "retry/count"
+    }
+}
+
+// MARK: InquiriumDiagnostics convenience initializers and mutators
+
+extension InquiriumDiagnostics {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(InquiriumDiagnostics.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        errorCode: String?? = nil,
+        retryCount: Int?? = nil
+    ) -> InquiriumDiagnostics {
+        return InquiriumDiagnostics(
+            errorCode: errorCode ?? self.errorCode,
+            retryCount: retryCount ?? self.retryCount
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// One recording side effect: kind, status and a target descriptor. Closed.
+// MARK: - InquiriumTraceEffect
+struct InquiriumTraceEffect: Codable {
+    /// Host operation performed, e.g. memarium.write or object-store.put.
+    let kind: String
+    /// Result of the operation.
+    let status: InquiriumTraceEffectStatus
+    /// Descriptor of where it went (space and kind, stream, object key); never content.
+    let target: String
+
+    enum CodingKeys: String, CodingKey {
+        case kind = "kind"
+        case status = "status"
+        case target = "target"
+    }
+}
+
+// MARK: InquiriumTraceEffect convenience initializers and mutators
+
+extension InquiriumTraceEffect {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(InquiriumTraceEffect.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        kind: String? = nil,
+        status: InquiriumTraceEffectStatus? = nil,
+        target: String? = nil
+    ) -> InquiriumTraceEffect {
+        return InquiriumTraceEffect(
+            kind: kind ?? self.kind,
+            status: status ?? self.status,
+            target: target ?? self.target
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// Result of the operation.
+enum InquiriumTraceEffectStatus: String, Codable {
+    case failed = "failed"
+    case ok = "ok"
+    case skipped = "skipped"
+}
+
+/// Counts describing the input, never the input.
+///
+/// Content-free description of the input. Closed.
+// MARK: - InquiriumTraceInputShape
+struct InquiriumTraceInputShape: Codable {
+    /// Whether any object_ref part was included.
+    let fileHasAny: Bool?
+    /// Number of turns sent.
+    let messageCount: Int?
+    /// Approximate input tokens.
+    let tokenApproxInput: Int?
+    /// Whether any tool surface was offered; always false while the assistant is advise-only.
+    let toolHasAny: Bool?
+
+    enum CodingKeys: String, CodingKey {
+        case fileHasAny = "file/has-any"
+        case messageCount = "message/count"
+        case tokenApproxInput = "token/approx-input"
+        case toolHasAny = "tool/has-any"
+    }
+}
+
+// MARK: InquiriumTraceInputShape convenience initializers and mutators
+
+extension InquiriumTraceInputShape {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(InquiriumTraceInputShape.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        fileHasAny: Bool?? = nil,
+        messageCount: Int?? = nil,
+        tokenApproxInput: Int?? = nil,
+        toolHasAny: Bool?? = nil
+    ) -> InquiriumTraceInputShape {
+        return InquiriumTraceInputShape(
+            fileHasAny: fileHasAny ?? self.fileHasAny,
+            messageCount: messageCount ?? self.messageCount,
+            tokenApproxInput: tokenApproxInput ?? self.tokenApproxInput,
+            toolHasAny: toolHasAny ?? self.toolHasAny
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// Counts and artifact references describing the output, never the output.
+///
+/// Content-free description of the output. Closed.
+// MARK: - InquiriumTraceOutputShape
+struct InquiriumTraceOutputShape: Codable {
+    /// Descriptors of artifacts produced or persisted under explicit policy.
+    let artifactRefs: [String]?
+    /// Approximate output tokens.
+    let tokenApproxOutput: Int?
+
+    enum CodingKeys: String, CodingKey {
+        case artifactRefs = "artifact/refs"
+        case tokenApproxOutput = "token/approx-output"
+    }
+}
+
+// MARK: InquiriumTraceOutputShape convenience initializers and mutators
+
+extension InquiriumTraceOutputShape {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(InquiriumTraceOutputShape.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        artifactRefs: [String]?? = nil,
+        tokenApproxOutput: Int?? = nil
+    ) -> InquiriumTraceOutputShape {
+        return InquiriumTraceOutputShape(
+            artifactRefs: artifactRefs ?? self.artifactRefs,
+            tokenApproxOutput: tokenApproxOutput ?? self.tokenApproxOutput
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// The effective trace and egress policy of the turn.
+///
+/// Effective policy of the turn as traced. Closed. Both persistence flags are booleans
+/// defaulting to false: there is no field in which content itself could be stored.
+// MARK: - InquiriumTracePolicy
+struct InquiriumTracePolicy: Codable {
+    /// Whether any data was allowed to leave the node during the turn.
+    let egressAllowed: Bool
+    /// Requested locality.
+    let locality: InquiriumLocality
+    /// Whether the prompt was persisted as a classified artifact. Defaults to false.
+    let persistPrompt: Bool?
+    /// Whether the response was persisted as a classified artifact. Defaults to false.
+    let persistResponse: Bool?
+    /// Resolved trace level.
+    let traceLevel: InquiriumTraceLevel?
+    /// Trust regime used for selection.
+    let trustMode: InquiriumTrustMode
+
+    enum CodingKeys: String, CodingKey {
+        case egressAllowed = "egress/allowed"
+        case locality = "locality"
+        case persistPrompt = "persist/prompt"
+        case persistResponse = "persist/response"
+        case traceLevel = "trace/level"
+        case trustMode = "trust/mode"
+    }
+}
+
+// MARK: InquiriumTracePolicy convenience initializers and mutators
+
+extension InquiriumTracePolicy {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(InquiriumTracePolicy.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        egressAllowed: Bool? = nil,
+        locality: InquiriumLocality? = nil,
+        persistPrompt: Bool?? = nil,
+        persistResponse: Bool?? = nil,
+        traceLevel: InquiriumTraceLevel?? = nil,
+        trustMode: InquiriumTrustMode? = nil
+    ) -> InquiriumTracePolicy {
+        return InquiriumTracePolicy(
+            egressAllowed: egressAllowed ?? self.egressAllowed,
+            locality: locality ?? self.locality,
+            persistPrompt: persistPrompt ?? self.persistPrompt,
+            persistResponse: persistResponse ?? self.persistResponse,
+            traceLevel: traceLevel ?? self.traceLevel,
+            trustMode: trustMode ?? self.trustMode
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// Requested locality.
+///
+/// Where a turn may run. local_only admits only runtimes reached over a local transport;
+/// remote_allowed lets the classification-aware acceptance policy decide.
+///
+/// Where the turn may run.
+enum InquiriumLocality: String, Codable {
+    case localOnly = "local_only"
+    case remoteAllowed = "remote_allowed"
+}
+
+/// Resolved trace level.
+///
+/// How much the trace records. metadata_only: shapes, runtime selection and outcome.
+/// decision_detail: additionally one decision per context element, class-keyed resolution
+/// and redaction. Neither level records content.
+///
+/// Trace level for community turns.
+///
+/// Trace level for personal turns.
+///
+/// Trace level for public turns.
+///
+/// Trace level when no per-label entry applies.
+enum InquiriumTraceLevel: String, Codable {
+    case decisionDetail = "decision_detail"
+    case metadataOnly = "metadata_only"
+}
+
+/// Trust regime used for selection.
+///
+/// Trust regime for runtime selection. strict_local trusts only local runtimes with no
+/// egress (the Phase 1 mode); classification_gated lets model acceptance ceilings decide per
+/// context element (Phase 2).
+///
+/// Trust regime for runtime selection.
+enum InquiriumTrustMode: String, Codable {
+    case classificationGated = "classification_gated"
+    case strictLocal = "strict_local"
+}
+
+/// Outcome of the turn, using the generate outcome codes.
+///
+/// Outcome codes. completed: output produced. handler-unavailable: no healthy runtime
+/// satisfied the policy (never answered by a remote fallback). context-denied: a context
+/// element could not reach any eligible model and policy was fail_closed. policy-denied: the
+/// request itself was refused (missing grant, missing operator authority, scope not
+/// allowed). failed: a runtime or adapter error after selection.
+///
+/// How the turn ended. completed is the only outcome with output; the others are typed
+/// denials or failures.
+enum InquiriumGenerateOutcome: String, Codable {
+    case completed = "completed"
+    case contextDenied = "context-denied"
+    case failed = "failed"
+    case handlerUnavailable = "handler-unavailable"
+    case policyDenied = "policy-denied"
+}
+
+enum TraceSchema: String, Codable {
+    case inquiriumAssistantTurnTraceV1 = "inquirium.assistant-turn-trace.v1"
+}
+
+enum RecordType: String, Codable {
+    case daemonInquiriumAssistantTurnTraceV1 = "daemon/inquirium-assistant-turn-trace.v1"
+}
+
+enum Stream: String, Codable {
+    case traceInquiriumAssistantTurns = "trace/inquirium-assistant-turns"
+}
+
+/// Body of POST /v1/host/sample/memory/compact: a client-requested RFC 0012 compaction of
+/// one scope. Closed: a client-submitted shape.
+// MARK: - HostSampleMemoryCompactRequest
+struct HostSampleMemoryCompactRequest: Codable {
+    /// Memory scope the seam acts on, mem://<tenant>/<scope>; the tenant comes from the ref
+    /// (CTI-1).
+    let memoryRef: String
+    /// Entries to compact; all live entries of the scope when absent.
+    let sourceIDS: [String]?
+
+    enum CodingKeys: String, CodingKey {
+        case memoryRef = "memoryRef"
+        case sourceIDS = "sourceIds"
+    }
+}
+
+// MARK: HostSampleMemoryCompactRequest convenience initializers and mutators
+
+extension HostSampleMemoryCompactRequest {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(HostSampleMemoryCompactRequest.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        memoryRef: String? = nil,
+        sourceIDS: [String]?? = nil
+    ) -> HostSampleMemoryCompactRequest {
+        return HostSampleMemoryCompactRequest(
+            memoryRef: memoryRef ?? self.memoryRef,
+            sourceIDS: sourceIDS ?? self.sourceIDS
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// Response of the compaction seam: the run id, the memory.compacted payload and the output
+/// entry. Open: a host may add diagnostics.
+// MARK: - HostSampleMemoryCompactResponse
+struct HostSampleMemoryCompactResponse: Codable {
+    /// Id of the compaction run (also on the event).
+    let compactionRunID: String
+    /// The memory.compacted payload the run emitted.
+    let event: MemoryCompactedPayload
+    /// The compacted entry, readable through get; tagged compacted-from:<compactionRunId>.
+    let output: MemoryEntry
+
+    enum CodingKeys: String, CodingKey {
+        case compactionRunID = "compactionRunId"
+        case event = "event"
+        case output = "output"
+    }
+}
+
+// MARK: HostSampleMemoryCompactResponse convenience initializers and mutators
+
+extension HostSampleMemoryCompactResponse {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(HostSampleMemoryCompactResponse.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        compactionRunID: String? = nil,
+        event: MemoryCompactedPayload? = nil,
+        output: MemoryEntry? = nil
+    ) -> HostSampleMemoryCompactResponse {
+        return HostSampleMemoryCompactResponse(
+            compactionRunID: compactionRunID ?? self.compactionRunID,
+            event: event ?? self.event,
+            output: output ?? self.output
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// The memory.compacted payload the run emitted.
+///
+/// RFC 0012 §B. One compaction run (or RFC 0062 distillation) finished. Open: consumers
+/// tolerate extra fields.
+///
+/// The memory.compacted payload with its distillation report.
+// MARK: - MemoryCompactedPayload
+struct MemoryCompactedPayload: Codable {
+    /// UTF-8 byte size of the output entry's content.
+    let byteSize: Int
+    /// Present when the run was an RFC 0062 distillation.
+    let distillation: DistillationReport?
+    /// The single memory scope compacted.
+    let memoryRef: String
+    /// Id of the new entry; readable through MemoryAdapter.get until normal TTL eviction.
+    let outputID: String
+    /// Total sources collapsed, including any not listed.
+    let sourceCount: Int
+    /// Ids collapsed into outputId. Exhaustive when present (no 'and N more'); may be omitted
+    /// when sourceCount exceeds 100.
+    let sourceIDS: [String]?
+    /// The path that drove this run; scheduled distillation reports host-managed.
+    let trigger: CompactionTrigger
+
+    enum CodingKeys: String, CodingKey {
+        case byteSize = "byteSize"
+        case distillation = "distillation"
+        case memoryRef = "memoryRef"
+        case outputID = "outputId"
+        case sourceCount = "sourceCount"
+        case sourceIDS = "sourceIds"
+        case trigger = "trigger"
+    }
+}
+
+// MARK: MemoryCompactedPayload convenience initializers and mutators
+
+extension MemoryCompactedPayload {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(MemoryCompactedPayload.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        byteSize: Int? = nil,
+        distillation: DistillationReport?? = nil,
+        memoryRef: String? = nil,
+        outputID: String? = nil,
+        sourceCount: Int? = nil,
+        sourceIDS: [String]?? = nil,
+        trigger: CompactionTrigger? = nil
+    ) -> MemoryCompactedPayload {
+        return MemoryCompactedPayload(
+            byteSize: byteSize ?? self.byteSize,
+            distillation: distillation ?? self.distillation,
+            memoryRef: memoryRef ?? self.memoryRef,
+            outputID: outputID ?? self.outputID,
+            sourceCount: sourceCount ?? self.sourceCount,
+            sourceIDS: sourceIDS ?? self.sourceIDS,
+            trigger: trigger ?? self.trigger
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// RFC 0062 sub-object of memory.compacted, present when the compaction was a budgeted
+/// distillation. Open like the event that carries it: consumers ignore fields a later
+/// revision adds.
+///
+/// Present when the run was an RFC 0062 distillation.
+// MARK: - DistillationReport
+struct DistillationReport: Codable {
+    /// Whether MEMORY-INDEX.json was updated (then workspace.updated was emitted).
+    let indexUpdated: Bool
+    /// Budget applied, after clamping to maxTokenBudget.
+    let tokenBudget: Int
+    /// Input plus output tokens counted against the budget.
+    let tokensUsed: Int
+
+    enum CodingKeys: String, CodingKey {
+        case indexUpdated = "indexUpdated"
+        case tokenBudget = "tokenBudget"
+        case tokensUsed = "tokensUsed"
+    }
+}
+
+// MARK: DistillationReport convenience initializers and mutators
+
+extension DistillationReport {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(DistillationReport.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        indexUpdated: Bool? = nil,
+        tokenBudget: Int? = nil,
+        tokensUsed: Int? = nil
+    ) -> DistillationReport {
+        return DistillationReport(
+            indexUpdated: indexUpdated ?? self.indexUpdated,
+            tokenBudget: tokenBudget ?? self.tokenBudget,
+            tokensUsed: tokensUsed ?? self.tokensUsed
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// Body of POST /v1/host/sample/memory/distill: an on-demand distillation of the scope's
+/// transactional entries. Closed: a client-submitted shape.
+// MARK: - HostSampleMemoryDistillRequest
+struct HostSampleMemoryDistillRequest: Codable {
+    /// Memory scope the seam acts on, mem://<tenant>/<scope>; the tenant comes from the ref
+    /// (CTI-1).
+    let memoryRef: String
+    /// Budget for input plus output tokens; clamped to the advertised maximum, which is also the
+    /// default.
+    let tokenBudget: Int?
+
+    enum CodingKeys: String, CodingKey {
+        case memoryRef = "memoryRef"
+        case tokenBudget = "tokenBudget"
+    }
+}
+
+// MARK: HostSampleMemoryDistillRequest convenience initializers and mutators
+
+extension HostSampleMemoryDistillRequest {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(HostSampleMemoryDistillRequest.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        memoryRef: String? = nil,
+        tokenBudget: Int?? = nil
+    ) -> HostSampleMemoryDistillRequest {
+        return HostSampleMemoryDistillRequest(
+            memoryRef: memoryRef ?? self.memoryRef,
+            tokenBudget: tokenBudget ?? self.tokenBudget
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// Response of the distillation seam: the archive, the event, the long-term summary entry
+/// and the updated index. Open: a host may add diagnostics.
+// MARK: - HostSampleMemoryDistillResponse
+struct HostSampleMemoryDistillResponse: Codable {
+    /// Content address of the byte-stable archive.
+    let archiveID: String
+    /// The long-term entry holding the distilled summary.
+    let entry: MemoryEntry
+    /// The memory.compacted payload with its distillation report.
+    let event: MemoryCompactedPayload
+    /// MEMORY-INDEX.json after the run; present when the host emits the index.
+    let index: MemoryIndex?
+
+    enum CodingKeys: String, CodingKey {
+        case archiveID = "archiveId"
+        case entry = "entry"
+        case event = "event"
+        case index = "index"
+    }
+}
+
+// MARK: HostSampleMemoryDistillResponse convenience initializers and mutators
+
+extension HostSampleMemoryDistillResponse {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(HostSampleMemoryDistillResponse.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        archiveID: String? = nil,
+        entry: MemoryEntry? = nil,
+        event: MemoryCompactedPayload? = nil,
+        index: MemoryIndex?? = nil
+    ) -> HostSampleMemoryDistillResponse {
+        return HostSampleMemoryDistillResponse(
+            archiveID: archiveID ?? self.archiveID,
+            entry: entry ?? self.entry,
+            event: event ?? self.event,
+            index: index ?? self.index
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// MEMORY-INDEX.json after the run; present when the host emits the index.
+///
+/// The normative MEMORY-INDEX.json manifest a distillation run updates (RFC 0062) and the
+/// next session loads at start-up. Stored as a workspace file; updating it emits
+/// workspace.updated. Closed: it is the contract between the distiller and the loader.
+// MARK: - MemoryIndex
+struct MemoryIndex: Codable {
+    /// Distilled archives, oldest first. Each is immutable and addressable.
+    let archives: [MemoryIndexArchive]
+    /// The memory scope the index covers (one tenant, CTI-1).
+    let memoryRef: String
+    /// Manifest format version; always 1 for this schema.
+    let schemaVersion: Double
+    /// Tokenizer the token counts were measured with; matches memory.distillation.tokenizerName.
+    let tokenizerName: String
+    /// When the last distillation run updated the index.
+    let updatedAt: Date
+
+    enum CodingKeys: String, CodingKey {
+        case archives = "archives"
+        case memoryRef = "memoryRef"
+        case schemaVersion = "schemaVersion"
+        case tokenizerName = "tokenizerName"
+        case updatedAt = "updatedAt"
+    }
+}
+
+// MARK: MemoryIndex convenience initializers and mutators
+
+extension MemoryIndex {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(MemoryIndex.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        archives: [MemoryIndexArchive]? = nil,
+        memoryRef: String? = nil,
+        schemaVersion: Double? = nil,
+        tokenizerName: String? = nil,
+        updatedAt: Date? = nil
+    ) -> MemoryIndex {
+        return MemoryIndex(
+            archives: archives ?? self.archives,
+            memoryRef: memoryRef ?? self.memoryRef,
+            schemaVersion: schemaVersion ?? self.schemaVersion,
+            tokenizerName: tokenizerName ?? self.tokenizerName,
+            updatedAt: updatedAt ?? self.updatedAt
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// One archive listed in the index. Closed.
+// MARK: - MemoryIndexArchive
+struct MemoryIndexArchive: Codable {
+    /// Content-addressed id of the archive: the same sources and budget always give the same id
+    /// and bytes.
+    let archiveID: String
+    /// UTF-8 byte size of the archive content.
+    let byteSize: Int
+    /// When the archive was written.
+    let createdAt: Date
+    /// Id of the MemoryEntry that holds the archive's content, readable through
+    /// MemoryAdapter.get.
+    let entryID: String
+    /// When the archive may be collected (createdAt + archiveRetention).
+    let expiresAt: Date?
+    /// Distillation depth: 1 for transactional sources, n+1 when distilling level-n archives
+    /// (recursive distillation).
+    let level: Int
+    /// How many source entries were distilled.
+    let sourceCount: Int
+    /// Budget the run applied.
+    let tokenBudget: Int
+    /// Input plus output tokens counted.
+    let tokensUsed: Int
+    /// Short retrieval keys extracted from the archive (SR-1 redacted).
+    let topics: [String]?
+
+    enum CodingKeys: String, CodingKey {
+        case archiveID = "archiveId"
+        case byteSize = "byteSize"
+        case createdAt = "createdAt"
+        case entryID = "entryId"
+        case expiresAt = "expiresAt"
+        case level = "level"
+        case sourceCount = "sourceCount"
+        case tokenBudget = "tokenBudget"
+        case tokensUsed = "tokensUsed"
+        case topics = "topics"
+    }
+}
+
+// MARK: MemoryIndexArchive convenience initializers and mutators
+
+extension MemoryIndexArchive {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(MemoryIndexArchive.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        archiveID: String? = nil,
+        byteSize: Int? = nil,
+        createdAt: Date? = nil,
+        entryID: String? = nil,
+        expiresAt: Date?? = nil,
+        level: Int? = nil,
+        sourceCount: Int? = nil,
+        tokenBudget: Int? = nil,
+        tokensUsed: Int? = nil,
+        topics: [String]?? = nil
+    ) -> MemoryIndexArchive {
+        return MemoryIndexArchive(
+            archiveID: archiveID ?? self.archiveID,
+            byteSize: byteSize ?? self.byteSize,
+            createdAt: createdAt ?? self.createdAt,
+            entryID: entryID ?? self.entryID,
+            expiresAt: expiresAt ?? self.expiresAt,
+            level: level ?? self.level,
+            sourceCount: sourceCount ?? self.sourceCount,
+            tokenBudget: tokenBudget ?? self.tokenBudget,
+            tokensUsed: tokensUsed ?? self.tokensUsed,
+            topics: topics ?? self.topics
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// Response of GET /v1/host/sample/memory/entries and of the list form of GET
+/// /v1/runs/{runId}/memory: entries as one tenant's adapter lists them. Open: a host may add
+/// diagnostics.
+// MARK: - HostSampleMemoryEntriesResponse
+struct HostSampleMemoryEntriesResponse: Codable {
+    /// Live, unexpired entries the caller's tenant may read; a ref of another tenant gives an
+    /// empty list (CTI-1).
+    let entries: [MemoryEntry]
+
+    enum CodingKeys: String, CodingKey {
+        case entries = "entries"
+    }
+}
+
+// MARK: HostSampleMemoryEntriesResponse convenience initializers and mutators
+
+extension HostSampleMemoryEntriesResponse {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(HostSampleMemoryEntriesResponse.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        entries: [MemoryEntry]? = nil
+    ) -> HostSampleMemoryEntriesResponse {
+        return HostSampleMemoryEntriesResponse(
+            entries: entries ?? self.entries
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// Body of POST /v1/host/sample/memory/redaction: resolve a fresh BYOK secret in a run and
+/// write its plaintext into memoryRef. Closed: a client-submitted shape.
+// MARK: - HostSampleMemoryRedactionRequest
+struct HostSampleMemoryRedactionRequest: Codable {
+    /// Memory scope the seam acts on, mem://<tenant>/<scope>; the tenant comes from the ref
+    /// (CTI-1).
+    let memoryRef: String
+
+    enum CodingKeys: String, CodingKey {
+        case memoryRef = "memoryRef"
+    }
+}
+
+// MARK: HostSampleMemoryRedactionRequest convenience initializers and mutators
+
+extension HostSampleMemoryRedactionRequest {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(HostSampleMemoryRedactionRequest.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        memoryRef: String? = nil
+    ) -> HostSampleMemoryRedactionRequest {
+        return HostSampleMemoryRedactionRequest(
+            memoryRef: memoryRef ?? self.memoryRef
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// Response of the redaction fixture: where the entry went and which secret it carried, so
+/// the suite can read it back. Open: a host may add diagnostics.
+// MARK: - HostSampleMemoryRedactionResponse
+struct HostSampleMemoryRedactionResponse: Codable {
+    /// Id of the written entry.
+    let memoryID: String
+    /// Memory scope the seam acts on, mem://<tenant>/<scope>; the tenant comes from the ref
+    /// (CTI-1).
+    let memoryRef: String
+    /// Id of the registered secret; the stored content carries [REDACTED:<secretId>].
+    let secretID: String
+    /// The plaintext that was written; it must never be readable from memory. Fixture data, not
+    /// a real credential.
+    let secretValue: String
+
+    enum CodingKeys: String, CodingKey {
+        case memoryID = "memoryId"
+        case memoryRef = "memoryRef"
+        case secretID = "secretId"
+        case secretValue = "secretValue"
+    }
+}
+
+// MARK: HostSampleMemoryRedactionResponse convenience initializers and mutators
+
+extension HostSampleMemoryRedactionResponse {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(HostSampleMemoryRedactionResponse.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        memoryID: String? = nil,
+        memoryRef: String? = nil,
+        secretID: String? = nil,
+        secretValue: String? = nil
+    ) -> HostSampleMemoryRedactionResponse {
+        return HostSampleMemoryRedactionResponse(
+            memoryID: memoryID ?? self.memoryID,
+            memoryRef: memoryRef ?? self.memoryRef,
+            secretID: secretID ?? self.secretID,
+            secretValue: secretValue ?? self.secretValue
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// Body of POST /v1/host/sample/memory/seed: writes entries into one scope through the
+/// host's SR-1 chokepoint, after registering the given BYOK secrets in the seeding run.
+/// Closed: a client-submitted shape.
+// MARK: - HostSampleMemorySeedRequest
+struct HostSampleMemorySeedRequest: Codable {
+    /// Entries to write, in order (1 to 1000).
+    let entries: [HostSampleSeedEntry]
+    /// Memory scope the seam acts on, mem://<tenant>/<scope>; the tenant comes from the ref
+    /// (CTI-1).
+    let memoryRef: String
+    /// Run the writes are attributed to; the host makes one up when absent.
+    let runID: String?
+    /// BYOK secrets resolved in the seeding run before the writes, so SR-1 redacts their
+    /// plaintext on the way in.
+    let secrets: [HostSampleSeedSecret]?
+
+    enum CodingKeys: String, CodingKey {
+        case entries = "entries"
+        case memoryRef = "memoryRef"
+        case runID = "runId"
+        case secrets = "secrets"
+    }
+}
+
+// MARK: HostSampleMemorySeedRequest convenience initializers and mutators
+
+extension HostSampleMemorySeedRequest {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(HostSampleMemorySeedRequest.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        entries: [HostSampleSeedEntry]? = nil,
+        memoryRef: String? = nil,
+        runID: String?? = nil,
+        secrets: [HostSampleSeedSecret]?? = nil
+    ) -> HostSampleMemorySeedRequest {
+        return HostSampleMemorySeedRequest(
+            entries: entries ?? self.entries,
+            memoryRef: memoryRef ?? self.memoryRef,
+            runID: runID ?? self.runID,
+            secrets: secrets ?? self.secrets
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// One entry to seed. Closed: a client-submitted shape.
+// MARK: - HostSampleSeedEntry
+struct HostSampleSeedEntry: Codable {
+    /// Entry text as the writer submits it (stored after SR-1 redaction).
+    let content: String
+    /// Tags stored with the entry.
+    let tags: [String]?
+    /// Memory tier; transactional entries are what distillation consumes.
+    let tier: Tier?
+    /// Lifetime from the write; expiresAt = write time + ttlSeconds (ms granularity).
+    let ttlSeconds: Double?
+
+    enum CodingKeys: String, CodingKey {
+        case content = "content"
+        case tags = "tags"
+        case tier = "tier"
+        case ttlSeconds = "ttlSeconds"
+    }
+}
+
+// MARK: HostSampleSeedEntry convenience initializers and mutators
+
+extension HostSampleSeedEntry {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(HostSampleSeedEntry.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        content: String? = nil,
+        tags: [String]?? = nil,
+        tier: Tier?? = nil,
+        ttlSeconds: Double?? = nil
+    ) -> HostSampleSeedEntry {
+        return HostSampleSeedEntry(
+            content: content ?? self.content,
+            tags: tags ?? self.tags,
+            tier: tier ?? self.tier,
+            ttlSeconds: ttlSeconds ?? self.ttlSeconds
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// Memory tier; transactional entries are what distillation consumes.
+enum Tier: String, Codable {
+    case longTerm = "long-term"
+    case transactional = "transactional"
+}
+
+/// A BYOK secret to register for the seeding run. Closed: a client-submitted shape.
+// MARK: - HostSampleSeedSecret
+struct HostSampleSeedSecret: Codable {
+    /// Id the redaction marker names: [REDACTED:<secretId>].
+    let secretID: String
+    /// The plaintext; registered values of 8 characters or more are redacted (SR-1 floor).
+    let value: String
+
+    enum CodingKeys: String, CodingKey {
+        case secretID = "secretId"
+        case value = "value"
+    }
+}
+
+// MARK: HostSampleSeedSecret convenience initializers and mutators
+
+extension HostSampleSeedSecret {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(HostSampleSeedSecret.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        secretID: String? = nil,
+        value: String? = nil
+    ) -> HostSampleSeedSecret {
+        return HostSampleSeedSecret(
+            secretID: secretID ?? self.secretID,
+            value: value ?? self.value
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// Response of the seed seam: the entries as stored (redacted). Open: a host may add
+/// diagnostics.
+// MARK: - HostSampleMemorySeedResponse
+struct HostSampleMemorySeedResponse: Codable {
+    /// The stored entries, in request order; content is what SR-1 let through.
+    let entries: [MemoryEntry]
+    /// Memory scope the seam acts on, mem://<tenant>/<scope>; the tenant comes from the ref
+    /// (CTI-1).
+    let memoryRef: String
+    /// Run the writes were attributed to.
+    let runID: String
+
+    enum CodingKeys: String, CodingKey {
+        case entries = "entries"
+        case memoryRef = "memoryRef"
+        case runID = "runId"
+    }
+}
+
+// MARK: HostSampleMemorySeedResponse convenience initializers and mutators
+
+extension HostSampleMemorySeedResponse {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(HostSampleMemorySeedResponse.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        entries: [MemoryEntry]? = nil,
+        memoryRef: String? = nil,
+        runID: String? = nil
+    ) -> HostSampleMemorySeedResponse {
+        return HostSampleMemorySeedResponse(
+            entries: entries ?? self.entries,
+            memoryRef: memoryRef ?? self.memoryRef,
+            runID: runID ?? self.runID
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// Body of POST /v1/host/sample/inquirium/questions/cancel. Closed: a client-submitted shape.
+// MARK: - HostSampleQuestionCancelRequest
+struct HostSampleQuestionCancelRequest: Codable {
+    /// Ref of the question to cancel.
+    let questionRef: String
+
+    enum CodingKeys: String, CodingKey {
+        case questionRef = "question/ref"
+    }
+}
+
+// MARK: HostSampleQuestionCancelRequest convenience initializers and mutators
+
+extension HostSampleQuestionCancelRequest {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(HostSampleQuestionCancelRequest.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        questionRef: String? = nil
+    ) -> HostSampleQuestionCancelRequest {
+        return HostSampleQuestionCancelRequest(
+            questionRef: questionRef ?? self.questionRef
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// Body of POST /v1/host/sample/multi-agent/replay-fixture: a run writes k=v1, then k=v2; an
+/// empty body is allowed. Closed: a client-submitted shape.
+// MARK: - HostSampleReplayFixtureRequest
+struct HostSampleReplayFixtureRequest: Codable {
+    /// Drop the run's event log afterwards, so a fork can no longer be served and must be
+    /// refused with 422.
+    let dropEventLog: Bool?
+
+    enum CodingKeys: String, CodingKey {
+        case dropEventLog = "dropEventLog"
+    }
+}
+
+// MARK: HostSampleReplayFixtureRequest convenience initializers and mutators
+
+extension HostSampleReplayFixtureRequest {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(HostSampleReplayFixtureRequest.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        dropEventLog: Bool?? = nil
+    ) -> HostSampleReplayFixtureRequest {
+        return HostSampleReplayFixtureRequest(
+            dropEventLog: dropEventLog ?? self.dropEventLog
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// Response of the replay fixture: what a fork at fromSeq must read. Open: a host may add
+/// diagnostics.
+// MARK: - HostSampleReplayFixtureResponse
+struct HostSampleReplayFixtureResponse: Codable {
+    /// Content live memory holds now.
+    let current: String
+    /// Content a fork at fromSeq reads.
+    let expectedAtFork: String
+    /// Event index right after the first write.
+    let fromSeq: Int
+    /// Id of the overwritten entry.
+    let memoryID: String
+    /// Memory scope the seam acts on, mem://<tenant>/<scope>; the tenant comes from the ref
+    /// (CTI-1).
+    let memoryRef: String
+    /// The source run to fork.
+    let runID: String
+
+    enum CodingKeys: String, CodingKey {
+        case current = "current"
+        case expectedAtFork = "expectedAtFork"
+        case fromSeq = "fromSeq"
+        case memoryID = "memoryId"
+        case memoryRef = "memoryRef"
+        case runID = "runId"
+    }
+}
+
+// MARK: HostSampleReplayFixtureResponse convenience initializers and mutators
+
+extension HostSampleReplayFixtureResponse {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(HostSampleReplayFixtureResponse.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        current: String? = nil,
+        expectedAtFork: String? = nil,
+        fromSeq: Int? = nil,
+        memoryID: String? = nil,
+        memoryRef: String? = nil,
+        runID: String? = nil
+    ) -> HostSampleReplayFixtureResponse {
+        return HostSampleReplayFixtureResponse(
+            current: current ?? self.current,
+            expectedAtFork: expectedAtFork ?? self.expectedAtFork,
+            fromSeq: fromSeq ?? self.fromSeq,
+            memoryID: memoryID ?? self.memoryID,
+            memoryRef: memoryRef ?? self.memoryRef,
+            runID: runID ?? self.runID
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
 /// Keyed assistant configuration: the concrete ClassKeyed and ModeKeyed settings Inquirium
 /// resolves per turn. Class-keyed settings depend on what the data is; mode-keyed ones on
 /// the regime the node runs in. Operator configuration, closed.
@@ -2628,24 +4828,6 @@ extension InquiriumTraceLevelByClassByClass {
     }
 }
 
-/// Trace level for community turns.
-///
-/// How much the trace records. metadata_only: shapes, runtime selection and outcome.
-/// decision_detail: additionally one decision per context element, class-keyed resolution
-/// and redaction. Neither level records content.
-///
-/// Trace level for personal turns.
-///
-/// Trace level for public turns.
-///
-/// Trace level when no per-label entry applies.
-///
-/// Resolved trace level.
-enum InquiriumTraceLevel: String, Codable {
-    case decisionDetail = "decision_detail"
-    case metadataOnly = "metadata_only"
-}
-
 /// Verification rigor by node mode.
 ///
 /// ModeKeyed verification rigor.
@@ -2793,633 +4975,6 @@ enum InquiriumVerificationRigor: String, Codable {
     case elevated = "elevated"
     case standard = "standard"
     case strict = "strict"
-}
-
-/// Operational trace of one assistant turn: shapes, decisions, policy outcomes and effects,
-/// never prompt or response content. Payload of records of type
-/// daemon/inquirium-assistant-turn-trace.v1 in the storage stream
-/// trace/inquirium-assistant-turns. Closed at every level, so there is no place for content
-/// and no back-reference to the transcript.
-// MARK: - InquiriumAssistantTurnTrace
-struct InquiriumAssistantTurnTrace: Codable {
-    /// Host and policy decisions taken during the turn, in order.
-    let decisions: [InquiriumTraceDecision]
-    /// Content-free diagnostics.
-    let diagnostics: InquiriumDiagnostics?
-    /// Side effects of recording the turn (transcript writes, object-store puts). Bookkeeping
-    /// only: assistant output never causes effects in this phase.
-    let effects: [InquiriumTraceEffect]
-    /// Counts describing the input, never the input.
-    let inputShape: InquiriumTraceInputShape?
-    /// Model binding selected, absent when none qualified.
-    let modelBindingRef: String?
-    /// Inquirium operation id.
-    let operationID: String
-    /// Counts and artifact references describing the output, never the output.
-    let outputShape: InquiriumTraceOutputShape?
-    /// Participant on whose behalf the turn ran.
-    let participantRef: String
-    /// The effective trace and egress policy of the turn.
-    let policy: InquiriumTracePolicy
-    /// Runtime selected, absent when none qualified.
-    let runtimeRef: String?
-    /// Outcome of the turn, using the generate outcome codes.
-    let status: InquiriumGenerateOutcome
-    /// When the turn reached its outcome.
-    let timeFinishedAt: Date?
-    /// When the host accepted the turn.
-    let timeStartedAt: Date
-    /// Identifier of this trace record; what trace/ref in responses and result facts points to.
-    let traceID: String
-    /// Schema discriminator; always inquirium.assistant-turn-trace.v1.
-    let traceSchema: TraceSchema
-    /// The turn traced. Associates the record with the transcript by turn, without a transcript
-    /// reference.
-    let turnID: String
-
-    enum CodingKeys: String, CodingKey {
-        case decisions = "decisions"
-        case diagnostics = "diagnostics"
-        case effects = "effects"
-        case inputShape = "input/shape"
-        case modelBindingRef = "model.binding/ref"
-        case operationID = "operation/id"
-        case outputShape = "output/shape"
-        case participantRef = "participant/ref"
-        case policy = "policy"
-        case runtimeRef = "runtime/ref"
-        case status = "status"
-        case timeFinishedAt = "time/finished-at"
-        case timeStartedAt = "time/started-at"
-        case traceID = "trace/id"
-        case traceSchema = "trace/schema"
-        case turnID = "turn/id"
-    }
-}
-
-// MARK: InquiriumAssistantTurnTrace convenience initializers and mutators
-
-extension InquiriumAssistantTurnTrace {
-    init(data: Data) throws {
-        self = try newJSONDecoder().decode(InquiriumAssistantTurnTrace.self, from: data)
-    }
-
-    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
-        guard let data = json.data(using: encoding) else {
-            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
-        }
-        try self.init(data: data)
-    }
-
-    init(fromURL url: URL) throws {
-        try self.init(data: try Data(contentsOf: url))
-    }
-
-    func with(
-        decisions: [InquiriumTraceDecision]? = nil,
-        diagnostics: InquiriumDiagnostics?? = nil,
-        effects: [InquiriumTraceEffect]? = nil,
-        inputShape: InquiriumTraceInputShape?? = nil,
-        modelBindingRef: String?? = nil,
-        operationID: String? = nil,
-        outputShape: InquiriumTraceOutputShape?? = nil,
-        participantRef: String? = nil,
-        policy: InquiriumTracePolicy? = nil,
-        runtimeRef: String?? = nil,
-        status: InquiriumGenerateOutcome? = nil,
-        timeFinishedAt: Date?? = nil,
-        timeStartedAt: Date? = nil,
-        traceID: String? = nil,
-        traceSchema: TraceSchema? = nil,
-        turnID: String? = nil
-    ) -> InquiriumAssistantTurnTrace {
-        return InquiriumAssistantTurnTrace(
-            decisions: decisions ?? self.decisions,
-            diagnostics: diagnostics ?? self.diagnostics,
-            effects: effects ?? self.effects,
-            inputShape: inputShape ?? self.inputShape,
-            modelBindingRef: modelBindingRef ?? self.modelBindingRef,
-            operationID: operationID ?? self.operationID,
-            outputShape: outputShape ?? self.outputShape,
-            participantRef: participantRef ?? self.participantRef,
-            policy: policy ?? self.policy,
-            runtimeRef: runtimeRef ?? self.runtimeRef,
-            status: status ?? self.status,
-            timeFinishedAt: timeFinishedAt ?? self.timeFinishedAt,
-            timeStartedAt: timeStartedAt ?? self.timeStartedAt,
-            traceID: traceID ?? self.traceID,
-            traceSchema: traceSchema ?? self.traceSchema,
-            turnID: turnID ?? self.turnID
-        )
-    }
-
-    func jsonData() throws -> Data {
-        return try newJSONEncoder().encode(self)
-    }
-
-    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
-        return String(data: try self.jsonData(), encoding: encoding)
-    }
-}
-
-/// One decision. Context-element decisions name the element, its source and label, and use
-/// the outcomes include, declassify, drop or fail. Closed.
-// MARK: - InquiriumTraceDecision
-struct InquiriumTraceDecision: Codable {
-    /// Label of that element, or the label a keyed setting was resolved for.
-    let classification: InquiriumClassificationLabel?
-    /// Honest provenance label: host policy, model proposal, model production or operator
-    /// approval.
-    let decidedBy: DecidedBy?
-    /// Context element concerned. Required for context-element decisions.
-    let elementRef: String?
-    /// What was decided.
-    let kind: InquiriumTraceDecisionKind
-    /// Kebab-case outcome (e.g. use-runtime, no-candidate, include, drop).
-    let outcome: String
-    /// Why.
-    let reasonCode: String
-    /// Source kind of that element.
-    let sourceKind: InquiriumContextSourceKind?
-
-    enum CodingKeys: String, CodingKey {
-        case classification = "classification"
-        case decidedBy = "decided/by"
-        case elementRef = "element/ref"
-        case kind = "kind"
-        case outcome = "outcome"
-        case reasonCode = "reason/code"
-        case sourceKind = "source/kind"
-    }
-}
-
-// MARK: InquiriumTraceDecision convenience initializers and mutators
-
-extension InquiriumTraceDecision {
-    init(data: Data) throws {
-        self = try newJSONDecoder().decode(InquiriumTraceDecision.self, from: data)
-    }
-
-    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
-        guard let data = json.data(using: encoding) else {
-            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
-        }
-        try self.init(data: data)
-    }
-
-    init(fromURL url: URL) throws {
-        try self.init(data: try Data(contentsOf: url))
-    }
-
-    func with(
-        classification: InquiriumClassificationLabel?? = nil,
-        decidedBy: DecidedBy?? = nil,
-        elementRef: String?? = nil,
-        kind: InquiriumTraceDecisionKind? = nil,
-        outcome: String? = nil,
-        reasonCode: String? = nil,
-        sourceKind: InquiriumContextSourceKind?? = nil
-    ) -> InquiriumTraceDecision {
-        return InquiriumTraceDecision(
-            classification: classification ?? self.classification,
-            decidedBy: decidedBy ?? self.decidedBy,
-            elementRef: elementRef ?? self.elementRef,
-            kind: kind ?? self.kind,
-            outcome: outcome ?? self.outcome,
-            reasonCode: reasonCode ?? self.reasonCode,
-            sourceKind: sourceKind ?? self.sourceKind
-        )
-    }
-
-    func jsonData() throws -> Data {
-        return try newJSONEncoder().encode(self)
-    }
-
-    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
-        return String(data: try self.jsonData(), encoding: encoding)
-    }
-}
-
-/// Label of that element, or the label a keyed setting was resolved for.
-///
-/// Sensitivity label carried by every piece of context, transcript fact and operator
-/// question. Three labels, totally ordered from least to most restrictive: public,
-/// community, personal. This file also holds the ClassKeyed configuration idiom, the
-/// configuration dual of classified data.
-///
-/// Label of the data the question or operation reads or shows.
-///
-/// Label of what the answer or operation produces.
-///
-/// The element's label. Required: the host must attach one. Any path that loses it treats
-/// the element as personal.
-///
-/// Present on a declassified projection: the label of the original element. Must be more
-/// restrictive than classification (runtime rule).
-///
-/// Label of the result content: at least as restrictive as the most restrictive context
-/// element used (runtime rule).
-///
-/// Label of the turn's content; governs retention and who may read it.
-///
-/// Most restrictive label the model may receive unchanged.
-///
-/// Highest label the acknowledgement covers.
-///
-/// Elements labelled above this must be declassified before they may reach the model, even
-/// if within the ceiling.
-enum InquiriumClassificationLabel: String, Codable {
-    case community = "community"
-    case inquiriumClassificationLabelPublic = "public"
-    case personal = "personal"
-}
-
-/// Honest provenance label: host policy, model proposal, model production or operator
-/// approval.
-enum DecidedBy: String, Codable {
-    case hostPolicy = "host-policy"
-    case modelProduced = "model-produced"
-    case modelProposed = "model-proposed"
-    case operatorApproved = "operator-approved"
-}
-
-/// What was decided.
-enum InquiriumTraceDecisionKind: String, Codable {
-    case classKeyedResolution = "class-keyed-resolution"
-    case contextElement = "context-element"
-    case egress = "egress"
-    case escalation = "escalation"
-    case modeKeyedResolution = "mode-keyed-resolution"
-    case operatorQuestion = "operator-question"
-    case redaction = "redaction"
-    case runtimeSelection = "runtime-selection"
-}
-
-/// Source kind of that element.
-///
-/// Kinds of context source, each behind its own host-owned gate.
-///
-/// Which gate resolves this source.
-///
-/// Which kind of source produced the element.
-enum InquiriumContextSourceKind: String, Codable {
-    case artifact = "artifact"
-    case dataset = "dataset"
-    case memarium = "memarium"
-    case messaging = "messaging"
-    case relationship = "relationship"
-}
-
-/// Content-free diagnostics.
-///
-/// Content-free diagnostics shared by responses and traces: an error code and a retry count,
-/// never error messages that could echo prompt text. Closed.
-// MARK: - InquiriumDiagnostics
-struct InquiriumDiagnostics: Codable {
-    /// Kebab-case error code, or null when there was no error.
-    let errorCode: String?
-    /// How many times the runtime call was retried.
-    let retryCount: Int?
-
-    enum CodingKeys: String, CodingKey {
-        case errorCode = "error/code"
-        case retryCount = "retry/count"
-    }
-}
-
-// MARK: InquiriumDiagnostics convenience initializers and mutators
-
-extension InquiriumDiagnostics {
-    init(data: Data) throws {
-        self = try newJSONDecoder().decode(InquiriumDiagnostics.self, from: data)
-    }
-
-    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
-        guard let data = json.data(using: encoding) else {
-            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
-        }
-        try self.init(data: data)
-    }
-
-    init(fromURL url: URL) throws {
-        try self.init(data: try Data(contentsOf: url))
-    }
-
-    func with(
-        errorCode: String?? = nil,
-        retryCount: Int?? = nil
-    ) -> InquiriumDiagnostics {
-        return InquiriumDiagnostics(
-            errorCode: errorCode ?? self.errorCode,
-            retryCount: retryCount ?? self.retryCount
-        )
-    }
-
-    func jsonData() throws -> Data {
-        return try newJSONEncoder().encode(self)
-    }
-
-    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
-        return String(data: try self.jsonData(), encoding: encoding)
-    }
-}
-
-/// One recording side effect: kind, status and a target descriptor. Closed.
-// MARK: - InquiriumTraceEffect
-struct InquiriumTraceEffect: Codable {
-    /// Host operation performed, e.g. memarium.write or object-store.put.
-    let kind: String
-    /// Result of the operation.
-    let status: InquiriumTraceEffectStatus
-    /// Descriptor of where it went (space and kind, stream, object key); never content.
-    let target: String
-
-    enum CodingKeys: String, CodingKey {
-        case kind = "kind"
-        case status = "status"
-        case target = "target"
-    }
-}
-
-// MARK: InquiriumTraceEffect convenience initializers and mutators
-
-extension InquiriumTraceEffect {
-    init(data: Data) throws {
-        self = try newJSONDecoder().decode(InquiriumTraceEffect.self, from: data)
-    }
-
-    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
-        guard let data = json.data(using: encoding) else {
-            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
-        }
-        try self.init(data: data)
-    }
-
-    init(fromURL url: URL) throws {
-        try self.init(data: try Data(contentsOf: url))
-    }
-
-    func with(
-        kind: String? = nil,
-        status: InquiriumTraceEffectStatus? = nil,
-        target: String? = nil
-    ) -> InquiriumTraceEffect {
-        return InquiriumTraceEffect(
-            kind: kind ?? self.kind,
-            status: status ?? self.status,
-            target: target ?? self.target
-        )
-    }
-
-    func jsonData() throws -> Data {
-        return try newJSONEncoder().encode(self)
-    }
-
-    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
-        return String(data: try self.jsonData(), encoding: encoding)
-    }
-}
-
-/// Result of the operation.
-enum InquiriumTraceEffectStatus: String, Codable {
-    case failed = "failed"
-    case ok = "ok"
-    case skipped = "skipped"
-}
-
-/// Counts describing the input, never the input.
-///
-/// Content-free description of the input. Closed.
-// MARK: - InquiriumTraceInputShape
-struct InquiriumTraceInputShape: Codable {
-    /// Whether any object_ref part was included.
-    let fileHasAny: Bool?
-    /// Number of turns sent.
-    let messageCount: Int?
-    /// Approximate input tokens.
-    let tokenApproxInput: Int?
-    /// Whether any tool surface was offered; always false while the assistant is advise-only.
-    let toolHasAny: Bool?
-
-    enum CodingKeys: String, CodingKey {
-        case fileHasAny = "file/has-any"
-        case messageCount = "message/count"
-        case tokenApproxInput = "token/approx-input"
-        case toolHasAny = "tool/has-any"
-    }
-}
-
-// MARK: InquiriumTraceInputShape convenience initializers and mutators
-
-extension InquiriumTraceInputShape {
-    init(data: Data) throws {
-        self = try newJSONDecoder().decode(InquiriumTraceInputShape.self, from: data)
-    }
-
-    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
-        guard let data = json.data(using: encoding) else {
-            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
-        }
-        try self.init(data: data)
-    }
-
-    init(fromURL url: URL) throws {
-        try self.init(data: try Data(contentsOf: url))
-    }
-
-    func with(
-        fileHasAny: Bool?? = nil,
-        messageCount: Int?? = nil,
-        tokenApproxInput: Int?? = nil,
-        toolHasAny: Bool?? = nil
-    ) -> InquiriumTraceInputShape {
-        return InquiriumTraceInputShape(
-            fileHasAny: fileHasAny ?? self.fileHasAny,
-            messageCount: messageCount ?? self.messageCount,
-            tokenApproxInput: tokenApproxInput ?? self.tokenApproxInput,
-            toolHasAny: toolHasAny ?? self.toolHasAny
-        )
-    }
-
-    func jsonData() throws -> Data {
-        return try newJSONEncoder().encode(self)
-    }
-
-    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
-        return String(data: try self.jsonData(), encoding: encoding)
-    }
-}
-
-/// Counts and artifact references describing the output, never the output.
-///
-/// Content-free description of the output. Closed.
-// MARK: - InquiriumTraceOutputShape
-struct InquiriumTraceOutputShape: Codable {
-    /// Descriptors of artifacts produced or persisted under explicit policy.
-    let artifactRefs: [String]?
-    /// Approximate output tokens.
-    let tokenApproxOutput: Int?
-
-    enum CodingKeys: String, CodingKey {
-        case artifactRefs = "artifact/refs"
-        case tokenApproxOutput = "token/approx-output"
-    }
-}
-
-// MARK: InquiriumTraceOutputShape convenience initializers and mutators
-
-extension InquiriumTraceOutputShape {
-    init(data: Data) throws {
-        self = try newJSONDecoder().decode(InquiriumTraceOutputShape.self, from: data)
-    }
-
-    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
-        guard let data = json.data(using: encoding) else {
-            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
-        }
-        try self.init(data: data)
-    }
-
-    init(fromURL url: URL) throws {
-        try self.init(data: try Data(contentsOf: url))
-    }
-
-    func with(
-        artifactRefs: [String]?? = nil,
-        tokenApproxOutput: Int?? = nil
-    ) -> InquiriumTraceOutputShape {
-        return InquiriumTraceOutputShape(
-            artifactRefs: artifactRefs ?? self.artifactRefs,
-            tokenApproxOutput: tokenApproxOutput ?? self.tokenApproxOutput
-        )
-    }
-
-    func jsonData() throws -> Data {
-        return try newJSONEncoder().encode(self)
-    }
-
-    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
-        return String(data: try self.jsonData(), encoding: encoding)
-    }
-}
-
-/// The effective trace and egress policy of the turn.
-///
-/// Effective policy of the turn as traced. Closed. Both persistence flags are booleans
-/// defaulting to false: there is no field in which content itself could be stored.
-// MARK: - InquiriumTracePolicy
-struct InquiriumTracePolicy: Codable {
-    /// Whether any data was allowed to leave the node during the turn.
-    let egressAllowed: Bool
-    /// Requested locality.
-    let locality: InquiriumLocality
-    /// Whether the prompt was persisted as a classified artifact. Defaults to false.
-    let persistPrompt: Bool?
-    /// Whether the response was persisted as a classified artifact. Defaults to false.
-    let persistResponse: Bool?
-    /// Resolved trace level.
-    let traceLevel: InquiriumTraceLevel?
-    /// Trust regime used for selection.
-    let trustMode: InquiriumTrustMode
-
-    enum CodingKeys: String, CodingKey {
-        case egressAllowed = "egress/allowed"
-        case locality = "locality"
-        case persistPrompt = "persist/prompt"
-        case persistResponse = "persist/response"
-        case traceLevel = "trace/level"
-        case trustMode = "trust/mode"
-    }
-}
-
-// MARK: InquiriumTracePolicy convenience initializers and mutators
-
-extension InquiriumTracePolicy {
-    init(data: Data) throws {
-        self = try newJSONDecoder().decode(InquiriumTracePolicy.self, from: data)
-    }
-
-    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
-        guard let data = json.data(using: encoding) else {
-            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
-        }
-        try self.init(data: data)
-    }
-
-    init(fromURL url: URL) throws {
-        try self.init(data: try Data(contentsOf: url))
-    }
-
-    func with(
-        egressAllowed: Bool? = nil,
-        locality: InquiriumLocality? = nil,
-        persistPrompt: Bool?? = nil,
-        persistResponse: Bool?? = nil,
-        traceLevel: InquiriumTraceLevel?? = nil,
-        trustMode: InquiriumTrustMode? = nil
-    ) -> InquiriumTracePolicy {
-        return InquiriumTracePolicy(
-            egressAllowed: egressAllowed ?? self.egressAllowed,
-            locality: locality ?? self.locality,
-            persistPrompt: persistPrompt ?? self.persistPrompt,
-            persistResponse: persistResponse ?? self.persistResponse,
-            traceLevel: traceLevel ?? self.traceLevel,
-            trustMode: trustMode ?? self.trustMode
-        )
-    }
-
-    func jsonData() throws -> Data {
-        return try newJSONEncoder().encode(self)
-    }
-
-    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
-        return String(data: try self.jsonData(), encoding: encoding)
-    }
-}
-
-/// Requested locality.
-///
-/// Where a turn may run. local_only admits only runtimes reached over a local transport;
-/// remote_allowed lets the classification-aware acceptance policy decide.
-///
-/// Where the turn may run.
-enum InquiriumLocality: String, Codable {
-    case localOnly = "local_only"
-    case remoteAllowed = "remote_allowed"
-}
-
-/// Trust regime used for selection.
-///
-/// Trust regime for runtime selection. strict_local trusts only local runtimes with no
-/// egress (the Phase 1 mode); classification_gated lets model acceptance ceilings decide per
-/// context element (Phase 2).
-///
-/// Trust regime for runtime selection.
-enum InquiriumTrustMode: String, Codable {
-    case classificationGated = "classification_gated"
-    case strictLocal = "strict_local"
-}
-
-/// Outcome of the turn, using the generate outcome codes.
-///
-/// Outcome codes. completed: output produced. handler-unavailable: no healthy runtime
-/// satisfied the policy (never answered by a remote fallback). context-denied: a context
-/// element could not reach any eligible model and policy was fail_closed. policy-denied: the
-/// request itself was refused (missing grant, missing operator authority, scope not
-/// allowed). failed: a runtime or adapter error after selection.
-///
-/// How the turn ended. completed is the only outcome with output; the others are typed
-/// denials or failures.
-enum InquiriumGenerateOutcome: String, Codable {
-    case completed = "completed"
-    case contextDenied = "context-denied"
-    case failed = "failed"
-    case handlerUnavailable = "handler-unavailable"
-    case policyDenied = "policy-denied"
-}
-
-enum TraceSchema: String, Codable {
-    case inquiriumAssistantTurnTraceV1 = "inquirium.assistant-turn-trace.v1"
 }
 
 /// Node UI preferences for the assistant affordance, per UI profile and surface. Stored
@@ -7213,376 +8768,6 @@ enum Outcome: String, Codable {
     case rejected = "rejected"
 }
 
-/// RFC 0012 §B. One compaction run (or RFC 0062 distillation) finished. Open: consumers
-/// tolerate extra fields.
-// MARK: - MemoryCompactedPayload
-struct MemoryCompactedPayload: Codable {
-    /// UTF-8 byte size of the output entry's content.
-    let byteSize: Int
-    /// Present when the run was an RFC 0062 distillation.
-    let distillation: DistillationReport?
-    /// The single memory scope compacted.
-    let memoryRef: String
-    /// Id of the new entry; readable through MemoryAdapter.get until normal TTL eviction.
-    let outputID: String
-    /// Total sources collapsed, including any not listed.
-    let sourceCount: Int
-    /// Ids collapsed into outputId. Exhaustive when present (no 'and N more'); may be omitted
-    /// when sourceCount exceeds 100.
-    let sourceIDS: [String]?
-    /// The path that drove this run; scheduled distillation reports host-managed.
-    let trigger: CompactionTrigger
-
-    enum CodingKeys: String, CodingKey {
-        case byteSize = "byteSize"
-        case distillation = "distillation"
-        case memoryRef = "memoryRef"
-        case outputID = "outputId"
-        case sourceCount = "sourceCount"
-        case sourceIDS = "sourceIds"
-        case trigger = "trigger"
-    }
-}
-
-// MARK: MemoryCompactedPayload convenience initializers and mutators
-
-extension MemoryCompactedPayload {
-    init(data: Data) throws {
-        self = try newJSONDecoder().decode(MemoryCompactedPayload.self, from: data)
-    }
-
-    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
-        guard let data = json.data(using: encoding) else {
-            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
-        }
-        try self.init(data: data)
-    }
-
-    init(fromURL url: URL) throws {
-        try self.init(data: try Data(contentsOf: url))
-    }
-
-    func with(
-        byteSize: Int? = nil,
-        distillation: DistillationReport?? = nil,
-        memoryRef: String? = nil,
-        outputID: String? = nil,
-        sourceCount: Int? = nil,
-        sourceIDS: [String]?? = nil,
-        trigger: CompactionTrigger? = nil
-    ) -> MemoryCompactedPayload {
-        return MemoryCompactedPayload(
-            byteSize: byteSize ?? self.byteSize,
-            distillation: distillation ?? self.distillation,
-            memoryRef: memoryRef ?? self.memoryRef,
-            outputID: outputID ?? self.outputID,
-            sourceCount: sourceCount ?? self.sourceCount,
-            sourceIDS: sourceIDS ?? self.sourceIDS,
-            trigger: trigger ?? self.trigger
-        )
-    }
-
-    func jsonData() throws -> Data {
-        return try newJSONEncoder().encode(self)
-    }
-
-    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
-        return String(data: try self.jsonData(), encoding: encoding)
-    }
-}
-
-/// RFC 0062 sub-object of memory.compacted, present when the compaction was a budgeted
-/// distillation. Open like the event that carries it: consumers ignore fields a later
-/// revision adds.
-///
-/// Present when the run was an RFC 0062 distillation.
-// MARK: - DistillationReport
-struct DistillationReport: Codable {
-    /// Whether MEMORY-INDEX.json was updated (then workspace.updated was emitted).
-    let indexUpdated: Bool
-    /// Budget applied, after clamping to maxTokenBudget.
-    let tokenBudget: Int
-    /// Input plus output tokens counted against the budget.
-    let tokensUsed: Int
-
-    enum CodingKeys: String, CodingKey {
-        case indexUpdated = "indexUpdated"
-        case tokenBudget = "tokenBudget"
-        case tokensUsed = "tokensUsed"
-    }
-}
-
-// MARK: DistillationReport convenience initializers and mutators
-
-extension DistillationReport {
-    init(data: Data) throws {
-        self = try newJSONDecoder().decode(DistillationReport.self, from: data)
-    }
-
-    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
-        guard let data = json.data(using: encoding) else {
-            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
-        }
-        try self.init(data: data)
-    }
-
-    init(fromURL url: URL) throws {
-        try self.init(data: try Data(contentsOf: url))
-    }
-
-    func with(
-        indexUpdated: Bool? = nil,
-        tokenBudget: Int? = nil,
-        tokensUsed: Int? = nil
-    ) -> DistillationReport {
-        return DistillationReport(
-            indexUpdated: indexUpdated ?? self.indexUpdated,
-            tokenBudget: tokenBudget ?? self.tokenBudget,
-            tokensUsed: tokensUsed ?? self.tokensUsed
-        )
-    }
-
-    func jsonData() throws -> Data {
-        return try newJSONEncoder().encode(self)
-    }
-
-    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
-        return String(data: try self.jsonData(), encoding: encoding)
-    }
-}
-
-/// One memory record as MemoryAdapter.list/get return it (RFC 0004). Content is already
-/// SR-1-redacted when it leaves the adapter. Open: hosts may add fields; consumers ignore
-/// what they do not know.
-// MARK: - MemoryEntry
-struct MemoryEntry: Codable {
-    /// The memory body, with every BYOK-resolved secret replaced by [REDACTED:<secretId>] (SR-1).
-    let content: String
-    /// When the entry was written (ISO-8601 UTC).
-    let createdAt: Date
-    /// Optional TTL instant. Once it has passed the entry never surfaces from list or get,
-    /// whether or not it was purged (millisecond granularity).
-    let expiresAt: Date?
-    /// Host-issued id, unique within its memoryRef. A tenant prefix is recommended where id
-    /// spaces are shared.
-    let id: String
-    /// Free-form tags. Compacted entries carry compacted-from:<compactionRunId> (RFC 0012 §C).
-    let tags: [String]
-
-    enum CodingKeys: String, CodingKey {
-        case content = "content"
-        case createdAt = "createdAt"
-        case expiresAt = "expiresAt"
-        case id = "id"
-        case tags = "tags"
-    }
-}
-
-// MARK: MemoryEntry convenience initializers and mutators
-
-extension MemoryEntry {
-    init(data: Data) throws {
-        self = try newJSONDecoder().decode(MemoryEntry.self, from: data)
-    }
-
-    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
-        guard let data = json.data(using: encoding) else {
-            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
-        }
-        try self.init(data: data)
-    }
-
-    init(fromURL url: URL) throws {
-        try self.init(data: try Data(contentsOf: url))
-    }
-
-    func with(
-        content: String? = nil,
-        createdAt: Date? = nil,
-        expiresAt: Date?? = nil,
-        id: String? = nil,
-        tags: [String]? = nil
-    ) -> MemoryEntry {
-        return MemoryEntry(
-            content: content ?? self.content,
-            createdAt: createdAt ?? self.createdAt,
-            expiresAt: expiresAt ?? self.expiresAt,
-            id: id ?? self.id,
-            tags: tags ?? self.tags
-        )
-    }
-
-    func jsonData() throws -> Data {
-        return try newJSONEncoder().encode(self)
-    }
-
-    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
-        return String(data: try self.jsonData(), encoding: encoding)
-    }
-}
-
-/// The normative MEMORY-INDEX.json manifest a distillation run updates (RFC 0062) and the
-/// next session loads at start-up. Stored as a workspace file; updating it emits
-/// workspace.updated. Closed: it is the contract between the distiller and the loader.
-// MARK: - MemoryIndex
-struct MemoryIndex: Codable {
-    /// Distilled archives, oldest first. Each is immutable and addressable.
-    let archives: [MemoryIndexArchive]
-    /// The memory scope the index covers (one tenant, CTI-1).
-    let memoryRef: String
-    /// Manifest format version; always 1 for this schema.
-    let schemaVersion: Double
-    /// Tokenizer the token counts were measured with; matches memory.distillation.tokenizerName.
-    let tokenizerName: String
-    /// When the last distillation run updated the index.
-    let updatedAt: Date
-
-    enum CodingKeys: String, CodingKey {
-        case archives = "archives"
-        case memoryRef = "memoryRef"
-        case schemaVersion = "schemaVersion"
-        case tokenizerName = "tokenizerName"
-        case updatedAt = "updatedAt"
-    }
-}
-
-// MARK: MemoryIndex convenience initializers and mutators
-
-extension MemoryIndex {
-    init(data: Data) throws {
-        self = try newJSONDecoder().decode(MemoryIndex.self, from: data)
-    }
-
-    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
-        guard let data = json.data(using: encoding) else {
-            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
-        }
-        try self.init(data: data)
-    }
-
-    init(fromURL url: URL) throws {
-        try self.init(data: try Data(contentsOf: url))
-    }
-
-    func with(
-        archives: [MemoryIndexArchive]? = nil,
-        memoryRef: String? = nil,
-        schemaVersion: Double? = nil,
-        tokenizerName: String? = nil,
-        updatedAt: Date? = nil
-    ) -> MemoryIndex {
-        return MemoryIndex(
-            archives: archives ?? self.archives,
-            memoryRef: memoryRef ?? self.memoryRef,
-            schemaVersion: schemaVersion ?? self.schemaVersion,
-            tokenizerName: tokenizerName ?? self.tokenizerName,
-            updatedAt: updatedAt ?? self.updatedAt
-        )
-    }
-
-    func jsonData() throws -> Data {
-        return try newJSONEncoder().encode(self)
-    }
-
-    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
-        return String(data: try self.jsonData(), encoding: encoding)
-    }
-}
-
-/// One archive listed in the index. Closed.
-// MARK: - MemoryIndexArchive
-struct MemoryIndexArchive: Codable {
-    /// Content-addressed id of the archive: the same sources and budget always give the same id
-    /// and bytes.
-    let archiveID: String
-    /// UTF-8 byte size of the archive content.
-    let byteSize: Int
-    /// When the archive was written.
-    let createdAt: Date
-    /// Id of the MemoryEntry that holds the archive's content, readable through
-    /// MemoryAdapter.get.
-    let entryID: String
-    /// When the archive may be collected (createdAt + archiveRetention).
-    let expiresAt: Date?
-    /// Distillation depth: 1 for transactional sources, n+1 when distilling level-n archives
-    /// (recursive distillation).
-    let level: Int
-    /// How many source entries were distilled.
-    let sourceCount: Int
-    /// Budget the run applied.
-    let tokenBudget: Int
-    /// Input plus output tokens counted.
-    let tokensUsed: Int
-    /// Short retrieval keys extracted from the archive (SR-1 redacted).
-    let topics: [String]?
-
-    enum CodingKeys: String, CodingKey {
-        case archiveID = "archiveId"
-        case byteSize = "byteSize"
-        case createdAt = "createdAt"
-        case entryID = "entryId"
-        case expiresAt = "expiresAt"
-        case level = "level"
-        case sourceCount = "sourceCount"
-        case tokenBudget = "tokenBudget"
-        case tokensUsed = "tokensUsed"
-        case topics = "topics"
-    }
-}
-
-// MARK: MemoryIndexArchive convenience initializers and mutators
-
-extension MemoryIndexArchive {
-    init(data: Data) throws {
-        self = try newJSONDecoder().decode(MemoryIndexArchive.self, from: data)
-    }
-
-    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
-        guard let data = json.data(using: encoding) else {
-            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
-        }
-        try self.init(data: data)
-    }
-
-    init(fromURL url: URL) throws {
-        try self.init(data: try Data(contentsOf: url))
-    }
-
-    func with(
-        archiveID: String? = nil,
-        byteSize: Int? = nil,
-        createdAt: Date? = nil,
-        entryID: String? = nil,
-        expiresAt: Date?? = nil,
-        level: Int? = nil,
-        sourceCount: Int? = nil,
-        tokenBudget: Int? = nil,
-        tokensUsed: Int? = nil,
-        topics: [String]?? = nil
-    ) -> MemoryIndexArchive {
-        return MemoryIndexArchive(
-            archiveID: archiveID ?? self.archiveID,
-            byteSize: byteSize ?? self.byteSize,
-            createdAt: createdAt ?? self.createdAt,
-            entryID: entryID ?? self.entryID,
-            expiresAt: expiresAt ?? self.expiresAt,
-            level: level ?? self.level,
-            sourceCount: sourceCount ?? self.sourceCount,
-            tokenBudget: tokenBudget ?? self.tokenBudget,
-            tokensUsed: tokensUsed ?? self.tokensUsed,
-            topics: topics ?? self.topics
-        )
-    }
-
-    func jsonData() throws -> Data {
-        return try newJSONEncoder().encode(self)
-    }
-
-    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
-        return String(data: try self.jsonData(), encoding: encoding)
-    }
-}
-
 /// Options of MemoryAdapter.list (RFC 0004). Closed: a client-submitted shape.
 // MARK: - MemoryListOptions
 struct MemoryListOptions: Codable {
@@ -8207,6 +9392,59 @@ extension RunCompletedPayload {
 
 enum RunCompletedPayloadStatus: String, Codable {
     case completed = "completed"
+}
+
+/// Response of GET /v1/runs/{runId}/events: the run's events from fromSeq on, in sequence
+/// order. Open: a host may add diagnostics.
+// MARK: - RunEventsResponse
+struct RunEventsResponse: Codable {
+    /// Events in increasing sequence; each validates as a RunEvent (unknown types on the
+    /// envelope alone).
+    let events: [RunEvent]
+    /// The run whose log this is.
+    let runID: String
+
+    enum CodingKeys: String, CodingKey {
+        case events = "events"
+        case runID = "runId"
+    }
+}
+
+// MARK: RunEventsResponse convenience initializers and mutators
+
+extension RunEventsResponse {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(RunEventsResponse.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        events: [RunEvent]? = nil,
+        runID: String? = nil
+    ) -> RunEventsResponse {
+        return RunEventsResponse(
+            events: events ?? self.events,
+            runID: runID ?? self.runID
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
 }
 
 /// The envelope of every event in a run's append-only log. type names the event and selects

@@ -8,7 +8,7 @@
 // - if/then rules (e.g. "trigger is required when supported is true") and x-runtime-rules are not represented.
 // - Optional scalar fields use pointers with omitempty; absent optional arrays and objects are written back as null (post-processing keeps empty [] and {} instead of dropping them).
 //
-// Top-level types: 118.
+// Top-level types: 139.
 
 // Code generated from JSON Schema using quicktype. DO NOT EDIT.
 // To parse and unparse this JSON data, add this code to your project and do:
@@ -75,6 +75,66 @@
 //
 //    hostSampleConsolidateResponse, err := UnmarshalHostSampleConsolidateResponse(bytes)
 //    bytes, err = hostSampleConsolidateResponse.Marshal()
+//
+//    hostSampleCrossRunTTLRequest, err := UnmarshalHostSampleCrossRunTTLRequest(bytes)
+//    bytes, err = hostSampleCrossRunTTLRequest.Marshal()
+//
+//    hostSampleCrossRunTTLResponse, err := UnmarshalHostSampleCrossRunTTLResponse(bytes)
+//    bytes, err = hostSampleCrossRunTTLResponse.Marshal()
+//
+//    hostSampleEscalationRunRequest, err := UnmarshalHostSampleEscalationRunRequest(bytes)
+//    bytes, err = hostSampleEscalationRunRequest.Marshal()
+//
+//    hostSampleEscalationRunResponse, err := UnmarshalHostSampleEscalationRunResponse(bytes)
+//    bytes, err = hostSampleEscalationRunResponse.Marshal()
+//
+//    hostSampleInquiriumTracesResponse, err := UnmarshalHostSampleInquiriumTracesResponse(bytes)
+//    bytes, err = hostSampleInquiriumTracesResponse.Marshal()
+//
+//    hostSampleMemoryCompactRequest, err := UnmarshalHostSampleMemoryCompactRequest(bytes)
+//    bytes, err = hostSampleMemoryCompactRequest.Marshal()
+//
+//    hostSampleMemoryCompactResponse, err := UnmarshalHostSampleMemoryCompactResponse(bytes)
+//    bytes, err = hostSampleMemoryCompactResponse.Marshal()
+//
+//    hostSampleMemoryDistillRequest, err := UnmarshalHostSampleMemoryDistillRequest(bytes)
+//    bytes, err = hostSampleMemoryDistillRequest.Marshal()
+//
+//    hostSampleMemoryDistillResponse, err := UnmarshalHostSampleMemoryDistillResponse(bytes)
+//    bytes, err = hostSampleMemoryDistillResponse.Marshal()
+//
+//    hostSampleMemoryEntriesResponse, err := UnmarshalHostSampleMemoryEntriesResponse(bytes)
+//    bytes, err = hostSampleMemoryEntriesResponse.Marshal()
+//
+//    hostSampleMemoryRedactionRequest, err := UnmarshalHostSampleMemoryRedactionRequest(bytes)
+//    bytes, err = hostSampleMemoryRedactionRequest.Marshal()
+//
+//    hostSampleMemoryRedactionResponse, err := UnmarshalHostSampleMemoryRedactionResponse(bytes)
+//    bytes, err = hostSampleMemoryRedactionResponse.Marshal()
+//
+//    hostSampleMemorySeedRequest, err := UnmarshalHostSampleMemorySeedRequest(bytes)
+//    bytes, err = hostSampleMemorySeedRequest.Marshal()
+//
+//    hostSampleMemorySeedResponse, err := UnmarshalHostSampleMemorySeedResponse(bytes)
+//    bytes, err = hostSampleMemorySeedResponse.Marshal()
+//
+//    hostSampleQuestionCancelRequest, err := UnmarshalHostSampleQuestionCancelRequest(bytes)
+//    bytes, err = hostSampleQuestionCancelRequest.Marshal()
+//
+//    hostSampleReplayFixtureRequest, err := UnmarshalHostSampleReplayFixtureRequest(bytes)
+//    bytes, err = hostSampleReplayFixtureRequest.Marshal()
+//
+//    hostSampleReplayFixtureResponse, err := UnmarshalHostSampleReplayFixtureResponse(bytes)
+//    bytes, err = hostSampleReplayFixtureResponse.Marshal()
+//
+//    hostSampleSeedEntry, err := UnmarshalHostSampleSeedEntry(bytes)
+//    bytes, err = hostSampleSeedEntry.Marshal()
+//
+//    hostSampleSeedSecret, err := UnmarshalHostSampleSeedSecret(bytes)
+//    bytes, err = hostSampleSeedSecret.Marshal()
+//
+//    hostSampleTraceRecord, err := UnmarshalHostSampleTraceRecord(bytes)
+//    bytes, err = hostSampleTraceRecord.Marshal()
 //
 //    inquiriumAssistantConfig, err := UnmarshalInquiriumAssistantConfig(bytes)
 //    bytes, err = inquiriumAssistantConfig.Marshal()
@@ -327,6 +387,9 @@
 //
 //    runEvent, err := UnmarshalRunEvent(bytes)
 //    bytes, err = runEvent.Marshal()
+//
+//    runEventsResponse, err := UnmarshalRunEventsResponse(bytes)
+//    bytes, err = runEventsResponse.Marshal()
 //
 //    runFailedPayload, err := UnmarshalRunFailedPayload(bytes)
 //    bytes, err = runFailedPayload.Marshal()
@@ -582,6 +645,206 @@ func UnmarshalHostSampleConsolidateResponse(data []byte) (HostSampleConsolidateR
 }
 
 func (r *HostSampleConsolidateResponse) Marshal() ([]byte, error) {
+	return json.Marshal(r)
+}
+
+func UnmarshalHostSampleCrossRunTTLRequest(data []byte) (HostSampleCrossRunTTLRequest, error) {
+	var r HostSampleCrossRunTTLRequest
+	err := json.Unmarshal(data, &r)
+	return r, err
+}
+
+func (r *HostSampleCrossRunTTLRequest) Marshal() ([]byte, error) {
+	return json.Marshal(r)
+}
+
+func UnmarshalHostSampleCrossRunTTLResponse(data []byte) (HostSampleCrossRunTTLResponse, error) {
+	var r HostSampleCrossRunTTLResponse
+	err := json.Unmarshal(data, &r)
+	return r, err
+}
+
+func (r *HostSampleCrossRunTTLResponse) Marshal() ([]byte, error) {
+	return json.Marshal(r)
+}
+
+func UnmarshalHostSampleEscalationRunRequest(data []byte) (HostSampleEscalationRunRequest, error) {
+	var r HostSampleEscalationRunRequest
+	err := json.Unmarshal(data, &r)
+	return r, err
+}
+
+func (r *HostSampleEscalationRunRequest) Marshal() ([]byte, error) {
+	return json.Marshal(r)
+}
+
+func UnmarshalHostSampleEscalationRunResponse(data []byte) (HostSampleEscalationRunResponse, error) {
+	var r HostSampleEscalationRunResponse
+	err := json.Unmarshal(data, &r)
+	return r, err
+}
+
+func (r *HostSampleEscalationRunResponse) Marshal() ([]byte, error) {
+	return json.Marshal(r)
+}
+
+func UnmarshalHostSampleInquiriumTracesResponse(data []byte) (HostSampleInquiriumTracesResponse, error) {
+	var r HostSampleInquiriumTracesResponse
+	err := json.Unmarshal(data, &r)
+	return r, err
+}
+
+func (r *HostSampleInquiriumTracesResponse) Marshal() ([]byte, error) {
+	return json.Marshal(r)
+}
+
+func UnmarshalHostSampleMemoryCompactRequest(data []byte) (HostSampleMemoryCompactRequest, error) {
+	var r HostSampleMemoryCompactRequest
+	err := json.Unmarshal(data, &r)
+	return r, err
+}
+
+func (r *HostSampleMemoryCompactRequest) Marshal() ([]byte, error) {
+	return json.Marshal(r)
+}
+
+func UnmarshalHostSampleMemoryCompactResponse(data []byte) (HostSampleMemoryCompactResponse, error) {
+	var r HostSampleMemoryCompactResponse
+	err := json.Unmarshal(data, &r)
+	return r, err
+}
+
+func (r *HostSampleMemoryCompactResponse) Marshal() ([]byte, error) {
+	return json.Marshal(r)
+}
+
+func UnmarshalHostSampleMemoryDistillRequest(data []byte) (HostSampleMemoryDistillRequest, error) {
+	var r HostSampleMemoryDistillRequest
+	err := json.Unmarshal(data, &r)
+	return r, err
+}
+
+func (r *HostSampleMemoryDistillRequest) Marshal() ([]byte, error) {
+	return json.Marshal(r)
+}
+
+func UnmarshalHostSampleMemoryDistillResponse(data []byte) (HostSampleMemoryDistillResponse, error) {
+	var r HostSampleMemoryDistillResponse
+	err := json.Unmarshal(data, &r)
+	return r, err
+}
+
+func (r *HostSampleMemoryDistillResponse) Marshal() ([]byte, error) {
+	return json.Marshal(r)
+}
+
+func UnmarshalHostSampleMemoryEntriesResponse(data []byte) (HostSampleMemoryEntriesResponse, error) {
+	var r HostSampleMemoryEntriesResponse
+	err := json.Unmarshal(data, &r)
+	return r, err
+}
+
+func (r *HostSampleMemoryEntriesResponse) Marshal() ([]byte, error) {
+	return json.Marshal(r)
+}
+
+func UnmarshalHostSampleMemoryRedactionRequest(data []byte) (HostSampleMemoryRedactionRequest, error) {
+	var r HostSampleMemoryRedactionRequest
+	err := json.Unmarshal(data, &r)
+	return r, err
+}
+
+func (r *HostSampleMemoryRedactionRequest) Marshal() ([]byte, error) {
+	return json.Marshal(r)
+}
+
+func UnmarshalHostSampleMemoryRedactionResponse(data []byte) (HostSampleMemoryRedactionResponse, error) {
+	var r HostSampleMemoryRedactionResponse
+	err := json.Unmarshal(data, &r)
+	return r, err
+}
+
+func (r *HostSampleMemoryRedactionResponse) Marshal() ([]byte, error) {
+	return json.Marshal(r)
+}
+
+func UnmarshalHostSampleMemorySeedRequest(data []byte) (HostSampleMemorySeedRequest, error) {
+	var r HostSampleMemorySeedRequest
+	err := json.Unmarshal(data, &r)
+	return r, err
+}
+
+func (r *HostSampleMemorySeedRequest) Marshal() ([]byte, error) {
+	return json.Marshal(r)
+}
+
+func UnmarshalHostSampleMemorySeedResponse(data []byte) (HostSampleMemorySeedResponse, error) {
+	var r HostSampleMemorySeedResponse
+	err := json.Unmarshal(data, &r)
+	return r, err
+}
+
+func (r *HostSampleMemorySeedResponse) Marshal() ([]byte, error) {
+	return json.Marshal(r)
+}
+
+func UnmarshalHostSampleQuestionCancelRequest(data []byte) (HostSampleQuestionCancelRequest, error) {
+	var r HostSampleQuestionCancelRequest
+	err := json.Unmarshal(data, &r)
+	return r, err
+}
+
+func (r *HostSampleQuestionCancelRequest) Marshal() ([]byte, error) {
+	return json.Marshal(r)
+}
+
+func UnmarshalHostSampleReplayFixtureRequest(data []byte) (HostSampleReplayFixtureRequest, error) {
+	var r HostSampleReplayFixtureRequest
+	err := json.Unmarshal(data, &r)
+	return r, err
+}
+
+func (r *HostSampleReplayFixtureRequest) Marshal() ([]byte, error) {
+	return json.Marshal(r)
+}
+
+func UnmarshalHostSampleReplayFixtureResponse(data []byte) (HostSampleReplayFixtureResponse, error) {
+	var r HostSampleReplayFixtureResponse
+	err := json.Unmarshal(data, &r)
+	return r, err
+}
+
+func (r *HostSampleReplayFixtureResponse) Marshal() ([]byte, error) {
+	return json.Marshal(r)
+}
+
+func UnmarshalHostSampleSeedEntry(data []byte) (HostSampleSeedEntry, error) {
+	var r HostSampleSeedEntry
+	err := json.Unmarshal(data, &r)
+	return r, err
+}
+
+func (r *HostSampleSeedEntry) Marshal() ([]byte, error) {
+	return json.Marshal(r)
+}
+
+func UnmarshalHostSampleSeedSecret(data []byte) (HostSampleSeedSecret, error) {
+	var r HostSampleSeedSecret
+	err := json.Unmarshal(data, &r)
+	return r, err
+}
+
+func (r *HostSampleSeedSecret) Marshal() ([]byte, error) {
+	return json.Marshal(r)
+}
+
+func UnmarshalHostSampleTraceRecord(data []byte) (HostSampleTraceRecord, error) {
+	var r HostSampleTraceRecord
+	err := json.Unmarshal(data, &r)
+	return r, err
+}
+
+func (r *HostSampleTraceRecord) Marshal() ([]byte, error) {
 	return json.Marshal(r)
 }
 
@@ -1425,6 +1688,16 @@ func (r *RunEvent) Marshal() ([]byte, error) {
 	return json.Marshal(r)
 }
 
+func UnmarshalRunEventsResponse(data []byte) (RunEventsResponse, error) {
+	var r RunEventsResponse
+	err := json.Unmarshal(data, &r)
+	return r, err
+}
+
+func (r *RunEventsResponse) Marshal() ([]byte, error) {
+	return json.Marshal(r)
+}
+
 func UnmarshalRunFailedPayload(data []byte) (RunFailedPayload, error) {
 	var r RunFailedPayload
 	err := json.Unmarshal(data, &r)
@@ -1928,6 +2201,466 @@ type AgentMemoryConsolidatedPayload struct {
 	Trigger                                                                                    *ConsolidationSchedule `json:"trigger,omitempty"`
 }
 
+// Body of POST /v1/host/sample/multi-agent/cross-run-ttl: a parent run starts, waits
+// delayMs, then a child writes into the inherited scope with ttlSeconds. Closed: a
+// client-submitted shape.
+type HostSampleCrossRunTTLRequest struct {
+	// Wait between the parent's start and the child's write, so the two clocks differ        
+	// measurably.                                                                            
+	DelayMS                                                                           *int64  `json:"delayMs,omitempty"`
+	// TTL of the child's write.                                                              
+	TTLSeconds                                                                        float64 `json:"ttlSeconds"`
+}
+
+// Response of the cross-run TTL fixture. Open: a host may add diagnostics.
+type HostSampleCrossRunTTLResponse struct {
+	// The child run that wrote.                                                                       
+	ChildRunID                                                                             string      `json:"childRunId"`
+	// When the child wrote the entry.                                                                 
+	ChildWrittenAt                                                                         time.Time   `json:"childWrittenAt"`
+	// The child's entry as stored.                                                                    
+	Entry                                                                                  MemoryEntry `json:"entry"`
+	// Memory scope the seam acts on, mem://<tenant>/<scope>; the tenant comes from the ref            
+	// (CTI-1).                                                                                        
+	MemoryRef                                                                              string      `json:"memoryRef"`
+	// The parent run.                                                                                 
+	ParentRunID                                                                            string      `json:"parentRunId"`
+	// When the parent run started.                                                                    
+	ParentStartedAt                                                                        time.Time   `json:"parentStartedAt"`
+	// Whether the parent reads the child's write in the inherited scope.                              
+	SeenByParent                                                                           bool        `json:"seenByParent"`
+}
+
+// The child's entry as stored.
+//
+// One memory record as MemoryAdapter.list/get return it (RFC 0004). Content is already
+// SR-1-redacted when it leaves the adapter. Open: hosts may add fields; consumers ignore
+// what they do not know.
+//
+// The compacted entry, readable through get; tagged compacted-from:<compactionRunId>.
+//
+// The long-term entry holding the distilled summary.
+type MemoryEntry struct {
+	// The memory body, with every BYOK-resolved secret replaced by [REDACTED:<secretId>] (SR-1).           
+	Content                                                                                      string     `json:"content"`
+	// When the entry was written (ISO-8601 UTC).                                                           
+	CreatedAt                                                                                    time.Time  `json:"createdAt"`
+	// Optional TTL instant. Once it has passed the entry never surfaces from list or get,                  
+	// whether or not it was purged (millisecond granularity).                                              
+	ExpiresAt                                                                                    *time.Time `json:"expiresAt,omitempty"`
+	// Host-issued id, unique within its memoryRef. A tenant prefix is recommended where id                 
+	// spaces are shared.                                                                                   
+	ID                                                                                           string     `json:"id"`
+	// Free-form tags. Compacted entries carry compacted-from:<compactionRunId> (RFC 0012 §C).              
+	Tags                                                                                         []string   `json:"tags"`
+}
+
+// Body of POST /v1/host/sample/multi-agent/escalation-run: one supervisor step with a
+// decision at the given confidence; the fixture operator answers the interrupt "approved".
+// Closed: a client-submitted shape.
+type HostSampleEscalationRunRequest struct {
+	// Confidence of the supervisor's decision; below the advertised floor it must escalate                                    
+	// before dispatch.                                                                                                        
+	Confidence                                                                             float64                             `json:"confidence"`
+	// Decision kind.                                                                                                          
+	Kind                                                                                   *HostSampleEscalationRunRequestKind `json:"kind,omitempty"`
+}
+
+// Response of the escalation fixture: the run to read events from and the floor in force.
+// Open: a host may add diagnostics.
+type HostSampleEscalationRunResponse struct {
+	// The confidence escalation floor the host applied.                                                 
+	Floor                                                                                        float64 `json:"floor"`
+	// The supervisor run; its log shows the escalation, the interrupt and the dispatch in order.        
+	RunID                                                                                        string  `json:"runId"`
+}
+
+// Response of GET /v1/host/sample/inquirium/traces: the assistant-turn trace stream,
+// optionally filtered by trace id. Open: a host may add diagnostics.
+type HostSampleInquiriumTracesResponse struct {
+	// Trace records in append order.                        
+	Records                          []HostSampleTraceRecord `json:"records"`
+}
+
+// One record of the trace stream: the stream name, the record type and the trace body.
+// Closed: nothing rides beside the body.
+type HostSampleTraceRecord struct {
+	// The operational trace: decisions and identifiers, never prompt or response content.                            
+	Body                                                                                  InquiriumAssistantTurnTrace `json:"body"`
+	// Record type of the body.                                                                                       
+	RecordType                                                                            RecordType                  `json:"record_type"`
+	// The stream the record belongs to.                                                                              
+	Stream                                                                                Stream                      `json:"stream"`
+}
+
+// The operational trace: decisions and identifiers, never prompt or response content.
+//
+// Operational trace of one assistant turn: shapes, decisions, policy outcomes and effects,
+// never prompt or response content. Payload of records of type
+// daemon/inquirium-assistant-turn-trace.v1 in the storage stream
+// trace/inquirium-assistant-turns. Closed at every level, so there is no place for content
+// and no back-reference to the transcript.
+type InquiriumAssistantTurnTrace struct {
+	// Host and policy decisions taken during the turn, in order.                                                         
+	Decisions                                                                                  []InquiriumTraceDecision   `json:"decisions"`
+	// Content-free diagnostics.                                                                                          
+	Diagnostics                                                                                *InquiriumDiagnostics      `json:"diagnostics,omitempty"`
+	// Side effects of recording the turn (transcript writes, object-store puts). Bookkeeping                             
+	// only: assistant output never causes effects in this phase.                                                         
+	Effects                                                                                    []InquiriumTraceEffect     `json:"effects"`
+	// Counts describing the input, never the input.                                                                      
+	InputShape                                                                                 *InquiriumTraceInputShape  `json:"input/shape,omitempty"`
+	// Model binding selected, absent when none qualified.                                                                
+	ModelBindingRef                                                                            *string                    `json:"model.binding/ref,omitempty"`
+	// Inquirium operation id.                                                                                            
+	OperationID                                                                                string                     `json:"operation/id"`
+	// Counts and artifact references describing the output, never the output.                                            
+	OutputShape                                                                                *InquiriumTraceOutputShape `json:"output/shape,omitempty"`
+	// Participant on whose behalf the turn ran.                                                                          
+	ParticipantRef                                                                             string                     `json:"participant/ref"`
+	// The effective trace and egress policy of the turn.                                                                 
+	Policy                                                                                     InquiriumTracePolicy       `json:"policy"`
+	// Runtime selected, absent when none qualified.                                                                      
+	RuntimeRef                                                                                 *string                    `json:"runtime/ref,omitempty"`
+	// Outcome of the turn, using the generate outcome codes.                                                             
+	Status                                                                                     InquiriumGenerateOutcome   `json:"status"`
+	// When the turn reached its outcome.                                                                                 
+	TimeFinishedAt                                                                             *time.Time                 `json:"time/finished-at,omitempty"`
+	// When the host accepted the turn.                                                                                   
+	TimeStartedAt                                                                              time.Time                  `json:"time/started-at"`
+	// Identifier of this trace record; what trace/ref in responses and result facts points to.                           
+	TraceID                                                                                    string                     `json:"trace/id"`
+	// Schema discriminator; always inquirium.assistant-turn-trace.v1.                                                    
+	TraceSchema                                                                                TraceSchema                `json:"trace/schema"`
+	// The turn traced. Associates the record with the transcript by turn, without a transcript                           
+	// reference.                                                                                                         
+	TurnID                                                                                     string                     `json:"turn/id"`
+}
+
+// One decision. Context-element decisions name the element, its source and label, and use
+// the outcomes include, declassify, drop or fail. Closed.
+type InquiriumTraceDecision struct {
+	// Label of that element, or the label a keyed setting was resolved for.                                           
+	Classification                                                                       *InquiriumClassificationLabel `json:"classification,omitempty"`
+	// Honest provenance label: host policy, model proposal, model production or operator                              
+	// approval.                                                                                                       
+	DecidedBy                                                                            *DecidedBy                    `json:"decided/by,omitempty"`
+	// Context element concerned. Required for context-element decisions.                                              
+	ElementRef                                                                           *string                       `json:"element/ref,omitempty"`
+	// What was decided.                                                                                               
+	Kind                                                                                 InquiriumTraceDecisionKind    `json:"kind"`
+	// Kebab-case outcome (e.g. use-runtime, no-candidate, include, drop).                                             
+	Outcome                                                                              string                        `json:"outcome"`
+	// Why.                                                                                                            
+	ReasonCode                                                                           string                        `json:"reason/code"`
+	// Source kind of that element.                                                                                    
+	SourceKind                                                                           *InquiriumContextSourceKind   `json:"source/kind,omitempty"`
+}
+
+// Content-free diagnostics.
+//
+// Content-free diagnostics shared by responses and traces: an error code and a retry count,
+// never error messages that could echo prompt text. Closed.
+type InquiriumDiagnostics struct {
+	// Kebab-case error code, or null when there was no error.        
+	ErrorCode                                                 *string `json:"error/code"`
+	// How many times the runtime call was retried.                   
+	RetryCount                                                *int64  `json:"retry/count,omitempty"`
+}
+
+// One recording side effect: kind, status and a target descriptor. Closed.
+type InquiriumTraceEffect struct {
+	// Host operation performed, e.g. memarium.write or object-store.put.                                         
+	Kind                                                                               string                     `json:"kind"`
+	// Result of the operation.                                                                                   
+	Status                                                                             InquiriumTraceEffectStatus `json:"status"`
+	// Descriptor of where it went (space and kind, stream, object key); never content.                           
+	Target                                                                             string                     `json:"target"`
+}
+
+// Counts describing the input, never the input.
+//
+// Content-free description of the input. Closed.
+type InquiriumTraceInputShape struct {
+	// Whether any object_ref part was included.                                                    
+	FileHasAny                                                                               *bool  `json:"file/has-any,omitempty"`
+	// Number of turns sent.                                                                        
+	MessageCount                                                                             *int64 `json:"message/count,omitempty"`
+	// Approximate input tokens.                                                                    
+	TokenApproxInput                                                                         *int64 `json:"token/approx-input,omitempty"`
+	// Whether any tool surface was offered; always false while the assistant is advise-only.       
+	ToolHasAny                                                                               *bool  `json:"tool/has-any,omitempty"`
+}
+
+// Counts and artifact references describing the output, never the output.
+//
+// Content-free description of the output. Closed.
+type InquiriumTraceOutputShape struct {
+	// Descriptors of artifacts produced or persisted under explicit policy.         
+	ArtifactRefs                                                            []string `json:"artifact/refs"`
+	// Approximate output tokens.                                                    
+	TokenApproxOutput                                                       *int64   `json:"token/approx-output,omitempty"`
+}
+
+// The effective trace and egress policy of the turn.
+//
+// Effective policy of the turn as traced. Closed. Both persistence flags are booleans
+// defaulting to false: there is no field in which content itself could be stored.
+type InquiriumTracePolicy struct {
+	// Whether any data was allowed to leave the node during the turn.                                     
+	EgressAllowed                                                                     bool                 `json:"egress/allowed"`
+	// Requested locality.                                                                                 
+	Locality                                                                          InquiriumLocality    `json:"locality"`
+	// Whether the prompt was persisted as a classified artifact. Defaults to false.                       
+	PersistPrompt                                                                     *bool                `json:"persist/prompt,omitempty"`
+	// Whether the response was persisted as a classified artifact. Defaults to false.                     
+	PersistResponse                                                                   *bool                `json:"persist/response,omitempty"`
+	// Resolved trace level.                                                                               
+	TraceLevel                                                                        *InquiriumTraceLevel `json:"trace/level,omitempty"`
+	// Trust regime used for selection.                                                                    
+	TrustMode                                                                         InquiriumTrustMode   `json:"trust/mode"`
+}
+
+// Body of POST /v1/host/sample/memory/compact: a client-requested RFC 0012 compaction of
+// one scope. Closed: a client-submitted shape.
+type HostSampleMemoryCompactRequest struct {
+	// Memory scope the seam acts on, mem://<tenant>/<scope>; the tenant comes from the ref         
+	// (CTI-1).                                                                                     
+	MemoryRef                                                                              string   `json:"memoryRef"`
+	// Entries to compact; all live entries of the scope when absent.                               
+	SourceIDS                                                                              []string `json:"sourceIds"`
+}
+
+// Response of the compaction seam: the run id, the memory.compacted payload and the output
+// entry. Open: a host may add diagnostics.
+type HostSampleMemoryCompactResponse struct {
+	// Id of the compaction run (also on the event).                                                             
+	CompactionRunID                                                                       string                 `json:"compactionRunId"`
+	// The memory.compacted payload the run emitted.                                                             
+	Event                                                                                 MemoryCompactedPayload `json:"event"`
+	// The compacted entry, readable through get; tagged compacted-from:<compactionRunId>.                       
+	Output                                                                                MemoryEntry            `json:"output"`
+}
+
+// The memory.compacted payload the run emitted.
+//
+// RFC 0012 §B. One compaction run (or RFC 0062 distillation) finished. Open: consumers
+// tolerate extra fields.
+//
+// The memory.compacted payload with its distillation report.
+type MemoryCompactedPayload struct {
+	// UTF-8 byte size of the output entry's content.                                                            
+	ByteSize                                                                                 int64               `json:"byteSize"`
+	// Present when the run was an RFC 0062 distillation.                                                        
+	Distillation                                                                             *DistillationReport `json:"distillation,omitempty"`
+	// The single memory scope compacted.                                                                        
+	MemoryRef                                                                                string              `json:"memoryRef"`
+	// Id of the new entry; readable through MemoryAdapter.get until normal TTL eviction.                        
+	OutputID                                                                                 string              `json:"outputId"`
+	// Total sources collapsed, including any not listed.                                                        
+	SourceCount                                                                              int64               `json:"sourceCount"`
+	// Ids collapsed into outputId. Exhaustive when present (no 'and N more'); may be omitted                    
+	// when sourceCount exceeds 100.                                                                             
+	SourceIDS                                                                                []string            `json:"sourceIds"`
+	// The path that drove this run; scheduled distillation reports host-managed.                                
+	Trigger                                                                                  CompactionTrigger   `json:"trigger"`
+}
+
+// RFC 0062 sub-object of memory.compacted, present when the compaction was a budgeted
+// distillation. Open like the event that carries it: consumers ignore fields a later
+// revision adds.
+//
+// Present when the run was an RFC 0062 distillation.
+type DistillationReport struct {
+	// Whether MEMORY-INDEX.json was updated (then workspace.updated was emitted).      
+	IndexUpdated                                                                  bool  `json:"indexUpdated"`
+	// Budget applied, after clamping to maxTokenBudget.                                
+	TokenBudget                                                                   int64 `json:"tokenBudget"`
+	// Input plus output tokens counted against the budget.                             
+	TokensUsed                                                                    int64 `json:"tokensUsed"`
+}
+
+// Body of POST /v1/host/sample/memory/distill: an on-demand distillation of the scope's
+// transactional entries. Closed: a client-submitted shape.
+type HostSampleMemoryDistillRequest struct {
+	// Memory scope the seam acts on, mem://<tenant>/<scope>; the tenant comes from the ref            
+	// (CTI-1).                                                                                        
+	MemoryRef                                                                                   string `json:"memoryRef"`
+	// Budget for input plus output tokens; clamped to the advertised maximum, which is also the       
+	// default.                                                                                        
+	TokenBudget                                                                                 *int64 `json:"tokenBudget,omitempty"`
+}
+
+// Response of the distillation seam: the archive, the event, the long-term summary entry
+// and the updated index. Open: a host may add diagnostics.
+type HostSampleMemoryDistillResponse struct {
+	// Content address of the byte-stable archive.                                                   
+	ArchiveID                                                                 string                 `json:"archiveId"`
+	// The long-term entry holding the distilled summary.                                            
+	Entry                                                                     MemoryEntry            `json:"entry"`
+	// The memory.compacted payload with its distillation report.                                    
+	Event                                                                     MemoryCompactedPayload `json:"event"`
+	// MEMORY-INDEX.json after the run; present when the host emits the index.                       
+	Index                                                                     *MemoryIndex           `json:"index,omitempty"`
+}
+
+// MEMORY-INDEX.json after the run; present when the host emits the index.
+//
+// The normative MEMORY-INDEX.json manifest a distillation run updates (RFC 0062) and the
+// next session loads at start-up. Stored as a workspace file; updating it emits
+// workspace.updated. Closed: it is the contract between the distiller and the loader.
+type MemoryIndex struct {
+	// Distilled archives, oldest first. Each is immutable and addressable.                                          
+	Archives                                                                                    []MemoryIndexArchive `json:"archives"`
+	// The memory scope the index covers (one tenant, CTI-1).                                                        
+	MemoryRef                                                                                   string               `json:"memoryRef"`
+	// Manifest format version; always 1 for this schema.                                                            
+	SchemaVersion                                                                               float64              `json:"schemaVersion"`
+	// Tokenizer the token counts were measured with; matches memory.distillation.tokenizerName.                     
+	TokenizerName                                                                               string               `json:"tokenizerName"`
+	// When the last distillation run updated the index.                                                             
+	UpdatedAt                                                                                   time.Time            `json:"updatedAt"`
+}
+
+// One archive listed in the index. Closed.
+type MemoryIndexArchive struct {
+	// Content-addressed id of the archive: the same sources and budget always give the same id           
+	// and bytes.                                                                                         
+	ArchiveID                                                                                  string     `json:"archiveId"`
+	// UTF-8 byte size of the archive content.                                                            
+	ByteSize                                                                                   int64      `json:"byteSize"`
+	// When the archive was written.                                                                      
+	CreatedAt                                                                                  time.Time  `json:"createdAt"`
+	// Id of the MemoryEntry that holds the archive's content, readable through                           
+	// MemoryAdapter.get.                                                                                 
+	EntryID                                                                                    string     `json:"entryId"`
+	// When the archive may be collected (createdAt + archiveRetention).                                  
+	ExpiresAt                                                                                  *time.Time `json:"expiresAt,omitempty"`
+	// Distillation depth: 1 for transactional sources, n+1 when distilling level-n archives              
+	// (recursive distillation).                                                                          
+	Level                                                                                      int64      `json:"level"`
+	// How many source entries were distilled.                                                            
+	SourceCount                                                                                int64      `json:"sourceCount"`
+	// Budget the run applied.                                                                            
+	TokenBudget                                                                                int64      `json:"tokenBudget"`
+	// Input plus output tokens counted.                                                                  
+	TokensUsed                                                                                 int64      `json:"tokensUsed"`
+	// Short retrieval keys extracted from the archive (SR-1 redacted).                                   
+	Topics                                                                                     []string   `json:"topics"`
+}
+
+// Response of GET /v1/host/sample/memory/entries and of the list form of GET
+// /v1/runs/{runId}/memory: entries as one tenant's adapter lists them. Open: a host may add
+// diagnostics.
+type HostSampleMemoryEntriesResponse struct {
+	// Live, unexpired entries the caller's tenant may read; a ref of another tenant gives an              
+	// empty list (CTI-1).                                                                                 
+	Entries                                                                                  []MemoryEntry `json:"entries"`
+}
+
+// Body of POST /v1/host/sample/memory/redaction: resolve a fresh BYOK secret in a run and
+// write its plaintext into memoryRef. Closed: a client-submitted shape.
+type HostSampleMemoryRedactionRequest struct {
+	// Memory scope the seam acts on, mem://<tenant>/<scope>; the tenant comes from the ref       
+	// (CTI-1).                                                                                   
+	MemoryRef                                                                              string `json:"memoryRef"`
+}
+
+// Response of the redaction fixture: where the entry went and which secret it carried, so
+// the suite can read it back. Open: a host may add diagnostics.
+type HostSampleMemoryRedactionResponse struct {
+	// Id of the written entry.                                                                       
+	MemoryID                                                                                   string `json:"memoryId"`
+	// Memory scope the seam acts on, mem://<tenant>/<scope>; the tenant comes from the ref           
+	// (CTI-1).                                                                                       
+	MemoryRef                                                                                  string `json:"memoryRef"`
+	// Id of the registered secret; the stored content carries [REDACTED:<secretId>].                 
+	SecretID                                                                                   string `json:"secretId"`
+	// The plaintext that was written; it must never be readable from memory. Fixture data, not       
+	// a real credential.                                                                             
+	SecretValue                                                                                string `json:"secretValue"`
+}
+
+// Body of POST /v1/host/sample/memory/seed: writes entries into one scope through the
+// host's SR-1 chokepoint, after registering the given BYOK secrets in the seeding run.
+// Closed: a client-submitted shape.
+type HostSampleMemorySeedRequest struct {
+	// Entries to write, in order (1 to 1000).                                                                    
+	Entries                                                                                []HostSampleSeedEntry  `json:"entries"`
+	// Memory scope the seam acts on, mem://<tenant>/<scope>; the tenant comes from the ref                       
+	// (CTI-1).                                                                                                   
+	MemoryRef                                                                              string                 `json:"memoryRef"`
+	// Run the writes are attributed to; the host makes one up when absent.                                       
+	RunID                                                                                  *string                `json:"runId,omitempty"`
+	// BYOK secrets resolved in the seeding run before the writes, so SR-1 redacts their                          
+	// plaintext on the way in.                                                                                   
+	Secrets                                                                                []HostSampleSeedSecret `json:"secrets"`
+}
+
+// One entry to seed. Closed: a client-submitted shape.
+type HostSampleSeedEntry struct {
+	// Entry text as the writer submits it (stored after SR-1 redaction).                     
+	Content                                                                          string   `json:"content"`
+	// Tags stored with the entry.                                                            
+	Tags                                                                             []string `json:"tags"`
+	// Memory tier; transactional entries are what distillation consumes.                     
+	Tier                                                                             *Tier    `json:"tier,omitempty"`
+	// Lifetime from the write; expiresAt = write time + ttlSeconds (ms granularity).         
+	TTLSeconds                                                                       *float64 `json:"ttlSeconds,omitempty"`
+}
+
+// A BYOK secret to register for the seeding run. Closed: a client-submitted shape.
+type HostSampleSeedSecret struct {
+	// Id the redaction marker names: [REDACTED:<secretId>].                                     
+	SecretID                                                                              string `json:"secretId"`
+	// The plaintext; registered values of 8 characters or more are redacted (SR-1 floor).       
+	Value                                                                                 string `json:"value"`
+}
+
+// Response of the seed seam: the entries as stored (redacted). Open: a host may add
+// diagnostics.
+type HostSampleMemorySeedResponse struct {
+	// The stored entries, in request order; content is what SR-1 let through.                           
+	Entries                                                                                []MemoryEntry `json:"entries"`
+	// Memory scope the seam acts on, mem://<tenant>/<scope>; the tenant comes from the ref              
+	// (CTI-1).                                                                                          
+	MemoryRef                                                                              string        `json:"memoryRef"`
+	// Run the writes were attributed to.                                                                
+	RunID                                                                                  string        `json:"runId"`
+}
+
+// Body of POST /v1/host/sample/inquirium/questions/cancel. Closed: a client-submitted shape.
+type HostSampleQuestionCancelRequest struct {
+	// Ref of the question to cancel.       
+	QuestionRef                      string `json:"question/ref"`
+}
+
+// Body of POST /v1/host/sample/multi-agent/replay-fixture: a run writes k=v1, then k=v2; an
+// empty body is allowed. Closed: a client-submitted shape.
+type HostSampleReplayFixtureRequest struct {
+	// Drop the run's event log afterwards, so a fork can no longer be served and must be      
+	// refused with 422.                                                                       
+	DropEventLog                                                                         *bool `json:"dropEventLog,omitempty"`
+}
+
+// Response of the replay fixture: what a fork at fromSeq must read. Open: a host may add
+// diagnostics.
+type HostSampleReplayFixtureResponse struct {
+	// Content live memory holds now.                                                             
+	Current                                                                                string `json:"current"`
+	// Content a fork at fromSeq reads.                                                           
+	ExpectedAtFork                                                                         string `json:"expectedAtFork"`
+	// Event index right after the first write.                                                   
+	FromSeq                                                                                int64  `json:"fromSeq"`
+	// Id of the overwritten entry.                                                               
+	MemoryID                                                                               string `json:"memoryId"`
+	// Memory scope the seam acts on, mem://<tenant>/<scope>; the tenant comes from the ref       
+	// (CTI-1).                                                                                   
+	MemoryRef                                                                              string `json:"memoryRef"`
+	// The source run to fork.                                                                    
+	RunID                                                                                  string `json:"runId"`
+}
+
 // Keyed assistant configuration: the concrete ClassKeyed and ModeKeyed settings Inquirium
 // resolves per turn. Class-keyed settings depend on what the data is; mode-keyed ones on
 // the regime the node runs in. Operator configuration, closed.
@@ -2188,132 +2921,6 @@ type InquiriumVerificationRigorByModeByMode struct {
 	//                                                                      
 	// Value while the node serves support work.                            
 	Support                                     *InquiriumVerificationRigor `json:"support,omitempty"`
-}
-
-// Operational trace of one assistant turn: shapes, decisions, policy outcomes and effects,
-// never prompt or response content. Payload of records of type
-// daemon/inquirium-assistant-turn-trace.v1 in the storage stream
-// trace/inquirium-assistant-turns. Closed at every level, so there is no place for content
-// and no back-reference to the transcript.
-type InquiriumAssistantTurnTrace struct {
-	// Host and policy decisions taken during the turn, in order.                                                         
-	Decisions                                                                                  []InquiriumTraceDecision   `json:"decisions"`
-	// Content-free diagnostics.                                                                                          
-	Diagnostics                                                                                *InquiriumDiagnostics      `json:"diagnostics,omitempty"`
-	// Side effects of recording the turn (transcript writes, object-store puts). Bookkeeping                             
-	// only: assistant output never causes effects in this phase.                                                         
-	Effects                                                                                    []InquiriumTraceEffect     `json:"effects"`
-	// Counts describing the input, never the input.                                                                      
-	InputShape                                                                                 *InquiriumTraceInputShape  `json:"input/shape,omitempty"`
-	// Model binding selected, absent when none qualified.                                                                
-	ModelBindingRef                                                                            *string                    `json:"model.binding/ref,omitempty"`
-	// Inquirium operation id.                                                                                            
-	OperationID                                                                                string                     `json:"operation/id"`
-	// Counts and artifact references describing the output, never the output.                                            
-	OutputShape                                                                                *InquiriumTraceOutputShape `json:"output/shape,omitempty"`
-	// Participant on whose behalf the turn ran.                                                                          
-	ParticipantRef                                                                             string                     `json:"participant/ref"`
-	// The effective trace and egress policy of the turn.                                                                 
-	Policy                                                                                     InquiriumTracePolicy       `json:"policy"`
-	// Runtime selected, absent when none qualified.                                                                      
-	RuntimeRef                                                                                 *string                    `json:"runtime/ref,omitempty"`
-	// Outcome of the turn, using the generate outcome codes.                                                             
-	Status                                                                                     InquiriumGenerateOutcome   `json:"status"`
-	// When the turn reached its outcome.                                                                                 
-	TimeFinishedAt                                                                             *time.Time                 `json:"time/finished-at,omitempty"`
-	// When the host accepted the turn.                                                                                   
-	TimeStartedAt                                                                              time.Time                  `json:"time/started-at"`
-	// Identifier of this trace record; what trace/ref in responses and result facts points to.                           
-	TraceID                                                                                    string                     `json:"trace/id"`
-	// Schema discriminator; always inquirium.assistant-turn-trace.v1.                                                    
-	TraceSchema                                                                                TraceSchema                `json:"trace/schema"`
-	// The turn traced. Associates the record with the transcript by turn, without a transcript                           
-	// reference.                                                                                                         
-	TurnID                                                                                     string                     `json:"turn/id"`
-}
-
-// One decision. Context-element decisions name the element, its source and label, and use
-// the outcomes include, declassify, drop or fail. Closed.
-type InquiriumTraceDecision struct {
-	// Label of that element, or the label a keyed setting was resolved for.                                           
-	Classification                                                                       *InquiriumClassificationLabel `json:"classification,omitempty"`
-	// Honest provenance label: host policy, model proposal, model production or operator                              
-	// approval.                                                                                                       
-	DecidedBy                                                                            *DecidedBy                    `json:"decided/by,omitempty"`
-	// Context element concerned. Required for context-element decisions.                                              
-	ElementRef                                                                           *string                       `json:"element/ref,omitempty"`
-	// What was decided.                                                                                               
-	Kind                                                                                 InquiriumTraceDecisionKind    `json:"kind"`
-	// Kebab-case outcome (e.g. use-runtime, no-candidate, include, drop).                                             
-	Outcome                                                                              string                        `json:"outcome"`
-	// Why.                                                                                                            
-	ReasonCode                                                                           string                        `json:"reason/code"`
-	// Source kind of that element.                                                                                    
-	SourceKind                                                                           *InquiriumContextSourceKind   `json:"source/kind,omitempty"`
-}
-
-// Content-free diagnostics.
-//
-// Content-free diagnostics shared by responses and traces: an error code and a retry count,
-// never error messages that could echo prompt text. Closed.
-type InquiriumDiagnostics struct {
-	// Kebab-case error code, or null when there was no error.        
-	ErrorCode                                                 *string `json:"error/code"`
-	// How many times the runtime call was retried.                   
-	RetryCount                                                *int64  `json:"retry/count,omitempty"`
-}
-
-// One recording side effect: kind, status and a target descriptor. Closed.
-type InquiriumTraceEffect struct {
-	// Host operation performed, e.g. memarium.write or object-store.put.                                         
-	Kind                                                                               string                     `json:"kind"`
-	// Result of the operation.                                                                                   
-	Status                                                                             InquiriumTraceEffectStatus `json:"status"`
-	// Descriptor of where it went (space and kind, stream, object key); never content.                           
-	Target                                                                             string                     `json:"target"`
-}
-
-// Counts describing the input, never the input.
-//
-// Content-free description of the input. Closed.
-type InquiriumTraceInputShape struct {
-	// Whether any object_ref part was included.                                                    
-	FileHasAny                                                                               *bool  `json:"file/has-any,omitempty"`
-	// Number of turns sent.                                                                        
-	MessageCount                                                                             *int64 `json:"message/count,omitempty"`
-	// Approximate input tokens.                                                                    
-	TokenApproxInput                                                                         *int64 `json:"token/approx-input,omitempty"`
-	// Whether any tool surface was offered; always false while the assistant is advise-only.       
-	ToolHasAny                                                                               *bool  `json:"tool/has-any,omitempty"`
-}
-
-// Counts and artifact references describing the output, never the output.
-//
-// Content-free description of the output. Closed.
-type InquiriumTraceOutputShape struct {
-	// Descriptors of artifacts produced or persisted under explicit policy.         
-	ArtifactRefs                                                            []string `json:"artifact/refs"`
-	// Approximate output tokens.                                                    
-	TokenApproxOutput                                                       *int64   `json:"token/approx-output,omitempty"`
-}
-
-// The effective trace and egress policy of the turn.
-//
-// Effective policy of the turn as traced. Closed. Both persistence flags are booleans
-// defaulting to false: there is no field in which content itself could be stored.
-type InquiriumTracePolicy struct {
-	// Whether any data was allowed to leave the node during the turn.                                     
-	EgressAllowed                                                                     bool                 `json:"egress/allowed"`
-	// Requested locality.                                                                                 
-	Locality                                                                          InquiriumLocality    `json:"locality"`
-	// Whether the prompt was persisted as a classified artifact. Defaults to false.                       
-	PersistPrompt                                                                     *bool                `json:"persist/prompt,omitempty"`
-	// Whether the response was persisted as a classified artifact. Defaults to false.                     
-	PersistResponse                                                                   *bool                `json:"persist/response,omitempty"`
-	// Resolved trace level.                                                                               
-	TraceLevel                                                                        *InquiriumTraceLevel `json:"trace/level,omitempty"`
-	// Trust regime used for selection.                                                                    
-	TrustMode                                                                         InquiriumTrustMode   `json:"trust/mode"`
 }
 
 // Node UI preferences for the assistant affordance, per UI profile and surface. Stored
@@ -3197,101 +3804,6 @@ type InterruptResolvedPayload struct {
 	Outcome                                                                                    Outcome `json:"outcome"`
 }
 
-// RFC 0012 §B. One compaction run (or RFC 0062 distillation) finished. Open: consumers
-// tolerate extra fields.
-type MemoryCompactedPayload struct {
-	// UTF-8 byte size of the output entry's content.                                                            
-	ByteSize                                                                                 int64               `json:"byteSize"`
-	// Present when the run was an RFC 0062 distillation.                                                        
-	Distillation                                                                             *DistillationReport `json:"distillation,omitempty"`
-	// The single memory scope compacted.                                                                        
-	MemoryRef                                                                                string              `json:"memoryRef"`
-	// Id of the new entry; readable through MemoryAdapter.get until normal TTL eviction.                        
-	OutputID                                                                                 string              `json:"outputId"`
-	// Total sources collapsed, including any not listed.                                                        
-	SourceCount                                                                              int64               `json:"sourceCount"`
-	// Ids collapsed into outputId. Exhaustive when present (no 'and N more'); may be omitted                    
-	// when sourceCount exceeds 100.                                                                             
-	SourceIDS                                                                                []string            `json:"sourceIds"`
-	// The path that drove this run; scheduled distillation reports host-managed.                                
-	Trigger                                                                                  CompactionTrigger   `json:"trigger"`
-}
-
-// RFC 0062 sub-object of memory.compacted, present when the compaction was a budgeted
-// distillation. Open like the event that carries it: consumers ignore fields a later
-// revision adds.
-//
-// Present when the run was an RFC 0062 distillation.
-type DistillationReport struct {
-	// Whether MEMORY-INDEX.json was updated (then workspace.updated was emitted).      
-	IndexUpdated                                                                  bool  `json:"indexUpdated"`
-	// Budget applied, after clamping to maxTokenBudget.                                
-	TokenBudget                                                                   int64 `json:"tokenBudget"`
-	// Input plus output tokens counted against the budget.                             
-	TokensUsed                                                                    int64 `json:"tokensUsed"`
-}
-
-// One memory record as MemoryAdapter.list/get return it (RFC 0004). Content is already
-// SR-1-redacted when it leaves the adapter. Open: hosts may add fields; consumers ignore
-// what they do not know.
-type MemoryEntry struct {
-	// The memory body, with every BYOK-resolved secret replaced by [REDACTED:<secretId>] (SR-1).           
-	Content                                                                                      string     `json:"content"`
-	// When the entry was written (ISO-8601 UTC).                                                           
-	CreatedAt                                                                                    time.Time  `json:"createdAt"`
-	// Optional TTL instant. Once it has passed the entry never surfaces from list or get,                  
-	// whether or not it was purged (millisecond granularity).                                              
-	ExpiresAt                                                                                    *time.Time `json:"expiresAt,omitempty"`
-	// Host-issued id, unique within its memoryRef. A tenant prefix is recommended where id                 
-	// spaces are shared.                                                                                   
-	ID                                                                                           string     `json:"id"`
-	// Free-form tags. Compacted entries carry compacted-from:<compactionRunId> (RFC 0012 §C).              
-	Tags                                                                                         []string   `json:"tags"`
-}
-
-// The normative MEMORY-INDEX.json manifest a distillation run updates (RFC 0062) and the
-// next session loads at start-up. Stored as a workspace file; updating it emits
-// workspace.updated. Closed: it is the contract between the distiller and the loader.
-type MemoryIndex struct {
-	// Distilled archives, oldest first. Each is immutable and addressable.                                          
-	Archives                                                                                    []MemoryIndexArchive `json:"archives"`
-	// The memory scope the index covers (one tenant, CTI-1).                                                        
-	MemoryRef                                                                                   string               `json:"memoryRef"`
-	// Manifest format version; always 1 for this schema.                                                            
-	SchemaVersion                                                                               float64              `json:"schemaVersion"`
-	// Tokenizer the token counts were measured with; matches memory.distillation.tokenizerName.                     
-	TokenizerName                                                                               string               `json:"tokenizerName"`
-	// When the last distillation run updated the index.                                                             
-	UpdatedAt                                                                                   time.Time            `json:"updatedAt"`
-}
-
-// One archive listed in the index. Closed.
-type MemoryIndexArchive struct {
-	// Content-addressed id of the archive: the same sources and budget always give the same id           
-	// and bytes.                                                                                         
-	ArchiveID                                                                                  string     `json:"archiveId"`
-	// UTF-8 byte size of the archive content.                                                            
-	ByteSize                                                                                   int64      `json:"byteSize"`
-	// When the archive was written.                                                                      
-	CreatedAt                                                                                  time.Time  `json:"createdAt"`
-	// Id of the MemoryEntry that holds the archive's content, readable through                           
-	// MemoryAdapter.get.                                                                                 
-	EntryID                                                                                    string     `json:"entryId"`
-	// When the archive may be collected (createdAt + archiveRetention).                                  
-	ExpiresAt                                                                                  *time.Time `json:"expiresAt,omitempty"`
-	// Distillation depth: 1 for transactional sources, n+1 when distilling level-n archives              
-	// (recursive distillation).                                                                          
-	Level                                                                                      int64      `json:"level"`
-	// How many source entries were distilled.                                                            
-	SourceCount                                                                                int64      `json:"sourceCount"`
-	// Budget the run applied.                                                                            
-	TokenBudget                                                                                int64      `json:"tokenBudget"`
-	// Input plus output tokens counted.                                                                  
-	TokensUsed                                                                                 int64      `json:"tokensUsed"`
-	// Short retrieval keys extracted from the archive (SR-1 redacted).                                   
-	Topics                                                                                     []string   `json:"topics"`
-}
-
 // Options of MemoryAdapter.list (RFC 0004). Closed: a client-submitted shape.
 type MemoryListOptions struct {
 	// Most entries to return; the host may bound it further.        
@@ -3412,6 +3924,16 @@ type ReplayMemorySnapshotUnavailableDetails struct {
 type RunCompletedPayload struct {
 	// Terminal status.                          
 	Status             RunCompletedPayloadStatus `json:"status"`
+}
+
+// Response of GET /v1/runs/{runId}/events: the run's events from fromSeq on, in sequence
+// order. Open: a host may add diagnostics.
+type RunEventsResponse struct {
+	// Events in increasing sequence; each validates as a RunEvent (unknown types on the           
+	// envelope alone).                                                                            
+	Events                                                                              []RunEvent `json:"events"`
+	// The run whose log this is.                                                                  
+	RunID                                                                               string     `json:"runId"`
 }
 
 // The envelope of every event in a run's append-only log. type names the event and selects
@@ -3595,7 +4117,7 @@ const (
 type MemoryBackend string
 
 const (
-	LongTerm MemoryBackend = "long-term"
+	MemoryBackendLongTerm MemoryBackend = "long-term"
 )
 
 // Which initiation path drove the pass; mirrors agents.memoryConsolidation.schedule.
@@ -3692,92 +4214,18 @@ const (
 type DecisionKindEnum string
 
 const (
-	Handoff     DecisionKindEnum = "handoff"
-	KindClarify DecisionKindEnum = "clarify"
-	NextWorker  DecisionKindEnum = "next-worker"
-	Terminate   DecisionKindEnum = "terminate"
+	Handoff          DecisionKindEnum = "handoff"
+	KindClarify      DecisionKindEnum = "clarify"
+	PurpleNextWorker DecisionKindEnum = "next-worker"
+	PurpleTerminate  DecisionKindEnum = "terminate"
 )
 
-// Egress for community data.
-//
-// Whether data of a label may leave the node: deny, or allow only toward a remote runtime
-// whose acceptance admits it.
-//
-// Egress for personal data.
-//
-// Egress for public data.
-//
-// Egress when no per-label entry applies.
-type InquiriumEgress string
+// Decision kind.
+type HostSampleEscalationRunRequestKind string
 
 const (
-	AllowAcceptingRemote InquiriumEgress = "allow_accepting_remote"
-	Deny                 InquiriumEgress = "deny"
-)
-
-// Kinds of activity item that may leave the feed: needs an operator decision, sustained
-// loss of baseline capability, boundary-risk decision, confirmation before egress, crisis
-// or safety candidate for the host crisis layer.
-type InquiriumEscalationTrigger string
-
-const (
-	BoundaryRisk          InquiriumEscalationTrigger = "boundary-risk"
-	CrisisCandidate       InquiriumEscalationTrigger = "crisis-candidate"
-	OperatorDecision      InquiriumEscalationTrigger = "operator-decision"
-	PreEgressConfirmation InquiriumEscalationTrigger = "pre-egress-confirmation"
-	SustainedDegradation  InquiriumEscalationTrigger = "sustained-degradation"
-)
-
-// excise removes the fact; archive moves it to cold storage under the same label.
-type OnExpiry string
-
-const (
-	Archive OnExpiry = "archive"
-	Excise  OnExpiry = "excise"
-)
-
-type InquiriumAssistantConfigSchema string
-
-const (
-	InquiriumAssistantConfigV1 InquiriumAssistantConfigSchema = "inquirium.assistant-config.v1"
-)
-
-// Trace level for community turns.
-//
-// How much the trace records. metadata_only: shapes, runtime selection and outcome.
-// decision_detail: additionally one decision per context element, class-keyed resolution
-// and redaction. Neither level records content.
-//
-// Trace level for personal turns.
-//
-// Trace level for public turns.
-//
-// Trace level when no per-label entry applies.
-//
-// Resolved trace level.
-type InquiriumTraceLevel string
-
-const (
-	DecisionDetail InquiriumTraceLevel = "decision_detail"
-	MetadataOnly   InquiriumTraceLevel = "metadata_only"
-)
-
-// Rigor in commons.
-//
-// How much checking answers get: standard, elevated (caveats required, confidence capped at
-// medium) or strict (hypothesis stance, confidence capped at low, grounding required).
-//
-// Rigor in crisis.
-//
-// Rigor in support.
-//
-// Rigor when no per-mode entry applies.
-type InquiriumVerificationRigor string
-
-const (
-	Elevated                         InquiriumVerificationRigor = "elevated"
-	InquiriumVerificationRigorStrict InquiriumVerificationRigor = "strict"
-	Standard                         InquiriumVerificationRigor = "standard"
+	FluffyNextWorker HostSampleEscalationRunRequestKind = "next-worker"
+	FluffyTerminate  HostSampleEscalationRunRequestKind = "terminate"
 )
 
 // Label of that element, or the label a keyed setting was resolved for.
@@ -3880,6 +4328,26 @@ const (
 	RemoteAllowed              InquiriumLocality = "remote_allowed"
 )
 
+// Resolved trace level.
+//
+// How much the trace records. metadata_only: shapes, runtime selection and outcome.
+// decision_detail: additionally one decision per context element, class-keyed resolution
+// and redaction. Neither level records content.
+//
+// Trace level for community turns.
+//
+// Trace level for personal turns.
+//
+// Trace level for public turns.
+//
+// Trace level when no per-label entry applies.
+type InquiriumTraceLevel string
+
+const (
+	DecisionDetail InquiriumTraceLevel = "decision_detail"
+	MetadataOnly   InquiriumTraceLevel = "metadata_only"
+)
+
 // Trust regime used for selection.
 //
 // Trust regime for runtime selection. strict_local trusts only local runtimes with no
@@ -3918,6 +4386,88 @@ type TraceSchema string
 
 const (
 	InquiriumAssistantTurnTraceV1 TraceSchema = "inquirium.assistant-turn-trace.v1"
+)
+
+type RecordType string
+
+const (
+	DaemonInquiriumAssistantTurnTraceV1 RecordType = "daemon/inquirium-assistant-turn-trace.v1"
+)
+
+type Stream string
+
+const (
+	TraceInquiriumAssistantTurns Stream = "trace/inquirium-assistant-turns"
+)
+
+// Memory tier; transactional entries are what distillation consumes.
+type Tier string
+
+const (
+	TierLongTerm  Tier = "long-term"
+	Transactional Tier = "transactional"
+)
+
+// Egress for community data.
+//
+// Whether data of a label may leave the node: deny, or allow only toward a remote runtime
+// whose acceptance admits it.
+//
+// Egress for personal data.
+//
+// Egress for public data.
+//
+// Egress when no per-label entry applies.
+type InquiriumEgress string
+
+const (
+	AllowAcceptingRemote InquiriumEgress = "allow_accepting_remote"
+	Deny                 InquiriumEgress = "deny"
+)
+
+// Kinds of activity item that may leave the feed: needs an operator decision, sustained
+// loss of baseline capability, boundary-risk decision, confirmation before egress, crisis
+// or safety candidate for the host crisis layer.
+type InquiriumEscalationTrigger string
+
+const (
+	BoundaryRisk          InquiriumEscalationTrigger = "boundary-risk"
+	CrisisCandidate       InquiriumEscalationTrigger = "crisis-candidate"
+	OperatorDecision      InquiriumEscalationTrigger = "operator-decision"
+	PreEgressConfirmation InquiriumEscalationTrigger = "pre-egress-confirmation"
+	SustainedDegradation  InquiriumEscalationTrigger = "sustained-degradation"
+)
+
+// excise removes the fact; archive moves it to cold storage under the same label.
+type OnExpiry string
+
+const (
+	Archive OnExpiry = "archive"
+	Excise  OnExpiry = "excise"
+)
+
+type InquiriumAssistantConfigSchema string
+
+const (
+	InquiriumAssistantConfigV1 InquiriumAssistantConfigSchema = "inquirium.assistant-config.v1"
+)
+
+// Rigor in commons.
+//
+// How much checking answers get: standard, elevated (caveats required, confidence capped at
+// medium) or strict (hypothesis stance, confidence capped at low, grounding required).
+//
+// Rigor in crisis.
+//
+// Rigor in support.
+//
+// Rigor when no per-mode entry applies.
+type InquiriumVerificationRigor string
+
+const (
+	Elevated                         InquiriumVerificationRigor = "elevated"
+	InquiriumVerificationRigorStrict InquiriumVerificationRigor = "strict"
+	Standard                         InquiriumVerificationRigor = "standard"
 )
 
 // When the assistant may open a conversation on its own. The only value is never.
