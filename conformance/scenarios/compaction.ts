@@ -1,7 +1,7 @@
 /** RFC 0012: compaction event emitted (output readable), SR-1 carry-forward, provenance tag. */
 import { validateMemoryCompactedPayload, validateMemoryEntry } from '../../generated/validators/validators.js';
 import type { Scenario } from '../scenario.ts';
-import { CompactResponse, EntriesResponse, RunEventsResponse, SeedResponse } from '../shapes.ts';
+import { CompactResponse, EntriesResponse, RunEventsResponse, SeedResponse } from '../seam-schemas.ts';
 import * as gate from './gates.ts';
 import { unique, enc, freshScope } from './util.ts';
 

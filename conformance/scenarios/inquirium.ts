@@ -1,7 +1,7 @@
 /** P066: local-only generate (no remote fallback, epistemic block, trace without content) and the operator-question lifecycle. */
 import { validateInquiriumGenerateResponse, validateInquiriumOperatorQuestionState } from '../../generated/validators/validators.js';
 import type { Scenario } from '../scenario.ts';
-import { TracesResponse } from '../shapes.ts';
+import { TracesResponse } from '../seam-schemas.ts';
 import * as gate from './gates.ts';
 import { unique } from './util.ts';
 

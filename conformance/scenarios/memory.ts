@@ -1,7 +1,7 @@
 /** Agent memory invariants: CTI-1 cross-tenant probe (with a positive control), SR-1 read-back, TTL expiry. */
 import { validateMemoryEntry } from '../../generated/validators/validators.js';
 import type { Scenario } from '../scenario.ts';
-import { EntriesResponse, RedactionFixtureResponse, SeedResponse } from '../shapes.ts';
+import { EntriesResponse, RedactionFixtureResponse, SeedResponse } from '../seam-schemas.ts';
 import * as gate from './gates.ts';
 import { unique, enc, sleep, freshScope } from './util.ts';
 

@@ -1,7 +1,7 @@
 /** RFC 0039: confidence floor escalation before dispatch, cross-run TTL from child write time, replay snapshot + 422. */
 import { validateRunForkResponse } from '../../generated/validators/validators.js';
 import type { Scenario } from '../scenario.ts';
-import { CrossRunTtlResponse, EscalationRunResponse, ReplayFixtureResponse, RunEventsResponse, replayDetails } from '../shapes.ts';
+import { CrossRunTtlResponse, EscalationRunResponse, ReplayFixtureResponse, RunEventsResponse, replayDetails } from '../seam-schemas.ts';
 import { validateMemoryEntry } from '../../generated/validators/validators.js';
 import * as gate from './gates.ts';
 import { enc } from './util.ts';

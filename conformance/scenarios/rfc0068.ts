@@ -4,7 +4,7 @@ import {
   validateHostSampleCommitmentFireResponse, validateHostSampleConsolidateResponse, validateMemoryConsolidationCapability,
 } from '../../generated/validators/validators.js';
 import { get, type Scenario } from '../scenario.ts';
-import { EntriesResponse, RunEventsResponse, SeedResponse } from '../shapes.ts';
+import { EntriesResponse, RunEventsResponse, SeedResponse } from '../seam-schemas.ts';
 import * as gate from './gates.ts';
 import { enc, freshScope, unique } from './util.ts';
 

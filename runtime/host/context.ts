@@ -45,24 +45,3 @@ export function bodyOf<T>(req: FastifyRequest, validate: Validator): T {
   }
   return body as T;
 }
-
-/** A plain-object body (for seams whose body is checked field by field). */
-export function objectBody(req: FastifyRequest): Record<string, unknown> {
-  const b = req.body;
-  if (typeof b !== 'object' || b === null || Array.isArray(b)) throw new HttpError('validation_failed', 'request body must be a JSON object', { failures: [{ instancePath: '', message: 'must be object' }] });
-  return b as Record<string, unknown>;
-}
-
-export function str(b: Record<string, unknown>, key: string, opts: { optional?: boolean; max?: number } = {}): string | undefined {
-  const v = b[key];
-  if (v === undefined && opts.optional) return undefined;
-  if (typeof v !== 'string' || v.length === 0 || v.length > (opts.max ?? 1024)) throw new HttpError('validation_failed', `${key} must be a non-empty string`, { failures: [{ instancePath: `/${key}`, message: 'must be a non-empty string' }] });
-  return v;
-}
-
-export function num(b: Record<string, unknown>, key: string, opts: { optional?: boolean; min?: number; max?: number } = {}): number | undefined {
-  const v = b[key];
-  if (v === undefined && opts.optional) return undefined;
-  if (typeof v !== 'number' || !Number.isFinite(v) || v < (opts.min ?? -Infinity) || v > (opts.max ?? Infinity)) throw new HttpError('validation_failed', `${key} is out of range`, { failures: [{ instancePath: `/${key}`, message: 'must be a number in range' }] });
-  return v;
-}

@@ -112,6 +112,14 @@ export interface OrchestratorStepPorts {
   readonly newInterruptId: () => string;
 }
 
+/** The wire payloads of the surrounding events as run-event-payloads.schema.json defines them. */
+export const SPEC_STEP_PAYLOADS: OrchestratorStepPorts['payloads'] = {
+  decided: (d) => ({ decision: { ...d } }),
+  interruptRequested: (interruptId, kind) => ({ interruptId, kind: kind === 'clarify' ? 'clarify' : 'approval', reasonCode: 'confidence-below-floor' }),
+  interruptResolved: (interruptId, r) => ({ interruptId, outcome: r.outcome }),
+  dispatched: (d) => ({ decisionKind: d.kind, ...(d.worker !== undefined ? { worker: d.worker } : {}) }),
+};
+
 export interface OrchestratorStepResult {
   readonly escalated: boolean;
   readonly executed: OrchestratorDecisionLike | undefined;

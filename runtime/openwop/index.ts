@@ -26,6 +26,7 @@ import {
   type InterruptResolution,
   type OrchestratorDecisionLike,
   type OrchestratorStepResult,
+  SPEC_STEP_PAYLOADS,
 } from '../multi-agent/escalation.ts';
 import { ReadSnapshotHolds } from '../multi-agent/read-snapshots.ts';
 import { MemoryJournal, type ForkMemoryView } from '../multi-agent/replay-snapshots.ts';
@@ -220,12 +221,7 @@ export function createOpenwopRuntime(options: OpenwopRuntimeOptions = {}) {
         interrupt: resolveInterrupt,
         execute: dispatch,
         newInterruptId: () => ids.next('int'),
-        payloads: {
-          decided: (d) => ({ decision: { ...d } }),
-          interruptRequested: (interruptId, kind) => ({ interruptId, kind: kind === 'clarify' ? 'clarify' : 'approval', reasonCode: 'confidence-below-floor' }),
-          interruptResolved: (interruptId, r) => ({ interruptId, outcome: r.outcome }),
-          dispatched: (d) => ({ decisionKind: d.kind, ...(d.worker !== undefined ? { worker: d.worker } : {}) }),
-        },
+        payloads: SPEC_STEP_PAYLOADS,
       });
     },
 

@@ -3,8 +3,10 @@
  * plus test seams to propose a question and read traces. The caller is bound to the local operator participant.
  */
 import type { FastifyInstance } from 'fastify';
+import { validateHostSampleQuestionCancelRequest } from '../../../generated/validators/validators.js';
+import type { HostSampleQuestionCancelRequest } from '../../../generated/ts/index.ts';
 import { HttpError } from '../errors.ts';
-import { objectBody, str, type HostContext } from '../context.ts';
+import { bodyOf, type HostContext } from '../context.ts';
 
 export const LOCAL_OPERATOR = 'participant:did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK';
 
@@ -33,8 +35,8 @@ export function registerInquirium(app: FastifyInstance, ctx: HostContext): void 
     }
   });
   app.post('/v1/host/sample/inquirium/questions/cancel', async (req) => {
-    const ref = str(objectBody(req), 'question/ref', { max: 512 })!;
-    return ctx.inquirium.questions.cancel(ref);
+    const body = bodyOf<HostSampleQuestionCancelRequest>(req, validateHostSampleQuestionCancelRequest);
+    return ctx.inquirium.questions.cancel(body['question/ref']);
   });
 
   // Seam: trace records of a turn (operational trace, no content).

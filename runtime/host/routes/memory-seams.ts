@@ -5,9 +5,16 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { validateHostSampleCommitmentFireRequest, validateHostSampleConsolidateRequest } from '../../../generated/validators/validators.js';
+import {
+  validateHostSampleCommitmentFireRequest, validateHostSampleConsolidateRequest, validateHostSampleMemoryCompactRequest,
+  validateHostSampleMemoryDistillRequest, validateHostSampleMemoryRedactionRequest, validateHostSampleMemorySeedRequest,
+} from '../../../generated/validators/validators.js';
+import type {
+  HostSampleCommitmentFireRequest, HostSampleConsolidateRequest, HostSampleMemoryCompactRequest, HostSampleMemoryDistillRequest,
+  HostSampleMemoryRedactionRequest, HostSampleMemorySeedRequest,
+} from '../../../generated/ts/index.ts';
 import { HttpError } from '../errors.ts';
-import { bodyOf, num, objectBody, str, type HostContext } from '../context.ts';
+import { bodyOf, type HostContext } from '../context.ts';
 import { parseMemoryRef } from '../../memory/memory-ref.ts';
 import { CommitmentEngine, InMemoryFiredLedger } from '../../commitments/engine.ts';
 import { ConsolidationService } from '../../consolidation/service.ts';
@@ -32,7 +39,7 @@ export function registerMemorySeams(app: FastifyInstance, ctx: HostContext): voi
 
   // RFC 0068 seam: one on-demand consolidation pass (seeds the 4-entry fixture when the ref is empty).
   app.post('/v1/host/sample/memory/consolidate', async (req) => {
-    const body = bodyOf<{ memoryRef: string; includeSecretCanary?: boolean }>(req, validateHostSampleConsolidateRequest);
+    const body = bodyOf<HostSampleConsolidateRequest>(req, validateHostSampleConsolidateRequest);
     const tenant = tenantOrThrow(body.memoryRef);
     if (rt.store.listRawSync(body.memoryRef).length === 0) for (const c of CONSOLIDATION_FIXTURE) rt.writer.put(body.memoryRef, { content: c }, { tenant });
     let canary: string | undefined;
@@ -56,7 +63,7 @@ export function registerMemorySeams(app: FastifyInstance, ctx: HostContext): voi
 
   // RFC 0068 seam: infer a commitment from a fixture entry, satisfy its condition, evaluate it repeatedly.
   app.post('/v1/host/sample/commitment/fire', async (req) => {
-    const body = bodyOf<{ memoryRef: string; condition: 'time' | 'predicate'; includeIntentionCanary?: boolean }>(req, validateHostSampleCommitmentFireRequest);
+    const body = bodyOf<HostSampleCommitmentFireRequest>(req, validateHostSampleCommitmentFireRequest);
     const tenant = tenantOrThrow(body.memoryRef);
     const canary = body.includeIntentionCanary === true ? `intent-canary-${randomUUID()}` : undefined;
     const predicateId = `fixture-${randomUUID().slice(0, 8)}`;
@@ -86,32 +93,28 @@ export function registerMemorySeams(app: FastifyInstance, ctx: HostContext): voi
 
   // Seed entries (through the SR-1 chokepoint). Optional secrets are registered in a fixture run first.
   app.post('/v1/host/sample/memory/seed', async (req) => {
-    const b = objectBody(req);
-    const memoryRef = str(b, 'memoryRef')!;
+    const { memoryRef, entries, secrets, runId: asked } = bodyOf<HostSampleMemorySeedRequest>(req, validateHostSampleMemorySeedRequest);
     const tenant = tenantOrThrow(memoryRef);
-    const entries = b.entries;
-    if (!Array.isArray(entries) || entries.length === 0 || entries.length > 1000) throw new HttpError('validation_failed', 'entries must be a non-empty array (≤ 1000)', { failures: [{ instancePath: '/entries', message: 'must be 1-1000 entries' }] });
-    const runId = typeof b.runId === 'string' && b.runId.length > 0 && b.runId.length < 200 ? b.runId : `seed-${randomUUID()}`;
-    if (Array.isArray(b.secrets)) {
-      for (const [i, s] of (b.secrets as unknown[]).entries()) {
-        const o = (typeof s === 'object' && s !== null ? s : {}) as Record<string, unknown>;
-        const secretId = str(o, 'secretId', { max: 128 });
-        const value = str(o, 'value', { max: 4096 });
-        try {
-          rt.byok.store(secretId!, value!, 'run');
-          rt.byok.resolve(runId, tenant, secretId!);
-        } catch {
-          throw new HttpError('validation_failed', 'invalid secret', { failures: [{ instancePath: `/secrets/${i}`, message: 'secretId must be 1-128 chars of [A-Za-z0-9._:-]' }] });
-        }
-      }
+    const runId = asked ?? `seed-${randomUUID()}`;
+    // A run belongs to one tenant for its whole life: naming another tenant's run is a conflict, before any write.
+    const conflict = () => new HttpError('conflict', 'runId belongs to another tenant', { failures: [{ instancePath: '/runId', message: 'run is bound to another tenant' }] });
+    const started = rt.runs.get(runId);
+    if (started !== undefined && started.tenant !== tenant) throw conflict();
+    try {
+      rt.registries.forRun(runId, tenant);
+    } catch {
+      throw conflict();
     }
-    const written = entries.map((e, i) => {
-      const o = (typeof e === 'object' && e !== null && !Array.isArray(e) ? e : undefined) as Record<string, unknown> | undefined;
-      if (o === undefined || typeof o.content !== 'string') throw new HttpError('validation_failed', 'each entry needs content', { failures: [{ instancePath: `/entries/${i}/content`, message: 'must be string' }] });
-      const tags = Array.isArray(o.tags) && o.tags.every((t) => typeof t === 'string') ? (o.tags as string[]) : [];
-      const ttl = o.ttlSeconds === undefined ? undefined : num(o, 'ttlSeconds', { min: 0.001, max: 10 * 365 * 86400 });
-      return rt.asRun(runId, () => rt.writer.put(memoryRef, { content: o.content as string, tags, ...(ttl !== undefined ? { ttlSeconds: ttl } : {}), ...(o.tier === 'transactional' ? { tier: 'transactional' as const } : {}) }, { runId, tenant }));
-    });
+    for (const { secretId, value } of secrets ?? []) {
+      rt.byok.store(secretId, value, 'run');
+      rt.byok.resolve(runId, tenant, secretId);
+    }
+    const written = entries.map((e) => rt.asRun(runId, () => rt.writer.put(memoryRef, {
+      content: e.content,
+      tags: e.tags ?? [],
+      ...(e.ttlSeconds !== undefined ? { ttlSeconds: e.ttlSeconds } : {}),
+      ...(e.tier === 'transactional' ? { tier: 'transactional' as const } : {}),
+    }, { runId, tenant })));
     return { memoryRef, runId, entries: written };
   });
 
@@ -132,8 +135,7 @@ export function registerMemorySeams(app: FastifyInstance, ctx: HostContext): voi
 
   // SR-1 fixture: resolve a BYOK secret in a run, write an entry containing its plaintext.
   app.post('/v1/host/sample/memory/redaction', async (req) => {
-    const b = objectBody(req);
-    const memoryRef = str(b, 'memoryRef')!;
+    const { memoryRef } = bodyOf<HostSampleMemoryRedactionRequest>(req, validateHostSampleMemoryRedactionRequest);
     const tenant = tenantOrThrow(memoryRef);
     const runId = `redaction-${randomUUID()}`;
     const secretId = `byok-${randomUUID().slice(0, 8)}`;
@@ -147,21 +149,17 @@ export function registerMemorySeams(app: FastifyInstance, ctx: HostContext): voi
 
   // RFC 0012 client-requested compaction.
   app.post('/v1/host/sample/memory/compact', async (req) => {
-    const b = objectBody(req);
-    const memoryRef = str(b, 'memoryRef')!;
+    const { memoryRef, sourceIds } = bodyOf<HostSampleMemoryCompactRequest>(req, validateHostSampleMemoryCompactRequest);
     const tenant = tenantOrThrow(memoryRef);
-    const sourceIds = Array.isArray(b.sourceIds) && b.sourceIds.every((x) => typeof x === 'string') ? (b.sourceIds as string[]) : undefined;
     const r = rt.compactor.compact(memoryRef, { trigger: 'client-requested', context: { tenant }, ...(sourceIds !== undefined ? { sourceIds } : {}) });
     return { compactionRunId: r.compactionRunId, event: r.event, output: r.output };
   });
 
   // RFC 0062 on-demand distillation of the ref's transactional entries.
   app.post('/v1/host/sample/memory/distill', async (req) => {
-    const b = objectBody(req);
-    const memoryRef = str(b, 'memoryRef')!;
+    const { memoryRef, tokenBudget } = bodyOf<HostSampleMemoryDistillRequest>(req, validateHostSampleMemoryDistillRequest);
     const tenant = tenantOrThrow(memoryRef);
-    const tokenBudget = num(b, 'tokenBudget', { optional: true, min: 1, max: 1e9 });
-    const r = rt.distiller.distill(memoryRef, { context: { tenant }, ...(tokenBudget !== undefined ? { tokenBudget: Math.floor(tokenBudget) } : {}) });
+    const r = rt.distiller.distill(memoryRef, { context: { tenant }, ...(tokenBudget !== undefined ? { tokenBudget } : {}) });
     return { archiveId: r.archiveId, event: r.event, entry: r.entry, ...(r.index !== undefined ? { index: r.index } : {}) };
   });
 }

@@ -3,8 +3,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { HttpError } from '../errors.ts';
-import { num, objectBody, str, type HostContext } from '../context.ts';
+import {
+  validateHostSampleCrossRunTtlRequest, validateHostSampleEscalationRunRequest, validateHostSampleReplayFixtureRequest,
+} from '../../../generated/validators/validators.js';
+import type {
+  HostSampleCrossRunTtlRequest, HostSampleEscalationRunRequest,
+  HostSampleReplayFixtureRequest,
+} from '../../../generated/ts/index.ts';
+import { bodyOf, type HostContext } from '../context.ts';
 import { tenantOrThrow } from './memory-seams.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -14,10 +20,7 @@ export function registerMultiAgentSeams(app: FastifyInstance, ctx: HostContext):
 
   // A supervisor step with the given decision; the interrupt is answered "approved" by the fixture operator.
   app.post('/v1/host/sample/multi-agent/escalation-run', async (req) => {
-    const b = objectBody(req);
-    const confidence = num(b, 'confidence', { min: 0, max: 1 })!;
-    const kind = str(b, 'kind', { optional: true }) ?? 'next-worker';
-    if (kind !== 'next-worker' && kind !== 'terminate') throw new HttpError('validation_failed', 'kind must be next-worker or terminate', { failures: [{ instancePath: '/kind', message: 'must be next-worker or terminate' }] });
+    const { confidence, kind = 'next-worker' } = bodyOf<HostSampleEscalationRunRequest>(req, validateHostSampleEscalationRunRequest);
     const memoryRef = `mem://conformance/escalation-${randomUUID().slice(0, 8)}`;
     const run = rt.startRun({ workflowId: 'conformance-escalation', memoryRef });
     const decision = { kind, confidence, ...(kind === 'next-worker' ? { worker: 'refund-agent' } : {}) };
@@ -32,9 +35,7 @@ export function registerMultiAgentSeams(app: FastifyInstance, ctx: HostContext):
 
   // A parent run that waits, then a child that writes with a TTL into the inherited scope.
   app.post('/v1/host/sample/multi-agent/cross-run-ttl', async (req) => {
-    const b = objectBody(req);
-    const ttlSeconds = num(b, 'ttlSeconds', { min: 0.001, max: 86400 })!;
-    const delayMs = num(b, 'delayMs', { optional: true, min: 0, max: 5000 }) ?? 200;
+    const { ttlSeconds, delayMs = 200 } = bodyOf<HostSampleCrossRunTtlRequest>(req, validateHostSampleCrossRunTtlRequest);
     const memoryRef = `mem://conformance/cross-run-${randomUUID().slice(0, 8)}`;
     const parent = rt.startRun({ workflowId: 'conformance-parent', memoryRef });
     const parentStartedAt = rt.log.read(parent.runId)[0]!.timestamp;
@@ -48,8 +49,8 @@ export function registerMultiAgentSeams(app: FastifyInstance, ctx: HostContext):
 
   // Replay fixture: write k=v1, remember the index, overwrite k=v2. Fork at fromSeq should read v1.
   app.post('/v1/host/sample/multi-agent/replay-fixture', async (req) => {
-    const b = req.body === undefined || req.body === null ? {} : objectBody(req);
-    const dropLog = b.dropEventLog === true;
+    // No body at all counts as the empty object; a body that is there must match the schema.
+    const { dropEventLog: dropLog = false } = req.body === undefined ? {} : bodyOf<HostSampleReplayFixtureRequest>(req, validateHostSampleReplayFixtureRequest);
     const memoryRef = `mem://conformance/replay-${randomUUID().slice(0, 8)}`;
     const tenant = tenantOrThrow(memoryRef);
     const run = rt.startRun({ workflowId: 'conformance-replay', memoryRef });
