@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { createReadStream, existsSync, mkdirSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { extname, join, normalize } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -82,6 +82,19 @@ describe('built site', () => {
     expect(await page2.locator('#r0068-d2').count()).toBe(1);
     await page.close();
     await page2.close();
+  });
+  it('the schema index lists every schema file, protocol shapes apart from the host test seams', async () => {
+    const page = await open('/schemas/', 'schema-index');
+    const files = (dir: string) => readdirSync(dir).filter((f) => f.endsWith('.schema.json'));
+    const all = [...files('schemas/openwop/v1'), ...files('schemas/inquirium/v1')];
+    expect(await page.locator('main table tbody tr').count()).toBe(all.length);
+    const seams = page.locator('h3#openwop-host-seams + table tbody tr');
+    expect(await seams.count()).toBe(all.filter((f) => f.startsWith('host-sample-')).length);
+    expect(await page.locator('h3#openwop-protocol + table tbody tr', { hasText: 'host-sample-' }).count()).toBe(0);
+    // The description column is readable, not squeezed out by long file names.
+    const what = await page.locator('main table tbody tr td:nth-child(3)').first().boundingBox();
+    expect(what?.width ?? 0).toBeGreaterThan(150);
+    await page.close();
   });
   it('a schema page shows a field row, an example with its expected failure, the TypeScript and a raw download', async () => {
     const page = await open('/schemas/openwop/run-event-payloads/', 'schema-run-event-payloads');
