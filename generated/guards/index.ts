@@ -303,6 +303,42 @@ export function assertHostSampleCrossRunTtlResponse(value: unknown): asserts val
   if (!V.validateHostSampleCrossRunTtlResponse(value)) throw new ValidationError("HostSampleCrossRunTtlResponse", toFailures(V.validateHostSampleCrossRunTtlResponse.errors));
 }
 
+/** True when `value` is a valid HostSampleDistillScheduleRequest (schemas/openwop/v1/host-sample-distill-schedule-request.schema.json). */
+export function isHostSampleDistillScheduleRequest(value: unknown): value is T.HostSampleDistillScheduleRequest {
+  return V.validateHostSampleDistillScheduleRequest(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid HostSampleDistillScheduleRequest. */
+export function assertHostSampleDistillScheduleRequest(value: unknown): asserts value is T.HostSampleDistillScheduleRequest {
+  if (!V.validateHostSampleDistillScheduleRequest(value)) throw new ValidationError("HostSampleDistillScheduleRequest", toFailures(V.validateHostSampleDistillScheduleRequest.errors));
+}
+
+/** True when `value` is a valid HostSampleDistillScheduleResponse (schemas/openwop/v1/host-sample-distill-schedule-response.schema.json). */
+export function isHostSampleDistillScheduleResponse(value: unknown): value is T.HostSampleDistillScheduleResponse {
+  return V.validateHostSampleDistillScheduleResponse(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid HostSampleDistillScheduleResponse. */
+export function assertHostSampleDistillScheduleResponse(value: unknown): asserts value is T.HostSampleDistillScheduleResponse {
+  if (!V.validateHostSampleDistillScheduleResponse(value)) throw new ValidationError("HostSampleDistillScheduleResponse", toFailures(V.validateHostSampleDistillScheduleResponse.errors));
+}
+
+/** True when `value` is a valid HostSampleDistillScheduleTickRequest (schemas/openwop/v1/host-sample-distill-schedule-tick-request.schema.json). */
+export function isHostSampleDistillScheduleTickRequest(value: unknown): value is T.HostSampleDistillScheduleTickRequest {
+  return V.validateHostSampleDistillScheduleTickRequest(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid HostSampleDistillScheduleTickRequest. */
+export function assertHostSampleDistillScheduleTickRequest(value: unknown): asserts value is T.HostSampleDistillScheduleTickRequest {
+  if (!V.validateHostSampleDistillScheduleTickRequest(value)) throw new ValidationError("HostSampleDistillScheduleTickRequest", toFailures(V.validateHostSampleDistillScheduleTickRequest.errors));
+}
+
+/** True when `value` is a valid HostSampleDistillScheduleTickResponse (schemas/openwop/v1/host-sample-distill-schedule-tick-response.schema.json). */
+export function isHostSampleDistillScheduleTickResponse(value: unknown): value is T.HostSampleDistillScheduleTickResponse {
+  return V.validateHostSampleDistillScheduleTickResponse(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid HostSampleDistillScheduleTickResponse. */
+export function assertHostSampleDistillScheduleTickResponse(value: unknown): asserts value is T.HostSampleDistillScheduleTickResponse {
+  if (!V.validateHostSampleDistillScheduleTickResponse(value)) throw new ValidationError("HostSampleDistillScheduleTickResponse", toFailures(V.validateHostSampleDistillScheduleTickResponse.errors));
+}
+
 /** True when `value` is a valid HostSampleEscalationRunRequest (schemas/openwop/v1/host-sample-escalation-run-request.schema.json). */
 export function isHostSampleEscalationRunRequest(value: unknown): value is T.HostSampleEscalationRunRequest {
   return V.validateHostSampleEscalationRunRequest(value);
@@ -1554,6 +1590,15 @@ export function assertScheduledAutomationArtifact(value: unknown): asserts value
   if (!V.validateScheduledAutomationArtifact(value)) throw new ValidationError("ScheduledAutomationArtifact", toFailures(V.validateScheduledAutomationArtifact.errors));
 }
 
+/** True when `value` is a valid ScheduledDistillationOutcome (schemas/openwop/v1/host-sample-distill-schedule-tick-response.schema.json#/$defs/ScheduledDistillationOutcome). */
+export function isScheduledDistillationOutcome(value: unknown): value is T.ScheduledDistillationOutcome {
+  return V.validateScheduledDistillationOutcome(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid ScheduledDistillationOutcome. */
+export function assertScheduledDistillationOutcome(value: unknown): asserts value is T.ScheduledDistillationOutcome {
+  if (!V.validateScheduledDistillationOutcome(value)) throw new ValidationError("ScheduledDistillationOutcome", toFailures(V.validateScheduledDistillationOutcome.errors));
+}
+
 /** True when `value` is a valid SearchCapability (schemas/openwop/v1/capabilities.schema.json#/$defs/SearchCapability). */
 export function isSearchCapability(value: unknown): value is T.SearchCapability {
   return V.validateSearchCapability(value);
@@ -1648,6 +1693,10 @@ export const guards = {
   "HostSampleConsolidateResponse": { is: isHostSampleConsolidateResponse, assert: assertHostSampleConsolidateResponse },
   "HostSampleCrossRunTtlRequest": { is: isHostSampleCrossRunTtlRequest, assert: assertHostSampleCrossRunTtlRequest },
   "HostSampleCrossRunTtlResponse": { is: isHostSampleCrossRunTtlResponse, assert: assertHostSampleCrossRunTtlResponse },
+  "HostSampleDistillScheduleRequest": { is: isHostSampleDistillScheduleRequest, assert: assertHostSampleDistillScheduleRequest },
+  "HostSampleDistillScheduleResponse": { is: isHostSampleDistillScheduleResponse, assert: assertHostSampleDistillScheduleResponse },
+  "HostSampleDistillScheduleTickRequest": { is: isHostSampleDistillScheduleTickRequest, assert: assertHostSampleDistillScheduleTickRequest },
+  "HostSampleDistillScheduleTickResponse": { is: isHostSampleDistillScheduleTickResponse, assert: assertHostSampleDistillScheduleTickResponse },
   "HostSampleEscalationRunRequest": { is: isHostSampleEscalationRunRequest, assert: assertHostSampleEscalationRunRequest },
   "HostSampleEscalationRunResponse": { is: isHostSampleEscalationRunResponse, assert: assertHostSampleEscalationRunResponse },
   "HostSampleInquiriumTracesResponse": { is: isHostSampleInquiriumTracesResponse, assert: assertHostSampleInquiriumTracesResponse },
@@ -1787,6 +1836,7 @@ export const guards = {
   "RunOrchestratorDecidedPayload": { is: isRunOrchestratorDecidedPayload, assert: assertRunOrchestratorDecidedPayload },
   "RunStartedPayload": { is: isRunStartedPayload, assert: assertRunStartedPayload },
   "ScheduledAutomationArtifact": { is: isScheduledAutomationArtifact, assert: assertScheduledAutomationArtifact },
+  "ScheduledDistillationOutcome": { is: isScheduledDistillationOutcome, assert: assertScheduledDistillationOutcome },
   "SearchCapability": { is: isSearchCapability, assert: assertSearchCapability },
   "TokenBudgetExceededDetails": { is: isTokenBudgetExceededDetails, assert: assertTokenBudgetExceededDetails },
   "ValidationFailedDetails": { is: isValidationFailedDetails, assert: assertValidationFailedDetails },

@@ -75,6 +75,14 @@ export declare const validateHostSampleConsolidateResponse: Validator<T.HostSamp
 export declare const validateHostSampleCrossRunTtlRequest: Validator<T.HostSampleCrossRunTtlRequest>;
 /** Validator for HostSampleCrossRunTtlResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-cross-run-ttl-response.schema.json). */
 export declare const validateHostSampleCrossRunTtlResponse: Validator<T.HostSampleCrossRunTtlResponse>;
+/** Validator for HostSampleDistillScheduleRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-distill-schedule-request.schema.json). */
+export declare const validateHostSampleDistillScheduleRequest: Validator<T.HostSampleDistillScheduleRequest>;
+/** Validator for HostSampleDistillScheduleResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-distill-schedule-response.schema.json). */
+export declare const validateHostSampleDistillScheduleResponse: Validator<T.HostSampleDistillScheduleResponse>;
+/** Validator for HostSampleDistillScheduleTickRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-distill-schedule-tick-request.schema.json). */
+export declare const validateHostSampleDistillScheduleTickRequest: Validator<T.HostSampleDistillScheduleTickRequest>;
+/** Validator for HostSampleDistillScheduleTickResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-distill-schedule-tick-response.schema.json). */
+export declare const validateHostSampleDistillScheduleTickResponse: Validator<T.HostSampleDistillScheduleTickResponse>;
 /** Validator for HostSampleEscalationRunRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-escalation-run-request.schema.json). */
 export declare const validateHostSampleEscalationRunRequest: Validator<T.HostSampleEscalationRunRequest>;
 /** Validator for HostSampleEscalationRunResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-escalation-run-response.schema.json). */
@@ -353,6 +361,8 @@ export declare const validateRunOrchestratorDecidedPayload: Validator<T.RunOrche
 export declare const validateRunStartedPayload: Validator<T.RunStartedPayload>;
 /** Validator for ScheduledAutomationArtifact (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ScheduledAutomationArtifact). */
 export declare const validateScheduledAutomationArtifact: Validator<T.ScheduledAutomationArtifact>;
+/** Validator for ScheduledDistillationOutcome (https://wopkit.dev/schemas/openwop/v1/host-sample-distill-schedule-tick-response.schema.json#/$defs/ScheduledDistillationOutcome). */
+export declare const validateScheduledDistillationOutcome: Validator<T.ScheduledDistillationOutcome>;
 /** Validator for SearchCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/SearchCapability). */
 export declare const validateSearchCapability: Validator<T.SearchCapability>;
 /** Validator for TokenBudgetExceededDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/TokenBudgetExceededDetails). */
@@ -399,6 +409,10 @@ export declare const validatorIndex: {
   readonly "HostSampleConsolidateResponse": { readonly validator: Validator<T.HostSampleConsolidateResponse>; readonly id: string; readonly target: string; readonly family: string };
   readonly "HostSampleCrossRunTtlRequest": { readonly validator: Validator<T.HostSampleCrossRunTtlRequest>; readonly id: string; readonly target: string; readonly family: string };
   readonly "HostSampleCrossRunTtlResponse": { readonly validator: Validator<T.HostSampleCrossRunTtlResponse>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "HostSampleDistillScheduleRequest": { readonly validator: Validator<T.HostSampleDistillScheduleRequest>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "HostSampleDistillScheduleResponse": { readonly validator: Validator<T.HostSampleDistillScheduleResponse>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "HostSampleDistillScheduleTickRequest": { readonly validator: Validator<T.HostSampleDistillScheduleTickRequest>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "HostSampleDistillScheduleTickResponse": { readonly validator: Validator<T.HostSampleDistillScheduleTickResponse>; readonly id: string; readonly target: string; readonly family: string };
   readonly "HostSampleEscalationRunRequest": { readonly validator: Validator<T.HostSampleEscalationRunRequest>; readonly id: string; readonly target: string; readonly family: string };
   readonly "HostSampleEscalationRunResponse": { readonly validator: Validator<T.HostSampleEscalationRunResponse>; readonly id: string; readonly target: string; readonly family: string };
   readonly "HostSampleInquiriumTracesResponse": { readonly validator: Validator<T.HostSampleInquiriumTracesResponse>; readonly id: string; readonly target: string; readonly family: string };
@@ -538,6 +552,7 @@ export declare const validatorIndex: {
   readonly "RunOrchestratorDecidedPayload": { readonly validator: Validator<T.RunOrchestratorDecidedPayload>; readonly id: string; readonly target: string; readonly family: string };
   readonly "RunStartedPayload": { readonly validator: Validator<T.RunStartedPayload>; readonly id: string; readonly target: string; readonly family: string };
   readonly "ScheduledAutomationArtifact": { readonly validator: Validator<T.ScheduledAutomationArtifact>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "ScheduledDistillationOutcome": { readonly validator: Validator<T.ScheduledDistillationOutcome>; readonly id: string; readonly target: string; readonly family: string };
   readonly "SearchCapability": { readonly validator: Validator<T.SearchCapability>; readonly id: string; readonly target: string; readonly family: string };
   readonly "TokenBudgetExceededDetails": { readonly validator: Validator<T.TokenBudgetExceededDetails>; readonly id: string; readonly target: string; readonly family: string };
   readonly "ValidationFailedDetails": { readonly validator: Validator<T.ValidationFailedDetails>; readonly id: string; readonly target: string; readonly family: string };

@@ -42,6 +42,8 @@ export interface DistillerOptions {
   readonly maxTokenBudget: number;
   readonly indexEmitted?: boolean;
   readonly archiveRetention?: string;
+  /** A DistillationScheduler runs this distiller on schedules (advertised as `scheduled: true`). */
+  readonly scheduled?: boolean;
   readonly summariser?: Summariser;
   readonly tokenizerName?: string;
   readonly countTokens?: (text: string) => number;
@@ -109,7 +111,7 @@ export class Distiller {
         distillation: {
           supported: true,
           maxTokenBudget: this.o.maxTokenBudget,
-          scheduled: false,
+          scheduled: this.o.scheduled === true,
           indexEmitted: this.o.indexEmitted === true,
           tokenizerName: this.tokenizerName,
           ...(this.o.archiveRetention !== undefined ? { archiveRetention: this.o.archiveRetention } : {}),

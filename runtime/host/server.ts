@@ -20,6 +20,7 @@ import { registerInquirium } from './routes/inquirium.ts';
 import { registerMemorySeams } from './routes/memory-seams.ts';
 import { registerMultiAgentSeams } from './routes/multi-agent-seams.ts';
 import { registerRuns } from './routes/runs.ts';
+import { registerDistillSchedules } from './routes/distill-schedules.ts';
 
 export const HOST_NAME = 'wopkit-reference-host';
 export const HOST_VERSION = '0.1.0';
@@ -35,6 +36,11 @@ export interface HostOptions {
   readonly mutations?: HostMutations;
   readonly openwop?: OpenwopRuntime;
   readonly inquirium?: InquiriumRuntime;
+  /**
+   * Run due distillation schedules in the background every this many ms (`npm start` uses 1000). Off when absent:
+   * tests drive schedules through the tick seam.
+   */
+  readonly scheduleTickMs?: number;
 }
 
 const PUBLIC_ROUTES = new Set(['/.well-known/openwop']);
@@ -48,6 +54,7 @@ function tokenMatches(header: unknown, token: string): boolean {
 
 export async function createHost(o: HostOptions): Promise<{ app: FastifyInstance; context: HostContext }> {
   if (o.token.length < 16) throw new RangeError('the host token must be at least 16 characters');
+  if (o.scheduleTickMs !== undefined && !(Number.isInteger(o.scheduleTickMs) && o.scheduleTickMs >= 100)) throw new RangeError('scheduleTickMs must be an integer of at least 100');
   const openwop = o.openwop ?? createOpenwopRuntime({ host: { name: HOST_NAME, version: HOST_VERSION }, ...(o.clock ? { clock: o.clock } : {}), ...(o.ids ? { ids: o.ids } : {}) });
   const inquirium = o.inquirium ?? createInquiriumRuntime({ ...(o.clock ? { clock: o.clock } : {}), ...(o.ids ? { ids: o.ids } : {}) });
   const inquiriumRemoteOnly = createInquiriumRuntime({
@@ -107,6 +114,7 @@ export async function createHost(o: HostOptions): Promise<{ app: FastifyInstance
   registerMemorySeams(app, context);
   registerRuns(app, context);
   registerMultiAgentSeams(app, context);
+  registerDistillSchedules(app, context);
   registerInquirium(app, context);
   for (const [url, methods] of [...served]) {
     const allow = [...methods].filter((m) => m !== 'HEAD').sort().join(', ');
@@ -114,6 +122,18 @@ export async function createHost(o: HostOptions): Promise<{ app: FastifyInstance
     if (others.length > 0) {
       app.route({ method: [...others], url, handler: async (req, reply) => sendError(reply.header('allow', allow), 'method_not_allowed', `${req.method} is not allowed here; use ${allow}`) });
     }
+  }
+  if (o.scheduleTickMs !== undefined && openwop.distillationScheduler !== undefined) {
+    const scheduler = openwop.distillationScheduler;
+    const timer = setInterval(() => {
+      try {
+        for (const r of scheduler.tick()) app.log.info({ scheduleId: r.scheduleId, outcome: r.kind, missed: r.missed }, 'scheduled distillation ran');
+      } catch (err) {
+        app.log.error({ err }, 'scheduled distillation failed');
+      }
+    }, o.scheduleTickMs);
+    timer.unref();
+    app.addHook('onClose', async () => clearInterval(timer));
   }
   await app.ready();
   return { app, context };

@@ -11,6 +11,7 @@ import { CommitmentEngine } from '../commitments/engine.ts';
 import { Compactor, UnadvertisedCompactor, type EmitFn } from '../compaction/compactor.ts';
 import { ConsolidationService, type ConsolidationTrigger } from '../consolidation/service.ts';
 import { Distiller, UnadvertisedDistiller } from '../distillation/distiller.ts';
+import { DistillationScheduler } from '../distillation/schedule.ts';
 import { Workspace } from '../distillation/index-manifest.ts';
 import { RunEventLog, type RunEvent } from '../events/log.ts';
 import { TenantMemoryAdapter } from '../memory/adapter.ts';
@@ -55,6 +56,8 @@ export interface OpenwopRuntimeOptions {
   readonly compaction?: boolean;
   /** Advertise RFC 0062 distillation (default true; requires compaction). */
   readonly distillation?: boolean;
+  /** Run scheduled distillation ("dreams") and advertise `memory.distillation.scheduled` (default true; requires distillation). */
+  readonly scheduledDistillation?: boolean;
 }
 
 /** Pseudo-run whose log collects events of host background work that belongs to no run. */
@@ -105,8 +108,11 @@ export function createOpenwopRuntime(options: OpenwopRuntimeOptions = {}) {
   const compactor: Compactor = compactionWired ? new Compactor(compactorOptions) : new UnadvertisedCompactor(compactorOptions);
   const maxTokenBudget = options.maxTokenBudget ?? 4096;
   const archiveRetention = options.archiveRetention ?? 'P30D';
-  const distillerOptions = { store, writer, compactor, workspace, clock, ids, emit, maxTokenBudget, indexEmitted: true, archiveRetention } as const;
+  const schedulingWired = distillationWired && options.scheduledDistillation !== false;
+  const distillerOptions = { store, writer, compactor, workspace, clock, ids, emit, maxTokenBudget, indexEmitted: true, archiveRetention, scheduled: schedulingWired } as const;
   const distiller: Distiller = distillationWired ? new Distiller(distillerOptions) : new UnadvertisedDistiller(distillerOptions);
+  /** Present only when scheduled distillation is wired (and therefore advertised). */
+  const distillationScheduler = schedulingWired ? new DistillationScheduler({ clock, distiller, tenantOf, newId: () => ids.next('dsch') }) : undefined;
 
   const consolidation = new ConsolidationService({
     clock,
@@ -191,6 +197,7 @@ export function createOpenwopRuntime(options: OpenwopRuntimeOptions = {}) {
     writer,
     compactor,
     distiller,
+    distillationScheduler,
     consolidation,
     commitments,
     subRuns,

@@ -25,6 +25,8 @@ const SEAMS: Record<string, { url: string; response: keyof typeof validators }> 
   'host-sample-escalation-run-request': { url: '/v1/host/sample/multi-agent/escalation-run', response: 'validateHostSampleEscalationRunResponse' },
   'host-sample-cross-run-ttl-request': { url: '/v1/host/sample/multi-agent/cross-run-ttl', response: 'validateHostSampleCrossRunTtlResponse' },
   'host-sample-replay-fixture-request': { url: '/v1/host/sample/multi-agent/replay-fixture', response: 'validateHostSampleReplayFixtureResponse' },
+  'host-sample-distill-schedule-request': { url: '/v1/host/sample/memory/distill-schedule', response: 'validateHostSampleDistillScheduleResponse' },
+  'host-sample-distill-schedule-tick-request': { url: '/v1/host/sample/memory/distill-schedule/tick', response: 'validateHostSampleDistillScheduleTickResponse' },
   'host-sample-question-cancel-request': { url: '/v1/host/sample/inquirium/questions/cancel', response: 'validateInquiriumOperatorQuestionState' },
 };
 

@@ -8,7 +8,7 @@
 // - if/then rules (e.g. "trigger is required when supported is true") and x-runtime-rules are not represented.
 // - Types only: no (de)serialiser is generated (Debian's Kotlin compiles only the just-types output), so nothing is round-tripped.
 //
-// Top-level types: 139.
+// Top-level types: 144.
 
 package wopkit
 
@@ -909,6 +909,221 @@ data class MemoryEntry (
 )
 
 /**
+ * Body of POST /v1/host/sample/memory/distill-schedule: register a scheduled distillation
+ * (a "dream") on one scope. Closed: a client-submitted shape.
+ */
+data class HostSampleDistillScheduleRequest (
+    /**
+     * ISO-8601 duration between instants (P1D, PT6H); at least one second.
+     */
+    val every: String,
+
+    /**
+     * First instant; default one period from now. Instants follow at firstAt + k·every.
+     */
+    val firstAt: OffsetDateTime? = null,
+
+    /**
+     * Scope the schedule distils, mem://<tenant>/<scope>; the schedule is bound to that tenant
+     * (CTI-1).
+     */
+    val memoryRef: String,
+
+    /**
+     * Budget of every run; clamped to the advertised maximum, which is also the default.
+     */
+    val tokenBudget: Long? = null
+)
+
+/**
+ * A registered distillation schedule (the answer to registering one and to GET
+ * /v1/host/sample/memory/distill-schedule?id=&tenant=). Open: a host may add diagnostics.
+ */
+data class HostSampleDistillScheduleResponse (
+    /**
+     * ISO-8601 duration between instants (P1D, PT6H); at least one second.
+     */
+    val every: String,
+
+    /**
+     * What the latest run did; absent before the first run.
+     */
+    val lastOutcome: ScheduledDistillationOutcome? = null,
+
+    /**
+     * Scope the schedule distils, mem://<tenant>/<scope>; the schedule is bound to that tenant
+     * (CTI-1).
+     */
+    val memoryRef: String,
+
+    /**
+     * The next instant the schedule will run at.
+     */
+    val nextAt: OffsetDateTime,
+
+    /**
+     * Id of the schedule.
+     */
+    val scheduleID: String,
+
+    /**
+     * Requested budget of every run, when one was given.
+     */
+    val tokenBudget: Long? = null
+)
+
+/**
+ * What the latest run did; absent before the first run.
+ *
+ * What one scheduled instant did: distilled (with the archive and the memory.compacted
+ * payload), nothing to distil, or refused over the budget (nothing written). Content-free.
+ * Open.
+ */
+data class ScheduledDistillationOutcome (
+    /**
+     * Content address of the archive (distilled only).
+     */
+    val archiveID: String? = null,
+
+    /**
+     * The memory.compacted payload of the run: trigger host-managed, with the distillation
+     * sub-object (distilled only).
+     */
+    val event: MemoryCompactedPayload? = null,
+
+    /**
+     * The instant this run covers (firstAt + k·every).
+     */
+    val instant: OffsetDateTime,
+
+    /**
+     * distilled | nothing-to-distil | budget-exceeded.
+     */
+    val kind: ScheduledDistillationOutcomeKind,
+
+    /**
+     * Earlier instants passed since the previous run and coalesced into this one.
+     */
+    val missed: Long,
+
+    /**
+     * The schedule that ran.
+     */
+    val scheduleID: String,
+
+    /**
+     * Tokens the sources need at least (budget-exceeded only).
+     */
+    val tokensRequired: Long? = null
+)
+
+/**
+ * The memory.compacted payload of the run: trigger host-managed, with the distillation
+ * sub-object (distilled only).
+ *
+ * RFC 0012 §B. One compaction run (or RFC 0062 distillation) finished. Open: consumers
+ * tolerate extra fields.
+ *
+ * The memory.compacted payload the run emitted.
+ *
+ * The memory.compacted payload with its distillation report.
+ */
+data class MemoryCompactedPayload (
+    /**
+     * UTF-8 byte size of the output entry's content.
+     */
+    val byteSize: Long,
+
+    /**
+     * Present when the run was an RFC 0062 distillation.
+     */
+    val distillation: DistillationReport? = null,
+
+    /**
+     * The single memory scope compacted.
+     */
+    val memoryRef: String,
+
+    /**
+     * Id of the new entry; readable through MemoryAdapter.get until normal TTL eviction.
+     */
+    val outputID: String,
+
+    /**
+     * Total sources collapsed, including any not listed.
+     */
+    val sourceCount: Long,
+
+    /**
+     * Ids collapsed into outputId. Exhaustive when present (no 'and N more'); may be omitted
+     * when sourceCount exceeds 100.
+     */
+    val sourceIDS: List<String>? = null,
+
+    /**
+     * The path that drove this run; scheduled distillation reports host-managed.
+     */
+    val trigger: CompactionTrigger
+)
+
+/**
+ * RFC 0062 sub-object of memory.compacted, present when the compaction was a budgeted
+ * distillation. Open like the event that carries it: consumers ignore fields a later
+ * revision adds.
+ *
+ * Present when the run was an RFC 0062 distillation.
+ */
+data class DistillationReport (
+    /**
+     * Whether MEMORY-INDEX.json was updated (then workspace.updated was emitted).
+     */
+    val indexUpdated: Boolean,
+
+    /**
+     * Budget applied, after clamping to maxTokenBudget.
+     */
+    val tokenBudget: Long,
+
+    /**
+     * Input plus output tokens counted against the budget.
+     */
+    val tokensUsed: Long
+)
+
+/**
+ * distilled | nothing-to-distil | budget-exceeded.
+ */
+enum class ScheduledDistillationOutcomeKind {
+    BudgetExceeded,
+    Distilled,
+    NothingToDistil
+}
+
+/**
+ * Body of POST /v1/host/sample/memory/distill-schedule/tick: run every due schedule now,
+ * the way the host's background ticker does, and report the runs of one tenant's schedules.
+ * Closed.
+ */
+data class HostSampleDistillScheduleTickRequest (
+    /**
+     * Only this tenant's outcomes are reported (other tenants' due schedules still run,
+     * unreported).
+     */
+    val tenant: String
+)
+
+/**
+ * Response of the tick seam: the runs of the named tenant's due schedules. Open: a host may
+ * add diagnostics.
+ */
+data class HostSampleDistillScheduleTickResponse (
+    /**
+     * One outcome per schedule that ran, in due order.
+     */
+    val outcomes: List<ScheduledDistillationOutcome>
+)
+
+/**
  * Body of POST /v1/host/sample/multi-agent/escalation-run: one supervisor step with a
  * decision at the given confidence; the fixture operator answers the interrupt "approved".
  * Closed: a client-submitted shape.
@@ -1439,76 +1654,6 @@ data class HostSampleMemoryCompactResponse (
      * The compacted entry, readable through get; tagged compacted-from:<compactionRunId>.
      */
     val output: MemoryEntry
-)
-
-/**
- * The memory.compacted payload the run emitted.
- *
- * RFC 0012 §B. One compaction run (or RFC 0062 distillation) finished. Open: consumers
- * tolerate extra fields.
- *
- * The memory.compacted payload with its distillation report.
- */
-data class MemoryCompactedPayload (
-    /**
-     * UTF-8 byte size of the output entry's content.
-     */
-    val byteSize: Long,
-
-    /**
-     * Present when the run was an RFC 0062 distillation.
-     */
-    val distillation: DistillationReport? = null,
-
-    /**
-     * The single memory scope compacted.
-     */
-    val memoryRef: String,
-
-    /**
-     * Id of the new entry; readable through MemoryAdapter.get until normal TTL eviction.
-     */
-    val outputID: String,
-
-    /**
-     * Total sources collapsed, including any not listed.
-     */
-    val sourceCount: Long,
-
-    /**
-     * Ids collapsed into outputId. Exhaustive when present (no 'and N more'); may be omitted
-     * when sourceCount exceeds 100.
-     */
-    val sourceIDS: List<String>? = null,
-
-    /**
-     * The path that drove this run; scheduled distillation reports host-managed.
-     */
-    val trigger: CompactionTrigger
-)
-
-/**
- * RFC 0062 sub-object of memory.compacted, present when the compaction was a budgeted
- * distillation. Open like the event that carries it: consumers ignore fields a later
- * revision adds.
- *
- * Present when the run was an RFC 0062 distillation.
- */
-data class DistillationReport (
-    /**
-     * Whether MEMORY-INDEX.json was updated (then workspace.updated was emitted).
-     */
-    val indexUpdated: Boolean,
-
-    /**
-     * Budget applied, after clamping to maxTokenBudget.
-     */
-    val tokenBudget: Long,
-
-    /**
-     * Input plus output tokens counted against the budget.
-     */
-    val tokensUsed: Long
 )
 
 /**

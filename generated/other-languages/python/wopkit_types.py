@@ -8,7 +8,7 @@
 # - if/then rules (e.g. "trigger is required when supported is true") and x-runtime-rules are not represented.
 # - Date-times become datetime objects and are written back in isoformat (offset +00:00 instead of Z, microsecond precision).
 #
-# Top-level types: 139.
+# Top-level types: 144.
 
 from dataclasses import dataclass
 from typing import Any, List, Optional, Dict, Union, TypeVar, Callable, Type, cast
@@ -1304,6 +1304,294 @@ class HostSampleCrossRunTTLResponse:
         return result
 
 
+@dataclass
+class HostSampleDistillScheduleRequest:
+    """Body of POST /v1/host/sample/memory/distill-schedule: register a scheduled distillation
+    (a "dream") on one scope. Closed: a client-submitted shape.
+    """
+    every: str
+    """ISO-8601 duration between instants (P1D, PT6H); at least one second."""
+
+    memory_ref: str
+    """Scope the schedule distils, mem://<tenant>/<scope>; the schedule is bound to that tenant
+    (CTI-1).
+    """
+    first_at: Optional[datetime] = None
+    """First instant; default one period from now. Instants follow at firstAt + k·every."""
+
+    token_budget: Optional[int] = None
+    """Budget of every run; clamped to the advertised maximum, which is also the default."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'HostSampleDistillScheduleRequest':
+        assert isinstance(obj, dict)
+        every = from_str(obj.get("every"))
+        memory_ref = from_str(obj.get("memoryRef"))
+        first_at = from_union([from_datetime, from_none], obj.get("firstAt"))
+        token_budget = from_union([from_int, from_none], obj.get("tokenBudget"))
+        return HostSampleDistillScheduleRequest(every, memory_ref, first_at, token_budget)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["every"] = from_str(self.every)
+        result["memoryRef"] = from_str(self.memory_ref)
+        if self.first_at is not None:
+            result["firstAt"] = from_union([lambda x: x.isoformat(), from_none], self.first_at)
+        if self.token_budget is not None:
+            result["tokenBudget"] = from_union([from_int, from_none], self.token_budget)
+        return result
+
+
+@dataclass
+class DistillationReport:
+    """RFC 0062 sub-object of memory.compacted, present when the compaction was a budgeted
+    distillation. Open like the event that carries it: consumers ignore fields a later
+    revision adds.
+    
+    Present when the run was an RFC 0062 distillation.
+    """
+    index_updated: bool
+    """Whether MEMORY-INDEX.json was updated (then workspace.updated was emitted)."""
+
+    token_budget: int
+    """Budget applied, after clamping to maxTokenBudget."""
+
+    tokens_used: int
+    """Input plus output tokens counted against the budget."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'DistillationReport':
+        assert isinstance(obj, dict)
+        index_updated = from_bool(obj.get("indexUpdated"))
+        token_budget = from_int(obj.get("tokenBudget"))
+        tokens_used = from_int(obj.get("tokensUsed"))
+        return DistillationReport(index_updated, token_budget, tokens_used)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["indexUpdated"] = from_bool(self.index_updated)
+        result["tokenBudget"] = from_int(self.token_budget)
+        result["tokensUsed"] = from_int(self.tokens_used)
+        return result
+
+
+@dataclass
+class MemoryCompactedPayload:
+    """The memory.compacted payload of the run: trigger host-managed, with the distillation
+    sub-object (distilled only).
+    
+    RFC 0012 §B. One compaction run (or RFC 0062 distillation) finished. Open: consumers
+    tolerate extra fields.
+    
+    The memory.compacted payload the run emitted.
+    
+    The memory.compacted payload with its distillation report.
+    """
+    byte_size: int
+    """UTF-8 byte size of the output entry's content."""
+
+    memory_ref: str
+    """The single memory scope compacted."""
+
+    output_id: str
+    """Id of the new entry; readable through MemoryAdapter.get until normal TTL eviction."""
+
+    source_count: int
+    """Total sources collapsed, including any not listed."""
+
+    trigger: CompactionTrigger
+    """The path that drove this run; scheduled distillation reports host-managed."""
+
+    distillation: Optional[DistillationReport] = None
+    """Present when the run was an RFC 0062 distillation."""
+
+    source_ids: Optional[List[str]] = None
+    """Ids collapsed into outputId. Exhaustive when present (no 'and N more'); may be omitted
+    when sourceCount exceeds 100.
+    """
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'MemoryCompactedPayload':
+        assert isinstance(obj, dict)
+        byte_size = from_int(obj.get("byteSize"))
+        memory_ref = from_str(obj.get("memoryRef"))
+        output_id = from_str(obj.get("outputId"))
+        source_count = from_int(obj.get("sourceCount"))
+        trigger = CompactionTrigger(obj.get("trigger"))
+        distillation = from_union([DistillationReport.from_dict, from_none], obj.get("distillation"))
+        source_ids = from_union([lambda x: from_list(from_str, x), from_none], obj.get("sourceIds"))
+        return MemoryCompactedPayload(byte_size, memory_ref, output_id, source_count, trigger, distillation, source_ids)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["byteSize"] = from_int(self.byte_size)
+        result["memoryRef"] = from_str(self.memory_ref)
+        result["outputId"] = from_str(self.output_id)
+        result["sourceCount"] = from_int(self.source_count)
+        result["trigger"] = to_enum(CompactionTrigger, self.trigger)
+        if self.distillation is not None:
+            result["distillation"] = from_union([lambda x: to_class(DistillationReport, x), from_none], self.distillation)
+        if self.source_ids is not None:
+            result["sourceIds"] = from_union([lambda x: from_list(from_str, x), from_none], self.source_ids)
+        return result
+
+
+class ScheduledDistillationOutcomeKind(Enum):
+    """distilled | nothing-to-distil | budget-exceeded."""
+
+    BUDGET_EXCEEDED = "budget-exceeded"
+    DISTILLED = "distilled"
+    NOTHING_TO_DISTIL = "nothing-to-distil"
+
+
+@dataclass
+class ScheduledDistillationOutcome:
+    """What the latest run did; absent before the first run.
+    
+    What one scheduled instant did: distilled (with the archive and the memory.compacted
+    payload), nothing to distil, or refused over the budget (nothing written). Content-free.
+    Open.
+    """
+    instant: datetime
+    """The instant this run covers (firstAt + k·every)."""
+
+    kind: ScheduledDistillationOutcomeKind
+    """distilled | nothing-to-distil | budget-exceeded."""
+
+    missed: int
+    """Earlier instants passed since the previous run and coalesced into this one."""
+
+    schedule_id: str
+    """The schedule that ran."""
+
+    archive_id: Optional[str] = None
+    """Content address of the archive (distilled only)."""
+
+    event: Optional[MemoryCompactedPayload] = None
+    """The memory.compacted payload of the run: trigger host-managed, with the distillation
+    sub-object (distilled only).
+    """
+    tokens_required: Optional[int] = None
+    """Tokens the sources need at least (budget-exceeded only)."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'ScheduledDistillationOutcome':
+        assert isinstance(obj, dict)
+        instant = from_datetime(obj.get("instant"))
+        kind = ScheduledDistillationOutcomeKind(obj.get("kind"))
+        missed = from_int(obj.get("missed"))
+        schedule_id = from_str(obj.get("scheduleId"))
+        archive_id = from_union([from_str, from_none], obj.get("archiveId"))
+        event = from_union([MemoryCompactedPayload.from_dict, from_none], obj.get("event"))
+        tokens_required = from_union([from_int, from_none], obj.get("tokensRequired"))
+        return ScheduledDistillationOutcome(instant, kind, missed, schedule_id, archive_id, event, tokens_required)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["instant"] = self.instant.isoformat()
+        result["kind"] = to_enum(ScheduledDistillationOutcomeKind, self.kind)
+        result["missed"] = from_int(self.missed)
+        result["scheduleId"] = from_str(self.schedule_id)
+        if self.archive_id is not None:
+            result["archiveId"] = from_union([from_str, from_none], self.archive_id)
+        if self.event is not None:
+            result["event"] = from_union([lambda x: to_class(MemoryCompactedPayload, x), from_none], self.event)
+        if self.tokens_required is not None:
+            result["tokensRequired"] = from_union([from_int, from_none], self.tokens_required)
+        return result
+
+
+@dataclass
+class HostSampleDistillScheduleResponse:
+    """A registered distillation schedule (the answer to registering one and to GET
+    /v1/host/sample/memory/distill-schedule?id=&tenant=). Open: a host may add diagnostics.
+    """
+    every: str
+    """ISO-8601 duration between instants (P1D, PT6H); at least one second."""
+
+    memory_ref: str
+    """Scope the schedule distils, mem://<tenant>/<scope>; the schedule is bound to that tenant
+    (CTI-1).
+    """
+    next_at: datetime
+    """The next instant the schedule will run at."""
+
+    schedule_id: str
+    """Id of the schedule."""
+
+    last_outcome: Optional[ScheduledDistillationOutcome] = None
+    """What the latest run did; absent before the first run."""
+
+    token_budget: Optional[int] = None
+    """Requested budget of every run, when one was given."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'HostSampleDistillScheduleResponse':
+        assert isinstance(obj, dict)
+        every = from_str(obj.get("every"))
+        memory_ref = from_str(obj.get("memoryRef"))
+        next_at = from_datetime(obj.get("nextAt"))
+        schedule_id = from_str(obj.get("scheduleId"))
+        last_outcome = from_union([ScheduledDistillationOutcome.from_dict, from_none], obj.get("lastOutcome"))
+        token_budget = from_union([from_int, from_none], obj.get("tokenBudget"))
+        return HostSampleDistillScheduleResponse(every, memory_ref, next_at, schedule_id, last_outcome, token_budget)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["every"] = from_str(self.every)
+        result["memoryRef"] = from_str(self.memory_ref)
+        result["nextAt"] = self.next_at.isoformat()
+        result["scheduleId"] = from_str(self.schedule_id)
+        if self.last_outcome is not None:
+            result["lastOutcome"] = from_union([lambda x: to_class(ScheduledDistillationOutcome, x), from_none], self.last_outcome)
+        if self.token_budget is not None:
+            result["tokenBudget"] = from_union([from_int, from_none], self.token_budget)
+        return result
+
+
+@dataclass
+class HostSampleDistillScheduleTickRequest:
+    """Body of POST /v1/host/sample/memory/distill-schedule/tick: run every due schedule now,
+    the way the host's background ticker does, and report the runs of one tenant's schedules.
+    Closed.
+    """
+    tenant: str
+    """Only this tenant's outcomes are reported (other tenants' due schedules still run,
+    unreported).
+    """
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'HostSampleDistillScheduleTickRequest':
+        assert isinstance(obj, dict)
+        tenant = from_str(obj.get("tenant"))
+        return HostSampleDistillScheduleTickRequest(tenant)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["tenant"] = from_str(self.tenant)
+        return result
+
+
+@dataclass
+class HostSampleDistillScheduleTickResponse:
+    """Response of the tick seam: the runs of the named tenant's due schedules. Open: a host may
+    add diagnostics.
+    """
+    outcomes: List[ScheduledDistillationOutcome]
+    """One outcome per schedule that ran, in due order."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'HostSampleDistillScheduleTickResponse':
+        assert isinstance(obj, dict)
+        outcomes = from_list(ScheduledDistillationOutcome.from_dict, obj.get("outcomes"))
+        return HostSampleDistillScheduleTickResponse(outcomes)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["outcomes"] = from_list(lambda x: to_class(ScheduledDistillationOutcome, x), self.outcomes)
+        return result
+
+
 class HostSampleEscalationRunRequestKind(Enum):
     """Decision kind."""
 
@@ -1932,97 +2220,6 @@ class HostSampleMemoryCompactRequest:
     def to_dict(self) -> dict:
         result: dict = {}
         result["memoryRef"] = from_str(self.memory_ref)
-        if self.source_ids is not None:
-            result["sourceIds"] = from_union([lambda x: from_list(from_str, x), from_none], self.source_ids)
-        return result
-
-
-@dataclass
-class DistillationReport:
-    """RFC 0062 sub-object of memory.compacted, present when the compaction was a budgeted
-    distillation. Open like the event that carries it: consumers ignore fields a later
-    revision adds.
-    
-    Present when the run was an RFC 0062 distillation.
-    """
-    index_updated: bool
-    """Whether MEMORY-INDEX.json was updated (then workspace.updated was emitted)."""
-
-    token_budget: int
-    """Budget applied, after clamping to maxTokenBudget."""
-
-    tokens_used: int
-    """Input plus output tokens counted against the budget."""
-
-    @staticmethod
-    def from_dict(obj: Any) -> 'DistillationReport':
-        assert isinstance(obj, dict)
-        index_updated = from_bool(obj.get("indexUpdated"))
-        token_budget = from_int(obj.get("tokenBudget"))
-        tokens_used = from_int(obj.get("tokensUsed"))
-        return DistillationReport(index_updated, token_budget, tokens_used)
-
-    def to_dict(self) -> dict:
-        result: dict = {}
-        result["indexUpdated"] = from_bool(self.index_updated)
-        result["tokenBudget"] = from_int(self.token_budget)
-        result["tokensUsed"] = from_int(self.tokens_used)
-        return result
-
-
-@dataclass
-class MemoryCompactedPayload:
-    """The memory.compacted payload the run emitted.
-    
-    RFC 0012 §B. One compaction run (or RFC 0062 distillation) finished. Open: consumers
-    tolerate extra fields.
-    
-    The memory.compacted payload with its distillation report.
-    """
-    byte_size: int
-    """UTF-8 byte size of the output entry's content."""
-
-    memory_ref: str
-    """The single memory scope compacted."""
-
-    output_id: str
-    """Id of the new entry; readable through MemoryAdapter.get until normal TTL eviction."""
-
-    source_count: int
-    """Total sources collapsed, including any not listed."""
-
-    trigger: CompactionTrigger
-    """The path that drove this run; scheduled distillation reports host-managed."""
-
-    distillation: Optional[DistillationReport] = None
-    """Present when the run was an RFC 0062 distillation."""
-
-    source_ids: Optional[List[str]] = None
-    """Ids collapsed into outputId. Exhaustive when present (no 'and N more'); may be omitted
-    when sourceCount exceeds 100.
-    """
-
-    @staticmethod
-    def from_dict(obj: Any) -> 'MemoryCompactedPayload':
-        assert isinstance(obj, dict)
-        byte_size = from_int(obj.get("byteSize"))
-        memory_ref = from_str(obj.get("memoryRef"))
-        output_id = from_str(obj.get("outputId"))
-        source_count = from_int(obj.get("sourceCount"))
-        trigger = CompactionTrigger(obj.get("trigger"))
-        distillation = from_union([DistillationReport.from_dict, from_none], obj.get("distillation"))
-        source_ids = from_union([lambda x: from_list(from_str, x), from_none], obj.get("sourceIds"))
-        return MemoryCompactedPayload(byte_size, memory_ref, output_id, source_count, trigger, distillation, source_ids)
-
-    def to_dict(self) -> dict:
-        result: dict = {}
-        result["byteSize"] = from_int(self.byte_size)
-        result["memoryRef"] = from_str(self.memory_ref)
-        result["outputId"] = from_str(self.output_id)
-        result["sourceCount"] = from_int(self.source_count)
-        result["trigger"] = to_enum(CompactionTrigger, self.trigger)
-        if self.distillation is not None:
-            result["distillation"] = from_union([lambda x: to_class(DistillationReport, x), from_none], self.distillation)
         if self.source_ids is not None:
             result["sourceIds"] = from_union([lambda x: from_list(from_str, x), from_none], self.source_ids)
         return result
@@ -6701,6 +6898,38 @@ def host_sample_cross_run_ttl_response_to_dict(x: HostSampleCrossRunTTLResponse)
     return to_class(HostSampleCrossRunTTLResponse, x)
 
 
+def host_sample_distill_schedule_request_from_dict(s: Any) -> HostSampleDistillScheduleRequest:
+    return HostSampleDistillScheduleRequest.from_dict(s)
+
+
+def host_sample_distill_schedule_request_to_dict(x: HostSampleDistillScheduleRequest) -> Any:
+    return to_class(HostSampleDistillScheduleRequest, x)
+
+
+def host_sample_distill_schedule_response_from_dict(s: Any) -> HostSampleDistillScheduleResponse:
+    return HostSampleDistillScheduleResponse.from_dict(s)
+
+
+def host_sample_distill_schedule_response_to_dict(x: HostSampleDistillScheduleResponse) -> Any:
+    return to_class(HostSampleDistillScheduleResponse, x)
+
+
+def host_sample_distill_schedule_tick_request_from_dict(s: Any) -> HostSampleDistillScheduleTickRequest:
+    return HostSampleDistillScheduleTickRequest.from_dict(s)
+
+
+def host_sample_distill_schedule_tick_request_to_dict(x: HostSampleDistillScheduleTickRequest) -> Any:
+    return to_class(HostSampleDistillScheduleTickRequest, x)
+
+
+def host_sample_distill_schedule_tick_response_from_dict(s: Any) -> HostSampleDistillScheduleTickResponse:
+    return HostSampleDistillScheduleTickResponse.from_dict(s)
+
+
+def host_sample_distill_schedule_tick_response_to_dict(x: HostSampleDistillScheduleTickResponse) -> Any:
+    return to_class(HostSampleDistillScheduleTickResponse, x)
+
+
 def host_sample_escalation_run_request_from_dict(s: Any) -> HostSampleEscalationRunRequest:
     return HostSampleEscalationRunRequest.from_dict(s)
 
@@ -7571,6 +7800,14 @@ def scheduled_automation_artifact_from_dict(s: Any) -> ScheduledAutomationArtifa
 
 def scheduled_automation_artifact_to_dict(x: ScheduledAutomationArtifact) -> Any:
     return to_class(ScheduledAutomationArtifact, x)
+
+
+def scheduled_distillation_outcome_from_dict(s: Any) -> ScheduledDistillationOutcome:
+    return ScheduledDistillationOutcome.from_dict(s)
+
+
+def scheduled_distillation_outcome_to_dict(x: ScheduledDistillationOutcome) -> Any:
+    return to_class(ScheduledDistillationOutcome, x)
 
 
 def search_capability_from_dict(s: Any) -> SearchCapability:

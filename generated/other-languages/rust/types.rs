@@ -7,7 +7,7 @@
 // - Fields a schema leaves open (additionalProperties: true) are dropped on deserialisation: extension data does not survive a round trip.
 // - if/then rules (e.g. "trigger is required when supported is true") and x-runtime-rules are not represented.
 //
-// Top-level types: 139.
+// Top-level types: 144.
 
 // Example code that deserializes and serializes the model.
 // extern crate serde;
@@ -729,6 +729,165 @@ pub struct MemoryEntry {
     pub tags: Vec<String>,
 }
 
+/// Body of POST /v1/host/sample/memory/distill-schedule: register a scheduled distillation
+/// (a "dream") on one scope. Closed: a client-submitted shape.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HostSampleDistillScheduleRequest {
+    /// ISO-8601 duration between instants (P1D, PT6H); at least one second.
+    pub every: String,
+
+    /// First instant; default one period from now. Instants follow at firstAt + k·every.
+    pub first_at: Option<String>,
+
+    /// Scope the schedule distils, mem://<tenant>/<scope>; the schedule is bound to that tenant
+    /// (CTI-1).
+    pub memory_ref: String,
+
+    /// Budget of every run; clamped to the advertised maximum, which is also the default.
+    pub token_budget: Option<i32>,
+}
+
+/// A registered distillation schedule (the answer to registering one and to GET
+/// /v1/host/sample/memory/distill-schedule?id=&tenant=). Open: a host may add diagnostics.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HostSampleDistillScheduleResponse {
+    /// ISO-8601 duration between instants (P1D, PT6H); at least one second.
+    pub every: String,
+
+    /// What the latest run did; absent before the first run.
+    pub last_outcome: Option<ScheduledDistillationOutcome>,
+
+    /// Scope the schedule distils, mem://<tenant>/<scope>; the schedule is bound to that tenant
+    /// (CTI-1).
+    pub memory_ref: String,
+
+    /// The next instant the schedule will run at.
+    pub next_at: String,
+
+    /// Id of the schedule.
+    pub schedule_id: String,
+
+    /// Requested budget of every run, when one was given.
+    pub token_budget: Option<i64>,
+}
+
+/// What the latest run did; absent before the first run.
+///
+/// What one scheduled instant did: distilled (with the archive and the memory.compacted
+/// payload), nothing to distil, or refused over the budget (nothing written). Content-free.
+/// Open.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ScheduledDistillationOutcome {
+    /// Content address of the archive (distilled only).
+    pub archive_id: Option<String>,
+
+    /// The memory.compacted payload of the run: trigger host-managed, with the distillation
+    /// sub-object (distilled only).
+    pub event: Option<MemoryCompactedPayload>,
+
+    /// The instant this run covers (firstAt + k·every).
+    pub instant: String,
+
+    /// distilled | nothing-to-distil | budget-exceeded.
+    pub kind: ScheduledDistillationOutcomeKind,
+
+    /// Earlier instants passed since the previous run and coalesced into this one.
+    pub missed: i64,
+
+    /// The schedule that ran.
+    pub schedule_id: String,
+
+    /// Tokens the sources need at least (budget-exceeded only).
+    pub tokens_required: Option<i64>,
+}
+
+/// The memory.compacted payload of the run: trigger host-managed, with the distillation
+/// sub-object (distilled only).
+///
+/// RFC 0012 §B. One compaction run (or RFC 0062 distillation) finished. Open: consumers
+/// tolerate extra fields.
+///
+/// The memory.compacted payload the run emitted.
+///
+/// The memory.compacted payload with its distillation report.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MemoryCompactedPayload {
+    /// UTF-8 byte size of the output entry's content.
+    pub byte_size: i64,
+
+    /// Present when the run was an RFC 0062 distillation.
+    pub distillation: Option<DistillationReport>,
+
+    /// The single memory scope compacted.
+    pub memory_ref: String,
+
+    /// Id of the new entry; readable through MemoryAdapter.get until normal TTL eviction.
+    pub output_id: String,
+
+    /// Total sources collapsed, including any not listed.
+    pub source_count: i64,
+
+    /// Ids collapsed into outputId. Exhaustive when present (no 'and N more'); may be omitted
+    /// when sourceCount exceeds 100.
+    pub source_ids: Option<Vec<String>>,
+
+    /// The path that drove this run; scheduled distillation reports host-managed.
+    pub trigger: CompactionTrigger,
+}
+
+/// RFC 0062 sub-object of memory.compacted, present when the compaction was a budgeted
+/// distillation. Open like the event that carries it: consumers ignore fields a later
+/// revision adds.
+///
+/// Present when the run was an RFC 0062 distillation.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DistillationReport {
+    /// Whether MEMORY-INDEX.json was updated (then workspace.updated was emitted).
+    pub index_updated: bool,
+
+    /// Budget applied, after clamping to maxTokenBudget.
+    pub token_budget: i64,
+
+    /// Input plus output tokens counted against the budget.
+    pub tokens_used: i64,
+}
+
+/// distilled | nothing-to-distil | budget-exceeded.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ScheduledDistillationOutcomeKind {
+    #[serde(rename = "budget-exceeded")]
+    BudgetExceeded,
+
+    Distilled,
+
+    #[serde(rename = "nothing-to-distil")]
+    NothingToDistil,
+}
+
+/// Body of POST /v1/host/sample/memory/distill-schedule/tick: run every due schedule now,
+/// the way the host's background ticker does, and report the runs of one tenant's schedules.
+/// Closed.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct HostSampleDistillScheduleTickRequest {
+    /// Only this tenant's outcomes are reported (other tenants' due schedules still run,
+    /// unreported).
+    pub tenant: String,
+}
+
+/// Response of the tick seam: the runs of the named tenant's due schedules. Open: a host may
+/// add diagnostics.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct HostSampleDistillScheduleTickResponse {
+    /// One outcome per schedule that ran, in due order.
+    pub outcomes: Vec<ScheduledDistillationOutcome>,
+}
+
 /// Body of POST /v1/host/sample/multi-agent/escalation-run: one supervisor step with a
 /// decision at the given confidence; the fixture operator answers the interrupt "approved".
 /// Closed: a client-submitted shape.
@@ -1224,56 +1383,6 @@ pub struct HostSampleMemoryCompactResponse {
 
     /// The compacted entry, readable through get; tagged compacted-from:<compactionRunId>.
     pub output: MemoryEntry,
-}
-
-/// The memory.compacted payload the run emitted.
-///
-/// RFC 0012 §B. One compaction run (or RFC 0062 distillation) finished. Open: consumers
-/// tolerate extra fields.
-///
-/// The memory.compacted payload with its distillation report.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct MemoryCompactedPayload {
-    /// UTF-8 byte size of the output entry's content.
-    pub byte_size: i64,
-
-    /// Present when the run was an RFC 0062 distillation.
-    pub distillation: Option<DistillationReport>,
-
-    /// The single memory scope compacted.
-    pub memory_ref: String,
-
-    /// Id of the new entry; readable through MemoryAdapter.get until normal TTL eviction.
-    pub output_id: String,
-
-    /// Total sources collapsed, including any not listed.
-    pub source_count: i64,
-
-    /// Ids collapsed into outputId. Exhaustive when present (no 'and N more'); may be omitted
-    /// when sourceCount exceeds 100.
-    pub source_ids: Option<Vec<String>>,
-
-    /// The path that drove this run; scheduled distillation reports host-managed.
-    pub trigger: CompactionTrigger,
-}
-
-/// RFC 0062 sub-object of memory.compacted, present when the compaction was a budgeted
-/// distillation. Open like the event that carries it: consumers ignore fields a later
-/// revision adds.
-///
-/// Present when the run was an RFC 0062 distillation.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct DistillationReport {
-    /// Whether MEMORY-INDEX.json was updated (then workspace.updated was emitted).
-    pub index_updated: bool,
-
-    /// Budget applied, after clamping to maxTokenBudget.
-    pub token_budget: i64,
-
-    /// Input plus output tokens counted against the budget.
-    pub tokens_used: i64,
 }
 
 /// Body of POST /v1/host/sample/memory/distill: an on-demand distillation of the scope's

@@ -7,7 +7,7 @@
 // - Fields a schema leaves open (additionalProperties: true) are dropped on deserialisation: extension data does not survive a round trip.
 // - if/then rules (e.g. "trigger is required when supported is true") and x-runtime-rules are not represented.
 //
-// Top-level types: 139.
+// Top-level types: 144.
 
 // This file was generated from JSON Schema using quicktype, do not modify it directly.
 // To parse the JSON, add this file to your project and do:
@@ -35,6 +35,10 @@
 //   let hostSampleConsolidateResponse = try HostSampleConsolidateResponse(json)
 //   let hostSampleCrossRunTTLRequest = try HostSampleCrossRunTTLRequest(json)
 //   let hostSampleCrossRunTTLResponse = try HostSampleCrossRunTTLResponse(json)
+//   let hostSampleDistillScheduleRequest = try HostSampleDistillScheduleRequest(json)
+//   let hostSampleDistillScheduleResponse = try HostSampleDistillScheduleResponse(json)
+//   let hostSampleDistillScheduleTickRequest = try HostSampleDistillScheduleTickRequest(json)
+//   let hostSampleDistillScheduleTickResponse = try HostSampleDistillScheduleTickResponse(json)
 //   let hostSampleEscalationRunRequest = try HostSampleEscalationRunRequest(json)
 //   let hostSampleEscalationRunResponse = try HostSampleEscalationRunResponse(json)
 //   let hostSampleInquiriumTracesResponse = try HostSampleInquiriumTracesResponse(json)
@@ -144,6 +148,7 @@
 //   let runOrchestratorDecidedPayload = try RunOrchestratorDecidedPayload(json)
 //   let runStartedPayload = try RunStartedPayload(json)
 //   let scheduledAutomationArtifact = try ScheduledAutomationArtifact(json)
+//   let scheduledDistillationOutcome = try ScheduledDistillationOutcome(json)
 //   let searchCapability = try SearchCapability(json)
 //   let tokenBudgetExceededDetails = try TokenBudgetExceededDetails(json)
 //   let validationFailedDetails = try ValidationFailedDetails(json)
@@ -2108,6 +2113,471 @@ extension MemoryEntry {
     }
 }
 
+/// Body of POST /v1/host/sample/memory/distill-schedule: register a scheduled distillation
+/// (a "dream") on one scope. Closed: a client-submitted shape.
+// MARK: - HostSampleDistillScheduleRequest
+struct HostSampleDistillScheduleRequest: Codable {
+    /// ISO-8601 duration between instants (P1D, PT6H); at least one second.
+    let every: String
+    /// First instant; default one period from now. Instants follow at firstAt + k·every.
+    let firstAt: Date?
+    /// Scope the schedule distils, mem://<tenant>/<scope>; the schedule is bound to that tenant
+    /// (CTI-1).
+    let memoryRef: String
+    /// Budget of every run; clamped to the advertised maximum, which is also the default.
+    let tokenBudget: Int?
+
+    enum CodingKeys: String, CodingKey {
+        case every = "every"
+        case firstAt = "firstAt"
+        case memoryRef = "memoryRef"
+        case tokenBudget = "tokenBudget"
+    }
+}
+
+// MARK: HostSampleDistillScheduleRequest convenience initializers and mutators
+
+extension HostSampleDistillScheduleRequest {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(HostSampleDistillScheduleRequest.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        every: String? = nil,
+        firstAt: Date?? = nil,
+        memoryRef: String? = nil,
+        tokenBudget: Int?? = nil
+    ) -> HostSampleDistillScheduleRequest {
+        return HostSampleDistillScheduleRequest(
+            every: every ?? self.every,
+            firstAt: firstAt ?? self.firstAt,
+            memoryRef: memoryRef ?? self.memoryRef,
+            tokenBudget: tokenBudget ?? self.tokenBudget
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// A registered distillation schedule (the answer to registering one and to GET
+/// /v1/host/sample/memory/distill-schedule?id=&tenant=). Open: a host may add diagnostics.
+// MARK: - HostSampleDistillScheduleResponse
+struct HostSampleDistillScheduleResponse: Codable {
+    /// ISO-8601 duration between instants (P1D, PT6H); at least one second.
+    let every: String
+    /// What the latest run did; absent before the first run.
+    let lastOutcome: ScheduledDistillationOutcome?
+    /// Scope the schedule distils, mem://<tenant>/<scope>; the schedule is bound to that tenant
+    /// (CTI-1).
+    let memoryRef: String
+    /// The next instant the schedule will run at.
+    let nextAt: Date
+    /// Id of the schedule.
+    let scheduleID: String
+    /// Requested budget of every run, when one was given.
+    let tokenBudget: Int?
+
+    enum CodingKeys: String, CodingKey {
+        case every = "every"
+        case lastOutcome = "lastOutcome"
+        case memoryRef = "memoryRef"
+        case nextAt = "nextAt"
+        case scheduleID = "scheduleId"
+        case tokenBudget = "tokenBudget"
+    }
+}
+
+// MARK: HostSampleDistillScheduleResponse convenience initializers and mutators
+
+extension HostSampleDistillScheduleResponse {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(HostSampleDistillScheduleResponse.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        every: String? = nil,
+        lastOutcome: ScheduledDistillationOutcome?? = nil,
+        memoryRef: String? = nil,
+        nextAt: Date? = nil,
+        scheduleID: String? = nil,
+        tokenBudget: Int?? = nil
+    ) -> HostSampleDistillScheduleResponse {
+        return HostSampleDistillScheduleResponse(
+            every: every ?? self.every,
+            lastOutcome: lastOutcome ?? self.lastOutcome,
+            memoryRef: memoryRef ?? self.memoryRef,
+            nextAt: nextAt ?? self.nextAt,
+            scheduleID: scheduleID ?? self.scheduleID,
+            tokenBudget: tokenBudget ?? self.tokenBudget
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// What the latest run did; absent before the first run.
+///
+/// What one scheduled instant did: distilled (with the archive and the memory.compacted
+/// payload), nothing to distil, or refused over the budget (nothing written). Content-free.
+/// Open.
+// MARK: - ScheduledDistillationOutcome
+struct ScheduledDistillationOutcome: Codable {
+    /// Content address of the archive (distilled only).
+    let archiveID: String?
+    /// The memory.compacted payload of the run: trigger host-managed, with the distillation
+    /// sub-object (distilled only).
+    let event: MemoryCompactedPayload?
+    /// The instant this run covers (firstAt + k·every).
+    let instant: Date
+    /// distilled | nothing-to-distil | budget-exceeded.
+    let kind: ScheduledDistillationOutcomeKind
+    /// Earlier instants passed since the previous run and coalesced into this one.
+    let missed: Int
+    /// The schedule that ran.
+    let scheduleID: String
+    /// Tokens the sources need at least (budget-exceeded only).
+    let tokensRequired: Int?
+
+    enum CodingKeys: String, CodingKey {
+        case archiveID = "archiveId"
+        case event = "event"
+        case instant = "instant"
+        case kind = "kind"
+        case missed = "missed"
+        case scheduleID = "scheduleId"
+        case tokensRequired = "tokensRequired"
+    }
+}
+
+// MARK: ScheduledDistillationOutcome convenience initializers and mutators
+
+extension ScheduledDistillationOutcome {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(ScheduledDistillationOutcome.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        archiveID: String?? = nil,
+        event: MemoryCompactedPayload?? = nil,
+        instant: Date? = nil,
+        kind: ScheduledDistillationOutcomeKind? = nil,
+        missed: Int? = nil,
+        scheduleID: String? = nil,
+        tokensRequired: Int?? = nil
+    ) -> ScheduledDistillationOutcome {
+        return ScheduledDistillationOutcome(
+            archiveID: archiveID ?? self.archiveID,
+            event: event ?? self.event,
+            instant: instant ?? self.instant,
+            kind: kind ?? self.kind,
+            missed: missed ?? self.missed,
+            scheduleID: scheduleID ?? self.scheduleID,
+            tokensRequired: tokensRequired ?? self.tokensRequired
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// The memory.compacted payload of the run: trigger host-managed, with the distillation
+/// sub-object (distilled only).
+///
+/// RFC 0012 §B. One compaction run (or RFC 0062 distillation) finished. Open: consumers
+/// tolerate extra fields.
+///
+/// The memory.compacted payload the run emitted.
+///
+/// The memory.compacted payload with its distillation report.
+// MARK: - MemoryCompactedPayload
+struct MemoryCompactedPayload: Codable {
+    /// UTF-8 byte size of the output entry's content.
+    let byteSize: Int
+    /// Present when the run was an RFC 0062 distillation.
+    let distillation: DistillationReport?
+    /// The single memory scope compacted.
+    let memoryRef: String
+    /// Id of the new entry; readable through MemoryAdapter.get until normal TTL eviction.
+    let outputID: String
+    /// Total sources collapsed, including any not listed.
+    let sourceCount: Int
+    /// Ids collapsed into outputId. Exhaustive when present (no 'and N more'); may be omitted
+    /// when sourceCount exceeds 100.
+    let sourceIDS: [String]?
+    /// The path that drove this run; scheduled distillation reports host-managed.
+    let trigger: CompactionTrigger
+
+    enum CodingKeys: String, CodingKey {
+        case byteSize = "byteSize"
+        case distillation = "distillation"
+        case memoryRef = "memoryRef"
+        case outputID = "outputId"
+        case sourceCount = "sourceCount"
+        case sourceIDS = "sourceIds"
+        case trigger = "trigger"
+    }
+}
+
+// MARK: MemoryCompactedPayload convenience initializers and mutators
+
+extension MemoryCompactedPayload {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(MemoryCompactedPayload.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        byteSize: Int? = nil,
+        distillation: DistillationReport?? = nil,
+        memoryRef: String? = nil,
+        outputID: String? = nil,
+        sourceCount: Int? = nil,
+        sourceIDS: [String]?? = nil,
+        trigger: CompactionTrigger? = nil
+    ) -> MemoryCompactedPayload {
+        return MemoryCompactedPayload(
+            byteSize: byteSize ?? self.byteSize,
+            distillation: distillation ?? self.distillation,
+            memoryRef: memoryRef ?? self.memoryRef,
+            outputID: outputID ?? self.outputID,
+            sourceCount: sourceCount ?? self.sourceCount,
+            sourceIDS: sourceIDS ?? self.sourceIDS,
+            trigger: trigger ?? self.trigger
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// RFC 0062 sub-object of memory.compacted, present when the compaction was a budgeted
+/// distillation. Open like the event that carries it: consumers ignore fields a later
+/// revision adds.
+///
+/// Present when the run was an RFC 0062 distillation.
+// MARK: - DistillationReport
+struct DistillationReport: Codable {
+    /// Whether MEMORY-INDEX.json was updated (then workspace.updated was emitted).
+    let indexUpdated: Bool
+    /// Budget applied, after clamping to maxTokenBudget.
+    let tokenBudget: Int
+    /// Input plus output tokens counted against the budget.
+    let tokensUsed: Int
+
+    enum CodingKeys: String, CodingKey {
+        case indexUpdated = "indexUpdated"
+        case tokenBudget = "tokenBudget"
+        case tokensUsed = "tokensUsed"
+    }
+}
+
+// MARK: DistillationReport convenience initializers and mutators
+
+extension DistillationReport {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(DistillationReport.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        indexUpdated: Bool? = nil,
+        tokenBudget: Int? = nil,
+        tokensUsed: Int? = nil
+    ) -> DistillationReport {
+        return DistillationReport(
+            indexUpdated: indexUpdated ?? self.indexUpdated,
+            tokenBudget: tokenBudget ?? self.tokenBudget,
+            tokensUsed: tokensUsed ?? self.tokensUsed
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// distilled | nothing-to-distil | budget-exceeded.
+enum ScheduledDistillationOutcomeKind: String, Codable {
+    case budgetExceeded = "budget-exceeded"
+    case distilled = "distilled"
+    case nothingToDistil = "nothing-to-distil"
+}
+
+/// Body of POST /v1/host/sample/memory/distill-schedule/tick: run every due schedule now,
+/// the way the host's background ticker does, and report the runs of one tenant's schedules.
+/// Closed.
+// MARK: - HostSampleDistillScheduleTickRequest
+struct HostSampleDistillScheduleTickRequest: Codable {
+    /// Only this tenant's outcomes are reported (other tenants' due schedules still run,
+    /// unreported).
+    let tenant: String
+
+    enum CodingKeys: String, CodingKey {
+        case tenant = "tenant"
+    }
+}
+
+// MARK: HostSampleDistillScheduleTickRequest convenience initializers and mutators
+
+extension HostSampleDistillScheduleTickRequest {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(HostSampleDistillScheduleTickRequest.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        tenant: String? = nil
+    ) -> HostSampleDistillScheduleTickRequest {
+        return HostSampleDistillScheduleTickRequest(
+            tenant: tenant ?? self.tenant
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// Response of the tick seam: the runs of the named tenant's due schedules. Open: a host may
+/// add diagnostics.
+// MARK: - HostSampleDistillScheduleTickResponse
+struct HostSampleDistillScheduleTickResponse: Codable {
+    /// One outcome per schedule that ran, in due order.
+    let outcomes: [ScheduledDistillationOutcome]
+
+    enum CodingKeys: String, CodingKey {
+        case outcomes = "outcomes"
+    }
+}
+
+// MARK: HostSampleDistillScheduleTickResponse convenience initializers and mutators
+
+extension HostSampleDistillScheduleTickResponse {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(HostSampleDistillScheduleTickResponse.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        outcomes: [ScheduledDistillationOutcome]? = nil
+    ) -> HostSampleDistillScheduleTickResponse {
+        return HostSampleDistillScheduleTickResponse(
+            outcomes: outcomes ?? self.outcomes
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
 /// Body of POST /v1/host/sample/multi-agent/escalation-run: one supervisor step with a
 /// decision at the given confidence; the fixture operator answers the interrupt "approved".
 /// Closed: a client-submitted shape.
@@ -3077,148 +3547,6 @@ extension HostSampleMemoryCompactResponse {
             compactionRunID: compactionRunID ?? self.compactionRunID,
             event: event ?? self.event,
             output: output ?? self.output
-        )
-    }
-
-    func jsonData() throws -> Data {
-        return try newJSONEncoder().encode(self)
-    }
-
-    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
-        return String(data: try self.jsonData(), encoding: encoding)
-    }
-}
-
-/// The memory.compacted payload the run emitted.
-///
-/// RFC 0012 §B. One compaction run (or RFC 0062 distillation) finished. Open: consumers
-/// tolerate extra fields.
-///
-/// The memory.compacted payload with its distillation report.
-// MARK: - MemoryCompactedPayload
-struct MemoryCompactedPayload: Codable {
-    /// UTF-8 byte size of the output entry's content.
-    let byteSize: Int
-    /// Present when the run was an RFC 0062 distillation.
-    let distillation: DistillationReport?
-    /// The single memory scope compacted.
-    let memoryRef: String
-    /// Id of the new entry; readable through MemoryAdapter.get until normal TTL eviction.
-    let outputID: String
-    /// Total sources collapsed, including any not listed.
-    let sourceCount: Int
-    /// Ids collapsed into outputId. Exhaustive when present (no 'and N more'); may be omitted
-    /// when sourceCount exceeds 100.
-    let sourceIDS: [String]?
-    /// The path that drove this run; scheduled distillation reports host-managed.
-    let trigger: CompactionTrigger
-
-    enum CodingKeys: String, CodingKey {
-        case byteSize = "byteSize"
-        case distillation = "distillation"
-        case memoryRef = "memoryRef"
-        case outputID = "outputId"
-        case sourceCount = "sourceCount"
-        case sourceIDS = "sourceIds"
-        case trigger = "trigger"
-    }
-}
-
-// MARK: MemoryCompactedPayload convenience initializers and mutators
-
-extension MemoryCompactedPayload {
-    init(data: Data) throws {
-        self = try newJSONDecoder().decode(MemoryCompactedPayload.self, from: data)
-    }
-
-    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
-        guard let data = json.data(using: encoding) else {
-            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
-        }
-        try self.init(data: data)
-    }
-
-    init(fromURL url: URL) throws {
-        try self.init(data: try Data(contentsOf: url))
-    }
-
-    func with(
-        byteSize: Int? = nil,
-        distillation: DistillationReport?? = nil,
-        memoryRef: String? = nil,
-        outputID: String? = nil,
-        sourceCount: Int? = nil,
-        sourceIDS: [String]?? = nil,
-        trigger: CompactionTrigger? = nil
-    ) -> MemoryCompactedPayload {
-        return MemoryCompactedPayload(
-            byteSize: byteSize ?? self.byteSize,
-            distillation: distillation ?? self.distillation,
-            memoryRef: memoryRef ?? self.memoryRef,
-            outputID: outputID ?? self.outputID,
-            sourceCount: sourceCount ?? self.sourceCount,
-            sourceIDS: sourceIDS ?? self.sourceIDS,
-            trigger: trigger ?? self.trigger
-        )
-    }
-
-    func jsonData() throws -> Data {
-        return try newJSONEncoder().encode(self)
-    }
-
-    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
-        return String(data: try self.jsonData(), encoding: encoding)
-    }
-}
-
-/// RFC 0062 sub-object of memory.compacted, present when the compaction was a budgeted
-/// distillation. Open like the event that carries it: consumers ignore fields a later
-/// revision adds.
-///
-/// Present when the run was an RFC 0062 distillation.
-// MARK: - DistillationReport
-struct DistillationReport: Codable {
-    /// Whether MEMORY-INDEX.json was updated (then workspace.updated was emitted).
-    let indexUpdated: Bool
-    /// Budget applied, after clamping to maxTokenBudget.
-    let tokenBudget: Int
-    /// Input plus output tokens counted against the budget.
-    let tokensUsed: Int
-
-    enum CodingKeys: String, CodingKey {
-        case indexUpdated = "indexUpdated"
-        case tokenBudget = "tokenBudget"
-        case tokensUsed = "tokensUsed"
-    }
-}
-
-// MARK: DistillationReport convenience initializers and mutators
-
-extension DistillationReport {
-    init(data: Data) throws {
-        self = try newJSONDecoder().decode(DistillationReport.self, from: data)
-    }
-
-    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
-        guard let data = json.data(using: encoding) else {
-            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
-        }
-        try self.init(data: data)
-    }
-
-    init(fromURL url: URL) throws {
-        try self.init(data: try Data(contentsOf: url))
-    }
-
-    func with(
-        indexUpdated: Bool? = nil,
-        tokenBudget: Int? = nil,
-        tokensUsed: Int? = nil
-    ) -> DistillationReport {
-        return DistillationReport(
-            indexUpdated: indexUpdated ?? self.indexUpdated,
-            tokenBudget: tokenBudget ?? self.tokenBudget,
-            tokensUsed: tokensUsed ?? self.tokensUsed
         )
     }
 

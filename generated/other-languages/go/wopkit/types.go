@@ -8,7 +8,7 @@
 // - if/then rules (e.g. "trigger is required when supported is true") and x-runtime-rules are not represented.
 // - Optional scalar fields use pointers with omitempty; absent optional arrays and objects are written back as null (post-processing keeps empty [] and {} instead of dropping them).
 //
-// Top-level types: 139.
+// Top-level types: 144.
 
 // Code generated from JSON Schema using quicktype. DO NOT EDIT.
 // To parse and unparse this JSON data, add this code to your project and do:
@@ -81,6 +81,18 @@
 //
 //    hostSampleCrossRunTTLResponse, err := UnmarshalHostSampleCrossRunTTLResponse(bytes)
 //    bytes, err = hostSampleCrossRunTTLResponse.Marshal()
+//
+//    hostSampleDistillScheduleRequest, err := UnmarshalHostSampleDistillScheduleRequest(bytes)
+//    bytes, err = hostSampleDistillScheduleRequest.Marshal()
+//
+//    hostSampleDistillScheduleResponse, err := UnmarshalHostSampleDistillScheduleResponse(bytes)
+//    bytes, err = hostSampleDistillScheduleResponse.Marshal()
+//
+//    hostSampleDistillScheduleTickRequest, err := UnmarshalHostSampleDistillScheduleTickRequest(bytes)
+//    bytes, err = hostSampleDistillScheduleTickRequest.Marshal()
+//
+//    hostSampleDistillScheduleTickResponse, err := UnmarshalHostSampleDistillScheduleTickResponse(bytes)
+//    bytes, err = hostSampleDistillScheduleTickResponse.Marshal()
 //
 //    hostSampleEscalationRunRequest, err := UnmarshalHostSampleEscalationRunRequest(bytes)
 //    bytes, err = hostSampleEscalationRunRequest.Marshal()
@@ -409,6 +421,9 @@
 //    scheduledAutomationArtifact, err := UnmarshalScheduledAutomationArtifact(bytes)
 //    bytes, err = scheduledAutomationArtifact.Marshal()
 //
+//    scheduledDistillationOutcome, err := UnmarshalScheduledDistillationOutcome(bytes)
+//    bytes, err = scheduledDistillationOutcome.Marshal()
+//
 //    searchCapability, err := UnmarshalSearchCapability(bytes)
 //    bytes, err = searchCapability.Marshal()
 //
@@ -665,6 +680,46 @@ func UnmarshalHostSampleCrossRunTTLResponse(data []byte) (HostSampleCrossRunTTLR
 }
 
 func (r *HostSampleCrossRunTTLResponse) Marshal() ([]byte, error) {
+	return json.Marshal(r)
+}
+
+func UnmarshalHostSampleDistillScheduleRequest(data []byte) (HostSampleDistillScheduleRequest, error) {
+	var r HostSampleDistillScheduleRequest
+	err := json.Unmarshal(data, &r)
+	return r, err
+}
+
+func (r *HostSampleDistillScheduleRequest) Marshal() ([]byte, error) {
+	return json.Marshal(r)
+}
+
+func UnmarshalHostSampleDistillScheduleResponse(data []byte) (HostSampleDistillScheduleResponse, error) {
+	var r HostSampleDistillScheduleResponse
+	err := json.Unmarshal(data, &r)
+	return r, err
+}
+
+func (r *HostSampleDistillScheduleResponse) Marshal() ([]byte, error) {
+	return json.Marshal(r)
+}
+
+func UnmarshalHostSampleDistillScheduleTickRequest(data []byte) (HostSampleDistillScheduleTickRequest, error) {
+	var r HostSampleDistillScheduleTickRequest
+	err := json.Unmarshal(data, &r)
+	return r, err
+}
+
+func (r *HostSampleDistillScheduleTickRequest) Marshal() ([]byte, error) {
+	return json.Marshal(r)
+}
+
+func UnmarshalHostSampleDistillScheduleTickResponse(data []byte) (HostSampleDistillScheduleTickResponse, error) {
+	var r HostSampleDistillScheduleTickResponse
+	err := json.Unmarshal(data, &r)
+	return r, err
+}
+
+func (r *HostSampleDistillScheduleTickResponse) Marshal() ([]byte, error) {
 	return json.Marshal(r)
 }
 
@@ -1758,6 +1813,16 @@ func (r *ScheduledAutomationArtifact) Marshal() ([]byte, error) {
 	return json.Marshal(r)
 }
 
+func UnmarshalScheduledDistillationOutcome(data []byte) (ScheduledDistillationOutcome, error) {
+	var r ScheduledDistillationOutcome
+	err := json.Unmarshal(data, &r)
+	return r, err
+}
+
+func (r *ScheduledDistillationOutcome) Marshal() ([]byte, error) {
+	return json.Marshal(r)
+}
+
 func UnmarshalSearchCapability(data []byte) (SearchCapability, error) {
 	var r SearchCapability
 	err := json.Unmarshal(data, &r)
@@ -2255,6 +2320,118 @@ type MemoryEntry struct {
 	Tags                                                                                         []string   `json:"tags"`
 }
 
+// Body of POST /v1/host/sample/memory/distill-schedule: register a scheduled distillation
+// (a "dream") on one scope. Closed: a client-submitted shape.
+type HostSampleDistillScheduleRequest struct {
+	// ISO-8601 duration between instants (P1D, PT6H); at least one second.                               
+	Every                                                                                      string     `json:"every"`
+	// First instant; default one period from now. Instants follow at firstAt + k·every.                  
+	FirstAt                                                                                    *time.Time `json:"firstAt,omitempty"`
+	// Scope the schedule distils, mem://<tenant>/<scope>; the schedule is bound to that tenant           
+	// (CTI-1).                                                                                           
+	MemoryRef                                                                                  string     `json:"memoryRef"`
+	// Budget of every run; clamped to the advertised maximum, which is also the default.                 
+	TokenBudget                                                                                *int64     `json:"tokenBudget,omitempty"`
+}
+
+// A registered distillation schedule (the answer to registering one and to GET
+// /v1/host/sample/memory/distill-schedule?id=&tenant=). Open: a host may add diagnostics.
+type HostSampleDistillScheduleResponse struct {
+	// ISO-8601 duration between instants (P1D, PT6H); at least one second.                                                  
+	Every                                                                                      string                        `json:"every"`
+	// What the latest run did; absent before the first run.                                                                 
+	LastOutcome                                                                                *ScheduledDistillationOutcome `json:"lastOutcome,omitempty"`
+	// Scope the schedule distils, mem://<tenant>/<scope>; the schedule is bound to that tenant                              
+	// (CTI-1).                                                                                                              
+	MemoryRef                                                                                  string                        `json:"memoryRef"`
+	// The next instant the schedule will run at.                                                                            
+	NextAt                                                                                     time.Time                     `json:"nextAt"`
+	// Id of the schedule.                                                                                                   
+	ScheduleID                                                                                 string                        `json:"scheduleId"`
+	// Requested budget of every run, when one was given.                                                                    
+	TokenBudget                                                                                *int64                        `json:"tokenBudget,omitempty"`
+}
+
+// What the latest run did; absent before the first run.
+//
+// What one scheduled instant did: distilled (with the archive and the memory.compacted
+// payload), nothing to distil, or refused over the budget (nothing written). Content-free.
+// Open.
+type ScheduledDistillationOutcome struct {
+	// Content address of the archive (distilled only).                                                                     
+	ArchiveID                                                                              *string                          `json:"archiveId,omitempty"`
+	// The memory.compacted payload of the run: trigger host-managed, with the distillation                                 
+	// sub-object (distilled only).                                                                                         
+	Event                                                                                  *MemoryCompactedPayload          `json:"event,omitempty"`
+	// The instant this run covers (firstAt + k·every).                                                                     
+	Instant                                                                                time.Time                        `json:"instant"`
+	// distilled | nothing-to-distil | budget-exceeded.                                                                     
+	Kind                                                                                   ScheduledDistillationOutcomeKind `json:"kind"`
+	// Earlier instants passed since the previous run and coalesced into this one.                                          
+	Missed                                                                                 int64                            `json:"missed"`
+	// The schedule that ran.                                                                                               
+	ScheduleID                                                                             string                           `json:"scheduleId"`
+	// Tokens the sources need at least (budget-exceeded only).                                                             
+	TokensRequired                                                                         *int64                           `json:"tokensRequired,omitempty"`
+}
+
+// The memory.compacted payload of the run: trigger host-managed, with the distillation
+// sub-object (distilled only).
+//
+// RFC 0012 §B. One compaction run (or RFC 0062 distillation) finished. Open: consumers
+// tolerate extra fields.
+//
+// The memory.compacted payload the run emitted.
+//
+// The memory.compacted payload with its distillation report.
+type MemoryCompactedPayload struct {
+	// UTF-8 byte size of the output entry's content.                                                            
+	ByteSize                                                                                 int64               `json:"byteSize"`
+	// Present when the run was an RFC 0062 distillation.                                                        
+	Distillation                                                                             *DistillationReport `json:"distillation,omitempty"`
+	// The single memory scope compacted.                                                                        
+	MemoryRef                                                                                string              `json:"memoryRef"`
+	// Id of the new entry; readable through MemoryAdapter.get until normal TTL eviction.                        
+	OutputID                                                                                 string              `json:"outputId"`
+	// Total sources collapsed, including any not listed.                                                        
+	SourceCount                                                                              int64               `json:"sourceCount"`
+	// Ids collapsed into outputId. Exhaustive when present (no 'and N more'); may be omitted                    
+	// when sourceCount exceeds 100.                                                                             
+	SourceIDS                                                                                []string            `json:"sourceIds"`
+	// The path that drove this run; scheduled distillation reports host-managed.                                
+	Trigger                                                                                  CompactionTrigger   `json:"trigger"`
+}
+
+// RFC 0062 sub-object of memory.compacted, present when the compaction was a budgeted
+// distillation. Open like the event that carries it: consumers ignore fields a later
+// revision adds.
+//
+// Present when the run was an RFC 0062 distillation.
+type DistillationReport struct {
+	// Whether MEMORY-INDEX.json was updated (then workspace.updated was emitted).      
+	IndexUpdated                                                                  bool  `json:"indexUpdated"`
+	// Budget applied, after clamping to maxTokenBudget.                                
+	TokenBudget                                                                   int64 `json:"tokenBudget"`
+	// Input plus output tokens counted against the budget.                             
+	TokensUsed                                                                    int64 `json:"tokensUsed"`
+}
+
+// Body of POST /v1/host/sample/memory/distill-schedule/tick: run every due schedule now,
+// the way the host's background ticker does, and report the runs of one tenant's schedules.
+// Closed.
+type HostSampleDistillScheduleTickRequest struct {
+	// Only this tenant's outcomes are reported (other tenants' due schedules still run,       
+	// unreported).                                                                            
+	Tenant                                                                              string `json:"tenant"`
+}
+
+// Response of the tick seam: the runs of the named tenant's due schedules. Open: a host may
+// add diagnostics.
+type HostSampleDistillScheduleTickResponse struct {
+	// One outcome per schedule that ran, in due order.                               
+	Outcomes                                           []ScheduledDistillationOutcome `json:"outcomes"`
+}
+
 // Body of POST /v1/host/sample/multi-agent/escalation-run: one supervisor step with a
 // decision at the given confidence; the fixture operator answers the interrupt "approved".
 // Closed: a client-submitted shape.
@@ -2440,44 +2617,6 @@ type HostSampleMemoryCompactResponse struct {
 	Event                                                                                 MemoryCompactedPayload `json:"event"`
 	// The compacted entry, readable through get; tagged compacted-from:<compactionRunId>.                       
 	Output                                                                                MemoryEntry            `json:"output"`
-}
-
-// The memory.compacted payload the run emitted.
-//
-// RFC 0012 §B. One compaction run (or RFC 0062 distillation) finished. Open: consumers
-// tolerate extra fields.
-//
-// The memory.compacted payload with its distillation report.
-type MemoryCompactedPayload struct {
-	// UTF-8 byte size of the output entry's content.                                                            
-	ByteSize                                                                                 int64               `json:"byteSize"`
-	// Present when the run was an RFC 0062 distillation.                                                        
-	Distillation                                                                             *DistillationReport `json:"distillation,omitempty"`
-	// The single memory scope compacted.                                                                        
-	MemoryRef                                                                                string              `json:"memoryRef"`
-	// Id of the new entry; readable through MemoryAdapter.get until normal TTL eviction.                        
-	OutputID                                                                                 string              `json:"outputId"`
-	// Total sources collapsed, including any not listed.                                                        
-	SourceCount                                                                              int64               `json:"sourceCount"`
-	// Ids collapsed into outputId. Exhaustive when present (no 'and N more'); may be omitted                    
-	// when sourceCount exceeds 100.                                                                             
-	SourceIDS                                                                                []string            `json:"sourceIds"`
-	// The path that drove this run; scheduled distillation reports host-managed.                                
-	Trigger                                                                                  CompactionTrigger   `json:"trigger"`
-}
-
-// RFC 0062 sub-object of memory.compacted, present when the compaction was a budgeted
-// distillation. Open like the event that carries it: consumers ignore fields a later
-// revision adds.
-//
-// Present when the run was an RFC 0062 distillation.
-type DistillationReport struct {
-	// Whether MEMORY-INDEX.json was updated (then workspace.updated was emitted).      
-	IndexUpdated                                                                  bool  `json:"indexUpdated"`
-	// Budget applied, after clamping to maxTokenBudget.                                
-	TokenBudget                                                                   int64 `json:"tokenBudget"`
-	// Input plus output tokens counted against the budget.                             
-	TokensUsed                                                                    int64 `json:"tokensUsed"`
 }
 
 // Body of POST /v1/host/sample/memory/distill: an on-demand distillation of the scope's
@@ -4218,6 +4357,15 @@ const (
 	KindClarify      DecisionKindEnum = "clarify"
 	PurpleNextWorker DecisionKindEnum = "next-worker"
 	PurpleTerminate  DecisionKindEnum = "terminate"
+)
+
+// distilled | nothing-to-distil | budget-exceeded.
+type ScheduledDistillationOutcomeKind string
+
+const (
+	BudgetExceeded  ScheduledDistillationOutcomeKind = "budget-exceeded"
+	Distilled       ScheduledDistillationOutcomeKind = "distilled"
+	NothingToDistil ScheduledDistillationOutcomeKind = "nothing-to-distil"
 )
 
 // Decision kind.

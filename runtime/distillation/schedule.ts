@@ -1,0 +1,171 @@
+/**
+ * Scheduled distillation ("dreams", RFC 0062 as the agent-memory spec restates it): a periodic background run that
+ * distils a scope's recent transactional memory under a token budget. The host owns the schedule, so every run it
+ * starts is an ordinary distillation with trigger `host-managed`; its nature shows in the `distillation` sub-object.
+ *
+ * - Instants: a schedule fires at `firstAt + k·period` (k = 0, 1, …). Each instant runs at most once: the ledger
+ *   (the latest instant taken, per schedule) is written before the run starts, so a crash loses a run rather than
+ *   doubling it, and a second `tick` at the same time finds the instant taken.
+ * - Catch-up: when the clock has passed several instants since the last tick (a stopped host, a long GC), one run
+ *   covers the latest due instant and the earlier ones are reported as `missed` — distilling the same sources once
+ *   per missed period would only redo the same work (distillation is byte-stable for the same sources and budget).
+ * - Outcomes: `distilled`, `nothing-to-distil` (no transactional entries: no archive, no event) and
+ *   `budget-exceeded` (atomic refusal from the distiller: nothing written). Neither refusal stops the schedule.
+ * - Replay: a scheduler in replay mode never runs anything; replaying a log must not start background work.
+ * - CTI-1: a schedule is bound to the tenant of its memoryRef; the run's write context carries that tenant and
+ *   nothing else, so a schedule can never distil into or out of another tenant.
+ */
+import type { Clock } from '../shared/clock.ts';
+import { toIso } from '../shared/clock.ts';
+import { TimerHeap } from '../commitments/timer-heap.ts';
+import { CompactionError } from '../compaction/compactor.ts';
+import { DistillationError, TokenBudgetExceededError, type Distiller, type DistillResult } from './distiller.ts';
+import { durationMs } from './duration.ts';
+
+/** Shortest period a schedule may use: background work more often than this is a misconfiguration. */
+export const MIN_PERIOD_MS = 1000;
+
+export interface DistillationScheduleRequest {
+  readonly memoryRef: string;
+  /** ISO-8601 duration between instants (e.g. `P1D`, `PT6H`); at least one second. */
+  readonly every: string;
+  /** Requested budget; the distiller clamps it to the advertised maximum (absent ⇒ the maximum). */
+  readonly tokenBudget?: number;
+  /** First instant (epoch ms); default: now + period. */
+  readonly firstAt?: number;
+}
+
+export interface DistillationSchedule {
+  readonly scheduleId: string;
+  readonly memoryRef: string;
+  readonly tenant: string;
+  readonly periodMs: number;
+  readonly every: string;
+  readonly tokenBudget?: number;
+  /** The next instant this schedule will run at (epoch ms). */
+  readonly nextAt: number;
+}
+
+export type ScheduledRunOutcome =
+  | { readonly kind: 'distilled'; readonly scheduleId: string; readonly instant: string; readonly missed: number; readonly result: DistillResult }
+  | { readonly kind: 'nothing-to-distil'; readonly scheduleId: string; readonly instant: string; readonly missed: number }
+  | { readonly kind: 'budget-exceeded'; readonly scheduleId: string; readonly instant: string; readonly missed: number; readonly tokensRequired: number };
+
+export class ScheduleError extends Error {
+  constructor(readonly code: 'invalid_period' | 'invalid_ref' | 'invalid_start' | 'unknown_schedule', message: string) {
+    super(message);
+    this.name = 'ScheduleError';
+  }
+}
+
+export interface DistillationSchedulerOptions {
+  readonly clock: Clock;
+  readonly distiller: Distiller;
+  readonly tenantOf: (memoryRef: string) => string | undefined;
+  readonly newId: () => string;
+  /** Replay mode: never runs (default false). */
+  readonly replay?: boolean;
+}
+
+interface Entry {
+  schedule: DistillationSchedule;
+  handle: number;
+}
+
+export class DistillationScheduler {
+  readonly #heap = new TimerHeap<string>();
+  readonly #entries = new Map<string, Entry>();
+  /** The latest instant each schedule has taken (written before the run; instants only grow, so this bounds the ledger). */
+  readonly #lastInstant = new Map<string, number>();
+  readonly #lastOutcome = new Map<string, ScheduledRunOutcome>();
+
+  constructor(private readonly o: DistillationSchedulerOptions) {}
+
+  schedule(req: DistillationScheduleRequest): DistillationSchedule {
+    const periodMs = durationMs(req.every);
+    if (periodMs === null || periodMs < MIN_PERIOD_MS) throw new ScheduleError('invalid_period', `every must be an ISO-8601 duration of at least ${MIN_PERIOD_MS / 1000} s`);
+    const tenant = this.o.tenantOf(req.memoryRef);
+    if (tenant === undefined) throw new ScheduleError('invalid_ref', 'memoryRef does not resolve to a tenant');
+    const now = this.o.clock.now();
+    const firstAt = req.firstAt ?? now + periodMs;
+    if (!Number.isFinite(firstAt) || firstAt < 0) throw new ScheduleError('invalid_start', 'firstAt must be a finite epoch time');
+    // Validate the budget now rather than at the first instant, days later.
+    if (req.tokenBudget !== undefined) this.o.distiller.budgetFor(req.tokenBudget);
+    const schedule: DistillationSchedule = {
+      scheduleId: this.o.newId(),
+      memoryRef: req.memoryRef,
+      tenant,
+      periodMs,
+      every: req.every,
+      ...(req.tokenBudget !== undefined ? { tokenBudget: req.tokenBudget } : {}),
+      nextAt: firstAt,
+    };
+    this.#entries.set(schedule.scheduleId, { schedule, handle: this.#heap.schedule(firstAt, schedule.scheduleId) });
+    return schedule;
+  }
+
+  cancel(scheduleId: string): boolean {
+    const e = this.#entries.get(scheduleId);
+    if (e === undefined) return false;
+    this.#heap.cancel(e.handle);
+    this.#entries.delete(scheduleId);
+    this.#lastInstant.delete(scheduleId);
+    this.#lastOutcome.delete(scheduleId);
+    return true;
+  }
+
+  get(scheduleId: string): DistillationSchedule | undefined {
+    return this.#entries.get(scheduleId)?.schedule;
+  }
+
+  list(tenant: string): DistillationSchedule[] {
+    return [...this.#entries.values()].map((e) => e.schedule).filter((s) => s.tenant === tenant);
+  }
+
+  /** What the schedule's latest run did, if it has run. */
+  lastOutcome(scheduleId: string): ScheduledRunOutcome | undefined {
+    return this.#lastOutcome.get(scheduleId);
+  }
+
+  /** The latest instant the schedule has run (or is running) for, if any. */
+  lastInstant(scheduleId: string): number | undefined {
+    return this.#lastInstant.get(scheduleId);
+  }
+
+  /** Run every schedule whose instant is due, once each, and re-arm it at its next future instant. */
+  tick(): ScheduledRunOutcome[] {
+    if (this.o.replay === true) return [];
+    const now = this.o.clock.now();
+    const outcomes: ScheduledRunOutcome[] = [];
+    for (const scheduleId of this.#heap.popDue(now)) {
+      const entry = this.#entries.get(scheduleId);
+      if (entry === undefined) continue;
+      const s = entry.schedule;
+      // The latest due instant; the ones between the last run and it are missed (coalesced into this run).
+      const due = Math.floor((now - s.nextAt) / s.periodMs);
+      const instant = s.nextAt + due * s.periodMs;
+      const next = instant + s.periodMs;
+      entry.schedule = { ...s, nextAt: next };
+      entry.handle = this.#heap.schedule(next, scheduleId);
+      if ((this.#lastInstant.get(scheduleId) ?? -Infinity) >= instant) continue;
+      this.#lastInstant.set(scheduleId, instant);
+      const outcome = this.#run(s, instant, due);
+      this.#lastOutcome.set(scheduleId, outcome);
+      outcomes.push(outcome);
+    }
+    return outcomes;
+  }
+
+  #run(s: DistillationSchedule, instantMs: number, missed: number): ScheduledRunOutcome {
+    const base = { scheduleId: s.scheduleId, instant: toIso(instantMs), missed };
+    try {
+      const result = this.o.distiller.distill(s.memoryRef, { ...(s.tokenBudget !== undefined ? { tokenBudget: s.tokenBudget } : {}), context: { tenant: s.tenant } });
+      return { kind: 'distilled', ...base, result };
+    } catch (err) {
+      if (err instanceof TokenBudgetExceededError) return { kind: 'budget-exceeded', ...base, tokensRequired: err.details.tokensRequired };
+      // No transactional sources (the compactor's selection or the distiller's own check): nothing to do this time.
+      if ((err instanceof DistillationError || err instanceof CompactionError) && err.code === 'no_sources') return { kind: 'nothing-to-distil', ...base };
+      throw err;
+    }
+  }
+}

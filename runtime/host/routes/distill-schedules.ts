@@ -1,0 +1,72 @@
+/**
+ * Scheduled distillation ("dreams") seams: register a schedule, read it with its latest outcome, and run every due
+ * schedule now (what the background ticker does every `scheduleTickMs`). Served only when the runtime wires
+ * scheduled distillation; otherwise 501 capability_not_provided, matching what discovery advertises.
+ */
+import type { FastifyInstance } from 'fastify';
+import { validateHostSampleDistillScheduleRequest, validateHostSampleDistillScheduleTickRequest } from '../../../generated/validators/validators.js';
+import type { HostSampleDistillScheduleRequest, HostSampleDistillScheduleTickRequest } from '../../../generated/ts/index.ts';
+import { HttpError } from '../errors.ts';
+import { bodyOf, type HostContext } from '../context.ts';
+import { tenantOrThrow } from './memory-seams.ts';
+import type { DistillationSchedule, DistillationScheduler, ScheduledRunOutcome } from '../../distillation/schedule.ts';
+
+const BASE = '/v1/host/sample/memory/distill-schedule';
+
+/** The wire form of an outcome: identifiers, counts and the content-free event only. */
+export function outcomeView(o: ScheduledRunOutcome): Record<string, unknown> {
+  const base = { kind: o.kind, scheduleId: o.scheduleId, instant: o.instant, missed: o.missed };
+  if (o.kind === 'distilled') return { ...base, archiveId: o.result.archiveId, event: o.result.event };
+  if (o.kind === 'budget-exceeded') return { ...base, tokensRequired: o.tokensRequired };
+  return base;
+}
+
+function scheduleView(s: DistillationSchedule, last: ScheduledRunOutcome | undefined): Record<string, unknown> {
+  return {
+    scheduleId: s.scheduleId,
+    memoryRef: s.memoryRef,
+    every: s.every,
+    ...(s.tokenBudget !== undefined ? { tokenBudget: s.tokenBudget } : {}),
+    nextAt: new Date(s.nextAt).toISOString(),
+    ...(last !== undefined ? { lastOutcome: outcomeView(last) } : {}),
+  };
+}
+
+export function registerDistillSchedules(app: FastifyInstance, ctx: HostContext): void {
+  const scheduler = (): DistillationScheduler => {
+    const s = ctx.openwop.distillationScheduler;
+    if (s === undefined) throw new HttpError('capability_not_provided', 'this host does not provide scheduled distillation', { capability: 'memory.distillation' });
+    return s;
+  };
+
+  app.post(BASE, async (req, reply) => {
+    const body = bodyOf<HostSampleDistillScheduleRequest>(req, validateHostSampleDistillScheduleRequest);
+    tenantOrThrow(body.memoryRef);
+    const sch = scheduler();
+    const firstAt = body.firstAt === undefined ? undefined : Date.parse(body.firstAt);
+    try {
+      const s = sch.schedule({ memoryRef: body.memoryRef, every: body.every, ...(body.tokenBudget !== undefined ? { tokenBudget: body.tokenBudget } : {}), ...(firstAt !== undefined ? { firstAt } : {}) });
+      return reply.code(201).send(scheduleView(s, undefined));
+    } catch (err) {
+      const e = err as { name?: string; code?: string };
+      const at = e.code === 'invalid_period' ? '/every' : e.code === 'invalid_start' ? '/firstAt' : e.name === 'DistillationError' ? '/tokenBudget' : '/memoryRef';
+      if (e.name === 'ScheduleError' || e.name === 'DistillationError') throw new HttpError('validation_failed', 'the schedule was refused', { failures: [{ instancePath: at, message: e.code ?? 'refused' }] });
+      throw err;
+    }
+  });
+
+  app.get(BASE, async (req) => {
+    const q = req.query as { id?: string; tenant?: string };
+    const s = q.id === undefined ? undefined : scheduler().get(q.id);
+    // CTI-1: another tenant's schedule is indistinguishable from a missing one.
+    if (s === undefined || s.tenant !== q.tenant) throw new HttpError('not_found', 'no such schedule');
+    return scheduleView(s, scheduler().lastOutcome(s.scheduleId));
+  });
+
+  app.post(`${BASE}/tick`, async (req) => {
+    const { tenant } = bodyOf<HostSampleDistillScheduleTickRequest>(req, validateHostSampleDistillScheduleTickRequest);
+    const sch = scheduler();
+    const mine = new Set(sch.list(tenant).map((s) => s.scheduleId));
+    return { outcomes: sch.tick().filter((o) => mine.has(o.scheduleId)).map(outcomeView) };
+  });
+}
