@@ -4,7 +4,7 @@
  * holds any host to the same published shapes the reference host is built from.
  */
 import {
-  validateHostSampleCrossRunTtlResponse, validateHostSampleEscalationRunResponse, validateHostSampleInquiriumTracesResponse,
+  validateHostSampleCrossRunTtlResponse, validateHostSampleDistillScheduleResponse, validateHostSampleDistillScheduleTickResponse, validateHostSampleEscalationRunResponse, validateHostSampleInquiriumTracesResponse,
   validateHostSampleMemoryCompactResponse, validateHostSampleMemoryEntriesResponse, validateHostSampleMemoryRedactionResponse,
   validateHostSampleMemorySeedResponse, validateHostSampleReplayFixtureResponse, validateReplayMemorySnapshotUnavailableDetails,
   validateRunEventsResponse,
@@ -19,6 +19,8 @@ export const CompactResponse: SchemaValidator = validateHostSampleMemoryCompactR
 export const EscalationRunResponse: SchemaValidator = validateHostSampleEscalationRunResponse;
 export const CrossRunTtlResponse: SchemaValidator = validateHostSampleCrossRunTtlResponse;
 export const ReplayFixtureResponse: SchemaValidator = validateHostSampleReplayFixtureResponse;
+export const DistillScheduleResponse: SchemaValidator = validateHostSampleDistillScheduleResponse;
+export const DistillScheduleTickResponse: SchemaValidator = validateHostSampleDistillScheduleTickResponse;
 export const TracesResponse: SchemaValidator = validateHostSampleInquiriumTracesResponse;
 /** The 422 refusal of a fork: the envelope is checked by the client; this pins its details. */
 export const replayDetails: SchemaValidator = validateReplayMemorySnapshotUnavailableDetails;

@@ -1,10 +1,9 @@
-/** RFC 0012: compaction event emitted (output readable), SR-1 carry-forward, provenance tag. */
+/** RFC 0012: compaction event emitted (output readable), SR-1 carry-forward, provenance tag; RFC 0062 scheduled distillation. */
 import { validateMemoryCompactedPayload, validateMemoryEntry } from '../../generated/validators/validators.js';
-import type { Scenario } from '../scenario.ts';
-import { CompactResponse, EntriesResponse, RunEventsResponse, SeedResponse } from '../seam-schemas.ts';
+import { get, type Scenario } from '../scenario.ts';
+import { CompactResponse, DistillScheduleResponse, DistillScheduleTickResponse, EntriesResponse, RunEventsResponse, SeedResponse } from '../seam-schemas.ts';
 import * as gate from './gates.ts';
 import { unique, enc, freshScope } from './util.ts';
-
 
 interface Compacted { compactionRunId: string; event: { memoryRef: string; outputId: string; sourceIds?: string[]; sourceCount: number; byteSize: number; trigger: string }; output: { content: string; tags: string[] } }
 
@@ -66,6 +65,44 @@ export const compactionScenarios: Scenario[] = [
       t.check(/^compacted-from:\S+$/.test(tags[0] ?? ''), `malformed provenance tag ${JSON.stringify(tags[0])}`);
       const listed = await t.call<{ entries: { id: string }[] }>('GET', `/v1/host/sample/memory/entries?tenant=${tenant}&memoryRef=${enc(memoryRef)}&tag=${enc(tags[0] ?? '')}`, undefined, EntriesResponse);
       t.equal(listed.body.entries.map((e) => e.id), [r.body.event.outputId], 'list by the provenance tag finds the compacted entry');
+    },
+  },
+  {
+    id: 'memory-distillation-scheduled',
+    title: 'A scheduled distillation runs once per instant as a host-managed run with a clamped budget and a readable archive',
+    rfc: 'Agent memory spec, scheduled distillation (RFC 0062)',
+    profile: 'distillation',
+    gate: gate.scheduledDistillation,
+    async run(t) {
+      const { tenant, memoryRef } = freshScope();
+      await t.call('POST', '/v1/host/sample/memory/seed', { memoryRef, entries: [{ content: 'Ticket 1 resolved: password reset.', tier: 'transactional' }, { content: 'Ticket 2 resolved: refund issued.', tier: 'transactional' }] }, SeedResponse);
+      // A minute in the past: the first instant is due whatever small clock skew the host has.
+      const firstAt = new Date(Math.floor(Date.now() / 1000) * 1000 - 60_000).toISOString();
+      const created = await t.call<{ scheduleId: string }>('POST', '/v1/host/sample/memory/distill-schedule', { memoryRef, every: 'PT1H', tokenBudget: 1_000_000_000, firstAt }, DistillScheduleResponse);
+      if (created.status >= 300) return;
+      const path = `/v1/host/sample/memory/distill-schedule?id=${enc(created.body.scheduleId)}&tenant=${enc(tenant)}`;
+      // A background ticker may have run it already; either way the schedule reports its latest run.
+      await t.call('POST', '/v1/host/sample/memory/distill-schedule/tick', { tenant }, DistillScheduleTickResponse);
+      type Outcome = { kind: string; instant: string; missed: number; archiveId?: string; event?: { memoryRef: string; outputId: string; trigger: string; sourceCount: number; byteSize: number; distillation?: { tokenBudget: number; tokensUsed: number } } };
+      const first = await t.call<{ lastOutcome?: Outcome }>('GET', path, undefined, DistillScheduleResponse);
+      const o = first.body.lastOutcome;
+      if (!t.check(o?.kind === 'distilled', `the due instant did not distil (lastOutcome ${JSON.stringify(o)?.slice(0, 200)})`) || o?.event === undefined) return;
+      t.equal(o.instant, firstAt, 'the run covers the first instant');
+      t.equal(o.event.trigger, 'host-managed', 'a scheduled distillation is host-managed');
+      t.equal(o.event.memoryRef, memoryRef, 'the run distils its own scope');
+      t.equal(o.event.sourceCount, 2, 'both transactional entries are sources');
+      const advertised = Number(get(t.discovery, 'memory.distillation.maxTokenBudget'));
+      t.equal(o.event.distillation?.tokenBudget, advertised, 'the requested budget is clamped to the advertised maxTokenBudget');
+      t.check((o.event.distillation?.tokensUsed ?? Infinity) <= (o.event.distillation?.tokenBudget ?? 0), 'tokensUsed exceeds the budget');
+      const archive = await t.call<{ content: string }>('GET', `/v1/host/sample/memory/entry?tenant=${tenant}&memoryRef=${enc(memoryRef)}&id=${enc(o.event.outputId)}`, undefined, validateMemoryEntry);
+      t.equal(Buffer.byteLength(archive.body.content ?? '', 'utf8'), o.event.byteSize, 'byteSize is the UTF-8 size of the archive');
+      // Once per instant: another tick at the same time runs nothing new.
+      const again = await t.call<{ outcomes: unknown[] }>('POST', '/v1/host/sample/memory/distill-schedule/tick', { tenant }, DistillScheduleTickResponse);
+      t.equal(again.body.outcomes, [], 'a second tick within the same period ran the schedule again');
+      const after = await t.call<{ lastOutcome?: Outcome }>('GET', path, undefined, DistillScheduleResponse);
+      t.equal(after.body.lastOutcome?.instant, o.instant, 'the latest instant moved without a new period');
+      const listed = await t.call<{ entries: { id: string }[] }>('GET', `/v1/host/sample/memory/entries?tenant=${tenant}&memoryRef=${enc(memoryRef)}`, undefined, EntriesResponse);
+      t.equal(listed.body.entries.filter((e) => e.id === o.event!.outputId).length, 1, 'the archive is listed once in its scope');
     },
   },
 ];

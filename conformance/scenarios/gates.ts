@@ -6,6 +6,7 @@ export const longTerm = (d: Discovery) => need(Array.isArray(get(d, 'agents.memo
 export const consolidation = (d: Discovery) => need(get(d, 'agents.memoryConsolidation.supported') === true, 'agents.memoryConsolidation.supported is not true');
 export const commitments = (d: Discovery) => need(get(d, 'agents.commitments.supported') === true, 'agents.commitments.supported is not true');
 export const compaction = (d: Discovery) => need(get(d, 'memory.compaction.supported') === true, 'memory.compaction.supported is not true');
+export const scheduledDistillation = (d: Discovery) => need(get(d, 'memory.distillation.scheduled') === true, 'memory.distillation.scheduled is not true');
 export const ttl = (d: Discovery) => longTerm(d) ?? need(get(d, 'memory.ttlSupported') === true, 'memory.ttlSupported is not true');
 export const executionModelV2 = (d: Discovery) => need(Number(get(d, 'multiAgent.executionModel.version') ?? 0) >= 2, 'multiAgent.executionModel.version is below 2');
 export const v2WithMemory = (d: Discovery) => executionModelV2(d) ?? longTerm(d);
