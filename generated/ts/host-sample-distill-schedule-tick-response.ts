@@ -15,13 +15,13 @@ export interface HostSampleDistillScheduleTickResponse {
 }
 
 /**
- * What one scheduled instant did: distilled (with the archive and the memory.compacted payload), nothing to distil, or refused over the budget (nothing written). Content-free. Open.
+ * What one scheduled instant did: distilled (with the archive and the memory.compacted payload), nothing to distil, refused over the budget, or failed for another reason (nothing written in either refusal). Content-free. Open.
  */
 export interface ScheduledDistillationOutcome {
   /**
-   * distilled | nothing-to-distil | budget-exceeded.
+   * distilled | nothing-to-distil | budget-exceeded | failed.
    */
-  kind: 'distilled' | 'nothing-to-distil' | 'budget-exceeded';
+  kind: 'distilled' | 'nothing-to-distil' | 'budget-exceeded' | 'failed';
   /**
    * The schedule that ran.
    */
@@ -46,5 +46,9 @@ export interface ScheduledDistillationOutcome {
    * Tokens the sources need at least (budget-exceeded only).
    */
   tokensRequired?: number;
+  /**
+   * Machine code of the failure (failed only); never an error message, which could quote content.
+   */
+  errorCode?: string;
   [k: string]: unknown;
 }

@@ -9,8 +9,10 @@
  * - Catch-up: when the clock has passed several instants since the last tick (a stopped host, a long GC), one run
  *   covers the latest due instant and the earlier ones are reported as `missed` — distilling the same sources once
  *   per missed period would only redo the same work (distillation is byte-stable for the same sources and budget).
- * - Outcomes: `distilled`, `nothing-to-distil` (no transactional entries: no archive, no event) and
- *   `budget-exceeded` (atomic refusal from the distiller: nothing written). Neither refusal stops the schedule.
+ * - Outcomes: `distilled`, `nothing-to-distil` (no transactional entries: no archive, no event),
+ *   `budget-exceeded` (atomic refusal from the distiller: nothing written) and `failed` (any other refusal, e.g.
+ *   redaction could not be certified; the distiller writes nothing before its checks pass). No outcome stops the
+ *   schedule, and one schedule's failure never keeps another due schedule from running or being re-armed.
  * - Replay: a scheduler in replay mode never runs anything; replaying a log must not start background work.
  * - CTI-1: a schedule is bound to the tenant of its memoryRef; the run's write context carries that tenant and
  *   nothing else, so a schedule can never distil into or out of another tenant.
@@ -49,7 +51,8 @@ export interface DistillationSchedule {
 export type ScheduledRunOutcome =
   | { readonly kind: 'distilled'; readonly scheduleId: string; readonly instant: string; readonly missed: number; readonly result: DistillResult }
   | { readonly kind: 'nothing-to-distil'; readonly scheduleId: string; readonly instant: string; readonly missed: number }
-  | { readonly kind: 'budget-exceeded'; readonly scheduleId: string; readonly instant: string; readonly missed: number; readonly tokensRequired: number };
+  | { readonly kind: 'budget-exceeded'; readonly scheduleId: string; readonly instant: string; readonly missed: number; readonly tokensRequired: number }
+  | { readonly kind: 'failed'; readonly scheduleId: string; readonly instant: string; readonly missed: number; readonly errorCode: string };
 
 export class ScheduleError extends Error {
   constructor(readonly code: 'invalid_period' | 'invalid_ref' | 'invalid_start' | 'unknown_schedule', message: string) {
@@ -137,20 +140,24 @@ export class DistillationScheduler {
     if (this.o.replay === true) return [];
     const now = this.o.clock.now();
     const outcomes: ScheduledRunOutcome[] = [];
+    // Re-arm every due schedule first, so nothing that happens in a run can leave a popped schedule un-armed.
+    const due: { s: DistillationSchedule; instant: number; missed: number }[] = [];
     for (const scheduleId of this.#heap.popDue(now)) {
       const entry = this.#entries.get(scheduleId);
       if (entry === undefined) continue;
       const s = entry.schedule;
       // The latest due instant; the ones between the last run and it are missed (coalesced into this run).
-      const due = Math.floor((now - s.nextAt) / s.periodMs);
-      const instant = s.nextAt + due * s.periodMs;
-      const next = instant + s.periodMs;
-      entry.schedule = { ...s, nextAt: next };
-      entry.handle = this.#heap.schedule(next, scheduleId);
+      const missed = Math.floor((now - s.nextAt) / s.periodMs);
+      const instant = s.nextAt + missed * s.periodMs;
+      entry.schedule = { ...s, nextAt: instant + s.periodMs };
+      entry.handle = this.#heap.schedule(instant + s.periodMs, scheduleId);
       if ((this.#lastInstant.get(scheduleId) ?? -Infinity) >= instant) continue;
       this.#lastInstant.set(scheduleId, instant);
-      const outcome = this.#run(s, instant, due);
-      this.#lastOutcome.set(scheduleId, outcome);
+      due.push({ s, instant, missed });
+    }
+    for (const { s, instant, missed } of due) {
+      const outcome = this.#run(s, instant, missed);
+      this.#lastOutcome.set(s.scheduleId, outcome);
       outcomes.push(outcome);
     }
     return outcomes;
@@ -165,7 +172,10 @@ export class DistillationScheduler {
       if (err instanceof TokenBudgetExceededError) return { kind: 'budget-exceeded', ...base, tokensRequired: err.details.tokensRequired };
       // No transactional sources (the compactor's selection or the distiller's own check): nothing to do this time.
       if ((err instanceof DistillationError || err instanceof CompactionError) && err.code === 'no_sources') return { kind: 'nothing-to-distil', ...base };
-      throw err;
+      // Anything else is this run's failure, reported by code only (an error message could quote content).
+      const e = err as { code?: unknown; name?: unknown } | null | undefined;
+      const errorCode = typeof e?.code === 'string' ? e.code : typeof e?.name === 'string' ? e.name : 'error';
+      return { kind: 'failed', ...base, errorCode };
     }
   }
 }

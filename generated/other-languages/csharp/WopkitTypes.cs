@@ -1192,8 +1192,8 @@ namespace Wopkit.Generated
     /// What the latest run did; absent before the first run.
     ///
     /// What one scheduled instant did: distilled (with the archive and the memory.compacted
-    /// payload), nothing to distil, or refused over the budget (nothing written). Content-free.
-    /// Open.
+    /// payload), nothing to distil, refused over the budget, or failed for another reason
+    /// (nothing written in either refusal). Content-free. Open.
     /// </summary>
     public partial class ScheduledDistillationOutcome
     {
@@ -1203,6 +1203,14 @@ namespace Wopkit.Generated
         [JsonProperty("archiveId", NullValueHandling = NullValueHandling.Ignore)]
         [JsonConverter(typeof(AmbitiousMinMaxLengthCheckConverter))]
         public string ArchiveId { get; set; }
+
+        /// <summary>
+        /// Machine code of the failure (failed only); never an error message, which could quote
+        /// content.
+        /// </summary>
+        [JsonProperty("errorCode", NullValueHandling = NullValueHandling.Ignore)]
+        [JsonConverter(typeof(CunningMinMaxLengthCheckConverter))]
+        public string ErrorCode { get; set; }
 
         /// <summary>
         /// The memory.compacted payload of the run: trigger host-managed, with the distillation
@@ -1218,7 +1226,7 @@ namespace Wopkit.Generated
         public DateTimeOffset Instant { get; set; }
 
         /// <summary>
-        /// distilled | nothing-to-distil | budget-exceeded.
+        /// distilled | nothing-to-distil | budget-exceeded | failed.
         /// </summary>
         [JsonProperty("kind")]
         public ScheduledDistillationOutcomeKind Kind { get; set; }
@@ -1586,14 +1594,14 @@ namespace Wopkit.Generated
         /// Kebab-case outcome (e.g. use-runtime, no-candidate, include, drop).
         /// </summary>
         [JsonProperty("outcome")]
-        [JsonConverter(typeof(CunningMinMaxLengthCheckConverter))]
+        [JsonConverter(typeof(MagentaMinMaxLengthCheckConverter))]
         public string Outcome { get; set; }
 
         /// <summary>
         /// Why.
         /// </summary>
         [JsonProperty("reason/code")]
-        [JsonConverter(typeof(CunningMinMaxLengthCheckConverter))]
+        [JsonConverter(typeof(MagentaMinMaxLengthCheckConverter))]
         public string ReasonCode { get; set; }
 
         /// <summary>
@@ -1615,7 +1623,7 @@ namespace Wopkit.Generated
         /// Kebab-case error code, or null when there was no error.
         /// </summary>
         [JsonProperty("error/code")]
-        [JsonConverter(typeof(CunningMinMaxLengthCheckConverter))]
+        [JsonConverter(typeof(MagentaMinMaxLengthCheckConverter))]
         public string ErrorCode { get; set; }
 
         /// <summary>
@@ -2018,7 +2026,7 @@ namespace Wopkit.Generated
         /// Id of the registered secret; the stored content carries [REDACTED:&lt;secretId&gt;].
         /// </summary>
         [JsonProperty("secretId")]
-        [JsonConverter(typeof(MagentaMinMaxLengthCheckConverter))]
+        [JsonConverter(typeof(CunningMinMaxLengthCheckConverter))]
         public string SecretId { get; set; }
 
         /// <summary>
@@ -2918,7 +2926,7 @@ namespace Wopkit.Generated
         /// Identifier of the check (e.g. no-remote-fallback).
         /// </summary>
         [JsonProperty("check/id")]
-        [JsonConverter(typeof(CunningMinMaxLengthCheckConverter))]
+        [JsonConverter(typeof(MagentaMinMaxLengthCheckConverter))]
         public string CheckId { get; set; }
 
         /// <summary>
@@ -2932,7 +2940,7 @@ namespace Wopkit.Generated
         /// Why it failed.
         /// </summary>
         [JsonProperty("detail/code", NullValueHandling = NullValueHandling.Ignore)]
-        [JsonConverter(typeof(CunningMinMaxLengthCheckConverter))]
+        [JsonConverter(typeof(MagentaMinMaxLengthCheckConverter))]
         public string DetailCode { get; set; }
 
         /// <summary>
@@ -3447,7 +3455,7 @@ namespace Wopkit.Generated
         /// Required for every outcome other than completed; absent on completed.
         /// </summary>
         [JsonProperty("reason/code", NullValueHandling = NullValueHandling.Ignore)]
-        [JsonConverter(typeof(CunningMinMaxLengthCheckConverter))]
+        [JsonConverter(typeof(MagentaMinMaxLengthCheckConverter))]
         public string ReasonCode { get; set; }
 
         /// <summary>
@@ -3904,7 +3912,7 @@ namespace Wopkit.Generated
         /// From reason/code, unchanged.
         /// </summary>
         [JsonProperty("reason/code")]
-        [JsonConverter(typeof(CunningMinMaxLengthCheckConverter))]
+        [JsonConverter(typeof(MagentaMinMaxLengthCheckConverter))]
         public string ReasonCode { get; set; }
 
         /// <summary>
@@ -4092,7 +4100,7 @@ namespace Wopkit.Generated
         /// Why the question is asked (e.g. operator-approval-required).
         /// </summary>
         [JsonProperty("reason/code")]
-        [JsonConverter(typeof(CunningMinMaxLengthCheckConverter))]
+        [JsonConverter(typeof(MagentaMinMaxLengthCheckConverter))]
         public string ReasonCode { get; set; }
 
         /// <summary>
@@ -4185,7 +4193,7 @@ namespace Wopkit.Generated
         /// Reason recorded when the default is applied (e.g. timeout-fail-closed).
         /// </summary>
         [JsonProperty("reason/code")]
-        [JsonConverter(typeof(CunningMinMaxLengthCheckConverter))]
+        [JsonConverter(typeof(MagentaMinMaxLengthCheckConverter))]
         public string ReasonCode { get; set; }
     }
 
@@ -4227,7 +4235,7 @@ namespace Wopkit.Generated
         /// Detailed reason from that stage.
         /// </summary>
         [JsonProperty("reason/code")]
-        [JsonConverter(typeof(CunningMinMaxLengthCheckConverter))]
+        [JsonConverter(typeof(MagentaMinMaxLengthCheckConverter))]
         public string ReasonCode { get; set; }
 
         /// <summary>
@@ -4355,7 +4363,7 @@ namespace Wopkit.Generated
         /// Why the question left pending (for cancelled and superseded especially).
         /// </summary>
         [JsonProperty("reason/code", NullValueHandling = NullValueHandling.Ignore)]
-        [JsonConverter(typeof(CunningMinMaxLengthCheckConverter))]
+        [JsonConverter(typeof(MagentaMinMaxLengthCheckConverter))]
         public string ReasonCode { get; set; }
 
         /// <summary>
@@ -4573,7 +4581,7 @@ namespace Wopkit.Generated
         /// Why the candidate is not healthy.
         /// </summary>
         [JsonProperty("reason/code", NullValueHandling = NullValueHandling.Ignore)]
-        [JsonConverter(typeof(CunningMinMaxLengthCheckConverter))]
+        [JsonConverter(typeof(MagentaMinMaxLengthCheckConverter))]
         public string ReasonCode { get; set; }
 
         /// <summary>
@@ -5448,9 +5456,9 @@ namespace Wopkit.Generated
     public enum DecisionKindEnum { Clarify, Handoff, NextWorker, Terminate };
 
     /// <summary>
-    /// distilled | nothing-to-distil | budget-exceeded.
+    /// distilled | nothing-to-distil | budget-exceeded | failed.
     /// </summary>
-    public enum ScheduledDistillationOutcomeKind { BudgetExceeded, Distilled, NothingToDistil };
+    public enum ScheduledDistillationOutcomeKind { BudgetExceeded, Distilled, Failed, NothingToDistil };
 
     /// <summary>
     /// Decision kind.
@@ -7669,6 +7677,34 @@ namespace Wopkit.Generated
         public static readonly FluffyDecodeArrayConverter Singleton = new FluffyDecodeArrayConverter();
     }
 
+    internal class CunningMinMaxLengthCheckConverter : JsonConverter
+    {
+        public override bool CanConvert(Type t) => t == typeof(string);
+
+        public override object ReadJson(JsonReader reader, Type t, object existingValue, JsonSerializer serializer)
+        {
+            var value = serializer.Deserialize<string>(reader);
+            if (value.Length >= 1 && value.Length <= 128)
+            {
+                return value;
+            }
+            throw new Exception("Cannot unmarshal type string");
+        }
+
+        public override void WriteJson(JsonWriter writer, object untypedValue, JsonSerializer serializer)
+        {
+            var value = (string)untypedValue;
+            if (value.Length >= 1 && value.Length <= 128)
+            {
+                serializer.Serialize(writer, value);
+                return;
+            }
+            throw new Exception("Cannot marshal type string");
+        }
+
+        public static readonly CunningMinMaxLengthCheckConverter Singleton = new CunningMinMaxLengthCheckConverter();
+    }
+
     internal class ScheduledDistillationOutcomeKindConverter : JsonConverter
     {
         public override bool CanConvert(Type t) => t == typeof(ScheduledDistillationOutcomeKind) || t == typeof(ScheduledDistillationOutcomeKind?);
@@ -7683,6 +7719,8 @@ namespace Wopkit.Generated
                     return ScheduledDistillationOutcomeKind.BudgetExceeded;
                 case "distilled":
                     return ScheduledDistillationOutcomeKind.Distilled;
+                case "failed":
+                    return ScheduledDistillationOutcomeKind.Failed;
                 case "nothing-to-distil":
                     return ScheduledDistillationOutcomeKind.NothingToDistil;
             }
@@ -7704,6 +7742,9 @@ namespace Wopkit.Generated
                     return;
                 case ScheduledDistillationOutcomeKind.Distilled:
                     serializer.Serialize(writer, "distilled");
+                    return;
+                case ScheduledDistillationOutcomeKind.Failed:
+                    serializer.Serialize(writer, "failed");
                     return;
                 case ScheduledDistillationOutcomeKind.NothingToDistil:
                     serializer.Serialize(writer, "nothing-to-distil");
@@ -7924,7 +7965,7 @@ namespace Wopkit.Generated
         public static readonly InquiriumTraceDecisionKindConverter Singleton = new InquiriumTraceDecisionKindConverter();
     }
 
-    internal class CunningMinMaxLengthCheckConverter : JsonConverter
+    internal class MagentaMinMaxLengthCheckConverter : JsonConverter
     {
         public override bool CanConvert(Type t) => t == typeof(string);
 
@@ -7949,7 +7990,7 @@ namespace Wopkit.Generated
             throw new Exception("Cannot marshal type string");
         }
 
-        public static readonly CunningMinMaxLengthCheckConverter Singleton = new CunningMinMaxLengthCheckConverter();
+        public static readonly MagentaMinMaxLengthCheckConverter Singleton = new MagentaMinMaxLengthCheckConverter();
     }
 
     internal class InquiriumContextSourceKindConverter : JsonConverter
@@ -8401,34 +8442,6 @@ namespace Wopkit.Generated
         }
 
         public static readonly StickyDecodeArrayConverter Singleton = new StickyDecodeArrayConverter();
-    }
-
-    internal class MagentaMinMaxLengthCheckConverter : JsonConverter
-    {
-        public override bool CanConvert(Type t) => t == typeof(string);
-
-        public override object ReadJson(JsonReader reader, Type t, object existingValue, JsonSerializer serializer)
-        {
-            var value = serializer.Deserialize<string>(reader);
-            if (value.Length >= 1 && value.Length <= 128)
-            {
-                return value;
-            }
-            throw new Exception("Cannot unmarshal type string");
-        }
-
-        public override void WriteJson(JsonWriter writer, object untypedValue, JsonSerializer serializer)
-        {
-            var value = (string)untypedValue;
-            if (value.Length >= 1 && value.Length <= 128)
-            {
-                serializer.Serialize(writer, value);
-                return;
-            }
-            throw new Exception("Cannot marshal type string");
-        }
-
-        public static readonly MagentaMinMaxLengthCheckConverter Singleton = new MagentaMinMaxLengthCheckConverter();
     }
 
     internal class FriskyMinMaxLengthCheckConverter : JsonConverter

@@ -976,14 +976,20 @@ data class HostSampleDistillScheduleResponse (
  * What the latest run did; absent before the first run.
  *
  * What one scheduled instant did: distilled (with the archive and the memory.compacted
- * payload), nothing to distil, or refused over the budget (nothing written). Content-free.
- * Open.
+ * payload), nothing to distil, refused over the budget, or failed for another reason
+ * (nothing written in either refusal). Content-free. Open.
  */
 data class ScheduledDistillationOutcome (
     /**
      * Content address of the archive (distilled only).
      */
     val archiveID: String? = null,
+
+    /**
+     * Machine code of the failure (failed only); never an error message, which could quote
+     * content.
+     */
+    val errorCode: String? = null,
 
     /**
      * The memory.compacted payload of the run: trigger host-managed, with the distillation
@@ -997,7 +1003,7 @@ data class ScheduledDistillationOutcome (
     val instant: OffsetDateTime,
 
     /**
-     * distilled | nothing-to-distil | budget-exceeded.
+     * distilled | nothing-to-distil | budget-exceeded | failed.
      */
     val kind: ScheduledDistillationOutcomeKind,
 
@@ -1091,11 +1097,12 @@ data class DistillationReport (
 )
 
 /**
- * distilled | nothing-to-distil | budget-exceeded.
+ * distilled | nothing-to-distil | budget-exceeded | failed.
  */
 enum class ScheduledDistillationOutcomeKind {
     BudgetExceeded,
     Distilled,
+    Failed,
     NothingToDistil
 }
 

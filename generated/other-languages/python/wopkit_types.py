@@ -1437,10 +1437,11 @@ class MemoryCompactedPayload:
 
 
 class ScheduledDistillationOutcomeKind(Enum):
-    """distilled | nothing-to-distil | budget-exceeded."""
+    """distilled | nothing-to-distil | budget-exceeded | failed."""
 
     BUDGET_EXCEEDED = "budget-exceeded"
     DISTILLED = "distilled"
+    FAILED = "failed"
     NOTHING_TO_DISTIL = "nothing-to-distil"
 
 
@@ -1449,14 +1450,14 @@ class ScheduledDistillationOutcome:
     """What the latest run did; absent before the first run.
     
     What one scheduled instant did: distilled (with the archive and the memory.compacted
-    payload), nothing to distil, or refused over the budget (nothing written). Content-free.
-    Open.
+    payload), nothing to distil, refused over the budget, or failed for another reason
+    (nothing written in either refusal). Content-free. Open.
     """
     instant: datetime
     """The instant this run covers (firstAt + k·every)."""
 
     kind: ScheduledDistillationOutcomeKind
-    """distilled | nothing-to-distil | budget-exceeded."""
+    """distilled | nothing-to-distil | budget-exceeded | failed."""
 
     missed: int
     """Earlier instants passed since the previous run and coalesced into this one."""
@@ -1467,6 +1468,10 @@ class ScheduledDistillationOutcome:
     archive_id: Optional[str] = None
     """Content address of the archive (distilled only)."""
 
+    error_code: Optional[str] = None
+    """Machine code of the failure (failed only); never an error message, which could quote
+    content.
+    """
     event: Optional[MemoryCompactedPayload] = None
     """The memory.compacted payload of the run: trigger host-managed, with the distillation
     sub-object (distilled only).
@@ -1482,9 +1487,10 @@ class ScheduledDistillationOutcome:
         missed = from_int(obj.get("missed"))
         schedule_id = from_str(obj.get("scheduleId"))
         archive_id = from_union([from_str, from_none], obj.get("archiveId"))
+        error_code = from_union([from_str, from_none], obj.get("errorCode"))
         event = from_union([MemoryCompactedPayload.from_dict, from_none], obj.get("event"))
         tokens_required = from_union([from_int, from_none], obj.get("tokensRequired"))
-        return ScheduledDistillationOutcome(instant, kind, missed, schedule_id, archive_id, event, tokens_required)
+        return ScheduledDistillationOutcome(instant, kind, missed, schedule_id, archive_id, error_code, event, tokens_required)
 
     def to_dict(self) -> dict:
         result: dict = {}
@@ -1494,6 +1500,8 @@ class ScheduledDistillationOutcome:
         result["scheduleId"] = from_str(self.schedule_id)
         if self.archive_id is not None:
             result["archiveId"] = from_union([from_str, from_none], self.archive_id)
+        if self.error_code is not None:
+            result["errorCode"] = from_union([from_str, from_none], self.error_code)
         if self.event is not None:
             result["event"] = from_union([lambda x: to_class(MemoryCompactedPayload, x), from_none], self.event)
         if self.tokens_required is not None:

@@ -776,13 +776,17 @@ pub struct HostSampleDistillScheduleResponse {
 /// What the latest run did; absent before the first run.
 ///
 /// What one scheduled instant did: distilled (with the archive and the memory.compacted
-/// payload), nothing to distil, or refused over the budget (nothing written). Content-free.
-/// Open.
+/// payload), nothing to distil, refused over the budget, or failed for another reason
+/// (nothing written in either refusal). Content-free. Open.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ScheduledDistillationOutcome {
     /// Content address of the archive (distilled only).
     pub archive_id: Option<String>,
+
+    /// Machine code of the failure (failed only); never an error message, which could quote
+    /// content.
+    pub error_code: Option<String>,
 
     /// The memory.compacted payload of the run: trigger host-managed, with the distillation
     /// sub-object (distilled only).
@@ -791,7 +795,7 @@ pub struct ScheduledDistillationOutcome {
     /// The instant this run covers (firstAt + k·every).
     pub instant: String,
 
-    /// distilled | nothing-to-distil | budget-exceeded.
+    /// distilled | nothing-to-distil | budget-exceeded | failed.
     pub kind: ScheduledDistillationOutcomeKind,
 
     /// Earlier instants passed since the previous run and coalesced into this one.
@@ -857,7 +861,7 @@ pub struct DistillationReport {
     pub tokens_used: i64,
 }
 
-/// distilled | nothing-to-distil | budget-exceeded.
+/// distilled | nothing-to-distil | budget-exceeded | failed.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum ScheduledDistillationOutcomeKind {
@@ -865,6 +869,8 @@ pub enum ScheduledDistillationOutcomeKind {
     BudgetExceeded,
 
     Distilled,
+
+    Failed,
 
     #[serde(rename = "nothing-to-distil")]
     NothingToDistil,

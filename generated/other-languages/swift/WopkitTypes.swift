@@ -2252,18 +2252,21 @@ extension HostSampleDistillScheduleResponse {
 /// What the latest run did; absent before the first run.
 ///
 /// What one scheduled instant did: distilled (with the archive and the memory.compacted
-/// payload), nothing to distil, or refused over the budget (nothing written). Content-free.
-/// Open.
+/// payload), nothing to distil, refused over the budget, or failed for another reason
+/// (nothing written in either refusal). Content-free. Open.
 // MARK: - ScheduledDistillationOutcome
 struct ScheduledDistillationOutcome: Codable {
     /// Content address of the archive (distilled only).
     let archiveID: String?
+    /// Machine code of the failure (failed only); never an error message, which could quote
+    /// content.
+    let errorCode: String?
     /// The memory.compacted payload of the run: trigger host-managed, with the distillation
     /// sub-object (distilled only).
     let event: MemoryCompactedPayload?
     /// The instant this run covers (firstAt + k·every).
     let instant: Date
-    /// distilled | nothing-to-distil | budget-exceeded.
+    /// distilled | nothing-to-distil | budget-exceeded | failed.
     let kind: ScheduledDistillationOutcomeKind
     /// Earlier instants passed since the previous run and coalesced into this one.
     let missed: Int
@@ -2274,6 +2277,7 @@ struct ScheduledDistillationOutcome: Codable {
 
     enum CodingKeys: String, CodingKey {
         case archiveID = "archiveId"
+        case errorCode = "errorCode"
         case event = "event"
         case instant = "instant"
         case kind = "kind"
@@ -2303,6 +2307,7 @@ extension ScheduledDistillationOutcome {
 
     func with(
         archiveID: String?? = nil,
+        errorCode: String?? = nil,
         event: MemoryCompactedPayload?? = nil,
         instant: Date? = nil,
         kind: ScheduledDistillationOutcomeKind? = nil,
@@ -2312,6 +2317,7 @@ extension ScheduledDistillationOutcome {
     ) -> ScheduledDistillationOutcome {
         return ScheduledDistillationOutcome(
             archiveID: archiveID ?? self.archiveID,
+            errorCode: errorCode ?? self.errorCode,
             event: event ?? self.event,
             instant: instant ?? self.instant,
             kind: kind ?? self.kind,
@@ -2475,10 +2481,11 @@ extension DistillationReport {
     }
 }
 
-/// distilled | nothing-to-distil | budget-exceeded.
+/// distilled | nothing-to-distil | budget-exceeded | failed.
 enum ScheduledDistillationOutcomeKind: String, Codable {
     case budgetExceeded = "budget-exceeded"
     case distilled = "distilled"
+    case failed = "failed"
     case nothingToDistil = "nothing-to-distil"
 }
 

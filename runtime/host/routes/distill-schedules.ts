@@ -18,6 +18,7 @@ export function outcomeView(o: ScheduledRunOutcome): Record<string, unknown> {
   const base = { kind: o.kind, scheduleId: o.scheduleId, instant: o.instant, missed: o.missed };
   if (o.kind === 'distilled') return { ...base, archiveId: o.result.archiveId, event: o.result.event };
   if (o.kind === 'budget-exceeded') return { ...base, tokensRequired: o.tokensRequired };
+  if (o.kind === 'failed') return { ...base, errorCode: o.errorCode };
   return base;
 }
 

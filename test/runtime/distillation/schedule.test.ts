@@ -60,6 +60,29 @@ describe('scheduled distillation ("dreams")', () => {
     expect(sch.tick()[0]?.kind).toBe('budget-exceeded');
   });
 
+  it('a run that fails for another reason is reported by code only, and never keeps another due schedule from running or re-arming', () => {
+    const s = setup();
+    const other = 'mem://tenant-a/agent-2';
+    const real = s.distiller.distill.bind(s.distiller);
+    // The first scope's distillation fails as if redaction could not converge (with content in the message).
+    s.distiller.distill = (ref, req) => {
+      if (ref === REF) throw Object.assign(new Error('secret sk-live-canary-0001 in content'), { code: 'compaction_redaction_failed' });
+      return real(ref, req);
+    };
+    const sch = scheduler(s);
+    const a = sch.schedule({ memoryRef: REF, every: 'PT1H', firstAt: s.clock.now() });
+    const b = sch.schedule({ memoryRef: other, every: 'PT1H', firstAt: s.clock.now() });
+    transactional(s, REF, ['Note one.']);
+    transactional(s, other, ['Note two.']);
+    const out = sch.tick();
+    expect(out.map((o) => [o.scheduleId, o.kind])).toEqual([[a.scheduleId, 'failed'], [b.scheduleId, 'distilled']]);
+    expect(out[0]).toEqual({ kind: 'failed', scheduleId: a.scheduleId, instant: expect.any(String), missed: 0, errorCode: 'compaction_redaction_failed' });
+    expect(JSON.stringify(out[0])).not.toContain('sk-live-canary');
+    expect([sch.get(a.scheduleId)!.nextAt, sch.get(b.scheduleId)!.nextAt]).toEqual([a.nextAt + HOUR, b.nextAt + HOUR]);
+    s.clock.advance(HOUR);
+    expect(sch.tick().map((o) => o.kind)).toEqual(['failed', 'nothing-to-distil']);
+  });
+
   it('refuses bad schedules up front: sub-second or malformed periods, refs without a tenant, budgets the distiller refuses', () => {
     const s = setup();
     const sch = scheduler(s);

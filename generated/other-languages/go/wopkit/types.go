@@ -2355,17 +2355,20 @@ type HostSampleDistillScheduleResponse struct {
 // What the latest run did; absent before the first run.
 //
 // What one scheduled instant did: distilled (with the archive and the memory.compacted
-// payload), nothing to distil, or refused over the budget (nothing written). Content-free.
-// Open.
+// payload), nothing to distil, refused over the budget, or failed for another reason
+// (nothing written in either refusal). Content-free. Open.
 type ScheduledDistillationOutcome struct {
 	// Content address of the archive (distilled only).                                                                     
 	ArchiveID                                                                              *string                          `json:"archiveId,omitempty"`
+	// Machine code of the failure (failed only); never an error message, which could quote                                 
+	// content.                                                                                                             
+	ErrorCode                                                                              *string                          `json:"errorCode,omitempty"`
 	// The memory.compacted payload of the run: trigger host-managed, with the distillation                                 
 	// sub-object (distilled only).                                                                                         
 	Event                                                                                  *MemoryCompactedPayload          `json:"event,omitempty"`
 	// The instant this run covers (firstAt + k·every).                                                                     
 	Instant                                                                                time.Time                        `json:"instant"`
-	// distilled | nothing-to-distil | budget-exceeded.                                                                     
+	// distilled | nothing-to-distil | budget-exceeded | failed.                                                            
 	Kind                                                                                   ScheduledDistillationOutcomeKind `json:"kind"`
 	// Earlier instants passed since the previous run and coalesced into this one.                                          
 	Missed                                                                                 int64                            `json:"missed"`
@@ -4359,12 +4362,13 @@ const (
 	PurpleTerminate  DecisionKindEnum = "terminate"
 )
 
-// distilled | nothing-to-distil | budget-exceeded.
+// distilled | nothing-to-distil | budget-exceeded | failed.
 type ScheduledDistillationOutcomeKind string
 
 const (
 	BudgetExceeded  ScheduledDistillationOutcomeKind = "budget-exceeded"
 	Distilled       ScheduledDistillationOutcomeKind = "distilled"
+	KindFailed      ScheduledDistillationOutcomeKind = "failed"
 	NothingToDistil ScheduledDistillationOutcomeKind = "nothing-to-distil"
 )
 
