@@ -88,28 +88,14 @@ export class TimerHeap<T> {
     }
   }
 
+  /** Move the last element to the root and sift it down (the heap shrinks by one). */
   #removeTop(): void {
     const last = --this.#size;
     if (last === 0) return;
-    const due = this.#due[last]!;
-    const seq = this.#seq[last]!;
-    const slot = this.#slot[last]!;
-    let i = 0;
-    for (;;) {
-      const l = 2 * i + 1;
-      if (l >= last) break;
-      const r = l + 1;
-      let c = l;
-      if (r < last && (this.#due[r]! < this.#due[l]! || (this.#due[r] === this.#due[l] && this.#seq[r]! < this.#seq[l]!))) c = r;
-      if (due < this.#due[c]! || (due === this.#due[c] && seq <= this.#seq[c]!)) break;
-      this.#due[i] = this.#due[c]!;
-      this.#seq[i] = this.#seq[c]!;
-      this.#slot[i] = this.#slot[c]!;
-      i = c;
-    }
-    this.#due[i] = due;
-    this.#seq[i] = seq;
-    this.#slot[i] = slot;
+    this.#due[0] = this.#due[last]!;
+    this.#seq[0] = this.#seq[last]!;
+    this.#slot[0] = this.#slot[last]!;
+    this.#siftDown(0);
   }
 
   #grow(): void {
