@@ -4,10 +4,10 @@
  * and the scenario must fail on exactly that.
  */
 import { describe, expect, it } from 'vitest';
-import { createServer } from 'node:http';
 import { createHost } from '../../runtime/host/server.ts';
 import { configFrom } from '../../conformance/config.ts';
 import { runSuite } from '../../conformance/run.ts';
+import { withServer } from './fake-host.ts';
 
 const TOKEN = 'distill-scheduled-proxy-token-0123456789';
 type Json = Record<string, any>;
@@ -17,23 +17,20 @@ async function withProxy(tamper: Tamper, fn: (url: string) => Promise<void>): Pr
   const { app } = await createHost({ token: TOKEN });
   const upstream = await app.listen({ port: 0, host: '127.0.0.1' });
   const seen = new Map<string, number>();
-  const proxy = createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    const r = await fetch(upstream + req.url, { method: req.method, headers: { authorization: req.headers.authorization ?? '', 'content-type': 'application/json' }, ...(chunks.length > 0 ? { body: Buffer.concat(chunks) } : {}) });
-    const path = (req.url ?? '').split('?')[0]!;
-    const nth = (seen.get(path) ?? 0) + 1;
-    seen.set(path, nth);
-    const body = (await r.json()) as Json;
-    res.statusCode = r.status;
-    res.setHeader('content-type', 'application/json');
-    res.end(JSON.stringify(r.status < 300 ? tamper(path, body, nth) : body));
-  });
-  await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
   try {
-    await fn(`http://127.0.0.1:${(proxy.address() as { port: number }).port}`);
+    await withServer(async (req, res) => {
+      const chunks: Buffer[] = [];
+      for await (const c of req) chunks.push(c as Buffer);
+      const r = await fetch(upstream + req.url, { method: req.method, headers: { authorization: req.headers.authorization ?? '', 'content-type': 'application/json' }, ...(chunks.length > 0 ? { body: Buffer.concat(chunks) } : {}) });
+      const path = (req.url ?? '').split('?')[0]!;
+      const nth = (seen.get(path) ?? 0) + 1;
+      seen.set(path, nth);
+      const body = (await r.json()) as Json;
+      res.statusCode = r.status;
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify(r.status < 300 ? tamper(path, body, nth) : body));
+    }, fn);
   } finally {
-    proxy.close();
     await app.close();
   }
 }
