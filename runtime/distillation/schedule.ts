@@ -130,11 +130,6 @@ export class DistillationScheduler {
     return this.#lastOutcome.get(scheduleId);
   }
 
-  /** The latest instant the schedule has run (or is running) for, if any. */
-  lastInstant(scheduleId: string): number | undefined {
-    return this.#lastInstant.get(scheduleId);
-  }
-
   /** Run every schedule whose instant is due, once each, and re-arm it at its next future instant. */
   tick(): ScheduledRunOutcome[] {
     if (this.o.replay === true) return [];

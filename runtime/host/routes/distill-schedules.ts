@@ -8,10 +8,11 @@ import { validateHostSampleDistillScheduleRequest, validateHostSampleDistillSche
 import type { HostSampleDistillScheduleRequest, HostSampleDistillScheduleTickRequest } from '../../../generated/ts/index.ts';
 import { HttpError } from '../errors.ts';
 import { bodyOf, type HostContext } from '../context.ts';
-import { tenantOrThrow } from './memory-seams.ts';
 import type { DistillationSchedule, DistillationScheduler, ScheduledRunOutcome } from '../../distillation/schedule.ts';
 
 const BASE = '/v1/host/sample/memory/distill-schedule';
+/** Refusal code of ScheduleError / DistillationError → the request field it is about. */
+const REFUSED_FIELD: Record<string, string> = { invalid_period: '/every', invalid_start: '/firstAt', invalid_ref: '/memoryRef', invalid_budget: '/tokenBudget' };
 
 /** The wire form of an outcome: identifiers, counts and the content-free event only. */
 export function outcomeView(o: ScheduledRunOutcome): Record<string, unknown> {
@@ -42,17 +43,15 @@ export function registerDistillSchedules(app: FastifyInstance, ctx: HostContext)
 
   app.post(BASE, async (req, reply) => {
     const body = bodyOf<HostSampleDistillScheduleRequest>(req, validateHostSampleDistillScheduleRequest);
-    tenantOrThrow(body.memoryRef);
     const sch = scheduler();
     const firstAt = body.firstAt === undefined ? undefined : Date.parse(body.firstAt);
     try {
       const s = sch.schedule({ memoryRef: body.memoryRef, every: body.every, ...(body.tokenBudget !== undefined ? { tokenBudget: body.tokenBudget } : {}), ...(firstAt !== undefined ? { firstAt } : {}) });
       return reply.code(201).send(scheduleView(s, undefined));
     } catch (err) {
-      const e = err as { name?: string; code?: string };
-      const at = e.code === 'invalid_period' ? '/every' : e.code === 'invalid_start' ? '/firstAt' : e.name === 'DistillationError' ? '/tokenBudget' : '/memoryRef';
-      if (e.name === 'ScheduleError' || e.name === 'DistillationError') throw new HttpError('validation_failed', 'the schedule was refused', { failures: [{ instancePath: at, message: e.code ?? 'refused' }] });
-      throw err;
+      const at = REFUSED_FIELD[(err as { code?: string }).code ?? ''];
+      if (at === undefined) throw err;
+      throw new HttpError('validation_failed', 'the schedule was refused', { failures: [{ instancePath: at, message: (err as { code: string }).code }] });
     }
   });
 
