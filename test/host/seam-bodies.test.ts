@@ -79,4 +79,13 @@ describe('fixture seam request bodies are schema-checked', () => {
     expect(list.json()).toEqual({ entries: [] });
     await app.close();
   });
+  it('a seed naming a started run of another tenant is a 409 too', async () => {
+    const { app } = await createHost({ token: TOKEN });
+    const started = await app.inject({ method: 'POST', url: '/v1/host/sample/multi-agent/escalation-run', headers: H, payload: JSON.stringify({ confidence: 0.95 }) });
+    const { runId } = started.json() as { runId: string };
+    const r = await app.inject({ method: 'POST', url: '/v1/host/sample/memory/seed', headers: H, payload: JSON.stringify({ memoryRef: 'mem://acme/notes', runId, entries: [{ content: 'x' }] }) });
+    expect(r.statusCode).toBe(409);
+    expect(r.json()).toMatchObject({ error: 'conflict', details: { failures: [{ instancePath: '/runId' }] } });
+    await app.close();
+  });
 });
