@@ -4,7 +4,7 @@
  * Run: npx tsx bench/runtime/scheduler.bench.ts   → bench/results/scheduler.json
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { TimerHeap } from '../../runtime/commitments/timer-heap.ts';
+import { TimerHeap } from '../../runtime/shared/timer-heap.ts';
 import { CommitmentEngine } from '../../runtime/commitments/engine.ts';
 import { ManualClock } from '../../runtime/shared/clock.ts';
 import { rng } from '../rng.ts';

@@ -14,7 +14,7 @@
  * - Content-free: the emitted payload carries ids and the condition kind only.
  */
 import type { Clock } from '../shared/clock.ts';
-import { TimerHeap } from './timer-heap.ts';
+import { TimerHeap } from '../shared/timer-heap.ts';
 import {
   tagRuleInference,
   type Commitment,

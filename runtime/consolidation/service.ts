@@ -11,9 +11,9 @@
  * - Passes over the same memoryRef are serialised.
  */
 import { tierOf } from '../memory/writer.ts';
-import { KeyedMutex } from '../multi-agent/sub-run-memory.ts';
-import type { MemoryStorePort } from '../multi-agent/memory-port.ts';
-import type { ReadSnapshotHolds } from '../multi-agent/read-snapshots.ts';
+import { KeyedMutex } from '../shared/keyed-mutex.ts';
+import type { MemoryStorePort } from '../memory/memory-port.ts';
+import type { ReadSnapshotHolds } from '../memory/read-snapshots.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { NearDuplicateOptions } from './near-duplicates.ts';
 import { planConsolidation, type ConsolidationPlan } from './plan.ts';

@@ -24,9 +24,9 @@ import { COMPACTED_FROM, SOURCE_IDS_LISTED_UP_TO, type Compactor, type EmitFn, t
 import { extractiveSummariser, sentencesOf, type Summariser } from '../compaction/summariser.ts';
 import { validatePayload } from '../events/validate.ts';
 import type { CapabilityFragment } from '../capabilities/registry.ts';
-import { durationMs } from './duration.ts';
+import { durationMs } from '../shared/duration.ts';
 import { INDEX_PATH, isValidIndex, readIndex, withArchive, type MemoryIndex, type MemoryIndexArchive, type Workspace } from './index-manifest.ts';
-import { TOKENIZER_NAME, countTokens } from './tokenizer.ts';
+import { TOKENIZER_NAME, countTokens } from '../shared/tokenizer.ts';
 
 export const ARCHIVE_TAG = 'distilled-archive';
 export const LEVEL_TAG = 'distill-level:';

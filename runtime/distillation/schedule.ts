@@ -19,10 +19,10 @@
  */
 import type { Clock } from '../shared/clock.ts';
 import { toIso } from '../shared/clock.ts';
-import { TimerHeap } from '../commitments/timer-heap.ts';
+import { TimerHeap } from '../shared/timer-heap.ts';
 import { CompactionError } from '../compaction/compactor.ts';
 import { DistillationError, TokenBudgetExceededError, type Distiller, type DistillResult } from './distiller.ts';
-import { durationMs } from './duration.ts';
+import { durationMs } from '../shared/duration.ts';
 
 /** Shortest period a schedule may use: background work more often than this is a misconfiguration. */
 export const MIN_PERIOD_MS = 1000;

@@ -8,8 +8,8 @@
  */
 import type { Clock, IdSource } from '../shared/clock.ts';
 import { toIso } from '../shared/clock.ts';
-import { countTokens } from '../distillation/tokenizer.ts';
-import { durationMs } from '../distillation/duration.ts';
+import { countTokens } from '../shared/tokenizer.ts';
+import { durationMs } from '../shared/duration.ts';
 import type { RuntimeAdapter } from './adapters/types.ts';
 import { assertDto } from './dto.ts';
 import { isLoopbackUrl } from './adapters/openai-compatible.ts';

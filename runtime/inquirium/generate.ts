@@ -23,7 +23,7 @@ import type { InquiriumGenerateResponse } from '../../generated/ts/inquirium.gen
 import type { InquiriumAssistantTurnTrace, InquiriumTraceDecision, InquiriumTraceEffect } from '../../generated/ts/inquirium.assistant-turn-trace.v1.ts';
 import type { Clock, IdSource } from '../shared/clock.ts';
 import { toIso } from '../shared/clock.ts';
-import { countTokens } from '../distillation/tokenizer.ts';
+import { countTokens } from '../shared/tokenizer.ts';
 import { admits, applyLayers, grantLayer, inquiriumLayer, type AcceptanceLayer, type ContextElement, type ElementOutcome } from './acceptance.ts';
 import type { ChatMessage, RuntimeAdapter } from './adapters/types.ts';
 import { RuntimeInvokeError } from './adapters/types.ts';

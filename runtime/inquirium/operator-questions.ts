@@ -11,7 +11,7 @@
  */
 import type { Clock } from '../shared/clock.ts';
 import { toIso } from '../shared/clock.ts';
-import { durationMs } from '../distillation/duration.ts';
+import { durationMs } from '../shared/duration.ts';
 import { assertDto, checkDto } from './dto.ts';
 import { classificationAxis, type Classification } from './lattice.ts';
 

@@ -4,7 +4,7 @@
  * fact's classification (missing class → the shortest retention among default and every configured profile).
  * Expired facts are excised.
  */
-import { durationMs } from '../distillation/duration.ts';
+import { durationMs } from '../shared/duration.ts';
 import { resolveClassKeyed, type ClassKeyed } from './keyed.ts';
 import { retentionAxis, type RetentionProfile } from './safety-axes.ts';
 import type { InquiryTranscriptStore, TranscriptFact } from './storage/transcript.ts';

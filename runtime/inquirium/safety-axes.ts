@@ -2,7 +2,7 @@
  * Restrictiveness orders of the safety-sensitive settings in inquirium.assistant-config.v1 — one table, used by
  * the monotonicity checks. compare(a, b) > 0 means a is more restrictive.
  */
-import { durationMs } from '../distillation/duration.ts';
+import { durationMs } from '../shared/duration.ts';
 import type { SafetyAxis } from './keyed.ts';
 import type { InquiriumEgress, InquiriumEscalationThreshold, InquiriumEscalationTrigger, InquiriumRetentionProfile, InquiriumVerificationRigor } from '../../generated/ts/inquirium.assistant-config.v1.ts';
 import type { InquiriumTraceLevel } from '../../generated/ts/inquirium.assistant-turn-trace.v1.ts';

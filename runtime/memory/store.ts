@@ -5,9 +5,9 @@
  *
  * It implements the `MemoryStorePort` the consolidation, commitment and multi-agent modules use.
  */
-import type { MemoryStorePort, StoredEntry } from '../multi-agent/memory-port.ts';
+import type { MemoryStorePort, StoredEntry } from './memory-port.ts';
 
-export type { StoredEntry } from '../multi-agent/memory-port.ts';
+export type { StoredEntry } from './memory-port.ts';
 
 /** Told about every mutation after it happened (`after` is null for a delete). */
 export type StoreObserver = (memoryRef: string, memoryId: string, after: StoredEntry | null) => void;

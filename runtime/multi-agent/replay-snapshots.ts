@@ -15,8 +15,8 @@
  * index is gone (never recorded, or dropped with the run's log) is refused with `event_log_unavailable`.
  */
 import type { Clock } from '../shared/clock.ts';
-import type { MemoryStorePort, StoredEntry } from './memory-port.ts';
-import { ReadSnapshotHolds } from './read-snapshots.ts';
+import type { MemoryStorePort, StoredEntry } from '../memory/memory-port.ts';
+import { ReadSnapshotHolds } from '../memory/read-snapshots.ts';
 
 export interface JournalRecord {
   readonly jseq: number;

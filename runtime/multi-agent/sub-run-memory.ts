@@ -13,7 +13,8 @@
  */
 import type { Clock, IdSource } from '../shared/clock.ts';
 import { toIso } from '../shared/clock.ts';
-import type { MemoryStorePort, StoredEntry } from './memory-port.ts';
+import type { MemoryStorePort, StoredEntry } from '../memory/memory-port.ts';
+import { KeyedMutex } from '../shared/keyed-mutex.ts';
 
 export type CrossChildMemoryConcurrency = 'strict' | 'advisory';
 
@@ -36,21 +37,6 @@ export interface SubRunMemoryOptions {
   /** SR-1 chokepoint applied to every child write. */
   readonly redact: (content: string) => string;
   readonly concurrency?: CrossChildMemoryConcurrency;
-}
-
-/** Serialises async tasks per key (FIFO). */
-export class KeyedMutex {
-  readonly #tails = new Map<string, Promise<unknown>>();
-  run<T>(key: string, task: () => Promise<T>): Promise<T> {
-    const prev = this.#tails.get(key) ?? Promise.resolve();
-    const next = prev.then(task, task);
-    const tail = next.catch(() => undefined);
-    this.#tails.set(key, tail);
-    void tail.then(() => {
-      if (this.#tails.get(key) === tail) this.#tails.delete(key);
-    });
-    return next;
-  }
 }
 
 export interface ChildWrite {

@@ -19,7 +19,7 @@ import { memoryRef as buildRef, tenantOf } from '../memory/memory-ref.ts';
 import { SharedMemoryStore } from '../memory/store.ts';
 import { MemoryWriter } from '../memory/writer.ts';
 import { memoryCapability } from '../memory/capability.ts';
-import { ownedCapabilityFragment } from '../multi-agent/capabilities.ts';
+import { ownedCapabilityFragment } from './capabilities.ts';
 import {
   makeEscalationPolicy,
   orchestratorStep,
@@ -29,7 +29,7 @@ import {
   type OrchestratorStepResult,
   SPEC_STEP_PAYLOADS,
 } from '../multi-agent/escalation.ts';
-import { ReadSnapshotHolds } from '../multi-agent/read-snapshots.ts';
+import { ReadSnapshotHolds } from '../memory/read-snapshots.ts';
 import { MemoryJournal, type ForkMemoryView } from '../multi-agent/replay-snapshots.ts';
 import { SubRunMemory, type CrossChildMemoryConcurrency } from '../multi-agent/sub-run-memory.ts';
 import { SecretRegistries, SimulatedByokResolver } from '../redaction/secret-registry.ts';

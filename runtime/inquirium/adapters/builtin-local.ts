@@ -2,7 +2,7 @@
  * A deterministic built-in local runtime for demos, tests and the conformance suite: it answers with a short,
  * bounded reflection of the last user turn. Same input, same output; no network, no tools.
  */
-import { countTokens } from '../../distillation/tokenizer.ts';
+import { countTokens } from '../../shared/tokenizer.ts';
 import type { InvokeRequest, InvokeResult, RuntimeAdapter } from './types.ts';
 
 export class BuiltinLocalRuntime implements RuntimeAdapter {

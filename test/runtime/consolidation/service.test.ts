@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { ManualClock, toIso } from '../../../runtime/shared/clock.ts';
-import { InMemoryStorePort, type StoredEntry } from '../../../runtime/multi-agent/memory-port.ts';
-import { ReadSnapshotHolds } from '../../../runtime/multi-agent/read-snapshots.ts';
+import { InMemoryStorePort, type StoredEntry } from '../../../runtime/memory/memory-port.ts';
+import { ReadSnapshotHolds } from '../../../runtime/memory/read-snapshots.ts';
 import { ConsolidationError, ConsolidationService, type AgentMemoryConsolidatedPayload } from '../../../runtime/consolidation/service.ts';
 
 const tenantOf = (ref: string) => /^mem:\/\/([a-z0-9-]+)\/[a-z0-9-]+$/.exec(ref)?.[1];

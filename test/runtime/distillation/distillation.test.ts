@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { DistillationError, TokenBudgetExceededError, UnadvertisedDistiller } from '../../../runtime/distillation/distiller.ts';
 import { INDEX_PATH, isValidIndex, readIndex } from '../../../runtime/distillation/index-manifest.ts';
-import { countTokens, TOKENIZER_NAME } from '../../../runtime/distillation/tokenizer.ts';
+import { countTokens, TOKENIZER_NAME } from '../../../runtime/shared/tokenizer.ts';
 import { validateMemoryIndex } from '../../../generated/validators/validators.js';
 import { validateRunEvent } from '../../../runtime/events/validate.ts';
 import { TenantMemoryAdapter } from '../../../runtime/memory/adapter.ts';

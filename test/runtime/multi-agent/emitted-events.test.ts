@@ -7,11 +7,11 @@ import fc from 'fast-check';
 import { validateRunEvent } from '../../../generated/run-events/index.ts';
 import { validateMemoryConsolidationCapability, validateCommitmentsCapability, validateExecutionModelCapability } from '../../../generated/validators/validators.js';
 import { ManualClock, toIso } from '../../../runtime/shared/clock.ts';
-import { InMemoryStorePort } from '../../../runtime/multi-agent/memory-port.ts';
+import { InMemoryStorePort } from '../../../runtime/memory/memory-port.ts';
 import { ConsolidationService } from '../../../runtime/consolidation/service.ts';
 import { CommitmentEngine } from '../../../runtime/commitments/engine.ts';
 import { SPEC_STEP_PAYLOADS, makeEscalationPolicy, orchestratorStep } from '../../../runtime/multi-agent/escalation.ts';
-import { ownedCapabilityFragment } from '../../../runtime/multi-agent/capabilities.ts';
+import { ownedCapabilityFragment } from '../../../runtime/openwop/capabilities.ts';
 
 let seq = 0;
 /** Wrap a payload in an envelope and validate it as a run event of a known type; throw with the pointers otherwise. */

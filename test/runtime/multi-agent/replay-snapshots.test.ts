@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { ManualClock, toIso } from '../../../runtime/shared/clock.ts';
-import { InMemoryStorePort, type StoredEntry } from '../../../runtime/multi-agent/memory-port.ts';
+import { InMemoryStorePort, type StoredEntry } from '../../../runtime/memory/memory-port.ts';
 import {
   ForkSeqOutOfRangeError,
   JournaledStore,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { ManualClock, SequentialIds } from '../../../runtime/shared/clock.ts';
-import { InMemoryStorePort, type MemoryStorePort, type StoredEntry } from '../../../runtime/multi-agent/memory-port.ts';
+import { InMemoryStorePort, type MemoryStorePort, type StoredEntry } from '../../../runtime/memory/memory-port.ts';
 import { SubRunMemory, SubRunScopeError, type CrossChildMemoryConcurrency } from '../../../runtime/multi-agent/sub-run-memory.ts';
 
 const tenantOf = (ref: string) => /^mem:\/\/([a-z0-9-]+)\/[a-z0-9-]+$/.exec(ref)?.[1];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { TimerHeap } from '../../../runtime/commitments/timer-heap.ts';
+import { TimerHeap } from '../../../runtime/shared/timer-heap.ts';
 
 describe('TimerHeap (binary heap, lazy cancel)', () => {
   it('pops due timers in (due, schedule order) order and leaves future ones', () => {
