@@ -88,6 +88,19 @@ export function validateRunEvent(event: unknown): RunEventValidation {
   return { valid: false, known: true, type, failures };
 }
 
+/**
+ * Validate only the payload of a run event of the given type, before the event exists (so a caller can refuse a
+ * mutation whose closing event the log would refuse). An unknown type passes with `known: false`; pointers are
+ * relative to the event (`/payload/...`).
+ */
+export function validateRunEventPayload(type: string, payload: unknown): RunEventValidation {
+  const payloadValidator = payloadValidators.get(type);
+  if (!payloadValidator) return { valid: true, known: false, type, failures: [] };
+  if (payloadValidator(payload)) return { valid: true, known: true, type, failures: [] };
+  const failures = toFailures(payloadValidator.errors).map((f) => ({ ...f, instancePath: '/payload' + f.instancePath }));
+  return { valid: false, known: true, type, failures };
+}
+
 /** True when `event` is a valid run event of a known type (payload typed by its type). */
 export function isKnownRunEvent(event: unknown): event is KnownRunEvent {
   const r = validateRunEvent(event);
