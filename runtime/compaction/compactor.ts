@@ -13,7 +13,8 @@
  */
 import type { Clock, IdSource } from '../shared/clock.ts';
 import { parseMemoryRef } from '../memory/memory-ref.ts';
-import { isExpired, type SharedMemoryStore, type StoredEntry } from '../memory/store.ts';
+import type { SharedMemoryStore, StoredEntry } from '../memory/store.ts';
+import { isExpired } from '../memory/ttl.ts';
 import { MemoryWriteError, type MemoryWriter, type WriteContext } from '../memory/writer.ts';
 import { validatePayload } from '../events/validate.ts';
 import type { CapabilityFragment } from '../capabilities/registry.ts';

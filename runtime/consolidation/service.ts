@@ -12,6 +12,7 @@
  */
 import { tierOf } from '../memory/writer.ts';
 import { KeyedMutex } from '../shared/keyed-mutex.ts';
+import { isExpired } from '../memory/ttl.ts';
 import type { MemoryStorePort } from '../memory/memory-port.ts';
 import type { ReadSnapshotHolds } from '../memory/read-snapshots.ts';
 import type { Clock } from '../shared/clock.ts';
@@ -97,7 +98,7 @@ export class ConsolidationService {
   async #pass(memoryRef: string, tenantId: string, req: ConsolidateRequest): Promise<ConsolidationResult> {
     const now = this.#o.clock.now();
     // Long-term entries only (transactional working memory is distillation's input, not consolidation's), unexpired.
-    const live = (await this.#o.store.listRaw(memoryRef)).filter((e) => tierOf(e.tags) === 'long-term' && (e.expiresAt === undefined || Date.parse(e.expiresAt) > now));
+    const live = (await this.#o.store.listRaw(memoryRef)).filter((e) => tierOf(e.tags) === 'long-term' && !isExpired(e, now));
     const plan = planConsolidation(live, {
       redact: (c) => this.#o.redact(c, { memoryRef, tenantId }),
       ...(this.#o.nearDuplicates === undefined ? {} : { nearDuplicates: this.#o.nearDuplicates }),

@@ -7,7 +7,8 @@
  */
 import type { Clock } from '../shared/clock.ts';
 import { parseMemoryRef } from './memory-ref.ts';
-import { isExpired, type SharedMemoryStore, type StoredEntry } from './store.ts';
+import type { SharedMemoryStore, StoredEntry } from './store.ts';
+import { isExpired } from './ttl.ts';
 
 /** Wire-shaped MemoryEntry (dates as ISO-8601 strings). */
 export interface MemoryEntry {

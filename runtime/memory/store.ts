@@ -6,6 +6,7 @@
  * It implements the `MemoryStorePort` the consolidation, commitment and multi-agent modules use.
  */
 import type { MemoryStorePort, StoredEntry } from './memory-port.ts';
+import { isExpired } from './ttl.ts';
 
 export type { StoredEntry } from './memory-port.ts';
 
@@ -70,11 +71,4 @@ export class SharedMemoryStore implements MemoryStorePort {
     }
     return n;
   }
-}
-
-/** TTL rule: an entry surfaces only while now < expiresAt (millisecond granularity). */
-export function isExpired(entry: Pick<StoredEntry, 'expiresAt'>, nowMs: number): boolean {
-  if (entry.expiresAt === undefined) return false;
-  const t = Date.parse(entry.expiresAt);
-  return Number.isNaN(t) || nowMs >= t;
 }

@@ -6,8 +6,8 @@
  * consolidation leave it empty). Every event appended to a run's log records a watermark: the journal head and the
  * clock at that moment. Memory "as it was at event index N of run R" is the state after every mutation with
  * `jseq <= watermark(R, N).jseq` — computed by reverse projection: start from the journal's mirror of the current
- * state and undo, newest first, every mutation of that memoryRef with a larger jseq. Entries whose `expiresAt` is
- * at or before the watermark's clock are hidden (TTL evaluated at the snapshot anchor, not now).
+ * state and undo, newest first, every mutation of that memoryRef with a larger jseq. Entries the TTL rule
+ * (`memory/ttl.ts`) finds expired at the watermark's clock are hidden (TTL evaluated at the snapshot anchor, not now).
  *
  * Availability: reverse projection needs every mutation after the watermark. Retention pruning drops mutations
  * older than `retentionMs` (never past a held fork's watermark); a fork whose watermark precedes the pruned
@@ -17,6 +17,7 @@
 import type { Clock } from '../shared/clock.ts';
 import type { MemoryStorePort, StoredEntry } from '../memory/memory-port.ts';
 import { ReadSnapshotHolds } from '../memory/read-snapshots.ts';
+import { isExpired } from '../memory/ttl.ts';
 
 export interface JournalRecord {
   readonly jseq: number;
@@ -203,7 +204,7 @@ export class MemoryJournal {
       if (r.before === null) state.delete(r.memoryId);
       else state.set(r.memoryId, r.before);
     }
-    for (const [id, e] of state) if (e.expiresAt !== undefined && Date.parse(e.expiresAt) <= w.at) state.delete(id);
+    for (const [id, e] of state) if (isExpired(e, w.at)) state.delete(id);
     return state;
   }
 

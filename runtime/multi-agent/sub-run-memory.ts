@@ -14,6 +14,7 @@
 import type { Clock, IdSource } from '../shared/clock.ts';
 import { toIso } from '../shared/clock.ts';
 import type { MemoryStorePort, StoredEntry } from '../memory/memory-port.ts';
+import { isExpired } from '../memory/ttl.ts';
 import { KeyedMutex } from '../shared/keyed-mutex.ts';
 
 export type CrossChildMemoryConcurrency = 'strict' | 'advisory';
@@ -116,7 +117,7 @@ export class SubRunMemory {
   readForParent(parentRunId: string, memoryRef: string): Promise<StoredEntry[]> {
     const read = async () => {
       const now = this.#o.clock.now();
-      return (await this.#o.store.listRaw(memoryRef)).filter((e) => e.expiresAt === undefined || Date.parse(e.expiresAt) > now);
+      return (await this.#o.store.listRaw(memoryRef)).filter((e) => !isExpired(e, now));
     };
     return this.concurrency === 'strict' ? this.#mutex.run(parentRunId, read) : read();
   }
