@@ -9,7 +9,8 @@ import { toFailures } from '../../generated/guards/index.ts';
 import { validateCapabilities } from '../../generated/validators/validators.js';
 import type { Capabilities } from '../../generated/ts/index.ts';
 
-export type CapabilityFragment = { readonly [key: string]: unknown };
+/** What one module contributes: any part of the generated discovery document (checked at compile time). */
+export type CapabilityFragment = Readonly<Partial<Capabilities>>;
 
 export class InvalidCapabilitiesError extends Error {
   constructor(readonly failures: readonly { instancePath: string; message: string }[]) {

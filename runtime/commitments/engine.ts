@@ -13,6 +13,7 @@
  *   tenant, and an enqueued run must come back in the same tenant or the engine refuses it.
  * - Content-free: the emitted payload carries ids and the condition kind only.
  */
+import type { CommitmentFiredPayload } from '../../generated/ts/index.ts';
 import type { Clock } from '../shared/clock.ts';
 import { TimerHeap } from '../shared/timer-heap.ts';
 import {
@@ -23,15 +24,11 @@ import {
   type InferredCommitment,
 } from './inference.ts';
 
-/** Payload of `commitment.fired` (RFC 0068 §C). `conditionInstance` is an additive identifier (allowed: the payload is open). */
-export interface CommitmentFiredPayload {
-  commitmentId: string;
-  memoryRef: string;
-  memoryId?: string;
-  condition: 'time' | 'predicate';
-  enqueuedRunId?: string;
-  conditionInstance: string;
-}
+/**
+ * The `commitment.fired` payload (RFC 0068 §C) this engine emits: the generated payload plus `conditionInstance`,
+ * an additive identifier (allowed: the payload is open) that lets replay rebuild the fired ledger.
+ */
+export type FiredCommitmentPayload = CommitmentFiredPayload & { conditionInstance: string };
 
 export interface FiredRecord {
   readonly commitmentId: string;
@@ -83,7 +80,7 @@ export type RunEnqueuer = (req: {
 /** Where `commitment.fired` goes (the event log adapter decides the stream; the run id is set when a run was enqueued). */
 export type CommitmentEventSink = (
   type: 'commitment.fired',
-  payload: CommitmentFiredPayload,
+  payload: FiredCommitmentPayload,
   ctx: { readonly tenantId: string; readonly runId?: string },
 ) => void | Promise<void>;
 
@@ -112,7 +109,7 @@ export interface CommitmentEngineOptions {
 export interface FireOutcome {
   readonly commitmentId: string;
   readonly instance: string;
-  readonly payload: CommitmentFiredPayload;
+  readonly payload: FiredCommitmentPayload;
 }
 
 export class CommitmentEngine {
@@ -227,7 +224,7 @@ export class CommitmentEngine {
   async #fire(c: Commitment, instance: string): Promise<FireOutcome | undefined> {
     if (this.#ledger.has(c.commitmentId, instance)) return undefined;
     this.#ledger.record({ commitmentId: c.commitmentId, instance, firedAt: this.#o.clock.now() });
-    const payload: CommitmentFiredPayload = {
+    const payload: FiredCommitmentPayload = {
       commitmentId: c.commitmentId,
       memoryRef: c.memoryRef,
       condition: c.condition.kind,
@@ -252,11 +249,11 @@ export class CommitmentEngine {
    * Replay: return the `commitment.fired` payloads recorded in the log, in log order, without firing anything;
    * the ledger learns every recorded instance so no engine sharing it fires them again.
    */
-  replayFromLog(events: Iterable<{ readonly type: string; readonly payload?: unknown }>): CommitmentFiredPayload[] {
-    const out: CommitmentFiredPayload[] = [];
+  replayFromLog(events: Iterable<{ readonly type: string; readonly payload?: unknown }>): FiredCommitmentPayload[] {
+    const out: FiredCommitmentPayload[] = [];
     for (const e of events) {
       if (e.type !== 'commitment.fired' || typeof e.payload !== 'object' || e.payload === null) continue;
-      const p = e.payload as CommitmentFiredPayload;
+      const p = e.payload as FiredCommitmentPayload;
       if (typeof p.conditionInstance === 'string' && !this.#ledger.has(p.commitmentId, p.conditionInstance)) {
         this.#ledger.record({ commitmentId: p.commitmentId, instance: p.conditionInstance, firedAt: this.#o.clock.now() });
       }

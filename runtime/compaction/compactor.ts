@@ -11,6 +11,7 @@
  * - Everything that can fail (reading, summarising, redaction, size, the event's own validity) happens before
  *   the first write.
  */
+import type { CompactionTrigger, HostSampleMemoryCompactResponse, MemoryCompactedPayload } from '../../generated/ts/index.ts';
 import type { Clock, IdSource } from '../shared/clock.ts';
 import { parseMemoryRef } from '../memory/memory-ref.ts';
 import type { SharedMemoryStore, StoredEntry } from '../memory/store.ts';
@@ -21,17 +22,8 @@ import type { CapabilityFragment } from '../capabilities/registry.ts';
 import { neutraliseByokForms } from './byok-forms.ts';
 import { extractiveSummariser, type Summariser } from './summariser.ts';
 
-export type CompactionTrigger = 'host-managed' | 'client-requested' | 'both';
-
-export interface MemoryCompactedPayload {
-  memoryRef: string;
-  outputId: string;
-  sourceIds?: string[];
-  sourceCount: number;
-  trigger: 'host-managed' | 'client-requested';
-  byteSize: number;
-  distillation?: { tokenBudget: number; tokensUsed: number; indexUpdated: boolean };
-}
+/** The path that drives one compaction run (the advertised trigger may be `both`; a run is one or the other). */
+export type CompactionRunTrigger = Exclude<CompactionTrigger, 'both'>;
 
 /** sourceIds are listed when there are at most this many sources. */
 export const SOURCE_IDS_LISTED_UP_TO = 100;
@@ -56,16 +48,13 @@ export interface CompactRequest {
   /** Which entries to collapse; default: every live entry of the ref (up to maxInputEntries). */
   readonly sourceIds?: readonly string[];
   readonly tag?: string;
-  readonly trigger?: 'host-managed' | 'client-requested';
+  readonly trigger?: CompactionRunTrigger;
   readonly context?: WriteContext;
   readonly extraTags?: readonly string[];
 }
 
-export interface CompactResult {
-  readonly compactionRunId: string;
-  readonly output: StoredEntry;
-  readonly event: MemoryCompactedPayload;
-}
+/** What a compaction returns: exactly the seam's response shape (the new entry and its `memory.compacted` payload). */
+export type CompactResult = Readonly<HostSampleMemoryCompactResponse>;
 
 export class CompactionError extends Error {
   constructor(readonly code: 'invalid_memory_ref' | 'no_sources' | 'too_many_sources' | 'unknown_source' | 'trigger_not_advertised' | 'invalid_event' | 'not_advertised', message: string) {

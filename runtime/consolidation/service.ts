@@ -10,6 +10,7 @@
  *   exactly as they are.
  * - Passes over the same memoryRef are serialised.
  */
+import type { AgentMemoryConsolidatedPayload, ConsolidationSchedule } from '../../generated/ts/index.ts';
 import { tierOf } from '../memory/writer.ts';
 import { KeyedMutex } from '../shared/keyed-mutex.ts';
 import { isExpired } from '../memory/ttl.ts';
@@ -18,17 +19,6 @@ import type { ReadSnapshotHolds } from '../memory/read-snapshots.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { NearDuplicateOptions } from './near-duplicates.ts';
 import { planConsolidation, type ConsolidationPlan } from './plan.ts';
-
-export type ConsolidationTrigger = 'host-managed' | 'scheduled' | 'on-demand';
-
-/** Payload of `agent.memory.consolidated` — identifiers and counts only. */
-export interface AgentMemoryConsolidatedPayload {
-  memoryRef: string;
-  inputCount: number;
-  outputCount: number;
-  mergedIds?: string[];
-  trigger?: ConsolidationTrigger;
-}
 
 export class ConsolidationError extends Error {
   constructor(
@@ -58,7 +48,7 @@ export interface ConsolidationServiceOptions {
 }
 
 export interface ConsolidateRequest {
-  readonly trigger?: ConsolidationTrigger;
+  readonly trigger?: ConsolidationSchedule;
   /** Tenant of the caller; must equal the memoryRef's tenant when given. */
   readonly tenantId?: string;
   /** The run asking for the pass, when a run asks (refused if it holds a snapshot of this memoryRef). */

@@ -16,11 +16,12 @@
  * Archives live for archiveRetention, then expire (TTL) and drop out of the index.
  */
 import { createHash } from 'node:crypto';
+import type { HostSampleMemoryDistillResponse, MemoryCompactedPayload, TokenBudgetExceededDetails } from '../../generated/ts/index.ts';
 import type { Clock, IdSource } from '../shared/clock.ts';
 import { toIso } from '../shared/clock.ts';
 import type { SharedMemoryStore, StoredEntry } from '../memory/store.ts';
 import { TRANSACTIONAL_TAG, type MemoryWriter, type WriteContext } from '../memory/writer.ts';
-import { COMPACTED_FROM, SOURCE_IDS_LISTED_UP_TO, type Compactor, type EmitFn, type MemoryCompactedPayload } from '../compaction/compactor.ts';
+import { COMPACTED_FROM, SOURCE_IDS_LISTED_UP_TO, type Compactor, type EmitFn } from '../compaction/compactor.ts';
 import { extractiveSummariser, sentencesOf, type Summariser } from '../compaction/summariser.ts';
 import { validatePayload } from '../events/validate.ts';
 import type { CapabilityFragment } from '../capabilities/registry.ts';
@@ -56,16 +57,12 @@ export interface DistillRequest {
   readonly context?: WriteContext;
 }
 
-export interface DistillResult {
-  readonly archiveId: string;
-  readonly entry: StoredEntry;
-  readonly event: MemoryCompactedPayload;
-  readonly index?: MemoryIndex;
-}
+/** What a distillation returns: exactly the seam's response shape (archive id, entry, event, updated index). */
+export type DistillResult = Readonly<HostSampleMemoryDistillResponse>;
 
 export class TokenBudgetExceededError extends Error {
   readonly code = 'token_budget_exceeded';
-  constructor(readonly details: { tokenBudget: number; tokensRequired: number; memoryRef: string }) {
+  constructor(readonly details: TokenBudgetExceededDetails) {
     super(`sources need at least ${details.tokensRequired} tokens; the budget is ${details.tokenBudget}`);
     this.name = 'TokenBudgetExceededError';
   }

@@ -17,6 +17,7 @@
  * - CTI-1: a schedule is bound to the tenant of its memoryRef; the run's write context carries that tenant and
  *   nothing else, so a schedule can never distil into or out of another tenant.
  */
+import type { HostSampleDistillScheduleRequest } from '../../generated/ts/index.ts';
 import type { Clock } from '../shared/clock.ts';
 import { toIso } from '../shared/clock.ts';
 import { TimerHeap } from '../shared/timer-heap.ts';
@@ -27,15 +28,12 @@ import { durationMs } from '../shared/duration.ts';
 /** Shortest period a schedule may use: background work more often than this is a misconfiguration. */
 export const MIN_PERIOD_MS = 1000;
 
-export interface DistillationScheduleRequest {
-  readonly memoryRef: string;
-  /** ISO-8601 duration between instants (e.g. `P1D`, `PT6H`); at least one second. */
-  readonly every: string;
-  /** Requested budget; the distiller clamps it to the advertised maximum (absent ⇒ the maximum). */
-  readonly tokenBudget?: number;
-  /** First instant (epoch ms); default: now + period. */
-  readonly firstAt?: number;
-}
+/**
+ * A schedule as the seam's request shapes it (`every`: an ISO-8601 duration of at least one second; `tokenBudget`
+ * clamped by the distiller, absent ⇒ the maximum), except that `firstAt` is already an epoch-ms instant here
+ * (default: now + period).
+ */
+export type DistillationScheduleRequest = Readonly<Omit<HostSampleDistillScheduleRequest, 'firstAt'> & { firstAt?: number }>;
 
 export interface DistillationSchedule {
   readonly scheduleId: string;

@@ -3,27 +3,13 @@
  * appended, and an invalid event is refused (thrown) and never stored — an emitter producing an invalid event is
  * a bug tests must see. Reads return copies.
  */
+import type { RunEvent } from '../../generated/ts/index.ts';
 import type { Clock, IdSource } from '../shared/clock.ts';
 import { toIso } from '../shared/clock.ts';
 import { validateRunEvent, type EventValidationFailure } from './validate.ts';
 
-export interface RunEvent {
-  readonly eventId: string;
-  readonly runId: string;
-  readonly type: string;
-  readonly payload: Readonly<Record<string, unknown>>;
-  readonly timestamp: string;
-  readonly sequence: number;
-  readonly nodeId?: string;
-  readonly causationId?: string;
-}
-
-export interface AppendInput {
-  readonly type: string;
-  readonly payload: Readonly<Record<string, unknown>>;
-  readonly nodeId?: string;
-  readonly causationId?: string;
-}
+/** What a caller appends: the event's type, payload and optional causal fields; the log assigns the rest. */
+export type AppendInput = Readonly<Pick<RunEvent, 'type' | 'payload' | 'nodeId' | 'causationId'>>;
 
 export class InvalidRunEventError extends Error {
   constructor(readonly type: string, readonly failures: readonly EventValidationFailure[]) {
@@ -32,20 +18,20 @@ export class InvalidRunEventError extends Error {
   }
 }
 
-export type RunEventListener = (event: RunEvent) => void;
+export type RunEventListener = (event: Readonly<RunEvent>) => void;
 
 export class RunEventLog {
-  readonly #runs = new Map<string, RunEvent[]>();
+  readonly #runs = new Map<string, Readonly<RunEvent>[]>();
   readonly #listeners = new Set<RunEventListener>();
   constructor(private readonly clock: Clock, private readonly ids: IdSource) {}
 
-  append(runId: string, input: AppendInput): RunEvent {
+  append(runId: string, input: AppendInput): Readonly<RunEvent> {
     const events = this.#runs.get(runId) ?? [];
     const event: RunEvent = {
       eventId: this.ids.next('evt'),
       runId,
       type: input.type,
-      payload: structuredClone(input.payload) as Record<string, unknown>,
+      payload: structuredClone(input.payload),
       timestamp: toIso(this.clock.now()),
       sequence: events.length,
       ...(input.nodeId !== undefined ? { nodeId: input.nodeId } : {}),
@@ -60,7 +46,7 @@ export class RunEventLog {
   }
 
   /** Events of a run from `fromSeq` (inclusive), in order. Unknown run: []. */
-  read(runId: string, fromSeq = 0): readonly RunEvent[] {
+  read(runId: string, fromSeq = 0): readonly Readonly<RunEvent>[] {
     return (this.#runs.get(runId) ?? []).slice(Math.max(0, fromSeq));
   }
   /** Highest sequence appended, or -1. */

@@ -3,11 +3,7 @@
  * mapping failures to status codes. Nothing here ever echoes request content or memory entries.
  */
 import type { FastifyReply } from 'fastify';
-
-export type ErrorCode =
-  | 'invalid_json' | 'bad_request' | 'validation_failed' | 'unauthorized' | 'forbidden' | 'not_found' | 'method_not_allowed'
-  | 'payload_too_large' | 'unsupported_media_type' | 'conflict' | 'replay_memory_snapshot_unavailable' | 'token_budget_exceeded'
-  | 'compaction_redaction_failed' | 'capability_not_provided' | 'internal_error';
+import type { ErrorCode } from '../../generated/ts/index.ts';
 
 export const STATUS: Record<ErrorCode, number> = {
   invalid_json: 400, bad_request: 400, validation_failed: 400, unauthorized: 401, forbidden: 403, not_found: 404,

@@ -38,7 +38,8 @@ export class SharedMemoryStore implements MemoryStorePort {
   upsertSync(memoryRef: string, entry: StoredEntry): void {
     let m = this.#refs.get(memoryRef);
     if (m === undefined) this.#refs.set(memoryRef, (m = new Map()));
-    const frozen = Object.freeze({ ...entry, tags: Object.freeze([...entry.tags]) });
+    // Frozen to the bone at run time; the wire type keeps `tags: string[]`, so the frozen array is typed as it.
+    const frozen: StoredEntry = Object.freeze({ ...entry, tags: Object.freeze([...entry.tags]) as string[] });
     m.set(entry.id, frozen);
     for (const o of this.#observers) o(memoryRef, entry.id, frozen);
   }

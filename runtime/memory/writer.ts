@@ -7,6 +7,7 @@
  * entry is long-term (consolidation's input). TTL: `ttlSeconds` counts from this write's clock reading, which is
  * what makes a child run's TTL count from the child's write time (RFC 0039 MAE-2).
  */
+import type { MemoryWrittenPayload } from '../../generated/ts/index.ts';
 import type { Clock, IdSource } from '../shared/clock.ts';
 import { toIso } from '../shared/clock.ts';
 import { redact } from '../redaction/chokepoint.ts';
@@ -48,13 +49,10 @@ export class MemoryWriteError extends Error {
   }
 }
 
-export interface WrittenEvent {
-  readonly memoryRef: string;
-  readonly memoryId: string;
-  readonly operation: 'put' | 'delete';
-  readonly byteSize?: number;
+/** What `onWrite` hears: the `memory.written` identifiers (operation always set) and the writer's context. */
+export type WrittenEvent = Readonly<Pick<MemoryWrittenPayload, 'memoryRef' | 'memoryId' | 'byteSize'> & Required<Pick<MemoryWrittenPayload, 'operation'>>> & {
   readonly context: WriteContext;
-}
+};
 
 export interface MemoryWriterOptions {
   readonly store: SharedMemoryStore;

@@ -14,6 +14,7 @@
  * prefix is refused with `replay_memory_snapshot_unavailable` / `retention_expired`. A fork of a run whose event
  * index is gone (never recorded, or dropped with the run's log) is refused with `event_log_unavailable`.
  */
+import type { MemoryListOptions, ReplayMemorySnapshotUnavailableDetails } from '../../generated/ts/index.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { MemoryStorePort, StoredEntry } from '../memory/memory-port.ts';
 import { ReadSnapshotHolds } from '../memory/read-snapshots.ts';
@@ -30,17 +31,10 @@ export interface JournalRecord {
   readonly runSeq?: number;
 }
 
-export interface ReplaySnapshotUnavailableDetails {
-  fromSeq: number;
-  sourceRunId: string;
-  reason: 'retention_expired' | 'event_log_unavailable';
-  oldestAvailableIdx?: number;
-}
-
 /** Typed refusal of a fork whose memory snapshot cannot be served (RFC 0039 §C). */
 export class ReplayMemorySnapshotUnavailableError extends Error {
   readonly code = 'replay_memory_snapshot_unavailable' as const;
-  constructor(readonly details: ReplaySnapshotUnavailableDetails) {
+  constructor(readonly details: ReplayMemorySnapshotUnavailableDetails) {
     super(
       details.reason === 'retention_expired'
         ? `memory snapshot for event index ${details.fromSeq} is past journal retention`
@@ -49,7 +43,7 @@ export class ReplayMemorySnapshotUnavailableError extends Error {
     this.name = 'ReplayMemorySnapshotUnavailableError';
   }
   /** The REST error envelope. */
-  toWire(): { error: 'replay_memory_snapshot_unavailable'; message: string; details: ReplaySnapshotUnavailableDetails } {
+  toWire(): { error: 'replay_memory_snapshot_unavailable'; message: string; details: ReplayMemorySnapshotUnavailableDetails } {
     return { error: this.code, message: this.message, details: { ...this.details } };
   }
 }
@@ -187,7 +181,7 @@ export class MemoryJournal {
     const jseq = idx.jseqs[i]!;
     if (jseq < this.#prunedThrough) {
       const oldest = lowerBound(idx.jseqs, this.#prunedThrough);
-      const details: ReplaySnapshotUnavailableDetails = { fromSeq, sourceRunId, reason: 'retention_expired' };
+      const details: ReplayMemorySnapshotUnavailableDetails = { fromSeq, sourceRunId, reason: 'retention_expired' };
       if (oldest < idx.seqs.length) details.oldestAvailableIdx = idx.seqs[oldest]!;
       throw new ReplayMemorySnapshotUnavailableError(details);
     }
@@ -254,7 +248,7 @@ export class ForkMemoryView {
     return s;
   }
 
-  async list(memoryRef: string, options: { limit?: number; tag?: string } = {}): Promise<StoredEntry[]> {
+  async list(memoryRef: string, options: Readonly<MemoryListOptions> = {}): Promise<StoredEntry[]> {
     let out = [...this.#state(memoryRef).values()].sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : 1));
     if (options.tag !== undefined) out = out.filter((e) => e.tags.includes(options.tag!));
     return options.limit === undefined ? out : out.slice(0, options.limit);

@@ -11,13 +11,15 @@
  *   `advisory` opts out: writes apply immediately, concurrent writes to the same id resolve last-write-wins (the
  *   write that reaches the store last is kept).
  */
+import type { ExecutionModelCapability, RunStartedPayload } from '../../generated/ts/index.ts';
 import type { Clock, IdSource } from '../shared/clock.ts';
 import { toIso } from '../shared/clock.ts';
 import type { MemoryStorePort, StoredEntry } from '../memory/memory-port.ts';
 import { isExpired } from '../memory/ttl.ts';
 import { KeyedMutex } from '../shared/keyed-mutex.ts';
 
-export type CrossChildMemoryConcurrency = 'strict' | 'advisory';
+/** `multiAgent.executionModel.crossChildMemoryConcurrency`: strict (serialised per parent run) or advisory. */
+export type CrossChildMemoryConcurrency = NonNullable<ExecutionModelCapability['crossChildMemoryConcurrency']>;
 
 export class SubRunScopeError extends Error {
   readonly code = 'sub_run_scope_cross_tenant' as const;
@@ -81,7 +83,7 @@ export class SubRunMemory {
   scopeForChild(
     parent: { readonly runId: string; readonly memoryRef: string },
     childRunId: string,
-    dispatch: { readonly memoryScopeIsolation?: 'inherit' | 'isolated' } = {},
+    dispatch: Readonly<Pick<RunStartedPayload, 'memoryScopeIsolation'>> = {},
   ): ChildMemoryScope {
     const tenantId = this.#o.tenantOf(parent.memoryRef);
     if (tenantId === undefined) throw new SubRunScopeError('parent memoryRef does not resolve to a tenant');

@@ -19,7 +19,7 @@ import { parseMemoryRef } from '../../memory/memory-ref.ts';
 import { CommitmentEngine, InMemoryFiredLedger } from '../../commitments/engine.ts';
 import { ConsolidationService } from '../../consolidation/service.ts';
 import { TenantMemoryAdapter } from '../../memory/adapter.ts';
-import type { CommitmentFiredPayload } from '../../commitments/engine.ts';
+import type { CommitmentFiredPayload } from '../../../generated/ts/index.ts';
 
 const CONSOLIDATION_FIXTURE = ['Refund policy: refunds within 30 days.', 'Refund policy: refunds within 30 days.', 'Customer prefers email follow-up.', 'Shipping is free over 50 EUR.'];
 
