@@ -17,6 +17,7 @@ import { parseMemoryRef } from '../memory/memory-ref.ts';
 import type { SharedMemoryStore, StoredEntry } from '../memory/store.ts';
 import { isExpired } from '../memory/ttl.ts';
 import { MemoryWriteError, type MemoryWriter, type WriteContext } from '../memory/writer.ts';
+import type { EmitFn } from '../events/log.ts';
 import { validatePayload } from '../events/validate.ts';
 import type { CapabilityFragment } from '../capabilities/registry.ts';
 import { neutraliseByokForms } from './byok-forms.ts';
@@ -28,8 +29,6 @@ export type CompactionRunTrigger = Exclude<CompactionTrigger, 'both'>;
 /** sourceIds are listed when there are at most this many sources. */
 export const SOURCE_IDS_LISTED_UP_TO = 100;
 export const COMPACTED_FROM = 'compacted-from:';
-
-export type EmitFn = (runId: string, type: string, payload: Record<string, unknown>) => void;
 
 export interface CompactorOptions {
   readonly store: SharedMemoryStore;
@@ -134,7 +133,7 @@ export class Compactor {
     const output = this.o.writer.put(memoryRef, { id: outputId, content, tags: [`${COMPACTED_FROM}${compactionRunId}`, ...(req.extraTags ?? [])] }, ctx);
     for (const s of sources) this.o.writer.delete(memoryRef, s.id, ctx);
     const emitted: MemoryCompactedPayload = { ...event, byteSize: Buffer.byteLength(output.content, 'utf8') };
-    this.o.emit(compactionRunId, 'memory.compacted', emitted as unknown as Record<string, unknown>);
+    this.o.emit(compactionRunId, 'memory.compacted', emitted);
     return { compactionRunId, output, event: emitted };
   }
 }

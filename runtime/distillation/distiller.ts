@@ -21,7 +21,8 @@ import type { Clock, IdSource } from '../shared/clock.ts';
 import { toIso } from '../shared/clock.ts';
 import type { SharedMemoryStore, StoredEntry } from '../memory/store.ts';
 import { TRANSACTIONAL_TAG, type MemoryWriter, type WriteContext } from '../memory/writer.ts';
-import { COMPACTED_FROM, SOURCE_IDS_LISTED_UP_TO, type Compactor, type EmitFn } from '../compaction/compactor.ts';
+import { COMPACTED_FROM, SOURCE_IDS_LISTED_UP_TO, type Compactor } from '../compaction/compactor.ts';
+import type { EmitFn } from '../events/log.ts';
 import { extractiveSummariser, sentencesOf, type Summariser } from '../compaction/summariser.ts';
 import { validatePayload } from '../events/validate.ts';
 import type { CapabilityFragment } from '../capabilities/registry.ts';
@@ -205,7 +206,7 @@ export class Distiller {
       const written = this.o.workspace.write(memoryRef, INDEX_PATH, `${JSON.stringify(index, null, 2)}\n`);
       this.o.emit(compactionRunId, 'workspace.updated', { path: INDEX_PATH, ...written });
     }
-    this.o.emit(compactionRunId, 'memory.compacted', event as unknown as Record<string, unknown>);
+    this.o.emit(compactionRunId, 'memory.compacted', event);
     return { archiveId, entry, event, ...(index !== undefined ? { index } : {}) };
   }
 }

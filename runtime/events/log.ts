@@ -2,14 +2,24 @@
  * Append-only per-run event log. Sequences start at 0 and grow by one; every event is validated before it is
  * appended, and an invalid event is refused (thrown) and never stored — an emitter producing an invalid event is
  * a bug tests must see. Reads return copies.
+ *
+ * Typing of `append`: the payload of a known event type is the generated `RunEventPayloadMap` entry for it, so a
+ * wrong payload for `memory.compacted` is a compile error. The spec also requires consumers to tolerate event
+ * types they do not know, so a producer may emit one (a vendor or newer type): any other type literal takes an
+ * open payload, and so does a type only known at run time (`string`). Whatever the static type, every event is
+ * validated at run time before it is stored (the envelope, and the payload of a known type).
  */
+import type { KnownRunEventType, RunEventPayloadMap } from '../../generated/run-events/index.ts';
 import type { RunEvent } from '../../generated/ts/index.ts';
 import type { Clock, IdSource } from '../shared/clock.ts';
 import { toIso } from '../shared/clock.ts';
 import { validateRunEvent, type EventValidationFailure } from './validate.ts';
 
-/** What a caller appends: the event's type, payload and optional causal fields; the log assigns the rest. */
-export type AppendInput = Readonly<Pick<RunEvent, 'type' | 'payload' | 'nodeId' | 'causationId'>>;
+/** The payload an event of type `T` carries: the generated payload of a known type, an open object otherwise. */
+export type PayloadOf<T extends string> = T extends KnownRunEventType ? RunEventPayloadMap[T] : RunEvent['payload'];
+
+/** What a caller appends: the event's type, its payload and the optional causal fields; the log assigns the rest. */
+export type AppendInput<T extends string = string> = Readonly<Pick<RunEvent, 'nodeId' | 'causationId'> & { type: T; payload: Readonly<PayloadOf<T>> }>;
 
 export class InvalidRunEventError extends Error {
   constructor(readonly type: string, readonly failures: readonly EventValidationFailure[]) {
@@ -20,18 +30,25 @@ export class InvalidRunEventError extends Error {
 
 export type RunEventListener = (event: Readonly<RunEvent>) => void;
 
+/** Append an event of a known type to `runId`'s log, its payload typed by the generated payload map. */
+export type EmitFn = <T extends KnownRunEventType>(runId: string, type: T, payload: RunEventPayloadMap[T]) => void;
+
 export class RunEventLog {
   readonly #runs = new Map<string, Readonly<RunEvent>[]>();
   readonly #listeners = new Set<RunEventListener>();
   constructor(private readonly clock: Clock, private readonly ids: IdSource) {}
 
-  append(runId: string, input: AppendInput): Readonly<RunEvent> {
+  /** `append` as the emitting modules take it (compaction, distillation): a known type and its payload. */
+  readonly emit: EmitFn = (runId, type, payload) => void this.append<KnownRunEventType>(runId, { type, payload });
+
+  append<T extends string>(runId: string, input: AppendInput<T>): Readonly<RunEvent> {
     const events = this.#runs.get(runId) ?? [];
     const event: RunEvent = {
       eventId: this.ids.next('evt'),
       runId,
       type: input.type,
-      payload: structuredClone(input.payload),
+      // A closed payload interface (no index signature) is still a JSON object: the envelope's open payload.
+      payload: structuredClone(input.payload) as RunEvent['payload'],
       timestamp: toIso(this.clock.now()),
       sequence: events.length,
       ...(input.nodeId !== undefined ? { nodeId: input.nodeId } : {}),

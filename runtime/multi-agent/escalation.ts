@@ -13,6 +13,7 @@
  *
  * Event order in the run log: decision → confidence-escalated → interrupt requested → (resolution) → dispatch.
  */
+import type { KnownRunEventType } from '../../generated/run-events/index.ts';
 
 export const SPEC_CONFIDENCE_FLOOR = 0.5;
 
@@ -87,7 +88,7 @@ export const ESCALATION_EVENT_TYPES = {
   interruptRequested: 'interrupt.requested',
   interruptResolved: 'interrupt.resolved',
   dispatched: 'worker.dispatched',
-} as const;
+} as const satisfies Record<string, KnownRunEventType>;
 
 /** How the operator resolved the interrupt. */
 export type InterruptResolution =

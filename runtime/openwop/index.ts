@@ -9,7 +9,7 @@
 import type { ConsolidationSchedule, RunEvent } from '../../generated/ts/index.ts';
 import { CapabilityRegistry } from '../capabilities/registry.ts';
 import { CommitmentEngine } from '../commitments/engine.ts';
-import { Compactor, UnadvertisedCompactor, type EmitFn } from '../compaction/compactor.ts';
+import { Compactor, UnadvertisedCompactor } from '../compaction/compactor.ts';
 import { ConsolidationService } from '../consolidation/service.ts';
 import { Distiller, UnadvertisedDistiller } from '../distillation/distiller.ts';
 import { DistillationScheduler } from '../distillation/schedule.ts';
@@ -99,9 +99,7 @@ export function createOpenwopRuntime(options: OpenwopRuntimeOptions = {}) {
     }
   };
 
-  const emit: EmitFn = (runId, type, payload) => {
-    log.append(runId, { type, payload });
-  };
+  const emit = log.emit;
   const writer = new MemoryWriter({ store, clock, ids, registries, ...(options.maxEntrySizeBytes !== undefined ? { maxEntrySizeBytes: options.maxEntrySizeBytes } : {}) });
   const compactionWired = options.compaction !== false;
   const distillationWired = compactionWired && options.distillation !== false;

@@ -19,7 +19,7 @@ export function setup(o: { summariser?: Summariser; maxTokenBudget?: number; ind
   const registries = new SecretRegistries();
   const writer = new MemoryWriter({ store, clock, ids, registries });
   const log = new RunEventLog(clock, ids);
-  const emit = (runId: string, type: string, payload: Record<string, unknown>) => { log.append(runId, { type, payload }); };
+  const emit = log.emit;
   const compactor = new Compactor({ store, writer, clock, ids, emit, ...(o.summariser ? { summariser: o.summariser } : {}) });
   const workspace = new Workspace();
   const distiller = new Distiller({
