@@ -15,6 +15,7 @@
  */
 import type { CommitmentFiredPayload } from '../../generated/ts/index.ts';
 import type { Clock } from '../shared/clock.ts';
+import { BAD_REQUEST, WopkitError } from '../shared/errors.ts';
 import { TimerHeap } from '../shared/timer-heap.ts';
 import {
   tagRuleInference,
@@ -84,13 +85,9 @@ export type CommitmentEventSink = (
   ctx: { readonly tenantId: string; readonly runId?: string },
 ) => void | Promise<void>;
 
-export class CommitmentError extends Error {
-  constructor(
-    readonly code: 'commitment_invalid_memory_ref' | 'commitment_cross_tenant_run' | 'commitment_replay_mode',
-    message: string,
-  ) {
-    super(message);
-    this.name = 'CommitmentError';
+export class CommitmentError extends WopkitError<'commitment_invalid_memory_ref' | 'commitment_cross_tenant_run' | 'commitment_replay_mode'> {
+  constructor(code: CommitmentError['code'], message: string) {
+    super(code, message, BAD_REQUEST);
   }
 }
 

@@ -13,6 +13,7 @@
  */
 import type { CompactionTrigger, HostSampleMemoryCompactResponse, MemoryCompactedPayload } from '../../generated/ts/index.ts';
 import type { Clock, IdSource } from '../shared/clock.ts';
+import { BAD_REQUEST, capabilityNotProvided, WopkitError } from '../shared/errors.ts';
 import { parseMemoryRef } from '../memory/memory-ref.ts';
 import type { SharedMemoryStore, StoredEntry } from '../memory/store.ts';
 import { isExpired } from '../memory/ttl.ts';
@@ -55,10 +56,12 @@ export interface CompactRequest {
 /** What a compaction returns: exactly the seam's response shape (the new entry and its `memory.compacted` payload). */
 export type CompactResult = Readonly<HostSampleMemoryCompactResponse>;
 
-export class CompactionError extends Error {
-  constructor(readonly code: 'invalid_memory_ref' | 'no_sources' | 'too_many_sources' | 'unknown_source' | 'trigger_not_advertised' | 'invalid_event' | 'not_advertised', message: string) {
-    super(message);
-    this.name = 'CompactionError';
+export type CompactionErrorCode = 'invalid_memory_ref' | 'no_sources' | 'too_many_sources' | 'unknown_source' | 'trigger_not_advertised' | 'invalid_event' | 'not_advertised';
+
+/** A refused compaction: 400 on the wire, or 501 capability_not_provided when compaction is not advertised. */
+export class CompactionError extends WopkitError<CompactionErrorCode> {
+  constructor(code: CompactionErrorCode, message: string) {
+    super(code, message, code === 'not_advertised' ? capabilityNotProvided('memory.compaction') : BAD_REQUEST);
   }
 }
 

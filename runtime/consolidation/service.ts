@@ -13,6 +13,7 @@
 import type { AgentMemoryConsolidatedPayload, ConsolidationSchedule } from '../../generated/ts/index.ts';
 import { tierOf } from '../memory/writer.ts';
 import { KeyedMutex } from '../shared/keyed-mutex.ts';
+import { BAD_REQUEST, WopkitError } from '../shared/errors.ts';
 import { isExpired } from '../memory/ttl.ts';
 import type { MemoryStorePort } from '../memory/memory-port.ts';
 import type { ReadSnapshotHolds } from '../memory/read-snapshots.ts';
@@ -20,13 +21,9 @@ import type { Clock } from '../shared/clock.ts';
 import type { NearDuplicateOptions } from './near-duplicates.ts';
 import { planConsolidation, type ConsolidationPlan } from './plan.ts';
 
-export class ConsolidationError extends Error {
-  constructor(
-    readonly code: 'consolidation_invalid_memory_ref' | 'consolidation_cross_tenant' | 'consolidation_own_snapshot',
-    message: string,
-  ) {
-    super(message);
-    this.name = 'ConsolidationError';
+export class ConsolidationError extends WopkitError<'consolidation_invalid_memory_ref' | 'consolidation_cross_tenant' | 'consolidation_own_snapshot'> {
+  constructor(code: ConsolidationError['code'], message: string) {
+    super(code, message, BAD_REQUEST);
   }
 }
 

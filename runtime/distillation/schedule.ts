@@ -20,6 +20,7 @@
 import type { HostSampleDistillScheduleRequest } from '../../generated/ts/index.ts';
 import type { Clock } from '../shared/clock.ts';
 import { toIso } from '../shared/clock.ts';
+import { WopkitError } from '../shared/errors.ts';
 import { TimerHeap } from '../shared/timer-heap.ts';
 import { CompactionError } from '../compaction/compactor.ts';
 import { DistillationError, TokenBudgetExceededError, type Distiller, type DistillResult } from './distiller.ts';
@@ -52,10 +53,10 @@ export type ScheduledRunOutcome =
   | { readonly kind: 'budget-exceeded'; readonly scheduleId: string; readonly instant: string; readonly missed: number; readonly tokensRequired: number }
   | { readonly kind: 'failed'; readonly scheduleId: string; readonly instant: string; readonly missed: number; readonly errorCode: string };
 
-export class ScheduleError extends Error {
-  constructor(readonly code: 'invalid_period' | 'invalid_ref' | 'invalid_start' | 'unknown_schedule', message: string) {
-    super(message);
-    this.name = 'ScheduleError';
+/** A refused schedule; the schedule seam turns it into validation_failed on the field it is about. */
+export class ScheduleError extends WopkitError<'invalid_period' | 'invalid_ref' | 'invalid_start' | 'unknown_schedule'> {
+  constructor(code: ScheduleError['code'], message: string) {
+    super(code, message);
   }
 }
 

@@ -13,6 +13,7 @@ import type { KnownRunEventType, RunEventPayloadMap } from '../../generated/run-
 import type { RunEvent } from '../../generated/ts/index.ts';
 import type { Clock, IdSource } from '../shared/clock.ts';
 import { toIso } from '../shared/clock.ts';
+import { WopkitError } from '../shared/errors.ts';
 import { validateRunEvent, type EventValidationFailure } from './validate.ts';
 
 /** The payload an event of type `T` carries: the generated payload of a known type, an open object otherwise. */
@@ -21,10 +22,10 @@ export type PayloadOf<T extends string> = T extends KnownRunEventType ? RunEvent
 /** What a caller appends: the event's type, its payload and the optional causal fields; the log assigns the rest. */
 export type AppendInput<T extends string = string> = Readonly<Pick<RunEvent, 'nodeId' | 'causationId'> & { type: T; payload: Readonly<PayloadOf<T>> }>;
 
-export class InvalidRunEventError extends Error {
+/** An emitter produced an event the schema refuses: a runtime bug (a server fault on the wire). */
+export class InvalidRunEventError extends WopkitError<'invalid_run_event'> {
   constructor(readonly type: string, readonly failures: readonly EventValidationFailure[]) {
-    super(`refusing to append invalid ${type} event: ${failures.map((f) => `${f.instancePath || '/'} ${f.message}`).join('; ')}`);
-    this.name = 'InvalidRunEventError';
+    super('invalid_run_event', `refusing to append invalid ${type} event: ${failures.map((f) => `${f.instancePath || '/'} ${f.message}`).join('; ')}`);
   }
 }
 

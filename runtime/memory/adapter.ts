@@ -7,6 +7,7 @@
  */
 import type { MemoryListOptions } from '../../generated/ts/memory-list-options.ts';
 import type { Clock } from '../shared/clock.ts';
+import { WopkitError } from '../shared/errors.ts';
 import { parseMemoryRef } from './memory-ref.ts';
 import type { SharedMemoryStore, StoredEntry } from './store.ts';
 import { isExpired } from './ttl.ts';
@@ -21,11 +22,9 @@ export interface MemoryAdapter {
 export const MAX_LIST_LIMIT = 1000;
 
 /** A store failure, stripped of anything the store said (CTI-1 rule 3: errors don't leak entry data). */
-export class MemoryAdapterError extends Error {
-  readonly code = 'memory_unavailable';
+export class MemoryAdapterError extends WopkitError<'memory_unavailable'> {
   constructor(operation: 'list' | 'get') {
-    super(`memory ${operation} failed`);
-    this.name = 'MemoryAdapterError';
+    super('memory_unavailable', `memory ${operation} failed`);
   }
 }
 

@@ -10,6 +10,7 @@
 import type { MemoryWrittenPayload } from '../../generated/ts/index.ts';
 import type { Clock, IdSource } from '../shared/clock.ts';
 import { toIso } from '../shared/clock.ts';
+import { BAD_REQUEST, WopkitError } from '../shared/errors.ts';
 import { redact } from '../redaction/chokepoint.ts';
 import type { SecretRegistries } from '../redaction/secret-registry.ts';
 import { parseMemoryRef } from './memory-ref.ts';
@@ -42,10 +43,9 @@ export interface PutInput {
 export type MemoryWriteErrorCode = 'invalid_memory_ref' | 'cross_tenant' | 'entry_too_large' | 'invalid_entry';
 
 /** A refused write. Messages never include content. */
-export class MemoryWriteError extends Error {
-  constructor(readonly code: MemoryWriteErrorCode, message: string) {
-    super(message);
-    this.name = 'MemoryWriteError';
+export class MemoryWriteError extends WopkitError<MemoryWriteErrorCode> {
+  constructor(code: MemoryWriteErrorCode, message: string) {
+    super(code, message, BAD_REQUEST);
   }
 }
 

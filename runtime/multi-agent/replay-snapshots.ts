@@ -16,6 +16,7 @@
  */
 import type { MemoryListOptions, ReplayMemorySnapshotUnavailableDetails } from '../../generated/ts/index.ts';
 import type { Clock } from '../shared/clock.ts';
+import { WopkitError } from '../shared/errors.ts';
 import type { MemoryStorePort, StoredEntry } from '../memory/memory-port.ts';
 import { ReadSnapshotHolds } from '../memory/read-snapshots.ts';
 import { isExpired } from '../memory/ttl.ts';
@@ -31,28 +32,23 @@ export interface JournalRecord {
   readonly runSeq?: number;
 }
 
-/** Typed refusal of a fork whose memory snapshot cannot be served (RFC 0039 §C). */
-export class ReplayMemorySnapshotUnavailableError extends Error {
-  readonly code = 'replay_memory_snapshot_unavailable' as const;
-  constructor(readonly details: ReplayMemorySnapshotUnavailableDetails) {
+/** Typed refusal of a fork whose memory snapshot cannot be served (RFC 0039 §C): 422 with the details. */
+export class ReplayMemorySnapshotUnavailableError extends WopkitError<'replay_memory_snapshot_unavailable'> {
+  declare readonly details: ReplayMemorySnapshotUnavailableDetails;
+  constructor(details: ReplayMemorySnapshotUnavailableDetails) {
     super(
+      'replay_memory_snapshot_unavailable',
       details.reason === 'retention_expired'
         ? `memory snapshot for event index ${details.fromSeq} is past journal retention`
         : `event log of the source run is unavailable; no memory snapshot can be anchored`,
+      { error: 'replay_memory_snapshot_unavailable', message: 'no memory snapshot can be served for that fork point', details },
     );
-    this.name = 'ReplayMemorySnapshotUnavailableError';
-  }
-  /** The REST error envelope. */
-  toWire(): { error: 'replay_memory_snapshot_unavailable'; message: string; details: ReplayMemorySnapshotUnavailableDetails } {
-    return { error: this.code, message: this.message, details: { ...this.details } };
   }
 }
 
-export class ForkSeqOutOfRangeError extends Error {
-  readonly code = 'fork_seq_out_of_range' as const;
+export class ForkSeqOutOfRangeError extends WopkitError<'fork_seq_out_of_range'> {
   constructor(readonly fromSeq: number, readonly lastSeq: number | undefined) {
-    super(`fork index ${fromSeq} is beyond the source run's last event (${String(lastSeq)})`);
-    this.name = 'ForkSeqOutOfRangeError';
+    super('fork_seq_out_of_range', `fork index ${fromSeq} is beyond the source run's last event (${String(lastSeq)})`);
   }
 }
 

@@ -14,6 +14,7 @@
 import type { ExecutionModelCapability, RunStartedPayload } from '../../generated/ts/index.ts';
 import type { Clock, IdSource } from '../shared/clock.ts';
 import { toIso } from '../shared/clock.ts';
+import { BAD_REQUEST, WopkitError } from '../shared/errors.ts';
 import type { MemoryStorePort, StoredEntry } from '../memory/memory-port.ts';
 import { isExpired } from '../memory/ttl.ts';
 import { KeyedMutex } from '../shared/keyed-mutex.ts';
@@ -21,11 +22,9 @@ import { KeyedMutex } from '../shared/keyed-mutex.ts';
 /** `multiAgent.executionModel.crossChildMemoryConcurrency`: strict (serialised per parent run) or advisory. */
 export type CrossChildMemoryConcurrency = NonNullable<ExecutionModelCapability['crossChildMemoryConcurrency']>;
 
-export class SubRunScopeError extends Error {
-  readonly code = 'sub_run_scope_cross_tenant' as const;
+export class SubRunScopeError extends WopkitError<'sub_run_scope_cross_tenant'> {
   constructor(message: string) {
-    super(message);
-    this.name = 'SubRunScopeError';
+    super('sub_run_scope_cross_tenant', message, BAD_REQUEST);
   }
 }
 

@@ -13,17 +13,19 @@
  */
 import { LeftmostLongestMatcher, type Match } from './aho-corasick.ts';
 import type { RunSecretRegistry } from './secret-registry.ts';
+import { WopkitError } from '../shared/errors.ts';
 
 export const MAX_REDACTION_PASSES = 4;
 
 export const redactionMarker = (secretId: string): string => `[REDACTED:${secretId}]`;
 
 /** Redaction could not reach a clean result: nothing may be persisted (`compaction_redaction_failed`). */
-export class RedactionFailedError extends Error {
-  readonly code = 'compaction_redaction_failed';
+export class RedactionFailedError extends WopkitError<'compaction_redaction_failed'> {
   constructor() {
-    super('redaction did not converge; content not persisted');
-    this.name = 'RedactionFailedError';
+    super('compaction_redaction_failed', 'redaction did not converge; content not persisted', {
+      error: 'compaction_redaction_failed',
+      message: 'derived content could not be certified clean; nothing was written',
+    });
   }
 }
 

@@ -91,3 +91,24 @@ export function importsOf(file: string): string[] {
   walk(sourceOf(file));
   return out;
 }
+
+export interface DeclaredClass {
+  readonly file: string;
+  readonly name: string;
+  /** The `extends` expression as written, if any. */
+  readonly extends: string | undefined;
+}
+
+/** Every class declared in `file` (exported or not). */
+export function declaredClasses(file: string): DeclaredClass[] {
+  const out: DeclaredClass[] = [];
+  const walk = (n: ts.Node): void => {
+    if ((ts.isClassDeclaration(n) || ts.isClassExpression(n)) && n.name !== undefined) {
+      const clause = n.heritageClauses?.find((h) => h.token === ts.SyntaxKind.ExtendsKeyword);
+      out.push({ file, name: n.name.text, extends: clause?.types[0]?.expression.getText() });
+    }
+    ts.forEachChild(n, walk);
+  };
+  walk(sourceOf(file));
+  return out;
+}
