@@ -33,6 +33,7 @@ import {
 import { ReadSnapshotHolds } from '../memory/read-snapshots.ts';
 import { MemoryJournal, type ForkMemoryView } from '../multi-agent/replay-snapshots.ts';
 import { SubRunMemory, type CrossChildMemoryConcurrency } from '../multi-agent/sub-run-memory.ts';
+import { writeRedactor } from '../redaction/chokepoint.ts';
 import { SecretRegistries, SimulatedByokResolver } from '../redaction/secret-registry.ts';
 import { randomIds, systemClock, type Clock, type IdSource } from '../shared/clock.ts';
 import { PredicateBoard } from './predicates.ts';
@@ -100,7 +101,7 @@ export function createOpenwopRuntime(options: OpenwopRuntimeOptions = {}) {
   };
 
   const emit = log.emit;
-  const writer = new MemoryWriter({ store, clock, ids, registries, ...(options.maxEntrySizeBytes !== undefined ? { maxEntrySizeBytes: options.maxEntrySizeBytes } : {}) });
+  const writer = new MemoryWriter({ store, clock, ids, redact: writeRedactor(registries), ...(options.maxEntrySizeBytes !== undefined ? { maxEntrySizeBytes: options.maxEntrySizeBytes } : {}) });
   const compactionWired = options.compaction !== false;
   const distillationWired = compactionWired && options.distillation !== false;
   const compactorOptions = { store, writer, clock, ids, emit, trigger: 'both', maxOutputBytes: writer.maxEntrySizeBytes } as const;
