@@ -10,11 +10,13 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { createInquiriumRuntime, builtinLocalRuntime, type InquiriumRuntime } from '../inquirium/index.ts';
+import { createInquiriumRuntime, type InquiriumRuntime } from '../inquirium/index.ts';
 import { createOpenwopRuntime, type OpenwopRuntime } from '../openwop/index.ts';
 import type { Clock, IdSource } from '../shared/clock.ts';
 import { classify, sendError } from './errors.ts';
-import type { HostContext, HostMutations } from './context.ts';
+import type { HostRuntime } from './host-runtime.ts';
+import { withMutations, type HostMutations } from './mutants.ts';
+import { createHostRuntime } from './reference-runtime.ts';
 import { registerDiscovery } from './routes/discovery.ts';
 import { registerInquirium } from './routes/inquirium.ts';
 import { registerMemorySeams } from './routes/memory-seams.ts';
@@ -33,6 +35,7 @@ export interface HostOptions {
   readonly logger?: FastifyServerOptions['logger'];
   readonly clock?: Clock;
   readonly ids?: IdSource;
+  /** Deliberately broken behaviours (tests only, see mutants.ts). */
   readonly mutations?: HostMutations;
   readonly openwop?: OpenwopRuntime;
   readonly inquirium?: InquiriumRuntime;
@@ -52,15 +55,11 @@ function tokenMatches(header: unknown, token: string): boolean {
   return given.length === want.length && timingSafeEqual(given, want);
 }
 
-export async function createHost(o: HostOptions): Promise<{ app: FastifyInstance; context: HostContext }> {
+export async function createHost(o: HostOptions): Promise<{ app: FastifyInstance; runtime: HostRuntime }> {
   if (o.token.length < 16) throw new RangeError('the host token must be at least 16 characters');
   if (o.scheduleTickMs !== undefined && !(Number.isInteger(o.scheduleTickMs) && o.scheduleTickMs >= 100)) throw new RangeError('scheduleTickMs must be an integer of at least 100');
   const openwop = o.openwop ?? createOpenwopRuntime({ host: { name: HOST_NAME, version: HOST_VERSION }, ...(o.clock ? { clock: o.clock } : {}), ...(o.ids ? { ids: o.ids } : {}) });
   const inquirium = o.inquirium ?? createInquiriumRuntime({ ...(o.clock ? { clock: o.clock } : {}), ...(o.ids ? { ids: o.ids } : {}) });
-  const inquiriumRemoteOnly = createInquiriumRuntime({
-    runtimes: [{ adapter: { runtimeRef: 'runtime/remote-only', toolSurface: false, invoke: async () => { throw new Error('a remote runtime must never be invoked for a local-only request'); } },
-      candidate: { 'runtime/ref': 'runtime/remote-only', 'model.binding/ref': 'model.binding/remote-only', transport_kind: 'http_remote', operations: ['generate'], health: { status: 'healthy' } } }],
-  });
   await inquirium.certifyBaseline();
   openwop.capabilities.contribute('inquirium', {
     inquirium: {
@@ -68,7 +67,7 @@ export async function createHost(o: HostOptions): Promise<{ app: FastifyInstance
       operatorQuestions: { supported: true, widgetKinds: ['single-choice', 'multi-choice', 'confirm', 'free-text-with-allowlist'], respondEndpoint: '/v1/host/capabilities/inquirium.operator-question.respond' },
     },
   });
-  const context: HostContext = { openwop, inquirium, inquiriumRemoteOnly, mutations: o.mutations ?? {} };
+  const runtime = withMutations(createHostRuntime(openwop, inquirium), openwop, o.mutations);
 
   const app = Fastify({
     logger: o.logger ?? false,
@@ -110,12 +109,12 @@ export async function createHost(o: HostOptions): Promise<{ app: FastifyInstance
     for (const m of [r.method].flat()) methods.add(m);
     served.set(r.url, methods);
   });
-  registerDiscovery(app, context);
-  registerMemorySeams(app, context);
-  registerRuns(app, context);
-  registerMultiAgentSeams(app, context);
-  registerDistillSchedules(app, context);
-  registerInquirium(app, context);
+  registerDiscovery(app, runtime);
+  registerMemorySeams(app, runtime);
+  registerRuns(app, runtime);
+  registerMultiAgentSeams(app, runtime);
+  registerDistillSchedules(app, runtime);
+  registerInquirium(app, runtime);
   for (const [url, methods] of [...served]) {
     const allow = [...methods].filter((m) => m !== 'HEAD').sort().join(', ');
     const others = (['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const).filter((m) => !methods.has(m));
@@ -123,8 +122,8 @@ export async function createHost(o: HostOptions): Promise<{ app: FastifyInstance
       app.route({ method: [...others], url, handler: async (req, reply) => sendError(reply.header('allow', allow), 'method_not_allowed', `${req.method} is not allowed here; use ${allow}`) });
     }
   }
-  if (o.scheduleTickMs !== undefined && openwop.distillationScheduler !== undefined) {
-    const scheduler = openwop.distillationScheduler;
+  const scheduler = runtime.distillationScheduler();
+  if (o.scheduleTickMs !== undefined && scheduler !== undefined) {
     const timer = setInterval(() => {
       try {
         for (const r of scheduler.tick()) app.log.info({ scheduleId: r.scheduleId, outcome: r.kind, missed: r.missed }, 'scheduled distillation ran');
@@ -136,5 +135,5 @@ export async function createHost(o: HostOptions): Promise<{ app: FastifyInstance
     app.addHook('onClose', async () => clearInterval(timer));
   }
   await app.ready();
-  return { app, context };
+  return { app, runtime };
 }

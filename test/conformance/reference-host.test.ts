@@ -4,7 +4,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { readFileSync } from 'node:fs';
 import { createHost } from '../../runtime/host/server.ts';
-import type { HostMutations } from '../../runtime/host/context.ts';
+import type { HostMutations } from '../../runtime/host/mutants.ts';
 import { configFrom } from '../../conformance/config.ts';
 import { runSuite, type SuiteResults } from '../../conformance/run.ts';
 import { SCENARIOS } from '../../conformance/scenarios/index.ts';

@@ -7,7 +7,8 @@ import type { FastifyInstance } from 'fastify';
 import { validateHostSampleDistillScheduleRequest, validateHostSampleDistillScheduleTickRequest } from '../../../generated/validators/validators.js';
 import type { HostSampleDistillScheduleRequest, HostSampleDistillScheduleTickRequest } from '../../../generated/ts/index.ts';
 import { HttpError } from '../errors.ts';
-import { bodyOf, type HostContext } from '../context.ts';
+import { bodyOf } from '../context.ts';
+import type { HostRuntime } from '../host-runtime.ts';
 import type { DistillationSchedule, DistillationScheduler, ScheduledRunOutcome } from '../../distillation/schedule.ts';
 
 const BASE = '/v1/host/sample/memory/distill-schedule';
@@ -34,9 +35,9 @@ function scheduleView(s: DistillationSchedule, last: ScheduledRunOutcome | undef
   };
 }
 
-export function registerDistillSchedules(app: FastifyInstance, ctx: HostContext): void {
+export function registerDistillSchedules(app: FastifyInstance, host: HostRuntime): void {
   const scheduler = (): DistillationScheduler => {
-    const s = ctx.openwop.distillationScheduler;
+    const s = host.distillationScheduler();
     if (s === undefined) throw new HttpError('capability_not_provided', 'this host does not provide scheduled distillation', { capability: 'memory.distillation' });
     return s;
   };
