@@ -23,6 +23,7 @@ import { registerMemorySeams } from './routes/memory-seams.ts';
 import { registerMultiAgentSeams } from './routes/multi-agent-seams.ts';
 import { registerRuns } from './routes/runs.ts';
 import { registerDistillSchedules } from './routes/distill-schedules.ts';
+import { ROUTES } from './seam-catalogue.ts';
 
 export const HOST_NAME = 'wopkit-reference-host';
 export const HOST_VERSION = '0.1.0';
@@ -46,7 +47,8 @@ export interface HostOptions {
   readonly scheduleTickMs?: number;
 }
 
-const PUBLIC_ROUTES = new Set(['/.well-known/openwop']);
+/** Paths served without the token (the catalogue marks them; none has a path parameter). */
+const PUBLIC_PATHS = new Set<string>(Object.values(ROUTES).filter((r) => 'public' in r && r.public).map((r) => r.path));
 
 function tokenMatches(header: unknown, token: string): boolean {
   if (typeof header !== 'string' || !header.startsWith('Bearer ')) return false;
@@ -63,8 +65,8 @@ export async function createHost(o: HostOptions): Promise<{ app: FastifyInstance
   await inquirium.certifyBaseline();
   openwop.capabilities.contribute('inquirium', {
     inquirium: {
-      generate: { supported: true, localities: ['local_only'], endpoint: '/v1/host/capabilities/inquirium.generate', baselineAssistant: inquirium.baselineRuntimes().length > 0 },
-      operatorQuestions: { supported: true, widgetKinds: ['single-choice', 'multi-choice', 'confirm', 'free-text-with-allowlist'], respondEndpoint: '/v1/host/capabilities/inquirium.operator-question.respond' },
+      generate: { supported: true, localities: ['local_only'], endpoint: ROUTES.inquiriumGenerate.path, baselineAssistant: inquirium.baselineRuntimes().length > 0 },
+      operatorQuestions: { supported: true, widgetKinds: ['single-choice', 'multi-choice', 'confirm', 'free-text-with-allowlist'], respondEndpoint: ROUTES.inquiriumRespond.path },
     },
   });
   const runtime = withMutations(createHostRuntime(openwop, inquirium), openwop, o.mutations);
@@ -91,7 +93,7 @@ export async function createHost(o: HostOptions): Promise<{ app: FastifyInstance
 
   app.addHook('onRequest', async (req, reply) => {
     const path = req.url.split('?')[0]!;
-    if (PUBLIC_ROUTES.has(path)) return;
+    if (PUBLIC_PATHS.has(path)) return;
     if (!tokenMatches(req.headers.authorization, o.token)) return sendError(reply, 'unauthorized', 'a valid Bearer token is required');
   });
   app.setNotFoundHandler((req, reply) => sendError(reply, 'not_found', `no route ${req.method} ${req.url.split('?')[0]!.slice(0, 200)}`));

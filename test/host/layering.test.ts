@@ -1,11 +1,13 @@
 /**
  * The host's import rule (docs/host.md, "How the host is layered"): routes talk to the HostRuntime interface only —
- * never to a store, a registry or a runtime part, and never to a mutation switch. The broken hosts live behind
- * mutants.ts, which wraps the HostRuntime; a switch or a raw-store call that creeps back into a route fails here.
+ * never to a store, a registry or a runtime part, and never to a mutation switch — and register through serve() from
+ * a catalogue row. The broken hosts live behind mutants.ts, which wraps the HostRuntime; a switch, a raw-store call
+ * or a hand-registered route that creeps back into a route file fails here.
  */
 import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { MUTATION_NAMES } from '../../runtime/host/mutants.ts';
+import { importsOf } from './sources.ts';
 
 const ROUTES = 'runtime/host/routes';
 const routeFiles = readdirSync(ROUTES).filter((f) => f.endsWith('.ts')).map((f) => ({ file: `${ROUTES}/${f}`, text: readFileSync(`${ROUTES}/${f}`, 'utf8') }));
@@ -18,11 +20,11 @@ const FORBIDDEN: [RegExp, string][] = [
   [/\bTenantMemoryAdapter\b|\badapterFor\b/, 'a hand-built read adapter'],
   [/\b(registries|byok|writer|journal|compactor|distiller|consolidation|commitments|predicates|subRuns|escalationPolicy)\./, 'a part of the OpenWOP runtime'],
   [/\bctx\.(openwop|inquirium)/, 'a raw runtime'],
+  [/\bapp\.(get|post|put|delete|patch|head|options|all|route)\(/, 'a route registered around the catalogue (use serve)'],
 ];
 
 /** Value imports a route may make; anything else from the runtime it may import as a type only. */
-const VALUE_IMPORTS = [/^fastify$/, /^node:/, /^\.\.\/\.\.\/\.\.\/generated\//, /^\.\.\/(context|errors|seam-catalogue)\.ts$/];
-const importsOf = (text: string) => [...text.matchAll(/^import\s+(type\s+)?[^'"]*?from\s+'([^']+)'/gms)].map((m) => ({ typeOnly: m[1] !== undefined, from: m[2]! }));
+const VALUE_IMPORTS = [/^fastify$/, /^node:/, /^\.\.\/\.\.\/\.\.\/generated\//, /^\.\.\/(route-helpers|errors|seam-catalogue)\.ts$/];
 
 describe('host layering: routes → HostRuntime → runtimes', () => {
   it('finds the route modules', () => {

@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
+import { serve } from '../route-helpers.ts';
+import { ROUTES } from '../seam-catalogue.ts';
 import type { HostRuntime } from '../host-runtime.ts';
 
-/** GET /.well-known/openwop — the discovery document, built from what the runtimes wire (public, no auth). */
+/** The discovery document, built from what the runtimes wire (public, no auth). */
 export function registerDiscovery(app: FastifyInstance, host: HostRuntime): void {
-  app.get('/.well-known/openwop', async () => host.discovery());
+  serve(app, ROUTES.discovery, async () => host.discovery());
 }

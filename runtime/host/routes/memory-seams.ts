@@ -5,26 +5,18 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import {
-  validateHostSampleCommitmentFireRequest, validateHostSampleConsolidateRequest, validateHostSampleMemoryCompactRequest,
-  validateHostSampleMemoryDistillRequest, validateHostSampleMemoryRedactionRequest, validateHostSampleMemorySeedRequest,
-} from '../../../generated/validators/validators.js';
-import type {
-  HostSampleCommitmentFireRequest, HostSampleConsolidateRequest, HostSampleMemoryCompactRequest, HostSampleMemoryDistillRequest,
-  HostSampleMemoryRedactionRequest, HostSampleMemorySeedRequest,
-} from '../../../generated/ts/index.ts';
 import type { CommitmentFiredPayload } from '../../commitments/engine.ts';
 import { HttpError } from '../errors.ts';
-import { bodyOf, tenantOrThrow } from '../context.ts';
+import { bodyOf, queryOf, serve, tenantOrThrow } from '../route-helpers.ts';
+import { ROUTES } from '../seam-catalogue.ts';
 import type { HostRuntime } from '../host-runtime.ts';
 
 const CONSOLIDATION_FIXTURE = ['Refund policy: refunds within 30 days.', 'Refund policy: refunds within 30 days.', 'Customer prefers email follow-up.', 'Shipping is free over 50 EUR.'];
 
 export function registerMemorySeams(app: FastifyInstance, host: HostRuntime): void {
-
   // RFC 0068 seam: one on-demand consolidation pass (seeds the 4-entry fixture when the ref is empty).
-  app.post('/v1/host/sample/memory/consolidate', async (req) => {
-    const body = bodyOf<HostSampleConsolidateRequest>(req, validateHostSampleConsolidateRequest);
+  serve(app, ROUTES.consolidate, async (req) => {
+    const body = bodyOf(req, ROUTES.consolidate);
     const tenant = tenantOrThrow(body.memoryRef);
     if (host.storedCount(body.memoryRef) === 0) for (const c of CONSOLIDATION_FIXTURE) host.write(body.memoryRef, { content: c }, { tenant });
     let canary: string | undefined;
@@ -38,8 +30,8 @@ export function registerMemorySeams(app: FastifyInstance, host: HostRuntime): vo
   });
 
   // RFC 0068 seam: infer a commitment from a fixture entry, satisfy its condition, evaluate it repeatedly.
-  app.post('/v1/host/sample/commitment/fire', async (req) => {
-    const body = bodyOf<HostSampleCommitmentFireRequest>(req, validateHostSampleCommitmentFireRequest);
+  serve(app, ROUTES.commitmentFire, async (req) => {
+    const body = bodyOf(req, ROUTES.commitmentFire);
     const tenant = tenantOrThrow(body.memoryRef);
     const canary = body.includeIntentionCanary === true ? `intent-canary-${randomUUID()}` : undefined;
     const predicateId = `fixture-${randomUUID().slice(0, 8)}`;
@@ -55,8 +47,8 @@ export function registerMemorySeams(app: FastifyInstance, host: HostRuntime): vo
   });
 
   // Seed entries (through the SR-1 chokepoint). Optional secrets are registered in a fixture run first.
-  app.post('/v1/host/sample/memory/seed', async (req) => {
-    const { memoryRef, entries, secrets, runId: asked } = bodyOf<HostSampleMemorySeedRequest>(req, validateHostSampleMemorySeedRequest);
+  serve(app, ROUTES.memorySeed, async (req) => {
+    const { memoryRef, entries, secrets, runId: asked } = bodyOf(req, ROUTES.memorySeed);
     const tenant = tenantOrThrow(memoryRef);
     const runId = asked ?? `seed-${randomUUID()}`;
     // A run belongs to one tenant for its whole life: naming another tenant's run is a conflict, before any write.
@@ -71,24 +63,24 @@ export function registerMemorySeams(app: FastifyInstance, host: HostRuntime): vo
     return { memoryRef, runId, entries: written };
   });
 
-  // The read interface, as a tenant sees it: ?tenant=&memoryRef=&tag=&limit= (CTI-1: another tenant's ref gives []).
-  app.get('/v1/host/sample/memory/entries', async (req) => {
-    const q = req.query as Record<string, string | undefined>;
+  // The read interface, as a tenant sees it (CTI-1: another tenant's ref gives []).
+  serve(app, ROUTES.memoryEntries, async (req) => {
+    const q = queryOf(req, ROUTES.memoryEntries);
     const tenant = q.tenant ?? '';
     const limit = q.limit === undefined ? undefined : Number(q.limit);
     const entries = await host.memoryFor(tenant).list(q.memoryRef ?? '', { ...(limit !== undefined ? { limit } : {}), ...(q.tag !== undefined ? { tag: q.tag } : {}) });
     return { entries };
   });
-  app.get('/v1/host/sample/memory/entry', async (req) => {
-    const q = req.query as Record<string, string | undefined>;
+  serve(app, ROUTES.memoryEntry, async (req) => {
+    const q = queryOf(req, ROUTES.memoryEntry);
     const entry = await host.memoryFor(q.tenant ?? '').get(q.memoryRef ?? '', q.id ?? '');
     if (entry === null) throw new HttpError('not_found', 'no such entry');
     return entry;
   });
 
   // SR-1 fixture: resolve a BYOK secret in a run, write an entry containing its plaintext.
-  app.post('/v1/host/sample/memory/redaction', async (req) => {
-    const { memoryRef } = bodyOf<HostSampleMemoryRedactionRequest>(req, validateHostSampleMemoryRedactionRequest);
+  serve(app, ROUTES.memoryRedaction, async (req) => {
+    const { memoryRef } = bodyOf(req, ROUTES.memoryRedaction);
     const tenant = tenantOrThrow(memoryRef);
     const runId = `redaction-${randomUUID()}`;
     const secretId = `byok-${randomUUID().slice(0, 8)}`;
@@ -100,16 +92,16 @@ export function registerMemorySeams(app: FastifyInstance, host: HostRuntime): vo
   });
 
   // RFC 0012 client-requested compaction.
-  app.post('/v1/host/sample/memory/compact', async (req) => {
-    const { memoryRef, sourceIds } = bodyOf<HostSampleMemoryCompactRequest>(req, validateHostSampleMemoryCompactRequest);
+  serve(app, ROUTES.memoryCompact, async (req) => {
+    const { memoryRef, sourceIds } = bodyOf(req, ROUTES.memoryCompact);
     const tenant = tenantOrThrow(memoryRef);
     const r = host.compact(memoryRef, tenant, sourceIds);
     return { compactionRunId: r.compactionRunId, event: r.event, output: r.output };
   });
 
   // RFC 0062 on-demand distillation of the ref's transactional entries.
-  app.post('/v1/host/sample/memory/distill', async (req) => {
-    const { memoryRef, tokenBudget } = bodyOf<HostSampleMemoryDistillRequest>(req, validateHostSampleMemoryDistillRequest);
+  serve(app, ROUTES.memoryDistill, async (req) => {
+    const { memoryRef, tokenBudget } = bodyOf(req, ROUTES.memoryDistill);
     const tenant = tenantOrThrow(memoryRef);
     const r = host.distill(memoryRef, tenant, tokenBudget);
     return { archiveId: r.archiveId, event: r.event, entry: r.entry, ...(r.index !== undefined ? { index: r.index } : {}) };

@@ -3,22 +3,16 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import {
-  validateHostSampleCrossRunTtlRequest, validateHostSampleEscalationRunRequest, validateHostSampleReplayFixtureRequest,
-} from '../../../generated/validators/validators.js';
-import type {
-  HostSampleCrossRunTtlRequest, HostSampleEscalationRunRequest,
-  HostSampleReplayFixtureRequest,
-} from '../../../generated/ts/index.ts';
-import { bodyOf, tenantOrThrow } from '../context.ts';
+import { bodyOf, serve, tenantOrThrow } from '../route-helpers.ts';
+import { ROUTES } from '../seam-catalogue.ts';
 import type { HostRuntime } from '../host-runtime.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export function registerMultiAgentSeams(app: FastifyInstance, host: HostRuntime): void {
   // A supervisor step with the given decision; the interrupt is answered "approved" by the fixture operator.
-  app.post('/v1/host/sample/multi-agent/escalation-run', async (req) => {
-    const { confidence, kind = 'next-worker' } = bodyOf<HostSampleEscalationRunRequest>(req, validateHostSampleEscalationRunRequest);
+  serve(app, ROUTES.escalationRun, async (req) => {
+    const { confidence, kind = 'next-worker' } = bodyOf(req, ROUTES.escalationRun);
     const memoryRef = `mem://conformance/escalation-${randomUUID().slice(0, 8)}`;
     const run = host.startRun({ workflowId: 'conformance-escalation', memoryRef });
     await host.supervisorStep(run.runId, { kind, confidence, ...(kind === 'next-worker' ? { worker: 'refund-agent' } : {}) });
@@ -26,8 +20,8 @@ export function registerMultiAgentSeams(app: FastifyInstance, host: HostRuntime)
   });
 
   // A parent run that waits, then a child that writes with a TTL into the inherited scope.
-  app.post('/v1/host/sample/multi-agent/cross-run-ttl', async (req) => {
-    const { ttlSeconds, delayMs = 200 } = bodyOf<HostSampleCrossRunTtlRequest>(req, validateHostSampleCrossRunTtlRequest);
+  serve(app, ROUTES.crossRunTtl, async (req) => {
+    const { ttlSeconds, delayMs = 200 } = bodyOf(req, ROUTES.crossRunTtl);
     const memoryRef = `mem://conformance/cross-run-${randomUUID().slice(0, 8)}`;
     const parent = host.startRun({ workflowId: 'conformance-parent', memoryRef });
     const parentStartedAt = host.events(parent.runId)[0]!.timestamp;
@@ -40,9 +34,9 @@ export function registerMultiAgentSeams(app: FastifyInstance, host: HostRuntime)
   });
 
   // Replay fixture: write k=v1, remember the index, overwrite k=v2. Fork at fromSeq should read v1.
-  app.post('/v1/host/sample/multi-agent/replay-fixture', async (req) => {
+  serve(app, ROUTES.replayFixture, async (req) => {
     // No body at all counts as the empty object; a body that is there must match the schema.
-    const { dropEventLog: dropLog = false } = req.body === undefined ? {} : bodyOf<HostSampleReplayFixtureRequest>(req, validateHostSampleReplayFixtureRequest);
+    const { dropEventLog: dropLog = false } = req.body === undefined ? {} : bodyOf(req, ROUTES.replayFixture);
     const memoryRef = `mem://conformance/replay-${randomUUID().slice(0, 8)}`;
     const tenant = tenantOrThrow(memoryRef);
     const run = host.startRun({ workflowId: 'conformance-replay', memoryRef });
