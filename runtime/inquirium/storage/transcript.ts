@@ -7,7 +7,7 @@
  */
 import type { InquiriumInquiryFeedback } from '../../../generated/ts/inquirium.inquiry-feedback.v1.ts';
 import { assertDto } from '../dto.ts';
-import { FramedJsonlLog } from './framed-jsonl.ts';
+import { FramedJsonlLog, type FramedJsonlOptions, type RecoveryReport, type RewriteReport } from './framed-jsonl.ts';
 import { classificationAxis, type Classification } from '../lattice.ts';
 
 export type FactKind = 'turn' | 'result' | 'feedback';
@@ -116,16 +116,30 @@ export class InMemoryTranscriptStore extends LineStore {
   }
 }
 
+/**
+ * The transcript in a local framed JSONL file (one writer: a second open of the same file is refused until this one
+ * is closed). Appends are durable when they return unless `durable: false` (tests and benchmarks only).
+ */
 export class JsonlTranscriptStore extends LineStore {
   readonly #log: FramedJsonlLog<Line>;
-  constructor(path: string, durable = false) {
+  constructor(path: string, options: FramedJsonlOptions = {}) {
     super();
-    this.#log = new FramedJsonlLog<Line>(path, durable);
-    for (const l of this.#log.all()) this.index(l);
+    this.#log = new FramedJsonlLog<Line>(path, options);
+    try {
+      for (const l of this.#log.all()) this.index(l);
+      // an excision record on disk means a crash came between the excision and its compaction: finish it now
+      if (this.#log.all().some((l) => l.kind === 'excision')) this.compact();
+    } catch (e) {
+      this.#log.close();
+      throw e;
+    }
+  }
+  /** What recovery found when the file was opened. */
+  get recovery(): RecoveryReport {
+    return this.#log.recovery;
   }
   protected persist(line: Line): Line {
-    this.#log.append(line);
-    return this.#log.all().at(-1) as Line;
+    return this.#log.append(line);
   }
   /**
    * Excision removes the content from disk, not only from view: the excision records are appended first (so a
@@ -134,9 +148,13 @@ export class JsonlTranscriptStore extends LineStore {
   protected override settle(): void {
     this.compact();
   }
-  /** Physically drop excised facts and their excision records (atomic rewrite). */
-  compact(): void {
-    this.#log.rewrite((l) => this.isLive(l));
+  /** Physically drop excised facts and their excision records (atomic rewrite; damaged lines go to quarantine). */
+  compact(): RewriteReport {
+    return this.#log.rewrite((l) => this.isLive(l));
+  }
+  /** Close the file and release its writer lock. */
+  close(): void {
+    this.#log.close();
   }
 }
 
