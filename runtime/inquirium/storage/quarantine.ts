@@ -35,10 +35,14 @@ export interface QuarantineEntry extends QuarantineHeader {
 
 export const quarantinePathOf = (logPath: string): string => `${logPath}.quarantine`;
 
+/** The header line of an entry, its keys always in this order. */
+const headerLine = (e: QuarantineEntry): string => {
+  const header: QuarantineHeader = { source: e.source, kind: e.kind, line: e.line, byteOffset: e.byteOffset, bytes: e.data.length, reason: e.reason, at: e.at };
+  return `${HEADER}${JSON.stringify(header)}\n`;
+};
+
 export function encodeQuarantine(entries: readonly QuarantineEntry[]): Buffer {
-  return Buffer.concat(
-    entries.flatMap(({ data, ...header }) => [Buffer.from(`${HEADER}${JSON.stringify({ ...header, bytes: data.length })}\n`), data, Buffer.from('\n')]),
-  );
+  return Buffer.concat(entries.flatMap((e) => [Buffer.from(headerLine(e)), e.data, Buffer.from('\n')]));
 }
 
 /** Append entries to a quarantine file; returns after the data is synced (when durable). */
