@@ -9,7 +9,7 @@ export interface CrashRecord {
   readonly tail: number[];
 }
 
-export const recordFor = (id: number): CrashRecord => ({ id, pad: 'é'.repeat(id % 61) + '\u2028"\\', tail: [id, id * 31, -id] });
+export const recordFor = (id: number): CrashRecord => ({ id, pad: 'é'.repeat(id % 61) + '\u2028"\\', tail: [id, id * 31, id % 7] });
 
 const CHILD = fileURLToPath(new URL('./child.ts', import.meta.url));
 const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
