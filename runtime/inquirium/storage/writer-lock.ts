@@ -7,8 +7,8 @@
  * - A second writer — another instance in this process or another process — is refused with LogLockedError,
  *   naming the log and the holder.
  * - A lock is stale when its holder cannot hold it any more: the pid is dead (or a zombie), the pid now belongs to
- *   a process that started later (pid reuse, compared through /proc on Linux), or it names this process but no
- *   open log here holds it. A stale lock is taken over, and the caller is told whose lock it was. A lock of another
+ *   a process that started later (pid reuse, compared through /proc on Linux), or it names this process and thread
+ *   but no open log here holds it (another thread of this process cannot be checked, so its lock is kept). A stale lock is taken over, and the caller is told whose lock it was. A lock of another
  *   host is never judged stale (its pids mean nothing here).
  * - Taking over renames the stale file to a private name and checks it is still the lock that was judged stale; if
  *   a third party replaced it meanwhile, it is put back and the decision is made again.
@@ -18,9 +18,12 @@ import { randomUUID } from 'node:crypto';
 import { linkSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
+import { threadId } from 'node:worker_threads';
 
 export interface LockHolder {
   readonly pid: number;
+  /** The worker thread of the holder (0 = main thread): threads share a pid but not the registry of held locks. */
+  readonly thread?: number;
   readonly host: string;
   /** When the holder took the lock (ISO 8601). */
   readonly lockedAt: string;
@@ -39,7 +42,8 @@ export class LogLockedError extends Error {
     readonly lockPath: string,
     readonly holder: LockHolder,
   ) {
-    const where = holder.pid === process.pid && holder.host === hostname() ? 'this process (another open instance)' : `pid ${holder.pid} on ${holder.host}`;
+    const here = holder.pid === process.pid && holder.host === hostname();
+    const where = !here ? `pid ${holder.pid} on ${holder.host}` : (holder.thread ?? 0) === threadId ? 'this process (another open instance)' : `this process (thread ${holder.thread ?? 0})`;
     super(`${logPath} is already open for writing by ${where}, locked since ${holder.lockedAt}; a log has one writer at a time (lock file ${lockPath})`);
     this.name = 'LogLockedError';
   }
@@ -88,7 +92,7 @@ function readHolder(lockPath: string): LockHolder | 'unreadable' | 'gone' {
 
 function holderAlive(lockPath: string, h: LockHolder): boolean {
   if (h.host !== hostname()) return true;
-  if (h.pid === process.pid) return heldHere.get(lockPath) === h.token;
+  if (h.pid === process.pid) return (h.thread ?? 0) !== threadId || heldHere.get(lockPath) === h.token;
   try {
     process.kill(h.pid, 0);
   } catch (e) {
@@ -136,7 +140,7 @@ export function acquireWriterLock(logPath: string, now: () => number = Date.now)
   const log = resolve(logPath);
   const lockPath = `${log}.lock`;
   const token = randomUUID();
-  const holder: LockHolder = { pid: process.pid, host: hostname(), lockedAt: new Date(now()).toISOString(), ...(ownStart !== undefined ? { processStart: ownStart } : {}), token };
+  const holder: LockHolder = { pid: process.pid, thread: threadId, host: hostname(), lockedAt: new Date(now()).toISOString(), ...(ownStart !== undefined ? { processStart: ownStart } : {}), token };
   const temp = `${lockPath}.${process.pid}-${token}`;
   writeFileSync(temp, `${JSON.stringify(holder)}\n`, { mode: 0o600 });
   let tookOver: StaleLock | undefined;
