@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { mkdtempSync, readFileSync, writeFileSync, truncateSync, statSync, appendFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync, truncateSync, statSync, appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FramedJsonlLog, frame, recover } from '../../../runtime/inquirium/storage/framed-jsonl.ts';
 import { FeedbackError, InMemoryTranscriptStore, JsonlTranscriptStore, recordFeedback, type InquiryTranscriptStore, type TranscriptFact } from '../../../runtime/inquirium/storage/transcript.ts';
@@ -9,8 +8,9 @@ import { InMemoryTraceStream, JsonlTraceStream, TRACE_RECORD_TYPE, TRACE_STREAM 
 import { createInquiriumRuntime } from '../../../runtime/inquirium/index.ts';
 import { ManualClock, SequentialIds } from '../../../runtime/shared/clock.ts';
 import { OTHER_PARTICIPANT, PARTICIPANT, request } from './helpers.ts';
+import { scratchDirs } from './storage/scratch.ts';
 
-const dir = () => mkdtempSync(join(tmpdir(), 'wopkit-inq-'));
+const dir = scratchDirs('inq');
 const quiet = { logger: () => {} };
 /** For many-run properties about the format: no syncs (the durable path has its own tests). */
 const fast = { ...quiet, durable: false };

@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { FramedJsonlLog, frame, readQuarantine } from '../../../../runtime/inquirium/storage/framed-jsonl.ts';
 import { recordFor, spawnChild, type CrashRecord } from './records.ts';
+import { scratchLogs } from './scratch.ts';
 
-const logIn = () => join(mkdtempSync(join(tmpdir(), 'wopkit-crash-')), 'log.jsonl');
+const logIn = scratchLogs('crash');
 const quiet = { logger: () => {} };
 
 type Op = { readonly append: unknown } | { readonly deleteMask: number };

@@ -6,6 +6,7 @@
  */
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { basename } from 'node:path';
+import { scratchLogs } from './scratch.ts';
 
 const trace = vi.hoisted(() => ({ calls: [] as string[], names: new Map<number, string>() }));
 vi.mock('node:fs', async (importOriginal) => {
@@ -51,12 +52,10 @@ vi.mock('node:fs', async (importOriginal) => {
   return { ...mocked, default: mocked };
 });
 
-const { appendFileSync, mkdtempSync } = await import('node:fs');
-const { tmpdir } = await import('node:os');
-const { join } = await import('node:path');
+const { appendFileSync } = await import('node:fs');
 const { FramedJsonlLog } = await import('../../../../runtime/inquirium/storage/framed-jsonl.ts');
 
-const logIn = () => join(mkdtempSync(join(tmpdir(), 'wopkit-durable-')), 'log.jsonl');
+const logIn = scratchLogs('durable');
 const since = (mark: number) => trace.calls.slice(mark);
 const quiet = { logger: () => {} };
 

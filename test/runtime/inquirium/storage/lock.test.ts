@@ -1,13 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join, relative } from 'node:path';
+import { threadId } from 'node:worker_threads';
 import { FramedJsonlLog, LogLockedError } from '../../../../runtime/inquirium/storage/framed-jsonl.ts';
 import { JsonlTranscriptStore } from '../../../../runtime/inquirium/storage/transcript.ts';
 import { JsonlTraceStream } from '../../../../runtime/inquirium/storage/trace-stream.ts';
 import { firstLine } from './records.ts';
+import { scratchLogs } from './scratch.ts';
 
-const logIn = () => join(mkdtempSync(join(tmpdir(), 'wopkit-lock-')), 'log.jsonl');
+const logIn = scratchLogs('lock');
 const capture = () => {
   const lines: string[] = [];
   return { lines, logger: (m: string) => void lines.push(m) };
@@ -104,8 +106,10 @@ describe('JSONL writer lock: one writer per log', () => {
     });
   }
 
-  it('a lock held by the parent process (alive, same start time) or by another host is never judged stale', () => {
+  it('a lock held by the parent process (alive, same start time), another thread of this process, or another host is never judged stale', () => {
     const p = logIn();
+    fakeLock(p, { pid: process.pid, thread: threadId + 1 });
+    expect(refusal(() => new FramedJsonlLog(p)).message).toContain(`this process (thread ${threadId + 1})`);
     fakeLock(p, { pid: process.ppid });
     expect(refusal(() => new FramedJsonlLog(p)).holder.pid).toBe(process.ppid);
     fakeLock(p, { pid: 999_999_999, host: 'elsewhere.example' });

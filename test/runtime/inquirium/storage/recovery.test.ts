@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FramedJsonlLog, frame, readQuarantine, recover } from '../../../../runtime/inquirium/storage/framed-jsonl.ts';
 import { checksum } from '../../../../runtime/inquirium/storage/jsonl-frame.ts';
 import { encodeQuarantine, type QuarantineEntry } from '../../../../runtime/inquirium/storage/quarantine.ts';
 import { JsonlTranscriptStore, type TranscriptFact } from '../../../../runtime/inquirium/storage/transcript.ts';
+import { scratchLogs } from './scratch.ts';
 
-const logIn = () => join(mkdtempSync(join(tmpdir(), 'wopkit-recovery-')), 'log.jsonl');
+const logIn = scratchLogs('recovery');
 const NOW = Date.parse('2026-06-04T10:00:00Z');
 const AT = new Date(NOW).toISOString();
 const open = <T>(p: string, extra: { durable?: boolean } = {}) => {
