@@ -8,7 +8,7 @@
 // - if/then rules (e.g. "trigger is required when supported is true") and x-runtime-rules are not represented.
 // - Types only: no (de)serialiser is generated (Debian's Kotlin compiles only the just-types output), so nothing is round-tripped.
 //
-// Top-level types: 144.
+// Top-level types: 145.
 
 package wopkit
 
@@ -4683,6 +4683,22 @@ data class ProposalCreatedPayload (
      * The proposal.
      */
     val proposalID: String
+)
+
+/**
+ * The caller's tenant already holds as many of a bounded resource as the host allows (HTTP
+ * 429); the request was refused and changed nothing. Open.
+ */
+data class QuotaExceededDetails (
+    /**
+     * How many the host allows per tenant.
+     */
+    val limit: Long,
+
+    /**
+     * Which bounded resource, e.g. open-operator-questions or distillation-schedules.
+     */
+    val resource: String
 )
 
 /**

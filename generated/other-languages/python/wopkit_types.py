@@ -8,7 +8,7 @@
 # - if/then rules (e.g. "trigger is required when supported is true") and x-runtime-rules are not represented.
 # - Date-times become datetime objects and are written back in isoformat (offset +00:00 instead of Z, microsecond precision).
 #
-# Top-level types: 144.
+# Top-level types: 145.
 
 from dataclasses import dataclass
 from typing import Any, List, Optional, Dict, Union, TypeVar, Callable, Type, cast
@@ -6169,6 +6169,31 @@ class ProposalCreatedPayload:
         return result
 
 
+@dataclass
+class QuotaExceededDetails:
+    """The caller's tenant already holds as many of a bounded resource as the host allows (HTTP
+    429); the request was refused and changed nothing. Open.
+    """
+    limit: int
+    """How many the host allows per tenant."""
+
+    resource: str
+    """Which bounded resource, e.g. open-operator-questions or distillation-schedules."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'QuotaExceededDetails':
+        assert isinstance(obj, dict)
+        limit = from_int(obj.get("limit"))
+        resource = from_str(obj.get("resource"))
+        return QuotaExceededDetails(limit, resource)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["limit"] = from_int(self.limit)
+        result["resource"] = from_str(self.resource)
+        return result
+
+
 class Reason(Enum):
     """retention_expired: the source run is past its retention window; event_log_unavailable:
     the snapshot probe could not read the log.
@@ -7720,6 +7745,14 @@ def proposals_capability_from_dict(s: Any) -> ProposalsCapability:
 
 def proposals_capability_to_dict(x: ProposalsCapability) -> Any:
     return to_class(ProposalsCapability, x)
+
+
+def quota_exceeded_details_from_dict(s: Any) -> QuotaExceededDetails:
+    return QuotaExceededDetails.from_dict(s)
+
+
+def quota_exceeded_details_to_dict(x: QuotaExceededDetails) -> Any:
+    return to_class(QuotaExceededDetails, x)
 
 
 def replay_memory_snapshot_unavailable_details_from_dict(s: Any) -> ReplayMemorySnapshotUnavailableDetails:
