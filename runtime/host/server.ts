@@ -6,14 +6,16 @@
  * reimplement on node:http.
  *
  * Every error is the envelope `{error, message, details?}` with a 4xx status for anything the client did wrong;
- * auth is a Bearer token; request bodies are JSON only and capped.
+ * auth is a Bearer token; request bodies are JSON only and capped. Every socket, parser and body limit is set
+ * explicitly from the one limits table (limits.ts), never left at a framework default.
  */
 import { timingSafeEqual } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { ErrorCode } from '../../generated/ts/index.ts';
 import { createInquiriumRuntime, type InquiriumRuntime } from '../inquirium/index.ts';
 import { createOpenwopRuntime, type OpenwopRuntime } from '../openwop/index.ts';
 import type { Clock, IdSource } from '../shared/clock.ts';
-import { classify, sendError } from './errors.ts';
+import { classify, HttpError, sendError } from './errors.ts';
 import type { HostRuntime } from './host-runtime.ts';
 import { withMutations, type HostMutations } from './mutants.ts';
 import { createHostRuntime } from './reference-runtime.ts';
@@ -24,14 +26,18 @@ import { registerMultiAgentSeams } from './routes/multi-agent-seams.ts';
 import { registerRuns } from './routes/runs.ts';
 import { registerDistillSchedules } from './routes/distill-schedules.ts';
 import { ROUTES } from './seam-catalogue.ts';
+import { connectionCapResponse, markDroppedRequests } from './connection-cap.ts';
+import { jsonDeeperThan, resolveLimits, timeoutCheckIntervalMs, type HostLimits } from './limits.ts';
 
 export const HOST_NAME = 'wopkit-reference-host';
 export const HOST_VERSION = '0.1.0';
-export const DEFAULT_BODY_LIMIT = 1_048_576;
 
 export interface HostOptions {
   /** Bearer token every route but discovery requires. */
   readonly token: string;
+  /** Request handling limits and per-tenant bounds by name (limits.ts); each absent one keeps its default. */
+  readonly limits?: Partial<HostLimits>;
+  /** Shorthand for `limits.bodyLimitBytes`. */
   readonly bodyLimit?: number;
   readonly logger?: FastifyServerOptions['logger'];
   readonly clock?: Clock;
@@ -57,6 +63,14 @@ function tokenMatches(header: unknown, token: string): boolean {
   return given.length === want.length && timingSafeEqual(given, want);
 }
 
+/** Node's client error codes → (status, reason phrase, envelope code, message); anything else is malformed HTTP. */
+type ClientErrorAnswer = readonly [number, string, ErrorCode, string];
+const MALFORMED: ClientErrorAnswer = [400, 'Bad Request', 'bad_request', 'malformed HTTP request'];
+const CLIENT_ERRORS: Readonly<Record<string, ClientErrorAnswer>> = {
+  HPE_HEADER_OVERFLOW: [431, 'Request Header Fields Too Large', 'bad_request', 'request headers are too large'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout', 'request_timeout', 'request timed out'],
+};
+
 export async function createHost(o: HostOptions): Promise<{ app: FastifyInstance; runtime: HostRuntime }> {
   if (o.token.length < 16) throw new RangeError('the host token must be at least 16 characters');
   if (o.scheduleTickMs !== undefined && !(Number.isInteger(o.scheduleTickMs) && o.scheduleTickMs >= 100)) throw new RangeError('scheduleTickMs must be an integer of at least 100');
@@ -71,9 +85,22 @@ export async function createHost(o: HostOptions): Promise<{ app: FastifyInstance
   });
   const runtime = withMutations(createHostRuntime(openwop, inquirium), openwop, o.mutations);
 
+  const limits = resolveLimits({ ...(o.bodyLimit !== undefined ? { bodyLimitBytes: o.bodyLimit } : {}), ...o.limits });
   const app = Fastify({
     logger: o.logger ?? false,
-    bodyLimit: o.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    bodyLimit: limits.bodyLimitBytes,
+    // A whole request (headers and body) must arrive within requestTimeoutMs, its headers within headersTimeoutMs:
+    // a client that sends fewer bytes than its Content-Length gets a 408 (clientErrorHandler below), then a close.
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    connectionTimeout: limits.connectionTimeoutMs,
+    maxRequestsPerSocket: limits.maxRequestsPerSocket,
+    http: {
+      headersTimeout: limits.headersTimeoutMs,
+      connectionsCheckingInterval: timeoutCheckIntervalMs(limits),
+      maxHeaderSize: limits.maxHeaderBytes,
+      ServerResponse: connectionCapResponse(limits.maxRequestsPerSocket),
+    },
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
     return503OnClosing: true,
@@ -82,14 +109,22 @@ export async function createHost(o: HostOptions): Promise<{ app: FastifyInstance
     // envelope too, then close the socket.
     clientErrorHandler: (err: NodeJS.ErrnoException, socket) => {
       if (!socket.writable) return void socket.destroy();
-      const [status, code, reason] = err.code === 'HPE_HEADER_OVERFLOW' ? [431, 'bad_request', 'Request Header Fields Too Large']
-        : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, 'bad_request', 'Request Timeout'] : [400, 'bad_request', 'Bad Request'];
-      const body = JSON.stringify({ error: code, message: status === 431 ? 'request headers are too large' : status === 408 ? 'request timed out' : 'malformed HTTP request' });
+      const [status, reason, error, message] = CLIENT_ERRORS[err.code ?? ''] ?? MALFORMED;
+      const body = JSON.stringify({ error, message });
       socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
     },
   });
   // JSON only: drop Fastify's built-in text/plain parser so any other media type is a 415.
   app.removeContentTypeParser('text/plain');
+  // Fastify's JSON parser (prototype-poisoning checks included), behind a nesting-depth check: no handler,
+  // validator or serializer ever walks a body nested deeper than maxJsonDepth.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    if (jsonDeeperThan(body as string, limits.maxJsonDepth)) return done(new HttpError('bad_request', `request body nests deeper than ${limits.maxJsonDepth} levels`), undefined);
+    return parseJson(req, body as string, done);
+  });
+  markDroppedRequests(app.server);
 
   app.addHook('onRequest', async (req, reply) => {
     const path = req.url.split('?')[0]!;
