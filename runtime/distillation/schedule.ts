@@ -24,10 +24,12 @@ import { WopkitError } from '../shared/errors.ts';
 import { TimerHeap } from '../shared/timer-heap.ts';
 import { CompactionError } from '../compaction/compactor.ts';
 import { DistillationError, TokenBudgetExceededError, type Distiller, type DistillResult } from './distiller.ts';
-import { durationMs } from '../shared/duration.ts';
+import { boundedDurationMs, isRepresentableInstant } from '../shared/duration.ts';
 
 /** Shortest period a schedule may use: background work more often than this is a misconfiguration. */
 export const MIN_PERIOD_MS = 1000;
+/** Longest period a schedule may use (366 days): a "dream" rarer than yearly is not a schedule, and the bound keeps every instant formattable. */
+export const MAX_PERIOD_MS = 366 * 86_400_000;
 
 /**
  * A schedule as the seam's request shapes it (`every`: an ISO-8601 duration of at least one second; `tokenBudget`
@@ -83,14 +85,21 @@ export class DistillationScheduler {
 
   constructor(private readonly o: DistillationSchedulerOptions) {}
 
+  /**
+   * Register a schedule. Everything is checked before anything is stored — the period (an ISO-8601 duration
+   * between MIN_PERIOD_MS and MAX_PERIOD_MS), the tenant, the first instant (an epoch time from 1970 on whose next
+   * instant is still a formattable Date) and the budget — so a refused schedule leaves no trace, and every
+   * schedule registered formats now and at its next instant.
+   */
   schedule(req: DistillationScheduleRequest): DistillationSchedule {
-    const periodMs = durationMs(req.every);
-    if (periodMs === null || periodMs < MIN_PERIOD_MS) throw new ScheduleError('invalid_period', `every must be an ISO-8601 duration of at least ${MIN_PERIOD_MS / 1000} s`);
+    const period = boundedDurationMs(req.every, { minMs: MIN_PERIOD_MS, maxMs: MAX_PERIOD_MS });
+    if ('refused' in period) throw new ScheduleError('invalid_period', `every must be an ISO-8601 duration between ${MIN_PERIOD_MS / 1000} s and ${MAX_PERIOD_MS / 86_400_000} days (${period.refused})`);
+    const periodMs = period.ms;
     const tenant = this.o.tenantOf(req.memoryRef);
     if (tenant === undefined) throw new ScheduleError('invalid_ref', 'memoryRef does not resolve to a tenant');
     const now = this.o.clock.now();
     const firstAt = req.firstAt ?? now + periodMs;
-    if (!Number.isFinite(firstAt) || firstAt < 0) throw new ScheduleError('invalid_start', 'firstAt must be a finite epoch time');
+    if (!(firstAt >= 0) || !isRepresentableInstant(firstAt + periodMs)) throw new ScheduleError('invalid_start', 'firstAt must be an epoch time from 1970 on whose next instant is a representable date');
     // Validate the budget now rather than at the first instant, days later.
     if (req.tokenBudget !== undefined) this.o.distiller.budgetFor(req.tokenBudget);
     const schedule: DistillationSchedule = {

@@ -12,7 +12,7 @@
 import type { Clock } from '../shared/clock.ts';
 import { validationFailures, WopkitError, type WireAnswer } from '../shared/errors.ts';
 import { toIso } from '../shared/clock.ts';
-import { durationMs } from '../shared/duration.ts';
+import { boundedDurationMs, durationMs } from '../shared/duration.ts';
 import { assertDto, checkDto } from './dto.ts';
 import { classificationAxis, type Classification } from './lattice.ts';
 
@@ -35,6 +35,10 @@ export interface HostQuestionPolicy {
   /** Registered secret values (SR-1 registry) — a question must not contain any. */
   readonly secrets?: readonly string[];
 }
+
+/** Longest a question may stay pending (30 days): it holds an operation, and a place in its tenant's open-question bound. */
+export const MAX_QUESTION_TIMEOUT_MS = 30 * 86_400_000;
+const TIMEOUT_BOUNDS = { minMs: 1, maxMs: MAX_QUESTION_TIMEOUT_MS } as const;
 
 /** Shapes that look like secrets even when nobody registered them. */
 const SECRET_SHAPES = [/\b(?:sk|pk|rk)-[A-Za-z0-9_-]{12,}/, /\bAKIA[0-9A-Z]{16}\b/, /-----BEGIN [A-Z ]*PRIVATE KEY-----/, /\b(?:ghp|gho|github_pat)_[A-Za-z0-9_]{20,}/, /\bpass(?:word|phrase)\s*[:=]/i];
@@ -88,8 +92,11 @@ export function validateProposedQuestion(request: unknown, policy: HostQuestionP
   if (!classificationAxis.atLeastAsRestrictive(policy.displayCeiling, classificationAxis.join(cls.input, cls.output))) {
     issues.push({ code: 'classification-not-displayable', message: `the question is classified above what the operator surface may show (${policy.displayCeiling})` });
   }
-  if (req.timeout === undefined || durationMs(String(req.timeout)) === null || durationMs(String(req.timeout))! <= 0) {
+  const timeout = req.timeout === undefined ? undefined : boundedDurationMs(String(req.timeout), TIMEOUT_BOUNDS);
+  if (timeout === undefined || ('refused' in timeout && timeout.refused !== 'too-long')) {
     issues.push({ code: 'timeout-undefined', message: 'a question needs a positive ISO-8601 timeout so it can fail closed' });
+  } else if ('refused' in timeout) {
+    issues.push({ code: 'timeout-too-long', message: `a question may stay pending at most ${MAX_QUESTION_TIMEOUT_MS / 86_400_000} days` });
   }
   const def = req['default/on-timeout'] as { answer: Answer } | undefined;
   if (def !== undefined && !answerAllowed(req, def.answer)) issues.push({ code: 'default-not-allowed', message: 'the timeout default is not one of the allowed answers' });
