@@ -4342,6 +4342,14 @@ namespace Wopkit.Generated
         public InquiriumAnswerValue? Answer { get; set; }
 
         /// <summary>
+        /// The participant whose answer was accepted: the answer's answered/by, which the host
+        /// checked against the caller it authenticated, else that caller. Only on answered, and only
+        /// when the host knows who answered.
+        /// </summary>
+        [JsonProperty("answered/by", NullValueHandling = NullValueHandling.Ignore)]
+        public string AnsweredBy { get; set; }
+
+        /// <summary>
         /// The declared safe default the host applied when the question ended without an answer.
         /// Only on timed_out, cancelled or superseded.
         /// </summary>

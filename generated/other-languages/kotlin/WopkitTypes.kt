@@ -4132,6 +4132,13 @@ data class InquiriumOperatorQuestionState (
     val answer: InquiriumAnswerValue? = null,
 
     /**
+     * The participant whose answer was accepted: the answer's answered/by, which the host
+     * checked against the caller it authenticated, else that caller. Only on answered, and only
+     * when the host knows who answered.
+     */
+    val answeredBy: String? = null,
+
+    /**
      * The declared safe default the host applied when the question ended without an answer.
      * Only on timed_out, cancelled or superseded.
      */

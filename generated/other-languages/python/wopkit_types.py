@@ -5463,6 +5463,11 @@ class InquiriumOperatorQuestionState:
     answer: Optional[Union[List[str], str]] = None
     """The accepted operator answer. Required when answered, absent otherwise."""
 
+    answered_by: Optional[str] = None
+    """The participant whose answer was accepted: the answer's answered/by, which the host
+    checked against the caller it authenticated, else that caller. Only on answered, and only
+    when the host knows who answered.
+    """
     default_applied: Optional[InquiriumTimeoutDefault] = None
     """The declared safe default the host applied when the question ended without an answer.
     Only on timed_out, cancelled or superseded.
@@ -5482,10 +5487,11 @@ class InquiriumOperatorQuestionState:
         state = State(obj.get("state"))
         updated_at = from_datetime(obj.get("updated/at"))
         answer = from_union([lambda x: from_list(from_str, x), from_str, from_none], obj.get("answer"))
+        answered_by = from_union([from_str, from_none], obj.get("answered/by"))
         default_applied = from_union([InquiriumTimeoutDefault.from_dict, from_none], obj.get("default/applied"))
         reason_code = from_union([from_str, from_none], obj.get("reason/code"))
         superseded_by = from_union([from_str, from_none], obj.get("superseded/by"))
-        return InquiriumOperatorQuestionState(operation_ref, question_ref, schema, state, updated_at, answer, default_applied, reason_code, superseded_by)
+        return InquiriumOperatorQuestionState(operation_ref, question_ref, schema, state, updated_at, answer, answered_by, default_applied, reason_code, superseded_by)
 
     def to_dict(self) -> dict:
         result: dict = {}
@@ -5496,6 +5502,8 @@ class InquiriumOperatorQuestionState:
         result["updated/at"] = self.updated_at.isoformat()
         if self.answer is not None:
             result["answer"] = from_union([lambda x: from_list(from_str, x), from_str, from_none], self.answer)
+        if self.answered_by is not None:
+            result["answered/by"] = from_union([from_str, from_none], self.answered_by)
         if self.default_applied is not None:
             result["default/applied"] = from_union([lambda x: to_class(InquiriumTimeoutDefault, x), from_none], self.default_applied)
         if self.reason_code is not None:

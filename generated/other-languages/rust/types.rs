@@ -3449,6 +3449,12 @@ pub struct InquiriumOperatorQuestionState {
     /// The accepted operator answer. Required when answered, absent otherwise.
     pub answer: Option<InquiriumOperatorQuestionStateInquiriumAnswerValue>,
 
+    /// The participant whose answer was accepted: the answer's answered/by, which the host
+    /// checked against the caller it authenticated, else that caller. Only on answered, and only
+    /// when the host knows who answered.
+    #[serde(rename = "answered/by")]
+    pub answered_by: Option<String>,
+
     /// The declared safe default the host applied when the question ended without an answer.
     /// Only on timed_out, cancelled or superseded.
     #[serde(rename = "default/applied")]

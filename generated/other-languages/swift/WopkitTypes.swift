@@ -8451,6 +8451,10 @@ extension InquiriumQuestionSubject {
 struct InquiriumOperatorQuestionState: Codable {
     /// The accepted operator answer. Required when answered, absent otherwise.
     let answer: InquiriumAnswerValue?
+    /// The participant whose answer was accepted: the answer's answered/by, which the host
+    /// checked against the caller it authenticated, else that caller. Only on answered, and only
+    /// when the host knows who answered.
+    let answeredBy: String?
     /// The declared safe default the host applied when the question ended without an answer.
     /// Only on timed_out, cancelled or superseded.
     let defaultApplied: InquiriumTimeoutDefault?
@@ -8471,6 +8475,7 @@ struct InquiriumOperatorQuestionState: Codable {
 
     enum CodingKeys: String, CodingKey {
         case answer = "answer"
+        case answeredBy = "answered/by"
         case defaultApplied = "default/applied"
         case operationRef = "operation/ref"
         case questionRef = "question/ref"
@@ -8502,6 +8507,7 @@ extension InquiriumOperatorQuestionState {
 
     func with(
         answer: InquiriumAnswerValue?? = nil,
+        answeredBy: String?? = nil,
         defaultApplied: InquiriumTimeoutDefault?? = nil,
         operationRef: String? = nil,
         questionRef: String? = nil,
@@ -8513,6 +8519,7 @@ extension InquiriumOperatorQuestionState {
     ) -> InquiriumOperatorQuestionState {
         return InquiriumOperatorQuestionState(
             answer: answer ?? self.answer,
+            answeredBy: answeredBy ?? self.answeredBy,
             defaultApplied: defaultApplied ?? self.defaultApplied,
             operationRef: operationRef ?? self.operationRef,
             questionRef: questionRef ?? self.questionRef,

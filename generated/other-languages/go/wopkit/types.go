@@ -3817,25 +3817,29 @@ type InquiriumQuestionSubject struct {
 // other terminal states carry none and fail closed unless the request declared a safe
 // default. Closed.
 type InquiriumOperatorQuestionState struct {
-	// The accepted operator answer. Required when answered, absent otherwise.                                                   
-	Answer                                                                                  *InquiriumAnswerValue                `json:"answer"`
-	// The declared safe default the host applied when the question ended without an answer.                                     
-	// Only on timed_out, cancelled or superseded.                                                                               
-	DefaultApplied                                                                          *InquiriumTimeoutDefault             `json:"default/applied,omitempty"`
-	// The operation the question blocks.                                                                                        
-	OperationRef                                                                            string                               `json:"operation/ref"`
-	// The question this record tracks.                                                                                          
-	QuestionRef                                                                             string                               `json:"question/ref"`
-	// Why the question left pending (for cancelled and superseded especially).                                                  
-	ReasonCode                                                                              *string                              `json:"reason/code,omitempty"`
-	// Schema discriminator; always inquirium.operator-question.state.v1.                                                        
-	Schema                                                                                  InquiriumOperatorQuestionStateSchema `json:"schema"`
-	// Current lifecycle state.                                                                                                  
-	State                                                                                   State                                `json:"state"`
-	// The question that replaced this one. Required when superseded.                                                            
-	SupersededBy                                                                            *string                              `json:"superseded/by,omitempty"`
-	// When the record entered its current state.                                                                                
-	UpdatedAt                                                                               time.Time                            `json:"updated/at"`
+	// The accepted operator answer. Required when answered, absent otherwise.                                                       
+	Answer                                                                                      *InquiriumAnswerValue                `json:"answer"`
+	// The participant whose answer was accepted: the answer's answered/by, which the host                                           
+	// checked against the caller it authenticated, else that caller. Only on answered, and only                                     
+	// when the host knows who answered.                                                                                             
+	AnsweredBy                                                                                  *string                              `json:"answered/by,omitempty"`
+	// The declared safe default the host applied when the question ended without an answer.                                         
+	// Only on timed_out, cancelled or superseded.                                                                                   
+	DefaultApplied                                                                              *InquiriumTimeoutDefault             `json:"default/applied,omitempty"`
+	// The operation the question blocks.                                                                                            
+	OperationRef                                                                                string                               `json:"operation/ref"`
+	// The question this record tracks.                                                                                              
+	QuestionRef                                                                                 string                               `json:"question/ref"`
+	// Why the question left pending (for cancelled and superseded especially).                                                      
+	ReasonCode                                                                                  *string                              `json:"reason/code,omitempty"`
+	// Schema discriminator; always inquirium.operator-question.state.v1.                                                            
+	Schema                                                                                      InquiriumOperatorQuestionStateSchema `json:"schema"`
+	// Current lifecycle state.                                                                                                      
+	State                                                                                       State                                `json:"state"`
+	// The question that replaced this one. Required when superseded.                                                                
+	SupersededBy                                                                                *string                              `json:"superseded/by,omitempty"`
+	// When the record entered its current state.                                                                                    
+	UpdatedAt                                                                                   time.Time                            `json:"updated/at"`
 }
 
 // A runtime the host may select for a turn, as the selection seam sees it after health
