@@ -9,12 +9,13 @@ import { describe, expect, it } from 'vitest';
 import { DistillationScheduler, MAX_PERIOD_MS, MIN_PERIOD_MS, ScheduleError } from '../../../runtime/distillation/schedule.ts';
 import { tenantOf } from '../../../runtime/memory/memory-ref.ts';
 import { MAX_DATE_MS } from '../../../runtime/shared/duration.ts';
+import { QuotaExceededError } from '../../../runtime/shared/quota.ts';
 import { REF, setup, thrown } from '../compaction/fixture.ts';
 
-const scheduler = () => {
+const scheduler = (maxPerTenant?: number) => {
   const s = setup();
   let n = 0;
-  return { s, sch: new DistillationScheduler({ clock: s.clock, distiller: s.distiller, tenantOf, newId: () => `dsch-${++n}` }) };
+  return { s, sch: new DistillationScheduler({ clock: s.clock, distiller: s.distiller, tenantOf, newId: () => `dsch-${++n}`, ...(maxPerTenant !== undefined ? { maxPerTenant } : {}) }) };
 };
 const codeOf = (f: () => unknown) => (thrown(f) as ScheduleError).code;
 
@@ -62,5 +63,21 @@ describe('schedule bounds (item 6)', () => {
       expect(() => new Date(registered.nextAt).toISOString()).not.toThrow();
       expect(() => new Date(registered.nextAt + registered.periodMs).toISOString()).not.toThrow();
     }), { numRuns: 2000 });
+  });
+});
+
+describe('schedules per tenant (item 8b)', () => {
+  it('one past maxPerTenant is a QuotaExceededError (429) that stores nothing; cancelling frees a place; tenants are counted apart', () => {
+    const { sch } = scheduler(2);
+    const a = sch.schedule({ memoryRef: REF, every: 'PT1H' });
+    sch.schedule({ memoryRef: 'mem://tenant-a/other', every: 'PT1H' });
+    const err = thrown(() => sch.schedule({ memoryRef: REF, every: 'PT2H' }));
+    expect(err).toBeInstanceOf(QuotaExceededError);
+    expect((err as QuotaExceededError).toWire().details).toEqual({ resource: 'distillation-schedules', limit: 2 });
+    expect(sch.list('tenant-a')).toHaveLength(2);
+    sch.schedule({ memoryRef: 'mem://tenant-b/x', every: 'PT1H' });
+    expect(sch.cancel(a.scheduleId)).toBe(true);
+    expect(sch.schedule({ memoryRef: REF, every: 'PT2H' }).every).toBe('PT2H');
+    expect(sch.list('tenant-a').map((s) => s.every)).toEqual(['PT1H', 'PT2H']);
   });
 });
