@@ -8,6 +8,10 @@
  * - per-tenant resources (`scope: 'tenant'`): how much state one tenant can make the host keep. Their defaults are
  *   the library modules' own (the limit lives where the state lives; the host only configures it).
  */
+import { DEFAULT_MAX_SCHEDULES_PER_TENANT } from '../distillation/schedule.ts';
+import { DEFAULT_QUESTION_LIMITS } from '../inquirium/operator-questions.ts';
+import { DEFAULT_FIXTURES_PER_TENANT } from './reference-runtime.ts';
+
 export interface LimitSpec {
   readonly scope: 'request' | 'tenant';
   readonly default: number;
@@ -31,6 +35,10 @@ export const LIMITS = {
   bodyLimitBytes: { scope: 'request', default: 1_048_576, min: 1, unit: 'bytes', env: 'OPENWOP_BODY_LIMIT_BYTES', bounds: 'request body size', whenExceeded: '413 `payload_too_large`' },
   maxHeaderBytes: { scope: 'request', default: 16_384, min: 1_024, unit: 'bytes', env: 'OPENWOP_MAX_HEADER_BYTES', bounds: 'request line and headers together', whenExceeded: '431 `bad_request`, then close' },
   maxJsonDepth: { scope: 'request', default: 64, min: 1, unit: 'levels', env: 'OPENWOP_MAX_JSON_DEPTH', bounds: 'nesting of arrays and objects in a JSON body', whenExceeded: '400 `bad_request`' },
+  openQuestionsPerTenant: { scope: 'tenant', default: DEFAULT_QUESTION_LIMITS.maxOpenPerTenant, min: 1, unit: 'count', env: 'OPENWOP_OPEN_QUESTIONS_PER_TENANT', bounds: 'pending operator questions', whenExceeded: '429 `quota_exceeded` `{resource: "open-operator-questions"}`; nothing is opened' },
+  retainedQuestionsPerTenant: { scope: 'tenant', default: DEFAULT_QUESTION_LIMITS.maxRetainedPerTenant, min: 1, unit: 'count', env: 'OPENWOP_RETAINED_QUESTIONS_PER_TENANT', bounds: 'ended (answered, timed out, cancelled, superseded) operator questions kept readable', whenExceeded: 'the oldest ended question is forgotten (reads as 404)' },
+  distillSchedulesPerTenant: { scope: 'tenant', default: DEFAULT_MAX_SCHEDULES_PER_TENANT, min: 1, unit: 'count', env: 'OPENWOP_DISTILL_SCHEDULES_PER_TENANT', bounds: 'distillation schedules', whenExceeded: '429 `quota_exceeded` `{resource: "distillation-schedules"}`; nothing is stored' },
+  fixturesPerTenant: { scope: 'tenant', default: DEFAULT_FIXTURES_PER_TENANT, min: 1, unit: 'count', env: 'OPENWOP_FIXTURES_PER_TENANT', bounds: 'fixtures of the multi-agent seams (escalation runs, cross-run TTL runs, replay fixtures): their runs, event logs, secret registries and entries', whenExceeded: 'the oldest fixture is retired (its runs read as unknown)' },
 } as const satisfies Record<string, LimitSpec>;
 
 export type LimitName = keyof typeof LIMITS;

@@ -74,8 +74,13 @@ const CLIENT_ERRORS: Readonly<Record<string, ClientErrorAnswer>> = {
 export async function createHost(o: HostOptions): Promise<{ app: FastifyInstance; runtime: HostRuntime }> {
   if (o.token.length < 16) throw new RangeError('the host token must be at least 16 characters');
   if (o.scheduleTickMs !== undefined && !(Number.isInteger(o.scheduleTickMs) && o.scheduleTickMs >= 100)) throw new RangeError('scheduleTickMs must be an integer of at least 100');
-  const openwop = o.openwop ?? createOpenwopRuntime({ host: { name: HOST_NAME, version: HOST_VERSION }, ...(o.clock ? { clock: o.clock } : {}), ...(o.ids ? { ids: o.ids } : {}) });
-  const inquirium = o.inquirium ?? createInquiriumRuntime({ ...(o.clock ? { clock: o.clock } : {}), ...(o.ids ? { ids: o.ids } : {}) });
+  const limits = resolveLimits({ ...(o.bodyLimit !== undefined ? { bodyLimitBytes: o.bodyLimit } : {}), ...o.limits });
+  // Per-tenant bounds go to the runtimes this host builds; a runtime passed in keeps the bounds it was built with.
+  const openwop = o.openwop ?? createOpenwopRuntime({ host: { name: HOST_NAME, version: HOST_VERSION }, distillSchedulesPerTenant: limits.distillSchedulesPerTenant, ...(o.clock ? { clock: o.clock } : {}), ...(o.ids ? { ids: o.ids } : {}) });
+  const inquirium = o.inquirium ?? createInquiriumRuntime({
+    questionLimits: { maxOpenPerTenant: limits.openQuestionsPerTenant, maxRetainedPerTenant: limits.retainedQuestionsPerTenant },
+    ...(o.clock ? { clock: o.clock } : {}), ...(o.ids ? { ids: o.ids } : {}),
+  });
   await inquirium.certifyBaseline();
   openwop.capabilities.contribute('inquirium', {
     inquirium: {
@@ -83,9 +88,8 @@ export async function createHost(o: HostOptions): Promise<{ app: FastifyInstance
       operatorQuestions: { supported: true, widgetKinds: ['single-choice', 'multi-choice', 'confirm', 'free-text-with-allowlist'], respondEndpoint: ROUTES.inquiriumRespond.path },
     },
   });
-  const runtime = withMutations(createHostRuntime(openwop, inquirium), openwop, o.mutations);
+  const runtime = withMutations(createHostRuntime(openwop, inquirium, { fixturesPerTenant: limits.fixturesPerTenant }), openwop, o.mutations);
 
-  const limits = resolveLimits({ ...(o.bodyLimit !== undefined ? { bodyLimitBytes: o.bodyLimit } : {}), ...o.limits });
   const app = Fastify({
     logger: o.logger ?? false,
     bodyLimit: limits.bodyLimitBytes,

@@ -21,7 +21,7 @@ describe('durations and instants on the distill-schedule seam (item 6)', () => {
   let app: Awaited<ReturnType<typeof createHost>>['app'];
   let runtime: HostRuntime;
   beforeAll(async () => {
-    ({ app, runtime } = await createHost({ token: TOKEN }));
+    ({ app, runtime } = await createHost({ token: TOKEN, limits: { distillSchedulesPerTenant: 100_000 } }));
   });
   afterAll(() => app.close());
 

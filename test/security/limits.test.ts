@@ -23,7 +23,7 @@ const REF = 'mem://limits/scope';
 const WRITERS = [
   { route: ROUTES.memorySeed, body: { memoryRef: REF, entries: [{ content: 'entry' }] }, stored: (h: HostRuntime) => h.storedCount(REF) },
   { route: ROUTES.distillSchedule, body: { memoryRef: REF, every: 'PT1H' }, stored: (h: HostRuntime) => h.distillationScheduler()!.list('limits').length },
-  { route: ROUTES.questionPropose, body: question(), stored: (h: HostRuntime) => { try { h.questionState(question()['question/ref']); return 1; } catch { return 0; } } },
+  { route: ROUTES.questionPropose, body: question(), stored: (h: HostRuntime) => { try { h.questionState(question()['question/ref'], 'operator'); return 1; } catch { return 0; } } },
 ] as const;
 
 describe('request body limits over loopback (item 5)', () => {
