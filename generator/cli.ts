@@ -8,10 +8,11 @@ import { resolve, join, relative, isAbsolute } from 'node:path';
 import { existsSync, realpathSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
-import { assertMetaValid, loadCorpus, readJsonFile } from './load.ts';
-import { lintCorpus, checkExamples, titleFindings, type Finding } from './lint.ts';
+import { loadCorpus, readJsonFile } from './load.ts';
+import { assertGeneratable, lintCorpus, checkExamples, type Finding } from './lint.ts';
 import { resolveCorpus } from './resolve.ts';
-import { emitAll, checkFiles, writeFiles } from './write.ts';
+import { emitAll } from './emit.ts';
+import { checkFiles, writeFiles } from './write.ts';
 import { CorpusError } from './errors.ts';
 
 type Format = 'text' | 'json';
@@ -91,14 +92,12 @@ function printFindings(io: Io, format: Format, command: string, findings: Findin
 
 async function gen(p: Parsed, io: Io): Promise<number> {
   const t0 = performance.now();
-  const corpus = loadCorpus(p.root);
-  assertMetaValid(corpus);
-  const badTitle = titleFindings(corpus)[0];
-  if (badTitle) throw new CorpusError(`${badTitle.message} [${badTitle.rule}]`, badTitle.file, badTitle.pointer);
-  resolveCorpus(corpus);
-  const files = await emitAll(corpus);
+  const resolved = resolveCorpus(loadCorpus(p.root));
+  assertGeneratable(resolved);
+  const emission = await emitAll(resolved);
+  const { files } = emission;
   if (p.check) {
-    const { stale, missing, extra, staleAt } = checkFiles(p.root, files);
+    const { stale, missing, extra, staleAt } = checkFiles(p.root, emission);
     const ms = Math.round(performance.now() - t0);
     const ok = !stale.length && !missing.length && !extra.length;
     if (p.format === 'json') io.out(JSON.stringify({ command: 'gen --check', ok, files: files.length, stale, missing, extra, staleAt, ms }, null, 2));
@@ -110,7 +109,7 @@ async function gen(p: Parsed, io: Io): Promise<number> {
     }
     return ok ? 0 : 1;
   }
-  const res = writeFiles(p.root, files);
+  const res = writeFiles(p.root, emission);
   const ms = Math.round(performance.now() - t0);
   if (p.format === 'json') io.out(JSON.stringify({ command: 'gen', ok: true, files: files.length, written: res.written, removed: res.removed, ms }, null, 2));
   else io.out(`gen: ${files.length} files (${res.written.length} written, ${res.unchanged} unchanged, ${res.removed.length} removed) in ${ms} ms`);
@@ -212,11 +211,11 @@ export async function main(argv: readonly string[], io: Io = { out: (s) => conso
       case 'gen':
         return await gen(p, io);
       case 'lint': {
-        const corpus = loadCorpus(p.root);
-        return printFindings(io, p.format, 'lint', lintCorpus(corpus), { schemas: corpus.schemas.length, examples: corpus.examples.length });
+        const resolved = resolveCorpus(loadCorpus(p.root));
+        return printFindings(io, p.format, 'lint', lintCorpus(resolved), { schemas: resolved.corpus.schemas.length, examples: resolved.corpus.examples.length });
       }
       case 'check-examples': {
-        const { findings, checked } = checkExamples(loadCorpus(p.root));
+        const { findings, checked } = checkExamples(resolveCorpus(loadCorpus(p.root)));
         return printFindings(io, p.format, 'check-examples', findings, { examples: checked });
       }
       case 'validate':

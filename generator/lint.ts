@@ -1,11 +1,13 @@
 /**
- * Stage 2: the corpus rules of docs/CONVENTIONS.md, and the example check. Pure: corpus in, findings out.
+ * Stage 3, lint: the corpus rules of docs/CONVENTIONS.md, and the example check. Pure: resolved corpus in, findings
+ * out. `assertGeneratable` is the part of lint that `gen` enforces before it emits.
  */
-import type { Corpus, Json, JsonObject, SchemaFile } from './model.ts';
+import type { Json, JsonObject, LoadedCorpus, SchemaFile } from './model.ts';
 import { createAjv } from './ajv.ts';
 import { RESERVED_TITLES, Resolved, isObject, walkSchema, type TypeInfo } from './resolve.ts';
 import { escapePointer } from './errors.ts';
-import { metaViolations } from './load.ts';
+import { assertMetaValid, metaViolations } from './load.ts';
+import { CorpusError } from './errors.ts';
 import { byCodeUnits } from './order.ts';
 
 export const SCHEMA_DRAFT = 'https://json-schema.org/draft/2020-12/schema';
@@ -43,7 +45,7 @@ function composedParent(pointer: string): boolean {
  * so `gen` refuses a corpus that breaks them (a missing title would silently drop a type; a duplicate would declare two
  * types with one name).
  */
-export function titleFindings(corpus: Corpus): Finding[] {
+export function titleFindings(corpus: LoadedCorpus): Finding[] {
   const findings: Finding[] = [];
   const titles = new Map<string, string>();
   for (const file of corpus.schemas) {
@@ -65,10 +67,22 @@ export function titleFindings(corpus: Corpus): Finding[] {
   return findings;
 }
 
-export function lintCorpus(corpus: Corpus): Finding[] {
+/**
+ * What the emitters need of a corpus, refused with a CorpusError (file + pointer; the CLI exits 2) in this order: every
+ * schema is a valid draft 2020-12 schema, every root and `$defs` entry has a usable title (titles name every generated
+ * type), and no `$ref` dangles.
+ */
+export function assertGeneratable(r: Resolved): void {
+  assertMetaValid(r.corpus);
+  const badTitle = titleFindings(r.corpus)[0];
+  if (badTitle) throw new CorpusError(`${badTitle.message} [${badTitle.rule}]`, badTitle.file, badTitle.pointer);
+  r.checkRefs();
+}
+
+export function lintCorpus(r: Resolved): Finding[] {
+  const corpus = r.corpus;
   const findings: Finding[] = [];
   const add = (file: string, pointer: string, rule: string, message: string) => findings.push({ file, pointer, rule, message });
-  const r = new Resolved(corpus);
 
   findings.push(...titleFindings(corpus));
 
@@ -187,9 +201,9 @@ function walkSchemaForTypeIndex(node: Json, pointer: string, fn: (idx: Json, poi
 }
 
 /** Check that every valid example validates and every invalid one fails with its declared pointer + keyword. */
-export function checkExamples(corpus: Corpus): { findings: Finding[]; checked: number } {
+export function checkExamples(r: Resolved): { findings: Finding[]; checked: number } {
+  const corpus = r.corpus;
   const findings: Finding[] = [];
-  const r = new Resolved(corpus);
   const ajv = createAjv();
   for (const f of corpus.schemas) ajv.addSchema(f.schema as object);
   let checked = 0;

@@ -1,10 +1,10 @@
 /**
- * Stage 1: read `schemas/<family>/v1/*.schema.json` and their examples into a {@link Corpus}.
+ * Stage 1: read `schemas/<family>/v1/*.schema.json` and their examples into a {@link LoadedCorpus}.
  * Throws {@link CorpusError} (file + position) on unreadable or malformed JSON and malformed invalid-example wrappers.
  */
 import { readdirSync, readFileSync, existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { Corpus, Example, Json, JsonObject, SchemaFile } from './model.ts';
+import type { Example, Json, JsonObject, LoadedCorpus, SchemaFile } from './model.ts';
 import { CorpusError } from './errors.ts';
 import { createAjv } from './ajv.ts';
 
@@ -123,7 +123,7 @@ export function readJsonFile(absPath: string, displayPath: string = absPath): Js
 const listDir = (dir: string): string[] => (existsSync(dir) && statSync(dir).isDirectory() ? readdirSync(dir).sort() : []);
 
 /** Load the corpus under `<root>/schemas`. */
-export function loadCorpus(rootDir: string): Corpus {
+export function loadCorpus(rootDir: string): LoadedCorpus {
   const root = resolve(rootDir);
   const schemasDir = join(root, 'schemas');
   if (!existsSync(schemasDir)) throw new CorpusError('directory not found (the corpus root given by --root must contain schemas/)', schemasDir);
@@ -181,7 +181,7 @@ export interface MetaViolation {
 }
 
 /** Validate every schema against the draft 2020-12 meta-schema (pointers point into the schema file). */
-export function metaViolations(corpus: Corpus): MetaViolation[] {
+export function metaViolations(corpus: LoadedCorpus): MetaViolation[] {
   const ajv = createAjv();
   const out: MetaViolation[] = [];
   for (const f of corpus.schemas) {
@@ -205,7 +205,7 @@ export function metaViolations(corpus: Corpus): MetaViolation[] {
 }
 
 /** Throw a CorpusError (file + pointer) for the first schema that is not a valid draft 2020-12 schema. */
-export function assertMetaValid(corpus: Corpus): void {
+export function assertMetaValid(corpus: LoadedCorpus): void {
   const v = metaViolations(corpus)[0];
   if (v) throw new CorpusError(v.message, v.file, v.pointer);
 }

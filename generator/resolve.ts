@@ -1,8 +1,10 @@
 /**
- * Stage 3: the `$id` map, `$ref` resolution (offline, by relative path or by `$id`), the list of types (root schemas
- * and `$defs` entries, named by their titles) and the reference graph between them.
+ * Stage 2, resolve: a {@link LoadedCorpus} in, a {@link Resolved} corpus out — the `$id` map, `$ref` resolution
+ * (offline, by relative path or by `$id`), the list of types (root schemas and `$defs` entries, named by their titles)
+ * and the reference graph between them. Resolving never fails: a dangling `$ref` is a lint finding, and the emit
+ * stage's precondition (lint.ts `assertGeneratable`).
  */
-import type { Corpus, Json, JsonObject, SchemaFile } from './model.ts';
+import type { Json, JsonObject, LoadedCorpus, SchemaFile } from './model.ts';
 import { CorpusError, escapePointer, unescapePointer } from './errors.ts';
 
 export const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -84,8 +86,9 @@ export function walkSchema(node: Json, pointer: string, fn: (node: JsonObject, p
   }
 }
 
+/** What the resolve stage returns: the loaded corpus and everything derived from its references. */
 export class Resolved {
-  readonly corpus: Corpus;
+  readonly corpus: LoadedCorpus;
   readonly byId = new Map<string, SchemaFile>();
   readonly byPathUrl = new Map<string, SchemaFile>();
   /** Every titled type (root schemas that are shapes and every `$defs` entry), in corpus order. */
@@ -94,7 +97,7 @@ export class Resolved {
   readonly entries = new Map<string, TypeInfo>();
   readonly refSites: RefSite[] = [];
 
-  constructor(corpus: Corpus) {
+  constructor(corpus: LoadedCorpus) {
     this.corpus = corpus;
     for (const file of corpus.schemas) {
       if (file.id) this.byId.set(file.id.replace(/#$/, ''), file);
@@ -205,11 +208,9 @@ export class Resolved {
   }
 }
 
-/** Resolve a corpus, failing on the first dangling `$ref`. */
-export function resolveCorpus(corpus: Corpus): Resolved {
-  const r = new Resolved(corpus);
-  r.checkRefs();
-  return r;
+/** Stage 2: resolve a loaded corpus. */
+export function resolveCorpus(corpus: LoadedCorpus): Resolved {
+  return new Resolved(corpus);
 }
 
 /** `validate<Title>` etc. */

@@ -3,9 +3,9 @@
  * <Title>` for every type, over the generated validators, and `ValidationError` listing each failure as JSON pointer +
  * message.
  */
-import type { Corpus, EmittedFile } from '../model.ts';
+import type { EmittedFile } from '../model.ts';
 import { CorpusError } from '../errors.ts';
-import { RESERVED_TITLES, assertName, isName, resolveCorpus, validatorName } from '../resolve.ts';
+import { RESERVED_TITLES, assertName, isName, validatorName, type Resolved } from '../resolve.ts';
 import { byCodeUnits } from '../order.ts';
 
 
@@ -51,8 +51,7 @@ export function toFailures(errors: readonly ValidatorError[] | null | undefined)
 }
 `;
 
-export function emitGuards(corpus: Corpus): readonly EmittedFile[] {
-  const r = resolveCorpus(corpus);
+export function emitGuards(r: Resolved): readonly EmittedFile[] {
   for (const t of r.types)
     if (RESERVED_TITLES.has(t.title))
       throw new CorpusError(`title "${t.title}" collides with a name the generated code declares or uses (lint rule title-reserved)`, t.file.path, `${t.pointer}/title`);

@@ -1,8 +1,9 @@
 /** Emitter: `generated/README.md` and `generated/tsdoc.json` (declares the JSDoc tags the generated types use). */
-import type { Corpus, EmittedFile } from '../model.ts';
+import type { EmittedFile } from '../model.ts';
+import type { Resolved } from '../resolve.ts';
 
-export function emitReadme(corpus: Corpus): readonly EmittedFile[] {
-  const families = [...new Set(corpus.schemas.map((s) => s.family))].sort();
+export function emitReadme(r: Resolved): readonly EmittedFile[] {
+  const families = [...new Set(r.corpus.schemas.map((s) => s.family))].sort();
   const text = `# generated/ — generated, do not edit
 
 Everything here is produced from \`schemas/\` (${families.join(', ')}) by the generator. Do not edit these files by

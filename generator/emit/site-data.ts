@@ -3,10 +3,10 @@
  * fields, types, required, enums, defaults, descriptions, x-runtime-rules, links between definitions, the examples
  * (invalid ones with their expected failure) and the generated TypeScript declaration text. Format: docs/generator.md.
  */
-import type { Corpus, EmittedFile, Example, Json, JsonObject, SchemaFile } from '../model.ts';
-import { isObject, resolveCorpus, validatorName, isName, assertName, type Resolved, type TypeInfo } from '../resolve.ts';
+import type { EmittedFile, Example, Json, JsonObject, SchemaFile } from '../model.ts';
+import { isObject, validatorName, isName, assertName, type Resolved, type TypeInfo } from '../resolve.ts';
 import { escapePointer } from '../errors.ts';
-import { typesFor } from './types.ts';
+import type { Declarations } from './ts-declarations.ts';
 import { byCodeUnits } from '../order.ts';
 
 export const SITE_DATA_FORMAT_VERSION = 1;
@@ -140,16 +140,14 @@ function examplesOf(examples: readonly Example[], family: string, target: string
   };
 }
 
-export async function emitSiteData(corpus: Corpus): Promise<readonly EmittedFile[]> {
-  const r = resolveCorpus(corpus);
-  const { declarations } = await typesFor(corpus);
+export function emitSiteData(r: Resolved, declarations: Declarations): readonly EmittedFile[] {
   const graph = r.referenceGraph();
   const referencedBy = new Map<TypeInfo, TypeInfo[]>();
   for (const [from, tos] of graph) for (const to of tos) referencedBy.set(to, [...(referencedBy.get(to) ?? []), from]);
   const files: EmittedFile[] = [];
   const families = new Map<string, JsonObject[]>();
   const typesIndex: Record<string, Json> = {};
-  const sortedSchemas = [...corpus.schemas].sort((a, b) => byCodeUnits(a.family, b.family) || byCodeUnits(a.stem, b.stem));
+  const sortedSchemas = [...r.corpus.schemas].sort((a, b) => byCodeUnits(a.family, b.family) || byCodeUnits(a.stem, b.stem));
   for (const file of sortedSchemas) {
     const entries: TypeInfo[] = [];
     const root = r.entryAt(file, '');
@@ -223,10 +221,10 @@ export async function emitSiteData(corpus: Corpus): Promise<readonly EmittedFile
         typeIndex: typeIndex as unknown as Json,
         references: refsOut as unknown as Json,
         referencedBy: refByOut as unknown as Json,
-        typescript: hasType ? (declarations.get(e.title) ?? '') : '',
+        typescript: hasType ? (declarations.get(e.title)?.text ?? '') : '',
         validator: hasType ? validatorName(e.title) : null,
         guards: hasType ? { is: isName(e.title), assert: assertName(e.title) } : null,
-        examples: examplesOf(corpus.examples, file.family, e.target) as unknown as Json,
+        examples: examplesOf(r.corpus.examples, file.family, e.target) as unknown as Json,
       } satisfies JsonObject;
     });
     const doc = {

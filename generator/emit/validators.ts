@@ -6,10 +6,10 @@
  * works unchanged in Node, Vitest and Vite.
  */
 import standaloneCodeModule from 'ajv/dist/standalone/index.js';
-import type { Corpus, EmittedFile } from '../model.ts';
+import type { EmittedFile } from '../model.ts';
 import { createAjv } from '../ajv.ts';
 import { CorpusError } from '../errors.ts';
-import { resolveCorpus, validatorName, type Resolved } from '../resolve.ts';
+import { validatorName, type Resolved } from '../resolve.ts';
 import { byCodeUnits } from '../order.ts';
 
 type StandaloneCode = (ajv: unknown, refsOrFunc?: Record<string, string>) => string;
@@ -57,8 +57,7 @@ export function hoistRequires(code: string): string {
   return `${imports}\n${helper}${body}`;
 }
 
-export async function emitValidators(corpus: Corpus): Promise<readonly EmittedFile[]> {
-  const r = resolveCorpus(corpus);
+export function emitValidators(r: Resolved): readonly EmittedFile[] {
   const ajv = corpusAjv(r, true);
   const names: Record<string, string> = {};
   const types = [...r.types].sort((a, b) => byCodeUnits(a.title, b.title));

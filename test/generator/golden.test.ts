@@ -9,7 +9,9 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, wri
 import { dirname, join } from 'node:path';
 import { loadCorpus } from '../../generator/load.ts';
 import { EMITTERS } from '../../generator/emitters.ts';
-import { emitAll } from '../../generator/write.ts';
+import { emitAll } from '../../generator/emit.ts';
+import { resolveCorpus } from '../../generator/resolve.ts';
+import { assertGeneratable } from '../../generator/lint.ts';
 import { FIXTURE, REPO } from './helpers.ts';
 
 const GOLDEN = join(REPO, 'test/generator/golden');
@@ -35,7 +37,9 @@ describe('golden output, one case per emitter folder', () => {
       if (!emitter) throw new Error(`test/generator/golden/${name}/ names no emitter`);
       const dir = join(GOLDEN, name);
       const expectedDir = join(dir, 'expected');
-      const files = await emitAll(loadCorpus(dir), [emitter]);
+      const resolved = resolveCorpus(loadCorpus(dir));
+      assertGeneratable(resolved);
+      const { files } = await emitAll(resolved, [emitter]);
       if (update) {
         rmSync(expectedDir, { recursive: true, force: true });
         for (const f of files) {
@@ -51,8 +55,8 @@ describe('golden output, one case per emitter folder', () => {
   }
 
   it('is deterministic (two runs on the fixture corpus, same bytes)', async () => {
-    const a = await emitAll(loadCorpus(FIXTURE));
-    const b = await emitAll(loadCorpus(FIXTURE));
+    const a = await emitAll(resolveCorpus(loadCorpus(FIXTURE)));
+    const b = await emitAll(resolveCorpus(loadCorpus(FIXTURE)));
     expect(JSON.stringify(a)).toBe(JSON.stringify(b));
   });
 

@@ -1,11 +1,15 @@
 /** Each lint rule fires on a minimal violation of the fixture corpus, with file and pointer. */
 import { describe, expect, it } from 'vitest';
 import { loadCorpus } from '../../generator/load.ts';
-import { lintCorpus, checkExamples, type Finding } from '../../generator/lint.ts';
-import type { Corpus, Example, JsonObject, SchemaFile } from '../../generator/model.ts';
+import { lintCorpus as lintResolved, checkExamples as checkResolved, type Finding } from '../../generator/lint.ts';
+import type { Example, JsonObject, LoadedCorpus as Corpus, SchemaFile } from '../../generator/model.ts';
+import { resolveCorpus } from '../../generator/resolve.ts';
 import { FIXTURE } from './helpers.ts';
 
 const base = loadCorpus(FIXTURE);
+/** Each stage takes the previous stage's value: load → resolve → lint. */
+const lintCorpus = (c: Corpus) => lintResolved(resolveCorpus(c));
+const checkExamples = (c: Corpus) => checkResolved(resolveCorpus(c));
 
 /** A corpus with one schema file changed by `edit`. */
 function withSchema(stem: string, edit: (s: JsonObject) => void, corpus: Corpus = base): Corpus {

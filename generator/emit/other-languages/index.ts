@@ -5,7 +5,8 @@
  * generated and what the target loses. Pure and deterministic: corpus in, files out.
  */
 import { InputData, JSONSchemaInput, JSONSchemaStore, quicktype, type JSONSchema } from 'quicktype-core';
-import type { Corpus, EmittedFile, Json } from '../../model.ts';
+import type { EmittedFile, Json, LoadedCorpus } from '../../model.ts';
+import type { Resolved } from '../../resolve.ts';
 import { LANGUAGES } from './languages.ts';
 
 export const OUT = 'generated/other-languages';
@@ -32,7 +33,7 @@ const isObjectLike = (s: Json | undefined): boolean =>
   typeof s === 'object' && s !== null && !Array.isArray(s) && (s.type === 'object' || 'properties' in s || 'oneOf' in s || 'anyOf' in s);
 
 /** Every example target whose definition is an object or a union, in a stable order. */
-export function topLevelTypes(corpus: Corpus): TopLevelType[] {
+export function topLevelTypes(corpus: LoadedCorpus): TopLevelType[] {
   const out = new Map<string, TopLevelType>();
   for (const ex of corpus.examples) {
     if (ex.kind !== 'valid' || out.has(ex.target)) continue;
@@ -47,9 +48,9 @@ export function topLevelTypes(corpus: Corpus): TopLevelType[] {
   return [...out.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
-export async function emitOtherLanguages(corpus: Corpus): Promise<EmittedFile[]> {
-  const byId = new Map(corpus.schemas.map((s) => [s.id, s.schema as Json]));
-  const tops = topLevelTypes(corpus);
+export async function emitOtherLanguages(r: Resolved): Promise<EmittedFile[]> {
+  const byId = new Map(r.corpus.schemas.map((s) => [s.id, s.schema as Json]));
+  const tops = topLevelTypes(r.corpus);
   const files: EmittedFile[] = [];
   // One parsed input serves every target language.
   const input = new JSONSchemaInput(new CorpusStore(byId));
