@@ -14,6 +14,7 @@ import { resolveCorpus } from './resolve.ts';
 import { emitAll } from './emit.ts';
 import { checkFiles, writeFiles } from './write.ts';
 import { CorpusError } from './errors.ts';
+import { GENERATED, isSchemaFileName, schemaStem, titleOfValidatorName } from './naming.ts';
 
 type Format = 'text' | 'json';
 
@@ -125,19 +126,19 @@ async function validate(p: Parsed, io: Io): Promise<number> {
   const [typeName, ...files] = p.args;
   if (!typeName) throw new UsageError('validate needs a type name and at least one file');
   if (!files.length) throw new UsageError(`validate ${typeName}: no files given`);
-  const modPath = join(p.root, 'generated/validators/validators.js');
+  const modPath = join(p.root, GENERATED.validators);
   if (!existsSync(modPath)) throw new CorpusError('generated validators not found; run `npm run gen` first', relative(process.cwd(), modPath) || modPath);
   const mod = (await import(pathToFileURL(modPath).href)) as {
     validatorIndex: Record<string, { validator: ValidatorLike; target: string; id: string }>;
   };
-  const guardsPath = join(p.root, 'generated/guards/index.ts');
+  const guardsPath = join(p.root, GENERATED.guards);
   const guards = existsSync(guardsPath)
     ? ((await import(pathToFileURL(guardsPath).href)) as { toFailures: (e: unknown) => { instancePath: string; message: string; keyword: string }[] })
     : undefined;
   const index = mod.validatorIndex;
-  const name = typeName.replace(/^validate(?=[A-Z])/, '');
+  const name = titleOfValidatorName(typeName);
   // A schema file (name or path) names its root type: `memory-entry.schema.json` → target `memory-entry`.
-  const fileTarget = /\.schema\.json$/.test(typeName) ? (typeName.split(/[\\/]/).pop() as string).slice(0, -'.schema.json'.length) : undefined;
+  const fileTarget = isSchemaFileName(typeName) ? schemaStem(typeName) : undefined;
   const entry =
     index[name] ??
     Object.values(index).find((e) => e.target === typeName || e.id === typeName || (fileTarget !== undefined && e.target === fileTarget));
@@ -146,7 +147,7 @@ async function validate(p: Parsed, io: Io): Promise<number> {
     const close = Object.keys(index).filter((t) => t.toLowerCase().includes(lower) || lower.includes(t.toLowerCase())).slice(0, 5);
     throw new UsageError(`unknown type "${typeName}"${close.length ? ` (did you mean ${close.join(', ')}?)` : ''}; a type is a schema title, an example target, a validator name, a schema file or a $id`);
   }
-  const runEventsPath = join(p.root, 'generated/run-events/index.ts');
+  const runEventsPath = join(p.root, GENERATED.runEvents);
   const runEvents = existsSync(runEventsPath)
     ? ((await import(pathToFileURL(runEventsPath).href)) as {
         RUN_EVENT_ENVELOPE: string;

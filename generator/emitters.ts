@@ -14,6 +14,7 @@ import { emitRunEvents } from './emit/run-events.ts';
 import { emitSiteData } from './emit/site-data.ts';
 import { emitReadme } from './emit/readme.ts';
 import { emitOtherLanguages } from './emit/other-languages/index.ts';
+import { GENERATED } from './naming.ts';
 
 /** An emitter: resolved corpus (+ the shared TypeScript declarations) in, files out. */
 export type Emitter = (resolved: Resolved, declarations: Declarations) => readonly EmittedFile[] | Promise<readonly EmittedFile[]>;
@@ -25,11 +26,11 @@ export interface EmitterEntry {
 }
 
 export const EMITTERS: readonly EmitterEntry[] = [
-  { name: 'types', emit: emitTypes, owns: ['generated/ts/'] },
-  { name: 'validators', emit: emitValidators, owns: ['generated/validators/'] },
-  { name: 'guards', emit: emitGuards, owns: ['generated/guards/'] },
-  { name: 'run-events', emit: emitRunEvents, owns: ['generated/run-events/'] },
-  { name: 'site-data', emit: emitSiteData, owns: ['generated/site-data/'] },
-  { name: 'readme', emit: emitReadme, owns: ['generated/README.md', 'generated/tsdoc.json'] },
-  { name: 'other-languages', emit: emitOtherLanguages, owns: ['generated/other-languages/'] },
+  { name: 'types', emit: emitTypes, owns: [GENERATED.types] },
+  { name: 'validators', emit: emitValidators, owns: [GENERATED.validatorsDir] },
+  { name: 'guards', emit: emitGuards, owns: [GENERATED.guardsDir] },
+  { name: 'run-events', emit: emitRunEvents, owns: [GENERATED.runEventsDir] },
+  { name: 'site-data', emit: emitSiteData, owns: [GENERATED.siteData] },
+  { name: 'readme', emit: emitReadme, owns: [GENERATED.readme, GENERATED.tsdoc] },
+  { name: 'other-languages', emit: emitOtherLanguages, owns: [GENERATED.otherLanguages] },
 ];

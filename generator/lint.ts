@@ -4,14 +4,14 @@
  */
 import type { Json, JsonObject, LoadedCorpus, SchemaFile } from './model.ts';
 import { createAjv } from './ajv.ts';
-import { RESERVED_TITLES, Resolved, isObject, walkSchema, type TypeInfo } from './resolve.ts';
+import { Resolved, isObject, walkSchema, type TypeInfo } from './resolve.ts';
+import { FILE_STEM, RESERVED_TITLES, RUNTIME_RULE_ID, TYPE_NAME, examplePath, schemaId } from './naming.ts';
 import { escapePointer } from './errors.ts';
 import { assertMetaValid, metaViolations } from './load.ts';
 import { CorpusError } from './errors.ts';
 import { byCodeUnits } from './order.ts';
 
 export const SCHEMA_DRAFT = 'https://json-schema.org/draft/2020-12/schema';
-export const ID_BASE = 'https://wopkit.dev/schemas/';
 
 export interface Finding {
   file: string;
@@ -20,10 +20,6 @@ export interface Finding {
   message: string;
 }
 
-const PASCAL = /^[A-Z][A-Za-z0-9]*$/;
-const KEBAB = /^[a-z0-9]+(-[a-z0-9]+)*$/;
-/** File stems: kebab-case words, optionally dot-separated (`memory-entry`, `inquirium.generate.request.v1`). */
-const FILE_STEM = /^[a-z0-9]+([.-][a-z0-9]+)*$/;
 /** Subschemas whose openness is decided by the schema they compose into. */
 const COMPOSED = new Set(['if', 'then', 'else', 'not', 'contains', 'propertyNames', 'dependentSchemas', 'allOf', 'anyOf', 'oneOf']);
 
@@ -56,7 +52,7 @@ export function titleFindings(corpus: LoadedCorpus): Finding[] {
       if (!isObject(node)) continue; // reported as schema-shape
       const title = node['title'];
       const at = { file: file.path, pointer: `${ptr}/title` };
-      if (typeof title !== 'string' || !PASCAL.test(title))
+      if (typeof title !== 'string' || !TYPE_NAME.test(title))
         findings.push({ ...at, rule: 'title', message: 'every root schema and $defs entry needs a PascalCase "title" (it names the generated type)' });
       else if (RESERVED_TITLES.has(title))
         findings.push({ ...at, rule: 'title-reserved', message: `title "${title}" would collide with a name the generated code declares or uses; choose a more specific title` });
@@ -90,7 +86,7 @@ export function lintCorpus(r: Resolved): Finding[] {
   for (const file of corpus.schemas) {
     const s = file.schema;
     if (s['$schema'] !== SCHEMA_DRAFT) add(file.path, '/$schema', 'schema-draft', `"$schema" must be "${SCHEMA_DRAFT}"`);
-    const expectedId = `${ID_BASE}${file.family}/v1/${file.fileName}`;
+    const expectedId = schemaId(file.family, file.fileName);
     if (s['$id'] !== expectedId) add(file.path, '/$id', 'id-base', `"$id" must be "${expectedId}" (one base, named after the file)`);
     if (!FILE_STEM.test(file.stem))
       add(file.path, '', 'file-name', `file name "${file.fileName}" must be lowercase words joined by "-" or "." plus ".schema.json" (kebab-case, or the wire schema id)`);
@@ -111,7 +107,7 @@ export function lintCorpus(r: Resolved): Finding[] {
         if (!Array.isArray(rules)) add(file.path, `${ptr}/${key}`, 'runtime-rules', 'x-runtime-rules must be an array of {id, text, source}');
         else
           rules.forEach((rule, i) => {
-            if (!isObject(rule) || typeof rule['id'] !== 'string' || !KEBAB.test(rule['id']) || typeof rule['text'] !== 'string' || typeof rule['source'] !== 'string')
+            if (!isObject(rule) || typeof rule['id'] !== 'string' || !RUNTIME_RULE_ID.test(rule['id']) || typeof rule['text'] !== 'string' || typeof rule['source'] !== 'string')
               add(file.path, `${ptr}/${key}/${i}`, 'runtime-rules', 'each x-runtime-rules entry needs a kebab-case "id", a "text" and a "source"');
           });
       }
@@ -189,7 +185,7 @@ export function lintCorpus(r: Resolved): Finding[] {
     const mine = corpus.examples.filter((e) => e.family === t.file.family && e.target === t.target);
     for (const kind of ['valid', 'invalid'] as const)
       if (!mine.some((e) => e.kind === kind))
-        add(t.file.path, t.pointer, 'examples-present', `no ${kind} example for ${t.title || t.target} (expected schemas/${t.file.family}/v1/examples/${t.target}/${kind}/*.json)`);
+        add(t.file.path, t.pointer, 'examples-present', `no ${kind} example for ${t.title || t.target} (expected ${examplePath(t.file.family, t.target, kind, '*.json')})`);
   }
   return findings.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.pointer < b.pointer ? -1 : a.pointer > b.pointer ? 1 : byCodeUnits(a.rule, b.rule)));
 }

@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import type { Example, Json, JsonObject, LoadedCorpus, SchemaFile } from './model.ts';
 import { CorpusError } from './errors.ts';
 import { createAjv } from './ajv.ts';
+import { examplePath, isSchemaFileName, parseExampleTarget, schemaPath, schemaStem } from './naming.ts';
 
 const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -131,22 +132,20 @@ export function loadCorpus(rootDir: string): LoadedCorpus {
   const examples: Example[] = [];
   for (const family of listDir(schemasDir)) {
     const dir = join(schemasDir, family, 'v1');
-    for (const fileName of listDir(dir).filter((n) => n.endsWith('.schema.json'))) {
-      const path = `schemas/${family}/v1/${fileName}`;
+    for (const fileName of listDir(dir).filter(isSchemaFileName)) {
+      const path = schemaPath(family, fileName);
       const schema = readJsonFile(join(dir, fileName), path);
       if (!isObject(schema)) throw new CorpusError('a schema file must contain a JSON object', path);
       const id = typeof schema['$id'] === 'string' ? schema['$id'] : '';
-      schemas.push({ family, fileName, stem: fileName.slice(0, -'.schema.json'.length), path, id, schema });
+      schemas.push({ family, fileName, stem: schemaStem(fileName), path, id, schema });
     }
     const exDir = join(dir, 'examples');
     for (const target of listDir(exDir)) {
-      const sep = target.indexOf('--');
-      const stem = sep < 0 ? target : target.slice(0, sep);
-      const defName = sep < 0 ? '' : target.slice(sep + 2);
+      const { stem, defName } = parseExampleTarget(target);
       const owner = schemas.find((s) => s.family === family && s.stem === stem);
       for (const kind of ['valid', 'invalid'] as const) {
         for (const name of listDir(join(exDir, target, kind)).filter((n) => n.endsWith('.json'))) {
-          const path = `schemas/${family}/v1/examples/${target}/${kind}/${name}`;
+          const path = examplePath(family, target, kind, name);
           const data = readJsonFile(join(exDir, target, kind, name), path);
           const base = { family, target, schemaId: owner?.id ?? '', defName, kind, path };
           if (kind === 'valid') {

@@ -6,6 +6,7 @@
  */
 import type { Json, JsonObject, LoadedCorpus, SchemaFile } from './model.ts';
 import { CorpusError, escapePointer, unescapePointer } from './errors.ts';
+import { exampleTarget } from './naming.ts';
 
 export const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -112,7 +113,7 @@ export class Resolved {
           file,
           defName,
           pointer,
-          target: defName ? `${file.stem}--${defName}` : file.stem,
+          target: exampleTarget(file.stem, defName),
           ajvRef: defName ? `${file.id}#${pointer}` : file.id,
           schema,
           isType: defName !== '' || !isContainer(schema),
@@ -212,22 +213,3 @@ export class Resolved {
 export function resolveCorpus(corpus: LoadedCorpus): Resolved {
   return new Resolved(corpus);
 }
-
-/** `validate<Title>` etc. */
-export const validatorName = (title: string): string => `validate${title}`;
-export const isName = (title: string): string => `is${title}`;
-export const assertName = (title: string): string => `assert${title}`;
-
-/**
- * Titles a schema may not use: names the generated modules declare or import next to the corpus types (guards,
- * run-event map, validator declarations) and the TypeScript/JavaScript globals the generated code relies on.
- * A type with one of these names would shadow or collide with them.
- */
-export const RESERVED_TITLES: ReadonlySet<string> = new Set([
-  // generated/guards, generated/run-events, generated/validators
-  'GuardFailure', 'ValidationError', 'toFailures', 'guards', 'T', 'V',
-  'Validator', 'ValidatorError', 'RunEventPayloadMap', 'KnownRunEventType', 'KnownRunEvent', 'RunEventValidation',
-  // globals used by generated code
-  'Array', 'Boolean', 'Date', 'Error', 'Function', 'JSON', 'Map', 'Number', 'Object', 'Omit', 'Partial', 'Pick',
-  'Promise', 'Readonly', 'ReadonlyMap', 'Record', 'RegExp', 'Required', 'Set', 'String', 'Symbol',
-]);

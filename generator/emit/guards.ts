@@ -5,7 +5,8 @@
  */
 import type { EmittedFile } from '../model.ts';
 import { CorpusError } from '../errors.ts';
-import { RESERVED_TITLES, assertName, isName, validatorName, type Resolved } from '../resolve.ts';
+import type { Resolved } from '../resolve.ts';
+import { GENERATED, RESERVED_TITLES, assertName, importSpecifier, isName, validatorName } from '../naming.ts';
 import { byCodeUnits } from '../order.ts';
 
 
@@ -58,9 +59,9 @@ export function emitGuards(r: Resolved): readonly EmittedFile[] {
   const types = [...r.types].sort((a, b) => byCodeUnits(a.title, b.title));
   const lines: string[] = [
     HEADER,
-    `import * as V from '../validators/validators.js';`,
-    `import type { ValidatorError } from '../validators/validators.js';`,
-    `import type * as T from '../ts/index.ts';`,
+    `import * as V from '${importSpecifier(GENERATED.guards, GENERATED.validators)}';`,
+    `import type { ValidatorError } from '${importSpecifier(GENERATED.guards, GENERATED.validators)}';`,
+    `import type * as T from '${importSpecifier(GENERATED.guards, GENERATED.typesIndex)}';`,
     '',
     FAILURE_HELPERS,
   ];
@@ -85,5 +86,5 @@ export function emitGuards(r: Resolved): readonly EmittedFile[] {
     '} as const;',
     '',
   );
-  return [{ path: 'generated/guards/index.ts', contents: lines.join('\n') }];
+  return [{ path: GENERATED.guards, contents: lines.join('\n') }];
 }

@@ -1,6 +1,7 @@
 /** Emitter: `generated/README.md` and `generated/tsdoc.json` (declares the JSDoc tags the generated types use). */
 import type { EmittedFile } from '../model.ts';
 import type { Resolved } from '../resolve.ts';
+import { GENERATED } from '../naming.ts';
 
 export function emitReadme(r: Resolved): readonly EmittedFile[] {
   const families = [...new Set(r.corpus.schemas.map((s) => s.family))].sort();
@@ -30,7 +31,7 @@ when this directory is out of date. Layout and the site-data format: \`docs/gene
     ],
   };
   return [
-    { path: 'generated/README.md', contents: text },
-    { path: 'generated/tsdoc.json', contents: JSON.stringify(tsdoc, null, 2) + '\n' },
+    { path: GENERATED.readme, contents: text },
+    { path: GENERATED.tsdoc, contents: JSON.stringify(tsdoc, null, 2) + '\n' },
   ];
 }

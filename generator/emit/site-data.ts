@@ -4,7 +4,8 @@
  * (invalid ones with their expected failure) and the generated TypeScript declaration text. Format: docs/generator.md.
  */
 import type { EmittedFile, Example, Json, JsonObject, SchemaFile } from '../model.ts';
-import { isObject, validatorName, isName, assertName, type Resolved, type TypeInfo } from '../resolve.ts';
+import { isObject, type Resolved, type TypeInfo } from '../resolve.ts';
+import { GENERATED, SITE_DATA_INDEX, assertName, isName, siteDataName, validatorName } from '../naming.ts';
 import { escapePointer } from '../errors.ts';
 import type { Declarations } from './ts-declarations.ts';
 import { byCodeUnits } from '../order.ts';
@@ -23,7 +24,7 @@ interface Link {
 
 const CONSTRAINT_KEYS = ['minLength', 'maxLength', 'pattern', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'minItems', 'maxItems', 'uniqueItems', 'minProperties', 'maxProperties', 'contains', 'propertyNames', 'not'];
 
-const dataPath = (f: SchemaFile): string => `${f.family}/${f.stem}.json`;
+const dataPath = (f: SchemaFile): string => siteDataName(f.family, f.stem);
 const nullable = <T>(v: T | undefined): T | null => (v === undefined ? null : v);
 const byTitle = (a: Link, b: Link): number => byCodeUnits(a.title ?? '', b.title ?? '') || byCodeUnits(a.data, b.data);
 
@@ -240,7 +241,7 @@ export function emitSiteData(r: Resolved, declarations: Declarations): readonly 
       schema: file.schema,
       definitions,
     };
-    files.push({ path: `generated/site-data/${dataPath(file)}`, contents: JSON.stringify(doc, null, 2) + '\n' });
+    files.push({ path: `${GENERATED.siteData}${dataPath(file)}`, contents: JSON.stringify(doc, null, 2) + '\n' });
     const list = families.get(file.family) ?? [];
     list.push({
       stem: file.stem,
@@ -263,7 +264,7 @@ export function emitSiteData(r: Resolved, declarations: Declarations): readonly 
     families: [...families.keys()].sort().map((name) => ({ name, schemas: families.get(name) ?? [] })),
     types: sortedTypes,
   };
-  files.push({ path: 'generated/site-data/index.json', contents: JSON.stringify(index, null, 2) + '\n' });
+  files.push({ path: `${GENERATED.siteData}${SITE_DATA_INDEX}`, contents: JSON.stringify(index, null, 2) + '\n' });
   return files;
 }
 
