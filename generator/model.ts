@@ -3,10 +3,9 @@
  * → lint (findings) → emit (`EmittedFile`s) → write. Plain data only: nothing here computes anything.
  */
 
-/** Any JSON value. */
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-/** A JSON object. */
-export type JsonObject = { [key: string]: Json };
+import type { Json, JsonObject } from './json-value.ts';
+
+export type { Json, JsonObject };
 
 /** One schema file of the corpus. */
 export interface SchemaFile {
