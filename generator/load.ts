@@ -6,7 +6,8 @@ import { readdirSync, readFileSync, existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Example, Json, JsonObject, LoadedCorpus, SchemaFile } from './model.ts';
 import { CorpusError } from './errors.ts';
-import { createAjv } from './ajv.ts';
+import { DRAFT_2020_12, createAjv } from './ajv.ts';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
 import { examplePath, isSchemaFileName, parseExampleTarget, schemaPath, schemaStem } from './naming.ts';
 
 const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -179,28 +180,30 @@ export interface MetaViolation {
   message: string;
 }
 
-/** Validate every schema against the draft 2020-12 meta-schema (pointers point into the schema file). */
-export function metaViolations(corpus: LoadedCorpus): MetaViolation[] {
-  const ajv = createAjv();
+/** Validate one schema against the draft 2020-12 meta-schema with the given Ajv (pointers point into the schema file). */
+export function metaViolationsOf(ajv: Ajv2020, f: SchemaFile): MetaViolation[] {
+  let ok: boolean;
+  try {
+    ok = ajv.validate(DRAFT_2020_12, f.schema) as boolean;
+  } catch (e) {
+    return [{ file: f.path, pointer: '', message: `cannot meta-validate: ${(e as Error).message}` }];
+  }
+  if (ok) return [];
   const out: MetaViolation[] = [];
-  for (const f of corpus.schemas) {
-    let ok: boolean;
-    try {
-      ok = ajv.validate('https://json-schema.org/draft/2020-12/schema', f.schema) as boolean;
-    } catch (e) {
-      out.push({ file: f.path, pointer: '', message: `cannot meta-validate: ${(e as Error).message}` });
-      continue;
-    }
-    if (ok) continue;
-    const seen = new Set<string>();
-    for (const e of ajv.errors ?? []) {
-      const key = `${e.instancePath} ${e.message}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      out.push({ file: f.path, pointer: e.instancePath, message: `not a valid draft 2020-12 schema: ${e.message ?? e.keyword}` });
-    }
+  const seen = new Set<string>();
+  for (const e of ajv.errors ?? []) {
+    const key = `${e.instancePath} ${e.message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({ file: f.path, pointer: e.instancePath, message: `not a valid draft 2020-12 schema: ${e.message ?? e.keyword}` });
   }
   return out;
+}
+
+/** Validate every schema against the draft 2020-12 meta-schema. */
+export function metaViolations(corpus: LoadedCorpus): MetaViolation[] {
+  const ajv = createAjv();
+  return corpus.schemas.flatMap((f) => metaViolationsOf(ajv, f));
 }
 
 /** Throw a CorpusError (file + pointer) for the first schema that is not a valid draft 2020-12 schema. */
