@@ -7,8 +7,10 @@
 import type { Json, JsonObject, LoadedCorpus, SchemaFile } from './model.ts';
 import { CorpusError, escapePointer, unescapePointer } from './errors.ts';
 import { exampleTarget } from './naming.ts';
+import { isObject } from './json.ts';
 
-export const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** Re-exported for the modules and tests that walk schemas with this module. */
+export { isObject };
 
 /** A root schema or `$defs` entry: one generated type, validator and pair of guards. */
 export interface TypeInfo {
