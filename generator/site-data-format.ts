@@ -1,7 +1,7 @@
 /**
  * The site-data format (version 1): the JSON the site-data emitter writes under `generated/site-data/` and the site
  * renders. One set of types for both sides — the emitter builds these shapes, the site reads them
- * (`site/src/lib/site-data.ts`). Pure types; keys are listed in the order the emitter writes them. Prose and examples:
+ * (`site/src/lib/site-data.ts`). Pure types. Prose, examples and the order of keys in the files:
  * docs/generator.md, "Site data format".
  */
 import type { Json, JsonObject } from './json-value.ts';
@@ -142,17 +142,22 @@ export interface Definition {
   examples: { valid: ValidExample[]; invalid: InvalidExample[] };
 }
 
-/** `generated/site-data/<family>/<stem>.json`: one schema file. */
-export interface SchemaDoc {
-  formatVersion: SiteDataFormatVersion;
-  family: string;
+/** What both the document of a schema file and its catalogue entry say about it. */
+export interface SchemaFileSummary {
   stem: string;
   fileName: string;
   /** Repository-relative path of the schema file. */
   path: string;
   id: string;
+  /** The root's title and description. */
   title: string;
   description: string;
+}
+
+/** `generated/site-data/<family>/<stem>.json`: one schema file. */
+export interface SchemaDoc extends SchemaFileSummary {
+  formatVersion: SiteDataFormatVersion;
+  family: string;
   /** `x-source` of the root. */
   source: string | null;
   /** The raw schema file, for display and download. */
@@ -170,13 +175,7 @@ export interface IndexDefinition {
 }
 
 /** A schema file as the catalogue lists it. */
-export interface IndexEntry {
-  stem: string;
-  fileName: string;
-  path: string;
-  id: string;
-  title: string;
-  description: string;
+export interface IndexEntry extends SchemaFileSummary {
   /** Its document, relative to `generated/site-data/`. */
   data: string;
   definitions: IndexDefinition[];
