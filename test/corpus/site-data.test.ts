@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { loadCorpus } from '../../generator/load.ts';
 import { Resolved } from '../../generator/resolve.ts';
 import { REPO } from '../generator/helpers.ts';
-import type { Link, SchemaDoc, SiteIndex } from '../../generator/site-data-format.ts';
+import type { SchemaDoc, SiteIndex } from '../../generator/site-data-format.ts';
 
 const DATA = join(REPO, 'generated/site-data');
 const read = (rel: string) => JSON.parse(readFileSync(join(DATA, rel), 'utf8'));
