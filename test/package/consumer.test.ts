@@ -7,11 +7,10 @@
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { built, NODE, NOT_BUILT_REASON, ROOT } from '../support/built-package.ts';
+import { NODE, ROOT, skipUnbuilt } from '../support/built-package.ts';
 import { childEnv } from '../support/child-env.ts';
 
-const skip = !built();
-if (skip) process.stderr.write(`${NOT_BUILT_REASON}\n`);
+const skip = skipUnbuilt();
 
 describe.skipIf(skip)('consumer project', () => {
   it('installs the tarball, compiles every subpath import under strict nodenext, runs it on Node 24 and runs the CLI', () => {

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { leftoverTsSpecifiers, rewriteDeclarationSpecifiers } from '../../scripts/build.ts';
-import { built, codeExports, NOT_BUILT_REASON, ROOT } from '../support/built-package.ts';
+import { codeExports, ROOT, skipUnbuilt } from '../support/built-package.ts';
 
 describe('declaration specifier rewrite', () => {
   it('rewrites relative .ts/.mts/.cts module specifiers only, keeping every length', () => {
@@ -34,8 +34,7 @@ describe('declaration specifier rewrite', () => {
   });
 });
 
-const skip = !built();
-if (skip) process.stderr.write(`${NOT_BUILT_REASON}\n`);
+const skip = skipUnbuilt();
 
 describe.skipIf(skip)('declarations in dist/', () => {
   const walk = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]));

@@ -8,12 +8,11 @@ import { describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { moduleGraph, packageOf } from '../support/module-graph.ts';
-import { built, codeExports, NODE, NOT_BUILT_REASON, packageJson, ROOT, specifierOf } from '../support/built-package.ts';
+import { codeExports, NODE, packageJson, ROOT, skipUnbuilt, specifierOf } from '../support/built-package.ts';
 import { childEnv } from '../support/child-env.ts';
 
 const GENERATOR_ONLY = ['json-schema-to-typescript', 'quicktype-core', 'ts-morph', 'typedoc', 'typescript'];
-const skip = !built();
-if (skip) process.stderr.write(`${NOT_BUILT_REASON}\n`);
+const skip = skipUnbuilt();
 
 /** Every module URL Node loads while importing `specifier` from the repository root (package self-reference). */
 function loadedBy(specifier: string): string[] {

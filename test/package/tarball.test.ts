@@ -5,12 +5,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { built, codeExports, NOT_BUILT_REASON, npm, packageJson, ROOT } from '../support/built-package.ts';
+import { codeExports, npm, packageJson, ROOT, skipUnbuilt } from '../support/built-package.ts';
 
 interface Packed { files: { path: string; mode: number }[]; entryCount: number; size: number }
 
-const skip = !built();
-if (skip) process.stderr.write(`${NOT_BUILT_REASON}\n`);
+const skip = skipUnbuilt();
 
 describe.skipIf(skip)('the package tarball', () => {
   let packed: Packed;
