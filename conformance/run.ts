@@ -1,7 +1,7 @@
 /**
  * Run every scenario against one host and produce the results document (format: conformance/result.schema.json).
  */
-import { validateCapabilities } from '../generated/validators/validators.js';
+import { ROUTES, urlOf, validatorOf } from '../runtime/host/seam-catalogue.ts';
 import { HttpClient } from './client.ts';
 import type { SuiteConfig } from './config.ts';
 import { runScenario, type Discovery, type Scenario, type ScenarioResult } from './scenario.ts';
@@ -26,13 +26,14 @@ export class DiscoveryError extends Error {}
 export async function runSuite(config: SuiteConfig, scenarios: readonly Scenario[] = SCENARIOS): Promise<SuiteResults> {
   const startedAt = new Date().toISOString();
   const client = new HttpClient(config);
+  const { method, path } = ROUTES.discovery;
   let disc;
   try {
-    disc = await client.request<Discovery>('GET', '/.well-known/openwop', undefined, validateCapabilities);
+    disc = await client.request<Discovery>(method, urlOf(ROUTES.discovery), undefined, validatorOf(ROUTES.discovery.response));
   } catch (e) {
-    throw new DiscoveryError(`cannot reach ${config.baseUrl}/.well-known/openwop (${(e as Error).message})`);
+    throw new DiscoveryError(`cannot reach ${config.baseUrl}${path} (${(e as Error).message})`);
   }
-  if (disc.status !== 200) throw new DiscoveryError(`GET /.well-known/openwop answered ${disc.status}`);
+  if (disc.status !== 200) throw new DiscoveryError(`${method} ${path} answered ${disc.status}`);
   const discovery = disc.body ?? {};
   const results: ScenarioResult[] = [];
   const discoveryInvalid = disc.schemaFailures.length > 0 ? disc.schemaFailures : undefined;

@@ -4,6 +4,7 @@
  * anything: a missing seam outside strict mode, or no assertion made). A scenario never passes vacuously: zero
  * assertions is `blocked`. In strict mode an unadvertised behaviour or a missing seam is a failure.
  */
+import { targetOf, validatorOf, type CatalogueRoute, type TargetValues } from '../runtime/host/seam-catalogue.ts';
 import type { HttpClient, HttpResult, SchemaValidator } from './client.ts';
 import type { SuiteConfig } from './config.ts';
 
@@ -61,12 +62,17 @@ export class ScenarioContext {
     throw new SkipSignal(skipClass, reason);
   }
   /**
-   * Call the host. The body is validated (schema failures count as failed assertions). A 404, 405 or 501 from a seam
-   * means the host does not serve it (upstream soft-skip on 404): the scenario stops — blocked, or failed in strict
-   * mode. Calls where a 404 is an expected answer (an entity that must not be found) pass `{seam: false}`.
+   * Call the host on a catalogue route (method and path are the catalogue's). The body is validated against the
+   * route's response schema (schema failures count as failed assertions); `refusal: true` names no success schema,
+   * for calls where a refusal is due. A 404, 405 or 501 from a seam means the host does not serve it (upstream
+   * soft-skip on 404): the scenario stops — blocked, or failed in strict mode. Calls where a 404 is an expected
+   * answer (an entity that must not be found) pass `{seam: false}`.
    */
-  async call<T = Record<string, unknown>>(method: 'GET' | 'POST', path: string, body?: unknown, schema?: SchemaValidator, opts: { seam?: boolean } = {}): Promise<HttpResult<T>> {
-    const r = await this.client.request<T>(method, path, body, schema);
+  async call<T = Record<string, unknown>>(route: CatalogueRoute, request: TargetValues & { readonly body?: unknown }, opts: { seam?: boolean; refusal?: boolean } = {}): Promise<HttpResult<T>> {
+    const { method } = route;
+    const path = targetOf(route, request);
+    const schema: SchemaValidator | undefined = opts.refusal === true ? undefined : validatorOf(route.response);
+    const r = await this.client.request<T>(method, path, request.body, schema);
     if (opts.seam !== false && (r.status === 404 || r.status === 405 || r.status === 501)) {
       const why = isRouteMissing(r.body) ? 'is not served' : `answered ${r.status} ${String((r.body as { error?: unknown } | null)?.error ?? '')}`.trim();
       throw new SeamMissing(`${method} ${path.split('?')[0]} ${why}`);

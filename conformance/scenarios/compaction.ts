@@ -1,9 +1,9 @@
 /** RFC 0012: compaction event emitted (output readable), SR-1 carry-forward, provenance tag; RFC 0062 scheduled distillation. */
-import { validateMemoryCompactedPayload, validateMemoryEntry } from '../../generated/validators/validators.js';
+import { validateMemoryCompactedPayload } from '../../generated/validators/validators.js';
+import { ROUTES } from '../../runtime/host/seam-catalogue.ts';
 import { get, type Scenario } from '../scenario.ts';
-import { CompactResponse, DistillScheduleResponse, DistillScheduleTickResponse, EntriesResponse, RunEventsResponse, SeedResponse } from '../seam-schemas.ts';
 import * as gate from './gates.ts';
-import { unique, enc, freshScope } from './util.ts';
+import { unique, freshScope } from './util.ts';
 
 interface Compacted { compactionRunId: string; event: { memoryRef: string; outputId: string; sourceIds?: string[]; sourceCount: number; byteSize: number; trigger: string }; output: { content: string; tags: string[] } }
 
@@ -16,15 +16,15 @@ export const compactionScenarios: Scenario[] = [
     gate: gate.compaction,
     async run(t) {
       const { tenant, memoryRef } = freshScope();
-      const seeded = await t.call<{ entries: { id: string }[] }>('POST', '/v1/host/sample/memory/seed', { memoryRef, entries: [1, 2, 3].map((i) => ({ content: `Note ${i}: the customer prefers email.` })) }, SeedResponse);
+      const seeded = await t.call<{ entries: { id: string }[] }>(ROUTES.memorySeed, { body: { memoryRef, entries: [1, 2, 3].map((i) => ({ content: `Note ${i}: the customer prefers email.` })) } });
       const ids = seeded.body.entries.map((e) => e.id);
-      const r = await t.call<Compacted>('POST', '/v1/host/sample/memory/compact', { memoryRef, sourceIds: ids }, CompactResponse);
+      const r = await t.call<Compacted>(ROUTES.memoryCompact, { body: { memoryRef, sourceIds: ids } });
       t.check(validateMemoryCompactedPayload(r.body.event), 'the memory.compacted payload does not match its schema');
       t.equal(r.body.event.sourceCount, 3, 'sourceCount');
       t.equal([...(r.body.event.sourceIds ?? [])].sort(), [...ids].sort(), 'sourceIds (exhaustive)');
-      const events = await t.call<{ events: { type: string; payload: Record<string, unknown> }[] }>('GET', `/v1/runs/${enc(r.body.compactionRunId)}/events`, undefined, RunEventsResponse);
+      const events = await t.call<{ events: { type: string; payload: Record<string, unknown> }[] }>(ROUTES.runEvents, { params: { runId: r.body.compactionRunId } });
       t.check(events.body.events.some((e) => e.type === 'memory.compacted' && e.payload.outputId === r.body.event.outputId), 'no memory.compacted event in the log');
-      const out = await t.call<{ content: string }>('GET', `/v1/host/sample/memory/entry?tenant=${tenant}&memoryRef=${enc(memoryRef)}&id=${enc(r.body.event.outputId)}`, undefined, validateMemoryEntry);
+      const out = await t.call<{ content: string }>(ROUTES.memoryEntry, { query: { tenant, memoryRef, id: r.body.event.outputId } });
       t.equal(out.status, 200, 'outputId readable through get');
       t.equal(Buffer.byteLength(out.body.content, 'utf8'), r.body.event.byteSize, 'byteSize is the UTF-8 size of the output content');
     },
@@ -38,13 +38,13 @@ export const compactionScenarios: Scenario[] = [
     async run(t) {
       const { tenant, memoryRef } = freshScope();
       const secret = `sk-carry-${unique()}-secret`;
-      const seeded = await t.call<{ entries: { id: string; content: string }[] }>('POST', '/v1/host/sample/memory/seed', {
+      const seeded = await t.call<{ entries: { id: string; content: string }[] }>(ROUTES.memorySeed, { body: {
         memoryRef,
         secrets: [{ secretId: 'byok-carry', value: secret }],
         entries: [{ content: 'Earlier note [REDACTED:byok-old] stays redacted.' }, { content: `The key ${secret} was rotated.` }, { content: 'Template says use [BYOK:openai-key] here.' }],
-      }, SeedResponse);
+      } });
       t.check(!seeded.body.entries.some((e) => e.content.includes(secret)), 'the seed write itself persisted the plaintext');
-      const r = await t.call<Compacted>('POST', '/v1/host/sample/memory/compact', { memoryRef, sourceIds: seeded.body.entries.map((e) => e.id) }, CompactResponse);
+      const r = await t.call<Compacted>(ROUTES.memoryCompact, { body: { memoryRef, sourceIds: seeded.body.entries.map((e) => e.id) } });
       t.check(!r.body.output.content.includes(secret), 'plaintext secret in compacted content');
       t.check(!/\[BYOK:/.test(r.body.output.content), 'a [BYOK:…] form leaked into compacted content');
       t.check(r.body.output.content.includes('[REDACTED:byok-old]'), 'an existing redaction marker was lost');
@@ -58,12 +58,12 @@ export const compactionScenarios: Scenario[] = [
     gate: gate.compaction,
     async run(t) {
       const { tenant, memoryRef } = freshScope();
-      await t.call('POST', '/v1/host/sample/memory/seed', { memoryRef, entries: [{ content: 'A.' }, { content: 'B.' }] }, SeedResponse);
-      const r = await t.call<Compacted>('POST', '/v1/host/sample/memory/compact', { memoryRef }, CompactResponse);
+      await t.call(ROUTES.memorySeed, { body: { memoryRef, entries: [{ content: 'A.' }, { content: 'B.' }] } });
+      const r = await t.call<Compacted>(ROUTES.memoryCompact, { body: { memoryRef } });
       const tags = r.body.output.tags.filter((x) => x.startsWith('compacted-from:'));
       t.equal(tags.length, 1, 'exactly one compacted-from tag');
       t.check(/^compacted-from:\S+$/.test(tags[0] ?? ''), `malformed provenance tag ${JSON.stringify(tags[0])}`);
-      const listed = await t.call<{ entries: { id: string }[] }>('GET', `/v1/host/sample/memory/entries?tenant=${tenant}&memoryRef=${enc(memoryRef)}&tag=${enc(tags[0] ?? '')}`, undefined, EntriesResponse);
+      const listed = await t.call<{ entries: { id: string }[] }>(ROUTES.memoryEntries, { query: { tenant, memoryRef, tag: tags[0] ?? '' } });
       t.equal(listed.body.entries.map((e) => e.id), [r.body.event.outputId], 'list by the provenance tag finds the compacted entry');
     },
   },
@@ -75,16 +75,16 @@ export const compactionScenarios: Scenario[] = [
     gate: gate.scheduledDistillation,
     async run(t) {
       const { tenant, memoryRef } = freshScope();
-      await t.call('POST', '/v1/host/sample/memory/seed', { memoryRef, entries: [{ content: 'Ticket 1 resolved: password reset.', tier: 'transactional' }, { content: 'Ticket 2 resolved: refund issued.', tier: 'transactional' }] }, SeedResponse);
+      await t.call(ROUTES.memorySeed, { body: { memoryRef, entries: [{ content: 'Ticket 1 resolved: password reset.', tier: 'transactional' }, { content: 'Ticket 2 resolved: refund issued.', tier: 'transactional' }] } });
       // A minute in the past: the first instant is due whatever small clock skew the host has.
       const firstAt = new Date(Math.floor(Date.now() / 1000) * 1000 - 60_000).toISOString();
-      const created = await t.call<{ scheduleId: string }>('POST', '/v1/host/sample/memory/distill-schedule', { memoryRef, every: 'PT1H', tokenBudget: 1_000_000_000, firstAt }, DistillScheduleResponse);
+      const created = await t.call<{ scheduleId: string }>(ROUTES.distillSchedule, { body: { memoryRef, every: 'PT1H', tokenBudget: 1_000_000_000, firstAt } });
       if (created.status >= 300) return;
-      const path = `/v1/host/sample/memory/distill-schedule?id=${enc(created.body.scheduleId)}&tenant=${enc(tenant)}`;
+      const schedule = { query: { id: created.body.scheduleId, tenant } };
       // A background ticker may have run it already; either way the schedule reports its latest run.
-      await t.call('POST', '/v1/host/sample/memory/distill-schedule/tick', { tenant }, DistillScheduleTickResponse);
+      await t.call(ROUTES.distillScheduleTick, { body: { tenant } });
       type Outcome = { kind: string; instant: string; missed: number; archiveId?: string; event?: { memoryRef: string; outputId: string; trigger: string; sourceCount: number; byteSize: number; distillation?: { tokenBudget: number; tokensUsed: number } } };
-      const first = await t.call<{ lastOutcome?: Outcome }>('GET', path, undefined, DistillScheduleResponse);
+      const first = await t.call<{ lastOutcome?: Outcome }>(ROUTES.distillScheduleRead, schedule);
       const o = first.body.lastOutcome;
       if (!t.check(o?.kind === 'distilled', `the due instant did not distil (lastOutcome ${JSON.stringify(o)?.slice(0, 200)})`) || o?.event === undefined) return;
       t.equal(o.instant, firstAt, 'the run covers the first instant');
@@ -94,14 +94,14 @@ export const compactionScenarios: Scenario[] = [
       const advertised = Number(get(t.discovery, 'memory.distillation.maxTokenBudget'));
       t.equal(o.event.distillation?.tokenBudget, advertised, 'the requested budget is clamped to the advertised maxTokenBudget');
       t.check((o.event.distillation?.tokensUsed ?? Infinity) <= (o.event.distillation?.tokenBudget ?? 0), 'tokensUsed exceeds the budget');
-      const archive = await t.call<{ content: string }>('GET', `/v1/host/sample/memory/entry?tenant=${tenant}&memoryRef=${enc(memoryRef)}&id=${enc(o.event.outputId)}`, undefined, validateMemoryEntry);
+      const archive = await t.call<{ content: string }>(ROUTES.memoryEntry, { query: { tenant, memoryRef, id: o.event.outputId } });
       t.equal(Buffer.byteLength(archive.body.content ?? '', 'utf8'), o.event.byteSize, 'byteSize is the UTF-8 size of the archive');
       // Once per instant: another tick at the same time runs nothing new.
-      const again = await t.call<{ outcomes: unknown[] }>('POST', '/v1/host/sample/memory/distill-schedule/tick', { tenant }, DistillScheduleTickResponse);
+      const again = await t.call<{ outcomes: unknown[] }>(ROUTES.distillScheduleTick, { body: { tenant } });
       t.equal(again.body.outcomes, [], 'a second tick within the same period ran the schedule again');
-      const after = await t.call<{ lastOutcome?: Outcome }>('GET', path, undefined, DistillScheduleResponse);
+      const after = await t.call<{ lastOutcome?: Outcome }>(ROUTES.distillScheduleRead, schedule);
       t.equal(after.body.lastOutcome?.instant, o.instant, 'the latest instant moved without a new period');
-      const listed = await t.call<{ entries: { id: string }[] }>('GET', `/v1/host/sample/memory/entries?tenant=${tenant}&memoryRef=${enc(memoryRef)}`, undefined, EntriesResponse);
+      const listed = await t.call<{ entries: { id: string }[] }>(ROUTES.memoryEntries, { query: { tenant, memoryRef } });
       t.equal(listed.body.entries.filter((e) => e.id === o.event!.outputId).length, 1, 'the archive is listed once in its scope');
     },
   },

@@ -1,7 +1,6 @@
 /** P066: local-only generate (no remote fallback, epistemic block, trace without content) and the operator-question lifecycle. */
-import { validateInquiriumGenerateResponse, validateInquiriumOperatorQuestionState } from '../../generated/validators/validators.js';
+import { ROUTES } from '../../runtime/host/seam-catalogue.ts';
 import type { Scenario } from '../scenario.ts';
-import { TracesResponse } from '../seam-schemas.ts';
 import * as gate from './gates.ts';
 import { unique } from './util.ts';
 
@@ -16,15 +15,15 @@ export const inquiriumScenarios: Scenario[] = [
     gate: gate.inquiriumGenerate,
     async run(t) {
       const canary = `PROMPT-CANARY-${unique()}`;
-      const r = await t.call<Record<string, any>>('POST', '/v1/host/capabilities/inquirium.generate', request(`Help me think this through ${canary}`), validateInquiriumGenerateResponse);
+      const r = await t.call<Record<string, any>>(ROUTES.inquiriumGenerate, { body: request(`Help me think this through ${canary}`) });
       t.equal(r.body.outcome, 'completed', 'outcome');
       t.equal(r.body.locality, 'local_only', 'locality');
       t.check(['advisory', 'hypothesis'].includes(r.body.epistemic?.stance), 'stance is advisory or hypothesis');
       t.check(typeof r.body['trace/ref'] === 'string', 'trace/ref');
-      const remote = await t.call<Record<string, any>>('POST', '/v1/host/sample/inquirium/generate-remote-only', request('hello'), validateInquiriumGenerateResponse);
+      const remote = await t.call<Record<string, any>>(ROUTES.generateRemoteOnly, { body: request('hello') });
       t.equal(remote.body.outcome, 'handler-unavailable', 'with only a remote runtime the outcome is handler-unavailable');
       t.check(remote.body.output === undefined, 'no output without a local runtime');
-      const traces = await t.call<{ records: { body: Record<string, unknown> }[] }>('GET', `/v1/host/sample/inquirium/traces?traceRef=${encodeURIComponent(r.body['trace/ref'])}`, undefined, TracesResponse);
+      const traces = await t.call<{ records: { body: Record<string, unknown> }[] }>(ROUTES.traces, { query: { traceRef: r.body['trace/ref'] } });
       t.equal(traces.body.records.length, 1, 'one trace record for the turn');
       const text = JSON.stringify(traces.body.records);
       t.check(!text.includes(canary), 'prompt content in the trace');
@@ -51,22 +50,22 @@ export const inquiriumScenarios: Scenario[] = [
         response: { 'target/ref': 'inquirium.operator-question.respond', method: 'POST', 'idempotency/key': key },
         provenance: { 'source/component': 'inquirium-core', 'requested/by': 'runtime-selection', 'reason/code': 'remote-runtime-requires-operator-approval', origin: 'model-proposed' },
       };
-      const raw = await t.call('POST', '/v1/host/sample/inquirium/questions', { ...q, 'question/ref': `${ref}-raw`, 'widget.input/schema': { type: 'string' } });
+      const raw = await t.call(ROUTES.questionPropose, { body: { ...q, 'question/ref': `${ref}-raw`, 'widget.input/schema': { type: 'string' } } }, { refusal: true });
       t.equal(raw.status, 400, 'a question carrying a raw input schema is refused');
-      const created = await t.call<{ state: string }>('POST', '/v1/host/sample/inquirium/questions', q, validateInquiriumOperatorQuestionState);
+      const created = await t.call<{ state: string }>(ROUTES.questionPropose, { body: q });
       t.equal(created.body.state, 'pending', 'a new question is pending');
-      const bad = await t.call('POST', '/v1/host/capabilities/inquirium.operator-question.respond', { schema: 'inquirium.operator-question.answer.v1', 'question/ref': ref, 'idempotency/key': key, answer: 'maybe' });
+      const bad = await t.call(ROUTES.inquiriumRespond, { body: { schema: 'inquirium.operator-question.answer.v1', 'question/ref': ref, 'idempotency/key': key, answer: 'maybe' } }, { refusal: true });
       t.check(bad.status >= 400 && bad.status < 500, 'an answer outside the allow-list is refused');
-      const still = await t.call<{ state: string }>('GET', `/v1/host/sample/inquirium/questions?ref=${encodeURIComponent(ref)}`, undefined, validateInquiriumOperatorQuestionState);
+      const still = await t.call<{ state: string }>(ROUTES.questionRead, { query: { ref } });
       t.equal(still.body.state, 'pending', 'a refused answer leaves the question pending');
       const answer = { schema: 'inquirium.operator-question.answer.v1', 'question/ref': ref, 'idempotency/key': key, answer: 'yes' };
-      const a1 = await t.call<{ state: string; answer: string }>('POST', '/v1/host/capabilities/inquirium.operator-question.respond', answer, validateInquiriumOperatorQuestionState);
+      const a1 = await t.call<{ state: string; answer: string }>(ROUTES.inquiriumRespond, { body: answer });
       t.equal([a1.body.state, a1.body.answer], ['answered', 'yes'], 'answered with the operator input');
-      const a2 = await t.call<{ state: string }>('POST', '/v1/host/capabilities/inquirium.operator-question.respond', answer, validateInquiriumOperatorQuestionState);
+      const a2 = await t.call<{ state: string }>(ROUTES.inquiriumRespond, { body: answer });
       t.equal(a2.body.state, 'answered', 'the same answer again is idempotent');
-      const changed = await t.call('POST', '/v1/host/capabilities/inquirium.operator-question.respond', { ...answer, answer: 'no' });
+      const changed = await t.call(ROUTES.inquiriumRespond, { body: { ...answer, answer: 'no' } }, { refusal: true });
       t.check(changed.status >= 400 && changed.status < 500, 'a terminal question cannot change its answer');
-      const cancelled = await t.call('POST', '/v1/host/sample/inquirium/questions/cancel', { 'question/ref': ref });
+      const cancelled = await t.call(ROUTES.questionCancel, { body: { 'question/ref': ref } }, { refusal: true });
       t.check(cancelled.status >= 400 && cancelled.status < 500, 'an answered question cannot be cancelled');
     },
   },

@@ -1,10 +1,8 @@
 /** RFC 0039: confidence floor escalation before dispatch, cross-run TTL from child write time, replay snapshot + 422. */
-import { validateRunForkResponse } from '../../generated/validators/validators.js';
+import { validateReplayMemorySnapshotUnavailableDetails } from '../../generated/validators/validators.js';
+import { ROUTES } from '../../runtime/host/seam-catalogue.ts';
 import type { Scenario } from '../scenario.ts';
-import { CrossRunTtlResponse, EscalationRunResponse, ReplayFixtureResponse, RunEventsResponse, replayDetails } from '../seam-schemas.ts';
-import { validateMemoryEntry } from '../../generated/validators/validators.js';
 import * as gate from './gates.ts';
-import { enc } from './util.ts';
 
 interface Ev { type: string; sequence: number; payload: Record<string, unknown> }
 
@@ -16,8 +14,8 @@ export const multiAgentScenarios: Scenario[] = [
     profile: 'multi-agent',
     gate: gate.executionModelV2,
     async run(t) {
-      const r = await t.call<{ runId: string; floor: number }>('POST', '/v1/host/sample/multi-agent/escalation-run', { confidence: 0.3, kind: 'next-worker' }, EscalationRunResponse);
-      const { body } = await t.call<{ events: Ev[] }>('GET', `/v1/runs/${enc(r.body.runId)}/events`, undefined, RunEventsResponse);
+      const r = await t.call<{ runId: string; floor: number }>(ROUTES.escalationRun, { body: { confidence: 0.3, kind: 'next-worker' } });
+      const { body } = await t.call<{ events: Ev[] }>(ROUTES.runEvents, { params: { runId: r.body.runId } });
       const types = body.events.map((e) => e.type);
       const esc = types.indexOf('core.workflowChain.confidence-escalated');
       const intr = types.indexOf('interrupt.requested');
@@ -30,8 +28,8 @@ export const multiAgentScenarios: Scenario[] = [
         t.check(Number(e.payload.floor) >= 0.5, 'escalation floor below 0.5');
         t.check(Number(e.payload.confidence) < Number(e.payload.floor), 'escalated a decision that was not below the floor');
       }
-      const ok = await t.call<{ runId: string }>('POST', '/v1/host/sample/multi-agent/escalation-run', { confidence: 0.95, kind: 'next-worker' }, EscalationRunResponse);
-      const okEvents = await t.call<{ events: Ev[] }>('GET', `/v1/runs/${enc(ok.body.runId)}/events`, undefined, RunEventsResponse);
+      const ok = await t.call<{ runId: string }>(ROUTES.escalationRun, { body: { confidence: 0.95, kind: 'next-worker' } });
+      const okEvents = await t.call<{ events: Ev[] }>(ROUTES.runEvents, { params: { runId: ok.body.runId } });
       t.check(!okEvents.body.events.some((x) => x.type === 'core.workflowChain.confidence-escalated'), 'a 0.95 decision was escalated');
     },
   },
@@ -42,7 +40,7 @@ export const multiAgentScenarios: Scenario[] = [
     profile: 'multi-agent',
     gate: gate.v2WithMemory,
     async run(t) {
-      const r = await t.call<{ parentStartedAt: string; childWrittenAt: string; entry: { expiresAt: string }; seenByParent: boolean }>('POST', '/v1/host/sample/multi-agent/cross-run-ttl', { ttlSeconds: 5, delayMs: 300 }, CrossRunTtlResponse);
+      const r = await t.call<{ parentStartedAt: string; childWrittenAt: string; entry: { expiresAt: string }; seenByParent: boolean }>(ROUTES.crossRunTtl, { body: { ttlSeconds: 5, delayMs: 300 } });
       const exp = Date.parse(r.body.entry.expiresAt);
       t.check(Date.parse(r.body.childWrittenAt) - Date.parse(r.body.parentStartedAt) >= 250, 'the fixture did not separate parent start and child write');
       t.equal(exp - Date.parse(r.body.childWrittenAt), 5000, 'expiresAt - child write time (ms)');
@@ -57,20 +55,20 @@ export const multiAgentScenarios: Scenario[] = [
     profile: 'multi-agent',
     gate: gate.v2WithMemory,
     async run(t) {
-      const fx = await t.call<{ runId: string; memoryRef: string; memoryId: string; fromSeq: number; expectedAtFork: string; current: string }>('POST', '/v1/host/sample/multi-agent/replay-fixture', {}, ReplayFixtureResponse);
-      const fork = await t.call<{ runId: string; forkedFrom: { runId: string; fromSeq: number } }>('POST', `/v1/runs/${enc(fx.body.runId)}:fork`, { fromSeq: fx.body.fromSeq }, validateRunForkResponse);
+      const fx = await t.call<{ runId: string; memoryRef: string; memoryId: string; fromSeq: number; expectedAtFork: string; current: string }>(ROUTES.replayFixture, { body: {} });
+      const fork = await t.call<{ runId: string; forkedFrom: { runId: string; fromSeq: number } }>(ROUTES.runFork, { params: { runId: fx.body.runId }, body: { fromSeq: fx.body.fromSeq } });
       t.equal(fork.status, 201, 'fork status');
       t.equal(fork.body.forkedFrom, { runId: fx.body.runId, fromSeq: fx.body.fromSeq }, 'forkedFrom');
-      const read = await t.call<{ content: string }>('GET', `/v1/runs/${enc(fork.body.runId)}/memory?memoryRef=${enc(fx.body.memoryRef)}&id=${enc(fx.body.memoryId)}`, undefined, validateMemoryEntry);
+      const read = await t.call<{ content: string }>(ROUTES.runMemory, { params: { runId: fork.body.runId }, query: { memoryRef: fx.body.memoryRef, id: fx.body.memoryId } });
       t.equal(read.body.content, fx.body.expectedAtFork, 'the fork reads the snapshot at fromSeq, not current memory');
-      const gone = await t.call<{ runId: string; fromSeq: number }>('POST', '/v1/host/sample/multi-agent/replay-fixture', { dropEventLog: true }, ReplayFixtureResponse);
-      const refused = await t.call<{ error: string; details: { fromSeq: number; sourceRunId: string; reason: string } }>('POST', `/v1/runs/${enc(gone.body.runId)}:fork`, { fromSeq: gone.body.fromSeq });
+      const gone = await t.call<{ runId: string; fromSeq: number }>(ROUTES.replayFixture, { body: { dropEventLog: true } });
+      const refused = await t.call<{ error: string; details: { fromSeq: number; sourceRunId: string; reason: string } }>(ROUTES.runFork, { params: { runId: gone.body.runId }, body: { fromSeq: gone.body.fromSeq } }, { refusal: true });
       t.equal(refused.status, 422, 'status of a fork whose snapshot is unavailable');
       t.equal(refused.body.error, 'replay_memory_snapshot_unavailable', 'error code');
       t.equal(refused.body.details?.fromSeq, gone.body.fromSeq, 'details.fromSeq');
       t.equal(refused.body.details?.sourceRunId, gone.body.runId, 'details.sourceRunId');
       t.check(['retention_expired', 'event_log_unavailable'].includes(refused.body.details?.reason), 'details.reason');
-      t.check(replayDetails(refused.body.details), 'the 422 details do not match ReplayMemorySnapshotUnavailableDetails');
+      t.check(validateReplayMemorySnapshotUnavailableDetails(refused.body.details), 'the 422 details do not match ReplayMemorySnapshotUnavailableDetails');
     },
   },
 ];

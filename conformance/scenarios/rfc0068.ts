@@ -1,13 +1,11 @@
 /** RFC 0068: consolidation + commitment shape (always on), consolidation idempotence, commitment fired once. */
 import {
-  validateAgentMemoryConsolidatedPayload, validateCommitmentFiredPayload, validateCommitmentsCapability,
-  validateHostSampleCommitmentFireResponse, validateHostSampleConsolidateResponse, validateMemoryConsolidationCapability,
+  validateAgentMemoryConsolidatedPayload, validateCommitmentFiredPayload, validateCommitmentsCapability, validateMemoryConsolidationCapability,
 } from '../../generated/validators/validators.js';
 import { get, type Scenario } from '../scenario.ts';
-import { EntriesResponse, RunEventsResponse, SeedResponse } from '../seam-schemas.ts';
+import { ROUTES } from '../../runtime/host/seam-catalogue.ts';
 import * as gate from './gates.ts';
-import { enc, freshScope, unique } from './util.ts';
-
+import { freshScope, unique } from './util.ts';
 
 export const rfc0068Scenarios: Scenario[] = [
   {
@@ -34,7 +32,7 @@ export const rfc0068Scenarios: Scenario[] = [
     gate: gate.both(gate.consolidation, gate.longTerm),
     async run(t) {
       const memoryRef = `mem://conformance/consolidation-${unique()}`;
-      const first = await t.call<{ event: { memoryRef: string; inputCount: number; outputCount: number }; secretLeaked: boolean; eventId?: string; runId?: string }>('POST', '/v1/host/sample/memory/consolidate', { memoryRef, includeSecretCanary: true }, validateHostSampleConsolidateResponse);
+      const first = await t.call<{ event: { memoryRef: string; inputCount: number; outputCount: number }; secretLeaked: boolean; eventId?: string; runId?: string }>(ROUTES.consolidate, { body: { memoryRef, includeSecretCanary: true } });
       t.equal(first.status, 200, 'first pass status');
       const e1 = first.body.event;
       t.equal(e1.memoryRef, memoryRef, 'the event names the memoryRef of the pass');
@@ -43,14 +41,14 @@ export const rfc0068Scenarios: Scenario[] = [
       // The seam's event is the durable one: read it back from the run's event log (strict mode requires the pointer).
       const { eventId, runId } = first.body;
       if (typeof eventId === 'string' && typeof runId === 'string') {
-        const log = await t.call<{ events: { eventId: string; type: string; payload: unknown }[] }>('GET', `/v1/runs/${encodeURIComponent(runId)}/events`, undefined, RunEventsResponse);
+        const log = await t.call<{ events: { eventId: string; type: string; payload: unknown }[] }>(ROUTES.runEvents, { params: { runId } });
         const durable = log.body.events?.find((e) => e.eventId === eventId);
         t.equal(durable?.type, 'agent.memory.consolidated', 'type of the durable event the seam points at');
         t.equal(durable?.payload, e1, 'the durable agent.memory.consolidated payload equals the seam response event');
       } else if (t.config.strict) {
         t.check(false, 'strict mode: the consolidate seam did not return eventId and runId of the durable event');
       }
-      const second = await t.call<{ event: { inputCount: number; outputCount: number } }>('POST', '/v1/host/sample/memory/consolidate', { memoryRef }, validateHostSampleConsolidateResponse);
+      const second = await t.call<{ event: { inputCount: number; outputCount: number } }>(ROUTES.consolidate, { body: { memoryRef } });
       t.equal(second.body.event.inputCount, second.body.event.outputCount, 'second pass over an unchanged corpus is a no-op (inputCount == outputCount)');
       t.equal(second.body.event.inputCount, e1.outputCount, 'the second pass sees what the first left');
       t.check(!/refund|shipping|sk-canary/i.test(JSON.stringify([first.body.event, second.body.event])), 'agent.memory.consolidated carries content');
@@ -58,14 +56,14 @@ export const rfc0068Scenarios: Scenario[] = [
       // host also serves the seed and read seams. After a pass, no entry of the ref may carry the plaintext.
       const own = freshScope();
       const secret = `sk-suite-canary-${unique()}`;
-      const seeded = await t.call<{ entries: unknown[] }>('POST', '/v1/host/sample/memory/seed', {
+      const seeded = await t.call<{ entries: unknown[] }>(ROUTES.memorySeed, { body: {
         memoryRef: own.memoryRef, secrets: [{ secretId: 'byok-suite-canary', value: secret }],
         entries: [{ content: 'Refund window is 30 days.' }, { content: 'Refund window is 30 days.' }, { content: `Nightly deploy key ${secret} rotates weekly.` }],
-      }, SeedResponse, { seam: false });
+      } }, { seam: false });
       if (seeded.status === 404) return;
-      const pass = await t.call<{ event: { inputCount: number; outputCount: number } }>('POST', '/v1/host/sample/memory/consolidate', { memoryRef: own.memoryRef }, validateHostSampleConsolidateResponse);
+      const pass = await t.call<{ event: { inputCount: number; outputCount: number } }>(ROUTES.consolidate, { body: { memoryRef: own.memoryRef } });
       t.check(pass.body.event.outputCount < pass.body.event.inputCount, `a corpus with an exact duplicate did not shrink (${pass.body.event.inputCount} → ${pass.body.event.outputCount})`);
-      const after = await t.call<{ entries: { content: string }[] }>('GET', `/v1/host/sample/memory/entries?tenant=${own.tenant}&memoryRef=${enc(own.memoryRef)}`, undefined, EntriesResponse);
+      const after = await t.call<{ entries: { content: string }[] }>(ROUTES.memoryEntries, { query: { tenant: own.tenant, memoryRef: own.memoryRef } });
       t.check(after.body.entries.length > 0, 'the consolidated ref reads back empty');
       t.check(!after.body.entries.some((e) => e.content.includes(secret)), 'the suite-planted secret is in plaintext after consolidation');
       t.check(after.body.entries.some((e) => e.content.includes('[REDACTED:byok-suite-canary]')), 'the redaction marker of the suite-planted secret was lost by consolidation');
@@ -81,7 +79,7 @@ export const rfc0068Scenarios: Scenario[] = [
       const conditions = (get(t.discovery, 'agents.commitments.fireConditions') as string[] | undefined) ?? ['time'];
       for (const condition of conditions) {
         const memoryRef = `mem://conformance/commitment-${unique()}`;
-        const r = await t.call<{ event: Record<string, unknown>; fireCount: number; intentionCanary?: string }>('POST', '/v1/host/sample/commitment/fire', { memoryRef, condition, includeIntentionCanary: true }, validateHostSampleCommitmentFireResponse);
+        const r = await t.call<{ event: Record<string, unknown>; fireCount: number; intentionCanary?: string }>(ROUTES.commitmentFire, { body: { memoryRef, condition, includeIntentionCanary: true } });
         t.equal(r.status, 200, `${condition}: status`);
         t.equal(r.body.fireCount, 1, `${condition}: fireCount (fire once per satisfied condition)`);
         t.equal(r.body.event.memoryRef, memoryRef, `${condition}: event.memoryRef (provenance)`);

@@ -10,17 +10,20 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { createInquiriumRuntime, builtinLocalRuntime, type InquiriumRuntime } from '../inquirium/index.ts';
+import { createInquiriumRuntime, type InquiriumRuntime } from '../inquirium/index.ts';
 import { createOpenwopRuntime, type OpenwopRuntime } from '../openwop/index.ts';
 import type { Clock, IdSource } from '../shared/clock.ts';
 import { classify, sendError } from './errors.ts';
-import type { HostContext, HostMutations } from './context.ts';
+import type { HostRuntime } from './host-runtime.ts';
+import { withMutations, type HostMutations } from './mutants.ts';
+import { createHostRuntime } from './reference-runtime.ts';
 import { registerDiscovery } from './routes/discovery.ts';
 import { registerInquirium } from './routes/inquirium.ts';
 import { registerMemorySeams } from './routes/memory-seams.ts';
 import { registerMultiAgentSeams } from './routes/multi-agent-seams.ts';
 import { registerRuns } from './routes/runs.ts';
 import { registerDistillSchedules } from './routes/distill-schedules.ts';
+import { ROUTES } from './seam-catalogue.ts';
 
 export const HOST_NAME = 'wopkit-reference-host';
 export const HOST_VERSION = '0.1.0';
@@ -33,6 +36,7 @@ export interface HostOptions {
   readonly logger?: FastifyServerOptions['logger'];
   readonly clock?: Clock;
   readonly ids?: IdSource;
+  /** Deliberately broken behaviours (tests only, see mutants.ts). */
   readonly mutations?: HostMutations;
   readonly openwop?: OpenwopRuntime;
   readonly inquirium?: InquiriumRuntime;
@@ -43,7 +47,8 @@ export interface HostOptions {
   readonly scheduleTickMs?: number;
 }
 
-const PUBLIC_ROUTES = new Set(['/.well-known/openwop']);
+/** Paths served without the token (the catalogue marks them; none has a path parameter). */
+const PUBLIC_PATHS = new Set<string>(Object.values(ROUTES).filter((r) => 'public' in r && r.public).map((r) => r.path));
 
 function tokenMatches(header: unknown, token: string): boolean {
   if (typeof header !== 'string' || !header.startsWith('Bearer ')) return false;
@@ -52,23 +57,19 @@ function tokenMatches(header: unknown, token: string): boolean {
   return given.length === want.length && timingSafeEqual(given, want);
 }
 
-export async function createHost(o: HostOptions): Promise<{ app: FastifyInstance; context: HostContext }> {
+export async function createHost(o: HostOptions): Promise<{ app: FastifyInstance; runtime: HostRuntime }> {
   if (o.token.length < 16) throw new RangeError('the host token must be at least 16 characters');
   if (o.scheduleTickMs !== undefined && !(Number.isInteger(o.scheduleTickMs) && o.scheduleTickMs >= 100)) throw new RangeError('scheduleTickMs must be an integer of at least 100');
   const openwop = o.openwop ?? createOpenwopRuntime({ host: { name: HOST_NAME, version: HOST_VERSION }, ...(o.clock ? { clock: o.clock } : {}), ...(o.ids ? { ids: o.ids } : {}) });
   const inquirium = o.inquirium ?? createInquiriumRuntime({ ...(o.clock ? { clock: o.clock } : {}), ...(o.ids ? { ids: o.ids } : {}) });
-  const inquiriumRemoteOnly = createInquiriumRuntime({
-    runtimes: [{ adapter: { runtimeRef: 'runtime/remote-only', toolSurface: false, invoke: async () => { throw new Error('a remote runtime must never be invoked for a local-only request'); } },
-      candidate: { 'runtime/ref': 'runtime/remote-only', 'model.binding/ref': 'model.binding/remote-only', transport_kind: 'http_remote', operations: ['generate'], health: { status: 'healthy' } } }],
-  });
   await inquirium.certifyBaseline();
   openwop.capabilities.contribute('inquirium', {
     inquirium: {
-      generate: { supported: true, localities: ['local_only'], endpoint: '/v1/host/capabilities/inquirium.generate', baselineAssistant: inquirium.baselineRuntimes().length > 0 },
-      operatorQuestions: { supported: true, widgetKinds: ['single-choice', 'multi-choice', 'confirm', 'free-text-with-allowlist'], respondEndpoint: '/v1/host/capabilities/inquirium.operator-question.respond' },
+      generate: { supported: true, localities: ['local_only'], endpoint: ROUTES.inquiriumGenerate.path, baselineAssistant: inquirium.baselineRuntimes().length > 0 },
+      operatorQuestions: { supported: true, widgetKinds: ['single-choice', 'multi-choice', 'confirm', 'free-text-with-allowlist'], respondEndpoint: ROUTES.inquiriumRespond.path },
     },
   });
-  const context: HostContext = { openwop, inquirium, inquiriumRemoteOnly, mutations: o.mutations ?? {} };
+  const runtime = withMutations(createHostRuntime(openwop, inquirium), openwop, o.mutations);
 
   const app = Fastify({
     logger: o.logger ?? false,
@@ -92,7 +93,7 @@ export async function createHost(o: HostOptions): Promise<{ app: FastifyInstance
 
   app.addHook('onRequest', async (req, reply) => {
     const path = req.url.split('?')[0]!;
-    if (PUBLIC_ROUTES.has(path)) return;
+    if (PUBLIC_PATHS.has(path)) return;
     if (!tokenMatches(req.headers.authorization, o.token)) return sendError(reply, 'unauthorized', 'a valid Bearer token is required');
   });
   app.setNotFoundHandler((req, reply) => sendError(reply, 'not_found', `no route ${req.method} ${req.url.split('?')[0]!.slice(0, 200)}`));
@@ -110,12 +111,12 @@ export async function createHost(o: HostOptions): Promise<{ app: FastifyInstance
     for (const m of [r.method].flat()) methods.add(m);
     served.set(r.url, methods);
   });
-  registerDiscovery(app, context);
-  registerMemorySeams(app, context);
-  registerRuns(app, context);
-  registerMultiAgentSeams(app, context);
-  registerDistillSchedules(app, context);
-  registerInquirium(app, context);
+  registerDiscovery(app, runtime);
+  registerMemorySeams(app, runtime);
+  registerRuns(app, runtime);
+  registerMultiAgentSeams(app, runtime);
+  registerDistillSchedules(app, runtime);
+  registerInquirium(app, runtime);
   for (const [url, methods] of [...served]) {
     const allow = [...methods].filter((m) => m !== 'HEAD').sort().join(', ');
     const others = (['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const).filter((m) => !methods.has(m));
@@ -123,8 +124,8 @@ export async function createHost(o: HostOptions): Promise<{ app: FastifyInstance
       app.route({ method: [...others], url, handler: async (req, reply) => sendError(reply.header('allow', allow), 'method_not_allowed', `${req.method} is not allowed here; use ${allow}`) });
     }
   }
-  if (o.scheduleTickMs !== undefined && openwop.distillationScheduler !== undefined) {
-    const scheduler = openwop.distillationScheduler;
+  const scheduler = runtime.distillationScheduler();
+  if (o.scheduleTickMs !== undefined && scheduler !== undefined) {
     const timer = setInterval(() => {
       try {
         for (const r of scheduler.tick()) app.log.info({ scheduleId: r.scheduleId, outcome: r.kind, missed: r.missed }, 'scheduled distillation ran');
@@ -136,5 +137,5 @@ export async function createHost(o: HostOptions): Promise<{ app: FastifyInstance
     app.addHook('onClose', async () => clearInterval(timer));
   }
   await app.ready();
-  return { app, context };
+  return { app, runtime };
 }

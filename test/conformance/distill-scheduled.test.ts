@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { createHost } from '../../runtime/host/server.ts';
 import { configFrom } from '../../conformance/config.ts';
 import { runSuite } from '../../conformance/run.ts';
+import { ROUTES } from '../../runtime/host/seam-catalogue.ts';
 import { withServer } from './fake-host.ts';
 
 const TOKEN = 'distill-scheduled-proxy-token-0123456789';
@@ -36,8 +37,8 @@ async function withProxy(tamper: Tamper, fn: (url: string) => Promise<void>): Pr
 }
 
 const run = async (url: string) => (await runSuite(configFrom({}, { 'base-url': url, 'api-key': TOKEN, strict: true, only: 'memory-distillation-scheduled' }))).scenarios[0]!;
-const TICK = '/v1/host/sample/memory/distill-schedule/tick';
-const SCHEDULE = '/v1/host/sample/memory/distill-schedule';
+const TICK = ROUTES.distillScheduleTick.path;
+const SCHEDULE = ROUTES.distillScheduleRead.path;
 
 describe('memory-distillation-scheduled fails when the host breaks the contract', () => {
   it('passes through an honest proxy', async () => {

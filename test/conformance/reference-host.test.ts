@@ -4,12 +4,13 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { readFileSync } from 'node:fs';
 import { createHost } from '../../runtime/host/server.ts';
-import type { HostMutations } from '../../runtime/host/context.ts';
+import type { HostMutations } from '../../runtime/host/mutants.ts';
 import { configFrom } from '../../conformance/config.ts';
 import { runSuite, type SuiteResults } from '../../conformance/run.ts';
 import { SCENARIOS } from '../../conformance/scenarios/index.ts';
 import { runScenario } from '../../conformance/scenario.ts';
 import { HttpClient } from '../../conformance/client.ts';
+import { ROUTES } from '../../runtime/host/seam-catalogue.ts';
 
 const TOKEN = 'reference-host-test-token';
 async function start(mutations: HostMutations = {}): Promise<{ app: FastifyInstance; url: string }> {
@@ -72,7 +73,7 @@ describe('outcome classes', () => {
     const { createServer } = await import('node:http');
     const server = createServer((req, res) => {
       res.setHeader('content-type', 'application/json');
-      if (req.url === '/.well-known/openwop') res.end(JSON.stringify({ protocolVersion: '1.1', host: { name: 'bare', version: '1' } }));
+      if (req.url === ROUTES.discovery.path) res.end(JSON.stringify({ protocolVersion: '1.1', host: { name: 'bare', version: '1' } }));
       else { res.statusCode = 404; res.end(JSON.stringify({ error: 'not_found', message: `no route ${req.method} ${req.url}` })); }
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -93,7 +94,7 @@ describe('outcome classes', () => {
     const { createServer } = await import('node:http');
     const server = createServer((req, res) => {
       res.setHeader('content-type', 'application/json');
-      if (req.url === '/.well-known/openwop') res.end(JSON.stringify({ protocolVersion: '1.1', agents: { supported: true, memoryBackends: ['long-term'], memoryConsolidation: { supported: true } } }));
+      if (req.url === ROUTES.discovery.path) res.end(JSON.stringify({ protocolVersion: '1.1', agents: { supported: true, memoryBackends: ['long-term'], memoryConsolidation: { supported: true } } }));
       else { res.statusCode = 404; res.end(JSON.stringify({ error: 'not_found', message: `no route ${req.method} ${req.url}` })); }
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));

@@ -5,6 +5,7 @@ import { createOpenwopRuntime } from '../../runtime/openwop/index.ts';
 import { validateCapabilities, validateErrorEnvelope } from '../../generated/validators/validators.js';
 import { configFrom } from '../../conformance/config.ts';
 import { runSuite } from '../../conformance/run.ts';
+import { ROUTES } from '../../runtime/host/seam-catalogue.ts';
 
 const TOKEN = 'discovery-test-token-0123456789';
 const H = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
@@ -12,7 +13,7 @@ const H = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json'
 describe('discovery from what the runtime wires', () => {
   it('the default host advertises every family at the root, valid against capabilities.schema.json', async () => {
     const { app } = await createHost({ token: TOKEN });
-    const d = (await app.inject({ method: 'GET', url: '/.well-known/openwop' })).json();
+    const d = (await app.inject({ method: 'GET', url: ROUTES.discovery.path })).json();
     expect(validateCapabilities(d)).toBe(true);
     expect(Object.keys(d)).toEqual(expect.arrayContaining(['protocolVersion', 'host', 'agents', 'memory', 'multiAgent', 'inquirium']));
     expect(d.host).toEqual({ name: 'wopkit-reference-host', version: '0.1.0' });
@@ -21,11 +22,11 @@ describe('discovery from what the runtime wires', () => {
   it('without compaction: no memory.compaction/distillation block, the seams answer capability_not_provided, the suite calls the scenarios inapplicable (lenient) or fails them (strict)', async () => {
     const openwop = createOpenwopRuntime({ host: { name: 'no-compaction-host', version: '0.0.1' }, compaction: false, distillation: false });
     const { app } = await createHost({ token: TOKEN, openwop });
-    const d = (await app.inject({ method: 'GET', url: '/.well-known/openwop' })).json();
+    const d = (await app.inject({ method: 'GET', url: ROUTES.discovery.path })).json();
     expect(validateCapabilities(d)).toBe(true);
     expect(d.memory?.compaction).toBeUndefined();
     expect(d.memory?.distillation).toBeUndefined();
-    for (const [url, capability] of [['/v1/host/sample/memory/compact', 'memory.compaction'], ['/v1/host/sample/memory/distill', 'memory.distillation']] as const) {
+    for (const [url, capability] of [[ROUTES.memoryCompact.path, 'memory.compaction'], [ROUTES.memoryDistill.path, 'memory.distillation']] as const) {
       const r = await app.inject({ method: 'POST', url, headers: H, payload: JSON.stringify({ memoryRef: 'mem://t/a' }) });
       expect(r.statusCode).toBe(501);
       expect(r.json()).toMatchObject({ error: 'capability_not_provided', details: { capability } });

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { createHost } from '../../runtime/host/server.ts';
 import { createOpenwopRuntime } from '../../runtime/openwop/index.ts';
+import { ROUTES, targetOf } from '../../runtime/host/seam-catalogue.ts';
 import {
   validateCapabilities, validateErrorEnvelope, validateHostSampleDistillScheduleResponse, validateHostSampleDistillScheduleTickResponse,
 } from '../../generated/validators/validators.js';
@@ -12,28 +13,32 @@ const REF = 'mem://acme/dreams';
 type App = Awaited<ReturnType<typeof createHost>>['app'];
 const post = (app: App, url: string, body: unknown) => app.inject({ method: 'POST', url, headers: H, payload: JSON.stringify(body) });
 const get = (app: App, url: string) => app.inject({ method: 'GET', url, headers: H });
-const seed = (app: App, memoryRef = REF) => post(app, '/v1/host/sample/memory/seed', { memoryRef, entries: [{ content: 'Ticket 1 resolved.', tier: 'transactional' }, { content: 'Ticket 2 resolved.', tier: 'transactional' }] });
-const S = '/v1/host/sample/memory/distill-schedule';
+const seed = (app: App, memoryRef = REF) => post(app, ROUTES.memorySeed.path, { memoryRef, entries: [{ content: 'Ticket 1 resolved.', tier: 'transactional' }, { content: 'Ticket 2 resolved.', tier: 'transactional' }] });
+const S = ROUTES.distillSchedule.path;
+const TICK = ROUTES.distillScheduleTick.path;
+const DISCOVERY = ROUTES.discovery.path;
+/** GET of one schedule as one tenant sees it. */
+const READ = (id: string, tenant: string) => targetOf(ROUTES.distillScheduleRead, { query: { id, tenant } });
 
 describe('scheduled distillation seams', () => {
   it('register → tick runs the due instant once → the schedule shows its last outcome; the archive is readable', async () => {
     const { app } = await createHost({ token: TOKEN });
-    expect(validateCapabilities((await get(app, '/.well-known/openwop')).json())).toBe(true);
-    expect((await get(app, '/.well-known/openwop')).json().memory.distillation.scheduled).toBe(true);
+    expect(validateCapabilities((await get(app, DISCOVERY)).json())).toBe(true);
+    expect((await get(app, DISCOVERY)).json().memory.distillation.scheduled).toBe(true);
     await seed(app);
     const created = await post(app, S, { memoryRef: REF, every: 'PT1H', firstAt: new Date(Date.now() - 1000).toISOString() });
     expect(created.statusCode).toBe(201);
     expect(validateHostSampleDistillScheduleResponse(created.json())).toBe(true);
     const id = created.json().scheduleId as string;
-    const tick = await post(app, `${S}/tick`, { tenant: 'acme' });
+    const tick = await post(app, TICK, { tenant: 'acme' });
     expect(validateHostSampleDistillScheduleTickResponse(tick.json())).toBe(true);
     expect(tick.json().outcomes).toEqual([expect.objectContaining({ kind: 'distilled', scheduleId: id, missed: 0, event: expect.objectContaining({ trigger: 'host-managed', distillation: expect.objectContaining({ indexUpdated: true }) }) })]);
-    expect((await post(app, `${S}/tick`, { tenant: 'acme' })).json()).toEqual({ outcomes: [] });
-    const read = (await get(app, `${S}?id=${id}&tenant=acme`)).json();
+    expect((await post(app, TICK, { tenant: 'acme' })).json()).toEqual({ outcomes: [] });
+    const read = (await get(app, READ(id, 'acme'))).json();
     expect(validateHostSampleDistillScheduleResponse(read)).toBe(true);
     expect(read.lastOutcome.archiveId).toBe(tick.json().outcomes[0].archiveId);
     expect(Date.parse(read.nextAt)).toBeGreaterThan(Date.now());
-    const archives = (await get(app, `/v1/host/sample/memory/entries?tenant=acme&memoryRef=${encodeURIComponent(REF)}&tag=distilled-archive`)).json();
+    const archives = (await get(app, targetOf(ROUTES.memoryEntries, { query: { tenant: 'acme', memoryRef: REF, tag: 'distilled-archive' } }))).json();
     expect(archives.entries.map((e: { id: string }) => e.id)).toEqual([read.lastOutcome.event.outputId]);
     await app.close();
   });
@@ -45,14 +50,14 @@ describe('scheduled distillation seams', () => {
     const past = new Date(Date.now() - 1000).toISOString();
     const a = (await post(app, S, { memoryRef: REF, every: 'PT1H', firstAt: past })).json();
     await post(app, S, { memoryRef: 'mem://globex/dreams', every: 'PT1H', firstAt: past });
-    const other = await get(app, `${S}?id=${a.scheduleId}&tenant=globex`);
+    const other = await get(app, READ(a.scheduleId, 'globex'));
     expect(other.statusCode).toBe(404);
     expect(validateErrorEnvelope(other.json())).toBe(true);
-    const tick = (await post(app, `${S}/tick`, { tenant: 'globex' })).json();
+    const tick = (await post(app, TICK, { tenant: 'globex' })).json();
     expect(tick.outcomes).toHaveLength(1);
     expect(tick.outcomes[0].event.memoryRef).toBe('mem://globex/dreams');
     // acme's schedule ran in the same tick (unreported there) and is visible to acme only
-    expect((await get(app, `${S}?id=${a.scheduleId}&tenant=acme`)).json().lastOutcome.kind).toBe('distilled');
+    expect((await get(app, READ(a.scheduleId, 'acme'))).json().lastOutcome.kind).toBe('distilled');
     await app.close();
   });
 
@@ -74,7 +79,7 @@ describe('scheduled distillation seams', () => {
     let last: unknown;
     for (let i = 0; i < 50 && last === undefined; i++) {
       await new Promise((r) => setTimeout(r, 50));
-      last = (await get(app, `${S}?id=${scheduleId}&tenant=acme`)).json().lastOutcome;
+      last = (await get(app, READ(scheduleId, 'acme'))).json().lastOutcome;
     }
     expect(last).toMatchObject({ kind: 'distilled', scheduleId });
     await app.close();
@@ -84,8 +89,8 @@ describe('scheduled distillation seams', () => {
   it('without scheduled distillation: discovery says scheduled false and the seams answer 501', async () => {
     const openwop = createOpenwopRuntime({ scheduledDistillation: false });
     const { app } = await createHost({ token: TOKEN, openwop });
-    expect((await get(app, '/.well-known/openwop')).json().memory.distillation.scheduled).toBe(false);
-    for (const [url, body] of [[S, { memoryRef: REF, every: 'PT1H' }], [`${S}/tick`, { tenant: 'acme' }]] as const) {
+    expect((await get(app, DISCOVERY)).json().memory.distillation.scheduled).toBe(false);
+    for (const [url, body] of [[S, { memoryRef: REF, every: 'PT1H' }], [TICK, { tenant: 'acme' }]] as const) {
       const r = await post(app, url, body);
       expect(r.statusCode).toBe(501);
       expect(r.json()).toMatchObject({ error: 'capability_not_provided', details: { capability: 'memory.distillation' } });

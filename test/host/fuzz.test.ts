@@ -3,32 +3,13 @@ import { connect } from 'node:net';
 import fc from 'fast-check';
 import { createHost } from '../../runtime/host/server.ts';
 import { validateErrorEnvelope } from '../../generated/validators/validators.js';
+import { ROUTES as CATALOGUE, targetOf } from '../../runtime/host/seam-catalogue.ts';
 
 const TOKEN = 'fuzz-test-token-0123456789';
-const ROUTES: [string, string][] = [
-  ['GET', '/.well-known/openwop'],
-  ['POST', '/v1/host/sample/memory/consolidate'],
-  ['POST', '/v1/host/sample/commitment/fire'],
-  ['POST', '/v1/host/sample/memory/seed'],
-  ['GET', '/v1/host/sample/memory/entries'],
-  ['GET', '/v1/host/sample/memory/entry'],
-  ['POST', '/v1/host/sample/memory/redaction'],
-  ['POST', '/v1/host/sample/memory/compact'],
-  ['POST', '/v1/host/sample/memory/distill'],
-  ['GET', '/v1/runs/run_1/events'],
-  ['POST', '/v1/runs/run_1:fork'],
-  ['GET', '/v1/runs/run_1/memory'],
-  ['POST', '/v1/host/sample/multi-agent/escalation-run'],
-  ['POST', '/v1/host/sample/multi-agent/cross-run-ttl'],
-  ['POST', '/v1/host/sample/multi-agent/replay-fixture'],
-  ['POST', '/v1/host/capabilities/inquirium.generate'],
-  ['POST', '/v1/host/capabilities/inquirium.operator-question.respond'],
-  ['POST', '/v1/host/sample/inquirium/generate-remote-only'],
-  ['POST', '/v1/host/sample/inquirium/questions'],
-  ['GET', '/v1/host/sample/inquirium/questions'],
-  ['POST', '/v1/host/sample/inquirium/questions/cancel'],
-  ['GET', '/v1/host/sample/inquirium/traces'],
-];
+/** Every catalogue route as [method, a concrete path] (a path parameter gets a run id that does not exist). */
+const ROUTES: [string, string][] = Object.values(CATALOGUE).map((r) => [r.method, targetOf(r, { params: { runId: 'run_1' } })]);
+const DISCOVERY = CATALOGUE.discovery.path;
+const SEED = CATALOGUE.memorySeed.path;
 const HOSTILE_REFS = ['mem://a/../b/c', 'mem://a/b\u0000', '../../etc/passwd', 'mem://A/b', `mem://a/${'x'.repeat(5000)}`, '%2e%2e', 'mem://a//b', '__proto__', 'constructor'];
 
 describe('host robustness', () => {
@@ -77,7 +58,7 @@ describe('host robustness', () => {
     expect(seen.fiveHundreds).toEqual([]);
     expect(seen.badEnvelopes).toEqual([]);
     // The real server still answers over loopback.
-    const live = await fetch(`${url}/.well-known/openwop`);
+    const live = await fetch(`${url}${DISCOVERY}`);
     expect(live.status).toBe(200);
     await app.close();
     expect(seen.total).toBeGreaterThan(3000);
@@ -108,9 +89,9 @@ describe('host robustness', () => {
       fc.record({ path: fc.constantFrom(...paths), method: fc.constantFrom('GET', 'POST', 'G\u0000T', 'BREW', ''), version: fc.constantFrom('HTTP/1.1', 'HTTP/9.9', 'HTTP/1.1 x', '') })
         .map((r) => `${r.method} ${r.path} ${r.version}\r\nHost: x\r\n${auth}\r\n`),
       fc.constantFrom(
-        `GET /.well-known/openwop HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(70 * 1024)}\r\n\r\n`,
-        `POST /v1/host/sample/memory/seed HTTP/1.1\r\nHost: x\r\n${auth}Content-Type: application/json\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`,
-        `POST /v1/host/sample/memory/seed HTTP/1.1\r\nHost: x\r\n${auth}Content-Type: application/json\r\nContent-Length: 10000000\r\n\r\n{"memoryRef":`,
+        `GET ${DISCOVERY} HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(70 * 1024)}\r\n\r\n`,
+        `POST ${SEED} HTTP/1.1\r\nHost: x\r\n${auth}Content-Type: application/json\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`,
+        `POST ${SEED} HTTP/1.1\r\nHost: x\r\n${auth}Content-Type: application/json\r\nContent-Length: 10000000\r\n\r\n{"memoryRef":`,
         'GET / HTTP/1.1\r\n\r\n', '\r\n\r\n', 'GET /\u00ff HTTP/1.1\r\nHost: x\r\n\r\n',
       ),
     );
@@ -138,7 +119,7 @@ describe('host robustness', () => {
     expect(seen.badEnvelopes).toEqual([]);
     expect(seen.answered).toBeGreaterThan(300);
     if (process.env.FUZZ_REPORT) console.log(JSON.stringify(seen.total), seen.answered);
-    const live = await fetch(`${url}/.well-known/openwop`);
+    const live = await fetch(`${url}${DISCOVERY}`);
     expect(live.status).toBe(200);
     await app.close();
   });
@@ -146,7 +127,7 @@ describe('host robustness', () => {
     const { app } = await createHost({ token: TOKEN });
     for (const [m, path] of ROUTES) {
       const res = await app.inject({ method: m as 'GET', url: path, headers: { 'content-type': 'application/json' }, ...(m === 'POST' ? { payload: '{}' } : {}) });
-      if (path === '/.well-known/openwop') expect(res.statusCode).toBe(200);
+      if (path === DISCOVERY) expect(res.statusCode).toBe(200);
       else expect(res.statusCode, path).toBe(401);
     }
     await app.close();
@@ -177,7 +158,7 @@ describe('host robustness', () => {
         expect(res.statusCode, `${path} ${payload.slice(0, 30)}`).toBeLessThan(500);
       }
     }
-    expect((await app.inject({ method: 'GET', url: '/.well-known/openwop' })).statusCode).toBe(200);
+    expect((await app.inject({ method: 'GET', url: DISCOVERY })).statusCode).toBe(200);
     await app.close();
   });
   it('refuses a short token at start-up', async () => {

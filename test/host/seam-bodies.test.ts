@@ -2,33 +2,22 @@
  * Every request body the reference host reads is checked by the generated validator of its schema: each invalid
  * example of a request schema is refused with 400 validation_failed naming the example's own JSON pointer, each valid
  * example gets past validation, and every 2xx answer validates against the response schema. A request schema added to
- * the corpus without a route here fails the first test.
+ * the corpus without a catalogue route (runtime/host/seam-catalogue.ts) fails the first test.
  */
 import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
-import * as validators from '../../generated/validators/validators.js';
+import { validatorIndex } from '../../generated/validators/validators.js';
 import { createHost } from '../../runtime/host/server.ts';
+import { ROUTES, targetOf, validatorOf, type CatalogueRoute } from '../../runtime/host/seam-catalogue.ts';
 
 const TOKEN = 'seam-bodies-test-token-0123456789';
 const H = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
 const EXAMPLES = 'schemas/openwop/v1/examples';
-type V = ((v: unknown) => boolean) & { errors?: unknown };
 
-/** request schema stem → route and the response validator of a 2xx answer. */
-const SEAMS: Record<string, { url: string; response: keyof typeof validators }> = {
-  'host-sample-consolidate-request': { url: '/v1/host/sample/memory/consolidate', response: 'validateHostSampleConsolidateResponse' },
-  'host-sample-commitment-fire-request': { url: '/v1/host/sample/commitment/fire', response: 'validateHostSampleCommitmentFireResponse' },
-  'host-sample-memory-seed-request': { url: '/v1/host/sample/memory/seed', response: 'validateHostSampleMemorySeedResponse' },
-  'host-sample-memory-redaction-request': { url: '/v1/host/sample/memory/redaction', response: 'validateHostSampleMemoryRedactionResponse' },
-  'host-sample-memory-compact-request': { url: '/v1/host/sample/memory/compact', response: 'validateHostSampleMemoryCompactResponse' },
-  'host-sample-memory-distill-request': { url: '/v1/host/sample/memory/distill', response: 'validateHostSampleMemoryDistillResponse' },
-  'host-sample-escalation-run-request': { url: '/v1/host/sample/multi-agent/escalation-run', response: 'validateHostSampleEscalationRunResponse' },
-  'host-sample-cross-run-ttl-request': { url: '/v1/host/sample/multi-agent/cross-run-ttl', response: 'validateHostSampleCrossRunTtlResponse' },
-  'host-sample-replay-fixture-request': { url: '/v1/host/sample/multi-agent/replay-fixture', response: 'validateHostSampleReplayFixtureResponse' },
-  'host-sample-distill-schedule-request': { url: '/v1/host/sample/memory/distill-schedule', response: 'validateHostSampleDistillScheduleResponse' },
-  'host-sample-distill-schedule-tick-request': { url: '/v1/host/sample/memory/distill-schedule/tick', response: 'validateHostSampleDistillScheduleTickResponse' },
-  'host-sample-question-cancel-request': { url: '/v1/host/sample/inquirium/questions/cancel', response: 'validateInquiriumOperatorQuestionState' },
-};
+/** request schema stem (its examples folder) → the catalogue route whose body it is. */
+const SEAMS: Record<string, CatalogueRoute> = Object.fromEntries(Object.values(ROUTES)
+  .flatMap((r): [string, CatalogueRoute][] => ('request' in r ? [[validatorIndex[r.request].target, r]] : []))
+  .filter(([stem]) => stem.startsWith('host-sample-')));
 
 const examples = (stem: string, kind: 'valid' | 'invalid') =>
   readdirSync(`${EXAMPLES}/${stem}/${kind}`).map((f) => ({ file: `${stem}/${kind}/${f}`, doc: JSON.parse(readFileSync(`${EXAMPLES}/${stem}/${kind}/${f}`, 'utf8')) }));
@@ -40,23 +29,23 @@ describe('fixture seam request bodies are schema-checked', () => {
   });
 
   for (const [stem, seam] of Object.entries(SEAMS)) {
-    it(`${seam.url}: invalid examples → 400 at the example's pointer; valid ones pass validation and answer on-schema`, async () => {
+    it(`${seam.path}: invalid examples → 400 at the example's pointer; valid ones pass validation and answer on-schema`, async () => {
       const { app } = await createHost({ token: TOKEN });
       try {
         for (const { file, doc } of examples(stem, 'invalid')) {
-          const r = await app.inject({ method: 'POST', url: seam.url, headers: H, payload: JSON.stringify(doc.instance) });
+          const r = await app.inject({ method: 'POST', url: seam.path, headers: H, payload: JSON.stringify(doc.instance) });
           expect(r.statusCode, file).toBe(400);
           const body = r.json();
           expect(body.error, file).toBe('validation_failed');
           expect(body.details.failures.map((f: { instancePath: string }) => f.instancePath), file).toContain(doc.expect.instancePath);
         }
         for (const { file, doc } of examples(stem, 'valid')) {
-          const r = await app.inject({ method: 'POST', url: seam.url, headers: H, payload: JSON.stringify(doc) });
+          const r = await app.inject({ method: 'POST', url: seam.path, headers: H, payload: JSON.stringify(doc) });
           // A valid body may still be refused for state (an unknown source id, an unknown question) — never for shape.
           expect(r.json().error, `${file}: ${r.body.slice(0, 300)}`).not.toBe('validation_failed');
           expect(r.statusCode, file).toBeLessThan(500);
           if (r.statusCode < 300) {
-            const v = validators[seam.response] as V;
+            const v = validatorOf(seam.response);
             expect(v(r.json()), `${file}: ${JSON.stringify(v.errors)}`).toBe(true);
           }
         }
@@ -69,21 +58,21 @@ describe('fixture seam request bodies are schema-checked', () => {
   it.each([['with', true], ['without', false]])('a seed naming a run of another tenant (%s secrets) is a 409 conflict, and nothing is written', async (_, withSecrets) => {
     const { app } = await createHost({ token: TOKEN });
     const secrets = withSecrets ? { secrets: [{ secretId: 'k1', value: 'sk-live-0123456789' }] } : {};
-    const seed = (memoryRef: string) => app.inject({ method: 'POST', url: '/v1/host/sample/memory/seed', headers: H, payload: JSON.stringify({ memoryRef, runId: 'shared-run', ...secrets, entries: [{ content: 'x' }] }) });
+    const seed = (memoryRef: string) => app.inject({ method: 'POST', url: ROUTES.memorySeed.path, headers: H, payload: JSON.stringify({ memoryRef, runId: 'shared-run', ...secrets, entries: [{ content: 'x' }] }) });
     expect((await seed('mem://tenant-a/notes')).statusCode).toBe(200);
     expect((await seed('mem://tenant-a/other')).statusCode).toBe(200); // the same tenant may keep using its run
     const r = await seed('mem://tenant-b/notes');
     expect(r.statusCode).toBe(409);
     expect(r.json()).toMatchObject({ error: 'conflict', details: { failures: [{ instancePath: '/runId' }] } });
-    const list = await app.inject({ method: 'GET', url: '/v1/host/sample/memory/entries?tenant=tenant-b&memoryRef=mem://tenant-b/notes', headers: H });
+    const list = await app.inject({ method: 'GET', url: targetOf(ROUTES.memoryEntries, { query: { tenant: 'tenant-b', memoryRef: 'mem://tenant-b/notes' } }), headers: H });
     expect(list.json()).toEqual({ entries: [] });
     await app.close();
   });
   it('a seed naming a started run of another tenant is a 409 too', async () => {
     const { app } = await createHost({ token: TOKEN });
-    const started = await app.inject({ method: 'POST', url: '/v1/host/sample/multi-agent/escalation-run', headers: H, payload: JSON.stringify({ confidence: 0.95 }) });
+    const started = await app.inject({ method: 'POST', url: ROUTES.escalationRun.path, headers: H, payload: JSON.stringify({ confidence: 0.95 }) });
     const { runId } = started.json() as { runId: string };
-    const r = await app.inject({ method: 'POST', url: '/v1/host/sample/memory/seed', headers: H, payload: JSON.stringify({ memoryRef: 'mem://acme/notes', runId, entries: [{ content: 'x' }] }) });
+    const r = await app.inject({ method: 'POST', url: ROUTES.memorySeed.path, headers: H, payload: JSON.stringify({ memoryRef: 'mem://acme/notes', runId, entries: [{ content: 'x' }] }) });
     expect(r.statusCode).toBe(409);
     expect(r.json()).toMatchObject({ error: 'conflict', details: { failures: [{ instancePath: '/runId' }] } });
     await app.close();

@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import type { HostContext } from '../context.ts';
+import { serve } from '../route-helpers.ts';
+import { ROUTES } from '../seam-catalogue.ts';
+import type { HostRuntime } from '../host-runtime.ts';
 
-/** GET /.well-known/openwop — the discovery document, built from what the runtimes wire (public, no auth). */
-export function registerDiscovery(app: FastifyInstance, ctx: HostContext): void {
-  app.get('/.well-known/openwop', async () => ctx.openwop.discovery());
+/** The discovery document, built from what the runtimes wire (public, no auth). */
+export function registerDiscovery(app: FastifyInstance, host: HostRuntime): void {
+  serve(app, ROUTES.discovery, async () => host.discovery());
 }

@@ -4,13 +4,12 @@
  * scheduled distillation; otherwise 501 capability_not_provided, matching what discovery advertises.
  */
 import type { FastifyInstance } from 'fastify';
-import { validateHostSampleDistillScheduleRequest, validateHostSampleDistillScheduleTickRequest } from '../../../generated/validators/validators.js';
-import type { HostSampleDistillScheduleRequest, HostSampleDistillScheduleTickRequest } from '../../../generated/ts/index.ts';
 import { HttpError } from '../errors.ts';
-import { bodyOf, type HostContext } from '../context.ts';
+import { bodyOf, queryOf, serve } from '../route-helpers.ts';
+import { ROUTES } from '../seam-catalogue.ts';
+import type { HostRuntime } from '../host-runtime.ts';
 import type { DistillationSchedule, DistillationScheduler, ScheduledRunOutcome } from '../../distillation/schedule.ts';
 
-const BASE = '/v1/host/sample/memory/distill-schedule';
 /** Refusal code of ScheduleError / DistillationError → the request field it is about. */
 const REFUSED_FIELD: Record<string, string> = { invalid_period: '/every', invalid_start: '/firstAt', invalid_ref: '/memoryRef', invalid_budget: '/tokenBudget' };
 
@@ -34,20 +33,20 @@ function scheduleView(s: DistillationSchedule, last: ScheduledRunOutcome | undef
   };
 }
 
-export function registerDistillSchedules(app: FastifyInstance, ctx: HostContext): void {
+export function registerDistillSchedules(app: FastifyInstance, host: HostRuntime): void {
   const scheduler = (): DistillationScheduler => {
-    const s = ctx.openwop.distillationScheduler;
+    const s = host.distillationScheduler();
     if (s === undefined) throw new HttpError('capability_not_provided', 'this host does not provide scheduled distillation', { capability: 'memory.distillation' });
     return s;
   };
 
-  app.post(BASE, async (req, reply) => {
-    const body = bodyOf<HostSampleDistillScheduleRequest>(req, validateHostSampleDistillScheduleRequest);
+  serve(app, ROUTES.distillSchedule, async (req) => {
+    const body = bodyOf(req, ROUTES.distillSchedule);
     const sch = scheduler();
     const firstAt = body.firstAt === undefined ? undefined : Date.parse(body.firstAt);
     try {
       const s = sch.schedule({ memoryRef: body.memoryRef, every: body.every, ...(body.tokenBudget !== undefined ? { tokenBudget: body.tokenBudget } : {}), ...(firstAt !== undefined ? { firstAt } : {}) });
-      return reply.code(201).send(scheduleView(s, undefined));
+      return scheduleView(s, undefined);
     } catch (err) {
       const at = REFUSED_FIELD[(err as { code?: string }).code ?? ''];
       if (at === undefined) throw err;
@@ -55,16 +54,16 @@ export function registerDistillSchedules(app: FastifyInstance, ctx: HostContext)
     }
   });
 
-  app.get(BASE, async (req) => {
-    const q = req.query as { id?: string; tenant?: string };
+  serve(app, ROUTES.distillScheduleRead, async (req) => {
+    const q = queryOf(req, ROUTES.distillScheduleRead);
     const s = q.id === undefined ? undefined : scheduler().get(q.id);
     // CTI-1: another tenant's schedule is indistinguishable from a missing one.
     if (s === undefined || s.tenant !== q.tenant) throw new HttpError('not_found', 'no such schedule');
     return scheduleView(s, scheduler().lastOutcome(s.scheduleId));
   });
 
-  app.post(`${BASE}/tick`, async (req) => {
-    const { tenant } = bodyOf<HostSampleDistillScheduleTickRequest>(req, validateHostSampleDistillScheduleTickRequest);
+  serve(app, ROUTES.distillScheduleTick, async (req) => {
+    const { tenant } = bodyOf(req, ROUTES.distillScheduleTick);
     const sch = scheduler();
     const mine = new Set(sch.list(tenant).map((s) => s.scheduleId));
     return { outcomes: sch.tick().filter((o) => mine.has(o.scheduleId)).map(outcomeView) };

@@ -3,45 +3,42 @@
  * plus test seams to propose a question and read traces. The caller is bound to the local operator participant.
  */
 import type { FastifyInstance } from 'fastify';
-import { validateHostSampleQuestionCancelRequest } from '../../../generated/validators/validators.js';
-import type { HostSampleQuestionCancelRequest } from '../../../generated/ts/index.ts';
 import { HttpError } from '../errors.ts';
-import { bodyOf, type HostContext } from '../context.ts';
+import { bodyOf, queryOf, serve } from '../route-helpers.ts';
+import { ROUTES } from '../seam-catalogue.ts';
+import type { HostRuntime } from '../host-runtime.ts';
 
 export const LOCAL_OPERATOR = 'participant:did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK';
 
-export function registerInquirium(app: FastifyInstance, ctx: HostContext): void {
+export function registerInquirium(app: FastifyInstance, host: HostRuntime): void {
   const session = (req: { headers: Record<string, unknown> }) => {
     const s = req.headers['x-inquirium-session'];
     return typeof s === 'string' && /^session:[A-Za-z0-9:._-]{1,120}$/.test(s) ? s : 'session:default';
   };
 
-  app.post('/v1/host/capabilities/inquirium.generate', async (req) => ctx.inquirium.generate(req.body, { participant: LOCAL_OPERATOR, session: session(req) }));
+  serve(app, ROUTES.inquiriumGenerate, async (req) => host.generate(req.body, { participant: LOCAL_OPERATOR, session: session(req) }));
 
-  app.post('/v1/host/capabilities/inquirium.operator-question.respond', async (req) => ctx.inquirium.answerQuestion(req.body));
+  serve(app, ROUTES.inquiriumRespond, async (req) => host.answerQuestion(req.body));
 
   // Seam: the same generate request against a host whose only runtime is remote (no remote fallback allowed).
-  app.post('/v1/host/sample/inquirium/generate-remote-only', async (req) => ctx.inquiriumRemoteOnly.generate(req.body, { participant: LOCAL_OPERATOR, session: session(req) }));
+  serve(app, ROUTES.generateRemoteOnly, async (req) => host.generateRemoteOnly(req.body, { participant: LOCAL_OPERATOR, session: session(req) }));
 
   // Seam: a model-proposed question, validated and opened by the host.
-  app.post('/v1/host/sample/inquirium/questions', async (req, reply) => reply.code(201).send(ctx.inquirium.proposeQuestion(req.body)));
-  app.get('/v1/host/sample/inquirium/questions', async (req) => {
-    const ref = (req.query as { ref?: string }).ref;
+  serve(app, ROUTES.questionPropose, async (req) => host.proposeQuestion(req.body));
+  serve(app, ROUTES.questionRead, async (req) => {
+    const { ref } = queryOf(req, ROUTES.questionRead);
     if (typeof ref !== 'string' || ref.length === 0 || ref.length > 512) throw new HttpError('validation_failed', 'ref is required', { failures: [{ instancePath: '/ref', message: 'required' }] });
     try {
-      return ctx.inquirium.questionState(ref);
+      return host.questionState(ref);
     } catch {
       throw new HttpError('not_found', 'no such question');
     }
   });
-  app.post('/v1/host/sample/inquirium/questions/cancel', async (req) => {
-    const body = bodyOf<HostSampleQuestionCancelRequest>(req, validateHostSampleQuestionCancelRequest);
-    return ctx.inquirium.questions.cancel(body['question/ref']);
+  serve(app, ROUTES.questionCancel, async (req) => {
+    const body = bodyOf(req, ROUTES.questionCancel);
+    return host.cancelQuestion(body['question/ref']);
   });
 
   // Seam: trace records of a turn (operational trace, no content).
-  app.get('/v1/host/sample/inquirium/traces', async (req) => {
-    const ref = (req.query as { traceRef?: string }).traceRef;
-    return { records: ctx.inquirium.traces.all().filter((t) => ref === undefined || t.body['trace/id'] === ref) };
-  });
+  serve(app, ROUTES.traces, async (req) => ({ records: host.traces(queryOf(req, ROUTES.traces).traceRef) }));
 }

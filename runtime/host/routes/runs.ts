@@ -2,51 +2,47 @@
  * Runs: read a run's events, fork a run (MAE-3), and read memory as a forked run sees it.
  */
 import type { FastifyInstance } from 'fastify';
-import { validateRunForkRequest } from '../../../generated/validators/validators.js';
 import { HttpError } from '../errors.ts';
-import { bodyOf, type HostContext } from '../context.ts';
-import type { ForkMemoryView } from '../../multi-agent/replay-snapshots.ts';
+import { bodyOf, paramsOf, queryOf, serve } from '../route-helpers.ts';
+import { actionOf, ROUTES } from '../seam-catalogue.ts';
+import type { HostRuntime } from '../host-runtime.ts';
 
-export function registerRuns(app: FastifyInstance, ctx: HostContext): void {
-  const rt = ctx.openwop;
-  const forks = new Map<string, ForkMemoryView>();
-
-  app.get('/v1/runs/:runId/events', async (req) => {
-    const { runId } = req.params as { runId: string };
-    const q = req.query as { fromSeq?: string };
-    if (!rt.log.has(runId)) throw new HttpError('not_found', 'no such run');
+export function registerRuns(app: FastifyInstance, host: HostRuntime): void {
+  serve(app, ROUTES.runEvents, async (req) => {
+    const { runId } = paramsOf(req, ROUTES.runEvents);
+    const q = queryOf(req, ROUTES.runEvents);
+    if (!host.hasEventLog(runId)) throw new HttpError('not_found', 'no such run');
     const fromSeq = q.fromSeq === undefined ? 0 : Number(q.fromSeq);
     if (!Number.isInteger(fromSeq) || fromSeq < 0) throw new HttpError('validation_failed', 'fromSeq must be a non-negative integer', { failures: [{ instancePath: '/fromSeq', message: 'must be integer >= 0' }] });
-    return { runId, events: rt.log.read(runId, fromSeq) };
+    return { runId, events: host.events(runId, fromSeq) };
   });
 
-  // POST /v1/runs/{runId}:fork — one path segment `<runId>:<action>`; only the fork action exists.
-  app.post('/v1/runs/:target', async (req, reply) => {
-    const { target } = req.params as { target: string };
+  // One path segment `<runId>:<action>`, matched whole; only the catalogue's action (fork) exists.
+  serve(app, ROUTES.runFork, async (req) => {
+    const { runId: target } = paramsOf(req, ROUTES.runFork);
     const colon = target.lastIndexOf(':');
-    if (colon <= 0 || target.slice(colon + 1) !== 'fork') throw new HttpError('not_found', 'no such run action');
+    if (colon <= 0 || target.slice(colon + 1) !== actionOf(ROUTES.runFork)) throw new HttpError('not_found', 'no such run action');
     const runId = target.slice(0, colon);
-    const body = bodyOf<{ fromSeq: number }>(req, validateRunForkRequest);
-    if (rt.runs.get(runId) === undefined) throw new HttpError('not_found', 'no such run');
-    if (rt.log.has(runId) && body.fromSeq > rt.log.lastSequence(runId)) throw new HttpError('validation_failed', 'fromSeq is past the end of the run', { failures: [{ instancePath: '/fromSeq', message: `must be <= ${rt.log.lastSequence(runId)}` }] });
-    const { run, view } = rt.fork(runId, body.fromSeq); // throws ReplayMemorySnapshotUnavailableError → 422
-    if (!ctx.mutations.forkReadsLive) forks.set(run.runId, view);
-    return reply.code(201).send({ runId: run.runId, forkedFrom: { runId, fromSeq: body.fromSeq }, status: 'created' });
+    const body = bodyOf(req, ROUTES.runFork);
+    if (host.run(runId) === undefined) throw new HttpError('not_found', 'no such run');
+    if (host.hasEventLog(runId) && body.fromSeq > host.lastSequence(runId)) throw new HttpError('validation_failed', 'fromSeq is past the end of the run', { failures: [{ instancePath: '/fromSeq', message: `must be <= ${host.lastSequence(runId)}` }] });
+    const run = host.fork(runId, body.fromSeq); // throws ReplayMemorySnapshotUnavailableError → 422
+    return { runId: run.runId, forkedFrom: { runId, fromSeq: body.fromSeq }, status: 'created' };
   });
 
   // Memory as a run reads it: a fork reads its snapshot; any other run reads live memory of its tenant.
-  app.get('/v1/runs/:runId/memory', async (req) => {
-    const { runId } = req.params as { runId: string };
-    const q = req.query as { memoryRef?: string; id?: string };
-    const run = rt.runs.get(runId);
+  serve(app, ROUTES.runMemory, async (req) => {
+    const { runId } = paramsOf(req, ROUTES.runMemory);
+    const q = queryOf(req, ROUTES.runMemory);
+    const run = host.run(runId);
     if (run === undefined) throw new HttpError('not_found', 'no such run');
     const memoryRef = q.memoryRef ?? run.memoryRef;
-    const view = forks.get(runId);
+    const memory = host.runMemory(run);
     if (q.id !== undefined) {
-      const e = view !== undefined ? await view.get(memoryRef, q.id) : await rt.adapterFor(run.tenant).get(memoryRef, q.id);
+      const e = await memory.get(memoryRef, q.id);
       if (e === null) throw new HttpError('not_found', 'no such entry');
       return e;
     }
-    return { entries: view !== undefined ? await view.list(memoryRef) : await rt.adapterFor(run.tenant).list(memoryRef) };
+    return { entries: await memory.list(memoryRef) };
   });
 }

@@ -6,7 +6,7 @@
  * participant, never a transcript record.
  */
 import { assertDto } from '../dto.ts';
-import { FramedJsonlLog } from './framed-jsonl.ts';
+import { FramedJsonlLog, type FramedJsonlOptions, type RecoveryReport } from './framed-jsonl.ts';
 
 export const TRACE_STREAM = 'trace/inquirium-assistant-turns';
 export const TRACE_RECORD_TYPE = 'daemon/inquirium-assistant-turn-trace.v1';
@@ -47,11 +47,20 @@ export class InMemoryTraceStream extends BaseTraceStream {
   }
 }
 
+/** The trace stream in a local framed JSONL file (one writer; durable appends unless `durable: false`). */
 export class JsonlTraceStream extends BaseTraceStream {
   readonly #log: FramedJsonlLog<TraceEnvelope>;
-  constructor(path: string, durable = false) {
+  constructor(path: string, options: FramedJsonlOptions = {}) {
     super();
-    this.#log = new FramedJsonlLog<TraceEnvelope>(path, durable);
+    this.#log = new FramedJsonlLog<TraceEnvelope>(path, options);
+  }
+  /** What recovery found when the file was opened. */
+  get recovery(): RecoveryReport {
+    return this.#log.recovery;
+  }
+  /** Close the file and release its writer lock. */
+  close(): void {
+    this.#log.close();
   }
   protected store(e: TraceEnvelope): void {
     this.#log.append(e);

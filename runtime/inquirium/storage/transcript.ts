@@ -7,7 +7,7 @@
  */
 import type { InquiriumInquiryFeedback } from '../../../generated/ts/inquirium.inquiry-feedback.v1.ts';
 import { assertDto } from '../dto.ts';
-import { FramedJsonlLog } from './framed-jsonl.ts';
+import { FramedJsonlLog, type FramedJsonlOptions, type RecoveryReport, type RewriteReport } from './framed-jsonl.ts';
 import { classificationAxis, type Classification } from '../lattice.ts';
 
 export type FactKind = 'turn' | 'result' | 'feedback';
@@ -50,80 +50,111 @@ export interface InquiryTranscriptStore {
   applyRetention(isExpired: (fact: TranscriptFact) => boolean, at: string): number;
 }
 
-
+/**
+ * The live facts, indexed per participant as lines arrive, so an append or a query does not depend on the length
+ * of the history (no replay of the lines per call; a query touches one participant's facts).
+ */
 abstract class LineStore implements InquiryTranscriptStore {
-  protected abstract lines(): readonly Line[];
-  protected abstract write(line: Line): void;
+  readonly #live = new Map<string, Map<string, TranscriptFact>>();
+  /** Record a line; returns the stored copy (which the index keeps). */
+  protected abstract persist(line: Line): Line;
+  /** Runs once after one or more excisions were recorded (the JSONL store compacts here). */
+  protected settle(): void {}
 
-  #live(): Map<string, TranscriptFact> {
-    const live = new Map<string, TranscriptFact>();
-    for (const l of this.lines()) {
-      const key = `${l.participant}\u0000${l.id}`;
-      if (l.kind === 'excision') live.delete(key);
-      else if (!live.has(key)) live.set(key, l);
-    }
-    return live;
+  /** Apply a line to the index: the first fact of a key is live until an excision of that key. */
+  protected index(line: Line): void {
+    const facts = this.#live.get(line.participant);
+    if (line.kind === 'excision') {
+      facts?.delete(line.id);
+      if (facts?.size === 0) this.#live.delete(line.participant);
+    } else if (facts === undefined) this.#live.set(line.participant, new Map([[line.id, line]]));
+    else if (!facts.has(line.id)) facts.set(line.id, line);
+  }
+  /** Whether a stored line is a live fact (the very object the index holds). */
+  protected isLive(line: Line): boolean {
+    return line.kind !== 'excision' && this.#live.get(line.participant)?.get(line.id) === line;
+  }
+  #has(participant: string, id: string): boolean {
+    return this.#live.get(participant)?.has(id) ?? false;
   }
   append(fact: TranscriptFact): void {
-    if (this.#live().has(`${fact.participant}\u0000${fact.id}`)) throw new RangeError(`fact ${fact.id} already recorded: facts are append-only`);
-    this.write(fact);
+    if (this.#has(fact.participant, fact.id)) throw new RangeError(`fact ${fact.id} already recorded: facts are append-only`);
+    this.index(this.persist(fact));
   }
   query(q: TranscriptQuery): TranscriptFact[] {
-    return [...this.#live().values()].filter(
+    const facts = this.#live.get(q.participant);
+    if (facts === undefined) return [];
+    return [...facts.values()].filter(
       (f) =>
-        f.participant === q.participant &&
         (q.session === undefined || f.session === q.session) &&
         (q.kind === undefined || f.kind === q.kind) &&
         (q.maxClassification === undefined || classificationAxis.atLeastAsRestrictive(q.maxClassification, f.classification)),
     );
   }
+  #recordExcision(participant: string, id: string, at: string): boolean {
+    if (!this.#has(participant, id)) return false;
+    this.index(this.persist({ kind: 'excision', id, participant, at }));
+    return true;
+  }
   excise(participant: string, id: string, at: string): boolean {
-    if (!this.#live().has(`${participant}\u0000${id}`)) return false;
-    this.write({ kind: 'excision', id, participant, at });
+    if (!this.#recordExcision(participant, id, at)) return false;
+    this.settle();
     return true;
   }
   applyRetention(isExpired: (fact: TranscriptFact) => boolean, at: string): number {
+    const expired = [...this.#live.values()].flatMap((facts) => [...facts.values()].filter(isExpired));
     let n = 0;
-    for (const f of this.#live().values()) if (isExpired(f) && this.excise(f.participant, f.id, at)) n++;
+    for (const f of expired) if (this.#recordExcision(f.participant, f.id, at)) n++;
+    if (n > 0) this.settle();
     return n;
   }
 }
 
 export class InMemoryTranscriptStore extends LineStore {
-  readonly #lines: Line[] = [];
-  protected lines(): readonly Line[] {
-    return this.#lines;
-  }
-  protected write(line: Line): void {
-    this.#lines.push(structuredClone(line));
+  protected persist(line: Line): Line {
+    return structuredClone(line);
   }
 }
 
+/**
+ * The transcript in a local framed JSONL file (one writer: a second open of the same file is refused until this one
+ * is closed). Appends are durable when they return unless `durable: false` (tests and benchmarks only).
+ */
 export class JsonlTranscriptStore extends LineStore {
   readonly #log: FramedJsonlLog<Line>;
-  constructor(path: string, durable = false) {
+  constructor(path: string, options: FramedJsonlOptions = {}) {
     super();
-    this.#log = new FramedJsonlLog<Line>(path, durable);
+    this.#log = new FramedJsonlLog<Line>(path, options);
+    try {
+      for (const l of this.#log.all()) this.index(l);
+      // an excision record on disk means a crash came between the excision and its compaction: finish it now
+      if (this.#log.all().some((l) => l.kind === 'excision')) this.compact();
+    } catch (e) {
+      this.#log.close();
+      throw e;
+    }
   }
-  protected lines(): readonly Line[] {
-    return this.#log.all();
+  /** What recovery found when the file was opened. */
+  get recovery(): RecoveryReport {
+    return this.#log.recovery;
   }
-  protected write(line: Line): void {
-    this.#log.append(line);
+  protected persist(line: Line): Line {
+    return this.#log.append(line);
   }
   /**
-   * Excision removes the content from disk, not only from view: the excision record is appended first (so a crash
-   * right after still hides the fact), then the log is rewritten without the fact (atomic temp file + rename).
+   * Excision removes the content from disk, not only from view: the excision records are appended first (so a
+   * crash right after still hides the facts), then the log is rewritten without them (atomic temp file + rename).
    */
-  override excise(participant: string, id: string, at: string): boolean {
-    if (!super.excise(participant, id, at)) return false;
+  protected override settle(): void {
     this.compact();
-    return true;
   }
-  /** Physically drop excised facts and their excision records (atomic rewrite). */
-  compact(): void {
-    const excised = new Set(this.#log.all().filter((l): l is Excision => l.kind === 'excision').map((l) => `${l.participant}\u0000${l.id}`));
-    this.#log.rewrite((l) => l.kind !== 'excision' && !excised.has(`${l.participant}\u0000${l.id}`));
+  /** Physically drop excised facts and their excision records (atomic rewrite; damaged lines go to quarantine). */
+  compact(): RewriteReport {
+    return this.#log.rewrite((l) => this.isLive(l));
+  }
+  /** Close the file and release its writer lock. */
+  close(): void {
+    this.#log.close();
   }
 }
 

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { mkdtempSync, readFileSync, writeFileSync, truncateSync, statSync, appendFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync, truncateSync, statSync, appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FramedJsonlLog, frame, recover } from '../../../runtime/inquirium/storage/framed-jsonl.ts';
 import { FeedbackError, InMemoryTranscriptStore, JsonlTranscriptStore, recordFeedback, type InquiryTranscriptStore, type TranscriptFact } from '../../../runtime/inquirium/storage/transcript.ts';
@@ -9,8 +8,12 @@ import { InMemoryTraceStream, JsonlTraceStream, TRACE_RECORD_TYPE, TRACE_STREAM 
 import { createInquiriumRuntime } from '../../../runtime/inquirium/index.ts';
 import { ManualClock, SequentialIds } from '../../../runtime/shared/clock.ts';
 import { OTHER_PARTICIPANT, PARTICIPANT, request } from './helpers.ts';
+import { scratchDirs } from './storage/scratch.ts';
 
-const dir = () => mkdtempSync(join(tmpdir(), 'wopkit-inq-'));
+const dir = scratchDirs('inq');
+const quiet = { logger: () => {} };
+/** For many-run properties about the format: no syncs (the durable path has its own tests). */
+const fast = { ...quiet, durable: false };
 const fact = (id: string, participant = 'p1', kind: TranscriptFact['kind'] = 'turn', classification: TranscriptFact['classification'] = 'personal'): TranscriptFact =>
   ({ kind, id, participant, session: 's1', classification, recordedAt: '2026-06-04T10:00:00Z', body: { id } });
 const json = fc.letrec((tie) => ({
@@ -22,43 +25,48 @@ describe('framed JSONL log', () => {
     fc.assert(
       fc.property(fc.array(json, { minLength: 1, maxLength: 8 }), fc.nat(), (values, cutSeed) => {
         const p = join(dir(), 'log.jsonl');
-        const log = new FramedJsonlLog<{ v: unknown }>(p);
+        const log = new FramedJsonlLog<{ v: unknown }>(p, fast);
         for (const v of values) log.append({ v });
+        log.close();
         const size = statSync(p).size;
         const cut = cutSeed % (size + 1);
         truncateSync(p, cut);
         // oracle: a record survives iff its whole framed line (newline included) lies before the cut
         let end = 0;
         const complete = values.filter((v) => (end += Buffer.byteLength(frame({ v }))) <= cut).length;
-        const reopened = new FramedJsonlLog<{ v: unknown }>(p);
+        const reopened = new FramedJsonlLog<{ v: unknown }>(p, fast);
         expect(reopened.all()).toEqual(values.slice(0, complete).map((v) => JSON.parse(JSON.stringify({ v }))));
-        expect(reopened.recovery.skippedLines).toBe(0);
+        expect(reopened.recovery.skipped.length).toBe(0);
         reopened.append({ v: 'after-crash' });
-        const again = new FramedJsonlLog<{ v: unknown }>(p);
+        reopened.close();
+        const again = new FramedJsonlLog<{ v: unknown }>(p, fast);
         expect(again.all().map((r) => r.v).at(-1)).toBe('after-crash');
         expect(again.all()).toHaveLength(complete + 1);
+        again.close();
       }),
       { numRuns: 300 },
     );
   });
   it('a torn tail is cut on open, so later appends are readable', () => {
     const p = join(dir(), 'log.jsonl');
-    const log = new FramedJsonlLog<{ n: number }>(p);
+    const log = new FramedJsonlLog<{ n: number }>(p, quiet);
     log.append({ n: 1 });
     log.append({ n: 2 });
+    log.close();
     truncateSync(p, statSync(p).size - 3); // crash mid-write of record 2
-    const reopened = new FramedJsonlLog<{ n: number }>(p);
+    const reopened = new FramedJsonlLog<{ n: number }>(p, quiet);
     expect(reopened.all()).toEqual([{ n: 1 }]);
-    expect(reopened.recovery.discardedBytes).toBeGreaterThan(0);
+    expect(reopened.recovery.tornTailBytes).toBeGreaterThan(0);
     reopened.append({ n: 3 });
-    expect(new FramedJsonlLog<{ n: number }>(p).all()).toEqual([{ n: 1 }, { n: 3 }]);
+    reopened.close();
+    expect(new FramedJsonlLog<{ n: number }>(p, quiet).all()).toEqual([{ n: 1 }, { n: 3 }]);
   });
   it('a complete but corrupted line is skipped; the records after it are kept', () => {
     const p = join(dir(), 'log.jsonl');
     writeFileSync(p, frame({ a: 1 }) + frame({ a: 2 }).replace('"a":2', '"a":3') + 'garbage line\n' + frame({ a: 4 }));
-    const log = new FramedJsonlLog(p);
+    const log = new FramedJsonlLog(p, quiet);
     expect(log.all()).toEqual([{ a: 1 }, { a: 4 }]);
-    expect(log.recovery).toMatchObject({ skippedLines: 2, discardedBytes: 0 });
+    expect(log.recovery).toMatchObject({ skipped: { length: 2 }, tornTailBytes: 0 });
     expect(recover(Buffer.from('')).records).toEqual([]);
   });
   it('a record whose newline is missing does not count even when its JSON is complete', () => {
@@ -115,16 +123,19 @@ describe('InquiryTranscriptStore', () => {
     expect(readFileSync(p, 'utf8')).toContain('EXCISE-ME-CANARY');
     s.excise('p1', 'turn:1', 'now');
     expect(readFileSync(p, 'utf8')).not.toContain('EXCISE-ME-CANARY');
+    s.close();
     expect(new JsonlTranscriptStore(p).query({ participant: 'p1' }).map((f) => f.id)).toEqual(['turn:2']);
   });
   it('the JSONL store recovers from a torn write and keeps every complete fact', () => {
     const p = join(dir(), 't.jsonl');
     const s = new JsonlTranscriptStore(p);
     s.append(fact('turn:1'));
+    s.close();
     appendFileSync(p, frame(fact('turn:2')).slice(0, 20)); // crash mid-record
-    const reopened = new JsonlTranscriptStore(p);
+    const reopened = new JsonlTranscriptStore(p, quiet);
     expect(reopened.query({ participant: 'p1' }).map((f) => f.id)).toEqual(['turn:1']);
     reopened.append(fact('turn:3'));
+    reopened.close();
     expect(new JsonlTranscriptStore(p).query({ participant: 'p1' }).map((f) => f.id)).toEqual(['turn:1', 'turn:3']);
   });
 });
@@ -146,9 +157,11 @@ describe('trace stream', () => {
   });
   it('the JSONL trace stream is replayable after reopening and associates to results by turn/id', async () => {
     const p = join(dir(), 'traces.jsonl');
-    const rt = createInquiriumRuntime({ clock: new ManualClock(), ids: new SequentialIds(), traces: new JsonlTraceStream(p) });
+    const traces = new JsonlTraceStream(p);
+    const rt = createInquiriumRuntime({ clock: new ManualClock(), ids: new SequentialIds(), traces });
     await rt.generate(request('one'), { participant: PARTICIPANT, session: 's' });
     await rt.generate(request('two'), { participant: PARTICIPANT, session: 's' });
+    traces.close();
     const replay = new JsonlTraceStream(p);
     expect(replay.all()).toHaveLength(2);
     for (const r of rt.transcript.query({ participant: PARTICIPANT, kind: 'result' })) {

@@ -1,0 +1,126 @@
+/**
+ * The one interface between the HTTP routes and the runtimes: every operation a route needs, and nothing else.
+ * Routes (runtime/host/routes/) talk only to this; `reference-runtime.ts` implements it over the OpenWOP and
+ * Inquirium runtimes, and `mutants.ts` wraps an implementation to build the deliberately broken hosts the
+ * conformance tests use. Nothing here knows about HTTP, and no route reaches past it to a store or a registry.
+ */
+import type { CommitmentFiredPayload } from '../commitments/engine.ts';
+import type { CompactResult } from '../compaction/compactor.ts';
+import type { DistillationScheduler } from '../distillation/schedule.ts';
+import type { DistillResult } from '../distillation/distiller.ts';
+import type { RunEvent } from '../events/log.ts';
+import type { GenerateContext, GenerateResponse } from '../inquirium/generate.ts';
+import type { TraceEnvelope } from '../inquirium/storage/trace-stream.ts';
+import type { MemoryAdapter, MemoryEntry } from '../memory/adapter.ts';
+import type { PutInput } from '../memory/writer.ts';
+import type { AgentMemoryConsolidatedPayload } from '../consolidation/service.ts';
+import type { OrchestratorDecisionLike } from '../multi-agent/escalation.ts';
+import type { SecretScope } from '../redaction/secret-registry.ts';
+import type { RunRecord } from '../openwop/runs.ts';
+
+/** Memory as one reader sees it: the spec's read interface (list, get), tenant-gated and TTL-filtered. */
+export type MemoryReader = MemoryAdapter;
+
+/** Who a write acts for: the tenant it must belong to (CTI-1) and, optionally, the run it is attributed to. */
+export interface WriteAs {
+  readonly tenant: string;
+  readonly runId?: string;
+}
+
+/** A run-scoped BYOK secret planted for a fixture, and the content that carries its plaintext. */
+export interface PlantedSecret extends Required<WriteAs> {
+  readonly secretId: string;
+  readonly value: string;
+  readonly content: string;
+}
+
+/** One consolidation pass: its event payload and, when it was appended durably, where to read it back. */
+export interface ConsolidationPass {
+  readonly event: AgentMemoryConsolidatedPayload;
+  readonly eventId?: string;
+  readonly runId?: string;
+}
+
+/** Opaque JSON the Inquirium runtime answers with (already checked against its DTO schema there). */
+export type InquiriumAnswer = Record<string, unknown>;
+
+export interface HostRuntime {
+  /** The discovery document, built from what the runtimes wire. */
+  discovery(): Record<string, unknown>;
+  /** Milliseconds on the runtime's clock. */
+  now(): number;
+
+  // ── Runs ─────────────────────────────────────────────────────────────────────────────────────────────────
+  startRun(r: { readonly workflowId: string; readonly memoryRef: string; readonly runId?: string; readonly parentRunId?: string }): RunRecord;
+  run(runId: string): RunRecord | undefined;
+  hasEventLog(runId: string): boolean;
+  /** The run's events from `fromSeq` on ([] for a run without a log). */
+  events(runId: string, fromSeq?: number): readonly RunEvent[];
+  /** Sequence of the run's last event (-1 when it has none). */
+  lastSequence(runId: string): number;
+  /** Forget a run's event log (retention, degraded infrastructure): a fork of it can no longer be served. */
+  dropEventLog(runId: string): void;
+  /** Fork a run at `fromSeq` (MAE-3); throws ReplayMemorySnapshotUnavailableError when no snapshot can be served. */
+  fork(sourceRunId: string, fromSeq: number): RunRecord;
+  /** Memory as a run reads it: a fork reads its snapshot, any other run the live memory of its tenant. */
+  runMemory(run: RunRecord): MemoryReader;
+  /**
+   * Claim `runId` for `tenant` before writing in it: false when the run, or its secret registry, belongs to another
+   * tenant (a run belongs to one tenant for its whole life).
+   */
+  claimRun(runId: string, tenant: string): boolean;
+  /** The run ended: its secret registry dies with it. */
+  endRun(runId: string): void;
+
+  // ── Memory ───────────────────────────────────────────────────────────────────────────────────────────────
+  /** The read interface a caller of `tenant` gets (CTI-1: another tenant's ref reads as empty). */
+  memoryFor(tenant: string): MemoryReader;
+  /** Write through the SR-1 chokepoint, attributed to `as.runId` when given. */
+  write(memoryRef: string, entry: PutInput, as: WriteAs): MemoryEntry;
+  /** Store a BYOK secret in the vault with `scope` and resolve it in the run (which registers it for SR-1); the plaintext. */
+  resolveSecret(runId: string, tenant: string, secret: { readonly secretId: string; readonly value: string; readonly scope: SecretScope }): string;
+  /** Register a run-scoped secret and write `content`, which carries its plaintext, through the SR-1 chokepoint. */
+  plantSecret(memoryRef: string, secret: PlantedSecret): void;
+  /** How many entries the store holds under the ref, expired ones included. */
+  storedCount(memoryRef: string): number;
+  /** Whether any entry stored under the ref holds `needle` as persisted (the SR-1 probe of a fixture). */
+  persistedContains(memoryRef: string, needle: string): boolean;
+  /** One on-demand consolidation pass (RFC 0068). */
+  consolidate(memoryRef: string, tenant: string): Promise<ConsolidationPass>;
+  /** Client-requested compaction (RFC 0012); throws CompactionError when compaction is not wired. */
+  compact(memoryRef: string, tenant: string, sourceIds?: readonly string[]): CompactResult;
+  /** On-demand distillation of the ref's transactional entries (RFC 0062). */
+  distill(memoryRef: string, tenant: string, tokenBudget?: number): DistillResult;
+  /** The distillation scheduler, when scheduled distillation is wired. */
+  distillationScheduler(): DistillationScheduler | undefined;
+
+  // ── Commitments (RFC 0068) ───────────────────────────────────────────────────────────────────────────────
+  /** Infer commitments from a stored entry and arm them; the ids armed. */
+  armCommitments(memoryRef: string, entry: MemoryEntry): readonly string[];
+  /** A tenant's predicate turned true. */
+  satisfyPredicate(tenant: string, predicateId: string): void;
+  /** One evaluation of every armed commitment: the `commitment.fired` payloads it emitted. */
+  evaluateCommitments(): Promise<readonly CommitmentFiredPayload[]>;
+
+  // ── Multi-agent (RFC 0039) ───────────────────────────────────────────────────────────────────────────────
+  /** The confidence floor below which a decision escalates. */
+  escalationFloor(): number;
+  /** One supervisor step with `decision`; an interrupt it raises is answered "approved". */
+  supervisorStep(runId: string, decision: OrchestratorDecisionLike): Promise<void>;
+  /** A child run's write into the scope it inherits from its parent, through the SR-1 chokepoint of that scope. */
+  childWrite(parent: { readonly runId: string; readonly memoryRef: string }, childRunId: string, write: { readonly content: string; readonly ttlSeconds?: number }): Promise<MemoryEntry>;
+  /** What the parent's supervisor reads of the ref (children's unexpired writes included). */
+  parentReads(parentRunId: string, memoryRef: string): Promise<readonly MemoryEntry[]>;
+
+  // ── Inquirium (P066) ─────────────────────────────────────────────────────────────────────────────────────
+  generate(request: unknown, ctx: GenerateContext): Promise<GenerateResponse>;
+  /** The same request against a host whose only runtime is remote (proves there is no remote fallback). */
+  generateRemoteOnly(request: unknown, ctx: GenerateContext): Promise<GenerateResponse>;
+  proposeQuestion(request: unknown): InquiriumAnswer;
+  answerQuestion(answer: unknown): InquiriumAnswer;
+  /** Throws when no question has that ref. */
+  questionState(ref: string): InquiriumAnswer;
+  cancelQuestion(ref: string): InquiriumAnswer;
+  /** Trace records, all or those of one trace. */
+  traces(traceRef?: string): readonly TraceEnvelope[];
+}

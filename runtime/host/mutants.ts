@@ -1,0 +1,95 @@
+/**
+ * Deliberately broken hosts, for proving the conformance suite can fail (tests only: `createHost({mutations})`).
+ * Each switch wraps a HostRuntime and replaces the operations it breaks; the routes never know. The normal
+ * implementation is reference-runtime.ts; nothing outside this module and the tests names a switch.
+ */
+import { CommitmentEngine, InMemoryFiredLedger, type CommitmentFiredPayload } from '../commitments/engine.ts';
+import { ConsolidationService } from '../consolidation/service.ts';
+import { TenantMemoryAdapter } from '../memory/adapter.ts';
+import { parseMemoryRef } from '../memory/memory-ref.ts';
+import type { MemoryEntry } from '../memory/adapter.ts';
+import { BACKGROUND_RUN_ID, type OpenwopRuntime } from '../openwop/index.ts';
+import type { HostRuntime } from './host-runtime.ts';
+import { durablePointer } from './reference-runtime.ts';
+
+type Mutant = (base: HostRuntime, rt: OpenwopRuntime) => HostRuntime;
+const tenantOfRef = (ref: string): string | undefined => parseMemoryRef(ref)?.tenant;
+
+/** Switch name → the broken host it builds. Applied in this order, so a switch that replaces an operation comes before one that delegates to it. */
+const MUTANTS = {
+  /** Consolidation seam writes its secret canary around the SR-1 chokepoint, and consolidates without redaction. */
+  leakSecret: (base, rt) => {
+    const unredacted = new ConsolidationService({ clock: rt.clock, store: rt.store, tenantOf: tenantOfRef, redact: (c) => c, emit: (type, payload) => { rt.log.append(BACKGROUND_RUN_ID, { type, payload: { ...payload } }); } });
+    return {
+      ...base,
+      plantSecret(memoryRef, { runId, tenant, secretId, value, content }) {
+        rt.registries.forRun(runId, tenant).register(secretId, value, 'run');
+        rt.store.upsertSync(memoryRef, { id: `leak-${runId}`, content, tags: [], createdAt: new Date().toISOString() });
+      },
+      async consolidate(memoryRef, tenant) {
+        const result = await unredacted.consolidate(memoryRef, { trigger: 'on-demand', tenantId: tenant });
+        return { event: result.payload, ...durablePointer(rt) };
+      },
+    };
+  },
+  /** Commitment seam re-fires on every evaluation: each one runs on a fresh fired-ledger. */
+  refireCommitment: (base, rt) => {
+    const armed: [string, MemoryEntry][] = [];
+    return {
+      ...base,
+      armCommitments(memoryRef, entry) {
+        armed.push([memoryRef, entry]);
+        return base.armCommitments(memoryRef, entry);
+      },
+      async evaluateCommitments() {
+        const fresh = new CommitmentEngine({ clock: rt.clock, tenantOf: tenantOfRef, predicates: rt.predicates, emit: (_t, p) => { rt.log.append(BACKGROUND_RUN_ID, { type: 'commitment.fired', payload: { ...p } }); }, ledger: new InMemoryFiredLedger() });
+        for (const [memoryRef, entry] of armed) fresh.inferFrom(memoryRef, entry);
+        return (await fresh.tick()).map((o) => o.payload);
+      },
+    };
+  },
+  /** Commitment seam puts the intention text (the source entry's content) on the fired event. */
+  leakIntention: (base) => {
+    const intention = new Map<string, string>();
+    return {
+      ...base,
+      armCommitments(memoryRef, entry) {
+        const ids = base.armCommitments(memoryRef, entry);
+        for (const id of ids) intention.set(id, entry.content);
+        return ids;
+      },
+      evaluateCommitments: async () => (await base.evaluateCommitments()).map((p): CommitmentFiredPayload => Object.assign({}, p, { note: intention.get(p.commitmentId) })),
+    };
+  },
+  /** A below-floor decision is dispatched without the escalation event or the interrupt. */
+  skipEscalationEvent: (base, rt) => ({
+    ...base,
+    async supervisorStep(runId, decision) {
+      rt.log.append(runId, { type: 'runOrchestrator.decided', payload: { decision } });
+      const { worker } = decision as { worker?: unknown };
+      rt.log.append(runId, { type: 'worker.dispatched', payload: { decisionKind: decision.kind, ...(worker !== undefined ? { worker } : {}) } });
+    },
+  }),
+  /** Read seams ignore expiresAt (TTL broken). */
+  ignoreTtl: (base, rt) => ({ ...base, memoryFor: (tenant) => new TenantMemoryAdapter(tenant, rt.store, { now: () => 0 }) }),
+  /** Read seams serve the tenant named in the memoryRef instead of the caller's tenant (CTI-1 broken). */
+  crossTenantRead: (base) => ({
+    ...base,
+    memoryFor: (tenant) => ({
+      list: (memoryRef, options) => base.memoryFor(tenantOfRef(memoryRef) ?? tenant).list(memoryRef, options),
+      get: (memoryRef, id) => base.memoryFor(tenantOfRef(memoryRef) ?? tenant).get(memoryRef, id),
+    }),
+  }),
+  /** A fork reads live memory instead of its snapshot (MAE-3 broken). */
+  forkReadsLive: (base, rt) => ({ ...base, runMemory: (run) => rt.adapterFor(run.tenant) }),
+} satisfies Record<string, Mutant>;
+
+export type MutationName = keyof typeof MUTANTS;
+/** Which switches to turn on (all off by default). */
+export type HostMutations = { readonly [K in keyof typeof MUTANTS]?: boolean };
+export const MUTATION_NAMES = Object.keys(MUTANTS) as MutationName[];
+
+/** `base` with every switched-on mutant wrapped around it (`base` itself when none is on). */
+export function withMutations(base: HostRuntime, rt: OpenwopRuntime, mutations: HostMutations = {}): HostRuntime {
+  return MUTATION_NAMES.filter((m) => mutations[m] === true).reduce((host, m) => MUTANTS[m](host, rt), base);
+}

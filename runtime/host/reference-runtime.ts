@@ -1,0 +1,98 @@
+/**
+ * The reference implementation of HostRuntime: each operation delegates to the OpenWOP or Inquirium runtime, so
+ * every write passes the SR-1 chokepoint and every read the tenant-gated adapter. This is the only host module
+ * (besides the test-only mutants) that touches the runtimes' parts directly.
+ */
+import { createInquiriumRuntime, type InquiriumRuntime } from '../inquirium/index.ts';
+import type { OpenwopRuntime } from '../openwop/index.ts';
+import type { ForkMemoryView } from '../multi-agent/replay-snapshots.ts';
+import type { ConsolidationPass, HostRuntime } from './host-runtime.ts';
+
+/** Where the last consolidation event was appended, for a seam that points at the durable copy. */
+export function durablePointer(openwop: OpenwopRuntime): Omit<ConsolidationPass, 'event'> {
+  const ev = openwop.lastConsolidationEvent();
+  return ev !== undefined ? { eventId: ev.eventId, runId: ev.runId } : {};
+}
+
+/** A second Inquirium runtime whose only candidate is remote: a local-only request must find no handler. */
+function remoteOnlyInquirium(): InquiriumRuntime {
+  return createInquiriumRuntime({
+    runtimes: [{ adapter: { runtimeRef: 'runtime/remote-only', toolSurface: false, invoke: async () => { throw new Error('a remote runtime must never be invoked for a local-only request'); } },
+      candidate: { 'runtime/ref': 'runtime/remote-only', 'model.binding/ref': 'model.binding/remote-only', transport_kind: 'http_remote', operations: ['generate'], health: { status: 'healthy' } } }],
+  });
+}
+
+export function createHostRuntime(openwop: OpenwopRuntime, inquirium: InquiriumRuntime): HostRuntime {
+  const rt = openwop;
+  const remoteOnly = remoteOnlyInquirium();
+  /** Fork run id → the snapshot view it reads. */
+  const forks = new Map<string, ForkMemoryView>();
+
+  return {
+    discovery: () => rt.discovery(),
+    now: () => rt.clock.now(),
+
+    startRun: (r) => rt.startRun(r),
+    run: (runId) => rt.runs.get(runId),
+    hasEventLog: (runId) => rt.log.has(runId),
+    events: (runId, fromSeq = 0) => rt.log.read(runId, fromSeq),
+    lastSequence: (runId) => rt.log.lastSequence(runId),
+    dropEventLog: (runId) => rt.journal.dropRun(runId),
+    fork(sourceRunId, fromSeq) {
+      const { run, view } = rt.fork(sourceRunId, fromSeq);
+      forks.set(run.runId, view);
+      return run;
+    },
+    runMemory: (run) => forks.get(run.runId) ?? rt.adapterFor(run.tenant),
+    claimRun(runId, tenant) {
+      const started = rt.runs.get(runId);
+      if (started !== undefined && started.tenant !== tenant) return false;
+      try {
+        rt.registries.forRun(runId, tenant);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    endRun: (runId) => rt.registries.endRun(runId),
+
+    memoryFor: (tenant) => rt.adapterFor(tenant),
+    write: (memoryRef, entry, as) => rt.asRun(as.runId, () => rt.writer.put(memoryRef, entry, as)),
+    resolveSecret(runId, tenant, { secretId, value, scope }) {
+      rt.byok.store(secretId, value, scope);
+      return rt.byok.resolve(runId, tenant, secretId)!;
+    },
+    plantSecret(memoryRef, { runId, tenant, secretId, value, content }) {
+      rt.registries.forRun(runId, tenant).register(secretId, value, 'run');
+      rt.writer.put(memoryRef, { content }, { runId, tenant });
+    },
+    storedCount: (memoryRef) => rt.store.listRawSync(memoryRef).length,
+    persistedContains: (memoryRef, needle) => rt.store.listRawSync(memoryRef).some((e) => e.content.includes(needle)),
+    async consolidate(memoryRef, tenant) {
+      const result = await rt.consolidation.consolidate(memoryRef, { trigger: 'on-demand', tenantId: tenant });
+      return { event: result.payload, ...durablePointer(rt) };
+    },
+    compact: (memoryRef, tenant, sourceIds) => rt.compactor.compact(memoryRef, { trigger: 'client-requested', context: { tenant }, ...(sourceIds !== undefined ? { sourceIds: [...sourceIds] } : {}) }),
+    distill: (memoryRef, tenant, tokenBudget) => rt.distiller.distill(memoryRef, { context: { tenant }, ...(tokenBudget !== undefined ? { tokenBudget } : {}) }),
+    distillationScheduler: () => rt.distillationScheduler,
+
+    armCommitments: (memoryRef, entry) => rt.commitments.inferFrom(memoryRef, entry).map((c) => c.commitmentId),
+    satisfyPredicate: (tenant, predicateId) => rt.predicates.set(tenant, predicateId, true),
+    evaluateCommitments: async () => (await rt.commitments.tick()).map((o) => o.payload),
+
+    escalationFloor: () => rt.escalationPolicy.floor,
+    async supervisorStep(runId, decision) {
+      await rt.orchestratorStep(runId, decision, async () => ({ outcome: 'approved' }));
+    },
+    childWrite: async (parent, childRunId, write) => (await rt.childWrite(parent, childRunId, write)).entry,
+    parentReads: (parentRunId, memoryRef) => rt.subRuns.readForParent(parentRunId, memoryRef),
+
+    generate: (request, ctx) => inquirium.generate(request, ctx),
+    generateRemoteOnly: (request, ctx) => remoteOnly.generate(request, ctx),
+    proposeQuestion: (request) => inquirium.proposeQuestion(request),
+    answerQuestion: (answer) => inquirium.answerQuestion(answer),
+    questionState: (ref) => inquirium.questionState(ref),
+    cancelQuestion: (ref) => inquirium.questions.cancel(ref),
+    traces: (traceRef) => inquirium.traces.all().filter((t) => traceRef === undefined || t.body['trace/id'] === traceRef),
+  };
+}

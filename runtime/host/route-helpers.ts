@@ -1,0 +1,47 @@
+/**
+ * What every route module uses: registration from a catalogue row (method, path and success status are the
+ * catalogue's, never retyped), the validated body, typed path and query parameters, and the tenant of a memoryRef.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { HttpError } from './errors.ts';
+import { parseMemoryRef } from '../memory/memory-ref.ts';
+import { validatorOf, type CatalogueRoute, type PathParams, type QueryParams, type RequestOf, type SchemaTitle } from './seam-catalogue.ts';
+
+/** The Fastify form of a catalogue path: `{name}` → `:name`; a `{name}:action` segment is matched whole as `:name`. */
+export const fastifyUrl = (path: string): string => path.replace(/\{([A-Za-z]+)\}(:[A-Za-z]+)?/g, ':$1');
+
+/** Serve `route` with `handler`; a success answers with the route's catalogue status. */
+export function serve(app: FastifyInstance, route: CatalogueRoute, handler: (req: FastifyRequest) => unknown): void {
+  app.route({
+    method: route.method,
+    url: fastifyUrl(route.path),
+    handler: async (req, reply) => {
+      const answer = await handler(req);
+      if (route.status !== undefined) reply.code(route.status);
+      return answer;
+    },
+  });
+}
+
+/** The parsed JSON body checked by the generated validator of the route's request schema, or a 400 validation_failed with pointers. */
+export function bodyOf<R extends CatalogueRoute & { readonly request: SchemaTitle }>(req: FastifyRequest, route: R): RequestOf<R> {
+  const validate = validatorOf(route.request) as ((v: unknown) => boolean) & { errors?: readonly { instancePath: string; message?: string }[] | null };
+  const body = req.body;
+  if (!validate(body)) {
+    throw new HttpError('validation_failed', 'request body does not match its schema', {
+      failures: (validate.errors ?? []).slice(0, 20).map((e) => ({ instancePath: e.instancePath, message: (e.message ?? 'invalid').slice(0, 500) })),
+    });
+  }
+  return body as RequestOf<R>;
+}
+
+/** The route's path parameters, by the names its catalogue path gives them. */
+export const paramsOf = <R extends CatalogueRoute>(req: FastifyRequest, _route: R) => req.params as { readonly [K in PathParams<R['path']>]: string };
+/** The route's query parameters (each absent unless sent), by the names its catalogue row lists. */
+export const queryOf = <R extends CatalogueRoute>(req: FastifyRequest, _route: R) => req.query as { readonly [K in QueryParams<R>]?: string };
+
+export function tenantOrThrow(ref: string): string {
+  const p = parseMemoryRef(ref);
+  if (p === null) throw new HttpError('validation_failed', 'memoryRef is malformed', { failures: [{ instancePath: '/memoryRef', message: 'must be mem://<tenant>/<scope>' }] });
+  return p.tenant;
+}
