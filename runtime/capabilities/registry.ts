@@ -7,22 +7,23 @@
  */
 import { toFailures } from '../../generated/guards/index.ts';
 import { validateCapabilities } from '../../generated/validators/validators.js';
-import type { Capabilities } from '../../generated/ts/index.ts';
+import type { Capabilities, ValidationFailure } from '../../generated/ts/index.ts';
+import { WopkitError } from '../shared/errors.ts';
 
-export type CapabilityFragment = { readonly [key: string]: unknown };
+/** What one module contributes: any part of the generated discovery document (checked at compile time). */
+export type CapabilityFragment = Readonly<Partial<Capabilities>>;
 
-export class InvalidCapabilitiesError extends Error {
-  constructor(readonly failures: readonly { instancePath: string; message: string }[]) {
-    super(`capabilities document is invalid: ${failures.map((f) => `${f.instancePath || '/'} ${f.message}`).join('; ')}`);
-    this.name = 'InvalidCapabilitiesError';
+/** The merged document fails capabilities.schema.json: a wiring bug (a server fault on the wire). */
+export class InvalidCapabilitiesError extends WopkitError<'invalid_capabilities'> {
+  constructor(readonly failures: readonly Readonly<ValidationFailure>[]) {
+    super('invalid_capabilities', `capabilities document is invalid: ${failures.map((f) => `${f.instancePath || '/'} ${f.message}`).join('; ')}`);
   }
 }
 
-/** Two contributions disagree on one scalar (e.g. one says supported: true, another false). */
-export class ConflictingCapabilityError extends Error {
+/** Two contributions disagree on one scalar (e.g. one says supported: true, another false): a wiring bug. */
+export class ConflictingCapabilityError extends WopkitError<'conflicting_capability'> {
   constructor(readonly path: string, readonly sources: readonly [string, string]) {
-    super(`capability ${path} is contributed differently by ${sources[0]} and ${sources[1]}`);
-    this.name = 'ConflictingCapabilityError';
+    super('conflicting_capability', `capability ${path} is contributed differently by ${sources[0]} and ${sources[1]}`);
   }
 }
 

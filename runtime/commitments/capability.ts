@@ -1,10 +1,6 @@
 /** The `agents.commitments` capability block this module contributes to discovery. */
+import type { CommitmentFireCondition, CommitmentsCapability } from '../../generated/ts/index.ts';
 
-export interface CommitmentsBlock {
-  supported: boolean;
-  fireConditions?: ('time' | 'predicate')[];
-}
-
-export function commitmentsCapability(fireConditions: ('time' | 'predicate')[] = ['time', 'predicate']): CommitmentsBlock {
+export function commitmentsCapability(fireConditions: readonly CommitmentFireCondition[] = ['time', 'predicate']): CommitmentsCapability {
   return { supported: true, fireConditions: [...new Set(fireConditions)] };
 }

@@ -13,7 +13,9 @@
  *   tenant, and an enqueued run must come back in the same tenant or the engine refuses it.
  * - Content-free: the emitted payload carries ids and the condition kind only.
  */
+import type { CommitmentFiredPayload } from '../../generated/ts/index.ts';
 import type { Clock } from '../shared/clock.ts';
+import { BAD_REQUEST, WopkitError } from '../shared/errors.ts';
 import { TimerHeap } from '../shared/timer-heap.ts';
 import {
   tagRuleInference,
@@ -23,15 +25,11 @@ import {
   type InferredCommitment,
 } from './inference.ts';
 
-/** Payload of `commitment.fired` (RFC 0068 §C). `conditionInstance` is an additive identifier (allowed: the payload is open). */
-export interface CommitmentFiredPayload {
-  commitmentId: string;
-  memoryRef: string;
-  memoryId?: string;
-  condition: 'time' | 'predicate';
-  enqueuedRunId?: string;
-  conditionInstance: string;
-}
+/**
+ * The `commitment.fired` payload (RFC 0068 §C) this engine emits: the generated payload plus `conditionInstance`,
+ * an additive identifier (allowed: the payload is open) that lets replay rebuild the fired ledger.
+ */
+export type FiredCommitmentPayload = CommitmentFiredPayload & { conditionInstance: string };
 
 export interface FiredRecord {
   readonly commitmentId: string;
@@ -83,17 +81,13 @@ export type RunEnqueuer = (req: {
 /** Where `commitment.fired` goes (the event log adapter decides the stream; the run id is set when a run was enqueued). */
 export type CommitmentEventSink = (
   type: 'commitment.fired',
-  payload: CommitmentFiredPayload,
+  payload: FiredCommitmentPayload,
   ctx: { readonly tenantId: string; readonly runId?: string },
 ) => void | Promise<void>;
 
-export class CommitmentError extends Error {
-  constructor(
-    readonly code: 'commitment_invalid_memory_ref' | 'commitment_cross_tenant_run' | 'commitment_replay_mode',
-    message: string,
-  ) {
-    super(message);
-    this.name = 'CommitmentError';
+export class CommitmentError extends WopkitError<'commitment_invalid_memory_ref' | 'commitment_cross_tenant_run' | 'commitment_replay_mode'> {
+  constructor(code: CommitmentError['code'], message: string) {
+    super(code, message, BAD_REQUEST);
   }
 }
 
@@ -112,7 +106,7 @@ export interface CommitmentEngineOptions {
 export interface FireOutcome {
   readonly commitmentId: string;
   readonly instance: string;
-  readonly payload: CommitmentFiredPayload;
+  readonly payload: FiredCommitmentPayload;
 }
 
 export class CommitmentEngine {
@@ -227,7 +221,7 @@ export class CommitmentEngine {
   async #fire(c: Commitment, instance: string): Promise<FireOutcome | undefined> {
     if (this.#ledger.has(c.commitmentId, instance)) return undefined;
     this.#ledger.record({ commitmentId: c.commitmentId, instance, firedAt: this.#o.clock.now() });
-    const payload: CommitmentFiredPayload = {
+    const payload: FiredCommitmentPayload = {
       commitmentId: c.commitmentId,
       memoryRef: c.memoryRef,
       condition: c.condition.kind,
@@ -252,11 +246,11 @@ export class CommitmentEngine {
    * Replay: return the `commitment.fired` payloads recorded in the log, in log order, without firing anything;
    * the ledger learns every recorded instance so no engine sharing it fires them again.
    */
-  replayFromLog(events: Iterable<{ readonly type: string; readonly payload?: unknown }>): CommitmentFiredPayload[] {
-    const out: CommitmentFiredPayload[] = [];
+  replayFromLog(events: Iterable<{ readonly type: string; readonly payload?: unknown }>): FiredCommitmentPayload[] {
+    const out: FiredCommitmentPayload[] = [];
     for (const e of events) {
       if (e.type !== 'commitment.fired' || typeof e.payload !== 'object' || e.payload === null) continue;
-      const p = e.payload as CommitmentFiredPayload;
+      const p = e.payload as FiredCommitmentPayload;
       if (typeof p.conditionInstance === 'string' && !this.#ledger.has(p.commitmentId, p.conditionInstance)) {
         this.#ledger.record({ commitmentId: p.commitmentId, instance: p.conditionInstance, firedAt: this.#o.clock.now() });
       }

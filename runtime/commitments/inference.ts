@@ -9,13 +9,10 @@
  * text) is never read by the rule and never copied into the commitment.
  */
 import { createHash } from 'node:crypto';
+import type { StoredEntry } from '../memory/memory-port.ts';
 
-/** Minimal view of a memory entry the inference reads (content deliberately optional: the tag rule ignores it). */
-export interface InferenceSource {
-  readonly id: string;
-  readonly tags: readonly string[];
-  readonly content?: string;
-}
+/** The part of a memory entry the inference reads (content deliberately optional: the tag rule ignores it). */
+export type InferenceSource = Pick<StoredEntry, 'id' | 'tags'> & Partial<Pick<StoredEntry, 'content'>>;
 
 export type FireCondition =
   | { readonly kind: 'time'; readonly at: number }

@@ -11,32 +11,25 @@
  * - Everything that can fail (reading, summarising, redaction, size, the event's own validity) happens before
  *   the first write.
  */
+import type { CompactionTrigger, HostSampleMemoryCompactResponse, MemoryCompactedPayload } from '../../generated/ts/index.ts';
 import type { Clock, IdSource } from '../shared/clock.ts';
+import { BAD_REQUEST, capabilityNotProvided, WopkitError } from '../shared/errors.ts';
 import { parseMemoryRef } from '../memory/memory-ref.ts';
-import { isExpired, type SharedMemoryStore, type StoredEntry } from '../memory/store.ts';
+import type { SharedMemoryStore, StoredEntry } from '../memory/store.ts';
+import { isExpired } from '../memory/ttl.ts';
 import { MemoryWriteError, type MemoryWriter, type WriteContext } from '../memory/writer.ts';
+import type { EmitFn } from '../events/log.ts';
 import { validatePayload } from '../events/validate.ts';
 import type { CapabilityFragment } from '../capabilities/registry.ts';
 import { neutraliseByokForms } from './byok-forms.ts';
 import { extractiveSummariser, type Summariser } from './summariser.ts';
 
-export type CompactionTrigger = 'host-managed' | 'client-requested' | 'both';
-
-export interface MemoryCompactedPayload {
-  memoryRef: string;
-  outputId: string;
-  sourceIds?: string[];
-  sourceCount: number;
-  trigger: 'host-managed' | 'client-requested';
-  byteSize: number;
-  distillation?: { tokenBudget: number; tokensUsed: number; indexUpdated: boolean };
-}
+/** The path that drives one compaction run (the advertised trigger may be `both`; a run is one or the other). */
+export type CompactionRunTrigger = Exclude<CompactionTrigger, 'both'>;
 
 /** sourceIds are listed when there are at most this many sources. */
 export const SOURCE_IDS_LISTED_UP_TO = 100;
 export const COMPACTED_FROM = 'compacted-from:';
-
-export type EmitFn = (runId: string, type: string, payload: Record<string, unknown>) => void;
 
 export interface CompactorOptions {
   readonly store: SharedMemoryStore;
@@ -55,21 +48,20 @@ export interface CompactRequest {
   /** Which entries to collapse; default: every live entry of the ref (up to maxInputEntries). */
   readonly sourceIds?: readonly string[];
   readonly tag?: string;
-  readonly trigger?: 'host-managed' | 'client-requested';
+  readonly trigger?: CompactionRunTrigger;
   readonly context?: WriteContext;
   readonly extraTags?: readonly string[];
 }
 
-export interface CompactResult {
-  readonly compactionRunId: string;
-  readonly output: StoredEntry;
-  readonly event: MemoryCompactedPayload;
-}
+/** What a compaction returns: exactly the seam's response shape (the new entry and its `memory.compacted` payload). */
+export type CompactResult = Readonly<HostSampleMemoryCompactResponse>;
 
-export class CompactionError extends Error {
-  constructor(readonly code: 'invalid_memory_ref' | 'no_sources' | 'too_many_sources' | 'unknown_source' | 'trigger_not_advertised' | 'invalid_event' | 'not_advertised', message: string) {
-    super(message);
-    this.name = 'CompactionError';
+export type CompactionErrorCode = 'invalid_memory_ref' | 'no_sources' | 'too_many_sources' | 'unknown_source' | 'trigger_not_advertised' | 'invalid_event' | 'not_advertised';
+
+/** A refused compaction: 400 on the wire, or 501 capability_not_provided when compaction is not advertised. */
+export class CompactionError extends WopkitError<CompactionErrorCode> {
+  constructor(code: CompactionErrorCode, message: string) {
+    super(code, message, code === 'not_advertised' ? capabilityNotProvided('memory.compaction') : BAD_REQUEST);
   }
 }
 
@@ -144,7 +136,7 @@ export class Compactor {
     const output = this.o.writer.put(memoryRef, { id: outputId, content, tags: [`${COMPACTED_FROM}${compactionRunId}`, ...(req.extraTags ?? [])] }, ctx);
     for (const s of sources) this.o.writer.delete(memoryRef, s.id, ctx);
     const emitted: MemoryCompactedPayload = { ...event, byteSize: Buffer.byteLength(output.content, 'utf8') };
-    this.o.emit(compactionRunId, 'memory.compacted', emitted as unknown as Record<string, unknown>);
+    this.o.emit(compactionRunId, 'memory.compacted', emitted);
     return { compactionRunId, output, event: emitted };
   }
 }

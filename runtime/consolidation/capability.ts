@@ -1,10 +1,6 @@
 /** The `agents.memoryConsolidation` capability block this module contributes to discovery. */
+import type { ConsolidationSchedule, MemoryConsolidationCapability } from '../../generated/ts/index.ts';
 
-export interface MemoryConsolidationBlock {
-  supported: boolean;
-  schedule?: 'host-managed' | 'scheduled' | 'on-demand';
-}
-
-export function memoryConsolidationCapability(schedule: MemoryConsolidationBlock['schedule'] = 'on-demand'): MemoryConsolidationBlock {
+export function memoryConsolidationCapability(schedule: ConsolidationSchedule | undefined = 'on-demand'): MemoryConsolidationCapability {
   return schedule === undefined ? { supported: true } : { supported: true, schedule };
 }

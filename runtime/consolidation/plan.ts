@@ -19,16 +19,11 @@
  * 6. Fixpoint: steps 1–5 are repeated on their own output until a step changes nothing, so the plan's output is
  *    a fixpoint and a second pass over it is a no-op by construction (inputCount == outputCount, no writes).
  */
+import type { StoredEntry } from '../memory/memory-port.ts';
 import { findNearDuplicateClusters, type NearDuplicateOptions, type NearDuplicateStats } from './near-duplicates.ts';
 
-/** The fields consolidation reads and writes; matches the wire `MemoryEntry` (dates as ISO-8601 strings). */
-export interface ConsolidationEntry {
-  readonly id: string;
-  readonly content: string;
-  readonly tags: readonly string[];
-  readonly createdAt: string;
-  readonly expiresAt?: string | undefined;
-}
+/** What consolidation reads and writes: the stored (generated, read-only) `MemoryEntry`. */
+export type ConsolidationEntry = StoredEntry;
 
 export interface PlanOptions {
   /** SR-1 chokepoint for derived content (must be idempotent: redact(redact(x)) === redact(x)). */

@@ -10,32 +10,20 @@
  *   exactly as they are.
  * - Passes over the same memoryRef are serialised.
  */
+import type { AgentMemoryConsolidatedPayload, ConsolidationSchedule } from '../../generated/ts/index.ts';
 import { tierOf } from '../memory/writer.ts';
 import { KeyedMutex } from '../shared/keyed-mutex.ts';
+import { BAD_REQUEST, WopkitError } from '../shared/errors.ts';
+import { isExpired } from '../memory/ttl.ts';
 import type { MemoryStorePort } from '../memory/memory-port.ts';
 import type { ReadSnapshotHolds } from '../memory/read-snapshots.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { NearDuplicateOptions } from './near-duplicates.ts';
 import { planConsolidation, type ConsolidationPlan } from './plan.ts';
 
-export type ConsolidationTrigger = 'host-managed' | 'scheduled' | 'on-demand';
-
-/** Payload of `agent.memory.consolidated` — identifiers and counts only. */
-export interface AgentMemoryConsolidatedPayload {
-  memoryRef: string;
-  inputCount: number;
-  outputCount: number;
-  mergedIds?: string[];
-  trigger?: ConsolidationTrigger;
-}
-
-export class ConsolidationError extends Error {
-  constructor(
-    readonly code: 'consolidation_invalid_memory_ref' | 'consolidation_cross_tenant' | 'consolidation_own_snapshot',
-    message: string,
-  ) {
-    super(message);
-    this.name = 'ConsolidationError';
+export class ConsolidationError extends WopkitError<'consolidation_invalid_memory_ref' | 'consolidation_cross_tenant' | 'consolidation_own_snapshot'> {
+  constructor(code: ConsolidationError['code'], message: string) {
+    super(code, message, BAD_REQUEST);
   }
 }
 
@@ -57,7 +45,7 @@ export interface ConsolidationServiceOptions {
 }
 
 export interface ConsolidateRequest {
-  readonly trigger?: ConsolidationTrigger;
+  readonly trigger?: ConsolidationSchedule;
   /** Tenant of the caller; must equal the memoryRef's tenant when given. */
   readonly tenantId?: string;
   /** The run asking for the pass, when a run asks (refused if it holds a snapshot of this memoryRef). */
@@ -97,7 +85,7 @@ export class ConsolidationService {
   async #pass(memoryRef: string, tenantId: string, req: ConsolidateRequest): Promise<ConsolidationResult> {
     const now = this.#o.clock.now();
     // Long-term entries only (transactional working memory is distillation's input, not consolidation's), unexpired.
-    const live = (await this.#o.store.listRaw(memoryRef)).filter((e) => tierOf(e.tags) === 'long-term' && (e.expiresAt === undefined || Date.parse(e.expiresAt) > now));
+    const live = (await this.#o.store.listRaw(memoryRef)).filter((e) => tierOf(e.tags) === 'long-term' && !isExpired(e, now));
     const plan = planConsolidation(live, {
       redact: (c) => this.#o.redact(c, { memoryRef, tenantId }),
       ...(this.#o.nearDuplicates === undefined ? {} : { nearDuplicates: this.#o.nearDuplicates }),

@@ -16,11 +16,14 @@
  * Archives live for archiveRetention, then expire (TTL) and drop out of the index.
  */
 import { createHash } from 'node:crypto';
+import type { HostSampleMemoryDistillResponse, MemoryCompactedPayload, TokenBudgetExceededDetails } from '../../generated/ts/index.ts';
 import type { Clock, IdSource } from '../shared/clock.ts';
 import { toIso } from '../shared/clock.ts';
+import { BAD_REQUEST, capabilityNotProvided, WopkitError } from '../shared/errors.ts';
 import type { SharedMemoryStore, StoredEntry } from '../memory/store.ts';
 import { TRANSACTIONAL_TAG, type MemoryWriter, type WriteContext } from '../memory/writer.ts';
-import { COMPACTED_FROM, SOURCE_IDS_LISTED_UP_TO, type Compactor, type EmitFn, type MemoryCompactedPayload } from '../compaction/compactor.ts';
+import { COMPACTED_FROM, SOURCE_IDS_LISTED_UP_TO, type Compactor } from '../compaction/compactor.ts';
+import type { EmitFn } from '../events/log.ts';
 import { extractiveSummariser, sentencesOf, type Summariser } from '../compaction/summariser.ts';
 import { validatePayload } from '../events/validate.ts';
 import type { CapabilityFragment } from '../capabilities/registry.ts';
@@ -56,25 +59,27 @@ export interface DistillRequest {
   readonly context?: WriteContext;
 }
 
-export interface DistillResult {
-  readonly archiveId: string;
-  readonly entry: StoredEntry;
-  readonly event: MemoryCompactedPayload;
-  readonly index?: MemoryIndex;
-}
+/** What a distillation returns: exactly the seam's response shape (archive id, entry, event, updated index). */
+export type DistillResult = Readonly<HostSampleMemoryDistillResponse>;
 
-export class TokenBudgetExceededError extends Error {
-  readonly code = 'token_budget_exceeded';
-  constructor(readonly details: { tokenBudget: number; tokensRequired: number; memoryRef: string }) {
-    super(`sources need at least ${details.tokensRequired} tokens; the budget is ${details.tokenBudget}`);
-    this.name = 'TokenBudgetExceededError';
+/** RFC 0062: the sources do not fit the budget; nothing was written (422 token_budget_exceeded, with the counts). */
+export class TokenBudgetExceededError extends WopkitError<'token_budget_exceeded'> {
+  declare readonly details: TokenBudgetExceededDetails;
+  constructor(details: TokenBudgetExceededDetails) {
+    super('token_budget_exceeded', `sources need at least ${details.tokensRequired} tokens; the budget is ${details.tokenBudget}`, {
+      error: 'token_budget_exceeded',
+      message: 'the sources cannot be distilled within the token budget',
+      details,
+    });
   }
 }
 
-export class DistillationError extends Error {
-  constructor(readonly code: 'no_sources' | 'invalid_budget' | 'invalid_event' | 'not_advertised', message: string) {
-    super(message);
-    this.name = 'DistillationError';
+export type DistillationErrorCode = 'no_sources' | 'invalid_budget' | 'invalid_event' | 'not_advertised';
+
+/** A refused distillation: 400 on the wire, or 501 capability_not_provided when distillation is not advertised. */
+export class DistillationError extends WopkitError<DistillationErrorCode> {
+  constructor(code: DistillationErrorCode, message: string) {
+    super(code, message, code === 'not_advertised' ? capabilityNotProvided('memory.distillation') : BAD_REQUEST);
   }
 }
 
@@ -208,7 +213,7 @@ export class Distiller {
       const written = this.o.workspace.write(memoryRef, INDEX_PATH, `${JSON.stringify(index, null, 2)}\n`);
       this.o.emit(compactionRunId, 'workspace.updated', { path: INDEX_PATH, ...written });
     }
-    this.o.emit(compactionRunId, 'memory.compacted', event as unknown as Record<string, unknown>);
+    this.o.emit(compactionRunId, 'memory.compacted', event);
     return { archiveId, entry, event, ...(index !== undefined ? { index } : {}) };
   }
 }

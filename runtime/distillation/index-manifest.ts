@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { validateMemoryIndex } from '../../generated/validators/validators.js';
 import type { MemoryIndex, MemoryIndexArchive } from '../../generated/ts/memory-index.ts';
+import { isExpired } from '../memory/ttl.ts';
 
 export const INDEX_PATH = 'MEMORY-INDEX.json';
 
@@ -30,7 +31,8 @@ export function readIndex(ws: Workspace, memoryRef: string): MemoryIndex | undef
 
 /** Add (or replace, by archiveId) an archive and drop archives past their expiry. Returns the new index. */
 export function withArchive(index: MemoryIndex | undefined, memoryRef: string, tokenizerName: string, archive: MemoryIndexArchive, nowIso: string): MemoryIndex {
-  const kept = (index?.archives ?? []).filter((a) => a.archiveId !== archive.archiveId && (a.expiresAt === undefined || a.expiresAt > nowIso));
+  const now = Date.parse(nowIso);
+  const kept = (index?.archives ?? []).filter((a) => a.archiveId !== archive.archiveId && !isExpired(a, now));
   return { schemaVersion: 1, memoryRef, updatedAt: nowIso, tokenizerName, archives: [...kept, archive] };
 }
 

@@ -17,8 +17,10 @@
  * - CTI-1: a schedule is bound to the tenant of its memoryRef; the run's write context carries that tenant and
  *   nothing else, so a schedule can never distil into or out of another tenant.
  */
+import type { HostSampleDistillScheduleRequest } from '../../generated/ts/index.ts';
 import type { Clock } from '../shared/clock.ts';
 import { toIso } from '../shared/clock.ts';
+import { WopkitError } from '../shared/errors.ts';
 import { TimerHeap } from '../shared/timer-heap.ts';
 import { CompactionError } from '../compaction/compactor.ts';
 import { DistillationError, TokenBudgetExceededError, type Distiller, type DistillResult } from './distiller.ts';
@@ -27,15 +29,12 @@ import { durationMs } from '../shared/duration.ts';
 /** Shortest period a schedule may use: background work more often than this is a misconfiguration. */
 export const MIN_PERIOD_MS = 1000;
 
-export interface DistillationScheduleRequest {
-  readonly memoryRef: string;
-  /** ISO-8601 duration between instants (e.g. `P1D`, `PT6H`); at least one second. */
-  readonly every: string;
-  /** Requested budget; the distiller clamps it to the advertised maximum (absent ⇒ the maximum). */
-  readonly tokenBudget?: number;
-  /** First instant (epoch ms); default: now + period. */
-  readonly firstAt?: number;
-}
+/**
+ * A schedule as the seam's request shapes it (`every`: an ISO-8601 duration of at least one second; `tokenBudget`
+ * clamped by the distiller, absent ⇒ the maximum), except that `firstAt` is already an epoch-ms instant here
+ * (default: now + period).
+ */
+export type DistillationScheduleRequest = Readonly<Omit<HostSampleDistillScheduleRequest, 'firstAt'> & { firstAt?: number }>;
 
 export interface DistillationSchedule {
   readonly scheduleId: string;
@@ -54,10 +53,10 @@ export type ScheduledRunOutcome =
   | { readonly kind: 'budget-exceeded'; readonly scheduleId: string; readonly instant: string; readonly missed: number; readonly tokensRequired: number }
   | { readonly kind: 'failed'; readonly scheduleId: string; readonly instant: string; readonly missed: number; readonly errorCode: string };
 
-export class ScheduleError extends Error {
-  constructor(readonly code: 'invalid_period' | 'invalid_ref' | 'invalid_start' | 'unknown_schedule', message: string) {
-    super(message);
-    this.name = 'ScheduleError';
+/** A refused schedule; the schedule seam turns it into validation_failed on the field it is about. */
+export class ScheduleError extends WopkitError<'invalid_period' | 'invalid_ref' | 'invalid_start' | 'unknown_schedule'> {
+  constructor(code: ScheduleError['code'], message: string) {
+    super(code, message);
   }
 }
 

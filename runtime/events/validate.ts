@@ -1,47 +1,33 @@
 /**
- * Run-event validation for the runtime: the single place the runtime gets its event validator from. It wraps
- * the generated validator (`generated/run-events/`): the envelope, then the payload of a known type through the
+ * Run-event validation for the runtime: the single place the runtime gets its event validator from. Both checks
+ * are the generated ones (`generated/run-events/`): the envelope, then the payload of a known type through the
  * `x-type-index` of run-event-payloads.schema.json; unknown types pass on the envelope alone (consumers must
- * tolerate them).
+ * tolerate them). This module only gives them the runtime's result shape.
  */
-import { KNOWN_RUN_EVENT_TYPES, validateRunEvent as generatedValidateRunEvent } from '../../generated/run-events/index.ts';
-import { toFailures } from '../../generated/guards/index.ts';
-import * as V from '../../generated/validators/validators.js';
-import type { Validator } from '../../generated/validators/validators.js';
+import { validateRunEvent as generatedValidateRunEvent, validateRunEventPayload, type RunEventValidation } from '../../generated/run-events/index.ts';
+import type { GuardFailure } from '../../generated/guards/index.ts';
 
-export interface EventValidationFailure {
-  readonly instancePath: string;
-  readonly message: string;
-}
+/** One failure: a JSON pointer into the event (`/payload/…` for the payload) and what was expected there. */
+export type EventValidationFailure = Readonly<Pick<GuardFailure, 'instancePath' | 'message'>>;
 export interface EventValidationResult {
   readonly ok: boolean;
+  /** Whether the type is one the corpus defines (its payload was checked too). */
   readonly known: boolean;
   readonly failures: readonly EventValidationFailure[];
 }
 
-/** Validate a complete event (envelope + payload). Never throws. */
-export function validateRunEvent(event: unknown): EventValidationResult {
-  const r = generatedValidateRunEvent(event);
-  return { ok: r.valid, known: r.known, failures: r.failures.map((f) => ({ instancePath: f.instancePath, message: f.message })) };
-}
+const toResult = (r: RunEventValidation): EventValidationResult => ({
+  ok: r.valid,
+  known: r.known,
+  failures: r.failures.map(({ instancePath, message }) => ({ instancePath, message })),
+});
 
-const payloadValidators: ReadonlyMap<string, Validator<unknown>> = new Map<string, Validator<unknown>>([
-  ['memory.compacted', V.validateMemoryCompactedPayload],
-  ['memory.written', V.validateMemoryWrittenPayload],
-  ['workspace.updated', V.validateWorkspaceUpdatedPayload],
-]);
+/** Validate a complete event (envelope + payload). Never throws. */
+export const validateRunEvent = (event: unknown): EventValidationResult => toResult(generatedValidateRunEvent(event));
 
 /**
  * Check a payload before any side effect, so a module can refuse to start a mutation whose closing event would be
- * refused by the log (atomicity: "no archive without its event"). Types without a payload validator here pass;
- * the log validates every event again on append.
+ * refused by the log (atomicity: "no archive without its event"). An unknown type passes (`known: false`); the log
+ * validates every event again on append.
  */
-export function validatePayload(type: string, payload: unknown): EventValidationResult {
-  const v = payloadValidators.get(type);
-  if (v === undefined) return { ok: true, known: KNOWN_EVENT_TYPES.has(type), failures: [] };
-  if (v(payload)) return { ok: true, known: true, failures: [] };
-  return { ok: false, known: true, failures: toFailures(v.errors).map((f) => ({ instancePath: `/payload${f.instancePath}`, message: f.message })) };
-}
-
-/** Event types the runtime knows (the x-type-index keys). */
-export const KNOWN_EVENT_TYPES: ReadonlySet<string> = new Set<string>(KNOWN_RUN_EVENT_TYPES);
+export const validatePayload = (type: string, payload: unknown): EventValidationResult => toResult(validateRunEventPayload(type, payload));

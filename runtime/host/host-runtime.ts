@@ -4,17 +4,14 @@
  * Inquirium runtimes, and `mutants.ts` wraps an implementation to build the deliberately broken hosts the
  * conformance tests use. Nothing here knows about HTTP, and no route reaches past it to a store or a registry.
  */
-import type { CommitmentFiredPayload } from '../commitments/engine.ts';
+import type { AgentMemoryConsolidatedPayload, CommitmentFiredPayload, MemoryEntry, OrchestratorDecision, RunEvent } from '../../generated/ts/index.ts';
 import type { CompactResult } from '../compaction/compactor.ts';
 import type { DistillationScheduler } from '../distillation/schedule.ts';
 import type { DistillResult } from '../distillation/distiller.ts';
-import type { RunEvent } from '../events/log.ts';
 import type { GenerateContext, GenerateResponse } from '../inquirium/generate.ts';
 import type { TraceEnvelope } from '../inquirium/storage/trace-stream.ts';
-import type { MemoryAdapter, MemoryEntry } from '../memory/adapter.ts';
+import type { MemoryAdapter } from '../memory/adapter.ts';
 import type { PutInput } from '../memory/writer.ts';
-import type { AgentMemoryConsolidatedPayload } from '../consolidation/service.ts';
-import type { OrchestratorDecisionLike } from '../multi-agent/escalation.ts';
 import type { SecretScope } from '../redaction/secret-registry.ts';
 import type { RunRecord } from '../openwop/runs.ts';
 
@@ -106,7 +103,7 @@ export interface HostRuntime {
   /** The confidence floor below which a decision escalates. */
   escalationFloor(): number;
   /** One supervisor step with `decision`; an interrupt it raises is answered "approved". */
-  supervisorStep(runId: string, decision: OrchestratorDecisionLike): Promise<void>;
+  supervisorStep(runId: string, decision: Readonly<OrchestratorDecision>): Promise<void>;
   /** A child run's write into the scope it inherits from its parent, through the SR-1 chokepoint of that scope. */
   childWrite(parent: { readonly runId: string; readonly memoryRef: string }, childRunId: string, write: { readonly content: string; readonly ttlSeconds?: number }): Promise<MemoryEntry>;
   /** What the parent's supervisor reads of the ref (children's unexpired writes included). */

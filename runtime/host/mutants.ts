@@ -3,11 +3,11 @@
  * Each switch wraps a HostRuntime and replaces the operations it breaks; the routes never know. The normal
  * implementation is reference-runtime.ts; nothing outside this module and the tests names a switch.
  */
-import { CommitmentEngine, InMemoryFiredLedger, type CommitmentFiredPayload } from '../commitments/engine.ts';
+import type { CommitmentFiredPayload, MemoryEntry } from '../../generated/ts/index.ts';
+import { CommitmentEngine, InMemoryFiredLedger } from '../commitments/engine.ts';
 import { ConsolidationService } from '../consolidation/service.ts';
 import { TenantMemoryAdapter } from '../memory/adapter.ts';
 import { parseMemoryRef } from '../memory/memory-ref.ts';
-import type { MemoryEntry } from '../memory/adapter.ts';
 import { BACKGROUND_RUN_ID, type OpenwopRuntime } from '../openwop/index.ts';
 import type { HostRuntime } from './host-runtime.ts';
 import { durablePointer } from './reference-runtime.ts';
@@ -66,7 +66,7 @@ const MUTANTS = {
     ...base,
     async supervisorStep(runId, decision) {
       rt.log.append(runId, { type: 'runOrchestrator.decided', payload: { decision } });
-      const { worker } = decision as { worker?: unknown };
+      const { worker } = decision;
       rt.log.append(runId, { type: 'worker.dispatched', payload: { decisionKind: decision.kind, ...(worker !== undefined ? { worker } : {}) } });
     },
   }),

@@ -6,6 +6,7 @@
  * `runBaselineConformance` is the suite: it exercises a candidate + adapter against each clause of the profile
  * and writes an `inquirium.baseline-assistant-conformance-report.v1`.
  */
+import type { InquiriumConformanceCheck } from '../../generated/ts/index.ts';
 import type { Clock, IdSource } from '../shared/clock.ts';
 import { toIso } from '../shared/clock.ts';
 import { countTokens } from '../shared/tokenizer.ts';
@@ -23,13 +24,6 @@ export const BASELINE_PROFILE = {
   guarantees: { no_telemetry_egress: true, no_remote_fallback: true, works_offline: true, no_economic_gating: true },
   'conformance/max-age': 'P7D',
 } as const;
-
-export interface ConformanceCheck {
-  'check/id': string;
-  clause: string;
-  result: 'pass' | 'fail';
-  'detail/code'?: string;
-}
 
 export interface EgressObserver {
   /** Non-loopback connections the runtime attempted so far (the host's network monitor, e.g. for an Ollama process). */
@@ -55,7 +49,7 @@ export async function runBaselineConformance(
   o: { clock: Clock; ids: IdSource; environmentRef: string; egress?: EgressObserver },
 ): Promise<Record<string, unknown>> {
   const req = BASELINE_PROFILE.requires;
-  const checks: ConformanceCheck[] = [];
+  const checks: InquiriumConformanceCheck[] = [];
   const check = (id: string, clause: string, ok: boolean, detail?: string) => checks.push({ 'check/id': id, clause, result: ok ? 'pass' : 'fail', ...(ok || detail === undefined ? {} : { 'detail/code': detail }) });
 
   check('local-transport', '/requires/transports', isLocal(candidate), 'transport-not-local');

@@ -8,6 +8,7 @@
  * Missing settings take the shipped defaults below, which are themselves monotone (a test holds them to it).
  */
 import type { InquiriumAssistantConfig } from '../../generated/ts/inquirium.assistant-config.v1.ts';
+import { WopkitError } from '../shared/errors.ts';
 import { assertDto } from './dto.ts';
 import { checkClassKeyedMonotone, checkModeKeyedMonotone, type ClassKeyed, type ModeKeyed, type MonotonicityViolation } from './keyed.ts';
 import {
@@ -50,10 +51,10 @@ export const DEFAULT_ASSISTANT_CONFIG: AssistantConfig = {
   },
 };
 
-export class AssistantConfigError extends Error {
+/** A configuration that loosens a safety setting as restrictiveness rises, unacknowledged: refused at load time. */
+export class AssistantConfigError extends WopkitError<'assistant-config-not-monotone'> {
   constructor(readonly violations: readonly MonotonicityViolation<unknown>[]) {
-    super(`assistant config rejected: ${violations.map((v) => v.message).join('; ')}`);
-    this.name = 'AssistantConfigError';
+    super('assistant-config-not-monotone', `assistant config rejected: ${violations.map((v) => v.message).join('; ')}`);
   }
 }
 

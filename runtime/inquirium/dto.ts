@@ -4,6 +4,7 @@
  * module, so nothing is compiled at start-up).
  */
 import { validatorIndex } from '../../generated/validators/validators.js';
+import { validationFailures, WopkitError } from '../shared/errors.ts';
 
 const BASE = 'https://wopkit.dev/schemas/inquirium/v1/';
 interface GeneratedValidator {
@@ -45,10 +46,14 @@ export interface DtoFailure {
   readonly message: string;
 }
 
-export class DtoValidationError extends Error {
+/** A DTO failed its schema: 400 validation_failed with the (bounded) failures. */
+export class DtoValidationError extends WopkitError<'dto-invalid'> {
   constructor(readonly dto: DtoId, readonly failures: readonly DtoFailure[]) {
-    super(`${dto} is invalid: ${failures.map((f) => `${f.instancePath || '/'} ${f.message}`).join('; ')}`);
-    this.name = 'DtoValidationError';
+    super('dto-invalid', `${dto} is invalid: ${failures.map((f) => `${f.instancePath || '/'} ${f.message}`).join('; ')}`, {
+      error: 'validation_failed',
+      message: 'body does not match its schema',
+      ...(failures.length > 0 ? { details: { failures: validationFailures(failures) } } : {}),
+    });
   }
 }
 

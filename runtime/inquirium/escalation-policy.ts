@@ -12,6 +12,7 @@
  * must be a question/ref. A purely informational notice has no question, so it is handed over as a `Notice`,
  * not forced into that schema.)
  */
+import { WopkitError } from '../shared/errors.ts';
 import { DEFAULT_ASSISTANT_CONFIG } from './config.ts';
 import { resolveModeKeyed, type ModeKeyed, type Resolution } from './keyed.ts';
 import { projectToNotification, type OperatorQuestions } from './operator-questions.ts';
@@ -65,10 +66,9 @@ export type Raised =
   | { readonly level: 'notification'; readonly decision: EscalationDecision; readonly notice: Notice }
   | { readonly level: 'operator-prompt'; readonly decision: EscalationDecision; readonly question: Record<string, unknown>; readonly notification: Record<string, unknown> };
 
-export class EscalationError extends Error {
-  constructor(readonly code: 'prompt-needs-question', message: string) {
-    super(message);
-    this.name = 'EscalationError';
+export class EscalationError extends WopkitError<'prompt-needs-question'> {
+  constructor(code: 'prompt-needs-question', message: string) {
+    super(code, message);
   }
 }
 

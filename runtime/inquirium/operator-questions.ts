@@ -10,6 +10,7 @@
  * key, is refused.
  */
 import type { Clock } from '../shared/clock.ts';
+import { validationFailures, WopkitError, type WireAnswer } from '../shared/errors.ts';
 import { toIso } from '../shared/clock.ts';
 import { durationMs } from '../shared/duration.ts';
 import { assertDto, checkDto } from './dto.ts';
@@ -109,10 +110,20 @@ export function validateProposedQuestion(request: unknown, policy: HostQuestionP
   return issues;
 }
 
-export class QuestionError extends Error {
-  constructor(readonly code: 'question-invalid' | 'question-unknown' | 'question-terminal' | 'answer-not-allowed' | 'idempotency-key-mismatch' | 'question-exists', message: string, readonly issues: readonly ValidationIssue[] = []) {
-    super(message);
-    this.name = 'QuestionError';
+export type QuestionErrorCode = 'question-invalid' | 'question-unknown' | 'question-terminal' | 'answer-not-allowed' | 'idempotency-key-mismatch' | 'question-exists';
+
+/** Invalid with issues → 400 validation_failed listing them; unknown → 404; any other refusal → 409. */
+function questionWire(code: QuestionErrorCode, issues: readonly ValidationIssue[]): WireAnswer {
+  if (code === 'question-invalid' && issues.length > 0) {
+    const failures = validationFailures(issues.map((i) => ({ instancePath: '', message: `${i.code}: ${i.message}` })));
+    return { error: 'validation_failed', message: 'the proposed question was rejected by host validation', details: { failures } };
+  }
+  return { error: code === 'question-unknown' ? 'not_found' : 'conflict', message: `question refused: ${code}` };
+}
+
+export class QuestionError extends WopkitError<QuestionErrorCode> {
+  constructor(code: QuestionErrorCode, message: string, readonly issues: readonly ValidationIssue[] = []) {
+    super(code, message, questionWire(code, issues));
   }
 }
 

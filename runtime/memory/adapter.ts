@@ -5,42 +5,31 @@
  * even when the shared store holds entries under that exact key. TTL: expired entries never surface, whether or
  * not they were purged. Errors from the store are replaced by a `MemoryAdapterError` that carries no entry data.
  */
+import type { MemoryListOptions } from '../../generated/ts/memory-list-options.ts';
 import type { Clock } from '../shared/clock.ts';
+import { WopkitError } from '../shared/errors.ts';
 import { parseMemoryRef } from './memory-ref.ts';
-import { isExpired, type SharedMemoryStore, type StoredEntry } from './store.ts';
+import type { SharedMemoryStore, StoredEntry } from './store.ts';
+import { isExpired } from './ttl.ts';
 
-/** Wire-shaped MemoryEntry (dates as ISO-8601 strings). */
-export interface MemoryEntry {
-  readonly id: string;
-  readonly content: string;
-  readonly tags: readonly string[];
-  readonly createdAt: string;
-  readonly expiresAt?: string;
-}
-
-export interface MemoryListOptions {
-  readonly limit?: number;
-  readonly tag?: string;
-}
-
+/** The spec's read interface: entries are the generated `MemoryEntry`, options the generated `MemoryListOptions`. */
 export interface MemoryAdapter {
-  list(memoryRef: string, options?: MemoryListOptions): Promise<readonly MemoryEntry[]>;
-  get(memoryRef: string, memoryId: string): Promise<MemoryEntry | null>;
+  list(memoryRef: string, options?: Readonly<MemoryListOptions>): Promise<readonly StoredEntry[]>;
+  get(memoryRef: string, memoryId: string): Promise<StoredEntry | null>;
 }
 
 /** Largest page a list returns, whatever limit asks (the host may bound it further). */
 export const MAX_LIST_LIMIT = 1000;
 
 /** A store failure, stripped of anything the store said (CTI-1 rule 3: errors don't leak entry data). */
-export class MemoryAdapterError extends Error {
-  readonly code = 'memory_unavailable';
+export class MemoryAdapterError extends WopkitError<'memory_unavailable'> {
   constructor(operation: 'list' | 'get') {
-    super(`memory ${operation} failed`);
-    this.name = 'MemoryAdapterError';
+    super('memory_unavailable', `memory ${operation} failed`);
   }
 }
 
-const toWire = (e: StoredEntry): MemoryEntry =>
+/** A fresh copy carrying the spec's fields only (whatever else a stored entry holds stays in the store). */
+const toWire = (e: StoredEntry): StoredEntry =>
   e.expiresAt === undefined
     ? { id: e.id, content: e.content, tags: [...e.tags], createdAt: e.createdAt }
     : { id: e.id, content: e.content, tags: [...e.tags], createdAt: e.createdAt, expiresAt: e.expiresAt };
@@ -62,7 +51,7 @@ export class TenantMemoryAdapter implements MemoryAdapter {
     return parsed !== null && parsed.tenant === this.tenant;
   }
 
-  async list(memoryRef: string, options: MemoryListOptions = {}): Promise<readonly MemoryEntry[]> {
+  async list(memoryRef: string, options: Readonly<MemoryListOptions> = {}): Promise<readonly StoredEntry[]> {
     if (!this.#owns(memoryRef)) return [];
     const limit = normaliseLimit(options.limit);
     if (limit === 0) return [];
@@ -81,7 +70,7 @@ export class TenantMemoryAdapter implements MemoryAdapter {
       .map(toWire);
   }
 
-  async get(memoryRef: string, memoryId: string): Promise<MemoryEntry | null> {
+  async get(memoryRef: string, memoryId: string): Promise<StoredEntry | null> {
     if (!this.#owns(memoryRef) || typeof memoryId !== 'string' || memoryId.length === 0 || memoryId.length > 512) return null;
     let e: StoredEntry | undefined;
     try {

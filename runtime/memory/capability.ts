@@ -4,7 +4,7 @@
  * TTL and forget (`memory.retention`), and write attribution only when memory.written events are actually
  * emitted. Search is never claimed: list-by-tag is the plain read interface, not a query beyond list.
  */
-import type { CapabilityFragment } from '../capabilities/registry.ts';
+import type { Capabilities } from '../../generated/ts/index.ts';
 import type { MemoryWriter } from './writer.ts';
 
 export interface MemoryCapabilityOptions {
@@ -15,7 +15,7 @@ export interface MemoryCapabilityOptions {
   readonly forget: boolean;
 }
 
-export function memoryCapability(o: MemoryCapabilityOptions): CapabilityFragment {
+export function memoryCapability(o: MemoryCapabilityOptions): Required<Pick<Capabilities, 'agents' | 'memory'>> {
   return {
     agents: { supported: true, memoryBackends: ['long-term'] },
     memory: {

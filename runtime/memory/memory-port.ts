@@ -6,15 +6,13 @@
  * Entries are stored raw (expired entries included) — read-side TTL filtering belongs to the adapter's list/get;
  * the journal needs the raw before-images to project snapshots.
  */
+import type { MemoryEntry } from '../../generated/ts/memory-entry.ts';
 
-/** A stored long-term entry (wire shape: ISO-8601 dates). */
-export interface StoredEntry {
-  readonly id: string;
-  readonly content: string;
-  readonly tags: readonly string[];
-  readonly createdAt: string;
-  readonly expiresAt?: string | undefined;
-}
+/**
+ * An entry as the store holds it and every runtime path passes it around: the generated wire `MemoryEntry`
+ * (ISO-8601 dates), read-only. The shared store also freezes it.
+ */
+export type StoredEntry = Readonly<MemoryEntry>;
 
 export interface MemoryStorePort {
   /** Raw entries of one memoryRef (including expired ones), any order. */

@@ -6,6 +6,7 @@
  * It implements the `MemoryStorePort` the consolidation, commitment and multi-agent modules use.
  */
 import type { MemoryStorePort, StoredEntry } from './memory-port.ts';
+import { isExpired } from './ttl.ts';
 
 export type { StoredEntry } from './memory-port.ts';
 
@@ -37,7 +38,8 @@ export class SharedMemoryStore implements MemoryStorePort {
   upsertSync(memoryRef: string, entry: StoredEntry): void {
     let m = this.#refs.get(memoryRef);
     if (m === undefined) this.#refs.set(memoryRef, (m = new Map()));
-    const frozen = Object.freeze({ ...entry, tags: Object.freeze([...entry.tags]) });
+    // Frozen to the bone at run time; the wire type keeps `tags: string[]`, so the frozen array is typed as it.
+    const frozen: StoredEntry = Object.freeze({ ...entry, tags: Object.freeze([...entry.tags]) as string[] });
     m.set(entry.id, frozen);
     for (const o of this.#observers) o(memoryRef, entry.id, frozen);
   }
@@ -70,11 +72,4 @@ export class SharedMemoryStore implements MemoryStorePort {
     }
     return n;
   }
-}
-
-/** TTL rule: an entry surfaces only while now < expiresAt (millisecond granularity). */
-export function isExpired(entry: Pick<StoredEntry, 'expiresAt'>, nowMs: number): boolean {
-  if (entry.expiresAt === undefined) return false;
-  const t = Date.parse(entry.expiresAt);
-  return Number.isNaN(t) || nowMs >= t;
 }

@@ -1,16 +1,17 @@
 /**
  * The host-internal write path (RFC 0004 writes are not part of the protocol surface). Every write — a direct
  * put, a compaction output, a distillation archive, a consolidation merge — goes through `redactFor`, the one
- * SR-1 chokepoint, before it reaches the store.
+ * SR-1 chokepoint, before it reaches the store. The redaction itself is injected (`redact`; production wires
+ * `writeRedactor` from runtime/redaction/), so the memory module depends on nothing but runtime/shared/.
  *
  * Tiers: an entry tagged `tier:transactional` is short-lived working memory (distillation's input); any other
  * entry is long-term (consolidation's input). TTL: `ttlSeconds` counts from this write's clock reading, which is
  * what makes a child run's TTL count from the child's write time (RFC 0039 MAE-2).
  */
+import type { MemoryWrittenPayload } from '../../generated/ts/index.ts';
 import type { Clock, IdSource } from '../shared/clock.ts';
 import { toIso } from '../shared/clock.ts';
-import { redact } from '../redaction/chokepoint.ts';
-import type { SecretRegistries } from '../redaction/secret-registry.ts';
+import { BAD_REQUEST, WopkitError } from '../shared/errors.ts';
 import { parseMemoryRef } from './memory-ref.ts';
 import type { SharedMemoryStore, StoredEntry } from './store.ts';
 
@@ -38,29 +39,32 @@ export interface PutInput {
   readonly expiresAt?: string;
 }
 
+/**
+ * SR-1 for one write into `tenant`'s memory, by the run `runId` when a run writes: returns the content with every
+ * registered secret of that run and of the tenant's other live runs replaced by its marker.
+ */
+export type WriteRedactor = (content: string, scope: { readonly tenant: string; readonly runId?: string }) => string;
+
 export type MemoryWriteErrorCode = 'invalid_memory_ref' | 'cross_tenant' | 'entry_too_large' | 'invalid_entry';
 
 /** A refused write. Messages never include content. */
-export class MemoryWriteError extends Error {
-  constructor(readonly code: MemoryWriteErrorCode, message: string) {
-    super(message);
-    this.name = 'MemoryWriteError';
+export class MemoryWriteError extends WopkitError<MemoryWriteErrorCode> {
+  constructor(code: MemoryWriteErrorCode, message: string) {
+    super(code, message, BAD_REQUEST);
   }
 }
 
-export interface WrittenEvent {
-  readonly memoryRef: string;
-  readonly memoryId: string;
-  readonly operation: 'put' | 'delete';
-  readonly byteSize?: number;
+/** What `onWrite` hears: the `memory.written` identifiers (operation always set) and the writer's context. */
+export type WrittenEvent = Readonly<Pick<MemoryWrittenPayload, 'memoryRef' | 'memoryId' | 'byteSize'> & Required<Pick<MemoryWrittenPayload, 'operation'>>> & {
   readonly context: WriteContext;
-}
+};
 
 export interface MemoryWriterOptions {
   readonly store: SharedMemoryStore;
   readonly clock: Clock;
   readonly ids: IdSource;
-  readonly registries: SecretRegistries;
+  /** The SR-1 chokepoint every write goes through. */
+  readonly redact: WriteRedactor;
   readonly maxEntrySizeBytes?: number;
   /** Called after each successful write (content-free), e.g. to emit memory.written. */
   readonly onWrite?: (event: WrittenEvent) => void;
@@ -88,13 +92,8 @@ export class MemoryWriter {
    */
   redactFor(memoryRef: string, ctx: WriteContext = {}): (content: string) => string {
     const tenant = this.tenantFor(memoryRef, ctx);
-    return (content: string) => {
-      let out = content;
-      const own = ctx.runId !== undefined ? this.o.registries.get(ctx.runId) : undefined;
-      if (own !== undefined) out = redact(out, own);
-      for (const r of this.o.registries.liveForTenant(tenant)) if (r !== own) out = redact(out, r);
-      return out;
-    };
+    const scope = ctx.runId === undefined ? { tenant } : { tenant, runId: ctx.runId };
+    return (content: string) => this.o.redact(content, scope);
   }
 
   /** Write one entry (redacted). Returns the stored entry. */

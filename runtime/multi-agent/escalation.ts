@@ -13,6 +13,8 @@
  *
  * Event order in the run log: decision → confidence-escalated → interrupt requested → (resolution) → dispatch.
  */
+import type { KnownRunEventType } from '../../generated/run-events/index.ts';
+import { WopkitError } from '../shared/errors.ts';
 
 export const SPEC_CONFIDENCE_FLOOR = 0.5;
 
@@ -26,19 +28,15 @@ export interface OrchestratorDecisionLike {
   readonly [k: string]: unknown;
 }
 
-export class EscalationConfigError extends Error {
-  readonly code = 'confidence_floor_invalid';
+export class EscalationConfigError extends WopkitError<'confidence_floor_invalid'> {
   constructor(message: string) {
-    super(message);
-    this.name = 'EscalationConfigError';
+    super('confidence_floor_invalid', message);
   }
 }
 
-export class InvalidDecisionError extends Error {
-  readonly code = 'orchestrator_decision_invalid';
+export class InvalidDecisionError extends WopkitError<'orchestrator_decision_invalid'> {
   constructor(message: string) {
-    super(message);
-    this.name = 'InvalidDecisionError';
+    super('orchestrator_decision_invalid', message);
   }
 }
 
@@ -87,7 +85,7 @@ export const ESCALATION_EVENT_TYPES = {
   interruptRequested: 'interrupt.requested',
   interruptResolved: 'interrupt.resolved',
   dispatched: 'worker.dispatched',
-} as const;
+} as const satisfies Record<string, KnownRunEventType>;
 
 /** How the operator resolved the interrupt. */
 export type InterruptResolution =

@@ -6,17 +6,20 @@
  * consolidation leave it empty). Every event appended to a run's log records a watermark: the journal head and the
  * clock at that moment. Memory "as it was at event index N of run R" is the state after every mutation with
  * `jseq <= watermark(R, N).jseq` — computed by reverse projection: start from the journal's mirror of the current
- * state and undo, newest first, every mutation of that memoryRef with a larger jseq. Entries whose `expiresAt` is
- * at or before the watermark's clock are hidden (TTL evaluated at the snapshot anchor, not now).
+ * state and undo, newest first, every mutation of that memoryRef with a larger jseq. Entries the TTL rule
+ * (`memory/ttl.ts`) finds expired at the watermark's clock are hidden (TTL evaluated at the snapshot anchor, not now).
  *
  * Availability: reverse projection needs every mutation after the watermark. Retention pruning drops mutations
  * older than `retentionMs` (never past a held fork's watermark); a fork whose watermark precedes the pruned
  * prefix is refused with `replay_memory_snapshot_unavailable` / `retention_expired`. A fork of a run whose event
  * index is gone (never recorded, or dropped with the run's log) is refused with `event_log_unavailable`.
  */
+import type { MemoryListOptions, ReplayMemorySnapshotUnavailableDetails } from '../../generated/ts/index.ts';
 import type { Clock } from '../shared/clock.ts';
+import { WopkitError } from '../shared/errors.ts';
 import type { MemoryStorePort, StoredEntry } from '../memory/memory-port.ts';
 import { ReadSnapshotHolds } from '../memory/read-snapshots.ts';
+import { isExpired } from '../memory/ttl.ts';
 
 export interface JournalRecord {
   readonly jseq: number;
@@ -29,35 +32,23 @@ export interface JournalRecord {
   readonly runSeq?: number;
 }
 
-export interface ReplaySnapshotUnavailableDetails {
-  fromSeq: number;
-  sourceRunId: string;
-  reason: 'retention_expired' | 'event_log_unavailable';
-  oldestAvailableIdx?: number;
-}
-
-/** Typed refusal of a fork whose memory snapshot cannot be served (RFC 0039 §C). */
-export class ReplayMemorySnapshotUnavailableError extends Error {
-  readonly code = 'replay_memory_snapshot_unavailable' as const;
-  constructor(readonly details: ReplaySnapshotUnavailableDetails) {
+/** Typed refusal of a fork whose memory snapshot cannot be served (RFC 0039 §C): 422 with the details. */
+export class ReplayMemorySnapshotUnavailableError extends WopkitError<'replay_memory_snapshot_unavailable'> {
+  declare readonly details: ReplayMemorySnapshotUnavailableDetails;
+  constructor(details: ReplayMemorySnapshotUnavailableDetails) {
     super(
+      'replay_memory_snapshot_unavailable',
       details.reason === 'retention_expired'
         ? `memory snapshot for event index ${details.fromSeq} is past journal retention`
         : `event log of the source run is unavailable; no memory snapshot can be anchored`,
+      { error: 'replay_memory_snapshot_unavailable', message: 'no memory snapshot can be served for that fork point', details },
     );
-    this.name = 'ReplayMemorySnapshotUnavailableError';
-  }
-  /** The REST error envelope. */
-  toWire(): { error: 'replay_memory_snapshot_unavailable'; message: string; details: ReplaySnapshotUnavailableDetails } {
-    return { error: this.code, message: this.message, details: { ...this.details } };
   }
 }
 
-export class ForkSeqOutOfRangeError extends Error {
-  readonly code = 'fork_seq_out_of_range' as const;
+export class ForkSeqOutOfRangeError extends WopkitError<'fork_seq_out_of_range'> {
   constructor(readonly fromSeq: number, readonly lastSeq: number | undefined) {
-    super(`fork index ${fromSeq} is beyond the source run's last event (${String(lastSeq)})`);
-    this.name = 'ForkSeqOutOfRangeError';
+    super('fork_seq_out_of_range', `fork index ${fromSeq} is beyond the source run's last event (${String(lastSeq)})`);
   }
 }
 
@@ -186,7 +177,7 @@ export class MemoryJournal {
     const jseq = idx.jseqs[i]!;
     if (jseq < this.#prunedThrough) {
       const oldest = lowerBound(idx.jseqs, this.#prunedThrough);
-      const details: ReplaySnapshotUnavailableDetails = { fromSeq, sourceRunId, reason: 'retention_expired' };
+      const details: ReplayMemorySnapshotUnavailableDetails = { fromSeq, sourceRunId, reason: 'retention_expired' };
       if (oldest < idx.seqs.length) details.oldestAvailableIdx = idx.seqs[oldest]!;
       throw new ReplayMemorySnapshotUnavailableError(details);
     }
@@ -203,7 +194,7 @@ export class MemoryJournal {
       if (r.before === null) state.delete(r.memoryId);
       else state.set(r.memoryId, r.before);
     }
-    for (const [id, e] of state) if (e.expiresAt !== undefined && Date.parse(e.expiresAt) <= w.at) state.delete(id);
+    for (const [id, e] of state) if (isExpired(e, w.at)) state.delete(id);
     return state;
   }
 
@@ -253,7 +244,7 @@ export class ForkMemoryView {
     return s;
   }
 
-  async list(memoryRef: string, options: { limit?: number; tag?: string } = {}): Promise<StoredEntry[]> {
+  async list(memoryRef: string, options: Readonly<MemoryListOptions> = {}): Promise<StoredEntry[]> {
     let out = [...this.#state(memoryRef).values()].sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : 1));
     if (options.tag !== undefined) out = out.filter((e) => e.tags.includes(options.tag!));
     return options.limit === undefined ? out : out.slice(0, options.limit);

@@ -11,18 +11,20 @@
  *   `advisory` opts out: writes apply immediately, concurrent writes to the same id resolve last-write-wins (the
  *   write that reaches the store last is kept).
  */
+import type { ExecutionModelCapability, RunStartedPayload } from '../../generated/ts/index.ts';
 import type { Clock, IdSource } from '../shared/clock.ts';
 import { toIso } from '../shared/clock.ts';
+import { BAD_REQUEST, WopkitError } from '../shared/errors.ts';
 import type { MemoryStorePort, StoredEntry } from '../memory/memory-port.ts';
+import { isExpired } from '../memory/ttl.ts';
 import { KeyedMutex } from '../shared/keyed-mutex.ts';
 
-export type CrossChildMemoryConcurrency = 'strict' | 'advisory';
+/** `multiAgent.executionModel.crossChildMemoryConcurrency`: strict (serialised per parent run) or advisory. */
+export type CrossChildMemoryConcurrency = NonNullable<ExecutionModelCapability['crossChildMemoryConcurrency']>;
 
-export class SubRunScopeError extends Error {
-  readonly code = 'sub_run_scope_cross_tenant' as const;
+export class SubRunScopeError extends WopkitError<'sub_run_scope_cross_tenant'> {
   constructor(message: string) {
-    super(message);
-    this.name = 'SubRunScopeError';
+    super('sub_run_scope_cross_tenant', message, BAD_REQUEST);
   }
 }
 
@@ -80,7 +82,7 @@ export class SubRunMemory {
   scopeForChild(
     parent: { readonly runId: string; readonly memoryRef: string },
     childRunId: string,
-    dispatch: { readonly memoryScopeIsolation?: 'inherit' | 'isolated' } = {},
+    dispatch: Readonly<Pick<RunStartedPayload, 'memoryScopeIsolation'>> = {},
   ): ChildMemoryScope {
     const tenantId = this.#o.tenantOf(parent.memoryRef);
     if (tenantId === undefined) throw new SubRunScopeError('parent memoryRef does not resolve to a tenant');
@@ -116,7 +118,7 @@ export class SubRunMemory {
   readForParent(parentRunId: string, memoryRef: string): Promise<StoredEntry[]> {
     const read = async () => {
       const now = this.#o.clock.now();
-      return (await this.#o.store.listRaw(memoryRef)).filter((e) => e.expiresAt === undefined || Date.parse(e.expiresAt) > now);
+      return (await this.#o.store.listRaw(memoryRef)).filter((e) => !isExpired(e, now));
     };
     return this.concurrency === 'strict' ? this.#mutex.run(parentRunId, read) : read();
   }

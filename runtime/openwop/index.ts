@@ -6,14 +6,15 @@
  *
  * Library first: the HTTP host (runtime/host/) is a thin layer over `createOpenwopRuntime()`.
  */
+import type { ConsolidationSchedule, RunEvent } from '../../generated/ts/index.ts';
 import { CapabilityRegistry } from '../capabilities/registry.ts';
 import { CommitmentEngine } from '../commitments/engine.ts';
-import { Compactor, UnadvertisedCompactor, type EmitFn } from '../compaction/compactor.ts';
-import { ConsolidationService, type ConsolidationTrigger } from '../consolidation/service.ts';
+import { Compactor, UnadvertisedCompactor } from '../compaction/compactor.ts';
+import { ConsolidationService } from '../consolidation/service.ts';
 import { Distiller, UnadvertisedDistiller } from '../distillation/distiller.ts';
 import { DistillationScheduler } from '../distillation/schedule.ts';
 import { Workspace } from '../distillation/index-manifest.ts';
-import { RunEventLog, type RunEvent } from '../events/log.ts';
+import { RunEventLog } from '../events/log.ts';
 import { TenantMemoryAdapter } from '../memory/adapter.ts';
 import { memoryRef as buildRef, tenantOf } from '../memory/memory-ref.ts';
 import { SharedMemoryStore } from '../memory/store.ts';
@@ -32,6 +33,7 @@ import {
 import { ReadSnapshotHolds } from '../memory/read-snapshots.ts';
 import { MemoryJournal, type ForkMemoryView } from '../multi-agent/replay-snapshots.ts';
 import { SubRunMemory, type CrossChildMemoryConcurrency } from '../multi-agent/sub-run-memory.ts';
+import { writeRedactor } from '../redaction/chokepoint.ts';
 import { SecretRegistries, SimulatedByokResolver } from '../redaction/secret-registry.ts';
 import { randomIds, systemClock, type Clock, type IdSource } from '../shared/clock.ts';
 import { PredicateBoard } from './predicates.ts';
@@ -48,7 +50,7 @@ export interface OpenwopRuntimeOptions {
   readonly snapshotRetentionMs?: number;
   readonly confidenceEscalationFloor?: number;
   readonly crossChildMemoryConcurrency?: CrossChildMemoryConcurrency;
-  readonly consolidationSchedule?: ConsolidationTrigger;
+  readonly consolidationSchedule?: ConsolidationSchedule;
   /**
    * Advertise RFC 0012 compaction (default true). When false the discovery document carries no
    * memory.compaction block (and, since distillation composes compaction, no memory.distillation either).
@@ -98,10 +100,8 @@ export function createOpenwopRuntime(options: OpenwopRuntimeOptions = {}) {
     }
   };
 
-  const emit: EmitFn = (runId, type, payload) => {
-    log.append(runId, { type, payload });
-  };
-  const writer = new MemoryWriter({ store, clock, ids, registries, ...(options.maxEntrySizeBytes !== undefined ? { maxEntrySizeBytes: options.maxEntrySizeBytes } : {}) });
+  const emit = log.emit;
+  const writer = new MemoryWriter({ store, clock, ids, redact: writeRedactor(registries), ...(options.maxEntrySizeBytes !== undefined ? { maxEntrySizeBytes: options.maxEntrySizeBytes } : {}) });
   const compactionWired = options.compaction !== false;
   const distillationWired = compactionWired && options.distillation !== false;
   const compactorOptions = { store, writer, clock, ids, emit, trigger: 'both', maxOutputBytes: writer.maxEntrySizeBytes } as const;
@@ -124,7 +124,7 @@ export function createOpenwopRuntime(options: OpenwopRuntimeOptions = {}) {
       lastConsolidationEvent = log.append(ids.next('cns'), { type, payload: { ...payload } });
     },
   });
-  let lastConsolidationEvent: RunEvent | undefined;
+  let lastConsolidationEvent: Readonly<RunEvent> | undefined;
 
   const startRun = (r: Omit<RunRecord, 'tenant' | 'runId'> & { readonly runId?: string; readonly memoryScopeIsolation?: 'inherit' | 'isolated' }): RunRecord => {
     const tenant = tenantOf(r.memoryRef);

@@ -1,11 +1,13 @@
 /** Which runs exist, which tenant and memory scope each belongs to, and how it started. */
+import type { ForkOrigin } from '../../generated/ts/index.ts';
+
 export interface RunRecord {
   readonly runId: string;
   readonly tenant: string;
   readonly memoryRef: string;
   readonly workflowId: string;
   readonly parentRunId?: string;
-  readonly forkedFrom?: { readonly runId: string; readonly fromSeq: number };
+  readonly forkedFrom?: Readonly<ForkOrigin>;
 }
 
 export class RunRegistry {

@@ -12,18 +12,21 @@
  * otherwise refuses to produce content at all.
  */
 import { LeftmostLongestMatcher, type Match } from './aho-corasick.ts';
-import type { RunSecretRegistry } from './secret-registry.ts';
+import type { WriteRedactor } from '../memory/writer.ts';
+import type { RunSecretRegistry, SecretRegistries } from './secret-registry.ts';
+import { WopkitError } from '../shared/errors.ts';
 
 export const MAX_REDACTION_PASSES = 4;
 
 export const redactionMarker = (secretId: string): string => `[REDACTED:${secretId}]`;
 
 /** Redaction could not reach a clean result: nothing may be persisted (`compaction_redaction_failed`). */
-export class RedactionFailedError extends Error {
-  readonly code = 'compaction_redaction_failed';
+export class RedactionFailedError extends WopkitError<'compaction_redaction_failed'> {
   constructor() {
-    super('redaction did not converge; content not persisted');
-    this.name = 'RedactionFailedError';
+    super('compaction_redaction_failed', 'redaction did not converge; content not persisted', {
+      error: 'compaction_redaction_failed',
+      message: 'derived content could not be certified clean; nothing was written',
+    });
   }
 }
 
@@ -83,6 +86,20 @@ export function redactAll(content: string, registries: Iterable<RunSecretRegistr
   let out = content;
   for (const r of registries) out = redact(out, r);
   return out;
+}
+
+/**
+ * The SR-1 chokepoint of a memory write (what the memory writer is given): the writing run's registry when a run
+ * writes, then every other live run registry of the same tenant, so a background writer still honours the secrets
+ * the tenant's runs resolved.
+ */
+export function writeRedactor(registries: SecretRegistries): WriteRedactor {
+  return (content, { tenant, runId }) => {
+    const own = runId === undefined ? undefined : registries.get(runId);
+    let out = own === undefined ? content : redact(content, own);
+    for (const r of registries.liveForTenant(tenant)) if (r !== own) out = redact(out, r);
+    return out;
+  };
 }
 
 /** Naive reference: per secret, longest first, split/join. Used by tests and the benchmark only. */

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import type { CommitmentFiredPayload } from '../../commitments/engine.ts';
+import type { CommitmentFiredPayload } from '../../../generated/ts/index.ts';
 import { HttpError } from '../errors.ts';
 import { bodyOf, queryOf, serve, tenantOrThrow } from '../route-helpers.ts';
 import { ROUTES } from '../seam-catalogue.ts';

@@ -1,4 +1,6 @@
 /** What the generate pipeline asks of a model runtime, whatever its transport. */
+import { WopkitError } from '../../shared/errors.ts';
+
 export interface ChatMessage {
   readonly role: 'system' | 'user' | 'assistant';
   readonly content: string;
@@ -17,10 +19,9 @@ export interface InvokeResult {
 }
 
 /** A failure mapped to a stable kebab-case code (used as reason/code and diagnostics error/code). */
-export class RuntimeInvokeError extends Error {
-  constructor(readonly code: 'adapter-timeout' | 'adapter-unreachable' | 'adapter-bad-response' | 'adapter-response-too-large' | 'adapter-http-error' | 'adapter-refused-non-local', message: string) {
-    super(message);
-    this.name = 'RuntimeInvokeError';
+export class RuntimeInvokeError extends WopkitError<'adapter-timeout' | 'adapter-unreachable' | 'adapter-bad-response' | 'adapter-response-too-large' | 'adapter-http-error' | 'adapter-refused-non-local'> {
+  constructor(code: RuntimeInvokeError['code'], message: string) {
+    super(code, message);
   }
 }
 

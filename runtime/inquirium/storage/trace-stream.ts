@@ -5,17 +5,15 @@
  * stream also refuses any record that fails the schema). References are one-way: a trace names its turn and
  * participant, never a transcript record.
  */
+import type { HostSampleTraceRecord, InquiriumAssistantTurnTrace } from '../../../generated/ts/index.ts';
 import { assertDto } from '../dto.ts';
 import { FramedJsonlLog, type FramedJsonlOptions, type RecoveryReport } from './framed-jsonl.ts';
 
 export const TRACE_STREAM = 'trace/inquirium-assistant-turns';
 export const TRACE_RECORD_TYPE = 'daemon/inquirium-assistant-turn-trace.v1';
 
-export interface TraceEnvelope {
-  readonly stream: typeof TRACE_STREAM;
-  readonly record_type: typeof TRACE_RECORD_TYPE;
-  readonly body: Readonly<Record<string, unknown>>;
-}
+/** One record of the stream: `{stream, record_type, body}`, the generated trace-record shape, read-only. */
+export type TraceEnvelope = Readonly<HostSampleTraceRecord>;
 
 export interface TraceStream {
   append(trace: Record<string, unknown>): TraceEnvelope;
@@ -27,7 +25,7 @@ abstract class BaseTraceStream implements TraceStream {
   protected abstract store(e: TraceEnvelope): void;
   abstract all(): readonly TraceEnvelope[];
   append(trace: Record<string, unknown>): TraceEnvelope {
-    const body = assertDto<Record<string, unknown>>('inquirium.assistant-turn-trace.v1', trace);
+    const body = assertDto<InquiriumAssistantTurnTrace>('inquirium.assistant-turn-trace.v1', trace);
     const e: TraceEnvelope = { stream: TRACE_STREAM, record_type: TRACE_RECORD_TYPE, body: structuredClone(body) };
     this.store(e);
     return e;

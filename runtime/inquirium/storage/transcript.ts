@@ -6,6 +6,7 @@
  * removes a fact and leaves an excision record; retention is decided by the caller's ClassKeyed policy.
  */
 import type { InquiriumInquiryFeedback } from '../../../generated/ts/inquirium.inquiry-feedback.v1.ts';
+import { WopkitError } from '../../shared/errors.ts';
 import { assertDto } from '../dto.ts';
 import { FramedJsonlLog, type FramedJsonlOptions, type RecoveryReport, type RewriteReport } from './framed-jsonl.ts';
 import { classificationAxis, type Classification } from '../lattice.ts';
@@ -158,10 +159,9 @@ export class JsonlTranscriptStore extends LineStore {
   }
 }
 
-export class FeedbackError extends Error {
-  constructor(readonly code: 'result-unknown' | 'superseded-feedback-unknown', message: string) {
-    super(message);
-    this.name = 'FeedbackError';
+export class FeedbackError extends WopkitError<'result-unknown' | 'superseded-feedback-unknown'> {
+  constructor(code: FeedbackError['code'], message: string) {
+    super(code, message);
   }
 }
 

@@ -19,6 +19,7 @@ import { linkSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { threadId } from 'node:worker_threads';
+import { WopkitError } from '../../shared/errors.ts';
 
 export interface LockHolder {
   readonly pid: number;
@@ -35,8 +36,8 @@ export interface LockHolder {
 /** A stale lock that was taken over: its holder, or `unreadable` when the file did not name one. */
 export type StaleLock = Omit<LockHolder, 'token'> | { readonly unreadable: true };
 
-export class LogLockedError extends Error {
-  readonly code = 'log-locked';
+/** A second writer was refused: the log is locked by a live holder. */
+export class LogLockedError extends WopkitError<'log-locked'> {
   constructor(
     readonly logPath: string,
     readonly lockPath: string,
@@ -44,8 +45,7 @@ export class LogLockedError extends Error {
   ) {
     const here = holder.pid === process.pid && holder.host === hostname();
     const where = !here ? `pid ${holder.pid} on ${holder.host}` : (holder.thread ?? 0) === threadId ? 'this process (another open instance)' : `this process (thread ${holder.thread ?? 0})`;
-    super(`${logPath} is already open for writing by ${where}, locked since ${holder.lockedAt}; a log has one writer at a time (lock file ${lockPath})`);
-    this.name = 'LogLockedError';
+    super('log-locked', `${logPath} is already open for writing by ${where}, locked since ${holder.lockedAt}; a log has one writer at a time (lock file ${lockPath})`);
   }
 }
 

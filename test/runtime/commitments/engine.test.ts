@@ -5,7 +5,7 @@ import {
   CommitmentEngine,
   CommitmentError,
   InMemoryFiredLedger,
-  type CommitmentFiredPayload,
+  type FiredCommitmentPayload as CommitmentFiredPayload,
 } from '../../../runtime/commitments/engine.ts';
 import { commitmentIdFor, tagRuleInference } from '../../../runtime/commitments/inference.ts';
 

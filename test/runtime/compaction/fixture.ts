@@ -3,6 +3,7 @@ import { TenantMemoryAdapter } from '../../../runtime/memory/adapter.ts';
 import { SharedMemoryStore } from '../../../runtime/memory/store.ts';
 import { MemoryWriter } from '../../../runtime/memory/writer.ts';
 import { SecretRegistries } from '../../../runtime/redaction/secret-registry.ts';
+import { writeRedactor } from '../../../runtime/redaction/chokepoint.ts';
 import { Compactor } from '../../../runtime/compaction/compactor.ts';
 import { Distiller } from '../../../runtime/distillation/distiller.ts';
 import { Workspace } from '../../../runtime/distillation/index-manifest.ts';
@@ -17,9 +18,9 @@ export function setup(o: { summariser?: Summariser; maxTokenBudget?: number; ind
   const ids = new SequentialIds();
   const store = new SharedMemoryStore();
   const registries = new SecretRegistries();
-  const writer = new MemoryWriter({ store, clock, ids, registries });
+  const writer = new MemoryWriter({ store, clock, ids, redact: writeRedactor(registries) });
   const log = new RunEventLog(clock, ids);
-  const emit = (runId: string, type: string, payload: Record<string, unknown>) => { log.append(runId, { type, payload }); };
+  const emit = log.emit;
   const compactor = new Compactor({ store, writer, clock, ids, emit, ...(o.summariser ? { summariser: o.summariser } : {}) });
   const workspace = new Workspace();
   const distiller = new Distiller({

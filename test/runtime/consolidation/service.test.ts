@@ -3,7 +3,8 @@ import fc from 'fast-check';
 import { ManualClock, toIso } from '../../../runtime/shared/clock.ts';
 import { InMemoryStorePort, type StoredEntry } from '../../../runtime/memory/memory-port.ts';
 import { ReadSnapshotHolds } from '../../../runtime/memory/read-snapshots.ts';
-import { ConsolidationError, ConsolidationService, type AgentMemoryConsolidatedPayload } from '../../../runtime/consolidation/service.ts';
+import type { AgentMemoryConsolidatedPayload } from '../../../generated/ts/index.ts';
+import { ConsolidationError, ConsolidationService } from '../../../runtime/consolidation/service.ts';
 
 const tenantOf = (ref: string) => /^mem:\/\/([a-z0-9-]+)\/[a-z0-9-]+$/.exec(ref)?.[1];
 const SECRETS = new Map([['s1', 'sk-live-CANARY-AAAA1111'], ['s2', 'pw-CANARY-BBBB2222']]);

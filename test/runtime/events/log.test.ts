@@ -16,6 +16,7 @@ describe('run event log', () => {
   });
   it('refuses an invalid event and does not append it', () => {
     const log = new RunEventLog(new ManualClock(), new SequentialIds());
+    // @ts-expect-error a known type's payload is checked at compile time too (memoryRef is missing)
     expect(() => log.append('r1', { type: 'commitment.fired', payload: { commitmentId: 'c', condition: 'time' } })).toThrow(InvalidRunEventError);
     expect(log.read('r1')).toEqual([]);
     expect(log.lastSequence('r1')).toBe(-1);
@@ -31,6 +32,7 @@ describe('run event log', () => {
         const log = new RunEventLog(new ManualClock(), new SequentialIds());
         for (const [run, valid] of ops) {
           try {
+            // @ts-expect-error the refused branch (run.failed without errorCode) does not compile either
             log.append(run, valid ? { type: 'run.started', payload: { workflowId: 'w' } } : { type: 'run.failed', payload: { status: 'failed' } });
           } catch (e) { expect(e).toBeInstanceOf(InvalidRunEventError); }
         }

@@ -111,9 +111,9 @@ describe('generate pipeline (Phase 1: advise-only, local-only)', () => {
     const artifacts = new InMemoryArtifactSink();
     const rt = make([echo], { persist: { prompt: true, response: true }, artifacts });
     await rt.generate(request('PROMPT-CANARY'), ctx);
-    const body = rt.traces.all()[0]!.body as { policy: Record<string, unknown>; 'output/shape': { 'artifact/refs': string[] }; effects: { kind: string }[] };
+    const body = rt.traces.all()[0]!.body;
     expect(body.policy).toMatchObject({ 'persist/prompt': true, 'persist/response': true });
-    expect(body['output/shape']['artifact/refs']).toEqual([...artifacts.items.keys()]);
+    expect(body['output/shape']!['artifact/refs']).toEqual([...artifacts.items.keys()]);
     expect([...artifacts.items.values()].map((a) => [a.kind, a.classification])).toEqual([['prompt', 'personal'], ['response', 'personal']]);
     expect([...artifacts.items.values()][0]!.text).toContain('PROMPT-CANARY');
     expect(JSON.stringify(rt.traces.all())).not.toMatch(/CANARY/);

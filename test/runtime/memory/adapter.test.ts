@@ -5,12 +5,13 @@ import { SharedMemoryStore } from '../../../runtime/memory/store.ts';
 import { MemoryWriter, MemoryWriteError, tierOf } from '../../../runtime/memory/writer.ts';
 import { parseMemoryRef } from '../../../runtime/memory/memory-ref.ts';
 import { SecretRegistries } from '../../../runtime/redaction/secret-registry.ts';
+import { writeRedactor } from '../../../runtime/redaction/chokepoint.ts';
 import { ManualClock, SequentialIds } from '../../../runtime/shared/clock.ts';
 
 function setup() {
   const clock = new ManualClock();
   const store = new SharedMemoryStore();
-  const writer = new MemoryWriter({ store, clock, ids: new SequentialIds(), registries: new SecretRegistries() });
+  const writer = new MemoryWriter({ store, clock, ids: new SequentialIds(), redact: writeRedactor(new SecretRegistries()) });
   return { clock, store, writer, a: new TenantMemoryAdapter('tenant-a', store, clock), b: new TenantMemoryAdapter('tenant-b', store, clock) };
 }
 

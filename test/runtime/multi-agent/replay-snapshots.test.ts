@@ -51,6 +51,18 @@ describe('replay memory snapshots (RFC 0039 MAE-3)', () => {
     expect(await journal.openFork('f1', 'r', 1).get('m', 'x')).toBeNull();
   });
 
+  it('an entry whose expiresAt does not parse is hidden from a fork, as from every other read path (one TTL rule)', async () => {
+    const clock = new ManualClock();
+    const journal = new MemoryJournal({ clock });
+    const store = new JournaledStore(new InMemoryStorePort(), journal);
+    await store.upsert('m', { ...entry('x', 'unreadable lifetime', clock.now()), expiresAt: 'not-an-instant' });
+    await store.upsert('m', entry('y', 'no lifetime', clock.now()));
+    journal.markEvent('r', 0);
+    const fork = journal.openFork('f', 'r', 0);
+    expect(await fork.get('m', 'x')).toBeNull();
+    expect((await fork.list('m')).map((e) => e.id)).toEqual(['y']);
+  });
+
   it('refuses with retention_expired (+ oldestAvailableIdx) once the journal prefix is pruned', async () => {
     const clock = new ManualClock();
     const journal = new MemoryJournal({ clock, retentionMs: 60_000 });
