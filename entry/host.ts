@@ -1,0 +1,8 @@
+/**
+ * `wopkit/host` — the Fastify reference host: `createHost({ token })` returns a ready (not yet listening) app
+ * serving discovery at `GET /.well-known/openwop` (public) and every other route behind the Bearer token, and the
+ * `HostRuntime` its routes talk to.
+ */
+export * from '../runtime/host/server.ts';
+export type { HostRuntime } from '../runtime/host/host-runtime.ts';
+export type { HostMutations, MutationName } from '../runtime/host/mutants.ts';
