@@ -4,7 +4,7 @@
  */
 import { readFileSync, existsSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { CorpusError } from '../errors.ts';
 import { parseJson, readJsonFile } from '../json.ts';
 import { GENERATED, isSchemaFileName, schemaStem, titleOfValidatorName } from '../naming.ts';
@@ -34,17 +34,30 @@ function readInstance(file: string, io: Io): unknown {
   return parseJson(text, STDIN_NAME);
 }
 
+/**
+ * Where a generated module lives: under `--root` (or the working directory) when that tree is a corpus checkout
+ * (it has `schemas/` or generated validators), else the package's own copy beside this CLI (an installed package ships
+ * compiled `.js` modules, so `.ts` paths become `.js` there).
+ */
+function generatedPaths(root: string): (rel: string) => string {
+  // A corpus checkout (it has schemas/) validates with its own generated modules, or says to generate them.
+  if (existsSync(join(root, GENERATED.validators)) || existsSync(join(root, 'schemas'))) return (rel) => join(root, rel);
+  const compiled = import.meta.url.endsWith('.js');
+  return (rel) => fileURLToPath(new URL(`../../${compiled ? rel.replace(/\.ts$/, '.js') : rel}`, import.meta.url));
+}
+
 export async function validate(p: Invocation, io: Io): Promise<number> {
   const [typeName, ...files] = p.args;
   if (!typeName) throw new UsageError('validate needs a type name and at least one file');
   if (!files.length) throw new UsageError(`validate ${typeName}: no files given`);
   if (files.filter((f) => f === STDIN).length > 1) throw new UsageError(`validate reads standard input ("${STDIN}") once`);
-  const modPath = join(p.root, GENERATED.validators);
+  const at = generatedPaths(p.root);
+  const modPath = at(GENERATED.validators);
   if (!existsSync(modPath)) throw new CorpusError('generated validators not found; run `npm run gen` first', relative(process.cwd(), modPath) || modPath);
   const mod = (await import(pathToFileURL(modPath).href)) as {
     validatorIndex: Record<string, { validator: ValidatorLike; target: string; id: string }>;
   };
-  const guards = await importIfPresent<{ toFailures: (e: unknown) => Failure[] }>(join(p.root, GENERATED.guards));
+  const guards = await importIfPresent<{ toFailures: (e: unknown) => Failure[] }>(at(GENERATED.guards));
   const index = mod.validatorIndex;
   const name = titleOfValidatorName(typeName);
   // A schema file (name or path) names its root type: `memory-entry.schema.json` → target `memory-entry`.
@@ -60,7 +73,7 @@ export async function validate(p: Invocation, io: Io): Promise<number> {
   const runEvents = await importIfPresent<{
     RUN_EVENT_ENVELOPE: string;
     validateRunEvent: (e: unknown) => { valid: boolean; known: boolean; failures: Failure[] };
-  }>(join(p.root, GENERATED.runEvents));
+  }>(at(GENERATED.runEvents));
   const title = Object.keys(index).find((k) => index[k] === entry);
   const dispatch = runEvents && title === runEvents.RUN_EVENT_ENVELOPE ? runEvents.validateRunEvent : undefined;
   const results: { file: string; valid: boolean; failures: Failure[]; error?: { message: string } }[] = [];

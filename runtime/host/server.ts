@@ -13,6 +13,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { createInquiriumRuntime, type InquiriumRuntime } from '../inquirium/index.ts';
 import { createOpenwopRuntime, type OpenwopRuntime } from '../openwop/index.ts';
 import type { Clock, IdSource } from '../shared/clock.ts';
+import { WOPKIT_VERSION } from '../shared/version.ts';
 import { classify, sendError } from './errors.ts';
 import type { HostRuntime } from './host-runtime.ts';
 import { withMutations, type HostMutations } from './mutants.ts';
@@ -26,7 +27,7 @@ import { registerDistillSchedules } from './routes/distill-schedules.ts';
 import { ROUTES } from './seam-catalogue.ts';
 
 export const HOST_NAME = 'wopkit-reference-host';
-export const HOST_VERSION = '0.1.0';
+export const HOST_VERSION = WOPKIT_VERSION;
 export const DEFAULT_BODY_LIMIT = 1_048_576;
 
 export interface HostOptions {

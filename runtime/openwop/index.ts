@@ -36,6 +36,7 @@ import { SubRunMemory, type CrossChildMemoryConcurrency } from '../multi-agent/s
 import { writeRedactor } from '../redaction/chokepoint.ts';
 import { SecretRegistries, SimulatedByokResolver } from '../redaction/secret-registry.ts';
 import { randomIds, systemClock, type Clock, type IdSource } from '../shared/clock.ts';
+import { WOPKIT_VERSION } from '../shared/version.ts';
 import { PredicateBoard } from './predicates.ts';
 import { RunRegistry, type RunRecord } from './runs.ts';
 
@@ -169,7 +170,7 @@ export function createOpenwopRuntime(options: OpenwopRuntimeOptions = {}) {
   const escalationPolicy: EscalationPolicy = makeEscalationPolicy(options.confidenceEscalationFloor !== undefined ? { floor: options.confidenceEscalationFloor } : {});
 
   // Each wired module contributes what it does; a module that is not wired contributes nothing.
-  const capabilities = new CapabilityRegistry({ protocolVersion: '1.1', host: options.host ?? { name: 'wopkit-reference-host', version: '0.1.0' } })
+  const capabilities = new CapabilityRegistry({ protocolVersion: '1.1', host: options.host ?? { name: 'wopkit-reference-host', version: WOPKIT_VERSION } })
     .contribute('memory', memoryCapability({ writer, emitsWriteEvents: true, forget: true }));
   capabilities.contribute('compaction', compactor.capability()).contribute('distillation', distiller.capability())
     .contribute(

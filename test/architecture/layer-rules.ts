@@ -28,6 +28,7 @@ export const LAYER_RULES: Readonly<Record<string, readonly string[]>> = {
   ],
   conformance: ['generated', 'runtime/host/seam-catalogue.ts'],
   site: ['generated', 'generator/site-data-format.ts', 'generator/json-value.ts'],
+  entry: ['conformance', 'generated', 'runtime/capabilities', 'runtime/commitments', 'runtime/compaction', 'runtime/consolidation', 'runtime/distillation', 'runtime/events', 'runtime/host', 'runtime/inquirium', 'runtime/memory', 'runtime/multi-agent', 'runtime/openwop', 'runtime/redaction', 'runtime/shared'],
 };
 
 /** The folder a repository path belongs to, in the table's terms (`runtime/<name>` or the top-level folder). */

@@ -18,7 +18,7 @@ function astroFilesUnder(dir: string): string[] {
   return readdirSync(join(ROOT, dir), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.astro')).map((f) => `${dir}/${f.split('\\').join('/')}`);
 }
 
-const SCANNED = ['generated', 'generator', 'runtime', 'conformance', 'site/src'];
+const SCANNED = ['generated', 'generator', 'runtime', 'conformance', 'site/src', 'entry'];
 const imports = SCANNED.flatMap((dir) => [
   ...tsFilesUnder(dir).map((file) => ({ file, targets: importsOf(file) })),
   ...astroFilesUnder(dir).map((file) => ({ file, targets: astroImports(file) })),
