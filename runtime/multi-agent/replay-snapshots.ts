@@ -224,11 +224,19 @@ function lowerBound(a: readonly number[], x: number): number {
   return lo;
 }
 
+/** What a fork view holds of its snapshot besides the reader: its identity and its pin (no raw reads). */
+export interface PinnedSnapshot {
+  readonly forkRunId: string;
+  readonly watermark: Watermark;
+  /** Release the watermark pin; the snapshot cannot be read afterwards. */
+  close(): void;
+}
+
 /**
  * The raw backing of a fork view: memory at one watermark, projected per memoryRef on first read (which pins the
  * watermark for that ref) and cached. Read only through the view's TenantReader.
  */
-class SnapshotAt implements RawEntrySource {
+class SnapshotAt implements RawEntrySource, PinnedSnapshot {
   readonly #journal: MemoryJournal;
   readonly #cache = new Map<string, Map<string, StoredEntry>>();
   #closed = false;
@@ -265,10 +273,10 @@ class SnapshotAt implements RawEntrySource {
 /** What a forked run reads: memory as of the fork point, read-only, through a reader bound to the fork's tenant. */
 export class ForkMemoryView {
   readonly #reader: TenantReader;
-  readonly #snapshot: SnapshotAt;
+  readonly #snapshot: PinnedSnapshot;
 
-  /** @internal built by `MemoryJournal.openFork` */
-  constructor(reader: TenantReader, snapshot: SnapshotAt) {
+  /** @internal built by `MemoryJournal.openFork`: `reader` reads `snapshot` for the fork run's tenant. */
+  constructor(reader: TenantReader, snapshot: PinnedSnapshot) {
     this.#reader = reader;
     this.#snapshot = snapshot;
   }

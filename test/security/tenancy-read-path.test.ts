@@ -39,7 +39,7 @@ describe('CTI-1: one read path', () => {
   it('views are typed against tenant-bound readers, not the raw store', () => {
     const typedBy: [string, RegExp][] = [
       ['runtime/memory/adapter.ts', /constructor\(\s*readonly tenant: string,\s*store: TenantReaders,/],
-      ['runtime/multi-agent/replay-snapshots.ts', /constructor\(reader: TenantReader, snapshot: SnapshotAt\)/],
+      ['runtime/multi-agent/replay-snapshots.ts', /constructor\(reader: TenantReader, snapshot: PinnedSnapshot\)/],
       ['runtime/compaction/compactor.ts', /readonly store: TenantReaders;/],
       ['runtime/distillation/distiller.ts', /readonly store: TenantReaders;/],
       ['runtime/memory/memory-port.ts', /interface MemoryStorePort extends TenantReaders \{/],
