@@ -5,6 +5,7 @@
  */
 import { createInquiriumRuntime, type InquiriumRuntime } from '../inquirium/index.ts';
 import type { OpenwopRuntime } from '../openwop/index.ts';
+import { tenantOf } from '../memory/memory-ref.ts';
 import type { ForkMemoryView } from '../multi-agent/replay-snapshots.ts';
 import type { ConsolidationPass, HostRuntime } from './host-runtime.ts';
 
@@ -27,6 +28,8 @@ export function createHostRuntime(openwop: OpenwopRuntime, inquirium: InquiriumR
   const remoteOnly = remoteOnlyInquirium();
   /** Fork run id → the snapshot view it reads. */
   const forks = new Map<string, ForkMemoryView>();
+  /** Raw entries of a ref as its own tenant's reader holds them (fixture probes; a malformed ref holds nothing). */
+  const ownersEntries = (memoryRef: string) => rt.store.readerFor(tenantOf(memoryRef) ?? '').entries(memoryRef);
 
   return {
     discovery: () => rt.discovery(),
@@ -66,8 +69,8 @@ export function createHostRuntime(openwop: OpenwopRuntime, inquirium: InquiriumR
       rt.registries.forRun(runId, tenant).register(secretId, value, 'run');
       rt.writer.put(memoryRef, { content }, { runId, tenant });
     },
-    storedCount: (memoryRef) => rt.store.listRawSync(memoryRef).length,
-    persistedContains: (memoryRef, needle) => rt.store.listRawSync(memoryRef).some((e) => e.content.includes(needle)),
+    storedCount: (memoryRef) => ownersEntries(memoryRef).length,
+    persistedContains: (memoryRef, needle) => ownersEntries(memoryRef).some((e) => e.content.includes(needle)),
     async consolidate(memoryRef, tenant) {
       const result = await rt.consolidation.consolidate(memoryRef, { trigger: 'on-demand', tenantId: tenant });
       return { event: result.payload, ...durablePointer(rt) };

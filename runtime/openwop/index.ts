@@ -162,6 +162,7 @@ export function createOpenwopRuntime(options: OpenwopRuntimeOptions = {}) {
     ids,
     store,
     tenantOf,
+    tenantOfRun: (runId) => runs.get(runId)?.tenant,
     mintIsolatedRef: (tenant, childRunId) => buildRef(tenant, 'runs', childRunId.replace(/[^A-Za-z0-9._-]/g, '-')),
     redact: (content) => content, // replaced per child below: each write is redacted for its own scope
     concurrency: options.crossChildMemoryConcurrency ?? 'strict',
@@ -248,7 +249,8 @@ export function createOpenwopRuntime(options: OpenwopRuntimeOptions = {}) {
     fork(sourceRunId: string, fromSeq: number): { run: RunRecord; view: ForkMemoryView } {
       const source = runs.get(sourceRunId);
       const forkRunId = ids.next('run');
-      const view = journal.openFork(forkRunId, sourceRunId, fromSeq);
+      // The fork belongs to its source's tenant: its view reads that tenant's refs only (CTI-1).
+      const view = journal.openFork({ runId: forkRunId, tenant: source?.tenant ?? '' }, sourceRunId, fromSeq);
       if (source === undefined) {
         view.close();
         throw new RangeError('unknown source run');
