@@ -6,6 +6,9 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { Options } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 
+/** The meta-schema every corpus schema follows (its `$schema`). */
+export const DRAFT_2020_12 = 'https://json-schema.org/draft/2020-12/schema';
+
 /** Annotation keywords allowed in the corpus (see docs/CONVENTIONS.md). */
 export const ANNOTATION_KEYWORDS = ['x-runtime-rules', 'x-source', 'x-type-index'] as const;
 

@@ -1,60 +1,176 @@
 #!/usr/bin/env -S npx tsx
 /**
- * `wopkit` — the generator CLI. Subcommands: gen [--check], lint, check-examples, validate <type> <file…>.
- * Every subcommand takes --format text|json and --root <dir>. Exit 0 clean, 1 findings, 2 usage or I/O error.
- * Errors are printed as one clear message naming file and pointer, never as a stack trace.
+ * `wopkit` — the generator CLI. Subcommands: gen [--check], lint, check-examples, validate <type> <file…|->; each has
+ * --help, and the CLI has --version. Every subcommand takes --format text|json and --root <dir>. Exit 0 clean,
+ * 1 findings, 2 usage or I/O error. Errors are printed as one clear message naming file and pointer, never as a stack
+ * trace. A subcommand's modules are imported only when it runs: `validate` loads the generated validators and the JSON
+ * reader, never the code generators (json-schema-to-typescript, ts-morph, quicktype-core).
  */
-import { resolve, join, relative, isAbsolute } from 'node:path';
-import { existsSync, realpathSync } from 'node:fs';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { performance } from 'node:perf_hooks';
-import { assertMetaValid, loadCorpus, readJsonFile } from './load.ts';
-import { lintCorpus, checkExamples, titleFindings, type Finding } from './lint.ts';
-import { resolveCorpus } from './resolve.ts';
-import { emitAll, checkFiles, writeFiles } from './write.ts';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { CorpusError } from './errors.ts';
+import { UsageError, where, type Format, type Invocation, type Io } from './commands/common.ts';
 
-type Format = 'text' | 'json';
+export { UsageError };
 
-/** Thrown for bad invocations (exit 2). */
-export class UsageError extends Error {}
-
-interface Io {
-  out: (s: string) => void;
-  err: (s: string) => void;
+interface OptionSpec {
+  readonly flag: string;
+  readonly arg?: string;
+  readonly help: string;
 }
 
-interface Parsed {
-  command: string;
-  args: string[];
-  format: Format;
-  root: string;
-  check: boolean;
+interface CommandSpec {
+  readonly name: string;
+  /** Positional arguments, as the synopsis shows them. */
+  readonly args: string;
+  /** One line for the command overview. */
+  readonly summary: string;
+  /** What the command does, for its --help. */
+  readonly details: readonly string[];
+  /** Options of this command only (the global ones are added to every help). */
+  readonly options: readonly OptionSpec[];
+  /** What exit 0 and exit 1 mean for this command (exit 2 is the same for all). */
+  readonly exit: readonly [string, string];
+  /** Whether the command takes positional arguments (it checks them itself). */
+  readonly takesArgs: boolean;
+  /** Runs the command; imports what it needs only now. */
+  readonly run: (p: Invocation, io: Io) => Promise<number>;
 }
 
-const USAGE = `usage: wopkit <command> [options]
+const GLOBAL_OPTIONS: readonly OptionSpec[] = [
+  { flag: '--format', arg: 'text|json', help: 'output format (default text)' },
+  { flag: '--root', arg: '<dir>', help: 'repository root holding schemas/ and generated/ (default: the current directory)' },
+  { flag: '-h, --help', help: 'this help' },
+];
+const EXIT_2 = 'usage or I/O error: bad flag or argument, unreadable or malformed file, a corpus the command cannot process, a missing package';
 
-commands:
-  gen [--check]                 write generated/ (with --check: compare only; exit 1 when out of date)
-  lint                          check the corpus rules (docs/CONVENTIONS.md)
-  check-examples                every valid example validates, every invalid one fails as declared
-  validate <type> <file...>     validate JSON files with the generated validators
-                                (<type>: a title like MemoryEntry, a target like memory-entry or capabilities--HostInfo,
-                                 a validator name like validateMemoryEntry, a schema file like memory-entry.schema.json,
-                                 or a $id, optionally with #/$defs/<Name>)
+const COMMANDS: readonly CommandSpec[] = [
+  {
+    name: 'gen',
+    args: '',
+    summary: 'write generated/ (with --check: compare only; exit 1 when out of date)',
+    details: [
+      'Load and resolve the corpus under schemas/, refuse one the emitters cannot name or resolve (a schema that is not',
+      'valid draft 2020-12, a missing, reserved or duplicate title, a dangling $ref), run every emitter and write the',
+      'files of generated/ that changed; a file under an emitter\'s paths that no emitter produced is removed.',
+    ],
+    options: [{ flag: '--check', help: 'compare with disk instead of writing: list stale, missing and extra files' }],
+    exit: ['wrote generated/ (with --check: it is up to date)', 'with --check: generated/ is out of date'],
+    takesArgs: false,
+    run: async (p, io) => (await import('./commands/gen.ts')).gen(p, io),
+  },
+  {
+    name: 'lint',
+    args: '',
+    summary: 'check the corpus rules (docs/generator.md lists them)',
+    details: ['Check the corpus rules; each finding names its file, JSON pointer and rule.'],
+    options: [],
+    exit: ['clean', 'findings'],
+    takesArgs: false,
+    run: async (p, io) => (await import('./commands/lint.ts')).lint(p, io),
+  },
+  {
+    name: 'check-examples',
+    args: '',
+    summary: 'every valid example validates, every invalid one fails as declared',
+    details: ['Validate every example: a valid one must pass, an invalid one must fail with its declared instancePath and keyword.'],
+    options: [],
+    exit: ['every example behaves as declared', 'findings'],
+    takesArgs: false,
+    run: async (p, io) => (await import('./commands/lint.ts')).checkExamples(p, io),
+  },
+  {
+    name: 'validate',
+    args: '<type> <file...>',
+    summary: 'validate JSON files (or - for standard input) with the generated validators',
+    details: [
+      'Validate JSON instances with the generated validators (run gen first). <type> is a title (MemoryEntry), an',
+      'example target (memory-entry, capabilities--HostInfo), a validator name (validateMemoryEntry), a schema file',
+      '(memory-entry.schema.json) or a $id, optionally with #/$defs/<Name>. A file "-" reads one instance from',
+      'standard input. Run events are checked through validateRunEvent (envelope, then the payload of a known type).',
+    ],
+    options: [],
+    exit: ['every instance is valid', 'an instance is invalid'],
+    takesArgs: true,
+    run: async (p, io) => (await import('./commands/validate.ts')).validate(p, io),
+  },
+];
 
-options:
-  --format text|json            output format (default text)
-  --root <dir>                  repository root (default: current directory)
-  -h, --help                    this help`;
+const optionLines = (options: readonly OptionSpec[]): string[] => {
+  const label = (o: OptionSpec) => (o.arg ? `${o.flag} ${o.arg}` : o.flag);
+  const width = Math.max(...options.map((o) => label(o).length)) + 2;
+  return options.map((o) => `  ${label(o).padEnd(width)}${o.help}`);
+};
 
-const COMMANDS = new Set(['gen', 'lint', 'check-examples', 'validate', 'help']);
+/** The --help of one command: usage, what it does, options, exit codes. */
+function commandHelp(c: CommandSpec): string {
+  const own = c.options.map((o) => ` [${o.arg ? `${o.flag} ${o.arg}` : o.flag}]`).join('');
+  return [
+    `usage: wopkit ${c.name}${c.args ? ` ${c.args}` : ''}${own} [--format text|json] [--root <dir>]`,
+    '',
+    ...c.details,
+    '',
+    'options:',
+    ...optionLines([...c.options, ...GLOBAL_OPTIONS]),
+    '',
+    'exit codes:',
+    `  0  ${c.exit[0]}`,
+    `  1  ${c.exit[1]}`,
+    `  2  ${EXIT_2}`,
+  ].join('\n');
+}
+
+/** The overview: every command, the global options, where to read more. */
+function overviewHelp(): string {
+  const synopsis = (c: CommandSpec) => `${c.name}${c.args ? ` ${c.args}` : ''}${c.options.map((o) => ` [${o.flag}]`).join('')}`;
+  const width = Math.max(...COMMANDS.map((c) => synopsis(c).length)) + 2;
+  return [
+    'usage: wopkit <command> [options]',
+    '',
+    'commands:',
+    ...COMMANDS.map((c) => `  ${synopsis(c).padEnd(width)}${c.summary}`),
+    '',
+    'options:',
+    ...optionLines([...GLOBAL_OPTIONS, { flag: '--version', help: 'print the version' }]),
+    '',
+    'Run `wopkit <command> --help` for a command\'s options and exit codes.',
+    'Exit codes: 0 clean, 1 findings, 2 usage or I/O error.',
+  ].join('\n');
+}
+
+/** The version in the nearest package.json that has one, walking up from this file (from source or compiled). */
+export function cliVersion(from: string = import.meta.url): string {
+  for (let dir = dirname(fileURLToPath(from)); ; dir = dirname(dir)) {
+    const manifest = join(dir, 'package.json');
+    if (existsSync(manifest)) {
+      try {
+        const version: unknown = JSON.parse(readFileSync(manifest, 'utf8')).version;
+        if (typeof version === 'string') return version;
+      } catch {
+        /* unreadable or not JSON: keep walking */
+      }
+    }
+    if (dirname(dir) === dir) return 'unknown';
+  }
+}
+
+type Parsed = { kind: 'run'; spec: CommandSpec; invocation: Invocation } | { kind: 'help'; text: string } | { kind: 'version' };
+
+const commandNamed = (name: string): CommandSpec => {
+  const spec = COMMANDS.find((c) => c.name === name);
+  if (!spec) throw new UsageError(`unknown command "${name}"`);
+  return spec;
+};
 
 export function parseArgs(argv: readonly string[]): Parsed {
   let format: Format = 'text';
   let root = process.cwd();
-  let check = false;
+  let help = false;
+  let version = false;
+  const flags = new Set<string>();
   const rest: string[] = [];
+  const commandFlags = new Set(COMMANDS.flatMap((c) => c.options.map((o) => o.flag)));
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i] as string;
     if (a === '--format' || a.startsWith('--format=')) {
@@ -65,138 +181,47 @@ export function parseArgs(argv: readonly string[]): Parsed {
       const v = a.includes('=') ? a.slice(a.indexOf('=') + 1) : argv[++i];
       if (!v) throw new UsageError('--root needs a directory');
       root = resolve(v);
-    } else if (a === '--check') check = true;
-    else if (a === '-h' || a === '--help') rest.unshift('help');
+    } else if (a === '-h' || a === '--help') help = true;
+    else if (a === '--version') version = true;
+    else if (commandFlags.has(a)) flags.add(a);
     else if (a.startsWith('-') && a !== '-') throw new UsageError(`unknown option "${a}"`);
     else rest.push(a);
   }
-  const command = rest.shift();
-  if (!command) throw new UsageError('no command given');
-  if (!COMMANDS.has(command)) throw new UsageError(`unknown command "${command}"`);
-  if (check && command !== 'gen') throw new UsageError('--check only applies to gen');
-  if (command !== 'validate' && command !== 'help' && rest.length) throw new UsageError(`unexpected argument "${rest[0]}" for ${command}`);
-  return { command, args: rest, format, root, check };
+  if (version) return { kind: 'version' };
+  let name = rest.shift();
+  if (name === 'help') {
+    help = true;
+    name = rest.shift();
+  }
+  if (help) return { kind: 'help', text: name === undefined ? overviewHelp() : commandHelp(commandNamed(name)) };
+  if (name === undefined) throw new UsageError('no command given');
+  const spec = commandNamed(name);
+  for (const flag of flags)
+    if (!spec.options.some((o) => o.flag === flag))
+      throw new UsageError(`${flag} only applies to ${COMMANDS.filter((c) => c.options.some((o) => o.flag === flag)).map((c) => c.name).join(', ')}`);
+  if (!spec.takesArgs && rest.length) throw new UsageError(`unexpected argument "${rest[0]}" for ${name}`);
+  return { kind: 'run', spec, invocation: { command: name, args: rest, format, root, flags } };
 }
 
-const where = (file: string, pointer: string): string => (pointer ? `${file}#${pointer}` : file);
-
-function printFindings(io: Io, format: Format, command: string, findings: Finding[], extra: Record<string, unknown> = {}): number {
-  if (format === 'json') io.out(JSON.stringify({ command, ok: findings.length === 0, ...extra, findings }, null, 2));
-  else {
-    for (const f of findings) io.out(`${where(f.file, f.pointer)}: ${f.message} [${f.rule}]`);
-    io.out(`${command}: ${findings.length === 0 ? 'clean' : `${findings.length} finding${findings.length === 1 ? '' : 's'}`}${Object.keys(extra).length ? ` (${Object.entries(extra).map(([k, v]) => `${k} ${String(v)}`).join(', ')})` : ''}`);
+/** The package named by a failed import ("Cannot find package 'x'"), if that is what failed. */
+export function missingPackage(e: unknown): string | undefined {
+  const code = (e as NodeJS.ErrnoException | undefined)?.code;
+  const message = e instanceof Error ? e.message : '';
+  if (code === 'ERR_MODULE_NOT_FOUND') return /Cannot find package '([^']+)'/.exec(message)?.[1];
+  if (code === 'MODULE_NOT_FOUND') {
+    const spec = /Cannot find module '([^'./][^']*)'/.exec(message)?.[1];
+    return spec?.split('/').slice(0, spec.startsWith('@') ? 2 : 1).join('/');
   }
-  return findings.length ? 1 : 0;
+  return undefined;
 }
 
-async function gen(p: Parsed, io: Io): Promise<number> {
-  const t0 = performance.now();
-  const corpus = loadCorpus(p.root);
-  assertMetaValid(corpus);
-  const badTitle = titleFindings(corpus)[0];
-  if (badTitle) throw new CorpusError(`${badTitle.message} [${badTitle.rule}]`, badTitle.file, badTitle.pointer);
-  resolveCorpus(corpus);
-  const files = await emitAll(corpus);
-  if (p.check) {
-    const { stale, missing, extra, staleAt } = checkFiles(p.root, files);
-    const ms = Math.round(performance.now() - t0);
-    const ok = !stale.length && !missing.length && !extra.length;
-    if (p.format === 'json') io.out(JSON.stringify({ command: 'gen --check', ok, files: files.length, stale, missing, extra, staleAt, ms }, null, 2));
-    else {
-      for (const f of stale) io.out(`stale:   ${f} (differs from line ${staleAt[f]})`);
-      for (const f of missing) io.out(`missing: ${f}`);
-      for (const f of extra) io.out(`extra:   ${f}`);
-      io.out(ok ? `gen --check: generated/ is up to date (${files.length} files, ${ms} ms)` : `gen --check: generated/ is out of date (${stale.length} stale, ${missing.length} missing, ${extra.length} extra); run npm run gen`);
-    }
-    return ok ? 0 : 1;
-  }
-  const res = writeFiles(p.root, files);
-  const ms = Math.round(performance.now() - t0);
-  if (p.format === 'json') io.out(JSON.stringify({ command: 'gen', ok: true, files: files.length, written: res.written, removed: res.removed, ms }, null, 2));
-  else io.out(`gen: ${files.length} files (${res.written.length} written, ${res.unchanged} unchanged, ${res.removed.length} removed) in ${ms} ms`);
-  return 0;
-}
-
-interface ValidatorLike {
-  (data: unknown): boolean;
-  errors?: { instancePath: string; keyword: string; message?: string; params: Record<string, unknown> }[] | null;
-}
-
-async function validate(p: Parsed, io: Io): Promise<number> {
-  const [typeName, ...files] = p.args;
-  if (!typeName) throw new UsageError('validate needs a type name and at least one file');
-  if (!files.length) throw new UsageError(`validate ${typeName}: no files given`);
-  const modPath = join(p.root, 'generated/validators/validators.js');
-  if (!existsSync(modPath)) throw new CorpusError('generated validators not found; run `npm run gen` first', relative(process.cwd(), modPath) || modPath);
-  const mod = (await import(pathToFileURL(modPath).href)) as {
-    validatorIndex: Record<string, { validator: ValidatorLike; target: string; id: string }>;
-  };
-  const guardsPath = join(p.root, 'generated/guards/index.ts');
-  const guards = existsSync(guardsPath)
-    ? ((await import(pathToFileURL(guardsPath).href)) as { toFailures: (e: unknown) => { instancePath: string; message: string; keyword: string }[] })
-    : undefined;
-  const index = mod.validatorIndex;
-  const name = typeName.replace(/^validate(?=[A-Z])/, '');
-  // A schema file (name or path) names its root type: `memory-entry.schema.json` → target `memory-entry`.
-  const fileTarget = /\.schema\.json$/.test(typeName) ? (typeName.split(/[\\/]/).pop() as string).slice(0, -'.schema.json'.length) : undefined;
-  const entry =
-    index[name] ??
-    Object.values(index).find((e) => e.target === typeName || e.id === typeName || (fileTarget !== undefined && e.target === fileTarget));
-  if (!entry) {
-    const lower = typeName.toLowerCase();
-    const close = Object.keys(index).filter((t) => t.toLowerCase().includes(lower) || lower.includes(t.toLowerCase())).slice(0, 5);
-    throw new UsageError(`unknown type "${typeName}"${close.length ? ` (did you mean ${close.join(', ')}?)` : ''}; a type is a schema title, an example target, a validator name, a schema file or a $id`);
-  }
-  const runEventsPath = join(p.root, 'generated/run-events/index.ts');
-  const runEvents = existsSync(runEventsPath)
-    ? ((await import(pathToFileURL(runEventsPath).href)) as {
-        RUN_EVENT_ENVELOPE: string;
-        validateRunEvent: (e: unknown) => { valid: boolean; known: boolean; failures: { instancePath: string; message: string; keyword: string }[] };
-      })
-    : undefined;
-  const title = Object.keys(index).find((k) => index[k] === entry);
-  const dispatch = runEvents && title === runEvents.RUN_EVENT_ENVELOPE ? runEvents.validateRunEvent : undefined;
-  type Failure = { instancePath: string; message: string; keyword: string };
-  const results: { file: string; valid: boolean; failures: Failure[]; error?: { message: string } }[] = [];
-  for (const file of files) {
-    const abs = isAbsolute(file) ? file : resolve(process.cwd(), file);
-    let data: unknown;
-    try {
-      data = readJsonFile(abs, file);
-    } catch (e) {
-      // An unreadable or malformed file is an I/O error (exit 2), but the other files are still validated.
-      if (!(e instanceof CorpusError)) throw e;
-      results.push({ file, valid: false, failures: [], error: { message: e.message } });
-      continue;
-    }
-    if (dispatch) {
-      const res = dispatch(data);
-      results.push({ file, valid: res.valid, failures: res.failures });
-      continue;
-    }
-    const ok = entry.validator(data);
-    const errors = entry.validator.errors ?? [];
-    const failures = ok ? [] : guards ? guards.toFailures(errors) : errors.map((e) => ({ instancePath: e.instancePath, message: e.message ?? e.keyword, keyword: e.keyword }));
-    results.push({ file, valid: ok, failures });
-  }
-  const unreadable = results.filter((r) => r.error).length;
-  const bad = results.filter((r) => !r.valid && !r.error).length;
-  if (p.format === 'json') io.out(JSON.stringify({ command: 'validate', type: title ?? typeName, ok: bad === 0 && unreadable === 0, results }, null, 2));
-  else {
-    for (const r of results) {
-      if (r.error) io.err(`wopkit: error: ${r.file}: ${r.error.message}`);
-      else if (r.valid) io.out(`${r.file}: valid`);
-      else for (const f of r.failures) io.out(`${r.file}#${f.instancePath}: ${f.message} [${f.keyword}]`);
-    }
-    io.out(`validate: ${results.length - bad - unreadable} valid, ${bad} invalid${unreadable ? `, ${unreadable} unreadable` : ''}`);
-  }
-  return unreadable ? 2 : bad ? 1 : 0;
-}
+const defaultIo: Io = { out: (s) => console.log(s), err: (s) => console.error(s) };
 
 /** Run the CLI; returns the exit code. Never throws. */
-export async function main(argv: readonly string[], io: Io = { out: (s) => console.log(s), err: (s) => console.error(s) }): Promise<number> {
+export async function main(argv: readonly string[], io: Io = defaultIo): Promise<number> {
   // The requested format, known before parsing so that a usage error is reported in it too.
   let format: Format = argv.some((a, i) => a === '--format=json' || (a === '--format' && argv[i + 1] === 'json')) ? 'json' : 'text';
+  let command = 'wopkit';
   const fail = (message: string, file?: string, pointer?: string): number => {
     if (format === 'json') io.out(JSON.stringify({ ok: false, error: { message, ...(file ? { file } : {}), ...(pointer !== undefined && file ? { pointer } : {}) } }, null, 2));
     else io.err(`wopkit: error: ${file ? `${where(file, pointer ?? '')}: ` : ''}${message}`);
@@ -204,33 +229,31 @@ export async function main(argv: readonly string[], io: Io = { out: (s) => conso
   };
   try {
     const p = parseArgs(argv);
-    format = p.format;
-    switch (p.command) {
-      case 'help':
-        io.out(USAGE);
-        return 0;
-      case 'gen':
-        return await gen(p, io);
-      case 'lint': {
-        const corpus = loadCorpus(p.root);
-        return printFindings(io, p.format, 'lint', lintCorpus(corpus), { schemas: corpus.schemas.length, examples: corpus.examples.length });
-      }
-      case 'check-examples': {
-        const { findings, checked } = checkExamples(loadCorpus(p.root));
-        return printFindings(io, p.format, 'check-examples', findings, { examples: checked });
-      }
-      case 'validate':
-        return await validate(p, io);
+    if (p.kind === 'version') {
+      io.out(format === 'json' ? JSON.stringify({ name: 'wopkit', version: cliVersion() }) : `wopkit ${cliVersion()}`);
+      return 0;
     }
-    return 2;
+    if (p.kind === 'help') {
+      io.out(p.text);
+      return 0;
+    }
+    format = p.invocation.format;
+    command = p.invocation.command;
+    return await p.spec.run(p.invocation, io);
   } catch (e) {
-    if (e instanceof UsageError) {
-      const code = fail(e.message);
-      if (format === 'text') io.err('run `wopkit --help` for usage');
-      return code;
+    try {
+      if (e instanceof UsageError) {
+        const code = fail(e.message);
+        if (format === 'text') io.err('run `wopkit --help` for usage');
+        return code;
+      }
+      if (e instanceof CorpusError) return fail(e.message, e.file, e.pointer);
+      const pkg = missingPackage(e);
+      if (pkg !== undefined) return fail(`${command} needs the package "${pkg}", which is not installed (run npm install)`);
+      return fail(`unexpected failure: ${e instanceof Error ? e.message : String(e)}`);
+    } catch {
+      return 2; // the error channel itself failed; nothing left to print to
     }
-    if (e instanceof CorpusError) return fail(e.message, e.file, e.pointer);
-    return fail(`unexpected failure: ${(e as Error)?.message ?? String(e)}`);
   }
 }
 
@@ -244,10 +267,14 @@ function isEntryPoint(): boolean {
     return false;
   }
 }
-const invokedDirectly = isEntryPoint();
-if (invokedDirectly) {
-  main(process.argv.slice(2)).then(
-    (code) => (process.exitCode = code),
-    () => (process.exitCode = 2),
-  );
+
+if (isEntryPoint()) {
+  // The last line of defence: whatever escapes (an error thrown after main returned, in a callback) is one line, exit 2.
+  const last = (e: unknown) => {
+    process.stderr.write(`wopkit: error: unexpected failure: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.exit(2);
+  };
+  process.on('uncaughtException', last);
+  process.on('unhandledRejection', last);
+  main(process.argv.slice(2)).then((code) => (process.exitCode = code), last);
 }

@@ -1,15 +1,15 @@
 /**
- * Stage 2: the corpus rules of docs/CONVENTIONS.md, and the example check. Pure: corpus in, findings out.
+ * Stage 3, lint: the corpus rules of docs/CONVENTIONS.md as a table, and the example check. Pure: resolved corpus in,
+ * findings out. Each rule is `{id, doc, check}`; the `doc` lines are the rule list of docs/generator.md (a test keeps
+ * the two equal). `assertGeneratable` is the part of lint that `gen` enforces before it emits.
  */
-import type { Corpus, Json, JsonObject, SchemaFile } from './model.ts';
-import { createAjv } from './ajv.ts';
-import { RESERVED_TITLES, Resolved, isObject, walkSchema, type TypeInfo } from './resolve.ts';
-import { escapePointer } from './errors.ts';
-import { metaViolations } from './load.ts';
+import type { Json, JsonObject, LoadedCorpus, SchemaFile } from './model.ts';
+import { DRAFT_2020_12, createAjv } from './ajv.ts';
+import { Resolved, isObject, walkSchema, type RefSite, type TypeInfo } from './resolve.ts';
+import { FILE_STEM, RESERVED_TITLES, RUNTIME_RULE_ID, TYPE_NAME, examplePath, schemaId } from './naming.ts';
+import { CorpusError, escapePointer } from './errors.ts';
+import { assertMetaValid, metaViolations, metaViolationsOf } from './load.ts';
 import { byCodeUnits } from './order.ts';
-
-export const SCHEMA_DRAFT = 'https://json-schema.org/draft/2020-12/schema';
-export const ID_BASE = 'https://wopkit.dev/schemas/';
 
 export interface Finding {
   file: string;
@@ -18,10 +18,20 @@ export interface Finding {
   message: string;
 }
 
-const PASCAL = /^[A-Z][A-Za-z0-9]*$/;
-const KEBAB = /^[a-z0-9]+(-[a-z0-9]+)*$/;
-/** File stems: kebab-case words, optionally dot-separated (`memory-entry`, `inquirium.generate.request.v1`). */
-const FILE_STEM = /^[a-z0-9]+([.-][a-z0-9]+)*$/;
+/** What a rule's check reports: where and what (the table adds the rule id). */
+export interface Problem {
+  readonly file: string;
+  readonly pointer: string;
+  readonly message: string;
+}
+
+export interface LintRule {
+  readonly id: string;
+  /** One line: what the rule requires (rendered into docs/generator.md). */
+  readonly doc: string;
+  readonly check: (r: Resolved) => Problem[];
+}
+
 /** Subschemas whose openness is decided by the schema they compose into. */
 const COMPOSED = new Set(['if', 'then', 'else', 'not', 'contains', 'propertyNames', 'dependentSchemas', 'allOf', 'anyOf', 'oneOf']);
 
@@ -38,116 +48,94 @@ function composedParent(pointer: string): boolean {
   return COMPOSED.has(last) || (/^\d+$/.test(last) && COMPOSED.has(prev));
 }
 
-/**
- * The title rules (`title`, `title-reserved`, `title-unique`): titles name every generated type, validator and guard,
- * so `gen` refuses a corpus that breaks them (a missing title would silently drop a type; a duplicate would declare two
- * types with one name).
- */
-export function titleFindings(corpus: Corpus): Finding[] {
-  const findings: Finding[] = [];
-  const titles = new Map<string, string>();
-  for (const file of corpus.schemas) {
-    const s = file.schema;
-    const entries: [string, Json][] = [['', s]];
-    if (isObject(s['$defs'])) for (const [n, d] of Object.entries(s['$defs'])) entries.push([`/$defs/${escapePointer(n)}`, d]);
-    for (const [ptr, node] of entries) {
-      if (!isObject(node)) continue; // reported as schema-shape
-      const title = node['title'];
-      const at = { file: file.path, pointer: `${ptr}/title` };
-      if (typeof title !== 'string' || !PASCAL.test(title))
-        findings.push({ ...at, rule: 'title', message: 'every root schema and $defs entry needs a PascalCase "title" (it names the generated type)' });
-      else if (RESERVED_TITLES.has(title))
-        findings.push({ ...at, rule: 'title-reserved', message: `title "${title}" would collide with a name the generated code declares or uses; choose a more specific title` });
-      else if (titles.has(title)) findings.push({ ...at, rule: 'title-unique', message: `title "${title}" is already used by ${titles.get(title)}` });
-      else titles.set(title, `${file.path}#${ptr}`);
-    }
-  }
-  return findings;
+/** The root and every `$defs` entry of a schema file as written (also entries that are not objects), with their pointers. */
+function rawEntries(file: SchemaFile): [string, Json][] {
+  const s = file.schema;
+  const entries: [string, Json][] = [['', s]];
+  if (isObject(s['$defs'])) for (const [n, d] of Object.entries(s['$defs'])) entries.push([`/$defs/${escapePointer(n)}`, d]);
+  return entries;
 }
 
-export function lintCorpus(corpus: Corpus): Finding[] {
-  const findings: Finding[] = [];
-  const add = (file: string, pointer: string, rule: string, message: string) => findings.push({ file, pointer, rule, message });
-  const r = new Resolved(corpus);
+/** Every object root or `$defs` entry of the corpus, in corpus order. */
+function* objectEntries(corpus: LoadedCorpus): Generator<{ file: SchemaFile; ptr: string; node: JsonObject }> {
+  for (const file of corpus.schemas) for (const [ptr, node] of rawEntries(file)) if (isObject(node)) yield { file, ptr, node };
+}
 
-  findings.push(...titleFindings(corpus));
-
-  // Ids, draft, descriptions, openness, annotations.
+/** Every subschema of every file (as the ref walk sees them). */
+function* subschemas(corpus: LoadedCorpus): Generator<{ file: SchemaFile; pointer: string; node: JsonObject }> {
   for (const file of corpus.schemas) {
-    const s = file.schema;
-    if (s['$schema'] !== SCHEMA_DRAFT) add(file.path, '/$schema', 'schema-draft', `"$schema" must be "${SCHEMA_DRAFT}"`);
-    const expectedId = `${ID_BASE}${file.family}/v1/${file.fileName}`;
-    if (s['$id'] !== expectedId) add(file.path, '/$id', 'id-base', `"$id" must be "${expectedId}" (one base, named after the file)`);
-    if (!FILE_STEM.test(file.stem))
-      add(file.path, '', 'file-name', `file name "${file.fileName}" must be lowercase words joined by "-" or "." plus ".schema.json" (kebab-case, or the wire schema id)`);
-    const discriminator = isObject(s['properties']) && isObject(s['properties']['schema']) ? s['properties']['schema']['const'] : undefined;
-    if (typeof discriminator === 'string' && discriminator !== file.stem)
-      add(file.path, '/properties/schema/const', 'schema-discriminator', `the "schema" discriminator "${discriminator}" must equal the file stem "${file.stem}" (file name, $id and discriminator agree)`);
-    const entries: [string, Json][] = [['', s]];
-    if (isObject(s['$defs'])) for (const [n, d] of Object.entries(s['$defs'])) entries.push([`/$defs/${escapePointer(n)}`, d]);
-    for (const [ptr, node] of entries) {
-      if (!isObject(node)) {
-        add(file.path, ptr, 'schema-shape', 'a schema or $defs entry must be an object');
-        continue;
-      }
-      if (typeof node['description'] !== 'string' || !node['description'].trim()) add(file.path, `${ptr}/description`, 'description', 'every root schema and $defs entry needs a description');
-      for (const key of ['x-runtime-rules'] as const) {
-        if (!(key in node)) continue;
-        const rules = node[key];
-        if (!Array.isArray(rules)) add(file.path, `${ptr}/${key}`, 'runtime-rules', 'x-runtime-rules must be an array of {id, text, source}');
-        else
-          rules.forEach((rule, i) => {
-            if (!isObject(rule) || typeof rule['id'] !== 'string' || !KEBAB.test(rule['id']) || typeof rule['text'] !== 'string' || typeof rule['source'] !== 'string')
-              add(file.path, `${ptr}/${key}/${i}`, 'runtime-rules', 'each x-runtime-rules entry needs a kebab-case "id", a "text" and a "source"');
-          });
-      }
-      if ('x-source' in node && typeof node['x-source'] !== 'string') add(file.path, `${ptr}/x-source`, 'x-source', 'x-source must be a string');
-    }
-    walkSchema(s, '', (node, pointer) => {
-      if (isObject(node['properties']))
-        for (const [name, p] of Object.entries(node['properties']))
-          if (!isObject(p) || typeof p['description'] !== 'string' || !p['description'].trim()) {
-            const inCondition = /\/(if|not|contains)(\/|$)/.test(pointer);
-            if (!inCondition) add(file.path, `${pointer}/properties/${escapePointer(name)}`, 'property-description', `property "${name}" has no description`);
-          }
-      if (isObjectSchema(node) && !('additionalProperties' in node) && !('unevaluatedProperties' in node) && !composedParent(pointer) && !/\/(if|then|else|not|contains)(\/|$)/.test(pointer))
-        add(file.path, pointer, 'object-openness', 'object schema must state "additionalProperties" (or "unevaluatedProperties") explicitly: open or closed');
-      if (typeof node['$ref'] === 'string') {
-        const ref = node['$ref'];
-        if (/^[a-z][a-z0-9+.-]*:/i.test(ref)) add(file.path, `${pointer}/$ref`, 'ref-relative', `"$ref" must be relative (./file.schema.json#/$defs/X), not "${ref}"`);
-        else if (!r.tryResolve(file, ref)) add(file.path, `${pointer}/$ref`, 'ref-resolves', `"$ref" "${ref}" does not resolve offline`);
-      }
-    });
-    // x-type-index anywhere in the file
-    walkSchemaForTypeIndex(s, '', (idx, ptr) => {
-      if (!isObject(idx)) {
-        add(file.path, ptr, 'type-index', 'x-type-index must be an object {wire value: "#/$defs/Name"}');
-        return;
-      }
-      for (const [value, target] of Object.entries(idx)) {
-        const p = `${ptr}/${escapePointer(value)}`;
-        if (typeof target !== 'string') add(file.path, p, 'type-index', 'x-type-index values must be "#/$defs/<Name>" strings');
-        else if (!r.tryResolve(file, target)) add(file.path, p, 'type-index', `x-type-index pointer "${target}" does not resolve`);
-      }
-    });
+    const found: { file: SchemaFile; pointer: string; node: JsonObject }[] = [];
+    walkSchema(file.schema, '', (node, pointer) => found.push({ file, pointer, node }));
+    yield* found;
   }
+}
 
-  // Meta-schema, then strict compile.
-  const meta = metaViolations(corpus);
-  for (const v of meta) add(v.file, v.pointer, 'meta-schema', v.message);
-  const metaBad = new Set(meta.map((v) => v.file));
+/** A `$ref` with a scheme (`https:`, `urn:`): the corpus writes relative refs only. */
+const isAbsoluteRef = (site: RefSite): boolean => /^[a-z][a-z0-9+.-]*:/i.test(site.ref);
+/** Relative `$ref`s that do not resolve offline. */
+const danglingRelativeRefs = (r: Resolved): RefSite[] => r.refSites.filter((site) => !isAbsoluteRef(site) && !r.tryResolve(site.file, site.ref));
+
+type TitleRule = 'title' | 'title-reserved' | 'title-unique';
+/**
+ * The title problems of every root and `$defs` entry, in corpus order: titles name every generated type, validator and
+ * guard, so `gen` refuses a corpus with any of them (a missing title would silently drop a type; a duplicate would
+ * declare two types with one name).
+ */
+function titleProblems(corpus: LoadedCorpus): (Problem & { rule: TitleRule })[] {
+  const out: (Problem & { rule: TitleRule })[] = [];
+  const titles = new Map<string, string>();
+  for (const { file, ptr, node } of objectEntries(corpus)) {
+    const title = node['title'];
+    const at = { file: file.path, pointer: `${ptr}/title` };
+    if (typeof title !== 'string' || !TYPE_NAME.test(title))
+      out.push({ ...at, rule: 'title', message: 'every root schema and $defs entry needs a PascalCase "title" (it names the generated type)' });
+    else if (RESERVED_TITLES.has(title))
+      out.push({ ...at, rule: 'title-reserved', message: `title "${title}" would collide with a name the generated code declares or uses; choose a more specific title` });
+    else if (titles.has(title)) out.push({ ...at, rule: 'title-unique', message: `title "${title}" is already used by ${titles.get(title)}` });
+    else titles.set(title, `${file.path}#${ptr}`);
+  }
+  return out;
+}
+const titleRule = (rule: TitleRule) => (r: Resolved): Problem[] => titleProblems(r.corpus).filter((p) => p.rule === rule);
+
+/** x-type-index objects anywhere in a file. */
+function typeIndexProblems(r: Resolved): Problem[] {
+  const out: Problem[] = [];
+  for (const { file, pointer, node } of subschemas(r.corpus)) {
+    if (!('x-type-index' in node)) continue;
+    const idx = node['x-type-index'];
+    const at = `${pointer}/x-type-index`;
+    if (!isObject(idx)) {
+      out.push({ file: file.path, pointer: at, message: 'x-type-index must be an object {wire value: "#/$defs/Name"}' });
+      continue;
+    }
+    for (const [value, target] of Object.entries(idx)) {
+      const p = `${at}/${escapePointer(value)}`;
+      if (typeof target !== 'string') out.push({ file: file.path, pointer: p, message: 'x-type-index values must be "#/$defs/<Name>" strings' });
+      else if (!r.tryResolve(file, target)) out.push({ file: file.path, pointer: p, message: `x-type-index pointer "${target}" does not resolve` });
+    }
+  }
+  return out;
+}
+
+/**
+ * Every schema through Ajv2020 in strict mode: first added (all files that are valid 2020-12 schemas), then each root
+ * and `$defs` entry compiled (files with a dangling relative `$ref` are skipped: ref-resolves reports those).
+ */
+function strictCompileProblems(r: Resolved): Problem[] {
+  const out: Problem[] = [];
   const ajv = createAjv();
   const added: SchemaFile[] = [];
-  for (const file of corpus.schemas) {
-    if (metaBad.has(file.path)) continue;
+  for (const file of r.corpus.schemas) {
+    if (metaViolationsOf(ajv, file).length) continue; // reported as meta-schema
     try {
       ajv.addSchema(file.schema as object);
       added.push(file);
     } catch (e) {
-      add(file.path, '', 'strict-compile', `Ajv2020 strict mode rejects the schema: ${(e as Error).message}`);
+      out.push({ file: file.path, pointer: '', message: `Ajv2020 strict mode rejects the schema: ${(e as Error).message}` });
     }
   }
-  const danglingFiles = new Set(findings.filter((f) => f.rule === 'ref-resolves').map((f) => f.file));
+  const danglingFiles = new Set(danglingRelativeRefs(r).map((site) => site.file.path));
   for (const file of added) {
     if (danglingFiles.has(file.path)) continue;
     const targets = [file.id, ...(isObject(file.schema['$defs']) ? Object.keys(file.schema['$defs']).map((n) => `${file.id}#/$defs/${escapePointer(n)}`) : [])];
@@ -155,41 +143,185 @@ export function lintCorpus(corpus: Corpus): Finding[] {
       try {
         ajv.getSchema(t);
       } catch (e) {
-        add(file.path, t.includes('#') ? t.slice(t.indexOf('#') + 1) : '', 'strict-compile', `Ajv2020 strict mode rejects the schema: ${(e as Error).message}`);
+        out.push({ file: file.path, pointer: t.includes('#') ? t.slice(t.indexOf('#') + 1) : '', message: `Ajv2020 strict mode rejects the schema: ${(e as Error).message}` });
         break;
       }
     }
   }
-
-  // Examples: present for every shape, and every example directory names a target.
-  const targets = new Map<string, TypeInfo>();
-  for (const e of r.entries.values()) targets.set(`${e.file.family}/${e.target}`, e);
-  for (const ex of corpus.examples) {
-    if (!targets.has(`${ex.family}/${ex.target}`))
-      add(ex.path, '', 'example-target', `example directory "${ex.target}" names no schema or $defs entry (expected <stem> or <stem>--<DefName>)`);
-  }
-  for (const t of r.entries.values()) {
-    if (!t.isType) continue;
-    const needs = t.defName === '' || isObjectSchema(t.schema);
-    if (!needs) continue;
-    const mine = corpus.examples.filter((e) => e.family === t.file.family && e.target === t.target);
-    for (const kind of ['valid', 'invalid'] as const)
-      if (!mine.some((e) => e.kind === kind))
-        add(t.file.path, t.pointer, 'examples-present', `no ${kind} example for ${t.title || t.target} (expected schemas/${t.file.family}/v1/examples/${t.target}/${kind}/*.json)`);
-  }
-  return findings.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.pointer < b.pointer ? -1 : a.pointer > b.pointer ? 1 : byCodeUnits(a.rule, b.rule)));
+  return out;
 }
 
-function walkSchemaForTypeIndex(node: Json, pointer: string, fn: (idx: Json, pointer: string) => void): void {
-  walkSchema(node, pointer, (n, p) => {
-    if ('x-type-index' in n) fn(n['x-type-index'] as Json, `${p}/x-type-index`);
-  });
+/** The rules, in the order docs/generator.md lists them. */
+export const LINT_RULES: readonly LintRule[] = [
+  {
+    id: 'schema-draft',
+    doc: '`$schema` is draft 2020-12.',
+    check: (r) => r.corpus.schemas.filter((f) => f.schema['$schema'] !== DRAFT_2020_12).map((f) => ({ file: f.path, pointer: '/$schema', message: `"$schema" must be "${DRAFT_2020_12}"` })),
+  },
+  {
+    id: 'id-base',
+    doc: '`$id` is the one base followed by `<family>/v1/<file name>`.',
+    check: (r) =>
+      r.corpus.schemas
+        .filter((f) => f.schema['$id'] !== schemaId(f.family, f.fileName))
+        .map((f) => ({ file: f.path, pointer: '/$id', message: `"$id" must be "${schemaId(f.family, f.fileName)}" (one base, named after the file)` })),
+  },
+  {
+    id: 'file-name',
+    doc: 'A schema file name is lowercase words joined by `-` or `.`, plus `.schema.json`.',
+    check: (r) =>
+      r.corpus.schemas
+        .filter((f) => !FILE_STEM.test(f.stem))
+        .map((f) => ({ file: f.path, pointer: '', message: `file name "${f.fileName}" must be lowercase words joined by "-" or "." plus ".schema.json" (kebab-case, or the wire schema id)` })),
+  },
+  {
+    id: 'schema-discriminator',
+    doc: 'A root `schema` property\'s `const` equals the file stem.',
+    check: (r) =>
+      r.corpus.schemas.flatMap((f) => {
+        const props = f.schema['properties'];
+        const d = isObject(props) && isObject(props['schema']) ? props['schema']['const'] : undefined;
+        return typeof d === 'string' && d !== f.stem
+          ? [{ file: f.path, pointer: '/properties/schema/const', message: `the "schema" discriminator "${d}" must equal the file stem "${f.stem}" (file name, $id and discriminator agree)` }]
+          : [];
+      }),
+  },
+  {
+    id: 'meta-schema',
+    doc: 'Every schema is a valid draft 2020-12 schema.',
+    check: (r) => metaViolations(r.corpus),
+  },
+  {
+    id: 'strict-compile',
+    doc: 'Ajv2020 in strict mode accepts and compiles every schema.',
+    check: strictCompileProblems,
+  },
+  {
+    id: 'schema-shape',
+    doc: 'The root and every `$defs` entry are objects.',
+    check: (r) => r.corpus.schemas.flatMap((f) => rawEntries(f).filter(([, node]) => !isObject(node)).map(([ptr]) => ({ file: f.path, pointer: ptr, message: 'a schema or $defs entry must be an object' }))),
+  },
+  { id: 'title', doc: 'The root and every `$defs` entry have a PascalCase `title` (it names the generated type).', check: titleRule('title') },
+  { id: 'title-reserved', doc: 'No title is a name the generated code declares or uses (`RESERVED_TITLES` in `generator/naming.ts`).', check: titleRule('title-reserved') },
+  { id: 'title-unique', doc: 'No two titles are equal.', check: titleRule('title-unique') },
+  {
+    id: 'description',
+    doc: 'The root and every `$defs` entry have a description.',
+    check: (r) =>
+      [...objectEntries(r.corpus)]
+        .filter(({ node }) => typeof node['description'] !== 'string' || !node['description'].trim())
+        .map(({ file, ptr }) => ({ file: file.path, pointer: `${ptr}/description`, message: 'every root schema and $defs entry needs a description' })),
+  },
+  {
+    id: 'x-source',
+    doc: '`x-source` is a string.',
+    check: (r) =>
+      [...objectEntries(r.corpus)]
+        .filter(({ node }) => 'x-source' in node && typeof node['x-source'] !== 'string')
+        .map(({ file, ptr }) => ({ file: file.path, pointer: `${ptr}/x-source`, message: 'x-source must be a string' })),
+  },
+  {
+    id: 'runtime-rules',
+    doc: '`x-runtime-rules` is an array of `{id, text, source}` with kebab-case ids.',
+    check: (r) =>
+      [...objectEntries(r.corpus)].flatMap(({ file, ptr, node }): Problem[] => {
+        if (!('x-runtime-rules' in node)) return [];
+        const rules = node['x-runtime-rules'];
+        const at = `${ptr}/x-runtime-rules`;
+        if (!Array.isArray(rules)) return [{ file: file.path, pointer: at, message: 'x-runtime-rules must be an array of {id, text, source}' }];
+        return rules.flatMap((rule, i) =>
+          !isObject(rule) || typeof rule['id'] !== 'string' || !RUNTIME_RULE_ID.test(rule['id']) || typeof rule['text'] !== 'string' || typeof rule['source'] !== 'string'
+            ? [{ file: file.path, pointer: `${at}/${i}`, message: 'each x-runtime-rules entry needs a kebab-case "id", a "text" and a "source"' }]
+            : [],
+        );
+      }),
+  },
+  {
+    id: 'property-description',
+    doc: 'Every property has a description (except inside `if`, `not` and `contains`, which only test).',
+    check: (r) =>
+      [...subschemas(r.corpus)].flatMap(({ file, pointer, node }) =>
+        isObject(node['properties']) && !/\/(if|not|contains)(\/|$)/.test(pointer)
+          ? Object.entries(node['properties'])
+              .filter(([, p]) => !isObject(p) || typeof p['description'] !== 'string' || !p['description'].trim())
+              .map(([name]) => ({ file: file.path, pointer: `${pointer}/properties/${escapePointer(name)}`, message: `property "${name}" has no description` }))
+          : [],
+      ),
+  },
+  {
+    id: 'object-openness',
+    doc: 'Every object schema states `additionalProperties` or `unevaluatedProperties` (open or closed); subschemas under `if/then/else/not/contains` and composition members are exempt.',
+    check: (r) =>
+      [...subschemas(r.corpus)]
+        .filter(({ pointer, node }) => isObjectSchema(node) && !('additionalProperties' in node) && !('unevaluatedProperties' in node) && !composedParent(pointer) && !/\/(if|then|else|not|contains)(\/|$)/.test(pointer))
+        .map(({ file, pointer }) => ({ file: file.path, pointer, message: 'object schema must state "additionalProperties" (or "unevaluatedProperties") explicitly: open or closed' })),
+  },
+  {
+    id: 'ref-relative',
+    doc: 'Every `$ref` is relative (`./file.schema.json#/$defs/X`).',
+    check: (r) => r.refSites.filter(isAbsoluteRef).map((s) => ({ file: s.file.path, pointer: `${s.pointer}/$ref`, message: `"$ref" must be relative (./file.schema.json#/$defs/X), not "${s.ref}"` })),
+  },
+  {
+    id: 'ref-resolves',
+    doc: 'Every relative `$ref` resolves offline.',
+    check: (r) => danglingRelativeRefs(r).map((s) => ({ file: s.file.path, pointer: `${s.pointer}/$ref`, message: `"$ref" "${s.ref}" does not resolve offline` })),
+  },
+  {
+    id: 'type-index',
+    doc: '`x-type-index` maps wire values to `#/$defs/<Name>` pointers that resolve.',
+    check: typeIndexProblems,
+  },
+  {
+    id: 'example-target',
+    doc: 'Every example directory names a schema or `$defs` entry (`<stem>` or `<stem>--<DefName>`).',
+    check: (r) => {
+      const targets = new Set([...r.entries.values()].map((e) => `${e.file.family}/${e.target}`));
+      return r.corpus.examples
+        .filter((ex) => !targets.has(`${ex.family}/${ex.target}`))
+        .map((ex) => ({ file: ex.path, pointer: '', message: `example directory "${ex.target}" names no schema or $defs entry (expected <stem> or <stem>--<DefName>)` }));
+    },
+  },
+  {
+    id: 'examples-present',
+    doc: 'Every root type and every object `$defs` entry has a valid and an invalid example.',
+    check: (r) =>
+      [...r.entries.values()]
+        .filter((t) => t.isType && (t.defName === '' || isObjectSchema(t.schema)))
+        .flatMap((t) => {
+          const mine = r.corpus.examples.filter((e) => e.family === t.file.family && e.target === t.target);
+          return (['valid', 'invalid'] as const)
+            .filter((kind) => !mine.some((e) => e.kind === kind))
+            .map((kind) => ({ file: t.file.path, pointer: t.pointer, message: `no ${kind} example for ${t.title || t.target} (expected ${examplePath(t.file.family, t.target, kind, '*.json')})` }));
+        }),
+  },
+];
+
+const byLocation = (a: Finding, b: Finding): number => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.pointer < b.pointer ? -1 : a.pointer > b.pointer ? 1 : byCodeUnits(a.rule, b.rule));
+
+/** Run every rule; findings sorted by file, pointer and rule. */
+export function lintCorpus(r: Resolved, rules: readonly LintRule[] = LINT_RULES): Finding[] {
+  return rules.flatMap((rule) => rule.check(r).map((p): Finding => ({ file: p.file, pointer: p.pointer, rule: rule.id, message: p.message }))).sort(byLocation);
+}
+
+/** The rule list of docs/generator.md: one line per rule, from the table. */
+export const lintRuleList = (rules: readonly LintRule[] = LINT_RULES): string => rules.map((rule) => `- \`${rule.id}\` — ${rule.doc}`).join('\n');
+
+/**
+ * What the emitters need of a corpus, refused with a CorpusError (file + pointer; the CLI exits 2) in this order: every
+ * schema is a valid draft 2020-12 schema, every root and `$defs` entry has a usable title (rules title, title-reserved,
+ * title-unique: titles name every generated type), and no `$ref` dangles.
+ */
+export function assertGeneratable(r: Resolved): void {
+  assertMetaValid(r.corpus);
+  const badTitle = titleProblems(r.corpus)[0];
+  if (badTitle) throw new CorpusError(`${badTitle.message} [${badTitle.rule}]`, badTitle.file, badTitle.pointer);
+  r.checkRefs();
 }
 
 /** Check that every valid example validates and every invalid one fails with its declared pointer + keyword. */
-export function checkExamples(corpus: Corpus): { findings: Finding[]; checked: number } {
+export function checkExamples(r: Resolved): { findings: Finding[]; checked: number } {
+  const corpus = r.corpus;
   const findings: Finding[] = [];
-  const r = new Resolved(corpus);
   const ajv = createAjv();
   for (const f of corpus.schemas) ajv.addSchema(f.schema as object);
   let checked = 0;

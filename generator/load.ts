@@ -1,129 +1,20 @@
 /**
- * Stage 1: read `schemas/<family>/v1/*.schema.json` and their examples into a {@link Corpus}.
+ * Stage 1: read `schemas/<family>/v1/*.schema.json` and their examples into a {@link LoadedCorpus}.
  * Throws {@link CorpusError} (file + position) on unreadable or malformed JSON and malformed invalid-example wrappers.
  */
-import { readdirSync, readFileSync, existsSync, statSync } from 'node:fs';
+import { readdirSync, existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { Corpus, Example, Json, JsonObject, SchemaFile } from './model.ts';
+import type { Example, Json, LoadedCorpus, SchemaFile } from './model.ts';
 import { CorpusError } from './errors.ts';
-import { createAjv } from './ajv.ts';
-
-const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** Offset of the first syntax error in `text` (a small recursive-descent scan; JSON.parse does not always say where). */
-export function jsonErrorOffset(text: string): number {
-  let i = 0;
-  const ws = () => {
-    while (i < text.length && ' \t\n\r'.includes(text[i] as string)) i++;
-  };
-  const fail = (): never => {
-    throw i;
-  };
-  const lit = (w: string) => (text.startsWith(w, i) ? (i += w.length) : fail());
-  const str = () => {
-    i++;
-    while (i < text.length && text[i] !== '"') {
-      const c = text.charCodeAt(i);
-      if (c < 0x20) fail();
-      if (text[i] === '\\') {
-        i++;
-        if (text[i] === 'u') {
-          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 1, i + 5))) fail();
-          i += 4;
-        } else if (!'"\\/bfnrt'.includes(text[i] ?? 'x')) fail();
-      }
-      i++;
-    }
-    if (text[i] !== '"') fail();
-    i++;
-  };
-  const num = () => {
-    const m = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i));
-    if (!m) fail();
-    i += (m as RegExpExecArray)[0].length;
-  };
-  const value = (): void => {
-    ws();
-    const c = text[i];
-    if (c === '{') {
-      i++;
-      ws();
-      if (text[i] === '}') return void i++;
-      for (;;) {
-        ws();
-        if (text[i] !== '"') fail();
-        str();
-        ws();
-        if (text[i] !== ':') fail();
-        i++;
-        value();
-        ws();
-        if (text[i] === ',') i++;
-        else if (text[i] === '}') return void i++;
-        else fail();
-      }
-    } else if (c === '[') {
-      i++;
-      ws();
-      if (text[i] === ']') return void i++;
-      for (;;) {
-        value();
-        ws();
-        if (text[i] === ',') i++;
-        else if (text[i] === ']') return void i++;
-        else fail();
-      }
-    } else if (c === '"') str();
-    else if (c === 't') lit('true');
-    else if (c === 'f') lit('false');
-    else if (c === 'n') lit('null');
-    else num();
-  };
-  try {
-    if (text.charCodeAt(0) === 0xfeff) i = 1;
-    value();
-    ws();
-    if (i < text.length) fail();
-    return -1;
-  } catch (at) {
-    return typeof at === 'number' ? at : -1;
-  }
-}
-
-/** Parse JSON text; on failure throw a CorpusError naming the file, line and column. */
-export function parseJson(text: string, file: string): Json {
-  // A leading byte-order mark is allowed (RFC 8259 §8.1 lets parsers ignore it; some editors write one).
-  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  try {
-    return JSON.parse(body) as Json;
-  } catch (e) {
-    const at = jsonErrorOffset(body);
-    // The scanner agrees with JSON.parse on every input we know of; if it ever finds nothing, say what JSON.parse said.
-    if (at < 0) throw new CorpusError(`malformed JSON: ${(e as Error).message}`, file);
-    const before = body.slice(0, at);
-    const line = before.split('\n').length;
-    const column = at - (before.lastIndexOf('\n') + 1) + 1;
-    const reason = at >= body.length ? 'unexpected end of input' : `unexpected ${JSON.stringify(body.slice(at, at + 1))}`;
-    throw new CorpusError(`malformed JSON at line ${line}, column ${column}: ${reason}`, file);
-  }
-}
-
-/** Read and parse a JSON file; I/O errors become CorpusErrors naming the file. */
-export function readJsonFile(absPath: string, displayPath: string = absPath): Json {
-  let text: string;
-  try {
-    text = readFileSync(absPath, 'utf8');
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new CorpusError(`cannot read file${code ? ` (${code})` : ''}`, displayPath);
-  }
-  return parseJson(text, displayPath);
-}
+import { isObject, readJsonFile } from './json.ts';
+import { DRAFT_2020_12, createAjv } from './ajv.ts';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
+import { examplePath, isSchemaFileName, parseExampleTarget, schemaPath, schemaStem } from './naming.ts';
 
 const listDir = (dir: string): string[] => (existsSync(dir) && statSync(dir).isDirectory() ? readdirSync(dir).sort() : []);
 
 /** Load the corpus under `<root>/schemas`. */
-export function loadCorpus(rootDir: string): Corpus {
+export function loadCorpus(rootDir: string): LoadedCorpus {
   const root = resolve(rootDir);
   const schemasDir = join(root, 'schemas');
   if (!existsSync(schemasDir)) throw new CorpusError('directory not found (the corpus root given by --root must contain schemas/)', schemasDir);
@@ -131,22 +22,20 @@ export function loadCorpus(rootDir: string): Corpus {
   const examples: Example[] = [];
   for (const family of listDir(schemasDir)) {
     const dir = join(schemasDir, family, 'v1');
-    for (const fileName of listDir(dir).filter((n) => n.endsWith('.schema.json'))) {
-      const path = `schemas/${family}/v1/${fileName}`;
+    for (const fileName of listDir(dir).filter(isSchemaFileName)) {
+      const path = schemaPath(family, fileName);
       const schema = readJsonFile(join(dir, fileName), path);
       if (!isObject(schema)) throw new CorpusError('a schema file must contain a JSON object', path);
       const id = typeof schema['$id'] === 'string' ? schema['$id'] : '';
-      schemas.push({ family, fileName, stem: fileName.slice(0, -'.schema.json'.length), path, id, schema });
+      schemas.push({ family, fileName, stem: schemaStem(fileName), path, id, schema });
     }
     const exDir = join(dir, 'examples');
     for (const target of listDir(exDir)) {
-      const sep = target.indexOf('--');
-      const stem = sep < 0 ? target : target.slice(0, sep);
-      const defName = sep < 0 ? '' : target.slice(sep + 2);
+      const { stem, defName } = parseExampleTarget(target);
       const owner = schemas.find((s) => s.family === family && s.stem === stem);
       for (const kind of ['valid', 'invalid'] as const) {
         for (const name of listDir(join(exDir, target, kind)).filter((n) => n.endsWith('.json'))) {
-          const path = `schemas/${family}/v1/examples/${target}/${kind}/${name}`;
+          const path = examplePath(family, target, kind, name);
           const data = readJsonFile(join(exDir, target, kind, name), path);
           const base = { family, target, schemaId: owner?.id ?? '', defName, kind, path };
           if (kind === 'valid') {
@@ -180,32 +69,34 @@ export interface MetaViolation {
   message: string;
 }
 
-/** Validate every schema against the draft 2020-12 meta-schema (pointers point into the schema file). */
-export function metaViolations(corpus: Corpus): MetaViolation[] {
-  const ajv = createAjv();
+/** Validate one schema against the draft 2020-12 meta-schema with the given Ajv (pointers point into the schema file). */
+export function metaViolationsOf(ajv: Ajv2020, f: SchemaFile): MetaViolation[] {
+  let ok: boolean;
+  try {
+    ok = ajv.validate(DRAFT_2020_12, f.schema) as boolean;
+  } catch (e) {
+    return [{ file: f.path, pointer: '', message: `cannot meta-validate: ${(e as Error).message}` }];
+  }
+  if (ok) return [];
   const out: MetaViolation[] = [];
-  for (const f of corpus.schemas) {
-    let ok: boolean;
-    try {
-      ok = ajv.validate('https://json-schema.org/draft/2020-12/schema', f.schema) as boolean;
-    } catch (e) {
-      out.push({ file: f.path, pointer: '', message: `cannot meta-validate: ${(e as Error).message}` });
-      continue;
-    }
-    if (ok) continue;
-    const seen = new Set<string>();
-    for (const e of ajv.errors ?? []) {
-      const key = `${e.instancePath} ${e.message}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      out.push({ file: f.path, pointer: e.instancePath, message: `not a valid draft 2020-12 schema: ${e.message ?? e.keyword}` });
-    }
+  const seen = new Set<string>();
+  for (const e of ajv.errors ?? []) {
+    const key = `${e.instancePath} ${e.message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({ file: f.path, pointer: e.instancePath, message: `not a valid draft 2020-12 schema: ${e.message ?? e.keyword}` });
   }
   return out;
 }
 
+/** Validate every schema against the draft 2020-12 meta-schema. */
+export function metaViolations(corpus: LoadedCorpus): MetaViolation[] {
+  const ajv = createAjv();
+  return corpus.schemas.flatMap((f) => metaViolationsOf(ajv, f));
+}
+
 /** Throw a CorpusError (file + pointer) for the first schema that is not a valid draft 2020-12 schema. */
-export function assertMetaValid(corpus: Corpus): void {
+export function assertMetaValid(corpus: LoadedCorpus): void {
   const v = metaViolations(corpus)[0];
   if (v) throw new CorpusError(v.message, v.file, v.pointer);
 }

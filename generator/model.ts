@@ -1,12 +1,11 @@
 /**
- * The data shapes every generator stage shares. Stages: load (parse + meta-validate) → lint (corpus rules)
- * → resolve ($id map, ref graph) → emitters (pure functions from the corpus to files) → one writer.
+ * The data shapes the generator stages pass forward: load (`LoadedCorpus`) → resolve (`Resolved`, in resolve.ts)
+ * → lint (findings) → emit (`EmittedFile`s) → write. Plain data only: nothing here computes anything.
  */
 
-/** Any JSON value. */
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-/** A JSON object. */
-export type JsonObject = { [key: string]: Json };
+import type { Json, JsonObject } from './json-value.ts';
+
+export type { Json, JsonObject };
 
 /** One schema file of the corpus. */
 export interface SchemaFile {
@@ -48,8 +47,8 @@ export interface Example {
   readonly expect?: ExpectedFailure;
 }
 
-/** The loaded corpus. */
-export interface Corpus {
+/** What the load stage returns: every schema file and example as parsed, in a stable order. */
+export interface LoadedCorpus {
   /** Absolute path of the repository root the corpus was loaded from. */
   readonly root: string;
   readonly schemas: readonly SchemaFile[];
@@ -61,6 +60,3 @@ export interface EmittedFile {
   readonly path: string;
   readonly contents: string;
 }
-
-/** An emitter: a pure function from the corpus to files. */
-export type Emitter = (corpus: Corpus) => readonly EmittedFile[] | Promise<readonly EmittedFile[]>;

@@ -1,11 +1,16 @@
 /**
- * Stage 3: the `$id` map, `$ref` resolution (offline, by relative path or by `$id`), the list of types (root schemas
- * and `$defs` entries, named by their titles) and the reference graph between them.
+ * Stage 2, resolve: a {@link LoadedCorpus} in, a {@link Resolved} corpus out — the `$id` map, `$ref` resolution
+ * (offline, by relative path or by `$id`), the list of types (root schemas and `$defs` entries, named by their titles)
+ * and the reference graph between them. Resolving never fails: a dangling `$ref` is a lint finding, and the emit
+ * stage's precondition (lint.ts `assertGeneratable`).
  */
-import type { Corpus, Json, JsonObject, SchemaFile } from './model.ts';
+import type { Json, JsonObject, LoadedCorpus, SchemaFile } from './model.ts';
 import { CorpusError, escapePointer, unescapePointer } from './errors.ts';
+import { exampleTarget } from './naming.ts';
+import { isObject } from './json.ts';
 
-export const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** Re-exported for the modules and tests that walk schemas with this module. */
+export { isObject };
 
 /** A root schema or `$defs` entry: one generated type, validator and pair of guards. */
 export interface TypeInfo {
@@ -84,8 +89,9 @@ export function walkSchema(node: Json, pointer: string, fn: (node: JsonObject, p
   }
 }
 
+/** What the resolve stage returns: the loaded corpus and everything derived from its references. */
 export class Resolved {
-  readonly corpus: Corpus;
+  readonly corpus: LoadedCorpus;
   readonly byId = new Map<string, SchemaFile>();
   readonly byPathUrl = new Map<string, SchemaFile>();
   /** Every titled type (root schemas that are shapes and every `$defs` entry), in corpus order. */
@@ -94,7 +100,7 @@ export class Resolved {
   readonly entries = new Map<string, TypeInfo>();
   readonly refSites: RefSite[] = [];
 
-  constructor(corpus: Corpus) {
+  constructor(corpus: LoadedCorpus) {
     this.corpus = corpus;
     for (const file of corpus.schemas) {
       if (file.id) this.byId.set(file.id.replace(/#$/, ''), file);
@@ -109,7 +115,7 @@ export class Resolved {
           file,
           defName,
           pointer,
-          target: defName ? `${file.stem}--${defName}` : file.stem,
+          target: exampleTarget(file.stem, defName),
           ajvRef: defName ? `${file.id}#${pointer}` : file.id,
           schema,
           isType: defName !== '' || !isContainer(schema),
@@ -205,28 +211,7 @@ export class Resolved {
   }
 }
 
-/** Resolve a corpus, failing on the first dangling `$ref`. */
-export function resolveCorpus(corpus: Corpus): Resolved {
-  const r = new Resolved(corpus);
-  r.checkRefs();
-  return r;
+/** Stage 2: resolve a loaded corpus. */
+export function resolveCorpus(corpus: LoadedCorpus): Resolved {
+  return new Resolved(corpus);
 }
-
-/** `validate<Title>` etc. */
-export const validatorName = (title: string): string => `validate${title}`;
-export const isName = (title: string): string => `is${title}`;
-export const assertName = (title: string): string => `assert${title}`;
-
-/**
- * Titles a schema may not use: names the generated modules declare or import next to the corpus types (guards,
- * run-event map, validator declarations) and the TypeScript/JavaScript globals the generated code relies on.
- * A type with one of these names would shadow or collide with them.
- */
-export const RESERVED_TITLES: ReadonlySet<string> = new Set([
-  // generated/guards, generated/run-events, generated/validators
-  'GuardFailure', 'ValidationError', 'toFailures', 'guards', 'T', 'V',
-  'Validator', 'ValidatorError', 'RunEventPayloadMap', 'KnownRunEventType', 'KnownRunEvent', 'RunEventValidation',
-  // globals used by generated code
-  'Array', 'Boolean', 'Date', 'Error', 'Function', 'JSON', 'Map', 'Number', 'Object', 'Omit', 'Partial', 'Pick',
-  'Promise', 'Readonly', 'ReadonlyMap', 'Record', 'RegExp', 'Required', 'Set', 'String', 'Symbol',
-]);

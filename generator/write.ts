@@ -1,26 +1,12 @@
 /**
- * The one writer, and `--check`: emit in memory, compare with disk, report stale, missing and extra files
- * (extra = files under an emitter's owned paths that no emitter produced).
+ * Stage 5, write: an {@link Emission} in, the files on disk out (only those that changed); and `--check`, which compares
+ * instead of writing and reports stale, missing and extra files (extra = a file under an owned path that no emitter
+ * produced).
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { Corpus, EmittedFile } from './model.ts';
-import { EMITTERS, type EmitterEntry } from './emitters.ts';
+import type { Emission } from './emit.ts';
 import { CorpusError } from './errors.ts';
-
-/** Run every emitter; fails on two emitters producing the same path. */
-export async function emitAll(corpus: Corpus, emitters: readonly EmitterEntry[] = EMITTERS): Promise<EmittedFile[]> {
-  const out = new Map<string, EmittedFile>();
-  for (const e of emitters) {
-    for (const f of await e.emit(corpus)) {
-      if (out.has(f.path)) throw new CorpusError(`two emitters produce ${f.path}`, f.path);
-      if (!e.owns.some((o) => (o.endsWith('/') ? f.path.startsWith(o) : f.path === o)))
-        throw new CorpusError(`emitter "${e.name}" produced ${f.path} outside the paths it owns`, f.path);
-      out.set(f.path, f);
-    }
-  }
-  return [...out.values()].sort((a, b) => (a.path < b.path ? -1 : 1));
-}
 
 function listFiles(root: string, rel: string): string[] {
   const abs = join(root, rel);
@@ -32,8 +18,8 @@ function listFiles(root: string, rel: string): string[] {
 }
 
 /** Files currently on disk under the owned paths. */
-export function ownedFilesOnDisk(root: string, emitters: readonly EmitterEntry[] = EMITTERS): string[] {
-  return [...new Set(emitters.flatMap((e) => e.owns.flatMap((o) => listFiles(root, o))))].sort();
+export function ownedFilesOnDisk(root: string, owns: readonly string[]): string[] {
+  return [...new Set(owns.flatMap((o) => listFiles(root, o)))].sort();
 }
 
 export interface CheckResult {
@@ -53,7 +39,8 @@ export function firstDifferentLine(a: string, b: string): number {
   return i + 1;
 }
 
-export function checkFiles(root: string, files: readonly EmittedFile[], emitters: readonly EmitterEntry[] = EMITTERS): CheckResult {
+/** Compare an emission with disk (writes nothing). */
+export function checkFiles(root: string, { files, owns }: Emission): CheckResult {
   const stale: string[] = [];
   const missing: string[] = [];
   const staleAt: Record<string, number> = {};
@@ -69,7 +56,7 @@ export function checkFiles(root: string, files: readonly EmittedFile[], emitters
     stale.push(f.path);
     staleAt[f.path] = firstDifferentLine(onDisk, f.contents);
   }
-  const extra = ownedFilesOnDisk(root, emitters).filter((p) => !produced.has(p));
+  const extra = ownedFilesOnDisk(root, owns).filter((p) => !produced.has(p));
   return { stale, missing, extra, staleAt };
 }
 
@@ -80,8 +67,9 @@ export interface WriteResult {
 }
 
 /** Write the files (only those that changed) and remove extra files under the owned paths. */
-export function writeFiles(root: string, files: readonly EmittedFile[], emitters: readonly EmitterEntry[] = EMITTERS): WriteResult {
-  const { stale, missing, extra } = checkFiles(root, files, emitters);
+export function writeFiles(root: string, emission: Emission): WriteResult {
+  const { files } = emission;
+  const { stale, missing, extra } = checkFiles(root, emission);
   const toWrite = new Set([...stale, ...missing]);
   const io = (path: string, what: string, fn: () => void) => {
     try {

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Debian toolchains the other-language tests compile with (idempotent; CI runs it as root):
-# Go, Python + dateutil, Mono C# + Newtonsoft.Json, Rust's serde crates (offline directory registry), Kotlin.
+# Debian packages the optional tests need (idempotent; CI runs it as root). Without them those tests are skipped with
+# a reason; CI sets WOPKIT_REQUIRE_TOOLCHAINS=1 so that a missing one fails instead.
+#   other-language round trips: Go, Python + dateutil, Mono C# + Newtonsoft.Json, Rust's serde crates (offline
+#   directory registry), Kotlin;  browser tests: Chromium;  storage tests: a PostgreSQL server.
 set -euo pipefail
 need=()
 command -v go >/dev/null 2>&1 || need+=(golang-go)
@@ -12,8 +14,11 @@ command -v mono >/dev/null 2>&1 || need+=(mono-runtime)
 command -v cargo >/dev/null 2>&1 || need+=(cargo)
 ls -d /usr/share/cargo/registry/serde_json-1* >/dev/null 2>&1 || need+=(librust-serde-json-dev librust-serde-derive-dev)
 command -v kotlinc >/dev/null 2>&1 || need+=(kotlin)
+[ -x /usr/bin/chromium ] || need+=(chromium)
+command -v pg_ctlcluster >/dev/null 2>&1 || need+=(postgresql)
 if [ ${#need[@]} -gt 0 ]; then
+  echo "installing: ${need[*]}"
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
 fi
-echo "toolchains: $(go version | awk '{print $3}'), $(/usr/bin/python3 --version), mcs $(mcs --version | awk '{print $NF}'), $(cargo --version), kotlinc present"
+echo "toolchains: $(go version | awk '{print $3}'), $(/usr/bin/python3 --version), mcs $(mcs --version | awk '{print $NF}'), $(cargo --version), kotlinc present, $(/usr/bin/chromium --version 2>/dev/null | head -1), PostgreSQL $(ls /usr/lib/postgresql)"

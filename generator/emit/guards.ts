@@ -3,9 +3,10 @@
  * <Title>` for every type, over the generated validators, and `ValidationError` listing each failure as JSON pointer +
  * message.
  */
-import type { Corpus, EmittedFile } from '../model.ts';
+import type { EmittedFile } from '../model.ts';
 import { CorpusError } from '../errors.ts';
-import { RESERVED_TITLES, assertName, isName, resolveCorpus, validatorName } from '../resolve.ts';
+import type { Resolved } from '../resolve.ts';
+import { GENERATED, RESERVED_TITLES, assertName, importSpecifier, isName, validatorName } from '../naming.ts';
 import { byCodeUnits } from '../order.ts';
 
 
@@ -51,17 +52,16 @@ export function toFailures(errors: readonly ValidatorError[] | null | undefined)
 }
 `;
 
-export function emitGuards(corpus: Corpus): readonly EmittedFile[] {
-  const r = resolveCorpus(corpus);
+export function emitGuards(r: Resolved): readonly EmittedFile[] {
   for (const t of r.types)
     if (RESERVED_TITLES.has(t.title))
       throw new CorpusError(`title "${t.title}" collides with a name the generated code declares or uses (lint rule title-reserved)`, t.file.path, `${t.pointer}/title`);
   const types = [...r.types].sort((a, b) => byCodeUnits(a.title, b.title));
   const lines: string[] = [
     HEADER,
-    `import * as V from '../validators/validators.js';`,
-    `import type { ValidatorError } from '../validators/validators.js';`,
-    `import type * as T from '../ts/index.ts';`,
+    `import * as V from '${importSpecifier(GENERATED.guards, GENERATED.validators)}';`,
+    `import type { ValidatorError } from '${importSpecifier(GENERATED.guards, GENERATED.validators)}';`,
+    `import type * as T from '${importSpecifier(GENERATED.guards, GENERATED.typesIndex)}';`,
     '',
     FAILURE_HELPERS,
   ];
@@ -86,5 +86,5 @@ export function emitGuards(corpus: Corpus): readonly EmittedFile[] {
     '} as const;',
     '',
   );
-  return [{ path: 'generated/guards/index.ts', contents: lines.join('\n') }];
+  return [{ path: GENERATED.guards, contents: lines.join('\n') }];
 }

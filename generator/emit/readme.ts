@@ -1,8 +1,10 @@
 /** Emitter: `generated/README.md` and `generated/tsdoc.json` (declares the JSDoc tags the generated types use). */
-import type { Corpus, EmittedFile } from '../model.ts';
+import type { EmittedFile } from '../model.ts';
+import type { Resolved } from '../resolve.ts';
+import { GENERATED } from '../naming.ts';
 
-export function emitReadme(corpus: Corpus): readonly EmittedFile[] {
-  const families = [...new Set(corpus.schemas.map((s) => s.family))].sort();
+export function emitReadme(r: Resolved): readonly EmittedFile[] {
+  const families = [...new Set(r.corpus.schemas.map((s) => s.family))].sort();
   const text = `# generated/ — generated, do not edit
 
 Everything here is produced from \`schemas/\` (${families.join(', ')}) by the generator. Do not edit these files by
@@ -29,7 +31,7 @@ when this directory is out of date. Layout and the site-data format: \`docs/gene
     ],
   };
   return [
-    { path: 'generated/README.md', contents: text },
-    { path: 'generated/tsdoc.json', contents: JSON.stringify(tsdoc, null, 2) + '\n' },
+    { path: GENERATED.readme, contents: text },
+    { path: GENERATED.tsdoc, contents: JSON.stringify(tsdoc, null, 2) + '\n' },
   ];
 }

@@ -1,29 +1,25 @@
 /**
  * Emitter: `generated/site-data/` — everything the site renders about the schemas, so it never re-reads them:
  * fields, types, required, enums, defaults, descriptions, x-runtime-rules, links between definitions, the examples
- * (invalid ones with their expected failure) and the generated TypeScript declaration text. Format: docs/generator.md.
+ * (invalid ones with their expected failure) and the generated TypeScript declaration text. The shapes are the
+ * site-data format types (site-data-format.ts), shared with the site; prose: docs/generator.md.
  */
-import type { Corpus, EmittedFile, Example, Json, JsonObject, SchemaFile } from '../model.ts';
-import { isObject, resolveCorpus, validatorName, isName, assertName, type Resolved, type TypeInfo } from '../resolve.ts';
+import type { EmittedFile, Example, Json, JsonObject, SchemaFile } from '../model.ts';
+import { isObject, type Resolved, type TypeInfo } from '../resolve.ts';
+import { GENERATED, SITE_DATA_INDEX, assertName, isName, siteDataName, validatorName } from '../naming.ts';
 import { escapePointer } from '../errors.ts';
-import { typesFor } from './types.ts';
+import type { Declarations } from './ts-declarations.ts';
+import type {
+  Conditional, Definition, DefinitionKind, Field, IndexEntry, InvalidExample, Link, RuntimeRule, SchemaDoc, SiteDataFormatVersion, SiteIndex, TypeIndexEntry,
+  TypeLocation, ValidExample, Variant,
+} from '../site-data-format.ts';
 import { byCodeUnits } from '../order.ts';
 
-export const SITE_DATA_FORMAT_VERSION = 1;
-
-interface Link {
-  title: string | null;
-  family: string;
-  stem: string;
-  def: string;
-  anchor: string | null;
-  data: string;
-  pointer?: string;
-}
+export const SITE_DATA_FORMAT_VERSION: SiteDataFormatVersion = 1;
 
 const CONSTRAINT_KEYS = ['minLength', 'maxLength', 'pattern', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'minItems', 'maxItems', 'uniqueItems', 'minProperties', 'maxProperties', 'contains', 'propertyNames', 'not'];
 
-const dataPath = (f: SchemaFile): string => `${f.family}/${f.stem}.json`;
+const dataPath = (f: SchemaFile): string => siteDataName(f.family, f.stem);
 const nullable = <T>(v: T | undefined): T | null => (v === undefined ? null : v);
 const byTitle = (a: Link, b: Link): number => byCodeUnits(a.title ?? '', b.title ?? '') || byCodeUnits(a.data, b.data);
 
@@ -82,17 +78,18 @@ function typeText(r: Resolved, file: SchemaFile, s: Json, pointer: string, refs:
   return 'any';
 }
 
-function kindOf(s: JsonObject): string {
+function kindOf(s: JsonObject): DefinitionKind {
   if (typeof s['$ref'] === 'string') return 'ref';
   if ('const' in s) return 'const';
   if (Array.isArray(s['enum'])) return 'enum';
   if (Array.isArray(s['oneOf']) || Array.isArray(s['anyOf'])) return s['type'] === 'object' && isObject(s['properties']) ? 'object' : 'union';
-  if (typeof s['type'] === 'string') return s['type'];
+  // A schema's `type` is one of the JSON Schema type names (the gen precondition meta-validates every schema).
+  if (typeof s['type'] === 'string') return s['type'] as DefinitionKind;
   if (isObject(s['properties'])) return 'object';
   return 'any';
 }
 
-function openness(s: JsonObject): Json {
+function openness(s: JsonObject): Definition['open'] {
   const isObj = s['type'] === 'object' || isObject(s['properties']);
   if (!isObj) return null;
   const v = 'additionalProperties' in s ? s['additionalProperties'] : s['unevaluatedProperties'];
@@ -102,7 +99,7 @@ function openness(s: JsonObject): Json {
   return null;
 }
 
-function discriminatorOf(r: Resolved, file: SchemaFile, branch: Json): { property: string; value: Json } | null {
+function discriminatorOf(r: Resolved, file: SchemaFile, branch: Json): Variant['discriminator'] {
   let s = branch;
   let f = file;
   if (isObject(s) && typeof s['$ref'] === 'string') {
@@ -117,8 +114,8 @@ function discriminatorOf(r: Resolved, file: SchemaFile, branch: Json): { propert
   return null;
 }
 
-function conditionalsOf(s: JsonObject): JsonObject[] {
-  const out: JsonObject[] = [];
+function conditionalsOf(s: JsonObject): Conditional[] {
+  const out: Conditional[] = [];
   const add = (n: Json) => {
     if (isObject(n) && 'if' in n) out.push({ if: n['if'] as Json, then: nullable(n['then'] as Json | undefined), else: nullable(n['else'] as Json | undefined) });
   };
@@ -127,40 +124,38 @@ function conditionalsOf(s: JsonObject): JsonObject[] {
   return out;
 }
 
-function examplesOf(examples: readonly Example[], family: string, target: string) {
+function examplesOf(examples: readonly Example[], family: string, target: string): Definition['examples'] {
   const mine = examples.filter((e) => e.family === family && e.target === target);
   const name = (e: Example) => e.path.slice(e.path.lastIndexOf('/') + 1, -'.json'.length);
   const sort = (a: Example, b: Example) => byCodeUnits(name(a), name(b));
   return {
-    valid: mine.filter((e) => e.kind === 'valid').sort(sort).map((e) => ({ name: name(e), path: e.path, instance: e.instance })),
+    valid: mine.filter((e) => e.kind === 'valid').sort(sort).map((e): ValidExample => ({ name: name(e), path: e.path, instance: e.instance })),
     invalid: mine
       .filter((e) => e.kind === 'invalid')
       .sort(sort)
-      .map((e) => ({ name: name(e), path: e.path, description: e.description ?? '', expect: { instancePath: e.expect?.instancePath ?? '', keyword: e.expect?.keyword ?? '' }, instance: e.instance })),
+      .map((e): InvalidExample => ({ name: name(e), path: e.path, description: e.description ?? '', expect: { instancePath: e.expect?.instancePath ?? '', keyword: e.expect?.keyword ?? '' }, instance: e.instance })),
   };
 }
 
-export async function emitSiteData(corpus: Corpus): Promise<readonly EmittedFile[]> {
-  const r = resolveCorpus(corpus);
-  const { declarations } = await typesFor(corpus);
+export function emitSiteData(r: Resolved, declarations: Declarations): readonly EmittedFile[] {
   const graph = r.referenceGraph();
   const referencedBy = new Map<TypeInfo, TypeInfo[]>();
   for (const [from, tos] of graph) for (const to of tos) referencedBy.set(to, [...(referencedBy.get(to) ?? []), from]);
   const files: EmittedFile[] = [];
-  const families = new Map<string, JsonObject[]>();
-  const typesIndex: Record<string, Json> = {};
-  const sortedSchemas = [...corpus.schemas].sort((a, b) => byCodeUnits(a.family, b.family) || byCodeUnits(a.stem, b.stem));
+  const families = new Map<string, IndexEntry[]>();
+  const typesIndex: Record<string, TypeLocation> = {};
+  const sortedSchemas = [...r.corpus.schemas].sort((a, b) => byCodeUnits(a.family, b.family) || byCodeUnits(a.stem, b.stem));
   for (const file of sortedSchemas) {
     const entries: TypeInfo[] = [];
     const root = r.entryAt(file, '');
     if (root) entries.push(root);
     const defs = file.schema['$defs'];
     if (isObject(defs)) for (const name of Object.keys(defs)) { const e = r.entryAt(file, `/$defs/${escapePointer(name)}`); if (e) entries.push(e); }
-    const definitions: JsonObject[] = entries.map((e) => {
+    const definitions = entries.map((e): Definition => {
       const s = e.schema;
       const required = Array.isArray(s['required']) ? (s['required'] as string[]) : [];
-      const fields: JsonObject[] = isObject(s['properties'])
-        ? Object.entries(s['properties']).map(([name, p]) => {
+      const fields = isObject(s['properties'])
+        ? Object.entries(s['properties']).map(([name, p]): Field => {
             const refs: Link[] = [];
             const ptr = `${e.pointer}/properties/${escapePointer(name)}`;
             const ps = isObject(p) ? p : {};
@@ -171,8 +166,8 @@ export async function emitSiteData(corpus: Corpus): Promise<readonly EmittedFile
               required: required.includes(name),
               description: typeof ps['description'] === 'string' ? ps['description'] : '',
               typeText: tt,
-              refs: dedupe(refs) as unknown as Json,
-              enum: Array.isArray(ps['enum']) ? (ps['enum'] as Json) : null,
+              refs: dedupe(refs),
+              enum: Array.isArray(ps['enum']) ? ps['enum'] : null,
               const: 'const' in ps ? (ps['const'] as Json) : null,
               default: 'default' in ps ? (ps['default'] as Json) : null,
               format: typeof ps['format'] === 'string' ? ps['format'] : null,
@@ -182,22 +177,24 @@ export async function emitSiteData(corpus: Corpus): Promise<readonly EmittedFile
         : [];
       const alts = Array.isArray(s['oneOf']) ? s['oneOf'] : Array.isArray(s['anyOf']) ? s['anyOf'] : [];
       const altKey = Array.isArray(s['oneOf']) ? 'oneOf' : 'anyOf';
-      const variants = alts.map((a, i) => {
+      const variants = alts.map((a, i): Variant => {
         const refs: Link[] = [];
         const tt = typeText(r, file, a, `${e.pointer}/${altKey}/${i}`, refs);
-        return { typeText: tt, refs: dedupe(refs) as unknown as Json, discriminator: discriminatorOf(r, file, a) };
+        return { typeText: tt, refs: dedupe(refs), discriminator: discriminatorOf(r, file, a) };
       });
       const topRefs: Link[] = [];
       const tt = e.isType ? typeText(r, file, s, e.pointer, topRefs) : 'container';
       const typeIndex = isObject(s['x-type-index'])
-        ? Object.entries(s['x-type-index']).map(([value, ptr]) => {
+        ? Object.entries(s['x-type-index']).map(([value, ptr]): TypeIndexEntry => {
             const t = typeof ptr === 'string' ? r.tryResolve(file, ptr) : undefined;
-            return { value, pointer: ptr as Json, ref: (t ? linkTo(r, t.file, t.pointer) : null) as unknown as Json };
+            // Copied as written; lint rule type-index holds every pointer to a string.
+            return { value, pointer: ptr as string, ref: t ? linkTo(r, t.file, t.pointer) : null };
           })
         : [];
       const refsOut = [...(graph.get(e) ?? [])].map((t) => linkTo(r, t.file, t.pointer)).sort(byTitle);
       const refByOut = [...(referencedBy.get(e) ?? [])].map((t) => linkTo(r, t.file, t.pointer)).sort(byTitle);
-      const rules = Array.isArray(s['x-runtime-rules']) ? (s['x-runtime-rules'] as Json) : [];
+      // Copied as written; lint rule runtime-rules holds every entry to {id, text, source}.
+      const rules = Array.isArray(s['x-runtime-rules']) ? (s['x-runtime-rules'] as unknown as RuntimeRule[]) : [];
       const hasType = e.isType && !!e.title;
       return {
         def: e.defName,
@@ -211,25 +208,25 @@ export async function emitSiteData(corpus: Corpus): Promise<readonly EmittedFile
         kind: e.isType ? kindOf(s) : 'container',
         typeText: tt,
         open: openness(s),
-        enum: Array.isArray(s['enum']) ? (s['enum'] as Json) : null,
+        enum: Array.isArray(s['enum']) ? s['enum'] : null,
         const: 'const' in s ? (s['const'] as Json) : null,
         default: 'default' in s ? (s['default'] as Json) : null,
         format: typeof s['format'] === 'string' ? s['format'] : null,
         constraints: constraintsOf(s),
         fields,
-        variants: variants as unknown as Json,
+        variants,
         conditionals: conditionalsOf(s),
         runtimeRules: rules,
-        typeIndex: typeIndex as unknown as Json,
-        references: refsOut as unknown as Json,
-        referencedBy: refByOut as unknown as Json,
-        typescript: hasType ? (declarations.get(e.title) ?? '') : '',
+        typeIndex,
+        references: refsOut,
+        referencedBy: refByOut,
+        typescript: hasType ? (declarations.get(e.title)?.text ?? '') : '',
         validator: hasType ? validatorName(e.title) : null,
         guards: hasType ? { is: isName(e.title), assert: assertName(e.title) } : null,
-        examples: examplesOf(corpus.examples, file.family, e.target) as unknown as Json,
-      } satisfies JsonObject;
+        examples: examplesOf(r.corpus.examples, file.family, e.target),
+      };
     });
-    const doc = {
+    const doc: SchemaDoc = {
       formatVersion: SITE_DATA_FORMAT_VERSION,
       family: file.family,
       stem: file.stem,
@@ -242,7 +239,7 @@ export async function emitSiteData(corpus: Corpus): Promise<readonly EmittedFile
       schema: file.schema,
       definitions,
     };
-    files.push({ path: `generated/site-data/${dataPath(file)}`, contents: JSON.stringify(doc, null, 2) + '\n' });
+    files.push({ path: `${GENERATED.siteData}${dataPath(file)}`, contents: JSON.stringify(doc, null, 2) + '\n' });
     const list = families.get(file.family) ?? [];
     list.push({
       stem: file.stem,
@@ -258,14 +255,14 @@ export async function emitSiteData(corpus: Corpus): Promise<readonly EmittedFile
     for (const e of entries)
       if (e.title) typesIndex[e.title] = { family: file.family, stem: file.stem, def: e.defName, anchor: e.title, data: dataPath(file) };
   }
-  const sortedTypes: Record<string, Json> = {};
-  for (const k of Object.keys(typesIndex).sort()) sortedTypes[k] = typesIndex[k] as Json;
-  const index = {
+  const sortedTypes: Record<string, TypeLocation> = {};
+  for (const k of Object.keys(typesIndex).sort()) sortedTypes[k] = typesIndex[k] as TypeLocation;
+  const index: SiteIndex = {
     formatVersion: SITE_DATA_FORMAT_VERSION,
     families: [...families.keys()].sort().map((name) => ({ name, schemas: families.get(name) ?? [] })),
     types: sortedTypes,
   };
-  files.push({ path: 'generated/site-data/index.json', contents: JSON.stringify(index, null, 2) + '\n' });
+  files.push({ path: `${GENERATED.siteData}${SITE_DATA_INDEX}`, contents: JSON.stringify(index, null, 2) + '\n' });
   return files;
 }
 

@@ -6,10 +6,11 @@
  * works unchanged in Node, Vitest and Vite.
  */
 import standaloneCodeModule from 'ajv/dist/standalone/index.js';
-import type { Corpus, EmittedFile } from '../model.ts';
+import type { EmittedFile } from '../model.ts';
 import { createAjv } from '../ajv.ts';
 import { CorpusError } from '../errors.ts';
-import { resolveCorpus, validatorName, type Resolved } from '../resolve.ts';
+import type { Resolved } from '../resolve.ts';
+import { GENERATED, importSpecifier, validatorName } from '../naming.ts';
 import { byCodeUnits } from '../order.ts';
 
 type StandaloneCode = (ajv: unknown, refsOrFunc?: Record<string, string>) => string;
@@ -57,8 +58,7 @@ export function hoistRequires(code: string): string {
   return `${imports}\n${helper}${body}`;
 }
 
-export async function emitValidators(corpus: Corpus): Promise<readonly EmittedFile[]> {
-  const r = resolveCorpus(corpus);
+export function emitValidators(r: Resolved): readonly EmittedFile[] {
   const ajv = corpusAjv(r, true);
   const names: Record<string, string> = {};
   const types = [...r.types].sort((a, b) => byCodeUnits(a.title, b.title));
@@ -79,7 +79,7 @@ export async function emitValidators(corpus: Corpus): Promise<readonly EmittedFi
   }
   const declared = new Set<string>();
   for (const m of code.matchAll(/function (validate\d+)\(/g)) {
-    if (declared.has(m[1] as string)) throw new CorpusError(`Ajv standalone output declares ${m[1]} twice (report this corpus shape)`, 'generated/validators/validators.js');
+    if (declared.has(m[1] as string)) throw new CorpusError(`Ajv standalone output declares ${m[1]} twice (report this corpus shape)`, GENERATED.validators);
     declared.add(m[1] as string);
   }
   code = code.replace(/^"use strict";\s*/, '');
@@ -93,7 +93,7 @@ export async function emitValidators(corpus: Corpus): Promise<readonly EmittedFi
   const js = `${HEADER}${code.trimEnd()}\n\n/** Every validator by type title. */\nexport const validatorIndex = Object.freeze({\n${index}\n});\n`;
   const dts = [
     HEADER,
-    `import type * as T from '../ts/index.ts';`,
+    `import type * as T from '${importSpecifier(GENERATED.validatorsDts, GENERATED.typesIndex)}';`,
     '',
     '/** One failure as Ajv reports it. */',
     'export interface ValidatorError {',
@@ -121,7 +121,7 @@ export async function emitValidators(corpus: Corpus): Promise<readonly EmittedFi
     '',
   ].join('\n');
   return [
-    { path: 'generated/validators/validators.js', contents: js },
-    { path: 'generated/validators/validators.d.ts', contents: dts },
+    { path: GENERATED.validators, contents: js },
+    { path: GENERATED.validatorsDts, contents: dts },
   ];
 }

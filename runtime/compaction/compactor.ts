@@ -15,7 +15,8 @@ import type { CompactionTrigger, HostSampleMemoryCompactResponse, MemoryCompacte
 import type { Clock, IdSource } from '../shared/clock.ts';
 import { BAD_REQUEST, capabilityNotProvided, WopkitError } from '../shared/errors.ts';
 import { parseMemoryRef } from '../memory/memory-ref.ts';
-import type { SharedMemoryStore, StoredEntry } from '../memory/store.ts';
+import type { StoredEntry } from '../memory/memory-port.ts';
+import type { TenantReaders } from '../memory/tenant-reader.ts';
 import { isExpired } from '../memory/ttl.ts';
 import { MemoryWriteError, type MemoryWriter, type WriteContext } from '../memory/writer.ts';
 import type { EmitFn } from '../events/log.ts';
@@ -32,7 +33,8 @@ export const SOURCE_IDS_LISTED_UP_TO = 100;
 export const COMPACTED_FROM = 'compacted-from:';
 
 export interface CompactorOptions {
-  readonly store: SharedMemoryStore;
+  /** Sources are read through a reader of the acting tenant (CTI-1), never the raw store. */
+  readonly store: TenantReaders;
   readonly writer: MemoryWriter;
   readonly clock: Clock;
   readonly ids: IdSource;
@@ -77,11 +79,18 @@ export class Compactor {
     this.trigger = o.trigger ?? 'both';
   }
 
-  /** Live (unexpired) entries chosen as sources, in deterministic order (oldest first, then id). */
-  selectSources(memoryRef: string, req: Pick<CompactRequest, 'sourceIds' | 'tag'>): StoredEntry[] {
-    if (parseMemoryRef(memoryRef) === null) throw new CompactionError('invalid_memory_ref', 'malformed memoryRef');
+  /**
+   * Live (unexpired) entries chosen as sources, in deterministic order (oldest first, then id). Read as the acting
+   * tenant (`context.tenant`, else the ref's own tenant for host-managed work): another tenant's ref is refused
+   * before anything is read, so the answer never depends on what that tenant holds.
+   */
+  selectSources(memoryRef: string, req: Pick<CompactRequest, 'sourceIds' | 'tag' | 'context'>): StoredEntry[] {
+    const parsed = parseMemoryRef(memoryRef);
+    if (parsed === null) throw new CompactionError('invalid_memory_ref', 'malformed memoryRef');
+    const reader = this.o.store.readerFor(req.context?.tenant ?? parsed.tenant);
+    if (!reader.owns(memoryRef)) throw new MemoryWriteError('cross_tenant', 'memoryRef belongs to another tenant');
     const now = this.o.clock.now();
-    const live = this.o.store.listRawSync(memoryRef).filter((e) => !isExpired(e, now));
+    const live = reader.entries(memoryRef).filter((e) => !isExpired(e, now));
     let chosen: StoredEntry[];
     if (req.sourceIds !== undefined) {
       const byId = new Map(live.map((e) => [e.id, e]));

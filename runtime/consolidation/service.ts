@@ -3,7 +3,8 @@
  * back only what changed, emit the content-free `agent.memory.consolidated`.
  *
  * - CTI-1: the pass is bound to one memoryRef; a malformed ref, or a caller tenant that differs from the ref's
- *   tenant, is refused before anything is read. Every read and write names that memoryRef only.
+ *   tenant, is refused before anything is read. Every read and write names that memoryRef only, and reads go
+ *   through the tenant's `TenantReader`.
  * - Own-snapshot guard: a run that holds a read snapshot of the memoryRef cannot trigger a pass over it
  *   (`consolidation_own_snapshot`); other runs' snapshots stay correct through the replay journal.
  * - Only long-term entries are considered; transactional ones (`tier:transactional`) and expired ones are left
@@ -85,7 +86,8 @@ export class ConsolidationService {
   async #pass(memoryRef: string, tenantId: string, req: ConsolidateRequest): Promise<ConsolidationResult> {
     const now = this.#o.clock.now();
     // Long-term entries only (transactional working memory is distillation's input, not consolidation's), unexpired.
-    const live = (await this.#o.store.listRaw(memoryRef)).filter((e) => tierOf(e.tags) === 'long-term' && !isExpired(e, now));
+    // Read through the caller tenant's reader (CTI-1), never the raw store.
+    const live = this.#o.store.readerFor(tenantId).entries(memoryRef).filter((e) => tierOf(e.tags) === 'long-term' && !isExpired(e, now));
     const plan = planConsolidation(live, {
       redact: (c) => this.#o.redact(c, { memoryRef, tenantId }),
       ...(this.#o.nearDuplicates === undefined ? {} : { nearDuplicates: this.#o.nearDuplicates }),

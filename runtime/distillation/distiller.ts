@@ -20,7 +20,8 @@ import type { HostSampleMemoryDistillResponse, MemoryCompactedPayload, TokenBudg
 import type { Clock, IdSource } from '../shared/clock.ts';
 import { toIso } from '../shared/clock.ts';
 import { BAD_REQUEST, capabilityNotProvided, WopkitError } from '../shared/errors.ts';
-import type { SharedMemoryStore, StoredEntry } from '../memory/store.ts';
+import type { StoredEntry } from '../memory/memory-port.ts';
+import type { TenantReaders } from '../memory/tenant-reader.ts';
 import { TRANSACTIONAL_TAG, type MemoryWriter, type WriteContext } from '../memory/writer.ts';
 import { COMPACTED_FROM, SOURCE_IDS_LISTED_UP_TO, type Compactor } from '../compaction/compactor.ts';
 import type { EmitFn } from '../events/log.ts';
@@ -35,7 +36,7 @@ export const ARCHIVE_TAG = 'distilled-archive';
 export const LEVEL_TAG = 'distill-level:';
 
 export interface DistillerOptions {
-  readonly store: SharedMemoryStore;
+  readonly store: TenantReaders;
   readonly writer: MemoryWriter;
   readonly compactor: Compactor;
   readonly workspace: Workspace;
@@ -147,11 +148,11 @@ export class Distiller {
     const tokenBudget = this.budgetFor(req.tokenBudget);
     const fromLevel = req.fromLevel ?? 0;
     if (!Number.isInteger(fromLevel) || fromLevel < 0) throw new DistillationError('invalid_budget', 'fromLevel must be a non-negative integer');
+    const ctx = req.context ?? {};
     const sources = this.o.compactor
-      .selectSources(memoryRef, { tag: fromLevel === 0 ? TRANSACTIONAL_TAG : `${LEVEL_TAG}${fromLevel}` })
+      .selectSources(memoryRef, { tag: fromLevel === 0 ? TRANSACTIONAL_TAG : `${LEVEL_TAG}${fromLevel}`, context: ctx })
       .filter((e) => levelOf(e) === fromLevel);
     if (sources.length === 0) throw new DistillationError('no_sources', 'nothing to distil');
-    const ctx = req.context ?? {};
     // SR-1 on the way in too: the summariser never sees a plaintext the run has registered since the source was
     // written, and every level of recursive distillation re-checks.
     const inputs = sources.map((s) => this.o.compactor.carryForward(memoryRef, s.content, ctx));

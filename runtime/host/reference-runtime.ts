@@ -5,6 +5,7 @@
  */
 import { createInquiriumRuntime, type InquiriumRuntime } from '../inquirium/index.ts';
 import type { OpenwopRuntime } from '../openwop/index.ts';
+import { tenantOf } from '../memory/memory-ref.ts';
 import type { ForkMemoryView } from '../multi-agent/replay-snapshots.ts';
 import { TenantBound } from '../shared/quota.ts';
 import type { ConsolidationPass, HostRuntime } from './host-runtime.ts';
@@ -36,6 +37,8 @@ export function createHostRuntime(openwop: OpenwopRuntime, inquirium: InquiriumR
   const remoteOnly = remoteOnlyInquirium();
   /** Fork run id → the snapshot view it reads. */
   const forks = new Map<string, ForkMemoryView>();
+  /** Raw entries of a ref as its own tenant's reader holds them (fixture probes; a malformed ref holds nothing). */
+  const ownersEntries = (memoryRef: string) => rt.store.readerFor(tenantOf(memoryRef) ?? '').entries(memoryRef);
 
   // Fixture state: each fixture is the memoryRef a seam minted and the runs it started there, kept per tenant
   // oldest first; past the bound the oldest is retired (evicted, not refused: a fixture is disposable test state,
@@ -45,8 +48,9 @@ export function createHostRuntime(openwop: OpenwopRuntime, inquirium: InquiriumR
   const retireFixture = (memoryRef: string): void => {
     const runIds = fixtureRuns.get(memoryRef) ?? [];
     fixtureRuns.delete(memoryRef);
-    // The deletions are attributed to the fixture's own run, whose log is dropped next.
-    rt.asRun(runIds[0], () => { for (const e of rt.store.listRawSync(memoryRef)) rt.store.removeSync(memoryRef, e.id); });
+    // Deleted through the writer (tenant-checked) and attributed to the fixture's own run, whose log is dropped next.
+    const tenant = tenantOf(memoryRef) ?? '';
+    rt.asRun(runIds[0], () => { for (const e of ownersEntries(memoryRef)) rt.writer.delete(memoryRef, e.id, { tenant }); });
     for (const runId of runIds) {
       rt.registries.endRun(runId);
       rt.log.drop(runId);
@@ -103,8 +107,8 @@ export function createHostRuntime(openwop: OpenwopRuntime, inquirium: InquiriumR
       rt.registries.forRun(runId, tenant).register(secretId, value, 'run');
       rt.writer.put(memoryRef, { content }, { runId, tenant });
     },
-    storedCount: (memoryRef) => rt.store.listRawSync(memoryRef).length,
-    persistedContains: (memoryRef, needle) => rt.store.listRawSync(memoryRef).some((e) => e.content.includes(needle)),
+    storedCount: (memoryRef) => ownersEntries(memoryRef).length,
+    persistedContains: (memoryRef, needle) => ownersEntries(memoryRef).some((e) => e.content.includes(needle)),
     async consolidate(memoryRef, tenant) {
       const result = await rt.consolidation.consolidate(memoryRef, { trigger: 'on-demand', tenantId: tenant });
       return { event: result.payload, ...durablePointer(rt) };

@@ -1,6 +1,7 @@
 /**
  * What every route module uses: registration from a catalogue row (method, path and success status are the
- * catalogue's, never retyped), the validated body, typed path and query parameters, and the tenant of a memoryRef.
+ * catalogue's, never retyped), the validated body, typed path and query parameters, the tenant of a memoryRef, and
+ * the tenant a request acts as.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HttpError } from './errors.ts';
@@ -15,6 +16,8 @@ export function serve(app: FastifyInstance, route: CatalogueRoute, handler: (req
   app.route({
     method: route.method,
     url: fastifyUrl(route.path),
+    // The row travels with the route: authorisation and tenant binding (auth-binding.ts) read its role and inputs.
+    config: { catalogue: route },
     handler: async (req, reply) => {
       const answer = await handler(req);
       if (route.status !== undefined) reply.code(route.status);
@@ -44,4 +47,10 @@ export function tenantOrThrow(ref: string): string {
   const p = parseMemoryRef(ref);
   if (p === null) throw new HttpError('validation_failed', 'memoryRef is malformed', { failures: [{ instancePath: '/memoryRef', message: 'must be mem://<tenant>/<scope>' }] });
   return p.tenant;
+}
+
+/** The tenant a request acts as: a tenant key's own, or the one an operator key names (`''`, which owns nothing, when none). */
+export function actingTenant(req: FastifyRequest, named: string | undefined): string {
+  const p = req.principal;
+  return p?.role === 'tenant' ? p.tenant : (named ?? '');
 }

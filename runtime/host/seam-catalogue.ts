@@ -35,40 +35,46 @@ export interface CatalogueRoute {
   readonly status?: 201;
   /** Served without the Bearer token. */
   readonly public?: true;
+  /**
+   * The least role a key needs (runtime/host/auth.ts): `tenant` routes serve tenant keys, bound to the key's tenant
+   * (auth-binding.ts); `operator` routes — the fixture seams that drive the runtime, and the Inquirium surface of
+   * the node's operator — need an operator key.
+   */
+  readonly role: 'tenant' | 'operator';
 }
 
 const SAMPLE = '/v1/host/sample';
 
 export const ROUTES = {
   // ── Protocol ──────────────────────────────────────────────────────────────────────────────────────────────
-  discovery: { kind: 'protocol', method: 'GET', path: '/.well-known/openwop', response: 'Capabilities', public: true },
-  runEvents: { kind: 'protocol', method: 'GET', path: '/v1/runs/{runId}/events', query: ['fromSeq'], response: 'RunEventsResponse' },
-  runFork: { kind: 'protocol', method: 'POST', path: '/v1/runs/{runId}:fork', request: 'RunForkRequest', response: 'RunForkResponse', status: 201 },
-  runMemory: { kind: 'protocol', method: 'GET', path: '/v1/runs/{runId}/memory', query: ['memoryRef', 'id'], response: 'MemoryEntry', alsoResponds: ['HostSampleMemoryEntriesResponse'] },
-  inquiriumGenerate: { kind: 'protocol', method: 'POST', path: '/v1/host/capabilities/inquirium.generate', request: 'InquiriumGenerateRequest', response: 'InquiriumGenerateResponse' },
-  inquiriumRespond: { kind: 'protocol', method: 'POST', path: '/v1/host/capabilities/inquirium.operator-question.respond', request: 'InquiriumOperatorQuestionAnswer', response: 'InquiriumOperatorQuestionState' },
+  discovery: { kind: 'protocol', method: 'GET', path: '/.well-known/openwop', response: 'Capabilities', public: true, role: 'tenant' },
+  runEvents: { kind: 'protocol', method: 'GET', path: '/v1/runs/{runId}/events', query: ['fromSeq'], response: 'RunEventsResponse', role: 'tenant' },
+  runFork: { kind: 'protocol', method: 'POST', path: '/v1/runs/{runId}:fork', request: 'RunForkRequest', response: 'RunForkResponse', status: 201, role: 'tenant' },
+  runMemory: { kind: 'protocol', method: 'GET', path: '/v1/runs/{runId}/memory', query: ['memoryRef', 'id'], response: 'MemoryEntry', alsoResponds: ['HostSampleMemoryEntriesResponse'], role: 'tenant' },
+  inquiriumGenerate: { kind: 'protocol', method: 'POST', path: '/v1/host/capabilities/inquirium.generate', request: 'InquiriumGenerateRequest', response: 'InquiriumGenerateResponse', role: 'operator' },
+  inquiriumRespond: { kind: 'protocol', method: 'POST', path: '/v1/host/capabilities/inquirium.operator-question.respond', request: 'InquiriumOperatorQuestionAnswer', response: 'InquiriumOperatorQuestionState', role: 'operator' },
   // ── Memory seams ──────────────────────────────────────────────────────────────────────────────────────────
-  consolidate: { kind: 'seam', method: 'POST', path: `${SAMPLE}/memory/consolidate`, request: 'HostSampleConsolidateRequest', response: 'HostSampleConsolidateResponse' },
-  commitmentFire: { kind: 'seam', method: 'POST', path: `${SAMPLE}/commitment/fire`, request: 'HostSampleCommitmentFireRequest', response: 'HostSampleCommitmentFireResponse' },
-  memorySeed: { kind: 'seam', method: 'POST', path: `${SAMPLE}/memory/seed`, request: 'HostSampleMemorySeedRequest', response: 'HostSampleMemorySeedResponse' },
-  memoryEntries: { kind: 'seam', method: 'GET', path: `${SAMPLE}/memory/entries`, query: ['tenant', 'memoryRef', 'tag', 'limit'], response: 'HostSampleMemoryEntriesResponse' },
-  memoryEntry: { kind: 'seam', method: 'GET', path: `${SAMPLE}/memory/entry`, query: ['tenant', 'memoryRef', 'id'], response: 'MemoryEntry' },
-  memoryRedaction: { kind: 'seam', method: 'POST', path: `${SAMPLE}/memory/redaction`, request: 'HostSampleMemoryRedactionRequest', response: 'HostSampleMemoryRedactionResponse' },
-  memoryCompact: { kind: 'seam', method: 'POST', path: `${SAMPLE}/memory/compact`, request: 'HostSampleMemoryCompactRequest', response: 'HostSampleMemoryCompactResponse' },
-  memoryDistill: { kind: 'seam', method: 'POST', path: `${SAMPLE}/memory/distill`, request: 'HostSampleMemoryDistillRequest', response: 'HostSampleMemoryDistillResponse' },
-  distillSchedule: { kind: 'seam', method: 'POST', path: `${SAMPLE}/memory/distill-schedule`, request: 'HostSampleDistillScheduleRequest', response: 'HostSampleDistillScheduleResponse', status: 201 },
-  distillScheduleRead: { kind: 'seam', method: 'GET', path: `${SAMPLE}/memory/distill-schedule`, query: ['id', 'tenant'], response: 'HostSampleDistillScheduleResponse' },
-  distillScheduleTick: { kind: 'seam', method: 'POST', path: `${SAMPLE}/memory/distill-schedule/tick`, request: 'HostSampleDistillScheduleTickRequest', response: 'HostSampleDistillScheduleTickResponse' },
+  consolidate: { kind: 'seam', method: 'POST', path: `${SAMPLE}/memory/consolidate`, request: 'HostSampleConsolidateRequest', response: 'HostSampleConsolidateResponse', role: 'operator' },
+  commitmentFire: { kind: 'seam', method: 'POST', path: `${SAMPLE}/commitment/fire`, request: 'HostSampleCommitmentFireRequest', response: 'HostSampleCommitmentFireResponse', role: 'operator' },
+  memorySeed: { kind: 'seam', method: 'POST', path: `${SAMPLE}/memory/seed`, request: 'HostSampleMemorySeedRequest', response: 'HostSampleMemorySeedResponse', role: 'operator' },
+  memoryEntries: { kind: 'seam', method: 'GET', path: `${SAMPLE}/memory/entries`, query: ['tenant', 'memoryRef', 'tag', 'limit'], response: 'HostSampleMemoryEntriesResponse', role: 'tenant' },
+  memoryEntry: { kind: 'seam', method: 'GET', path: `${SAMPLE}/memory/entry`, query: ['tenant', 'memoryRef', 'id'], response: 'MemoryEntry', role: 'tenant' },
+  memoryRedaction: { kind: 'seam', method: 'POST', path: `${SAMPLE}/memory/redaction`, request: 'HostSampleMemoryRedactionRequest', response: 'HostSampleMemoryRedactionResponse', role: 'operator' },
+  memoryCompact: { kind: 'seam', method: 'POST', path: `${SAMPLE}/memory/compact`, request: 'HostSampleMemoryCompactRequest', response: 'HostSampleMemoryCompactResponse', role: 'operator' },
+  memoryDistill: { kind: 'seam', method: 'POST', path: `${SAMPLE}/memory/distill`, request: 'HostSampleMemoryDistillRequest', response: 'HostSampleMemoryDistillResponse', role: 'operator' },
+  distillSchedule: { kind: 'seam', method: 'POST', path: `${SAMPLE}/memory/distill-schedule`, request: 'HostSampleDistillScheduleRequest', response: 'HostSampleDistillScheduleResponse', status: 201, role: 'operator' },
+  distillScheduleRead: { kind: 'seam', method: 'GET', path: `${SAMPLE}/memory/distill-schedule`, query: ['id', 'tenant'], response: 'HostSampleDistillScheduleResponse', role: 'operator' },
+  distillScheduleTick: { kind: 'seam', method: 'POST', path: `${SAMPLE}/memory/distill-schedule/tick`, request: 'HostSampleDistillScheduleTickRequest', response: 'HostSampleDistillScheduleTickResponse', role: 'operator' },
   // ── Multi-agent seams ─────────────────────────────────────────────────────────────────────────────────────
-  escalationRun: { kind: 'seam', method: 'POST', path: `${SAMPLE}/multi-agent/escalation-run`, request: 'HostSampleEscalationRunRequest', response: 'HostSampleEscalationRunResponse' },
-  crossRunTtl: { kind: 'seam', method: 'POST', path: `${SAMPLE}/multi-agent/cross-run-ttl`, request: 'HostSampleCrossRunTtlRequest', response: 'HostSampleCrossRunTtlResponse' },
-  replayFixture: { kind: 'seam', method: 'POST', path: `${SAMPLE}/multi-agent/replay-fixture`, request: 'HostSampleReplayFixtureRequest', response: 'HostSampleReplayFixtureResponse' },
+  escalationRun: { kind: 'seam', method: 'POST', path: `${SAMPLE}/multi-agent/escalation-run`, request: 'HostSampleEscalationRunRequest', response: 'HostSampleEscalationRunResponse', role: 'operator' },
+  crossRunTtl: { kind: 'seam', method: 'POST', path: `${SAMPLE}/multi-agent/cross-run-ttl`, request: 'HostSampleCrossRunTtlRequest', response: 'HostSampleCrossRunTtlResponse', role: 'operator' },
+  replayFixture: { kind: 'seam', method: 'POST', path: `${SAMPLE}/multi-agent/replay-fixture`, request: 'HostSampleReplayFixtureRequest', response: 'HostSampleReplayFixtureResponse', role: 'operator' },
   // ── Inquirium seams ───────────────────────────────────────────────────────────────────────────────────────
-  generateRemoteOnly: { kind: 'seam', method: 'POST', path: `${SAMPLE}/inquirium/generate-remote-only`, request: 'InquiriumGenerateRequest', response: 'InquiriumGenerateResponse' },
-  questionPropose: { kind: 'seam', method: 'POST', path: `${SAMPLE}/inquirium/questions`, request: 'InquiriumOperatorQuestionRequest', response: 'InquiriumOperatorQuestionState', status: 201 },
-  questionRead: { kind: 'seam', method: 'GET', path: `${SAMPLE}/inquirium/questions`, query: ['ref'], response: 'InquiriumOperatorQuestionState' },
-  questionCancel: { kind: 'seam', method: 'POST', path: `${SAMPLE}/inquirium/questions/cancel`, request: 'HostSampleQuestionCancelRequest', response: 'InquiriumOperatorQuestionState' },
-  traces: { kind: 'seam', method: 'GET', path: `${SAMPLE}/inquirium/traces`, query: ['traceRef'], response: 'HostSampleInquiriumTracesResponse' },
+  generateRemoteOnly: { kind: 'seam', method: 'POST', path: `${SAMPLE}/inquirium/generate-remote-only`, request: 'InquiriumGenerateRequest', response: 'InquiriumGenerateResponse', role: 'operator' },
+  questionPropose: { kind: 'seam', method: 'POST', path: `${SAMPLE}/inquirium/questions`, request: 'InquiriumOperatorQuestionRequest', response: 'InquiriumOperatorQuestionState', status: 201, role: 'operator' },
+  questionRead: { kind: 'seam', method: 'GET', path: `${SAMPLE}/inquirium/questions`, query: ['ref'], response: 'InquiriumOperatorQuestionState', role: 'operator' },
+  questionCancel: { kind: 'seam', method: 'POST', path: `${SAMPLE}/inquirium/questions/cancel`, request: 'HostSampleQuestionCancelRequest', response: 'InquiriumOperatorQuestionState', role: 'operator' },
+  traces: { kind: 'seam', method: 'GET', path: `${SAMPLE}/inquirium/traces`, query: ['traceRef'], response: 'HostSampleInquiriumTracesResponse', role: 'operator' },
 } as const satisfies Record<string, CatalogueRoute>;
 
 export type RouteName = keyof typeof ROUTES;

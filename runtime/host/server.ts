@@ -6,15 +6,18 @@
  * reimplement on node:http.
  *
  * Every error is the envelope `{error, message, details?}` with a 4xx status for anything the client did wrong;
- * auth is a Bearer token; request bodies are JSON only and capped. Every socket, parser and body limit is set
- * explicitly from the one limits table (limits.ts), never left at a framework default.
+ * auth is a Bearer API key bound to a role and a tenant (auth.ts, auth-binding.ts); request bodies are JSON only
+ * and capped. Every socket, parser and body limit is set explicitly from the one limits table (limits.ts), never
+ * left at a framework default.
  */
-import { timingSafeEqual } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { ErrorCode } from '../../generated/ts/index.ts';
 import { createInquiriumRuntime, type InquiriumRuntime } from '../inquirium/index.ts';
 import { createOpenwopRuntime, type OpenwopRuntime } from '../openwop/index.ts';
 import type { Clock, IdSource } from '../shared/clock.ts';
+import { WOPKIT_VERSION } from '../shared/version.ts';
+import { Credentials, CredentialsError, devTokenEntry, MIN_KEY_LENGTH } from './auth.ts';
+import { installAuth } from './auth-binding.ts';
 import { classify, HttpError, sendError } from './errors.ts';
 import type { HostRuntime } from './host-runtime.ts';
 import { withMutations, type HostMutations } from './mutants.ts';
@@ -30,11 +33,13 @@ import { connectionCapResponse, markDroppedRequests } from './connection-cap.ts'
 import { jsonDeeperThan, resolveLimits, timeoutCheckIntervalMs, type HostLimits } from './limits.ts';
 
 export const HOST_NAME = 'wopkit-reference-host';
-export const HOST_VERSION = '0.1.0';
+export const HOST_VERSION = WOPKIT_VERSION;
 
 export interface HostOptions {
-  /** Bearer token every route but discovery requires. */
-  readonly token: string;
+  /** The API keys the host accepts (runtime/host/auth.ts): tenant keys bound to one tenant, operator keys. */
+  readonly credentials?: Credentials;
+  /** A development token: one more operator key (at least 16 characters). At least one of the two is required. */
+  readonly token?: string;
   /** Request handling limits and per-tenant bounds by name (limits.ts); each absent one keeps its default. */
   readonly limits?: Partial<HostLimits>;
   /** Shorthand for `limits.bodyLimitBytes`. */
@@ -53,14 +58,15 @@ export interface HostOptions {
   readonly scheduleTickMs?: number;
 }
 
-/** Paths served without the token (the catalogue marks them; none has a path parameter). */
-const PUBLIC_PATHS = new Set<string>(Object.values(ROUTES).filter((r) => 'public' in r && r.public).map((r) => r.path));
-
-function tokenMatches(header: unknown, token: string): boolean {
-  if (typeof header !== 'string' || !header.startsWith('Bearer ')) return false;
-  const given = Buffer.from(header.slice(7));
-  const want = Buffer.from(token);
-  return given.length === want.length && timingSafeEqual(given, want);
+/** The keys of `o`: its credentials, plus the development token as an operator key. */
+function credentialsOf(o: HostOptions): Credentials {
+  if (o.token === undefined) {
+    if (o.credentials === undefined) throw new CredentialsError('createHost needs credentials or a token');
+    return o.credentials;
+  }
+  if (o.token.length < MIN_KEY_LENGTH) throw new RangeError(`the host token must be at least ${MIN_KEY_LENGTH} characters`);
+  const dev = devTokenEntry(o.token, 'the host token');
+  return o.credentials === undefined ? new Credentials([dev]) : o.credentials.with(dev);
 }
 
 /** Node's client error codes → (status, reason phrase, envelope code, message); anything else is malformed HTTP. */
@@ -72,7 +78,7 @@ const CLIENT_ERRORS: Readonly<Record<string, ClientErrorAnswer>> = {
 };
 
 export async function createHost(o: HostOptions): Promise<{ app: FastifyInstance; runtime: HostRuntime }> {
-  if (o.token.length < 16) throw new RangeError('the host token must be at least 16 characters');
+  const credentials = credentialsOf(o);
   if (o.scheduleTickMs !== undefined && !(Number.isInteger(o.scheduleTickMs) && o.scheduleTickMs >= 100)) throw new RangeError('scheduleTickMs must be an integer of at least 100');
   const limits = resolveLimits({ ...(o.bodyLimit !== undefined ? { bodyLimitBytes: o.bodyLimit } : {}), ...o.limits });
   // Per-tenant bounds go to the runtimes this host builds; a runtime passed in keeps the bounds it was built with.
@@ -130,11 +136,7 @@ export async function createHost(o: HostOptions): Promise<{ app: FastifyInstance
   });
   markDroppedRequests(app.server);
 
-  app.addHook('onRequest', async (req, reply) => {
-    const path = req.url.split('?')[0]!;
-    if (PUBLIC_PATHS.has(path)) return;
-    if (!tokenMatches(req.headers.authorization, o.token)) return sendError(reply, 'unauthorized', 'a valid Bearer token is required');
-  });
+  installAuth(app, credentials, runtime);
   app.setNotFoundHandler((req, reply) => sendError(reply, 'not_found', `no route ${req.method} ${req.url.split('?')[0]!.slice(0, 200)}`));
   app.setErrorHandler((err, req, reply) => {
     const c = classify(err);

@@ -1,15 +1,15 @@
 /**
  * The spec's read interface (RFC 0004 MemoryAdapter), one instance per tenant.
  *
- * CTI-1: every call parses the ref first; a malformed ref, or a ref naming another tenant, gives `[]` / `null`
- * even when the shared store holds entries under that exact key. TTL: expired entries never surface, whether or
+ * CTI-1: every read goes through the adapter's `TenantReader` (tenant-reader.ts); a malformed ref, or a ref naming
+ * another tenant, gives `[]` / `null` even when the shared store holds entries under that exact key. TTL: expired entries never surface, whether or
  * not they were purged. Errors from the store are replaced by a `MemoryAdapterError` that carries no entry data.
  */
 import type { MemoryListOptions } from '../../generated/ts/memory-list-options.ts';
 import type { Clock } from '../shared/clock.ts';
 import { WopkitError } from '../shared/errors.ts';
-import { parseMemoryRef } from './memory-ref.ts';
-import type { SharedMemoryStore, StoredEntry } from './store.ts';
+import type { StoredEntry } from './memory-port.ts';
+import type { TenantReader, TenantReaders } from './tenant-reader.ts';
 import { isExpired } from './ttl.ts';
 
 /** The spec's read interface: entries are the generated `MemoryEntry`, options the generated `MemoryListOptions`. */
@@ -39,26 +39,24 @@ const byNewest = (a: StoredEntry, b: StoredEntry): number =>
   a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 
 export class TenantMemoryAdapter implements MemoryAdapter {
+  readonly #reader: TenantReader;
+
   constructor(
     readonly tenant: string,
-    private readonly store: SharedMemoryStore,
+    store: TenantReaders,
     private readonly clock: Clock,
-  ) {}
-
-  /** Whether this adapter may serve the ref at all. */
-  #owns(memoryRef: unknown): memoryRef is string {
-    const parsed = parseMemoryRef(memoryRef);
-    return parsed !== null && parsed.tenant === this.tenant;
+  ) {
+    this.#reader = store.readerFor(tenant);
   }
 
   async list(memoryRef: string, options: Readonly<MemoryListOptions> = {}): Promise<readonly StoredEntry[]> {
-    if (!this.#owns(memoryRef)) return [];
+    if (!this.#reader.owns(memoryRef)) return [];
     const limit = normaliseLimit(options.limit);
     if (limit === 0) return [];
     const tag = typeof options.tag === 'string' ? options.tag : undefined;
     let raw: readonly StoredEntry[];
     try {
-      raw = this.store.listRawSync(memoryRef);
+      raw = this.#reader.entries(memoryRef);
     } catch {
       throw new MemoryAdapterError('list');
     }
@@ -71,10 +69,10 @@ export class TenantMemoryAdapter implements MemoryAdapter {
   }
 
   async get(memoryRef: string, memoryId: string): Promise<StoredEntry | null> {
-    if (!this.#owns(memoryRef) || typeof memoryId !== 'string' || memoryId.length === 0 || memoryId.length > 512) return null;
+    if (!this.#reader.owns(memoryRef) || typeof memoryId !== 'string' || memoryId.length === 0 || memoryId.length > 512) return null;
     let e: StoredEntry | undefined;
     try {
-      e = this.store.getRawSync(memoryRef, memoryId);
+      e = this.#reader.entry(memoryRef, memoryId);
     } catch {
       throw new MemoryAdapterError('get');
     }

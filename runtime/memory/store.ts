@@ -1,11 +1,13 @@
 /**
  * The shared in-process backing store. It is deliberately dumb: it keys raw entries by (memoryRef, id) and
- * knows nothing of tenants or TTL. Tenant gating (CTI-1) and TTL filtering happen in the adapter in front of it,
- * because the spec requires each adapter instance to gate by ref shape rather than trust the store.
+ * knows nothing of tenants or TTL. Reads reach a caller only through `readerFor(tenant)` (CTI-1, tenant-reader.ts)
+ * and the TTL rule each view applies, because the spec requires each adapter instance to gate by ref shape
+ * rather than trust the store. The raw reads below are for the reader, the write path and tests.
  *
  * It implements the `MemoryStorePort` the consolidation, commitment and multi-agent modules use.
  */
 import type { MemoryStorePort, StoredEntry } from './memory-port.ts';
+import { TenantReader, type RawEntrySource } from './tenant-reader.ts';
 import { isExpired } from './ttl.ts';
 
 export type { StoredEntry } from './memory-port.ts';
@@ -13,7 +15,7 @@ export type { StoredEntry } from './memory-port.ts';
 /** Told about every mutation after it happened (`after` is null for a delete). */
 export type StoreObserver = (memoryRef: string, memoryId: string, after: StoredEntry | null) => void;
 
-export class SharedMemoryStore implements MemoryStorePort {
+export class SharedMemoryStore implements MemoryStorePort, RawEntrySource {
   readonly #refs = new Map<string, Map<string, StoredEntry>>();
   readonly #observers = new Set<StoreObserver>();
 
@@ -23,8 +25,9 @@ export class SharedMemoryStore implements MemoryStorePort {
     return () => this.#observers.delete(observer);
   }
 
-  async listRaw(memoryRef: string): Promise<readonly StoredEntry[]> {
-    return this.listRawSync(memoryRef);
+  /** The only read access a view gets: entries of `tenant`'s refs. */
+  readerFor(tenant: string): TenantReader {
+    return new TenantReader(tenant, this);
   }
   listRawSync(memoryRef: string): readonly StoredEntry[] {
     return [...(this.#refs.get(memoryRef)?.values() ?? [])];

@@ -132,9 +132,10 @@ export class MemoryWriter {
    */
   forget(tenant: string, subjectTag: string): number {
     let n = 0;
+    const reader = this.o.store.readerFor(tenant);
     for (const ref of this.o.store.refs()) {
-      if (parseMemoryRef(ref)?.tenant !== tenant) continue;
-      for (const e of this.o.store.listRawSync(ref)) {
+      if (!reader.owns(ref)) continue;
+      for (const e of reader.entries(ref)) {
         if (e.tags.includes(subjectTag) && this.o.store.removeSync(ref, e.id)) {
           n++;
           this.o.onWrite?.({ memoryRef: ref, memoryId: e.id, operation: 'delete', context: { tenant } });

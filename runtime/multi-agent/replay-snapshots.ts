@@ -9,6 +9,9 @@
  * state and undo, newest first, every mutation of that memoryRef with a larger jseq. Entries the TTL rule
  * (`memory/ttl.ts`) finds expired at the watermark's clock are hidden (TTL evaluated at the snapshot anchor, not now).
  *
+ * Tenancy (CTI-1): a fork view reads its snapshot through a `TenantReader` bound to the fork run's tenant, so a ref
+ * of another tenant reads as empty from a fork exactly as it does from the live adapter.
+ *
  * Availability: reverse projection needs every mutation after the watermark. Retention pruning drops mutations
  * older than `retentionMs` (never past a held fork's watermark); a fork whose watermark precedes the pruned
  * prefix is refused with `replay_memory_snapshot_unavailable` / `retention_expired`. A fork of a run whose event
@@ -19,6 +22,7 @@ import type { Clock } from '../shared/clock.ts';
 import { WopkitError } from '../shared/errors.ts';
 import type { MemoryStorePort, StoredEntry } from '../memory/memory-port.ts';
 import { ReadSnapshotHolds } from '../memory/read-snapshots.ts';
+import { TenantReader, type RawEntrySource } from '../memory/tenant-reader.ts';
 import { isExpired } from '../memory/ttl.ts';
 
 export interface JournalRecord {
@@ -90,13 +94,6 @@ export class MemoryJournal {
   /** Every record with jseq <= this has been pruned. */
   get prunedThrough(): number {
     return this.#prunedThrough;
-  }
-
-  /** Current (raw) state of a memoryRef as the journal mirrors it. */
-  current(memoryRef: string): StoredEntry | undefined;
-  current(memoryRef: string, id: string): StoredEntry | undefined;
-  current(memoryRef: string, id?: string): StoredEntry | undefined {
-    return id === undefined ? undefined : this.#mirror.get(memoryRef)?.get(id);
   }
 
   /** Append a mutation (after = null for a delete). Returns its jseq. */
@@ -199,13 +196,21 @@ export class MemoryJournal {
   }
 
   /**
-   * Open a read-only memory view for a fork of `sourceRunId` at `fromSeq` (the preflight: throws the typed
-   * refusal when unavailable). The view pins its watermark against pruning until `close()`.
+   * Open a read-only memory view for `fork`, a fork of `sourceRunId` at `fromSeq` (the preflight: throws the typed
+   * refusal when unavailable). The view reads the snapshot through a reader bound to the fork run's tenant (CTI-1:
+   * another tenant's ref reads as empty, as it does live) and pins its watermark against pruning until `close()`.
    */
-  openFork(forkRunId: string, sourceRunId: string, fromSeq: number): ForkMemoryView {
+  openFork(fork: ForkRun, sourceRunId: string, fromSeq: number): ForkMemoryView {
     const w = this.watermark(sourceRunId, fromSeq);
-    return new ForkMemoryView(this, forkRunId, w);
+    const snapshot = new SnapshotAt(this, fork.runId, w);
+    return new ForkMemoryView(new TenantReader(fork.tenant, snapshot), snapshot);
   }
+}
+
+/** The run a fork view is opened for: its id (for the snapshot hold) and the tenant it belongs to. */
+export interface ForkRun {
+  readonly runId: string;
+  readonly tenant: string;
 }
 
 function lowerBound(a: readonly number[], x: number): number {
@@ -219,18 +224,25 @@ function lowerBound(a: readonly number[], x: number): number {
   return lo;
 }
 
-/** What a forked run reads: memory as of the fork point, read-only. */
-export class ForkMemoryView {
-  readonly #journal: MemoryJournal;
-  readonly #cache = new Map<string, Map<string, StoredEntry>>();
+/** What a fork view holds of its snapshot besides the reader: its identity and its pin (no raw reads). */
+export interface PinnedSnapshot {
   readonly forkRunId: string;
   readonly watermark: Watermark;
+  /** Release the watermark pin; the snapshot cannot be read afterwards. */
+  close(): void;
+}
+
+/**
+ * The raw backing of a fork view: memory at one watermark, projected per memoryRef on first read (which pins the
+ * watermark for that ref) and cached. Read only through the view's TenantReader.
+ */
+class SnapshotAt implements RawEntrySource, PinnedSnapshot {
+  readonly #journal: MemoryJournal;
+  readonly #cache = new Map<string, Map<string, StoredEntry>>();
   #closed = false;
 
-  constructor(journal: MemoryJournal, forkRunId: string, w: Watermark) {
+  constructor(journal: MemoryJournal, readonly forkRunId: string, readonly watermark: Watermark) {
     this.#journal = journal;
-    this.forkRunId = forkRunId;
-    this.watermark = w;
   }
 
   #state(memoryRef: string): Map<string, StoredEntry> {
@@ -244,19 +256,53 @@ export class ForkMemoryView {
     return s;
   }
 
-  async list(memoryRef: string, options: Readonly<MemoryListOptions> = {}): Promise<StoredEntry[]> {
-    let out = [...this.#state(memoryRef).values()].sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : 1));
-    if (options.tag !== undefined) out = out.filter((e) => e.tags.includes(options.tag!));
-    return options.limit === undefined ? out : out.slice(0, options.limit);
+  listRawSync(memoryRef: string): readonly StoredEntry[] {
+    return [...this.#state(memoryRef).values()];
   }
 
-  async get(memoryRef: string, memoryId: string): Promise<StoredEntry | null> {
-    return this.#state(memoryRef).get(memoryId) ?? null;
+  getRawSync(memoryRef: string, id: string): StoredEntry | undefined {
+    return this.#state(memoryRef).get(id);
   }
 
   close(): void {
     this.#closed = true;
     this.#journal.holds.release(this.forkRunId);
+  }
+}
+
+/** What a forked run reads: memory as of the fork point, read-only, through a reader bound to the fork's tenant. */
+export class ForkMemoryView {
+  readonly #reader: TenantReader;
+  readonly #snapshot: PinnedSnapshot;
+
+  /** @internal built by `MemoryJournal.openFork`: `reader` reads `snapshot` for the fork run's tenant. */
+  constructor(reader: TenantReader, snapshot: PinnedSnapshot) {
+    this.#reader = reader;
+    this.#snapshot = snapshot;
+  }
+
+  get forkRunId(): string {
+    return this.#snapshot.forkRunId;
+  }
+  get watermark(): Watermark {
+    return this.#snapshot.watermark;
+  }
+  get tenant(): string {
+    return this.#reader.tenant;
+  }
+
+  async list(memoryRef: string, options: Readonly<MemoryListOptions> = {}): Promise<StoredEntry[]> {
+    let out = [...this.#reader.entries(memoryRef)].sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : 1));
+    if (options.tag !== undefined) out = out.filter((e) => e.tags.includes(options.tag!));
+    return options.limit === undefined ? out : out.slice(0, options.limit);
+  }
+
+  async get(memoryRef: string, memoryId: string): Promise<StoredEntry | null> {
+    return this.#reader.entry(memoryRef, memoryId) ?? null;
+  }
+
+  close(): void {
+    this.#snapshot.close();
   }
 }
 
@@ -269,8 +315,8 @@ export class JournaledStore implements MemoryStorePort {
     readonly inner: MemoryStorePort,
     readonly journal: MemoryJournal,
   ) {}
-  listRaw(memoryRef: string): Promise<readonly StoredEntry[]> {
-    return this.inner.listRaw(memoryRef);
+  readerFor(tenant: string): TenantReader {
+    return this.inner.readerFor(tenant);
   }
   async upsert(memoryRef: string, entry: StoredEntry, stamp: { runId?: string; runSeq?: number } = {}): Promise<void> {
     await this.inner.upsert(memoryRef, entry);

@@ -2,8 +2,9 @@
  * Sub-run memory lifecycle (RFC 0039 §B, MAE-2).
  *
  * - Scope: a child run inherits its parent's memoryRef by default; `memoryScopeIsolation: "isolated"` gives it a
- *   fresh memoryRef minted in the SAME tenant (CTI-1 holds: the minted ref must resolve to the parent's tenant or
- *   the dispatch is refused).
+ *   fresh memoryRef minted in the SAME tenant (CTI-1 holds: the minted ref must resolve to the parent's tenant, and
+ *   a parent memoryRef must resolve to the parent run's own tenant, or the dispatch is refused). A parent reads
+ *   through its tenant's `TenantReader`.
  * - TTL: a child's `ttlSeconds` counts from the child's own write time — the clock when the child issued the
  *   write — never from the parent's start.
  * - Concurrency: `strict` (default) serialises every write of every child of one parent run, and the parent's
@@ -34,6 +35,8 @@ export interface SubRunMemoryOptions {
   readonly store: MemoryStorePort;
   /** CTI-1 tenant of a memoryRef (undefined = malformed). */
   readonly tenantOf: (memoryRef: string) => string | undefined;
+  /** Tenant a run belongs to (undefined = unknown run): a parent reads with its own tenant's reader. */
+  readonly tenantOfRun: (runId: string) => string | undefined;
   /** Mint a fresh memoryRef for an isolated child in `tenantId`. */
   readonly mintIsolatedRef: (tenantId: string, childRunId: string) => string;
   /** SR-1 chokepoint applied to every child write. */
@@ -86,6 +89,8 @@ export class SubRunMemory {
   ): ChildMemoryScope {
     const tenantId = this.#o.tenantOf(parent.memoryRef);
     if (tenantId === undefined) throw new SubRunScopeError('parent memoryRef does not resolve to a tenant');
+    const runTenant = this.#o.tenantOfRun(parent.runId);
+    if (runTenant !== undefined && runTenant !== tenantId) throw new SubRunScopeError('parent memoryRef belongs to another tenant than the parent run (CTI-1)');
     if (dispatch.memoryScopeIsolation !== 'isolated') {
       return new ChildMemoryScope(parent.runId, childRunId, parent.memoryRef, tenantId, false, this);
     }
@@ -113,12 +118,13 @@ export class SubRunMemory {
 
   /**
    * A parent supervisor read: queued behind every pending child write of this parent (strict), then filtered by
-   * TTL at the current clock.
+   * TTL at the current clock. Read through the parent run's tenant reader (CTI-1): a ref of another tenant, or any
+   * ref read by an unknown run, reads as empty.
    */
   readForParent(parentRunId: string, memoryRef: string): Promise<StoredEntry[]> {
     const read = async () => {
       const now = this.#o.clock.now();
-      return (await this.#o.store.listRaw(memoryRef)).filter((e) => !isExpired(e, now));
+      return this.#o.store.readerFor(this.#o.tenantOfRun(parentRunId) ?? '').entries(memoryRef).filter((e) => !isExpired(e, now));
     };
     return this.concurrency === 'strict' ? this.#mutex.run(parentRunId, read) : read();
   }

@@ -36,6 +36,7 @@ import { SubRunMemory, type CrossChildMemoryConcurrency } from '../multi-agent/s
 import { writeRedactor } from '../redaction/chokepoint.ts';
 import { SecretRegistries, SimulatedByokResolver } from '../redaction/secret-registry.ts';
 import { randomIds, systemClock, type Clock, type IdSource } from '../shared/clock.ts';
+import { WOPKIT_VERSION } from '../shared/version.ts';
 import { PredicateBoard } from './predicates.ts';
 import { RunRegistry, type RunRecord } from './runs.ts';
 
@@ -163,6 +164,7 @@ export function createOpenwopRuntime(options: OpenwopRuntimeOptions = {}) {
     ids,
     store,
     tenantOf,
+    tenantOfRun: (runId) => runs.get(runId)?.tenant,
     mintIsolatedRef: (tenant, childRunId) => buildRef(tenant, 'runs', childRunId.replace(/[^A-Za-z0-9._-]/g, '-')),
     redact: (content) => content, // replaced per child below: each write is redacted for its own scope
     concurrency: options.crossChildMemoryConcurrency ?? 'strict',
@@ -171,7 +173,7 @@ export function createOpenwopRuntime(options: OpenwopRuntimeOptions = {}) {
   const escalationPolicy: EscalationPolicy = makeEscalationPolicy(options.confidenceEscalationFloor !== undefined ? { floor: options.confidenceEscalationFloor } : {});
 
   // Each wired module contributes what it does; a module that is not wired contributes nothing.
-  const capabilities = new CapabilityRegistry({ protocolVersion: '1.1', host: options.host ?? { name: 'wopkit-reference-host', version: '0.1.0' } })
+  const capabilities = new CapabilityRegistry({ protocolVersion: '1.1', host: options.host ?? { name: 'wopkit-reference-host', version: WOPKIT_VERSION } })
     .contribute('memory', memoryCapability({ writer, emitsWriteEvents: true, forget: true }));
   capabilities.contribute('compaction', compactor.capability()).contribute('distillation', distiller.capability())
     .contribute(
@@ -249,7 +251,8 @@ export function createOpenwopRuntime(options: OpenwopRuntimeOptions = {}) {
     fork(sourceRunId: string, fromSeq: number): { run: RunRecord; view: ForkMemoryView } {
       const source = runs.get(sourceRunId);
       const forkRunId = ids.next('run');
-      const view = journal.openFork(forkRunId, sourceRunId, fromSeq);
+      // The fork belongs to its source's tenant: its view reads that tenant's refs only (CTI-1).
+      const view = journal.openFork({ runId: forkRunId, tenant: source?.tenant ?? '' }, sourceRunId, fromSeq);
       if (source === undefined) {
         view.close();
         throw new RangeError('unknown source run');

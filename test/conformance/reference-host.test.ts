@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { readFileSync } from 'node:fs';
-import { createHost } from '../../runtime/host/server.ts';
+import { createHost, HOST_VERSION } from '../../runtime/host/server.ts';
 import type { HostMutations } from '../../runtime/host/mutants.ts';
 import { configFrom } from '../../conformance/config.ts';
 import { runSuite, type SuiteResults } from '../../conformance/run.ts';
@@ -41,7 +41,7 @@ describe('conformance suite against the reference host (strict)', () => {
     (addFormats as unknown as (a: Ajv2020) => void)(ajv);
     const validate = ajv.compile(JSON.parse(readFileSync('conformance/result.schema.json', 'utf8')));
     expect(validate(JSON.parse(JSON.stringify(results))), JSON.stringify(validate.errors)).toBe(true);
-    expect(results.host).toMatchObject({ name: 'wopkit-reference-host', version: '0.1.0' });
+    expect(results.host).toMatchObject({ name: 'wopkit-reference-host', version: HOST_VERSION });
   });
 });
 

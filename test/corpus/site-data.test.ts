@@ -5,29 +5,15 @@ import { join } from 'node:path';
 import { loadCorpus } from '../../generator/load.ts';
 import { Resolved } from '../../generator/resolve.ts';
 import { REPO } from '../generator/helpers.ts';
+import type { SchemaDoc, SiteIndex } from '../../generator/site-data-format.ts';
 
 const DATA = join(REPO, 'generated/site-data');
 const read = (rel: string) => JSON.parse(readFileSync(join(DATA, rel), 'utf8'));
-interface Link { title: string | null; data: string; anchor: string | null; def: string }
-interface Definition {
-  title: string;
-  anchor: string;
-  isType: boolean;
-  typescript: string;
-  validator: string | null;
-  fields: { name: string; description: string; refs: Link[] }[];
-  references: Link[];
-  referencedBy: Link[];
-  variants: { refs: Link[] }[];
-  typeIndex: { ref: Link | null }[];
-  examples: { valid: unknown[]; invalid: { expect: { keyword: string } }[] };
-}
-
 describe('site data', () => {
   const corpus = loadCorpus(REPO);
   const r = new Resolved(corpus);
-  const index = read('index.json') as { types: Record<string, { data: string; anchor: string }>; families: { schemas: { data: string }[] }[] };
-  const docs = new Map<string, { definitions: Definition[] }>();
+  const index = read('index.json') as SiteIndex;
+  const docs = new Map<string, SchemaDoc>();
   for (const f of index.families) for (const s of f.schemas) docs.set(s.data, read(s.data));
 
   it('documents every schema file and every type', () => {

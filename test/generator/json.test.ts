@@ -1,7 +1,7 @@
 /** The JSON error locator used for "malformed JSON at line L, column C" agrees with JSON.parse (fast-check). */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { jsonErrorOffset, parseJson } from '../../generator/load.ts';
+import { jsonErrorOffset, parseJson } from '../../generator/json.ts';
 import { CorpusError } from '../../generator/errors.ts';
 
 const parses = (s: string): boolean => {

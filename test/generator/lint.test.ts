@@ -1,11 +1,17 @@
 /** Each lint rule fires on a minimal violation of the fixture corpus, with file and pointer. */
 import { describe, expect, it } from 'vitest';
 import { loadCorpus } from '../../generator/load.ts';
-import { lintCorpus, checkExamples, type Finding } from '../../generator/lint.ts';
-import type { Corpus, Example, JsonObject, SchemaFile } from '../../generator/model.ts';
-import { FIXTURE } from './helpers.ts';
+import { LINT_RULES, lintRuleList, lintCorpus as lintResolved, checkExamples as checkResolved, type Finding } from '../../generator/lint.ts';
+import type { Example, JsonObject, LoadedCorpus as Corpus, SchemaFile } from '../../generator/model.ts';
+import { resolveCorpus } from '../../generator/resolve.ts';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { FIXTURE, REPO } from './helpers.ts';
 
 const base = loadCorpus(FIXTURE);
+/** Each stage takes the previous stage's value: load → resolve → lint. */
+const lintCorpus = (c: Corpus) => lintResolved(resolveCorpus(c));
+const checkExamples = (c: Corpus) => checkResolved(resolveCorpus(c));
 
 /** A corpus with one schema file changed by `edit`. */
 function withSchema(stem: string, edit: (s: JsonObject) => void, corpus: Corpus = base): Corpus {
@@ -48,9 +54,26 @@ describe('lint', () => {
     ['runtime-rules', withSchema('shared', (s) => (obj(obj(s['$defs'])['Settings'])['x-runtime-rules'] = [{ id: 'Not Kebab', text: 'x' }])), `runtime-rules ${SHARED}#/$defs/Settings/x-runtime-rules/0`],
     ['examples-present', { ...base, examples: base.examples.filter((e) => !(e.target === 'config--Extras' && e.kind === 'invalid')) }, `examples-present ${CONFIG}#/$defs/Extras`],
     ['example-target', { ...base, examples: [...base.examples, { ...base.examples[0]!, target: 'config--Nope', path: 'schemas/demo/v1/examples/config--Nope/valid/x.json' }] }, 'example-target schemas/demo/v1/examples/config--Nope/valid/x.json#'],
+    ['meta-schema', withSchema('config', (s) => (obj(obj(s['properties'])['parts'])['minItems'] = 'one')), `meta-schema ${CONFIG}#/properties/parts/minItems`],
+    ['schema-shape', withSchema('config', (s) => (obj(s['$defs'])['Broken'] = 3)), `schema-shape ${CONFIG}#/$defs/Broken`],
+    ['x-source', withSchema('shared', (s) => (s['x-source'] = 5)), `x-source ${SHARED}#/x-source`],
   ];
   it.each(cases)('%s', (_rule, corpus, expected) => {
     expect(rules(lintCorpus(corpus))).toContain(expected);
+  });
+
+  it('every rule of the table has a case above, and every id is unique', () => {
+    const ids = LINT_RULES.map((r) => r.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(cases.map(([rule]) => rule).sort()).toEqual([...ids].sort());
+  });
+
+  it("docs/generator.md lists exactly the table's rules, with their one-line docs", () => {
+    for (const r of LINT_RULES) expect(r.doc, r.id).not.toMatch(/\n/);
+    const docs = readFileSync(join(REPO, 'docs/generator.md'), 'utf8');
+    const block = /<!-- lint-rules: begin[^\n]*-->\n([\s\S]*?)\n?<!-- lint-rules: end -->/.exec(docs);
+    expect(block, 'docs/generator.md has a lint-rules block').not.toBeNull();
+    expect(block![1]).toBe(lintRuleList());
   });
 
   it('check-examples: a valid example that fails, an invalid one that passes, and a wrong expected pointer', () => {

@@ -1,6 +1,6 @@
 /** The discovery document follows what the runtime wires: an unwired module is neither advertised nor served. */
 import { describe, expect, it } from 'vitest';
-import { createHost } from '../../runtime/host/server.ts';
+import { createHost, HOST_VERSION } from '../../runtime/host/server.ts';
 import { createOpenwopRuntime } from '../../runtime/openwop/index.ts';
 import { validateCapabilities, validateErrorEnvelope } from '../../generated/validators/validators.js';
 import { configFrom } from '../../conformance/config.ts';
@@ -16,7 +16,7 @@ describe('discovery from what the runtime wires', () => {
     const d = (await app.inject({ method: 'GET', url: ROUTES.discovery.path })).json();
     expect(validateCapabilities(d)).toBe(true);
     expect(Object.keys(d)).toEqual(expect.arrayContaining(['protocolVersion', 'host', 'agents', 'memory', 'multiAgent', 'inquirium']));
-    expect(d.host).toEqual({ name: 'wopkit-reference-host', version: '0.1.0' });
+    expect(d.host).toEqual({ name: 'wopkit-reference-host', version: HOST_VERSION });
     await app.close();
   });
   it('without compaction: no memory.compaction/distillation block, the seams answer capability_not_provided, the suite calls the scenarios inapplicable (lenient) or fails them (strict)', async () => {

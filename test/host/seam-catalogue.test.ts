@@ -53,20 +53,21 @@ describe('the seam catalogue is the only place a path is written', () => {
 
 describe('docs/host.md route table = the catalogue', () => {
   const code = (s: string) => `\`${s}\``;
-  /** The first six cells of a row as the docs write them. */
+  /** The first seven cells of a row as the docs write them. */
   const cellsOf = (r: CatalogueRoute): string[] => [
     r.kind, r.method, code(r.path), (r.query ?? []).map(code).join(', ') || '—', r.request !== undefined ? code(r.request) : '—',
     [r.response, ...(r.alsoResponds ?? [])].map(code).join(', ') + (r.status !== undefined ? ` (${r.status})` : ''),
+    r.public === true ? 'public' : r.role,
   ];
   const docRows = (): string[][] => {
     const doc = readFileSync('docs/host.md', 'utf8');
     const table = doc.slice(doc.indexOf('| Kind | Method | Path |'));
     const lines = table.split('\n');
     const end = lines.findIndex((l) => !l.startsWith('|'));
-    return lines.slice(2, end === -1 ? undefined : end).map((l) => l.split(' | ').map((c) => c.replace(/^\| ?| ?\|$/g, '').trim()).slice(0, 6));
+    return lines.slice(2, end === -1 ? undefined : end).map((l) => l.split(' | ').map((c) => c.replace(/^\| ?| ?\|$/g, '').trim()).slice(0, 7));
   };
 
-  it('every catalogue row is in the table with the same kind, method, path, query, request and response schemas, and no other row is', () => {
+  it('every catalogue row is in the table with the same kind, method, path, query, request and response schemas and role, and no other row is', () => {
     const rows = docRows();
     expect(rows.length).toBeGreaterThan(0);
     const show = (cells: string[]) => cells.join(' | ');

@@ -10,6 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { newtonsoftDll, toolchain } from '../support/toolchains.ts';
 
 interface Top { name: string; uri: string; target: string }
 const tops = JSON.parse(readFileSync('generated/other-languages/top-level-types.json', 'utf8')) as Top[];
@@ -70,7 +71,11 @@ const CSHARP_NULL_UNION_EXAMPLES = cases
   .map((c) => c.path)
   .sort();
 
-const have = (cmd: string) => { try { execFileSync('sh', ['-c', `command -v ${cmd}`]); return true; } catch { return false; } };
+const python = toolchain('python');
+const go = toolchain('go');
+const csharp = toolchain('csharp');
+const rust = toolchain('rust');
+const kotlin = toolchain('kotlin');
 
 describe('other-language round trips', () => {
   it(`has top-level types and valid examples to round-trip (${tops.length} types, ${cases.length} examples)`, () => {
@@ -78,9 +83,9 @@ describe('other-language round trips', () => {
     expect(cases.length).toBeGreaterThan(100);
   });
 
-  it('Python dataclasses: every valid example survives from_dict → to_dict', () => {
+  it.skipIf(python.skip)('Python dataclasses: every valid example survives from_dict → to_dict', () => {
+    python.assert();
     const py = '/usr/bin/python3';
-    if (!existsSync(py)) throw new Error('python3 missing: CI installs it (apt-get install -y python3 python3-dateutil)');
     const dir = mkdtempSync(join(tmpdir(), 'wopkit-py-'));
     copyFileSync('generated/other-languages/python/wopkit_types.py', join(dir, 'wopkit_types.py'));
     writeFileSync(join(dir, 'cases.json'), JSON.stringify(cases.map((x) => ({ ...x, path: join(process.cwd(), x.path) }))));
@@ -103,8 +108,8 @@ print(json.dumps(out, default=str))
     expect(check(results)).toEqual([]);
   }, 120_000);
 
-  it('Go: gofmt, compile, and every valid example survives Unmarshal → Marshal', () => {
-    if (!have('go')) throw new Error('go missing: CI installs it (apt-get install -y golang-go)');
+  it.skipIf(go.skip)('Go: gofmt, compile, and every valid example survives Unmarshal → Marshal', () => {
+    go.assert();
     const dir = mkdtempSync(join(tmpdir(), 'wopkit-go-'));
     mkdirSync(join(dir, 'wopkit'));
     copyFileSync('generated/other-languages/go/wopkit/types.go', join(dir, 'wopkit', 'types.go'));
@@ -167,10 +172,9 @@ func main() {
     expect(check(results)).toEqual([]);
   }, 240_000);
 
-  it('C# (Newtonsoft.Json): compile with mcs, and every valid example survives FromJson → ToJson', () => {
-    if (!have('mcs') || !have('mono')) throw new Error('mcs/mono missing: CI installs them (apt-get install -y mono-mcs libnewtonsoft-json-cil-dev)');
-    const dll = ['/usr/lib/cli/Newtonsoft.Json-5.0/Newtonsoft.Json.dll', '/usr/lib/cli/Newtonsoft.Json/Newtonsoft.Json.dll'].find((p) => existsSync(p));
-    if (dll === undefined) throw new Error('Newtonsoft.Json.dll missing: apt-get install -y libnewtonsoft-json-cil-dev');
+  it.skipIf(csharp.skip)('C# (Newtonsoft.Json): compile with mcs, and every valid example survives FromJson → ToJson', () => {
+    csharp.assert();
+    const dll = newtonsoftDll()!;
     const dir = mkdtempSync(join(tmpdir(), 'wopkit-cs-'));
     const source = readFileSync('generated/other-languages/csharp/WopkitTypes.cs', 'utf8');
     const csNames = new Map([...source.matchAll(/public static (\w+) FromJson\(string json\)/g)].map((m) => [m[1]!.toLowerCase(), m[1]!]));
@@ -211,8 +215,8 @@ ${names.map((n) => `      case "${n}": return ${csNames.get(n.toLowerCase())}.Fr
     expect(problems.map((p) => p.split(' ')[0]).sort()).toEqual(CSHARP_NULL_UNION_EXAMPLES);
   }, 300_000);
 
-  it('Rust (serde): cargo build offline against Debian crates, and every valid example survives from_str → to_string', () => {
-    if (!have('cargo') || !existsSync('/usr/share/cargo/registry')) throw new Error('cargo or the Debian crate registry missing: CI installs cargo librust-serde-json-dev librust-serde-derive-dev');
+  it.skipIf(rust.skip)('Rust (serde): cargo build offline against Debian crates, and every valid example survives from_str → to_string', () => {
+    rust.assert();
     const dir = mkdtempSync(join(tmpdir(), 'wopkit-rs-'));
     const source = readFileSync('generated/other-languages/rust/types.rs', 'utf8');
     const rsNames = new Map([...source.matchAll(/^pub (?:struct|enum|type) (\w+)/gm)].map((m) => [m[1]!.toLowerCase(), m[1]!]));
@@ -262,8 +266,8 @@ fn main() {
     expect(check(results)).toEqual([]);
   }, 600_000);
 
-  it('Kotlin (types only): compiles with kotlinc', () => {
-    if (!have('kotlinc')) throw new Error('kotlinc missing: CI installs it (apt-get install -y kotlin)');
+  it.skipIf(kotlin.skip)('Kotlin (types only): compiles with kotlinc', () => {
+    kotlin.assert();
     const dir = mkdtempSync(join(tmpdir(), 'wopkit-kt-'));
     copyFileSync('generated/other-languages/kotlin/WopkitTypes.kt', join(dir, 'WopkitTypes.kt'));
     execFileSync('kotlinc', ['WopkitTypes.kt', '-d', 'out'], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });

@@ -10,10 +10,15 @@ import { createServer, type Server } from 'node:http';
 import { extname, join, normalize } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { checkLinks } from '../../scripts/check-links.ts';
+import { childEnv } from '../support/child-env.ts';
+import { chromiumPath, toolchain } from '../support/toolchains.ts';
 
 const DIST = 'site/dist';
 const SHOTS = 'test-results/screenshots';
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM = chromiumPath();
+/** The browser checks need Chromium; the link check does not. */
+const chromiumTool = toolchain('chromium');
+const browserIt = it.skipIf(chromiumTool.skip);
 const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml', '.pf_meta': 'application/octet-stream', '.wasm': 'application/wasm' };
 
 let server: Server;
@@ -21,7 +26,7 @@ let base: string;
 let browser: Browser;
 
 beforeAll(async () => {
-  if (!existsSync(join(DIST, 'index.html'))) execFileSync('npm', ['run', 'site:build'], { stdio: 'inherit' });
+  if (!existsSync(join(DIST, 'index.html'))) execFileSync('npm', ['run', 'site:build'], { stdio: 'inherit', env: childEnv() });
   server = createServer((req, res) => {
     let p = normalize(join(DIST, decodeURIComponent((req.url ?? '/').split('?')[0]!)));
     if (!p.startsWith(normalize(DIST))) { res.statusCode = 403; res.end(); return; }
@@ -32,7 +37,8 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: install Debian's chromium (apt-get install -y chromium) or set CHROMIUM_PATH`);
+  if (chromiumTool.skip) return;
+  chromiumTool.assert();
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'] });
   mkdirSync(SHOTS, { recursive: true });
 }, 180_000);
@@ -56,14 +62,14 @@ describe('built site', () => {
     expect(r.pages).toBeGreaterThan(40);
     expect(r.broken.map((b) => `${b.page} → ${b.href} (${b.reason})`)).toEqual([]);
   });
-  it('home page says what this is and where to start', async () => {
+  browserIt('home page says what this is and where to start', async () => {
     const page = await open('/', 'home');
     await expect(page.locator('h1').first().textContent()).resolves.toContain('wopkit');
     expect(await page.locator('a[href="/spec/"]').count()).toBeGreaterThan(0);
     expect(await page.locator('h2', { hasText: 'Where to start' }).count()).toBe(1);
     await page.close();
   });
-  it('RFC index shows coloured status badges and filters by status', async () => {
+  browserIt('RFC index shows coloured status badges and filters by status', async () => {
     const page = await open('/rfcs/', 'rfc-index');
     expect(await page.locator('.rfc-index tbody tr').count()).toBe(5);
     expect(await page.locator('.status-badge[data-status="Accepted"]').count()).toBe(4);
@@ -72,7 +78,7 @@ describe('built site', () => {
     expect(await page.locator('.rfc-index tbody tr:not([hidden])').count()).toBe(1);
     await page.close();
   });
-  it('an RFC page shows its status history, rules and tracker', async () => {
+  browserIt('an RFC page shows its status history, rules and tracker', async () => {
     const page = await open('/rfcs/p066/', 'rfc-p066');
     expect(await page.locator('.rfc-history li').count()).toBeGreaterThan(0);
     expect(await page.locator('#p066-d8').count()).toBe(1);
@@ -83,7 +89,7 @@ describe('built site', () => {
     await page.close();
     await page2.close();
   });
-  it('the schema index lists every schema file, protocol shapes apart from the host test seams', async () => {
+  browserIt('the schema index lists every schema file, protocol shapes apart from the host test seams', async () => {
     const page = await open('/schemas/', 'schema-index');
     const files = (dir: string) => readdirSync(dir).filter((f) => f.endsWith('.schema.json'));
     const all = [...files('schemas/openwop/v1'), ...files('schemas/inquirium/v1')];
@@ -96,7 +102,7 @@ describe('built site', () => {
     expect(what?.width ?? 0).toBeGreaterThan(150);
     await page.close();
   });
-  it('a schema page shows a field row, an example with its expected failure, the TypeScript and a raw download', async () => {
+  browserIt('a schema page shows a field row, an example with its expected failure, the TypeScript and a raw download', async () => {
     const page = await open('/schemas/openwop/run-event-payloads/', 'schema-run-event-payloads');
     const row = page.locator('#CommitmentFiredPayload tr[data-field="memoryRef"]');
     expect(await row.count()).toBe(1);
@@ -109,7 +115,7 @@ describe('built site', () => {
     expect(((await res.json()) as { $id: string }).$id).toBe('https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json');
     await page.close();
   });
-  it('the interop matrix shows the reference host’s results with outcome cells and an evidence link', async () => {
+  browserIt('the interop matrix shows the reference host’s results with outcome cells and an evidence link', async () => {
     const page = await open('/interop/', 'interop');
     expect(await page.locator('table.interop thead th').nth(1).textContent()).toContain('wopkit-reference-host');
     const cell = page.locator('tr[data-scenario="commitment-fired"] td.outcome').first();
@@ -118,7 +124,7 @@ describe('built site', () => {
     expect(((await (await fetch(base + evidence)).json()) as { host: { name: string } }).host.name).toBe('wopkit-reference-host');
     await page.close();
   });
-  it('the other-languages page lists every target and its known limitations', async () => {
+  browserIt('the other-languages page lists every target and its known limitations', async () => {
     const page = await open('/other-languages/', 'other-languages');
     for (const name of ['Python (dataclasses)', 'Go', 'Rust (serde)', 'C# (Newtonsoft.Json)', 'Kotlin (types only)', 'Swift (Codable)']) {
       expect(await page.locator('h2', { hasText: name }).count(), name).toBeGreaterThan(0);
@@ -126,7 +132,7 @@ describe('built site', () => {
     expect(await page.getByText('Discriminated unions').count()).toBeGreaterThan(0);
     await page.close();
   });
-  it('offline search finds a schema by a field name', async () => {
+  browserIt('offline search finds a schema by a field name', async () => {
     const page = await open('/', 'search');
     await page.locator('site-search button[data-open-modal]').first().click();
     await page.locator('dialog[open] input').fill('enqueuedRunId');

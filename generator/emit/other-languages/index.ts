@@ -5,10 +5,10 @@
  * generated and what the target loses. Pure and deterministic: corpus in, files out.
  */
 import { InputData, JSONSchemaInput, JSONSchemaStore, quicktype, type JSONSchema } from 'quicktype-core';
-import type { Corpus, EmittedFile, Json } from '../../model.ts';
+import type { EmittedFile, Json } from '../../model.ts';
+import type { Resolved } from '../../resolve.ts';
+import { GENERATED } from '../../naming.ts';
 import { LANGUAGES } from './languages.ts';
-
-export const OUT = 'generated/other-languages';
 
 class CorpusStore extends JSONSchemaStore {
   constructor(private readonly byId: ReadonlyMap<string, Json>) {
@@ -32,24 +32,20 @@ const isObjectLike = (s: Json | undefined): boolean =>
   typeof s === 'object' && s !== null && !Array.isArray(s) && (s.type === 'object' || 'properties' in s || 'oneOf' in s || 'anyOf' in s);
 
 /** Every example target whose definition is an object or a union, in a stable order. */
-export function topLevelTypes(corpus: Corpus): TopLevelType[] {
+export function topLevelTypes(r: Resolved): TopLevelType[] {
   const out = new Map<string, TopLevelType>();
-  for (const ex of corpus.examples) {
+  for (const ex of r.corpus.examples) {
     if (ex.kind !== 'valid' || out.has(ex.target)) continue;
-    const file = corpus.schemas.find((s) => s.id === ex.schemaId);
-    if (file === undefined) continue;
-    const def = ex.defName === '' ? file.schema : ((file.schema.$defs as Record<string, Json> | undefined)?.[ex.defName]);
-    if (!isObjectLike(def)) continue;
-    const title = (def as Record<string, Json>).title;
-    if (typeof title !== 'string') continue;
-    out.set(ex.target, { name: title, uri: ex.defName === '' ? file.id : `${file.id}#/$defs/${ex.defName}`, target: ex.target });
+    const entry = [...r.entries.values()].find((e) => e.file.id === ex.schemaId && e.defName === ex.defName);
+    if (entry === undefined || !isObjectLike(entry.schema) || !entry.title) continue;
+    out.set(ex.target, { name: entry.title, uri: entry.ajvRef, target: ex.target });
   }
   return [...out.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
-export async function emitOtherLanguages(corpus: Corpus): Promise<EmittedFile[]> {
-  const byId = new Map(corpus.schemas.map((s) => [s.id, s.schema as Json]));
-  const tops = topLevelTypes(corpus);
+export async function emitOtherLanguages(r: Resolved): Promise<EmittedFile[]> {
+  const byId = new Map(r.corpus.schemas.map((s) => [s.id, s.schema as Json]));
+  const tops = topLevelTypes(r);
   const files: EmittedFile[] = [];
   // One parsed input serves every target language.
   const input = new JSONSchemaInput(new CorpusStore(byId));
@@ -68,16 +64,16 @@ export async function emitOtherLanguages(corpus: Corpus): Promise<EmittedFile[]>
       `Top-level types: ${tops.length}.`,
     ]);
     const code = result.lines.join('\n').trimEnd();
-    files.push({ path: `${OUT}/${target.file}`, contents: `${header}\n\n${target.post ? target.post(code) : code}\n` });
+    files.push({ path: `${GENERATED.otherLanguages}${target.file}`, contents: `${header}\n\n${target.post ? target.post(code) : code}\n` });
   }
-  files.push({ path: `${OUT}/top-level-types.json`, contents: `${JSON.stringify(tops, null, 2)}\n` });
-  files.push({ path: `${OUT}/LIMITATIONS.md`, contents: limitations(tops.length) });
+  files.push({ path: `${GENERATED.otherLanguages}top-level-types.json`, contents: `${JSON.stringify(tops, null, 2)}\n` });
+  files.push({ path: `${GENERATED.otherLanguages}LIMITATIONS.md`, contents: limitations(tops.length) });
   return files;
 }
 
 /** The known-limitations document the site publishes as /other-languages/, written from the same table. */
 function limitations(topCount: number): string {
-  const rows = LANGUAGES.map((l) => `| ${l.name} | \`generated/other-languages/${l.file}\` | ${l.tested} |`);
+  const rows = LANGUAGES.map((l) => `| ${l.name} | \`${GENERATED.otherLanguages}${l.file}\` | ${l.tested} |`);
   const sections = LANGUAGES.map((l) => [`## ${l.name}`, '', ...l.losses.map((x) => `- ${x}`), ''].join('\n'));
   return [
     '# Other languages',

@@ -5,16 +5,16 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HttpError } from '../errors.ts';
-import { bodyOf, queryOf, serve } from '../route-helpers.ts';
+import { actingTenant, bodyOf, queryOf, serve } from '../route-helpers.ts';
 import { ROUTES } from '../seam-catalogue.ts';
 import type { HostRuntime, QuestionCaller } from '../host-runtime.ts';
 
 export const LOCAL_OPERATOR = 'participant:did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK';
-/** The tenant of the host's one operator credential; the tenant a caller's credentials map to takes its place. */
+/** The tenant an operator key's questions belong to (operator keys act across tenants and name none here). */
 export const OPERATOR_TENANT = 'operator';
 
-/** Who is calling: the participant the credentials bind and the tenant they map to. */
-const callerOf = (_req: FastifyRequest): QuestionCaller => ({ tenant: OPERATOR_TENANT, participant: LOCAL_OPERATOR });
+/** Who is calling: the local operator participant, in the tenant its key acts as (a tenant key's own tenant). */
+const callerOf = (req: FastifyRequest): QuestionCaller => ({ tenant: actingTenant(req, OPERATOR_TENANT), participant: LOCAL_OPERATOR });
 
 export function registerInquirium(app: FastifyInstance, host: HostRuntime): void {
   const session = (req: { headers: Record<string, unknown> }) => {

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { CommitmentFiredPayload } from '../../../generated/ts/index.ts';
 import { HttpError } from '../errors.ts';
-import { bodyOf, queryOf, serve, tenantOrThrow } from '../route-helpers.ts';
+import { actingTenant, bodyOf, queryOf, serve, tenantOrThrow } from '../route-helpers.ts';
 import { ROUTES } from '../seam-catalogue.ts';
 import type { HostRuntime } from '../host-runtime.ts';
 
@@ -66,14 +66,14 @@ export function registerMemorySeams(app: FastifyInstance, host: HostRuntime): vo
   // The read interface, as a tenant sees it (CTI-1: another tenant's ref gives []).
   serve(app, ROUTES.memoryEntries, async (req) => {
     const q = queryOf(req, ROUTES.memoryEntries);
-    const tenant = q.tenant ?? '';
+    const tenant = actingTenant(req, q.tenant);
     const limit = q.limit === undefined ? undefined : Number(q.limit);
     const entries = await host.memoryFor(tenant).list(q.memoryRef ?? '', { ...(limit !== undefined ? { limit } : {}), ...(q.tag !== undefined ? { tag: q.tag } : {}) });
     return { entries };
   });
   serve(app, ROUTES.memoryEntry, async (req) => {
     const q = queryOf(req, ROUTES.memoryEntry);
-    const entry = await host.memoryFor(q.tenant ?? '').get(q.memoryRef ?? '', q.id ?? '');
+    const entry = await host.memoryFor(actingTenant(req, q.tenant)).get(q.memoryRef ?? '', q.id ?? '');
     if (entry === null) throw new HttpError('not_found', 'no such entry');
     return entry;
   });

@@ -36,7 +36,7 @@ describe('the one TTL rule', () => {
     expect(await adapter.get(REF, 'past')).toBeNull();
     expect(rt.compactor.selectSources(REF, {}).map((e) => e.id).sort()).toEqual(visible);
     expect((await rt.subRuns.readForParent(run.runId, REF)).map((e) => e.id).sort()).toEqual(visible);
-    const view = rt.journal.openFork('fork-ttl', run.runId, fromSeq);
+    const view = rt.journal.openFork({ runId: 'fork-ttl', tenant: run.tenant }, run.runId, fromSeq);
     expect((await view.list(REF)).map((e) => e.id).sort()).toEqual(visible);
     expect(await view.get(REF, 'unreadable')).toBeNull();
     view.close();

@@ -13,8 +13,8 @@ class SlowStore implements MemoryStorePort {
   inFlight = 0;
   maxInFlight = 0;
   readonly order: string[] = [];
-  listRaw(ref: string) {
-    return this.inner.listRaw(ref);
+  readerFor(tenant: string) {
+    return this.inner.readerFor(tenant);
   }
   async upsert(ref: string, e: StoredEntry) {
     this.inFlight++;
@@ -36,6 +36,7 @@ function setup(concurrency: CrossChildMemoryConcurrency = 'strict', store: Memor
     ids: new SequentialIds(),
     store,
     tenantOf,
+    tenantOfRun: () => 'acme',
     mintIsolatedRef: (t, child) => `mem://${t}/${child}`,
     redact: (s) => s.split(SECRET).join('[REDACTED:s1]'),
     concurrency,
@@ -61,6 +62,7 @@ describe('sub-run memory (RFC 0039 MAE-2)', () => {
       ids: new SequentialIds(),
       store: new InMemoryStorePort(),
       tenantOf,
+      tenantOfRun: () => 'acme',
       mintIsolatedRef: () => 'mem://other/x',
       redact: (s) => s,
     });

@@ -1,0 +1,2 @@
+/** `wopkit/guards` — `is*` / `assert*` guards over the validators; failures name the JSON pointer. */
+export * from '../generated/guards/index.ts';

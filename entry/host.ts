@@ -1,0 +1,10 @@
+/**
+ * `wopkit/host` — the Fastify reference host: `createHost({ token })` returns a ready (not yet listening) app
+ * serving discovery at `GET /.well-known/openwop` (public) and every other route behind the Bearer token, and the
+ * `HostRuntime` its routes talk to, and the credentials (tenant-bound API keys with roles) it authenticates with.
+ */
+export * from '../runtime/host/server.ts';
+export type { HostRuntime } from '../runtime/host/host-runtime.ts';
+export type { HostMutations, MutationName } from '../runtime/host/mutants.ts';
+export { Credentials, CredentialsError, parseApiKeysEnv, parseCredentialsFile, devTokenEntry, MIN_KEY_LENGTH } from '../runtime/host/auth.ts';
+export type { CredentialEntry, Principal, Role } from '../runtime/host/auth.ts';

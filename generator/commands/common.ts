@@ -1,0 +1,39 @@
+/** What every subcommand shares: its invocation, its output channels, usage errors, and the findings printer. */
+import type { Finding } from '../lint.ts';
+
+export type Format = 'text' | 'json';
+
+/** Where a command writes (and, for `validate -`, reads). */
+export interface Io {
+  out: (s: string) => void;
+  err: (s: string) => void;
+  /** The whole of standard input (default: read file descriptor 0). */
+  stdin?: () => string;
+}
+
+/** A parsed command line for one subcommand. */
+export interface Invocation {
+  readonly command: string;
+  /** Positional arguments after the command. */
+  readonly args: readonly string[];
+  readonly format: Format;
+  /** Absolute repository root. */
+  readonly root: string;
+  /** Command-specific flags given (e.g. `--check`). */
+  readonly flags: ReadonlySet<string>;
+}
+
+/** Thrown for bad invocations (exit 2). */
+export class UsageError extends Error {}
+
+export const where = (file: string, pointer: string): string => (pointer ? `${file}#${pointer}` : file);
+
+/** Print findings (text: one line each and a summary; json: one object); exit 1 when there are any. */
+export function printFindings(io: Io, format: Format, command: string, findings: readonly Finding[], extra: Record<string, unknown> = {}): number {
+  if (format === 'json') io.out(JSON.stringify({ command, ok: findings.length === 0, ...extra, findings }, null, 2));
+  else {
+    for (const f of findings) io.out(`${where(f.file, f.pointer)}: ${f.message} [${f.rule}]`);
+    io.out(`${command}: ${findings.length === 0 ? 'clean' : `${findings.length} finding${findings.length === 1 ? '' : 's'}`}${Object.keys(extra).length ? ` (${Object.entries(extra).map(([k, v]) => `${k} ${String(v)}`).join(', ')})` : ''}`);
+  }
+  return findings.length ? 1 : 0;
+}

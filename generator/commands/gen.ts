@@ -1,0 +1,34 @@
+/** `wopkit gen [--check]`: load → resolve → lint (what gen needs) → emit → write, or compare with disk. */
+import { performance } from 'node:perf_hooks';
+import { loadCorpus } from '../load.ts';
+import { resolveCorpus } from '../resolve.ts';
+import { assertGeneratable } from '../lint.ts';
+import { emitAll } from '../emit.ts';
+import { checkFiles, writeFiles } from '../write.ts';
+import type { Invocation, Io } from './common.ts';
+
+export async function gen(p: Invocation, io: Io): Promise<number> {
+  const t0 = performance.now();
+  const resolved = resolveCorpus(loadCorpus(p.root));
+  assertGeneratable(resolved);
+  const emission = await emitAll(resolved);
+  const { files } = emission;
+  if (p.flags.has('--check')) {
+    const { stale, missing, extra, staleAt } = checkFiles(p.root, emission);
+    const ms = Math.round(performance.now() - t0);
+    const ok = !stale.length && !missing.length && !extra.length;
+    if (p.format === 'json') io.out(JSON.stringify({ command: 'gen --check', ok, files: files.length, stale, missing, extra, staleAt, ms }, null, 2));
+    else {
+      for (const f of stale) io.out(`stale:   ${f} (differs from line ${staleAt[f]})`);
+      for (const f of missing) io.out(`missing: ${f}`);
+      for (const f of extra) io.out(`extra:   ${f}`);
+      io.out(ok ? `gen --check: generated/ is up to date (${files.length} files, ${ms} ms)` : `gen --check: generated/ is out of date (${stale.length} stale, ${missing.length} missing, ${extra.length} extra); run npm run gen`);
+    }
+    return ok ? 0 : 1;
+  }
+  const res = writeFiles(p.root, emission);
+  const ms = Math.round(performance.now() - t0);
+  if (p.format === 'json') io.out(JSON.stringify({ command: 'gen', ok: true, files: files.length, written: res.written, removed: res.removed, ms }, null, 2));
+  else io.out(`gen: ${files.length} files (${res.written.length} written, ${res.unchanged} unchanged, ${res.removed.length} removed) in ${ms} ms`);
+  return 0;
+}

@@ -1,0 +1,40 @@
+/**
+ * Stage 4, emit: resolved corpus in, an {@link Emission} out. The TypeScript declarations are compiled once here and
+ * handed to every emitter (the types modules and the site data both show them); each emitter then runs once on the
+ * same resolved corpus. Two emitters producing one path, or an emitter producing a path it does not own, is refused.
+ */
+import type { EmittedFile } from './model.ts';
+import type { Resolved } from './resolve.ts';
+import { EMITTERS, type EmitterEntry } from './emitters.ts';
+import { declareTypes } from './emit/ts-declarations.ts';
+import { CorpusError } from './errors.ts';
+
+/** What the emit stage returns and the write stage takes. */
+export interface Emission {
+  /** Every emitted file, sorted by path. */
+  readonly files: readonly EmittedFile[];
+  /**
+   * The paths the emitters own (directories end with `/`): the writer removes, and `--check` reports as extra, a file
+   * under one of them that no emitter produced.
+   */
+  readonly owns: readonly string[];
+}
+
+const isOwned = (path: string, owns: readonly string[]): boolean => owns.some((o) => (o.endsWith('/') ? path.startsWith(o) : path === o));
+
+/** Run the emitters (by default every one) on the resolved corpus. */
+export async function emitAll(resolved: Resolved, emitters: readonly EmitterEntry[] = EMITTERS): Promise<Emission> {
+  const declarations = await declareTypes(resolved);
+  const out = new Map<string, EmittedFile>();
+  for (const e of emitters) {
+    for (const f of await e.emit(resolved, declarations)) {
+      if (out.has(f.path)) throw new CorpusError(`two emitters produce ${f.path}`, f.path);
+      if (!isOwned(f.path, e.owns)) throw new CorpusError(`emitter "${e.name}" produced ${f.path} outside the paths it owns`, f.path);
+      out.set(f.path, f);
+    }
+  }
+  return {
+    files: [...out.values()].sort((a, b) => (a.path < b.path ? -1 : 1)),
+    owns: emitters.flatMap((e) => e.owns),
+  };
+}

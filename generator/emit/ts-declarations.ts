@@ -1,0 +1,153 @@
+/**
+ * The TypeScript declaration of every type, compiled once per run and handed to the emitters that show it (the
+ * types modules and the site data). json-schema-to-typescript compiles a projection of each schema in which every
+ * `$ref` to a titled type is replaced by that type's name (`tsType`), so nothing is declared twice; each declaration
+ * records which titled types it mentions, for the imports.
+ */
+import { compile, type Options as J2tsOptions } from 'json-schema-to-typescript';
+import type { Json, JsonObject } from '../model.ts';
+import { isObject, type Resolved, type TypeInfo } from '../resolve.ts';
+import { escapePointer } from '../errors.ts';
+
+const J2TS_OPTIONS: Partial<J2tsOptions> = {
+  bannerComment: '',
+  declareExternallyReferenced: false,
+  ignoreMinAndMaxItems: true,
+  format: true,
+  style: { singleQuote: true, printWidth: 120, trailingComma: 'all', semi: true, bracketSpacing: true },
+  unknownAny: true,
+  strictIndexSignatures: false,
+  additionalProperties: true,
+  unreachableDefinitions: false,
+  enableConstEnums: false,
+  inferStringEnumKeysFromValues: false,
+};
+
+/** Keywords that do not shape the TypeScript type (rules TS cannot express). */
+const DROP = new Set(['if', 'then', 'else', 'not', 'contains', 'minContains', 'maxContains', 'discriminator', 'dependentRequired', 'dependentSchemas', '$schema', '$id', '$defs', '$comment', 'x-runtime-rules', 'x-source', 'x-type-index', 'examples', 'propertyNames', 'minProperties', 'maxProperties', 'unevaluatedProperties', 'unevaluatedItems']);
+
+/** Keywords that give a schema a shape; a schema with none of them is `unknown`. */
+const SHAPE_KEYS = new Set(['type', 'properties', 'items', 'prefixItems', 'oneOf', 'anyOf', 'allOf', 'enum', 'const', '$ref', 'additionalProperties', 'patternProperties', 'tsType', 'format', 'pattern', 'minLength', 'maxLength', 'minimum', 'maximum', 'required']);
+
+const CONSTRAINT_ONLY = new Set(['required', 'description', 'not', 'if', 'then', 'else', 'minProperties', 'maxProperties', 'dependentRequired', '$comment']);
+/** A subschema that only adds presence/conditional rules, no shape of its own. */
+const isConstraintOnly = (v: Json): boolean =>
+  isObject(v) &&
+  Object.keys(v).every(
+    (k) =>
+      CONSTRAINT_ONLY.has(k) ||
+      (k === 'properties' && isObject(v[k]) && Object.values(v[k]).every((p) => isObject(p) && Object.keys(p).every((pk) => pk === 'description'))),
+  );
+
+/** Render a default into the description so it reaches JSDoc as `@default`. */
+function foldDefault(description: unknown, def: Json | undefined): string | undefined {
+  const desc = typeof description === 'string' ? description : undefined;
+  if (def === undefined) return desc;
+  const tag = `@default ${JSON.stringify(def)}`;
+  return desc ? `${desc}\n\n${tag}` : tag;
+}
+
+/** The schema projection json-schema-to-typescript sees for one type. */
+export function projectForTs(r: Resolved, type: TypeInfo): { schema: JsonObject; refs: Set<TypeInfo> } {
+  const refs = new Set<TypeInfo>();
+  const visit = (node: Json, file: TypeInfo['file'], pointer: string, top: boolean, depth: number): Json => {
+    if (!isObject(node)) return node;
+    if (depth > 40) return {};
+    if (typeof node['$ref'] === 'string') {
+      const target = r.resolve(file, node['$ref'], pointer);
+      const entry = r.entryAt(target.file, target.pointer);
+      const extra: JsonObject = {};
+      const description = foldDefault(node['description'], node['default']);
+      if (description) extra['description'] = description;
+      const siblings = Object.keys(node).filter((k) => !['$ref', 'description', 'default', 'title', '$comment'].includes(k) && !DROP.has(k));
+      let replaced: JsonObject;
+      if (entry && entry.title && entry.isType) {
+        refs.add(entry);
+        replaced = { tsType: entry.title };
+      } else {
+        const inlined = visit(target.node, target.file, target.pointer, false, depth + 1);
+        replaced = isObject(inlined) ? inlined : {};
+      }
+      if (siblings.length) {
+        const rest: JsonObject = {};
+        for (const k of siblings) rest[k] = node[k] as Json;
+        const restProjected = visit(rest, file, pointer, false, depth + 1);
+        return { ...extra, allOf: [replaced, restProjected] };
+      }
+      return { ...replaced, ...extra };
+    }
+    const out: JsonObject = {};
+    const notSchema = node['not'];
+    if ((notSchema === true || (isObject(notSchema) && Object.keys(notSchema).length === 0)) && !Object.keys(node).some((k) => SHAPE_KEYS.has(k))) {
+      const description = foldDefault(node['description'], node['default']);
+      return description ? { tsType: 'never', description } : { tsType: 'never' };
+    }
+    if (!Object.keys(node).some((k) => SHAPE_KEYS.has(k))) {
+      const description = foldDefault(node['description'], node['default']);
+      return description ? { tsType: 'unknown', description } : { tsType: 'unknown' };
+    }
+    for (const [key, value] of Object.entries(node)) {
+      if (DROP.has(key)) continue;
+      if (key === 'title' && !top) continue;
+      if (key === 'default') continue;
+      if (key === 'description') continue;
+      if (key === 'properties' || key === 'patternProperties') {
+        const props: JsonObject = {};
+        if (isObject(value))
+          for (const [name, sub] of Object.entries(value))
+            props[name] = visit(sub, file, `${pointer}/${key}/${escapePointer(name)}`, false, depth + 1);
+        out[key] = props;
+        continue;
+      }
+      if (key === 'const' || key === 'enum' || key === 'required' || key === 'type' || typeof value !== 'object' || value === null) {
+        out[key] = value;
+        continue;
+      }
+      if (Array.isArray(value)) {
+        // oneOf/anyOf/allOf whose members only constrain presence (e.g. "subject/ref or body/ref required"): not a TS shape.
+        if ((key === 'oneOf' || key === 'anyOf' || key === 'allOf') && value.every(isConstraintOnly)) continue;
+        const items = value.map((v, i) => visit(v, file, `${pointer}/${key}/${i}`, false, depth + 1));
+        if (key === 'allOf') {
+          // allOf members that only carry rules TS cannot express (if/then, not, …) project to nothing.
+          const kept = items.filter((v) => !(isObject(v) && (Object.keys(v).length === 0 || (v['tsType'] === 'unknown' && Object.keys(v).every((k) => k === 'tsType' || k === 'description')))));
+          if (kept.length) out[key] = kept;
+          continue;
+        }
+        out[key] = items;
+        continue;
+      }
+      out[key] = visit(value, file, `${pointer}/${escapePointer(key)}`, false, depth + 1);
+    }
+    const description = foldDefault(node['description'], node['default']);
+    if (description) out['description'] = description;
+    if (node['unevaluatedProperties'] === false && !('additionalProperties' in node)) out['additionalProperties'] = false;
+    if (isObject(node['properties']) && !('type' in out) && !('additionalProperties' in out)) out['additionalProperties'] = true;
+    return out;
+  };
+  const schema = visit(type.schema, type.file, type.pointer, true, 0) as JsonObject;
+  schema['title'] = type.title;
+  return { schema, refs };
+}
+
+/** The TypeScript declaration text of one type (as json-schema-to-typescript writes it, tidied). */
+async function declarationOf(r: Resolved, type: TypeInfo): Promise<Declaration> {
+  const { schema, refs } = projectForTs(r, type);
+  const raw = await compile(schema as never, type.title, J2TS_OPTIONS);
+  return { text: raw.trim(), refs };
+}
+
+/** One type's declaration text and the titled types it mentions. */
+export interface Declaration {
+  readonly text: string;
+  readonly refs: ReadonlySet<TypeInfo>;
+}
+
+/** Type title → its declaration, for every type of the resolved corpus. */
+export type Declarations = ReadonlyMap<string, Declaration>;
+
+/** Compile every type's declaration (in corpus order). */
+export async function declareTypes(r: Resolved): Promise<Declarations> {
+  const out = new Map<string, Declaration>();
+  for (const t of r.types) out.set(t.title, await declarationOf(r, t));
+  return out;
+}

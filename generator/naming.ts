@@ -1,0 +1,108 @@
+/**
+ * Every name the generator derives, in one place: schema file names, stems, ids and paths, example directories, the
+ * names generated for a type (the type itself, its validator and guards), the names a title may not take, and the
+ * paths and import specifiers of the generated modules. Every stage and emitter imports its names from here; nothing
+ * else builds one. Pure string functions importing no other generator module, so any command (also `validate`) can use them.
+ */
+import { posix } from 'node:path';
+
+// ── Schema files (input) ─────────────────────────────────────────────────────────────────────────────────────────
+
+/** Every schema file ends with this. */
+export const SCHEMA_SUFFIX = '.schema.json';
+/** The one `$id` base of the corpus. */
+export const ID_BASE = 'https://wopkit.dev/schemas/';
+/**
+ * A schema file's stem: lowercase words joined by "-" or "." (kebab-case, or the wire schema id such as
+ * `inquirium.generate.request.v1`).
+ */
+export const FILE_STEM = /^[a-z0-9]+([.-][a-z0-9]+)*$/;
+
+export const isSchemaFileName = (name: string): boolean => name.endsWith(SCHEMA_SUFFIX);
+/** `memory-entry.schema.json` → `memory-entry` (also from a path). */
+export const schemaStem = (fileNameOrPath: string): string => (fileNameOrPath.split(/[\\/]/).pop() ?? '').slice(0, -SCHEMA_SUFFIX.length);
+/** Repository-relative path of a schema file. */
+export const schemaPath = (family: string, fileName: string): string => `schemas/${family}/v1/${fileName}`;
+/** The `$id` a schema file must have: the base, then its path under `schemas/`. */
+export const schemaId = (family: string, fileName: string): string => `${ID_BASE}${family}/v1/${fileName}`;
+
+/** Stems of the two files the run-event map is built from: the envelope, and the payloads with their `x-type-index`. */
+export const RUN_EVENT_STEMS = { envelope: 'run-event', payloads: 'run-event-payloads' } as const;
+
+// ── Example directories ──────────────────────────────────────────────────────────────────────────────────────────
+
+const TARGET_SEPARATOR = '--';
+/** Example directory of a schema's root (`memory-entry`) or of one of its `$defs` (`capabilities--HostInfo`). */
+export const exampleTarget = (stem: string, defName: string): string => (defName ? `${stem}${TARGET_SEPARATOR}${defName}` : stem);
+/** The inverse of {@link exampleTarget}. */
+export function parseExampleTarget(target: string): { stem: string; defName: string } {
+  const sep = target.indexOf(TARGET_SEPARATOR);
+  return sep < 0 ? { stem: target, defName: '' } : { stem: target.slice(0, sep), defName: target.slice(sep + TARGET_SEPARATOR.length) };
+}
+/** Repository-relative path of an example file (or, with a glob as `name`, of where examples go). */
+export const examplePath = (family: string, target: string, kind: 'valid' | 'invalid', name: string): string =>
+  `${schemaPath(family, 'examples')}/${target}/${kind}/${name}`;
+
+// ── Types and what is generated for them ─────────────────────────────────────────────────────────────────────────
+
+/**
+ * A type is named by its schema's `title`, as it is: PascalCase, unique across the corpus, and not one of
+ * {@link RESERVED_TITLES}. The site's anchor for a definition is the same title.
+ */
+export const TYPE_NAME = /^[A-Z][A-Za-z0-9]*$/;
+/** The id of an `x-runtime-rules` entry (it anchors the rule on the site): kebab-case. */
+export const RUNTIME_RULE_ID = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+/** `MemoryEntry` → `validateMemoryEntry`. */
+export const validatorName = (title: string): string => `validate${title}`;
+/** `validateMemoryEntry` → `MemoryEntry`; any other name is returned unchanged. */
+export const titleOfValidatorName = (name: string): string => name.replace(/^validate(?=[A-Z])/, '');
+/** `MemoryEntry` → `isMemoryEntry`. */
+export const isName = (title: string): string => `is${title}`;
+/** `MemoryEntry` → `assertMemoryEntry`. */
+export const assertName = (title: string): string => `assert${title}`;
+
+/**
+ * Titles a schema may not use: names the generated modules declare or import next to the corpus types (guards,
+ * run-event map, validator declarations) and the TypeScript/JavaScript globals the generated code relies on.
+ * A type with one of these names would shadow or collide with them.
+ */
+export const RESERVED_TITLES: ReadonlySet<string> = new Set([
+  // generated/guards, generated/run-events, generated/validators
+  'GuardFailure', 'ValidationError', 'toFailures', 'guards', 'T', 'V',
+  'Validator', 'ValidatorError', 'RunEventPayloadMap', 'KnownRunEventType', 'KnownRunEvent', 'RunEventValidation',
+  // globals used by generated code
+  'Array', 'Boolean', 'Date', 'Error', 'Function', 'JSON', 'Map', 'Number', 'Object', 'Omit', 'Partial', 'Pick',
+  'Promise', 'Readonly', 'ReadonlyMap', 'Record', 'RegExp', 'Required', 'Set', 'String', 'Symbol',
+]);
+
+// ── Generated files ──────────────────────────────────────────────────────────────────────────────────────────────
+
+/** Repository-relative paths of the generated modules and directories (directories end with `/`). */
+export const GENERATED = {
+  types: 'generated/ts/',
+  typesIndex: 'generated/ts/index.ts',
+  validatorsDir: 'generated/validators/',
+  validators: 'generated/validators/validators.js',
+  validatorsDts: 'generated/validators/validators.d.ts',
+  guardsDir: 'generated/guards/',
+  guards: 'generated/guards/index.ts',
+  runEventsDir: 'generated/run-events/',
+  runEvents: 'generated/run-events/index.ts',
+  siteData: 'generated/site-data/',
+  otherLanguages: 'generated/other-languages/',
+  readme: 'generated/README.md',
+  tsdoc: 'generated/tsdoc.json',
+} as const;
+
+/** The types module of one schema file. */
+export const typesModulePath = (stem: string): string => `${GENERATED.types}${stem}.ts`;
+/** The site-data document of one schema file, relative to `generated/site-data/` (the form links use). */
+export const siteDataName = (family: string, stem: string): string => `${family}/${stem}.json`;
+/** The site-data catalogue, relative to `generated/site-data/`. */
+export const SITE_DATA_INDEX = 'index.json';
+
+/** The specifier with which the generated module `from` imports the generated module `to` (both repository-relative). */
+export function importSpecifier(from: string, to: string): string {
+  const rel = posix.relative(posix.dirname(from), to);
+  return rel.startsWith('../') ? rel : `./${rel}`;
+}

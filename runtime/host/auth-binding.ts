@@ -1,0 +1,104 @@
+/**
+ * Authentication and tenant binding, once, for every route (docs/security.md, "Threat model").
+ *
+ * 1. `onRequest`: every path but the public ones needs `Authorization: Bearer <key>` of a configured key (401
+ *    otherwise, before routing: an unknown path without a key is a 401, not a 404). The key's principal is put
+ *    on the request.
+ * 2. `preHandler` (after the body is parsed, before the handler): the route's catalogue row says which role it
+ *    needs; a tenant key on an operator route is a 403 `forbidden`. A tenant key's request is then bound to its
+ *    tenant, from the table below — whatever the route: every input that names a tenant's resource must name one
+ *    of the key's tenant:
+ *    - a `tenant` (query or body) of another tenant: 403 `forbidden`;
+ *    - a `memoryRef` (query or body) of another tenant: 403 `forbidden` (the ref itself names its tenant, so the
+ *      refusal tells the caller nothing it did not send);
+ *    - a `runId` (path or body) of a run of another tenant, or of an event log that belongs to no tenant's run
+ *      (host background work): 404 `not_found`, the same answer as a run that does not exist — run ids are
+ *      opaque, and whether one exists must not leak.
+ *    A route marked `role: 'tenant'` may read only inputs of this table or of `NEUTRAL_INPUTS` (checked by
+ *    test/security/tenancy-credentials.test.ts), so a new tenant route cannot take an unbound identifier.
+ *
+ * An operator key acts across tenants: nothing is bound, and a route's `tenant` input names the tenant it acts as.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { tenantOf } from '../memory/memory-ref.ts';
+import type { Credentials, Principal } from './auth.ts';
+import { HttpError, sendError } from './errors.ts';
+import type { HostRuntime } from './host-runtime.ts';
+import { actionOf, ROUTES, type CatalogueRoute } from './seam-catalogue.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Who the request acts as (null on public routes). */
+    principal: Principal | null;
+  }
+  interface FastifyContextConfig {
+    /** The catalogue row a route was registered from (route-helpers.ts `serve`). */
+    catalogue?: CatalogueRoute;
+  }
+}
+
+type Binding = (value: string, tenant: string, host: HostRuntime) => HttpError | undefined;
+
+const forbidden = (what: string): HttpError => new HttpError('forbidden', `${what} belongs to another tenant than the API key's`);
+
+/** How each tenant-naming input is bound to the key's tenant. */
+export const BOUND_INPUTS: Readonly<Record<string, Binding>> = {
+  tenant: (v, t) => (v === t ? undefined : forbidden('tenant')),
+  memoryRef: (v, t) => {
+    const owner = tenantOf(v);
+    return owner === undefined || owner === t ? undefined : forbidden('memoryRef');
+  },
+  runId: (v, t, host) => {
+    const run = host.run(v);
+    const foreign = run === undefined ? host.hasEventLog(v) : run.tenant !== t;
+    return foreign ? new HttpError('not_found', 'no such run') : undefined;
+  },
+};
+
+/** Inputs that name nothing of a tenant by themselves: a position, an entry id inside a bound ref, a filter. */
+export const NEUTRAL_INPUTS: ReadonlySet<string> = new Set(['fromSeq', 'id', 'tag', 'limit']);
+
+/** Paths served without a key (the catalogue marks them; none has a path parameter). */
+const PUBLIC_PATHS = new Set<string>(Object.values(ROUTES).filter((r) => 'public' in r && r.public).map((r) => r.path));
+
+/** The string inputs of a request, by where they came from. */
+function inputsOf(req: FastifyRequest, route: CatalogueRoute): [string, string][] {
+  const out: [string, string][] = [];
+  const action = actionOf(route);
+  for (const [k, v] of Object.entries((req.params ?? {}) as Record<string, unknown>)) {
+    if (typeof v === 'string') out.push([k, action !== undefined && v.endsWith(`:${action}`) ? v.slice(0, -action.length - 1) : v]);
+  }
+  for (const source of [req.query, req.body]) {
+    if (typeof source !== 'object' || source === null || Array.isArray(source)) continue;
+    for (const [k, v] of Object.entries(source as Record<string, unknown>)) {
+      for (const s of [v].flat()) if (typeof s === 'string') out.push([k, s]);
+    }
+  }
+  return out;
+}
+
+/** Refuse `req` when `principal` may not call `route` with these inputs (see the module comment). */
+export function authorize(principal: Principal, route: CatalogueRoute, req: FastifyRequest, host: HostRuntime): void {
+  if (principal.role === 'operator') return;
+  if (route.role === 'operator') throw new HttpError('forbidden', 'this route needs an operator key');
+  for (const [name, value] of inputsOf(req, route)) {
+    const refusal = BOUND_INPUTS[name]?.(value, principal.tenant, host);
+    if (refusal !== undefined) throw refusal;
+  }
+}
+
+/** Install authentication (onRequest) and authorisation + tenant binding (preHandler) on `app`. */
+export function installAuth(app: FastifyInstance, credentials: Credentials, host: HostRuntime): void {
+  app.decorateRequest('principal', null);
+  app.addHook('onRequest', async (req, reply) => {
+    if (PUBLIC_PATHS.has(req.url.split('?')[0]!)) return;
+    const principal = credentials.authenticate(req.headers.authorization);
+    if (principal === undefined) return sendError(reply, 'unauthorized', 'a valid Bearer token is required');
+    req.principal = principal;
+  });
+  app.addHook('preHandler', async (req) => {
+    const route = req.routeOptions.config.catalogue;
+    if (route === undefined || req.principal === null) return;
+    authorize(req.principal, route, req, host);
+  });
+}

@@ -1,0 +1,41 @@
+/**
+ * What each folder may import, as data: the layering test enforces it on the source files and checks that the
+ * table in docs/architecture.md says the same thing. Keys are runtime folders (`runtime/<name>`) and top-level
+ * folders; values list the folders (or single files) each may import besides itself. Test, bench and script code
+ * may import anything and is not listed.
+ */
+export const LAYER_RULES: Readonly<Record<string, readonly string[]>> = {
+  generated: [],
+  generator: [],
+  'runtime/shared': ['generated'],
+  'runtime/memory': ['generated', 'runtime/shared'],
+  'runtime/events': ['generated', 'runtime/shared'],
+  'runtime/capabilities': ['generated', 'runtime/shared'],
+  'runtime/redaction': ['generated', 'runtime/memory', 'runtime/shared'],
+  'runtime/commitments': ['generated', 'runtime/memory', 'runtime/shared'],
+  'runtime/consolidation': ['generated', 'runtime/memory', 'runtime/shared'],
+  'runtime/multi-agent': ['generated', 'runtime/memory', 'runtime/shared'],
+  'runtime/compaction': ['generated', 'runtime/capabilities', 'runtime/events', 'runtime/memory', 'runtime/shared'],
+  'runtime/distillation': ['generated', 'runtime/capabilities', 'runtime/compaction', 'runtime/events', 'runtime/memory', 'runtime/shared'],
+  'runtime/inquirium': ['generated', 'runtime/shared'],
+  'runtime/openwop': [
+    'generated', 'runtime/capabilities', 'runtime/commitments', 'runtime/compaction', 'runtime/consolidation', 'runtime/distillation',
+    'runtime/events', 'runtime/memory', 'runtime/multi-agent', 'runtime/redaction', 'runtime/shared',
+  ],
+  'runtime/host': [
+    'generated', 'runtime/capabilities', 'runtime/commitments', 'runtime/compaction', 'runtime/consolidation', 'runtime/distillation',
+    'runtime/events', 'runtime/inquirium', 'runtime/memory', 'runtime/multi-agent', 'runtime/openwop', 'runtime/redaction', 'runtime/shared',
+  ],
+  conformance: ['generated', 'runtime/host/seam-catalogue.ts'],
+  site: ['generated', 'generator/site-data-format.ts', 'generator/json-value.ts'],
+  entry: ['conformance', 'generated', 'runtime/capabilities', 'runtime/commitments', 'runtime/compaction', 'runtime/consolidation', 'runtime/distillation', 'runtime/events', 'runtime/host', 'runtime/inquirium', 'runtime/memory', 'runtime/multi-agent', 'runtime/openwop', 'runtime/redaction', 'runtime/shared'],
+};
+
+/** The folder a repository path belongs to, in the table's terms (`runtime/<name>` or the top-level folder). */
+export function layerOf(path: string): string {
+  const parts = path.split('/');
+  return parts[0] === 'runtime' && parts.length > 2 ? `runtime/${parts[1]}` : parts[0]!;
+}
+
+/** Whether `target` is allowed by a rule entry (a folder, or one exact file). */
+export const allows = (entry: string, target: string): boolean => entry === layerOf(target) || entry === target;

@@ -1,0 +1,76 @@
+/**
+ * A host's own code using the installed `wopkit` package — compiled by the consumer test with strict tsc
+ * (`module`/`moduleResolution: nodenext`, no `.ts` imports) in a project outside the repository, and run on plain
+ * Node 24. Every subpath export is imported; each check prints `ok …` or throws.
+ *
+ * Not part of the repository's own type-check (it imports the package by name, which only the installed
+ * tarball provides). The README's "Use it from your code" section quotes these import lines.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import type { Capabilities, MemoryEntry } from 'wopkit';
+import { validateCapabilities, validateMemoryEntry } from 'wopkit/validators';
+import { assertMemoryEntry, isMemoryEntry, ValidationError } from 'wopkit/guards';
+import { validateRunEvent } from 'wopkit/run-events';
+import { createOpenwopRuntime, memoryRef } from 'wopkit/runtime';
+import { createHost } from 'wopkit/host';
+import { configFrom, runSuite } from 'wopkit/conformance';
+import memoryEntrySchema from 'wopkit/schemas/openwop/v1/memory-entry.schema.json' with { type: 'json' };
+
+const readJson = (file: string): unknown => JSON.parse(readFileSync(file, 'utf8'));
+const ok = (what: string): void => console.log(`ok ${what}`);
+
+// Validators and guards: a valid and an invalid MemoryEntry.
+const valid = readJson('valid-entry.json');
+const invalid = readJson('invalid-entry.json');
+assert.equal(validateMemoryEntry(valid), true);
+if (!isMemoryEntry(valid)) throw new Error('isMemoryEntry refused a valid entry');
+const entry: MemoryEntry = valid;
+assert.equal(typeof entry.content, 'string');
+assert.equal(validateMemoryEntry(invalid), false);
+assert.deepEqual(validateMemoryEntry.errors?.map((e) => [e.instancePath, e.keyword]), [['/createdAt', 'format']]);
+assert.throws(() => assertMemoryEntry(invalid), (e: unknown) => e instanceof ValidationError && e.failures[0]?.instancePath === '/createdAt');
+ok('MemoryEntry: valid accepted, invalid refused at /createdAt (format)');
+
+// Run events: envelope, then the payload through the type index; a broken payload is reported under /payload.
+const event = readJson('run-event.json') as { type: string; payload: Record<string, unknown> };
+assert.deepEqual(validateRunEvent(event), { valid: true, known: true, type: event.type, failures: [] });
+const broken = validateRunEvent({ ...event, payload: { ...event.payload, memoryRef: 42 } });
+assert.equal(broken.valid, false);
+assert.equal(broken.failures[0]?.instancePath, '/payload/memoryRef');
+assert.equal(validateRunEvent({ ...event, type: 'vendor.custom', payload: {} }).known, false);
+ok(`run event ${event.type} dispatched to its payload validator; unknown types tolerated`);
+
+// Runtime: a secret resolved by a run never reaches memory (SR-1).
+const runtime = createOpenwopRuntime();
+const secret = 'sk-consumer-7f3a9c1e';
+runtime.registries.forRun('run-1', 'acme').register('api-key', secret, 'run');
+const stored = runtime.writer.put(memoryRef('acme', 'agent-1'), { content: `call the API with ${secret}` }, { runId: 'run-1', tenant: 'acme' });
+assert.equal(stored.content, 'call the API with [REDACTED:api-key]');
+ok('secret redacted on the runtime write path');
+
+// Host: listen on an ephemeral loopback port, read discovery (public), refuse an unauthenticated route.
+const token = 'consumer-test-token-0123456789';
+const { app } = await createHost({ token });
+const url = await app.listen({ port: 0, host: '127.0.0.1' });
+try {
+  const res = await fetch(`${url}/.well-known/openwop`);
+  assert.equal(res.status, 200);
+  const discovery = (await res.json()) as Capabilities;
+  assert.equal(validateCapabilities(discovery), true);
+  ok(`discovery from ${url}: ${discovery.host?.name ?? '?'} (valid Capabilities)`);
+  assert.equal((await fetch(`${url}/v1/runs/run-1/events`)).status, 401);
+  ok('routes other than discovery need the Bearer token');
+
+  // Conformance: the whole suite, strict, against the host just started.
+  const results = await runSuite(configFrom({}, { 'base-url': url, 'api-key': token, strict: true }));
+  assert.equal(results.summary.fail, 0, JSON.stringify(results.scenarios.filter((s) => s.outcome === 'fail'), null, 2));
+  assert.ok(results.summary.pass > 0);
+  ok(`conformance (strict): ${results.summary.pass} passed, ${results.summary.fail} failed, ${results.summary.skip} skipped`);
+} finally {
+  await app.close();
+}
+
+// Raw schemas: importable as JSON.
+assert.equal(memoryEntrySchema.$id, 'https://wopkit.dev/schemas/openwop/v1/memory-entry.schema.json');
+ok('raw schema wopkit/schemas/openwop/v1/memory-entry.schema.json');

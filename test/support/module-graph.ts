@@ -1,0 +1,46 @@
+/**
+ * The static module graph of compiled JavaScript: from entry files, follow relative `import`/`export … from` and
+ * literal `import("…")` specifiers, and collect the bare specifiers (packages) reached. Node built-ins
+ * (`node:…`) are left out.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import ts from 'typescript';
+
+export interface ModuleGraph {
+  /** Every local file reached, absolute. */
+  readonly files: ReadonlySet<string>;
+  /** Package name → the local files importing it. */
+  readonly packages: ReadonlyMap<string, readonly string[]>;
+}
+
+/** `ajv/dist/2020.js` → `ajv`; `@scope/x/y` → `@scope/x`. */
+export const packageOf = (spec: string): string => spec.split('/').slice(0, spec.startsWith('@') ? 2 : 1).join('/');
+
+/**
+ * Walk from `entries`. With `dynamic: false`, `import("…")` edges are not followed: what a module loads only on
+ * demand is not part of the cost of importing it.
+ */
+export function moduleGraph(entries: readonly string[], options: { readonly dynamic?: boolean } = {}): ModuleGraph {
+  const files = new Set<string>();
+  const packages = new Map<string, string[]>();
+  const queue = entries.map((e) => resolve(e));
+  while (queue.length > 0) {
+    const file = queue.pop()!;
+    if (files.has(file)) continue;
+    files.add(file);
+    const info = ts.preProcessFile(readFileSync(file, 'utf8'), true, options.dynamic !== false);
+    for (const { fileName: spec } of info.importedFiles) {
+      if (spec.startsWith('node:')) continue;
+      if (spec.startsWith('./') || spec.startsWith('../')) {
+        const target = resolve(dirname(file), spec);
+        if (!existsSync(target)) throw new Error(`${file} imports ${spec}, which does not exist`);
+        queue.push(target);
+      } else {
+        const name = packageOf(spec);
+        packages.set(name, [...(packages.get(name) ?? []), file]);
+      }
+    }
+  }
+  return { files, packages };
+}
