@@ -30,10 +30,12 @@ import { registerRuns } from './routes/runs.ts';
 import { registerDistillSchedules } from './routes/distill-schedules.ts';
 import { ROUTES } from './seam-catalogue.ts';
 import { connectionCapResponse, markDroppedRequests } from './connection-cap.ts';
-import { jsonDeeperThan, resolveLimits, timeoutCheckIntervalMs, type HostLimits } from './limits.ts';
+import { DEFAULT_LIMITS, jsonDeeperThan, resolveLimits, timeoutCheckIntervalMs, type HostLimits } from './limits.ts';
 
 export const HOST_NAME = 'wopkit-reference-host';
 export const HOST_VERSION = WOPKIT_VERSION;
+/** The default request body limit (1 MiB); `limits.bodyLimitBytes` (limits.ts) sets it. */
+export const DEFAULT_BODY_LIMIT = DEFAULT_LIMITS.bodyLimitBytes;
 
 export interface HostOptions {
   /** The API keys the host accepts (runtime/host/auth.ts): tenant keys bound to one tenant, operator keys. */
