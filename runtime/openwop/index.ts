@@ -34,7 +34,7 @@ import { ReadSnapshotHolds } from '../memory/read-snapshots.ts';
 import { MemoryJournal, type ForkMemoryView } from '../multi-agent/replay-snapshots.ts';
 import { SubRunMemory, type CrossChildMemoryConcurrency } from '../multi-agent/sub-run-memory.ts';
 import { writeRedactor } from '../redaction/chokepoint.ts';
-import { SecretRegistries, SimulatedByokResolver } from '../redaction/secret-registry.ts';
+import { SecretRegistries, SimulatedByokResolver, type SecretRegistryLimits } from '../redaction/secret-registry.ts';
 import { randomIds, systemClock, type Clock, type IdSource } from '../shared/clock.ts';
 import { PredicateBoard } from './predicates.ts';
 import { RunRegistry, type RunRecord } from './runs.ts';
@@ -60,6 +60,8 @@ export interface OpenwopRuntimeOptions {
   readonly distillation?: boolean;
   /** Run scheduled distillation ("dreams") and advertise `memory.distillation.scheduled` (default true; requires distillation). */
   readonly scheduledDistillation?: boolean;
+  /** Lifetime and per-tenant bounds of SR-1 secret registries (defaults: DEFAULT_SECRET_REGISTRY_LIMITS). */
+  readonly secretRegistries?: Partial<SecretRegistryLimits>;
 }
 
 /** Pseudo-run whose log collects events of host background work that belongs to no run. */
@@ -69,7 +71,7 @@ export function createOpenwopRuntime(options: OpenwopRuntimeOptions = {}) {
   const clock = options.clock ?? systemClock;
   const ids = options.ids ?? randomIds;
   const store = new SharedMemoryStore();
-  const registries = new SecretRegistries();
+  const registries = new SecretRegistries({ clock, ...(options.secretRegistries !== undefined ? { limits: options.secretRegistries } : {}) });
   const byok = new SimulatedByokResolver(registries);
   const log = new RunEventLog(clock, ids);
   const runs = new RunRegistry();
