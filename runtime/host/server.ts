@@ -14,6 +14,7 @@ import { createInquiriumRuntime, type InquiriumRuntime } from '../inquirium/inde
 import { createOpenwopRuntime, type OpenwopRuntime } from '../openwop/index.ts';
 import type { Clock, IdSource } from '../shared/clock.ts';
 import { classify, sendError } from './errors.ts';
+import { hostLogger } from './logging.ts';
 import type { HostRuntime } from './host-runtime.ts';
 import { withMutations, type HostMutations } from './mutants.ts';
 import { createHostRuntime } from './reference-runtime.ts';
@@ -72,7 +73,7 @@ export async function createHost(o: HostOptions): Promise<{ app: FastifyInstance
   const runtime = withMutations(createHostRuntime(openwop, inquirium), openwop, o.mutations);
 
   const app = Fastify({
-    logger: o.logger ?? false,
+    logger: hostLogger(o.logger),
     bodyLimit: o.bodyLimit ?? DEFAULT_BODY_LIMIT,
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',

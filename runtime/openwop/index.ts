@@ -237,8 +237,8 @@ export function createOpenwopRuntime(options: OpenwopRuntimeOptions = {}) {
     /** Child-run write through the SR-1 chokepoint of the child's scope, attributed to the child run. */
     async childWrite(parent: { runId: string; memoryRef: string }, childRunId: string, write: { id?: string; content: string; tags?: string[]; ttlSeconds?: number }, isolation?: 'inherit' | 'isolated') {
       const scope = subRuns.scopeForChild(parent, childRunId, isolation !== undefined ? { memoryScopeIsolation: isolation } : {});
-      const redact = writer.redactFor(scope.memoryRef, { runId: childRunId, tenant: scope.tenantId });
-      const entry = await asRun(childRunId, () => scope.write({ ...write, content: redact(write.content) }));
+      const redacted = writer.redactStored(scope.memoryRef, write, { runId: childRunId, tenant: scope.tenantId });
+      const entry = await asRun(childRunId, () => scope.write(redacted));
       return { scope, entry };
     },
 
