@@ -1,6 +1,6 @@
 /**
  * What the host's request log may say about a request (issue 12, item 7): its method, the route pattern it matched
- * (`/v1/runs/:runId/events`, never the path as sent, which may carry an id or a secret), and the names of the
+ * (with `:name` for a path parameter, never the path as sent, which may carry an id or a secret), and the names of the
  * query parameters it sent that some catalogue route reads — never a value, never a header. A query string carries
  * tag filters, ids and, from careless clients, API keys (`?api_key=…`, `?token=…`); none of it reaches the log.
  *
