@@ -111,10 +111,6 @@ export class TenantSecrets implements SecretSet {
   get size(): number {
     return this.#byValue.size;
   }
-  /** Characters of distinct live values. */
-  get chars(): number {
-    return this.#chars;
-  }
   secrets(): readonly RegisteredSecret[] {
     return [...this.#byValue].map(([value, ids]) => ({ secretId: ids.keys().next().value!, value }));
   }
@@ -226,9 +222,6 @@ export class RunSecretRegistry implements SecretSet {
   }
   get size(): number {
     return this.#byValue.size;
-  }
-  get ended(): boolean {
-    return this.#ended;
   }
   secrets(): readonly RegisteredSecret[] {
     return [...this.#byValue].map(([value, secretId]) => ({ secretId, value }));
