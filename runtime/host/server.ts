@@ -17,6 +17,7 @@ import { WOPKIT_VERSION } from '../shared/version.ts';
 import { Credentials, CredentialsError, devTokenEntry, MIN_KEY_LENGTH } from './auth.ts';
 import { installAuth } from './auth-binding.ts';
 import { classify, sendError } from './errors.ts';
+import { hostLogger } from './logging.ts';
 import type { HostRuntime } from './host-runtime.ts';
 import { withMutations, type HostMutations } from './mutants.ts';
 import { createHostRuntime } from './reference-runtime.ts';
@@ -78,7 +79,7 @@ export async function createHost(o: HostOptions): Promise<{ app: FastifyInstance
   const runtime = withMutations(createHostRuntime(openwop, inquirium), openwop, o.mutations);
 
   const app = Fastify({
-    logger: o.logger ?? false,
+    logger: hostLogger(o.logger),
     bodyLimit: o.bodyLimit ?? DEFAULT_BODY_LIMIT,
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
