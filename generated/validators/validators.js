@@ -14,33 +14,36 @@ function __date10(s) {
 /** RFC 3339 time from s[i..], offset required when strict (as ajv-formats, leap seconds at 23:59 UTC). */
 function __time(s, i, strict) {
   const n = s.length;
-  const hr = __two(s, i), min = __two(s, i + 3), s1 = __two(s, i + 6);
-  if (n < i + 8 || hr < 0 || min < 0 || s1 < 0 || s.charCodeAt(i + 2) !== 58 || s.charCodeAt(i + 5) !== 58) return false;
-  let k = i + 8, sec = s1;
+  if (n < i + 8 || s.charCodeAt(i + 2) !== 58 || s.charCodeAt(i + 5) !== 58) return false;
+  const hr = __two(s, i), min = __two(s, i + 3), sec = __two(s, i + 6);
+  if (hr < 0 || min < 0 || sec < 0) return false;
+  let k = i + 8;
   if (k < n && s.charCodeAt(k) === 46) {
+    // a fraction: the whole-second bounds below (sec < 60, sec < 61) hold for sec.fff exactly when they hold for sec
     const from = ++k;
     while (k < n && __digit(s, k) >= 0) k++;
     if (k === from) return false;
-    sec = +s.slice(i + 6, k);
   }
-  let tzH = 0, tzM = 0, sign = 1, tz = false;
-  if (k < n) {
-    const c = s.charCodeAt(k);
-    if (c === 90 || c === 122) { tz = true; k++; }
-    else if (c === 43 || c === 45) {
-      tz = true; sign = c === 45 ? -1 : 1;
-      tzH = __two(s, k + 1);
-      if (tzH < 0) return false;
-      k += 3;
-      if (k < n) {
-        if (s.charCodeAt(k) === 58) k++;
-        tzM = __two(s, k);
-        if (tzM < 0) return false;
-        k += 2;
-      }
-    } else return false;
-  }
-  if (k !== n || tzH > 23 || tzM > 59 || (strict && !tz)) return false;
+  let tzH = 0, tzM = 0, sign = 1;
+  if (k === n) return !strict && __leap(hr, min, sec, 0, 0, 1);
+  const c = s.charCodeAt(k);
+  if (c === 90 || c === 122) k++;
+  else if (c === 43 || c === 45) {
+    sign = c === 45 ? -1 : 1;
+    tzH = __two(s, k + 1);
+    if (tzH < 0) return false;
+    k += 3;
+    if (k < n) {
+      if (s.charCodeAt(k) === 58) k++;
+      tzM = __two(s, k);
+      if (tzM < 0) return false;
+      k += 2;
+    }
+  } else return false;
+  return k === n && tzH <= 23 && tzM <= 59 && __leap(hr, min, sec, tzH, tzM, sign);
+}
+/** The time's numbers are in range, or it is a leap second (23:59:60 in UTC). */
+function __leap(hr, min, sec, tzH, tzM, sign) {
   if (hr <= 23 && min <= 59 && sec < 60) return true;
   const utcMin = min - tzM * sign;
   const utcHr = hr - tzH * sign - (utcMin < 0 ? 1 : 0);
@@ -51,7 +54,7 @@ function __dtSep(c) {
   return c === 84 || c === 116 || c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) ||
     c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
 }
-function __fmtDateTime(s) { return s.length > 10 && __dtSep(s.charCodeAt(10)) && __date10(s) && __time(s, 11, true); }
+function __fmtDateTime(s) { return s.length >= 20 && __dtSep(s.charCodeAt(10)) && __date10(s) && __time(s, 11, true); }
 const __DURATION = /^P(?!$)((\d+Y)?(\d+M)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+S)?)?|(\d+W)?)$/;
 function __fmtDuration(s) { return __DURATION.test(s); }
 
@@ -4396,139 +4399,530 @@ function __c1243(d) {
   }
   return true;
 }
+function __c50(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1009 = d.memoryConsolidation;
+    if (x1009 === undefined) return false;
+    if (!(typeof x1009 === "object" && x1009 !== null && !Array.isArray(x1009))) return false;
+    const x1010 = x1009.supported;
+    if (x1010 === undefined) return false;
+    if (x1010 !== true) return false;
+  }
+  return true;
+}
+function __c45(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1011 = d.activation;
+    if (x1011 === undefined) return false;
+    if (x1011 !== "direct-rbac") return false;
+  }
+  return true;
+}
+function __c55(d) {
+  if (d !== "long-term") return false;
+  return true;
+}
+function __c81(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1012 = d.supported;
+    if (x1012 === undefined) return false;
+    if (x1012 !== true) return false;
+  }
+  return true;
+}
+function __c94(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1013 = d.supported;
+    if (x1013 === undefined) return false;
+    if (x1013 !== true) return false;
+  }
+  return true;
+}
+function __c149(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1014 = d.kind;
+    if (x1014 === undefined) return false;
+    if (x1014 !== "next-worker") return false;
+  }
+  return true;
+}
 function __c169(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1009 = d.error;
-  if (x1009 === undefined) return false;
-  if (x1009 !== "replay_memory_snapshot_unavailable") return false;
+  const x1015 = d.error;
+  if (x1015 === undefined) return false;
+  if (x1015 !== "replay_memory_snapshot_unavailable") return false;
   return true;
 }
 function __c182(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1010 = d.error;
-  if (x1010 === undefined) return false;
-  if (x1010 !== "token_budget_exceeded") return false;
+  const x1016 = d.error;
+  if (x1016 === undefined) return false;
+  if (x1016 !== "token_budget_exceeded") return false;
   return true;
 }
 function __c194(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1011 = d.error;
-  if (x1011 === undefined) return false;
-  if (x1011 !== "compaction_redaction_failed") return false;
+  const x1017 = d.error;
+  if (x1017 === undefined) return false;
+  if (x1017 !== "compaction_redaction_failed") return false;
   return true;
 }
 function __c201(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1012 = d.error;
-  if (x1012 === undefined) return false;
-  if (x1012 !== "capability_not_provided") return false;
+  const x1018 = d.error;
+  if (x1018 === undefined) return false;
+  if (x1018 !== "capability_not_provided") return false;
   return true;
 }
 function __c208(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1013 = d.error;
-  if (x1013 === undefined) return false;
-  if (x1013 !== "validation_failed") return false;
+  const x1019 = d.error;
+  if (x1019 === undefined) return false;
+  if (x1019 !== "validation_failed") return false;
   return true;
 }
 function __c223(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1014 = d.error;
-  if (x1014 === undefined) return false;
-  if (x1014 !== "payload_too_large") return false;
+  const x1020 = d.error;
+  if (x1020 === undefined) return false;
+  if (x1020 !== "payload_too_large") return false;
+  return true;
+}
+function __c310(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1021 = d.kind;
+    if (x1021 === undefined) return false;
+    if (x1021 !== "distilled") return false;
+  }
+  return true;
+}
+function __c316(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1022 = d.kind;
+    if (x1022 === undefined) return false;
+    if (x1022 !== "budget-exceeded") return false;
+  }
+  return true;
+}
+function __c321(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1023 = d.kind;
+    if (x1023 === undefined) return false;
+    if (x1023 !== "failed") return false;
+  }
+  return true;
+}
+function __c404(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1024 = d.kind;
+    if (x1024 === undefined) return false;
+    if (x1024 !== "context-element") return false;
+  }
+  return true;
+}
+function __c422(d) {
+  if (!(d === null)) return false;
+  return true;
+}
+function __c524(d) {
+  if (!(Array.isArray(d))) return false;
+  if (d.length > 24) return false;
+  if (d.length > 1 && __dup(d, null) !== null) return false;
+  for (let i1025 = 0; i1025 < d.length; i1025++) {
+    const x1026 = d[i1025];
+    if (!__c521(x1026)) return false;
+  }
+  return true;
+}
+function __c611(d) {
+  return true;
+}
+function __c613(d) {
+  return true;
+}
+function __c623(d) {
+  if (d !== "generate") return false;
+  return true;
+}
+function __c660(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1027 = d.checks;
+    if (x1027 === undefined) return false;
+    if (!(Array.isArray(x1027))) return false;
+    let found1028 = false;
+    for (let i1029 = 0; i1029 < x1027.length && !found1028; i1029++) {
+      const x1030 = x1027[i1029];
+      L1031: {
+        if (!(typeof x1030 === "object" && x1030 !== null && !Array.isArray(x1030))) break L1031;
+        const x1032 = x1030.result;
+        if (x1032 === undefined) break L1031;
+        if (x1032 !== "fail") break L1031;
+        found1028 = true;
+      }
+    }
+    if (!found1028) return false;
+  }
+  return true;
+}
+function __c662(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1033 = d.result;
+  if (x1033 === undefined) return false;
+  if (x1033 !== "fail") return false;
+  return true;
+}
+function __c706(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1034 = d["source/kind"];
+    if (x1034 === undefined) return false;
+    if (!(x1034 === "artifact" || x1034 === "dataset")) return false;
+  }
+  return true;
+}
+function __c724(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1035 = d.content;
+    if (x1035 === undefined) return false;
+  }
+  return true;
+}
+function __c726(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1036 = d["content/ref"];
+    if (x1036 === undefined) return false;
+  }
+  return true;
+}
+function __c772(d) {
+  if (!(typeof d === "string")) return false;
+  if (d.length > 256 && __len(d) > 256) return false;
+  return true;
+}
+function __c773(d) {
+  if (!(Number.isFinite(d))) return false;
+  return true;
+}
+function __c774(d) {
+  if (!(typeof d === "boolean")) return false;
+  return true;
+}
+function __c775(d) {
+  if (!(d === null)) return false;
+  return true;
+}
+function __c799(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1037 = d.outcome;
+    if (x1037 === undefined) return false;
+    if (x1037 !== "completed") return false;
+  }
+  return true;
+}
+function __c808(d) {
+  return true;
+}
+function __c812(d) {
+  return true;
+}
+function __c814(d) {
+  return true;
+}
+function __c829(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1038 = d.verdict;
+    if (x1038 === undefined) return false;
+    if (x1038 !== "amended") return false;
+  }
+  return true;
+}
+function __c882(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1039 = d.transport_kind;
+    if (x1039 === undefined) return false;
+    if (x1039 !== "http_remote") return false;
+  }
+  return true;
+}
+function __c889(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1040 = d.remote_provider;
+    if (x1040 === undefined) return false;
+    if (x1040 !== true) return false;
+    const x1041 = d.accepts_max_tier;
+    if (x1041 === undefined) return false;
+    if (!(x1041 === "community" || x1041 === "personal")) return false;
+  }
+  return true;
+}
+function __c895(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1042 = d.accepts_max_tier;
+    if (x1042 === undefined) return false;
+    if (x1042 !== "public") return false;
+  }
+  return true;
+}
+function __c901(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1043 = d.accepts_max_tier;
+    if (x1043 === undefined) return false;
+    if (x1043 !== "community") return false;
+  }
+  return true;
+}
+function __c907(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1044 = d.accepts_max_tier;
+    if (x1044 === undefined) return false;
+    if (x1044 !== "personal") return false;
+    const x1045 = d.operator_acknowledgement;
+    if (x1045 === undefined) return false;
+    if (!(typeof x1045 === "object" && x1045 !== null && !Array.isArray(x1045))) return false;
+  }
+  return true;
+}
+function __c928(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1046 = d.kind;
+    if (x1046 === undefined) return false;
+    if (x1046 !== "single-choice") return false;
+  }
+  return true;
+}
+function __c934(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1047 = d.kind;
+    if (x1047 === undefined) return false;
+    if (x1047 !== "multi-choice") return false;
+  }
+  return true;
+}
+function __c940(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1048 = d.kind;
+    if (x1048 === undefined) return false;
+    if (x1048 !== "confirm") return false;
+  }
+  return true;
+}
+function __c946(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1049 = d.kind;
+    if (x1049 === undefined) return false;
+    if (x1049 !== "free-text-with-allowlist") return false;
+  }
+  return true;
+}
+function __c952(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1050 = d.kind;
+    if (x1050 === undefined) return false;
+    if (x1050 !== "open-interaction") return false;
+  }
+  return true;
+}
+function __c956(d) {
+  return true;
+}
+function __c967(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1051 = d["subject/ref"];
+    if (x1051 === undefined) return false;
+  }
+  return true;
+}
+function __c969(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1052 = d["body/ref"];
+    if (x1052 === undefined) return false;
+  }
+  return true;
+}
+function __c1025(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1053 = d["widget/kind"];
+    if (x1053 === undefined) return false;
+    if (x1053 !== "single-choice") return false;
+  }
+  return true;
+}
+function __c1037(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1054 = d["widget/kind"];
+    if (x1054 === undefined) return false;
+    if (x1054 !== "multi-choice") return false;
+  }
+  return true;
+}
+function __c1044(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1055 = d["widget/kind"];
+    if (x1055 === undefined) return false;
+    if (x1055 !== "confirm") return false;
+  }
+  return true;
+}
+function __c1051(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1056 = d["widget/kind"];
+    if (x1056 === undefined) return false;
+    if (x1056 !== "free-text-with-allowlist") return false;
+  }
+  return true;
+}
+function __c1069(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1057 = d.state;
+    if (x1057 === undefined) return false;
+    if (x1057 !== "answered") return false;
+  }
+  return true;
+}
+function __c1075(d) {
+  return true;
+}
+function __c1077(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1058 = d.state;
+    if (x1058 === undefined) return false;
+    if (x1058 !== "superseded") return false;
+  }
+  return true;
+}
+function __c1082(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1059 = d.state;
+    if (x1059 === undefined) return false;
+    if (!(x1059 === "pending" || x1059 === "answered")) return false;
+  }
+  return true;
+}
+function __c1086(d) {
+  return true;
+}
+function __c1153(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1060 = d.kind;
+    if (x1060 === undefined) return false;
+    if (x1060 !== "agent-pack") return false;
+  }
+  return true;
+}
+function __c1158(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1061 = d.kind;
+    if (x1061 === undefined) return false;
+    if (x1061 !== "workflow-chain-pack") return false;
+  }
+  return true;
+}
+function __c1170(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1062 = d.kind;
+    if (x1062 === undefined) return false;
+    if (x1062 !== "prompt-template") return false;
+  }
+  return true;
+}
+function __c1175(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1063 = d.kind;
+    if (x1063 === undefined) return false;
+    if (x1063 !== "scheduled-automation") return false;
+  }
   return true;
 }
 
 // ── diagnostic path: the schema nodes, walked when a caller reads `errors` ──
 const __FILES = ["run-event-payloads.schema.json","capabilities.schema.json","proposal.schema.json","error.schema.json","orchestrator-decision.schema.json","run-event.schema.json","host-sample-commitment-fire-request.schema.json","host-sample-commitment-fire-response.schema.json","host-sample-consolidate-request.schema.json","host-sample-consolidate-response.schema.json","host-sample-cross-run-ttl-request.schema.json","host-sample-cross-run-ttl-response.schema.json","memory-entry.schema.json","host-sample-distill-schedule-request.schema.json","host-sample-distill-schedule-response.schema.json","host-sample-distill-schedule-tick-response.schema.json","host-sample-distill-schedule-tick-request.schema.json","host-sample-escalation-run-request.schema.json","host-sample-escalation-run-response.schema.json","host-sample-inquirium-traces-response.schema.json","inquirium.assistant-turn-trace.v1.schema.json","inquirium.inquiry-turn.v1.schema.json","inquirium.generate.response.v1.schema.json","inquirium.generate.request.v1.schema.json","inquirium.context-assembly.request.v1.schema.json","inquirium.classification.v1.schema.json","host-sample-memory-compact-request.schema.json","host-sample-memory-compact-response.schema.json","host-sample-memory-distill-request.schema.json","host-sample-memory-distill-response.schema.json","memory-index.schema.json","host-sample-memory-entries-response.schema.json","host-sample-memory-redaction-request.schema.json","host-sample-memory-redaction-response.schema.json","host-sample-memory-seed-request.schema.json","host-sample-memory-seed-response.schema.json","host-sample-question-cancel-request.schema.json","host-sample-replay-fixture-request.schema.json","host-sample-replay-fixture-response.schema.json","inquirium.operator-question.widget.single-choice.v1.schema.json","inquirium.operator-question.answer.v1.schema.json","inquirium.assistant-config.v1.schema.json","inquirium.node-mode.v1.schema.json","inquirium.assistant-ui-preferences.v1.schema.json","inquirium.baseline-assistant-profile.v1.schema.json","inquirium.baseline-assistant-conformance-report.v1.schema.json","inquirium.operator-question.request.v1.schema.json","inquirium.operator-question.widget.confirm.v1.schema.json","inquirium.context-element.v1.schema.json","inquirium.operator-question.widget.free-text-with-allowlist.v1.schema.json","inquirium.inquiry-feedback.v1.schema.json","inquirium.inquiry-result.v1.schema.json","inquirium.model-acceptance.v1.schema.json","inquirium.runtime-candidate.v1.schema.json","inquirium.operator-question.widget.multi-choice.v1.schema.json","notification-create.v1.schema.json","inquirium.operator-question.state.v1.schema.json","memory-list-options.schema.json","run-events-response.schema.json","run-fork-request.schema.json","run-fork-response.schema.json"];
 const __S = [
-  { f: 0, p: "/$defs/agentMemoryConsolidated", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["memoryRef","inputCount","outputCount"] }, pr: [["memoryRef", "memoryRef", 1], ["inputCount", "inputCount", 2], ["outputCount", "outputCount", 3], ["mergedIds", "mergedIds", 4], ["trigger", "trigger", 6]], ap: 8, kn: new Set(["memoryRef","inputCount","outputCount","mergedIds","trigger"]) },
+  { f: 0, p: "/$defs/agentMemoryConsolidated", c: __c0, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["memoryRef","inputCount","outputCount"] }, pr: [["memoryRef", "memoryRef", 1], ["inputCount", "inputCount", 2], ["outputCount", "outputCount", 3], ["mergedIds", "mergedIds", 4], ["trigger", "trigger", 6]], ap: 8, kn: new Set(["memoryRef","inputCount","outputCount","mergedIds","trigger"]) },
   { f: 0, p: "/$defs/agentMemoryConsolidated/properties/memoryRef", t: ["string"], tv: "string", g: [["string",["minLength"]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/agentMemoryConsolidated/properties/inputCount", t: ["integer"], tv: "integer", ut: 1, g: [["number",["minimum"]]], k: { "minimum": 0 } },
   { f: 0, p: "/$defs/agentMemoryConsolidated/properties/outputCount", t: ["integer"], tv: "integer", ut: 1, g: [["number",["minimum"]]], k: { "minimum": 0 } },
   { f: 0, p: "/$defs/agentMemoryConsolidated/properties/mergedIds", t: ["array"], tv: "array", g: [["array",["items"]]], it: 5 },
   { f: 0, p: "/$defs/agentMemoryConsolidated/properties/mergedIds/items", t: ["string"], tv: "string", g: [["string",["minLength"]]], k: { "minLength": 1 } },
-  { f: 0, p: "/$defs/agentMemoryConsolidated/properties/trigger", r: 7, ro: 1, g: [["any",["$ref"]]] },
-  { f: 1, p: "/$defs/ConsolidationSchedule", g: [["any",["enum"]]], k: { "enum": ["host-managed","scheduled","on-demand"] } },
+  { f: 0, p: "/$defs/agentMemoryConsolidated/properties/trigger", c: __c7, r: 7, ro: 1, g: [["any",["$ref"]]] },
+  { f: 1, p: "/$defs/ConsolidationSchedule", c: __c7, g: [["any",["enum"]]], k: { "enum": ["host-managed","scheduled","on-demand"] } },
   { f: 0, p: "/$defs/agentMemoryConsolidated/additionalProperties", av: 1, b: true },
-  { f: 2, p: "/$defs/AgentPackArtifact", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["name","agents"] }, pr: [["name", "name", 10], ["version", "version", 11], ["agents", "agents", 12]], ap: 17, kn: new Set(["name","version","agents"]) },
+  { f: 2, p: "/$defs/AgentPackArtifact", c: __c9, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["name","agents"] }, pr: [["name", "name", 10], ["version", "version", 11], ["agents", "agents", 12]], ap: 17, kn: new Set(["name","version","agents"]) },
   { f: 2, p: "/$defs/AgentPackArtifact/properties/name", t: ["string"], tv: "string", g: [["string",["maxLength","minLength"]]], k: { "maxLength": 200, "minLength": 1 } },
   { f: 2, p: "/$defs/AgentPackArtifact/properties/version", t: ["string"], tv: "string", g: [["string",["maxLength","minLength"]]], k: { "maxLength": 50, "minLength": 1 } },
   { f: 2, p: "/$defs/AgentPackArtifact/properties/agents", t: ["array"], tv: "array", g: [["array",["minItems","items"]]], k: { "minItems": 1 }, it: 13 },
-  { f: 2, p: "/$defs/AgentPackArtifact/properties/agents/items", r: 14, ro: 1, g: [["any",["$ref"]]] },
-  { f: 2, p: "/$defs/PackedAgent", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["id"] }, pr: [["id", "id", 15]], ap: 16, kn: new Set(["id"]) },
+  { f: 2, p: "/$defs/AgentPackArtifact/properties/agents/items", c: __c14, r: 14, ro: 1, g: [["any",["$ref"]]] },
+  { f: 2, p: "/$defs/PackedAgent", c: __c14, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["id"] }, pr: [["id", "id", 15]], ap: 16, kn: new Set(["id"]) },
   { f: 2, p: "/$defs/PackedAgent/properties/id", t: ["string"], tv: "string", g: [["string",["maxLength","minLength"]]], k: { "maxLength": 200, "minLength": 1 } },
   { f: 2, p: "/$defs/PackedAgent/additionalProperties", av: 1, b: true },
   { f: 2, p: "/$defs/AgentPackArtifact/additionalProperties", av: 1, b: true },
-  { f: 1, p: "/$defs/AgentsCapability", t: ["object"], tv: "object", g: [["any",["if"]],["object",["additionalProperties","properties"]]], pr: [["supported", "supported", 19], ["memoryBackends", "memoryBackends", 20], ["memoryConsolidation", "memoryConsolidation", 22], ["commitments", "commitments", 27], ["proposals", "proposals", 34]], ap: 49, kn: new Set(["supported","memoryBackends","memoryConsolidation","commitments","proposals"]), if: 50, th: 53 },
+  { f: 1, p: "/$defs/AgentsCapability", c: __c18, t: ["object"], tv: "object", g: [["any",["if"]],["object",["additionalProperties","properties"]]], pr: [["supported", "supported", 19], ["memoryBackends", "memoryBackends", 20], ["memoryConsolidation", "memoryConsolidation", 22], ["commitments", "commitments", 27], ["proposals", "proposals", 34]], ap: 49, kn: new Set(["supported","memoryBackends","memoryConsolidation","commitments","proposals"]), if: 50, th: 53 },
   { f: 1, p: "/$defs/AgentsCapability/properties/supported", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 1, p: "/$defs/AgentsCapability/properties/memoryBackends", t: ["array"], tv: "array", g: [["array",["items","uniqueItems"]]], k: { "uniqueItems": true }, it: 21, uq: null },
   { f: 1, p: "/$defs/AgentsCapability/properties/memoryBackends/items", g: [["any",["enum"]]], k: { "enum": ["long-term"] } },
-  { f: 1, p: "/$defs/AgentsCapability/properties/memoryConsolidation", r: 23, ro: 1, g: [["any",["$ref"]]] },
-  { f: 1, p: "/$defs/MemoryConsolidationCapability", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 24], ["schedule", "schedule", 25]], ap: 26, kn: new Set(["supported","schedule"]) },
+  { f: 1, p: "/$defs/AgentsCapability/properties/memoryConsolidation", c: __c23, r: 23, ro: 1, g: [["any",["$ref"]]] },
+  { f: 1, p: "/$defs/MemoryConsolidationCapability", c: __c23, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 24], ["schedule", "schedule", 25]], ap: 26, kn: new Set(["supported","schedule"]) },
   { f: 1, p: "/$defs/MemoryConsolidationCapability/properties/supported", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 1, p: "/$defs/MemoryConsolidationCapability/properties/schedule", r: 7, ro: 1, g: [["any",["$ref"]]] },
+  { f: 1, p: "/$defs/MemoryConsolidationCapability/properties/schedule", c: __c7, r: 7, ro: 1, g: [["any",["$ref"]]] },
   { f: 1, p: "/$defs/MemoryConsolidationCapability/additionalProperties", b: false },
-  { f: 1, p: "/$defs/AgentsCapability/properties/commitments", r: 28, ro: 1, g: [["any",["$ref"]]] },
-  { f: 1, p: "/$defs/CommitmentsCapability", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 29], ["fireConditions", "fireConditions", 30]], ap: 33, kn: new Set(["supported","fireConditions"]) },
+  { f: 1, p: "/$defs/AgentsCapability/properties/commitments", c: __c28, r: 28, ro: 1, g: [["any",["$ref"]]] },
+  { f: 1, p: "/$defs/CommitmentsCapability", c: __c28, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 29], ["fireConditions", "fireConditions", 30]], ap: 33, kn: new Set(["supported","fireConditions"]) },
   { f: 1, p: "/$defs/CommitmentsCapability/properties/supported", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 1, p: "/$defs/CommitmentsCapability/properties/fireConditions", t: ["array"], tv: "array", g: [["array",["items","uniqueItems"]]], k: { "uniqueItems": true }, it: 31, uq: null },
-  { f: 1, p: "/$defs/CommitmentsCapability/properties/fireConditions/items", r: 32, ro: 1, g: [["any",["$ref"]]] },
-  { f: 1, p: "/$defs/CommitmentFireCondition", g: [["any",["enum"]]], k: { "enum": ["time","predicate"] } },
+  { f: 1, p: "/$defs/CommitmentsCapability/properties/fireConditions/items", c: __c32, r: 32, ro: 1, g: [["any",["$ref"]]] },
+  { f: 1, p: "/$defs/CommitmentFireCondition", c: __c32, g: [["any",["enum"]]], k: { "enum": ["time","predicate"] } },
   { f: 1, p: "/$defs/CommitmentsCapability/additionalProperties", b: false },
-  { f: 1, p: "/$defs/AgentsCapability/properties/proposals", r: 35, ro: 1, g: [["any",["$ref"]]] },
-  { f: 1, p: "/$defs/ProposalsCapability", t: ["object"], tv: "object", g: [["any",["if"]],["object",["required","additionalProperties","properties"]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 36], ["artifactKinds", "artifactKinds", 37], ["duplicationDetection", "duplicationDetection", 40], ["activation", "activation", 41], ["activationScope", "activationScope", 43]], ap: 44, kn: new Set(["supported","artifactKinds","duplicationDetection","activation","activationScope"]), if: 45, th: 47 },
+  { f: 1, p: "/$defs/AgentsCapability/properties/proposals", c: __c35, r: 35, ro: 1, g: [["any",["$ref"]]] },
+  { f: 1, p: "/$defs/ProposalsCapability", c: __c35, t: ["object"], tv: "object", g: [["any",["if"]],["object",["required","additionalProperties","properties"]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 36], ["artifactKinds", "artifactKinds", 37], ["duplicationDetection", "duplicationDetection", 40], ["activation", "activation", 41], ["activationScope", "activationScope", 43]], ap: 44, kn: new Set(["supported","artifactKinds","duplicationDetection","activation","activationScope"]), if: 45, th: 47 },
   { f: 1, p: "/$defs/ProposalsCapability/properties/supported", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 1, p: "/$defs/ProposalsCapability/properties/artifactKinds", t: ["array"], tv: "array", g: [["array",["items","uniqueItems"]]], k: { "uniqueItems": true }, it: 38, uq: null },
-  { f: 1, p: "/$defs/ProposalsCapability/properties/artifactKinds/items", r: 39, ro: 1, g: [["any",["$ref"]]] },
-  { f: 2, p: "/$defs/ProposalKind", g: [["any",["enum"]]], k: { "enum": ["agent-pack","workflow-chain-pack","prompt-template","scheduled-automation"] } },
+  { f: 1, p: "/$defs/ProposalsCapability/properties/artifactKinds/items", c: __c39, r: 39, ro: 1, g: [["any",["$ref"]]] },
+  { f: 2, p: "/$defs/ProposalKind", c: __c39, g: [["any",["enum"]]], k: { "enum": ["agent-pack","workflow-chain-pack","prompt-template","scheduled-automation"] } },
   { f: 1, p: "/$defs/ProposalsCapability/properties/duplicationDetection", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 1, p: "/$defs/ProposalsCapability/properties/activation", r: 42, ro: 1, g: [["any",["$ref"]]] },
-  { f: 2, p: "/$defs/ProposalActivation", g: [["any",["enum"]]], k: { "enum": ["approval-gate","direct-rbac"] } },
+  { f: 1, p: "/$defs/ProposalsCapability/properties/activation", c: __c42, r: 42, ro: 1, g: [["any",["$ref"]]] },
+  { f: 2, p: "/$defs/ProposalActivation", c: __c42, g: [["any",["enum"]]], k: { "enum": ["approval-gate","direct-rbac"] } },
   { f: 1, p: "/$defs/ProposalsCapability/properties/activationScope", t: ["string"], tv: "string", g: [["string",["minLength"]]], k: { "minLength": 1 } },
   { f: 1, p: "/$defs/ProposalsCapability/additionalProperties", b: false },
-  { f: 1, p: "/$defs/ProposalsCapability/if", g: [["object",["required","properties"]]], k: { "required": ["activation"] }, pr: [["activation", "activation", 46]] },
+  { f: 1, p: "/$defs/ProposalsCapability/if", c: __c45, g: [["object",["required","properties"]]], k: { "required": ["activation"] }, pr: [["activation", "activation", 46]] },
   { f: 1, p: "/$defs/ProposalsCapability/if/properties/activation", g: [["any",["const"]]], k: { "const": "direct-rbac" } },
   { f: 1, p: "/$defs/ProposalsCapability/then", g: [["object",["required","properties"]]], k: { "required": ["activationScope"] }, pr: [["activationScope", "activationScope", 48]] },
   { f: 1, p: "/$defs/ProposalsCapability/then/properties/activationScope", t: ["string"], tv: "string", ut: 1, g: [] },
   { f: 1, p: "/$defs/AgentsCapability/additionalProperties", av: 1, b: true },
-  { f: 1, p: "/$defs/AgentsCapability/if", g: [["object",["required","properties"]]], k: { "required": ["memoryConsolidation"] }, pr: [["memoryConsolidation", "memoryConsolidation", 51]] },
+  { f: 1, p: "/$defs/AgentsCapability/if", c: __c50, g: [["object",["required","properties"]]], k: { "required": ["memoryConsolidation"] }, pr: [["memoryConsolidation", "memoryConsolidation", 51]] },
   { f: 1, p: "/$defs/AgentsCapability/if/properties/memoryConsolidation", t: ["object"], tv: "object", g: [["object",["required","properties"]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 52]] },
   { f: 1, p: "/$defs/AgentsCapability/if/properties/memoryConsolidation/properties/supported", g: [["any",["const"]]], k: { "const": true } },
   { f: 1, p: "/$defs/AgentsCapability/then", g: [["object",["required","properties"]]], k: { "required": ["memoryBackends"] }, pr: [["memoryBackends", "memoryBackends", 54]] },
   { f: 1, p: "/$defs/AgentsCapability/then/properties/memoryBackends", t: ["array"], tv: "array", g: [["array",["contains"]]], co: 55 },
-  { f: 1, p: "/$defs/AgentsCapability/then/properties/memoryBackends/contains", g: [["any",["const"]]], k: { "const": "long-term" } },
-  { f: 1, p: "/$defs/AttributionCapability", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["emitsWriteEvents"] }, pr: [["emitsWriteEvents", "emitsWriteEvents", 57]], ap: 58, kn: new Set(["emitsWriteEvents"]) },
+  { f: 1, p: "/$defs/AgentsCapability/then/properties/memoryBackends/contains", c: __c55, g: [["any",["const"]]], k: { "const": "long-term" } },
+  { f: 1, p: "/$defs/AttributionCapability", c: __c56, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["emitsWriteEvents"] }, pr: [["emitsWriteEvents", "emitsWriteEvents", 57]], ap: 58, kn: new Set(["emitsWriteEvents"]) },
   { f: 1, p: "/$defs/AttributionCapability/properties/emitsWriteEvents", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 1, p: "/$defs/AttributionCapability/additionalProperties", b: false },
-  { f: 1, p: "", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["protocolVersion"] }, pr: [["protocolVersion", "protocolVersion", 60], ["host", "host", 61], ["agents", "agents", 66], ["memory", "memory", 67], ["multiAgent", "multiAgent", 112]], ap: 123, kn: new Set(["protocolVersion","host","agents","memory","multiAgent"]) },
+  { f: 1, p: "", c: __c59, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["protocolVersion"] }, pr: [["protocolVersion", "protocolVersion", 60], ["host", "host", 61], ["agents", "agents", 66], ["memory", "memory", 67], ["multiAgent", "multiAgent", 112]], ap: 123, kn: new Set(["protocolVersion","host","agents","memory","multiAgent"]) },
   { f: 1, p: "/properties/protocolVersion", t: ["string"], tv: "string", g: [["string",["pattern"]]], k: { "pattern": "^[0-9]+\\.[0-9]+(\\.[0-9]+)?$" }, re: __RE0 },
-  { f: 1, p: "/properties/host", r: 62, ro: 1, g: [["any",["$ref"]]] },
-  { f: 1, p: "/$defs/HostInfo", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["name","version"] }, pr: [["name", "name", 63], ["version", "version", 64]], ap: 65, kn: new Set(["name","version"]) },
+  { f: 1, p: "/properties/host", c: __c62, r: 62, ro: 1, g: [["any",["$ref"]]] },
+  { f: 1, p: "/$defs/HostInfo", c: __c62, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["name","version"] }, pr: [["name", "name", 63], ["version", "version", 64]], ap: 65, kn: new Set(["name","version"]) },
   { f: 1, p: "/$defs/HostInfo/properties/name", t: ["string"], tv: "string", g: [["string",["maxLength","minLength"]]], k: { "maxLength": 200, "minLength": 1 } },
   { f: 1, p: "/$defs/HostInfo/properties/version", t: ["string"], tv: "string", g: [["string",["maxLength","minLength"]]], k: { "maxLength": 100, "minLength": 1 } },
   { f: 1, p: "/$defs/HostInfo/additionalProperties", av: 1, b: true },
-  { f: 1, p: "/properties/agents", r: 18, ro: 1, g: [["any",["$ref"]]] },
-  { f: 1, p: "/properties/memory", r: 68, ro: 1, g: [["any",["$ref"]]] },
-  { f: 1, p: "/$defs/MemoryCapability", t: ["object"], tv: "object", g: [["object",["additionalProperties","properties"]]], pr: [["supported", "supported", 69], ["maxEntrySizeBytes", "maxEntrySizeBytes", 70], ["ttlSupported", "ttlSupported", 71], ["writable", "writable", 72], ["compaction", "compaction", 73], ["distillation", "distillation", 85], ["attribution", "attribution", 99], ["search", "search", 100], ["retention", "retention", 106]], ap: 111, kn: new Set(["supported","maxEntrySizeBytes","ttlSupported","writable","compaction","distillation","attribution","search","retention"]) },
+  { f: 1, p: "/properties/agents", c: __c18, r: 18, ro: 1, g: [["any",["$ref"]]] },
+  { f: 1, p: "/properties/memory", c: __c68, r: 68, ro: 1, g: [["any",["$ref"]]] },
+  { f: 1, p: "/$defs/MemoryCapability", c: __c68, t: ["object"], tv: "object", g: [["object",["additionalProperties","properties"]]], pr: [["supported", "supported", 69], ["maxEntrySizeBytes", "maxEntrySizeBytes", 70], ["ttlSupported", "ttlSupported", 71], ["writable", "writable", 72], ["compaction", "compaction", 73], ["distillation", "distillation", 85], ["attribution", "attribution", 99], ["search", "search", 100], ["retention", "retention", 106]], ap: 111, kn: new Set(["supported","maxEntrySizeBytes","ttlSupported","writable","compaction","distillation","attribution","search","retention"]) },
   { f: 1, p: "/$defs/MemoryCapability/properties/supported", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 1, p: "/$defs/MemoryCapability/properties/maxEntrySizeBytes", t: ["integer"], tv: "integer", ut: 1, g: [["number",["minimum"]]], k: { "minimum": 1 } },
   { f: 1, p: "/$defs/MemoryCapability/properties/ttlSupported", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 1, p: "/$defs/MemoryCapability/properties/writable", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 1, p: "/$defs/MemoryCapability/properties/compaction", r: 74, ro: 1, g: [["any",["$ref"]]] },
-  { f: 1, p: "/$defs/CompactionCapability", t: ["object"], tv: "object", g: [["any",["if"]],["object",["required","additionalProperties","properties"]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 75], ["trigger", "trigger", 76], ["maxInputEntries", "maxInputEntries", 78], ["maxOutputBytes", "maxOutputBytes", 79]], ap: 80, kn: new Set(["supported","trigger","maxInputEntries","maxOutputBytes"]), if: 81, th: 83 },
+  { f: 1, p: "/$defs/MemoryCapability/properties/compaction", c: __c74, r: 74, ro: 1, g: [["any",["$ref"]]] },
+  { f: 1, p: "/$defs/CompactionCapability", c: __c74, t: ["object"], tv: "object", g: [["any",["if"]],["object",["required","additionalProperties","properties"]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 75], ["trigger", "trigger", 76], ["maxInputEntries", "maxInputEntries", 78], ["maxOutputBytes", "maxOutputBytes", 79]], ap: 80, kn: new Set(["supported","trigger","maxInputEntries","maxOutputBytes"]), if: 81, th: 83 },
   { f: 1, p: "/$defs/CompactionCapability/properties/supported", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 1, p: "/$defs/CompactionCapability/properties/trigger", r: 77, ro: 1, g: [["any",["$ref"]]] },
-  { f: 1, p: "/$defs/CompactionTrigger", g: [["any",["enum"]]], k: { "enum": ["host-managed","client-requested","both"] } },
+  { f: 1, p: "/$defs/CompactionCapability/properties/trigger", c: __c77, r: 77, ro: 1, g: [["any",["$ref"]]] },
+  { f: 1, p: "/$defs/CompactionTrigger", c: __c77, g: [["any",["enum"]]], k: { "enum": ["host-managed","client-requested","both"] } },
   { f: 1, p: "/$defs/CompactionCapability/properties/maxInputEntries", t: ["integer"], tv: "integer", ut: 1, g: [["number",["minimum"]]], k: { "minimum": 1 } },
   { f: 1, p: "/$defs/CompactionCapability/properties/maxOutputBytes", t: ["integer"], tv: "integer", ut: 1, g: [["number",["minimum"]]], k: { "minimum": 1 } },
   { f: 1, p: "/$defs/CompactionCapability/additionalProperties", b: false },
-  { f: 1, p: "/$defs/CompactionCapability/if", g: [["object",["required","properties"]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 82]] },
+  { f: 1, p: "/$defs/CompactionCapability/if", c: __c81, g: [["object",["required","properties"]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 82]] },
   { f: 1, p: "/$defs/CompactionCapability/if/properties/supported", g: [["any",["const"]]], k: { "const": true } },
   { f: 1, p: "/$defs/CompactionCapability/then", g: [["object",["required","properties"]]], k: { "required": ["trigger"] }, pr: [["trigger", "trigger", 84]] },
   { f: 1, p: "/$defs/CompactionCapability/then/properties/trigger", av: 1, g: [] },
-  { f: 1, p: "/$defs/MemoryCapability/properties/distillation", r: 86, ro: 1, g: [["any",["$ref"]]] },
-  { f: 1, p: "/$defs/DistillationCapability", t: ["object"], tv: "object", g: [["any",["if"]],["object",["required","additionalProperties","properties"]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 87], ["maxTokenBudget", "maxTokenBudget", 88], ["scheduled", "scheduled", 89], ["indexEmitted", "indexEmitted", 90], ["tokenizerName", "tokenizerName", 91], ["archiveRetention", "archiveRetention", 92]], ap: 93, kn: new Set(["supported","maxTokenBudget","scheduled","indexEmitted","tokenizerName","archiveRetention"]), if: 94, th: 96 },
+  { f: 1, p: "/$defs/MemoryCapability/properties/distillation", c: __c86, r: 86, ro: 1, g: [["any",["$ref"]]] },
+  { f: 1, p: "/$defs/DistillationCapability", c: __c86, t: ["object"], tv: "object", g: [["any",["if"]],["object",["required","additionalProperties","properties"]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 87], ["maxTokenBudget", "maxTokenBudget", 88], ["scheduled", "scheduled", 89], ["indexEmitted", "indexEmitted", 90], ["tokenizerName", "tokenizerName", 91], ["archiveRetention", "archiveRetention", 92]], ap: 93, kn: new Set(["supported","maxTokenBudget","scheduled","indexEmitted","tokenizerName","archiveRetention"]), if: 94, th: 96 },
   { f: 1, p: "/$defs/DistillationCapability/properties/supported", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 1, p: "/$defs/DistillationCapability/properties/maxTokenBudget", t: ["integer"], tv: "integer", ut: 1, g: [["number",["minimum"]]], k: { "minimum": 1 } },
   { f: 1, p: "/$defs/DistillationCapability/properties/scheduled", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
@@ -4536,28 +4930,28 @@ const __S = [
   { f: 1, p: "/$defs/DistillationCapability/properties/tokenizerName", t: ["string"], tv: "string", g: [["string",["minLength"]]], k: { "minLength": 1 } },
   { f: 1, p: "/$defs/DistillationCapability/properties/archiveRetention", t: ["string"], tv: "string", g: [["string",["format"]]], k: { "format": "duration" }, fm: __fmtDuration },
   { f: 1, p: "/$defs/DistillationCapability/additionalProperties", b: false },
-  { f: 1, p: "/$defs/DistillationCapability/if", g: [["object",["required","properties"]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 95]] },
+  { f: 1, p: "/$defs/DistillationCapability/if", c: __c94, g: [["object",["required","properties"]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 95]] },
   { f: 1, p: "/$defs/DistillationCapability/if/properties/supported", g: [["any",["const"]]], k: { "const": true } },
   { f: 1, p: "/$defs/DistillationCapability/then", g: [["object",["required","properties"]]], k: { "required": ["maxTokenBudget","tokenizerName"] }, pr: [["maxTokenBudget", "maxTokenBudget", 97], ["tokenizerName", "tokenizerName", 98]] },
   { f: 1, p: "/$defs/DistillationCapability/then/properties/maxTokenBudget", t: ["integer"], tv: "integer", ut: 1, g: [] },
   { f: 1, p: "/$defs/DistillationCapability/then/properties/tokenizerName", t: ["string"], tv: "string", ut: 1, g: [] },
-  { f: 1, p: "/$defs/MemoryCapability/properties/attribution", r: 56, ro: 1, g: [["any",["$ref"]]] },
-  { f: 1, p: "/$defs/MemoryCapability/properties/search", r: 101, ro: 1, g: [["any",["$ref"]]] },
-  { f: 1, p: "/$defs/SearchCapability", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 102], ["modes", "modes", 103]], ap: 105, kn: new Set(["supported","modes"]) },
+  { f: 1, p: "/$defs/MemoryCapability/properties/attribution", c: __c56, r: 56, ro: 1, g: [["any",["$ref"]]] },
+  { f: 1, p: "/$defs/MemoryCapability/properties/search", c: __c101, r: 101, ro: 1, g: [["any",["$ref"]]] },
+  { f: 1, p: "/$defs/SearchCapability", c: __c101, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 102], ["modes", "modes", 103]], ap: 105, kn: new Set(["supported","modes"]) },
   { f: 1, p: "/$defs/SearchCapability/properties/supported", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 1, p: "/$defs/SearchCapability/properties/modes", t: ["array"], tv: "array", g: [["array",["items","uniqueItems"]]], k: { "uniqueItems": true }, it: 104, uq: null },
   { f: 1, p: "/$defs/SearchCapability/properties/modes/items", g: [["any",["enum"]]], k: { "enum": ["semantic","filter"] } },
   { f: 1, p: "/$defs/SearchCapability/additionalProperties", b: false },
-  { f: 1, p: "/$defs/MemoryCapability/properties/retention", r: 107, ro: 1, g: [["any",["$ref"]]] },
-  { f: 1, p: "/$defs/RetentionCapability", t: ["object"], tv: "object", g: [["object",["additionalProperties","properties"]]], pr: [["ttl", "ttl", 108], ["forget", "forget", 109]], ap: 110, kn: new Set(["ttl","forget"]) },
+  { f: 1, p: "/$defs/MemoryCapability/properties/retention", c: __c107, r: 107, ro: 1, g: [["any",["$ref"]]] },
+  { f: 1, p: "/$defs/RetentionCapability", c: __c107, t: ["object"], tv: "object", g: [["object",["additionalProperties","properties"]]], pr: [["ttl", "ttl", 108], ["forget", "forget", 109]], ap: 110, kn: new Set(["ttl","forget"]) },
   { f: 1, p: "/$defs/RetentionCapability/properties/ttl", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 1, p: "/$defs/RetentionCapability/properties/forget", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 1, p: "/$defs/RetentionCapability/additionalProperties", b: false },
   { f: 1, p: "/$defs/MemoryCapability/additionalProperties", av: 1, b: true },
-  { f: 1, p: "/properties/multiAgent", r: 113, ro: 1, g: [["any",["$ref"]]] },
-  { f: 1, p: "/$defs/MultiAgentCapability", t: ["object"], tv: "object", g: [["object",["additionalProperties","properties"]]], pr: [["executionModel", "executionModel", 114]], ap: 122, kn: new Set(["executionModel"]) },
-  { f: 1, p: "/$defs/MultiAgentCapability/properties/executionModel", r: 115, ro: 1, g: [["any",["$ref"]]] },
-  { f: 1, p: "/$defs/ExecutionModelCapability", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 116], ["version", "version", 117], ["confidenceEscalationFloor", "confidenceEscalationFloor", 118], ["confidenceEscalationInterruptKind", "confidenceEscalationInterruptKind", 119], ["crossChildMemoryConcurrency", "crossChildMemoryConcurrency", 120]], ap: 121, kn: new Set(["supported","version","confidenceEscalationFloor","confidenceEscalationInterruptKind","crossChildMemoryConcurrency"]) },
+  { f: 1, p: "/properties/multiAgent", c: __c113, r: 113, ro: 1, g: [["any",["$ref"]]] },
+  { f: 1, p: "/$defs/MultiAgentCapability", c: __c113, t: ["object"], tv: "object", g: [["object",["additionalProperties","properties"]]], pr: [["executionModel", "executionModel", 114]], ap: 122, kn: new Set(["executionModel"]) },
+  { f: 1, p: "/$defs/MultiAgentCapability/properties/executionModel", c: __c115, r: 115, ro: 1, g: [["any",["$ref"]]] },
+  { f: 1, p: "/$defs/ExecutionModelCapability", c: __c115, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 116], ["version", "version", 117], ["confidenceEscalationFloor", "confidenceEscalationFloor", 118], ["confidenceEscalationInterruptKind", "confidenceEscalationInterruptKind", 119], ["crossChildMemoryConcurrency", "crossChildMemoryConcurrency", 120]], ap: 121, kn: new Set(["supported","version","confidenceEscalationFloor","confidenceEscalationInterruptKind","crossChildMemoryConcurrency"]) },
   { f: 1, p: "/$defs/ExecutionModelCapability/properties/supported", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 1, p: "/$defs/ExecutionModelCapability/properties/version", t: ["integer"], tv: "integer", ut: 1, g: [["number",["maximum","minimum"]]], k: { "maximum": 4, "minimum": 1 } },
   { f: 1, p: "/$defs/ExecutionModelCapability/properties/confidenceEscalationFloor", t: ["number"], tv: "number", g: [["number",["maximum","minimum"]]], k: { "maximum": 1, "minimum": 0.5 } },
@@ -4566,149 +4960,149 @@ const __S = [
   { f: 1, p: "/$defs/ExecutionModelCapability/additionalProperties", b: false },
   { f: 1, p: "/$defs/MultiAgentCapability/additionalProperties", av: 1, b: true },
   { f: 1, p: "/additionalProperties", av: 1, b: true },
-  { f: 3, p: "/$defs/CapabilityNotProvidedDetails", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["capability"] }, pr: [["capability", "capability", 125]], ap: 126, kn: new Set(["capability"]) },
+  { f: 3, p: "/$defs/CapabilityNotProvidedDetails", c: __c124, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["capability"] }, pr: [["capability", "capability", 125]], ap: 126, kn: new Set(["capability"]) },
   { f: 3, p: "/$defs/CapabilityNotProvidedDetails/properties/capability", t: ["string"], tv: "string", g: [["string",["minLength"]]], k: { "minLength": 1 } },
   { f: 3, p: "/$defs/CapabilityNotProvidedDetails/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/commitmentFired", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["commitmentId","memoryRef","condition"] }, pr: [["commitmentId", "commitmentId", 128], ["memoryRef", "memoryRef", 129], ["memoryId", "memoryId", 130], ["condition", "condition", 131], ["enqueuedRunId", "enqueuedRunId", 132]], ap: 133, kn: new Set(["commitmentId","memoryRef","memoryId","condition","enqueuedRunId"]) },
+  { f: 0, p: "/$defs/commitmentFired", c: __c127, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["commitmentId","memoryRef","condition"] }, pr: [["commitmentId", "commitmentId", 128], ["memoryRef", "memoryRef", 129], ["memoryId", "memoryId", 130], ["condition", "condition", 131], ["enqueuedRunId", "enqueuedRunId", 132]], ap: 133, kn: new Set(["commitmentId","memoryRef","memoryId","condition","enqueuedRunId"]) },
   { f: 0, p: "/$defs/commitmentFired/properties/commitmentId", t: ["string"], tv: "string", g: [["string",["minLength"]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/commitmentFired/properties/memoryRef", t: ["string"], tv: "string", g: [["string",["minLength"]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/commitmentFired/properties/memoryId", t: ["string"], tv: "string", g: [["string",["minLength"]]], k: { "minLength": 1 } },
-  { f: 0, p: "/$defs/commitmentFired/properties/condition", r: 32, ro: 1, g: [["any",["$ref"]]] },
+  { f: 0, p: "/$defs/commitmentFired/properties/condition", c: __c32, r: 32, ro: 1, g: [["any",["$ref"]]] },
   { f: 0, p: "/$defs/commitmentFired/properties/enqueuedRunId", t: ["string"], tv: "string", g: [["string",["minLength"]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/commitmentFired/additionalProperties", av: 1, b: true },
-  { f: 3, p: "/$defs/CompactionRedactionFailedDetails", t: ["object"], tv: "object", g: [["object",["additionalProperties","properties"]]], pr: [["memoryRef", "memoryRef", 135], ["compactionRunId", "compactionRunId", 136]], ap: 137, kn: new Set(["memoryRef","compactionRunId"]) },
+  { f: 3, p: "/$defs/CompactionRedactionFailedDetails", c: __c134, t: ["object"], tv: "object", g: [["object",["additionalProperties","properties"]]], pr: [["memoryRef", "memoryRef", 135], ["compactionRunId", "compactionRunId", 136]], ap: 137, kn: new Set(["memoryRef","compactionRunId"]) },
   { f: 3, p: "/$defs/CompactionRedactionFailedDetails/properties/memoryRef", t: ["string"], tv: "string", g: [["string",["minLength"]]], k: { "minLength": 1 } },
   { f: 3, p: "/$defs/CompactionRedactionFailedDetails/properties/compactionRunId", t: ["string"], tv: "string", g: [["string",["minLength"]]], k: { "minLength": 1 } },
   { f: 3, p: "/$defs/CompactionRedactionFailedDetails/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/coreWorkflowChainConfidenceEscalated", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["confidence","floor","escalationKind"] }, pr: [["confidence", "confidence", 139], ["floor", "floor", 140], ["escalationKind", "escalationKind", 141], ["originalDecision", "originalDecision", 142]], ap: 153, kn: new Set(["confidence","floor","escalationKind","originalDecision"]) },
+  { f: 0, p: "/$defs/coreWorkflowChainConfidenceEscalated", c: __c138, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["confidence","floor","escalationKind"] }, pr: [["confidence", "confidence", 139], ["floor", "floor", 140], ["escalationKind", "escalationKind", 141], ["originalDecision", "originalDecision", 142]], ap: 153, kn: new Set(["confidence","floor","escalationKind","originalDecision"]) },
   { f: 0, p: "/$defs/coreWorkflowChainConfidenceEscalated/properties/confidence", t: ["number"], tv: "number", g: [["number",["maximum","minimum"]]], k: { "maximum": 1, "minimum": 0 } },
   { f: 0, p: "/$defs/coreWorkflowChainConfidenceEscalated/properties/floor", t: ["number"], tv: "number", g: [["number",["maximum","minimum"]]], k: { "maximum": 1, "minimum": 0.5 } },
   { f: 0, p: "/$defs/coreWorkflowChainConfidenceEscalated/properties/escalationKind", g: [["any",["enum"]]], k: { "enum": ["clarify","escalate"] } },
-  { f: 0, p: "/$defs/coreWorkflowChainConfidenceEscalated/properties/originalDecision", r: 143, ro: 1, g: [["any",["$ref"]]] },
-  { f: 4, p: "", t: ["object"], tv: "object", g: [["any",["if"]],["object",["required","additionalProperties","properties"]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 144], ["confidence", "confidence", 145], ["worker", "worker", 146], ["reason", "reason", 147]], ap: 148, kn: new Set(["kind","confidence","worker","reason"]), if: 149, th: 151 },
+  { f: 0, p: "/$defs/coreWorkflowChainConfidenceEscalated/properties/originalDecision", c: __c143, r: 143, ro: 1, g: [["any",["$ref"]]] },
+  { f: 4, p: "", c: __c143, t: ["object"], tv: "object", g: [["any",["if"]],["object",["required","additionalProperties","properties"]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 144], ["confidence", "confidence", 145], ["worker", "worker", 146], ["reason", "reason", 147]], ap: 148, kn: new Set(["kind","confidence","worker","reason"]), if: 149, th: 151 },
   { f: 4, p: "/properties/kind", g: [["any",["enum"]]], k: { "enum": ["next-worker","terminate","clarify","handoff"] } },
   { f: 4, p: "/properties/confidence", t: ["number"], tv: "number", g: [["number",["maximum","minimum"]]], k: { "maximum": 1, "minimum": 0 } },
   { f: 4, p: "/properties/worker", t: ["string"], tv: "string", g: [["string",["minLength"]]], k: { "minLength": 1 } },
   { f: 4, p: "/properties/reason", t: ["string"], tv: "string", g: [["string",["maxLength"]]], k: { "maxLength": 2000 } },
   { f: 4, p: "/additionalProperties", av: 1, b: true },
-  { f: 4, p: "/if", g: [["object",["required","properties"]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 150]] },
+  { f: 4, p: "/if", c: __c149, g: [["object",["required","properties"]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 150]] },
   { f: 4, p: "/if/properties/kind", g: [["any",["const"]]], k: { "const": "next-worker" } },
   { f: 4, p: "/then", g: [["object",["required","properties"]]], k: { "required": ["worker"] }, pr: [["worker", "worker", 152]] },
   { f: 4, p: "/then/properties/worker", t: ["string"], tv: "string", ut: 1, g: [] },
   { f: 0, p: "/$defs/coreWorkflowChainConfidenceEscalated/additionalProperties", b: false },
-  { f: 0, p: "/$defs/DistillationReport", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["tokenBudget","tokensUsed","indexUpdated"] }, pr: [["tokenBudget", "tokenBudget", 155], ["tokensUsed", "tokensUsed", 156], ["indexUpdated", "indexUpdated", 157]], ap: 158, kn: new Set(["tokenBudget","tokensUsed","indexUpdated"]) },
+  { f: 0, p: "/$defs/DistillationReport", c: __c154, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["tokenBudget","tokensUsed","indexUpdated"] }, pr: [["tokenBudget", "tokenBudget", 155], ["tokensUsed", "tokensUsed", 156], ["indexUpdated", "indexUpdated", 157]], ap: 158, kn: new Set(["tokenBudget","tokensUsed","indexUpdated"]) },
   { f: 0, p: "/$defs/DistillationReport/properties/tokenBudget", t: ["integer"], tv: "integer", ut: 1, g: [["number",["minimum"]]], k: { "minimum": 1 } },
   { f: 0, p: "/$defs/DistillationReport/properties/tokensUsed", t: ["integer"], tv: "integer", ut: 1, g: [["number",["minimum"]]], k: { "minimum": 0 } },
   { f: 0, p: "/$defs/DistillationReport/properties/indexUpdated", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 0, p: "/$defs/DistillationReport/additionalProperties", av: 1, b: true },
-  { f: 3, p: "/$defs/ErrorCode", g: [["any",["enum"]]], k: { "enum": ["replay_memory_snapshot_unavailable","token_budget_exceeded","compaction_redaction_failed","capability_not_provided","invalid_json","bad_request","validation_failed","unsupported_media_type","payload_too_large","unauthorized","forbidden","not_found","method_not_allowed","conflict","internal_error"] } },
-  { f: 3, p: "/$defs/codeIs", av: 1, g: [] },
-  { f: 3, p: "", t: ["object"], tv: "object", g: [["any",["allOf"]],["object",["required","additionalProperties","properties"]]], k: { "required": ["error","message"] }, pr: [["error", "error", 162], ["message", "message", 163], ["details", "details", 164]], ap: 166, kn: new Set(["error","message","details"]), all: [167,180,192,199,206,221] },
+  { f: 3, p: "/$defs/ErrorCode", c: __c159, g: [["any",["enum"]]], k: { "enum": ["replay_memory_snapshot_unavailable","token_budget_exceeded","compaction_redaction_failed","capability_not_provided","invalid_json","bad_request","validation_failed","unsupported_media_type","payload_too_large","unauthorized","forbidden","not_found","method_not_allowed","conflict","internal_error"] } },
+  { f: 3, p: "/$defs/codeIs", av: 1, c: __c160, g: [] },
+  { f: 3, p: "", c: __c161, t: ["object"], tv: "object", g: [["any",["allOf"]],["object",["required","additionalProperties","properties"]]], k: { "required": ["error","message"] }, pr: [["error", "error", 162], ["message", "message", 163], ["details", "details", 164]], ap: 166, kn: new Set(["error","message","details"]), all: [167,180,192,199,206,221] },
   { f: 3, p: "/properties/error", t: ["string"], tv: "string", g: [["string",["maxLength","pattern"]]], k: { "maxLength": 100, "pattern": "^[a-z][a-z0-9_]*$" }, re: __RE1 },
   { f: 3, p: "/properties/message", t: ["string"], tv: "string", g: [["string",["maxLength"]]], k: { "maxLength": 2000 } },
   { f: 3, p: "/properties/details", t: ["object"], tv: "object", g: [["object",["additionalProperties"]]], ap: 165, kn: new Set([]) },
   { f: 3, p: "/properties/details/additionalProperties", av: 1, b: true },
   { f: 3, p: "/additionalProperties", b: false },
   { f: 3, p: "/allOf/0", g: [["any",["if"]]], if: 168, th: 172 },
-  { f: 3, p: "/allOf/0/if", r: 169, ro: 1, g: [["any",["$ref"]]] },
-  { f: 3, p: "/$defs/codeIs/$defs/replay", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["error"] }, pr: [["error", "error", 170]], ap: 171, kn: new Set(["error"]) },
+  { f: 3, p: "/allOf/0/if", c: __c169, r: 169, ro: 1, g: [["any",["$ref"]]] },
+  { f: 3, p: "/$defs/codeIs/$defs/replay", c: __c169, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["error"] }, pr: [["error", "error", 170]], ap: 171, kn: new Set(["error"]) },
   { f: 3, p: "/$defs/codeIs/$defs/replay/properties/error", g: [["any",["const"]]], k: { "const": "replay_memory_snapshot_unavailable" } },
   { f: 3, p: "/$defs/codeIs/$defs/replay/additionalProperties", av: 1, b: true },
   { f: 3, p: "/allOf/0/then", g: [["object",["required","properties"]]], k: { "required": ["details"] }, pr: [["details", "details", 173]] },
-  { f: 3, p: "/allOf/0/then/properties/details", r: 174, ro: 1, g: [["any",["$ref"]]] },
-  { f: 3, p: "/$defs/ReplayMemorySnapshotUnavailableDetails", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["fromSeq","sourceRunId","reason"] }, pr: [["fromSeq", "fromSeq", 175], ["oldestAvailableIdx", "oldestAvailableIdx", 176], ["sourceRunId", "sourceRunId", 177], ["reason", "reason", 178]], ap: 179, kn: new Set(["fromSeq","oldestAvailableIdx","sourceRunId","reason"]) },
+  { f: 3, p: "/allOf/0/then/properties/details", c: __c174, r: 174, ro: 1, g: [["any",["$ref"]]] },
+  { f: 3, p: "/$defs/ReplayMemorySnapshotUnavailableDetails", c: __c174, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["fromSeq","sourceRunId","reason"] }, pr: [["fromSeq", "fromSeq", 175], ["oldestAvailableIdx", "oldestAvailableIdx", 176], ["sourceRunId", "sourceRunId", 177], ["reason", "reason", 178]], ap: 179, kn: new Set(["fromSeq","oldestAvailableIdx","sourceRunId","reason"]) },
   { f: 3, p: "/$defs/ReplayMemorySnapshotUnavailableDetails/properties/fromSeq", t: ["integer"], tv: "integer", ut: 1, g: [["number",["minimum"]]], k: { "minimum": 0 } },
   { f: 3, p: "/$defs/ReplayMemorySnapshotUnavailableDetails/properties/oldestAvailableIdx", t: ["integer"], tv: "integer", ut: 1, g: [["number",["minimum"]]], k: { "minimum": 0 } },
   { f: 3, p: "/$defs/ReplayMemorySnapshotUnavailableDetails/properties/sourceRunId", t: ["string"], tv: "string", g: [["string",["minLength"]]], k: { "minLength": 1 } },
   { f: 3, p: "/$defs/ReplayMemorySnapshotUnavailableDetails/properties/reason", g: [["any",["enum"]]], k: { "enum": ["retention_expired","event_log_unavailable"] } },
   { f: 3, p: "/$defs/ReplayMemorySnapshotUnavailableDetails/additionalProperties", av: 1, b: true },
   { f: 3, p: "/allOf/1", g: [["any",["if"]]], if: 181, th: 185 },
-  { f: 3, p: "/allOf/1/if", r: 182, ro: 1, g: [["any",["$ref"]]] },
-  { f: 3, p: "/$defs/codeIs/$defs/budget", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["error"] }, pr: [["error", "error", 183]], ap: 184, kn: new Set(["error"]) },
+  { f: 3, p: "/allOf/1/if", c: __c182, r: 182, ro: 1, g: [["any",["$ref"]]] },
+  { f: 3, p: "/$defs/codeIs/$defs/budget", c: __c182, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["error"] }, pr: [["error", "error", 183]], ap: 184, kn: new Set(["error"]) },
   { f: 3, p: "/$defs/codeIs/$defs/budget/properties/error", g: [["any",["const"]]], k: { "const": "token_budget_exceeded" } },
   { f: 3, p: "/$defs/codeIs/$defs/budget/additionalProperties", av: 1, b: true },
   { f: 3, p: "/allOf/1/then", g: [["object",["required","properties"]]], k: { "required": ["details"] }, pr: [["details", "details", 186]] },
-  { f: 3, p: "/allOf/1/then/properties/details", r: 187, ro: 1, g: [["any",["$ref"]]] },
-  { f: 3, p: "/$defs/TokenBudgetExceededDetails", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["tokenBudget","tokensRequired"] }, pr: [["tokenBudget", "tokenBudget", 188], ["tokensRequired", "tokensRequired", 189], ["memoryRef", "memoryRef", 190]], ap: 191, kn: new Set(["tokenBudget","tokensRequired","memoryRef"]) },
+  { f: 3, p: "/allOf/1/then/properties/details", c: __c187, r: 187, ro: 1, g: [["any",["$ref"]]] },
+  { f: 3, p: "/$defs/TokenBudgetExceededDetails", c: __c187, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["tokenBudget","tokensRequired"] }, pr: [["tokenBudget", "tokenBudget", 188], ["tokensRequired", "tokensRequired", 189], ["memoryRef", "memoryRef", 190]], ap: 191, kn: new Set(["tokenBudget","tokensRequired","memoryRef"]) },
   { f: 3, p: "/$defs/TokenBudgetExceededDetails/properties/tokenBudget", t: ["integer"], tv: "integer", ut: 1, g: [["number",["minimum"]]], k: { "minimum": 1 } },
   { f: 3, p: "/$defs/TokenBudgetExceededDetails/properties/tokensRequired", t: ["integer"], tv: "integer", ut: 1, g: [["number",["minimum"]]], k: { "minimum": 0 } },
   { f: 3, p: "/$defs/TokenBudgetExceededDetails/properties/memoryRef", t: ["string"], tv: "string", g: [["string",["minLength"]]], k: { "minLength": 1 } },
   { f: 3, p: "/$defs/TokenBudgetExceededDetails/additionalProperties", av: 1, b: true },
   { f: 3, p: "/allOf/2", g: [["any",["if"]]], if: 193, th: 197 },
-  { f: 3, p: "/allOf/2/if", r: 194, ro: 1, g: [["any",["$ref"]]] },
-  { f: 3, p: "/$defs/codeIs/$defs/redaction", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["error"] }, pr: [["error", "error", 195]], ap: 196, kn: new Set(["error"]) },
+  { f: 3, p: "/allOf/2/if", c: __c194, r: 194, ro: 1, g: [["any",["$ref"]]] },
+  { f: 3, p: "/$defs/codeIs/$defs/redaction", c: __c194, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["error"] }, pr: [["error", "error", 195]], ap: 196, kn: new Set(["error"]) },
   { f: 3, p: "/$defs/codeIs/$defs/redaction/properties/error", g: [["any",["const"]]], k: { "const": "compaction_redaction_failed" } },
   { f: 3, p: "/$defs/codeIs/$defs/redaction/additionalProperties", av: 1, b: true },
   { f: 3, p: "/allOf/2/then", g: [["object",["properties"]]], pr: [["details", "details", 198]] },
-  { f: 3, p: "/allOf/2/then/properties/details", r: 134, ro: 1, g: [["any",["$ref"]]] },
+  { f: 3, p: "/allOf/2/then/properties/details", c: __c134, r: 134, ro: 1, g: [["any",["$ref"]]] },
   { f: 3, p: "/allOf/3", g: [["any",["if"]]], if: 200, th: 204 },
-  { f: 3, p: "/allOf/3/if", r: 201, ro: 1, g: [["any",["$ref"]]] },
-  { f: 3, p: "/$defs/codeIs/$defs/capability", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["error"] }, pr: [["error", "error", 202]], ap: 203, kn: new Set(["error"]) },
+  { f: 3, p: "/allOf/3/if", c: __c201, r: 201, ro: 1, g: [["any",["$ref"]]] },
+  { f: 3, p: "/$defs/codeIs/$defs/capability", c: __c201, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["error"] }, pr: [["error", "error", 202]], ap: 203, kn: new Set(["error"]) },
   { f: 3, p: "/$defs/codeIs/$defs/capability/properties/error", g: [["any",["const"]]], k: { "const": "capability_not_provided" } },
   { f: 3, p: "/$defs/codeIs/$defs/capability/additionalProperties", av: 1, b: true },
   { f: 3, p: "/allOf/3/then", g: [["object",["required","properties"]]], k: { "required": ["details"] }, pr: [["details", "details", 205]] },
-  { f: 3, p: "/allOf/3/then/properties/details", r: 124, ro: 1, g: [["any",["$ref"]]] },
+  { f: 3, p: "/allOf/3/then/properties/details", c: __c124, r: 124, ro: 1, g: [["any",["$ref"]]] },
   { f: 3, p: "/allOf/4", g: [["any",["if"]]], if: 207, th: 211 },
-  { f: 3, p: "/allOf/4/if", r: 208, ro: 1, g: [["any",["$ref"]]] },
-  { f: 3, p: "/$defs/codeIs/$defs/validation", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["error"] }, pr: [["error", "error", 209]], ap: 210, kn: new Set(["error"]) },
+  { f: 3, p: "/allOf/4/if", c: __c208, r: 208, ro: 1, g: [["any",["$ref"]]] },
+  { f: 3, p: "/$defs/codeIs/$defs/validation", c: __c208, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["error"] }, pr: [["error", "error", 209]], ap: 210, kn: new Set(["error"]) },
   { f: 3, p: "/$defs/codeIs/$defs/validation/properties/error", g: [["any",["const"]]], k: { "const": "validation_failed" } },
   { f: 3, p: "/$defs/codeIs/$defs/validation/additionalProperties", av: 1, b: true },
   { f: 3, p: "/allOf/4/then", g: [["object",["required","properties"]]], k: { "required": ["details"] }, pr: [["details", "details", 212]] },
-  { f: 3, p: "/allOf/4/then/properties/details", r: 213, ro: 1, g: [["any",["$ref"]]] },
-  { f: 3, p: "/$defs/ValidationFailedDetails", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["failures"] }, pr: [["failures", "failures", 214]], ap: 220, kn: new Set(["failures"]) },
+  { f: 3, p: "/allOf/4/then/properties/details", c: __c213, r: 213, ro: 1, g: [["any",["$ref"]]] },
+  { f: 3, p: "/$defs/ValidationFailedDetails", c: __c213, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["failures"] }, pr: [["failures", "failures", 214]], ap: 220, kn: new Set(["failures"]) },
   { f: 3, p: "/$defs/ValidationFailedDetails/properties/failures", t: ["array"], tv: "array", g: [["array",["minItems","items"]]], k: { "minItems": 1 }, it: 215 },
-  { f: 3, p: "/$defs/ValidationFailedDetails/properties/failures/items", r: 216, ro: 1, g: [["any",["$ref"]]] },
-  { f: 3, p: "/$defs/ValidationFailure", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["instancePath","message"] }, pr: [["instancePath", "instancePath", 217], ["message", "message", 218]], ap: 219, kn: new Set(["instancePath","message"]) },
+  { f: 3, p: "/$defs/ValidationFailedDetails/properties/failures/items", c: __c216, r: 216, ro: 1, g: [["any",["$ref"]]] },
+  { f: 3, p: "/$defs/ValidationFailure", c: __c216, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["instancePath","message"] }, pr: [["instancePath", "instancePath", 217], ["message", "message", 218]], ap: 219, kn: new Set(["instancePath","message"]) },
   { f: 3, p: "/$defs/ValidationFailure/properties/instancePath", t: ["string"], tv: "string", ut: 1, g: [] },
   { f: 3, p: "/$defs/ValidationFailure/properties/message", t: ["string"], tv: "string", g: [["string",["maxLength"]]], k: { "maxLength": 500 } },
   { f: 3, p: "/$defs/ValidationFailure/additionalProperties", b: false },
   { f: 3, p: "/$defs/ValidationFailedDetails/additionalProperties", av: 1, b: true },
   { f: 3, p: "/allOf/5", g: [["any",["if"]]], if: 222, th: 226 },
-  { f: 3, p: "/allOf/5/if", r: 223, ro: 1, g: [["any",["$ref"]]] },
-  { f: 3, p: "/$defs/codeIs/$defs/tooLarge", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["error"] }, pr: [["error", "error", 224]], ap: 225, kn: new Set(["error"]) },
+  { f: 3, p: "/allOf/5/if", c: __c223, r: 223, ro: 1, g: [["any",["$ref"]]] },
+  { f: 3, p: "/$defs/codeIs/$defs/tooLarge", c: __c223, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["error"] }, pr: [["error", "error", 224]], ap: 225, kn: new Set(["error"]) },
   { f: 3, p: "/$defs/codeIs/$defs/tooLarge/properties/error", g: [["any",["const"]]], k: { "const": "payload_too_large" } },
   { f: 3, p: "/$defs/codeIs/$defs/tooLarge/additionalProperties", av: 1, b: true },
   { f: 3, p: "/allOf/5/then", g: [["object",["properties"]]], pr: [["details", "details", 227]] },
-  { f: 3, p: "/allOf/5/then/properties/details", r: 228, ro: 1, g: [["any",["$ref"]]] },
-  { f: 3, p: "/$defs/PayloadTooLargeDetails", t: ["object"], tv: "object", g: [["object",["additionalProperties","properties"]]], pr: [["limitBytes", "limitBytes", 229]], ap: 230, kn: new Set(["limitBytes"]) },
+  { f: 3, p: "/allOf/5/then/properties/details", c: __c228, r: 228, ro: 1, g: [["any",["$ref"]]] },
+  { f: 3, p: "/$defs/PayloadTooLargeDetails", c: __c228, t: ["object"], tv: "object", g: [["object",["additionalProperties","properties"]]], pr: [["limitBytes", "limitBytes", 229]], ap: 230, kn: new Set(["limitBytes"]) },
   { f: 3, p: "/$defs/PayloadTooLargeDetails/properties/limitBytes", t: ["integer"], tv: "integer", ut: 1, g: [["number",["minimum"]]], k: { "minimum": 0 } },
   { f: 3, p: "/$defs/PayloadTooLargeDetails/additionalProperties", av: 1, b: true },
-  { f: 5, p: "/$defs/EventTypeName", t: ["string"], tv: "string", g: [["string",["maxLength","pattern"]]], k: { "maxLength": 200, "pattern": "^[A-Za-z][A-Za-z0-9_-]*(\\.[A-Za-z][A-Za-z0-9_-]*)*$" }, re: __RE2 },
-  { f: 0, p: "/$defs/ForkOrigin", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["runId","fromSeq"] }, pr: [["runId", "runId", 233], ["fromSeq", "fromSeq", 234]], ap: 235, kn: new Set(["runId","fromSeq"]) },
+  { f: 5, p: "/$defs/EventTypeName", c: __c231, t: ["string"], tv: "string", g: [["string",["maxLength","pattern"]]], k: { "maxLength": 200, "pattern": "^[A-Za-z][A-Za-z0-9_-]*(\\.[A-Za-z][A-Za-z0-9_-]*)*$" }, re: __RE2 },
+  { f: 0, p: "/$defs/ForkOrigin", c: __c232, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["runId","fromSeq"] }, pr: [["runId", "runId", 233], ["fromSeq", "fromSeq", 234]], ap: 235, kn: new Set(["runId","fromSeq"]) },
   { f: 0, p: "/$defs/ForkOrigin/properties/runId", t: ["string"], tv: "string", g: [["string",["minLength"]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/ForkOrigin/properties/fromSeq", t: ["integer"], tv: "integer", ut: 1, g: [["number",["minimum"]]], k: { "minimum": 0 } },
   { f: 0, p: "/$defs/ForkOrigin/additionalProperties", b: false },
-  { f: 6, p: "", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["memoryRef","condition"] }, pr: [["memoryRef", "memoryRef", 237], ["condition", "condition", 238], ["includeIntentionCanary", "includeIntentionCanary", 239]], ap: 240, kn: new Set(["memoryRef","condition","includeIntentionCanary"]) },
+  { f: 6, p: "", c: __c236, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["memoryRef","condition"] }, pr: [["memoryRef", "memoryRef", 237], ["condition", "condition", 238], ["includeIntentionCanary", "includeIntentionCanary", 239]], ap: 240, kn: new Set(["memoryRef","condition","includeIntentionCanary"]) },
   { f: 6, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [["string",["maxLength","minLength"]]], k: { "maxLength": 1024, "minLength": 1 } },
-  { f: 6, p: "/properties/condition", r: 32, ro: 1, g: [["any",["$ref"]]] },
+  { f: 6, p: "/properties/condition", c: __c32, r: 32, ro: 1, g: [["any",["$ref"]]] },
   { f: 6, p: "/properties/includeIntentionCanary", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 6, p: "/additionalProperties", b: false },
-  { f: 7, p: "", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["event","fireCount"] }, pr: [["event", "event", 242], ["fireCount", "fireCount", 243], ["intentionCanary", "intentionCanary", 244]], ap: 245, kn: new Set(["event","fireCount","intentionCanary"]) },
-  { f: 7, p: "/properties/event", r: 127, ro: 1, g: [["any",["$ref"]]] },
+  { f: 7, p: "", c: __c241, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["event","fireCount"] }, pr: [["event", "event", 242], ["fireCount", "fireCount", 243], ["intentionCanary", "intentionCanary", 244]], ap: 245, kn: new Set(["event","fireCount","intentionCanary"]) },
+  { f: 7, p: "/properties/event", c: __c127, r: 127, ro: 1, g: [["any",["$ref"]]] },
   { f: 7, p: "/properties/fireCount", t: ["integer"], tv: "integer", ut: 1, g: [["number",["minimum"]]], k: { "minimum": 0 } },
   { f: 7, p: "/properties/intentionCanary", t: ["string"], tv: "string", g: [["string",["minLength"]]], k: { "minLength": 1 } },
   { f: 7, p: "/additionalProperties", av: 1, b: true },
-  { f: 8, p: "", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["memoryRef"] }, pr: [["memoryRef", "memoryRef", 247], ["includeSecretCanary", "includeSecretCanary", 248]], ap: 249, kn: new Set(["memoryRef","includeSecretCanary"]) },
+  { f: 8, p: "", c: __c246, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["memoryRef"] }, pr: [["memoryRef", "memoryRef", 247], ["includeSecretCanary", "includeSecretCanary", 248]], ap: 249, kn: new Set(["memoryRef","includeSecretCanary"]) },
   { f: 8, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [["string",["maxLength","minLength"]]], k: { "maxLength": 1024, "minLength": 1 } },
   { f: 8, p: "/properties/includeSecretCanary", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 8, p: "/additionalProperties", b: false },
-  { f: 9, p: "", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["event","secretLeaked"] }, pr: [["event", "event", 251], ["secretLeaked", "secretLeaked", 252], ["eventId", "eventId", 253]], ap: 254, kn: new Set(["event","secretLeaked","eventId"]) },
-  { f: 9, p: "/properties/event", r: 0, ro: 1, g: [["any",["$ref"]]] },
+  { f: 9, p: "", c: __c250, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["event","secretLeaked"] }, pr: [["event", "event", 251], ["secretLeaked", "secretLeaked", 252], ["eventId", "eventId", 253]], ap: 254, kn: new Set(["event","secretLeaked","eventId"]) },
+  { f: 9, p: "/properties/event", c: __c0, r: 0, ro: 1, g: [["any",["$ref"]]] },
   { f: 9, p: "/properties/secretLeaked", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 9, p: "/properties/eventId", t: ["string"], tv: "string", g: [["string",["minLength"]]], k: { "minLength": 1 } },
   { f: 9, p: "/additionalProperties", av: 1, b: true },
-  { f: 10, p: "", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["ttlSeconds"] }, pr: [["ttlSeconds", "ttlSeconds", 256], ["delayMs", "delayMs", 257]], ap: 258, kn: new Set(["ttlSeconds","delayMs"]) },
+  { f: 10, p: "", c: __c255, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["ttlSeconds"] }, pr: [["ttlSeconds", "ttlSeconds", 256], ["delayMs", "delayMs", 257]], ap: 258, kn: new Set(["ttlSeconds","delayMs"]) },
   { f: 10, p: "/properties/ttlSeconds", t: ["number"], tv: "number", g: [["number",["maximum","exclusiveMinimum"]]], k: { "maximum": 86400, "exclusiveMinimum": 0 } },
   { f: 10, p: "/properties/delayMs", t: ["integer"], tv: "integer", ut: 1, g: [["number",["maximum","minimum"]]], k: { "maximum": 5000, "minimum": 0 } },
   { f: 10, p: "/additionalProperties", b: false },
-  { f: 11, p: "", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["parentRunId","childRunId","memoryRef","parentStartedAt","childWrittenAt","entry","seenByParent"] }, pr: [["parentRunId", "parentRunId", 260], ["childRunId", "childRunId", 261], ["memoryRef", "memoryRef", 262], ["parentStartedAt", "parentStartedAt", 263], ["childWrittenAt", "childWrittenAt", 264], ["entry", "entry", 265], ["seenByParent", "seenByParent", 274]], ap: 275, kn: new Set(["parentRunId","childRunId","memoryRef","parentStartedAt","childWrittenAt","entry","seenByParent"]) },
+  { f: 11, p: "", c: __c259, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["parentRunId","childRunId","memoryRef","parentStartedAt","childWrittenAt","entry","seenByParent"] }, pr: [["parentRunId", "parentRunId", 260], ["childRunId", "childRunId", 261], ["memoryRef", "memoryRef", 262], ["parentStartedAt", "parentStartedAt", 263], ["childWrittenAt", "childWrittenAt", 264], ["entry", "entry", 265], ["seenByParent", "seenByParent", 274]], ap: 275, kn: new Set(["parentRunId","childRunId","memoryRef","parentStartedAt","childWrittenAt","entry","seenByParent"]) },
   { f: 11, p: "/properties/parentRunId", t: ["string"], tv: "string", g: [["string",["maxLength","minLength"]]], k: { "maxLength": 512, "minLength": 1 } },
   { f: 11, p: "/properties/childRunId", t: ["string"], tv: "string", g: [["string",["maxLength","minLength"]]], k: { "maxLength": 512, "minLength": 1 } },
   { f: 11, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [["string",["maxLength","minLength"]]], k: { "maxLength": 1024, "minLength": 1 } },
   { f: 11, p: "/properties/parentStartedAt", t: ["string"], tv: "string", g: [["string",["format"]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 11, p: "/properties/childWrittenAt", t: ["string"], tv: "string", g: [["string",["format"]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 11, p: "/properties/entry", r: 266, ro: 1, g: [["any",["$ref"]]] },
-  { f: 12, p: "", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["id","content","tags","createdAt"] }, pr: [["id", "id", 267], ["content", "content", 268], ["tags", "tags", 269], ["createdAt", "createdAt", 271], ["expiresAt", "expiresAt", 272]], ap: 273, kn: new Set(["id","content","tags","createdAt","expiresAt"]) },
+  { f: 11, p: "/properties/entry", c: __c266, r: 266, ro: 1, g: [["any",["$ref"]]] },
+  { f: 12, p: "", c: __c266, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["id","content","tags","createdAt"] }, pr: [["id", "id", 267], ["content", "content", 268], ["tags", "tags", 269], ["createdAt", "createdAt", 271], ["expiresAt", "expiresAt", 272]], ap: 273, kn: new Set(["id","content","tags","createdAt","expiresAt"]) },
   { f: 12, p: "/properties/id", t: ["string"], tv: "string", g: [["string",["maxLength","minLength"]]], k: { "maxLength": 512, "minLength": 1 } },
   { f: 12, p: "/properties/content", t: ["string"], tv: "string", ut: 1, g: [] },
   { f: 12, p: "/properties/tags", t: ["array"], tv: "array", g: [["array",["items"]]], it: 270 },
@@ -4718,135 +5112,135 @@ const __S = [
   { f: 12, p: "/additionalProperties", av: 1, b: true },
   { f: 11, p: "/properties/seenByParent", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 11, p: "/additionalProperties", av: 1, b: true },
-  { f: 13, p: "", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["memoryRef","every"] }, pr: [["memoryRef", "memoryRef", 277], ["every", "every", 278], ["tokenBudget", "tokenBudget", 279], ["firstAt", "firstAt", 280]], ap: 281, kn: new Set(["memoryRef","every","tokenBudget","firstAt"]) },
+  { f: 13, p: "", c: __c276, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["memoryRef","every"] }, pr: [["memoryRef", "memoryRef", 277], ["every", "every", 278], ["tokenBudget", "tokenBudget", 279], ["firstAt", "firstAt", 280]], ap: 281, kn: new Set(["memoryRef","every","tokenBudget","firstAt"]) },
   { f: 13, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [["string",["maxLength","minLength"]]], k: { "maxLength": 1024, "minLength": 1 } },
   { f: 13, p: "/properties/every", t: ["string"], tv: "string", g: [["string",["format"]]], k: { "format": "duration" }, fm: __fmtDuration },
   { f: 13, p: "/properties/tokenBudget", t: ["integer"], tv: "integer", ut: 1, g: [["number",["maximum","minimum"]]], k: { "maximum": 1000000000, "minimum": 1 } },
   { f: 13, p: "/properties/firstAt", t: ["string"], tv: "string", g: [["string",["format"]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 13, p: "/additionalProperties", b: false },
-  { f: 14, p: "", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["scheduleId","memoryRef","every","nextAt"] }, pr: [["scheduleId", "scheduleId", 283], ["memoryRef", "memoryRef", 284], ["every", "every", 285], ["tokenBudget", "tokenBudget", 286], ["nextAt", "nextAt", 287], ["lastOutcome", "lastOutcome", 288]], ap: 325, kn: new Set(["scheduleId","memoryRef","every","tokenBudget","nextAt","lastOutcome"]) },
+  { f: 14, p: "", c: __c282, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["scheduleId","memoryRef","every","nextAt"] }, pr: [["scheduleId", "scheduleId", 283], ["memoryRef", "memoryRef", 284], ["every", "every", 285], ["tokenBudget", "tokenBudget", 286], ["nextAt", "nextAt", 287], ["lastOutcome", "lastOutcome", 288]], ap: 325, kn: new Set(["scheduleId","memoryRef","every","tokenBudget","nextAt","lastOutcome"]) },
   { f: 14, p: "/properties/scheduleId", t: ["string"], tv: "string", g: [["string",["maxLength","minLength"]]], k: { "maxLength": 512, "minLength": 1 } },
   { f: 14, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [["string",["maxLength","minLength"]]], k: { "maxLength": 1024, "minLength": 1 } },
   { f: 14, p: "/properties/every", t: ["string"], tv: "string", g: [["string",["format"]]], k: { "format": "duration" }, fm: __fmtDuration },
   { f: 14, p: "/properties/tokenBudget", t: ["integer"], tv: "integer", ut: 1, g: [["number",["minimum"]]], k: { "minimum": 1 } },
   { f: 14, p: "/properties/nextAt", t: ["string"], tv: "string", g: [["string",["format"]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 14, p: "/properties/lastOutcome", r: 289, ro: 1, g: [["any",["$ref"]]] },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome", t: ["object"], tv: "object", g: [["any",["allOf"]],["object",["required","additionalProperties","properties"]]], k: { "required": ["kind","scheduleId","instant","missed"] }, pr: [["kind", "kind", 290], ["scheduleId", "scheduleId", 291], ["instant", "instant", 292], ["missed", "missed", 293], ["archiveId", "archiveId", 294], ["event", "event", 295], ["tokensRequired", "tokensRequired", 306], ["errorCode", "errorCode", 307]], ap: 308, kn: new Set(["kind","scheduleId","instant","missed","archiveId","event","tokensRequired","errorCode"]), all: [309,315,320] },
+  { f: 14, p: "/properties/lastOutcome", c: __c289, r: 289, ro: 1, g: [["any",["$ref"]]] },
+  { f: 15, p: "/$defs/ScheduledDistillationOutcome", c: __c289, t: ["object"], tv: "object", g: [["any",["allOf"]],["object",["required","additionalProperties","properties"]]], k: { "required": ["kind","scheduleId","instant","missed"] }, pr: [["kind", "kind", 290], ["scheduleId", "scheduleId", 291], ["instant", "instant", 292], ["missed", "missed", 293], ["archiveId", "archiveId", 294], ["event", "event", 295], ["tokensRequired", "tokensRequired", 306], ["errorCode", "errorCode", 307]], ap: 308, kn: new Set(["kind","scheduleId","instant","missed","archiveId","event","tokensRequired","errorCode"]), all: [309,315,320] },
   { f: 15, p: "/$defs/ScheduledDistillationOutcome/properties/kind", g: [["any",["enum"]]], k: { "enum": ["distilled","nothing-to-distil","budget-exceeded","failed"] } },
   { f: 15, p: "/$defs/ScheduledDistillationOutcome/properties/scheduleId", t: ["string"], tv: "string", g: [["string",["maxLength","minLength"]]], k: { "maxLength": 512, "minLength": 1 } },
   { f: 15, p: "/$defs/ScheduledDistillationOutcome/properties/instant", t: ["string"], tv: "string", g: [["string",["format"]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 15, p: "/$defs/ScheduledDistillationOutcome/properties/missed", t: ["integer"], tv: "integer", ut: 1, g: [["number",["minimum"]]], k: { "minimum": 0 } },
   { f: 15, p: "/$defs/ScheduledDistillationOutcome/properties/archiveId", t: ["string"], tv: "string", g: [["string",["maxLength","minLength"]]], k: { "maxLength": 512, "minLength": 1 } },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome/properties/event", r: 296, ro: 1, g: [["any",["$ref"]]] },
-  { f: 0, p: "/$defs/memoryCompacted", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["memoryRef","outputId","sourceCount","trigger","byteSize"] }, pr: [["memoryRef", "memoryRef", 297], ["outputId", "outputId", 298], ["sourceIds", "sourceIds", 299], ["sourceCount", "sourceCount", 301], ["trigger", "trigger", 302], ["byteSize", "byteSize", 303], ["distillation", "distillation", 304]], ap: 305, kn: new Set(["memoryRef","outputId","sourceIds","sourceCount","trigger","byteSize","distillation"]) },
+  { f: 15, p: "/$defs/ScheduledDistillationOutcome/properties/event", c: __c296, r: 296, ro: 1, g: [["any",["$ref"]]] },
+  { f: 0, p: "/$defs/memoryCompacted", c: __c296, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["memoryRef","outputId","sourceCount","trigger","byteSize"] }, pr: [["memoryRef", "memoryRef", 297], ["outputId", "outputId", 298], ["sourceIds", "sourceIds", 299], ["sourceCount", "sourceCount", 301], ["trigger", "trigger", 302], ["byteSize", "byteSize", 303], ["distillation", "distillation", 304]], ap: 305, kn: new Set(["memoryRef","outputId","sourceIds","sourceCount","trigger","byteSize","distillation"]) },
   { f: 0, p: "/$defs/memoryCompacted/properties/memoryRef", t: ["string"], tv: "string", g: [["string",["minLength"]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/memoryCompacted/properties/outputId", t: ["string"], tv: "string", g: [["string",["minLength"]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/memoryCompacted/properties/sourceIds", t: ["array"], tv: "array", g: [["array",["items","uniqueItems"]]], k: { "uniqueItems": true }, it: 300, uq: ["string"] },
   { f: 0, p: "/$defs/memoryCompacted/properties/sourceIds/items", t: ["string"], tv: "string", g: [["string",["minLength"]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/memoryCompacted/properties/sourceCount", t: ["integer"], tv: "integer", ut: 1, g: [["number",["minimum"]]], k: { "minimum": 0 } },
-  { f: 0, p: "/$defs/memoryCompacted/properties/trigger", r: 77, ro: 1, g: [["any",["$ref"]]] },
+  { f: 0, p: "/$defs/memoryCompacted/properties/trigger", c: __c77, r: 77, ro: 1, g: [["any",["$ref"]]] },
   { f: 0, p: "/$defs/memoryCompacted/properties/byteSize", t: ["integer"], tv: "integer", ut: 1, g: [["number",["minimum"]]], k: { "minimum": 0 } },
-  { f: 0, p: "/$defs/memoryCompacted/properties/distillation", r: 154, ro: 1, g: [["any",["$ref"]]] },
+  { f: 0, p: "/$defs/memoryCompacted/properties/distillation", c: __c154, r: 154, ro: 1, g: [["any",["$ref"]]] },
   { f: 0, p: "/$defs/memoryCompacted/additionalProperties", av: 1, b: true },
   { f: 15, p: "/$defs/ScheduledDistillationOutcome/properties/tokensRequired", t: ["integer"], tv: "integer", ut: 1, g: [["number",["minimum"]]], k: { "minimum": 1 } },
   { f: 15, p: "/$defs/ScheduledDistillationOutcome/properties/errorCode", t: ["string"], tv: "string", g: [["string",["maxLength","minLength"]]], k: { "maxLength": 128, "minLength": 1 } },
   { f: 15, p: "/$defs/ScheduledDistillationOutcome/additionalProperties", av: 1, b: true },
   { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/0", g: [["any",["if"]]], if: 310, th: 312 },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/0/if", g: [["object",["required","properties"]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 311]] },
+  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/0/if", c: __c310, g: [["object",["required","properties"]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 311]] },
   { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/0/if/properties/kind", g: [["any",["const"]]], k: { "const": "distilled" } },
   { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/0/then", g: [["object",["required","properties"]]], k: { "required": ["archiveId","event"] }, pr: [["archiveId", "archiveId", 313], ["event", "event", 314]] },
   { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/0/then/properties/archiveId", av: 1, g: [] },
   { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/0/then/properties/event", av: 1, g: [] },
   { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/1", g: [["any",["if"]]], if: 316, th: 318 },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/1/if", g: [["object",["required","properties"]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 317]] },
+  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/1/if", c: __c316, g: [["object",["required","properties"]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 317]] },
   { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/1/if/properties/kind", g: [["any",["const"]]], k: { "const": "budget-exceeded" } },
   { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/1/then", g: [["object",["required","properties"]]], k: { "required": ["tokensRequired"] }, pr: [["tokensRequired", "tokensRequired", 319]] },
   { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/1/then/properties/tokensRequired", av: 1, g: [] },
   { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/2", g: [["any",["if"]]], if: 321, th: 323 },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/2/if", g: [["object",["required","properties"]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 322]] },
+  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/2/if", c: __c321, g: [["object",["required","properties"]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 322]] },
   { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/2/if/properties/kind", g: [["any",["const"]]], k: { "const": "failed" } },
   { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/2/then", g: [["object",["required","properties"]]], k: { "required": ["errorCode"] }, pr: [["errorCode", "errorCode", 324]] },
   { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/2/then/properties/errorCode", av: 1, g: [] },
   { f: 14, p: "/additionalProperties", av: 1, b: true },
-  { f: 16, p: "", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["tenant"] }, pr: [["tenant", "tenant", 327]], ap: 328, kn: new Set(["tenant"]) },
+  { f: 16, p: "", c: __c326, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["tenant"] }, pr: [["tenant", "tenant", 327]], ap: 328, kn: new Set(["tenant"]) },
   { f: 16, p: "/properties/tenant", t: ["string"], tv: "string", g: [["string",["pattern"]]], k: { "pattern": "^[a-z0-9][a-z0-9-]{0,62}$" }, re: __RE3 },
   { f: 16, p: "/additionalProperties", b: false },
-  { f: 15, p: "", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["outcomes"] }, pr: [["outcomes", "outcomes", 330]], ap: 332, kn: new Set(["outcomes"]) },
+  { f: 15, p: "", c: __c329, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["outcomes"] }, pr: [["outcomes", "outcomes", 330]], ap: 332, kn: new Set(["outcomes"]) },
   { f: 15, p: "/properties/outcomes", t: ["array"], tv: "array", g: [["array",["items"]]], it: 331 },
-  { f: 15, p: "/properties/outcomes/items", r: 289, ro: 1, g: [["any",["$ref"]]] },
+  { f: 15, p: "/properties/outcomes/items", c: __c289, r: 289, ro: 1, g: [["any",["$ref"]]] },
   { f: 15, p: "/additionalProperties", av: 1, b: true },
-  { f: 17, p: "", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["confidence"] }, pr: [["confidence", "confidence", 334], ["kind", "kind", 335]], ap: 336, kn: new Set(["confidence","kind"]) },
+  { f: 17, p: "", c: __c333, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["confidence"] }, pr: [["confidence", "confidence", 334], ["kind", "kind", 335]], ap: 336, kn: new Set(["confidence","kind"]) },
   { f: 17, p: "/properties/confidence", t: ["number"], tv: "number", g: [["number",["maximum","minimum"]]], k: { "maximum": 1, "minimum": 0 } },
   { f: 17, p: "/properties/kind", g: [["any",["enum"]]], k: { "enum": ["next-worker","terminate"] } },
   { f: 17, p: "/additionalProperties", b: false },
-  { f: 18, p: "", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["runId","floor"] }, pr: [["runId", "runId", 338], ["floor", "floor", 339]], ap: 340, kn: new Set(["runId","floor"]) },
+  { f: 18, p: "", c: __c337, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["runId","floor"] }, pr: [["runId", "runId", 338], ["floor", "floor", 339]], ap: 340, kn: new Set(["runId","floor"]) },
   { f: 18, p: "/properties/runId", t: ["string"], tv: "string", g: [["string",["maxLength","minLength"]]], k: { "maxLength": 512, "minLength": 1 } },
   { f: 18, p: "/properties/floor", t: ["number"], tv: "number", g: [["number",["maximum","minimum"]]], k: { "maximum": 1, "minimum": 0.5 } },
   { f: 18, p: "/additionalProperties", av: 1, b: true },
-  { f: 19, p: "", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["records"] }, pr: [["records", "records", 342]], ap: 427, kn: new Set(["records"]) },
+  { f: 19, p: "", c: __c341, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["records"] }, pr: [["records", "records", 342]], ap: 427, kn: new Set(["records"]) },
   { f: 19, p: "/properties/records", t: ["array"], tv: "array", g: [["array",["items"]]], it: 343 },
-  { f: 19, p: "/properties/records/items", r: 344, ro: 1, g: [["any",["$ref"]]] },
-  { f: 19, p: "/$defs/HostSampleTraceRecord", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["stream","record_type","body"] }, pr: [["stream", "stream", 345], ["record_type", "record_type", 346], ["body", "body", 347]], ap: 426, kn: new Set(["stream","record_type","body"]) },
+  { f: 19, p: "/properties/records/items", c: __c344, r: 344, ro: 1, g: [["any",["$ref"]]] },
+  { f: 19, p: "/$defs/HostSampleTraceRecord", c: __c344, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["stream","record_type","body"] }, pr: [["stream", "stream", 345], ["record_type", "record_type", 346], ["body", "body", 347]], ap: 426, kn: new Set(["stream","record_type","body"]) },
   { f: 19, p: "/$defs/HostSampleTraceRecord/properties/stream", g: [["any",["const"]]], k: { "const": "trace/inquirium-assistant-turns" } },
   { f: 19, p: "/$defs/HostSampleTraceRecord/properties/record_type", g: [["any",["const"]]], k: { "const": "daemon/inquirium-assistant-turn-trace.v1" } },
-  { f: 19, p: "/$defs/HostSampleTraceRecord/properties/body", r: 348, ro: 1, g: [["any",["$ref"]]] },
-  { f: 20, p: "", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["trace/schema","trace/id","turn/id","participant/ref","operation/id","time/started-at","status","policy","decisions","effects"] }, pr: [["trace/schema", "trace~1schema", 349], ["trace/id", "trace~1id", 350], ["turn/id", "turn~1id", 351], ["participant/ref", "participant~1ref", 353], ["operation/id", "operation~1id", 355], ["time/started-at", "time~1started-at", 356], ["time/finished-at", "time~1finished-at", 357], ["status", "status", 358], ["runtime/ref", "runtime~1ref", 360], ["model.binding/ref", "model.binding~1ref", 362], ["input/shape", "input~1shape", 364], ["output/shape", "output~1shape", 371], ["policy", "policy", 377], ["decisions", "decisions", 389], ["effects", "effects", 411], ["diagnostics", "diagnostics", 418]], ap: 425, kn: new Set(["trace/schema","trace/id","turn/id","participant/ref","operation/id","time/started-at","time/finished-at","status","runtime/ref","model.binding/ref","input/shape","output/shape","policy","decisions","effects","diagnostics"]) },
+  { f: 19, p: "/$defs/HostSampleTraceRecord/properties/body", c: __c348, r: 348, ro: 1, g: [["any",["$ref"]]] },
+  { f: 20, p: "", c: __c348, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["trace/schema","trace/id","turn/id","participant/ref","operation/id","time/started-at","status","policy","decisions","effects"] }, pr: [["trace/schema", "trace~1schema", 349], ["trace/id", "trace~1id", 350], ["turn/id", "turn~1id", 351], ["participant/ref", "participant~1ref", 353], ["operation/id", "operation~1id", 355], ["time/started-at", "time~1started-at", 356], ["time/finished-at", "time~1finished-at", 357], ["status", "status", 358], ["runtime/ref", "runtime~1ref", 360], ["model.binding/ref", "model.binding~1ref", 362], ["input/shape", "input~1shape", 364], ["output/shape", "output~1shape", 371], ["policy", "policy", 377], ["decisions", "decisions", 389], ["effects", "effects", 411], ["diagnostics", "diagnostics", 418]], ap: 425, kn: new Set(["trace/schema","trace/id","turn/id","participant/ref","operation/id","time/started-at","time/finished-at","status","runtime/ref","model.binding/ref","input/shape","output/shape","policy","decisions","effects","diagnostics"]) },
   { f: 20, p: "/properties/trace~1schema", g: [["any",["const"]]], k: { "const": "inquirium.assistant-turn-trace.v1" } },
   { f: 20, p: "/properties/trace~1id", t: ["string"], tv: "string", g: [["string",["pattern"]]], k: { "pattern": "^tr:.+$" }, re: __RE6 },
-  { f: 20, p: "/properties/turn~1id", r: 352, ro: 1, g: [["any",["$ref"]]] },
-  { f: 21, p: "/$defs/TurnId", t: ["string"], tv: "string", g: [["string",["pattern"]]], k: { "pattern": "^turn:.+$" }, re: __RE21 },
-  { f: 20, p: "/properties/participant~1ref", r: 354, ro: 1, g: [["any",["$ref"]]] },
-  { f: 21, p: "/$defs/ParticipantRef", t: ["string"], tv: "string", g: [["string",["pattern"]]], k: { "pattern": "^participant:did:key:[1-9A-HJ-NP-Za-km-z]+$" }, re: __RE14 },
+  { f: 20, p: "/properties/turn~1id", c: __c352, r: 352, ro: 1, g: [["any",["$ref"]]] },
+  { f: 21, p: "/$defs/TurnId", c: __c352, t: ["string"], tv: "string", g: [["string",["pattern"]]], k: { "pattern": "^turn:.+$" }, re: __RE21 },
+  { f: 20, p: "/properties/participant~1ref", c: __c354, r: 354, ro: 1, g: [["any",["$ref"]]] },
+  { f: 21, p: "/$defs/ParticipantRef", c: __c354, t: ["string"], tv: "string", g: [["string",["pattern"]]], k: { "pattern": "^participant:did:key:[1-9A-HJ-NP-Za-km-z]+$" }, re: __RE14 },
   { f: 20, p: "/properties/operation~1id", t: ["string"], tv: "string", g: [["string",["pattern"]]], k: { "pattern": "^op:.+$" }, re: __RE7 },
   { f: 20, p: "/properties/time~1started-at", t: ["string"], tv: "string", g: [["string",["format"]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 20, p: "/properties/time~1finished-at", t: ["string"], tv: "string", g: [["string",["format"]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 20, p: "/properties/status", r: 359, ro: 1, g: [["any",["$ref"]]] },
-  { f: 22, p: "/$defs/GenerateOutcome", g: [["any",["enum"]]], k: { "enum": ["completed","handler-unavailable","context-denied","policy-denied","failed"] } },
-  { f: 20, p: "/properties/runtime~1ref", r: 361, ro: 1, g: [["any",["$ref"]]] },
-  { f: 22, p: "/$defs/RuntimeRef", t: ["string"], tv: "string", g: [["string",["pattern"]]], k: { "pattern": "^runtime/.+$" }, re: __RE17 },
-  { f: 20, p: "/properties/model.binding~1ref", r: 363, ro: 1, g: [["any",["$ref"]]] },
-  { f: 22, p: "/$defs/ModelBindingRef", t: ["string"], tv: "string", g: [["string",["pattern"]]], k: { "pattern": "^model\\.binding/.+$" }, re: __RE10 },
-  { f: 20, p: "/properties/input~1shape", r: 365, ro: 1, g: [["any",["$ref"]]] },
-  { f: 20, p: "/$defs/InputShape", t: ["object"], tv: "object", g: [["object",["additionalProperties","properties"]]], pr: [["message/count", "message~1count", 366], ["token/approx-input", "token~1approx-input", 367], ["file/has-any", "file~1has-any", 368], ["tool/has-any", "tool~1has-any", 369]], ap: 370, kn: new Set(["message/count","token/approx-input","file/has-any","tool/has-any"]) },
+  { f: 20, p: "/properties/status", c: __c359, r: 359, ro: 1, g: [["any",["$ref"]]] },
+  { f: 22, p: "/$defs/GenerateOutcome", c: __c359, g: [["any",["enum"]]], k: { "enum": ["completed","handler-unavailable","context-denied","policy-denied","failed"] } },
+  { f: 20, p: "/properties/runtime~1ref", c: __c361, r: 361, ro: 1, g: [["any",["$ref"]]] },
+  { f: 22, p: "/$defs/RuntimeRef", c: __c361, t: ["string"], tv: "string", g: [["string",["pattern"]]], k: { "pattern": "^runtime/.+$" }, re: __RE17 },
+  { f: 20, p: "/properties/model.binding~1ref", c: __c363, r: 363, ro: 1, g: [["any",["$ref"]]] },
+  { f: 22, p: "/$defs/ModelBindingRef", c: __c363, t: ["string"], tv: "string", g: [["string",["pattern"]]], k: { "pattern": "^model\\.binding/.+$" }, re: __RE10 },
+  { f: 20, p: "/properties/input~1shape", c: __c365, r: 365, ro: 1, g: [["any",["$ref"]]] },
+  { f: 20, p: "/$defs/InputShape", c: __c365, t: ["object"], tv: "object", g: [["object",["additionalProperties","properties"]]], pr: [["message/count", "message~1count", 366], ["token/approx-input", "token~1approx-input", 367], ["file/has-any", "file~1has-any", 368], ["tool/has-any", "tool~1has-any", 369]], ap: 370, kn: new Set(["message/count","token/approx-input","file/has-any","tool/has-any"]) },
   { f: 20, p: "/$defs/InputShape/properties/message~1count", t: ["integer"], tv: "integer", ut: 1, g: [["number",["minimum"]]], k: { "minimum": 0 } },
   { f: 20, p: "/$defs/InputShape/properties/token~1approx-input", t: ["integer"], tv: "integer", ut: 1, g: [["number",["minimum"]]], k: { "minimum": 0 } },
   { f: 20, p: "/$defs/InputShape/properties/file~1has-any", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 20, p: "/$defs/InputShape/properties/tool~1has-any", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 20, p: "/$defs/InputShape/additionalProperties", b: false },
-  { f: 20, p: "/properties/output~1shape", r: 372, ro: 1, g: [["any",["$ref"]]] },
-  { f: 20, p: "/$defs/OutputShape", t: ["object"], tv: "object", g: [["object",["additionalProperties","properties"]]], pr: [["token/approx-output", "token~1approx-output", 373], ["artifact/refs", "artifact~1refs", 374]], ap: 376, kn: new Set(["token/approx-output","artifact/refs"]) },
+  { f: 20, p: "/properties/output~1shape", c: __c372, r: 372, ro: 1, g: [["any",["$ref"]]] },
+  { f: 20, p: "/$defs/OutputShape", c: __c372, t: ["object"], tv: "object", g: [["object",["additionalProperties","properties"]]], pr: [["token/approx-output", "token~1approx-output", 373], ["artifact/refs", "artifact~1refs", 374]], ap: 376, kn: new Set(["token/approx-output","artifact/refs"]) },
   { f: 20, p: "/$defs/OutputShape/properties/token~1approx-output", t: ["integer"], tv: "integer", ut: 1, g: [["number",["minimum"]]], k: { "minimum": 0 } },
   { f: 20, p: "/$defs/OutputShape/properties/artifact~1refs", t: ["array"], tv: "array", g: [["array",["items"]]], it: 375 },
   { f: 20, p: "/$defs/OutputShape/properties/artifact~1refs/items", t: ["string"], tv: "string", g: [["string",["minLength"]]], k: { "minLength": 1 } },
   { f: 20, p: "/$defs/OutputShape/additionalProperties", b: false },
-  { f: 20, p: "/properties/policy", r: 378, ro: 1, g: [["any",["$ref"]]] },
-  { f: 20, p: "/$defs/TracePolicy", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["locality","trust/mode","egress/allowed"] }, pr: [["locality", "locality", 379], ["trust/mode", "trust~1mode", 381], ["trace/level", "trace~1level", 383], ["persist/prompt", "persist~1prompt", 385], ["persist/response", "persist~1response", 386], ["egress/allowed", "egress~1allowed", 387]], ap: 388, kn: new Set(["locality","trust/mode","trace/level","persist/prompt","persist/response","egress/allowed"]) },
-  { f: 20, p: "/$defs/TracePolicy/properties/locality", r: 380, ro: 1, g: [["any",["$ref"]]] },
-  { f: 23, p: "/$defs/Locality", g: [["any",["enum"]]], k: { "enum": ["local_only","remote_allowed"] } },
-  { f: 20, p: "/$defs/TracePolicy/properties/trust~1mode", r: 382, ro: 1, g: [["any",["$ref"]]] },
-  { f: 23, p: "/$defs/TrustMode", g: [["any",["enum"]]], k: { "enum": ["strict_local","classification_gated"] } },
-  { f: 20, p: "/$defs/TracePolicy/properties/trace~1level", r: 384, ro: 1, g: [["any",["$ref"]]] },
-  { f: 20, p: "/$defs/TraceLevel", g: [["any",["enum"]]], k: { "enum": ["metadata_only","decision_detail"] } },
+  { f: 20, p: "/properties/policy", c: __c378, r: 378, ro: 1, g: [["any",["$ref"]]] },
+  { f: 20, p: "/$defs/TracePolicy", c: __c378, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["locality","trust/mode","egress/allowed"] }, pr: [["locality", "locality", 379], ["trust/mode", "trust~1mode", 381], ["trace/level", "trace~1level", 383], ["persist/prompt", "persist~1prompt", 385], ["persist/response", "persist~1response", 386], ["egress/allowed", "egress~1allowed", 387]], ap: 388, kn: new Set(["locality","trust/mode","trace/level","persist/prompt","persist/response","egress/allowed"]) },
+  { f: 20, p: "/$defs/TracePolicy/properties/locality", c: __c380, r: 380, ro: 1, g: [["any",["$ref"]]] },
+  { f: 23, p: "/$defs/Locality", c: __c380, g: [["any",["enum"]]], k: { "enum": ["local_only","remote_allowed"] } },
+  { f: 20, p: "/$defs/TracePolicy/properties/trust~1mode", c: __c382, r: 382, ro: 1, g: [["any",["$ref"]]] },
+  { f: 23, p: "/$defs/TrustMode", c: __c382, g: [["any",["enum"]]], k: { "enum": ["strict_local","classification_gated"] } },
+  { f: 20, p: "/$defs/TracePolicy/properties/trace~1level", c: __c384, r: 384, ro: 1, g: [["any",["$ref"]]] },
+  { f: 20, p: "/$defs/TraceLevel", c: __c384, g: [["any",["enum"]]], k: { "enum": ["metadata_only","decision_detail"] } },
   { f: 20, p: "/$defs/TracePolicy/properties/persist~1prompt", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 20, p: "/$defs/TracePolicy/properties/persist~1response", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 20, p: "/$defs/TracePolicy/properties/egress~1allowed", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 20, p: "/$defs/TracePolicy/additionalProperties", b: false },
   { f: 20, p: "/properties/decisions", t: ["array"], tv: "array", g: [["array",["items"]]], it: 390 },
-  { f: 20, p: "/properties/decisions/items", r: 391, ro: 1, g: [["any",["$ref"]]] },
-  { f: 20, p: "/$defs/TraceDecision", t: ["object"], tv: "object", g: [["any",["allOf"]],["object",["required","additionalProperties","properties"]]], k: { "required": ["kind","outcome","reason/code"] }, pr: [["kind", "kind", 392], ["outcome", "outcome", 393], ["reason/code", "reason~1code", 395], ["decided/by", "decided~1by", 396], ["element/ref", "element~1ref", 397], ["source/kind", "source~1kind", 398], ["classification", "classification", 400]], ap: 402, kn: new Set(["kind","outcome","reason/code","decided/by","element/ref","source/kind","classification"]), all: [403] },
+  { f: 20, p: "/properties/decisions/items", c: __c391, r: 391, ro: 1, g: [["any",["$ref"]]] },
+  { f: 20, p: "/$defs/TraceDecision", c: __c391, t: ["object"], tv: "object", g: [["any",["allOf"]],["object",["required","additionalProperties","properties"]]], k: { "required": ["kind","outcome","reason/code"] }, pr: [["kind", "kind", 392], ["outcome", "outcome", 393], ["reason/code", "reason~1code", 395], ["decided/by", "decided~1by", 396], ["element/ref", "element~1ref", 397], ["source/kind", "source~1kind", 398], ["classification", "classification", 400]], ap: 402, kn: new Set(["kind","outcome","reason/code","decided/by","element/ref","source/kind","classification"]), all: [403] },
   { f: 20, p: "/$defs/TraceDecision/properties/kind", g: [["any",["enum"]]], k: { "enum": ["runtime-selection","context-element","class-keyed-resolution","mode-keyed-resolution","redaction","egress","operator-question","escalation"] } },
-  { f: 20, p: "/$defs/TraceDecision/properties/outcome", r: 394, ro: 1, g: [["any",["$ref"]]] },
-  { f: 22, p: "/$defs/ReasonCode", t: ["string"], tv: "string", g: [["string",["maxLength","pattern"]]], k: { "maxLength": 80, "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$" }, re: __RE15 },
-  { f: 20, p: "/$defs/TraceDecision/properties/reason~1code", r: 394, ro: 1, g: [["any",["$ref"]]] },
+  { f: 20, p: "/$defs/TraceDecision/properties/outcome", c: __c394, r: 394, ro: 1, g: [["any",["$ref"]]] },
+  { f: 22, p: "/$defs/ReasonCode", c: __c394, t: ["string"], tv: "string", g: [["string",["maxLength","pattern"]]], k: { "maxLength": 80, "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$" }, re: __RE15 },
+  { f: 20, p: "/$defs/TraceDecision/properties/reason~1code", c: __c394, r: 394, ro: 1, g: [["any",["$ref"]]] },
   { f: 20, p: "/$defs/TraceDecision/properties/decided~1by", g: [["any",["enum"]]], k: { "enum": ["host-policy","model-proposed","model-produced","operator-approved"] } },
   { f: 20, p: "/$defs/TraceDecision/properties/element~1ref", t: ["string"], tv: "string", g: [["string",["minLength"]]], k: { "minLength": 1 } },
-  { f: 20, p: "/$defs/TraceDecision/properties/source~1kind", r: 399, ro: 1, g: [["any",["$ref"]]] },
-  { f: 24, p: "/$defs/ContextSourceKind", g: [["any",["enum"]]], k: { "enum": ["relationship","memarium","messaging","artifact","dataset"] } },
-  { f: 20, p: "/$defs/TraceDecision/properties/classification", r: 401, ro: 1, g: [["any",["$ref"]]] },
-  { f: 25, p: "", t: ["string"], tv: "string", ut: 1, g: [["any",["enum"]]], k: { "enum": ["public","community","personal"] } },
+  { f: 20, p: "/$defs/TraceDecision/properties/source~1kind", c: __c399, r: 399, ro: 1, g: [["any",["$ref"]]] },
+  { f: 24, p: "/$defs/ContextSourceKind", c: __c399, g: [["any",["enum"]]], k: { "enum": ["relationship","memarium","messaging","artifact","dataset"] } },
+  { f: 20, p: "/$defs/TraceDecision/properties/classification", c: __c401, r: 401, ro: 1, g: [["any",["$ref"]]] },
+  { f: 25, p: "", c: __c401, t: ["string"], tv: "string", ut: 1, g: [["any",["enum"]]], k: { "enum": ["public","community","personal"] } },
   { f: 20, p: "/$defs/TraceDecision/additionalProperties", b: false },
   { f: 20, p: "/$defs/TraceDecision/allOf/0", g: [["any",["if"]]], if: 404, th: 406 },
-  { f: 20, p: "/$defs/TraceDecision/allOf/0/if", g: [["object",["required","properties"]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 405]] },
+  { f: 20, p: "/$defs/TraceDecision/allOf/0/if", c: __c404, g: [["object",["required","properties"]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 405]] },
   { f: 20, p: "/$defs/TraceDecision/allOf/0/if/properties/kind", g: [["any",["const"]]], k: { "const": "context-element" } },
   { f: 20, p: "/$defs/TraceDecision/allOf/0/then", g: [["object",["required","properties"]]], k: { "required": ["element/ref","source/kind","classification"] }, pr: [["outcome", "outcome", 407], ["element/ref", "element~1ref", 408], ["source/kind", "source~1kind", 409], ["classification", "classification", 410]] },
   { f: 20, p: "/$defs/TraceDecision/allOf/0/then/properties/outcome", g: [["any",["enum"]]], k: { "enum": ["include","declassify","drop","fail"] } },
@@ -4854,49 +5248,49 @@ const __S = [
   { f: 20, p: "/$defs/TraceDecision/allOf/0/then/properties/source~1kind", av: 1, g: [] },
   { f: 20, p: "/$defs/TraceDecision/allOf/0/then/properties/classification", av: 1, g: [] },
   { f: 20, p: "/properties/effects", t: ["array"], tv: "array", g: [["array",["items"]]], it: 412 },
-  { f: 20, p: "/properties/effects/items", r: 413, ro: 1, g: [["any",["$ref"]]] },
-  { f: 20, p: "/$defs/TraceEffect", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["kind","status","target"] }, pr: [["kind", "kind", 414], ["status", "status", 415], ["target", "target", 416]], ap: 417, kn: new Set(["kind","status","target"]) },
+  { f: 20, p: "/properties/effects/items", c: __c413, r: 413, ro: 1, g: [["any",["$ref"]]] },
+  { f: 20, p: "/$defs/TraceEffect", c: __c413, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["kind","status","target"] }, pr: [["kind", "kind", 414], ["status", "status", 415], ["target", "target", 416]], ap: 417, kn: new Set(["kind","status","target"]) },
   { f: 20, p: "/$defs/TraceEffect/properties/kind", t: ["string"], tv: "string", g: [["string",["pattern"]]], k: { "pattern": "^[a-z][a-z0-9-]*(\\.[a-z][a-z0-9-]*)+$" }, re: __RE19 },
   { f: 20, p: "/$defs/TraceEffect/properties/status", g: [["any",["enum"]]], k: { "enum": ["ok","failed","skipped"] } },
   { f: 20, p: "/$defs/TraceEffect/properties/target", t: ["string"], tv: "string", g: [["string",["minLength"]]], k: { "minLength": 1 } },
   { f: 20, p: "/$defs/TraceEffect/additionalProperties", b: false },
-  { f: 20, p: "/properties/diagnostics", r: 419, ro: 1, g: [["any",["$ref"]]] },
-  { f: 22, p: "/$defs/Diagnostics", t: ["object"], tv: "object", g: [["object",["additionalProperties","properties"]]], pr: [["error/code", "error~1code", 420], ["retry/count", "retry~1count", 423]], ap: 424, kn: new Set(["error/code","retry/count"]) },
+  { f: 20, p: "/properties/diagnostics", c: __c419, r: 419, ro: 1, g: [["any",["$ref"]]] },
+  { f: 22, p: "/$defs/Diagnostics", c: __c419, t: ["object"], tv: "object", g: [["object",["additionalProperties","properties"]]], pr: [["error/code", "error~1code", 420], ["retry/count", "retry~1count", 423]], ap: 424, kn: new Set(["error/code","retry/count"]) },
   { f: 22, p: "/$defs/Diagnostics/properties/error~1code", g: [["any",["anyOf"]]], any: [421,422] },
-  { f: 22, p: "/$defs/Diagnostics/properties/error~1code/anyOf/0", r: 394, ro: 1, g: [["any",["$ref"]]] },
-  { f: 22, p: "/$defs/Diagnostics/properties/error~1code/anyOf/1", t: ["null"], tv: "null", ut: 1, g: [] },
+  { f: 22, p: "/$defs/Diagnostics/properties/error~1code/anyOf/0", c: __c394, r: 394, ro: 1, g: [["any",["$ref"]]] },
+  { f: 22, p: "/$defs/Diagnostics/properties/error~1code/anyOf/1", c: __c422, t: ["null"], tv: "null", ut: 1, g: [] },
   { f: 22, p: "/$defs/Diagnostics/properties/retry~1count", t: ["integer"], tv: "integer", ut: 1, g: [["number",["minimum"]]], k: { "minimum": 0 } },
   { f: 22, p: "/$defs/Diagnostics/additionalProperties", b: false },
   { f: 20, p: "/additionalProperties", b: false },
   { f: 19, p: "/$defs/HostSampleTraceRecord/additionalProperties", b: false },
   { f: 19, p: "/additionalProperties", av: 1, b: true },
-  { f: 26, p: "", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["memoryRef"] }, pr: [["memoryRef", "memoryRef", 429], ["sourceIds", "sourceIds", 430]], ap: 432, kn: new Set(["memoryRef","sourceIds"]) },
+  { f: 26, p: "", c: __c428, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["memoryRef"] }, pr: [["memoryRef", "memoryRef", 429], ["sourceIds", "sourceIds", 430]], ap: 432, kn: new Set(["memoryRef","sourceIds"]) },
   { f: 26, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [["string",["maxLength","minLength"]]], k: { "maxLength": 1024, "minLength": 1 } },
   { f: 26, p: "/properties/sourceIds", t: ["array"], tv: "array", g: [["array",["maxItems","minItems","items","uniqueItems"]]], k: { "maxItems": 10000, "minItems": 1, "uniqueItems": true }, it: 431, uq: ["string"] },
   { f: 26, p: "/properties/sourceIds/items", t: ["string"], tv: "string", g: [["string",["maxLength","minLength"]]], k: { "maxLength": 512, "minLength": 1 } },
   { f: 26, p: "/additionalProperties", b: false },
-  { f: 27, p: "", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["compactionRunId","event","output"] }, pr: [["compactionRunId", "compactionRunId", 434], ["event", "event", 435], ["output", "output", 436]], ap: 437, kn: new Set(["compactionRunId","event","output"]) },
+  { f: 27, p: "", c: __c433, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["compactionRunId","event","output"] }, pr: [["compactionRunId", "compactionRunId", 434], ["event", "event", 435], ["output", "output", 436]], ap: 437, kn: new Set(["compactionRunId","event","output"]) },
   { f: 27, p: "/properties/compactionRunId", t: ["string"], tv: "string", g: [["string",["maxLength","minLength"]]], k: { "maxLength": 512, "minLength": 1 } },
-  { f: 27, p: "/properties/event", r: 296, ro: 1, g: [["any",["$ref"]]] },
-  { f: 27, p: "/properties/output", r: 266, ro: 1, g: [["any",["$ref"]]] },
+  { f: 27, p: "/properties/event", c: __c296, r: 296, ro: 1, g: [["any",["$ref"]]] },
+  { f: 27, p: "/properties/output", c: __c266, r: 266, ro: 1, g: [["any",["$ref"]]] },
   { f: 27, p: "/additionalProperties", av: 1, b: true },
-  { f: 28, p: "", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["memoryRef"] }, pr: [["memoryRef", "memoryRef", 439], ["tokenBudget", "tokenBudget", 440]], ap: 441, kn: new Set(["memoryRef","tokenBudget"]) },
+  { f: 28, p: "", c: __c438, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["memoryRef"] }, pr: [["memoryRef", "memoryRef", 439], ["tokenBudget", "tokenBudget", 440]], ap: 441, kn: new Set(["memoryRef","tokenBudget"]) },
   { f: 28, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [["string",["maxLength","minLength"]]], k: { "maxLength": 1024, "minLength": 1 } },
   { f: 28, p: "/properties/tokenBudget", t: ["integer"], tv: "integer", ut: 1, g: [["number",["maximum","minimum"]]], k: { "maximum": 1000000000, "minimum": 1 } },
   { f: 28, p: "/additionalProperties", b: false },
-  { f: 29, p: "", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["archiveId","event","entry"] }, pr: [["archiveId", "archiveId", 443], ["event", "event", 444], ["entry", "entry", 445], ["index", "index", 446]], ap: 468, kn: new Set(["archiveId","event","entry","index"]) },
+  { f: 29, p: "", c: __c442, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["archiveId","event","entry"] }, pr: [["archiveId", "archiveId", 443], ["event", "event", 444], ["entry", "entry", 445], ["index", "index", 446]], ap: 468, kn: new Set(["archiveId","event","entry","index"]) },
   { f: 29, p: "/properties/archiveId", t: ["string"], tv: "string", g: [["string",["maxLength","minLength"]]], k: { "maxLength": 512, "minLength": 1 } },
-  { f: 29, p: "/properties/event", r: 296, ro: 1, g: [["any",["$ref"]]] },
-  { f: 29, p: "/properties/entry", r: 266, ro: 1, g: [["any",["$ref"]]] },
-  { f: 29, p: "/properties/index", r: 447, ro: 1, g: [["any",["$ref"]]] },
-  { f: 30, p: "", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["schemaVersion","memoryRef","updatedAt","tokenizerName","archives"] }, pr: [["schemaVersion", "schemaVersion", 448], ["memoryRef", "memoryRef", 449], ["updatedAt", "updatedAt", 450], ["tokenizerName", "tokenizerName", 451], ["archives", "archives", 452]], ap: 467, kn: new Set(["schemaVersion","memoryRef","updatedAt","tokenizerName","archives"]) },
+  { f: 29, p: "/properties/event", c: __c296, r: 296, ro: 1, g: [["any",["$ref"]]] },
+  { f: 29, p: "/properties/entry", c: __c266, r: 266, ro: 1, g: [["any",["$ref"]]] },
+  { f: 29, p: "/properties/index", c: __c447, r: 447, ro: 1, g: [["any",["$ref"]]] },
+  { f: 30, p: "", c: __c447, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["schemaVersion","memoryRef","updatedAt","tokenizerName","archives"] }, pr: [["schemaVersion", "schemaVersion", 448], ["memoryRef", "memoryRef", 449], ["updatedAt", "updatedAt", 450], ["tokenizerName", "tokenizerName", 451], ["archives", "archives", 452]], ap: 467, kn: new Set(["schemaVersion","memoryRef","updatedAt","tokenizerName","archives"]) },
   { f: 30, p: "/properties/schemaVersion", g: [["any",["const"]]], k: { "const": 1 } },
   { f: 30, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [["string",["minLength"]]], k: { "minLength": 1 } },
   { f: 30, p: "/properties/updatedAt", t: ["string"], tv: "string", g: [["string",["format"]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 30, p: "/properties/tokenizerName", t: ["string"], tv: "string", g: [["string",["minLength"]]], k: { "minLength": 1 } },
   { f: 30, p: "/properties/archives", t: ["array"], tv: "array", g: [["array",["items"]]], it: 453 },
-  { f: 30, p: "/properties/archives/items", r: 454, ro: 1, g: [["any",["$ref"]]] },
-  { f: 30, p: "/$defs/MemoryIndexArchive", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["archiveId","entryId","createdAt","sourceCount","tokenBudget","tokensUsed","byteSize","level"] }, pr: [["archiveId", "archiveId", 455], ["entryId", "entryId", 456], ["createdAt", "createdAt", 457], ["expiresAt", "expiresAt", 458], ["sourceCount", "sourceCount", 459], ["tokenBudget", "tokenBudget", 460], ["tokensUsed", "tokensUsed", 461], ["byteSize", "byteSize", 462], ["level", "level", 463], ["topics", "topics", 464]], ap: 466, kn: new Set(["archiveId","entryId","createdAt","expiresAt","sourceCount","tokenBudget","tokensUsed","byteSize","level","topics"]) },
+  { f: 30, p: "/properties/archives/items", c: __c454, r: 454, ro: 1, g: [["any",["$ref"]]] },
+  { f: 30, p: "/$defs/MemoryIndexArchive", c: __c454, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["archiveId","entryId","createdAt","sourceCount","tokenBudget","tokensUsed","byteSize","level"] }, pr: [["archiveId", "archiveId", 455], ["entryId", "entryId", 456], ["createdAt", "createdAt", 457], ["expiresAt", "expiresAt", 458], ["sourceCount", "sourceCount", 459], ["tokenBudget", "tokenBudget", 460], ["tokensUsed", "tokensUsed", 461], ["byteSize", "byteSize", 462], ["level", "level", 463], ["topics", "topics", 464]], ap: 466, kn: new Set(["archiveId","entryId","createdAt","expiresAt","sourceCount","tokenBudget","tokensUsed","byteSize","level","topics"]) },
   { f: 30, p: "/$defs/MemoryIndexArchive/properties/archiveId", t: ["string"], tv: "string", g: [["string",["pattern"]]], k: { "pattern": "^arc_[0-9a-f]{16,64}$" }, re: __RE23 },
   { f: 30, p: "/$defs/MemoryIndexArchive/properties/entryId", t: ["string"], tv: "string", g: [["string",["minLength"]]], k: { "minLength": 1 } },
   { f: 30, p: "/$defs/MemoryIndexArchive/properties/createdAt", t: ["string"], tv: "string", g: [["string",["format"]]], k: { "format": "date-time" }, fm: __fmtDateTime },
@@ -4911,24 +5305,24 @@ const __S = [
   { f: 30, p: "/$defs/MemoryIndexArchive/additionalProperties", b: false },
   { f: 30, p: "/additionalProperties", b: false },
   { f: 29, p: "/additionalProperties", av: 1, b: true },
-  { f: 31, p: "", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["entries"] }, pr: [["entries", "entries", 470]], ap: 472, kn: new Set(["entries"]) },
+  { f: 31, p: "", c: __c469, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["entries"] }, pr: [["entries", "entries", 470]], ap: 472, kn: new Set(["entries"]) },
   { f: 31, p: "/properties/entries", t: ["array"], tv: "array", g: [["array",["items"]]], it: 471 },
-  { f: 31, p: "/properties/entries/items", r: 266, ro: 1, g: [["any",["$ref"]]] },
+  { f: 31, p: "/properties/entries/items", c: __c266, r: 266, ro: 1, g: [["any",["$ref"]]] },
   { f: 31, p: "/additionalProperties", av: 1, b: true },
-  { f: 32, p: "", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["memoryRef"] }, pr: [["memoryRef", "memoryRef", 474]], ap: 475, kn: new Set(["memoryRef"]) },
+  { f: 32, p: "", c: __c473, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["memoryRef"] }, pr: [["memoryRef", "memoryRef", 474]], ap: 475, kn: new Set(["memoryRef"]) },
   { f: 32, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [["string",["maxLength","minLength"]]], k: { "maxLength": 1024, "minLength": 1 } },
   { f: 32, p: "/additionalProperties", b: false },
-  { f: 33, p: "", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["memoryRef","memoryId","secretId","secretValue"] }, pr: [["memoryRef", "memoryRef", 477], ["memoryId", "memoryId", 478], ["secretId", "secretId", 479], ["secretValue", "secretValue", 480]], ap: 481, kn: new Set(["memoryRef","memoryId","secretId","secretValue"]) },
+  { f: 33, p: "", c: __c476, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["memoryRef","memoryId","secretId","secretValue"] }, pr: [["memoryRef", "memoryRef", 477], ["memoryId", "memoryId", 478], ["secretId", "secretId", 479], ["secretValue", "secretValue", 480]], ap: 481, kn: new Set(["memoryRef","memoryId","secretId","secretValue"]) },
   { f: 33, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [["string",["maxLength","minLength"]]], k: { "maxLength": 1024, "minLength": 1 } },
   { f: 33, p: "/properties/memoryId", t: ["string"], tv: "string", g: [["string",["maxLength","minLength"]]], k: { "maxLength": 512, "minLength": 1 } },
   { f: 33, p: "/properties/secretId", t: ["string"], tv: "string", g: [["string",["maxLength","minLength"]]], k: { "maxLength": 128, "minLength": 1 } },
   { f: 33, p: "/properties/secretValue", t: ["string"], tv: "string", g: [["string",["maxLength","minLength"]]], k: { "maxLength": 4096, "minLength": 8 } },
   { f: 33, p: "/additionalProperties", av: 1, b: true },
-  { f: 34, p: "", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["memoryRef","entries"] }, pr: [["memoryRef", "memoryRef", 483], ["entries", "entries", 484], ["secrets", "secrets", 493], ["runId", "runId", 499]], ap: 500, kn: new Set(["memoryRef","entries","secrets","runId"]) },
+  { f: 34, p: "", c: __c482, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["memoryRef","entries"] }, pr: [["memoryRef", "memoryRef", 483], ["entries", "entries", 484], ["secrets", "secrets", 493], ["runId", "runId", 499]], ap: 500, kn: new Set(["memoryRef","entries","secrets","runId"]) },
   { f: 34, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [["string",["maxLength","minLength"]]], k: { "maxLength": 1024, "minLength": 1 } },
   { f: 34, p: "/properties/entries", t: ["array"], tv: "array", g: [["array",["maxItems","minItems","items"]]], k: { "maxItems": 1000, "minItems": 1 }, it: 485 },
-  { f: 34, p: "/properties/entries/items", r: 486, ro: 1, g: [["any",["$ref"]]] },
-  { f: 34, p: "/$defs/HostSampleSeedEntry", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["content"] }, pr: [["content", "content", 487], ["tags", "tags", 488], ["ttlSeconds", "ttlSeconds", 490], ["tier", "tier", 491]], ap: 492, kn: new Set(["content","tags","ttlSeconds","tier"]) },
+  { f: 34, p: "/properties/entries/items", c: __c486, r: 486, ro: 1, g: [["any",["$ref"]]] },
+  { f: 34, p: "/$defs/HostSampleSeedEntry", c: __c486, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["content"] }, pr: [["content", "content", 487], ["tags", "tags", 488], ["ttlSeconds", "ttlSeconds", 490], ["tier", "tier", 491]], ap: 492, kn: new Set(["content","tags","ttlSeconds","tier"]) },
   { f: 34, p: "/$defs/HostSampleSeedEntry/properties/content", t: ["string"], tv: "string", g: [["string",["maxLength"]]], k: { "maxLength": 1048576 } },
   { f: 34, p: "/$defs/HostSampleSeedEntry/properties/tags", t: ["array"], tv: "array", g: [["array",["maxItems","items"]]], k: { "maxItems": 64 }, it: 489 },
   { f: 34, p: "/$defs/HostSampleSeedEntry/properties/tags/items", t: ["string"], tv: "string", g: [["string",["maxLength","minLength"]]], k: { "maxLength": 256, "minLength": 1 } },
@@ -4936,26 +5330,26 @@ const __S = [
   { f: 34, p: "/$defs/HostSampleSeedEntry/properties/tier", g: [["any",["enum"]]], k: { "enum": ["long-term","transactional"] } },
   { f: 34, p: "/$defs/HostSampleSeedEntry/additionalProperties", b: false },
   { f: 34, p: "/properties/secrets", t: ["array"], tv: "array", g: [["array",["maxItems","items"]]], k: { "maxItems": 100 }, it: 494 },
-  { f: 34, p: "/properties/secrets/items", r: 495, ro: 1, g: [["any",["$ref"]]] },
-  { f: 34, p: "/$defs/HostSampleSeedSecret", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["secretId","value"] }, pr: [["secretId", "secretId", 496], ["value", "value", 497]], ap: 498, kn: new Set(["secretId","value"]) },
+  { f: 34, p: "/properties/secrets/items", c: __c495, r: 495, ro: 1, g: [["any",["$ref"]]] },
+  { f: 34, p: "/$defs/HostSampleSeedSecret", c: __c495, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["secretId","value"] }, pr: [["secretId", "secretId", 496], ["value", "value", 497]], ap: 498, kn: new Set(["secretId","value"]) },
   { f: 34, p: "/$defs/HostSampleSeedSecret/properties/secretId", t: ["string"], tv: "string", g: [["string",["pattern"]]], k: { "pattern": "^[A-Za-z0-9._:-]{1,128}$" }, re: __RE4 },
   { f: 34, p: "/$defs/HostSampleSeedSecret/properties/value", t: ["string"], tv: "string", g: [["string",["maxLength","minLength"]]], k: { "maxLength": 4096, "minLength": 1 } },
   { f: 34, p: "/$defs/HostSampleSeedSecret/additionalProperties", b: false },
   { f: 34, p: "/properties/runId", t: ["string"], tv: "string", g: [["string",["maxLength","minLength"]]], k: { "maxLength": 199, "minLength": 1 } },
   { f: 34, p: "/additionalProperties", b: false },
-  { f: 35, p: "", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["memoryRef","runId","entries"] }, pr: [["memoryRef", "memoryRef", 502], ["runId", "runId", 503], ["entries", "entries", 504]], ap: 506, kn: new Set(["memoryRef","runId","entries"]) },
+  { f: 35, p: "", c: __c501, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["memoryRef","runId","entries"] }, pr: [["memoryRef", "memoryRef", 502], ["runId", "runId", 503], ["entries", "entries", 504]], ap: 506, kn: new Set(["memoryRef","runId","entries"]) },
   { f: 35, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [["string",["maxLength","minLength"]]], k: { "maxLength": 1024, "minLength": 1 } },
   { f: 35, p: "/properties/runId", t: ["string"], tv: "string", g: [["string",["maxLength","minLength"]]], k: { "maxLength": 512, "minLength": 1 } },
   { f: 35, p: "/properties/entries", t: ["array"], tv: "array", g: [["array",["items"]]], it: 505 },
-  { f: 35, p: "/properties/entries/items", r: 266, ro: 1, g: [["any",["$ref"]]] },
+  { f: 35, p: "/properties/entries/items", c: __c266, r: 266, ro: 1, g: [["any",["$ref"]]] },
   { f: 35, p: "/additionalProperties", av: 1, b: true },
-  { f: 36, p: "", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["question/ref"] }, pr: [["question/ref", "question~1ref", 508]], ap: 509, kn: new Set(["question/ref"]) },
+  { f: 36, p: "", c: __c507, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["question/ref"] }, pr: [["question/ref", "question~1ref", 508]], ap: 509, kn: new Set(["question/ref"]) },
   { f: 36, p: "/properties/question~1ref", t: ["string"], tv: "string", g: [["string",["maxLength","minLength"]]], k: { "maxLength": 512, "minLength": 1 } },
   { f: 36, p: "/additionalProperties", b: false },
-  { f: 37, p: "", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": [] }, pr: [["dropEventLog", "dropEventLog", 511]], ap: 512, kn: new Set(["dropEventLog"]) },
+  { f: 37, p: "", c: __c510, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": [] }, pr: [["dropEventLog", "dropEventLog", 511]], ap: 512, kn: new Set(["dropEventLog"]) },
   { f: 37, p: "/properties/dropEventLog", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 37, p: "/additionalProperties", b: false },
-  { f: 38, p: "", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["runId","memoryRef","memoryId","fromSeq","expectedAtFork","current"] }, pr: [["runId", "runId", 514], ["memoryRef", "memoryRef", 515], ["memoryId", "memoryId", 516], ["fromSeq", "fromSeq", 517], ["expectedAtFork", "expectedAtFork", 518], ["current", "current", 519]], ap: 520, kn: new Set(["runId","memoryRef","memoryId","fromSeq","expectedAtFork","current"]) },
+  { f: 38, p: "", c: __c513, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["runId","memoryRef","memoryId","fromSeq","expectedAtFork","current"] }, pr: [["runId", "runId", 514], ["memoryRef", "memoryRef", 515], ["memoryId", "memoryId", 516], ["fromSeq", "fromSeq", 517], ["expectedAtFork", "expectedAtFork", 518], ["current", "current", 519]], ap: 520, kn: new Set(["runId","memoryRef","memoryId","fromSeq","expectedAtFork","current"]) },
   { f: 38, p: "/properties/runId", t: ["string"], tv: "string", g: [["string",["maxLength","minLength"]]], k: { "maxLength": 512, "minLength": 1 } },
   { f: 38, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [["string",["maxLength","minLength"]]], k: { "maxLength": 1024, "minLength": 1 } },
   { f: 38, p: "/properties/memoryId", t: ["string"], tv: "string", g: [["string",["maxLength","minLength"]]], k: { "maxLength": 512, "minLength": 1 } },
@@ -4963,16 +5357,16 @@ const __S = [
   { f: 38, p: "/properties/expectedAtFork", t: ["string"], tv: "string", ut: 1, g: [] },
   { f: 38, p: "/properties/current", t: ["string"], tv: "string", ut: 1, g: [] },
   { f: 38, p: "/additionalProperties", av: 1, b: true },
-  { f: 39, p: "/$defs/AnswerToken", t: ["string"], tv: "string", g: [["string",["pattern"]]], k: { "pattern": "^[a-z0-9][a-z0-9._-]{0,63}$" }, re: __RE5 },
-  { f: 40, p: "/$defs/AnswerValue", g: [["any",["anyOf"]]], any: [523,524] },
-  { f: 40, p: "/$defs/AnswerValue/anyOf/0", r: 521, ro: 1, g: [["any",["$ref"]]] },
-  { f: 40, p: "/$defs/AnswerValue/anyOf/1", t: ["array"], tv: "array", g: [["array",["maxItems","items","uniqueItems"]]], k: { "maxItems": 24, "uniqueItems": true }, it: 525, uq: null },
-  { f: 40, p: "/$defs/AnswerValue/anyOf/1/items", r: 521, ro: 1, g: [["any",["$ref"]]] },
-  { f: 41, p: "", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["schema"] }, pr: [["schema", "schema", 527], ["retention", "retention", 528], ["trace_level", "trace_level", 549], ["egress", "egress", 558], ["verification_rigor", "verification_rigor", 568], ["escalation_threshold", "escalation_threshold", 586]], ap: 600, kn: new Set(["schema","retention","trace_level","egress","verification_rigor","escalation_threshold"]) },
+  { f: 39, p: "/$defs/AnswerToken", c: __c521, t: ["string"], tv: "string", g: [["string",["pattern"]]], k: { "pattern": "^[a-z0-9][a-z0-9._-]{0,63}$" }, re: __RE5 },
+  { f: 40, p: "/$defs/AnswerValue", c: __c522, g: [["any",["anyOf"]]], any: [523,524] },
+  { f: 40, p: "/$defs/AnswerValue/anyOf/0", c: __c521, r: 521, ro: 1, g: [["any",["$ref"]]] },
+  { f: 40, p: "/$defs/AnswerValue/anyOf/1", c: __c524, t: ["array"], tv: "array", g: [["array",["maxItems","items","uniqueItems"]]], k: { "maxItems": 24, "uniqueItems": true }, it: 525, uq: null },
+  { f: 40, p: "/$defs/AnswerValue/anyOf/1/items", c: __c521, r: 521, ro: 1, g: [["any",["$ref"]]] },
+  { f: 41, p: "", c: __c526, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["schema"] }, pr: [["schema", "schema", 527], ["retention", "retention", 528], ["trace_level", "trace_level", 549], ["egress", "egress", 558], ["verification_rigor", "verification_rigor", 568], ["escalation_threshold", "escalation_threshold", 586]], ap: 600, kn: new Set(["schema","retention","trace_level","egress","verification_rigor","escalation_threshold"]) },
   { f: 41, p: "/properties/schema", g: [["any",["const"]]], k: { "const": "inquirium.assistant-config.v1" } },
-  { f: 41, p: "/properties/retention", r: 529, ro: 1, g: [["any",["$ref"]]] },
-  { f: 41, p: "/$defs/RetentionByClass", r: 530, t: ["object"], tv: "object", g: [["any",["$ref"]],["object",["additionalProperties","properties"]]], pr: [["default", "default", 538], ["by_class", "by_class", 543]], ap: 548, kn: new Set(["default","by_class"]) },
-  { f: 25, p: "/$defs/ClassKeyed", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["default"] }, pr: [["default", "default", 531], ["by_class", "by_class", 532]], ap: 537, kn: new Set(["default","by_class"]) },
+  { f: 41, p: "/properties/retention", c: __c529, r: 529, ro: 1, g: [["any",["$ref"]]] },
+  { f: 41, p: "/$defs/RetentionByClass", c: __c529, r: 530, t: ["object"], tv: "object", g: [["any",["$ref"]],["object",["additionalProperties","properties"]]], pr: [["default", "default", 538], ["by_class", "by_class", 543]], ap: 548, kn: new Set(["default","by_class"]) },
+  { f: 25, p: "/$defs/ClassKeyed", c: __c530, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["default"] }, pr: [["default", "default", 531], ["by_class", "by_class", 532]], ap: 537, kn: new Set(["default","by_class"]) },
   { f: 25, p: "/$defs/ClassKeyed/properties/default", av: 1, g: [] },
   { f: 25, p: "/$defs/ClassKeyed/properties/by_class", t: ["object"], tv: "object", g: [["object",["additionalProperties","properties"]]], pr: [["public", "public", 533], ["community", "community", 534], ["personal", "personal", 535]], ap: 536, kn: new Set(["public","community","personal"]) },
   { f: 25, p: "/$defs/ClassKeyed/properties/by_class/properties/public", av: 1, g: [] },
@@ -4980,39 +5374,39 @@ const __S = [
   { f: 25, p: "/$defs/ClassKeyed/properties/by_class/properties/personal", av: 1, g: [] },
   { f: 25, p: "/$defs/ClassKeyed/properties/by_class/additionalProperties", b: false },
   { f: 25, p: "/$defs/ClassKeyed/additionalProperties", b: false },
-  { f: 41, p: "/$defs/RetentionByClass/properties/default", r: 539, ro: 1, g: [["any",["$ref"]]] },
-  { f: 41, p: "/$defs/RetentionProfile", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["max_age"] }, pr: [["max_age", "max_age", 540], ["on_expiry", "on_expiry", 541]], ap: 542, kn: new Set(["max_age","on_expiry"]) },
+  { f: 41, p: "/$defs/RetentionByClass/properties/default", c: __c539, r: 539, ro: 1, g: [["any",["$ref"]]] },
+  { f: 41, p: "/$defs/RetentionProfile", c: __c539, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["max_age"] }, pr: [["max_age", "max_age", 540], ["on_expiry", "on_expiry", 541]], ap: 542, kn: new Set(["max_age","on_expiry"]) },
   { f: 41, p: "/$defs/RetentionProfile/properties/max_age", t: ["string"], tv: "string", g: [["string",["format"]]], k: { "format": "duration" }, fm: __fmtDuration },
   { f: 41, p: "/$defs/RetentionProfile/properties/on_expiry", g: [["any",["enum"]]], k: { "enum": ["excise","archive"] } },
   { f: 41, p: "/$defs/RetentionProfile/additionalProperties", b: false },
   { f: 41, p: "/$defs/RetentionByClass/properties/by_class", t: ["object"], tv: "object", g: [["object",["additionalProperties","properties"]]], pr: [["public", "public", 544], ["community", "community", 545], ["personal", "personal", 546]], ap: 547, kn: new Set(["public","community","personal"]) },
-  { f: 41, p: "/$defs/RetentionByClass/properties/by_class/properties/public", r: 539, ro: 1, g: [["any",["$ref"]]] },
-  { f: 41, p: "/$defs/RetentionByClass/properties/by_class/properties/community", r: 539, ro: 1, g: [["any",["$ref"]]] },
-  { f: 41, p: "/$defs/RetentionByClass/properties/by_class/properties/personal", r: 539, ro: 1, g: [["any",["$ref"]]] },
+  { f: 41, p: "/$defs/RetentionByClass/properties/by_class/properties/public", c: __c539, r: 539, ro: 1, g: [["any",["$ref"]]] },
+  { f: 41, p: "/$defs/RetentionByClass/properties/by_class/properties/community", c: __c539, r: 539, ro: 1, g: [["any",["$ref"]]] },
+  { f: 41, p: "/$defs/RetentionByClass/properties/by_class/properties/personal", c: __c539, r: 539, ro: 1, g: [["any",["$ref"]]] },
   { f: 41, p: "/$defs/RetentionByClass/properties/by_class/additionalProperties", b: false },
   { f: 41, p: "/$defs/RetentionByClass/additionalProperties", b: false },
-  { f: 41, p: "/properties/trace_level", r: 550, ro: 1, g: [["any",["$ref"]]] },
-  { f: 41, p: "/$defs/TraceLevelByClass", r: 530, t: ["object"], tv: "object", g: [["any",["$ref"]],["object",["additionalProperties","properties"]]], pr: [["default", "default", 551], ["by_class", "by_class", 552]], ap: 557, kn: new Set(["default","by_class"]) },
-  { f: 41, p: "/$defs/TraceLevelByClass/properties/default", r: 384, ro: 1, g: [["any",["$ref"]]] },
+  { f: 41, p: "/properties/trace_level", c: __c550, r: 550, ro: 1, g: [["any",["$ref"]]] },
+  { f: 41, p: "/$defs/TraceLevelByClass", c: __c550, r: 530, t: ["object"], tv: "object", g: [["any",["$ref"]],["object",["additionalProperties","properties"]]], pr: [["default", "default", 551], ["by_class", "by_class", 552]], ap: 557, kn: new Set(["default","by_class"]) },
+  { f: 41, p: "/$defs/TraceLevelByClass/properties/default", c: __c384, r: 384, ro: 1, g: [["any",["$ref"]]] },
   { f: 41, p: "/$defs/TraceLevelByClass/properties/by_class", t: ["object"], tv: "object", g: [["object",["additionalProperties","properties"]]], pr: [["public", "public", 553], ["community", "community", 554], ["personal", "personal", 555]], ap: 556, kn: new Set(["public","community","personal"]) },
-  { f: 41, p: "/$defs/TraceLevelByClass/properties/by_class/properties/public", r: 384, ro: 1, g: [["any",["$ref"]]] },
-  { f: 41, p: "/$defs/TraceLevelByClass/properties/by_class/properties/community", r: 384, ro: 1, g: [["any",["$ref"]]] },
-  { f: 41, p: "/$defs/TraceLevelByClass/properties/by_class/properties/personal", r: 384, ro: 1, g: [["any",["$ref"]]] },
+  { f: 41, p: "/$defs/TraceLevelByClass/properties/by_class/properties/public", c: __c384, r: 384, ro: 1, g: [["any",["$ref"]]] },
+  { f: 41, p: "/$defs/TraceLevelByClass/properties/by_class/properties/community", c: __c384, r: 384, ro: 1, g: [["any",["$ref"]]] },
+  { f: 41, p: "/$defs/TraceLevelByClass/properties/by_class/properties/personal", c: __c384, r: 384, ro: 1, g: [["any",["$ref"]]] },
   { f: 41, p: "/$defs/TraceLevelByClass/properties/by_class/additionalProperties", b: false },
   { f: 41, p: "/$defs/TraceLevelByClass/additionalProperties", b: false },
-  { f: 41, p: "/properties/egress", r: 559, ro: 1, g: [["any",["$ref"]]] },
-  { f: 41, p: "/$defs/EgressByClass", r: 530, t: ["object"], tv: "object", g: [["any",["$ref"]],["object",["additionalProperties","properties"]]], pr: [["default", "default", 560], ["by_class", "by_class", 562]], ap: 567, kn: new Set(["default","by_class"]) },
-  { f: 41, p: "/$defs/EgressByClass/properties/default", r: 561, ro: 1, g: [["any",["$ref"]]] },
-  { f: 41, p: "/$defs/Egress", g: [["any",["enum"]]], k: { "enum": ["deny","allow_accepting_remote"] } },
+  { f: 41, p: "/properties/egress", c: __c559, r: 559, ro: 1, g: [["any",["$ref"]]] },
+  { f: 41, p: "/$defs/EgressByClass", c: __c559, r: 530, t: ["object"], tv: "object", g: [["any",["$ref"]],["object",["additionalProperties","properties"]]], pr: [["default", "default", 560], ["by_class", "by_class", 562]], ap: 567, kn: new Set(["default","by_class"]) },
+  { f: 41, p: "/$defs/EgressByClass/properties/default", c: __c561, r: 561, ro: 1, g: [["any",["$ref"]]] },
+  { f: 41, p: "/$defs/Egress", c: __c561, g: [["any",["enum"]]], k: { "enum": ["deny","allow_accepting_remote"] } },
   { f: 41, p: "/$defs/EgressByClass/properties/by_class", t: ["object"], tv: "object", g: [["object",["additionalProperties","properties"]]], pr: [["public", "public", 563], ["community", "community", 564], ["personal", "personal", 565]], ap: 566, kn: new Set(["public","community","personal"]) },
-  { f: 41, p: "/$defs/EgressByClass/properties/by_class/properties/public", r: 561, ro: 1, g: [["any",["$ref"]]] },
-  { f: 41, p: "/$defs/EgressByClass/properties/by_class/properties/community", r: 561, ro: 1, g: [["any",["$ref"]]] },
-  { f: 41, p: "/$defs/EgressByClass/properties/by_class/properties/personal", r: 561, ro: 1, g: [["any",["$ref"]]] },
+  { f: 41, p: "/$defs/EgressByClass/properties/by_class/properties/public", c: __c561, r: 561, ro: 1, g: [["any",["$ref"]]] },
+  { f: 41, p: "/$defs/EgressByClass/properties/by_class/properties/community", c: __c561, r: 561, ro: 1, g: [["any",["$ref"]]] },
+  { f: 41, p: "/$defs/EgressByClass/properties/by_class/properties/personal", c: __c561, r: 561, ro: 1, g: [["any",["$ref"]]] },
   { f: 41, p: "/$defs/EgressByClass/properties/by_class/additionalProperties", b: false },
   { f: 41, p: "/$defs/EgressByClass/additionalProperties", b: false },
-  { f: 41, p: "/properties/verification_rigor", r: 569, ro: 1, g: [["any",["$ref"]]] },
-  { f: 41, p: "/$defs/VerificationRigorByMode", r: 570, t: ["object"], tv: "object", g: [["any",["$ref"]],["object",["additionalProperties","properties"]]], pr: [["default", "default", 578], ["by_mode", "by_mode", 580]], ap: 585, kn: new Set(["default","by_mode"]) },
-  { f: 42, p: "/$defs/ModeKeyed", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["default"] }, pr: [["default", "default", 571], ["by_mode", "by_mode", 572]], ap: 577, kn: new Set(["default","by_mode"]) },
+  { f: 41, p: "/properties/verification_rigor", c: __c569, r: 569, ro: 1, g: [["any",["$ref"]]] },
+  { f: 41, p: "/$defs/VerificationRigorByMode", c: __c569, r: 570, t: ["object"], tv: "object", g: [["any",["$ref"]],["object",["additionalProperties","properties"]]], pr: [["default", "default", 578], ["by_mode", "by_mode", 580]], ap: 585, kn: new Set(["default","by_mode"]) },
+  { f: 42, p: "/$defs/ModeKeyed", c: __c570, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["default"] }, pr: [["default", "default", 571], ["by_mode", "by_mode", 572]], ap: 577, kn: new Set(["default","by_mode"]) },
   { f: 42, p: "/$defs/ModeKeyed/properties/default", av: 1, g: [] },
   { f: 42, p: "/$defs/ModeKeyed/properties/by_mode", t: ["object"], tv: "object", g: [["object",["additionalProperties","properties"]]], pr: [["commons", "commons", 573], ["support", "support", 574], ["crisis", "crisis", 575]], ap: 576, kn: new Set(["commons","support","crisis"]) },
   { f: 42, p: "/$defs/ModeKeyed/properties/by_mode/properties/commons", av: 1, g: [] },
@@ -5020,30 +5414,30 @@ const __S = [
   { f: 42, p: "/$defs/ModeKeyed/properties/by_mode/properties/crisis", av: 1, g: [] },
   { f: 42, p: "/$defs/ModeKeyed/properties/by_mode/additionalProperties", b: false },
   { f: 42, p: "/$defs/ModeKeyed/additionalProperties", b: false },
-  { f: 41, p: "/$defs/VerificationRigorByMode/properties/default", r: 579, ro: 1, g: [["any",["$ref"]]] },
-  { f: 41, p: "/$defs/VerificationRigor", g: [["any",["enum"]]], k: { "enum": ["standard","elevated","strict"] } },
+  { f: 41, p: "/$defs/VerificationRigorByMode/properties/default", c: __c579, r: 579, ro: 1, g: [["any",["$ref"]]] },
+  { f: 41, p: "/$defs/VerificationRigor", c: __c579, g: [["any",["enum"]]], k: { "enum": ["standard","elevated","strict"] } },
   { f: 41, p: "/$defs/VerificationRigorByMode/properties/by_mode", t: ["object"], tv: "object", g: [["object",["additionalProperties","properties"]]], pr: [["commons", "commons", 581], ["support", "support", 582], ["crisis", "crisis", 583]], ap: 584, kn: new Set(["commons","support","crisis"]) },
-  { f: 41, p: "/$defs/VerificationRigorByMode/properties/by_mode/properties/commons", r: 579, ro: 1, g: [["any",["$ref"]]] },
-  { f: 41, p: "/$defs/VerificationRigorByMode/properties/by_mode/properties/support", r: 579, ro: 1, g: [["any",["$ref"]]] },
-  { f: 41, p: "/$defs/VerificationRigorByMode/properties/by_mode/properties/crisis", r: 579, ro: 1, g: [["any",["$ref"]]] },
+  { f: 41, p: "/$defs/VerificationRigorByMode/properties/by_mode/properties/commons", c: __c579, r: 579, ro: 1, g: [["any",["$ref"]]] },
+  { f: 41, p: "/$defs/VerificationRigorByMode/properties/by_mode/properties/support", c: __c579, r: 579, ro: 1, g: [["any",["$ref"]]] },
+  { f: 41, p: "/$defs/VerificationRigorByMode/properties/by_mode/properties/crisis", c: __c579, r: 579, ro: 1, g: [["any",["$ref"]]] },
   { f: 41, p: "/$defs/VerificationRigorByMode/properties/by_mode/additionalProperties", b: false },
   { f: 41, p: "/$defs/VerificationRigorByMode/additionalProperties", b: false },
-  { f: 41, p: "/properties/escalation_threshold", r: 587, ro: 1, g: [["any",["$ref"]]] },
-  { f: 41, p: "/$defs/EscalationThresholdByMode", r: 570, t: ["object"], tv: "object", g: [["any",["$ref"]],["object",["additionalProperties","properties"]]], pr: [["default", "default", 588], ["by_mode", "by_mode", 594]], ap: 599, kn: new Set(["default","by_mode"]) },
-  { f: 41, p: "/$defs/EscalationThresholdByMode/properties/default", r: 589, ro: 1, g: [["any",["$ref"]]] },
-  { f: 41, p: "/$defs/EscalationThreshold", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["escalate"] }, pr: [["escalate", "escalate", 590]], ap: 593, kn: new Set(["escalate"]) },
+  { f: 41, p: "/properties/escalation_threshold", c: __c587, r: 587, ro: 1, g: [["any",["$ref"]]] },
+  { f: 41, p: "/$defs/EscalationThresholdByMode", c: __c587, r: 570, t: ["object"], tv: "object", g: [["any",["$ref"]],["object",["additionalProperties","properties"]]], pr: [["default", "default", 588], ["by_mode", "by_mode", 594]], ap: 599, kn: new Set(["default","by_mode"]) },
+  { f: 41, p: "/$defs/EscalationThresholdByMode/properties/default", c: __c589, r: 589, ro: 1, g: [["any",["$ref"]]] },
+  { f: 41, p: "/$defs/EscalationThreshold", c: __c589, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["escalate"] }, pr: [["escalate", "escalate", 590]], ap: 593, kn: new Set(["escalate"]) },
   { f: 41, p: "/$defs/EscalationThreshold/properties/escalate", t: ["array"], tv: "array", g: [["array",["items","uniqueItems"]]], k: { "uniqueItems": true }, it: 591, uq: null },
-  { f: 41, p: "/$defs/EscalationThreshold/properties/escalate/items", r: 592, ro: 1, g: [["any",["$ref"]]] },
-  { f: 41, p: "/$defs/EscalationTrigger", g: [["any",["enum"]]], k: { "enum": ["operator-decision","sustained-degradation","boundary-risk","pre-egress-confirmation","crisis-candidate"] } },
+  { f: 41, p: "/$defs/EscalationThreshold/properties/escalate/items", c: __c592, r: 592, ro: 1, g: [["any",["$ref"]]] },
+  { f: 41, p: "/$defs/EscalationTrigger", c: __c592, g: [["any",["enum"]]], k: { "enum": ["operator-decision","sustained-degradation","boundary-risk","pre-egress-confirmation","crisis-candidate"] } },
   { f: 41, p: "/$defs/EscalationThreshold/additionalProperties", b: false },
   { f: 41, p: "/$defs/EscalationThresholdByMode/properties/by_mode", t: ["object"], tv: "object", g: [["object",["additionalProperties","properties"]]], pr: [["commons", "commons", 595], ["support", "support", 596], ["crisis", "crisis", 597]], ap: 598, kn: new Set(["commons","support","crisis"]) },
-  { f: 41, p: "/$defs/EscalationThresholdByMode/properties/by_mode/properties/commons", r: 589, ro: 1, g: [["any",["$ref"]]] },
-  { f: 41, p: "/$defs/EscalationThresholdByMode/properties/by_mode/properties/support", r: 589, ro: 1, g: [["any",["$ref"]]] },
-  { f: 41, p: "/$defs/EscalationThresholdByMode/properties/by_mode/properties/crisis", r: 589, ro: 1, g: [["any",["$ref"]]] },
+  { f: 41, p: "/$defs/EscalationThresholdByMode/properties/by_mode/properties/commons", c: __c589, r: 589, ro: 1, g: [["any",["$ref"]]] },
+  { f: 41, p: "/$defs/EscalationThresholdByMode/properties/by_mode/properties/support", c: __c589, r: 589, ro: 1, g: [["any",["$ref"]]] },
+  { f: 41, p: "/$defs/EscalationThresholdByMode/properties/by_mode/properties/crisis", c: __c589, r: 589, ro: 1, g: [["any",["$ref"]]] },
   { f: 41, p: "/$defs/EscalationThresholdByMode/properties/by_mode/additionalProperties", b: false },
   { f: 41, p: "/$defs/EscalationThresholdByMode/additionalProperties", b: false },
   { f: 41, p: "/additionalProperties", b: false },
-  { f: 43, p: "", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["schema","initiation"] }, pr: [["schema", "schema", 602], ["ui_profile", "ui_profile", 603], ["surface", "surface", 604], ["pinned", "pinned", 605], ["hidden", "hidden", 606], ["initiation", "initiation", 607], ["show_activity_feed", "show_activity_feed", 608], ["show_confidence", "show_confidence", 609], ["streak_count", "streak_count", 610], ["nudge_after", "nudge_after", 612]], ap: 614, kn: new Set(["schema","ui_profile","surface","pinned","hidden","initiation","show_activity_feed","show_confidence","streak_count","nudge_after"]) },
+  { f: 43, p: "", c: __c601, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["schema","initiation"] }, pr: [["schema", "schema", 602], ["ui_profile", "ui_profile", 603], ["surface", "surface", 604], ["pinned", "pinned", 605], ["hidden", "hidden", 606], ["initiation", "initiation", 607], ["show_activity_feed", "show_activity_feed", 608], ["show_confidence", "show_confidence", 609], ["streak_count", "streak_count", 610], ["nudge_after", "nudge_after", 612]], ap: 614, kn: new Set(["schema","ui_profile","surface","pinned","hidden","initiation","show_activity_feed","show_confidence","streak_count","nudge_after"]) },
   { f: 43, p: "/properties/schema", g: [["any",["const"]]], k: { "const": "inquirium.assistant-ui-preferences.v1" } },
   { f: 43, p: "/properties/ui_profile", t: ["string"], tv: "string", g: [["string",["minLength"]]], k: { "minLength": 1 } },
   { f: 43, p: "/properties/surface", g: [["any",["enum"]]], k: { "enum": ["contact-rail","assistant-section"] } },
@@ -5053,27 +5447,27 @@ const __S = [
   { f: 43, p: "/properties/show_activity_feed", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 43, p: "/properties/show_confidence", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 43, p: "/properties/streak_count", g: [["any",["not"]]], no: 611 },
-  { f: 43, p: "/properties/streak_count/not", av: 1, g: [] },
+  { f: 43, p: "/properties/streak_count/not", av: 1, c: __c611, g: [] },
   { f: 43, p: "/properties/nudge_after", g: [["any",["not"]]], no: 613 },
-  { f: 43, p: "/properties/nudge_after/not", av: 1, g: [] },
+  { f: 43, p: "/properties/nudge_after/not", av: 1, c: __c613, g: [] },
   { f: 43, p: "/additionalProperties", b: false },
-  { f: 44, p: "", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["schema","profile/id","anchor","requires","guarantees","conformance/max-age"] }, pr: [["schema", "schema", 616], ["profile/id", "profile~1id", 617], ["anchor", "anchor", 618], ["requires", "requires", 619], ["guarantees", "guarantees", 630], ["conformance/max-age", "conformance~1max-age", 637]], ap: 638, kn: new Set(["schema","profile/id","anchor","requires","guarantees","conformance/max-age"]) },
+  { f: 44, p: "", c: __c615, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["schema","profile/id","anchor","requires","guarantees","conformance/max-age"] }, pr: [["schema", "schema", 616], ["profile/id", "profile~1id", 617], ["anchor", "anchor", 618], ["requires", "requires", 619], ["guarantees", "guarantees", 630], ["conformance/max-age", "conformance~1max-age", 637]], ap: 638, kn: new Set(["schema","profile/id","anchor","requires","guarantees","conformance/max-age"]) },
   { f: 44, p: "/properties/schema", g: [["any",["const"]]], k: { "const": "inquirium.baseline-assistant-profile.v1" } },
   { f: 44, p: "/properties/profile~1id", g: [["any",["const"]]], k: { "const": "baseline-assistant" } },
   { f: 44, p: "/properties/anchor", g: [["any",["const"]]], k: { "const": "UNIVERSAL-BASIC-COMPUTE" } },
-  { f: 44, p: "/properties/requires", r: 620, ro: 1, g: [["any",["$ref"]]] },
-  { f: 44, p: "/$defs/ProfileRequirements", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["operations","min_context_window","tool_surface","transports","max_output_tokens"] }, pr: [["operations", "operations", 621], ["min_context_window", "min_context_window", 624], ["tool_surface", "tool_surface", 625], ["transports", "transports", 626], ["max_output_tokens", "max_output_tokens", 628]], ap: 629, kn: new Set(["operations","min_context_window","tool_surface","transports","max_output_tokens"]) },
+  { f: 44, p: "/properties/requires", c: __c620, r: 620, ro: 1, g: [["any",["$ref"]]] },
+  { f: 44, p: "/$defs/ProfileRequirements", c: __c620, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["operations","min_context_window","tool_surface","transports","max_output_tokens"] }, pr: [["operations", "operations", 621], ["min_context_window", "min_context_window", 624], ["tool_surface", "tool_surface", 625], ["transports", "transports", 626], ["max_output_tokens", "max_output_tokens", 628]], ap: 629, kn: new Set(["operations","min_context_window","tool_surface","transports","max_output_tokens"]) },
   { f: 44, p: "/$defs/ProfileRequirements/properties/operations", t: ["array"], tv: "array", g: [["array",["items","contains","uniqueItems"]]], k: { "uniqueItems": true }, it: 622, co: 623, uq: null },
   { f: 44, p: "/$defs/ProfileRequirements/properties/operations/items", g: [["any",["enum"]]], k: { "enum": ["generate","embed","batch_embed"] } },
-  { f: 44, p: "/$defs/ProfileRequirements/properties/operations/contains", g: [["any",["const"]]], k: { "const": "generate" } },
+  { f: 44, p: "/$defs/ProfileRequirements/properties/operations/contains", c: __c623, g: [["any",["const"]]], k: { "const": "generate" } },
   { f: 44, p: "/$defs/ProfileRequirements/properties/min_context_window", t: ["integer"], tv: "integer", ut: 1, g: [["number",["minimum"]]], k: { "minimum": 512 } },
   { f: 44, p: "/$defs/ProfileRequirements/properties/tool_surface", g: [["any",["const"]]], k: { "const": "none" } },
   { f: 44, p: "/$defs/ProfileRequirements/properties/transports", t: ["array"], tv: "array", g: [["array",["minItems","items","uniqueItems"]]], k: { "minItems": 1, "uniqueItems": true }, it: 627, uq: null },
   { f: 44, p: "/$defs/ProfileRequirements/properties/transports/items", g: [["any",["enum"]]], k: { "enum": ["http_local","command_stdio"] } },
   { f: 44, p: "/$defs/ProfileRequirements/properties/max_output_tokens", t: ["integer"], tv: "integer", ut: 1, g: [["number",["minimum"]]], k: { "minimum": 1 } },
   { f: 44, p: "/$defs/ProfileRequirements/additionalProperties", b: false },
-  { f: 44, p: "/properties/guarantees", r: 631, ro: 1, g: [["any",["$ref"]]] },
-  { f: 44, p: "/$defs/ProfileGuarantees", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["no_telemetry_egress","no_remote_fallback","works_offline","no_economic_gating"] }, pr: [["no_telemetry_egress", "no_telemetry_egress", 632], ["no_remote_fallback", "no_remote_fallback", 633], ["works_offline", "works_offline", 634], ["no_economic_gating", "no_economic_gating", 635]], ap: 636, kn: new Set(["no_telemetry_egress","no_remote_fallback","works_offline","no_economic_gating"]) },
+  { f: 44, p: "/properties/guarantees", c: __c631, r: 631, ro: 1, g: [["any",["$ref"]]] },
+  { f: 44, p: "/$defs/ProfileGuarantees", c: __c631, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["no_telemetry_egress","no_remote_fallback","works_offline","no_economic_gating"] }, pr: [["no_telemetry_egress", "no_telemetry_egress", 632], ["no_remote_fallback", "no_remote_fallback", 633], ["works_offline", "works_offline", 634], ["no_economic_gating", "no_economic_gating", 635]], ap: 636, kn: new Set(["no_telemetry_egress","no_remote_fallback","works_offline","no_economic_gating"]) },
   { f: 44, p: "/$defs/ProfileGuarantees/properties/no_telemetry_egress", g: [["any",["const"]]], k: { "const": true } },
   { f: 44, p: "/$defs/ProfileGuarantees/properties/no_remote_fallback", g: [["any",["const"]]], k: { "const": true } },
   { f: 44, p: "/$defs/ProfileGuarantees/properties/works_offline", g: [["any",["const"]]], k: { "const": true } },
@@ -5081,96 +5475,96 @@ const __S = [
   { f: 44, p: "/$defs/ProfileGuarantees/additionalProperties", b: false },
   { f: 44, p: "/properties/conformance~1max-age", t: ["string"], tv: "string", g: [["string",["format"]]], k: { "format": "duration" }, fm: __fmtDuration },
   { f: 44, p: "/additionalProperties", b: false },
-  { f: 45, p: "", t: ["object"], tv: "object", g: [["any",["allOf"]],["object",["required","additionalProperties","properties"]]], k: { "required": ["schema","report/id","runtime/ref","profile/id","environment/ref","time/generated-at","time/expires-at","status","checks","overall/passed"] }, pr: [["schema", "schema", 640], ["report/id", "report~1id", 641], ["runtime/ref", "runtime~1ref", 642], ["model.binding/ref", "model.binding~1ref", 643], ["profile/id", "profile~1id", 644], ["environment/ref", "environment~1ref", 645], ["time/generated-at", "time~1generated-at", 646], ["time/expires-at", "time~1expires-at", 647], ["status", "status", 648], ["checks", "checks", 649], ["overall/passed", "overall~1passed", 657]], ap: 658, kn: new Set(["schema","report/id","runtime/ref","model.binding/ref","profile/id","environment/ref","time/generated-at","time/expires-at","status","checks","overall/passed"]), all: [659] },
+  { f: 45, p: "", c: __c639, t: ["object"], tv: "object", g: [["any",["allOf"]],["object",["required","additionalProperties","properties"]]], k: { "required": ["schema","report/id","runtime/ref","profile/id","environment/ref","time/generated-at","time/expires-at","status","checks","overall/passed"] }, pr: [["schema", "schema", 640], ["report/id", "report~1id", 641], ["runtime/ref", "runtime~1ref", 642], ["model.binding/ref", "model.binding~1ref", 643], ["profile/id", "profile~1id", 644], ["environment/ref", "environment~1ref", 645], ["time/generated-at", "time~1generated-at", 646], ["time/expires-at", "time~1expires-at", 647], ["status", "status", 648], ["checks", "checks", 649], ["overall/passed", "overall~1passed", 657]], ap: 658, kn: new Set(["schema","report/id","runtime/ref","model.binding/ref","profile/id","environment/ref","time/generated-at","time/expires-at","status","checks","overall/passed"]), all: [659] },
   { f: 45, p: "/properties/schema", g: [["any",["const"]]], k: { "const": "inquirium.baseline-assistant-conformance-report.v1" } },
   { f: 45, p: "/properties/report~1id", t: ["string"], tv: "string", g: [["string",["minLength"]]], k: { "minLength": 1 } },
-  { f: 45, p: "/properties/runtime~1ref", r: 361, ro: 1, g: [["any",["$ref"]]] },
-  { f: 45, p: "/properties/model.binding~1ref", r: 363, ro: 1, g: [["any",["$ref"]]] },
+  { f: 45, p: "/properties/runtime~1ref", c: __c361, r: 361, ro: 1, g: [["any",["$ref"]]] },
+  { f: 45, p: "/properties/model.binding~1ref", c: __c363, r: 363, ro: 1, g: [["any",["$ref"]]] },
   { f: 45, p: "/properties/profile~1id", g: [["any",["const"]]], k: { "const": "baseline-assistant" } },
   { f: 45, p: "/properties/environment~1ref", t: ["string"], tv: "string", g: [["string",["minLength"]]], k: { "minLength": 1 } },
   { f: 45, p: "/properties/time~1generated-at", t: ["string"], tv: "string", g: [["string",["format"]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 45, p: "/properties/time~1expires-at", t: ["string"], tv: "string", g: [["string",["format"]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 45, p: "/properties/status", g: [["any",["enum"]]], k: { "enum": ["fresh","stale"] } },
   { f: 45, p: "/properties/checks", t: ["array"], tv: "array", g: [["array",["minItems","items"]]], k: { "minItems": 1 }, it: 650 },
-  { f: 45, p: "/properties/checks/items", r: 651, ro: 1, g: [["any",["$ref"]]] },
-  { f: 45, p: "/$defs/ConformanceCheck", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["check/id","clause","result"] }, pr: [["check/id", "check~1id", 652], ["clause", "clause", 653], ["result", "result", 654], ["detail/code", "detail~1code", 655]], ap: 656, kn: new Set(["check/id","clause","result","detail/code"]) },
-  { f: 45, p: "/$defs/ConformanceCheck/properties/check~1id", r: 394, ro: 1, g: [["any",["$ref"]]] },
+  { f: 45, p: "/properties/checks/items", c: __c651, r: 651, ro: 1, g: [["any",["$ref"]]] },
+  { f: 45, p: "/$defs/ConformanceCheck", c: __c651, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["check/id","clause","result"] }, pr: [["check/id", "check~1id", 652], ["clause", "clause", 653], ["result", "result", 654], ["detail/code", "detail~1code", 655]], ap: 656, kn: new Set(["check/id","clause","result","detail/code"]) },
+  { f: 45, p: "/$defs/ConformanceCheck/properties/check~1id", c: __c394, r: 394, ro: 1, g: [["any",["$ref"]]] },
   { f: 45, p: "/$defs/ConformanceCheck/properties/clause", t: ["string"], tv: "string", g: [["string",["pattern"]]], k: { "pattern": "^/" }, re: __RE8 },
   { f: 45, p: "/$defs/ConformanceCheck/properties/result", g: [["any",["enum"]]], k: { "enum": ["pass","fail"] } },
-  { f: 45, p: "/$defs/ConformanceCheck/properties/detail~1code", r: 394, ro: 1, g: [["any",["$ref"]]] },
+  { f: 45, p: "/$defs/ConformanceCheck/properties/detail~1code", c: __c394, r: 394, ro: 1, g: [["any",["$ref"]]] },
   { f: 45, p: "/$defs/ConformanceCheck/additionalProperties", b: false },
   { f: 45, p: "/properties/overall~1passed", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 45, p: "/additionalProperties", b: false },
   { f: 45, p: "/allOf/0", g: [["any",["if"]]], if: 660, th: 664 },
-  { f: 45, p: "/allOf/0/if", g: [["object",["required","properties"]]], k: { "required": ["checks"] }, pr: [["checks", "checks", 661]] },
+  { f: 45, p: "/allOf/0/if", c: __c660, g: [["object",["required","properties"]]], k: { "required": ["checks"] }, pr: [["checks", "checks", 661]] },
   { f: 45, p: "/allOf/0/if/properties/checks", t: ["array"], tv: "array", g: [["array",["contains"]]], co: 662 },
-  { f: 45, p: "/allOf/0/if/properties/checks/contains", t: ["object"], tv: "object", g: [["object",["required","properties"]]], k: { "required": ["result"] }, pr: [["result", "result", 663]] },
+  { f: 45, p: "/allOf/0/if/properties/checks/contains", c: __c662, t: ["object"], tv: "object", g: [["object",["required","properties"]]], k: { "required": ["result"] }, pr: [["result", "result", 663]] },
   { f: 45, p: "/allOf/0/if/properties/checks/contains/properties/result", g: [["any",["const"]]], k: { "const": "fail" } },
   { f: 45, p: "/allOf/0/then", g: [["object",["properties"]]], pr: [["overall/passed", "overall~1passed", 665]] },
   { f: 45, p: "/allOf/0/then/properties/overall~1passed", g: [["any",["const"]]], k: { "const": false } },
-  { f: 39, p: "/$defs/ChoiceOption", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["value","title"] }, pr: [["value", "value", 667], ["title", "title", 668], ["detail", "detail", 669]], ap: 670, kn: new Set(["value","title","detail"]) },
-  { f: 39, p: "/$defs/ChoiceOption/properties/value", r: 521, ro: 1, g: [["any",["$ref"]]] },
+  { f: 39, p: "/$defs/ChoiceOption", c: __c666, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["value","title"] }, pr: [["value", "value", 667], ["title", "title", 668], ["detail", "detail", 669]], ap: 670, kn: new Set(["value","title","detail"]) },
+  { f: 39, p: "/$defs/ChoiceOption/properties/value", c: __c521, r: 521, ro: 1, g: [["any",["$ref"]]] },
   { f: 39, p: "/$defs/ChoiceOption/properties/title", t: ["string"], tv: "string", g: [["string",["maxLength","minLength"]]], k: { "maxLength": 120, "minLength": 1 } },
   { f: 39, p: "/$defs/ChoiceOption/properties/detail", t: ["string"], tv: "string", g: [["string",["maxLength"]]], k: { "maxLength": 280 } },
   { f: 39, p: "/$defs/ChoiceOption/additionalProperties", b: false },
-  { f: 25, p: "/$defs/ClassificationFlow", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["input","output"] }, pr: [["input", "input", 672], ["output", "output", 673]], ap: 674, kn: new Set(["input","output"]) },
-  { f: 25, p: "/$defs/ClassificationFlow/properties/input", r: 401, ro: 1, g: [["any",["$ref"]]] },
-  { f: 25, p: "/$defs/ClassificationFlow/properties/output", r: 401, ro: 1, g: [["any",["$ref"]]] },
+  { f: 25, p: "/$defs/ClassificationFlow", c: __c671, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["input","output"] }, pr: [["input", "input", 672], ["output", "output", 673]], ap: 674, kn: new Set(["input","output"]) },
+  { f: 25, p: "/$defs/ClassificationFlow/properties/input", c: __c401, r: 401, ro: 1, g: [["any",["$ref"]]] },
+  { f: 25, p: "/$defs/ClassificationFlow/properties/output", c: __c401, r: 401, ro: 1, g: [["any",["$ref"]]] },
   { f: 25, p: "/$defs/ClassificationFlow/additionalProperties", b: false },
-  { f: 46, p: "/$defs/ConfirmPayload", r: 676, ro: 1, g: [["any",["$ref"]]] },
-  { f: 47, p: "", t: ["object"], tv: "object", g: [["object",["additionalProperties","properties"]]], pr: [["confirm/title", "confirm~1title", 677], ["deny/title", "deny~1title", 678]], ap: 679, kn: new Set(["confirm/title","deny/title"]) },
+  { f: 46, p: "/$defs/ConfirmPayload", c: __c676, r: 676, ro: 1, g: [["any",["$ref"]]] },
+  { f: 47, p: "", c: __c676, t: ["object"], tv: "object", g: [["object",["additionalProperties","properties"]]], pr: [["confirm/title", "confirm~1title", 677], ["deny/title", "deny~1title", 678]], ap: 679, kn: new Set(["confirm/title","deny/title"]) },
   { f: 47, p: "/properties/confirm~1title", t: ["string"], tv: "string", g: [["string",["maxLength","minLength"]]], k: { "maxLength": 60, "minLength": 1 } },
   { f: 47, p: "/properties/deny~1title", t: ["string"], tv: "string", g: [["string",["maxLength","minLength"]]], k: { "maxLength": 60, "minLength": 1 } },
   { f: 47, p: "/additionalProperties", b: false },
-  { f: 23, p: "/$defs/ContentPart", t: ["object"], tv: "object", g: [["any",["oneOf"]],["object",["additionalProperties","discriminator"]]], ap: 681, kn: new Set([]), one: [682,687], dt: "type", dm: new Map([["text",0],["object_ref",1]]) },
+  { f: 23, p: "/$defs/ContentPart", c: __c680, t: ["object"], tv: "object", g: [["any",["oneOf"]],["object",["additionalProperties","discriminator"]]], ap: 681, kn: new Set([]), one: [682,687], dt: "type", dm: new Map([["text",0],["object_ref",1]]) },
   { f: 23, p: "/$defs/ContentPart/additionalProperties", av: 1, b: true },
-  { f: 23, p: "/$defs/ContentPart/oneOf/0", r: 683, ro: 1, g: [["any",["$ref"]]] },
-  { f: 23, p: "/$defs/TextPart", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["type","text"] }, pr: [["type", "type", 684], ["text", "text", 685]], ap: 686, kn: new Set(["type","text"]) },
+  { f: 23, p: "/$defs/ContentPart/oneOf/0", c: __c683, r: 683, ro: 1, g: [["any",["$ref"]]] },
+  { f: 23, p: "/$defs/TextPart", c: __c683, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["type","text"] }, pr: [["type", "type", 684], ["text", "text", 685]], ap: 686, kn: new Set(["type","text"]) },
   { f: 23, p: "/$defs/TextPart/properties/type", g: [["any",["const"]]], k: { "const": "text" } },
   { f: 23, p: "/$defs/TextPart/properties/text", t: ["string"], tv: "string", ut: 1, g: [] },
   { f: 23, p: "/$defs/TextPart/additionalProperties", b: false },
-  { f: 23, p: "/$defs/ContentPart/oneOf/1", r: 688, ro: 1, g: [["any",["$ref"]]] },
-  { f: 23, p: "/$defs/ObjectRefPart", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["type","object/ref","media/type"] }, pr: [["type", "type", 689], ["object/ref", "object~1ref", 690], ["media/type", "media~1type", 691], ["byte/size", "byte~1size", 692]], ap: 693, kn: new Set(["type","object/ref","media/type","byte/size"]) },
+  { f: 23, p: "/$defs/ContentPart/oneOf/1", c: __c688, r: 688, ro: 1, g: [["any",["$ref"]]] },
+  { f: 23, p: "/$defs/ObjectRefPart", c: __c688, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["type","object/ref","media/type"] }, pr: [["type", "type", 689], ["object/ref", "object~1ref", 690], ["media/type", "media~1type", 691], ["byte/size", "byte~1size", 692]], ap: 693, kn: new Set(["type","object/ref","media/type","byte/size"]) },
   { f: 23, p: "/$defs/ObjectRefPart/properties/type", g: [["any",["const"]]], k: { "const": "object_ref" } },
   { f: 23, p: "/$defs/ObjectRefPart/properties/object~1ref", t: ["string"], tv: "string", g: [["string",["minLength"]]], k: { "minLength": 1 } },
   { f: 23, p: "/$defs/ObjectRefPart/properties/media~1type", t: ["string"], tv: "string", g: [["string",["pattern"]]], k: { "pattern": "^[a-z]+/[A-Za-z0-9.+-]+$" }, re: __RE13 },
   { f: 23, p: "/$defs/ObjectRefPart/properties/byte~1size", t: ["integer"], tv: "integer", ut: 1, g: [["number",["minimum"]]], k: { "minimum": 0 } },
   { f: 23, p: "/$defs/ObjectRefPart/additionalProperties", b: false },
-  { f: 24, p: "", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["schema"] }, pr: [["schema", "schema", 695], ["sources", "sources", 696]], ap: 710, kn: new Set(["schema","sources"]) },
+  { f: 24, p: "", c: __c694, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["schema"] }, pr: [["schema", "schema", 695], ["sources", "sources", 696]], ap: 710, kn: new Set(["schema","sources"]) },
   { f: 24, p: "/properties/schema", g: [["any",["const"]]], k: { "const": "inquirium.context-assembly.request.v1" } },
   { f: 24, p: "/properties/sources", t: ["array"], tv: "array", g: [["array",["items"]]], it: 697 },
-  { f: 24, p: "/properties/sources/items", r: 698, ro: 1, g: [["any",["$ref"]]] },
-  { f: 24, p: "/$defs/ContextSource", t: ["object"], tv: "object", g: [["any",["allOf"]],["object",["required","additionalProperties","properties"]]], k: { "required": ["source/kind","grant/ref"] }, pr: [["source/kind", "source~1kind", 699], ["grant/ref", "grant~1ref", 700], ["lease/ref", "lease~1ref", 701], ["flow/ref", "flow~1ref", 702], ["max/elements", "max~1elements", 703]], ap: 704, kn: new Set(["source/kind","grant/ref","lease/ref","flow/ref","max/elements"]), all: [705] },
-  { f: 24, p: "/$defs/ContextSource/properties/source~1kind", r: 399, ro: 1, g: [["any",["$ref"]]] },
+  { f: 24, p: "/properties/sources/items", c: __c698, r: 698, ro: 1, g: [["any",["$ref"]]] },
+  { f: 24, p: "/$defs/ContextSource", c: __c698, t: ["object"], tv: "object", g: [["any",["allOf"]],["object",["required","additionalProperties","properties"]]], k: { "required": ["source/kind","grant/ref"] }, pr: [["source/kind", "source~1kind", 699], ["grant/ref", "grant~1ref", 700], ["lease/ref", "lease~1ref", 701], ["flow/ref", "flow~1ref", 702], ["max/elements", "max~1elements", 703]], ap: 704, kn: new Set(["source/kind","grant/ref","lease/ref","flow/ref","max/elements"]), all: [705] },
+  { f: 24, p: "/$defs/ContextSource/properties/source~1kind", c: __c399, r: 399, ro: 1, g: [["any",["$ref"]]] },
   { f: 24, p: "/$defs/ContextSource/properties/grant~1ref", t: ["string"], tv: "string", g: [["string",["minLength"]]], k: { "minLength": 1 } },
   { f: 24, p: "/$defs/ContextSource/properties/lease~1ref", t: ["string"], tv: "string", g: [["string",["minLength"]]], k: { "minLength": 1 } },
   { f: 24, p: "/$defs/ContextSource/properties/flow~1ref", t: ["string"], tv: "string", g: [["string",["minLength"]]], k: { "minLength": 1 } },
   { f: 24, p: "/$defs/ContextSource/properties/max~1elements", t: ["integer"], tv: "integer", ut: 1, g: [["number",["minimum"]]], k: { "minimum": 1 } },
   { f: 24, p: "/$defs/ContextSource/additionalProperties", b: false },
   { f: 24, p: "/$defs/ContextSource/allOf/0", g: [["any",["if"]]], if: 706, th: 708 },
-  { f: 24, p: "/$defs/ContextSource/allOf/0/if", g: [["object",["required","properties"]]], k: { "required": ["source/kind"] }, pr: [["source/kind", "source~1kind", 707]] },
+  { f: 24, p: "/$defs/ContextSource/allOf/0/if", c: __c706, g: [["object",["required","properties"]]], k: { "required": ["source/kind"] }, pr: [["source/kind", "source~1kind", 707]] },
   { f: 24, p: "/$defs/ContextSource/allOf/0/if/properties/source~1kind", g: [["any",["enum"]]], k: { "enum": ["artifact","dataset"] } },
   { f: 24, p: "/$defs/ContextSource/allOf/0/then", g: [["object",["required","properties"]]], k: { "required": ["lease/ref"] }, pr: [["lease/ref", "lease~1ref", 709]] },
   { f: 24, p: "/$defs/ContextSource/allOf/0/then/properties/lease~1ref", av: 1, g: [] },
   { f: 24, p: "/additionalProperties", b: false },
-  { f: 48, p: "", t: ["object"], tv: "object", g: [["any",["oneOf"]],["object",["required","additionalProperties","properties"]]], k: { "required": ["schema","element/id","source/kind","classification"] }, pr: [["schema", "schema", 712], ["element/id", "element~1id", 713], ["source/kind", "source~1kind", 714], ["source/ref", "source~1ref", 715], ["classification", "classification", 716], ["content", "content", 717], ["content/ref", "content~1ref", 719], ["declassifiable", "declassifiable", 720], ["declassified/from", "declassified~1from", 721], ["grant/ref", "grant~1ref", 722]], ap: 723, kn: new Set(["schema","element/id","source/kind","source/ref","classification","content","content/ref","declassifiable","declassified/from","grant/ref"]), one: [724,726] },
+  { f: 48, p: "", c: __c711, t: ["object"], tv: "object", g: [["any",["oneOf"]],["object",["required","additionalProperties","properties"]]], k: { "required": ["schema","element/id","source/kind","classification"] }, pr: [["schema", "schema", 712], ["element/id", "element~1id", 713], ["source/kind", "source~1kind", 714], ["source/ref", "source~1ref", 715], ["classification", "classification", 716], ["content", "content", 717], ["content/ref", "content~1ref", 719], ["declassifiable", "declassifiable", 720], ["declassified/from", "declassified~1from", 721], ["grant/ref", "grant~1ref", 722]], ap: 723, kn: new Set(["schema","element/id","source/kind","source/ref","classification","content","content/ref","declassifiable","declassified/from","grant/ref"]), one: [724,726] },
   { f: 48, p: "/properties/schema", g: [["any",["const"]]], k: { "const": "inquirium.context-element.v1" } },
   { f: 48, p: "/properties/element~1id", t: ["string"], tv: "string", g: [["string",["minLength"]]], k: { "minLength": 1 } },
-  { f: 48, p: "/properties/source~1kind", r: 399, ro: 1, g: [["any",["$ref"]]] },
+  { f: 48, p: "/properties/source~1kind", c: __c399, r: 399, ro: 1, g: [["any",["$ref"]]] },
   { f: 48, p: "/properties/source~1ref", t: ["string"], tv: "string", g: [["string",["minLength"]]], k: { "minLength": 1 } },
-  { f: 48, p: "/properties/classification", r: 401, ro: 1, g: [["any",["$ref"]]] },
+  { f: 48, p: "/properties/classification", c: __c401, r: 401, ro: 1, g: [["any",["$ref"]]] },
   { f: 48, p: "/properties/content", t: ["array"], tv: "array", g: [["array",["minItems","items"]]], k: { "minItems": 1 }, it: 718 },
-  { f: 48, p: "/properties/content/items", r: 680, ro: 1, g: [["any",["$ref"]]] },
+  { f: 48, p: "/properties/content/items", c: __c680, r: 680, ro: 1, g: [["any",["$ref"]]] },
   { f: 48, p: "/properties/content~1ref", t: ["string"], tv: "string", g: [["string",["minLength"]]], k: { "minLength": 1 } },
   { f: 48, p: "/properties/declassifiable", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 48, p: "/properties/declassified~1from", r: 401, ro: 1, g: [["any",["$ref"]]] },
+  { f: 48, p: "/properties/declassified~1from", c: __c401, r: 401, ro: 1, g: [["any",["$ref"]]] },
   { f: 48, p: "/properties/grant~1ref", t: ["string"], tv: "string", g: [["string",["minLength"]]], k: { "minLength": 1 } },
   { f: 48, p: "/additionalProperties", b: false },
-  { f: 48, p: "/oneOf/0", g: [["object",["required","properties"]]], k: { "required": ["content"] }, pr: [["content", "content", 725]] },
+  { f: 48, p: "/oneOf/0", c: __c724, g: [["object",["required","properties"]]], k: { "required": ["content"] }, pr: [["content", "content", 725]] },
   { f: 48, p: "/oneOf/0/properties/content", av: 1, g: [] },
-  { f: 48, p: "/oneOf/1", g: [["object",["required","properties"]]], k: { "required": ["content/ref"] }, pr: [["content/ref", "content~1ref", 727]] },
+  { f: 48, p: "/oneOf/1", c: __c726, g: [["object",["required","properties"]]], k: { "required": ["content/ref"] }, pr: [["content/ref", "content~1ref", 727]] },
   { f: 48, p: "/oneOf/1/properties/content~1ref", av: 1, g: [] },
-  { f: 22, p: "/$defs/EpistemicBlock", t: ["object"], tv: "object", g: [["object",["additionalProperties","properties"]]], pr: [["stance", "stance", 729], ["confidence", "confidence", 730], ["grounded_in", "grounded_in", 731], ["caveats", "caveats", 733]], ap: 735, kn: new Set(["stance","confidence","grounded_in","caveats"]) },
+  { f: 22, p: "/$defs/EpistemicBlock", c: __c728, t: ["object"], tv: "object", g: [["object",["additionalProperties","properties"]]], pr: [["stance", "stance", 729], ["confidence", "confidence", 730], ["grounded_in", "grounded_in", 731], ["caveats", "caveats", 733]], ap: 735, kn: new Set(["stance","confidence","grounded_in","caveats"]) },
   { f: 22, p: "/$defs/EpistemicBlock/properties/stance", g: [["any",["enum"]]], k: { "enum": ["advisory","hypothesis"] } },
   { f: 22, p: "/$defs/EpistemicBlock/properties/confidence", g: [["any",["enum"]]], k: { "enum": ["unstated","low","medium","high"] } },
   { f: 22, p: "/$defs/EpistemicBlock/properties/grounded_in", t: ["array"], tv: "array", g: [["array",["items"]]], it: 732 },
@@ -5178,70 +5572,70 @@ const __S = [
   { f: 22, p: "/$defs/EpistemicBlock/properties/caveats", t: ["array"], tv: "array", g: [["array",["items"]]], it: 734 },
   { f: 22, p: "/$defs/EpistemicBlock/properties/caveats/items", t: ["string"], tv: "string", g: [["string",["maxLength","minLength"]]], k: { "maxLength": 500, "minLength": 1 } },
   { f: 22, p: "/$defs/EpistemicBlock/additionalProperties", b: false },
-  { f: 46, p: "/$defs/FreeTextWithAllowlistPayload", r: 737, ro: 1, g: [["any",["$ref"]]] },
-  { f: 49, p: "", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["allowlist"] }, pr: [["allowlist", "allowlist", 738], ["match", "match", 740], ["placeholder", "placeholder", 741]], ap: 742, kn: new Set(["allowlist","match","placeholder"]) },
+  { f: 46, p: "/$defs/FreeTextWithAllowlistPayload", c: __c737, r: 737, ro: 1, g: [["any",["$ref"]]] },
+  { f: 49, p: "", c: __c737, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["allowlist"] }, pr: [["allowlist", "allowlist", 738], ["match", "match", 740], ["placeholder", "placeholder", 741]], ap: 742, kn: new Set(["allowlist","match","placeholder"]) },
   { f: 49, p: "/properties/allowlist", t: ["array"], tv: "array", g: [["array",["maxItems","minItems","items","uniqueItems"]]], k: { "maxItems": 64, "minItems": 1, "uniqueItems": true }, it: 739, uq: null },
-  { f: 49, p: "/properties/allowlist/items", r: 521, ro: 1, g: [["any",["$ref"]]] },
+  { f: 49, p: "/properties/allowlist/items", c: __c521, r: 521, ro: 1, g: [["any",["$ref"]]] },
   { f: 49, p: "/properties/match", g: [["any",["enum"]]], k: { "enum": ["exact","case-insensitive"] } },
   { f: 49, p: "/properties/placeholder", t: ["string"], tv: "string", g: [["string",["maxLength"]]], k: { "maxLength": 80 } },
   { f: 49, p: "/additionalProperties", b: false },
-  { f: 23, p: "/$defs/GeneratePolicy", t: ["object"], tv: "object", g: [["object",["additionalProperties","properties"]]], pr: [["locality", "locality", 744], ["trust_mode", "trust_mode", 745], ["scope", "scope", 746], ["on_context_denied", "on_context_denied", 747], ["plurality", "plurality", 748]], ap: 749, kn: new Set(["locality","trust_mode","scope","on_context_denied","plurality"]) },
-  { f: 23, p: "/$defs/GeneratePolicy/properties/locality", r: 380, ro: 1, g: [["any",["$ref"]]] },
-  { f: 23, p: "/$defs/GeneratePolicy/properties/trust_mode", r: 382, ro: 1, g: [["any",["$ref"]]] },
+  { f: 23, p: "/$defs/GeneratePolicy", c: __c743, t: ["object"], tv: "object", g: [["object",["additionalProperties","properties"]]], pr: [["locality", "locality", 744], ["trust_mode", "trust_mode", 745], ["scope", "scope", 746], ["on_context_denied", "on_context_denied", 747], ["plurality", "plurality", 748]], ap: 749, kn: new Set(["locality","trust_mode","scope","on_context_denied","plurality"]) },
+  { f: 23, p: "/$defs/GeneratePolicy/properties/locality", c: __c380, r: 380, ro: 1, g: [["any",["$ref"]]] },
+  { f: 23, p: "/$defs/GeneratePolicy/properties/trust_mode", c: __c382, r: 382, ro: 1, g: [["any",["$ref"]]] },
   { f: 23, p: "/$defs/GeneratePolicy/properties/scope", g: [["any",["enum"]]], k: { "enum": ["assistant-session-only","granted-context"] } },
   { f: 23, p: "/$defs/GeneratePolicy/properties/on_context_denied", g: [["any",["enum"]]], k: { "enum": ["fail_closed","drop_with_trace"] } },
   { f: 23, p: "/$defs/GeneratePolicy/properties/plurality", g: [["any",["enum"]]], k: { "enum": ["preserve","collapse"] } },
   { f: 23, p: "/$defs/GeneratePolicy/additionalProperties", b: false },
-  { f: 23, p: "", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["schema","operation","turns"] }, pr: [["schema", "schema", 751], ["operation", "operation", 752], ["turns", "turns", 753], ["context_assembly", "context_assembly", 760], ["parameters", "parameters", 761], ["policy", "policy", 769], ["metadata", "metadata", 770]], ap: 777, kn: new Set(["schema","operation","turns","context_assembly","parameters","policy","metadata"]) },
+  { f: 23, p: "", c: __c750, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["schema","operation","turns"] }, pr: [["schema", "schema", 751], ["operation", "operation", 752], ["turns", "turns", 753], ["context_assembly", "context_assembly", 760], ["parameters", "parameters", 761], ["policy", "policy", 769], ["metadata", "metadata", 770]], ap: 777, kn: new Set(["schema","operation","turns","context_assembly","parameters","policy","metadata"]) },
   { f: 23, p: "/properties/schema", g: [["any",["const"]]], k: { "const": "inquirium.generate.request.v1" } },
   { f: 23, p: "/properties/operation", g: [["any",["const"]]], k: { "const": "generate" } },
   { f: 23, p: "/properties/turns", t: ["array"], tv: "array", g: [["array",["minItems","items"]]], k: { "minItems": 1 }, it: 754 },
-  { f: 23, p: "/properties/turns/items", r: 755, ro: 1, g: [["any",["$ref"]]] },
-  { f: 23, p: "/$defs/Turn", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["role","content"] }, pr: [["role", "role", 756], ["content", "content", 757]], ap: 759, kn: new Set(["role","content"]) },
+  { f: 23, p: "/properties/turns/items", c: __c755, r: 755, ro: 1, g: [["any",["$ref"]]] },
+  { f: 23, p: "/$defs/Turn", c: __c755, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["role","content"] }, pr: [["role", "role", 756], ["content", "content", 757]], ap: 759, kn: new Set(["role","content"]) },
   { f: 23, p: "/$defs/Turn/properties/role", g: [["any",["enum"]]], k: { "enum": ["user","assistant"] } },
   { f: 23, p: "/$defs/Turn/properties/content", t: ["array"], tv: "array", g: [["array",["minItems","items"]]], k: { "minItems": 1 }, it: 758 },
-  { f: 23, p: "/$defs/Turn/properties/content/items", r: 680, ro: 1, g: [["any",["$ref"]]] },
+  { f: 23, p: "/$defs/Turn/properties/content/items", c: __c680, r: 680, ro: 1, g: [["any",["$ref"]]] },
   { f: 23, p: "/$defs/Turn/additionalProperties", b: false },
-  { f: 23, p: "/properties/context_assembly", r: 694, ro: 1, g: [["any",["$ref"]]] },
-  { f: 23, p: "/properties/parameters", r: 762, ro: 1, g: [["any",["$ref"]]] },
-  { f: 23, p: "/$defs/GenerationParameters", t: ["object"], tv: "object", g: [["object",["additionalProperties","properties"]]], pr: [["max_tokens", "max_tokens", 763], ["temperature", "temperature", 764], ["top_p", "top_p", 765], ["stop", "stop", 766]], ap: 768, kn: new Set(["max_tokens","temperature","top_p","stop"]) },
+  { f: 23, p: "/properties/context_assembly", c: __c694, r: 694, ro: 1, g: [["any",["$ref"]]] },
+  { f: 23, p: "/properties/parameters", c: __c762, r: 762, ro: 1, g: [["any",["$ref"]]] },
+  { f: 23, p: "/$defs/GenerationParameters", c: __c762, t: ["object"], tv: "object", g: [["object",["additionalProperties","properties"]]], pr: [["max_tokens", "max_tokens", 763], ["temperature", "temperature", 764], ["top_p", "top_p", 765], ["stop", "stop", 766]], ap: 768, kn: new Set(["max_tokens","temperature","top_p","stop"]) },
   { f: 23, p: "/$defs/GenerationParameters/properties/max_tokens", t: ["integer"], tv: "integer", ut: 1, g: [["number",["minimum"]]], k: { "minimum": 1 } },
   { f: 23, p: "/$defs/GenerationParameters/properties/temperature", t: ["number"], tv: "number", g: [["number",["maximum","minimum"]]], k: { "maximum": 2, "minimum": 0 } },
   { f: 23, p: "/$defs/GenerationParameters/properties/top_p", t: ["number"], tv: "number", g: [["number",["maximum","exclusiveMinimum"]]], k: { "maximum": 1, "exclusiveMinimum": 0 } },
   { f: 23, p: "/$defs/GenerationParameters/properties/stop", t: ["array"], tv: "array", g: [["array",["maxItems","items"]]], k: { "maxItems": 8 }, it: 767 },
   { f: 23, p: "/$defs/GenerationParameters/properties/stop/items", t: ["string"], tv: "string", g: [["string",["minLength"]]], k: { "minLength": 1 } },
   { f: 23, p: "/$defs/GenerationParameters/additionalProperties", b: false },
-  { f: 23, p: "/properties/policy", r: 743, ro: 1, g: [["any",["$ref"]]] },
+  { f: 23, p: "/properties/policy", c: __c743, r: 743, ro: 1, g: [["any",["$ref"]]] },
   { f: 23, p: "/properties/metadata", t: ["object"], tv: "object", g: [["object",["propertyNames","additionalProperties"]]], ap: 771, kn: new Set([]), pn: 776 },
   { f: 23, p: "/properties/metadata/additionalProperties", g: [["any",["anyOf"]]], any: [772,773,774,775] },
-  { f: 23, p: "/properties/metadata/additionalProperties/anyOf/0", t: ["string"], tv: "string", g: [["string",["maxLength"]]], k: { "maxLength": 256 } },
-  { f: 23, p: "/properties/metadata/additionalProperties/anyOf/1", t: ["number"], tv: "number", ut: 1, g: [] },
-  { f: 23, p: "/properties/metadata/additionalProperties/anyOf/2", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 23, p: "/properties/metadata/additionalProperties/anyOf/3", t: ["null"], tv: "null", ut: 1, g: [] },
+  { f: 23, p: "/properties/metadata/additionalProperties/anyOf/0", c: __c772, t: ["string"], tv: "string", g: [["string",["maxLength"]]], k: { "maxLength": 256 } },
+  { f: 23, p: "/properties/metadata/additionalProperties/anyOf/1", c: __c773, t: ["number"], tv: "number", ut: 1, g: [] },
+  { f: 23, p: "/properties/metadata/additionalProperties/anyOf/2", c: __c774, t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 23, p: "/properties/metadata/additionalProperties/anyOf/3", c: __c775, t: ["null"], tv: "null", ut: 1, g: [] },
   { f: 23, p: "/properties/metadata/propertyNames", g: [["string",["maxLength"]]], k: { "maxLength": 64 } },
   { f: 23, p: "/additionalProperties", b: false },
-  { f: 22, p: "", t: ["object"], tv: "object", g: [["any",["allOf"]],["object",["required","additionalProperties","properties"]]], k: { "required": ["schema","operation","outcome","trace/ref"] }, pr: [["schema", "schema", 779], ["operation", "operation", 780], ["outcome", "outcome", 781], ["reason/code", "reason~1code", 782], ["output", "output", 783], ["epistemic", "epistemic", 785], ["runtime/ref", "runtime~1ref", 786], ["model.binding/ref", "model.binding~1ref", 787], ["locality", "locality", 788], ["trace/ref", "trace~1ref", 789], ["usage", "usage", 791], ["diagnostics", "diagnostics", 796]], ap: 797, kn: new Set(["schema","operation","outcome","reason/code","output","epistemic","runtime/ref","model.binding/ref","locality","trace/ref","usage","diagnostics"]), all: [798] },
+  { f: 22, p: "", c: __c778, t: ["object"], tv: "object", g: [["any",["allOf"]],["object",["required","additionalProperties","properties"]]], k: { "required": ["schema","operation","outcome","trace/ref"] }, pr: [["schema", "schema", 779], ["operation", "operation", 780], ["outcome", "outcome", 781], ["reason/code", "reason~1code", 782], ["output", "output", 783], ["epistemic", "epistemic", 785], ["runtime/ref", "runtime~1ref", 786], ["model.binding/ref", "model.binding~1ref", 787], ["locality", "locality", 788], ["trace/ref", "trace~1ref", 789], ["usage", "usage", 791], ["diagnostics", "diagnostics", 796]], ap: 797, kn: new Set(["schema","operation","outcome","reason/code","output","epistemic","runtime/ref","model.binding/ref","locality","trace/ref","usage","diagnostics"]), all: [798] },
   { f: 22, p: "/properties/schema", g: [["any",["const"]]], k: { "const": "inquirium.generate.response.v1" } },
   { f: 22, p: "/properties/operation", g: [["any",["const"]]], k: { "const": "generate" } },
-  { f: 22, p: "/properties/outcome", r: 359, ro: 1, g: [["any",["$ref"]]] },
-  { f: 22, p: "/properties/reason~1code", r: 394, ro: 1, g: [["any",["$ref"]]] },
+  { f: 22, p: "/properties/outcome", c: __c359, r: 359, ro: 1, g: [["any",["$ref"]]] },
+  { f: 22, p: "/properties/reason~1code", c: __c394, r: 394, ro: 1, g: [["any",["$ref"]]] },
   { f: 22, p: "/properties/output", t: ["array"], tv: "array", g: [["array",["minItems","items"]]], k: { "minItems": 1 }, it: 784 },
-  { f: 22, p: "/properties/output/items", r: 680, ro: 1, g: [["any",["$ref"]]] },
-  { f: 22, p: "/properties/epistemic", r: 728, ro: 1, g: [["any",["$ref"]]] },
-  { f: 22, p: "/properties/runtime~1ref", r: 361, ro: 1, g: [["any",["$ref"]]] },
-  { f: 22, p: "/properties/model.binding~1ref", r: 363, ro: 1, g: [["any",["$ref"]]] },
+  { f: 22, p: "/properties/output/items", c: __c680, r: 680, ro: 1, g: [["any",["$ref"]]] },
+  { f: 22, p: "/properties/epistemic", c: __c728, r: 728, ro: 1, g: [["any",["$ref"]]] },
+  { f: 22, p: "/properties/runtime~1ref", c: __c361, r: 361, ro: 1, g: [["any",["$ref"]]] },
+  { f: 22, p: "/properties/model.binding~1ref", c: __c363, r: 363, ro: 1, g: [["any",["$ref"]]] },
   { f: 22, p: "/properties/locality", g: [["any",["enum"]]], k: { "enum": ["local_only","remote"] } },
-  { f: 22, p: "/properties/trace~1ref", r: 790, ro: 1, g: [["any",["$ref"]]] },
-  { f: 22, p: "/$defs/TraceRef", t: ["string"], tv: "string", g: [["string",["pattern"]]], k: { "pattern": "^(trace/|tr:).+$" }, re: __RE20 },
-  { f: 22, p: "/properties/usage", r: 792, ro: 1, g: [["any",["$ref"]]] },
-  { f: 22, p: "/$defs/Usage", t: ["object"], tv: "object", g: [["object",["additionalProperties","properties"]]], pr: [["input_tokens", "input_tokens", 793], ["output_tokens", "output_tokens", 794]], ap: 795, kn: new Set(["input_tokens","output_tokens"]) },
+  { f: 22, p: "/properties/trace~1ref", c: __c790, r: 790, ro: 1, g: [["any",["$ref"]]] },
+  { f: 22, p: "/$defs/TraceRef", c: __c790, t: ["string"], tv: "string", g: [["string",["pattern"]]], k: { "pattern": "^(trace/|tr:).+$" }, re: __RE20 },
+  { f: 22, p: "/properties/usage", c: __c792, r: 792, ro: 1, g: [["any",["$ref"]]] },
+  { f: 22, p: "/$defs/Usage", c: __c792, t: ["object"], tv: "object", g: [["object",["additionalProperties","properties"]]], pr: [["input_tokens", "input_tokens", 793], ["output_tokens", "output_tokens", 794]], ap: 795, kn: new Set(["input_tokens","output_tokens"]) },
   { f: 22, p: "/$defs/Usage/properties/input_tokens", t: ["integer"], tv: "integer", ut: 1, g: [["number",["minimum"]]], k: { "minimum": 0 } },
   { f: 22, p: "/$defs/Usage/properties/output_tokens", t: ["integer"], tv: "integer", ut: 1, g: [["number",["minimum"]]], k: { "minimum": 0 } },
   { f: 22, p: "/$defs/Usage/additionalProperties", b: false },
-  { f: 22, p: "/properties/diagnostics", r: 419, ro: 1, g: [["any",["$ref"]]] },
+  { f: 22, p: "/properties/diagnostics", c: __c419, r: 419, ro: 1, g: [["any",["$ref"]]] },
   { f: 22, p: "/additionalProperties", b: false },
   { f: 22, p: "/allOf/0", g: [["any",["if"]]], if: 799, th: 801, el: 809 },
-  { f: 22, p: "/allOf/0/if", g: [["object",["required","properties"]]], k: { "required": ["outcome"] }, pr: [["outcome", "outcome", 800]] },
+  { f: 22, p: "/allOf/0/if", c: __c799, g: [["object",["required","properties"]]], k: { "required": ["outcome"] }, pr: [["outcome", "outcome", 800]] },
   { f: 22, p: "/allOf/0/if/properties/outcome", g: [["any",["const"]]], k: { "const": "completed" } },
   { f: 22, p: "/allOf/0/then", g: [["object",["required","properties"]]], k: { "required": ["output","epistemic","runtime/ref","model.binding/ref","locality"] }, pr: [["output", "output", 802], ["epistemic", "epistemic", 803], ["runtime/ref", "runtime~1ref", 804], ["model.binding/ref", "model.binding~1ref", 805], ["locality", "locality", 806], ["reason/code", "reason~1code", 807]] },
   { f: 22, p: "/allOf/0/then/properties/output", av: 1, g: [] },
@@ -5250,318 +5644,318 @@ const __S = [
   { f: 22, p: "/allOf/0/then/properties/model.binding~1ref", av: 1, g: [] },
   { f: 22, p: "/allOf/0/then/properties/locality", av: 1, g: [] },
   { f: 22, p: "/allOf/0/then/properties/reason~1code", g: [["any",["not"]]], no: 808 },
-  { f: 22, p: "/allOf/0/then/properties/reason~1code/not", av: 1, g: [] },
+  { f: 22, p: "/allOf/0/then/properties/reason~1code/not", av: 1, c: __c808, g: [] },
   { f: 22, p: "/allOf/0/else", g: [["object",["required","properties"]]], k: { "required": ["reason/code"] }, pr: [["reason/code", "reason~1code", 810], ["output", "output", 811], ["epistemic", "epistemic", 813]] },
   { f: 22, p: "/allOf/0/else/properties/reason~1code", av: 1, g: [] },
   { f: 22, p: "/allOf/0/else/properties/output", g: [["any",["not"]]], no: 812 },
-  { f: 22, p: "/allOf/0/else/properties/output/not", av: 1, g: [] },
+  { f: 22, p: "/allOf/0/else/properties/output/not", av: 1, c: __c812, g: [] },
   { f: 22, p: "/allOf/0/else/properties/epistemic", g: [["any",["not"]]], no: 814 },
-  { f: 22, p: "/allOf/0/else/properties/epistemic/not", av: 1, g: [] },
-  { f: 50, p: "", t: ["object"], tv: "object", g: [["any",["allOf"]],["object",["required","additionalProperties","properties"]]], k: { "required": ["schema","feedback/id","result/ref","session/ref","participant/ref","verdict","recorded/at"] }, pr: [["schema", "schema", 816], ["feedback/id", "feedback~1id", 817], ["result/ref", "result~1ref", 818], ["session/ref", "session~1ref", 820], ["participant/ref", "participant~1ref", 822], ["verdict", "verdict", 823], ["note", "note", 824], ["supersedes/ref", "supersedes~1ref", 825], ["recorded/at", "recorded~1at", 826]], ap: 827, kn: new Set(["schema","feedback/id","result/ref","session/ref","participant/ref","verdict","note","supersedes/ref","recorded/at"]), all: [828] },
+  { f: 22, p: "/allOf/0/else/properties/epistemic/not", av: 1, c: __c814, g: [] },
+  { f: 50, p: "", c: __c815, t: ["object"], tv: "object", g: [["any",["allOf"]],["object",["required","additionalProperties","properties"]]], k: { "required": ["schema","feedback/id","result/ref","session/ref","participant/ref","verdict","recorded/at"] }, pr: [["schema", "schema", 816], ["feedback/id", "feedback~1id", 817], ["result/ref", "result~1ref", 818], ["session/ref", "session~1ref", 820], ["participant/ref", "participant~1ref", 822], ["verdict", "verdict", 823], ["note", "note", 824], ["supersedes/ref", "supersedes~1ref", 825], ["recorded/at", "recorded~1at", 826]], ap: 827, kn: new Set(["schema","feedback/id","result/ref","session/ref","participant/ref","verdict","note","supersedes/ref","recorded/at"]), all: [828] },
   { f: 50, p: "/properties/schema", g: [["any",["const"]]], k: { "const": "inquirium.inquiry-feedback.v1" } },
   { f: 50, p: "/properties/feedback~1id", t: ["string"], tv: "string", g: [["string",["pattern"]]], k: { "pattern": "^feedback:.+$" }, re: __RE9 },
-  { f: 50, p: "/properties/result~1ref", r: 819, ro: 1, g: [["any",["$ref"]]] },
-  { f: 51, p: "/$defs/ResultRef", t: ["string"], tv: "string", g: [["string",["pattern"]]], k: { "pattern": "^result:.+$" }, re: __RE16 },
-  { f: 50, p: "/properties/session~1ref", r: 821, ro: 1, g: [["any",["$ref"]]] },
-  { f: 21, p: "/$defs/SessionRef", t: ["string"], tv: "string", g: [["string",["pattern"]]], k: { "pattern": "^session:.+$" }, re: __RE18 },
-  { f: 50, p: "/properties/participant~1ref", r: 354, ro: 1, g: [["any",["$ref"]]] },
+  { f: 50, p: "/properties/result~1ref", c: __c819, r: 819, ro: 1, g: [["any",["$ref"]]] },
+  { f: 51, p: "/$defs/ResultRef", c: __c819, t: ["string"], tv: "string", g: [["string",["pattern"]]], k: { "pattern": "^result:.+$" }, re: __RE16 },
+  { f: 50, p: "/properties/session~1ref", c: __c821, r: 821, ro: 1, g: [["any",["$ref"]]] },
+  { f: 21, p: "/$defs/SessionRef", c: __c821, t: ["string"], tv: "string", g: [["string",["pattern"]]], k: { "pattern": "^session:.+$" }, re: __RE18 },
+  { f: 50, p: "/properties/participant~1ref", c: __c354, r: 354, ro: 1, g: [["any",["$ref"]]] },
   { f: 50, p: "/properties/verdict", g: [["any",["enum"]]], k: { "enum": ["verified","refuted","amended"] } },
   { f: 50, p: "/properties/note", t: ["string"], tv: "string", g: [["string",["maxLength","minLength"]]], k: { "maxLength": 4000, "minLength": 1 } },
   { f: 50, p: "/properties/supersedes~1ref", t: ["string"], tv: "string", g: [["string",["pattern"]]], k: { "pattern": "^feedback:.+$" }, re: __RE9 },
   { f: 50, p: "/properties/recorded~1at", t: ["string"], tv: "string", g: [["string",["format"]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 50, p: "/additionalProperties", b: false },
   { f: 50, p: "/allOf/0", g: [["any",["if"]]], if: 829, th: 831 },
-  { f: 50, p: "/allOf/0/if", g: [["object",["required","properties"]]], k: { "required": ["verdict"] }, pr: [["verdict", "verdict", 830]] },
+  { f: 50, p: "/allOf/0/if", c: __c829, g: [["object",["required","properties"]]], k: { "required": ["verdict"] }, pr: [["verdict", "verdict", 830]] },
   { f: 50, p: "/allOf/0/if/properties/verdict", g: [["any",["const"]]], k: { "const": "amended" } },
   { f: 50, p: "/allOf/0/then", g: [["object",["required","properties"]]], k: { "required": ["note"] }, pr: [["note", "note", 832]] },
   { f: 50, p: "/allOf/0/then/properties/note", av: 1, g: [] },
-  { f: 51, p: "", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["schema","result/id","turn/id","session/ref","participant/ref","trace/ref","provenance","classification","output","epistemic","recorded/at"] }, pr: [["schema", "schema", 834], ["result/id", "result~1id", 835], ["turn/id", "turn~1id", 836], ["session/ref", "session~1ref", 837], ["participant/ref", "participant~1ref", 838], ["trace/ref", "trace~1ref", 839], ["provenance", "provenance", 840], ["classification", "classification", 846], ["output", "output", 847], ["epistemic", "epistemic", 849], ["recorded/at", "recorded~1at", 850]], ap: 851, kn: new Set(["schema","result/id","turn/id","session/ref","participant/ref","trace/ref","provenance","classification","output","epistemic","recorded/at"]) },
+  { f: 51, p: "", c: __c833, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["schema","result/id","turn/id","session/ref","participant/ref","trace/ref","provenance","classification","output","epistemic","recorded/at"] }, pr: [["schema", "schema", 834], ["result/id", "result~1id", 835], ["turn/id", "turn~1id", 836], ["session/ref", "session~1ref", 837], ["participant/ref", "participant~1ref", 838], ["trace/ref", "trace~1ref", 839], ["provenance", "provenance", 840], ["classification", "classification", 846], ["output", "output", 847], ["epistemic", "epistemic", 849], ["recorded/at", "recorded~1at", 850]], ap: 851, kn: new Set(["schema","result/id","turn/id","session/ref","participant/ref","trace/ref","provenance","classification","output","epistemic","recorded/at"]) },
   { f: 51, p: "/properties/schema", g: [["any",["const"]]], k: { "const": "inquirium.inquiry-result.v1" } },
-  { f: 51, p: "/properties/result~1id", r: 819, ro: 1, g: [["any",["$ref"]]] },
-  { f: 51, p: "/properties/turn~1id", r: 352, ro: 1, g: [["any",["$ref"]]] },
-  { f: 51, p: "/properties/session~1ref", r: 821, ro: 1, g: [["any",["$ref"]]] },
-  { f: 51, p: "/properties/participant~1ref", r: 354, ro: 1, g: [["any",["$ref"]]] },
-  { f: 51, p: "/properties/trace~1ref", r: 790, ro: 1, g: [["any",["$ref"]]] },
-  { f: 51, p: "/properties/provenance", r: 841, ro: 1, g: [["any",["$ref"]]] },
-  { f: 51, p: "/$defs/ResultProvenance", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["runtime/ref","model.binding/ref","operation/id"] }, pr: [["runtime/ref", "runtime~1ref", 842], ["model.binding/ref", "model.binding~1ref", 843], ["operation/id", "operation~1id", 844]], ap: 845, kn: new Set(["runtime/ref","model.binding/ref","operation/id"]) },
-  { f: 51, p: "/$defs/ResultProvenance/properties/runtime~1ref", r: 361, ro: 1, g: [["any",["$ref"]]] },
-  { f: 51, p: "/$defs/ResultProvenance/properties/model.binding~1ref", r: 363, ro: 1, g: [["any",["$ref"]]] },
+  { f: 51, p: "/properties/result~1id", c: __c819, r: 819, ro: 1, g: [["any",["$ref"]]] },
+  { f: 51, p: "/properties/turn~1id", c: __c352, r: 352, ro: 1, g: [["any",["$ref"]]] },
+  { f: 51, p: "/properties/session~1ref", c: __c821, r: 821, ro: 1, g: [["any",["$ref"]]] },
+  { f: 51, p: "/properties/participant~1ref", c: __c354, r: 354, ro: 1, g: [["any",["$ref"]]] },
+  { f: 51, p: "/properties/trace~1ref", c: __c790, r: 790, ro: 1, g: [["any",["$ref"]]] },
+  { f: 51, p: "/properties/provenance", c: __c841, r: 841, ro: 1, g: [["any",["$ref"]]] },
+  { f: 51, p: "/$defs/ResultProvenance", c: __c841, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["runtime/ref","model.binding/ref","operation/id"] }, pr: [["runtime/ref", "runtime~1ref", 842], ["model.binding/ref", "model.binding~1ref", 843], ["operation/id", "operation~1id", 844]], ap: 845, kn: new Set(["runtime/ref","model.binding/ref","operation/id"]) },
+  { f: 51, p: "/$defs/ResultProvenance/properties/runtime~1ref", c: __c361, r: 361, ro: 1, g: [["any",["$ref"]]] },
+  { f: 51, p: "/$defs/ResultProvenance/properties/model.binding~1ref", c: __c363, r: 363, ro: 1, g: [["any",["$ref"]]] },
   { f: 51, p: "/$defs/ResultProvenance/properties/operation~1id", t: ["string"], tv: "string", g: [["string",["pattern"]]], k: { "pattern": "^op:.+$" }, re: __RE7 },
   { f: 51, p: "/$defs/ResultProvenance/additionalProperties", b: false },
-  { f: 51, p: "/properties/classification", r: 401, ro: 1, g: [["any",["$ref"]]] },
+  { f: 51, p: "/properties/classification", c: __c401, r: 401, ro: 1, g: [["any",["$ref"]]] },
   { f: 51, p: "/properties/output", t: ["array"], tv: "array", g: [["array",["minItems","items"]]], k: { "minItems": 1 }, it: 848 },
-  { f: 51, p: "/properties/output/items", r: 680, ro: 1, g: [["any",["$ref"]]] },
-  { f: 51, p: "/properties/epistemic", r: 728, ro: 1, g: [["any",["$ref"]]] },
+  { f: 51, p: "/properties/output/items", c: __c680, r: 680, ro: 1, g: [["any",["$ref"]]] },
+  { f: 51, p: "/properties/epistemic", c: __c728, r: 728, ro: 1, g: [["any",["$ref"]]] },
   { f: 51, p: "/properties/recorded~1at", t: ["string"], tv: "string", g: [["string",["format"]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 51, p: "/additionalProperties", b: false },
-  { f: 21, p: "", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["schema","turn/id","session/ref","participant/ref","sequence","content","classification","recorded/at"] }, pr: [["schema", "schema", 853], ["turn/id", "turn~1id", 854], ["session/ref", "session~1ref", 855], ["participant/ref", "participant~1ref", 856], ["sequence", "sequence", 857], ["content", "content", 858], ["classification", "classification", 860], ["recorded/at", "recorded~1at", 861]], ap: 862, kn: new Set(["schema","turn/id","session/ref","participant/ref","sequence","content","classification","recorded/at"]) },
+  { f: 21, p: "", c: __c852, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["schema","turn/id","session/ref","participant/ref","sequence","content","classification","recorded/at"] }, pr: [["schema", "schema", 853], ["turn/id", "turn~1id", 854], ["session/ref", "session~1ref", 855], ["participant/ref", "participant~1ref", 856], ["sequence", "sequence", 857], ["content", "content", 858], ["classification", "classification", 860], ["recorded/at", "recorded~1at", 861]], ap: 862, kn: new Set(["schema","turn/id","session/ref","participant/ref","sequence","content","classification","recorded/at"]) },
   { f: 21, p: "/properties/schema", g: [["any",["const"]]], k: { "const": "inquirium.inquiry-turn.v1" } },
-  { f: 21, p: "/properties/turn~1id", r: 352, ro: 1, g: [["any",["$ref"]]] },
-  { f: 21, p: "/properties/session~1ref", r: 821, ro: 1, g: [["any",["$ref"]]] },
-  { f: 21, p: "/properties/participant~1ref", r: 354, ro: 1, g: [["any",["$ref"]]] },
+  { f: 21, p: "/properties/turn~1id", c: __c352, r: 352, ro: 1, g: [["any",["$ref"]]] },
+  { f: 21, p: "/properties/session~1ref", c: __c821, r: 821, ro: 1, g: [["any",["$ref"]]] },
+  { f: 21, p: "/properties/participant~1ref", c: __c354, r: 354, ro: 1, g: [["any",["$ref"]]] },
   { f: 21, p: "/properties/sequence", t: ["integer"], tv: "integer", ut: 1, g: [["number",["minimum"]]], k: { "minimum": 0 } },
   { f: 21, p: "/properties/content", t: ["array"], tv: "array", g: [["array",["minItems","items"]]], k: { "minItems": 1 }, it: 859 },
-  { f: 21, p: "/properties/content/items", r: 680, ro: 1, g: [["any",["$ref"]]] },
-  { f: 21, p: "/properties/classification", r: 401, ro: 1, g: [["any",["$ref"]]] },
+  { f: 21, p: "/properties/content/items", c: __c680, r: 680, ro: 1, g: [["any",["$ref"]]] },
+  { f: 21, p: "/properties/classification", c: __c401, r: 401, ro: 1, g: [["any",["$ref"]]] },
   { f: 21, p: "/properties/recorded~1at", t: ["string"], tv: "string", g: [["string",["format"]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 21, p: "/additionalProperties", b: false },
-  { f: 52, p: "", t: ["object"], tv: "object", g: [["any",["allOf"]],["object",["required","additionalProperties","properties"]]], k: { "required": ["schema","model.binding/ref","accepts_max_tier","transport_kind","remote_provider"] }, pr: [["schema", "schema", 864], ["model.binding/ref", "model.binding~1ref", 865], ["accepts_max_tier", "accepts_max_tier", 866], ["accepts", "accepts", 867], ["requires_declassification_above", "requires_declassification_above", 869], ["transport_kind", "transport_kind", 870], ["remote_provider", "remote_provider", 872], ["operator_acknowledgement", "operator_acknowledgement", 873]], ap: 880, kn: new Set(["schema","model.binding/ref","accepts_max_tier","accepts","requires_declassification_above","transport_kind","remote_provider","operator_acknowledgement"]), all: [881,888,894,900,906] },
+  { f: 52, p: "", c: __c863, t: ["object"], tv: "object", g: [["any",["allOf"]],["object",["required","additionalProperties","properties"]]], k: { "required": ["schema","model.binding/ref","accepts_max_tier","transport_kind","remote_provider"] }, pr: [["schema", "schema", 864], ["model.binding/ref", "model.binding~1ref", 865], ["accepts_max_tier", "accepts_max_tier", 866], ["accepts", "accepts", 867], ["requires_declassification_above", "requires_declassification_above", 869], ["transport_kind", "transport_kind", 870], ["remote_provider", "remote_provider", 872], ["operator_acknowledgement", "operator_acknowledgement", 873]], ap: 880, kn: new Set(["schema","model.binding/ref","accepts_max_tier","accepts","requires_declassification_above","transport_kind","remote_provider","operator_acknowledgement"]), all: [881,888,894,900,906] },
   { f: 52, p: "/properties/schema", g: [["any",["const"]]], k: { "const": "inquirium.model-acceptance.v1" } },
-  { f: 52, p: "/properties/model.binding~1ref", r: 363, ro: 1, g: [["any",["$ref"]]] },
-  { f: 52, p: "/properties/accepts_max_tier", r: 401, ro: 1, g: [["any",["$ref"]]] },
+  { f: 52, p: "/properties/model.binding~1ref", c: __c363, r: 363, ro: 1, g: [["any",["$ref"]]] },
+  { f: 52, p: "/properties/accepts_max_tier", c: __c401, r: 401, ro: 1, g: [["any",["$ref"]]] },
   { f: 52, p: "/properties/accepts", t: ["array"], tv: "array", g: [["array",["minItems","items","uniqueItems"]]], k: { "minItems": 1, "uniqueItems": true }, it: 868, uq: null },
-  { f: 52, p: "/properties/accepts/items", r: 401, ro: 1, g: [["any",["$ref"]]] },
-  { f: 52, p: "/properties/requires_declassification_above", r: 401, ro: 1, g: [["any",["$ref"]]] },
-  { f: 52, p: "/properties/transport_kind", r: 871, ro: 1, g: [["any",["$ref"]]] },
-  { f: 53, p: "/$defs/TransportKind", g: [["any",["enum"]]], k: { "enum": ["http_local","command_stdio","http_remote"] } },
+  { f: 52, p: "/properties/accepts/items", c: __c401, r: 401, ro: 1, g: [["any",["$ref"]]] },
+  { f: 52, p: "/properties/requires_declassification_above", c: __c401, r: 401, ro: 1, g: [["any",["$ref"]]] },
+  { f: 52, p: "/properties/transport_kind", c: __c871, r: 871, ro: 1, g: [["any",["$ref"]]] },
+  { f: 53, p: "/$defs/TransportKind", c: __c871, g: [["any",["enum"]]], k: { "enum": ["http_local","command_stdio","http_remote"] } },
   { f: 52, p: "/properties/remote_provider", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 52, p: "/properties/operator_acknowledgement", r: 874, ro: 1, g: [["any",["$ref"]]] },
-  { f: 52, p: "/$defs/OperatorAcknowledgement", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["acknowledged/by","acknowledged/at","acknowledged_max_tier"] }, pr: [["acknowledged/by", "acknowledged~1by", 875], ["acknowledged/at", "acknowledged~1at", 876], ["acknowledged_max_tier", "acknowledged_max_tier", 877], ["question/ref", "question~1ref", 878]], ap: 879, kn: new Set(["acknowledged/by","acknowledged/at","acknowledged_max_tier","question/ref"]) },
-  { f: 52, p: "/$defs/OperatorAcknowledgement/properties/acknowledged~1by", r: 354, ro: 1, g: [["any",["$ref"]]] },
+  { f: 52, p: "/properties/operator_acknowledgement", c: __c874, r: 874, ro: 1, g: [["any",["$ref"]]] },
+  { f: 52, p: "/$defs/OperatorAcknowledgement", c: __c874, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["acknowledged/by","acknowledged/at","acknowledged_max_tier"] }, pr: [["acknowledged/by", "acknowledged~1by", 875], ["acknowledged/at", "acknowledged~1at", 876], ["acknowledged_max_tier", "acknowledged_max_tier", 877], ["question/ref", "question~1ref", 878]], ap: 879, kn: new Set(["acknowledged/by","acknowledged/at","acknowledged_max_tier","question/ref"]) },
+  { f: 52, p: "/$defs/OperatorAcknowledgement/properties/acknowledged~1by", c: __c354, r: 354, ro: 1, g: [["any",["$ref"]]] },
   { f: 52, p: "/$defs/OperatorAcknowledgement/properties/acknowledged~1at", t: ["string"], tv: "string", g: [["string",["format"]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 52, p: "/$defs/OperatorAcknowledgement/properties/acknowledged_max_tier", r: 401, ro: 1, g: [["any",["$ref"]]] },
+  { f: 52, p: "/$defs/OperatorAcknowledgement/properties/acknowledged_max_tier", c: __c401, r: 401, ro: 1, g: [["any",["$ref"]]] },
   { f: 52, p: "/$defs/OperatorAcknowledgement/properties/question~1ref", t: ["string"], tv: "string", g: [["string",["pattern"]]], k: { "pattern": "^question/.+$" }, re: __RE11 },
   { f: 52, p: "/$defs/OperatorAcknowledgement/additionalProperties", b: false },
   { f: 52, p: "/additionalProperties", b: false },
   { f: 52, p: "/allOf/0", g: [["any",["if"]]], if: 882, th: 884, el: 886 },
-  { f: 52, p: "/allOf/0/if", g: [["object",["required","properties"]]], k: { "required": ["transport_kind"] }, pr: [["transport_kind", "transport_kind", 883]] },
+  { f: 52, p: "/allOf/0/if", c: __c882, g: [["object",["required","properties"]]], k: { "required": ["transport_kind"] }, pr: [["transport_kind", "transport_kind", 883]] },
   { f: 52, p: "/allOf/0/if/properties/transport_kind", g: [["any",["const"]]], k: { "const": "http_remote" } },
   { f: 52, p: "/allOf/0/then", g: [["object",["properties"]]], pr: [["remote_provider", "remote_provider", 885]] },
   { f: 52, p: "/allOf/0/then/properties/remote_provider", g: [["any",["const"]]], k: { "const": true } },
   { f: 52, p: "/allOf/0/else", g: [["object",["properties"]]], pr: [["remote_provider", "remote_provider", 887]] },
   { f: 52, p: "/allOf/0/else/properties/remote_provider", g: [["any",["const"]]], k: { "const": false } },
   { f: 52, p: "/allOf/1", g: [["any",["if"]]], if: 889, th: 892 },
-  { f: 52, p: "/allOf/1/if", g: [["object",["required","properties"]]], k: { "required": ["remote_provider","accepts_max_tier"] }, pr: [["remote_provider", "remote_provider", 890], ["accepts_max_tier", "accepts_max_tier", 891]] },
+  { f: 52, p: "/allOf/1/if", c: __c889, g: [["object",["required","properties"]]], k: { "required": ["remote_provider","accepts_max_tier"] }, pr: [["remote_provider", "remote_provider", 890], ["accepts_max_tier", "accepts_max_tier", 891]] },
   { f: 52, p: "/allOf/1/if/properties/remote_provider", g: [["any",["const"]]], k: { "const": true } },
   { f: 52, p: "/allOf/1/if/properties/accepts_max_tier", g: [["any",["enum"]]], k: { "enum": ["community","personal"] } },
   { f: 52, p: "/allOf/1/then", g: [["object",["required","properties"]]], k: { "required": ["operator_acknowledgement"] }, pr: [["operator_acknowledgement", "operator_acknowledgement", 893]] },
   { f: 52, p: "/allOf/1/then/properties/operator_acknowledgement", av: 1, g: [] },
   { f: 52, p: "/allOf/2", g: [["any",["if"]]], if: 895, th: 897 },
-  { f: 52, p: "/allOf/2/if", g: [["object",["required","properties"]]], k: { "required": ["accepts_max_tier"] }, pr: [["accepts_max_tier", "accepts_max_tier", 896]] },
+  { f: 52, p: "/allOf/2/if", c: __c895, g: [["object",["required","properties"]]], k: { "required": ["accepts_max_tier"] }, pr: [["accepts_max_tier", "accepts_max_tier", 896]] },
   { f: 52, p: "/allOf/2/if/properties/accepts_max_tier", g: [["any",["const"]]], k: { "const": "public" } },
   { f: 52, p: "/allOf/2/then", g: [["object",["properties"]]], pr: [["accepts", "accepts", 898]] },
   { f: 52, p: "/allOf/2/then/properties/accepts", t: ["array"], tv: "array", g: [["array",["items"]]], it: 899 },
   { f: 52, p: "/allOf/2/then/properties/accepts/items", g: [["any",["enum"]]], k: { "enum": ["public"] } },
   { f: 52, p: "/allOf/3", g: [["any",["if"]]], if: 901, th: 903 },
-  { f: 52, p: "/allOf/3/if", g: [["object",["required","properties"]]], k: { "required": ["accepts_max_tier"] }, pr: [["accepts_max_tier", "accepts_max_tier", 902]] },
+  { f: 52, p: "/allOf/3/if", c: __c901, g: [["object",["required","properties"]]], k: { "required": ["accepts_max_tier"] }, pr: [["accepts_max_tier", "accepts_max_tier", 902]] },
   { f: 52, p: "/allOf/3/if/properties/accepts_max_tier", g: [["any",["const"]]], k: { "const": "community" } },
   { f: 52, p: "/allOf/3/then", g: [["object",["properties"]]], pr: [["accepts", "accepts", 904]] },
   { f: 52, p: "/allOf/3/then/properties/accepts", t: ["array"], tv: "array", g: [["array",["items"]]], it: 905 },
   { f: 52, p: "/allOf/3/then/properties/accepts/items", g: [["any",["enum"]]], k: { "enum": ["public","community"] } },
   { f: 52, p: "/allOf/4", g: [["any",["if"]]], if: 907, th: 910 },
-  { f: 52, p: "/allOf/4/if", g: [["object",["required","properties"]]], k: { "required": ["accepts_max_tier","operator_acknowledgement"] }, pr: [["accepts_max_tier", "accepts_max_tier", 908], ["operator_acknowledgement", "operator_acknowledgement", 909]] },
+  { f: 52, p: "/allOf/4/if", c: __c907, g: [["object",["required","properties"]]], k: { "required": ["accepts_max_tier","operator_acknowledgement"] }, pr: [["accepts_max_tier", "accepts_max_tier", 908], ["operator_acknowledgement", "operator_acknowledgement", 909]] },
   { f: 52, p: "/allOf/4/if/properties/accepts_max_tier", g: [["any",["const"]]], k: { "const": "personal" } },
   { f: 52, p: "/allOf/4/if/properties/operator_acknowledgement", t: ["object"], tv: "object", ut: 1, g: [] },
   { f: 52, p: "/allOf/4/then", g: [["object",["properties"]]], pr: [["operator_acknowledgement", "operator_acknowledgement", 911]] },
   { f: 52, p: "/allOf/4/then/properties/operator_acknowledgement", t: ["object"], tv: "object", g: [["object",["properties"]]], pr: [["acknowledged_max_tier", "acknowledged_max_tier", 912]] },
   { f: 52, p: "/allOf/4/then/properties/operator_acknowledgement/properties/acknowledged_max_tier", g: [["any",["const"]]], k: { "const": "personal" } },
-  { f: 46, p: "/$defs/MultiChoicePayload", r: 914, ro: 1, g: [["any",["$ref"]]] },
-  { f: 54, p: "", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["options"] }, pr: [["options", "options", 915], ["min/selected", "min~1selected", 917], ["max/selected", "max~1selected", 918]], ap: 919, kn: new Set(["options","min/selected","max/selected"]) },
+  { f: 46, p: "/$defs/MultiChoicePayload", c: __c914, r: 914, ro: 1, g: [["any",["$ref"]]] },
+  { f: 54, p: "", c: __c914, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["options"] }, pr: [["options", "options", 915], ["min/selected", "min~1selected", 917], ["max/selected", "max~1selected", 918]], ap: 919, kn: new Set(["options","min/selected","max/selected"]) },
   { f: 54, p: "/properties/options", t: ["array"], tv: "array", g: [["array",["maxItems","minItems","items"]]], k: { "maxItems": 24, "minItems": 2 }, it: 916 },
-  { f: 54, p: "/properties/options/items", r: 666, ro: 1, g: [["any",["$ref"]]] },
+  { f: 54, p: "/properties/options/items", c: __c666, r: 666, ro: 1, g: [["any",["$ref"]]] },
   { f: 54, p: "/properties/min~1selected", t: ["integer"], tv: "integer", ut: 1, g: [["number",["minimum"]]], k: { "minimum": 0 } },
   { f: 54, p: "/properties/max~1selected", t: ["integer"], tv: "integer", ut: 1, g: [["number",["minimum"]]], k: { "minimum": 1 } },
   { f: 54, p: "/additionalProperties", b: false },
-  { f: 42, p: "", t: ["string"], tv: "string", ut: 1, g: [["any",["enum"]]], k: { "enum": ["commons","support","crisis"] } },
-  { f: 55, p: "/$defs/NotificationAction", t: ["object"], tv: "object", g: [["any",["allOf"]],["object",["required","additionalProperties","properties"]]], k: { "required": ["kind","target/ref"] }, pr: [["kind", "kind", 922], ["target/ref", "target~1ref", 923], ["input/schema", "input~1schema", 924], ["idempotency/key", "idempotency~1key", 925]], ap: 926, kn: new Set(["kind","target/ref","input/schema","idempotency/key"]), all: [927,933,939,945,951] },
+  { f: 42, p: "", c: __c920, t: ["string"], tv: "string", ut: 1, g: [["any",["enum"]]], k: { "enum": ["commons","support","crisis"] } },
+  { f: 55, p: "/$defs/NotificationAction", c: __c921, t: ["object"], tv: "object", g: [["any",["allOf"]],["object",["required","additionalProperties","properties"]]], k: { "required": ["kind","target/ref"] }, pr: [["kind", "kind", 922], ["target/ref", "target~1ref", 923], ["input/schema", "input~1schema", 924], ["idempotency/key", "idempotency~1key", 925]], ap: 926, kn: new Set(["kind","target/ref","input/schema","idempotency/key"]), all: [927,933,939,945,951] },
   { f: 55, p: "/$defs/NotificationAction/properties/kind", g: [["any",["enum"]]], k: { "enum": ["single-choice","multi-choice","confirm","free-text-with-allowlist","open-interaction"] } },
   { f: 55, p: "/$defs/NotificationAction/properties/target~1ref", t: ["string"], tv: "string", g: [["string",["minLength"]]], k: { "minLength": 1 } },
   { f: 55, p: "/$defs/NotificationAction/properties/input~1schema", g: [["any",["enum"]]], k: { "enum": ["inquirium.operator-question.widget.single-choice.v1","inquirium.operator-question.widget.multi-choice.v1","inquirium.operator-question.widget.confirm.v1","inquirium.operator-question.widget.free-text-with-allowlist.v1"] } },
   { f: 55, p: "/$defs/NotificationAction/properties/idempotency~1key", t: ["string"], tv: "string", g: [["string",["maxLength","minLength"]]], k: { "maxLength": 200, "minLength": 1 } },
   { f: 55, p: "/$defs/NotificationAction/additionalProperties", b: false },
   { f: 55, p: "/$defs/NotificationAction/allOf/0", g: [["any",["if"]]], if: 928, th: 930 },
-  { f: 55, p: "/$defs/NotificationAction/allOf/0/if", g: [["object",["required","properties"]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 929]] },
+  { f: 55, p: "/$defs/NotificationAction/allOf/0/if", c: __c928, g: [["object",["required","properties"]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 929]] },
   { f: 55, p: "/$defs/NotificationAction/allOf/0/if/properties/kind", g: [["any",["const"]]], k: { "const": "single-choice" } },
   { f: 55, p: "/$defs/NotificationAction/allOf/0/then", g: [["object",["required","properties"]]], k: { "required": ["input/schema","idempotency/key"] }, pr: [["input/schema", "input~1schema", 931], ["idempotency/key", "idempotency~1key", 932]] },
   { f: 55, p: "/$defs/NotificationAction/allOf/0/then/properties/input~1schema", g: [["any",["const"]]], k: { "const": "inquirium.operator-question.widget.single-choice.v1" } },
   { f: 55, p: "/$defs/NotificationAction/allOf/0/then/properties/idempotency~1key", av: 1, g: [] },
   { f: 55, p: "/$defs/NotificationAction/allOf/1", g: [["any",["if"]]], if: 934, th: 936 },
-  { f: 55, p: "/$defs/NotificationAction/allOf/1/if", g: [["object",["required","properties"]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 935]] },
+  { f: 55, p: "/$defs/NotificationAction/allOf/1/if", c: __c934, g: [["object",["required","properties"]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 935]] },
   { f: 55, p: "/$defs/NotificationAction/allOf/1/if/properties/kind", g: [["any",["const"]]], k: { "const": "multi-choice" } },
   { f: 55, p: "/$defs/NotificationAction/allOf/1/then", g: [["object",["required","properties"]]], k: { "required": ["input/schema","idempotency/key"] }, pr: [["input/schema", "input~1schema", 937], ["idempotency/key", "idempotency~1key", 938]] },
   { f: 55, p: "/$defs/NotificationAction/allOf/1/then/properties/input~1schema", g: [["any",["const"]]], k: { "const": "inquirium.operator-question.widget.multi-choice.v1" } },
   { f: 55, p: "/$defs/NotificationAction/allOf/1/then/properties/idempotency~1key", av: 1, g: [] },
   { f: 55, p: "/$defs/NotificationAction/allOf/2", g: [["any",["if"]]], if: 940, th: 942 },
-  { f: 55, p: "/$defs/NotificationAction/allOf/2/if", g: [["object",["required","properties"]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 941]] },
+  { f: 55, p: "/$defs/NotificationAction/allOf/2/if", c: __c940, g: [["object",["required","properties"]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 941]] },
   { f: 55, p: "/$defs/NotificationAction/allOf/2/if/properties/kind", g: [["any",["const"]]], k: { "const": "confirm" } },
   { f: 55, p: "/$defs/NotificationAction/allOf/2/then", g: [["object",["required","properties"]]], k: { "required": ["input/schema","idempotency/key"] }, pr: [["input/schema", "input~1schema", 943], ["idempotency/key", "idempotency~1key", 944]] },
   { f: 55, p: "/$defs/NotificationAction/allOf/2/then/properties/input~1schema", g: [["any",["const"]]], k: { "const": "inquirium.operator-question.widget.confirm.v1" } },
   { f: 55, p: "/$defs/NotificationAction/allOf/2/then/properties/idempotency~1key", av: 1, g: [] },
   { f: 55, p: "/$defs/NotificationAction/allOf/3", g: [["any",["if"]]], if: 946, th: 948 },
-  { f: 55, p: "/$defs/NotificationAction/allOf/3/if", g: [["object",["required","properties"]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 947]] },
+  { f: 55, p: "/$defs/NotificationAction/allOf/3/if", c: __c946, g: [["object",["required","properties"]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 947]] },
   { f: 55, p: "/$defs/NotificationAction/allOf/3/if/properties/kind", g: [["any",["const"]]], k: { "const": "free-text-with-allowlist" } },
   { f: 55, p: "/$defs/NotificationAction/allOf/3/then", g: [["object",["required","properties"]]], k: { "required": ["input/schema","idempotency/key"] }, pr: [["input/schema", "input~1schema", 949], ["idempotency/key", "idempotency~1key", 950]] },
   { f: 55, p: "/$defs/NotificationAction/allOf/3/then/properties/input~1schema", g: [["any",["const"]]], k: { "const": "inquirium.operator-question.widget.free-text-with-allowlist.v1" } },
   { f: 55, p: "/$defs/NotificationAction/allOf/3/then/properties/idempotency~1key", av: 1, g: [] },
   { f: 55, p: "/$defs/NotificationAction/allOf/4", g: [["any",["if"]]], if: 952, th: 954 },
-  { f: 55, p: "/$defs/NotificationAction/allOf/4/if", g: [["object",["required","properties"]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 953]] },
+  { f: 55, p: "/$defs/NotificationAction/allOf/4/if", c: __c952, g: [["object",["required","properties"]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 953]] },
   { f: 55, p: "/$defs/NotificationAction/allOf/4/if/properties/kind", g: [["any",["const"]]], k: { "const": "open-interaction" } },
   { f: 55, p: "/$defs/NotificationAction/allOf/4/then", g: [["object",["properties"]]], pr: [["input/schema", "input~1schema", 955]] },
   { f: 55, p: "/$defs/NotificationAction/allOf/4/then/properties/input~1schema", g: [["any",["not"]]], no: 956 },
-  { f: 55, p: "/$defs/NotificationAction/allOf/4/then/properties/input~1schema/not", av: 1, g: [] },
-  { f: 55, p: "", t: ["object"], tv: "object", g: [["any",["anyOf"]],["object",["required","additionalProperties","properties"]]], k: { "required": ["schema","correlation/id","body/text","reason/code"] }, pr: [["schema", "schema", 958], ["subject/ref", "subject~1ref", 959], ["body/ref", "body~1ref", 960], ["correlation/id", "correlation~1id", 961], ["body/text", "body~1text", 962], ["reason/code", "reason~1code", 963], ["actions", "actions", 964]], ap: 966, kn: new Set(["schema","subject/ref","body/ref","correlation/id","body/text","reason/code","actions"]), any: [967,969] },
+  { f: 55, p: "/$defs/NotificationAction/allOf/4/then/properties/input~1schema/not", av: 1, c: __c956, g: [] },
+  { f: 55, p: "", c: __c957, t: ["object"], tv: "object", g: [["any",["anyOf"]],["object",["required","additionalProperties","properties"]]], k: { "required": ["schema","correlation/id","body/text","reason/code"] }, pr: [["schema", "schema", 958], ["subject/ref", "subject~1ref", 959], ["body/ref", "body~1ref", 960], ["correlation/id", "correlation~1id", 961], ["body/text", "body~1text", 962], ["reason/code", "reason~1code", 963], ["actions", "actions", 964]], ap: 966, kn: new Set(["schema","subject/ref","body/ref","correlation/id","body/text","reason/code","actions"]), any: [967,969] },
   { f: 55, p: "/properties/schema", g: [["any",["const"]]], k: { "const": "notification-create.v1" } },
   { f: 55, p: "/properties/subject~1ref", t: ["string"], tv: "string", g: [["string",["pattern"]]], k: { "pattern": "^question/.+$" }, re: __RE11 },
   { f: 55, p: "/properties/body~1ref", t: ["string"], tv: "string", g: [["string",["pattern"]]], k: { "pattern": "^question/.+$" }, re: __RE11 },
   { f: 55, p: "/properties/correlation~1id", t: ["string"], tv: "string", g: [["string",["pattern"]]], k: { "pattern": "^operation/.+$" }, re: __RE12 },
   { f: 55, p: "/properties/body~1text", t: ["string"], tv: "string", g: [["string",["maxLength","minLength"]]], k: { "maxLength": 500, "minLength": 1 } },
-  { f: 55, p: "/properties/reason~1code", r: 394, ro: 1, g: [["any",["$ref"]]] },
+  { f: 55, p: "/properties/reason~1code", c: __c394, r: 394, ro: 1, g: [["any",["$ref"]]] },
   { f: 55, p: "/properties/actions", t: ["array"], tv: "array", g: [["array",["maxItems","items"]]], k: { "maxItems": 1 }, it: 965 },
-  { f: 55, p: "/properties/actions/items", r: 921, ro: 1, g: [["any",["$ref"]]] },
+  { f: 55, p: "/properties/actions/items", c: __c921, r: 921, ro: 1, g: [["any",["$ref"]]] },
   { f: 55, p: "/additionalProperties", b: false },
-  { f: 55, p: "/anyOf/0", g: [["object",["required","properties"]]], k: { "required": ["subject/ref"] }, pr: [["subject/ref", "subject~1ref", 968]] },
+  { f: 55, p: "/anyOf/0", c: __c967, g: [["object",["required","properties"]]], k: { "required": ["subject/ref"] }, pr: [["subject/ref", "subject~1ref", 968]] },
   { f: 55, p: "/anyOf/0/properties/subject~1ref", av: 1, g: [] },
-  { f: 55, p: "/anyOf/1", g: [["object",["required","properties"]]], k: { "required": ["body/ref"] }, pr: [["body/ref", "body~1ref", 970]] },
+  { f: 55, p: "/anyOf/1", c: __c969, g: [["object",["required","properties"]]], k: { "required": ["body/ref"] }, pr: [["body/ref", "body~1ref", 970]] },
   { f: 55, p: "/anyOf/1/properties/body~1ref", av: 1, g: [] },
-  { f: 40, p: "", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["schema","question/ref","idempotency/key","answer"] }, pr: [["schema", "schema", 972], ["question/ref", "question~1ref", 973], ["idempotency/key", "idempotency~1key", 974], ["answer", "answer", 975], ["answered/by", "answered~1by", 976], ["answered/at", "answered~1at", 977]], ap: 978, kn: new Set(["schema","question/ref","idempotency/key","answer","answered/by","answered/at"]) },
+  { f: 40, p: "", c: __c971, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["schema","question/ref","idempotency/key","answer"] }, pr: [["schema", "schema", 972], ["question/ref", "question~1ref", 973], ["idempotency/key", "idempotency~1key", 974], ["answer", "answer", 975], ["answered/by", "answered~1by", 976], ["answered/at", "answered~1at", 977]], ap: 978, kn: new Set(["schema","question/ref","idempotency/key","answer","answered/by","answered/at"]) },
   { f: 40, p: "/properties/schema", g: [["any",["const"]]], k: { "const": "inquirium.operator-question.answer.v1" } },
   { f: 40, p: "/properties/question~1ref", t: ["string"], tv: "string", g: [["string",["pattern"]]], k: { "pattern": "^question/.+$" }, re: __RE11 },
   { f: 40, p: "/properties/idempotency~1key", t: ["string"], tv: "string", g: [["string",["maxLength","minLength"]]], k: { "maxLength": 200, "minLength": 1 } },
-  { f: 40, p: "/properties/answer", r: 522, ro: 1, g: [["any",["$ref"]]] },
-  { f: 40, p: "/properties/answered~1by", r: 354, ro: 1, g: [["any",["$ref"]]] },
+  { f: 40, p: "/properties/answer", c: __c522, r: 522, ro: 1, g: [["any",["$ref"]]] },
+  { f: 40, p: "/properties/answered~1by", c: __c354, r: 354, ro: 1, g: [["any",["$ref"]]] },
   { f: 40, p: "/properties/answered~1at", t: ["string"], tv: "string", g: [["string",["format"]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 40, p: "/additionalProperties", b: false },
-  { f: 46, p: "", t: ["object"], tv: "object", g: [["any",["allOf"]],["object",["required","additionalProperties","properties"]]], k: { "required": ["schema","question/ref","operation/ref","recipient/class","reason/code","prompt","widget/kind","widget/payload","classification","response","provenance"] }, pr: [["schema", "schema", 980], ["question/ref", "question~1ref", 981], ["operation/ref", "operation~1ref", 982], ["recipient/class", "recipient~1class", 983], ["reason/code", "reason~1code", 984], ["prompt", "prompt", 985], ["widget/kind", "widget~1kind", 991], ["widget/payload", "widget~1payload", 992], ["default/on-timeout", "default~1on-timeout", 994], ["timeout", "timeout", 999], ["classification", "classification", 1000], ["subject", "subject", 1001], ["response", "response", 1009], ["provenance", "provenance", 1015], ["created/at", "created~1at", 1022]], ap: 1023, kn: new Set(["schema","question/ref","operation/ref","recipient/class","reason/code","prompt","widget/kind","widget/payload","default/on-timeout","timeout","classification","subject","response","provenance","created/at"]), all: [1024,1036,1043,1050] },
+  { f: 46, p: "", c: __c979, t: ["object"], tv: "object", g: [["any",["allOf"]],["object",["required","additionalProperties","properties"]]], k: { "required": ["schema","question/ref","operation/ref","recipient/class","reason/code","prompt","widget/kind","widget/payload","classification","response","provenance"] }, pr: [["schema", "schema", 980], ["question/ref", "question~1ref", 981], ["operation/ref", "operation~1ref", 982], ["recipient/class", "recipient~1class", 983], ["reason/code", "reason~1code", 984], ["prompt", "prompt", 985], ["widget/kind", "widget~1kind", 991], ["widget/payload", "widget~1payload", 992], ["default/on-timeout", "default~1on-timeout", 994], ["timeout", "timeout", 999], ["classification", "classification", 1000], ["subject", "subject", 1001], ["response", "response", 1009], ["provenance", "provenance", 1015], ["created/at", "created~1at", 1022]], ap: 1023, kn: new Set(["schema","question/ref","operation/ref","recipient/class","reason/code","prompt","widget/kind","widget/payload","default/on-timeout","timeout","classification","subject","response","provenance","created/at"]), all: [1024,1036,1043,1050] },
   { f: 46, p: "/properties/schema", g: [["any",["const"]]], k: { "const": "inquirium.operator-question.request.v1" } },
   { f: 46, p: "/properties/question~1ref", t: ["string"], tv: "string", g: [["string",["pattern"]]], k: { "pattern": "^question/.+$" }, re: __RE11 },
   { f: 46, p: "/properties/operation~1ref", t: ["string"], tv: "string", g: [["string",["pattern"]]], k: { "pattern": "^operation/.+$" }, re: __RE12 },
   { f: 46, p: "/properties/recipient~1class", g: [["any",["enum"]]], k: { "enum": ["operator"] } },
-  { f: 46, p: "/properties/reason~1code", r: 394, ro: 1, g: [["any",["$ref"]]] },
-  { f: 46, p: "/properties/prompt", r: 986, ro: 1, g: [["any",["$ref"]]] },
-  { f: 46, p: "/$defs/QuestionPrompt", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["kind","text"] }, pr: [["kind", "kind", 987], ["text", "text", 989]], ap: 990, kn: new Set(["kind","text"]) },
-  { f: 46, p: "/$defs/QuestionPrompt/properties/kind", r: 988, ro: 1, g: [["any",["$ref"]]] },
-  { f: 46, p: "/$defs/WidgetKind", g: [["any",["enum"]]], k: { "enum": ["single-choice","multi-choice","confirm","free-text-with-allowlist"] } },
+  { f: 46, p: "/properties/reason~1code", c: __c394, r: 394, ro: 1, g: [["any",["$ref"]]] },
+  { f: 46, p: "/properties/prompt", c: __c986, r: 986, ro: 1, g: [["any",["$ref"]]] },
+  { f: 46, p: "/$defs/QuestionPrompt", c: __c986, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["kind","text"] }, pr: [["kind", "kind", 987], ["text", "text", 989]], ap: 990, kn: new Set(["kind","text"]) },
+  { f: 46, p: "/$defs/QuestionPrompt/properties/kind", c: __c988, r: 988, ro: 1, g: [["any",["$ref"]]] },
+  { f: 46, p: "/$defs/WidgetKind", c: __c988, g: [["any",["enum"]]], k: { "enum": ["single-choice","multi-choice","confirm","free-text-with-allowlist"] } },
   { f: 46, p: "/$defs/QuestionPrompt/properties/text", t: ["string"], tv: "string", g: [["string",["maxLength","minLength"]]], k: { "maxLength": 500, "minLength": 1 } },
   { f: 46, p: "/$defs/QuestionPrompt/additionalProperties", b: false },
-  { f: 46, p: "/properties/widget~1kind", r: 988, ro: 1, g: [["any",["$ref"]]] },
+  { f: 46, p: "/properties/widget~1kind", c: __c988, r: 988, ro: 1, g: [["any",["$ref"]]] },
   { f: 46, p: "/properties/widget~1payload", t: ["object"], tv: "object", g: [["object",["additionalProperties"]]], ap: 993, kn: new Set([]) },
   { f: 46, p: "/properties/widget~1payload/additionalProperties", av: 1, b: true },
-  { f: 46, p: "/properties/default~1on-timeout", r: 995, ro: 1, g: [["any",["$ref"]]] },
-  { f: 46, p: "/$defs/TimeoutDefault", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["answer","reason/code"] }, pr: [["answer", "answer", 996], ["reason/code", "reason~1code", 997]], ap: 998, kn: new Set(["answer","reason/code"]) },
-  { f: 46, p: "/$defs/TimeoutDefault/properties/answer", r: 522, ro: 1, g: [["any",["$ref"]]] },
-  { f: 46, p: "/$defs/TimeoutDefault/properties/reason~1code", r: 394, ro: 1, g: [["any",["$ref"]]] },
+  { f: 46, p: "/properties/default~1on-timeout", c: __c995, r: 995, ro: 1, g: [["any",["$ref"]]] },
+  { f: 46, p: "/$defs/TimeoutDefault", c: __c995, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["answer","reason/code"] }, pr: [["answer", "answer", 996], ["reason/code", "reason~1code", 997]], ap: 998, kn: new Set(["answer","reason/code"]) },
+  { f: 46, p: "/$defs/TimeoutDefault/properties/answer", c: __c522, r: 522, ro: 1, g: [["any",["$ref"]]] },
+  { f: 46, p: "/$defs/TimeoutDefault/properties/reason~1code", c: __c394, r: 394, ro: 1, g: [["any",["$ref"]]] },
   { f: 46, p: "/$defs/TimeoutDefault/additionalProperties", b: false },
   { f: 46, p: "/properties/timeout", t: ["string"], tv: "string", g: [["string",["format"]]], k: { "format": "duration" }, fm: __fmtDuration },
-  { f: 46, p: "/properties/classification", r: 671, ro: 1, g: [["any",["$ref"]]] },
-  { f: 46, p: "/properties/subject", r: 1002, ro: 1, g: [["any",["$ref"]]] },
-  { f: 46, p: "/$defs/QuestionSubject", t: ["object"], tv: "object", g: [["object",["minProperties","additionalProperties","properties"]]], k: { "minProperties": 1 }, pr: [["runtime/ref", "runtime~1ref", 1003], ["model.binding/ref", "model.binding~1ref", 1004], ["adapter.instance/ref", "adapter.instance~1ref", 1005], ["lease/ref", "lease~1ref", 1006], ["capability/ref", "capability~1ref", 1007]], ap: 1008, kn: new Set(["runtime/ref","model.binding/ref","adapter.instance/ref","lease/ref","capability/ref"]) },
+  { f: 46, p: "/properties/classification", c: __c671, r: 671, ro: 1, g: [["any",["$ref"]]] },
+  { f: 46, p: "/properties/subject", c: __c1002, r: 1002, ro: 1, g: [["any",["$ref"]]] },
+  { f: 46, p: "/$defs/QuestionSubject", c: __c1002, t: ["object"], tv: "object", g: [["object",["minProperties","additionalProperties","properties"]]], k: { "minProperties": 1 }, pr: [["runtime/ref", "runtime~1ref", 1003], ["model.binding/ref", "model.binding~1ref", 1004], ["adapter.instance/ref", "adapter.instance~1ref", 1005], ["lease/ref", "lease~1ref", 1006], ["capability/ref", "capability~1ref", 1007]], ap: 1008, kn: new Set(["runtime/ref","model.binding/ref","adapter.instance/ref","lease/ref","capability/ref"]) },
   { f: 46, p: "/$defs/QuestionSubject/properties/runtime~1ref", t: ["string"], tv: "string", g: [["string",["minLength"]]], k: { "minLength": 1 } },
   { f: 46, p: "/$defs/QuestionSubject/properties/model.binding~1ref", t: ["string"], tv: "string", g: [["string",["minLength"]]], k: { "minLength": 1 } },
   { f: 46, p: "/$defs/QuestionSubject/properties/adapter.instance~1ref", t: ["string"], tv: "string", g: [["string",["minLength"]]], k: { "minLength": 1 } },
   { f: 46, p: "/$defs/QuestionSubject/properties/lease~1ref", t: ["string"], tv: "string", g: [["string",["minLength"]]], k: { "minLength": 1 } },
   { f: 46, p: "/$defs/QuestionSubject/properties/capability~1ref", t: ["string"], tv: "string", g: [["string",["minLength"]]], k: { "minLength": 1 } },
   { f: 46, p: "/$defs/QuestionSubject/additionalProperties", b: false },
-  { f: 46, p: "/properties/response", r: 1010, ro: 1, g: [["any",["$ref"]]] },
-  { f: 46, p: "/$defs/ResponseTarget", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["target/ref","method","idempotency/key"] }, pr: [["target/ref", "target~1ref", 1011], ["method", "method", 1012], ["idempotency/key", "idempotency~1key", 1013]], ap: 1014, kn: new Set(["target/ref","method","idempotency/key"]) },
+  { f: 46, p: "/properties/response", c: __c1010, r: 1010, ro: 1, g: [["any",["$ref"]]] },
+  { f: 46, p: "/$defs/ResponseTarget", c: __c1010, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["target/ref","method","idempotency/key"] }, pr: [["target/ref", "target~1ref", 1011], ["method", "method", 1012], ["idempotency/key", "idempotency~1key", 1013]], ap: 1014, kn: new Set(["target/ref","method","idempotency/key"]) },
   { f: 46, p: "/$defs/ResponseTarget/properties/target~1ref", t: ["string"], tv: "string", g: [["string",["minLength"]]], k: { "minLength": 1 } },
   { f: 46, p: "/$defs/ResponseTarget/properties/method", g: [["any",["enum"]]], k: { "enum": ["POST"] } },
   { f: 46, p: "/$defs/ResponseTarget/properties/idempotency~1key", t: ["string"], tv: "string", g: [["string",["maxLength","minLength"]]], k: { "maxLength": 200, "minLength": 1 } },
   { f: 46, p: "/$defs/ResponseTarget/additionalProperties", b: false },
-  { f: 46, p: "/properties/provenance", r: 1016, ro: 1, g: [["any",["$ref"]]] },
-  { f: 46, p: "/$defs/QuestionProvenance", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["source/component","requested/by","reason/code"] }, pr: [["source/component", "source~1component", 1017], ["requested/by", "requested~1by", 1018], ["reason/code", "reason~1code", 1019], ["origin", "origin", 1020]], ap: 1021, kn: new Set(["source/component","requested/by","reason/code","origin"]) },
+  { f: 46, p: "/properties/provenance", c: __c1016, r: 1016, ro: 1, g: [["any",["$ref"]]] },
+  { f: 46, p: "/$defs/QuestionProvenance", c: __c1016, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["source/component","requested/by","reason/code"] }, pr: [["source/component", "source~1component", 1017], ["requested/by", "requested~1by", 1018], ["reason/code", "reason~1code", 1019], ["origin", "origin", 1020]], ap: 1021, kn: new Set(["source/component","requested/by","reason/code","origin"]) },
   { f: 46, p: "/$defs/QuestionProvenance/properties/source~1component", t: ["string"], tv: "string", g: [["string",["minLength"]]], k: { "minLength": 1 } },
   { f: 46, p: "/$defs/QuestionProvenance/properties/requested~1by", t: ["string"], tv: "string", g: [["string",["minLength"]]], k: { "minLength": 1 } },
-  { f: 46, p: "/$defs/QuestionProvenance/properties/reason~1code", r: 394, ro: 1, g: [["any",["$ref"]]] },
+  { f: 46, p: "/$defs/QuestionProvenance/properties/reason~1code", c: __c394, r: 394, ro: 1, g: [["any",["$ref"]]] },
   { f: 46, p: "/$defs/QuestionProvenance/properties/origin", g: [["any",["enum"]]], k: { "enum": ["host-policy","model-proposed"] } },
   { f: 46, p: "/$defs/QuestionProvenance/additionalProperties", b: false },
   { f: 46, p: "/properties/created~1at", t: ["string"], tv: "string", g: [["string",["format"]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 46, p: "/additionalProperties", b: false },
   { f: 46, p: "/allOf/0", g: [["any",["if"]]], if: 1025, th: 1027 },
-  { f: 46, p: "/allOf/0/if", g: [["object",["required","properties"]]], k: { "required": ["widget/kind"] }, pr: [["widget/kind", "widget~1kind", 1026]] },
+  { f: 46, p: "/allOf/0/if", c: __c1025, g: [["object",["required","properties"]]], k: { "required": ["widget/kind"] }, pr: [["widget/kind", "widget~1kind", 1026]] },
   { f: 46, p: "/allOf/0/if/properties/widget~1kind", g: [["any",["const"]]], k: { "const": "single-choice" } },
   { f: 46, p: "/allOf/0/then", g: [["object",["properties"]]], pr: [["widget/payload", "widget~1payload", 1028], ["prompt", "prompt", 1034]] },
-  { f: 46, p: "/allOf/0/then/properties/widget~1payload", r: 1029, ro: 1, g: [["any",["$ref"]]] },
-  { f: 46, p: "/$defs/SingleChoicePayload", r: 1030, ro: 1, g: [["any",["$ref"]]] },
-  { f: 39, p: "", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["options"] }, pr: [["options", "options", 1031]], ap: 1033, kn: new Set(["options"]) },
+  { f: 46, p: "/allOf/0/then/properties/widget~1payload", c: __c1030, r: 1029, ro: 1, g: [["any",["$ref"]]] },
+  { f: 46, p: "/$defs/SingleChoicePayload", c: __c1030, r: 1030, ro: 1, g: [["any",["$ref"]]] },
+  { f: 39, p: "", c: __c1030, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["options"] }, pr: [["options", "options", 1031]], ap: 1033, kn: new Set(["options"]) },
   { f: 39, p: "/properties/options", t: ["array"], tv: "array", g: [["array",["maxItems","minItems","items"]]], k: { "maxItems": 12, "minItems": 2 }, it: 1032 },
-  { f: 39, p: "/properties/options/items", r: 666, ro: 1, g: [["any",["$ref"]]] },
+  { f: 39, p: "/properties/options/items", c: __c666, r: 666, ro: 1, g: [["any",["$ref"]]] },
   { f: 39, p: "/additionalProperties", b: false },
   { f: 46, p: "/allOf/0/then/properties/prompt", t: ["object"], tv: "object", g: [["object",["properties"]]], pr: [["kind", "kind", 1035]] },
   { f: 46, p: "/allOf/0/then/properties/prompt/properties/kind", g: [["any",["const"]]], k: { "const": "single-choice" } },
   { f: 46, p: "/allOf/1", g: [["any",["if"]]], if: 1037, th: 1039 },
-  { f: 46, p: "/allOf/1/if", g: [["object",["required","properties"]]], k: { "required": ["widget/kind"] }, pr: [["widget/kind", "widget~1kind", 1038]] },
+  { f: 46, p: "/allOf/1/if", c: __c1037, g: [["object",["required","properties"]]], k: { "required": ["widget/kind"] }, pr: [["widget/kind", "widget~1kind", 1038]] },
   { f: 46, p: "/allOf/1/if/properties/widget~1kind", g: [["any",["const"]]], k: { "const": "multi-choice" } },
   { f: 46, p: "/allOf/1/then", g: [["object",["properties"]]], pr: [["widget/payload", "widget~1payload", 1040], ["prompt", "prompt", 1041]] },
-  { f: 46, p: "/allOf/1/then/properties/widget~1payload", r: 913, ro: 1, g: [["any",["$ref"]]] },
+  { f: 46, p: "/allOf/1/then/properties/widget~1payload", c: __c914, r: 913, ro: 1, g: [["any",["$ref"]]] },
   { f: 46, p: "/allOf/1/then/properties/prompt", t: ["object"], tv: "object", g: [["object",["properties"]]], pr: [["kind", "kind", 1042]] },
   { f: 46, p: "/allOf/1/then/properties/prompt/properties/kind", g: [["any",["const"]]], k: { "const": "multi-choice" } },
   { f: 46, p: "/allOf/2", g: [["any",["if"]]], if: 1044, th: 1046 },
-  { f: 46, p: "/allOf/2/if", g: [["object",["required","properties"]]], k: { "required": ["widget/kind"] }, pr: [["widget/kind", "widget~1kind", 1045]] },
+  { f: 46, p: "/allOf/2/if", c: __c1044, g: [["object",["required","properties"]]], k: { "required": ["widget/kind"] }, pr: [["widget/kind", "widget~1kind", 1045]] },
   { f: 46, p: "/allOf/2/if/properties/widget~1kind", g: [["any",["const"]]], k: { "const": "confirm" } },
   { f: 46, p: "/allOf/2/then", g: [["object",["properties"]]], pr: [["widget/payload", "widget~1payload", 1047], ["prompt", "prompt", 1048]] },
-  { f: 46, p: "/allOf/2/then/properties/widget~1payload", r: 675, ro: 1, g: [["any",["$ref"]]] },
+  { f: 46, p: "/allOf/2/then/properties/widget~1payload", c: __c676, r: 675, ro: 1, g: [["any",["$ref"]]] },
   { f: 46, p: "/allOf/2/then/properties/prompt", t: ["object"], tv: "object", g: [["object",["properties"]]], pr: [["kind", "kind", 1049]] },
   { f: 46, p: "/allOf/2/then/properties/prompt/properties/kind", g: [["any",["const"]]], k: { "const": "confirm" } },
   { f: 46, p: "/allOf/3", g: [["any",["if"]]], if: 1051, th: 1053 },
-  { f: 46, p: "/allOf/3/if", g: [["object",["required","properties"]]], k: { "required": ["widget/kind"] }, pr: [["widget/kind", "widget~1kind", 1052]] },
+  { f: 46, p: "/allOf/3/if", c: __c1051, g: [["object",["required","properties"]]], k: { "required": ["widget/kind"] }, pr: [["widget/kind", "widget~1kind", 1052]] },
   { f: 46, p: "/allOf/3/if/properties/widget~1kind", g: [["any",["const"]]], k: { "const": "free-text-with-allowlist" } },
   { f: 46, p: "/allOf/3/then", g: [["object",["properties"]]], pr: [["widget/payload", "widget~1payload", 1054], ["prompt", "prompt", 1055]] },
-  { f: 46, p: "/allOf/3/then/properties/widget~1payload", r: 736, ro: 1, g: [["any",["$ref"]]] },
+  { f: 46, p: "/allOf/3/then/properties/widget~1payload", c: __c737, r: 736, ro: 1, g: [["any",["$ref"]]] },
   { f: 46, p: "/allOf/3/then/properties/prompt", t: ["object"], tv: "object", g: [["object",["properties"]]], pr: [["kind", "kind", 1056]] },
   { f: 46, p: "/allOf/3/then/properties/prompt/properties/kind", g: [["any",["const"]]], k: { "const": "free-text-with-allowlist" } },
-  { f: 56, p: "", t: ["object"], tv: "object", g: [["any",["allOf"]],["object",["required","additionalProperties","properties"]]], k: { "required": ["schema","question/ref","operation/ref","state","updated/at"] }, pr: [["schema", "schema", 1058], ["question/ref", "question~1ref", 1059], ["operation/ref", "operation~1ref", 1060], ["state", "state", 1061], ["answer", "answer", 1062], ["default/applied", "default~1applied", 1063], ["superseded/by", "superseded~1by", 1064], ["reason/code", "reason~1code", 1065], ["updated/at", "updated~1at", 1066]], ap: 1067, kn: new Set(["schema","question/ref","operation/ref","state","answer","default/applied","superseded/by","reason/code","updated/at"]), all: [1068,1076,1081] },
+  { f: 56, p: "", c: __c1057, t: ["object"], tv: "object", g: [["any",["allOf"]],["object",["required","additionalProperties","properties"]]], k: { "required": ["schema","question/ref","operation/ref","state","updated/at"] }, pr: [["schema", "schema", 1058], ["question/ref", "question~1ref", 1059], ["operation/ref", "operation~1ref", 1060], ["state", "state", 1061], ["answer", "answer", 1062], ["default/applied", "default~1applied", 1063], ["superseded/by", "superseded~1by", 1064], ["reason/code", "reason~1code", 1065], ["updated/at", "updated~1at", 1066]], ap: 1067, kn: new Set(["schema","question/ref","operation/ref","state","answer","default/applied","superseded/by","reason/code","updated/at"]), all: [1068,1076,1081] },
   { f: 56, p: "/properties/schema", g: [["any",["const"]]], k: { "const": "inquirium.operator-question.state.v1" } },
   { f: 56, p: "/properties/question~1ref", t: ["string"], tv: "string", g: [["string",["pattern"]]], k: { "pattern": "^question/.+$" }, re: __RE11 },
   { f: 56, p: "/properties/operation~1ref", t: ["string"], tv: "string", g: [["string",["pattern"]]], k: { "pattern": "^operation/.+$" }, re: __RE12 },
   { f: 56, p: "/properties/state", g: [["any",["enum"]]], k: { "enum": ["pending","answered","timed_out","cancelled","superseded"] } },
-  { f: 56, p: "/properties/answer", r: 522, ro: 1, g: [["any",["$ref"]]] },
-  { f: 56, p: "/properties/default~1applied", r: 995, ro: 1, g: [["any",["$ref"]]] },
+  { f: 56, p: "/properties/answer", c: __c522, r: 522, ro: 1, g: [["any",["$ref"]]] },
+  { f: 56, p: "/properties/default~1applied", c: __c995, r: 995, ro: 1, g: [["any",["$ref"]]] },
   { f: 56, p: "/properties/superseded~1by", t: ["string"], tv: "string", g: [["string",["pattern"]]], k: { "pattern": "^question/.+$" }, re: __RE11 },
-  { f: 56, p: "/properties/reason~1code", r: 394, ro: 1, g: [["any",["$ref"]]] },
+  { f: 56, p: "/properties/reason~1code", c: __c394, r: 394, ro: 1, g: [["any",["$ref"]]] },
   { f: 56, p: "/properties/updated~1at", t: ["string"], tv: "string", g: [["string",["format"]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 56, p: "/additionalProperties", b: false },
   { f: 56, p: "/allOf/0", g: [["any",["if"]]], if: 1069, th: 1071, el: 1073 },
-  { f: 56, p: "/allOf/0/if", g: [["object",["required","properties"]]], k: { "required": ["state"] }, pr: [["state", "state", 1070]] },
+  { f: 56, p: "/allOf/0/if", c: __c1069, g: [["object",["required","properties"]]], k: { "required": ["state"] }, pr: [["state", "state", 1070]] },
   { f: 56, p: "/allOf/0/if/properties/state", g: [["any",["const"]]], k: { "const": "answered" } },
   { f: 56, p: "/allOf/0/then", g: [["object",["required","properties"]]], k: { "required": ["answer"] }, pr: [["answer", "answer", 1072]] },
   { f: 56, p: "/allOf/0/then/properties/answer", av: 1, g: [] },
   { f: 56, p: "/allOf/0/else", g: [["object",["properties"]]], pr: [["answer", "answer", 1074]] },
   { f: 56, p: "/allOf/0/else/properties/answer", g: [["any",["not"]]], no: 1075 },
-  { f: 56, p: "/allOf/0/else/properties/answer/not", av: 1, g: [] },
+  { f: 56, p: "/allOf/0/else/properties/answer/not", av: 1, c: __c1075, g: [] },
   { f: 56, p: "/allOf/1", g: [["any",["if"]]], if: 1077, th: 1079 },
-  { f: 56, p: "/allOf/1/if", g: [["object",["required","properties"]]], k: { "required": ["state"] }, pr: [["state", "state", 1078]] },
+  { f: 56, p: "/allOf/1/if", c: __c1077, g: [["object",["required","properties"]]], k: { "required": ["state"] }, pr: [["state", "state", 1078]] },
   { f: 56, p: "/allOf/1/if/properties/state", g: [["any",["const"]]], k: { "const": "superseded" } },
   { f: 56, p: "/allOf/1/then", g: [["object",["required","properties"]]], k: { "required": ["superseded/by"] }, pr: [["superseded/by", "superseded~1by", 1080]] },
   { f: 56, p: "/allOf/1/then/properties/superseded~1by", av: 1, g: [] },
   { f: 56, p: "/allOf/2", g: [["any",["if"]]], if: 1082, th: 1084 },
-  { f: 56, p: "/allOf/2/if", g: [["object",["required","properties"]]], k: { "required": ["state"] }, pr: [["state", "state", 1083]] },
+  { f: 56, p: "/allOf/2/if", c: __c1082, g: [["object",["required","properties"]]], k: { "required": ["state"] }, pr: [["state", "state", 1083]] },
   { f: 56, p: "/allOf/2/if/properties/state", g: [["any",["enum"]]], k: { "enum": ["pending","answered"] } },
   { f: 56, p: "/allOf/2/then", g: [["object",["properties"]]], pr: [["default/applied", "default~1applied", 1085]] },
   { f: 56, p: "/allOf/2/then/properties/default~1applied", g: [["any",["not"]]], no: 1086 },
-  { f: 56, p: "/allOf/2/then/properties/default~1applied/not", av: 1, g: [] },
-  { f: 53, p: "", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["schema","runtime/ref","model.binding/ref","transport_kind","operations","health"] }, pr: [["schema", "schema", 1088], ["runtime/ref", "runtime~1ref", 1089], ["model.binding/ref", "model.binding~1ref", 1090], ["transport_kind", "transport_kind", 1091], ["provider", "provider", 1092], ["protocol", "protocol", 1093], ["operations", "operations", 1094], ["context_window", "context_window", 1096], ["health", "health", 1097], ["acceptance", "acceptance", 1103], ["conformance/report-ref", "conformance~1report-ref", 1104]], ap: 1105, kn: new Set(["schema","runtime/ref","model.binding/ref","transport_kind","provider","protocol","operations","context_window","health","acceptance","conformance/report-ref"]) },
+  { f: 56, p: "/allOf/2/then/properties/default~1applied/not", av: 1, c: __c1086, g: [] },
+  { f: 53, p: "", c: __c1087, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["schema","runtime/ref","model.binding/ref","transport_kind","operations","health"] }, pr: [["schema", "schema", 1088], ["runtime/ref", "runtime~1ref", 1089], ["model.binding/ref", "model.binding~1ref", 1090], ["transport_kind", "transport_kind", 1091], ["provider", "provider", 1092], ["protocol", "protocol", 1093], ["operations", "operations", 1094], ["context_window", "context_window", 1096], ["health", "health", 1097], ["acceptance", "acceptance", 1103], ["conformance/report-ref", "conformance~1report-ref", 1104]], ap: 1105, kn: new Set(["schema","runtime/ref","model.binding/ref","transport_kind","provider","protocol","operations","context_window","health","acceptance","conformance/report-ref"]) },
   { f: 53, p: "/properties/schema", g: [["any",["const"]]], k: { "const": "inquirium.runtime-candidate.v1" } },
-  { f: 53, p: "/properties/runtime~1ref", r: 361, ro: 1, g: [["any",["$ref"]]] },
-  { f: 53, p: "/properties/model.binding~1ref", r: 363, ro: 1, g: [["any",["$ref"]]] },
-  { f: 53, p: "/properties/transport_kind", r: 871, ro: 1, g: [["any",["$ref"]]] },
+  { f: 53, p: "/properties/runtime~1ref", c: __c361, r: 361, ro: 1, g: [["any",["$ref"]]] },
+  { f: 53, p: "/properties/model.binding~1ref", c: __c363, r: 363, ro: 1, g: [["any",["$ref"]]] },
+  { f: 53, p: "/properties/transport_kind", c: __c871, r: 871, ro: 1, g: [["any",["$ref"]]] },
   { f: 53, p: "/properties/provider", t: ["string"], tv: "string", g: [["string",["minLength"]]], k: { "minLength": 1 } },
   { f: 53, p: "/properties/protocol", t: ["string"], tv: "string", g: [["string",["minLength"]]], k: { "minLength": 1 } },
   { f: 53, p: "/properties/operations", t: ["array"], tv: "array", g: [["array",["minItems","items","uniqueItems"]]], k: { "minItems": 1, "uniqueItems": true }, it: 1095, uq: null },
   { f: 53, p: "/properties/operations/items", g: [["any",["enum"]]], k: { "enum": ["generate","embed","batch_embed"] } },
   { f: 53, p: "/properties/context_window", t: ["integer"], tv: "integer", ut: 1, g: [["number",["minimum"]]], k: { "minimum": 1 } },
-  { f: 53, p: "/properties/health", r: 1098, ro: 1, g: [["any",["$ref"]]] },
-  { f: 53, p: "/$defs/RuntimeHealth", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["status","checked/at"] }, pr: [["status", "status", 1099], ["checked/at", "checked~1at", 1100], ["reason/code", "reason~1code", 1101]], ap: 1102, kn: new Set(["status","checked/at","reason/code"]) },
+  { f: 53, p: "/properties/health", c: __c1098, r: 1098, ro: 1, g: [["any",["$ref"]]] },
+  { f: 53, p: "/$defs/RuntimeHealth", c: __c1098, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["status","checked/at"] }, pr: [["status", "status", 1099], ["checked/at", "checked~1at", 1100], ["reason/code", "reason~1code", 1101]], ap: 1102, kn: new Set(["status","checked/at","reason/code"]) },
   { f: 53, p: "/$defs/RuntimeHealth/properties/status", g: [["any",["enum"]]], k: { "enum": ["healthy","degraded","unhealthy"] } },
   { f: 53, p: "/$defs/RuntimeHealth/properties/checked~1at", t: ["string"], tv: "string", g: [["string",["format"]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 53, p: "/$defs/RuntimeHealth/properties/reason~1code", r: 394, ro: 1, g: [["any",["$ref"]]] },
+  { f: 53, p: "/$defs/RuntimeHealth/properties/reason~1code", c: __c394, r: 394, ro: 1, g: [["any",["$ref"]]] },
   { f: 53, p: "/$defs/RuntimeHealth/additionalProperties", b: false },
-  { f: 53, p: "/properties/acceptance", r: 863, ro: 1, g: [["any",["$ref"]]] },
+  { f: 53, p: "/properties/acceptance", c: __c863, r: 863, ro: 1, g: [["any",["$ref"]]] },
   { f: 53, p: "/properties/conformance~1report-ref", t: ["string"], tv: "string", g: [["string",["minLength"]]], k: { "minLength": 1 } },
   { f: 53, p: "/additionalProperties", b: false },
-  { f: 0, p: "/$defs/interruptRequested", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["interruptId","kind"] }, pr: [["interruptId", "interruptId", 1107], ["kind", "kind", 1108], ["reasonCode", "reasonCode", 1109]], ap: 1110, kn: new Set(["interruptId","kind","reasonCode"]) },
+  { f: 0, p: "/$defs/interruptRequested", c: __c1106, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["interruptId","kind"] }, pr: [["interruptId", "interruptId", 1107], ["kind", "kind", 1108], ["reasonCode", "reasonCode", 1109]], ap: 1110, kn: new Set(["interruptId","kind","reasonCode"]) },
   { f: 0, p: "/$defs/interruptRequested/properties/interruptId", t: ["string"], tv: "string", g: [["string",["minLength"]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/interruptRequested/properties/kind", t: ["string"], tv: "string", g: [["string",["pattern"]]], k: { "pattern": "^(clarify|approval|x-[a-z0-9-]+)$" }, re: __RE22 },
   { f: 0, p: "/$defs/interruptRequested/properties/reasonCode", t: ["string"], tv: "string", g: [["string",["minLength"]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/interruptRequested/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/interruptResolved", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["interruptId","outcome"] }, pr: [["interruptId", "interruptId", 1112], ["outcome", "outcome", 1113]], ap: 1114, kn: new Set(["interruptId","outcome"]) },
+  { f: 0, p: "/$defs/interruptResolved", c: __c1111, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["interruptId","outcome"] }, pr: [["interruptId", "interruptId", 1112], ["outcome", "outcome", 1113]], ap: 1114, kn: new Set(["interruptId","outcome"]) },
   { f: 0, p: "/$defs/interruptResolved/properties/interruptId", t: ["string"], tv: "string", g: [["string",["minLength"]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/interruptResolved/properties/outcome", g: [["any",["enum"]]], k: { "enum": ["approved","amended","rejected"] } },
   { f: 0, p: "/$defs/interruptResolved/additionalProperties", av: 1, b: true },
-  { f: 57, p: "", t: ["object"], tv: "object", g: [["object",["additionalProperties","properties"]]], pr: [["limit", "limit", 1116], ["tag", "tag", 1117]], ap: 1118, kn: new Set(["limit","tag"]) },
+  { f: 57, p: "", c: __c1115, t: ["object"], tv: "object", g: [["object",["additionalProperties","properties"]]], pr: [["limit", "limit", 1116], ["tag", "tag", 1117]], ap: 1118, kn: new Set(["limit","tag"]) },
   { f: 57, p: "/properties/limit", t: ["integer"], tv: "integer", ut: 1, g: [["number",["minimum"]]], k: { "minimum": 1 } },
   { f: 57, p: "/properties/tag", t: ["string"], tv: "string", g: [["string",["minLength"]]], k: { "minLength": 1 } },
   { f: 57, p: "/additionalProperties", b: false },
-  { f: 0, p: "/$defs/memoryWritten", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["memoryRef","memoryId"] }, pr: [["memoryRef", "memoryRef", 1120], ["memoryId", "memoryId", 1121], ["nodeId", "nodeId", 1122], ["operation", "operation", 1123], ["agentId", "agentId", 1124], ["byteSize", "byteSize", 1125]], ap: 1126, kn: new Set(["memoryRef","memoryId","nodeId","operation","agentId","byteSize"]) },
+  { f: 0, p: "/$defs/memoryWritten", c: __c1119, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["memoryRef","memoryId"] }, pr: [["memoryRef", "memoryRef", 1120], ["memoryId", "memoryId", 1121], ["nodeId", "nodeId", 1122], ["operation", "operation", 1123], ["agentId", "agentId", 1124], ["byteSize", "byteSize", 1125]], ap: 1126, kn: new Set(["memoryRef","memoryId","nodeId","operation","agentId","byteSize"]) },
   { f: 0, p: "/$defs/memoryWritten/properties/memoryRef", t: ["string"], tv: "string", g: [["string",["minLength"]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/memoryWritten/properties/memoryId", t: ["string"], tv: "string", g: [["string",["minLength"]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/memoryWritten/properties/nodeId", t: ["string"], tv: "string", g: [["string",["minLength"]]], k: { "minLength": 1 } },
@@ -5569,42 +5963,42 @@ const __S = [
   { f: 0, p: "/$defs/memoryWritten/properties/agentId", t: ["string"], tv: "string", g: [["string",["minLength"]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/memoryWritten/properties/byteSize", t: ["integer"], tv: "integer", ut: 1, g: [["number",["minimum"]]], k: { "minimum": 0 } },
   { f: 0, p: "/$defs/memoryWritten/additionalProperties", av: 1, b: true },
-  { f: 2, p: "/$defs/PromptTemplateArtifact", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["name","template"] }, pr: [["name", "name", 1128], ["version", "version", 1129], ["template", "template", 1130], ["variables", "variables", 1131]], ap: 1133, kn: new Set(["name","version","template","variables"]) },
+  { f: 2, p: "/$defs/PromptTemplateArtifact", c: __c1127, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["name","template"] }, pr: [["name", "name", 1128], ["version", "version", 1129], ["template", "template", 1130], ["variables", "variables", 1131]], ap: 1133, kn: new Set(["name","version","template","variables"]) },
   { f: 2, p: "/$defs/PromptTemplateArtifact/properties/name", t: ["string"], tv: "string", g: [["string",["maxLength","minLength"]]], k: { "maxLength": 200, "minLength": 1 } },
   { f: 2, p: "/$defs/PromptTemplateArtifact/properties/version", t: ["string"], tv: "string", g: [["string",["maxLength","minLength"]]], k: { "maxLength": 50, "minLength": 1 } },
   { f: 2, p: "/$defs/PromptTemplateArtifact/properties/template", t: ["string"], tv: "string", g: [["string",["minLength"]]], k: { "minLength": 1 } },
   { f: 2, p: "/$defs/PromptTemplateArtifact/properties/variables", t: ["array"], tv: "array", g: [["array",["items","uniqueItems"]]], k: { "uniqueItems": true }, it: 1132, uq: ["string"] },
   { f: 2, p: "/$defs/PromptTemplateArtifact/properties/variables/items", t: ["string"], tv: "string", g: [["string",["maxLength","minLength"]]], k: { "maxLength": 200, "minLength": 1 } },
   { f: 2, p: "/$defs/PromptTemplateArtifact/additionalProperties", av: 1, b: true },
-  { f: 2, p: "", t: ["object"], tv: "object", g: [["any",["allOf"]],["object",["required","additionalProperties","properties"]]], k: { "required": ["id","kind","artifact","provenance","owner","state","createdAt"] }, pr: [["id", "id", 1135], ["kind", "kind", 1136], ["artifact", "artifact", 1137], ["provenance", "provenance", 1139], ["duplicateOf", "duplicateOf", 1144], ["owner", "owner", 1145], ["rationale", "rationale", 1146], ["state", "state", 1147], ["createdAt", "createdAt", 1149], ["updatedAt", "updatedAt", 1150]], ap: 1151, kn: new Set(["id","kind","artifact","provenance","duplicateOf","owner","rationale","state","createdAt","updatedAt"]), all: [1152,1157,1169,1174] },
+  { f: 2, p: "", c: __c1134, t: ["object"], tv: "object", g: [["any",["allOf"]],["object",["required","additionalProperties","properties"]]], k: { "required": ["id","kind","artifact","provenance","owner","state","createdAt"] }, pr: [["id", "id", 1135], ["kind", "kind", 1136], ["artifact", "artifact", 1137], ["provenance", "provenance", 1139], ["duplicateOf", "duplicateOf", 1144], ["owner", "owner", 1145], ["rationale", "rationale", 1146], ["state", "state", 1147], ["createdAt", "createdAt", 1149], ["updatedAt", "updatedAt", 1150]], ap: 1151, kn: new Set(["id","kind","artifact","provenance","duplicateOf","owner","rationale","state","createdAt","updatedAt"]), all: [1152,1157,1169,1174] },
   { f: 2, p: "/properties/id", t: ["string"], tv: "string", g: [["string",["minLength"]]], k: { "minLength": 1 } },
-  { f: 2, p: "/properties/kind", r: 39, ro: 1, g: [["any",["$ref"]]] },
+  { f: 2, p: "/properties/kind", c: __c39, r: 39, ro: 1, g: [["any",["$ref"]]] },
   { f: 2, p: "/properties/artifact", t: ["object"], tv: "object", g: [["object",["additionalProperties"]]], ap: 1138, kn: new Set([]) },
   { f: 2, p: "/properties/artifact/additionalProperties", av: 1, b: true },
-  { f: 2, p: "/properties/provenance", r: 1140, ro: 1, g: [["any",["$ref"]]] },
-  { f: 2, p: "/$defs/ProposalProvenance", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["sourceRunIds"] }, pr: [["sourceRunIds", "sourceRunIds", 1141]], ap: 1143, kn: new Set(["sourceRunIds"]) },
+  { f: 2, p: "/properties/provenance", c: __c1140, r: 1140, ro: 1, g: [["any",["$ref"]]] },
+  { f: 2, p: "/$defs/ProposalProvenance", c: __c1140, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["sourceRunIds"] }, pr: [["sourceRunIds", "sourceRunIds", 1141]], ap: 1143, kn: new Set(["sourceRunIds"]) },
   { f: 2, p: "/$defs/ProposalProvenance/properties/sourceRunIds", t: ["array"], tv: "array", g: [["array",["minItems","items"]]], k: { "minItems": 1 }, it: 1142 },
   { f: 2, p: "/$defs/ProposalProvenance/properties/sourceRunIds/items", t: ["string"], tv: "string", g: [["string",["minLength"]]], k: { "minLength": 1 } },
   { f: 2, p: "/$defs/ProposalProvenance/additionalProperties", b: false },
   { f: 2, p: "/properties/duplicateOf", t: ["string"], tv: "string", g: [["string",["minLength"]]], k: { "minLength": 1 } },
   { f: 2, p: "/properties/owner", t: ["string"], tv: "string", g: [["string",["minLength"]]], k: { "minLength": 1 } },
   { f: 2, p: "/properties/rationale", t: ["string"], tv: "string", g: [["string",["maxLength"]]], k: { "maxLength": 4000 } },
-  { f: 2, p: "/properties/state", r: 1148, ro: 1, g: [["any",["$ref"]]] },
-  { f: 2, p: "/$defs/ProposalState", g: [["any",["enum"]]], k: { "enum": ["draft","revised","applied","rejected","archived"] } },
+  { f: 2, p: "/properties/state", c: __c1148, r: 1148, ro: 1, g: [["any",["$ref"]]] },
+  { f: 2, p: "/$defs/ProposalState", c: __c1148, g: [["any",["enum"]]], k: { "enum": ["draft","revised","applied","rejected","archived"] } },
   { f: 2, p: "/properties/createdAt", t: ["string"], tv: "string", g: [["string",["format"]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 2, p: "/properties/updatedAt", t: ["string"], tv: "string", g: [["string",["format"]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 2, p: "/additionalProperties", b: false },
   { f: 2, p: "/allOf/0", g: [["any",["if"]]], if: 1153, th: 1155 },
-  { f: 2, p: "/allOf/0/if", g: [["object",["required","properties"]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1154]] },
+  { f: 2, p: "/allOf/0/if", c: __c1153, g: [["object",["required","properties"]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1154]] },
   { f: 2, p: "/allOf/0/if/properties/kind", g: [["any",["const"]]], k: { "const": "agent-pack" } },
   { f: 2, p: "/allOf/0/then", g: [["object",["properties"]]], pr: [["artifact", "artifact", 1156]] },
-  { f: 2, p: "/allOf/0/then/properties/artifact", r: 9, ro: 1, g: [["any",["$ref"]]] },
+  { f: 2, p: "/allOf/0/then/properties/artifact", c: __c9, r: 9, ro: 1, g: [["any",["$ref"]]] },
   { f: 2, p: "/allOf/1", g: [["any",["if"]]], if: 1158, th: 1160 },
-  { f: 2, p: "/allOf/1/if", g: [["object",["required","properties"]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1159]] },
+  { f: 2, p: "/allOf/1/if", c: __c1158, g: [["object",["required","properties"]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1159]] },
   { f: 2, p: "/allOf/1/if/properties/kind", g: [["any",["const"]]], k: { "const": "workflow-chain-pack" } },
   { f: 2, p: "/allOf/1/then", g: [["object",["properties"]]], pr: [["artifact", "artifact", 1161]] },
-  { f: 2, p: "/allOf/1/then/properties/artifact", r: 1162, ro: 1, g: [["any",["$ref"]]] },
-  { f: 2, p: "/$defs/WorkflowChainPackArtifact", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["name","workflows"] }, pr: [["name", "name", 1163], ["version", "version", 1164], ["workflows", "workflows", 1165]], ap: 1168, kn: new Set(["name","version","workflows"]) },
+  { f: 2, p: "/allOf/1/then/properties/artifact", c: __c1162, r: 1162, ro: 1, g: [["any",["$ref"]]] },
+  { f: 2, p: "/$defs/WorkflowChainPackArtifact", c: __c1162, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["name","workflows"] }, pr: [["name", "name", 1163], ["version", "version", 1164], ["workflows", "workflows", 1165]], ap: 1168, kn: new Set(["name","version","workflows"]) },
   { f: 2, p: "/$defs/WorkflowChainPackArtifact/properties/name", t: ["string"], tv: "string", g: [["string",["maxLength","minLength"]]], k: { "maxLength": 200, "minLength": 1 } },
   { f: 2, p: "/$defs/WorkflowChainPackArtifact/properties/version", t: ["string"], tv: "string", g: [["string",["maxLength","minLength"]]], k: { "maxLength": 50, "minLength": 1 } },
   { f: 2, p: "/$defs/WorkflowChainPackArtifact/properties/workflows", t: ["array"], tv: "array", g: [["array",["minItems","items"]]], k: { "minItems": 1 }, it: 1166 },
@@ -5612,39 +6006,39 @@ const __S = [
   { f: 2, p: "/$defs/WorkflowChainPackArtifact/properties/workflows/items/additionalProperties", av: 1, b: true },
   { f: 2, p: "/$defs/WorkflowChainPackArtifact/additionalProperties", av: 1, b: true },
   { f: 2, p: "/allOf/2", g: [["any",["if"]]], if: 1170, th: 1172 },
-  { f: 2, p: "/allOf/2/if", g: [["object",["required","properties"]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1171]] },
+  { f: 2, p: "/allOf/2/if", c: __c1170, g: [["object",["required","properties"]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1171]] },
   { f: 2, p: "/allOf/2/if/properties/kind", g: [["any",["const"]]], k: { "const": "prompt-template" } },
   { f: 2, p: "/allOf/2/then", g: [["object",["properties"]]], pr: [["artifact", "artifact", 1173]] },
-  { f: 2, p: "/allOf/2/then/properties/artifact", r: 1127, ro: 1, g: [["any",["$ref"]]] },
+  { f: 2, p: "/allOf/2/then/properties/artifact", c: __c1127, r: 1127, ro: 1, g: [["any",["$ref"]]] },
   { f: 2, p: "/allOf/3", g: [["any",["if"]]], if: 1175, th: 1177 },
-  { f: 2, p: "/allOf/3/if", g: [["object",["required","properties"]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1176]] },
+  { f: 2, p: "/allOf/3/if", c: __c1175, g: [["object",["required","properties"]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1176]] },
   { f: 2, p: "/allOf/3/if/properties/kind", g: [["any",["const"]]], k: { "const": "scheduled-automation" } },
   { f: 2, p: "/allOf/3/then", g: [["object",["properties"]]], pr: [["artifact", "artifact", 1178]] },
-  { f: 2, p: "/allOf/3/then/properties/artifact", r: 1179, ro: 1, g: [["any",["$ref"]]] },
-  { f: 2, p: "/$defs/ScheduledAutomationArtifact", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["name","workflowId","schedule"] }, pr: [["name", "name", 1180], ["version", "version", 1181], ["workflowId", "workflowId", 1182], ["schedule", "schedule", 1183]], ap: 1185, kn: new Set(["name","version","workflowId","schedule"]) },
+  { f: 2, p: "/allOf/3/then/properties/artifact", c: __c1179, r: 1179, ro: 1, g: [["any",["$ref"]]] },
+  { f: 2, p: "/$defs/ScheduledAutomationArtifact", c: __c1179, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["name","workflowId","schedule"] }, pr: [["name", "name", 1180], ["version", "version", 1181], ["workflowId", "workflowId", 1182], ["schedule", "schedule", 1183]], ap: 1185, kn: new Set(["name","version","workflowId","schedule"]) },
   { f: 2, p: "/$defs/ScheduledAutomationArtifact/properties/name", t: ["string"], tv: "string", g: [["string",["maxLength","minLength"]]], k: { "maxLength": 200, "minLength": 1 } },
   { f: 2, p: "/$defs/ScheduledAutomationArtifact/properties/version", t: ["string"], tv: "string", g: [["string",["maxLength","minLength"]]], k: { "maxLength": 50, "minLength": 1 } },
   { f: 2, p: "/$defs/ScheduledAutomationArtifact/properties/workflowId", t: ["string"], tv: "string", g: [["string",["maxLength","minLength"]]], k: { "maxLength": 200, "minLength": 1 } },
   { f: 2, p: "/$defs/ScheduledAutomationArtifact/properties/schedule", t: ["object"], tv: "object", g: [["object",["minProperties","additionalProperties"]]], k: { "minProperties": 1 }, ap: 1184, kn: new Set([]) },
   { f: 2, p: "/$defs/ScheduledAutomationArtifact/properties/schedule/additionalProperties", av: 1, b: true },
   { f: 2, p: "/$defs/ScheduledAutomationArtifact/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/proposalActivated", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["proposalId","activation"] }, pr: [["proposalId", "proposalId", 1187], ["activation", "activation", 1188], ["gateId", "gateId", 1189]], ap: 1190, kn: new Set(["proposalId","activation","gateId"]) },
+  { f: 0, p: "/$defs/proposalActivated", c: __c1186, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["proposalId","activation"] }, pr: [["proposalId", "proposalId", 1187], ["activation", "activation", 1188], ["gateId", "gateId", 1189]], ap: 1190, kn: new Set(["proposalId","activation","gateId"]) },
   { f: 0, p: "/$defs/proposalActivated/properties/proposalId", t: ["string"], tv: "string", g: [["string",["minLength"]]], k: { "minLength": 1 } },
-  { f: 0, p: "/$defs/proposalActivated/properties/activation", r: 42, ro: 1, g: [["any",["$ref"]]] },
+  { f: 0, p: "/$defs/proposalActivated/properties/activation", c: __c42, r: 42, ro: 1, g: [["any",["$ref"]]] },
   { f: 0, p: "/$defs/proposalActivated/properties/gateId", t: ["string"], tv: "string", g: [["string",["minLength"]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/proposalActivated/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/proposalCreated", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["proposalId","kind"] }, pr: [["proposalId", "proposalId", 1192], ["kind", "kind", 1193], ["duplicateOf", "duplicateOf", 1194]], ap: 1195, kn: new Set(["proposalId","kind","duplicateOf"]) },
+  { f: 0, p: "/$defs/proposalCreated", c: __c1191, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["proposalId","kind"] }, pr: [["proposalId", "proposalId", 1192], ["kind", "kind", 1193], ["duplicateOf", "duplicateOf", 1194]], ap: 1195, kn: new Set(["proposalId","kind","duplicateOf"]) },
   { f: 0, p: "/$defs/proposalCreated/properties/proposalId", t: ["string"], tv: "string", g: [["string",["minLength"]]], k: { "minLength": 1 } },
-  { f: 0, p: "/$defs/proposalCreated/properties/kind", r: 39, ro: 1, g: [["any",["$ref"]]] },
+  { f: 0, p: "/$defs/proposalCreated/properties/kind", c: __c39, r: 39, ro: 1, g: [["any",["$ref"]]] },
   { f: 0, p: "/$defs/proposalCreated/properties/duplicateOf", t: ["string"], tv: "string", g: [["string",["minLength"]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/proposalCreated/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/runCompleted", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["status"] }, pr: [["status", "status", 1197]], ap: 1198, kn: new Set(["status"]) },
+  { f: 0, p: "/$defs/runCompleted", c: __c1196, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["status"] }, pr: [["status", "status", 1197]], ap: 1198, kn: new Set(["status"]) },
   { f: 0, p: "/$defs/runCompleted/properties/status", g: [["any",["const"]]], k: { "const": "completed" } },
   { f: 0, p: "/$defs/runCompleted/additionalProperties", av: 1, b: true },
-  { f: 5, p: "", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["eventId","runId","type","payload","timestamp","sequence"] }, pr: [["eventId", "eventId", 1200], ["runId", "runId", 1201], ["type", "type", 1202], ["payload", "payload", 1203], ["timestamp", "timestamp", 1205], ["sequence", "sequence", 1206], ["nodeId", "nodeId", 1207], ["causationId", "causationId", 1208]], ap: 1209, kn: new Set(["eventId","runId","type","payload","timestamp","sequence","nodeId","causationId"]) },
+  { f: 5, p: "", c: __c1199, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["eventId","runId","type","payload","timestamp","sequence"] }, pr: [["eventId", "eventId", 1200], ["runId", "runId", 1201], ["type", "type", 1202], ["payload", "payload", 1203], ["timestamp", "timestamp", 1205], ["sequence", "sequence", 1206], ["nodeId", "nodeId", 1207], ["causationId", "causationId", 1208]], ap: 1209, kn: new Set(["eventId","runId","type","payload","timestamp","sequence","nodeId","causationId"]) },
   { f: 5, p: "/properties/eventId", t: ["string"], tv: "string", g: [["string",["maxLength","minLength"]]], k: { "maxLength": 200, "minLength": 1 } },
   { f: 5, p: "/properties/runId", t: ["string"], tv: "string", g: [["string",["maxLength","minLength"]]], k: { "maxLength": 200, "minLength": 1 } },
-  { f: 5, p: "/properties/type", r: 231, ro: 1, g: [["any",["$ref"]]] },
+  { f: 5, p: "/properties/type", c: __c231, r: 231, ro: 1, g: [["any",["$ref"]]] },
   { f: 5, p: "/properties/payload", t: ["object"], tv: "object", g: [["object",["additionalProperties"]]], ap: 1204, kn: new Set([]) },
   { f: 5, p: "/properties/payload/additionalProperties", av: 1, b: true },
   { f: 5, p: "/properties/timestamp", t: ["string"], tv: "string", g: [["string",["format"]]], k: { "format": "date-time" }, fm: __fmtDateTime },
@@ -5652,48 +6046,48 @@ const __S = [
   { f: 5, p: "/properties/nodeId", t: ["string"], tv: "string", g: [["string",["minLength"]]], k: { "minLength": 1 } },
   { f: 5, p: "/properties/causationId", t: ["string"], tv: "string", g: [["string",["minLength"]]], k: { "minLength": 1 } },
   { f: 5, p: "/additionalProperties", b: false },
-  { f: 5, p: "/$defs/RunEventType", g: [["any",["enum"]]], k: { "enum": ["run.started","run.completed","run.failed","runOrchestrator.decided","core.workflowChain.confidence-escalated","interrupt.requested","interrupt.resolved","worker.dispatched","memory.written","memory.compacted","agent.memory.consolidated","commitment.fired","proposal.created","proposal.activated","workspace.updated"] } },
-  { f: 58, p: "", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["runId","events"] }, pr: [["runId", "runId", 1212], ["events", "events", 1213]], ap: 1215, kn: new Set(["runId","events"]) },
+  { f: 5, p: "/$defs/RunEventType", c: __c1210, g: [["any",["enum"]]], k: { "enum": ["run.started","run.completed","run.failed","runOrchestrator.decided","core.workflowChain.confidence-escalated","interrupt.requested","interrupt.resolved","worker.dispatched","memory.written","memory.compacted","agent.memory.consolidated","commitment.fired","proposal.created","proposal.activated","workspace.updated"] } },
+  { f: 58, p: "", c: __c1211, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["runId","events"] }, pr: [["runId", "runId", 1212], ["events", "events", 1213]], ap: 1215, kn: new Set(["runId","events"]) },
   { f: 58, p: "/properties/runId", t: ["string"], tv: "string", g: [["string",["maxLength","minLength"]]], k: { "maxLength": 512, "minLength": 1 } },
   { f: 58, p: "/properties/events", t: ["array"], tv: "array", g: [["array",["items"]]], it: 1214 },
-  { f: 58, p: "/properties/events/items", r: 1199, ro: 1, g: [["any",["$ref"]]] },
+  { f: 58, p: "/properties/events/items", c: __c1199, r: 1199, ro: 1, g: [["any",["$ref"]]] },
   { f: 58, p: "/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/runFailed", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["status","errorCode"] }, pr: [["status", "status", 1217], ["errorCode", "errorCode", 1218]], ap: 1219, kn: new Set(["status","errorCode"]) },
+  { f: 0, p: "/$defs/runFailed", c: __c1216, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["status","errorCode"] }, pr: [["status", "status", 1217], ["errorCode", "errorCode", 1218]], ap: 1219, kn: new Set(["status","errorCode"]) },
   { f: 0, p: "/$defs/runFailed/properties/status", g: [["any",["const"]]], k: { "const": "failed" } },
   { f: 0, p: "/$defs/runFailed/properties/errorCode", t: ["string"], tv: "string", g: [["string",["minLength"]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/runFailed/additionalProperties", av: 1, b: true },
-  { f: 59, p: "", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["fromSeq"] }, pr: [["fromSeq", "fromSeq", 1221]], ap: 1222, kn: new Set(["fromSeq"]) },
+  { f: 59, p: "", c: __c1220, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["fromSeq"] }, pr: [["fromSeq", "fromSeq", 1221]], ap: 1222, kn: new Set(["fromSeq"]) },
   { f: 59, p: "/properties/fromSeq", t: ["integer"], tv: "integer", ut: 1, g: [["number",["minimum"]]], k: { "minimum": 0 } },
   { f: 59, p: "/additionalProperties", b: false },
-  { f: 60, p: "", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["runId","forkedFrom","status"] }, pr: [["runId", "runId", 1224], ["forkedFrom", "forkedFrom", 1225], ["status", "status", 1226]], ap: 1227, kn: new Set(["runId","forkedFrom","status"]) },
+  { f: 60, p: "", c: __c1223, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["runId","forkedFrom","status"] }, pr: [["runId", "runId", 1224], ["forkedFrom", "forkedFrom", 1225], ["status", "status", 1226]], ap: 1227, kn: new Set(["runId","forkedFrom","status"]) },
   { f: 60, p: "/properties/runId", t: ["string"], tv: "string", g: [["string",["minLength"]]], k: { "minLength": 1 } },
-  { f: 60, p: "/properties/forkedFrom", r: 232, ro: 1, g: [["any",["$ref"]]] },
+  { f: 60, p: "/properties/forkedFrom", c: __c232, r: 232, ro: 1, g: [["any",["$ref"]]] },
   { f: 60, p: "/properties/status", g: [["any",["enum"]]], k: { "enum": ["created","running","completed"] } },
   { f: 60, p: "/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/runOrchestratorDecided", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["decision"] }, pr: [["decision", "decision", 1229]], ap: 1230, kn: new Set(["decision"]) },
-  { f: 0, p: "/$defs/runOrchestratorDecided/properties/decision", r: 143, ro: 1, g: [["any",["$ref"]]] },
+  { f: 0, p: "/$defs/runOrchestratorDecided", c: __c1228, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["decision"] }, pr: [["decision", "decision", 1229]], ap: 1230, kn: new Set(["decision"]) },
+  { f: 0, p: "/$defs/runOrchestratorDecided/properties/decision", c: __c143, r: 143, ro: 1, g: [["any",["$ref"]]] },
   { f: 0, p: "/$defs/runOrchestratorDecided/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/runStarted", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["workflowId"] }, pr: [["workflowId", "workflowId", 1232], ["parentRunId", "parentRunId", 1233], ["memoryRef", "memoryRef", 1234], ["memoryScopeIsolation", "memoryScopeIsolation", 1235], ["forkedFrom", "forkedFrom", 1236]], ap: 1237, kn: new Set(["workflowId","parentRunId","memoryRef","memoryScopeIsolation","forkedFrom"]) },
+  { f: 0, p: "/$defs/runStarted", c: __c1231, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["workflowId"] }, pr: [["workflowId", "workflowId", 1232], ["parentRunId", "parentRunId", 1233], ["memoryRef", "memoryRef", 1234], ["memoryScopeIsolation", "memoryScopeIsolation", 1235], ["forkedFrom", "forkedFrom", 1236]], ap: 1237, kn: new Set(["workflowId","parentRunId","memoryRef","memoryScopeIsolation","forkedFrom"]) },
   { f: 0, p: "/$defs/runStarted/properties/workflowId", t: ["string"], tv: "string", g: [["string",["minLength"]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/runStarted/properties/parentRunId", t: ["string"], tv: "string", g: [["string",["minLength"]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/runStarted/properties/memoryRef", t: ["string"], tv: "string", g: [["string",["minLength"]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/runStarted/properties/memoryScopeIsolation", g: [["any",["enum"]]], k: { "enum": ["inherit","isolated"] } },
-  { f: 0, p: "/$defs/runStarted/properties/forkedFrom", r: 232, ro: 1, g: [["any",["$ref"]]] },
+  { f: 0, p: "/$defs/runStarted/properties/forkedFrom", c: __c232, r: 232, ro: 1, g: [["any",["$ref"]]] },
   { f: 0, p: "/$defs/runStarted/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/workerDispatched", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["decisionKind"] }, pr: [["decisionKind", "decisionKind", 1239], ["worker", "worker", 1240], ["childRunId", "childRunId", 1241]], ap: 1242, kn: new Set(["decisionKind","worker","childRunId"]) },
+  { f: 0, p: "/$defs/workerDispatched", c: __c1238, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["decisionKind"] }, pr: [["decisionKind", "decisionKind", 1239], ["worker", "worker", 1240], ["childRunId", "childRunId", 1241]], ap: 1242, kn: new Set(["decisionKind","worker","childRunId"]) },
   { f: 0, p: "/$defs/workerDispatched/properties/decisionKind", g: [["any",["enum"]]], k: { "enum": ["next-worker","terminate","clarify","handoff"] } },
   { f: 0, p: "/$defs/workerDispatched/properties/worker", t: ["string"], tv: "string", g: [["string",["minLength"]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/workerDispatched/properties/childRunId", t: ["string"], tv: "string", g: [["string",["minLength"]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/workerDispatched/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/workspaceUpdated", t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["path"] }, pr: [["path", "path", 1244], ["sha256", "sha256", 1245], ["byteSize", "byteSize", 1246]], ap: 1247, kn: new Set(["path","sha256","byteSize"]) },
+  { f: 0, p: "/$defs/workspaceUpdated", c: __c1243, t: ["object"], tv: "object", g: [["object",["required","additionalProperties","properties"]]], k: { "required": ["path"] }, pr: [["path", "path", 1244], ["sha256", "sha256", 1245], ["byteSize", "byteSize", 1246]], ap: 1247, kn: new Set(["path","sha256","byteSize"]) },
   { f: 0, p: "/$defs/workspaceUpdated/properties/path", t: ["string"], tv: "string", g: [["string",["minLength"]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/workspaceUpdated/properties/sha256", t: ["string"], tv: "string", g: [["string",["pattern"]]], k: { "pattern": "^[0-9a-f]{64}$" }, re: __RE24 },
   { f: 0, p: "/$defs/workspaceUpdated/properties/byteSize", t: ["integer"], tv: "integer", ut: 1, g: [["number",["minimum"]]], k: { "minimum": 0 } },
   { f: 0, p: "/$defs/workspaceUpdated/additionalProperties", av: 1, b: true },
 ];
-/** One Ajv-compatible error object. */
-function __err(out, ip, sp, keyword, params, message, pn) {
-  const e = { instancePath: ip, schemaPath: sp, keyword, params, message };
+/** One Ajv-compatible error object for keyword kw of node n (schema path built only now, on failure). */
+function __err(out, ip, n, rf, kw, params, message, pn) {
+  const e = { instancePath: ip, schemaPath: __sp(n, rf) + (kw === "false schema" ? "" : "/" + kw), keyword: kw, params, message };
   if (pn !== undefined) e.propertyName = pn;
   out.push(e);
 }
@@ -5701,67 +6095,79 @@ function __err(out, ip, sp, keyword, params, message, pn) {
 const __sp = (n, rf) => (n.f === rf ? "#" : __FILES[n.f] + "#") + n.p;
 /** True when d is valid against node i (used by not, if: their errors are never reported). */
 function __valid(i, d, rf) {
+  const n = __S[i];
+  if (n.c !== undefined) return n.c(d);
   const out = [];
   __report(i, d, "", out, rf, undefined);
   return out.length === 0;
 }
 const __esc = (k) => k.replace(/~/g, "~0").replace(/\//g, "~1");
+function __isAnyType(d, types) {
+  for (let j = 0; j < types.length; j++) if (__isType(d, types[j])) return true;
+  return false;
+}
 const __typeError = (n, ip, out, rf, pn) =>
-  __err(out, ip, __sp(n, rf) + "/type", "type", { type: n.tv }, "must be " + (Array.isArray(n.tv) ? n.tv.join(",") : n.tv), pn);
+  __err(out, ip, n, rf, "type", { type: n.tv }, "must be " + (Array.isArray(n.tv) ? n.tv.join(",") : n.tv), pn);
 /**
  * Every failure of d against node i, appended to out, in Ajv's order with allErrors semantics. ip: instance path of
  * d; rf: file of the validator being run (for schema paths); pn: property name under propertyNames.
  */
 function __report(i, d, ip, out, rf, pn) {
   const n = __S[i];
+  if (n.c !== undefined && n.c(d)) return; // valid (the fast check says so): nothing to report below here
   if (n.b !== undefined) {
-    if (!n.b) __err(out, ip, __sp(n, rf), "false schema", {}, "boolean schema is false", pn);
+    if (!n.b) __err(out, ip, n, rf, "false schema", {}, "boolean schema is false", pn);
     return;
   }
   if (n.ro) return __report(n.r, d, ip, out, rf, pn);
-  if (n.ut && !n.t.some((t) => __isType(d, t))) __typeError(n, ip, out, rf, pn);
-  for (const [g, kws] of n.g) {
+  if (n.ut && !__isAnyType(d, n.t)) __typeError(n, ip, out, rf, pn);
+  const groups = n.g;
+  for (let j = 0; j < groups.length; j++) {
+    const g = groups[j][0];
     if (g !== "any" && !__isType(d, g)) {
       if (!n.ut && n.t !== undefined && n.t.length === 1 && n.t[0] === g) __typeError(n, ip, out, rf, pn);
       continue;
     }
-    for (const kw of kws) __keyword(n, kw, d, ip, out, rf, pn);
+    const kws = groups[j][1];
+    for (let m = 0; m < kws.length; m++) __keyword(n, kws[m], d, ip, out, rf, pn);
   }
 }
 const __CMP = { maximum: "<=", minimum: ">=", exclusiveMaximum: "<", exclusiveMinimum: ">" };
 function __keyword(n, kw, d, ip, out, rf, pn) {
-  const sp = __sp(n, rf) + "/" + kw;
   const k = n.k;
-  const fail = (params, message) => __err(out, ip, sp, kw, params, message, pn);
   switch (kw) {
     case "$ref": return __report(n.r, d, ip, out, rf, pn);
-    case "const": if (!__eq(d, k.const)) fail({ allowedValue: k.const }, "must be equal to constant"); return;
-    case "enum": if (!k.enum.some((x) => __eq(d, x))) fail({ allowedValues: k.enum }, "must be equal to one of the allowed values"); return;
-    case "not": if (__S[n.no].av || __valid(n.no, d, rf)) fail({}, "must NOT be valid"); return;
+    case "const": if (!__eq(d, k.const)) __err(out, ip, n, rf, kw, { allowedValue: k.const }, "must be equal to constant", pn); return;
+    case "enum": {
+      for (let j = 0; j < k.enum.length; j++) if (__eq(d, k.enum[j])) return;
+      return __err(out, ip, n, rf, kw, { allowedValues: k.enum }, "must be equal to one of the allowed values", pn);
+    }
+    case "not": if (__S[n.no].av || __valid(n.no, d, rf)) __err(out, ip, n, rf, kw, {}, "must NOT be valid", pn); return;
     case "anyOf": {
-      if (n.any.some((b) => __S[b].av)) return;
+      for (const b of n.any) if (__S[b].av) return;
       const n0 = out.length;
       for (const b of n.any) {
         const m = out.length;
         __report(b, d, ip, out, rf, pn);
         if (out.length === m) { out.length = n0; return; }
       }
-      return fail({}, "must match a schema in anyOf");
+      return __err(out, ip, n, rf, kw, {}, "must match a schema in anyOf", pn);
     }
     case "oneOf": {
       if (n.dt !== undefined) return;
       const n0 = out.length;
       let passing = null;
       let count = 0;
-      n.one.forEach((b, j) => {
+      for (let j = 0; j < n.one.length; j++) {
+        const b = n.one[j];
         const m = out.length;
         if (!__S[b].av) __report(b, d, ip, out, rf, pn);
-        if (out.length !== m) return;
+        if (out.length !== m) continue;
         passing = count === 0 ? j : count === 1 ? [passing, j] : passing;
         count++;
-      });
+      }
       if (count === 1) { out.length = n0; return; }
-      return fail({ passingSchemas: passing }, "must match exactly one schema in oneOf");
+      return __err(out, ip, n, rf, kw, { passingSchemas: passing }, "must match exactly one schema in oneOf", pn);
     }
     case "allOf": for (const b of n.all) __report(b, d, ip, out, rf, pn); return;
     case "if": {
@@ -5773,51 +6179,52 @@ function __keyword(n, kw, d, ip, out, rf, pn) {
       const clause = cond ? "then" : "else";
       const m = out.length;
       __report(cond ? n.th : n.el, d, ip, out, rf, pn);
-      if (out.length !== m) __err(out, ip, sp, "if", { failingKeyword: clause }, 'must match "' + clause + '" schema', pn);
+      if (out.length !== m) __err(out, ip, n, rf, kw, { failingKeyword: clause }, 'must match "' + clause + '" schema', pn);
       return;
     }
     case "maximum": case "minimum": case "exclusiveMaximum": case "exclusiveMinimum": {
       const lim = k[kw];
       const ok = kw === "maximum" ? d <= lim : kw === "minimum" ? d >= lim : kw === "exclusiveMaximum" ? d < lim : d > lim;
-      if (!ok) fail({ comparison: __CMP[kw], limit: lim }, "must be " + __CMP[kw] + " " + lim);
+      if (!ok) __err(out, ip, n, rf, kw, { comparison: __CMP[kw], limit: lim }, "must be " + __CMP[kw] + " " + lim, pn);
       return;
     }
-    case "maxLength": if (__len(d) > k.maxLength) fail({ limit: k.maxLength }, "must NOT have more than " + k.maxLength + " characters"); return;
-    case "minLength": if (__len(d) < k.minLength) fail({ limit: k.minLength }, "must NOT have fewer than " + k.minLength + " characters"); return;
-    case "pattern": if (!n.re.test(d)) fail({ pattern: k.pattern }, 'must match pattern "' + k.pattern + '"'); return;
-    case "format": if (!n.fm(d)) fail({ format: k.format }, 'must match format "' + k.format + '"'); return;
-    case "maxItems": if (d.length > k.maxItems) fail({ limit: k.maxItems }, "must NOT have more than " + k.maxItems + " items"); return;
-    case "minItems": if (d.length < k.minItems) fail({ limit: k.minItems }, "must NOT have fewer than " + k.minItems + " items"); return;
+    case "maxLength": if (__len(d) > k.maxLength) __err(out, ip, n, rf, kw, { limit: k.maxLength }, "must NOT have more than " + k.maxLength + " characters", pn); return;
+    case "minLength": if (__len(d) < k.minLength) __err(out, ip, n, rf, kw, { limit: k.minLength }, "must NOT have fewer than " + k.minLength + " characters", pn); return;
+    case "pattern": if (!n.re.test(d)) __err(out, ip, n, rf, kw, { pattern: k.pattern }, 'must match pattern "' + k.pattern + '"', pn); return;
+    case "format": if (!n.fm(d)) __err(out, ip, n, rf, kw, { format: k.format }, 'must match format "' + k.format + '"', pn); return;
+    case "maxItems": if (d.length > k.maxItems) __err(out, ip, n, rf, kw, { limit: k.maxItems }, "must NOT have more than " + k.maxItems + " items", pn); return;
+    case "minItems": if (d.length < k.minItems) __err(out, ip, n, rf, kw, { limit: k.minItems }, "must NOT have fewer than " + k.minItems + " items", pn); return;
     case "items":
       if (!__S[n.it].av) for (let j = 0; j < d.length; j++) __report(n.it, d[j], ip + "/" + j, out, rf, pn);
       return;
     case "contains": {
-      if (__S[n.co].av) { if (d.length < 1) fail({ minContains: 1 }, "must contain at least 1 valid item(s)"); return; }
-      const n0 = out.length;
-      for (let j = 0; j < d.length; j++) {
-        const m = out.length;
-        __report(n.co, d[j], ip + "/" + j, out, rf, pn);
-        if (out.length === m) { out.length = n0; return; }
-      }
-      return fail({ minContains: 1 }, "must contain at least 1 valid item(s)");
+      if (!__S[n.co].av) {
+        const n0 = out.length;
+        for (let j = 0; j < d.length; j++) {
+          const m = out.length;
+          __report(n.co, d[j], ip + "/" + j, out, rf, pn);
+          if (out.length === m) { out.length = n0; return; }
+        }
+      } else if (d.length >= 1) return;
+      return __err(out, ip, n, rf, kw, { minContains: 1 }, "must contain at least 1 valid item(s)", pn);
     }
     case "uniqueItems": {
       if (k.uniqueItems !== true || d.length <= 1) return;
       const dup = __dup(d, n.uq);
-      if (dup !== null) fail({ i: dup[0], j: dup[1] }, "must NOT have duplicate items (items ## " + dup[1] + " and " + dup[0] + " are identical)");
+      if (dup !== null) __err(out, ip, n, rf, kw, { i: dup[0], j: dup[1] }, "must NOT have duplicate items (items ## " + dup[1] + " and " + dup[0] + " are identical)", pn);
       return;
     }
-    case "maxProperties": if (Object.keys(d).length > k.maxProperties) fail({ limit: k.maxProperties }, "must NOT have more than " + k.maxProperties + " properties"); return;
-    case "minProperties": if (Object.keys(d).length < k.minProperties) fail({ limit: k.minProperties }, "must NOT have fewer than " + k.minProperties + " properties"); return;
+    case "maxProperties": if (Object.keys(d).length > k.maxProperties) __err(out, ip, n, rf, kw, { limit: k.maxProperties }, "must NOT have more than " + k.maxProperties + " properties", pn); return;
+    case "minProperties": if (Object.keys(d).length < k.minProperties) __err(out, ip, n, rf, kw, { limit: k.minProperties }, "must NOT have fewer than " + k.minProperties + " properties", pn); return;
     case "required":
-      for (const p of k.required) if (d[p] === undefined) fail({ missingProperty: p }, "must have required property '" + p + "'");
+      for (const p of k.required) if (d[p] === undefined) __err(out, ip, n, rf, kw, { missingProperty: p }, "must have required property '" + p + "'", pn);
       return;
     case "propertyNames":
       if (__S[n.pn].av) return;
       for (const key in d) {
         const m = out.length;
         __report(n.pn, key, ip, out, rf, key);
-        if (out.length !== m) fail({ propertyName: key }, "property name must be valid");
+        if (out.length !== m) __err(out, ip, n, rf, kw, { propertyName: key }, "property name must be valid", pn);
       }
       return;
     case "additionalProperties": {
@@ -5825,7 +6232,7 @@ function __keyword(n, kw, d, ip, out, rf, pn) {
       if (ap.av) return;
       for (const key in d) {
         if (n.kn.has(key)) continue;
-        if (ap.b === false) fail({ additionalProperty: key }, "must NOT have additional properties");
+        if (ap.b === false) __err(out, ip, n, rf, kw, { additionalProperty: key }, "must NOT have additional properties", pn);
         else __report(n.ap, d[key], ip + "/" + __esc(key), out, rf, pn);
       }
       return;
@@ -5839,9 +6246,9 @@ function __keyword(n, kw, d, ip, out, rf, pn) {
       return;
     case "discriminator": {
       const tag = d[n.dt];
-      if (typeof tag !== "string") return fail({ error: "tag", tag: n.dt, tagValue: tag }, 'tag "' + n.dt + '" must be string');
+      if (typeof tag !== "string") return __err(out, ip, n, rf, kw, { error: "tag", tag: n.dt, tagValue: tag }, 'tag "' + n.dt + '" must be string', pn);
       const b = n.dm.get(tag);
-      if (b === undefined) return fail({ error: "mapping", tag: n.dt, tagValue: tag }, 'value of tag "' + n.dt + '" must be in oneOf');
+      if (b === undefined) return __err(out, ip, n, rf, kw, { error: "mapping", tag: n.dt, tagValue: tag }, 'value of tag "' + n.dt + '" must be in oneOf', pn);
       return __report(n.one[b], d, ip, out, rf, pn);
     }
   }

@@ -36,6 +36,7 @@ function nodeLiteral(ir: Ir, n: IrNode, fileIndex: number, check: CheckCode): st
     if (v !== undefined) f.push(`${k}: ${v}`);
   };
   if (ir.alwaysValid(n.id)) f.push('av: 1');
+  put('c', check.nameOf(n.id));
   if (n.bool !== undefined) {
     put('b', String(n.bool));
     return `{ ${f.join(', ')} }`;
@@ -74,6 +75,8 @@ export function emitValidators(r: Resolved): readonly EmittedFile[] {
   const check = new CheckCode(ir);
   const exported = types.map((t) => ({ t, node: ir.typeNodes.get(t.title) as number, fn: '' }));
   for (const e of exported) e.fn = check.fnOf(e.node);
+  // The diagnostic path decides composite branches (if, not, anyOf, oneOf, contains) with the fast checks.
+  for (const n of ir.nodes) for (const sub of [n.if, n.not, n.contains, ...(n.anyOf ?? []), ...(n.oneOf ?? [])]) if (sub !== undefined) check.fnOf(sub);
   const functions = check.drain();
   const fileIndex = new Map(ir.files.map((f, i) => [f, i]));
   const table = ir.nodes.map((n) => `  ${nodeLiteral(ir, n, fileIndex.get(n.file) as number, check)},`);

@@ -60,6 +60,11 @@ export class CheckCode {
     return name;
   }
 
+  /** Name of the check function of a node, if one was requested (following `$ref`-only nodes). */
+  nameOf(id: number): string | undefined {
+    return this.names.get(this.ir.target(id).id);
+  }
+
   /** Every check function requested so far (and the ones they call), as source. */
   drain(): string[] {
     while (this.pending.length) {

@@ -62,33 +62,36 @@ function __date10(s) {
 /** RFC 3339 time from s[i..], offset required when strict (as ajv-formats, leap seconds at 23:59 UTC). */
 function __time(s, i, strict) {
   const n = s.length;
-  const hr = __two(s, i), min = __two(s, i + 3), s1 = __two(s, i + 6);
-  if (n < i + 8 || hr < 0 || min < 0 || s1 < 0 || s.charCodeAt(i + 2) !== 58 || s.charCodeAt(i + 5) !== 58) return false;
-  let k = i + 8, sec = s1;
+  if (n < i + 8 || s.charCodeAt(i + 2) !== 58 || s.charCodeAt(i + 5) !== 58) return false;
+  const hr = __two(s, i), min = __two(s, i + 3), sec = __two(s, i + 6);
+  if (hr < 0 || min < 0 || sec < 0) return false;
+  let k = i + 8;
   if (k < n && s.charCodeAt(k) === 46) {
+    // a fraction: the whole-second bounds below (sec < 60, sec < 61) hold for sec.fff exactly when they hold for sec
     const from = ++k;
     while (k < n && __digit(s, k) >= 0) k++;
     if (k === from) return false;
-    sec = +s.slice(i + 6, k);
   }
-  let tzH = 0, tzM = 0, sign = 1, tz = false;
-  if (k < n) {
-    const c = s.charCodeAt(k);
-    if (c === 90 || c === 122) { tz = true; k++; }
-    else if (c === 43 || c === 45) {
-      tz = true; sign = c === 45 ? -1 : 1;
-      tzH = __two(s, k + 1);
-      if (tzH < 0) return false;
-      k += 3;
-      if (k < n) {
-        if (s.charCodeAt(k) === 58) k++;
-        tzM = __two(s, k);
-        if (tzM < 0) return false;
-        k += 2;
-      }
-    } else return false;
-  }
-  if (k !== n || tzH > 23 || tzM > 59 || (strict && !tz)) return false;
+  let tzH = 0, tzM = 0, sign = 1;
+  if (k === n) return !strict && __leap(hr, min, sec, 0, 0, 1);
+  const c = s.charCodeAt(k);
+  if (c === 90 || c === 122) k++;
+  else if (c === 43 || c === 45) {
+    sign = c === 45 ? -1 : 1;
+    tzH = __two(s, k + 1);
+    if (tzH < 0) return false;
+    k += 3;
+    if (k < n) {
+      if (s.charCodeAt(k) === 58) k++;
+      tzM = __two(s, k);
+      if (tzM < 0) return false;
+      k += 2;
+    }
+  } else return false;
+  return k === n && tzH <= 23 && tzM <= 59 && __leap(hr, min, sec, tzH, tzM, sign);
+}
+/** The time's numbers are in range, or it is a leap second (23:59:60 in UTC). */
+function __leap(hr, min, sec, tzH, tzM, sign) {
   if (hr <= 23 && min <= 59 && sec < 60) return true;
   const utcMin = min - tzM * sign;
   const utcHr = hr - tzH * sign - (utcMin < 0 ? 1 : 0);
@@ -104,7 +107,7 @@ export const FORMATS: Readonly<Record<string, FormatDef>> = {
   'date-time': {
     fn: '__fmtDateTime',
     dateTime: true,
-    code: `function __fmtDateTime(s) { return s.length > 10 && __dtSep(s.charCodeAt(10)) && __date10(s) && __time(s, 11, true); }`,
+    code: `function __fmtDateTime(s) { return s.length >= 20 && __dtSep(s.charCodeAt(10)) && __date10(s) && __time(s, 11, true); }`,
   },
   date: {
     fn: '__fmtDate',

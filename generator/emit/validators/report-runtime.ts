@@ -7,7 +7,8 @@
  * `schemaPath`, `keyword`, `params`, `message`). It runs only when a caller reads `validateX.errors` after a failure,
  * so the fast path never builds an error object.
  *
- * Node fields (written by validators.ts): f file index, p pointer, b boolean schema, av always valid, r $ref target,
+ * Node fields (written by validators.ts): f file index, p pointer, c fast check function (when the node has one:
+ * a valid subtree is skipped), b boolean schema, av always valid, r $ref target,
  * ro $ref only, t types, tv `type` as written, ut type checked upfront, g [group, keywords][], k keyword values,
  * pr [name, escaped name, node][], ap additionalProperties, kn known property names (Set), it items, co contains,
  * no not, if/th/el, pn propertyNames, any/one/all branches, dt/dm discriminator tag and Map, uq uniqueItems types,
@@ -79,9 +80,9 @@ function __isType(d, t) {
 export const HELPER_DEPS: Readonly<Record<string, readonly string[]>> = { __dup: ['__eq', '__isType'], __eq: [], __len: [], __isType: [] };
 
 /** The diagnostic interpreter and the validator state helpers (needs every helper above). */
-export const REPORT_RUNTIME = `/** One Ajv-compatible error object. */
-function __err(out, ip, sp, keyword, params, message, pn) {
-  const e = { instancePath: ip, schemaPath: sp, keyword, params, message };
+export const REPORT_RUNTIME = `/** One Ajv-compatible error object for keyword kw of node n (schema path built only now, on failure). */
+function __err(out, ip, n, rf, kw, params, message, pn) {
+  const e = { instancePath: ip, schemaPath: __sp(n, rf) + (kw === "false schema" ? "" : "/" + kw), keyword: kw, params, message };
   if (pn !== undefined) e.propertyName = pn;
   out.push(e);
 }
@@ -89,67 +90,79 @@ function __err(out, ip, sp, keyword, params, message, pn) {
 const __sp = (n, rf) => (n.f === rf ? "#" : __FILES[n.f] + "#") + n.p;
 /** True when d is valid against node i (used by not, if: their errors are never reported). */
 function __valid(i, d, rf) {
+  const n = __S[i];
+  if (n.c !== undefined) return n.c(d);
   const out = [];
   __report(i, d, "", out, rf, undefined);
   return out.length === 0;
 }
 const __esc = (k) => k.replace(/~/g, "~0").replace(/\\//g, "~1");
+function __isAnyType(d, types) {
+  for (let j = 0; j < types.length; j++) if (__isType(d, types[j])) return true;
+  return false;
+}
 const __typeError = (n, ip, out, rf, pn) =>
-  __err(out, ip, __sp(n, rf) + "/type", "type", { type: n.tv }, "must be " + (Array.isArray(n.tv) ? n.tv.join(",") : n.tv), pn);
+  __err(out, ip, n, rf, "type", { type: n.tv }, "must be " + (Array.isArray(n.tv) ? n.tv.join(",") : n.tv), pn);
 /**
  * Every failure of d against node i, appended to out, in Ajv's order with allErrors semantics. ip: instance path of
  * d; rf: file of the validator being run (for schema paths); pn: property name under propertyNames.
  */
 function __report(i, d, ip, out, rf, pn) {
   const n = __S[i];
+  if (n.c !== undefined && n.c(d)) return; // valid (the fast check says so): nothing to report below here
   if (n.b !== undefined) {
-    if (!n.b) __err(out, ip, __sp(n, rf), "false schema", {}, "boolean schema is false", pn);
+    if (!n.b) __err(out, ip, n, rf, "false schema", {}, "boolean schema is false", pn);
     return;
   }
   if (n.ro) return __report(n.r, d, ip, out, rf, pn);
-  if (n.ut && !n.t.some((t) => __isType(d, t))) __typeError(n, ip, out, rf, pn);
-  for (const [g, kws] of n.g) {
+  if (n.ut && !__isAnyType(d, n.t)) __typeError(n, ip, out, rf, pn);
+  const groups = n.g;
+  for (let j = 0; j < groups.length; j++) {
+    const g = groups[j][0];
     if (g !== "any" && !__isType(d, g)) {
       if (!n.ut && n.t !== undefined && n.t.length === 1 && n.t[0] === g) __typeError(n, ip, out, rf, pn);
       continue;
     }
-    for (const kw of kws) __keyword(n, kw, d, ip, out, rf, pn);
+    const kws = groups[j][1];
+    for (let m = 0; m < kws.length; m++) __keyword(n, kws[m], d, ip, out, rf, pn);
   }
 }
 const __CMP = { maximum: "<=", minimum: ">=", exclusiveMaximum: "<", exclusiveMinimum: ">" };
 function __keyword(n, kw, d, ip, out, rf, pn) {
-  const sp = __sp(n, rf) + "/" + kw;
   const k = n.k;
-  const fail = (params, message) => __err(out, ip, sp, kw, params, message, pn);
   switch (kw) {
     case "$ref": return __report(n.r, d, ip, out, rf, pn);
-    case "const": if (!__eq(d, k.const)) fail({ allowedValue: k.const }, "must be equal to constant"); return;
-    case "enum": if (!k.enum.some((x) => __eq(d, x))) fail({ allowedValues: k.enum }, "must be equal to one of the allowed values"); return;
-    case "not": if (__S[n.no].av || __valid(n.no, d, rf)) fail({}, "must NOT be valid"); return;
+    case "const": if (!__eq(d, k.const)) __err(out, ip, n, rf, kw, { allowedValue: k.const }, "must be equal to constant", pn); return;
+    case "enum": {
+      for (let j = 0; j < k.enum.length; j++) if (__eq(d, k.enum[j])) return;
+      return __err(out, ip, n, rf, kw, { allowedValues: k.enum }, "must be equal to one of the allowed values", pn);
+    }
+    case "not": if (__S[n.no].av || __valid(n.no, d, rf)) __err(out, ip, n, rf, kw, {}, "must NOT be valid", pn); return;
     case "anyOf": {
-      if (n.any.some((b) => __S[b].av)) return;
+      for (const b of n.any) if (__S[b].av) return;
       const n0 = out.length;
       for (const b of n.any) {
         const m = out.length;
         __report(b, d, ip, out, rf, pn);
         if (out.length === m) { out.length = n0; return; }
       }
-      return fail({}, "must match a schema in anyOf");
+      return __err(out, ip, n, rf, kw, {}, "must match a schema in anyOf", pn);
     }
     case "oneOf": {
       if (n.dt !== undefined) return;
       const n0 = out.length;
       let passing = null;
       let count = 0;
-      n.one.forEach((b, j) => {
+      for (let j = 0; j < n.one.length; j++) {
+        const b = n.one[j];
         const m = out.length;
         if (!__S[b].av) __report(b, d, ip, out, rf, pn);
-        if (out.length !== m) return;
+        if (out.length !== m) continue;
         passing = count === 0 ? j : count === 1 ? [passing, j] : passing;
         count++;
-      });
+      }
       if (count === 1) { out.length = n0; return; }
-      return fail({ passingSchemas: passing }, "must match exactly one schema in oneOf");
+      return __err(out, ip, n, rf, kw, { passingSchemas: passing }, "must match exactly one schema in oneOf", pn);
     }
     case "allOf": for (const b of n.all) __report(b, d, ip, out, rf, pn); return;
     case "if": {
@@ -161,51 +174,52 @@ function __keyword(n, kw, d, ip, out, rf, pn) {
       const clause = cond ? "then" : "else";
       const m = out.length;
       __report(cond ? n.th : n.el, d, ip, out, rf, pn);
-      if (out.length !== m) __err(out, ip, sp, "if", { failingKeyword: clause }, 'must match "' + clause + '" schema', pn);
+      if (out.length !== m) __err(out, ip, n, rf, kw, { failingKeyword: clause }, 'must match "' + clause + '" schema', pn);
       return;
     }
     case "maximum": case "minimum": case "exclusiveMaximum": case "exclusiveMinimum": {
       const lim = k[kw];
       const ok = kw === "maximum" ? d <= lim : kw === "minimum" ? d >= lim : kw === "exclusiveMaximum" ? d < lim : d > lim;
-      if (!ok) fail({ comparison: __CMP[kw], limit: lim }, "must be " + __CMP[kw] + " " + lim);
+      if (!ok) __err(out, ip, n, rf, kw, { comparison: __CMP[kw], limit: lim }, "must be " + __CMP[kw] + " " + lim, pn);
       return;
     }
-    case "maxLength": if (__len(d) > k.maxLength) fail({ limit: k.maxLength }, "must NOT have more than " + k.maxLength + " characters"); return;
-    case "minLength": if (__len(d) < k.minLength) fail({ limit: k.minLength }, "must NOT have fewer than " + k.minLength + " characters"); return;
-    case "pattern": if (!n.re.test(d)) fail({ pattern: k.pattern }, 'must match pattern "' + k.pattern + '"'); return;
-    case "format": if (!n.fm(d)) fail({ format: k.format }, 'must match format "' + k.format + '"'); return;
-    case "maxItems": if (d.length > k.maxItems) fail({ limit: k.maxItems }, "must NOT have more than " + k.maxItems + " items"); return;
-    case "minItems": if (d.length < k.minItems) fail({ limit: k.minItems }, "must NOT have fewer than " + k.minItems + " items"); return;
+    case "maxLength": if (__len(d) > k.maxLength) __err(out, ip, n, rf, kw, { limit: k.maxLength }, "must NOT have more than " + k.maxLength + " characters", pn); return;
+    case "minLength": if (__len(d) < k.minLength) __err(out, ip, n, rf, kw, { limit: k.minLength }, "must NOT have fewer than " + k.minLength + " characters", pn); return;
+    case "pattern": if (!n.re.test(d)) __err(out, ip, n, rf, kw, { pattern: k.pattern }, 'must match pattern "' + k.pattern + '"', pn); return;
+    case "format": if (!n.fm(d)) __err(out, ip, n, rf, kw, { format: k.format }, 'must match format "' + k.format + '"', pn); return;
+    case "maxItems": if (d.length > k.maxItems) __err(out, ip, n, rf, kw, { limit: k.maxItems }, "must NOT have more than " + k.maxItems + " items", pn); return;
+    case "minItems": if (d.length < k.minItems) __err(out, ip, n, rf, kw, { limit: k.minItems }, "must NOT have fewer than " + k.minItems + " items", pn); return;
     case "items":
       if (!__S[n.it].av) for (let j = 0; j < d.length; j++) __report(n.it, d[j], ip + "/" + j, out, rf, pn);
       return;
     case "contains": {
-      if (__S[n.co].av) { if (d.length < 1) fail({ minContains: 1 }, "must contain at least 1 valid item(s)"); return; }
-      const n0 = out.length;
-      for (let j = 0; j < d.length; j++) {
-        const m = out.length;
-        __report(n.co, d[j], ip + "/" + j, out, rf, pn);
-        if (out.length === m) { out.length = n0; return; }
-      }
-      return fail({ minContains: 1 }, "must contain at least 1 valid item(s)");
+      if (!__S[n.co].av) {
+        const n0 = out.length;
+        for (let j = 0; j < d.length; j++) {
+          const m = out.length;
+          __report(n.co, d[j], ip + "/" + j, out, rf, pn);
+          if (out.length === m) { out.length = n0; return; }
+        }
+      } else if (d.length >= 1) return;
+      return __err(out, ip, n, rf, kw, { minContains: 1 }, "must contain at least 1 valid item(s)", pn);
     }
     case "uniqueItems": {
       if (k.uniqueItems !== true || d.length <= 1) return;
       const dup = __dup(d, n.uq);
-      if (dup !== null) fail({ i: dup[0], j: dup[1] }, "must NOT have duplicate items (items ## " + dup[1] + " and " + dup[0] + " are identical)");
+      if (dup !== null) __err(out, ip, n, rf, kw, { i: dup[0], j: dup[1] }, "must NOT have duplicate items (items ## " + dup[1] + " and " + dup[0] + " are identical)", pn);
       return;
     }
-    case "maxProperties": if (Object.keys(d).length > k.maxProperties) fail({ limit: k.maxProperties }, "must NOT have more than " + k.maxProperties + " properties"); return;
-    case "minProperties": if (Object.keys(d).length < k.minProperties) fail({ limit: k.minProperties }, "must NOT have fewer than " + k.minProperties + " properties"); return;
+    case "maxProperties": if (Object.keys(d).length > k.maxProperties) __err(out, ip, n, rf, kw, { limit: k.maxProperties }, "must NOT have more than " + k.maxProperties + " properties", pn); return;
+    case "minProperties": if (Object.keys(d).length < k.minProperties) __err(out, ip, n, rf, kw, { limit: k.minProperties }, "must NOT have fewer than " + k.minProperties + " properties", pn); return;
     case "required":
-      for (const p of k.required) if (d[p] === undefined) fail({ missingProperty: p }, "must have required property '" + p + "'");
+      for (const p of k.required) if (d[p] === undefined) __err(out, ip, n, rf, kw, { missingProperty: p }, "must have required property '" + p + "'", pn);
       return;
     case "propertyNames":
       if (__S[n.pn].av) return;
       for (const key in d) {
         const m = out.length;
         __report(n.pn, key, ip, out, rf, key);
-        if (out.length !== m) fail({ propertyName: key }, "property name must be valid");
+        if (out.length !== m) __err(out, ip, n, rf, kw, { propertyName: key }, "property name must be valid", pn);
       }
       return;
     case "additionalProperties": {
@@ -213,7 +227,7 @@ function __keyword(n, kw, d, ip, out, rf, pn) {
       if (ap.av) return;
       for (const key in d) {
         if (n.kn.has(key)) continue;
-        if (ap.b === false) fail({ additionalProperty: key }, "must NOT have additional properties");
+        if (ap.b === false) __err(out, ip, n, rf, kw, { additionalProperty: key }, "must NOT have additional properties", pn);
         else __report(n.ap, d[key], ip + "/" + __esc(key), out, rf, pn);
       }
       return;
@@ -227,9 +241,9 @@ function __keyword(n, kw, d, ip, out, rf, pn) {
       return;
     case "discriminator": {
       const tag = d[n.dt];
-      if (typeof tag !== "string") return fail({ error: "tag", tag: n.dt, tagValue: tag }, 'tag "' + n.dt + '" must be string');
+      if (typeof tag !== "string") return __err(out, ip, n, rf, kw, { error: "tag", tag: n.dt, tagValue: tag }, 'tag "' + n.dt + '" must be string', pn);
       const b = n.dm.get(tag);
-      if (b === undefined) return fail({ error: "mapping", tag: n.dt, tagValue: tag }, 'value of tag "' + n.dt + '" must be in oneOf');
+      if (b === undefined) return __err(out, ip, n, rf, kw, { error: "mapping", tag: n.dt, tagValue: tag }, 'value of tag "' + n.dt + '" must be in oneOf', pn);
       return __report(n.one[b], d, ip, out, rf, pn);
     }
   }
