@@ -17,23 +17,20 @@ import { join, resolve } from 'node:path';
 import { validator as schemasafe } from '@exodus/schemasafe';
 import { loadCorpus } from '../../generator/load.ts';
 import { Resolved } from '../../generator/resolve.ts';
-import { createAjv } from '../../generator/ajv.ts';
 import { validatorIndex } from '../../generated/validators/validators.js';
 import { validateRunEvent } from '../../generated/run-events/index.ts';
 import { compare, type Comparison } from './measure.ts';
 import { handMemoryEntry } from './hand-memory-entry.ts';
+import { runEventFixtures } from '../run-event-fixtures.ts';
+import { oracleAjv } from '../../test/corpus/oracle.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 type V = ((d: unknown) => boolean) & { errors?: unknown[] | null };
 
 const corpus = loadCorpus(ROOT);
 const r = new Resolved(corpus);
-const ajv = createAjv({ allErrors: false });
-const ajvAll = createAjv();
-for (const f of corpus.schemas) {
-  ajv.addSchema(f.schema as object);
-  ajvAll.addSchema(f.schema as object);
-}
+const ajv = oracleAjv(corpus, { allErrors: false });
+const ajvAll = oracleAjv(corpus);
 const ssOptions = { schemas: corpus.schemas.map((f) => f.schema as object), mode: 'default' as const, allowUnusedKeywords: true, includeErrors: false };
 const ssCache = new Map<string, V>();
 const ssOf = (ref: string): V => {
@@ -99,16 +96,7 @@ const handValid = handRow(meValid);
 const handInvalid = handRow(meInvalid);
 
 // 3. dispatch vs Ajv's discriminator over the same payload definitions
-const payloadsFile = corpus.schemas.find((s) => s.stem === 'run-event-payloads' && s.family === 'openwop')!;
-const envelopeFile = corpus.schemas.find((s) => s.stem === 'run-event' && s.family === 'openwop')!;
-const typeIndex = payloadsFile.schema['x-type-index'] as Record<string, string>;
-const events: unknown[] = [];
-let seq = 0;
-for (const [type, ref] of Object.entries(typeIndex)) {
-  const def = ref.split('/').pop();
-  for (const ex of corpus.examples.filter((e) => e.kind === 'valid' && e.target === `run-event-payloads--${def}`))
-    events.push({ eventId: `e-${seq}`, runId: 'run-1', type, payload: ex.instance, timestamp: '2026-01-01T00:00:00Z', sequence: seq++ });
-}
+const { payloadsFile, envelopeFile, typeIndex, events } = runEventFixtures(corpus);
 const discriminated = ajv.compile({
   $id: 'https://wopkit.dev/bench/run-event-discriminator.json',
   type: 'object',

@@ -18,16 +18,13 @@ import type { Json } from '../../generator/model.ts';
 import { KEYWORD_ORDER, FORMATS, DATE_TIME_CODE } from '../../generator/emit/validators/keywords.ts';
 import { validatorIndex } from '../../generated/validators/validators.js';
 import { applyEdits, arbitraryFor, editArbitrary } from './arbitrary.ts';
+import { oracleAjv } from './oracle.ts';
 import { REPO } from '../generator/helpers.ts';
 
 const corpus = loadCorpus(REPO);
 const r = new Resolved(corpus);
-const ajvFirst = createAjv({ allErrors: false });
-const ajvAll = createAjv();
-for (const f of corpus.schemas) {
-  ajvFirst.addSchema(f.schema as object);
-  ajvAll.addSchema(f.schema as object);
-}
+const ajvFirst = oracleAjv(corpus, { allErrors: false });
+const ajvAll = oracleAjv(corpus);
 interface Err {
   instancePath: string;
   keyword: string;
