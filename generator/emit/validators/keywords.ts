@@ -17,6 +17,11 @@ export const KEYWORD_ORDER: readonly (readonly [Group, readonly string[]])[] = [
   ['object', ['maxProperties', 'minProperties', 'required', 'propertyNames', 'additionalProperties', 'properties', 'discriminator']],
 ];
 
+/** Every validating keyword in evaluation order; its index is its code in the emitted node table. */
+export const KEYWORDS: readonly string[] = KEYWORD_ORDER.flatMap(([, kws]) => kws);
+/** The groups in evaluation order; the index is the group's code in the emitted node table. */
+export const GROUPS: readonly Group[] = KEYWORD_ORDER.map(([g]) => g);
+
 /** Keywords read together with another one (they have no evaluation step of their own). */
 export const COMPANION_KEYWORDS: ReadonlySet<string> = new Set(['type', 'then', 'else', '$defs']);
 
