@@ -25,17 +25,16 @@ export const GROUPS: readonly Group[] = KEYWORD_ORDER.map(([g]) => g);
 /** Keywords read together with another one (they have no evaluation step of their own). */
 export const COMPANION_KEYWORDS: ReadonlySet<string> = new Set(['type', 'then', 'else', '$defs']);
 
-/** Keywords that never affect validation. */
+/** Keywords that never affect validation (the corpus's own x- annotations are those generator/ajv.ts declares to Ajv). */
 export const ANNOTATIONS: ReadonlySet<string> = new Set([
   '$schema', '$id', '$comment', 'title', 'description', 'default', 'examples', 'deprecated', 'readOnly', 'writeOnly',
   'x-runtime-rules', 'x-source', 'x-type-index',
 ]);
 
-/** Every keyword that validates, by its group. */
-export const GROUP_OF: ReadonlyMap<string, Group> = new Map(KEYWORD_ORDER.flatMap(([g, kws]) => kws.map((k) => [k, g] as const)));
+const VALIDATING: ReadonlySet<string> = new Set(KEYWORDS);
 
 /** True when the emitter knows `keyword` (validating, companion or annotation). */
-export const isSupportedKeyword = (keyword: string): boolean => GROUP_OF.has(keyword) || COMPANION_KEYWORDS.has(keyword) || ANNOTATIONS.has(keyword);
+export const isSupportedKeyword = (keyword: string): boolean => VALIDATING.has(keyword) || COMPANION_KEYWORDS.has(keyword) || ANNOTATIONS.has(keyword);
 
 /** JSON types `type` may name. */
 export const JSON_TYPES: ReadonlySet<string> = new Set(['object', 'array', 'string', 'number', 'integer', 'boolean', 'null']);
