@@ -17,6 +17,7 @@ import { Resolved } from '../../generator/resolve.ts';
 import { createAjv } from '../../generator/ajv.ts';
 import { validatorIndex } from '../../generated/validators/validators.js';
 import { validateRunEvent } from '../../generated/run-events/index.ts';
+import { runEventFixtures } from '../run-event-fixtures.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const NODE = join(ROOT, 'node_modules/.bin/node');
@@ -81,16 +82,7 @@ const [standaloneOps, runtimeOps] = compare(
 );
 
 // 2. dispatch vs oneOf over all payloads
-const payloadsFile = corpus.schemas.find((s) => s.stem === 'run-event-payloads' && s.family === 'openwop')!;
-const envelopeFile = corpus.schemas.find((s) => s.stem === 'run-event' && s.family === 'openwop')!;
-const typeIndex = payloadsFile.schema['x-type-index'] as Record<string, string>;
-const events: unknown[] = [];
-let seq = 0;
-for (const [type, ref] of Object.entries(typeIndex)) {
-  const def = ref.split('/').pop();
-  for (const ex of corpus.examples.filter((e) => e.kind === 'valid' && e.target === `run-event-payloads--${def}`))
-    events.push({ eventId: `e-${seq}`, runId: 'run-1', type, payload: ex.instance, timestamp: '2026-01-01T00:00:00Z', sequence: seq++ });
-}
+const { payloadsFile, envelopeFile, typeIndex, events } = runEventFixtures(corpus);
 const oneOfSchema = {
   $id: 'https://wopkit.dev/bench/run-event-oneof.json',
   allOf: [{ $ref: envelopeFile.id }],

@@ -9,9 +9,14 @@ export interface ValidatorError {
   keyword: string;
   params: Record<string, unknown>;
   message?: string;
+  /** Set on the failures of a `propertyNames` subschema: the property name that failed. */
+  propertyName?: string;
 }
 
-/** A generated validator: a type predicate that leaves its failures in `errors`. */
+/**
+ * A generated validator: a type predicate that stops at the first failure. After a failure, `errors` lists every
+ * failure of that call (Ajv-compatible, in Ajv's order), computed when first read; after a success it is null.
+ */
 export interface Validator<T> {
   (data: unknown): data is T;
   errors?: ValidatorError[] | null;

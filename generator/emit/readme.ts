@@ -14,7 +14,7 @@ when this directory is out of date. Layout and the site-data format: \`docs/gene
 | Path | Contents |
 | --- | --- |
 | \`ts/\` | TypeScript types, one module per schema, \`ts/index.ts\` re-exports all |
-| \`validators/\` | Ajv2020 standalone ESM validators (\`validate<Title>\`) + \`.d.ts\` |
+| \`validators/\` | generated ESM validators (\`validate<Title>\`, fast path + Ajv-compatible \`errors\`, see docs/validators.md) + \`.d.ts\` |
 | \`guards/\` | \`is<Title>\` / \`assert<Title>\` and \`ValidationError\` |
 | \`run-events/\` | run-event type → payload map and \`validateRunEvent\` |
 | \`site-data/\` | JSON the site renders (schemas, fields, rules, examples, TS text) |

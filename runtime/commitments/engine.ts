@@ -11,6 +11,14 @@
  *   `commitment.fired` events (and rebuilds the ledger from them so a later live engine will not re-fire).
  * - CTI-1: every commitment carries the tenant of its source memoryRef; the predicate source is asked within that
  *   tenant, and an enqueued run must come back in the same tenant or the engine refuses it.
+ * - Cost (issue 12, item 4): predicate commitments are indexed by `(tenant, predicateId)`. A source that can say
+ *   when a predicate may have changed (`watch`) feeds a dirty set, and a tick evaluates only the dirty predicates
+ *   (plus those of commitments armed since the last tick), each once, concurrently; a source that cannot is asked
+ *   once per distinct predicate per tick. Time commitments sit in a heap. A tick therefore costs O(log n + work
+ *   due) in armed commitments, not O(n) awaited evaluations. What fires, and in which order (time commitments in
+ *   due order, then predicate commitments in arming order), is what evaluating every commitment would fire; the
+ *   fires of one tick run concurrently (each is in the ledger before anything is emitted), and one that fails does
+ *   not stop the others — the tick then rejects with the first failure.
  * - Content-free: the emitted payload carries ids and the condition kind only.
  */
 import type { CommitmentFiredPayload } from '../../generated/ts/index.ts';
@@ -68,7 +76,20 @@ export class InMemoryFiredLedger implements FiredLedger {
 /** Pluggable predicate evaluation (RFC 0060 heartbeat substrate in a real host). */
 export interface PredicateSource {
   evaluate(predicateId: string, tenantId: string): boolean | Promise<boolean>;
+  /**
+   * Optional: call `onChange` whenever a predicate's value may have changed. With it, a tick evaluates only those
+   * predicates; without it, every distinct armed predicate once per tick.
+   */
+  watch?(onChange: (predicateId: string, tenantId: string) => void): void;
 }
+
+/** An armed predicate commitment and the order it was armed in. */
+interface ArmedPredicate {
+  readonly commitment: Commitment & { readonly condition: { readonly kind: 'predicate'; readonly predicateId: string } };
+  readonly seq: number;
+}
+
+const predicateKey = (tenantId: string, predicateId: string): string => `${tenantId}\u0000${predicateId}`;
 
 /** Enqueue a run for a fired commitment; must return the run id and the tenant it was created in. */
 export type RunEnqueuer = (req: {
@@ -115,13 +136,25 @@ export class CommitmentEngine {
   readonly #inference: CommitmentInference;
   readonly #heap = new TimerHeap<Commitment>();
   readonly #timeHandles = new Map<string, number>();
-  readonly #predicates = new Map<string, Commitment>();
+  /** commitmentId → armed predicate commitment. */
+  readonly #predicates = new Map<string, ArmedPredicate>();
+  /** (tenant, predicateId) → its armed commitments, by id. */
+  readonly #byPredicate = new Map<string, Map<string, ArmedPredicate>>();
+  /** Predicates to evaluate at the next tick (used when the source watches). */
+  readonly #dirty = new Set<string>();
+  readonly #watching: boolean;
+  #armSeq = 0;
   #queue: Promise<unknown> = Promise.resolve();
 
   constructor(o: CommitmentEngineOptions) {
     this.#o = o;
     this.#ledger = o.ledger ?? new InMemoryFiredLedger();
     this.#inference = o.inference ?? tagRuleInference;
+    this.#watching = o.predicates?.watch !== undefined;
+    o.predicates?.watch?.((predicateId, tenantId) => {
+      const key = predicateKey(tenantId, predicateId);
+      if (this.#byPredicate.has(key)) this.#dirty.add(key);
+    });
   }
 
   get mode(): 'live' | 'replay' {
@@ -163,7 +196,13 @@ export class CommitmentEngine {
       this.#timeHandles.set(c.commitmentId, this.#heap.schedule(c.condition.at, armed));
     } else {
       if (this.#predicates.has(c.commitmentId)) return undefined;
-      this.#predicates.set(c.commitmentId, armed);
+      const entry: ArmedPredicate = { commitment: { ...armed, condition: c.condition }, seq: this.#armSeq++ };
+      const key = predicateKey(tenantId, c.condition.predicateId);
+      this.#predicates.set(c.commitmentId, entry);
+      let group = this.#byPredicate.get(key);
+      if (group === undefined) this.#byPredicate.set(key, (group = new Map()));
+      group.set(c.commitmentId, entry);
+      this.#dirty.add(key); // a newly armed commitment is looked at once (a predicate already true fires it)
     }
     return armed;
   }
@@ -175,7 +214,17 @@ export class CommitmentEngine {
       this.#timeHandles.delete(commitmentId);
       return this.#heap.cancel(h);
     }
-    return this.#predicates.delete(commitmentId);
+    const entry = this.#predicates.get(commitmentId);
+    if (entry === undefined) return false;
+    this.#predicates.delete(commitmentId);
+    const key = predicateKey(entry.commitment.tenantId, entry.commitment.condition.predicateId);
+    const group = this.#byPredicate.get(key);
+    group?.delete(commitmentId);
+    if (group?.size === 0) {
+      this.#byPredicate.delete(key);
+      this.#dirty.delete(key);
+    }
+    return true;
   }
 
   /**
@@ -190,32 +239,55 @@ export class CommitmentEngine {
 
   async #tick(): Promise<FireOutcome[]> {
     if (this.mode === 'replay') return [];
-    const out: FireOutcome[] = [];
-    const now = this.#o.clock.now();
-    for (const c of this.#heap.popDue(now)) {
+    const due: [Commitment, string][] = [];
+    for (const c of this.#heap.popDue(this.#o.clock.now())) {
       this.#timeHandles.delete(c.commitmentId);
-      const r = await this.#fire(c, `time:${(c.condition as { at: number }).at}`);
-      if (r) out.push(r);
+      due.push([c, `time:${(c.condition as { at: number }).at}`]);
     }
-    if (this.#predicates.size > 0) {
-      const source = this.#o.predicates;
-      if (source === undefined) return out;
-      for (const c of [...this.#predicates.values()]) {
-        if (c.condition.kind !== 'predicate') continue;
-        const value = (await source.evaluate(c.condition.predicateId, c.tenantId)) === true;
-        if (!this.#predicates.has(c.commitmentId)) continue; // cancelled while evaluating
+    due.push(...(await this.#predicateTransitions()));
+    const settled = await Promise.allSettled(due.map(([c, instance]) => this.#fire(c, instance)));
+    const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed !== undefined) throw failed.reason;
+    return settled.flatMap((r) => (r.status === 'fulfilled' && r.value !== undefined ? [r.value] : []));
+  }
+
+  /**
+   * Evaluate each predicate that may have changed once (concurrently), update the per-commitment state, and return
+   * the commitments whose predicate turned true, in arming order, with their condition instance.
+   */
+  async #predicateTransitions(): Promise<[Commitment, string][]> {
+    const source = this.#o.predicates;
+    if (source === undefined || this.#predicates.size === 0) return [];
+    const keys = this.#watching ? [...this.#dirty] : [...this.#byPredicate.keys()];
+    this.#dirty.clear();
+    // Who is armed now: a commitment armed while the predicates are being evaluated waits for the next tick.
+    const work = keys.flatMap((key) => {
+      const group = this.#byPredicate.get(key);
+      return group === undefined ? [] : [[...group.values()]];
+    });
+    const values = await Promise.all(work.map((group) => {
+      const { condition, tenantId } = group[0]!.commitment;
+      return Promise.resolve(source.evaluate(condition.predicateId, tenantId)).then((v) => v === true);
+    }));
+    const fired: ArmedPredicate[] = [];
+    const instances = new Map<ArmedPredicate, string>();
+    work.forEach((group, i) => {
+      const value = values[i]!;
+      for (const entry of group) {
+        const c = entry.commitment;
+        if (this.#predicates.get(c.commitmentId) !== entry) continue; // cancelled while evaluating
         const st = this.#ledger.predicateState(c.commitmentId) ?? { last: false, transitions: 0 };
         if (value && !st.last) {
           const transitions = st.transitions + 1;
           this.#ledger.setPredicateState(c.commitmentId, { last: true, transitions });
-          const r = await this.#fire(c, `predicate:${transitions}`);
-          if (r) out.push(r);
+          fired.push(entry);
+          instances.set(entry, `predicate:${transitions}`);
         } else if (value !== st.last) {
           this.#ledger.setPredicateState(c.commitmentId, { last: value, transitions: st.transitions });
         }
       }
-    }
-    return out;
+    });
+    return fired.sort((a, b) => a.seq - b.seq).map((e) => [e.commitment, instances.get(e)!]);
   }
 
   async #fire(c: Commitment, instance: string): Promise<FireOutcome | undefined> {

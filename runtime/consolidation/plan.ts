@@ -121,7 +121,8 @@ interface StepResult {
 function step(input: readonly ConsolidationEntry[], o: PlanOptions): StepResult {
   const sorted = canonicalSort(input).map((e) => {
     const content = o.redact(e.content);
-    return content === e.content ? e : { ...e, content };
+    const tags = e.tags.map(o.redact); // SR-1 covers every stored string, tags included
+    return content === e.content && tags.every((t, i) => t === e.tags[i]) ? e : { ...e, content, tags };
   });
   const removed: string[] = [];
   let superseded = 0;

@@ -6,7 +6,7 @@
  */
 import type { FastifyReply } from 'fastify';
 import type { ErrorCode } from '../../generated/ts/index.ts';
-import { HTTP_STATUS, WopkitError, type ErrorDetails, type WireError } from '../shared/errors.ts';
+import { HTTP_STATUS, WopkitError, type ErrorDetails, type WireCode, type WireError } from '../shared/errors.ts';
 
 /** A refusal a route raises itself: the wire code is its code, the message is sent as written. */
 export class HttpError extends WopkitError<ErrorCode> {
@@ -15,7 +15,7 @@ export class HttpError extends WopkitError<ErrorCode> {
   }
 }
 
-export function sendError(reply: FastifyReply, code: ErrorCode, message: string, details?: ErrorDetails): FastifyReply {
+export function sendError(reply: FastifyReply, code: WireCode, message: string, details?: ErrorDetails): FastifyReply {
   return reply.code(HTTP_STATUS[code]).type('application/json').send({ error: code, message, ...(details !== undefined ? { details } : {}) });
 }
 
@@ -37,7 +37,7 @@ const FASTIFY: ReadonlyMap<string, WireError> = new Map(Object.entries({
 }));
 
 /** Map any thrown error to (code, message, details) without leaking its internals. */
-export function classify(err: unknown): Omit<WireError, 'error'> & { readonly code: ErrorCode } {
+export function classify(err: unknown): Omit<WireError, 'error'> & { readonly code: WireCode } {
   const { error: code, ...rest } = wireOf(err);
   return { code, ...rest };
 }

@@ -94,7 +94,7 @@ export interface HostRuntime {
   memoryFor(tenant: string): MemoryReader;
   /** Write through the SR-1 chokepoint, attributed to `as.runId` when given. */
   write(memoryRef: string, entry: PutInput, as: WriteAs): MemoryEntry;
-  /** Store a BYOK secret in the vault with `scope` and resolve it in the run (which registers it for SR-1); the plaintext. */
+  /** Resolve a BYOK secret with `scope` in the run (which registers it for SR-1, or refuses it: 400/429); the plaintext. */
   resolveSecret(runId: string, tenant: string, secret: { readonly secretId: string; readonly value: string; readonly scope: SecretScope }): string;
   /** Register a run-scoped secret and write `content`, which carries its plaintext, through the SR-1 chokepoint. */
   plantSecret(memoryRef: string, secret: PlantedSecret): void;

@@ -88,20 +88,20 @@ export function createHostRuntime(openwop: OpenwopRuntime, inquirium: InquiriumR
     claimRun(runId, tenant) {
       const started = rt.runs.get(runId);
       if (started !== undefined && started.tenant !== tenant) return false;
-      try {
-        rt.registries.forRun(runId, tenant);
-        return true;
-      } catch {
-        return false;
-      }
+      const owner = rt.registries.tenantOf(runId);
+      if (owner !== undefined && owner !== tenant) return false;
+      rt.registries.forRun(runId, tenant); // past the tenant's bound of live registries: 429, nothing written
+      return true;
     },
     endRun: (runId) => rt.registries.endRun(runId),
 
     memoryFor: (tenant) => rt.adapterFor(tenant),
     write: (memoryRef, entry, as) => rt.asRun(as.runId, () => rt.writer.put(memoryRef, entry, as)),
     resolveSecret(runId, tenant, { secretId, value, scope }) {
-      rt.byok.store(secretId, value, scope);
-      return rt.byok.resolve(runId, tenant, secretId)!;
+      // Resolved and registered in the run, as the BYOK resolver does, without parking the plaintext in a
+      // process-wide vault that would outlive the run.
+      rt.registries.forRun(runId, tenant).register(secretId, value, scope);
+      return value;
     },
     plantSecret(memoryRef, { runId, tenant, secretId, value, content }) {
       rt.registries.forRun(runId, tenant).register(secretId, value, 'run');

@@ -19,6 +19,7 @@ import { WOPKIT_VERSION } from '../shared/version.ts';
 import { Credentials, CredentialsError, devTokenEntry, MIN_KEY_LENGTH } from './auth.ts';
 import { installAuth } from './auth-binding.ts';
 import { classify, HttpError, sendError } from './errors.ts';
+import { hostLogger } from './logging.ts';
 import type { HostRuntime } from './host-runtime.ts';
 import { withMutations, type HostMutations } from './mutants.ts';
 import { createHostRuntime } from './reference-runtime.ts';
@@ -99,7 +100,7 @@ export async function createHost(o: HostOptions): Promise<{ app: FastifyInstance
   const runtime = withMutations(createHostRuntime(openwop, inquirium, { fixturesPerTenant: limits.fixturesPerTenant }), openwop, o.mutations);
 
   const app = Fastify({
-    logger: o.logger ?? false,
+    logger: hostLogger(o.logger),
     bodyLimit: limits.bodyLimitBytes,
     // A whole request (headers and body) must arrive within requestTimeoutMs, its headers within headersTimeoutMs:
     // a client that sends fewer bytes than its Content-Length gets a 408 (clientErrorHandler below), then a close.

@@ -28,6 +28,9 @@ export interface WriteContext {
   readonly nodeId?: string;
 }
 
+/** The strings an entry a writer submits stores (what SR-1 covers). */
+export type StoredStrings = Pick<PutInput, 'id' | 'content' | 'tags'>;
+
 export interface PutInput {
   readonly id?: string;
   readonly content: string;
@@ -96,11 +99,24 @@ export class MemoryWriter {
     return (content: string) => this.o.redact(content, scope);
   }
 
-  /** Write one entry (redacted). Returns the stored entry. */
-  put(memoryRef: string, input: PutInput, ctx: WriteContext = {}): StoredEntry {
-    this.tenantFor(memoryRef, ctx);
+  /**
+   * SR-1 over every string an entry stores: content and tags come back redacted; identifiers are never rewritten,
+   * so an id or memoryRef that carries a registered secret is refused (MemoryWriteError, nothing stored).
+   */
+  redactStored<T extends StoredStrings>(memoryRef: string, input: T, ctx: WriteContext = {}): T {
     if (typeof input.content !== 'string') throw new MemoryWriteError('invalid_entry', 'content must be a string');
-    const content = this.redactFor(memoryRef, ctx)(input.content);
+    if (input.tags !== undefined && !input.tags.every((t) => typeof t === 'string')) throw new MemoryWriteError('invalid_entry', 'tags must be strings');
+    const redact = this.redactFor(memoryRef, ctx);
+    if (redact(memoryRef) !== memoryRef) throw new MemoryWriteError('invalid_memory_ref', 'memoryRef carries a registered secret');
+    if (input.id !== undefined && redact(input.id) !== input.id) throw new MemoryWriteError('invalid_entry', 'id carries a registered secret');
+    return { ...input, content: redact(input.content), ...(input.tags !== undefined ? { tags: input.tags.map(redact) } : {}) };
+  }
+
+  /** Write one entry through {@link redactStored}. Returns the stored entry. */
+  put(memoryRef: string, raw: PutInput, ctx: WriteContext = {}): StoredEntry {
+    this.tenantFor(memoryRef, ctx);
+    const input = this.redactStored(memoryRef, raw, ctx);
+    const content = input.content;
     const byteSize = Buffer.byteLength(content, 'utf8');
     if (byteSize > this.maxEntrySizeBytes) throw new MemoryWriteError('entry_too_large', `entry is ${byteSize} bytes; the limit is ${this.maxEntrySizeBytes}`);
     const now = this.o.clock.now();

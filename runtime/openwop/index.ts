@@ -34,7 +34,7 @@ import { ReadSnapshotHolds } from '../memory/read-snapshots.ts';
 import { MemoryJournal, type ForkMemoryView } from '../multi-agent/replay-snapshots.ts';
 import { SubRunMemory, type CrossChildMemoryConcurrency } from '../multi-agent/sub-run-memory.ts';
 import { writeRedactor } from '../redaction/chokepoint.ts';
-import { SecretRegistries, SimulatedByokResolver } from '../redaction/secret-registry.ts';
+import { SecretRegistries, SimulatedByokResolver, type SecretRegistryLimits } from '../redaction/secret-registry.ts';
 import { randomIds, systemClock, type Clock, type IdSource } from '../shared/clock.ts';
 import { WOPKIT_VERSION } from '../shared/version.ts';
 import { PredicateBoard } from './predicates.ts';
@@ -63,6 +63,8 @@ export interface OpenwopRuntimeOptions {
   readonly scheduledDistillation?: boolean;
   /** Distillation schedules one tenant may hold (default DEFAULT_MAX_SCHEDULES_PER_TENANT); one more is a 429. */
   readonly distillSchedulesPerTenant?: number;
+  /** Lifetime and per-tenant bounds of SR-1 secret registries (defaults: DEFAULT_SECRET_REGISTRY_LIMITS). */
+  readonly secretRegistries?: Partial<SecretRegistryLimits>;
 }
 
 /** Pseudo-run whose log collects events of host background work that belongs to no run. */
@@ -72,7 +74,7 @@ export function createOpenwopRuntime(options: OpenwopRuntimeOptions = {}) {
   const clock = options.clock ?? systemClock;
   const ids = options.ids ?? randomIds;
   const store = new SharedMemoryStore();
-  const registries = new SecretRegistries();
+  const registries = new SecretRegistries({ clock, ...(options.secretRegistries !== undefined ? { limits: options.secretRegistries } : {}) });
   const byok = new SimulatedByokResolver(registries);
   const log = new RunEventLog(clock, ids);
   const runs = new RunRegistry();
@@ -239,8 +241,8 @@ export function createOpenwopRuntime(options: OpenwopRuntimeOptions = {}) {
     /** Child-run write through the SR-1 chokepoint of the child's scope, attributed to the child run. */
     async childWrite(parent: { runId: string; memoryRef: string }, childRunId: string, write: { id?: string; content: string; tags?: string[]; ttlSeconds?: number }, isolation?: 'inherit' | 'isolated') {
       const scope = subRuns.scopeForChild(parent, childRunId, isolation !== undefined ? { memoryScopeIsolation: isolation } : {});
-      const redact = writer.redactFor(scope.memoryRef, { runId: childRunId, tenant: scope.tenantId });
-      const entry = await asRun(childRunId, () => scope.write({ ...write, content: redact(write.content) }));
+      const redacted = writer.redactStored(scope.memoryRef, write, { runId: childRunId, tenant: scope.tenantId });
+      const entry = await asRun(childRunId, () => scope.write(redacted));
       return { scope, entry };
     },
 

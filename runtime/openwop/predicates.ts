@@ -6,8 +6,16 @@ import type { PredicateSource } from '../commitments/engine.ts';
 
 export class PredicateBoard implements PredicateSource {
   readonly #values = new Map<string, boolean>();
+  readonly #watchers: ((predicateId: string, tenantId: string) => void)[] = [];
+  /** Set a predicate; watchers hear of it when the value changes (so a commitment tick evaluates only that one). */
   set(tenant: string, predicateId: string, value: boolean): void {
-    this.#values.set(`${tenant}\u0000${predicateId}`, value);
+    const key = `${tenant}\u0000${predicateId}`;
+    const before = this.#values.get(key) === true;
+    this.#values.set(key, value);
+    if (before !== value) for (const w of this.#watchers) w(predicateId, tenant);
+  }
+  watch(onChange: (predicateId: string, tenantId: string) => void): void {
+    this.#watchers.push(onChange);
   }
   evaluate(predicateId: string, tenantId: string): boolean {
     return this.#values.get(`${tenantId}\u0000${predicateId}`) === true;

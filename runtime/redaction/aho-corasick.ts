@@ -13,6 +13,8 @@ export interface Match {
   readonly pattern: number;
 }
 
+const ROOT_TABLE = 256;
+
 export class AhoCorasick {
   readonly #goto = new Map<number, number>();
   // Node 0 is the root; node ids are indexes into the arrays below.
@@ -23,8 +25,12 @@ export class AhoCorasick {
   /** Longest pattern that is a suffix of this node's string (the node itself included), or -1. */
   readonly #longest: number[] = [-1];
   readonly #lengths: number[];
-  /** Root transitions as a flat table (most characters of ordinary text never leave the root). */
-  readonly #rootNext = new Int32Array(65536);
+  /**
+   * Root transitions of the first 256 code units as a flat table (most characters of ordinary text never leave
+   * the root); higher code units look the root up in the map. 1 KiB per automaton, not 256 KiB: a host keeps one
+   * automaton per tenant with live secrets.
+   */
+  readonly #rootNext = new Int32Array(ROOT_TABLE);
 
   constructor(patterns: readonly string[]) {
     this.#lengths = patterns.map((p) => p.length);
@@ -46,14 +52,14 @@ export class AhoCorasick {
       if (p.length > 0 && this.#terminal[node] === -1) this.#terminal[node] = index;
     });
     this.#buildFailureLinks();
-    for (const [key, child] of this.#goto) if (key < 65536) this.#rootNext[key] = child;
+    for (const [key, child] of this.#goto) if (key < ROOT_TABLE) this.#rootNext[key] = child;
   }
 
   /** One automaton step. */
   #step(node: number, ch: number): number {
     let n = node;
     for (;;) {
-      if (n === 0) return this.#rootNext[ch]!;
+      if (n === 0) return ch < ROOT_TABLE ? this.#rootNext[ch]! : (this.#goto.get(ch) ?? 0);
       const next = this.#goto.get(n * 65536 + ch);
       if (next !== undefined) return next;
       n = this.#fail[n]!;

@@ -1,26 +1,32 @@
 /**
- * The one redaction chokepoint every memory write goes through (SR-1): a direct put, a compaction output, a
- * distillation archive, a consolidation merge. Each registered value of 8+ characters is replaced by
- * `[REDACTED:<secretId>]` by plain substring matching (no regex), longest first: of overlapping candidates the
- * leftmost wins and, at one position, the longest — so a long secret that contains a shorter one is redacted
- * whole. Cost is linear in the content size whatever the number of secrets (Aho–Corasick, cached per registry
- * version).
+ * The one redaction chokepoint every stored string goes through (SR-1): a direct put (content and tags), a
+ * compaction output, a distillation archive, a consolidation merge, a child run's write. Each registered value of
+ * 8+ characters is replaced by `[REDACTED:<secretId>]` by plain substring matching (no regex): of overlapping
+ * candidates the leftmost wins and, at one position, the longest — so a long secret that contains a shorter one
+ * is redacted whole.
  *
- * One pass is exact leftmost-longest (see LeftmostLongestMatcher), so no registered value survives a pass
- * intact. The result is still scanned again, because a marker next to ordinary text could in theory spell a
- * registered value (a secret containing `]` or `D:` …); the chokepoint repeats until clean (bounded) and
- * otherwise refuses to produce content at all.
+ * One set per tenant: a write into a tenant's memory is redacted against the union of the tenant's live run
+ * registries (TenantSecrets), compiled into one Aho–Corasick matcher that is rebuilt only when that union
+ * changes. A write costs one linear scan of its content whatever the number of runs, live or finished.
+ *
+ * Marker collision (issue 12, item 3): the marker is kept collision-proof by refusing, at registration, any value
+ * that could overlap a marker of the tenant (marker.ts lists the four rules; in short: a value may not contain
+ * `[REDACTED:`, end with the start of a marker, start with the end of one, or lie inside one of the tenant's
+ * markers). So no registered value overlaps a marker, old or new; one leftmost-longest pass therefore leaves no
+ * registered value in its output, and a second pass finds nothing: redaction is a single pass, idempotent
+ * (`redact(redact(x)) === redact(x)`) and cannot fail for a registered set, whatever the content (markers typed
+ * by a writer included). The output is still checked once when something was replaced (defence in depth): content
+ * that fails the check is refused (RedactionFailedError), never stored.
  */
 import { LeftmostLongestMatcher, type Match } from './aho-corasick.ts';
 import type { WriteRedactor } from '../memory/writer.ts';
-import type { RunSecretRegistry, SecretRegistries } from './secret-registry.ts';
+import { redactionMarker } from './marker.ts';
+import { RunTenantConflictError, type SecretRegistries, type SecretSet } from './secret-registry.ts';
 import { WopkitError } from '../shared/errors.ts';
 
-export const MAX_REDACTION_PASSES = 4;
+export { redactionMarker } from './marker.ts';
 
-export const redactionMarker = (secretId: string): string => `[REDACTED:${secretId}]`;
-
-/** Redaction could not reach a clean result: nothing may be persisted (`compaction_redaction_failed`). */
+/** Redaction could not certify its result: nothing may be persisted (`compaction_redaction_failed`). */
 export class RedactionFailedError extends WopkitError<'compaction_redaction_failed'> {
   constructor() {
     super('compaction_redaction_failed', 'redaction did not converge; content not persisted', {
@@ -32,22 +38,22 @@ export class RedactionFailedError extends WopkitError<'compaction_redaction_fail
 
 interface Compiled {
   readonly version: number;
-  readonly automaton: LeftmostLongestMatcher;
+  readonly matcher: LeftmostLongestMatcher;
   readonly markers: readonly string[];
 }
 
-const cache = new WeakMap<RunSecretRegistry, Compiled>();
+const cache = new WeakMap<SecretSet, Compiled>();
 
-function compile(registry: RunSecretRegistry): Compiled {
-  const hit = cache.get(registry);
-  if (hit !== undefined && hit.version === registry.version) return hit;
-  const secrets = registry.secrets();
+function compile(set: SecretSet): Compiled {
+  const hit = cache.get(set);
+  if (hit !== undefined && hit.version === set.version) return hit;
+  const secrets = set.secrets();
   const compiled: Compiled = {
-    version: registry.version,
-    automaton: new LeftmostLongestMatcher(secrets.map((s) => s.value)),
+    version: set.version,
+    matcher: new LeftmostLongestMatcher(secrets.map((s) => s.value)),
     markers: secrets.map((s) => redactionMarker(s.secretId)),
   };
-  cache.set(registry, compiled);
+  cache.set(set, compiled);
   return compiled;
 }
 
@@ -64,47 +70,37 @@ function replace(content: string, matches: readonly Match[], c: Compiled): strin
 }
 
 /**
- * Redact content against a run's registry (no registry or no secrets: content unchanged). Each round is one
- * linear scan; a round that finds nothing proves the content clean, so clean content costs one scan and content
- * with secrets two (more only in the adversarial marker-spelling case, bounded by MAX_REDACTION_PASSES).
+ * Redact content against a set of secrets (a run's registry, or a tenant's union; none or empty: unchanged). Clean
+ * content costs one linear scan; content with secrets two (the check).
  */
-export function redact(content: string, registry: RunSecretRegistry | undefined): string {
-  if (registry === undefined || registry.size === 0) return content;
-  const c = compile(registry);
-  let out = content;
-  for (let i = 0; i <= MAX_REDACTION_PASSES; i++) {
-    const matches = c.automaton.matches(out);
-    if (matches.length === 0) return out;
-    if (i === MAX_REDACTION_PASSES) break;
-    out = replace(out, matches, c);
-  }
-  throw new RedactionFailedError();
-}
-
-/** Redact against several registries (e.g. a background pass that must honour every live run's secrets). */
-export function redactAll(content: string, registries: Iterable<RunSecretRegistry>): string {
-  let out = content;
-  for (const r of registries) out = redact(out, r);
+export function redact(content: string, set: SecretSet | undefined): string {
+  if (set === undefined || set.size === 0) return content;
+  const c = compile(set);
+  const matches = c.matcher.matches(content);
+  if (matches.length === 0) return content;
+  const out = replace(content, matches, c);
+  if (c.matcher.test(out)) throw new RedactionFailedError();
   return out;
 }
 
 /**
- * The SR-1 chokepoint of a memory write (what the memory writer is given): the writing run's registry when a run
- * writes, then every other live run registry of the same tenant, so a background writer still honours the secrets
- * the tenant's runs resolved.
+ * The SR-1 chokepoint of a memory write (what the memory writer is given): the union of the live registries of
+ * the tenant written into, so a background writer honours the secrets the tenant's runs resolved. A write
+ * attributed to a run of another tenant is refused (409): a run belongs to one tenant for its whole life.
  */
 export function writeRedactor(registries: SecretRegistries): WriteRedactor {
   return (content, { tenant, runId }) => {
-    const own = runId === undefined ? undefined : registries.get(runId);
-    let out = own === undefined ? content : redact(content, own);
-    for (const r of registries.liveForTenant(tenant)) if (r !== own) out = redact(out, r);
-    return out;
+    if (runId !== undefined) {
+      const owner = registries.get(runId)?.tenant; // a write through a run is a use: it postpones its idle expiry
+      if (owner !== undefined && owner !== tenant) throw new RunTenantConflictError();
+    }
+    return redact(content, registries.tenantSecrets(tenant));
   };
 }
 
 /** Naive reference: per secret, longest first, split/join. Used by tests and the benchmark only. */
-export function naiveRedact(content: string, registry: RunSecretRegistry): string {
-  const secrets = [...registry.secrets()].sort((a, b) => b.value.length - a.value.length);
+export function naiveRedact(content: string, set: SecretSet): string {
+  const secrets = [...set.secrets()].sort((a, b) => b.value.length - a.value.length);
   let out = content;
   for (const s of secrets) out = out.split(s.value).join(redactionMarker(s.secretId));
   return out;

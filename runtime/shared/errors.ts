@@ -16,20 +16,26 @@
  */
 import type { ErrorCode, ErrorEnvelope, ValidationFailure } from '../../generated/ts/error.ts';
 
+/**
+ * The wire codes the host sends: the schema's ErrorCode list, plus `rate_limited` (429, a per-tenant bound is
+ * reached), which the envelope accepts as a well-formed code not yet listed in ErrorCode.
+ */
+export type WireCode = ErrorCode | 'rate_limited';
+
 /** HTTP status of each wire error code. */
-export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
+export const HTTP_STATUS: Readonly<Record<WireCode, number>> = {
   invalid_json: 400, bad_request: 400, validation_failed: 400, unauthorized: 401, forbidden: 403, not_found: 404,
   method_not_allowed: 405, request_timeout: 408, payload_too_large: 413, unsupported_media_type: 415, conflict: 409,
   quota_exceeded: 429,
   replay_memory_snapshot_unavailable: 422, token_budget_exceeded: 422, compaction_redaction_failed: 422,
-  capability_not_provided: 501, internal_error: 500,
+  rate_limited: 429, capability_not_provided: 501, internal_error: 500,
 };
 
 /** Content-free details of an error envelope. */
 export type ErrorDetails = Readonly<Record<string, unknown>>;
 
 /** The error envelope with a known code, read-only. */
-export type WireError = Readonly<Omit<ErrorEnvelope, 'error' | 'details'> & { error: ErrorCode; details?: ErrorDetails }>;
+export type WireError = Readonly<Omit<ErrorEnvelope, 'error' | 'details'> & { error: WireCode; details?: ErrorDetails }>;
 
 /**
  * How an error class answers on the wire: the envelope code, and optionally a fixed public message (default
@@ -43,7 +49,7 @@ export abstract class WopkitError<C extends string = string> extends Error {
   readonly code: C;
   readonly status: number;
   readonly details: ErrorDetails | undefined;
-  readonly #error: ErrorCode;
+  readonly #error: WireCode;
   readonly #publicMessage: string;
 
   protected constructor(code: C, message: string, wire: WireAnswer = SERVER_FAULT) {

@@ -105,3 +105,62 @@ export function arbitraryFor(r: Resolved, file: SchemaFile, schema: Json, depth 
       return fc.jsonValue() as fc.Arbitrary<Json>;
   }
 }
+
+// ── near misses: small edits of a valid instance ──────────────────────────────────────────────────────────────────
+
+/** One edit of an instance: where (an index into its values, depth first), what kind, and the material it may use. */
+export interface Edit {
+  readonly at: number;
+  readonly kind: 'replace' | 'retype' | 'delete' | 'add' | 'empty' | 'grow';
+  readonly junk: Json;
+  readonly key: string;
+}
+
+/** Arbitrary edits: replace a value, give it another type, delete a key, add a key or item, empty it, grow it. */
+export const editArbitrary: fc.Arbitrary<Edit> = fc.record({
+  at: fc.nat(),
+  kind: fc.constantFrom('replace', 'retype', 'delete', 'add', 'empty', 'grow'),
+  junk: fc.jsonValue({ maxDepth: 2 }) as fc.Arbitrary<Json>,
+  key: fc.oneof(fc.string({ maxLength: 6 }), fc.constantFrom('type', 'schema', 'id', 'content', 'kind')).filter((k) => k !== '__proto__'),
+});
+
+const RETYPED = (v: Json): Json =>
+  typeof v === 'string' ? 1 : typeof v === 'number' ? String(v) : typeof v === 'boolean' ? 'true' : v === null ? 0 : Array.isArray(v) ? {} : [];
+const EMPTIED = (v: Json): Json => (typeof v === 'string' ? '' : typeof v === 'number' ? -1 : typeof v === 'boolean' ? !v : Array.isArray(v) ? [] : isObject(v) ? {} : 'x');
+const GROWN = (v: Json): Json =>
+  typeof v === 'string' ? v + 'x'.repeat(520) : typeof v === 'number' ? (Number.isInteger(v) ? v * 1000 + 1e9 : v + 0.5) : Array.isArray(v) ? [...v, ...v, ...v] : v;
+
+/** Apply edits to a copy of `instance` (each edit picks its value among the copy's values as they are then). */
+export function applyEdits(instance: Json, edits: readonly Edit[]): Json {
+  const holder: { root: Json } = { root: structuredClone(instance) };
+  for (const e of edits) {
+    const slots: { parent: Json[] | JsonObject | { root: Json }; key: string | number }[] = [];
+    const walk = (parent: Json[] | JsonObject | { root: Json }, key: string | number) => {
+      slots.push({ parent, key });
+      const v = (parent as Record<string | number, Json>)[key] as Json;
+      if (Array.isArray(v)) v.forEach((_, i) => walk(v, i));
+      else if (isObject(v)) for (const k of Object.keys(v)) walk(v, k);
+    };
+    walk(holder, 'root');
+    const { parent, key } = slots[e.at % slots.length] as (typeof slots)[number];
+    const p = parent as Record<string | number, Json>;
+    const v = p[key] as Json;
+    switch (e.kind) {
+      case 'replace': p[key] = e.junk; break;
+      case 'retype': p[key] = RETYPED(v); break;
+      case 'empty': p[key] = EMPTIED(v); break;
+      case 'grow': p[key] = GROWN(v); break;
+      case 'delete':
+        if (Array.isArray(parent)) parent.splice(key as number, 1);
+        else if (parent === holder) holder.root = e.junk;
+        else delete p[key];
+        break;
+      case 'add':
+        if (Array.isArray(v)) v.push(e.junk);
+        else if (isObject(v)) v[e.key] = e.junk;
+        else p[key] = e.junk;
+        break;
+    }
+  }
+  return holder.root;
+}

@@ -1,6 +1,6 @@
 /**
  * Property tests (fast-check) over the generated validators: they never throw on arbitrary JSON; arbitrary valid
- * payloads built from the schemas are accepted by the standalone validator, a runtime-compiled Ajv and the guard,
+ * payloads built from the schemas are accepted by the generated validator, a runtime-compiled Ajv and the guard,
  * which always agree; across all corpus types the three agree (verdict and error pointers) on instances built from
  * each schema; closed DTOs reject any extra key; ClassKeyed configs validate with any label missing.
  */

@@ -20,13 +20,19 @@ export function registerMemorySeams(app: FastifyInstance, host: HostRuntime): vo
     const tenant = tenantOrThrow(body.memoryRef);
     if (host.storedCount(body.memoryRef) === 0) for (const c of CONSOLIDATION_FIXTURE) host.write(body.memoryRef, { content: c }, { tenant });
     let canary: string | undefined;
-    if (body.includeSecretCanary === true) {
-      canary = `sk-canary-${randomUUID()}`;
-      host.plantSecret(body.memoryRef, { runId: `fixture-${randomUUID()}`, tenant, secretId: 'byok-consolidation-canary', value: canary, content: `Deploy key for the nightly job is ${canary}.` });
+    // The fixture run that plants the canary lives exactly as long as this request (its registry ends with it).
+    const fixtureRun = `fixture-${randomUUID()}`;
+    try {
+      if (body.includeSecretCanary === true) {
+        canary = `sk-canary-${randomUUID()}`;
+        host.plantSecret(body.memoryRef, { runId: fixtureRun, tenant, secretId: 'byok-consolidation-canary', value: canary, content: `Deploy key for the nightly job is ${canary}.` });
+      }
+      const { event, eventId, runId } = await host.consolidate(body.memoryRef, tenant);
+      const secretLeaked = canary !== undefined && host.persistedContains(body.memoryRef, canary);
+      return { event, secretLeaked, ...(eventId !== undefined && runId !== undefined ? { eventId, runId } : {}) };
+    } finally {
+      host.endRun(fixtureRun);
     }
-    const { event, eventId, runId } = await host.consolidate(body.memoryRef, tenant);
-    const secretLeaked = canary !== undefined && host.persistedContains(body.memoryRef, canary);
-    return { event, secretLeaked, ...(eventId !== undefined && runId !== undefined ? { eventId, runId } : {}) };
   });
 
   // RFC 0068 seam: infer a commitment from a fixture entry, satisfy its condition, evaluate it repeatedly.
@@ -46,21 +52,26 @@ export function registerMemorySeams(app: FastifyInstance, host: HostRuntime): vo
     return { event: fired[0]!, fireCount: fired.length, ...(canary !== undefined ? { intentionCanary: canary } : {}) };
   });
 
-  // Seed entries (through the SR-1 chokepoint). Optional secrets are registered in a fixture run first.
+  // Seed entries (through the SR-1 chokepoint). Optional secrets are registered in a fixture run first. A run the
+  // seam makes up ends with the request; a run the client names lives on (bounded per tenant, expires when idle).
   serve(app, ROUTES.memorySeed, async (req) => {
     const { memoryRef, entries, secrets, runId: asked } = bodyOf(req, ROUTES.memorySeed);
     const tenant = tenantOrThrow(memoryRef);
     const runId = asked ?? `seed-${randomUUID()}`;
     // A run belongs to one tenant for its whole life: naming another tenant's run is a conflict, before any write.
     if (!host.claimRun(runId, tenant)) throw new HttpError('conflict', 'runId belongs to another tenant', { failures: [{ instancePath: '/runId', message: 'run is bound to another tenant' }] });
-    for (const { secretId, value } of secrets ?? []) host.resolveSecret(runId, tenant, { secretId, value, scope: 'run' });
-    const written = entries.map((e) => host.write(memoryRef, {
-      content: e.content,
-      tags: e.tags ?? [],
-      ...(e.ttlSeconds !== undefined ? { ttlSeconds: e.ttlSeconds } : {}),
-      ...(e.tier === 'transactional' ? { tier: 'transactional' as const } : {}),
-    }, { runId, tenant }));
-    return { memoryRef, runId, entries: written };
+    try {
+      for (const { secretId, value } of secrets ?? []) host.resolveSecret(runId, tenant, { secretId, value, scope: 'run' });
+      const written = entries.map((e) => host.write(memoryRef, {
+        content: e.content,
+        tags: e.tags ?? [],
+        ...(e.ttlSeconds !== undefined ? { ttlSeconds: e.ttlSeconds } : {}),
+        ...(e.tier === 'transactional' ? { tier: 'transactional' as const } : {}),
+      }, { runId, tenant }));
+      return { memoryRef, runId, entries: written };
+    } finally {
+      if (asked === undefined) host.endRun(runId);
+    }
   });
 
   // The read interface, as a tenant sees it (CTI-1: another tenant's ref gives []).
@@ -85,10 +96,13 @@ export function registerMemorySeams(app: FastifyInstance, host: HostRuntime): vo
     const runId = `redaction-${randomUUID()}`;
     const secretId = `byok-${randomUUID().slice(0, 8)}`;
     const value = `sk-live-${randomUUID()}`;
-    const plaintext = host.resolveSecret(runId, tenant, { secretId, value, scope: 'user' });
-    const entry = host.write(memoryRef, { content: `The API key is ${plaintext} — keep it safe.` }, { runId, tenant });
-    host.endRun(runId);
-    return { memoryRef, memoryId: entry.id, secretId, secretValue: plaintext };
+    try {
+      const plaintext = host.resolveSecret(runId, tenant, { secretId, value, scope: 'user' });
+      const entry = host.write(memoryRef, { content: `The API key is ${plaintext} — keep it safe.` }, { runId, tenant });
+      return { memoryRef, memoryId: entry.id, secretId, secretValue: plaintext };
+    } finally {
+      host.endRun(runId);
+    }
   });
 
   // RFC 0012 client-requested compaction.

@@ -8,6 +8,7 @@ import { validateRunEvent } from '../../../runtime/events/validate.ts';
 import { TenantMemoryAdapter } from '../../../runtime/memory/adapter.ts';
 import type { Summariser } from '../../../runtime/compaction/summariser.ts';
 import { REF, setup, thrown, type Env } from '../compaction/fixture.ts';
+import { markerOverlap } from '../../../runtime/redaction/marker.ts';
 
 const seed = (s: Env) => {
   for (const t of ['Customer asked about refunds.', 'Customer prefers email follow-up.', 'Customer asked about refunds.']) s.writer.put(REF, { content: t, tier: 'transactional' });
@@ -147,7 +148,8 @@ describe('RFC 0062 distillation', () => {
 
 describe('SR-1 across every write path', () => {
   const unit = fc.constantFrom('k', 'e', 'y', '-', '.', '*', '(', '[', '$', '9');
-  const secretArb = fc.string({ minLength: 8, maxLength: 14, unit });
+  // values that could overlap the redaction marker are refused at registration (runtime/redaction/marker.ts)
+  const secretArb = fc.string({ minLength: 8, maxLength: 14, unit }).filter((v) => markerOverlap(v) === undefined);
   it('no registered secret of 8+ chars survives a direct put, compaction, distillation or recursive distillation (property)', () => {
     fc.assert(
       fc.property(

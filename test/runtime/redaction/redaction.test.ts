@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { LeftmostLongestMatcher } from '../../../runtime/redaction/aho-corasick.ts';
-import { naiveRedact, redact, redactionMarker, RedactionFailedError } from '../../../runtime/redaction/chokepoint.ts';
-import { RunSecretRegistry, SecretRegistries, SimulatedByokResolver, type SecretScope } from '../../../runtime/redaction/secret-registry.ts';
+import { naiveRedact, redact, redactionMarker } from '../../../runtime/redaction/chokepoint.ts';
+import { RunSecretRegistry, SecretRefusedError, SecretRegistries, SimulatedByokResolver, type SecretScope } from '../../../runtime/redaction/secret-registry.ts';
 
 const registry = (secrets: Record<string, string>) => {
   const r = new RunSecretRegistry('tenant-a');
@@ -70,19 +70,20 @@ describe('SR-1 redaction chokepoint', () => {
     const r = registry({ emoji: '🔑🔑secret' });
     expect(redact('x🔑🔑secret🔑', r)).toBe('x[REDACTED:emoji]🔑');
   });
-  it('rescans until clean when a marker next to text would spell a registered value', () => {
-    // "D:inner]tail" is spelled by the marker for `inner` followed by "tail"
-    const r = registry({ inner: 'INNER-SECRET', spelled: 'D:inner]tail' });
-    const out = redact('INNER-SECRETtail', r);
-    expect(out.includes('INNER-SECRET')).toBe(false);
-    expect(out.includes('D:inner]tail')).toBe(false);
-    expect(out).toBe('[REDACTE[REDACTED:spelled]');
+  it('a value that a marker next to text could spell is refused at registration (the marker stays collision-proof)', () => {
+    // "D:inner]tail" is spelled by the marker for `inner` followed by "tail"; "D:l]xxxx" re-spelled itself forever
+    const r = registry({ inner: 'INNER-SECRET' });
+    expect(() => r.register('spelled', 'D:inner]tail', 'run')).toThrow(SecretRefusedError);
+    expect(() => r.register('l', 'D:l]xxxx', 'run')).toThrow(SecretRefusedError);
+    expect(r.size).toBe(1);
+    expect(redact('INNER-SECRETtail', r)).toBe('[REDACTED:inner]tail');
+    expect(redact(`D:l]${'x'.repeat(24)}`, r)).toBe(`D:l]${'x'.repeat(24)}`);
   });
-  it('refuses to produce content when redaction cannot converge', () => {
-    // each pass turns "D:l]xxxx" into "[REDACTED:l]", whose tail "D:l]" plus the next four x spells it again
-    const r = registry({ l: 'D:l]xxxx' });
-    expect(redact('D:l]xxxxxxxx', r)).toBe('[REDACTE[REDACTED:l]'); // converges in two passes
-    expect(() => redact(`D:l]${'x'.repeat(24)}`, r)).toThrow(RedactionFailedError);
+  it('leaves markers of registered ids alone: one pass, idempotent, even over content that already carries markers', () => {
+    const r = registry({ inner: 'INNER-SECRET', other: 'OTHER-SECRET' });
+    const once = redact('[REDACTED:inner]INNER-SECRET[REDACTED:nobody]OTHER-SECRET', r);
+    expect(once).toBe('[REDACTED:inner][REDACTED:inner][REDACTED:nobody][REDACTED:other]');
+    expect(redact(once, r)).toBe(once);
   });
   it('the BYOK resolver registers what it resolves into the run registry; the registry dies with the run', () => {
     const regs = new SecretRegistries();
@@ -113,9 +114,17 @@ describe('SR-1 redaction chokepoint', () => {
           // nested: add a substring of one secret as a secret of its own when it is long enough
           const host = secrets[seed % secrets.length]!;
           const nested = host.slice(seed % 3, (seed % 3) + 8 + (seed % 4));
-          const all = [...new Set([...secrets, ...(nested.length >= 8 ? [nested] : [])])];
-          all.forEach((s, i) => r.register(`s${i}`, s, 'run'));
-          const out = redact(pieces.join('') + all.join(''), r);
+          const candidates = [...new Set([...secrets, ...(nested.length >= 8 ? [nested] : [])])];
+          // a value that could overlap the marker syntax is refused at registration (item 3); the rest must not survive
+          const all = candidates.filter((s, i) => {
+            try {
+              return r.register(`s${i}`, s, 'run');
+            } catch (e) {
+              if (e instanceof SecretRefusedError) return false;
+              throw e;
+            }
+          });
+          const out = redact(pieces.join('') + candidates.join(''), r);
           for (const s of all) expect(out.includes(s)).toBe(false);
         },
       ),
