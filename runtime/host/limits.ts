@@ -10,6 +10,7 @@
  */
 import { DEFAULT_MAX_SCHEDULES_PER_TENANT } from '../distillation/schedule.ts';
 import { DEFAULT_QUESTION_LIMITS } from '../inquirium/operator-questions.ts';
+import { DEFAULT_SECRET_REGISTRY_LIMITS } from '../redaction/secret-registry.ts';
 import { DEFAULT_FIXTURES_PER_TENANT } from './reference-runtime.ts';
 
 export interface LimitSpec {
@@ -39,6 +40,10 @@ export const LIMITS = {
   retainedQuestionsPerTenant: { scope: 'tenant', default: DEFAULT_QUESTION_LIMITS.maxRetainedPerTenant, min: 1, unit: 'count', env: 'OPENWOP_RETAINED_QUESTIONS_PER_TENANT', bounds: 'ended (answered, timed out, cancelled, superseded) operator questions kept readable', whenExceeded: 'the oldest ended question is forgotten (reads as 404)' },
   distillSchedulesPerTenant: { scope: 'tenant', default: DEFAULT_MAX_SCHEDULES_PER_TENANT, min: 1, unit: 'count', env: 'OPENWOP_DISTILL_SCHEDULES_PER_TENANT', bounds: 'distillation schedules', whenExceeded: '429 `quota_exceeded` `{resource: "distillation-schedules"}`; nothing is stored' },
   fixturesPerTenant: { scope: 'tenant', default: DEFAULT_FIXTURES_PER_TENANT, min: 1, unit: 'count', env: 'OPENWOP_FIXTURES_PER_TENANT', bounds: 'fixtures of the multi-agent seams (escalation runs, cross-run TTL runs, replay fixtures): their runs, event logs, secret registries and entries', whenExceeded: 'the oldest fixture is retired (its runs read as unknown)' },
+  liveRunsPerTenant: { scope: 'tenant', default: DEFAULT_SECRET_REGISTRY_LIMITS.maxLiveRunsPerTenant, min: 1, unit: 'count', env: 'OPENWOP_LIVE_RUNS_PER_TENANT', bounds: 'live run secret registries (SR-1; a claimed run counts, secrets or not)', whenExceeded: '429 `rate_limited` `{limit, bound}`; nothing registered or written' },
+  secretsPerRun: { scope: 'tenant', default: DEFAULT_SECRET_REGISTRY_LIMITS.maxSecretsPerRun, min: 1, unit: 'count', env: 'OPENWOP_SECRETS_PER_RUN', bounds: 'secrets one run registers', whenExceeded: '429 `rate_limited` `{limit, bound}`; nothing registered' },
+  secretCharsPerTenant: { scope: 'tenant', default: DEFAULT_SECRET_REGISTRY_LIMITS.maxSecretCharsPerTenant, min: 1, unit: 'count', env: 'OPENWOP_SECRET_CHARS_PER_TENANT', bounds: 'total length of a tenant\'s distinct live secret values', whenExceeded: '429 `rate_limited` `{limit, bound}`; nothing registered' },
+  secretRegistryIdleMs: { scope: 'tenant', default: DEFAULT_SECRET_REGISTRY_LIMITS.idleTtlMs, min: 1, unit: 'ms', env: 'OPENWOP_SECRET_REGISTRY_IDLE_MS', bounds: 'idle time after which a run\'s secret registry is dropped', whenExceeded: 'the registry is dropped (its run no longer counts)' },
 } as const satisfies Record<string, LimitSpec>;
 
 export type LimitName = keyof typeof LIMITS;
@@ -64,9 +69,9 @@ export function resolveLimits(overrides: Partial<HostLimits> = {}): HostLimits {
   return { ...limits, connectionTimeoutMs };
 }
 
-/** A limit's value as the docs write it: `10 s`, `1 MiB`, `64 levels`, `1000`. */
+/** A limit's value as the docs write it: `10 s`, `30 min`, `1 MiB`, `64 levels`, `1000`. */
 export function formatLimit(value: number, unit: LimitSpec['unit']): string {
-  if (unit === 'ms') return value % 1000 === 0 ? `${value / 1000} s` : `${value} ms`;
+  if (unit === 'ms') return value % 60_000 === 0 ? `${value / 60_000} min` : value % 1000 === 0 ? `${value / 1000} s` : `${value} ms`;
   if (unit === 'bytes') return value % 1_048_576 === 0 ? `${value / 1_048_576} MiB` : value % 1024 === 0 ? `${value / 1024} KiB` : `${value} B`;
   return unit === 'levels' ? `${value} levels` : String(value);
 }

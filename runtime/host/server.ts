@@ -85,7 +85,12 @@ export async function createHost(o: HostOptions): Promise<{ app: FastifyInstance
   if (o.scheduleTickMs !== undefined && !(Number.isInteger(o.scheduleTickMs) && o.scheduleTickMs >= 100)) throw new RangeError('scheduleTickMs must be an integer of at least 100');
   const limits = resolveLimits({ ...(o.bodyLimit !== undefined ? { bodyLimitBytes: o.bodyLimit } : {}), ...o.limits });
   // Per-tenant bounds go to the runtimes this host builds; a runtime passed in keeps the bounds it was built with.
-  const openwop = o.openwop ?? createOpenwopRuntime({ host: { name: HOST_NAME, version: HOST_VERSION }, distillSchedulesPerTenant: limits.distillSchedulesPerTenant, ...(o.clock ? { clock: o.clock } : {}), ...(o.ids ? { ids: o.ids } : {}) });
+  const openwop = o.openwop ?? createOpenwopRuntime({
+    host: { name: HOST_NAME, version: HOST_VERSION },
+    distillSchedulesPerTenant: limits.distillSchedulesPerTenant,
+    secretRegistries: { maxLiveRunsPerTenant: limits.liveRunsPerTenant, maxSecretsPerRun: limits.secretsPerRun, maxSecretCharsPerTenant: limits.secretCharsPerTenant, idleTtlMs: limits.secretRegistryIdleMs },
+    ...(o.clock ? { clock: o.clock } : {}), ...(o.ids ? { ids: o.ids } : {}),
+  });
   const inquirium = o.inquirium ?? createInquiriumRuntime({
     questionLimits: { maxOpenPerTenant: limits.openQuestionsPerTenant, maxRetainedPerTenant: limits.retainedQuestionsPerTenant },
     ...(o.clock ? { clock: o.clock } : {}), ...(o.ids ? { ids: o.ids } : {}),
