@@ -4,7 +4,9 @@
  * `HostRuntime` its routes talk to, and the credentials (tenant-bound API keys with roles) it authenticates with.
  */
 export * from '../runtime/host/server.ts';
-export type { HostRuntime } from '../runtime/host/host-runtime.ts';
+export type { HostRuntime, QuestionCaller, RunStart } from '../runtime/host/host-runtime.ts';
+export { DEFAULT_LIMITS, LIMITS, LIMIT_NAMES, formatLimit, limitsFromEnv, resolveLimits } from '../runtime/host/limits.ts';
+export type { HostLimits, LimitName, LimitSpec } from '../runtime/host/limits.ts';
 export type { HostMutations, MutationName } from '../runtime/host/mutants.ts';
 export { Credentials, CredentialsError, parseApiKeysEnv, parseCredentialsFile, devTokenEntry, MIN_KEY_LENGTH } from '../runtime/host/auth.ts';
 export type { CredentialEntry, Principal, Role } from '../runtime/host/auth.ts';

@@ -8,6 +8,7 @@ export * from '../runtime/openwop/index.ts';
 export * from '../runtime/inquirium/index.ts';
 export * from '../runtime/shared/clock.ts';
 export * from '../runtime/shared/duration.ts';
+export * from '../runtime/shared/quota.ts';
 export * from '../runtime/capabilities/registry.ts';
 export * from '../runtime/memory/adapter.ts';
 export * from '../runtime/memory/memory-port.ts';

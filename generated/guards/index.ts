@@ -1482,6 +1482,15 @@ export function assertProposalsCapability(value: unknown): asserts value is T.Pr
   if (!V.validateProposalsCapability(value)) throw new ValidationError("ProposalsCapability", toFailures(V.validateProposalsCapability.errors));
 }
 
+/** True when `value` is a valid QuotaExceededDetails (schemas/openwop/v1/error.schema.json#/$defs/QuotaExceededDetails). */
+export function isQuotaExceededDetails(value: unknown): value is T.QuotaExceededDetails {
+  return V.validateQuotaExceededDetails(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid QuotaExceededDetails. */
+export function assertQuotaExceededDetails(value: unknown): asserts value is T.QuotaExceededDetails {
+  if (!V.validateQuotaExceededDetails(value)) throw new ValidationError("QuotaExceededDetails", toFailures(V.validateQuotaExceededDetails.errors));
+}
+
 /** True when `value` is a valid ReplayMemorySnapshotUnavailableDetails (schemas/openwop/v1/error.schema.json#/$defs/ReplayMemorySnapshotUnavailableDetails). */
 export function isReplayMemorySnapshotUnavailableDetails(value: unknown): value is T.ReplayMemorySnapshotUnavailableDetails {
   return V.validateReplayMemorySnapshotUnavailableDetails(value);
@@ -1824,6 +1833,7 @@ export const guards = {
   "ProposalProvenance": { is: isProposalProvenance, assert: assertProposalProvenance },
   "ProposalState": { is: isProposalState, assert: assertProposalState },
   "ProposalsCapability": { is: isProposalsCapability, assert: assertProposalsCapability },
+  "QuotaExceededDetails": { is: isQuotaExceededDetails, assert: assertQuotaExceededDetails },
   "ReplayMemorySnapshotUnavailableDetails": { is: isReplayMemorySnapshotUnavailableDetails, assert: assertReplayMemorySnapshotUnavailableDetails },
   "RetentionCapability": { is: isRetentionCapability, assert: assertRetentionCapability },
   "RunCompletedPayload": { is: isRunCompletedPayload, assert: assertRunCompletedPayload },

@@ -39,6 +39,8 @@ export type ErrorCode =
   | 'not_found'
   | 'method_not_allowed'
   | 'conflict'
+  | 'request_timeout'
+  | 'quota_exceeded'
   | 'internal_error';
 
 /**
@@ -149,5 +151,20 @@ export interface PayloadTooLargeDetails {
    * The limit in bytes.
    */
   limitBytes?: number;
+  [k: string]: unknown;
+}
+
+/**
+ * The caller's tenant already holds as many of a bounded resource as the host allows (HTTP 429); the request was refused and changed nothing. Open.
+ */
+export interface QuotaExceededDetails {
+  /**
+   * Which bounded resource, e.g. open-operator-questions or distillation-schedules.
+   */
+  resource: string;
+  /**
+   * How many the host allows per tenant.
+   */
+  limit: number;
   [k: string]: unknown;
 }

@@ -2,6 +2,7 @@
 // Source: schemas/inquirium/v1/inquirium.operator-question.state.v1.schema.json
 
 import type { InquiriumReasonCode } from './inquirium.generate.response.v1.ts';
+import type { InquiriumParticipantRef } from './inquirium.inquiry-turn.v1.ts';
 import type { InquiriumAnswerValue } from './inquirium.operator-question.answer.v1.ts';
 import type { InquiriumTimeoutDefault } from './inquirium.operator-question.request.v1.ts';
 
@@ -29,6 +30,10 @@ export interface InquiriumOperatorQuestionState {
    * The accepted operator answer. Required when answered, absent otherwise.
    */
   answer?: InquiriumAnswerValue;
+  /**
+   * The participant whose answer was accepted: the answer's answered/by, which the host checked against the caller it authenticated, else that caller. Only on answered, and only when the host knows who answered.
+   */
+  'answered/by'?: InquiriumParticipantRef;
   /**
    * The declared safe default the host applied when the question ended without an answer. Only on timed_out, cancelled or superseded.
    */

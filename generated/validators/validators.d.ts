@@ -342,6 +342,8 @@ export declare const validateProposalProvenance: Validator<T.ProposalProvenance>
 export declare const validateProposalState: Validator<T.ProposalState>;
 /** Validator for ProposalsCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/ProposalsCapability). */
 export declare const validateProposalsCapability: Validator<T.ProposalsCapability>;
+/** Validator for QuotaExceededDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/QuotaExceededDetails). */
+export declare const validateQuotaExceededDetails: Validator<T.QuotaExceededDetails>;
 /** Validator for ReplayMemorySnapshotUnavailableDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/ReplayMemorySnapshotUnavailableDetails). */
 export declare const validateReplayMemorySnapshotUnavailableDetails: Validator<T.ReplayMemorySnapshotUnavailableDetails>;
 /** Validator for RetentionCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/RetentionCapability). */
@@ -545,6 +547,7 @@ export declare const validatorIndex: {
   readonly "ProposalProvenance": { readonly validator: Validator<T.ProposalProvenance>; readonly id: string; readonly target: string; readonly family: string };
   readonly "ProposalState": { readonly validator: Validator<T.ProposalState>; readonly id: string; readonly target: string; readonly family: string };
   readonly "ProposalsCapability": { readonly validator: Validator<T.ProposalsCapability>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "QuotaExceededDetails": { readonly validator: Validator<T.QuotaExceededDetails>; readonly id: string; readonly target: string; readonly family: string };
   readonly "ReplayMemorySnapshotUnavailableDetails": { readonly validator: Validator<T.ReplayMemorySnapshotUnavailableDetails>; readonly id: string; readonly target: string; readonly family: string };
   readonly "RetentionCapability": { readonly validator: Validator<T.RetentionCapability>; readonly id: string; readonly target: string; readonly family: string };
   readonly "RunCompletedPayload": { readonly validator: Validator<T.RunCompletedPayload>; readonly id: string; readonly target: string; readonly family: string };

@@ -121,7 +121,7 @@ function __len(s) {
 
 // ── constants ──
 const __RE0 = new RegExp("^[0-9]+\\.[0-9]+(\\.[0-9]+)?$", "u");
-const __E77 = new Set(["replay_memory_snapshot_unavailable","token_budget_exceeded","compaction_redaction_failed","capability_not_provided","invalid_json","bad_request","validation_failed","unsupported_media_type","payload_too_large","unauthorized","forbidden","not_found","method_not_allowed","conflict","internal_error"]);
+const __E77 = new Set(["replay_memory_snapshot_unavailable","token_budget_exceeded","compaction_redaction_failed","capability_not_provided","invalid_json","bad_request","validation_failed","unsupported_media_type","payload_too_large","unauthorized","forbidden","not_found","method_not_allowed","conflict","request_timeout","quota_exceeded","internal_error"]);
 const __RE1 = new RegExp("^[a-z][a-z0-9_]*$", "u");
 const __RE2 = new RegExp("^[A-Za-z][A-Za-z0-9_-]*(\\.[A-Za-z][A-Za-z0-9_-]*)*$", "u");
 const __RE3 = new RegExp("^[a-z0-9][a-z0-9-]{0,62}$", "u");
@@ -129,14 +129,14 @@ const __RE4 = new RegExp("^[A-Za-z0-9._:-]{1,128}$", "u");
 const __RE5 = new RegExp("^[a-z0-9][a-z0-9._-]{0,63}$", "u");
 const __RE6 = new RegExp("^tr:.+$", "u");
 const __RE7 = new RegExp("^op:.+$", "u");
-const __P253 = new Set(["trace/schema","trace/id","turn/id","participant/ref","operation/id","time/started-at","time/finished-at","status","runtime/ref","model.binding/ref","input/shape","output/shape","policy","decisions","effects","diagnostics"]);
+const __P256 = new Set(["trace/schema","trace/id","turn/id","participant/ref","operation/id","time/started-at","time/finished-at","status","runtime/ref","model.binding/ref","input/shape","output/shape","policy","decisions","effects","diagnostics"]);
 const __RE8 = new RegExp("^/", "u");
 const __RE9 = new RegExp("^feedback:.+$", "u");
 const __RE10 = new RegExp("^model\\.binding/.+$", "u");
 const __RE11 = new RegExp("^question/.+$", "u");
 const __RE12 = new RegExp("^operation/.+$", "u");
 const __RE13 = new RegExp("^[a-z]+/[A-Za-z0-9.+-]+$", "u");
-const __P653 = new Set(["schema","question/ref","operation/ref","recipient/class","reason/code","prompt","widget/kind","widget/payload","default/on-timeout","timeout","classification","subject","response","provenance","created/at"]);
+const __P656 = new Set(["schema","question/ref","operation/ref","recipient/class","reason/code","prompt","widget/kind","widget/payload","default/on-timeout","timeout","classification","subject","response","provenance","created/at"]);
 const __RE14 = new RegExp("^participant:did:key:[1-9A-HJ-NP-Za-km-z]+$", "u");
 const __RE15 = new RegExp("^[a-z0-9]+(-[a-z0-9]+)*$", "u");
 const __RE16 = new RegExp("^result:.+$", "u");
@@ -147,7 +147,7 @@ const __RE20 = new RegExp("^(trace/|tr:).+$", "u");
 const __RE21 = new RegExp("^turn:.+$", "u");
 const __RE22 = new RegExp("^(clarify|approval|x-[a-z0-9-]+)$", "u");
 const __RE23 = new RegExp("^arc_[0-9a-f]{16,64}$", "u");
-const __E941 = new Set(["run.started","run.completed","run.failed","runOrchestrator.decided","core.workflowChain.confidence-escalated","interrupt.requested","interrupt.resolved","worker.dispatched","memory.written","memory.compacted","agent.memory.consolidated","commitment.fired","proposal.created","proposal.activated","workspace.updated"]);
+const __E948 = new Set(["run.started","run.completed","run.failed","runOrchestrator.decided","core.workflowChain.confidence-escalated","interrupt.requested","interrupt.resolved","worker.dispatched","memory.written","memory.compacted","agent.memory.consolidated","commitment.fired","proposal.created","proposal.activated","workspace.updated"]);
 const __RE24 = new RegExp("^[0-9a-f]{64}$", "u");
 
 // ── fast path: one check per schema node, valid or not, first failure stops ──
@@ -575,23 +575,35 @@ function __c161(d) {
       }
     }
   }
-  const x96 = d.error;
-  if (x96 === undefined) return false;
-  if (!(typeof x96 === "string")) return false;
-  if (x96.length > 100 && __len(x96) > 100) return false;
-  if (!__RE1.test(x96)) return false;
-  const x97 = d.message;
-  if (x97 === undefined) return false;
-  if (!(typeof x97 === "string")) return false;
-  if (x97.length > 2000 && __len(x97) > 2000) return false;
-  const x98 = d.details;
-  if (x98 !== undefined) {
-    if (!(typeof x98 === "object" && x98 !== null && !Array.isArray(x98))) return false;
+  let ok96 = false;
+  L97: {
+    if (!__c233(d)) break L97;
+    ok96 = true;
   }
-  for (const k99 in d) if (!(k99 === "error" || k99 === "message" || k99 === "details")) return false;
+  if (ok96) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x98 = d.details;
+      if (x98 === undefined) return false;
+      if (!__c238(x98)) return false;
+    }
+  }
+  const x99 = d.error;
+  if (x99 === undefined) return false;
+  if (!(typeof x99 === "string")) return false;
+  if (x99.length > 100 && __len(x99) > 100) return false;
+  if (!__RE1.test(x99)) return false;
+  const x100 = d.message;
+  if (x100 === undefined) return false;
+  if (!(typeof x100 === "string")) return false;
+  if (x100.length > 2000 && __len(x100) > 2000) return false;
+  const x101 = d.details;
+  if (x101 !== undefined) {
+    if (!(typeof x101 === "object" && x101 !== null && !Array.isArray(x101))) return false;
+  }
+  for (const k102 in d) if (!(k102 === "error" || k102 === "message" || k102 === "details")) return false;
   return true;
 }
-function __c231(d) {
+function __c242(d) {
   if (!(typeof d === "string")) return false;
   if (d.length > 200 && __len(d) > 200) return false;
   if (!__RE2.test(d)) return false;
@@ -599,2250 +611,2239 @@ function __c231(d) {
 }
 function __c115(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x100 = d.supported;
-  if (x100 === undefined) return false;
-  if (!(typeof x100 === "boolean")) return false;
-  const x101 = d.version;
-  if (x101 !== undefined) {
-    if (!(Number.isInteger(x101))) return false;
-    if (x101 > 4) return false;
-    if (x101 < 1) return false;
-  }
-  const x102 = d.confidenceEscalationFloor;
-  if (x102 !== undefined) {
-    if (!(Number.isFinite(x102))) return false;
-    if (x102 > 1) return false;
-    if (x102 < 0.5) return false;
-  }
-  const x103 = d.confidenceEscalationInterruptKind;
-  if (x103 !== undefined) {
-    if (!(typeof x103 === "string")) return false;
-    if (x103.length === 0) return false;
-  }
-  const x104 = d.crossChildMemoryConcurrency;
+  const x103 = d.supported;
+  if (x103 === undefined) return false;
+  if (!(typeof x103 === "boolean")) return false;
+  const x104 = d.version;
   if (x104 !== undefined) {
-    if (!(x104 === "strict" || x104 === "advisory")) return false;
+    if (!(Number.isInteger(x104))) return false;
+    if (x104 > 4) return false;
+    if (x104 < 1) return false;
   }
-  for (const k105 in d) if (!(k105 === "supported" || k105 === "version" || k105 === "confidenceEscalationFloor" || k105 === "confidenceEscalationInterruptKind" || k105 === "crossChildMemoryConcurrency")) return false;
+  const x105 = d.confidenceEscalationFloor;
+  if (x105 !== undefined) {
+    if (!(Number.isFinite(x105))) return false;
+    if (x105 > 1) return false;
+    if (x105 < 0.5) return false;
+  }
+  const x106 = d.confidenceEscalationInterruptKind;
+  if (x106 !== undefined) {
+    if (!(typeof x106 === "string")) return false;
+    if (x106.length === 0) return false;
+  }
+  const x107 = d.crossChildMemoryConcurrency;
+  if (x107 !== undefined) {
+    if (!(x107 === "strict" || x107 === "advisory")) return false;
+  }
+  for (const k108 in d) if (!(k108 === "supported" || k108 === "version" || k108 === "confidenceEscalationFloor" || k108 === "confidenceEscalationInterruptKind" || k108 === "crossChildMemoryConcurrency")) return false;
   return true;
 }
-function __c232(d) {
+function __c243(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x106 = d.runId;
-  if (x106 === undefined) return false;
-  if (!(typeof x106 === "string")) return false;
-  if (x106.length === 0) return false;
-  const x107 = d.fromSeq;
-  if (x107 === undefined) return false;
-  if (!(Number.isInteger(x107))) return false;
-  if (x107 < 0) return false;
-  for (const k108 in d) if (!(k108 === "runId" || k108 === "fromSeq")) return false;
+  const x109 = d.runId;
+  if (x109 === undefined) return false;
+  if (!(typeof x109 === "string")) return false;
+  if (x109.length === 0) return false;
+  const x110 = d.fromSeq;
+  if (x110 === undefined) return false;
+  if (!(Number.isInteger(x110))) return false;
+  if (x110 < 0) return false;
+  for (const k111 in d) if (!(k111 === "runId" || k111 === "fromSeq")) return false;
   return true;
 }
 function __c62(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x109 = d.name;
-  if (x109 === undefined) return false;
-  if (!(typeof x109 === "string")) return false;
-  if (x109.length > 200 && __len(x109) > 200) return false;
-  if (x109.length === 0) return false;
-  const x110 = d.version;
-  if (x110 === undefined) return false;
-  if (!(typeof x110 === "string")) return false;
-  if (x110.length > 100 && __len(x110) > 100) return false;
-  if (x110.length === 0) return false;
-  return true;
-}
-function __c236(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x111 = d.memoryRef;
-  if (x111 === undefined) return false;
-  if (!(typeof x111 === "string")) return false;
-  if (x111.length > 1024 && __len(x111) > 1024) return false;
-  if (x111.length === 0) return false;
-  const x112 = d.condition;
+  const x112 = d.name;
   if (x112 === undefined) return false;
-  if (!__c32(x112)) return false;
-  const x113 = d.includeIntentionCanary;
-  if (x113 !== undefined) {
-    if (!(typeof x113 === "boolean")) return false;
-  }
-  for (const k114 in d) if (!(k114 === "memoryRef" || k114 === "condition" || k114 === "includeIntentionCanary")) return false;
+  if (!(typeof x112 === "string")) return false;
+  if (x112.length > 200 && __len(x112) > 200) return false;
+  if (x112.length === 0) return false;
+  const x113 = d.version;
+  if (x113 === undefined) return false;
+  if (!(typeof x113 === "string")) return false;
+  if (x113.length > 100 && __len(x113) > 100) return false;
+  if (x113.length === 0) return false;
   return true;
 }
-function __c241(d) {
+function __c247(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x115 = d.event;
+  const x114 = d.memoryRef;
+  if (x114 === undefined) return false;
+  if (!(typeof x114 === "string")) return false;
+  if (x114.length > 1024 && __len(x114) > 1024) return false;
+  if (x114.length === 0) return false;
+  const x115 = d.condition;
   if (x115 === undefined) return false;
-  if (!__c127(x115)) return false;
-  const x116 = d.fireCount;
-  if (x116 === undefined) return false;
-  if (!(Number.isInteger(x116))) return false;
-  if (x116 < 0) return false;
-  const x117 = d.intentionCanary;
-  if (x117 !== undefined) {
-    if (!(typeof x117 === "string")) return false;
-    if (x117.length === 0) return false;
+  if (!__c32(x115)) return false;
+  const x116 = d.includeIntentionCanary;
+  if (x116 !== undefined) {
+    if (!(typeof x116 === "boolean")) return false;
   }
+  for (const k117 in d) if (!(k117 === "memoryRef" || k117 === "condition" || k117 === "includeIntentionCanary")) return false;
   return true;
 }
-function __c246(d) {
+function __c252(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x118 = d.memoryRef;
+  const x118 = d.event;
   if (x118 === undefined) return false;
-  if (!(typeof x118 === "string")) return false;
-  if (x118.length > 1024 && __len(x118) > 1024) return false;
-  if (x118.length === 0) return false;
-  const x119 = d.includeSecretCanary;
-  if (x119 !== undefined) {
-    if (!(typeof x119 === "boolean")) return false;
+  if (!__c127(x118)) return false;
+  const x119 = d.fireCount;
+  if (x119 === undefined) return false;
+  if (!(Number.isInteger(x119))) return false;
+  if (x119 < 0) return false;
+  const x120 = d.intentionCanary;
+  if (x120 !== undefined) {
+    if (!(typeof x120 === "string")) return false;
+    if (x120.length === 0) return false;
   }
-  for (const k120 in d) if (!(k120 === "memoryRef" || k120 === "includeSecretCanary")) return false;
   return true;
 }
-function __c250(d) {
+function __c257(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x121 = d.event;
+  const x121 = d.memoryRef;
   if (x121 === undefined) return false;
-  if (!__c0(x121)) return false;
-  const x122 = d.secretLeaked;
-  if (x122 === undefined) return false;
-  if (!(typeof x122 === "boolean")) return false;
-  const x123 = d.eventId;
-  if (x123 !== undefined) {
-    if (!(typeof x123 === "string")) return false;
-    if (x123.length === 0) return false;
+  if (!(typeof x121 === "string")) return false;
+  if (x121.length > 1024 && __len(x121) > 1024) return false;
+  if (x121.length === 0) return false;
+  const x122 = d.includeSecretCanary;
+  if (x122 !== undefined) {
+    if (!(typeof x122 === "boolean")) return false;
   }
+  for (const k123 in d) if (!(k123 === "memoryRef" || k123 === "includeSecretCanary")) return false;
   return true;
 }
-function __c255(d) {
+function __c261(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x124 = d.ttlSeconds;
+  const x124 = d.event;
   if (x124 === undefined) return false;
-  if (!(Number.isFinite(x124))) return false;
-  if (x124 > 86400) return false;
-  if (x124 <= 0) return false;
-  const x125 = d.delayMs;
-  if (x125 !== undefined) {
-    if (!(Number.isInteger(x125))) return false;
-    if (x125 > 5000) return false;
-    if (x125 < 0) return false;
+  if (!__c0(x124)) return false;
+  const x125 = d.secretLeaked;
+  if (x125 === undefined) return false;
+  if (!(typeof x125 === "boolean")) return false;
+  const x126 = d.eventId;
+  if (x126 !== undefined) {
+    if (!(typeof x126 === "string")) return false;
+    if (x126.length === 0) return false;
   }
-  for (const k126 in d) if (!(k126 === "ttlSeconds" || k126 === "delayMs")) return false;
   return true;
 }
-function __c259(d) {
+function __c266(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x127 = d.parentRunId;
+  const x127 = d.ttlSeconds;
   if (x127 === undefined) return false;
-  if (!(typeof x127 === "string")) return false;
-  if (x127.length > 512 && __len(x127) > 512) return false;
-  if (x127.length === 0) return false;
-  const x128 = d.childRunId;
-  if (x128 === undefined) return false;
-  if (!(typeof x128 === "string")) return false;
-  if (x128.length > 512 && __len(x128) > 512) return false;
-  if (x128.length === 0) return false;
-  const x129 = d.memoryRef;
-  if (x129 === undefined) return false;
-  if (!(typeof x129 === "string")) return false;
-  if (x129.length > 1024 && __len(x129) > 1024) return false;
-  if (x129.length === 0) return false;
-  const x130 = d.parentStartedAt;
+  if (!(Number.isFinite(x127))) return false;
+  if (x127 > 86400) return false;
+  if (x127 <= 0) return false;
+  const x128 = d.delayMs;
+  if (x128 !== undefined) {
+    if (!(Number.isInteger(x128))) return false;
+    if (x128 > 5000) return false;
+    if (x128 < 0) return false;
+  }
+  for (const k129 in d) if (!(k129 === "ttlSeconds" || k129 === "delayMs")) return false;
+  return true;
+}
+function __c270(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x130 = d.parentRunId;
   if (x130 === undefined) return false;
   if (!(typeof x130 === "string")) return false;
-  if (!__fmtDateTime(x130)) return false;
-  const x131 = d.childWrittenAt;
+  if (x130.length > 512 && __len(x130) > 512) return false;
+  if (x130.length === 0) return false;
+  const x131 = d.childRunId;
   if (x131 === undefined) return false;
   if (!(typeof x131 === "string")) return false;
-  if (!__fmtDateTime(x131)) return false;
-  const x132 = d.entry;
+  if (x131.length > 512 && __len(x131) > 512) return false;
+  if (x131.length === 0) return false;
+  const x132 = d.memoryRef;
   if (x132 === undefined) return false;
-  if (!__c266(x132)) return false;
-  const x133 = d.seenByParent;
+  if (!(typeof x132 === "string")) return false;
+  if (x132.length > 1024 && __len(x132) > 1024) return false;
+  if (x132.length === 0) return false;
+  const x133 = d.parentStartedAt;
   if (x133 === undefined) return false;
-  if (!(typeof x133 === "boolean")) return false;
-  return true;
-}
-function __c276(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x134 = d.memoryRef;
+  if (!(typeof x133 === "string")) return false;
+  if (!__fmtDateTime(x133)) return false;
+  const x134 = d.childWrittenAt;
   if (x134 === undefined) return false;
   if (!(typeof x134 === "string")) return false;
-  if (x134.length > 1024 && __len(x134) > 1024) return false;
-  if (x134.length === 0) return false;
-  const x135 = d.every;
+  if (!__fmtDateTime(x134)) return false;
+  const x135 = d.entry;
   if (x135 === undefined) return false;
-  if (!(typeof x135 === "string")) return false;
-  if (!__fmtDuration(x135)) return false;
-  const x136 = d.tokenBudget;
-  if (x136 !== undefined) {
-    if (!(Number.isInteger(x136))) return false;
-    if (x136 > 1000000000) return false;
-    if (x136 < 1) return false;
-  }
-  const x137 = d.firstAt;
-  if (x137 !== undefined) {
-    if (!(typeof x137 === "string")) return false;
-    if (!__fmtDateTime(x137)) return false;
-  }
-  for (const k138 in d) if (!(k138 === "memoryRef" || k138 === "every" || k138 === "tokenBudget" || k138 === "firstAt")) return false;
+  if (!__c277(x135)) return false;
+  const x136 = d.seenByParent;
+  if (x136 === undefined) return false;
+  if (!(typeof x136 === "boolean")) return false;
   return true;
 }
-function __c282(d) {
+function __c287(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x139 = d.scheduleId;
-  if (x139 === undefined) return false;
-  if (!(typeof x139 === "string")) return false;
-  if (x139.length > 512 && __len(x139) > 512) return false;
-  if (x139.length === 0) return false;
-  const x140 = d.memoryRef;
-  if (x140 === undefined) return false;
-  if (!(typeof x140 === "string")) return false;
-  if (x140.length > 1024 && __len(x140) > 1024) return false;
-  if (x140.length === 0) return false;
-  const x141 = d.every;
-  if (x141 === undefined) return false;
-  if (!(typeof x141 === "string")) return false;
-  if (!__fmtDuration(x141)) return false;
-  const x142 = d.tokenBudget;
-  if (x142 !== undefined) {
-    if (!(Number.isInteger(x142))) return false;
-    if (x142 < 1) return false;
+  const x137 = d.memoryRef;
+  if (x137 === undefined) return false;
+  if (!(typeof x137 === "string")) return false;
+  if (x137.length > 1024 && __len(x137) > 1024) return false;
+  if (x137.length === 0) return false;
+  const x138 = d.every;
+  if (x138 === undefined) return false;
+  if (!(typeof x138 === "string")) return false;
+  if (!__fmtDuration(x138)) return false;
+  const x139 = d.tokenBudget;
+  if (x139 !== undefined) {
+    if (!(Number.isInteger(x139))) return false;
+    if (x139 > 1000000000) return false;
+    if (x139 < 1) return false;
   }
-  const x143 = d.nextAt;
+  const x140 = d.firstAt;
+  if (x140 !== undefined) {
+    if (!(typeof x140 === "string")) return false;
+    if (!__fmtDateTime(x140)) return false;
+  }
+  for (const k141 in d) if (!(k141 === "memoryRef" || k141 === "every" || k141 === "tokenBudget" || k141 === "firstAt")) return false;
+  return true;
+}
+function __c293(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x142 = d.scheduleId;
+  if (x142 === undefined) return false;
+  if (!(typeof x142 === "string")) return false;
+  if (x142.length > 512 && __len(x142) > 512) return false;
+  if (x142.length === 0) return false;
+  const x143 = d.memoryRef;
   if (x143 === undefined) return false;
   if (!(typeof x143 === "string")) return false;
-  if (!__fmtDateTime(x143)) return false;
-  const x144 = d.lastOutcome;
-  if (x144 !== undefined) {
-    if (!__c289(x144)) return false;
+  if (x143.length > 1024 && __len(x143) > 1024) return false;
+  if (x143.length === 0) return false;
+  const x144 = d.every;
+  if (x144 === undefined) return false;
+  if (!(typeof x144 === "string")) return false;
+  if (!__fmtDuration(x144)) return false;
+  const x145 = d.tokenBudget;
+  if (x145 !== undefined) {
+    if (!(Number.isInteger(x145))) return false;
+    if (x145 < 1) return false;
   }
-  return true;
-}
-function __c326(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x145 = d.tenant;
-  if (x145 === undefined) return false;
-  if (!(typeof x145 === "string")) return false;
-  if (!__RE3.test(x145)) return false;
-  for (const k146 in d) if (!(k146 === "tenant")) return false;
-  return true;
-}
-function __c329(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x147 = d.outcomes;
-  if (x147 === undefined) return false;
-  if (!(Array.isArray(x147))) return false;
-  for (let i148 = 0; i148 < x147.length; i148++) {
-    const x149 = x147[i148];
-    if (!__c289(x149)) return false;
+  const x146 = d.nextAt;
+  if (x146 === undefined) return false;
+  if (!(typeof x146 === "string")) return false;
+  if (!__fmtDateTime(x146)) return false;
+  const x147 = d.lastOutcome;
+  if (x147 !== undefined) {
+    if (!__c300(x147)) return false;
   }
-  return true;
-}
-function __c333(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x150 = d.confidence;
-  if (x150 === undefined) return false;
-  if (!(Number.isFinite(x150))) return false;
-  if (x150 > 1) return false;
-  if (x150 < 0) return false;
-  const x151 = d.kind;
-  if (x151 !== undefined) {
-    if (!(x151 === "next-worker" || x151 === "terminate")) return false;
-  }
-  for (const k152 in d) if (!(k152 === "confidence" || k152 === "kind")) return false;
   return true;
 }
 function __c337(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x153 = d.runId;
-  if (x153 === undefined) return false;
-  if (!(typeof x153 === "string")) return false;
-  if (x153.length > 512 && __len(x153) > 512) return false;
-  if (x153.length === 0) return false;
-  const x154 = d.floor;
-  if (x154 === undefined) return false;
-  if (!(Number.isFinite(x154))) return false;
-  if (x154 > 1) return false;
-  if (x154 < 0.5) return false;
+  const x148 = d.tenant;
+  if (x148 === undefined) return false;
+  if (!(typeof x148 === "string")) return false;
+  if (!__RE3.test(x148)) return false;
+  for (const k149 in d) if (!(k149 === "tenant")) return false;
   return true;
 }
-function __c341(d) {
+function __c340(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x155 = d.records;
-  if (x155 === undefined) return false;
-  if (!(Array.isArray(x155))) return false;
-  for (let i156 = 0; i156 < x155.length; i156++) {
-    const x157 = x155[i156];
-    if (!__c344(x157)) return false;
+  const x150 = d.outcomes;
+  if (x150 === undefined) return false;
+  if (!(Array.isArray(x150))) return false;
+  for (let i151 = 0; i151 < x150.length; i151++) {
+    const x152 = x150[i151];
+    if (!__c300(x152)) return false;
   }
-  return true;
-}
-function __c428(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x158 = d.memoryRef;
-  if (x158 === undefined) return false;
-  if (!(typeof x158 === "string")) return false;
-  if (x158.length > 1024 && __len(x158) > 1024) return false;
-  if (x158.length === 0) return false;
-  const x159 = d.sourceIds;
-  if (x159 !== undefined) {
-    if (!(Array.isArray(x159))) return false;
-    if (x159.length > 10000) return false;
-    if (x159.length < 1) return false;
-    if (x159.length > 1 && __dup(x159, ["string"]) !== null) return false;
-    for (let i160 = 0; i160 < x159.length; i160++) {
-      const x161 = x159[i160];
-      if (!(typeof x161 === "string")) return false;
-      if (x161.length > 512 && __len(x161) > 512) return false;
-      if (x161.length === 0) return false;
-    }
-  }
-  for (const k162 in d) if (!(k162 === "memoryRef" || k162 === "sourceIds")) return false;
-  return true;
-}
-function __c433(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x163 = d.compactionRunId;
-  if (x163 === undefined) return false;
-  if (!(typeof x163 === "string")) return false;
-  if (x163.length > 512 && __len(x163) > 512) return false;
-  if (x163.length === 0) return false;
-  const x164 = d.event;
-  if (x164 === undefined) return false;
-  if (!__c296(x164)) return false;
-  const x165 = d.output;
-  if (x165 === undefined) return false;
-  if (!__c266(x165)) return false;
-  return true;
-}
-function __c438(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x166 = d.memoryRef;
-  if (x166 === undefined) return false;
-  if (!(typeof x166 === "string")) return false;
-  if (x166.length > 1024 && __len(x166) > 1024) return false;
-  if (x166.length === 0) return false;
-  const x167 = d.tokenBudget;
-  if (x167 !== undefined) {
-    if (!(Number.isInteger(x167))) return false;
-    if (x167 > 1000000000) return false;
-    if (x167 < 1) return false;
-  }
-  for (const k168 in d) if (!(k168 === "memoryRef" || k168 === "tokenBudget")) return false;
-  return true;
-}
-function __c442(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x169 = d.archiveId;
-  if (x169 === undefined) return false;
-  if (!(typeof x169 === "string")) return false;
-  if (x169.length > 512 && __len(x169) > 512) return false;
-  if (x169.length === 0) return false;
-  const x170 = d.event;
-  if (x170 === undefined) return false;
-  if (!__c296(x170)) return false;
-  const x171 = d.entry;
-  if (x171 === undefined) return false;
-  if (!__c266(x171)) return false;
-  const x172 = d.index;
-  if (x172 !== undefined) {
-    if (!__c447(x172)) return false;
-  }
-  return true;
-}
-function __c469(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x173 = d.entries;
-  if (x173 === undefined) return false;
-  if (!(Array.isArray(x173))) return false;
-  for (let i174 = 0; i174 < x173.length; i174++) {
-    const x175 = x173[i174];
-    if (!__c266(x175)) return false;
-  }
-  return true;
-}
-function __c473(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x176 = d.memoryRef;
-  if (x176 === undefined) return false;
-  if (!(typeof x176 === "string")) return false;
-  if (x176.length > 1024 && __len(x176) > 1024) return false;
-  if (x176.length === 0) return false;
-  for (const k177 in d) if (!(k177 === "memoryRef")) return false;
-  return true;
-}
-function __c476(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x178 = d.memoryRef;
-  if (x178 === undefined) return false;
-  if (!(typeof x178 === "string")) return false;
-  if (x178.length > 1024 && __len(x178) > 1024) return false;
-  if (x178.length === 0) return false;
-  const x179 = d.memoryId;
-  if (x179 === undefined) return false;
-  if (!(typeof x179 === "string")) return false;
-  if (x179.length > 512 && __len(x179) > 512) return false;
-  if (x179.length === 0) return false;
-  const x180 = d.secretId;
-  if (x180 === undefined) return false;
-  if (!(typeof x180 === "string")) return false;
-  if (x180.length > 128 && __len(x180) > 128) return false;
-  if (x180.length === 0) return false;
-  const x181 = d.secretValue;
-  if (x181 === undefined) return false;
-  if (!(typeof x181 === "string")) return false;
-  if (x181.length > 4096 && __len(x181) > 4096) return false;
-  if (x181.length < 8 || (x181.length < 15 && __len(x181) < 8)) return false;
-  return true;
-}
-function __c482(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x182 = d.memoryRef;
-  if (x182 === undefined) return false;
-  if (!(typeof x182 === "string")) return false;
-  if (x182.length > 1024 && __len(x182) > 1024) return false;
-  if (x182.length === 0) return false;
-  const x183 = d.entries;
-  if (x183 === undefined) return false;
-  if (!(Array.isArray(x183))) return false;
-  if (x183.length > 1000) return false;
-  if (x183.length < 1) return false;
-  for (let i184 = 0; i184 < x183.length; i184++) {
-    const x185 = x183[i184];
-    if (!__c486(x185)) return false;
-  }
-  const x186 = d.secrets;
-  if (x186 !== undefined) {
-    if (!(Array.isArray(x186))) return false;
-    if (x186.length > 100) return false;
-    for (let i187 = 0; i187 < x186.length; i187++) {
-      const x188 = x186[i187];
-      if (!__c495(x188)) return false;
-    }
-  }
-  const x189 = d.runId;
-  if (x189 !== undefined) {
-    if (!(typeof x189 === "string")) return false;
-    if (x189.length > 199 && __len(x189) > 199) return false;
-    if (x189.length === 0) return false;
-  }
-  for (const k190 in d) if (!(k190 === "memoryRef" || k190 === "entries" || k190 === "secrets" || k190 === "runId")) return false;
-  return true;
-}
-function __c501(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x191 = d.memoryRef;
-  if (x191 === undefined) return false;
-  if (!(typeof x191 === "string")) return false;
-  if (x191.length > 1024 && __len(x191) > 1024) return false;
-  if (x191.length === 0) return false;
-  const x192 = d.runId;
-  if (x192 === undefined) return false;
-  if (!(typeof x192 === "string")) return false;
-  if (x192.length > 512 && __len(x192) > 512) return false;
-  if (x192.length === 0) return false;
-  const x193 = d.entries;
-  if (x193 === undefined) return false;
-  if (!(Array.isArray(x193))) return false;
-  for (let i194 = 0; i194 < x193.length; i194++) {
-    const x195 = x193[i194];
-    if (!__c266(x195)) return false;
-  }
-  return true;
-}
-function __c507(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x196 = d["question/ref"];
-  if (x196 === undefined) return false;
-  if (!(typeof x196 === "string")) return false;
-  if (x196.length > 512 && __len(x196) > 512) return false;
-  if (x196.length === 0) return false;
-  for (const k197 in d) if (!(k197 === "question/ref")) return false;
-  return true;
-}
-function __c510(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x198 = d.dropEventLog;
-  if (x198 !== undefined) {
-    if (!(typeof x198 === "boolean")) return false;
-  }
-  for (const k199 in d) if (!(k199 === "dropEventLog")) return false;
-  return true;
-}
-function __c513(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x200 = d.runId;
-  if (x200 === undefined) return false;
-  if (!(typeof x200 === "string")) return false;
-  if (x200.length > 512 && __len(x200) > 512) return false;
-  if (x200.length === 0) return false;
-  const x201 = d.memoryRef;
-  if (x201 === undefined) return false;
-  if (!(typeof x201 === "string")) return false;
-  if (x201.length > 1024 && __len(x201) > 1024) return false;
-  if (x201.length === 0) return false;
-  const x202 = d.memoryId;
-  if (x202 === undefined) return false;
-  if (!(typeof x202 === "string")) return false;
-  if (x202.length > 512 && __len(x202) > 512) return false;
-  if (x202.length === 0) return false;
-  const x203 = d.fromSeq;
-  if (x203 === undefined) return false;
-  if (!(Number.isInteger(x203))) return false;
-  if (x203 < 0) return false;
-  const x204 = d.expectedAtFork;
-  if (x204 === undefined) return false;
-  if (!(typeof x204 === "string")) return false;
-  const x205 = d.current;
-  if (x205 === undefined) return false;
-  if (!(typeof x205 === "string")) return false;
-  return true;
-}
-function __c486(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x206 = d.content;
-  if (x206 === undefined) return false;
-  if (!(typeof x206 === "string")) return false;
-  if (x206.length > 1048576 && __len(x206) > 1048576) return false;
-  const x207 = d.tags;
-  if (x207 !== undefined) {
-    if (!(Array.isArray(x207))) return false;
-    if (x207.length > 64) return false;
-    for (let i208 = 0; i208 < x207.length; i208++) {
-      const x209 = x207[i208];
-      if (!(typeof x209 === "string")) return false;
-      if (x209.length > 256 && __len(x209) > 256) return false;
-      if (x209.length === 0) return false;
-    }
-  }
-  const x210 = d.ttlSeconds;
-  if (x210 !== undefined) {
-    if (!(Number.isFinite(x210))) return false;
-    if (x210 > 315360000) return false;
-    if (x210 <= 0) return false;
-  }
-  const x211 = d.tier;
-  if (x211 !== undefined) {
-    if (!(x211 === "long-term" || x211 === "transactional")) return false;
-  }
-  for (const k212 in d) if (!(k212 === "content" || k212 === "tags" || k212 === "ttlSeconds" || k212 === "tier")) return false;
-  return true;
-}
-function __c495(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x213 = d.secretId;
-  if (x213 === undefined) return false;
-  if (!(typeof x213 === "string")) return false;
-  if (!__RE4.test(x213)) return false;
-  const x214 = d.value;
-  if (x214 === undefined) return false;
-  if (!(typeof x214 === "string")) return false;
-  if (x214.length > 4096 && __len(x214) > 4096) return false;
-  if (x214.length === 0) return false;
-  for (const k215 in d) if (!(k215 === "secretId" || k215 === "value")) return false;
   return true;
 }
 function __c344(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x216 = d.stream;
-  if (x216 === undefined) return false;
-  if (x216 !== "trace/inquirium-assistant-turns") return false;
-  const x217 = d.record_type;
-  if (x217 === undefined) return false;
-  if (x217 !== "daemon/inquirium-assistant-turn-trace.v1") return false;
-  const x218 = d.body;
-  if (x218 === undefined) return false;
-  if (!__c348(x218)) return false;
-  for (const k219 in d) if (!(k219 === "stream" || k219 === "record_type" || k219 === "body")) return false;
-  return true;
-}
-function __c521(d) {
-  if (!(typeof d === "string")) return false;
-  if (!__RE5.test(d)) return false;
-  return true;
-}
-function __c522(d) {
-  L220: {
-    B221: {
-      if (!__c521(d)) break B221;
-      break L220;
-    }
-    B222: {
-      if (!(Array.isArray(d))) break B222;
-      if (d.length > 24) break B222;
-      if (d.length > 1 && __dup(d, null) !== null) break B222;
-      for (let i223 = 0; i223 < d.length; i223++) {
-        const x224 = d[i223];
-        if (!__c521(x224)) break B222;
-      }
-      break L220;
-    }
-    return false;
+  const x153 = d.confidence;
+  if (x153 === undefined) return false;
+  if (!(Number.isFinite(x153))) return false;
+  if (x153 > 1) return false;
+  if (x153 < 0) return false;
+  const x154 = d.kind;
+  if (x154 !== undefined) {
+    if (!(x154 === "next-worker" || x154 === "terminate")) return false;
   }
-  return true;
-}
-function __c526(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x225 = d.schema;
-  if (x225 === undefined) return false;
-  if (x225 !== "inquirium.assistant-config.v1") return false;
-  const x226 = d.retention;
-  if (x226 !== undefined) {
-    if (!__c529(x226)) return false;
-  }
-  const x227 = d.trace_level;
-  if (x227 !== undefined) {
-    if (!__c550(x227)) return false;
-  }
-  const x228 = d.egress;
-  if (x228 !== undefined) {
-    if (!__c559(x228)) return false;
-  }
-  const x229 = d.verification_rigor;
-  if (x229 !== undefined) {
-    if (!__c569(x229)) return false;
-  }
-  const x230 = d.escalation_threshold;
-  if (x230 !== undefined) {
-    if (!__c587(x230)) return false;
-  }
-  for (const k231 in d) if (!(k231 === "schema" || k231 === "retention" || k231 === "trace_level" || k231 === "egress" || k231 === "verification_rigor" || k231 === "escalation_threshold")) return false;
+  for (const k155 in d) if (!(k155 === "confidence" || k155 === "kind")) return false;
   return true;
 }
 function __c348(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x232 = d["trace/schema"];
-  if (x232 === undefined) return false;
-  if (x232 !== "inquirium.assistant-turn-trace.v1") return false;
-  const x233 = d["trace/id"];
-  if (x233 === undefined) return false;
-  if (!(typeof x233 === "string")) return false;
-  if (!__RE6.test(x233)) return false;
-  const x234 = d["turn/id"];
-  if (x234 === undefined) return false;
-  if (!__c352(x234)) return false;
-  const x235 = d["participant/ref"];
+  const x156 = d.runId;
+  if (x156 === undefined) return false;
+  if (!(typeof x156 === "string")) return false;
+  if (x156.length > 512 && __len(x156) > 512) return false;
+  if (x156.length === 0) return false;
+  const x157 = d.floor;
+  if (x157 === undefined) return false;
+  if (!(Number.isFinite(x157))) return false;
+  if (x157 > 1) return false;
+  if (x157 < 0.5) return false;
+  return true;
+}
+function __c352(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x158 = d.records;
+  if (x158 === undefined) return false;
+  if (!(Array.isArray(x158))) return false;
+  for (let i159 = 0; i159 < x158.length; i159++) {
+    const x160 = x158[i159];
+    if (!__c355(x160)) return false;
+  }
+  return true;
+}
+function __c439(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x161 = d.memoryRef;
+  if (x161 === undefined) return false;
+  if (!(typeof x161 === "string")) return false;
+  if (x161.length > 1024 && __len(x161) > 1024) return false;
+  if (x161.length === 0) return false;
+  const x162 = d.sourceIds;
+  if (x162 !== undefined) {
+    if (!(Array.isArray(x162))) return false;
+    if (x162.length > 10000) return false;
+    if (x162.length < 1) return false;
+    if (x162.length > 1 && __dup(x162, ["string"]) !== null) return false;
+    for (let i163 = 0; i163 < x162.length; i163++) {
+      const x164 = x162[i163];
+      if (!(typeof x164 === "string")) return false;
+      if (x164.length > 512 && __len(x164) > 512) return false;
+      if (x164.length === 0) return false;
+    }
+  }
+  for (const k165 in d) if (!(k165 === "memoryRef" || k165 === "sourceIds")) return false;
+  return true;
+}
+function __c444(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x166 = d.compactionRunId;
+  if (x166 === undefined) return false;
+  if (!(typeof x166 === "string")) return false;
+  if (x166.length > 512 && __len(x166) > 512) return false;
+  if (x166.length === 0) return false;
+  const x167 = d.event;
+  if (x167 === undefined) return false;
+  if (!__c307(x167)) return false;
+  const x168 = d.output;
+  if (x168 === undefined) return false;
+  if (!__c277(x168)) return false;
+  return true;
+}
+function __c449(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x169 = d.memoryRef;
+  if (x169 === undefined) return false;
+  if (!(typeof x169 === "string")) return false;
+  if (x169.length > 1024 && __len(x169) > 1024) return false;
+  if (x169.length === 0) return false;
+  const x170 = d.tokenBudget;
+  if (x170 !== undefined) {
+    if (!(Number.isInteger(x170))) return false;
+    if (x170 > 1000000000) return false;
+    if (x170 < 1) return false;
+  }
+  for (const k171 in d) if (!(k171 === "memoryRef" || k171 === "tokenBudget")) return false;
+  return true;
+}
+function __c453(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x172 = d.archiveId;
+  if (x172 === undefined) return false;
+  if (!(typeof x172 === "string")) return false;
+  if (x172.length > 512 && __len(x172) > 512) return false;
+  if (x172.length === 0) return false;
+  const x173 = d.event;
+  if (x173 === undefined) return false;
+  if (!__c307(x173)) return false;
+  const x174 = d.entry;
+  if (x174 === undefined) return false;
+  if (!__c277(x174)) return false;
+  const x175 = d.index;
+  if (x175 !== undefined) {
+    if (!__c458(x175)) return false;
+  }
+  return true;
+}
+function __c480(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x176 = d.entries;
+  if (x176 === undefined) return false;
+  if (!(Array.isArray(x176))) return false;
+  for (let i177 = 0; i177 < x176.length; i177++) {
+    const x178 = x176[i177];
+    if (!__c277(x178)) return false;
+  }
+  return true;
+}
+function __c484(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x179 = d.memoryRef;
+  if (x179 === undefined) return false;
+  if (!(typeof x179 === "string")) return false;
+  if (x179.length > 1024 && __len(x179) > 1024) return false;
+  if (x179.length === 0) return false;
+  for (const k180 in d) if (!(k180 === "memoryRef")) return false;
+  return true;
+}
+function __c487(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x181 = d.memoryRef;
+  if (x181 === undefined) return false;
+  if (!(typeof x181 === "string")) return false;
+  if (x181.length > 1024 && __len(x181) > 1024) return false;
+  if (x181.length === 0) return false;
+  const x182 = d.memoryId;
+  if (x182 === undefined) return false;
+  if (!(typeof x182 === "string")) return false;
+  if (x182.length > 512 && __len(x182) > 512) return false;
+  if (x182.length === 0) return false;
+  const x183 = d.secretId;
+  if (x183 === undefined) return false;
+  if (!(typeof x183 === "string")) return false;
+  if (x183.length > 128 && __len(x183) > 128) return false;
+  if (x183.length === 0) return false;
+  const x184 = d.secretValue;
+  if (x184 === undefined) return false;
+  if (!(typeof x184 === "string")) return false;
+  if (x184.length > 4096 && __len(x184) > 4096) return false;
+  if (x184.length < 8 || (x184.length < 15 && __len(x184) < 8)) return false;
+  return true;
+}
+function __c493(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x185 = d.memoryRef;
+  if (x185 === undefined) return false;
+  if (!(typeof x185 === "string")) return false;
+  if (x185.length > 1024 && __len(x185) > 1024) return false;
+  if (x185.length === 0) return false;
+  const x186 = d.entries;
+  if (x186 === undefined) return false;
+  if (!(Array.isArray(x186))) return false;
+  if (x186.length > 1000) return false;
+  if (x186.length < 1) return false;
+  for (let i187 = 0; i187 < x186.length; i187++) {
+    const x188 = x186[i187];
+    if (!__c497(x188)) return false;
+  }
+  const x189 = d.secrets;
+  if (x189 !== undefined) {
+    if (!(Array.isArray(x189))) return false;
+    if (x189.length > 100) return false;
+    for (let i190 = 0; i190 < x189.length; i190++) {
+      const x191 = x189[i190];
+      if (!__c506(x191)) return false;
+    }
+  }
+  const x192 = d.runId;
+  if (x192 !== undefined) {
+    if (!(typeof x192 === "string")) return false;
+    if (x192.length > 199 && __len(x192) > 199) return false;
+    if (x192.length === 0) return false;
+  }
+  for (const k193 in d) if (!(k193 === "memoryRef" || k193 === "entries" || k193 === "secrets" || k193 === "runId")) return false;
+  return true;
+}
+function __c512(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x194 = d.memoryRef;
+  if (x194 === undefined) return false;
+  if (!(typeof x194 === "string")) return false;
+  if (x194.length > 1024 && __len(x194) > 1024) return false;
+  if (x194.length === 0) return false;
+  const x195 = d.runId;
+  if (x195 === undefined) return false;
+  if (!(typeof x195 === "string")) return false;
+  if (x195.length > 512 && __len(x195) > 512) return false;
+  if (x195.length === 0) return false;
+  const x196 = d.entries;
+  if (x196 === undefined) return false;
+  if (!(Array.isArray(x196))) return false;
+  for (let i197 = 0; i197 < x196.length; i197++) {
+    const x198 = x196[i197];
+    if (!__c277(x198)) return false;
+  }
+  return true;
+}
+function __c518(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x199 = d["question/ref"];
+  if (x199 === undefined) return false;
+  if (!(typeof x199 === "string")) return false;
+  if (x199.length > 512 && __len(x199) > 512) return false;
+  if (x199.length === 0) return false;
+  for (const k200 in d) if (!(k200 === "question/ref")) return false;
+  return true;
+}
+function __c521(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x201 = d.dropEventLog;
+  if (x201 !== undefined) {
+    if (!(typeof x201 === "boolean")) return false;
+  }
+  for (const k202 in d) if (!(k202 === "dropEventLog")) return false;
+  return true;
+}
+function __c524(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x203 = d.runId;
+  if (x203 === undefined) return false;
+  if (!(typeof x203 === "string")) return false;
+  if (x203.length > 512 && __len(x203) > 512) return false;
+  if (x203.length === 0) return false;
+  const x204 = d.memoryRef;
+  if (x204 === undefined) return false;
+  if (!(typeof x204 === "string")) return false;
+  if (x204.length > 1024 && __len(x204) > 1024) return false;
+  if (x204.length === 0) return false;
+  const x205 = d.memoryId;
+  if (x205 === undefined) return false;
+  if (!(typeof x205 === "string")) return false;
+  if (x205.length > 512 && __len(x205) > 512) return false;
+  if (x205.length === 0) return false;
+  const x206 = d.fromSeq;
+  if (x206 === undefined) return false;
+  if (!(Number.isInteger(x206))) return false;
+  if (x206 < 0) return false;
+  const x207 = d.expectedAtFork;
+  if (x207 === undefined) return false;
+  if (!(typeof x207 === "string")) return false;
+  const x208 = d.current;
+  if (x208 === undefined) return false;
+  if (!(typeof x208 === "string")) return false;
+  return true;
+}
+function __c497(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x209 = d.content;
+  if (x209 === undefined) return false;
+  if (!(typeof x209 === "string")) return false;
+  if (x209.length > 1048576 && __len(x209) > 1048576) return false;
+  const x210 = d.tags;
+  if (x210 !== undefined) {
+    if (!(Array.isArray(x210))) return false;
+    if (x210.length > 64) return false;
+    for (let i211 = 0; i211 < x210.length; i211++) {
+      const x212 = x210[i211];
+      if (!(typeof x212 === "string")) return false;
+      if (x212.length > 256 && __len(x212) > 256) return false;
+      if (x212.length === 0) return false;
+    }
+  }
+  const x213 = d.ttlSeconds;
+  if (x213 !== undefined) {
+    if (!(Number.isFinite(x213))) return false;
+    if (x213 > 315360000) return false;
+    if (x213 <= 0) return false;
+  }
+  const x214 = d.tier;
+  if (x214 !== undefined) {
+    if (!(x214 === "long-term" || x214 === "transactional")) return false;
+  }
+  for (const k215 in d) if (!(k215 === "content" || k215 === "tags" || k215 === "ttlSeconds" || k215 === "tier")) return false;
+  return true;
+}
+function __c506(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x216 = d.secretId;
+  if (x216 === undefined) return false;
+  if (!(typeof x216 === "string")) return false;
+  if (!__RE4.test(x216)) return false;
+  const x217 = d.value;
+  if (x217 === undefined) return false;
+  if (!(typeof x217 === "string")) return false;
+  if (x217.length > 4096 && __len(x217) > 4096) return false;
+  if (x217.length === 0) return false;
+  for (const k218 in d) if (!(k218 === "secretId" || k218 === "value")) return false;
+  return true;
+}
+function __c355(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x219 = d.stream;
+  if (x219 === undefined) return false;
+  if (x219 !== "trace/inquirium-assistant-turns") return false;
+  const x220 = d.record_type;
+  if (x220 === undefined) return false;
+  if (x220 !== "daemon/inquirium-assistant-turn-trace.v1") return false;
+  const x221 = d.body;
+  if (x221 === undefined) return false;
+  if (!__c359(x221)) return false;
+  for (const k222 in d) if (!(k222 === "stream" || k222 === "record_type" || k222 === "body")) return false;
+  return true;
+}
+function __c532(d) {
+  if (!(typeof d === "string")) return false;
+  if (!__RE5.test(d)) return false;
+  return true;
+}
+function __c533(d) {
+  L223: {
+    B224: {
+      if (!__c532(d)) break B224;
+      break L223;
+    }
+    B225: {
+      if (!(Array.isArray(d))) break B225;
+      if (d.length > 24) break B225;
+      if (d.length > 1 && __dup(d, null) !== null) break B225;
+      for (let i226 = 0; i226 < d.length; i226++) {
+        const x227 = d[i226];
+        if (!__c532(x227)) break B225;
+      }
+      break L223;
+    }
+    return false;
+  }
+  return true;
+}
+function __c537(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x228 = d.schema;
+  if (x228 === undefined) return false;
+  if (x228 !== "inquirium.assistant-config.v1") return false;
+  const x229 = d.retention;
+  if (x229 !== undefined) {
+    if (!__c540(x229)) return false;
+  }
+  const x230 = d.trace_level;
+  if (x230 !== undefined) {
+    if (!__c561(x230)) return false;
+  }
+  const x231 = d.egress;
+  if (x231 !== undefined) {
+    if (!__c570(x231)) return false;
+  }
+  const x232 = d.verification_rigor;
+  if (x232 !== undefined) {
+    if (!__c580(x232)) return false;
+  }
+  const x233 = d.escalation_threshold;
+  if (x233 !== undefined) {
+    if (!__c598(x233)) return false;
+  }
+  for (const k234 in d) if (!(k234 === "schema" || k234 === "retention" || k234 === "trace_level" || k234 === "egress" || k234 === "verification_rigor" || k234 === "escalation_threshold")) return false;
+  return true;
+}
+function __c359(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x235 = d["trace/schema"];
   if (x235 === undefined) return false;
-  if (!__c354(x235)) return false;
-  const x236 = d["operation/id"];
+  if (x235 !== "inquirium.assistant-turn-trace.v1") return false;
+  const x236 = d["trace/id"];
   if (x236 === undefined) return false;
   if (!(typeof x236 === "string")) return false;
-  if (!__RE7.test(x236)) return false;
-  const x237 = d["time/started-at"];
+  if (!__RE6.test(x236)) return false;
+  const x237 = d["turn/id"];
   if (x237 === undefined) return false;
-  if (!(typeof x237 === "string")) return false;
-  if (!__fmtDateTime(x237)) return false;
-  const x238 = d["time/finished-at"];
-  if (x238 !== undefined) {
-    if (!(typeof x238 === "string")) return false;
-    if (!__fmtDateTime(x238)) return false;
-  }
-  const x239 = d.status;
+  if (!__c363(x237)) return false;
+  const x238 = d["participant/ref"];
+  if (x238 === undefined) return false;
+  if (!__c365(x238)) return false;
+  const x239 = d["operation/id"];
   if (x239 === undefined) return false;
-  if (!__c359(x239)) return false;
-  const x240 = d["runtime/ref"];
-  if (x240 !== undefined) {
-    if (!__c361(x240)) return false;
-  }
-  const x241 = d["model.binding/ref"];
+  if (!(typeof x239 === "string")) return false;
+  if (!__RE7.test(x239)) return false;
+  const x240 = d["time/started-at"];
+  if (x240 === undefined) return false;
+  if (!(typeof x240 === "string")) return false;
+  if (!__fmtDateTime(x240)) return false;
+  const x241 = d["time/finished-at"];
   if (x241 !== undefined) {
-    if (!__c363(x241)) return false;
+    if (!(typeof x241 === "string")) return false;
+    if (!__fmtDateTime(x241)) return false;
   }
-  const x242 = d["input/shape"];
-  if (x242 !== undefined) {
-    if (!__c365(x242)) return false;
-  }
-  const x243 = d["output/shape"];
+  const x242 = d.status;
+  if (x242 === undefined) return false;
+  if (!__c370(x242)) return false;
+  const x243 = d["runtime/ref"];
   if (x243 !== undefined) {
     if (!__c372(x243)) return false;
   }
-  const x244 = d.policy;
-  if (x244 === undefined) return false;
-  if (!__c378(x244)) return false;
-  const x245 = d.decisions;
-  if (x245 === undefined) return false;
-  if (!(Array.isArray(x245))) return false;
-  for (let i246 = 0; i246 < x245.length; i246++) {
-    const x247 = x245[i246];
-    if (!__c391(x247)) return false;
+  const x244 = d["model.binding/ref"];
+  if (x244 !== undefined) {
+    if (!__c374(x244)) return false;
   }
-  const x248 = d.effects;
+  const x245 = d["input/shape"];
+  if (x245 !== undefined) {
+    if (!__c376(x245)) return false;
+  }
+  const x246 = d["output/shape"];
+  if (x246 !== undefined) {
+    if (!__c383(x246)) return false;
+  }
+  const x247 = d.policy;
+  if (x247 === undefined) return false;
+  if (!__c389(x247)) return false;
+  const x248 = d.decisions;
   if (x248 === undefined) return false;
   if (!(Array.isArray(x248))) return false;
   for (let i249 = 0; i249 < x248.length; i249++) {
     const x250 = x248[i249];
-    if (!__c413(x250)) return false;
+    if (!__c402(x250)) return false;
   }
-  const x251 = d.diagnostics;
-  if (x251 !== undefined) {
-    if (!__c419(x251)) return false;
+  const x251 = d.effects;
+  if (x251 === undefined) return false;
+  if (!(Array.isArray(x251))) return false;
+  for (let i252 = 0; i252 < x251.length; i252++) {
+    const x253 = x251[i252];
+    if (!__c424(x253)) return false;
   }
-  for (const k252 in d) if (!(__P253.has(k252))) return false;
+  const x254 = d.diagnostics;
+  if (x254 !== undefined) {
+    if (!__c430(x254)) return false;
+  }
+  for (const k255 in d) if (!(__P256.has(k255))) return false;
   return true;
 }
-function __c601(d) {
+function __c612(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x254 = d.schema;
-  if (x254 === undefined) return false;
-  if (x254 !== "inquirium.assistant-ui-preferences.v1") return false;
-  const x255 = d.ui_profile;
-  if (x255 !== undefined) {
-    if (!(typeof x255 === "string")) return false;
-    if (x255.length === 0) return false;
-  }
-  const x256 = d.surface;
-  if (x256 !== undefined) {
-    if (!(x256 === "contact-rail" || x256 === "assistant-section")) return false;
-  }
-  const x257 = d.pinned;
-  if (x257 !== undefined) {
-    if (!(typeof x257 === "boolean")) return false;
-  }
-  const x258 = d.hidden;
+  const x257 = d.schema;
+  if (x257 === undefined) return false;
+  if (x257 !== "inquirium.assistant-ui-preferences.v1") return false;
+  const x258 = d.ui_profile;
   if (x258 !== undefined) {
-    if (!(typeof x258 === "boolean")) return false;
+    if (!(typeof x258 === "string")) return false;
+    if (x258.length === 0) return false;
   }
-  const x259 = d.initiation;
-  if (x259 === undefined) return false;
-  if (!(x259 === "never")) return false;
-  const x260 = d.show_activity_feed;
+  const x259 = d.surface;
+  if (x259 !== undefined) {
+    if (!(x259 === "contact-rail" || x259 === "assistant-section")) return false;
+  }
+  const x260 = d.pinned;
   if (x260 !== undefined) {
     if (!(typeof x260 === "boolean")) return false;
   }
-  const x261 = d.show_confidence;
+  const x261 = d.hidden;
   if (x261 !== undefined) {
     if (!(typeof x261 === "boolean")) return false;
   }
-  const x262 = d.streak_count;
-  if (x262 !== undefined) {
-    return false;
-  }
-  const x263 = d.nudge_after;
+  const x262 = d.initiation;
+  if (x262 === undefined) return false;
+  if (!(x262 === "never")) return false;
+  const x263 = d.show_activity_feed;
   if (x263 !== undefined) {
+    if (!(typeof x263 === "boolean")) return false;
+  }
+  const x264 = d.show_confidence;
+  if (x264 !== undefined) {
+    if (!(typeof x264 === "boolean")) return false;
+  }
+  const x265 = d.streak_count;
+  if (x265 !== undefined) {
     return false;
   }
-  for (const k264 in d) if (!(k264 === "schema" || k264 === "ui_profile" || k264 === "surface" || k264 === "pinned" || k264 === "hidden" || k264 === "initiation" || k264 === "show_activity_feed" || k264 === "show_confidence" || k264 === "streak_count" || k264 === "nudge_after")) return false;
+  const x266 = d.nudge_after;
+  if (x266 !== undefined) {
+    return false;
+  }
+  for (const k267 in d) if (!(k267 === "schema" || k267 === "ui_profile" || k267 === "surface" || k267 === "pinned" || k267 === "hidden" || k267 === "initiation" || k267 === "show_activity_feed" || k267 === "show_confidence" || k267 === "streak_count" || k267 === "nudge_after")) return false;
   return true;
 }
-function __c615(d) {
+function __c626(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x265 = d.schema;
-  if (x265 === undefined) return false;
-  if (x265 !== "inquirium.baseline-assistant-profile.v1") return false;
-  const x266 = d["profile/id"];
-  if (x266 === undefined) return false;
-  if (x266 !== "baseline-assistant") return false;
-  const x267 = d.anchor;
-  if (x267 === undefined) return false;
-  if (x267 !== "UNIVERSAL-BASIC-COMPUTE") return false;
-  const x268 = d.requires;
+  const x268 = d.schema;
   if (x268 === undefined) return false;
-  if (!__c620(x268)) return false;
-  const x269 = d.guarantees;
+  if (x268 !== "inquirium.baseline-assistant-profile.v1") return false;
+  const x269 = d["profile/id"];
   if (x269 === undefined) return false;
-  if (!__c631(x269)) return false;
-  const x270 = d["conformance/max-age"];
+  if (x269 !== "baseline-assistant") return false;
+  const x270 = d.anchor;
   if (x270 === undefined) return false;
-  if (!(typeof x270 === "string")) return false;
-  if (!__fmtDuration(x270)) return false;
-  for (const k271 in d) if (!(k271 === "schema" || k271 === "profile/id" || k271 === "anchor" || k271 === "requires" || k271 === "guarantees" || k271 === "conformance/max-age")) return false;
+  if (x270 !== "UNIVERSAL-BASIC-COMPUTE") return false;
+  const x271 = d.requires;
+  if (x271 === undefined) return false;
+  if (!__c631(x271)) return false;
+  const x272 = d.guarantees;
+  if (x272 === undefined) return false;
+  if (!__c642(x272)) return false;
+  const x273 = d["conformance/max-age"];
+  if (x273 === undefined) return false;
+  if (!(typeof x273 === "string")) return false;
+  if (!__fmtDuration(x273)) return false;
+  for (const k274 in d) if (!(k274 === "schema" || k274 === "profile/id" || k274 === "anchor" || k274 === "requires" || k274 === "guarantees" || k274 === "conformance/max-age")) return false;
   return true;
 }
-function __c639(d) {
+function __c650(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok272 = false;
-  L273: {
+  let ok275 = false;
+  L276: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x274 = d.checks;
-      if (x274 === undefined) break L273;
-      if (!(Array.isArray(x274))) break L273;
-      let found275 = false;
-      for (let i276 = 0; i276 < x274.length && !found275; i276++) {
-        const x277 = x274[i276];
-        L278: {
-          if (!(typeof x277 === "object" && x277 !== null && !Array.isArray(x277))) break L278;
-          const x279 = x277.result;
-          if (x279 === undefined) break L278;
-          if (x279 !== "fail") break L278;
-          found275 = true;
+      const x277 = d.checks;
+      if (x277 === undefined) break L276;
+      if (!(Array.isArray(x277))) break L276;
+      let found278 = false;
+      for (let i279 = 0; i279 < x277.length && !found278; i279++) {
+        const x280 = x277[i279];
+        L281: {
+          if (!(typeof x280 === "object" && x280 !== null && !Array.isArray(x280))) break L281;
+          const x282 = x280.result;
+          if (x282 === undefined) break L281;
+          if (x282 !== "fail") break L281;
+          found278 = true;
         }
       }
-      if (!found275) break L273;
+      if (!found278) break L276;
     }
-    ok272 = true;
+    ok275 = true;
   }
-  if (ok272) {
+  if (ok275) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x280 = d["overall/passed"];
-      if (x280 !== undefined) {
-        if (x280 !== false) return false;
+      const x283 = d["overall/passed"];
+      if (x283 !== undefined) {
+        if (x283 !== false) return false;
       }
     }
   }
-  const x281 = d.schema;
-  if (x281 === undefined) return false;
-  if (x281 !== "inquirium.baseline-assistant-conformance-report.v1") return false;
-  const x282 = d["report/id"];
-  if (x282 === undefined) return false;
-  if (!(typeof x282 === "string")) return false;
-  if (x282.length === 0) return false;
-  const x283 = d["runtime/ref"];
-  if (x283 === undefined) return false;
-  if (!__c361(x283)) return false;
-  const x284 = d["model.binding/ref"];
-  if (x284 !== undefined) {
-    if (!__c363(x284)) return false;
-  }
-  const x285 = d["profile/id"];
+  const x284 = d.schema;
+  if (x284 === undefined) return false;
+  if (x284 !== "inquirium.baseline-assistant-conformance-report.v1") return false;
+  const x285 = d["report/id"];
   if (x285 === undefined) return false;
-  if (x285 !== "baseline-assistant") return false;
-  const x286 = d["environment/ref"];
+  if (!(typeof x285 === "string")) return false;
+  if (x285.length === 0) return false;
+  const x286 = d["runtime/ref"];
   if (x286 === undefined) return false;
-  if (!(typeof x286 === "string")) return false;
-  if (x286.length === 0) return false;
-  const x287 = d["time/generated-at"];
-  if (x287 === undefined) return false;
-  if (!(typeof x287 === "string")) return false;
-  if (!__fmtDateTime(x287)) return false;
-  const x288 = d["time/expires-at"];
-  if (x288 === undefined) return false;
-  if (!(typeof x288 === "string")) return false;
-  if (!__fmtDateTime(x288)) return false;
-  const x289 = d.status;
-  if (x289 === undefined) return false;
-  if (!(x289 === "fresh" || x289 === "stale")) return false;
-  const x290 = d.checks;
-  if (x290 === undefined) return false;
-  if (!(Array.isArray(x290))) return false;
-  if (x290.length < 1) return false;
-  for (let i291 = 0; i291 < x290.length; i291++) {
-    const x292 = x290[i291];
-    if (!__c651(x292)) return false;
+  if (!__c372(x286)) return false;
+  const x287 = d["model.binding/ref"];
+  if (x287 !== undefined) {
+    if (!__c374(x287)) return false;
   }
-  const x293 = d["overall/passed"];
+  const x288 = d["profile/id"];
+  if (x288 === undefined) return false;
+  if (x288 !== "baseline-assistant") return false;
+  const x289 = d["environment/ref"];
+  if (x289 === undefined) return false;
+  if (!(typeof x289 === "string")) return false;
+  if (x289.length === 0) return false;
+  const x290 = d["time/generated-at"];
+  if (x290 === undefined) return false;
+  if (!(typeof x290 === "string")) return false;
+  if (!__fmtDateTime(x290)) return false;
+  const x291 = d["time/expires-at"];
+  if (x291 === undefined) return false;
+  if (!(typeof x291 === "string")) return false;
+  if (!__fmtDateTime(x291)) return false;
+  const x292 = d.status;
+  if (x292 === undefined) return false;
+  if (!(x292 === "fresh" || x292 === "stale")) return false;
+  const x293 = d.checks;
   if (x293 === undefined) return false;
-  if (!(typeof x293 === "boolean")) return false;
-  for (const k294 in d) if (!(k294 === "schema" || k294 === "report/id" || k294 === "runtime/ref" || k294 === "model.binding/ref" || k294 === "profile/id" || k294 === "environment/ref" || k294 === "time/generated-at" || k294 === "time/expires-at" || k294 === "status" || k294 === "checks" || k294 === "overall/passed")) return false;
+  if (!(Array.isArray(x293))) return false;
+  if (x293.length < 1) return false;
+  for (let i294 = 0; i294 < x293.length; i294++) {
+    const x295 = x293[i294];
+    if (!__c662(x295)) return false;
+  }
+  const x296 = d["overall/passed"];
+  if (x296 === undefined) return false;
+  if (!(typeof x296 === "boolean")) return false;
+  for (const k297 in d) if (!(k297 === "schema" || k297 === "report/id" || k297 === "runtime/ref" || k297 === "model.binding/ref" || k297 === "profile/id" || k297 === "environment/ref" || k297 === "time/generated-at" || k297 === "time/expires-at" || k297 === "status" || k297 === "checks" || k297 === "overall/passed")) return false;
+  return true;
+}
+function __c642(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x298 = d.no_telemetry_egress;
+  if (x298 === undefined) return false;
+  if (x298 !== true) return false;
+  const x299 = d.no_remote_fallback;
+  if (x299 === undefined) return false;
+  if (x299 !== true) return false;
+  const x300 = d.works_offline;
+  if (x300 === undefined) return false;
+  if (x300 !== true) return false;
+  const x301 = d.no_economic_gating;
+  if (x301 === undefined) return false;
+  if (x301 !== true) return false;
+  for (const k302 in d) if (!(k302 === "no_telemetry_egress" || k302 === "no_remote_fallback" || k302 === "works_offline" || k302 === "no_economic_gating")) return false;
   return true;
 }
 function __c631(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x295 = d.no_telemetry_egress;
-  if (x295 === undefined) return false;
-  if (x295 !== true) return false;
-  const x296 = d.no_remote_fallback;
-  if (x296 === undefined) return false;
-  if (x296 !== true) return false;
-  const x297 = d.works_offline;
-  if (x297 === undefined) return false;
-  if (x297 !== true) return false;
-  const x298 = d.no_economic_gating;
-  if (x298 === undefined) return false;
-  if (x298 !== true) return false;
-  for (const k299 in d) if (!(k299 === "no_telemetry_egress" || k299 === "no_remote_fallback" || k299 === "works_offline" || k299 === "no_economic_gating")) return false;
-  return true;
-}
-function __c620(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x300 = d.operations;
-  if (x300 === undefined) return false;
-  if (!(Array.isArray(x300))) return false;
-  if (x300.length > 1 && __dup(x300, null) !== null) return false;
-  for (let i301 = 0; i301 < x300.length; i301++) {
-    const x302 = x300[i301];
-    if (!(x302 === "generate" || x302 === "embed" || x302 === "batch_embed")) return false;
+  const x303 = d.operations;
+  if (x303 === undefined) return false;
+  if (!(Array.isArray(x303))) return false;
+  if (x303.length > 1 && __dup(x303, null) !== null) return false;
+  for (let i304 = 0; i304 < x303.length; i304++) {
+    const x305 = x303[i304];
+    if (!(x305 === "generate" || x305 === "embed" || x305 === "batch_embed")) return false;
   }
-  let found303 = false;
-  for (let i304 = 0; i304 < x300.length && !found303; i304++) {
-    const x305 = x300[i304];
-    L306: {
-      if (x305 !== "generate") break L306;
-      found303 = true;
+  let found306 = false;
+  for (let i307 = 0; i307 < x303.length && !found306; i307++) {
+    const x308 = x303[i307];
+    L309: {
+      if (x308 !== "generate") break L309;
+      found306 = true;
     }
   }
-  if (!found303) return false;
-  const x307 = d.min_context_window;
-  if (x307 === undefined) return false;
-  if (!(Number.isInteger(x307))) return false;
-  if (x307 < 512) return false;
-  const x308 = d.tool_surface;
-  if (x308 === undefined) return false;
-  if (x308 !== "none") return false;
-  const x309 = d.transports;
-  if (x309 === undefined) return false;
-  if (!(Array.isArray(x309))) return false;
-  if (x309.length < 1) return false;
-  if (x309.length > 1 && __dup(x309, null) !== null) return false;
-  for (let i310 = 0; i310 < x309.length; i310++) {
-    const x311 = x309[i310];
-    if (!(x311 === "http_local" || x311 === "command_stdio")) return false;
-  }
-  const x312 = d.max_output_tokens;
+  if (!found306) return false;
+  const x310 = d.min_context_window;
+  if (x310 === undefined) return false;
+  if (!(Number.isInteger(x310))) return false;
+  if (x310 < 512) return false;
+  const x311 = d.tool_surface;
+  if (x311 === undefined) return false;
+  if (x311 !== "none") return false;
+  const x312 = d.transports;
   if (x312 === undefined) return false;
-  if (!(Number.isInteger(x312))) return false;
-  if (x312 < 1) return false;
-  for (const k313 in d) if (!(k313 === "operations" || k313 === "min_context_window" || k313 === "tool_surface" || k313 === "transports" || k313 === "max_output_tokens")) return false;
-  return true;
-}
-function __c666(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x314 = d.value;
-  if (x314 === undefined) return false;
-  if (!__c521(x314)) return false;
-  const x315 = d.title;
+  if (!(Array.isArray(x312))) return false;
+  if (x312.length < 1) return false;
+  if (x312.length > 1 && __dup(x312, null) !== null) return false;
+  for (let i313 = 0; i313 < x312.length; i313++) {
+    const x314 = x312[i313];
+    if (!(x314 === "http_local" || x314 === "command_stdio")) return false;
+  }
+  const x315 = d.max_output_tokens;
   if (x315 === undefined) return false;
-  if (!(typeof x315 === "string")) return false;
-  if (x315.length > 120 && __len(x315) > 120) return false;
-  if (x315.length === 0) return false;
-  const x316 = d.detail;
-  if (x316 !== undefined) {
-    if (!(typeof x316 === "string")) return false;
-    if (x316.length > 280 && __len(x316) > 280) return false;
-  }
-  for (const k317 in d) if (!(k317 === "value" || k317 === "title" || k317 === "detail")) return false;
+  if (!(Number.isInteger(x315))) return false;
+  if (x315 < 1) return false;
+  for (const k316 in d) if (!(k316 === "operations" || k316 === "min_context_window" || k316 === "tool_surface" || k316 === "transports" || k316 === "max_output_tokens")) return false;
   return true;
 }
-function __c530(d) {
+function __c677(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x318 = d.default;
+  const x317 = d.value;
+  if (x317 === undefined) return false;
+  if (!__c532(x317)) return false;
+  const x318 = d.title;
   if (x318 === undefined) return false;
-  const x319 = d.by_class;
+  if (!(typeof x318 === "string")) return false;
+  if (x318.length > 120 && __len(x318) > 120) return false;
+  if (x318.length === 0) return false;
+  const x319 = d.detail;
   if (x319 !== undefined) {
-    if (!(typeof x319 === "object" && x319 !== null && !Array.isArray(x319))) return false;
-    for (const k320 in x319) if (!(k320 === "public" || k320 === "community" || k320 === "personal")) return false;
+    if (!(typeof x319 === "string")) return false;
+    if (x319.length > 280 && __len(x319) > 280) return false;
   }
-  for (const k321 in d) if (!(k321 === "default" || k321 === "by_class")) return false;
+  for (const k320 in d) if (!(k320 === "value" || k320 === "title" || k320 === "detail")) return false;
   return true;
 }
-function __c671(d) {
+function __c541(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x322 = d.input;
-  if (x322 === undefined) return false;
-  if (!__c401(x322)) return false;
-  const x323 = d.output;
-  if (x323 === undefined) return false;
-  if (!__c401(x323)) return false;
-  for (const k324 in d) if (!(k324 === "input" || k324 === "output")) return false;
+  const x321 = d.default;
+  if (x321 === undefined) return false;
+  const x322 = d.by_class;
+  if (x322 !== undefined) {
+    if (!(typeof x322 === "object" && x322 !== null && !Array.isArray(x322))) return false;
+    for (const k323 in x322) if (!(k323 === "public" || k323 === "community" || k323 === "personal")) return false;
+  }
+  for (const k324 in d) if (!(k324 === "default" || k324 === "by_class")) return false;
   return true;
 }
-function __c401(d) {
+function __c682(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x325 = d.input;
+  if (x325 === undefined) return false;
+  if (!__c412(x325)) return false;
+  const x326 = d.output;
+  if (x326 === undefined) return false;
+  if (!__c412(x326)) return false;
+  for (const k327 in d) if (!(k327 === "input" || k327 === "output")) return false;
+  return true;
+}
+function __c412(d) {
   if (!(typeof d === "string")) return false;
   if (!(d === "public" || d === "community" || d === "personal")) return false;
   return true;
 }
-function __c676(d) {
+function __c687(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x325 = d["confirm/title"];
-  if (x325 !== undefined) {
-    if (!(typeof x325 === "string")) return false;
-    if (x325.length > 60 && __len(x325) > 60) return false;
-    if (x325.length === 0) return false;
+  const x328 = d["confirm/title"];
+  if (x328 !== undefined) {
+    if (!(typeof x328 === "string")) return false;
+    if (x328.length > 60 && __len(x328) > 60) return false;
+    if (x328.length === 0) return false;
   }
-  const x326 = d["deny/title"];
-  if (x326 !== undefined) {
-    if (!(typeof x326 === "string")) return false;
-    if (x326.length > 60 && __len(x326) > 60) return false;
-    if (x326.length === 0) return false;
+  const x329 = d["deny/title"];
+  if (x329 !== undefined) {
+    if (!(typeof x329 === "string")) return false;
+    if (x329.length > 60 && __len(x329) > 60) return false;
+    if (x329.length === 0) return false;
   }
-  for (const k327 in d) if (!(k327 === "confirm/title" || k327 === "deny/title")) return false;
+  for (const k330 in d) if (!(k330 === "confirm/title" || k330 === "deny/title")) return false;
   return true;
 }
-function __c651(d) {
+function __c662(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x328 = d["check/id"];
-  if (x328 === undefined) return false;
-  if (!__c394(x328)) return false;
-  const x329 = d.clause;
-  if (x329 === undefined) return false;
-  if (!(typeof x329 === "string")) return false;
-  if (!__RE8.test(x329)) return false;
-  const x330 = d.result;
-  if (x330 === undefined) return false;
-  if (!(x330 === "pass" || x330 === "fail")) return false;
-  const x331 = d["detail/code"];
-  if (x331 !== undefined) {
-    if (!__c394(x331)) return false;
+  const x331 = d["check/id"];
+  if (x331 === undefined) return false;
+  if (!__c405(x331)) return false;
+  const x332 = d.clause;
+  if (x332 === undefined) return false;
+  if (!(typeof x332 === "string")) return false;
+  if (!__RE8.test(x332)) return false;
+  const x333 = d.result;
+  if (x333 === undefined) return false;
+  if (!(x333 === "pass" || x333 === "fail")) return false;
+  const x334 = d["detail/code"];
+  if (x334 !== undefined) {
+    if (!__c405(x334)) return false;
   }
-  for (const k332 in d) if (!(k332 === "check/id" || k332 === "clause" || k332 === "result" || k332 === "detail/code")) return false;
+  for (const k335 in d) if (!(k335 === "check/id" || k335 === "clause" || k335 === "result" || k335 === "detail/code")) return false;
   return true;
 }
-function __c680(d) {
+function __c691(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const t333 = d.type;
-  if (typeof t333 !== "string") return false;
-  if (t333 === "text") {
-    if (!__c683(d)) return false;
-  } else if (t333 === "object_ref") {
-    if (!__c688(d)) return false;
+  const t336 = d.type;
+  if (typeof t336 !== "string") return false;
+  if (t336 === "text") {
+    if (!__c694(d)) return false;
+  } else if (t336 === "object_ref") {
+    if (!__c699(d)) return false;
   } else return false;
   return true;
 }
-function __c694(d) {
+function __c705(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x334 = d.schema;
-  if (x334 === undefined) return false;
-  if (x334 !== "inquirium.context-assembly.request.v1") return false;
-  const x335 = d.sources;
-  if (x335 !== undefined) {
-    if (!(Array.isArray(x335))) return false;
-    for (let i336 = 0; i336 < x335.length; i336++) {
-      const x337 = x335[i336];
-      if (!__c698(x337)) return false;
+  const x337 = d.schema;
+  if (x337 === undefined) return false;
+  if (x337 !== "inquirium.context-assembly.request.v1") return false;
+  const x338 = d.sources;
+  if (x338 !== undefined) {
+    if (!(Array.isArray(x338))) return false;
+    for (let i339 = 0; i339 < x338.length; i339++) {
+      const x340 = x338[i339];
+      if (!__c709(x340)) return false;
     }
   }
-  for (const k338 in d) if (!(k338 === "schema" || k338 === "sources")) return false;
+  for (const k341 in d) if (!(k341 === "schema" || k341 === "sources")) return false;
   return true;
 }
-function __c711(d) {
+function __c722(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let n339 = 0;
-  B340: {
+  let n342 = 0;
+  B343: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x341 = d.content;
-      if (x341 === undefined) break B340;
+      const x344 = d.content;
+      if (x344 === undefined) break B343;
     }
-    n339++;
+    n342++;
   }
-  B342: {
+  B345: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x343 = d["content/ref"];
-      if (x343 === undefined) break B342;
+      const x346 = d["content/ref"];
+      if (x346 === undefined) break B345;
     }
-    n339++;
+    n342++;
   }
-  if (n339 !== 1) return false;
-  const x344 = d.schema;
-  if (x344 === undefined) return false;
-  if (x344 !== "inquirium.context-element.v1") return false;
-  const x345 = d["element/id"];
-  if (x345 === undefined) return false;
-  if (!(typeof x345 === "string")) return false;
-  if (x345.length === 0) return false;
-  const x346 = d["source/kind"];
-  if (x346 === undefined) return false;
-  if (!__c399(x346)) return false;
-  const x347 = d["source/ref"];
-  if (x347 !== undefined) {
-    if (!(typeof x347 === "string")) return false;
-    if (x347.length === 0) return false;
-  }
-  const x348 = d.classification;
+  if (n342 !== 1) return false;
+  const x347 = d.schema;
+  if (x347 === undefined) return false;
+  if (x347 !== "inquirium.context-element.v1") return false;
+  const x348 = d["element/id"];
   if (x348 === undefined) return false;
-  if (!__c401(x348)) return false;
-  const x349 = d.content;
-  if (x349 !== undefined) {
-    if (!(Array.isArray(x349))) return false;
-    if (x349.length < 1) return false;
-    for (let i350 = 0; i350 < x349.length; i350++) {
-      const x351 = x349[i350];
-      if (!__c680(x351)) return false;
+  if (!(typeof x348 === "string")) return false;
+  if (x348.length === 0) return false;
+  const x349 = d["source/kind"];
+  if (x349 === undefined) return false;
+  if (!__c410(x349)) return false;
+  const x350 = d["source/ref"];
+  if (x350 !== undefined) {
+    if (!(typeof x350 === "string")) return false;
+    if (x350.length === 0) return false;
+  }
+  const x351 = d.classification;
+  if (x351 === undefined) return false;
+  if (!__c412(x351)) return false;
+  const x352 = d.content;
+  if (x352 !== undefined) {
+    if (!(Array.isArray(x352))) return false;
+    if (x352.length < 1) return false;
+    for (let i353 = 0; i353 < x352.length; i353++) {
+      const x354 = x352[i353];
+      if (!__c691(x354)) return false;
     }
   }
-  const x352 = d["content/ref"];
-  if (x352 !== undefined) {
-    if (!(typeof x352 === "string")) return false;
-    if (x352.length === 0) return false;
-  }
-  const x353 = d.declassifiable;
-  if (x353 !== undefined) {
-    if (!(typeof x353 === "boolean")) return false;
-  }
-  const x354 = d["declassified/from"];
-  if (x354 !== undefined) {
-    if (!__c401(x354)) return false;
-  }
-  const x355 = d["grant/ref"];
+  const x355 = d["content/ref"];
   if (x355 !== undefined) {
     if (!(typeof x355 === "string")) return false;
     if (x355.length === 0) return false;
   }
-  for (const k356 in d) if (!(k356 === "schema" || k356 === "element/id" || k356 === "source/kind" || k356 === "source/ref" || k356 === "classification" || k356 === "content" || k356 === "content/ref" || k356 === "declassifiable" || k356 === "declassified/from" || k356 === "grant/ref")) return false;
+  const x356 = d.declassifiable;
+  if (x356 !== undefined) {
+    if (!(typeof x356 === "boolean")) return false;
+  }
+  const x357 = d["declassified/from"];
+  if (x357 !== undefined) {
+    if (!__c412(x357)) return false;
+  }
+  const x358 = d["grant/ref"];
+  if (x358 !== undefined) {
+    if (!(typeof x358 === "string")) return false;
+    if (x358.length === 0) return false;
+  }
+  for (const k359 in d) if (!(k359 === "schema" || k359 === "element/id" || k359 === "source/kind" || k359 === "source/ref" || k359 === "classification" || k359 === "content" || k359 === "content/ref" || k359 === "declassifiable" || k359 === "declassified/from" || k359 === "grant/ref")) return false;
   return true;
 }
-function __c698(d) {
+function __c709(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok357 = false;
-  L358: {
+  let ok360 = false;
+  L361: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x359 = d["source/kind"];
-      if (x359 === undefined) break L358;
-      if (!(x359 === "artifact" || x359 === "dataset")) break L358;
+      const x362 = d["source/kind"];
+      if (x362 === undefined) break L361;
+      if (!(x362 === "artifact" || x362 === "dataset")) break L361;
     }
-    ok357 = true;
+    ok360 = true;
   }
-  if (ok357) {
+  if (ok360) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x360 = d["lease/ref"];
-      if (x360 === undefined) return false;
+      const x363 = d["lease/ref"];
+      if (x363 === undefined) return false;
     }
   }
-  const x361 = d["source/kind"];
-  if (x361 === undefined) return false;
-  if (!__c399(x361)) return false;
-  const x362 = d["grant/ref"];
-  if (x362 === undefined) return false;
-  if (!(typeof x362 === "string")) return false;
-  if (x362.length === 0) return false;
-  const x363 = d["lease/ref"];
-  if (x363 !== undefined) {
-    if (!(typeof x363 === "string")) return false;
-    if (x363.length === 0) return false;
+  const x364 = d["source/kind"];
+  if (x364 === undefined) return false;
+  if (!__c410(x364)) return false;
+  const x365 = d["grant/ref"];
+  if (x365 === undefined) return false;
+  if (!(typeof x365 === "string")) return false;
+  if (x365.length === 0) return false;
+  const x366 = d["lease/ref"];
+  if (x366 !== undefined) {
+    if (!(typeof x366 === "string")) return false;
+    if (x366.length === 0) return false;
   }
-  const x364 = d["flow/ref"];
-  if (x364 !== undefined) {
-    if (!(typeof x364 === "string")) return false;
-    if (x364.length === 0) return false;
+  const x367 = d["flow/ref"];
+  if (x367 !== undefined) {
+    if (!(typeof x367 === "string")) return false;
+    if (x367.length === 0) return false;
   }
-  const x365 = d["max/elements"];
-  if (x365 !== undefined) {
-    if (!(Number.isInteger(x365))) return false;
-    if (x365 < 1) return false;
+  const x368 = d["max/elements"];
+  if (x368 !== undefined) {
+    if (!(Number.isInteger(x368))) return false;
+    if (x368 < 1) return false;
   }
-  for (const k366 in d) if (!(k366 === "source/kind" || k366 === "grant/ref" || k366 === "lease/ref" || k366 === "flow/ref" || k366 === "max/elements")) return false;
+  for (const k369 in d) if (!(k369 === "source/kind" || k369 === "grant/ref" || k369 === "lease/ref" || k369 === "flow/ref" || k369 === "max/elements")) return false;
   return true;
 }
-function __c399(d) {
+function __c410(d) {
   if (!(d === "relationship" || d === "memarium" || d === "messaging" || d === "artifact" || d === "dataset")) return false;
   return true;
 }
-function __c419(d) {
+function __c430(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x367 = d["error/code"];
-  if (x367 !== undefined) {
-    L368: {
-      B369: {
-        if (!__c394(x367)) break B369;
-        break L368;
+  const x370 = d["error/code"];
+  if (x370 !== undefined) {
+    L371: {
+      B372: {
+        if (!__c405(x370)) break B372;
+        break L371;
       }
-      B370: {
-        if (!(x367 === null)) break B370;
-        break L368;
+      B373: {
+        if (!(x370 === null)) break B373;
+        break L371;
       }
       return false;
     }
   }
-  const x371 = d["retry/count"];
-  if (x371 !== undefined) {
-    if (!(Number.isInteger(x371))) return false;
-    if (x371 < 0) return false;
+  const x374 = d["retry/count"];
+  if (x374 !== undefined) {
+    if (!(Number.isInteger(x374))) return false;
+    if (x374 < 0) return false;
   }
-  for (const k372 in d) if (!(k372 === "error/code" || k372 === "retry/count")) return false;
+  for (const k375 in d) if (!(k375 === "error/code" || k375 === "retry/count")) return false;
   return true;
 }
-function __c561(d) {
+function __c572(d) {
   if (!(d === "deny" || d === "allow_accepting_remote")) return false;
   return true;
 }
-function __c559(d) {
+function __c570(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  if (!__c530(d)) return false;
-  const x373 = d.default;
-  if (x373 !== undefined) {
-    if (!__c561(x373)) return false;
+  if (!__c541(d)) return false;
+  const x376 = d.default;
+  if (x376 !== undefined) {
+    if (!__c572(x376)) return false;
   }
-  const x374 = d.by_class;
-  if (x374 !== undefined) {
-    if (!(typeof x374 === "object" && x374 !== null && !Array.isArray(x374))) return false;
-    const x375 = x374.public;
-    if (x375 !== undefined) {
-      if (!__c561(x375)) return false;
+  const x377 = d.by_class;
+  if (x377 !== undefined) {
+    if (!(typeof x377 === "object" && x377 !== null && !Array.isArray(x377))) return false;
+    const x378 = x377.public;
+    if (x378 !== undefined) {
+      if (!__c572(x378)) return false;
     }
-    const x376 = x374.community;
-    if (x376 !== undefined) {
-      if (!__c561(x376)) return false;
+    const x379 = x377.community;
+    if (x379 !== undefined) {
+      if (!__c572(x379)) return false;
     }
-    const x377 = x374.personal;
-    if (x377 !== undefined) {
-      if (!__c561(x377)) return false;
+    const x380 = x377.personal;
+    if (x380 !== undefined) {
+      if (!__c572(x380)) return false;
     }
-    for (const k378 in x374) if (!(k378 === "public" || k378 === "community" || k378 === "personal")) return false;
+    for (const k381 in x377) if (!(k381 === "public" || k381 === "community" || k381 === "personal")) return false;
   }
-  for (const k379 in d) if (!(k379 === "default" || k379 === "by_class")) return false;
+  for (const k382 in d) if (!(k382 === "default" || k382 === "by_class")) return false;
   return true;
 }
-function __c728(d) {
+function __c739(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x380 = d.stance;
-  if (x380 !== undefined) {
-    if (!(x380 === "advisory" || x380 === "hypothesis")) return false;
+  const x383 = d.stance;
+  if (x383 !== undefined) {
+    if (!(x383 === "advisory" || x383 === "hypothesis")) return false;
   }
-  const x381 = d.confidence;
-  if (x381 !== undefined) {
-    if (!(x381 === "unstated" || x381 === "low" || x381 === "medium" || x381 === "high")) return false;
+  const x384 = d.confidence;
+  if (x384 !== undefined) {
+    if (!(x384 === "unstated" || x384 === "low" || x384 === "medium" || x384 === "high")) return false;
   }
-  const x382 = d.grounded_in;
-  if (x382 !== undefined) {
-    if (!(Array.isArray(x382))) return false;
-    for (let i383 = 0; i383 < x382.length; i383++) {
-      const x384 = x382[i383];
-      if (!(typeof x384 === "string")) return false;
-      if (x384.length === 0) return false;
-    }
-  }
-  const x385 = d.caveats;
+  const x385 = d.grounded_in;
   if (x385 !== undefined) {
     if (!(Array.isArray(x385))) return false;
     for (let i386 = 0; i386 < x385.length; i386++) {
       const x387 = x385[i386];
       if (!(typeof x387 === "string")) return false;
-      if (x387.length > 500 && __len(x387) > 500) return false;
       if (x387.length === 0) return false;
     }
   }
-  for (const k388 in d) if (!(k388 === "stance" || k388 === "confidence" || k388 === "grounded_in" || k388 === "caveats")) return false;
+  const x388 = d.caveats;
+  if (x388 !== undefined) {
+    if (!(Array.isArray(x388))) return false;
+    for (let i389 = 0; i389 < x388.length; i389++) {
+      const x390 = x388[i389];
+      if (!(typeof x390 === "string")) return false;
+      if (x390.length > 500 && __len(x390) > 500) return false;
+      if (x390.length === 0) return false;
+    }
+  }
+  for (const k391 in d) if (!(k391 === "stance" || k391 === "confidence" || k391 === "grounded_in" || k391 === "caveats")) return false;
   return true;
 }
-function __c589(d) {
+function __c600(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x389 = d.escalate;
-  if (x389 === undefined) return false;
-  if (!(Array.isArray(x389))) return false;
-  if (x389.length > 1 && __dup(x389, null) !== null) return false;
-  for (let i390 = 0; i390 < x389.length; i390++) {
-    const x391 = x389[i390];
-    if (!__c592(x391)) return false;
+  const x392 = d.escalate;
+  if (x392 === undefined) return false;
+  if (!(Array.isArray(x392))) return false;
+  if (x392.length > 1 && __dup(x392, null) !== null) return false;
+  for (let i393 = 0; i393 < x392.length; i393++) {
+    const x394 = x392[i393];
+    if (!__c603(x394)) return false;
   }
-  for (const k392 in d) if (!(k392 === "escalate")) return false;
+  for (const k395 in d) if (!(k395 === "escalate")) return false;
   return true;
 }
-function __c587(d) {
+function __c598(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  if (!__c570(d)) return false;
-  const x393 = d.default;
-  if (x393 !== undefined) {
-    if (!__c589(x393)) return false;
+  if (!__c581(d)) return false;
+  const x396 = d.default;
+  if (x396 !== undefined) {
+    if (!__c600(x396)) return false;
   }
-  const x394 = d.by_mode;
-  if (x394 !== undefined) {
-    if (!(typeof x394 === "object" && x394 !== null && !Array.isArray(x394))) return false;
-    const x395 = x394.commons;
-    if (x395 !== undefined) {
-      if (!__c589(x395)) return false;
+  const x397 = d.by_mode;
+  if (x397 !== undefined) {
+    if (!(typeof x397 === "object" && x397 !== null && !Array.isArray(x397))) return false;
+    const x398 = x397.commons;
+    if (x398 !== undefined) {
+      if (!__c600(x398)) return false;
     }
-    const x396 = x394.support;
-    if (x396 !== undefined) {
-      if (!__c589(x396)) return false;
+    const x399 = x397.support;
+    if (x399 !== undefined) {
+      if (!__c600(x399)) return false;
     }
-    const x397 = x394.crisis;
-    if (x397 !== undefined) {
-      if (!__c589(x397)) return false;
+    const x400 = x397.crisis;
+    if (x400 !== undefined) {
+      if (!__c600(x400)) return false;
     }
-    for (const k398 in x394) if (!(k398 === "commons" || k398 === "support" || k398 === "crisis")) return false;
+    for (const k401 in x397) if (!(k401 === "commons" || k401 === "support" || k401 === "crisis")) return false;
   }
-  for (const k399 in d) if (!(k399 === "default" || k399 === "by_mode")) return false;
+  for (const k402 in d) if (!(k402 === "default" || k402 === "by_mode")) return false;
   return true;
 }
-function __c592(d) {
+function __c603(d) {
   if (!(d === "operator-decision" || d === "sustained-degradation" || d === "boundary-risk" || d === "pre-egress-confirmation" || d === "crisis-candidate")) return false;
   return true;
 }
-function __c737(d) {
+function __c748(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x400 = d.allowlist;
-  if (x400 === undefined) return false;
-  if (!(Array.isArray(x400))) return false;
-  if (x400.length > 64) return false;
-  if (x400.length < 1) return false;
-  if (x400.length > 1 && __dup(x400, null) !== null) return false;
-  for (let i401 = 0; i401 < x400.length; i401++) {
-    const x402 = x400[i401];
-    if (!__c521(x402)) return false;
+  const x403 = d.allowlist;
+  if (x403 === undefined) return false;
+  if (!(Array.isArray(x403))) return false;
+  if (x403.length > 64) return false;
+  if (x403.length < 1) return false;
+  if (x403.length > 1 && __dup(x403, null) !== null) return false;
+  for (let i404 = 0; i404 < x403.length; i404++) {
+    const x405 = x403[i404];
+    if (!__c532(x405)) return false;
   }
-  const x403 = d.match;
-  if (x403 !== undefined) {
-    if (!(x403 === "exact" || x403 === "case-insensitive")) return false;
+  const x406 = d.match;
+  if (x406 !== undefined) {
+    if (!(x406 === "exact" || x406 === "case-insensitive")) return false;
   }
-  const x404 = d.placeholder;
-  if (x404 !== undefined) {
-    if (!(typeof x404 === "string")) return false;
-    if (x404.length > 80 && __len(x404) > 80) return false;
+  const x407 = d.placeholder;
+  if (x407 !== undefined) {
+    if (!(typeof x407 === "string")) return false;
+    if (x407.length > 80 && __len(x407) > 80) return false;
   }
-  for (const k405 in d) if (!(k405 === "allowlist" || k405 === "match" || k405 === "placeholder")) return false;
+  for (const k408 in d) if (!(k408 === "allowlist" || k408 === "match" || k408 === "placeholder")) return false;
   return true;
 }
-function __c359(d) {
+function __c370(d) {
   if (!(d === "completed" || d === "handler-unavailable" || d === "context-denied" || d === "policy-denied" || d === "failed")) return false;
   return true;
 }
-function __c743(d) {
+function __c754(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x406 = d.locality;
-  if (x406 !== undefined) {
-    if (!__c380(x406)) return false;
-  }
-  const x407 = d.trust_mode;
-  if (x407 !== undefined) {
-    if (!__c382(x407)) return false;
-  }
-  const x408 = d.scope;
-  if (x408 !== undefined) {
-    if (!(x408 === "assistant-session-only" || x408 === "granted-context")) return false;
-  }
-  const x409 = d.on_context_denied;
+  const x409 = d.locality;
   if (x409 !== undefined) {
-    if (!(x409 === "fail_closed" || x409 === "drop_with_trace")) return false;
+    if (!__c391(x409)) return false;
   }
-  const x410 = d.plurality;
+  const x410 = d.trust_mode;
   if (x410 !== undefined) {
-    if (!(x410 === "preserve" || x410 === "collapse")) return false;
+    if (!__c393(x410)) return false;
   }
-  for (const k411 in d) if (!(k411 === "locality" || k411 === "trust_mode" || k411 === "scope" || k411 === "on_context_denied" || k411 === "plurality")) return false;
+  const x411 = d.scope;
+  if (x411 !== undefined) {
+    if (!(x411 === "assistant-session-only" || x411 === "granted-context")) return false;
+  }
+  const x412 = d.on_context_denied;
+  if (x412 !== undefined) {
+    if (!(x412 === "fail_closed" || x412 === "drop_with_trace")) return false;
+  }
+  const x413 = d.plurality;
+  if (x413 !== undefined) {
+    if (!(x413 === "preserve" || x413 === "collapse")) return false;
+  }
+  for (const k414 in d) if (!(k414 === "locality" || k414 === "trust_mode" || k414 === "scope" || k414 === "on_context_denied" || k414 === "plurality")) return false;
   return true;
 }
-function __c750(d) {
+function __c761(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x412 = d.schema;
-  if (x412 === undefined) return false;
-  if (x412 !== "inquirium.generate.request.v1") return false;
-  const x413 = d.operation;
-  if (x413 === undefined) return false;
-  if (x413 !== "generate") return false;
-  const x414 = d.turns;
-  if (x414 === undefined) return false;
-  if (!(Array.isArray(x414))) return false;
-  if (x414.length < 1) return false;
-  for (let i415 = 0; i415 < x414.length; i415++) {
-    const x416 = x414[i415];
-    if (!__c755(x416)) return false;
+  const x415 = d.schema;
+  if (x415 === undefined) return false;
+  if (x415 !== "inquirium.generate.request.v1") return false;
+  const x416 = d.operation;
+  if (x416 === undefined) return false;
+  if (x416 !== "generate") return false;
+  const x417 = d.turns;
+  if (x417 === undefined) return false;
+  if (!(Array.isArray(x417))) return false;
+  if (x417.length < 1) return false;
+  for (let i418 = 0; i418 < x417.length; i418++) {
+    const x419 = x417[i418];
+    if (!__c766(x419)) return false;
   }
-  const x417 = d.context_assembly;
-  if (x417 !== undefined) {
-    if (!__c694(x417)) return false;
-  }
-  const x418 = d.parameters;
-  if (x418 !== undefined) {
-    if (!__c762(x418)) return false;
-  }
-  const x419 = d.policy;
-  if (x419 !== undefined) {
-    if (!__c743(x419)) return false;
-  }
-  const x420 = d.metadata;
+  const x420 = d.context_assembly;
   if (x420 !== undefined) {
-    if (!(typeof x420 === "object" && x420 !== null && !Array.isArray(x420))) return false;
-    for (const k421 in x420) {
-      if (typeof k421 === "string") {
-        if (k421.length > 64 && __len(k421) > 64) return false;
+    if (!__c705(x420)) return false;
+  }
+  const x421 = d.parameters;
+  if (x421 !== undefined) {
+    if (!__c773(x421)) return false;
+  }
+  const x422 = d.policy;
+  if (x422 !== undefined) {
+    if (!__c754(x422)) return false;
+  }
+  const x423 = d.metadata;
+  if (x423 !== undefined) {
+    if (!(typeof x423 === "object" && x423 !== null && !Array.isArray(x423))) return false;
+    for (const k424 in x423) {
+      if (typeof k424 === "string") {
+        if (k424.length > 64 && __len(k424) > 64) return false;
       }
     }
-    for (const k422 in x420) {
+    for (const k425 in x423) {
       if (false) continue;
-      const x423 = x420[k422];
-      L424: {
-        B425: {
-          if (!(typeof x423 === "string")) break B425;
-          if (x423.length > 256 && __len(x423) > 256) break B425;
-          break L424;
-        }
-        B426: {
-          if (!(Number.isFinite(x423))) break B426;
-          break L424;
-        }
-        B427: {
-          if (!(typeof x423 === "boolean")) break B427;
-          break L424;
-        }
+      const x426 = x423[k425];
+      L427: {
         B428: {
-          if (!(x423 === null)) break B428;
-          break L424;
+          if (!(typeof x426 === "string")) break B428;
+          if (x426.length > 256 && __len(x426) > 256) break B428;
+          break L427;
+        }
+        B429: {
+          if (!(Number.isFinite(x426))) break B429;
+          break L427;
+        }
+        B430: {
+          if (!(typeof x426 === "boolean")) break B430;
+          break L427;
+        }
+        B431: {
+          if (!(x426 === null)) break B431;
+          break L427;
         }
         return false;
       }
     }
   }
-  for (const k429 in d) if (!(k429 === "schema" || k429 === "operation" || k429 === "turns" || k429 === "context_assembly" || k429 === "parameters" || k429 === "policy" || k429 === "metadata")) return false;
+  for (const k432 in d) if (!(k432 === "schema" || k432 === "operation" || k432 === "turns" || k432 === "context_assembly" || k432 === "parameters" || k432 === "policy" || k432 === "metadata")) return false;
   return true;
 }
-function __c778(d) {
+function __c789(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok430 = false;
-  L431: {
+  let ok433 = false;
+  L434: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x432 = d.outcome;
-      if (x432 === undefined) break L431;
-      if (x432 !== "completed") break L431;
+      const x435 = d.outcome;
+      if (x435 === undefined) break L434;
+      if (x435 !== "completed") break L434;
     }
-    ok430 = true;
+    ok433 = true;
   }
-  if (ok430) {
+  if (ok433) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x433 = d.output;
-      if (x433 === undefined) return false;
-      const x434 = d.epistemic;
-      if (x434 === undefined) return false;
-      const x435 = d["runtime/ref"];
-      if (x435 === undefined) return false;
-      const x436 = d["model.binding/ref"];
+      const x436 = d.output;
       if (x436 === undefined) return false;
-      const x437 = d.locality;
+      const x437 = d.epistemic;
       if (x437 === undefined) return false;
-      const x438 = d["reason/code"];
-      if (x438 !== undefined) {
-        return false;
-      }
-    }
-  } else {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x439 = d["reason/code"];
+      const x438 = d["runtime/ref"];
+      if (x438 === undefined) return false;
+      const x439 = d["model.binding/ref"];
       if (x439 === undefined) return false;
-      const x440 = d.output;
-      if (x440 !== undefined) {
-        return false;
-      }
-      const x441 = d.epistemic;
+      const x440 = d.locality;
+      if (x440 === undefined) return false;
+      const x441 = d["reason/code"];
       if (x441 !== undefined) {
         return false;
       }
     }
-  }
-  const x442 = d.schema;
-  if (x442 === undefined) return false;
-  if (x442 !== "inquirium.generate.response.v1") return false;
-  const x443 = d.operation;
-  if (x443 === undefined) return false;
-  if (x443 !== "generate") return false;
-  const x444 = d.outcome;
-  if (x444 === undefined) return false;
-  if (!__c359(x444)) return false;
-  const x445 = d["reason/code"];
-  if (x445 !== undefined) {
-    if (!__c394(x445)) return false;
-  }
-  const x446 = d.output;
-  if (x446 !== undefined) {
-    if (!(Array.isArray(x446))) return false;
-    if (x446.length < 1) return false;
-    for (let i447 = 0; i447 < x446.length; i447++) {
-      const x448 = x446[i447];
-      if (!__c680(x448)) return false;
+  } else {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x442 = d["reason/code"];
+      if (x442 === undefined) return false;
+      const x443 = d.output;
+      if (x443 !== undefined) {
+        return false;
+      }
+      const x444 = d.epistemic;
+      if (x444 !== undefined) {
+        return false;
+      }
     }
   }
-  const x449 = d.epistemic;
+  const x445 = d.schema;
+  if (x445 === undefined) return false;
+  if (x445 !== "inquirium.generate.response.v1") return false;
+  const x446 = d.operation;
+  if (x446 === undefined) return false;
+  if (x446 !== "generate") return false;
+  const x447 = d.outcome;
+  if (x447 === undefined) return false;
+  if (!__c370(x447)) return false;
+  const x448 = d["reason/code"];
+  if (x448 !== undefined) {
+    if (!__c405(x448)) return false;
+  }
+  const x449 = d.output;
   if (x449 !== undefined) {
-    if (!__c728(x449)) return false;
+    if (!(Array.isArray(x449))) return false;
+    if (x449.length < 1) return false;
+    for (let i450 = 0; i450 < x449.length; i450++) {
+      const x451 = x449[i450];
+      if (!__c691(x451)) return false;
+    }
   }
-  const x450 = d["runtime/ref"];
-  if (x450 !== undefined) {
-    if (!__c361(x450)) return false;
-  }
-  const x451 = d["model.binding/ref"];
-  if (x451 !== undefined) {
-    if (!__c363(x451)) return false;
-  }
-  const x452 = d.locality;
+  const x452 = d.epistemic;
   if (x452 !== undefined) {
-    if (!(x452 === "local_only" || x452 === "remote")) return false;
+    if (!__c739(x452)) return false;
   }
-  const x453 = d["trace/ref"];
-  if (x453 === undefined) return false;
-  if (!__c790(x453)) return false;
-  const x454 = d.usage;
+  const x453 = d["runtime/ref"];
+  if (x453 !== undefined) {
+    if (!__c372(x453)) return false;
+  }
+  const x454 = d["model.binding/ref"];
   if (x454 !== undefined) {
-    if (!__c792(x454)) return false;
+    if (!__c374(x454)) return false;
   }
-  const x455 = d.diagnostics;
+  const x455 = d.locality;
   if (x455 !== undefined) {
-    if (!__c419(x455)) return false;
+    if (!(x455 === "local_only" || x455 === "remote")) return false;
   }
-  for (const k456 in d) if (!(k456 === "schema" || k456 === "operation" || k456 === "outcome" || k456 === "reason/code" || k456 === "output" || k456 === "epistemic" || k456 === "runtime/ref" || k456 === "model.binding/ref" || k456 === "locality" || k456 === "trace/ref" || k456 === "usage" || k456 === "diagnostics")) return false;
-  return true;
-}
-function __c762(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x457 = d.max_tokens;
+  const x456 = d["trace/ref"];
+  if (x456 === undefined) return false;
+  if (!__c801(x456)) return false;
+  const x457 = d.usage;
   if (x457 !== undefined) {
-    if (!(Number.isInteger(x457))) return false;
-    if (x457 < 1) return false;
+    if (!__c803(x457)) return false;
   }
-  const x458 = d.temperature;
+  const x458 = d.diagnostics;
   if (x458 !== undefined) {
-    if (!(Number.isFinite(x458))) return false;
-    if (x458 > 2) return false;
-    if (x458 < 0) return false;
+    if (!__c430(x458)) return false;
   }
-  const x459 = d.top_p;
-  if (x459 !== undefined) {
-    if (!(Number.isFinite(x459))) return false;
-    if (x459 > 1) return false;
-    if (x459 <= 0) return false;
-  }
-  const x460 = d.stop;
+  for (const k459 in d) if (!(k459 === "schema" || k459 === "operation" || k459 === "outcome" || k459 === "reason/code" || k459 === "output" || k459 === "epistemic" || k459 === "runtime/ref" || k459 === "model.binding/ref" || k459 === "locality" || k459 === "trace/ref" || k459 === "usage" || k459 === "diagnostics")) return false;
+  return true;
+}
+function __c773(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x460 = d.max_tokens;
   if (x460 !== undefined) {
-    if (!(Array.isArray(x460))) return false;
-    if (x460.length > 8) return false;
-    for (let i461 = 0; i461 < x460.length; i461++) {
-      const x462 = x460[i461];
-      if (!(typeof x462 === "string")) return false;
-      if (x462.length === 0) return false;
+    if (!(Number.isInteger(x460))) return false;
+    if (x460 < 1) return false;
+  }
+  const x461 = d.temperature;
+  if (x461 !== undefined) {
+    if (!(Number.isFinite(x461))) return false;
+    if (x461 > 2) return false;
+    if (x461 < 0) return false;
+  }
+  const x462 = d.top_p;
+  if (x462 !== undefined) {
+    if (!(Number.isFinite(x462))) return false;
+    if (x462 > 1) return false;
+    if (x462 <= 0) return false;
+  }
+  const x463 = d.stop;
+  if (x463 !== undefined) {
+    if (!(Array.isArray(x463))) return false;
+    if (x463.length > 8) return false;
+    for (let i464 = 0; i464 < x463.length; i464++) {
+      const x465 = x463[i464];
+      if (!(typeof x465 === "string")) return false;
+      if (x465.length === 0) return false;
     }
   }
-  for (const k463 in d) if (!(k463 === "max_tokens" || k463 === "temperature" || k463 === "top_p" || k463 === "stop")) return false;
+  for (const k466 in d) if (!(k466 === "max_tokens" || k466 === "temperature" || k466 === "top_p" || k466 === "stop")) return false;
   return true;
 }
-function __c815(d) {
+function __c826(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok464 = false;
-  L465: {
+  let ok467 = false;
+  L468: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x466 = d.verdict;
-      if (x466 === undefined) break L465;
-      if (x466 !== "amended") break L465;
+      const x469 = d.verdict;
+      if (x469 === undefined) break L468;
+      if (x469 !== "amended") break L468;
     }
-    ok464 = true;
+    ok467 = true;
   }
-  if (ok464) {
+  if (ok467) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x467 = d.note;
-      if (x467 === undefined) return false;
+      const x470 = d.note;
+      if (x470 === undefined) return false;
     }
   }
-  const x468 = d.schema;
-  if (x468 === undefined) return false;
-  if (x468 !== "inquirium.inquiry-feedback.v1") return false;
-  const x469 = d["feedback/id"];
-  if (x469 === undefined) return false;
-  if (!(typeof x469 === "string")) return false;
-  if (!__RE9.test(x469)) return false;
-  const x470 = d["result/ref"];
-  if (x470 === undefined) return false;
-  if (!__c819(x470)) return false;
-  const x471 = d["session/ref"];
+  const x471 = d.schema;
   if (x471 === undefined) return false;
-  if (!__c821(x471)) return false;
-  const x472 = d["participant/ref"];
+  if (x471 !== "inquirium.inquiry-feedback.v1") return false;
+  const x472 = d["feedback/id"];
   if (x472 === undefined) return false;
-  if (!__c354(x472)) return false;
-  const x473 = d.verdict;
+  if (!(typeof x472 === "string")) return false;
+  if (!__RE9.test(x472)) return false;
+  const x473 = d["result/ref"];
   if (x473 === undefined) return false;
-  if (!(x473 === "verified" || x473 === "refuted" || x473 === "amended")) return false;
-  const x474 = d.note;
-  if (x474 !== undefined) {
-    if (!(typeof x474 === "string")) return false;
-    if (x474.length > 4000 && __len(x474) > 4000) return false;
-    if (x474.length === 0) return false;
-  }
-  const x475 = d["supersedes/ref"];
-  if (x475 !== undefined) {
-    if (!(typeof x475 === "string")) return false;
-    if (!__RE9.test(x475)) return false;
-  }
-  const x476 = d["recorded/at"];
+  if (!__c830(x473)) return false;
+  const x474 = d["session/ref"];
+  if (x474 === undefined) return false;
+  if (!__c832(x474)) return false;
+  const x475 = d["participant/ref"];
+  if (x475 === undefined) return false;
+  if (!__c365(x475)) return false;
+  const x476 = d.verdict;
   if (x476 === undefined) return false;
-  if (!(typeof x476 === "string")) return false;
-  if (!__fmtDateTime(x476)) return false;
-  for (const k477 in d) if (!(k477 === "schema" || k477 === "feedback/id" || k477 === "result/ref" || k477 === "session/ref" || k477 === "participant/ref" || k477 === "verdict" || k477 === "note" || k477 === "supersedes/ref" || k477 === "recorded/at")) return false;
-  return true;
-}
-function __c833(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x478 = d.schema;
-  if (x478 === undefined) return false;
-  if (x478 !== "inquirium.inquiry-result.v1") return false;
-  const x479 = d["result/id"];
+  if (!(x476 === "verified" || x476 === "refuted" || x476 === "amended")) return false;
+  const x477 = d.note;
+  if (x477 !== undefined) {
+    if (!(typeof x477 === "string")) return false;
+    if (x477.length > 4000 && __len(x477) > 4000) return false;
+    if (x477.length === 0) return false;
+  }
+  const x478 = d["supersedes/ref"];
+  if (x478 !== undefined) {
+    if (!(typeof x478 === "string")) return false;
+    if (!__RE9.test(x478)) return false;
+  }
+  const x479 = d["recorded/at"];
   if (x479 === undefined) return false;
-  if (!__c819(x479)) return false;
-  const x480 = d["turn/id"];
-  if (x480 === undefined) return false;
-  if (!__c352(x480)) return false;
-  const x481 = d["session/ref"];
+  if (!(typeof x479 === "string")) return false;
+  if (!__fmtDateTime(x479)) return false;
+  for (const k480 in d) if (!(k480 === "schema" || k480 === "feedback/id" || k480 === "result/ref" || k480 === "session/ref" || k480 === "participant/ref" || k480 === "verdict" || k480 === "note" || k480 === "supersedes/ref" || k480 === "recorded/at")) return false;
+  return true;
+}
+function __c844(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x481 = d.schema;
   if (x481 === undefined) return false;
-  if (!__c821(x481)) return false;
-  const x482 = d["participant/ref"];
+  if (x481 !== "inquirium.inquiry-result.v1") return false;
+  const x482 = d["result/id"];
   if (x482 === undefined) return false;
-  if (!__c354(x482)) return false;
-  const x483 = d["trace/ref"];
+  if (!__c830(x482)) return false;
+  const x483 = d["turn/id"];
   if (x483 === undefined) return false;
-  if (!__c790(x483)) return false;
-  const x484 = d.provenance;
+  if (!__c363(x483)) return false;
+  const x484 = d["session/ref"];
   if (x484 === undefined) return false;
-  if (!__c841(x484)) return false;
-  const x485 = d.classification;
+  if (!__c832(x484)) return false;
+  const x485 = d["participant/ref"];
   if (x485 === undefined) return false;
-  if (!__c401(x485)) return false;
-  const x486 = d.output;
+  if (!__c365(x485)) return false;
+  const x486 = d["trace/ref"];
   if (x486 === undefined) return false;
-  if (!(Array.isArray(x486))) return false;
-  if (x486.length < 1) return false;
-  for (let i487 = 0; i487 < x486.length; i487++) {
-    const x488 = x486[i487];
-    if (!__c680(x488)) return false;
-  }
-  const x489 = d.epistemic;
+  if (!__c801(x486)) return false;
+  const x487 = d.provenance;
+  if (x487 === undefined) return false;
+  if (!__c852(x487)) return false;
+  const x488 = d.classification;
+  if (x488 === undefined) return false;
+  if (!__c412(x488)) return false;
+  const x489 = d.output;
   if (x489 === undefined) return false;
-  if (!__c728(x489)) return false;
-  const x490 = d["recorded/at"];
-  if (x490 === undefined) return false;
-  if (!(typeof x490 === "string")) return false;
-  if (!__fmtDateTime(x490)) return false;
-  for (const k491 in d) if (!(k491 === "schema" || k491 === "result/id" || k491 === "turn/id" || k491 === "session/ref" || k491 === "participant/ref" || k491 === "trace/ref" || k491 === "provenance" || k491 === "classification" || k491 === "output" || k491 === "epistemic" || k491 === "recorded/at")) return false;
-  return true;
-}
-function __c852(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x492 = d.schema;
+  if (!(Array.isArray(x489))) return false;
+  if (x489.length < 1) return false;
+  for (let i490 = 0; i490 < x489.length; i490++) {
+    const x491 = x489[i490];
+    if (!__c691(x491)) return false;
+  }
+  const x492 = d.epistemic;
   if (x492 === undefined) return false;
-  if (x492 !== "inquirium.inquiry-turn.v1") return false;
-  const x493 = d["turn/id"];
+  if (!__c739(x492)) return false;
+  const x493 = d["recorded/at"];
   if (x493 === undefined) return false;
-  if (!__c352(x493)) return false;
-  const x494 = d["session/ref"];
-  if (x494 === undefined) return false;
-  if (!__c821(x494)) return false;
-  const x495 = d["participant/ref"];
-  if (x495 === undefined) return false;
-  if (!__c354(x495)) return false;
-  const x496 = d.sequence;
-  if (x496 === undefined) return false;
-  if (!(Number.isInteger(x496))) return false;
-  if (x496 < 0) return false;
-  const x497 = d.content;
-  if (x497 === undefined) return false;
-  if (!(Array.isArray(x497))) return false;
-  if (x497.length < 1) return false;
-  for (let i498 = 0; i498 < x497.length; i498++) {
-    const x499 = x497[i498];
-    if (!__c680(x499)) return false;
-  }
-  const x500 = d.classification;
-  if (x500 === undefined) return false;
-  if (!__c401(x500)) return false;
-  const x501 = d["recorded/at"];
-  if (x501 === undefined) return false;
-  if (!(typeof x501 === "string")) return false;
-  if (!__fmtDateTime(x501)) return false;
-  for (const k502 in d) if (!(k502 === "schema" || k502 === "turn/id" || k502 === "session/ref" || k502 === "participant/ref" || k502 === "sequence" || k502 === "content" || k502 === "classification" || k502 === "recorded/at")) return false;
-  return true;
-}
-function __c380(d) {
-  if (!(d === "local_only" || d === "remote_allowed")) return false;
-  return true;
-}
-function __c570(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x503 = d.default;
-  if (x503 === undefined) return false;
-  const x504 = d.by_mode;
-  if (x504 !== undefined) {
-    if (!(typeof x504 === "object" && x504 !== null && !Array.isArray(x504))) return false;
-    for (const k505 in x504) if (!(k505 === "commons" || k505 === "support" || k505 === "crisis")) return false;
-  }
-  for (const k506 in d) if (!(k506 === "default" || k506 === "by_mode")) return false;
+  if (!(typeof x493 === "string")) return false;
+  if (!__fmtDateTime(x493)) return false;
+  for (const k494 in d) if (!(k494 === "schema" || k494 === "result/id" || k494 === "turn/id" || k494 === "session/ref" || k494 === "participant/ref" || k494 === "trace/ref" || k494 === "provenance" || k494 === "classification" || k494 === "output" || k494 === "epistemic" || k494 === "recorded/at")) return false;
   return true;
 }
 function __c863(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok507 = false;
-  L508: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x509 = d.transport_kind;
-      if (x509 === undefined) break L508;
-      if (x509 !== "http_remote") break L508;
-    }
-    ok507 = true;
+  const x495 = d.schema;
+  if (x495 === undefined) return false;
+  if (x495 !== "inquirium.inquiry-turn.v1") return false;
+  const x496 = d["turn/id"];
+  if (x496 === undefined) return false;
+  if (!__c363(x496)) return false;
+  const x497 = d["session/ref"];
+  if (x497 === undefined) return false;
+  if (!__c832(x497)) return false;
+  const x498 = d["participant/ref"];
+  if (x498 === undefined) return false;
+  if (!__c365(x498)) return false;
+  const x499 = d.sequence;
+  if (x499 === undefined) return false;
+  if (!(Number.isInteger(x499))) return false;
+  if (x499 < 0) return false;
+  const x500 = d.content;
+  if (x500 === undefined) return false;
+  if (!(Array.isArray(x500))) return false;
+  if (x500.length < 1) return false;
+  for (let i501 = 0; i501 < x500.length; i501++) {
+    const x502 = x500[i501];
+    if (!__c691(x502)) return false;
   }
-  if (ok507) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x510 = d.remote_provider;
-      if (x510 !== undefined) {
-        if (x510 !== true) return false;
-      }
-    }
-  } else {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x511 = d.remote_provider;
-      if (x511 !== undefined) {
-        if (x511 !== false) return false;
-      }
-    }
-  }
-  let ok512 = false;
-  L513: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x514 = d.remote_provider;
-      if (x514 === undefined) break L513;
-      if (x514 !== true) break L513;
-      const x515 = d.accepts_max_tier;
-      if (x515 === undefined) break L513;
-      if (!(x515 === "community" || x515 === "personal")) break L513;
-    }
-    ok512 = true;
-  }
-  if (ok512) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x516 = d.operator_acknowledgement;
-      if (x516 === undefined) return false;
-    }
-  }
-  let ok517 = false;
-  L518: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x519 = d.accepts_max_tier;
-      if (x519 === undefined) break L518;
-      if (x519 !== "public") break L518;
-    }
-    ok517 = true;
-  }
-  if (ok517) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x520 = d.accepts;
-      if (x520 !== undefined) {
-        if (!(Array.isArray(x520))) return false;
-        for (let i521 = 0; i521 < x520.length; i521++) {
-          const x522 = x520[i521];
-          if (!(x522 === "public")) return false;
-        }
-      }
-    }
-  }
-  let ok523 = false;
-  L524: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x525 = d.accepts_max_tier;
-      if (x525 === undefined) break L524;
-      if (x525 !== "community") break L524;
-    }
-    ok523 = true;
-  }
-  if (ok523) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x526 = d.accepts;
-      if (x526 !== undefined) {
-        if (!(Array.isArray(x526))) return false;
-        for (let i527 = 0; i527 < x526.length; i527++) {
-          const x528 = x526[i527];
-          if (!(x528 === "public" || x528 === "community")) return false;
-        }
-      }
-    }
-  }
-  let ok529 = false;
-  L530: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x531 = d.accepts_max_tier;
-      if (x531 === undefined) break L530;
-      if (x531 !== "personal") break L530;
-      const x532 = d.operator_acknowledgement;
-      if (x532 === undefined) break L530;
-      if (!(typeof x532 === "object" && x532 !== null && !Array.isArray(x532))) break L530;
-    }
-    ok529 = true;
-  }
-  if (ok529) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x533 = d.operator_acknowledgement;
-      if (x533 !== undefined) {
-        if (!(typeof x533 === "object" && x533 !== null && !Array.isArray(x533))) return false;
-        const x534 = x533.acknowledged_max_tier;
-        if (x534 !== undefined) {
-          if (x534 !== "personal") return false;
-        }
-      }
-    }
-  }
-  const x535 = d.schema;
-  if (x535 === undefined) return false;
-  if (x535 !== "inquirium.model-acceptance.v1") return false;
-  const x536 = d["model.binding/ref"];
-  if (x536 === undefined) return false;
-  if (!__c363(x536)) return false;
-  const x537 = d.accepts_max_tier;
-  if (x537 === undefined) return false;
-  if (!__c401(x537)) return false;
-  const x538 = d.accepts;
-  if (x538 !== undefined) {
-    if (!(Array.isArray(x538))) return false;
-    if (x538.length < 1) return false;
-    if (x538.length > 1 && __dup(x538, null) !== null) return false;
-    for (let i539 = 0; i539 < x538.length; i539++) {
-      const x540 = x538[i539];
-      if (!__c401(x540)) return false;
-    }
-  }
-  const x541 = d.requires_declassification_above;
-  if (x541 !== undefined) {
-    if (!__c401(x541)) return false;
-  }
-  const x542 = d.transport_kind;
-  if (x542 === undefined) return false;
-  if (!__c871(x542)) return false;
-  const x543 = d.remote_provider;
-  if (x543 === undefined) return false;
-  if (!(typeof x543 === "boolean")) return false;
-  const x544 = d.operator_acknowledgement;
-  if (x544 !== undefined) {
-    if (!__c874(x544)) return false;
-  }
-  for (const k545 in d) if (!(k545 === "schema" || k545 === "model.binding/ref" || k545 === "accepts_max_tier" || k545 === "accepts" || k545 === "requires_declassification_above" || k545 === "transport_kind" || k545 === "remote_provider" || k545 === "operator_acknowledgement")) return false;
+  const x503 = d.classification;
+  if (x503 === undefined) return false;
+  if (!__c412(x503)) return false;
+  const x504 = d["recorded/at"];
+  if (x504 === undefined) return false;
+  if (!(typeof x504 === "string")) return false;
+  if (!__fmtDateTime(x504)) return false;
+  for (const k505 in d) if (!(k505 === "schema" || k505 === "turn/id" || k505 === "session/ref" || k505 === "participant/ref" || k505 === "sequence" || k505 === "content" || k505 === "classification" || k505 === "recorded/at")) return false;
   return true;
 }
-function __c363(d) {
-  if (!(typeof d === "string")) return false;
-  if (!__RE10.test(d)) return false;
+function __c391(d) {
+  if (!(d === "local_only" || d === "remote_allowed")) return false;
   return true;
 }
-function __c914(d) {
+function __c581(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x546 = d.options;
-  if (x546 === undefined) return false;
-  if (!(Array.isArray(x546))) return false;
-  if (x546.length > 24) return false;
-  if (x546.length < 2) return false;
-  for (let i547 = 0; i547 < x546.length; i547++) {
-    const x548 = x546[i547];
-    if (!__c666(x548)) return false;
+  const x506 = d.default;
+  if (x506 === undefined) return false;
+  const x507 = d.by_mode;
+  if (x507 !== undefined) {
+    if (!(typeof x507 === "object" && x507 !== null && !Array.isArray(x507))) return false;
+    for (const k508 in x507) if (!(k508 === "commons" || k508 === "support" || k508 === "crisis")) return false;
   }
-  const x549 = d["min/selected"];
-  if (x549 !== undefined) {
-    if (!(Number.isInteger(x549))) return false;
-    if (x549 < 0) return false;
-  }
-  const x550 = d["max/selected"];
-  if (x550 !== undefined) {
-    if (!(Number.isInteger(x550))) return false;
-    if (x550 < 1) return false;
-  }
-  for (const k551 in d) if (!(k551 === "options" || k551 === "min/selected" || k551 === "max/selected")) return false;
-  return true;
-}
-function __c920(d) {
-  if (!(typeof d === "string")) return false;
-  if (!(d === "commons" || d === "support" || d === "crisis")) return false;
-  return true;
-}
-function __c921(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok552 = false;
-  L553: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x554 = d.kind;
-      if (x554 === undefined) break L553;
-      if (x554 !== "single-choice") break L553;
-    }
-    ok552 = true;
-  }
-  if (ok552) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x555 = d["input/schema"];
-      if (x555 === undefined) return false;
-      if (x555 !== "inquirium.operator-question.widget.single-choice.v1") return false;
-      const x556 = d["idempotency/key"];
-      if (x556 === undefined) return false;
-    }
-  }
-  let ok557 = false;
-  L558: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x559 = d.kind;
-      if (x559 === undefined) break L558;
-      if (x559 !== "multi-choice") break L558;
-    }
-    ok557 = true;
-  }
-  if (ok557) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x560 = d["input/schema"];
-      if (x560 === undefined) return false;
-      if (x560 !== "inquirium.operator-question.widget.multi-choice.v1") return false;
-      const x561 = d["idempotency/key"];
-      if (x561 === undefined) return false;
-    }
-  }
-  let ok562 = false;
-  L563: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x564 = d.kind;
-      if (x564 === undefined) break L563;
-      if (x564 !== "confirm") break L563;
-    }
-    ok562 = true;
-  }
-  if (ok562) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x565 = d["input/schema"];
-      if (x565 === undefined) return false;
-      if (x565 !== "inquirium.operator-question.widget.confirm.v1") return false;
-      const x566 = d["idempotency/key"];
-      if (x566 === undefined) return false;
-    }
-  }
-  let ok567 = false;
-  L568: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x569 = d.kind;
-      if (x569 === undefined) break L568;
-      if (x569 !== "free-text-with-allowlist") break L568;
-    }
-    ok567 = true;
-  }
-  if (ok567) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x570 = d["input/schema"];
-      if (x570 === undefined) return false;
-      if (x570 !== "inquirium.operator-question.widget.free-text-with-allowlist.v1") return false;
-      const x571 = d["idempotency/key"];
-      if (x571 === undefined) return false;
-    }
-  }
-  let ok572 = false;
-  L573: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x574 = d.kind;
-      if (x574 === undefined) break L573;
-      if (x574 !== "open-interaction") break L573;
-    }
-    ok572 = true;
-  }
-  if (ok572) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x575 = d["input/schema"];
-      if (x575 !== undefined) {
-        return false;
-      }
-    }
-  }
-  const x576 = d.kind;
-  if (x576 === undefined) return false;
-  if (!(x576 === "single-choice" || x576 === "multi-choice" || x576 === "confirm" || x576 === "free-text-with-allowlist" || x576 === "open-interaction")) return false;
-  const x577 = d["target/ref"];
-  if (x577 === undefined) return false;
-  if (!(typeof x577 === "string")) return false;
-  if (x577.length === 0) return false;
-  const x578 = d["input/schema"];
-  if (x578 !== undefined) {
-    if (!(x578 === "inquirium.operator-question.widget.single-choice.v1" || x578 === "inquirium.operator-question.widget.multi-choice.v1" || x578 === "inquirium.operator-question.widget.confirm.v1" || x578 === "inquirium.operator-question.widget.free-text-with-allowlist.v1")) return false;
-  }
-  const x579 = d["idempotency/key"];
-  if (x579 !== undefined) {
-    if (!(typeof x579 === "string")) return false;
-    if (x579.length > 200 && __len(x579) > 200) return false;
-    if (x579.length === 0) return false;
-  }
-  for (const k580 in d) if (!(k580 === "kind" || k580 === "target/ref" || k580 === "input/schema" || k580 === "idempotency/key")) return false;
-  return true;
-}
-function __c957(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  L581: {
-    B582: {
-      if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-        const x583 = d["subject/ref"];
-        if (x583 === undefined) break B582;
-      }
-      break L581;
-    }
-    B584: {
-      if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-        const x585 = d["body/ref"];
-        if (x585 === undefined) break B584;
-      }
-      break L581;
-    }
-    return false;
-  }
-  const x586 = d.schema;
-  if (x586 === undefined) return false;
-  if (x586 !== "notification-create.v1") return false;
-  const x587 = d["subject/ref"];
-  if (x587 !== undefined) {
-    if (!(typeof x587 === "string")) return false;
-    if (!__RE11.test(x587)) return false;
-  }
-  const x588 = d["body/ref"];
-  if (x588 !== undefined) {
-    if (!(typeof x588 === "string")) return false;
-    if (!__RE11.test(x588)) return false;
-  }
-  const x589 = d["correlation/id"];
-  if (x589 === undefined) return false;
-  if (!(typeof x589 === "string")) return false;
-  if (!__RE12.test(x589)) return false;
-  const x590 = d["body/text"];
-  if (x590 === undefined) return false;
-  if (!(typeof x590 === "string")) return false;
-  if (x590.length > 500 && __len(x590) > 500) return false;
-  if (x590.length === 0) return false;
-  const x591 = d["reason/code"];
-  if (x591 === undefined) return false;
-  if (!__c394(x591)) return false;
-  const x592 = d.actions;
-  if (x592 !== undefined) {
-    if (!(Array.isArray(x592))) return false;
-    if (x592.length > 1) return false;
-    for (let i593 = 0; i593 < x592.length; i593++) {
-      const x594 = x592[i593];
-      if (!__c921(x594)) return false;
-    }
-  }
-  for (const k595 in d) if (!(k595 === "schema" || k595 === "subject/ref" || k595 === "body/ref" || k595 === "correlation/id" || k595 === "body/text" || k595 === "reason/code" || k595 === "actions")) return false;
-  return true;
-}
-function __c688(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x596 = d.type;
-  if (x596 === undefined) return false;
-  if (x596 !== "object_ref") return false;
-  const x597 = d["object/ref"];
-  if (x597 === undefined) return false;
-  if (!(typeof x597 === "string")) return false;
-  if (x597.length === 0) return false;
-  const x598 = d["media/type"];
-  if (x598 === undefined) return false;
-  if (!(typeof x598 === "string")) return false;
-  if (!__RE13.test(x598)) return false;
-  const x599 = d["byte/size"];
-  if (x599 !== undefined) {
-    if (!(Number.isInteger(x599))) return false;
-    if (x599 < 0) return false;
-  }
-  for (const k600 in d) if (!(k600 === "type" || k600 === "object/ref" || k600 === "media/type" || k600 === "byte/size")) return false;
+  for (const k509 in d) if (!(k509 === "default" || k509 === "by_mode")) return false;
   return true;
 }
 function __c874(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x601 = d["acknowledged/by"];
-  if (x601 === undefined) return false;
-  if (!__c354(x601)) return false;
-  const x602 = d["acknowledged/at"];
-  if (x602 === undefined) return false;
-  if (!(typeof x602 === "string")) return false;
-  if (!__fmtDateTime(x602)) return false;
-  const x603 = d.acknowledged_max_tier;
-  if (x603 === undefined) return false;
-  if (!__c401(x603)) return false;
-  const x604 = d["question/ref"];
-  if (x604 !== undefined) {
-    if (!(typeof x604 === "string")) return false;
-    if (!__RE11.test(x604)) return false;
-  }
-  for (const k605 in d) if (!(k605 === "acknowledged/by" || k605 === "acknowledged/at" || k605 === "acknowledged_max_tier" || k605 === "question/ref")) return false;
-  return true;
-}
-function __c971(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x606 = d.schema;
-  if (x606 === undefined) return false;
-  if (x606 !== "inquirium.operator-question.answer.v1") return false;
-  const x607 = d["question/ref"];
-  if (x607 === undefined) return false;
-  if (!(typeof x607 === "string")) return false;
-  if (!__RE11.test(x607)) return false;
-  const x608 = d["idempotency/key"];
-  if (x608 === undefined) return false;
-  if (!(typeof x608 === "string")) return false;
-  if (x608.length > 200 && __len(x608) > 200) return false;
-  if (x608.length === 0) return false;
-  const x609 = d.answer;
-  if (x609 === undefined) return false;
-  if (!__c522(x609)) return false;
-  const x610 = d["answered/by"];
-  if (x610 !== undefined) {
-    if (!__c354(x610)) return false;
-  }
-  const x611 = d["answered/at"];
-  if (x611 !== undefined) {
-    if (!(typeof x611 === "string")) return false;
-    if (!__fmtDateTime(x611)) return false;
-  }
-  for (const k612 in d) if (!(k612 === "schema" || k612 === "question/ref" || k612 === "idempotency/key" || k612 === "answer" || k612 === "answered/by" || k612 === "answered/at")) return false;
-  return true;
-}
-function __c979(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok613 = false;
-  L614: {
+  let ok510 = false;
+  L511: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x615 = d["widget/kind"];
-      if (x615 === undefined) break L614;
-      if (x615 !== "single-choice") break L614;
+      const x512 = d.transport_kind;
+      if (x512 === undefined) break L511;
+      if (x512 !== "http_remote") break L511;
     }
-    ok613 = true;
+    ok510 = true;
   }
-  if (ok613) {
+  if (ok510) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x616 = d["widget/payload"];
-      if (x616 !== undefined) {
-        if (!__c1030(x616)) return false;
+      const x513 = d.remote_provider;
+      if (x513 !== undefined) {
+        if (x513 !== true) return false;
       }
-      const x617 = d.prompt;
-      if (x617 !== undefined) {
-        if (!(typeof x617 === "object" && x617 !== null && !Array.isArray(x617))) return false;
-        const x618 = x617.kind;
-        if (x618 !== undefined) {
-          if (x618 !== "single-choice") return false;
-        }
-      }
-    }
-  }
-  let ok619 = false;
-  L620: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x621 = d["widget/kind"];
-      if (x621 === undefined) break L620;
-      if (x621 !== "multi-choice") break L620;
-    }
-    ok619 = true;
-  }
-  if (ok619) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x622 = d["widget/payload"];
-      if (x622 !== undefined) {
-        if (!__c914(x622)) return false;
-      }
-      const x623 = d.prompt;
-      if (x623 !== undefined) {
-        if (!(typeof x623 === "object" && x623 !== null && !Array.isArray(x623))) return false;
-        const x624 = x623.kind;
-        if (x624 !== undefined) {
-          if (x624 !== "multi-choice") return false;
-        }
-      }
-    }
-  }
-  let ok625 = false;
-  L626: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x627 = d["widget/kind"];
-      if (x627 === undefined) break L626;
-      if (x627 !== "confirm") break L626;
-    }
-    ok625 = true;
-  }
-  if (ok625) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x628 = d["widget/payload"];
-      if (x628 !== undefined) {
-        if (!__c676(x628)) return false;
-      }
-      const x629 = d.prompt;
-      if (x629 !== undefined) {
-        if (!(typeof x629 === "object" && x629 !== null && !Array.isArray(x629))) return false;
-        const x630 = x629.kind;
-        if (x630 !== undefined) {
-          if (x630 !== "confirm") return false;
-        }
-      }
-    }
-  }
-  let ok631 = false;
-  L632: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x633 = d["widget/kind"];
-      if (x633 === undefined) break L632;
-      if (x633 !== "free-text-with-allowlist") break L632;
-    }
-    ok631 = true;
-  }
-  if (ok631) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x634 = d["widget/payload"];
-      if (x634 !== undefined) {
-        if (!__c737(x634)) return false;
-      }
-      const x635 = d.prompt;
-      if (x635 !== undefined) {
-        if (!(typeof x635 === "object" && x635 !== null && !Array.isArray(x635))) return false;
-        const x636 = x635.kind;
-        if (x636 !== undefined) {
-          if (x636 !== "free-text-with-allowlist") return false;
-        }
-      }
-    }
-  }
-  const x637 = d.schema;
-  if (x637 === undefined) return false;
-  if (x637 !== "inquirium.operator-question.request.v1") return false;
-  const x638 = d["question/ref"];
-  if (x638 === undefined) return false;
-  if (!(typeof x638 === "string")) return false;
-  if (!__RE11.test(x638)) return false;
-  const x639 = d["operation/ref"];
-  if (x639 === undefined) return false;
-  if (!(typeof x639 === "string")) return false;
-  if (!__RE12.test(x639)) return false;
-  const x640 = d["recipient/class"];
-  if (x640 === undefined) return false;
-  if (!(x640 === "operator")) return false;
-  const x641 = d["reason/code"];
-  if (x641 === undefined) return false;
-  if (!__c394(x641)) return false;
-  const x642 = d.prompt;
-  if (x642 === undefined) return false;
-  if (!__c986(x642)) return false;
-  const x643 = d["widget/kind"];
-  if (x643 === undefined) return false;
-  if (!__c988(x643)) return false;
-  const x644 = d["widget/payload"];
-  if (x644 === undefined) return false;
-  if (!(typeof x644 === "object" && x644 !== null && !Array.isArray(x644))) return false;
-  const x645 = d["default/on-timeout"];
-  if (x645 !== undefined) {
-    if (!__c995(x645)) return false;
-  }
-  const x646 = d.timeout;
-  if (x646 !== undefined) {
-    if (!(typeof x646 === "string")) return false;
-    if (!__fmtDuration(x646)) return false;
-  }
-  const x647 = d.classification;
-  if (x647 === undefined) return false;
-  if (!__c671(x647)) return false;
-  const x648 = d.subject;
-  if (x648 !== undefined) {
-    if (!__c1002(x648)) return false;
-  }
-  const x649 = d.response;
-  if (x649 === undefined) return false;
-  if (!__c1010(x649)) return false;
-  const x650 = d.provenance;
-  if (x650 === undefined) return false;
-  if (!__c1016(x650)) return false;
-  const x651 = d["created/at"];
-  if (x651 !== undefined) {
-    if (!(typeof x651 === "string")) return false;
-    if (!__fmtDateTime(x651)) return false;
-  }
-  for (const k652 in d) if (!(__P653.has(k652))) return false;
-  return true;
-}
-function __c1057(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok654 = false;
-  L655: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x656 = d.state;
-      if (x656 === undefined) break L655;
-      if (x656 !== "answered") break L655;
-    }
-    ok654 = true;
-  }
-  if (ok654) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x657 = d.answer;
-      if (x657 === undefined) return false;
     }
   } else {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x658 = d.answer;
-      if (x658 !== undefined) {
+      const x514 = d.remote_provider;
+      if (x514 !== undefined) {
+        if (x514 !== false) return false;
+      }
+    }
+  }
+  let ok515 = false;
+  L516: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x517 = d.remote_provider;
+      if (x517 === undefined) break L516;
+      if (x517 !== true) break L516;
+      const x518 = d.accepts_max_tier;
+      if (x518 === undefined) break L516;
+      if (!(x518 === "community" || x518 === "personal")) break L516;
+    }
+    ok515 = true;
+  }
+  if (ok515) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x519 = d.operator_acknowledgement;
+      if (x519 === undefined) return false;
+    }
+  }
+  let ok520 = false;
+  L521: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x522 = d.accepts_max_tier;
+      if (x522 === undefined) break L521;
+      if (x522 !== "public") break L521;
+    }
+    ok520 = true;
+  }
+  if (ok520) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x523 = d.accepts;
+      if (x523 !== undefined) {
+        if (!(Array.isArray(x523))) return false;
+        for (let i524 = 0; i524 < x523.length; i524++) {
+          const x525 = x523[i524];
+          if (!(x525 === "public")) return false;
+        }
+      }
+    }
+  }
+  let ok526 = false;
+  L527: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x528 = d.accepts_max_tier;
+      if (x528 === undefined) break L527;
+      if (x528 !== "community") break L527;
+    }
+    ok526 = true;
+  }
+  if (ok526) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x529 = d.accepts;
+      if (x529 !== undefined) {
+        if (!(Array.isArray(x529))) return false;
+        for (let i530 = 0; i530 < x529.length; i530++) {
+          const x531 = x529[i530];
+          if (!(x531 === "public" || x531 === "community")) return false;
+        }
+      }
+    }
+  }
+  let ok532 = false;
+  L533: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x534 = d.accepts_max_tier;
+      if (x534 === undefined) break L533;
+      if (x534 !== "personal") break L533;
+      const x535 = d.operator_acknowledgement;
+      if (x535 === undefined) break L533;
+      if (!(typeof x535 === "object" && x535 !== null && !Array.isArray(x535))) break L533;
+    }
+    ok532 = true;
+  }
+  if (ok532) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x536 = d.operator_acknowledgement;
+      if (x536 !== undefined) {
+        if (!(typeof x536 === "object" && x536 !== null && !Array.isArray(x536))) return false;
+        const x537 = x536.acknowledged_max_tier;
+        if (x537 !== undefined) {
+          if (x537 !== "personal") return false;
+        }
+      }
+    }
+  }
+  const x538 = d.schema;
+  if (x538 === undefined) return false;
+  if (x538 !== "inquirium.model-acceptance.v1") return false;
+  const x539 = d["model.binding/ref"];
+  if (x539 === undefined) return false;
+  if (!__c374(x539)) return false;
+  const x540 = d.accepts_max_tier;
+  if (x540 === undefined) return false;
+  if (!__c412(x540)) return false;
+  const x541 = d.accepts;
+  if (x541 !== undefined) {
+    if (!(Array.isArray(x541))) return false;
+    if (x541.length < 1) return false;
+    if (x541.length > 1 && __dup(x541, null) !== null) return false;
+    for (let i542 = 0; i542 < x541.length; i542++) {
+      const x543 = x541[i542];
+      if (!__c412(x543)) return false;
+    }
+  }
+  const x544 = d.requires_declassification_above;
+  if (x544 !== undefined) {
+    if (!__c412(x544)) return false;
+  }
+  const x545 = d.transport_kind;
+  if (x545 === undefined) return false;
+  if (!__c882(x545)) return false;
+  const x546 = d.remote_provider;
+  if (x546 === undefined) return false;
+  if (!(typeof x546 === "boolean")) return false;
+  const x547 = d.operator_acknowledgement;
+  if (x547 !== undefined) {
+    if (!__c885(x547)) return false;
+  }
+  for (const k548 in d) if (!(k548 === "schema" || k548 === "model.binding/ref" || k548 === "accepts_max_tier" || k548 === "accepts" || k548 === "requires_declassification_above" || k548 === "transport_kind" || k548 === "remote_provider" || k548 === "operator_acknowledgement")) return false;
+  return true;
+}
+function __c374(d) {
+  if (!(typeof d === "string")) return false;
+  if (!__RE10.test(d)) return false;
+  return true;
+}
+function __c925(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x549 = d.options;
+  if (x549 === undefined) return false;
+  if (!(Array.isArray(x549))) return false;
+  if (x549.length > 24) return false;
+  if (x549.length < 2) return false;
+  for (let i550 = 0; i550 < x549.length; i550++) {
+    const x551 = x549[i550];
+    if (!__c677(x551)) return false;
+  }
+  const x552 = d["min/selected"];
+  if (x552 !== undefined) {
+    if (!(Number.isInteger(x552))) return false;
+    if (x552 < 0) return false;
+  }
+  const x553 = d["max/selected"];
+  if (x553 !== undefined) {
+    if (!(Number.isInteger(x553))) return false;
+    if (x553 < 1) return false;
+  }
+  for (const k554 in d) if (!(k554 === "options" || k554 === "min/selected" || k554 === "max/selected")) return false;
+  return true;
+}
+function __c931(d) {
+  if (!(typeof d === "string")) return false;
+  if (!(d === "commons" || d === "support" || d === "crisis")) return false;
+  return true;
+}
+function __c932(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  let ok555 = false;
+  L556: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x557 = d.kind;
+      if (x557 === undefined) break L556;
+      if (x557 !== "single-choice") break L556;
+    }
+    ok555 = true;
+  }
+  if (ok555) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x558 = d["input/schema"];
+      if (x558 === undefined) return false;
+      if (x558 !== "inquirium.operator-question.widget.single-choice.v1") return false;
+      const x559 = d["idempotency/key"];
+      if (x559 === undefined) return false;
+    }
+  }
+  let ok560 = false;
+  L561: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x562 = d.kind;
+      if (x562 === undefined) break L561;
+      if (x562 !== "multi-choice") break L561;
+    }
+    ok560 = true;
+  }
+  if (ok560) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x563 = d["input/schema"];
+      if (x563 === undefined) return false;
+      if (x563 !== "inquirium.operator-question.widget.multi-choice.v1") return false;
+      const x564 = d["idempotency/key"];
+      if (x564 === undefined) return false;
+    }
+  }
+  let ok565 = false;
+  L566: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x567 = d.kind;
+      if (x567 === undefined) break L566;
+      if (x567 !== "confirm") break L566;
+    }
+    ok565 = true;
+  }
+  if (ok565) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x568 = d["input/schema"];
+      if (x568 === undefined) return false;
+      if (x568 !== "inquirium.operator-question.widget.confirm.v1") return false;
+      const x569 = d["idempotency/key"];
+      if (x569 === undefined) return false;
+    }
+  }
+  let ok570 = false;
+  L571: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x572 = d.kind;
+      if (x572 === undefined) break L571;
+      if (x572 !== "free-text-with-allowlist") break L571;
+    }
+    ok570 = true;
+  }
+  if (ok570) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x573 = d["input/schema"];
+      if (x573 === undefined) return false;
+      if (x573 !== "inquirium.operator-question.widget.free-text-with-allowlist.v1") return false;
+      const x574 = d["idempotency/key"];
+      if (x574 === undefined) return false;
+    }
+  }
+  let ok575 = false;
+  L576: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x577 = d.kind;
+      if (x577 === undefined) break L576;
+      if (x577 !== "open-interaction") break L576;
+    }
+    ok575 = true;
+  }
+  if (ok575) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x578 = d["input/schema"];
+      if (x578 !== undefined) {
         return false;
       }
     }
   }
-  let ok659 = false;
-  L660: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x661 = d.state;
-      if (x661 === undefined) break L660;
-      if (x661 !== "superseded") break L660;
-    }
-    ok659 = true;
+  const x579 = d.kind;
+  if (x579 === undefined) return false;
+  if (!(x579 === "single-choice" || x579 === "multi-choice" || x579 === "confirm" || x579 === "free-text-with-allowlist" || x579 === "open-interaction")) return false;
+  const x580 = d["target/ref"];
+  if (x580 === undefined) return false;
+  if (!(typeof x580 === "string")) return false;
+  if (x580.length === 0) return false;
+  const x581 = d["input/schema"];
+  if (x581 !== undefined) {
+    if (!(x581 === "inquirium.operator-question.widget.single-choice.v1" || x581 === "inquirium.operator-question.widget.multi-choice.v1" || x581 === "inquirium.operator-question.widget.confirm.v1" || x581 === "inquirium.operator-question.widget.free-text-with-allowlist.v1")) return false;
   }
-  if (ok659) {
+  const x582 = d["idempotency/key"];
+  if (x582 !== undefined) {
+    if (!(typeof x582 === "string")) return false;
+    if (x582.length > 200 && __len(x582) > 200) return false;
+    if (x582.length === 0) return false;
+  }
+  for (const k583 in d) if (!(k583 === "kind" || k583 === "target/ref" || k583 === "input/schema" || k583 === "idempotency/key")) return false;
+  return true;
+}
+function __c968(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  L584: {
+    B585: {
+      if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+        const x586 = d["subject/ref"];
+        if (x586 === undefined) break B585;
+      }
+      break L584;
+    }
+    B587: {
+      if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+        const x588 = d["body/ref"];
+        if (x588 === undefined) break B587;
+      }
+      break L584;
+    }
+    return false;
+  }
+  const x589 = d.schema;
+  if (x589 === undefined) return false;
+  if (x589 !== "notification-create.v1") return false;
+  const x590 = d["subject/ref"];
+  if (x590 !== undefined) {
+    if (!(typeof x590 === "string")) return false;
+    if (!__RE11.test(x590)) return false;
+  }
+  const x591 = d["body/ref"];
+  if (x591 !== undefined) {
+    if (!(typeof x591 === "string")) return false;
+    if (!__RE11.test(x591)) return false;
+  }
+  const x592 = d["correlation/id"];
+  if (x592 === undefined) return false;
+  if (!(typeof x592 === "string")) return false;
+  if (!__RE12.test(x592)) return false;
+  const x593 = d["body/text"];
+  if (x593 === undefined) return false;
+  if (!(typeof x593 === "string")) return false;
+  if (x593.length > 500 && __len(x593) > 500) return false;
+  if (x593.length === 0) return false;
+  const x594 = d["reason/code"];
+  if (x594 === undefined) return false;
+  if (!__c405(x594)) return false;
+  const x595 = d.actions;
+  if (x595 !== undefined) {
+    if (!(Array.isArray(x595))) return false;
+    if (x595.length > 1) return false;
+    for (let i596 = 0; i596 < x595.length; i596++) {
+      const x597 = x595[i596];
+      if (!__c932(x597)) return false;
+    }
+  }
+  for (const k598 in d) if (!(k598 === "schema" || k598 === "subject/ref" || k598 === "body/ref" || k598 === "correlation/id" || k598 === "body/text" || k598 === "reason/code" || k598 === "actions")) return false;
+  return true;
+}
+function __c699(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x599 = d.type;
+  if (x599 === undefined) return false;
+  if (x599 !== "object_ref") return false;
+  const x600 = d["object/ref"];
+  if (x600 === undefined) return false;
+  if (!(typeof x600 === "string")) return false;
+  if (x600.length === 0) return false;
+  const x601 = d["media/type"];
+  if (x601 === undefined) return false;
+  if (!(typeof x601 === "string")) return false;
+  if (!__RE13.test(x601)) return false;
+  const x602 = d["byte/size"];
+  if (x602 !== undefined) {
+    if (!(Number.isInteger(x602))) return false;
+    if (x602 < 0) return false;
+  }
+  for (const k603 in d) if (!(k603 === "type" || k603 === "object/ref" || k603 === "media/type" || k603 === "byte/size")) return false;
+  return true;
+}
+function __c885(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x604 = d["acknowledged/by"];
+  if (x604 === undefined) return false;
+  if (!__c365(x604)) return false;
+  const x605 = d["acknowledged/at"];
+  if (x605 === undefined) return false;
+  if (!(typeof x605 === "string")) return false;
+  if (!__fmtDateTime(x605)) return false;
+  const x606 = d.acknowledged_max_tier;
+  if (x606 === undefined) return false;
+  if (!__c412(x606)) return false;
+  const x607 = d["question/ref"];
+  if (x607 !== undefined) {
+    if (!(typeof x607 === "string")) return false;
+    if (!__RE11.test(x607)) return false;
+  }
+  for (const k608 in d) if (!(k608 === "acknowledged/by" || k608 === "acknowledged/at" || k608 === "acknowledged_max_tier" || k608 === "question/ref")) return false;
+  return true;
+}
+function __c982(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x609 = d.schema;
+  if (x609 === undefined) return false;
+  if (x609 !== "inquirium.operator-question.answer.v1") return false;
+  const x610 = d["question/ref"];
+  if (x610 === undefined) return false;
+  if (!(typeof x610 === "string")) return false;
+  if (!__RE11.test(x610)) return false;
+  const x611 = d["idempotency/key"];
+  if (x611 === undefined) return false;
+  if (!(typeof x611 === "string")) return false;
+  if (x611.length > 200 && __len(x611) > 200) return false;
+  if (x611.length === 0) return false;
+  const x612 = d.answer;
+  if (x612 === undefined) return false;
+  if (!__c533(x612)) return false;
+  const x613 = d["answered/by"];
+  if (x613 !== undefined) {
+    if (!__c365(x613)) return false;
+  }
+  const x614 = d["answered/at"];
+  if (x614 !== undefined) {
+    if (!(typeof x614 === "string")) return false;
+    if (!__fmtDateTime(x614)) return false;
+  }
+  for (const k615 in d) if (!(k615 === "schema" || k615 === "question/ref" || k615 === "idempotency/key" || k615 === "answer" || k615 === "answered/by" || k615 === "answered/at")) return false;
+  return true;
+}
+function __c990(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  let ok616 = false;
+  L617: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x662 = d["superseded/by"];
-      if (x662 === undefined) return false;
+      const x618 = d["widget/kind"];
+      if (x618 === undefined) break L617;
+      if (x618 !== "single-choice") break L617;
+    }
+    ok616 = true;
+  }
+  if (ok616) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x619 = d["widget/payload"];
+      if (x619 !== undefined) {
+        if (!__c1041(x619)) return false;
+      }
+      const x620 = d.prompt;
+      if (x620 !== undefined) {
+        if (!(typeof x620 === "object" && x620 !== null && !Array.isArray(x620))) return false;
+        const x621 = x620.kind;
+        if (x621 !== undefined) {
+          if (x621 !== "single-choice") return false;
+        }
+      }
+    }
+  }
+  let ok622 = false;
+  L623: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x624 = d["widget/kind"];
+      if (x624 === undefined) break L623;
+      if (x624 !== "multi-choice") break L623;
+    }
+    ok622 = true;
+  }
+  if (ok622) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x625 = d["widget/payload"];
+      if (x625 !== undefined) {
+        if (!__c925(x625)) return false;
+      }
+      const x626 = d.prompt;
+      if (x626 !== undefined) {
+        if (!(typeof x626 === "object" && x626 !== null && !Array.isArray(x626))) return false;
+        const x627 = x626.kind;
+        if (x627 !== undefined) {
+          if (x627 !== "multi-choice") return false;
+        }
+      }
+    }
+  }
+  let ok628 = false;
+  L629: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x630 = d["widget/kind"];
+      if (x630 === undefined) break L629;
+      if (x630 !== "confirm") break L629;
+    }
+    ok628 = true;
+  }
+  if (ok628) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x631 = d["widget/payload"];
+      if (x631 !== undefined) {
+        if (!__c687(x631)) return false;
+      }
+      const x632 = d.prompt;
+      if (x632 !== undefined) {
+        if (!(typeof x632 === "object" && x632 !== null && !Array.isArray(x632))) return false;
+        const x633 = x632.kind;
+        if (x633 !== undefined) {
+          if (x633 !== "confirm") return false;
+        }
+      }
+    }
+  }
+  let ok634 = false;
+  L635: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x636 = d["widget/kind"];
+      if (x636 === undefined) break L635;
+      if (x636 !== "free-text-with-allowlist") break L635;
+    }
+    ok634 = true;
+  }
+  if (ok634) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x637 = d["widget/payload"];
+      if (x637 !== undefined) {
+        if (!__c748(x637)) return false;
+      }
+      const x638 = d.prompt;
+      if (x638 !== undefined) {
+        if (!(typeof x638 === "object" && x638 !== null && !Array.isArray(x638))) return false;
+        const x639 = x638.kind;
+        if (x639 !== undefined) {
+          if (x639 !== "free-text-with-allowlist") return false;
+        }
+      }
+    }
+  }
+  const x640 = d.schema;
+  if (x640 === undefined) return false;
+  if (x640 !== "inquirium.operator-question.request.v1") return false;
+  const x641 = d["question/ref"];
+  if (x641 === undefined) return false;
+  if (!(typeof x641 === "string")) return false;
+  if (!__RE11.test(x641)) return false;
+  const x642 = d["operation/ref"];
+  if (x642 === undefined) return false;
+  if (!(typeof x642 === "string")) return false;
+  if (!__RE12.test(x642)) return false;
+  const x643 = d["recipient/class"];
+  if (x643 === undefined) return false;
+  if (!(x643 === "operator")) return false;
+  const x644 = d["reason/code"];
+  if (x644 === undefined) return false;
+  if (!__c405(x644)) return false;
+  const x645 = d.prompt;
+  if (x645 === undefined) return false;
+  if (!__c997(x645)) return false;
+  const x646 = d["widget/kind"];
+  if (x646 === undefined) return false;
+  if (!__c999(x646)) return false;
+  const x647 = d["widget/payload"];
+  if (x647 === undefined) return false;
+  if (!(typeof x647 === "object" && x647 !== null && !Array.isArray(x647))) return false;
+  const x648 = d["default/on-timeout"];
+  if (x648 !== undefined) {
+    if (!__c1006(x648)) return false;
+  }
+  const x649 = d.timeout;
+  if (x649 !== undefined) {
+    if (!(typeof x649 === "string")) return false;
+    if (!__fmtDuration(x649)) return false;
+  }
+  const x650 = d.classification;
+  if (x650 === undefined) return false;
+  if (!__c682(x650)) return false;
+  const x651 = d.subject;
+  if (x651 !== undefined) {
+    if (!__c1013(x651)) return false;
+  }
+  const x652 = d.response;
+  if (x652 === undefined) return false;
+  if (!__c1021(x652)) return false;
+  const x653 = d.provenance;
+  if (x653 === undefined) return false;
+  if (!__c1027(x653)) return false;
+  const x654 = d["created/at"];
+  if (x654 !== undefined) {
+    if (!(typeof x654 === "string")) return false;
+    if (!__fmtDateTime(x654)) return false;
+  }
+  for (const k655 in d) if (!(__P656.has(k655))) return false;
+  return true;
+}
+function __c1068(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  let ok657 = false;
+  L658: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x659 = d.state;
+      if (x659 === undefined) break L658;
+      if (x659 !== "answered") break L658;
+    }
+    ok657 = true;
+  }
+  if (ok657) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x660 = d.answer;
+      if (x660 === undefined) return false;
+    }
+  } else {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x661 = d.answer;
+      if (x661 !== undefined) {
+        return false;
+      }
+      const x662 = d["answered/by"];
+      if (x662 !== undefined) {
+        return false;
+      }
     }
   }
   let ok663 = false;
@@ -2850,1070 +2851,1089 @@ function __c1057(d) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
       const x665 = d.state;
       if (x665 === undefined) break L664;
-      if (!(x665 === "pending" || x665 === "answered")) break L664;
+      if (x665 !== "superseded") break L664;
     }
     ok663 = true;
   }
   if (ok663) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x666 = d["default/applied"];
-      if (x666 !== undefined) {
+      const x666 = d["superseded/by"];
+      if (x666 === undefined) return false;
+    }
+  }
+  let ok667 = false;
+  L668: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x669 = d.state;
+      if (x669 === undefined) break L668;
+      if (!(x669 === "pending" || x669 === "answered")) break L668;
+    }
+    ok667 = true;
+  }
+  if (ok667) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x670 = d["default/applied"];
+      if (x670 !== undefined) {
         return false;
       }
     }
   }
-  const x667 = d.schema;
-  if (x667 === undefined) return false;
-  if (x667 !== "inquirium.operator-question.state.v1") return false;
-  const x668 = d["question/ref"];
-  if (x668 === undefined) return false;
-  if (!(typeof x668 === "string")) return false;
-  if (!__RE11.test(x668)) return false;
-  const x669 = d["operation/ref"];
-  if (x669 === undefined) return false;
-  if (!(typeof x669 === "string")) return false;
-  if (!__RE12.test(x669)) return false;
-  const x670 = d.state;
-  if (x670 === undefined) return false;
-  if (!(x670 === "pending" || x670 === "answered" || x670 === "timed_out" || x670 === "cancelled" || x670 === "superseded")) return false;
-  const x671 = d.answer;
-  if (x671 !== undefined) {
-    if (!__c522(x671)) return false;
+  const x671 = d.schema;
+  if (x671 === undefined) return false;
+  if (x671 !== "inquirium.operator-question.state.v1") return false;
+  const x672 = d["question/ref"];
+  if (x672 === undefined) return false;
+  if (!(typeof x672 === "string")) return false;
+  if (!__RE11.test(x672)) return false;
+  const x673 = d["operation/ref"];
+  if (x673 === undefined) return false;
+  if (!(typeof x673 === "string")) return false;
+  if (!__RE12.test(x673)) return false;
+  const x674 = d.state;
+  if (x674 === undefined) return false;
+  if (!(x674 === "pending" || x674 === "answered" || x674 === "timed_out" || x674 === "cancelled" || x674 === "superseded")) return false;
+  const x675 = d.answer;
+  if (x675 !== undefined) {
+    if (!__c533(x675)) return false;
   }
-  const x672 = d["default/applied"];
-  if (x672 !== undefined) {
-    if (!__c995(x672)) return false;
+  const x676 = d["answered/by"];
+  if (x676 !== undefined) {
+    if (!__c365(x676)) return false;
   }
-  const x673 = d["superseded/by"];
-  if (x673 !== undefined) {
-    if (!(typeof x673 === "string")) return false;
-    if (!__RE11.test(x673)) return false;
+  const x677 = d["default/applied"];
+  if (x677 !== undefined) {
+    if (!__c1006(x677)) return false;
   }
-  const x674 = d["reason/code"];
-  if (x674 !== undefined) {
-    if (!__c394(x674)) return false;
+  const x678 = d["superseded/by"];
+  if (x678 !== undefined) {
+    if (!(typeof x678 === "string")) return false;
+    if (!__RE11.test(x678)) return false;
   }
-  const x675 = d["updated/at"];
-  if (x675 === undefined) return false;
-  if (!(typeof x675 === "string")) return false;
-  if (!__fmtDateTime(x675)) return false;
-  for (const k676 in d) if (!(k676 === "schema" || k676 === "question/ref" || k676 === "operation/ref" || k676 === "state" || k676 === "answer" || k676 === "default/applied" || k676 === "superseded/by" || k676 === "reason/code" || k676 === "updated/at")) return false;
+  const x679 = d["reason/code"];
+  if (x679 !== undefined) {
+    if (!__c405(x679)) return false;
+  }
+  const x680 = d["updated/at"];
+  if (x680 === undefined) return false;
+  if (!(typeof x680 === "string")) return false;
+  if (!__fmtDateTime(x680)) return false;
+  for (const k681 in d) if (!(k681 === "schema" || k681 === "question/ref" || k681 === "operation/ref" || k681 === "state" || k681 === "answer" || k681 === "answered/by" || k681 === "default/applied" || k681 === "superseded/by" || k681 === "reason/code" || k681 === "updated/at")) return false;
   return true;
 }
-function __c354(d) {
+function __c365(d) {
   if (!(typeof d === "string")) return false;
   if (!__RE14.test(d)) return false;
   return true;
 }
-function __c986(d) {
+function __c997(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x677 = d.kind;
-  if (x677 === undefined) return false;
-  if (!__c988(x677)) return false;
-  const x678 = d.text;
-  if (x678 === undefined) return false;
-  if (!(typeof x678 === "string")) return false;
-  if (x678.length > 500 && __len(x678) > 500) return false;
-  if (x678.length === 0) return false;
-  for (const k679 in d) if (!(k679 === "kind" || k679 === "text")) return false;
-  return true;
-}
-function __c1016(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x680 = d["source/component"];
-  if (x680 === undefined) return false;
-  if (!(typeof x680 === "string")) return false;
-  if (x680.length === 0) return false;
-  const x681 = d["requested/by"];
-  if (x681 === undefined) return false;
-  if (!(typeof x681 === "string")) return false;
-  if (x681.length === 0) return false;
-  const x682 = d["reason/code"];
+  const x682 = d.kind;
   if (x682 === undefined) return false;
-  if (!__c394(x682)) return false;
-  const x683 = d.origin;
-  if (x683 !== undefined) {
-    if (!(x683 === "host-policy" || x683 === "model-proposed")) return false;
-  }
-  for (const k684 in d) if (!(k684 === "source/component" || k684 === "requested/by" || k684 === "reason/code" || k684 === "origin")) return false;
+  if (!__c999(x682)) return false;
+  const x683 = d.text;
+  if (x683 === undefined) return false;
+  if (!(typeof x683 === "string")) return false;
+  if (x683.length > 500 && __len(x683) > 500) return false;
+  if (x683.length === 0) return false;
+  for (const k684 in d) if (!(k684 === "kind" || k684 === "text")) return false;
   return true;
 }
-function __c1002(d) {
+function __c1027(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x685 = d["source/component"];
+  if (x685 === undefined) return false;
+  if (!(typeof x685 === "string")) return false;
+  if (x685.length === 0) return false;
+  const x686 = d["requested/by"];
+  if (x686 === undefined) return false;
+  if (!(typeof x686 === "string")) return false;
+  if (x686.length === 0) return false;
+  const x687 = d["reason/code"];
+  if (x687 === undefined) return false;
+  if (!__c405(x687)) return false;
+  const x688 = d.origin;
+  if (x688 !== undefined) {
+    if (!(x688 === "host-policy" || x688 === "model-proposed")) return false;
+  }
+  for (const k689 in d) if (!(k689 === "source/component" || k689 === "requested/by" || k689 === "reason/code" || k689 === "origin")) return false;
+  return true;
+}
+function __c1013(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   if (Object.keys(d).length < 1) return false;
-  const x685 = d["runtime/ref"];
-  if (x685 !== undefined) {
-    if (!(typeof x685 === "string")) return false;
-    if (x685.length === 0) return false;
+  const x690 = d["runtime/ref"];
+  if (x690 !== undefined) {
+    if (!(typeof x690 === "string")) return false;
+    if (x690.length === 0) return false;
   }
-  const x686 = d["model.binding/ref"];
-  if (x686 !== undefined) {
-    if (!(typeof x686 === "string")) return false;
-    if (x686.length === 0) return false;
+  const x691 = d["model.binding/ref"];
+  if (x691 !== undefined) {
+    if (!(typeof x691 === "string")) return false;
+    if (x691.length === 0) return false;
   }
-  const x687 = d["adapter.instance/ref"];
-  if (x687 !== undefined) {
-    if (!(typeof x687 === "string")) return false;
-    if (x687.length === 0) return false;
+  const x692 = d["adapter.instance/ref"];
+  if (x692 !== undefined) {
+    if (!(typeof x692 === "string")) return false;
+    if (x692.length === 0) return false;
   }
-  const x688 = d["lease/ref"];
-  if (x688 !== undefined) {
-    if (!(typeof x688 === "string")) return false;
-    if (x688.length === 0) return false;
+  const x693 = d["lease/ref"];
+  if (x693 !== undefined) {
+    if (!(typeof x693 === "string")) return false;
+    if (x693.length === 0) return false;
   }
-  const x689 = d["capability/ref"];
-  if (x689 !== undefined) {
-    if (!(typeof x689 === "string")) return false;
-    if (x689.length === 0) return false;
+  const x694 = d["capability/ref"];
+  if (x694 !== undefined) {
+    if (!(typeof x694 === "string")) return false;
+    if (x694.length === 0) return false;
   }
-  for (const k690 in d) if (!(k690 === "runtime/ref" || k690 === "model.binding/ref" || k690 === "adapter.instance/ref" || k690 === "lease/ref" || k690 === "capability/ref")) return false;
+  for (const k695 in d) if (!(k695 === "runtime/ref" || k695 === "model.binding/ref" || k695 === "adapter.instance/ref" || k695 === "lease/ref" || k695 === "capability/ref")) return false;
   return true;
 }
-function __c394(d) {
+function __c405(d) {
   if (!(typeof d === "string")) return false;
   if (d.length > 80 && __len(d) > 80) return false;
   if (!__RE15.test(d)) return false;
   return true;
 }
-function __c1010(d) {
+function __c1021(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x691 = d["target/ref"];
-  if (x691 === undefined) return false;
-  if (!(typeof x691 === "string")) return false;
-  if (x691.length === 0) return false;
-  const x692 = d.method;
-  if (x692 === undefined) return false;
-  if (!(x692 === "POST")) return false;
-  const x693 = d["idempotency/key"];
-  if (x693 === undefined) return false;
-  if (!(typeof x693 === "string")) return false;
-  if (x693.length > 200 && __len(x693) > 200) return false;
-  if (x693.length === 0) return false;
-  for (const k694 in d) if (!(k694 === "target/ref" || k694 === "method" || k694 === "idempotency/key")) return false;
-  return true;
-}
-function __c841(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x695 = d["runtime/ref"];
-  if (x695 === undefined) return false;
-  if (!__c361(x695)) return false;
-  const x696 = d["model.binding/ref"];
+  const x696 = d["target/ref"];
   if (x696 === undefined) return false;
-  if (!__c363(x696)) return false;
-  const x697 = d["operation/id"];
+  if (!(typeof x696 === "string")) return false;
+  if (x696.length === 0) return false;
+  const x697 = d.method;
   if (x697 === undefined) return false;
-  if (!(typeof x697 === "string")) return false;
-  if (!__RE7.test(x697)) return false;
-  for (const k698 in d) if (!(k698 === "runtime/ref" || k698 === "model.binding/ref" || k698 === "operation/id")) return false;
+  if (!(x697 === "POST")) return false;
+  const x698 = d["idempotency/key"];
+  if (x698 === undefined) return false;
+  if (!(typeof x698 === "string")) return false;
+  if (x698.length > 200 && __len(x698) > 200) return false;
+  if (x698.length === 0) return false;
+  for (const k699 in d) if (!(k699 === "target/ref" || k699 === "method" || k699 === "idempotency/key")) return false;
   return true;
 }
-function __c819(d) {
+function __c852(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x700 = d["runtime/ref"];
+  if (x700 === undefined) return false;
+  if (!__c372(x700)) return false;
+  const x701 = d["model.binding/ref"];
+  if (x701 === undefined) return false;
+  if (!__c374(x701)) return false;
+  const x702 = d["operation/id"];
+  if (x702 === undefined) return false;
+  if (!(typeof x702 === "string")) return false;
+  if (!__RE7.test(x702)) return false;
+  for (const k703 in d) if (!(k703 === "runtime/ref" || k703 === "model.binding/ref" || k703 === "operation/id")) return false;
+  return true;
+}
+function __c830(d) {
   if (!(typeof d === "string")) return false;
   if (!__RE16.test(d)) return false;
   return true;
 }
-function __c529(d) {
+function __c540(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  if (!__c530(d)) return false;
-  const x699 = d.default;
-  if (x699 !== undefined) {
-    if (!__c539(x699)) return false;
+  if (!__c541(d)) return false;
+  const x704 = d.default;
+  if (x704 !== undefined) {
+    if (!__c550(x704)) return false;
   }
-  const x700 = d.by_class;
-  if (x700 !== undefined) {
-    if (!(typeof x700 === "object" && x700 !== null && !Array.isArray(x700))) return false;
-    const x701 = x700.public;
-    if (x701 !== undefined) {
-      if (!__c539(x701)) return false;
+  const x705 = d.by_class;
+  if (x705 !== undefined) {
+    if (!(typeof x705 === "object" && x705 !== null && !Array.isArray(x705))) return false;
+    const x706 = x705.public;
+    if (x706 !== undefined) {
+      if (!__c550(x706)) return false;
     }
-    const x702 = x700.community;
-    if (x702 !== undefined) {
-      if (!__c539(x702)) return false;
+    const x707 = x705.community;
+    if (x707 !== undefined) {
+      if (!__c550(x707)) return false;
     }
-    const x703 = x700.personal;
-    if (x703 !== undefined) {
-      if (!__c539(x703)) return false;
+    const x708 = x705.personal;
+    if (x708 !== undefined) {
+      if (!__c550(x708)) return false;
     }
-    for (const k704 in x700) if (!(k704 === "public" || k704 === "community" || k704 === "personal")) return false;
+    for (const k709 in x705) if (!(k709 === "public" || k709 === "community" || k709 === "personal")) return false;
   }
-  for (const k705 in d) if (!(k705 === "default" || k705 === "by_class")) return false;
-  return true;
-}
-function __c539(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x706 = d.max_age;
-  if (x706 === undefined) return false;
-  if (!(typeof x706 === "string")) return false;
-  if (!__fmtDuration(x706)) return false;
-  const x707 = d.on_expiry;
-  if (x707 !== undefined) {
-    if (!(x707 === "excise" || x707 === "archive")) return false;
-  }
-  for (const k708 in d) if (!(k708 === "max_age" || k708 === "on_expiry")) return false;
-  return true;
-}
-function __c1087(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x709 = d.schema;
-  if (x709 === undefined) return false;
-  if (x709 !== "inquirium.runtime-candidate.v1") return false;
-  const x710 = d["runtime/ref"];
-  if (x710 === undefined) return false;
-  if (!__c361(x710)) return false;
-  const x711 = d["model.binding/ref"];
-  if (x711 === undefined) return false;
-  if (!__c363(x711)) return false;
-  const x712 = d.transport_kind;
-  if (x712 === undefined) return false;
-  if (!__c871(x712)) return false;
-  const x713 = d.provider;
-  if (x713 !== undefined) {
-    if (!(typeof x713 === "string")) return false;
-    if (x713.length === 0) return false;
-  }
-  const x714 = d.protocol;
-  if (x714 !== undefined) {
-    if (!(typeof x714 === "string")) return false;
-    if (x714.length === 0) return false;
-  }
-  const x715 = d.operations;
-  if (x715 === undefined) return false;
-  if (!(Array.isArray(x715))) return false;
-  if (x715.length < 1) return false;
-  if (x715.length > 1 && __dup(x715, null) !== null) return false;
-  for (let i716 = 0; i716 < x715.length; i716++) {
-    const x717 = x715[i716];
-    if (!(x717 === "generate" || x717 === "embed" || x717 === "batch_embed")) return false;
-  }
-  const x718 = d.context_window;
-  if (x718 !== undefined) {
-    if (!(Number.isInteger(x718))) return false;
-    if (x718 < 1) return false;
-  }
-  const x719 = d.health;
-  if (x719 === undefined) return false;
-  if (!__c1098(x719)) return false;
-  const x720 = d.acceptance;
-  if (x720 !== undefined) {
-    if (!__c863(x720)) return false;
-  }
-  const x721 = d["conformance/report-ref"];
-  if (x721 !== undefined) {
-    if (!(typeof x721 === "string")) return false;
-    if (x721.length === 0) return false;
-  }
-  for (const k722 in d) if (!(k722 === "schema" || k722 === "runtime/ref" || k722 === "model.binding/ref" || k722 === "transport_kind" || k722 === "provider" || k722 === "protocol" || k722 === "operations" || k722 === "context_window" || k722 === "health" || k722 === "acceptance" || k722 === "conformance/report-ref")) return false;
-  return true;
-}
-function __c1098(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x723 = d.status;
-  if (x723 === undefined) return false;
-  if (!(x723 === "healthy" || x723 === "degraded" || x723 === "unhealthy")) return false;
-  const x724 = d["checked/at"];
-  if (x724 === undefined) return false;
-  if (!(typeof x724 === "string")) return false;
-  if (!__fmtDateTime(x724)) return false;
-  const x725 = d["reason/code"];
-  if (x725 !== undefined) {
-    if (!__c394(x725)) return false;
-  }
-  for (const k726 in d) if (!(k726 === "status" || k726 === "checked/at" || k726 === "reason/code")) return false;
-  return true;
-}
-function __c361(d) {
-  if (!(typeof d === "string")) return false;
-  if (!__RE17.test(d)) return false;
-  return true;
-}
-function __c821(d) {
-  if (!(typeof d === "string")) return false;
-  if (!__RE18.test(d)) return false;
-  return true;
-}
-function __c1030(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x727 = d.options;
-  if (x727 === undefined) return false;
-  if (!(Array.isArray(x727))) return false;
-  if (x727.length > 12) return false;
-  if (x727.length < 2) return false;
-  for (let i728 = 0; i728 < x727.length; i728++) {
-    const x729 = x727[i728];
-    if (!__c666(x729)) return false;
-  }
-  for (const k730 in d) if (!(k730 === "options")) return false;
-  return true;
-}
-function __c683(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x731 = d.type;
-  if (x731 === undefined) return false;
-  if (x731 !== "text") return false;
-  const x732 = d.text;
-  if (x732 === undefined) return false;
-  if (!(typeof x732 === "string")) return false;
-  for (const k733 in d) if (!(k733 === "type" || k733 === "text")) return false;
-  return true;
-}
-function __c995(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x734 = d.answer;
-  if (x734 === undefined) return false;
-  if (!__c522(x734)) return false;
-  const x735 = d["reason/code"];
-  if (x735 === undefined) return false;
-  if (!__c394(x735)) return false;
-  for (const k736 in d) if (!(k736 === "answer" || k736 === "reason/code")) return false;
-  return true;
-}
-function __c391(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok737 = false;
-  L738: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x739 = d.kind;
-      if (x739 === undefined) break L738;
-      if (x739 !== "context-element") break L738;
-    }
-    ok737 = true;
-  }
-  if (ok737) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x740 = d.outcome;
-      if (x740 !== undefined) {
-        if (!(x740 === "include" || x740 === "declassify" || x740 === "drop" || x740 === "fail")) return false;
-      }
-      const x741 = d["element/ref"];
-      if (x741 === undefined) return false;
-      const x742 = d["source/kind"];
-      if (x742 === undefined) return false;
-      const x743 = d.classification;
-      if (x743 === undefined) return false;
-    }
-  }
-  const x744 = d.kind;
-  if (x744 === undefined) return false;
-  if (!(x744 === "runtime-selection" || x744 === "context-element" || x744 === "class-keyed-resolution" || x744 === "mode-keyed-resolution" || x744 === "redaction" || x744 === "egress" || x744 === "operator-question" || x744 === "escalation")) return false;
-  const x745 = d.outcome;
-  if (x745 === undefined) return false;
-  if (!__c394(x745)) return false;
-  const x746 = d["reason/code"];
-  if (x746 === undefined) return false;
-  if (!__c394(x746)) return false;
-  const x747 = d["decided/by"];
-  if (x747 !== undefined) {
-    if (!(x747 === "host-policy" || x747 === "model-proposed" || x747 === "model-produced" || x747 === "operator-approved")) return false;
-  }
-  const x748 = d["element/ref"];
-  if (x748 !== undefined) {
-    if (!(typeof x748 === "string")) return false;
-    if (x748.length === 0) return false;
-  }
-  const x749 = d["source/kind"];
-  if (x749 !== undefined) {
-    if (!__c399(x749)) return false;
-  }
-  const x750 = d.classification;
-  if (x750 !== undefined) {
-    if (!__c401(x750)) return false;
-  }
-  for (const k751 in d) if (!(k751 === "kind" || k751 === "outcome" || k751 === "reason/code" || k751 === "decided/by" || k751 === "element/ref" || k751 === "source/kind" || k751 === "classification")) return false;
-  return true;
-}
-function __c413(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x752 = d.kind;
-  if (x752 === undefined) return false;
-  if (!(typeof x752 === "string")) return false;
-  if (!__RE19.test(x752)) return false;
-  const x753 = d.status;
-  if (x753 === undefined) return false;
-  if (!(x753 === "ok" || x753 === "failed" || x753 === "skipped")) return false;
-  const x754 = d.target;
-  if (x754 === undefined) return false;
-  if (!(typeof x754 === "string")) return false;
-  if (x754.length === 0) return false;
-  for (const k755 in d) if (!(k755 === "kind" || k755 === "status" || k755 === "target")) return false;
-  return true;
-}
-function __c365(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x756 = d["message/count"];
-  if (x756 !== undefined) {
-    if (!(Number.isInteger(x756))) return false;
-    if (x756 < 0) return false;
-  }
-  const x757 = d["token/approx-input"];
-  if (x757 !== undefined) {
-    if (!(Number.isInteger(x757))) return false;
-    if (x757 < 0) return false;
-  }
-  const x758 = d["file/has-any"];
-  if (x758 !== undefined) {
-    if (!(typeof x758 === "boolean")) return false;
-  }
-  const x759 = d["tool/has-any"];
-  if (x759 !== undefined) {
-    if (!(typeof x759 === "boolean")) return false;
-  }
-  for (const k760 in d) if (!(k760 === "message/count" || k760 === "token/approx-input" || k760 === "file/has-any" || k760 === "tool/has-any")) return false;
-  return true;
-}
-function __c384(d) {
-  if (!(d === "metadata_only" || d === "decision_detail")) return false;
+  for (const k710 in d) if (!(k710 === "default" || k710 === "by_class")) return false;
   return true;
 }
 function __c550(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  if (!__c530(d)) return false;
-  const x761 = d.default;
-  if (x761 !== undefined) {
-    if (!__c384(x761)) return false;
+  const x711 = d.max_age;
+  if (x711 === undefined) return false;
+  if (!(typeof x711 === "string")) return false;
+  if (!__fmtDuration(x711)) return false;
+  const x712 = d.on_expiry;
+  if (x712 !== undefined) {
+    if (!(x712 === "excise" || x712 === "archive")) return false;
   }
-  const x762 = d.by_class;
-  if (x762 !== undefined) {
-    if (!(typeof x762 === "object" && x762 !== null && !Array.isArray(x762))) return false;
-    const x763 = x762.public;
-    if (x763 !== undefined) {
-      if (!__c384(x763)) return false;
-    }
-    const x764 = x762.community;
-    if (x764 !== undefined) {
-      if (!__c384(x764)) return false;
-    }
-    const x765 = x762.personal;
-    if (x765 !== undefined) {
-      if (!__c384(x765)) return false;
-    }
-    for (const k766 in x762) if (!(k766 === "public" || k766 === "community" || k766 === "personal")) return false;
+  for (const k713 in d) if (!(k713 === "max_age" || k713 === "on_expiry")) return false;
+  return true;
+}
+function __c1101(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x714 = d.schema;
+  if (x714 === undefined) return false;
+  if (x714 !== "inquirium.runtime-candidate.v1") return false;
+  const x715 = d["runtime/ref"];
+  if (x715 === undefined) return false;
+  if (!__c372(x715)) return false;
+  const x716 = d["model.binding/ref"];
+  if (x716 === undefined) return false;
+  if (!__c374(x716)) return false;
+  const x717 = d.transport_kind;
+  if (x717 === undefined) return false;
+  if (!__c882(x717)) return false;
+  const x718 = d.provider;
+  if (x718 !== undefined) {
+    if (!(typeof x718 === "string")) return false;
+    if (x718.length === 0) return false;
   }
-  for (const k767 in d) if (!(k767 === "default" || k767 === "by_class")) return false;
+  const x719 = d.protocol;
+  if (x719 !== undefined) {
+    if (!(typeof x719 === "string")) return false;
+    if (x719.length === 0) return false;
+  }
+  const x720 = d.operations;
+  if (x720 === undefined) return false;
+  if (!(Array.isArray(x720))) return false;
+  if (x720.length < 1) return false;
+  if (x720.length > 1 && __dup(x720, null) !== null) return false;
+  for (let i721 = 0; i721 < x720.length; i721++) {
+    const x722 = x720[i721];
+    if (!(x722 === "generate" || x722 === "embed" || x722 === "batch_embed")) return false;
+  }
+  const x723 = d.context_window;
+  if (x723 !== undefined) {
+    if (!(Number.isInteger(x723))) return false;
+    if (x723 < 1) return false;
+  }
+  const x724 = d.health;
+  if (x724 === undefined) return false;
+  if (!__c1112(x724)) return false;
+  const x725 = d.acceptance;
+  if (x725 !== undefined) {
+    if (!__c874(x725)) return false;
+  }
+  const x726 = d["conformance/report-ref"];
+  if (x726 !== undefined) {
+    if (!(typeof x726 === "string")) return false;
+    if (x726.length === 0) return false;
+  }
+  for (const k727 in d) if (!(k727 === "schema" || k727 === "runtime/ref" || k727 === "model.binding/ref" || k727 === "transport_kind" || k727 === "provider" || k727 === "protocol" || k727 === "operations" || k727 === "context_window" || k727 === "health" || k727 === "acceptance" || k727 === "conformance/report-ref")) return false;
+  return true;
+}
+function __c1112(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x728 = d.status;
+  if (x728 === undefined) return false;
+  if (!(x728 === "healthy" || x728 === "degraded" || x728 === "unhealthy")) return false;
+  const x729 = d["checked/at"];
+  if (x729 === undefined) return false;
+  if (!(typeof x729 === "string")) return false;
+  if (!__fmtDateTime(x729)) return false;
+  const x730 = d["reason/code"];
+  if (x730 !== undefined) {
+    if (!__c405(x730)) return false;
+  }
+  for (const k731 in d) if (!(k731 === "status" || k731 === "checked/at" || k731 === "reason/code")) return false;
   return true;
 }
 function __c372(d) {
+  if (!(typeof d === "string")) return false;
+  if (!__RE17.test(d)) return false;
+  return true;
+}
+function __c832(d) {
+  if (!(typeof d === "string")) return false;
+  if (!__RE18.test(d)) return false;
+  return true;
+}
+function __c1041(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x768 = d["token/approx-output"];
-  if (x768 !== undefined) {
-    if (!(Number.isInteger(x768))) return false;
-    if (x768 < 0) return false;
+  const x732 = d.options;
+  if (x732 === undefined) return false;
+  if (!(Array.isArray(x732))) return false;
+  if (x732.length > 12) return false;
+  if (x732.length < 2) return false;
+  for (let i733 = 0; i733 < x732.length; i733++) {
+    const x734 = x732[i733];
+    if (!__c677(x734)) return false;
   }
-  const x769 = d["artifact/refs"];
-  if (x769 !== undefined) {
-    if (!(Array.isArray(x769))) return false;
-    for (let i770 = 0; i770 < x769.length; i770++) {
-      const x771 = x769[i770];
-      if (!(typeof x771 === "string")) return false;
-      if (x771.length === 0) return false;
+  for (const k735 in d) if (!(k735 === "options")) return false;
+  return true;
+}
+function __c694(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x736 = d.type;
+  if (x736 === undefined) return false;
+  if (x736 !== "text") return false;
+  const x737 = d.text;
+  if (x737 === undefined) return false;
+  if (!(typeof x737 === "string")) return false;
+  for (const k738 in d) if (!(k738 === "type" || k738 === "text")) return false;
+  return true;
+}
+function __c1006(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x739 = d.answer;
+  if (x739 === undefined) return false;
+  if (!__c533(x739)) return false;
+  const x740 = d["reason/code"];
+  if (x740 === undefined) return false;
+  if (!__c405(x740)) return false;
+  for (const k741 in d) if (!(k741 === "answer" || k741 === "reason/code")) return false;
+  return true;
+}
+function __c402(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  let ok742 = false;
+  L743: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x744 = d.kind;
+      if (x744 === undefined) break L743;
+      if (x744 !== "context-element") break L743;
+    }
+    ok742 = true;
+  }
+  if (ok742) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x745 = d.outcome;
+      if (x745 !== undefined) {
+        if (!(x745 === "include" || x745 === "declassify" || x745 === "drop" || x745 === "fail")) return false;
+      }
+      const x746 = d["element/ref"];
+      if (x746 === undefined) return false;
+      const x747 = d["source/kind"];
+      if (x747 === undefined) return false;
+      const x748 = d.classification;
+      if (x748 === undefined) return false;
     }
   }
-  for (const k772 in d) if (!(k772 === "token/approx-output" || k772 === "artifact/refs")) return false;
+  const x749 = d.kind;
+  if (x749 === undefined) return false;
+  if (!(x749 === "runtime-selection" || x749 === "context-element" || x749 === "class-keyed-resolution" || x749 === "mode-keyed-resolution" || x749 === "redaction" || x749 === "egress" || x749 === "operator-question" || x749 === "escalation")) return false;
+  const x750 = d.outcome;
+  if (x750 === undefined) return false;
+  if (!__c405(x750)) return false;
+  const x751 = d["reason/code"];
+  if (x751 === undefined) return false;
+  if (!__c405(x751)) return false;
+  const x752 = d["decided/by"];
+  if (x752 !== undefined) {
+    if (!(x752 === "host-policy" || x752 === "model-proposed" || x752 === "model-produced" || x752 === "operator-approved")) return false;
+  }
+  const x753 = d["element/ref"];
+  if (x753 !== undefined) {
+    if (!(typeof x753 === "string")) return false;
+    if (x753.length === 0) return false;
+  }
+  const x754 = d["source/kind"];
+  if (x754 !== undefined) {
+    if (!__c410(x754)) return false;
+  }
+  const x755 = d.classification;
+  if (x755 !== undefined) {
+    if (!__c412(x755)) return false;
+  }
+  for (const k756 in d) if (!(k756 === "kind" || k756 === "outcome" || k756 === "reason/code" || k756 === "decided/by" || k756 === "element/ref" || k756 === "source/kind" || k756 === "classification")) return false;
   return true;
 }
-function __c378(d) {
+function __c424(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x773 = d.locality;
-  if (x773 === undefined) return false;
-  if (!__c380(x773)) return false;
-  const x774 = d["trust/mode"];
-  if (x774 === undefined) return false;
-  if (!__c382(x774)) return false;
-  const x775 = d["trace/level"];
-  if (x775 !== undefined) {
-    if (!__c384(x775)) return false;
-  }
-  const x776 = d["persist/prompt"];
-  if (x776 !== undefined) {
-    if (!(typeof x776 === "boolean")) return false;
-  }
-  const x777 = d["persist/response"];
-  if (x777 !== undefined) {
-    if (!(typeof x777 === "boolean")) return false;
-  }
-  const x778 = d["egress/allowed"];
-  if (x778 === undefined) return false;
-  if (!(typeof x778 === "boolean")) return false;
-  for (const k779 in d) if (!(k779 === "locality" || k779 === "trust/mode" || k779 === "trace/level" || k779 === "persist/prompt" || k779 === "persist/response" || k779 === "egress/allowed")) return false;
+  const x757 = d.kind;
+  if (x757 === undefined) return false;
+  if (!(typeof x757 === "string")) return false;
+  if (!__RE19.test(x757)) return false;
+  const x758 = d.status;
+  if (x758 === undefined) return false;
+  if (!(x758 === "ok" || x758 === "failed" || x758 === "skipped")) return false;
+  const x759 = d.target;
+  if (x759 === undefined) return false;
+  if (!(typeof x759 === "string")) return false;
+  if (x759.length === 0) return false;
+  for (const k760 in d) if (!(k760 === "kind" || k760 === "status" || k760 === "target")) return false;
   return true;
 }
-function __c790(d) {
+function __c376(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x761 = d["message/count"];
+  if (x761 !== undefined) {
+    if (!(Number.isInteger(x761))) return false;
+    if (x761 < 0) return false;
+  }
+  const x762 = d["token/approx-input"];
+  if (x762 !== undefined) {
+    if (!(Number.isInteger(x762))) return false;
+    if (x762 < 0) return false;
+  }
+  const x763 = d["file/has-any"];
+  if (x763 !== undefined) {
+    if (!(typeof x763 === "boolean")) return false;
+  }
+  const x764 = d["tool/has-any"];
+  if (x764 !== undefined) {
+    if (!(typeof x764 === "boolean")) return false;
+  }
+  for (const k765 in d) if (!(k765 === "message/count" || k765 === "token/approx-input" || k765 === "file/has-any" || k765 === "tool/has-any")) return false;
+  return true;
+}
+function __c395(d) {
+  if (!(d === "metadata_only" || d === "decision_detail")) return false;
+  return true;
+}
+function __c561(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  if (!__c541(d)) return false;
+  const x766 = d.default;
+  if (x766 !== undefined) {
+    if (!__c395(x766)) return false;
+  }
+  const x767 = d.by_class;
+  if (x767 !== undefined) {
+    if (!(typeof x767 === "object" && x767 !== null && !Array.isArray(x767))) return false;
+    const x768 = x767.public;
+    if (x768 !== undefined) {
+      if (!__c395(x768)) return false;
+    }
+    const x769 = x767.community;
+    if (x769 !== undefined) {
+      if (!__c395(x769)) return false;
+    }
+    const x770 = x767.personal;
+    if (x770 !== undefined) {
+      if (!__c395(x770)) return false;
+    }
+    for (const k771 in x767) if (!(k771 === "public" || k771 === "community" || k771 === "personal")) return false;
+  }
+  for (const k772 in d) if (!(k772 === "default" || k772 === "by_class")) return false;
+  return true;
+}
+function __c383(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x773 = d["token/approx-output"];
+  if (x773 !== undefined) {
+    if (!(Number.isInteger(x773))) return false;
+    if (x773 < 0) return false;
+  }
+  const x774 = d["artifact/refs"];
+  if (x774 !== undefined) {
+    if (!(Array.isArray(x774))) return false;
+    for (let i775 = 0; i775 < x774.length; i775++) {
+      const x776 = x774[i775];
+      if (!(typeof x776 === "string")) return false;
+      if (x776.length === 0) return false;
+    }
+  }
+  for (const k777 in d) if (!(k777 === "token/approx-output" || k777 === "artifact/refs")) return false;
+  return true;
+}
+function __c389(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x778 = d.locality;
+  if (x778 === undefined) return false;
+  if (!__c391(x778)) return false;
+  const x779 = d["trust/mode"];
+  if (x779 === undefined) return false;
+  if (!__c393(x779)) return false;
+  const x780 = d["trace/level"];
+  if (x780 !== undefined) {
+    if (!__c395(x780)) return false;
+  }
+  const x781 = d["persist/prompt"];
+  if (x781 !== undefined) {
+    if (!(typeof x781 === "boolean")) return false;
+  }
+  const x782 = d["persist/response"];
+  if (x782 !== undefined) {
+    if (!(typeof x782 === "boolean")) return false;
+  }
+  const x783 = d["egress/allowed"];
+  if (x783 === undefined) return false;
+  if (!(typeof x783 === "boolean")) return false;
+  for (const k784 in d) if (!(k784 === "locality" || k784 === "trust/mode" || k784 === "trace/level" || k784 === "persist/prompt" || k784 === "persist/response" || k784 === "egress/allowed")) return false;
+  return true;
+}
+function __c801(d) {
   if (!(typeof d === "string")) return false;
   if (!__RE20.test(d)) return false;
   return true;
 }
-function __c871(d) {
+function __c882(d) {
   if (!(d === "http_local" || d === "command_stdio" || d === "http_remote")) return false;
   return true;
 }
-function __c382(d) {
+function __c393(d) {
   if (!(d === "strict_local" || d === "classification_gated")) return false;
   return true;
 }
-function __c755(d) {
+function __c766(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x780 = d.role;
-  if (x780 === undefined) return false;
-  if (!(x780 === "user" || x780 === "assistant")) return false;
-  const x781 = d.content;
-  if (x781 === undefined) return false;
-  if (!(Array.isArray(x781))) return false;
-  if (x781.length < 1) return false;
-  for (let i782 = 0; i782 < x781.length; i782++) {
-    const x783 = x781[i782];
-    if (!__c680(x783)) return false;
+  const x785 = d.role;
+  if (x785 === undefined) return false;
+  if (!(x785 === "user" || x785 === "assistant")) return false;
+  const x786 = d.content;
+  if (x786 === undefined) return false;
+  if (!(Array.isArray(x786))) return false;
+  if (x786.length < 1) return false;
+  for (let i787 = 0; i787 < x786.length; i787++) {
+    const x788 = x786[i787];
+    if (!__c691(x788)) return false;
   }
-  for (const k784 in d) if (!(k784 === "role" || k784 === "content")) return false;
+  for (const k789 in d) if (!(k789 === "role" || k789 === "content")) return false;
   return true;
 }
-function __c352(d) {
+function __c363(d) {
   if (!(typeof d === "string")) return false;
   if (!__RE21.test(d)) return false;
   return true;
 }
-function __c792(d) {
+function __c803(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x785 = d.input_tokens;
-  if (x785 !== undefined) {
-    if (!(Number.isInteger(x785))) return false;
-    if (x785 < 0) return false;
+  const x790 = d.input_tokens;
+  if (x790 !== undefined) {
+    if (!(Number.isInteger(x790))) return false;
+    if (x790 < 0) return false;
   }
-  const x786 = d.output_tokens;
-  if (x786 !== undefined) {
-    if (!(Number.isInteger(x786))) return false;
-    if (x786 < 0) return false;
+  const x791 = d.output_tokens;
+  if (x791 !== undefined) {
+    if (!(Number.isInteger(x791))) return false;
+    if (x791 < 0) return false;
   }
-  for (const k787 in d) if (!(k787 === "input_tokens" || k787 === "output_tokens")) return false;
+  for (const k792 in d) if (!(k792 === "input_tokens" || k792 === "output_tokens")) return false;
   return true;
 }
-function __c579(d) {
+function __c590(d) {
   if (!(d === "standard" || d === "elevated" || d === "strict")) return false;
   return true;
 }
-function __c569(d) {
+function __c580(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  if (!__c570(d)) return false;
-  const x788 = d.default;
-  if (x788 !== undefined) {
-    if (!__c579(x788)) return false;
+  if (!__c581(d)) return false;
+  const x793 = d.default;
+  if (x793 !== undefined) {
+    if (!__c590(x793)) return false;
   }
-  const x789 = d.by_mode;
-  if (x789 !== undefined) {
-    if (!(typeof x789 === "object" && x789 !== null && !Array.isArray(x789))) return false;
-    const x790 = x789.commons;
-    if (x790 !== undefined) {
-      if (!__c579(x790)) return false;
+  const x794 = d.by_mode;
+  if (x794 !== undefined) {
+    if (!(typeof x794 === "object" && x794 !== null && !Array.isArray(x794))) return false;
+    const x795 = x794.commons;
+    if (x795 !== undefined) {
+      if (!__c590(x795)) return false;
     }
-    const x791 = x789.support;
-    if (x791 !== undefined) {
-      if (!__c579(x791)) return false;
+    const x796 = x794.support;
+    if (x796 !== undefined) {
+      if (!__c590(x796)) return false;
     }
-    const x792 = x789.crisis;
-    if (x792 !== undefined) {
-      if (!__c579(x792)) return false;
+    const x797 = x794.crisis;
+    if (x797 !== undefined) {
+      if (!__c590(x797)) return false;
     }
-    for (const k793 in x789) if (!(k793 === "commons" || k793 === "support" || k793 === "crisis")) return false;
+    for (const k798 in x794) if (!(k798 === "commons" || k798 === "support" || k798 === "crisis")) return false;
   }
-  for (const k794 in d) if (!(k794 === "default" || k794 === "by_mode")) return false;
+  for (const k799 in d) if (!(k799 === "default" || k799 === "by_mode")) return false;
   return true;
 }
-function __c988(d) {
+function __c999(d) {
   if (!(d === "single-choice" || d === "multi-choice" || d === "confirm" || d === "free-text-with-allowlist")) return false;
   return true;
 }
-function __c1106(d) {
+function __c1120(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x795 = d.interruptId;
-  if (x795 === undefined) return false;
-  if (!(typeof x795 === "string")) return false;
-  if (x795.length === 0) return false;
-  const x796 = d.kind;
-  if (x796 === undefined) return false;
-  if (!(typeof x796 === "string")) return false;
-  if (!__RE22.test(x796)) return false;
-  const x797 = d.reasonCode;
-  if (x797 !== undefined) {
-    if (!(typeof x797 === "string")) return false;
-    if (x797.length === 0) return false;
+  const x800 = d.interruptId;
+  if (x800 === undefined) return false;
+  if (!(typeof x800 === "string")) return false;
+  if (x800.length === 0) return false;
+  const x801 = d.kind;
+  if (x801 === undefined) return false;
+  if (!(typeof x801 === "string")) return false;
+  if (!__RE22.test(x801)) return false;
+  const x802 = d.reasonCode;
+  if (x802 !== undefined) {
+    if (!(typeof x802 === "string")) return false;
+    if (x802.length === 0) return false;
   }
   return true;
 }
-function __c1111(d) {
+function __c1125(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x798 = d.interruptId;
-  if (x798 === undefined) return false;
-  if (!(typeof x798 === "string")) return false;
-  if (x798.length === 0) return false;
-  const x799 = d.outcome;
-  if (x799 === undefined) return false;
-  if (!(x799 === "approved" || x799 === "amended" || x799 === "rejected")) return false;
+  const x803 = d.interruptId;
+  if (x803 === undefined) return false;
+  if (!(typeof x803 === "string")) return false;
+  if (x803.length === 0) return false;
+  const x804 = d.outcome;
+  if (x804 === undefined) return false;
+  if (!(x804 === "approved" || x804 === "amended" || x804 === "rejected")) return false;
   return true;
 }
 function __c68(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x800 = d.supported;
-  if (x800 !== undefined) {
-    if (!(typeof x800 === "boolean")) return false;
-  }
-  const x801 = d.maxEntrySizeBytes;
-  if (x801 !== undefined) {
-    if (!(Number.isInteger(x801))) return false;
-    if (x801 < 1) return false;
-  }
-  const x802 = d.ttlSupported;
-  if (x802 !== undefined) {
-    if (!(typeof x802 === "boolean")) return false;
-  }
-  const x803 = d.writable;
-  if (x803 !== undefined) {
-    if (!(typeof x803 === "boolean")) return false;
-  }
-  const x804 = d.compaction;
-  if (x804 !== undefined) {
-    if (!__c74(x804)) return false;
-  }
-  const x805 = d.distillation;
+  const x805 = d.supported;
   if (x805 !== undefined) {
-    if (!__c86(x805)) return false;
+    if (!(typeof x805 === "boolean")) return false;
   }
-  const x806 = d.attribution;
+  const x806 = d.maxEntrySizeBytes;
   if (x806 !== undefined) {
-    if (!__c56(x806)) return false;
+    if (!(Number.isInteger(x806))) return false;
+    if (x806 < 1) return false;
   }
-  const x807 = d.search;
+  const x807 = d.ttlSupported;
   if (x807 !== undefined) {
-    if (!__c101(x807)) return false;
+    if (!(typeof x807 === "boolean")) return false;
   }
-  const x808 = d.retention;
+  const x808 = d.writable;
   if (x808 !== undefined) {
-    if (!__c107(x808)) return false;
+    if (!(typeof x808 === "boolean")) return false;
+  }
+  const x809 = d.compaction;
+  if (x809 !== undefined) {
+    if (!__c74(x809)) return false;
+  }
+  const x810 = d.distillation;
+  if (x810 !== undefined) {
+    if (!__c86(x810)) return false;
+  }
+  const x811 = d.attribution;
+  if (x811 !== undefined) {
+    if (!__c56(x811)) return false;
+  }
+  const x812 = d.search;
+  if (x812 !== undefined) {
+    if (!__c101(x812)) return false;
+  }
+  const x813 = d.retention;
+  if (x813 !== undefined) {
+    if (!__c107(x813)) return false;
   }
   return true;
 }
-function __c296(d) {
+function __c307(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x809 = d.memoryRef;
-  if (x809 === undefined) return false;
-  if (!(typeof x809 === "string")) return false;
-  if (x809.length === 0) return false;
-  const x810 = d.outputId;
-  if (x810 === undefined) return false;
-  if (!(typeof x810 === "string")) return false;
-  if (x810.length === 0) return false;
-  const x811 = d.sourceIds;
-  if (x811 !== undefined) {
-    if (!(Array.isArray(x811))) return false;
-    if (x811.length > 1 && __dup(x811, ["string"]) !== null) return false;
-    for (let i812 = 0; i812 < x811.length; i812++) {
-      const x813 = x811[i812];
-      if (!(typeof x813 === "string")) return false;
-      if (x813.length === 0) return false;
+  const x814 = d.memoryRef;
+  if (x814 === undefined) return false;
+  if (!(typeof x814 === "string")) return false;
+  if (x814.length === 0) return false;
+  const x815 = d.outputId;
+  if (x815 === undefined) return false;
+  if (!(typeof x815 === "string")) return false;
+  if (x815.length === 0) return false;
+  const x816 = d.sourceIds;
+  if (x816 !== undefined) {
+    if (!(Array.isArray(x816))) return false;
+    if (x816.length > 1 && __dup(x816, ["string"]) !== null) return false;
+    for (let i817 = 0; i817 < x816.length; i817++) {
+      const x818 = x816[i817];
+      if (!(typeof x818 === "string")) return false;
+      if (x818.length === 0) return false;
     }
   }
-  const x814 = d.sourceCount;
-  if (x814 === undefined) return false;
-  if (!(Number.isInteger(x814))) return false;
-  if (x814 < 0) return false;
-  const x815 = d.trigger;
-  if (x815 === undefined) return false;
-  if (!__c77(x815)) return false;
-  const x816 = d.byteSize;
-  if (x816 === undefined) return false;
-  if (!(Number.isInteger(x816))) return false;
-  if (x816 < 0) return false;
-  const x817 = d.distillation;
-  if (x817 !== undefined) {
-    if (!__c154(x817)) return false;
+  const x819 = d.sourceCount;
+  if (x819 === undefined) return false;
+  if (!(Number.isInteger(x819))) return false;
+  if (x819 < 0) return false;
+  const x820 = d.trigger;
+  if (x820 === undefined) return false;
+  if (!__c77(x820)) return false;
+  const x821 = d.byteSize;
+  if (x821 === undefined) return false;
+  if (!(Number.isInteger(x821))) return false;
+  if (x821 < 0) return false;
+  const x822 = d.distillation;
+  if (x822 !== undefined) {
+    if (!__c154(x822)) return false;
   }
   return true;
 }
 function __c23(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x818 = d.supported;
-  if (x818 === undefined) return false;
-  if (!(typeof x818 === "boolean")) return false;
-  const x819 = d.schedule;
-  if (x819 !== undefined) {
-    if (!__c7(x819)) return false;
+  const x823 = d.supported;
+  if (x823 === undefined) return false;
+  if (!(typeof x823 === "boolean")) return false;
+  const x824 = d.schedule;
+  if (x824 !== undefined) {
+    if (!__c7(x824)) return false;
   }
-  for (const k820 in d) if (!(k820 === "supported" || k820 === "schedule")) return false;
+  for (const k825 in d) if (!(k825 === "supported" || k825 === "schedule")) return false;
   return true;
 }
-function __c266(d) {
+function __c277(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x821 = d.id;
-  if (x821 === undefined) return false;
-  if (!(typeof x821 === "string")) return false;
-  if (x821.length > 512 && __len(x821) > 512) return false;
-  if (x821.length === 0) return false;
-  const x822 = d.content;
-  if (x822 === undefined) return false;
-  if (!(typeof x822 === "string")) return false;
-  const x823 = d.tags;
-  if (x823 === undefined) return false;
-  if (!(Array.isArray(x823))) return false;
-  for (let i824 = 0; i824 < x823.length; i824++) {
-    const x825 = x823[i824];
-    if (!(typeof x825 === "string")) return false;
-    if (x825.length > 512 && __len(x825) > 512) return false;
-    if (x825.length === 0) return false;
-  }
-  const x826 = d.createdAt;
+  const x826 = d.id;
   if (x826 === undefined) return false;
   if (!(typeof x826 === "string")) return false;
-  if (!__fmtDateTime(x826)) return false;
-  const x827 = d.expiresAt;
-  if (x827 !== undefined) {
-    if (!(typeof x827 === "string")) return false;
-    if (!__fmtDateTime(x827)) return false;
-  }
-  return true;
-}
-function __c447(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x828 = d.schemaVersion;
+  if (x826.length > 512 && __len(x826) > 512) return false;
+  if (x826.length === 0) return false;
+  const x827 = d.content;
+  if (x827 === undefined) return false;
+  if (!(typeof x827 === "string")) return false;
+  const x828 = d.tags;
   if (x828 === undefined) return false;
-  if (x828 !== 1) return false;
-  const x829 = d.memoryRef;
-  if (x829 === undefined) return false;
-  if (!(typeof x829 === "string")) return false;
-  if (x829.length === 0) return false;
-  const x830 = d.updatedAt;
-  if (x830 === undefined) return false;
-  if (!(typeof x830 === "string")) return false;
-  if (!__fmtDateTime(x830)) return false;
-  const x831 = d.tokenizerName;
+  if (!(Array.isArray(x828))) return false;
+  for (let i829 = 0; i829 < x828.length; i829++) {
+    const x830 = x828[i829];
+    if (!(typeof x830 === "string")) return false;
+    if (x830.length > 512 && __len(x830) > 512) return false;
+    if (x830.length === 0) return false;
+  }
+  const x831 = d.createdAt;
   if (x831 === undefined) return false;
   if (!(typeof x831 === "string")) return false;
-  if (x831.length === 0) return false;
-  const x832 = d.archives;
-  if (x832 === undefined) return false;
-  if (!(Array.isArray(x832))) return false;
-  for (let i833 = 0; i833 < x832.length; i833++) {
-    const x834 = x832[i833];
-    if (!__c454(x834)) return false;
+  if (!__fmtDateTime(x831)) return false;
+  const x832 = d.expiresAt;
+  if (x832 !== undefined) {
+    if (!(typeof x832 === "string")) return false;
+    if (!__fmtDateTime(x832)) return false;
   }
-  for (const k835 in d) if (!(k835 === "schemaVersion" || k835 === "memoryRef" || k835 === "updatedAt" || k835 === "tokenizerName" || k835 === "archives")) return false;
   return true;
 }
-function __c454(d) {
+function __c458(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x836 = d.archiveId;
+  const x833 = d.schemaVersion;
+  if (x833 === undefined) return false;
+  if (x833 !== 1) return false;
+  const x834 = d.memoryRef;
+  if (x834 === undefined) return false;
+  if (!(typeof x834 === "string")) return false;
+  if (x834.length === 0) return false;
+  const x835 = d.updatedAt;
+  if (x835 === undefined) return false;
+  if (!(typeof x835 === "string")) return false;
+  if (!__fmtDateTime(x835)) return false;
+  const x836 = d.tokenizerName;
   if (x836 === undefined) return false;
   if (!(typeof x836 === "string")) return false;
-  if (!__RE23.test(x836)) return false;
-  const x837 = d.entryId;
+  if (x836.length === 0) return false;
+  const x837 = d.archives;
   if (x837 === undefined) return false;
-  if (!(typeof x837 === "string")) return false;
-  if (x837.length === 0) return false;
-  const x838 = d.createdAt;
-  if (x838 === undefined) return false;
-  if (!(typeof x838 === "string")) return false;
-  if (!__fmtDateTime(x838)) return false;
-  const x839 = d.expiresAt;
-  if (x839 !== undefined) {
-    if (!(typeof x839 === "string")) return false;
-    if (!__fmtDateTime(x839)) return false;
+  if (!(Array.isArray(x837))) return false;
+  for (let i838 = 0; i838 < x837.length; i838++) {
+    const x839 = x837[i838];
+    if (!__c465(x839)) return false;
   }
-  const x840 = d.sourceCount;
-  if (x840 === undefined) return false;
-  if (!(Number.isInteger(x840))) return false;
-  if (x840 < 1) return false;
-  const x841 = d.tokenBudget;
+  for (const k840 in d) if (!(k840 === "schemaVersion" || k840 === "memoryRef" || k840 === "updatedAt" || k840 === "tokenizerName" || k840 === "archives")) return false;
+  return true;
+}
+function __c465(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x841 = d.archiveId;
   if (x841 === undefined) return false;
-  if (!(Number.isInteger(x841))) return false;
-  if (x841 < 1) return false;
-  const x842 = d.tokensUsed;
+  if (!(typeof x841 === "string")) return false;
+  if (!__RE23.test(x841)) return false;
+  const x842 = d.entryId;
   if (x842 === undefined) return false;
-  if (!(Number.isInteger(x842))) return false;
-  if (x842 < 0) return false;
-  const x843 = d.byteSize;
+  if (!(typeof x842 === "string")) return false;
+  if (x842.length === 0) return false;
+  const x843 = d.createdAt;
   if (x843 === undefined) return false;
-  if (!(Number.isInteger(x843))) return false;
-  if (x843 < 0) return false;
-  const x844 = d.level;
-  if (x844 === undefined) return false;
-  if (!(Number.isInteger(x844))) return false;
-  if (x844 < 1) return false;
-  const x845 = d.topics;
-  if (x845 !== undefined) {
-    if (!(Array.isArray(x845))) return false;
-    if (x845.length > 1 && __dup(x845, ["string"]) !== null) return false;
-    for (let i846 = 0; i846 < x845.length; i846++) {
-      const x847 = x845[i846];
-      if (!(typeof x847 === "string")) return false;
-      if (x847.length > 200 && __len(x847) > 200) return false;
-      if (x847.length === 0) return false;
+  if (!(typeof x843 === "string")) return false;
+  if (!__fmtDateTime(x843)) return false;
+  const x844 = d.expiresAt;
+  if (x844 !== undefined) {
+    if (!(typeof x844 === "string")) return false;
+    if (!__fmtDateTime(x844)) return false;
+  }
+  const x845 = d.sourceCount;
+  if (x845 === undefined) return false;
+  if (!(Number.isInteger(x845))) return false;
+  if (x845 < 1) return false;
+  const x846 = d.tokenBudget;
+  if (x846 === undefined) return false;
+  if (!(Number.isInteger(x846))) return false;
+  if (x846 < 1) return false;
+  const x847 = d.tokensUsed;
+  if (x847 === undefined) return false;
+  if (!(Number.isInteger(x847))) return false;
+  if (x847 < 0) return false;
+  const x848 = d.byteSize;
+  if (x848 === undefined) return false;
+  if (!(Number.isInteger(x848))) return false;
+  if (x848 < 0) return false;
+  const x849 = d.level;
+  if (x849 === undefined) return false;
+  if (!(Number.isInteger(x849))) return false;
+  if (x849 < 1) return false;
+  const x850 = d.topics;
+  if (x850 !== undefined) {
+    if (!(Array.isArray(x850))) return false;
+    if (x850.length > 1 && __dup(x850, ["string"]) !== null) return false;
+    for (let i851 = 0; i851 < x850.length; i851++) {
+      const x852 = x850[i851];
+      if (!(typeof x852 === "string")) return false;
+      if (x852.length > 200 && __len(x852) > 200) return false;
+      if (x852.length === 0) return false;
     }
   }
-  for (const k848 in d) if (!(k848 === "archiveId" || k848 === "entryId" || k848 === "createdAt" || k848 === "expiresAt" || k848 === "sourceCount" || k848 === "tokenBudget" || k848 === "tokensUsed" || k848 === "byteSize" || k848 === "level" || k848 === "topics")) return false;
+  for (const k853 in d) if (!(k853 === "archiveId" || k853 === "entryId" || k853 === "createdAt" || k853 === "expiresAt" || k853 === "sourceCount" || k853 === "tokenBudget" || k853 === "tokensUsed" || k853 === "byteSize" || k853 === "level" || k853 === "topics")) return false;
   return true;
 }
-function __c1115(d) {
+function __c1129(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x849 = d.limit;
-  if (x849 !== undefined) {
-    if (!(Number.isInteger(x849))) return false;
-    if (x849 < 1) return false;
-  }
-  const x850 = d.tag;
-  if (x850 !== undefined) {
-    if (!(typeof x850 === "string")) return false;
-    if (x850.length === 0) return false;
-  }
-  for (const k851 in d) if (!(k851 === "limit" || k851 === "tag")) return false;
-  return true;
-}
-function __c1119(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x852 = d.memoryRef;
-  if (x852 === undefined) return false;
-  if (!(typeof x852 === "string")) return false;
-  if (x852.length === 0) return false;
-  const x853 = d.memoryId;
-  if (x853 === undefined) return false;
-  if (!(typeof x853 === "string")) return false;
-  if (x853.length === 0) return false;
-  const x854 = d.nodeId;
+  const x854 = d.limit;
   if (x854 !== undefined) {
-    if (!(typeof x854 === "string")) return false;
-    if (x854.length === 0) return false;
+    if (!(Number.isInteger(x854))) return false;
+    if (x854 < 1) return false;
   }
-  const x855 = d.operation;
+  const x855 = d.tag;
   if (x855 !== undefined) {
-    if (!(x855 === "put" || x855 === "delete")) return false;
+    if (!(typeof x855 === "string")) return false;
+    if (x855.length === 0) return false;
   }
-  const x856 = d.agentId;
-  if (x856 !== undefined) {
-    if (!(typeof x856 === "string")) return false;
-    if (x856.length === 0) return false;
+  for (const k856 in d) if (!(k856 === "limit" || k856 === "tag")) return false;
+  return true;
+}
+function __c1133(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x857 = d.memoryRef;
+  if (x857 === undefined) return false;
+  if (!(typeof x857 === "string")) return false;
+  if (x857.length === 0) return false;
+  const x858 = d.memoryId;
+  if (x858 === undefined) return false;
+  if (!(typeof x858 === "string")) return false;
+  if (x858.length === 0) return false;
+  const x859 = d.nodeId;
+  if (x859 !== undefined) {
+    if (!(typeof x859 === "string")) return false;
+    if (x859.length === 0) return false;
   }
-  const x857 = d.byteSize;
-  if (x857 !== undefined) {
-    if (!(Number.isInteger(x857))) return false;
-    if (x857 < 0) return false;
+  const x860 = d.operation;
+  if (x860 !== undefined) {
+    if (!(x860 === "put" || x860 === "delete")) return false;
+  }
+  const x861 = d.agentId;
+  if (x861 !== undefined) {
+    if (!(typeof x861 === "string")) return false;
+    if (x861.length === 0) return false;
+  }
+  const x862 = d.byteSize;
+  if (x862 !== undefined) {
+    if (!(Number.isInteger(x862))) return false;
+    if (x862 < 0) return false;
   }
   return true;
 }
 function __c113(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x858 = d.executionModel;
-  if (x858 !== undefined) {
-    if (!__c115(x858)) return false;
+  const x863 = d.executionModel;
+  if (x863 !== undefined) {
+    if (!__c115(x863)) return false;
   }
   return true;
 }
 function __c143(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok859 = false;
-  L860: {
+  let ok864 = false;
+  L865: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x861 = d.kind;
-      if (x861 === undefined) break L860;
-      if (x861 !== "next-worker") break L860;
+      const x866 = d.kind;
+      if (x866 === undefined) break L865;
+      if (x866 !== "next-worker") break L865;
     }
-    ok859 = true;
+    ok864 = true;
   }
-  if (ok859) {
+  if (ok864) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x862 = d.worker;
-      if (x862 === undefined) return false;
-      if (!(typeof x862 === "string")) return false;
+      const x867 = d.worker;
+      if (x867 === undefined) return false;
+      if (!(typeof x867 === "string")) return false;
     }
   }
-  const x863 = d.kind;
-  if (x863 === undefined) return false;
-  if (!(x863 === "next-worker" || x863 === "terminate" || x863 === "clarify" || x863 === "handoff")) return false;
-  const x864 = d.confidence;
-  if (x864 !== undefined) {
-    if (!(Number.isFinite(x864))) return false;
-    if (x864 > 1) return false;
-    if (x864 < 0) return false;
+  const x868 = d.kind;
+  if (x868 === undefined) return false;
+  if (!(x868 === "next-worker" || x868 === "terminate" || x868 === "clarify" || x868 === "handoff")) return false;
+  const x869 = d.confidence;
+  if (x869 !== undefined) {
+    if (!(Number.isFinite(x869))) return false;
+    if (x869 > 1) return false;
+    if (x869 < 0) return false;
   }
-  const x865 = d.worker;
-  if (x865 !== undefined) {
-    if (!(typeof x865 === "string")) return false;
-    if (x865.length === 0) return false;
+  const x870 = d.worker;
+  if (x870 !== undefined) {
+    if (!(typeof x870 === "string")) return false;
+    if (x870.length === 0) return false;
   }
-  const x866 = d.reason;
-  if (x866 !== undefined) {
-    if (!(typeof x866 === "string")) return false;
-    if (x866.length > 2000 && __len(x866) > 2000) return false;
+  const x871 = d.reason;
+  if (x871 !== undefined) {
+    if (!(typeof x871 === "string")) return false;
+    if (x871.length > 2000 && __len(x871) > 2000) return false;
   }
   return true;
 }
 function __c14(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x867 = d.id;
-  if (x867 === undefined) return false;
-  if (!(typeof x867 === "string")) return false;
-  if (x867.length > 200 && __len(x867) > 200) return false;
-  if (x867.length === 0) return false;
+  const x872 = d.id;
+  if (x872 === undefined) return false;
+  if (!(typeof x872 === "string")) return false;
+  if (x872.length > 200 && __len(x872) > 200) return false;
+  if (x872.length === 0) return false;
   return true;
 }
 function __c228(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x868 = d.limitBytes;
-  if (x868 !== undefined) {
-    if (!(Number.isInteger(x868))) return false;
-    if (x868 < 0) return false;
+  const x873 = d.limitBytes;
+  if (x873 !== undefined) {
+    if (!(Number.isInteger(x873))) return false;
+    if (x873 < 0) return false;
   }
   return true;
 }
-function __c1127(d) {
+function __c1141(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x869 = d.name;
-  if (x869 === undefined) return false;
-  if (!(typeof x869 === "string")) return false;
-  if (x869.length > 200 && __len(x869) > 200) return false;
-  if (x869.length === 0) return false;
-  const x870 = d.version;
-  if (x870 !== undefined) {
-    if (!(typeof x870 === "string")) return false;
-    if (x870.length > 50 && __len(x870) > 50) return false;
-    if (x870.length === 0) return false;
+  const x874 = d.name;
+  if (x874 === undefined) return false;
+  if (!(typeof x874 === "string")) return false;
+  if (x874.length > 200 && __len(x874) > 200) return false;
+  if (x874.length === 0) return false;
+  const x875 = d.version;
+  if (x875 !== undefined) {
+    if (!(typeof x875 === "string")) return false;
+    if (x875.length > 50 && __len(x875) > 50) return false;
+    if (x875.length === 0) return false;
   }
-  const x871 = d.template;
-  if (x871 === undefined) return false;
-  if (!(typeof x871 === "string")) return false;
-  if (x871.length === 0) return false;
-  const x872 = d.variables;
-  if (x872 !== undefined) {
-    if (!(Array.isArray(x872))) return false;
-    if (x872.length > 1 && __dup(x872, ["string"]) !== null) return false;
-    for (let i873 = 0; i873 < x872.length; i873++) {
-      const x874 = x872[i873];
-      if (!(typeof x874 === "string")) return false;
-      if (x874.length > 200 && __len(x874) > 200) return false;
-      if (x874.length === 0) return false;
+  const x876 = d.template;
+  if (x876 === undefined) return false;
+  if (!(typeof x876 === "string")) return false;
+  if (x876.length === 0) return false;
+  const x877 = d.variables;
+  if (x877 !== undefined) {
+    if (!(Array.isArray(x877))) return false;
+    if (x877.length > 1 && __dup(x877, ["string"]) !== null) return false;
+    for (let i878 = 0; i878 < x877.length; i878++) {
+      const x879 = x877[i878];
+      if (!(typeof x879 === "string")) return false;
+      if (x879.length > 200 && __len(x879) > 200) return false;
+      if (x879.length === 0) return false;
     }
   }
   return true;
 }
-function __c1134(d) {
+function __c1148(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok875 = false;
-  L876: {
+  let ok880 = false;
+  L881: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x877 = d.kind;
-      if (x877 === undefined) break L876;
-      if (x877 !== "agent-pack") break L876;
+      const x882 = d.kind;
+      if (x882 === undefined) break L881;
+      if (x882 !== "agent-pack") break L881;
     }
-    ok875 = true;
+    ok880 = true;
   }
-  if (ok875) {
+  if (ok880) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x878 = d.artifact;
-      if (x878 !== undefined) {
-        if (!__c9(x878)) return false;
+      const x883 = d.artifact;
+      if (x883 !== undefined) {
+        if (!__c9(x883)) return false;
       }
     }
   }
-  let ok879 = false;
-  L880: {
+  let ok884 = false;
+  L885: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x881 = d.kind;
-      if (x881 === undefined) break L880;
-      if (x881 !== "workflow-chain-pack") break L880;
+      const x886 = d.kind;
+      if (x886 === undefined) break L885;
+      if (x886 !== "workflow-chain-pack") break L885;
     }
-    ok879 = true;
+    ok884 = true;
   }
-  if (ok879) {
+  if (ok884) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x882 = d.artifact;
-      if (x882 !== undefined) {
-        if (!__c1162(x882)) return false;
+      const x887 = d.artifact;
+      if (x887 !== undefined) {
+        if (!__c1176(x887)) return false;
       }
     }
   }
-  let ok883 = false;
-  L884: {
+  let ok888 = false;
+  L889: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x885 = d.kind;
-      if (x885 === undefined) break L884;
-      if (x885 !== "prompt-template") break L884;
+      const x890 = d.kind;
+      if (x890 === undefined) break L889;
+      if (x890 !== "prompt-template") break L889;
     }
-    ok883 = true;
+    ok888 = true;
   }
-  if (ok883) {
+  if (ok888) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x886 = d.artifact;
-      if (x886 !== undefined) {
-        if (!__c1127(x886)) return false;
+      const x891 = d.artifact;
+      if (x891 !== undefined) {
+        if (!__c1141(x891)) return false;
       }
     }
   }
-  let ok887 = false;
-  L888: {
+  let ok892 = false;
+  L893: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x889 = d.kind;
-      if (x889 === undefined) break L888;
-      if (x889 !== "scheduled-automation") break L888;
+      const x894 = d.kind;
+      if (x894 === undefined) break L893;
+      if (x894 !== "scheduled-automation") break L893;
     }
-    ok887 = true;
+    ok892 = true;
   }
-  if (ok887) {
+  if (ok892) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x890 = d.artifact;
-      if (x890 !== undefined) {
-        if (!__c1179(x890)) return false;
+      const x895 = d.artifact;
+      if (x895 !== undefined) {
+        if (!__c1193(x895)) return false;
       }
     }
   }
-  const x891 = d.id;
-  if (x891 === undefined) return false;
-  if (!(typeof x891 === "string")) return false;
-  if (x891.length === 0) return false;
-  const x892 = d.kind;
-  if (x892 === undefined) return false;
-  if (!__c39(x892)) return false;
-  const x893 = d.artifact;
-  if (x893 === undefined) return false;
-  if (!(typeof x893 === "object" && x893 !== null && !Array.isArray(x893))) return false;
-  const x894 = d.provenance;
-  if (x894 === undefined) return false;
-  if (!__c1140(x894)) return false;
-  const x895 = d.duplicateOf;
-  if (x895 !== undefined) {
-    if (!(typeof x895 === "string")) return false;
-    if (x895.length === 0) return false;
-  }
-  const x896 = d.owner;
+  const x896 = d.id;
   if (x896 === undefined) return false;
   if (!(typeof x896 === "string")) return false;
   if (x896.length === 0) return false;
-  const x897 = d.rationale;
-  if (x897 !== undefined) {
-    if (!(typeof x897 === "string")) return false;
-    if (x897.length > 4000 && __len(x897) > 4000) return false;
-  }
-  const x898 = d.state;
+  const x897 = d.kind;
+  if (x897 === undefined) return false;
+  if (!__c39(x897)) return false;
+  const x898 = d.artifact;
   if (x898 === undefined) return false;
-  if (!__c1148(x898)) return false;
-  const x899 = d.createdAt;
+  if (!(typeof x898 === "object" && x898 !== null && !Array.isArray(x898))) return false;
+  const x899 = d.provenance;
   if (x899 === undefined) return false;
-  if (!(typeof x899 === "string")) return false;
-  if (!__fmtDateTime(x899)) return false;
-  const x900 = d.updatedAt;
+  if (!__c1154(x899)) return false;
+  const x900 = d.duplicateOf;
   if (x900 !== undefined) {
     if (!(typeof x900 === "string")) return false;
-    if (!__fmtDateTime(x900)) return false;
+    if (x900.length === 0) return false;
   }
-  for (const k901 in d) if (!(k901 === "id" || k901 === "kind" || k901 === "artifact" || k901 === "provenance" || k901 === "duplicateOf" || k901 === "owner" || k901 === "rationale" || k901 === "state" || k901 === "createdAt" || k901 === "updatedAt")) return false;
+  const x901 = d.owner;
+  if (x901 === undefined) return false;
+  if (!(typeof x901 === "string")) return false;
+  if (x901.length === 0) return false;
+  const x902 = d.rationale;
+  if (x902 !== undefined) {
+    if (!(typeof x902 === "string")) return false;
+    if (x902.length > 4000 && __len(x902) > 4000) return false;
+  }
+  const x903 = d.state;
+  if (x903 === undefined) return false;
+  if (!__c1162(x903)) return false;
+  const x904 = d.createdAt;
+  if (x904 === undefined) return false;
+  if (!(typeof x904 === "string")) return false;
+  if (!__fmtDateTime(x904)) return false;
+  const x905 = d.updatedAt;
+  if (x905 !== undefined) {
+    if (!(typeof x905 === "string")) return false;
+    if (!__fmtDateTime(x905)) return false;
+  }
+  for (const k906 in d) if (!(k906 === "id" || k906 === "kind" || k906 === "artifact" || k906 === "provenance" || k906 === "duplicateOf" || k906 === "owner" || k906 === "rationale" || k906 === "state" || k906 === "createdAt" || k906 === "updatedAt")) return false;
   return true;
 }
-function __c1186(d) {
+function __c1200(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x902 = d.proposalId;
-  if (x902 === undefined) return false;
-  if (!(typeof x902 === "string")) return false;
-  if (x902.length === 0) return false;
-  const x903 = d.activation;
-  if (x903 === undefined) return false;
-  if (!__c42(x903)) return false;
-  const x904 = d.gateId;
-  if (x904 !== undefined) {
-    if (!(typeof x904 === "string")) return false;
-    if (x904.length === 0) return false;
+  const x907 = d.proposalId;
+  if (x907 === undefined) return false;
+  if (!(typeof x907 === "string")) return false;
+  if (x907.length === 0) return false;
+  const x908 = d.activation;
+  if (x908 === undefined) return false;
+  if (!__c42(x908)) return false;
+  const x909 = d.gateId;
+  if (x909 !== undefined) {
+    if (!(typeof x909 === "string")) return false;
+    if (x909.length === 0) return false;
   }
   return true;
 }
@@ -3921,19 +3941,19 @@ function __c42(d) {
   if (!(d === "approval-gate" || d === "direct-rbac")) return false;
   return true;
 }
-function __c1191(d) {
+function __c1205(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x905 = d.proposalId;
-  if (x905 === undefined) return false;
-  if (!(typeof x905 === "string")) return false;
-  if (x905.length === 0) return false;
-  const x906 = d.kind;
-  if (x906 === undefined) return false;
-  if (!__c39(x906)) return false;
-  const x907 = d.duplicateOf;
-  if (x907 !== undefined) {
-    if (!(typeof x907 === "string")) return false;
-    if (x907.length === 0) return false;
+  const x910 = d.proposalId;
+  if (x910 === undefined) return false;
+  if (!(typeof x910 === "string")) return false;
+  if (x910.length === 0) return false;
+  const x911 = d.kind;
+  if (x911 === undefined) return false;
+  if (!__c39(x911)) return false;
+  const x912 = d.duplicateOf;
+  if (x912 !== undefined) {
+    if (!(typeof x912 === "string")) return false;
+    if (x912.length === 0) return false;
   }
   return true;
 }
@@ -3941,480 +3961,493 @@ function __c39(d) {
   if (!(d === "agent-pack" || d === "workflow-chain-pack" || d === "prompt-template" || d === "scheduled-automation")) return false;
   return true;
 }
-function __c1140(d) {
+function __c1154(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x908 = d.sourceRunIds;
-  if (x908 === undefined) return false;
-  if (!(Array.isArray(x908))) return false;
-  if (x908.length < 1) return false;
-  for (let i909 = 0; i909 < x908.length; i909++) {
-    const x910 = x908[i909];
-    if (!(typeof x910 === "string")) return false;
-    if (x910.length === 0) return false;
+  const x913 = d.sourceRunIds;
+  if (x913 === undefined) return false;
+  if (!(Array.isArray(x913))) return false;
+  if (x913.length < 1) return false;
+  for (let i914 = 0; i914 < x913.length; i914++) {
+    const x915 = x913[i914];
+    if (!(typeof x915 === "string")) return false;
+    if (x915.length === 0) return false;
   }
-  for (const k911 in d) if (!(k911 === "sourceRunIds")) return false;
+  for (const k916 in d) if (!(k916 === "sourceRunIds")) return false;
   return true;
 }
-function __c1148(d) {
+function __c1162(d) {
   if (!(d === "draft" || d === "revised" || d === "applied" || d === "rejected" || d === "archived")) return false;
   return true;
 }
 function __c35(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok912 = false;
-  L913: {
+  let ok917 = false;
+  L918: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x914 = d.activation;
-      if (x914 === undefined) break L913;
-      if (x914 !== "direct-rbac") break L913;
+      const x919 = d.activation;
+      if (x919 === undefined) break L918;
+      if (x919 !== "direct-rbac") break L918;
     }
-    ok912 = true;
+    ok917 = true;
   }
-  if (ok912) {
+  if (ok917) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x915 = d.activationScope;
-      if (x915 === undefined) return false;
-      if (!(typeof x915 === "string")) return false;
+      const x920 = d.activationScope;
+      if (x920 === undefined) return false;
+      if (!(typeof x920 === "string")) return false;
     }
   }
-  const x916 = d.supported;
-  if (x916 === undefined) return false;
-  if (!(typeof x916 === "boolean")) return false;
-  const x917 = d.artifactKinds;
-  if (x917 !== undefined) {
-    if (!(Array.isArray(x917))) return false;
-    if (x917.length > 1 && __dup(x917, null) !== null) return false;
-    for (let i918 = 0; i918 < x917.length; i918++) {
-      const x919 = x917[i918];
-      if (!__c39(x919)) return false;
-    }
-  }
-  const x920 = d.duplicationDetection;
-  if (x920 !== undefined) {
-    if (!(typeof x920 === "boolean")) return false;
-  }
-  const x921 = d.activation;
-  if (x921 !== undefined) {
-    if (!__c42(x921)) return false;
-  }
-  const x922 = d.activationScope;
+  const x921 = d.supported;
+  if (x921 === undefined) return false;
+  if (!(typeof x921 === "boolean")) return false;
+  const x922 = d.artifactKinds;
   if (x922 !== undefined) {
-    if (!(typeof x922 === "string")) return false;
-    if (x922.length === 0) return false;
+    if (!(Array.isArray(x922))) return false;
+    if (x922.length > 1 && __dup(x922, null) !== null) return false;
+    for (let i923 = 0; i923 < x922.length; i923++) {
+      const x924 = x922[i923];
+      if (!__c39(x924)) return false;
+    }
   }
-  for (const k923 in d) if (!(k923 === "supported" || k923 === "artifactKinds" || k923 === "duplicationDetection" || k923 === "activation" || k923 === "activationScope")) return false;
+  const x925 = d.duplicationDetection;
+  if (x925 !== undefined) {
+    if (!(typeof x925 === "boolean")) return false;
+  }
+  const x926 = d.activation;
+  if (x926 !== undefined) {
+    if (!__c42(x926)) return false;
+  }
+  const x927 = d.activationScope;
+  if (x927 !== undefined) {
+    if (!(typeof x927 === "string")) return false;
+    if (x927.length === 0) return false;
+  }
+  for (const k928 in d) if (!(k928 === "supported" || k928 === "artifactKinds" || k928 === "duplicationDetection" || k928 === "activation" || k928 === "activationScope")) return false;
+  return true;
+}
+function __c238(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x929 = d.resource;
+  if (x929 === undefined) return false;
+  if (!(typeof x929 === "string")) return false;
+  if (x929.length > 100 && __len(x929) > 100) return false;
+  if (x929.length === 0) return false;
+  const x930 = d.limit;
+  if (x930 === undefined) return false;
+  if (!(Number.isInteger(x930))) return false;
+  if (x930 < 1) return false;
   return true;
 }
 function __c174(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x924 = d.fromSeq;
-  if (x924 === undefined) return false;
-  if (!(Number.isInteger(x924))) return false;
-  if (x924 < 0) return false;
-  const x925 = d.oldestAvailableIdx;
-  if (x925 !== undefined) {
-    if (!(Number.isInteger(x925))) return false;
-    if (x925 < 0) return false;
+  const x931 = d.fromSeq;
+  if (x931 === undefined) return false;
+  if (!(Number.isInteger(x931))) return false;
+  if (x931 < 0) return false;
+  const x932 = d.oldestAvailableIdx;
+  if (x932 !== undefined) {
+    if (!(Number.isInteger(x932))) return false;
+    if (x932 < 0) return false;
   }
-  const x926 = d.sourceRunId;
-  if (x926 === undefined) return false;
-  if (!(typeof x926 === "string")) return false;
-  if (x926.length === 0) return false;
-  const x927 = d.reason;
-  if (x927 === undefined) return false;
-  if (!(x927 === "retention_expired" || x927 === "event_log_unavailable")) return false;
+  const x933 = d.sourceRunId;
+  if (x933 === undefined) return false;
+  if (!(typeof x933 === "string")) return false;
+  if (x933.length === 0) return false;
+  const x934 = d.reason;
+  if (x934 === undefined) return false;
+  if (!(x934 === "retention_expired" || x934 === "event_log_unavailable")) return false;
   return true;
 }
 function __c107(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x928 = d.ttl;
-  if (x928 !== undefined) {
-    if (!(typeof x928 === "boolean")) return false;
+  const x935 = d.ttl;
+  if (x935 !== undefined) {
+    if (!(typeof x935 === "boolean")) return false;
   }
-  const x929 = d.forget;
-  if (x929 !== undefined) {
-    if (!(typeof x929 === "boolean")) return false;
+  const x936 = d.forget;
+  if (x936 !== undefined) {
+    if (!(typeof x936 === "boolean")) return false;
   }
-  for (const k930 in d) if (!(k930 === "ttl" || k930 === "forget")) return false;
-  return true;
-}
-function __c1196(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x931 = d.status;
-  if (x931 === undefined) return false;
-  if (x931 !== "completed") return false;
-  return true;
-}
-function __c1199(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x932 = d.eventId;
-  if (x932 === undefined) return false;
-  if (!(typeof x932 === "string")) return false;
-  if (x932.length > 200 && __len(x932) > 200) return false;
-  if (x932.length === 0) return false;
-  const x933 = d.runId;
-  if (x933 === undefined) return false;
-  if (!(typeof x933 === "string")) return false;
-  if (x933.length > 200 && __len(x933) > 200) return false;
-  if (x933.length === 0) return false;
-  const x934 = d.type;
-  if (x934 === undefined) return false;
-  if (!__c231(x934)) return false;
-  const x935 = d.payload;
-  if (x935 === undefined) return false;
-  if (!(typeof x935 === "object" && x935 !== null && !Array.isArray(x935))) return false;
-  const x936 = d.timestamp;
-  if (x936 === undefined) return false;
-  if (!(typeof x936 === "string")) return false;
-  if (!__fmtDateTime(x936)) return false;
-  const x937 = d.sequence;
-  if (x937 === undefined) return false;
-  if (!(Number.isInteger(x937))) return false;
-  if (x937 < 0) return false;
-  const x938 = d.nodeId;
-  if (x938 !== undefined) {
-    if (!(typeof x938 === "string")) return false;
-    if (x938.length === 0) return false;
-  }
-  const x939 = d.causationId;
-  if (x939 !== undefined) {
-    if (!(typeof x939 === "string")) return false;
-    if (x939.length === 0) return false;
-  }
-  for (const k940 in d) if (!(k940 === "eventId" || k940 === "runId" || k940 === "type" || k940 === "payload" || k940 === "timestamp" || k940 === "sequence" || k940 === "nodeId" || k940 === "causationId")) return false;
+  for (const k937 in d) if (!(k937 === "ttl" || k937 === "forget")) return false;
   return true;
 }
 function __c1210(d) {
-  if (!__E941.has(d)) return false;
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x938 = d.status;
+  if (x938 === undefined) return false;
+  if (x938 !== "completed") return false;
   return true;
 }
-function __c1211(d) {
+function __c1213(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x942 = d.runId;
+  const x939 = d.eventId;
+  if (x939 === undefined) return false;
+  if (!(typeof x939 === "string")) return false;
+  if (x939.length > 200 && __len(x939) > 200) return false;
+  if (x939.length === 0) return false;
+  const x940 = d.runId;
+  if (x940 === undefined) return false;
+  if (!(typeof x940 === "string")) return false;
+  if (x940.length > 200 && __len(x940) > 200) return false;
+  if (x940.length === 0) return false;
+  const x941 = d.type;
+  if (x941 === undefined) return false;
+  if (!__c242(x941)) return false;
+  const x942 = d.payload;
   if (x942 === undefined) return false;
-  if (!(typeof x942 === "string")) return false;
-  if (x942.length > 512 && __len(x942) > 512) return false;
-  if (x942.length === 0) return false;
-  const x943 = d.events;
+  if (!(typeof x942 === "object" && x942 !== null && !Array.isArray(x942))) return false;
+  const x943 = d.timestamp;
   if (x943 === undefined) return false;
-  if (!(Array.isArray(x943))) return false;
-  for (let i944 = 0; i944 < x943.length; i944++) {
-    const x945 = x943[i944];
-    if (!__c1199(x945)) return false;
+  if (!(typeof x943 === "string")) return false;
+  if (!__fmtDateTime(x943)) return false;
+  const x944 = d.sequence;
+  if (x944 === undefined) return false;
+  if (!(Number.isInteger(x944))) return false;
+  if (x944 < 0) return false;
+  const x945 = d.nodeId;
+  if (x945 !== undefined) {
+    if (!(typeof x945 === "string")) return false;
+    if (x945.length === 0) return false;
+  }
+  const x946 = d.causationId;
+  if (x946 !== undefined) {
+    if (!(typeof x946 === "string")) return false;
+    if (x946.length === 0) return false;
+  }
+  for (const k947 in d) if (!(k947 === "eventId" || k947 === "runId" || k947 === "type" || k947 === "payload" || k947 === "timestamp" || k947 === "sequence" || k947 === "nodeId" || k947 === "causationId")) return false;
+  return true;
+}
+function __c1224(d) {
+  if (!__E948.has(d)) return false;
+  return true;
+}
+function __c1225(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x949 = d.runId;
+  if (x949 === undefined) return false;
+  if (!(typeof x949 === "string")) return false;
+  if (x949.length > 512 && __len(x949) > 512) return false;
+  if (x949.length === 0) return false;
+  const x950 = d.events;
+  if (x950 === undefined) return false;
+  if (!(Array.isArray(x950))) return false;
+  for (let i951 = 0; i951 < x950.length; i951++) {
+    const x952 = x950[i951];
+    if (!__c1213(x952)) return false;
   }
   return true;
 }
-function __c1216(d) {
+function __c1230(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x946 = d.status;
-  if (x946 === undefined) return false;
-  if (x946 !== "failed") return false;
-  const x947 = d.errorCode;
-  if (x947 === undefined) return false;
-  if (!(typeof x947 === "string")) return false;
-  if (x947.length === 0) return false;
-  return true;
-}
-function __c1220(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x948 = d.fromSeq;
-  if (x948 === undefined) return false;
-  if (!(Number.isInteger(x948))) return false;
-  if (x948 < 0) return false;
-  for (const k949 in d) if (!(k949 === "fromSeq")) return false;
-  return true;
-}
-function __c1223(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x950 = d.runId;
-  if (x950 === undefined) return false;
-  if (!(typeof x950 === "string")) return false;
-  if (x950.length === 0) return false;
-  const x951 = d.forkedFrom;
-  if (x951 === undefined) return false;
-  if (!__c232(x951)) return false;
-  const x952 = d.status;
-  if (x952 === undefined) return false;
-  if (!(x952 === "created" || x952 === "running" || x952 === "completed")) return false;
-  return true;
-}
-function __c1228(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x953 = d.decision;
+  const x953 = d.status;
   if (x953 === undefined) return false;
-  if (!__c143(x953)) return false;
-  return true;
-}
-function __c1231(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x954 = d.workflowId;
+  if (x953 !== "failed") return false;
+  const x954 = d.errorCode;
   if (x954 === undefined) return false;
   if (!(typeof x954 === "string")) return false;
   if (x954.length === 0) return false;
-  const x955 = d.parentRunId;
-  if (x955 !== undefined) {
-    if (!(typeof x955 === "string")) return false;
-    if (x955.length === 0) return false;
-  }
-  const x956 = d.memoryRef;
-  if (x956 !== undefined) {
-    if (!(typeof x956 === "string")) return false;
-    if (x956.length === 0) return false;
-  }
-  const x957 = d.memoryScopeIsolation;
-  if (x957 !== undefined) {
-    if (!(x957 === "inherit" || x957 === "isolated")) return false;
-  }
-  const x958 = d.forkedFrom;
-  if (x958 !== undefined) {
-    if (!__c232(x958)) return false;
-  }
   return true;
 }
-function __c1179(d) {
+function __c1234(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x959 = d.name;
+  const x955 = d.fromSeq;
+  if (x955 === undefined) return false;
+  if (!(Number.isInteger(x955))) return false;
+  if (x955 < 0) return false;
+  for (const k956 in d) if (!(k956 === "fromSeq")) return false;
+  return true;
+}
+function __c1237(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x957 = d.runId;
+  if (x957 === undefined) return false;
+  if (!(typeof x957 === "string")) return false;
+  if (x957.length === 0) return false;
+  const x958 = d.forkedFrom;
+  if (x958 === undefined) return false;
+  if (!__c243(x958)) return false;
+  const x959 = d.status;
   if (x959 === undefined) return false;
-  if (!(typeof x959 === "string")) return false;
-  if (x959.length > 200 && __len(x959) > 200) return false;
-  if (x959.length === 0) return false;
-  const x960 = d.version;
-  if (x960 !== undefined) {
-    if (!(typeof x960 === "string")) return false;
-    if (x960.length > 50 && __len(x960) > 50) return false;
-    if (x960.length === 0) return false;
-  }
+  if (!(x959 === "created" || x959 === "running" || x959 === "completed")) return false;
+  return true;
+}
+function __c1242(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x960 = d.decision;
+  if (x960 === undefined) return false;
+  if (!__c143(x960)) return false;
+  return true;
+}
+function __c1245(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x961 = d.workflowId;
   if (x961 === undefined) return false;
   if (!(typeof x961 === "string")) return false;
-  if (x961.length > 200 && __len(x961) > 200) return false;
   if (x961.length === 0) return false;
-  const x962 = d.schedule;
-  if (x962 === undefined) return false;
-  if (!(typeof x962 === "object" && x962 !== null && !Array.isArray(x962))) return false;
-  if (Object.keys(x962).length < 1) return false;
+  const x962 = d.parentRunId;
+  if (x962 !== undefined) {
+    if (!(typeof x962 === "string")) return false;
+    if (x962.length === 0) return false;
+  }
+  const x963 = d.memoryRef;
+  if (x963 !== undefined) {
+    if (!(typeof x963 === "string")) return false;
+    if (x963.length === 0) return false;
+  }
+  const x964 = d.memoryScopeIsolation;
+  if (x964 !== undefined) {
+    if (!(x964 === "inherit" || x964 === "isolated")) return false;
+  }
+  const x965 = d.forkedFrom;
+  if (x965 !== undefined) {
+    if (!__c243(x965)) return false;
+  }
   return true;
 }
-function __c289(d) {
+function __c1193(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok963 = false;
-  L964: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x965 = d.kind;
-      if (x965 === undefined) break L964;
-      if (x965 !== "distilled") break L964;
-    }
-    ok963 = true;
+  const x966 = d.name;
+  if (x966 === undefined) return false;
+  if (!(typeof x966 === "string")) return false;
+  if (x966.length > 200 && __len(x966) > 200) return false;
+  if (x966.length === 0) return false;
+  const x967 = d.version;
+  if (x967 !== undefined) {
+    if (!(typeof x967 === "string")) return false;
+    if (x967.length > 50 && __len(x967) > 50) return false;
+    if (x967.length === 0) return false;
   }
-  if (ok963) {
+  const x968 = d.workflowId;
+  if (x968 === undefined) return false;
+  if (!(typeof x968 === "string")) return false;
+  if (x968.length > 200 && __len(x968) > 200) return false;
+  if (x968.length === 0) return false;
+  const x969 = d.schedule;
+  if (x969 === undefined) return false;
+  if (!(typeof x969 === "object" && x969 !== null && !Array.isArray(x969))) return false;
+  if (Object.keys(x969).length < 1) return false;
+  return true;
+}
+function __c300(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  let ok970 = false;
+  L971: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x966 = d.archiveId;
-      if (x966 === undefined) return false;
-      const x967 = d.event;
-      if (x967 === undefined) return false;
+      const x972 = d.kind;
+      if (x972 === undefined) break L971;
+      if (x972 !== "distilled") break L971;
     }
+    ok970 = true;
   }
-  let ok968 = false;
-  L969: {
+  if (ok970) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x970 = d.kind;
-      if (x970 === undefined) break L969;
-      if (x970 !== "budget-exceeded") break L969;
-    }
-    ok968 = true;
-  }
-  if (ok968) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x971 = d.tokensRequired;
-      if (x971 === undefined) return false;
-    }
-  }
-  let ok972 = false;
-  L973: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x974 = d.kind;
-      if (x974 === undefined) break L973;
-      if (x974 !== "failed") break L973;
-    }
-    ok972 = true;
-  }
-  if (ok972) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x975 = d.errorCode;
-      if (x975 === undefined) return false;
+      const x973 = d.archiveId;
+      if (x973 === undefined) return false;
+      const x974 = d.event;
+      if (x974 === undefined) return false;
     }
   }
-  const x976 = d.kind;
-  if (x976 === undefined) return false;
-  if (!(x976 === "distilled" || x976 === "nothing-to-distil" || x976 === "budget-exceeded" || x976 === "failed")) return false;
-  const x977 = d.scheduleId;
-  if (x977 === undefined) return false;
-  if (!(typeof x977 === "string")) return false;
-  if (x977.length > 512 && __len(x977) > 512) return false;
-  if (x977.length === 0) return false;
-  const x978 = d.instant;
-  if (x978 === undefined) return false;
-  if (!(typeof x978 === "string")) return false;
-  if (!__fmtDateTime(x978)) return false;
-  const x979 = d.missed;
-  if (x979 === undefined) return false;
-  if (!(Number.isInteger(x979))) return false;
-  if (x979 < 0) return false;
-  const x980 = d.archiveId;
-  if (x980 !== undefined) {
-    if (!(typeof x980 === "string")) return false;
-    if (x980.length > 512 && __len(x980) > 512) return false;
-    if (x980.length === 0) return false;
+  let ok975 = false;
+  L976: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x977 = d.kind;
+      if (x977 === undefined) break L976;
+      if (x977 !== "budget-exceeded") break L976;
+    }
+    ok975 = true;
   }
-  const x981 = d.event;
-  if (x981 !== undefined) {
-    if (!__c296(x981)) return false;
+  if (ok975) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x978 = d.tokensRequired;
+      if (x978 === undefined) return false;
+    }
   }
-  const x982 = d.tokensRequired;
-  if (x982 !== undefined) {
-    if (!(Number.isInteger(x982))) return false;
-    if (x982 < 1) return false;
+  let ok979 = false;
+  L980: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x981 = d.kind;
+      if (x981 === undefined) break L980;
+      if (x981 !== "failed") break L980;
+    }
+    ok979 = true;
   }
-  const x983 = d.errorCode;
-  if (x983 !== undefined) {
-    if (!(typeof x983 === "string")) return false;
-    if (x983.length > 128 && __len(x983) > 128) return false;
-    if (x983.length === 0) return false;
+  if (ok979) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x982 = d.errorCode;
+      if (x982 === undefined) return false;
+    }
+  }
+  const x983 = d.kind;
+  if (x983 === undefined) return false;
+  if (!(x983 === "distilled" || x983 === "nothing-to-distil" || x983 === "budget-exceeded" || x983 === "failed")) return false;
+  const x984 = d.scheduleId;
+  if (x984 === undefined) return false;
+  if (!(typeof x984 === "string")) return false;
+  if (x984.length > 512 && __len(x984) > 512) return false;
+  if (x984.length === 0) return false;
+  const x985 = d.instant;
+  if (x985 === undefined) return false;
+  if (!(typeof x985 === "string")) return false;
+  if (!__fmtDateTime(x985)) return false;
+  const x986 = d.missed;
+  if (x986 === undefined) return false;
+  if (!(Number.isInteger(x986))) return false;
+  if (x986 < 0) return false;
+  const x987 = d.archiveId;
+  if (x987 !== undefined) {
+    if (!(typeof x987 === "string")) return false;
+    if (x987.length > 512 && __len(x987) > 512) return false;
+    if (x987.length === 0) return false;
+  }
+  const x988 = d.event;
+  if (x988 !== undefined) {
+    if (!__c307(x988)) return false;
+  }
+  const x989 = d.tokensRequired;
+  if (x989 !== undefined) {
+    if (!(Number.isInteger(x989))) return false;
+    if (x989 < 1) return false;
+  }
+  const x990 = d.errorCode;
+  if (x990 !== undefined) {
+    if (!(typeof x990 === "string")) return false;
+    if (x990.length > 128 && __len(x990) > 128) return false;
+    if (x990.length === 0) return false;
   }
   return true;
 }
 function __c101(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x984 = d.supported;
-  if (x984 === undefined) return false;
-  if (!(typeof x984 === "boolean")) return false;
-  const x985 = d.modes;
-  if (x985 !== undefined) {
-    if (!(Array.isArray(x985))) return false;
-    if (x985.length > 1 && __dup(x985, null) !== null) return false;
-    for (let i986 = 0; i986 < x985.length; i986++) {
-      const x987 = x985[i986];
-      if (!(x987 === "semantic" || x987 === "filter")) return false;
+  const x991 = d.supported;
+  if (x991 === undefined) return false;
+  if (!(typeof x991 === "boolean")) return false;
+  const x992 = d.modes;
+  if (x992 !== undefined) {
+    if (!(Array.isArray(x992))) return false;
+    if (x992.length > 1 && __dup(x992, null) !== null) return false;
+    for (let i993 = 0; i993 < x992.length; i993++) {
+      const x994 = x992[i993];
+      if (!(x994 === "semantic" || x994 === "filter")) return false;
     }
   }
-  for (const k988 in d) if (!(k988 === "supported" || k988 === "modes")) return false;
+  for (const k995 in d) if (!(k995 === "supported" || k995 === "modes")) return false;
   return true;
 }
 function __c187(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x989 = d.tokenBudget;
-  if (x989 === undefined) return false;
-  if (!(Number.isInteger(x989))) return false;
-  if (x989 < 1) return false;
-  const x990 = d.tokensRequired;
-  if (x990 === undefined) return false;
-  if (!(Number.isInteger(x990))) return false;
-  if (x990 < 0) return false;
-  const x991 = d.memoryRef;
-  if (x991 !== undefined) {
-    if (!(typeof x991 === "string")) return false;
-    if (x991.length === 0) return false;
+  const x996 = d.tokenBudget;
+  if (x996 === undefined) return false;
+  if (!(Number.isInteger(x996))) return false;
+  if (x996 < 1) return false;
+  const x997 = d.tokensRequired;
+  if (x997 === undefined) return false;
+  if (!(Number.isInteger(x997))) return false;
+  if (x997 < 0) return false;
+  const x998 = d.memoryRef;
+  if (x998 !== undefined) {
+    if (!(typeof x998 === "string")) return false;
+    if (x998.length === 0) return false;
   }
   return true;
 }
 function __c213(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x992 = d.failures;
-  if (x992 === undefined) return false;
-  if (!(Array.isArray(x992))) return false;
-  if (x992.length < 1) return false;
-  for (let i993 = 0; i993 < x992.length; i993++) {
-    const x994 = x992[i993];
-    if (!__c216(x994)) return false;
+  const x999 = d.failures;
+  if (x999 === undefined) return false;
+  if (!(Array.isArray(x999))) return false;
+  if (x999.length < 1) return false;
+  for (let i1000 = 0; i1000 < x999.length; i1000++) {
+    const x1001 = x999[i1000];
+    if (!__c216(x1001)) return false;
   }
   return true;
 }
 function __c216(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x995 = d.instancePath;
-  if (x995 === undefined) return false;
-  if (!(typeof x995 === "string")) return false;
-  const x996 = d.message;
-  if (x996 === undefined) return false;
-  if (!(typeof x996 === "string")) return false;
-  if (x996.length > 500 && __len(x996) > 500) return false;
-  for (const k997 in d) if (!(k997 === "instancePath" || k997 === "message")) return false;
-  return true;
-}
-function __c1238(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x998 = d.decisionKind;
-  if (x998 === undefined) return false;
-  if (!(x998 === "next-worker" || x998 === "terminate" || x998 === "clarify" || x998 === "handoff")) return false;
-  const x999 = d.worker;
-  if (x999 !== undefined) {
-    if (!(typeof x999 === "string")) return false;
-    if (x999.length === 0) return false;
-  }
-  const x1000 = d.childRunId;
-  if (x1000 !== undefined) {
-    if (!(typeof x1000 === "string")) return false;
-    if (x1000.length === 0) return false;
-  }
-  return true;
-}
-function __c1162(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1001 = d.name;
-  if (x1001 === undefined) return false;
-  if (!(typeof x1001 === "string")) return false;
-  if (x1001.length > 200 && __len(x1001) > 200) return false;
-  if (x1001.length === 0) return false;
-  const x1002 = d.version;
-  if (x1002 !== undefined) {
-    if (!(typeof x1002 === "string")) return false;
-    if (x1002.length > 50 && __len(x1002) > 50) return false;
-    if (x1002.length === 0) return false;
-  }
-  const x1003 = d.workflows;
+  const x1002 = d.instancePath;
+  if (x1002 === undefined) return false;
+  if (!(typeof x1002 === "string")) return false;
+  const x1003 = d.message;
   if (x1003 === undefined) return false;
-  if (!(Array.isArray(x1003))) return false;
-  if (x1003.length < 1) return false;
-  for (let i1004 = 0; i1004 < x1003.length; i1004++) {
-    const x1005 = x1003[i1004];
-    if (!(typeof x1005 === "object" && x1005 !== null && !Array.isArray(x1005))) return false;
-  }
+  if (!(typeof x1003 === "string")) return false;
+  if (x1003.length > 500 && __len(x1003) > 500) return false;
+  for (const k1004 in d) if (!(k1004 === "instancePath" || k1004 === "message")) return false;
   return true;
 }
-function __c1243(d) {
+function __c1252(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1006 = d.path;
-  if (x1006 === undefined) return false;
-  if (!(typeof x1006 === "string")) return false;
-  if (x1006.length === 0) return false;
-  const x1007 = d.sha256;
+  const x1005 = d.decisionKind;
+  if (x1005 === undefined) return false;
+  if (!(x1005 === "next-worker" || x1005 === "terminate" || x1005 === "clarify" || x1005 === "handoff")) return false;
+  const x1006 = d.worker;
+  if (x1006 !== undefined) {
+    if (!(typeof x1006 === "string")) return false;
+    if (x1006.length === 0) return false;
+  }
+  const x1007 = d.childRunId;
   if (x1007 !== undefined) {
     if (!(typeof x1007 === "string")) return false;
-    if (!__RE24.test(x1007)) return false;
+    if (x1007.length === 0) return false;
   }
-  const x1008 = d.byteSize;
-  if (x1008 !== undefined) {
-    if (!(Number.isInteger(x1008))) return false;
-    if (x1008 < 0) return false;
+  return true;
+}
+function __c1176(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1008 = d.name;
+  if (x1008 === undefined) return false;
+  if (!(typeof x1008 === "string")) return false;
+  if (x1008.length > 200 && __len(x1008) > 200) return false;
+  if (x1008.length === 0) return false;
+  const x1009 = d.version;
+  if (x1009 !== undefined) {
+    if (!(typeof x1009 === "string")) return false;
+    if (x1009.length > 50 && __len(x1009) > 50) return false;
+    if (x1009.length === 0) return false;
+  }
+  const x1010 = d.workflows;
+  if (x1010 === undefined) return false;
+  if (!(Array.isArray(x1010))) return false;
+  if (x1010.length < 1) return false;
+  for (let i1011 = 0; i1011 < x1010.length; i1011++) {
+    const x1012 = x1010[i1011];
+    if (!(typeof x1012 === "object" && x1012 !== null && !Array.isArray(x1012))) return false;
+  }
+  return true;
+}
+function __c1257(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1013 = d.path;
+  if (x1013 === undefined) return false;
+  if (!(typeof x1013 === "string")) return false;
+  if (x1013.length === 0) return false;
+  const x1014 = d.sha256;
+  if (x1014 !== undefined) {
+    if (!(typeof x1014 === "string")) return false;
+    if (!__RE24.test(x1014)) return false;
+  }
+  const x1015 = d.byteSize;
+  if (x1015 !== undefined) {
+    if (!(Number.isInteger(x1015))) return false;
+    if (x1015 < 0) return false;
   }
   return true;
 }
 function __c50(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1009 = d.memoryConsolidation;
-    if (x1009 === undefined) return false;
-    if (!(typeof x1009 === "object" && x1009 !== null && !Array.isArray(x1009))) return false;
-    const x1010 = x1009.supported;
-    if (x1010 === undefined) return false;
-    if (x1010 !== true) return false;
+    const x1016 = d.memoryConsolidation;
+    if (x1016 === undefined) return false;
+    if (!(typeof x1016 === "object" && x1016 !== null && !Array.isArray(x1016))) return false;
+    const x1017 = x1016.supported;
+    if (x1017 === undefined) return false;
+    if (x1017 !== true) return false;
   }
   return true;
 }
 function __c45(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1011 = d.activation;
-    if (x1011 === undefined) return false;
-    if (x1011 !== "direct-rbac") return false;
+    const x1018 = d.activation;
+    if (x1018 === undefined) return false;
+    if (x1018 !== "direct-rbac") return false;
   }
   return true;
 }
@@ -4424,411 +4457,421 @@ function __c55(d) {
 }
 function __c81(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1012 = d.supported;
-    if (x1012 === undefined) return false;
-    if (x1012 !== true) return false;
+    const x1019 = d.supported;
+    if (x1019 === undefined) return false;
+    if (x1019 !== true) return false;
   }
   return true;
 }
 function __c94(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1013 = d.supported;
-    if (x1013 === undefined) return false;
-    if (x1013 !== true) return false;
+    const x1020 = d.supported;
+    if (x1020 === undefined) return false;
+    if (x1020 !== true) return false;
   }
   return true;
 }
 function __c149(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1014 = d.kind;
-    if (x1014 === undefined) return false;
-    if (x1014 !== "next-worker") return false;
+    const x1021 = d.kind;
+    if (x1021 === undefined) return false;
+    if (x1021 !== "next-worker") return false;
   }
   return true;
 }
 function __c169(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1015 = d.error;
-  if (x1015 === undefined) return false;
-  if (x1015 !== "replay_memory_snapshot_unavailable") return false;
+  const x1022 = d.error;
+  if (x1022 === undefined) return false;
+  if (x1022 !== "replay_memory_snapshot_unavailable") return false;
   return true;
 }
 function __c182(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1016 = d.error;
-  if (x1016 === undefined) return false;
-  if (x1016 !== "token_budget_exceeded") return false;
+  const x1023 = d.error;
+  if (x1023 === undefined) return false;
+  if (x1023 !== "token_budget_exceeded") return false;
   return true;
 }
 function __c194(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1017 = d.error;
-  if (x1017 === undefined) return false;
-  if (x1017 !== "compaction_redaction_failed") return false;
+  const x1024 = d.error;
+  if (x1024 === undefined) return false;
+  if (x1024 !== "compaction_redaction_failed") return false;
   return true;
 }
 function __c201(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1018 = d.error;
-  if (x1018 === undefined) return false;
-  if (x1018 !== "capability_not_provided") return false;
+  const x1025 = d.error;
+  if (x1025 === undefined) return false;
+  if (x1025 !== "capability_not_provided") return false;
   return true;
 }
 function __c208(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1019 = d.error;
-  if (x1019 === undefined) return false;
-  if (x1019 !== "validation_failed") return false;
+  const x1026 = d.error;
+  if (x1026 === undefined) return false;
+  if (x1026 !== "validation_failed") return false;
   return true;
 }
 function __c223(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1020 = d.error;
-  if (x1020 === undefined) return false;
-  if (x1020 !== "payload_too_large") return false;
+  const x1027 = d.error;
+  if (x1027 === undefined) return false;
+  if (x1027 !== "payload_too_large") return false;
   return true;
 }
-function __c310(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1021 = d.kind;
-    if (x1021 === undefined) return false;
-    if (x1021 !== "distilled") return false;
-  }
-  return true;
-}
-function __c316(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1022 = d.kind;
-    if (x1022 === undefined) return false;
-    if (x1022 !== "budget-exceeded") return false;
-  }
+function __c233(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1028 = d.error;
+  if (x1028 === undefined) return false;
+  if (x1028 !== "quota_exceeded") return false;
   return true;
 }
 function __c321(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1023 = d.kind;
-    if (x1023 === undefined) return false;
-    if (x1023 !== "failed") return false;
+    const x1029 = d.kind;
+    if (x1029 === undefined) return false;
+    if (x1029 !== "distilled") return false;
   }
   return true;
 }
-function __c404(d) {
+function __c327(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1024 = d.kind;
-    if (x1024 === undefined) return false;
-    if (x1024 !== "context-element") return false;
+    const x1030 = d.kind;
+    if (x1030 === undefined) return false;
+    if (x1030 !== "budget-exceeded") return false;
   }
   return true;
 }
-function __c422(d) {
+function __c332(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1031 = d.kind;
+    if (x1031 === undefined) return false;
+    if (x1031 !== "failed") return false;
+  }
+  return true;
+}
+function __c415(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1032 = d.kind;
+    if (x1032 === undefined) return false;
+    if (x1032 !== "context-element") return false;
+  }
+  return true;
+}
+function __c433(d) {
   if (!(d === null)) return false;
   return true;
 }
-function __c524(d) {
+function __c535(d) {
   if (!(Array.isArray(d))) return false;
   if (d.length > 24) return false;
   if (d.length > 1 && __dup(d, null) !== null) return false;
-  for (let i1025 = 0; i1025 < d.length; i1025++) {
-    const x1026 = d[i1025];
-    if (!__c521(x1026)) return false;
+  for (let i1033 = 0; i1033 < d.length; i1033++) {
+    const x1034 = d[i1033];
+    if (!__c532(x1034)) return false;
   }
   return true;
 }
-function __c611(d) {
+function __c622(d) {
   return true;
 }
-function __c613(d) {
+function __c624(d) {
   return true;
 }
-function __c623(d) {
+function __c634(d) {
   if (d !== "generate") return false;
   return true;
 }
-function __c660(d) {
+function __c671(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1027 = d.checks;
-    if (x1027 === undefined) return false;
-    if (!(Array.isArray(x1027))) return false;
-    let found1028 = false;
-    for (let i1029 = 0; i1029 < x1027.length && !found1028; i1029++) {
-      const x1030 = x1027[i1029];
-      L1031: {
-        if (!(typeof x1030 === "object" && x1030 !== null && !Array.isArray(x1030))) break L1031;
-        const x1032 = x1030.result;
-        if (x1032 === undefined) break L1031;
-        if (x1032 !== "fail") break L1031;
-        found1028 = true;
+    const x1035 = d.checks;
+    if (x1035 === undefined) return false;
+    if (!(Array.isArray(x1035))) return false;
+    let found1036 = false;
+    for (let i1037 = 0; i1037 < x1035.length && !found1036; i1037++) {
+      const x1038 = x1035[i1037];
+      L1039: {
+        if (!(typeof x1038 === "object" && x1038 !== null && !Array.isArray(x1038))) break L1039;
+        const x1040 = x1038.result;
+        if (x1040 === undefined) break L1039;
+        if (x1040 !== "fail") break L1039;
+        found1036 = true;
       }
     }
-    if (!found1028) return false;
+    if (!found1036) return false;
   }
   return true;
 }
-function __c662(d) {
+function __c673(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1033 = d.result;
-  if (x1033 === undefined) return false;
-  if (x1033 !== "fail") return false;
+  const x1041 = d.result;
+  if (x1041 === undefined) return false;
+  if (x1041 !== "fail") return false;
   return true;
 }
-function __c706(d) {
+function __c717(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1034 = d["source/kind"];
-    if (x1034 === undefined) return false;
-    if (!(x1034 === "artifact" || x1034 === "dataset")) return false;
+    const x1042 = d["source/kind"];
+    if (x1042 === undefined) return false;
+    if (!(x1042 === "artifact" || x1042 === "dataset")) return false;
   }
   return true;
 }
-function __c724(d) {
+function __c735(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1035 = d.content;
-    if (x1035 === undefined) return false;
+    const x1043 = d.content;
+    if (x1043 === undefined) return false;
   }
   return true;
 }
-function __c726(d) {
+function __c737(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1036 = d["content/ref"];
-    if (x1036 === undefined) return false;
+    const x1044 = d["content/ref"];
+    if (x1044 === undefined) return false;
   }
   return true;
 }
-function __c772(d) {
+function __c783(d) {
   if (!(typeof d === "string")) return false;
   if (d.length > 256 && __len(d) > 256) return false;
   return true;
 }
-function __c773(d) {
+function __c784(d) {
   if (!(Number.isFinite(d))) return false;
   return true;
 }
-function __c774(d) {
+function __c785(d) {
   if (!(typeof d === "boolean")) return false;
   return true;
 }
-function __c775(d) {
+function __c786(d) {
   if (!(d === null)) return false;
   return true;
 }
-function __c799(d) {
+function __c810(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1037 = d.outcome;
-    if (x1037 === undefined) return false;
-    if (x1037 !== "completed") return false;
-  }
-  return true;
-}
-function __c808(d) {
-  return true;
-}
-function __c812(d) {
-  return true;
-}
-function __c814(d) {
-  return true;
-}
-function __c829(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1038 = d.verdict;
-    if (x1038 === undefined) return false;
-    if (x1038 !== "amended") return false;
-  }
-  return true;
-}
-function __c882(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1039 = d.transport_kind;
-    if (x1039 === undefined) return false;
-    if (x1039 !== "http_remote") return false;
-  }
-  return true;
-}
-function __c889(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1040 = d.remote_provider;
-    if (x1040 === undefined) return false;
-    if (x1040 !== true) return false;
-    const x1041 = d.accepts_max_tier;
-    if (x1041 === undefined) return false;
-    if (!(x1041 === "community" || x1041 === "personal")) return false;
-  }
-  return true;
-}
-function __c895(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1042 = d.accepts_max_tier;
-    if (x1042 === undefined) return false;
-    if (x1042 !== "public") return false;
-  }
-  return true;
-}
-function __c901(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1043 = d.accepts_max_tier;
-    if (x1043 === undefined) return false;
-    if (x1043 !== "community") return false;
-  }
-  return true;
-}
-function __c907(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1044 = d.accepts_max_tier;
-    if (x1044 === undefined) return false;
-    if (x1044 !== "personal") return false;
-    const x1045 = d.operator_acknowledgement;
+    const x1045 = d.outcome;
     if (x1045 === undefined) return false;
-    if (!(typeof x1045 === "object" && x1045 !== null && !Array.isArray(x1045))) return false;
+    if (x1045 !== "completed") return false;
   }
   return true;
 }
-function __c928(d) {
+function __c819(d) {
+  return true;
+}
+function __c823(d) {
+  return true;
+}
+function __c825(d) {
+  return true;
+}
+function __c840(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1046 = d.kind;
+    const x1046 = d.verdict;
     if (x1046 === undefined) return false;
-    if (x1046 !== "single-choice") return false;
+    if (x1046 !== "amended") return false;
   }
   return true;
 }
-function __c934(d) {
+function __c893(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1047 = d.kind;
+    const x1047 = d.transport_kind;
     if (x1047 === undefined) return false;
-    if (x1047 !== "multi-choice") return false;
+    if (x1047 !== "http_remote") return false;
   }
   return true;
 }
-function __c940(d) {
+function __c900(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1048 = d.kind;
+    const x1048 = d.remote_provider;
     if (x1048 === undefined) return false;
-    if (x1048 !== "confirm") return false;
-  }
-  return true;
-}
-function __c946(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1049 = d.kind;
+    if (x1048 !== true) return false;
+    const x1049 = d.accepts_max_tier;
     if (x1049 === undefined) return false;
-    if (x1049 !== "free-text-with-allowlist") return false;
+    if (!(x1049 === "community" || x1049 === "personal")) return false;
   }
   return true;
 }
-function __c952(d) {
+function __c906(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1050 = d.kind;
+    const x1050 = d.accepts_max_tier;
     if (x1050 === undefined) return false;
-    if (x1050 !== "open-interaction") return false;
+    if (x1050 !== "public") return false;
   }
   return true;
 }
-function __c956(d) {
+function __c912(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1051 = d.accepts_max_tier;
+    if (x1051 === undefined) return false;
+    if (x1051 !== "community") return false;
+  }
+  return true;
+}
+function __c918(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1052 = d.accepts_max_tier;
+    if (x1052 === undefined) return false;
+    if (x1052 !== "personal") return false;
+    const x1053 = d.operator_acknowledgement;
+    if (x1053 === undefined) return false;
+    if (!(typeof x1053 === "object" && x1053 !== null && !Array.isArray(x1053))) return false;
+  }
+  return true;
+}
+function __c939(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1054 = d.kind;
+    if (x1054 === undefined) return false;
+    if (x1054 !== "single-choice") return false;
+  }
+  return true;
+}
+function __c945(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1055 = d.kind;
+    if (x1055 === undefined) return false;
+    if (x1055 !== "multi-choice") return false;
+  }
+  return true;
+}
+function __c951(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1056 = d.kind;
+    if (x1056 === undefined) return false;
+    if (x1056 !== "confirm") return false;
+  }
+  return true;
+}
+function __c957(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1057 = d.kind;
+    if (x1057 === undefined) return false;
+    if (x1057 !== "free-text-with-allowlist") return false;
+  }
+  return true;
+}
+function __c963(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1058 = d.kind;
+    if (x1058 === undefined) return false;
+    if (x1058 !== "open-interaction") return false;
+  }
   return true;
 }
 function __c967(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1051 = d["subject/ref"];
-    if (x1051 === undefined) return false;
-  }
   return true;
 }
-function __c969(d) {
+function __c978(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1052 = d["body/ref"];
-    if (x1052 === undefined) return false;
-  }
-  return true;
-}
-function __c1025(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1053 = d["widget/kind"];
-    if (x1053 === undefined) return false;
-    if (x1053 !== "single-choice") return false;
-  }
-  return true;
-}
-function __c1037(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1054 = d["widget/kind"];
-    if (x1054 === undefined) return false;
-    if (x1054 !== "multi-choice") return false;
-  }
-  return true;
-}
-function __c1044(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1055 = d["widget/kind"];
-    if (x1055 === undefined) return false;
-    if (x1055 !== "confirm") return false;
-  }
-  return true;
-}
-function __c1051(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1056 = d["widget/kind"];
-    if (x1056 === undefined) return false;
-    if (x1056 !== "free-text-with-allowlist") return false;
-  }
-  return true;
-}
-function __c1069(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1057 = d.state;
-    if (x1057 === undefined) return false;
-    if (x1057 !== "answered") return false;
-  }
-  return true;
-}
-function __c1075(d) {
-  return true;
-}
-function __c1077(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1058 = d.state;
-    if (x1058 === undefined) return false;
-    if (x1058 !== "superseded") return false;
-  }
-  return true;
-}
-function __c1082(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1059 = d.state;
+    const x1059 = d["subject/ref"];
     if (x1059 === undefined) return false;
-    if (!(x1059 === "pending" || x1059 === "answered")) return false;
   }
   return true;
 }
-function __c1086(d) {
-  return true;
-}
-function __c1153(d) {
+function __c980(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1060 = d.kind;
+    const x1060 = d["body/ref"];
     if (x1060 === undefined) return false;
-    if (x1060 !== "agent-pack") return false;
   }
   return true;
 }
-function __c1158(d) {
+function __c1036(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1061 = d.kind;
+    const x1061 = d["widget/kind"];
     if (x1061 === undefined) return false;
-    if (x1061 !== "workflow-chain-pack") return false;
+    if (x1061 !== "single-choice") return false;
   }
   return true;
 }
-function __c1170(d) {
+function __c1048(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1062 = d.kind;
+    const x1062 = d["widget/kind"];
     if (x1062 === undefined) return false;
-    if (x1062 !== "prompt-template") return false;
+    if (x1062 !== "multi-choice") return false;
   }
   return true;
 }
-function __c1175(d) {
+function __c1055(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1063 = d.kind;
+    const x1063 = d["widget/kind"];
     if (x1063 === undefined) return false;
-    if (x1063 !== "scheduled-automation") return false;
+    if (x1063 !== "confirm") return false;
+  }
+  return true;
+}
+function __c1062(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1064 = d["widget/kind"];
+    if (x1064 === undefined) return false;
+    if (x1064 !== "free-text-with-allowlist") return false;
+  }
+  return true;
+}
+function __c1081(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1065 = d.state;
+    if (x1065 === undefined) return false;
+    if (x1065 !== "answered") return false;
+  }
+  return true;
+}
+function __c1087(d) {
+  return true;
+}
+function __c1089(d) {
+  return true;
+}
+function __c1091(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1066 = d.state;
+    if (x1066 === undefined) return false;
+    if (x1066 !== "superseded") return false;
+  }
+  return true;
+}
+function __c1096(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1067 = d.state;
+    if (x1067 === undefined) return false;
+    if (!(x1067 === "pending" || x1067 === "answered")) return false;
+  }
+  return true;
+}
+function __c1100(d) {
+  return true;
+}
+function __c1167(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1068 = d.kind;
+    if (x1068 === undefined) return false;
+    if (x1068 !== "agent-pack") return false;
+  }
+  return true;
+}
+function __c1172(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1069 = d.kind;
+    if (x1069 === undefined) return false;
+    if (x1069 !== "workflow-chain-pack") return false;
+  }
+  return true;
+}
+function __c1184(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1070 = d.kind;
+    if (x1070 === undefined) return false;
+    if (x1070 !== "prompt-template") return false;
+  }
+  return true;
+}
+function __c1189(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1071 = d.kind;
+    if (x1071 === undefined) return false;
+    if (x1071 !== "scheduled-automation") return false;
   }
   return true;
 }
@@ -5283,9 +5326,9 @@ const __S = [
   { f: 0, p: "/$defs/DistillationReport/properties/tokensUsed", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 0, p: "/$defs/DistillationReport/properties/indexUpdated", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 0, p: "/$defs/DistillationReport/additionalProperties", av: 1, b: true },
-  { f: 3, p: "/$defs/ErrorCode", c: __c159, g: [[0,[2]]], k: { "enum": ["replay_memory_snapshot_unavailable","token_budget_exceeded","compaction_redaction_failed","capability_not_provided","invalid_json","bad_request","validation_failed","unsupported_media_type","payload_too_large","unauthorized","forbidden","not_found","method_not_allowed","conflict","internal_error"] } },
+  { f: 3, p: "/$defs/ErrorCode", c: __c159, g: [[0,[2]]], k: { "enum": ["replay_memory_snapshot_unavailable","token_budget_exceeded","compaction_redaction_failed","capability_not_provided","invalid_json","bad_request","validation_failed","unsupported_media_type","payload_too_large","unauthorized","forbidden","not_found","method_not_allowed","conflict","request_timeout","quota_exceeded","internal_error"] } },
   { f: 3, p: "/$defs/codeIs", av: 1, c: __c160, g: [] },
-  { f: 3, p: "", c: __c161, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["error","message"] }, pr: [["error", "error", 162], ["message", "message", 163], ["details", "details", 164]], ap: 166, kn: new Set(["error","message","details"]), all: [167,180,192,199,206,221] },
+  { f: 3, p: "", c: __c161, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["error","message"] }, pr: [["error", "error", 162], ["message", "message", 163], ["details", "details", 164]], ap: 166, kn: new Set(["error","message","details"]), all: [167,180,192,199,206,221,231] },
   { f: 3, p: "/properties/error", t: ["string"], tv: "string", g: [[2,[12,14]]], k: { "maxLength": 100, "pattern": "^[a-z][a-z0-9_]*$" }, re: __RE1 },
   { f: 3, p: "/properties/message", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 2000 } },
   { f: 3, p: "/properties/details", t: ["object"], tv: "object", g: [[4,[25]]], ap: 165, kn: new Set([]) },
@@ -5355,75 +5398,86 @@ const __S = [
   { f: 3, p: "/$defs/PayloadTooLargeDetails", c: __c228, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["limitBytes", "limitBytes", 229]], ap: 230, kn: new Set(["limitBytes"]) },
   { f: 3, p: "/$defs/PayloadTooLargeDetails/properties/limitBytes", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 3, p: "/$defs/PayloadTooLargeDetails/additionalProperties", av: 1, b: true },
-  { f: 5, p: "/$defs/EventTypeName", c: __c231, t: ["string"], tv: "string", g: [[2,[12,14]]], k: { "maxLength": 200, "pattern": "^[A-Za-z][A-Za-z0-9_-]*(\\.[A-Za-z][A-Za-z0-9_-]*)*$" }, re: __RE2 },
-  { f: 0, p: "/$defs/ForkOrigin", c: __c232, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","fromSeq"] }, pr: [["runId", "runId", 233], ["fromSeq", "fromSeq", 234]], ap: 235, kn: new Set(["runId","fromSeq"]) },
+  { f: 3, p: "/allOf/6", g: [[0,[7]]], if: 232, th: 236 },
+  { f: 3, p: "/allOf/6/if", c: __c233, r: 233, ro: 1, g: [[0,[0]]] },
+  { f: 3, p: "/$defs/codeIs/$defs/quota", c: __c233, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["error"] }, pr: [["error", "error", 234]], ap: 235, kn: new Set(["error"]) },
+  { f: 3, p: "/$defs/codeIs/$defs/quota/properties/error", g: [[0,[1]]], k: { "const": "quota_exceeded" } },
+  { f: 3, p: "/$defs/codeIs/$defs/quota/additionalProperties", av: 1, b: true },
+  { f: 3, p: "/allOf/6/then", g: [[4,[23,26]]], k: { "required": ["details"] }, pr: [["details", "details", 237]] },
+  { f: 3, p: "/allOf/6/then/properties/details", c: __c238, r: 238, ro: 1, g: [[0,[0]]] },
+  { f: 3, p: "/$defs/QuotaExceededDetails", c: __c238, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["resource","limit"] }, pr: [["resource", "resource", 239], ["limit", "limit", 240]], ap: 241, kn: new Set(["resource","limit"]) },
+  { f: 3, p: "/$defs/QuotaExceededDetails/properties/resource", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 100, "minLength": 1 } },
+  { f: 3, p: "/$defs/QuotaExceededDetails/properties/limit", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
+  { f: 3, p: "/$defs/QuotaExceededDetails/additionalProperties", av: 1, b: true },
+  { f: 5, p: "/$defs/EventTypeName", c: __c242, t: ["string"], tv: "string", g: [[2,[12,14]]], k: { "maxLength": 200, "pattern": "^[A-Za-z][A-Za-z0-9_-]*(\\.[A-Za-z][A-Za-z0-9_-]*)*$" }, re: __RE2 },
+  { f: 0, p: "/$defs/ForkOrigin", c: __c243, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","fromSeq"] }, pr: [["runId", "runId", 244], ["fromSeq", "fromSeq", 245]], ap: 246, kn: new Set(["runId","fromSeq"]) },
   { f: 0, p: "/$defs/ForkOrigin/properties/runId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/ForkOrigin/properties/fromSeq", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 0, p: "/$defs/ForkOrigin/additionalProperties", b: false },
-  { f: 6, p: "", c: __c236, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","condition"] }, pr: [["memoryRef", "memoryRef", 237], ["condition", "condition", 238], ["includeIntentionCanary", "includeIntentionCanary", 239]], ap: 240, kn: new Set(["memoryRef","condition","includeIntentionCanary"]) },
+  { f: 6, p: "", c: __c247, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","condition"] }, pr: [["memoryRef", "memoryRef", 248], ["condition", "condition", 249], ["includeIntentionCanary", "includeIntentionCanary", 250]], ap: 251, kn: new Set(["memoryRef","condition","includeIntentionCanary"]) },
   { f: 6, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
   { f: 6, p: "/properties/condition", c: __c32, r: 32, ro: 1, g: [[0,[0]]] },
   { f: 6, p: "/properties/includeIntentionCanary", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 6, p: "/additionalProperties", b: false },
-  { f: 7, p: "", c: __c241, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["event","fireCount"] }, pr: [["event", "event", 242], ["fireCount", "fireCount", 243], ["intentionCanary", "intentionCanary", 244]], ap: 245, kn: new Set(["event","fireCount","intentionCanary"]) },
+  { f: 7, p: "", c: __c252, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["event","fireCount"] }, pr: [["event", "event", 253], ["fireCount", "fireCount", 254], ["intentionCanary", "intentionCanary", 255]], ap: 256, kn: new Set(["event","fireCount","intentionCanary"]) },
   { f: 7, p: "/properties/event", c: __c127, r: 127, ro: 1, g: [[0,[0]]] },
   { f: 7, p: "/properties/fireCount", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 7, p: "/properties/intentionCanary", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 7, p: "/additionalProperties", av: 1, b: true },
-  { f: 8, p: "", c: __c246, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef"] }, pr: [["memoryRef", "memoryRef", 247], ["includeSecretCanary", "includeSecretCanary", 248]], ap: 249, kn: new Set(["memoryRef","includeSecretCanary"]) },
+  { f: 8, p: "", c: __c257, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef"] }, pr: [["memoryRef", "memoryRef", 258], ["includeSecretCanary", "includeSecretCanary", 259]], ap: 260, kn: new Set(["memoryRef","includeSecretCanary"]) },
   { f: 8, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
   { f: 8, p: "/properties/includeSecretCanary", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 8, p: "/additionalProperties", b: false },
-  { f: 9, p: "", c: __c250, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["event","secretLeaked"] }, pr: [["event", "event", 251], ["secretLeaked", "secretLeaked", 252], ["eventId", "eventId", 253]], ap: 254, kn: new Set(["event","secretLeaked","eventId"]) },
+  { f: 9, p: "", c: __c261, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["event","secretLeaked"] }, pr: [["event", "event", 262], ["secretLeaked", "secretLeaked", 263], ["eventId", "eventId", 264]], ap: 265, kn: new Set(["event","secretLeaked","eventId"]) },
   { f: 9, p: "/properties/event", c: __c0, r: 0, ro: 1, g: [[0,[0]]] },
   { f: 9, p: "/properties/secretLeaked", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 9, p: "/properties/eventId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 9, p: "/additionalProperties", av: 1, b: true },
-  { f: 10, p: "", c: __c255, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["ttlSeconds"] }, pr: [["ttlSeconds", "ttlSeconds", 256], ["delayMs", "delayMs", 257]], ap: 258, kn: new Set(["ttlSeconds","delayMs"]) },
+  { f: 10, p: "", c: __c266, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["ttlSeconds"] }, pr: [["ttlSeconds", "ttlSeconds", 267], ["delayMs", "delayMs", 268]], ap: 269, kn: new Set(["ttlSeconds","delayMs"]) },
   { f: 10, p: "/properties/ttlSeconds", t: ["number"], tv: "number", g: [[1,[8,11]]], k: { "maximum": 86400, "exclusiveMinimum": 0 } },
   { f: 10, p: "/properties/delayMs", t: ["integer"], tv: "integer", ut: 1, g: [[1,[8,9]]], k: { "maximum": 5000, "minimum": 0 } },
   { f: 10, p: "/additionalProperties", b: false },
-  { f: 11, p: "", c: __c259, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["parentRunId","childRunId","memoryRef","parentStartedAt","childWrittenAt","entry","seenByParent"] }, pr: [["parentRunId", "parentRunId", 260], ["childRunId", "childRunId", 261], ["memoryRef", "memoryRef", 262], ["parentStartedAt", "parentStartedAt", 263], ["childWrittenAt", "childWrittenAt", 264], ["entry", "entry", 265], ["seenByParent", "seenByParent", 274]], ap: 275, kn: new Set(["parentRunId","childRunId","memoryRef","parentStartedAt","childWrittenAt","entry","seenByParent"]) },
+  { f: 11, p: "", c: __c270, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["parentRunId","childRunId","memoryRef","parentStartedAt","childWrittenAt","entry","seenByParent"] }, pr: [["parentRunId", "parentRunId", 271], ["childRunId", "childRunId", 272], ["memoryRef", "memoryRef", 273], ["parentStartedAt", "parentStartedAt", 274], ["childWrittenAt", "childWrittenAt", 275], ["entry", "entry", 276], ["seenByParent", "seenByParent", 285]], ap: 286, kn: new Set(["parentRunId","childRunId","memoryRef","parentStartedAt","childWrittenAt","entry","seenByParent"]) },
   { f: 11, p: "/properties/parentRunId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
   { f: 11, p: "/properties/childRunId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
   { f: 11, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
   { f: 11, p: "/properties/parentStartedAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 11, p: "/properties/childWrittenAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 11, p: "/properties/entry", c: __c266, r: 266, ro: 1, g: [[0,[0]]] },
-  { f: 12, p: "", c: __c266, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["id","content","tags","createdAt"] }, pr: [["id", "id", 267], ["content", "content", 268], ["tags", "tags", 269], ["createdAt", "createdAt", 271], ["expiresAt", "expiresAt", 272]], ap: 273, kn: new Set(["id","content","tags","createdAt","expiresAt"]) },
+  { f: 11, p: "/properties/entry", c: __c277, r: 277, ro: 1, g: [[0,[0]]] },
+  { f: 12, p: "", c: __c277, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["id","content","tags","createdAt"] }, pr: [["id", "id", 278], ["content", "content", 279], ["tags", "tags", 280], ["createdAt", "createdAt", 282], ["expiresAt", "expiresAt", 283]], ap: 284, kn: new Set(["id","content","tags","createdAt","expiresAt"]) },
   { f: 12, p: "/properties/id", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
   { f: 12, p: "/properties/content", t: ["string"], tv: "string", ut: 1, g: [] },
-  { f: 12, p: "/properties/tags", t: ["array"], tv: "array", g: [[3,[18]]], it: 270 },
+  { f: 12, p: "/properties/tags", t: ["array"], tv: "array", g: [[3,[18]]], it: 281 },
   { f: 12, p: "/properties/tags/items", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
   { f: 12, p: "/properties/createdAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 12, p: "/properties/expiresAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 12, p: "/additionalProperties", av: 1, b: true },
   { f: 11, p: "/properties/seenByParent", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 11, p: "/additionalProperties", av: 1, b: true },
-  { f: 13, p: "", c: __c276, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","every"] }, pr: [["memoryRef", "memoryRef", 277], ["every", "every", 278], ["tokenBudget", "tokenBudget", 279], ["firstAt", "firstAt", 280]], ap: 281, kn: new Set(["memoryRef","every","tokenBudget","firstAt"]) },
+  { f: 13, p: "", c: __c287, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","every"] }, pr: [["memoryRef", "memoryRef", 288], ["every", "every", 289], ["tokenBudget", "tokenBudget", 290], ["firstAt", "firstAt", 291]], ap: 292, kn: new Set(["memoryRef","every","tokenBudget","firstAt"]) },
   { f: 13, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
   { f: 13, p: "/properties/every", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "duration" }, fm: __fmtDuration },
   { f: 13, p: "/properties/tokenBudget", t: ["integer"], tv: "integer", ut: 1, g: [[1,[8,9]]], k: { "maximum": 1000000000, "minimum": 1 } },
   { f: 13, p: "/properties/firstAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 13, p: "/additionalProperties", b: false },
-  { f: 14, p: "", c: __c282, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["scheduleId","memoryRef","every","nextAt"] }, pr: [["scheduleId", "scheduleId", 283], ["memoryRef", "memoryRef", 284], ["every", "every", 285], ["tokenBudget", "tokenBudget", 286], ["nextAt", "nextAt", 287], ["lastOutcome", "lastOutcome", 288]], ap: 325, kn: new Set(["scheduleId","memoryRef","every","tokenBudget","nextAt","lastOutcome"]) },
+  { f: 14, p: "", c: __c293, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["scheduleId","memoryRef","every","nextAt"] }, pr: [["scheduleId", "scheduleId", 294], ["memoryRef", "memoryRef", 295], ["every", "every", 296], ["tokenBudget", "tokenBudget", 297], ["nextAt", "nextAt", 298], ["lastOutcome", "lastOutcome", 299]], ap: 336, kn: new Set(["scheduleId","memoryRef","every","tokenBudget","nextAt","lastOutcome"]) },
   { f: 14, p: "/properties/scheduleId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
   { f: 14, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
   { f: 14, p: "/properties/every", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "duration" }, fm: __fmtDuration },
   { f: 14, p: "/properties/tokenBudget", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
   { f: 14, p: "/properties/nextAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 14, p: "/properties/lastOutcome", c: __c289, r: 289, ro: 1, g: [[0,[0]]] },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome", c: __c289, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["kind","scheduleId","instant","missed"] }, pr: [["kind", "kind", 290], ["scheduleId", "scheduleId", 291], ["instant", "instant", 292], ["missed", "missed", 293], ["archiveId", "archiveId", 294], ["event", "event", 295], ["tokensRequired", "tokensRequired", 306], ["errorCode", "errorCode", 307]], ap: 308, kn: new Set(["kind","scheduleId","instant","missed","archiveId","event","tokensRequired","errorCode"]), all: [309,315,320] },
+  { f: 14, p: "/properties/lastOutcome", c: __c300, r: 300, ro: 1, g: [[0,[0]]] },
+  { f: 15, p: "/$defs/ScheduledDistillationOutcome", c: __c300, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["kind","scheduleId","instant","missed"] }, pr: [["kind", "kind", 301], ["scheduleId", "scheduleId", 302], ["instant", "instant", 303], ["missed", "missed", 304], ["archiveId", "archiveId", 305], ["event", "event", 306], ["tokensRequired", "tokensRequired", 317], ["errorCode", "errorCode", 318]], ap: 319, kn: new Set(["kind","scheduleId","instant","missed","archiveId","event","tokensRequired","errorCode"]), all: [320,326,331] },
   { f: 15, p: "/$defs/ScheduledDistillationOutcome/properties/kind", g: [[0,[2]]], k: { "enum": ["distilled","nothing-to-distil","budget-exceeded","failed"] } },
   { f: 15, p: "/$defs/ScheduledDistillationOutcome/properties/scheduleId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
   { f: 15, p: "/$defs/ScheduledDistillationOutcome/properties/instant", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 15, p: "/$defs/ScheduledDistillationOutcome/properties/missed", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 15, p: "/$defs/ScheduledDistillationOutcome/properties/archiveId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome/properties/event", c: __c296, r: 296, ro: 1, g: [[0,[0]]] },
-  { f: 0, p: "/$defs/memoryCompacted", c: __c296, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","outputId","sourceCount","trigger","byteSize"] }, pr: [["memoryRef", "memoryRef", 297], ["outputId", "outputId", 298], ["sourceIds", "sourceIds", 299], ["sourceCount", "sourceCount", 301], ["trigger", "trigger", 302], ["byteSize", "byteSize", 303], ["distillation", "distillation", 304]], ap: 305, kn: new Set(["memoryRef","outputId","sourceIds","sourceCount","trigger","byteSize","distillation"]) },
+  { f: 15, p: "/$defs/ScheduledDistillationOutcome/properties/event", c: __c307, r: 307, ro: 1, g: [[0,[0]]] },
+  { f: 0, p: "/$defs/memoryCompacted", c: __c307, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","outputId","sourceCount","trigger","byteSize"] }, pr: [["memoryRef", "memoryRef", 308], ["outputId", "outputId", 309], ["sourceIds", "sourceIds", 310], ["sourceCount", "sourceCount", 312], ["trigger", "trigger", 313], ["byteSize", "byteSize", 314], ["distillation", "distillation", 315]], ap: 316, kn: new Set(["memoryRef","outputId","sourceIds","sourceCount","trigger","byteSize","distillation"]) },
   { f: 0, p: "/$defs/memoryCompacted/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/memoryCompacted/properties/outputId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 0, p: "/$defs/memoryCompacted/properties/sourceIds", t: ["array"], tv: "array", g: [[3,[18,20]]], k: { "uniqueItems": true }, it: 300, uq: ["string"] },
+  { f: 0, p: "/$defs/memoryCompacted/properties/sourceIds", t: ["array"], tv: "array", g: [[3,[18,20]]], k: { "uniqueItems": true }, it: 311, uq: ["string"] },
   { f: 0, p: "/$defs/memoryCompacted/properties/sourceIds/items", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/memoryCompacted/properties/sourceCount", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 0, p: "/$defs/memoryCompacted/properties/trigger", c: __c77, r: 77, ro: 1, g: [[0,[0]]] },
@@ -5433,152 +5487,152 @@ const __S = [
   { f: 15, p: "/$defs/ScheduledDistillationOutcome/properties/tokensRequired", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
   { f: 15, p: "/$defs/ScheduledDistillationOutcome/properties/errorCode", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 128, "minLength": 1 } },
   { f: 15, p: "/$defs/ScheduledDistillationOutcome/additionalProperties", av: 1, b: true },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/0", g: [[0,[7]]], if: 310, th: 312 },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/0/if", c: __c310, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 311]] },
+  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/0", g: [[0,[7]]], if: 321, th: 323 },
+  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/0/if", c: __c321, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 322]] },
   { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/0/if/properties/kind", g: [[0,[1]]], k: { "const": "distilled" } },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["archiveId","event"] }, pr: [["archiveId", "archiveId", 313], ["event", "event", 314]] },
+  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["archiveId","event"] }, pr: [["archiveId", "archiveId", 324], ["event", "event", 325]] },
   { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/0/then/properties/archiveId", av: 1, g: [] },
   { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/0/then/properties/event", av: 1, g: [] },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/1", g: [[0,[7]]], if: 316, th: 318 },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/1/if", c: __c316, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 317]] },
+  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/1", g: [[0,[7]]], if: 327, th: 329 },
+  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/1/if", c: __c327, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 328]] },
   { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/1/if/properties/kind", g: [[0,[1]]], k: { "const": "budget-exceeded" } },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/1/then", g: [[4,[23,26]]], k: { "required": ["tokensRequired"] }, pr: [["tokensRequired", "tokensRequired", 319]] },
+  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/1/then", g: [[4,[23,26]]], k: { "required": ["tokensRequired"] }, pr: [["tokensRequired", "tokensRequired", 330]] },
   { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/1/then/properties/tokensRequired", av: 1, g: [] },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/2", g: [[0,[7]]], if: 321, th: 323 },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/2/if", c: __c321, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 322]] },
+  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/2", g: [[0,[7]]], if: 332, th: 334 },
+  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/2/if", c: __c332, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 333]] },
   { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/2/if/properties/kind", g: [[0,[1]]], k: { "const": "failed" } },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/2/then", g: [[4,[23,26]]], k: { "required": ["errorCode"] }, pr: [["errorCode", "errorCode", 324]] },
+  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/2/then", g: [[4,[23,26]]], k: { "required": ["errorCode"] }, pr: [["errorCode", "errorCode", 335]] },
   { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/2/then/properties/errorCode", av: 1, g: [] },
   { f: 14, p: "/additionalProperties", av: 1, b: true },
-  { f: 16, p: "", c: __c326, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["tenant"] }, pr: [["tenant", "tenant", 327]], ap: 328, kn: new Set(["tenant"]) },
+  { f: 16, p: "", c: __c337, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["tenant"] }, pr: [["tenant", "tenant", 338]], ap: 339, kn: new Set(["tenant"]) },
   { f: 16, p: "/properties/tenant", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[a-z0-9][a-z0-9-]{0,62}$" }, re: __RE3 },
   { f: 16, p: "/additionalProperties", b: false },
-  { f: 15, p: "", c: __c329, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["outcomes"] }, pr: [["outcomes", "outcomes", 330]], ap: 332, kn: new Set(["outcomes"]) },
-  { f: 15, p: "/properties/outcomes", t: ["array"], tv: "array", g: [[3,[18]]], it: 331 },
-  { f: 15, p: "/properties/outcomes/items", c: __c289, r: 289, ro: 1, g: [[0,[0]]] },
+  { f: 15, p: "", c: __c340, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["outcomes"] }, pr: [["outcomes", "outcomes", 341]], ap: 343, kn: new Set(["outcomes"]) },
+  { f: 15, p: "/properties/outcomes", t: ["array"], tv: "array", g: [[3,[18]]], it: 342 },
+  { f: 15, p: "/properties/outcomes/items", c: __c300, r: 300, ro: 1, g: [[0,[0]]] },
   { f: 15, p: "/additionalProperties", av: 1, b: true },
-  { f: 17, p: "", c: __c333, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["confidence"] }, pr: [["confidence", "confidence", 334], ["kind", "kind", 335]], ap: 336, kn: new Set(["confidence","kind"]) },
+  { f: 17, p: "", c: __c344, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["confidence"] }, pr: [["confidence", "confidence", 345], ["kind", "kind", 346]], ap: 347, kn: new Set(["confidence","kind"]) },
   { f: 17, p: "/properties/confidence", t: ["number"], tv: "number", g: [[1,[8,9]]], k: { "maximum": 1, "minimum": 0 } },
   { f: 17, p: "/properties/kind", g: [[0,[2]]], k: { "enum": ["next-worker","terminate"] } },
   { f: 17, p: "/additionalProperties", b: false },
-  { f: 18, p: "", c: __c337, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","floor"] }, pr: [["runId", "runId", 338], ["floor", "floor", 339]], ap: 340, kn: new Set(["runId","floor"]) },
+  { f: 18, p: "", c: __c348, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","floor"] }, pr: [["runId", "runId", 349], ["floor", "floor", 350]], ap: 351, kn: new Set(["runId","floor"]) },
   { f: 18, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
   { f: 18, p: "/properties/floor", t: ["number"], tv: "number", g: [[1,[8,9]]], k: { "maximum": 1, "minimum": 0.5 } },
   { f: 18, p: "/additionalProperties", av: 1, b: true },
-  { f: 19, p: "", c: __c341, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["records"] }, pr: [["records", "records", 342]], ap: 427, kn: new Set(["records"]) },
-  { f: 19, p: "/properties/records", t: ["array"], tv: "array", g: [[3,[18]]], it: 343 },
-  { f: 19, p: "/properties/records/items", c: __c344, r: 344, ro: 1, g: [[0,[0]]] },
-  { f: 19, p: "/$defs/HostSampleTraceRecord", c: __c344, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["stream","record_type","body"] }, pr: [["stream", "stream", 345], ["record_type", "record_type", 346], ["body", "body", 347]], ap: 426, kn: new Set(["stream","record_type","body"]) },
+  { f: 19, p: "", c: __c352, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["records"] }, pr: [["records", "records", 353]], ap: 438, kn: new Set(["records"]) },
+  { f: 19, p: "/properties/records", t: ["array"], tv: "array", g: [[3,[18]]], it: 354 },
+  { f: 19, p: "/properties/records/items", c: __c355, r: 355, ro: 1, g: [[0,[0]]] },
+  { f: 19, p: "/$defs/HostSampleTraceRecord", c: __c355, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["stream","record_type","body"] }, pr: [["stream", "stream", 356], ["record_type", "record_type", 357], ["body", "body", 358]], ap: 437, kn: new Set(["stream","record_type","body"]) },
   { f: 19, p: "/$defs/HostSampleTraceRecord/properties/stream", g: [[0,[1]]], k: { "const": "trace/inquirium-assistant-turns" } },
   { f: 19, p: "/$defs/HostSampleTraceRecord/properties/record_type", g: [[0,[1]]], k: { "const": "daemon/inquirium-assistant-turn-trace.v1" } },
-  { f: 19, p: "/$defs/HostSampleTraceRecord/properties/body", c: __c348, r: 348, ro: 1, g: [[0,[0]]] },
-  { f: 20, p: "", c: __c348, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["trace/schema","trace/id","turn/id","participant/ref","operation/id","time/started-at","status","policy","decisions","effects"] }, pr: [["trace/schema", "trace~1schema", 349], ["trace/id", "trace~1id", 350], ["turn/id", "turn~1id", 351], ["participant/ref", "participant~1ref", 353], ["operation/id", "operation~1id", 355], ["time/started-at", "time~1started-at", 356], ["time/finished-at", "time~1finished-at", 357], ["status", "status", 358], ["runtime/ref", "runtime~1ref", 360], ["model.binding/ref", "model.binding~1ref", 362], ["input/shape", "input~1shape", 364], ["output/shape", "output~1shape", 371], ["policy", "policy", 377], ["decisions", "decisions", 389], ["effects", "effects", 411], ["diagnostics", "diagnostics", 418]], ap: 425, kn: new Set(["trace/schema","trace/id","turn/id","participant/ref","operation/id","time/started-at","time/finished-at","status","runtime/ref","model.binding/ref","input/shape","output/shape","policy","decisions","effects","diagnostics"]) },
+  { f: 19, p: "/$defs/HostSampleTraceRecord/properties/body", c: __c359, r: 359, ro: 1, g: [[0,[0]]] },
+  { f: 20, p: "", c: __c359, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["trace/schema","trace/id","turn/id","participant/ref","operation/id","time/started-at","status","policy","decisions","effects"] }, pr: [["trace/schema", "trace~1schema", 360], ["trace/id", "trace~1id", 361], ["turn/id", "turn~1id", 362], ["participant/ref", "participant~1ref", 364], ["operation/id", "operation~1id", 366], ["time/started-at", "time~1started-at", 367], ["time/finished-at", "time~1finished-at", 368], ["status", "status", 369], ["runtime/ref", "runtime~1ref", 371], ["model.binding/ref", "model.binding~1ref", 373], ["input/shape", "input~1shape", 375], ["output/shape", "output~1shape", 382], ["policy", "policy", 388], ["decisions", "decisions", 400], ["effects", "effects", 422], ["diagnostics", "diagnostics", 429]], ap: 436, kn: new Set(["trace/schema","trace/id","turn/id","participant/ref","operation/id","time/started-at","time/finished-at","status","runtime/ref","model.binding/ref","input/shape","output/shape","policy","decisions","effects","diagnostics"]) },
   { f: 20, p: "/properties/trace~1schema", g: [[0,[1]]], k: { "const": "inquirium.assistant-turn-trace.v1" } },
   { f: 20, p: "/properties/trace~1id", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^tr:.+$" }, re: __RE6 },
-  { f: 20, p: "/properties/turn~1id", c: __c352, r: 352, ro: 1, g: [[0,[0]]] },
-  { f: 21, p: "/$defs/TurnId", c: __c352, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^turn:.+$" }, re: __RE21 },
-  { f: 20, p: "/properties/participant~1ref", c: __c354, r: 354, ro: 1, g: [[0,[0]]] },
-  { f: 21, p: "/$defs/ParticipantRef", c: __c354, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^participant:did:key:[1-9A-HJ-NP-Za-km-z]+$" }, re: __RE14 },
+  { f: 20, p: "/properties/turn~1id", c: __c363, r: 363, ro: 1, g: [[0,[0]]] },
+  { f: 21, p: "/$defs/TurnId", c: __c363, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^turn:.+$" }, re: __RE21 },
+  { f: 20, p: "/properties/participant~1ref", c: __c365, r: 365, ro: 1, g: [[0,[0]]] },
+  { f: 21, p: "/$defs/ParticipantRef", c: __c365, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^participant:did:key:[1-9A-HJ-NP-Za-km-z]+$" }, re: __RE14 },
   { f: 20, p: "/properties/operation~1id", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^op:.+$" }, re: __RE7 },
   { f: 20, p: "/properties/time~1started-at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 20, p: "/properties/time~1finished-at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 20, p: "/properties/status", c: __c359, r: 359, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/$defs/GenerateOutcome", c: __c359, g: [[0,[2]]], k: { "enum": ["completed","handler-unavailable","context-denied","policy-denied","failed"] } },
-  { f: 20, p: "/properties/runtime~1ref", c: __c361, r: 361, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/$defs/RuntimeRef", c: __c361, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^runtime/.+$" }, re: __RE17 },
-  { f: 20, p: "/properties/model.binding~1ref", c: __c363, r: 363, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/$defs/ModelBindingRef", c: __c363, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^model\\.binding/.+$" }, re: __RE10 },
-  { f: 20, p: "/properties/input~1shape", c: __c365, r: 365, ro: 1, g: [[0,[0]]] },
-  { f: 20, p: "/$defs/InputShape", c: __c365, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["message/count", "message~1count", 366], ["token/approx-input", "token~1approx-input", 367], ["file/has-any", "file~1has-any", 368], ["tool/has-any", "tool~1has-any", 369]], ap: 370, kn: new Set(["message/count","token/approx-input","file/has-any","tool/has-any"]) },
+  { f: 20, p: "/properties/status", c: __c370, r: 370, ro: 1, g: [[0,[0]]] },
+  { f: 22, p: "/$defs/GenerateOutcome", c: __c370, g: [[0,[2]]], k: { "enum": ["completed","handler-unavailable","context-denied","policy-denied","failed"] } },
+  { f: 20, p: "/properties/runtime~1ref", c: __c372, r: 372, ro: 1, g: [[0,[0]]] },
+  { f: 22, p: "/$defs/RuntimeRef", c: __c372, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^runtime/.+$" }, re: __RE17 },
+  { f: 20, p: "/properties/model.binding~1ref", c: __c374, r: 374, ro: 1, g: [[0,[0]]] },
+  { f: 22, p: "/$defs/ModelBindingRef", c: __c374, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^model\\.binding/.+$" }, re: __RE10 },
+  { f: 20, p: "/properties/input~1shape", c: __c376, r: 376, ro: 1, g: [[0,[0]]] },
+  { f: 20, p: "/$defs/InputShape", c: __c376, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["message/count", "message~1count", 377], ["token/approx-input", "token~1approx-input", 378], ["file/has-any", "file~1has-any", 379], ["tool/has-any", "tool~1has-any", 380]], ap: 381, kn: new Set(["message/count","token/approx-input","file/has-any","tool/has-any"]) },
   { f: 20, p: "/$defs/InputShape/properties/message~1count", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 20, p: "/$defs/InputShape/properties/token~1approx-input", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 20, p: "/$defs/InputShape/properties/file~1has-any", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 20, p: "/$defs/InputShape/properties/tool~1has-any", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 20, p: "/$defs/InputShape/additionalProperties", b: false },
-  { f: 20, p: "/properties/output~1shape", c: __c372, r: 372, ro: 1, g: [[0,[0]]] },
-  { f: 20, p: "/$defs/OutputShape", c: __c372, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["token/approx-output", "token~1approx-output", 373], ["artifact/refs", "artifact~1refs", 374]], ap: 376, kn: new Set(["token/approx-output","artifact/refs"]) },
+  { f: 20, p: "/properties/output~1shape", c: __c383, r: 383, ro: 1, g: [[0,[0]]] },
+  { f: 20, p: "/$defs/OutputShape", c: __c383, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["token/approx-output", "token~1approx-output", 384], ["artifact/refs", "artifact~1refs", 385]], ap: 387, kn: new Set(["token/approx-output","artifact/refs"]) },
   { f: 20, p: "/$defs/OutputShape/properties/token~1approx-output", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 20, p: "/$defs/OutputShape/properties/artifact~1refs", t: ["array"], tv: "array", g: [[3,[18]]], it: 375 },
+  { f: 20, p: "/$defs/OutputShape/properties/artifact~1refs", t: ["array"], tv: "array", g: [[3,[18]]], it: 386 },
   { f: 20, p: "/$defs/OutputShape/properties/artifact~1refs/items", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 20, p: "/$defs/OutputShape/additionalProperties", b: false },
-  { f: 20, p: "/properties/policy", c: __c378, r: 378, ro: 1, g: [[0,[0]]] },
-  { f: 20, p: "/$defs/TracePolicy", c: __c378, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["locality","trust/mode","egress/allowed"] }, pr: [["locality", "locality", 379], ["trust/mode", "trust~1mode", 381], ["trace/level", "trace~1level", 383], ["persist/prompt", "persist~1prompt", 385], ["persist/response", "persist~1response", 386], ["egress/allowed", "egress~1allowed", 387]], ap: 388, kn: new Set(["locality","trust/mode","trace/level","persist/prompt","persist/response","egress/allowed"]) },
-  { f: 20, p: "/$defs/TracePolicy/properties/locality", c: __c380, r: 380, ro: 1, g: [[0,[0]]] },
-  { f: 23, p: "/$defs/Locality", c: __c380, g: [[0,[2]]], k: { "enum": ["local_only","remote_allowed"] } },
-  { f: 20, p: "/$defs/TracePolicy/properties/trust~1mode", c: __c382, r: 382, ro: 1, g: [[0,[0]]] },
-  { f: 23, p: "/$defs/TrustMode", c: __c382, g: [[0,[2]]], k: { "enum": ["strict_local","classification_gated"] } },
-  { f: 20, p: "/$defs/TracePolicy/properties/trace~1level", c: __c384, r: 384, ro: 1, g: [[0,[0]]] },
-  { f: 20, p: "/$defs/TraceLevel", c: __c384, g: [[0,[2]]], k: { "enum": ["metadata_only","decision_detail"] } },
+  { f: 20, p: "/properties/policy", c: __c389, r: 389, ro: 1, g: [[0,[0]]] },
+  { f: 20, p: "/$defs/TracePolicy", c: __c389, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["locality","trust/mode","egress/allowed"] }, pr: [["locality", "locality", 390], ["trust/mode", "trust~1mode", 392], ["trace/level", "trace~1level", 394], ["persist/prompt", "persist~1prompt", 396], ["persist/response", "persist~1response", 397], ["egress/allowed", "egress~1allowed", 398]], ap: 399, kn: new Set(["locality","trust/mode","trace/level","persist/prompt","persist/response","egress/allowed"]) },
+  { f: 20, p: "/$defs/TracePolicy/properties/locality", c: __c391, r: 391, ro: 1, g: [[0,[0]]] },
+  { f: 23, p: "/$defs/Locality", c: __c391, g: [[0,[2]]], k: { "enum": ["local_only","remote_allowed"] } },
+  { f: 20, p: "/$defs/TracePolicy/properties/trust~1mode", c: __c393, r: 393, ro: 1, g: [[0,[0]]] },
+  { f: 23, p: "/$defs/TrustMode", c: __c393, g: [[0,[2]]], k: { "enum": ["strict_local","classification_gated"] } },
+  { f: 20, p: "/$defs/TracePolicy/properties/trace~1level", c: __c395, r: 395, ro: 1, g: [[0,[0]]] },
+  { f: 20, p: "/$defs/TraceLevel", c: __c395, g: [[0,[2]]], k: { "enum": ["metadata_only","decision_detail"] } },
   { f: 20, p: "/$defs/TracePolicy/properties/persist~1prompt", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 20, p: "/$defs/TracePolicy/properties/persist~1response", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 20, p: "/$defs/TracePolicy/properties/egress~1allowed", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 20, p: "/$defs/TracePolicy/additionalProperties", b: false },
-  { f: 20, p: "/properties/decisions", t: ["array"], tv: "array", g: [[3,[18]]], it: 390 },
-  { f: 20, p: "/properties/decisions/items", c: __c391, r: 391, ro: 1, g: [[0,[0]]] },
-  { f: 20, p: "/$defs/TraceDecision", c: __c391, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["kind","outcome","reason/code"] }, pr: [["kind", "kind", 392], ["outcome", "outcome", 393], ["reason/code", "reason~1code", 395], ["decided/by", "decided~1by", 396], ["element/ref", "element~1ref", 397], ["source/kind", "source~1kind", 398], ["classification", "classification", 400]], ap: 402, kn: new Set(["kind","outcome","reason/code","decided/by","element/ref","source/kind","classification"]), all: [403] },
+  { f: 20, p: "/properties/decisions", t: ["array"], tv: "array", g: [[3,[18]]], it: 401 },
+  { f: 20, p: "/properties/decisions/items", c: __c402, r: 402, ro: 1, g: [[0,[0]]] },
+  { f: 20, p: "/$defs/TraceDecision", c: __c402, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["kind","outcome","reason/code"] }, pr: [["kind", "kind", 403], ["outcome", "outcome", 404], ["reason/code", "reason~1code", 406], ["decided/by", "decided~1by", 407], ["element/ref", "element~1ref", 408], ["source/kind", "source~1kind", 409], ["classification", "classification", 411]], ap: 413, kn: new Set(["kind","outcome","reason/code","decided/by","element/ref","source/kind","classification"]), all: [414] },
   { f: 20, p: "/$defs/TraceDecision/properties/kind", g: [[0,[2]]], k: { "enum": ["runtime-selection","context-element","class-keyed-resolution","mode-keyed-resolution","redaction","egress","operator-question","escalation"] } },
-  { f: 20, p: "/$defs/TraceDecision/properties/outcome", c: __c394, r: 394, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/$defs/ReasonCode", c: __c394, t: ["string"], tv: "string", g: [[2,[12,14]]], k: { "maxLength": 80, "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$" }, re: __RE15 },
-  { f: 20, p: "/$defs/TraceDecision/properties/reason~1code", c: __c394, r: 394, ro: 1, g: [[0,[0]]] },
+  { f: 20, p: "/$defs/TraceDecision/properties/outcome", c: __c405, r: 405, ro: 1, g: [[0,[0]]] },
+  { f: 22, p: "/$defs/ReasonCode", c: __c405, t: ["string"], tv: "string", g: [[2,[12,14]]], k: { "maxLength": 80, "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$" }, re: __RE15 },
+  { f: 20, p: "/$defs/TraceDecision/properties/reason~1code", c: __c405, r: 405, ro: 1, g: [[0,[0]]] },
   { f: 20, p: "/$defs/TraceDecision/properties/decided~1by", g: [[0,[2]]], k: { "enum": ["host-policy","model-proposed","model-produced","operator-approved"] } },
   { f: 20, p: "/$defs/TraceDecision/properties/element~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 20, p: "/$defs/TraceDecision/properties/source~1kind", c: __c399, r: 399, ro: 1, g: [[0,[0]]] },
-  { f: 24, p: "/$defs/ContextSourceKind", c: __c399, g: [[0,[2]]], k: { "enum": ["relationship","memarium","messaging","artifact","dataset"] } },
-  { f: 20, p: "/$defs/TraceDecision/properties/classification", c: __c401, r: 401, ro: 1, g: [[0,[0]]] },
-  { f: 25, p: "", c: __c401, t: ["string"], tv: "string", ut: 1, g: [[0,[2]]], k: { "enum": ["public","community","personal"] } },
+  { f: 20, p: "/$defs/TraceDecision/properties/source~1kind", c: __c410, r: 410, ro: 1, g: [[0,[0]]] },
+  { f: 24, p: "/$defs/ContextSourceKind", c: __c410, g: [[0,[2]]], k: { "enum": ["relationship","memarium","messaging","artifact","dataset"] } },
+  { f: 20, p: "/$defs/TraceDecision/properties/classification", c: __c412, r: 412, ro: 1, g: [[0,[0]]] },
+  { f: 25, p: "", c: __c412, t: ["string"], tv: "string", ut: 1, g: [[0,[2]]], k: { "enum": ["public","community","personal"] } },
   { f: 20, p: "/$defs/TraceDecision/additionalProperties", b: false },
-  { f: 20, p: "/$defs/TraceDecision/allOf/0", g: [[0,[7]]], if: 404, th: 406 },
-  { f: 20, p: "/$defs/TraceDecision/allOf/0/if", c: __c404, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 405]] },
+  { f: 20, p: "/$defs/TraceDecision/allOf/0", g: [[0,[7]]], if: 415, th: 417 },
+  { f: 20, p: "/$defs/TraceDecision/allOf/0/if", c: __c415, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 416]] },
   { f: 20, p: "/$defs/TraceDecision/allOf/0/if/properties/kind", g: [[0,[1]]], k: { "const": "context-element" } },
-  { f: 20, p: "/$defs/TraceDecision/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["element/ref","source/kind","classification"] }, pr: [["outcome", "outcome", 407], ["element/ref", "element~1ref", 408], ["source/kind", "source~1kind", 409], ["classification", "classification", 410]] },
+  { f: 20, p: "/$defs/TraceDecision/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["element/ref","source/kind","classification"] }, pr: [["outcome", "outcome", 418], ["element/ref", "element~1ref", 419], ["source/kind", "source~1kind", 420], ["classification", "classification", 421]] },
   { f: 20, p: "/$defs/TraceDecision/allOf/0/then/properties/outcome", g: [[0,[2]]], k: { "enum": ["include","declassify","drop","fail"] } },
   { f: 20, p: "/$defs/TraceDecision/allOf/0/then/properties/element~1ref", av: 1, g: [] },
   { f: 20, p: "/$defs/TraceDecision/allOf/0/then/properties/source~1kind", av: 1, g: [] },
   { f: 20, p: "/$defs/TraceDecision/allOf/0/then/properties/classification", av: 1, g: [] },
-  { f: 20, p: "/properties/effects", t: ["array"], tv: "array", g: [[3,[18]]], it: 412 },
-  { f: 20, p: "/properties/effects/items", c: __c413, r: 413, ro: 1, g: [[0,[0]]] },
-  { f: 20, p: "/$defs/TraceEffect", c: __c413, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["kind","status","target"] }, pr: [["kind", "kind", 414], ["status", "status", 415], ["target", "target", 416]], ap: 417, kn: new Set(["kind","status","target"]) },
+  { f: 20, p: "/properties/effects", t: ["array"], tv: "array", g: [[3,[18]]], it: 423 },
+  { f: 20, p: "/properties/effects/items", c: __c424, r: 424, ro: 1, g: [[0,[0]]] },
+  { f: 20, p: "/$defs/TraceEffect", c: __c424, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["kind","status","target"] }, pr: [["kind", "kind", 425], ["status", "status", 426], ["target", "target", 427]], ap: 428, kn: new Set(["kind","status","target"]) },
   { f: 20, p: "/$defs/TraceEffect/properties/kind", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[a-z][a-z0-9-]*(\\.[a-z][a-z0-9-]*)+$" }, re: __RE19 },
   { f: 20, p: "/$defs/TraceEffect/properties/status", g: [[0,[2]]], k: { "enum": ["ok","failed","skipped"] } },
   { f: 20, p: "/$defs/TraceEffect/properties/target", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 20, p: "/$defs/TraceEffect/additionalProperties", b: false },
-  { f: 20, p: "/properties/diagnostics", c: __c419, r: 419, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/$defs/Diagnostics", c: __c419, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["error/code", "error~1code", 420], ["retry/count", "retry~1count", 423]], ap: 424, kn: new Set(["error/code","retry/count"]) },
-  { f: 22, p: "/$defs/Diagnostics/properties/error~1code", g: [[0,[4]]], any: [421,422] },
-  { f: 22, p: "/$defs/Diagnostics/properties/error~1code/anyOf/0", c: __c394, r: 394, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/$defs/Diagnostics/properties/error~1code/anyOf/1", c: __c422, t: ["null"], tv: "null", ut: 1, g: [] },
+  { f: 20, p: "/properties/diagnostics", c: __c430, r: 430, ro: 1, g: [[0,[0]]] },
+  { f: 22, p: "/$defs/Diagnostics", c: __c430, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["error/code", "error~1code", 431], ["retry/count", "retry~1count", 434]], ap: 435, kn: new Set(["error/code","retry/count"]) },
+  { f: 22, p: "/$defs/Diagnostics/properties/error~1code", g: [[0,[4]]], any: [432,433] },
+  { f: 22, p: "/$defs/Diagnostics/properties/error~1code/anyOf/0", c: __c405, r: 405, ro: 1, g: [[0,[0]]] },
+  { f: 22, p: "/$defs/Diagnostics/properties/error~1code/anyOf/1", c: __c433, t: ["null"], tv: "null", ut: 1, g: [] },
   { f: 22, p: "/$defs/Diagnostics/properties/retry~1count", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 22, p: "/$defs/Diagnostics/additionalProperties", b: false },
   { f: 20, p: "/additionalProperties", b: false },
   { f: 19, p: "/$defs/HostSampleTraceRecord/additionalProperties", b: false },
   { f: 19, p: "/additionalProperties", av: 1, b: true },
-  { f: 26, p: "", c: __c428, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef"] }, pr: [["memoryRef", "memoryRef", 429], ["sourceIds", "sourceIds", 430]], ap: 432, kn: new Set(["memoryRef","sourceIds"]) },
+  { f: 26, p: "", c: __c439, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef"] }, pr: [["memoryRef", "memoryRef", 440], ["sourceIds", "sourceIds", 441]], ap: 443, kn: new Set(["memoryRef","sourceIds"]) },
   { f: 26, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
-  { f: 26, p: "/properties/sourceIds", t: ["array"], tv: "array", g: [[3,[16,17,18,20]]], k: { "maxItems": 10000, "minItems": 1, "uniqueItems": true }, it: 431, uq: ["string"] },
+  { f: 26, p: "/properties/sourceIds", t: ["array"], tv: "array", g: [[3,[16,17,18,20]]], k: { "maxItems": 10000, "minItems": 1, "uniqueItems": true }, it: 442, uq: ["string"] },
   { f: 26, p: "/properties/sourceIds/items", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
   { f: 26, p: "/additionalProperties", b: false },
-  { f: 27, p: "", c: __c433, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["compactionRunId","event","output"] }, pr: [["compactionRunId", "compactionRunId", 434], ["event", "event", 435], ["output", "output", 436]], ap: 437, kn: new Set(["compactionRunId","event","output"]) },
+  { f: 27, p: "", c: __c444, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["compactionRunId","event","output"] }, pr: [["compactionRunId", "compactionRunId", 445], ["event", "event", 446], ["output", "output", 447]], ap: 448, kn: new Set(["compactionRunId","event","output"]) },
   { f: 27, p: "/properties/compactionRunId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
-  { f: 27, p: "/properties/event", c: __c296, r: 296, ro: 1, g: [[0,[0]]] },
-  { f: 27, p: "/properties/output", c: __c266, r: 266, ro: 1, g: [[0,[0]]] },
+  { f: 27, p: "/properties/event", c: __c307, r: 307, ro: 1, g: [[0,[0]]] },
+  { f: 27, p: "/properties/output", c: __c277, r: 277, ro: 1, g: [[0,[0]]] },
   { f: 27, p: "/additionalProperties", av: 1, b: true },
-  { f: 28, p: "", c: __c438, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef"] }, pr: [["memoryRef", "memoryRef", 439], ["tokenBudget", "tokenBudget", 440]], ap: 441, kn: new Set(["memoryRef","tokenBudget"]) },
+  { f: 28, p: "", c: __c449, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef"] }, pr: [["memoryRef", "memoryRef", 450], ["tokenBudget", "tokenBudget", 451]], ap: 452, kn: new Set(["memoryRef","tokenBudget"]) },
   { f: 28, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
   { f: 28, p: "/properties/tokenBudget", t: ["integer"], tv: "integer", ut: 1, g: [[1,[8,9]]], k: { "maximum": 1000000000, "minimum": 1 } },
   { f: 28, p: "/additionalProperties", b: false },
-  { f: 29, p: "", c: __c442, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["archiveId","event","entry"] }, pr: [["archiveId", "archiveId", 443], ["event", "event", 444], ["entry", "entry", 445], ["index", "index", 446]], ap: 468, kn: new Set(["archiveId","event","entry","index"]) },
+  { f: 29, p: "", c: __c453, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["archiveId","event","entry"] }, pr: [["archiveId", "archiveId", 454], ["event", "event", 455], ["entry", "entry", 456], ["index", "index", 457]], ap: 479, kn: new Set(["archiveId","event","entry","index"]) },
   { f: 29, p: "/properties/archiveId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
-  { f: 29, p: "/properties/event", c: __c296, r: 296, ro: 1, g: [[0,[0]]] },
-  { f: 29, p: "/properties/entry", c: __c266, r: 266, ro: 1, g: [[0,[0]]] },
-  { f: 29, p: "/properties/index", c: __c447, r: 447, ro: 1, g: [[0,[0]]] },
-  { f: 30, p: "", c: __c447, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schemaVersion","memoryRef","updatedAt","tokenizerName","archives"] }, pr: [["schemaVersion", "schemaVersion", 448], ["memoryRef", "memoryRef", 449], ["updatedAt", "updatedAt", 450], ["tokenizerName", "tokenizerName", 451], ["archives", "archives", 452]], ap: 467, kn: new Set(["schemaVersion","memoryRef","updatedAt","tokenizerName","archives"]) },
+  { f: 29, p: "/properties/event", c: __c307, r: 307, ro: 1, g: [[0,[0]]] },
+  { f: 29, p: "/properties/entry", c: __c277, r: 277, ro: 1, g: [[0,[0]]] },
+  { f: 29, p: "/properties/index", c: __c458, r: 458, ro: 1, g: [[0,[0]]] },
+  { f: 30, p: "", c: __c458, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schemaVersion","memoryRef","updatedAt","tokenizerName","archives"] }, pr: [["schemaVersion", "schemaVersion", 459], ["memoryRef", "memoryRef", 460], ["updatedAt", "updatedAt", 461], ["tokenizerName", "tokenizerName", 462], ["archives", "archives", 463]], ap: 478, kn: new Set(["schemaVersion","memoryRef","updatedAt","tokenizerName","archives"]) },
   { f: 30, p: "/properties/schemaVersion", g: [[0,[1]]], k: { "const": 1 } },
   { f: 30, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 30, p: "/properties/updatedAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 30, p: "/properties/tokenizerName", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 30, p: "/properties/archives", t: ["array"], tv: "array", g: [[3,[18]]], it: 453 },
-  { f: 30, p: "/properties/archives/items", c: __c454, r: 454, ro: 1, g: [[0,[0]]] },
-  { f: 30, p: "/$defs/MemoryIndexArchive", c: __c454, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["archiveId","entryId","createdAt","sourceCount","tokenBudget","tokensUsed","byteSize","level"] }, pr: [["archiveId", "archiveId", 455], ["entryId", "entryId", 456], ["createdAt", "createdAt", 457], ["expiresAt", "expiresAt", 458], ["sourceCount", "sourceCount", 459], ["tokenBudget", "tokenBudget", 460], ["tokensUsed", "tokensUsed", 461], ["byteSize", "byteSize", 462], ["level", "level", 463], ["topics", "topics", 464]], ap: 466, kn: new Set(["archiveId","entryId","createdAt","expiresAt","sourceCount","tokenBudget","tokensUsed","byteSize","level","topics"]) },
+  { f: 30, p: "/properties/archives", t: ["array"], tv: "array", g: [[3,[18]]], it: 464 },
+  { f: 30, p: "/properties/archives/items", c: __c465, r: 465, ro: 1, g: [[0,[0]]] },
+  { f: 30, p: "/$defs/MemoryIndexArchive", c: __c465, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["archiveId","entryId","createdAt","sourceCount","tokenBudget","tokensUsed","byteSize","level"] }, pr: [["archiveId", "archiveId", 466], ["entryId", "entryId", 467], ["createdAt", "createdAt", 468], ["expiresAt", "expiresAt", 469], ["sourceCount", "sourceCount", 470], ["tokenBudget", "tokenBudget", 471], ["tokensUsed", "tokensUsed", 472], ["byteSize", "byteSize", 473], ["level", "level", 474], ["topics", "topics", 475]], ap: 477, kn: new Set(["archiveId","entryId","createdAt","expiresAt","sourceCount","tokenBudget","tokensUsed","byteSize","level","topics"]) },
   { f: 30, p: "/$defs/MemoryIndexArchive/properties/archiveId", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^arc_[0-9a-f]{16,64}$" }, re: __RE23 },
   { f: 30, p: "/$defs/MemoryIndexArchive/properties/entryId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 30, p: "/$defs/MemoryIndexArchive/properties/createdAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
@@ -5588,56 +5642,56 @@ const __S = [
   { f: 30, p: "/$defs/MemoryIndexArchive/properties/tokensUsed", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 30, p: "/$defs/MemoryIndexArchive/properties/byteSize", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 30, p: "/$defs/MemoryIndexArchive/properties/level", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
-  { f: 30, p: "/$defs/MemoryIndexArchive/properties/topics", t: ["array"], tv: "array", g: [[3,[18,20]]], k: { "uniqueItems": true }, it: 465, uq: ["string"] },
+  { f: 30, p: "/$defs/MemoryIndexArchive/properties/topics", t: ["array"], tv: "array", g: [[3,[18,20]]], k: { "uniqueItems": true }, it: 476, uq: ["string"] },
   { f: 30, p: "/$defs/MemoryIndexArchive/properties/topics/items", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
   { f: 30, p: "/$defs/MemoryIndexArchive/additionalProperties", b: false },
   { f: 30, p: "/additionalProperties", b: false },
   { f: 29, p: "/additionalProperties", av: 1, b: true },
-  { f: 31, p: "", c: __c469, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["entries"] }, pr: [["entries", "entries", 470]], ap: 472, kn: new Set(["entries"]) },
-  { f: 31, p: "/properties/entries", t: ["array"], tv: "array", g: [[3,[18]]], it: 471 },
-  { f: 31, p: "/properties/entries/items", c: __c266, r: 266, ro: 1, g: [[0,[0]]] },
+  { f: 31, p: "", c: __c480, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["entries"] }, pr: [["entries", "entries", 481]], ap: 483, kn: new Set(["entries"]) },
+  { f: 31, p: "/properties/entries", t: ["array"], tv: "array", g: [[3,[18]]], it: 482 },
+  { f: 31, p: "/properties/entries/items", c: __c277, r: 277, ro: 1, g: [[0,[0]]] },
   { f: 31, p: "/additionalProperties", av: 1, b: true },
-  { f: 32, p: "", c: __c473, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef"] }, pr: [["memoryRef", "memoryRef", 474]], ap: 475, kn: new Set(["memoryRef"]) },
+  { f: 32, p: "", c: __c484, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef"] }, pr: [["memoryRef", "memoryRef", 485]], ap: 486, kn: new Set(["memoryRef"]) },
   { f: 32, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
   { f: 32, p: "/additionalProperties", b: false },
-  { f: 33, p: "", c: __c476, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","memoryId","secretId","secretValue"] }, pr: [["memoryRef", "memoryRef", 477], ["memoryId", "memoryId", 478], ["secretId", "secretId", 479], ["secretValue", "secretValue", 480]], ap: 481, kn: new Set(["memoryRef","memoryId","secretId","secretValue"]) },
+  { f: 33, p: "", c: __c487, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","memoryId","secretId","secretValue"] }, pr: [["memoryRef", "memoryRef", 488], ["memoryId", "memoryId", 489], ["secretId", "secretId", 490], ["secretValue", "secretValue", 491]], ap: 492, kn: new Set(["memoryRef","memoryId","secretId","secretValue"]) },
   { f: 33, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
   { f: 33, p: "/properties/memoryId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
   { f: 33, p: "/properties/secretId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 128, "minLength": 1 } },
   { f: 33, p: "/properties/secretValue", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 4096, "minLength": 8 } },
   { f: 33, p: "/additionalProperties", av: 1, b: true },
-  { f: 34, p: "", c: __c482, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","entries"] }, pr: [["memoryRef", "memoryRef", 483], ["entries", "entries", 484], ["secrets", "secrets", 493], ["runId", "runId", 499]], ap: 500, kn: new Set(["memoryRef","entries","secrets","runId"]) },
+  { f: 34, p: "", c: __c493, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","entries"] }, pr: [["memoryRef", "memoryRef", 494], ["entries", "entries", 495], ["secrets", "secrets", 504], ["runId", "runId", 510]], ap: 511, kn: new Set(["memoryRef","entries","secrets","runId"]) },
   { f: 34, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
-  { f: 34, p: "/properties/entries", t: ["array"], tv: "array", g: [[3,[16,17,18]]], k: { "maxItems": 1000, "minItems": 1 }, it: 485 },
-  { f: 34, p: "/properties/entries/items", c: __c486, r: 486, ro: 1, g: [[0,[0]]] },
-  { f: 34, p: "/$defs/HostSampleSeedEntry", c: __c486, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["content"] }, pr: [["content", "content", 487], ["tags", "tags", 488], ["ttlSeconds", "ttlSeconds", 490], ["tier", "tier", 491]], ap: 492, kn: new Set(["content","tags","ttlSeconds","tier"]) },
+  { f: 34, p: "/properties/entries", t: ["array"], tv: "array", g: [[3,[16,17,18]]], k: { "maxItems": 1000, "minItems": 1 }, it: 496 },
+  { f: 34, p: "/properties/entries/items", c: __c497, r: 497, ro: 1, g: [[0,[0]]] },
+  { f: 34, p: "/$defs/HostSampleSeedEntry", c: __c497, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["content"] }, pr: [["content", "content", 498], ["tags", "tags", 499], ["ttlSeconds", "ttlSeconds", 501], ["tier", "tier", 502]], ap: 503, kn: new Set(["content","tags","ttlSeconds","tier"]) },
   { f: 34, p: "/$defs/HostSampleSeedEntry/properties/content", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 1048576 } },
-  { f: 34, p: "/$defs/HostSampleSeedEntry/properties/tags", t: ["array"], tv: "array", g: [[3,[16,18]]], k: { "maxItems": 64 }, it: 489 },
+  { f: 34, p: "/$defs/HostSampleSeedEntry/properties/tags", t: ["array"], tv: "array", g: [[3,[16,18]]], k: { "maxItems": 64 }, it: 500 },
   { f: 34, p: "/$defs/HostSampleSeedEntry/properties/tags/items", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 256, "minLength": 1 } },
   { f: 34, p: "/$defs/HostSampleSeedEntry/properties/ttlSeconds", t: ["number"], tv: "number", g: [[1,[8,11]]], k: { "maximum": 315360000, "exclusiveMinimum": 0 } },
   { f: 34, p: "/$defs/HostSampleSeedEntry/properties/tier", g: [[0,[2]]], k: { "enum": ["long-term","transactional"] } },
   { f: 34, p: "/$defs/HostSampleSeedEntry/additionalProperties", b: false },
-  { f: 34, p: "/properties/secrets", t: ["array"], tv: "array", g: [[3,[16,18]]], k: { "maxItems": 100 }, it: 494 },
-  { f: 34, p: "/properties/secrets/items", c: __c495, r: 495, ro: 1, g: [[0,[0]]] },
-  { f: 34, p: "/$defs/HostSampleSeedSecret", c: __c495, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["secretId","value"] }, pr: [["secretId", "secretId", 496], ["value", "value", 497]], ap: 498, kn: new Set(["secretId","value"]) },
+  { f: 34, p: "/properties/secrets", t: ["array"], tv: "array", g: [[3,[16,18]]], k: { "maxItems": 100 }, it: 505 },
+  { f: 34, p: "/properties/secrets/items", c: __c506, r: 506, ro: 1, g: [[0,[0]]] },
+  { f: 34, p: "/$defs/HostSampleSeedSecret", c: __c506, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["secretId","value"] }, pr: [["secretId", "secretId", 507], ["value", "value", 508]], ap: 509, kn: new Set(["secretId","value"]) },
   { f: 34, p: "/$defs/HostSampleSeedSecret/properties/secretId", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[A-Za-z0-9._:-]{1,128}$" }, re: __RE4 },
   { f: 34, p: "/$defs/HostSampleSeedSecret/properties/value", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 4096, "minLength": 1 } },
   { f: 34, p: "/$defs/HostSampleSeedSecret/additionalProperties", b: false },
   { f: 34, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 199, "minLength": 1 } },
   { f: 34, p: "/additionalProperties", b: false },
-  { f: 35, p: "", c: __c501, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","runId","entries"] }, pr: [["memoryRef", "memoryRef", 502], ["runId", "runId", 503], ["entries", "entries", 504]], ap: 506, kn: new Set(["memoryRef","runId","entries"]) },
+  { f: 35, p: "", c: __c512, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","runId","entries"] }, pr: [["memoryRef", "memoryRef", 513], ["runId", "runId", 514], ["entries", "entries", 515]], ap: 517, kn: new Set(["memoryRef","runId","entries"]) },
   { f: 35, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
   { f: 35, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
-  { f: 35, p: "/properties/entries", t: ["array"], tv: "array", g: [[3,[18]]], it: 505 },
-  { f: 35, p: "/properties/entries/items", c: __c266, r: 266, ro: 1, g: [[0,[0]]] },
+  { f: 35, p: "/properties/entries", t: ["array"], tv: "array", g: [[3,[18]]], it: 516 },
+  { f: 35, p: "/properties/entries/items", c: __c277, r: 277, ro: 1, g: [[0,[0]]] },
   { f: 35, p: "/additionalProperties", av: 1, b: true },
-  { f: 36, p: "", c: __c507, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["question/ref"] }, pr: [["question/ref", "question~1ref", 508]], ap: 509, kn: new Set(["question/ref"]) },
+  { f: 36, p: "", c: __c518, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["question/ref"] }, pr: [["question/ref", "question~1ref", 519]], ap: 520, kn: new Set(["question/ref"]) },
   { f: 36, p: "/properties/question~1ref", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
   { f: 36, p: "/additionalProperties", b: false },
-  { f: 37, p: "", c: __c510, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": [] }, pr: [["dropEventLog", "dropEventLog", 511]], ap: 512, kn: new Set(["dropEventLog"]) },
+  { f: 37, p: "", c: __c521, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": [] }, pr: [["dropEventLog", "dropEventLog", 522]], ap: 523, kn: new Set(["dropEventLog"]) },
   { f: 37, p: "/properties/dropEventLog", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 37, p: "/additionalProperties", b: false },
-  { f: 38, p: "", c: __c513, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","memoryRef","memoryId","fromSeq","expectedAtFork","current"] }, pr: [["runId", "runId", 514], ["memoryRef", "memoryRef", 515], ["memoryId", "memoryId", 516], ["fromSeq", "fromSeq", 517], ["expectedAtFork", "expectedAtFork", 518], ["current", "current", 519]], ap: 520, kn: new Set(["runId","memoryRef","memoryId","fromSeq","expectedAtFork","current"]) },
+  { f: 38, p: "", c: __c524, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","memoryRef","memoryId","fromSeq","expectedAtFork","current"] }, pr: [["runId", "runId", 525], ["memoryRef", "memoryRef", 526], ["memoryId", "memoryId", 527], ["fromSeq", "fromSeq", 528], ["expectedAtFork", "expectedAtFork", 529], ["current", "current", 530]], ap: 531, kn: new Set(["runId","memoryRef","memoryId","fromSeq","expectedAtFork","current"]) },
   { f: 38, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
   { f: 38, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
   { f: 38, p: "/properties/memoryId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
@@ -5645,87 +5699,87 @@ const __S = [
   { f: 38, p: "/properties/expectedAtFork", t: ["string"], tv: "string", ut: 1, g: [] },
   { f: 38, p: "/properties/current", t: ["string"], tv: "string", ut: 1, g: [] },
   { f: 38, p: "/additionalProperties", av: 1, b: true },
-  { f: 39, p: "/$defs/AnswerToken", c: __c521, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[a-z0-9][a-z0-9._-]{0,63}$" }, re: __RE5 },
-  { f: 40, p: "/$defs/AnswerValue", c: __c522, g: [[0,[4]]], any: [523,524] },
-  { f: 40, p: "/$defs/AnswerValue/anyOf/0", c: __c521, r: 521, ro: 1, g: [[0,[0]]] },
-  { f: 40, p: "/$defs/AnswerValue/anyOf/1", c: __c524, t: ["array"], tv: "array", g: [[3,[16,18,20]]], k: { "maxItems": 24, "uniqueItems": true }, it: 525, uq: null },
-  { f: 40, p: "/$defs/AnswerValue/anyOf/1/items", c: __c521, r: 521, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "", c: __c526, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema"] }, pr: [["schema", "schema", 527], ["retention", "retention", 528], ["trace_level", "trace_level", 549], ["egress", "egress", 558], ["verification_rigor", "verification_rigor", 568], ["escalation_threshold", "escalation_threshold", 586]], ap: 600, kn: new Set(["schema","retention","trace_level","egress","verification_rigor","escalation_threshold"]) },
+  { f: 39, p: "/$defs/AnswerToken", c: __c532, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[a-z0-9][a-z0-9._-]{0,63}$" }, re: __RE5 },
+  { f: 40, p: "/$defs/AnswerValue", c: __c533, g: [[0,[4]]], any: [534,535] },
+  { f: 40, p: "/$defs/AnswerValue/anyOf/0", c: __c532, r: 532, ro: 1, g: [[0,[0]]] },
+  { f: 40, p: "/$defs/AnswerValue/anyOf/1", c: __c535, t: ["array"], tv: "array", g: [[3,[16,18,20]]], k: { "maxItems": 24, "uniqueItems": true }, it: 536, uq: null },
+  { f: 40, p: "/$defs/AnswerValue/anyOf/1/items", c: __c532, r: 532, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "", c: __c537, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema"] }, pr: [["schema", "schema", 538], ["retention", "retention", 539], ["trace_level", "trace_level", 560], ["egress", "egress", 569], ["verification_rigor", "verification_rigor", 579], ["escalation_threshold", "escalation_threshold", 597]], ap: 611, kn: new Set(["schema","retention","trace_level","egress","verification_rigor","escalation_threshold"]) },
   { f: 41, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.assistant-config.v1" } },
-  { f: 41, p: "/properties/retention", c: __c529, r: 529, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/RetentionByClass", c: __c529, r: 530, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 538], ["by_class", "by_class", 543]], ap: 548, kn: new Set(["default","by_class"]) },
-  { f: 25, p: "/$defs/ClassKeyed", c: __c530, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["default"] }, pr: [["default", "default", 531], ["by_class", "by_class", 532]], ap: 537, kn: new Set(["default","by_class"]) },
+  { f: 41, p: "/properties/retention", c: __c540, r: 540, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/RetentionByClass", c: __c540, r: 541, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 549], ["by_class", "by_class", 554]], ap: 559, kn: new Set(["default","by_class"]) },
+  { f: 25, p: "/$defs/ClassKeyed", c: __c541, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["default"] }, pr: [["default", "default", 542], ["by_class", "by_class", 543]], ap: 548, kn: new Set(["default","by_class"]) },
   { f: 25, p: "/$defs/ClassKeyed/properties/default", av: 1, g: [] },
-  { f: 25, p: "/$defs/ClassKeyed/properties/by_class", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["public", "public", 533], ["community", "community", 534], ["personal", "personal", 535]], ap: 536, kn: new Set(["public","community","personal"]) },
+  { f: 25, p: "/$defs/ClassKeyed/properties/by_class", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["public", "public", 544], ["community", "community", 545], ["personal", "personal", 546]], ap: 547, kn: new Set(["public","community","personal"]) },
   { f: 25, p: "/$defs/ClassKeyed/properties/by_class/properties/public", av: 1, g: [] },
   { f: 25, p: "/$defs/ClassKeyed/properties/by_class/properties/community", av: 1, g: [] },
   { f: 25, p: "/$defs/ClassKeyed/properties/by_class/properties/personal", av: 1, g: [] },
   { f: 25, p: "/$defs/ClassKeyed/properties/by_class/additionalProperties", b: false },
   { f: 25, p: "/$defs/ClassKeyed/additionalProperties", b: false },
-  { f: 41, p: "/$defs/RetentionByClass/properties/default", c: __c539, r: 539, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/RetentionProfile", c: __c539, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["max_age"] }, pr: [["max_age", "max_age", 540], ["on_expiry", "on_expiry", 541]], ap: 542, kn: new Set(["max_age","on_expiry"]) },
+  { f: 41, p: "/$defs/RetentionByClass/properties/default", c: __c550, r: 550, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/RetentionProfile", c: __c550, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["max_age"] }, pr: [["max_age", "max_age", 551], ["on_expiry", "on_expiry", 552]], ap: 553, kn: new Set(["max_age","on_expiry"]) },
   { f: 41, p: "/$defs/RetentionProfile/properties/max_age", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "duration" }, fm: __fmtDuration },
   { f: 41, p: "/$defs/RetentionProfile/properties/on_expiry", g: [[0,[2]]], k: { "enum": ["excise","archive"] } },
   { f: 41, p: "/$defs/RetentionProfile/additionalProperties", b: false },
-  { f: 41, p: "/$defs/RetentionByClass/properties/by_class", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["public", "public", 544], ["community", "community", 545], ["personal", "personal", 546]], ap: 547, kn: new Set(["public","community","personal"]) },
-  { f: 41, p: "/$defs/RetentionByClass/properties/by_class/properties/public", c: __c539, r: 539, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/RetentionByClass/properties/by_class/properties/community", c: __c539, r: 539, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/RetentionByClass/properties/by_class/properties/personal", c: __c539, r: 539, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/RetentionByClass/properties/by_class", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["public", "public", 555], ["community", "community", 556], ["personal", "personal", 557]], ap: 558, kn: new Set(["public","community","personal"]) },
+  { f: 41, p: "/$defs/RetentionByClass/properties/by_class/properties/public", c: __c550, r: 550, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/RetentionByClass/properties/by_class/properties/community", c: __c550, r: 550, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/RetentionByClass/properties/by_class/properties/personal", c: __c550, r: 550, ro: 1, g: [[0,[0]]] },
   { f: 41, p: "/$defs/RetentionByClass/properties/by_class/additionalProperties", b: false },
   { f: 41, p: "/$defs/RetentionByClass/additionalProperties", b: false },
-  { f: 41, p: "/properties/trace_level", c: __c550, r: 550, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/TraceLevelByClass", c: __c550, r: 530, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 551], ["by_class", "by_class", 552]], ap: 557, kn: new Set(["default","by_class"]) },
-  { f: 41, p: "/$defs/TraceLevelByClass/properties/default", c: __c384, r: 384, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/TraceLevelByClass/properties/by_class", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["public", "public", 553], ["community", "community", 554], ["personal", "personal", 555]], ap: 556, kn: new Set(["public","community","personal"]) },
-  { f: 41, p: "/$defs/TraceLevelByClass/properties/by_class/properties/public", c: __c384, r: 384, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/TraceLevelByClass/properties/by_class/properties/community", c: __c384, r: 384, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/TraceLevelByClass/properties/by_class/properties/personal", c: __c384, r: 384, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/properties/trace_level", c: __c561, r: 561, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/TraceLevelByClass", c: __c561, r: 541, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 562], ["by_class", "by_class", 563]], ap: 568, kn: new Set(["default","by_class"]) },
+  { f: 41, p: "/$defs/TraceLevelByClass/properties/default", c: __c395, r: 395, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/TraceLevelByClass/properties/by_class", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["public", "public", 564], ["community", "community", 565], ["personal", "personal", 566]], ap: 567, kn: new Set(["public","community","personal"]) },
+  { f: 41, p: "/$defs/TraceLevelByClass/properties/by_class/properties/public", c: __c395, r: 395, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/TraceLevelByClass/properties/by_class/properties/community", c: __c395, r: 395, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/TraceLevelByClass/properties/by_class/properties/personal", c: __c395, r: 395, ro: 1, g: [[0,[0]]] },
   { f: 41, p: "/$defs/TraceLevelByClass/properties/by_class/additionalProperties", b: false },
   { f: 41, p: "/$defs/TraceLevelByClass/additionalProperties", b: false },
-  { f: 41, p: "/properties/egress", c: __c559, r: 559, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/EgressByClass", c: __c559, r: 530, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 560], ["by_class", "by_class", 562]], ap: 567, kn: new Set(["default","by_class"]) },
-  { f: 41, p: "/$defs/EgressByClass/properties/default", c: __c561, r: 561, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/Egress", c: __c561, g: [[0,[2]]], k: { "enum": ["deny","allow_accepting_remote"] } },
-  { f: 41, p: "/$defs/EgressByClass/properties/by_class", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["public", "public", 563], ["community", "community", 564], ["personal", "personal", 565]], ap: 566, kn: new Set(["public","community","personal"]) },
-  { f: 41, p: "/$defs/EgressByClass/properties/by_class/properties/public", c: __c561, r: 561, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/EgressByClass/properties/by_class/properties/community", c: __c561, r: 561, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/EgressByClass/properties/by_class/properties/personal", c: __c561, r: 561, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/properties/egress", c: __c570, r: 570, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/EgressByClass", c: __c570, r: 541, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 571], ["by_class", "by_class", 573]], ap: 578, kn: new Set(["default","by_class"]) },
+  { f: 41, p: "/$defs/EgressByClass/properties/default", c: __c572, r: 572, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/Egress", c: __c572, g: [[0,[2]]], k: { "enum": ["deny","allow_accepting_remote"] } },
+  { f: 41, p: "/$defs/EgressByClass/properties/by_class", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["public", "public", 574], ["community", "community", 575], ["personal", "personal", 576]], ap: 577, kn: new Set(["public","community","personal"]) },
+  { f: 41, p: "/$defs/EgressByClass/properties/by_class/properties/public", c: __c572, r: 572, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/EgressByClass/properties/by_class/properties/community", c: __c572, r: 572, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/EgressByClass/properties/by_class/properties/personal", c: __c572, r: 572, ro: 1, g: [[0,[0]]] },
   { f: 41, p: "/$defs/EgressByClass/properties/by_class/additionalProperties", b: false },
   { f: 41, p: "/$defs/EgressByClass/additionalProperties", b: false },
-  { f: 41, p: "/properties/verification_rigor", c: __c569, r: 569, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/VerificationRigorByMode", c: __c569, r: 570, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 578], ["by_mode", "by_mode", 580]], ap: 585, kn: new Set(["default","by_mode"]) },
-  { f: 42, p: "/$defs/ModeKeyed", c: __c570, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["default"] }, pr: [["default", "default", 571], ["by_mode", "by_mode", 572]], ap: 577, kn: new Set(["default","by_mode"]) },
+  { f: 41, p: "/properties/verification_rigor", c: __c580, r: 580, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/VerificationRigorByMode", c: __c580, r: 581, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 589], ["by_mode", "by_mode", 591]], ap: 596, kn: new Set(["default","by_mode"]) },
+  { f: 42, p: "/$defs/ModeKeyed", c: __c581, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["default"] }, pr: [["default", "default", 582], ["by_mode", "by_mode", 583]], ap: 588, kn: new Set(["default","by_mode"]) },
   { f: 42, p: "/$defs/ModeKeyed/properties/default", av: 1, g: [] },
-  { f: 42, p: "/$defs/ModeKeyed/properties/by_mode", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["commons", "commons", 573], ["support", "support", 574], ["crisis", "crisis", 575]], ap: 576, kn: new Set(["commons","support","crisis"]) },
+  { f: 42, p: "/$defs/ModeKeyed/properties/by_mode", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["commons", "commons", 584], ["support", "support", 585], ["crisis", "crisis", 586]], ap: 587, kn: new Set(["commons","support","crisis"]) },
   { f: 42, p: "/$defs/ModeKeyed/properties/by_mode/properties/commons", av: 1, g: [] },
   { f: 42, p: "/$defs/ModeKeyed/properties/by_mode/properties/support", av: 1, g: [] },
   { f: 42, p: "/$defs/ModeKeyed/properties/by_mode/properties/crisis", av: 1, g: [] },
   { f: 42, p: "/$defs/ModeKeyed/properties/by_mode/additionalProperties", b: false },
   { f: 42, p: "/$defs/ModeKeyed/additionalProperties", b: false },
-  { f: 41, p: "/$defs/VerificationRigorByMode/properties/default", c: __c579, r: 579, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/VerificationRigor", c: __c579, g: [[0,[2]]], k: { "enum": ["standard","elevated","strict"] } },
-  { f: 41, p: "/$defs/VerificationRigorByMode/properties/by_mode", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["commons", "commons", 581], ["support", "support", 582], ["crisis", "crisis", 583]], ap: 584, kn: new Set(["commons","support","crisis"]) },
-  { f: 41, p: "/$defs/VerificationRigorByMode/properties/by_mode/properties/commons", c: __c579, r: 579, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/VerificationRigorByMode/properties/by_mode/properties/support", c: __c579, r: 579, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/VerificationRigorByMode/properties/by_mode/properties/crisis", c: __c579, r: 579, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/VerificationRigorByMode/properties/default", c: __c590, r: 590, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/VerificationRigor", c: __c590, g: [[0,[2]]], k: { "enum": ["standard","elevated","strict"] } },
+  { f: 41, p: "/$defs/VerificationRigorByMode/properties/by_mode", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["commons", "commons", 592], ["support", "support", 593], ["crisis", "crisis", 594]], ap: 595, kn: new Set(["commons","support","crisis"]) },
+  { f: 41, p: "/$defs/VerificationRigorByMode/properties/by_mode/properties/commons", c: __c590, r: 590, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/VerificationRigorByMode/properties/by_mode/properties/support", c: __c590, r: 590, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/VerificationRigorByMode/properties/by_mode/properties/crisis", c: __c590, r: 590, ro: 1, g: [[0,[0]]] },
   { f: 41, p: "/$defs/VerificationRigorByMode/properties/by_mode/additionalProperties", b: false },
   { f: 41, p: "/$defs/VerificationRigorByMode/additionalProperties", b: false },
-  { f: 41, p: "/properties/escalation_threshold", c: __c587, r: 587, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/EscalationThresholdByMode", c: __c587, r: 570, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 588], ["by_mode", "by_mode", 594]], ap: 599, kn: new Set(["default","by_mode"]) },
-  { f: 41, p: "/$defs/EscalationThresholdByMode/properties/default", c: __c589, r: 589, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/EscalationThreshold", c: __c589, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["escalate"] }, pr: [["escalate", "escalate", 590]], ap: 593, kn: new Set(["escalate"]) },
-  { f: 41, p: "/$defs/EscalationThreshold/properties/escalate", t: ["array"], tv: "array", g: [[3,[18,20]]], k: { "uniqueItems": true }, it: 591, uq: null },
-  { f: 41, p: "/$defs/EscalationThreshold/properties/escalate/items", c: __c592, r: 592, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/EscalationTrigger", c: __c592, g: [[0,[2]]], k: { "enum": ["operator-decision","sustained-degradation","boundary-risk","pre-egress-confirmation","crisis-candidate"] } },
+  { f: 41, p: "/properties/escalation_threshold", c: __c598, r: 598, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/EscalationThresholdByMode", c: __c598, r: 581, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 599], ["by_mode", "by_mode", 605]], ap: 610, kn: new Set(["default","by_mode"]) },
+  { f: 41, p: "/$defs/EscalationThresholdByMode/properties/default", c: __c600, r: 600, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/EscalationThreshold", c: __c600, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["escalate"] }, pr: [["escalate", "escalate", 601]], ap: 604, kn: new Set(["escalate"]) },
+  { f: 41, p: "/$defs/EscalationThreshold/properties/escalate", t: ["array"], tv: "array", g: [[3,[18,20]]], k: { "uniqueItems": true }, it: 602, uq: null },
+  { f: 41, p: "/$defs/EscalationThreshold/properties/escalate/items", c: __c603, r: 603, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/EscalationTrigger", c: __c603, g: [[0,[2]]], k: { "enum": ["operator-decision","sustained-degradation","boundary-risk","pre-egress-confirmation","crisis-candidate"] } },
   { f: 41, p: "/$defs/EscalationThreshold/additionalProperties", b: false },
-  { f: 41, p: "/$defs/EscalationThresholdByMode/properties/by_mode", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["commons", "commons", 595], ["support", "support", 596], ["crisis", "crisis", 597]], ap: 598, kn: new Set(["commons","support","crisis"]) },
-  { f: 41, p: "/$defs/EscalationThresholdByMode/properties/by_mode/properties/commons", c: __c589, r: 589, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/EscalationThresholdByMode/properties/by_mode/properties/support", c: __c589, r: 589, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/EscalationThresholdByMode/properties/by_mode/properties/crisis", c: __c589, r: 589, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/EscalationThresholdByMode/properties/by_mode", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["commons", "commons", 606], ["support", "support", 607], ["crisis", "crisis", 608]], ap: 609, kn: new Set(["commons","support","crisis"]) },
+  { f: 41, p: "/$defs/EscalationThresholdByMode/properties/by_mode/properties/commons", c: __c600, r: 600, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/EscalationThresholdByMode/properties/by_mode/properties/support", c: __c600, r: 600, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/EscalationThresholdByMode/properties/by_mode/properties/crisis", c: __c600, r: 600, ro: 1, g: [[0,[0]]] },
   { f: 41, p: "/$defs/EscalationThresholdByMode/properties/by_mode/additionalProperties", b: false },
   { f: 41, p: "/$defs/EscalationThresholdByMode/additionalProperties", b: false },
   { f: 41, p: "/additionalProperties", b: false },
-  { f: 43, p: "", c: __c601, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","initiation"] }, pr: [["schema", "schema", 602], ["ui_profile", "ui_profile", 603], ["surface", "surface", 604], ["pinned", "pinned", 605], ["hidden", "hidden", 606], ["initiation", "initiation", 607], ["show_activity_feed", "show_activity_feed", 608], ["show_confidence", "show_confidence", 609], ["streak_count", "streak_count", 610], ["nudge_after", "nudge_after", 612]], ap: 614, kn: new Set(["schema","ui_profile","surface","pinned","hidden","initiation","show_activity_feed","show_confidence","streak_count","nudge_after"]) },
+  { f: 43, p: "", c: __c612, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","initiation"] }, pr: [["schema", "schema", 613], ["ui_profile", "ui_profile", 614], ["surface", "surface", 615], ["pinned", "pinned", 616], ["hidden", "hidden", 617], ["initiation", "initiation", 618], ["show_activity_feed", "show_activity_feed", 619], ["show_confidence", "show_confidence", 620], ["streak_count", "streak_count", 621], ["nudge_after", "nudge_after", 623]], ap: 625, kn: new Set(["schema","ui_profile","surface","pinned","hidden","initiation","show_activity_feed","show_confidence","streak_count","nudge_after"]) },
   { f: 43, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.assistant-ui-preferences.v1" } },
   { f: 43, p: "/properties/ui_profile", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 43, p: "/properties/surface", g: [[0,[2]]], k: { "enum": ["contact-rail","assistant-section"] } },
@@ -5734,28 +5788,28 @@ const __S = [
   { f: 43, p: "/properties/initiation", g: [[0,[2]]], k: { "enum": ["never"] } },
   { f: 43, p: "/properties/show_activity_feed", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 43, p: "/properties/show_confidence", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 43, p: "/properties/streak_count", g: [[0,[3]]], no: 611 },
-  { f: 43, p: "/properties/streak_count/not", av: 1, c: __c611, g: [] },
-  { f: 43, p: "/properties/nudge_after", g: [[0,[3]]], no: 613 },
-  { f: 43, p: "/properties/nudge_after/not", av: 1, c: __c613, g: [] },
+  { f: 43, p: "/properties/streak_count", g: [[0,[3]]], no: 622 },
+  { f: 43, p: "/properties/streak_count/not", av: 1, c: __c622, g: [] },
+  { f: 43, p: "/properties/nudge_after", g: [[0,[3]]], no: 624 },
+  { f: 43, p: "/properties/nudge_after/not", av: 1, c: __c624, g: [] },
   { f: 43, p: "/additionalProperties", b: false },
-  { f: 44, p: "", c: __c615, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","profile/id","anchor","requires","guarantees","conformance/max-age"] }, pr: [["schema", "schema", 616], ["profile/id", "profile~1id", 617], ["anchor", "anchor", 618], ["requires", "requires", 619], ["guarantees", "guarantees", 630], ["conformance/max-age", "conformance~1max-age", 637]], ap: 638, kn: new Set(["schema","profile/id","anchor","requires","guarantees","conformance/max-age"]) },
+  { f: 44, p: "", c: __c626, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","profile/id","anchor","requires","guarantees","conformance/max-age"] }, pr: [["schema", "schema", 627], ["profile/id", "profile~1id", 628], ["anchor", "anchor", 629], ["requires", "requires", 630], ["guarantees", "guarantees", 641], ["conformance/max-age", "conformance~1max-age", 648]], ap: 649, kn: new Set(["schema","profile/id","anchor","requires","guarantees","conformance/max-age"]) },
   { f: 44, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.baseline-assistant-profile.v1" } },
   { f: 44, p: "/properties/profile~1id", g: [[0,[1]]], k: { "const": "baseline-assistant" } },
   { f: 44, p: "/properties/anchor", g: [[0,[1]]], k: { "const": "UNIVERSAL-BASIC-COMPUTE" } },
-  { f: 44, p: "/properties/requires", c: __c620, r: 620, ro: 1, g: [[0,[0]]] },
-  { f: 44, p: "/$defs/ProfileRequirements", c: __c620, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["operations","min_context_window","tool_surface","transports","max_output_tokens"] }, pr: [["operations", "operations", 621], ["min_context_window", "min_context_window", 624], ["tool_surface", "tool_surface", 625], ["transports", "transports", 626], ["max_output_tokens", "max_output_tokens", 628]], ap: 629, kn: new Set(["operations","min_context_window","tool_surface","transports","max_output_tokens"]) },
-  { f: 44, p: "/$defs/ProfileRequirements/properties/operations", t: ["array"], tv: "array", g: [[3,[18,19,20]]], k: { "uniqueItems": true }, it: 622, co: 623, uq: null },
+  { f: 44, p: "/properties/requires", c: __c631, r: 631, ro: 1, g: [[0,[0]]] },
+  { f: 44, p: "/$defs/ProfileRequirements", c: __c631, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["operations","min_context_window","tool_surface","transports","max_output_tokens"] }, pr: [["operations", "operations", 632], ["min_context_window", "min_context_window", 635], ["tool_surface", "tool_surface", 636], ["transports", "transports", 637], ["max_output_tokens", "max_output_tokens", 639]], ap: 640, kn: new Set(["operations","min_context_window","tool_surface","transports","max_output_tokens"]) },
+  { f: 44, p: "/$defs/ProfileRequirements/properties/operations", t: ["array"], tv: "array", g: [[3,[18,19,20]]], k: { "uniqueItems": true }, it: 633, co: 634, uq: null },
   { f: 44, p: "/$defs/ProfileRequirements/properties/operations/items", g: [[0,[2]]], k: { "enum": ["generate","embed","batch_embed"] } },
-  { f: 44, p: "/$defs/ProfileRequirements/properties/operations/contains", c: __c623, g: [[0,[1]]], k: { "const": "generate" } },
+  { f: 44, p: "/$defs/ProfileRequirements/properties/operations/contains", c: __c634, g: [[0,[1]]], k: { "const": "generate" } },
   { f: 44, p: "/$defs/ProfileRequirements/properties/min_context_window", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 512 } },
   { f: 44, p: "/$defs/ProfileRequirements/properties/tool_surface", g: [[0,[1]]], k: { "const": "none" } },
-  { f: 44, p: "/$defs/ProfileRequirements/properties/transports", t: ["array"], tv: "array", g: [[3,[17,18,20]]], k: { "minItems": 1, "uniqueItems": true }, it: 627, uq: null },
+  { f: 44, p: "/$defs/ProfileRequirements/properties/transports", t: ["array"], tv: "array", g: [[3,[17,18,20]]], k: { "minItems": 1, "uniqueItems": true }, it: 638, uq: null },
   { f: 44, p: "/$defs/ProfileRequirements/properties/transports/items", g: [[0,[2]]], k: { "enum": ["http_local","command_stdio"] } },
   { f: 44, p: "/$defs/ProfileRequirements/properties/max_output_tokens", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
   { f: 44, p: "/$defs/ProfileRequirements/additionalProperties", b: false },
-  { f: 44, p: "/properties/guarantees", c: __c631, r: 631, ro: 1, g: [[0,[0]]] },
-  { f: 44, p: "/$defs/ProfileGuarantees", c: __c631, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["no_telemetry_egress","no_remote_fallback","works_offline","no_economic_gating"] }, pr: [["no_telemetry_egress", "no_telemetry_egress", 632], ["no_remote_fallback", "no_remote_fallback", 633], ["works_offline", "works_offline", 634], ["no_economic_gating", "no_economic_gating", 635]], ap: 636, kn: new Set(["no_telemetry_egress","no_remote_fallback","works_offline","no_economic_gating"]) },
+  { f: 44, p: "/properties/guarantees", c: __c642, r: 642, ro: 1, g: [[0,[0]]] },
+  { f: 44, p: "/$defs/ProfileGuarantees", c: __c642, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["no_telemetry_egress","no_remote_fallback","works_offline","no_economic_gating"] }, pr: [["no_telemetry_egress", "no_telemetry_egress", 643], ["no_remote_fallback", "no_remote_fallback", 644], ["works_offline", "works_offline", 645], ["no_economic_gating", "no_economic_gating", 646]], ap: 647, kn: new Set(["no_telemetry_egress","no_remote_fallback","works_offline","no_economic_gating"]) },
   { f: 44, p: "/$defs/ProfileGuarantees/properties/no_telemetry_egress", g: [[0,[1]]], k: { "const": true } },
   { f: 44, p: "/$defs/ProfileGuarantees/properties/no_remote_fallback", g: [[0,[1]]], k: { "const": true } },
   { f: 44, p: "/$defs/ProfileGuarantees/properties/works_offline", g: [[0,[1]]], k: { "const": true } },
@@ -5763,487 +5817,490 @@ const __S = [
   { f: 44, p: "/$defs/ProfileGuarantees/additionalProperties", b: false },
   { f: 44, p: "/properties/conformance~1max-age", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "duration" }, fm: __fmtDuration },
   { f: 44, p: "/additionalProperties", b: false },
-  { f: 45, p: "", c: __c639, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","report/id","runtime/ref","profile/id","environment/ref","time/generated-at","time/expires-at","status","checks","overall/passed"] }, pr: [["schema", "schema", 640], ["report/id", "report~1id", 641], ["runtime/ref", "runtime~1ref", 642], ["model.binding/ref", "model.binding~1ref", 643], ["profile/id", "profile~1id", 644], ["environment/ref", "environment~1ref", 645], ["time/generated-at", "time~1generated-at", 646], ["time/expires-at", "time~1expires-at", 647], ["status", "status", 648], ["checks", "checks", 649], ["overall/passed", "overall~1passed", 657]], ap: 658, kn: new Set(["schema","report/id","runtime/ref","model.binding/ref","profile/id","environment/ref","time/generated-at","time/expires-at","status","checks","overall/passed"]), all: [659] },
+  { f: 45, p: "", c: __c650, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","report/id","runtime/ref","profile/id","environment/ref","time/generated-at","time/expires-at","status","checks","overall/passed"] }, pr: [["schema", "schema", 651], ["report/id", "report~1id", 652], ["runtime/ref", "runtime~1ref", 653], ["model.binding/ref", "model.binding~1ref", 654], ["profile/id", "profile~1id", 655], ["environment/ref", "environment~1ref", 656], ["time/generated-at", "time~1generated-at", 657], ["time/expires-at", "time~1expires-at", 658], ["status", "status", 659], ["checks", "checks", 660], ["overall/passed", "overall~1passed", 668]], ap: 669, kn: new Set(["schema","report/id","runtime/ref","model.binding/ref","profile/id","environment/ref","time/generated-at","time/expires-at","status","checks","overall/passed"]), all: [670] },
   { f: 45, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.baseline-assistant-conformance-report.v1" } },
   { f: 45, p: "/properties/report~1id", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 45, p: "/properties/runtime~1ref", c: __c361, r: 361, ro: 1, g: [[0,[0]]] },
-  { f: 45, p: "/properties/model.binding~1ref", c: __c363, r: 363, ro: 1, g: [[0,[0]]] },
+  { f: 45, p: "/properties/runtime~1ref", c: __c372, r: 372, ro: 1, g: [[0,[0]]] },
+  { f: 45, p: "/properties/model.binding~1ref", c: __c374, r: 374, ro: 1, g: [[0,[0]]] },
   { f: 45, p: "/properties/profile~1id", g: [[0,[1]]], k: { "const": "baseline-assistant" } },
   { f: 45, p: "/properties/environment~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 45, p: "/properties/time~1generated-at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 45, p: "/properties/time~1expires-at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 45, p: "/properties/status", g: [[0,[2]]], k: { "enum": ["fresh","stale"] } },
-  { f: 45, p: "/properties/checks", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 650 },
-  { f: 45, p: "/properties/checks/items", c: __c651, r: 651, ro: 1, g: [[0,[0]]] },
-  { f: 45, p: "/$defs/ConformanceCheck", c: __c651, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["check/id","clause","result"] }, pr: [["check/id", "check~1id", 652], ["clause", "clause", 653], ["result", "result", 654], ["detail/code", "detail~1code", 655]], ap: 656, kn: new Set(["check/id","clause","result","detail/code"]) },
-  { f: 45, p: "/$defs/ConformanceCheck/properties/check~1id", c: __c394, r: 394, ro: 1, g: [[0,[0]]] },
+  { f: 45, p: "/properties/checks", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 661 },
+  { f: 45, p: "/properties/checks/items", c: __c662, r: 662, ro: 1, g: [[0,[0]]] },
+  { f: 45, p: "/$defs/ConformanceCheck", c: __c662, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["check/id","clause","result"] }, pr: [["check/id", "check~1id", 663], ["clause", "clause", 664], ["result", "result", 665], ["detail/code", "detail~1code", 666]], ap: 667, kn: new Set(["check/id","clause","result","detail/code"]) },
+  { f: 45, p: "/$defs/ConformanceCheck/properties/check~1id", c: __c405, r: 405, ro: 1, g: [[0,[0]]] },
   { f: 45, p: "/$defs/ConformanceCheck/properties/clause", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^/" }, re: __RE8 },
   { f: 45, p: "/$defs/ConformanceCheck/properties/result", g: [[0,[2]]], k: { "enum": ["pass","fail"] } },
-  { f: 45, p: "/$defs/ConformanceCheck/properties/detail~1code", c: __c394, r: 394, ro: 1, g: [[0,[0]]] },
+  { f: 45, p: "/$defs/ConformanceCheck/properties/detail~1code", c: __c405, r: 405, ro: 1, g: [[0,[0]]] },
   { f: 45, p: "/$defs/ConformanceCheck/additionalProperties", b: false },
   { f: 45, p: "/properties/overall~1passed", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 45, p: "/additionalProperties", b: false },
-  { f: 45, p: "/allOf/0", g: [[0,[7]]], if: 660, th: 664 },
-  { f: 45, p: "/allOf/0/if", c: __c660, g: [[4,[23,26]]], k: { "required": ["checks"] }, pr: [["checks", "checks", 661]] },
-  { f: 45, p: "/allOf/0/if/properties/checks", t: ["array"], tv: "array", g: [[3,[19]]], co: 662 },
-  { f: 45, p: "/allOf/0/if/properties/checks/contains", c: __c662, t: ["object"], tv: "object", g: [[4,[23,26]]], k: { "required": ["result"] }, pr: [["result", "result", 663]] },
+  { f: 45, p: "/allOf/0", g: [[0,[7]]], if: 671, th: 675 },
+  { f: 45, p: "/allOf/0/if", c: __c671, g: [[4,[23,26]]], k: { "required": ["checks"] }, pr: [["checks", "checks", 672]] },
+  { f: 45, p: "/allOf/0/if/properties/checks", t: ["array"], tv: "array", g: [[3,[19]]], co: 673 },
+  { f: 45, p: "/allOf/0/if/properties/checks/contains", c: __c673, t: ["object"], tv: "object", g: [[4,[23,26]]], k: { "required": ["result"] }, pr: [["result", "result", 674]] },
   { f: 45, p: "/allOf/0/if/properties/checks/contains/properties/result", g: [[0,[1]]], k: { "const": "fail" } },
-  { f: 45, p: "/allOf/0/then", g: [[4,[26]]], pr: [["overall/passed", "overall~1passed", 665]] },
+  { f: 45, p: "/allOf/0/then", g: [[4,[26]]], pr: [["overall/passed", "overall~1passed", 676]] },
   { f: 45, p: "/allOf/0/then/properties/overall~1passed", g: [[0,[1]]], k: { "const": false } },
-  { f: 39, p: "/$defs/ChoiceOption", c: __c666, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["value","title"] }, pr: [["value", "value", 667], ["title", "title", 668], ["detail", "detail", 669]], ap: 670, kn: new Set(["value","title","detail"]) },
-  { f: 39, p: "/$defs/ChoiceOption/properties/value", c: __c521, r: 521, ro: 1, g: [[0,[0]]] },
+  { f: 39, p: "/$defs/ChoiceOption", c: __c677, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["value","title"] }, pr: [["value", "value", 678], ["title", "title", 679], ["detail", "detail", 680]], ap: 681, kn: new Set(["value","title","detail"]) },
+  { f: 39, p: "/$defs/ChoiceOption/properties/value", c: __c532, r: 532, ro: 1, g: [[0,[0]]] },
   { f: 39, p: "/$defs/ChoiceOption/properties/title", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 120, "minLength": 1 } },
   { f: 39, p: "/$defs/ChoiceOption/properties/detail", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 280 } },
   { f: 39, p: "/$defs/ChoiceOption/additionalProperties", b: false },
-  { f: 25, p: "/$defs/ClassificationFlow", c: __c671, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["input","output"] }, pr: [["input", "input", 672], ["output", "output", 673]], ap: 674, kn: new Set(["input","output"]) },
-  { f: 25, p: "/$defs/ClassificationFlow/properties/input", c: __c401, r: 401, ro: 1, g: [[0,[0]]] },
-  { f: 25, p: "/$defs/ClassificationFlow/properties/output", c: __c401, r: 401, ro: 1, g: [[0,[0]]] },
+  { f: 25, p: "/$defs/ClassificationFlow", c: __c682, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["input","output"] }, pr: [["input", "input", 683], ["output", "output", 684]], ap: 685, kn: new Set(["input","output"]) },
+  { f: 25, p: "/$defs/ClassificationFlow/properties/input", c: __c412, r: 412, ro: 1, g: [[0,[0]]] },
+  { f: 25, p: "/$defs/ClassificationFlow/properties/output", c: __c412, r: 412, ro: 1, g: [[0,[0]]] },
   { f: 25, p: "/$defs/ClassificationFlow/additionalProperties", b: false },
-  { f: 46, p: "/$defs/ConfirmPayload", c: __c676, r: 676, ro: 1, g: [[0,[0]]] },
-  { f: 47, p: "", c: __c676, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["confirm/title", "confirm~1title", 677], ["deny/title", "deny~1title", 678]], ap: 679, kn: new Set(["confirm/title","deny/title"]) },
+  { f: 46, p: "/$defs/ConfirmPayload", c: __c687, r: 687, ro: 1, g: [[0,[0]]] },
+  { f: 47, p: "", c: __c687, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["confirm/title", "confirm~1title", 688], ["deny/title", "deny~1title", 689]], ap: 690, kn: new Set(["confirm/title","deny/title"]) },
   { f: 47, p: "/properties/confirm~1title", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 60, "minLength": 1 } },
   { f: 47, p: "/properties/deny~1title", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 60, "minLength": 1 } },
   { f: 47, p: "/additionalProperties", b: false },
-  { f: 23, p: "/$defs/ContentPart", c: __c680, t: ["object"], tv: "object", g: [[0,[5]],[4,[25,27]]], ap: 681, kn: new Set([]), one: [682,687], dt: "type", dm: new Map([["text",0],["object_ref",1]]) },
+  { f: 23, p: "/$defs/ContentPart", c: __c691, t: ["object"], tv: "object", g: [[0,[5]],[4,[25,27]]], ap: 692, kn: new Set([]), one: [693,698], dt: "type", dm: new Map([["text",0],["object_ref",1]]) },
   { f: 23, p: "/$defs/ContentPart/additionalProperties", av: 1, b: true },
-  { f: 23, p: "/$defs/ContentPart/oneOf/0", c: __c683, r: 683, ro: 1, g: [[0,[0]]] },
-  { f: 23, p: "/$defs/TextPart", c: __c683, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["type","text"] }, pr: [["type", "type", 684], ["text", "text", 685]], ap: 686, kn: new Set(["type","text"]) },
+  { f: 23, p: "/$defs/ContentPart/oneOf/0", c: __c694, r: 694, ro: 1, g: [[0,[0]]] },
+  { f: 23, p: "/$defs/TextPart", c: __c694, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["type","text"] }, pr: [["type", "type", 695], ["text", "text", 696]], ap: 697, kn: new Set(["type","text"]) },
   { f: 23, p: "/$defs/TextPart/properties/type", g: [[0,[1]]], k: { "const": "text" } },
   { f: 23, p: "/$defs/TextPart/properties/text", t: ["string"], tv: "string", ut: 1, g: [] },
   { f: 23, p: "/$defs/TextPart/additionalProperties", b: false },
-  { f: 23, p: "/$defs/ContentPart/oneOf/1", c: __c688, r: 688, ro: 1, g: [[0,[0]]] },
-  { f: 23, p: "/$defs/ObjectRefPart", c: __c688, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["type","object/ref","media/type"] }, pr: [["type", "type", 689], ["object/ref", "object~1ref", 690], ["media/type", "media~1type", 691], ["byte/size", "byte~1size", 692]], ap: 693, kn: new Set(["type","object/ref","media/type","byte/size"]) },
+  { f: 23, p: "/$defs/ContentPart/oneOf/1", c: __c699, r: 699, ro: 1, g: [[0,[0]]] },
+  { f: 23, p: "/$defs/ObjectRefPart", c: __c699, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["type","object/ref","media/type"] }, pr: [["type", "type", 700], ["object/ref", "object~1ref", 701], ["media/type", "media~1type", 702], ["byte/size", "byte~1size", 703]], ap: 704, kn: new Set(["type","object/ref","media/type","byte/size"]) },
   { f: 23, p: "/$defs/ObjectRefPart/properties/type", g: [[0,[1]]], k: { "const": "object_ref" } },
   { f: 23, p: "/$defs/ObjectRefPart/properties/object~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 23, p: "/$defs/ObjectRefPart/properties/media~1type", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[a-z]+/[A-Za-z0-9.+-]+$" }, re: __RE13 },
   { f: 23, p: "/$defs/ObjectRefPart/properties/byte~1size", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 23, p: "/$defs/ObjectRefPart/additionalProperties", b: false },
-  { f: 24, p: "", c: __c694, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema"] }, pr: [["schema", "schema", 695], ["sources", "sources", 696]], ap: 710, kn: new Set(["schema","sources"]) },
+  { f: 24, p: "", c: __c705, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema"] }, pr: [["schema", "schema", 706], ["sources", "sources", 707]], ap: 721, kn: new Set(["schema","sources"]) },
   { f: 24, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.context-assembly.request.v1" } },
-  { f: 24, p: "/properties/sources", t: ["array"], tv: "array", g: [[3,[18]]], it: 697 },
-  { f: 24, p: "/properties/sources/items", c: __c698, r: 698, ro: 1, g: [[0,[0]]] },
-  { f: 24, p: "/$defs/ContextSource", c: __c698, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["source/kind","grant/ref"] }, pr: [["source/kind", "source~1kind", 699], ["grant/ref", "grant~1ref", 700], ["lease/ref", "lease~1ref", 701], ["flow/ref", "flow~1ref", 702], ["max/elements", "max~1elements", 703]], ap: 704, kn: new Set(["source/kind","grant/ref","lease/ref","flow/ref","max/elements"]), all: [705] },
-  { f: 24, p: "/$defs/ContextSource/properties/source~1kind", c: __c399, r: 399, ro: 1, g: [[0,[0]]] },
+  { f: 24, p: "/properties/sources", t: ["array"], tv: "array", g: [[3,[18]]], it: 708 },
+  { f: 24, p: "/properties/sources/items", c: __c709, r: 709, ro: 1, g: [[0,[0]]] },
+  { f: 24, p: "/$defs/ContextSource", c: __c709, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["source/kind","grant/ref"] }, pr: [["source/kind", "source~1kind", 710], ["grant/ref", "grant~1ref", 711], ["lease/ref", "lease~1ref", 712], ["flow/ref", "flow~1ref", 713], ["max/elements", "max~1elements", 714]], ap: 715, kn: new Set(["source/kind","grant/ref","lease/ref","flow/ref","max/elements"]), all: [716] },
+  { f: 24, p: "/$defs/ContextSource/properties/source~1kind", c: __c410, r: 410, ro: 1, g: [[0,[0]]] },
   { f: 24, p: "/$defs/ContextSource/properties/grant~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 24, p: "/$defs/ContextSource/properties/lease~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 24, p: "/$defs/ContextSource/properties/flow~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 24, p: "/$defs/ContextSource/properties/max~1elements", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
   { f: 24, p: "/$defs/ContextSource/additionalProperties", b: false },
-  { f: 24, p: "/$defs/ContextSource/allOf/0", g: [[0,[7]]], if: 706, th: 708 },
-  { f: 24, p: "/$defs/ContextSource/allOf/0/if", c: __c706, g: [[4,[23,26]]], k: { "required": ["source/kind"] }, pr: [["source/kind", "source~1kind", 707]] },
+  { f: 24, p: "/$defs/ContextSource/allOf/0", g: [[0,[7]]], if: 717, th: 719 },
+  { f: 24, p: "/$defs/ContextSource/allOf/0/if", c: __c717, g: [[4,[23,26]]], k: { "required": ["source/kind"] }, pr: [["source/kind", "source~1kind", 718]] },
   { f: 24, p: "/$defs/ContextSource/allOf/0/if/properties/source~1kind", g: [[0,[2]]], k: { "enum": ["artifact","dataset"] } },
-  { f: 24, p: "/$defs/ContextSource/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["lease/ref"] }, pr: [["lease/ref", "lease~1ref", 709]] },
+  { f: 24, p: "/$defs/ContextSource/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["lease/ref"] }, pr: [["lease/ref", "lease~1ref", 720]] },
   { f: 24, p: "/$defs/ContextSource/allOf/0/then/properties/lease~1ref", av: 1, g: [] },
   { f: 24, p: "/additionalProperties", b: false },
-  { f: 48, p: "", c: __c711, t: ["object"], tv: "object", g: [[0,[5]],[4,[23,25,26]]], k: { "required": ["schema","element/id","source/kind","classification"] }, pr: [["schema", "schema", 712], ["element/id", "element~1id", 713], ["source/kind", "source~1kind", 714], ["source/ref", "source~1ref", 715], ["classification", "classification", 716], ["content", "content", 717], ["content/ref", "content~1ref", 719], ["declassifiable", "declassifiable", 720], ["declassified/from", "declassified~1from", 721], ["grant/ref", "grant~1ref", 722]], ap: 723, kn: new Set(["schema","element/id","source/kind","source/ref","classification","content","content/ref","declassifiable","declassified/from","grant/ref"]), one: [724,726] },
+  { f: 48, p: "", c: __c722, t: ["object"], tv: "object", g: [[0,[5]],[4,[23,25,26]]], k: { "required": ["schema","element/id","source/kind","classification"] }, pr: [["schema", "schema", 723], ["element/id", "element~1id", 724], ["source/kind", "source~1kind", 725], ["source/ref", "source~1ref", 726], ["classification", "classification", 727], ["content", "content", 728], ["content/ref", "content~1ref", 730], ["declassifiable", "declassifiable", 731], ["declassified/from", "declassified~1from", 732], ["grant/ref", "grant~1ref", 733]], ap: 734, kn: new Set(["schema","element/id","source/kind","source/ref","classification","content","content/ref","declassifiable","declassified/from","grant/ref"]), one: [735,737] },
   { f: 48, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.context-element.v1" } },
   { f: 48, p: "/properties/element~1id", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 48, p: "/properties/source~1kind", c: __c399, r: 399, ro: 1, g: [[0,[0]]] },
+  { f: 48, p: "/properties/source~1kind", c: __c410, r: 410, ro: 1, g: [[0,[0]]] },
   { f: 48, p: "/properties/source~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 48, p: "/properties/classification", c: __c401, r: 401, ro: 1, g: [[0,[0]]] },
-  { f: 48, p: "/properties/content", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 718 },
-  { f: 48, p: "/properties/content/items", c: __c680, r: 680, ro: 1, g: [[0,[0]]] },
+  { f: 48, p: "/properties/classification", c: __c412, r: 412, ro: 1, g: [[0,[0]]] },
+  { f: 48, p: "/properties/content", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 729 },
+  { f: 48, p: "/properties/content/items", c: __c691, r: 691, ro: 1, g: [[0,[0]]] },
   { f: 48, p: "/properties/content~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 48, p: "/properties/declassifiable", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 48, p: "/properties/declassified~1from", c: __c401, r: 401, ro: 1, g: [[0,[0]]] },
+  { f: 48, p: "/properties/declassified~1from", c: __c412, r: 412, ro: 1, g: [[0,[0]]] },
   { f: 48, p: "/properties/grant~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 48, p: "/additionalProperties", b: false },
-  { f: 48, p: "/oneOf/0", c: __c724, g: [[4,[23,26]]], k: { "required": ["content"] }, pr: [["content", "content", 725]] },
+  { f: 48, p: "/oneOf/0", c: __c735, g: [[4,[23,26]]], k: { "required": ["content"] }, pr: [["content", "content", 736]] },
   { f: 48, p: "/oneOf/0/properties/content", av: 1, g: [] },
-  { f: 48, p: "/oneOf/1", c: __c726, g: [[4,[23,26]]], k: { "required": ["content/ref"] }, pr: [["content/ref", "content~1ref", 727]] },
+  { f: 48, p: "/oneOf/1", c: __c737, g: [[4,[23,26]]], k: { "required": ["content/ref"] }, pr: [["content/ref", "content~1ref", 738]] },
   { f: 48, p: "/oneOf/1/properties/content~1ref", av: 1, g: [] },
-  { f: 22, p: "/$defs/EpistemicBlock", c: __c728, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["stance", "stance", 729], ["confidence", "confidence", 730], ["grounded_in", "grounded_in", 731], ["caveats", "caveats", 733]], ap: 735, kn: new Set(["stance","confidence","grounded_in","caveats"]) },
+  { f: 22, p: "/$defs/EpistemicBlock", c: __c739, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["stance", "stance", 740], ["confidence", "confidence", 741], ["grounded_in", "grounded_in", 742], ["caveats", "caveats", 744]], ap: 746, kn: new Set(["stance","confidence","grounded_in","caveats"]) },
   { f: 22, p: "/$defs/EpistemicBlock/properties/stance", g: [[0,[2]]], k: { "enum": ["advisory","hypothesis"] } },
   { f: 22, p: "/$defs/EpistemicBlock/properties/confidence", g: [[0,[2]]], k: { "enum": ["unstated","low","medium","high"] } },
-  { f: 22, p: "/$defs/EpistemicBlock/properties/grounded_in", t: ["array"], tv: "array", g: [[3,[18]]], it: 732 },
+  { f: 22, p: "/$defs/EpistemicBlock/properties/grounded_in", t: ["array"], tv: "array", g: [[3,[18]]], it: 743 },
   { f: 22, p: "/$defs/EpistemicBlock/properties/grounded_in/items", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 22, p: "/$defs/EpistemicBlock/properties/caveats", t: ["array"], tv: "array", g: [[3,[18]]], it: 734 },
+  { f: 22, p: "/$defs/EpistemicBlock/properties/caveats", t: ["array"], tv: "array", g: [[3,[18]]], it: 745 },
   { f: 22, p: "/$defs/EpistemicBlock/properties/caveats/items", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 500, "minLength": 1 } },
   { f: 22, p: "/$defs/EpistemicBlock/additionalProperties", b: false },
-  { f: 46, p: "/$defs/FreeTextWithAllowlistPayload", c: __c737, r: 737, ro: 1, g: [[0,[0]]] },
-  { f: 49, p: "", c: __c737, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["allowlist"] }, pr: [["allowlist", "allowlist", 738], ["match", "match", 740], ["placeholder", "placeholder", 741]], ap: 742, kn: new Set(["allowlist","match","placeholder"]) },
-  { f: 49, p: "/properties/allowlist", t: ["array"], tv: "array", g: [[3,[16,17,18,20]]], k: { "maxItems": 64, "minItems": 1, "uniqueItems": true }, it: 739, uq: null },
-  { f: 49, p: "/properties/allowlist/items", c: __c521, r: 521, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/FreeTextWithAllowlistPayload", c: __c748, r: 748, ro: 1, g: [[0,[0]]] },
+  { f: 49, p: "", c: __c748, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["allowlist"] }, pr: [["allowlist", "allowlist", 749], ["match", "match", 751], ["placeholder", "placeholder", 752]], ap: 753, kn: new Set(["allowlist","match","placeholder"]) },
+  { f: 49, p: "/properties/allowlist", t: ["array"], tv: "array", g: [[3,[16,17,18,20]]], k: { "maxItems": 64, "minItems": 1, "uniqueItems": true }, it: 750, uq: null },
+  { f: 49, p: "/properties/allowlist/items", c: __c532, r: 532, ro: 1, g: [[0,[0]]] },
   { f: 49, p: "/properties/match", g: [[0,[2]]], k: { "enum": ["exact","case-insensitive"] } },
   { f: 49, p: "/properties/placeholder", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 80 } },
   { f: 49, p: "/additionalProperties", b: false },
-  { f: 23, p: "/$defs/GeneratePolicy", c: __c743, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["locality", "locality", 744], ["trust_mode", "trust_mode", 745], ["scope", "scope", 746], ["on_context_denied", "on_context_denied", 747], ["plurality", "plurality", 748]], ap: 749, kn: new Set(["locality","trust_mode","scope","on_context_denied","plurality"]) },
-  { f: 23, p: "/$defs/GeneratePolicy/properties/locality", c: __c380, r: 380, ro: 1, g: [[0,[0]]] },
-  { f: 23, p: "/$defs/GeneratePolicy/properties/trust_mode", c: __c382, r: 382, ro: 1, g: [[0,[0]]] },
+  { f: 23, p: "/$defs/GeneratePolicy", c: __c754, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["locality", "locality", 755], ["trust_mode", "trust_mode", 756], ["scope", "scope", 757], ["on_context_denied", "on_context_denied", 758], ["plurality", "plurality", 759]], ap: 760, kn: new Set(["locality","trust_mode","scope","on_context_denied","plurality"]) },
+  { f: 23, p: "/$defs/GeneratePolicy/properties/locality", c: __c391, r: 391, ro: 1, g: [[0,[0]]] },
+  { f: 23, p: "/$defs/GeneratePolicy/properties/trust_mode", c: __c393, r: 393, ro: 1, g: [[0,[0]]] },
   { f: 23, p: "/$defs/GeneratePolicy/properties/scope", g: [[0,[2]]], k: { "enum": ["assistant-session-only","granted-context"] } },
   { f: 23, p: "/$defs/GeneratePolicy/properties/on_context_denied", g: [[0,[2]]], k: { "enum": ["fail_closed","drop_with_trace"] } },
   { f: 23, p: "/$defs/GeneratePolicy/properties/plurality", g: [[0,[2]]], k: { "enum": ["preserve","collapse"] } },
   { f: 23, p: "/$defs/GeneratePolicy/additionalProperties", b: false },
-  { f: 23, p: "", c: __c750, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","operation","turns"] }, pr: [["schema", "schema", 751], ["operation", "operation", 752], ["turns", "turns", 753], ["context_assembly", "context_assembly", 760], ["parameters", "parameters", 761], ["policy", "policy", 769], ["metadata", "metadata", 770]], ap: 777, kn: new Set(["schema","operation","turns","context_assembly","parameters","policy","metadata"]) },
+  { f: 23, p: "", c: __c761, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","operation","turns"] }, pr: [["schema", "schema", 762], ["operation", "operation", 763], ["turns", "turns", 764], ["context_assembly", "context_assembly", 771], ["parameters", "parameters", 772], ["policy", "policy", 780], ["metadata", "metadata", 781]], ap: 788, kn: new Set(["schema","operation","turns","context_assembly","parameters","policy","metadata"]) },
   { f: 23, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.generate.request.v1" } },
   { f: 23, p: "/properties/operation", g: [[0,[1]]], k: { "const": "generate" } },
-  { f: 23, p: "/properties/turns", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 754 },
-  { f: 23, p: "/properties/turns/items", c: __c755, r: 755, ro: 1, g: [[0,[0]]] },
-  { f: 23, p: "/$defs/Turn", c: __c755, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["role","content"] }, pr: [["role", "role", 756], ["content", "content", 757]], ap: 759, kn: new Set(["role","content"]) },
+  { f: 23, p: "/properties/turns", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 765 },
+  { f: 23, p: "/properties/turns/items", c: __c766, r: 766, ro: 1, g: [[0,[0]]] },
+  { f: 23, p: "/$defs/Turn", c: __c766, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["role","content"] }, pr: [["role", "role", 767], ["content", "content", 768]], ap: 770, kn: new Set(["role","content"]) },
   { f: 23, p: "/$defs/Turn/properties/role", g: [[0,[2]]], k: { "enum": ["user","assistant"] } },
-  { f: 23, p: "/$defs/Turn/properties/content", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 758 },
-  { f: 23, p: "/$defs/Turn/properties/content/items", c: __c680, r: 680, ro: 1, g: [[0,[0]]] },
+  { f: 23, p: "/$defs/Turn/properties/content", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 769 },
+  { f: 23, p: "/$defs/Turn/properties/content/items", c: __c691, r: 691, ro: 1, g: [[0,[0]]] },
   { f: 23, p: "/$defs/Turn/additionalProperties", b: false },
-  { f: 23, p: "/properties/context_assembly", c: __c694, r: 694, ro: 1, g: [[0,[0]]] },
-  { f: 23, p: "/properties/parameters", c: __c762, r: 762, ro: 1, g: [[0,[0]]] },
-  { f: 23, p: "/$defs/GenerationParameters", c: __c762, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["max_tokens", "max_tokens", 763], ["temperature", "temperature", 764], ["top_p", "top_p", 765], ["stop", "stop", 766]], ap: 768, kn: new Set(["max_tokens","temperature","top_p","stop"]) },
+  { f: 23, p: "/properties/context_assembly", c: __c705, r: 705, ro: 1, g: [[0,[0]]] },
+  { f: 23, p: "/properties/parameters", c: __c773, r: 773, ro: 1, g: [[0,[0]]] },
+  { f: 23, p: "/$defs/GenerationParameters", c: __c773, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["max_tokens", "max_tokens", 774], ["temperature", "temperature", 775], ["top_p", "top_p", 776], ["stop", "stop", 777]], ap: 779, kn: new Set(["max_tokens","temperature","top_p","stop"]) },
   { f: 23, p: "/$defs/GenerationParameters/properties/max_tokens", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
   { f: 23, p: "/$defs/GenerationParameters/properties/temperature", t: ["number"], tv: "number", g: [[1,[8,9]]], k: { "maximum": 2, "minimum": 0 } },
   { f: 23, p: "/$defs/GenerationParameters/properties/top_p", t: ["number"], tv: "number", g: [[1,[8,11]]], k: { "maximum": 1, "exclusiveMinimum": 0 } },
-  { f: 23, p: "/$defs/GenerationParameters/properties/stop", t: ["array"], tv: "array", g: [[3,[16,18]]], k: { "maxItems": 8 }, it: 767 },
+  { f: 23, p: "/$defs/GenerationParameters/properties/stop", t: ["array"], tv: "array", g: [[3,[16,18]]], k: { "maxItems": 8 }, it: 778 },
   { f: 23, p: "/$defs/GenerationParameters/properties/stop/items", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 23, p: "/$defs/GenerationParameters/additionalProperties", b: false },
-  { f: 23, p: "/properties/policy", c: __c743, r: 743, ro: 1, g: [[0,[0]]] },
-  { f: 23, p: "/properties/metadata", t: ["object"], tv: "object", g: [[4,[24,25]]], ap: 771, kn: new Set([]), pn: 776 },
-  { f: 23, p: "/properties/metadata/additionalProperties", g: [[0,[4]]], any: [772,773,774,775] },
-  { f: 23, p: "/properties/metadata/additionalProperties/anyOf/0", c: __c772, t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 256 } },
-  { f: 23, p: "/properties/metadata/additionalProperties/anyOf/1", c: __c773, t: ["number"], tv: "number", ut: 1, g: [] },
-  { f: 23, p: "/properties/metadata/additionalProperties/anyOf/2", c: __c774, t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 23, p: "/properties/metadata/additionalProperties/anyOf/3", c: __c775, t: ["null"], tv: "null", ut: 1, g: [] },
+  { f: 23, p: "/properties/policy", c: __c754, r: 754, ro: 1, g: [[0,[0]]] },
+  { f: 23, p: "/properties/metadata", t: ["object"], tv: "object", g: [[4,[24,25]]], ap: 782, kn: new Set([]), pn: 787 },
+  { f: 23, p: "/properties/metadata/additionalProperties", g: [[0,[4]]], any: [783,784,785,786] },
+  { f: 23, p: "/properties/metadata/additionalProperties/anyOf/0", c: __c783, t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 256 } },
+  { f: 23, p: "/properties/metadata/additionalProperties/anyOf/1", c: __c784, t: ["number"], tv: "number", ut: 1, g: [] },
+  { f: 23, p: "/properties/metadata/additionalProperties/anyOf/2", c: __c785, t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 23, p: "/properties/metadata/additionalProperties/anyOf/3", c: __c786, t: ["null"], tv: "null", ut: 1, g: [] },
   { f: 23, p: "/properties/metadata/propertyNames", g: [[2,[12]]], k: { "maxLength": 64 } },
   { f: 23, p: "/additionalProperties", b: false },
-  { f: 22, p: "", c: __c778, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","operation","outcome","trace/ref"] }, pr: [["schema", "schema", 779], ["operation", "operation", 780], ["outcome", "outcome", 781], ["reason/code", "reason~1code", 782], ["output", "output", 783], ["epistemic", "epistemic", 785], ["runtime/ref", "runtime~1ref", 786], ["model.binding/ref", "model.binding~1ref", 787], ["locality", "locality", 788], ["trace/ref", "trace~1ref", 789], ["usage", "usage", 791], ["diagnostics", "diagnostics", 796]], ap: 797, kn: new Set(["schema","operation","outcome","reason/code","output","epistemic","runtime/ref","model.binding/ref","locality","trace/ref","usage","diagnostics"]), all: [798] },
+  { f: 22, p: "", c: __c789, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","operation","outcome","trace/ref"] }, pr: [["schema", "schema", 790], ["operation", "operation", 791], ["outcome", "outcome", 792], ["reason/code", "reason~1code", 793], ["output", "output", 794], ["epistemic", "epistemic", 796], ["runtime/ref", "runtime~1ref", 797], ["model.binding/ref", "model.binding~1ref", 798], ["locality", "locality", 799], ["trace/ref", "trace~1ref", 800], ["usage", "usage", 802], ["diagnostics", "diagnostics", 807]], ap: 808, kn: new Set(["schema","operation","outcome","reason/code","output","epistemic","runtime/ref","model.binding/ref","locality","trace/ref","usage","diagnostics"]), all: [809] },
   { f: 22, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.generate.response.v1" } },
   { f: 22, p: "/properties/operation", g: [[0,[1]]], k: { "const": "generate" } },
-  { f: 22, p: "/properties/outcome", c: __c359, r: 359, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/properties/reason~1code", c: __c394, r: 394, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/properties/output", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 784 },
-  { f: 22, p: "/properties/output/items", c: __c680, r: 680, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/properties/epistemic", c: __c728, r: 728, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/properties/runtime~1ref", c: __c361, r: 361, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/properties/model.binding~1ref", c: __c363, r: 363, ro: 1, g: [[0,[0]]] },
+  { f: 22, p: "/properties/outcome", c: __c370, r: 370, ro: 1, g: [[0,[0]]] },
+  { f: 22, p: "/properties/reason~1code", c: __c405, r: 405, ro: 1, g: [[0,[0]]] },
+  { f: 22, p: "/properties/output", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 795 },
+  { f: 22, p: "/properties/output/items", c: __c691, r: 691, ro: 1, g: [[0,[0]]] },
+  { f: 22, p: "/properties/epistemic", c: __c739, r: 739, ro: 1, g: [[0,[0]]] },
+  { f: 22, p: "/properties/runtime~1ref", c: __c372, r: 372, ro: 1, g: [[0,[0]]] },
+  { f: 22, p: "/properties/model.binding~1ref", c: __c374, r: 374, ro: 1, g: [[0,[0]]] },
   { f: 22, p: "/properties/locality", g: [[0,[2]]], k: { "enum": ["local_only","remote"] } },
-  { f: 22, p: "/properties/trace~1ref", c: __c790, r: 790, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/$defs/TraceRef", c: __c790, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^(trace/|tr:).+$" }, re: __RE20 },
-  { f: 22, p: "/properties/usage", c: __c792, r: 792, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/$defs/Usage", c: __c792, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["input_tokens", "input_tokens", 793], ["output_tokens", "output_tokens", 794]], ap: 795, kn: new Set(["input_tokens","output_tokens"]) },
+  { f: 22, p: "/properties/trace~1ref", c: __c801, r: 801, ro: 1, g: [[0,[0]]] },
+  { f: 22, p: "/$defs/TraceRef", c: __c801, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^(trace/|tr:).+$" }, re: __RE20 },
+  { f: 22, p: "/properties/usage", c: __c803, r: 803, ro: 1, g: [[0,[0]]] },
+  { f: 22, p: "/$defs/Usage", c: __c803, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["input_tokens", "input_tokens", 804], ["output_tokens", "output_tokens", 805]], ap: 806, kn: new Set(["input_tokens","output_tokens"]) },
   { f: 22, p: "/$defs/Usage/properties/input_tokens", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 22, p: "/$defs/Usage/properties/output_tokens", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 22, p: "/$defs/Usage/additionalProperties", b: false },
-  { f: 22, p: "/properties/diagnostics", c: __c419, r: 419, ro: 1, g: [[0,[0]]] },
+  { f: 22, p: "/properties/diagnostics", c: __c430, r: 430, ro: 1, g: [[0,[0]]] },
   { f: 22, p: "/additionalProperties", b: false },
-  { f: 22, p: "/allOf/0", g: [[0,[7]]], if: 799, th: 801, el: 809 },
-  { f: 22, p: "/allOf/0/if", c: __c799, g: [[4,[23,26]]], k: { "required": ["outcome"] }, pr: [["outcome", "outcome", 800]] },
+  { f: 22, p: "/allOf/0", g: [[0,[7]]], if: 810, th: 812, el: 820 },
+  { f: 22, p: "/allOf/0/if", c: __c810, g: [[4,[23,26]]], k: { "required": ["outcome"] }, pr: [["outcome", "outcome", 811]] },
   { f: 22, p: "/allOf/0/if/properties/outcome", g: [[0,[1]]], k: { "const": "completed" } },
-  { f: 22, p: "/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["output","epistemic","runtime/ref","model.binding/ref","locality"] }, pr: [["output", "output", 802], ["epistemic", "epistemic", 803], ["runtime/ref", "runtime~1ref", 804], ["model.binding/ref", "model.binding~1ref", 805], ["locality", "locality", 806], ["reason/code", "reason~1code", 807]] },
+  { f: 22, p: "/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["output","epistemic","runtime/ref","model.binding/ref","locality"] }, pr: [["output", "output", 813], ["epistemic", "epistemic", 814], ["runtime/ref", "runtime~1ref", 815], ["model.binding/ref", "model.binding~1ref", 816], ["locality", "locality", 817], ["reason/code", "reason~1code", 818]] },
   { f: 22, p: "/allOf/0/then/properties/output", av: 1, g: [] },
   { f: 22, p: "/allOf/0/then/properties/epistemic", av: 1, g: [] },
   { f: 22, p: "/allOf/0/then/properties/runtime~1ref", av: 1, g: [] },
   { f: 22, p: "/allOf/0/then/properties/model.binding~1ref", av: 1, g: [] },
   { f: 22, p: "/allOf/0/then/properties/locality", av: 1, g: [] },
-  { f: 22, p: "/allOf/0/then/properties/reason~1code", g: [[0,[3]]], no: 808 },
-  { f: 22, p: "/allOf/0/then/properties/reason~1code/not", av: 1, c: __c808, g: [] },
-  { f: 22, p: "/allOf/0/else", g: [[4,[23,26]]], k: { "required": ["reason/code"] }, pr: [["reason/code", "reason~1code", 810], ["output", "output", 811], ["epistemic", "epistemic", 813]] },
+  { f: 22, p: "/allOf/0/then/properties/reason~1code", g: [[0,[3]]], no: 819 },
+  { f: 22, p: "/allOf/0/then/properties/reason~1code/not", av: 1, c: __c819, g: [] },
+  { f: 22, p: "/allOf/0/else", g: [[4,[23,26]]], k: { "required": ["reason/code"] }, pr: [["reason/code", "reason~1code", 821], ["output", "output", 822], ["epistemic", "epistemic", 824]] },
   { f: 22, p: "/allOf/0/else/properties/reason~1code", av: 1, g: [] },
-  { f: 22, p: "/allOf/0/else/properties/output", g: [[0,[3]]], no: 812 },
-  { f: 22, p: "/allOf/0/else/properties/output/not", av: 1, c: __c812, g: [] },
-  { f: 22, p: "/allOf/0/else/properties/epistemic", g: [[0,[3]]], no: 814 },
-  { f: 22, p: "/allOf/0/else/properties/epistemic/not", av: 1, c: __c814, g: [] },
-  { f: 50, p: "", c: __c815, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","feedback/id","result/ref","session/ref","participant/ref","verdict","recorded/at"] }, pr: [["schema", "schema", 816], ["feedback/id", "feedback~1id", 817], ["result/ref", "result~1ref", 818], ["session/ref", "session~1ref", 820], ["participant/ref", "participant~1ref", 822], ["verdict", "verdict", 823], ["note", "note", 824], ["supersedes/ref", "supersedes~1ref", 825], ["recorded/at", "recorded~1at", 826]], ap: 827, kn: new Set(["schema","feedback/id","result/ref","session/ref","participant/ref","verdict","note","supersedes/ref","recorded/at"]), all: [828] },
+  { f: 22, p: "/allOf/0/else/properties/output", g: [[0,[3]]], no: 823 },
+  { f: 22, p: "/allOf/0/else/properties/output/not", av: 1, c: __c823, g: [] },
+  { f: 22, p: "/allOf/0/else/properties/epistemic", g: [[0,[3]]], no: 825 },
+  { f: 22, p: "/allOf/0/else/properties/epistemic/not", av: 1, c: __c825, g: [] },
+  { f: 50, p: "", c: __c826, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","feedback/id","result/ref","session/ref","participant/ref","verdict","recorded/at"] }, pr: [["schema", "schema", 827], ["feedback/id", "feedback~1id", 828], ["result/ref", "result~1ref", 829], ["session/ref", "session~1ref", 831], ["participant/ref", "participant~1ref", 833], ["verdict", "verdict", 834], ["note", "note", 835], ["supersedes/ref", "supersedes~1ref", 836], ["recorded/at", "recorded~1at", 837]], ap: 838, kn: new Set(["schema","feedback/id","result/ref","session/ref","participant/ref","verdict","note","supersedes/ref","recorded/at"]), all: [839] },
   { f: 50, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.inquiry-feedback.v1" } },
   { f: 50, p: "/properties/feedback~1id", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^feedback:.+$" }, re: __RE9 },
-  { f: 50, p: "/properties/result~1ref", c: __c819, r: 819, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/$defs/ResultRef", c: __c819, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^result:.+$" }, re: __RE16 },
-  { f: 50, p: "/properties/session~1ref", c: __c821, r: 821, ro: 1, g: [[0,[0]]] },
-  { f: 21, p: "/$defs/SessionRef", c: __c821, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^session:.+$" }, re: __RE18 },
-  { f: 50, p: "/properties/participant~1ref", c: __c354, r: 354, ro: 1, g: [[0,[0]]] },
+  { f: 50, p: "/properties/result~1ref", c: __c830, r: 830, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/$defs/ResultRef", c: __c830, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^result:.+$" }, re: __RE16 },
+  { f: 50, p: "/properties/session~1ref", c: __c832, r: 832, ro: 1, g: [[0,[0]]] },
+  { f: 21, p: "/$defs/SessionRef", c: __c832, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^session:.+$" }, re: __RE18 },
+  { f: 50, p: "/properties/participant~1ref", c: __c365, r: 365, ro: 1, g: [[0,[0]]] },
   { f: 50, p: "/properties/verdict", g: [[0,[2]]], k: { "enum": ["verified","refuted","amended"] } },
   { f: 50, p: "/properties/note", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 4000, "minLength": 1 } },
   { f: 50, p: "/properties/supersedes~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^feedback:.+$" }, re: __RE9 },
   { f: 50, p: "/properties/recorded~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 50, p: "/additionalProperties", b: false },
-  { f: 50, p: "/allOf/0", g: [[0,[7]]], if: 829, th: 831 },
-  { f: 50, p: "/allOf/0/if", c: __c829, g: [[4,[23,26]]], k: { "required": ["verdict"] }, pr: [["verdict", "verdict", 830]] },
+  { f: 50, p: "/allOf/0", g: [[0,[7]]], if: 840, th: 842 },
+  { f: 50, p: "/allOf/0/if", c: __c840, g: [[4,[23,26]]], k: { "required": ["verdict"] }, pr: [["verdict", "verdict", 841]] },
   { f: 50, p: "/allOf/0/if/properties/verdict", g: [[0,[1]]], k: { "const": "amended" } },
-  { f: 50, p: "/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["note"] }, pr: [["note", "note", 832]] },
+  { f: 50, p: "/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["note"] }, pr: [["note", "note", 843]] },
   { f: 50, p: "/allOf/0/then/properties/note", av: 1, g: [] },
-  { f: 51, p: "", c: __c833, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","result/id","turn/id","session/ref","participant/ref","trace/ref","provenance","classification","output","epistemic","recorded/at"] }, pr: [["schema", "schema", 834], ["result/id", "result~1id", 835], ["turn/id", "turn~1id", 836], ["session/ref", "session~1ref", 837], ["participant/ref", "participant~1ref", 838], ["trace/ref", "trace~1ref", 839], ["provenance", "provenance", 840], ["classification", "classification", 846], ["output", "output", 847], ["epistemic", "epistemic", 849], ["recorded/at", "recorded~1at", 850]], ap: 851, kn: new Set(["schema","result/id","turn/id","session/ref","participant/ref","trace/ref","provenance","classification","output","epistemic","recorded/at"]) },
+  { f: 51, p: "", c: __c844, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","result/id","turn/id","session/ref","participant/ref","trace/ref","provenance","classification","output","epistemic","recorded/at"] }, pr: [["schema", "schema", 845], ["result/id", "result~1id", 846], ["turn/id", "turn~1id", 847], ["session/ref", "session~1ref", 848], ["participant/ref", "participant~1ref", 849], ["trace/ref", "trace~1ref", 850], ["provenance", "provenance", 851], ["classification", "classification", 857], ["output", "output", 858], ["epistemic", "epistemic", 860], ["recorded/at", "recorded~1at", 861]], ap: 862, kn: new Set(["schema","result/id","turn/id","session/ref","participant/ref","trace/ref","provenance","classification","output","epistemic","recorded/at"]) },
   { f: 51, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.inquiry-result.v1" } },
-  { f: 51, p: "/properties/result~1id", c: __c819, r: 819, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/properties/turn~1id", c: __c352, r: 352, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/properties/session~1ref", c: __c821, r: 821, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/properties/participant~1ref", c: __c354, r: 354, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/properties/trace~1ref", c: __c790, r: 790, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/properties/provenance", c: __c841, r: 841, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/$defs/ResultProvenance", c: __c841, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runtime/ref","model.binding/ref","operation/id"] }, pr: [["runtime/ref", "runtime~1ref", 842], ["model.binding/ref", "model.binding~1ref", 843], ["operation/id", "operation~1id", 844]], ap: 845, kn: new Set(["runtime/ref","model.binding/ref","operation/id"]) },
-  { f: 51, p: "/$defs/ResultProvenance/properties/runtime~1ref", c: __c361, r: 361, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/$defs/ResultProvenance/properties/model.binding~1ref", c: __c363, r: 363, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/properties/result~1id", c: __c830, r: 830, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/properties/turn~1id", c: __c363, r: 363, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/properties/session~1ref", c: __c832, r: 832, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/properties/participant~1ref", c: __c365, r: 365, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/properties/trace~1ref", c: __c801, r: 801, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/properties/provenance", c: __c852, r: 852, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/$defs/ResultProvenance", c: __c852, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runtime/ref","model.binding/ref","operation/id"] }, pr: [["runtime/ref", "runtime~1ref", 853], ["model.binding/ref", "model.binding~1ref", 854], ["operation/id", "operation~1id", 855]], ap: 856, kn: new Set(["runtime/ref","model.binding/ref","operation/id"]) },
+  { f: 51, p: "/$defs/ResultProvenance/properties/runtime~1ref", c: __c372, r: 372, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/$defs/ResultProvenance/properties/model.binding~1ref", c: __c374, r: 374, ro: 1, g: [[0,[0]]] },
   { f: 51, p: "/$defs/ResultProvenance/properties/operation~1id", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^op:.+$" }, re: __RE7 },
   { f: 51, p: "/$defs/ResultProvenance/additionalProperties", b: false },
-  { f: 51, p: "/properties/classification", c: __c401, r: 401, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/properties/output", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 848 },
-  { f: 51, p: "/properties/output/items", c: __c680, r: 680, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/properties/epistemic", c: __c728, r: 728, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/properties/classification", c: __c412, r: 412, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/properties/output", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 859 },
+  { f: 51, p: "/properties/output/items", c: __c691, r: 691, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/properties/epistemic", c: __c739, r: 739, ro: 1, g: [[0,[0]]] },
   { f: 51, p: "/properties/recorded~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 51, p: "/additionalProperties", b: false },
-  { f: 21, p: "", c: __c852, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","turn/id","session/ref","participant/ref","sequence","content","classification","recorded/at"] }, pr: [["schema", "schema", 853], ["turn/id", "turn~1id", 854], ["session/ref", "session~1ref", 855], ["participant/ref", "participant~1ref", 856], ["sequence", "sequence", 857], ["content", "content", 858], ["classification", "classification", 860], ["recorded/at", "recorded~1at", 861]], ap: 862, kn: new Set(["schema","turn/id","session/ref","participant/ref","sequence","content","classification","recorded/at"]) },
+  { f: 21, p: "", c: __c863, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","turn/id","session/ref","participant/ref","sequence","content","classification","recorded/at"] }, pr: [["schema", "schema", 864], ["turn/id", "turn~1id", 865], ["session/ref", "session~1ref", 866], ["participant/ref", "participant~1ref", 867], ["sequence", "sequence", 868], ["content", "content", 869], ["classification", "classification", 871], ["recorded/at", "recorded~1at", 872]], ap: 873, kn: new Set(["schema","turn/id","session/ref","participant/ref","sequence","content","classification","recorded/at"]) },
   { f: 21, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.inquiry-turn.v1" } },
-  { f: 21, p: "/properties/turn~1id", c: __c352, r: 352, ro: 1, g: [[0,[0]]] },
-  { f: 21, p: "/properties/session~1ref", c: __c821, r: 821, ro: 1, g: [[0,[0]]] },
-  { f: 21, p: "/properties/participant~1ref", c: __c354, r: 354, ro: 1, g: [[0,[0]]] },
+  { f: 21, p: "/properties/turn~1id", c: __c363, r: 363, ro: 1, g: [[0,[0]]] },
+  { f: 21, p: "/properties/session~1ref", c: __c832, r: 832, ro: 1, g: [[0,[0]]] },
+  { f: 21, p: "/properties/participant~1ref", c: __c365, r: 365, ro: 1, g: [[0,[0]]] },
   { f: 21, p: "/properties/sequence", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 21, p: "/properties/content", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 859 },
-  { f: 21, p: "/properties/content/items", c: __c680, r: 680, ro: 1, g: [[0,[0]]] },
-  { f: 21, p: "/properties/classification", c: __c401, r: 401, ro: 1, g: [[0,[0]]] },
+  { f: 21, p: "/properties/content", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 870 },
+  { f: 21, p: "/properties/content/items", c: __c691, r: 691, ro: 1, g: [[0,[0]]] },
+  { f: 21, p: "/properties/classification", c: __c412, r: 412, ro: 1, g: [[0,[0]]] },
   { f: 21, p: "/properties/recorded~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 21, p: "/additionalProperties", b: false },
-  { f: 52, p: "", c: __c863, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","model.binding/ref","accepts_max_tier","transport_kind","remote_provider"] }, pr: [["schema", "schema", 864], ["model.binding/ref", "model.binding~1ref", 865], ["accepts_max_tier", "accepts_max_tier", 866], ["accepts", "accepts", 867], ["requires_declassification_above", "requires_declassification_above", 869], ["transport_kind", "transport_kind", 870], ["remote_provider", "remote_provider", 872], ["operator_acknowledgement", "operator_acknowledgement", 873]], ap: 880, kn: new Set(["schema","model.binding/ref","accepts_max_tier","accepts","requires_declassification_above","transport_kind","remote_provider","operator_acknowledgement"]), all: [881,888,894,900,906] },
+  { f: 52, p: "", c: __c874, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","model.binding/ref","accepts_max_tier","transport_kind","remote_provider"] }, pr: [["schema", "schema", 875], ["model.binding/ref", "model.binding~1ref", 876], ["accepts_max_tier", "accepts_max_tier", 877], ["accepts", "accepts", 878], ["requires_declassification_above", "requires_declassification_above", 880], ["transport_kind", "transport_kind", 881], ["remote_provider", "remote_provider", 883], ["operator_acknowledgement", "operator_acknowledgement", 884]], ap: 891, kn: new Set(["schema","model.binding/ref","accepts_max_tier","accepts","requires_declassification_above","transport_kind","remote_provider","operator_acknowledgement"]), all: [892,899,905,911,917] },
   { f: 52, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.model-acceptance.v1" } },
-  { f: 52, p: "/properties/model.binding~1ref", c: __c363, r: 363, ro: 1, g: [[0,[0]]] },
-  { f: 52, p: "/properties/accepts_max_tier", c: __c401, r: 401, ro: 1, g: [[0,[0]]] },
-  { f: 52, p: "/properties/accepts", t: ["array"], tv: "array", g: [[3,[17,18,20]]], k: { "minItems": 1, "uniqueItems": true }, it: 868, uq: null },
-  { f: 52, p: "/properties/accepts/items", c: __c401, r: 401, ro: 1, g: [[0,[0]]] },
-  { f: 52, p: "/properties/requires_declassification_above", c: __c401, r: 401, ro: 1, g: [[0,[0]]] },
-  { f: 52, p: "/properties/transport_kind", c: __c871, r: 871, ro: 1, g: [[0,[0]]] },
-  { f: 53, p: "/$defs/TransportKind", c: __c871, g: [[0,[2]]], k: { "enum": ["http_local","command_stdio","http_remote"] } },
+  { f: 52, p: "/properties/model.binding~1ref", c: __c374, r: 374, ro: 1, g: [[0,[0]]] },
+  { f: 52, p: "/properties/accepts_max_tier", c: __c412, r: 412, ro: 1, g: [[0,[0]]] },
+  { f: 52, p: "/properties/accepts", t: ["array"], tv: "array", g: [[3,[17,18,20]]], k: { "minItems": 1, "uniqueItems": true }, it: 879, uq: null },
+  { f: 52, p: "/properties/accepts/items", c: __c412, r: 412, ro: 1, g: [[0,[0]]] },
+  { f: 52, p: "/properties/requires_declassification_above", c: __c412, r: 412, ro: 1, g: [[0,[0]]] },
+  { f: 52, p: "/properties/transport_kind", c: __c882, r: 882, ro: 1, g: [[0,[0]]] },
+  { f: 53, p: "/$defs/TransportKind", c: __c882, g: [[0,[2]]], k: { "enum": ["http_local","command_stdio","http_remote"] } },
   { f: 52, p: "/properties/remote_provider", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 52, p: "/properties/operator_acknowledgement", c: __c874, r: 874, ro: 1, g: [[0,[0]]] },
-  { f: 52, p: "/$defs/OperatorAcknowledgement", c: __c874, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["acknowledged/by","acknowledged/at","acknowledged_max_tier"] }, pr: [["acknowledged/by", "acknowledged~1by", 875], ["acknowledged/at", "acknowledged~1at", 876], ["acknowledged_max_tier", "acknowledged_max_tier", 877], ["question/ref", "question~1ref", 878]], ap: 879, kn: new Set(["acknowledged/by","acknowledged/at","acknowledged_max_tier","question/ref"]) },
-  { f: 52, p: "/$defs/OperatorAcknowledgement/properties/acknowledged~1by", c: __c354, r: 354, ro: 1, g: [[0,[0]]] },
+  { f: 52, p: "/properties/operator_acknowledgement", c: __c885, r: 885, ro: 1, g: [[0,[0]]] },
+  { f: 52, p: "/$defs/OperatorAcknowledgement", c: __c885, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["acknowledged/by","acknowledged/at","acknowledged_max_tier"] }, pr: [["acknowledged/by", "acknowledged~1by", 886], ["acknowledged/at", "acknowledged~1at", 887], ["acknowledged_max_tier", "acknowledged_max_tier", 888], ["question/ref", "question~1ref", 889]], ap: 890, kn: new Set(["acknowledged/by","acknowledged/at","acknowledged_max_tier","question/ref"]) },
+  { f: 52, p: "/$defs/OperatorAcknowledgement/properties/acknowledged~1by", c: __c365, r: 365, ro: 1, g: [[0,[0]]] },
   { f: 52, p: "/$defs/OperatorAcknowledgement/properties/acknowledged~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 52, p: "/$defs/OperatorAcknowledgement/properties/acknowledged_max_tier", c: __c401, r: 401, ro: 1, g: [[0,[0]]] },
+  { f: 52, p: "/$defs/OperatorAcknowledgement/properties/acknowledged_max_tier", c: __c412, r: 412, ro: 1, g: [[0,[0]]] },
   { f: 52, p: "/$defs/OperatorAcknowledgement/properties/question~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE11 },
   { f: 52, p: "/$defs/OperatorAcknowledgement/additionalProperties", b: false },
   { f: 52, p: "/additionalProperties", b: false },
-  { f: 52, p: "/allOf/0", g: [[0,[7]]], if: 882, th: 884, el: 886 },
-  { f: 52, p: "/allOf/0/if", c: __c882, g: [[4,[23,26]]], k: { "required": ["transport_kind"] }, pr: [["transport_kind", "transport_kind", 883]] },
+  { f: 52, p: "/allOf/0", g: [[0,[7]]], if: 893, th: 895, el: 897 },
+  { f: 52, p: "/allOf/0/if", c: __c893, g: [[4,[23,26]]], k: { "required": ["transport_kind"] }, pr: [["transport_kind", "transport_kind", 894]] },
   { f: 52, p: "/allOf/0/if/properties/transport_kind", g: [[0,[1]]], k: { "const": "http_remote" } },
-  { f: 52, p: "/allOf/0/then", g: [[4,[26]]], pr: [["remote_provider", "remote_provider", 885]] },
+  { f: 52, p: "/allOf/0/then", g: [[4,[26]]], pr: [["remote_provider", "remote_provider", 896]] },
   { f: 52, p: "/allOf/0/then/properties/remote_provider", g: [[0,[1]]], k: { "const": true } },
-  { f: 52, p: "/allOf/0/else", g: [[4,[26]]], pr: [["remote_provider", "remote_provider", 887]] },
+  { f: 52, p: "/allOf/0/else", g: [[4,[26]]], pr: [["remote_provider", "remote_provider", 898]] },
   { f: 52, p: "/allOf/0/else/properties/remote_provider", g: [[0,[1]]], k: { "const": false } },
-  { f: 52, p: "/allOf/1", g: [[0,[7]]], if: 889, th: 892 },
-  { f: 52, p: "/allOf/1/if", c: __c889, g: [[4,[23,26]]], k: { "required": ["remote_provider","accepts_max_tier"] }, pr: [["remote_provider", "remote_provider", 890], ["accepts_max_tier", "accepts_max_tier", 891]] },
+  { f: 52, p: "/allOf/1", g: [[0,[7]]], if: 900, th: 903 },
+  { f: 52, p: "/allOf/1/if", c: __c900, g: [[4,[23,26]]], k: { "required": ["remote_provider","accepts_max_tier"] }, pr: [["remote_provider", "remote_provider", 901], ["accepts_max_tier", "accepts_max_tier", 902]] },
   { f: 52, p: "/allOf/1/if/properties/remote_provider", g: [[0,[1]]], k: { "const": true } },
   { f: 52, p: "/allOf/1/if/properties/accepts_max_tier", g: [[0,[2]]], k: { "enum": ["community","personal"] } },
-  { f: 52, p: "/allOf/1/then", g: [[4,[23,26]]], k: { "required": ["operator_acknowledgement"] }, pr: [["operator_acknowledgement", "operator_acknowledgement", 893]] },
+  { f: 52, p: "/allOf/1/then", g: [[4,[23,26]]], k: { "required": ["operator_acknowledgement"] }, pr: [["operator_acknowledgement", "operator_acknowledgement", 904]] },
   { f: 52, p: "/allOf/1/then/properties/operator_acknowledgement", av: 1, g: [] },
-  { f: 52, p: "/allOf/2", g: [[0,[7]]], if: 895, th: 897 },
-  { f: 52, p: "/allOf/2/if", c: __c895, g: [[4,[23,26]]], k: { "required": ["accepts_max_tier"] }, pr: [["accepts_max_tier", "accepts_max_tier", 896]] },
+  { f: 52, p: "/allOf/2", g: [[0,[7]]], if: 906, th: 908 },
+  { f: 52, p: "/allOf/2/if", c: __c906, g: [[4,[23,26]]], k: { "required": ["accepts_max_tier"] }, pr: [["accepts_max_tier", "accepts_max_tier", 907]] },
   { f: 52, p: "/allOf/2/if/properties/accepts_max_tier", g: [[0,[1]]], k: { "const": "public" } },
-  { f: 52, p: "/allOf/2/then", g: [[4,[26]]], pr: [["accepts", "accepts", 898]] },
-  { f: 52, p: "/allOf/2/then/properties/accepts", t: ["array"], tv: "array", g: [[3,[18]]], it: 899 },
+  { f: 52, p: "/allOf/2/then", g: [[4,[26]]], pr: [["accepts", "accepts", 909]] },
+  { f: 52, p: "/allOf/2/then/properties/accepts", t: ["array"], tv: "array", g: [[3,[18]]], it: 910 },
   { f: 52, p: "/allOf/2/then/properties/accepts/items", g: [[0,[2]]], k: { "enum": ["public"] } },
-  { f: 52, p: "/allOf/3", g: [[0,[7]]], if: 901, th: 903 },
-  { f: 52, p: "/allOf/3/if", c: __c901, g: [[4,[23,26]]], k: { "required": ["accepts_max_tier"] }, pr: [["accepts_max_tier", "accepts_max_tier", 902]] },
+  { f: 52, p: "/allOf/3", g: [[0,[7]]], if: 912, th: 914 },
+  { f: 52, p: "/allOf/3/if", c: __c912, g: [[4,[23,26]]], k: { "required": ["accepts_max_tier"] }, pr: [["accepts_max_tier", "accepts_max_tier", 913]] },
   { f: 52, p: "/allOf/3/if/properties/accepts_max_tier", g: [[0,[1]]], k: { "const": "community" } },
-  { f: 52, p: "/allOf/3/then", g: [[4,[26]]], pr: [["accepts", "accepts", 904]] },
-  { f: 52, p: "/allOf/3/then/properties/accepts", t: ["array"], tv: "array", g: [[3,[18]]], it: 905 },
+  { f: 52, p: "/allOf/3/then", g: [[4,[26]]], pr: [["accepts", "accepts", 915]] },
+  { f: 52, p: "/allOf/3/then/properties/accepts", t: ["array"], tv: "array", g: [[3,[18]]], it: 916 },
   { f: 52, p: "/allOf/3/then/properties/accepts/items", g: [[0,[2]]], k: { "enum": ["public","community"] } },
-  { f: 52, p: "/allOf/4", g: [[0,[7]]], if: 907, th: 910 },
-  { f: 52, p: "/allOf/4/if", c: __c907, g: [[4,[23,26]]], k: { "required": ["accepts_max_tier","operator_acknowledgement"] }, pr: [["accepts_max_tier", "accepts_max_tier", 908], ["operator_acknowledgement", "operator_acknowledgement", 909]] },
+  { f: 52, p: "/allOf/4", g: [[0,[7]]], if: 918, th: 921 },
+  { f: 52, p: "/allOf/4/if", c: __c918, g: [[4,[23,26]]], k: { "required": ["accepts_max_tier","operator_acknowledgement"] }, pr: [["accepts_max_tier", "accepts_max_tier", 919], ["operator_acknowledgement", "operator_acknowledgement", 920]] },
   { f: 52, p: "/allOf/4/if/properties/accepts_max_tier", g: [[0,[1]]], k: { "const": "personal" } },
   { f: 52, p: "/allOf/4/if/properties/operator_acknowledgement", t: ["object"], tv: "object", ut: 1, g: [] },
-  { f: 52, p: "/allOf/4/then", g: [[4,[26]]], pr: [["operator_acknowledgement", "operator_acknowledgement", 911]] },
-  { f: 52, p: "/allOf/4/then/properties/operator_acknowledgement", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["acknowledged_max_tier", "acknowledged_max_tier", 912]] },
+  { f: 52, p: "/allOf/4/then", g: [[4,[26]]], pr: [["operator_acknowledgement", "operator_acknowledgement", 922]] },
+  { f: 52, p: "/allOf/4/then/properties/operator_acknowledgement", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["acknowledged_max_tier", "acknowledged_max_tier", 923]] },
   { f: 52, p: "/allOf/4/then/properties/operator_acknowledgement/properties/acknowledged_max_tier", g: [[0,[1]]], k: { "const": "personal" } },
-  { f: 46, p: "/$defs/MultiChoicePayload", c: __c914, r: 914, ro: 1, g: [[0,[0]]] },
-  { f: 54, p: "", c: __c914, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["options"] }, pr: [["options", "options", 915], ["min/selected", "min~1selected", 917], ["max/selected", "max~1selected", 918]], ap: 919, kn: new Set(["options","min/selected","max/selected"]) },
-  { f: 54, p: "/properties/options", t: ["array"], tv: "array", g: [[3,[16,17,18]]], k: { "maxItems": 24, "minItems": 2 }, it: 916 },
-  { f: 54, p: "/properties/options/items", c: __c666, r: 666, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/MultiChoicePayload", c: __c925, r: 925, ro: 1, g: [[0,[0]]] },
+  { f: 54, p: "", c: __c925, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["options"] }, pr: [["options", "options", 926], ["min/selected", "min~1selected", 928], ["max/selected", "max~1selected", 929]], ap: 930, kn: new Set(["options","min/selected","max/selected"]) },
+  { f: 54, p: "/properties/options", t: ["array"], tv: "array", g: [[3,[16,17,18]]], k: { "maxItems": 24, "minItems": 2 }, it: 927 },
+  { f: 54, p: "/properties/options/items", c: __c677, r: 677, ro: 1, g: [[0,[0]]] },
   { f: 54, p: "/properties/min~1selected", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 54, p: "/properties/max~1selected", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
   { f: 54, p: "/additionalProperties", b: false },
-  { f: 42, p: "", c: __c920, t: ["string"], tv: "string", ut: 1, g: [[0,[2]]], k: { "enum": ["commons","support","crisis"] } },
-  { f: 55, p: "/$defs/NotificationAction", c: __c921, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["kind","target/ref"] }, pr: [["kind", "kind", 922], ["target/ref", "target~1ref", 923], ["input/schema", "input~1schema", 924], ["idempotency/key", "idempotency~1key", 925]], ap: 926, kn: new Set(["kind","target/ref","input/schema","idempotency/key"]), all: [927,933,939,945,951] },
+  { f: 42, p: "", c: __c931, t: ["string"], tv: "string", ut: 1, g: [[0,[2]]], k: { "enum": ["commons","support","crisis"] } },
+  { f: 55, p: "/$defs/NotificationAction", c: __c932, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["kind","target/ref"] }, pr: [["kind", "kind", 933], ["target/ref", "target~1ref", 934], ["input/schema", "input~1schema", 935], ["idempotency/key", "idempotency~1key", 936]], ap: 937, kn: new Set(["kind","target/ref","input/schema","idempotency/key"]), all: [938,944,950,956,962] },
   { f: 55, p: "/$defs/NotificationAction/properties/kind", g: [[0,[2]]], k: { "enum": ["single-choice","multi-choice","confirm","free-text-with-allowlist","open-interaction"] } },
   { f: 55, p: "/$defs/NotificationAction/properties/target~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 55, p: "/$defs/NotificationAction/properties/input~1schema", g: [[0,[2]]], k: { "enum": ["inquirium.operator-question.widget.single-choice.v1","inquirium.operator-question.widget.multi-choice.v1","inquirium.operator-question.widget.confirm.v1","inquirium.operator-question.widget.free-text-with-allowlist.v1"] } },
   { f: 55, p: "/$defs/NotificationAction/properties/idempotency~1key", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
   { f: 55, p: "/$defs/NotificationAction/additionalProperties", b: false },
-  { f: 55, p: "/$defs/NotificationAction/allOf/0", g: [[0,[7]]], if: 928, th: 930 },
-  { f: 55, p: "/$defs/NotificationAction/allOf/0/if", c: __c928, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 929]] },
+  { f: 55, p: "/$defs/NotificationAction/allOf/0", g: [[0,[7]]], if: 939, th: 941 },
+  { f: 55, p: "/$defs/NotificationAction/allOf/0/if", c: __c939, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 940]] },
   { f: 55, p: "/$defs/NotificationAction/allOf/0/if/properties/kind", g: [[0,[1]]], k: { "const": "single-choice" } },
-  { f: 55, p: "/$defs/NotificationAction/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["input/schema","idempotency/key"] }, pr: [["input/schema", "input~1schema", 931], ["idempotency/key", "idempotency~1key", 932]] },
+  { f: 55, p: "/$defs/NotificationAction/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["input/schema","idempotency/key"] }, pr: [["input/schema", "input~1schema", 942], ["idempotency/key", "idempotency~1key", 943]] },
   { f: 55, p: "/$defs/NotificationAction/allOf/0/then/properties/input~1schema", g: [[0,[1]]], k: { "const": "inquirium.operator-question.widget.single-choice.v1" } },
   { f: 55, p: "/$defs/NotificationAction/allOf/0/then/properties/idempotency~1key", av: 1, g: [] },
-  { f: 55, p: "/$defs/NotificationAction/allOf/1", g: [[0,[7]]], if: 934, th: 936 },
-  { f: 55, p: "/$defs/NotificationAction/allOf/1/if", c: __c934, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 935]] },
+  { f: 55, p: "/$defs/NotificationAction/allOf/1", g: [[0,[7]]], if: 945, th: 947 },
+  { f: 55, p: "/$defs/NotificationAction/allOf/1/if", c: __c945, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 946]] },
   { f: 55, p: "/$defs/NotificationAction/allOf/1/if/properties/kind", g: [[0,[1]]], k: { "const": "multi-choice" } },
-  { f: 55, p: "/$defs/NotificationAction/allOf/1/then", g: [[4,[23,26]]], k: { "required": ["input/schema","idempotency/key"] }, pr: [["input/schema", "input~1schema", 937], ["idempotency/key", "idempotency~1key", 938]] },
+  { f: 55, p: "/$defs/NotificationAction/allOf/1/then", g: [[4,[23,26]]], k: { "required": ["input/schema","idempotency/key"] }, pr: [["input/schema", "input~1schema", 948], ["idempotency/key", "idempotency~1key", 949]] },
   { f: 55, p: "/$defs/NotificationAction/allOf/1/then/properties/input~1schema", g: [[0,[1]]], k: { "const": "inquirium.operator-question.widget.multi-choice.v1" } },
   { f: 55, p: "/$defs/NotificationAction/allOf/1/then/properties/idempotency~1key", av: 1, g: [] },
-  { f: 55, p: "/$defs/NotificationAction/allOf/2", g: [[0,[7]]], if: 940, th: 942 },
-  { f: 55, p: "/$defs/NotificationAction/allOf/2/if", c: __c940, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 941]] },
+  { f: 55, p: "/$defs/NotificationAction/allOf/2", g: [[0,[7]]], if: 951, th: 953 },
+  { f: 55, p: "/$defs/NotificationAction/allOf/2/if", c: __c951, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 952]] },
   { f: 55, p: "/$defs/NotificationAction/allOf/2/if/properties/kind", g: [[0,[1]]], k: { "const": "confirm" } },
-  { f: 55, p: "/$defs/NotificationAction/allOf/2/then", g: [[4,[23,26]]], k: { "required": ["input/schema","idempotency/key"] }, pr: [["input/schema", "input~1schema", 943], ["idempotency/key", "idempotency~1key", 944]] },
+  { f: 55, p: "/$defs/NotificationAction/allOf/2/then", g: [[4,[23,26]]], k: { "required": ["input/schema","idempotency/key"] }, pr: [["input/schema", "input~1schema", 954], ["idempotency/key", "idempotency~1key", 955]] },
   { f: 55, p: "/$defs/NotificationAction/allOf/2/then/properties/input~1schema", g: [[0,[1]]], k: { "const": "inquirium.operator-question.widget.confirm.v1" } },
   { f: 55, p: "/$defs/NotificationAction/allOf/2/then/properties/idempotency~1key", av: 1, g: [] },
-  { f: 55, p: "/$defs/NotificationAction/allOf/3", g: [[0,[7]]], if: 946, th: 948 },
-  { f: 55, p: "/$defs/NotificationAction/allOf/3/if", c: __c946, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 947]] },
+  { f: 55, p: "/$defs/NotificationAction/allOf/3", g: [[0,[7]]], if: 957, th: 959 },
+  { f: 55, p: "/$defs/NotificationAction/allOf/3/if", c: __c957, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 958]] },
   { f: 55, p: "/$defs/NotificationAction/allOf/3/if/properties/kind", g: [[0,[1]]], k: { "const": "free-text-with-allowlist" } },
-  { f: 55, p: "/$defs/NotificationAction/allOf/3/then", g: [[4,[23,26]]], k: { "required": ["input/schema","idempotency/key"] }, pr: [["input/schema", "input~1schema", 949], ["idempotency/key", "idempotency~1key", 950]] },
+  { f: 55, p: "/$defs/NotificationAction/allOf/3/then", g: [[4,[23,26]]], k: { "required": ["input/schema","idempotency/key"] }, pr: [["input/schema", "input~1schema", 960], ["idempotency/key", "idempotency~1key", 961]] },
   { f: 55, p: "/$defs/NotificationAction/allOf/3/then/properties/input~1schema", g: [[0,[1]]], k: { "const": "inquirium.operator-question.widget.free-text-with-allowlist.v1" } },
   { f: 55, p: "/$defs/NotificationAction/allOf/3/then/properties/idempotency~1key", av: 1, g: [] },
-  { f: 55, p: "/$defs/NotificationAction/allOf/4", g: [[0,[7]]], if: 952, th: 954 },
-  { f: 55, p: "/$defs/NotificationAction/allOf/4/if", c: __c952, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 953]] },
+  { f: 55, p: "/$defs/NotificationAction/allOf/4", g: [[0,[7]]], if: 963, th: 965 },
+  { f: 55, p: "/$defs/NotificationAction/allOf/4/if", c: __c963, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 964]] },
   { f: 55, p: "/$defs/NotificationAction/allOf/4/if/properties/kind", g: [[0,[1]]], k: { "const": "open-interaction" } },
-  { f: 55, p: "/$defs/NotificationAction/allOf/4/then", g: [[4,[26]]], pr: [["input/schema", "input~1schema", 955]] },
-  { f: 55, p: "/$defs/NotificationAction/allOf/4/then/properties/input~1schema", g: [[0,[3]]], no: 956 },
-  { f: 55, p: "/$defs/NotificationAction/allOf/4/then/properties/input~1schema/not", av: 1, c: __c956, g: [] },
-  { f: 55, p: "", c: __c957, t: ["object"], tv: "object", g: [[0,[4]],[4,[23,25,26]]], k: { "required": ["schema","correlation/id","body/text","reason/code"] }, pr: [["schema", "schema", 958], ["subject/ref", "subject~1ref", 959], ["body/ref", "body~1ref", 960], ["correlation/id", "correlation~1id", 961], ["body/text", "body~1text", 962], ["reason/code", "reason~1code", 963], ["actions", "actions", 964]], ap: 966, kn: new Set(["schema","subject/ref","body/ref","correlation/id","body/text","reason/code","actions"]), any: [967,969] },
+  { f: 55, p: "/$defs/NotificationAction/allOf/4/then", g: [[4,[26]]], pr: [["input/schema", "input~1schema", 966]] },
+  { f: 55, p: "/$defs/NotificationAction/allOf/4/then/properties/input~1schema", g: [[0,[3]]], no: 967 },
+  { f: 55, p: "/$defs/NotificationAction/allOf/4/then/properties/input~1schema/not", av: 1, c: __c967, g: [] },
+  { f: 55, p: "", c: __c968, t: ["object"], tv: "object", g: [[0,[4]],[4,[23,25,26]]], k: { "required": ["schema","correlation/id","body/text","reason/code"] }, pr: [["schema", "schema", 969], ["subject/ref", "subject~1ref", 970], ["body/ref", "body~1ref", 971], ["correlation/id", "correlation~1id", 972], ["body/text", "body~1text", 973], ["reason/code", "reason~1code", 974], ["actions", "actions", 975]], ap: 977, kn: new Set(["schema","subject/ref","body/ref","correlation/id","body/text","reason/code","actions"]), any: [978,980] },
   { f: 55, p: "/properties/schema", g: [[0,[1]]], k: { "const": "notification-create.v1" } },
   { f: 55, p: "/properties/subject~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE11 },
   { f: 55, p: "/properties/body~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE11 },
   { f: 55, p: "/properties/correlation~1id", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^operation/.+$" }, re: __RE12 },
   { f: 55, p: "/properties/body~1text", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 500, "minLength": 1 } },
-  { f: 55, p: "/properties/reason~1code", c: __c394, r: 394, ro: 1, g: [[0,[0]]] },
-  { f: 55, p: "/properties/actions", t: ["array"], tv: "array", g: [[3,[16,18]]], k: { "maxItems": 1 }, it: 965 },
-  { f: 55, p: "/properties/actions/items", c: __c921, r: 921, ro: 1, g: [[0,[0]]] },
+  { f: 55, p: "/properties/reason~1code", c: __c405, r: 405, ro: 1, g: [[0,[0]]] },
+  { f: 55, p: "/properties/actions", t: ["array"], tv: "array", g: [[3,[16,18]]], k: { "maxItems": 1 }, it: 976 },
+  { f: 55, p: "/properties/actions/items", c: __c932, r: 932, ro: 1, g: [[0,[0]]] },
   { f: 55, p: "/additionalProperties", b: false },
-  { f: 55, p: "/anyOf/0", c: __c967, g: [[4,[23,26]]], k: { "required": ["subject/ref"] }, pr: [["subject/ref", "subject~1ref", 968]] },
+  { f: 55, p: "/anyOf/0", c: __c978, g: [[4,[23,26]]], k: { "required": ["subject/ref"] }, pr: [["subject/ref", "subject~1ref", 979]] },
   { f: 55, p: "/anyOf/0/properties/subject~1ref", av: 1, g: [] },
-  { f: 55, p: "/anyOf/1", c: __c969, g: [[4,[23,26]]], k: { "required": ["body/ref"] }, pr: [["body/ref", "body~1ref", 970]] },
+  { f: 55, p: "/anyOf/1", c: __c980, g: [[4,[23,26]]], k: { "required": ["body/ref"] }, pr: [["body/ref", "body~1ref", 981]] },
   { f: 55, p: "/anyOf/1/properties/body~1ref", av: 1, g: [] },
-  { f: 40, p: "", c: __c971, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","question/ref","idempotency/key","answer"] }, pr: [["schema", "schema", 972], ["question/ref", "question~1ref", 973], ["idempotency/key", "idempotency~1key", 974], ["answer", "answer", 975], ["answered/by", "answered~1by", 976], ["answered/at", "answered~1at", 977]], ap: 978, kn: new Set(["schema","question/ref","idempotency/key","answer","answered/by","answered/at"]) },
+  { f: 40, p: "", c: __c982, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","question/ref","idempotency/key","answer"] }, pr: [["schema", "schema", 983], ["question/ref", "question~1ref", 984], ["idempotency/key", "idempotency~1key", 985], ["answer", "answer", 986], ["answered/by", "answered~1by", 987], ["answered/at", "answered~1at", 988]], ap: 989, kn: new Set(["schema","question/ref","idempotency/key","answer","answered/by","answered/at"]) },
   { f: 40, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.operator-question.answer.v1" } },
   { f: 40, p: "/properties/question~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE11 },
   { f: 40, p: "/properties/idempotency~1key", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
-  { f: 40, p: "/properties/answer", c: __c522, r: 522, ro: 1, g: [[0,[0]]] },
-  { f: 40, p: "/properties/answered~1by", c: __c354, r: 354, ro: 1, g: [[0,[0]]] },
+  { f: 40, p: "/properties/answer", c: __c533, r: 533, ro: 1, g: [[0,[0]]] },
+  { f: 40, p: "/properties/answered~1by", c: __c365, r: 365, ro: 1, g: [[0,[0]]] },
   { f: 40, p: "/properties/answered~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 40, p: "/additionalProperties", b: false },
-  { f: 46, p: "", c: __c979, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","question/ref","operation/ref","recipient/class","reason/code","prompt","widget/kind","widget/payload","classification","response","provenance"] }, pr: [["schema", "schema", 980], ["question/ref", "question~1ref", 981], ["operation/ref", "operation~1ref", 982], ["recipient/class", "recipient~1class", 983], ["reason/code", "reason~1code", 984], ["prompt", "prompt", 985], ["widget/kind", "widget~1kind", 991], ["widget/payload", "widget~1payload", 992], ["default/on-timeout", "default~1on-timeout", 994], ["timeout", "timeout", 999], ["classification", "classification", 1000], ["subject", "subject", 1001], ["response", "response", 1009], ["provenance", "provenance", 1015], ["created/at", "created~1at", 1022]], ap: 1023, kn: new Set(["schema","question/ref","operation/ref","recipient/class","reason/code","prompt","widget/kind","widget/payload","default/on-timeout","timeout","classification","subject","response","provenance","created/at"]), all: [1024,1036,1043,1050] },
+  { f: 46, p: "", c: __c990, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","question/ref","operation/ref","recipient/class","reason/code","prompt","widget/kind","widget/payload","classification","response","provenance"] }, pr: [["schema", "schema", 991], ["question/ref", "question~1ref", 992], ["operation/ref", "operation~1ref", 993], ["recipient/class", "recipient~1class", 994], ["reason/code", "reason~1code", 995], ["prompt", "prompt", 996], ["widget/kind", "widget~1kind", 1002], ["widget/payload", "widget~1payload", 1003], ["default/on-timeout", "default~1on-timeout", 1005], ["timeout", "timeout", 1010], ["classification", "classification", 1011], ["subject", "subject", 1012], ["response", "response", 1020], ["provenance", "provenance", 1026], ["created/at", "created~1at", 1033]], ap: 1034, kn: new Set(["schema","question/ref","operation/ref","recipient/class","reason/code","prompt","widget/kind","widget/payload","default/on-timeout","timeout","classification","subject","response","provenance","created/at"]), all: [1035,1047,1054,1061] },
   { f: 46, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.operator-question.request.v1" } },
   { f: 46, p: "/properties/question~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE11 },
   { f: 46, p: "/properties/operation~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^operation/.+$" }, re: __RE12 },
   { f: 46, p: "/properties/recipient~1class", g: [[0,[2]]], k: { "enum": ["operator"] } },
-  { f: 46, p: "/properties/reason~1code", c: __c394, r: 394, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/properties/prompt", c: __c986, r: 986, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/$defs/QuestionPrompt", c: __c986, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["kind","text"] }, pr: [["kind", "kind", 987], ["text", "text", 989]], ap: 990, kn: new Set(["kind","text"]) },
-  { f: 46, p: "/$defs/QuestionPrompt/properties/kind", c: __c988, r: 988, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/$defs/WidgetKind", c: __c988, g: [[0,[2]]], k: { "enum": ["single-choice","multi-choice","confirm","free-text-with-allowlist"] } },
+  { f: 46, p: "/properties/reason~1code", c: __c405, r: 405, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/properties/prompt", c: __c997, r: 997, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/QuestionPrompt", c: __c997, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["kind","text"] }, pr: [["kind", "kind", 998], ["text", "text", 1000]], ap: 1001, kn: new Set(["kind","text"]) },
+  { f: 46, p: "/$defs/QuestionPrompt/properties/kind", c: __c999, r: 999, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/WidgetKind", c: __c999, g: [[0,[2]]], k: { "enum": ["single-choice","multi-choice","confirm","free-text-with-allowlist"] } },
   { f: 46, p: "/$defs/QuestionPrompt/properties/text", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 500, "minLength": 1 } },
   { f: 46, p: "/$defs/QuestionPrompt/additionalProperties", b: false },
-  { f: 46, p: "/properties/widget~1kind", c: __c988, r: 988, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/properties/widget~1payload", t: ["object"], tv: "object", g: [[4,[25]]], ap: 993, kn: new Set([]) },
+  { f: 46, p: "/properties/widget~1kind", c: __c999, r: 999, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/properties/widget~1payload", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1004, kn: new Set([]) },
   { f: 46, p: "/properties/widget~1payload/additionalProperties", av: 1, b: true },
-  { f: 46, p: "/properties/default~1on-timeout", c: __c995, r: 995, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/$defs/TimeoutDefault", c: __c995, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["answer","reason/code"] }, pr: [["answer", "answer", 996], ["reason/code", "reason~1code", 997]], ap: 998, kn: new Set(["answer","reason/code"]) },
-  { f: 46, p: "/$defs/TimeoutDefault/properties/answer", c: __c522, r: 522, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/$defs/TimeoutDefault/properties/reason~1code", c: __c394, r: 394, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/properties/default~1on-timeout", c: __c1006, r: 1006, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/TimeoutDefault", c: __c1006, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["answer","reason/code"] }, pr: [["answer", "answer", 1007], ["reason/code", "reason~1code", 1008]], ap: 1009, kn: new Set(["answer","reason/code"]) },
+  { f: 46, p: "/$defs/TimeoutDefault/properties/answer", c: __c533, r: 533, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/TimeoutDefault/properties/reason~1code", c: __c405, r: 405, ro: 1, g: [[0,[0]]] },
   { f: 46, p: "/$defs/TimeoutDefault/additionalProperties", b: false },
   { f: 46, p: "/properties/timeout", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "duration" }, fm: __fmtDuration },
-  { f: 46, p: "/properties/classification", c: __c671, r: 671, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/properties/subject", c: __c1002, r: 1002, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/$defs/QuestionSubject", c: __c1002, t: ["object"], tv: "object", g: [[4,[22,25,26]]], k: { "minProperties": 1 }, pr: [["runtime/ref", "runtime~1ref", 1003], ["model.binding/ref", "model.binding~1ref", 1004], ["adapter.instance/ref", "adapter.instance~1ref", 1005], ["lease/ref", "lease~1ref", 1006], ["capability/ref", "capability~1ref", 1007]], ap: 1008, kn: new Set(["runtime/ref","model.binding/ref","adapter.instance/ref","lease/ref","capability/ref"]) },
+  { f: 46, p: "/properties/classification", c: __c682, r: 682, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/properties/subject", c: __c1013, r: 1013, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/QuestionSubject", c: __c1013, t: ["object"], tv: "object", g: [[4,[22,25,26]]], k: { "minProperties": 1 }, pr: [["runtime/ref", "runtime~1ref", 1014], ["model.binding/ref", "model.binding~1ref", 1015], ["adapter.instance/ref", "adapter.instance~1ref", 1016], ["lease/ref", "lease~1ref", 1017], ["capability/ref", "capability~1ref", 1018]], ap: 1019, kn: new Set(["runtime/ref","model.binding/ref","adapter.instance/ref","lease/ref","capability/ref"]) },
   { f: 46, p: "/$defs/QuestionSubject/properties/runtime~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 46, p: "/$defs/QuestionSubject/properties/model.binding~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 46, p: "/$defs/QuestionSubject/properties/adapter.instance~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 46, p: "/$defs/QuestionSubject/properties/lease~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 46, p: "/$defs/QuestionSubject/properties/capability~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 46, p: "/$defs/QuestionSubject/additionalProperties", b: false },
-  { f: 46, p: "/properties/response", c: __c1010, r: 1010, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/$defs/ResponseTarget", c: __c1010, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["target/ref","method","idempotency/key"] }, pr: [["target/ref", "target~1ref", 1011], ["method", "method", 1012], ["idempotency/key", "idempotency~1key", 1013]], ap: 1014, kn: new Set(["target/ref","method","idempotency/key"]) },
+  { f: 46, p: "/properties/response", c: __c1021, r: 1021, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/ResponseTarget", c: __c1021, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["target/ref","method","idempotency/key"] }, pr: [["target/ref", "target~1ref", 1022], ["method", "method", 1023], ["idempotency/key", "idempotency~1key", 1024]], ap: 1025, kn: new Set(["target/ref","method","idempotency/key"]) },
   { f: 46, p: "/$defs/ResponseTarget/properties/target~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 46, p: "/$defs/ResponseTarget/properties/method", g: [[0,[2]]], k: { "enum": ["POST"] } },
   { f: 46, p: "/$defs/ResponseTarget/properties/idempotency~1key", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
   { f: 46, p: "/$defs/ResponseTarget/additionalProperties", b: false },
-  { f: 46, p: "/properties/provenance", c: __c1016, r: 1016, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/$defs/QuestionProvenance", c: __c1016, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["source/component","requested/by","reason/code"] }, pr: [["source/component", "source~1component", 1017], ["requested/by", "requested~1by", 1018], ["reason/code", "reason~1code", 1019], ["origin", "origin", 1020]], ap: 1021, kn: new Set(["source/component","requested/by","reason/code","origin"]) },
+  { f: 46, p: "/properties/provenance", c: __c1027, r: 1027, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/QuestionProvenance", c: __c1027, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["source/component","requested/by","reason/code"] }, pr: [["source/component", "source~1component", 1028], ["requested/by", "requested~1by", 1029], ["reason/code", "reason~1code", 1030], ["origin", "origin", 1031]], ap: 1032, kn: new Set(["source/component","requested/by","reason/code","origin"]) },
   { f: 46, p: "/$defs/QuestionProvenance/properties/source~1component", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 46, p: "/$defs/QuestionProvenance/properties/requested~1by", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 46, p: "/$defs/QuestionProvenance/properties/reason~1code", c: __c394, r: 394, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/QuestionProvenance/properties/reason~1code", c: __c405, r: 405, ro: 1, g: [[0,[0]]] },
   { f: 46, p: "/$defs/QuestionProvenance/properties/origin", g: [[0,[2]]], k: { "enum": ["host-policy","model-proposed"] } },
   { f: 46, p: "/$defs/QuestionProvenance/additionalProperties", b: false },
   { f: 46, p: "/properties/created~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 46, p: "/additionalProperties", b: false },
-  { f: 46, p: "/allOf/0", g: [[0,[7]]], if: 1025, th: 1027 },
-  { f: 46, p: "/allOf/0/if", c: __c1025, g: [[4,[23,26]]], k: { "required": ["widget/kind"] }, pr: [["widget/kind", "widget~1kind", 1026]] },
+  { f: 46, p: "/allOf/0", g: [[0,[7]]], if: 1036, th: 1038 },
+  { f: 46, p: "/allOf/0/if", c: __c1036, g: [[4,[23,26]]], k: { "required": ["widget/kind"] }, pr: [["widget/kind", "widget~1kind", 1037]] },
   { f: 46, p: "/allOf/0/if/properties/widget~1kind", g: [[0,[1]]], k: { "const": "single-choice" } },
-  { f: 46, p: "/allOf/0/then", g: [[4,[26]]], pr: [["widget/payload", "widget~1payload", 1028], ["prompt", "prompt", 1034]] },
-  { f: 46, p: "/allOf/0/then/properties/widget~1payload", c: __c1030, r: 1029, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/$defs/SingleChoicePayload", c: __c1030, r: 1030, ro: 1, g: [[0,[0]]] },
-  { f: 39, p: "", c: __c1030, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["options"] }, pr: [["options", "options", 1031]], ap: 1033, kn: new Set(["options"]) },
-  { f: 39, p: "/properties/options", t: ["array"], tv: "array", g: [[3,[16,17,18]]], k: { "maxItems": 12, "minItems": 2 }, it: 1032 },
-  { f: 39, p: "/properties/options/items", c: __c666, r: 666, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/allOf/0/then", g: [[4,[26]]], pr: [["widget/payload", "widget~1payload", 1039], ["prompt", "prompt", 1045]] },
+  { f: 46, p: "/allOf/0/then/properties/widget~1payload", c: __c1041, r: 1040, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/SingleChoicePayload", c: __c1041, r: 1041, ro: 1, g: [[0,[0]]] },
+  { f: 39, p: "", c: __c1041, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["options"] }, pr: [["options", "options", 1042]], ap: 1044, kn: new Set(["options"]) },
+  { f: 39, p: "/properties/options", t: ["array"], tv: "array", g: [[3,[16,17,18]]], k: { "maxItems": 12, "minItems": 2 }, it: 1043 },
+  { f: 39, p: "/properties/options/items", c: __c677, r: 677, ro: 1, g: [[0,[0]]] },
   { f: 39, p: "/additionalProperties", b: false },
-  { f: 46, p: "/allOf/0/then/properties/prompt", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["kind", "kind", 1035]] },
+  { f: 46, p: "/allOf/0/then/properties/prompt", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["kind", "kind", 1046]] },
   { f: 46, p: "/allOf/0/then/properties/prompt/properties/kind", g: [[0,[1]]], k: { "const": "single-choice" } },
-  { f: 46, p: "/allOf/1", g: [[0,[7]]], if: 1037, th: 1039 },
-  { f: 46, p: "/allOf/1/if", c: __c1037, g: [[4,[23,26]]], k: { "required": ["widget/kind"] }, pr: [["widget/kind", "widget~1kind", 1038]] },
+  { f: 46, p: "/allOf/1", g: [[0,[7]]], if: 1048, th: 1050 },
+  { f: 46, p: "/allOf/1/if", c: __c1048, g: [[4,[23,26]]], k: { "required": ["widget/kind"] }, pr: [["widget/kind", "widget~1kind", 1049]] },
   { f: 46, p: "/allOf/1/if/properties/widget~1kind", g: [[0,[1]]], k: { "const": "multi-choice" } },
-  { f: 46, p: "/allOf/1/then", g: [[4,[26]]], pr: [["widget/payload", "widget~1payload", 1040], ["prompt", "prompt", 1041]] },
-  { f: 46, p: "/allOf/1/then/properties/widget~1payload", c: __c914, r: 913, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/allOf/1/then/properties/prompt", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["kind", "kind", 1042]] },
+  { f: 46, p: "/allOf/1/then", g: [[4,[26]]], pr: [["widget/payload", "widget~1payload", 1051], ["prompt", "prompt", 1052]] },
+  { f: 46, p: "/allOf/1/then/properties/widget~1payload", c: __c925, r: 924, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/allOf/1/then/properties/prompt", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["kind", "kind", 1053]] },
   { f: 46, p: "/allOf/1/then/properties/prompt/properties/kind", g: [[0,[1]]], k: { "const": "multi-choice" } },
-  { f: 46, p: "/allOf/2", g: [[0,[7]]], if: 1044, th: 1046 },
-  { f: 46, p: "/allOf/2/if", c: __c1044, g: [[4,[23,26]]], k: { "required": ["widget/kind"] }, pr: [["widget/kind", "widget~1kind", 1045]] },
+  { f: 46, p: "/allOf/2", g: [[0,[7]]], if: 1055, th: 1057 },
+  { f: 46, p: "/allOf/2/if", c: __c1055, g: [[4,[23,26]]], k: { "required": ["widget/kind"] }, pr: [["widget/kind", "widget~1kind", 1056]] },
   { f: 46, p: "/allOf/2/if/properties/widget~1kind", g: [[0,[1]]], k: { "const": "confirm" } },
-  { f: 46, p: "/allOf/2/then", g: [[4,[26]]], pr: [["widget/payload", "widget~1payload", 1047], ["prompt", "prompt", 1048]] },
-  { f: 46, p: "/allOf/2/then/properties/widget~1payload", c: __c676, r: 675, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/allOf/2/then/properties/prompt", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["kind", "kind", 1049]] },
+  { f: 46, p: "/allOf/2/then", g: [[4,[26]]], pr: [["widget/payload", "widget~1payload", 1058], ["prompt", "prompt", 1059]] },
+  { f: 46, p: "/allOf/2/then/properties/widget~1payload", c: __c687, r: 686, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/allOf/2/then/properties/prompt", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["kind", "kind", 1060]] },
   { f: 46, p: "/allOf/2/then/properties/prompt/properties/kind", g: [[0,[1]]], k: { "const": "confirm" } },
-  { f: 46, p: "/allOf/3", g: [[0,[7]]], if: 1051, th: 1053 },
-  { f: 46, p: "/allOf/3/if", c: __c1051, g: [[4,[23,26]]], k: { "required": ["widget/kind"] }, pr: [["widget/kind", "widget~1kind", 1052]] },
+  { f: 46, p: "/allOf/3", g: [[0,[7]]], if: 1062, th: 1064 },
+  { f: 46, p: "/allOf/3/if", c: __c1062, g: [[4,[23,26]]], k: { "required": ["widget/kind"] }, pr: [["widget/kind", "widget~1kind", 1063]] },
   { f: 46, p: "/allOf/3/if/properties/widget~1kind", g: [[0,[1]]], k: { "const": "free-text-with-allowlist" } },
-  { f: 46, p: "/allOf/3/then", g: [[4,[26]]], pr: [["widget/payload", "widget~1payload", 1054], ["prompt", "prompt", 1055]] },
-  { f: 46, p: "/allOf/3/then/properties/widget~1payload", c: __c737, r: 736, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/allOf/3/then/properties/prompt", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["kind", "kind", 1056]] },
+  { f: 46, p: "/allOf/3/then", g: [[4,[26]]], pr: [["widget/payload", "widget~1payload", 1065], ["prompt", "prompt", 1066]] },
+  { f: 46, p: "/allOf/3/then/properties/widget~1payload", c: __c748, r: 747, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/allOf/3/then/properties/prompt", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["kind", "kind", 1067]] },
   { f: 46, p: "/allOf/3/then/properties/prompt/properties/kind", g: [[0,[1]]], k: { "const": "free-text-with-allowlist" } },
-  { f: 56, p: "", c: __c1057, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","question/ref","operation/ref","state","updated/at"] }, pr: [["schema", "schema", 1058], ["question/ref", "question~1ref", 1059], ["operation/ref", "operation~1ref", 1060], ["state", "state", 1061], ["answer", "answer", 1062], ["default/applied", "default~1applied", 1063], ["superseded/by", "superseded~1by", 1064], ["reason/code", "reason~1code", 1065], ["updated/at", "updated~1at", 1066]], ap: 1067, kn: new Set(["schema","question/ref","operation/ref","state","answer","default/applied","superseded/by","reason/code","updated/at"]), all: [1068,1076,1081] },
+  { f: 56, p: "", c: __c1068, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","question/ref","operation/ref","state","updated/at"] }, pr: [["schema", "schema", 1069], ["question/ref", "question~1ref", 1070], ["operation/ref", "operation~1ref", 1071], ["state", "state", 1072], ["answer", "answer", 1073], ["answered/by", "answered~1by", 1074], ["default/applied", "default~1applied", 1075], ["superseded/by", "superseded~1by", 1076], ["reason/code", "reason~1code", 1077], ["updated/at", "updated~1at", 1078]], ap: 1079, kn: new Set(["schema","question/ref","operation/ref","state","answer","answered/by","default/applied","superseded/by","reason/code","updated/at"]), all: [1080,1090,1095] },
   { f: 56, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.operator-question.state.v1" } },
   { f: 56, p: "/properties/question~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE11 },
   { f: 56, p: "/properties/operation~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^operation/.+$" }, re: __RE12 },
   { f: 56, p: "/properties/state", g: [[0,[2]]], k: { "enum": ["pending","answered","timed_out","cancelled","superseded"] } },
-  { f: 56, p: "/properties/answer", c: __c522, r: 522, ro: 1, g: [[0,[0]]] },
-  { f: 56, p: "/properties/default~1applied", c: __c995, r: 995, ro: 1, g: [[0,[0]]] },
+  { f: 56, p: "/properties/answer", c: __c533, r: 533, ro: 1, g: [[0,[0]]] },
+  { f: 56, p: "/properties/answered~1by", c: __c365, r: 365, ro: 1, g: [[0,[0]]] },
+  { f: 56, p: "/properties/default~1applied", c: __c1006, r: 1006, ro: 1, g: [[0,[0]]] },
   { f: 56, p: "/properties/superseded~1by", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE11 },
-  { f: 56, p: "/properties/reason~1code", c: __c394, r: 394, ro: 1, g: [[0,[0]]] },
+  { f: 56, p: "/properties/reason~1code", c: __c405, r: 405, ro: 1, g: [[0,[0]]] },
   { f: 56, p: "/properties/updated~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 56, p: "/additionalProperties", b: false },
-  { f: 56, p: "/allOf/0", g: [[0,[7]]], if: 1069, th: 1071, el: 1073 },
-  { f: 56, p: "/allOf/0/if", c: __c1069, g: [[4,[23,26]]], k: { "required": ["state"] }, pr: [["state", "state", 1070]] },
+  { f: 56, p: "/allOf/0", g: [[0,[7]]], if: 1081, th: 1083, el: 1085 },
+  { f: 56, p: "/allOf/0/if", c: __c1081, g: [[4,[23,26]]], k: { "required": ["state"] }, pr: [["state", "state", 1082]] },
   { f: 56, p: "/allOf/0/if/properties/state", g: [[0,[1]]], k: { "const": "answered" } },
-  { f: 56, p: "/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["answer"] }, pr: [["answer", "answer", 1072]] },
+  { f: 56, p: "/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["answer"] }, pr: [["answer", "answer", 1084]] },
   { f: 56, p: "/allOf/0/then/properties/answer", av: 1, g: [] },
-  { f: 56, p: "/allOf/0/else", g: [[4,[26]]], pr: [["answer", "answer", 1074]] },
-  { f: 56, p: "/allOf/0/else/properties/answer", g: [[0,[3]]], no: 1075 },
-  { f: 56, p: "/allOf/0/else/properties/answer/not", av: 1, c: __c1075, g: [] },
-  { f: 56, p: "/allOf/1", g: [[0,[7]]], if: 1077, th: 1079 },
-  { f: 56, p: "/allOf/1/if", c: __c1077, g: [[4,[23,26]]], k: { "required": ["state"] }, pr: [["state", "state", 1078]] },
+  { f: 56, p: "/allOf/0/else", g: [[4,[26]]], pr: [["answer", "answer", 1086], ["answered/by", "answered~1by", 1088]] },
+  { f: 56, p: "/allOf/0/else/properties/answer", g: [[0,[3]]], no: 1087 },
+  { f: 56, p: "/allOf/0/else/properties/answer/not", av: 1, c: __c1087, g: [] },
+  { f: 56, p: "/allOf/0/else/properties/answered~1by", g: [[0,[3]]], no: 1089 },
+  { f: 56, p: "/allOf/0/else/properties/answered~1by/not", av: 1, c: __c1089, g: [] },
+  { f: 56, p: "/allOf/1", g: [[0,[7]]], if: 1091, th: 1093 },
+  { f: 56, p: "/allOf/1/if", c: __c1091, g: [[4,[23,26]]], k: { "required": ["state"] }, pr: [["state", "state", 1092]] },
   { f: 56, p: "/allOf/1/if/properties/state", g: [[0,[1]]], k: { "const": "superseded" } },
-  { f: 56, p: "/allOf/1/then", g: [[4,[23,26]]], k: { "required": ["superseded/by"] }, pr: [["superseded/by", "superseded~1by", 1080]] },
+  { f: 56, p: "/allOf/1/then", g: [[4,[23,26]]], k: { "required": ["superseded/by"] }, pr: [["superseded/by", "superseded~1by", 1094]] },
   { f: 56, p: "/allOf/1/then/properties/superseded~1by", av: 1, g: [] },
-  { f: 56, p: "/allOf/2", g: [[0,[7]]], if: 1082, th: 1084 },
-  { f: 56, p: "/allOf/2/if", c: __c1082, g: [[4,[23,26]]], k: { "required": ["state"] }, pr: [["state", "state", 1083]] },
+  { f: 56, p: "/allOf/2", g: [[0,[7]]], if: 1096, th: 1098 },
+  { f: 56, p: "/allOf/2/if", c: __c1096, g: [[4,[23,26]]], k: { "required": ["state"] }, pr: [["state", "state", 1097]] },
   { f: 56, p: "/allOf/2/if/properties/state", g: [[0,[2]]], k: { "enum": ["pending","answered"] } },
-  { f: 56, p: "/allOf/2/then", g: [[4,[26]]], pr: [["default/applied", "default~1applied", 1085]] },
-  { f: 56, p: "/allOf/2/then/properties/default~1applied", g: [[0,[3]]], no: 1086 },
-  { f: 56, p: "/allOf/2/then/properties/default~1applied/not", av: 1, c: __c1086, g: [] },
-  { f: 53, p: "", c: __c1087, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","runtime/ref","model.binding/ref","transport_kind","operations","health"] }, pr: [["schema", "schema", 1088], ["runtime/ref", "runtime~1ref", 1089], ["model.binding/ref", "model.binding~1ref", 1090], ["transport_kind", "transport_kind", 1091], ["provider", "provider", 1092], ["protocol", "protocol", 1093], ["operations", "operations", 1094], ["context_window", "context_window", 1096], ["health", "health", 1097], ["acceptance", "acceptance", 1103], ["conformance/report-ref", "conformance~1report-ref", 1104]], ap: 1105, kn: new Set(["schema","runtime/ref","model.binding/ref","transport_kind","provider","protocol","operations","context_window","health","acceptance","conformance/report-ref"]) },
+  { f: 56, p: "/allOf/2/then", g: [[4,[26]]], pr: [["default/applied", "default~1applied", 1099]] },
+  { f: 56, p: "/allOf/2/then/properties/default~1applied", g: [[0,[3]]], no: 1100 },
+  { f: 56, p: "/allOf/2/then/properties/default~1applied/not", av: 1, c: __c1100, g: [] },
+  { f: 53, p: "", c: __c1101, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","runtime/ref","model.binding/ref","transport_kind","operations","health"] }, pr: [["schema", "schema", 1102], ["runtime/ref", "runtime~1ref", 1103], ["model.binding/ref", "model.binding~1ref", 1104], ["transport_kind", "transport_kind", 1105], ["provider", "provider", 1106], ["protocol", "protocol", 1107], ["operations", "operations", 1108], ["context_window", "context_window", 1110], ["health", "health", 1111], ["acceptance", "acceptance", 1117], ["conformance/report-ref", "conformance~1report-ref", 1118]], ap: 1119, kn: new Set(["schema","runtime/ref","model.binding/ref","transport_kind","provider","protocol","operations","context_window","health","acceptance","conformance/report-ref"]) },
   { f: 53, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.runtime-candidate.v1" } },
-  { f: 53, p: "/properties/runtime~1ref", c: __c361, r: 361, ro: 1, g: [[0,[0]]] },
-  { f: 53, p: "/properties/model.binding~1ref", c: __c363, r: 363, ro: 1, g: [[0,[0]]] },
-  { f: 53, p: "/properties/transport_kind", c: __c871, r: 871, ro: 1, g: [[0,[0]]] },
+  { f: 53, p: "/properties/runtime~1ref", c: __c372, r: 372, ro: 1, g: [[0,[0]]] },
+  { f: 53, p: "/properties/model.binding~1ref", c: __c374, r: 374, ro: 1, g: [[0,[0]]] },
+  { f: 53, p: "/properties/transport_kind", c: __c882, r: 882, ro: 1, g: [[0,[0]]] },
   { f: 53, p: "/properties/provider", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 53, p: "/properties/protocol", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 53, p: "/properties/operations", t: ["array"], tv: "array", g: [[3,[17,18,20]]], k: { "minItems": 1, "uniqueItems": true }, it: 1095, uq: null },
+  { f: 53, p: "/properties/operations", t: ["array"], tv: "array", g: [[3,[17,18,20]]], k: { "minItems": 1, "uniqueItems": true }, it: 1109, uq: null },
   { f: 53, p: "/properties/operations/items", g: [[0,[2]]], k: { "enum": ["generate","embed","batch_embed"] } },
   { f: 53, p: "/properties/context_window", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
-  { f: 53, p: "/properties/health", c: __c1098, r: 1098, ro: 1, g: [[0,[0]]] },
-  { f: 53, p: "/$defs/RuntimeHealth", c: __c1098, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["status","checked/at"] }, pr: [["status", "status", 1099], ["checked/at", "checked~1at", 1100], ["reason/code", "reason~1code", 1101]], ap: 1102, kn: new Set(["status","checked/at","reason/code"]) },
+  { f: 53, p: "/properties/health", c: __c1112, r: 1112, ro: 1, g: [[0,[0]]] },
+  { f: 53, p: "/$defs/RuntimeHealth", c: __c1112, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["status","checked/at"] }, pr: [["status", "status", 1113], ["checked/at", "checked~1at", 1114], ["reason/code", "reason~1code", 1115]], ap: 1116, kn: new Set(["status","checked/at","reason/code"]) },
   { f: 53, p: "/$defs/RuntimeHealth/properties/status", g: [[0,[2]]], k: { "enum": ["healthy","degraded","unhealthy"] } },
   { f: 53, p: "/$defs/RuntimeHealth/properties/checked~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 53, p: "/$defs/RuntimeHealth/properties/reason~1code", c: __c394, r: 394, ro: 1, g: [[0,[0]]] },
+  { f: 53, p: "/$defs/RuntimeHealth/properties/reason~1code", c: __c405, r: 405, ro: 1, g: [[0,[0]]] },
   { f: 53, p: "/$defs/RuntimeHealth/additionalProperties", b: false },
-  { f: 53, p: "/properties/acceptance", c: __c863, r: 863, ro: 1, g: [[0,[0]]] },
+  { f: 53, p: "/properties/acceptance", c: __c874, r: 874, ro: 1, g: [[0,[0]]] },
   { f: 53, p: "/properties/conformance~1report-ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 53, p: "/additionalProperties", b: false },
-  { f: 0, p: "/$defs/interruptRequested", c: __c1106, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["interruptId","kind"] }, pr: [["interruptId", "interruptId", 1107], ["kind", "kind", 1108], ["reasonCode", "reasonCode", 1109]], ap: 1110, kn: new Set(["interruptId","kind","reasonCode"]) },
+  { f: 0, p: "/$defs/interruptRequested", c: __c1120, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["interruptId","kind"] }, pr: [["interruptId", "interruptId", 1121], ["kind", "kind", 1122], ["reasonCode", "reasonCode", 1123]], ap: 1124, kn: new Set(["interruptId","kind","reasonCode"]) },
   { f: 0, p: "/$defs/interruptRequested/properties/interruptId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/interruptRequested/properties/kind", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^(clarify|approval|x-[a-z0-9-]+)$" }, re: __RE22 },
   { f: 0, p: "/$defs/interruptRequested/properties/reasonCode", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/interruptRequested/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/interruptResolved", c: __c1111, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["interruptId","outcome"] }, pr: [["interruptId", "interruptId", 1112], ["outcome", "outcome", 1113]], ap: 1114, kn: new Set(["interruptId","outcome"]) },
+  { f: 0, p: "/$defs/interruptResolved", c: __c1125, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["interruptId","outcome"] }, pr: [["interruptId", "interruptId", 1126], ["outcome", "outcome", 1127]], ap: 1128, kn: new Set(["interruptId","outcome"]) },
   { f: 0, p: "/$defs/interruptResolved/properties/interruptId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/interruptResolved/properties/outcome", g: [[0,[2]]], k: { "enum": ["approved","amended","rejected"] } },
   { f: 0, p: "/$defs/interruptResolved/additionalProperties", av: 1, b: true },
-  { f: 57, p: "", c: __c1115, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["limit", "limit", 1116], ["tag", "tag", 1117]], ap: 1118, kn: new Set(["limit","tag"]) },
+  { f: 57, p: "", c: __c1129, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["limit", "limit", 1130], ["tag", "tag", 1131]], ap: 1132, kn: new Set(["limit","tag"]) },
   { f: 57, p: "/properties/limit", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
   { f: 57, p: "/properties/tag", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 57, p: "/additionalProperties", b: false },
-  { f: 0, p: "/$defs/memoryWritten", c: __c1119, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","memoryId"] }, pr: [["memoryRef", "memoryRef", 1120], ["memoryId", "memoryId", 1121], ["nodeId", "nodeId", 1122], ["operation", "operation", 1123], ["agentId", "agentId", 1124], ["byteSize", "byteSize", 1125]], ap: 1126, kn: new Set(["memoryRef","memoryId","nodeId","operation","agentId","byteSize"]) },
+  { f: 0, p: "/$defs/memoryWritten", c: __c1133, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","memoryId"] }, pr: [["memoryRef", "memoryRef", 1134], ["memoryId", "memoryId", 1135], ["nodeId", "nodeId", 1136], ["operation", "operation", 1137], ["agentId", "agentId", 1138], ["byteSize", "byteSize", 1139]], ap: 1140, kn: new Set(["memoryRef","memoryId","nodeId","operation","agentId","byteSize"]) },
   { f: 0, p: "/$defs/memoryWritten/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/memoryWritten/properties/memoryId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/memoryWritten/properties/nodeId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
@@ -6251,123 +6308,123 @@ const __S = [
   { f: 0, p: "/$defs/memoryWritten/properties/agentId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/memoryWritten/properties/byteSize", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 0, p: "/$defs/memoryWritten/additionalProperties", av: 1, b: true },
-  { f: 2, p: "/$defs/PromptTemplateArtifact", c: __c1127, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["name","template"] }, pr: [["name", "name", 1128], ["version", "version", 1129], ["template", "template", 1130], ["variables", "variables", 1131]], ap: 1133, kn: new Set(["name","version","template","variables"]) },
+  { f: 2, p: "/$defs/PromptTemplateArtifact", c: __c1141, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["name","template"] }, pr: [["name", "name", 1142], ["version", "version", 1143], ["template", "template", 1144], ["variables", "variables", 1145]], ap: 1147, kn: new Set(["name","version","template","variables"]) },
   { f: 2, p: "/$defs/PromptTemplateArtifact/properties/name", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
   { f: 2, p: "/$defs/PromptTemplateArtifact/properties/version", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 50, "minLength": 1 } },
   { f: 2, p: "/$defs/PromptTemplateArtifact/properties/template", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 2, p: "/$defs/PromptTemplateArtifact/properties/variables", t: ["array"], tv: "array", g: [[3,[18,20]]], k: { "uniqueItems": true }, it: 1132, uq: ["string"] },
+  { f: 2, p: "/$defs/PromptTemplateArtifact/properties/variables", t: ["array"], tv: "array", g: [[3,[18,20]]], k: { "uniqueItems": true }, it: 1146, uq: ["string"] },
   { f: 2, p: "/$defs/PromptTemplateArtifact/properties/variables/items", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
   { f: 2, p: "/$defs/PromptTemplateArtifact/additionalProperties", av: 1, b: true },
-  { f: 2, p: "", c: __c1134, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["id","kind","artifact","provenance","owner","state","createdAt"] }, pr: [["id", "id", 1135], ["kind", "kind", 1136], ["artifact", "artifact", 1137], ["provenance", "provenance", 1139], ["duplicateOf", "duplicateOf", 1144], ["owner", "owner", 1145], ["rationale", "rationale", 1146], ["state", "state", 1147], ["createdAt", "createdAt", 1149], ["updatedAt", "updatedAt", 1150]], ap: 1151, kn: new Set(["id","kind","artifact","provenance","duplicateOf","owner","rationale","state","createdAt","updatedAt"]), all: [1152,1157,1169,1174] },
+  { f: 2, p: "", c: __c1148, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["id","kind","artifact","provenance","owner","state","createdAt"] }, pr: [["id", "id", 1149], ["kind", "kind", 1150], ["artifact", "artifact", 1151], ["provenance", "provenance", 1153], ["duplicateOf", "duplicateOf", 1158], ["owner", "owner", 1159], ["rationale", "rationale", 1160], ["state", "state", 1161], ["createdAt", "createdAt", 1163], ["updatedAt", "updatedAt", 1164]], ap: 1165, kn: new Set(["id","kind","artifact","provenance","duplicateOf","owner","rationale","state","createdAt","updatedAt"]), all: [1166,1171,1183,1188] },
   { f: 2, p: "/properties/id", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 2, p: "/properties/kind", c: __c39, r: 39, ro: 1, g: [[0,[0]]] },
-  { f: 2, p: "/properties/artifact", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1138, kn: new Set([]) },
+  { f: 2, p: "/properties/artifact", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1152, kn: new Set([]) },
   { f: 2, p: "/properties/artifact/additionalProperties", av: 1, b: true },
-  { f: 2, p: "/properties/provenance", c: __c1140, r: 1140, ro: 1, g: [[0,[0]]] },
-  { f: 2, p: "/$defs/ProposalProvenance", c: __c1140, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["sourceRunIds"] }, pr: [["sourceRunIds", "sourceRunIds", 1141]], ap: 1143, kn: new Set(["sourceRunIds"]) },
-  { f: 2, p: "/$defs/ProposalProvenance/properties/sourceRunIds", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 1142 },
+  { f: 2, p: "/properties/provenance", c: __c1154, r: 1154, ro: 1, g: [[0,[0]]] },
+  { f: 2, p: "/$defs/ProposalProvenance", c: __c1154, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["sourceRunIds"] }, pr: [["sourceRunIds", "sourceRunIds", 1155]], ap: 1157, kn: new Set(["sourceRunIds"]) },
+  { f: 2, p: "/$defs/ProposalProvenance/properties/sourceRunIds", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 1156 },
   { f: 2, p: "/$defs/ProposalProvenance/properties/sourceRunIds/items", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 2, p: "/$defs/ProposalProvenance/additionalProperties", b: false },
   { f: 2, p: "/properties/duplicateOf", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 2, p: "/properties/owner", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 2, p: "/properties/rationale", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 4000 } },
-  { f: 2, p: "/properties/state", c: __c1148, r: 1148, ro: 1, g: [[0,[0]]] },
-  { f: 2, p: "/$defs/ProposalState", c: __c1148, g: [[0,[2]]], k: { "enum": ["draft","revised","applied","rejected","archived"] } },
+  { f: 2, p: "/properties/state", c: __c1162, r: 1162, ro: 1, g: [[0,[0]]] },
+  { f: 2, p: "/$defs/ProposalState", c: __c1162, g: [[0,[2]]], k: { "enum": ["draft","revised","applied","rejected","archived"] } },
   { f: 2, p: "/properties/createdAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 2, p: "/properties/updatedAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 2, p: "/additionalProperties", b: false },
-  { f: 2, p: "/allOf/0", g: [[0,[7]]], if: 1153, th: 1155 },
-  { f: 2, p: "/allOf/0/if", c: __c1153, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1154]] },
+  { f: 2, p: "/allOf/0", g: [[0,[7]]], if: 1167, th: 1169 },
+  { f: 2, p: "/allOf/0/if", c: __c1167, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1168]] },
   { f: 2, p: "/allOf/0/if/properties/kind", g: [[0,[1]]], k: { "const": "agent-pack" } },
-  { f: 2, p: "/allOf/0/then", g: [[4,[26]]], pr: [["artifact", "artifact", 1156]] },
+  { f: 2, p: "/allOf/0/then", g: [[4,[26]]], pr: [["artifact", "artifact", 1170]] },
   { f: 2, p: "/allOf/0/then/properties/artifact", c: __c9, r: 9, ro: 1, g: [[0,[0]]] },
-  { f: 2, p: "/allOf/1", g: [[0,[7]]], if: 1158, th: 1160 },
-  { f: 2, p: "/allOf/1/if", c: __c1158, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1159]] },
+  { f: 2, p: "/allOf/1", g: [[0,[7]]], if: 1172, th: 1174 },
+  { f: 2, p: "/allOf/1/if", c: __c1172, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1173]] },
   { f: 2, p: "/allOf/1/if/properties/kind", g: [[0,[1]]], k: { "const": "workflow-chain-pack" } },
-  { f: 2, p: "/allOf/1/then", g: [[4,[26]]], pr: [["artifact", "artifact", 1161]] },
-  { f: 2, p: "/allOf/1/then/properties/artifact", c: __c1162, r: 1162, ro: 1, g: [[0,[0]]] },
-  { f: 2, p: "/$defs/WorkflowChainPackArtifact", c: __c1162, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["name","workflows"] }, pr: [["name", "name", 1163], ["version", "version", 1164], ["workflows", "workflows", 1165]], ap: 1168, kn: new Set(["name","version","workflows"]) },
+  { f: 2, p: "/allOf/1/then", g: [[4,[26]]], pr: [["artifact", "artifact", 1175]] },
+  { f: 2, p: "/allOf/1/then/properties/artifact", c: __c1176, r: 1176, ro: 1, g: [[0,[0]]] },
+  { f: 2, p: "/$defs/WorkflowChainPackArtifact", c: __c1176, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["name","workflows"] }, pr: [["name", "name", 1177], ["version", "version", 1178], ["workflows", "workflows", 1179]], ap: 1182, kn: new Set(["name","version","workflows"]) },
   { f: 2, p: "/$defs/WorkflowChainPackArtifact/properties/name", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
   { f: 2, p: "/$defs/WorkflowChainPackArtifact/properties/version", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 50, "minLength": 1 } },
-  { f: 2, p: "/$defs/WorkflowChainPackArtifact/properties/workflows", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 1166 },
-  { f: 2, p: "/$defs/WorkflowChainPackArtifact/properties/workflows/items", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1167, kn: new Set([]) },
+  { f: 2, p: "/$defs/WorkflowChainPackArtifact/properties/workflows", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 1180 },
+  { f: 2, p: "/$defs/WorkflowChainPackArtifact/properties/workflows/items", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1181, kn: new Set([]) },
   { f: 2, p: "/$defs/WorkflowChainPackArtifact/properties/workflows/items/additionalProperties", av: 1, b: true },
   { f: 2, p: "/$defs/WorkflowChainPackArtifact/additionalProperties", av: 1, b: true },
-  { f: 2, p: "/allOf/2", g: [[0,[7]]], if: 1170, th: 1172 },
-  { f: 2, p: "/allOf/2/if", c: __c1170, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1171]] },
+  { f: 2, p: "/allOf/2", g: [[0,[7]]], if: 1184, th: 1186 },
+  { f: 2, p: "/allOf/2/if", c: __c1184, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1185]] },
   { f: 2, p: "/allOf/2/if/properties/kind", g: [[0,[1]]], k: { "const": "prompt-template" } },
-  { f: 2, p: "/allOf/2/then", g: [[4,[26]]], pr: [["artifact", "artifact", 1173]] },
-  { f: 2, p: "/allOf/2/then/properties/artifact", c: __c1127, r: 1127, ro: 1, g: [[0,[0]]] },
-  { f: 2, p: "/allOf/3", g: [[0,[7]]], if: 1175, th: 1177 },
-  { f: 2, p: "/allOf/3/if", c: __c1175, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1176]] },
+  { f: 2, p: "/allOf/2/then", g: [[4,[26]]], pr: [["artifact", "artifact", 1187]] },
+  { f: 2, p: "/allOf/2/then/properties/artifact", c: __c1141, r: 1141, ro: 1, g: [[0,[0]]] },
+  { f: 2, p: "/allOf/3", g: [[0,[7]]], if: 1189, th: 1191 },
+  { f: 2, p: "/allOf/3/if", c: __c1189, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1190]] },
   { f: 2, p: "/allOf/3/if/properties/kind", g: [[0,[1]]], k: { "const": "scheduled-automation" } },
-  { f: 2, p: "/allOf/3/then", g: [[4,[26]]], pr: [["artifact", "artifact", 1178]] },
-  { f: 2, p: "/allOf/3/then/properties/artifact", c: __c1179, r: 1179, ro: 1, g: [[0,[0]]] },
-  { f: 2, p: "/$defs/ScheduledAutomationArtifact", c: __c1179, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["name","workflowId","schedule"] }, pr: [["name", "name", 1180], ["version", "version", 1181], ["workflowId", "workflowId", 1182], ["schedule", "schedule", 1183]], ap: 1185, kn: new Set(["name","version","workflowId","schedule"]) },
+  { f: 2, p: "/allOf/3/then", g: [[4,[26]]], pr: [["artifact", "artifact", 1192]] },
+  { f: 2, p: "/allOf/3/then/properties/artifact", c: __c1193, r: 1193, ro: 1, g: [[0,[0]]] },
+  { f: 2, p: "/$defs/ScheduledAutomationArtifact", c: __c1193, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["name","workflowId","schedule"] }, pr: [["name", "name", 1194], ["version", "version", 1195], ["workflowId", "workflowId", 1196], ["schedule", "schedule", 1197]], ap: 1199, kn: new Set(["name","version","workflowId","schedule"]) },
   { f: 2, p: "/$defs/ScheduledAutomationArtifact/properties/name", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
   { f: 2, p: "/$defs/ScheduledAutomationArtifact/properties/version", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 50, "minLength": 1 } },
   { f: 2, p: "/$defs/ScheduledAutomationArtifact/properties/workflowId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
-  { f: 2, p: "/$defs/ScheduledAutomationArtifact/properties/schedule", t: ["object"], tv: "object", g: [[4,[22,25]]], k: { "minProperties": 1 }, ap: 1184, kn: new Set([]) },
+  { f: 2, p: "/$defs/ScheduledAutomationArtifact/properties/schedule", t: ["object"], tv: "object", g: [[4,[22,25]]], k: { "minProperties": 1 }, ap: 1198, kn: new Set([]) },
   { f: 2, p: "/$defs/ScheduledAutomationArtifact/properties/schedule/additionalProperties", av: 1, b: true },
   { f: 2, p: "/$defs/ScheduledAutomationArtifact/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/proposalActivated", c: __c1186, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["proposalId","activation"] }, pr: [["proposalId", "proposalId", 1187], ["activation", "activation", 1188], ["gateId", "gateId", 1189]], ap: 1190, kn: new Set(["proposalId","activation","gateId"]) },
+  { f: 0, p: "/$defs/proposalActivated", c: __c1200, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["proposalId","activation"] }, pr: [["proposalId", "proposalId", 1201], ["activation", "activation", 1202], ["gateId", "gateId", 1203]], ap: 1204, kn: new Set(["proposalId","activation","gateId"]) },
   { f: 0, p: "/$defs/proposalActivated/properties/proposalId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/proposalActivated/properties/activation", c: __c42, r: 42, ro: 1, g: [[0,[0]]] },
   { f: 0, p: "/$defs/proposalActivated/properties/gateId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/proposalActivated/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/proposalCreated", c: __c1191, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["proposalId","kind"] }, pr: [["proposalId", "proposalId", 1192], ["kind", "kind", 1193], ["duplicateOf", "duplicateOf", 1194]], ap: 1195, kn: new Set(["proposalId","kind","duplicateOf"]) },
+  { f: 0, p: "/$defs/proposalCreated", c: __c1205, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["proposalId","kind"] }, pr: [["proposalId", "proposalId", 1206], ["kind", "kind", 1207], ["duplicateOf", "duplicateOf", 1208]], ap: 1209, kn: new Set(["proposalId","kind","duplicateOf"]) },
   { f: 0, p: "/$defs/proposalCreated/properties/proposalId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/proposalCreated/properties/kind", c: __c39, r: 39, ro: 1, g: [[0,[0]]] },
   { f: 0, p: "/$defs/proposalCreated/properties/duplicateOf", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/proposalCreated/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/runCompleted", c: __c1196, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["status"] }, pr: [["status", "status", 1197]], ap: 1198, kn: new Set(["status"]) },
+  { f: 0, p: "/$defs/runCompleted", c: __c1210, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["status"] }, pr: [["status", "status", 1211]], ap: 1212, kn: new Set(["status"]) },
   { f: 0, p: "/$defs/runCompleted/properties/status", g: [[0,[1]]], k: { "const": "completed" } },
   { f: 0, p: "/$defs/runCompleted/additionalProperties", av: 1, b: true },
-  { f: 5, p: "", c: __c1199, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["eventId","runId","type","payload","timestamp","sequence"] }, pr: [["eventId", "eventId", 1200], ["runId", "runId", 1201], ["type", "type", 1202], ["payload", "payload", 1203], ["timestamp", "timestamp", 1205], ["sequence", "sequence", 1206], ["nodeId", "nodeId", 1207], ["causationId", "causationId", 1208]], ap: 1209, kn: new Set(["eventId","runId","type","payload","timestamp","sequence","nodeId","causationId"]) },
+  { f: 5, p: "", c: __c1213, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["eventId","runId","type","payload","timestamp","sequence"] }, pr: [["eventId", "eventId", 1214], ["runId", "runId", 1215], ["type", "type", 1216], ["payload", "payload", 1217], ["timestamp", "timestamp", 1219], ["sequence", "sequence", 1220], ["nodeId", "nodeId", 1221], ["causationId", "causationId", 1222]], ap: 1223, kn: new Set(["eventId","runId","type","payload","timestamp","sequence","nodeId","causationId"]) },
   { f: 5, p: "/properties/eventId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
   { f: 5, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
-  { f: 5, p: "/properties/type", c: __c231, r: 231, ro: 1, g: [[0,[0]]] },
-  { f: 5, p: "/properties/payload", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1204, kn: new Set([]) },
+  { f: 5, p: "/properties/type", c: __c242, r: 242, ro: 1, g: [[0,[0]]] },
+  { f: 5, p: "/properties/payload", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1218, kn: new Set([]) },
   { f: 5, p: "/properties/payload/additionalProperties", av: 1, b: true },
   { f: 5, p: "/properties/timestamp", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 5, p: "/properties/sequence", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 5, p: "/properties/nodeId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 5, p: "/properties/causationId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 5, p: "/additionalProperties", b: false },
-  { f: 5, p: "/$defs/RunEventType", c: __c1210, g: [[0,[2]]], k: { "enum": ["run.started","run.completed","run.failed","runOrchestrator.decided","core.workflowChain.confidence-escalated","interrupt.requested","interrupt.resolved","worker.dispatched","memory.written","memory.compacted","agent.memory.consolidated","commitment.fired","proposal.created","proposal.activated","workspace.updated"] } },
-  { f: 58, p: "", c: __c1211, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","events"] }, pr: [["runId", "runId", 1212], ["events", "events", 1213]], ap: 1215, kn: new Set(["runId","events"]) },
+  { f: 5, p: "/$defs/RunEventType", c: __c1224, g: [[0,[2]]], k: { "enum": ["run.started","run.completed","run.failed","runOrchestrator.decided","core.workflowChain.confidence-escalated","interrupt.requested","interrupt.resolved","worker.dispatched","memory.written","memory.compacted","agent.memory.consolidated","commitment.fired","proposal.created","proposal.activated","workspace.updated"] } },
+  { f: 58, p: "", c: __c1225, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","events"] }, pr: [["runId", "runId", 1226], ["events", "events", 1227]], ap: 1229, kn: new Set(["runId","events"]) },
   { f: 58, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
-  { f: 58, p: "/properties/events", t: ["array"], tv: "array", g: [[3,[18]]], it: 1214 },
-  { f: 58, p: "/properties/events/items", c: __c1199, r: 1199, ro: 1, g: [[0,[0]]] },
+  { f: 58, p: "/properties/events", t: ["array"], tv: "array", g: [[3,[18]]], it: 1228 },
+  { f: 58, p: "/properties/events/items", c: __c1213, r: 1213, ro: 1, g: [[0,[0]]] },
   { f: 58, p: "/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/runFailed", c: __c1216, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["status","errorCode"] }, pr: [["status", "status", 1217], ["errorCode", "errorCode", 1218]], ap: 1219, kn: new Set(["status","errorCode"]) },
+  { f: 0, p: "/$defs/runFailed", c: __c1230, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["status","errorCode"] }, pr: [["status", "status", 1231], ["errorCode", "errorCode", 1232]], ap: 1233, kn: new Set(["status","errorCode"]) },
   { f: 0, p: "/$defs/runFailed/properties/status", g: [[0,[1]]], k: { "const": "failed" } },
   { f: 0, p: "/$defs/runFailed/properties/errorCode", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/runFailed/additionalProperties", av: 1, b: true },
-  { f: 59, p: "", c: __c1220, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["fromSeq"] }, pr: [["fromSeq", "fromSeq", 1221]], ap: 1222, kn: new Set(["fromSeq"]) },
+  { f: 59, p: "", c: __c1234, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["fromSeq"] }, pr: [["fromSeq", "fromSeq", 1235]], ap: 1236, kn: new Set(["fromSeq"]) },
   { f: 59, p: "/properties/fromSeq", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 59, p: "/additionalProperties", b: false },
-  { f: 60, p: "", c: __c1223, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","forkedFrom","status"] }, pr: [["runId", "runId", 1224], ["forkedFrom", "forkedFrom", 1225], ["status", "status", 1226]], ap: 1227, kn: new Set(["runId","forkedFrom","status"]) },
+  { f: 60, p: "", c: __c1237, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","forkedFrom","status"] }, pr: [["runId", "runId", 1238], ["forkedFrom", "forkedFrom", 1239], ["status", "status", 1240]], ap: 1241, kn: new Set(["runId","forkedFrom","status"]) },
   { f: 60, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 60, p: "/properties/forkedFrom", c: __c232, r: 232, ro: 1, g: [[0,[0]]] },
+  { f: 60, p: "/properties/forkedFrom", c: __c243, r: 243, ro: 1, g: [[0,[0]]] },
   { f: 60, p: "/properties/status", g: [[0,[2]]], k: { "enum": ["created","running","completed"] } },
   { f: 60, p: "/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/runOrchestratorDecided", c: __c1228, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["decision"] }, pr: [["decision", "decision", 1229]], ap: 1230, kn: new Set(["decision"]) },
+  { f: 0, p: "/$defs/runOrchestratorDecided", c: __c1242, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["decision"] }, pr: [["decision", "decision", 1243]], ap: 1244, kn: new Set(["decision"]) },
   { f: 0, p: "/$defs/runOrchestratorDecided/properties/decision", c: __c143, r: 143, ro: 1, g: [[0,[0]]] },
   { f: 0, p: "/$defs/runOrchestratorDecided/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/runStarted", c: __c1231, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["workflowId"] }, pr: [["workflowId", "workflowId", 1232], ["parentRunId", "parentRunId", 1233], ["memoryRef", "memoryRef", 1234], ["memoryScopeIsolation", "memoryScopeIsolation", 1235], ["forkedFrom", "forkedFrom", 1236]], ap: 1237, kn: new Set(["workflowId","parentRunId","memoryRef","memoryScopeIsolation","forkedFrom"]) },
+  { f: 0, p: "/$defs/runStarted", c: __c1245, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["workflowId"] }, pr: [["workflowId", "workflowId", 1246], ["parentRunId", "parentRunId", 1247], ["memoryRef", "memoryRef", 1248], ["memoryScopeIsolation", "memoryScopeIsolation", 1249], ["forkedFrom", "forkedFrom", 1250]], ap: 1251, kn: new Set(["workflowId","parentRunId","memoryRef","memoryScopeIsolation","forkedFrom"]) },
   { f: 0, p: "/$defs/runStarted/properties/workflowId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/runStarted/properties/parentRunId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/runStarted/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/runStarted/properties/memoryScopeIsolation", g: [[0,[2]]], k: { "enum": ["inherit","isolated"] } },
-  { f: 0, p: "/$defs/runStarted/properties/forkedFrom", c: __c232, r: 232, ro: 1, g: [[0,[0]]] },
+  { f: 0, p: "/$defs/runStarted/properties/forkedFrom", c: __c243, r: 243, ro: 1, g: [[0,[0]]] },
   { f: 0, p: "/$defs/runStarted/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/workerDispatched", c: __c1238, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["decisionKind"] }, pr: [["decisionKind", "decisionKind", 1239], ["worker", "worker", 1240], ["childRunId", "childRunId", 1241]], ap: 1242, kn: new Set(["decisionKind","worker","childRunId"]) },
+  { f: 0, p: "/$defs/workerDispatched", c: __c1252, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["decisionKind"] }, pr: [["decisionKind", "decisionKind", 1253], ["worker", "worker", 1254], ["childRunId", "childRunId", 1255]], ap: 1256, kn: new Set(["decisionKind","worker","childRunId"]) },
   { f: 0, p: "/$defs/workerDispatched/properties/decisionKind", g: [[0,[2]]], k: { "enum": ["next-worker","terminate","clarify","handoff"] } },
   { f: 0, p: "/$defs/workerDispatched/properties/worker", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/workerDispatched/properties/childRunId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/workerDispatched/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/workspaceUpdated", c: __c1243, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["path"] }, pr: [["path", "path", 1244], ["sha256", "sha256", 1245], ["byteSize", "byteSize", 1246]], ap: 1247, kn: new Set(["path","sha256","byteSize"]) },
+  { f: 0, p: "/$defs/workspaceUpdated", c: __c1257, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["path"] }, pr: [["path", "path", 1258], ["sha256", "sha256", 1259], ["byteSize", "byteSize", 1260]], ap: 1261, kn: new Set(["path","sha256","byteSize"]) },
   { f: 0, p: "/$defs/workspaceUpdated/properties/path", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/workspaceUpdated/properties/sha256", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[0-9a-f]{64}$" }, re: __RE24 },
   { f: 0, p: "/$defs/workspaceUpdated/properties/byteSize", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
@@ -6453,516 +6510,516 @@ export function validateErrorEnvelope(data) { return __c161(data) ? __ok(__s18) 
 __errorsOf(validateErrorEnvelope, __s18, 161, 3);
 const __s19 = __state();
 /** Validator for EventTypeName (https://wopkit.dev/schemas/openwop/v1/run-event.schema.json#/$defs/EventTypeName). */
-export function validateEventTypeName(data) { return __c231(data) ? __ok(__s19) : __no(__s19, data); }
-__errorsOf(validateEventTypeName, __s19, 231, 5);
+export function validateEventTypeName(data) { return __c242(data) ? __ok(__s19) : __no(__s19, data); }
+__errorsOf(validateEventTypeName, __s19, 242, 5);
 const __s20 = __state();
 /** Validator for ExecutionModelCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/ExecutionModelCapability). */
 export function validateExecutionModelCapability(data) { return __c115(data) ? __ok(__s20) : __no(__s20, data); }
 __errorsOf(validateExecutionModelCapability, __s20, 115, 1);
 const __s21 = __state();
 /** Validator for ForkOrigin (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/ForkOrigin). */
-export function validateForkOrigin(data) { return __c232(data) ? __ok(__s21) : __no(__s21, data); }
-__errorsOf(validateForkOrigin, __s21, 232, 0);
+export function validateForkOrigin(data) { return __c243(data) ? __ok(__s21) : __no(__s21, data); }
+__errorsOf(validateForkOrigin, __s21, 243, 0);
 const __s22 = __state();
 /** Validator for HostInfo (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/HostInfo). */
 export function validateHostInfo(data) { return __c62(data) ? __ok(__s22) : __no(__s22, data); }
 __errorsOf(validateHostInfo, __s22, 62, 1);
 const __s23 = __state();
 /** Validator for HostSampleCommitmentFireRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-commitment-fire-request.schema.json). */
-export function validateHostSampleCommitmentFireRequest(data) { return __c236(data) ? __ok(__s23) : __no(__s23, data); }
-__errorsOf(validateHostSampleCommitmentFireRequest, __s23, 236, 6);
+export function validateHostSampleCommitmentFireRequest(data) { return __c247(data) ? __ok(__s23) : __no(__s23, data); }
+__errorsOf(validateHostSampleCommitmentFireRequest, __s23, 247, 6);
 const __s24 = __state();
 /** Validator for HostSampleCommitmentFireResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-commitment-fire-response.schema.json). */
-export function validateHostSampleCommitmentFireResponse(data) { return __c241(data) ? __ok(__s24) : __no(__s24, data); }
-__errorsOf(validateHostSampleCommitmentFireResponse, __s24, 241, 7);
+export function validateHostSampleCommitmentFireResponse(data) { return __c252(data) ? __ok(__s24) : __no(__s24, data); }
+__errorsOf(validateHostSampleCommitmentFireResponse, __s24, 252, 7);
 const __s25 = __state();
 /** Validator for HostSampleConsolidateRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-consolidate-request.schema.json). */
-export function validateHostSampleConsolidateRequest(data) { return __c246(data) ? __ok(__s25) : __no(__s25, data); }
-__errorsOf(validateHostSampleConsolidateRequest, __s25, 246, 8);
+export function validateHostSampleConsolidateRequest(data) { return __c257(data) ? __ok(__s25) : __no(__s25, data); }
+__errorsOf(validateHostSampleConsolidateRequest, __s25, 257, 8);
 const __s26 = __state();
 /** Validator for HostSampleConsolidateResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-consolidate-response.schema.json). */
-export function validateHostSampleConsolidateResponse(data) { return __c250(data) ? __ok(__s26) : __no(__s26, data); }
-__errorsOf(validateHostSampleConsolidateResponse, __s26, 250, 9);
+export function validateHostSampleConsolidateResponse(data) { return __c261(data) ? __ok(__s26) : __no(__s26, data); }
+__errorsOf(validateHostSampleConsolidateResponse, __s26, 261, 9);
 const __s27 = __state();
 /** Validator for HostSampleCrossRunTtlRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-cross-run-ttl-request.schema.json). */
-export function validateHostSampleCrossRunTtlRequest(data) { return __c255(data) ? __ok(__s27) : __no(__s27, data); }
-__errorsOf(validateHostSampleCrossRunTtlRequest, __s27, 255, 10);
+export function validateHostSampleCrossRunTtlRequest(data) { return __c266(data) ? __ok(__s27) : __no(__s27, data); }
+__errorsOf(validateHostSampleCrossRunTtlRequest, __s27, 266, 10);
 const __s28 = __state();
 /** Validator for HostSampleCrossRunTtlResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-cross-run-ttl-response.schema.json). */
-export function validateHostSampleCrossRunTtlResponse(data) { return __c259(data) ? __ok(__s28) : __no(__s28, data); }
-__errorsOf(validateHostSampleCrossRunTtlResponse, __s28, 259, 11);
+export function validateHostSampleCrossRunTtlResponse(data) { return __c270(data) ? __ok(__s28) : __no(__s28, data); }
+__errorsOf(validateHostSampleCrossRunTtlResponse, __s28, 270, 11);
 const __s29 = __state();
 /** Validator for HostSampleDistillScheduleRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-distill-schedule-request.schema.json). */
-export function validateHostSampleDistillScheduleRequest(data) { return __c276(data) ? __ok(__s29) : __no(__s29, data); }
-__errorsOf(validateHostSampleDistillScheduleRequest, __s29, 276, 13);
+export function validateHostSampleDistillScheduleRequest(data) { return __c287(data) ? __ok(__s29) : __no(__s29, data); }
+__errorsOf(validateHostSampleDistillScheduleRequest, __s29, 287, 13);
 const __s30 = __state();
 /** Validator for HostSampleDistillScheduleResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-distill-schedule-response.schema.json). */
-export function validateHostSampleDistillScheduleResponse(data) { return __c282(data) ? __ok(__s30) : __no(__s30, data); }
-__errorsOf(validateHostSampleDistillScheduleResponse, __s30, 282, 14);
+export function validateHostSampleDistillScheduleResponse(data) { return __c293(data) ? __ok(__s30) : __no(__s30, data); }
+__errorsOf(validateHostSampleDistillScheduleResponse, __s30, 293, 14);
 const __s31 = __state();
 /** Validator for HostSampleDistillScheduleTickRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-distill-schedule-tick-request.schema.json). */
-export function validateHostSampleDistillScheduleTickRequest(data) { return __c326(data) ? __ok(__s31) : __no(__s31, data); }
-__errorsOf(validateHostSampleDistillScheduleTickRequest, __s31, 326, 16);
+export function validateHostSampleDistillScheduleTickRequest(data) { return __c337(data) ? __ok(__s31) : __no(__s31, data); }
+__errorsOf(validateHostSampleDistillScheduleTickRequest, __s31, 337, 16);
 const __s32 = __state();
 /** Validator for HostSampleDistillScheduleTickResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-distill-schedule-tick-response.schema.json). */
-export function validateHostSampleDistillScheduleTickResponse(data) { return __c329(data) ? __ok(__s32) : __no(__s32, data); }
-__errorsOf(validateHostSampleDistillScheduleTickResponse, __s32, 329, 15);
+export function validateHostSampleDistillScheduleTickResponse(data) { return __c340(data) ? __ok(__s32) : __no(__s32, data); }
+__errorsOf(validateHostSampleDistillScheduleTickResponse, __s32, 340, 15);
 const __s33 = __state();
 /** Validator for HostSampleEscalationRunRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-escalation-run-request.schema.json). */
-export function validateHostSampleEscalationRunRequest(data) { return __c333(data) ? __ok(__s33) : __no(__s33, data); }
-__errorsOf(validateHostSampleEscalationRunRequest, __s33, 333, 17);
+export function validateHostSampleEscalationRunRequest(data) { return __c344(data) ? __ok(__s33) : __no(__s33, data); }
+__errorsOf(validateHostSampleEscalationRunRequest, __s33, 344, 17);
 const __s34 = __state();
 /** Validator for HostSampleEscalationRunResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-escalation-run-response.schema.json). */
-export function validateHostSampleEscalationRunResponse(data) { return __c337(data) ? __ok(__s34) : __no(__s34, data); }
-__errorsOf(validateHostSampleEscalationRunResponse, __s34, 337, 18);
+export function validateHostSampleEscalationRunResponse(data) { return __c348(data) ? __ok(__s34) : __no(__s34, data); }
+__errorsOf(validateHostSampleEscalationRunResponse, __s34, 348, 18);
 const __s35 = __state();
 /** Validator for HostSampleInquiriumTracesResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-inquirium-traces-response.schema.json). */
-export function validateHostSampleInquiriumTracesResponse(data) { return __c341(data) ? __ok(__s35) : __no(__s35, data); }
-__errorsOf(validateHostSampleInquiriumTracesResponse, __s35, 341, 19);
+export function validateHostSampleInquiriumTracesResponse(data) { return __c352(data) ? __ok(__s35) : __no(__s35, data); }
+__errorsOf(validateHostSampleInquiriumTracesResponse, __s35, 352, 19);
 const __s36 = __state();
 /** Validator for HostSampleMemoryCompactRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-compact-request.schema.json). */
-export function validateHostSampleMemoryCompactRequest(data) { return __c428(data) ? __ok(__s36) : __no(__s36, data); }
-__errorsOf(validateHostSampleMemoryCompactRequest, __s36, 428, 26);
+export function validateHostSampleMemoryCompactRequest(data) { return __c439(data) ? __ok(__s36) : __no(__s36, data); }
+__errorsOf(validateHostSampleMemoryCompactRequest, __s36, 439, 26);
 const __s37 = __state();
 /** Validator for HostSampleMemoryCompactResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-compact-response.schema.json). */
-export function validateHostSampleMemoryCompactResponse(data) { return __c433(data) ? __ok(__s37) : __no(__s37, data); }
-__errorsOf(validateHostSampleMemoryCompactResponse, __s37, 433, 27);
+export function validateHostSampleMemoryCompactResponse(data) { return __c444(data) ? __ok(__s37) : __no(__s37, data); }
+__errorsOf(validateHostSampleMemoryCompactResponse, __s37, 444, 27);
 const __s38 = __state();
 /** Validator for HostSampleMemoryDistillRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-distill-request.schema.json). */
-export function validateHostSampleMemoryDistillRequest(data) { return __c438(data) ? __ok(__s38) : __no(__s38, data); }
-__errorsOf(validateHostSampleMemoryDistillRequest, __s38, 438, 28);
+export function validateHostSampleMemoryDistillRequest(data) { return __c449(data) ? __ok(__s38) : __no(__s38, data); }
+__errorsOf(validateHostSampleMemoryDistillRequest, __s38, 449, 28);
 const __s39 = __state();
 /** Validator for HostSampleMemoryDistillResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-distill-response.schema.json). */
-export function validateHostSampleMemoryDistillResponse(data) { return __c442(data) ? __ok(__s39) : __no(__s39, data); }
-__errorsOf(validateHostSampleMemoryDistillResponse, __s39, 442, 29);
+export function validateHostSampleMemoryDistillResponse(data) { return __c453(data) ? __ok(__s39) : __no(__s39, data); }
+__errorsOf(validateHostSampleMemoryDistillResponse, __s39, 453, 29);
 const __s40 = __state();
 /** Validator for HostSampleMemoryEntriesResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-entries-response.schema.json). */
-export function validateHostSampleMemoryEntriesResponse(data) { return __c469(data) ? __ok(__s40) : __no(__s40, data); }
-__errorsOf(validateHostSampleMemoryEntriesResponse, __s40, 469, 31);
+export function validateHostSampleMemoryEntriesResponse(data) { return __c480(data) ? __ok(__s40) : __no(__s40, data); }
+__errorsOf(validateHostSampleMemoryEntriesResponse, __s40, 480, 31);
 const __s41 = __state();
 /** Validator for HostSampleMemoryRedactionRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-redaction-request.schema.json). */
-export function validateHostSampleMemoryRedactionRequest(data) { return __c473(data) ? __ok(__s41) : __no(__s41, data); }
-__errorsOf(validateHostSampleMemoryRedactionRequest, __s41, 473, 32);
+export function validateHostSampleMemoryRedactionRequest(data) { return __c484(data) ? __ok(__s41) : __no(__s41, data); }
+__errorsOf(validateHostSampleMemoryRedactionRequest, __s41, 484, 32);
 const __s42 = __state();
 /** Validator for HostSampleMemoryRedactionResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-redaction-response.schema.json). */
-export function validateHostSampleMemoryRedactionResponse(data) { return __c476(data) ? __ok(__s42) : __no(__s42, data); }
-__errorsOf(validateHostSampleMemoryRedactionResponse, __s42, 476, 33);
+export function validateHostSampleMemoryRedactionResponse(data) { return __c487(data) ? __ok(__s42) : __no(__s42, data); }
+__errorsOf(validateHostSampleMemoryRedactionResponse, __s42, 487, 33);
 const __s43 = __state();
 /** Validator for HostSampleMemorySeedRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-seed-request.schema.json). */
-export function validateHostSampleMemorySeedRequest(data) { return __c482(data) ? __ok(__s43) : __no(__s43, data); }
-__errorsOf(validateHostSampleMemorySeedRequest, __s43, 482, 34);
+export function validateHostSampleMemorySeedRequest(data) { return __c493(data) ? __ok(__s43) : __no(__s43, data); }
+__errorsOf(validateHostSampleMemorySeedRequest, __s43, 493, 34);
 const __s44 = __state();
 /** Validator for HostSampleMemorySeedResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-seed-response.schema.json). */
-export function validateHostSampleMemorySeedResponse(data) { return __c501(data) ? __ok(__s44) : __no(__s44, data); }
-__errorsOf(validateHostSampleMemorySeedResponse, __s44, 501, 35);
+export function validateHostSampleMemorySeedResponse(data) { return __c512(data) ? __ok(__s44) : __no(__s44, data); }
+__errorsOf(validateHostSampleMemorySeedResponse, __s44, 512, 35);
 const __s45 = __state();
 /** Validator for HostSampleQuestionCancelRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-question-cancel-request.schema.json). */
-export function validateHostSampleQuestionCancelRequest(data) { return __c507(data) ? __ok(__s45) : __no(__s45, data); }
-__errorsOf(validateHostSampleQuestionCancelRequest, __s45, 507, 36);
+export function validateHostSampleQuestionCancelRequest(data) { return __c518(data) ? __ok(__s45) : __no(__s45, data); }
+__errorsOf(validateHostSampleQuestionCancelRequest, __s45, 518, 36);
 const __s46 = __state();
 /** Validator for HostSampleReplayFixtureRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-replay-fixture-request.schema.json). */
-export function validateHostSampleReplayFixtureRequest(data) { return __c510(data) ? __ok(__s46) : __no(__s46, data); }
-__errorsOf(validateHostSampleReplayFixtureRequest, __s46, 510, 37);
+export function validateHostSampleReplayFixtureRequest(data) { return __c521(data) ? __ok(__s46) : __no(__s46, data); }
+__errorsOf(validateHostSampleReplayFixtureRequest, __s46, 521, 37);
 const __s47 = __state();
 /** Validator for HostSampleReplayFixtureResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-replay-fixture-response.schema.json). */
-export function validateHostSampleReplayFixtureResponse(data) { return __c513(data) ? __ok(__s47) : __no(__s47, data); }
-__errorsOf(validateHostSampleReplayFixtureResponse, __s47, 513, 38);
+export function validateHostSampleReplayFixtureResponse(data) { return __c524(data) ? __ok(__s47) : __no(__s47, data); }
+__errorsOf(validateHostSampleReplayFixtureResponse, __s47, 524, 38);
 const __s48 = __state();
 /** Validator for HostSampleSeedEntry (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-seed-request.schema.json#/$defs/HostSampleSeedEntry). */
-export function validateHostSampleSeedEntry(data) { return __c486(data) ? __ok(__s48) : __no(__s48, data); }
-__errorsOf(validateHostSampleSeedEntry, __s48, 486, 34);
+export function validateHostSampleSeedEntry(data) { return __c497(data) ? __ok(__s48) : __no(__s48, data); }
+__errorsOf(validateHostSampleSeedEntry, __s48, 497, 34);
 const __s49 = __state();
 /** Validator for HostSampleSeedSecret (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-seed-request.schema.json#/$defs/HostSampleSeedSecret). */
-export function validateHostSampleSeedSecret(data) { return __c495(data) ? __ok(__s49) : __no(__s49, data); }
-__errorsOf(validateHostSampleSeedSecret, __s49, 495, 34);
+export function validateHostSampleSeedSecret(data) { return __c506(data) ? __ok(__s49) : __no(__s49, data); }
+__errorsOf(validateHostSampleSeedSecret, __s49, 506, 34);
 const __s50 = __state();
 /** Validator for HostSampleTraceRecord (https://wopkit.dev/schemas/openwop/v1/host-sample-inquirium-traces-response.schema.json#/$defs/HostSampleTraceRecord). */
-export function validateHostSampleTraceRecord(data) { return __c344(data) ? __ok(__s50) : __no(__s50, data); }
-__errorsOf(validateHostSampleTraceRecord, __s50, 344, 19);
+export function validateHostSampleTraceRecord(data) { return __c355(data) ? __ok(__s50) : __no(__s50, data); }
+__errorsOf(validateHostSampleTraceRecord, __s50, 355, 19);
 const __s51 = __state();
 /** Validator for InquiriumAnswerToken (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.single-choice.v1.schema.json#/$defs/AnswerToken). */
-export function validateInquiriumAnswerToken(data) { return __c521(data) ? __ok(__s51) : __no(__s51, data); }
-__errorsOf(validateInquiriumAnswerToken, __s51, 521, 39);
+export function validateInquiriumAnswerToken(data) { return __c532(data) ? __ok(__s51) : __no(__s51, data); }
+__errorsOf(validateInquiriumAnswerToken, __s51, 532, 39);
 const __s52 = __state();
 /** Validator for InquiriumAnswerValue (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.answer.v1.schema.json#/$defs/AnswerValue). */
-export function validateInquiriumAnswerValue(data) { return __c522(data) ? __ok(__s52) : __no(__s52, data); }
-__errorsOf(validateInquiriumAnswerValue, __s52, 522, 40);
+export function validateInquiriumAnswerValue(data) { return __c533(data) ? __ok(__s52) : __no(__s52, data); }
+__errorsOf(validateInquiriumAnswerValue, __s52, 533, 40);
 const __s53 = __state();
 /** Validator for InquiriumAssistantConfig (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json). */
-export function validateInquiriumAssistantConfig(data) { return __c526(data) ? __ok(__s53) : __no(__s53, data); }
-__errorsOf(validateInquiriumAssistantConfig, __s53, 526, 41);
+export function validateInquiriumAssistantConfig(data) { return __c537(data) ? __ok(__s53) : __no(__s53, data); }
+__errorsOf(validateInquiriumAssistantConfig, __s53, 537, 41);
 const __s54 = __state();
 /** Validator for InquiriumAssistantTurnTrace (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json). */
-export function validateInquiriumAssistantTurnTrace(data) { return __c348(data) ? __ok(__s54) : __no(__s54, data); }
-__errorsOf(validateInquiriumAssistantTurnTrace, __s54, 348, 20);
+export function validateInquiriumAssistantTurnTrace(data) { return __c359(data) ? __ok(__s54) : __no(__s54, data); }
+__errorsOf(validateInquiriumAssistantTurnTrace, __s54, 359, 20);
 const __s55 = __state();
 /** Validator for InquiriumAssistantUiPreferences (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-ui-preferences.v1.schema.json). */
-export function validateInquiriumAssistantUiPreferences(data) { return __c601(data) ? __ok(__s55) : __no(__s55, data); }
-__errorsOf(validateInquiriumAssistantUiPreferences, __s55, 601, 43);
+export function validateInquiriumAssistantUiPreferences(data) { return __c612(data) ? __ok(__s55) : __no(__s55, data); }
+__errorsOf(validateInquiriumAssistantUiPreferences, __s55, 612, 43);
 const __s56 = __state();
 /** Validator for InquiriumBaselineAssistantProfile (https://wopkit.dev/schemas/inquirium/v1/inquirium.baseline-assistant-profile.v1.schema.json). */
-export function validateInquiriumBaselineAssistantProfile(data) { return __c615(data) ? __ok(__s56) : __no(__s56, data); }
-__errorsOf(validateInquiriumBaselineAssistantProfile, __s56, 615, 44);
+export function validateInquiriumBaselineAssistantProfile(data) { return __c626(data) ? __ok(__s56) : __no(__s56, data); }
+__errorsOf(validateInquiriumBaselineAssistantProfile, __s56, 626, 44);
 const __s57 = __state();
 /** Validator for InquiriumBaselineConformanceReport (https://wopkit.dev/schemas/inquirium/v1/inquirium.baseline-assistant-conformance-report.v1.schema.json). */
-export function validateInquiriumBaselineConformanceReport(data) { return __c639(data) ? __ok(__s57) : __no(__s57, data); }
-__errorsOf(validateInquiriumBaselineConformanceReport, __s57, 639, 45);
+export function validateInquiriumBaselineConformanceReport(data) { return __c650(data) ? __ok(__s57) : __no(__s57, data); }
+__errorsOf(validateInquiriumBaselineConformanceReport, __s57, 650, 45);
 const __s58 = __state();
 /** Validator for InquiriumBaselineGuarantees (https://wopkit.dev/schemas/inquirium/v1/inquirium.baseline-assistant-profile.v1.schema.json#/$defs/ProfileGuarantees). */
-export function validateInquiriumBaselineGuarantees(data) { return __c631(data) ? __ok(__s58) : __no(__s58, data); }
-__errorsOf(validateInquiriumBaselineGuarantees, __s58, 631, 44);
+export function validateInquiriumBaselineGuarantees(data) { return __c642(data) ? __ok(__s58) : __no(__s58, data); }
+__errorsOf(validateInquiriumBaselineGuarantees, __s58, 642, 44);
 const __s59 = __state();
 /** Validator for InquiriumBaselineRequirements (https://wopkit.dev/schemas/inquirium/v1/inquirium.baseline-assistant-profile.v1.schema.json#/$defs/ProfileRequirements). */
-export function validateInquiriumBaselineRequirements(data) { return __c620(data) ? __ok(__s59) : __no(__s59, data); }
-__errorsOf(validateInquiriumBaselineRequirements, __s59, 620, 44);
+export function validateInquiriumBaselineRequirements(data) { return __c631(data) ? __ok(__s59) : __no(__s59, data); }
+__errorsOf(validateInquiriumBaselineRequirements, __s59, 631, 44);
 const __s60 = __state();
 /** Validator for InquiriumChoiceOption (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.single-choice.v1.schema.json#/$defs/ChoiceOption). */
-export function validateInquiriumChoiceOption(data) { return __c666(data) ? __ok(__s60) : __no(__s60, data); }
-__errorsOf(validateInquiriumChoiceOption, __s60, 666, 39);
+export function validateInquiriumChoiceOption(data) { return __c677(data) ? __ok(__s60) : __no(__s60, data); }
+__errorsOf(validateInquiriumChoiceOption, __s60, 677, 39);
 const __s61 = __state();
 /** Validator for InquiriumClassKeyed (https://wopkit.dev/schemas/inquirium/v1/inquirium.classification.v1.schema.json#/$defs/ClassKeyed). */
-export function validateInquiriumClassKeyed(data) { return __c530(data) ? __ok(__s61) : __no(__s61, data); }
-__errorsOf(validateInquiriumClassKeyed, __s61, 530, 25);
+export function validateInquiriumClassKeyed(data) { return __c541(data) ? __ok(__s61) : __no(__s61, data); }
+__errorsOf(validateInquiriumClassKeyed, __s61, 541, 25);
 const __s62 = __state();
 /** Validator for InquiriumClassificationFlow (https://wopkit.dev/schemas/inquirium/v1/inquirium.classification.v1.schema.json#/$defs/ClassificationFlow). */
-export function validateInquiriumClassificationFlow(data) { return __c671(data) ? __ok(__s62) : __no(__s62, data); }
-__errorsOf(validateInquiriumClassificationFlow, __s62, 671, 25);
+export function validateInquiriumClassificationFlow(data) { return __c682(data) ? __ok(__s62) : __no(__s62, data); }
+__errorsOf(validateInquiriumClassificationFlow, __s62, 682, 25);
 const __s63 = __state();
 /** Validator for InquiriumClassificationLabel (https://wopkit.dev/schemas/inquirium/v1/inquirium.classification.v1.schema.json). */
-export function validateInquiriumClassificationLabel(data) { return __c401(data) ? __ok(__s63) : __no(__s63, data); }
-__errorsOf(validateInquiriumClassificationLabel, __s63, 401, 25);
+export function validateInquiriumClassificationLabel(data) { return __c412(data) ? __ok(__s63) : __no(__s63, data); }
+__errorsOf(validateInquiriumClassificationLabel, __s63, 412, 25);
 const __s64 = __state();
 /** Validator for InquiriumConfirmPayloadEntry (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/ConfirmPayload). */
-export function validateInquiriumConfirmPayloadEntry(data) { return __c676(data) ? __ok(__s64) : __no(__s64, data); }
-__errorsOf(validateInquiriumConfirmPayloadEntry, __s64, 675, 46);
+export function validateInquiriumConfirmPayloadEntry(data) { return __c687(data) ? __ok(__s64) : __no(__s64, data); }
+__errorsOf(validateInquiriumConfirmPayloadEntry, __s64, 686, 46);
 const __s65 = __state();
 /** Validator for InquiriumConfirmWidget (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.confirm.v1.schema.json). */
-export function validateInquiriumConfirmWidget(data) { return __c676(data) ? __ok(__s65) : __no(__s65, data); }
-__errorsOf(validateInquiriumConfirmWidget, __s65, 676, 47);
+export function validateInquiriumConfirmWidget(data) { return __c687(data) ? __ok(__s65) : __no(__s65, data); }
+__errorsOf(validateInquiriumConfirmWidget, __s65, 687, 47);
 const __s66 = __state();
 /** Validator for InquiriumConformanceCheck (https://wopkit.dev/schemas/inquirium/v1/inquirium.baseline-assistant-conformance-report.v1.schema.json#/$defs/ConformanceCheck). */
-export function validateInquiriumConformanceCheck(data) { return __c651(data) ? __ok(__s66) : __no(__s66, data); }
-__errorsOf(validateInquiriumConformanceCheck, __s66, 651, 45);
+export function validateInquiriumConformanceCheck(data) { return __c662(data) ? __ok(__s66) : __no(__s66, data); }
+__errorsOf(validateInquiriumConformanceCheck, __s66, 662, 45);
 const __s67 = __state();
 /** Validator for InquiriumContentPart (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/ContentPart). */
-export function validateInquiriumContentPart(data) { return __c680(data) ? __ok(__s67) : __no(__s67, data); }
-__errorsOf(validateInquiriumContentPart, __s67, 680, 23);
+export function validateInquiriumContentPart(data) { return __c691(data) ? __ok(__s67) : __no(__s67, data); }
+__errorsOf(validateInquiriumContentPart, __s67, 691, 23);
 const __s68 = __state();
 /** Validator for InquiriumContextAssemblyRequest (https://wopkit.dev/schemas/inquirium/v1/inquirium.context-assembly.request.v1.schema.json). */
-export function validateInquiriumContextAssemblyRequest(data) { return __c694(data) ? __ok(__s68) : __no(__s68, data); }
-__errorsOf(validateInquiriumContextAssemblyRequest, __s68, 694, 24);
+export function validateInquiriumContextAssemblyRequest(data) { return __c705(data) ? __ok(__s68) : __no(__s68, data); }
+__errorsOf(validateInquiriumContextAssemblyRequest, __s68, 705, 24);
 const __s69 = __state();
 /** Validator for InquiriumContextElement (https://wopkit.dev/schemas/inquirium/v1/inquirium.context-element.v1.schema.json). */
-export function validateInquiriumContextElement(data) { return __c711(data) ? __ok(__s69) : __no(__s69, data); }
-__errorsOf(validateInquiriumContextElement, __s69, 711, 48);
+export function validateInquiriumContextElement(data) { return __c722(data) ? __ok(__s69) : __no(__s69, data); }
+__errorsOf(validateInquiriumContextElement, __s69, 722, 48);
 const __s70 = __state();
 /** Validator for InquiriumContextSource (https://wopkit.dev/schemas/inquirium/v1/inquirium.context-assembly.request.v1.schema.json#/$defs/ContextSource). */
-export function validateInquiriumContextSource(data) { return __c698(data) ? __ok(__s70) : __no(__s70, data); }
-__errorsOf(validateInquiriumContextSource, __s70, 698, 24);
+export function validateInquiriumContextSource(data) { return __c709(data) ? __ok(__s70) : __no(__s70, data); }
+__errorsOf(validateInquiriumContextSource, __s70, 709, 24);
 const __s71 = __state();
 /** Validator for InquiriumContextSourceKind (https://wopkit.dev/schemas/inquirium/v1/inquirium.context-assembly.request.v1.schema.json#/$defs/ContextSourceKind). */
-export function validateInquiriumContextSourceKind(data) { return __c399(data) ? __ok(__s71) : __no(__s71, data); }
-__errorsOf(validateInquiriumContextSourceKind, __s71, 399, 24);
+export function validateInquiriumContextSourceKind(data) { return __c410(data) ? __ok(__s71) : __no(__s71, data); }
+__errorsOf(validateInquiriumContextSourceKind, __s71, 410, 24);
 const __s72 = __state();
 /** Validator for InquiriumDiagnostics (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/Diagnostics). */
-export function validateInquiriumDiagnostics(data) { return __c419(data) ? __ok(__s72) : __no(__s72, data); }
-__errorsOf(validateInquiriumDiagnostics, __s72, 419, 22);
+export function validateInquiriumDiagnostics(data) { return __c430(data) ? __ok(__s72) : __no(__s72, data); }
+__errorsOf(validateInquiriumDiagnostics, __s72, 430, 22);
 const __s73 = __state();
 /** Validator for InquiriumEgress (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/Egress). */
-export function validateInquiriumEgress(data) { return __c561(data) ? __ok(__s73) : __no(__s73, data); }
-__errorsOf(validateInquiriumEgress, __s73, 561, 41);
+export function validateInquiriumEgress(data) { return __c572(data) ? __ok(__s73) : __no(__s73, data); }
+__errorsOf(validateInquiriumEgress, __s73, 572, 41);
 const __s74 = __state();
 /** Validator for InquiriumEgressByClass (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/EgressByClass). */
-export function validateInquiriumEgressByClass(data) { return __c559(data) ? __ok(__s74) : __no(__s74, data); }
-__errorsOf(validateInquiriumEgressByClass, __s74, 559, 41);
+export function validateInquiriumEgressByClass(data) { return __c570(data) ? __ok(__s74) : __no(__s74, data); }
+__errorsOf(validateInquiriumEgressByClass, __s74, 570, 41);
 const __s75 = __state();
 /** Validator for InquiriumEpistemicBlock (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/EpistemicBlock). */
-export function validateInquiriumEpistemicBlock(data) { return __c728(data) ? __ok(__s75) : __no(__s75, data); }
-__errorsOf(validateInquiriumEpistemicBlock, __s75, 728, 22);
+export function validateInquiriumEpistemicBlock(data) { return __c739(data) ? __ok(__s75) : __no(__s75, data); }
+__errorsOf(validateInquiriumEpistemicBlock, __s75, 739, 22);
 const __s76 = __state();
 /** Validator for InquiriumEscalationThreshold (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/EscalationThreshold). */
-export function validateInquiriumEscalationThreshold(data) { return __c589(data) ? __ok(__s76) : __no(__s76, data); }
-__errorsOf(validateInquiriumEscalationThreshold, __s76, 589, 41);
+export function validateInquiriumEscalationThreshold(data) { return __c600(data) ? __ok(__s76) : __no(__s76, data); }
+__errorsOf(validateInquiriumEscalationThreshold, __s76, 600, 41);
 const __s77 = __state();
 /** Validator for InquiriumEscalationThresholdByMode (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/EscalationThresholdByMode). */
-export function validateInquiriumEscalationThresholdByMode(data) { return __c587(data) ? __ok(__s77) : __no(__s77, data); }
-__errorsOf(validateInquiriumEscalationThresholdByMode, __s77, 587, 41);
+export function validateInquiriumEscalationThresholdByMode(data) { return __c598(data) ? __ok(__s77) : __no(__s77, data); }
+__errorsOf(validateInquiriumEscalationThresholdByMode, __s77, 598, 41);
 const __s78 = __state();
 /** Validator for InquiriumEscalationTrigger (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/EscalationTrigger). */
-export function validateInquiriumEscalationTrigger(data) { return __c592(data) ? __ok(__s78) : __no(__s78, data); }
-__errorsOf(validateInquiriumEscalationTrigger, __s78, 592, 41);
+export function validateInquiriumEscalationTrigger(data) { return __c603(data) ? __ok(__s78) : __no(__s78, data); }
+__errorsOf(validateInquiriumEscalationTrigger, __s78, 603, 41);
 const __s79 = __state();
 /** Validator for InquiriumFreeTextWithAllowlistPayloadEntry (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/FreeTextWithAllowlistPayload). */
-export function validateInquiriumFreeTextWithAllowlistPayloadEntry(data) { return __c737(data) ? __ok(__s79) : __no(__s79, data); }
-__errorsOf(validateInquiriumFreeTextWithAllowlistPayloadEntry, __s79, 736, 46);
+export function validateInquiriumFreeTextWithAllowlistPayloadEntry(data) { return __c748(data) ? __ok(__s79) : __no(__s79, data); }
+__errorsOf(validateInquiriumFreeTextWithAllowlistPayloadEntry, __s79, 747, 46);
 const __s80 = __state();
 /** Validator for InquiriumFreeTextWithAllowlistWidget (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.free-text-with-allowlist.v1.schema.json). */
-export function validateInquiriumFreeTextWithAllowlistWidget(data) { return __c737(data) ? __ok(__s80) : __no(__s80, data); }
-__errorsOf(validateInquiriumFreeTextWithAllowlistWidget, __s80, 737, 49);
+export function validateInquiriumFreeTextWithAllowlistWidget(data) { return __c748(data) ? __ok(__s80) : __no(__s80, data); }
+__errorsOf(validateInquiriumFreeTextWithAllowlistWidget, __s80, 748, 49);
 const __s81 = __state();
 /** Validator for InquiriumGenerateOutcome (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/GenerateOutcome). */
-export function validateInquiriumGenerateOutcome(data) { return __c359(data) ? __ok(__s81) : __no(__s81, data); }
-__errorsOf(validateInquiriumGenerateOutcome, __s81, 359, 22);
+export function validateInquiriumGenerateOutcome(data) { return __c370(data) ? __ok(__s81) : __no(__s81, data); }
+__errorsOf(validateInquiriumGenerateOutcome, __s81, 370, 22);
 const __s82 = __state();
 /** Validator for InquiriumGeneratePolicy (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/GeneratePolicy). */
-export function validateInquiriumGeneratePolicy(data) { return __c743(data) ? __ok(__s82) : __no(__s82, data); }
-__errorsOf(validateInquiriumGeneratePolicy, __s82, 743, 23);
+export function validateInquiriumGeneratePolicy(data) { return __c754(data) ? __ok(__s82) : __no(__s82, data); }
+__errorsOf(validateInquiriumGeneratePolicy, __s82, 754, 23);
 const __s83 = __state();
 /** Validator for InquiriumGenerateRequest (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json). */
-export function validateInquiriumGenerateRequest(data) { return __c750(data) ? __ok(__s83) : __no(__s83, data); }
-__errorsOf(validateInquiriumGenerateRequest, __s83, 750, 23);
+export function validateInquiriumGenerateRequest(data) { return __c761(data) ? __ok(__s83) : __no(__s83, data); }
+__errorsOf(validateInquiriumGenerateRequest, __s83, 761, 23);
 const __s84 = __state();
 /** Validator for InquiriumGenerateResponse (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json). */
-export function validateInquiriumGenerateResponse(data) { return __c778(data) ? __ok(__s84) : __no(__s84, data); }
-__errorsOf(validateInquiriumGenerateResponse, __s84, 778, 22);
+export function validateInquiriumGenerateResponse(data) { return __c789(data) ? __ok(__s84) : __no(__s84, data); }
+__errorsOf(validateInquiriumGenerateResponse, __s84, 789, 22);
 const __s85 = __state();
 /** Validator for InquiriumGenerationParameters (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/GenerationParameters). */
-export function validateInquiriumGenerationParameters(data) { return __c762(data) ? __ok(__s85) : __no(__s85, data); }
-__errorsOf(validateInquiriumGenerationParameters, __s85, 762, 23);
+export function validateInquiriumGenerationParameters(data) { return __c773(data) ? __ok(__s85) : __no(__s85, data); }
+__errorsOf(validateInquiriumGenerationParameters, __s85, 773, 23);
 const __s86 = __state();
 /** Validator for InquiriumInquiryFeedback (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-feedback.v1.schema.json). */
-export function validateInquiriumInquiryFeedback(data) { return __c815(data) ? __ok(__s86) : __no(__s86, data); }
-__errorsOf(validateInquiriumInquiryFeedback, __s86, 815, 50);
+export function validateInquiriumInquiryFeedback(data) { return __c826(data) ? __ok(__s86) : __no(__s86, data); }
+__errorsOf(validateInquiriumInquiryFeedback, __s86, 826, 50);
 const __s87 = __state();
 /** Validator for InquiriumInquiryResult (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-result.v1.schema.json). */
-export function validateInquiriumInquiryResult(data) { return __c833(data) ? __ok(__s87) : __no(__s87, data); }
-__errorsOf(validateInquiriumInquiryResult, __s87, 833, 51);
+export function validateInquiriumInquiryResult(data) { return __c844(data) ? __ok(__s87) : __no(__s87, data); }
+__errorsOf(validateInquiriumInquiryResult, __s87, 844, 51);
 const __s88 = __state();
 /** Validator for InquiriumInquiryTurn (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-turn.v1.schema.json). */
-export function validateInquiriumInquiryTurn(data) { return __c852(data) ? __ok(__s88) : __no(__s88, data); }
-__errorsOf(validateInquiriumInquiryTurn, __s88, 852, 21);
+export function validateInquiriumInquiryTurn(data) { return __c863(data) ? __ok(__s88) : __no(__s88, data); }
+__errorsOf(validateInquiriumInquiryTurn, __s88, 863, 21);
 const __s89 = __state();
 /** Validator for InquiriumLocality (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/Locality). */
-export function validateInquiriumLocality(data) { return __c380(data) ? __ok(__s89) : __no(__s89, data); }
-__errorsOf(validateInquiriumLocality, __s89, 380, 23);
+export function validateInquiriumLocality(data) { return __c391(data) ? __ok(__s89) : __no(__s89, data); }
+__errorsOf(validateInquiriumLocality, __s89, 391, 23);
 const __s90 = __state();
 /** Validator for InquiriumModeKeyed (https://wopkit.dev/schemas/inquirium/v1/inquirium.node-mode.v1.schema.json#/$defs/ModeKeyed). */
-export function validateInquiriumModeKeyed(data) { return __c570(data) ? __ok(__s90) : __no(__s90, data); }
-__errorsOf(validateInquiriumModeKeyed, __s90, 570, 42);
+export function validateInquiriumModeKeyed(data) { return __c581(data) ? __ok(__s90) : __no(__s90, data); }
+__errorsOf(validateInquiriumModeKeyed, __s90, 581, 42);
 const __s91 = __state();
 /** Validator for InquiriumModelAcceptance (https://wopkit.dev/schemas/inquirium/v1/inquirium.model-acceptance.v1.schema.json). */
-export function validateInquiriumModelAcceptance(data) { return __c863(data) ? __ok(__s91) : __no(__s91, data); }
-__errorsOf(validateInquiriumModelAcceptance, __s91, 863, 52);
+export function validateInquiriumModelAcceptance(data) { return __c874(data) ? __ok(__s91) : __no(__s91, data); }
+__errorsOf(validateInquiriumModelAcceptance, __s91, 874, 52);
 const __s92 = __state();
 /** Validator for InquiriumModelBindingRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/ModelBindingRef). */
-export function validateInquiriumModelBindingRef(data) { return __c363(data) ? __ok(__s92) : __no(__s92, data); }
-__errorsOf(validateInquiriumModelBindingRef, __s92, 363, 22);
+export function validateInquiriumModelBindingRef(data) { return __c374(data) ? __ok(__s92) : __no(__s92, data); }
+__errorsOf(validateInquiriumModelBindingRef, __s92, 374, 22);
 const __s93 = __state();
 /** Validator for InquiriumMultiChoicePayloadEntry (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/MultiChoicePayload). */
-export function validateInquiriumMultiChoicePayloadEntry(data) { return __c914(data) ? __ok(__s93) : __no(__s93, data); }
-__errorsOf(validateInquiriumMultiChoicePayloadEntry, __s93, 913, 46);
+export function validateInquiriumMultiChoicePayloadEntry(data) { return __c925(data) ? __ok(__s93) : __no(__s93, data); }
+__errorsOf(validateInquiriumMultiChoicePayloadEntry, __s93, 924, 46);
 const __s94 = __state();
 /** Validator for InquiriumMultiChoiceWidget (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.multi-choice.v1.schema.json). */
-export function validateInquiriumMultiChoiceWidget(data) { return __c914(data) ? __ok(__s94) : __no(__s94, data); }
-__errorsOf(validateInquiriumMultiChoiceWidget, __s94, 914, 54);
+export function validateInquiriumMultiChoiceWidget(data) { return __c925(data) ? __ok(__s94) : __no(__s94, data); }
+__errorsOf(validateInquiriumMultiChoiceWidget, __s94, 925, 54);
 const __s95 = __state();
 /** Validator for InquiriumNodeMode (https://wopkit.dev/schemas/inquirium/v1/inquirium.node-mode.v1.schema.json). */
-export function validateInquiriumNodeMode(data) { return __c920(data) ? __ok(__s95) : __no(__s95, data); }
-__errorsOf(validateInquiriumNodeMode, __s95, 920, 42);
+export function validateInquiriumNodeMode(data) { return __c931(data) ? __ok(__s95) : __no(__s95, data); }
+__errorsOf(validateInquiriumNodeMode, __s95, 931, 42);
 const __s96 = __state();
 /** Validator for InquiriumNotificationAction (https://wopkit.dev/schemas/inquirium/v1/notification-create.v1.schema.json#/$defs/NotificationAction). */
-export function validateInquiriumNotificationAction(data) { return __c921(data) ? __ok(__s96) : __no(__s96, data); }
-__errorsOf(validateInquiriumNotificationAction, __s96, 921, 55);
+export function validateInquiriumNotificationAction(data) { return __c932(data) ? __ok(__s96) : __no(__s96, data); }
+__errorsOf(validateInquiriumNotificationAction, __s96, 932, 55);
 const __s97 = __state();
 /** Validator for InquiriumNotificationCreate (https://wopkit.dev/schemas/inquirium/v1/notification-create.v1.schema.json). */
-export function validateInquiriumNotificationCreate(data) { return __c957(data) ? __ok(__s97) : __no(__s97, data); }
-__errorsOf(validateInquiriumNotificationCreate, __s97, 957, 55);
+export function validateInquiriumNotificationCreate(data) { return __c968(data) ? __ok(__s97) : __no(__s97, data); }
+__errorsOf(validateInquiriumNotificationCreate, __s97, 968, 55);
 const __s98 = __state();
 /** Validator for InquiriumObjectRefPart (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/ObjectRefPart). */
-export function validateInquiriumObjectRefPart(data) { return __c688(data) ? __ok(__s98) : __no(__s98, data); }
-__errorsOf(validateInquiriumObjectRefPart, __s98, 688, 23);
+export function validateInquiriumObjectRefPart(data) { return __c699(data) ? __ok(__s98) : __no(__s98, data); }
+__errorsOf(validateInquiriumObjectRefPart, __s98, 699, 23);
 const __s99 = __state();
 /** Validator for InquiriumOperatorAcknowledgement (https://wopkit.dev/schemas/inquirium/v1/inquirium.model-acceptance.v1.schema.json#/$defs/OperatorAcknowledgement). */
-export function validateInquiriumOperatorAcknowledgement(data) { return __c874(data) ? __ok(__s99) : __no(__s99, data); }
-__errorsOf(validateInquiriumOperatorAcknowledgement, __s99, 874, 52);
+export function validateInquiriumOperatorAcknowledgement(data) { return __c885(data) ? __ok(__s99) : __no(__s99, data); }
+__errorsOf(validateInquiriumOperatorAcknowledgement, __s99, 885, 52);
 const __s100 = __state();
 /** Validator for InquiriumOperatorQuestionAnswer (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.answer.v1.schema.json). */
-export function validateInquiriumOperatorQuestionAnswer(data) { return __c971(data) ? __ok(__s100) : __no(__s100, data); }
-__errorsOf(validateInquiriumOperatorQuestionAnswer, __s100, 971, 40);
+export function validateInquiriumOperatorQuestionAnswer(data) { return __c982(data) ? __ok(__s100) : __no(__s100, data); }
+__errorsOf(validateInquiriumOperatorQuestionAnswer, __s100, 982, 40);
 const __s101 = __state();
 /** Validator for InquiriumOperatorQuestionRequest (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json). */
-export function validateInquiriumOperatorQuestionRequest(data) { return __c979(data) ? __ok(__s101) : __no(__s101, data); }
-__errorsOf(validateInquiriumOperatorQuestionRequest, __s101, 979, 46);
+export function validateInquiriumOperatorQuestionRequest(data) { return __c990(data) ? __ok(__s101) : __no(__s101, data); }
+__errorsOf(validateInquiriumOperatorQuestionRequest, __s101, 990, 46);
 const __s102 = __state();
 /** Validator for InquiriumOperatorQuestionState (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.state.v1.schema.json). */
-export function validateInquiriumOperatorQuestionState(data) { return __c1057(data) ? __ok(__s102) : __no(__s102, data); }
-__errorsOf(validateInquiriumOperatorQuestionState, __s102, 1057, 56);
+export function validateInquiriumOperatorQuestionState(data) { return __c1068(data) ? __ok(__s102) : __no(__s102, data); }
+__errorsOf(validateInquiriumOperatorQuestionState, __s102, 1068, 56);
 const __s103 = __state();
 /** Validator for InquiriumParticipantRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-turn.v1.schema.json#/$defs/ParticipantRef). */
-export function validateInquiriumParticipantRef(data) { return __c354(data) ? __ok(__s103) : __no(__s103, data); }
-__errorsOf(validateInquiriumParticipantRef, __s103, 354, 21);
+export function validateInquiriumParticipantRef(data) { return __c365(data) ? __ok(__s103) : __no(__s103, data); }
+__errorsOf(validateInquiriumParticipantRef, __s103, 365, 21);
 const __s104 = __state();
 /** Validator for InquiriumQuestionPrompt (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/QuestionPrompt). */
-export function validateInquiriumQuestionPrompt(data) { return __c986(data) ? __ok(__s104) : __no(__s104, data); }
-__errorsOf(validateInquiriumQuestionPrompt, __s104, 986, 46);
+export function validateInquiriumQuestionPrompt(data) { return __c997(data) ? __ok(__s104) : __no(__s104, data); }
+__errorsOf(validateInquiriumQuestionPrompt, __s104, 997, 46);
 const __s105 = __state();
 /** Validator for InquiriumQuestionProvenance (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/QuestionProvenance). */
-export function validateInquiriumQuestionProvenance(data) { return __c1016(data) ? __ok(__s105) : __no(__s105, data); }
-__errorsOf(validateInquiriumQuestionProvenance, __s105, 1016, 46);
+export function validateInquiriumQuestionProvenance(data) { return __c1027(data) ? __ok(__s105) : __no(__s105, data); }
+__errorsOf(validateInquiriumQuestionProvenance, __s105, 1027, 46);
 const __s106 = __state();
 /** Validator for InquiriumQuestionSubject (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/QuestionSubject). */
-export function validateInquiriumQuestionSubject(data) { return __c1002(data) ? __ok(__s106) : __no(__s106, data); }
-__errorsOf(validateInquiriumQuestionSubject, __s106, 1002, 46);
+export function validateInquiriumQuestionSubject(data) { return __c1013(data) ? __ok(__s106) : __no(__s106, data); }
+__errorsOf(validateInquiriumQuestionSubject, __s106, 1013, 46);
 const __s107 = __state();
 /** Validator for InquiriumReasonCode (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/ReasonCode). */
-export function validateInquiriumReasonCode(data) { return __c394(data) ? __ok(__s107) : __no(__s107, data); }
-__errorsOf(validateInquiriumReasonCode, __s107, 394, 22);
+export function validateInquiriumReasonCode(data) { return __c405(data) ? __ok(__s107) : __no(__s107, data); }
+__errorsOf(validateInquiriumReasonCode, __s107, 405, 22);
 const __s108 = __state();
 /** Validator for InquiriumResponseTarget (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/ResponseTarget). */
-export function validateInquiriumResponseTarget(data) { return __c1010(data) ? __ok(__s108) : __no(__s108, data); }
-__errorsOf(validateInquiriumResponseTarget, __s108, 1010, 46);
+export function validateInquiriumResponseTarget(data) { return __c1021(data) ? __ok(__s108) : __no(__s108, data); }
+__errorsOf(validateInquiriumResponseTarget, __s108, 1021, 46);
 const __s109 = __state();
 /** Validator for InquiriumResultProvenance (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-result.v1.schema.json#/$defs/ResultProvenance). */
-export function validateInquiriumResultProvenance(data) { return __c841(data) ? __ok(__s109) : __no(__s109, data); }
-__errorsOf(validateInquiriumResultProvenance, __s109, 841, 51);
+export function validateInquiriumResultProvenance(data) { return __c852(data) ? __ok(__s109) : __no(__s109, data); }
+__errorsOf(validateInquiriumResultProvenance, __s109, 852, 51);
 const __s110 = __state();
 /** Validator for InquiriumResultRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-result.v1.schema.json#/$defs/ResultRef). */
-export function validateInquiriumResultRef(data) { return __c819(data) ? __ok(__s110) : __no(__s110, data); }
-__errorsOf(validateInquiriumResultRef, __s110, 819, 51);
+export function validateInquiriumResultRef(data) { return __c830(data) ? __ok(__s110) : __no(__s110, data); }
+__errorsOf(validateInquiriumResultRef, __s110, 830, 51);
 const __s111 = __state();
 /** Validator for InquiriumRetentionByClass (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/RetentionByClass). */
-export function validateInquiriumRetentionByClass(data) { return __c529(data) ? __ok(__s111) : __no(__s111, data); }
-__errorsOf(validateInquiriumRetentionByClass, __s111, 529, 41);
+export function validateInquiriumRetentionByClass(data) { return __c540(data) ? __ok(__s111) : __no(__s111, data); }
+__errorsOf(validateInquiriumRetentionByClass, __s111, 540, 41);
 const __s112 = __state();
 /** Validator for InquiriumRetentionProfile (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/RetentionProfile). */
-export function validateInquiriumRetentionProfile(data) { return __c539(data) ? __ok(__s112) : __no(__s112, data); }
-__errorsOf(validateInquiriumRetentionProfile, __s112, 539, 41);
+export function validateInquiriumRetentionProfile(data) { return __c550(data) ? __ok(__s112) : __no(__s112, data); }
+__errorsOf(validateInquiriumRetentionProfile, __s112, 550, 41);
 const __s113 = __state();
 /** Validator for InquiriumRuntimeCandidate (https://wopkit.dev/schemas/inquirium/v1/inquirium.runtime-candidate.v1.schema.json). */
-export function validateInquiriumRuntimeCandidate(data) { return __c1087(data) ? __ok(__s113) : __no(__s113, data); }
-__errorsOf(validateInquiriumRuntimeCandidate, __s113, 1087, 53);
+export function validateInquiriumRuntimeCandidate(data) { return __c1101(data) ? __ok(__s113) : __no(__s113, data); }
+__errorsOf(validateInquiriumRuntimeCandidate, __s113, 1101, 53);
 const __s114 = __state();
 /** Validator for InquiriumRuntimeHealth (https://wopkit.dev/schemas/inquirium/v1/inquirium.runtime-candidate.v1.schema.json#/$defs/RuntimeHealth). */
-export function validateInquiriumRuntimeHealth(data) { return __c1098(data) ? __ok(__s114) : __no(__s114, data); }
-__errorsOf(validateInquiriumRuntimeHealth, __s114, 1098, 53);
+export function validateInquiriumRuntimeHealth(data) { return __c1112(data) ? __ok(__s114) : __no(__s114, data); }
+__errorsOf(validateInquiriumRuntimeHealth, __s114, 1112, 53);
 const __s115 = __state();
 /** Validator for InquiriumRuntimeRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/RuntimeRef). */
-export function validateInquiriumRuntimeRef(data) { return __c361(data) ? __ok(__s115) : __no(__s115, data); }
-__errorsOf(validateInquiriumRuntimeRef, __s115, 361, 22);
+export function validateInquiriumRuntimeRef(data) { return __c372(data) ? __ok(__s115) : __no(__s115, data); }
+__errorsOf(validateInquiriumRuntimeRef, __s115, 372, 22);
 const __s116 = __state();
 /** Validator for InquiriumSessionRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-turn.v1.schema.json#/$defs/SessionRef). */
-export function validateInquiriumSessionRef(data) { return __c821(data) ? __ok(__s116) : __no(__s116, data); }
-__errorsOf(validateInquiriumSessionRef, __s116, 821, 21);
+export function validateInquiriumSessionRef(data) { return __c832(data) ? __ok(__s116) : __no(__s116, data); }
+__errorsOf(validateInquiriumSessionRef, __s116, 832, 21);
 const __s117 = __state();
 /** Validator for InquiriumSingleChoicePayloadEntry (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/SingleChoicePayload). */
-export function validateInquiriumSingleChoicePayloadEntry(data) { return __c1030(data) ? __ok(__s117) : __no(__s117, data); }
-__errorsOf(validateInquiriumSingleChoicePayloadEntry, __s117, 1029, 46);
+export function validateInquiriumSingleChoicePayloadEntry(data) { return __c1041(data) ? __ok(__s117) : __no(__s117, data); }
+__errorsOf(validateInquiriumSingleChoicePayloadEntry, __s117, 1040, 46);
 const __s118 = __state();
 /** Validator for InquiriumSingleChoiceWidget (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.single-choice.v1.schema.json). */
-export function validateInquiriumSingleChoiceWidget(data) { return __c1030(data) ? __ok(__s118) : __no(__s118, data); }
-__errorsOf(validateInquiriumSingleChoiceWidget, __s118, 1030, 39);
+export function validateInquiriumSingleChoiceWidget(data) { return __c1041(data) ? __ok(__s118) : __no(__s118, data); }
+__errorsOf(validateInquiriumSingleChoiceWidget, __s118, 1041, 39);
 const __s119 = __state();
 /** Validator for InquiriumTextPart (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/TextPart). */
-export function validateInquiriumTextPart(data) { return __c683(data) ? __ok(__s119) : __no(__s119, data); }
-__errorsOf(validateInquiriumTextPart, __s119, 683, 23);
+export function validateInquiriumTextPart(data) { return __c694(data) ? __ok(__s119) : __no(__s119, data); }
+__errorsOf(validateInquiriumTextPart, __s119, 694, 23);
 const __s120 = __state();
 /** Validator for InquiriumTimeoutDefault (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/TimeoutDefault). */
-export function validateInquiriumTimeoutDefault(data) { return __c995(data) ? __ok(__s120) : __no(__s120, data); }
-__errorsOf(validateInquiriumTimeoutDefault, __s120, 995, 46);
+export function validateInquiriumTimeoutDefault(data) { return __c1006(data) ? __ok(__s120) : __no(__s120, data); }
+__errorsOf(validateInquiriumTimeoutDefault, __s120, 1006, 46);
 const __s121 = __state();
 /** Validator for InquiriumTraceDecision (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/TraceDecision). */
-export function validateInquiriumTraceDecision(data) { return __c391(data) ? __ok(__s121) : __no(__s121, data); }
-__errorsOf(validateInquiriumTraceDecision, __s121, 391, 20);
+export function validateInquiriumTraceDecision(data) { return __c402(data) ? __ok(__s121) : __no(__s121, data); }
+__errorsOf(validateInquiriumTraceDecision, __s121, 402, 20);
 const __s122 = __state();
 /** Validator for InquiriumTraceEffect (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/TraceEffect). */
-export function validateInquiriumTraceEffect(data) { return __c413(data) ? __ok(__s122) : __no(__s122, data); }
-__errorsOf(validateInquiriumTraceEffect, __s122, 413, 20);
+export function validateInquiriumTraceEffect(data) { return __c424(data) ? __ok(__s122) : __no(__s122, data); }
+__errorsOf(validateInquiriumTraceEffect, __s122, 424, 20);
 const __s123 = __state();
 /** Validator for InquiriumTraceInputShape (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/InputShape). */
-export function validateInquiriumTraceInputShape(data) { return __c365(data) ? __ok(__s123) : __no(__s123, data); }
-__errorsOf(validateInquiriumTraceInputShape, __s123, 365, 20);
+export function validateInquiriumTraceInputShape(data) { return __c376(data) ? __ok(__s123) : __no(__s123, data); }
+__errorsOf(validateInquiriumTraceInputShape, __s123, 376, 20);
 const __s124 = __state();
 /** Validator for InquiriumTraceLevel (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/TraceLevel). */
-export function validateInquiriumTraceLevel(data) { return __c384(data) ? __ok(__s124) : __no(__s124, data); }
-__errorsOf(validateInquiriumTraceLevel, __s124, 384, 20);
+export function validateInquiriumTraceLevel(data) { return __c395(data) ? __ok(__s124) : __no(__s124, data); }
+__errorsOf(validateInquiriumTraceLevel, __s124, 395, 20);
 const __s125 = __state();
 /** Validator for InquiriumTraceLevelByClass (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/TraceLevelByClass). */
-export function validateInquiriumTraceLevelByClass(data) { return __c550(data) ? __ok(__s125) : __no(__s125, data); }
-__errorsOf(validateInquiriumTraceLevelByClass, __s125, 550, 41);
+export function validateInquiriumTraceLevelByClass(data) { return __c561(data) ? __ok(__s125) : __no(__s125, data); }
+__errorsOf(validateInquiriumTraceLevelByClass, __s125, 561, 41);
 const __s126 = __state();
 /** Validator for InquiriumTraceOutputShape (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/OutputShape). */
-export function validateInquiriumTraceOutputShape(data) { return __c372(data) ? __ok(__s126) : __no(__s126, data); }
-__errorsOf(validateInquiriumTraceOutputShape, __s126, 372, 20);
+export function validateInquiriumTraceOutputShape(data) { return __c383(data) ? __ok(__s126) : __no(__s126, data); }
+__errorsOf(validateInquiriumTraceOutputShape, __s126, 383, 20);
 const __s127 = __state();
 /** Validator for InquiriumTracePolicy (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/TracePolicy). */
-export function validateInquiriumTracePolicy(data) { return __c378(data) ? __ok(__s127) : __no(__s127, data); }
-__errorsOf(validateInquiriumTracePolicy, __s127, 378, 20);
+export function validateInquiriumTracePolicy(data) { return __c389(data) ? __ok(__s127) : __no(__s127, data); }
+__errorsOf(validateInquiriumTracePolicy, __s127, 389, 20);
 const __s128 = __state();
 /** Validator for InquiriumTraceRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/TraceRef). */
-export function validateInquiriumTraceRef(data) { return __c790(data) ? __ok(__s128) : __no(__s128, data); }
-__errorsOf(validateInquiriumTraceRef, __s128, 790, 22);
+export function validateInquiriumTraceRef(data) { return __c801(data) ? __ok(__s128) : __no(__s128, data); }
+__errorsOf(validateInquiriumTraceRef, __s128, 801, 22);
 const __s129 = __state();
 /** Validator for InquiriumTransportKind (https://wopkit.dev/schemas/inquirium/v1/inquirium.runtime-candidate.v1.schema.json#/$defs/TransportKind). */
-export function validateInquiriumTransportKind(data) { return __c871(data) ? __ok(__s129) : __no(__s129, data); }
-__errorsOf(validateInquiriumTransportKind, __s129, 871, 53);
+export function validateInquiriumTransportKind(data) { return __c882(data) ? __ok(__s129) : __no(__s129, data); }
+__errorsOf(validateInquiriumTransportKind, __s129, 882, 53);
 const __s130 = __state();
 /** Validator for InquiriumTrustMode (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/TrustMode). */
-export function validateInquiriumTrustMode(data) { return __c382(data) ? __ok(__s130) : __no(__s130, data); }
-__errorsOf(validateInquiriumTrustMode, __s130, 382, 23);
+export function validateInquiriumTrustMode(data) { return __c393(data) ? __ok(__s130) : __no(__s130, data); }
+__errorsOf(validateInquiriumTrustMode, __s130, 393, 23);
 const __s131 = __state();
 /** Validator for InquiriumTurn (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/Turn). */
-export function validateInquiriumTurn(data) { return __c755(data) ? __ok(__s131) : __no(__s131, data); }
-__errorsOf(validateInquiriumTurn, __s131, 755, 23);
+export function validateInquiriumTurn(data) { return __c766(data) ? __ok(__s131) : __no(__s131, data); }
+__errorsOf(validateInquiriumTurn, __s131, 766, 23);
 const __s132 = __state();
 /** Validator for InquiriumTurnId (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-turn.v1.schema.json#/$defs/TurnId). */
-export function validateInquiriumTurnId(data) { return __c352(data) ? __ok(__s132) : __no(__s132, data); }
-__errorsOf(validateInquiriumTurnId, __s132, 352, 21);
+export function validateInquiriumTurnId(data) { return __c363(data) ? __ok(__s132) : __no(__s132, data); }
+__errorsOf(validateInquiriumTurnId, __s132, 363, 21);
 const __s133 = __state();
 /** Validator for InquiriumUsage (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/Usage). */
-export function validateInquiriumUsage(data) { return __c792(data) ? __ok(__s133) : __no(__s133, data); }
-__errorsOf(validateInquiriumUsage, __s133, 792, 22);
+export function validateInquiriumUsage(data) { return __c803(data) ? __ok(__s133) : __no(__s133, data); }
+__errorsOf(validateInquiriumUsage, __s133, 803, 22);
 const __s134 = __state();
 /** Validator for InquiriumVerificationRigor (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/VerificationRigor). */
-export function validateInquiriumVerificationRigor(data) { return __c579(data) ? __ok(__s134) : __no(__s134, data); }
-__errorsOf(validateInquiriumVerificationRigor, __s134, 579, 41);
+export function validateInquiriumVerificationRigor(data) { return __c590(data) ? __ok(__s134) : __no(__s134, data); }
+__errorsOf(validateInquiriumVerificationRigor, __s134, 590, 41);
 const __s135 = __state();
 /** Validator for InquiriumVerificationRigorByMode (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/VerificationRigorByMode). */
-export function validateInquiriumVerificationRigorByMode(data) { return __c569(data) ? __ok(__s135) : __no(__s135, data); }
-__errorsOf(validateInquiriumVerificationRigorByMode, __s135, 569, 41);
+export function validateInquiriumVerificationRigorByMode(data) { return __c580(data) ? __ok(__s135) : __no(__s135, data); }
+__errorsOf(validateInquiriumVerificationRigorByMode, __s135, 580, 41);
 const __s136 = __state();
 /** Validator for InquiriumWidgetKind (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/WidgetKind). */
-export function validateInquiriumWidgetKind(data) { return __c988(data) ? __ok(__s136) : __no(__s136, data); }
-__errorsOf(validateInquiriumWidgetKind, __s136, 988, 46);
+export function validateInquiriumWidgetKind(data) { return __c999(data) ? __ok(__s136) : __no(__s136, data); }
+__errorsOf(validateInquiriumWidgetKind, __s136, 999, 46);
 const __s137 = __state();
 /** Validator for InterruptRequestedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/interruptRequested). */
-export function validateInterruptRequestedPayload(data) { return __c1106(data) ? __ok(__s137) : __no(__s137, data); }
-__errorsOf(validateInterruptRequestedPayload, __s137, 1106, 0);
+export function validateInterruptRequestedPayload(data) { return __c1120(data) ? __ok(__s137) : __no(__s137, data); }
+__errorsOf(validateInterruptRequestedPayload, __s137, 1120, 0);
 const __s138 = __state();
 /** Validator for InterruptResolvedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/interruptResolved). */
-export function validateInterruptResolvedPayload(data) { return __c1111(data) ? __ok(__s138) : __no(__s138, data); }
-__errorsOf(validateInterruptResolvedPayload, __s138, 1111, 0);
+export function validateInterruptResolvedPayload(data) { return __c1125(data) ? __ok(__s138) : __no(__s138, data); }
+__errorsOf(validateInterruptResolvedPayload, __s138, 1125, 0);
 const __s139 = __state();
 /** Validator for MemoryCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/MemoryCapability). */
 export function validateMemoryCapability(data) { return __c68(data) ? __ok(__s139) : __no(__s139, data); }
 __errorsOf(validateMemoryCapability, __s139, 68, 1);
 const __s140 = __state();
 /** Validator for MemoryCompactedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/memoryCompacted). */
-export function validateMemoryCompactedPayload(data) { return __c296(data) ? __ok(__s140) : __no(__s140, data); }
-__errorsOf(validateMemoryCompactedPayload, __s140, 296, 0);
+export function validateMemoryCompactedPayload(data) { return __c307(data) ? __ok(__s140) : __no(__s140, data); }
+__errorsOf(validateMemoryCompactedPayload, __s140, 307, 0);
 const __s141 = __state();
 /** Validator for MemoryConsolidationCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/MemoryConsolidationCapability). */
 export function validateMemoryConsolidationCapability(data) { return __c23(data) ? __ok(__s141) : __no(__s141, data); }
 __errorsOf(validateMemoryConsolidationCapability, __s141, 23, 1);
 const __s142 = __state();
 /** Validator for MemoryEntry (https://wopkit.dev/schemas/openwop/v1/memory-entry.schema.json). */
-export function validateMemoryEntry(data) { return __c266(data) ? __ok(__s142) : __no(__s142, data); }
-__errorsOf(validateMemoryEntry, __s142, 266, 12);
+export function validateMemoryEntry(data) { return __c277(data) ? __ok(__s142) : __no(__s142, data); }
+__errorsOf(validateMemoryEntry, __s142, 277, 12);
 const __s143 = __state();
 /** Validator for MemoryIndex (https://wopkit.dev/schemas/openwop/v1/memory-index.schema.json). */
-export function validateMemoryIndex(data) { return __c447(data) ? __ok(__s143) : __no(__s143, data); }
-__errorsOf(validateMemoryIndex, __s143, 447, 30);
+export function validateMemoryIndex(data) { return __c458(data) ? __ok(__s143) : __no(__s143, data); }
+__errorsOf(validateMemoryIndex, __s143, 458, 30);
 const __s144 = __state();
 /** Validator for MemoryIndexArchive (https://wopkit.dev/schemas/openwop/v1/memory-index.schema.json#/$defs/MemoryIndexArchive). */
-export function validateMemoryIndexArchive(data) { return __c454(data) ? __ok(__s144) : __no(__s144, data); }
-__errorsOf(validateMemoryIndexArchive, __s144, 454, 30);
+export function validateMemoryIndexArchive(data) { return __c465(data) ? __ok(__s144) : __no(__s144, data); }
+__errorsOf(validateMemoryIndexArchive, __s144, 465, 30);
 const __s145 = __state();
 /** Validator for MemoryListOptions (https://wopkit.dev/schemas/openwop/v1/memory-list-options.schema.json). */
-export function validateMemoryListOptions(data) { return __c1115(data) ? __ok(__s145) : __no(__s145, data); }
-__errorsOf(validateMemoryListOptions, __s145, 1115, 57);
+export function validateMemoryListOptions(data) { return __c1129(data) ? __ok(__s145) : __no(__s145, data); }
+__errorsOf(validateMemoryListOptions, __s145, 1129, 57);
 const __s146 = __state();
 /** Validator for MemoryWrittenPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/memoryWritten). */
-export function validateMemoryWrittenPayload(data) { return __c1119(data) ? __ok(__s146) : __no(__s146, data); }
-__errorsOf(validateMemoryWrittenPayload, __s146, 1119, 0);
+export function validateMemoryWrittenPayload(data) { return __c1133(data) ? __ok(__s146) : __no(__s146, data); }
+__errorsOf(validateMemoryWrittenPayload, __s146, 1133, 0);
 const __s147 = __state();
 /** Validator for MultiAgentCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/MultiAgentCapability). */
 export function validateMultiAgentCapability(data) { return __c113(data) ? __ok(__s147) : __no(__s147, data); }
@@ -6981,120 +7038,124 @@ export function validatePayloadTooLargeDetails(data) { return __c228(data) ? __o
 __errorsOf(validatePayloadTooLargeDetails, __s150, 228, 3);
 const __s151 = __state();
 /** Validator for PromptTemplateArtifact (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/PromptTemplateArtifact). */
-export function validatePromptTemplateArtifact(data) { return __c1127(data) ? __ok(__s151) : __no(__s151, data); }
-__errorsOf(validatePromptTemplateArtifact, __s151, 1127, 2);
+export function validatePromptTemplateArtifact(data) { return __c1141(data) ? __ok(__s151) : __no(__s151, data); }
+__errorsOf(validatePromptTemplateArtifact, __s151, 1141, 2);
 const __s152 = __state();
 /** Validator for Proposal (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json). */
-export function validateProposal(data) { return __c1134(data) ? __ok(__s152) : __no(__s152, data); }
-__errorsOf(validateProposal, __s152, 1134, 2);
+export function validateProposal(data) { return __c1148(data) ? __ok(__s152) : __no(__s152, data); }
+__errorsOf(validateProposal, __s152, 1148, 2);
 const __s153 = __state();
 /** Validator for ProposalActivatedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/proposalActivated). */
-export function validateProposalActivatedPayload(data) { return __c1186(data) ? __ok(__s153) : __no(__s153, data); }
-__errorsOf(validateProposalActivatedPayload, __s153, 1186, 0);
+export function validateProposalActivatedPayload(data) { return __c1200(data) ? __ok(__s153) : __no(__s153, data); }
+__errorsOf(validateProposalActivatedPayload, __s153, 1200, 0);
 const __s154 = __state();
 /** Validator for ProposalActivation (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalActivation). */
 export function validateProposalActivation(data) { return __c42(data) ? __ok(__s154) : __no(__s154, data); }
 __errorsOf(validateProposalActivation, __s154, 42, 2);
 const __s155 = __state();
 /** Validator for ProposalCreatedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/proposalCreated). */
-export function validateProposalCreatedPayload(data) { return __c1191(data) ? __ok(__s155) : __no(__s155, data); }
-__errorsOf(validateProposalCreatedPayload, __s155, 1191, 0);
+export function validateProposalCreatedPayload(data) { return __c1205(data) ? __ok(__s155) : __no(__s155, data); }
+__errorsOf(validateProposalCreatedPayload, __s155, 1205, 0);
 const __s156 = __state();
 /** Validator for ProposalKind (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalKind). */
 export function validateProposalKind(data) { return __c39(data) ? __ok(__s156) : __no(__s156, data); }
 __errorsOf(validateProposalKind, __s156, 39, 2);
 const __s157 = __state();
 /** Validator for ProposalProvenance (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalProvenance). */
-export function validateProposalProvenance(data) { return __c1140(data) ? __ok(__s157) : __no(__s157, data); }
-__errorsOf(validateProposalProvenance, __s157, 1140, 2);
+export function validateProposalProvenance(data) { return __c1154(data) ? __ok(__s157) : __no(__s157, data); }
+__errorsOf(validateProposalProvenance, __s157, 1154, 2);
 const __s158 = __state();
 /** Validator for ProposalState (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalState). */
-export function validateProposalState(data) { return __c1148(data) ? __ok(__s158) : __no(__s158, data); }
-__errorsOf(validateProposalState, __s158, 1148, 2);
+export function validateProposalState(data) { return __c1162(data) ? __ok(__s158) : __no(__s158, data); }
+__errorsOf(validateProposalState, __s158, 1162, 2);
 const __s159 = __state();
 /** Validator for ProposalsCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/ProposalsCapability). */
 export function validateProposalsCapability(data) { return __c35(data) ? __ok(__s159) : __no(__s159, data); }
 __errorsOf(validateProposalsCapability, __s159, 35, 1);
 const __s160 = __state();
-/** Validator for ReplayMemorySnapshotUnavailableDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/ReplayMemorySnapshotUnavailableDetails). */
-export function validateReplayMemorySnapshotUnavailableDetails(data) { return __c174(data) ? __ok(__s160) : __no(__s160, data); }
-__errorsOf(validateReplayMemorySnapshotUnavailableDetails, __s160, 174, 3);
+/** Validator for QuotaExceededDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/QuotaExceededDetails). */
+export function validateQuotaExceededDetails(data) { return __c238(data) ? __ok(__s160) : __no(__s160, data); }
+__errorsOf(validateQuotaExceededDetails, __s160, 238, 3);
 const __s161 = __state();
-/** Validator for RetentionCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/RetentionCapability). */
-export function validateRetentionCapability(data) { return __c107(data) ? __ok(__s161) : __no(__s161, data); }
-__errorsOf(validateRetentionCapability, __s161, 107, 1);
+/** Validator for ReplayMemorySnapshotUnavailableDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/ReplayMemorySnapshotUnavailableDetails). */
+export function validateReplayMemorySnapshotUnavailableDetails(data) { return __c174(data) ? __ok(__s161) : __no(__s161, data); }
+__errorsOf(validateReplayMemorySnapshotUnavailableDetails, __s161, 174, 3);
 const __s162 = __state();
-/** Validator for RunCompletedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runCompleted). */
-export function validateRunCompletedPayload(data) { return __c1196(data) ? __ok(__s162) : __no(__s162, data); }
-__errorsOf(validateRunCompletedPayload, __s162, 1196, 0);
+/** Validator for RetentionCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/RetentionCapability). */
+export function validateRetentionCapability(data) { return __c107(data) ? __ok(__s162) : __no(__s162, data); }
+__errorsOf(validateRetentionCapability, __s162, 107, 1);
 const __s163 = __state();
-/** Validator for RunEvent (https://wopkit.dev/schemas/openwop/v1/run-event.schema.json). */
-export function validateRunEvent(data) { return __c1199(data) ? __ok(__s163) : __no(__s163, data); }
-__errorsOf(validateRunEvent, __s163, 1199, 5);
+/** Validator for RunCompletedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runCompleted). */
+export function validateRunCompletedPayload(data) { return __c1210(data) ? __ok(__s163) : __no(__s163, data); }
+__errorsOf(validateRunCompletedPayload, __s163, 1210, 0);
 const __s164 = __state();
-/** Validator for RunEventType (https://wopkit.dev/schemas/openwop/v1/run-event.schema.json#/$defs/RunEventType). */
-export function validateRunEventType(data) { return __c1210(data) ? __ok(__s164) : __no(__s164, data); }
-__errorsOf(validateRunEventType, __s164, 1210, 5);
+/** Validator for RunEvent (https://wopkit.dev/schemas/openwop/v1/run-event.schema.json). */
+export function validateRunEvent(data) { return __c1213(data) ? __ok(__s164) : __no(__s164, data); }
+__errorsOf(validateRunEvent, __s164, 1213, 5);
 const __s165 = __state();
-/** Validator for RunEventsResponse (https://wopkit.dev/schemas/openwop/v1/run-events-response.schema.json). */
-export function validateRunEventsResponse(data) { return __c1211(data) ? __ok(__s165) : __no(__s165, data); }
-__errorsOf(validateRunEventsResponse, __s165, 1211, 58);
+/** Validator for RunEventType (https://wopkit.dev/schemas/openwop/v1/run-event.schema.json#/$defs/RunEventType). */
+export function validateRunEventType(data) { return __c1224(data) ? __ok(__s165) : __no(__s165, data); }
+__errorsOf(validateRunEventType, __s165, 1224, 5);
 const __s166 = __state();
-/** Validator for RunFailedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runFailed). */
-export function validateRunFailedPayload(data) { return __c1216(data) ? __ok(__s166) : __no(__s166, data); }
-__errorsOf(validateRunFailedPayload, __s166, 1216, 0);
+/** Validator for RunEventsResponse (https://wopkit.dev/schemas/openwop/v1/run-events-response.schema.json). */
+export function validateRunEventsResponse(data) { return __c1225(data) ? __ok(__s166) : __no(__s166, data); }
+__errorsOf(validateRunEventsResponse, __s166, 1225, 58);
 const __s167 = __state();
-/** Validator for RunForkRequest (https://wopkit.dev/schemas/openwop/v1/run-fork-request.schema.json). */
-export function validateRunForkRequest(data) { return __c1220(data) ? __ok(__s167) : __no(__s167, data); }
-__errorsOf(validateRunForkRequest, __s167, 1220, 59);
+/** Validator for RunFailedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runFailed). */
+export function validateRunFailedPayload(data) { return __c1230(data) ? __ok(__s167) : __no(__s167, data); }
+__errorsOf(validateRunFailedPayload, __s167, 1230, 0);
 const __s168 = __state();
-/** Validator for RunForkResponse (https://wopkit.dev/schemas/openwop/v1/run-fork-response.schema.json). */
-export function validateRunForkResponse(data) { return __c1223(data) ? __ok(__s168) : __no(__s168, data); }
-__errorsOf(validateRunForkResponse, __s168, 1223, 60);
+/** Validator for RunForkRequest (https://wopkit.dev/schemas/openwop/v1/run-fork-request.schema.json). */
+export function validateRunForkRequest(data) { return __c1234(data) ? __ok(__s168) : __no(__s168, data); }
+__errorsOf(validateRunForkRequest, __s168, 1234, 59);
 const __s169 = __state();
-/** Validator for RunOrchestratorDecidedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runOrchestratorDecided). */
-export function validateRunOrchestratorDecidedPayload(data) { return __c1228(data) ? __ok(__s169) : __no(__s169, data); }
-__errorsOf(validateRunOrchestratorDecidedPayload, __s169, 1228, 0);
+/** Validator for RunForkResponse (https://wopkit.dev/schemas/openwop/v1/run-fork-response.schema.json). */
+export function validateRunForkResponse(data) { return __c1237(data) ? __ok(__s169) : __no(__s169, data); }
+__errorsOf(validateRunForkResponse, __s169, 1237, 60);
 const __s170 = __state();
-/** Validator for RunStartedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runStarted). */
-export function validateRunStartedPayload(data) { return __c1231(data) ? __ok(__s170) : __no(__s170, data); }
-__errorsOf(validateRunStartedPayload, __s170, 1231, 0);
+/** Validator for RunOrchestratorDecidedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runOrchestratorDecided). */
+export function validateRunOrchestratorDecidedPayload(data) { return __c1242(data) ? __ok(__s170) : __no(__s170, data); }
+__errorsOf(validateRunOrchestratorDecidedPayload, __s170, 1242, 0);
 const __s171 = __state();
-/** Validator for ScheduledAutomationArtifact (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ScheduledAutomationArtifact). */
-export function validateScheduledAutomationArtifact(data) { return __c1179(data) ? __ok(__s171) : __no(__s171, data); }
-__errorsOf(validateScheduledAutomationArtifact, __s171, 1179, 2);
+/** Validator for RunStartedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runStarted). */
+export function validateRunStartedPayload(data) { return __c1245(data) ? __ok(__s171) : __no(__s171, data); }
+__errorsOf(validateRunStartedPayload, __s171, 1245, 0);
 const __s172 = __state();
-/** Validator for ScheduledDistillationOutcome (https://wopkit.dev/schemas/openwop/v1/host-sample-distill-schedule-tick-response.schema.json#/$defs/ScheduledDistillationOutcome). */
-export function validateScheduledDistillationOutcome(data) { return __c289(data) ? __ok(__s172) : __no(__s172, data); }
-__errorsOf(validateScheduledDistillationOutcome, __s172, 289, 15);
+/** Validator for ScheduledAutomationArtifact (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ScheduledAutomationArtifact). */
+export function validateScheduledAutomationArtifact(data) { return __c1193(data) ? __ok(__s172) : __no(__s172, data); }
+__errorsOf(validateScheduledAutomationArtifact, __s172, 1193, 2);
 const __s173 = __state();
-/** Validator for SearchCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/SearchCapability). */
-export function validateSearchCapability(data) { return __c101(data) ? __ok(__s173) : __no(__s173, data); }
-__errorsOf(validateSearchCapability, __s173, 101, 1);
+/** Validator for ScheduledDistillationOutcome (https://wopkit.dev/schemas/openwop/v1/host-sample-distill-schedule-tick-response.schema.json#/$defs/ScheduledDistillationOutcome). */
+export function validateScheduledDistillationOutcome(data) { return __c300(data) ? __ok(__s173) : __no(__s173, data); }
+__errorsOf(validateScheduledDistillationOutcome, __s173, 300, 15);
 const __s174 = __state();
-/** Validator for TokenBudgetExceededDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/TokenBudgetExceededDetails). */
-export function validateTokenBudgetExceededDetails(data) { return __c187(data) ? __ok(__s174) : __no(__s174, data); }
-__errorsOf(validateTokenBudgetExceededDetails, __s174, 187, 3);
+/** Validator for SearchCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/SearchCapability). */
+export function validateSearchCapability(data) { return __c101(data) ? __ok(__s174) : __no(__s174, data); }
+__errorsOf(validateSearchCapability, __s174, 101, 1);
 const __s175 = __state();
-/** Validator for ValidationFailedDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/ValidationFailedDetails). */
-export function validateValidationFailedDetails(data) { return __c213(data) ? __ok(__s175) : __no(__s175, data); }
-__errorsOf(validateValidationFailedDetails, __s175, 213, 3);
+/** Validator for TokenBudgetExceededDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/TokenBudgetExceededDetails). */
+export function validateTokenBudgetExceededDetails(data) { return __c187(data) ? __ok(__s175) : __no(__s175, data); }
+__errorsOf(validateTokenBudgetExceededDetails, __s175, 187, 3);
 const __s176 = __state();
-/** Validator for ValidationFailure (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/ValidationFailure). */
-export function validateValidationFailure(data) { return __c216(data) ? __ok(__s176) : __no(__s176, data); }
-__errorsOf(validateValidationFailure, __s176, 216, 3);
+/** Validator for ValidationFailedDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/ValidationFailedDetails). */
+export function validateValidationFailedDetails(data) { return __c213(data) ? __ok(__s176) : __no(__s176, data); }
+__errorsOf(validateValidationFailedDetails, __s176, 213, 3);
 const __s177 = __state();
-/** Validator for WorkerDispatchedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/workerDispatched). */
-export function validateWorkerDispatchedPayload(data) { return __c1238(data) ? __ok(__s177) : __no(__s177, data); }
-__errorsOf(validateWorkerDispatchedPayload, __s177, 1238, 0);
+/** Validator for ValidationFailure (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/ValidationFailure). */
+export function validateValidationFailure(data) { return __c216(data) ? __ok(__s177) : __no(__s177, data); }
+__errorsOf(validateValidationFailure, __s177, 216, 3);
 const __s178 = __state();
-/** Validator for WorkflowChainPackArtifact (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/WorkflowChainPackArtifact). */
-export function validateWorkflowChainPackArtifact(data) { return __c1162(data) ? __ok(__s178) : __no(__s178, data); }
-__errorsOf(validateWorkflowChainPackArtifact, __s178, 1162, 2);
+/** Validator for WorkerDispatchedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/workerDispatched). */
+export function validateWorkerDispatchedPayload(data) { return __c1252(data) ? __ok(__s178) : __no(__s178, data); }
+__errorsOf(validateWorkerDispatchedPayload, __s178, 1252, 0);
 const __s179 = __state();
+/** Validator for WorkflowChainPackArtifact (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/WorkflowChainPackArtifact). */
+export function validateWorkflowChainPackArtifact(data) { return __c1176(data) ? __ok(__s179) : __no(__s179, data); }
+__errorsOf(validateWorkflowChainPackArtifact, __s179, 1176, 2);
+const __s180 = __state();
 /** Validator for WorkspaceUpdatedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/workspaceUpdated). */
-export function validateWorkspaceUpdatedPayload(data) { return __c1243(data) ? __ok(__s179) : __no(__s179, data); }
-__errorsOf(validateWorkspaceUpdatedPayload, __s179, 1243, 0);
+export function validateWorkspaceUpdatedPayload(data) { return __c1257(data) ? __ok(__s180) : __no(__s180, data); }
+__errorsOf(validateWorkspaceUpdatedPayload, __s180, 1257, 0);
 
 /** Every validator by type title. */
 export const validatorIndex = Object.freeze({
@@ -7258,6 +7319,7 @@ export const validatorIndex = Object.freeze({
   "ProposalProvenance": Object.freeze({ validator: validateProposalProvenance, id: "https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalProvenance", target: "proposal--ProposalProvenance", family: "openwop" }),
   "ProposalState": Object.freeze({ validator: validateProposalState, id: "https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalState", target: "proposal--ProposalState", family: "openwop" }),
   "ProposalsCapability": Object.freeze({ validator: validateProposalsCapability, id: "https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/ProposalsCapability", target: "capabilities--ProposalsCapability", family: "openwop" }),
+  "QuotaExceededDetails": Object.freeze({ validator: validateQuotaExceededDetails, id: "https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/QuotaExceededDetails", target: "error--QuotaExceededDetails", family: "openwop" }),
   "ReplayMemorySnapshotUnavailableDetails": Object.freeze({ validator: validateReplayMemorySnapshotUnavailableDetails, id: "https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/ReplayMemorySnapshotUnavailableDetails", target: "error--ReplayMemorySnapshotUnavailableDetails", family: "openwop" }),
   "RetentionCapability": Object.freeze({ validator: validateRetentionCapability, id: "https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/RetentionCapability", target: "capabilities--RetentionCapability", family: "openwop" }),
   "RunCompletedPayload": Object.freeze({ validator: validateRunCompletedPayload, id: "https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runCompleted", target: "run-event-payloads--runCompleted", family: "openwop" }),

@@ -16,18 +16,26 @@
  * - Replay: a scheduler in replay mode never runs anything; replaying a log must not start background work.
  * - CTI-1: a schedule is bound to the tenant of its memoryRef; the run's write context carries that tenant and
  *   nothing else, so a schedule can never distil into or out of another tenant.
+ * - Bounds: a tenant holds at most `maxPerTenant` schedules (default DEFAULT_MAX_SCHEDULES_PER_TENANT); one more
+ *   is refused with QuotaExceededError (429 `quota_exceeded`) before anything is stored, and cancelling one frees
+ *   its place.
  */
 import type { HostSampleDistillScheduleRequest } from '../../generated/ts/index.ts';
 import type { Clock } from '../shared/clock.ts';
 import { toIso } from '../shared/clock.ts';
 import { WopkitError } from '../shared/errors.ts';
 import { TimerHeap } from '../shared/timer-heap.ts';
+import { TenantBound } from '../shared/quota.ts';
 import { CompactionError } from '../compaction/compactor.ts';
 import { DistillationError, TokenBudgetExceededError, type Distiller, type DistillResult } from './distiller.ts';
-import { durationMs } from '../shared/duration.ts';
+import { boundedDurationMs, isRepresentableInstant } from '../shared/duration.ts';
 
 /** Shortest period a schedule may use: background work more often than this is a misconfiguration. */
 export const MIN_PERIOD_MS = 1000;
+/** Longest period a schedule may use (366 days): a "dream" rarer than yearly is not a schedule, and the bound keeps every instant formattable. */
+export const MAX_PERIOD_MS = 366 * 86_400_000;
+/** How many schedules one tenant may hold unless configured otherwise. */
+export const DEFAULT_MAX_SCHEDULES_PER_TENANT = 100;
 
 /**
  * A schedule as the seam's request shapes it (`every`: an ISO-8601 duration of at least one second; `tokenBudget`
@@ -67,6 +75,8 @@ export interface DistillationSchedulerOptions {
   readonly newId: () => string;
   /** Replay mode: never runs (default false). */
   readonly replay?: boolean;
+  /** Schedules one tenant may hold (default DEFAULT_MAX_SCHEDULES_PER_TENANT). */
+  readonly maxPerTenant?: number;
 }
 
 interface Entry {
@@ -80,19 +90,30 @@ export class DistillationScheduler {
   /** The latest instant each schedule has taken (written before the run; instants only grow, so this bounds the ledger). */
   readonly #lastInstant = new Map<string, number>();
   readonly #lastOutcome = new Map<string, ScheduledRunOutcome>();
+  readonly #bound: TenantBound<string>;
 
-  constructor(private readonly o: DistillationSchedulerOptions) {}
+  constructor(private readonly o: DistillationSchedulerOptions) {
+    this.#bound = new TenantBound('distillation-schedules', o.maxPerTenant ?? DEFAULT_MAX_SCHEDULES_PER_TENANT, 'refuse');
+  }
 
+  /**
+   * Register a schedule. Everything is checked before anything is stored — the period (an ISO-8601 duration
+   * between MIN_PERIOD_MS and MAX_PERIOD_MS), the tenant, the first instant (an epoch time from 1970 on whose next
+   * instant is still a formattable Date), the budget and the tenant's bound — so a refused schedule leaves no
+   * trace, and every schedule registered formats now and at its next instant.
+   */
   schedule(req: DistillationScheduleRequest): DistillationSchedule {
-    const periodMs = durationMs(req.every);
-    if (periodMs === null || periodMs < MIN_PERIOD_MS) throw new ScheduleError('invalid_period', `every must be an ISO-8601 duration of at least ${MIN_PERIOD_MS / 1000} s`);
+    const period = boundedDurationMs(req.every, { minMs: MIN_PERIOD_MS, maxMs: MAX_PERIOD_MS });
+    if ('refused' in period) throw new ScheduleError('invalid_period', `every must be an ISO-8601 duration between ${MIN_PERIOD_MS / 1000} s and ${MAX_PERIOD_MS / 86_400_000} days (${period.refused})`);
+    const periodMs = period.ms;
     const tenant = this.o.tenantOf(req.memoryRef);
     if (tenant === undefined) throw new ScheduleError('invalid_ref', 'memoryRef does not resolve to a tenant');
     const now = this.o.clock.now();
     const firstAt = req.firstAt ?? now + periodMs;
-    if (!Number.isFinite(firstAt) || firstAt < 0) throw new ScheduleError('invalid_start', 'firstAt must be a finite epoch time');
+    if (!(firstAt >= 0) || !isRepresentableInstant(firstAt + periodMs)) throw new ScheduleError('invalid_start', 'firstAt must be an epoch time from 1970 on whose next instant is a representable date');
     // Validate the budget now rather than at the first instant, days later.
     if (req.tokenBudget !== undefined) this.o.distiller.budgetFor(req.tokenBudget);
+    this.#bound.check(tenant);
     const schedule: DistillationSchedule = {
       scheduleId: this.o.newId(),
       memoryRef: req.memoryRef,
@@ -102,6 +123,7 @@ export class DistillationScheduler {
       ...(req.tokenBudget !== undefined ? { tokenBudget: req.tokenBudget } : {}),
       nextAt: firstAt,
     };
+    this.#bound.add(tenant, schedule.scheduleId);
     this.#entries.set(schedule.scheduleId, { schedule, handle: this.#heap.schedule(firstAt, schedule.scheduleId) });
     return schedule;
   }
@@ -111,6 +133,7 @@ export class DistillationScheduler {
     if (e === undefined) return false;
     this.#heap.cancel(e.handle);
     this.#entries.delete(scheduleId);
+    this.#bound.delete(e.schedule.tenant, scheduleId);
     this.#lastInstant.delete(scheduleId);
     this.#lastOutcome.delete(scheduleId);
     return true;
@@ -120,8 +143,9 @@ export class DistillationScheduler {
     return this.#entries.get(scheduleId)?.schedule;
   }
 
+  /** The tenant's schedules, oldest first (O(its own schedules), not O(every schedule)). */
   list(tenant: string): DistillationSchedule[] {
-    return [...this.#entries.values()].map((e) => e.schedule).filter((s) => s.tenant === tenant);
+    return this.#bound.keys(tenant).map((id) => this.#entries.get(id)!.schedule);
   }
 
   /** What the schedule's latest run did, if it has run. */

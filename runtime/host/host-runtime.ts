@@ -38,6 +38,20 @@ export interface ConsolidationPass {
   readonly runId?: string;
 }
 
+/** What starting a run takes. */
+export interface RunStart {
+  readonly workflowId: string;
+  readonly memoryRef: string;
+  readonly runId?: string;
+  readonly parentRunId?: string;
+}
+
+/** Who answers an operator question: the caller's tenant and the participant it is bound to. */
+export interface QuestionCaller {
+  readonly tenant: string;
+  readonly participant: string;
+}
+
 /** Opaque JSON the Inquirium runtime answers with (already checked against its DTO schema there). */
 export type InquiriumAnswer = Record<string, unknown>;
 
@@ -48,7 +62,13 @@ export interface HostRuntime {
   now(): number;
 
   // ── Runs ─────────────────────────────────────────────────────────────────────────────────────────────────
-  startRun(r: { readonly workflowId: string; readonly memoryRef: string; readonly runId?: string; readonly parentRunId?: string }): RunRecord;
+  startRun(r: RunStart): RunRecord;
+  /**
+   * Start a run of a test fixture. The runs of one memoryRef form one fixture; a tenant keeps at most
+   * `fixturesPerTenant` fixtures, and starting a fixture past that retires the oldest: its runs, their event logs
+   * and secret registries, and the entries under its memoryRef are forgotten (its run ids then read as unknown).
+   */
+  startFixtureRun(r: RunStart): RunRecord;
   run(runId: string): RunRecord | undefined;
   hasEventLog(runId: string): boolean;
   /** The run's events from `fromSeq` on ([] for a run without a log). */
@@ -113,11 +133,13 @@ export interface HostRuntime {
   generate(request: unknown, ctx: GenerateContext): Promise<GenerateResponse>;
   /** The same request against a host whose only runtime is remote (proves there is no remote fallback). */
   generateRemoteOnly(request: unknown, ctx: GenerateContext): Promise<GenerateResponse>;
-  proposeQuestion(request: unknown): InquiriumAnswer;
-  answerQuestion(answer: unknown): InquiriumAnswer;
-  /** Throws when no question has that ref. */
-  questionState(ref: string): InquiriumAnswer;
-  cancelQuestion(ref: string): InquiriumAnswer;
+  /** Open a question of `tenant` (within its open-question bound: QuotaExceededError past it). */
+  proposeQuestion(request: unknown, tenant: string): InquiriumAnswer;
+  /** Answer one of the caller's tenant's questions; `answered/by` must be the caller's participant, and is recorded. */
+  answerQuestion(answer: unknown, caller: QuestionCaller): InquiriumAnswer;
+  /** Throws when `tenant` has no question with that ref (another tenant's question included). */
+  questionState(ref: string, tenant: string): InquiriumAnswer;
+  cancelQuestion(ref: string, tenant: string): InquiriumAnswer;
   /** Trace records, all or those of one trace. */
   traces(traceRef?: string): readonly TraceEnvelope[];
 }

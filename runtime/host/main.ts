@@ -4,13 +4,15 @@
  * Credentials (auth-config.ts, docs/host.md "Credentials"): `--credentials <file.json>` / WOPKIT_CREDENTIALS_FILE,
  * WOPKIT_API_KEYS, OPENWOP_HOST_TOKEN (the development operator token; a random one is generated and printed when
  * no key is configured). `--production` or NODE_ENV=production: a credentials file is required.
- * Env: PORT (default 8787), HOST (127.0.0.1), LOG_LEVEL (info).
+ * Env: PORT (default 8787), HOST (127.0.0.1), LOG_LEVEL (info), and one variable per limit of limits.ts (e.g.
+ * OPENWOP_REQUEST_TIMEOUT_MS; docs/security.md lists them).
  */
 import { readFileSync } from 'node:fs';
 import { CredentialsError } from './auth.ts';
 import { startCredentials, type StartCredentials } from './auth-config.ts';
 import { createHost } from './server.ts';
 import { ROUTES } from './seam-catalogue.ts';
+import { limitsFromEnv, resolveLimits, type HostLimits } from './limits.ts';
 
 let start: StartCredentials;
 try {
@@ -20,9 +22,18 @@ try {
   process.stderr.write(`wopkit reference host: not starting: ${err.message}\n`);
   process.exit(2);
 }
+let limits: Partial<HostLimits>;
+try {
+  limits = limitsFromEnv(process.env);
+  resolveLimits(limits);
+} catch (err) {
+  if (!(err instanceof RangeError)) throw err;
+  process.stderr.write(`wopkit reference host: not starting: ${err.message}\n`);
+  process.exit(2);
+}
 const port = Number(process.env.PORT ?? 8787);
 const host = process.env.HOST ?? '127.0.0.1';
-const { app } = await createHost({ credentials: start.credentials, logger: { level: process.env.LOG_LEVEL ?? 'info' }, scheduleTickMs: 1000 });
+const { app } = await createHost({ credentials: start.credentials, logger: { level: process.env.LOG_LEVEL ?? 'info' }, scheduleTickMs: 1000, limits });
 const url = await app.listen({ port, host });
 const keys = start.credentials.summary().map((p) => (p.role === 'tenant' ? `${p.keyId} (tenant ${p.tenant})` : `${p.keyId} (operator)`));
 const token = start.devToken === undefined ? '' : `  token:     ${start.devToken}\n  conformance: npm run conformance -- --base-url ${url} --api-key ${start.devToken}\n`;

@@ -7,7 +7,16 @@ import { createInquiriumRuntime, type InquiriumRuntime } from '../inquirium/inde
 import type { OpenwopRuntime } from '../openwop/index.ts';
 import { tenantOf } from '../memory/memory-ref.ts';
 import type { ForkMemoryView } from '../multi-agent/replay-snapshots.ts';
+import { TenantBound } from '../shared/quota.ts';
 import type { ConsolidationPass, HostRuntime } from './host-runtime.ts';
+
+/** Fixtures a test seam keeps per tenant unless configured otherwise (limits.ts `fixturesPerTenant`). */
+export const DEFAULT_FIXTURES_PER_TENANT = 256;
+
+/** Bounds on the state the host itself keeps for a tenant. */
+export interface HostRuntimeBounds {
+  readonly fixturesPerTenant?: number;
+}
 
 /** Where the last consolidation event was appended, for a seam that points at the durable copy. */
 export function durablePointer(openwop: OpenwopRuntime): Omit<ConsolidationPass, 'event'> {
@@ -23,7 +32,7 @@ function remoteOnlyInquirium(): InquiriumRuntime {
   });
 }
 
-export function createHostRuntime(openwop: OpenwopRuntime, inquirium: InquiriumRuntime): HostRuntime {
+export function createHostRuntime(openwop: OpenwopRuntime, inquirium: InquiriumRuntime, bounds: HostRuntimeBounds = {}): HostRuntime {
   const rt = openwop;
   const remoteOnly = remoteOnlyInquirium();
   /** Fork run id → the snapshot view it reads. */
@@ -31,11 +40,40 @@ export function createHostRuntime(openwop: OpenwopRuntime, inquirium: InquiriumR
   /** Raw entries of a ref as its own tenant's reader holds them (fixture probes; a malformed ref holds nothing). */
   const ownersEntries = (memoryRef: string) => rt.store.readerFor(tenantOf(memoryRef) ?? '').entries(memoryRef);
 
+  // Fixture state: each fixture is the memoryRef a seam minted and the runs it started there, kept per tenant
+  // oldest first; past the bound the oldest is retired (evicted, not refused: a fixture is disposable test state,
+  // and refusing would lock a long-running host out of its own conformance suite).
+  const fixtureRuns = new Map<string, string[]>();
+  const fixtures = new TenantBound<string>('fixtures', bounds.fixturesPerTenant ?? DEFAULT_FIXTURES_PER_TENANT, 'evict-oldest');
+  const retireFixture = (memoryRef: string): void => {
+    const runIds = fixtureRuns.get(memoryRef) ?? [];
+    fixtureRuns.delete(memoryRef);
+    // Deleted through the writer (tenant-checked) and attributed to the fixture's own run, whose log is dropped next.
+    const tenant = tenantOf(memoryRef) ?? '';
+    rt.asRun(runIds[0], () => { for (const e of ownersEntries(memoryRef)) rt.writer.delete(memoryRef, e.id, { tenant }); });
+    for (const runId of runIds) {
+      rt.registries.endRun(runId);
+      rt.log.drop(runId);
+      rt.journal.dropRun(runId);
+      rt.runs.remove(runId);
+    }
+  };
+
   return {
     discovery: () => rt.discovery(),
     now: () => rt.clock.now(),
 
     startRun: (r) => rt.startRun(r),
+    startFixtureRun(r) {
+      const run = rt.startRun(r);
+      const runs = fixtureRuns.get(r.memoryRef);
+      if (runs !== undefined) runs.push(run.runId);
+      else {
+        fixtureRuns.set(r.memoryRef, [run.runId]);
+        for (const old of fixtures.add(run.tenant, r.memoryRef)) retireFixture(old);
+      }
+      return run;
+    },
     run: (runId) => rt.runs.get(runId),
     hasEventLog: (runId) => rt.log.has(runId),
     events: (runId, fromSeq = 0) => rt.log.read(runId, fromSeq),
@@ -92,10 +130,10 @@ export function createHostRuntime(openwop: OpenwopRuntime, inquirium: InquiriumR
 
     generate: (request, ctx) => inquirium.generate(request, ctx),
     generateRemoteOnly: (request, ctx) => remoteOnly.generate(request, ctx),
-    proposeQuestion: (request) => inquirium.proposeQuestion(request),
-    answerQuestion: (answer) => inquirium.answerQuestion(answer),
-    questionState: (ref) => inquirium.questionState(ref),
-    cancelQuestion: (ref) => inquirium.questions.cancel(ref),
+    proposeQuestion: (request, tenant) => inquirium.questions.forTenant(tenant).propose(request),
+    answerQuestion: (answer, { tenant, participant }) => inquirium.questions.forTenant(tenant).answer(answer, { participant }),
+    questionState: (ref, tenant) => inquirium.questions.forTenant(tenant).state(ref),
+    cancelQuestion: (ref, tenant) => inquirium.questions.forTenant(tenant).cancel(ref),
     traces: (traceRef) => inquirium.traces.all().filter((t) => traceRef === undefined || t.body['trace/id'] === traceRef),
   };
 }

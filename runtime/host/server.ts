@@ -7,16 +7,18 @@
  *
  * Every error is the envelope `{error, message, details?}` with a 4xx status for anything the client did wrong;
  * auth is a Bearer API key bound to a role and a tenant (auth.ts, auth-binding.ts); request bodies are JSON only
- * and capped.
+ * and capped. Every socket, parser and body limit is set explicitly from the one limits table (limits.ts), never
+ * left at a framework default.
  */
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { ErrorCode } from '../../generated/ts/index.ts';
 import { createInquiriumRuntime, type InquiriumRuntime } from '../inquirium/index.ts';
 import { createOpenwopRuntime, type OpenwopRuntime } from '../openwop/index.ts';
 import type { Clock, IdSource } from '../shared/clock.ts';
 import { WOPKIT_VERSION } from '../shared/version.ts';
 import { Credentials, CredentialsError, devTokenEntry, MIN_KEY_LENGTH } from './auth.ts';
 import { installAuth } from './auth-binding.ts';
-import { classify, sendError } from './errors.ts';
+import { classify, HttpError, sendError } from './errors.ts';
 import { hostLogger } from './logging.ts';
 import type { HostRuntime } from './host-runtime.ts';
 import { withMutations, type HostMutations } from './mutants.ts';
@@ -28,16 +30,22 @@ import { registerMultiAgentSeams } from './routes/multi-agent-seams.ts';
 import { registerRuns } from './routes/runs.ts';
 import { registerDistillSchedules } from './routes/distill-schedules.ts';
 import { ROUTES } from './seam-catalogue.ts';
+import { connectionCapResponse, markDroppedRequests } from './connection-cap.ts';
+import { DEFAULT_LIMITS, jsonDeeperThan, resolveLimits, timeoutCheckIntervalMs, type HostLimits } from './limits.ts';
 
 export const HOST_NAME = 'wopkit-reference-host';
 export const HOST_VERSION = WOPKIT_VERSION;
-export const DEFAULT_BODY_LIMIT = 1_048_576;
+/** The default request body limit (1 MiB); `limits.bodyLimitBytes` (limits.ts) sets it. */
+export const DEFAULT_BODY_LIMIT = DEFAULT_LIMITS.bodyLimitBytes;
 
 export interface HostOptions {
   /** The API keys the host accepts (runtime/host/auth.ts): tenant keys bound to one tenant, operator keys. */
   readonly credentials?: Credentials;
   /** A development token: one more operator key (at least 16 characters). At least one of the two is required. */
   readonly token?: string;
+  /** Request handling limits and per-tenant bounds by name (limits.ts); each absent one keeps its default. */
+  readonly limits?: Partial<HostLimits>;
+  /** Shorthand for `limits.bodyLimitBytes`. */
   readonly bodyLimit?: number;
   readonly logger?: FastifyServerOptions['logger'];
   readonly clock?: Clock;
@@ -64,11 +72,29 @@ function credentialsOf(o: HostOptions): Credentials {
   return o.credentials === undefined ? new Credentials([dev]) : o.credentials.with(dev);
 }
 
+/** Node's client error codes → (status, reason phrase, envelope code, message); anything else is malformed HTTP. */
+type ClientErrorAnswer = readonly [number, string, ErrorCode, string];
+const MALFORMED: ClientErrorAnswer = [400, 'Bad Request', 'bad_request', 'malformed HTTP request'];
+const CLIENT_ERRORS: Readonly<Record<string, ClientErrorAnswer>> = {
+  HPE_HEADER_OVERFLOW: [431, 'Request Header Fields Too Large', 'bad_request', 'request headers are too large'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout', 'request_timeout', 'request timed out'],
+};
+
 export async function createHost(o: HostOptions): Promise<{ app: FastifyInstance; runtime: HostRuntime }> {
   const credentials = credentialsOf(o);
   if (o.scheduleTickMs !== undefined && !(Number.isInteger(o.scheduleTickMs) && o.scheduleTickMs >= 100)) throw new RangeError('scheduleTickMs must be an integer of at least 100');
-  const openwop = o.openwop ?? createOpenwopRuntime({ host: { name: HOST_NAME, version: HOST_VERSION }, ...(o.clock ? { clock: o.clock } : {}), ...(o.ids ? { ids: o.ids } : {}) });
-  const inquirium = o.inquirium ?? createInquiriumRuntime({ ...(o.clock ? { clock: o.clock } : {}), ...(o.ids ? { ids: o.ids } : {}) });
+  const limits = resolveLimits({ ...(o.bodyLimit !== undefined ? { bodyLimitBytes: o.bodyLimit } : {}), ...o.limits });
+  // Per-tenant bounds go to the runtimes this host builds; a runtime passed in keeps the bounds it was built with.
+  const openwop = o.openwop ?? createOpenwopRuntime({
+    host: { name: HOST_NAME, version: HOST_VERSION },
+    distillSchedulesPerTenant: limits.distillSchedulesPerTenant,
+    secretRegistries: { maxLiveRunsPerTenant: limits.liveRunsPerTenant, maxSecretsPerRun: limits.secretsPerRun, maxSecretCharsPerTenant: limits.secretCharsPerTenant, idleTtlMs: limits.secretRegistryIdleMs },
+    ...(o.clock ? { clock: o.clock } : {}), ...(o.ids ? { ids: o.ids } : {}),
+  });
+  const inquirium = o.inquirium ?? createInquiriumRuntime({
+    questionLimits: { maxOpenPerTenant: limits.openQuestionsPerTenant, maxRetainedPerTenant: limits.retainedQuestionsPerTenant },
+    ...(o.clock ? { clock: o.clock } : {}), ...(o.ids ? { ids: o.ids } : {}),
+  });
   await inquirium.certifyBaseline();
   openwop.capabilities.contribute('inquirium', {
     inquirium: {
@@ -76,11 +102,23 @@ export async function createHost(o: HostOptions): Promise<{ app: FastifyInstance
       operatorQuestions: { supported: true, widgetKinds: ['single-choice', 'multi-choice', 'confirm', 'free-text-with-allowlist'], respondEndpoint: ROUTES.inquiriumRespond.path },
     },
   });
-  const runtime = withMutations(createHostRuntime(openwop, inquirium), openwop, o.mutations);
+  const runtime = withMutations(createHostRuntime(openwop, inquirium, { fixturesPerTenant: limits.fixturesPerTenant }), openwop, o.mutations);
 
   const app = Fastify({
     logger: hostLogger(o.logger),
-    bodyLimit: o.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    bodyLimit: limits.bodyLimitBytes,
+    // A whole request (headers and body) must arrive within requestTimeoutMs, its headers within headersTimeoutMs:
+    // a client that sends fewer bytes than its Content-Length gets a 408 (clientErrorHandler below), then a close.
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    connectionTimeout: limits.connectionTimeoutMs,
+    maxRequestsPerSocket: limits.maxRequestsPerSocket,
+    http: {
+      headersTimeout: limits.headersTimeoutMs,
+      connectionsCheckingInterval: timeoutCheckIntervalMs(limits),
+      maxHeaderSize: limits.maxHeaderBytes,
+      ServerResponse: connectionCapResponse(limits.maxRequestsPerSocket),
+    },
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
     return503OnClosing: true,
@@ -89,14 +127,22 @@ export async function createHost(o: HostOptions): Promise<{ app: FastifyInstance
     // envelope too, then close the socket.
     clientErrorHandler: (err: NodeJS.ErrnoException, socket) => {
       if (!socket.writable) return void socket.destroy();
-      const [status, code, reason] = err.code === 'HPE_HEADER_OVERFLOW' ? [431, 'bad_request', 'Request Header Fields Too Large']
-        : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, 'bad_request', 'Request Timeout'] : [400, 'bad_request', 'Bad Request'];
-      const body = JSON.stringify({ error: code, message: status === 431 ? 'request headers are too large' : status === 408 ? 'request timed out' : 'malformed HTTP request' });
+      const [status, reason, error, message] = CLIENT_ERRORS[err.code ?? ''] ?? MALFORMED;
+      const body = JSON.stringify({ error, message });
       socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
     },
   });
   // JSON only: drop Fastify's built-in text/plain parser so any other media type is a 415.
   app.removeContentTypeParser('text/plain');
+  // Fastify's JSON parser (prototype-poisoning checks included), behind a nesting-depth check: no handler,
+  // validator or serializer ever walks a body nested deeper than maxJsonDepth.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    if (jsonDeeperThan(body as string, limits.maxJsonDepth)) return done(new HttpError('bad_request', `request body nests deeper than ${limits.maxJsonDepth} levels`), undefined);
+    return parseJson(req, body as string, done);
+  });
+  markDroppedRequests(app.server);
 
   installAuth(app, credentials, runtime);
   app.setNotFoundHandler((req, reply) => sendError(reply, 'not_found', `no route ${req.method} ${req.url.split('?')[0]!.slice(0, 200)}`));

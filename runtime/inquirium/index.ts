@@ -11,7 +11,7 @@ import { assertDto } from './dto.ts';
 import { raise, type FeedItem } from './escalation-policy.ts';
 import { GeneratePipeline, type ContentArtifactSink, type Declassifier, type GenerateContext, type RegisteredRuntime } from './generate.ts';
 import type { NodeMode } from './lattice.ts';
-import { OperatorQuestions, type HostQuestionPolicy } from './operator-questions.ts';
+import { OperatorQuestions, type HostQuestionPolicy, type QuestionLimits } from './operator-questions.ts';
 import type { RuntimeCandidate } from './selection.ts';
 import { InMemoryTranscriptStore, recordFeedback, type InquiryTranscriptStore } from './storage/transcript.ts';
 import { InMemoryTraceStream, type TraceStream } from './storage/trace-stream.ts';
@@ -35,6 +35,8 @@ export interface InquiriumRuntimeOptions {
   readonly transcript?: InquiryTranscriptStore;
   readonly traces?: TraceStream;
   readonly questionPolicy?: HostQuestionPolicy;
+  /** Per-tenant bounds on operator questions (default DEFAULT_QUESTION_LIMITS). */
+  readonly questionLimits?: QuestionLimits;
   readonly environmentRef?: string;
   readonly maxOutputTokens?: number;
   /** A config loaded with loadAssistantConfig (monotonicity already checked). */
@@ -84,7 +86,7 @@ export function createInquiriumRuntime(options: InquiriumRuntimeOptions = {}) {
     ...(options.artifacts ? { artifacts: options.artifacts } : {}),
     ...(options.declassifier ? { declassifier: options.declassifier } : {}),
   });
-  const questions = new OperatorQuestions(clock, options.questionPolicy ?? { displayCeiling: 'personal' });
+  const questions = new OperatorQuestions(clock, options.questionPolicy ?? { displayCeiling: 'personal' }, options.questionLimits);
 
   /** Register a runtime; its (completed) candidate must be a valid inquirium.runtime-candidate.v1. */
   const register = (r: RuntimeRegistration): RegisteredRuntime => {

@@ -61,6 +61,8 @@ export interface OpenwopRuntimeOptions {
   readonly distillation?: boolean;
   /** Run scheduled distillation ("dreams") and advertise `memory.distillation.scheduled` (default true; requires distillation). */
   readonly scheduledDistillation?: boolean;
+  /** Distillation schedules one tenant may hold (default DEFAULT_MAX_SCHEDULES_PER_TENANT); one more is a 429. */
+  readonly distillSchedulesPerTenant?: number;
   /** Lifetime and per-tenant bounds of SR-1 secret registries (defaults: DEFAULT_SECRET_REGISTRY_LIMITS). */
   readonly secretRegistries?: Partial<SecretRegistryLimits>;
 }
@@ -115,7 +117,7 @@ export function createOpenwopRuntime(options: OpenwopRuntimeOptions = {}) {
   const distillerOptions = { store, writer, compactor, workspace, clock, ids, emit, maxTokenBudget, indexEmitted: true, archiveRetention, scheduled: schedulingWired } as const;
   const distiller: Distiller = distillationWired ? new Distiller(distillerOptions) : new UnadvertisedDistiller(distillerOptions);
   /** Present only when scheduled distillation is wired (and therefore advertised). */
-  const distillationScheduler = schedulingWired ? new DistillationScheduler({ clock, distiller, tenantOf, newId: () => ids.next('dsch') }) : undefined;
+  const distillationScheduler = schedulingWired ? new DistillationScheduler({ clock, distiller, tenantOf, newId: () => ids.next('dsch'), ...(options.distillSchedulesPerTenant !== undefined ? { maxPerTenant: options.distillSchedulesPerTenant } : {}) }) : undefined;
 
   const consolidation = new ConsolidationService({
     clock,

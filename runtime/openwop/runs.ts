@@ -20,6 +20,10 @@ export class RunRegistry {
   get(runId: string): RunRecord | undefined {
     return this.#runs.get(runId);
   }
+  /** Forget a run (e.g. a retired test fixture): its id reads as unknown afterwards. */
+  remove(runId: string): boolean {
+    return this.#runs.delete(runId);
+  }
   /** Runs of one tenant only (CTI-1 for run listings). */
   ofTenant(tenant: string): RunRecord[] {
     return [...this.#runs.values()].filter((r) => r.tenant === tenant);

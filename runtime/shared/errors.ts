@@ -25,7 +25,8 @@ export type WireCode = ErrorCode | 'rate_limited';
 /** HTTP status of each wire error code. */
 export const HTTP_STATUS: Readonly<Record<WireCode, number>> = {
   invalid_json: 400, bad_request: 400, validation_failed: 400, unauthorized: 401, forbidden: 403, not_found: 404,
-  method_not_allowed: 405, payload_too_large: 413, unsupported_media_type: 415, conflict: 409,
+  method_not_allowed: 405, request_timeout: 408, payload_too_large: 413, unsupported_media_type: 415, conflict: 409,
+  quota_exceeded: 429,
   replay_memory_snapshot_unavailable: 422, token_budget_exceeded: 422, compaction_redaction_failed: 422,
   rate_limited: 429, capability_not_provided: 501, internal_error: 500,
 };

@@ -8,7 +8,7 @@
 // - if/then rules (e.g. "trigger is required when supported is true") and x-runtime-rules are not represented.
 // - Types only: no (de)serialiser is generated (Debian's Kotlin compiles only the just-types output), so nothing is round-tripped.
 //
-// Top-level types: 144.
+// Top-level types: 145.
 
 package wopkit
 
@@ -4132,6 +4132,13 @@ data class InquiriumOperatorQuestionState (
     val answer: InquiriumAnswerValue? = null,
 
     /**
+     * The participant whose answer was accepted: the answer's answered/by, which the host
+     * checked against the caller it authenticated, else that caller. Only on answered, and only
+     * when the host knows who answered.
+     */
+    val answeredBy: String? = null,
+
+    /**
      * The declared safe default the host applied when the question ended without an answer.
      * Only on timed_out, cancelled or superseded.
      */
@@ -4683,6 +4690,22 @@ data class ProposalCreatedPayload (
      * The proposal.
      */
     val proposalID: String
+)
+
+/**
+ * The caller's tenant already holds as many of a bounded resource as the host allows (HTTP
+ * 429); the request was refused and changed nothing. Open.
+ */
+data class QuotaExceededDetails (
+    /**
+     * How many the host allows per tenant.
+     */
+    val limit: Long,
+
+    /**
+     * Which bounded resource, e.g. open-operator-questions or distillation-schedules.
+     */
+    val resource: String
 )
 
 /**

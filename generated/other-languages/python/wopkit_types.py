@@ -8,7 +8,7 @@
 # - if/then rules (e.g. "trigger is required when supported is true") and x-runtime-rules are not represented.
 # - Date-times become datetime objects and are written back in isoformat (offset +00:00 instead of Z, microsecond precision).
 #
-# Top-level types: 144.
+# Top-level types: 145.
 
 from dataclasses import dataclass
 from typing import Any, List, Optional, Dict, Union, TypeVar, Callable, Type, cast
@@ -5463,6 +5463,11 @@ class InquiriumOperatorQuestionState:
     answer: Optional[Union[List[str], str]] = None
     """The accepted operator answer. Required when answered, absent otherwise."""
 
+    answered_by: Optional[str] = None
+    """The participant whose answer was accepted: the answer's answered/by, which the host
+    checked against the caller it authenticated, else that caller. Only on answered, and only
+    when the host knows who answered.
+    """
     default_applied: Optional[InquiriumTimeoutDefault] = None
     """The declared safe default the host applied when the question ended without an answer.
     Only on timed_out, cancelled or superseded.
@@ -5482,10 +5487,11 @@ class InquiriumOperatorQuestionState:
         state = State(obj.get("state"))
         updated_at = from_datetime(obj.get("updated/at"))
         answer = from_union([lambda x: from_list(from_str, x), from_str, from_none], obj.get("answer"))
+        answered_by = from_union([from_str, from_none], obj.get("answered/by"))
         default_applied = from_union([InquiriumTimeoutDefault.from_dict, from_none], obj.get("default/applied"))
         reason_code = from_union([from_str, from_none], obj.get("reason/code"))
         superseded_by = from_union([from_str, from_none], obj.get("superseded/by"))
-        return InquiriumOperatorQuestionState(operation_ref, question_ref, schema, state, updated_at, answer, default_applied, reason_code, superseded_by)
+        return InquiriumOperatorQuestionState(operation_ref, question_ref, schema, state, updated_at, answer, answered_by, default_applied, reason_code, superseded_by)
 
     def to_dict(self) -> dict:
         result: dict = {}
@@ -5496,6 +5502,8 @@ class InquiriumOperatorQuestionState:
         result["updated/at"] = self.updated_at.isoformat()
         if self.answer is not None:
             result["answer"] = from_union([lambda x: from_list(from_str, x), from_str, from_none], self.answer)
+        if self.answered_by is not None:
+            result["answered/by"] = from_union([from_str, from_none], self.answered_by)
         if self.default_applied is not None:
             result["default/applied"] = from_union([lambda x: to_class(InquiriumTimeoutDefault, x), from_none], self.default_applied)
         if self.reason_code is not None:
@@ -6166,6 +6174,31 @@ class ProposalCreatedPayload:
         result["proposalId"] = from_str(self.proposal_id)
         if self.duplicate_of is not None:
             result["duplicateOf"] = from_union([from_str, from_none], self.duplicate_of)
+        return result
+
+
+@dataclass
+class QuotaExceededDetails:
+    """The caller's tenant already holds as many of a bounded resource as the host allows (HTTP
+    429); the request was refused and changed nothing. Open.
+    """
+    limit: int
+    """How many the host allows per tenant."""
+
+    resource: str
+    """Which bounded resource, e.g. open-operator-questions or distillation-schedules."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'QuotaExceededDetails':
+        assert isinstance(obj, dict)
+        limit = from_int(obj.get("limit"))
+        resource = from_str(obj.get("resource"))
+        return QuotaExceededDetails(limit, resource)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["limit"] = from_int(self.limit)
+        result["resource"] = from_str(self.resource)
         return result
 
 
@@ -7720,6 +7753,14 @@ def proposals_capability_from_dict(s: Any) -> ProposalsCapability:
 
 def proposals_capability_to_dict(x: ProposalsCapability) -> Any:
     return to_class(ProposalsCapability, x)
+
+
+def quota_exceeded_details_from_dict(s: Any) -> QuotaExceededDetails:
+    return QuotaExceededDetails.from_dict(s)
+
+
+def quota_exceeded_details_to_dict(x: QuotaExceededDetails) -> Any:
+    return to_class(QuotaExceededDetails, x)
 
 
 def replay_memory_snapshot_unavailable_details_from_dict(s: Any) -> ReplayMemorySnapshotUnavailableDetails:

@@ -7,7 +7,7 @@
 // - Fields a schema leaves open (additionalProperties: true) are dropped on deserialisation: extension data does not survive a round trip.
 // - if/then rules (e.g. "trigger is required when supported is true") and x-runtime-rules are not represented.
 //
-// Top-level types: 144.
+// Top-level types: 145.
 
 // Example code that deserializes and serializes the model.
 // extern crate serde;
@@ -3449,6 +3449,12 @@ pub struct InquiriumOperatorQuestionState {
     /// The accepted operator answer. Required when answered, absent otherwise.
     pub answer: Option<InquiriumOperatorQuestionStateInquiriumAnswerValue>,
 
+    /// The participant whose answer was accepted: the answer's answered/by, which the host
+    /// checked against the caller it authenticated, else that caller. Only on answered, and only
+    /// when the host knows who answered.
+    #[serde(rename = "answered/by")]
+    pub answered_by: Option<String>,
+
     /// The declared safe default the host applied when the question ended without an answer.
     /// Only on timed_out, cancelled or superseded.
     #[serde(rename = "default/applied")]
@@ -3908,6 +3914,17 @@ pub struct ProposalCreatedPayload {
 
     /// The proposal.
     pub proposal_id: String,
+}
+
+/// The caller's tenant already holds as many of a bounded resource as the host allows (HTTP
+/// 429); the request was refused and changed nothing. Open.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct QuotaExceededDetails {
+    /// How many the host allows per tenant.
+    pub limit: i64,
+
+    /// Which bounded resource, e.g. open-operator-questions or distillation-schedules.
+    pub resource: String,
 }
 
 /// RFC 0039 §C: the host advertises executionModel version ≥ 2 but cannot serve the memory

@@ -7,7 +7,7 @@
 // - Fields a schema leaves open (additionalProperties: true) are dropped on deserialisation: extension data does not survive a round trip.
 // - if/then rules (e.g. "trigger is required when supported is true") and x-runtime-rules are not represented.
 //
-// Top-level types: 144.
+// Top-level types: 145.
 
 // This file was generated from JSON Schema using quicktype, do not modify it directly.
 // To parse the JSON, add this file to your project and do:
@@ -137,6 +137,7 @@
 //   let proposalCreatedPayload = try ProposalCreatedPayload(json)
 //   let proposalProvenance = try ProposalProvenance(json)
 //   let proposalsCapability = try ProposalsCapability(json)
+//   let quotaExceededDetails = try QuotaExceededDetails(json)
 //   let replayMemorySnapshotUnavailableDetails = try ReplayMemorySnapshotUnavailableDetails(json)
 //   let retentionCapability = try RetentionCapability(json)
 //   let runCompletedPayload = try RunCompletedPayload(json)
@@ -8450,6 +8451,10 @@ extension InquiriumQuestionSubject {
 struct InquiriumOperatorQuestionState: Codable {
     /// The accepted operator answer. Required when answered, absent otherwise.
     let answer: InquiriumAnswerValue?
+    /// The participant whose answer was accepted: the answer's answered/by, which the host
+    /// checked against the caller it authenticated, else that caller. Only on answered, and only
+    /// when the host knows who answered.
+    let answeredBy: String?
     /// The declared safe default the host applied when the question ended without an answer.
     /// Only on timed_out, cancelled or superseded.
     let defaultApplied: InquiriumTimeoutDefault?
@@ -8470,6 +8475,7 @@ struct InquiriumOperatorQuestionState: Codable {
 
     enum CodingKeys: String, CodingKey {
         case answer = "answer"
+        case answeredBy = "answered/by"
         case defaultApplied = "default/applied"
         case operationRef = "operation/ref"
         case questionRef = "question/ref"
@@ -8501,6 +8507,7 @@ extension InquiriumOperatorQuestionState {
 
     func with(
         answer: InquiriumAnswerValue?? = nil,
+        answeredBy: String?? = nil,
         defaultApplied: InquiriumTimeoutDefault?? = nil,
         operationRef: String? = nil,
         questionRef: String? = nil,
@@ -8512,6 +8519,7 @@ extension InquiriumOperatorQuestionState {
     ) -> InquiriumOperatorQuestionState {
         return InquiriumOperatorQuestionState(
             answer: answer ?? self.answer,
+            answeredBy: answeredBy ?? self.answeredBy,
             defaultApplied: defaultApplied ?? self.defaultApplied,
             operationRef: operationRef ?? self.operationRef,
             questionRef: questionRef ?? self.questionRef,
@@ -9596,6 +9604,58 @@ extension ProposalCreatedPayload {
             duplicateOf: duplicateOf ?? self.duplicateOf,
             kind: kind ?? self.kind,
             proposalID: proposalID ?? self.proposalID
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// The caller's tenant already holds as many of a bounded resource as the host allows (HTTP
+/// 429); the request was refused and changed nothing. Open.
+// MARK: - QuotaExceededDetails
+struct QuotaExceededDetails: Codable {
+    /// How many the host allows per tenant.
+    let limit: Int
+    /// Which bounded resource, e.g. open-operator-questions or distillation-schedules.
+    let resource: String
+
+    enum CodingKeys: String, CodingKey {
+        case limit = "limit"
+        case resource = "resource"
+    }
+}
+
+// MARK: QuotaExceededDetails convenience initializers and mutators
+
+extension QuotaExceededDetails {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(QuotaExceededDetails.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        limit: Int? = nil,
+        resource: String? = nil
+    ) -> QuotaExceededDetails {
+        return QuotaExceededDetails(
+            limit: limit ?? self.limit,
+            resource: resource ?? self.resource
         )
     }
 

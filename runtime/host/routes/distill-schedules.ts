@@ -22,6 +22,7 @@ export function outcomeView(o: ScheduledRunOutcome): Record<string, unknown> {
   return base;
 }
 
+/** The wire form of a schedule, from the values the scheduler validated (every instant it holds is a formattable date). */
 function scheduleView(s: DistillationSchedule, last: ScheduledRunOutcome | undefined): Record<string, unknown> {
   return {
     scheduleId: s.scheduleId,
@@ -40,17 +41,22 @@ export function registerDistillSchedules(app: FastifyInstance, host: HostRuntime
     return s;
   };
 
+  // The scheduler checks and bounds every field (period, first instant, tenant, budget) before it stores anything,
+  // so a refusal leaves no schedule behind and an accepted one always formats.
   serve(app, ROUTES.distillSchedule, async (req) => {
     const body = bodyOf(req, ROUTES.distillSchedule);
     const sch = scheduler();
+    // A date-time Date cannot hold (a leap second, year 0000 …) parses to NaN, which the scheduler refuses at /firstAt.
     const firstAt = body.firstAt === undefined ? undefined : Date.parse(body.firstAt);
     try {
       const s = sch.schedule({ memoryRef: body.memoryRef, every: body.every, ...(body.tokenBudget !== undefined ? { tokenBudget: body.tokenBudget } : {}), ...(firstAt !== undefined ? { firstAt } : {}) });
       return scheduleView(s, undefined);
     } catch (err) {
-      const at = REFUSED_FIELD[(err as { code?: string }).code ?? ''];
+      const { code = '', message = code } = err as { code?: string; message?: string };
+      const at = REFUSED_FIELD[code];
       if (at === undefined) throw err;
-      throw new HttpError('validation_failed', 'the schedule was refused', { failures: [{ instancePath: at, message: (err as { code: string }).code }] });
+      // The refusal's own message: the scheduler's and distiller's refusals name the rule, never the request's content.
+      throw new HttpError('validation_failed', 'the schedule was refused', { failures: [{ instancePath: at, message }] });
     }
   });
 

@@ -1,14 +1,20 @@
 /**
  * The Inquirium host capability (P066): generate on local runtimes and the operator-question respond endpoint,
- * plus test seams to propose a question and read traces. The caller is bound to the local operator participant.
+ * plus test seams to propose a question and read traces. The caller is bound to the local operator participant,
+ * in the operator tenant: questions are that tenant's, and an answer is checked against (and records) the caller.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HttpError } from '../errors.ts';
-import { bodyOf, queryOf, serve } from '../route-helpers.ts';
+import { actingTenant, bodyOf, queryOf, serve } from '../route-helpers.ts';
 import { ROUTES } from '../seam-catalogue.ts';
-import type { HostRuntime } from '../host-runtime.ts';
+import type { HostRuntime, QuestionCaller } from '../host-runtime.ts';
 
 export const LOCAL_OPERATOR = 'participant:did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK';
+/** The tenant an operator key's questions belong to (operator keys act across tenants and name none here). */
+export const OPERATOR_TENANT = 'operator';
+
+/** Who is calling: the local operator participant, in the tenant its key acts as (a tenant key's own tenant). */
+const callerOf = (req: FastifyRequest): QuestionCaller => ({ tenant: actingTenant(req, OPERATOR_TENANT), participant: LOCAL_OPERATOR });
 
 export function registerInquirium(app: FastifyInstance, host: HostRuntime): void {
   const session = (req: { headers: Record<string, unknown> }) => {
@@ -18,25 +24,25 @@ export function registerInquirium(app: FastifyInstance, host: HostRuntime): void
 
   serve(app, ROUTES.inquiriumGenerate, async (req) => host.generate(req.body, { participant: LOCAL_OPERATOR, session: session(req) }));
 
-  serve(app, ROUTES.inquiriumRespond, async (req) => host.answerQuestion(req.body));
+  serve(app, ROUTES.inquiriumRespond, async (req) => host.answerQuestion(req.body, callerOf(req)));
 
   // Seam: the same generate request against a host whose only runtime is remote (no remote fallback allowed).
   serve(app, ROUTES.generateRemoteOnly, async (req) => host.generateRemoteOnly(req.body, { participant: LOCAL_OPERATOR, session: session(req) }));
 
   // Seam: a model-proposed question, validated and opened by the host.
-  serve(app, ROUTES.questionPropose, async (req) => host.proposeQuestion(req.body));
+  serve(app, ROUTES.questionPropose, async (req) => host.proposeQuestion(req.body, callerOf(req).tenant));
   serve(app, ROUTES.questionRead, async (req) => {
     const { ref } = queryOf(req, ROUTES.questionRead);
     if (typeof ref !== 'string' || ref.length === 0 || ref.length > 512) throw new HttpError('validation_failed', 'ref is required', { failures: [{ instancePath: '/ref', message: 'required' }] });
     try {
-      return host.questionState(ref);
+      return host.questionState(ref, callerOf(req).tenant);
     } catch {
       throw new HttpError('not_found', 'no such question');
     }
   });
   serve(app, ROUTES.questionCancel, async (req) => {
     const body = bodyOf(req, ROUTES.questionCancel);
-    return host.cancelQuestion(body['question/ref']);
+    return host.cancelQuestion(body['question/ref'], callerOf(req).tenant);
   });
 
   // Seam: trace records of a turn (operational trace, no content).

@@ -1,5 +1,6 @@
 /**
- * Multi-agent fixtures (RFC 0039): a confidence-escalation run, a cross-run TTL run, and replay fixtures.
+ * Multi-agent fixtures (RFC 0039): a confidence-escalation run, a cross-run TTL run, and replay fixtures. Each
+ * fixture's runs start as fixture runs: the host keeps a bounded number per tenant and retires the oldest.
  */
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
@@ -14,7 +15,7 @@ export function registerMultiAgentSeams(app: FastifyInstance, host: HostRuntime)
   serve(app, ROUTES.escalationRun, async (req) => {
     const { confidence, kind = 'next-worker' } = bodyOf(req, ROUTES.escalationRun);
     const memoryRef = `mem://conformance/escalation-${randomUUID().slice(0, 8)}`;
-    const run = host.startRun({ workflowId: 'conformance-escalation', memoryRef });
+    const run = host.startFixtureRun({ workflowId: 'conformance-escalation', memoryRef });
     await host.supervisorStep(run.runId, { kind, confidence, ...(kind === 'next-worker' ? { worker: 'refund-agent' } : {}) });
     return { runId: run.runId, floor: host.escalationFloor() };
   });
@@ -23,11 +24,11 @@ export function registerMultiAgentSeams(app: FastifyInstance, host: HostRuntime)
   serve(app, ROUTES.crossRunTtl, async (req) => {
     const { ttlSeconds, delayMs = 200 } = bodyOf(req, ROUTES.crossRunTtl);
     const memoryRef = `mem://conformance/cross-run-${randomUUID().slice(0, 8)}`;
-    const parent = host.startRun({ workflowId: 'conformance-parent', memoryRef });
+    const parent = host.startFixtureRun({ workflowId: 'conformance-parent', memoryRef });
     const parentStartedAt = host.events(parent.runId)[0]!.timestamp;
     await sleep(delayMs);
     const childRunId = `${parent.runId}-child`;
-    host.startRun({ runId: childRunId, workflowId: 'conformance-child', memoryRef, parentRunId: parent.runId });
+    host.startFixtureRun({ runId: childRunId, workflowId: 'conformance-child', memoryRef, parentRunId: parent.runId });
     const entry = await host.childWrite({ runId: parent.runId, memoryRef }, childRunId, { content: 'cached answer from the child', ttlSeconds });
     const seenByParent = (await host.parentReads(parent.runId, memoryRef)).some((e) => e.id === entry.id);
     return { parentRunId: parent.runId, childRunId, memoryRef, parentStartedAt, childWrittenAt: entry.createdAt, entry, seenByParent };
@@ -39,7 +40,7 @@ export function registerMultiAgentSeams(app: FastifyInstance, host: HostRuntime)
     const { dropEventLog: dropLog = false } = req.body === undefined ? {} : bodyOf(req, ROUTES.replayFixture);
     const memoryRef = `mem://conformance/replay-${randomUUID().slice(0, 8)}`;
     const tenant = tenantOrThrow(memoryRef);
-    const run = host.startRun({ workflowId: 'conformance-replay', memoryRef });
+    const run = host.startFixtureRun({ workflowId: 'conformance-replay', memoryRef });
     host.write(memoryRef, { id: 'k', content: 'v1' }, { runId: run.runId, tenant });
     const fromSeq = host.lastSequence(run.runId);
     host.write(memoryRef, { id: 'k', content: 'v2' }, { runId: run.runId, tenant });

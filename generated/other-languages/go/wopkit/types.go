@@ -8,7 +8,7 @@
 // - if/then rules (e.g. "trigger is required when supported is true") and x-runtime-rules are not represented.
 // - Optional scalar fields use pointers with omitempty; absent optional arrays and objects are written back as null (post-processing keeps empty [] and {} instead of dropping them).
 //
-// Top-level types: 144.
+// Top-level types: 145.
 
 // Code generated from JSON Schema using quicktype. DO NOT EDIT.
 // To parse and unparse this JSON data, add this code to your project and do:
@@ -387,6 +387,9 @@
 //
 //    proposalsCapability, err := UnmarshalProposalsCapability(bytes)
 //    bytes, err = proposalsCapability.Marshal()
+//
+//    quotaExceededDetails, err := UnmarshalQuotaExceededDetails(bytes)
+//    bytes, err = quotaExceededDetails.Marshal()
 //
 //    replayMemorySnapshotUnavailableDetails, err := UnmarshalReplayMemorySnapshotUnavailableDetails(bytes)
 //    bytes, err = replayMemorySnapshotUnavailableDetails.Marshal()
@@ -1700,6 +1703,16 @@ func UnmarshalProposalsCapability(data []byte) (ProposalsCapability, error) {
 }
 
 func (r *ProposalsCapability) Marshal() ([]byte, error) {
+	return json.Marshal(r)
+}
+
+func UnmarshalQuotaExceededDetails(data []byte) (QuotaExceededDetails, error) {
+	var r QuotaExceededDetails
+	err := json.Unmarshal(data, &r)
+	return r, err
+}
+
+func (r *QuotaExceededDetails) Marshal() ([]byte, error) {
 	return json.Marshal(r)
 }
 
@@ -3804,25 +3817,29 @@ type InquiriumQuestionSubject struct {
 // other terminal states carry none and fail closed unless the request declared a safe
 // default. Closed.
 type InquiriumOperatorQuestionState struct {
-	// The accepted operator answer. Required when answered, absent otherwise.                                                   
-	Answer                                                                                  *InquiriumAnswerValue                `json:"answer"`
-	// The declared safe default the host applied when the question ended without an answer.                                     
-	// Only on timed_out, cancelled or superseded.                                                                               
-	DefaultApplied                                                                          *InquiriumTimeoutDefault             `json:"default/applied,omitempty"`
-	// The operation the question blocks.                                                                                        
-	OperationRef                                                                            string                               `json:"operation/ref"`
-	// The question this record tracks.                                                                                          
-	QuestionRef                                                                             string                               `json:"question/ref"`
-	// Why the question left pending (for cancelled and superseded especially).                                                  
-	ReasonCode                                                                              *string                              `json:"reason/code,omitempty"`
-	// Schema discriminator; always inquirium.operator-question.state.v1.                                                        
-	Schema                                                                                  InquiriumOperatorQuestionStateSchema `json:"schema"`
-	// Current lifecycle state.                                                                                                  
-	State                                                                                   State                                `json:"state"`
-	// The question that replaced this one. Required when superseded.                                                            
-	SupersededBy                                                                            *string                              `json:"superseded/by,omitempty"`
-	// When the record entered its current state.                                                                                
-	UpdatedAt                                                                               time.Time                            `json:"updated/at"`
+	// The accepted operator answer. Required when answered, absent otherwise.                                                       
+	Answer                                                                                      *InquiriumAnswerValue                `json:"answer"`
+	// The participant whose answer was accepted: the answer's answered/by, which the host                                           
+	// checked against the caller it authenticated, else that caller. Only on answered, and only                                     
+	// when the host knows who answered.                                                                                             
+	AnsweredBy                                                                                  *string                              `json:"answered/by,omitempty"`
+	// The declared safe default the host applied when the question ended without an answer.                                         
+	// Only on timed_out, cancelled or superseded.                                                                                   
+	DefaultApplied                                                                              *InquiriumTimeoutDefault             `json:"default/applied,omitempty"`
+	// The operation the question blocks.                                                                                            
+	OperationRef                                                                                string                               `json:"operation/ref"`
+	// The question this record tracks.                                                                                              
+	QuestionRef                                                                                 string                               `json:"question/ref"`
+	// Why the question left pending (for cancelled and superseded especially).                                                      
+	ReasonCode                                                                                  *string                              `json:"reason/code,omitempty"`
+	// Schema discriminator; always inquirium.operator-question.state.v1.                                                            
+	Schema                                                                                      InquiriumOperatorQuestionStateSchema `json:"schema"`
+	// Current lifecycle state.                                                                                                      
+	State                                                                                       State                                `json:"state"`
+	// The question that replaced this one. Required when superseded.                                                                
+	SupersededBy                                                                                *string                              `json:"superseded/by,omitempty"`
+	// When the record entered its current state.                                                                                    
+	UpdatedAt                                                                                   time.Time                            `json:"updated/at"`
 }
 
 // A runtime the host may select for a turn, as the selection seam sees it after health
@@ -4045,6 +4062,15 @@ type ProposalCreatedPayload struct {
 	Kind                                               ProposalKind `json:"kind"`
 	// The proposal.                                                
 	ProposalID                                         string       `json:"proposalId"`
+}
+
+// The caller's tenant already holds as many of a bounded resource as the host allows (HTTP
+// 429); the request was refused and changed nothing. Open.
+type QuotaExceededDetails struct {
+	// How many the host allows per tenant.                                                  
+	Limit                                                                             int64  `json:"limit"`
+	// Which bounded resource, e.g. open-operator-questions or distillation-schedules.       
+	Resource                                                                          string `json:"resource"`
 }
 
 // RFC 0039 §C: the host advertises executionModel version ≥ 2 but cannot serve the memory
