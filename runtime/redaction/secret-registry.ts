@@ -7,7 +7,7 @@
  * Lifetime and bounds (issue 12): a run's registry dies when its run ends (`endRun`) or when nobody has used it for
  * `idleTtlMs` (on the injected clock), whichever comes first. A tenant holds at most `maxLiveRunsPerTenant` live
  * registries, a registry at most `maxSecretsPerRun` secrets and a tenant's live secrets at most
- * `maxSecretCharsPerTenant` characters in all; one more is refused with 429 `rate_limited`.
+ * `maxSecretCharsPerTenant` characters in all; one more is refused with 429 `quota_exceeded`.
  *
  * What a write redacts against is not each registry in turn but the tenant's {@link TenantSecrets}: the union of
  * its live registries, maintained as they register and end, so the chokepoint compiles one matcher per tenant and
@@ -63,11 +63,21 @@ export class SecretRefusedError extends WopkitError<'invalid_secret_id' | 'secre
   }
 }
 
-/** A per-tenant bound is reached: 429 `rate_limited` naming the bound, nothing registered. */
+/** The quota resource name each secret-registry bound reports (the `resource` of a `quota_exceeded` envelope). */
+const SECRET_BOUND_RESOURCE: Readonly<Record<Exclude<keyof SecretRegistryLimits, 'idleTtlMs'>, string>> = {
+  maxLiveRunsPerTenant: 'live-run-secret-registries',
+  maxSecretsPerRun: 'secrets-per-run',
+  maxSecretCharsPerTenant: 'secret-characters',
+};
+
+/**
+ * A per-tenant bound is reached: 429 `quota_exceeded` with `{resource, limit}` (as every per-tenant quota) and the
+ * name of the setting that bounds it; nothing registered.
+ */
 export class SecretBoundError extends WopkitError<'secret_bound_reached'> {
-  constructor(limit: Exclude<keyof SecretRegistryLimits, 'idleTtlMs'>, bound: number) {
-    const message = `secret registry bound reached: ${limit} is ${bound}; end runs (or let them go idle) and retry`;
-    super('secret_bound_reached', message, { error: 'rate_limited', message, details: { limit, bound } });
+  constructor(setting: Exclude<keyof SecretRegistryLimits, 'idleTtlMs'>, bound: number) {
+    const message = `secret registry bound reached: ${setting} is ${bound}; end runs (or let them go idle) and retry`;
+    super('secret_bound_reached', message, { error: 'quota_exceeded', message, details: { resource: SECRET_BOUND_RESOURCE[setting], limit: bound, setting } });
   }
 }
 

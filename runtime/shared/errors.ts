@@ -16,11 +16,8 @@
  */
 import type { ErrorCode, ErrorEnvelope, ValidationFailure } from '../../generated/ts/error.ts';
 
-/**
- * The wire codes the host sends: the schema's ErrorCode list, plus `rate_limited` (429, a per-tenant bound is
- * reached), which the envelope accepts as a well-formed code not yet listed in ErrorCode.
- */
-export type WireCode = ErrorCode | 'rate_limited';
+/** The wire codes the host sends: exactly the schema's ErrorCode list. */
+export type WireCode = ErrorCode;
 
 /** HTTP status of each wire error code. */
 export const HTTP_STATUS: Readonly<Record<WireCode, number>> = {
@@ -28,7 +25,7 @@ export const HTTP_STATUS: Readonly<Record<WireCode, number>> = {
   method_not_allowed: 405, request_timeout: 408, payload_too_large: 413, unsupported_media_type: 415, conflict: 409,
   quota_exceeded: 429,
   replay_memory_snapshot_unavailable: 422, token_budget_exceeded: 422, compaction_redaction_failed: 422,
-  rate_limited: 429, capability_not_provided: 501, internal_error: 500,
+  capability_not_provided: 501, internal_error: 500,
 };
 
 /** Content-free details of an error envelope. */

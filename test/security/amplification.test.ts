@@ -1,7 +1,7 @@
 /**
  * Issue 12, items 2 and 4: per-request cost must not grow with history.
  * - Item 2: the fixture routes end the runs they start, secret registries die (run ended or idle TTL) and are
- *   bounded per tenant (429 `rate_limited`, nothing stored), so N seeds with a secret leave no live registry.
+ *   bounded per tenant (429 `quota_exceeded`, nothing stored), so N seeds with a secret leave no live registry.
  * - Item 4: a fire request evaluates only the predicates that changed, not every armed commitment three times.
  * Timing lives in bench/security/, never here: these tests count things.
  */
@@ -42,12 +42,12 @@ describe('item 2: secret registries have an end of life and a bound', () => {
     await h.app.close();
   });
 
-  it('a tenant past its bound of live registries gets a 429 rate_limited envelope, and nothing is stored', async () => {
+  it('a tenant past its bound of live registries gets a 429 quota_exceeded envelope, and nothing is stored', async () => {
     const h = await testHost({}, { secretRegistries: { maxLiveRunsPerTenant: 3 } });
     for (let i = 0; i < 3; i++) expect((await h.post(ROUTES.memorySeed, seedWithSecret(i, { runId: `client-run-${i}` }))).statusCode).toBe(200);
     const refused = await h.post(ROUTES.memorySeed, seedWithSecret(3, { runId: 'client-run-3', memoryRef: 'mem://acme/refused' }));
     expect(refused.statusCode).toBe(429);
-    expect(refused.json()).toMatchObject({ error: 'rate_limited', details: { limit: 'maxLiveRunsPerTenant', bound: 3 } });
+    expect(refused.json()).toMatchObject({ error: 'quota_exceeded', details: { resource: 'live-run-secret-registries', limit: 3, setting: 'maxLiveRunsPerTenant' } });
     expect(refused.body).not.toContain('sk-live');
     expect(h.openwop.store.listRawSync('mem://acme/refused')).toEqual([]);
     // Another tenant is not affected by acme's bound, and a run acme already holds keeps working.
@@ -61,7 +61,7 @@ describe('item 2: secret registries have an end of life and a bound', () => {
     const secrets = [0, 1, 2].map((i) => ({ secretId: `k${i}`, value: `sk-live-many-${i}-0123456789` }));
     const r = await h.post(ROUTES.memorySeed, { memoryRef: 'mem://acme/many', secrets, entries: [{ content: 'x' }] });
     expect(r.statusCode).toBe(429);
-    expect(r.json()).toMatchObject({ error: 'rate_limited', details: { limit: 'maxSecretsPerRun', bound: 2 } });
+    expect(r.json()).toMatchObject({ error: 'quota_exceeded', details: { resource: 'secrets-per-run', limit: 2, setting: 'maxSecretsPerRun' } });
     expect(h.openwop.store.listRawSync('mem://acme/many')).toEqual([]);
     expect(h.openwop.registries.liveForTenant('acme')).toHaveLength(0);
     await h.app.close();

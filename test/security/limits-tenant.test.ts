@@ -176,14 +176,14 @@ describe('fixtures of the multi-agent seams per tenant', () => {
 });
 
 describe('SR-1 registry bounds come from the same table', () => {
-  it('createHost({limits: {secretsPerRun}}) bounds the secrets of one seeded run (429 rate_limited, nothing written)', async () => {
+  it('createHost({limits: {secretsPerRun}}) bounds the secrets of one seeded run (429 quota_exceeded, nothing written)', async () => {
     const { app, runtime } = await createHost({ token: TOKEN, limits: { secretsPerRun: 1 } });
     const ref = 'mem://acme/secrets';
     const secret = (n: number) => ({ secretId: `s-${n}`, value: `value-number-${n}-${'x'.repeat(12)}` });
     const r = await post(app, ROUTES.memorySeed.path, { memoryRef: ref, entries: [{ content: 'plain' }], secrets: [secret(1), secret(2)] });
     expect(r.status).toBe(429);
     expect(validateErrorEnvelope(r.body)).toBe(true);
-    expect(r.body).toMatchObject({ details: { limit: 'maxSecretsPerRun', bound: 1 } });
+    expect(r.body).toMatchObject({ error: 'quota_exceeded', details: { resource: 'secrets-per-run', limit: 1, setting: 'maxSecretsPerRun' } });
     expect(runtime.storedCount(ref)).toBe(0);
     expect((await post(app, ROUTES.memorySeed.path, { memoryRef: ref, entries: [{ content: 'plain' }], secrets: [secret(3)] })).status).toBe(200);
     await app.close();
