@@ -1,10 +1,13 @@
 // @ts-check
 import { defineConfig } from 'astro/config';
 import starlight from '@astrojs/starlight';
+import starlightTypeDoc, { typeDocSidebarGroup } from 'starlight-typedoc';
 import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
+const repo = (/** @type {string} */ path) => fileURLToPath(new URL(`../${path}`, import.meta.url));
 /** The other-languages page exists when the other-language emitter has written its limitations document. */
-const hasOtherLanguages = existsSync(new URL('../generated/other-languages/LIMITATIONS.md', import.meta.url));
+const hasOtherLanguages = existsSync(repo('generated/other-languages/LIMITATIONS.md'));
 
 export default defineConfig({
   site: 'https://wopkit.dev',
@@ -13,6 +16,30 @@ export default defineConfig({
     starlight({
       title: 'wopkit',
       description: 'OpenWOP agent memory and the Inquirium assistant channel: spec, RFCs, schemas and interop.',
+      plugins: [
+        // The API reference of every package subpath, as Markdown pages in the docs collection (src/content/docs/api/,
+        // not committed). Entry points, the zero-warning rule and the plugin that names modules and links back to the
+        // schema reference: typedoc.json and site/typedoc/.
+        starlightTypeDoc({
+          output: 'api',
+          sidebar: { label: 'API reference', collapsed: true },
+          typeDoc: {
+            entryFileName: 'index',
+            mergeReadme: true,
+            indexFormat: 'table',
+            membersWithOwnFile: ['Class', 'Interface', 'Enum', 'TypeAlias'],
+            sortEntryPoints: false,
+            sanitizeComments: true,
+            typeDeclarationVisibility: 'compact',
+            typeDeclarationFormat: 'table',
+            parametersFormat: 'table',
+            interfacePropertiesFormat: 'table',
+            classPropertiesFormat: 'table',
+            typeAliasPropertiesFormat: 'table',
+            enumMembersFormat: 'table',
+          },
+        }),
+      ],
       sidebar: [
         { label: 'Start here', link: '/' },
         { label: 'Specification', items: [{ autogenerate: { directory: 'spec' } }] },
@@ -20,7 +47,7 @@ export default defineConfig({
         { label: 'Schema reference', link: '/schemas/' },
         { label: 'Interop matrix', link: '/interop/' },
         ...(hasOtherLanguages ? [{ label: 'Other languages', link: '/other-languages/' }] : []),
-        { label: 'API reference', link: '/api/', attrs: { target: '_self' } },
+        typeDocSidebarGroup,
       ],
     }),
   ],
