@@ -4,6 +4,7 @@ import starlight from '@astrojs/starlight';
 import starlightTypeDoc, { typeDocSidebarGroup } from 'starlight-typedoc';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { readSiteIndex, rfcSidebar, schemaSidebar } from './src/lib/sidebar.ts';
 
 const repo = (/** @type {string} */ path) => fileURLToPath(new URL(`../${path}`, import.meta.url));
 /** The other-languages page exists when the other-language emitter has written its limitations document. */
@@ -42,9 +43,9 @@ export default defineConfig({
       ],
       sidebar: [
         { label: 'Start here', link: '/' },
-        { label: 'Specification', items: [{ autogenerate: { directory: 'spec' } }] },
-        { label: 'RFCs', link: '/rfcs/' },
-        { label: 'Schema reference', link: '/schemas/' },
+        { label: 'Specification', collapsed: true, items: [{ autogenerate: { directory: 'spec' } }] },
+        rfcSidebar(repo('RFCs')),
+        schemaSidebar(readSiteIndex(repo('generated/site-data'))),
         { label: 'Interop matrix', link: '/interop/' },
         ...(hasOtherLanguages ? [{ label: 'Other languages', link: '/other-languages/' }] : []),
         typeDocSidebarGroup,
