@@ -1,14 +1,19 @@
 // @ts-check
 import { defineConfig } from 'astro/config';
 import starlight from '@astrojs/starlight';
-import starlightTypeDoc, { typeDocSidebarGroup } from 'starlight-typedoc';
+import starlightTypeDoc from 'starlight-typedoc';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { API_INDEX_FILE } from './src/lib/api-links.ts';
+import { apiSidebar } from './src/lib/api-sidebar.ts';
 import { readSiteIndex, rfcSidebar, schemaSidebar } from './src/lib/sidebar.ts';
+import { API_DIR } from './src/lib/urls.ts';
 
 const repo = (/** @type {string} */ path) => fileURLToPath(new URL(`../${path}`, import.meta.url));
 /** The other-languages page exists when the other-language emitter has written its limitations document. */
 const hasOtherLanguages = existsSync(repo('generated/other-languages/LIMITATIONS.md'));
+
+const API_LABEL = 'API reference';
 
 export default defineConfig({
   site: 'https://wopkit.dev',
@@ -22,10 +27,10 @@ export default defineConfig({
         // not committed). Entry points, the zero-warning rule and the plugin that names modules and links back to the
         // schema reference: typedoc.json and site/typedoc/.
         starlightTypeDoc({
-          output: 'api',
-          sidebar: { label: 'API reference', collapsed: true },
+          output: API_DIR,
           typeDoc: {
             entryFileName: 'index',
+            hideBreadcrumbs: false,
             mergeReadme: true,
             indexFormat: 'table',
             membersWithOwnFile: ['Class', 'Interface', 'Enum', 'TypeAlias'],
@@ -40,6 +45,7 @@ export default defineConfig({
             enumMembersFormat: 'table',
           },
         }),
+        apiSidebar(API_LABEL, `/${API_DIR}/`, repo(`site/${API_INDEX_FILE}`)),
       ],
       sidebar: [
         { label: 'Start here', link: '/' },
@@ -48,7 +54,7 @@ export default defineConfig({
         schemaSidebar(readSiteIndex(repo('generated/site-data'))),
         { label: 'Interop matrix', link: '/interop/' },
         ...(hasOtherLanguages ? [{ label: 'Other languages', link: '/other-languages/' }] : []),
-        typeDocSidebarGroup,
+        { label: API_LABEL, items: [] }, // filled by apiSidebar from the API index
       ],
     }),
   ],

@@ -9,6 +9,7 @@ import { dirname } from 'node:path';
 import { slug } from 'github-slugger';
 import { ReflectionKind, RendererEvent, type Application } from 'typedoc';
 import type { ApiIndex } from '../src/lib/api-links.ts';
+import { kindPages } from './kind-pages.ts';
 import { API_DIR } from '../src/lib/urls.ts';
 
 /** `wopkit/interfaces/MemoryEntry.md` → `/api/wopkit/interfaces/memoryentry/`; `wopkit/guards/index.md#ismemoryentry` → `/api/wopkit/guards/#ismemoryentry`. */
@@ -25,10 +26,12 @@ export function installApiIndex(app: Application, file: string): void {
     const router = app.renderer.router;
     if (router === undefined) return;
     const index: ApiIndex = { formatVersion: 1, modules: {} };
+    const kinds = kindPages(event.project, router);
     for (const m of event.project.getChildrenByKind(ReflectionKind.Module)) {
       const exports: Record<string, string> = {};
       for (const child of m.children ?? []) if (router.hasUrl(child)) exports[child.name] = siteUrlOfTypedocFile(router.getFullUrl(child));
-      index.modules[m.name] = { url: siteUrlOfTypedocFile(router.getFullUrl(m)), exports };
+      const pages = kinds.filter((k) => k.module === m).map((k) => ({ title: k.title, url: siteUrlOfTypedocFile(k.file), count: k.count }));
+      index.modules[m.name] = { url: siteUrlOfTypedocFile(router.getFullUrl(m)), kindPages: pages, exports };
     }
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, `${JSON.stringify(index, null, 2)}\n`);

@@ -1,13 +1,15 @@
 /**
  * The typedoc plugin of the site's API reference (loaded through typedoc.json, both by starlight-typedoc during
  * `npm run site:build` and by `npm run docs:api`): module names from package.json exports and introductions from their barrels, links from API entries
- * back to the schema reference, the API index the schema pages link through, and the zero-warning gate.
+ * back to the schema reference, an index page per kind, the API index the schema pages and the sidebar link
+ * through, and the zero-warning gate.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Application } from 'typedoc';
 import { API_INDEX_FILE } from '../src/lib/api-links.ts';
 import { installApiIndex } from './api-index.ts';
+import { installKindPages } from './kind-pages.ts';
 import { installModuleComments, readFromRepo } from './module-comments.ts';
 import { installModuleNames } from './module-names.ts';
 import { installSchemaBacklinks, readSchemaTargets } from './schema-backlinks.ts';
@@ -22,6 +24,7 @@ export function load(app: Application): void {
   installModuleNames(app, subpaths);
   installModuleComments(app, subpaths, readFromRepo(repo('.')));
   installSchemaBacklinks(app, readSchemaTargets(repo('generated/site-data'), pkg.name));
+  installKindPages(app);
   installApiIndex(app, repo(`site/${API_INDEX_FILE}`));
   installWarningsGate(app);
 }

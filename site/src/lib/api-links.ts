@@ -9,7 +9,15 @@ import type { Definition } from '../../../generator/site-data-format.ts';
 export interface ApiIndex {
   formatVersion: 1;
   /** By module name (`wopkit`, `wopkit/validators`, …), in package.json order. */
-  modules: Record<string, { url: string; exports: Record<string, string> }>;
+  modules: Record<string, ApiModule>;
+}
+
+export interface ApiModule {
+  url: string;
+  /** The kinds whose entries have their own pages (Classes, Interfaces, Type Aliases): each kind's index page. */
+  kindPages: { title: string; url: string; count: number }[];
+  /** Every top-level export → its page, or its anchor on the module page. */
+  exports: Record<string, string>;
 }
 
 /** Where the API index is written, relative to the site root. */
