@@ -22,6 +22,7 @@ export default defineConfig({
     starlight({
       title: 'wopkit',
       description: 'OpenWOP agent memory and the Inquirium assistant channel: spec, RFCs, schemas and interop.',
+      customCss: ['./src/styles/site.css'],
       plugins: [
         // The API reference of every package subpath, as Markdown pages in the docs collection (src/content/docs/api/,
         // not committed). Entry points, the zero-warning rule and the plugin that names modules and links back to the
