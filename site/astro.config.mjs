@@ -54,6 +54,7 @@ export default defineConfig({
         rfcSidebar(repo('RFCs')),
         schemaSidebar(readSiteIndex(repo('generated/site-data'))),
         { label: 'Interop matrix', link: '/interop/' },
+        { label: 'Benchmarks', link: '/benchmarks/' },
         ...(hasOtherLanguages ? [{ label: 'Other languages', link: '/other-languages/' }] : []),
         { label: API_LABEL, items: [] }, // filled by apiSidebar from the API index
       ],
