@@ -12,7 +12,8 @@ export interface BrokenLink {
   readonly reason: string;
 }
 
-function htmlFiles(dir: string): string[] {
+/** Every HTML file under `dir`, recursively. */
+export function htmlFiles(dir: string): string[] {
   const out: string[] = [];
   for (const name of readdirSync(dir)) {
     const p = join(dir, name);

@@ -1,10 +1,19 @@
 // @ts-check
 import { defineConfig } from 'astro/config';
 import starlight from '@astrojs/starlight';
+import starlightTypeDoc from 'starlight-typedoc';
 import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { API_INDEX_FILE } from './src/lib/api-links.ts';
+import { apiSidebar } from './src/lib/api-sidebar.ts';
+import { readSiteIndex, rfcSidebar, schemaSidebar } from './src/lib/sidebar.ts';
+import { API_DIR } from './src/lib/urls.ts';
 
+const repo = (/** @type {string} */ path) => fileURLToPath(new URL(`../${path}`, import.meta.url));
 /** The other-languages page exists when the other-language emitter has written its limitations document. */
-const hasOtherLanguages = existsSync(new URL('../generated/other-languages/LIMITATIONS.md', import.meta.url));
+const hasOtherLanguages = existsSync(repo('generated/other-languages/LIMITATIONS.md'));
+
+const API_LABEL = 'API reference';
 
 export default defineConfig({
   site: 'https://wopkit.dev',
@@ -13,14 +22,41 @@ export default defineConfig({
     starlight({
       title: 'wopkit',
       description: 'OpenWOP agent memory and the Inquirium assistant channel: spec, RFCs, schemas and interop.',
+      customCss: ['./src/styles/site.css'],
+      plugins: [
+        // The API reference of every package subpath, as Markdown pages in the docs collection (src/content/docs/api/,
+        // not committed). Entry points, the zero-warning rule and the plugin that names modules and links back to the
+        // schema reference: typedoc.json and site/typedoc/.
+        starlightTypeDoc({
+          output: API_DIR,
+          typeDoc: {
+            entryFileName: 'index',
+            hideBreadcrumbs: false,
+            mergeReadme: true,
+            indexFormat: 'table',
+            membersWithOwnFile: ['Class', 'Interface', 'Enum', 'TypeAlias'],
+            sortEntryPoints: false,
+            sanitizeComments: true,
+            typeDeclarationVisibility: 'compact',
+            typeDeclarationFormat: 'table',
+            parametersFormat: 'table',
+            interfacePropertiesFormat: 'table',
+            classPropertiesFormat: 'table',
+            typeAliasPropertiesFormat: 'table',
+            enumMembersFormat: 'table',
+          },
+        }),
+        apiSidebar(API_LABEL, `/${API_DIR}/`, repo(`site/${API_INDEX_FILE}`)),
+      ],
       sidebar: [
         { label: 'Start here', link: '/' },
-        { label: 'Specification', items: [{ autogenerate: { directory: 'spec' } }] },
-        { label: 'RFCs', link: '/rfcs/' },
-        { label: 'Schema reference', link: '/schemas/' },
+        { label: 'Specification', collapsed: true, items: [{ autogenerate: { directory: 'spec' } }] },
+        rfcSidebar(repo('RFCs')),
+        schemaSidebar(readSiteIndex(repo('generated/site-data'))),
         { label: 'Interop matrix', link: '/interop/' },
+        { label: 'Benchmarks', link: '/benchmarks/' },
         ...(hasOtherLanguages ? [{ label: 'Other languages', link: '/other-languages/' }] : []),
-        { label: 'API reference', link: '/api/', attrs: { target: '_self' } },
+        { label: API_LABEL, items: [] }, // filled by apiSidebar from the API index
       ],
     }),
   ],

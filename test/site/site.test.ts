@@ -1,51 +1,45 @@
 /**
- * The built site: link check over every page, and real-browser checks (playwright-core + Debian Chromium) of the
- * home page, the RFC index, an RFC page, a schema page and the interop matrix, with screenshots in
- * test-results/screenshots/. Builds the site first when site/dist is missing (the main job builds it in CI).
+ * The built site: link check over every page; real-browser checks (playwright-core + Debian Chromium) of the home
+ * page, the RFC index, an RFC page, a schema page, the interop matrix, the API reference and search, with
+ * screenshots in test-results/screenshots/; the layout rules (no page wider than a 390 px screen, over every built
+ * page; the required badge on one line at 1280 px; tables that scroll inside their own box, with a cue); and no
+ * dead ends (every page has the site navigation; schema pages and API pages link each other). Builds the site first
+ * when site/dist is missing (the main job builds it in CI).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { createReadStream, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import { extname, join, normalize } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { checkLinks } from '../../scripts/check-links.ts';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { checkLinks, htmlFiles } from '../../scripts/check-links.ts';
+import type { ApiIndex } from '../../site/src/lib/api-links.ts';
+import type { SchemaDoc, SiteIndex } from '../../generator/site-data-format.ts';
 import { childEnv } from '../support/child-env.ts';
-import { chromiumPath, toolchain } from '../support/toolchains.ts';
+import { toolchain } from '../support/toolchains.ts';
+import { launchChromium, serveStatic } from './serve.ts';
 
 const DIST = 'site/dist';
 const SHOTS = 'test-results/screenshots';
-const CHROMIUM = chromiumPath();
 /** The browser checks need Chromium; the link check does not. */
 const chromiumTool = toolchain('chromium');
 const browserIt = it.skipIf(chromiumTool.skip);
-const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml', '.pf_meta': 'application/octet-stream', '.wasm': 'application/wasm' };
 
-let server: Server;
+let close: () => void;
 let base: string;
 let browser: Browser;
 
 beforeAll(async () => {
   if (!existsSync(join(DIST, 'index.html'))) execFileSync('npm', ['run', 'site:build'], { stdio: 'inherit', env: childEnv() });
-  server = createServer((req, res) => {
-    let p = normalize(join(DIST, decodeURIComponent((req.url ?? '/').split('?')[0]!)));
-    if (!p.startsWith(normalize(DIST))) { res.statusCode = 403; res.end(); return; }
-    if (existsSync(p) && statSync(p).isDirectory()) p = join(p, 'index.html');
-    if (!existsSync(p)) { res.statusCode = 404; res.end('not found'); return; }
-    res.setHeader('content-type', TYPES[extname(p)] ?? 'application/octet-stream');
-    createReadStream(p).pipe(res);
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  ({ base, close } = await serveStatic(DIST));
   if (chromiumTool.skip) return;
   chromiumTool.assert();
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'] });
+  browser = await launchChromium();
   mkdirSync(SHOTS, { recursive: true });
 }, 180_000);
 
 afterAll(async () => {
   await browser?.close();
-  server?.close();
+  close?.();
 });
 
 async function open(path: string, shot: string): Promise<Page> {
@@ -141,6 +135,173 @@ describe('built site', () => {
     const titles = await page.locator('dialog[open] .pagefind-ui__result-link').allTextContents();
     expect(titles.join(' | ')).toMatch(/run-event-payloads|commitment/i);
     await page.screenshot({ path: join(SHOTS, 'search.png') });
+    await page.close();
+  });
+});
+
+/** Every built page, as a site path (`/schemas/openwop/memory-entry/index.html`) and its file. */
+const builtPages = (): { path: string; file: string }[] => htmlFiles(DIST).map((file) => ({ path: `/${relative(DIST, file).split('\\').join('/')}`, file }));
+/** Pages drawn with Starlight's splash template (no sidebar, by design): the home page and the 404 page. */
+const SPLASH = new Set(['/index.html', '/404.html']);
+const siteIndex = (): SiteIndex => JSON.parse(readFileSync('generated/site-data/index.json', 'utf8')) as SiteIndex;
+const schemaDocs = (): SchemaDoc[] => siteIndex().families.flatMap((f) => f.schemas.map((s) => JSON.parse(readFileSync(join('generated/site-data', s.data), 'utf8')) as SchemaDoc));
+/** The sidebar's markup of a page (Starlight renders the whole sidebar into every page). */
+const sidebarOf = (html: string): string => html.slice(html.indexOf('id="starlight__sidebar"'), html.indexOf('</sl-sidebar-pane>'));
+/** Pages checked at once by the all-pages layout check. */
+const TABS = 3;
+/** In the page: how many pixels the document is wider than the viewport (0 when it fits). */
+const PAGE_EXCESS_WIDTH = 'Math.max(0, document.documentElement.scrollWidth - document.documentElement.clientWidth)';
+const ids = (html: string): Set<string> => new Set([...html.matchAll(/\sid="([^"]*)"/g)].map((m) => m[1]!));
+
+/** Whether an absolute site href names a built page and, when it has a fragment, an element on it. */
+function resolves(href: string): boolean {
+  const [path = '', fragment] = href.split('#');
+  const file = join(DIST, decodeURIComponent(path), path.endsWith('/') ? 'index.html' : '');
+  if (!existsSync(file) || !statSync(file).isFile()) return false;
+  return fragment === undefined || ids(readFileSync(file, 'utf8')).has(decodeURIComponent(fragment));
+}
+
+describe('site navigation (no dead ends)', () => {
+  it('every page has the header (a link home and the search), and every page but the splash pages the sidebar', () => {
+    const pages = builtPages();
+    expect(pages.length).toBeGreaterThan(400);
+    const missing: string[] = [];
+    for (const { path, file } of pages) {
+      const html = readFileSync(file, 'utf8');
+      if (!/<a href="\/" class="site-title/.test(html)) missing.push(`${path}: no link home`);
+      if (!html.includes('<site-search')) missing.push(`${path}: no search`);
+      if (!SPLASH.has(path) && !(html.includes('aria-label="Main"') && html.includes('id="starlight__sidebar"'))) missing.push(`${path}: no sidebar`);
+    }
+    expect(missing).toEqual([]);
+  });
+  it('the home page links to every top-level entry of the sidebar', () => {
+    const sidebar = sidebarOf(readFileSync(join(DIST, 'rfcs/index.html'), 'utf8'));
+    const home = readFileSync(join(DIST, 'index.html'), 'utf8');
+    for (const href of ['/spec/', '/rfcs/', '/schemas/', '/interop/', '/benchmarks/', '/api/']) {
+      expect(sidebar, href).toContain(`href="${href}"`);
+      expect(home, href).toContain(`href="${href}"`);
+    }
+  });
+  it('the sidebar lists every RFC and every schema, the host test seams in their own group', () => {
+    const sidebar = sidebarOf(readFileSync(join(DIST, 'interop/index.html'), 'utf8'));
+    for (const f of readdirSync('RFCs').filter((x) => x.endsWith('.md'))) {
+      const number = /^number:\s*"?([^"\n]+)"?/m.exec(readFileSync(join('RFCs', f), 'utf8'))![1]!;
+      expect(sidebar, f).toContain(`href="/rfcs/${number.toLowerCase()}/"`);
+    }
+    for (const f of siteIndex().families) {
+      for (const s of f.schemas) expect(sidebar, s.stem).toContain(`href="/schemas/${f.name}/${s.stem}/"`);
+    }
+    const seamsGroup = sidebar.slice(sidebar.indexOf('>Host test seams<'));
+    const seamsLinks = [...seamsGroup.slice(0, seamsGroup.indexOf('</details>')).matchAll(/href="\/schemas\/[^/]+\/([^/]+)\/"/g)].map((m) => m[1]);
+    const seams = siteIndex().families.flatMap((f) => f.schemas.map((s) => s.stem)).filter((s) => s.startsWith('host-sample-'));
+    expect(seamsLinks.sort()).toEqual(seams.sort());
+  });
+});
+
+describe('API reference', () => {
+  const apiIndex = (): ApiIndex => JSON.parse(readFileSync('site/generated/api-index.json', 'utf8')) as ApiIndex;
+  it('has a page for every package subpath', () => {
+    const modules = Object.keys(apiIndex().modules);
+    expect(modules).toEqual(['wopkit', 'wopkit/validators', 'wopkit/guards', 'wopkit/run-events', 'wopkit/runtime', 'wopkit/host', 'wopkit/conformance']);
+    for (const m of modules) expect(resolves(apiIndex().modules[m]!.url), m).toBe(true);
+  });
+  browserIt('API pages render inside the site shell: sidebar with a group per subpath, and search', async () => {
+    const index = apiIndex();
+    const page = await open(index.modules.wopkit!.exports.MemoryEntry!, 'api-memoryentry');
+    for (const m of Object.keys(index.modules)) {
+      const res = await page.goto(base + index.modules[m]!.url);
+      expect(res?.status(), m).toBe(200);
+      expect(await page.locator('nav[aria-label="Main"] #starlight__sidebar').count(), m).toBe(1);
+      expect(await page.locator('site-search button[data-open-modal]').count(), m).toBeGreaterThan(0);
+      const groups = await page.locator('#starlight__sidebar summary .group-label').allTextContents();
+      for (const other of Object.keys(index.modules)) expect(groups.map((g) => g.trim()), `${m}: group ${other}`).toContain(other);
+      expect(await page.locator(`#starlight__sidebar a[href="${index.modules[m]!.url}"]`).count(), `${m}: its own page in the sidebar`).toBeGreaterThan(0);
+    }
+    await page.close();
+  });
+  it('every schema page links each of its types to its API type, validator and guards, and every link resolves', () => {
+    const problems: string[] = [];
+    for (const doc of schemaDocs()) {
+      const html = readFileSync(join(DIST, 'schemas', doc.family, doc.stem, 'index.html'), 'utf8');
+      const links = [...html.matchAll(/<a href="([^"]+)" data-api-kind="(type|validator|guard)"/g)].map((m) => ({ href: m[1]!, kind: m[2]! }));
+      const types = doc.definitions.filter((d) => d.isType);
+      const count = (kind: string) => links.filter((l) => l.kind === kind).length;
+      if (count('type') !== types.length) problems.push(`${doc.stem}: ${count('type')} type links for ${types.length} types`);
+      if (count('validator') !== types.filter((d) => d.validator !== null).length) problems.push(`${doc.stem}: validator links`);
+      if (count('guard') !== 2 * types.filter((d) => d.guards !== null).length) problems.push(`${doc.stem}: guard links`);
+      for (const l of links) if (!resolves(l.href)) problems.push(`${doc.stem}: ${l.href} does not resolve`);
+    }
+    expect(problems).toEqual([]);
+  });
+  it('every API page of a generated type links back to its schema definition', () => {
+    const exports = apiIndex().modules.wopkit!.exports;
+    const problems: string[] = [];
+    for (const doc of schemaDocs()) {
+      for (const d of doc.definitions.filter((x) => x.isType)) {
+        const page = exports[d.title];
+        const back = `/schemas/${doc.family}/${doc.stem}/#${d.anchor}`;
+        if (page === undefined) problems.push(`${d.title}: no API page`);
+        else if (!readFileSync(join(DIST, page, 'index.html'), 'utf8').includes(`href="${back}"`)) problems.push(`${d.title}: no link to ${back}`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+});
+
+describe('layout', () => {
+  browserIt('no page body overflows horizontally at 390 px (every built page)', async () => {
+    // One browser, a few tabs reused across all pages (CSS and scripts come from Chromium's cache after the first).
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const queue = builtPages().map((p) => p.path);
+    const overflowing: string[] = [];
+    const started = Date.now();
+    await Promise.all(
+      Array.from({ length: TABS }, async () => {
+        const page = await context.newPage();
+        for (let path = queue.shift(); path !== undefined; path = queue.shift()) {
+          await page.goto(base + path);
+          const excess = (await page.evaluate(PAGE_EXCESS_WIDTH)) as number;
+          if (excess > 0) overflowing.push(`${path}: ${excess}px too wide`);
+        }
+      }),
+    );
+    await context.close();
+    process.stderr.write(`390 px overflow check: ${builtPages().length} pages in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+    expect(overflowing.sort()).toEqual([]);
+  }, 240_000);
+  browserIt('the required badge stays on one line at 1280 px', async () => {
+    const page = await open('/schemas/openwop/run-event-payloads/', 'required-badge');
+    const badges = page.locator('table.fields td .sl-badge', { hasText: 'required' });
+    expect(await badges.count()).toBeGreaterThan(10);
+    const sizes = await badges.evaluateAll((els) =>
+      els.map((el) => ({ lines: el.getClientRects().length, height: el.getBoundingClientRect().height, font: parseFloat(el.ownerDocument.defaultView.getComputedStyle(el).fontSize) })),
+    );
+    for (const s of sizes) {
+      expect(s.lines).toBe(1);
+      expect(s.height).toBeLessThan(2 * s.font + 8); // one line of text plus the badge's padding and border
+    }
+    await page.close();
+  });
+  browserIt('tables at 390 px scroll inside their own box, with a shadow cue, while the page does not', async () => {
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    for (const path of ['/schemas/openwop/memory-entry/', '/api/wopkit/interfaces/memoryentry/', '/benchmarks/', '/interop/']) {
+      await page.goto(base + path);
+      await page.screenshot({ path: join(SHOTS, `narrow${path.replace(/\//g, '_')}.png`) });
+      const tables = await page.locator('main table').evaluateAll((els) =>
+        els.map((t) => {
+          const cs = t.ownerDocument.defaultView.getComputedStyle(t);
+          return { overflowX: cs.overflowX, display: cs.display, scrolls: t.scrollWidth > t.clientWidth, cue: cs.backgroundImage.includes('gradient') };
+        }),
+      );
+      expect(tables.length, path).toBeGreaterThan(0);
+      for (const t of tables) {
+        expect(['auto', 'scroll'], path).toContain(t.overflowX);
+        expect(t.display, path).toBe('block');
+        expect(t.cue, path).toBe(true);
+      }
+      expect(tables.some((t) => t.scrolls), `${path}: some table is wider than the screen and scrolls`).toBe(true);
+      expect(await page.evaluate(PAGE_EXCESS_WIDTH), path).toBe(0);
+    }
     await page.close();
   });
 });

@@ -3,8 +3,10 @@
  * docs/generator.md, "Site data format"). The site renders this data; it never reads the schemas itself.
  */
 import type { Link, SchemaDoc, SiteIndex } from '../../../generator/site-data-format.ts';
+import { definitionUrl } from './urls';
 
 export type * from '../../../generator/site-data-format.ts';
+export { schemaUrl, rawUrl } from './urls';
 
 const docs = import.meta.glob<SchemaDoc>('../../../generated/site-data/*/*.json', { eager: true, import: 'default' });
 const indexModule = import.meta.glob<SiteIndex>('../../../generated/site-data/index.json', { eager: true, import: 'default' });
@@ -12,16 +14,13 @@ const indexModule = import.meta.glob<SiteIndex>('../../../generated/site-data/in
 export const siteIndex: SiteIndex = Object.values(indexModule)[0]!;
 export const schemaDocs: SchemaDoc[] = Object.values(docs).sort((a, b) => (a.family + a.stem).localeCompare(b.family + b.stem));
 
-export const schemaUrl = (family: string, stem: string): string => `/schemas/${family}/${stem}/`;
 /** A link's page, at the definition's anchor when it has one. */
-export const linkHref = (l: Pick<Link, 'family' | 'stem' | 'anchor'>): string =>
-  l.anchor === null ? schemaUrl(l.family, l.stem) : `${schemaUrl(l.family, l.stem)}#${l.anchor}`;
-export const rawUrl = (family: string, fileName: string): string => `/raw/${family}/${fileName}`;
+export const linkHref = (l: Pick<Link, 'family' | 'stem' | 'anchor'>): string => definitionUrl(l.family, l.stem, l.anchor);
 
 /** The site page of a `$defs` name (not title) inside a schema file, if it exists. */
 export function defLink(family: string, stem: string, def: string): string | undefined {
   const entry = siteIndex.families.find((f) => f.name === family)?.schemas.find((s) => s.stem === stem);
   if (entry === undefined) return undefined;
   const d = entry.definitions.find((x) => x.def === def);
-  return d === undefined ? schemaUrl(family, stem) : `${schemaUrl(family, stem)}#${d.anchor}`;
+  return definitionUrl(family, stem, d?.anchor ?? null);
 }

@@ -1,9 +1,9 @@
 import type { APIRoute } from 'astro';
-import { hostResults } from '../../../lib/interop';
+import { latestResults } from '../../../lib/interop';
 
-/** Each host's results file, published as the evidence behind its column of the matrix. */
+/** Each latest results file, published as the evidence behind its cells of the matrix. */
 export function getStaticPaths() {
-  return hostResults.map((r) => ({ params: { file: r.file }, props: { r } }));
+  return latestResults.map((r) => ({ params: { file: r.file }, props: { r } }));
 }
 export const GET: APIRoute = ({ props }) => {
   const { file: _f, ...body } = (props as { r: Record<string, unknown> }).r;
