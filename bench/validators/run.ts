@@ -133,6 +133,18 @@ for (const [name, v] of Object.entries(results)) {
 }
 const w = [0, 1, 2, 3].map((i) => Math.max(...lines.map((l) => (l[i] as string).length)));
 for (const l of lines) console.log(l.map((c, i) => c.padEnd(w[i] as number)).join(' | '));
+/** The common summary rows (bench/README.md): one per benchmark and peer that has a goal. */
+const LABELS: Record<string, string> = {
+  validExamples: 'validators, valid corpus examples', invalidExamples: 'validators, invalid corpus examples',
+  memoryEntryValid: 'MemoryEntry, valid', memoryEntryInvalid: 'MemoryEntry, invalid', runEventDispatch: 'validateRunEvent dispatch',
+};
+const summaryRows = Object.entries(results).flatMap(([name, v]) => {
+  if (typeof v !== 'object' || !('ratios' in v)) return [];
+  return Object.entries(v.goals).map(([peer, goal]) => {
+    const ratio = v.ratios[peer] as number;
+    return { row: `${LABELS[name] ?? name} vs ${peer}`, figure: `${v.opsPerSec.ours} ops/s`, peer: `${peer} (${v.opsPerSec[peer]} ops/s)`, ratio, goal: `≥ ${goal}×`, met: ratio >= goal };
+  });
+});
 mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
-writeFileSync(join(ROOT, 'bench/results/validators.json'), JSON.stringify(results, null, 2) + '\n');
+writeFileSync(join(ROOT, 'bench/results/validators.json'), JSON.stringify({ ...results, rows: summaryRows }, null, 2) + '\n');
 console.log('\nwritten bench/results/validators.json');

@@ -1,6 +1,7 @@
 /**
- * The benchmarks page's view of `bench/results/*.json`. Pure. A file that carries the common summary
- * (`summary`: one `{ row, goal, ratio, peer }` object or a list of them) is shown by those fields; every file is also
+ * The benchmarks page's view of `bench/results/*.json`. Pure. A file that carries the common summary of
+ * bench/README.md (`row`, `ratio`, `peer`, `goal`, `met` at the top level, or a list of such rows in `rows`; the
+ * older `summary` key is read too) is shown by those fields; every file is also
  * shown generically: its scalars as a key/value table and each list of records as a table, nested objects
  * flattened to dotted column names.
  */
@@ -56,13 +57,13 @@ function summaryRow(v: Json): SummaryRow | null {
   if (!isObject(v) || typeof v.row !== 'string' || typeof v.ratio !== 'number') return null;
   const goal = typeof v.goal === 'string' || typeof v.goal === 'number' ? v.goal : null;
   const target = parseGoal(goal ?? undefined);
-  const met = target === null ? null : target.better === 'higher' ? v.ratio >= target.value : v.ratio <= target.value;
+  const met = typeof v.met === 'boolean' ? v.met : target === null ? null : target.better === 'higher' ? v.ratio >= target.value : v.ratio <= target.value;
   return { row: v.row, ratio: v.ratio, peer: typeof v.peer === 'string' ? v.peer : '', goal, target, met };
 }
 
 /** The common summary when the file has one (every entry must have at least `row` and a numeric `ratio`). */
 export function summaryOf(data: JsonObject): SummaryRow[] | null {
-  const s = data.summary;
+  const s = Array.isArray(data.rows) ? data.rows : typeof data.row === 'string' ? data : data.summary;
   const list = Array.isArray(s) ? s : s === undefined ? [] : [s];
   const rows = list.map(summaryRow);
   return rows.length > 0 && rows.every((r) => r !== null) ? (rows as SummaryRow[]) : null;
@@ -81,7 +82,7 @@ export function benchView(file: string, data: JsonObject): BenchView {
   const scalars: [string, Cell][] = [];
   const tables: RecordTable[] = [];
   for (const [key, v] of flatten(data)) {
-    if (key === 'summary' && summary !== null) continue;
+    if ((key === 'summary' || key === 'rows') && summary !== null) continue;
     if (Array.isArray(v) && v.length > 0 && v.every(isObject)) {
       const records = v.map((r) => flatten(r as JsonObject));
       const columns = [...new Set(records.flatMap((r) => r.map(([k]) => k)))];
