@@ -13,8 +13,6 @@
  *       m0 = min_u(m0, h(x, s0)); m1 = ...             z = z * 0xc2b2ae35;  z ^= z >>> 16
  *     out[8g .. 8g+8) = m0, m1
  */
-import { fmix32 } from './text-sketch.ts';
-
 // --- a few WebAssembly encodings -------------------------------------------------------------------------------
 const uleb = (n: number): number[] => {
   const out: number[] = [];
@@ -164,12 +162,3 @@ export function simdMinHash(seeds: Uint32Array): SignatureFunction | undefined {
     for (let h = 0; h < seeds.length; h++) out[h] = words[first + h]!;
   };
 }
-
-/** The plain form, for tests: `fmix32(x ^ seed)` minimised per function. */
-export const plainMinHash = (seeds: Uint32Array): SignatureFunction => (set, from, len, out) => {
-  for (let h = 0; h < seeds.length; h++) {
-    let min = 0xffffffff;
-    for (let s = 0; s < len; s++) min = Math.min(min, fmix32(set[from + s]! ^ seeds[h]!));
-    out[h] = min;
-  }
-};

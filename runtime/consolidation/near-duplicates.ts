@@ -10,7 +10,7 @@
  * This is the fast form of the algorithm kept in reference.ts: same hashes, same candidates in the same order, so the
  * same clusters and statistics on every input (a property test holds it to that). What makes it fast:
  * - ASCII text is normalised in one pass (text-sketch.ts), shingles are hashed in place into a scratch buffer, and the
- *   MinHash minima are computed four functions per pass over the set;
+ *   MinHash minima are computed with WebAssembly SIMD, eight functions per pass over the set (minhash-simd.ts);
  * - every distinct (partition, normalised text) is sketched once per {@link NearDuplicateSketcher}: its shingle set
  *   goes into one pooled array, its band keys become integer bucket ids (bucket-ids.ts) instead of strings in a Map;
  *   a later call over the same texts (the plan's fixpoint iteration) only re-scans buckets;

@@ -114,59 +114,19 @@ export function fmix32(h: number): number {
   return h >>> 0;
 }
 
-/** Flips the sign bit: the signed order of `v ^ SIGN` is the unsigned order of `v`. */
-const SIGN = -0x80000000;
-/** fmix32's first step, `v ^ (v >>> 16)`, distributes over xor, so it is applied to shingles and seeds separately. */
-const spread = (v: number): number => (v ^ (v >>> 16)) | 0;
-let spreadBuffer = new Int32Array(256);
-
 /**
  * The MinHash signature of the set `set[from..from+len)` into `sig`: for each function `h`, the least
- * `fmix32(x ^ seeds[h])` over the set (0xffffffff for the empty set). Same values as applying {@link fmix32} per
- * shingle and function, computed faster: the first step of fmix32 is done once per shingle and once per seed, four
- * functions share each pass over the set, and the minima are kept as signed 32-bit integers.
+ * `fmix32(x ^ seeds[h])` over the set (0xffffffff for the empty set). The sketcher uses the WebAssembly SIMD form
+ * (minhash-simd.ts) where it can; this loop is the fallback.
  */
 export function minHashSignature(set: Uint32Array, from: number, len: number, seeds: Uint32Array, sig: Uint32Array): void {
-  if (spreadBuffer.length < len) spreadBuffer = new Int32Array(len * 2);
-  const xs = spreadBuffer;
-  for (let s = 0; s < len; s++) xs[s] = spread(set[from + s]!);
-  const four = seeds.length - (seeds.length % 4);
-  for (let h = 0; h < four; h += 4) {
-    const s0 = spread(seeds[h]!);
-    const s1 = spread(seeds[h + 1]!);
-    const s2 = spread(seeds[h + 2]!);
-    const s3 = spread(seeds[h + 3]!);
-    let m0 = 0x7fffffff;
-    let m1 = 0x7fffffff;
-    let m2 = 0x7fffffff;
-    let m3 = 0x7fffffff;
-    for (let s = 0; s < len; s++) {
-      const x = xs[s]!;
-      let z = Math.imul(x ^ s0, 0x85ebca6b);
-      z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35);
-      z = z ^ (z >>> 16) ^ SIGN;
-      if (z < m0) m0 = z;
-      z = Math.imul(x ^ s1, 0x85ebca6b);
-      z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35);
-      z = z ^ (z >>> 16) ^ SIGN;
-      if (z < m1) m1 = z;
-      z = Math.imul(x ^ s2, 0x85ebca6b);
-      z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35);
-      z = z ^ (z >>> 16) ^ SIGN;
-      if (z < m2) m2 = z;
-      z = Math.imul(x ^ s3, 0x85ebca6b);
-      z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35);
-      z = z ^ (z >>> 16) ^ SIGN;
-      if (z < m3) m3 = z;
-    }
-    sig[h] = m0 ^ SIGN;
-    sig[h + 1] = m1 ^ SIGN;
-    sig[h + 2] = m2 ^ SIGN;
-    sig[h + 3] = m3 ^ SIGN;
-  }
-  for (let h = four; h < seeds.length; h++) {
+  for (let h = 0; h < seeds.length; h++) {
+    const seed = seeds[h]!;
     let min = 0xffffffff;
-    for (let s = 0; s < len; s++) min = Math.min(min, fmix32(set[from + s]! ^ seeds[h]!));
+    for (let s = from; s < from + len; s++) {
+      const v = fmix32(set[s]! ^ seed);
+      if (v < min) min = v;
+    }
     sig[h] = min;
   }
 }
