@@ -1,37 +1,39 @@
 /**
- * One table of every benchmark row: reads each bench/results/*.json, takes the summary fields it carries (`row`,
- * `figure`, `peer`, `ratio`, `goal`, `met` at the top level, or a `rows` array of them; bench/README.md describes the
- * format), prints the table, writes it to bench/results/README.md and puts it in the top-level README between the
- * `bench-report` markers. Result files without summary fields are listed under the table. A malformed row fails
- * the report (exit 1).
+ * One table of every benchmark row: reads each bench/results/*.json, takes its common summary (`"summary"`: one row
+ * `{ row, ratio, peer, goal, figure? }` or a list; bench/README.md), prints the table, writes it to
+ * bench/results/README.md and puts it in the top-level README between the `bench-report` markers. Whether a goal is
+ * met is read from the goal's leading comparison, as the site's benchmarks page reads it. Result files without a
+ * summary are listed under the table; a malformed summary fails the report (exit 1).
  * Run: npm run bench:report (the last step of npm run bench)
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { RESULTS_DIR, type BenchRow } from './summary.ts';
+import { RESULTS_DIR, meets, type BenchRow } from './summary.ts';
 
 const README = resolve(import.meta.dirname, '../README.md');
 const START = '<!-- bench-report:start -->';
 const END = '<!-- bench-report:end -->';
 
-const FIELDS: Readonly<Record<keyof BenchRow, 'string' | 'number' | 'boolean'>> = {
-  row: 'string',
-  figure: 'string',
-  peer: 'string',
-  ratio: 'number',
-  goal: 'string',
-  met: 'boolean',
-};
+/** Required fields and their types (`figure` is optional text). */
+const FIELDS: Readonly<Record<'row' | 'ratio' | 'peer' | 'goal', 'string' | 'number'>> = { row: 'string', ratio: 'number', peer: 'string', goal: 'string' };
 
 /** The problems of one candidate row (empty: a well-formed row). */
-function problemsOf(candidate: Record<string, unknown>): string[] {
-  return Object.entries(FIELDS)
-    .filter(([field, type]) => typeof candidate[field] !== type)
-    .map(([field, type]) => `${field} must be a ${type}`);
+function problemsOf(candidate: unknown): string[] {
+  if (typeof candidate !== 'object' || candidate === null || Array.isArray(candidate)) return ['must be an object'];
+  const c = candidate as Record<string, unknown>;
+  const problems = Object.entries(FIELDS).filter(([field, type]) => typeof c[field] !== type).map(([field, type]) => `${field} must be a ${type}`);
+  if (c['figure'] !== undefined && typeof c['figure'] !== 'string') problems.push('figure must be a string');
+  return problems;
 }
 
-interface Collected {
-  readonly rows: (BenchRow & { readonly source: string })[];
+export interface ReportRow extends BenchRow {
+  readonly source: string;
+  /** null: the goal states no comparison. */
+  readonly met: boolean | null;
+}
+
+export interface Collected {
+  readonly rows: ReportRow[];
   readonly withoutSummary: string[];
   readonly problems: string[];
 }
@@ -47,27 +49,36 @@ export function collect(dir: string = RESULTS_DIR): Collected {
       out.problems.push(`${file}: not JSON (${(e as Error).message})`);
       continue;
     }
-    const candidates = Array.isArray(data['rows']) ? (data['rows'] as Record<string, unknown>[]) : 'row' in data ? [data] : [];
-    if (candidates.length === 0) out.withoutSummary.push(file);
-    for (const [i, c] of candidates.entries()) {
-      const problems = problemsOf(c);
-      if (problems.length > 0) out.problems.push(`${file}${Array.isArray(data['rows']) ? ` rows[${i}]` : ''}: ${problems.join(', ')}`);
-      else out.rows.push({ row: c['row'], figure: c['figure'], peer: c['peer'], ratio: c['ratio'], goal: c['goal'], met: c['met'], source: file } as BenchRow & { source: string });
+    const summary = data['summary'];
+    if (summary === undefined) {
+      out.withoutSummary.push(file);
+      continue;
+    }
+    const list: unknown[] = Array.isArray(summary) ? summary : [summary];
+    for (const [i, candidate] of list.entries()) {
+      const problems = problemsOf(candidate);
+      if (problems.length > 0) {
+        out.problems.push(`${file} summary${Array.isArray(summary) ? `[${i}]` : ''}: ${problems.join(', ')}`);
+        continue;
+      }
+      const r = candidate as BenchRow;
+      out.rows.push({ row: r.row, ratio: r.ratio, peer: r.peer, goal: r.goal, ...(r.figure === undefined ? {} : { figure: r.figure }), source: file, met: meets(r.ratio, r.goal) });
     }
   }
   return out;
 }
 
 const cell = (s: string): string => s.replaceAll('|', '\\|').replaceAll('\n', ' ');
+const MET = (met: boolean | null): string => (met === null ? '—' : met ? 'yes' : '**no**');
 
-/** The Markdown table (and the list of result files without summary fields). */
+/** The Markdown table (and the list of result files without a summary). */
 export function table({ rows, withoutSummary }: Collected): string {
   const lines = [
     '| Row | Our figure | Peer | Ratio | Goal | Met? | Source |',
     '|---|---|---|---|---|---|---|',
-    ...rows.map((r) => `| ${cell(r.row)} | ${cell(r.figure)} | ${cell(r.peer)} | ${r.ratio}× | ${cell(r.goal)} | ${r.met ? 'yes' : '**no**'} | \`bench/results/${r.source}\` |`),
+    ...rows.map((r) => `| ${cell(r.row)} | ${cell(r.figure ?? '—')} | ${cell(r.peer)} | ${r.ratio}× | ${cell(r.goal)} | ${MET(r.met)} | \`bench/results/${r.source}\` |`),
   ];
-  if (withoutSummary.length > 0) lines.push('', `Result files without summary fields yet: ${withoutSummary.map((f) => `\`bench/results/${f}\``).join(', ')}.`);
+  if (withoutSummary.length > 0) lines.push('', `Result files without a summary yet: ${withoutSummary.map((f) => `\`bench/results/${f}\``).join(', ')}.`);
   return lines.join('\n');
 }
 

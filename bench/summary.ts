@@ -1,6 +1,6 @@
 /**
- * The summary fields every bench result file carries, so that bench/report.ts can put all rows in one table
- * (format documented in bench/README.md), and the interleaved-rounds helpers the benches share.
+ * The common summary every bench result file carries (`"summary"`: one row or a list; bench/README.md), read by
+ * bench/report.ts and by the site's benchmarks page, and the helpers the benches share.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -9,20 +9,29 @@ import { join, resolve } from 'node:path';
 export interface BenchRow {
   /** What is measured, as the table names it (e.g. "consolidation near-duplicate pass, 100k entries"). */
   readonly row: string;
-  /** Our measured figure, with its unit (e.g. "1.42 s", "10 721 req/s"). */
-  readonly figure: string;
+  /** Our speed relative to the peer, measured in the same run (above 1: faster). Against a limit: limit ÷ ours. */
+  readonly ratio: number;
   /** What we are measured against (e.g. "bare Fastify serving the same JSON"). */
   readonly peer: string;
-  /** Our speed relative to the peer, measured in the same run (> 1: we are faster). */
-  readonly ratio: number;
-  /** The goal, in words (e.g. "≥ 0.8×", "≤ 0.5 s unchanged"). */
+  /** The goal: a comparison first (`≥ 6×`, `≥ 0.8×`), then any words (`≥ 1× (≤ 3 s on a quiet machine)`). */
   readonly goal: string;
-  /** Whether this run meets the goal. */
-  readonly met: boolean;
+  /** Our measured figure, with its unit (e.g. "1.42 s", "10 721 req/s"). */
+  readonly figure?: string;
 }
 
-/** A bench result file: its own details, plus the row (or rows) it contributes to the table. */
-export type BenchResult = Partial<BenchRow> & { readonly rows?: readonly BenchRow[] } & Record<string, unknown>;
+/** A bench result file: the summary, plus the file's own details. */
+export type BenchResult = { readonly summary: BenchRow | readonly BenchRow[] } & Record<string, unknown>;
+
+const GOAL = /^\s*(≥|>=|>|≤|<=|<)?\s*([0-9]+(?:\.[0-9]+)?)/;
+
+/** Whether `ratio` meets `goal` (`≥ n…` / `> n…` / a bare number: at least; `≤ n…` / `< n…`: at most); null when the goal is no comparison. */
+export function meets(ratio: number, goal: string | number): boolean | null {
+  if (typeof goal === 'number') return ratio >= goal;
+  const m = GOAL.exec(goal);
+  if (m === null) return null;
+  const value = Number(m[2]);
+  return m[1] !== undefined && '≤<'.includes(m[1][0]!) ? ratio <= value : ratio >= value;
+}
 
 export const RESULTS_DIR = resolve(import.meta.dirname, 'results');
 

@@ -214,22 +214,22 @@ const results = {
 };
 const GEN_LIMIT_MS = 3000;
 const CHECK_LIMIT_MS = 500;
-const rowsOfTable: BenchRow[] = [
+const { genMsMedian, genCheckFastMsMedian, genCheckFullMsMedian, processStartMsMedian } = results.genWall;
+const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+const summary: BenchRow[] = [
   {
     row: 'gen --check with nothing changed (fresh process)',
-    figure: `${(results.genWall.genCheckFastMsMedian / 1000).toFixed(2)} s (process start alone ${(results.genWall.processStartMsMedian / 1000).toFixed(2)} s)`,
-    peer: `gen --check without a hash record: full emit and comparison (${(results.genWall.genCheckFullMsMedian / 1000).toFixed(2)} s)`,
-    ratio: round(results.genWall.genCheckFullMsMedian / results.genWall.genCheckFastMsMedian),
-    goal: `≤ ${CHECK_LIMIT_MS / 1000} s on a quiet machine`,
-    met: results.genWall.genCheckFastMsMedian <= CHECK_LIMIT_MS,
+    ratio: round(CHECK_LIMIT_MS / genCheckFastMsMedian),
+    peer: `the ${CHECK_LIMIT_MS / 1000} s limit (the full emit and comparison, without a hash record: ${seconds(genCheckFullMsMedian)})`,
+    goal: `≥ 1× (≤ ${CHECK_LIMIT_MS / 1000} s on a quiet machine)`,
+    figure: `${seconds(genCheckFastMsMedian)} (process start alone ${seconds(processStartMsMedian)})`,
   },
   {
     row: 'full gen (fresh process)',
-    figure: `${(results.genWall.genMsMedian / 1000).toFixed(2)} s`,
-    peer: `the limit, ${GEN_LIMIT_MS / 1000} s`,
-    ratio: round(GEN_LIMIT_MS / results.genWall.genMsMedian),
-    goal: `≤ ${GEN_LIMIT_MS / 1000} s on a quiet machine`,
-    met: results.genWall.genMsMedian <= GEN_LIMIT_MS,
+    ratio: round(GEN_LIMIT_MS / genMsMedian),
+    peer: `the ${GEN_LIMIT_MS / 1000} s limit`,
+    goal: `≥ 1× (≤ ${GEN_LIMIT_MS / 1000} s on a quiet machine)`,
+    figure: seconds(genMsMedian),
   },
 ];
 
@@ -239,7 +239,7 @@ const rows: [string, string, string, string][] = [
   ['cold import vs compile at start-up (ms)', `${results.coldStart.importMsMedian} vs ${results.coldStart.compileAtStartupMsMedian} (compile alone ${results.coldStart.compileOnlyMsMedian})`, `${results.coldStart.ratio}×`, 'import faster'],
   ['gen wall time (ms, fresh process)', `${results.genWall.genMsMedian}`, '', `≤ ${GEN_LIMIT_MS}`],
   ['gen --check unchanged (ms, fresh process)', `${results.genWall.genCheckFastMsMedian} (process start ${results.genWall.processStartMsMedian})`, '', `≤ ${CHECK_LIMIT_MS}`],
-  ['gen --check full path (ms, fresh process)', `${results.genWall.genCheckFullMsMedian}`, `${rowsOfTable[0]!.ratio}×`, ''],
+  ['gen --check full path (ms, fresh process)', `${results.genWall.genCheckFullMsMedian}`, '', ''],
   ['  of which (in process, ms)', Object.entries(breakdown).map(([k, v]) => `${k} ${v}`).join(', '), '', ''],
 ];
 const w = [0, 1, 2, 3].map((i) => Math.max(...rows.map((row) => row[i]!.length), ['benchmark', 'measured', 'ratio', 'target'][i]!.length));
@@ -247,5 +247,5 @@ const line = (cells: string[]) => cells.map((c, i) => c.padEnd(w[i]!)).join(' | 
 console.log(line(['benchmark', 'measured', 'ratio', 'target']));
 console.log(w.map((n) => '-'.repeat(n)).join('-|-'));
 for (const row of rows) console.log(line(row));
-const path = writeResult('generator', { benchmark: 'generator', ...results, rows: rowsOfTable });
+const path = writeResult('generator', { benchmark: 'generator', ...results, summary });
 console.log(`\nwritten ${path}`);
