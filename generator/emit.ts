@@ -2,6 +2,8 @@
  * Stage 4, emit: resolved corpus in, an {@link Emission} out. The TypeScript declarations are compiled once here and
  * handed to every emitter (the types modules and the site data both show them); each emitter then runs once on the
  * same resolved corpus. Two emitters producing one path, or an emitter producing a path it does not own, is refused.
+ * An emitter marked `early` (it needs no declarations and works off the main thread) is started first, so it runs
+ * while the declarations are compiled and the other emitters work.
  */
 import type { EmittedFile } from './model.ts';
 import type { Resolved } from './resolve.ts';
@@ -24,10 +26,12 @@ const isOwned = (path: string, owns: readonly string[]): boolean => owns.some((o
 
 /** Run the emitters (by default every one) on the resolved corpus. */
 export async function emitAll(resolved: Resolved, emitters: readonly EmitterEntry[] = EMITTERS): Promise<Emission> {
+  const early = new Map(emitters.filter((e) => e.early).map((e) => [e, Promise.resolve(e.emit(resolved, new Map()))] as const));
+  for (const files of early.values()) files.catch(() => undefined); // a failure is reported when awaited below, never as unhandled
   const declarations = await declareTypes(resolved);
   const out = new Map<string, EmittedFile>();
   for (const e of emitters) {
-    for (const f of await e.emit(resolved, declarations)) {
+    for (const f of await (early.get(e) ?? e.emit(resolved, declarations))) {
       if (out.has(f.path)) throw new CorpusError(`two emitters produce ${f.path}`, f.path);
       if (!isOwned(f.path, e.owns)) throw new CorpusError(`emitter "${e.name}" produced ${f.path} outside the paths it owns`, f.path);
       out.set(f.path, f);

@@ -23,6 +23,11 @@ export interface EmitterEntry {
   readonly name: string;
   readonly emit: Emitter;
   readonly owns: readonly string[];
+  /**
+   * The emitter reads no TypeScript declarations and works off the main thread: the emit stage starts it before
+   * compiling the declarations (it is given none), so that it runs while the other emitters work.
+   */
+  readonly early?: boolean;
 }
 
 export const EMITTERS: readonly EmitterEntry[] = [
@@ -32,5 +37,5 @@ export const EMITTERS: readonly EmitterEntry[] = [
   { name: 'run-events', emit: emitRunEvents, owns: [GENERATED.runEventsDir] },
   { name: 'site-data', emit: emitSiteData, owns: [GENERATED.siteData] },
   { name: 'readme', emit: emitReadme, owns: [GENERATED.readme, GENERATED.tsdoc] },
-  { name: 'other-languages', emit: emitOtherLanguages, owns: [GENERATED.otherLanguages] },
+  { name: 'other-languages', emit: emitOtherLanguages, owns: [GENERATED.otherLanguages], early: true },
 ];

@@ -92,6 +92,8 @@ export const GENERATED = {
   otherLanguages: 'generated/other-languages/',
   readme: 'generated/README.md',
   tsdoc: 'generated/tsdoc.json',
+  /** The input hash record of the last `gen` (gen-hash.ts), which lets `gen --check` answer without emitting. */
+  genHash: 'generated/.gen-hash',
 } as const;
 
 /** The types module of one schema file. */

@@ -146,5 +146,5 @@ const summaryRows = Object.entries(results).flatMap(([name, v]) => {
   });
 });
 mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
-writeFileSync(join(ROOT, 'bench/results/validators.json'), JSON.stringify({ ...results, rows: summaryRows }, null, 2) + '\n');
+writeFileSync(join(ROOT, 'bench/results/validators.json'), JSON.stringify({ ...results, summary: summaryRows }, null, 2) + '\n');
 console.log('\nwritten bench/results/validators.json');

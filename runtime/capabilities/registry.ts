@@ -4,6 +4,10 @@
  * live configuration, e.g. `Compactor.capability()`), and a module that is not wired contributes nothing.
  * Fragments are deep-merged in registration order; two sources giving different values for the same scalar is
  * a wiring bug and is refused. The result is validated against capabilities.schema.json (generated validator).
+ *
+ * Discovery is served on every request, so the merged and validated document is computed once and kept until a
+ * module contributes again. What callers get is deeply frozen (they cannot change what the next caller sees), and
+ * contributions are copied when they are made (changing a fragment object afterwards changes nothing).
  */
 import { toFailures } from '../../generated/guards/index.ts';
 import { validateCapabilities } from '../../generated/validators/validators.js';
@@ -44,21 +48,57 @@ function merge(into: Record<string, unknown>, from: CapabilityFragment, owners: 
   return into;
 }
 
+/** A value no caller can change: readonly all the way down (and frozen at run time). */
+export type Frozen<T> = T extends (infer U)[] ? readonly Frozen<U>[] : T extends object ? { readonly [K in keyof T]: Frozen<T[K]> } : T;
+
+/** The discovery document as the registry hands it out. */
+export type DiscoveryDocument = Frozen<Capabilities & Record<string, unknown>>;
+
+/** Freeze `value` and everything it holds (in place). */
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value;
+}
+
 export class CapabilityRegistry {
+  readonly #base: CapabilityFragment;
   readonly #fragments: { source: string; fragment: CapabilityFragment }[] = [];
-  constructor(private readonly base: CapabilityFragment = { protocolVersion: '1.1' }) {}
-  /** Add what a wired module does. `source` names the module (for diagnostics). */
+  /** The document and its JSON text, until the next contribution. */
+  #cached: { readonly document: DiscoveryDocument; json?: string } | undefined;
+
+  constructor(base: CapabilityFragment = { protocolVersion: '1.1' }) {
+    this.#base = deepFreeze(structuredClone(base));
+  }
+
+  /** Add what a wired module does (a copy of `fragment` is kept). `source` names the module (for diagnostics). */
   contribute(source: string, fragment: CapabilityFragment): this {
-    this.#fragments.push({ source, fragment });
+    this.#fragments.push({ source, fragment: deepFreeze(structuredClone(fragment)) });
+    this.#cached = undefined;
     return this;
   }
-  /** The merged, validated discovery document. Throws on conflicting contributions or an invalid document. */
-  document(): Capabilities & Record<string, unknown> {
+
+  /**
+   * The merged, validated discovery document (deeply frozen; the same object until the next contribution). Throws on
+   * conflicting contributions or an invalid document.
+   */
+  document(): DiscoveryDocument {
+    if (this.#cached !== undefined) return this.#cached.document;
     const owners = new Map<string, string>();
-    const doc = this.#fragments.reduce((acc, f) => merge(acc, f.fragment, owners, f.source), merge({}, this.base, owners, 'base'));
+    const doc = this.#fragments.reduce((acc, f) => merge(acc, f.fragment, owners, f.source), merge({}, this.#base, owners, 'base'));
     if (!validateCapabilities(doc)) throw new InvalidCapabilitiesError(toFailures(validateCapabilities.errors));
-    return doc as Capabilities & Record<string, unknown>;
+    this.#cached = { document: deepFreeze(doc) as DiscoveryDocument };
+    return this.#cached.document;
   }
+
+  /** {@link document} as JSON text, serialised once per document (for a route that sends it as it is). */
+  documentJson(): string {
+    const document = this.document();
+    return (this.#cached!.json ??= JSON.stringify(document));
+  }
+
   sources(): readonly string[] {
     return this.#fragments.map((f) => f.source);
   }

@@ -20,7 +20,7 @@
  *    a fixpoint and a second pass over it is a no-op by construction (inputCount == outputCount, no writes).
  */
 import type { StoredEntry } from '../memory/memory-port.ts';
-import { findNearDuplicateClusters, type NearDuplicateOptions, type NearDuplicateStats } from './near-duplicates.ts';
+import { NearDuplicateSketcher, type NearDuplicateOptions, type NearDuplicateResult, type NearDuplicateStats } from './near-duplicates.ts';
 
 /** What consolidation reads and writes: the stored (generated, read-only) `MemoryEntry`. */
 export type ConsolidationEntry = StoredEntry;
@@ -70,8 +70,39 @@ const ms = (iso: string): number => {
   return Number.isNaN(v) ? 0 : v;
 };
 
-function canonicalSort(entries: readonly ConsolidationEntry[]): ConsolidationEntry[] {
-  return [...entries].sort((a, b) => ms(a.createdAt) - ms(b.createdAt) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+/** Canonical order `(createdAt, id)`; each timestamp is parsed once, not in every comparison. */
+export function canonicalSort(entries: readonly ConsolidationEntry[]): ConsolidationEntry[] {
+  const keyed = entries.map((e) => ({ e, t: ms(e.createdAt) }));
+  keyed.sort((a, b) => a.t - b.t || (a.e.id < b.e.id ? -1 : a.e.id > b.e.id ? 1 : 0));
+  return keyed.map((k) => k.e);
+}
+
+/**
+ * How a plan orders entries and finds near duplicates. The rules above do not depend on it; the fast engine and the
+ * reference one (reference.ts) give the same order and the same clusters.
+ */
+export interface PlanEngine {
+  /** Canonical order `(createdAt, id)` (a new array). */
+  readonly sort: (entries: readonly ConsolidationEntry[]) => ConsolidationEntry[];
+  /** Near-duplicate clusters of texts given in canonical order. */
+  readonly clusters: (texts: readonly string[]) => NearDuplicateResult;
+}
+
+/**
+ * The runtime's engine: one {@link NearDuplicateSketcher} for the whole plan, so a fixpoint iteration over the
+ * survivors of the previous one re-uses every text's shingles, signature and band buckets; and the order of the last
+ * array sorted is remembered (each iteration sorts its input twice: once to process it, once to compare).
+ */
+function fastEngine(options: NearDuplicateOptions | undefined): PlanEngine {
+  const sketcher = new NearDuplicateSketcher(options);
+  let last: { readonly input: readonly ConsolidationEntry[]; readonly sorted: readonly ConsolidationEntry[] } | undefined;
+  return {
+    sort: (input) => {
+      if (last?.input !== input) last = { input, sorted: canonicalSort(input) };
+      return [...last.sorted];
+    },
+    clusters: (texts) => sketcher.clusters(texts),
+  };
 }
 
 function latestExpiry(members: readonly ConsolidationEntry[]): string | undefined {
@@ -118,8 +149,8 @@ interface StepResult {
   readonly stats: NearDuplicateStats;
 }
 
-function step(input: readonly ConsolidationEntry[], o: PlanOptions): StepResult {
-  const sorted = canonicalSort(input).map((e) => {
+function step(input: readonly ConsolidationEntry[], o: PlanOptions, engine: PlanEngine): StepResult {
+  const sorted = engine.sort(input).map((e) => {
     const content = o.redact(e.content);
     const tags = e.tags.map(o.redact); // SR-1 covers every stored string, tags included
     return content === e.content && tags.every((t, i) => t === e.tags[i]) ? e : { ...e, content, tags };
@@ -148,7 +179,7 @@ function step(input: readonly ConsolidationEntry[], o: PlanOptions): StepResult 
     if (group.length < 2) continue;
     const winner = group[group.length - 1]!;
     const texts = group.map((e) => e.content);
-    const { clusters } = findNearDuplicateClusters(texts, o.nearDuplicates);
+    const { clusters } = engine.clusters(texts);
     const winnerIdx = group.length - 1;
     const dupOfWinner = new Set<number>(clusters.find((c) => c.includes(winnerIdx)) ?? []);
     let weight = weightOf(winner.tags);
@@ -167,10 +198,7 @@ function step(input: readonly ConsolidationEntry[], o: PlanOptions): StepResult 
   }
 
   // Merge near duplicates among the plain entries.
-  const { clusters, stats } = findNearDuplicateClusters(
-    plain.map((e) => e.content),
-    o.nearDuplicates,
-  );
+  const { clusters, stats } = engine.clusters(plain.map((e) => e.content));
   for (const c of clusters) {
     const survivor = plain[c[c.length - 1]!]!;
     const absorbed = c.slice(0, -1).map((i) => plain[i]!);
@@ -190,6 +218,11 @@ function step(input: readonly ConsolidationEntry[], o: PlanOptions): StepResult 
 
 /** Compute the consolidation of `entries` (pure; nothing is written). */
 export function planConsolidation(entries: readonly ConsolidationEntry[], o: PlanOptions): ConsolidationPlan {
+  return planConsolidationWith(entries, o, fastEngine(o.nearDuplicates));
+}
+
+/** {@link planConsolidation} with a given engine (the reference plan in reference.ts uses the reference engine). */
+export function planConsolidationWith(entries: readonly ConsolidationEntry[], o: PlanOptions, engine: PlanEngine): ConsolidationPlan {
   const maxIterations = o.maxIterations ?? 16;
   const original = new Map(entries.map((e) => [e.id, e] as const));
   let current: readonly ConsolidationEntry[] = entries;
@@ -200,12 +233,12 @@ export function planConsolidation(entries: readonly ConsolidationEntry[], o: Pla
   let iterations = 0;
   for (;;) {
     iterations++;
-    const r = step(current, o);
+    const r = step(current, o, engine);
     nd.push(r.stats);
     superseded += r.superseded;
     merged += r.merged;
-    mergedIds.push(...r.removed);
-    const before = canonicalSort(current);
+    for (const id of r.removed) mergedIds.push(id);
+    const before = engine.sort(current);
     const changed =
       r.removed.length > 0 || r.output.length !== before.length || r.output.some((e, i) => !sameEntry(e, before[i]!));
     current = r.output;

@@ -1,0 +1,53 @@
+/**
+ * The common summary every bench result file carries (`"summary"`: one row or a list; bench/README.md), read by
+ * bench/report.ts and by the site's benchmarks page, and the helpers the benches share.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+/** One row of the performance table. */
+export interface BenchRow {
+  /** What is measured, as the table names it (e.g. "consolidation near-duplicate pass, 100k entries"). */
+  readonly row: string;
+  /** Our speed relative to the peer, measured in the same run (above 1: faster). Against a limit: limit ÷ ours. */
+  readonly ratio: number;
+  /** What we are measured against (e.g. "bare Fastify serving the same JSON"). */
+  readonly peer: string;
+  /** The goal: a comparison first (`≥ 6×`, `≥ 0.8×`), then any words (`≥ 1× (≤ 3 s on a quiet machine)`). */
+  readonly goal: string;
+  /** Our measured figure, with its unit (e.g. "1.42 s", "10 721 req/s"). */
+  readonly figure?: string;
+}
+
+/** A bench result file: the summary, plus the file's own details. */
+export type BenchResult = { readonly summary: BenchRow | readonly BenchRow[] } & Record<string, unknown>;
+
+const GOAL = /^\s*(≥|>=|>|≤|<=|<)?\s*([0-9]+(?:\.[0-9]+)?)/;
+
+/** Whether `ratio` meets `goal` (`≥ n…` / `> n…` / a bare number: at least; `≤ n…` / `< n…`: at most); null when the goal is no comparison. */
+export function meets(ratio: number, goal: string | number): boolean | null {
+  if (typeof goal === 'number') return ratio >= goal;
+  const m = GOAL.exec(goal);
+  if (m === null) return null;
+  const value = Number(m[2]);
+  return m[1] !== undefined && '≤<'.includes(m[1][0]!) ? ratio <= value : ratio >= value;
+}
+
+export const RESULTS_DIR = resolve(import.meta.dirname, 'results');
+
+/** Write `bench/results/<name>.json`. */
+export function writeResult(name: string, result: BenchResult): string {
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  const path = join(RESULTS_DIR, `${name}.json`);
+  writeFileSync(path, `${JSON.stringify(result, null, 2)}\n`);
+  return path;
+}
+
+export const median = (xs: readonly number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+
+/** Round to `digits` decimals (as a number). */
+export const round = (x: number, digits = 2): number => Number(x.toFixed(digits));

@@ -1,0 +1,53 @@
+/**
+ * What the other-languages emitter hands its worker thread (render-worker.ts) and gets back, and the function that
+ * runs one job there. Plain, structured-clonable data.
+ */
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { Json } from '../../model.ts';
+import type { LanguageTarget } from './languages.ts';
+
+export interface RenderJob {
+  /** The corpus: `[$id, schema]` of every schema file. */
+  readonly schemas: readonly (readonly [string, Json])[];
+  /** The top-level types, by name and URI (`$id` or `$id#/$defs/Name`). */
+  readonly tops: readonly { readonly name: string; readonly uri: string }[];
+  /** The target languages, in order: quicktype language id and renderer options. */
+  readonly targets: readonly { readonly lang: LanguageTarget['lang']; readonly options: Readonly<Record<string, string>> }[];
+}
+
+/** The rendered code of each target (job order), or what failed. */
+export type RenderResult = { readonly code: readonly string[] } | { readonly error: { readonly message: string; readonly code?: string } };
+
+/**
+ * Render `job` in worker threads: one per spare core (the main thread keeps one), at most three, each taking every
+ * n-th target. Rejects with a worker's error (its message and code) when rendering fails.
+ */
+export async function renderInWorkers(job: RenderJob, workers = Math.min(3, Math.max(1, availableParallelism() - 1))): Promise<readonly string[]> {
+  const n = Math.min(workers, job.targets.length);
+  const shares = Array.from({ length: n }, (_, w) => job.targets.map((t, i) => [t, i] as const).filter(([, i]) => i % n === w));
+  const rendered = await Promise.all(shares.map((share) => renderInWorker({ ...job, targets: share.map(([t]) => t) })));
+  const code: string[] = [];
+  shares.forEach((share, w) => share.forEach(([, i], k) => (code[i] = rendered[w]![k]!)));
+  return code;
+}
+
+/** Render `job` in one worker thread. */
+function renderInWorker(job: RenderJob): Promise<readonly string[]> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('./render-worker.ts', import.meta.url), { workerData: job });
+    let settled = false;
+    worker.once('message', (r: RenderResult) => {
+      settled = true;
+      if ('code' in r) resolve(r.code);
+      else reject(Object.assign(new Error(r.error.message), r.error.code === undefined ? {} : { code: r.error.code }));
+    });
+    worker.once('error', (e) => {
+      settled = true;
+      reject(e);
+    });
+    worker.once('exit', (code) => {
+      if (!settled) reject(new Error(`the other-languages worker exited (code ${code}) without an answer`));
+    });
+  });
+}

@@ -1,0 +1,34 @@
+/**
+ * Worker thread of the other-languages emitter: quicktype-core renders every target language from one parsed input,
+ * off the generator's main thread (which meanwhile emits the TypeScript types and validators). Plain data in
+ * (`RenderJob`), the rendered code of each target out, in the job's order; a failure is posted as its message and
+ * code (so that "package not installed" reads the same as on the main thread).
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import type { JSONSchema } from 'quicktype-core';
+import type { RenderJob, RenderResult } from './render-job.ts';
+
+async function render(job: RenderJob): Promise<RenderResult> {
+  try {
+    const { InputData, JSONSchemaInput, JSONSchemaStore, quicktype } = await import('quicktype-core');
+    const byId = new Map(job.schemas);
+    class CorpusStore extends JSONSchemaStore {
+      async fetch(address: string): Promise<JSONSchema | undefined> {
+        return byId.get(address.split('#')[0]!) as JSONSchema | undefined;
+      }
+    }
+    // One parsed input serves every target language.
+    const input = new JSONSchemaInput(new CorpusStore());
+    for (const t of job.tops) await input.addSource({ name: t.name, uris: [t.uri] });
+    const data = new InputData();
+    data.addInput(input);
+    const code: string[] = [];
+    for (const target of job.targets) code.push((await quicktype({ inputData: data, lang: target.lang, rendererOptions: target.options })).lines.join('\n'));
+    return { code };
+  } catch (e) {
+    const code = (e as { code?: unknown }).code;
+    return { error: { message: e instanceof Error ? e.message : String(e), ...(code === undefined ? {} : { code: String(code) }) } };
+  }
+}
+
+parentPort!.postMessage(await render(workerData as RenderJob));

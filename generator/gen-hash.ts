@@ -1,0 +1,156 @@
+/**
+ * The input hash of `gen`, recorded in `generated/.gen-hash` so that `gen --check` can answer without emitting.
+ *
+ * `gen`'s output is a deterministic function of its inputs: the generator's own source files, every file under
+ * `schemas/`, and the packages the generator imports (at their installed versions, with their dependencies). The
+ * record holds a sha256 over those inputs and the sha256 of every file the emitters produced. When the inputs hash
+ * the same as recorded and the files on disk under the owned paths are exactly the recorded ones (same paths, same
+ * hashes), a full emit would write nothing: generated/ is up to date. Anything else (no record, an input changed, a
+ * generated file edited, deleted or added) falls back to the full emit and comparison, which names the files.
+ *
+ * The record is a cache: a missing or out-of-date record only makes `gen --check` take the full path.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import type { Emission } from './emit.ts';
+import { GENERATED } from './naming.ts';
+import { ownedFilesOnDisk } from './write.ts';
+
+/** What `generated/.gen-hash` holds. */
+export interface GenHashRecord {
+  /** Bumped when what is hashed changes. */
+  readonly format: 1;
+  /** sha256 (hex) over the generator sources, the schema files and the generator's packages. */
+  readonly inputs: string;
+  /** The owned paths of the emitters (directories end with `/`). */
+  readonly owns: readonly string[];
+  /** Every emitted file: repository path → sha256 (hex) of its contents. */
+  readonly files: Readonly<Record<string, string>>;
+}
+
+/** Why the full path ran (or `undefined`: the record showed generated/ up to date). */
+export type FastCheckMiss = 'no-record' | 'inputs-changed' | 'generated-files-differ';
+
+const GENERATOR_DIR = import.meta.dirname;
+const sha256 = (data: string | Buffer): string => createHash('sha256').update(data).digest('hex');
+
+/** Files under `dir` (recursively), as sorted paths relative to `base`. */
+function filesUnder(dir: string, base: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .map((p) => join(dir, p))
+    .filter((p) => statSync(p).isFile())
+    .map((p) => relative(base, p).split('\\').join('/'))
+    .sort();
+}
+
+/**
+ * Bare package names a source file imports: static imports and re-exports at the start of a line, and dynamic
+ * `import(...)` of a string literal (import statements written inside templates, for generated code, do not count).
+ * Node built-ins are left out.
+ */
+function importedPackages(source: string): string[] {
+  const specifiers = [
+    ...source.matchAll(/^\s*(?:import|export)\b[^'\n]*?\bfrom\s+'([^']+)'/gm),
+    ...source.matchAll(/^\s*import\s+'([^']+)'/gm),
+    ...source.matchAll(/\bimport\(\s*'([^']+)'\s*\)/g),
+  ].map((m) => m[1]!);
+  return specifiers
+    .filter((spec) => /^(@[\w.-]+\/)?[\w.-]+(\/[\w./-]*)?$/.test(spec) && !spec.startsWith('.') && !spec.startsWith('node:'))
+    .map((spec) => spec.split('/').slice(0, spec.startsWith('@') ? 2 : 1).join('/'));
+}
+
+/** The directory of package `name` as Node would resolve it from `from` (walking up node_modules), if installed. */
+function packageDir(name: string, from: string): string | undefined {
+  for (let dir = from; ; dir = dirname(dir)) {
+    const candidate = join(dir, 'node_modules', name);
+    if (existsSync(join(candidate, 'package.json'))) return candidate;
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+/**
+ * `name@version` of every package the generator imports and of everything those depend on, sorted; a package that
+ * is not installed is `name@missing`.
+ */
+export function generatorPackages(sources: readonly string[]): string[] {
+  const seen = new Map<string, string>();
+  const queue: [string, string][] = [...new Set(sources.flatMap(importedPackages))].map((n) => [n, GENERATOR_DIR]);
+  while (queue.length > 0) {
+    const [name, from] = queue.pop()!;
+    const dir = packageDir(name, from);
+    const key = dir ?? `missing:${name}`;
+    if (seen.has(key)) continue;
+    if (dir === undefined) {
+      seen.set(key, `${name}@missing`);
+      continue;
+    }
+    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
+      version?: string;
+      dependencies?: Record<string, string>;
+      optionalDependencies?: Record<string, string>;
+    };
+    seen.set(key, `${name}@${manifest.version ?? 'unversioned'}`);
+    for (const dep of Object.keys({ ...manifest.dependencies, ...manifest.optionalDependencies })) queue.push([dep, dir]);
+  }
+  return [...new Set(seen.values())].sort();
+}
+
+/** sha256 over the generator's sources, every file under `<root>/schemas`, and the generator's packages. */
+export function inputsHash(root: string): string {
+  const h = createHash('sha256');
+  const add = (kind: string, name: string, data: string | Buffer) => h.update(`${kind}\0${name}\0${data.length}\0`).update(data);
+  const sources = filesUnder(GENERATOR_DIR, GENERATOR_DIR).map((p) => [p, readFileSync(join(GENERATOR_DIR, p), 'utf8')] as const);
+  for (const [p, text] of sources) add('generator', p, text);
+  for (const p of filesUnder(join(root, 'schemas'), root)) add('schema', p, readFileSync(join(root, p)));
+  for (const pkg of generatorPackages(sources.map(([, text]) => text))) add('package', pkg, '');
+  return h.digest('hex');
+}
+
+/** The record for an emission just compared or written, with the inputs as they are now. */
+export function recordOf(root: string, emission: Emission): GenHashRecord {
+  return {
+    format: 1,
+    inputs: inputsHash(root),
+    owns: [...emission.owns],
+    files: Object.fromEntries(emission.files.map((f) => [f.path, sha256(f.contents)])),
+  };
+}
+
+const serialise = (record: GenHashRecord): string => `${JSON.stringify(record, null, 2)}\n`;
+
+/** The recorded hash, or undefined when there is none (or it cannot be read as one). */
+export function readRecord(root: string): GenHashRecord | undefined {
+  try {
+    const record = JSON.parse(readFileSync(join(root, GENERATED.genHash), 'utf8')) as GenHashRecord;
+    return record.format === 1 && typeof record.inputs === 'string' && Array.isArray(record.owns) && typeof record.files === 'object' ? record : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether the record on disk is exactly `record`. */
+export const recordIsCurrent = (root: string, record: GenHashRecord): boolean =>
+  existsSync(join(root, GENERATED.genHash)) && readFileSync(join(root, GENERATED.genHash), 'utf8') === serialise(record);
+
+/** Write the record (only when it changed); true when written. */
+export function writeRecord(root: string, record: GenHashRecord): boolean {
+  if (recordIsCurrent(root, record)) return false;
+  writeFileSync(join(root, GENERATED.genHash), serialise(record));
+  return true;
+}
+
+/**
+ * The fast check: `{ files }` when the record shows generated/ up to date (inputs unchanged, every owned file on disk
+ * exactly as recorded), else why not.
+ */
+export function fastCheck(root: string): { readonly files: number } | { readonly miss: FastCheckMiss } {
+  const record = readRecord(root);
+  if (record === undefined) return { miss: 'no-record' };
+  if (inputsHash(root) !== record.inputs) return { miss: 'inputs-changed' };
+  const onDisk = ownedFilesOnDisk(root, record.owns);
+  const recorded = Object.keys(record.files).sort();
+  const same = onDisk.length === recorded.length && onDisk.every((p, i) => p === recorded[i] && sha256(readFileSync(join(root, p))) === record.files[p]);
+  return same ? { files: recorded.length } : { miss: 'generated-files-differ' };
+}
