@@ -27,12 +27,15 @@ export interface Invocation {
 export class UsageError extends Error {}
 
 export const where = (file: string, pointer: string): string => (pointer ? `${file}#${pointer}` : file);
+/** A finding's place for a terminal: `file:line:column: #pointer` when the line is known (editors open it), else `file#pointer`. */
+export const placeOf = (f: Pick<Finding, 'file' | 'pointer' | 'line' | 'column'>): string =>
+  f.line === undefined ? where(f.file, f.pointer) : `${f.file}:${f.line}:${f.column ?? 1}${f.pointer ? `: #${f.pointer}` : ''}`;
 
 /** Print findings (text: one line each and a summary; json: one object); exit 1 when there are any. */
 export function printFindings(io: Io, format: Format, command: string, findings: readonly Finding[], extra: Record<string, unknown> = {}): number {
   if (format === 'json') io.out(JSON.stringify({ command, ok: findings.length === 0, ...extra, findings }, null, 2));
   else {
-    for (const f of findings) io.out(`${where(f.file, f.pointer)}: ${f.message} [${f.rule}]`);
+    for (const f of findings) io.out(`${placeOf(f)}: ${f.message} [${f.rule}]`);
     io.out(`${command}: ${findings.length === 0 ? 'clean' : `${findings.length} finding${findings.length === 1 ? '' : 's'}`}${Object.keys(extra).length ? ` (${Object.entries(extra).map(([k, v]) => `${k} ${String(v)}`).join(', ')})` : ''}`);
   }
   return findings.length ? 1 : 0;
