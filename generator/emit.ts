@@ -6,7 +6,7 @@
 import type { EmittedFile } from './model.ts';
 import type { Resolved } from './resolve.ts';
 import { EMITTERS, type EmitterEntry } from './emitters.ts';
-import { declareTypes } from './emit/ts-declarations.ts';
+import { declareTypes, type Declarations } from './emit/ts-declarations.ts';
 import { CorpusError } from './errors.ts';
 
 /** What the emit stage returns and the write stage takes. */
@@ -22,9 +22,14 @@ export interface Emission {
 
 const isOwned = (path: string, owns: readonly string[]): boolean => owns.some((o) => (o.endsWith('/') ? path.startsWith(o) : path === o));
 
+export interface EmitOptions {
+  /** How the TypeScript declarations are compiled (default: {@link declareTypes}; watch mode passes a cached one). */
+  readonly declare?: (resolved: Resolved) => Promise<Declarations>;
+}
+
 /** Run the emitters (by default every one) on the resolved corpus. */
-export async function emitAll(resolved: Resolved, emitters: readonly EmitterEntry[] = EMITTERS): Promise<Emission> {
-  const declarations = await declareTypes(resolved);
+export async function emitAll(resolved: Resolved, emitters: readonly EmitterEntry[] = EMITTERS, options: EmitOptions = {}): Promise<Emission> {
+  const declarations = await (options.declare ?? declareTypes)(resolved);
   const out = new Map<string, EmittedFile>();
   for (const e of emitters) {
     for (const f of await e.emit(resolved, declarations)) {

@@ -1,7 +1,8 @@
 /** What every subcommand shares: its invocation, its output channels, usage errors, and the findings printer. */
 import type { Finding } from '../lint.ts';
 
-export type Format = 'text' | 'json';
+/** Output formats: every command has text and json; lint also writes SARIF, compat also Markdown. */
+export type Format = 'text' | 'json' | 'sarif' | 'markdown';
 
 /** Where a command writes (and, for `validate -`, reads). */
 export interface Io {
@@ -9,6 +10,8 @@ export interface Io {
   err: (s: string) => void;
   /** The whole of standard input (default: read file descriptor 0). */
   stdin?: () => string;
+  /** Whether `err` goes to a terminal (progress lines are printed by default only then). */
+  errIsTerminal?: boolean;
 }
 
 /** A parsed command line for one subcommand. */
@@ -19,8 +22,10 @@ export interface Invocation {
   readonly format: Format;
   /** Absolute repository root. */
   readonly root: string;
-  /** Command-specific flags given (e.g. `--check`). */
+  /** Command-specific flags given (e.g. `--check`), and `--progress`. */
   readonly flags: ReadonlySet<string>;
+  /** Values of the command-specific options that take one (e.g. `--base` → `v0.2.0`). */
+  readonly values?: ReadonlyMap<string, string>;
 }
 
 /** Thrown for bad invocations (exit 2). */

@@ -1,20 +1,28 @@
-/** `wopkit gen [--check]`: load → resolve → lint (what gen needs) → emit → write, or compare with disk. */
+/**
+ * `wopkit gen [--check]`: load → resolve → lint (what gen needs) → emit → write, or compare with disk; a progress line
+ * per stage (and per emitter).
+ */
 import { performance } from 'node:perf_hooks';
 import { loadCorpus } from '../load.ts';
 import { resolveCorpus } from '../resolve.ts';
 import { assertGeneratable } from '../lint.ts';
 import { emitAll } from '../emit.ts';
+import { EMITTERS } from '../emitters.ts';
+import { declareTypes } from '../emit/ts-declarations.ts';
 import { checkFiles, writeFiles } from '../write.ts';
 import type { Invocation, Io } from './common.ts';
+import { stepsFor } from './progress.ts';
 
 export async function gen(p: Invocation, io: Io): Promise<number> {
   const t0 = performance.now();
-  const resolved = resolveCorpus(loadCorpus(p.root));
-  assertGeneratable(resolved);
-  const emission = await emitAll(resolved);
+  const step = stepsFor(p, io);
+  const resolved = step('load and resolve', () => resolveCorpus(loadCorpus(p.root)));
+  step('check what gen needs', () => assertGeneratable(resolved));
+  const emitters = EMITTERS.map((e) => ({ ...e, emit: (...a: Parameters<typeof e.emit>) => step(`emit ${e.name}`, () => e.emit(...a)) }));
+  const emission = await emitAll(resolved, emitters, { declare: (r) => step('compile TypeScript declarations', () => declareTypes(r)) });
   const { files } = emission;
   if (p.flags.has('--check')) {
-    const { stale, missing, extra, staleAt } = checkFiles(p.root, emission);
+    const { stale, missing, extra, staleAt } = step('compare with disk', () => checkFiles(p.root, emission));
     const ms = Math.round(performance.now() - t0);
     const ok = !stale.length && !missing.length && !extra.length;
     if (p.format === 'json') io.out(JSON.stringify({ command: 'gen --check', ok, files: files.length, stale, missing, extra, staleAt, ms }, null, 2));
@@ -26,7 +34,7 @@ export async function gen(p: Invocation, io: Io): Promise<number> {
     }
     return ok ? 0 : 1;
   }
-  const res = writeFiles(p.root, emission);
+  const res = step('write', () => writeFiles(p.root, emission));
   const ms = Math.round(performance.now() - t0);
   if (p.format === 'json') io.out(JSON.stringify({ command: 'gen', ok: true, files: files.length, written: res.written, removed: res.removed, ms }, null, 2));
   else io.out(`gen: ${files.length} files (${res.written.length} written, ${res.unchanged} unchanged, ${res.removed.length} removed) in ${ms} ms`);
