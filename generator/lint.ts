@@ -12,6 +12,7 @@ import { assertMetaValid, metaViolations, metaViolationsOf } from './load.ts';
 import { invalidPatterns, pointerInAjvMessage, unknownKeywords } from './meta-messages.ts';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 import { jsonLocator, type Position } from './json-locate.ts';
+import { DIRECTIONS, DIRECTION_KEYWORD, isDirection } from './compat/direction.ts';
 import { byCodeUnits } from './order.ts';
 
 export interface Finding {
@@ -260,6 +261,18 @@ export const LINT_RULES: readonly LintRule[] = [
       [...objectEntries(r.corpus)]
         .filter(({ node }) => 'x-source' in node && typeof node['x-source'] !== 'string')
         .map(({ file, ptr }) => ({ file: file.path, pointer: `${ptr}/x-source`, message: 'x-source must be a string' })),
+  },
+  {
+    id: 'direction',
+    doc: 'Every schema file\'s root states `x-direction`: `request` (client-submitted), `response` (server-emitted) or `both`; a `$defs` entry may state its own (compat classifies changes by it).',
+    check: (r) =>
+      [...objectEntries(r.corpus)].flatMap(({ file, ptr, node }): Problem[] => {
+        const value = node[DIRECTION_KEYWORD];
+        if (value === undefined && ptr !== '') return [];
+        if (isDirection(value)) return [];
+        const at = `${ptr}/${DIRECTION_KEYWORD}`;
+        return [{ file: file.path, pointer: at, message: `"${DIRECTION_KEYWORD}" must be ${DIRECTIONS.map((d) => `"${d}"`).join(', ')}${value === undefined ? ' (every schema file states which way its shape travels; compat classifies changes by it)' : `, not ${JSON.stringify(value)}`}` }];
+      }),
   },
   {
     id: 'runtime-rules',

@@ -24,7 +24,7 @@ const J2TS_OPTIONS: Partial<J2tsOptions> = {
 };
 
 /** Keywords that do not shape the TypeScript type (rules TS cannot express). */
-const DROP = new Set(['if', 'then', 'else', 'not', 'contains', 'minContains', 'maxContains', 'discriminator', 'dependentRequired', 'dependentSchemas', '$schema', '$id', '$defs', '$comment', 'x-runtime-rules', 'x-source', 'x-type-index', 'examples', 'propertyNames', 'minProperties', 'maxProperties', 'unevaluatedProperties', 'unevaluatedItems']);
+const DROP = new Set(['if', 'then', 'else', 'not', 'contains', 'minContains', 'maxContains', 'discriminator', 'dependentRequired', 'dependentSchemas', '$schema', '$id', '$defs', '$comment', 'x-runtime-rules', 'x-source', 'x-type-index', 'x-direction', 'examples', 'propertyNames', 'minProperties', 'maxProperties', 'unevaluatedProperties', 'unevaluatedItems']);
 
 /** Keywords that give a schema a shape; a schema with none of them is `unknown`. */
 const SHAPE_KEYS = new Set(['type', 'properties', 'items', 'prefixItems', 'oneOf', 'anyOf', 'allOf', 'enum', 'const', '$ref', 'additionalProperties', 'patternProperties', 'tsType', 'format', 'pattern', 'minLength', 'maxLength', 'minimum', 'maximum', 'required']);
