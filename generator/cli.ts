@@ -110,6 +110,28 @@ const COMMANDS: readonly CommandSpec[] = [
     takesArgs: true,
     run: async (p, io) => (await import('./commands/validate.ts')).validate(p, io),
   },
+  {
+    name: 'compat',
+    args: '',
+    summary: 'classify every schema change since a baseline as additive, breaking or neutral',
+    details: [
+      'Compare the corpus with a baseline and classify every change per type and JSON pointer as additive, breaking or',
+      'neutral, by the direction of the shape (x-direction: request, response or both; docs/generator.md has the rules).',
+      'A breaking change must be acknowledged: an RFC whose front matter `affects` the schema says',
+      '`compatibility: breaking`, or a CHANGELOG entry under a new major version names the type and the field.',
+    ],
+    options: [
+      {
+        flag: '--base',
+        arg: '<git-ref|dir>',
+        help: 'the baseline: a git ref (read with git archive, offline) or a directory holding schemas/; default: the last v* release tag, else the newest compat/baseline/<version>/',
+      },
+    ],
+    exit: ['no breaking change, or every one is acknowledged', 'a breaking change is not acknowledged'],
+    takesArgs: false,
+    moreFormats: [{ format: 'markdown', help: 'a Markdown report (for a pull-request comment)' }],
+    run: async (p, io) => (await import('./commands/compat.ts')).compat(p, io),
+  },
 ];
 
 const optionLines = (options: readonly OptionSpec[]): string[] => {
