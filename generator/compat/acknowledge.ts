@@ -7,7 +7,6 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import yaml from 'js-yaml';
 import { CorpusError } from '../errors.ts';
 
 export interface Rfc {
@@ -20,6 +19,56 @@ export interface Rfc {
   readonly affects: readonly { readonly path: string; readonly pointer: string }[];
 }
 
+/** One YAML scalar as front matter writes it: plain, 'single-quoted' or "double-quoted". */
+function scalar(raw: string): string {
+  const t = raw.trim();
+  const double = /^"((?:[^"\\]|\\.)*)"/.exec(t);
+  if (double) return JSON.parse(double[0]) as string;
+  const single = /^'((?:[^']|'')*)'/.exec(t);
+  if (single) return (single[1] as string).replace(/''/g, "'");
+  return t.replace(/\s+#.*$/, '');
+}
+
+/** The items of a flow sequence `[a, "b, c", 'd']`. */
+function flowItems(raw: string): string[] {
+  const items: string[] = [];
+  let cur = '';
+  let quote = '';
+  for (const ch of raw.trim().slice(1, -1)) {
+    if (quote) {
+      cur += ch;
+      if (ch === quote) quote = '';
+    } else if (ch === '"' || ch === "'") (quote = ch), (cur += ch);
+    else if (ch === ',') items.push(cur), (cur = '');
+    else cur += ch;
+  }
+  if (cur.trim()) items.push(cur);
+  return items.map(scalar);
+}
+
+/**
+ * The top-level keys of a front matter block whose value is a scalar or a sequence of scalars (block `- item` lines or
+ * a flow `[a, b]`). Enough for what compat reads (number, compatibility, affects); nested mappings come back as text.
+ */
+export function frontMatterKeys(text: string): Map<string, string | string[]> {
+  const block = /^---\r?\n([\s\S]*?)\r?\n---/.exec(text)?.[1] ?? '';
+  const out = new Map<string, string | string[]>();
+  let list: string[] | undefined;
+  for (const line of block.split(/\r?\n/)) {
+    const key = /^([A-Za-z][\w-]*):[ \t]*(.*)$/.exec(line);
+    if (key) {
+      const value = (key[2] as string).trim();
+      list = undefined;
+      if (value === '') out.set(key[1] as string, (list = []));
+      else out.set(key[1] as string, value.startsWith('[') ? flowItems(value) : scalar(value));
+      continue;
+    }
+    const item = /^\s+-\s+(.*)$/.exec(line);
+    if (item && list) list.push(/^["']/.test((item[1] as string).trim()) || !(item[1] as string).trim().startsWith('{') ? scalar(item[1] as string) : (item[1] as string).trim());
+  }
+  return out;
+}
+
 /** Every RFC of `<root>/RFCs/*.md` with its front matter's `affects` and `compatibility`. */
 export function readRfcs(root: string): Rfc[] {
   const dir = join(root, 'RFCs');
@@ -29,21 +78,22 @@ export function readRfcs(root: string): Rfc[] {
     .sort()
     .map((name): Rfc => {
       const file = `RFCs/${name}`;
-      const text = readFileSync(join(dir, name), 'utf8');
-      const block = /^---\r?\n([\s\S]*?)\r?\n---/.exec(text)?.[1];
-      let front: Record<string, unknown> = {};
+      let front: Map<string, string | string[]>;
       try {
-        front = (block ? yaml.load(block) : {}) as Record<string, unknown>;
+        front = frontMatterKeys(readFileSync(join(dir, name), 'utf8'));
       } catch (e) {
-        throw new CorpusError(`front matter is not valid YAML: ${(e as Error).message.split('\n')[0]}`, file);
+        throw new CorpusError(`cannot read the front matter: ${(e as Error).message}`, file);
       }
-      const affects = (Array.isArray(front['affects']) ? front['affects'] : [])
-        .filter((a): a is string => typeof a === 'string' && a.startsWith('schemas/'))
+      const affects = [front.get('affects') ?? []]
+        .flat()
+        .filter((a) => a.startsWith('schemas/'))
         .map((a) => ({ path: a.split('#')[0] as string, pointer: a.includes('#') ? a.slice(a.indexOf('#') + 1) : '' }));
+      const compatibility = front.get('compatibility');
+      const number = front.get('number');
       return {
-        number: String(front['number'] ?? name.replace(/\.md$/, '')),
+        number: typeof number === 'string' ? number : name.replace(/\.md$/, ''),
         file,
-        ...(typeof front['compatibility'] === 'string' ? { compatibility: front['compatibility'] } : {}),
+        ...(typeof compatibility === 'string' ? { compatibility } : {}),
         affects,
       };
     });

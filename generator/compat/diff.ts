@@ -59,6 +59,76 @@ function openness(n: JsonObject): Openness {
 const ADDED_BY_OPENNESS: Record<Openness, Effect> = { open: 'extend', closed: 'loosen', schema: 'both' };
 const REMOVED_BY_OPENNESS: Record<Openness, Effect> = { open: 'loosen', closed: 'tighten', schema: 'both' };
 
+// ── Where loosening is not loosening ──────────────────────────────────────────────────────────────────────────────
+// Under `not` a loosened subschema tightens the whole; under `if`/`then`/`else` either can happen; and a member of a
+// `oneOf` whose members are not kept apart by a required `const` discriminator can, when loosened, start to overlap
+// another member, so instances that matched exactly one now match two and fail. A change in such a place (or in a
+// definition referenced from one) has both effects.
+
+const MAP_KEYWORDS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
+const LIST_KEYWORDS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
+const CONDITIONAL = new Set(['not', 'if', 'then', 'else']);
+
+/** The node a member of a composition stands for: itself, or what its `$ref` points at. */
+function memberNode(r: Resolved, file: SchemaFile, m: Json | undefined): JsonObject | undefined {
+  if (!isObject(m)) return undefined;
+  const t = typeof m['$ref'] === 'string' ? r.tryResolve(file, m['$ref']) : undefined;
+  return t ? (isObject(t.node) ? t.node : undefined) : m;
+}
+
+/** Whether a `oneOf`'s members exclude each other: each requires one property with a `const`, and the consts differ. */
+function discriminated(r: Resolved, file: SchemaFile, members: readonly Json[]): boolean {
+  const nodes = members.map((m) => memberNode(r, file, m));
+  const first = nodes[0];
+  if (!first || !isObject(first['properties'])) return false;
+  return Object.keys(first['properties']).some((p) => {
+    const values = nodes.map((n) => {
+      const prop = n && isObject(n['properties']) ? n['properties'][p] : undefined;
+      return n && isObject(prop) && 'const' in prop && Array.isArray(n['required']) && n['required'].includes(p) ? canonical(prop['const']) : undefined;
+    });
+    return values.every((v) => v !== undefined) && new Set(values).size === values.length;
+  });
+}
+
+/** Whether a place in a file lies under `not`/`if`/`then`/`else` or in a member of a `oneOf` that is not discriminated. */
+function conditionalAt(r: Resolved, file: SchemaFile, pointer: string): boolean {
+  const segs = pointer.split('/').slice(1);
+  let node: Json | undefined = file.schema;
+  for (let i = 0; i < segs.length; ) {
+    const kw = segs[i] as string;
+    if (CONDITIONAL.has(kw)) return true;
+    if (kw === 'oneOf' && isObject(node) && Array.isArray(node['oneOf']) && !discriminated(r, file, node['oneOf'])) return i + 1 < segs.length;
+    const step = MAP_KEYWORDS.has(kw) || LIST_KEYWORDS.has(kw) ? 2 : 1;
+    for (let k = 0; k < step && i < segs.length; k++, i++) {
+      const seg = (segs[i] as string).replace(/~1/g, '/').replace(/~0/g, '~');
+      node = Array.isArray(node) ? node[Number(seg)] : isObject(node) ? node[seg] : undefined;
+    }
+  }
+  return false;
+}
+
+/** Entries (`path#pointer`) referenced from a conditional place, and everything they reference in turn. */
+function conditionalEntries(r: Resolved): Set<string> {
+  const out = new Set<string>();
+  for (const site of r.refSites) {
+    if (!conditionalAt(r, site.file, site.pointer)) continue;
+    const t = r.tryResolve(site.file, site.ref);
+    const owner = t ? r.ownerOf(t.file, t.pointer) : undefined;
+    if (owner) out.add(`${owner.file.path}#${owner.pointer}`);
+  }
+  const graph = r.referenceGraph();
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [from, targets] of graph)
+      if (out.has(`${from.file.path}#${from.pointer}`))
+        for (const to of targets) {
+          const key = `${to.file.path}#${to.pointer}`;
+          if (!out.has(key)) grew = Boolean(out.add(key));
+        }
+  }
+  return out;
+}
+
 /** What one comparison needs: both corpora, the files being compared, and where changes go. */
 interface Ctx {
   readonly base: Resolved;
@@ -66,11 +136,14 @@ interface Ctx {
   readonly baseFile: SchemaFile;
   readonly curFile: SchemaFile;
   readonly out: RawChange[];
+  /** Whether a pointer of the compared files lies where a one-way change can go both ways (see above). */
+  readonly conditional?: (pointer: string) => boolean;
 }
 
 function push(ctx: Ctx, pointer: string, kind: ChangeKind, detail: string, subject?: string, effect?: Effect): void {
   const spec = CHANGE_KINDS[kind];
-  const e = effect ?? (spec.effect === 'by-openness' ? 'both' : spec.effect);
+  let e = effect ?? (spec.effect === 'by-openness' ? 'both' : spec.effect);
+  if ((e === 'loosen' || e === 'tighten' || e === 'extend') && ctx.conditional?.(pointer)) e = 'both';
   ctx.out.push({ file: ctx.curFile.path, pointer, kind, effect: e, detail, ...(subject !== undefined ? { subject } : {}) });
 }
 
@@ -296,8 +369,13 @@ export function diffCorpora(base: Resolved, cur: Resolved): RawChange[] {
     pairs.push([moved, c]);
   }
   for (const b of removed) push({ base, cur, baseFile: b, curFile: b, out }, '', 'file-removed', `schema file ${b.fileName} removed`, title(b) || b.stem);
+  const condBase = conditionalEntries(base);
+  const condCur = conditionalEntries(cur);
+  const entryOf = (pointer: string) => /^\/\$defs\/[^/]+/.exec(pointer)?.[0] ?? '';
   for (const [b, c] of pairs) {
-    const ctx: Ctx = { base, cur, baseFile: b, curFile: c, out };
+    const conditional = (pointer: string): boolean =>
+      condBase.has(`${b.path}#${entryOf(pointer)}`) || condCur.has(`${c.path}#${entryOf(pointer)}`) || conditionalAt(base, b, pointer) || conditionalAt(cur, c, pointer);
+    const ctx: Ctx = { base, cur, baseFile: b, curFile: c, out, conditional };
     if (b.path === c.path && b.id !== c.id) push(ctx, '/$id', 'id-changed', `$id ${b.id} → ${c.id}`, title(c));
     diffNode(ctx, b.schema, c.schema, '');
   }
