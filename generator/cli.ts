@@ -66,8 +66,10 @@ const COMMANDS: readonly CommandSpec[] = [
     ],
     options: [
       { flag: '--check', help: 'compare with disk instead of writing: list stale, missing and extra files' },
+      { flag: '--watch', help: 'stay running: on every change under schemas/ regenerate, lint and check the examples (Ctrl-C stops)' },
+      { flag: '--all', help: 'with --watch: also regenerate the other-language types (slow; left out of the loop by default)' },
     ],
-    exit: ['wrote generated/ (with --check: it is up to date)', 'with --check: generated/ is out of date'],
+    exit: ['wrote generated/ (with --check: it is up to date; with --watch: stopped by Ctrl-C)', 'with --check: generated/ is out of date'],
     takesArgs: false,
     run: async (p, io) => (await import('./commands/gen.ts')).gen(p, io),
   },

@@ -3,7 +3,7 @@
  * findings out. Each rule is `{id, doc, check}`; the `doc` lines are the rule list of docs/generator.md (a test keeps
  * the two equal). `assertGeneratable` is the part of lint that `gen` enforces before it emits.
  */
-import type { Json, JsonObject, LoadedCorpus, SchemaFile } from './model.ts';
+import type { Example, Json, JsonObject, LoadedCorpus, SchemaFile } from './model.ts';
 import { DRAFT_2020_12, createAjv } from './ajv.ts';
 import { Resolved, isObject, walkSchema, type RefSite, type TypeInfo } from './resolve.ts';
 import { FILE_STEM, RESERVED_TITLES, RUNTIME_RULE_ID, TYPE_NAME, examplePath, schemaId } from './naming.ts';
@@ -396,8 +396,11 @@ export function assertGeneratable(r: Resolved): void {
   r.checkRefs();
 }
 
-/** Check that every valid example validates and every invalid one fails with its declared pointer + keyword. */
-export function checkExamples(r: Resolved): { findings: Finding[]; checked: number } {
+/**
+ * Check that every valid example validates and every invalid one fails with its declared pointer + keyword (with
+ * `only`, just the examples it selects: watch mode re-checks those an edit can affect).
+ */
+export function checkExamples(r: Resolved, only?: (example: Example) => boolean): { findings: Finding[]; checked: number } {
   const corpus = r.corpus;
   const findings: Finding[] = (corpus.problems ?? []).map((p) => placed({ file: p.file, pointer: p.pointer, rule: 'loads', message: p.message }, p.position));
   const ajv = createAjv();
@@ -411,6 +414,7 @@ export function checkExamples(r: Resolved): { findings: Finding[]; checked: numb
   const uncompilable = new Set<string>();
   let checked = 0;
   for (const ex of corpus.examples) {
+    if (only && !only(ex)) continue;
     const entry = [...r.entries.values()].find((e) => e.file.family === ex.family && e.target === ex.target);
     if (!entry) {
       findings.push({ file: ex.path, pointer: '', rule: 'example-target', message: `no schema or $defs entry "${ex.target}"` });

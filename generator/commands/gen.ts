@@ -1,6 +1,6 @@
 /**
  * `wopkit gen [--check]`: load → resolve → lint (what gen needs) → emit → write, or compare with disk; a progress line
- * per stage (and per emitter).
+ * per stage (and per emitter). `--watch` hands over to generator/watch/.
  */
 import { performance } from 'node:perf_hooks';
 import { loadCorpus } from '../load.ts';
@@ -10,10 +10,12 @@ import { emitAll } from '../emit.ts';
 import { EMITTERS } from '../emitters.ts';
 import { declareTypes } from '../emit/ts-declarations.ts';
 import { checkFiles, writeFiles } from '../write.ts';
-import type { Invocation, Io } from './common.ts';
+import { UsageError, type Invocation, type Io } from './common.ts';
 import { stepsFor } from './progress.ts';
 
 export async function gen(p: Invocation, io: Io): Promise<number> {
+  if (p.flags.has('--watch')) return (await import('../watch/command.ts')).watchCommand(p, io);
+  if (p.flags.has('--all')) throw new UsageError('--all only applies with --watch');
   const t0 = performance.now();
   const step = stepsFor(p, io);
   const resolved = step('load and resolve', () => resolveCorpus(loadCorpus(p.root)));
