@@ -6,7 +6,7 @@
 import type { Example, Json, JsonObject, LoadedCorpus, SchemaFile } from './model.ts';
 import { DRAFT_2020_12, createAjv } from './ajv.ts';
 import { Resolved, isObject, walkSchema, type RefSite, type TypeInfo } from './resolve.ts';
-import { FILE_STEM, RESERVED_TITLES, RUNTIME_RULE_ID, TYPE_NAME, examplePath, schemaId } from './naming.ts';
+import { FILE_STEM, RESERVED_TITLES, RUNTIME_RULE_ID, TYPE_NAME, examplePath, exampleSchemaRef, schemaId } from './naming.ts';
 import { CorpusError, escapePointer } from './errors.ts';
 import { assertMetaValid, metaViolations, metaViolationsOf } from './load.ts';
 import { invalidPatterns, pointerInAjvMessage, unknownKeywords } from './meta-messages.ts';
@@ -334,6 +334,18 @@ export const LINT_RULES: readonly LintRule[] = [
         .filter((ex) => !targets.has(`${ex.family}/${ex.target}`))
         .map((ex) => ({ file: ex.path, pointer: '', message: `example directory "${ex.target}" names no schema or $defs entry (expected <stem> or <stem>--<DefName>)` }));
     },
+  },
+  {
+    id: 'example-schema',
+    doc: 'Every example whose instance is an object names its target for editors in a top-level `$schema` (an invalid example: in its `instance`): the target\'s `$id`, with `#/$defs/<Name>` for a `$defs` target.',
+    check: (r) =>
+      r.corpus.examples.flatMap((ex): Problem[] => {
+        if (!isObject(ex.instance) || !ex.schemaId) return [];
+        const want = exampleSchemaRef(ex.schemaId, ex.defName);
+        if (ex.declaredSchema === want) return [];
+        const at = ex.kind === 'invalid' ? '/instance/$schema' : '/$schema';
+        return [{ file: ex.path, pointer: at, message: `${ex.declaredSchema === undefined ? 'no "$schema"' : `"$schema" is ${JSON.stringify(ex.declaredSchema)}`}; editors validate the example against "${want}" when it says so (add "$schema": "${want}" as the first key)` }];
+      }),
   },
   {
     id: 'examples-present',

@@ -57,6 +57,7 @@ describe('lint', () => {
     ['meta-schema', withSchema('config', (s) => (obj(obj(s['properties'])['parts'])['minItems'] = 'one')), `meta-schema ${CONFIG}#/properties/parts/minItems`],
     ['schema-shape', withSchema('config', (s) => (obj(s['$defs'])['Broken'] = 3)), `schema-shape ${CONFIG}#/$defs/Broken`],
     ['x-source', withSchema('shared', (s) => (s['x-source'] = 5)), `x-source ${SHARED}#/x-source`],
+    ['example-schema', { ...base, examples: base.examples.map((e) => (e.target === 'config' && e.kind === 'valid' ? { ...e, declaredSchema: undefined } : e)) }, 'example-schema schemas/demo/v1/examples/config/valid/full.json#/$schema'],
     ['direction', withSchema('config', (s) => delete s['x-direction']), `direction ${CONFIG}#/x-direction`],
     ['loads', { ...base, problems: [{ file: 'schemas/demo/v1/broken.schema.json', pointer: '', message: 'malformed JSON at line 1, column 2: unexpected "x"' }] }, 'loads schemas/demo/v1/broken.schema.json#'],
   ];
