@@ -73,3 +73,7 @@ export interface RawChange {
   /** For a renamed file: its path in the baseline. */
   readonly previousFile?: string;
 }
+
+/** The change kinds as the docs table lists them (docs/generator.md; a test keeps the two equal). */
+export const changeKindTable = (): string =>
+  ['| Kind | Effect | What changed |', '|---|---|---|', ...Object.entries(CHANGE_KINDS).map(([kind, spec]) => `| \`${kind}\` | ${spec.effect === 'by-openness' ? 'see what changed' : spec.effect} | ${spec.doc} |`)].join('\n');

@@ -10,7 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { loadCorpus } from '../../../generator/load.ts';
 import { resolveCorpus } from '../../../generator/resolve.ts';
 import { compareCorpora } from '../../../generator/compat/report.ts';
-import { CHANGE_KINDS } from '../../../generator/compat/changes.ts';
+import { CHANGE_KINDS, changeKindTable } from '../../../generator/compat/changes.ts';
+import { REPO } from '../helpers.ts';
 import { byCodeUnits } from '../../../generator/order.ts';
 
 const CASES = join(import.meta.dirname, 'cases');
@@ -48,5 +49,12 @@ describe('compat classifies every change kind by direction', () => {
       expect(Object.keys(CHANGE_KINDS), kind).toContain(kind);
       expect([...(seen.get(kind) ?? [])], kind).toEqual(expect.arrayContaining(['request', 'response']));
     }
+  });
+
+  it("docs/generator.md lists exactly the table's change kinds", () => {
+    const docs = readFileSync(join(REPO, 'docs/generator.md'), 'utf8');
+    const block = /<!-- compat-kinds: begin[^\n]*-->\n([\s\S]*?)\n<!-- compat-kinds: end -->/.exec(docs);
+    expect(block, 'docs/generator.md has a compat-kinds block').not.toBeNull();
+    expect(block![1]).toBe(changeKindTable());
   });
 });
