@@ -3,7 +3,8 @@
  * touch) is one run, and a queue so that edits during a run lead to exactly one more run after it. Each run's report
  * goes to `onReport`; the loop survives anything a run throws (reported as a problem) and stops on `stop()`.
  */
-import { watch, type FSWatcher } from 'node:fs';
+import { existsSync, watch, type FSWatcher } from 'node:fs';
+import { CorpusError } from '../errors.ts';
 import { join } from 'node:path';
 import type { RunReport } from './session.ts';
 import { WatchSession } from './session.ts';
@@ -38,7 +39,9 @@ export class Watcher {
 
   /** Run once, then watch. Resolves when the first run has been reported. */
   async start(): Promise<void> {
-    this.fsWatcher = watch(join(this.root, 'schemas'), { recursive: true }, (_event, name) => {
+    const schemas = join(this.root, 'schemas');
+    if (!existsSync(schemas)) throw new CorpusError('directory not found (the corpus root given by --root must contain schemas/)', schemas);
+    this.fsWatcher = watch(schemas, { recursive: true }, (_event, name) => {
       if (name === null || isRelevant(String(name))) this.schedule();
     });
     this.fsWatcher.on('error', (e) => this.options.onError(e));
