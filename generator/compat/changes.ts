@@ -19,6 +19,22 @@ export interface ChangeKindSpec {
   readonly effect: Effect | 'by-openness';
 }
 
+/** One difference between the baseline and the current corpus, before classification. */
+export interface RawChange {
+  /** Repository path of the schema file (the current one; the baseline's for a removed file). */
+  readonly file: string;
+  /** JSON pointer inside that file. */
+  readonly pointer: string;
+  readonly kind: ChangeKind;
+  readonly effect: Effect;
+  /** What changed, in a few words (`property "expiresAt" removed`). */
+  readonly detail: string;
+  /** The name the change is about (a property, an enum value, a definition), used to match CHANGELOG entries. */
+  readonly subject?: string;
+  /** For a renamed file: its path in the baseline. */
+  readonly previousFile?: string;
+}
+
 export const CHANGE_KINDS = {
   'file-added': { doc: 'a schema file was added', effect: 'extend' },
   'file-removed': { doc: 'a schema file was removed', effect: 'both' },
@@ -57,22 +73,6 @@ export const CHANGE_KINDS = {
 } as const satisfies Record<string, ChangeKindSpec>;
 
 export type ChangeKind = keyof typeof CHANGE_KINDS;
-
-/** One difference between the baseline and the current corpus, before classification. */
-export interface RawChange {
-  /** Repository path of the schema file (the current one; the baseline's for a removed file). */
-  readonly file: string;
-  /** JSON pointer inside that file. */
-  readonly pointer: string;
-  readonly kind: ChangeKind;
-  readonly effect: Effect;
-  /** What changed, in a few words (`property "expiresAt" removed`). */
-  readonly detail: string;
-  /** The name the change is about (a property, an enum value, a definition), used to match CHANGELOG entries. */
-  readonly subject?: string;
-  /** For a renamed file: its path in the baseline. */
-  readonly previousFile?: string;
-}
 
 /** The change kinds as the docs table lists them (docs/generator.md; a test keeps the two equal). */
 export const changeKindTable = (): string =>

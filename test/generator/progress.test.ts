@@ -1,5 +1,5 @@
 /** Progress lines: a step line per stage with its time on stderr when it is a terminal and the format is text; --progress forces them. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../generator/cli.ts';
 import { scratchFixture } from './helpers.ts';
 
@@ -11,10 +11,9 @@ async function runWith(argv: string[], errIsTerminal: boolean) {
 }
 
 describe('progress lines', () => {
-  let root = '';
-  let cleanup = () => {};
-  beforeAll(() => ({ root, cleanup } = scratchFixture()));
-  afterAll(() => cleanup());
+  const scratch = scratchFixture();
+  const root = scratch.root;
+  afterAll(scratch.cleanup);
 
   it('gen on a terminal, text format: one line per stage and per emitter, each with its time', async () => {
     const r = await runWith(['gen', '--root', root], true);

@@ -11,91 +11,70 @@ import { LINT_RULES } from '../../generator/lint.ts';
 import { run, scratchFixture } from './helpers.ts';
 
 /** The SARIF 2.1.0 structure a consumer needs from us (sarifLog → run → tool.driver.rules, results → locations). */
+const uri = { type: 'string', format: 'uri' } as const;
+const level = { enum: ['none', 'note', 'warning', 'error'] } as const;
 const SARIF_SUBSET = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
   type: 'object',
   required: ['version', 'runs'],
-  properties: {
-    $schema: { type: 'string', format: 'uri' },
-    version: { const: '2.1.0' },
-    runs: {
-      type: 'array',
-      minItems: 1,
-      items: {
-        type: 'object',
-        required: ['tool', 'results'],
-        properties: {
-          tool: {
-            type: 'object',
-            required: ['driver'],
-            properties: {
-              driver: {
-                type: 'object',
-                required: ['name', 'rules'],
-                properties: {
-                  name: { type: 'string', minLength: 1 },
-                  version: { type: 'string' },
-                  informationUri: { type: 'string', format: 'uri' },
-                  rules: {
-                    type: 'array',
-                    uniqueItems: true,
-                    items: {
-                      type: 'object',
-                      required: ['id', 'shortDescription'],
-                      properties: {
-                        id: { type: 'string', minLength: 1 },
-                        name: { type: 'string' },
-                        shortDescription: { $ref: '#/$defs/message' },
-                        fullDescription: { $ref: '#/$defs/message' },
-                        helpUri: { type: 'string', format: 'uri' },
-                        defaultConfiguration: { type: 'object', properties: { level: { enum: ['none', 'note', 'warning', 'error'] } } },
-                      },
-                    },
-                  },
-                },
-              },
-            },
-          },
-          originalUriBaseIds: { type: 'object', additionalProperties: { type: 'object', required: ['uri'], properties: { uri: { type: 'string', format: 'uri' } } } },
-          columnKind: { enum: ['utf16CodeUnits', 'unicodeCodePoints'] },
-          results: {
-            type: 'array',
-            items: {
-              type: 'object',
-              required: ['message', 'ruleId', 'locations'],
-              properties: {
-                ruleId: { type: 'string' },
-                ruleIndex: { type: 'integer', minimum: -1 },
-                level: { enum: ['none', 'note', 'warning', 'error'] },
-                message: { $ref: '#/$defs/message' },
-                locations: {
-                  type: 'array',
-                  minItems: 1,
-                  items: {
-                    type: 'object',
-                    required: ['physicalLocation'],
-                    properties: {
-                      physicalLocation: {
-                        type: 'object',
-                        required: ['artifactLocation'],
-                        properties: {
-                          artifactLocation: { type: 'object', required: ['uri'], properties: { uri: { type: 'string', format: 'uri-reference' }, uriBaseId: { type: 'string' } } },
-                          region: { type: 'object', required: ['startLine'], properties: { startLine: { type: 'integer', minimum: 1 }, startColumn: { type: 'integer', minimum: 1 } } },
-                        },
-                      },
-                      logicalLocations: { type: 'array', items: { type: 'object', properties: { fullyQualifiedName: { type: 'string' }, kind: { type: 'string' } } } },
-                    },
-                  },
-                },
-                properties: { type: 'object', required: ['pointer'], properties: { pointer: { type: 'string' } } },
-              },
-            },
+  properties: { $schema: uri, version: { const: '2.1.0' }, runs: { type: 'array', minItems: 1, items: { $ref: '#/$defs/run' } } },
+  $defs: {
+    message: { type: 'object', required: ['text'], properties: { text: { type: 'string', minLength: 1 }, markdown: { type: 'string' } } },
+    run: {
+      type: 'object',
+      required: ['tool', 'results'],
+      properties: {
+        tool: { type: 'object', required: ['driver'], properties: { driver: { $ref: '#/$defs/driver' } } },
+        originalUriBaseIds: { type: 'object', additionalProperties: { type: 'object', required: ['uri'], properties: { uri } } },
+        columnKind: { enum: ['utf16CodeUnits', 'unicodeCodePoints'] },
+        results: { type: 'array', items: { $ref: '#/$defs/result' } },
+      },
+    },
+    driver: {
+      type: 'object',
+      required: ['name', 'rules'],
+      properties: { name: { type: 'string', minLength: 1 }, version: { type: 'string' }, informationUri: uri, rules: { type: 'array', uniqueItems: true, items: { $ref: '#/$defs/rule' } } },
+    },
+    rule: {
+      type: 'object',
+      required: ['id', 'shortDescription'],
+      properties: {
+        id: { type: 'string', minLength: 1 },
+        name: { type: 'string' },
+        shortDescription: { $ref: '#/$defs/message' },
+        fullDescription: { $ref: '#/$defs/message' },
+        helpUri: uri,
+        defaultConfiguration: { type: 'object', properties: { level } },
+      },
+    },
+    result: {
+      type: 'object',
+      required: ['message', 'ruleId', 'locations'],
+      properties: {
+        ruleId: { type: 'string' },
+        ruleIndex: { type: 'integer', minimum: -1 },
+        level,
+        message: { $ref: '#/$defs/message' },
+        locations: { type: 'array', minItems: 1, items: { $ref: '#/$defs/location' } },
+        properties: { type: 'object', required: ['pointer'], properties: { pointer: { type: 'string' } } },
+      },
+    },
+    location: {
+      type: 'object',
+      required: ['physicalLocation'],
+      properties: {
+        physicalLocation: {
+          type: 'object',
+          required: ['artifactLocation'],
+          properties: {
+            artifactLocation: { type: 'object', required: ['uri'], properties: { uri: { type: 'string', format: 'uri-reference' }, uriBaseId: { type: 'string' } } },
+            region: { type: 'object', required: ['startLine'], properties: { startLine: { type: 'integer', minimum: 1 }, startColumn: { type: 'integer', minimum: 1 } } },
           },
         },
+        logicalLocations: { type: 'array', items: { type: 'object', properties: { fullyQualifiedName: { type: 'string' }, kind: { type: 'string' } } } },
       },
     },
   },
-  $defs: { message: { type: 'object', required: ['text'], properties: { text: { type: 'string', minLength: 1 }, markdown: { type: 'string' } } } },
 } as const;
 
 const ajv = new Ajv2020({ allErrors: true, strict: true });
