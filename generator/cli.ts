@@ -128,6 +128,7 @@ const COMMANDS: readonly CommandSpec[] = [
         arg: '<git-ref|dir>',
         help: 'the baseline: a git ref (read with git archive, offline) or a directory holding schemas/; default: the last v* release tag, else the newest compat/baseline/<version>/',
       },
+      { flag: '--snapshot', arg: '<version>', help: 'instead of comparing: write the current schemas as the committed baseline compat/baseline/<version>/ (a release without tags)' },
     ],
     exit: ['no breaking change, or every one is acknowledged', 'a breaking change is not acknowledged'],
     takesArgs: false,

@@ -5,7 +5,7 @@
  * `compat/baseline/<version>/`.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, relative, resolve } from 'node:path';
 import { CorpusError } from '../errors.ts';
@@ -99,4 +99,19 @@ export function resolveBaseline(root: string, spec?: string): Baseline {
   const snapshot = newestSnapshot(root);
   if (snapshot) return fromDirectory(root, join(root, SNAPSHOT_DIR, snapshot));
   throw new UsageError(`no baseline: no v<version> release tag is reachable from HEAD and ${SNAPSHOT_DIR}/<version>/ has no snapshot; pass --base <git-ref|dir>`);
+}
+
+/**
+ * Write the current schema files as the committed snapshot of `version` (`compat/baseline/<version>/schemas/…`),
+ * replacing an older snapshot of that version; returns the repository paths written. For a release without tags.
+ */
+export function writeSnapshot(root: string, version: string, schemaPaths: readonly string[]): string[] {
+  if (!SEMVER.test(version)) throw new UsageError(`--snapshot needs a version like 0.3.0, not "${version}"`);
+  const dir = join(root, SNAPSHOT_DIR, version.replace(/^v/, ''));
+  rmSync(dir, { recursive: true, force: true });
+  for (const path of schemaPaths) {
+    mkdirSync(join(dir, path, '..'), { recursive: true });
+    cpSync(join(root, path), join(dir, path));
+  }
+  return schemaPaths.map((p) => `${SNAPSHOT_DIR}/${version.replace(/^v/, '')}/${p}`);
 }

@@ -115,4 +115,15 @@ describe('the compat gate', () => {
     expect(bad.code).toBe(2);
     expect(bad.err).toMatch(/--base "no-such-ref" is neither a directory nor a git ref/);
   });
+
+  it('--snapshot writes the current schemas as a committed baseline, which then is the default', async () => {
+    removeExpiresAt(root);
+    expect((await run(['compat', '--root', root])).code).toBe(1);
+    const w = await run(['compat', '--root', root, '--snapshot', '0.3.0']);
+    expect(w.code).toBe(0);
+    expect(w.out).toBe('compat: wrote 61 schema files to compat/baseline/0.3.0/');
+    const r = await run(['compat', '--root', root, '--format', 'json']);
+    expect(JSON.parse(r.out)).toMatchObject({ ok: true, base: { label: 'compat/baseline/0.3.0', version: '0.3.0' }, changes: [] });
+    expect((await run(['compat', '--root', root, '--snapshot', 'next'])).code).toBe(2);
+  });
 });
