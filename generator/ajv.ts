@@ -1,6 +1,6 @@
 /**
  * The one place the corpus's Ajv configuration lives: draft 2020-12, strict mode, all errors,
- * discriminator support, formats, and the three annotation keywords the corpus allows.
+ * discriminator support, formats, and the annotation keywords the corpus allows.
  */
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { Options } from 'ajv';
@@ -10,7 +10,7 @@ import addFormatsModule from 'ajv-formats';
 export const DRAFT_2020_12 = 'https://json-schema.org/draft/2020-12/schema';
 
 /** Annotation keywords allowed in the corpus (see docs/CONVENTIONS.md). */
-export const ANNOTATION_KEYWORDS = ['x-runtime-rules', 'x-source', 'x-type-index'] as const;
+export const ANNOTATION_KEYWORDS = ['x-runtime-rules', 'x-source', 'x-type-index', 'x-direction'] as const;
 
 export const AJV_OPTIONS: Options = {
   strict: true,

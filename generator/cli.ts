@@ -1,21 +1,26 @@
 #!/usr/bin/env -S npx tsx
 /**
- * `wopkit` — the generator CLI. Subcommands: gen [--check], lint, check-examples, validate <type> <file…|->; each has
- * --help, and the CLI has --version. Every subcommand takes --format text|json and --root <dir>. Exit 0 clean,
+ * `wopkit` — the generator CLI. Subcommands: gen [--check | --watch [--all]], lint, check-examples,
+ * validate <type> <file…|->, compat [--base <git-ref|dir>]; each has --help, and the CLI has --version. Every subcommand
+ * takes --format text|json (lint also sarif, compat also markdown), --root <dir> and --progress. Exit 0 clean,
  * 1 findings, 2 usage or I/O error. Errors are printed as one clear message naming file and pointer, never as a stack
  * trace. A subcommand's modules are imported only when it runs: `validate` loads the generated validators and the JSON
  * reader, never the code generators (json-schema-to-typescript, ts-morph, quicktype-core).
  */
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { realpathSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CorpusError } from './errors.ts';
 import { UsageError, where, type Format, type Invocation, type Io } from './commands/common.ts';
+import { cliVersion } from './version.ts';
+
+export { cliVersion };
 
 export { UsageError };
 
 interface OptionSpec {
   readonly flag: string;
+  /** The option's value, as the help shows it; an option with one takes the next argument (or `--flag=value`). */
   readonly arg?: string;
   readonly help: string;
 }
@@ -34,6 +39,8 @@ interface CommandSpec {
   readonly exit: readonly [string, string];
   /** Whether the command takes positional arguments (it checks them itself). */
   readonly takesArgs: boolean;
+  /** Output formats beyond text and json, each with its help line. */
+  readonly moreFormats?: readonly { readonly format: Format; readonly help: string }[];
   /** Runs the command; imports what it needs only now. */
   readonly run: (p: Invocation, io: Io) => Promise<number>;
 }
@@ -41,8 +48,10 @@ interface CommandSpec {
 const GLOBAL_OPTIONS: readonly OptionSpec[] = [
   { flag: '--format', arg: 'text|json', help: 'output format (default text)' },
   { flag: '--root', arg: '<dir>', help: 'repository root holding schemas/ and generated/ (default: the current directory)' },
+  { flag: '--progress', help: 'a line per stage with its time on stderr (default: only when stderr is a terminal and the format is text)' },
   { flag: '-h, --help', help: 'this help' },
 ];
+const FORMATS: readonly Format[] = ['text', 'json', 'sarif', 'markdown'];
 const EXIT_2 = 'usage or I/O error: bad flag or argument, unreadable or malformed file, a corpus the command cannot process, a missing package';
 
 const COMMANDS: readonly CommandSpec[] = [
@@ -55,8 +64,12 @@ const COMMANDS: readonly CommandSpec[] = [
       'valid draft 2020-12, a missing, reserved or duplicate title, a dangling $ref), run every emitter and write the',
       'files of generated/ that changed; a file under an emitter\'s paths that no emitter produced is removed.',
     ],
-    options: [{ flag: '--check', help: 'compare with disk instead of writing: list stale, missing and extra files' }],
-    exit: ['wrote generated/ (with --check: it is up to date)', 'with --check: generated/ is out of date'],
+    options: [
+      { flag: '--check', help: 'compare with disk instead of writing: list stale, missing and extra files' },
+      { flag: '--watch', help: 'stay running: on every change under schemas/ regenerate, lint and check the examples (Ctrl-C stops)' },
+      { flag: '--all', help: 'with --watch: also regenerate the other-language types (slow; left out of the loop by default)' },
+    ],
+    exit: ['wrote generated/ (with --check: it is up to date; with --watch: stopped by Ctrl-C)', 'with --check: generated/ is out of date'],
     takesArgs: false,
     run: async (p, io) => (await import('./commands/gen.ts')).gen(p, io),
   },
@@ -64,10 +77,14 @@ const COMMANDS: readonly CommandSpec[] = [
     name: 'lint',
     args: '',
     summary: 'check the corpus rules (docs/generator.md lists them)',
-    details: ['Check the corpus rules; each finding names its file, JSON pointer and rule.'],
+    details: [
+      'Check the corpus rules; each finding names its file, line, JSON pointer and rule. A file that does not load',
+      '(malformed JSON) is one finding and the other files are still checked.',
+    ],
     options: [],
     exit: ['clean', 'findings'],
     takesArgs: false,
+    moreFormats: [{ format: 'sarif', help: 'SARIF 2.1.0 (code-scanning upload, editors): rules with their docs, results with file, line and pointer' }],
     run: async (p, io) => (await import('./commands/lint.ts')).lint(p, io),
   },
   {
@@ -95,6 +112,29 @@ const COMMANDS: readonly CommandSpec[] = [
     takesArgs: true,
     run: async (p, io) => (await import('./commands/validate.ts')).validate(p, io),
   },
+  {
+    name: 'compat',
+    args: '',
+    summary: 'classify every schema change since a baseline as additive, breaking or neutral',
+    details: [
+      'Compare the corpus with a baseline and classify every change per type and JSON pointer as additive, breaking or',
+      'neutral, by the direction of the shape (x-direction: request, response or both; docs/generator.md has the rules).',
+      'A breaking change must be acknowledged: an RFC whose front matter `affects` the schema says',
+      '`compatibility: breaking`, or a CHANGELOG entry under a new major version names the type and the field.',
+    ],
+    options: [
+      {
+        flag: '--base',
+        arg: '<git-ref|dir>',
+        help: 'the baseline: a git ref (read with git archive, offline) or a directory holding schemas/; default: the last v* release tag, else the newest compat/baseline/<version>/',
+      },
+      { flag: '--snapshot', arg: '<version>', help: 'instead of comparing: write the current schemas as the committed baseline compat/baseline/<version>/ (a release without tags)' },
+    ],
+    exit: ['no breaking change, or every one is acknowledged', 'a breaking change is not acknowledged'],
+    takesArgs: false,
+    moreFormats: [{ format: 'markdown', help: 'a Markdown report (for a pull-request comment)' }],
+    run: async (p, io) => (await import('./commands/compat.ts')).compat(p, io),
+  },
 ];
 
 const optionLines = (options: readonly OptionSpec[]): string[] => {
@@ -106,13 +146,14 @@ const optionLines = (options: readonly OptionSpec[]): string[] => {
 /** The --help of one command: usage, what it does, options, exit codes. */
 function commandHelp(c: CommandSpec): string {
   const own = c.options.map((o) => ` [${o.arg ? `${o.flag} ${o.arg}` : o.flag}]`).join('');
+  const formats = ['text', 'json', ...(c.moreFormats ?? []).map((f) => f.format)].join('|');
   return [
-    `usage: wopkit ${c.name}${c.args ? ` ${c.args}` : ''}${own} [--format text|json] [--root <dir>]`,
+    `usage: wopkit ${c.name}${c.args ? ` ${c.args}` : ''}${own} [--format ${formats}] [--root <dir>]`,
     '',
     ...c.details,
     '',
     'options:',
-    ...optionLines([...c.options, ...GLOBAL_OPTIONS]),
+    ...optionLines([...c.options, ...(c.moreFormats ?? []).map((f) => ({ flag: '--format', arg: f.format, help: f.help })), ...GLOBAL_OPTIONS]),
     '',
     'exit codes:',
     `  0  ${c.exit[0]}`,
@@ -139,22 +180,6 @@ function overviewHelp(): string {
   ].join('\n');
 }
 
-/** The version in the nearest package.json that has one, walking up from this file (from source or compiled). */
-export function cliVersion(from: string = import.meta.url): string {
-  for (let dir = dirname(fileURLToPath(from)); ; dir = dirname(dir)) {
-    const manifest = join(dir, 'package.json');
-    if (existsSync(manifest)) {
-      try {
-        const version: unknown = JSON.parse(readFileSync(manifest, 'utf8')).version;
-        if (typeof version === 'string') return version;
-      } catch {
-        /* unreadable or not JSON: keep walking */
-      }
-    }
-    if (dirname(dir) === dir) return 'unknown';
-  }
-}
-
 type Parsed = { kind: 'run'; spec: CommandSpec; invocation: Invocation } | { kind: 'help'; text: string } | { kind: 'version' };
 
 const commandNamed = (name: string): CommandSpec => {
@@ -169,21 +194,35 @@ export function parseArgs(argv: readonly string[]): Parsed {
   let help = false;
   let version = false;
   const flags = new Set<string>();
+  const values = new Map<string, string>();
   const rest: string[] = [];
-  const commandFlags = new Set(COMMANDS.flatMap((c) => c.options.map((o) => o.flag)));
+  const commandOptions = new Map(COMMANDS.flatMap((c) => c.options.map((o) => [o.flag, o] as const)));
+  /** The value of an option given as `--flag value` or `--flag=value`. */
+  const valueOf = (a: string, i: number): [string | undefined, number] => (a.includes('=') ? [a.slice(a.indexOf('=') + 1), i] : [argv[i + 1], i + 1]);
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i] as string;
-    if (a === '--format' || a.startsWith('--format=')) {
-      const v = a.includes('=') ? a.slice(a.indexOf('=') + 1) : argv[++i];
-      if (v !== 'text' && v !== 'json') throw new UsageError(`--format must be "text" or "json"${v === undefined ? '' : `, not "${v}"`}`);
-      format = v;
-    } else if (a === '--root' || a.startsWith('--root=')) {
-      const v = a.includes('=') ? a.slice(a.indexOf('=') + 1) : argv[++i];
+    const flag = a.startsWith('--') && a.includes('=') ? a.slice(0, a.indexOf('=')) : a;
+    if (flag === '--format') {
+      const [v, next] = valueOf(a, i);
+      i = next;
+      if (!FORMATS.includes(v as Format))
+        throw new UsageError(`--format must be "text" or "json" (lint also "sarif", compat also "markdown")${v === undefined ? '' : `, not "${v}"`}`);
+      format = v as Format;
+    } else if (flag === '--root') {
+      const [v, next] = valueOf(a, i);
+      i = next;
       if (!v) throw new UsageError('--root needs a directory');
       root = resolve(v);
     } else if (a === '-h' || a === '--help') help = true;
     else if (a === '--version') version = true;
-    else if (commandFlags.has(a)) flags.add(a);
+    else if (a === '--progress') flags.add(a);
+    else if (commandOptions.get(flag)?.arg !== undefined) {
+      const [v, next] = valueOf(a, i);
+      i = next;
+      if (!v || v.startsWith('--')) throw new UsageError(`${flag} needs a value (${commandOptions.get(flag)?.arg})`);
+      values.set(flag, v);
+      flags.add(flag);
+    } else if (commandOptions.has(a)) flags.add(a);
     else if (a.startsWith('-') && a !== '-') throw new UsageError(`unknown option "${a}"`);
     else rest.push(a);
   }
@@ -197,10 +236,12 @@ export function parseArgs(argv: readonly string[]): Parsed {
   if (name === undefined) throw new UsageError('no command given');
   const spec = commandNamed(name);
   for (const flag of flags)
-    if (!spec.options.some((o) => o.flag === flag))
+    if (flag !== '--progress' && !spec.options.some((o) => o.flag === flag))
       throw new UsageError(`${flag} only applies to ${COMMANDS.filter((c) => c.options.some((o) => o.flag === flag)).map((c) => c.name).join(', ')}`);
+  const formats = ['text', 'json', ...(spec.moreFormats ?? []).map((f) => f.format)];
+  if (!formats.includes(format)) throw new UsageError(`--format must be ${formats.map((f) => `"${f}"`).join(', ').replace(/, ([^,]+)$/, ' or $1')} for ${name}, not "${format}"`);
   if (!spec.takesArgs && rest.length) throw new UsageError(`unexpected argument "${rest[0]}" for ${name}`);
-  return { kind: 'run', spec, invocation: { command: name, args: rest, format, root, flags } };
+  return { kind: 'run', spec, invocation: { command: name, args: rest, format, root, flags, values } };
 }
 
 /** The package named by a failed import ("Cannot find package 'x'"), if that is what failed. */
@@ -215,12 +256,12 @@ export function missingPackage(e: unknown): string | undefined {
   return undefined;
 }
 
-const defaultIo: Io = { out: (s) => console.log(s), err: (s) => console.error(s) };
+const defaultIo: Io = { out: (s) => console.log(s), err: (s) => console.error(s), errIsTerminal: process.stderr.isTTY === true };
 
 /** Run the CLI; returns the exit code. Never throws. */
 export async function main(argv: readonly string[], io: Io = defaultIo): Promise<number> {
   // The requested format, known before parsing so that a usage error is reported in it too.
-  let format: Format = argv.some((a, i) => a === '--format=json' || (a === '--format' && argv[i + 1] === 'json')) ? 'json' : 'text';
+  let format: Format = argv.some((a, i) => a === '--format=json' || a === '--format=sarif' || (a === '--format' && (argv[i + 1] === 'json' || argv[i + 1] === 'sarif'))) ? 'json' : 'text';
   let command = 'wopkit';
   const fail = (message: string, file?: string, pointer?: string): number => {
     if (format === 'json') io.out(JSON.stringify({ ok: false, error: { message, ...(file ? { file } : {}), ...(pointer !== undefined && file ? { pointer } : {}) } }, null, 2));

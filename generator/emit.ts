@@ -8,7 +8,7 @@
 import type { EmittedFile } from './model.ts';
 import type { Resolved } from './resolve.ts';
 import { EMITTERS, type EmitterEntry } from './emitters.ts';
-import { declareTypes } from './emit/ts-declarations.ts';
+import { declareTypes, type Declarations } from './emit/ts-declarations.ts';
 import { CorpusError } from './errors.ts';
 
 /** What the emit stage returns and the write stage takes. */
@@ -25,10 +25,15 @@ export interface Emission {
 const isOwned = (path: string, owns: readonly string[]): boolean => owns.some((o) => (o.endsWith('/') ? path.startsWith(o) : path === o));
 
 /** Run the emitters (by default every one) on the resolved corpus. */
-export async function emitAll(resolved: Resolved, emitters: readonly EmitterEntry[] = EMITTERS): Promise<Emission> {
+export interface EmitOptions {
+  /** How the TypeScript declarations are compiled (default: {@link declareTypes}; watch mode passes a cached one). */
+  readonly declare?: (resolved: Resolved) => Promise<Declarations>;
+}
+
+export async function emitAll(resolved: Resolved, emitters: readonly EmitterEntry[] = EMITTERS, options: EmitOptions = {}): Promise<Emission> {
   const early = new Map(emitters.filter((e) => e.early).map((e) => [e, Promise.resolve(e.emit(resolved, new Map()))] as const));
   for (const files of early.values()) files.catch(() => undefined); // a failure is reported when awaited below, never as unhandled
-  const declarations = await declareTypes(resolved);
+  const declarations = await (options.declare ?? declareTypes)(resolved);
   const out = new Map<string, EmittedFile>();
   for (const e of emitters) {
     for (const f of await (early.get(e) ?? e.emit(resolved, declarations))) {

@@ -4,6 +4,8 @@ export class CorpusError extends Error {
     message: string,
     readonly file: string,
     readonly pointer: string = '',
+    /** Where in the file, when known (1-based): a JSON syntax error's position, or the line of the pointer. */
+    readonly position?: { readonly line: number; readonly column: number },
   ) {
     super(message);
     this.name = 'CorpusError';

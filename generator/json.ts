@@ -102,12 +102,12 @@ export function parseJson(text: string, file: string): Json {
     const line = before.split('\n').length;
     const column = at - (before.lastIndexOf('\n') + 1) + 1;
     const reason = at >= body.length ? 'unexpected end of input' : `unexpected ${JSON.stringify(body.slice(at, at + 1))}`;
-    throw new CorpusError(`malformed JSON at line ${line}, column ${column}: ${reason}`, file);
+    throw new CorpusError(`malformed JSON at line ${line}, column ${column}: ${reason}`, file, '', { line, column });
   }
 }
 
-/** Read and parse a JSON file; I/O errors become CorpusErrors naming the file. */
-export function readJsonFile(absPath: string, displayPath: string = absPath): Json {
+/** Read a JSON file and parse it, keeping its text (to locate pointers in); I/O errors become CorpusErrors naming the file. */
+export function readJsonText(absPath: string, displayPath: string = absPath): { text: string; data: Json } {
   let text: string;
   try {
     text = readFileSync(absPath, 'utf8');
@@ -115,5 +115,8 @@ export function readJsonFile(absPath: string, displayPath: string = absPath): Js
     const code = (e as NodeJS.ErrnoException).code;
     throw new CorpusError(`cannot read file${code ? ` (${code})` : ''}`, displayPath);
   }
-  return parseJson(text, displayPath);
+  return { text, data: parseJson(text, displayPath) };
 }
+
+/** Read and parse a JSON file; I/O errors become CorpusErrors naming the file. */
+export const readJsonFile = (absPath: string, displayPath: string = absPath): Json => readJsonText(absPath, displayPath).data;

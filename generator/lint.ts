@@ -3,12 +3,16 @@
  * findings out. Each rule is `{id, doc, check}`; the `doc` lines are the rule list of docs/generator.md (a test keeps
  * the two equal). `assertGeneratable` is the part of lint that `gen` enforces before it emits.
  */
-import type { Json, JsonObject, LoadedCorpus, SchemaFile } from './model.ts';
+import type { Example, Json, JsonObject, LoadedCorpus, SchemaFile } from './model.ts';
 import { DRAFT_2020_12, createAjv } from './ajv.ts';
 import { Resolved, isObject, walkSchema, type RefSite, type TypeInfo } from './resolve.ts';
-import { FILE_STEM, RESERVED_TITLES, RUNTIME_RULE_ID, TYPE_NAME, examplePath, schemaId } from './naming.ts';
+import { FILE_STEM, RESERVED_TITLES, RUNTIME_RULE_ID, TYPE_NAME, examplePath, exampleSchemaRef, schemaId } from './naming.ts';
 import { CorpusError, escapePointer } from './errors.ts';
 import { assertMetaValid, metaViolations, metaViolationsOf } from './load.ts';
+import { invalidPatterns, pointerInAjvMessage, unknownKeywords } from './meta-messages.ts';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
+import { jsonLocator, type Position } from './json-locate.ts';
+import { DIRECTIONS, DIRECTION_KEYWORD, isDirection } from './compat/direction.ts';
 import { byCodeUnits } from './order.ts';
 
 export interface Finding {
@@ -16,6 +20,9 @@ export interface Finding {
   pointer: string;
   rule: string;
   message: string;
+  /** 1-based line and column in the file, when known (of the pointer, or of a JSON syntax error). */
+  line?: number;
+  column?: number;
 }
 
 /** What a rule's check reports: where and what (the table adds the rule id). */
@@ -23,6 +30,8 @@ export interface Problem {
   readonly file: string;
   readonly pointer: string;
   readonly message: string;
+  /** Where in the file, when the check knows better than the pointer (a syntax error). */
+  readonly position?: Position;
 }
 
 export interface LintRule {
@@ -118,9 +127,24 @@ function typeIndexProblems(r: Resolved): Problem[] {
   return out;
 }
 
+/** The keywords Ajv2020 in strict mode knows, with the corpus's annotation keywords (for unknown-keyword checks). */
+let knownKeywords: ReadonlySet<string> | undefined;
+const strictKeywords = (ajv: Ajv2020): ReadonlySet<string> =>
+  (knownKeywords ??= new Set(Object.keys((ajv as unknown as { RULES: { keywords: Record<string, unknown> } }).RULES.keywords)));
+
+/** An Ajv strict-mode failure as a problem: at the pointer its message names, else at `fallback`. */
+const strictProblem = (file: SchemaFile, e: unknown, fallback: string): Problem => {
+  const message = (e as Error).message;
+  return { file: file.path, pointer: pointerInAjvMessage(message) || fallback, message: `Ajv2020 strict mode rejects the schema: ${message}` };
+};
+
 /**
- * Every schema through Ajv2020 in strict mode: first added (all files that are valid 2020-12 schemas), then each root
- * and `$defs` entry compiled (files with a dangling relative `$ref` are skipped: ref-resolves reports those).
+ * Every schema through Ajv2020 in strict mode. A keyword strict mode does not know is reported at its pointer with a
+ * did-you-mean, and a pattern that is not a valid regular expression at its pointer (Ajv names only the first one,
+ * without a place); a file with one is not compiled. The other files
+ * are added (those that are valid 2020-12 schemas), then each root and `$defs` entry compiled (files that reach a dangling
+ * relative `$ref` or a file not added are skipped: the root cause is reported); Ajv's message is kept, at the pointer it
+ * mentions.
  */
 function strictCompileProblems(r: Resolved): Problem[] {
   const out: Problem[] = [];
@@ -128,22 +152,35 @@ function strictCompileProblems(r: Resolved): Problem[] {
   const added: SchemaFile[] = [];
   for (const file of r.corpus.schemas) {
     if (metaViolationsOf(ajv, file).length) continue; // reported as meta-schema
+    const precise = [...unknownKeywords(file.schema, strictKeywords(ajv)), ...invalidPatterns(file.schema)];
+    if (precise.length) {
+      out.push(...precise.map((u) => ({ file: file.path, ...u })));
+      continue;
+    }
     try {
       ajv.addSchema(file.schema as object);
       added.push(file);
     } catch (e) {
-      out.push({ file: file.path, pointer: '', message: `Ajv2020 strict mode rejects the schema: ${(e as Error).message}` });
+      out.push(strictProblem(file, e, ''));
     }
   }
-  const danglingFiles = new Set(danglingRelativeRefs(r).map((site) => site.file.path));
+  // Files that reach (through $refs) one that is not added cannot compile: their root cause is reported already.
+  const unusable = new Set([...danglingRelativeRefs(r).map((site) => site.file.path), ...r.corpus.schemas.filter((f) => !added.includes(f)).map((f) => f.path)]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const site of r.refSites) {
+      const target = r.tryResolve(site.file, site.ref);
+      if (target && unusable.has(target.file.path) && !unusable.has(site.file.path)) grew = Boolean(unusable.add(site.file.path));
+    }
+  }
   for (const file of added) {
-    if (danglingFiles.has(file.path)) continue;
+    if (unusable.has(file.path)) continue;
     const targets = [file.id, ...(isObject(file.schema['$defs']) ? Object.keys(file.schema['$defs']).map((n) => `${file.id}#/$defs/${escapePointer(n)}`) : [])];
     for (const t of targets) {
       try {
         ajv.getSchema(t);
       } catch (e) {
-        out.push({ file: file.path, pointer: t.includes('#') ? t.slice(t.indexOf('#') + 1) : '', message: `Ajv2020 strict mode rejects the schema: ${(e as Error).message}` });
+        out.push(strictProblem(file, e, t.includes('#') ? t.slice(t.indexOf('#') + 1) : ''));
         break;
       }
     }
@@ -153,6 +190,11 @@ function strictCompileProblems(r: Resolved): Problem[] {
 
 /** The rules, in the order docs/generator.md lists them. */
 export const LINT_RULES: readonly LintRule[] = [
+  {
+    id: 'loads',
+    doc: 'Every schema and example file loads: well-formed JSON, a schema file holds an object, an invalid example is a `{description, expect, instance}` wrapper (a file that does not is one finding; the others are still checked).',
+    check: (r) => [...(r.corpus.problems ?? [])],
+  },
   {
     id: 'schema-draft',
     doc: '`$schema` is draft 2020-12.',
@@ -221,6 +263,18 @@ export const LINT_RULES: readonly LintRule[] = [
         .map(({ file, ptr }) => ({ file: file.path, pointer: `${ptr}/x-source`, message: 'x-source must be a string' })),
   },
   {
+    id: 'direction',
+    doc: 'Every schema file\'s root states `x-direction`: `request` (client-submitted), `response` (server-emitted) or `both`; a `$defs` entry may state its own (compat classifies changes by it).',
+    check: (r) =>
+      [...objectEntries(r.corpus)].flatMap(({ file, ptr, node }): Problem[] => {
+        const value = node[DIRECTION_KEYWORD];
+        if (value === undefined && ptr !== '') return [];
+        if (isDirection(value)) return [];
+        const at = `${ptr}/${DIRECTION_KEYWORD}`;
+        return [{ file: file.path, pointer: at, message: `"${DIRECTION_KEYWORD}" must be ${DIRECTIONS.map((d) => `"${d}"`).join(', ')}${value === undefined ? ' (every schema file states which way its shape travels; compat classifies changes by it)' : `, not ${JSON.stringify(value)}`}` }];
+      }),
+  },
+  {
     id: 'runtime-rules',
     doc: '`x-runtime-rules` is an array of `{id, text, source}` with kebab-case ids.',
     check: (r) =>
@@ -282,6 +336,18 @@ export const LINT_RULES: readonly LintRule[] = [
     },
   },
   {
+    id: 'example-schema',
+    doc: 'Every example whose instance is an object names its target for editors in a top-level `$schema` (an invalid example: in its `instance`): the target\'s `$id`, with `#/$defs/<Name>` for a `$defs` target.',
+    check: (r) =>
+      r.corpus.examples.flatMap((ex): Problem[] => {
+        if (!isObject(ex.instance) || !ex.schemaId) return [];
+        const want = exampleSchemaRef(ex.schemaId, ex.defName);
+        if (ex.declaredSchema === want) return [];
+        const at = ex.kind === 'invalid' ? '/instance/$schema' : '/$schema';
+        return [{ file: ex.path, pointer: at, message: `${ex.declaredSchema === undefined ? 'no "$schema"' : `"$schema" is ${JSON.stringify(ex.declaredSchema)}`}; editors validate the example against "${want}" when it says so (add "$schema": "${want}" as the first key, or run npx tsx scripts/add-example-schema.ts)` }];
+      }),
+  },
+  {
     id: 'examples-present',
     doc: 'Every root type and every object `$defs` entry has a valid and an invalid example.',
     check: (r) =>
@@ -298,9 +364,33 @@ export const LINT_RULES: readonly LintRule[] = [
 
 const byLocation = (a: Finding, b: Finding): number => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.pointer < b.pointer ? -1 : a.pointer > b.pointer ? 1 : byCodeUnits(a.rule, b.rule));
 
-/** Run every rule; findings sorted by file, pointer and rule. */
+/** A finding with the line and column of its position. */
+const placed = (f: Finding, at: Position | undefined): Finding => (at ? { ...f, line: at.line, column: at.column } : f);
+
+/**
+ * A locator for every file of the corpus whose text was read: file path → pointer → position. An invalid example's
+ * findings point into its instance, which sits at `/instance` of the file.
+ */
+export function corpusLocator(corpus: LoadedCorpus): (file: string, pointer: string) => Position | undefined {
+  const texts = new Map<string, { text: string; prefix: string }>();
+  for (const f of corpus.schemas) if (f.text !== undefined) texts.set(f.path, { text: f.text, prefix: '' });
+  for (const e of corpus.examples) if (e.text !== undefined) texts.set(e.path, { text: e.text, prefix: e.kind === 'invalid' ? '/instance' : '' });
+  const locators = new Map<string, (pointer: string) => Position>();
+  return (file, pointer) => {
+    const t = texts.get(file);
+    if (t === undefined) return undefined;
+    let locate = locators.get(file);
+    if (!locate) locators.set(file, (locate = jsonLocator(t.text)));
+    return locate(pointer.startsWith('/instance') && t.prefix ? pointer : `${t.prefix}${pointer}`);
+  };
+}
+
+/** Run every rule; findings sorted by file, pointer and rule, with the line and column of each when the file was read. */
 export function lintCorpus(r: Resolved, rules: readonly LintRule[] = LINT_RULES): Finding[] {
-  return rules.flatMap((rule) => rule.check(r).map((p): Finding => ({ file: p.file, pointer: p.pointer, rule: rule.id, message: p.message }))).sort(byLocation);
+  const locate = corpusLocator(r.corpus);
+  return rules
+    .flatMap((rule) => rule.check(r).map((p): Finding => placed({ file: p.file, pointer: p.pointer, rule: rule.id, message: p.message }, p.position ?? locate(p.file, p.pointer))))
+    .sort(byLocation);
 }
 
 /** The rule list of docs/generator.md: one line per rule, from the table. */
@@ -318,14 +408,25 @@ export function assertGeneratable(r: Resolved): void {
   r.checkRefs();
 }
 
-/** Check that every valid example validates and every invalid one fails with its declared pointer + keyword. */
-export function checkExamples(r: Resolved): { findings: Finding[]; checked: number } {
+/**
+ * Check that every valid example validates and every invalid one fails with its declared pointer + keyword (with
+ * `only`, just the examples it selects: watch mode re-checks those an edit can affect).
+ */
+export function checkExamples(r: Resolved, only?: (example: Example) => boolean): { findings: Finding[]; checked: number } {
   const corpus = r.corpus;
-  const findings: Finding[] = [];
+  const findings: Finding[] = (corpus.problems ?? []).map((p) => placed({ file: p.file, pointer: p.pointer, rule: 'loads', message: p.message }, p.position));
   const ajv = createAjv();
-  for (const f of corpus.schemas) ajv.addSchema(f.schema as object);
+  for (const f of corpus.schemas) {
+    try {
+      ajv.addSchema(f.schema as object);
+    } catch (e) {
+      findings.push({ file: f.path, pointer: '', rule: 'meta-schema', message: `Ajv2020 refuses the schema, so its examples are not checked (wopkit lint says why): ${(e as Error).message}` });
+    }
+  }
+  const uncompilable = new Set<string>();
   let checked = 0;
   for (const ex of corpus.examples) {
+    if (only && !only(ex)) continue;
     const entry = [...r.entries.values()].find((e) => e.file.family === ex.family && e.target === ex.target);
     if (!entry) {
       findings.push({ file: ex.path, pointer: '', rule: 'example-target', message: `no schema or $defs entry "${ex.target}"` });
@@ -335,7 +436,10 @@ export function checkExamples(r: Resolved): { findings: Finding[]; checked: numb
     try {
       validate = ajv.getSchema(entry.ajvRef);
     } catch (e) {
-      findings.push({ file: ex.path, pointer: '', rule: 'strict-compile', message: `cannot compile ${entry.ajvRef}: ${(e as Error).message}` });
+      // Once per target; and not at all when a file did not load (the likely cause, reported above).
+      if (!uncompilable.has(entry.ajvRef) && !corpus.problems?.length)
+        findings.push({ file: ex.path, pointer: '', rule: 'strict-compile', message: `cannot compile ${entry.ajvRef}: ${(e as Error).message}` });
+      uncompilable.add(entry.ajvRef);
       continue;
     }
     if (!validate) continue;
@@ -356,5 +460,6 @@ export function checkExamples(r: Resolved): { findings: Finding[]; checked: numb
       });
     }
   }
-  return { findings, checked };
+  const locate = corpusLocator(corpus);
+  return { findings: findings.map((f) => (f.line === undefined ? placed(f, locate(f.file, f.pointer)) : f)), checked };
 }

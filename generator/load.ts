@@ -1,65 +1,102 @@
 /**
  * Stage 1: read `schemas/<family>/v1/*.schema.json` and their examples into a {@link LoadedCorpus}.
- * Throws {@link CorpusError} (file + position) on unreadable or malformed JSON and malformed invalid-example wrappers.
+ * Throws {@link CorpusError} (file + position) on unreadable or malformed JSON and malformed invalid-example wrappers,
+ * or, with `keepGoing`, records each such file as a problem and loads the rest (lint reports every file's findings).
+ * An example's top-level `$schema` (for editors) is taken out of the instance before anything validates it.
  */
 import { readdirSync, existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { Example, Json, LoadedCorpus, SchemaFile } from './model.ts';
+import type { Example, Json, LoadProblem, LoadedCorpus, SchemaFile } from './model.ts';
 import { CorpusError } from './errors.ts';
-import { isObject, readJsonFile } from './json.ts';
+import { isObject, readJsonText } from './json.ts';
 import { DRAFT_2020_12, createAjv } from './ajv.ts';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 import { examplePath, isSchemaFileName, parseExampleTarget, schemaPath, schemaStem } from './naming.ts';
+import { metaSchemaMessages } from './meta-messages.ts';
 
 const listDir = (dir: string): string[] => (existsSync(dir) && statSync(dir).isDirectory() ? readdirSync(dir).sort() : []);
 
+/** The key an example file uses to name its schema for editors; the loader removes it before validation. */
+export const EXAMPLE_SCHEMA_KEY = '$schema';
+
+/** An instance without its top-level `$schema`, and the value it had. */
+function withoutSchemaKey(instance: Json): { instance: Json; declaredSchema?: Json } {
+  if (!isObject(instance) || !(EXAMPLE_SCHEMA_KEY in instance)) return { instance };
+  const { [EXAMPLE_SCHEMA_KEY]: declaredSchema, ...rest } = instance;
+  return { instance: rest, declaredSchema: declaredSchema as Json };
+}
+
+/** One example file read into an {@link Example}; throws a CorpusError for a malformed file or wrapper. */
+function readExample(abs: string, base: Omit<Example, 'instance'>): Example {
+  const { text, data } = readJsonText(abs, base.path);
+  if (base.kind === 'valid') return { ...base, text, ...withoutSchemaKey(data) };
+  const path = base.path;
+  if (!isObject(data)) throw new CorpusError('an invalid example must be a {description, expect, instance} wrapper', path);
+  const expect = data['expect'];
+  if (!('instance' in data)) throw new CorpusError('invalid example wrapper has no "instance"', path, '/instance');
+  if (!isObject(expect) || typeof expect['instancePath'] !== 'string' || typeof expect['keyword'] !== 'string')
+    throw new CorpusError('invalid example wrapper needs "expect": {"instancePath": string, "keyword": string}', path, '/expect');
+  if (typeof data['description'] !== 'string') throw new CorpusError('invalid example wrapper needs a "description" string', path, '/description');
+  return {
+    ...base,
+    text,
+    ...withoutSchemaKey(data['instance'] as Json),
+    description: data['description'],
+    expect: { instancePath: expect['instancePath'], keyword: expect['keyword'] },
+  };
+}
+
+export interface LoadOptions {
+  /** Record unusable files as `problems` and load the rest, instead of throwing at the first one. */
+  readonly keepGoing?: boolean;
+}
+
 /** Load the corpus under `<root>/schemas`. */
-export function loadCorpus(rootDir: string): LoadedCorpus {
+export function loadCorpus(rootDir: string, options: LoadOptions = {}): LoadedCorpus {
   const root = resolve(rootDir);
   const schemasDir = join(root, 'schemas');
   if (!existsSync(schemasDir)) throw new CorpusError('directory not found (the corpus root given by --root must contain schemas/)', schemasDir);
   const schemas: SchemaFile[] = [];
   const examples: Example[] = [];
+  const problems: LoadProblem[] = [];
+  /** Run one file's read; with keepGoing a CorpusError becomes a problem and the file is skipped. */
+  const attempt = (read: () => void): void => {
+    try {
+      read();
+    } catch (e) {
+      if (!options.keepGoing || !(e instanceof CorpusError)) throw e;
+      problems.push({ file: e.file, pointer: e.pointer, message: e.message, ...(e.position ? { position: e.position } : {}) });
+    }
+  };
   for (const family of listDir(schemasDir)) {
     const dir = join(schemasDir, family, 'v1');
+    /** Stems whose schema file could not be loaded: their examples cannot be checked and are left out silently. */
+    const unusable = new Set<string>();
     for (const fileName of listDir(dir).filter(isSchemaFileName)) {
       const path = schemaPath(family, fileName);
-      const schema = readJsonFile(join(dir, fileName), path);
-      if (!isObject(schema)) throw new CorpusError('a schema file must contain a JSON object', path);
-      const id = typeof schema['$id'] === 'string' ? schema['$id'] : '';
-      schemas.push({ family, fileName, stem: schemaStem(fileName), path, id, schema });
+      unusable.add(schemaStem(fileName));
+      attempt(() => {
+        const { text, data: schema } = readJsonText(join(dir, fileName), path);
+        if (!isObject(schema)) throw new CorpusError('a schema file must contain a JSON object', path);
+        const id = typeof schema['$id'] === 'string' ? schema['$id'] : '';
+        schemas.push({ family, fileName, stem: schemaStem(fileName), path, id, schema, text });
+        unusable.delete(schemaStem(fileName));
+      });
     }
     const exDir = join(dir, 'examples');
     for (const target of listDir(exDir)) {
       const { stem, defName } = parseExampleTarget(target);
       const owner = schemas.find((s) => s.family === family && s.stem === stem);
+      if (unusable.has(stem)) continue;
       for (const kind of ['valid', 'invalid'] as const) {
         for (const name of listDir(join(exDir, target, kind)).filter((n) => n.endsWith('.json'))) {
-          const path = examplePath(family, target, kind, name);
-          const data = readJsonFile(join(exDir, target, kind, name), path);
-          const base = { family, target, schemaId: owner?.id ?? '', defName, kind, path };
-          if (kind === 'valid') {
-            examples.push({ ...base, instance: data });
-            continue;
-          }
-          if (!isObject(data)) throw new CorpusError('an invalid example must be a {description, expect, instance} wrapper', path);
-          const expect = data['expect'];
-          if (!('instance' in data)) throw new CorpusError('invalid example wrapper has no "instance"', path, '/instance');
-          if (!isObject(expect) || typeof expect['instancePath'] !== 'string' || typeof expect['keyword'] !== 'string')
-            throw new CorpusError('invalid example wrapper needs "expect": {"instancePath": string, "keyword": string}', path, '/expect');
-          if (typeof data['description'] !== 'string')
-            throw new CorpusError('invalid example wrapper needs a "description" string', path, '/description');
-          examples.push({
-            ...base,
-            instance: data['instance'] as Json,
-            description: data['description'],
-            expect: { instancePath: expect['instancePath'], keyword: expect['keyword'] },
-          });
+          const base = { family, target, schemaId: owner?.id ?? '', defName, kind, path: examplePath(family, target, kind, name) };
+          attempt(() => examples.push(readExample(join(exDir, target, kind, name), base)));
         }
       }
     }
   }
-  return { root, schemas, examples };
+  return { root, schemas, examples, ...(options.keepGoing ? { problems } : {}) };
 }
 
 /** One meta-schema violation: the schema file is not a valid draft 2020-12 schema. */
@@ -78,15 +115,7 @@ export function metaViolationsOf(ajv: Ajv2020, f: SchemaFile): MetaViolation[] {
     return [{ file: f.path, pointer: '', message: `cannot meta-validate: ${(e as Error).message}` }];
   }
   if (ok) return [];
-  const out: MetaViolation[] = [];
-  const seen = new Set<string>();
-  for (const e of ajv.errors ?? []) {
-    const key = `${e.instancePath} ${e.message}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    out.push({ file: f.path, pointer: e.instancePath, message: `not a valid draft 2020-12 schema: ${e.message ?? e.keyword}` });
-  }
-  return out;
+  return metaSchemaMessages(f.schema, ajv.errors ?? []).map((m) => ({ file: f.path, pointer: m.pointer, message: `not a valid draft 2020-12 schema: ${m.message}` }));
 }
 
 /** Validate every schema against the draft 2020-12 meta-schema. */

@@ -21,6 +21,8 @@ export interface SchemaFile {
   readonly id: string;
   /** The parsed schema. */
   readonly schema: JsonObject;
+  /** The file's text as read (to locate pointers in); absent for schemas built in memory. */
+  readonly text?: string;
 }
 
 /** Which failure an invalid example must produce. */
@@ -45,6 +47,22 @@ export interface Example {
   readonly instance: Json;
   readonly description?: string;
   readonly expect?: ExpectedFailure;
+  /**
+   * The `$schema` the example file names for editors (a valid example's top-level key, an invalid example's
+   * instance's), removed from `instance` before validation; absent when the file has none.
+   */
+  readonly declaredSchema?: Json;
+  /** The file's text as read (to locate pointers in); absent for examples built in memory. */
+  readonly text?: string;
+}
+
+/** A file the load stage could not use (malformed JSON, not an object, a bad invalid-example wrapper). */
+export interface LoadProblem {
+  readonly file: string;
+  readonly pointer: string;
+  readonly message: string;
+  /** 1-based line and column, when known. */
+  readonly position?: { readonly line: number; readonly column: number };
 }
 
 /** What the load stage returns: every schema file and example as parsed, in a stable order. */
@@ -53,6 +71,8 @@ export interface LoadedCorpus {
   readonly root: string;
   readonly schemas: readonly SchemaFile[];
   readonly examples: readonly Example[];
+  /** Files left out because they could not be used (only when loaded with `keepGoing`; otherwise the first one throws). */
+  readonly problems?: readonly LoadProblem[];
 }
 
 /** A file an emitter produces, relative to the repository root (e.g. `generated/ts/memory-entry.ts`). */

@@ -39,6 +39,12 @@ export function parseExampleTarget(target: string): { stem: string; defName: str
   const sep = target.indexOf(TARGET_SEPARATOR);
   return sep < 0 ? { stem: target, defName: '' } : { stem: target.slice(0, sep), defName: target.slice(sep + TARGET_SEPARATOR.length) };
 }
+/**
+ * The `$schema` an example names for editors: its target's `$id`, with `#/$defs/<Name>` for a `$defs` target (the
+ * loader removes it before validation; lint rule example-schema requires it).
+ */
+export const exampleSchemaRef = (schemaId: string, defName: string): string =>
+  defName ? `${schemaId}#/$defs/${defName.replace(/~/g, '~0').replace(/\//g, '~1')}` : schemaId;
 /** Repository-relative path of an example file (or, with a glob as `name`, of where examples go). */
 export const examplePath = (family: string, target: string, kind: 'valid' | 'invalid', name: string): string =>
   `${schemaPath(family, 'examples')}/${target}/${kind}/${name}`;

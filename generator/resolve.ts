@@ -46,7 +46,7 @@ export interface RefSite {
 }
 
 const PATH_BASE = 'https://path.invalid/';
-const INSTANCE_KEYS = new Set(['const', 'enum', 'default', 'examples', 'x-runtime-rules', 'x-source', 'x-type-index']);
+const INSTANCE_KEYS = new Set(['const', 'enum', 'default', 'examples', 'x-runtime-rules', 'x-source', 'x-type-index', 'x-direction']);
 
 /** Resolve a JSON pointer (without `#`) inside a document. */
 export function getPointer(doc: Json, pointer: string): Json | undefined {

@@ -69,10 +69,14 @@ export function consumerTest(o: ConsumerTestOptions = {}): void {
       files: ['main.ts'],
     }, null, 2)}\n`);
     copyFileSync(join(ROOT, 'test/package/consumer/main.ts'), join(app, 'main.ts'));
-    copyFileSync(join(EXAMPLES, 'memory-entry/valid/with-ttl.json'), join(app, 'valid-entry.json'));
-    const invalid = JSON.parse(readFileSync(join(EXAMPLES, 'memory-entry/invalid/bad-created-at.json'), 'utf8')) as { instance: unknown };
-    writeFileSync(join(app, 'invalid-entry.json'), JSON.stringify(invalid.instance, null, 2));
-    copyFileSync(join(EXAMPLES, 'run-event/valid/commitment-fired.json'), join(app, 'run-event.json'));
+    // Examples name their schema for editors in a top-level "$schema", which the corpus loader removes; so does this copy.
+    const instance = (file: string, from: (json: Record<string, unknown>) => unknown = (j) => j): string => {
+      const { $schema: _editorsOnly, ...rest } = from(JSON.parse(readFileSync(join(EXAMPLES, file), 'utf8')) as Record<string, unknown>) as Record<string, unknown>;
+      return `${JSON.stringify(rest, null, 2)}\n`;
+    };
+    writeFileSync(join(app, 'valid-entry.json'), instance('memory-entry/valid/with-ttl.json'));
+    writeFileSync(join(app, 'invalid-entry.json'), instance('memory-entry/invalid/bad-created-at.json', (j) => j['instance']));
+    writeFileSync(join(app, 'run-event.json'), instance('run-event/valid/commitment-fired.json'));
 
     run(NODE, [join(app, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], { cwd: app, env });
     log('consumer: main.ts compiles (strict, nodenext, no .ts imports, library declarations checked)');

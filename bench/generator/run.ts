@@ -16,7 +16,7 @@ import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { loadCorpus } from '../../generator/load.ts';
 import { Resolved } from '../../generator/resolve.ts';
-import { createAjv } from '../../generator/ajv.ts';
+import { ANNOTATION_KEYWORDS, createAjv } from '../../generator/ajv.ts';
 import { validatorIndex } from '../../generated/validators/validators.js';
 import { validateRunEvent } from '../../generated/run-events/index.ts';
 import { runEventFixtures } from '../run-event-fixtures.ts';
@@ -116,7 +116,7 @@ writeFileSync(
     `const addFormats = (await import(${JSON.stringify(join(ROOT, 'node_modules/ajv-formats/dist/index.js'))})).default;\n` +
     `const t1 = performance.now();\n` +
     `const ajv = new Ajv2020({ strict: true, allErrors: true, discriminator: true }); addFormats(ajv);\n` +
-    `for (const keyword of ['x-runtime-rules', 'x-source', 'x-type-index']) ajv.addKeyword({ keyword, schemaType: ['object', 'array', 'string'] });\n` +
+    `for (const keyword of ${JSON.stringify(ANNOTATION_KEYWORDS)}) ajv.addKeyword({ keyword, schemaType: ['object', 'array', 'string'] });\n` +
     `for (const p of ${JSON.stringify(corpus.schemas.map((f) => join(ROOT, f.path)))}) ajv.addSchema(JSON.parse(readFileSync(p, 'utf8')));\n` +
     `const refs = ${JSON.stringify(r.types.map((t) => t.ajvRef))}; for (const ref of refs) ajv.getSchema(ref);\n` +
     `console.log(JSON.stringify({ ms: performance.now() - t0, compileMs: performance.now() - t1, n: refs.length }));\n`,

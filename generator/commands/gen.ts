@@ -1,5 +1,6 @@
 /**
- * `wopkit gen [--check]`: load → resolve → lint (what gen needs) → emit → write, or compare with disk.
+ * `wopkit gen [--check]`: load → resolve → lint (what gen needs) → emit → write, or compare with disk; a progress line
+ * per stage (and per emitter). `--watch` hands over to generator/watch/.
  *
  * `gen --check` first asks the input hash (gen-hash.ts): when the inputs and every generated file are as the last
  * `gen` recorded them, it answers without loading a code generator or emitting anything (`fastPath: true` in the
@@ -8,7 +9,8 @@
  */
 import { performance } from 'node:perf_hooks';
 import { fastCheck, recordIsCurrent, recordOf, writeRecord, type FastCheckMiss } from '../gen-hash.ts';
-import type { Invocation, Io } from './common.ts';
+import { UsageError, type Invocation, type Io } from './common.ts';
+import { stepsFor } from './progress.ts';
 
 const MISS_TEXT: Record<FastCheckMiss, string> = {
   'no-record': 'no input hash recorded',
@@ -17,6 +19,8 @@ const MISS_TEXT: Record<FastCheckMiss, string> = {
 };
 
 export async function gen(p: Invocation, io: Io): Promise<number> {
+  if (p.flags.has('--watch')) return (await import('../watch/command.ts')).watchCommand(p, io);
+  if (p.flags.has('--all')) throw new UsageError('--all only applies with --watch');
   const t0 = performance.now();
   const check = p.flags.has('--check');
   const ms = () => Math.round(performance.now() - t0);
@@ -30,19 +34,24 @@ export async function gen(p: Invocation, io: Io): Promise<number> {
     }
     miss = fast.miss;
   }
-  const [{ loadCorpus }, { resolveCorpus }, { assertGeneratable }, { emitAll }, { checkFiles, writeFiles }] = await Promise.all([
+  // The code generators load only when something must be emitted.
+  const [{ loadCorpus }, { resolveCorpus }, { assertGeneratable }, { emitAll }, { EMITTERS }, { declareTypes }, { checkFiles, writeFiles }] = await Promise.all([
     import('../load.ts'),
     import('../resolve.ts'),
     import('../lint.ts'),
     import('../emit.ts'),
+    import('../emitters.ts'),
+    import('../emit/ts-declarations.ts'),
     import('../write.ts'),
   ]);
-  const resolved = resolveCorpus(loadCorpus(p.root));
-  assertGeneratable(resolved);
-  const emission = await emitAll(resolved);
+  const step = stepsFor(p, io);
+  const resolved = step('load and resolve', () => resolveCorpus(loadCorpus(p.root)));
+  step('check what gen needs', () => assertGeneratable(resolved));
+  const emitters = EMITTERS.map((e) => ({ ...e, emit: (...a: Parameters<typeof e.emit>) => step(`emit ${e.name}`, () => e.emit(...a)) }));
+  const emission = await emitAll(resolved, emitters, { declare: (r) => step('compile TypeScript declarations', () => declareTypes(r)) });
   const { files } = emission;
   if (check) {
-    const { stale, missing, extra, staleAt } = checkFiles(p.root, emission);
+    const { stale, missing, extra, staleAt } = step('compare with disk', () => checkFiles(p.root, emission));
     const ok = !stale.length && !missing.length && !extra.length;
     const recordCurrent = recordIsCurrent(p.root, recordOf(p.root, emission));
     if (p.format === 'json') {
@@ -56,7 +65,7 @@ export async function gen(p: Invocation, io: Io): Promise<number> {
     }
     return ok ? 0 : 1;
   }
-  const res = writeFiles(p.root, emission);
+  const res = step('write', () => writeFiles(p.root, emission));
   const recordWritten = writeRecord(p.root, recordOf(p.root, emission));
   if (p.format === 'json') io.out(JSON.stringify({ command: 'gen', ok: true, files: files.length, written: res.written, removed: res.removed, hashRecordWritten: recordWritten, ms: ms() }, null, 2));
   else io.out(`gen: ${files.length} files (${res.written.length} written, ${res.unchanged} unchanged, ${res.removed.length} removed) in ${ms()} ms`);

@@ -1,15 +1,33 @@
-/** `wopkit lint` and `wopkit check-examples`: load → resolve → lint (or the example check) → findings. */
+/**
+ * `wopkit lint` and `wopkit check-examples`: load → resolve → lint (or the example check) → findings. lint keeps going
+ * past files that do not load (each is one finding, the others are checked) and also writes SARIF 2.1.0
+ * (`--format sarif`); check-examples stops at the first file that does not load (exit 2).
+ */
 import { loadCorpus } from '../load.ts';
 import { resolveCorpus } from '../resolve.ts';
-import { checkExamples as checkCorpusExamples, lintCorpus } from '../lint.ts';
+import { LINT_RULES, checkExamples as checkCorpusExamples, lintCorpus } from '../lint.ts';
+import { toSarif } from '../sarif.ts';
+import { cliVersion } from '../version.ts';
 import { printFindings, type Invocation, type Io } from './common.ts';
+import { stepsFor } from './progress.ts';
+
+/** Where the rules are documented (each SARIF rule's helpUri). */
+const RULES_DOC = 'https://github.com/wopkit/wopkit/blob/main/docs/generator.md#lint-rules';
 
 export function lint(p: Invocation, io: Io): number {
-  const resolved = resolveCorpus(loadCorpus(p.root));
-  return printFindings(io, p.format, 'lint', lintCorpus(resolved), { schemas: resolved.corpus.schemas.length, examples: resolved.corpus.examples.length });
+  const step = stepsFor(p, io);
+  const resolved = step('load and resolve', () => resolveCorpus(loadCorpus(p.root, { keepGoing: true })));
+  const findings = step('check the rules', () => lintCorpus(resolved));
+  if (p.format === 'sarif') {
+    io.out(JSON.stringify(toSarif({ findings, rules: LINT_RULES, root: p.root, version: cliVersion(), helpUri: RULES_DOC }), null, 2));
+    return findings.length ? 1 : 0;
+  }
+  return printFindings(io, p.format, 'lint', findings, { schemas: resolved.corpus.schemas.length, examples: resolved.corpus.examples.length });
 }
 
 export function checkExamples(p: Invocation, io: Io): number {
-  const { findings, checked } = checkCorpusExamples(resolveCorpus(loadCorpus(p.root)));
+  const step = stepsFor(p, io);
+  const resolved = step('load and resolve', () => resolveCorpus(loadCorpus(p.root)));
+  const { findings, checked } = step('validate the examples', () => checkCorpusExamples(resolved));
   return printFindings(io, p.format, 'check-examples', findings, { examples: checked });
 }

@@ -24,7 +24,7 @@ const J2TS_OPTIONS: Partial<J2tsOptions> = {
 };
 
 /** Keywords that do not shape the TypeScript type (rules TS cannot express). */
-const DROP = new Set(['if', 'then', 'else', 'not', 'contains', 'minContains', 'maxContains', 'discriminator', 'dependentRequired', 'dependentSchemas', '$schema', '$id', '$defs', '$comment', 'x-runtime-rules', 'x-source', 'x-type-index', 'examples', 'propertyNames', 'minProperties', 'maxProperties', 'unevaluatedProperties', 'unevaluatedItems']);
+const DROP = new Set(['if', 'then', 'else', 'not', 'contains', 'minContains', 'maxContains', 'discriminator', 'dependentRequired', 'dependentSchemas', '$schema', '$id', '$defs', '$comment', 'x-runtime-rules', 'x-source', 'x-type-index', 'x-direction', 'examples', 'propertyNames', 'minProperties', 'maxProperties', 'unevaluatedProperties', 'unevaluatedItems']);
 
 /** Keywords that give a schema a shape; a schema with none of them is `unknown`. */
 const SHAPE_KEYS = new Set(['type', 'properties', 'items', 'prefixItems', 'oneOf', 'anyOf', 'allOf', 'enum', 'const', '$ref', 'additionalProperties', 'patternProperties', 'tsType', 'format', 'pattern', 'minLength', 'maxLength', 'minimum', 'maximum', 'required']);
@@ -132,8 +132,7 @@ export function projectForTs(r: Resolved, type: TypeInfo): { schema: JsonObject;
 /** The TypeScript declaration text of one type (as json-schema-to-typescript writes it, tidied). */
 async function declarationOf(r: Resolved, type: TypeInfo): Promise<Declaration> {
   const { schema, refs } = projectForTs(r, type);
-  const raw = await compile(schema as never, type.title, J2TS_OPTIONS);
-  return { text: raw.trim(), refs };
+  return { text: (await compile(schema as never, type.title, J2TS_OPTIONS)).trim(), refs };
 }
 
 /** One type's declaration text and the titled types it mentions. */
@@ -145,9 +144,23 @@ export interface Declaration {
 /** Type title → its declaration, for every type of the resolved corpus. */
 export type Declarations = ReadonlyMap<string, Declaration>;
 
-/** Compile every type's declaration (in corpus order). */
-export async function declareTypes(r: Resolved): Promise<Declarations> {
+/**
+ * Compile every type's declaration (in corpus order). With a `cache` (projection text → declaration text), a type whose
+ * projection was compiled before is not compiled again: watch mode keeps one across runs, so an edit recompiles only
+ * the types whose projection it changed.
+ */
+export async function declareTypes(r: Resolved, cache?: Map<string, string>): Promise<Declarations> {
   const out = new Map<string, Declaration>();
-  for (const t of r.types) out.set(t.title, await declarationOf(r, t));
+  for (const t of r.types) {
+    if (!cache) {
+      out.set(t.title, await declarationOf(r, t));
+      continue;
+    }
+    const { schema, refs } = projectForTs(r, t);
+    const key = `${t.title}\n${JSON.stringify(schema)}`;
+    let text = cache.get(key);
+    if (text === undefined) cache.set(key, (text = (await compile(schema as never, t.title, J2TS_OPTIONS)).trim()));
+    out.set(t.title, { text, refs });
+  }
   return out;
 }

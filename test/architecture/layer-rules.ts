@@ -27,7 +27,7 @@ export const LAYER_RULES: Readonly<Record<string, readonly string[]>> = {
     'runtime/events', 'runtime/inquirium', 'runtime/memory', 'runtime/multi-agent', 'runtime/openwop', 'runtime/redaction', 'runtime/shared',
   ],
   conformance: ['generated', 'runtime/host/seam-catalogue.ts'],
-  site: ['generated', 'generator/site-data-format.ts', 'generator/json-value.ts'],
+  site: ['generated', 'generator/site-data-format.ts', 'generator/json-value.ts', 'generator/compat/report.ts'],
   entry: ['conformance', 'generated', 'runtime/capabilities', 'runtime/commitments', 'runtime/compaction', 'runtime/consolidation', 'runtime/distillation', 'runtime/events', 'runtime/host', 'runtime/inquirium', 'runtime/memory', 'runtime/multi-agent', 'runtime/openwop', 'runtime/redaction', 'runtime/shared'],
 };
 

@@ -58,14 +58,19 @@ describe('wopkit CLI on a scratch copy of the fixture corpus', () => {
     expect((await run(['gen', '--check', '--root', root])).code).toBe(0);
   });
 
-  it('malformed schema JSON: exit 2, file + line/column, no stack', async () => {
+  it('malformed schema JSON: exit 2, file + line/column, no stack (lint: one finding, exit 1)', async () => {
     writeFileSync(schemaPath('shared.schema.json'), '{\n  "title": "X",\n  oops\n}\n');
-    for (const cmd of [['gen'], ['lint'], ['gen', '--check']]) {
+    for (const cmd of [['gen'], ['gen', '--check']]) {
       const r = await run([...cmd, '--root', root]);
       expect(r.code).toBe(2);
       expect(r.err).toMatch(/schemas\/demo\/v1\/shared\.schema\.json: malformed JSON at line 3, column 3/);
       noStack(r.err);
     }
+    // lint keeps going past a file that does not load: the file is one finding, the others are checked.
+    const l = await run(['lint', '--root', root]);
+    expect(l.code).toBe(1);
+    expect(l.out).toMatch(/schemas\/demo\/v1\/shared\.schema\.json:3:3: malformed JSON at line 3, column 3/);
+    noStack(l.out + l.err);
     const j = await run(['gen', '--root', root, '--format', 'json']);
     expect(JSON.parse(j.out).error.file).toBe('schemas/demo/v1/shared.schema.json');
   });

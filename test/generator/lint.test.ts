@@ -49,7 +49,7 @@ describe('lint', () => {
     ['object-openness', withSchema('config', (s) => delete obj(obj(s['$defs'])['Extras'])['additionalProperties']), `object-openness ${CONFIG}#/$defs/Extras`],
     ['ref-relative', withSchema('config', (s) => (obj(obj(s['properties'])['label'])['$ref'] = 'https://wopkit.dev/schemas/demo/v1/shared.schema.json#/$defs/Label')), `ref-relative ${CONFIG}#/properties/label/$ref`],
     ['ref-resolves', withSchema('config', (s) => (obj(obj(s['properties'])['label'])['$ref'] = './missing.schema.json')), `ref-resolves ${CONFIG}#/properties/label/$ref`],
-    ['strict-compile', withSchema('config', (s) => (obj(obj(s['properties'])['createdAt'])['minimum'] = 1)), `strict-compile ${CONFIG}#`],
+    ['strict-compile', withSchema('config', (s) => (obj(obj(s['properties'])['createdAt'])['minimum'] = 1)), `strict-compile ${CONFIG}#/properties/createdAt`],
     ['type-index', withSchema('run-event-payloads', (s) => (obj(s['x-type-index'])['demo.gone'] = '#/$defs/gone')), 'type-index schemas/demo/v1/run-event-payloads.schema.json#/x-type-index/demo.gone'],
     ['runtime-rules', withSchema('shared', (s) => (obj(obj(s['$defs'])['Settings'])['x-runtime-rules'] = [{ id: 'Not Kebab', text: 'x' }])), `runtime-rules ${SHARED}#/$defs/Settings/x-runtime-rules/0`],
     ['examples-present', { ...base, examples: base.examples.filter((e) => !(e.target === 'config--Extras' && e.kind === 'invalid')) }, `examples-present ${CONFIG}#/$defs/Extras`],
@@ -57,6 +57,9 @@ describe('lint', () => {
     ['meta-schema', withSchema('config', (s) => (obj(obj(s['properties'])['parts'])['minItems'] = 'one')), `meta-schema ${CONFIG}#/properties/parts/minItems`],
     ['schema-shape', withSchema('config', (s) => (obj(s['$defs'])['Broken'] = 3)), `schema-shape ${CONFIG}#/$defs/Broken`],
     ['x-source', withSchema('shared', (s) => (s['x-source'] = 5)), `x-source ${SHARED}#/x-source`],
+    ['example-schema', { ...base, examples: base.examples.map((e) => (e.target === 'config' && e.kind === 'valid' ? { ...e, declaredSchema: undefined } : e)) }, 'example-schema schemas/demo/v1/examples/config/valid/full.json#/$schema'],
+    ['direction', withSchema('config', (s) => delete s['x-direction']), `direction ${CONFIG}#/x-direction`],
+    ['loads', { ...base, problems: [{ file: 'schemas/demo/v1/broken.schema.json', pointer: '', message: 'malformed JSON at line 1, column 2: unexpected "x"' }] }, 'loads schemas/demo/v1/broken.schema.json#'],
   ];
   it.each(cases)('%s', (_rule, corpus, expected) => {
     expect(rules(lintCorpus(corpus))).toContain(expected);

@@ -5,7 +5,8 @@
  * the corpus without a catalogue route (runtime/host/seam-catalogue.ts) fails the first test.
  */
 import { describe, expect, it } from 'vitest';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
+import { loadCorpus } from '../../generator/load.ts';
 import { validatorIndex } from '../../generated/validators/validators.js';
 import { createHost } from '../../runtime/host/server.ts';
 import { ROUTES, targetOf, validatorOf, type CatalogueRoute } from '../../runtime/host/seam-catalogue.ts';
@@ -19,8 +20,12 @@ const SEAMS: Record<string, CatalogueRoute> = Object.fromEntries(Object.values(R
   .flatMap((r): [string, CatalogueRoute][] => ('request' in r ? [[validatorIndex[r.request].target, r]] : []))
   .filter(([stem]) => stem.startsWith('host-sample-')));
 
+/** The examples of a request schema as the corpus loader reads them (it removes the `$schema` examples carry for editors). */
+const corpusExamples = loadCorpus('.').examples;
 const examples = (stem: string, kind: 'valid' | 'invalid') =>
-  readdirSync(`${EXAMPLES}/${stem}/${kind}`).map((f) => ({ file: `${stem}/${kind}/${f}`, doc: JSON.parse(readFileSync(`${EXAMPLES}/${stem}/${kind}/${f}`, 'utf8')) }));
+  corpusExamples
+    .filter((e) => e.family === 'openwop' && e.target === stem && e.kind === kind)
+    .map((e) => ({ file: e.path.slice(`${EXAMPLES}/`.length), doc: (kind === 'valid' ? e.instance : { instance: e.instance, expect: e.expect }) as any }));
 
 describe('fixture seam request bodies are schema-checked', () => {
   it('every host-sample request schema in the corpus has a route here', () => {

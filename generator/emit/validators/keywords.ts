@@ -28,7 +28,7 @@ export const COMPANION_KEYWORDS: ReadonlySet<string> = new Set(['type', 'then', 
 /** Keywords that never affect validation (the corpus's own x- annotations are those generator/ajv.ts declares to Ajv). */
 export const ANNOTATIONS: ReadonlySet<string> = new Set([
   '$schema', '$id', '$comment', 'title', 'description', 'default', 'examples', 'deprecated', 'readOnly', 'writeOnly',
-  'x-runtime-rules', 'x-source', 'x-type-index',
+  'x-direction', 'x-runtime-rules', 'x-source', 'x-type-index',
 ]);
 
 const VALIDATING: ReadonlySet<string> = new Set(KEYWORDS);
