@@ -55,6 +55,7 @@ export default defineConfig({
         schemaSidebar(readSiteIndex(repo('generated/site-data'))),
         { label: 'Interop matrix', link: '/interop/' },
         { label: 'Benchmarks', link: '/benchmarks/' },
+        { label: 'Schema changelog', link: '/changelog/' },
         ...(hasOtherLanguages ? [{ label: 'Other languages', link: '/other-languages/' }] : []),
         { label: API_LABEL, items: [] }, // filled by apiSidebar from the API index
       ],

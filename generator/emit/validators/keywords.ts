@@ -6,6 +6,7 @@
  */
 
 /** The instance-type groups keywords belong to; `any` applies whatever the instance is. */
+import { ANNOTATION_KEYWORDS } from '../../ajv.ts';
 export type Group = 'any' | 'number' | 'string' | 'array' | 'object';
 
 /** Evaluation order: the groups in Ajv's order, each with its keywords in Ajv's order (only the ones we support). */
@@ -28,7 +29,7 @@ export const COMPANION_KEYWORDS: ReadonlySet<string> = new Set(['type', 'then', 
 /** Keywords that never affect validation (the corpus's own x- annotations are those generator/ajv.ts declares to Ajv). */
 export const ANNOTATIONS: ReadonlySet<string> = new Set([
   '$schema', '$id', '$comment', 'title', 'description', 'default', 'examples', 'deprecated', 'readOnly', 'writeOnly',
-  'x-direction', 'x-runtime-rules', 'x-source', 'x-type-index',
+  ...ANNOTATION_KEYWORDS,
 ]);
 
 const VALIDATING: ReadonlySet<string> = new Set(KEYWORDS);
