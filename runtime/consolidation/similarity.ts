@@ -60,7 +60,7 @@ export function similarRanges(a: Uint32Array, as: number, la: number, b: Uint32A
   return false;
 }
 
-/** `jaccard(a, b) >= threshold`, with the early exits of {@link similarRanges}. */
+/** `jaccard(a, b) >= threshold`, with the early exits of `similarRanges` (below). */
 export const similarAtLeast = (a: Uint32Array, b: Uint32Array, threshold: number): boolean =>
   similarRanges(a, 0, a.length, b, 0, b.length, threshold);
 
