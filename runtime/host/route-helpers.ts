@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HttpError } from './errors.ts';
+import { validationFailures } from '../shared/errors.ts';
 import { parseMemoryRef } from '../memory/memory-ref.ts';
 import { validatorOf, type CatalogueRoute, type PathParams, type QueryParams, type RequestOf, type SchemaTitle } from './seam-catalogue.ts';
 
@@ -32,7 +33,7 @@ export function bodyOf<R extends CatalogueRoute & { readonly request: SchemaTitl
   const body = req.body;
   if (!validate(body)) {
     throw new HttpError('validation_failed', 'request body does not match its schema', {
-      failures: (validate.errors ?? []).slice(0, 20).map((e) => ({ instancePath: e.instancePath, message: (e.message ?? 'invalid').slice(0, 500) })),
+      failures: validationFailures((validate.errors ?? []).map((e) => ({ instancePath: e.instancePath, message: e.message ?? 'invalid' }))),
     });
   }
   return body as RequestOf<R>;
