@@ -5,7 +5,7 @@
  * has) performs exactly the table's edges, and taking any edge out makes the runtime refuse that move.
  */
 import { fileURLToPath } from 'node:url';
-import { vi } from 'vitest';
+import { expect, it, vi } from 'vitest';
 import type { StateMachine } from '../../runtime/shared/state-machine.ts';
 
 type StateMachineModule = typeof import('../../runtime/shared/state-machine.ts');
@@ -67,3 +67,21 @@ export async function runWith<T>(
 
 /** The error code of a refusal (`illegal_transition`, or a module's own code such as `question-terminal`). */
 export const codeOf = (e: unknown): string | undefined => (typeof e === 'object' && e !== null && typeof (e as { code?: unknown }).code === 'string' ? (e as { code: string }).code : undefined);
+
+/**
+ * The two tests every lifecycle gets: `flow` (driving the runtime down every path) performs exactly the table's
+ * edges; and for each edge, the runtime loaded without it refuses that move with one of `refusals` (error codes).
+ */
+export function lifecycleTests<T>(table: StateMachine<string>, lifecycle: LifecycleUnderTest, load: () => Promise<T>, flow: (loaded: T) => unknown, refusals: readonly string[] = ['illegal_transition']): void {
+  it('every move the runtime makes is an edge of the table, and every edge is a move it makes', async () => {
+    const { performed, error } = await runWith(lifecycle, load, flow);
+    expect(error).toBeUndefined();
+    expect(performed).toEqual(tableEdges(table));
+  });
+
+  it.each(table.transitions.map((t) => [edgeKey(t), t] as const))('without %s in the table the runtime refuses that move', async (key, t) => {
+    const { performed, error } = await runWith(lifecycle, load, flow, t);
+    expect(refusals).toContain(codeOf(error));
+    expect(performed).not.toContain(key);
+  });
+}

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { COMMITMENT_LIFECYCLE } from '../../../runtime/commitments/commitment-lifecycle.ts';
-import { codeOf, runWith, tableEdges } from '../lifecycle-harness.ts';
+import { lifecycleTests } from '../lifecycle-harness.ts';
 
 const lifecycle = { module: fileURLToPath(new URL('../../../runtime/commitments/commitment-lifecycle.ts', import.meta.url)), exportName: 'COMMITMENT_LIFECYCLE' };
 const load = async () => ({ ...(await import('../../../runtime/commitments/engine.ts')), ...(await import('../../../runtime/shared/clock.ts')), ...(await import('../../../runtime/memory/memory-ref.ts')) });
@@ -34,15 +34,5 @@ async function everyPath(m: Awaited<ReturnType<typeof load>>): Promise<void> {
 }
 
 describe('standing-commitment states (COMMITMENT_LIFECYCLE ↔ CommitmentEngine)', () => {
-  it('every move the engine makes is an edge of the table, and every edge is a move it makes', async () => {
-    const { performed, error } = await runWith(lifecycle, load, everyPath);
-    expect(error).toBeUndefined();
-    expect(performed).toEqual(tableEdges(COMMITMENT_LIFECYCLE));
-  });
-
-  it.each(COMMITMENT_LIFECYCLE.transitions.map((t) => [`${t.from} → ${t.to}`, t] as const))('without %s in the table the engine refuses that move', async (_, t) => {
-    const { performed, error } = await runWith(lifecycle, load, everyPath, t);
-    expect(codeOf(error)).toBe('illegal_transition');
-    expect(performed).not.toContain(`${t.from} → ${t.to}`);
-  });
+  lifecycleTests(COMMITMENT_LIFECYCLE, lifecycle, load, everyPath);
 });

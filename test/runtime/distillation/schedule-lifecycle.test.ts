@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { SCHEDULE_LIFECYCLE } from '../../../runtime/distillation/schedule-lifecycle.ts';
-import { codeOf, runWith, tableEdges } from '../lifecycle-harness.ts';
+import { lifecycleTests } from '../lifecycle-harness.ts';
 
 const lifecycle = { module: fileURLToPath(new URL('../../../runtime/distillation/schedule-lifecycle.ts', import.meta.url)), exportName: 'SCHEDULE_LIFECYCLE' };
 const load = async () => ({ ...(await import('../../../runtime/distillation/schedule.ts')), ...(await import('../compaction/fixture.ts')), ...(await import('../../../runtime/memory/memory-ref.ts')) });
@@ -30,15 +30,5 @@ async function everyPath(m: Awaited<ReturnType<typeof load>>): Promise<void> {
 }
 
 describe('distillation schedule (SCHEDULE_LIFECYCLE ↔ DistillationScheduler)', () => {
-  it('every move the scheduler makes is an edge of the table, and every edge is a move it makes', async () => {
-    const { performed, error } = await runWith(lifecycle, load, everyPath);
-    expect(error).toBeUndefined();
-    expect(performed).toEqual(tableEdges(SCHEDULE_LIFECYCLE));
-  });
-
-  it.each(SCHEDULE_LIFECYCLE.transitions.map((t) => [`${t.from} → ${t.to}`, t] as const))('without %s in the table the scheduler refuses that move', async (_, t) => {
-    const { performed, error } = await runWith(lifecycle, load, everyPath, t);
-    expect(codeOf(error)).toBe('illegal_transition');
-    expect(performed).not.toContain(`${t.from} → ${t.to}`);
-  });
+  lifecycleTests(SCHEDULE_LIFECYCLE, lifecycle, load, everyPath);
 });

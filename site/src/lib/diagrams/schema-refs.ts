@@ -6,8 +6,8 @@
  */
 import type { Link, SchemaDoc } from '../../../../generator/site-data-format.ts';
 import { schemaUrl } from '../urls.ts';
-import { FONT_SIZE, textWidth } from './layout.ts';
-import { esc, MIN_SCALE } from './svg.ts';
+import { textWidth } from './layout.ts';
+import { esc, svgDocument } from './svg.ts';
 
 export interface RefRow {
   readonly direction: 'used by' | 'uses';
@@ -93,11 +93,5 @@ export function schemaRefSvg(doc: SchemaDoc, rows: readonly RefRow[] = schemaRef
   const height = y + MARGIN;
   const title = `References of ${doc.fileName}`;
   const desc = `${usedBy.length} schema files use it, it uses ${uses.length}; the table below lists each with the definitions involved.`;
-  return (
-    `<svg xmlns="http://www.w3.org/2000/svg" class="dg-svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" style="min-width:${Math.ceil(width * MIN_SCALE)}px" ` +
-    `role="img" aria-labelledby="${id}-title ${id}-desc" font-family="system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif" font-size="${FONT_SIZE}">` +
-    `<title id="${id}-title">${esc(title)}</title><desc id="${id}-desc">${esc(desc)}</desc>` +
-    `<defs><marker id="${id}-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0 0L10 5L0 10z" fill="currentColor"/></marker></defs>` +
-    `${parts.join('')}</svg>`
-  );
+  return svgDocument(id, width, height, title, desc, parts.join(''));
 }

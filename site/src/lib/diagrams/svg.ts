@@ -13,6 +13,20 @@ const path = (pts: readonly Point[]): string => pts.map((p, i) => `${i === 0 ? '
 /** Narrowest the drawing may be scaled to (as a share of its natural width) before its box scrolls instead. */
 export const MIN_SCALE = 0.7;
 
+/**
+ * The SVG element around a drawing: its size (shrinking to MIN_SCALE before its box scrolls), accessible name and
+ * description, the font, and the arrowhead marker (`url(#<id>-arrow)`).
+ */
+export function svgDocument(id: string, width: number, height: number, title: string, desc: string, body: string): string {
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" class="dg-svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" ` +
+    `style="min-width:${Math.ceil(width * MIN_SCALE)}px" role="img" aria-labelledby="${id}-title ${id}-desc" font-family="system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif" font-size="${FONT_SIZE}">` +
+    `<title id="${id}-title">${esc(title)}</title><desc id="${id}-desc">${esc(desc)}</desc>` +
+    `<defs><marker id="${id}-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0 0L10 5L0 10z" fill="currentColor"/></marker></defs>` +
+    `${body}</svg>`
+  );
+}
+
 export interface RenderedDiagram {
   readonly graph: Graph;
   readonly layout: Layout;
@@ -42,11 +56,6 @@ export function renderSvg(g: Graph): RenderedDiagram {
   });
   const start = l.start === undefined ? '' : `<g class="dg-start"><circle cx="${l.start.dot.x}" cy="${l.start.dot.y}" r="5" fill="currentColor"/><path d="${path(l.start.points)}" fill="none" stroke="currentColor" marker-end="url(#${id}-arrow)"/></g>`;
   const desc = `${g.nodes.length} ${g.direction === 'TB' && g.nodes.some((n) => n.kind === 'state') ? 'states' : 'nodes'} and ${g.edges.length} numbered edges; the table below lists every edge.`;
-  const svg =
-    `<svg xmlns="http://www.w3.org/2000/svg" class="dg-svg" viewBox="0 0 ${l.width} ${l.height}" width="${l.width}" height="${l.height}" ` +
-    `style="min-width:${Math.ceil(l.width * MIN_SCALE)}px" role="img" aria-labelledby="${id}-title ${id}-desc" font-family="system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif" font-size="${FONT_SIZE}">` +
-    `<title id="${id}-title">${esc(g.title)}</title><desc id="${id}-desc">${esc(desc)}</desc>` +
-    `<defs><marker id="${id}-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0 0L10 5L0 10z" fill="currentColor"/></marker></defs>` +
-    `${start}<g class="dg-edges">${edges.join('')}</g><g class="dg-nodes">${nodes.join('')}</g></svg>`;
+  const svg = svgDocument(id, l.width, l.height, g.title, desc, `${start}<g class="dg-edges">${edges.join('')}</g><g class="dg-nodes">${nodes.join('')}</g>`);
   return { graph: g, layout: l, svg };
 }
