@@ -53,6 +53,7 @@ export default defineConfig({
         { label: 'Specification', collapsed: true, items: [{ autogenerate: { directory: 'spec' } }] },
         rfcSidebar(repo('RFCs')),
         schemaSidebar(readSiteIndex(repo('generated/site-data'))),
+        { label: 'Diagrams', link: '/diagrams/' },
         { label: 'Interop matrix', link: '/interop/' },
         { label: 'Benchmarks', link: '/benchmarks/' },
         { label: 'Schema changelog', link: '/changelog/' },

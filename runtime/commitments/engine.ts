@@ -20,11 +20,15 @@
  *   fires of one tick run concurrently (each is in the ledger before anything is emitted), and one that fails does
  *   not stop the others — the tick then rejects with the first failure.
  * - Content-free: the emitted payload carries ids and the condition kind only.
+ * - States: every move of a commitment (fire, predicate edge, cancel) goes through COMMITMENT_LIFECYCLE
+ *   (commitment-lifecycle.ts), the table the site draws.
  */
 import type { CommitmentFiredPayload } from '../../generated/ts/index.ts';
 import type { Clock } from '../shared/clock.ts';
 import { BAD_REQUEST, WopkitError } from '../shared/errors.ts';
 import { TimerHeap } from '../shared/timer-heap.ts';
+import { transition } from '../shared/state-machine.ts';
+import { COMMITMENT_LIFECYCLE } from './commitment-lifecycle.ts';
 import {
   tagRuleInference,
   type Commitment,
@@ -211,11 +215,13 @@ export class CommitmentEngine {
   cancel(commitmentId: string): boolean {
     const h = this.#timeHandles.get(commitmentId);
     if (h !== undefined) {
+      transition(COMMITMENT_LIFECYCLE, 'armed', 'cancelled');
       this.#timeHandles.delete(commitmentId);
       return this.#heap.cancel(h);
     }
     const entry = this.#predicates.get(commitmentId);
     if (entry === undefined) return false;
+    transition(COMMITMENT_LIFECYCLE, this.#ledger.predicateState(commitmentId)?.last === true ? 'held' : 'armed', 'cancelled');
     this.#predicates.delete(commitmentId);
     const key = predicateKey(entry.commitment.tenantId, entry.commitment.condition.predicateId);
     const group = this.#byPredicate.get(key);
@@ -241,6 +247,7 @@ export class CommitmentEngine {
     if (this.mode === 'replay') return [];
     const due: [Commitment, string][] = [];
     for (const c of this.#heap.popDue(this.#o.clock.now())) {
+      transition(COMMITMENT_LIFECYCLE, 'armed', 'fired');
       this.#timeHandles.delete(c.commitmentId);
       due.push([c, `time:${(c.condition as { at: number }).at}`]);
     }
@@ -277,6 +284,7 @@ export class CommitmentEngine {
         const c = entry.commitment;
         if (this.#predicates.get(c.commitmentId) !== entry) continue; // cancelled while evaluating
         const st = this.#ledger.predicateState(c.commitmentId) ?? { last: false, transitions: 0 };
+        if (value !== st.last) transition(COMMITMENT_LIFECYCLE, st.last ? 'held' : 'armed', value ? 'held' : 'armed');
         if (value && !st.last) {
           const transitions = st.transitions + 1;
           this.#ledger.setPredicateState(c.commitmentId, { last: true, transitions });

@@ -19,6 +19,7 @@
  * - Bounds: a tenant holds at most `maxPerTenant` schedules (default DEFAULT_MAX_SCHEDULES_PER_TENANT); one more
  *   is refused with QuotaExceededError (429 `quota_exceeded`) before anything is stored, and cancelling one frees
  *   its place.
+ * - States: a schedule moves only through SCHEDULE_LIFECYCLE (schedule-lifecycle.ts), the table the site draws.
  */
 import type { HostSampleDistillScheduleRequest } from '../../generated/ts/index.ts';
 import type { Clock } from '../shared/clock.ts';
@@ -29,6 +30,8 @@ import { TenantBound } from '../shared/quota.ts';
 import { CompactionError } from '../compaction/compactor.ts';
 import { DistillationError, TokenBudgetExceededError, type Distiller, type DistillResult } from './distiller.ts';
 import { boundedDurationMs, isRepresentableInstant } from '../shared/duration.ts';
+import { transition } from '../shared/state-machine.ts';
+import { SCHEDULE_LIFECYCLE } from './schedule-lifecycle.ts';
 
 /** Shortest period a schedule may use: background work more often than this is a misconfiguration. */
 export const MIN_PERIOD_MS = 1000;
@@ -131,6 +134,7 @@ export class DistillationScheduler {
   cancel(scheduleId: string): boolean {
     const e = this.#entries.get(scheduleId);
     if (e === undefined) return false;
+    transition(SCHEDULE_LIFECYCLE, 'scheduled', 'cancelled');
     this.#heap.cancel(e.handle);
     this.#entries.delete(scheduleId);
     this.#bound.delete(e.schedule.tenant, scheduleId);
@@ -170,11 +174,13 @@ export class DistillationScheduler {
       entry.schedule = { ...s, nextAt: instant + s.periodMs };
       entry.handle = this.#heap.schedule(instant + s.periodMs, scheduleId);
       if ((this.#lastInstant.get(scheduleId) ?? -Infinity) >= instant) continue;
+      transition(SCHEDULE_LIFECYCLE, 'scheduled', 'running');
       this.#lastInstant.set(scheduleId, instant);
       due.push({ s, instant, missed });
     }
     for (const { s, instant, missed } of due) {
       const outcome = this.#run(s, instant, missed);
+      transition(SCHEDULE_LIFECYCLE, transition(SCHEDULE_LIFECYCLE, 'running', outcome.kind), 'scheduled');
       this.#lastOutcome.set(s.scheduleId, outcome);
       outcomes.push(outcome);
     }

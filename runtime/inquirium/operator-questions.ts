@@ -4,6 +4,7 @@
  *
  *   pending → answered | timed_out | cancelled | superseded      (terminal states never change)
  *
+ * That lifecycle is data (QUESTION_LIFECYCLE, question-lifecycle.ts): every state change goes through its table.
  * Only `answered` unblocks the operation with operator input. timed_out / cancelled / superseded fail closed,
  * unless the request declared a safe `default/on-timeout` (applied on timeout only). Answers are idempotent by the
  * request's idempotency key: the same key and answer again returns the same state; a different answer, or another
@@ -21,9 +22,11 @@ import { toIso } from '../shared/clock.ts';
 import { boundedDurationMs, durationMs } from '../shared/duration.ts';
 import { assertDto, checkDto } from './dto.ts';
 import { classificationAxis, type Classification } from './lattice.ts';
+import { canTransition, transition } from '../shared/state-machine.ts';
+import { QUESTION_LIFECYCLE, type QuestionState } from './question-lifecycle.ts';
 
-export type QuestionState = 'pending' | 'answered' | 'timed_out' | 'cancelled' | 'superseded';
-export const TERMINAL: ReadonlySet<QuestionState> = new Set(['answered', 'timed_out', 'cancelled', 'superseded']);
+export type { QuestionState } from './question-lifecycle.ts';
+export const TERMINAL: ReadonlySet<QuestionState> = new Set(QUESTION_LIFECYCLE.terminal);
 
 type Json = Record<string, unknown>;
 export type Answer = string | readonly string[];
@@ -271,7 +274,7 @@ export class OperatorQuestions {
     if (this.#book.questions.has(keyOf(this.tenant, ref))) throw new QuestionError('question-exists', 'a question with this ref exists');
     this.#book.open.check(this.tenant);
     const now = this.clock.now();
-    return this.#commit(undefined, { tenant: this.tenant, ref, request: structuredClone(req), state: 'pending', updatedAt: toIso(now), deadline: now + durationMs(String(req.timeout))! });
+    return this.#commit(undefined, { tenant: this.tenant, ref, request: structuredClone(req), state: QUESTION_LIFECYCLE.initial, updatedAt: toIso(now), deadline: now + durationMs(String(req.timeout))! });
   }
 
   #get(ref: string): QuestionRecord {
@@ -295,7 +298,7 @@ export class OperatorQuestions {
     const key = (r.request.response as Json)['idempotency/key'];
     if (a['idempotency/key'] !== key) throw new QuestionError('idempotency-key-mismatch', 'the idempotency key does not match the question');
     if (r.state === 'answered' && JSON.stringify(normaliseAnswer(r.request, a.answer)) === JSON.stringify(r.answer)) return render(r);
-    if (TERMINAL.has(r.state)) throw new QuestionError('question-terminal', `the question is already ${r.state}`);
+    if (!canTransition(QUESTION_LIFECYCLE, r.state, 'answered')) throw new QuestionError('question-terminal', `the question is already ${r.state}`);
     if (!answerAllowed(r.request, a.answer)) throw new QuestionError('answer-not-allowed', 'the answer is not one of the allowed answers');
     const answeredBy = claimed ?? by.participant;
     const { timer: _pending, ...rest } = r;
@@ -311,7 +314,7 @@ export class OperatorQuestions {
   #end(ref: string, state: 'cancelled' | 'superseded', reason: string, byRef?: string): Json {
     this.tick();
     const r = this.#get(ref);
-    if (TERMINAL.has(r.state)) throw new QuestionError('question-terminal', `the question is already ${r.state}`);
+    if (!canTransition(QUESTION_LIFECYCLE, r.state, state)) throw new QuestionError('question-terminal', `the question is already ${r.state}`);
     const { timer: _pending, ...rest } = r;
     return this.#commit(r, { ...rest, state, ...(byRef !== undefined ? { supersededBy: byRef } : {}), reason, updatedAt: toIso(this.clock.now()) });
   }
@@ -322,6 +325,7 @@ export class OperatorQuestions {
    * `timerPopped`: the deadline timer already fired (a timeout), so there is nothing to cancel.
    */
   #commit(prev: QuestionRecord | undefined, next: QuestionRecord, timerPopped = false): Json {
+    if (prev !== undefined) transition(QUESTION_LIFECYCLE, prev.state, next.state);
     const dto = render(next);
     const book = this.#book;
     const key = keyOf(next.tenant, next.ref);

@@ -21,12 +21,16 @@ export type EscalationThreshold = { readonly escalate: readonly InquiriumEscalat
 /** The five reasons P066 Decision 11 lists, in a fixed order. */
 export const ESCALATION_TRIGGERS: readonly EscalationTrigger[] = ['operator-decision', 'sustained-degradation', 'boundary-risk', 'pre-egress-confirmation', 'crisis-candidate'];
 
-/** Denying egress is stricter than allowing it to accepting remotes. */
-export const egressAxis = byList<Egress>('egress', ['allow_accepting_remote', 'deny']);
-/** Keeping less in the trace is stricter. */
-export const traceLevelAxis = byList<TraceLevel>('trace_level', ['decision_detail', 'metadata_only']);
-/** More verification is stricter. */
-export const rigorAxis = byList<VerificationRigor>('verification_rigor', ['standard', 'elevated', 'strict']);
+/** Denying egress is stricter than allowing it to accepting remotes (least → most restrictive). */
+export const EGRESS_ORDER: readonly Egress[] = ['allow_accepting_remote', 'deny'];
+/** Keeping less in the trace is stricter (least → most restrictive). */
+export const TRACE_LEVEL_ORDER: readonly TraceLevel[] = ['decision_detail', 'metadata_only'];
+/** More verification is stricter (least → most restrictive). */
+export const RIGOR_ORDER: readonly VerificationRigor[] = ['standard', 'elevated', 'strict'];
+
+export const egressAxis = byList<Egress>('egress', EGRESS_ORDER);
+export const traceLevelAxis = byList<TraceLevel>('trace_level', TRACE_LEVEL_ORDER);
+export const rigorAxis = byList<VerificationRigor>('verification_rigor', RIGOR_ORDER);
 /** Keeping data for less time is stricter; excising on expiry is stricter than archiving. */
 export const retentionAxis: SafetyAxis<RetentionProfile> = {
   name: 'retention',

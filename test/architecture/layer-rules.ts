@@ -27,7 +27,13 @@ export const LAYER_RULES: Readonly<Record<string, readonly string[]>> = {
     'runtime/events', 'runtime/inquirium', 'runtime/memory', 'runtime/multi-agent', 'runtime/openwop', 'runtime/redaction', 'runtime/shared',
   ],
   conformance: ['generated', 'runtime/host/seam-catalogue.ts'],
-  site: ['generated', 'generator/site-data-format.ts', 'generator/json-value.ts', 'generator/compat/report.ts'],
+  site: [
+    'generated', 'generator/site-data-format.ts', 'generator/json-value.ts', 'generator/compat/report.ts',
+    // Diagrams (site/src/lib/diagrams/): the tables and orders they draw, and the sources they read as text.
+    'generator/naming.ts', 'generator/emitters.ts', 'runtime/openwop/index.ts', 'runtime/shared/state-machine.ts',
+    'runtime/inquirium/lattice.ts', 'runtime/inquirium/safety-axes.ts', 'runtime/inquirium/question-lifecycle.ts',
+    'runtime/commitments/commitment-lifecycle.ts', 'runtime/distillation/schedule-lifecycle.ts', 'runtime/proposals/lifecycle.ts',
+  ],
   entry: ['conformance', 'generated', 'runtime/capabilities', 'runtime/commitments', 'runtime/compaction', 'runtime/consolidation', 'runtime/distillation', 'runtime/events', 'runtime/host', 'runtime/inquirium', 'runtime/memory', 'runtime/multi-agent', 'runtime/openwop', 'runtime/redaction', 'runtime/shared'],
 };
 
@@ -37,5 +43,5 @@ export function layerOf(path: string): string {
   return parts[0] === 'runtime' && parts.length > 2 ? `runtime/${parts[1]}` : parts[0]!;
 }
 
-/** Whether `target` is allowed by a rule entry (a folder, or one exact file). */
-export const allows = (entry: string, target: string): boolean => entry === layerOf(target) || entry === target;
+/** Whether `target` is allowed by a rule entry (a folder, or one exact file; a `?raw`-style query is ignored). */
+export const allows = (entry: string, target: string): boolean => entry === layerOf(target) || entry === target.replace(/\?.*$/, '');

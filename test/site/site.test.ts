@@ -3,7 +3,8 @@
  * page, the RFC index, an RFC page, a schema page, the interop matrix, the API reference and search, with
  * screenshots in test-results/screenshots/; the layout rules (no page wider than a 390 px screen, over every built
  * page; the required badge on one line at 1280 px; tables that scroll inside their own box, with a cue); and no
- * dead ends (every page has the site navigation; schema pages and API pages link each other). Builds the site first
+ * dead ends (every page has the site navigation; schema pages and API pages link each other); the diagrams drawn and
+ * readable at 1280 and 390 px, light and dark. Builds the site first
  * when site/dist is missing (the main job builds it in CI).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -303,5 +304,77 @@ describe('layout', () => {
       expect(await page.evaluate(PAGE_EXCESS_WIDTH), path).toBe(0);
     }
     await page.close();
+  });
+});
+
+describe('diagrams', () => {
+  /** In the page: every diagram's facts — drawn nodes and edges, table rows, scale, text fitting its box, colours. */
+  const DIAGRAM_FACTS = `[...document.querySelectorAll('section.diagram')].map((s) => {
+    const svg = s.querySelector('svg.dg-svg');
+    const scale = svg ? svg.getBoundingClientRect().width / svg.viewBox.baseVal.width : 0;
+    const nodes = [...s.querySelectorAll('.dg-node')];
+    const overflowing = nodes.filter((n) => {
+      const r = n.querySelector('rect').getBBox();
+      return [...n.querySelectorAll('text')].some((t) => { const b = t.getBBox(); return b.x < r.x - 1 || b.x + b.width > r.x + r.width + 1; });
+    }).map((n) => n.getAttribute('data-node'));
+    const fill = (sel) => { const el = s.querySelector(sel); return el ? getComputedStyle(el).fill : null; };
+    const scroller = s.querySelector('.diagram-scroll');
+    return {
+      id: s.getAttribute('data-diagram'), nodes: nodes.length, edges: s.querySelectorAll('.dg-edge[data-from]').length,
+      rows: s.querySelectorAll('table.diagram-table tbody tr').length, scale, fontPx: 13 * scale, overflowing,
+      text: fill('.dg-node text'), box: fill('.dg-node rect'), title: svg?.querySelector('title')?.textContent ?? '',
+      scrollsInOwnBox: scroller ? getComputedStyle(scroller).overflowX : null,
+    };
+  })`;
+  interface Facts { id: string; nodes: number; edges: number; rows: number; scale: number; fontPx: number; overflowing: string[]; text: string | null; box: string | null; title: string; scrollsInOwnBox: string | null }
+
+  for (const [width, scheme] of [[1280, 'light'], [390, 'light'], [390, 'dark']] as const) {
+    browserIt(`every diagram is drawn and readable at ${width} px (${scheme}): nodes, an edge table row per edge, text ≥ 9 px inside its box, text and box in different colours`, async () => {
+      const context = await browser.newContext({ viewport: { width, height: 900 }, colorScheme: scheme });
+      const page = await context.newPage();
+      await page.goto(`${base}/diagrams/`);
+      await page.screenshot({ path: join(SHOTS, `diagrams-${width}-${scheme}.png`), fullPage: true });
+      const facts = (await page.evaluate(DIAGRAM_FACTS)) as Facts[];
+      expect(facts.length).toBeGreaterThanOrEqual(6);
+      for (const f of facts) {
+        expect(f.nodes, f.id).toBeGreaterThanOrEqual(2);
+        expect(f.rows, f.id).toBe(f.edges);
+        expect(f.fontPx, `${f.id} text size`).toBeGreaterThanOrEqual(9);
+        expect(f.overflowing, `${f.id} labels outside their box`).toEqual([]);
+        expect(f.text, f.id).not.toBe(f.box);
+        expect(f.title, f.id).not.toBe('');
+        expect(['auto', 'scroll'], f.id).toContain(f.scrollsInOwnBox);
+      }
+      expect(await page.evaluate(PAGE_EXCESS_WIDTH)).toBe(0);
+      await context.close();
+    });
+  }
+
+  browserIt('a schema page shows its reference diagram, each box a link to a schema page, readable at 390 px', async () => {
+    for (const width of [1280, 390]) {
+      const page = await browser.newPage({ viewport: { width, height: 900 } });
+      await page.goto(`${base}/schemas/openwop/memory-entry/`);
+      await page.locator('#references').scrollIntoViewIfNeeded();
+      await page.screenshot({ path: join(SHOTS, `schema-references-${width}.png`) });
+      const facts = (await page.evaluate(DIAGRAM_FACTS)) as Facts[];
+      expect(facts).toHaveLength(1);
+      expect(facts[0]!.fontPx).toBeGreaterThanOrEqual(9);
+      expect(facts[0]!.overflowing).toEqual([]);
+      const hrefs = await page.locator('#references svg a').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
+      expect(hrefs.length).toBeGreaterThan(0);
+      for (const h of hrefs) expect(resolves(h!), h!).toBe(true);
+      expect(await page.evaluate(PAGE_EXCESS_WIDTH)).toBe(0);
+      await page.close();
+    }
+  });
+
+  it('every schema page that references or is referenced by another schema file has a reference diagram', () => {
+    const missing = siteIndex().families.flatMap((f) => f.schemas).filter((s) => {
+      const doc = JSON.parse(readFileSync(join('generated/site-data', s.data), 'utf8')) as SchemaDoc;
+      const linked = doc.definitions.some((d) => [...d.references, ...d.referencedBy].some((l) => l.stem !== doc.stem || l.family !== doc.family));
+      const html = readFileSync(join(DIST, 'schemas', doc.family, doc.stem, 'index.html'), 'utf8');
+      return linked !== html.includes('id="references"');
+    });
+    expect(missing.map((s) => s.stem)).toEqual([]);
   });
 });
