@@ -4201,10 +4201,11 @@ function __c1240(d) {
 function __c1241(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x965 = d.runId;
-  if (x965 === undefined) return false;
-  if (!(typeof x965 === "string")) return false;
-  if (x965.length > 512 && __len(x965) > 512) return false;
-  if (x965.length === 0) return false;
+  if (x965 !== undefined) {
+    if (!(typeof x965 === "string")) return false;
+    if (x965.length > 512 && __len(x965) > 512) return false;
+    if (x965.length === 0) return false;
+  }
   const x966 = d.events;
   if (x966 === undefined) return false;
   if (!(Array.isArray(x966))) return false;
@@ -6562,7 +6563,7 @@ const __S = [
   { f: 5, p: "/properties/engineVersion", t: ["string"], tv: "string", ut: 1, g: [] },
   { f: 5, p: "/additionalProperties", b: false },
   { f: 5, p: "/$defs/RunEventType", c: __c1240, g: [[0,[2]]], k: { "enum": ["run.started","run.completed","run.failed","runOrchestrator.decided","core.workflowChain.confidence-escalated","interrupt.requested","interrupt.resolved","worker.dispatched","memory.written","memory.compacted","agent.memory.consolidated","commitment.fired","proposal.created","proposal.activated","workspace.updated"] } },
-  { f: 58, p: "", c: __c1241, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","events"] }, pr: [["runId", "runId", 1242], ["events", "events", 1243]], ap: 1245, kn: new Set(["runId","events"]) },
+  { f: 58, p: "", c: __c1241, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["events"] }, pr: [["runId", "runId", 1242], ["events", "events", 1243]], ap: 1245, kn: new Set(["runId","events"]) },
   { f: 58, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
   { f: 58, p: "/properties/events", t: ["array"], tv: "array", g: [[3,[18]]], it: 1244 },
   { f: 58, p: "/properties/events/items", c: __c1227, r: 1227, ro: 1, g: [[0,[0]]] },

@@ -56,6 +56,7 @@ const LOOSENED: readonly (readonly [shape: string, target: string])[] = [
   ['runOrchestrator.decided', 'run-event-payloads--runOrchestratorDecided'],
   ['OrchestratorDecision', 'orchestrator-decision'],
   ['run event envelope', 'run-event'],
+  ['run events response (upstream hosts send no runId)', 'run-events-response'],
   ['error envelope', 'error'],
   ['error code', 'error--ErrorCode'],
   ['replay refusal details', 'error--ReplayMemorySnapshotUnavailableDetails'],

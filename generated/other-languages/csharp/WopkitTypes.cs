@@ -5107,9 +5107,10 @@ namespace Wopkit.Generated
         public RunEvent[] Events { get; set; }
 
         /// <summary>
-        /// The run whose log this is.
+        /// The run whose log this is. wopkit hosts always send it; upstream defines no schema for
+        /// this response and its scenarios read only events, so it is optional.
         /// </summary>
-        [JsonProperty("runId")]
+        [JsonProperty("runId", NullValueHandling = NullValueHandling.Ignore)]
         [JsonConverter(typeof(AmbitiousMinMaxLengthCheckConverter))]
         public string RunId { get; set; }
     }

@@ -4858,9 +4858,10 @@ data class RunEventsResponse (
     val events: List<RunEvent>,
 
     /**
-     * The run whose log this is.
+     * The run whose log this is. wopkit hosts always send it; upstream defines no schema for
+     * this response and its scenarios read only events, so it is optional.
      */
-    val runID: String
+    val runID: String? = null
 )
 
 /**

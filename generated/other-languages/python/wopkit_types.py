@@ -6467,20 +6467,23 @@ class RunEventsResponse:
     """Events in increasing sequence; each validates as a RunEvent (unknown types on the
     envelope alone).
     """
-    run_id: str
-    """The run whose log this is."""
+    run_id: Optional[str] = None
+    """The run whose log this is. wopkit hosts always send it; upstream defines no schema for
+    this response and its scenarios read only events, so it is optional.
+    """
 
     @staticmethod
     def from_dict(obj: Any) -> 'RunEventsResponse':
         assert isinstance(obj, dict)
         events = from_list(RunEvent.from_dict, obj.get("events"))
-        run_id = from_str(obj.get("runId"))
+        run_id = from_union([from_str, from_none], obj.get("runId"))
         return RunEventsResponse(events, run_id)
 
     def to_dict(self) -> dict:
         result: dict = {}
         result["events"] = from_list(lambda x: to_class(RunEvent, x), self.events)
-        result["runId"] = from_str(self.run_id)
+        if self.run_id is not None:
+            result["runId"] = from_union([from_str, from_none], self.run_id)
         return result
 
 

@@ -4051,8 +4051,9 @@ pub struct RunEventsResponse {
     /// envelope alone).
     pub events: Vec<RunEvent>,
 
-    /// The run whose log this is.
-    pub run_id: String,
+    /// The run whose log this is. wopkit hosts always send it; upstream defines no schema for
+    /// this response and its scenarios read only events, so it is optional.
+    pub run_id: Option<String>,
 }
 
 /// The envelope of every event in a run's append-only log. type names the event and selects

@@ -9882,8 +9882,9 @@ struct RunEventsResponse: Codable {
     /// Events in increasing sequence; each validates as a RunEvent (unknown types on the
     /// envelope alone).
     let events: [RunEvent]
-    /// The run whose log this is.
-    let runID: String
+    /// The run whose log this is. wopkit hosts always send it; upstream defines no schema for
+    /// this response and its scenarios read only events, so it is optional.
+    let runID: String?
 
     enum CodingKeys: String, CodingKey {
         case events = "events"
@@ -9911,7 +9912,7 @@ extension RunEventsResponse {
 
     func with(
         events: [RunEvent]? = nil,
-        runID: String? = nil
+        runID: String?? = nil
     ) -> RunEventsResponse {
         return RunEventsResponse(
             events: events ?? self.events,

@@ -4157,11 +4157,12 @@ type RunCompletedPayload struct {
 // Response of GET /v1/runs/{runId}/events: the run's events from fromSeq on, in sequence
 // order. Open: a host may add diagnostics.
 type RunEventsResponse struct {
-	// Events in increasing sequence; each validates as a RunEvent (unknown types on the           
-	// envelope alone).                                                                            
-	Events                                                                              []RunEvent `json:"events"`
-	// The run whose log this is.                                                                  
-	RunID                                                                               string     `json:"runId"`
+	// Events in increasing sequence; each validates as a RunEvent (unknown types on the                
+	// envelope alone).                                                                                 
+	Events                                                                                   []RunEvent `json:"events"`
+	// The run whose log this is. wopkit hosts always send it; upstream defines no schema for           
+	// this response and its scenarios read only events, so it is optional.                             
+	RunID                                                                                    *string    `json:"runId,omitempty"`
 }
 
 // The envelope of every event in a run's append-only log. type names the event and selects
