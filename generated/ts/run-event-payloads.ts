@@ -69,18 +69,16 @@ export interface RunCompletedPayload {
 export type RunFailedPayload = (
   | {
       /**
-       * Present.
+       * Machine code of the failure.
        */
       errorCode: string;
       [k: string]: unknown;
     }
   | {
       /**
-       * Present.
+       * The failure as upstream hosts report it.
        */
-      error: {
-        [k: string]: unknown;
-      };
+      error: RunFailureError;
       [k: string]: unknown;
     }
 ) & {

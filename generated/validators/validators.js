@@ -148,7 +148,7 @@ const __RE21 = new RegExp("^(trace/|tr:).+$", "u");
 const __RE22 = new RegExp("^turn:.+$", "u");
 const __RE23 = new RegExp("^(clarify|clarification|approval|external-event|custom|x-[a-z0-9-]+)$", "u");
 const __RE24 = new RegExp("^arc_[0-9a-f]{16,64}$", "u");
-const __E964 = new Set(["run.started","run.completed","run.failed","runOrchestrator.decided","core.workflowChain.confidence-escalated","interrupt.requested","interrupt.resolved","worker.dispatched","memory.written","memory.compacted","agent.memory.consolidated","commitment.fired","proposal.created","proposal.activated","workspace.updated"]);
+const __E962 = new Set(["run.started","run.completed","run.failed","runOrchestrator.decided","core.workflowChain.confidence-escalated","interrupt.requested","interrupt.resolved","worker.dispatched","memory.written","memory.compacted","agent.memory.consolidated","commitment.fired","proposal.created","proposal.activated","workspace.updated"]);
 const __RE25 = new RegExp("^[0-9a-f]{64}$", "u");
 
 // ── fast path: one check per schema node, valid or not, first failure stops ──
@@ -497,7 +497,7 @@ function __c87(d) {
   for (const k76 in d) if (!(k76 === "supported" || k76 === "maxTokenBudget" || k76 === "scheduled" || k76 === "indexEmitted" || k76 === "tokenizerName" || k76 === "archiveRetention")) return false;
   return true;
 }
-function __c165(d) {
+function __c164(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x77 = d.tokenBudget;
   if (x77 === undefined) return false;
@@ -513,42 +513,42 @@ function __c165(d) {
   }
   return true;
 }
-function __c170(d) {
+function __c169(d) {
   if (!__E80.has(d)) return false;
   return true;
 }
-function __c171(d) {
+function __c170(d) {
   return true;
 }
-function __c172(d) {
+function __c171(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   let ok81 = false;
   L82: {
-    if (!__c180(d)) break L82;
+    if (!__c179(d)) break L82;
     ok81 = true;
   }
   if (ok81) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
       const x83 = d.details;
       if (x83 === undefined) return false;
-      if (!__c185(x83)) return false;
+      if (!__c184(x83)) return false;
     }
   }
   let ok84 = false;
   L85: {
-    if (!__c193(d)) break L85;
+    if (!__c192(d)) break L85;
     ok84 = true;
   }
   if (ok84) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
       const x86 = d.details;
       if (x86 === undefined) return false;
-      if (!__c198(x86)) return false;
+      if (!__c197(x86)) return false;
     }
   }
   let ok87 = false;
   L88: {
-    if (!__c205(d)) break L88;
+    if (!__c204(d)) break L88;
     ok87 = true;
   }
   if (ok87) {
@@ -561,7 +561,7 @@ function __c172(d) {
   }
   let ok90 = false;
   L91: {
-    if (!__c212(d)) break L91;
+    if (!__c211(d)) break L91;
     ok90 = true;
   }
   if (ok90) {
@@ -573,39 +573,39 @@ function __c172(d) {
   }
   let ok93 = false;
   L94: {
-    if (!__c219(d)) break L94;
+    if (!__c218(d)) break L94;
     ok93 = true;
   }
   if (ok93) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
       const x95 = d.details;
       if (x95 === undefined) return false;
-      if (!__c224(x95)) return false;
+      if (!__c223(x95)) return false;
     }
   }
   let ok96 = false;
   L97: {
-    if (!__c234(d)) break L97;
+    if (!__c233(d)) break L97;
     ok96 = true;
   }
   if (ok96) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
       const x98 = d.details;
       if (x98 !== undefined) {
-        if (!__c239(x98)) return false;
+        if (!__c238(x98)) return false;
       }
     }
   }
   let ok99 = false;
   L100: {
-    if (!__c244(d)) break L100;
+    if (!__c243(d)) break L100;
     ok99 = true;
   }
   if (ok99) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
       const x101 = d.details;
       if (x101 === undefined) return false;
-      if (!__c249(x101)) return false;
+      if (!__c248(x101)) return false;
     }
   }
   const x102 = d.error;
@@ -624,7 +624,7 @@ function __c172(d) {
   for (const k105 in d) if (!(k105 === "error" || k105 === "message" || k105 === "details")) return false;
   return true;
 }
-function __c253(d) {
+function __c252(d) {
   if (!(typeof d === "string")) return false;
   if (d.length > 200 && __len(d) > 200) return false;
   if (!__RE2.test(d)) return false;
@@ -666,7 +666,7 @@ function __c116(d) {
   }
   return true;
 }
-function __c254(d) {
+function __c253(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x113 = d.runId;
   if (x113 === undefined) return false;
@@ -693,7 +693,7 @@ function __c63(d) {
   if (x117.length === 0) return false;
   return true;
 }
-function __c258(d) {
+function __c257(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x118 = d.memoryRef;
   if (x118 === undefined) return false;
@@ -710,7 +710,7 @@ function __c258(d) {
   for (const k121 in d) if (!(k121 === "memoryRef" || k121 === "condition" || k121 === "includeIntentionCanary")) return false;
   return true;
 }
-function __c263(d) {
+function __c262(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x122 = d.event;
   if (x122 === undefined) return false;
@@ -726,7 +726,7 @@ function __c263(d) {
   }
   return true;
 }
-function __c268(d) {
+function __c267(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x125 = d.memoryRef;
   if (x125 === undefined) return false;
@@ -740,7 +740,7 @@ function __c268(d) {
   for (const k127 in d) if (!(k127 === "memoryRef" || k127 === "includeSecretCanary")) return false;
   return true;
 }
-function __c272(d) {
+function __c271(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x128 = d.event;
   if (x128 === undefined) return false;
@@ -755,7 +755,7 @@ function __c272(d) {
   }
   return true;
 }
-function __c277(d) {
+function __c276(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x131 = d.ttlSeconds;
   if (x131 === undefined) return false;
@@ -771,7 +771,7 @@ function __c277(d) {
   for (const k133 in d) if (!(k133 === "ttlSeconds" || k133 === "delayMs")) return false;
   return true;
 }
-function __c281(d) {
+function __c280(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x134 = d.parentRunId;
   if (x134 === undefined) return false;
@@ -798,13 +798,13 @@ function __c281(d) {
   if (!__fmtDateTime(x138)) return false;
   const x139 = d.entry;
   if (x139 === undefined) return false;
-  if (!__c288(x139)) return false;
+  if (!__c287(x139)) return false;
   const x140 = d.seenByParent;
   if (x140 === undefined) return false;
   if (!(typeof x140 === "boolean")) return false;
   return true;
 }
-function __c298(d) {
+function __c297(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x141 = d.memoryRef;
   if (x141 === undefined) return false;
@@ -829,7 +829,7 @@ function __c298(d) {
   for (const k145 in d) if (!(k145 === "memoryRef" || k145 === "every" || k145 === "tokenBudget" || k145 === "firstAt")) return false;
   return true;
 }
-function __c304(d) {
+function __c303(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x146 = d.scheduleId;
   if (x146 === undefined) return false;
@@ -856,11 +856,11 @@ function __c304(d) {
   if (!__fmtDateTime(x150)) return false;
   const x151 = d.lastOutcome;
   if (x151 !== undefined) {
-    if (!__c311(x151)) return false;
+    if (!__c310(x151)) return false;
   }
   return true;
 }
-function __c348(d) {
+function __c347(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x152 = d.tenant;
   if (x152 === undefined) return false;
@@ -869,18 +869,18 @@ function __c348(d) {
   for (const k153 in d) if (!(k153 === "tenant")) return false;
   return true;
 }
-function __c351(d) {
+function __c350(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x154 = d.outcomes;
   if (x154 === undefined) return false;
   if (!(Array.isArray(x154))) return false;
   for (let i155 = 0; i155 < x154.length; i155++) {
     const x156 = x154[i155];
-    if (!__c311(x156)) return false;
+    if (!__c310(x156)) return false;
   }
   return true;
 }
-function __c355(d) {
+function __c354(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x157 = d.confidence;
   if (x157 === undefined) return false;
@@ -894,7 +894,7 @@ function __c355(d) {
   for (const k159 in d) if (!(k159 === "confidence" || k159 === "kind")) return false;
   return true;
 }
-function __c359(d) {
+function __c358(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x160 = d.runId;
   if (x160 === undefined) return false;
@@ -908,18 +908,18 @@ function __c359(d) {
   if (x161 < 0.5) return false;
   return true;
 }
-function __c363(d) {
+function __c362(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x162 = d.records;
   if (x162 === undefined) return false;
   if (!(Array.isArray(x162))) return false;
   for (let i163 = 0; i163 < x162.length; i163++) {
     const x164 = x162[i163];
-    if (!__c366(x164)) return false;
+    if (!__c365(x164)) return false;
   }
   return true;
 }
-function __c450(d) {
+function __c449(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x165 = d.memoryRef;
   if (x165 === undefined) return false;
@@ -942,7 +942,7 @@ function __c450(d) {
   for (const k169 in d) if (!(k169 === "memoryRef" || k169 === "sourceIds")) return false;
   return true;
 }
-function __c455(d) {
+function __c454(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x170 = d.compactionRunId;
   if (x170 === undefined) return false;
@@ -951,13 +951,13 @@ function __c455(d) {
   if (x170.length === 0) return false;
   const x171 = d.event;
   if (x171 === undefined) return false;
-  if (!__c318(x171)) return false;
+  if (!__c317(x171)) return false;
   const x172 = d.output;
   if (x172 === undefined) return false;
-  if (!__c288(x172)) return false;
+  if (!__c287(x172)) return false;
   return true;
 }
-function __c460(d) {
+function __c459(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x173 = d.memoryRef;
   if (x173 === undefined) return false;
@@ -973,7 +973,7 @@ function __c460(d) {
   for (const k175 in d) if (!(k175 === "memoryRef" || k175 === "tokenBudget")) return false;
   return true;
 }
-function __c464(d) {
+function __c463(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x176 = d.archiveId;
   if (x176 === undefined) return false;
@@ -982,28 +982,28 @@ function __c464(d) {
   if (x176.length === 0) return false;
   const x177 = d.event;
   if (x177 === undefined) return false;
-  if (!__c318(x177)) return false;
+  if (!__c317(x177)) return false;
   const x178 = d.entry;
   if (x178 === undefined) return false;
-  if (!__c288(x178)) return false;
+  if (!__c287(x178)) return false;
   const x179 = d.index;
   if (x179 !== undefined) {
-    if (!__c469(x179)) return false;
+    if (!__c468(x179)) return false;
   }
   return true;
 }
-function __c491(d) {
+function __c490(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x180 = d.entries;
   if (x180 === undefined) return false;
   if (!(Array.isArray(x180))) return false;
   for (let i181 = 0; i181 < x180.length; i181++) {
     const x182 = x180[i181];
-    if (!__c288(x182)) return false;
+    if (!__c287(x182)) return false;
   }
   return true;
 }
-function __c495(d) {
+function __c494(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x183 = d.memoryRef;
   if (x183 === undefined) return false;
@@ -1013,7 +1013,7 @@ function __c495(d) {
   for (const k184 in d) if (!(k184 === "memoryRef")) return false;
   return true;
 }
-function __c498(d) {
+function __c497(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x185 = d.memoryRef;
   if (x185 === undefined) return false;
@@ -1037,7 +1037,7 @@ function __c498(d) {
   if (x188.length < 8 || (x188.length < 15 && __len(x188) < 8)) return false;
   return true;
 }
-function __c504(d) {
+function __c503(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x189 = d.memoryRef;
   if (x189 === undefined) return false;
@@ -1051,7 +1051,7 @@ function __c504(d) {
   if (x190.length < 1) return false;
   for (let i191 = 0; i191 < x190.length; i191++) {
     const x192 = x190[i191];
-    if (!__c508(x192)) return false;
+    if (!__c507(x192)) return false;
   }
   const x193 = d.secrets;
   if (x193 !== undefined) {
@@ -1059,7 +1059,7 @@ function __c504(d) {
     if (x193.length > 100) return false;
     for (let i194 = 0; i194 < x193.length; i194++) {
       const x195 = x193[i194];
-      if (!__c517(x195)) return false;
+      if (!__c516(x195)) return false;
     }
   }
   const x196 = d.runId;
@@ -1071,7 +1071,7 @@ function __c504(d) {
   for (const k197 in d) if (!(k197 === "memoryRef" || k197 === "entries" || k197 === "secrets" || k197 === "runId")) return false;
   return true;
 }
-function __c523(d) {
+function __c522(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x198 = d.memoryRef;
   if (x198 === undefined) return false;
@@ -1088,11 +1088,11 @@ function __c523(d) {
   if (!(Array.isArray(x200))) return false;
   for (let i201 = 0; i201 < x200.length; i201++) {
     const x202 = x200[i201];
-    if (!__c288(x202)) return false;
+    if (!__c287(x202)) return false;
   }
   return true;
 }
-function __c529(d) {
+function __c528(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x203 = d["question/ref"];
   if (x203 === undefined) return false;
@@ -1102,7 +1102,7 @@ function __c529(d) {
   for (const k204 in d) if (!(k204 === "question/ref")) return false;
   return true;
 }
-function __c532(d) {
+function __c531(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x205 = d.dropEventLog;
   if (x205 !== undefined) {
@@ -1111,7 +1111,7 @@ function __c532(d) {
   for (const k206 in d) if (!(k206 === "dropEventLog")) return false;
   return true;
 }
-function __c535(d) {
+function __c534(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x207 = d.runId;
   if (x207 === undefined) return false;
@@ -1140,7 +1140,7 @@ function __c535(d) {
   if (!(typeof x212 === "string")) return false;
   return true;
 }
-function __c508(d) {
+function __c507(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x213 = d.content;
   if (x213 === undefined) return false;
@@ -1170,7 +1170,7 @@ function __c508(d) {
   for (const k219 in d) if (!(k219 === "content" || k219 === "tags" || k219 === "ttlSeconds" || k219 === "tier")) return false;
   return true;
 }
-function __c517(d) {
+function __c516(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x220 = d.secretId;
   if (x220 === undefined) return false;
@@ -1184,7 +1184,7 @@ function __c517(d) {
   for (const k222 in d) if (!(k222 === "secretId" || k222 === "value")) return false;
   return true;
 }
-function __c366(d) {
+function __c365(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x223 = d.stream;
   if (x223 === undefined) return false;
@@ -1194,19 +1194,19 @@ function __c366(d) {
   if (x224 !== "daemon/inquirium-assistant-turn-trace.v1") return false;
   const x225 = d.body;
   if (x225 === undefined) return false;
-  if (!__c370(x225)) return false;
+  if (!__c369(x225)) return false;
   for (const k226 in d) if (!(k226 === "stream" || k226 === "record_type" || k226 === "body")) return false;
   return true;
 }
-function __c543(d) {
+function __c542(d) {
   if (!(typeof d === "string")) return false;
   if (!__RE6.test(d)) return false;
   return true;
 }
-function __c544(d) {
+function __c543(d) {
   L227: {
     B228: {
-      if (!__c543(d)) break B228;
+      if (!__c542(d)) break B228;
       break L227;
     }
     B229: {
@@ -1215,7 +1215,7 @@ function __c544(d) {
       if (d.length > 1 && __dup(d, null) !== null) break B229;
       for (let i230 = 0; i230 < d.length; i230++) {
         const x231 = d[i230];
-        if (!__c543(x231)) break B229;
+        if (!__c542(x231)) break B229;
       }
       break L227;
     }
@@ -1223,35 +1223,35 @@ function __c544(d) {
   }
   return true;
 }
-function __c548(d) {
+function __c547(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x232 = d.schema;
   if (x232 === undefined) return false;
   if (x232 !== "inquirium.assistant-config.v1") return false;
   const x233 = d.retention;
   if (x233 !== undefined) {
-    if (!__c551(x233)) return false;
+    if (!__c550(x233)) return false;
   }
   const x234 = d.trace_level;
   if (x234 !== undefined) {
-    if (!__c572(x234)) return false;
+    if (!__c571(x234)) return false;
   }
   const x235 = d.egress;
   if (x235 !== undefined) {
-    if (!__c581(x235)) return false;
+    if (!__c580(x235)) return false;
   }
   const x236 = d.verification_rigor;
   if (x236 !== undefined) {
-    if (!__c591(x236)) return false;
+    if (!__c590(x236)) return false;
   }
   const x237 = d.escalation_threshold;
   if (x237 !== undefined) {
-    if (!__c609(x237)) return false;
+    if (!__c608(x237)) return false;
   }
   for (const k238 in d) if (!(k238 === "schema" || k238 === "retention" || k238 === "trace_level" || k238 === "egress" || k238 === "verification_rigor" || k238 === "escalation_threshold")) return false;
   return true;
 }
-function __c370(d) {
+function __c369(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x239 = d["trace/schema"];
   if (x239 === undefined) return false;
@@ -1262,10 +1262,10 @@ function __c370(d) {
   if (!__RE7.test(x240)) return false;
   const x241 = d["turn/id"];
   if (x241 === undefined) return false;
-  if (!__c374(x241)) return false;
+  if (!__c373(x241)) return false;
   const x242 = d["participant/ref"];
   if (x242 === undefined) return false;
-  if (!__c376(x242)) return false;
+  if (!__c375(x242)) return false;
   const x243 = d["operation/id"];
   if (x243 === undefined) return false;
   if (!(typeof x243 === "string")) return false;
@@ -1281,48 +1281,48 @@ function __c370(d) {
   }
   const x246 = d.status;
   if (x246 === undefined) return false;
-  if (!__c381(x246)) return false;
+  if (!__c380(x246)) return false;
   const x247 = d["runtime/ref"];
   if (x247 !== undefined) {
-    if (!__c383(x247)) return false;
+    if (!__c382(x247)) return false;
   }
   const x248 = d["model.binding/ref"];
   if (x248 !== undefined) {
-    if (!__c385(x248)) return false;
+    if (!__c384(x248)) return false;
   }
   const x249 = d["input/shape"];
   if (x249 !== undefined) {
-    if (!__c387(x249)) return false;
+    if (!__c386(x249)) return false;
   }
   const x250 = d["output/shape"];
   if (x250 !== undefined) {
-    if (!__c394(x250)) return false;
+    if (!__c393(x250)) return false;
   }
   const x251 = d.policy;
   if (x251 === undefined) return false;
-  if (!__c400(x251)) return false;
+  if (!__c399(x251)) return false;
   const x252 = d.decisions;
   if (x252 === undefined) return false;
   if (!(Array.isArray(x252))) return false;
   for (let i253 = 0; i253 < x252.length; i253++) {
     const x254 = x252[i253];
-    if (!__c413(x254)) return false;
+    if (!__c412(x254)) return false;
   }
   const x255 = d.effects;
   if (x255 === undefined) return false;
   if (!(Array.isArray(x255))) return false;
   for (let i256 = 0; i256 < x255.length; i256++) {
     const x257 = x255[i256];
-    if (!__c435(x257)) return false;
+    if (!__c434(x257)) return false;
   }
   const x258 = d.diagnostics;
   if (x258 !== undefined) {
-    if (!__c441(x258)) return false;
+    if (!__c440(x258)) return false;
   }
   for (const k259 in d) if (!(__P260.has(k259))) return false;
   return true;
 }
-function __c623(d) {
+function __c622(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x261 = d.schema;
   if (x261 === undefined) return false;
@@ -1366,7 +1366,7 @@ function __c623(d) {
   for (const k271 in d) if (!(k271 === "schema" || k271 === "ui_profile" || k271 === "surface" || k271 === "pinned" || k271 === "hidden" || k271 === "initiation" || k271 === "show_activity_feed" || k271 === "show_confidence" || k271 === "streak_count" || k271 === "nudge_after")) return false;
   return true;
 }
-function __c637(d) {
+function __c636(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x272 = d.schema;
   if (x272 === undefined) return false;
@@ -1379,10 +1379,10 @@ function __c637(d) {
   if (x274 !== "UNIVERSAL-BASIC-COMPUTE") return false;
   const x275 = d.requires;
   if (x275 === undefined) return false;
-  if (!__c642(x275)) return false;
+  if (!__c641(x275)) return false;
   const x276 = d.guarantees;
   if (x276 === undefined) return false;
-  if (!__c653(x276)) return false;
+  if (!__c652(x276)) return false;
   const x277 = d["conformance/max-age"];
   if (x277 === undefined) return false;
   if (!(typeof x277 === "string")) return false;
@@ -1390,7 +1390,7 @@ function __c637(d) {
   for (const k278 in d) if (!(k278 === "schema" || k278 === "profile/id" || k278 === "anchor" || k278 === "requires" || k278 === "guarantees" || k278 === "conformance/max-age")) return false;
   return true;
 }
-function __c661(d) {
+function __c660(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   let ok279 = false;
   L280: {
@@ -1430,10 +1430,10 @@ function __c661(d) {
   if (x289.length === 0) return false;
   const x290 = d["runtime/ref"];
   if (x290 === undefined) return false;
-  if (!__c383(x290)) return false;
+  if (!__c382(x290)) return false;
   const x291 = d["model.binding/ref"];
   if (x291 !== undefined) {
-    if (!__c385(x291)) return false;
+    if (!__c384(x291)) return false;
   }
   const x292 = d["profile/id"];
   if (x292 === undefined) return false;
@@ -1459,7 +1459,7 @@ function __c661(d) {
   if (x297.length < 1) return false;
   for (let i298 = 0; i298 < x297.length; i298++) {
     const x299 = x297[i298];
-    if (!__c673(x299)) return false;
+    if (!__c672(x299)) return false;
   }
   const x300 = d["overall/passed"];
   if (x300 === undefined) return false;
@@ -1467,7 +1467,7 @@ function __c661(d) {
   for (const k301 in d) if (!(k301 === "schema" || k301 === "report/id" || k301 === "runtime/ref" || k301 === "model.binding/ref" || k301 === "profile/id" || k301 === "environment/ref" || k301 === "time/generated-at" || k301 === "time/expires-at" || k301 === "status" || k301 === "checks" || k301 === "overall/passed")) return false;
   return true;
 }
-function __c653(d) {
+function __c652(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x302 = d.no_telemetry_egress;
   if (x302 === undefined) return false;
@@ -1484,7 +1484,7 @@ function __c653(d) {
   for (const k306 in d) if (!(k306 === "no_telemetry_egress" || k306 === "no_remote_fallback" || k306 === "works_offline" || k306 === "no_economic_gating")) return false;
   return true;
 }
-function __c642(d) {
+function __c641(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x307 = d.operations;
   if (x307 === undefined) return false;
@@ -1526,11 +1526,11 @@ function __c642(d) {
   for (const k320 in d) if (!(k320 === "operations" || k320 === "min_context_window" || k320 === "tool_surface" || k320 === "transports" || k320 === "max_output_tokens")) return false;
   return true;
 }
-function __c688(d) {
+function __c687(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x321 = d.value;
   if (x321 === undefined) return false;
-  if (!__c543(x321)) return false;
+  if (!__c542(x321)) return false;
   const x322 = d.title;
   if (x322 === undefined) return false;
   if (!(typeof x322 === "string")) return false;
@@ -1544,7 +1544,7 @@ function __c688(d) {
   for (const k324 in d) if (!(k324 === "value" || k324 === "title" || k324 === "detail")) return false;
   return true;
 }
-function __c552(d) {
+function __c551(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x325 = d.default;
   if (x325 === undefined) return false;
@@ -1556,23 +1556,23 @@ function __c552(d) {
   for (const k328 in d) if (!(k328 === "default" || k328 === "by_class")) return false;
   return true;
 }
-function __c693(d) {
+function __c692(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x329 = d.input;
   if (x329 === undefined) return false;
-  if (!__c423(x329)) return false;
+  if (!__c422(x329)) return false;
   const x330 = d.output;
   if (x330 === undefined) return false;
-  if (!__c423(x330)) return false;
+  if (!__c422(x330)) return false;
   for (const k331 in d) if (!(k331 === "input" || k331 === "output")) return false;
   return true;
 }
-function __c423(d) {
+function __c422(d) {
   if (!(typeof d === "string")) return false;
   if (!(d === "public" || d === "community" || d === "personal")) return false;
   return true;
 }
-function __c698(d) {
+function __c697(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x332 = d["confirm/title"];
   if (x332 !== undefined) {
@@ -1589,11 +1589,11 @@ function __c698(d) {
   for (const k334 in d) if (!(k334 === "confirm/title" || k334 === "deny/title")) return false;
   return true;
 }
-function __c673(d) {
+function __c672(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x335 = d["check/id"];
   if (x335 === undefined) return false;
-  if (!__c416(x335)) return false;
+  if (!__c415(x335)) return false;
   const x336 = d.clause;
   if (x336 === undefined) return false;
   if (!(typeof x336 === "string")) return false;
@@ -1603,23 +1603,23 @@ function __c673(d) {
   if (!(x337 === "pass" || x337 === "fail")) return false;
   const x338 = d["detail/code"];
   if (x338 !== undefined) {
-    if (!__c416(x338)) return false;
+    if (!__c415(x338)) return false;
   }
   for (const k339 in d) if (!(k339 === "check/id" || k339 === "clause" || k339 === "result" || k339 === "detail/code")) return false;
   return true;
 }
-function __c702(d) {
+function __c701(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const t340 = d.type;
   if (typeof t340 !== "string") return false;
   if (t340 === "text") {
-    if (!__c705(d)) return false;
+    if (!__c704(d)) return false;
   } else if (t340 === "object_ref") {
-    if (!__c710(d)) return false;
+    if (!__c709(d)) return false;
   } else return false;
   return true;
 }
-function __c716(d) {
+function __c715(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x341 = d.schema;
   if (x341 === undefined) return false;
@@ -1629,13 +1629,13 @@ function __c716(d) {
     if (!(Array.isArray(x342))) return false;
     for (let i343 = 0; i343 < x342.length; i343++) {
       const x344 = x342[i343];
-      if (!__c720(x344)) return false;
+      if (!__c719(x344)) return false;
     }
   }
   for (const k345 in d) if (!(k345 === "schema" || k345 === "sources")) return false;
   return true;
 }
-function __c733(d) {
+function __c732(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   let n346 = 0;
   B347: {
@@ -1662,7 +1662,7 @@ function __c733(d) {
   if (x352.length === 0) return false;
   const x353 = d["source/kind"];
   if (x353 === undefined) return false;
-  if (!__c421(x353)) return false;
+  if (!__c420(x353)) return false;
   const x354 = d["source/ref"];
   if (x354 !== undefined) {
     if (!(typeof x354 === "string")) return false;
@@ -1670,14 +1670,14 @@ function __c733(d) {
   }
   const x355 = d.classification;
   if (x355 === undefined) return false;
-  if (!__c423(x355)) return false;
+  if (!__c422(x355)) return false;
   const x356 = d.content;
   if (x356 !== undefined) {
     if (!(Array.isArray(x356))) return false;
     if (x356.length < 1) return false;
     for (let i357 = 0; i357 < x356.length; i357++) {
       const x358 = x356[i357];
-      if (!__c702(x358)) return false;
+      if (!__c701(x358)) return false;
     }
   }
   const x359 = d["content/ref"];
@@ -1691,7 +1691,7 @@ function __c733(d) {
   }
   const x361 = d["declassified/from"];
   if (x361 !== undefined) {
-    if (!__c423(x361)) return false;
+    if (!__c422(x361)) return false;
   }
   const x362 = d["grant/ref"];
   if (x362 !== undefined) {
@@ -1701,7 +1701,7 @@ function __c733(d) {
   for (const k363 in d) if (!(k363 === "schema" || k363 === "element/id" || k363 === "source/kind" || k363 === "source/ref" || k363 === "classification" || k363 === "content" || k363 === "content/ref" || k363 === "declassifiable" || k363 === "declassified/from" || k363 === "grant/ref")) return false;
   return true;
 }
-function __c720(d) {
+function __c719(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   let ok364 = false;
   L365: {
@@ -1720,7 +1720,7 @@ function __c720(d) {
   }
   const x368 = d["source/kind"];
   if (x368 === undefined) return false;
-  if (!__c421(x368)) return false;
+  if (!__c420(x368)) return false;
   const x369 = d["grant/ref"];
   if (x369 === undefined) return false;
   if (!(typeof x369 === "string")) return false;
@@ -1743,17 +1743,17 @@ function __c720(d) {
   for (const k373 in d) if (!(k373 === "source/kind" || k373 === "grant/ref" || k373 === "lease/ref" || k373 === "flow/ref" || k373 === "max/elements")) return false;
   return true;
 }
-function __c421(d) {
+function __c420(d) {
   if (!(d === "relationship" || d === "memarium" || d === "messaging" || d === "artifact" || d === "dataset")) return false;
   return true;
 }
-function __c441(d) {
+function __c440(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x374 = d["error/code"];
   if (x374 !== undefined) {
     L375: {
       B376: {
-        if (!__c416(x374)) break B376;
+        if (!__c415(x374)) break B376;
         break L375;
       }
       B377: {
@@ -1771,38 +1771,38 @@ function __c441(d) {
   for (const k379 in d) if (!(k379 === "error/code" || k379 === "retry/count")) return false;
   return true;
 }
-function __c583(d) {
+function __c582(d) {
   if (!(d === "deny" || d === "allow_accepting_remote")) return false;
   return true;
 }
-function __c581(d) {
+function __c580(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  if (!__c552(d)) return false;
+  if (!__c551(d)) return false;
   const x380 = d.default;
   if (x380 !== undefined) {
-    if (!__c583(x380)) return false;
+    if (!__c582(x380)) return false;
   }
   const x381 = d.by_class;
   if (x381 !== undefined) {
     if (!(typeof x381 === "object" && x381 !== null && !Array.isArray(x381))) return false;
     const x382 = x381.public;
     if (x382 !== undefined) {
-      if (!__c583(x382)) return false;
+      if (!__c582(x382)) return false;
     }
     const x383 = x381.community;
     if (x383 !== undefined) {
-      if (!__c583(x383)) return false;
+      if (!__c582(x383)) return false;
     }
     const x384 = x381.personal;
     if (x384 !== undefined) {
-      if (!__c583(x384)) return false;
+      if (!__c582(x384)) return false;
     }
     for (const k385 in x381) if (!(k385 === "public" || k385 === "community" || k385 === "personal")) return false;
   }
   for (const k386 in d) if (!(k386 === "default" || k386 === "by_class")) return false;
   return true;
 }
-function __c750(d) {
+function __c749(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x387 = d.stance;
   if (x387 !== undefined) {
@@ -1834,7 +1834,7 @@ function __c750(d) {
   for (const k395 in d) if (!(k395 === "stance" || k395 === "confidence" || k395 === "grounded_in" || k395 === "caveats")) return false;
   return true;
 }
-function __c611(d) {
+function __c610(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x396 = d.escalate;
   if (x396 === undefined) return false;
@@ -1842,43 +1842,43 @@ function __c611(d) {
   if (x396.length > 1 && __dup(x396, null) !== null) return false;
   for (let i397 = 0; i397 < x396.length; i397++) {
     const x398 = x396[i397];
-    if (!__c614(x398)) return false;
+    if (!__c613(x398)) return false;
   }
   for (const k399 in d) if (!(k399 === "escalate")) return false;
   return true;
 }
-function __c609(d) {
+function __c608(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  if (!__c592(d)) return false;
+  if (!__c591(d)) return false;
   const x400 = d.default;
   if (x400 !== undefined) {
-    if (!__c611(x400)) return false;
+    if (!__c610(x400)) return false;
   }
   const x401 = d.by_mode;
   if (x401 !== undefined) {
     if (!(typeof x401 === "object" && x401 !== null && !Array.isArray(x401))) return false;
     const x402 = x401.commons;
     if (x402 !== undefined) {
-      if (!__c611(x402)) return false;
+      if (!__c610(x402)) return false;
     }
     const x403 = x401.support;
     if (x403 !== undefined) {
-      if (!__c611(x403)) return false;
+      if (!__c610(x403)) return false;
     }
     const x404 = x401.crisis;
     if (x404 !== undefined) {
-      if (!__c611(x404)) return false;
+      if (!__c610(x404)) return false;
     }
     for (const k405 in x401) if (!(k405 === "commons" || k405 === "support" || k405 === "crisis")) return false;
   }
   for (const k406 in d) if (!(k406 === "default" || k406 === "by_mode")) return false;
   return true;
 }
-function __c614(d) {
+function __c613(d) {
   if (!(d === "operator-decision" || d === "sustained-degradation" || d === "boundary-risk" || d === "pre-egress-confirmation" || d === "crisis-candidate")) return false;
   return true;
 }
-function __c759(d) {
+function __c758(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x407 = d.allowlist;
   if (x407 === undefined) return false;
@@ -1888,7 +1888,7 @@ function __c759(d) {
   if (x407.length > 1 && __dup(x407, null) !== null) return false;
   for (let i408 = 0; i408 < x407.length; i408++) {
     const x409 = x407[i408];
-    if (!__c543(x409)) return false;
+    if (!__c542(x409)) return false;
   }
   const x410 = d.match;
   if (x410 !== undefined) {
@@ -1902,19 +1902,19 @@ function __c759(d) {
   for (const k412 in d) if (!(k412 === "allowlist" || k412 === "match" || k412 === "placeholder")) return false;
   return true;
 }
-function __c381(d) {
+function __c380(d) {
   if (!(d === "completed" || d === "handler-unavailable" || d === "context-denied" || d === "policy-denied" || d === "failed")) return false;
   return true;
 }
-function __c765(d) {
+function __c764(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x413 = d.locality;
   if (x413 !== undefined) {
-    if (!__c402(x413)) return false;
+    if (!__c401(x413)) return false;
   }
   const x414 = d.trust_mode;
   if (x414 !== undefined) {
-    if (!__c404(x414)) return false;
+    if (!__c403(x414)) return false;
   }
   const x415 = d.scope;
   if (x415 !== undefined) {
@@ -1931,7 +1931,7 @@ function __c765(d) {
   for (const k418 in d) if (!(k418 === "locality" || k418 === "trust_mode" || k418 === "scope" || k418 === "on_context_denied" || k418 === "plurality")) return false;
   return true;
 }
-function __c772(d) {
+function __c771(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x419 = d.schema;
   if (x419 === undefined) return false;
@@ -1945,19 +1945,19 @@ function __c772(d) {
   if (x421.length < 1) return false;
   for (let i422 = 0; i422 < x421.length; i422++) {
     const x423 = x421[i422];
-    if (!__c777(x423)) return false;
+    if (!__c776(x423)) return false;
   }
   const x424 = d.context_assembly;
   if (x424 !== undefined) {
-    if (!__c716(x424)) return false;
+    if (!__c715(x424)) return false;
   }
   const x425 = d.parameters;
   if (x425 !== undefined) {
-    if (!__c784(x425)) return false;
+    if (!__c783(x425)) return false;
   }
   const x426 = d.policy;
   if (x426 !== undefined) {
-    if (!__c765(x426)) return false;
+    if (!__c764(x426)) return false;
   }
   const x427 = d.metadata;
   if (x427 !== undefined) {
@@ -1995,7 +1995,7 @@ function __c772(d) {
   for (const k436 in d) if (!(k436 === "schema" || k436 === "operation" || k436 === "turns" || k436 === "context_assembly" || k436 === "parameters" || k436 === "policy" || k436 === "metadata")) return false;
   return true;
 }
-function __c800(d) {
+function __c799(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   let ok437 = false;
   L438: {
@@ -2045,10 +2045,10 @@ function __c800(d) {
   if (x450 !== "generate") return false;
   const x451 = d.outcome;
   if (x451 === undefined) return false;
-  if (!__c381(x451)) return false;
+  if (!__c380(x451)) return false;
   const x452 = d["reason/code"];
   if (x452 !== undefined) {
-    if (!__c416(x452)) return false;
+    if (!__c415(x452)) return false;
   }
   const x453 = d.output;
   if (x453 !== undefined) {
@@ -2056,20 +2056,20 @@ function __c800(d) {
     if (x453.length < 1) return false;
     for (let i454 = 0; i454 < x453.length; i454++) {
       const x455 = x453[i454];
-      if (!__c702(x455)) return false;
+      if (!__c701(x455)) return false;
     }
   }
   const x456 = d.epistemic;
   if (x456 !== undefined) {
-    if (!__c750(x456)) return false;
+    if (!__c749(x456)) return false;
   }
   const x457 = d["runtime/ref"];
   if (x457 !== undefined) {
-    if (!__c383(x457)) return false;
+    if (!__c382(x457)) return false;
   }
   const x458 = d["model.binding/ref"];
   if (x458 !== undefined) {
-    if (!__c385(x458)) return false;
+    if (!__c384(x458)) return false;
   }
   const x459 = d.locality;
   if (x459 !== undefined) {
@@ -2077,19 +2077,19 @@ function __c800(d) {
   }
   const x460 = d["trace/ref"];
   if (x460 === undefined) return false;
-  if (!__c812(x460)) return false;
+  if (!__c811(x460)) return false;
   const x461 = d.usage;
   if (x461 !== undefined) {
-    if (!__c814(x461)) return false;
+    if (!__c813(x461)) return false;
   }
   const x462 = d.diagnostics;
   if (x462 !== undefined) {
-    if (!__c441(x462)) return false;
+    if (!__c440(x462)) return false;
   }
   for (const k463 in d) if (!(k463 === "schema" || k463 === "operation" || k463 === "outcome" || k463 === "reason/code" || k463 === "output" || k463 === "epistemic" || k463 === "runtime/ref" || k463 === "model.binding/ref" || k463 === "locality" || k463 === "trace/ref" || k463 === "usage" || k463 === "diagnostics")) return false;
   return true;
 }
-function __c784(d) {
+function __c783(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x464 = d.max_tokens;
   if (x464 !== undefined) {
@@ -2121,7 +2121,7 @@ function __c784(d) {
   for (const k470 in d) if (!(k470 === "max_tokens" || k470 === "temperature" || k470 === "top_p" || k470 === "stop")) return false;
   return true;
 }
-function __c837(d) {
+function __c836(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   let ok471 = false;
   L472: {
@@ -2147,13 +2147,13 @@ function __c837(d) {
   if (!__RE10.test(x476)) return false;
   const x477 = d["result/ref"];
   if (x477 === undefined) return false;
-  if (!__c841(x477)) return false;
+  if (!__c840(x477)) return false;
   const x478 = d["session/ref"];
   if (x478 === undefined) return false;
-  if (!__c843(x478)) return false;
+  if (!__c842(x478)) return false;
   const x479 = d["participant/ref"];
   if (x479 === undefined) return false;
-  if (!__c376(x479)) return false;
+  if (!__c375(x479)) return false;
   const x480 = d.verdict;
   if (x480 === undefined) return false;
   if (!(x480 === "verified" || x480 === "refuted" || x480 === "amended")) return false;
@@ -2175,43 +2175,43 @@ function __c837(d) {
   for (const k484 in d) if (!(k484 === "schema" || k484 === "feedback/id" || k484 === "result/ref" || k484 === "session/ref" || k484 === "participant/ref" || k484 === "verdict" || k484 === "note" || k484 === "supersedes/ref" || k484 === "recorded/at")) return false;
   return true;
 }
-function __c855(d) {
+function __c854(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x485 = d.schema;
   if (x485 === undefined) return false;
   if (x485 !== "inquirium.inquiry-result.v1") return false;
   const x486 = d["result/id"];
   if (x486 === undefined) return false;
-  if (!__c841(x486)) return false;
+  if (!__c840(x486)) return false;
   const x487 = d["turn/id"];
   if (x487 === undefined) return false;
-  if (!__c374(x487)) return false;
+  if (!__c373(x487)) return false;
   const x488 = d["session/ref"];
   if (x488 === undefined) return false;
-  if (!__c843(x488)) return false;
+  if (!__c842(x488)) return false;
   const x489 = d["participant/ref"];
   if (x489 === undefined) return false;
-  if (!__c376(x489)) return false;
+  if (!__c375(x489)) return false;
   const x490 = d["trace/ref"];
   if (x490 === undefined) return false;
-  if (!__c812(x490)) return false;
+  if (!__c811(x490)) return false;
   const x491 = d.provenance;
   if (x491 === undefined) return false;
-  if (!__c863(x491)) return false;
+  if (!__c862(x491)) return false;
   const x492 = d.classification;
   if (x492 === undefined) return false;
-  if (!__c423(x492)) return false;
+  if (!__c422(x492)) return false;
   const x493 = d.output;
   if (x493 === undefined) return false;
   if (!(Array.isArray(x493))) return false;
   if (x493.length < 1) return false;
   for (let i494 = 0; i494 < x493.length; i494++) {
     const x495 = x493[i494];
-    if (!__c702(x495)) return false;
+    if (!__c701(x495)) return false;
   }
   const x496 = d.epistemic;
   if (x496 === undefined) return false;
-  if (!__c750(x496)) return false;
+  if (!__c749(x496)) return false;
   const x497 = d["recorded/at"];
   if (x497 === undefined) return false;
   if (!(typeof x497 === "string")) return false;
@@ -2219,20 +2219,20 @@ function __c855(d) {
   for (const k498 in d) if (!(k498 === "schema" || k498 === "result/id" || k498 === "turn/id" || k498 === "session/ref" || k498 === "participant/ref" || k498 === "trace/ref" || k498 === "provenance" || k498 === "classification" || k498 === "output" || k498 === "epistemic" || k498 === "recorded/at")) return false;
   return true;
 }
-function __c874(d) {
+function __c873(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x499 = d.schema;
   if (x499 === undefined) return false;
   if (x499 !== "inquirium.inquiry-turn.v1") return false;
   const x500 = d["turn/id"];
   if (x500 === undefined) return false;
-  if (!__c374(x500)) return false;
+  if (!__c373(x500)) return false;
   const x501 = d["session/ref"];
   if (x501 === undefined) return false;
-  if (!__c843(x501)) return false;
+  if (!__c842(x501)) return false;
   const x502 = d["participant/ref"];
   if (x502 === undefined) return false;
-  if (!__c376(x502)) return false;
+  if (!__c375(x502)) return false;
   const x503 = d.sequence;
   if (x503 === undefined) return false;
   if (!(Number.isInteger(x503))) return false;
@@ -2243,11 +2243,11 @@ function __c874(d) {
   if (x504.length < 1) return false;
   for (let i505 = 0; i505 < x504.length; i505++) {
     const x506 = x504[i505];
-    if (!__c702(x506)) return false;
+    if (!__c701(x506)) return false;
   }
   const x507 = d.classification;
   if (x507 === undefined) return false;
-  if (!__c423(x507)) return false;
+  if (!__c422(x507)) return false;
   const x508 = d["recorded/at"];
   if (x508 === undefined) return false;
   if (!(typeof x508 === "string")) return false;
@@ -2255,11 +2255,11 @@ function __c874(d) {
   for (const k509 in d) if (!(k509 === "schema" || k509 === "turn/id" || k509 === "session/ref" || k509 === "participant/ref" || k509 === "sequence" || k509 === "content" || k509 === "classification" || k509 === "recorded/at")) return false;
   return true;
 }
-function __c402(d) {
+function __c401(d) {
   if (!(d === "local_only" || d === "remote_allowed")) return false;
   return true;
 }
-function __c592(d) {
+function __c591(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x510 = d.default;
   if (x510 === undefined) return false;
@@ -2271,7 +2271,7 @@ function __c592(d) {
   for (const k513 in d) if (!(k513 === "default" || k513 === "by_mode")) return false;
   return true;
 }
-function __c885(d) {
+function __c884(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   let ok514 = false;
   L515: {
@@ -2386,10 +2386,10 @@ function __c885(d) {
   if (x542 !== "inquirium.model-acceptance.v1") return false;
   const x543 = d["model.binding/ref"];
   if (x543 === undefined) return false;
-  if (!__c385(x543)) return false;
+  if (!__c384(x543)) return false;
   const x544 = d.accepts_max_tier;
   if (x544 === undefined) return false;
-  if (!__c423(x544)) return false;
+  if (!__c422(x544)) return false;
   const x545 = d.accepts;
   if (x545 !== undefined) {
     if (!(Array.isArray(x545))) return false;
@@ -2397,32 +2397,32 @@ function __c885(d) {
     if (x545.length > 1 && __dup(x545, null) !== null) return false;
     for (let i546 = 0; i546 < x545.length; i546++) {
       const x547 = x545[i546];
-      if (!__c423(x547)) return false;
+      if (!__c422(x547)) return false;
     }
   }
   const x548 = d.requires_declassification_above;
   if (x548 !== undefined) {
-    if (!__c423(x548)) return false;
+    if (!__c422(x548)) return false;
   }
   const x549 = d.transport_kind;
   if (x549 === undefined) return false;
-  if (!__c893(x549)) return false;
+  if (!__c892(x549)) return false;
   const x550 = d.remote_provider;
   if (x550 === undefined) return false;
   if (!(typeof x550 === "boolean")) return false;
   const x551 = d.operator_acknowledgement;
   if (x551 !== undefined) {
-    if (!__c896(x551)) return false;
+    if (!__c895(x551)) return false;
   }
   for (const k552 in d) if (!(k552 === "schema" || k552 === "model.binding/ref" || k552 === "accepts_max_tier" || k552 === "accepts" || k552 === "requires_declassification_above" || k552 === "transport_kind" || k552 === "remote_provider" || k552 === "operator_acknowledgement")) return false;
   return true;
 }
-function __c385(d) {
+function __c384(d) {
   if (!(typeof d === "string")) return false;
   if (!__RE11.test(d)) return false;
   return true;
 }
-function __c936(d) {
+function __c935(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x553 = d.options;
   if (x553 === undefined) return false;
@@ -2431,7 +2431,7 @@ function __c936(d) {
   if (x553.length < 2) return false;
   for (let i554 = 0; i554 < x553.length; i554++) {
     const x555 = x553[i554];
-    if (!__c688(x555)) return false;
+    if (!__c687(x555)) return false;
   }
   const x556 = d["min/selected"];
   if (x556 !== undefined) {
@@ -2446,12 +2446,12 @@ function __c936(d) {
   for (const k558 in d) if (!(k558 === "options" || k558 === "min/selected" || k558 === "max/selected")) return false;
   return true;
 }
-function __c942(d) {
+function __c941(d) {
   if (!(typeof d === "string")) return false;
   if (!(d === "commons" || d === "support" || d === "crisis")) return false;
   return true;
 }
-function __c943(d) {
+function __c942(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   let ok559 = false;
   L560: {
@@ -2562,7 +2562,7 @@ function __c943(d) {
   for (const k587 in d) if (!(k587 === "kind" || k587 === "target/ref" || k587 === "input/schema" || k587 === "idempotency/key")) return false;
   return true;
 }
-function __c979(d) {
+function __c978(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   L588: {
     B589: {
@@ -2605,20 +2605,20 @@ function __c979(d) {
   if (x597.length === 0) return false;
   const x598 = d["reason/code"];
   if (x598 === undefined) return false;
-  if (!__c416(x598)) return false;
+  if (!__c415(x598)) return false;
   const x599 = d.actions;
   if (x599 !== undefined) {
     if (!(Array.isArray(x599))) return false;
     if (x599.length > 1) return false;
     for (let i600 = 0; i600 < x599.length; i600++) {
       const x601 = x599[i600];
-      if (!__c943(x601)) return false;
+      if (!__c942(x601)) return false;
     }
   }
   for (const k602 in d) if (!(k602 === "schema" || k602 === "subject/ref" || k602 === "body/ref" || k602 === "correlation/id" || k602 === "body/text" || k602 === "reason/code" || k602 === "actions")) return false;
   return true;
 }
-function __c710(d) {
+function __c709(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x603 = d.type;
   if (x603 === undefined) return false;
@@ -2639,18 +2639,18 @@ function __c710(d) {
   for (const k607 in d) if (!(k607 === "type" || k607 === "object/ref" || k607 === "media/type" || k607 === "byte/size")) return false;
   return true;
 }
-function __c896(d) {
+function __c895(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x608 = d["acknowledged/by"];
   if (x608 === undefined) return false;
-  if (!__c376(x608)) return false;
+  if (!__c375(x608)) return false;
   const x609 = d["acknowledged/at"];
   if (x609 === undefined) return false;
   if (!(typeof x609 === "string")) return false;
   if (!__fmtDateTime(x609)) return false;
   const x610 = d.acknowledged_max_tier;
   if (x610 === undefined) return false;
-  if (!__c423(x610)) return false;
+  if (!__c422(x610)) return false;
   const x611 = d["question/ref"];
   if (x611 !== undefined) {
     if (!(typeof x611 === "string")) return false;
@@ -2659,7 +2659,7 @@ function __c896(d) {
   for (const k612 in d) if (!(k612 === "acknowledged/by" || k612 === "acknowledged/at" || k612 === "acknowledged_max_tier" || k612 === "question/ref")) return false;
   return true;
 }
-function __c993(d) {
+function __c992(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x613 = d.schema;
   if (x613 === undefined) return false;
@@ -2675,10 +2675,10 @@ function __c993(d) {
   if (x615.length === 0) return false;
   const x616 = d.answer;
   if (x616 === undefined) return false;
-  if (!__c544(x616)) return false;
+  if (!__c543(x616)) return false;
   const x617 = d["answered/by"];
   if (x617 !== undefined) {
-    if (!__c376(x617)) return false;
+    if (!__c375(x617)) return false;
   }
   const x618 = d["answered/at"];
   if (x618 !== undefined) {
@@ -2688,7 +2688,7 @@ function __c993(d) {
   for (const k619 in d) if (!(k619 === "schema" || k619 === "question/ref" || k619 === "idempotency/key" || k619 === "answer" || k619 === "answered/by" || k619 === "answered/at")) return false;
   return true;
 }
-function __c1001(d) {
+function __c1000(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   let ok620 = false;
   L621: {
@@ -2703,7 +2703,7 @@ function __c1001(d) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
       const x623 = d["widget/payload"];
       if (x623 !== undefined) {
-        if (!__c1052(x623)) return false;
+        if (!__c1051(x623)) return false;
       }
       const x624 = d.prompt;
       if (x624 !== undefined) {
@@ -2728,7 +2728,7 @@ function __c1001(d) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
       const x629 = d["widget/payload"];
       if (x629 !== undefined) {
-        if (!__c936(x629)) return false;
+        if (!__c935(x629)) return false;
       }
       const x630 = d.prompt;
       if (x630 !== undefined) {
@@ -2753,7 +2753,7 @@ function __c1001(d) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
       const x635 = d["widget/payload"];
       if (x635 !== undefined) {
-        if (!__c698(x635)) return false;
+        if (!__c697(x635)) return false;
       }
       const x636 = d.prompt;
       if (x636 !== undefined) {
@@ -2778,7 +2778,7 @@ function __c1001(d) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
       const x641 = d["widget/payload"];
       if (x641 !== undefined) {
-        if (!__c759(x641)) return false;
+        if (!__c758(x641)) return false;
       }
       const x642 = d.prompt;
       if (x642 !== undefined) {
@@ -2806,19 +2806,19 @@ function __c1001(d) {
   if (!(x647 === "operator")) return false;
   const x648 = d["reason/code"];
   if (x648 === undefined) return false;
-  if (!__c416(x648)) return false;
+  if (!__c415(x648)) return false;
   const x649 = d.prompt;
   if (x649 === undefined) return false;
-  if (!__c1008(x649)) return false;
+  if (!__c1007(x649)) return false;
   const x650 = d["widget/kind"];
   if (x650 === undefined) return false;
-  if (!__c1010(x650)) return false;
+  if (!__c1009(x650)) return false;
   const x651 = d["widget/payload"];
   if (x651 === undefined) return false;
   if (!(typeof x651 === "object" && x651 !== null && !Array.isArray(x651))) return false;
   const x652 = d["default/on-timeout"];
   if (x652 !== undefined) {
-    if (!__c1017(x652)) return false;
+    if (!__c1016(x652)) return false;
   }
   const x653 = d.timeout;
   if (x653 !== undefined) {
@@ -2827,17 +2827,17 @@ function __c1001(d) {
   }
   const x654 = d.classification;
   if (x654 === undefined) return false;
-  if (!__c693(x654)) return false;
+  if (!__c692(x654)) return false;
   const x655 = d.subject;
   if (x655 !== undefined) {
-    if (!__c1024(x655)) return false;
+    if (!__c1023(x655)) return false;
   }
   const x656 = d.response;
   if (x656 === undefined) return false;
-  if (!__c1032(x656)) return false;
+  if (!__c1031(x656)) return false;
   const x657 = d.provenance;
   if (x657 === undefined) return false;
-  if (!__c1038(x657)) return false;
+  if (!__c1037(x657)) return false;
   const x658 = d["created/at"];
   if (x658 !== undefined) {
     if (!(typeof x658 === "string")) return false;
@@ -2846,7 +2846,7 @@ function __c1001(d) {
   for (const k659 in d) if (!(__P660.has(k659))) return false;
   return true;
 }
-function __c1079(d) {
+function __c1078(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   let ok661 = false;
   L662: {
@@ -2922,15 +2922,15 @@ function __c1079(d) {
   if (!(x678 === "pending" || x678 === "answered" || x678 === "timed_out" || x678 === "cancelled" || x678 === "superseded")) return false;
   const x679 = d.answer;
   if (x679 !== undefined) {
-    if (!__c544(x679)) return false;
+    if (!__c543(x679)) return false;
   }
   const x680 = d["answered/by"];
   if (x680 !== undefined) {
-    if (!__c376(x680)) return false;
+    if (!__c375(x680)) return false;
   }
   const x681 = d["default/applied"];
   if (x681 !== undefined) {
-    if (!__c1017(x681)) return false;
+    if (!__c1016(x681)) return false;
   }
   const x682 = d["superseded/by"];
   if (x682 !== undefined) {
@@ -2939,7 +2939,7 @@ function __c1079(d) {
   }
   const x683 = d["reason/code"];
   if (x683 !== undefined) {
-    if (!__c416(x683)) return false;
+    if (!__c415(x683)) return false;
   }
   const x684 = d["updated/at"];
   if (x684 === undefined) return false;
@@ -2948,16 +2948,16 @@ function __c1079(d) {
   for (const k685 in d) if (!(k685 === "schema" || k685 === "question/ref" || k685 === "operation/ref" || k685 === "state" || k685 === "answer" || k685 === "answered/by" || k685 === "default/applied" || k685 === "superseded/by" || k685 === "reason/code" || k685 === "updated/at")) return false;
   return true;
 }
-function __c376(d) {
+function __c375(d) {
   if (!(typeof d === "string")) return false;
   if (!__RE15.test(d)) return false;
   return true;
 }
-function __c1008(d) {
+function __c1007(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x686 = d.kind;
   if (x686 === undefined) return false;
-  if (!__c1010(x686)) return false;
+  if (!__c1009(x686)) return false;
   const x687 = d.text;
   if (x687 === undefined) return false;
   if (!(typeof x687 === "string")) return false;
@@ -2966,7 +2966,7 @@ function __c1008(d) {
   for (const k688 in d) if (!(k688 === "kind" || k688 === "text")) return false;
   return true;
 }
-function __c1038(d) {
+function __c1037(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x689 = d["source/component"];
   if (x689 === undefined) return false;
@@ -2978,7 +2978,7 @@ function __c1038(d) {
   if (x690.length === 0) return false;
   const x691 = d["reason/code"];
   if (x691 === undefined) return false;
-  if (!__c416(x691)) return false;
+  if (!__c415(x691)) return false;
   const x692 = d.origin;
   if (x692 !== undefined) {
     if (!(x692 === "host-policy" || x692 === "model-proposed")) return false;
@@ -2986,7 +2986,7 @@ function __c1038(d) {
   for (const k693 in d) if (!(k693 === "source/component" || k693 === "requested/by" || k693 === "reason/code" || k693 === "origin")) return false;
   return true;
 }
-function __c1024(d) {
+function __c1023(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   if (Object.keys(d).length < 1) return false;
   const x694 = d["runtime/ref"];
@@ -3017,13 +3017,13 @@ function __c1024(d) {
   for (const k699 in d) if (!(k699 === "runtime/ref" || k699 === "model.binding/ref" || k699 === "adapter.instance/ref" || k699 === "lease/ref" || k699 === "capability/ref")) return false;
   return true;
 }
-function __c416(d) {
+function __c415(d) {
   if (!(typeof d === "string")) return false;
   if (d.length > 80 && __len(d) > 80) return false;
   if (!__RE16.test(d)) return false;
   return true;
 }
-function __c1032(d) {
+function __c1031(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x700 = d["target/ref"];
   if (x700 === undefined) return false;
@@ -3040,14 +3040,14 @@ function __c1032(d) {
   for (const k703 in d) if (!(k703 === "target/ref" || k703 === "method" || k703 === "idempotency/key")) return false;
   return true;
 }
-function __c863(d) {
+function __c862(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x704 = d["runtime/ref"];
   if (x704 === undefined) return false;
-  if (!__c383(x704)) return false;
+  if (!__c382(x704)) return false;
   const x705 = d["model.binding/ref"];
   if (x705 === undefined) return false;
-  if (!__c385(x705)) return false;
+  if (!__c384(x705)) return false;
   const x706 = d["operation/id"];
   if (x706 === undefined) return false;
   if (!(typeof x706 === "string")) return false;
@@ -3055,39 +3055,39 @@ function __c863(d) {
   for (const k707 in d) if (!(k707 === "runtime/ref" || k707 === "model.binding/ref" || k707 === "operation/id")) return false;
   return true;
 }
-function __c841(d) {
+function __c840(d) {
   if (!(typeof d === "string")) return false;
   if (!__RE17.test(d)) return false;
   return true;
 }
-function __c551(d) {
+function __c550(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  if (!__c552(d)) return false;
+  if (!__c551(d)) return false;
   const x708 = d.default;
   if (x708 !== undefined) {
-    if (!__c561(x708)) return false;
+    if (!__c560(x708)) return false;
   }
   const x709 = d.by_class;
   if (x709 !== undefined) {
     if (!(typeof x709 === "object" && x709 !== null && !Array.isArray(x709))) return false;
     const x710 = x709.public;
     if (x710 !== undefined) {
-      if (!__c561(x710)) return false;
+      if (!__c560(x710)) return false;
     }
     const x711 = x709.community;
     if (x711 !== undefined) {
-      if (!__c561(x711)) return false;
+      if (!__c560(x711)) return false;
     }
     const x712 = x709.personal;
     if (x712 !== undefined) {
-      if (!__c561(x712)) return false;
+      if (!__c560(x712)) return false;
     }
     for (const k713 in x709) if (!(k713 === "public" || k713 === "community" || k713 === "personal")) return false;
   }
   for (const k714 in d) if (!(k714 === "default" || k714 === "by_class")) return false;
   return true;
 }
-function __c561(d) {
+function __c560(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x715 = d.max_age;
   if (x715 === undefined) return false;
@@ -3100,20 +3100,20 @@ function __c561(d) {
   for (const k717 in d) if (!(k717 === "max_age" || k717 === "on_expiry")) return false;
   return true;
 }
-function __c1112(d) {
+function __c1111(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x718 = d.schema;
   if (x718 === undefined) return false;
   if (x718 !== "inquirium.runtime-candidate.v1") return false;
   const x719 = d["runtime/ref"];
   if (x719 === undefined) return false;
-  if (!__c383(x719)) return false;
+  if (!__c382(x719)) return false;
   const x720 = d["model.binding/ref"];
   if (x720 === undefined) return false;
-  if (!__c385(x720)) return false;
+  if (!__c384(x720)) return false;
   const x721 = d.transport_kind;
   if (x721 === undefined) return false;
-  if (!__c893(x721)) return false;
+  if (!__c892(x721)) return false;
   const x722 = d.provider;
   if (x722 !== undefined) {
     if (!(typeof x722 === "string")) return false;
@@ -3140,10 +3140,10 @@ function __c1112(d) {
   }
   const x728 = d.health;
   if (x728 === undefined) return false;
-  if (!__c1123(x728)) return false;
+  if (!__c1122(x728)) return false;
   const x729 = d.acceptance;
   if (x729 !== undefined) {
-    if (!__c885(x729)) return false;
+    if (!__c884(x729)) return false;
   }
   const x730 = d["conformance/report-ref"];
   if (x730 !== undefined) {
@@ -3153,7 +3153,7 @@ function __c1112(d) {
   for (const k731 in d) if (!(k731 === "schema" || k731 === "runtime/ref" || k731 === "model.binding/ref" || k731 === "transport_kind" || k731 === "provider" || k731 === "protocol" || k731 === "operations" || k731 === "context_window" || k731 === "health" || k731 === "acceptance" || k731 === "conformance/report-ref")) return false;
   return true;
 }
-function __c1123(d) {
+function __c1122(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x732 = d.status;
   if (x732 === undefined) return false;
@@ -3164,22 +3164,22 @@ function __c1123(d) {
   if (!__fmtDateTime(x733)) return false;
   const x734 = d["reason/code"];
   if (x734 !== undefined) {
-    if (!__c416(x734)) return false;
+    if (!__c415(x734)) return false;
   }
   for (const k735 in d) if (!(k735 === "status" || k735 === "checked/at" || k735 === "reason/code")) return false;
   return true;
 }
-function __c383(d) {
+function __c382(d) {
   if (!(typeof d === "string")) return false;
   if (!__RE18.test(d)) return false;
   return true;
 }
-function __c843(d) {
+function __c842(d) {
   if (!(typeof d === "string")) return false;
   if (!__RE19.test(d)) return false;
   return true;
 }
-function __c1052(d) {
+function __c1051(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x736 = d.options;
   if (x736 === undefined) return false;
@@ -3188,12 +3188,12 @@ function __c1052(d) {
   if (x736.length < 2) return false;
   for (let i737 = 0; i737 < x736.length; i737++) {
     const x738 = x736[i737];
-    if (!__c688(x738)) return false;
+    if (!__c687(x738)) return false;
   }
   for (const k739 in d) if (!(k739 === "options")) return false;
   return true;
 }
-function __c705(d) {
+function __c704(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x740 = d.type;
   if (x740 === undefined) return false;
@@ -3204,18 +3204,18 @@ function __c705(d) {
   for (const k742 in d) if (!(k742 === "type" || k742 === "text")) return false;
   return true;
 }
-function __c1017(d) {
+function __c1016(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x743 = d.answer;
   if (x743 === undefined) return false;
-  if (!__c544(x743)) return false;
+  if (!__c543(x743)) return false;
   const x744 = d["reason/code"];
   if (x744 === undefined) return false;
-  if (!__c416(x744)) return false;
+  if (!__c415(x744)) return false;
   for (const k745 in d) if (!(k745 === "answer" || k745 === "reason/code")) return false;
   return true;
 }
-function __c413(d) {
+function __c412(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   let ok746 = false;
   L747: {
@@ -3245,10 +3245,10 @@ function __c413(d) {
   if (!(x753 === "runtime-selection" || x753 === "context-element" || x753 === "class-keyed-resolution" || x753 === "mode-keyed-resolution" || x753 === "redaction" || x753 === "egress" || x753 === "operator-question" || x753 === "escalation")) return false;
   const x754 = d.outcome;
   if (x754 === undefined) return false;
-  if (!__c416(x754)) return false;
+  if (!__c415(x754)) return false;
   const x755 = d["reason/code"];
   if (x755 === undefined) return false;
-  if (!__c416(x755)) return false;
+  if (!__c415(x755)) return false;
   const x756 = d["decided/by"];
   if (x756 !== undefined) {
     if (!(x756 === "host-policy" || x756 === "model-proposed" || x756 === "model-produced" || x756 === "operator-approved")) return false;
@@ -3260,16 +3260,16 @@ function __c413(d) {
   }
   const x758 = d["source/kind"];
   if (x758 !== undefined) {
-    if (!__c421(x758)) return false;
+    if (!__c420(x758)) return false;
   }
   const x759 = d.classification;
   if (x759 !== undefined) {
-    if (!__c423(x759)) return false;
+    if (!__c422(x759)) return false;
   }
   for (const k760 in d) if (!(k760 === "kind" || k760 === "outcome" || k760 === "reason/code" || k760 === "decided/by" || k760 === "element/ref" || k760 === "source/kind" || k760 === "classification")) return false;
   return true;
 }
-function __c435(d) {
+function __c434(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x761 = d.kind;
   if (x761 === undefined) return false;
@@ -3285,7 +3285,7 @@ function __c435(d) {
   for (const k764 in d) if (!(k764 === "kind" || k764 === "status" || k764 === "target")) return false;
   return true;
 }
-function __c387(d) {
+function __c386(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x765 = d["message/count"];
   if (x765 !== undefined) {
@@ -3308,38 +3308,38 @@ function __c387(d) {
   for (const k769 in d) if (!(k769 === "message/count" || k769 === "token/approx-input" || k769 === "file/has-any" || k769 === "tool/has-any")) return false;
   return true;
 }
-function __c406(d) {
+function __c405(d) {
   if (!(d === "metadata_only" || d === "decision_detail")) return false;
   return true;
 }
-function __c572(d) {
+function __c571(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  if (!__c552(d)) return false;
+  if (!__c551(d)) return false;
   const x770 = d.default;
   if (x770 !== undefined) {
-    if (!__c406(x770)) return false;
+    if (!__c405(x770)) return false;
   }
   const x771 = d.by_class;
   if (x771 !== undefined) {
     if (!(typeof x771 === "object" && x771 !== null && !Array.isArray(x771))) return false;
     const x772 = x771.public;
     if (x772 !== undefined) {
-      if (!__c406(x772)) return false;
+      if (!__c405(x772)) return false;
     }
     const x773 = x771.community;
     if (x773 !== undefined) {
-      if (!__c406(x773)) return false;
+      if (!__c405(x773)) return false;
     }
     const x774 = x771.personal;
     if (x774 !== undefined) {
-      if (!__c406(x774)) return false;
+      if (!__c405(x774)) return false;
     }
     for (const k775 in x771) if (!(k775 === "public" || k775 === "community" || k775 === "personal")) return false;
   }
   for (const k776 in d) if (!(k776 === "default" || k776 === "by_class")) return false;
   return true;
 }
-function __c394(d) {
+function __c393(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x777 = d["token/approx-output"];
   if (x777 !== undefined) {
@@ -3358,17 +3358,17 @@ function __c394(d) {
   for (const k781 in d) if (!(k781 === "token/approx-output" || k781 === "artifact/refs")) return false;
   return true;
 }
-function __c400(d) {
+function __c399(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x782 = d.locality;
   if (x782 === undefined) return false;
-  if (!__c402(x782)) return false;
+  if (!__c401(x782)) return false;
   const x783 = d["trust/mode"];
   if (x783 === undefined) return false;
-  if (!__c404(x783)) return false;
+  if (!__c403(x783)) return false;
   const x784 = d["trace/level"];
   if (x784 !== undefined) {
-    if (!__c406(x784)) return false;
+    if (!__c405(x784)) return false;
   }
   const x785 = d["persist/prompt"];
   if (x785 !== undefined) {
@@ -3384,20 +3384,20 @@ function __c400(d) {
   for (const k788 in d) if (!(k788 === "locality" || k788 === "trust/mode" || k788 === "trace/level" || k788 === "persist/prompt" || k788 === "persist/response" || k788 === "egress/allowed")) return false;
   return true;
 }
-function __c812(d) {
+function __c811(d) {
   if (!(typeof d === "string")) return false;
   if (!__RE21.test(d)) return false;
   return true;
 }
-function __c893(d) {
+function __c892(d) {
   if (!(d === "http_local" || d === "command_stdio" || d === "http_remote")) return false;
   return true;
 }
-function __c404(d) {
+function __c403(d) {
   if (!(d === "strict_local" || d === "classification_gated")) return false;
   return true;
 }
-function __c777(d) {
+function __c776(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x789 = d.role;
   if (x789 === undefined) return false;
@@ -3408,17 +3408,17 @@ function __c777(d) {
   if (x790.length < 1) return false;
   for (let i791 = 0; i791 < x790.length; i791++) {
     const x792 = x790[i791];
-    if (!__c702(x792)) return false;
+    if (!__c701(x792)) return false;
   }
   for (const k793 in d) if (!(k793 === "role" || k793 === "content")) return false;
   return true;
 }
-function __c374(d) {
+function __c373(d) {
   if (!(typeof d === "string")) return false;
   if (!__RE22.test(d)) return false;
   return true;
 }
-function __c814(d) {
+function __c813(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x794 = d.input_tokens;
   if (x794 !== undefined) {
@@ -3433,42 +3433,42 @@ function __c814(d) {
   for (const k796 in d) if (!(k796 === "input_tokens" || k796 === "output_tokens")) return false;
   return true;
 }
-function __c601(d) {
+function __c600(d) {
   if (!(d === "standard" || d === "elevated" || d === "strict")) return false;
   return true;
 }
-function __c591(d) {
+function __c590(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  if (!__c592(d)) return false;
+  if (!__c591(d)) return false;
   const x797 = d.default;
   if (x797 !== undefined) {
-    if (!__c601(x797)) return false;
+    if (!__c600(x797)) return false;
   }
   const x798 = d.by_mode;
   if (x798 !== undefined) {
     if (!(typeof x798 === "object" && x798 !== null && !Array.isArray(x798))) return false;
     const x799 = x798.commons;
     if (x799 !== undefined) {
-      if (!__c601(x799)) return false;
+      if (!__c600(x799)) return false;
     }
     const x800 = x798.support;
     if (x800 !== undefined) {
-      if (!__c601(x800)) return false;
+      if (!__c600(x800)) return false;
     }
     const x801 = x798.crisis;
     if (x801 !== undefined) {
-      if (!__c601(x801)) return false;
+      if (!__c600(x801)) return false;
     }
     for (const k802 in x798) if (!(k802 === "commons" || k802 === "support" || k802 === "crisis")) return false;
   }
   for (const k803 in d) if (!(k803 === "default" || k803 === "by_mode")) return false;
   return true;
 }
-function __c1010(d) {
+function __c1009(d) {
   if (!(d === "single-choice" || d === "multi-choice" || d === "confirm" || d === "free-text-with-allowlist")) return false;
   return true;
 }
-function __c1131(d) {
+function __c1130(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x804 = d.interruptId;
   if (x804 === undefined) return false;
@@ -3485,7 +3485,7 @@ function __c1131(d) {
   }
   return true;
 }
-function __c1136(d) {
+function __c1135(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x807 = d.interruptId;
   if (x807 === undefined) return false;
@@ -3546,7 +3546,7 @@ function __c69(d) {
   }
   return true;
 }
-function __c318(d) {
+function __c317(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x820 = d.memoryRef;
   if (x820 === undefined) return false;
@@ -3578,7 +3578,7 @@ function __c318(d) {
   if (x827 < 0) return false;
   const x828 = d.distillation;
   if (x828 !== undefined) {
-    if (!__c165(x828)) return false;
+    if (!__c164(x828)) return false;
   }
   return true;
 }
@@ -3594,7 +3594,7 @@ function __c23(d) {
   for (const k831 in d) if (!(k831 === "supported" || k831 === "schedule")) return false;
   return true;
 }
-function __c288(d) {
+function __c287(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x832 = d.id;
   if (x832 === undefined) return false;
@@ -3624,7 +3624,7 @@ function __c288(d) {
   }
   return true;
 }
-function __c469(d) {
+function __c468(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x839 = d.schemaVersion;
   if (x839 === undefined) return false;
@@ -3646,12 +3646,12 @@ function __c469(d) {
   if (!(Array.isArray(x843))) return false;
   for (let i844 = 0; i844 < x843.length; i844++) {
     const x845 = x843[i844];
-    if (!__c476(x845)) return false;
+    if (!__c475(x845)) return false;
   }
   for (const k846 in d) if (!(k846 === "schemaVersion" || k846 === "memoryRef" || k846 === "updatedAt" || k846 === "tokenizerName" || k846 === "archives")) return false;
   return true;
 }
-function __c476(d) {
+function __c475(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x847 = d.archiveId;
   if (x847 === undefined) return false;
@@ -3704,7 +3704,7 @@ function __c476(d) {
   for (const k859 in d) if (!(k859 === "archiveId" || k859 === "entryId" || k859 === "createdAt" || k859 === "expiresAt" || k859 === "sourceCount" || k859 === "tokenBudget" || k859 === "tokensUsed" || k859 === "byteSize" || k859 === "level" || k859 === "topics")) return false;
   return true;
 }
-function __c1142(d) {
+function __c1141(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x860 = d.limit;
   if (x860 !== undefined) {
@@ -3719,7 +3719,7 @@ function __c1142(d) {
   for (const k862 in d) if (!(k862 === "limit" || k862 === "tag")) return false;
   return true;
 }
-function __c1146(d) {
+function __c1145(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x863 = d.memoryRef;
   if (x863 === undefined) return false;
@@ -3762,238 +3762,232 @@ function __c146(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   let ok870 = false;
   L871: {
+    L872: {
+      if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+        const x873 = d.nextWorkerIds;
+        if (x873 === undefined) break L872;
+        if (!(Array.isArray(x873))) break L872;
+      }
+      break L871;
+    }
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x872 = d.kind;
-      if (x872 === undefined) break L871;
-      if (x872 !== "next-worker") break L871;
+      const x874 = d.kind;
+      if (x874 === undefined) break L871;
+      if (x874 !== "next-worker") break L871;
     }
     ok870 = true;
   }
   if (ok870) {
-    L873: {
-      B874: {
-        if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-          const x875 = d.worker;
-          if (x875 === undefined) break B874;
-          if (!(typeof x875 === "string")) break B874;
-        }
-        break L873;
-      }
-      B876: {
-        if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-          const x877 = d.nextWorkerIds;
-          if (x877 === undefined) break B876;
-          if (!(Array.isArray(x877))) break B876;
-        }
-        break L873;
-      }
-      return false;
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x875 = d.worker;
+      if (x875 === undefined) return false;
+      if (!(typeof x875 === "string")) return false;
     }
   }
-  const x878 = d.kind;
-  if (x878 === undefined) return false;
-  if (!(x878 === "next-worker" || x878 === "terminate" || x878 === "clarify" || x878 === "handoff")) return false;
-  const x879 = d.confidence;
+  const x876 = d.kind;
+  if (x876 === undefined) return false;
+  if (!(x876 === "next-worker" || x876 === "terminate" || x876 === "clarify" || x876 === "handoff")) return false;
+  const x877 = d.confidence;
+  if (x877 !== undefined) {
+    if (!(Number.isFinite(x877))) return false;
+    if (x877 > 1) return false;
+    if (x877 < 0) return false;
+  }
+  const x878 = d.worker;
+  if (x878 !== undefined) {
+    if (!(typeof x878 === "string")) return false;
+    if (x878.length === 0) return false;
+  }
+  const x879 = d.nextWorkerIds;
   if (x879 !== undefined) {
-    if (!(Number.isFinite(x879))) return false;
-    if (x879 > 1) return false;
-    if (x879 < 0) return false;
-  }
-  const x880 = d.worker;
-  if (x880 !== undefined) {
-    if (!(typeof x880 === "string")) return false;
-    if (x880.length === 0) return false;
-  }
-  const x881 = d.nextWorkerIds;
-  if (x881 !== undefined) {
-    if (!(Array.isArray(x881))) return false;
-    if (x881.length < 1) return false;
-    for (let i882 = 0; i882 < x881.length; i882++) {
-      const x883 = x881[i882];
-      if (!(typeof x883 === "string")) return false;
-      if (x883.length === 0) return false;
+    if (!(Array.isArray(x879))) return false;
+    if (x879.length < 1) return false;
+    for (let i880 = 0; i880 < x879.length; i880++) {
+      const x881 = x879[i880];
+      if (!(typeof x881 === "string")) return false;
+      if (x881.length === 0) return false;
     }
   }
-  const x884 = d.reason;
-  if (x884 !== undefined) {
-    if (!(typeof x884 === "string")) return false;
-    if (x884.length > 2000 && __len(x884) > 2000) return false;
+  const x882 = d.reason;
+  if (x882 !== undefined) {
+    if (!(typeof x882 === "string")) return false;
+    if (x882.length > 2000 && __len(x882) > 2000) return false;
   }
   return true;
 }
 function __c14(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x885 = d.id;
+  const x883 = d.id;
+  if (x883 === undefined) return false;
+  if (!(typeof x883 === "string")) return false;
+  if (x883.length > 200 && __len(x883) > 200) return false;
+  if (x883.length === 0) return false;
+  return true;
+}
+function __c238(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x884 = d.limitBytes;
+  if (x884 !== undefined) {
+    if (!(Number.isInteger(x884))) return false;
+    if (x884 < 0) return false;
+  }
+  return true;
+}
+function __c1153(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x885 = d.name;
   if (x885 === undefined) return false;
   if (!(typeof x885 === "string")) return false;
   if (x885.length > 200 && __len(x885) > 200) return false;
   if (x885.length === 0) return false;
-  return true;
-}
-function __c239(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x886 = d.limitBytes;
+  const x886 = d.version;
   if (x886 !== undefined) {
-    if (!(Number.isInteger(x886))) return false;
-    if (x886 < 0) return false;
+    if (!(typeof x886 === "string")) return false;
+    if (x886.length > 50 && __len(x886) > 50) return false;
+    if (x886.length === 0) return false;
   }
-  return true;
-}
-function __c1154(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x887 = d.name;
+  const x887 = d.template;
   if (x887 === undefined) return false;
   if (!(typeof x887 === "string")) return false;
-  if (x887.length > 200 && __len(x887) > 200) return false;
   if (x887.length === 0) return false;
-  const x888 = d.version;
+  const x888 = d.variables;
   if (x888 !== undefined) {
-    if (!(typeof x888 === "string")) return false;
-    if (x888.length > 50 && __len(x888) > 50) return false;
-    if (x888.length === 0) return false;
-  }
-  const x889 = d.template;
-  if (x889 === undefined) return false;
-  if (!(typeof x889 === "string")) return false;
-  if (x889.length === 0) return false;
-  const x890 = d.variables;
-  if (x890 !== undefined) {
-    if (!(Array.isArray(x890))) return false;
-    if (x890.length > 1 && __dup(x890, ["string"]) !== null) return false;
-    for (let i891 = 0; i891 < x890.length; i891++) {
-      const x892 = x890[i891];
-      if (!(typeof x892 === "string")) return false;
-      if (x892.length > 200 && __len(x892) > 200) return false;
-      if (x892.length === 0) return false;
+    if (!(Array.isArray(x888))) return false;
+    if (x888.length > 1 && __dup(x888, ["string"]) !== null) return false;
+    for (let i889 = 0; i889 < x888.length; i889++) {
+      const x890 = x888[i889];
+      if (!(typeof x890 === "string")) return false;
+      if (x890.length > 200 && __len(x890) > 200) return false;
+      if (x890.length === 0) return false;
     }
   }
   return true;
 }
-function __c1161(d) {
+function __c1160(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok893 = false;
-  L894: {
+  let ok891 = false;
+  L892: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x895 = d.kind;
-      if (x895 === undefined) break L894;
-      if (x895 !== "agent-pack") break L894;
+      const x893 = d.kind;
+      if (x893 === undefined) break L892;
+      if (x893 !== "agent-pack") break L892;
     }
-    ok893 = true;
+    ok891 = true;
   }
-  if (ok893) {
+  if (ok891) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x896 = d.artifact;
-      if (x896 !== undefined) {
-        if (!__c9(x896)) return false;
+      const x894 = d.artifact;
+      if (x894 !== undefined) {
+        if (!__c9(x894)) return false;
       }
     }
   }
-  let ok897 = false;
-  L898: {
+  let ok895 = false;
+  L896: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x899 = d.kind;
-      if (x899 === undefined) break L898;
-      if (x899 !== "workflow-chain-pack") break L898;
+      const x897 = d.kind;
+      if (x897 === undefined) break L896;
+      if (x897 !== "workflow-chain-pack") break L896;
     }
-    ok897 = true;
+    ok895 = true;
   }
-  if (ok897) {
+  if (ok895) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x900 = d.artifact;
-      if (x900 !== undefined) {
-        if (!__c1189(x900)) return false;
+      const x898 = d.artifact;
+      if (x898 !== undefined) {
+        if (!__c1188(x898)) return false;
       }
     }
   }
-  let ok901 = false;
-  L902: {
+  let ok899 = false;
+  L900: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x903 = d.kind;
-      if (x903 === undefined) break L902;
-      if (x903 !== "prompt-template") break L902;
+      const x901 = d.kind;
+      if (x901 === undefined) break L900;
+      if (x901 !== "prompt-template") break L900;
     }
-    ok901 = true;
+    ok899 = true;
   }
-  if (ok901) {
+  if (ok899) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x904 = d.artifact;
-      if (x904 !== undefined) {
-        if (!__c1154(x904)) return false;
+      const x902 = d.artifact;
+      if (x902 !== undefined) {
+        if (!__c1153(x902)) return false;
       }
     }
   }
-  let ok905 = false;
-  L906: {
+  let ok903 = false;
+  L904: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x907 = d.kind;
-      if (x907 === undefined) break L906;
-      if (x907 !== "scheduled-automation") break L906;
+      const x905 = d.kind;
+      if (x905 === undefined) break L904;
+      if (x905 !== "scheduled-automation") break L904;
     }
-    ok905 = true;
+    ok903 = true;
   }
-  if (ok905) {
+  if (ok903) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x908 = d.artifact;
-      if (x908 !== undefined) {
-        if (!__c1206(x908)) return false;
+      const x906 = d.artifact;
+      if (x906 !== undefined) {
+        if (!__c1205(x906)) return false;
       }
     }
   }
-  const x909 = d.id;
+  const x907 = d.id;
+  if (x907 === undefined) return false;
+  if (!(typeof x907 === "string")) return false;
+  if (x907.length === 0) return false;
+  const x908 = d.kind;
+  if (x908 === undefined) return false;
+  if (!__c39(x908)) return false;
+  const x909 = d.artifact;
   if (x909 === undefined) return false;
-  if (!(typeof x909 === "string")) return false;
-  if (x909.length === 0) return false;
-  const x910 = d.kind;
+  if (!(typeof x909 === "object" && x909 !== null && !Array.isArray(x909))) return false;
+  const x910 = d.provenance;
   if (x910 === undefined) return false;
-  if (!__c39(x910)) return false;
-  const x911 = d.artifact;
-  if (x911 === undefined) return false;
-  if (!(typeof x911 === "object" && x911 !== null && !Array.isArray(x911))) return false;
-  const x912 = d.provenance;
+  if (!__c1166(x910)) return false;
+  const x911 = d.duplicateOf;
+  if (x911 !== undefined) {
+    if (!(typeof x911 === "string")) return false;
+    if (x911.length === 0) return false;
+  }
+  const x912 = d.owner;
   if (x912 === undefined) return false;
-  if (!__c1167(x912)) return false;
-  const x913 = d.duplicateOf;
+  if (!(typeof x912 === "string")) return false;
+  if (x912.length === 0) return false;
+  const x913 = d.rationale;
   if (x913 !== undefined) {
     if (!(typeof x913 === "string")) return false;
-    if (x913.length === 0) return false;
+    if (x913.length > 4000 && __len(x913) > 4000) return false;
   }
-  const x914 = d.owner;
+  const x914 = d.state;
   if (x914 === undefined) return false;
-  if (!(typeof x914 === "string")) return false;
-  if (x914.length === 0) return false;
-  const x915 = d.rationale;
-  if (x915 !== undefined) {
-    if (!(typeof x915 === "string")) return false;
-    if (x915.length > 4000 && __len(x915) > 4000) return false;
+  if (!__c1174(x914)) return false;
+  const x915 = d.createdAt;
+  if (x915 === undefined) return false;
+  if (!(typeof x915 === "string")) return false;
+  if (!__fmtDateTime(x915)) return false;
+  const x916 = d.updatedAt;
+  if (x916 !== undefined) {
+    if (!(typeof x916 === "string")) return false;
+    if (!__fmtDateTime(x916)) return false;
   }
-  const x916 = d.state;
-  if (x916 === undefined) return false;
-  if (!__c1175(x916)) return false;
-  const x917 = d.createdAt;
-  if (x917 === undefined) return false;
-  if (!(typeof x917 === "string")) return false;
-  if (!__fmtDateTime(x917)) return false;
-  const x918 = d.updatedAt;
-  if (x918 !== undefined) {
-    if (!(typeof x918 === "string")) return false;
-    if (!__fmtDateTime(x918)) return false;
-  }
-  for (const k919 in d) if (!(k919 === "id" || k919 === "kind" || k919 === "artifact" || k919 === "provenance" || k919 === "duplicateOf" || k919 === "owner" || k919 === "rationale" || k919 === "state" || k919 === "createdAt" || k919 === "updatedAt")) return false;
+  for (const k917 in d) if (!(k917 === "id" || k917 === "kind" || k917 === "artifact" || k917 === "provenance" || k917 === "duplicateOf" || k917 === "owner" || k917 === "rationale" || k917 === "state" || k917 === "createdAt" || k917 === "updatedAt")) return false;
   return true;
 }
-function __c1213(d) {
+function __c1212(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x920 = d.proposalId;
-  if (x920 === undefined) return false;
-  if (!(typeof x920 === "string")) return false;
-  if (x920.length === 0) return false;
-  const x921 = d.activation;
-  if (x921 === undefined) return false;
-  if (!__c42(x921)) return false;
-  const x922 = d.gateId;
-  if (x922 !== undefined) {
-    if (!(typeof x922 === "string")) return false;
-    if (x922.length === 0) return false;
+  const x918 = d.proposalId;
+  if (x918 === undefined) return false;
+  if (!(typeof x918 === "string")) return false;
+  if (x918.length === 0) return false;
+  const x919 = d.activation;
+  if (x919 === undefined) return false;
+  if (!__c42(x919)) return false;
+  const x920 = d.gateId;
+  if (x920 !== undefined) {
+    if (!(typeof x920 === "string")) return false;
+    if (x920.length === 0) return false;
   }
   return true;
 }
@@ -4001,19 +3995,19 @@ function __c42(d) {
   if (!(d === "approval-gate" || d === "direct-rbac")) return false;
   return true;
 }
-function __c1218(d) {
+function __c1217(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x923 = d.proposalId;
-  if (x923 === undefined) return false;
-  if (!(typeof x923 === "string")) return false;
-  if (x923.length === 0) return false;
-  const x924 = d.kind;
-  if (x924 === undefined) return false;
-  if (!__c39(x924)) return false;
-  const x925 = d.duplicateOf;
-  if (x925 !== undefined) {
-    if (!(typeof x925 === "string")) return false;
-    if (x925.length === 0) return false;
+  const x921 = d.proposalId;
+  if (x921 === undefined) return false;
+  if (!(typeof x921 === "string")) return false;
+  if (x921.length === 0) return false;
+  const x922 = d.kind;
+  if (x922 === undefined) return false;
+  if (!__c39(x922)) return false;
+  const x923 = d.duplicateOf;
+  if (x923 !== undefined) {
+    if (!(typeof x923 === "string")) return false;
+    if (x923.length === 0) return false;
   }
   return true;
 }
@@ -4021,556 +4015,557 @@ function __c39(d) {
   if (!(d === "agent-pack" || d === "workflow-chain-pack" || d === "prompt-template" || d === "scheduled-automation")) return false;
   return true;
 }
-function __c1167(d) {
+function __c1166(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x926 = d.sourceRunIds;
-  if (x926 === undefined) return false;
-  if (!(Array.isArray(x926))) return false;
-  if (x926.length < 1) return false;
-  for (let i927 = 0; i927 < x926.length; i927++) {
-    const x928 = x926[i927];
-    if (!(typeof x928 === "string")) return false;
-    if (x928.length === 0) return false;
+  const x924 = d.sourceRunIds;
+  if (x924 === undefined) return false;
+  if (!(Array.isArray(x924))) return false;
+  if (x924.length < 1) return false;
+  for (let i925 = 0; i925 < x924.length; i925++) {
+    const x926 = x924[i925];
+    if (!(typeof x926 === "string")) return false;
+    if (x926.length === 0) return false;
   }
-  for (const k929 in d) if (!(k929 === "sourceRunIds")) return false;
+  for (const k927 in d) if (!(k927 === "sourceRunIds")) return false;
   return true;
 }
-function __c1175(d) {
+function __c1174(d) {
   if (!(d === "draft" || d === "revised" || d === "applied" || d === "rejected" || d === "archived")) return false;
   return true;
 }
 function __c35(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok930 = false;
-  L931: {
+  let ok928 = false;
+  L929: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x932 = d.activation;
-      if (x932 === undefined) break L931;
-      if (x932 !== "direct-rbac") break L931;
+      const x930 = d.activation;
+      if (x930 === undefined) break L929;
+      if (x930 !== "direct-rbac") break L929;
     }
-    ok930 = true;
+    ok928 = true;
   }
-  if (ok930) {
+  if (ok928) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x933 = d.activationScope;
-      if (x933 === undefined) return false;
-      if (!(typeof x933 === "string")) return false;
+      const x931 = d.activationScope;
+      if (x931 === undefined) return false;
+      if (!(typeof x931 === "string")) return false;
     }
   }
-  const x934 = d.supported;
-  if (x934 === undefined) return false;
-  if (!(typeof x934 === "boolean")) return false;
-  const x935 = d.artifactKinds;
-  if (x935 !== undefined) {
-    if (!(Array.isArray(x935))) return false;
-    if (x935.length > 1 && __dup(x935, null) !== null) return false;
-    for (let i936 = 0; i936 < x935.length; i936++) {
-      const x937 = x935[i936];
-      if (!__c39(x937)) return false;
+  const x932 = d.supported;
+  if (x932 === undefined) return false;
+  if (!(typeof x932 === "boolean")) return false;
+  const x933 = d.artifactKinds;
+  if (x933 !== undefined) {
+    if (!(Array.isArray(x933))) return false;
+    if (x933.length > 1 && __dup(x933, null) !== null) return false;
+    for (let i934 = 0; i934 < x933.length; i934++) {
+      const x935 = x933[i934];
+      if (!__c39(x935)) return false;
     }
   }
-  const x938 = d.duplicationDetection;
+  const x936 = d.duplicationDetection;
+  if (x936 !== undefined) {
+    if (!(typeof x936 === "boolean")) return false;
+  }
+  const x937 = d.activation;
+  if (x937 !== undefined) {
+    if (!__c42(x937)) return false;
+  }
+  const x938 = d.activationScope;
   if (x938 !== undefined) {
-    if (!(typeof x938 === "boolean")) return false;
+    if (!(typeof x938 === "string")) return false;
+    if (x938.length === 0) return false;
   }
-  const x939 = d.activation;
-  if (x939 !== undefined) {
-    if (!__c42(x939)) return false;
-  }
-  const x940 = d.activationScope;
-  if (x940 !== undefined) {
-    if (!(typeof x940 === "string")) return false;
-    if (x940.length === 0) return false;
-  }
-  for (const k941 in d) if (!(k941 === "supported" || k941 === "artifactKinds" || k941 === "duplicationDetection" || k941 === "activation" || k941 === "activationScope")) return false;
+  for (const k939 in d) if (!(k939 === "supported" || k939 === "artifactKinds" || k939 === "duplicationDetection" || k939 === "activation" || k939 === "activationScope")) return false;
   return true;
 }
-function __c249(d) {
+function __c248(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x942 = d.resource;
+  const x940 = d.resource;
+  if (x940 === undefined) return false;
+  if (!(typeof x940 === "string")) return false;
+  if (x940.length > 100 && __len(x940) > 100) return false;
+  if (x940.length === 0) return false;
+  const x941 = d.limit;
+  if (x941 === undefined) return false;
+  if (!(Number.isInteger(x941))) return false;
+  if (x941 < 1) return false;
+  return true;
+}
+function __c184(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x942 = d.fromSeq;
   if (x942 === undefined) return false;
-  if (!(typeof x942 === "string")) return false;
-  if (x942.length > 100 && __len(x942) > 100) return false;
-  if (x942.length === 0) return false;
-  const x943 = d.limit;
-  if (x943 === undefined) return false;
-  if (!(Number.isInteger(x943))) return false;
-  if (x943 < 1) return false;
-  return true;
-}
-function __c185(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x944 = d.fromSeq;
-  if (x944 === undefined) return false;
-  if (!(Number.isInteger(x944))) return false;
-  if (x944 < 0) return false;
-  const x945 = d.oldestAvailableIdx;
+  if (!(Number.isInteger(x942))) return false;
+  if (x942 < 0) return false;
+  const x943 = d.oldestAvailableIdx;
+  if (x943 !== undefined) {
+    if (!(Number.isInteger(x943))) return false;
+    if (x943 < 0) return false;
+  }
+  const x944 = d.sourceRunId;
+  if (x944 !== undefined) {
+    if (!(typeof x944 === "string")) return false;
+    if (x944.length === 0) return false;
+  }
+  const x945 = d.reason;
   if (x945 !== undefined) {
-    if (!(Number.isInteger(x945))) return false;
-    if (x945 < 0) return false;
-  }
-  const x946 = d.sourceRunId;
-  if (x946 !== undefined) {
-    if (!(typeof x946 === "string")) return false;
-    if (x946.length === 0) return false;
-  }
-  const x947 = d.reason;
-  if (x947 !== undefined) {
-    if (!(x947 === "retention_expired" || x947 === "event_log_unavailable")) return false;
+    if (!(x945 === "retention_expired" || x945 === "event_log_unavailable")) return false;
   }
   return true;
 }
 function __c108(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x948 = d.ttl;
-  if (x948 !== undefined) {
-    if (!(typeof x948 === "boolean")) return false;
+  const x946 = d.ttl;
+  if (x946 !== undefined) {
+    if (!(typeof x946 === "boolean")) return false;
   }
-  const x949 = d.forget;
+  const x947 = d.forget;
+  if (x947 !== undefined) {
+    if (!(typeof x947 === "boolean")) return false;
+  }
+  for (const k948 in d) if (!(k948 === "ttl" || k948 === "forget")) return false;
+  return true;
+}
+function __c1222(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x949 = d.status;
   if (x949 !== undefined) {
-    if (!(typeof x949 === "boolean")) return false;
+    if (x949 !== "completed") return false;
   }
-  for (const k950 in d) if (!(k950 === "ttl" || k950 === "forget")) return false;
-  return true;
-}
-function __c1223(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x951 = d.status;
-  if (x951 !== undefined) {
-    if (x951 !== "completed") return false;
-  }
-  const x952 = d.durationMs;
-  if (x952 !== undefined) {
-    if (!(Number.isInteger(x952))) return false;
-    if (x952 < 0) return false;
+  const x950 = d.durationMs;
+  if (x950 !== undefined) {
+    if (!(Number.isInteger(x950))) return false;
+    if (x950 < 0) return false;
   }
   return true;
 }
-function __c1227(d) {
+function __c1226(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x953 = d.eventId;
+  const x951 = d.eventId;
+  if (x951 === undefined) return false;
+  if (!(typeof x951 === "string")) return false;
+  if (x951.length > 200 && __len(x951) > 200) return false;
+  if (x951.length === 0) return false;
+  const x952 = d.runId;
+  if (x952 === undefined) return false;
+  if (!(typeof x952 === "string")) return false;
+  if (x952.length > 200 && __len(x952) > 200) return false;
+  if (x952.length === 0) return false;
+  const x953 = d.type;
   if (x953 === undefined) return false;
-  if (!(typeof x953 === "string")) return false;
-  if (x953.length > 200 && __len(x953) > 200) return false;
-  if (x953.length === 0) return false;
-  const x954 = d.runId;
+  if (!__c252(x953)) return false;
+  const x954 = d.payload;
   if (x954 === undefined) return false;
-  if (!(typeof x954 === "string")) return false;
-  if (x954.length > 200 && __len(x954) > 200) return false;
-  if (x954.length === 0) return false;
-  const x955 = d.type;
+  if (!(typeof x954 === "object" && x954 !== null && !Array.isArray(x954))) return false;
+  const x955 = d.timestamp;
   if (x955 === undefined) return false;
-  if (!__c253(x955)) return false;
-  const x956 = d.payload;
+  if (!(typeof x955 === "string")) return false;
+  if (!__fmtDateTime(x955)) return false;
+  const x956 = d.sequence;
   if (x956 === undefined) return false;
-  if (!(typeof x956 === "object" && x956 !== null && !Array.isArray(x956))) return false;
-  const x957 = d.timestamp;
-  if (x957 === undefined) return false;
-  if (!(typeof x957 === "string")) return false;
-  if (!__fmtDateTime(x957)) return false;
-  const x958 = d.sequence;
-  if (x958 === undefined) return false;
-  if (!(Number.isInteger(x958))) return false;
-  if (x958 < 0) return false;
-  const x959 = d.nodeId;
-  if (x959 !== undefined) {
-    if (!(typeof x959 === "string")) return false;
-    if (x959.length === 0) return false;
+  if (!(Number.isInteger(x956))) return false;
+  if (x956 < 0) return false;
+  const x957 = d.nodeId;
+  if (x957 !== undefined) {
+    if (!(typeof x957 === "string")) return false;
+    if (x957.length === 0) return false;
   }
-  const x960 = d.causationId;
+  const x958 = d.causationId;
+  if (x958 !== undefined) {
+    if (!(typeof x958 === "string")) return false;
+    if (x958.length === 0) return false;
+  }
+  const x959 = d.schemaVersion;
+  if (x959 !== undefined) {
+    if (!(Number.isInteger(x959))) return false;
+    if (x959 < 0) return false;
+  }
+  const x960 = d.engineVersion;
   if (x960 !== undefined) {
     if (!(typeof x960 === "string")) return false;
-    if (x960.length === 0) return false;
   }
-  const x961 = d.schemaVersion;
-  if (x961 !== undefined) {
-    if (!(Number.isInteger(x961))) return false;
-    if (x961 < 0) return false;
-  }
-  const x962 = d.engineVersion;
-  if (x962 !== undefined) {
-    if (!(typeof x962 === "string")) return false;
-  }
-  for (const k963 in d) if (!(k963 === "eventId" || k963 === "runId" || k963 === "type" || k963 === "payload" || k963 === "timestamp" || k963 === "sequence" || k963 === "nodeId" || k963 === "causationId" || k963 === "schemaVersion" || k963 === "engineVersion")) return false;
+  for (const k961 in d) if (!(k961 === "eventId" || k961 === "runId" || k961 === "type" || k961 === "payload" || k961 === "timestamp" || k961 === "sequence" || k961 === "nodeId" || k961 === "causationId" || k961 === "schemaVersion" || k961 === "engineVersion")) return false;
+  return true;
+}
+function __c1239(d) {
+  if (!__E962.has(d)) return false;
   return true;
 }
 function __c1240(d) {
-  if (!__E964.has(d)) return false;
-  return true;
-}
-function __c1241(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x965 = d.runId;
-  if (x965 !== undefined) {
-    if (!(typeof x965 === "string")) return false;
-    if (x965.length > 512 && __len(x965) > 512) return false;
-    if (x965.length === 0) return false;
+  const x963 = d.runId;
+  if (x963 !== undefined) {
+    if (!(typeof x963 === "string")) return false;
+    if (x963.length > 512 && __len(x963) > 512) return false;
+    if (x963.length === 0) return false;
   }
-  const x966 = d.events;
-  if (x966 === undefined) return false;
-  if (!(Array.isArray(x966))) return false;
-  for (let i967 = 0; i967 < x966.length; i967++) {
-    const x968 = x966[i967];
-    if (!__c1227(x968)) return false;
+  const x964 = d.events;
+  if (x964 === undefined) return false;
+  if (!(Array.isArray(x964))) return false;
+  for (let i965 = 0; i965 < x964.length; i965++) {
+    const x966 = x964[i965];
+    if (!__c1226(x966)) return false;
   }
   return true;
 }
-function __c1246(d) {
+function __c1245(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  L969: {
+  L967: {
+    B968: {
+      if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+        const x969 = d.errorCode;
+        if (x969 === undefined) break B968;
+        if (!(typeof x969 === "string")) break B968;
+        if (x969.length === 0) break B968;
+      }
+      break L967;
+    }
     B970: {
       if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-        const x971 = d.errorCode;
+        const x971 = d.error;
         if (x971 === undefined) break B970;
-        if (!(typeof x971 === "string")) break B970;
+        if (!__c1249(x971)) break B970;
       }
-      break L969;
-    }
-    B972: {
-      if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-        const x973 = d.error;
-        if (x973 === undefined) break B972;
-        if (!(typeof x973 === "object" && x973 !== null && !Array.isArray(x973))) break B972;
-      }
-      break L969;
+      break L967;
     }
     return false;
   }
-  const x974 = d.status;
+  const x972 = d.status;
+  if (x972 !== undefined) {
+    if (x972 !== "failed") return false;
+  }
+  const x973 = d.errorCode;
+  if (x973 !== undefined) {
+    if (!(typeof x973 === "string")) return false;
+    if (x973.length === 0) return false;
+  }
+  const x974 = d.error;
   if (x974 !== undefined) {
-    if (x974 !== "failed") return false;
-  }
-  const x975 = d.errorCode;
-  if (x975 !== undefined) {
-    if (!(typeof x975 === "string")) return false;
-    if (x975.length === 0) return false;
-  }
-  const x976 = d.error;
-  if (x976 !== undefined) {
-    if (!__c1250(x976)) return false;
+    if (!__c1249(x974)) return false;
   }
   return true;
 }
-function __c1250(d) {
+function __c1249(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x977 = d.code;
-  if (x977 === undefined) return false;
-  if (!(typeof x977 === "string")) return false;
-  if (x977.length === 0) return false;
-  const x978 = d.message;
-  if (x978 === undefined) return false;
-  if (!(typeof x978 === "string")) return false;
-  if (x978.length === 0) return false;
-  const x979 = d.details;
-  if (x979 !== undefined) {
-    if (!(typeof x979 === "object" && x979 !== null && !Array.isArray(x979))) return false;
+  const x975 = d.code;
+  if (x975 === undefined) return false;
+  if (!(typeof x975 === "string")) return false;
+  if (x975.length === 0) return false;
+  const x976 = d.message;
+  if (x976 === undefined) return false;
+  if (!(typeof x976 === "string")) return false;
+  if (x976.length === 0) return false;
+  const x977 = d.details;
+  if (x977 !== undefined) {
+    if (!(typeof x977 === "object" && x977 !== null && !Array.isArray(x977))) return false;
   }
-  const x980 = d.retryable;
-  if (x980 !== undefined) {
-    if (!(typeof x980 === "boolean")) return false;
+  const x978 = d.retryable;
+  if (x978 !== undefined) {
+    if (!(typeof x978 === "boolean")) return false;
   }
   return true;
 }
-function __c1263(d) {
+function __c1261(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x981 = d.fromSeq;
+  const x979 = d.fromSeq;
+  if (x979 === undefined) return false;
+  if (!(Number.isInteger(x979))) return false;
+  if (x979 < 0) return false;
+  for (const k980 in d) if (!(k980 === "fromSeq")) return false;
+  return true;
+}
+function __c1264(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x981 = d.runId;
   if (x981 === undefined) return false;
-  if (!(Number.isInteger(x981))) return false;
-  if (x981 < 0) return false;
-  for (const k982 in d) if (!(k982 === "fromSeq")) return false;
-  return true;
-}
-function __c1266(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x983 = d.runId;
+  if (!(typeof x981 === "string")) return false;
+  if (x981.length === 0) return false;
+  const x982 = d.forkedFrom;
+  if (x982 === undefined) return false;
+  if (!__c253(x982)) return false;
+  const x983 = d.status;
   if (x983 === undefined) return false;
-  if (!(typeof x983 === "string")) return false;
-  if (x983.length === 0) return false;
-  const x984 = d.forkedFrom;
+  if (!(x983 === "created" || x983 === "running" || x983 === "completed")) return false;
+  return true;
+}
+function __c1269(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x984 = d.decision;
   if (x984 === undefined) return false;
-  if (!__c254(x984)) return false;
-  const x985 = d.status;
+  if (!__c146(x984)) return false;
+  return true;
+}
+function __c1272(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x985 = d.workflowId;
   if (x985 === undefined) return false;
-  if (!(x985 === "created" || x985 === "running" || x985 === "completed")) return false;
-  return true;
-}
-function __c1271(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x986 = d.decision;
-  if (x986 === undefined) return false;
-  if (!__c146(x986)) return false;
-  return true;
-}
-function __c1274(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x987 = d.workflowId;
-  if (x987 === undefined) return false;
-  if (!(typeof x987 === "string")) return false;
-  if (x987.length === 0) return false;
-  const x988 = d.parentRunId;
+  if (!(typeof x985 === "string")) return false;
+  if (x985.length === 0) return false;
+  const x986 = d.parentRunId;
+  if (x986 !== undefined) {
+    if (!(typeof x986 === "string")) return false;
+    if (x986.length === 0) return false;
+  }
+  const x987 = d.memoryRef;
+  if (x987 !== undefined) {
+    if (!(typeof x987 === "string")) return false;
+    if (x987.length === 0) return false;
+  }
+  const x988 = d.memoryScopeIsolation;
   if (x988 !== undefined) {
-    if (!(typeof x988 === "string")) return false;
-    if (x988.length === 0) return false;
+    if (!(x988 === "inherit" || x988 === "isolated")) return false;
   }
-  const x989 = d.memoryRef;
+  const x989 = d.forkedFrom;
   if (x989 !== undefined) {
-    if (!(typeof x989 === "string")) return false;
-    if (x989.length === 0) return false;
-  }
-  const x990 = d.memoryScopeIsolation;
-  if (x990 !== undefined) {
-    if (!(x990 === "inherit" || x990 === "isolated")) return false;
-  }
-  const x991 = d.forkedFrom;
-  if (x991 !== undefined) {
-    if (!__c254(x991)) return false;
+    if (!__c253(x989)) return false;
   }
   return true;
 }
-function __c1206(d) {
+function __c1205(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x992 = d.name;
+  const x990 = d.name;
+  if (x990 === undefined) return false;
+  if (!(typeof x990 === "string")) return false;
+  if (x990.length > 200 && __len(x990) > 200) return false;
+  if (x990.length === 0) return false;
+  const x991 = d.version;
+  if (x991 !== undefined) {
+    if (!(typeof x991 === "string")) return false;
+    if (x991.length > 50 && __len(x991) > 50) return false;
+    if (x991.length === 0) return false;
+  }
+  const x992 = d.workflowId;
   if (x992 === undefined) return false;
   if (!(typeof x992 === "string")) return false;
   if (x992.length > 200 && __len(x992) > 200) return false;
   if (x992.length === 0) return false;
-  const x993 = d.version;
-  if (x993 !== undefined) {
-    if (!(typeof x993 === "string")) return false;
-    if (x993.length > 50 && __len(x993) > 50) return false;
-    if (x993.length === 0) return false;
-  }
-  const x994 = d.workflowId;
-  if (x994 === undefined) return false;
-  if (!(typeof x994 === "string")) return false;
-  if (x994.length > 200 && __len(x994) > 200) return false;
-  if (x994.length === 0) return false;
-  const x995 = d.schedule;
-  if (x995 === undefined) return false;
-  if (!(typeof x995 === "object" && x995 !== null && !Array.isArray(x995))) return false;
-  if (Object.keys(x995).length < 1) return false;
+  const x993 = d.schedule;
+  if (x993 === undefined) return false;
+  if (!(typeof x993 === "object" && x993 !== null && !Array.isArray(x993))) return false;
+  if (Object.keys(x993).length < 1) return false;
   return true;
 }
-function __c311(d) {
+function __c310(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok996 = false;
-  L997: {
+  let ok994 = false;
+  L995: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x998 = d.kind;
-      if (x998 === undefined) break L997;
-      if (x998 !== "distilled") break L997;
+      const x996 = d.kind;
+      if (x996 === undefined) break L995;
+      if (x996 !== "distilled") break L995;
     }
-    ok996 = true;
+    ok994 = true;
   }
-  if (ok996) {
+  if (ok994) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x999 = d.archiveId;
-      if (x999 === undefined) return false;
-      const x1000 = d.event;
-      if (x1000 === undefined) return false;
-    }
-  }
-  let ok1001 = false;
-  L1002: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x1003 = d.kind;
-      if (x1003 === undefined) break L1002;
-      if (x1003 !== "budget-exceeded") break L1002;
-    }
-    ok1001 = true;
-  }
-  if (ok1001) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x1004 = d.tokensRequired;
-      if (x1004 === undefined) return false;
+      const x997 = d.archiveId;
+      if (x997 === undefined) return false;
+      const x998 = d.event;
+      if (x998 === undefined) return false;
     }
   }
-  let ok1005 = false;
-  L1006: {
+  let ok999 = false;
+  L1000: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x1007 = d.kind;
-      if (x1007 === undefined) break L1006;
-      if (x1007 !== "failed") break L1006;
+      const x1001 = d.kind;
+      if (x1001 === undefined) break L1000;
+      if (x1001 !== "budget-exceeded") break L1000;
     }
-    ok1005 = true;
+    ok999 = true;
   }
-  if (ok1005) {
+  if (ok999) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x1008 = d.errorCode;
-      if (x1008 === undefined) return false;
+      const x1002 = d.tokensRequired;
+      if (x1002 === undefined) return false;
     }
   }
-  const x1009 = d.kind;
+  let ok1003 = false;
+  L1004: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x1005 = d.kind;
+      if (x1005 === undefined) break L1004;
+      if (x1005 !== "failed") break L1004;
+    }
+    ok1003 = true;
+  }
+  if (ok1003) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x1006 = d.errorCode;
+      if (x1006 === undefined) return false;
+    }
+  }
+  const x1007 = d.kind;
+  if (x1007 === undefined) return false;
+  if (!(x1007 === "distilled" || x1007 === "nothing-to-distil" || x1007 === "budget-exceeded" || x1007 === "failed")) return false;
+  const x1008 = d.scheduleId;
+  if (x1008 === undefined) return false;
+  if (!(typeof x1008 === "string")) return false;
+  if (x1008.length > 512 && __len(x1008) > 512) return false;
+  if (x1008.length === 0) return false;
+  const x1009 = d.instant;
   if (x1009 === undefined) return false;
-  if (!(x1009 === "distilled" || x1009 === "nothing-to-distil" || x1009 === "budget-exceeded" || x1009 === "failed")) return false;
-  const x1010 = d.scheduleId;
+  if (!(typeof x1009 === "string")) return false;
+  if (!__fmtDateTime(x1009)) return false;
+  const x1010 = d.missed;
   if (x1010 === undefined) return false;
-  if (!(typeof x1010 === "string")) return false;
-  if (x1010.length > 512 && __len(x1010) > 512) return false;
-  if (x1010.length === 0) return false;
-  const x1011 = d.instant;
-  if (x1011 === undefined) return false;
-  if (!(typeof x1011 === "string")) return false;
-  if (!__fmtDateTime(x1011)) return false;
-  const x1012 = d.missed;
-  if (x1012 === undefined) return false;
-  if (!(Number.isInteger(x1012))) return false;
-  if (x1012 < 0) return false;
-  const x1013 = d.archiveId;
+  if (!(Number.isInteger(x1010))) return false;
+  if (x1010 < 0) return false;
+  const x1011 = d.archiveId;
+  if (x1011 !== undefined) {
+    if (!(typeof x1011 === "string")) return false;
+    if (x1011.length > 512 && __len(x1011) > 512) return false;
+    if (x1011.length === 0) return false;
+  }
+  const x1012 = d.event;
+  if (x1012 !== undefined) {
+    if (!__c317(x1012)) return false;
+  }
+  const x1013 = d.tokensRequired;
   if (x1013 !== undefined) {
-    if (!(typeof x1013 === "string")) return false;
-    if (x1013.length > 512 && __len(x1013) > 512) return false;
-    if (x1013.length === 0) return false;
+    if (!(Number.isInteger(x1013))) return false;
+    if (x1013 < 1) return false;
   }
-  const x1014 = d.event;
+  const x1014 = d.errorCode;
   if (x1014 !== undefined) {
-    if (!__c318(x1014)) return false;
-  }
-  const x1015 = d.tokensRequired;
-  if (x1015 !== undefined) {
-    if (!(Number.isInteger(x1015))) return false;
-    if (x1015 < 1) return false;
-  }
-  const x1016 = d.errorCode;
-  if (x1016 !== undefined) {
-    if (!(typeof x1016 === "string")) return false;
-    if (x1016.length > 128 && __len(x1016) > 128) return false;
-    if (x1016.length === 0) return false;
+    if (!(typeof x1014 === "string")) return false;
+    if (x1014.length > 128 && __len(x1014) > 128) return false;
+    if (x1014.length === 0) return false;
   }
   return true;
 }
 function __c102(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1017 = d.supported;
-  if (x1017 === undefined) return false;
-  if (!(typeof x1017 === "boolean")) return false;
-  const x1018 = d.modes;
-  if (x1018 !== undefined) {
-    if (!(Array.isArray(x1018))) return false;
-    if (x1018.length > 1 && __dup(x1018, null) !== null) return false;
-    for (let i1019 = 0; i1019 < x1018.length; i1019++) {
-      const x1020 = x1018[i1019];
-      if (!(x1020 === "semantic" || x1020 === "filter")) return false;
+  const x1015 = d.supported;
+  if (x1015 === undefined) return false;
+  if (!(typeof x1015 === "boolean")) return false;
+  const x1016 = d.modes;
+  if (x1016 !== undefined) {
+    if (!(Array.isArray(x1016))) return false;
+    if (x1016.length > 1 && __dup(x1016, null) !== null) return false;
+    for (let i1017 = 0; i1017 < x1016.length; i1017++) {
+      const x1018 = x1016[i1017];
+      if (!(x1018 === "semantic" || x1018 === "filter")) return false;
     }
   }
-  for (const k1021 in d) if (!(k1021 === "supported" || k1021 === "modes")) return false;
+  for (const k1019 in d) if (!(k1019 === "supported" || k1019 === "modes")) return false;
   return true;
 }
-function __c198(d) {
+function __c197(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1022 = d.tokenBudget;
-  if (x1022 === undefined) return false;
-  if (!(Number.isInteger(x1022))) return false;
-  if (x1022 < 1) return false;
-  const x1023 = d.tokensRequired;
+  const x1020 = d.tokenBudget;
+  if (x1020 === undefined) return false;
+  if (!(Number.isInteger(x1020))) return false;
+  if (x1020 < 1) return false;
+  const x1021 = d.tokensRequired;
+  if (x1021 === undefined) return false;
+  if (!(Number.isInteger(x1021))) return false;
+  if (x1021 < 0) return false;
+  const x1022 = d.memoryRef;
+  if (x1022 !== undefined) {
+    if (!(typeof x1022 === "string")) return false;
+    if (x1022.length === 0) return false;
+  }
+  return true;
+}
+function __c223(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1023 = d.failures;
   if (x1023 === undefined) return false;
-  if (!(Number.isInteger(x1023))) return false;
-  if (x1023 < 0) return false;
-  const x1024 = d.memoryRef;
-  if (x1024 !== undefined) {
-    if (!(typeof x1024 === "string")) return false;
-    if (x1024.length === 0) return false;
+  if (!(Array.isArray(x1023))) return false;
+  if (x1023.length < 1) return false;
+  for (let i1024 = 0; i1024 < x1023.length; i1024++) {
+    const x1025 = x1023[i1024];
+    if (!__c226(x1025)) return false;
   }
   return true;
 }
-function __c224(d) {
+function __c226(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1025 = d.failures;
-  if (x1025 === undefined) return false;
-  if (!(Array.isArray(x1025))) return false;
-  if (x1025.length < 1) return false;
-  for (let i1026 = 0; i1026 < x1025.length; i1026++) {
-    const x1027 = x1025[i1026];
-    if (!__c227(x1027)) return false;
-  }
+  const x1026 = d.instancePath;
+  if (x1026 === undefined) return false;
+  if (!(typeof x1026 === "string")) return false;
+  const x1027 = d.message;
+  if (x1027 === undefined) return false;
+  if (!(typeof x1027 === "string")) return false;
+  if (x1027.length > 500 && __len(x1027) > 500) return false;
+  for (const k1028 in d) if (!(k1028 === "instancePath" || k1028 === "message")) return false;
   return true;
 }
-function __c227(d) {
+function __c1279(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1028 = d.instancePath;
-  if (x1028 === undefined) return false;
-  if (!(typeof x1028 === "string")) return false;
-  const x1029 = d.message;
+  const x1029 = d.decisionKind;
   if (x1029 === undefined) return false;
-  if (!(typeof x1029 === "string")) return false;
-  if (x1029.length > 500 && __len(x1029) > 500) return false;
-  for (const k1030 in d) if (!(k1030 === "instancePath" || k1030 === "message")) return false;
+  if (!(x1029 === "next-worker" || x1029 === "terminate" || x1029 === "clarify" || x1029 === "handoff")) return false;
+  const x1030 = d.worker;
+  if (x1030 !== undefined) {
+    if (!(typeof x1030 === "string")) return false;
+    if (x1030.length === 0) return false;
+  }
+  const x1031 = d.childRunId;
+  if (x1031 !== undefined) {
+    if (!(typeof x1031 === "string")) return false;
+    if (x1031.length === 0) return false;
+  }
   return true;
 }
-function __c1281(d) {
+function __c1188(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1031 = d.decisionKind;
-  if (x1031 === undefined) return false;
-  if (!(x1031 === "next-worker" || x1031 === "terminate" || x1031 === "clarify" || x1031 === "handoff")) return false;
-  const x1032 = d.worker;
-  if (x1032 !== undefined) {
-    if (!(typeof x1032 === "string")) return false;
-    if (x1032.length === 0) return false;
-  }
-  const x1033 = d.childRunId;
+  const x1032 = d.name;
+  if (x1032 === undefined) return false;
+  if (!(typeof x1032 === "string")) return false;
+  if (x1032.length > 200 && __len(x1032) > 200) return false;
+  if (x1032.length === 0) return false;
+  const x1033 = d.version;
   if (x1033 !== undefined) {
     if (!(typeof x1033 === "string")) return false;
+    if (x1033.length > 50 && __len(x1033) > 50) return false;
     if (x1033.length === 0) return false;
   }
-  return true;
-}
-function __c1189(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1034 = d.name;
+  const x1034 = d.workflows;
   if (x1034 === undefined) return false;
-  if (!(typeof x1034 === "string")) return false;
-  if (x1034.length > 200 && __len(x1034) > 200) return false;
-  if (x1034.length === 0) return false;
-  const x1035 = d.version;
-  if (x1035 !== undefined) {
-    if (!(typeof x1035 === "string")) return false;
-    if (x1035.length > 50 && __len(x1035) > 50) return false;
-    if (x1035.length === 0) return false;
-  }
-  const x1036 = d.workflows;
-  if (x1036 === undefined) return false;
-  if (!(Array.isArray(x1036))) return false;
-  if (x1036.length < 1) return false;
-  for (let i1037 = 0; i1037 < x1036.length; i1037++) {
-    const x1038 = x1036[i1037];
-    if (!(typeof x1038 === "object" && x1038 !== null && !Array.isArray(x1038))) return false;
+  if (!(Array.isArray(x1034))) return false;
+  if (x1034.length < 1) return false;
+  for (let i1035 = 0; i1035 < x1034.length; i1035++) {
+    const x1036 = x1034[i1035];
+    if (!(typeof x1036 === "object" && x1036 !== null && !Array.isArray(x1036))) return false;
   }
   return true;
 }
-function __c1286(d) {
+function __c1284(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1039 = d.path;
-  if (x1039 === undefined) return false;
-  if (!(typeof x1039 === "string")) return false;
-  if (x1039.length === 0) return false;
-  const x1040 = d.sha256;
-  if (x1040 !== undefined) {
-    if (!(typeof x1040 === "string")) return false;
-    if (!__RE25.test(x1040)) return false;
+  const x1037 = d.path;
+  if (x1037 === undefined) return false;
+  if (!(typeof x1037 === "string")) return false;
+  if (x1037.length === 0) return false;
+  const x1038 = d.sha256;
+  if (x1038 !== undefined) {
+    if (!(typeof x1038 === "string")) return false;
+    if (!__RE25.test(x1038)) return false;
   }
-  const x1041 = d.byteSize;
-  if (x1041 !== undefined) {
-    if (!(Number.isInteger(x1041))) return false;
-    if (x1041 < 0) return false;
+  const x1039 = d.byteSize;
+  if (x1039 !== undefined) {
+    if (!(Number.isInteger(x1039))) return false;
+    if (x1039 < 0) return false;
   }
   return true;
 }
 function __c50(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1042 = d.memoryConsolidation;
-    if (x1042 === undefined) return false;
-    if (!(typeof x1042 === "object" && x1042 !== null && !Array.isArray(x1042))) return false;
-    const x1043 = x1042.supported;
-    if (x1043 === undefined) return false;
-    if (x1043 !== true) return false;
+    const x1040 = d.memoryConsolidation;
+    if (x1040 === undefined) return false;
+    if (!(typeof x1040 === "object" && x1040 !== null && !Array.isArray(x1040))) return false;
+    const x1041 = x1040.supported;
+    if (x1041 === undefined) return false;
+    if (x1041 !== true) return false;
   }
   return true;
 }
 function __c45(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1044 = d.activation;
-    if (x1044 === undefined) return false;
-    if (x1044 !== "direct-rbac") return false;
+    const x1042 = d.activation;
+    if (x1042 === undefined) return false;
+    if (x1042 !== "direct-rbac") return false;
   }
   return true;
 }
@@ -4580,21 +4575,29 @@ function __c55(d) {
 }
 function __c82(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1045 = d.supported;
-    if (x1045 === undefined) return false;
-    if (x1045 !== true) return false;
+    const x1043 = d.supported;
+    if (x1043 === undefined) return false;
+    if (x1043 !== true) return false;
   }
   return true;
 }
 function __c95(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1046 = d.supported;
-    if (x1046 === undefined) return false;
-    if (x1046 !== true) return false;
+    const x1044 = d.supported;
+    if (x1044 === undefined) return false;
+    if (x1044 !== true) return false;
   }
   return true;
 }
 function __c154(d) {
+  L1045: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x1046 = d.nextWorkerIds;
+      if (x1046 === undefined) break L1045;
+      if (!(Array.isArray(x1046))) break L1045;
+    }
+    return false;
+  }
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
     const x1047 = d.kind;
     if (x1047 === undefined) return false;
@@ -4602,431 +4605,424 @@ function __c154(d) {
   }
   return true;
 }
-function __c157(d) {
+function __c156(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1048 = d.worker;
+    const x1048 = d.nextWorkerIds;
     if (x1048 === undefined) return false;
-    if (!(typeof x1048 === "string")) return false;
+    if (!(Array.isArray(x1048))) return false;
   }
   return true;
 }
-function __c159(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1049 = d.nextWorkerIds;
-    if (x1049 === undefined) return false;
-    if (!(Array.isArray(x1049))) return false;
-  }
+function __c179(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1049 = d.error;
+  if (x1049 === undefined) return false;
+  if (x1049 !== "replay_memory_snapshot_unavailable") return false;
   return true;
 }
-function __c180(d) {
+function __c192(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x1050 = d.error;
   if (x1050 === undefined) return false;
-  if (x1050 !== "replay_memory_snapshot_unavailable") return false;
+  if (x1050 !== "token_budget_exceeded") return false;
   return true;
 }
-function __c193(d) {
+function __c204(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x1051 = d.error;
   if (x1051 === undefined) return false;
-  if (x1051 !== "token_budget_exceeded") return false;
+  if (x1051 !== "compaction_redaction_failed") return false;
   return true;
 }
-function __c205(d) {
+function __c211(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x1052 = d.error;
   if (x1052 === undefined) return false;
-  if (x1052 !== "compaction_redaction_failed") return false;
+  if (x1052 !== "capability_not_provided") return false;
   return true;
 }
-function __c212(d) {
+function __c218(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x1053 = d.error;
   if (x1053 === undefined) return false;
-  if (x1053 !== "capability_not_provided") return false;
+  if (x1053 !== "validation_failed") return false;
   return true;
 }
-function __c219(d) {
+function __c233(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x1054 = d.error;
   if (x1054 === undefined) return false;
-  if (x1054 !== "validation_failed") return false;
+  if (x1054 !== "payload_too_large") return false;
   return true;
 }
-function __c234(d) {
+function __c243(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x1055 = d.error;
   if (x1055 === undefined) return false;
-  if (x1055 !== "payload_too_large") return false;
+  if (x1055 !== "quota_exceeded") return false;
   return true;
 }
-function __c244(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1056 = d.error;
-  if (x1056 === undefined) return false;
-  if (x1056 !== "quota_exceeded") return false;
+function __c331(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1056 = d.kind;
+    if (x1056 === undefined) return false;
+    if (x1056 !== "distilled") return false;
+  }
   return true;
 }
-function __c332(d) {
+function __c337(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
     const x1057 = d.kind;
     if (x1057 === undefined) return false;
-    if (x1057 !== "distilled") return false;
+    if (x1057 !== "budget-exceeded") return false;
   }
   return true;
 }
-function __c338(d) {
+function __c342(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
     const x1058 = d.kind;
     if (x1058 === undefined) return false;
-    if (x1058 !== "budget-exceeded") return false;
+    if (x1058 !== "failed") return false;
   }
   return true;
 }
-function __c343(d) {
+function __c425(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
     const x1059 = d.kind;
     if (x1059 === undefined) return false;
-    if (x1059 !== "failed") return false;
+    if (x1059 !== "context-element") return false;
   }
   return true;
 }
-function __c426(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1060 = d.kind;
-    if (x1060 === undefined) return false;
-    if (x1060 !== "context-element") return false;
-  }
-  return true;
-}
-function __c444(d) {
+function __c443(d) {
   if (!(d === null)) return false;
   return true;
 }
-function __c546(d) {
+function __c545(d) {
   if (!(Array.isArray(d))) return false;
   if (d.length > 24) return false;
   if (d.length > 1 && __dup(d, null) !== null) return false;
-  for (let i1061 = 0; i1061 < d.length; i1061++) {
-    const x1062 = d[i1061];
-    if (!__c543(x1062)) return false;
+  for (let i1060 = 0; i1060 < d.length; i1060++) {
+    const x1061 = d[i1060];
+    if (!__c542(x1061)) return false;
   }
   return true;
 }
-function __c633(d) {
+function __c632(d) {
   return true;
 }
-function __c635(d) {
+function __c634(d) {
   return true;
 }
-function __c645(d) {
+function __c644(d) {
   if (d !== "generate") return false;
   return true;
 }
-function __c682(d) {
+function __c681(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1063 = d.checks;
-    if (x1063 === undefined) return false;
-    if (!(Array.isArray(x1063))) return false;
-    let found1064 = false;
-    for (let i1065 = 0; i1065 < x1063.length && !found1064; i1065++) {
-      const x1066 = x1063[i1065];
-      L1067: {
-        if (!(typeof x1066 === "object" && x1066 !== null && !Array.isArray(x1066))) break L1067;
-        const x1068 = x1066.result;
-        if (x1068 === undefined) break L1067;
-        if (x1068 !== "fail") break L1067;
-        found1064 = true;
+    const x1062 = d.checks;
+    if (x1062 === undefined) return false;
+    if (!(Array.isArray(x1062))) return false;
+    let found1063 = false;
+    for (let i1064 = 0; i1064 < x1062.length && !found1063; i1064++) {
+      const x1065 = x1062[i1064];
+      L1066: {
+        if (!(typeof x1065 === "object" && x1065 !== null && !Array.isArray(x1065))) break L1066;
+        const x1067 = x1065.result;
+        if (x1067 === undefined) break L1066;
+        if (x1067 !== "fail") break L1066;
+        found1063 = true;
       }
     }
-    if (!found1064) return false;
+    if (!found1063) return false;
   }
   return true;
 }
-function __c684(d) {
+function __c683(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1069 = d.result;
-  if (x1069 === undefined) return false;
-  if (x1069 !== "fail") return false;
+  const x1068 = d.result;
+  if (x1068 === undefined) return false;
+  if (x1068 !== "fail") return false;
   return true;
 }
-function __c728(d) {
+function __c727(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1070 = d["source/kind"];
-    if (x1070 === undefined) return false;
-    if (!(x1070 === "artifact" || x1070 === "dataset")) return false;
+    const x1069 = d["source/kind"];
+    if (x1069 === undefined) return false;
+    if (!(x1069 === "artifact" || x1069 === "dataset")) return false;
   }
   return true;
 }
-function __c746(d) {
+function __c745(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1071 = d.content;
+    const x1070 = d.content;
+    if (x1070 === undefined) return false;
+  }
+  return true;
+}
+function __c747(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1071 = d["content/ref"];
     if (x1071 === undefined) return false;
   }
   return true;
 }
-function __c748(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1072 = d["content/ref"];
-    if (x1072 === undefined) return false;
-  }
-  return true;
-}
-function __c794(d) {
+function __c793(d) {
   if (!(typeof d === "string")) return false;
   if (d.length > 256 && __len(d) > 256) return false;
   return true;
 }
-function __c795(d) {
+function __c794(d) {
   if (!(Number.isFinite(d))) return false;
   return true;
 }
-function __c796(d) {
+function __c795(d) {
   if (!(typeof d === "boolean")) return false;
   return true;
 }
-function __c797(d) {
+function __c796(d) {
   if (!(d === null)) return false;
   return true;
 }
-function __c821(d) {
+function __c820(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1073 = d.outcome;
+    const x1072 = d.outcome;
+    if (x1072 === undefined) return false;
+    if (x1072 !== "completed") return false;
+  }
+  return true;
+}
+function __c829(d) {
+  return true;
+}
+function __c833(d) {
+  return true;
+}
+function __c835(d) {
+  return true;
+}
+function __c850(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1073 = d.verdict;
     if (x1073 === undefined) return false;
-    if (x1073 !== "completed") return false;
+    if (x1073 !== "amended") return false;
   }
   return true;
 }
-function __c830(d) {
-  return true;
-}
-function __c834(d) {
-  return true;
-}
-function __c836(d) {
-  return true;
-}
-function __c851(d) {
+function __c903(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1074 = d.verdict;
+    const x1074 = d.transport_kind;
     if (x1074 === undefined) return false;
-    if (x1074 !== "amended") return false;
+    if (x1074 !== "http_remote") return false;
   }
   return true;
 }
-function __c904(d) {
+function __c910(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1075 = d.transport_kind;
+    const x1075 = d.remote_provider;
     if (x1075 === undefined) return false;
-    if (x1075 !== "http_remote") return false;
+    if (x1075 !== true) return false;
+    const x1076 = d.accepts_max_tier;
+    if (x1076 === undefined) return false;
+    if (!(x1076 === "community" || x1076 === "personal")) return false;
   }
   return true;
 }
-function __c911(d) {
+function __c916(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1076 = d.remote_provider;
-    if (x1076 === undefined) return false;
-    if (x1076 !== true) return false;
     const x1077 = d.accepts_max_tier;
     if (x1077 === undefined) return false;
-    if (!(x1077 === "community" || x1077 === "personal")) return false;
+    if (x1077 !== "public") return false;
   }
   return true;
 }
-function __c917(d) {
+function __c922(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
     const x1078 = d.accepts_max_tier;
     if (x1078 === undefined) return false;
-    if (x1078 !== "public") return false;
+    if (x1078 !== "community") return false;
   }
   return true;
 }
-function __c923(d) {
+function __c928(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
     const x1079 = d.accepts_max_tier;
     if (x1079 === undefined) return false;
-    if (x1079 !== "community") return false;
-  }
-  return true;
-}
-function __c929(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1080 = d.accepts_max_tier;
+    if (x1079 !== "personal") return false;
+    const x1080 = d.operator_acknowledgement;
     if (x1080 === undefined) return false;
-    if (x1080 !== "personal") return false;
-    const x1081 = d.operator_acknowledgement;
-    if (x1081 === undefined) return false;
-    if (!(typeof x1081 === "object" && x1081 !== null && !Array.isArray(x1081))) return false;
+    if (!(typeof x1080 === "object" && x1080 !== null && !Array.isArray(x1080))) return false;
   }
   return true;
 }
-function __c950(d) {
+function __c949(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1081 = d.kind;
+    if (x1081 === undefined) return false;
+    if (x1081 !== "single-choice") return false;
+  }
+  return true;
+}
+function __c955(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
     const x1082 = d.kind;
     if (x1082 === undefined) return false;
-    if (x1082 !== "single-choice") return false;
+    if (x1082 !== "multi-choice") return false;
   }
   return true;
 }
-function __c956(d) {
+function __c961(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
     const x1083 = d.kind;
     if (x1083 === undefined) return false;
-    if (x1083 !== "multi-choice") return false;
+    if (x1083 !== "confirm") return false;
   }
   return true;
 }
-function __c962(d) {
+function __c967(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
     const x1084 = d.kind;
     if (x1084 === undefined) return false;
-    if (x1084 !== "confirm") return false;
+    if (x1084 !== "free-text-with-allowlist") return false;
   }
   return true;
 }
-function __c968(d) {
+function __c973(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
     const x1085 = d.kind;
     if (x1085 === undefined) return false;
-    if (x1085 !== "free-text-with-allowlist") return false;
+    if (x1085 !== "open-interaction") return false;
   }
   return true;
 }
-function __c974(d) {
+function __c977(d) {
+  return true;
+}
+function __c988(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1086 = d.kind;
+    const x1086 = d["subject/ref"];
     if (x1086 === undefined) return false;
-    if (x1086 !== "open-interaction") return false;
   }
   return true;
 }
-function __c978(d) {
-  return true;
-}
-function __c989(d) {
+function __c990(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1087 = d["subject/ref"];
+    const x1087 = d["body/ref"];
     if (x1087 === undefined) return false;
   }
   return true;
 }
-function __c991(d) {
+function __c1046(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1088 = d["body/ref"];
+    const x1088 = d["widget/kind"];
     if (x1088 === undefined) return false;
+    if (x1088 !== "single-choice") return false;
   }
   return true;
 }
-function __c1047(d) {
+function __c1058(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
     const x1089 = d["widget/kind"];
     if (x1089 === undefined) return false;
-    if (x1089 !== "single-choice") return false;
+    if (x1089 !== "multi-choice") return false;
   }
   return true;
 }
-function __c1059(d) {
+function __c1065(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
     const x1090 = d["widget/kind"];
     if (x1090 === undefined) return false;
-    if (x1090 !== "multi-choice") return false;
+    if (x1090 !== "confirm") return false;
   }
   return true;
 }
-function __c1066(d) {
+function __c1072(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
     const x1091 = d["widget/kind"];
     if (x1091 === undefined) return false;
-    if (x1091 !== "confirm") return false;
+    if (x1091 !== "free-text-with-allowlist") return false;
   }
   return true;
 }
-function __c1073(d) {
+function __c1091(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1092 = d["widget/kind"];
+    const x1092 = d.state;
     if (x1092 === undefined) return false;
-    if (x1092 !== "free-text-with-allowlist") return false;
+    if (x1092 !== "answered") return false;
   }
   return true;
 }
-function __c1092(d) {
+function __c1097(d) {
+  return true;
+}
+function __c1099(d) {
+  return true;
+}
+function __c1101(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
     const x1093 = d.state;
     if (x1093 === undefined) return false;
-    if (x1093 !== "answered") return false;
+    if (x1093 !== "superseded") return false;
   }
   return true;
 }
-function __c1098(d) {
-  return true;
-}
-function __c1100(d) {
-  return true;
-}
-function __c1102(d) {
+function __c1106(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
     const x1094 = d.state;
     if (x1094 === undefined) return false;
-    if (x1094 !== "superseded") return false;
+    if (!(x1094 === "pending" || x1094 === "answered")) return false;
   }
   return true;
 }
-function __c1107(d) {
+function __c1110(d) {
+  return true;
+}
+function __c1179(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1095 = d.state;
+    const x1095 = d.kind;
     if (x1095 === undefined) return false;
-    if (!(x1095 === "pending" || x1095 === "answered")) return false;
+    if (x1095 !== "agent-pack") return false;
   }
   return true;
 }
-function __c1111(d) {
-  return true;
-}
-function __c1180(d) {
+function __c1184(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
     const x1096 = d.kind;
     if (x1096 === undefined) return false;
-    if (x1096 !== "agent-pack") return false;
+    if (x1096 !== "workflow-chain-pack") return false;
   }
   return true;
 }
-function __c1185(d) {
+function __c1196(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
     const x1097 = d.kind;
     if (x1097 === undefined) return false;
-    if (x1097 !== "workflow-chain-pack") return false;
+    if (x1097 !== "prompt-template") return false;
   }
   return true;
 }
-function __c1197(d) {
+function __c1201(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
     const x1098 = d.kind;
     if (x1098 === undefined) return false;
-    if (x1098 !== "prompt-template") return false;
+    if (x1098 !== "scheduled-automation") return false;
   }
   return true;
 }
-function __c1202(d) {
+function __c1257(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1099 = d.kind;
+    const x1099 = d.errorCode;
     if (x1099 === undefined) return false;
-    if (x1099 !== "scheduled-automation") return false;
+    if (!(typeof x1099 === "string")) return false;
+    if (x1099.length === 0) return false;
   }
   return true;
 }
-function __c1258(d) {
+function __c1259(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1100 = d.errorCode;
+    const x1100 = d.error;
     if (x1100 === undefined) return false;
-    if (!(typeof x1100 === "string")) return false;
-  }
-  return true;
-}
-function __c1260(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1101 = d.error;
-    if (x1101 === undefined) return false;
-    if (!(typeof x1101 === "object" && x1101 !== null && !Array.isArray(x1101))) return false;
+    if (!__c1249(x1100)) return false;
   }
   return true;
 }
@@ -5463,12 +5459,12 @@ const __S = [
   { f: 3, p: "/$defs/CompactionRedactionFailedDetails/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 3, p: "/$defs/CompactionRedactionFailedDetails/properties/compactionRunId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 3, p: "/$defs/CompactionRedactionFailedDetails/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/coreWorkflowChainConfidenceEscalated", c: __c141, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["confidence","floor","escalationKind"] }, pr: [["confidence", "confidence", 142], ["floor", "floor", 143], ["escalationKind", "escalationKind", 144], ["originalDecision", "originalDecision", 145], ["parentRunId", "parentRunId", 161], ["workerId", "workerId", 162], ["causationHostId", "causationHostId", 163]], ap: 164, kn: new Set(["confidence","floor","escalationKind","originalDecision","parentRunId","workerId","causationHostId"]) },
+  { f: 0, p: "/$defs/coreWorkflowChainConfidenceEscalated", c: __c141, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["confidence","floor","escalationKind"] }, pr: [["confidence", "confidence", 142], ["floor", "floor", 143], ["escalationKind", "escalationKind", 144], ["originalDecision", "originalDecision", 145], ["parentRunId", "parentRunId", 160], ["workerId", "workerId", 161], ["causationHostId", "causationHostId", 162]], ap: 163, kn: new Set(["confidence","floor","escalationKind","originalDecision","parentRunId","workerId","causationHostId"]) },
   { f: 0, p: "/$defs/coreWorkflowChainConfidenceEscalated/properties/confidence", t: ["number"], tv: "number", g: [[1,[8,9]]], k: { "maximum": 1, "minimum": 0 } },
   { f: 0, p: "/$defs/coreWorkflowChainConfidenceEscalated/properties/floor", t: ["number"], tv: "number", g: [[1,[8,9]]], k: { "maximum": 1, "minimum": 0.5 } },
   { f: 0, p: "/$defs/coreWorkflowChainConfidenceEscalated/properties/escalationKind", g: [[0,[2]]], k: { "enum": ["clarify","escalate"] } },
   { f: 0, p: "/$defs/coreWorkflowChainConfidenceEscalated/properties/originalDecision", c: __c146, r: 146, ro: 1, g: [[0,[0]]] },
-  { f: 4, p: "", c: __c146, t: ["object"], tv: "object", g: [[0,[7]],[4,[23,25,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 147], ["confidence", "confidence", 148], ["worker", "worker", 149], ["nextWorkerIds", "nextWorkerIds", 150], ["reason", "reason", 152]], ap: 153, kn: new Set(["kind","confidence","worker","nextWorkerIds","reason"]), if: 154, th: 156 },
+  { f: 4, p: "", c: __c146, t: ["object"], tv: "object", g: [[0,[7]],[4,[23,25,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 147], ["confidence", "confidence", 148], ["worker", "worker", 149], ["nextWorkerIds", "nextWorkerIds", 150], ["reason", "reason", 152]], ap: 153, kn: new Set(["kind","confidence","worker","nextWorkerIds","reason"]), if: 154, th: 158 },
   { f: 4, p: "/properties/kind", g: [[0,[2]]], k: { "enum": ["next-worker","terminate","clarify","handoff"] } },
   { f: 4, p: "/properties/confidence", t: ["number"], tv: "number", g: [[1,[8,9]]], k: { "maximum": 1, "minimum": 0 } },
   { f: 4, p: "/properties/worker", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
@@ -5476,329 +5472,328 @@ const __S = [
   { f: 4, p: "/properties/nextWorkerIds/items", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 4, p: "/properties/reason", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 2000 } },
   { f: 4, p: "/additionalProperties", av: 1, b: true },
-  { f: 4, p: "/if", c: __c154, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 155]] },
+  { f: 4, p: "/if", c: __c154, g: [[0,[3]],[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 155]], no: 156 },
   { f: 4, p: "/if/properties/kind", g: [[0,[1]]], k: { "const": "next-worker" } },
-  { f: 4, p: "/then", g: [[0,[4]]], any: [157,159] },
-  { f: 4, p: "/then/anyOf/0", c: __c157, g: [[4,[23,26]]], k: { "required": ["worker"] }, pr: [["worker", "worker", 158]] },
-  { f: 4, p: "/then/anyOf/0/properties/worker", t: ["string"], tv: "string", ut: 1, g: [] },
-  { f: 4, p: "/then/anyOf/1", c: __c159, g: [[4,[23,26]]], k: { "required": ["nextWorkerIds"] }, pr: [["nextWorkerIds", "nextWorkerIds", 160]] },
-  { f: 4, p: "/then/anyOf/1/properties/nextWorkerIds", t: ["array"], tv: "array", ut: 1, g: [] },
+  { f: 4, p: "/if/not", c: __c156, g: [[4,[23,26]]], k: { "required": ["nextWorkerIds"] }, pr: [["nextWorkerIds", "nextWorkerIds", 157]] },
+  { f: 4, p: "/if/not/properties/nextWorkerIds", t: ["array"], tv: "array", ut: 1, g: [] },
+  { f: 4, p: "/then", g: [[4,[23,26]]], k: { "required": ["worker"] }, pr: [["worker", "worker", 159]] },
+  { f: 4, p: "/then/properties/worker", t: ["string"], tv: "string", ut: 1, g: [] },
   { f: 0, p: "/$defs/coreWorkflowChainConfidenceEscalated/properties/parentRunId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/coreWorkflowChainConfidenceEscalated/properties/workerId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/coreWorkflowChainConfidenceEscalated/properties/causationHostId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/coreWorkflowChainConfidenceEscalated/additionalProperties", b: false },
-  { f: 0, p: "/$defs/DistillationReport", c: __c165, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["tokenBudget","tokensUsed"] }, pr: [["tokenBudget", "tokenBudget", 166], ["tokensUsed", "tokensUsed", 167], ["indexUpdated", "indexUpdated", 168]], ap: 169, kn: new Set(["tokenBudget","tokensUsed","indexUpdated"]) },
+  { f: 0, p: "/$defs/DistillationReport", c: __c164, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["tokenBudget","tokensUsed"] }, pr: [["tokenBudget", "tokenBudget", 165], ["tokensUsed", "tokensUsed", 166], ["indexUpdated", "indexUpdated", 167]], ap: 168, kn: new Set(["tokenBudget","tokensUsed","indexUpdated"]) },
   { f: 0, p: "/$defs/DistillationReport/properties/tokenBudget", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
   { f: 0, p: "/$defs/DistillationReport/properties/tokensUsed", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 0, p: "/$defs/DistillationReport/properties/indexUpdated", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 0, p: "/$defs/DistillationReport/additionalProperties", av: 1, b: true },
-  { f: 3, p: "/$defs/ErrorCode", c: __c170, g: [[0,[2]]], k: { "enum": ["replay_memory_snapshot_unavailable","token_budget_exceeded","compaction_redaction_failed","capability_not_provided","invalid_json","bad_request","validation_failed","validation_error","unsupported_media_type","payload_too_large","unauthorized","unauthenticated","forbidden","not_found","method_not_allowed","conflict","request_timeout","quota_exceeded","internal_error"] } },
-  { f: 3, p: "/$defs/codeIs", av: 1, c: __c171, g: [] },
-  { f: 3, p: "", c: __c172, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["error","message"] }, pr: [["error", "error", 173], ["message", "message", 174], ["details", "details", 175]], ap: 177, kn: new Set(["error","message","details"]), all: [178,191,203,210,217,232,242] },
+  { f: 3, p: "/$defs/ErrorCode", c: __c169, g: [[0,[2]]], k: { "enum": ["replay_memory_snapshot_unavailable","token_budget_exceeded","compaction_redaction_failed","capability_not_provided","invalid_json","bad_request","validation_failed","validation_error","unsupported_media_type","payload_too_large","unauthorized","unauthenticated","forbidden","not_found","method_not_allowed","conflict","request_timeout","quota_exceeded","internal_error"] } },
+  { f: 3, p: "/$defs/codeIs", av: 1, c: __c170, g: [] },
+  { f: 3, p: "", c: __c171, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["error","message"] }, pr: [["error", "error", 172], ["message", "message", 173], ["details", "details", 174]], ap: 176, kn: new Set(["error","message","details"]), all: [177,190,202,209,216,231,241] },
   { f: 3, p: "/properties/error", t: ["string"], tv: "string", g: [[2,[12,14]]], k: { "maxLength": 100, "pattern": "^[a-z][a-z0-9_]*$" }, re: __RE1 },
   { f: 3, p: "/properties/message", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 2000 } },
-  { f: 3, p: "/properties/details", t: ["object"], tv: "object", g: [[4,[25]]], ap: 176, kn: new Set([]) },
+  { f: 3, p: "/properties/details", t: ["object"], tv: "object", g: [[4,[25]]], ap: 175, kn: new Set([]) },
   { f: 3, p: "/properties/details/additionalProperties", av: 1, b: true },
   { f: 3, p: "/additionalProperties", b: false },
-  { f: 3, p: "/allOf/0", g: [[0,[7]]], if: 179, th: 183 },
-  { f: 3, p: "/allOf/0/if", c: __c180, r: 180, ro: 1, g: [[0,[0]]] },
-  { f: 3, p: "/$defs/codeIs/$defs/replay", c: __c180, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["error"] }, pr: [["error", "error", 181]], ap: 182, kn: new Set(["error"]) },
+  { f: 3, p: "/allOf/0", g: [[0,[7]]], if: 178, th: 182 },
+  { f: 3, p: "/allOf/0/if", c: __c179, r: 179, ro: 1, g: [[0,[0]]] },
+  { f: 3, p: "/$defs/codeIs/$defs/replay", c: __c179, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["error"] }, pr: [["error", "error", 180]], ap: 181, kn: new Set(["error"]) },
   { f: 3, p: "/$defs/codeIs/$defs/replay/properties/error", g: [[0,[1]]], k: { "const": "replay_memory_snapshot_unavailable" } },
   { f: 3, p: "/$defs/codeIs/$defs/replay/additionalProperties", av: 1, b: true },
-  { f: 3, p: "/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["details"] }, pr: [["details", "details", 184]] },
-  { f: 3, p: "/allOf/0/then/properties/details", c: __c185, r: 185, ro: 1, g: [[0,[0]]] },
-  { f: 3, p: "/$defs/ReplayMemorySnapshotUnavailableDetails", c: __c185, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["fromSeq"] }, pr: [["fromSeq", "fromSeq", 186], ["oldestAvailableIdx", "oldestAvailableIdx", 187], ["sourceRunId", "sourceRunId", 188], ["reason", "reason", 189]], ap: 190, kn: new Set(["fromSeq","oldestAvailableIdx","sourceRunId","reason"]) },
+  { f: 3, p: "/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["details"] }, pr: [["details", "details", 183]] },
+  { f: 3, p: "/allOf/0/then/properties/details", c: __c184, r: 184, ro: 1, g: [[0,[0]]] },
+  { f: 3, p: "/$defs/ReplayMemorySnapshotUnavailableDetails", c: __c184, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["fromSeq"] }, pr: [["fromSeq", "fromSeq", 185], ["oldestAvailableIdx", "oldestAvailableIdx", 186], ["sourceRunId", "sourceRunId", 187], ["reason", "reason", 188]], ap: 189, kn: new Set(["fromSeq","oldestAvailableIdx","sourceRunId","reason"]) },
   { f: 3, p: "/$defs/ReplayMemorySnapshotUnavailableDetails/properties/fromSeq", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 3, p: "/$defs/ReplayMemorySnapshotUnavailableDetails/properties/oldestAvailableIdx", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 3, p: "/$defs/ReplayMemorySnapshotUnavailableDetails/properties/sourceRunId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 3, p: "/$defs/ReplayMemorySnapshotUnavailableDetails/properties/reason", g: [[0,[2]]], k: { "enum": ["retention_expired","event_log_unavailable"] } },
   { f: 3, p: "/$defs/ReplayMemorySnapshotUnavailableDetails/additionalProperties", av: 1, b: true },
-  { f: 3, p: "/allOf/1", g: [[0,[7]]], if: 192, th: 196 },
-  { f: 3, p: "/allOf/1/if", c: __c193, r: 193, ro: 1, g: [[0,[0]]] },
-  { f: 3, p: "/$defs/codeIs/$defs/budget", c: __c193, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["error"] }, pr: [["error", "error", 194]], ap: 195, kn: new Set(["error"]) },
+  { f: 3, p: "/allOf/1", g: [[0,[7]]], if: 191, th: 195 },
+  { f: 3, p: "/allOf/1/if", c: __c192, r: 192, ro: 1, g: [[0,[0]]] },
+  { f: 3, p: "/$defs/codeIs/$defs/budget", c: __c192, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["error"] }, pr: [["error", "error", 193]], ap: 194, kn: new Set(["error"]) },
   { f: 3, p: "/$defs/codeIs/$defs/budget/properties/error", g: [[0,[1]]], k: { "const": "token_budget_exceeded" } },
   { f: 3, p: "/$defs/codeIs/$defs/budget/additionalProperties", av: 1, b: true },
-  { f: 3, p: "/allOf/1/then", g: [[4,[23,26]]], k: { "required": ["details"] }, pr: [["details", "details", 197]] },
-  { f: 3, p: "/allOf/1/then/properties/details", c: __c198, r: 198, ro: 1, g: [[0,[0]]] },
-  { f: 3, p: "/$defs/TokenBudgetExceededDetails", c: __c198, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["tokenBudget","tokensRequired"] }, pr: [["tokenBudget", "tokenBudget", 199], ["tokensRequired", "tokensRequired", 200], ["memoryRef", "memoryRef", 201]], ap: 202, kn: new Set(["tokenBudget","tokensRequired","memoryRef"]) },
+  { f: 3, p: "/allOf/1/then", g: [[4,[23,26]]], k: { "required": ["details"] }, pr: [["details", "details", 196]] },
+  { f: 3, p: "/allOf/1/then/properties/details", c: __c197, r: 197, ro: 1, g: [[0,[0]]] },
+  { f: 3, p: "/$defs/TokenBudgetExceededDetails", c: __c197, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["tokenBudget","tokensRequired"] }, pr: [["tokenBudget", "tokenBudget", 198], ["tokensRequired", "tokensRequired", 199], ["memoryRef", "memoryRef", 200]], ap: 201, kn: new Set(["tokenBudget","tokensRequired","memoryRef"]) },
   { f: 3, p: "/$defs/TokenBudgetExceededDetails/properties/tokenBudget", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
   { f: 3, p: "/$defs/TokenBudgetExceededDetails/properties/tokensRequired", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 3, p: "/$defs/TokenBudgetExceededDetails/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 3, p: "/$defs/TokenBudgetExceededDetails/additionalProperties", av: 1, b: true },
-  { f: 3, p: "/allOf/2", g: [[0,[7]]], if: 204, th: 208 },
-  { f: 3, p: "/allOf/2/if", c: __c205, r: 205, ro: 1, g: [[0,[0]]] },
-  { f: 3, p: "/$defs/codeIs/$defs/redaction", c: __c205, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["error"] }, pr: [["error", "error", 206]], ap: 207, kn: new Set(["error"]) },
+  { f: 3, p: "/allOf/2", g: [[0,[7]]], if: 203, th: 207 },
+  { f: 3, p: "/allOf/2/if", c: __c204, r: 204, ro: 1, g: [[0,[0]]] },
+  { f: 3, p: "/$defs/codeIs/$defs/redaction", c: __c204, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["error"] }, pr: [["error", "error", 205]], ap: 206, kn: new Set(["error"]) },
   { f: 3, p: "/$defs/codeIs/$defs/redaction/properties/error", g: [[0,[1]]], k: { "const": "compaction_redaction_failed" } },
   { f: 3, p: "/$defs/codeIs/$defs/redaction/additionalProperties", av: 1, b: true },
-  { f: 3, p: "/allOf/2/then", g: [[4,[26]]], pr: [["details", "details", 209]] },
+  { f: 3, p: "/allOf/2/then", g: [[4,[26]]], pr: [["details", "details", 208]] },
   { f: 3, p: "/allOf/2/then/properties/details", c: __c137, r: 137, ro: 1, g: [[0,[0]]] },
-  { f: 3, p: "/allOf/3", g: [[0,[7]]], if: 211, th: 215 },
-  { f: 3, p: "/allOf/3/if", c: __c212, r: 212, ro: 1, g: [[0,[0]]] },
-  { f: 3, p: "/$defs/codeIs/$defs/capability", c: __c212, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["error"] }, pr: [["error", "error", 213]], ap: 214, kn: new Set(["error"]) },
+  { f: 3, p: "/allOf/3", g: [[0,[7]]], if: 210, th: 214 },
+  { f: 3, p: "/allOf/3/if", c: __c211, r: 211, ro: 1, g: [[0,[0]]] },
+  { f: 3, p: "/$defs/codeIs/$defs/capability", c: __c211, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["error"] }, pr: [["error", "error", 212]], ap: 213, kn: new Set(["error"]) },
   { f: 3, p: "/$defs/codeIs/$defs/capability/properties/error", g: [[0,[1]]], k: { "const": "capability_not_provided" } },
   { f: 3, p: "/$defs/codeIs/$defs/capability/additionalProperties", av: 1, b: true },
-  { f: 3, p: "/allOf/3/then", g: [[4,[23,26]]], k: { "required": ["details"] }, pr: [["details", "details", 216]] },
+  { f: 3, p: "/allOf/3/then", g: [[4,[23,26]]], k: { "required": ["details"] }, pr: [["details", "details", 215]] },
   { f: 3, p: "/allOf/3/then/properties/details", c: __c127, r: 127, ro: 1, g: [[0,[0]]] },
-  { f: 3, p: "/allOf/4", g: [[0,[7]]], if: 218, th: 222 },
-  { f: 3, p: "/allOf/4/if", c: __c219, r: 219, ro: 1, g: [[0,[0]]] },
-  { f: 3, p: "/$defs/codeIs/$defs/validation", c: __c219, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["error"] }, pr: [["error", "error", 220]], ap: 221, kn: new Set(["error"]) },
+  { f: 3, p: "/allOf/4", g: [[0,[7]]], if: 217, th: 221 },
+  { f: 3, p: "/allOf/4/if", c: __c218, r: 218, ro: 1, g: [[0,[0]]] },
+  { f: 3, p: "/$defs/codeIs/$defs/validation", c: __c218, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["error"] }, pr: [["error", "error", 219]], ap: 220, kn: new Set(["error"]) },
   { f: 3, p: "/$defs/codeIs/$defs/validation/properties/error", g: [[0,[1]]], k: { "const": "validation_failed" } },
   { f: 3, p: "/$defs/codeIs/$defs/validation/additionalProperties", av: 1, b: true },
-  { f: 3, p: "/allOf/4/then", g: [[4,[23,26]]], k: { "required": ["details"] }, pr: [["details", "details", 223]] },
-  { f: 3, p: "/allOf/4/then/properties/details", c: __c224, r: 224, ro: 1, g: [[0,[0]]] },
-  { f: 3, p: "/$defs/ValidationFailedDetails", c: __c224, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["failures"] }, pr: [["failures", "failures", 225]], ap: 231, kn: new Set(["failures"]) },
-  { f: 3, p: "/$defs/ValidationFailedDetails/properties/failures", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 226 },
-  { f: 3, p: "/$defs/ValidationFailedDetails/properties/failures/items", c: __c227, r: 227, ro: 1, g: [[0,[0]]] },
-  { f: 3, p: "/$defs/ValidationFailure", c: __c227, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["instancePath","message"] }, pr: [["instancePath", "instancePath", 228], ["message", "message", 229]], ap: 230, kn: new Set(["instancePath","message"]) },
+  { f: 3, p: "/allOf/4/then", g: [[4,[23,26]]], k: { "required": ["details"] }, pr: [["details", "details", 222]] },
+  { f: 3, p: "/allOf/4/then/properties/details", c: __c223, r: 223, ro: 1, g: [[0,[0]]] },
+  { f: 3, p: "/$defs/ValidationFailedDetails", c: __c223, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["failures"] }, pr: [["failures", "failures", 224]], ap: 230, kn: new Set(["failures"]) },
+  { f: 3, p: "/$defs/ValidationFailedDetails/properties/failures", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 225 },
+  { f: 3, p: "/$defs/ValidationFailedDetails/properties/failures/items", c: __c226, r: 226, ro: 1, g: [[0,[0]]] },
+  { f: 3, p: "/$defs/ValidationFailure", c: __c226, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["instancePath","message"] }, pr: [["instancePath", "instancePath", 227], ["message", "message", 228]], ap: 229, kn: new Set(["instancePath","message"]) },
   { f: 3, p: "/$defs/ValidationFailure/properties/instancePath", t: ["string"], tv: "string", ut: 1, g: [] },
   { f: 3, p: "/$defs/ValidationFailure/properties/message", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 500 } },
   { f: 3, p: "/$defs/ValidationFailure/additionalProperties", b: false },
   { f: 3, p: "/$defs/ValidationFailedDetails/additionalProperties", av: 1, b: true },
-  { f: 3, p: "/allOf/5", g: [[0,[7]]], if: 233, th: 237 },
-  { f: 3, p: "/allOf/5/if", c: __c234, r: 234, ro: 1, g: [[0,[0]]] },
-  { f: 3, p: "/$defs/codeIs/$defs/tooLarge", c: __c234, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["error"] }, pr: [["error", "error", 235]], ap: 236, kn: new Set(["error"]) },
+  { f: 3, p: "/allOf/5", g: [[0,[7]]], if: 232, th: 236 },
+  { f: 3, p: "/allOf/5/if", c: __c233, r: 233, ro: 1, g: [[0,[0]]] },
+  { f: 3, p: "/$defs/codeIs/$defs/tooLarge", c: __c233, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["error"] }, pr: [["error", "error", 234]], ap: 235, kn: new Set(["error"]) },
   { f: 3, p: "/$defs/codeIs/$defs/tooLarge/properties/error", g: [[0,[1]]], k: { "const": "payload_too_large" } },
   { f: 3, p: "/$defs/codeIs/$defs/tooLarge/additionalProperties", av: 1, b: true },
-  { f: 3, p: "/allOf/5/then", g: [[4,[26]]], pr: [["details", "details", 238]] },
-  { f: 3, p: "/allOf/5/then/properties/details", c: __c239, r: 239, ro: 1, g: [[0,[0]]] },
-  { f: 3, p: "/$defs/PayloadTooLargeDetails", c: __c239, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["limitBytes", "limitBytes", 240]], ap: 241, kn: new Set(["limitBytes"]) },
+  { f: 3, p: "/allOf/5/then", g: [[4,[26]]], pr: [["details", "details", 237]] },
+  { f: 3, p: "/allOf/5/then/properties/details", c: __c238, r: 238, ro: 1, g: [[0,[0]]] },
+  { f: 3, p: "/$defs/PayloadTooLargeDetails", c: __c238, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["limitBytes", "limitBytes", 239]], ap: 240, kn: new Set(["limitBytes"]) },
   { f: 3, p: "/$defs/PayloadTooLargeDetails/properties/limitBytes", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 3, p: "/$defs/PayloadTooLargeDetails/additionalProperties", av: 1, b: true },
-  { f: 3, p: "/allOf/6", g: [[0,[7]]], if: 243, th: 247 },
-  { f: 3, p: "/allOf/6/if", c: __c244, r: 244, ro: 1, g: [[0,[0]]] },
-  { f: 3, p: "/$defs/codeIs/$defs/quota", c: __c244, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["error"] }, pr: [["error", "error", 245]], ap: 246, kn: new Set(["error"]) },
+  { f: 3, p: "/allOf/6", g: [[0,[7]]], if: 242, th: 246 },
+  { f: 3, p: "/allOf/6/if", c: __c243, r: 243, ro: 1, g: [[0,[0]]] },
+  { f: 3, p: "/$defs/codeIs/$defs/quota", c: __c243, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["error"] }, pr: [["error", "error", 244]], ap: 245, kn: new Set(["error"]) },
   { f: 3, p: "/$defs/codeIs/$defs/quota/properties/error", g: [[0,[1]]], k: { "const": "quota_exceeded" } },
   { f: 3, p: "/$defs/codeIs/$defs/quota/additionalProperties", av: 1, b: true },
-  { f: 3, p: "/allOf/6/then", g: [[4,[23,26]]], k: { "required": ["details"] }, pr: [["details", "details", 248]] },
-  { f: 3, p: "/allOf/6/then/properties/details", c: __c249, r: 249, ro: 1, g: [[0,[0]]] },
-  { f: 3, p: "/$defs/QuotaExceededDetails", c: __c249, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["resource","limit"] }, pr: [["resource", "resource", 250], ["limit", "limit", 251]], ap: 252, kn: new Set(["resource","limit"]) },
+  { f: 3, p: "/allOf/6/then", g: [[4,[23,26]]], k: { "required": ["details"] }, pr: [["details", "details", 247]] },
+  { f: 3, p: "/allOf/6/then/properties/details", c: __c248, r: 248, ro: 1, g: [[0,[0]]] },
+  { f: 3, p: "/$defs/QuotaExceededDetails", c: __c248, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["resource","limit"] }, pr: [["resource", "resource", 249], ["limit", "limit", 250]], ap: 251, kn: new Set(["resource","limit"]) },
   { f: 3, p: "/$defs/QuotaExceededDetails/properties/resource", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 100, "minLength": 1 } },
   { f: 3, p: "/$defs/QuotaExceededDetails/properties/limit", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
   { f: 3, p: "/$defs/QuotaExceededDetails/additionalProperties", av: 1, b: true },
-  { f: 5, p: "/$defs/EventTypeName", c: __c253, t: ["string"], tv: "string", g: [[2,[12,14]]], k: { "maxLength": 200, "pattern": "^[A-Za-z][A-Za-z0-9_-]*(\\.[A-Za-z][A-Za-z0-9_-]*)*$" }, re: __RE2 },
-  { f: 0, p: "/$defs/ForkOrigin", c: __c254, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","fromSeq"] }, pr: [["runId", "runId", 255], ["fromSeq", "fromSeq", 256]], ap: 257, kn: new Set(["runId","fromSeq"]) },
+  { f: 5, p: "/$defs/EventTypeName", c: __c252, t: ["string"], tv: "string", g: [[2,[12,14]]], k: { "maxLength": 200, "pattern": "^[A-Za-z][A-Za-z0-9_-]*(\\.[A-Za-z][A-Za-z0-9_-]*)*$" }, re: __RE2 },
+  { f: 0, p: "/$defs/ForkOrigin", c: __c253, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","fromSeq"] }, pr: [["runId", "runId", 254], ["fromSeq", "fromSeq", 255]], ap: 256, kn: new Set(["runId","fromSeq"]) },
   { f: 0, p: "/$defs/ForkOrigin/properties/runId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/ForkOrigin/properties/fromSeq", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 0, p: "/$defs/ForkOrigin/additionalProperties", b: false },
-  { f: 6, p: "", c: __c258, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","condition"] }, pr: [["memoryRef", "memoryRef", 259], ["condition", "condition", 260], ["includeIntentionCanary", "includeIntentionCanary", 261]], ap: 262, kn: new Set(["memoryRef","condition","includeIntentionCanary"]) },
+  { f: 6, p: "", c: __c257, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","condition"] }, pr: [["memoryRef", "memoryRef", 258], ["condition", "condition", 259], ["includeIntentionCanary", "includeIntentionCanary", 260]], ap: 261, kn: new Set(["memoryRef","condition","includeIntentionCanary"]) },
   { f: 6, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
   { f: 6, p: "/properties/condition", c: __c32, r: 32, ro: 1, g: [[0,[0]]] },
   { f: 6, p: "/properties/includeIntentionCanary", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 6, p: "/additionalProperties", b: false },
-  { f: 7, p: "", c: __c263, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["event","fireCount"] }, pr: [["event", "event", 264], ["fireCount", "fireCount", 265], ["intentionCanary", "intentionCanary", 266]], ap: 267, kn: new Set(["event","fireCount","intentionCanary"]) },
+  { f: 7, p: "", c: __c262, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["event","fireCount"] }, pr: [["event", "event", 263], ["fireCount", "fireCount", 264], ["intentionCanary", "intentionCanary", 265]], ap: 266, kn: new Set(["event","fireCount","intentionCanary"]) },
   { f: 7, p: "/properties/event", c: __c130, r: 130, ro: 1, g: [[0,[0]]] },
   { f: 7, p: "/properties/fireCount", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 7, p: "/properties/intentionCanary", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 7, p: "/additionalProperties", av: 1, b: true },
-  { f: 8, p: "", c: __c268, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef"] }, pr: [["memoryRef", "memoryRef", 269], ["includeSecretCanary", "includeSecretCanary", 270]], ap: 271, kn: new Set(["memoryRef","includeSecretCanary"]) },
+  { f: 8, p: "", c: __c267, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef"] }, pr: [["memoryRef", "memoryRef", 268], ["includeSecretCanary", "includeSecretCanary", 269]], ap: 270, kn: new Set(["memoryRef","includeSecretCanary"]) },
   { f: 8, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
   { f: 8, p: "/properties/includeSecretCanary", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 8, p: "/additionalProperties", b: false },
-  { f: 9, p: "", c: __c272, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["event","secretLeaked"] }, pr: [["event", "event", 273], ["secretLeaked", "secretLeaked", 274], ["eventId", "eventId", 275]], ap: 276, kn: new Set(["event","secretLeaked","eventId"]) },
+  { f: 9, p: "", c: __c271, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["event","secretLeaked"] }, pr: [["event", "event", 272], ["secretLeaked", "secretLeaked", 273], ["eventId", "eventId", 274]], ap: 275, kn: new Set(["event","secretLeaked","eventId"]) },
   { f: 9, p: "/properties/event", c: __c0, r: 0, ro: 1, g: [[0,[0]]] },
   { f: 9, p: "/properties/secretLeaked", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 9, p: "/properties/eventId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 9, p: "/additionalProperties", av: 1, b: true },
-  { f: 10, p: "", c: __c277, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["ttlSeconds"] }, pr: [["ttlSeconds", "ttlSeconds", 278], ["delayMs", "delayMs", 279]], ap: 280, kn: new Set(["ttlSeconds","delayMs"]) },
+  { f: 10, p: "", c: __c276, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["ttlSeconds"] }, pr: [["ttlSeconds", "ttlSeconds", 277], ["delayMs", "delayMs", 278]], ap: 279, kn: new Set(["ttlSeconds","delayMs"]) },
   { f: 10, p: "/properties/ttlSeconds", t: ["number"], tv: "number", g: [[1,[8,11]]], k: { "maximum": 86400, "exclusiveMinimum": 0 } },
   { f: 10, p: "/properties/delayMs", t: ["integer"], tv: "integer", ut: 1, g: [[1,[8,9]]], k: { "maximum": 5000, "minimum": 0 } },
   { f: 10, p: "/additionalProperties", b: false },
-  { f: 11, p: "", c: __c281, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["parentRunId","childRunId","memoryRef","parentStartedAt","childWrittenAt","entry","seenByParent"] }, pr: [["parentRunId", "parentRunId", 282], ["childRunId", "childRunId", 283], ["memoryRef", "memoryRef", 284], ["parentStartedAt", "parentStartedAt", 285], ["childWrittenAt", "childWrittenAt", 286], ["entry", "entry", 287], ["seenByParent", "seenByParent", 296]], ap: 297, kn: new Set(["parentRunId","childRunId","memoryRef","parentStartedAt","childWrittenAt","entry","seenByParent"]) },
+  { f: 11, p: "", c: __c280, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["parentRunId","childRunId","memoryRef","parentStartedAt","childWrittenAt","entry","seenByParent"] }, pr: [["parentRunId", "parentRunId", 281], ["childRunId", "childRunId", 282], ["memoryRef", "memoryRef", 283], ["parentStartedAt", "parentStartedAt", 284], ["childWrittenAt", "childWrittenAt", 285], ["entry", "entry", 286], ["seenByParent", "seenByParent", 295]], ap: 296, kn: new Set(["parentRunId","childRunId","memoryRef","parentStartedAt","childWrittenAt","entry","seenByParent"]) },
   { f: 11, p: "/properties/parentRunId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
   { f: 11, p: "/properties/childRunId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
   { f: 11, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
   { f: 11, p: "/properties/parentStartedAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 11, p: "/properties/childWrittenAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 11, p: "/properties/entry", c: __c288, r: 288, ro: 1, g: [[0,[0]]] },
-  { f: 12, p: "", c: __c288, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["id","content","tags","createdAt"] }, pr: [["id", "id", 289], ["content", "content", 290], ["tags", "tags", 291], ["createdAt", "createdAt", 293], ["expiresAt", "expiresAt", 294]], ap: 295, kn: new Set(["id","content","tags","createdAt","expiresAt"]) },
+  { f: 11, p: "/properties/entry", c: __c287, r: 287, ro: 1, g: [[0,[0]]] },
+  { f: 12, p: "", c: __c287, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["id","content","tags","createdAt"] }, pr: [["id", "id", 288], ["content", "content", 289], ["tags", "tags", 290], ["createdAt", "createdAt", 292], ["expiresAt", "expiresAt", 293]], ap: 294, kn: new Set(["id","content","tags","createdAt","expiresAt"]) },
   { f: 12, p: "/properties/id", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
   { f: 12, p: "/properties/content", t: ["string"], tv: "string", ut: 1, g: [] },
-  { f: 12, p: "/properties/tags", t: ["array"], tv: "array", g: [[3,[18]]], it: 292 },
+  { f: 12, p: "/properties/tags", t: ["array"], tv: "array", g: [[3,[18]]], it: 291 },
   { f: 12, p: "/properties/tags/items", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
   { f: 12, p: "/properties/createdAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 12, p: "/properties/expiresAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 12, p: "/additionalProperties", av: 1, b: true },
   { f: 11, p: "/properties/seenByParent", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 11, p: "/additionalProperties", av: 1, b: true },
-  { f: 13, p: "", c: __c298, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","every"] }, pr: [["memoryRef", "memoryRef", 299], ["every", "every", 300], ["tokenBudget", "tokenBudget", 301], ["firstAt", "firstAt", 302]], ap: 303, kn: new Set(["memoryRef","every","tokenBudget","firstAt"]) },
+  { f: 13, p: "", c: __c297, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","every"] }, pr: [["memoryRef", "memoryRef", 298], ["every", "every", 299], ["tokenBudget", "tokenBudget", 300], ["firstAt", "firstAt", 301]], ap: 302, kn: new Set(["memoryRef","every","tokenBudget","firstAt"]) },
   { f: 13, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
   { f: 13, p: "/properties/every", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "duration" }, fm: __fmtDuration },
   { f: 13, p: "/properties/tokenBudget", t: ["integer"], tv: "integer", ut: 1, g: [[1,[8,9]]], k: { "maximum": 1000000000, "minimum": 1 } },
   { f: 13, p: "/properties/firstAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 13, p: "/additionalProperties", b: false },
-  { f: 14, p: "", c: __c304, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["scheduleId","memoryRef","every","nextAt"] }, pr: [["scheduleId", "scheduleId", 305], ["memoryRef", "memoryRef", 306], ["every", "every", 307], ["tokenBudget", "tokenBudget", 308], ["nextAt", "nextAt", 309], ["lastOutcome", "lastOutcome", 310]], ap: 347, kn: new Set(["scheduleId","memoryRef","every","tokenBudget","nextAt","lastOutcome"]) },
+  { f: 14, p: "", c: __c303, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["scheduleId","memoryRef","every","nextAt"] }, pr: [["scheduleId", "scheduleId", 304], ["memoryRef", "memoryRef", 305], ["every", "every", 306], ["tokenBudget", "tokenBudget", 307], ["nextAt", "nextAt", 308], ["lastOutcome", "lastOutcome", 309]], ap: 346, kn: new Set(["scheduleId","memoryRef","every","tokenBudget","nextAt","lastOutcome"]) },
   { f: 14, p: "/properties/scheduleId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
   { f: 14, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
   { f: 14, p: "/properties/every", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "duration" }, fm: __fmtDuration },
   { f: 14, p: "/properties/tokenBudget", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
   { f: 14, p: "/properties/nextAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 14, p: "/properties/lastOutcome", c: __c311, r: 311, ro: 1, g: [[0,[0]]] },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome", c: __c311, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["kind","scheduleId","instant","missed"] }, pr: [["kind", "kind", 312], ["scheduleId", "scheduleId", 313], ["instant", "instant", 314], ["missed", "missed", 315], ["archiveId", "archiveId", 316], ["event", "event", 317], ["tokensRequired", "tokensRequired", 328], ["errorCode", "errorCode", 329]], ap: 330, kn: new Set(["kind","scheduleId","instant","missed","archiveId","event","tokensRequired","errorCode"]), all: [331,337,342] },
+  { f: 14, p: "/properties/lastOutcome", c: __c310, r: 310, ro: 1, g: [[0,[0]]] },
+  { f: 15, p: "/$defs/ScheduledDistillationOutcome", c: __c310, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["kind","scheduleId","instant","missed"] }, pr: [["kind", "kind", 311], ["scheduleId", "scheduleId", 312], ["instant", "instant", 313], ["missed", "missed", 314], ["archiveId", "archiveId", 315], ["event", "event", 316], ["tokensRequired", "tokensRequired", 327], ["errorCode", "errorCode", 328]], ap: 329, kn: new Set(["kind","scheduleId","instant","missed","archiveId","event","tokensRequired","errorCode"]), all: [330,336,341] },
   { f: 15, p: "/$defs/ScheduledDistillationOutcome/properties/kind", g: [[0,[2]]], k: { "enum": ["distilled","nothing-to-distil","budget-exceeded","failed"] } },
   { f: 15, p: "/$defs/ScheduledDistillationOutcome/properties/scheduleId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
   { f: 15, p: "/$defs/ScheduledDistillationOutcome/properties/instant", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 15, p: "/$defs/ScheduledDistillationOutcome/properties/missed", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 15, p: "/$defs/ScheduledDistillationOutcome/properties/archiveId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome/properties/event", c: __c318, r: 318, ro: 1, g: [[0,[0]]] },
-  { f: 0, p: "/$defs/memoryCompacted", c: __c318, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","outputId","sourceCount","trigger","byteSize"] }, pr: [["memoryRef", "memoryRef", 319], ["outputId", "outputId", 320], ["sourceIds", "sourceIds", 321], ["sourceCount", "sourceCount", 323], ["trigger", "trigger", 324], ["byteSize", "byteSize", 325], ["distillation", "distillation", 326]], ap: 327, kn: new Set(["memoryRef","outputId","sourceIds","sourceCount","trigger","byteSize","distillation"]) },
+  { f: 15, p: "/$defs/ScheduledDistillationOutcome/properties/event", c: __c317, r: 317, ro: 1, g: [[0,[0]]] },
+  { f: 0, p: "/$defs/memoryCompacted", c: __c317, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","outputId","sourceCount","trigger","byteSize"] }, pr: [["memoryRef", "memoryRef", 318], ["outputId", "outputId", 319], ["sourceIds", "sourceIds", 320], ["sourceCount", "sourceCount", 322], ["trigger", "trigger", 323], ["byteSize", "byteSize", 324], ["distillation", "distillation", 325]], ap: 326, kn: new Set(["memoryRef","outputId","sourceIds","sourceCount","trigger","byteSize","distillation"]) },
   { f: 0, p: "/$defs/memoryCompacted/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/memoryCompacted/properties/outputId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 0, p: "/$defs/memoryCompacted/properties/sourceIds", t: ["array"], tv: "array", g: [[3,[18]]], it: 322 },
+  { f: 0, p: "/$defs/memoryCompacted/properties/sourceIds", t: ["array"], tv: "array", g: [[3,[18]]], it: 321 },
   { f: 0, p: "/$defs/memoryCompacted/properties/sourceIds/items", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/memoryCompacted/properties/sourceCount", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 0, p: "/$defs/memoryCompacted/properties/trigger", c: __c78, r: 78, ro: 1, g: [[0,[0]]] },
   { f: 0, p: "/$defs/memoryCompacted/properties/byteSize", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 0, p: "/$defs/memoryCompacted/properties/distillation", c: __c165, r: 165, ro: 1, g: [[0,[0]]] },
+  { f: 0, p: "/$defs/memoryCompacted/properties/distillation", c: __c164, r: 164, ro: 1, g: [[0,[0]]] },
   { f: 0, p: "/$defs/memoryCompacted/additionalProperties", av: 1, b: true },
   { f: 15, p: "/$defs/ScheduledDistillationOutcome/properties/tokensRequired", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
   { f: 15, p: "/$defs/ScheduledDistillationOutcome/properties/errorCode", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 128, "minLength": 1 } },
   { f: 15, p: "/$defs/ScheduledDistillationOutcome/additionalProperties", av: 1, b: true },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/0", g: [[0,[7]]], if: 332, th: 334 },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/0/if", c: __c332, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 333]] },
+  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/0", g: [[0,[7]]], if: 331, th: 333 },
+  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/0/if", c: __c331, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 332]] },
   { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/0/if/properties/kind", g: [[0,[1]]], k: { "const": "distilled" } },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["archiveId","event"] }, pr: [["archiveId", "archiveId", 335], ["event", "event", 336]] },
+  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["archiveId","event"] }, pr: [["archiveId", "archiveId", 334], ["event", "event", 335]] },
   { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/0/then/properties/archiveId", av: 1, g: [] },
   { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/0/then/properties/event", av: 1, g: [] },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/1", g: [[0,[7]]], if: 338, th: 340 },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/1/if", c: __c338, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 339]] },
+  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/1", g: [[0,[7]]], if: 337, th: 339 },
+  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/1/if", c: __c337, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 338]] },
   { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/1/if/properties/kind", g: [[0,[1]]], k: { "const": "budget-exceeded" } },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/1/then", g: [[4,[23,26]]], k: { "required": ["tokensRequired"] }, pr: [["tokensRequired", "tokensRequired", 341]] },
+  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/1/then", g: [[4,[23,26]]], k: { "required": ["tokensRequired"] }, pr: [["tokensRequired", "tokensRequired", 340]] },
   { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/1/then/properties/tokensRequired", av: 1, g: [] },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/2", g: [[0,[7]]], if: 343, th: 345 },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/2/if", c: __c343, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 344]] },
+  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/2", g: [[0,[7]]], if: 342, th: 344 },
+  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/2/if", c: __c342, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 343]] },
   { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/2/if/properties/kind", g: [[0,[1]]], k: { "const": "failed" } },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/2/then", g: [[4,[23,26]]], k: { "required": ["errorCode"] }, pr: [["errorCode", "errorCode", 346]] },
+  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/2/then", g: [[4,[23,26]]], k: { "required": ["errorCode"] }, pr: [["errorCode", "errorCode", 345]] },
   { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/2/then/properties/errorCode", av: 1, g: [] },
   { f: 14, p: "/additionalProperties", av: 1, b: true },
-  { f: 16, p: "", c: __c348, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["tenant"] }, pr: [["tenant", "tenant", 349]], ap: 350, kn: new Set(["tenant"]) },
+  { f: 16, p: "", c: __c347, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["tenant"] }, pr: [["tenant", "tenant", 348]], ap: 349, kn: new Set(["tenant"]) },
   { f: 16, p: "/properties/tenant", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[a-z0-9][a-z0-9-]{0,62}$" }, re: __RE4 },
   { f: 16, p: "/additionalProperties", b: false },
-  { f: 15, p: "", c: __c351, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["outcomes"] }, pr: [["outcomes", "outcomes", 352]], ap: 354, kn: new Set(["outcomes"]) },
-  { f: 15, p: "/properties/outcomes", t: ["array"], tv: "array", g: [[3,[18]]], it: 353 },
-  { f: 15, p: "/properties/outcomes/items", c: __c311, r: 311, ro: 1, g: [[0,[0]]] },
+  { f: 15, p: "", c: __c350, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["outcomes"] }, pr: [["outcomes", "outcomes", 351]], ap: 353, kn: new Set(["outcomes"]) },
+  { f: 15, p: "/properties/outcomes", t: ["array"], tv: "array", g: [[3,[18]]], it: 352 },
+  { f: 15, p: "/properties/outcomes/items", c: __c310, r: 310, ro: 1, g: [[0,[0]]] },
   { f: 15, p: "/additionalProperties", av: 1, b: true },
-  { f: 17, p: "", c: __c355, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["confidence"] }, pr: [["confidence", "confidence", 356], ["kind", "kind", 357]], ap: 358, kn: new Set(["confidence","kind"]) },
+  { f: 17, p: "", c: __c354, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["confidence"] }, pr: [["confidence", "confidence", 355], ["kind", "kind", 356]], ap: 357, kn: new Set(["confidence","kind"]) },
   { f: 17, p: "/properties/confidence", t: ["number"], tv: "number", g: [[1,[8,9]]], k: { "maximum": 1, "minimum": 0 } },
   { f: 17, p: "/properties/kind", g: [[0,[2]]], k: { "enum": ["next-worker","terminate"] } },
   { f: 17, p: "/additionalProperties", b: false },
-  { f: 18, p: "", c: __c359, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","floor"] }, pr: [["runId", "runId", 360], ["floor", "floor", 361]], ap: 362, kn: new Set(["runId","floor"]) },
+  { f: 18, p: "", c: __c358, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","floor"] }, pr: [["runId", "runId", 359], ["floor", "floor", 360]], ap: 361, kn: new Set(["runId","floor"]) },
   { f: 18, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
   { f: 18, p: "/properties/floor", t: ["number"], tv: "number", g: [[1,[8,9]]], k: { "maximum": 1, "minimum": 0.5 } },
   { f: 18, p: "/additionalProperties", av: 1, b: true },
-  { f: 19, p: "", c: __c363, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["records"] }, pr: [["records", "records", 364]], ap: 449, kn: new Set(["records"]) },
-  { f: 19, p: "/properties/records", t: ["array"], tv: "array", g: [[3,[18]]], it: 365 },
-  { f: 19, p: "/properties/records/items", c: __c366, r: 366, ro: 1, g: [[0,[0]]] },
-  { f: 19, p: "/$defs/HostSampleTraceRecord", c: __c366, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["stream","record_type","body"] }, pr: [["stream", "stream", 367], ["record_type", "record_type", 368], ["body", "body", 369]], ap: 448, kn: new Set(["stream","record_type","body"]) },
+  { f: 19, p: "", c: __c362, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["records"] }, pr: [["records", "records", 363]], ap: 448, kn: new Set(["records"]) },
+  { f: 19, p: "/properties/records", t: ["array"], tv: "array", g: [[3,[18]]], it: 364 },
+  { f: 19, p: "/properties/records/items", c: __c365, r: 365, ro: 1, g: [[0,[0]]] },
+  { f: 19, p: "/$defs/HostSampleTraceRecord", c: __c365, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["stream","record_type","body"] }, pr: [["stream", "stream", 366], ["record_type", "record_type", 367], ["body", "body", 368]], ap: 447, kn: new Set(["stream","record_type","body"]) },
   { f: 19, p: "/$defs/HostSampleTraceRecord/properties/stream", g: [[0,[1]]], k: { "const": "trace/inquirium-assistant-turns" } },
   { f: 19, p: "/$defs/HostSampleTraceRecord/properties/record_type", g: [[0,[1]]], k: { "const": "daemon/inquirium-assistant-turn-trace.v1" } },
-  { f: 19, p: "/$defs/HostSampleTraceRecord/properties/body", c: __c370, r: 370, ro: 1, g: [[0,[0]]] },
-  { f: 20, p: "", c: __c370, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["trace/schema","trace/id","turn/id","participant/ref","operation/id","time/started-at","status","policy","decisions","effects"] }, pr: [["trace/schema", "trace~1schema", 371], ["trace/id", "trace~1id", 372], ["turn/id", "turn~1id", 373], ["participant/ref", "participant~1ref", 375], ["operation/id", "operation~1id", 377], ["time/started-at", "time~1started-at", 378], ["time/finished-at", "time~1finished-at", 379], ["status", "status", 380], ["runtime/ref", "runtime~1ref", 382], ["model.binding/ref", "model.binding~1ref", 384], ["input/shape", "input~1shape", 386], ["output/shape", "output~1shape", 393], ["policy", "policy", 399], ["decisions", "decisions", 411], ["effects", "effects", 433], ["diagnostics", "diagnostics", 440]], ap: 447, kn: new Set(["trace/schema","trace/id","turn/id","participant/ref","operation/id","time/started-at","time/finished-at","status","runtime/ref","model.binding/ref","input/shape","output/shape","policy","decisions","effects","diagnostics"]) },
+  { f: 19, p: "/$defs/HostSampleTraceRecord/properties/body", c: __c369, r: 369, ro: 1, g: [[0,[0]]] },
+  { f: 20, p: "", c: __c369, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["trace/schema","trace/id","turn/id","participant/ref","operation/id","time/started-at","status","policy","decisions","effects"] }, pr: [["trace/schema", "trace~1schema", 370], ["trace/id", "trace~1id", 371], ["turn/id", "turn~1id", 372], ["participant/ref", "participant~1ref", 374], ["operation/id", "operation~1id", 376], ["time/started-at", "time~1started-at", 377], ["time/finished-at", "time~1finished-at", 378], ["status", "status", 379], ["runtime/ref", "runtime~1ref", 381], ["model.binding/ref", "model.binding~1ref", 383], ["input/shape", "input~1shape", 385], ["output/shape", "output~1shape", 392], ["policy", "policy", 398], ["decisions", "decisions", 410], ["effects", "effects", 432], ["diagnostics", "diagnostics", 439]], ap: 446, kn: new Set(["trace/schema","trace/id","turn/id","participant/ref","operation/id","time/started-at","time/finished-at","status","runtime/ref","model.binding/ref","input/shape","output/shape","policy","decisions","effects","diagnostics"]) },
   { f: 20, p: "/properties/trace~1schema", g: [[0,[1]]], k: { "const": "inquirium.assistant-turn-trace.v1" } },
   { f: 20, p: "/properties/trace~1id", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^tr:.+$" }, re: __RE7 },
-  { f: 20, p: "/properties/turn~1id", c: __c374, r: 374, ro: 1, g: [[0,[0]]] },
-  { f: 21, p: "/$defs/TurnId", c: __c374, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^turn:.+$" }, re: __RE22 },
-  { f: 20, p: "/properties/participant~1ref", c: __c376, r: 376, ro: 1, g: [[0,[0]]] },
-  { f: 21, p: "/$defs/ParticipantRef", c: __c376, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^participant:did:key:[1-9A-HJ-NP-Za-km-z]+$" }, re: __RE15 },
+  { f: 20, p: "/properties/turn~1id", c: __c373, r: 373, ro: 1, g: [[0,[0]]] },
+  { f: 21, p: "/$defs/TurnId", c: __c373, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^turn:.+$" }, re: __RE22 },
+  { f: 20, p: "/properties/participant~1ref", c: __c375, r: 375, ro: 1, g: [[0,[0]]] },
+  { f: 21, p: "/$defs/ParticipantRef", c: __c375, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^participant:did:key:[1-9A-HJ-NP-Za-km-z]+$" }, re: __RE15 },
   { f: 20, p: "/properties/operation~1id", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^op:.+$" }, re: __RE8 },
   { f: 20, p: "/properties/time~1started-at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 20, p: "/properties/time~1finished-at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 20, p: "/properties/status", c: __c381, r: 381, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/$defs/GenerateOutcome", c: __c381, g: [[0,[2]]], k: { "enum": ["completed","handler-unavailable","context-denied","policy-denied","failed"] } },
-  { f: 20, p: "/properties/runtime~1ref", c: __c383, r: 383, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/$defs/RuntimeRef", c: __c383, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^runtime/.+$" }, re: __RE18 },
-  { f: 20, p: "/properties/model.binding~1ref", c: __c385, r: 385, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/$defs/ModelBindingRef", c: __c385, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^model\\.binding/.+$" }, re: __RE11 },
-  { f: 20, p: "/properties/input~1shape", c: __c387, r: 387, ro: 1, g: [[0,[0]]] },
-  { f: 20, p: "/$defs/InputShape", c: __c387, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["message/count", "message~1count", 388], ["token/approx-input", "token~1approx-input", 389], ["file/has-any", "file~1has-any", 390], ["tool/has-any", "tool~1has-any", 391]], ap: 392, kn: new Set(["message/count","token/approx-input","file/has-any","tool/has-any"]) },
+  { f: 20, p: "/properties/status", c: __c380, r: 380, ro: 1, g: [[0,[0]]] },
+  { f: 22, p: "/$defs/GenerateOutcome", c: __c380, g: [[0,[2]]], k: { "enum": ["completed","handler-unavailable","context-denied","policy-denied","failed"] } },
+  { f: 20, p: "/properties/runtime~1ref", c: __c382, r: 382, ro: 1, g: [[0,[0]]] },
+  { f: 22, p: "/$defs/RuntimeRef", c: __c382, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^runtime/.+$" }, re: __RE18 },
+  { f: 20, p: "/properties/model.binding~1ref", c: __c384, r: 384, ro: 1, g: [[0,[0]]] },
+  { f: 22, p: "/$defs/ModelBindingRef", c: __c384, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^model\\.binding/.+$" }, re: __RE11 },
+  { f: 20, p: "/properties/input~1shape", c: __c386, r: 386, ro: 1, g: [[0,[0]]] },
+  { f: 20, p: "/$defs/InputShape", c: __c386, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["message/count", "message~1count", 387], ["token/approx-input", "token~1approx-input", 388], ["file/has-any", "file~1has-any", 389], ["tool/has-any", "tool~1has-any", 390]], ap: 391, kn: new Set(["message/count","token/approx-input","file/has-any","tool/has-any"]) },
   { f: 20, p: "/$defs/InputShape/properties/message~1count", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 20, p: "/$defs/InputShape/properties/token~1approx-input", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 20, p: "/$defs/InputShape/properties/file~1has-any", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 20, p: "/$defs/InputShape/properties/tool~1has-any", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 20, p: "/$defs/InputShape/additionalProperties", b: false },
-  { f: 20, p: "/properties/output~1shape", c: __c394, r: 394, ro: 1, g: [[0,[0]]] },
-  { f: 20, p: "/$defs/OutputShape", c: __c394, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["token/approx-output", "token~1approx-output", 395], ["artifact/refs", "artifact~1refs", 396]], ap: 398, kn: new Set(["token/approx-output","artifact/refs"]) },
+  { f: 20, p: "/properties/output~1shape", c: __c393, r: 393, ro: 1, g: [[0,[0]]] },
+  { f: 20, p: "/$defs/OutputShape", c: __c393, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["token/approx-output", "token~1approx-output", 394], ["artifact/refs", "artifact~1refs", 395]], ap: 397, kn: new Set(["token/approx-output","artifact/refs"]) },
   { f: 20, p: "/$defs/OutputShape/properties/token~1approx-output", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 20, p: "/$defs/OutputShape/properties/artifact~1refs", t: ["array"], tv: "array", g: [[3,[18]]], it: 397 },
+  { f: 20, p: "/$defs/OutputShape/properties/artifact~1refs", t: ["array"], tv: "array", g: [[3,[18]]], it: 396 },
   { f: 20, p: "/$defs/OutputShape/properties/artifact~1refs/items", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 20, p: "/$defs/OutputShape/additionalProperties", b: false },
-  { f: 20, p: "/properties/policy", c: __c400, r: 400, ro: 1, g: [[0,[0]]] },
-  { f: 20, p: "/$defs/TracePolicy", c: __c400, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["locality","trust/mode","egress/allowed"] }, pr: [["locality", "locality", 401], ["trust/mode", "trust~1mode", 403], ["trace/level", "trace~1level", 405], ["persist/prompt", "persist~1prompt", 407], ["persist/response", "persist~1response", 408], ["egress/allowed", "egress~1allowed", 409]], ap: 410, kn: new Set(["locality","trust/mode","trace/level","persist/prompt","persist/response","egress/allowed"]) },
-  { f: 20, p: "/$defs/TracePolicy/properties/locality", c: __c402, r: 402, ro: 1, g: [[0,[0]]] },
-  { f: 23, p: "/$defs/Locality", c: __c402, g: [[0,[2]]], k: { "enum": ["local_only","remote_allowed"] } },
-  { f: 20, p: "/$defs/TracePolicy/properties/trust~1mode", c: __c404, r: 404, ro: 1, g: [[0,[0]]] },
-  { f: 23, p: "/$defs/TrustMode", c: __c404, g: [[0,[2]]], k: { "enum": ["strict_local","classification_gated"] } },
-  { f: 20, p: "/$defs/TracePolicy/properties/trace~1level", c: __c406, r: 406, ro: 1, g: [[0,[0]]] },
-  { f: 20, p: "/$defs/TraceLevel", c: __c406, g: [[0,[2]]], k: { "enum": ["metadata_only","decision_detail"] } },
+  { f: 20, p: "/properties/policy", c: __c399, r: 399, ro: 1, g: [[0,[0]]] },
+  { f: 20, p: "/$defs/TracePolicy", c: __c399, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["locality","trust/mode","egress/allowed"] }, pr: [["locality", "locality", 400], ["trust/mode", "trust~1mode", 402], ["trace/level", "trace~1level", 404], ["persist/prompt", "persist~1prompt", 406], ["persist/response", "persist~1response", 407], ["egress/allowed", "egress~1allowed", 408]], ap: 409, kn: new Set(["locality","trust/mode","trace/level","persist/prompt","persist/response","egress/allowed"]) },
+  { f: 20, p: "/$defs/TracePolicy/properties/locality", c: __c401, r: 401, ro: 1, g: [[0,[0]]] },
+  { f: 23, p: "/$defs/Locality", c: __c401, g: [[0,[2]]], k: { "enum": ["local_only","remote_allowed"] } },
+  { f: 20, p: "/$defs/TracePolicy/properties/trust~1mode", c: __c403, r: 403, ro: 1, g: [[0,[0]]] },
+  { f: 23, p: "/$defs/TrustMode", c: __c403, g: [[0,[2]]], k: { "enum": ["strict_local","classification_gated"] } },
+  { f: 20, p: "/$defs/TracePolicy/properties/trace~1level", c: __c405, r: 405, ro: 1, g: [[0,[0]]] },
+  { f: 20, p: "/$defs/TraceLevel", c: __c405, g: [[0,[2]]], k: { "enum": ["metadata_only","decision_detail"] } },
   { f: 20, p: "/$defs/TracePolicy/properties/persist~1prompt", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 20, p: "/$defs/TracePolicy/properties/persist~1response", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 20, p: "/$defs/TracePolicy/properties/egress~1allowed", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 20, p: "/$defs/TracePolicy/additionalProperties", b: false },
-  { f: 20, p: "/properties/decisions", t: ["array"], tv: "array", g: [[3,[18]]], it: 412 },
-  { f: 20, p: "/properties/decisions/items", c: __c413, r: 413, ro: 1, g: [[0,[0]]] },
-  { f: 20, p: "/$defs/TraceDecision", c: __c413, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["kind","outcome","reason/code"] }, pr: [["kind", "kind", 414], ["outcome", "outcome", 415], ["reason/code", "reason~1code", 417], ["decided/by", "decided~1by", 418], ["element/ref", "element~1ref", 419], ["source/kind", "source~1kind", 420], ["classification", "classification", 422]], ap: 424, kn: new Set(["kind","outcome","reason/code","decided/by","element/ref","source/kind","classification"]), all: [425] },
+  { f: 20, p: "/properties/decisions", t: ["array"], tv: "array", g: [[3,[18]]], it: 411 },
+  { f: 20, p: "/properties/decisions/items", c: __c412, r: 412, ro: 1, g: [[0,[0]]] },
+  { f: 20, p: "/$defs/TraceDecision", c: __c412, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["kind","outcome","reason/code"] }, pr: [["kind", "kind", 413], ["outcome", "outcome", 414], ["reason/code", "reason~1code", 416], ["decided/by", "decided~1by", 417], ["element/ref", "element~1ref", 418], ["source/kind", "source~1kind", 419], ["classification", "classification", 421]], ap: 423, kn: new Set(["kind","outcome","reason/code","decided/by","element/ref","source/kind","classification"]), all: [424] },
   { f: 20, p: "/$defs/TraceDecision/properties/kind", g: [[0,[2]]], k: { "enum": ["runtime-selection","context-element","class-keyed-resolution","mode-keyed-resolution","redaction","egress","operator-question","escalation"] } },
-  { f: 20, p: "/$defs/TraceDecision/properties/outcome", c: __c416, r: 416, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/$defs/ReasonCode", c: __c416, t: ["string"], tv: "string", g: [[2,[12,14]]], k: { "maxLength": 80, "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$" }, re: __RE16 },
-  { f: 20, p: "/$defs/TraceDecision/properties/reason~1code", c: __c416, r: 416, ro: 1, g: [[0,[0]]] },
+  { f: 20, p: "/$defs/TraceDecision/properties/outcome", c: __c415, r: 415, ro: 1, g: [[0,[0]]] },
+  { f: 22, p: "/$defs/ReasonCode", c: __c415, t: ["string"], tv: "string", g: [[2,[12,14]]], k: { "maxLength": 80, "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$" }, re: __RE16 },
+  { f: 20, p: "/$defs/TraceDecision/properties/reason~1code", c: __c415, r: 415, ro: 1, g: [[0,[0]]] },
   { f: 20, p: "/$defs/TraceDecision/properties/decided~1by", g: [[0,[2]]], k: { "enum": ["host-policy","model-proposed","model-produced","operator-approved"] } },
   { f: 20, p: "/$defs/TraceDecision/properties/element~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 20, p: "/$defs/TraceDecision/properties/source~1kind", c: __c421, r: 421, ro: 1, g: [[0,[0]]] },
-  { f: 24, p: "/$defs/ContextSourceKind", c: __c421, g: [[0,[2]]], k: { "enum": ["relationship","memarium","messaging","artifact","dataset"] } },
-  { f: 20, p: "/$defs/TraceDecision/properties/classification", c: __c423, r: 423, ro: 1, g: [[0,[0]]] },
-  { f: 25, p: "", c: __c423, t: ["string"], tv: "string", ut: 1, g: [[0,[2]]], k: { "enum": ["public","community","personal"] } },
+  { f: 20, p: "/$defs/TraceDecision/properties/source~1kind", c: __c420, r: 420, ro: 1, g: [[0,[0]]] },
+  { f: 24, p: "/$defs/ContextSourceKind", c: __c420, g: [[0,[2]]], k: { "enum": ["relationship","memarium","messaging","artifact","dataset"] } },
+  { f: 20, p: "/$defs/TraceDecision/properties/classification", c: __c422, r: 422, ro: 1, g: [[0,[0]]] },
+  { f: 25, p: "", c: __c422, t: ["string"], tv: "string", ut: 1, g: [[0,[2]]], k: { "enum": ["public","community","personal"] } },
   { f: 20, p: "/$defs/TraceDecision/additionalProperties", b: false },
-  { f: 20, p: "/$defs/TraceDecision/allOf/0", g: [[0,[7]]], if: 426, th: 428 },
-  { f: 20, p: "/$defs/TraceDecision/allOf/0/if", c: __c426, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 427]] },
+  { f: 20, p: "/$defs/TraceDecision/allOf/0", g: [[0,[7]]], if: 425, th: 427 },
+  { f: 20, p: "/$defs/TraceDecision/allOf/0/if", c: __c425, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 426]] },
   { f: 20, p: "/$defs/TraceDecision/allOf/0/if/properties/kind", g: [[0,[1]]], k: { "const": "context-element" } },
-  { f: 20, p: "/$defs/TraceDecision/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["element/ref","source/kind","classification"] }, pr: [["outcome", "outcome", 429], ["element/ref", "element~1ref", 430], ["source/kind", "source~1kind", 431], ["classification", "classification", 432]] },
+  { f: 20, p: "/$defs/TraceDecision/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["element/ref","source/kind","classification"] }, pr: [["outcome", "outcome", 428], ["element/ref", "element~1ref", 429], ["source/kind", "source~1kind", 430], ["classification", "classification", 431]] },
   { f: 20, p: "/$defs/TraceDecision/allOf/0/then/properties/outcome", g: [[0,[2]]], k: { "enum": ["include","declassify","drop","fail"] } },
   { f: 20, p: "/$defs/TraceDecision/allOf/0/then/properties/element~1ref", av: 1, g: [] },
   { f: 20, p: "/$defs/TraceDecision/allOf/0/then/properties/source~1kind", av: 1, g: [] },
   { f: 20, p: "/$defs/TraceDecision/allOf/0/then/properties/classification", av: 1, g: [] },
-  { f: 20, p: "/properties/effects", t: ["array"], tv: "array", g: [[3,[18]]], it: 434 },
-  { f: 20, p: "/properties/effects/items", c: __c435, r: 435, ro: 1, g: [[0,[0]]] },
-  { f: 20, p: "/$defs/TraceEffect", c: __c435, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["kind","status","target"] }, pr: [["kind", "kind", 436], ["status", "status", 437], ["target", "target", 438]], ap: 439, kn: new Set(["kind","status","target"]) },
+  { f: 20, p: "/properties/effects", t: ["array"], tv: "array", g: [[3,[18]]], it: 433 },
+  { f: 20, p: "/properties/effects/items", c: __c434, r: 434, ro: 1, g: [[0,[0]]] },
+  { f: 20, p: "/$defs/TraceEffect", c: __c434, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["kind","status","target"] }, pr: [["kind", "kind", 435], ["status", "status", 436], ["target", "target", 437]], ap: 438, kn: new Set(["kind","status","target"]) },
   { f: 20, p: "/$defs/TraceEffect/properties/kind", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[a-z][a-z0-9-]*(\\.[a-z][a-z0-9-]*)+$" }, re: __RE20 },
   { f: 20, p: "/$defs/TraceEffect/properties/status", g: [[0,[2]]], k: { "enum": ["ok","failed","skipped"] } },
   { f: 20, p: "/$defs/TraceEffect/properties/target", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 20, p: "/$defs/TraceEffect/additionalProperties", b: false },
-  { f: 20, p: "/properties/diagnostics", c: __c441, r: 441, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/$defs/Diagnostics", c: __c441, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["error/code", "error~1code", 442], ["retry/count", "retry~1count", 445]], ap: 446, kn: new Set(["error/code","retry/count"]) },
-  { f: 22, p: "/$defs/Diagnostics/properties/error~1code", g: [[0,[4]]], any: [443,444] },
-  { f: 22, p: "/$defs/Diagnostics/properties/error~1code/anyOf/0", c: __c416, r: 416, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/$defs/Diagnostics/properties/error~1code/anyOf/1", c: __c444, t: ["null"], tv: "null", ut: 1, g: [] },
+  { f: 20, p: "/properties/diagnostics", c: __c440, r: 440, ro: 1, g: [[0,[0]]] },
+  { f: 22, p: "/$defs/Diagnostics", c: __c440, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["error/code", "error~1code", 441], ["retry/count", "retry~1count", 444]], ap: 445, kn: new Set(["error/code","retry/count"]) },
+  { f: 22, p: "/$defs/Diagnostics/properties/error~1code", g: [[0,[4]]], any: [442,443] },
+  { f: 22, p: "/$defs/Diagnostics/properties/error~1code/anyOf/0", c: __c415, r: 415, ro: 1, g: [[0,[0]]] },
+  { f: 22, p: "/$defs/Diagnostics/properties/error~1code/anyOf/1", c: __c443, t: ["null"], tv: "null", ut: 1, g: [] },
   { f: 22, p: "/$defs/Diagnostics/properties/retry~1count", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 22, p: "/$defs/Diagnostics/additionalProperties", b: false },
   { f: 20, p: "/additionalProperties", b: false },
   { f: 19, p: "/$defs/HostSampleTraceRecord/additionalProperties", b: false },
   { f: 19, p: "/additionalProperties", av: 1, b: true },
-  { f: 26, p: "", c: __c450, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef"] }, pr: [["memoryRef", "memoryRef", 451], ["sourceIds", "sourceIds", 452]], ap: 454, kn: new Set(["memoryRef","sourceIds"]) },
+  { f: 26, p: "", c: __c449, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef"] }, pr: [["memoryRef", "memoryRef", 450], ["sourceIds", "sourceIds", 451]], ap: 453, kn: new Set(["memoryRef","sourceIds"]) },
   { f: 26, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
-  { f: 26, p: "/properties/sourceIds", t: ["array"], tv: "array", g: [[3,[16,17,18,20]]], k: { "maxItems": 10000, "minItems": 1, "uniqueItems": true }, it: 453, uq: ["string"] },
+  { f: 26, p: "/properties/sourceIds", t: ["array"], tv: "array", g: [[3,[16,17,18,20]]], k: { "maxItems": 10000, "minItems": 1, "uniqueItems": true }, it: 452, uq: ["string"] },
   { f: 26, p: "/properties/sourceIds/items", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
   { f: 26, p: "/additionalProperties", b: false },
-  { f: 27, p: "", c: __c455, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["compactionRunId","event","output"] }, pr: [["compactionRunId", "compactionRunId", 456], ["event", "event", 457], ["output", "output", 458]], ap: 459, kn: new Set(["compactionRunId","event","output"]) },
+  { f: 27, p: "", c: __c454, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["compactionRunId","event","output"] }, pr: [["compactionRunId", "compactionRunId", 455], ["event", "event", 456], ["output", "output", 457]], ap: 458, kn: new Set(["compactionRunId","event","output"]) },
   { f: 27, p: "/properties/compactionRunId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
-  { f: 27, p: "/properties/event", c: __c318, r: 318, ro: 1, g: [[0,[0]]] },
-  { f: 27, p: "/properties/output", c: __c288, r: 288, ro: 1, g: [[0,[0]]] },
+  { f: 27, p: "/properties/event", c: __c317, r: 317, ro: 1, g: [[0,[0]]] },
+  { f: 27, p: "/properties/output", c: __c287, r: 287, ro: 1, g: [[0,[0]]] },
   { f: 27, p: "/additionalProperties", av: 1, b: true },
-  { f: 28, p: "", c: __c460, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef"] }, pr: [["memoryRef", "memoryRef", 461], ["tokenBudget", "tokenBudget", 462]], ap: 463, kn: new Set(["memoryRef","tokenBudget"]) },
+  { f: 28, p: "", c: __c459, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef"] }, pr: [["memoryRef", "memoryRef", 460], ["tokenBudget", "tokenBudget", 461]], ap: 462, kn: new Set(["memoryRef","tokenBudget"]) },
   { f: 28, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
   { f: 28, p: "/properties/tokenBudget", t: ["integer"], tv: "integer", ut: 1, g: [[1,[8,9]]], k: { "maximum": 1000000000, "minimum": 1 } },
   { f: 28, p: "/additionalProperties", b: false },
-  { f: 29, p: "", c: __c464, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["archiveId","event","entry"] }, pr: [["archiveId", "archiveId", 465], ["event", "event", 466], ["entry", "entry", 467], ["index", "index", 468]], ap: 490, kn: new Set(["archiveId","event","entry","index"]) },
+  { f: 29, p: "", c: __c463, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["archiveId","event","entry"] }, pr: [["archiveId", "archiveId", 464], ["event", "event", 465], ["entry", "entry", 466], ["index", "index", 467]], ap: 489, kn: new Set(["archiveId","event","entry","index"]) },
   { f: 29, p: "/properties/archiveId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
-  { f: 29, p: "/properties/event", c: __c318, r: 318, ro: 1, g: [[0,[0]]] },
-  { f: 29, p: "/properties/entry", c: __c288, r: 288, ro: 1, g: [[0,[0]]] },
-  { f: 29, p: "/properties/index", c: __c469, r: 469, ro: 1, g: [[0,[0]]] },
-  { f: 30, p: "", c: __c469, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schemaVersion","memoryRef","updatedAt","tokenizerName","archives"] }, pr: [["schemaVersion", "schemaVersion", 470], ["memoryRef", "memoryRef", 471], ["updatedAt", "updatedAt", 472], ["tokenizerName", "tokenizerName", 473], ["archives", "archives", 474]], ap: 489, kn: new Set(["schemaVersion","memoryRef","updatedAt","tokenizerName","archives"]) },
+  { f: 29, p: "/properties/event", c: __c317, r: 317, ro: 1, g: [[0,[0]]] },
+  { f: 29, p: "/properties/entry", c: __c287, r: 287, ro: 1, g: [[0,[0]]] },
+  { f: 29, p: "/properties/index", c: __c468, r: 468, ro: 1, g: [[0,[0]]] },
+  { f: 30, p: "", c: __c468, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schemaVersion","memoryRef","updatedAt","tokenizerName","archives"] }, pr: [["schemaVersion", "schemaVersion", 469], ["memoryRef", "memoryRef", 470], ["updatedAt", "updatedAt", 471], ["tokenizerName", "tokenizerName", 472], ["archives", "archives", 473]], ap: 488, kn: new Set(["schemaVersion","memoryRef","updatedAt","tokenizerName","archives"]) },
   { f: 30, p: "/properties/schemaVersion", g: [[0,[1]]], k: { "const": 1 } },
   { f: 30, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 30, p: "/properties/updatedAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 30, p: "/properties/tokenizerName", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 30, p: "/properties/archives", t: ["array"], tv: "array", g: [[3,[18]]], it: 475 },
-  { f: 30, p: "/properties/archives/items", c: __c476, r: 476, ro: 1, g: [[0,[0]]] },
-  { f: 30, p: "/$defs/MemoryIndexArchive", c: __c476, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["archiveId","entryId","createdAt","sourceCount","tokenBudget","tokensUsed","byteSize","level"] }, pr: [["archiveId", "archiveId", 477], ["entryId", "entryId", 478], ["createdAt", "createdAt", 479], ["expiresAt", "expiresAt", 480], ["sourceCount", "sourceCount", 481], ["tokenBudget", "tokenBudget", 482], ["tokensUsed", "tokensUsed", 483], ["byteSize", "byteSize", 484], ["level", "level", 485], ["topics", "topics", 486]], ap: 488, kn: new Set(["archiveId","entryId","createdAt","expiresAt","sourceCount","tokenBudget","tokensUsed","byteSize","level","topics"]) },
+  { f: 30, p: "/properties/archives", t: ["array"], tv: "array", g: [[3,[18]]], it: 474 },
+  { f: 30, p: "/properties/archives/items", c: __c475, r: 475, ro: 1, g: [[0,[0]]] },
+  { f: 30, p: "/$defs/MemoryIndexArchive", c: __c475, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["archiveId","entryId","createdAt","sourceCount","tokenBudget","tokensUsed","byteSize","level"] }, pr: [["archiveId", "archiveId", 476], ["entryId", "entryId", 477], ["createdAt", "createdAt", 478], ["expiresAt", "expiresAt", 479], ["sourceCount", "sourceCount", 480], ["tokenBudget", "tokenBudget", 481], ["tokensUsed", "tokensUsed", 482], ["byteSize", "byteSize", 483], ["level", "level", 484], ["topics", "topics", 485]], ap: 487, kn: new Set(["archiveId","entryId","createdAt","expiresAt","sourceCount","tokenBudget","tokensUsed","byteSize","level","topics"]) },
   { f: 30, p: "/$defs/MemoryIndexArchive/properties/archiveId", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^arc_[0-9a-f]{16,64}$" }, re: __RE24 },
   { f: 30, p: "/$defs/MemoryIndexArchive/properties/entryId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 30, p: "/$defs/MemoryIndexArchive/properties/createdAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
@@ -5808,56 +5803,56 @@ const __S = [
   { f: 30, p: "/$defs/MemoryIndexArchive/properties/tokensUsed", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 30, p: "/$defs/MemoryIndexArchive/properties/byteSize", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 30, p: "/$defs/MemoryIndexArchive/properties/level", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
-  { f: 30, p: "/$defs/MemoryIndexArchive/properties/topics", t: ["array"], tv: "array", g: [[3,[18,20]]], k: { "uniqueItems": true }, it: 487, uq: ["string"] },
+  { f: 30, p: "/$defs/MemoryIndexArchive/properties/topics", t: ["array"], tv: "array", g: [[3,[18,20]]], k: { "uniqueItems": true }, it: 486, uq: ["string"] },
   { f: 30, p: "/$defs/MemoryIndexArchive/properties/topics/items", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
   { f: 30, p: "/$defs/MemoryIndexArchive/additionalProperties", b: false },
   { f: 30, p: "/additionalProperties", b: false },
   { f: 29, p: "/additionalProperties", av: 1, b: true },
-  { f: 31, p: "", c: __c491, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["entries"] }, pr: [["entries", "entries", 492]], ap: 494, kn: new Set(["entries"]) },
-  { f: 31, p: "/properties/entries", t: ["array"], tv: "array", g: [[3,[18]]], it: 493 },
-  { f: 31, p: "/properties/entries/items", c: __c288, r: 288, ro: 1, g: [[0,[0]]] },
+  { f: 31, p: "", c: __c490, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["entries"] }, pr: [["entries", "entries", 491]], ap: 493, kn: new Set(["entries"]) },
+  { f: 31, p: "/properties/entries", t: ["array"], tv: "array", g: [[3,[18]]], it: 492 },
+  { f: 31, p: "/properties/entries/items", c: __c287, r: 287, ro: 1, g: [[0,[0]]] },
   { f: 31, p: "/additionalProperties", av: 1, b: true },
-  { f: 32, p: "", c: __c495, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef"] }, pr: [["memoryRef", "memoryRef", 496]], ap: 497, kn: new Set(["memoryRef"]) },
+  { f: 32, p: "", c: __c494, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef"] }, pr: [["memoryRef", "memoryRef", 495]], ap: 496, kn: new Set(["memoryRef"]) },
   { f: 32, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
   { f: 32, p: "/additionalProperties", b: false },
-  { f: 33, p: "", c: __c498, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","memoryId","secretId","secretValue"] }, pr: [["memoryRef", "memoryRef", 499], ["memoryId", "memoryId", 500], ["secretId", "secretId", 501], ["secretValue", "secretValue", 502]], ap: 503, kn: new Set(["memoryRef","memoryId","secretId","secretValue"]) },
+  { f: 33, p: "", c: __c497, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","memoryId","secretId","secretValue"] }, pr: [["memoryRef", "memoryRef", 498], ["memoryId", "memoryId", 499], ["secretId", "secretId", 500], ["secretValue", "secretValue", 501]], ap: 502, kn: new Set(["memoryRef","memoryId","secretId","secretValue"]) },
   { f: 33, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
   { f: 33, p: "/properties/memoryId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
   { f: 33, p: "/properties/secretId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 128, "minLength": 1 } },
   { f: 33, p: "/properties/secretValue", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 4096, "minLength": 8 } },
   { f: 33, p: "/additionalProperties", av: 1, b: true },
-  { f: 34, p: "", c: __c504, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","entries"] }, pr: [["memoryRef", "memoryRef", 505], ["entries", "entries", 506], ["secrets", "secrets", 515], ["runId", "runId", 521]], ap: 522, kn: new Set(["memoryRef","entries","secrets","runId"]) },
+  { f: 34, p: "", c: __c503, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","entries"] }, pr: [["memoryRef", "memoryRef", 504], ["entries", "entries", 505], ["secrets", "secrets", 514], ["runId", "runId", 520]], ap: 521, kn: new Set(["memoryRef","entries","secrets","runId"]) },
   { f: 34, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
-  { f: 34, p: "/properties/entries", t: ["array"], tv: "array", g: [[3,[16,17,18]]], k: { "maxItems": 1000, "minItems": 1 }, it: 507 },
-  { f: 34, p: "/properties/entries/items", c: __c508, r: 508, ro: 1, g: [[0,[0]]] },
-  { f: 34, p: "/$defs/HostSampleSeedEntry", c: __c508, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["content"] }, pr: [["content", "content", 509], ["tags", "tags", 510], ["ttlSeconds", "ttlSeconds", 512], ["tier", "tier", 513]], ap: 514, kn: new Set(["content","tags","ttlSeconds","tier"]) },
+  { f: 34, p: "/properties/entries", t: ["array"], tv: "array", g: [[3,[16,17,18]]], k: { "maxItems": 1000, "minItems": 1 }, it: 506 },
+  { f: 34, p: "/properties/entries/items", c: __c507, r: 507, ro: 1, g: [[0,[0]]] },
+  { f: 34, p: "/$defs/HostSampleSeedEntry", c: __c507, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["content"] }, pr: [["content", "content", 508], ["tags", "tags", 509], ["ttlSeconds", "ttlSeconds", 511], ["tier", "tier", 512]], ap: 513, kn: new Set(["content","tags","ttlSeconds","tier"]) },
   { f: 34, p: "/$defs/HostSampleSeedEntry/properties/content", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 1048576 } },
-  { f: 34, p: "/$defs/HostSampleSeedEntry/properties/tags", t: ["array"], tv: "array", g: [[3,[16,18]]], k: { "maxItems": 64 }, it: 511 },
+  { f: 34, p: "/$defs/HostSampleSeedEntry/properties/tags", t: ["array"], tv: "array", g: [[3,[16,18]]], k: { "maxItems": 64 }, it: 510 },
   { f: 34, p: "/$defs/HostSampleSeedEntry/properties/tags/items", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 256, "minLength": 1 } },
   { f: 34, p: "/$defs/HostSampleSeedEntry/properties/ttlSeconds", t: ["number"], tv: "number", g: [[1,[8,11]]], k: { "maximum": 315360000, "exclusiveMinimum": 0 } },
   { f: 34, p: "/$defs/HostSampleSeedEntry/properties/tier", g: [[0,[2]]], k: { "enum": ["long-term","transactional"] } },
   { f: 34, p: "/$defs/HostSampleSeedEntry/additionalProperties", b: false },
-  { f: 34, p: "/properties/secrets", t: ["array"], tv: "array", g: [[3,[16,18]]], k: { "maxItems": 100 }, it: 516 },
-  { f: 34, p: "/properties/secrets/items", c: __c517, r: 517, ro: 1, g: [[0,[0]]] },
-  { f: 34, p: "/$defs/HostSampleSeedSecret", c: __c517, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["secretId","value"] }, pr: [["secretId", "secretId", 518], ["value", "value", 519]], ap: 520, kn: new Set(["secretId","value"]) },
+  { f: 34, p: "/properties/secrets", t: ["array"], tv: "array", g: [[3,[16,18]]], k: { "maxItems": 100 }, it: 515 },
+  { f: 34, p: "/properties/secrets/items", c: __c516, r: 516, ro: 1, g: [[0,[0]]] },
+  { f: 34, p: "/$defs/HostSampleSeedSecret", c: __c516, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["secretId","value"] }, pr: [["secretId", "secretId", 517], ["value", "value", 518]], ap: 519, kn: new Set(["secretId","value"]) },
   { f: 34, p: "/$defs/HostSampleSeedSecret/properties/secretId", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[A-Za-z0-9._:-]{1,128}$" }, re: __RE5 },
   { f: 34, p: "/$defs/HostSampleSeedSecret/properties/value", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 4096, "minLength": 1 } },
   { f: 34, p: "/$defs/HostSampleSeedSecret/additionalProperties", b: false },
   { f: 34, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 199, "minLength": 1 } },
   { f: 34, p: "/additionalProperties", b: false },
-  { f: 35, p: "", c: __c523, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","runId","entries"] }, pr: [["memoryRef", "memoryRef", 524], ["runId", "runId", 525], ["entries", "entries", 526]], ap: 528, kn: new Set(["memoryRef","runId","entries"]) },
+  { f: 35, p: "", c: __c522, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","runId","entries"] }, pr: [["memoryRef", "memoryRef", 523], ["runId", "runId", 524], ["entries", "entries", 525]], ap: 527, kn: new Set(["memoryRef","runId","entries"]) },
   { f: 35, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
   { f: 35, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
-  { f: 35, p: "/properties/entries", t: ["array"], tv: "array", g: [[3,[18]]], it: 527 },
-  { f: 35, p: "/properties/entries/items", c: __c288, r: 288, ro: 1, g: [[0,[0]]] },
+  { f: 35, p: "/properties/entries", t: ["array"], tv: "array", g: [[3,[18]]], it: 526 },
+  { f: 35, p: "/properties/entries/items", c: __c287, r: 287, ro: 1, g: [[0,[0]]] },
   { f: 35, p: "/additionalProperties", av: 1, b: true },
-  { f: 36, p: "", c: __c529, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["question/ref"] }, pr: [["question/ref", "question~1ref", 530]], ap: 531, kn: new Set(["question/ref"]) },
+  { f: 36, p: "", c: __c528, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["question/ref"] }, pr: [["question/ref", "question~1ref", 529]], ap: 530, kn: new Set(["question/ref"]) },
   { f: 36, p: "/properties/question~1ref", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
   { f: 36, p: "/additionalProperties", b: false },
-  { f: 37, p: "", c: __c532, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": [] }, pr: [["dropEventLog", "dropEventLog", 533]], ap: 534, kn: new Set(["dropEventLog"]) },
+  { f: 37, p: "", c: __c531, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": [] }, pr: [["dropEventLog", "dropEventLog", 532]], ap: 533, kn: new Set(["dropEventLog"]) },
   { f: 37, p: "/properties/dropEventLog", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 37, p: "/additionalProperties", b: false },
-  { f: 38, p: "", c: __c535, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","memoryRef","memoryId","fromSeq","expectedAtFork","current"] }, pr: [["runId", "runId", 536], ["memoryRef", "memoryRef", 537], ["memoryId", "memoryId", 538], ["fromSeq", "fromSeq", 539], ["expectedAtFork", "expectedAtFork", 540], ["current", "current", 541]], ap: 542, kn: new Set(["runId","memoryRef","memoryId","fromSeq","expectedAtFork","current"]) },
+  { f: 38, p: "", c: __c534, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","memoryRef","memoryId","fromSeq","expectedAtFork","current"] }, pr: [["runId", "runId", 535], ["memoryRef", "memoryRef", 536], ["memoryId", "memoryId", 537], ["fromSeq", "fromSeq", 538], ["expectedAtFork", "expectedAtFork", 539], ["current", "current", 540]], ap: 541, kn: new Set(["runId","memoryRef","memoryId","fromSeq","expectedAtFork","current"]) },
   { f: 38, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
   { f: 38, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
   { f: 38, p: "/properties/memoryId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
@@ -5865,87 +5860,87 @@ const __S = [
   { f: 38, p: "/properties/expectedAtFork", t: ["string"], tv: "string", ut: 1, g: [] },
   { f: 38, p: "/properties/current", t: ["string"], tv: "string", ut: 1, g: [] },
   { f: 38, p: "/additionalProperties", av: 1, b: true },
-  { f: 39, p: "/$defs/AnswerToken", c: __c543, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[a-z0-9][a-z0-9._-]{0,63}$" }, re: __RE6 },
-  { f: 40, p: "/$defs/AnswerValue", c: __c544, g: [[0,[4]]], any: [545,546] },
-  { f: 40, p: "/$defs/AnswerValue/anyOf/0", c: __c543, r: 543, ro: 1, g: [[0,[0]]] },
-  { f: 40, p: "/$defs/AnswerValue/anyOf/1", c: __c546, t: ["array"], tv: "array", g: [[3,[16,18,20]]], k: { "maxItems": 24, "uniqueItems": true }, it: 547, uq: null },
-  { f: 40, p: "/$defs/AnswerValue/anyOf/1/items", c: __c543, r: 543, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "", c: __c548, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema"] }, pr: [["schema", "schema", 549], ["retention", "retention", 550], ["trace_level", "trace_level", 571], ["egress", "egress", 580], ["verification_rigor", "verification_rigor", 590], ["escalation_threshold", "escalation_threshold", 608]], ap: 622, kn: new Set(["schema","retention","trace_level","egress","verification_rigor","escalation_threshold"]) },
+  { f: 39, p: "/$defs/AnswerToken", c: __c542, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[a-z0-9][a-z0-9._-]{0,63}$" }, re: __RE6 },
+  { f: 40, p: "/$defs/AnswerValue", c: __c543, g: [[0,[4]]], any: [544,545] },
+  { f: 40, p: "/$defs/AnswerValue/anyOf/0", c: __c542, r: 542, ro: 1, g: [[0,[0]]] },
+  { f: 40, p: "/$defs/AnswerValue/anyOf/1", c: __c545, t: ["array"], tv: "array", g: [[3,[16,18,20]]], k: { "maxItems": 24, "uniqueItems": true }, it: 546, uq: null },
+  { f: 40, p: "/$defs/AnswerValue/anyOf/1/items", c: __c542, r: 542, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "", c: __c547, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema"] }, pr: [["schema", "schema", 548], ["retention", "retention", 549], ["trace_level", "trace_level", 570], ["egress", "egress", 579], ["verification_rigor", "verification_rigor", 589], ["escalation_threshold", "escalation_threshold", 607]], ap: 621, kn: new Set(["schema","retention","trace_level","egress","verification_rigor","escalation_threshold"]) },
   { f: 41, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.assistant-config.v1" } },
-  { f: 41, p: "/properties/retention", c: __c551, r: 551, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/RetentionByClass", c: __c551, r: 552, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 560], ["by_class", "by_class", 565]], ap: 570, kn: new Set(["default","by_class"]) },
-  { f: 25, p: "/$defs/ClassKeyed", c: __c552, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["default"] }, pr: [["default", "default", 553], ["by_class", "by_class", 554]], ap: 559, kn: new Set(["default","by_class"]) },
+  { f: 41, p: "/properties/retention", c: __c550, r: 550, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/RetentionByClass", c: __c550, r: 551, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 559], ["by_class", "by_class", 564]], ap: 569, kn: new Set(["default","by_class"]) },
+  { f: 25, p: "/$defs/ClassKeyed", c: __c551, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["default"] }, pr: [["default", "default", 552], ["by_class", "by_class", 553]], ap: 558, kn: new Set(["default","by_class"]) },
   { f: 25, p: "/$defs/ClassKeyed/properties/default", av: 1, g: [] },
-  { f: 25, p: "/$defs/ClassKeyed/properties/by_class", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["public", "public", 555], ["community", "community", 556], ["personal", "personal", 557]], ap: 558, kn: new Set(["public","community","personal"]) },
+  { f: 25, p: "/$defs/ClassKeyed/properties/by_class", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["public", "public", 554], ["community", "community", 555], ["personal", "personal", 556]], ap: 557, kn: new Set(["public","community","personal"]) },
   { f: 25, p: "/$defs/ClassKeyed/properties/by_class/properties/public", av: 1, g: [] },
   { f: 25, p: "/$defs/ClassKeyed/properties/by_class/properties/community", av: 1, g: [] },
   { f: 25, p: "/$defs/ClassKeyed/properties/by_class/properties/personal", av: 1, g: [] },
   { f: 25, p: "/$defs/ClassKeyed/properties/by_class/additionalProperties", b: false },
   { f: 25, p: "/$defs/ClassKeyed/additionalProperties", b: false },
-  { f: 41, p: "/$defs/RetentionByClass/properties/default", c: __c561, r: 561, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/RetentionProfile", c: __c561, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["max_age"] }, pr: [["max_age", "max_age", 562], ["on_expiry", "on_expiry", 563]], ap: 564, kn: new Set(["max_age","on_expiry"]) },
+  { f: 41, p: "/$defs/RetentionByClass/properties/default", c: __c560, r: 560, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/RetentionProfile", c: __c560, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["max_age"] }, pr: [["max_age", "max_age", 561], ["on_expiry", "on_expiry", 562]], ap: 563, kn: new Set(["max_age","on_expiry"]) },
   { f: 41, p: "/$defs/RetentionProfile/properties/max_age", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "duration" }, fm: __fmtDuration },
   { f: 41, p: "/$defs/RetentionProfile/properties/on_expiry", g: [[0,[2]]], k: { "enum": ["excise","archive"] } },
   { f: 41, p: "/$defs/RetentionProfile/additionalProperties", b: false },
-  { f: 41, p: "/$defs/RetentionByClass/properties/by_class", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["public", "public", 566], ["community", "community", 567], ["personal", "personal", 568]], ap: 569, kn: new Set(["public","community","personal"]) },
-  { f: 41, p: "/$defs/RetentionByClass/properties/by_class/properties/public", c: __c561, r: 561, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/RetentionByClass/properties/by_class/properties/community", c: __c561, r: 561, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/RetentionByClass/properties/by_class/properties/personal", c: __c561, r: 561, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/RetentionByClass/properties/by_class", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["public", "public", 565], ["community", "community", 566], ["personal", "personal", 567]], ap: 568, kn: new Set(["public","community","personal"]) },
+  { f: 41, p: "/$defs/RetentionByClass/properties/by_class/properties/public", c: __c560, r: 560, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/RetentionByClass/properties/by_class/properties/community", c: __c560, r: 560, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/RetentionByClass/properties/by_class/properties/personal", c: __c560, r: 560, ro: 1, g: [[0,[0]]] },
   { f: 41, p: "/$defs/RetentionByClass/properties/by_class/additionalProperties", b: false },
   { f: 41, p: "/$defs/RetentionByClass/additionalProperties", b: false },
-  { f: 41, p: "/properties/trace_level", c: __c572, r: 572, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/TraceLevelByClass", c: __c572, r: 552, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 573], ["by_class", "by_class", 574]], ap: 579, kn: new Set(["default","by_class"]) },
-  { f: 41, p: "/$defs/TraceLevelByClass/properties/default", c: __c406, r: 406, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/TraceLevelByClass/properties/by_class", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["public", "public", 575], ["community", "community", 576], ["personal", "personal", 577]], ap: 578, kn: new Set(["public","community","personal"]) },
-  { f: 41, p: "/$defs/TraceLevelByClass/properties/by_class/properties/public", c: __c406, r: 406, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/TraceLevelByClass/properties/by_class/properties/community", c: __c406, r: 406, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/TraceLevelByClass/properties/by_class/properties/personal", c: __c406, r: 406, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/properties/trace_level", c: __c571, r: 571, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/TraceLevelByClass", c: __c571, r: 551, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 572], ["by_class", "by_class", 573]], ap: 578, kn: new Set(["default","by_class"]) },
+  { f: 41, p: "/$defs/TraceLevelByClass/properties/default", c: __c405, r: 405, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/TraceLevelByClass/properties/by_class", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["public", "public", 574], ["community", "community", 575], ["personal", "personal", 576]], ap: 577, kn: new Set(["public","community","personal"]) },
+  { f: 41, p: "/$defs/TraceLevelByClass/properties/by_class/properties/public", c: __c405, r: 405, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/TraceLevelByClass/properties/by_class/properties/community", c: __c405, r: 405, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/TraceLevelByClass/properties/by_class/properties/personal", c: __c405, r: 405, ro: 1, g: [[0,[0]]] },
   { f: 41, p: "/$defs/TraceLevelByClass/properties/by_class/additionalProperties", b: false },
   { f: 41, p: "/$defs/TraceLevelByClass/additionalProperties", b: false },
-  { f: 41, p: "/properties/egress", c: __c581, r: 581, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/EgressByClass", c: __c581, r: 552, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 582], ["by_class", "by_class", 584]], ap: 589, kn: new Set(["default","by_class"]) },
-  { f: 41, p: "/$defs/EgressByClass/properties/default", c: __c583, r: 583, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/Egress", c: __c583, g: [[0,[2]]], k: { "enum": ["deny","allow_accepting_remote"] } },
-  { f: 41, p: "/$defs/EgressByClass/properties/by_class", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["public", "public", 585], ["community", "community", 586], ["personal", "personal", 587]], ap: 588, kn: new Set(["public","community","personal"]) },
-  { f: 41, p: "/$defs/EgressByClass/properties/by_class/properties/public", c: __c583, r: 583, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/EgressByClass/properties/by_class/properties/community", c: __c583, r: 583, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/EgressByClass/properties/by_class/properties/personal", c: __c583, r: 583, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/properties/egress", c: __c580, r: 580, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/EgressByClass", c: __c580, r: 551, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 581], ["by_class", "by_class", 583]], ap: 588, kn: new Set(["default","by_class"]) },
+  { f: 41, p: "/$defs/EgressByClass/properties/default", c: __c582, r: 582, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/Egress", c: __c582, g: [[0,[2]]], k: { "enum": ["deny","allow_accepting_remote"] } },
+  { f: 41, p: "/$defs/EgressByClass/properties/by_class", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["public", "public", 584], ["community", "community", 585], ["personal", "personal", 586]], ap: 587, kn: new Set(["public","community","personal"]) },
+  { f: 41, p: "/$defs/EgressByClass/properties/by_class/properties/public", c: __c582, r: 582, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/EgressByClass/properties/by_class/properties/community", c: __c582, r: 582, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/EgressByClass/properties/by_class/properties/personal", c: __c582, r: 582, ro: 1, g: [[0,[0]]] },
   { f: 41, p: "/$defs/EgressByClass/properties/by_class/additionalProperties", b: false },
   { f: 41, p: "/$defs/EgressByClass/additionalProperties", b: false },
-  { f: 41, p: "/properties/verification_rigor", c: __c591, r: 591, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/VerificationRigorByMode", c: __c591, r: 592, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 600], ["by_mode", "by_mode", 602]], ap: 607, kn: new Set(["default","by_mode"]) },
-  { f: 42, p: "/$defs/ModeKeyed", c: __c592, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["default"] }, pr: [["default", "default", 593], ["by_mode", "by_mode", 594]], ap: 599, kn: new Set(["default","by_mode"]) },
+  { f: 41, p: "/properties/verification_rigor", c: __c590, r: 590, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/VerificationRigorByMode", c: __c590, r: 591, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 599], ["by_mode", "by_mode", 601]], ap: 606, kn: new Set(["default","by_mode"]) },
+  { f: 42, p: "/$defs/ModeKeyed", c: __c591, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["default"] }, pr: [["default", "default", 592], ["by_mode", "by_mode", 593]], ap: 598, kn: new Set(["default","by_mode"]) },
   { f: 42, p: "/$defs/ModeKeyed/properties/default", av: 1, g: [] },
-  { f: 42, p: "/$defs/ModeKeyed/properties/by_mode", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["commons", "commons", 595], ["support", "support", 596], ["crisis", "crisis", 597]], ap: 598, kn: new Set(["commons","support","crisis"]) },
+  { f: 42, p: "/$defs/ModeKeyed/properties/by_mode", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["commons", "commons", 594], ["support", "support", 595], ["crisis", "crisis", 596]], ap: 597, kn: new Set(["commons","support","crisis"]) },
   { f: 42, p: "/$defs/ModeKeyed/properties/by_mode/properties/commons", av: 1, g: [] },
   { f: 42, p: "/$defs/ModeKeyed/properties/by_mode/properties/support", av: 1, g: [] },
   { f: 42, p: "/$defs/ModeKeyed/properties/by_mode/properties/crisis", av: 1, g: [] },
   { f: 42, p: "/$defs/ModeKeyed/properties/by_mode/additionalProperties", b: false },
   { f: 42, p: "/$defs/ModeKeyed/additionalProperties", b: false },
-  { f: 41, p: "/$defs/VerificationRigorByMode/properties/default", c: __c601, r: 601, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/VerificationRigor", c: __c601, g: [[0,[2]]], k: { "enum": ["standard","elevated","strict"] } },
-  { f: 41, p: "/$defs/VerificationRigorByMode/properties/by_mode", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["commons", "commons", 603], ["support", "support", 604], ["crisis", "crisis", 605]], ap: 606, kn: new Set(["commons","support","crisis"]) },
-  { f: 41, p: "/$defs/VerificationRigorByMode/properties/by_mode/properties/commons", c: __c601, r: 601, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/VerificationRigorByMode/properties/by_mode/properties/support", c: __c601, r: 601, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/VerificationRigorByMode/properties/by_mode/properties/crisis", c: __c601, r: 601, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/VerificationRigorByMode/properties/default", c: __c600, r: 600, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/VerificationRigor", c: __c600, g: [[0,[2]]], k: { "enum": ["standard","elevated","strict"] } },
+  { f: 41, p: "/$defs/VerificationRigorByMode/properties/by_mode", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["commons", "commons", 602], ["support", "support", 603], ["crisis", "crisis", 604]], ap: 605, kn: new Set(["commons","support","crisis"]) },
+  { f: 41, p: "/$defs/VerificationRigorByMode/properties/by_mode/properties/commons", c: __c600, r: 600, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/VerificationRigorByMode/properties/by_mode/properties/support", c: __c600, r: 600, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/VerificationRigorByMode/properties/by_mode/properties/crisis", c: __c600, r: 600, ro: 1, g: [[0,[0]]] },
   { f: 41, p: "/$defs/VerificationRigorByMode/properties/by_mode/additionalProperties", b: false },
   { f: 41, p: "/$defs/VerificationRigorByMode/additionalProperties", b: false },
-  { f: 41, p: "/properties/escalation_threshold", c: __c609, r: 609, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/EscalationThresholdByMode", c: __c609, r: 592, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 610], ["by_mode", "by_mode", 616]], ap: 621, kn: new Set(["default","by_mode"]) },
-  { f: 41, p: "/$defs/EscalationThresholdByMode/properties/default", c: __c611, r: 611, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/EscalationThreshold", c: __c611, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["escalate"] }, pr: [["escalate", "escalate", 612]], ap: 615, kn: new Set(["escalate"]) },
-  { f: 41, p: "/$defs/EscalationThreshold/properties/escalate", t: ["array"], tv: "array", g: [[3,[18,20]]], k: { "uniqueItems": true }, it: 613, uq: null },
-  { f: 41, p: "/$defs/EscalationThreshold/properties/escalate/items", c: __c614, r: 614, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/EscalationTrigger", c: __c614, g: [[0,[2]]], k: { "enum": ["operator-decision","sustained-degradation","boundary-risk","pre-egress-confirmation","crisis-candidate"] } },
+  { f: 41, p: "/properties/escalation_threshold", c: __c608, r: 608, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/EscalationThresholdByMode", c: __c608, r: 591, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 609], ["by_mode", "by_mode", 615]], ap: 620, kn: new Set(["default","by_mode"]) },
+  { f: 41, p: "/$defs/EscalationThresholdByMode/properties/default", c: __c610, r: 610, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/EscalationThreshold", c: __c610, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["escalate"] }, pr: [["escalate", "escalate", 611]], ap: 614, kn: new Set(["escalate"]) },
+  { f: 41, p: "/$defs/EscalationThreshold/properties/escalate", t: ["array"], tv: "array", g: [[3,[18,20]]], k: { "uniqueItems": true }, it: 612, uq: null },
+  { f: 41, p: "/$defs/EscalationThreshold/properties/escalate/items", c: __c613, r: 613, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/EscalationTrigger", c: __c613, g: [[0,[2]]], k: { "enum": ["operator-decision","sustained-degradation","boundary-risk","pre-egress-confirmation","crisis-candidate"] } },
   { f: 41, p: "/$defs/EscalationThreshold/additionalProperties", b: false },
-  { f: 41, p: "/$defs/EscalationThresholdByMode/properties/by_mode", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["commons", "commons", 617], ["support", "support", 618], ["crisis", "crisis", 619]], ap: 620, kn: new Set(["commons","support","crisis"]) },
-  { f: 41, p: "/$defs/EscalationThresholdByMode/properties/by_mode/properties/commons", c: __c611, r: 611, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/EscalationThresholdByMode/properties/by_mode/properties/support", c: __c611, r: 611, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/EscalationThresholdByMode/properties/by_mode/properties/crisis", c: __c611, r: 611, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/EscalationThresholdByMode/properties/by_mode", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["commons", "commons", 616], ["support", "support", 617], ["crisis", "crisis", 618]], ap: 619, kn: new Set(["commons","support","crisis"]) },
+  { f: 41, p: "/$defs/EscalationThresholdByMode/properties/by_mode/properties/commons", c: __c610, r: 610, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/EscalationThresholdByMode/properties/by_mode/properties/support", c: __c610, r: 610, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/EscalationThresholdByMode/properties/by_mode/properties/crisis", c: __c610, r: 610, ro: 1, g: [[0,[0]]] },
   { f: 41, p: "/$defs/EscalationThresholdByMode/properties/by_mode/additionalProperties", b: false },
   { f: 41, p: "/$defs/EscalationThresholdByMode/additionalProperties", b: false },
   { f: 41, p: "/additionalProperties", b: false },
-  { f: 43, p: "", c: __c623, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","initiation"] }, pr: [["schema", "schema", 624], ["ui_profile", "ui_profile", 625], ["surface", "surface", 626], ["pinned", "pinned", 627], ["hidden", "hidden", 628], ["initiation", "initiation", 629], ["show_activity_feed", "show_activity_feed", 630], ["show_confidence", "show_confidence", 631], ["streak_count", "streak_count", 632], ["nudge_after", "nudge_after", 634]], ap: 636, kn: new Set(["schema","ui_profile","surface","pinned","hidden","initiation","show_activity_feed","show_confidence","streak_count","nudge_after"]) },
+  { f: 43, p: "", c: __c622, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","initiation"] }, pr: [["schema", "schema", 623], ["ui_profile", "ui_profile", 624], ["surface", "surface", 625], ["pinned", "pinned", 626], ["hidden", "hidden", 627], ["initiation", "initiation", 628], ["show_activity_feed", "show_activity_feed", 629], ["show_confidence", "show_confidence", 630], ["streak_count", "streak_count", 631], ["nudge_after", "nudge_after", 633]], ap: 635, kn: new Set(["schema","ui_profile","surface","pinned","hidden","initiation","show_activity_feed","show_confidence","streak_count","nudge_after"]) },
   { f: 43, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.assistant-ui-preferences.v1" } },
   { f: 43, p: "/properties/ui_profile", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 43, p: "/properties/surface", g: [[0,[2]]], k: { "enum": ["contact-rail","assistant-section"] } },
@@ -5954,28 +5949,28 @@ const __S = [
   { f: 43, p: "/properties/initiation", g: [[0,[2]]], k: { "enum": ["never"] } },
   { f: 43, p: "/properties/show_activity_feed", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 43, p: "/properties/show_confidence", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 43, p: "/properties/streak_count", g: [[0,[3]]], no: 633 },
-  { f: 43, p: "/properties/streak_count/not", av: 1, c: __c633, g: [] },
-  { f: 43, p: "/properties/nudge_after", g: [[0,[3]]], no: 635 },
-  { f: 43, p: "/properties/nudge_after/not", av: 1, c: __c635, g: [] },
+  { f: 43, p: "/properties/streak_count", g: [[0,[3]]], no: 632 },
+  { f: 43, p: "/properties/streak_count/not", av: 1, c: __c632, g: [] },
+  { f: 43, p: "/properties/nudge_after", g: [[0,[3]]], no: 634 },
+  { f: 43, p: "/properties/nudge_after/not", av: 1, c: __c634, g: [] },
   { f: 43, p: "/additionalProperties", b: false },
-  { f: 44, p: "", c: __c637, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","profile/id","anchor","requires","guarantees","conformance/max-age"] }, pr: [["schema", "schema", 638], ["profile/id", "profile~1id", 639], ["anchor", "anchor", 640], ["requires", "requires", 641], ["guarantees", "guarantees", 652], ["conformance/max-age", "conformance~1max-age", 659]], ap: 660, kn: new Set(["schema","profile/id","anchor","requires","guarantees","conformance/max-age"]) },
+  { f: 44, p: "", c: __c636, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","profile/id","anchor","requires","guarantees","conformance/max-age"] }, pr: [["schema", "schema", 637], ["profile/id", "profile~1id", 638], ["anchor", "anchor", 639], ["requires", "requires", 640], ["guarantees", "guarantees", 651], ["conformance/max-age", "conformance~1max-age", 658]], ap: 659, kn: new Set(["schema","profile/id","anchor","requires","guarantees","conformance/max-age"]) },
   { f: 44, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.baseline-assistant-profile.v1" } },
   { f: 44, p: "/properties/profile~1id", g: [[0,[1]]], k: { "const": "baseline-assistant" } },
   { f: 44, p: "/properties/anchor", g: [[0,[1]]], k: { "const": "UNIVERSAL-BASIC-COMPUTE" } },
-  { f: 44, p: "/properties/requires", c: __c642, r: 642, ro: 1, g: [[0,[0]]] },
-  { f: 44, p: "/$defs/ProfileRequirements", c: __c642, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["operations","min_context_window","tool_surface","transports","max_output_tokens"] }, pr: [["operations", "operations", 643], ["min_context_window", "min_context_window", 646], ["tool_surface", "tool_surface", 647], ["transports", "transports", 648], ["max_output_tokens", "max_output_tokens", 650]], ap: 651, kn: new Set(["operations","min_context_window","tool_surface","transports","max_output_tokens"]) },
-  { f: 44, p: "/$defs/ProfileRequirements/properties/operations", t: ["array"], tv: "array", g: [[3,[18,19,20]]], k: { "uniqueItems": true }, it: 644, co: 645, uq: null },
+  { f: 44, p: "/properties/requires", c: __c641, r: 641, ro: 1, g: [[0,[0]]] },
+  { f: 44, p: "/$defs/ProfileRequirements", c: __c641, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["operations","min_context_window","tool_surface","transports","max_output_tokens"] }, pr: [["operations", "operations", 642], ["min_context_window", "min_context_window", 645], ["tool_surface", "tool_surface", 646], ["transports", "transports", 647], ["max_output_tokens", "max_output_tokens", 649]], ap: 650, kn: new Set(["operations","min_context_window","tool_surface","transports","max_output_tokens"]) },
+  { f: 44, p: "/$defs/ProfileRequirements/properties/operations", t: ["array"], tv: "array", g: [[3,[18,19,20]]], k: { "uniqueItems": true }, it: 643, co: 644, uq: null },
   { f: 44, p: "/$defs/ProfileRequirements/properties/operations/items", g: [[0,[2]]], k: { "enum": ["generate","embed","batch_embed"] } },
-  { f: 44, p: "/$defs/ProfileRequirements/properties/operations/contains", c: __c645, g: [[0,[1]]], k: { "const": "generate" } },
+  { f: 44, p: "/$defs/ProfileRequirements/properties/operations/contains", c: __c644, g: [[0,[1]]], k: { "const": "generate" } },
   { f: 44, p: "/$defs/ProfileRequirements/properties/min_context_window", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 512 } },
   { f: 44, p: "/$defs/ProfileRequirements/properties/tool_surface", g: [[0,[1]]], k: { "const": "none" } },
-  { f: 44, p: "/$defs/ProfileRequirements/properties/transports", t: ["array"], tv: "array", g: [[3,[17,18,20]]], k: { "minItems": 1, "uniqueItems": true }, it: 649, uq: null },
+  { f: 44, p: "/$defs/ProfileRequirements/properties/transports", t: ["array"], tv: "array", g: [[3,[17,18,20]]], k: { "minItems": 1, "uniqueItems": true }, it: 648, uq: null },
   { f: 44, p: "/$defs/ProfileRequirements/properties/transports/items", g: [[0,[2]]], k: { "enum": ["http_local","command_stdio"] } },
   { f: 44, p: "/$defs/ProfileRequirements/properties/max_output_tokens", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
   { f: 44, p: "/$defs/ProfileRequirements/additionalProperties", b: false },
-  { f: 44, p: "/properties/guarantees", c: __c653, r: 653, ro: 1, g: [[0,[0]]] },
-  { f: 44, p: "/$defs/ProfileGuarantees", c: __c653, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["no_telemetry_egress","no_remote_fallback","works_offline","no_economic_gating"] }, pr: [["no_telemetry_egress", "no_telemetry_egress", 654], ["no_remote_fallback", "no_remote_fallback", 655], ["works_offline", "works_offline", 656], ["no_economic_gating", "no_economic_gating", 657]], ap: 658, kn: new Set(["no_telemetry_egress","no_remote_fallback","works_offline","no_economic_gating"]) },
+  { f: 44, p: "/properties/guarantees", c: __c652, r: 652, ro: 1, g: [[0,[0]]] },
+  { f: 44, p: "/$defs/ProfileGuarantees", c: __c652, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["no_telemetry_egress","no_remote_fallback","works_offline","no_economic_gating"] }, pr: [["no_telemetry_egress", "no_telemetry_egress", 653], ["no_remote_fallback", "no_remote_fallback", 654], ["works_offline", "works_offline", 655], ["no_economic_gating", "no_economic_gating", 656]], ap: 657, kn: new Set(["no_telemetry_egress","no_remote_fallback","works_offline","no_economic_gating"]) },
   { f: 44, p: "/$defs/ProfileGuarantees/properties/no_telemetry_egress", g: [[0,[1]]], k: { "const": true } },
   { f: 44, p: "/$defs/ProfileGuarantees/properties/no_remote_fallback", g: [[0,[1]]], k: { "const": true } },
   { f: 44, p: "/$defs/ProfileGuarantees/properties/works_offline", g: [[0,[1]]], k: { "const": true } },
@@ -5983,492 +5978,492 @@ const __S = [
   { f: 44, p: "/$defs/ProfileGuarantees/additionalProperties", b: false },
   { f: 44, p: "/properties/conformance~1max-age", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "duration" }, fm: __fmtDuration },
   { f: 44, p: "/additionalProperties", b: false },
-  { f: 45, p: "", c: __c661, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","report/id","runtime/ref","profile/id","environment/ref","time/generated-at","time/expires-at","status","checks","overall/passed"] }, pr: [["schema", "schema", 662], ["report/id", "report~1id", 663], ["runtime/ref", "runtime~1ref", 664], ["model.binding/ref", "model.binding~1ref", 665], ["profile/id", "profile~1id", 666], ["environment/ref", "environment~1ref", 667], ["time/generated-at", "time~1generated-at", 668], ["time/expires-at", "time~1expires-at", 669], ["status", "status", 670], ["checks", "checks", 671], ["overall/passed", "overall~1passed", 679]], ap: 680, kn: new Set(["schema","report/id","runtime/ref","model.binding/ref","profile/id","environment/ref","time/generated-at","time/expires-at","status","checks","overall/passed"]), all: [681] },
+  { f: 45, p: "", c: __c660, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","report/id","runtime/ref","profile/id","environment/ref","time/generated-at","time/expires-at","status","checks","overall/passed"] }, pr: [["schema", "schema", 661], ["report/id", "report~1id", 662], ["runtime/ref", "runtime~1ref", 663], ["model.binding/ref", "model.binding~1ref", 664], ["profile/id", "profile~1id", 665], ["environment/ref", "environment~1ref", 666], ["time/generated-at", "time~1generated-at", 667], ["time/expires-at", "time~1expires-at", 668], ["status", "status", 669], ["checks", "checks", 670], ["overall/passed", "overall~1passed", 678]], ap: 679, kn: new Set(["schema","report/id","runtime/ref","model.binding/ref","profile/id","environment/ref","time/generated-at","time/expires-at","status","checks","overall/passed"]), all: [680] },
   { f: 45, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.baseline-assistant-conformance-report.v1" } },
   { f: 45, p: "/properties/report~1id", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 45, p: "/properties/runtime~1ref", c: __c383, r: 383, ro: 1, g: [[0,[0]]] },
-  { f: 45, p: "/properties/model.binding~1ref", c: __c385, r: 385, ro: 1, g: [[0,[0]]] },
+  { f: 45, p: "/properties/runtime~1ref", c: __c382, r: 382, ro: 1, g: [[0,[0]]] },
+  { f: 45, p: "/properties/model.binding~1ref", c: __c384, r: 384, ro: 1, g: [[0,[0]]] },
   { f: 45, p: "/properties/profile~1id", g: [[0,[1]]], k: { "const": "baseline-assistant" } },
   { f: 45, p: "/properties/environment~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 45, p: "/properties/time~1generated-at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 45, p: "/properties/time~1expires-at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 45, p: "/properties/status", g: [[0,[2]]], k: { "enum": ["fresh","stale"] } },
-  { f: 45, p: "/properties/checks", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 672 },
-  { f: 45, p: "/properties/checks/items", c: __c673, r: 673, ro: 1, g: [[0,[0]]] },
-  { f: 45, p: "/$defs/ConformanceCheck", c: __c673, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["check/id","clause","result"] }, pr: [["check/id", "check~1id", 674], ["clause", "clause", 675], ["result", "result", 676], ["detail/code", "detail~1code", 677]], ap: 678, kn: new Set(["check/id","clause","result","detail/code"]) },
-  { f: 45, p: "/$defs/ConformanceCheck/properties/check~1id", c: __c416, r: 416, ro: 1, g: [[0,[0]]] },
+  { f: 45, p: "/properties/checks", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 671 },
+  { f: 45, p: "/properties/checks/items", c: __c672, r: 672, ro: 1, g: [[0,[0]]] },
+  { f: 45, p: "/$defs/ConformanceCheck", c: __c672, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["check/id","clause","result"] }, pr: [["check/id", "check~1id", 673], ["clause", "clause", 674], ["result", "result", 675], ["detail/code", "detail~1code", 676]], ap: 677, kn: new Set(["check/id","clause","result","detail/code"]) },
+  { f: 45, p: "/$defs/ConformanceCheck/properties/check~1id", c: __c415, r: 415, ro: 1, g: [[0,[0]]] },
   { f: 45, p: "/$defs/ConformanceCheck/properties/clause", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^/" }, re: __RE9 },
   { f: 45, p: "/$defs/ConformanceCheck/properties/result", g: [[0,[2]]], k: { "enum": ["pass","fail"] } },
-  { f: 45, p: "/$defs/ConformanceCheck/properties/detail~1code", c: __c416, r: 416, ro: 1, g: [[0,[0]]] },
+  { f: 45, p: "/$defs/ConformanceCheck/properties/detail~1code", c: __c415, r: 415, ro: 1, g: [[0,[0]]] },
   { f: 45, p: "/$defs/ConformanceCheck/additionalProperties", b: false },
   { f: 45, p: "/properties/overall~1passed", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 45, p: "/additionalProperties", b: false },
-  { f: 45, p: "/allOf/0", g: [[0,[7]]], if: 682, th: 686 },
-  { f: 45, p: "/allOf/0/if", c: __c682, g: [[4,[23,26]]], k: { "required": ["checks"] }, pr: [["checks", "checks", 683]] },
-  { f: 45, p: "/allOf/0/if/properties/checks", t: ["array"], tv: "array", g: [[3,[19]]], co: 684 },
-  { f: 45, p: "/allOf/0/if/properties/checks/contains", c: __c684, t: ["object"], tv: "object", g: [[4,[23,26]]], k: { "required": ["result"] }, pr: [["result", "result", 685]] },
+  { f: 45, p: "/allOf/0", g: [[0,[7]]], if: 681, th: 685 },
+  { f: 45, p: "/allOf/0/if", c: __c681, g: [[4,[23,26]]], k: { "required": ["checks"] }, pr: [["checks", "checks", 682]] },
+  { f: 45, p: "/allOf/0/if/properties/checks", t: ["array"], tv: "array", g: [[3,[19]]], co: 683 },
+  { f: 45, p: "/allOf/0/if/properties/checks/contains", c: __c683, t: ["object"], tv: "object", g: [[4,[23,26]]], k: { "required": ["result"] }, pr: [["result", "result", 684]] },
   { f: 45, p: "/allOf/0/if/properties/checks/contains/properties/result", g: [[0,[1]]], k: { "const": "fail" } },
-  { f: 45, p: "/allOf/0/then", g: [[4,[26]]], pr: [["overall/passed", "overall~1passed", 687]] },
+  { f: 45, p: "/allOf/0/then", g: [[4,[26]]], pr: [["overall/passed", "overall~1passed", 686]] },
   { f: 45, p: "/allOf/0/then/properties/overall~1passed", g: [[0,[1]]], k: { "const": false } },
-  { f: 39, p: "/$defs/ChoiceOption", c: __c688, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["value","title"] }, pr: [["value", "value", 689], ["title", "title", 690], ["detail", "detail", 691]], ap: 692, kn: new Set(["value","title","detail"]) },
-  { f: 39, p: "/$defs/ChoiceOption/properties/value", c: __c543, r: 543, ro: 1, g: [[0,[0]]] },
+  { f: 39, p: "/$defs/ChoiceOption", c: __c687, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["value","title"] }, pr: [["value", "value", 688], ["title", "title", 689], ["detail", "detail", 690]], ap: 691, kn: new Set(["value","title","detail"]) },
+  { f: 39, p: "/$defs/ChoiceOption/properties/value", c: __c542, r: 542, ro: 1, g: [[0,[0]]] },
   { f: 39, p: "/$defs/ChoiceOption/properties/title", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 120, "minLength": 1 } },
   { f: 39, p: "/$defs/ChoiceOption/properties/detail", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 280 } },
   { f: 39, p: "/$defs/ChoiceOption/additionalProperties", b: false },
-  { f: 25, p: "/$defs/ClassificationFlow", c: __c693, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["input","output"] }, pr: [["input", "input", 694], ["output", "output", 695]], ap: 696, kn: new Set(["input","output"]) },
-  { f: 25, p: "/$defs/ClassificationFlow/properties/input", c: __c423, r: 423, ro: 1, g: [[0,[0]]] },
-  { f: 25, p: "/$defs/ClassificationFlow/properties/output", c: __c423, r: 423, ro: 1, g: [[0,[0]]] },
+  { f: 25, p: "/$defs/ClassificationFlow", c: __c692, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["input","output"] }, pr: [["input", "input", 693], ["output", "output", 694]], ap: 695, kn: new Set(["input","output"]) },
+  { f: 25, p: "/$defs/ClassificationFlow/properties/input", c: __c422, r: 422, ro: 1, g: [[0,[0]]] },
+  { f: 25, p: "/$defs/ClassificationFlow/properties/output", c: __c422, r: 422, ro: 1, g: [[0,[0]]] },
   { f: 25, p: "/$defs/ClassificationFlow/additionalProperties", b: false },
-  { f: 46, p: "/$defs/ConfirmPayload", c: __c698, r: 698, ro: 1, g: [[0,[0]]] },
-  { f: 47, p: "", c: __c698, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["confirm/title", "confirm~1title", 699], ["deny/title", "deny~1title", 700]], ap: 701, kn: new Set(["confirm/title","deny/title"]) },
+  { f: 46, p: "/$defs/ConfirmPayload", c: __c697, r: 697, ro: 1, g: [[0,[0]]] },
+  { f: 47, p: "", c: __c697, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["confirm/title", "confirm~1title", 698], ["deny/title", "deny~1title", 699]], ap: 700, kn: new Set(["confirm/title","deny/title"]) },
   { f: 47, p: "/properties/confirm~1title", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 60, "minLength": 1 } },
   { f: 47, p: "/properties/deny~1title", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 60, "minLength": 1 } },
   { f: 47, p: "/additionalProperties", b: false },
-  { f: 23, p: "/$defs/ContentPart", c: __c702, t: ["object"], tv: "object", g: [[0,[5]],[4,[25,27]]], ap: 703, kn: new Set([]), one: [704,709], dt: "type", dm: new Map([["text",0],["object_ref",1]]) },
+  { f: 23, p: "/$defs/ContentPart", c: __c701, t: ["object"], tv: "object", g: [[0,[5]],[4,[25,27]]], ap: 702, kn: new Set([]), one: [703,708], dt: "type", dm: new Map([["text",0],["object_ref",1]]) },
   { f: 23, p: "/$defs/ContentPart/additionalProperties", av: 1, b: true },
-  { f: 23, p: "/$defs/ContentPart/oneOf/0", c: __c705, r: 705, ro: 1, g: [[0,[0]]] },
-  { f: 23, p: "/$defs/TextPart", c: __c705, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["type","text"] }, pr: [["type", "type", 706], ["text", "text", 707]], ap: 708, kn: new Set(["type","text"]) },
+  { f: 23, p: "/$defs/ContentPart/oneOf/0", c: __c704, r: 704, ro: 1, g: [[0,[0]]] },
+  { f: 23, p: "/$defs/TextPart", c: __c704, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["type","text"] }, pr: [["type", "type", 705], ["text", "text", 706]], ap: 707, kn: new Set(["type","text"]) },
   { f: 23, p: "/$defs/TextPart/properties/type", g: [[0,[1]]], k: { "const": "text" } },
   { f: 23, p: "/$defs/TextPart/properties/text", t: ["string"], tv: "string", ut: 1, g: [] },
   { f: 23, p: "/$defs/TextPart/additionalProperties", b: false },
-  { f: 23, p: "/$defs/ContentPart/oneOf/1", c: __c710, r: 710, ro: 1, g: [[0,[0]]] },
-  { f: 23, p: "/$defs/ObjectRefPart", c: __c710, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["type","object/ref","media/type"] }, pr: [["type", "type", 711], ["object/ref", "object~1ref", 712], ["media/type", "media~1type", 713], ["byte/size", "byte~1size", 714]], ap: 715, kn: new Set(["type","object/ref","media/type","byte/size"]) },
+  { f: 23, p: "/$defs/ContentPart/oneOf/1", c: __c709, r: 709, ro: 1, g: [[0,[0]]] },
+  { f: 23, p: "/$defs/ObjectRefPart", c: __c709, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["type","object/ref","media/type"] }, pr: [["type", "type", 710], ["object/ref", "object~1ref", 711], ["media/type", "media~1type", 712], ["byte/size", "byte~1size", 713]], ap: 714, kn: new Set(["type","object/ref","media/type","byte/size"]) },
   { f: 23, p: "/$defs/ObjectRefPart/properties/type", g: [[0,[1]]], k: { "const": "object_ref" } },
   { f: 23, p: "/$defs/ObjectRefPart/properties/object~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 23, p: "/$defs/ObjectRefPart/properties/media~1type", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[a-z]+/[A-Za-z0-9.+-]+$" }, re: __RE14 },
   { f: 23, p: "/$defs/ObjectRefPart/properties/byte~1size", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 23, p: "/$defs/ObjectRefPart/additionalProperties", b: false },
-  { f: 24, p: "", c: __c716, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema"] }, pr: [["schema", "schema", 717], ["sources", "sources", 718]], ap: 732, kn: new Set(["schema","sources"]) },
+  { f: 24, p: "", c: __c715, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema"] }, pr: [["schema", "schema", 716], ["sources", "sources", 717]], ap: 731, kn: new Set(["schema","sources"]) },
   { f: 24, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.context-assembly.request.v1" } },
-  { f: 24, p: "/properties/sources", t: ["array"], tv: "array", g: [[3,[18]]], it: 719 },
-  { f: 24, p: "/properties/sources/items", c: __c720, r: 720, ro: 1, g: [[0,[0]]] },
-  { f: 24, p: "/$defs/ContextSource", c: __c720, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["source/kind","grant/ref"] }, pr: [["source/kind", "source~1kind", 721], ["grant/ref", "grant~1ref", 722], ["lease/ref", "lease~1ref", 723], ["flow/ref", "flow~1ref", 724], ["max/elements", "max~1elements", 725]], ap: 726, kn: new Set(["source/kind","grant/ref","lease/ref","flow/ref","max/elements"]), all: [727] },
-  { f: 24, p: "/$defs/ContextSource/properties/source~1kind", c: __c421, r: 421, ro: 1, g: [[0,[0]]] },
+  { f: 24, p: "/properties/sources", t: ["array"], tv: "array", g: [[3,[18]]], it: 718 },
+  { f: 24, p: "/properties/sources/items", c: __c719, r: 719, ro: 1, g: [[0,[0]]] },
+  { f: 24, p: "/$defs/ContextSource", c: __c719, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["source/kind","grant/ref"] }, pr: [["source/kind", "source~1kind", 720], ["grant/ref", "grant~1ref", 721], ["lease/ref", "lease~1ref", 722], ["flow/ref", "flow~1ref", 723], ["max/elements", "max~1elements", 724]], ap: 725, kn: new Set(["source/kind","grant/ref","lease/ref","flow/ref","max/elements"]), all: [726] },
+  { f: 24, p: "/$defs/ContextSource/properties/source~1kind", c: __c420, r: 420, ro: 1, g: [[0,[0]]] },
   { f: 24, p: "/$defs/ContextSource/properties/grant~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 24, p: "/$defs/ContextSource/properties/lease~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 24, p: "/$defs/ContextSource/properties/flow~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 24, p: "/$defs/ContextSource/properties/max~1elements", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
   { f: 24, p: "/$defs/ContextSource/additionalProperties", b: false },
-  { f: 24, p: "/$defs/ContextSource/allOf/0", g: [[0,[7]]], if: 728, th: 730 },
-  { f: 24, p: "/$defs/ContextSource/allOf/0/if", c: __c728, g: [[4,[23,26]]], k: { "required": ["source/kind"] }, pr: [["source/kind", "source~1kind", 729]] },
+  { f: 24, p: "/$defs/ContextSource/allOf/0", g: [[0,[7]]], if: 727, th: 729 },
+  { f: 24, p: "/$defs/ContextSource/allOf/0/if", c: __c727, g: [[4,[23,26]]], k: { "required": ["source/kind"] }, pr: [["source/kind", "source~1kind", 728]] },
   { f: 24, p: "/$defs/ContextSource/allOf/0/if/properties/source~1kind", g: [[0,[2]]], k: { "enum": ["artifact","dataset"] } },
-  { f: 24, p: "/$defs/ContextSource/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["lease/ref"] }, pr: [["lease/ref", "lease~1ref", 731]] },
+  { f: 24, p: "/$defs/ContextSource/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["lease/ref"] }, pr: [["lease/ref", "lease~1ref", 730]] },
   { f: 24, p: "/$defs/ContextSource/allOf/0/then/properties/lease~1ref", av: 1, g: [] },
   { f: 24, p: "/additionalProperties", b: false },
-  { f: 48, p: "", c: __c733, t: ["object"], tv: "object", g: [[0,[5]],[4,[23,25,26]]], k: { "required": ["schema","element/id","source/kind","classification"] }, pr: [["schema", "schema", 734], ["element/id", "element~1id", 735], ["source/kind", "source~1kind", 736], ["source/ref", "source~1ref", 737], ["classification", "classification", 738], ["content", "content", 739], ["content/ref", "content~1ref", 741], ["declassifiable", "declassifiable", 742], ["declassified/from", "declassified~1from", 743], ["grant/ref", "grant~1ref", 744]], ap: 745, kn: new Set(["schema","element/id","source/kind","source/ref","classification","content","content/ref","declassifiable","declassified/from","grant/ref"]), one: [746,748] },
+  { f: 48, p: "", c: __c732, t: ["object"], tv: "object", g: [[0,[5]],[4,[23,25,26]]], k: { "required": ["schema","element/id","source/kind","classification"] }, pr: [["schema", "schema", 733], ["element/id", "element~1id", 734], ["source/kind", "source~1kind", 735], ["source/ref", "source~1ref", 736], ["classification", "classification", 737], ["content", "content", 738], ["content/ref", "content~1ref", 740], ["declassifiable", "declassifiable", 741], ["declassified/from", "declassified~1from", 742], ["grant/ref", "grant~1ref", 743]], ap: 744, kn: new Set(["schema","element/id","source/kind","source/ref","classification","content","content/ref","declassifiable","declassified/from","grant/ref"]), one: [745,747] },
   { f: 48, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.context-element.v1" } },
   { f: 48, p: "/properties/element~1id", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 48, p: "/properties/source~1kind", c: __c421, r: 421, ro: 1, g: [[0,[0]]] },
+  { f: 48, p: "/properties/source~1kind", c: __c420, r: 420, ro: 1, g: [[0,[0]]] },
   { f: 48, p: "/properties/source~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 48, p: "/properties/classification", c: __c423, r: 423, ro: 1, g: [[0,[0]]] },
-  { f: 48, p: "/properties/content", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 740 },
-  { f: 48, p: "/properties/content/items", c: __c702, r: 702, ro: 1, g: [[0,[0]]] },
+  { f: 48, p: "/properties/classification", c: __c422, r: 422, ro: 1, g: [[0,[0]]] },
+  { f: 48, p: "/properties/content", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 739 },
+  { f: 48, p: "/properties/content/items", c: __c701, r: 701, ro: 1, g: [[0,[0]]] },
   { f: 48, p: "/properties/content~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 48, p: "/properties/declassifiable", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 48, p: "/properties/declassified~1from", c: __c423, r: 423, ro: 1, g: [[0,[0]]] },
+  { f: 48, p: "/properties/declassified~1from", c: __c422, r: 422, ro: 1, g: [[0,[0]]] },
   { f: 48, p: "/properties/grant~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 48, p: "/additionalProperties", b: false },
-  { f: 48, p: "/oneOf/0", c: __c746, g: [[4,[23,26]]], k: { "required": ["content"] }, pr: [["content", "content", 747]] },
+  { f: 48, p: "/oneOf/0", c: __c745, g: [[4,[23,26]]], k: { "required": ["content"] }, pr: [["content", "content", 746]] },
   { f: 48, p: "/oneOf/0/properties/content", av: 1, g: [] },
-  { f: 48, p: "/oneOf/1", c: __c748, g: [[4,[23,26]]], k: { "required": ["content/ref"] }, pr: [["content/ref", "content~1ref", 749]] },
+  { f: 48, p: "/oneOf/1", c: __c747, g: [[4,[23,26]]], k: { "required": ["content/ref"] }, pr: [["content/ref", "content~1ref", 748]] },
   { f: 48, p: "/oneOf/1/properties/content~1ref", av: 1, g: [] },
-  { f: 22, p: "/$defs/EpistemicBlock", c: __c750, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["stance", "stance", 751], ["confidence", "confidence", 752], ["grounded_in", "grounded_in", 753], ["caveats", "caveats", 755]], ap: 757, kn: new Set(["stance","confidence","grounded_in","caveats"]) },
+  { f: 22, p: "/$defs/EpistemicBlock", c: __c749, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["stance", "stance", 750], ["confidence", "confidence", 751], ["grounded_in", "grounded_in", 752], ["caveats", "caveats", 754]], ap: 756, kn: new Set(["stance","confidence","grounded_in","caveats"]) },
   { f: 22, p: "/$defs/EpistemicBlock/properties/stance", g: [[0,[2]]], k: { "enum": ["advisory","hypothesis"] } },
   { f: 22, p: "/$defs/EpistemicBlock/properties/confidence", g: [[0,[2]]], k: { "enum": ["unstated","low","medium","high"] } },
-  { f: 22, p: "/$defs/EpistemicBlock/properties/grounded_in", t: ["array"], tv: "array", g: [[3,[18]]], it: 754 },
+  { f: 22, p: "/$defs/EpistemicBlock/properties/grounded_in", t: ["array"], tv: "array", g: [[3,[18]]], it: 753 },
   { f: 22, p: "/$defs/EpistemicBlock/properties/grounded_in/items", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 22, p: "/$defs/EpistemicBlock/properties/caveats", t: ["array"], tv: "array", g: [[3,[18]]], it: 756 },
+  { f: 22, p: "/$defs/EpistemicBlock/properties/caveats", t: ["array"], tv: "array", g: [[3,[18]]], it: 755 },
   { f: 22, p: "/$defs/EpistemicBlock/properties/caveats/items", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 500, "minLength": 1 } },
   { f: 22, p: "/$defs/EpistemicBlock/additionalProperties", b: false },
-  { f: 46, p: "/$defs/FreeTextWithAllowlistPayload", c: __c759, r: 759, ro: 1, g: [[0,[0]]] },
-  { f: 49, p: "", c: __c759, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["allowlist"] }, pr: [["allowlist", "allowlist", 760], ["match", "match", 762], ["placeholder", "placeholder", 763]], ap: 764, kn: new Set(["allowlist","match","placeholder"]) },
-  { f: 49, p: "/properties/allowlist", t: ["array"], tv: "array", g: [[3,[16,17,18,20]]], k: { "maxItems": 64, "minItems": 1, "uniqueItems": true }, it: 761, uq: null },
-  { f: 49, p: "/properties/allowlist/items", c: __c543, r: 543, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/FreeTextWithAllowlistPayload", c: __c758, r: 758, ro: 1, g: [[0,[0]]] },
+  { f: 49, p: "", c: __c758, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["allowlist"] }, pr: [["allowlist", "allowlist", 759], ["match", "match", 761], ["placeholder", "placeholder", 762]], ap: 763, kn: new Set(["allowlist","match","placeholder"]) },
+  { f: 49, p: "/properties/allowlist", t: ["array"], tv: "array", g: [[3,[16,17,18,20]]], k: { "maxItems": 64, "minItems": 1, "uniqueItems": true }, it: 760, uq: null },
+  { f: 49, p: "/properties/allowlist/items", c: __c542, r: 542, ro: 1, g: [[0,[0]]] },
   { f: 49, p: "/properties/match", g: [[0,[2]]], k: { "enum": ["exact","case-insensitive"] } },
   { f: 49, p: "/properties/placeholder", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 80 } },
   { f: 49, p: "/additionalProperties", b: false },
-  { f: 23, p: "/$defs/GeneratePolicy", c: __c765, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["locality", "locality", 766], ["trust_mode", "trust_mode", 767], ["scope", "scope", 768], ["on_context_denied", "on_context_denied", 769], ["plurality", "plurality", 770]], ap: 771, kn: new Set(["locality","trust_mode","scope","on_context_denied","plurality"]) },
-  { f: 23, p: "/$defs/GeneratePolicy/properties/locality", c: __c402, r: 402, ro: 1, g: [[0,[0]]] },
-  { f: 23, p: "/$defs/GeneratePolicy/properties/trust_mode", c: __c404, r: 404, ro: 1, g: [[0,[0]]] },
+  { f: 23, p: "/$defs/GeneratePolicy", c: __c764, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["locality", "locality", 765], ["trust_mode", "trust_mode", 766], ["scope", "scope", 767], ["on_context_denied", "on_context_denied", 768], ["plurality", "plurality", 769]], ap: 770, kn: new Set(["locality","trust_mode","scope","on_context_denied","plurality"]) },
+  { f: 23, p: "/$defs/GeneratePolicy/properties/locality", c: __c401, r: 401, ro: 1, g: [[0,[0]]] },
+  { f: 23, p: "/$defs/GeneratePolicy/properties/trust_mode", c: __c403, r: 403, ro: 1, g: [[0,[0]]] },
   { f: 23, p: "/$defs/GeneratePolicy/properties/scope", g: [[0,[2]]], k: { "enum": ["assistant-session-only","granted-context"] } },
   { f: 23, p: "/$defs/GeneratePolicy/properties/on_context_denied", g: [[0,[2]]], k: { "enum": ["fail_closed","drop_with_trace"] } },
   { f: 23, p: "/$defs/GeneratePolicy/properties/plurality", g: [[0,[2]]], k: { "enum": ["preserve","collapse"] } },
   { f: 23, p: "/$defs/GeneratePolicy/additionalProperties", b: false },
-  { f: 23, p: "", c: __c772, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","operation","turns"] }, pr: [["schema", "schema", 773], ["operation", "operation", 774], ["turns", "turns", 775], ["context_assembly", "context_assembly", 782], ["parameters", "parameters", 783], ["policy", "policy", 791], ["metadata", "metadata", 792]], ap: 799, kn: new Set(["schema","operation","turns","context_assembly","parameters","policy","metadata"]) },
+  { f: 23, p: "", c: __c771, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","operation","turns"] }, pr: [["schema", "schema", 772], ["operation", "operation", 773], ["turns", "turns", 774], ["context_assembly", "context_assembly", 781], ["parameters", "parameters", 782], ["policy", "policy", 790], ["metadata", "metadata", 791]], ap: 798, kn: new Set(["schema","operation","turns","context_assembly","parameters","policy","metadata"]) },
   { f: 23, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.generate.request.v1" } },
   { f: 23, p: "/properties/operation", g: [[0,[1]]], k: { "const": "generate" } },
-  { f: 23, p: "/properties/turns", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 776 },
-  { f: 23, p: "/properties/turns/items", c: __c777, r: 777, ro: 1, g: [[0,[0]]] },
-  { f: 23, p: "/$defs/Turn", c: __c777, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["role","content"] }, pr: [["role", "role", 778], ["content", "content", 779]], ap: 781, kn: new Set(["role","content"]) },
+  { f: 23, p: "/properties/turns", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 775 },
+  { f: 23, p: "/properties/turns/items", c: __c776, r: 776, ro: 1, g: [[0,[0]]] },
+  { f: 23, p: "/$defs/Turn", c: __c776, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["role","content"] }, pr: [["role", "role", 777], ["content", "content", 778]], ap: 780, kn: new Set(["role","content"]) },
   { f: 23, p: "/$defs/Turn/properties/role", g: [[0,[2]]], k: { "enum": ["user","assistant"] } },
-  { f: 23, p: "/$defs/Turn/properties/content", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 780 },
-  { f: 23, p: "/$defs/Turn/properties/content/items", c: __c702, r: 702, ro: 1, g: [[0,[0]]] },
+  { f: 23, p: "/$defs/Turn/properties/content", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 779 },
+  { f: 23, p: "/$defs/Turn/properties/content/items", c: __c701, r: 701, ro: 1, g: [[0,[0]]] },
   { f: 23, p: "/$defs/Turn/additionalProperties", b: false },
-  { f: 23, p: "/properties/context_assembly", c: __c716, r: 716, ro: 1, g: [[0,[0]]] },
-  { f: 23, p: "/properties/parameters", c: __c784, r: 784, ro: 1, g: [[0,[0]]] },
-  { f: 23, p: "/$defs/GenerationParameters", c: __c784, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["max_tokens", "max_tokens", 785], ["temperature", "temperature", 786], ["top_p", "top_p", 787], ["stop", "stop", 788]], ap: 790, kn: new Set(["max_tokens","temperature","top_p","stop"]) },
+  { f: 23, p: "/properties/context_assembly", c: __c715, r: 715, ro: 1, g: [[0,[0]]] },
+  { f: 23, p: "/properties/parameters", c: __c783, r: 783, ro: 1, g: [[0,[0]]] },
+  { f: 23, p: "/$defs/GenerationParameters", c: __c783, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["max_tokens", "max_tokens", 784], ["temperature", "temperature", 785], ["top_p", "top_p", 786], ["stop", "stop", 787]], ap: 789, kn: new Set(["max_tokens","temperature","top_p","stop"]) },
   { f: 23, p: "/$defs/GenerationParameters/properties/max_tokens", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
   { f: 23, p: "/$defs/GenerationParameters/properties/temperature", t: ["number"], tv: "number", g: [[1,[8,9]]], k: { "maximum": 2, "minimum": 0 } },
   { f: 23, p: "/$defs/GenerationParameters/properties/top_p", t: ["number"], tv: "number", g: [[1,[8,11]]], k: { "maximum": 1, "exclusiveMinimum": 0 } },
-  { f: 23, p: "/$defs/GenerationParameters/properties/stop", t: ["array"], tv: "array", g: [[3,[16,18]]], k: { "maxItems": 8 }, it: 789 },
+  { f: 23, p: "/$defs/GenerationParameters/properties/stop", t: ["array"], tv: "array", g: [[3,[16,18]]], k: { "maxItems": 8 }, it: 788 },
   { f: 23, p: "/$defs/GenerationParameters/properties/stop/items", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 23, p: "/$defs/GenerationParameters/additionalProperties", b: false },
-  { f: 23, p: "/properties/policy", c: __c765, r: 765, ro: 1, g: [[0,[0]]] },
-  { f: 23, p: "/properties/metadata", t: ["object"], tv: "object", g: [[4,[24,25]]], ap: 793, kn: new Set([]), pn: 798 },
-  { f: 23, p: "/properties/metadata/additionalProperties", g: [[0,[4]]], any: [794,795,796,797] },
-  { f: 23, p: "/properties/metadata/additionalProperties/anyOf/0", c: __c794, t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 256 } },
-  { f: 23, p: "/properties/metadata/additionalProperties/anyOf/1", c: __c795, t: ["number"], tv: "number", ut: 1, g: [] },
-  { f: 23, p: "/properties/metadata/additionalProperties/anyOf/2", c: __c796, t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 23, p: "/properties/metadata/additionalProperties/anyOf/3", c: __c797, t: ["null"], tv: "null", ut: 1, g: [] },
+  { f: 23, p: "/properties/policy", c: __c764, r: 764, ro: 1, g: [[0,[0]]] },
+  { f: 23, p: "/properties/metadata", t: ["object"], tv: "object", g: [[4,[24,25]]], ap: 792, kn: new Set([]), pn: 797 },
+  { f: 23, p: "/properties/metadata/additionalProperties", g: [[0,[4]]], any: [793,794,795,796] },
+  { f: 23, p: "/properties/metadata/additionalProperties/anyOf/0", c: __c793, t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 256 } },
+  { f: 23, p: "/properties/metadata/additionalProperties/anyOf/1", c: __c794, t: ["number"], tv: "number", ut: 1, g: [] },
+  { f: 23, p: "/properties/metadata/additionalProperties/anyOf/2", c: __c795, t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 23, p: "/properties/metadata/additionalProperties/anyOf/3", c: __c796, t: ["null"], tv: "null", ut: 1, g: [] },
   { f: 23, p: "/properties/metadata/propertyNames", g: [[2,[12]]], k: { "maxLength": 64 } },
   { f: 23, p: "/additionalProperties", b: false },
-  { f: 22, p: "", c: __c800, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","operation","outcome","trace/ref"] }, pr: [["schema", "schema", 801], ["operation", "operation", 802], ["outcome", "outcome", 803], ["reason/code", "reason~1code", 804], ["output", "output", 805], ["epistemic", "epistemic", 807], ["runtime/ref", "runtime~1ref", 808], ["model.binding/ref", "model.binding~1ref", 809], ["locality", "locality", 810], ["trace/ref", "trace~1ref", 811], ["usage", "usage", 813], ["diagnostics", "diagnostics", 818]], ap: 819, kn: new Set(["schema","operation","outcome","reason/code","output","epistemic","runtime/ref","model.binding/ref","locality","trace/ref","usage","diagnostics"]), all: [820] },
+  { f: 22, p: "", c: __c799, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","operation","outcome","trace/ref"] }, pr: [["schema", "schema", 800], ["operation", "operation", 801], ["outcome", "outcome", 802], ["reason/code", "reason~1code", 803], ["output", "output", 804], ["epistemic", "epistemic", 806], ["runtime/ref", "runtime~1ref", 807], ["model.binding/ref", "model.binding~1ref", 808], ["locality", "locality", 809], ["trace/ref", "trace~1ref", 810], ["usage", "usage", 812], ["diagnostics", "diagnostics", 817]], ap: 818, kn: new Set(["schema","operation","outcome","reason/code","output","epistemic","runtime/ref","model.binding/ref","locality","trace/ref","usage","diagnostics"]), all: [819] },
   { f: 22, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.generate.response.v1" } },
   { f: 22, p: "/properties/operation", g: [[0,[1]]], k: { "const": "generate" } },
-  { f: 22, p: "/properties/outcome", c: __c381, r: 381, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/properties/reason~1code", c: __c416, r: 416, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/properties/output", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 806 },
-  { f: 22, p: "/properties/output/items", c: __c702, r: 702, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/properties/epistemic", c: __c750, r: 750, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/properties/runtime~1ref", c: __c383, r: 383, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/properties/model.binding~1ref", c: __c385, r: 385, ro: 1, g: [[0,[0]]] },
+  { f: 22, p: "/properties/outcome", c: __c380, r: 380, ro: 1, g: [[0,[0]]] },
+  { f: 22, p: "/properties/reason~1code", c: __c415, r: 415, ro: 1, g: [[0,[0]]] },
+  { f: 22, p: "/properties/output", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 805 },
+  { f: 22, p: "/properties/output/items", c: __c701, r: 701, ro: 1, g: [[0,[0]]] },
+  { f: 22, p: "/properties/epistemic", c: __c749, r: 749, ro: 1, g: [[0,[0]]] },
+  { f: 22, p: "/properties/runtime~1ref", c: __c382, r: 382, ro: 1, g: [[0,[0]]] },
+  { f: 22, p: "/properties/model.binding~1ref", c: __c384, r: 384, ro: 1, g: [[0,[0]]] },
   { f: 22, p: "/properties/locality", g: [[0,[2]]], k: { "enum": ["local_only","remote"] } },
-  { f: 22, p: "/properties/trace~1ref", c: __c812, r: 812, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/$defs/TraceRef", c: __c812, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^(trace/|tr:).+$" }, re: __RE21 },
-  { f: 22, p: "/properties/usage", c: __c814, r: 814, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/$defs/Usage", c: __c814, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["input_tokens", "input_tokens", 815], ["output_tokens", "output_tokens", 816]], ap: 817, kn: new Set(["input_tokens","output_tokens"]) },
+  { f: 22, p: "/properties/trace~1ref", c: __c811, r: 811, ro: 1, g: [[0,[0]]] },
+  { f: 22, p: "/$defs/TraceRef", c: __c811, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^(trace/|tr:).+$" }, re: __RE21 },
+  { f: 22, p: "/properties/usage", c: __c813, r: 813, ro: 1, g: [[0,[0]]] },
+  { f: 22, p: "/$defs/Usage", c: __c813, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["input_tokens", "input_tokens", 814], ["output_tokens", "output_tokens", 815]], ap: 816, kn: new Set(["input_tokens","output_tokens"]) },
   { f: 22, p: "/$defs/Usage/properties/input_tokens", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 22, p: "/$defs/Usage/properties/output_tokens", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 22, p: "/$defs/Usage/additionalProperties", b: false },
-  { f: 22, p: "/properties/diagnostics", c: __c441, r: 441, ro: 1, g: [[0,[0]]] },
+  { f: 22, p: "/properties/diagnostics", c: __c440, r: 440, ro: 1, g: [[0,[0]]] },
   { f: 22, p: "/additionalProperties", b: false },
-  { f: 22, p: "/allOf/0", g: [[0,[7]]], if: 821, th: 823, el: 831 },
-  { f: 22, p: "/allOf/0/if", c: __c821, g: [[4,[23,26]]], k: { "required": ["outcome"] }, pr: [["outcome", "outcome", 822]] },
+  { f: 22, p: "/allOf/0", g: [[0,[7]]], if: 820, th: 822, el: 830 },
+  { f: 22, p: "/allOf/0/if", c: __c820, g: [[4,[23,26]]], k: { "required": ["outcome"] }, pr: [["outcome", "outcome", 821]] },
   { f: 22, p: "/allOf/0/if/properties/outcome", g: [[0,[1]]], k: { "const": "completed" } },
-  { f: 22, p: "/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["output","epistemic","runtime/ref","model.binding/ref","locality"] }, pr: [["output", "output", 824], ["epistemic", "epistemic", 825], ["runtime/ref", "runtime~1ref", 826], ["model.binding/ref", "model.binding~1ref", 827], ["locality", "locality", 828], ["reason/code", "reason~1code", 829]] },
+  { f: 22, p: "/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["output","epistemic","runtime/ref","model.binding/ref","locality"] }, pr: [["output", "output", 823], ["epistemic", "epistemic", 824], ["runtime/ref", "runtime~1ref", 825], ["model.binding/ref", "model.binding~1ref", 826], ["locality", "locality", 827], ["reason/code", "reason~1code", 828]] },
   { f: 22, p: "/allOf/0/then/properties/output", av: 1, g: [] },
   { f: 22, p: "/allOf/0/then/properties/epistemic", av: 1, g: [] },
   { f: 22, p: "/allOf/0/then/properties/runtime~1ref", av: 1, g: [] },
   { f: 22, p: "/allOf/0/then/properties/model.binding~1ref", av: 1, g: [] },
   { f: 22, p: "/allOf/0/then/properties/locality", av: 1, g: [] },
-  { f: 22, p: "/allOf/0/then/properties/reason~1code", g: [[0,[3]]], no: 830 },
-  { f: 22, p: "/allOf/0/then/properties/reason~1code/not", av: 1, c: __c830, g: [] },
-  { f: 22, p: "/allOf/0/else", g: [[4,[23,26]]], k: { "required": ["reason/code"] }, pr: [["reason/code", "reason~1code", 832], ["output", "output", 833], ["epistemic", "epistemic", 835]] },
+  { f: 22, p: "/allOf/0/then/properties/reason~1code", g: [[0,[3]]], no: 829 },
+  { f: 22, p: "/allOf/0/then/properties/reason~1code/not", av: 1, c: __c829, g: [] },
+  { f: 22, p: "/allOf/0/else", g: [[4,[23,26]]], k: { "required": ["reason/code"] }, pr: [["reason/code", "reason~1code", 831], ["output", "output", 832], ["epistemic", "epistemic", 834]] },
   { f: 22, p: "/allOf/0/else/properties/reason~1code", av: 1, g: [] },
-  { f: 22, p: "/allOf/0/else/properties/output", g: [[0,[3]]], no: 834 },
-  { f: 22, p: "/allOf/0/else/properties/output/not", av: 1, c: __c834, g: [] },
-  { f: 22, p: "/allOf/0/else/properties/epistemic", g: [[0,[3]]], no: 836 },
-  { f: 22, p: "/allOf/0/else/properties/epistemic/not", av: 1, c: __c836, g: [] },
-  { f: 50, p: "", c: __c837, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","feedback/id","result/ref","session/ref","participant/ref","verdict","recorded/at"] }, pr: [["schema", "schema", 838], ["feedback/id", "feedback~1id", 839], ["result/ref", "result~1ref", 840], ["session/ref", "session~1ref", 842], ["participant/ref", "participant~1ref", 844], ["verdict", "verdict", 845], ["note", "note", 846], ["supersedes/ref", "supersedes~1ref", 847], ["recorded/at", "recorded~1at", 848]], ap: 849, kn: new Set(["schema","feedback/id","result/ref","session/ref","participant/ref","verdict","note","supersedes/ref","recorded/at"]), all: [850] },
+  { f: 22, p: "/allOf/0/else/properties/output", g: [[0,[3]]], no: 833 },
+  { f: 22, p: "/allOf/0/else/properties/output/not", av: 1, c: __c833, g: [] },
+  { f: 22, p: "/allOf/0/else/properties/epistemic", g: [[0,[3]]], no: 835 },
+  { f: 22, p: "/allOf/0/else/properties/epistemic/not", av: 1, c: __c835, g: [] },
+  { f: 50, p: "", c: __c836, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","feedback/id","result/ref","session/ref","participant/ref","verdict","recorded/at"] }, pr: [["schema", "schema", 837], ["feedback/id", "feedback~1id", 838], ["result/ref", "result~1ref", 839], ["session/ref", "session~1ref", 841], ["participant/ref", "participant~1ref", 843], ["verdict", "verdict", 844], ["note", "note", 845], ["supersedes/ref", "supersedes~1ref", 846], ["recorded/at", "recorded~1at", 847]], ap: 848, kn: new Set(["schema","feedback/id","result/ref","session/ref","participant/ref","verdict","note","supersedes/ref","recorded/at"]), all: [849] },
   { f: 50, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.inquiry-feedback.v1" } },
   { f: 50, p: "/properties/feedback~1id", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^feedback:.+$" }, re: __RE10 },
-  { f: 50, p: "/properties/result~1ref", c: __c841, r: 841, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/$defs/ResultRef", c: __c841, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^result:.+$" }, re: __RE17 },
-  { f: 50, p: "/properties/session~1ref", c: __c843, r: 843, ro: 1, g: [[0,[0]]] },
-  { f: 21, p: "/$defs/SessionRef", c: __c843, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^session:.+$" }, re: __RE19 },
-  { f: 50, p: "/properties/participant~1ref", c: __c376, r: 376, ro: 1, g: [[0,[0]]] },
+  { f: 50, p: "/properties/result~1ref", c: __c840, r: 840, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/$defs/ResultRef", c: __c840, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^result:.+$" }, re: __RE17 },
+  { f: 50, p: "/properties/session~1ref", c: __c842, r: 842, ro: 1, g: [[0,[0]]] },
+  { f: 21, p: "/$defs/SessionRef", c: __c842, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^session:.+$" }, re: __RE19 },
+  { f: 50, p: "/properties/participant~1ref", c: __c375, r: 375, ro: 1, g: [[0,[0]]] },
   { f: 50, p: "/properties/verdict", g: [[0,[2]]], k: { "enum": ["verified","refuted","amended"] } },
   { f: 50, p: "/properties/note", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 4000, "minLength": 1 } },
   { f: 50, p: "/properties/supersedes~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^feedback:.+$" }, re: __RE10 },
   { f: 50, p: "/properties/recorded~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 50, p: "/additionalProperties", b: false },
-  { f: 50, p: "/allOf/0", g: [[0,[7]]], if: 851, th: 853 },
-  { f: 50, p: "/allOf/0/if", c: __c851, g: [[4,[23,26]]], k: { "required": ["verdict"] }, pr: [["verdict", "verdict", 852]] },
+  { f: 50, p: "/allOf/0", g: [[0,[7]]], if: 850, th: 852 },
+  { f: 50, p: "/allOf/0/if", c: __c850, g: [[4,[23,26]]], k: { "required": ["verdict"] }, pr: [["verdict", "verdict", 851]] },
   { f: 50, p: "/allOf/0/if/properties/verdict", g: [[0,[1]]], k: { "const": "amended" } },
-  { f: 50, p: "/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["note"] }, pr: [["note", "note", 854]] },
+  { f: 50, p: "/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["note"] }, pr: [["note", "note", 853]] },
   { f: 50, p: "/allOf/0/then/properties/note", av: 1, g: [] },
-  { f: 51, p: "", c: __c855, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","result/id","turn/id","session/ref","participant/ref","trace/ref","provenance","classification","output","epistemic","recorded/at"] }, pr: [["schema", "schema", 856], ["result/id", "result~1id", 857], ["turn/id", "turn~1id", 858], ["session/ref", "session~1ref", 859], ["participant/ref", "participant~1ref", 860], ["trace/ref", "trace~1ref", 861], ["provenance", "provenance", 862], ["classification", "classification", 868], ["output", "output", 869], ["epistemic", "epistemic", 871], ["recorded/at", "recorded~1at", 872]], ap: 873, kn: new Set(["schema","result/id","turn/id","session/ref","participant/ref","trace/ref","provenance","classification","output","epistemic","recorded/at"]) },
+  { f: 51, p: "", c: __c854, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","result/id","turn/id","session/ref","participant/ref","trace/ref","provenance","classification","output","epistemic","recorded/at"] }, pr: [["schema", "schema", 855], ["result/id", "result~1id", 856], ["turn/id", "turn~1id", 857], ["session/ref", "session~1ref", 858], ["participant/ref", "participant~1ref", 859], ["trace/ref", "trace~1ref", 860], ["provenance", "provenance", 861], ["classification", "classification", 867], ["output", "output", 868], ["epistemic", "epistemic", 870], ["recorded/at", "recorded~1at", 871]], ap: 872, kn: new Set(["schema","result/id","turn/id","session/ref","participant/ref","trace/ref","provenance","classification","output","epistemic","recorded/at"]) },
   { f: 51, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.inquiry-result.v1" } },
-  { f: 51, p: "/properties/result~1id", c: __c841, r: 841, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/properties/turn~1id", c: __c374, r: 374, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/properties/session~1ref", c: __c843, r: 843, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/properties/participant~1ref", c: __c376, r: 376, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/properties/trace~1ref", c: __c812, r: 812, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/properties/provenance", c: __c863, r: 863, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/$defs/ResultProvenance", c: __c863, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runtime/ref","model.binding/ref","operation/id"] }, pr: [["runtime/ref", "runtime~1ref", 864], ["model.binding/ref", "model.binding~1ref", 865], ["operation/id", "operation~1id", 866]], ap: 867, kn: new Set(["runtime/ref","model.binding/ref","operation/id"]) },
-  { f: 51, p: "/$defs/ResultProvenance/properties/runtime~1ref", c: __c383, r: 383, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/$defs/ResultProvenance/properties/model.binding~1ref", c: __c385, r: 385, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/properties/result~1id", c: __c840, r: 840, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/properties/turn~1id", c: __c373, r: 373, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/properties/session~1ref", c: __c842, r: 842, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/properties/participant~1ref", c: __c375, r: 375, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/properties/trace~1ref", c: __c811, r: 811, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/properties/provenance", c: __c862, r: 862, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/$defs/ResultProvenance", c: __c862, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runtime/ref","model.binding/ref","operation/id"] }, pr: [["runtime/ref", "runtime~1ref", 863], ["model.binding/ref", "model.binding~1ref", 864], ["operation/id", "operation~1id", 865]], ap: 866, kn: new Set(["runtime/ref","model.binding/ref","operation/id"]) },
+  { f: 51, p: "/$defs/ResultProvenance/properties/runtime~1ref", c: __c382, r: 382, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/$defs/ResultProvenance/properties/model.binding~1ref", c: __c384, r: 384, ro: 1, g: [[0,[0]]] },
   { f: 51, p: "/$defs/ResultProvenance/properties/operation~1id", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^op:.+$" }, re: __RE8 },
   { f: 51, p: "/$defs/ResultProvenance/additionalProperties", b: false },
-  { f: 51, p: "/properties/classification", c: __c423, r: 423, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/properties/output", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 870 },
-  { f: 51, p: "/properties/output/items", c: __c702, r: 702, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/properties/epistemic", c: __c750, r: 750, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/properties/classification", c: __c422, r: 422, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/properties/output", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 869 },
+  { f: 51, p: "/properties/output/items", c: __c701, r: 701, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/properties/epistemic", c: __c749, r: 749, ro: 1, g: [[0,[0]]] },
   { f: 51, p: "/properties/recorded~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 51, p: "/additionalProperties", b: false },
-  { f: 21, p: "", c: __c874, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","turn/id","session/ref","participant/ref","sequence","content","classification","recorded/at"] }, pr: [["schema", "schema", 875], ["turn/id", "turn~1id", 876], ["session/ref", "session~1ref", 877], ["participant/ref", "participant~1ref", 878], ["sequence", "sequence", 879], ["content", "content", 880], ["classification", "classification", 882], ["recorded/at", "recorded~1at", 883]], ap: 884, kn: new Set(["schema","turn/id","session/ref","participant/ref","sequence","content","classification","recorded/at"]) },
+  { f: 21, p: "", c: __c873, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","turn/id","session/ref","participant/ref","sequence","content","classification","recorded/at"] }, pr: [["schema", "schema", 874], ["turn/id", "turn~1id", 875], ["session/ref", "session~1ref", 876], ["participant/ref", "participant~1ref", 877], ["sequence", "sequence", 878], ["content", "content", 879], ["classification", "classification", 881], ["recorded/at", "recorded~1at", 882]], ap: 883, kn: new Set(["schema","turn/id","session/ref","participant/ref","sequence","content","classification","recorded/at"]) },
   { f: 21, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.inquiry-turn.v1" } },
-  { f: 21, p: "/properties/turn~1id", c: __c374, r: 374, ro: 1, g: [[0,[0]]] },
-  { f: 21, p: "/properties/session~1ref", c: __c843, r: 843, ro: 1, g: [[0,[0]]] },
-  { f: 21, p: "/properties/participant~1ref", c: __c376, r: 376, ro: 1, g: [[0,[0]]] },
+  { f: 21, p: "/properties/turn~1id", c: __c373, r: 373, ro: 1, g: [[0,[0]]] },
+  { f: 21, p: "/properties/session~1ref", c: __c842, r: 842, ro: 1, g: [[0,[0]]] },
+  { f: 21, p: "/properties/participant~1ref", c: __c375, r: 375, ro: 1, g: [[0,[0]]] },
   { f: 21, p: "/properties/sequence", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 21, p: "/properties/content", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 881 },
-  { f: 21, p: "/properties/content/items", c: __c702, r: 702, ro: 1, g: [[0,[0]]] },
-  { f: 21, p: "/properties/classification", c: __c423, r: 423, ro: 1, g: [[0,[0]]] },
+  { f: 21, p: "/properties/content", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 880 },
+  { f: 21, p: "/properties/content/items", c: __c701, r: 701, ro: 1, g: [[0,[0]]] },
+  { f: 21, p: "/properties/classification", c: __c422, r: 422, ro: 1, g: [[0,[0]]] },
   { f: 21, p: "/properties/recorded~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 21, p: "/additionalProperties", b: false },
-  { f: 52, p: "", c: __c885, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","model.binding/ref","accepts_max_tier","transport_kind","remote_provider"] }, pr: [["schema", "schema", 886], ["model.binding/ref", "model.binding~1ref", 887], ["accepts_max_tier", "accepts_max_tier", 888], ["accepts", "accepts", 889], ["requires_declassification_above", "requires_declassification_above", 891], ["transport_kind", "transport_kind", 892], ["remote_provider", "remote_provider", 894], ["operator_acknowledgement", "operator_acknowledgement", 895]], ap: 902, kn: new Set(["schema","model.binding/ref","accepts_max_tier","accepts","requires_declassification_above","transport_kind","remote_provider","operator_acknowledgement"]), all: [903,910,916,922,928] },
+  { f: 52, p: "", c: __c884, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","model.binding/ref","accepts_max_tier","transport_kind","remote_provider"] }, pr: [["schema", "schema", 885], ["model.binding/ref", "model.binding~1ref", 886], ["accepts_max_tier", "accepts_max_tier", 887], ["accepts", "accepts", 888], ["requires_declassification_above", "requires_declassification_above", 890], ["transport_kind", "transport_kind", 891], ["remote_provider", "remote_provider", 893], ["operator_acknowledgement", "operator_acknowledgement", 894]], ap: 901, kn: new Set(["schema","model.binding/ref","accepts_max_tier","accepts","requires_declassification_above","transport_kind","remote_provider","operator_acknowledgement"]), all: [902,909,915,921,927] },
   { f: 52, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.model-acceptance.v1" } },
-  { f: 52, p: "/properties/model.binding~1ref", c: __c385, r: 385, ro: 1, g: [[0,[0]]] },
-  { f: 52, p: "/properties/accepts_max_tier", c: __c423, r: 423, ro: 1, g: [[0,[0]]] },
-  { f: 52, p: "/properties/accepts", t: ["array"], tv: "array", g: [[3,[17,18,20]]], k: { "minItems": 1, "uniqueItems": true }, it: 890, uq: null },
-  { f: 52, p: "/properties/accepts/items", c: __c423, r: 423, ro: 1, g: [[0,[0]]] },
-  { f: 52, p: "/properties/requires_declassification_above", c: __c423, r: 423, ro: 1, g: [[0,[0]]] },
-  { f: 52, p: "/properties/transport_kind", c: __c893, r: 893, ro: 1, g: [[0,[0]]] },
-  { f: 53, p: "/$defs/TransportKind", c: __c893, g: [[0,[2]]], k: { "enum": ["http_local","command_stdio","http_remote"] } },
+  { f: 52, p: "/properties/model.binding~1ref", c: __c384, r: 384, ro: 1, g: [[0,[0]]] },
+  { f: 52, p: "/properties/accepts_max_tier", c: __c422, r: 422, ro: 1, g: [[0,[0]]] },
+  { f: 52, p: "/properties/accepts", t: ["array"], tv: "array", g: [[3,[17,18,20]]], k: { "minItems": 1, "uniqueItems": true }, it: 889, uq: null },
+  { f: 52, p: "/properties/accepts/items", c: __c422, r: 422, ro: 1, g: [[0,[0]]] },
+  { f: 52, p: "/properties/requires_declassification_above", c: __c422, r: 422, ro: 1, g: [[0,[0]]] },
+  { f: 52, p: "/properties/transport_kind", c: __c892, r: 892, ro: 1, g: [[0,[0]]] },
+  { f: 53, p: "/$defs/TransportKind", c: __c892, g: [[0,[2]]], k: { "enum": ["http_local","command_stdio","http_remote"] } },
   { f: 52, p: "/properties/remote_provider", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 52, p: "/properties/operator_acknowledgement", c: __c896, r: 896, ro: 1, g: [[0,[0]]] },
-  { f: 52, p: "/$defs/OperatorAcknowledgement", c: __c896, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["acknowledged/by","acknowledged/at","acknowledged_max_tier"] }, pr: [["acknowledged/by", "acknowledged~1by", 897], ["acknowledged/at", "acknowledged~1at", 898], ["acknowledged_max_tier", "acknowledged_max_tier", 899], ["question/ref", "question~1ref", 900]], ap: 901, kn: new Set(["acknowledged/by","acknowledged/at","acknowledged_max_tier","question/ref"]) },
-  { f: 52, p: "/$defs/OperatorAcknowledgement/properties/acknowledged~1by", c: __c376, r: 376, ro: 1, g: [[0,[0]]] },
+  { f: 52, p: "/properties/operator_acknowledgement", c: __c895, r: 895, ro: 1, g: [[0,[0]]] },
+  { f: 52, p: "/$defs/OperatorAcknowledgement", c: __c895, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["acknowledged/by","acknowledged/at","acknowledged_max_tier"] }, pr: [["acknowledged/by", "acknowledged~1by", 896], ["acknowledged/at", "acknowledged~1at", 897], ["acknowledged_max_tier", "acknowledged_max_tier", 898], ["question/ref", "question~1ref", 899]], ap: 900, kn: new Set(["acknowledged/by","acknowledged/at","acknowledged_max_tier","question/ref"]) },
+  { f: 52, p: "/$defs/OperatorAcknowledgement/properties/acknowledged~1by", c: __c375, r: 375, ro: 1, g: [[0,[0]]] },
   { f: 52, p: "/$defs/OperatorAcknowledgement/properties/acknowledged~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 52, p: "/$defs/OperatorAcknowledgement/properties/acknowledged_max_tier", c: __c423, r: 423, ro: 1, g: [[0,[0]]] },
+  { f: 52, p: "/$defs/OperatorAcknowledgement/properties/acknowledged_max_tier", c: __c422, r: 422, ro: 1, g: [[0,[0]]] },
   { f: 52, p: "/$defs/OperatorAcknowledgement/properties/question~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE12 },
   { f: 52, p: "/$defs/OperatorAcknowledgement/additionalProperties", b: false },
   { f: 52, p: "/additionalProperties", b: false },
-  { f: 52, p: "/allOf/0", g: [[0,[7]]], if: 904, th: 906, el: 908 },
-  { f: 52, p: "/allOf/0/if", c: __c904, g: [[4,[23,26]]], k: { "required": ["transport_kind"] }, pr: [["transport_kind", "transport_kind", 905]] },
+  { f: 52, p: "/allOf/0", g: [[0,[7]]], if: 903, th: 905, el: 907 },
+  { f: 52, p: "/allOf/0/if", c: __c903, g: [[4,[23,26]]], k: { "required": ["transport_kind"] }, pr: [["transport_kind", "transport_kind", 904]] },
   { f: 52, p: "/allOf/0/if/properties/transport_kind", g: [[0,[1]]], k: { "const": "http_remote" } },
-  { f: 52, p: "/allOf/0/then", g: [[4,[26]]], pr: [["remote_provider", "remote_provider", 907]] },
+  { f: 52, p: "/allOf/0/then", g: [[4,[26]]], pr: [["remote_provider", "remote_provider", 906]] },
   { f: 52, p: "/allOf/0/then/properties/remote_provider", g: [[0,[1]]], k: { "const": true } },
-  { f: 52, p: "/allOf/0/else", g: [[4,[26]]], pr: [["remote_provider", "remote_provider", 909]] },
+  { f: 52, p: "/allOf/0/else", g: [[4,[26]]], pr: [["remote_provider", "remote_provider", 908]] },
   { f: 52, p: "/allOf/0/else/properties/remote_provider", g: [[0,[1]]], k: { "const": false } },
-  { f: 52, p: "/allOf/1", g: [[0,[7]]], if: 911, th: 914 },
-  { f: 52, p: "/allOf/1/if", c: __c911, g: [[4,[23,26]]], k: { "required": ["remote_provider","accepts_max_tier"] }, pr: [["remote_provider", "remote_provider", 912], ["accepts_max_tier", "accepts_max_tier", 913]] },
+  { f: 52, p: "/allOf/1", g: [[0,[7]]], if: 910, th: 913 },
+  { f: 52, p: "/allOf/1/if", c: __c910, g: [[4,[23,26]]], k: { "required": ["remote_provider","accepts_max_tier"] }, pr: [["remote_provider", "remote_provider", 911], ["accepts_max_tier", "accepts_max_tier", 912]] },
   { f: 52, p: "/allOf/1/if/properties/remote_provider", g: [[0,[1]]], k: { "const": true } },
   { f: 52, p: "/allOf/1/if/properties/accepts_max_tier", g: [[0,[2]]], k: { "enum": ["community","personal"] } },
-  { f: 52, p: "/allOf/1/then", g: [[4,[23,26]]], k: { "required": ["operator_acknowledgement"] }, pr: [["operator_acknowledgement", "operator_acknowledgement", 915]] },
+  { f: 52, p: "/allOf/1/then", g: [[4,[23,26]]], k: { "required": ["operator_acknowledgement"] }, pr: [["operator_acknowledgement", "operator_acknowledgement", 914]] },
   { f: 52, p: "/allOf/1/then/properties/operator_acknowledgement", av: 1, g: [] },
-  { f: 52, p: "/allOf/2", g: [[0,[7]]], if: 917, th: 919 },
-  { f: 52, p: "/allOf/2/if", c: __c917, g: [[4,[23,26]]], k: { "required": ["accepts_max_tier"] }, pr: [["accepts_max_tier", "accepts_max_tier", 918]] },
+  { f: 52, p: "/allOf/2", g: [[0,[7]]], if: 916, th: 918 },
+  { f: 52, p: "/allOf/2/if", c: __c916, g: [[4,[23,26]]], k: { "required": ["accepts_max_tier"] }, pr: [["accepts_max_tier", "accepts_max_tier", 917]] },
   { f: 52, p: "/allOf/2/if/properties/accepts_max_tier", g: [[0,[1]]], k: { "const": "public" } },
-  { f: 52, p: "/allOf/2/then", g: [[4,[26]]], pr: [["accepts", "accepts", 920]] },
-  { f: 52, p: "/allOf/2/then/properties/accepts", t: ["array"], tv: "array", g: [[3,[18]]], it: 921 },
+  { f: 52, p: "/allOf/2/then", g: [[4,[26]]], pr: [["accepts", "accepts", 919]] },
+  { f: 52, p: "/allOf/2/then/properties/accepts", t: ["array"], tv: "array", g: [[3,[18]]], it: 920 },
   { f: 52, p: "/allOf/2/then/properties/accepts/items", g: [[0,[2]]], k: { "enum": ["public"] } },
-  { f: 52, p: "/allOf/3", g: [[0,[7]]], if: 923, th: 925 },
-  { f: 52, p: "/allOf/3/if", c: __c923, g: [[4,[23,26]]], k: { "required": ["accepts_max_tier"] }, pr: [["accepts_max_tier", "accepts_max_tier", 924]] },
+  { f: 52, p: "/allOf/3", g: [[0,[7]]], if: 922, th: 924 },
+  { f: 52, p: "/allOf/3/if", c: __c922, g: [[4,[23,26]]], k: { "required": ["accepts_max_tier"] }, pr: [["accepts_max_tier", "accepts_max_tier", 923]] },
   { f: 52, p: "/allOf/3/if/properties/accepts_max_tier", g: [[0,[1]]], k: { "const": "community" } },
-  { f: 52, p: "/allOf/3/then", g: [[4,[26]]], pr: [["accepts", "accepts", 926]] },
-  { f: 52, p: "/allOf/3/then/properties/accepts", t: ["array"], tv: "array", g: [[3,[18]]], it: 927 },
+  { f: 52, p: "/allOf/3/then", g: [[4,[26]]], pr: [["accepts", "accepts", 925]] },
+  { f: 52, p: "/allOf/3/then/properties/accepts", t: ["array"], tv: "array", g: [[3,[18]]], it: 926 },
   { f: 52, p: "/allOf/3/then/properties/accepts/items", g: [[0,[2]]], k: { "enum": ["public","community"] } },
-  { f: 52, p: "/allOf/4", g: [[0,[7]]], if: 929, th: 932 },
-  { f: 52, p: "/allOf/4/if", c: __c929, g: [[4,[23,26]]], k: { "required": ["accepts_max_tier","operator_acknowledgement"] }, pr: [["accepts_max_tier", "accepts_max_tier", 930], ["operator_acknowledgement", "operator_acknowledgement", 931]] },
+  { f: 52, p: "/allOf/4", g: [[0,[7]]], if: 928, th: 931 },
+  { f: 52, p: "/allOf/4/if", c: __c928, g: [[4,[23,26]]], k: { "required": ["accepts_max_tier","operator_acknowledgement"] }, pr: [["accepts_max_tier", "accepts_max_tier", 929], ["operator_acknowledgement", "operator_acknowledgement", 930]] },
   { f: 52, p: "/allOf/4/if/properties/accepts_max_tier", g: [[0,[1]]], k: { "const": "personal" } },
   { f: 52, p: "/allOf/4/if/properties/operator_acknowledgement", t: ["object"], tv: "object", ut: 1, g: [] },
-  { f: 52, p: "/allOf/4/then", g: [[4,[26]]], pr: [["operator_acknowledgement", "operator_acknowledgement", 933]] },
-  { f: 52, p: "/allOf/4/then/properties/operator_acknowledgement", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["acknowledged_max_tier", "acknowledged_max_tier", 934]] },
+  { f: 52, p: "/allOf/4/then", g: [[4,[26]]], pr: [["operator_acknowledgement", "operator_acknowledgement", 932]] },
+  { f: 52, p: "/allOf/4/then/properties/operator_acknowledgement", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["acknowledged_max_tier", "acknowledged_max_tier", 933]] },
   { f: 52, p: "/allOf/4/then/properties/operator_acknowledgement/properties/acknowledged_max_tier", g: [[0,[1]]], k: { "const": "personal" } },
-  { f: 46, p: "/$defs/MultiChoicePayload", c: __c936, r: 936, ro: 1, g: [[0,[0]]] },
-  { f: 54, p: "", c: __c936, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["options"] }, pr: [["options", "options", 937], ["min/selected", "min~1selected", 939], ["max/selected", "max~1selected", 940]], ap: 941, kn: new Set(["options","min/selected","max/selected"]) },
-  { f: 54, p: "/properties/options", t: ["array"], tv: "array", g: [[3,[16,17,18]]], k: { "maxItems": 24, "minItems": 2 }, it: 938 },
-  { f: 54, p: "/properties/options/items", c: __c688, r: 688, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/MultiChoicePayload", c: __c935, r: 935, ro: 1, g: [[0,[0]]] },
+  { f: 54, p: "", c: __c935, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["options"] }, pr: [["options", "options", 936], ["min/selected", "min~1selected", 938], ["max/selected", "max~1selected", 939]], ap: 940, kn: new Set(["options","min/selected","max/selected"]) },
+  { f: 54, p: "/properties/options", t: ["array"], tv: "array", g: [[3,[16,17,18]]], k: { "maxItems": 24, "minItems": 2 }, it: 937 },
+  { f: 54, p: "/properties/options/items", c: __c687, r: 687, ro: 1, g: [[0,[0]]] },
   { f: 54, p: "/properties/min~1selected", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 54, p: "/properties/max~1selected", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
   { f: 54, p: "/additionalProperties", b: false },
-  { f: 42, p: "", c: __c942, t: ["string"], tv: "string", ut: 1, g: [[0,[2]]], k: { "enum": ["commons","support","crisis"] } },
-  { f: 55, p: "/$defs/NotificationAction", c: __c943, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["kind","target/ref"] }, pr: [["kind", "kind", 944], ["target/ref", "target~1ref", 945], ["input/schema", "input~1schema", 946], ["idempotency/key", "idempotency~1key", 947]], ap: 948, kn: new Set(["kind","target/ref","input/schema","idempotency/key"]), all: [949,955,961,967,973] },
+  { f: 42, p: "", c: __c941, t: ["string"], tv: "string", ut: 1, g: [[0,[2]]], k: { "enum": ["commons","support","crisis"] } },
+  { f: 55, p: "/$defs/NotificationAction", c: __c942, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["kind","target/ref"] }, pr: [["kind", "kind", 943], ["target/ref", "target~1ref", 944], ["input/schema", "input~1schema", 945], ["idempotency/key", "idempotency~1key", 946]], ap: 947, kn: new Set(["kind","target/ref","input/schema","idempotency/key"]), all: [948,954,960,966,972] },
   { f: 55, p: "/$defs/NotificationAction/properties/kind", g: [[0,[2]]], k: { "enum": ["single-choice","multi-choice","confirm","free-text-with-allowlist","open-interaction"] } },
   { f: 55, p: "/$defs/NotificationAction/properties/target~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 55, p: "/$defs/NotificationAction/properties/input~1schema", g: [[0,[2]]], k: { "enum": ["inquirium.operator-question.widget.single-choice.v1","inquirium.operator-question.widget.multi-choice.v1","inquirium.operator-question.widget.confirm.v1","inquirium.operator-question.widget.free-text-with-allowlist.v1"] } },
   { f: 55, p: "/$defs/NotificationAction/properties/idempotency~1key", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
   { f: 55, p: "/$defs/NotificationAction/additionalProperties", b: false },
-  { f: 55, p: "/$defs/NotificationAction/allOf/0", g: [[0,[7]]], if: 950, th: 952 },
-  { f: 55, p: "/$defs/NotificationAction/allOf/0/if", c: __c950, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 951]] },
+  { f: 55, p: "/$defs/NotificationAction/allOf/0", g: [[0,[7]]], if: 949, th: 951 },
+  { f: 55, p: "/$defs/NotificationAction/allOf/0/if", c: __c949, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 950]] },
   { f: 55, p: "/$defs/NotificationAction/allOf/0/if/properties/kind", g: [[0,[1]]], k: { "const": "single-choice" } },
-  { f: 55, p: "/$defs/NotificationAction/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["input/schema","idempotency/key"] }, pr: [["input/schema", "input~1schema", 953], ["idempotency/key", "idempotency~1key", 954]] },
+  { f: 55, p: "/$defs/NotificationAction/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["input/schema","idempotency/key"] }, pr: [["input/schema", "input~1schema", 952], ["idempotency/key", "idempotency~1key", 953]] },
   { f: 55, p: "/$defs/NotificationAction/allOf/0/then/properties/input~1schema", g: [[0,[1]]], k: { "const": "inquirium.operator-question.widget.single-choice.v1" } },
   { f: 55, p: "/$defs/NotificationAction/allOf/0/then/properties/idempotency~1key", av: 1, g: [] },
-  { f: 55, p: "/$defs/NotificationAction/allOf/1", g: [[0,[7]]], if: 956, th: 958 },
-  { f: 55, p: "/$defs/NotificationAction/allOf/1/if", c: __c956, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 957]] },
+  { f: 55, p: "/$defs/NotificationAction/allOf/1", g: [[0,[7]]], if: 955, th: 957 },
+  { f: 55, p: "/$defs/NotificationAction/allOf/1/if", c: __c955, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 956]] },
   { f: 55, p: "/$defs/NotificationAction/allOf/1/if/properties/kind", g: [[0,[1]]], k: { "const": "multi-choice" } },
-  { f: 55, p: "/$defs/NotificationAction/allOf/1/then", g: [[4,[23,26]]], k: { "required": ["input/schema","idempotency/key"] }, pr: [["input/schema", "input~1schema", 959], ["idempotency/key", "idempotency~1key", 960]] },
+  { f: 55, p: "/$defs/NotificationAction/allOf/1/then", g: [[4,[23,26]]], k: { "required": ["input/schema","idempotency/key"] }, pr: [["input/schema", "input~1schema", 958], ["idempotency/key", "idempotency~1key", 959]] },
   { f: 55, p: "/$defs/NotificationAction/allOf/1/then/properties/input~1schema", g: [[0,[1]]], k: { "const": "inquirium.operator-question.widget.multi-choice.v1" } },
   { f: 55, p: "/$defs/NotificationAction/allOf/1/then/properties/idempotency~1key", av: 1, g: [] },
-  { f: 55, p: "/$defs/NotificationAction/allOf/2", g: [[0,[7]]], if: 962, th: 964 },
-  { f: 55, p: "/$defs/NotificationAction/allOf/2/if", c: __c962, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 963]] },
+  { f: 55, p: "/$defs/NotificationAction/allOf/2", g: [[0,[7]]], if: 961, th: 963 },
+  { f: 55, p: "/$defs/NotificationAction/allOf/2/if", c: __c961, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 962]] },
   { f: 55, p: "/$defs/NotificationAction/allOf/2/if/properties/kind", g: [[0,[1]]], k: { "const": "confirm" } },
-  { f: 55, p: "/$defs/NotificationAction/allOf/2/then", g: [[4,[23,26]]], k: { "required": ["input/schema","idempotency/key"] }, pr: [["input/schema", "input~1schema", 965], ["idempotency/key", "idempotency~1key", 966]] },
+  { f: 55, p: "/$defs/NotificationAction/allOf/2/then", g: [[4,[23,26]]], k: { "required": ["input/schema","idempotency/key"] }, pr: [["input/schema", "input~1schema", 964], ["idempotency/key", "idempotency~1key", 965]] },
   { f: 55, p: "/$defs/NotificationAction/allOf/2/then/properties/input~1schema", g: [[0,[1]]], k: { "const": "inquirium.operator-question.widget.confirm.v1" } },
   { f: 55, p: "/$defs/NotificationAction/allOf/2/then/properties/idempotency~1key", av: 1, g: [] },
-  { f: 55, p: "/$defs/NotificationAction/allOf/3", g: [[0,[7]]], if: 968, th: 970 },
-  { f: 55, p: "/$defs/NotificationAction/allOf/3/if", c: __c968, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 969]] },
+  { f: 55, p: "/$defs/NotificationAction/allOf/3", g: [[0,[7]]], if: 967, th: 969 },
+  { f: 55, p: "/$defs/NotificationAction/allOf/3/if", c: __c967, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 968]] },
   { f: 55, p: "/$defs/NotificationAction/allOf/3/if/properties/kind", g: [[0,[1]]], k: { "const": "free-text-with-allowlist" } },
-  { f: 55, p: "/$defs/NotificationAction/allOf/3/then", g: [[4,[23,26]]], k: { "required": ["input/schema","idempotency/key"] }, pr: [["input/schema", "input~1schema", 971], ["idempotency/key", "idempotency~1key", 972]] },
+  { f: 55, p: "/$defs/NotificationAction/allOf/3/then", g: [[4,[23,26]]], k: { "required": ["input/schema","idempotency/key"] }, pr: [["input/schema", "input~1schema", 970], ["idempotency/key", "idempotency~1key", 971]] },
   { f: 55, p: "/$defs/NotificationAction/allOf/3/then/properties/input~1schema", g: [[0,[1]]], k: { "const": "inquirium.operator-question.widget.free-text-with-allowlist.v1" } },
   { f: 55, p: "/$defs/NotificationAction/allOf/3/then/properties/idempotency~1key", av: 1, g: [] },
-  { f: 55, p: "/$defs/NotificationAction/allOf/4", g: [[0,[7]]], if: 974, th: 976 },
-  { f: 55, p: "/$defs/NotificationAction/allOf/4/if", c: __c974, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 975]] },
+  { f: 55, p: "/$defs/NotificationAction/allOf/4", g: [[0,[7]]], if: 973, th: 975 },
+  { f: 55, p: "/$defs/NotificationAction/allOf/4/if", c: __c973, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 974]] },
   { f: 55, p: "/$defs/NotificationAction/allOf/4/if/properties/kind", g: [[0,[1]]], k: { "const": "open-interaction" } },
-  { f: 55, p: "/$defs/NotificationAction/allOf/4/then", g: [[4,[26]]], pr: [["input/schema", "input~1schema", 977]] },
-  { f: 55, p: "/$defs/NotificationAction/allOf/4/then/properties/input~1schema", g: [[0,[3]]], no: 978 },
-  { f: 55, p: "/$defs/NotificationAction/allOf/4/then/properties/input~1schema/not", av: 1, c: __c978, g: [] },
-  { f: 55, p: "", c: __c979, t: ["object"], tv: "object", g: [[0,[4]],[4,[23,25,26]]], k: { "required": ["schema","correlation/id","body/text","reason/code"] }, pr: [["schema", "schema", 980], ["subject/ref", "subject~1ref", 981], ["body/ref", "body~1ref", 982], ["correlation/id", "correlation~1id", 983], ["body/text", "body~1text", 984], ["reason/code", "reason~1code", 985], ["actions", "actions", 986]], ap: 988, kn: new Set(["schema","subject/ref","body/ref","correlation/id","body/text","reason/code","actions"]), any: [989,991] },
+  { f: 55, p: "/$defs/NotificationAction/allOf/4/then", g: [[4,[26]]], pr: [["input/schema", "input~1schema", 976]] },
+  { f: 55, p: "/$defs/NotificationAction/allOf/4/then/properties/input~1schema", g: [[0,[3]]], no: 977 },
+  { f: 55, p: "/$defs/NotificationAction/allOf/4/then/properties/input~1schema/not", av: 1, c: __c977, g: [] },
+  { f: 55, p: "", c: __c978, t: ["object"], tv: "object", g: [[0,[4]],[4,[23,25,26]]], k: { "required": ["schema","correlation/id","body/text","reason/code"] }, pr: [["schema", "schema", 979], ["subject/ref", "subject~1ref", 980], ["body/ref", "body~1ref", 981], ["correlation/id", "correlation~1id", 982], ["body/text", "body~1text", 983], ["reason/code", "reason~1code", 984], ["actions", "actions", 985]], ap: 987, kn: new Set(["schema","subject/ref","body/ref","correlation/id","body/text","reason/code","actions"]), any: [988,990] },
   { f: 55, p: "/properties/schema", g: [[0,[1]]], k: { "const": "notification-create.v1" } },
   { f: 55, p: "/properties/subject~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE12 },
   { f: 55, p: "/properties/body~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE12 },
   { f: 55, p: "/properties/correlation~1id", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^operation/.+$" }, re: __RE13 },
   { f: 55, p: "/properties/body~1text", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 500, "minLength": 1 } },
-  { f: 55, p: "/properties/reason~1code", c: __c416, r: 416, ro: 1, g: [[0,[0]]] },
-  { f: 55, p: "/properties/actions", t: ["array"], tv: "array", g: [[3,[16,18]]], k: { "maxItems": 1 }, it: 987 },
-  { f: 55, p: "/properties/actions/items", c: __c943, r: 943, ro: 1, g: [[0,[0]]] },
+  { f: 55, p: "/properties/reason~1code", c: __c415, r: 415, ro: 1, g: [[0,[0]]] },
+  { f: 55, p: "/properties/actions", t: ["array"], tv: "array", g: [[3,[16,18]]], k: { "maxItems": 1 }, it: 986 },
+  { f: 55, p: "/properties/actions/items", c: __c942, r: 942, ro: 1, g: [[0,[0]]] },
   { f: 55, p: "/additionalProperties", b: false },
-  { f: 55, p: "/anyOf/0", c: __c989, g: [[4,[23,26]]], k: { "required": ["subject/ref"] }, pr: [["subject/ref", "subject~1ref", 990]] },
+  { f: 55, p: "/anyOf/0", c: __c988, g: [[4,[23,26]]], k: { "required": ["subject/ref"] }, pr: [["subject/ref", "subject~1ref", 989]] },
   { f: 55, p: "/anyOf/0/properties/subject~1ref", av: 1, g: [] },
-  { f: 55, p: "/anyOf/1", c: __c991, g: [[4,[23,26]]], k: { "required": ["body/ref"] }, pr: [["body/ref", "body~1ref", 992]] },
+  { f: 55, p: "/anyOf/1", c: __c990, g: [[4,[23,26]]], k: { "required": ["body/ref"] }, pr: [["body/ref", "body~1ref", 991]] },
   { f: 55, p: "/anyOf/1/properties/body~1ref", av: 1, g: [] },
-  { f: 40, p: "", c: __c993, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","question/ref","idempotency/key","answer"] }, pr: [["schema", "schema", 994], ["question/ref", "question~1ref", 995], ["idempotency/key", "idempotency~1key", 996], ["answer", "answer", 997], ["answered/by", "answered~1by", 998], ["answered/at", "answered~1at", 999]], ap: 1000, kn: new Set(["schema","question/ref","idempotency/key","answer","answered/by","answered/at"]) },
+  { f: 40, p: "", c: __c992, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","question/ref","idempotency/key","answer"] }, pr: [["schema", "schema", 993], ["question/ref", "question~1ref", 994], ["idempotency/key", "idempotency~1key", 995], ["answer", "answer", 996], ["answered/by", "answered~1by", 997], ["answered/at", "answered~1at", 998]], ap: 999, kn: new Set(["schema","question/ref","idempotency/key","answer","answered/by","answered/at"]) },
   { f: 40, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.operator-question.answer.v1" } },
   { f: 40, p: "/properties/question~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE12 },
   { f: 40, p: "/properties/idempotency~1key", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
-  { f: 40, p: "/properties/answer", c: __c544, r: 544, ro: 1, g: [[0,[0]]] },
-  { f: 40, p: "/properties/answered~1by", c: __c376, r: 376, ro: 1, g: [[0,[0]]] },
+  { f: 40, p: "/properties/answer", c: __c543, r: 543, ro: 1, g: [[0,[0]]] },
+  { f: 40, p: "/properties/answered~1by", c: __c375, r: 375, ro: 1, g: [[0,[0]]] },
   { f: 40, p: "/properties/answered~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 40, p: "/additionalProperties", b: false },
-  { f: 46, p: "", c: __c1001, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","question/ref","operation/ref","recipient/class","reason/code","prompt","widget/kind","widget/payload","classification","response","provenance"] }, pr: [["schema", "schema", 1002], ["question/ref", "question~1ref", 1003], ["operation/ref", "operation~1ref", 1004], ["recipient/class", "recipient~1class", 1005], ["reason/code", "reason~1code", 1006], ["prompt", "prompt", 1007], ["widget/kind", "widget~1kind", 1013], ["widget/payload", "widget~1payload", 1014], ["default/on-timeout", "default~1on-timeout", 1016], ["timeout", "timeout", 1021], ["classification", "classification", 1022], ["subject", "subject", 1023], ["response", "response", 1031], ["provenance", "provenance", 1037], ["created/at", "created~1at", 1044]], ap: 1045, kn: new Set(["schema","question/ref","operation/ref","recipient/class","reason/code","prompt","widget/kind","widget/payload","default/on-timeout","timeout","classification","subject","response","provenance","created/at"]), all: [1046,1058,1065,1072] },
+  { f: 46, p: "", c: __c1000, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","question/ref","operation/ref","recipient/class","reason/code","prompt","widget/kind","widget/payload","classification","response","provenance"] }, pr: [["schema", "schema", 1001], ["question/ref", "question~1ref", 1002], ["operation/ref", "operation~1ref", 1003], ["recipient/class", "recipient~1class", 1004], ["reason/code", "reason~1code", 1005], ["prompt", "prompt", 1006], ["widget/kind", "widget~1kind", 1012], ["widget/payload", "widget~1payload", 1013], ["default/on-timeout", "default~1on-timeout", 1015], ["timeout", "timeout", 1020], ["classification", "classification", 1021], ["subject", "subject", 1022], ["response", "response", 1030], ["provenance", "provenance", 1036], ["created/at", "created~1at", 1043]], ap: 1044, kn: new Set(["schema","question/ref","operation/ref","recipient/class","reason/code","prompt","widget/kind","widget/payload","default/on-timeout","timeout","classification","subject","response","provenance","created/at"]), all: [1045,1057,1064,1071] },
   { f: 46, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.operator-question.request.v1" } },
   { f: 46, p: "/properties/question~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE12 },
   { f: 46, p: "/properties/operation~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^operation/.+$" }, re: __RE13 },
   { f: 46, p: "/properties/recipient~1class", g: [[0,[2]]], k: { "enum": ["operator"] } },
-  { f: 46, p: "/properties/reason~1code", c: __c416, r: 416, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/properties/prompt", c: __c1008, r: 1008, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/$defs/QuestionPrompt", c: __c1008, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["kind","text"] }, pr: [["kind", "kind", 1009], ["text", "text", 1011]], ap: 1012, kn: new Set(["kind","text"]) },
-  { f: 46, p: "/$defs/QuestionPrompt/properties/kind", c: __c1010, r: 1010, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/$defs/WidgetKind", c: __c1010, g: [[0,[2]]], k: { "enum": ["single-choice","multi-choice","confirm","free-text-with-allowlist"] } },
+  { f: 46, p: "/properties/reason~1code", c: __c415, r: 415, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/properties/prompt", c: __c1007, r: 1007, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/QuestionPrompt", c: __c1007, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["kind","text"] }, pr: [["kind", "kind", 1008], ["text", "text", 1010]], ap: 1011, kn: new Set(["kind","text"]) },
+  { f: 46, p: "/$defs/QuestionPrompt/properties/kind", c: __c1009, r: 1009, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/WidgetKind", c: __c1009, g: [[0,[2]]], k: { "enum": ["single-choice","multi-choice","confirm","free-text-with-allowlist"] } },
   { f: 46, p: "/$defs/QuestionPrompt/properties/text", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 500, "minLength": 1 } },
   { f: 46, p: "/$defs/QuestionPrompt/additionalProperties", b: false },
-  { f: 46, p: "/properties/widget~1kind", c: __c1010, r: 1010, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/properties/widget~1payload", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1015, kn: new Set([]) },
+  { f: 46, p: "/properties/widget~1kind", c: __c1009, r: 1009, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/properties/widget~1payload", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1014, kn: new Set([]) },
   { f: 46, p: "/properties/widget~1payload/additionalProperties", av: 1, b: true },
-  { f: 46, p: "/properties/default~1on-timeout", c: __c1017, r: 1017, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/$defs/TimeoutDefault", c: __c1017, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["answer","reason/code"] }, pr: [["answer", "answer", 1018], ["reason/code", "reason~1code", 1019]], ap: 1020, kn: new Set(["answer","reason/code"]) },
-  { f: 46, p: "/$defs/TimeoutDefault/properties/answer", c: __c544, r: 544, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/$defs/TimeoutDefault/properties/reason~1code", c: __c416, r: 416, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/properties/default~1on-timeout", c: __c1016, r: 1016, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/TimeoutDefault", c: __c1016, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["answer","reason/code"] }, pr: [["answer", "answer", 1017], ["reason/code", "reason~1code", 1018]], ap: 1019, kn: new Set(["answer","reason/code"]) },
+  { f: 46, p: "/$defs/TimeoutDefault/properties/answer", c: __c543, r: 543, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/TimeoutDefault/properties/reason~1code", c: __c415, r: 415, ro: 1, g: [[0,[0]]] },
   { f: 46, p: "/$defs/TimeoutDefault/additionalProperties", b: false },
   { f: 46, p: "/properties/timeout", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "duration" }, fm: __fmtDuration },
-  { f: 46, p: "/properties/classification", c: __c693, r: 693, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/properties/subject", c: __c1024, r: 1024, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/$defs/QuestionSubject", c: __c1024, t: ["object"], tv: "object", g: [[4,[22,25,26]]], k: { "minProperties": 1 }, pr: [["runtime/ref", "runtime~1ref", 1025], ["model.binding/ref", "model.binding~1ref", 1026], ["adapter.instance/ref", "adapter.instance~1ref", 1027], ["lease/ref", "lease~1ref", 1028], ["capability/ref", "capability~1ref", 1029]], ap: 1030, kn: new Set(["runtime/ref","model.binding/ref","adapter.instance/ref","lease/ref","capability/ref"]) },
+  { f: 46, p: "/properties/classification", c: __c692, r: 692, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/properties/subject", c: __c1023, r: 1023, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/QuestionSubject", c: __c1023, t: ["object"], tv: "object", g: [[4,[22,25,26]]], k: { "minProperties": 1 }, pr: [["runtime/ref", "runtime~1ref", 1024], ["model.binding/ref", "model.binding~1ref", 1025], ["adapter.instance/ref", "adapter.instance~1ref", 1026], ["lease/ref", "lease~1ref", 1027], ["capability/ref", "capability~1ref", 1028]], ap: 1029, kn: new Set(["runtime/ref","model.binding/ref","adapter.instance/ref","lease/ref","capability/ref"]) },
   { f: 46, p: "/$defs/QuestionSubject/properties/runtime~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 46, p: "/$defs/QuestionSubject/properties/model.binding~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 46, p: "/$defs/QuestionSubject/properties/adapter.instance~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 46, p: "/$defs/QuestionSubject/properties/lease~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 46, p: "/$defs/QuestionSubject/properties/capability~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 46, p: "/$defs/QuestionSubject/additionalProperties", b: false },
-  { f: 46, p: "/properties/response", c: __c1032, r: 1032, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/$defs/ResponseTarget", c: __c1032, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["target/ref","method","idempotency/key"] }, pr: [["target/ref", "target~1ref", 1033], ["method", "method", 1034], ["idempotency/key", "idempotency~1key", 1035]], ap: 1036, kn: new Set(["target/ref","method","idempotency/key"]) },
+  { f: 46, p: "/properties/response", c: __c1031, r: 1031, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/ResponseTarget", c: __c1031, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["target/ref","method","idempotency/key"] }, pr: [["target/ref", "target~1ref", 1032], ["method", "method", 1033], ["idempotency/key", "idempotency~1key", 1034]], ap: 1035, kn: new Set(["target/ref","method","idempotency/key"]) },
   { f: 46, p: "/$defs/ResponseTarget/properties/target~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 46, p: "/$defs/ResponseTarget/properties/method", g: [[0,[2]]], k: { "enum": ["POST"] } },
   { f: 46, p: "/$defs/ResponseTarget/properties/idempotency~1key", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
   { f: 46, p: "/$defs/ResponseTarget/additionalProperties", b: false },
-  { f: 46, p: "/properties/provenance", c: __c1038, r: 1038, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/$defs/QuestionProvenance", c: __c1038, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["source/component","requested/by","reason/code"] }, pr: [["source/component", "source~1component", 1039], ["requested/by", "requested~1by", 1040], ["reason/code", "reason~1code", 1041], ["origin", "origin", 1042]], ap: 1043, kn: new Set(["source/component","requested/by","reason/code","origin"]) },
+  { f: 46, p: "/properties/provenance", c: __c1037, r: 1037, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/QuestionProvenance", c: __c1037, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["source/component","requested/by","reason/code"] }, pr: [["source/component", "source~1component", 1038], ["requested/by", "requested~1by", 1039], ["reason/code", "reason~1code", 1040], ["origin", "origin", 1041]], ap: 1042, kn: new Set(["source/component","requested/by","reason/code","origin"]) },
   { f: 46, p: "/$defs/QuestionProvenance/properties/source~1component", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 46, p: "/$defs/QuestionProvenance/properties/requested~1by", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 46, p: "/$defs/QuestionProvenance/properties/reason~1code", c: __c416, r: 416, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/QuestionProvenance/properties/reason~1code", c: __c415, r: 415, ro: 1, g: [[0,[0]]] },
   { f: 46, p: "/$defs/QuestionProvenance/properties/origin", g: [[0,[2]]], k: { "enum": ["host-policy","model-proposed"] } },
   { f: 46, p: "/$defs/QuestionProvenance/additionalProperties", b: false },
   { f: 46, p: "/properties/created~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 46, p: "/additionalProperties", b: false },
-  { f: 46, p: "/allOf/0", g: [[0,[7]]], if: 1047, th: 1049 },
-  { f: 46, p: "/allOf/0/if", c: __c1047, g: [[4,[23,26]]], k: { "required": ["widget/kind"] }, pr: [["widget/kind", "widget~1kind", 1048]] },
+  { f: 46, p: "/allOf/0", g: [[0,[7]]], if: 1046, th: 1048 },
+  { f: 46, p: "/allOf/0/if", c: __c1046, g: [[4,[23,26]]], k: { "required": ["widget/kind"] }, pr: [["widget/kind", "widget~1kind", 1047]] },
   { f: 46, p: "/allOf/0/if/properties/widget~1kind", g: [[0,[1]]], k: { "const": "single-choice" } },
-  { f: 46, p: "/allOf/0/then", g: [[4,[26]]], pr: [["widget/payload", "widget~1payload", 1050], ["prompt", "prompt", 1056]] },
-  { f: 46, p: "/allOf/0/then/properties/widget~1payload", c: __c1052, r: 1051, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/$defs/SingleChoicePayload", c: __c1052, r: 1052, ro: 1, g: [[0,[0]]] },
-  { f: 39, p: "", c: __c1052, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["options"] }, pr: [["options", "options", 1053]], ap: 1055, kn: new Set(["options"]) },
-  { f: 39, p: "/properties/options", t: ["array"], tv: "array", g: [[3,[16,17,18]]], k: { "maxItems": 12, "minItems": 2 }, it: 1054 },
-  { f: 39, p: "/properties/options/items", c: __c688, r: 688, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/allOf/0/then", g: [[4,[26]]], pr: [["widget/payload", "widget~1payload", 1049], ["prompt", "prompt", 1055]] },
+  { f: 46, p: "/allOf/0/then/properties/widget~1payload", c: __c1051, r: 1050, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/SingleChoicePayload", c: __c1051, r: 1051, ro: 1, g: [[0,[0]]] },
+  { f: 39, p: "", c: __c1051, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["options"] }, pr: [["options", "options", 1052]], ap: 1054, kn: new Set(["options"]) },
+  { f: 39, p: "/properties/options", t: ["array"], tv: "array", g: [[3,[16,17,18]]], k: { "maxItems": 12, "minItems": 2 }, it: 1053 },
+  { f: 39, p: "/properties/options/items", c: __c687, r: 687, ro: 1, g: [[0,[0]]] },
   { f: 39, p: "/additionalProperties", b: false },
-  { f: 46, p: "/allOf/0/then/properties/prompt", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["kind", "kind", 1057]] },
+  { f: 46, p: "/allOf/0/then/properties/prompt", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["kind", "kind", 1056]] },
   { f: 46, p: "/allOf/0/then/properties/prompt/properties/kind", g: [[0,[1]]], k: { "const": "single-choice" } },
-  { f: 46, p: "/allOf/1", g: [[0,[7]]], if: 1059, th: 1061 },
-  { f: 46, p: "/allOf/1/if", c: __c1059, g: [[4,[23,26]]], k: { "required": ["widget/kind"] }, pr: [["widget/kind", "widget~1kind", 1060]] },
+  { f: 46, p: "/allOf/1", g: [[0,[7]]], if: 1058, th: 1060 },
+  { f: 46, p: "/allOf/1/if", c: __c1058, g: [[4,[23,26]]], k: { "required": ["widget/kind"] }, pr: [["widget/kind", "widget~1kind", 1059]] },
   { f: 46, p: "/allOf/1/if/properties/widget~1kind", g: [[0,[1]]], k: { "const": "multi-choice" } },
-  { f: 46, p: "/allOf/1/then", g: [[4,[26]]], pr: [["widget/payload", "widget~1payload", 1062], ["prompt", "prompt", 1063]] },
-  { f: 46, p: "/allOf/1/then/properties/widget~1payload", c: __c936, r: 935, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/allOf/1/then/properties/prompt", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["kind", "kind", 1064]] },
+  { f: 46, p: "/allOf/1/then", g: [[4,[26]]], pr: [["widget/payload", "widget~1payload", 1061], ["prompt", "prompt", 1062]] },
+  { f: 46, p: "/allOf/1/then/properties/widget~1payload", c: __c935, r: 934, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/allOf/1/then/properties/prompt", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["kind", "kind", 1063]] },
   { f: 46, p: "/allOf/1/then/properties/prompt/properties/kind", g: [[0,[1]]], k: { "const": "multi-choice" } },
-  { f: 46, p: "/allOf/2", g: [[0,[7]]], if: 1066, th: 1068 },
-  { f: 46, p: "/allOf/2/if", c: __c1066, g: [[4,[23,26]]], k: { "required": ["widget/kind"] }, pr: [["widget/kind", "widget~1kind", 1067]] },
+  { f: 46, p: "/allOf/2", g: [[0,[7]]], if: 1065, th: 1067 },
+  { f: 46, p: "/allOf/2/if", c: __c1065, g: [[4,[23,26]]], k: { "required": ["widget/kind"] }, pr: [["widget/kind", "widget~1kind", 1066]] },
   { f: 46, p: "/allOf/2/if/properties/widget~1kind", g: [[0,[1]]], k: { "const": "confirm" } },
-  { f: 46, p: "/allOf/2/then", g: [[4,[26]]], pr: [["widget/payload", "widget~1payload", 1069], ["prompt", "prompt", 1070]] },
-  { f: 46, p: "/allOf/2/then/properties/widget~1payload", c: __c698, r: 697, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/allOf/2/then/properties/prompt", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["kind", "kind", 1071]] },
+  { f: 46, p: "/allOf/2/then", g: [[4,[26]]], pr: [["widget/payload", "widget~1payload", 1068], ["prompt", "prompt", 1069]] },
+  { f: 46, p: "/allOf/2/then/properties/widget~1payload", c: __c697, r: 696, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/allOf/2/then/properties/prompt", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["kind", "kind", 1070]] },
   { f: 46, p: "/allOf/2/then/properties/prompt/properties/kind", g: [[0,[1]]], k: { "const": "confirm" } },
-  { f: 46, p: "/allOf/3", g: [[0,[7]]], if: 1073, th: 1075 },
-  { f: 46, p: "/allOf/3/if", c: __c1073, g: [[4,[23,26]]], k: { "required": ["widget/kind"] }, pr: [["widget/kind", "widget~1kind", 1074]] },
+  { f: 46, p: "/allOf/3", g: [[0,[7]]], if: 1072, th: 1074 },
+  { f: 46, p: "/allOf/3/if", c: __c1072, g: [[4,[23,26]]], k: { "required": ["widget/kind"] }, pr: [["widget/kind", "widget~1kind", 1073]] },
   { f: 46, p: "/allOf/3/if/properties/widget~1kind", g: [[0,[1]]], k: { "const": "free-text-with-allowlist" } },
-  { f: 46, p: "/allOf/3/then", g: [[4,[26]]], pr: [["widget/payload", "widget~1payload", 1076], ["prompt", "prompt", 1077]] },
-  { f: 46, p: "/allOf/3/then/properties/widget~1payload", c: __c759, r: 758, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/allOf/3/then/properties/prompt", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["kind", "kind", 1078]] },
+  { f: 46, p: "/allOf/3/then", g: [[4,[26]]], pr: [["widget/payload", "widget~1payload", 1075], ["prompt", "prompt", 1076]] },
+  { f: 46, p: "/allOf/3/then/properties/widget~1payload", c: __c758, r: 757, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/allOf/3/then/properties/prompt", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["kind", "kind", 1077]] },
   { f: 46, p: "/allOf/3/then/properties/prompt/properties/kind", g: [[0,[1]]], k: { "const": "free-text-with-allowlist" } },
-  { f: 56, p: "", c: __c1079, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","question/ref","operation/ref","state","updated/at"] }, pr: [["schema", "schema", 1080], ["question/ref", "question~1ref", 1081], ["operation/ref", "operation~1ref", 1082], ["state", "state", 1083], ["answer", "answer", 1084], ["answered/by", "answered~1by", 1085], ["default/applied", "default~1applied", 1086], ["superseded/by", "superseded~1by", 1087], ["reason/code", "reason~1code", 1088], ["updated/at", "updated~1at", 1089]], ap: 1090, kn: new Set(["schema","question/ref","operation/ref","state","answer","answered/by","default/applied","superseded/by","reason/code","updated/at"]), all: [1091,1101,1106] },
+  { f: 56, p: "", c: __c1078, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","question/ref","operation/ref","state","updated/at"] }, pr: [["schema", "schema", 1079], ["question/ref", "question~1ref", 1080], ["operation/ref", "operation~1ref", 1081], ["state", "state", 1082], ["answer", "answer", 1083], ["answered/by", "answered~1by", 1084], ["default/applied", "default~1applied", 1085], ["superseded/by", "superseded~1by", 1086], ["reason/code", "reason~1code", 1087], ["updated/at", "updated~1at", 1088]], ap: 1089, kn: new Set(["schema","question/ref","operation/ref","state","answer","answered/by","default/applied","superseded/by","reason/code","updated/at"]), all: [1090,1100,1105] },
   { f: 56, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.operator-question.state.v1" } },
   { f: 56, p: "/properties/question~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE12 },
   { f: 56, p: "/properties/operation~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^operation/.+$" }, re: __RE13 },
   { f: 56, p: "/properties/state", g: [[0,[2]]], k: { "enum": ["pending","answered","timed_out","cancelled","superseded"] } },
-  { f: 56, p: "/properties/answer", c: __c544, r: 544, ro: 1, g: [[0,[0]]] },
-  { f: 56, p: "/properties/answered~1by", c: __c376, r: 376, ro: 1, g: [[0,[0]]] },
-  { f: 56, p: "/properties/default~1applied", c: __c1017, r: 1017, ro: 1, g: [[0,[0]]] },
+  { f: 56, p: "/properties/answer", c: __c543, r: 543, ro: 1, g: [[0,[0]]] },
+  { f: 56, p: "/properties/answered~1by", c: __c375, r: 375, ro: 1, g: [[0,[0]]] },
+  { f: 56, p: "/properties/default~1applied", c: __c1016, r: 1016, ro: 1, g: [[0,[0]]] },
   { f: 56, p: "/properties/superseded~1by", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE12 },
-  { f: 56, p: "/properties/reason~1code", c: __c416, r: 416, ro: 1, g: [[0,[0]]] },
+  { f: 56, p: "/properties/reason~1code", c: __c415, r: 415, ro: 1, g: [[0,[0]]] },
   { f: 56, p: "/properties/updated~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 56, p: "/additionalProperties", b: false },
-  { f: 56, p: "/allOf/0", g: [[0,[7]]], if: 1092, th: 1094, el: 1096 },
-  { f: 56, p: "/allOf/0/if", c: __c1092, g: [[4,[23,26]]], k: { "required": ["state"] }, pr: [["state", "state", 1093]] },
+  { f: 56, p: "/allOf/0", g: [[0,[7]]], if: 1091, th: 1093, el: 1095 },
+  { f: 56, p: "/allOf/0/if", c: __c1091, g: [[4,[23,26]]], k: { "required": ["state"] }, pr: [["state", "state", 1092]] },
   { f: 56, p: "/allOf/0/if/properties/state", g: [[0,[1]]], k: { "const": "answered" } },
-  { f: 56, p: "/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["answer"] }, pr: [["answer", "answer", 1095]] },
+  { f: 56, p: "/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["answer"] }, pr: [["answer", "answer", 1094]] },
   { f: 56, p: "/allOf/0/then/properties/answer", av: 1, g: [] },
-  { f: 56, p: "/allOf/0/else", g: [[4,[26]]], pr: [["answer", "answer", 1097], ["answered/by", "answered~1by", 1099]] },
-  { f: 56, p: "/allOf/0/else/properties/answer", g: [[0,[3]]], no: 1098 },
-  { f: 56, p: "/allOf/0/else/properties/answer/not", av: 1, c: __c1098, g: [] },
-  { f: 56, p: "/allOf/0/else/properties/answered~1by", g: [[0,[3]]], no: 1100 },
-  { f: 56, p: "/allOf/0/else/properties/answered~1by/not", av: 1, c: __c1100, g: [] },
-  { f: 56, p: "/allOf/1", g: [[0,[7]]], if: 1102, th: 1104 },
-  { f: 56, p: "/allOf/1/if", c: __c1102, g: [[4,[23,26]]], k: { "required": ["state"] }, pr: [["state", "state", 1103]] },
+  { f: 56, p: "/allOf/0/else", g: [[4,[26]]], pr: [["answer", "answer", 1096], ["answered/by", "answered~1by", 1098]] },
+  { f: 56, p: "/allOf/0/else/properties/answer", g: [[0,[3]]], no: 1097 },
+  { f: 56, p: "/allOf/0/else/properties/answer/not", av: 1, c: __c1097, g: [] },
+  { f: 56, p: "/allOf/0/else/properties/answered~1by", g: [[0,[3]]], no: 1099 },
+  { f: 56, p: "/allOf/0/else/properties/answered~1by/not", av: 1, c: __c1099, g: [] },
+  { f: 56, p: "/allOf/1", g: [[0,[7]]], if: 1101, th: 1103 },
+  { f: 56, p: "/allOf/1/if", c: __c1101, g: [[4,[23,26]]], k: { "required": ["state"] }, pr: [["state", "state", 1102]] },
   { f: 56, p: "/allOf/1/if/properties/state", g: [[0,[1]]], k: { "const": "superseded" } },
-  { f: 56, p: "/allOf/1/then", g: [[4,[23,26]]], k: { "required": ["superseded/by"] }, pr: [["superseded/by", "superseded~1by", 1105]] },
+  { f: 56, p: "/allOf/1/then", g: [[4,[23,26]]], k: { "required": ["superseded/by"] }, pr: [["superseded/by", "superseded~1by", 1104]] },
   { f: 56, p: "/allOf/1/then/properties/superseded~1by", av: 1, g: [] },
-  { f: 56, p: "/allOf/2", g: [[0,[7]]], if: 1107, th: 1109 },
-  { f: 56, p: "/allOf/2/if", c: __c1107, g: [[4,[23,26]]], k: { "required": ["state"] }, pr: [["state", "state", 1108]] },
+  { f: 56, p: "/allOf/2", g: [[0,[7]]], if: 1106, th: 1108 },
+  { f: 56, p: "/allOf/2/if", c: __c1106, g: [[4,[23,26]]], k: { "required": ["state"] }, pr: [["state", "state", 1107]] },
   { f: 56, p: "/allOf/2/if/properties/state", g: [[0,[2]]], k: { "enum": ["pending","answered"] } },
-  { f: 56, p: "/allOf/2/then", g: [[4,[26]]], pr: [["default/applied", "default~1applied", 1110]] },
-  { f: 56, p: "/allOf/2/then/properties/default~1applied", g: [[0,[3]]], no: 1111 },
-  { f: 56, p: "/allOf/2/then/properties/default~1applied/not", av: 1, c: __c1111, g: [] },
-  { f: 53, p: "", c: __c1112, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","runtime/ref","model.binding/ref","transport_kind","operations","health"] }, pr: [["schema", "schema", 1113], ["runtime/ref", "runtime~1ref", 1114], ["model.binding/ref", "model.binding~1ref", 1115], ["transport_kind", "transport_kind", 1116], ["provider", "provider", 1117], ["protocol", "protocol", 1118], ["operations", "operations", 1119], ["context_window", "context_window", 1121], ["health", "health", 1122], ["acceptance", "acceptance", 1128], ["conformance/report-ref", "conformance~1report-ref", 1129]], ap: 1130, kn: new Set(["schema","runtime/ref","model.binding/ref","transport_kind","provider","protocol","operations","context_window","health","acceptance","conformance/report-ref"]) },
+  { f: 56, p: "/allOf/2/then", g: [[4,[26]]], pr: [["default/applied", "default~1applied", 1109]] },
+  { f: 56, p: "/allOf/2/then/properties/default~1applied", g: [[0,[3]]], no: 1110 },
+  { f: 56, p: "/allOf/2/then/properties/default~1applied/not", av: 1, c: __c1110, g: [] },
+  { f: 53, p: "", c: __c1111, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","runtime/ref","model.binding/ref","transport_kind","operations","health"] }, pr: [["schema", "schema", 1112], ["runtime/ref", "runtime~1ref", 1113], ["model.binding/ref", "model.binding~1ref", 1114], ["transport_kind", "transport_kind", 1115], ["provider", "provider", 1116], ["protocol", "protocol", 1117], ["operations", "operations", 1118], ["context_window", "context_window", 1120], ["health", "health", 1121], ["acceptance", "acceptance", 1127], ["conformance/report-ref", "conformance~1report-ref", 1128]], ap: 1129, kn: new Set(["schema","runtime/ref","model.binding/ref","transport_kind","provider","protocol","operations","context_window","health","acceptance","conformance/report-ref"]) },
   { f: 53, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.runtime-candidate.v1" } },
-  { f: 53, p: "/properties/runtime~1ref", c: __c383, r: 383, ro: 1, g: [[0,[0]]] },
-  { f: 53, p: "/properties/model.binding~1ref", c: __c385, r: 385, ro: 1, g: [[0,[0]]] },
-  { f: 53, p: "/properties/transport_kind", c: __c893, r: 893, ro: 1, g: [[0,[0]]] },
+  { f: 53, p: "/properties/runtime~1ref", c: __c382, r: 382, ro: 1, g: [[0,[0]]] },
+  { f: 53, p: "/properties/model.binding~1ref", c: __c384, r: 384, ro: 1, g: [[0,[0]]] },
+  { f: 53, p: "/properties/transport_kind", c: __c892, r: 892, ro: 1, g: [[0,[0]]] },
   { f: 53, p: "/properties/provider", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 53, p: "/properties/protocol", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 53, p: "/properties/operations", t: ["array"], tv: "array", g: [[3,[17,18,20]]], k: { "minItems": 1, "uniqueItems": true }, it: 1120, uq: null },
+  { f: 53, p: "/properties/operations", t: ["array"], tv: "array", g: [[3,[17,18,20]]], k: { "minItems": 1, "uniqueItems": true }, it: 1119, uq: null },
   { f: 53, p: "/properties/operations/items", g: [[0,[2]]], k: { "enum": ["generate","embed","batch_embed"] } },
   { f: 53, p: "/properties/context_window", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
-  { f: 53, p: "/properties/health", c: __c1123, r: 1123, ro: 1, g: [[0,[0]]] },
-  { f: 53, p: "/$defs/RuntimeHealth", c: __c1123, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["status","checked/at"] }, pr: [["status", "status", 1124], ["checked/at", "checked~1at", 1125], ["reason/code", "reason~1code", 1126]], ap: 1127, kn: new Set(["status","checked/at","reason/code"]) },
+  { f: 53, p: "/properties/health", c: __c1122, r: 1122, ro: 1, g: [[0,[0]]] },
+  { f: 53, p: "/$defs/RuntimeHealth", c: __c1122, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["status","checked/at"] }, pr: [["status", "status", 1123], ["checked/at", "checked~1at", 1124], ["reason/code", "reason~1code", 1125]], ap: 1126, kn: new Set(["status","checked/at","reason/code"]) },
   { f: 53, p: "/$defs/RuntimeHealth/properties/status", g: [[0,[2]]], k: { "enum": ["healthy","degraded","unhealthy"] } },
   { f: 53, p: "/$defs/RuntimeHealth/properties/checked~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 53, p: "/$defs/RuntimeHealth/properties/reason~1code", c: __c416, r: 416, ro: 1, g: [[0,[0]]] },
+  { f: 53, p: "/$defs/RuntimeHealth/properties/reason~1code", c: __c415, r: 415, ro: 1, g: [[0,[0]]] },
   { f: 53, p: "/$defs/RuntimeHealth/additionalProperties", b: false },
-  { f: 53, p: "/properties/acceptance", c: __c885, r: 885, ro: 1, g: [[0,[0]]] },
+  { f: 53, p: "/properties/acceptance", c: __c884, r: 884, ro: 1, g: [[0,[0]]] },
   { f: 53, p: "/properties/conformance~1report-ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 53, p: "/additionalProperties", b: false },
-  { f: 0, p: "/$defs/interruptRequested", c: __c1131, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["interruptId","kind"] }, pr: [["interruptId", "interruptId", 1132], ["kind", "kind", 1133], ["reasonCode", "reasonCode", 1134]], ap: 1135, kn: new Set(["interruptId","kind","reasonCode"]) },
+  { f: 0, p: "/$defs/interruptRequested", c: __c1130, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["interruptId","kind"] }, pr: [["interruptId", "interruptId", 1131], ["kind", "kind", 1132], ["reasonCode", "reasonCode", 1133]], ap: 1134, kn: new Set(["interruptId","kind","reasonCode"]) },
   { f: 0, p: "/$defs/interruptRequested/properties/interruptId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/interruptRequested/properties/kind", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^(clarify|clarification|approval|external-event|custom|x-[a-z0-9-]+)$" }, re: __RE23 },
   { f: 0, p: "/$defs/interruptRequested/properties/reasonCode", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/interruptRequested/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/interruptResolved", c: __c1136, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["interruptId"] }, pr: [["interruptId", "interruptId", 1137], ["outcome", "outcome", 1138], ["nodeId", "nodeId", 1139], ["kind", "kind", 1140]], ap: 1141, kn: new Set(["interruptId","outcome","nodeId","kind"]) },
+  { f: 0, p: "/$defs/interruptResolved", c: __c1135, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["interruptId"] }, pr: [["interruptId", "interruptId", 1136], ["outcome", "outcome", 1137], ["nodeId", "nodeId", 1138], ["kind", "kind", 1139]], ap: 1140, kn: new Set(["interruptId","outcome","nodeId","kind"]) },
   { f: 0, p: "/$defs/interruptResolved/properties/interruptId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/interruptResolved/properties/outcome", g: [[0,[2]]], k: { "enum": ["approved","amended","rejected"] } },
   { f: 0, p: "/$defs/interruptResolved/properties/nodeId", t: ["string"], tv: "string", ut: 1, g: [] },
   { f: 0, p: "/$defs/interruptResolved/properties/kind", t: ["string"], tv: "string", ut: 1, g: [] },
   { f: 0, p: "/$defs/interruptResolved/additionalProperties", av: 1, b: true },
-  { f: 57, p: "", c: __c1142, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["limit", "limit", 1143], ["tag", "tag", 1144]], ap: 1145, kn: new Set(["limit","tag"]) },
+  { f: 57, p: "", c: __c1141, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["limit", "limit", 1142], ["tag", "tag", 1143]], ap: 1144, kn: new Set(["limit","tag"]) },
   { f: 57, p: "/properties/limit", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
   { f: 57, p: "/properties/tag", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 57, p: "/additionalProperties", b: false },
-  { f: 0, p: "/$defs/memoryWritten", c: __c1146, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","memoryId"] }, pr: [["memoryRef", "memoryRef", 1147], ["memoryId", "memoryId", 1148], ["nodeId", "nodeId", 1149], ["operation", "operation", 1150], ["agentId", "agentId", 1151], ["byteSize", "byteSize", 1152]], ap: 1153, kn: new Set(["memoryRef","memoryId","nodeId","operation","agentId","byteSize"]) },
+  { f: 0, p: "/$defs/memoryWritten", c: __c1145, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","memoryId"] }, pr: [["memoryRef", "memoryRef", 1146], ["memoryId", "memoryId", 1147], ["nodeId", "nodeId", 1148], ["operation", "operation", 1149], ["agentId", "agentId", 1150], ["byteSize", "byteSize", 1151]], ap: 1152, kn: new Set(["memoryRef","memoryId","nodeId","operation","agentId","byteSize"]) },
   { f: 0, p: "/$defs/memoryWritten/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/memoryWritten/properties/memoryId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/memoryWritten/properties/nodeId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
@@ -6476,84 +6471,84 @@ const __S = [
   { f: 0, p: "/$defs/memoryWritten/properties/agentId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/memoryWritten/properties/byteSize", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 0, p: "/$defs/memoryWritten/additionalProperties", av: 1, b: true },
-  { f: 2, p: "/$defs/PromptTemplateArtifact", c: __c1154, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["name","template"] }, pr: [["name", "name", 1155], ["version", "version", 1156], ["template", "template", 1157], ["variables", "variables", 1158]], ap: 1160, kn: new Set(["name","version","template","variables"]) },
+  { f: 2, p: "/$defs/PromptTemplateArtifact", c: __c1153, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["name","template"] }, pr: [["name", "name", 1154], ["version", "version", 1155], ["template", "template", 1156], ["variables", "variables", 1157]], ap: 1159, kn: new Set(["name","version","template","variables"]) },
   { f: 2, p: "/$defs/PromptTemplateArtifact/properties/name", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
   { f: 2, p: "/$defs/PromptTemplateArtifact/properties/version", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 50, "minLength": 1 } },
   { f: 2, p: "/$defs/PromptTemplateArtifact/properties/template", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 2, p: "/$defs/PromptTemplateArtifact/properties/variables", t: ["array"], tv: "array", g: [[3,[18,20]]], k: { "uniqueItems": true }, it: 1159, uq: ["string"] },
+  { f: 2, p: "/$defs/PromptTemplateArtifact/properties/variables", t: ["array"], tv: "array", g: [[3,[18,20]]], k: { "uniqueItems": true }, it: 1158, uq: ["string"] },
   { f: 2, p: "/$defs/PromptTemplateArtifact/properties/variables/items", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
   { f: 2, p: "/$defs/PromptTemplateArtifact/additionalProperties", av: 1, b: true },
-  { f: 2, p: "", c: __c1161, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["id","kind","artifact","provenance","owner","state","createdAt"] }, pr: [["id", "id", 1162], ["kind", "kind", 1163], ["artifact", "artifact", 1164], ["provenance", "provenance", 1166], ["duplicateOf", "duplicateOf", 1171], ["owner", "owner", 1172], ["rationale", "rationale", 1173], ["state", "state", 1174], ["createdAt", "createdAt", 1176], ["updatedAt", "updatedAt", 1177]], ap: 1178, kn: new Set(["id","kind","artifact","provenance","duplicateOf","owner","rationale","state","createdAt","updatedAt"]), all: [1179,1184,1196,1201] },
+  { f: 2, p: "", c: __c1160, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["id","kind","artifact","provenance","owner","state","createdAt"] }, pr: [["id", "id", 1161], ["kind", "kind", 1162], ["artifact", "artifact", 1163], ["provenance", "provenance", 1165], ["duplicateOf", "duplicateOf", 1170], ["owner", "owner", 1171], ["rationale", "rationale", 1172], ["state", "state", 1173], ["createdAt", "createdAt", 1175], ["updatedAt", "updatedAt", 1176]], ap: 1177, kn: new Set(["id","kind","artifact","provenance","duplicateOf","owner","rationale","state","createdAt","updatedAt"]), all: [1178,1183,1195,1200] },
   { f: 2, p: "/properties/id", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 2, p: "/properties/kind", c: __c39, r: 39, ro: 1, g: [[0,[0]]] },
-  { f: 2, p: "/properties/artifact", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1165, kn: new Set([]) },
+  { f: 2, p: "/properties/artifact", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1164, kn: new Set([]) },
   { f: 2, p: "/properties/artifact/additionalProperties", av: 1, b: true },
-  { f: 2, p: "/properties/provenance", c: __c1167, r: 1167, ro: 1, g: [[0,[0]]] },
-  { f: 2, p: "/$defs/ProposalProvenance", c: __c1167, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["sourceRunIds"] }, pr: [["sourceRunIds", "sourceRunIds", 1168]], ap: 1170, kn: new Set(["sourceRunIds"]) },
-  { f: 2, p: "/$defs/ProposalProvenance/properties/sourceRunIds", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 1169 },
+  { f: 2, p: "/properties/provenance", c: __c1166, r: 1166, ro: 1, g: [[0,[0]]] },
+  { f: 2, p: "/$defs/ProposalProvenance", c: __c1166, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["sourceRunIds"] }, pr: [["sourceRunIds", "sourceRunIds", 1167]], ap: 1169, kn: new Set(["sourceRunIds"]) },
+  { f: 2, p: "/$defs/ProposalProvenance/properties/sourceRunIds", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 1168 },
   { f: 2, p: "/$defs/ProposalProvenance/properties/sourceRunIds/items", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 2, p: "/$defs/ProposalProvenance/additionalProperties", b: false },
   { f: 2, p: "/properties/duplicateOf", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 2, p: "/properties/owner", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 2, p: "/properties/rationale", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 4000 } },
-  { f: 2, p: "/properties/state", c: __c1175, r: 1175, ro: 1, g: [[0,[0]]] },
-  { f: 2, p: "/$defs/ProposalState", c: __c1175, g: [[0,[2]]], k: { "enum": ["draft","revised","applied","rejected","archived"] } },
+  { f: 2, p: "/properties/state", c: __c1174, r: 1174, ro: 1, g: [[0,[0]]] },
+  { f: 2, p: "/$defs/ProposalState", c: __c1174, g: [[0,[2]]], k: { "enum": ["draft","revised","applied","rejected","archived"] } },
   { f: 2, p: "/properties/createdAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 2, p: "/properties/updatedAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 2, p: "/additionalProperties", b: false },
-  { f: 2, p: "/allOf/0", g: [[0,[7]]], if: 1180, th: 1182 },
-  { f: 2, p: "/allOf/0/if", c: __c1180, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1181]] },
+  { f: 2, p: "/allOf/0", g: [[0,[7]]], if: 1179, th: 1181 },
+  { f: 2, p: "/allOf/0/if", c: __c1179, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1180]] },
   { f: 2, p: "/allOf/0/if/properties/kind", g: [[0,[1]]], k: { "const": "agent-pack" } },
-  { f: 2, p: "/allOf/0/then", g: [[4,[26]]], pr: [["artifact", "artifact", 1183]] },
+  { f: 2, p: "/allOf/0/then", g: [[4,[26]]], pr: [["artifact", "artifact", 1182]] },
   { f: 2, p: "/allOf/0/then/properties/artifact", c: __c9, r: 9, ro: 1, g: [[0,[0]]] },
-  { f: 2, p: "/allOf/1", g: [[0,[7]]], if: 1185, th: 1187 },
-  { f: 2, p: "/allOf/1/if", c: __c1185, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1186]] },
+  { f: 2, p: "/allOf/1", g: [[0,[7]]], if: 1184, th: 1186 },
+  { f: 2, p: "/allOf/1/if", c: __c1184, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1185]] },
   { f: 2, p: "/allOf/1/if/properties/kind", g: [[0,[1]]], k: { "const": "workflow-chain-pack" } },
-  { f: 2, p: "/allOf/1/then", g: [[4,[26]]], pr: [["artifact", "artifact", 1188]] },
-  { f: 2, p: "/allOf/1/then/properties/artifact", c: __c1189, r: 1189, ro: 1, g: [[0,[0]]] },
-  { f: 2, p: "/$defs/WorkflowChainPackArtifact", c: __c1189, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["name","workflows"] }, pr: [["name", "name", 1190], ["version", "version", 1191], ["workflows", "workflows", 1192]], ap: 1195, kn: new Set(["name","version","workflows"]) },
+  { f: 2, p: "/allOf/1/then", g: [[4,[26]]], pr: [["artifact", "artifact", 1187]] },
+  { f: 2, p: "/allOf/1/then/properties/artifact", c: __c1188, r: 1188, ro: 1, g: [[0,[0]]] },
+  { f: 2, p: "/$defs/WorkflowChainPackArtifact", c: __c1188, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["name","workflows"] }, pr: [["name", "name", 1189], ["version", "version", 1190], ["workflows", "workflows", 1191]], ap: 1194, kn: new Set(["name","version","workflows"]) },
   { f: 2, p: "/$defs/WorkflowChainPackArtifact/properties/name", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
   { f: 2, p: "/$defs/WorkflowChainPackArtifact/properties/version", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 50, "minLength": 1 } },
-  { f: 2, p: "/$defs/WorkflowChainPackArtifact/properties/workflows", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 1193 },
-  { f: 2, p: "/$defs/WorkflowChainPackArtifact/properties/workflows/items", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1194, kn: new Set([]) },
+  { f: 2, p: "/$defs/WorkflowChainPackArtifact/properties/workflows", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 1192 },
+  { f: 2, p: "/$defs/WorkflowChainPackArtifact/properties/workflows/items", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1193, kn: new Set([]) },
   { f: 2, p: "/$defs/WorkflowChainPackArtifact/properties/workflows/items/additionalProperties", av: 1, b: true },
   { f: 2, p: "/$defs/WorkflowChainPackArtifact/additionalProperties", av: 1, b: true },
-  { f: 2, p: "/allOf/2", g: [[0,[7]]], if: 1197, th: 1199 },
-  { f: 2, p: "/allOf/2/if", c: __c1197, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1198]] },
+  { f: 2, p: "/allOf/2", g: [[0,[7]]], if: 1196, th: 1198 },
+  { f: 2, p: "/allOf/2/if", c: __c1196, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1197]] },
   { f: 2, p: "/allOf/2/if/properties/kind", g: [[0,[1]]], k: { "const": "prompt-template" } },
-  { f: 2, p: "/allOf/2/then", g: [[4,[26]]], pr: [["artifact", "artifact", 1200]] },
-  { f: 2, p: "/allOf/2/then/properties/artifact", c: __c1154, r: 1154, ro: 1, g: [[0,[0]]] },
-  { f: 2, p: "/allOf/3", g: [[0,[7]]], if: 1202, th: 1204 },
-  { f: 2, p: "/allOf/3/if", c: __c1202, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1203]] },
+  { f: 2, p: "/allOf/2/then", g: [[4,[26]]], pr: [["artifact", "artifact", 1199]] },
+  { f: 2, p: "/allOf/2/then/properties/artifact", c: __c1153, r: 1153, ro: 1, g: [[0,[0]]] },
+  { f: 2, p: "/allOf/3", g: [[0,[7]]], if: 1201, th: 1203 },
+  { f: 2, p: "/allOf/3/if", c: __c1201, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1202]] },
   { f: 2, p: "/allOf/3/if/properties/kind", g: [[0,[1]]], k: { "const": "scheduled-automation" } },
-  { f: 2, p: "/allOf/3/then", g: [[4,[26]]], pr: [["artifact", "artifact", 1205]] },
-  { f: 2, p: "/allOf/3/then/properties/artifact", c: __c1206, r: 1206, ro: 1, g: [[0,[0]]] },
-  { f: 2, p: "/$defs/ScheduledAutomationArtifact", c: __c1206, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["name","workflowId","schedule"] }, pr: [["name", "name", 1207], ["version", "version", 1208], ["workflowId", "workflowId", 1209], ["schedule", "schedule", 1210]], ap: 1212, kn: new Set(["name","version","workflowId","schedule"]) },
+  { f: 2, p: "/allOf/3/then", g: [[4,[26]]], pr: [["artifact", "artifact", 1204]] },
+  { f: 2, p: "/allOf/3/then/properties/artifact", c: __c1205, r: 1205, ro: 1, g: [[0,[0]]] },
+  { f: 2, p: "/$defs/ScheduledAutomationArtifact", c: __c1205, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["name","workflowId","schedule"] }, pr: [["name", "name", 1206], ["version", "version", 1207], ["workflowId", "workflowId", 1208], ["schedule", "schedule", 1209]], ap: 1211, kn: new Set(["name","version","workflowId","schedule"]) },
   { f: 2, p: "/$defs/ScheduledAutomationArtifact/properties/name", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
   { f: 2, p: "/$defs/ScheduledAutomationArtifact/properties/version", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 50, "minLength": 1 } },
   { f: 2, p: "/$defs/ScheduledAutomationArtifact/properties/workflowId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
-  { f: 2, p: "/$defs/ScheduledAutomationArtifact/properties/schedule", t: ["object"], tv: "object", g: [[4,[22,25]]], k: { "minProperties": 1 }, ap: 1211, kn: new Set([]) },
+  { f: 2, p: "/$defs/ScheduledAutomationArtifact/properties/schedule", t: ["object"], tv: "object", g: [[4,[22,25]]], k: { "minProperties": 1 }, ap: 1210, kn: new Set([]) },
   { f: 2, p: "/$defs/ScheduledAutomationArtifact/properties/schedule/additionalProperties", av: 1, b: true },
   { f: 2, p: "/$defs/ScheduledAutomationArtifact/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/proposalActivated", c: __c1213, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["proposalId","activation"] }, pr: [["proposalId", "proposalId", 1214], ["activation", "activation", 1215], ["gateId", "gateId", 1216]], ap: 1217, kn: new Set(["proposalId","activation","gateId"]) },
+  { f: 0, p: "/$defs/proposalActivated", c: __c1212, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["proposalId","activation"] }, pr: [["proposalId", "proposalId", 1213], ["activation", "activation", 1214], ["gateId", "gateId", 1215]], ap: 1216, kn: new Set(["proposalId","activation","gateId"]) },
   { f: 0, p: "/$defs/proposalActivated/properties/proposalId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/proposalActivated/properties/activation", c: __c42, r: 42, ro: 1, g: [[0,[0]]] },
   { f: 0, p: "/$defs/proposalActivated/properties/gateId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/proposalActivated/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/proposalCreated", c: __c1218, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["proposalId","kind"] }, pr: [["proposalId", "proposalId", 1219], ["kind", "kind", 1220], ["duplicateOf", "duplicateOf", 1221]], ap: 1222, kn: new Set(["proposalId","kind","duplicateOf"]) },
+  { f: 0, p: "/$defs/proposalCreated", c: __c1217, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["proposalId","kind"] }, pr: [["proposalId", "proposalId", 1218], ["kind", "kind", 1219], ["duplicateOf", "duplicateOf", 1220]], ap: 1221, kn: new Set(["proposalId","kind","duplicateOf"]) },
   { f: 0, p: "/$defs/proposalCreated/properties/proposalId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/proposalCreated/properties/kind", c: __c39, r: 39, ro: 1, g: [[0,[0]]] },
   { f: 0, p: "/$defs/proposalCreated/properties/duplicateOf", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/proposalCreated/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/runCompleted", c: __c1223, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["status", "status", 1224], ["durationMs", "durationMs", 1225]], ap: 1226, kn: new Set(["status","durationMs"]) },
+  { f: 0, p: "/$defs/runCompleted", c: __c1222, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["status", "status", 1223], ["durationMs", "durationMs", 1224]], ap: 1225, kn: new Set(["status","durationMs"]) },
   { f: 0, p: "/$defs/runCompleted/properties/status", g: [[0,[1]]], k: { "const": "completed" } },
   { f: 0, p: "/$defs/runCompleted/properties/durationMs", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 0, p: "/$defs/runCompleted/additionalProperties", av: 1, b: true },
-  { f: 5, p: "", c: __c1227, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["eventId","runId","type","payload","timestamp","sequence"] }, pr: [["eventId", "eventId", 1228], ["runId", "runId", 1229], ["type", "type", 1230], ["payload", "payload", 1231], ["timestamp", "timestamp", 1233], ["sequence", "sequence", 1234], ["nodeId", "nodeId", 1235], ["causationId", "causationId", 1236], ["schemaVersion", "schemaVersion", 1237], ["engineVersion", "engineVersion", 1238]], ap: 1239, kn: new Set(["eventId","runId","type","payload","timestamp","sequence","nodeId","causationId","schemaVersion","engineVersion"]) },
+  { f: 5, p: "", c: __c1226, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["eventId","runId","type","payload","timestamp","sequence"] }, pr: [["eventId", "eventId", 1227], ["runId", "runId", 1228], ["type", "type", 1229], ["payload", "payload", 1230], ["timestamp", "timestamp", 1232], ["sequence", "sequence", 1233], ["nodeId", "nodeId", 1234], ["causationId", "causationId", 1235], ["schemaVersion", "schemaVersion", 1236], ["engineVersion", "engineVersion", 1237]], ap: 1238, kn: new Set(["eventId","runId","type","payload","timestamp","sequence","nodeId","causationId","schemaVersion","engineVersion"]) },
   { f: 5, p: "/properties/eventId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
   { f: 5, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
-  { f: 5, p: "/properties/type", c: __c253, r: 253, ro: 1, g: [[0,[0]]] },
-  { f: 5, p: "/properties/payload", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1232, kn: new Set([]) },
+  { f: 5, p: "/properties/type", c: __c252, r: 252, ro: 1, g: [[0,[0]]] },
+  { f: 5, p: "/properties/payload", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1231, kn: new Set([]) },
   { f: 5, p: "/properties/payload/additionalProperties", av: 1, b: true },
   { f: 5, p: "/properties/timestamp", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 5, p: "/properties/sequence", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
@@ -6562,53 +6557,52 @@ const __S = [
   { f: 5, p: "/properties/schemaVersion", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 5, p: "/properties/engineVersion", t: ["string"], tv: "string", ut: 1, g: [] },
   { f: 5, p: "/additionalProperties", b: false },
-  { f: 5, p: "/$defs/RunEventType", c: __c1240, g: [[0,[2]]], k: { "enum": ["run.started","run.completed","run.failed","runOrchestrator.decided","core.workflowChain.confidence-escalated","interrupt.requested","interrupt.resolved","worker.dispatched","memory.written","memory.compacted","agent.memory.consolidated","commitment.fired","proposal.created","proposal.activated","workspace.updated"] } },
-  { f: 58, p: "", c: __c1241, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["events"] }, pr: [["runId", "runId", 1242], ["events", "events", 1243]], ap: 1245, kn: new Set(["runId","events"]) },
+  { f: 5, p: "/$defs/RunEventType", c: __c1239, g: [[0,[2]]], k: { "enum": ["run.started","run.completed","run.failed","runOrchestrator.decided","core.workflowChain.confidence-escalated","interrupt.requested","interrupt.resolved","worker.dispatched","memory.written","memory.compacted","agent.memory.consolidated","commitment.fired","proposal.created","proposal.activated","workspace.updated"] } },
+  { f: 58, p: "", c: __c1240, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["events"] }, pr: [["runId", "runId", 1241], ["events", "events", 1242]], ap: 1244, kn: new Set(["runId","events"]) },
   { f: 58, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
-  { f: 58, p: "/properties/events", t: ["array"], tv: "array", g: [[3,[18]]], it: 1244 },
-  { f: 58, p: "/properties/events/items", c: __c1227, r: 1227, ro: 1, g: [[0,[0]]] },
+  { f: 58, p: "/properties/events", t: ["array"], tv: "array", g: [[3,[18]]], it: 1243 },
+  { f: 58, p: "/properties/events/items", c: __c1226, r: 1226, ro: 1, g: [[0,[0]]] },
   { f: 58, p: "/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/runFailed", c: __c1246, t: ["object"], tv: "object", g: [[0,[4]],[4,[25,26]]], pr: [["status", "status", 1247], ["errorCode", "errorCode", 1248], ["error", "error", 1249]], ap: 1257, kn: new Set(["status","errorCode","error"]), any: [1258,1260] },
+  { f: 0, p: "/$defs/runFailed", c: __c1245, t: ["object"], tv: "object", g: [[0,[4]],[4,[25,26]]], pr: [["status", "status", 1246], ["errorCode", "errorCode", 1247], ["error", "error", 1248]], ap: 1256, kn: new Set(["status","errorCode","error"]), any: [1257,1259] },
   { f: 0, p: "/$defs/runFailed/properties/status", g: [[0,[1]]], k: { "const": "failed" } },
   { f: 0, p: "/$defs/runFailed/properties/errorCode", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 0, p: "/$defs/runFailed/properties/error", c: __c1250, r: 1250, ro: 1, g: [[0,[0]]] },
-  { f: 0, p: "/$defs/RunFailureError", c: __c1250, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["code","message"] }, pr: [["code", "code", 1251], ["message", "message", 1252], ["details", "details", 1253], ["retryable", "retryable", 1255]], ap: 1256, kn: new Set(["code","message","details","retryable"]) },
+  { f: 0, p: "/$defs/runFailed/properties/error", c: __c1249, r: 1249, ro: 1, g: [[0,[0]]] },
+  { f: 0, p: "/$defs/RunFailureError", c: __c1249, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["code","message"] }, pr: [["code", "code", 1250], ["message", "message", 1251], ["details", "details", 1252], ["retryable", "retryable", 1254]], ap: 1255, kn: new Set(["code","message","details","retryable"]) },
   { f: 0, p: "/$defs/RunFailureError/properties/code", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/RunFailureError/properties/message", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 0, p: "/$defs/RunFailureError/properties/details", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1254, kn: new Set([]) },
+  { f: 0, p: "/$defs/RunFailureError/properties/details", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1253, kn: new Set([]) },
   { f: 0, p: "/$defs/RunFailureError/properties/details/additionalProperties", av: 1, b: true },
   { f: 0, p: "/$defs/RunFailureError/properties/retryable", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 0, p: "/$defs/RunFailureError/additionalProperties", av: 1, b: true },
   { f: 0, p: "/$defs/runFailed/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/runFailed/anyOf/0", c: __c1258, g: [[4,[23,26]]], k: { "required": ["errorCode"] }, pr: [["errorCode", "errorCode", 1259]] },
-  { f: 0, p: "/$defs/runFailed/anyOf/0/properties/errorCode", t: ["string"], tv: "string", ut: 1, g: [] },
-  { f: 0, p: "/$defs/runFailed/anyOf/1", c: __c1260, g: [[4,[23,26]]], k: { "required": ["error"] }, pr: [["error", "error", 1261]] },
-  { f: 0, p: "/$defs/runFailed/anyOf/1/properties/error", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1262, kn: new Set([]) },
-  { f: 0, p: "/$defs/runFailed/anyOf/1/properties/error/additionalProperties", av: 1, b: true },
-  { f: 59, p: "", c: __c1263, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["fromSeq"] }, pr: [["fromSeq", "fromSeq", 1264]], ap: 1265, kn: new Set(["fromSeq"]) },
+  { f: 0, p: "/$defs/runFailed/anyOf/0", c: __c1257, g: [[4,[23,26]]], k: { "required": ["errorCode"] }, pr: [["errorCode", "errorCode", 1258]] },
+  { f: 0, p: "/$defs/runFailed/anyOf/0/properties/errorCode", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 0, p: "/$defs/runFailed/anyOf/1", c: __c1259, g: [[4,[23,26]]], k: { "required": ["error"] }, pr: [["error", "error", 1260]] },
+  { f: 0, p: "/$defs/runFailed/anyOf/1/properties/error", c: __c1249, r: 1249, ro: 1, g: [[0,[0]]] },
+  { f: 59, p: "", c: __c1261, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["fromSeq"] }, pr: [["fromSeq", "fromSeq", 1262]], ap: 1263, kn: new Set(["fromSeq"]) },
   { f: 59, p: "/properties/fromSeq", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 59, p: "/additionalProperties", b: false },
-  { f: 60, p: "", c: __c1266, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","forkedFrom","status"] }, pr: [["runId", "runId", 1267], ["forkedFrom", "forkedFrom", 1268], ["status", "status", 1269]], ap: 1270, kn: new Set(["runId","forkedFrom","status"]) },
+  { f: 60, p: "", c: __c1264, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","forkedFrom","status"] }, pr: [["runId", "runId", 1265], ["forkedFrom", "forkedFrom", 1266], ["status", "status", 1267]], ap: 1268, kn: new Set(["runId","forkedFrom","status"]) },
   { f: 60, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 60, p: "/properties/forkedFrom", c: __c254, r: 254, ro: 1, g: [[0,[0]]] },
+  { f: 60, p: "/properties/forkedFrom", c: __c253, r: 253, ro: 1, g: [[0,[0]]] },
   { f: 60, p: "/properties/status", g: [[0,[2]]], k: { "enum": ["created","running","completed"] } },
   { f: 60, p: "/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/runOrchestratorDecided", c: __c1271, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["decision"] }, pr: [["decision", "decision", 1272]], ap: 1273, kn: new Set(["decision"]) },
+  { f: 0, p: "/$defs/runOrchestratorDecided", c: __c1269, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["decision"] }, pr: [["decision", "decision", 1270]], ap: 1271, kn: new Set(["decision"]) },
   { f: 0, p: "/$defs/runOrchestratorDecided/properties/decision", c: __c146, r: 146, ro: 1, g: [[0,[0]]] },
   { f: 0, p: "/$defs/runOrchestratorDecided/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/runStarted", c: __c1274, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["workflowId"] }, pr: [["workflowId", "workflowId", 1275], ["parentRunId", "parentRunId", 1276], ["memoryRef", "memoryRef", 1277], ["memoryScopeIsolation", "memoryScopeIsolation", 1278], ["forkedFrom", "forkedFrom", 1279]], ap: 1280, kn: new Set(["workflowId","parentRunId","memoryRef","memoryScopeIsolation","forkedFrom"]) },
+  { f: 0, p: "/$defs/runStarted", c: __c1272, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["workflowId"] }, pr: [["workflowId", "workflowId", 1273], ["parentRunId", "parentRunId", 1274], ["memoryRef", "memoryRef", 1275], ["memoryScopeIsolation", "memoryScopeIsolation", 1276], ["forkedFrom", "forkedFrom", 1277]], ap: 1278, kn: new Set(["workflowId","parentRunId","memoryRef","memoryScopeIsolation","forkedFrom"]) },
   { f: 0, p: "/$defs/runStarted/properties/workflowId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/runStarted/properties/parentRunId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/runStarted/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/runStarted/properties/memoryScopeIsolation", g: [[0,[2]]], k: { "enum": ["inherit","isolated"] } },
-  { f: 0, p: "/$defs/runStarted/properties/forkedFrom", c: __c254, r: 254, ro: 1, g: [[0,[0]]] },
+  { f: 0, p: "/$defs/runStarted/properties/forkedFrom", c: __c253, r: 253, ro: 1, g: [[0,[0]]] },
   { f: 0, p: "/$defs/runStarted/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/workerDispatched", c: __c1281, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["decisionKind"] }, pr: [["decisionKind", "decisionKind", 1282], ["worker", "worker", 1283], ["childRunId", "childRunId", 1284]], ap: 1285, kn: new Set(["decisionKind","worker","childRunId"]) },
+  { f: 0, p: "/$defs/workerDispatched", c: __c1279, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["decisionKind"] }, pr: [["decisionKind", "decisionKind", 1280], ["worker", "worker", 1281], ["childRunId", "childRunId", 1282]], ap: 1283, kn: new Set(["decisionKind","worker","childRunId"]) },
   { f: 0, p: "/$defs/workerDispatched/properties/decisionKind", g: [[0,[2]]], k: { "enum": ["next-worker","terminate","clarify","handoff"] } },
   { f: 0, p: "/$defs/workerDispatched/properties/worker", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/workerDispatched/properties/childRunId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/workerDispatched/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/workspaceUpdated", c: __c1286, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["path"] }, pr: [["path", "path", 1287], ["sha256", "sha256", 1288], ["byteSize", "byteSize", 1289]], ap: 1290, kn: new Set(["path","sha256","byteSize"]) },
+  { f: 0, p: "/$defs/workspaceUpdated", c: __c1284, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["path"] }, pr: [["path", "path", 1285], ["sha256", "sha256", 1286], ["byteSize", "byteSize", 1287]], ap: 1288, kn: new Set(["path","sha256","byteSize"]) },
   { f: 0, p: "/$defs/workspaceUpdated/properties/path", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/workspaceUpdated/properties/sha256", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[0-9a-f]{64}$" }, re: __RE25 },
   { f: 0, p: "/$defs/workspaceUpdated/properties/byteSize", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
@@ -6678,532 +6672,532 @@ export function validateDistillationCapability(data) { return __c87(data) ? __ok
 __errorsOf(validateDistillationCapability, __s14, 87, 1);
 const __s15 = __state();
 /** Validator for DistillationReport (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/DistillationReport). */
-export function validateDistillationReport(data) { return __c165(data) ? __ok(__s15) : __no(__s15, data); }
-__errorsOf(validateDistillationReport, __s15, 165, 0);
+export function validateDistillationReport(data) { return __c164(data) ? __ok(__s15) : __no(__s15, data); }
+__errorsOf(validateDistillationReport, __s15, 164, 0);
 const __s16 = __state();
 /** Validator for ErrorCode (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/ErrorCode). */
-export function validateErrorCode(data) { return __c170(data) ? __ok(__s16) : __no(__s16, data); }
-__errorsOf(validateErrorCode, __s16, 170, 3);
+export function validateErrorCode(data) { return __c169(data) ? __ok(__s16) : __no(__s16, data); }
+__errorsOf(validateErrorCode, __s16, 169, 3);
 const __s17 = __state();
 /** Validator for ErrorCodeConditions (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/codeIs). */
-export function validateErrorCodeConditions(data) { return __c171(data) ? __ok(__s17) : __no(__s17, data); }
-__errorsOf(validateErrorCodeConditions, __s17, 171, 3);
+export function validateErrorCodeConditions(data) { return __c170(data) ? __ok(__s17) : __no(__s17, data); }
+__errorsOf(validateErrorCodeConditions, __s17, 170, 3);
 const __s18 = __state();
 /** Validator for ErrorEnvelope (https://wopkit.dev/schemas/openwop/v1/error.schema.json). */
-export function validateErrorEnvelope(data) { return __c172(data) ? __ok(__s18) : __no(__s18, data); }
-__errorsOf(validateErrorEnvelope, __s18, 172, 3);
+export function validateErrorEnvelope(data) { return __c171(data) ? __ok(__s18) : __no(__s18, data); }
+__errorsOf(validateErrorEnvelope, __s18, 171, 3);
 const __s19 = __state();
 /** Validator for EventTypeName (https://wopkit.dev/schemas/openwop/v1/run-event.schema.json#/$defs/EventTypeName). */
-export function validateEventTypeName(data) { return __c253(data) ? __ok(__s19) : __no(__s19, data); }
-__errorsOf(validateEventTypeName, __s19, 253, 5);
+export function validateEventTypeName(data) { return __c252(data) ? __ok(__s19) : __no(__s19, data); }
+__errorsOf(validateEventTypeName, __s19, 252, 5);
 const __s20 = __state();
 /** Validator for ExecutionModelCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/ExecutionModelCapability). */
 export function validateExecutionModelCapability(data) { return __c116(data) ? __ok(__s20) : __no(__s20, data); }
 __errorsOf(validateExecutionModelCapability, __s20, 116, 1);
 const __s21 = __state();
 /** Validator for ForkOrigin (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/ForkOrigin). */
-export function validateForkOrigin(data) { return __c254(data) ? __ok(__s21) : __no(__s21, data); }
-__errorsOf(validateForkOrigin, __s21, 254, 0);
+export function validateForkOrigin(data) { return __c253(data) ? __ok(__s21) : __no(__s21, data); }
+__errorsOf(validateForkOrigin, __s21, 253, 0);
 const __s22 = __state();
 /** Validator for HostInfo (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/HostInfo). */
 export function validateHostInfo(data) { return __c63(data) ? __ok(__s22) : __no(__s22, data); }
 __errorsOf(validateHostInfo, __s22, 63, 1);
 const __s23 = __state();
 /** Validator for HostSampleCommitmentFireRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-commitment-fire-request.schema.json). */
-export function validateHostSampleCommitmentFireRequest(data) { return __c258(data) ? __ok(__s23) : __no(__s23, data); }
-__errorsOf(validateHostSampleCommitmentFireRequest, __s23, 258, 6);
+export function validateHostSampleCommitmentFireRequest(data) { return __c257(data) ? __ok(__s23) : __no(__s23, data); }
+__errorsOf(validateHostSampleCommitmentFireRequest, __s23, 257, 6);
 const __s24 = __state();
 /** Validator for HostSampleCommitmentFireResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-commitment-fire-response.schema.json). */
-export function validateHostSampleCommitmentFireResponse(data) { return __c263(data) ? __ok(__s24) : __no(__s24, data); }
-__errorsOf(validateHostSampleCommitmentFireResponse, __s24, 263, 7);
+export function validateHostSampleCommitmentFireResponse(data) { return __c262(data) ? __ok(__s24) : __no(__s24, data); }
+__errorsOf(validateHostSampleCommitmentFireResponse, __s24, 262, 7);
 const __s25 = __state();
 /** Validator for HostSampleConsolidateRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-consolidate-request.schema.json). */
-export function validateHostSampleConsolidateRequest(data) { return __c268(data) ? __ok(__s25) : __no(__s25, data); }
-__errorsOf(validateHostSampleConsolidateRequest, __s25, 268, 8);
+export function validateHostSampleConsolidateRequest(data) { return __c267(data) ? __ok(__s25) : __no(__s25, data); }
+__errorsOf(validateHostSampleConsolidateRequest, __s25, 267, 8);
 const __s26 = __state();
 /** Validator for HostSampleConsolidateResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-consolidate-response.schema.json). */
-export function validateHostSampleConsolidateResponse(data) { return __c272(data) ? __ok(__s26) : __no(__s26, data); }
-__errorsOf(validateHostSampleConsolidateResponse, __s26, 272, 9);
+export function validateHostSampleConsolidateResponse(data) { return __c271(data) ? __ok(__s26) : __no(__s26, data); }
+__errorsOf(validateHostSampleConsolidateResponse, __s26, 271, 9);
 const __s27 = __state();
 /** Validator for HostSampleCrossRunTtlRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-cross-run-ttl-request.schema.json). */
-export function validateHostSampleCrossRunTtlRequest(data) { return __c277(data) ? __ok(__s27) : __no(__s27, data); }
-__errorsOf(validateHostSampleCrossRunTtlRequest, __s27, 277, 10);
+export function validateHostSampleCrossRunTtlRequest(data) { return __c276(data) ? __ok(__s27) : __no(__s27, data); }
+__errorsOf(validateHostSampleCrossRunTtlRequest, __s27, 276, 10);
 const __s28 = __state();
 /** Validator for HostSampleCrossRunTtlResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-cross-run-ttl-response.schema.json). */
-export function validateHostSampleCrossRunTtlResponse(data) { return __c281(data) ? __ok(__s28) : __no(__s28, data); }
-__errorsOf(validateHostSampleCrossRunTtlResponse, __s28, 281, 11);
+export function validateHostSampleCrossRunTtlResponse(data) { return __c280(data) ? __ok(__s28) : __no(__s28, data); }
+__errorsOf(validateHostSampleCrossRunTtlResponse, __s28, 280, 11);
 const __s29 = __state();
 /** Validator for HostSampleDistillScheduleRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-distill-schedule-request.schema.json). */
-export function validateHostSampleDistillScheduleRequest(data) { return __c298(data) ? __ok(__s29) : __no(__s29, data); }
-__errorsOf(validateHostSampleDistillScheduleRequest, __s29, 298, 13);
+export function validateHostSampleDistillScheduleRequest(data) { return __c297(data) ? __ok(__s29) : __no(__s29, data); }
+__errorsOf(validateHostSampleDistillScheduleRequest, __s29, 297, 13);
 const __s30 = __state();
 /** Validator for HostSampleDistillScheduleResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-distill-schedule-response.schema.json). */
-export function validateHostSampleDistillScheduleResponse(data) { return __c304(data) ? __ok(__s30) : __no(__s30, data); }
-__errorsOf(validateHostSampleDistillScheduleResponse, __s30, 304, 14);
+export function validateHostSampleDistillScheduleResponse(data) { return __c303(data) ? __ok(__s30) : __no(__s30, data); }
+__errorsOf(validateHostSampleDistillScheduleResponse, __s30, 303, 14);
 const __s31 = __state();
 /** Validator for HostSampleDistillScheduleTickRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-distill-schedule-tick-request.schema.json). */
-export function validateHostSampleDistillScheduleTickRequest(data) { return __c348(data) ? __ok(__s31) : __no(__s31, data); }
-__errorsOf(validateHostSampleDistillScheduleTickRequest, __s31, 348, 16);
+export function validateHostSampleDistillScheduleTickRequest(data) { return __c347(data) ? __ok(__s31) : __no(__s31, data); }
+__errorsOf(validateHostSampleDistillScheduleTickRequest, __s31, 347, 16);
 const __s32 = __state();
 /** Validator for HostSampleDistillScheduleTickResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-distill-schedule-tick-response.schema.json). */
-export function validateHostSampleDistillScheduleTickResponse(data) { return __c351(data) ? __ok(__s32) : __no(__s32, data); }
-__errorsOf(validateHostSampleDistillScheduleTickResponse, __s32, 351, 15);
+export function validateHostSampleDistillScheduleTickResponse(data) { return __c350(data) ? __ok(__s32) : __no(__s32, data); }
+__errorsOf(validateHostSampleDistillScheduleTickResponse, __s32, 350, 15);
 const __s33 = __state();
 /** Validator for HostSampleEscalationRunRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-escalation-run-request.schema.json). */
-export function validateHostSampleEscalationRunRequest(data) { return __c355(data) ? __ok(__s33) : __no(__s33, data); }
-__errorsOf(validateHostSampleEscalationRunRequest, __s33, 355, 17);
+export function validateHostSampleEscalationRunRequest(data) { return __c354(data) ? __ok(__s33) : __no(__s33, data); }
+__errorsOf(validateHostSampleEscalationRunRequest, __s33, 354, 17);
 const __s34 = __state();
 /** Validator for HostSampleEscalationRunResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-escalation-run-response.schema.json). */
-export function validateHostSampleEscalationRunResponse(data) { return __c359(data) ? __ok(__s34) : __no(__s34, data); }
-__errorsOf(validateHostSampleEscalationRunResponse, __s34, 359, 18);
+export function validateHostSampleEscalationRunResponse(data) { return __c358(data) ? __ok(__s34) : __no(__s34, data); }
+__errorsOf(validateHostSampleEscalationRunResponse, __s34, 358, 18);
 const __s35 = __state();
 /** Validator for HostSampleInquiriumTracesResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-inquirium-traces-response.schema.json). */
-export function validateHostSampleInquiriumTracesResponse(data) { return __c363(data) ? __ok(__s35) : __no(__s35, data); }
-__errorsOf(validateHostSampleInquiriumTracesResponse, __s35, 363, 19);
+export function validateHostSampleInquiriumTracesResponse(data) { return __c362(data) ? __ok(__s35) : __no(__s35, data); }
+__errorsOf(validateHostSampleInquiriumTracesResponse, __s35, 362, 19);
 const __s36 = __state();
 /** Validator for HostSampleMemoryCompactRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-compact-request.schema.json). */
-export function validateHostSampleMemoryCompactRequest(data) { return __c450(data) ? __ok(__s36) : __no(__s36, data); }
-__errorsOf(validateHostSampleMemoryCompactRequest, __s36, 450, 26);
+export function validateHostSampleMemoryCompactRequest(data) { return __c449(data) ? __ok(__s36) : __no(__s36, data); }
+__errorsOf(validateHostSampleMemoryCompactRequest, __s36, 449, 26);
 const __s37 = __state();
 /** Validator for HostSampleMemoryCompactResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-compact-response.schema.json). */
-export function validateHostSampleMemoryCompactResponse(data) { return __c455(data) ? __ok(__s37) : __no(__s37, data); }
-__errorsOf(validateHostSampleMemoryCompactResponse, __s37, 455, 27);
+export function validateHostSampleMemoryCompactResponse(data) { return __c454(data) ? __ok(__s37) : __no(__s37, data); }
+__errorsOf(validateHostSampleMemoryCompactResponse, __s37, 454, 27);
 const __s38 = __state();
 /** Validator for HostSampleMemoryDistillRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-distill-request.schema.json). */
-export function validateHostSampleMemoryDistillRequest(data) { return __c460(data) ? __ok(__s38) : __no(__s38, data); }
-__errorsOf(validateHostSampleMemoryDistillRequest, __s38, 460, 28);
+export function validateHostSampleMemoryDistillRequest(data) { return __c459(data) ? __ok(__s38) : __no(__s38, data); }
+__errorsOf(validateHostSampleMemoryDistillRequest, __s38, 459, 28);
 const __s39 = __state();
 /** Validator for HostSampleMemoryDistillResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-distill-response.schema.json). */
-export function validateHostSampleMemoryDistillResponse(data) { return __c464(data) ? __ok(__s39) : __no(__s39, data); }
-__errorsOf(validateHostSampleMemoryDistillResponse, __s39, 464, 29);
+export function validateHostSampleMemoryDistillResponse(data) { return __c463(data) ? __ok(__s39) : __no(__s39, data); }
+__errorsOf(validateHostSampleMemoryDistillResponse, __s39, 463, 29);
 const __s40 = __state();
 /** Validator for HostSampleMemoryEntriesResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-entries-response.schema.json). */
-export function validateHostSampleMemoryEntriesResponse(data) { return __c491(data) ? __ok(__s40) : __no(__s40, data); }
-__errorsOf(validateHostSampleMemoryEntriesResponse, __s40, 491, 31);
+export function validateHostSampleMemoryEntriesResponse(data) { return __c490(data) ? __ok(__s40) : __no(__s40, data); }
+__errorsOf(validateHostSampleMemoryEntriesResponse, __s40, 490, 31);
 const __s41 = __state();
 /** Validator for HostSampleMemoryRedactionRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-redaction-request.schema.json). */
-export function validateHostSampleMemoryRedactionRequest(data) { return __c495(data) ? __ok(__s41) : __no(__s41, data); }
-__errorsOf(validateHostSampleMemoryRedactionRequest, __s41, 495, 32);
+export function validateHostSampleMemoryRedactionRequest(data) { return __c494(data) ? __ok(__s41) : __no(__s41, data); }
+__errorsOf(validateHostSampleMemoryRedactionRequest, __s41, 494, 32);
 const __s42 = __state();
 /** Validator for HostSampleMemoryRedactionResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-redaction-response.schema.json). */
-export function validateHostSampleMemoryRedactionResponse(data) { return __c498(data) ? __ok(__s42) : __no(__s42, data); }
-__errorsOf(validateHostSampleMemoryRedactionResponse, __s42, 498, 33);
+export function validateHostSampleMemoryRedactionResponse(data) { return __c497(data) ? __ok(__s42) : __no(__s42, data); }
+__errorsOf(validateHostSampleMemoryRedactionResponse, __s42, 497, 33);
 const __s43 = __state();
 /** Validator for HostSampleMemorySeedRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-seed-request.schema.json). */
-export function validateHostSampleMemorySeedRequest(data) { return __c504(data) ? __ok(__s43) : __no(__s43, data); }
-__errorsOf(validateHostSampleMemorySeedRequest, __s43, 504, 34);
+export function validateHostSampleMemorySeedRequest(data) { return __c503(data) ? __ok(__s43) : __no(__s43, data); }
+__errorsOf(validateHostSampleMemorySeedRequest, __s43, 503, 34);
 const __s44 = __state();
 /** Validator for HostSampleMemorySeedResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-seed-response.schema.json). */
-export function validateHostSampleMemorySeedResponse(data) { return __c523(data) ? __ok(__s44) : __no(__s44, data); }
-__errorsOf(validateHostSampleMemorySeedResponse, __s44, 523, 35);
+export function validateHostSampleMemorySeedResponse(data) { return __c522(data) ? __ok(__s44) : __no(__s44, data); }
+__errorsOf(validateHostSampleMemorySeedResponse, __s44, 522, 35);
 const __s45 = __state();
 /** Validator for HostSampleQuestionCancelRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-question-cancel-request.schema.json). */
-export function validateHostSampleQuestionCancelRequest(data) { return __c529(data) ? __ok(__s45) : __no(__s45, data); }
-__errorsOf(validateHostSampleQuestionCancelRequest, __s45, 529, 36);
+export function validateHostSampleQuestionCancelRequest(data) { return __c528(data) ? __ok(__s45) : __no(__s45, data); }
+__errorsOf(validateHostSampleQuestionCancelRequest, __s45, 528, 36);
 const __s46 = __state();
 /** Validator for HostSampleReplayFixtureRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-replay-fixture-request.schema.json). */
-export function validateHostSampleReplayFixtureRequest(data) { return __c532(data) ? __ok(__s46) : __no(__s46, data); }
-__errorsOf(validateHostSampleReplayFixtureRequest, __s46, 532, 37);
+export function validateHostSampleReplayFixtureRequest(data) { return __c531(data) ? __ok(__s46) : __no(__s46, data); }
+__errorsOf(validateHostSampleReplayFixtureRequest, __s46, 531, 37);
 const __s47 = __state();
 /** Validator for HostSampleReplayFixtureResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-replay-fixture-response.schema.json). */
-export function validateHostSampleReplayFixtureResponse(data) { return __c535(data) ? __ok(__s47) : __no(__s47, data); }
-__errorsOf(validateHostSampleReplayFixtureResponse, __s47, 535, 38);
+export function validateHostSampleReplayFixtureResponse(data) { return __c534(data) ? __ok(__s47) : __no(__s47, data); }
+__errorsOf(validateHostSampleReplayFixtureResponse, __s47, 534, 38);
 const __s48 = __state();
 /** Validator for HostSampleSeedEntry (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-seed-request.schema.json#/$defs/HostSampleSeedEntry). */
-export function validateHostSampleSeedEntry(data) { return __c508(data) ? __ok(__s48) : __no(__s48, data); }
-__errorsOf(validateHostSampleSeedEntry, __s48, 508, 34);
+export function validateHostSampleSeedEntry(data) { return __c507(data) ? __ok(__s48) : __no(__s48, data); }
+__errorsOf(validateHostSampleSeedEntry, __s48, 507, 34);
 const __s49 = __state();
 /** Validator for HostSampleSeedSecret (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-seed-request.schema.json#/$defs/HostSampleSeedSecret). */
-export function validateHostSampleSeedSecret(data) { return __c517(data) ? __ok(__s49) : __no(__s49, data); }
-__errorsOf(validateHostSampleSeedSecret, __s49, 517, 34);
+export function validateHostSampleSeedSecret(data) { return __c516(data) ? __ok(__s49) : __no(__s49, data); }
+__errorsOf(validateHostSampleSeedSecret, __s49, 516, 34);
 const __s50 = __state();
 /** Validator for HostSampleTraceRecord (https://wopkit.dev/schemas/openwop/v1/host-sample-inquirium-traces-response.schema.json#/$defs/HostSampleTraceRecord). */
-export function validateHostSampleTraceRecord(data) { return __c366(data) ? __ok(__s50) : __no(__s50, data); }
-__errorsOf(validateHostSampleTraceRecord, __s50, 366, 19);
+export function validateHostSampleTraceRecord(data) { return __c365(data) ? __ok(__s50) : __no(__s50, data); }
+__errorsOf(validateHostSampleTraceRecord, __s50, 365, 19);
 const __s51 = __state();
 /** Validator for InquiriumAnswerToken (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.single-choice.v1.schema.json#/$defs/AnswerToken). */
-export function validateInquiriumAnswerToken(data) { return __c543(data) ? __ok(__s51) : __no(__s51, data); }
-__errorsOf(validateInquiriumAnswerToken, __s51, 543, 39);
+export function validateInquiriumAnswerToken(data) { return __c542(data) ? __ok(__s51) : __no(__s51, data); }
+__errorsOf(validateInquiriumAnswerToken, __s51, 542, 39);
 const __s52 = __state();
 /** Validator for InquiriumAnswerValue (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.answer.v1.schema.json#/$defs/AnswerValue). */
-export function validateInquiriumAnswerValue(data) { return __c544(data) ? __ok(__s52) : __no(__s52, data); }
-__errorsOf(validateInquiriumAnswerValue, __s52, 544, 40);
+export function validateInquiriumAnswerValue(data) { return __c543(data) ? __ok(__s52) : __no(__s52, data); }
+__errorsOf(validateInquiriumAnswerValue, __s52, 543, 40);
 const __s53 = __state();
 /** Validator for InquiriumAssistantConfig (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json). */
-export function validateInquiriumAssistantConfig(data) { return __c548(data) ? __ok(__s53) : __no(__s53, data); }
-__errorsOf(validateInquiriumAssistantConfig, __s53, 548, 41);
+export function validateInquiriumAssistantConfig(data) { return __c547(data) ? __ok(__s53) : __no(__s53, data); }
+__errorsOf(validateInquiriumAssistantConfig, __s53, 547, 41);
 const __s54 = __state();
 /** Validator for InquiriumAssistantTurnTrace (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json). */
-export function validateInquiriumAssistantTurnTrace(data) { return __c370(data) ? __ok(__s54) : __no(__s54, data); }
-__errorsOf(validateInquiriumAssistantTurnTrace, __s54, 370, 20);
+export function validateInquiriumAssistantTurnTrace(data) { return __c369(data) ? __ok(__s54) : __no(__s54, data); }
+__errorsOf(validateInquiriumAssistantTurnTrace, __s54, 369, 20);
 const __s55 = __state();
 /** Validator for InquiriumAssistantUiPreferences (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-ui-preferences.v1.schema.json). */
-export function validateInquiriumAssistantUiPreferences(data) { return __c623(data) ? __ok(__s55) : __no(__s55, data); }
-__errorsOf(validateInquiriumAssistantUiPreferences, __s55, 623, 43);
+export function validateInquiriumAssistantUiPreferences(data) { return __c622(data) ? __ok(__s55) : __no(__s55, data); }
+__errorsOf(validateInquiriumAssistantUiPreferences, __s55, 622, 43);
 const __s56 = __state();
 /** Validator for InquiriumBaselineAssistantProfile (https://wopkit.dev/schemas/inquirium/v1/inquirium.baseline-assistant-profile.v1.schema.json). */
-export function validateInquiriumBaselineAssistantProfile(data) { return __c637(data) ? __ok(__s56) : __no(__s56, data); }
-__errorsOf(validateInquiriumBaselineAssistantProfile, __s56, 637, 44);
+export function validateInquiriumBaselineAssistantProfile(data) { return __c636(data) ? __ok(__s56) : __no(__s56, data); }
+__errorsOf(validateInquiriumBaselineAssistantProfile, __s56, 636, 44);
 const __s57 = __state();
 /** Validator for InquiriumBaselineConformanceReport (https://wopkit.dev/schemas/inquirium/v1/inquirium.baseline-assistant-conformance-report.v1.schema.json). */
-export function validateInquiriumBaselineConformanceReport(data) { return __c661(data) ? __ok(__s57) : __no(__s57, data); }
-__errorsOf(validateInquiriumBaselineConformanceReport, __s57, 661, 45);
+export function validateInquiriumBaselineConformanceReport(data) { return __c660(data) ? __ok(__s57) : __no(__s57, data); }
+__errorsOf(validateInquiriumBaselineConformanceReport, __s57, 660, 45);
 const __s58 = __state();
 /** Validator for InquiriumBaselineGuarantees (https://wopkit.dev/schemas/inquirium/v1/inquirium.baseline-assistant-profile.v1.schema.json#/$defs/ProfileGuarantees). */
-export function validateInquiriumBaselineGuarantees(data) { return __c653(data) ? __ok(__s58) : __no(__s58, data); }
-__errorsOf(validateInquiriumBaselineGuarantees, __s58, 653, 44);
+export function validateInquiriumBaselineGuarantees(data) { return __c652(data) ? __ok(__s58) : __no(__s58, data); }
+__errorsOf(validateInquiriumBaselineGuarantees, __s58, 652, 44);
 const __s59 = __state();
 /** Validator for InquiriumBaselineRequirements (https://wopkit.dev/schemas/inquirium/v1/inquirium.baseline-assistant-profile.v1.schema.json#/$defs/ProfileRequirements). */
-export function validateInquiriumBaselineRequirements(data) { return __c642(data) ? __ok(__s59) : __no(__s59, data); }
-__errorsOf(validateInquiriumBaselineRequirements, __s59, 642, 44);
+export function validateInquiriumBaselineRequirements(data) { return __c641(data) ? __ok(__s59) : __no(__s59, data); }
+__errorsOf(validateInquiriumBaselineRequirements, __s59, 641, 44);
 const __s60 = __state();
 /** Validator for InquiriumChoiceOption (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.single-choice.v1.schema.json#/$defs/ChoiceOption). */
-export function validateInquiriumChoiceOption(data) { return __c688(data) ? __ok(__s60) : __no(__s60, data); }
-__errorsOf(validateInquiriumChoiceOption, __s60, 688, 39);
+export function validateInquiriumChoiceOption(data) { return __c687(data) ? __ok(__s60) : __no(__s60, data); }
+__errorsOf(validateInquiriumChoiceOption, __s60, 687, 39);
 const __s61 = __state();
 /** Validator for InquiriumClassKeyed (https://wopkit.dev/schemas/inquirium/v1/inquirium.classification.v1.schema.json#/$defs/ClassKeyed). */
-export function validateInquiriumClassKeyed(data) { return __c552(data) ? __ok(__s61) : __no(__s61, data); }
-__errorsOf(validateInquiriumClassKeyed, __s61, 552, 25);
+export function validateInquiriumClassKeyed(data) { return __c551(data) ? __ok(__s61) : __no(__s61, data); }
+__errorsOf(validateInquiriumClassKeyed, __s61, 551, 25);
 const __s62 = __state();
 /** Validator for InquiriumClassificationFlow (https://wopkit.dev/schemas/inquirium/v1/inquirium.classification.v1.schema.json#/$defs/ClassificationFlow). */
-export function validateInquiriumClassificationFlow(data) { return __c693(data) ? __ok(__s62) : __no(__s62, data); }
-__errorsOf(validateInquiriumClassificationFlow, __s62, 693, 25);
+export function validateInquiriumClassificationFlow(data) { return __c692(data) ? __ok(__s62) : __no(__s62, data); }
+__errorsOf(validateInquiriumClassificationFlow, __s62, 692, 25);
 const __s63 = __state();
 /** Validator for InquiriumClassificationLabel (https://wopkit.dev/schemas/inquirium/v1/inquirium.classification.v1.schema.json). */
-export function validateInquiriumClassificationLabel(data) { return __c423(data) ? __ok(__s63) : __no(__s63, data); }
-__errorsOf(validateInquiriumClassificationLabel, __s63, 423, 25);
+export function validateInquiriumClassificationLabel(data) { return __c422(data) ? __ok(__s63) : __no(__s63, data); }
+__errorsOf(validateInquiriumClassificationLabel, __s63, 422, 25);
 const __s64 = __state();
 /** Validator for InquiriumConfirmPayloadEntry (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/ConfirmPayload). */
-export function validateInquiriumConfirmPayloadEntry(data) { return __c698(data) ? __ok(__s64) : __no(__s64, data); }
-__errorsOf(validateInquiriumConfirmPayloadEntry, __s64, 697, 46);
+export function validateInquiriumConfirmPayloadEntry(data) { return __c697(data) ? __ok(__s64) : __no(__s64, data); }
+__errorsOf(validateInquiriumConfirmPayloadEntry, __s64, 696, 46);
 const __s65 = __state();
 /** Validator for InquiriumConfirmWidget (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.confirm.v1.schema.json). */
-export function validateInquiriumConfirmWidget(data) { return __c698(data) ? __ok(__s65) : __no(__s65, data); }
-__errorsOf(validateInquiriumConfirmWidget, __s65, 698, 47);
+export function validateInquiriumConfirmWidget(data) { return __c697(data) ? __ok(__s65) : __no(__s65, data); }
+__errorsOf(validateInquiriumConfirmWidget, __s65, 697, 47);
 const __s66 = __state();
 /** Validator for InquiriumConformanceCheck (https://wopkit.dev/schemas/inquirium/v1/inquirium.baseline-assistant-conformance-report.v1.schema.json#/$defs/ConformanceCheck). */
-export function validateInquiriumConformanceCheck(data) { return __c673(data) ? __ok(__s66) : __no(__s66, data); }
-__errorsOf(validateInquiriumConformanceCheck, __s66, 673, 45);
+export function validateInquiriumConformanceCheck(data) { return __c672(data) ? __ok(__s66) : __no(__s66, data); }
+__errorsOf(validateInquiriumConformanceCheck, __s66, 672, 45);
 const __s67 = __state();
 /** Validator for InquiriumContentPart (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/ContentPart). */
-export function validateInquiriumContentPart(data) { return __c702(data) ? __ok(__s67) : __no(__s67, data); }
-__errorsOf(validateInquiriumContentPart, __s67, 702, 23);
+export function validateInquiriumContentPart(data) { return __c701(data) ? __ok(__s67) : __no(__s67, data); }
+__errorsOf(validateInquiriumContentPart, __s67, 701, 23);
 const __s68 = __state();
 /** Validator for InquiriumContextAssemblyRequest (https://wopkit.dev/schemas/inquirium/v1/inquirium.context-assembly.request.v1.schema.json). */
-export function validateInquiriumContextAssemblyRequest(data) { return __c716(data) ? __ok(__s68) : __no(__s68, data); }
-__errorsOf(validateInquiriumContextAssemblyRequest, __s68, 716, 24);
+export function validateInquiriumContextAssemblyRequest(data) { return __c715(data) ? __ok(__s68) : __no(__s68, data); }
+__errorsOf(validateInquiriumContextAssemblyRequest, __s68, 715, 24);
 const __s69 = __state();
 /** Validator for InquiriumContextElement (https://wopkit.dev/schemas/inquirium/v1/inquirium.context-element.v1.schema.json). */
-export function validateInquiriumContextElement(data) { return __c733(data) ? __ok(__s69) : __no(__s69, data); }
-__errorsOf(validateInquiriumContextElement, __s69, 733, 48);
+export function validateInquiriumContextElement(data) { return __c732(data) ? __ok(__s69) : __no(__s69, data); }
+__errorsOf(validateInquiriumContextElement, __s69, 732, 48);
 const __s70 = __state();
 /** Validator for InquiriumContextSource (https://wopkit.dev/schemas/inquirium/v1/inquirium.context-assembly.request.v1.schema.json#/$defs/ContextSource). */
-export function validateInquiriumContextSource(data) { return __c720(data) ? __ok(__s70) : __no(__s70, data); }
-__errorsOf(validateInquiriumContextSource, __s70, 720, 24);
+export function validateInquiriumContextSource(data) { return __c719(data) ? __ok(__s70) : __no(__s70, data); }
+__errorsOf(validateInquiriumContextSource, __s70, 719, 24);
 const __s71 = __state();
 /** Validator for InquiriumContextSourceKind (https://wopkit.dev/schemas/inquirium/v1/inquirium.context-assembly.request.v1.schema.json#/$defs/ContextSourceKind). */
-export function validateInquiriumContextSourceKind(data) { return __c421(data) ? __ok(__s71) : __no(__s71, data); }
-__errorsOf(validateInquiriumContextSourceKind, __s71, 421, 24);
+export function validateInquiriumContextSourceKind(data) { return __c420(data) ? __ok(__s71) : __no(__s71, data); }
+__errorsOf(validateInquiriumContextSourceKind, __s71, 420, 24);
 const __s72 = __state();
 /** Validator for InquiriumDiagnostics (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/Diagnostics). */
-export function validateInquiriumDiagnostics(data) { return __c441(data) ? __ok(__s72) : __no(__s72, data); }
-__errorsOf(validateInquiriumDiagnostics, __s72, 441, 22);
+export function validateInquiriumDiagnostics(data) { return __c440(data) ? __ok(__s72) : __no(__s72, data); }
+__errorsOf(validateInquiriumDiagnostics, __s72, 440, 22);
 const __s73 = __state();
 /** Validator for InquiriumEgress (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/Egress). */
-export function validateInquiriumEgress(data) { return __c583(data) ? __ok(__s73) : __no(__s73, data); }
-__errorsOf(validateInquiriumEgress, __s73, 583, 41);
+export function validateInquiriumEgress(data) { return __c582(data) ? __ok(__s73) : __no(__s73, data); }
+__errorsOf(validateInquiriumEgress, __s73, 582, 41);
 const __s74 = __state();
 /** Validator for InquiriumEgressByClass (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/EgressByClass). */
-export function validateInquiriumEgressByClass(data) { return __c581(data) ? __ok(__s74) : __no(__s74, data); }
-__errorsOf(validateInquiriumEgressByClass, __s74, 581, 41);
+export function validateInquiriumEgressByClass(data) { return __c580(data) ? __ok(__s74) : __no(__s74, data); }
+__errorsOf(validateInquiriumEgressByClass, __s74, 580, 41);
 const __s75 = __state();
 /** Validator for InquiriumEpistemicBlock (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/EpistemicBlock). */
-export function validateInquiriumEpistemicBlock(data) { return __c750(data) ? __ok(__s75) : __no(__s75, data); }
-__errorsOf(validateInquiriumEpistemicBlock, __s75, 750, 22);
+export function validateInquiriumEpistemicBlock(data) { return __c749(data) ? __ok(__s75) : __no(__s75, data); }
+__errorsOf(validateInquiriumEpistemicBlock, __s75, 749, 22);
 const __s76 = __state();
 /** Validator for InquiriumEscalationThreshold (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/EscalationThreshold). */
-export function validateInquiriumEscalationThreshold(data) { return __c611(data) ? __ok(__s76) : __no(__s76, data); }
-__errorsOf(validateInquiriumEscalationThreshold, __s76, 611, 41);
+export function validateInquiriumEscalationThreshold(data) { return __c610(data) ? __ok(__s76) : __no(__s76, data); }
+__errorsOf(validateInquiriumEscalationThreshold, __s76, 610, 41);
 const __s77 = __state();
 /** Validator for InquiriumEscalationThresholdByMode (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/EscalationThresholdByMode). */
-export function validateInquiriumEscalationThresholdByMode(data) { return __c609(data) ? __ok(__s77) : __no(__s77, data); }
-__errorsOf(validateInquiriumEscalationThresholdByMode, __s77, 609, 41);
+export function validateInquiriumEscalationThresholdByMode(data) { return __c608(data) ? __ok(__s77) : __no(__s77, data); }
+__errorsOf(validateInquiriumEscalationThresholdByMode, __s77, 608, 41);
 const __s78 = __state();
 /** Validator for InquiriumEscalationTrigger (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/EscalationTrigger). */
-export function validateInquiriumEscalationTrigger(data) { return __c614(data) ? __ok(__s78) : __no(__s78, data); }
-__errorsOf(validateInquiriumEscalationTrigger, __s78, 614, 41);
+export function validateInquiriumEscalationTrigger(data) { return __c613(data) ? __ok(__s78) : __no(__s78, data); }
+__errorsOf(validateInquiriumEscalationTrigger, __s78, 613, 41);
 const __s79 = __state();
 /** Validator for InquiriumFreeTextWithAllowlistPayloadEntry (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/FreeTextWithAllowlistPayload). */
-export function validateInquiriumFreeTextWithAllowlistPayloadEntry(data) { return __c759(data) ? __ok(__s79) : __no(__s79, data); }
-__errorsOf(validateInquiriumFreeTextWithAllowlistPayloadEntry, __s79, 758, 46);
+export function validateInquiriumFreeTextWithAllowlistPayloadEntry(data) { return __c758(data) ? __ok(__s79) : __no(__s79, data); }
+__errorsOf(validateInquiriumFreeTextWithAllowlistPayloadEntry, __s79, 757, 46);
 const __s80 = __state();
 /** Validator for InquiriumFreeTextWithAllowlistWidget (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.free-text-with-allowlist.v1.schema.json). */
-export function validateInquiriumFreeTextWithAllowlistWidget(data) { return __c759(data) ? __ok(__s80) : __no(__s80, data); }
-__errorsOf(validateInquiriumFreeTextWithAllowlistWidget, __s80, 759, 49);
+export function validateInquiriumFreeTextWithAllowlistWidget(data) { return __c758(data) ? __ok(__s80) : __no(__s80, data); }
+__errorsOf(validateInquiriumFreeTextWithAllowlistWidget, __s80, 758, 49);
 const __s81 = __state();
 /** Validator for InquiriumGenerateOutcome (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/GenerateOutcome). */
-export function validateInquiriumGenerateOutcome(data) { return __c381(data) ? __ok(__s81) : __no(__s81, data); }
-__errorsOf(validateInquiriumGenerateOutcome, __s81, 381, 22);
+export function validateInquiriumGenerateOutcome(data) { return __c380(data) ? __ok(__s81) : __no(__s81, data); }
+__errorsOf(validateInquiriumGenerateOutcome, __s81, 380, 22);
 const __s82 = __state();
 /** Validator for InquiriumGeneratePolicy (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/GeneratePolicy). */
-export function validateInquiriumGeneratePolicy(data) { return __c765(data) ? __ok(__s82) : __no(__s82, data); }
-__errorsOf(validateInquiriumGeneratePolicy, __s82, 765, 23);
+export function validateInquiriumGeneratePolicy(data) { return __c764(data) ? __ok(__s82) : __no(__s82, data); }
+__errorsOf(validateInquiriumGeneratePolicy, __s82, 764, 23);
 const __s83 = __state();
 /** Validator for InquiriumGenerateRequest (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json). */
-export function validateInquiriumGenerateRequest(data) { return __c772(data) ? __ok(__s83) : __no(__s83, data); }
-__errorsOf(validateInquiriumGenerateRequest, __s83, 772, 23);
+export function validateInquiriumGenerateRequest(data) { return __c771(data) ? __ok(__s83) : __no(__s83, data); }
+__errorsOf(validateInquiriumGenerateRequest, __s83, 771, 23);
 const __s84 = __state();
 /** Validator for InquiriumGenerateResponse (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json). */
-export function validateInquiriumGenerateResponse(data) { return __c800(data) ? __ok(__s84) : __no(__s84, data); }
-__errorsOf(validateInquiriumGenerateResponse, __s84, 800, 22);
+export function validateInquiriumGenerateResponse(data) { return __c799(data) ? __ok(__s84) : __no(__s84, data); }
+__errorsOf(validateInquiriumGenerateResponse, __s84, 799, 22);
 const __s85 = __state();
 /** Validator for InquiriumGenerationParameters (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/GenerationParameters). */
-export function validateInquiriumGenerationParameters(data) { return __c784(data) ? __ok(__s85) : __no(__s85, data); }
-__errorsOf(validateInquiriumGenerationParameters, __s85, 784, 23);
+export function validateInquiriumGenerationParameters(data) { return __c783(data) ? __ok(__s85) : __no(__s85, data); }
+__errorsOf(validateInquiriumGenerationParameters, __s85, 783, 23);
 const __s86 = __state();
 /** Validator for InquiriumInquiryFeedback (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-feedback.v1.schema.json). */
-export function validateInquiriumInquiryFeedback(data) { return __c837(data) ? __ok(__s86) : __no(__s86, data); }
-__errorsOf(validateInquiriumInquiryFeedback, __s86, 837, 50);
+export function validateInquiriumInquiryFeedback(data) { return __c836(data) ? __ok(__s86) : __no(__s86, data); }
+__errorsOf(validateInquiriumInquiryFeedback, __s86, 836, 50);
 const __s87 = __state();
 /** Validator for InquiriumInquiryResult (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-result.v1.schema.json). */
-export function validateInquiriumInquiryResult(data) { return __c855(data) ? __ok(__s87) : __no(__s87, data); }
-__errorsOf(validateInquiriumInquiryResult, __s87, 855, 51);
+export function validateInquiriumInquiryResult(data) { return __c854(data) ? __ok(__s87) : __no(__s87, data); }
+__errorsOf(validateInquiriumInquiryResult, __s87, 854, 51);
 const __s88 = __state();
 /** Validator for InquiriumInquiryTurn (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-turn.v1.schema.json). */
-export function validateInquiriumInquiryTurn(data) { return __c874(data) ? __ok(__s88) : __no(__s88, data); }
-__errorsOf(validateInquiriumInquiryTurn, __s88, 874, 21);
+export function validateInquiriumInquiryTurn(data) { return __c873(data) ? __ok(__s88) : __no(__s88, data); }
+__errorsOf(validateInquiriumInquiryTurn, __s88, 873, 21);
 const __s89 = __state();
 /** Validator for InquiriumLocality (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/Locality). */
-export function validateInquiriumLocality(data) { return __c402(data) ? __ok(__s89) : __no(__s89, data); }
-__errorsOf(validateInquiriumLocality, __s89, 402, 23);
+export function validateInquiriumLocality(data) { return __c401(data) ? __ok(__s89) : __no(__s89, data); }
+__errorsOf(validateInquiriumLocality, __s89, 401, 23);
 const __s90 = __state();
 /** Validator for InquiriumModeKeyed (https://wopkit.dev/schemas/inquirium/v1/inquirium.node-mode.v1.schema.json#/$defs/ModeKeyed). */
-export function validateInquiriumModeKeyed(data) { return __c592(data) ? __ok(__s90) : __no(__s90, data); }
-__errorsOf(validateInquiriumModeKeyed, __s90, 592, 42);
+export function validateInquiriumModeKeyed(data) { return __c591(data) ? __ok(__s90) : __no(__s90, data); }
+__errorsOf(validateInquiriumModeKeyed, __s90, 591, 42);
 const __s91 = __state();
 /** Validator for InquiriumModelAcceptance (https://wopkit.dev/schemas/inquirium/v1/inquirium.model-acceptance.v1.schema.json). */
-export function validateInquiriumModelAcceptance(data) { return __c885(data) ? __ok(__s91) : __no(__s91, data); }
-__errorsOf(validateInquiriumModelAcceptance, __s91, 885, 52);
+export function validateInquiriumModelAcceptance(data) { return __c884(data) ? __ok(__s91) : __no(__s91, data); }
+__errorsOf(validateInquiriumModelAcceptance, __s91, 884, 52);
 const __s92 = __state();
 /** Validator for InquiriumModelBindingRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/ModelBindingRef). */
-export function validateInquiriumModelBindingRef(data) { return __c385(data) ? __ok(__s92) : __no(__s92, data); }
-__errorsOf(validateInquiriumModelBindingRef, __s92, 385, 22);
+export function validateInquiriumModelBindingRef(data) { return __c384(data) ? __ok(__s92) : __no(__s92, data); }
+__errorsOf(validateInquiriumModelBindingRef, __s92, 384, 22);
 const __s93 = __state();
 /** Validator for InquiriumMultiChoicePayloadEntry (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/MultiChoicePayload). */
-export function validateInquiriumMultiChoicePayloadEntry(data) { return __c936(data) ? __ok(__s93) : __no(__s93, data); }
-__errorsOf(validateInquiriumMultiChoicePayloadEntry, __s93, 935, 46);
+export function validateInquiriumMultiChoicePayloadEntry(data) { return __c935(data) ? __ok(__s93) : __no(__s93, data); }
+__errorsOf(validateInquiriumMultiChoicePayloadEntry, __s93, 934, 46);
 const __s94 = __state();
 /** Validator for InquiriumMultiChoiceWidget (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.multi-choice.v1.schema.json). */
-export function validateInquiriumMultiChoiceWidget(data) { return __c936(data) ? __ok(__s94) : __no(__s94, data); }
-__errorsOf(validateInquiriumMultiChoiceWidget, __s94, 936, 54);
+export function validateInquiriumMultiChoiceWidget(data) { return __c935(data) ? __ok(__s94) : __no(__s94, data); }
+__errorsOf(validateInquiriumMultiChoiceWidget, __s94, 935, 54);
 const __s95 = __state();
 /** Validator for InquiriumNodeMode (https://wopkit.dev/schemas/inquirium/v1/inquirium.node-mode.v1.schema.json). */
-export function validateInquiriumNodeMode(data) { return __c942(data) ? __ok(__s95) : __no(__s95, data); }
-__errorsOf(validateInquiriumNodeMode, __s95, 942, 42);
+export function validateInquiriumNodeMode(data) { return __c941(data) ? __ok(__s95) : __no(__s95, data); }
+__errorsOf(validateInquiriumNodeMode, __s95, 941, 42);
 const __s96 = __state();
 /** Validator for InquiriumNotificationAction (https://wopkit.dev/schemas/inquirium/v1/notification-create.v1.schema.json#/$defs/NotificationAction). */
-export function validateInquiriumNotificationAction(data) { return __c943(data) ? __ok(__s96) : __no(__s96, data); }
-__errorsOf(validateInquiriumNotificationAction, __s96, 943, 55);
+export function validateInquiriumNotificationAction(data) { return __c942(data) ? __ok(__s96) : __no(__s96, data); }
+__errorsOf(validateInquiriumNotificationAction, __s96, 942, 55);
 const __s97 = __state();
 /** Validator for InquiriumNotificationCreate (https://wopkit.dev/schemas/inquirium/v1/notification-create.v1.schema.json). */
-export function validateInquiriumNotificationCreate(data) { return __c979(data) ? __ok(__s97) : __no(__s97, data); }
-__errorsOf(validateInquiriumNotificationCreate, __s97, 979, 55);
+export function validateInquiriumNotificationCreate(data) { return __c978(data) ? __ok(__s97) : __no(__s97, data); }
+__errorsOf(validateInquiriumNotificationCreate, __s97, 978, 55);
 const __s98 = __state();
 /** Validator for InquiriumObjectRefPart (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/ObjectRefPart). */
-export function validateInquiriumObjectRefPart(data) { return __c710(data) ? __ok(__s98) : __no(__s98, data); }
-__errorsOf(validateInquiriumObjectRefPart, __s98, 710, 23);
+export function validateInquiriumObjectRefPart(data) { return __c709(data) ? __ok(__s98) : __no(__s98, data); }
+__errorsOf(validateInquiriumObjectRefPart, __s98, 709, 23);
 const __s99 = __state();
 /** Validator for InquiriumOperatorAcknowledgement (https://wopkit.dev/schemas/inquirium/v1/inquirium.model-acceptance.v1.schema.json#/$defs/OperatorAcknowledgement). */
-export function validateInquiriumOperatorAcknowledgement(data) { return __c896(data) ? __ok(__s99) : __no(__s99, data); }
-__errorsOf(validateInquiriumOperatorAcknowledgement, __s99, 896, 52);
+export function validateInquiriumOperatorAcknowledgement(data) { return __c895(data) ? __ok(__s99) : __no(__s99, data); }
+__errorsOf(validateInquiriumOperatorAcknowledgement, __s99, 895, 52);
 const __s100 = __state();
 /** Validator for InquiriumOperatorQuestionAnswer (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.answer.v1.schema.json). */
-export function validateInquiriumOperatorQuestionAnswer(data) { return __c993(data) ? __ok(__s100) : __no(__s100, data); }
-__errorsOf(validateInquiriumOperatorQuestionAnswer, __s100, 993, 40);
+export function validateInquiriumOperatorQuestionAnswer(data) { return __c992(data) ? __ok(__s100) : __no(__s100, data); }
+__errorsOf(validateInquiriumOperatorQuestionAnswer, __s100, 992, 40);
 const __s101 = __state();
 /** Validator for InquiriumOperatorQuestionRequest (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json). */
-export function validateInquiriumOperatorQuestionRequest(data) { return __c1001(data) ? __ok(__s101) : __no(__s101, data); }
-__errorsOf(validateInquiriumOperatorQuestionRequest, __s101, 1001, 46);
+export function validateInquiriumOperatorQuestionRequest(data) { return __c1000(data) ? __ok(__s101) : __no(__s101, data); }
+__errorsOf(validateInquiriumOperatorQuestionRequest, __s101, 1000, 46);
 const __s102 = __state();
 /** Validator for InquiriumOperatorQuestionState (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.state.v1.schema.json). */
-export function validateInquiriumOperatorQuestionState(data) { return __c1079(data) ? __ok(__s102) : __no(__s102, data); }
-__errorsOf(validateInquiriumOperatorQuestionState, __s102, 1079, 56);
+export function validateInquiriumOperatorQuestionState(data) { return __c1078(data) ? __ok(__s102) : __no(__s102, data); }
+__errorsOf(validateInquiriumOperatorQuestionState, __s102, 1078, 56);
 const __s103 = __state();
 /** Validator for InquiriumParticipantRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-turn.v1.schema.json#/$defs/ParticipantRef). */
-export function validateInquiriumParticipantRef(data) { return __c376(data) ? __ok(__s103) : __no(__s103, data); }
-__errorsOf(validateInquiriumParticipantRef, __s103, 376, 21);
+export function validateInquiriumParticipantRef(data) { return __c375(data) ? __ok(__s103) : __no(__s103, data); }
+__errorsOf(validateInquiriumParticipantRef, __s103, 375, 21);
 const __s104 = __state();
 /** Validator for InquiriumQuestionPrompt (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/QuestionPrompt). */
-export function validateInquiriumQuestionPrompt(data) { return __c1008(data) ? __ok(__s104) : __no(__s104, data); }
-__errorsOf(validateInquiriumQuestionPrompt, __s104, 1008, 46);
+export function validateInquiriumQuestionPrompt(data) { return __c1007(data) ? __ok(__s104) : __no(__s104, data); }
+__errorsOf(validateInquiriumQuestionPrompt, __s104, 1007, 46);
 const __s105 = __state();
 /** Validator for InquiriumQuestionProvenance (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/QuestionProvenance). */
-export function validateInquiriumQuestionProvenance(data) { return __c1038(data) ? __ok(__s105) : __no(__s105, data); }
-__errorsOf(validateInquiriumQuestionProvenance, __s105, 1038, 46);
+export function validateInquiriumQuestionProvenance(data) { return __c1037(data) ? __ok(__s105) : __no(__s105, data); }
+__errorsOf(validateInquiriumQuestionProvenance, __s105, 1037, 46);
 const __s106 = __state();
 /** Validator for InquiriumQuestionSubject (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/QuestionSubject). */
-export function validateInquiriumQuestionSubject(data) { return __c1024(data) ? __ok(__s106) : __no(__s106, data); }
-__errorsOf(validateInquiriumQuestionSubject, __s106, 1024, 46);
+export function validateInquiriumQuestionSubject(data) { return __c1023(data) ? __ok(__s106) : __no(__s106, data); }
+__errorsOf(validateInquiriumQuestionSubject, __s106, 1023, 46);
 const __s107 = __state();
 /** Validator for InquiriumReasonCode (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/ReasonCode). */
-export function validateInquiriumReasonCode(data) { return __c416(data) ? __ok(__s107) : __no(__s107, data); }
-__errorsOf(validateInquiriumReasonCode, __s107, 416, 22);
+export function validateInquiriumReasonCode(data) { return __c415(data) ? __ok(__s107) : __no(__s107, data); }
+__errorsOf(validateInquiriumReasonCode, __s107, 415, 22);
 const __s108 = __state();
 /** Validator for InquiriumResponseTarget (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/ResponseTarget). */
-export function validateInquiriumResponseTarget(data) { return __c1032(data) ? __ok(__s108) : __no(__s108, data); }
-__errorsOf(validateInquiriumResponseTarget, __s108, 1032, 46);
+export function validateInquiriumResponseTarget(data) { return __c1031(data) ? __ok(__s108) : __no(__s108, data); }
+__errorsOf(validateInquiriumResponseTarget, __s108, 1031, 46);
 const __s109 = __state();
 /** Validator for InquiriumResultProvenance (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-result.v1.schema.json#/$defs/ResultProvenance). */
-export function validateInquiriumResultProvenance(data) { return __c863(data) ? __ok(__s109) : __no(__s109, data); }
-__errorsOf(validateInquiriumResultProvenance, __s109, 863, 51);
+export function validateInquiriumResultProvenance(data) { return __c862(data) ? __ok(__s109) : __no(__s109, data); }
+__errorsOf(validateInquiriumResultProvenance, __s109, 862, 51);
 const __s110 = __state();
 /** Validator for InquiriumResultRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-result.v1.schema.json#/$defs/ResultRef). */
-export function validateInquiriumResultRef(data) { return __c841(data) ? __ok(__s110) : __no(__s110, data); }
-__errorsOf(validateInquiriumResultRef, __s110, 841, 51);
+export function validateInquiriumResultRef(data) { return __c840(data) ? __ok(__s110) : __no(__s110, data); }
+__errorsOf(validateInquiriumResultRef, __s110, 840, 51);
 const __s111 = __state();
 /** Validator for InquiriumRetentionByClass (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/RetentionByClass). */
-export function validateInquiriumRetentionByClass(data) { return __c551(data) ? __ok(__s111) : __no(__s111, data); }
-__errorsOf(validateInquiriumRetentionByClass, __s111, 551, 41);
+export function validateInquiriumRetentionByClass(data) { return __c550(data) ? __ok(__s111) : __no(__s111, data); }
+__errorsOf(validateInquiriumRetentionByClass, __s111, 550, 41);
 const __s112 = __state();
 /** Validator for InquiriumRetentionProfile (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/RetentionProfile). */
-export function validateInquiriumRetentionProfile(data) { return __c561(data) ? __ok(__s112) : __no(__s112, data); }
-__errorsOf(validateInquiriumRetentionProfile, __s112, 561, 41);
+export function validateInquiriumRetentionProfile(data) { return __c560(data) ? __ok(__s112) : __no(__s112, data); }
+__errorsOf(validateInquiriumRetentionProfile, __s112, 560, 41);
 const __s113 = __state();
 /** Validator for InquiriumRuntimeCandidate (https://wopkit.dev/schemas/inquirium/v1/inquirium.runtime-candidate.v1.schema.json). */
-export function validateInquiriumRuntimeCandidate(data) { return __c1112(data) ? __ok(__s113) : __no(__s113, data); }
-__errorsOf(validateInquiriumRuntimeCandidate, __s113, 1112, 53);
+export function validateInquiriumRuntimeCandidate(data) { return __c1111(data) ? __ok(__s113) : __no(__s113, data); }
+__errorsOf(validateInquiriumRuntimeCandidate, __s113, 1111, 53);
 const __s114 = __state();
 /** Validator for InquiriumRuntimeHealth (https://wopkit.dev/schemas/inquirium/v1/inquirium.runtime-candidate.v1.schema.json#/$defs/RuntimeHealth). */
-export function validateInquiriumRuntimeHealth(data) { return __c1123(data) ? __ok(__s114) : __no(__s114, data); }
-__errorsOf(validateInquiriumRuntimeHealth, __s114, 1123, 53);
+export function validateInquiriumRuntimeHealth(data) { return __c1122(data) ? __ok(__s114) : __no(__s114, data); }
+__errorsOf(validateInquiriumRuntimeHealth, __s114, 1122, 53);
 const __s115 = __state();
 /** Validator for InquiriumRuntimeRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/RuntimeRef). */
-export function validateInquiriumRuntimeRef(data) { return __c383(data) ? __ok(__s115) : __no(__s115, data); }
-__errorsOf(validateInquiriumRuntimeRef, __s115, 383, 22);
+export function validateInquiriumRuntimeRef(data) { return __c382(data) ? __ok(__s115) : __no(__s115, data); }
+__errorsOf(validateInquiriumRuntimeRef, __s115, 382, 22);
 const __s116 = __state();
 /** Validator for InquiriumSessionRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-turn.v1.schema.json#/$defs/SessionRef). */
-export function validateInquiriumSessionRef(data) { return __c843(data) ? __ok(__s116) : __no(__s116, data); }
-__errorsOf(validateInquiriumSessionRef, __s116, 843, 21);
+export function validateInquiriumSessionRef(data) { return __c842(data) ? __ok(__s116) : __no(__s116, data); }
+__errorsOf(validateInquiriumSessionRef, __s116, 842, 21);
 const __s117 = __state();
 /** Validator for InquiriumSingleChoicePayloadEntry (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/SingleChoicePayload). */
-export function validateInquiriumSingleChoicePayloadEntry(data) { return __c1052(data) ? __ok(__s117) : __no(__s117, data); }
-__errorsOf(validateInquiriumSingleChoicePayloadEntry, __s117, 1051, 46);
+export function validateInquiriumSingleChoicePayloadEntry(data) { return __c1051(data) ? __ok(__s117) : __no(__s117, data); }
+__errorsOf(validateInquiriumSingleChoicePayloadEntry, __s117, 1050, 46);
 const __s118 = __state();
 /** Validator for InquiriumSingleChoiceWidget (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.single-choice.v1.schema.json). */
-export function validateInquiriumSingleChoiceWidget(data) { return __c1052(data) ? __ok(__s118) : __no(__s118, data); }
-__errorsOf(validateInquiriumSingleChoiceWidget, __s118, 1052, 39);
+export function validateInquiriumSingleChoiceWidget(data) { return __c1051(data) ? __ok(__s118) : __no(__s118, data); }
+__errorsOf(validateInquiriumSingleChoiceWidget, __s118, 1051, 39);
 const __s119 = __state();
 /** Validator for InquiriumTextPart (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/TextPart). */
-export function validateInquiriumTextPart(data) { return __c705(data) ? __ok(__s119) : __no(__s119, data); }
-__errorsOf(validateInquiriumTextPart, __s119, 705, 23);
+export function validateInquiriumTextPart(data) { return __c704(data) ? __ok(__s119) : __no(__s119, data); }
+__errorsOf(validateInquiriumTextPart, __s119, 704, 23);
 const __s120 = __state();
 /** Validator for InquiriumTimeoutDefault (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/TimeoutDefault). */
-export function validateInquiriumTimeoutDefault(data) { return __c1017(data) ? __ok(__s120) : __no(__s120, data); }
-__errorsOf(validateInquiriumTimeoutDefault, __s120, 1017, 46);
+export function validateInquiriumTimeoutDefault(data) { return __c1016(data) ? __ok(__s120) : __no(__s120, data); }
+__errorsOf(validateInquiriumTimeoutDefault, __s120, 1016, 46);
 const __s121 = __state();
 /** Validator for InquiriumTraceDecision (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/TraceDecision). */
-export function validateInquiriumTraceDecision(data) { return __c413(data) ? __ok(__s121) : __no(__s121, data); }
-__errorsOf(validateInquiriumTraceDecision, __s121, 413, 20);
+export function validateInquiriumTraceDecision(data) { return __c412(data) ? __ok(__s121) : __no(__s121, data); }
+__errorsOf(validateInquiriumTraceDecision, __s121, 412, 20);
 const __s122 = __state();
 /** Validator for InquiriumTraceEffect (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/TraceEffect). */
-export function validateInquiriumTraceEffect(data) { return __c435(data) ? __ok(__s122) : __no(__s122, data); }
-__errorsOf(validateInquiriumTraceEffect, __s122, 435, 20);
+export function validateInquiriumTraceEffect(data) { return __c434(data) ? __ok(__s122) : __no(__s122, data); }
+__errorsOf(validateInquiriumTraceEffect, __s122, 434, 20);
 const __s123 = __state();
 /** Validator for InquiriumTraceInputShape (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/InputShape). */
-export function validateInquiriumTraceInputShape(data) { return __c387(data) ? __ok(__s123) : __no(__s123, data); }
-__errorsOf(validateInquiriumTraceInputShape, __s123, 387, 20);
+export function validateInquiriumTraceInputShape(data) { return __c386(data) ? __ok(__s123) : __no(__s123, data); }
+__errorsOf(validateInquiriumTraceInputShape, __s123, 386, 20);
 const __s124 = __state();
 /** Validator for InquiriumTraceLevel (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/TraceLevel). */
-export function validateInquiriumTraceLevel(data) { return __c406(data) ? __ok(__s124) : __no(__s124, data); }
-__errorsOf(validateInquiriumTraceLevel, __s124, 406, 20);
+export function validateInquiriumTraceLevel(data) { return __c405(data) ? __ok(__s124) : __no(__s124, data); }
+__errorsOf(validateInquiriumTraceLevel, __s124, 405, 20);
 const __s125 = __state();
 /** Validator for InquiriumTraceLevelByClass (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/TraceLevelByClass). */
-export function validateInquiriumTraceLevelByClass(data) { return __c572(data) ? __ok(__s125) : __no(__s125, data); }
-__errorsOf(validateInquiriumTraceLevelByClass, __s125, 572, 41);
+export function validateInquiriumTraceLevelByClass(data) { return __c571(data) ? __ok(__s125) : __no(__s125, data); }
+__errorsOf(validateInquiriumTraceLevelByClass, __s125, 571, 41);
 const __s126 = __state();
 /** Validator for InquiriumTraceOutputShape (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/OutputShape). */
-export function validateInquiriumTraceOutputShape(data) { return __c394(data) ? __ok(__s126) : __no(__s126, data); }
-__errorsOf(validateInquiriumTraceOutputShape, __s126, 394, 20);
+export function validateInquiriumTraceOutputShape(data) { return __c393(data) ? __ok(__s126) : __no(__s126, data); }
+__errorsOf(validateInquiriumTraceOutputShape, __s126, 393, 20);
 const __s127 = __state();
 /** Validator for InquiriumTracePolicy (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/TracePolicy). */
-export function validateInquiriumTracePolicy(data) { return __c400(data) ? __ok(__s127) : __no(__s127, data); }
-__errorsOf(validateInquiriumTracePolicy, __s127, 400, 20);
+export function validateInquiriumTracePolicy(data) { return __c399(data) ? __ok(__s127) : __no(__s127, data); }
+__errorsOf(validateInquiriumTracePolicy, __s127, 399, 20);
 const __s128 = __state();
 /** Validator for InquiriumTraceRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/TraceRef). */
-export function validateInquiriumTraceRef(data) { return __c812(data) ? __ok(__s128) : __no(__s128, data); }
-__errorsOf(validateInquiriumTraceRef, __s128, 812, 22);
+export function validateInquiriumTraceRef(data) { return __c811(data) ? __ok(__s128) : __no(__s128, data); }
+__errorsOf(validateInquiriumTraceRef, __s128, 811, 22);
 const __s129 = __state();
 /** Validator for InquiriumTransportKind (https://wopkit.dev/schemas/inquirium/v1/inquirium.runtime-candidate.v1.schema.json#/$defs/TransportKind). */
-export function validateInquiriumTransportKind(data) { return __c893(data) ? __ok(__s129) : __no(__s129, data); }
-__errorsOf(validateInquiriumTransportKind, __s129, 893, 53);
+export function validateInquiriumTransportKind(data) { return __c892(data) ? __ok(__s129) : __no(__s129, data); }
+__errorsOf(validateInquiriumTransportKind, __s129, 892, 53);
 const __s130 = __state();
 /** Validator for InquiriumTrustMode (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/TrustMode). */
-export function validateInquiriumTrustMode(data) { return __c404(data) ? __ok(__s130) : __no(__s130, data); }
-__errorsOf(validateInquiriumTrustMode, __s130, 404, 23);
+export function validateInquiriumTrustMode(data) { return __c403(data) ? __ok(__s130) : __no(__s130, data); }
+__errorsOf(validateInquiriumTrustMode, __s130, 403, 23);
 const __s131 = __state();
 /** Validator for InquiriumTurn (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/Turn). */
-export function validateInquiriumTurn(data) { return __c777(data) ? __ok(__s131) : __no(__s131, data); }
-__errorsOf(validateInquiriumTurn, __s131, 777, 23);
+export function validateInquiriumTurn(data) { return __c776(data) ? __ok(__s131) : __no(__s131, data); }
+__errorsOf(validateInquiriumTurn, __s131, 776, 23);
 const __s132 = __state();
 /** Validator for InquiriumTurnId (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-turn.v1.schema.json#/$defs/TurnId). */
-export function validateInquiriumTurnId(data) { return __c374(data) ? __ok(__s132) : __no(__s132, data); }
-__errorsOf(validateInquiriumTurnId, __s132, 374, 21);
+export function validateInquiriumTurnId(data) { return __c373(data) ? __ok(__s132) : __no(__s132, data); }
+__errorsOf(validateInquiriumTurnId, __s132, 373, 21);
 const __s133 = __state();
 /** Validator for InquiriumUsage (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/Usage). */
-export function validateInquiriumUsage(data) { return __c814(data) ? __ok(__s133) : __no(__s133, data); }
-__errorsOf(validateInquiriumUsage, __s133, 814, 22);
+export function validateInquiriumUsage(data) { return __c813(data) ? __ok(__s133) : __no(__s133, data); }
+__errorsOf(validateInquiriumUsage, __s133, 813, 22);
 const __s134 = __state();
 /** Validator for InquiriumVerificationRigor (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/VerificationRigor). */
-export function validateInquiriumVerificationRigor(data) { return __c601(data) ? __ok(__s134) : __no(__s134, data); }
-__errorsOf(validateInquiriumVerificationRigor, __s134, 601, 41);
+export function validateInquiriumVerificationRigor(data) { return __c600(data) ? __ok(__s134) : __no(__s134, data); }
+__errorsOf(validateInquiriumVerificationRigor, __s134, 600, 41);
 const __s135 = __state();
 /** Validator for InquiriumVerificationRigorByMode (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/VerificationRigorByMode). */
-export function validateInquiriumVerificationRigorByMode(data) { return __c591(data) ? __ok(__s135) : __no(__s135, data); }
-__errorsOf(validateInquiriumVerificationRigorByMode, __s135, 591, 41);
+export function validateInquiriumVerificationRigorByMode(data) { return __c590(data) ? __ok(__s135) : __no(__s135, data); }
+__errorsOf(validateInquiriumVerificationRigorByMode, __s135, 590, 41);
 const __s136 = __state();
 /** Validator for InquiriumWidgetKind (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/WidgetKind). */
-export function validateInquiriumWidgetKind(data) { return __c1010(data) ? __ok(__s136) : __no(__s136, data); }
-__errorsOf(validateInquiriumWidgetKind, __s136, 1010, 46);
+export function validateInquiriumWidgetKind(data) { return __c1009(data) ? __ok(__s136) : __no(__s136, data); }
+__errorsOf(validateInquiriumWidgetKind, __s136, 1009, 46);
 const __s137 = __state();
 /** Validator for InterruptRequestedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/interruptRequested). */
-export function validateInterruptRequestedPayload(data) { return __c1131(data) ? __ok(__s137) : __no(__s137, data); }
-__errorsOf(validateInterruptRequestedPayload, __s137, 1131, 0);
+export function validateInterruptRequestedPayload(data) { return __c1130(data) ? __ok(__s137) : __no(__s137, data); }
+__errorsOf(validateInterruptRequestedPayload, __s137, 1130, 0);
 const __s138 = __state();
 /** Validator for InterruptResolvedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/interruptResolved). */
-export function validateInterruptResolvedPayload(data) { return __c1136(data) ? __ok(__s138) : __no(__s138, data); }
-__errorsOf(validateInterruptResolvedPayload, __s138, 1136, 0);
+export function validateInterruptResolvedPayload(data) { return __c1135(data) ? __ok(__s138) : __no(__s138, data); }
+__errorsOf(validateInterruptResolvedPayload, __s138, 1135, 0);
 const __s139 = __state();
 /** Validator for MemoryCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/MemoryCapability). */
 export function validateMemoryCapability(data) { return __c69(data) ? __ok(__s139) : __no(__s139, data); }
 __errorsOf(validateMemoryCapability, __s139, 69, 1);
 const __s140 = __state();
 /** Validator for MemoryCompactedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/memoryCompacted). */
-export function validateMemoryCompactedPayload(data) { return __c318(data) ? __ok(__s140) : __no(__s140, data); }
-__errorsOf(validateMemoryCompactedPayload, __s140, 318, 0);
+export function validateMemoryCompactedPayload(data) { return __c317(data) ? __ok(__s140) : __no(__s140, data); }
+__errorsOf(validateMemoryCompactedPayload, __s140, 317, 0);
 const __s141 = __state();
 /** Validator for MemoryConsolidationCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/MemoryConsolidationCapability). */
 export function validateMemoryConsolidationCapability(data) { return __c23(data) ? __ok(__s141) : __no(__s141, data); }
 __errorsOf(validateMemoryConsolidationCapability, __s141, 23, 1);
 const __s142 = __state();
 /** Validator for MemoryEntry (https://wopkit.dev/schemas/openwop/v1/memory-entry.schema.json). */
-export function validateMemoryEntry(data) { return __c288(data) ? __ok(__s142) : __no(__s142, data); }
-__errorsOf(validateMemoryEntry, __s142, 288, 12);
+export function validateMemoryEntry(data) { return __c287(data) ? __ok(__s142) : __no(__s142, data); }
+__errorsOf(validateMemoryEntry, __s142, 287, 12);
 const __s143 = __state();
 /** Validator for MemoryIndex (https://wopkit.dev/schemas/openwop/v1/memory-index.schema.json). */
-export function validateMemoryIndex(data) { return __c469(data) ? __ok(__s143) : __no(__s143, data); }
-__errorsOf(validateMemoryIndex, __s143, 469, 30);
+export function validateMemoryIndex(data) { return __c468(data) ? __ok(__s143) : __no(__s143, data); }
+__errorsOf(validateMemoryIndex, __s143, 468, 30);
 const __s144 = __state();
 /** Validator for MemoryIndexArchive (https://wopkit.dev/schemas/openwop/v1/memory-index.schema.json#/$defs/MemoryIndexArchive). */
-export function validateMemoryIndexArchive(data) { return __c476(data) ? __ok(__s144) : __no(__s144, data); }
-__errorsOf(validateMemoryIndexArchive, __s144, 476, 30);
+export function validateMemoryIndexArchive(data) { return __c475(data) ? __ok(__s144) : __no(__s144, data); }
+__errorsOf(validateMemoryIndexArchive, __s144, 475, 30);
 const __s145 = __state();
 /** Validator for MemoryListOptions (https://wopkit.dev/schemas/openwop/v1/memory-list-options.schema.json). */
-export function validateMemoryListOptions(data) { return __c1142(data) ? __ok(__s145) : __no(__s145, data); }
-__errorsOf(validateMemoryListOptions, __s145, 1142, 57);
+export function validateMemoryListOptions(data) { return __c1141(data) ? __ok(__s145) : __no(__s145, data); }
+__errorsOf(validateMemoryListOptions, __s145, 1141, 57);
 const __s146 = __state();
 /** Validator for MemoryWrittenPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/memoryWritten). */
-export function validateMemoryWrittenPayload(data) { return __c1146(data) ? __ok(__s146) : __no(__s146, data); }
-__errorsOf(validateMemoryWrittenPayload, __s146, 1146, 0);
+export function validateMemoryWrittenPayload(data) { return __c1145(data) ? __ok(__s146) : __no(__s146, data); }
+__errorsOf(validateMemoryWrittenPayload, __s146, 1145, 0);
 const __s147 = __state();
 /** Validator for MultiAgentCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/MultiAgentCapability). */
 export function validateMultiAgentCapability(data) { return __c114(data) ? __ok(__s147) : __no(__s147, data); }
@@ -7218,132 +7212,132 @@ export function validatePackedAgent(data) { return __c14(data) ? __ok(__s149) : 
 __errorsOf(validatePackedAgent, __s149, 14, 2);
 const __s150 = __state();
 /** Validator for PayloadTooLargeDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/PayloadTooLargeDetails). */
-export function validatePayloadTooLargeDetails(data) { return __c239(data) ? __ok(__s150) : __no(__s150, data); }
-__errorsOf(validatePayloadTooLargeDetails, __s150, 239, 3);
+export function validatePayloadTooLargeDetails(data) { return __c238(data) ? __ok(__s150) : __no(__s150, data); }
+__errorsOf(validatePayloadTooLargeDetails, __s150, 238, 3);
 const __s151 = __state();
 /** Validator for PromptTemplateArtifact (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/PromptTemplateArtifact). */
-export function validatePromptTemplateArtifact(data) { return __c1154(data) ? __ok(__s151) : __no(__s151, data); }
-__errorsOf(validatePromptTemplateArtifact, __s151, 1154, 2);
+export function validatePromptTemplateArtifact(data) { return __c1153(data) ? __ok(__s151) : __no(__s151, data); }
+__errorsOf(validatePromptTemplateArtifact, __s151, 1153, 2);
 const __s152 = __state();
 /** Validator for Proposal (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json). */
-export function validateProposal(data) { return __c1161(data) ? __ok(__s152) : __no(__s152, data); }
-__errorsOf(validateProposal, __s152, 1161, 2);
+export function validateProposal(data) { return __c1160(data) ? __ok(__s152) : __no(__s152, data); }
+__errorsOf(validateProposal, __s152, 1160, 2);
 const __s153 = __state();
 /** Validator for ProposalActivatedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/proposalActivated). */
-export function validateProposalActivatedPayload(data) { return __c1213(data) ? __ok(__s153) : __no(__s153, data); }
-__errorsOf(validateProposalActivatedPayload, __s153, 1213, 0);
+export function validateProposalActivatedPayload(data) { return __c1212(data) ? __ok(__s153) : __no(__s153, data); }
+__errorsOf(validateProposalActivatedPayload, __s153, 1212, 0);
 const __s154 = __state();
 /** Validator for ProposalActivation (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalActivation). */
 export function validateProposalActivation(data) { return __c42(data) ? __ok(__s154) : __no(__s154, data); }
 __errorsOf(validateProposalActivation, __s154, 42, 2);
 const __s155 = __state();
 /** Validator for ProposalCreatedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/proposalCreated). */
-export function validateProposalCreatedPayload(data) { return __c1218(data) ? __ok(__s155) : __no(__s155, data); }
-__errorsOf(validateProposalCreatedPayload, __s155, 1218, 0);
+export function validateProposalCreatedPayload(data) { return __c1217(data) ? __ok(__s155) : __no(__s155, data); }
+__errorsOf(validateProposalCreatedPayload, __s155, 1217, 0);
 const __s156 = __state();
 /** Validator for ProposalKind (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalKind). */
 export function validateProposalKind(data) { return __c39(data) ? __ok(__s156) : __no(__s156, data); }
 __errorsOf(validateProposalKind, __s156, 39, 2);
 const __s157 = __state();
 /** Validator for ProposalProvenance (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalProvenance). */
-export function validateProposalProvenance(data) { return __c1167(data) ? __ok(__s157) : __no(__s157, data); }
-__errorsOf(validateProposalProvenance, __s157, 1167, 2);
+export function validateProposalProvenance(data) { return __c1166(data) ? __ok(__s157) : __no(__s157, data); }
+__errorsOf(validateProposalProvenance, __s157, 1166, 2);
 const __s158 = __state();
 /** Validator for ProposalState (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalState). */
-export function validateProposalState(data) { return __c1175(data) ? __ok(__s158) : __no(__s158, data); }
-__errorsOf(validateProposalState, __s158, 1175, 2);
+export function validateProposalState(data) { return __c1174(data) ? __ok(__s158) : __no(__s158, data); }
+__errorsOf(validateProposalState, __s158, 1174, 2);
 const __s159 = __state();
 /** Validator for ProposalsCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/ProposalsCapability). */
 export function validateProposalsCapability(data) { return __c35(data) ? __ok(__s159) : __no(__s159, data); }
 __errorsOf(validateProposalsCapability, __s159, 35, 1);
 const __s160 = __state();
 /** Validator for QuotaExceededDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/QuotaExceededDetails). */
-export function validateQuotaExceededDetails(data) { return __c249(data) ? __ok(__s160) : __no(__s160, data); }
-__errorsOf(validateQuotaExceededDetails, __s160, 249, 3);
+export function validateQuotaExceededDetails(data) { return __c248(data) ? __ok(__s160) : __no(__s160, data); }
+__errorsOf(validateQuotaExceededDetails, __s160, 248, 3);
 const __s161 = __state();
 /** Validator for ReplayMemorySnapshotUnavailableDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/ReplayMemorySnapshotUnavailableDetails). */
-export function validateReplayMemorySnapshotUnavailableDetails(data) { return __c185(data) ? __ok(__s161) : __no(__s161, data); }
-__errorsOf(validateReplayMemorySnapshotUnavailableDetails, __s161, 185, 3);
+export function validateReplayMemorySnapshotUnavailableDetails(data) { return __c184(data) ? __ok(__s161) : __no(__s161, data); }
+__errorsOf(validateReplayMemorySnapshotUnavailableDetails, __s161, 184, 3);
 const __s162 = __state();
 /** Validator for RetentionCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/RetentionCapability). */
 export function validateRetentionCapability(data) { return __c108(data) ? __ok(__s162) : __no(__s162, data); }
 __errorsOf(validateRetentionCapability, __s162, 108, 1);
 const __s163 = __state();
 /** Validator for RunCompletedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runCompleted). */
-export function validateRunCompletedPayload(data) { return __c1223(data) ? __ok(__s163) : __no(__s163, data); }
-__errorsOf(validateRunCompletedPayload, __s163, 1223, 0);
+export function validateRunCompletedPayload(data) { return __c1222(data) ? __ok(__s163) : __no(__s163, data); }
+__errorsOf(validateRunCompletedPayload, __s163, 1222, 0);
 const __s164 = __state();
 /** Validator for RunEvent (https://wopkit.dev/schemas/openwop/v1/run-event.schema.json). */
-export function validateRunEvent(data) { return __c1227(data) ? __ok(__s164) : __no(__s164, data); }
-__errorsOf(validateRunEvent, __s164, 1227, 5);
+export function validateRunEvent(data) { return __c1226(data) ? __ok(__s164) : __no(__s164, data); }
+__errorsOf(validateRunEvent, __s164, 1226, 5);
 const __s165 = __state();
 /** Validator for RunEventType (https://wopkit.dev/schemas/openwop/v1/run-event.schema.json#/$defs/RunEventType). */
-export function validateRunEventType(data) { return __c1240(data) ? __ok(__s165) : __no(__s165, data); }
-__errorsOf(validateRunEventType, __s165, 1240, 5);
+export function validateRunEventType(data) { return __c1239(data) ? __ok(__s165) : __no(__s165, data); }
+__errorsOf(validateRunEventType, __s165, 1239, 5);
 const __s166 = __state();
 /** Validator for RunEventsResponse (https://wopkit.dev/schemas/openwop/v1/run-events-response.schema.json). */
-export function validateRunEventsResponse(data) { return __c1241(data) ? __ok(__s166) : __no(__s166, data); }
-__errorsOf(validateRunEventsResponse, __s166, 1241, 58);
+export function validateRunEventsResponse(data) { return __c1240(data) ? __ok(__s166) : __no(__s166, data); }
+__errorsOf(validateRunEventsResponse, __s166, 1240, 58);
 const __s167 = __state();
 /** Validator for RunFailedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runFailed). */
-export function validateRunFailedPayload(data) { return __c1246(data) ? __ok(__s167) : __no(__s167, data); }
-__errorsOf(validateRunFailedPayload, __s167, 1246, 0);
+export function validateRunFailedPayload(data) { return __c1245(data) ? __ok(__s167) : __no(__s167, data); }
+__errorsOf(validateRunFailedPayload, __s167, 1245, 0);
 const __s168 = __state();
 /** Validator for RunFailureError (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/RunFailureError). */
-export function validateRunFailureError(data) { return __c1250(data) ? __ok(__s168) : __no(__s168, data); }
-__errorsOf(validateRunFailureError, __s168, 1250, 0);
+export function validateRunFailureError(data) { return __c1249(data) ? __ok(__s168) : __no(__s168, data); }
+__errorsOf(validateRunFailureError, __s168, 1249, 0);
 const __s169 = __state();
 /** Validator for RunForkRequest (https://wopkit.dev/schemas/openwop/v1/run-fork-request.schema.json). */
-export function validateRunForkRequest(data) { return __c1263(data) ? __ok(__s169) : __no(__s169, data); }
-__errorsOf(validateRunForkRequest, __s169, 1263, 59);
+export function validateRunForkRequest(data) { return __c1261(data) ? __ok(__s169) : __no(__s169, data); }
+__errorsOf(validateRunForkRequest, __s169, 1261, 59);
 const __s170 = __state();
 /** Validator for RunForkResponse (https://wopkit.dev/schemas/openwop/v1/run-fork-response.schema.json). */
-export function validateRunForkResponse(data) { return __c1266(data) ? __ok(__s170) : __no(__s170, data); }
-__errorsOf(validateRunForkResponse, __s170, 1266, 60);
+export function validateRunForkResponse(data) { return __c1264(data) ? __ok(__s170) : __no(__s170, data); }
+__errorsOf(validateRunForkResponse, __s170, 1264, 60);
 const __s171 = __state();
 /** Validator for RunOrchestratorDecidedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runOrchestratorDecided). */
-export function validateRunOrchestratorDecidedPayload(data) { return __c1271(data) ? __ok(__s171) : __no(__s171, data); }
-__errorsOf(validateRunOrchestratorDecidedPayload, __s171, 1271, 0);
+export function validateRunOrchestratorDecidedPayload(data) { return __c1269(data) ? __ok(__s171) : __no(__s171, data); }
+__errorsOf(validateRunOrchestratorDecidedPayload, __s171, 1269, 0);
 const __s172 = __state();
 /** Validator for RunStartedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runStarted). */
-export function validateRunStartedPayload(data) { return __c1274(data) ? __ok(__s172) : __no(__s172, data); }
-__errorsOf(validateRunStartedPayload, __s172, 1274, 0);
+export function validateRunStartedPayload(data) { return __c1272(data) ? __ok(__s172) : __no(__s172, data); }
+__errorsOf(validateRunStartedPayload, __s172, 1272, 0);
 const __s173 = __state();
 /** Validator for ScheduledAutomationArtifact (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ScheduledAutomationArtifact). */
-export function validateScheduledAutomationArtifact(data) { return __c1206(data) ? __ok(__s173) : __no(__s173, data); }
-__errorsOf(validateScheduledAutomationArtifact, __s173, 1206, 2);
+export function validateScheduledAutomationArtifact(data) { return __c1205(data) ? __ok(__s173) : __no(__s173, data); }
+__errorsOf(validateScheduledAutomationArtifact, __s173, 1205, 2);
 const __s174 = __state();
 /** Validator for ScheduledDistillationOutcome (https://wopkit.dev/schemas/openwop/v1/host-sample-distill-schedule-tick-response.schema.json#/$defs/ScheduledDistillationOutcome). */
-export function validateScheduledDistillationOutcome(data) { return __c311(data) ? __ok(__s174) : __no(__s174, data); }
-__errorsOf(validateScheduledDistillationOutcome, __s174, 311, 15);
+export function validateScheduledDistillationOutcome(data) { return __c310(data) ? __ok(__s174) : __no(__s174, data); }
+__errorsOf(validateScheduledDistillationOutcome, __s174, 310, 15);
 const __s175 = __state();
 /** Validator for SearchCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/SearchCapability). */
 export function validateSearchCapability(data) { return __c102(data) ? __ok(__s175) : __no(__s175, data); }
 __errorsOf(validateSearchCapability, __s175, 102, 1);
 const __s176 = __state();
 /** Validator for TokenBudgetExceededDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/TokenBudgetExceededDetails). */
-export function validateTokenBudgetExceededDetails(data) { return __c198(data) ? __ok(__s176) : __no(__s176, data); }
-__errorsOf(validateTokenBudgetExceededDetails, __s176, 198, 3);
+export function validateTokenBudgetExceededDetails(data) { return __c197(data) ? __ok(__s176) : __no(__s176, data); }
+__errorsOf(validateTokenBudgetExceededDetails, __s176, 197, 3);
 const __s177 = __state();
 /** Validator for ValidationFailedDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/ValidationFailedDetails). */
-export function validateValidationFailedDetails(data) { return __c224(data) ? __ok(__s177) : __no(__s177, data); }
-__errorsOf(validateValidationFailedDetails, __s177, 224, 3);
+export function validateValidationFailedDetails(data) { return __c223(data) ? __ok(__s177) : __no(__s177, data); }
+__errorsOf(validateValidationFailedDetails, __s177, 223, 3);
 const __s178 = __state();
 /** Validator for ValidationFailure (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/ValidationFailure). */
-export function validateValidationFailure(data) { return __c227(data) ? __ok(__s178) : __no(__s178, data); }
-__errorsOf(validateValidationFailure, __s178, 227, 3);
+export function validateValidationFailure(data) { return __c226(data) ? __ok(__s178) : __no(__s178, data); }
+__errorsOf(validateValidationFailure, __s178, 226, 3);
 const __s179 = __state();
 /** Validator for WorkerDispatchedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/workerDispatched). */
-export function validateWorkerDispatchedPayload(data) { return __c1281(data) ? __ok(__s179) : __no(__s179, data); }
-__errorsOf(validateWorkerDispatchedPayload, __s179, 1281, 0);
+export function validateWorkerDispatchedPayload(data) { return __c1279(data) ? __ok(__s179) : __no(__s179, data); }
+__errorsOf(validateWorkerDispatchedPayload, __s179, 1279, 0);
 const __s180 = __state();
 /** Validator for WorkflowChainPackArtifact (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/WorkflowChainPackArtifact). */
-export function validateWorkflowChainPackArtifact(data) { return __c1189(data) ? __ok(__s180) : __no(__s180, data); }
-__errorsOf(validateWorkflowChainPackArtifact, __s180, 1189, 2);
+export function validateWorkflowChainPackArtifact(data) { return __c1188(data) ? __ok(__s180) : __no(__s180, data); }
+__errorsOf(validateWorkflowChainPackArtifact, __s180, 1188, 2);
 const __s181 = __state();
 /** Validator for WorkspaceUpdatedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/workspaceUpdated). */
-export function validateWorkspaceUpdatedPayload(data) { return __c1286(data) ? __ok(__s181) : __no(__s181, data); }
-__errorsOf(validateWorkspaceUpdatedPayload, __s181, 1286, 0);
+export function validateWorkspaceUpdatedPayload(data) { return __c1284(data) ? __ok(__s181) : __no(__s181, data); }
+__errorsOf(validateWorkspaceUpdatedPayload, __s181, 1284, 0);
 
 /** Every validator by type title. */
 export const validatorIndex = Object.freeze({

@@ -5209,15 +5209,15 @@ namespace Wopkit.Generated
         /// The failure as upstream hosts report it: a machine code and a message, never entry
         /// content.
         ///
-        /// Present.
+        /// The failure as upstream hosts report it.
         /// </summary>
         [JsonProperty("error", NullValueHandling = NullValueHandling.Ignore)]
-        public ErrorClass Error { get; set; }
+        public RunFailureError Error { get; set; }
 
         /// <summary>
         /// Machine code of the failure (an ErrorCode or host code).
         ///
-        /// Present.
+        /// Machine code of the failure.
         /// </summary>
         [JsonProperty("errorCode", NullValueHandling = NullValueHandling.Ignore)]
         [JsonConverter(typeof(PurpleMinMaxLengthCheckConverter))]
@@ -5237,43 +5237,7 @@ namespace Wopkit.Generated
     /// The error object upstream hosts put in run.failed: a code and a human message; details
     /// are code-specific. Open.
     ///
-    /// Present.
-    /// </summary>
-    public partial class ErrorClass
-    {
-        /// <summary>
-        /// Machine code of the failure.
-        /// </summary>
-        [JsonProperty("code")]
-        [JsonConverter(typeof(PurpleMinMaxLengthCheckConverter))]
-        public string Code { get; set; }
-
-        /// <summary>
-        /// Code-specific details.
-        /// </summary>
-        [JsonProperty("details", NullValueHandling = NullValueHandling.Ignore)]
-        public Dictionary<string, object> Details { get; set; }
-
-        /// <summary>
-        /// Human-readable explanation; never entry content or secrets.
-        /// </summary>
-        [JsonProperty("message")]
-        [JsonConverter(typeof(PurpleMinMaxLengthCheckConverter))]
-        public string Message { get; set; }
-
-        /// <summary>
-        /// Whether retrying the run may succeed.
-        /// </summary>
-        [JsonProperty("retryable", NullValueHandling = NullValueHandling.Ignore)]
-        public bool? Retryable { get; set; }
-    }
-
-    /// <summary>
-    /// The failure as upstream hosts report it: a machine code and a message, never entry
-    /// content.
-    ///
-    /// The error object upstream hosts put in run.failed: a code and a human message; details
-    /// are code-specific. Open.
+    /// The failure as upstream hosts report it.
     /// </summary>
     public partial class RunFailureError
     {

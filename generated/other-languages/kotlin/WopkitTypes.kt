@@ -4941,14 +4941,14 @@ data class RunFailedPayload (
      * The failure as upstream hosts report it: a machine code and a message, never entry
      * content.
      *
-     * Present.
+     * The failure as upstream hosts report it.
      */
-    val error: ErrorClass? = null,
+    val error: RunFailureError? = null,
 
     /**
      * Machine code of the failure (an ErrorCode or host code).
      *
-     * Present.
+     * Machine code of the failure.
      */
     val errorCode: String? = null,
 
@@ -4965,9 +4965,9 @@ data class RunFailedPayload (
  * The error object upstream hosts put in run.failed: a code and a human message; details
  * are code-specific. Open.
  *
- * Present.
+ * The failure as upstream hosts report it.
  */
-data class ErrorClass (
+data class RunFailureError (
     /**
      * Machine code of the failure.
      */
@@ -4992,35 +4992,6 @@ data class ErrorClass (
 enum class RunFailedPayloadStatus {
     Failed
 }
-
-/**
- * The failure as upstream hosts report it: a machine code and a message, never entry
- * content.
- *
- * The error object upstream hosts put in run.failed: a code and a human message; details
- * are code-specific. Open.
- */
-data class RunFailureError (
-    /**
-     * Machine code of the failure.
-     */
-    val code: String,
-
-    /**
-     * Code-specific details.
-     */
-    val details: Map<String, Any?>? = null,
-
-    /**
-     * Human-readable explanation; never entry content or secrets.
-     */
-    val message: String,
-
-    /**
-     * Whether retrying the run may succeed.
-     */
-    val retryable: Boolean? = null
-)
 
 /**
  * Body of POST /v1/runs/{runId}:fork: replay a run from a past event index. Closed.

@@ -6488,97 +6488,14 @@ class RunEventsResponse:
 
 
 @dataclass
-class ErrorClass:
-    """The failure as upstream hosts report it: a machine code and a message, never entry
-    content.
-    
-    The error object upstream hosts put in run.failed: a code and a human message; details
-    are code-specific. Open.
-    
-    Present.
-    """
-    code: str
-    """Machine code of the failure."""
-
-    message: str
-    """Human-readable explanation; never entry content or secrets."""
-
-    details: Optional[Dict[str, Any]] = None
-    """Code-specific details."""
-
-    retryable: Optional[bool] = None
-    """Whether retrying the run may succeed."""
-
-    @staticmethod
-    def from_dict(obj: Any) -> 'ErrorClass':
-        assert isinstance(obj, dict)
-        code = from_str(obj.get("code"))
-        message = from_str(obj.get("message"))
-        details = from_union([lambda x: from_dict(lambda x: x, x), from_none], obj.get("details"))
-        retryable = from_union([from_bool, from_none], obj.get("retryable"))
-        return ErrorClass(code, message, details, retryable)
-
-    def to_dict(self) -> dict:
-        result: dict = {}
-        result["code"] = from_str(self.code)
-        result["message"] = from_str(self.message)
-        if self.details is not None:
-            result["details"] = from_union([lambda x: from_dict(lambda x: x, x), from_none], self.details)
-        if self.retryable is not None:
-            result["retryable"] = from_union([from_bool, from_none], self.retryable)
-        return result
-
-
-class RunFailedPayloadStatus(Enum):
-    FAILED = "failed"
-
-
-@dataclass
-class RunFailedPayload:
-    """A run ended in failure. Open. The failure is named either by errorCode (wopkit hosts,
-    which also send status) or by an error object {code, message} (upstream hosts); at least
-    one of the two is present.
-    """
-    error: Optional[ErrorClass] = None
-    """The failure as upstream hosts report it: a machine code and a message, never entry
-    content.
-    
-    Present.
-    """
-    error_code: Optional[str] = None
-    """Machine code of the failure (an ErrorCode or host code).
-    
-    Present.
-    """
-    status: Optional[RunFailedPayloadStatus] = None
-    """Terminal status, when the host states it (wopkit hosts always do)."""
-
-    @staticmethod
-    def from_dict(obj: Any) -> 'RunFailedPayload':
-        assert isinstance(obj, dict)
-        error = from_union([ErrorClass.from_dict, from_none], obj.get("error"))
-        error_code = from_union([from_str, from_none], obj.get("errorCode"))
-        status = from_union([RunFailedPayloadStatus, from_none], obj.get("status"))
-        return RunFailedPayload(error, error_code, status)
-
-    def to_dict(self) -> dict:
-        result: dict = {}
-        if self.error is not None:
-            result["error"] = from_union([lambda x: to_class(ErrorClass, x), from_none], self.error)
-        if self.error_code is not None:
-            result["errorCode"] = from_union([from_str, from_none], self.error_code)
-        if self.status is not None:
-            result["status"] = from_union([lambda x: to_enum(RunFailedPayloadStatus, x), from_none], self.status)
-        return result
-
-
-@dataclass
 class RunFailureError:
     """The failure as upstream hosts report it: a machine code and a message, never entry
     content.
     
     The error object upstream hosts put in run.failed: a code and a human message; details
     are code-specific. Open.
+    
+    The failure as upstream hosts report it.
     """
     code: str
     """Machine code of the failure."""
@@ -6609,6 +6526,49 @@ class RunFailureError:
             result["details"] = from_union([lambda x: from_dict(lambda x: x, x), from_none], self.details)
         if self.retryable is not None:
             result["retryable"] = from_union([from_bool, from_none], self.retryable)
+        return result
+
+
+class RunFailedPayloadStatus(Enum):
+    FAILED = "failed"
+
+
+@dataclass
+class RunFailedPayload:
+    """A run ended in failure. Open. The failure is named either by errorCode (wopkit hosts,
+    which also send status) or by an error object {code, message} (upstream hosts); at least
+    one of the two is present.
+    """
+    error: Optional[RunFailureError] = None
+    """The failure as upstream hosts report it: a machine code and a message, never entry
+    content.
+    
+    The failure as upstream hosts report it.
+    """
+    error_code: Optional[str] = None
+    """Machine code of the failure (an ErrorCode or host code).
+    
+    Machine code of the failure.
+    """
+    status: Optional[RunFailedPayloadStatus] = None
+    """Terminal status, when the host states it (wopkit hosts always do)."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'RunFailedPayload':
+        assert isinstance(obj, dict)
+        error = from_union([RunFailureError.from_dict, from_none], obj.get("error"))
+        error_code = from_union([from_str, from_none], obj.get("errorCode"))
+        status = from_union([RunFailedPayloadStatus, from_none], obj.get("status"))
+        return RunFailedPayload(error, error_code, status)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        if self.error is not None:
+            result["error"] = from_union([lambda x: to_class(RunFailureError, x), from_none], self.error)
+        if self.error_code is not None:
+            result["errorCode"] = from_union([from_str, from_none], self.error_code)
+        if self.status is not None:
+            result["status"] = from_union([lambda x: to_enum(RunFailedPayloadStatus, x), from_none], self.status)
         return result
 
 

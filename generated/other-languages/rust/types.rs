@@ -4113,12 +4113,12 @@ pub struct RunFailedPayload {
     /// The failure as upstream hosts report it: a machine code and a message, never entry
     /// content.
     ///
-    /// Present.
-    pub error: Option<ErrorClass>,
+    /// The failure as upstream hosts report it.
+    pub error: Option<RunFailureError>,
 
     /// Machine code of the failure (an ErrorCode or host code).
     ///
-    /// Present.
+    /// Machine code of the failure.
     pub error_code: Option<String>,
 
     /// Terminal status, when the host states it (wopkit hosts always do).
@@ -4131,9 +4131,9 @@ pub struct RunFailedPayload {
 /// The error object upstream hosts put in run.failed: a code and a human message; details
 /// are code-specific. Open.
 ///
-/// Present.
+/// The failure as upstream hosts report it.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct ErrorClass {
+pub struct RunFailureError {
     /// Machine code of the failure.
     pub code: String,
 
@@ -4151,26 +4151,6 @@ pub struct ErrorClass {
 #[serde(rename_all = "snake_case")]
 pub enum RunFailedPayloadStatus {
     Failed,
-}
-
-/// The failure as upstream hosts report it: a machine code and a message, never entry
-/// content.
-///
-/// The error object upstream hosts put in run.failed: a code and a human message; details
-/// are code-specific. Open.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct RunFailureError {
-    /// Machine code of the failure.
-    pub code: String,
-
-    /// Code-specific details.
-    pub details: Option<HashMap<String, Option<serde_json::Value>>>,
-
-    /// Human-readable explanation; never entry content or secrets.
-    pub message: String,
-
-    /// Whether retrying the run may succeed.
-    pub retryable: Option<bool>,
 }
 
 /// Body of POST /v1/runs/{runId}:fork: replay a run from a past event index. Closed.

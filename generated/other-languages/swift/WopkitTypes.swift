@@ -10040,11 +10040,11 @@ struct RunFailedPayload: Codable {
     /// The failure as upstream hosts report it: a machine code and a message, never entry
     /// content.
     ///
-    /// Present.
-    let error: ErrorClass?
+    /// The failure as upstream hosts report it.
+    let error: RunFailureError?
     /// Machine code of the failure (an ErrorCode or host code).
     ///
-    /// Present.
+    /// Machine code of the failure.
     let errorCode: String?
     /// Terminal status, when the host states it (wopkit hosts always do).
     let status: RunFailedPayloadStatus?
@@ -10075,7 +10075,7 @@ extension RunFailedPayload {
     }
 
     func with(
-        error: ErrorClass?? = nil,
+        error: RunFailureError?? = nil,
         errorCode: String?? = nil,
         status: RunFailedPayloadStatus?? = nil
     ) -> RunFailedPayload {
@@ -10101,76 +10101,7 @@ extension RunFailedPayload {
 /// The error object upstream hosts put in run.failed: a code and a human message; details
 /// are code-specific. Open.
 ///
-/// Present.
-// MARK: - ErrorClass
-struct ErrorClass: Codable {
-    /// Machine code of the failure.
-    let code: String
-    /// Code-specific details.
-    let details: [String: JSONAny]?
-    /// Human-readable explanation; never entry content or secrets.
-    let message: String
-    /// Whether retrying the run may succeed.
-    let retryable: Bool?
-
-    enum CodingKeys: String, CodingKey {
-        case code = "code"
-        case details = "details"
-        case message = "message"
-        case retryable = "retryable"
-    }
-}
-
-// MARK: ErrorClass convenience initializers and mutators
-
-extension ErrorClass {
-    init(data: Data) throws {
-        self = try newJSONDecoder().decode(ErrorClass.self, from: data)
-    }
-
-    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
-        guard let data = json.data(using: encoding) else {
-            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
-        }
-        try self.init(data: data)
-    }
-
-    init(fromURL url: URL) throws {
-        try self.init(data: try Data(contentsOf: url))
-    }
-
-    func with(
-        code: String? = nil,
-        details: [String: JSONAny]?? = nil,
-        message: String? = nil,
-        retryable: Bool?? = nil
-    ) -> ErrorClass {
-        return ErrorClass(
-            code: code ?? self.code,
-            details: details ?? self.details,
-            message: message ?? self.message,
-            retryable: retryable ?? self.retryable
-        )
-    }
-
-    func jsonData() throws -> Data {
-        return try newJSONEncoder().encode(self)
-    }
-
-    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
-        return String(data: try self.jsonData(), encoding: encoding)
-    }
-}
-
-enum RunFailedPayloadStatus: String, Codable {
-    case failed = "failed"
-}
-
-/// The failure as upstream hosts report it: a machine code and a message, never entry
-/// content.
-///
-/// The error object upstream hosts put in run.failed: a code and a human message; details
-/// are code-specific. Open.
+/// The failure as upstream hosts report it.
 // MARK: - RunFailureError
 struct RunFailureError: Codable {
     /// Machine code of the failure.
@@ -10229,6 +10160,10 @@ extension RunFailureError {
     func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
         return String(data: try self.jsonData(), encoding: encoding)
     }
+}
+
+enum RunFailedPayloadStatus: String, Codable {
+    case failed = "failed"
 }
 
 /// Body of POST /v1/runs/{runId}:fork: replay a run from a past event index. Closed.

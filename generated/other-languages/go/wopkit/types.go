@@ -4208,11 +4208,11 @@ type RunFailedPayload struct {
 	// The failure as upstream hosts report it: a machine code and a message, never entry                        
 	// content.                                                                                                  
 	//                                                                                                           
-	// Present.                                                                                                  
-	Error                                                                                *ErrorClass             `json:"error,omitempty"`
+	// The failure as upstream hosts report it.                                                                  
+	Error                                                                                *RunFailureError        `json:"error,omitempty"`
 	// Machine code of the failure (an ErrorCode or host code).                                                  
 	//                                                                                                           
-	// Present.                                                                                                  
+	// Machine code of the failure.                                                                              
 	ErrorCode                                                                            *string                 `json:"errorCode,omitempty"`
 	// Terminal status, when the host states it (wopkit hosts always do).                                        
 	Status                                                                               *RunFailedPayloadStatus `json:"status,omitempty"`
@@ -4224,23 +4224,7 @@ type RunFailedPayload struct {
 // The error object upstream hosts put in run.failed: a code and a human message; details
 // are code-specific. Open.
 //
-// Present.
-type ErrorClass struct {
-	// Machine code of the failure.                                                      
-	Code                                                          string                 `json:"code"`
-	// Code-specific details.                                                            
-	Details                                                       map[string]interface{} `json:"details"`
-	// Human-readable explanation; never entry content or secrets.                       
-	Message                                                       string                 `json:"message"`
-	// Whether retrying the run may succeed.                                             
-	Retryable                                                     *bool                  `json:"retryable,omitempty"`
-}
-
-// The failure as upstream hosts report it: a machine code and a message, never entry
-// content.
-//
-// The error object upstream hosts put in run.failed: a code and a human message; details
-// are code-specific. Open.
+// The failure as upstream hosts report it.
 type RunFailureError struct {
 	// Machine code of the failure.                                                      
 	Code                                                          string                 `json:"code"`
