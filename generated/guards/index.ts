@@ -1554,6 +1554,15 @@ export function assertRunFailedPayload(value: unknown): asserts value is T.RunFa
   if (!V.validateRunFailedPayload(value)) throw new ValidationError("RunFailedPayload", toFailures(V.validateRunFailedPayload.errors));
 }
 
+/** True when `value` is a valid RunFailureError (schemas/openwop/v1/run-event-payloads.schema.json#/$defs/RunFailureError). */
+export function isRunFailureError(value: unknown): value is T.RunFailureError {
+  return V.validateRunFailureError(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid RunFailureError. */
+export function assertRunFailureError(value: unknown): asserts value is T.RunFailureError {
+  if (!V.validateRunFailureError(value)) throw new ValidationError("RunFailureError", toFailures(V.validateRunFailureError.errors));
+}
+
 /** True when `value` is a valid RunForkRequest (schemas/openwop/v1/run-fork-request.schema.json). */
 export function isRunForkRequest(value: unknown): value is T.RunForkRequest {
   return V.validateRunForkRequest(value);
@@ -1841,6 +1850,7 @@ export const guards = {
   "RunEventType": { is: isRunEventType, assert: assertRunEventType },
   "RunEventsResponse": { is: isRunEventsResponse, assert: assertRunEventsResponse },
   "RunFailedPayload": { is: isRunFailedPayload, assert: assertRunFailedPayload },
+  "RunFailureError": { is: isRunFailureError, assert: assertRunFailureError },
   "RunForkRequest": { is: isRunForkRequest, assert: assertRunForkRequest },
   "RunForkResponse": { is: isRunForkResponse, assert: assertRunForkResponse },
   "RunOrchestratorDecidedPayload": { is: isRunOrchestratorDecidedPayload, assert: assertRunOrchestratorDecidedPayload },

@@ -206,7 +206,7 @@ export interface CompactionCapability {
    */
   maxInputEntries?: number;
   /**
-   * Informational ceiling on the distilled entry's size; should not exceed maxEntrySizeBytes.
+   * Informational ceiling on the distilled entry's size; should not exceed maxEntrySizeBytes. Zero is accepted (RFC 0012 sets no floor; upstream's schema allows 0).
    */
   maxOutputBytes?: number;
 }
@@ -247,13 +247,18 @@ export interface DistillationCapability {
 }
 
 /**
- * RFC 0057. Closed.
+ * RFC 0057 write attribution. A host that does not attribute writes omits the block, so supported is only ever true; upstream hosts advertise {supported: true} with emitsWriteEvents optional. Open to fields a later revision adds (server-emitted, read by clients that ignore what they do not know).
  */
 export interface AttributionCapability {
   /**
-   * true: every memory write emits the content-free memory.written event.
+   * Always true when present: the block is left out entirely by hosts without write attribution. Upstream requires it; we accept a block without it (earlier wopkit hosts advertised emitsWriteEvents alone).
    */
-  emitsWriteEvents: boolean;
+  supported?: true;
+  /**
+   * true: every memory write emits the content-free memory.written event. false or absent: consumers must cope with the event never appearing.
+   */
+  emitsWriteEvents?: boolean;
+  [k: string]: unknown;
 }
 
 /**
@@ -298,7 +303,7 @@ export interface MultiAgentCapability {
 }
 
 /**
- * RFC 0039. version 2 and above binds the host to the confidence floor, cross-run TTL, child-write serialisation and replay snapshots. Closed.
+ * RFC 0039. version 2 and above binds the host to the confidence floor, cross-run TTL, child-write serialisation and replay snapshots. Open: later profile phases add fields (upstream's verifier, crossHostCausation, replayDeterminism, statefulResume, transcriptWindow, contextBudget, …) that a reader of this slice ignores.
  */
 export interface ExecutionModelCapability {
   /**
@@ -306,9 +311,19 @@ export interface ExecutionModelCapability {
    */
   supported: boolean;
   /**
-   * Profile phase, 1 to 4. 2 adds confidence escalation and the memory lifecycle.
+   * Profile phase, 1 or more; a host at phase N implements phases 1..N. 2 adds confidence escalation and the memory lifecycle. No upper bound: upstream has defined phases beyond 4, and a newer phase still carries every phase-2 rule.
    */
   version?: number;
+  /**
+   * RFC 0042 stability claim for this advertisement: stable (the wire shape holds across minors; assumed when absent) or experimental (a preview that may shift until the RFC is accepted). Tolerated here; this slice gives it no behaviour.
+   *
+   * @default "stable"
+   */
+  tier?: 'stable' | 'experimental';
+  /**
+   * RFC 0042: the date (YYYY-MM-DD) an experimental advertisement graduates or is withdrawn by. Tolerated; not checked against tier.
+   */
+  experimentalUntil?: string;
   /**
    * The host's escalation floor. Never below the spec floor of 0.5; stricter operator policy advertises a higher value. Absent means 0.5.
    *
@@ -316,7 +331,7 @@ export interface ExecutionModelCapability {
    */
   confidenceEscalationFloor?: number;
   /**
-   * Interrupt kind the host raises on escalation (clarify, approval or a vendor kind such as x-host-…).
+   * Interrupt kind the host raises on escalation: clarify or clarification (the two spellings of the clarification kind), approval, or a vendor kind such as x-host-….
    */
   confidenceEscalationInterruptKind?: string;
   /**
@@ -325,4 +340,5 @@ export interface ExecutionModelCapability {
    * @default "strict"
    */
   crossChildMemoryConcurrency?: 'strict' | 'advisory';
+  [k: string]: unknown;
 }

@@ -22,7 +22,7 @@ export interface ErrorEnvelope {
 }
 
 /**
- * Error codes this slice defines, plus the generic request errors a host returns.
+ * Error codes this slice defines, plus the generic request errors a host returns. Two pairs name the same failure: validation_failed and upstream's validation_error (a body that does not match its schema, 400), unauthorized and upstream's unauthenticated (no or unknown credential, 401). Both spellings are accepted from any host; the wopkit reference host sends validation_failed and unauthorized.
  */
 export type ErrorCode =
   | 'replay_memory_snapshot_unavailable'
@@ -32,9 +32,11 @@ export type ErrorCode =
   | 'invalid_json'
   | 'bad_request'
   | 'validation_failed'
+  | 'validation_error'
   | 'unsupported_media_type'
   | 'payload_too_large'
   | 'unauthorized'
+  | 'unauthenticated'
   | 'forbidden'
   | 'not_found'
   | 'method_not_allowed'
@@ -49,7 +51,7 @@ export type ErrorCode =
 export type ErrorCodeConditions = unknown;
 
 /**
- * RFC 0039 §C: the host advertises executionModel version ≥ 2 but cannot serve the memory snapshot for the requested fork point. Returned with HTTP 422. Open for vendor detail.
+ * RFC 0039 §C: the host advertises executionModel version ≥ 2 but cannot serve the memory snapshot for the requested fork point. Returned with HTTP 422. Only fromSeq is required (the seed's SHOULD; upstream hosts send fromSeq and oldestAvailableIdx); wopkit hosts also send sourceRunId and reason. Open for vendor detail.
  */
 export interface ReplayMemorySnapshotUnavailableDetails {
   /**
@@ -61,13 +63,13 @@ export interface ReplayMemorySnapshotUnavailableDetails {
    */
   oldestAvailableIdx?: number;
   /**
-   * The run being forked.
+   * The run being forked (wopkit hosts send it).
    */
-  sourceRunId: string;
+  sourceRunId?: string;
   /**
-   * retention_expired: the source run is past its retention window; event_log_unavailable: the snapshot probe could not read the log.
+   * retention_expired: the source run is past its retention window; event_log_unavailable: the snapshot probe could not read the log (wopkit hosts send it).
    */
-  reason: 'retention_expired' | 'event_log_unavailable';
+  reason?: 'retention_expired' | 'event_log_unavailable';
   [k: string]: unknown;
 }
 

@@ -14,9 +14,17 @@ export interface OrchestratorDecision {
    */
   confidence?: number;
   /**
-   * The worker to dispatch for next-worker.
+   * The worker to dispatch for next-worker (wopkit hosts' spelling).
    */
   worker?: string;
+  /**
+   * The workers to dispatch for next-worker, as upstream hosts spell it: a list of worker workflow ids (one entry unless the host fans out).
+   *
+   * @minItems 1
+   *
+   * Items: A worker workflow id.
+   */
+  nextWorkerIds?: string[];
   /**
    * Short host-side rationale; must not carry secrets.
    */

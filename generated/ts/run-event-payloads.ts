@@ -49,28 +49,76 @@ export interface ForkOrigin {
 }
 
 /**
- * A run reached a terminal success state. Content-free. Open.
+ * A run reached a terminal success state. Content-free. Open. wopkit hosts send status; upstream hosts send outputs and durationMs instead, so nothing is required.
  */
 export interface RunCompletedPayload {
   /**
-   * Terminal status.
+   * Terminal status, when the host states it (wopkit hosts always do).
    */
-  status: 'completed';
+  status?: 'completed';
+  /**
+   * Wall-clock run time in milliseconds (upstream hosts send it).
+   */
+  durationMs?: number;
   [k: string]: unknown;
 }
 
 /**
- * A run ended in failure. Open.
+ * A run ended in failure. Open. The failure is named either by errorCode (wopkit hosts, which also send status) or by an error object {code, message} (upstream hosts); at least one of the two is present.
  */
-export interface RunFailedPayload {
+export type RunFailedPayload = (
+  | {
+      /**
+       * Machine code of the failure.
+       */
+      errorCode: string;
+      [k: string]: unknown;
+    }
+  | {
+      /**
+       * The failure as upstream hosts report it.
+       */
+      error: RunFailureError;
+      [k: string]: unknown;
+    }
+) & {
   /**
-   * Terminal status.
+   * Terminal status, when the host states it (wopkit hosts always do).
    */
-  status: 'failed';
+  status?: 'failed';
   /**
    * Machine code of the failure (an ErrorCode or host code).
    */
-  errorCode: string;
+  errorCode?: string;
+  /**
+   * The failure as upstream hosts report it: a machine code and a message, never entry content.
+   */
+  error?: RunFailureError;
+  [k: string]: unknown;
+};
+
+/**
+ * The error object upstream hosts put in run.failed: a code and a human message; details are code-specific. Open.
+ */
+export interface RunFailureError {
+  /**
+   * Machine code of the failure.
+   */
+  code: string;
+  /**
+   * Human-readable explanation; never entry content or secrets.
+   */
+  message: string;
+  /**
+   * Code-specific details.
+   */
+  details?: {
+    [k: string]: unknown;
+  };
+  /**
+   * Whether retrying the run may succeed.
+   */
+  retryable?: boolean;
   [k: string]: unknown;
 }
 
@@ -86,7 +134,7 @@ export interface RunOrchestratorDecidedPayload {
 }
 
 /**
- * RFC 0039 §D. A next-worker or terminate decision fell below the floor, so the host escalates instead of executing. Recorded before the interrupt is raised. Only hosts advertising executionModel version ≥ 2 emit it. Closed, as the RFC defines it.
+ * RFC 0039 §D. A next-worker or terminate decision fell below the floor, so the host escalates instead of executing. Recorded before the interrupt is raised. Only hosts advertising executionModel version ≥ 2 emit it. Closed, as the RFC defines it; the fields upstream's schema adds (parentRunId, workerId, causationHostId) are declared so upstream events pass, and anything else is still refused.
  */
 export interface ConfidenceEscalatedPayload {
   /**
@@ -105,6 +153,18 @@ export interface ConfidenceEscalatedPayload {
    * The decision that triggered the escalation.
    */
   originalDecision?: OrchestratorDecision;
+  /**
+   * The orchestrator-driven run that escalated. Upstream requires it; the seed's RFC 0039 §D shape does not, so it is optional here.
+   */
+  parentRunId?: string;
+  /**
+   * The worker the escalated next-worker decision would have dispatched; absent for terminate. Upstream field, optional.
+   */
+  workerId?: string;
+  /**
+   * RFC 0040: the host that emitted the causing event, when it is another host. Upstream field, optional.
+   */
+  causationHostId?: string;
 }
 
 /**
@@ -116,7 +176,7 @@ export interface InterruptRequestedPayload {
    */
   interruptId: string;
   /**
-   * clarify, approval, or a vendor kind (x-host-…) advertised as confidenceEscalationInterruptKind.
+   * clarify (wopkit's spelling) or clarification (upstream's), approval, upstream's external-event and custom, or a vendor kind (x-host-…) advertised as confidenceEscalationInterruptKind.
    */
   kind: string;
   /**
@@ -127,7 +187,7 @@ export interface InterruptRequestedPayload {
 }
 
 /**
- * A person answered an interrupt. Open.
+ * A person answered an interrupt. Open. wopkit hosts send outcome; upstream hosts send nodeId, kind and the resume value instead, so only interruptId is required.
  */
 export interface InterruptResolvedPayload {
   /**
@@ -135,9 +195,17 @@ export interface InterruptResolvedPayload {
    */
   interruptId: string;
   /**
-   * approved: proceed as decided; amended: proceed with a changed decision; rejected: do not proceed.
+   * approved: proceed as decided; amended: proceed with a changed decision; rejected: do not proceed. Sent by wopkit hosts.
    */
-  outcome: 'approved' | 'amended' | 'rejected';
+  outcome?: 'approved' | 'amended' | 'rejected';
+  /**
+   * The suspended node (upstream hosts send it).
+   */
+  nodeId?: string;
+  /**
+   * The interrupt kind that was answered (upstream hosts send it).
+   */
+  kind?: string;
   [k: string]: unknown;
 }
 
@@ -204,7 +272,7 @@ export interface MemoryCompactedPayload {
    */
   outputId: string;
   /**
-   * Ids collapsed into outputId. Exhaustive when present (no 'and N more'); may be omitted when sourceCount exceeds 100.
+   * Ids collapsed into outputId. Exhaustive when present (no 'and N more'); may be omitted when sourceCount exceeds 100. Not checked for duplicates: RFC 0012 does not ask for uniqueness and upstream's schema does not either.
    *
    * Items: A source entry id.
    */
@@ -241,9 +309,9 @@ export interface DistillationReport {
    */
   tokensUsed: number;
   /**
-   * Whether MEMORY-INDEX.json was updated (then workspace.updated was emitted).
+   * Whether MEMORY-INDEX.json was updated (then workspace.updated was emitted). wopkit hosts always send it; upstream's schema makes it optional, so it is optional here.
    */
-  indexUpdated: boolean;
+  indexUpdated?: boolean;
   [k: string]: unknown;
 }
 

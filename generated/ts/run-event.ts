@@ -2,7 +2,7 @@
 // Source: schemas/openwop/v1/run-event.schema.json
 
 /**
- * The envelope of every event in a run's append-only log. type names the event and selects the payload shape through the x-type-index of run-event-payloads.schema.json. Consumers must tolerate event types they do not know: the envelope accepts any well-formed type, and a consumer that does not recognise it checks the envelope and ignores the payload without error. Closed at the envelope level: extensions go in the payload.
+ * The envelope of every event in a run's append-only log. type names the event and selects the payload shape through the x-type-index of run-event-payloads.schema.json. Consumers must tolerate event types they do not know: the envelope accepts any well-formed type, and a consumer that does not recognise it checks the envelope and ignores the payload without error. Closed at the envelope level: extensions go in the payload (the envelope fields upstream hosts add, schemaVersion and engineVersion, are declared).
  */
 export interface RunEvent {
   /**
@@ -39,6 +39,14 @@ export interface RunEvent {
    * eventId of the event that caused this one, for causal chains such as decision → escalation → interrupt.
    */
   causationId?: string;
+  /**
+   * Per-event-type payload contract version, as upstream hosts stamp it. Readers fold unknown versions best-effort; wopkit hosts leave it out.
+   */
+  schemaVersion?: number;
+  /**
+   * Version of the engine that produced the event, as upstream hosts stamp it. Informational; wopkit hosts leave it out.
+   */
+  engineVersion?: string;
 }
 
 /**

@@ -8,9 +8,9 @@ import type { RunEvent } from './run-event.ts';
  */
 export interface RunEventsResponse {
   /**
-   * The run whose log this is.
+   * The run whose log this is. wopkit hosts always send it; upstream defines no schema for this response and its scenarios read only events, so it is optional.
    */
-  runId: string;
+  runId?: string;
   /**
    * Events in increasing sequence; each validates as a RunEvent (unknown types on the envelope alone).
    */

@@ -358,6 +358,8 @@ export declare const validateRunEventType: Validator<T.RunEventType>;
 export declare const validateRunEventsResponse: Validator<T.RunEventsResponse>;
 /** Validator for RunFailedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runFailed). */
 export declare const validateRunFailedPayload: Validator<T.RunFailedPayload>;
+/** Validator for RunFailureError (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/RunFailureError). */
+export declare const validateRunFailureError: Validator<T.RunFailureError>;
 /** Validator for RunForkRequest (https://wopkit.dev/schemas/openwop/v1/run-fork-request.schema.json). */
 export declare const validateRunForkRequest: Validator<T.RunForkRequest>;
 /** Validator for RunForkResponse (https://wopkit.dev/schemas/openwop/v1/run-fork-response.schema.json). */
@@ -555,6 +557,7 @@ export declare const validatorIndex: {
   readonly "RunEventType": { readonly validator: Validator<T.RunEventType>; readonly id: string; readonly target: string; readonly family: string };
   readonly "RunEventsResponse": { readonly validator: Validator<T.RunEventsResponse>; readonly id: string; readonly target: string; readonly family: string };
   readonly "RunFailedPayload": { readonly validator: Validator<T.RunFailedPayload>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "RunFailureError": { readonly validator: Validator<T.RunFailureError>; readonly id: string; readonly target: string; readonly family: string };
   readonly "RunForkRequest": { readonly validator: Validator<T.RunForkRequest>; readonly id: string; readonly target: string; readonly family: string };
   readonly "RunForkResponse": { readonly validator: Validator<T.RunForkResponse>; readonly id: string; readonly target: string; readonly family: string };
   readonly "RunOrchestratorDecidedPayload": { readonly validator: Validator<T.RunOrchestratorDecidedPayload>; readonly id: string; readonly target: string; readonly family: string };

@@ -121,34 +121,35 @@ function __len(s) {
 
 // ── constants ──
 const __RE0 = new RegExp("^[0-9]+\\.[0-9]+(\\.[0-9]+)?$", "u");
-const __E77 = new Set(["replay_memory_snapshot_unavailable","token_budget_exceeded","compaction_redaction_failed","capability_not_provided","invalid_json","bad_request","validation_failed","unsupported_media_type","payload_too_large","unauthorized","forbidden","not_found","method_not_allowed","conflict","request_timeout","quota_exceeded","internal_error"]);
+const __E80 = new Set(["replay_memory_snapshot_unavailable","token_budget_exceeded","compaction_redaction_failed","capability_not_provided","invalid_json","bad_request","validation_failed","validation_error","unsupported_media_type","payload_too_large","unauthorized","unauthenticated","forbidden","not_found","method_not_allowed","conflict","request_timeout","quota_exceeded","internal_error"]);
 const __RE1 = new RegExp("^[a-z][a-z0-9_]*$", "u");
 const __RE2 = new RegExp("^[A-Za-z][A-Za-z0-9_-]*(\\.[A-Za-z][A-Za-z0-9_-]*)*$", "u");
-const __RE3 = new RegExp("^[a-z0-9][a-z0-9-]{0,62}$", "u");
-const __RE4 = new RegExp("^[A-Za-z0-9._:-]{1,128}$", "u");
-const __RE5 = new RegExp("^[a-z0-9][a-z0-9._-]{0,63}$", "u");
-const __RE6 = new RegExp("^tr:.+$", "u");
-const __RE7 = new RegExp("^op:.+$", "u");
-const __P256 = new Set(["trace/schema","trace/id","turn/id","participant/ref","operation/id","time/started-at","time/finished-at","status","runtime/ref","model.binding/ref","input/shape","output/shape","policy","decisions","effects","diagnostics"]);
-const __RE8 = new RegExp("^/", "u");
-const __RE9 = new RegExp("^feedback:.+$", "u");
-const __RE10 = new RegExp("^model\\.binding/.+$", "u");
-const __RE11 = new RegExp("^question/.+$", "u");
-const __RE12 = new RegExp("^operation/.+$", "u");
-const __RE13 = new RegExp("^[a-z]+/[A-Za-z0-9.+-]+$", "u");
-const __P656 = new Set(["schema","question/ref","operation/ref","recipient/class","reason/code","prompt","widget/kind","widget/payload","default/on-timeout","timeout","classification","subject","response","provenance","created/at"]);
-const __RE14 = new RegExp("^participant:did:key:[1-9A-HJ-NP-Za-km-z]+$", "u");
-const __RE15 = new RegExp("^[a-z0-9]+(-[a-z0-9]+)*$", "u");
-const __RE16 = new RegExp("^result:.+$", "u");
-const __RE17 = new RegExp("^runtime/.+$", "u");
-const __RE18 = new RegExp("^session:.+$", "u");
-const __RE19 = new RegExp("^[a-z][a-z0-9-]*(\\.[a-z][a-z0-9-]*)+$", "u");
-const __RE20 = new RegExp("^(trace/|tr:).+$", "u");
-const __RE21 = new RegExp("^turn:.+$", "u");
-const __RE22 = new RegExp("^(clarify|approval|x-[a-z0-9-]+)$", "u");
-const __RE23 = new RegExp("^arc_[0-9a-f]{16,64}$", "u");
-const __E948 = new Set(["run.started","run.completed","run.failed","runOrchestrator.decided","core.workflowChain.confidence-escalated","interrupt.requested","interrupt.resolved","worker.dispatched","memory.written","memory.compacted","agent.memory.consolidated","commitment.fired","proposal.created","proposal.activated","workspace.updated"]);
-const __RE24 = new RegExp("^[0-9a-f]{64}$", "u");
+const __RE3 = new RegExp("^[0-9]{4}-[0-9]{2}-[0-9]{2}$", "u");
+const __RE4 = new RegExp("^[a-z0-9][a-z0-9-]{0,62}$", "u");
+const __RE5 = new RegExp("^[A-Za-z0-9._:-]{1,128}$", "u");
+const __RE6 = new RegExp("^[a-z0-9][a-z0-9._-]{0,63}$", "u");
+const __RE7 = new RegExp("^tr:.+$", "u");
+const __RE8 = new RegExp("^op:.+$", "u");
+const __P260 = new Set(["trace/schema","trace/id","turn/id","participant/ref","operation/id","time/started-at","time/finished-at","status","runtime/ref","model.binding/ref","input/shape","output/shape","policy","decisions","effects","diagnostics"]);
+const __RE9 = new RegExp("^/", "u");
+const __RE10 = new RegExp("^feedback:.+$", "u");
+const __RE11 = new RegExp("^model\\.binding/.+$", "u");
+const __RE12 = new RegExp("^question/.+$", "u");
+const __RE13 = new RegExp("^operation/.+$", "u");
+const __RE14 = new RegExp("^[a-z]+/[A-Za-z0-9.+-]+$", "u");
+const __P660 = new Set(["schema","question/ref","operation/ref","recipient/class","reason/code","prompt","widget/kind","widget/payload","default/on-timeout","timeout","classification","subject","response","provenance","created/at"]);
+const __RE15 = new RegExp("^participant:did:key:[1-9A-HJ-NP-Za-km-z]+$", "u");
+const __RE16 = new RegExp("^[a-z0-9]+(-[a-z0-9]+)*$", "u");
+const __RE17 = new RegExp("^result:.+$", "u");
+const __RE18 = new RegExp("^runtime/.+$", "u");
+const __RE19 = new RegExp("^session:.+$", "u");
+const __RE20 = new RegExp("^[a-z][a-z0-9-]*(\\.[a-z][a-z0-9-]*)+$", "u");
+const __RE21 = new RegExp("^(trace/|tr:).+$", "u");
+const __RE22 = new RegExp("^turn:.+$", "u");
+const __RE23 = new RegExp("^(clarify|clarification|approval|external-event|custom|x-[a-z0-9-]+)$", "u");
+const __RE24 = new RegExp("^arc_[0-9a-f]{16,64}$", "u");
+const __E962 = new Set(["run.started","run.completed","run.failed","runOrchestrator.decided","core.workflowChain.confidence-escalated","interrupt.requested","interrupt.resolved","worker.dispatched","memory.written","memory.compacted","agent.memory.consolidated","commitment.fired","proposal.created","proposal.activated","workspace.updated"]);
+const __RE25 = new RegExp("^[0-9a-f]{64}$", "u");
 
 // ── fast path: one check per schema node, valid or not, first failure stops ──
 function __c0(d) {
@@ -262,13 +263,17 @@ function __c18(d) {
 }
 function __c56(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x28 = d.emitsWriteEvents;
-  if (x28 === undefined) return false;
-  if (!(typeof x28 === "boolean")) return false;
-  for (const k29 in d) if (!(k29 === "emitsWriteEvents")) return false;
+  const x28 = d.supported;
+  if (x28 !== undefined) {
+    if (x28 !== true) return false;
+  }
+  const x29 = d.emitsWriteEvents;
+  if (x29 !== undefined) {
+    if (!(typeof x29 === "boolean")) return false;
+  }
   return true;
 }
-function __c59(d) {
+function __c60(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x30 = d.protocolVersion;
   if (x30 === undefined) return false;
@@ -276,7 +281,7 @@ function __c59(d) {
   if (!__RE0.test(x30)) return false;
   const x31 = d.host;
   if (x31 !== undefined) {
-    if (!__c62(x31)) return false;
+    if (!__c63(x31)) return false;
   }
   const x32 = d.agents;
   if (x32 !== undefined) {
@@ -284,15 +289,15 @@ function __c59(d) {
   }
   const x33 = d.memory;
   if (x33 !== undefined) {
-    if (!__c68(x33)) return false;
+    if (!__c69(x33)) return false;
   }
   const x34 = d.multiAgent;
   if (x34 !== undefined) {
-    if (!__c113(x34)) return false;
+    if (!__c114(x34)) return false;
   }
   return true;
 }
-function __c124(d) {
+function __c127(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x35 = d.capability;
   if (x35 === undefined) return false;
@@ -304,7 +309,7 @@ function __c32(d) {
   if (!(d === "time" || d === "predicate")) return false;
   return true;
 }
-function __c127(d) {
+function __c130(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x36 = d.commitmentId;
   if (x36 === undefined) return false;
@@ -346,7 +351,7 @@ function __c28(d) {
   for (const k45 in d) if (!(k45 === "supported" || k45 === "fireConditions")) return false;
   return true;
 }
-function __c74(d) {
+function __c75(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   let ok46 = false;
   L47: {
@@ -368,7 +373,7 @@ function __c74(d) {
   if (!(typeof x50 === "boolean")) return false;
   const x51 = d.trigger;
   if (x51 !== undefined) {
-    if (!__c77(x51)) return false;
+    if (!__c78(x51)) return false;
   }
   const x52 = d.maxInputEntries;
   if (x52 !== undefined) {
@@ -378,12 +383,12 @@ function __c74(d) {
   const x53 = d.maxOutputBytes;
   if (x53 !== undefined) {
     if (!(Number.isInteger(x53))) return false;
-    if (x53 < 1) return false;
+    if (x53 < 0) return false;
   }
   for (const k54 in d) if (!(k54 === "supported" || k54 === "trigger" || k54 === "maxInputEntries" || k54 === "maxOutputBytes")) return false;
   return true;
 }
-function __c134(d) {
+function __c137(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x55 = d.memoryRef;
   if (x55 !== undefined) {
@@ -397,11 +402,11 @@ function __c134(d) {
   }
   return true;
 }
-function __c77(d) {
+function __c78(d) {
   if (!(d === "host-managed" || d === "client-requested" || d === "both")) return false;
   return true;
 }
-function __c138(d) {
+function __c141(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x57 = d.confidence;
   if (x57 === undefined) return false;
@@ -418,161 +423,164 @@ function __c138(d) {
   if (!(x59 === "clarify" || x59 === "escalate")) return false;
   const x60 = d.originalDecision;
   if (x60 !== undefined) {
-    if (!__c143(x60)) return false;
+    if (!__c146(x60)) return false;
   }
-  for (const k61 in d) if (!(k61 === "confidence" || k61 === "floor" || k61 === "escalationKind" || k61 === "originalDecision")) return false;
+  const x61 = d.parentRunId;
+  if (x61 !== undefined) {
+    if (!(typeof x61 === "string")) return false;
+    if (x61.length === 0) return false;
+  }
+  const x62 = d.workerId;
+  if (x62 !== undefined) {
+    if (!(typeof x62 === "string")) return false;
+    if (x62.length === 0) return false;
+  }
+  const x63 = d.causationHostId;
+  if (x63 !== undefined) {
+    if (!(typeof x63 === "string")) return false;
+    if (x63.length === 0) return false;
+  }
+  for (const k64 in d) if (!(k64 === "confidence" || k64 === "floor" || k64 === "escalationKind" || k64 === "originalDecision" || k64 === "parentRunId" || k64 === "workerId" || k64 === "causationHostId")) return false;
   return true;
 }
 function __c7(d) {
   if (!(d === "host-managed" || d === "scheduled" || d === "on-demand")) return false;
   return true;
 }
-function __c86(d) {
+function __c87(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok62 = false;
-  L63: {
+  let ok65 = false;
+  L66: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x64 = d.supported;
-      if (x64 === undefined) break L63;
-      if (x64 !== true) break L63;
+      const x67 = d.supported;
+      if (x67 === undefined) break L66;
+      if (x67 !== true) break L66;
     }
-    ok62 = true;
+    ok65 = true;
   }
-  if (ok62) {
+  if (ok65) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x65 = d.maxTokenBudget;
-      if (x65 === undefined) return false;
-      if (!(Number.isInteger(x65))) return false;
-      const x66 = d.tokenizerName;
-      if (x66 === undefined) return false;
-      if (!(typeof x66 === "string")) return false;
+      const x68 = d.maxTokenBudget;
+      if (x68 === undefined) return false;
+      if (!(Number.isInteger(x68))) return false;
+      const x69 = d.tokenizerName;
+      if (x69 === undefined) return false;
+      if (!(typeof x69 === "string")) return false;
     }
   }
-  const x67 = d.supported;
-  if (x67 === undefined) return false;
-  if (!(typeof x67 === "boolean")) return false;
-  const x68 = d.maxTokenBudget;
-  if (x68 !== undefined) {
-    if (!(Number.isInteger(x68))) return false;
-    if (x68 < 1) return false;
-  }
-  const x69 = d.scheduled;
-  if (x69 !== undefined) {
-    if (!(typeof x69 === "boolean")) return false;
-  }
-  const x70 = d.indexEmitted;
-  if (x70 !== undefined) {
-    if (!(typeof x70 === "boolean")) return false;
-  }
-  const x71 = d.tokenizerName;
+  const x70 = d.supported;
+  if (x70 === undefined) return false;
+  if (!(typeof x70 === "boolean")) return false;
+  const x71 = d.maxTokenBudget;
   if (x71 !== undefined) {
-    if (!(typeof x71 === "string")) return false;
-    if (x71.length === 0) return false;
+    if (!(Number.isInteger(x71))) return false;
+    if (x71 < 1) return false;
   }
-  const x72 = d.archiveRetention;
+  const x72 = d.scheduled;
   if (x72 !== undefined) {
-    if (!(typeof x72 === "string")) return false;
-    if (!__fmtDuration(x72)) return false;
+    if (!(typeof x72 === "boolean")) return false;
   }
-  for (const k73 in d) if (!(k73 === "supported" || k73 === "maxTokenBudget" || k73 === "scheduled" || k73 === "indexEmitted" || k73 === "tokenizerName" || k73 === "archiveRetention")) return false;
+  const x73 = d.indexEmitted;
+  if (x73 !== undefined) {
+    if (!(typeof x73 === "boolean")) return false;
+  }
+  const x74 = d.tokenizerName;
+  if (x74 !== undefined) {
+    if (!(typeof x74 === "string")) return false;
+    if (x74.length === 0) return false;
+  }
+  const x75 = d.archiveRetention;
+  if (x75 !== undefined) {
+    if (!(typeof x75 === "string")) return false;
+    if (!__fmtDuration(x75)) return false;
+  }
+  for (const k76 in d) if (!(k76 === "supported" || k76 === "maxTokenBudget" || k76 === "scheduled" || k76 === "indexEmitted" || k76 === "tokenizerName" || k76 === "archiveRetention")) return false;
   return true;
 }
-function __c154(d) {
+function __c164(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x74 = d.tokenBudget;
-  if (x74 === undefined) return false;
-  if (!(Number.isInteger(x74))) return false;
-  if (x74 < 1) return false;
-  const x75 = d.tokensUsed;
-  if (x75 === undefined) return false;
-  if (!(Number.isInteger(x75))) return false;
-  if (x75 < 0) return false;
-  const x76 = d.indexUpdated;
-  if (x76 === undefined) return false;
-  if (!(typeof x76 === "boolean")) return false;
+  const x77 = d.tokenBudget;
+  if (x77 === undefined) return false;
+  if (!(Number.isInteger(x77))) return false;
+  if (x77 < 1) return false;
+  const x78 = d.tokensUsed;
+  if (x78 === undefined) return false;
+  if (!(Number.isInteger(x78))) return false;
+  if (x78 < 0) return false;
+  const x79 = d.indexUpdated;
+  if (x79 !== undefined) {
+    if (!(typeof x79 === "boolean")) return false;
+  }
   return true;
 }
-function __c159(d) {
-  if (!__E77.has(d)) return false;
+function __c169(d) {
+  if (!__E80.has(d)) return false;
   return true;
 }
-function __c160(d) {
+function __c170(d) {
   return true;
 }
-function __c161(d) {
+function __c171(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok78 = false;
-  L79: {
-    if (!__c169(d)) break L79;
-    ok78 = true;
-  }
-  if (ok78) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x80 = d.details;
-      if (x80 === undefined) return false;
-      if (!__c174(x80)) return false;
-    }
-  }
   let ok81 = false;
   L82: {
-    if (!__c182(d)) break L82;
+    if (!__c179(d)) break L82;
     ok81 = true;
   }
   if (ok81) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
       const x83 = d.details;
       if (x83 === undefined) return false;
-      if (!__c187(x83)) return false;
+      if (!__c184(x83)) return false;
     }
   }
   let ok84 = false;
   L85: {
-    if (!__c194(d)) break L85;
+    if (!__c192(d)) break L85;
     ok84 = true;
   }
   if (ok84) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
       const x86 = d.details;
-      if (x86 !== undefined) {
-        if (!__c134(x86)) return false;
-      }
+      if (x86 === undefined) return false;
+      if (!__c197(x86)) return false;
     }
   }
   let ok87 = false;
   L88: {
-    if (!__c201(d)) break L88;
+    if (!__c204(d)) break L88;
     ok87 = true;
   }
   if (ok87) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
       const x89 = d.details;
-      if (x89 === undefined) return false;
-      if (!__c124(x89)) return false;
+      if (x89 !== undefined) {
+        if (!__c137(x89)) return false;
+      }
     }
   }
   let ok90 = false;
   L91: {
-    if (!__c208(d)) break L91;
+    if (!__c211(d)) break L91;
     ok90 = true;
   }
   if (ok90) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
       const x92 = d.details;
       if (x92 === undefined) return false;
-      if (!__c213(x92)) return false;
+      if (!__c127(x92)) return false;
     }
   }
   let ok93 = false;
   L94: {
-    if (!__c223(d)) break L94;
+    if (!__c218(d)) break L94;
     ok93 = true;
   }
   if (ok93) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
       const x95 = d.details;
-      if (x95 !== undefined) {
-        if (!__c228(x95)) return false;
-      }
+      if (x95 === undefined) return false;
+      if (!__c223(x95)) return false;
     }
   }
   let ok96 = false;
@@ -583,2282 +591,2287 @@ function __c161(d) {
   if (ok96) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
       const x98 = d.details;
-      if (x98 === undefined) return false;
-      if (!__c238(x98)) return false;
+      if (x98 !== undefined) {
+        if (!__c238(x98)) return false;
+      }
     }
   }
-  const x99 = d.error;
-  if (x99 === undefined) return false;
-  if (!(typeof x99 === "string")) return false;
-  if (x99.length > 100 && __len(x99) > 100) return false;
-  if (!__RE1.test(x99)) return false;
-  const x100 = d.message;
-  if (x100 === undefined) return false;
-  if (!(typeof x100 === "string")) return false;
-  if (x100.length > 2000 && __len(x100) > 2000) return false;
-  const x101 = d.details;
-  if (x101 !== undefined) {
-    if (!(typeof x101 === "object" && x101 !== null && !Array.isArray(x101))) return false;
+  let ok99 = false;
+  L100: {
+    if (!__c243(d)) break L100;
+    ok99 = true;
   }
-  for (const k102 in d) if (!(k102 === "error" || k102 === "message" || k102 === "details")) return false;
+  if (ok99) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x101 = d.details;
+      if (x101 === undefined) return false;
+      if (!__c248(x101)) return false;
+    }
+  }
+  const x102 = d.error;
+  if (x102 === undefined) return false;
+  if (!(typeof x102 === "string")) return false;
+  if (x102.length > 100 && __len(x102) > 100) return false;
+  if (!__RE1.test(x102)) return false;
+  const x103 = d.message;
+  if (x103 === undefined) return false;
+  if (!(typeof x103 === "string")) return false;
+  if (x103.length > 2000 && __len(x103) > 2000) return false;
+  const x104 = d.details;
+  if (x104 !== undefined) {
+    if (!(typeof x104 === "object" && x104 !== null && !Array.isArray(x104))) return false;
+  }
+  for (const k105 in d) if (!(k105 === "error" || k105 === "message" || k105 === "details")) return false;
   return true;
 }
-function __c242(d) {
+function __c252(d) {
   if (!(typeof d === "string")) return false;
   if (d.length > 200 && __len(d) > 200) return false;
   if (!__RE2.test(d)) return false;
   return true;
 }
-function __c115(d) {
+function __c116(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x103 = d.supported;
-  if (x103 === undefined) return false;
-  if (!(typeof x103 === "boolean")) return false;
-  const x104 = d.version;
-  if (x104 !== undefined) {
-    if (!(Number.isInteger(x104))) return false;
-    if (x104 > 4) return false;
-    if (x104 < 1) return false;
-  }
-  const x105 = d.confidenceEscalationFloor;
-  if (x105 !== undefined) {
-    if (!(Number.isFinite(x105))) return false;
-    if (x105 > 1) return false;
-    if (x105 < 0.5) return false;
-  }
-  const x106 = d.confidenceEscalationInterruptKind;
-  if (x106 !== undefined) {
-    if (!(typeof x106 === "string")) return false;
-    if (x106.length === 0) return false;
-  }
-  const x107 = d.crossChildMemoryConcurrency;
+  const x106 = d.supported;
+  if (x106 === undefined) return false;
+  if (!(typeof x106 === "boolean")) return false;
+  const x107 = d.version;
   if (x107 !== undefined) {
-    if (!(x107 === "strict" || x107 === "advisory")) return false;
+    if (!(Number.isInteger(x107))) return false;
+    if (x107 < 1) return false;
   }
-  for (const k108 in d) if (!(k108 === "supported" || k108 === "version" || k108 === "confidenceEscalationFloor" || k108 === "confidenceEscalationInterruptKind" || k108 === "crossChildMemoryConcurrency")) return false;
+  const x108 = d.tier;
+  if (x108 !== undefined) {
+    if (!(x108 === "stable" || x108 === "experimental")) return false;
+  }
+  const x109 = d.experimentalUntil;
+  if (x109 !== undefined) {
+    if (!(typeof x109 === "string")) return false;
+    if (!__RE3.test(x109)) return false;
+  }
+  const x110 = d.confidenceEscalationFloor;
+  if (x110 !== undefined) {
+    if (!(Number.isFinite(x110))) return false;
+    if (x110 > 1) return false;
+    if (x110 < 0.5) return false;
+  }
+  const x111 = d.confidenceEscalationInterruptKind;
+  if (x111 !== undefined) {
+    if (!(typeof x111 === "string")) return false;
+    if (x111.length === 0) return false;
+  }
+  const x112 = d.crossChildMemoryConcurrency;
+  if (x112 !== undefined) {
+    if (!(x112 === "strict" || x112 === "advisory")) return false;
+  }
   return true;
 }
-function __c243(d) {
+function __c253(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x109 = d.runId;
-  if (x109 === undefined) return false;
-  if (!(typeof x109 === "string")) return false;
-  if (x109.length === 0) return false;
-  const x110 = d.fromSeq;
-  if (x110 === undefined) return false;
-  if (!(Number.isInteger(x110))) return false;
-  if (x110 < 0) return false;
-  for (const k111 in d) if (!(k111 === "runId" || k111 === "fromSeq")) return false;
-  return true;
-}
-function __c62(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x112 = d.name;
-  if (x112 === undefined) return false;
-  if (!(typeof x112 === "string")) return false;
-  if (x112.length > 200 && __len(x112) > 200) return false;
-  if (x112.length === 0) return false;
-  const x113 = d.version;
+  const x113 = d.runId;
   if (x113 === undefined) return false;
   if (!(typeof x113 === "string")) return false;
-  if (x113.length > 100 && __len(x113) > 100) return false;
   if (x113.length === 0) return false;
-  return true;
-}
-function __c247(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x114 = d.memoryRef;
+  const x114 = d.fromSeq;
   if (x114 === undefined) return false;
-  if (!(typeof x114 === "string")) return false;
-  if (x114.length > 1024 && __len(x114) > 1024) return false;
-  if (x114.length === 0) return false;
-  const x115 = d.condition;
-  if (x115 === undefined) return false;
-  if (!__c32(x115)) return false;
-  const x116 = d.includeIntentionCanary;
-  if (x116 !== undefined) {
-    if (!(typeof x116 === "boolean")) return false;
-  }
-  for (const k117 in d) if (!(k117 === "memoryRef" || k117 === "condition" || k117 === "includeIntentionCanary")) return false;
+  if (!(Number.isInteger(x114))) return false;
+  if (x114 < 0) return false;
+  for (const k115 in d) if (!(k115 === "runId" || k115 === "fromSeq")) return false;
   return true;
 }
-function __c252(d) {
+function __c63(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x118 = d.event;
-  if (x118 === undefined) return false;
-  if (!__c127(x118)) return false;
-  const x119 = d.fireCount;
-  if (x119 === undefined) return false;
-  if (!(Number.isInteger(x119))) return false;
-  if (x119 < 0) return false;
-  const x120 = d.intentionCanary;
-  if (x120 !== undefined) {
-    if (!(typeof x120 === "string")) return false;
-    if (x120.length === 0) return false;
-  }
+  const x116 = d.name;
+  if (x116 === undefined) return false;
+  if (!(typeof x116 === "string")) return false;
+  if (x116.length > 200 && __len(x116) > 200) return false;
+  if (x116.length === 0) return false;
+  const x117 = d.version;
+  if (x117 === undefined) return false;
+  if (!(typeof x117 === "string")) return false;
+  if (x117.length > 100 && __len(x117) > 100) return false;
+  if (x117.length === 0) return false;
   return true;
 }
 function __c257(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x121 = d.memoryRef;
-  if (x121 === undefined) return false;
-  if (!(typeof x121 === "string")) return false;
-  if (x121.length > 1024 && __len(x121) > 1024) return false;
-  if (x121.length === 0) return false;
-  const x122 = d.includeSecretCanary;
-  if (x122 !== undefined) {
-    if (!(typeof x122 === "boolean")) return false;
+  const x118 = d.memoryRef;
+  if (x118 === undefined) return false;
+  if (!(typeof x118 === "string")) return false;
+  if (x118.length > 1024 && __len(x118) > 1024) return false;
+  if (x118.length === 0) return false;
+  const x119 = d.condition;
+  if (x119 === undefined) return false;
+  if (!__c32(x119)) return false;
+  const x120 = d.includeIntentionCanary;
+  if (x120 !== undefined) {
+    if (!(typeof x120 === "boolean")) return false;
   }
-  for (const k123 in d) if (!(k123 === "memoryRef" || k123 === "includeSecretCanary")) return false;
+  for (const k121 in d) if (!(k121 === "memoryRef" || k121 === "condition" || k121 === "includeIntentionCanary")) return false;
   return true;
 }
-function __c261(d) {
+function __c262(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x124 = d.event;
-  if (x124 === undefined) return false;
-  if (!__c0(x124)) return false;
-  const x125 = d.secretLeaked;
+  const x122 = d.event;
+  if (x122 === undefined) return false;
+  if (!__c130(x122)) return false;
+  const x123 = d.fireCount;
+  if (x123 === undefined) return false;
+  if (!(Number.isInteger(x123))) return false;
+  if (x123 < 0) return false;
+  const x124 = d.intentionCanary;
+  if (x124 !== undefined) {
+    if (!(typeof x124 === "string")) return false;
+    if (x124.length === 0) return false;
+  }
+  return true;
+}
+function __c267(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x125 = d.memoryRef;
   if (x125 === undefined) return false;
-  if (!(typeof x125 === "boolean")) return false;
-  const x126 = d.eventId;
+  if (!(typeof x125 === "string")) return false;
+  if (x125.length > 1024 && __len(x125) > 1024) return false;
+  if (x125.length === 0) return false;
+  const x126 = d.includeSecretCanary;
   if (x126 !== undefined) {
-    if (!(typeof x126 === "string")) return false;
-    if (x126.length === 0) return false;
+    if (!(typeof x126 === "boolean")) return false;
+  }
+  for (const k127 in d) if (!(k127 === "memoryRef" || k127 === "includeSecretCanary")) return false;
+  return true;
+}
+function __c271(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x128 = d.event;
+  if (x128 === undefined) return false;
+  if (!__c0(x128)) return false;
+  const x129 = d.secretLeaked;
+  if (x129 === undefined) return false;
+  if (!(typeof x129 === "boolean")) return false;
+  const x130 = d.eventId;
+  if (x130 !== undefined) {
+    if (!(typeof x130 === "string")) return false;
+    if (x130.length === 0) return false;
   }
   return true;
 }
-function __c266(d) {
+function __c276(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x127 = d.ttlSeconds;
-  if (x127 === undefined) return false;
-  if (!(Number.isFinite(x127))) return false;
-  if (x127 > 86400) return false;
-  if (x127 <= 0) return false;
-  const x128 = d.delayMs;
-  if (x128 !== undefined) {
-    if (!(Number.isInteger(x128))) return false;
-    if (x128 > 5000) return false;
-    if (x128 < 0) return false;
-  }
-  for (const k129 in d) if (!(k129 === "ttlSeconds" || k129 === "delayMs")) return false;
-  return true;
-}
-function __c270(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x130 = d.parentRunId;
-  if (x130 === undefined) return false;
-  if (!(typeof x130 === "string")) return false;
-  if (x130.length > 512 && __len(x130) > 512) return false;
-  if (x130.length === 0) return false;
-  const x131 = d.childRunId;
+  const x131 = d.ttlSeconds;
   if (x131 === undefined) return false;
-  if (!(typeof x131 === "string")) return false;
-  if (x131.length > 512 && __len(x131) > 512) return false;
-  if (x131.length === 0) return false;
-  const x132 = d.memoryRef;
-  if (x132 === undefined) return false;
-  if (!(typeof x132 === "string")) return false;
-  if (x132.length > 1024 && __len(x132) > 1024) return false;
-  if (x132.length === 0) return false;
-  const x133 = d.parentStartedAt;
-  if (x133 === undefined) return false;
-  if (!(typeof x133 === "string")) return false;
-  if (!__fmtDateTime(x133)) return false;
-  const x134 = d.childWrittenAt;
+  if (!(Number.isFinite(x131))) return false;
+  if (x131 > 86400) return false;
+  if (x131 <= 0) return false;
+  const x132 = d.delayMs;
+  if (x132 !== undefined) {
+    if (!(Number.isInteger(x132))) return false;
+    if (x132 > 5000) return false;
+    if (x132 < 0) return false;
+  }
+  for (const k133 in d) if (!(k133 === "ttlSeconds" || k133 === "delayMs")) return false;
+  return true;
+}
+function __c280(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x134 = d.parentRunId;
   if (x134 === undefined) return false;
   if (!(typeof x134 === "string")) return false;
-  if (!__fmtDateTime(x134)) return false;
-  const x135 = d.entry;
+  if (x134.length > 512 && __len(x134) > 512) return false;
+  if (x134.length === 0) return false;
+  const x135 = d.childRunId;
   if (x135 === undefined) return false;
-  if (!__c277(x135)) return false;
-  const x136 = d.seenByParent;
+  if (!(typeof x135 === "string")) return false;
+  if (x135.length > 512 && __len(x135) > 512) return false;
+  if (x135.length === 0) return false;
+  const x136 = d.memoryRef;
   if (x136 === undefined) return false;
-  if (!(typeof x136 === "boolean")) return false;
-  return true;
-}
-function __c287(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x137 = d.memoryRef;
+  if (!(typeof x136 === "string")) return false;
+  if (x136.length > 1024 && __len(x136) > 1024) return false;
+  if (x136.length === 0) return false;
+  const x137 = d.parentStartedAt;
   if (x137 === undefined) return false;
   if (!(typeof x137 === "string")) return false;
-  if (x137.length > 1024 && __len(x137) > 1024) return false;
-  if (x137.length === 0) return false;
-  const x138 = d.every;
+  if (!__fmtDateTime(x137)) return false;
+  const x138 = d.childWrittenAt;
   if (x138 === undefined) return false;
   if (!(typeof x138 === "string")) return false;
-  if (!__fmtDuration(x138)) return false;
-  const x139 = d.tokenBudget;
-  if (x139 !== undefined) {
-    if (!(Number.isInteger(x139))) return false;
-    if (x139 > 1000000000) return false;
-    if (x139 < 1) return false;
-  }
-  const x140 = d.firstAt;
-  if (x140 !== undefined) {
-    if (!(typeof x140 === "string")) return false;
-    if (!__fmtDateTime(x140)) return false;
-  }
-  for (const k141 in d) if (!(k141 === "memoryRef" || k141 === "every" || k141 === "tokenBudget" || k141 === "firstAt")) return false;
+  if (!__fmtDateTime(x138)) return false;
+  const x139 = d.entry;
+  if (x139 === undefined) return false;
+  if (!__c287(x139)) return false;
+  const x140 = d.seenByParent;
+  if (x140 === undefined) return false;
+  if (!(typeof x140 === "boolean")) return false;
   return true;
 }
-function __c293(d) {
+function __c297(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x142 = d.scheduleId;
+  const x141 = d.memoryRef;
+  if (x141 === undefined) return false;
+  if (!(typeof x141 === "string")) return false;
+  if (x141.length > 1024 && __len(x141) > 1024) return false;
+  if (x141.length === 0) return false;
+  const x142 = d.every;
   if (x142 === undefined) return false;
   if (!(typeof x142 === "string")) return false;
-  if (x142.length > 512 && __len(x142) > 512) return false;
-  if (x142.length === 0) return false;
-  const x143 = d.memoryRef;
-  if (x143 === undefined) return false;
-  if (!(typeof x143 === "string")) return false;
-  if (x143.length > 1024 && __len(x143) > 1024) return false;
-  if (x143.length === 0) return false;
-  const x144 = d.every;
-  if (x144 === undefined) return false;
-  if (!(typeof x144 === "string")) return false;
-  if (!__fmtDuration(x144)) return false;
-  const x145 = d.tokenBudget;
-  if (x145 !== undefined) {
-    if (!(Number.isInteger(x145))) return false;
-    if (x145 < 1) return false;
+  if (!__fmtDuration(x142)) return false;
+  const x143 = d.tokenBudget;
+  if (x143 !== undefined) {
+    if (!(Number.isInteger(x143))) return false;
+    if (x143 > 1000000000) return false;
+    if (x143 < 1) return false;
   }
-  const x146 = d.nextAt;
+  const x144 = d.firstAt;
+  if (x144 !== undefined) {
+    if (!(typeof x144 === "string")) return false;
+    if (!__fmtDateTime(x144)) return false;
+  }
+  for (const k145 in d) if (!(k145 === "memoryRef" || k145 === "every" || k145 === "tokenBudget" || k145 === "firstAt")) return false;
+  return true;
+}
+function __c303(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x146 = d.scheduleId;
   if (x146 === undefined) return false;
   if (!(typeof x146 === "string")) return false;
-  if (!__fmtDateTime(x146)) return false;
-  const x147 = d.lastOutcome;
-  if (x147 !== undefined) {
-    if (!__c300(x147)) return false;
-  }
-  return true;
-}
-function __c337(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x148 = d.tenant;
+  if (x146.length > 512 && __len(x146) > 512) return false;
+  if (x146.length === 0) return false;
+  const x147 = d.memoryRef;
+  if (x147 === undefined) return false;
+  if (!(typeof x147 === "string")) return false;
+  if (x147.length > 1024 && __len(x147) > 1024) return false;
+  if (x147.length === 0) return false;
+  const x148 = d.every;
   if (x148 === undefined) return false;
   if (!(typeof x148 === "string")) return false;
-  if (!__RE3.test(x148)) return false;
-  for (const k149 in d) if (!(k149 === "tenant")) return false;
-  return true;
-}
-function __c340(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x150 = d.outcomes;
+  if (!__fmtDuration(x148)) return false;
+  const x149 = d.tokenBudget;
+  if (x149 !== undefined) {
+    if (!(Number.isInteger(x149))) return false;
+    if (x149 < 1) return false;
+  }
+  const x150 = d.nextAt;
   if (x150 === undefined) return false;
-  if (!(Array.isArray(x150))) return false;
-  for (let i151 = 0; i151 < x150.length; i151++) {
-    const x152 = x150[i151];
-    if (!__c300(x152)) return false;
+  if (!(typeof x150 === "string")) return false;
+  if (!__fmtDateTime(x150)) return false;
+  const x151 = d.lastOutcome;
+  if (x151 !== undefined) {
+    if (!__c310(x151)) return false;
   }
   return true;
 }
-function __c344(d) {
+function __c347(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x153 = d.confidence;
-  if (x153 === undefined) return false;
-  if (!(Number.isFinite(x153))) return false;
-  if (x153 > 1) return false;
-  if (x153 < 0) return false;
-  const x154 = d.kind;
-  if (x154 !== undefined) {
-    if (!(x154 === "next-worker" || x154 === "terminate")) return false;
-  }
-  for (const k155 in d) if (!(k155 === "confidence" || k155 === "kind")) return false;
+  const x152 = d.tenant;
+  if (x152 === undefined) return false;
+  if (!(typeof x152 === "string")) return false;
+  if (!__RE4.test(x152)) return false;
+  for (const k153 in d) if (!(k153 === "tenant")) return false;
   return true;
 }
-function __c348(d) {
+function __c350(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x156 = d.runId;
-  if (x156 === undefined) return false;
-  if (!(typeof x156 === "string")) return false;
-  if (x156.length > 512 && __len(x156) > 512) return false;
-  if (x156.length === 0) return false;
-  const x157 = d.floor;
+  const x154 = d.outcomes;
+  if (x154 === undefined) return false;
+  if (!(Array.isArray(x154))) return false;
+  for (let i155 = 0; i155 < x154.length; i155++) {
+    const x156 = x154[i155];
+    if (!__c310(x156)) return false;
+  }
+  return true;
+}
+function __c354(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x157 = d.confidence;
   if (x157 === undefined) return false;
   if (!(Number.isFinite(x157))) return false;
   if (x157 > 1) return false;
-  if (x157 < 0.5) return false;
-  return true;
-}
-function __c352(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x158 = d.records;
-  if (x158 === undefined) return false;
-  if (!(Array.isArray(x158))) return false;
-  for (let i159 = 0; i159 < x158.length; i159++) {
-    const x160 = x158[i159];
-    if (!__c355(x160)) return false;
+  if (x157 < 0) return false;
+  const x158 = d.kind;
+  if (x158 !== undefined) {
+    if (!(x158 === "next-worker" || x158 === "terminate")) return false;
   }
+  for (const k159 in d) if (!(k159 === "confidence" || k159 === "kind")) return false;
   return true;
 }
-function __c439(d) {
+function __c358(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x161 = d.memoryRef;
+  const x160 = d.runId;
+  if (x160 === undefined) return false;
+  if (!(typeof x160 === "string")) return false;
+  if (x160.length > 512 && __len(x160) > 512) return false;
+  if (x160.length === 0) return false;
+  const x161 = d.floor;
   if (x161 === undefined) return false;
-  if (!(typeof x161 === "string")) return false;
-  if (x161.length > 1024 && __len(x161) > 1024) return false;
-  if (x161.length === 0) return false;
-  const x162 = d.sourceIds;
-  if (x162 !== undefined) {
-    if (!(Array.isArray(x162))) return false;
-    if (x162.length > 10000) return false;
-    if (x162.length < 1) return false;
-    if (x162.length > 1 && __dup(x162, ["string"]) !== null) return false;
-    for (let i163 = 0; i163 < x162.length; i163++) {
-      const x164 = x162[i163];
-      if (!(typeof x164 === "string")) return false;
-      if (x164.length > 512 && __len(x164) > 512) return false;
-      if (x164.length === 0) return false;
-    }
-  }
-  for (const k165 in d) if (!(k165 === "memoryRef" || k165 === "sourceIds")) return false;
+  if (!(Number.isFinite(x161))) return false;
+  if (x161 > 1) return false;
+  if (x161 < 0.5) return false;
   return true;
 }
-function __c444(d) {
+function __c362(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x166 = d.compactionRunId;
-  if (x166 === undefined) return false;
-  if (!(typeof x166 === "string")) return false;
-  if (x166.length > 512 && __len(x166) > 512) return false;
-  if (x166.length === 0) return false;
-  const x167 = d.event;
-  if (x167 === undefined) return false;
-  if (!__c307(x167)) return false;
-  const x168 = d.output;
-  if (x168 === undefined) return false;
-  if (!__c277(x168)) return false;
+  const x162 = d.records;
+  if (x162 === undefined) return false;
+  if (!(Array.isArray(x162))) return false;
+  for (let i163 = 0; i163 < x162.length; i163++) {
+    const x164 = x162[i163];
+    if (!__c365(x164)) return false;
+  }
   return true;
 }
 function __c449(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x169 = d.memoryRef;
-  if (x169 === undefined) return false;
-  if (!(typeof x169 === "string")) return false;
-  if (x169.length > 1024 && __len(x169) > 1024) return false;
-  if (x169.length === 0) return false;
-  const x170 = d.tokenBudget;
-  if (x170 !== undefined) {
-    if (!(Number.isInteger(x170))) return false;
-    if (x170 > 1000000000) return false;
-    if (x170 < 1) return false;
+  const x165 = d.memoryRef;
+  if (x165 === undefined) return false;
+  if (!(typeof x165 === "string")) return false;
+  if (x165.length > 1024 && __len(x165) > 1024) return false;
+  if (x165.length === 0) return false;
+  const x166 = d.sourceIds;
+  if (x166 !== undefined) {
+    if (!(Array.isArray(x166))) return false;
+    if (x166.length > 10000) return false;
+    if (x166.length < 1) return false;
+    if (x166.length > 1 && __dup(x166, ["string"]) !== null) return false;
+    for (let i167 = 0; i167 < x166.length; i167++) {
+      const x168 = x166[i167];
+      if (!(typeof x168 === "string")) return false;
+      if (x168.length > 512 && __len(x168) > 512) return false;
+      if (x168.length === 0) return false;
+    }
   }
-  for (const k171 in d) if (!(k171 === "memoryRef" || k171 === "tokenBudget")) return false;
+  for (const k169 in d) if (!(k169 === "memoryRef" || k169 === "sourceIds")) return false;
   return true;
 }
-function __c453(d) {
+function __c454(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x172 = d.archiveId;
+  const x170 = d.compactionRunId;
+  if (x170 === undefined) return false;
+  if (!(typeof x170 === "string")) return false;
+  if (x170.length > 512 && __len(x170) > 512) return false;
+  if (x170.length === 0) return false;
+  const x171 = d.event;
+  if (x171 === undefined) return false;
+  if (!__c317(x171)) return false;
+  const x172 = d.output;
   if (x172 === undefined) return false;
-  if (!(typeof x172 === "string")) return false;
-  if (x172.length > 512 && __len(x172) > 512) return false;
-  if (x172.length === 0) return false;
-  const x173 = d.event;
+  if (!__c287(x172)) return false;
+  return true;
+}
+function __c459(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x173 = d.memoryRef;
   if (x173 === undefined) return false;
-  if (!__c307(x173)) return false;
-  const x174 = d.entry;
-  if (x174 === undefined) return false;
-  if (!__c277(x174)) return false;
-  const x175 = d.index;
-  if (x175 !== undefined) {
-    if (!__c458(x175)) return false;
+  if (!(typeof x173 === "string")) return false;
+  if (x173.length > 1024 && __len(x173) > 1024) return false;
+  if (x173.length === 0) return false;
+  const x174 = d.tokenBudget;
+  if (x174 !== undefined) {
+    if (!(Number.isInteger(x174))) return false;
+    if (x174 > 1000000000) return false;
+    if (x174 < 1) return false;
   }
+  for (const k175 in d) if (!(k175 === "memoryRef" || k175 === "tokenBudget")) return false;
   return true;
 }
-function __c480(d) {
+function __c463(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x176 = d.entries;
+  const x176 = d.archiveId;
   if (x176 === undefined) return false;
-  if (!(Array.isArray(x176))) return false;
-  for (let i177 = 0; i177 < x176.length; i177++) {
-    const x178 = x176[i177];
-    if (!__c277(x178)) return false;
+  if (!(typeof x176 === "string")) return false;
+  if (x176.length > 512 && __len(x176) > 512) return false;
+  if (x176.length === 0) return false;
+  const x177 = d.event;
+  if (x177 === undefined) return false;
+  if (!__c317(x177)) return false;
+  const x178 = d.entry;
+  if (x178 === undefined) return false;
+  if (!__c287(x178)) return false;
+  const x179 = d.index;
+  if (x179 !== undefined) {
+    if (!__c468(x179)) return false;
   }
   return true;
 }
-function __c484(d) {
+function __c490(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x179 = d.memoryRef;
-  if (x179 === undefined) return false;
-  if (!(typeof x179 === "string")) return false;
-  if (x179.length > 1024 && __len(x179) > 1024) return false;
-  if (x179.length === 0) return false;
-  for (const k180 in d) if (!(k180 === "memoryRef")) return false;
+  const x180 = d.entries;
+  if (x180 === undefined) return false;
+  if (!(Array.isArray(x180))) return false;
+  for (let i181 = 0; i181 < x180.length; i181++) {
+    const x182 = x180[i181];
+    if (!__c287(x182)) return false;
+  }
   return true;
 }
-function __c487(d) {
+function __c494(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x181 = d.memoryRef;
-  if (x181 === undefined) return false;
-  if (!(typeof x181 === "string")) return false;
-  if (x181.length > 1024 && __len(x181) > 1024) return false;
-  if (x181.length === 0) return false;
-  const x182 = d.memoryId;
-  if (x182 === undefined) return false;
-  if (!(typeof x182 === "string")) return false;
-  if (x182.length > 512 && __len(x182) > 512) return false;
-  if (x182.length === 0) return false;
-  const x183 = d.secretId;
+  const x183 = d.memoryRef;
   if (x183 === undefined) return false;
   if (!(typeof x183 === "string")) return false;
-  if (x183.length > 128 && __len(x183) > 128) return false;
+  if (x183.length > 1024 && __len(x183) > 1024) return false;
   if (x183.length === 0) return false;
-  const x184 = d.secretValue;
-  if (x184 === undefined) return false;
-  if (!(typeof x184 === "string")) return false;
-  if (x184.length > 4096 && __len(x184) > 4096) return false;
-  if (x184.length < 8 || (x184.length < 15 && __len(x184) < 8)) return false;
+  for (const k184 in d) if (!(k184 === "memoryRef")) return false;
   return true;
 }
-function __c493(d) {
+function __c497(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x185 = d.memoryRef;
   if (x185 === undefined) return false;
   if (!(typeof x185 === "string")) return false;
   if (x185.length > 1024 && __len(x185) > 1024) return false;
   if (x185.length === 0) return false;
-  const x186 = d.entries;
+  const x186 = d.memoryId;
   if (x186 === undefined) return false;
-  if (!(Array.isArray(x186))) return false;
-  if (x186.length > 1000) return false;
-  if (x186.length < 1) return false;
-  for (let i187 = 0; i187 < x186.length; i187++) {
-    const x188 = x186[i187];
-    if (!__c497(x188)) return false;
+  if (!(typeof x186 === "string")) return false;
+  if (x186.length > 512 && __len(x186) > 512) return false;
+  if (x186.length === 0) return false;
+  const x187 = d.secretId;
+  if (x187 === undefined) return false;
+  if (!(typeof x187 === "string")) return false;
+  if (x187.length > 128 && __len(x187) > 128) return false;
+  if (x187.length === 0) return false;
+  const x188 = d.secretValue;
+  if (x188 === undefined) return false;
+  if (!(typeof x188 === "string")) return false;
+  if (x188.length > 4096 && __len(x188) > 4096) return false;
+  if (x188.length < 8 || (x188.length < 15 && __len(x188) < 8)) return false;
+  return true;
+}
+function __c503(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x189 = d.memoryRef;
+  if (x189 === undefined) return false;
+  if (!(typeof x189 === "string")) return false;
+  if (x189.length > 1024 && __len(x189) > 1024) return false;
+  if (x189.length === 0) return false;
+  const x190 = d.entries;
+  if (x190 === undefined) return false;
+  if (!(Array.isArray(x190))) return false;
+  if (x190.length > 1000) return false;
+  if (x190.length < 1) return false;
+  for (let i191 = 0; i191 < x190.length; i191++) {
+    const x192 = x190[i191];
+    if (!__c507(x192)) return false;
   }
-  const x189 = d.secrets;
-  if (x189 !== undefined) {
-    if (!(Array.isArray(x189))) return false;
-    if (x189.length > 100) return false;
-    for (let i190 = 0; i190 < x189.length; i190++) {
-      const x191 = x189[i190];
-      if (!__c506(x191)) return false;
+  const x193 = d.secrets;
+  if (x193 !== undefined) {
+    if (!(Array.isArray(x193))) return false;
+    if (x193.length > 100) return false;
+    for (let i194 = 0; i194 < x193.length; i194++) {
+      const x195 = x193[i194];
+      if (!__c516(x195)) return false;
     }
   }
-  const x192 = d.runId;
-  if (x192 !== undefined) {
-    if (!(typeof x192 === "string")) return false;
-    if (x192.length > 199 && __len(x192) > 199) return false;
-    if (x192.length === 0) return false;
+  const x196 = d.runId;
+  if (x196 !== undefined) {
+    if (!(typeof x196 === "string")) return false;
+    if (x196.length > 199 && __len(x196) > 199) return false;
+    if (x196.length === 0) return false;
   }
-  for (const k193 in d) if (!(k193 === "memoryRef" || k193 === "entries" || k193 === "secrets" || k193 === "runId")) return false;
+  for (const k197 in d) if (!(k197 === "memoryRef" || k197 === "entries" || k197 === "secrets" || k197 === "runId")) return false;
   return true;
 }
-function __c512(d) {
+function __c522(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x194 = d.memoryRef;
-  if (x194 === undefined) return false;
-  if (!(typeof x194 === "string")) return false;
-  if (x194.length > 1024 && __len(x194) > 1024) return false;
-  if (x194.length === 0) return false;
-  const x195 = d.runId;
-  if (x195 === undefined) return false;
-  if (!(typeof x195 === "string")) return false;
-  if (x195.length > 512 && __len(x195) > 512) return false;
-  if (x195.length === 0) return false;
-  const x196 = d.entries;
-  if (x196 === undefined) return false;
-  if (!(Array.isArray(x196))) return false;
-  for (let i197 = 0; i197 < x196.length; i197++) {
-    const x198 = x196[i197];
-    if (!__c277(x198)) return false;
-  }
-  return true;
-}
-function __c518(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x199 = d["question/ref"];
+  const x198 = d.memoryRef;
+  if (x198 === undefined) return false;
+  if (!(typeof x198 === "string")) return false;
+  if (x198.length > 1024 && __len(x198) > 1024) return false;
+  if (x198.length === 0) return false;
+  const x199 = d.runId;
   if (x199 === undefined) return false;
   if (!(typeof x199 === "string")) return false;
   if (x199.length > 512 && __len(x199) > 512) return false;
   if (x199.length === 0) return false;
-  for (const k200 in d) if (!(k200 === "question/ref")) return false;
-  return true;
-}
-function __c521(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x201 = d.dropEventLog;
-  if (x201 !== undefined) {
-    if (!(typeof x201 === "boolean")) return false;
+  const x200 = d.entries;
+  if (x200 === undefined) return false;
+  if (!(Array.isArray(x200))) return false;
+  for (let i201 = 0; i201 < x200.length; i201++) {
+    const x202 = x200[i201];
+    if (!__c287(x202)) return false;
   }
-  for (const k202 in d) if (!(k202 === "dropEventLog")) return false;
   return true;
 }
-function __c524(d) {
+function __c528(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x203 = d.runId;
+  const x203 = d["question/ref"];
   if (x203 === undefined) return false;
   if (!(typeof x203 === "string")) return false;
   if (x203.length > 512 && __len(x203) > 512) return false;
   if (x203.length === 0) return false;
-  const x204 = d.memoryRef;
-  if (x204 === undefined) return false;
-  if (!(typeof x204 === "string")) return false;
-  if (x204.length > 1024 && __len(x204) > 1024) return false;
-  if (x204.length === 0) return false;
-  const x205 = d.memoryId;
-  if (x205 === undefined) return false;
-  if (!(typeof x205 === "string")) return false;
-  if (x205.length > 512 && __len(x205) > 512) return false;
-  if (x205.length === 0) return false;
-  const x206 = d.fromSeq;
-  if (x206 === undefined) return false;
-  if (!(Number.isInteger(x206))) return false;
-  if (x206 < 0) return false;
-  const x207 = d.expectedAtFork;
+  for (const k204 in d) if (!(k204 === "question/ref")) return false;
+  return true;
+}
+function __c531(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x205 = d.dropEventLog;
+  if (x205 !== undefined) {
+    if (!(typeof x205 === "boolean")) return false;
+  }
+  for (const k206 in d) if (!(k206 === "dropEventLog")) return false;
+  return true;
+}
+function __c534(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x207 = d.runId;
   if (x207 === undefined) return false;
   if (!(typeof x207 === "string")) return false;
-  const x208 = d.current;
+  if (x207.length > 512 && __len(x207) > 512) return false;
+  if (x207.length === 0) return false;
+  const x208 = d.memoryRef;
   if (x208 === undefined) return false;
   if (!(typeof x208 === "string")) return false;
-  return true;
-}
-function __c497(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x209 = d.content;
+  if (x208.length > 1024 && __len(x208) > 1024) return false;
+  if (x208.length === 0) return false;
+  const x209 = d.memoryId;
   if (x209 === undefined) return false;
   if (!(typeof x209 === "string")) return false;
-  if (x209.length > 1048576 && __len(x209) > 1048576) return false;
-  const x210 = d.tags;
-  if (x210 !== undefined) {
-    if (!(Array.isArray(x210))) return false;
-    if (x210.length > 64) return false;
-    for (let i211 = 0; i211 < x210.length; i211++) {
-      const x212 = x210[i211];
-      if (!(typeof x212 === "string")) return false;
-      if (x212.length > 256 && __len(x212) > 256) return false;
-      if (x212.length === 0) return false;
-    }
-  }
-  const x213 = d.ttlSeconds;
-  if (x213 !== undefined) {
-    if (!(Number.isFinite(x213))) return false;
-    if (x213 > 315360000) return false;
-    if (x213 <= 0) return false;
-  }
-  const x214 = d.tier;
+  if (x209.length > 512 && __len(x209) > 512) return false;
+  if (x209.length === 0) return false;
+  const x210 = d.fromSeq;
+  if (x210 === undefined) return false;
+  if (!(Number.isInteger(x210))) return false;
+  if (x210 < 0) return false;
+  const x211 = d.expectedAtFork;
+  if (x211 === undefined) return false;
+  if (!(typeof x211 === "string")) return false;
+  const x212 = d.current;
+  if (x212 === undefined) return false;
+  if (!(typeof x212 === "string")) return false;
+  return true;
+}
+function __c507(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x213 = d.content;
+  if (x213 === undefined) return false;
+  if (!(typeof x213 === "string")) return false;
+  if (x213.length > 1048576 && __len(x213) > 1048576) return false;
+  const x214 = d.tags;
   if (x214 !== undefined) {
-    if (!(x214 === "long-term" || x214 === "transactional")) return false;
-  }
-  for (const k215 in d) if (!(k215 === "content" || k215 === "tags" || k215 === "ttlSeconds" || k215 === "tier")) return false;
-  return true;
-}
-function __c506(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x216 = d.secretId;
-  if (x216 === undefined) return false;
-  if (!(typeof x216 === "string")) return false;
-  if (!__RE4.test(x216)) return false;
-  const x217 = d.value;
-  if (x217 === undefined) return false;
-  if (!(typeof x217 === "string")) return false;
-  if (x217.length > 4096 && __len(x217) > 4096) return false;
-  if (x217.length === 0) return false;
-  for (const k218 in d) if (!(k218 === "secretId" || k218 === "value")) return false;
-  return true;
-}
-function __c355(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x219 = d.stream;
-  if (x219 === undefined) return false;
-  if (x219 !== "trace/inquirium-assistant-turns") return false;
-  const x220 = d.record_type;
-  if (x220 === undefined) return false;
-  if (x220 !== "daemon/inquirium-assistant-turn-trace.v1") return false;
-  const x221 = d.body;
-  if (x221 === undefined) return false;
-  if (!__c359(x221)) return false;
-  for (const k222 in d) if (!(k222 === "stream" || k222 === "record_type" || k222 === "body")) return false;
-  return true;
-}
-function __c532(d) {
-  if (!(typeof d === "string")) return false;
-  if (!__RE5.test(d)) return false;
-  return true;
-}
-function __c533(d) {
-  L223: {
-    B224: {
-      if (!__c532(d)) break B224;
-      break L223;
+    if (!(Array.isArray(x214))) return false;
+    if (x214.length > 64) return false;
+    for (let i215 = 0; i215 < x214.length; i215++) {
+      const x216 = x214[i215];
+      if (!(typeof x216 === "string")) return false;
+      if (x216.length > 256 && __len(x216) > 256) return false;
+      if (x216.length === 0) return false;
     }
-    B225: {
-      if (!(Array.isArray(d))) break B225;
-      if (d.length > 24) break B225;
-      if (d.length > 1 && __dup(d, null) !== null) break B225;
-      for (let i226 = 0; i226 < d.length; i226++) {
-        const x227 = d[i226];
-        if (!__c532(x227)) break B225;
+  }
+  const x217 = d.ttlSeconds;
+  if (x217 !== undefined) {
+    if (!(Number.isFinite(x217))) return false;
+    if (x217 > 315360000) return false;
+    if (x217 <= 0) return false;
+  }
+  const x218 = d.tier;
+  if (x218 !== undefined) {
+    if (!(x218 === "long-term" || x218 === "transactional")) return false;
+  }
+  for (const k219 in d) if (!(k219 === "content" || k219 === "tags" || k219 === "ttlSeconds" || k219 === "tier")) return false;
+  return true;
+}
+function __c516(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x220 = d.secretId;
+  if (x220 === undefined) return false;
+  if (!(typeof x220 === "string")) return false;
+  if (!__RE5.test(x220)) return false;
+  const x221 = d.value;
+  if (x221 === undefined) return false;
+  if (!(typeof x221 === "string")) return false;
+  if (x221.length > 4096 && __len(x221) > 4096) return false;
+  if (x221.length === 0) return false;
+  for (const k222 in d) if (!(k222 === "secretId" || k222 === "value")) return false;
+  return true;
+}
+function __c365(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x223 = d.stream;
+  if (x223 === undefined) return false;
+  if (x223 !== "trace/inquirium-assistant-turns") return false;
+  const x224 = d.record_type;
+  if (x224 === undefined) return false;
+  if (x224 !== "daemon/inquirium-assistant-turn-trace.v1") return false;
+  const x225 = d.body;
+  if (x225 === undefined) return false;
+  if (!__c369(x225)) return false;
+  for (const k226 in d) if (!(k226 === "stream" || k226 === "record_type" || k226 === "body")) return false;
+  return true;
+}
+function __c542(d) {
+  if (!(typeof d === "string")) return false;
+  if (!__RE6.test(d)) return false;
+  return true;
+}
+function __c543(d) {
+  L227: {
+    B228: {
+      if (!__c542(d)) break B228;
+      break L227;
+    }
+    B229: {
+      if (!(Array.isArray(d))) break B229;
+      if (d.length > 24) break B229;
+      if (d.length > 1 && __dup(d, null) !== null) break B229;
+      for (let i230 = 0; i230 < d.length; i230++) {
+        const x231 = d[i230];
+        if (!__c542(x231)) break B229;
       }
-      break L223;
+      break L227;
     }
     return false;
   }
   return true;
 }
-function __c537(d) {
+function __c547(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x228 = d.schema;
-  if (x228 === undefined) return false;
-  if (x228 !== "inquirium.assistant-config.v1") return false;
-  const x229 = d.retention;
-  if (x229 !== undefined) {
-    if (!__c540(x229)) return false;
-  }
-  const x230 = d.trace_level;
-  if (x230 !== undefined) {
-    if (!__c561(x230)) return false;
-  }
-  const x231 = d.egress;
-  if (x231 !== undefined) {
-    if (!__c570(x231)) return false;
-  }
-  const x232 = d.verification_rigor;
-  if (x232 !== undefined) {
-    if (!__c580(x232)) return false;
-  }
-  const x233 = d.escalation_threshold;
+  const x232 = d.schema;
+  if (x232 === undefined) return false;
+  if (x232 !== "inquirium.assistant-config.v1") return false;
+  const x233 = d.retention;
   if (x233 !== undefined) {
-    if (!__c598(x233)) return false;
+    if (!__c550(x233)) return false;
   }
-  for (const k234 in d) if (!(k234 === "schema" || k234 === "retention" || k234 === "trace_level" || k234 === "egress" || k234 === "verification_rigor" || k234 === "escalation_threshold")) return false;
+  const x234 = d.trace_level;
+  if (x234 !== undefined) {
+    if (!__c571(x234)) return false;
+  }
+  const x235 = d.egress;
+  if (x235 !== undefined) {
+    if (!__c580(x235)) return false;
+  }
+  const x236 = d.verification_rigor;
+  if (x236 !== undefined) {
+    if (!__c590(x236)) return false;
+  }
+  const x237 = d.escalation_threshold;
+  if (x237 !== undefined) {
+    if (!__c608(x237)) return false;
+  }
+  for (const k238 in d) if (!(k238 === "schema" || k238 === "retention" || k238 === "trace_level" || k238 === "egress" || k238 === "verification_rigor" || k238 === "escalation_threshold")) return false;
   return true;
 }
-function __c359(d) {
+function __c369(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x235 = d["trace/schema"];
-  if (x235 === undefined) return false;
-  if (x235 !== "inquirium.assistant-turn-trace.v1") return false;
-  const x236 = d["trace/id"];
-  if (x236 === undefined) return false;
-  if (!(typeof x236 === "string")) return false;
-  if (!__RE6.test(x236)) return false;
-  const x237 = d["turn/id"];
-  if (x237 === undefined) return false;
-  if (!__c363(x237)) return false;
-  const x238 = d["participant/ref"];
-  if (x238 === undefined) return false;
-  if (!__c365(x238)) return false;
-  const x239 = d["operation/id"];
+  const x239 = d["trace/schema"];
   if (x239 === undefined) return false;
-  if (!(typeof x239 === "string")) return false;
-  if (!__RE7.test(x239)) return false;
-  const x240 = d["time/started-at"];
+  if (x239 !== "inquirium.assistant-turn-trace.v1") return false;
+  const x240 = d["trace/id"];
   if (x240 === undefined) return false;
   if (!(typeof x240 === "string")) return false;
-  if (!__fmtDateTime(x240)) return false;
-  const x241 = d["time/finished-at"];
-  if (x241 !== undefined) {
-    if (!(typeof x241 === "string")) return false;
-    if (!__fmtDateTime(x241)) return false;
-  }
-  const x242 = d.status;
+  if (!__RE7.test(x240)) return false;
+  const x241 = d["turn/id"];
+  if (x241 === undefined) return false;
+  if (!__c373(x241)) return false;
+  const x242 = d["participant/ref"];
   if (x242 === undefined) return false;
-  if (!__c370(x242)) return false;
-  const x243 = d["runtime/ref"];
-  if (x243 !== undefined) {
-    if (!__c372(x243)) return false;
-  }
-  const x244 = d["model.binding/ref"];
-  if (x244 !== undefined) {
-    if (!__c374(x244)) return false;
-  }
-  const x245 = d["input/shape"];
+  if (!__c375(x242)) return false;
+  const x243 = d["operation/id"];
+  if (x243 === undefined) return false;
+  if (!(typeof x243 === "string")) return false;
+  if (!__RE8.test(x243)) return false;
+  const x244 = d["time/started-at"];
+  if (x244 === undefined) return false;
+  if (!(typeof x244 === "string")) return false;
+  if (!__fmtDateTime(x244)) return false;
+  const x245 = d["time/finished-at"];
   if (x245 !== undefined) {
-    if (!__c376(x245)) return false;
+    if (!(typeof x245 === "string")) return false;
+    if (!__fmtDateTime(x245)) return false;
   }
-  const x246 = d["output/shape"];
-  if (x246 !== undefined) {
-    if (!__c383(x246)) return false;
+  const x246 = d.status;
+  if (x246 === undefined) return false;
+  if (!__c380(x246)) return false;
+  const x247 = d["runtime/ref"];
+  if (x247 !== undefined) {
+    if (!__c382(x247)) return false;
   }
-  const x247 = d.policy;
-  if (x247 === undefined) return false;
-  if (!__c389(x247)) return false;
-  const x248 = d.decisions;
-  if (x248 === undefined) return false;
-  if (!(Array.isArray(x248))) return false;
-  for (let i249 = 0; i249 < x248.length; i249++) {
-    const x250 = x248[i249];
-    if (!__c402(x250)) return false;
+  const x248 = d["model.binding/ref"];
+  if (x248 !== undefined) {
+    if (!__c384(x248)) return false;
   }
-  const x251 = d.effects;
+  const x249 = d["input/shape"];
+  if (x249 !== undefined) {
+    if (!__c386(x249)) return false;
+  }
+  const x250 = d["output/shape"];
+  if (x250 !== undefined) {
+    if (!__c393(x250)) return false;
+  }
+  const x251 = d.policy;
   if (x251 === undefined) return false;
-  if (!(Array.isArray(x251))) return false;
-  for (let i252 = 0; i252 < x251.length; i252++) {
-    const x253 = x251[i252];
-    if (!__c424(x253)) return false;
+  if (!__c399(x251)) return false;
+  const x252 = d.decisions;
+  if (x252 === undefined) return false;
+  if (!(Array.isArray(x252))) return false;
+  for (let i253 = 0; i253 < x252.length; i253++) {
+    const x254 = x252[i253];
+    if (!__c412(x254)) return false;
   }
-  const x254 = d.diagnostics;
-  if (x254 !== undefined) {
-    if (!__c430(x254)) return false;
+  const x255 = d.effects;
+  if (x255 === undefined) return false;
+  if (!(Array.isArray(x255))) return false;
+  for (let i256 = 0; i256 < x255.length; i256++) {
+    const x257 = x255[i256];
+    if (!__c434(x257)) return false;
   }
-  for (const k255 in d) if (!(__P256.has(k255))) return false;
+  const x258 = d.diagnostics;
+  if (x258 !== undefined) {
+    if (!__c440(x258)) return false;
+  }
+  for (const k259 in d) if (!(__P260.has(k259))) return false;
   return true;
 }
-function __c612(d) {
+function __c622(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x257 = d.schema;
-  if (x257 === undefined) return false;
-  if (x257 !== "inquirium.assistant-ui-preferences.v1") return false;
-  const x258 = d.ui_profile;
-  if (x258 !== undefined) {
-    if (!(typeof x258 === "string")) return false;
-    if (x258.length === 0) return false;
+  const x261 = d.schema;
+  if (x261 === undefined) return false;
+  if (x261 !== "inquirium.assistant-ui-preferences.v1") return false;
+  const x262 = d.ui_profile;
+  if (x262 !== undefined) {
+    if (!(typeof x262 === "string")) return false;
+    if (x262.length === 0) return false;
   }
-  const x259 = d.surface;
-  if (x259 !== undefined) {
-    if (!(x259 === "contact-rail" || x259 === "assistant-section")) return false;
-  }
-  const x260 = d.pinned;
-  if (x260 !== undefined) {
-    if (!(typeof x260 === "boolean")) return false;
-  }
-  const x261 = d.hidden;
-  if (x261 !== undefined) {
-    if (!(typeof x261 === "boolean")) return false;
-  }
-  const x262 = d.initiation;
-  if (x262 === undefined) return false;
-  if (!(x262 === "never")) return false;
-  const x263 = d.show_activity_feed;
+  const x263 = d.surface;
   if (x263 !== undefined) {
-    if (!(typeof x263 === "boolean")) return false;
+    if (!(x263 === "contact-rail" || x263 === "assistant-section")) return false;
   }
-  const x264 = d.show_confidence;
+  const x264 = d.pinned;
   if (x264 !== undefined) {
     if (!(typeof x264 === "boolean")) return false;
   }
-  const x265 = d.streak_count;
+  const x265 = d.hidden;
   if (x265 !== undefined) {
+    if (!(typeof x265 === "boolean")) return false;
+  }
+  const x266 = d.initiation;
+  if (x266 === undefined) return false;
+  if (!(x266 === "never")) return false;
+  const x267 = d.show_activity_feed;
+  if (x267 !== undefined) {
+    if (!(typeof x267 === "boolean")) return false;
+  }
+  const x268 = d.show_confidence;
+  if (x268 !== undefined) {
+    if (!(typeof x268 === "boolean")) return false;
+  }
+  const x269 = d.streak_count;
+  if (x269 !== undefined) {
     return false;
   }
-  const x266 = d.nudge_after;
-  if (x266 !== undefined) {
+  const x270 = d.nudge_after;
+  if (x270 !== undefined) {
     return false;
   }
-  for (const k267 in d) if (!(k267 === "schema" || k267 === "ui_profile" || k267 === "surface" || k267 === "pinned" || k267 === "hidden" || k267 === "initiation" || k267 === "show_activity_feed" || k267 === "show_confidence" || k267 === "streak_count" || k267 === "nudge_after")) return false;
+  for (const k271 in d) if (!(k271 === "schema" || k271 === "ui_profile" || k271 === "surface" || k271 === "pinned" || k271 === "hidden" || k271 === "initiation" || k271 === "show_activity_feed" || k271 === "show_confidence" || k271 === "streak_count" || k271 === "nudge_after")) return false;
   return true;
 }
-function __c626(d) {
+function __c636(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x268 = d.schema;
-  if (x268 === undefined) return false;
-  if (x268 !== "inquirium.baseline-assistant-profile.v1") return false;
-  const x269 = d["profile/id"];
-  if (x269 === undefined) return false;
-  if (x269 !== "baseline-assistant") return false;
-  const x270 = d.anchor;
-  if (x270 === undefined) return false;
-  if (x270 !== "UNIVERSAL-BASIC-COMPUTE") return false;
-  const x271 = d.requires;
-  if (x271 === undefined) return false;
-  if (!__c631(x271)) return false;
-  const x272 = d.guarantees;
+  const x272 = d.schema;
   if (x272 === undefined) return false;
-  if (!__c642(x272)) return false;
-  const x273 = d["conformance/max-age"];
+  if (x272 !== "inquirium.baseline-assistant-profile.v1") return false;
+  const x273 = d["profile/id"];
   if (x273 === undefined) return false;
-  if (!(typeof x273 === "string")) return false;
-  if (!__fmtDuration(x273)) return false;
-  for (const k274 in d) if (!(k274 === "schema" || k274 === "profile/id" || k274 === "anchor" || k274 === "requires" || k274 === "guarantees" || k274 === "conformance/max-age")) return false;
+  if (x273 !== "baseline-assistant") return false;
+  const x274 = d.anchor;
+  if (x274 === undefined) return false;
+  if (x274 !== "UNIVERSAL-BASIC-COMPUTE") return false;
+  const x275 = d.requires;
+  if (x275 === undefined) return false;
+  if (!__c641(x275)) return false;
+  const x276 = d.guarantees;
+  if (x276 === undefined) return false;
+  if (!__c652(x276)) return false;
+  const x277 = d["conformance/max-age"];
+  if (x277 === undefined) return false;
+  if (!(typeof x277 === "string")) return false;
+  if (!__fmtDuration(x277)) return false;
+  for (const k278 in d) if (!(k278 === "schema" || k278 === "profile/id" || k278 === "anchor" || k278 === "requires" || k278 === "guarantees" || k278 === "conformance/max-age")) return false;
   return true;
 }
-function __c650(d) {
+function __c660(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok275 = false;
-  L276: {
+  let ok279 = false;
+  L280: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x277 = d.checks;
-      if (x277 === undefined) break L276;
-      if (!(Array.isArray(x277))) break L276;
-      let found278 = false;
-      for (let i279 = 0; i279 < x277.length && !found278; i279++) {
-        const x280 = x277[i279];
-        L281: {
-          if (!(typeof x280 === "object" && x280 !== null && !Array.isArray(x280))) break L281;
-          const x282 = x280.result;
-          if (x282 === undefined) break L281;
-          if (x282 !== "fail") break L281;
-          found278 = true;
+      const x281 = d.checks;
+      if (x281 === undefined) break L280;
+      if (!(Array.isArray(x281))) break L280;
+      let found282 = false;
+      for (let i283 = 0; i283 < x281.length && !found282; i283++) {
+        const x284 = x281[i283];
+        L285: {
+          if (!(typeof x284 === "object" && x284 !== null && !Array.isArray(x284))) break L285;
+          const x286 = x284.result;
+          if (x286 === undefined) break L285;
+          if (x286 !== "fail") break L285;
+          found282 = true;
         }
       }
-      if (!found278) break L276;
+      if (!found282) break L280;
     }
-    ok275 = true;
+    ok279 = true;
   }
-  if (ok275) {
+  if (ok279) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x283 = d["overall/passed"];
-      if (x283 !== undefined) {
-        if (x283 !== false) return false;
+      const x287 = d["overall/passed"];
+      if (x287 !== undefined) {
+        if (x287 !== false) return false;
       }
     }
   }
-  const x284 = d.schema;
-  if (x284 === undefined) return false;
-  if (x284 !== "inquirium.baseline-assistant-conformance-report.v1") return false;
-  const x285 = d["report/id"];
-  if (x285 === undefined) return false;
-  if (!(typeof x285 === "string")) return false;
-  if (x285.length === 0) return false;
-  const x286 = d["runtime/ref"];
-  if (x286 === undefined) return false;
-  if (!__c372(x286)) return false;
-  const x287 = d["model.binding/ref"];
-  if (x287 !== undefined) {
-    if (!__c374(x287)) return false;
-  }
-  const x288 = d["profile/id"];
+  const x288 = d.schema;
   if (x288 === undefined) return false;
-  if (x288 !== "baseline-assistant") return false;
-  const x289 = d["environment/ref"];
+  if (x288 !== "inquirium.baseline-assistant-conformance-report.v1") return false;
+  const x289 = d["report/id"];
   if (x289 === undefined) return false;
   if (!(typeof x289 === "string")) return false;
   if (x289.length === 0) return false;
-  const x290 = d["time/generated-at"];
+  const x290 = d["runtime/ref"];
   if (x290 === undefined) return false;
-  if (!(typeof x290 === "string")) return false;
-  if (!__fmtDateTime(x290)) return false;
-  const x291 = d["time/expires-at"];
-  if (x291 === undefined) return false;
-  if (!(typeof x291 === "string")) return false;
-  if (!__fmtDateTime(x291)) return false;
-  const x292 = d.status;
+  if (!__c382(x290)) return false;
+  const x291 = d["model.binding/ref"];
+  if (x291 !== undefined) {
+    if (!__c384(x291)) return false;
+  }
+  const x292 = d["profile/id"];
   if (x292 === undefined) return false;
-  if (!(x292 === "fresh" || x292 === "stale")) return false;
-  const x293 = d.checks;
+  if (x292 !== "baseline-assistant") return false;
+  const x293 = d["environment/ref"];
   if (x293 === undefined) return false;
-  if (!(Array.isArray(x293))) return false;
-  if (x293.length < 1) return false;
-  for (let i294 = 0; i294 < x293.length; i294++) {
-    const x295 = x293[i294];
-    if (!__c662(x295)) return false;
-  }
-  const x296 = d["overall/passed"];
+  if (!(typeof x293 === "string")) return false;
+  if (x293.length === 0) return false;
+  const x294 = d["time/generated-at"];
+  if (x294 === undefined) return false;
+  if (!(typeof x294 === "string")) return false;
+  if (!__fmtDateTime(x294)) return false;
+  const x295 = d["time/expires-at"];
+  if (x295 === undefined) return false;
+  if (!(typeof x295 === "string")) return false;
+  if (!__fmtDateTime(x295)) return false;
+  const x296 = d.status;
   if (x296 === undefined) return false;
-  if (!(typeof x296 === "boolean")) return false;
-  for (const k297 in d) if (!(k297 === "schema" || k297 === "report/id" || k297 === "runtime/ref" || k297 === "model.binding/ref" || k297 === "profile/id" || k297 === "environment/ref" || k297 === "time/generated-at" || k297 === "time/expires-at" || k297 === "status" || k297 === "checks" || k297 === "overall/passed")) return false;
-  return true;
-}
-function __c642(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x298 = d.no_telemetry_egress;
-  if (x298 === undefined) return false;
-  if (x298 !== true) return false;
-  const x299 = d.no_remote_fallback;
-  if (x299 === undefined) return false;
-  if (x299 !== true) return false;
-  const x300 = d.works_offline;
-  if (x300 === undefined) return false;
-  if (x300 !== true) return false;
-  const x301 = d.no_economic_gating;
-  if (x301 === undefined) return false;
-  if (x301 !== true) return false;
-  for (const k302 in d) if (!(k302 === "no_telemetry_egress" || k302 === "no_remote_fallback" || k302 === "works_offline" || k302 === "no_economic_gating")) return false;
-  return true;
-}
-function __c631(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x303 = d.operations;
-  if (x303 === undefined) return false;
-  if (!(Array.isArray(x303))) return false;
-  if (x303.length > 1 && __dup(x303, null) !== null) return false;
-  for (let i304 = 0; i304 < x303.length; i304++) {
-    const x305 = x303[i304];
-    if (!(x305 === "generate" || x305 === "embed" || x305 === "batch_embed")) return false;
+  if (!(x296 === "fresh" || x296 === "stale")) return false;
+  const x297 = d.checks;
+  if (x297 === undefined) return false;
+  if (!(Array.isArray(x297))) return false;
+  if (x297.length < 1) return false;
+  for (let i298 = 0; i298 < x297.length; i298++) {
+    const x299 = x297[i298];
+    if (!__c672(x299)) return false;
   }
-  let found306 = false;
-  for (let i307 = 0; i307 < x303.length && !found306; i307++) {
-    const x308 = x303[i307];
-    L309: {
-      if (x308 !== "generate") break L309;
-      found306 = true;
+  const x300 = d["overall/passed"];
+  if (x300 === undefined) return false;
+  if (!(typeof x300 === "boolean")) return false;
+  for (const k301 in d) if (!(k301 === "schema" || k301 === "report/id" || k301 === "runtime/ref" || k301 === "model.binding/ref" || k301 === "profile/id" || k301 === "environment/ref" || k301 === "time/generated-at" || k301 === "time/expires-at" || k301 === "status" || k301 === "checks" || k301 === "overall/passed")) return false;
+  return true;
+}
+function __c652(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x302 = d.no_telemetry_egress;
+  if (x302 === undefined) return false;
+  if (x302 !== true) return false;
+  const x303 = d.no_remote_fallback;
+  if (x303 === undefined) return false;
+  if (x303 !== true) return false;
+  const x304 = d.works_offline;
+  if (x304 === undefined) return false;
+  if (x304 !== true) return false;
+  const x305 = d.no_economic_gating;
+  if (x305 === undefined) return false;
+  if (x305 !== true) return false;
+  for (const k306 in d) if (!(k306 === "no_telemetry_egress" || k306 === "no_remote_fallback" || k306 === "works_offline" || k306 === "no_economic_gating")) return false;
+  return true;
+}
+function __c641(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x307 = d.operations;
+  if (x307 === undefined) return false;
+  if (!(Array.isArray(x307))) return false;
+  if (x307.length > 1 && __dup(x307, null) !== null) return false;
+  for (let i308 = 0; i308 < x307.length; i308++) {
+    const x309 = x307[i308];
+    if (!(x309 === "generate" || x309 === "embed" || x309 === "batch_embed")) return false;
+  }
+  let found310 = false;
+  for (let i311 = 0; i311 < x307.length && !found310; i311++) {
+    const x312 = x307[i311];
+    L313: {
+      if (x312 !== "generate") break L313;
+      found310 = true;
     }
   }
-  if (!found306) return false;
-  const x310 = d.min_context_window;
-  if (x310 === undefined) return false;
-  if (!(Number.isInteger(x310))) return false;
-  if (x310 < 512) return false;
-  const x311 = d.tool_surface;
-  if (x311 === undefined) return false;
-  if (x311 !== "none") return false;
-  const x312 = d.transports;
-  if (x312 === undefined) return false;
-  if (!(Array.isArray(x312))) return false;
-  if (x312.length < 1) return false;
-  if (x312.length > 1 && __dup(x312, null) !== null) return false;
-  for (let i313 = 0; i313 < x312.length; i313++) {
-    const x314 = x312[i313];
-    if (!(x314 === "http_local" || x314 === "command_stdio")) return false;
-  }
-  const x315 = d.max_output_tokens;
+  if (!found310) return false;
+  const x314 = d.min_context_window;
+  if (x314 === undefined) return false;
+  if (!(Number.isInteger(x314))) return false;
+  if (x314 < 512) return false;
+  const x315 = d.tool_surface;
   if (x315 === undefined) return false;
-  if (!(Number.isInteger(x315))) return false;
-  if (x315 < 1) return false;
-  for (const k316 in d) if (!(k316 === "operations" || k316 === "min_context_window" || k316 === "tool_surface" || k316 === "transports" || k316 === "max_output_tokens")) return false;
-  return true;
-}
-function __c677(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x317 = d.value;
-  if (x317 === undefined) return false;
-  if (!__c532(x317)) return false;
-  const x318 = d.title;
-  if (x318 === undefined) return false;
-  if (!(typeof x318 === "string")) return false;
-  if (x318.length > 120 && __len(x318) > 120) return false;
-  if (x318.length === 0) return false;
-  const x319 = d.detail;
-  if (x319 !== undefined) {
-    if (!(typeof x319 === "string")) return false;
-    if (x319.length > 280 && __len(x319) > 280) return false;
+  if (x315 !== "none") return false;
+  const x316 = d.transports;
+  if (x316 === undefined) return false;
+  if (!(Array.isArray(x316))) return false;
+  if (x316.length < 1) return false;
+  if (x316.length > 1 && __dup(x316, null) !== null) return false;
+  for (let i317 = 0; i317 < x316.length; i317++) {
+    const x318 = x316[i317];
+    if (!(x318 === "http_local" || x318 === "command_stdio")) return false;
   }
-  for (const k320 in d) if (!(k320 === "value" || k320 === "title" || k320 === "detail")) return false;
-  return true;
-}
-function __c541(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x321 = d.default;
-  if (x321 === undefined) return false;
-  const x322 = d.by_class;
-  if (x322 !== undefined) {
-    if (!(typeof x322 === "object" && x322 !== null && !Array.isArray(x322))) return false;
-    for (const k323 in x322) if (!(k323 === "public" || k323 === "community" || k323 === "personal")) return false;
-  }
-  for (const k324 in d) if (!(k324 === "default" || k324 === "by_class")) return false;
-  return true;
-}
-function __c682(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x325 = d.input;
-  if (x325 === undefined) return false;
-  if (!__c412(x325)) return false;
-  const x326 = d.output;
-  if (x326 === undefined) return false;
-  if (!__c412(x326)) return false;
-  for (const k327 in d) if (!(k327 === "input" || k327 === "output")) return false;
-  return true;
-}
-function __c412(d) {
-  if (!(typeof d === "string")) return false;
-  if (!(d === "public" || d === "community" || d === "personal")) return false;
+  const x319 = d.max_output_tokens;
+  if (x319 === undefined) return false;
+  if (!(Number.isInteger(x319))) return false;
+  if (x319 < 1) return false;
+  for (const k320 in d) if (!(k320 === "operations" || k320 === "min_context_window" || k320 === "tool_surface" || k320 === "transports" || k320 === "max_output_tokens")) return false;
   return true;
 }
 function __c687(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x328 = d["confirm/title"];
-  if (x328 !== undefined) {
-    if (!(typeof x328 === "string")) return false;
-    if (x328.length > 60 && __len(x328) > 60) return false;
-    if (x328.length === 0) return false;
+  const x321 = d.value;
+  if (x321 === undefined) return false;
+  if (!__c542(x321)) return false;
+  const x322 = d.title;
+  if (x322 === undefined) return false;
+  if (!(typeof x322 === "string")) return false;
+  if (x322.length > 120 && __len(x322) > 120) return false;
+  if (x322.length === 0) return false;
+  const x323 = d.detail;
+  if (x323 !== undefined) {
+    if (!(typeof x323 === "string")) return false;
+    if (x323.length > 280 && __len(x323) > 280) return false;
   }
-  const x329 = d["deny/title"];
-  if (x329 !== undefined) {
-    if (!(typeof x329 === "string")) return false;
-    if (x329.length > 60 && __len(x329) > 60) return false;
-    if (x329.length === 0) return false;
-  }
-  for (const k330 in d) if (!(k330 === "confirm/title" || k330 === "deny/title")) return false;
+  for (const k324 in d) if (!(k324 === "value" || k324 === "title" || k324 === "detail")) return false;
   return true;
 }
-function __c662(d) {
+function __c551(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x331 = d["check/id"];
-  if (x331 === undefined) return false;
-  if (!__c405(x331)) return false;
-  const x332 = d.clause;
-  if (x332 === undefined) return false;
-  if (!(typeof x332 === "string")) return false;
-  if (!__RE8.test(x332)) return false;
-  const x333 = d.result;
-  if (x333 === undefined) return false;
-  if (!(x333 === "pass" || x333 === "fail")) return false;
-  const x334 = d["detail/code"];
-  if (x334 !== undefined) {
-    if (!__c405(x334)) return false;
+  const x325 = d.default;
+  if (x325 === undefined) return false;
+  const x326 = d.by_class;
+  if (x326 !== undefined) {
+    if (!(typeof x326 === "object" && x326 !== null && !Array.isArray(x326))) return false;
+    for (const k327 in x326) if (!(k327 === "public" || k327 === "community" || k327 === "personal")) return false;
   }
-  for (const k335 in d) if (!(k335 === "check/id" || k335 === "clause" || k335 === "result" || k335 === "detail/code")) return false;
+  for (const k328 in d) if (!(k328 === "default" || k328 === "by_class")) return false;
   return true;
 }
-function __c691(d) {
+function __c692(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const t336 = d.type;
-  if (typeof t336 !== "string") return false;
-  if (t336 === "text") {
-    if (!__c694(d)) return false;
-  } else if (t336 === "object_ref") {
-    if (!__c699(d)) return false;
+  const x329 = d.input;
+  if (x329 === undefined) return false;
+  if (!__c422(x329)) return false;
+  const x330 = d.output;
+  if (x330 === undefined) return false;
+  if (!__c422(x330)) return false;
+  for (const k331 in d) if (!(k331 === "input" || k331 === "output")) return false;
+  return true;
+}
+function __c422(d) {
+  if (!(typeof d === "string")) return false;
+  if (!(d === "public" || d === "community" || d === "personal")) return false;
+  return true;
+}
+function __c697(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x332 = d["confirm/title"];
+  if (x332 !== undefined) {
+    if (!(typeof x332 === "string")) return false;
+    if (x332.length > 60 && __len(x332) > 60) return false;
+    if (x332.length === 0) return false;
+  }
+  const x333 = d["deny/title"];
+  if (x333 !== undefined) {
+    if (!(typeof x333 === "string")) return false;
+    if (x333.length > 60 && __len(x333) > 60) return false;
+    if (x333.length === 0) return false;
+  }
+  for (const k334 in d) if (!(k334 === "confirm/title" || k334 === "deny/title")) return false;
+  return true;
+}
+function __c672(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x335 = d["check/id"];
+  if (x335 === undefined) return false;
+  if (!__c415(x335)) return false;
+  const x336 = d.clause;
+  if (x336 === undefined) return false;
+  if (!(typeof x336 === "string")) return false;
+  if (!__RE9.test(x336)) return false;
+  const x337 = d.result;
+  if (x337 === undefined) return false;
+  if (!(x337 === "pass" || x337 === "fail")) return false;
+  const x338 = d["detail/code"];
+  if (x338 !== undefined) {
+    if (!__c415(x338)) return false;
+  }
+  for (const k339 in d) if (!(k339 === "check/id" || k339 === "clause" || k339 === "result" || k339 === "detail/code")) return false;
+  return true;
+}
+function __c701(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const t340 = d.type;
+  if (typeof t340 !== "string") return false;
+  if (t340 === "text") {
+    if (!__c704(d)) return false;
+  } else if (t340 === "object_ref") {
+    if (!__c709(d)) return false;
   } else return false;
   return true;
 }
-function __c705(d) {
+function __c715(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x337 = d.schema;
-  if (x337 === undefined) return false;
-  if (x337 !== "inquirium.context-assembly.request.v1") return false;
-  const x338 = d.sources;
-  if (x338 !== undefined) {
-    if (!(Array.isArray(x338))) return false;
-    for (let i339 = 0; i339 < x338.length; i339++) {
-      const x340 = x338[i339];
-      if (!__c709(x340)) return false;
+  const x341 = d.schema;
+  if (x341 === undefined) return false;
+  if (x341 !== "inquirium.context-assembly.request.v1") return false;
+  const x342 = d.sources;
+  if (x342 !== undefined) {
+    if (!(Array.isArray(x342))) return false;
+    for (let i343 = 0; i343 < x342.length; i343++) {
+      const x344 = x342[i343];
+      if (!__c719(x344)) return false;
     }
   }
-  for (const k341 in d) if (!(k341 === "schema" || k341 === "sources")) return false;
+  for (const k345 in d) if (!(k345 === "schema" || k345 === "sources")) return false;
   return true;
 }
-function __c722(d) {
+function __c732(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let n342 = 0;
-  B343: {
+  let n346 = 0;
+  B347: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x344 = d.content;
-      if (x344 === undefined) break B343;
+      const x348 = d.content;
+      if (x348 === undefined) break B347;
     }
-    n342++;
+    n346++;
   }
-  B345: {
+  B349: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x346 = d["content/ref"];
-      if (x346 === undefined) break B345;
+      const x350 = d["content/ref"];
+      if (x350 === undefined) break B349;
     }
-    n342++;
+    n346++;
   }
-  if (n342 !== 1) return false;
-  const x347 = d.schema;
-  if (x347 === undefined) return false;
-  if (x347 !== "inquirium.context-element.v1") return false;
-  const x348 = d["element/id"];
-  if (x348 === undefined) return false;
-  if (!(typeof x348 === "string")) return false;
-  if (x348.length === 0) return false;
-  const x349 = d["source/kind"];
-  if (x349 === undefined) return false;
-  if (!__c410(x349)) return false;
-  const x350 = d["source/ref"];
-  if (x350 !== undefined) {
-    if (!(typeof x350 === "string")) return false;
-    if (x350.length === 0) return false;
-  }
-  const x351 = d.classification;
+  if (n346 !== 1) return false;
+  const x351 = d.schema;
   if (x351 === undefined) return false;
-  if (!__c412(x351)) return false;
-  const x352 = d.content;
-  if (x352 !== undefined) {
-    if (!(Array.isArray(x352))) return false;
-    if (x352.length < 1) return false;
-    for (let i353 = 0; i353 < x352.length; i353++) {
-      const x354 = x352[i353];
-      if (!__c691(x354)) return false;
-    }
+  if (x351 !== "inquirium.context-element.v1") return false;
+  const x352 = d["element/id"];
+  if (x352 === undefined) return false;
+  if (!(typeof x352 === "string")) return false;
+  if (x352.length === 0) return false;
+  const x353 = d["source/kind"];
+  if (x353 === undefined) return false;
+  if (!__c420(x353)) return false;
+  const x354 = d["source/ref"];
+  if (x354 !== undefined) {
+    if (!(typeof x354 === "string")) return false;
+    if (x354.length === 0) return false;
   }
-  const x355 = d["content/ref"];
-  if (x355 !== undefined) {
-    if (!(typeof x355 === "string")) return false;
-    if (x355.length === 0) return false;
-  }
-  const x356 = d.declassifiable;
+  const x355 = d.classification;
+  if (x355 === undefined) return false;
+  if (!__c422(x355)) return false;
+  const x356 = d.content;
   if (x356 !== undefined) {
-    if (!(typeof x356 === "boolean")) return false;
+    if (!(Array.isArray(x356))) return false;
+    if (x356.length < 1) return false;
+    for (let i357 = 0; i357 < x356.length; i357++) {
+      const x358 = x356[i357];
+      if (!__c701(x358)) return false;
+    }
   }
-  const x357 = d["declassified/from"];
-  if (x357 !== undefined) {
-    if (!__c412(x357)) return false;
+  const x359 = d["content/ref"];
+  if (x359 !== undefined) {
+    if (!(typeof x359 === "string")) return false;
+    if (x359.length === 0) return false;
   }
-  const x358 = d["grant/ref"];
-  if (x358 !== undefined) {
-    if (!(typeof x358 === "string")) return false;
-    if (x358.length === 0) return false;
+  const x360 = d.declassifiable;
+  if (x360 !== undefined) {
+    if (!(typeof x360 === "boolean")) return false;
   }
-  for (const k359 in d) if (!(k359 === "schema" || k359 === "element/id" || k359 === "source/kind" || k359 === "source/ref" || k359 === "classification" || k359 === "content" || k359 === "content/ref" || k359 === "declassifiable" || k359 === "declassified/from" || k359 === "grant/ref")) return false;
+  const x361 = d["declassified/from"];
+  if (x361 !== undefined) {
+    if (!__c422(x361)) return false;
+  }
+  const x362 = d["grant/ref"];
+  if (x362 !== undefined) {
+    if (!(typeof x362 === "string")) return false;
+    if (x362.length === 0) return false;
+  }
+  for (const k363 in d) if (!(k363 === "schema" || k363 === "element/id" || k363 === "source/kind" || k363 === "source/ref" || k363 === "classification" || k363 === "content" || k363 === "content/ref" || k363 === "declassifiable" || k363 === "declassified/from" || k363 === "grant/ref")) return false;
   return true;
 }
-function __c709(d) {
+function __c719(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok360 = false;
-  L361: {
+  let ok364 = false;
+  L365: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x362 = d["source/kind"];
-      if (x362 === undefined) break L361;
-      if (!(x362 === "artifact" || x362 === "dataset")) break L361;
+      const x366 = d["source/kind"];
+      if (x366 === undefined) break L365;
+      if (!(x366 === "artifact" || x366 === "dataset")) break L365;
     }
-    ok360 = true;
+    ok364 = true;
   }
-  if (ok360) {
+  if (ok364) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x363 = d["lease/ref"];
-      if (x363 === undefined) return false;
+      const x367 = d["lease/ref"];
+      if (x367 === undefined) return false;
     }
   }
-  const x364 = d["source/kind"];
-  if (x364 === undefined) return false;
-  if (!__c410(x364)) return false;
-  const x365 = d["grant/ref"];
-  if (x365 === undefined) return false;
-  if (!(typeof x365 === "string")) return false;
-  if (x365.length === 0) return false;
-  const x366 = d["lease/ref"];
-  if (x366 !== undefined) {
-    if (!(typeof x366 === "string")) return false;
-    if (x366.length === 0) return false;
+  const x368 = d["source/kind"];
+  if (x368 === undefined) return false;
+  if (!__c420(x368)) return false;
+  const x369 = d["grant/ref"];
+  if (x369 === undefined) return false;
+  if (!(typeof x369 === "string")) return false;
+  if (x369.length === 0) return false;
+  const x370 = d["lease/ref"];
+  if (x370 !== undefined) {
+    if (!(typeof x370 === "string")) return false;
+    if (x370.length === 0) return false;
   }
-  const x367 = d["flow/ref"];
-  if (x367 !== undefined) {
-    if (!(typeof x367 === "string")) return false;
-    if (x367.length === 0) return false;
+  const x371 = d["flow/ref"];
+  if (x371 !== undefined) {
+    if (!(typeof x371 === "string")) return false;
+    if (x371.length === 0) return false;
   }
-  const x368 = d["max/elements"];
-  if (x368 !== undefined) {
-    if (!(Number.isInteger(x368))) return false;
-    if (x368 < 1) return false;
+  const x372 = d["max/elements"];
+  if (x372 !== undefined) {
+    if (!(Number.isInteger(x372))) return false;
+    if (x372 < 1) return false;
   }
-  for (const k369 in d) if (!(k369 === "source/kind" || k369 === "grant/ref" || k369 === "lease/ref" || k369 === "flow/ref" || k369 === "max/elements")) return false;
+  for (const k373 in d) if (!(k373 === "source/kind" || k373 === "grant/ref" || k373 === "lease/ref" || k373 === "flow/ref" || k373 === "max/elements")) return false;
   return true;
 }
-function __c410(d) {
+function __c420(d) {
   if (!(d === "relationship" || d === "memarium" || d === "messaging" || d === "artifact" || d === "dataset")) return false;
   return true;
 }
-function __c430(d) {
+function __c440(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x370 = d["error/code"];
-  if (x370 !== undefined) {
-    L371: {
-      B372: {
-        if (!__c405(x370)) break B372;
-        break L371;
+  const x374 = d["error/code"];
+  if (x374 !== undefined) {
+    L375: {
+      B376: {
+        if (!__c415(x374)) break B376;
+        break L375;
       }
-      B373: {
-        if (!(x370 === null)) break B373;
-        break L371;
+      B377: {
+        if (!(x374 === null)) break B377;
+        break L375;
       }
       return false;
     }
   }
-  const x374 = d["retry/count"];
-  if (x374 !== undefined) {
-    if (!(Number.isInteger(x374))) return false;
-    if (x374 < 0) return false;
+  const x378 = d["retry/count"];
+  if (x378 !== undefined) {
+    if (!(Number.isInteger(x378))) return false;
+    if (x378 < 0) return false;
   }
-  for (const k375 in d) if (!(k375 === "error/code" || k375 === "retry/count")) return false;
+  for (const k379 in d) if (!(k379 === "error/code" || k379 === "retry/count")) return false;
   return true;
 }
-function __c572(d) {
+function __c582(d) {
   if (!(d === "deny" || d === "allow_accepting_remote")) return false;
   return true;
 }
-function __c570(d) {
+function __c580(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  if (!__c541(d)) return false;
-  const x376 = d.default;
-  if (x376 !== undefined) {
-    if (!__c572(x376)) return false;
+  if (!__c551(d)) return false;
+  const x380 = d.default;
+  if (x380 !== undefined) {
+    if (!__c582(x380)) return false;
   }
-  const x377 = d.by_class;
-  if (x377 !== undefined) {
-    if (!(typeof x377 === "object" && x377 !== null && !Array.isArray(x377))) return false;
-    const x378 = x377.public;
-    if (x378 !== undefined) {
-      if (!__c572(x378)) return false;
+  const x381 = d.by_class;
+  if (x381 !== undefined) {
+    if (!(typeof x381 === "object" && x381 !== null && !Array.isArray(x381))) return false;
+    const x382 = x381.public;
+    if (x382 !== undefined) {
+      if (!__c582(x382)) return false;
     }
-    const x379 = x377.community;
-    if (x379 !== undefined) {
-      if (!__c572(x379)) return false;
+    const x383 = x381.community;
+    if (x383 !== undefined) {
+      if (!__c582(x383)) return false;
     }
-    const x380 = x377.personal;
-    if (x380 !== undefined) {
-      if (!__c572(x380)) return false;
+    const x384 = x381.personal;
+    if (x384 !== undefined) {
+      if (!__c582(x384)) return false;
     }
-    for (const k381 in x377) if (!(k381 === "public" || k381 === "community" || k381 === "personal")) return false;
+    for (const k385 in x381) if (!(k385 === "public" || k385 === "community" || k385 === "personal")) return false;
   }
-  for (const k382 in d) if (!(k382 === "default" || k382 === "by_class")) return false;
+  for (const k386 in d) if (!(k386 === "default" || k386 === "by_class")) return false;
   return true;
 }
-function __c739(d) {
+function __c749(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x383 = d.stance;
-  if (x383 !== undefined) {
-    if (!(x383 === "advisory" || x383 === "hypothesis")) return false;
+  const x387 = d.stance;
+  if (x387 !== undefined) {
+    if (!(x387 === "advisory" || x387 === "hypothesis")) return false;
   }
-  const x384 = d.confidence;
-  if (x384 !== undefined) {
-    if (!(x384 === "unstated" || x384 === "low" || x384 === "medium" || x384 === "high")) return false;
-  }
-  const x385 = d.grounded_in;
-  if (x385 !== undefined) {
-    if (!(Array.isArray(x385))) return false;
-    for (let i386 = 0; i386 < x385.length; i386++) {
-      const x387 = x385[i386];
-      if (!(typeof x387 === "string")) return false;
-      if (x387.length === 0) return false;
-    }
-  }
-  const x388 = d.caveats;
+  const x388 = d.confidence;
   if (x388 !== undefined) {
-    if (!(Array.isArray(x388))) return false;
-    for (let i389 = 0; i389 < x388.length; i389++) {
-      const x390 = x388[i389];
-      if (!(typeof x390 === "string")) return false;
-      if (x390.length > 500 && __len(x390) > 500) return false;
-      if (x390.length === 0) return false;
+    if (!(x388 === "unstated" || x388 === "low" || x388 === "medium" || x388 === "high")) return false;
+  }
+  const x389 = d.grounded_in;
+  if (x389 !== undefined) {
+    if (!(Array.isArray(x389))) return false;
+    for (let i390 = 0; i390 < x389.length; i390++) {
+      const x391 = x389[i390];
+      if (!(typeof x391 === "string")) return false;
+      if (x391.length === 0) return false;
     }
   }
-  for (const k391 in d) if (!(k391 === "stance" || k391 === "confidence" || k391 === "grounded_in" || k391 === "caveats")) return false;
+  const x392 = d.caveats;
+  if (x392 !== undefined) {
+    if (!(Array.isArray(x392))) return false;
+    for (let i393 = 0; i393 < x392.length; i393++) {
+      const x394 = x392[i393];
+      if (!(typeof x394 === "string")) return false;
+      if (x394.length > 500 && __len(x394) > 500) return false;
+      if (x394.length === 0) return false;
+    }
+  }
+  for (const k395 in d) if (!(k395 === "stance" || k395 === "confidence" || k395 === "grounded_in" || k395 === "caveats")) return false;
   return true;
 }
-function __c600(d) {
+function __c610(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x392 = d.escalate;
-  if (x392 === undefined) return false;
-  if (!(Array.isArray(x392))) return false;
-  if (x392.length > 1 && __dup(x392, null) !== null) return false;
-  for (let i393 = 0; i393 < x392.length; i393++) {
-    const x394 = x392[i393];
-    if (!__c603(x394)) return false;
+  const x396 = d.escalate;
+  if (x396 === undefined) return false;
+  if (!(Array.isArray(x396))) return false;
+  if (x396.length > 1 && __dup(x396, null) !== null) return false;
+  for (let i397 = 0; i397 < x396.length; i397++) {
+    const x398 = x396[i397];
+    if (!__c613(x398)) return false;
   }
-  for (const k395 in d) if (!(k395 === "escalate")) return false;
+  for (const k399 in d) if (!(k399 === "escalate")) return false;
   return true;
 }
-function __c598(d) {
+function __c608(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  if (!__c581(d)) return false;
-  const x396 = d.default;
-  if (x396 !== undefined) {
-    if (!__c600(x396)) return false;
+  if (!__c591(d)) return false;
+  const x400 = d.default;
+  if (x400 !== undefined) {
+    if (!__c610(x400)) return false;
   }
-  const x397 = d.by_mode;
-  if (x397 !== undefined) {
-    if (!(typeof x397 === "object" && x397 !== null && !Array.isArray(x397))) return false;
-    const x398 = x397.commons;
-    if (x398 !== undefined) {
-      if (!__c600(x398)) return false;
+  const x401 = d.by_mode;
+  if (x401 !== undefined) {
+    if (!(typeof x401 === "object" && x401 !== null && !Array.isArray(x401))) return false;
+    const x402 = x401.commons;
+    if (x402 !== undefined) {
+      if (!__c610(x402)) return false;
     }
-    const x399 = x397.support;
-    if (x399 !== undefined) {
-      if (!__c600(x399)) return false;
+    const x403 = x401.support;
+    if (x403 !== undefined) {
+      if (!__c610(x403)) return false;
     }
-    const x400 = x397.crisis;
-    if (x400 !== undefined) {
-      if (!__c600(x400)) return false;
+    const x404 = x401.crisis;
+    if (x404 !== undefined) {
+      if (!__c610(x404)) return false;
     }
-    for (const k401 in x397) if (!(k401 === "commons" || k401 === "support" || k401 === "crisis")) return false;
+    for (const k405 in x401) if (!(k405 === "commons" || k405 === "support" || k405 === "crisis")) return false;
   }
-  for (const k402 in d) if (!(k402 === "default" || k402 === "by_mode")) return false;
+  for (const k406 in d) if (!(k406 === "default" || k406 === "by_mode")) return false;
   return true;
 }
-function __c603(d) {
+function __c613(d) {
   if (!(d === "operator-decision" || d === "sustained-degradation" || d === "boundary-risk" || d === "pre-egress-confirmation" || d === "crisis-candidate")) return false;
   return true;
 }
-function __c748(d) {
+function __c758(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x403 = d.allowlist;
-  if (x403 === undefined) return false;
-  if (!(Array.isArray(x403))) return false;
-  if (x403.length > 64) return false;
-  if (x403.length < 1) return false;
-  if (x403.length > 1 && __dup(x403, null) !== null) return false;
-  for (let i404 = 0; i404 < x403.length; i404++) {
-    const x405 = x403[i404];
-    if (!__c532(x405)) return false;
+  const x407 = d.allowlist;
+  if (x407 === undefined) return false;
+  if (!(Array.isArray(x407))) return false;
+  if (x407.length > 64) return false;
+  if (x407.length < 1) return false;
+  if (x407.length > 1 && __dup(x407, null) !== null) return false;
+  for (let i408 = 0; i408 < x407.length; i408++) {
+    const x409 = x407[i408];
+    if (!__c542(x409)) return false;
   }
-  const x406 = d.match;
-  if (x406 !== undefined) {
-    if (!(x406 === "exact" || x406 === "case-insensitive")) return false;
+  const x410 = d.match;
+  if (x410 !== undefined) {
+    if (!(x410 === "exact" || x410 === "case-insensitive")) return false;
   }
-  const x407 = d.placeholder;
-  if (x407 !== undefined) {
-    if (!(typeof x407 === "string")) return false;
-    if (x407.length > 80 && __len(x407) > 80) return false;
+  const x411 = d.placeholder;
+  if (x411 !== undefined) {
+    if (!(typeof x411 === "string")) return false;
+    if (x411.length > 80 && __len(x411) > 80) return false;
   }
-  for (const k408 in d) if (!(k408 === "allowlist" || k408 === "match" || k408 === "placeholder")) return false;
+  for (const k412 in d) if (!(k412 === "allowlist" || k412 === "match" || k412 === "placeholder")) return false;
   return true;
 }
-function __c370(d) {
+function __c380(d) {
   if (!(d === "completed" || d === "handler-unavailable" || d === "context-denied" || d === "policy-denied" || d === "failed")) return false;
   return true;
 }
-function __c754(d) {
+function __c764(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x409 = d.locality;
-  if (x409 !== undefined) {
-    if (!__c391(x409)) return false;
-  }
-  const x410 = d.trust_mode;
-  if (x410 !== undefined) {
-    if (!__c393(x410)) return false;
-  }
-  const x411 = d.scope;
-  if (x411 !== undefined) {
-    if (!(x411 === "assistant-session-only" || x411 === "granted-context")) return false;
-  }
-  const x412 = d.on_context_denied;
-  if (x412 !== undefined) {
-    if (!(x412 === "fail_closed" || x412 === "drop_with_trace")) return false;
-  }
-  const x413 = d.plurality;
+  const x413 = d.locality;
   if (x413 !== undefined) {
-    if (!(x413 === "preserve" || x413 === "collapse")) return false;
+    if (!__c401(x413)) return false;
   }
-  for (const k414 in d) if (!(k414 === "locality" || k414 === "trust_mode" || k414 === "scope" || k414 === "on_context_denied" || k414 === "plurality")) return false;
+  const x414 = d.trust_mode;
+  if (x414 !== undefined) {
+    if (!__c403(x414)) return false;
+  }
+  const x415 = d.scope;
+  if (x415 !== undefined) {
+    if (!(x415 === "assistant-session-only" || x415 === "granted-context")) return false;
+  }
+  const x416 = d.on_context_denied;
+  if (x416 !== undefined) {
+    if (!(x416 === "fail_closed" || x416 === "drop_with_trace")) return false;
+  }
+  const x417 = d.plurality;
+  if (x417 !== undefined) {
+    if (!(x417 === "preserve" || x417 === "collapse")) return false;
+  }
+  for (const k418 in d) if (!(k418 === "locality" || k418 === "trust_mode" || k418 === "scope" || k418 === "on_context_denied" || k418 === "plurality")) return false;
   return true;
 }
-function __c761(d) {
+function __c771(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x415 = d.schema;
-  if (x415 === undefined) return false;
-  if (x415 !== "inquirium.generate.request.v1") return false;
-  const x416 = d.operation;
-  if (x416 === undefined) return false;
-  if (x416 !== "generate") return false;
-  const x417 = d.turns;
-  if (x417 === undefined) return false;
-  if (!(Array.isArray(x417))) return false;
-  if (x417.length < 1) return false;
-  for (let i418 = 0; i418 < x417.length; i418++) {
-    const x419 = x417[i418];
-    if (!__c766(x419)) return false;
+  const x419 = d.schema;
+  if (x419 === undefined) return false;
+  if (x419 !== "inquirium.generate.request.v1") return false;
+  const x420 = d.operation;
+  if (x420 === undefined) return false;
+  if (x420 !== "generate") return false;
+  const x421 = d.turns;
+  if (x421 === undefined) return false;
+  if (!(Array.isArray(x421))) return false;
+  if (x421.length < 1) return false;
+  for (let i422 = 0; i422 < x421.length; i422++) {
+    const x423 = x421[i422];
+    if (!__c776(x423)) return false;
   }
-  const x420 = d.context_assembly;
-  if (x420 !== undefined) {
-    if (!__c705(x420)) return false;
+  const x424 = d.context_assembly;
+  if (x424 !== undefined) {
+    if (!__c715(x424)) return false;
   }
-  const x421 = d.parameters;
-  if (x421 !== undefined) {
-    if (!__c773(x421)) return false;
+  const x425 = d.parameters;
+  if (x425 !== undefined) {
+    if (!__c783(x425)) return false;
   }
-  const x422 = d.policy;
-  if (x422 !== undefined) {
-    if (!__c754(x422)) return false;
+  const x426 = d.policy;
+  if (x426 !== undefined) {
+    if (!__c764(x426)) return false;
   }
-  const x423 = d.metadata;
-  if (x423 !== undefined) {
-    if (!(typeof x423 === "object" && x423 !== null && !Array.isArray(x423))) return false;
-    for (const k424 in x423) {
-      if (typeof k424 === "string") {
-        if (k424.length > 64 && __len(k424) > 64) return false;
+  const x427 = d.metadata;
+  if (x427 !== undefined) {
+    if (!(typeof x427 === "object" && x427 !== null && !Array.isArray(x427))) return false;
+    for (const k428 in x427) {
+      if (typeof k428 === "string") {
+        if (k428.length > 64 && __len(k428) > 64) return false;
       }
     }
-    for (const k425 in x423) {
+    for (const k429 in x427) {
       if (false) continue;
-      const x426 = x423[k425];
-      L427: {
-        B428: {
-          if (!(typeof x426 === "string")) break B428;
-          if (x426.length > 256 && __len(x426) > 256) break B428;
-          break L427;
+      const x430 = x427[k429];
+      L431: {
+        B432: {
+          if (!(typeof x430 === "string")) break B432;
+          if (x430.length > 256 && __len(x430) > 256) break B432;
+          break L431;
         }
-        B429: {
-          if (!(Number.isFinite(x426))) break B429;
-          break L427;
+        B433: {
+          if (!(Number.isFinite(x430))) break B433;
+          break L431;
         }
-        B430: {
-          if (!(typeof x426 === "boolean")) break B430;
-          break L427;
+        B434: {
+          if (!(typeof x430 === "boolean")) break B434;
+          break L431;
         }
-        B431: {
-          if (!(x426 === null)) break B431;
-          break L427;
+        B435: {
+          if (!(x430 === null)) break B435;
+          break L431;
         }
         return false;
       }
     }
   }
-  for (const k432 in d) if (!(k432 === "schema" || k432 === "operation" || k432 === "turns" || k432 === "context_assembly" || k432 === "parameters" || k432 === "policy" || k432 === "metadata")) return false;
+  for (const k436 in d) if (!(k436 === "schema" || k436 === "operation" || k436 === "turns" || k436 === "context_assembly" || k436 === "parameters" || k436 === "policy" || k436 === "metadata")) return false;
   return true;
 }
-function __c789(d) {
+function __c799(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok433 = false;
-  L434: {
+  let ok437 = false;
+  L438: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x435 = d.outcome;
-      if (x435 === undefined) break L434;
-      if (x435 !== "completed") break L434;
+      const x439 = d.outcome;
+      if (x439 === undefined) break L438;
+      if (x439 !== "completed") break L438;
     }
-    ok433 = true;
+    ok437 = true;
   }
-  if (ok433) {
+  if (ok437) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x436 = d.output;
-      if (x436 === undefined) return false;
-      const x437 = d.epistemic;
-      if (x437 === undefined) return false;
-      const x438 = d["runtime/ref"];
-      if (x438 === undefined) return false;
-      const x439 = d["model.binding/ref"];
-      if (x439 === undefined) return false;
-      const x440 = d.locality;
+      const x440 = d.output;
       if (x440 === undefined) return false;
-      const x441 = d["reason/code"];
-      if (x441 !== undefined) {
+      const x441 = d.epistemic;
+      if (x441 === undefined) return false;
+      const x442 = d["runtime/ref"];
+      if (x442 === undefined) return false;
+      const x443 = d["model.binding/ref"];
+      if (x443 === undefined) return false;
+      const x444 = d.locality;
+      if (x444 === undefined) return false;
+      const x445 = d["reason/code"];
+      if (x445 !== undefined) {
         return false;
       }
     }
   } else {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x442 = d["reason/code"];
-      if (x442 === undefined) return false;
-      const x443 = d.output;
-      if (x443 !== undefined) {
+      const x446 = d["reason/code"];
+      if (x446 === undefined) return false;
+      const x447 = d.output;
+      if (x447 !== undefined) {
         return false;
       }
-      const x444 = d.epistemic;
-      if (x444 !== undefined) {
+      const x448 = d.epistemic;
+      if (x448 !== undefined) {
         return false;
       }
     }
   }
-  const x445 = d.schema;
-  if (x445 === undefined) return false;
-  if (x445 !== "inquirium.generate.response.v1") return false;
-  const x446 = d.operation;
-  if (x446 === undefined) return false;
-  if (x446 !== "generate") return false;
-  const x447 = d.outcome;
-  if (x447 === undefined) return false;
-  if (!__c370(x447)) return false;
-  const x448 = d["reason/code"];
-  if (x448 !== undefined) {
-    if (!__c405(x448)) return false;
-  }
-  const x449 = d.output;
-  if (x449 !== undefined) {
-    if (!(Array.isArray(x449))) return false;
-    if (x449.length < 1) return false;
-    for (let i450 = 0; i450 < x449.length; i450++) {
-      const x451 = x449[i450];
-      if (!__c691(x451)) return false;
-    }
-  }
-  const x452 = d.epistemic;
+  const x449 = d.schema;
+  if (x449 === undefined) return false;
+  if (x449 !== "inquirium.generate.response.v1") return false;
+  const x450 = d.operation;
+  if (x450 === undefined) return false;
+  if (x450 !== "generate") return false;
+  const x451 = d.outcome;
+  if (x451 === undefined) return false;
+  if (!__c380(x451)) return false;
+  const x452 = d["reason/code"];
   if (x452 !== undefined) {
-    if (!__c739(x452)) return false;
+    if (!__c415(x452)) return false;
   }
-  const x453 = d["runtime/ref"];
+  const x453 = d.output;
   if (x453 !== undefined) {
-    if (!__c372(x453)) return false;
+    if (!(Array.isArray(x453))) return false;
+    if (x453.length < 1) return false;
+    for (let i454 = 0; i454 < x453.length; i454++) {
+      const x455 = x453[i454];
+      if (!__c701(x455)) return false;
+    }
   }
-  const x454 = d["model.binding/ref"];
-  if (x454 !== undefined) {
-    if (!__c374(x454)) return false;
+  const x456 = d.epistemic;
+  if (x456 !== undefined) {
+    if (!__c749(x456)) return false;
   }
-  const x455 = d.locality;
-  if (x455 !== undefined) {
-    if (!(x455 === "local_only" || x455 === "remote")) return false;
-  }
-  const x456 = d["trace/ref"];
-  if (x456 === undefined) return false;
-  if (!__c801(x456)) return false;
-  const x457 = d.usage;
+  const x457 = d["runtime/ref"];
   if (x457 !== undefined) {
-    if (!__c803(x457)) return false;
+    if (!__c382(x457)) return false;
   }
-  const x458 = d.diagnostics;
+  const x458 = d["model.binding/ref"];
   if (x458 !== undefined) {
-    if (!__c430(x458)) return false;
+    if (!__c384(x458)) return false;
   }
-  for (const k459 in d) if (!(k459 === "schema" || k459 === "operation" || k459 === "outcome" || k459 === "reason/code" || k459 === "output" || k459 === "epistemic" || k459 === "runtime/ref" || k459 === "model.binding/ref" || k459 === "locality" || k459 === "trace/ref" || k459 === "usage" || k459 === "diagnostics")) return false;
-  return true;
-}
-function __c773(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x460 = d.max_tokens;
-  if (x460 !== undefined) {
-    if (!(Number.isInteger(x460))) return false;
-    if (x460 < 1) return false;
+  const x459 = d.locality;
+  if (x459 !== undefined) {
+    if (!(x459 === "local_only" || x459 === "remote")) return false;
   }
-  const x461 = d.temperature;
+  const x460 = d["trace/ref"];
+  if (x460 === undefined) return false;
+  if (!__c811(x460)) return false;
+  const x461 = d.usage;
   if (x461 !== undefined) {
-    if (!(Number.isFinite(x461))) return false;
-    if (x461 > 2) return false;
-    if (x461 < 0) return false;
+    if (!__c813(x461)) return false;
   }
-  const x462 = d.top_p;
+  const x462 = d.diagnostics;
   if (x462 !== undefined) {
-    if (!(Number.isFinite(x462))) return false;
-    if (x462 > 1) return false;
-    if (x462 <= 0) return false;
+    if (!__c440(x462)) return false;
   }
-  const x463 = d.stop;
-  if (x463 !== undefined) {
-    if (!(Array.isArray(x463))) return false;
-    if (x463.length > 8) return false;
-    for (let i464 = 0; i464 < x463.length; i464++) {
-      const x465 = x463[i464];
-      if (!(typeof x465 === "string")) return false;
-      if (x465.length === 0) return false;
-    }
-  }
-  for (const k466 in d) if (!(k466 === "max_tokens" || k466 === "temperature" || k466 === "top_p" || k466 === "stop")) return false;
+  for (const k463 in d) if (!(k463 === "schema" || k463 === "operation" || k463 === "outcome" || k463 === "reason/code" || k463 === "output" || k463 === "epistemic" || k463 === "runtime/ref" || k463 === "model.binding/ref" || k463 === "locality" || k463 === "trace/ref" || k463 === "usage" || k463 === "diagnostics")) return false;
   return true;
 }
-function __c826(d) {
+function __c783(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok467 = false;
-  L468: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x469 = d.verdict;
-      if (x469 === undefined) break L468;
-      if (x469 !== "amended") break L468;
-    }
-    ok467 = true;
+  const x464 = d.max_tokens;
+  if (x464 !== undefined) {
+    if (!(Number.isInteger(x464))) return false;
+    if (x464 < 1) return false;
   }
-  if (ok467) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x470 = d.note;
-      if (x470 === undefined) return false;
+  const x465 = d.temperature;
+  if (x465 !== undefined) {
+    if (!(Number.isFinite(x465))) return false;
+    if (x465 > 2) return false;
+    if (x465 < 0) return false;
+  }
+  const x466 = d.top_p;
+  if (x466 !== undefined) {
+    if (!(Number.isFinite(x466))) return false;
+    if (x466 > 1) return false;
+    if (x466 <= 0) return false;
+  }
+  const x467 = d.stop;
+  if (x467 !== undefined) {
+    if (!(Array.isArray(x467))) return false;
+    if (x467.length > 8) return false;
+    for (let i468 = 0; i468 < x467.length; i468++) {
+      const x469 = x467[i468];
+      if (!(typeof x469 === "string")) return false;
+      if (x469.length === 0) return false;
     }
   }
-  const x471 = d.schema;
-  if (x471 === undefined) return false;
-  if (x471 !== "inquirium.inquiry-feedback.v1") return false;
-  const x472 = d["feedback/id"];
-  if (x472 === undefined) return false;
-  if (!(typeof x472 === "string")) return false;
-  if (!__RE9.test(x472)) return false;
-  const x473 = d["result/ref"];
-  if (x473 === undefined) return false;
-  if (!__c830(x473)) return false;
-  const x474 = d["session/ref"];
-  if (x474 === undefined) return false;
-  if (!__c832(x474)) return false;
-  const x475 = d["participant/ref"];
+  for (const k470 in d) if (!(k470 === "max_tokens" || k470 === "temperature" || k470 === "top_p" || k470 === "stop")) return false;
+  return true;
+}
+function __c836(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  let ok471 = false;
+  L472: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x473 = d.verdict;
+      if (x473 === undefined) break L472;
+      if (x473 !== "amended") break L472;
+    }
+    ok471 = true;
+  }
+  if (ok471) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x474 = d.note;
+      if (x474 === undefined) return false;
+    }
+  }
+  const x475 = d.schema;
   if (x475 === undefined) return false;
-  if (!__c365(x475)) return false;
-  const x476 = d.verdict;
+  if (x475 !== "inquirium.inquiry-feedback.v1") return false;
+  const x476 = d["feedback/id"];
   if (x476 === undefined) return false;
-  if (!(x476 === "verified" || x476 === "refuted" || x476 === "amended")) return false;
-  const x477 = d.note;
-  if (x477 !== undefined) {
-    if (!(typeof x477 === "string")) return false;
-    if (x477.length > 4000 && __len(x477) > 4000) return false;
-    if (x477.length === 0) return false;
-  }
-  const x478 = d["supersedes/ref"];
-  if (x478 !== undefined) {
-    if (!(typeof x478 === "string")) return false;
-    if (!__RE9.test(x478)) return false;
-  }
-  const x479 = d["recorded/at"];
+  if (!(typeof x476 === "string")) return false;
+  if (!__RE10.test(x476)) return false;
+  const x477 = d["result/ref"];
+  if (x477 === undefined) return false;
+  if (!__c840(x477)) return false;
+  const x478 = d["session/ref"];
+  if (x478 === undefined) return false;
+  if (!__c842(x478)) return false;
+  const x479 = d["participant/ref"];
   if (x479 === undefined) return false;
-  if (!(typeof x479 === "string")) return false;
-  if (!__fmtDateTime(x479)) return false;
-  for (const k480 in d) if (!(k480 === "schema" || k480 === "feedback/id" || k480 === "result/ref" || k480 === "session/ref" || k480 === "participant/ref" || k480 === "verdict" || k480 === "note" || k480 === "supersedes/ref" || k480 === "recorded/at")) return false;
-  return true;
-}
-function __c844(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x481 = d.schema;
-  if (x481 === undefined) return false;
-  if (x481 !== "inquirium.inquiry-result.v1") return false;
-  const x482 = d["result/id"];
-  if (x482 === undefined) return false;
-  if (!__c830(x482)) return false;
-  const x483 = d["turn/id"];
+  if (!__c375(x479)) return false;
+  const x480 = d.verdict;
+  if (x480 === undefined) return false;
+  if (!(x480 === "verified" || x480 === "refuted" || x480 === "amended")) return false;
+  const x481 = d.note;
+  if (x481 !== undefined) {
+    if (!(typeof x481 === "string")) return false;
+    if (x481.length > 4000 && __len(x481) > 4000) return false;
+    if (x481.length === 0) return false;
+  }
+  const x482 = d["supersedes/ref"];
+  if (x482 !== undefined) {
+    if (!(typeof x482 === "string")) return false;
+    if (!__RE10.test(x482)) return false;
+  }
+  const x483 = d["recorded/at"];
   if (x483 === undefined) return false;
-  if (!__c363(x483)) return false;
-  const x484 = d["session/ref"];
-  if (x484 === undefined) return false;
-  if (!__c832(x484)) return false;
-  const x485 = d["participant/ref"];
-  if (x485 === undefined) return false;
-  if (!__c365(x485)) return false;
-  const x486 = d["trace/ref"];
-  if (x486 === undefined) return false;
-  if (!__c801(x486)) return false;
-  const x487 = d.provenance;
-  if (x487 === undefined) return false;
-  if (!__c852(x487)) return false;
-  const x488 = d.classification;
-  if (x488 === undefined) return false;
-  if (!__c412(x488)) return false;
-  const x489 = d.output;
-  if (x489 === undefined) return false;
-  if (!(Array.isArray(x489))) return false;
-  if (x489.length < 1) return false;
-  for (let i490 = 0; i490 < x489.length; i490++) {
-    const x491 = x489[i490];
-    if (!__c691(x491)) return false;
-  }
-  const x492 = d.epistemic;
-  if (x492 === undefined) return false;
-  if (!__c739(x492)) return false;
-  const x493 = d["recorded/at"];
-  if (x493 === undefined) return false;
-  if (!(typeof x493 === "string")) return false;
-  if (!__fmtDateTime(x493)) return false;
-  for (const k494 in d) if (!(k494 === "schema" || k494 === "result/id" || k494 === "turn/id" || k494 === "session/ref" || k494 === "participant/ref" || k494 === "trace/ref" || k494 === "provenance" || k494 === "classification" || k494 === "output" || k494 === "epistemic" || k494 === "recorded/at")) return false;
+  if (!(typeof x483 === "string")) return false;
+  if (!__fmtDateTime(x483)) return false;
+  for (const k484 in d) if (!(k484 === "schema" || k484 === "feedback/id" || k484 === "result/ref" || k484 === "session/ref" || k484 === "participant/ref" || k484 === "verdict" || k484 === "note" || k484 === "supersedes/ref" || k484 === "recorded/at")) return false;
   return true;
 }
-function __c863(d) {
+function __c854(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x495 = d.schema;
-  if (x495 === undefined) return false;
-  if (x495 !== "inquirium.inquiry-turn.v1") return false;
-  const x496 = d["turn/id"];
-  if (x496 === undefined) return false;
-  if (!__c363(x496)) return false;
-  const x497 = d["session/ref"];
-  if (x497 === undefined) return false;
-  if (!__c832(x497)) return false;
-  const x498 = d["participant/ref"];
-  if (x498 === undefined) return false;
-  if (!__c365(x498)) return false;
-  const x499 = d.sequence;
-  if (x499 === undefined) return false;
-  if (!(Number.isInteger(x499))) return false;
-  if (x499 < 0) return false;
-  const x500 = d.content;
-  if (x500 === undefined) return false;
-  if (!(Array.isArray(x500))) return false;
-  if (x500.length < 1) return false;
-  for (let i501 = 0; i501 < x500.length; i501++) {
-    const x502 = x500[i501];
-    if (!__c691(x502)) return false;
+  const x485 = d.schema;
+  if (x485 === undefined) return false;
+  if (x485 !== "inquirium.inquiry-result.v1") return false;
+  const x486 = d["result/id"];
+  if (x486 === undefined) return false;
+  if (!__c840(x486)) return false;
+  const x487 = d["turn/id"];
+  if (x487 === undefined) return false;
+  if (!__c373(x487)) return false;
+  const x488 = d["session/ref"];
+  if (x488 === undefined) return false;
+  if (!__c842(x488)) return false;
+  const x489 = d["participant/ref"];
+  if (x489 === undefined) return false;
+  if (!__c375(x489)) return false;
+  const x490 = d["trace/ref"];
+  if (x490 === undefined) return false;
+  if (!__c811(x490)) return false;
+  const x491 = d.provenance;
+  if (x491 === undefined) return false;
+  if (!__c862(x491)) return false;
+  const x492 = d.classification;
+  if (x492 === undefined) return false;
+  if (!__c422(x492)) return false;
+  const x493 = d.output;
+  if (x493 === undefined) return false;
+  if (!(Array.isArray(x493))) return false;
+  if (x493.length < 1) return false;
+  for (let i494 = 0; i494 < x493.length; i494++) {
+    const x495 = x493[i494];
+    if (!__c701(x495)) return false;
   }
-  const x503 = d.classification;
-  if (x503 === undefined) return false;
-  if (!__c412(x503)) return false;
-  const x504 = d["recorded/at"];
-  if (x504 === undefined) return false;
-  if (!(typeof x504 === "string")) return false;
-  if (!__fmtDateTime(x504)) return false;
-  for (const k505 in d) if (!(k505 === "schema" || k505 === "turn/id" || k505 === "session/ref" || k505 === "participant/ref" || k505 === "sequence" || k505 === "content" || k505 === "classification" || k505 === "recorded/at")) return false;
+  const x496 = d.epistemic;
+  if (x496 === undefined) return false;
+  if (!__c749(x496)) return false;
+  const x497 = d["recorded/at"];
+  if (x497 === undefined) return false;
+  if (!(typeof x497 === "string")) return false;
+  if (!__fmtDateTime(x497)) return false;
+  for (const k498 in d) if (!(k498 === "schema" || k498 === "result/id" || k498 === "turn/id" || k498 === "session/ref" || k498 === "participant/ref" || k498 === "trace/ref" || k498 === "provenance" || k498 === "classification" || k498 === "output" || k498 === "epistemic" || k498 === "recorded/at")) return false;
   return true;
 }
-function __c391(d) {
+function __c873(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x499 = d.schema;
+  if (x499 === undefined) return false;
+  if (x499 !== "inquirium.inquiry-turn.v1") return false;
+  const x500 = d["turn/id"];
+  if (x500 === undefined) return false;
+  if (!__c373(x500)) return false;
+  const x501 = d["session/ref"];
+  if (x501 === undefined) return false;
+  if (!__c842(x501)) return false;
+  const x502 = d["participant/ref"];
+  if (x502 === undefined) return false;
+  if (!__c375(x502)) return false;
+  const x503 = d.sequence;
+  if (x503 === undefined) return false;
+  if (!(Number.isInteger(x503))) return false;
+  if (x503 < 0) return false;
+  const x504 = d.content;
+  if (x504 === undefined) return false;
+  if (!(Array.isArray(x504))) return false;
+  if (x504.length < 1) return false;
+  for (let i505 = 0; i505 < x504.length; i505++) {
+    const x506 = x504[i505];
+    if (!__c701(x506)) return false;
+  }
+  const x507 = d.classification;
+  if (x507 === undefined) return false;
+  if (!__c422(x507)) return false;
+  const x508 = d["recorded/at"];
+  if (x508 === undefined) return false;
+  if (!(typeof x508 === "string")) return false;
+  if (!__fmtDateTime(x508)) return false;
+  for (const k509 in d) if (!(k509 === "schema" || k509 === "turn/id" || k509 === "session/ref" || k509 === "participant/ref" || k509 === "sequence" || k509 === "content" || k509 === "classification" || k509 === "recorded/at")) return false;
+  return true;
+}
+function __c401(d) {
   if (!(d === "local_only" || d === "remote_allowed")) return false;
   return true;
 }
-function __c581(d) {
+function __c591(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x506 = d.default;
-  if (x506 === undefined) return false;
-  const x507 = d.by_mode;
-  if (x507 !== undefined) {
-    if (!(typeof x507 === "object" && x507 !== null && !Array.isArray(x507))) return false;
-    for (const k508 in x507) if (!(k508 === "commons" || k508 === "support" || k508 === "crisis")) return false;
+  const x510 = d.default;
+  if (x510 === undefined) return false;
+  const x511 = d.by_mode;
+  if (x511 !== undefined) {
+    if (!(typeof x511 === "object" && x511 !== null && !Array.isArray(x511))) return false;
+    for (const k512 in x511) if (!(k512 === "commons" || k512 === "support" || k512 === "crisis")) return false;
   }
-  for (const k509 in d) if (!(k509 === "default" || k509 === "by_mode")) return false;
+  for (const k513 in d) if (!(k513 === "default" || k513 === "by_mode")) return false;
   return true;
 }
-function __c874(d) {
+function __c884(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok510 = false;
-  L511: {
+  let ok514 = false;
+  L515: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x512 = d.transport_kind;
-      if (x512 === undefined) break L511;
-      if (x512 !== "http_remote") break L511;
+      const x516 = d.transport_kind;
+      if (x516 === undefined) break L515;
+      if (x516 !== "http_remote") break L515;
     }
-    ok510 = true;
+    ok514 = true;
   }
-  if (ok510) {
+  if (ok514) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x513 = d.remote_provider;
-      if (x513 !== undefined) {
-        if (x513 !== true) return false;
+      const x517 = d.remote_provider;
+      if (x517 !== undefined) {
+        if (x517 !== true) return false;
       }
     }
   } else {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x514 = d.remote_provider;
-      if (x514 !== undefined) {
-        if (x514 !== false) return false;
+      const x518 = d.remote_provider;
+      if (x518 !== undefined) {
+        if (x518 !== false) return false;
       }
     }
   }
-  let ok515 = false;
-  L516: {
+  let ok519 = false;
+  L520: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x517 = d.remote_provider;
-      if (x517 === undefined) break L516;
-      if (x517 !== true) break L516;
-      const x518 = d.accepts_max_tier;
-      if (x518 === undefined) break L516;
-      if (!(x518 === "community" || x518 === "personal")) break L516;
-    }
-    ok515 = true;
-  }
-  if (ok515) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x519 = d.operator_acknowledgement;
-      if (x519 === undefined) return false;
-    }
-  }
-  let ok520 = false;
-  L521: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x521 = d.remote_provider;
+      if (x521 === undefined) break L520;
+      if (x521 !== true) break L520;
       const x522 = d.accepts_max_tier;
-      if (x522 === undefined) break L521;
-      if (x522 !== "public") break L521;
+      if (x522 === undefined) break L520;
+      if (!(x522 === "community" || x522 === "personal")) break L520;
     }
-    ok520 = true;
+    ok519 = true;
   }
-  if (ok520) {
+  if (ok519) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x523 = d.accepts;
-      if (x523 !== undefined) {
-        if (!(Array.isArray(x523))) return false;
-        for (let i524 = 0; i524 < x523.length; i524++) {
-          const x525 = x523[i524];
-          if (!(x525 === "public")) return false;
+      const x523 = d.operator_acknowledgement;
+      if (x523 === undefined) return false;
+    }
+  }
+  let ok524 = false;
+  L525: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x526 = d.accepts_max_tier;
+      if (x526 === undefined) break L525;
+      if (x526 !== "public") break L525;
+    }
+    ok524 = true;
+  }
+  if (ok524) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x527 = d.accepts;
+      if (x527 !== undefined) {
+        if (!(Array.isArray(x527))) return false;
+        for (let i528 = 0; i528 < x527.length; i528++) {
+          const x529 = x527[i528];
+          if (!(x529 === "public")) return false;
         }
       }
     }
   }
-  let ok526 = false;
-  L527: {
+  let ok530 = false;
+  L531: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x528 = d.accepts_max_tier;
-      if (x528 === undefined) break L527;
-      if (x528 !== "community") break L527;
+      const x532 = d.accepts_max_tier;
+      if (x532 === undefined) break L531;
+      if (x532 !== "community") break L531;
     }
-    ok526 = true;
+    ok530 = true;
   }
-  if (ok526) {
+  if (ok530) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x529 = d.accepts;
-      if (x529 !== undefined) {
-        if (!(Array.isArray(x529))) return false;
-        for (let i530 = 0; i530 < x529.length; i530++) {
-          const x531 = x529[i530];
-          if (!(x531 === "public" || x531 === "community")) return false;
+      const x533 = d.accepts;
+      if (x533 !== undefined) {
+        if (!(Array.isArray(x533))) return false;
+        for (let i534 = 0; i534 < x533.length; i534++) {
+          const x535 = x533[i534];
+          if (!(x535 === "public" || x535 === "community")) return false;
         }
       }
     }
   }
-  let ok532 = false;
-  L533: {
+  let ok536 = false;
+  L537: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x534 = d.accepts_max_tier;
-      if (x534 === undefined) break L533;
-      if (x534 !== "personal") break L533;
-      const x535 = d.operator_acknowledgement;
-      if (x535 === undefined) break L533;
-      if (!(typeof x535 === "object" && x535 !== null && !Array.isArray(x535))) break L533;
+      const x538 = d.accepts_max_tier;
+      if (x538 === undefined) break L537;
+      if (x538 !== "personal") break L537;
+      const x539 = d.operator_acknowledgement;
+      if (x539 === undefined) break L537;
+      if (!(typeof x539 === "object" && x539 !== null && !Array.isArray(x539))) break L537;
     }
-    ok532 = true;
+    ok536 = true;
   }
-  if (ok532) {
+  if (ok536) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x536 = d.operator_acknowledgement;
-      if (x536 !== undefined) {
-        if (!(typeof x536 === "object" && x536 !== null && !Array.isArray(x536))) return false;
-        const x537 = x536.acknowledged_max_tier;
-        if (x537 !== undefined) {
-          if (x537 !== "personal") return false;
+      const x540 = d.operator_acknowledgement;
+      if (x540 !== undefined) {
+        if (!(typeof x540 === "object" && x540 !== null && !Array.isArray(x540))) return false;
+        const x541 = x540.acknowledged_max_tier;
+        if (x541 !== undefined) {
+          if (x541 !== "personal") return false;
         }
       }
     }
   }
-  const x538 = d.schema;
-  if (x538 === undefined) return false;
-  if (x538 !== "inquirium.model-acceptance.v1") return false;
-  const x539 = d["model.binding/ref"];
-  if (x539 === undefined) return false;
-  if (!__c374(x539)) return false;
-  const x540 = d.accepts_max_tier;
-  if (x540 === undefined) return false;
-  if (!__c412(x540)) return false;
-  const x541 = d.accepts;
-  if (x541 !== undefined) {
-    if (!(Array.isArray(x541))) return false;
-    if (x541.length < 1) return false;
-    if (x541.length > 1 && __dup(x541, null) !== null) return false;
-    for (let i542 = 0; i542 < x541.length; i542++) {
-      const x543 = x541[i542];
-      if (!__c412(x543)) return false;
+  const x542 = d.schema;
+  if (x542 === undefined) return false;
+  if (x542 !== "inquirium.model-acceptance.v1") return false;
+  const x543 = d["model.binding/ref"];
+  if (x543 === undefined) return false;
+  if (!__c384(x543)) return false;
+  const x544 = d.accepts_max_tier;
+  if (x544 === undefined) return false;
+  if (!__c422(x544)) return false;
+  const x545 = d.accepts;
+  if (x545 !== undefined) {
+    if (!(Array.isArray(x545))) return false;
+    if (x545.length < 1) return false;
+    if (x545.length > 1 && __dup(x545, null) !== null) return false;
+    for (let i546 = 0; i546 < x545.length; i546++) {
+      const x547 = x545[i546];
+      if (!__c422(x547)) return false;
     }
   }
-  const x544 = d.requires_declassification_above;
-  if (x544 !== undefined) {
-    if (!__c412(x544)) return false;
+  const x548 = d.requires_declassification_above;
+  if (x548 !== undefined) {
+    if (!__c422(x548)) return false;
   }
-  const x545 = d.transport_kind;
-  if (x545 === undefined) return false;
-  if (!__c882(x545)) return false;
-  const x546 = d.remote_provider;
-  if (x546 === undefined) return false;
-  if (!(typeof x546 === "boolean")) return false;
-  const x547 = d.operator_acknowledgement;
-  if (x547 !== undefined) {
-    if (!__c885(x547)) return false;
-  }
-  for (const k548 in d) if (!(k548 === "schema" || k548 === "model.binding/ref" || k548 === "accepts_max_tier" || k548 === "accepts" || k548 === "requires_declassification_above" || k548 === "transport_kind" || k548 === "remote_provider" || k548 === "operator_acknowledgement")) return false;
-  return true;
-}
-function __c374(d) {
-  if (!(typeof d === "string")) return false;
-  if (!__RE10.test(d)) return false;
-  return true;
-}
-function __c925(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x549 = d.options;
+  const x549 = d.transport_kind;
   if (x549 === undefined) return false;
-  if (!(Array.isArray(x549))) return false;
-  if (x549.length > 24) return false;
-  if (x549.length < 2) return false;
-  for (let i550 = 0; i550 < x549.length; i550++) {
-    const x551 = x549[i550];
-    if (!__c677(x551)) return false;
+  if (!__c892(x549)) return false;
+  const x550 = d.remote_provider;
+  if (x550 === undefined) return false;
+  if (!(typeof x550 === "boolean")) return false;
+  const x551 = d.operator_acknowledgement;
+  if (x551 !== undefined) {
+    if (!__c895(x551)) return false;
   }
-  const x552 = d["min/selected"];
-  if (x552 !== undefined) {
-    if (!(Number.isInteger(x552))) return false;
-    if (x552 < 0) return false;
-  }
-  const x553 = d["max/selected"];
-  if (x553 !== undefined) {
-    if (!(Number.isInteger(x553))) return false;
-    if (x553 < 1) return false;
-  }
-  for (const k554 in d) if (!(k554 === "options" || k554 === "min/selected" || k554 === "max/selected")) return false;
+  for (const k552 in d) if (!(k552 === "schema" || k552 === "model.binding/ref" || k552 === "accepts_max_tier" || k552 === "accepts" || k552 === "requires_declassification_above" || k552 === "transport_kind" || k552 === "remote_provider" || k552 === "operator_acknowledgement")) return false;
   return true;
 }
-function __c931(d) {
+function __c384(d) {
+  if (!(typeof d === "string")) return false;
+  if (!__RE11.test(d)) return false;
+  return true;
+}
+function __c935(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x553 = d.options;
+  if (x553 === undefined) return false;
+  if (!(Array.isArray(x553))) return false;
+  if (x553.length > 24) return false;
+  if (x553.length < 2) return false;
+  for (let i554 = 0; i554 < x553.length; i554++) {
+    const x555 = x553[i554];
+    if (!__c687(x555)) return false;
+  }
+  const x556 = d["min/selected"];
+  if (x556 !== undefined) {
+    if (!(Number.isInteger(x556))) return false;
+    if (x556 < 0) return false;
+  }
+  const x557 = d["max/selected"];
+  if (x557 !== undefined) {
+    if (!(Number.isInteger(x557))) return false;
+    if (x557 < 1) return false;
+  }
+  for (const k558 in d) if (!(k558 === "options" || k558 === "min/selected" || k558 === "max/selected")) return false;
+  return true;
+}
+function __c941(d) {
   if (!(typeof d === "string")) return false;
   if (!(d === "commons" || d === "support" || d === "crisis")) return false;
   return true;
 }
-function __c932(d) {
+function __c942(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok555 = false;
-  L556: {
+  let ok559 = false;
+  L560: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x557 = d.kind;
-      if (x557 === undefined) break L556;
-      if (x557 !== "single-choice") break L556;
+      const x561 = d.kind;
+      if (x561 === undefined) break L560;
+      if (x561 !== "single-choice") break L560;
     }
-    ok555 = true;
+    ok559 = true;
   }
-  if (ok555) {
+  if (ok559) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x558 = d["input/schema"];
-      if (x558 === undefined) return false;
-      if (x558 !== "inquirium.operator-question.widget.single-choice.v1") return false;
-      const x559 = d["idempotency/key"];
-      if (x559 === undefined) return false;
-    }
-  }
-  let ok560 = false;
-  L561: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x562 = d.kind;
-      if (x562 === undefined) break L561;
-      if (x562 !== "multi-choice") break L561;
-    }
-    ok560 = true;
-  }
-  if (ok560) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x563 = d["input/schema"];
+      const x562 = d["input/schema"];
+      if (x562 === undefined) return false;
+      if (x562 !== "inquirium.operator-question.widget.single-choice.v1") return false;
+      const x563 = d["idempotency/key"];
       if (x563 === undefined) return false;
-      if (x563 !== "inquirium.operator-question.widget.multi-choice.v1") return false;
-      const x564 = d["idempotency/key"];
-      if (x564 === undefined) return false;
     }
   }
-  let ok565 = false;
-  L566: {
+  let ok564 = false;
+  L565: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x567 = d.kind;
-      if (x567 === undefined) break L566;
-      if (x567 !== "confirm") break L566;
+      const x566 = d.kind;
+      if (x566 === undefined) break L565;
+      if (x566 !== "multi-choice") break L565;
     }
-    ok565 = true;
+    ok564 = true;
   }
-  if (ok565) {
+  if (ok564) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x568 = d["input/schema"];
+      const x567 = d["input/schema"];
+      if (x567 === undefined) return false;
+      if (x567 !== "inquirium.operator-question.widget.multi-choice.v1") return false;
+      const x568 = d["idempotency/key"];
       if (x568 === undefined) return false;
-      if (x568 !== "inquirium.operator-question.widget.confirm.v1") return false;
-      const x569 = d["idempotency/key"];
-      if (x569 === undefined) return false;
     }
   }
-  let ok570 = false;
-  L571: {
+  let ok569 = false;
+  L570: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x572 = d.kind;
-      if (x572 === undefined) break L571;
-      if (x572 !== "free-text-with-allowlist") break L571;
+      const x571 = d.kind;
+      if (x571 === undefined) break L570;
+      if (x571 !== "confirm") break L570;
     }
-    ok570 = true;
+    ok569 = true;
   }
-  if (ok570) {
+  if (ok569) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x573 = d["input/schema"];
+      const x572 = d["input/schema"];
+      if (x572 === undefined) return false;
+      if (x572 !== "inquirium.operator-question.widget.confirm.v1") return false;
+      const x573 = d["idempotency/key"];
       if (x573 === undefined) return false;
-      if (x573 !== "inquirium.operator-question.widget.free-text-with-allowlist.v1") return false;
-      const x574 = d["idempotency/key"];
-      if (x574 === undefined) return false;
     }
   }
-  let ok575 = false;
-  L576: {
+  let ok574 = false;
+  L575: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x577 = d.kind;
-      if (x577 === undefined) break L576;
-      if (x577 !== "open-interaction") break L576;
+      const x576 = d.kind;
+      if (x576 === undefined) break L575;
+      if (x576 !== "free-text-with-allowlist") break L575;
     }
-    ok575 = true;
+    ok574 = true;
   }
-  if (ok575) {
+  if (ok574) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x578 = d["input/schema"];
-      if (x578 !== undefined) {
+      const x577 = d["input/schema"];
+      if (x577 === undefined) return false;
+      if (x577 !== "inquirium.operator-question.widget.free-text-with-allowlist.v1") return false;
+      const x578 = d["idempotency/key"];
+      if (x578 === undefined) return false;
+    }
+  }
+  let ok579 = false;
+  L580: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x581 = d.kind;
+      if (x581 === undefined) break L580;
+      if (x581 !== "open-interaction") break L580;
+    }
+    ok579 = true;
+  }
+  if (ok579) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x582 = d["input/schema"];
+      if (x582 !== undefined) {
         return false;
       }
     }
   }
-  const x579 = d.kind;
-  if (x579 === undefined) return false;
-  if (!(x579 === "single-choice" || x579 === "multi-choice" || x579 === "confirm" || x579 === "free-text-with-allowlist" || x579 === "open-interaction")) return false;
-  const x580 = d["target/ref"];
-  if (x580 === undefined) return false;
-  if (!(typeof x580 === "string")) return false;
-  if (x580.length === 0) return false;
-  const x581 = d["input/schema"];
-  if (x581 !== undefined) {
-    if (!(x581 === "inquirium.operator-question.widget.single-choice.v1" || x581 === "inquirium.operator-question.widget.multi-choice.v1" || x581 === "inquirium.operator-question.widget.confirm.v1" || x581 === "inquirium.operator-question.widget.free-text-with-allowlist.v1")) return false;
+  const x583 = d.kind;
+  if (x583 === undefined) return false;
+  if (!(x583 === "single-choice" || x583 === "multi-choice" || x583 === "confirm" || x583 === "free-text-with-allowlist" || x583 === "open-interaction")) return false;
+  const x584 = d["target/ref"];
+  if (x584 === undefined) return false;
+  if (!(typeof x584 === "string")) return false;
+  if (x584.length === 0) return false;
+  const x585 = d["input/schema"];
+  if (x585 !== undefined) {
+    if (!(x585 === "inquirium.operator-question.widget.single-choice.v1" || x585 === "inquirium.operator-question.widget.multi-choice.v1" || x585 === "inquirium.operator-question.widget.confirm.v1" || x585 === "inquirium.operator-question.widget.free-text-with-allowlist.v1")) return false;
   }
-  const x582 = d["idempotency/key"];
-  if (x582 !== undefined) {
-    if (!(typeof x582 === "string")) return false;
-    if (x582.length > 200 && __len(x582) > 200) return false;
-    if (x582.length === 0) return false;
+  const x586 = d["idempotency/key"];
+  if (x586 !== undefined) {
+    if (!(typeof x586 === "string")) return false;
+    if (x586.length > 200 && __len(x586) > 200) return false;
+    if (x586.length === 0) return false;
   }
-  for (const k583 in d) if (!(k583 === "kind" || k583 === "target/ref" || k583 === "input/schema" || k583 === "idempotency/key")) return false;
+  for (const k587 in d) if (!(k587 === "kind" || k587 === "target/ref" || k587 === "input/schema" || k587 === "idempotency/key")) return false;
   return true;
 }
-function __c968(d) {
+function __c978(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  L584: {
-    B585: {
+  L588: {
+    B589: {
       if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-        const x586 = d["subject/ref"];
-        if (x586 === undefined) break B585;
+        const x590 = d["subject/ref"];
+        if (x590 === undefined) break B589;
       }
-      break L584;
+      break L588;
     }
-    B587: {
+    B591: {
       if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-        const x588 = d["body/ref"];
-        if (x588 === undefined) break B587;
+        const x592 = d["body/ref"];
+        if (x592 === undefined) break B591;
       }
-      break L584;
+      break L588;
     }
     return false;
   }
-  const x589 = d.schema;
-  if (x589 === undefined) return false;
-  if (x589 !== "notification-create.v1") return false;
-  const x590 = d["subject/ref"];
-  if (x590 !== undefined) {
-    if (!(typeof x590 === "string")) return false;
-    if (!__RE11.test(x590)) return false;
-  }
-  const x591 = d["body/ref"];
-  if (x591 !== undefined) {
-    if (!(typeof x591 === "string")) return false;
-    if (!__RE11.test(x591)) return false;
-  }
-  const x592 = d["correlation/id"];
-  if (x592 === undefined) return false;
-  if (!(typeof x592 === "string")) return false;
-  if (!__RE12.test(x592)) return false;
-  const x593 = d["body/text"];
+  const x593 = d.schema;
   if (x593 === undefined) return false;
-  if (!(typeof x593 === "string")) return false;
-  if (x593.length > 500 && __len(x593) > 500) return false;
-  if (x593.length === 0) return false;
-  const x594 = d["reason/code"];
-  if (x594 === undefined) return false;
-  if (!__c405(x594)) return false;
-  const x595 = d.actions;
+  if (x593 !== "notification-create.v1") return false;
+  const x594 = d["subject/ref"];
+  if (x594 !== undefined) {
+    if (!(typeof x594 === "string")) return false;
+    if (!__RE12.test(x594)) return false;
+  }
+  const x595 = d["body/ref"];
   if (x595 !== undefined) {
-    if (!(Array.isArray(x595))) return false;
-    if (x595.length > 1) return false;
-    for (let i596 = 0; i596 < x595.length; i596++) {
-      const x597 = x595[i596];
-      if (!__c932(x597)) return false;
+    if (!(typeof x595 === "string")) return false;
+    if (!__RE12.test(x595)) return false;
+  }
+  const x596 = d["correlation/id"];
+  if (x596 === undefined) return false;
+  if (!(typeof x596 === "string")) return false;
+  if (!__RE13.test(x596)) return false;
+  const x597 = d["body/text"];
+  if (x597 === undefined) return false;
+  if (!(typeof x597 === "string")) return false;
+  if (x597.length > 500 && __len(x597) > 500) return false;
+  if (x597.length === 0) return false;
+  const x598 = d["reason/code"];
+  if (x598 === undefined) return false;
+  if (!__c415(x598)) return false;
+  const x599 = d.actions;
+  if (x599 !== undefined) {
+    if (!(Array.isArray(x599))) return false;
+    if (x599.length > 1) return false;
+    for (let i600 = 0; i600 < x599.length; i600++) {
+      const x601 = x599[i600];
+      if (!__c942(x601)) return false;
     }
   }
-  for (const k598 in d) if (!(k598 === "schema" || k598 === "subject/ref" || k598 === "body/ref" || k598 === "correlation/id" || k598 === "body/text" || k598 === "reason/code" || k598 === "actions")) return false;
+  for (const k602 in d) if (!(k602 === "schema" || k602 === "subject/ref" || k602 === "body/ref" || k602 === "correlation/id" || k602 === "body/text" || k602 === "reason/code" || k602 === "actions")) return false;
   return true;
 }
-function __c699(d) {
+function __c709(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x599 = d.type;
-  if (x599 === undefined) return false;
-  if (x599 !== "object_ref") return false;
-  const x600 = d["object/ref"];
-  if (x600 === undefined) return false;
-  if (!(typeof x600 === "string")) return false;
-  if (x600.length === 0) return false;
-  const x601 = d["media/type"];
-  if (x601 === undefined) return false;
-  if (!(typeof x601 === "string")) return false;
-  if (!__RE13.test(x601)) return false;
-  const x602 = d["byte/size"];
-  if (x602 !== undefined) {
-    if (!(Number.isInteger(x602))) return false;
-    if (x602 < 0) return false;
-  }
-  for (const k603 in d) if (!(k603 === "type" || k603 === "object/ref" || k603 === "media/type" || k603 === "byte/size")) return false;
-  return true;
-}
-function __c885(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x604 = d["acknowledged/by"];
+  const x603 = d.type;
+  if (x603 === undefined) return false;
+  if (x603 !== "object_ref") return false;
+  const x604 = d["object/ref"];
   if (x604 === undefined) return false;
-  if (!__c365(x604)) return false;
-  const x605 = d["acknowledged/at"];
+  if (!(typeof x604 === "string")) return false;
+  if (x604.length === 0) return false;
+  const x605 = d["media/type"];
   if (x605 === undefined) return false;
   if (!(typeof x605 === "string")) return false;
-  if (!__fmtDateTime(x605)) return false;
-  const x606 = d.acknowledged_max_tier;
-  if (x606 === undefined) return false;
-  if (!__c412(x606)) return false;
-  const x607 = d["question/ref"];
-  if (x607 !== undefined) {
-    if (!(typeof x607 === "string")) return false;
-    if (!__RE11.test(x607)) return false;
+  if (!__RE14.test(x605)) return false;
+  const x606 = d["byte/size"];
+  if (x606 !== undefined) {
+    if (!(Number.isInteger(x606))) return false;
+    if (x606 < 0) return false;
   }
-  for (const k608 in d) if (!(k608 === "acknowledged/by" || k608 === "acknowledged/at" || k608 === "acknowledged_max_tier" || k608 === "question/ref")) return false;
+  for (const k607 in d) if (!(k607 === "type" || k607 === "object/ref" || k607 === "media/type" || k607 === "byte/size")) return false;
   return true;
 }
-function __c982(d) {
+function __c895(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x609 = d.schema;
+  const x608 = d["acknowledged/by"];
+  if (x608 === undefined) return false;
+  if (!__c375(x608)) return false;
+  const x609 = d["acknowledged/at"];
   if (x609 === undefined) return false;
-  if (x609 !== "inquirium.operator-question.answer.v1") return false;
-  const x610 = d["question/ref"];
+  if (!(typeof x609 === "string")) return false;
+  if (!__fmtDateTime(x609)) return false;
+  const x610 = d.acknowledged_max_tier;
   if (x610 === undefined) return false;
-  if (!(typeof x610 === "string")) return false;
-  if (!__RE11.test(x610)) return false;
-  const x611 = d["idempotency/key"];
-  if (x611 === undefined) return false;
-  if (!(typeof x611 === "string")) return false;
-  if (x611.length > 200 && __len(x611) > 200) return false;
-  if (x611.length === 0) return false;
-  const x612 = d.answer;
-  if (x612 === undefined) return false;
-  if (!__c533(x612)) return false;
-  const x613 = d["answered/by"];
-  if (x613 !== undefined) {
-    if (!__c365(x613)) return false;
+  if (!__c422(x610)) return false;
+  const x611 = d["question/ref"];
+  if (x611 !== undefined) {
+    if (!(typeof x611 === "string")) return false;
+    if (!__RE12.test(x611)) return false;
   }
-  const x614 = d["answered/at"];
-  if (x614 !== undefined) {
-    if (!(typeof x614 === "string")) return false;
-    if (!__fmtDateTime(x614)) return false;
-  }
-  for (const k615 in d) if (!(k615 === "schema" || k615 === "question/ref" || k615 === "idempotency/key" || k615 === "answer" || k615 === "answered/by" || k615 === "answered/at")) return false;
+  for (const k612 in d) if (!(k612 === "acknowledged/by" || k612 === "acknowledged/at" || k612 === "acknowledged_max_tier" || k612 === "question/ref")) return false;
   return true;
 }
-function __c990(d) {
+function __c992(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok616 = false;
-  L617: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x618 = d["widget/kind"];
-      if (x618 === undefined) break L617;
-      if (x618 !== "single-choice") break L617;
-    }
-    ok616 = true;
+  const x613 = d.schema;
+  if (x613 === undefined) return false;
+  if (x613 !== "inquirium.operator-question.answer.v1") return false;
+  const x614 = d["question/ref"];
+  if (x614 === undefined) return false;
+  if (!(typeof x614 === "string")) return false;
+  if (!__RE12.test(x614)) return false;
+  const x615 = d["idempotency/key"];
+  if (x615 === undefined) return false;
+  if (!(typeof x615 === "string")) return false;
+  if (x615.length > 200 && __len(x615) > 200) return false;
+  if (x615.length === 0) return false;
+  const x616 = d.answer;
+  if (x616 === undefined) return false;
+  if (!__c543(x616)) return false;
+  const x617 = d["answered/by"];
+  if (x617 !== undefined) {
+    if (!__c375(x617)) return false;
   }
-  if (ok616) {
+  const x618 = d["answered/at"];
+  if (x618 !== undefined) {
+    if (!(typeof x618 === "string")) return false;
+    if (!__fmtDateTime(x618)) return false;
+  }
+  for (const k619 in d) if (!(k619 === "schema" || k619 === "question/ref" || k619 === "idempotency/key" || k619 === "answer" || k619 === "answered/by" || k619 === "answered/at")) return false;
+  return true;
+}
+function __c1000(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  let ok620 = false;
+  L621: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x619 = d["widget/payload"];
-      if (x619 !== undefined) {
-        if (!__c1041(x619)) return false;
+      const x622 = d["widget/kind"];
+      if (x622 === undefined) break L621;
+      if (x622 !== "single-choice") break L621;
+    }
+    ok620 = true;
+  }
+  if (ok620) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x623 = d["widget/payload"];
+      if (x623 !== undefined) {
+        if (!__c1051(x623)) return false;
       }
-      const x620 = d.prompt;
-      if (x620 !== undefined) {
-        if (!(typeof x620 === "object" && x620 !== null && !Array.isArray(x620))) return false;
-        const x621 = x620.kind;
-        if (x621 !== undefined) {
-          if (x621 !== "single-choice") return false;
+      const x624 = d.prompt;
+      if (x624 !== undefined) {
+        if (!(typeof x624 === "object" && x624 !== null && !Array.isArray(x624))) return false;
+        const x625 = x624.kind;
+        if (x625 !== undefined) {
+          if (x625 !== "single-choice") return false;
         }
       }
     }
   }
-  let ok622 = false;
-  L623: {
+  let ok626 = false;
+  L627: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x624 = d["widget/kind"];
-      if (x624 === undefined) break L623;
-      if (x624 !== "multi-choice") break L623;
+      const x628 = d["widget/kind"];
+      if (x628 === undefined) break L627;
+      if (x628 !== "multi-choice") break L627;
     }
-    ok622 = true;
+    ok626 = true;
   }
-  if (ok622) {
+  if (ok626) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x625 = d["widget/payload"];
-      if (x625 !== undefined) {
-        if (!__c925(x625)) return false;
+      const x629 = d["widget/payload"];
+      if (x629 !== undefined) {
+        if (!__c935(x629)) return false;
       }
-      const x626 = d.prompt;
-      if (x626 !== undefined) {
-        if (!(typeof x626 === "object" && x626 !== null && !Array.isArray(x626))) return false;
-        const x627 = x626.kind;
-        if (x627 !== undefined) {
-          if (x627 !== "multi-choice") return false;
+      const x630 = d.prompt;
+      if (x630 !== undefined) {
+        if (!(typeof x630 === "object" && x630 !== null && !Array.isArray(x630))) return false;
+        const x631 = x630.kind;
+        if (x631 !== undefined) {
+          if (x631 !== "multi-choice") return false;
         }
       }
     }
   }
-  let ok628 = false;
-  L629: {
+  let ok632 = false;
+  L633: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x630 = d["widget/kind"];
-      if (x630 === undefined) break L629;
-      if (x630 !== "confirm") break L629;
+      const x634 = d["widget/kind"];
+      if (x634 === undefined) break L633;
+      if (x634 !== "confirm") break L633;
     }
-    ok628 = true;
+    ok632 = true;
   }
-  if (ok628) {
+  if (ok632) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x631 = d["widget/payload"];
-      if (x631 !== undefined) {
-        if (!__c687(x631)) return false;
+      const x635 = d["widget/payload"];
+      if (x635 !== undefined) {
+        if (!__c697(x635)) return false;
       }
-      const x632 = d.prompt;
-      if (x632 !== undefined) {
-        if (!(typeof x632 === "object" && x632 !== null && !Array.isArray(x632))) return false;
-        const x633 = x632.kind;
-        if (x633 !== undefined) {
-          if (x633 !== "confirm") return false;
+      const x636 = d.prompt;
+      if (x636 !== undefined) {
+        if (!(typeof x636 === "object" && x636 !== null && !Array.isArray(x636))) return false;
+        const x637 = x636.kind;
+        if (x637 !== undefined) {
+          if (x637 !== "confirm") return false;
         }
       }
     }
   }
-  let ok634 = false;
-  L635: {
+  let ok638 = false;
+  L639: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x636 = d["widget/kind"];
-      if (x636 === undefined) break L635;
-      if (x636 !== "free-text-with-allowlist") break L635;
+      const x640 = d["widget/kind"];
+      if (x640 === undefined) break L639;
+      if (x640 !== "free-text-with-allowlist") break L639;
     }
-    ok634 = true;
+    ok638 = true;
   }
-  if (ok634) {
+  if (ok638) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x637 = d["widget/payload"];
-      if (x637 !== undefined) {
-        if (!__c748(x637)) return false;
+      const x641 = d["widget/payload"];
+      if (x641 !== undefined) {
+        if (!__c758(x641)) return false;
       }
-      const x638 = d.prompt;
-      if (x638 !== undefined) {
-        if (!(typeof x638 === "object" && x638 !== null && !Array.isArray(x638))) return false;
-        const x639 = x638.kind;
-        if (x639 !== undefined) {
-          if (x639 !== "free-text-with-allowlist") return false;
+      const x642 = d.prompt;
+      if (x642 !== undefined) {
+        if (!(typeof x642 === "object" && x642 !== null && !Array.isArray(x642))) return false;
+        const x643 = x642.kind;
+        if (x643 !== undefined) {
+          if (x643 !== "free-text-with-allowlist") return false;
         }
       }
     }
   }
-  const x640 = d.schema;
-  if (x640 === undefined) return false;
-  if (x640 !== "inquirium.operator-question.request.v1") return false;
-  const x641 = d["question/ref"];
-  if (x641 === undefined) return false;
-  if (!(typeof x641 === "string")) return false;
-  if (!__RE11.test(x641)) return false;
-  const x642 = d["operation/ref"];
-  if (x642 === undefined) return false;
-  if (!(typeof x642 === "string")) return false;
-  if (!__RE12.test(x642)) return false;
-  const x643 = d["recipient/class"];
-  if (x643 === undefined) return false;
-  if (!(x643 === "operator")) return false;
-  const x644 = d["reason/code"];
+  const x644 = d.schema;
   if (x644 === undefined) return false;
-  if (!__c405(x644)) return false;
-  const x645 = d.prompt;
+  if (x644 !== "inquirium.operator-question.request.v1") return false;
+  const x645 = d["question/ref"];
   if (x645 === undefined) return false;
-  if (!__c997(x645)) return false;
-  const x646 = d["widget/kind"];
+  if (!(typeof x645 === "string")) return false;
+  if (!__RE12.test(x645)) return false;
+  const x646 = d["operation/ref"];
   if (x646 === undefined) return false;
-  if (!__c999(x646)) return false;
-  const x647 = d["widget/payload"];
+  if (!(typeof x646 === "string")) return false;
+  if (!__RE13.test(x646)) return false;
+  const x647 = d["recipient/class"];
   if (x647 === undefined) return false;
-  if (!(typeof x647 === "object" && x647 !== null && !Array.isArray(x647))) return false;
-  const x648 = d["default/on-timeout"];
-  if (x648 !== undefined) {
-    if (!__c1006(x648)) return false;
-  }
-  const x649 = d.timeout;
-  if (x649 !== undefined) {
-    if (!(typeof x649 === "string")) return false;
-    if (!__fmtDuration(x649)) return false;
-  }
-  const x650 = d.classification;
+  if (!(x647 === "operator")) return false;
+  const x648 = d["reason/code"];
+  if (x648 === undefined) return false;
+  if (!__c415(x648)) return false;
+  const x649 = d.prompt;
+  if (x649 === undefined) return false;
+  if (!__c1007(x649)) return false;
+  const x650 = d["widget/kind"];
   if (x650 === undefined) return false;
-  if (!__c682(x650)) return false;
-  const x651 = d.subject;
-  if (x651 !== undefined) {
-    if (!__c1013(x651)) return false;
+  if (!__c1009(x650)) return false;
+  const x651 = d["widget/payload"];
+  if (x651 === undefined) return false;
+  if (!(typeof x651 === "object" && x651 !== null && !Array.isArray(x651))) return false;
+  const x652 = d["default/on-timeout"];
+  if (x652 !== undefined) {
+    if (!__c1016(x652)) return false;
   }
-  const x652 = d.response;
-  if (x652 === undefined) return false;
-  if (!__c1021(x652)) return false;
-  const x653 = d.provenance;
-  if (x653 === undefined) return false;
-  if (!__c1027(x653)) return false;
-  const x654 = d["created/at"];
-  if (x654 !== undefined) {
-    if (!(typeof x654 === "string")) return false;
-    if (!__fmtDateTime(x654)) return false;
+  const x653 = d.timeout;
+  if (x653 !== undefined) {
+    if (!(typeof x653 === "string")) return false;
+    if (!__fmtDuration(x653)) return false;
   }
-  for (const k655 in d) if (!(__P656.has(k655))) return false;
+  const x654 = d.classification;
+  if (x654 === undefined) return false;
+  if (!__c692(x654)) return false;
+  const x655 = d.subject;
+  if (x655 !== undefined) {
+    if (!__c1023(x655)) return false;
+  }
+  const x656 = d.response;
+  if (x656 === undefined) return false;
+  if (!__c1031(x656)) return false;
+  const x657 = d.provenance;
+  if (x657 === undefined) return false;
+  if (!__c1037(x657)) return false;
+  const x658 = d["created/at"];
+  if (x658 !== undefined) {
+    if (!(typeof x658 === "string")) return false;
+    if (!__fmtDateTime(x658)) return false;
+  }
+  for (const k659 in d) if (!(__P660.has(k659))) return false;
   return true;
 }
-function __c1068(d) {
+function __c1078(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok657 = false;
-  L658: {
+  let ok661 = false;
+  L662: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x659 = d.state;
-      if (x659 === undefined) break L658;
-      if (x659 !== "answered") break L658;
+      const x663 = d.state;
+      if (x663 === undefined) break L662;
+      if (x663 !== "answered") break L662;
     }
-    ok657 = true;
+    ok661 = true;
   }
-  if (ok657) {
+  if (ok661) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x660 = d.answer;
-      if (x660 === undefined) return false;
+      const x664 = d.answer;
+      if (x664 === undefined) return false;
     }
   } else {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x661 = d.answer;
-      if (x661 !== undefined) {
+      const x665 = d.answer;
+      if (x665 !== undefined) {
         return false;
       }
-      const x662 = d["answered/by"];
-      if (x662 !== undefined) {
+      const x666 = d["answered/by"];
+      if (x666 !== undefined) {
         return false;
       }
-    }
-  }
-  let ok663 = false;
-  L664: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x665 = d.state;
-      if (x665 === undefined) break L664;
-      if (x665 !== "superseded") break L664;
-    }
-    ok663 = true;
-  }
-  if (ok663) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x666 = d["superseded/by"];
-      if (x666 === undefined) return false;
     }
   }
   let ok667 = false;
@@ -2866,1074 +2879,1115 @@ function __c1068(d) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
       const x669 = d.state;
       if (x669 === undefined) break L668;
-      if (!(x669 === "pending" || x669 === "answered")) break L668;
+      if (x669 !== "superseded") break L668;
     }
     ok667 = true;
   }
   if (ok667) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x670 = d["default/applied"];
-      if (x670 !== undefined) {
+      const x670 = d["superseded/by"];
+      if (x670 === undefined) return false;
+    }
+  }
+  let ok671 = false;
+  L672: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x673 = d.state;
+      if (x673 === undefined) break L672;
+      if (!(x673 === "pending" || x673 === "answered")) break L672;
+    }
+    ok671 = true;
+  }
+  if (ok671) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x674 = d["default/applied"];
+      if (x674 !== undefined) {
         return false;
       }
     }
   }
-  const x671 = d.schema;
-  if (x671 === undefined) return false;
-  if (x671 !== "inquirium.operator-question.state.v1") return false;
-  const x672 = d["question/ref"];
-  if (x672 === undefined) return false;
-  if (!(typeof x672 === "string")) return false;
-  if (!__RE11.test(x672)) return false;
-  const x673 = d["operation/ref"];
-  if (x673 === undefined) return false;
-  if (!(typeof x673 === "string")) return false;
-  if (!__RE12.test(x673)) return false;
-  const x674 = d.state;
-  if (x674 === undefined) return false;
-  if (!(x674 === "pending" || x674 === "answered" || x674 === "timed_out" || x674 === "cancelled" || x674 === "superseded")) return false;
-  const x675 = d.answer;
-  if (x675 !== undefined) {
-    if (!__c533(x675)) return false;
-  }
-  const x676 = d["answered/by"];
-  if (x676 !== undefined) {
-    if (!__c365(x676)) return false;
-  }
-  const x677 = d["default/applied"];
-  if (x677 !== undefined) {
-    if (!__c1006(x677)) return false;
-  }
-  const x678 = d["superseded/by"];
-  if (x678 !== undefined) {
-    if (!(typeof x678 === "string")) return false;
-    if (!__RE11.test(x678)) return false;
-  }
-  const x679 = d["reason/code"];
+  const x675 = d.schema;
+  if (x675 === undefined) return false;
+  if (x675 !== "inquirium.operator-question.state.v1") return false;
+  const x676 = d["question/ref"];
+  if (x676 === undefined) return false;
+  if (!(typeof x676 === "string")) return false;
+  if (!__RE12.test(x676)) return false;
+  const x677 = d["operation/ref"];
+  if (x677 === undefined) return false;
+  if (!(typeof x677 === "string")) return false;
+  if (!__RE13.test(x677)) return false;
+  const x678 = d.state;
+  if (x678 === undefined) return false;
+  if (!(x678 === "pending" || x678 === "answered" || x678 === "timed_out" || x678 === "cancelled" || x678 === "superseded")) return false;
+  const x679 = d.answer;
   if (x679 !== undefined) {
-    if (!__c405(x679)) return false;
+    if (!__c543(x679)) return false;
   }
-  const x680 = d["updated/at"];
-  if (x680 === undefined) return false;
-  if (!(typeof x680 === "string")) return false;
-  if (!__fmtDateTime(x680)) return false;
-  for (const k681 in d) if (!(k681 === "schema" || k681 === "question/ref" || k681 === "operation/ref" || k681 === "state" || k681 === "answer" || k681 === "answered/by" || k681 === "default/applied" || k681 === "superseded/by" || k681 === "reason/code" || k681 === "updated/at")) return false;
+  const x680 = d["answered/by"];
+  if (x680 !== undefined) {
+    if (!__c375(x680)) return false;
+  }
+  const x681 = d["default/applied"];
+  if (x681 !== undefined) {
+    if (!__c1016(x681)) return false;
+  }
+  const x682 = d["superseded/by"];
+  if (x682 !== undefined) {
+    if (!(typeof x682 === "string")) return false;
+    if (!__RE12.test(x682)) return false;
+  }
+  const x683 = d["reason/code"];
+  if (x683 !== undefined) {
+    if (!__c415(x683)) return false;
+  }
+  const x684 = d["updated/at"];
+  if (x684 === undefined) return false;
+  if (!(typeof x684 === "string")) return false;
+  if (!__fmtDateTime(x684)) return false;
+  for (const k685 in d) if (!(k685 === "schema" || k685 === "question/ref" || k685 === "operation/ref" || k685 === "state" || k685 === "answer" || k685 === "answered/by" || k685 === "default/applied" || k685 === "superseded/by" || k685 === "reason/code" || k685 === "updated/at")) return false;
   return true;
 }
-function __c365(d) {
+function __c375(d) {
   if (!(typeof d === "string")) return false;
-  if (!__RE14.test(d)) return false;
+  if (!__RE15.test(d)) return false;
   return true;
 }
-function __c997(d) {
+function __c1007(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x682 = d.kind;
-  if (x682 === undefined) return false;
-  if (!__c999(x682)) return false;
-  const x683 = d.text;
-  if (x683 === undefined) return false;
-  if (!(typeof x683 === "string")) return false;
-  if (x683.length > 500 && __len(x683) > 500) return false;
-  if (x683.length === 0) return false;
-  for (const k684 in d) if (!(k684 === "kind" || k684 === "text")) return false;
-  return true;
-}
-function __c1027(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x685 = d["source/component"];
-  if (x685 === undefined) return false;
-  if (!(typeof x685 === "string")) return false;
-  if (x685.length === 0) return false;
-  const x686 = d["requested/by"];
+  const x686 = d.kind;
   if (x686 === undefined) return false;
-  if (!(typeof x686 === "string")) return false;
-  if (x686.length === 0) return false;
-  const x687 = d["reason/code"];
+  if (!__c1009(x686)) return false;
+  const x687 = d.text;
   if (x687 === undefined) return false;
-  if (!__c405(x687)) return false;
-  const x688 = d.origin;
-  if (x688 !== undefined) {
-    if (!(x688 === "host-policy" || x688 === "model-proposed")) return false;
-  }
-  for (const k689 in d) if (!(k689 === "source/component" || k689 === "requested/by" || k689 === "reason/code" || k689 === "origin")) return false;
+  if (!(typeof x687 === "string")) return false;
+  if (x687.length > 500 && __len(x687) > 500) return false;
+  if (x687.length === 0) return false;
+  for (const k688 in d) if (!(k688 === "kind" || k688 === "text")) return false;
   return true;
 }
-function __c1013(d) {
+function __c1037(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x689 = d["source/component"];
+  if (x689 === undefined) return false;
+  if (!(typeof x689 === "string")) return false;
+  if (x689.length === 0) return false;
+  const x690 = d["requested/by"];
+  if (x690 === undefined) return false;
+  if (!(typeof x690 === "string")) return false;
+  if (x690.length === 0) return false;
+  const x691 = d["reason/code"];
+  if (x691 === undefined) return false;
+  if (!__c415(x691)) return false;
+  const x692 = d.origin;
+  if (x692 !== undefined) {
+    if (!(x692 === "host-policy" || x692 === "model-proposed")) return false;
+  }
+  for (const k693 in d) if (!(k693 === "source/component" || k693 === "requested/by" || k693 === "reason/code" || k693 === "origin")) return false;
+  return true;
+}
+function __c1023(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   if (Object.keys(d).length < 1) return false;
-  const x690 = d["runtime/ref"];
-  if (x690 !== undefined) {
-    if (!(typeof x690 === "string")) return false;
-    if (x690.length === 0) return false;
-  }
-  const x691 = d["model.binding/ref"];
-  if (x691 !== undefined) {
-    if (!(typeof x691 === "string")) return false;
-    if (x691.length === 0) return false;
-  }
-  const x692 = d["adapter.instance/ref"];
-  if (x692 !== undefined) {
-    if (!(typeof x692 === "string")) return false;
-    if (x692.length === 0) return false;
-  }
-  const x693 = d["lease/ref"];
-  if (x693 !== undefined) {
-    if (!(typeof x693 === "string")) return false;
-    if (x693.length === 0) return false;
-  }
-  const x694 = d["capability/ref"];
+  const x694 = d["runtime/ref"];
   if (x694 !== undefined) {
     if (!(typeof x694 === "string")) return false;
     if (x694.length === 0) return false;
   }
-  for (const k695 in d) if (!(k695 === "runtime/ref" || k695 === "model.binding/ref" || k695 === "adapter.instance/ref" || k695 === "lease/ref" || k695 === "capability/ref")) return false;
+  const x695 = d["model.binding/ref"];
+  if (x695 !== undefined) {
+    if (!(typeof x695 === "string")) return false;
+    if (x695.length === 0) return false;
+  }
+  const x696 = d["adapter.instance/ref"];
+  if (x696 !== undefined) {
+    if (!(typeof x696 === "string")) return false;
+    if (x696.length === 0) return false;
+  }
+  const x697 = d["lease/ref"];
+  if (x697 !== undefined) {
+    if (!(typeof x697 === "string")) return false;
+    if (x697.length === 0) return false;
+  }
+  const x698 = d["capability/ref"];
+  if (x698 !== undefined) {
+    if (!(typeof x698 === "string")) return false;
+    if (x698.length === 0) return false;
+  }
+  for (const k699 in d) if (!(k699 === "runtime/ref" || k699 === "model.binding/ref" || k699 === "adapter.instance/ref" || k699 === "lease/ref" || k699 === "capability/ref")) return false;
   return true;
 }
-function __c405(d) {
+function __c415(d) {
   if (!(typeof d === "string")) return false;
   if (d.length > 80 && __len(d) > 80) return false;
-  if (!__RE15.test(d)) return false;
-  return true;
-}
-function __c1021(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x696 = d["target/ref"];
-  if (x696 === undefined) return false;
-  if (!(typeof x696 === "string")) return false;
-  if (x696.length === 0) return false;
-  const x697 = d.method;
-  if (x697 === undefined) return false;
-  if (!(x697 === "POST")) return false;
-  const x698 = d["idempotency/key"];
-  if (x698 === undefined) return false;
-  if (!(typeof x698 === "string")) return false;
-  if (x698.length > 200 && __len(x698) > 200) return false;
-  if (x698.length === 0) return false;
-  for (const k699 in d) if (!(k699 === "target/ref" || k699 === "method" || k699 === "idempotency/key")) return false;
-  return true;
-}
-function __c852(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x700 = d["runtime/ref"];
-  if (x700 === undefined) return false;
-  if (!__c372(x700)) return false;
-  const x701 = d["model.binding/ref"];
-  if (x701 === undefined) return false;
-  if (!__c374(x701)) return false;
-  const x702 = d["operation/id"];
-  if (x702 === undefined) return false;
-  if (!(typeof x702 === "string")) return false;
-  if (!__RE7.test(x702)) return false;
-  for (const k703 in d) if (!(k703 === "runtime/ref" || k703 === "model.binding/ref" || k703 === "operation/id")) return false;
-  return true;
-}
-function __c830(d) {
-  if (!(typeof d === "string")) return false;
   if (!__RE16.test(d)) return false;
   return true;
 }
-function __c540(d) {
+function __c1031(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  if (!__c541(d)) return false;
-  const x704 = d.default;
-  if (x704 !== undefined) {
-    if (!__c550(x704)) return false;
-  }
-  const x705 = d.by_class;
-  if (x705 !== undefined) {
-    if (!(typeof x705 === "object" && x705 !== null && !Array.isArray(x705))) return false;
-    const x706 = x705.public;
-    if (x706 !== undefined) {
-      if (!__c550(x706)) return false;
-    }
-    const x707 = x705.community;
-    if (x707 !== undefined) {
-      if (!__c550(x707)) return false;
-    }
-    const x708 = x705.personal;
-    if (x708 !== undefined) {
-      if (!__c550(x708)) return false;
-    }
-    for (const k709 in x705) if (!(k709 === "public" || k709 === "community" || k709 === "personal")) return false;
-  }
-  for (const k710 in d) if (!(k710 === "default" || k710 === "by_class")) return false;
+  const x700 = d["target/ref"];
+  if (x700 === undefined) return false;
+  if (!(typeof x700 === "string")) return false;
+  if (x700.length === 0) return false;
+  const x701 = d.method;
+  if (x701 === undefined) return false;
+  if (!(x701 === "POST")) return false;
+  const x702 = d["idempotency/key"];
+  if (x702 === undefined) return false;
+  if (!(typeof x702 === "string")) return false;
+  if (x702.length > 200 && __len(x702) > 200) return false;
+  if (x702.length === 0) return false;
+  for (const k703 in d) if (!(k703 === "target/ref" || k703 === "method" || k703 === "idempotency/key")) return false;
   return true;
 }
-function __c550(d) {
+function __c862(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x711 = d.max_age;
-  if (x711 === undefined) return false;
-  if (!(typeof x711 === "string")) return false;
-  if (!__fmtDuration(x711)) return false;
-  const x712 = d.on_expiry;
-  if (x712 !== undefined) {
-    if (!(x712 === "excise" || x712 === "archive")) return false;
-  }
-  for (const k713 in d) if (!(k713 === "max_age" || k713 === "on_expiry")) return false;
+  const x704 = d["runtime/ref"];
+  if (x704 === undefined) return false;
+  if (!__c382(x704)) return false;
+  const x705 = d["model.binding/ref"];
+  if (x705 === undefined) return false;
+  if (!__c384(x705)) return false;
+  const x706 = d["operation/id"];
+  if (x706 === undefined) return false;
+  if (!(typeof x706 === "string")) return false;
+  if (!__RE8.test(x706)) return false;
+  for (const k707 in d) if (!(k707 === "runtime/ref" || k707 === "model.binding/ref" || k707 === "operation/id")) return false;
   return true;
 }
-function __c1101(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x714 = d.schema;
-  if (x714 === undefined) return false;
-  if (x714 !== "inquirium.runtime-candidate.v1") return false;
-  const x715 = d["runtime/ref"];
-  if (x715 === undefined) return false;
-  if (!__c372(x715)) return false;
-  const x716 = d["model.binding/ref"];
-  if (x716 === undefined) return false;
-  if (!__c374(x716)) return false;
-  const x717 = d.transport_kind;
-  if (x717 === undefined) return false;
-  if (!__c882(x717)) return false;
-  const x718 = d.provider;
-  if (x718 !== undefined) {
-    if (!(typeof x718 === "string")) return false;
-    if (x718.length === 0) return false;
-  }
-  const x719 = d.protocol;
-  if (x719 !== undefined) {
-    if (!(typeof x719 === "string")) return false;
-    if (x719.length === 0) return false;
-  }
-  const x720 = d.operations;
-  if (x720 === undefined) return false;
-  if (!(Array.isArray(x720))) return false;
-  if (x720.length < 1) return false;
-  if (x720.length > 1 && __dup(x720, null) !== null) return false;
-  for (let i721 = 0; i721 < x720.length; i721++) {
-    const x722 = x720[i721];
-    if (!(x722 === "generate" || x722 === "embed" || x722 === "batch_embed")) return false;
-  }
-  const x723 = d.context_window;
-  if (x723 !== undefined) {
-    if (!(Number.isInteger(x723))) return false;
-    if (x723 < 1) return false;
-  }
-  const x724 = d.health;
-  if (x724 === undefined) return false;
-  if (!__c1112(x724)) return false;
-  const x725 = d.acceptance;
-  if (x725 !== undefined) {
-    if (!__c874(x725)) return false;
-  }
-  const x726 = d["conformance/report-ref"];
-  if (x726 !== undefined) {
-    if (!(typeof x726 === "string")) return false;
-    if (x726.length === 0) return false;
-  }
-  for (const k727 in d) if (!(k727 === "schema" || k727 === "runtime/ref" || k727 === "model.binding/ref" || k727 === "transport_kind" || k727 === "provider" || k727 === "protocol" || k727 === "operations" || k727 === "context_window" || k727 === "health" || k727 === "acceptance" || k727 === "conformance/report-ref")) return false;
-  return true;
-}
-function __c1112(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x728 = d.status;
-  if (x728 === undefined) return false;
-  if (!(x728 === "healthy" || x728 === "degraded" || x728 === "unhealthy")) return false;
-  const x729 = d["checked/at"];
-  if (x729 === undefined) return false;
-  if (!(typeof x729 === "string")) return false;
-  if (!__fmtDateTime(x729)) return false;
-  const x730 = d["reason/code"];
-  if (x730 !== undefined) {
-    if (!__c405(x730)) return false;
-  }
-  for (const k731 in d) if (!(k731 === "status" || k731 === "checked/at" || k731 === "reason/code")) return false;
-  return true;
-}
-function __c372(d) {
+function __c840(d) {
   if (!(typeof d === "string")) return false;
   if (!__RE17.test(d)) return false;
   return true;
 }
-function __c832(d) {
+function __c550(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  if (!__c551(d)) return false;
+  const x708 = d.default;
+  if (x708 !== undefined) {
+    if (!__c560(x708)) return false;
+  }
+  const x709 = d.by_class;
+  if (x709 !== undefined) {
+    if (!(typeof x709 === "object" && x709 !== null && !Array.isArray(x709))) return false;
+    const x710 = x709.public;
+    if (x710 !== undefined) {
+      if (!__c560(x710)) return false;
+    }
+    const x711 = x709.community;
+    if (x711 !== undefined) {
+      if (!__c560(x711)) return false;
+    }
+    const x712 = x709.personal;
+    if (x712 !== undefined) {
+      if (!__c560(x712)) return false;
+    }
+    for (const k713 in x709) if (!(k713 === "public" || k713 === "community" || k713 === "personal")) return false;
+  }
+  for (const k714 in d) if (!(k714 === "default" || k714 === "by_class")) return false;
+  return true;
+}
+function __c560(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x715 = d.max_age;
+  if (x715 === undefined) return false;
+  if (!(typeof x715 === "string")) return false;
+  if (!__fmtDuration(x715)) return false;
+  const x716 = d.on_expiry;
+  if (x716 !== undefined) {
+    if (!(x716 === "excise" || x716 === "archive")) return false;
+  }
+  for (const k717 in d) if (!(k717 === "max_age" || k717 === "on_expiry")) return false;
+  return true;
+}
+function __c1111(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x718 = d.schema;
+  if (x718 === undefined) return false;
+  if (x718 !== "inquirium.runtime-candidate.v1") return false;
+  const x719 = d["runtime/ref"];
+  if (x719 === undefined) return false;
+  if (!__c382(x719)) return false;
+  const x720 = d["model.binding/ref"];
+  if (x720 === undefined) return false;
+  if (!__c384(x720)) return false;
+  const x721 = d.transport_kind;
+  if (x721 === undefined) return false;
+  if (!__c892(x721)) return false;
+  const x722 = d.provider;
+  if (x722 !== undefined) {
+    if (!(typeof x722 === "string")) return false;
+    if (x722.length === 0) return false;
+  }
+  const x723 = d.protocol;
+  if (x723 !== undefined) {
+    if (!(typeof x723 === "string")) return false;
+    if (x723.length === 0) return false;
+  }
+  const x724 = d.operations;
+  if (x724 === undefined) return false;
+  if (!(Array.isArray(x724))) return false;
+  if (x724.length < 1) return false;
+  if (x724.length > 1 && __dup(x724, null) !== null) return false;
+  for (let i725 = 0; i725 < x724.length; i725++) {
+    const x726 = x724[i725];
+    if (!(x726 === "generate" || x726 === "embed" || x726 === "batch_embed")) return false;
+  }
+  const x727 = d.context_window;
+  if (x727 !== undefined) {
+    if (!(Number.isInteger(x727))) return false;
+    if (x727 < 1) return false;
+  }
+  const x728 = d.health;
+  if (x728 === undefined) return false;
+  if (!__c1122(x728)) return false;
+  const x729 = d.acceptance;
+  if (x729 !== undefined) {
+    if (!__c884(x729)) return false;
+  }
+  const x730 = d["conformance/report-ref"];
+  if (x730 !== undefined) {
+    if (!(typeof x730 === "string")) return false;
+    if (x730.length === 0) return false;
+  }
+  for (const k731 in d) if (!(k731 === "schema" || k731 === "runtime/ref" || k731 === "model.binding/ref" || k731 === "transport_kind" || k731 === "provider" || k731 === "protocol" || k731 === "operations" || k731 === "context_window" || k731 === "health" || k731 === "acceptance" || k731 === "conformance/report-ref")) return false;
+  return true;
+}
+function __c1122(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x732 = d.status;
+  if (x732 === undefined) return false;
+  if (!(x732 === "healthy" || x732 === "degraded" || x732 === "unhealthy")) return false;
+  const x733 = d["checked/at"];
+  if (x733 === undefined) return false;
+  if (!(typeof x733 === "string")) return false;
+  if (!__fmtDateTime(x733)) return false;
+  const x734 = d["reason/code"];
+  if (x734 !== undefined) {
+    if (!__c415(x734)) return false;
+  }
+  for (const k735 in d) if (!(k735 === "status" || k735 === "checked/at" || k735 === "reason/code")) return false;
+  return true;
+}
+function __c382(d) {
   if (!(typeof d === "string")) return false;
   if (!__RE18.test(d)) return false;
   return true;
 }
-function __c1041(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x732 = d.options;
-  if (x732 === undefined) return false;
-  if (!(Array.isArray(x732))) return false;
-  if (x732.length > 12) return false;
-  if (x732.length < 2) return false;
-  for (let i733 = 0; i733 < x732.length; i733++) {
-    const x734 = x732[i733];
-    if (!__c677(x734)) return false;
-  }
-  for (const k735 in d) if (!(k735 === "options")) return false;
+function __c842(d) {
+  if (!(typeof d === "string")) return false;
+  if (!__RE19.test(d)) return false;
   return true;
 }
-function __c694(d) {
+function __c1051(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x736 = d.type;
+  const x736 = d.options;
   if (x736 === undefined) return false;
-  if (x736 !== "text") return false;
-  const x737 = d.text;
-  if (x737 === undefined) return false;
-  if (!(typeof x737 === "string")) return false;
-  for (const k738 in d) if (!(k738 === "type" || k738 === "text")) return false;
+  if (!(Array.isArray(x736))) return false;
+  if (x736.length > 12) return false;
+  if (x736.length < 2) return false;
+  for (let i737 = 0; i737 < x736.length; i737++) {
+    const x738 = x736[i737];
+    if (!__c687(x738)) return false;
+  }
+  for (const k739 in d) if (!(k739 === "options")) return false;
   return true;
 }
-function __c1006(d) {
+function __c704(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x739 = d.answer;
-  if (x739 === undefined) return false;
-  if (!__c533(x739)) return false;
-  const x740 = d["reason/code"];
+  const x740 = d.type;
   if (x740 === undefined) return false;
-  if (!__c405(x740)) return false;
-  for (const k741 in d) if (!(k741 === "answer" || k741 === "reason/code")) return false;
+  if (x740 !== "text") return false;
+  const x741 = d.text;
+  if (x741 === undefined) return false;
+  if (!(typeof x741 === "string")) return false;
+  for (const k742 in d) if (!(k742 === "type" || k742 === "text")) return false;
   return true;
 }
-function __c402(d) {
+function __c1016(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok742 = false;
-  L743: {
+  const x743 = d.answer;
+  if (x743 === undefined) return false;
+  if (!__c543(x743)) return false;
+  const x744 = d["reason/code"];
+  if (x744 === undefined) return false;
+  if (!__c415(x744)) return false;
+  for (const k745 in d) if (!(k745 === "answer" || k745 === "reason/code")) return false;
+  return true;
+}
+function __c412(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  let ok746 = false;
+  L747: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x744 = d.kind;
-      if (x744 === undefined) break L743;
-      if (x744 !== "context-element") break L743;
+      const x748 = d.kind;
+      if (x748 === undefined) break L747;
+      if (x748 !== "context-element") break L747;
     }
-    ok742 = true;
+    ok746 = true;
   }
-  if (ok742) {
+  if (ok746) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x745 = d.outcome;
-      if (x745 !== undefined) {
-        if (!(x745 === "include" || x745 === "declassify" || x745 === "drop" || x745 === "fail")) return false;
+      const x749 = d.outcome;
+      if (x749 !== undefined) {
+        if (!(x749 === "include" || x749 === "declassify" || x749 === "drop" || x749 === "fail")) return false;
       }
-      const x746 = d["element/ref"];
-      if (x746 === undefined) return false;
-      const x747 = d["source/kind"];
-      if (x747 === undefined) return false;
-      const x748 = d.classification;
-      if (x748 === undefined) return false;
+      const x750 = d["element/ref"];
+      if (x750 === undefined) return false;
+      const x751 = d["source/kind"];
+      if (x751 === undefined) return false;
+      const x752 = d.classification;
+      if (x752 === undefined) return false;
     }
   }
-  const x749 = d.kind;
-  if (x749 === undefined) return false;
-  if (!(x749 === "runtime-selection" || x749 === "context-element" || x749 === "class-keyed-resolution" || x749 === "mode-keyed-resolution" || x749 === "redaction" || x749 === "egress" || x749 === "operator-question" || x749 === "escalation")) return false;
-  const x750 = d.outcome;
-  if (x750 === undefined) return false;
-  if (!__c405(x750)) return false;
-  const x751 = d["reason/code"];
-  if (x751 === undefined) return false;
-  if (!__c405(x751)) return false;
-  const x752 = d["decided/by"];
-  if (x752 !== undefined) {
-    if (!(x752 === "host-policy" || x752 === "model-proposed" || x752 === "model-produced" || x752 === "operator-approved")) return false;
+  const x753 = d.kind;
+  if (x753 === undefined) return false;
+  if (!(x753 === "runtime-selection" || x753 === "context-element" || x753 === "class-keyed-resolution" || x753 === "mode-keyed-resolution" || x753 === "redaction" || x753 === "egress" || x753 === "operator-question" || x753 === "escalation")) return false;
+  const x754 = d.outcome;
+  if (x754 === undefined) return false;
+  if (!__c415(x754)) return false;
+  const x755 = d["reason/code"];
+  if (x755 === undefined) return false;
+  if (!__c415(x755)) return false;
+  const x756 = d["decided/by"];
+  if (x756 !== undefined) {
+    if (!(x756 === "host-policy" || x756 === "model-proposed" || x756 === "model-produced" || x756 === "operator-approved")) return false;
   }
-  const x753 = d["element/ref"];
-  if (x753 !== undefined) {
-    if (!(typeof x753 === "string")) return false;
-    if (x753.length === 0) return false;
+  const x757 = d["element/ref"];
+  if (x757 !== undefined) {
+    if (!(typeof x757 === "string")) return false;
+    if (x757.length === 0) return false;
   }
-  const x754 = d["source/kind"];
-  if (x754 !== undefined) {
-    if (!__c410(x754)) return false;
+  const x758 = d["source/kind"];
+  if (x758 !== undefined) {
+    if (!__c420(x758)) return false;
   }
-  const x755 = d.classification;
-  if (x755 !== undefined) {
-    if (!__c412(x755)) return false;
+  const x759 = d.classification;
+  if (x759 !== undefined) {
+    if (!__c422(x759)) return false;
   }
-  for (const k756 in d) if (!(k756 === "kind" || k756 === "outcome" || k756 === "reason/code" || k756 === "decided/by" || k756 === "element/ref" || k756 === "source/kind" || k756 === "classification")) return false;
+  for (const k760 in d) if (!(k760 === "kind" || k760 === "outcome" || k760 === "reason/code" || k760 === "decided/by" || k760 === "element/ref" || k760 === "source/kind" || k760 === "classification")) return false;
   return true;
 }
-function __c424(d) {
+function __c434(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x757 = d.kind;
-  if (x757 === undefined) return false;
-  if (!(typeof x757 === "string")) return false;
-  if (!__RE19.test(x757)) return false;
-  const x758 = d.status;
-  if (x758 === undefined) return false;
-  if (!(x758 === "ok" || x758 === "failed" || x758 === "skipped")) return false;
-  const x759 = d.target;
-  if (x759 === undefined) return false;
-  if (!(typeof x759 === "string")) return false;
-  if (x759.length === 0) return false;
-  for (const k760 in d) if (!(k760 === "kind" || k760 === "status" || k760 === "target")) return false;
+  const x761 = d.kind;
+  if (x761 === undefined) return false;
+  if (!(typeof x761 === "string")) return false;
+  if (!__RE20.test(x761)) return false;
+  const x762 = d.status;
+  if (x762 === undefined) return false;
+  if (!(x762 === "ok" || x762 === "failed" || x762 === "skipped")) return false;
+  const x763 = d.target;
+  if (x763 === undefined) return false;
+  if (!(typeof x763 === "string")) return false;
+  if (x763.length === 0) return false;
+  for (const k764 in d) if (!(k764 === "kind" || k764 === "status" || k764 === "target")) return false;
   return true;
 }
-function __c376(d) {
+function __c386(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x761 = d["message/count"];
-  if (x761 !== undefined) {
-    if (!(Number.isInteger(x761))) return false;
-    if (x761 < 0) return false;
+  const x765 = d["message/count"];
+  if (x765 !== undefined) {
+    if (!(Number.isInteger(x765))) return false;
+    if (x765 < 0) return false;
   }
-  const x762 = d["token/approx-input"];
-  if (x762 !== undefined) {
-    if (!(Number.isInteger(x762))) return false;
-    if (x762 < 0) return false;
+  const x766 = d["token/approx-input"];
+  if (x766 !== undefined) {
+    if (!(Number.isInteger(x766))) return false;
+    if (x766 < 0) return false;
   }
-  const x763 = d["file/has-any"];
-  if (x763 !== undefined) {
-    if (!(typeof x763 === "boolean")) return false;
+  const x767 = d["file/has-any"];
+  if (x767 !== undefined) {
+    if (!(typeof x767 === "boolean")) return false;
   }
-  const x764 = d["tool/has-any"];
-  if (x764 !== undefined) {
-    if (!(typeof x764 === "boolean")) return false;
+  const x768 = d["tool/has-any"];
+  if (x768 !== undefined) {
+    if (!(typeof x768 === "boolean")) return false;
   }
-  for (const k765 in d) if (!(k765 === "message/count" || k765 === "token/approx-input" || k765 === "file/has-any" || k765 === "tool/has-any")) return false;
+  for (const k769 in d) if (!(k769 === "message/count" || k769 === "token/approx-input" || k769 === "file/has-any" || k769 === "tool/has-any")) return false;
   return true;
 }
-function __c395(d) {
+function __c405(d) {
   if (!(d === "metadata_only" || d === "decision_detail")) return false;
   return true;
 }
-function __c561(d) {
+function __c571(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  if (!__c541(d)) return false;
-  const x766 = d.default;
-  if (x766 !== undefined) {
-    if (!__c395(x766)) return false;
+  if (!__c551(d)) return false;
+  const x770 = d.default;
+  if (x770 !== undefined) {
+    if (!__c405(x770)) return false;
   }
-  const x767 = d.by_class;
-  if (x767 !== undefined) {
-    if (!(typeof x767 === "object" && x767 !== null && !Array.isArray(x767))) return false;
-    const x768 = x767.public;
-    if (x768 !== undefined) {
-      if (!__c395(x768)) return false;
+  const x771 = d.by_class;
+  if (x771 !== undefined) {
+    if (!(typeof x771 === "object" && x771 !== null && !Array.isArray(x771))) return false;
+    const x772 = x771.public;
+    if (x772 !== undefined) {
+      if (!__c405(x772)) return false;
     }
-    const x769 = x767.community;
-    if (x769 !== undefined) {
-      if (!__c395(x769)) return false;
+    const x773 = x771.community;
+    if (x773 !== undefined) {
+      if (!__c405(x773)) return false;
     }
-    const x770 = x767.personal;
-    if (x770 !== undefined) {
-      if (!__c395(x770)) return false;
+    const x774 = x771.personal;
+    if (x774 !== undefined) {
+      if (!__c405(x774)) return false;
     }
-    for (const k771 in x767) if (!(k771 === "public" || k771 === "community" || k771 === "personal")) return false;
+    for (const k775 in x771) if (!(k775 === "public" || k775 === "community" || k775 === "personal")) return false;
   }
-  for (const k772 in d) if (!(k772 === "default" || k772 === "by_class")) return false;
-  return true;
-}
-function __c383(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x773 = d["token/approx-output"];
-  if (x773 !== undefined) {
-    if (!(Number.isInteger(x773))) return false;
-    if (x773 < 0) return false;
-  }
-  const x774 = d["artifact/refs"];
-  if (x774 !== undefined) {
-    if (!(Array.isArray(x774))) return false;
-    for (let i775 = 0; i775 < x774.length; i775++) {
-      const x776 = x774[i775];
-      if (!(typeof x776 === "string")) return false;
-      if (x776.length === 0) return false;
-    }
-  }
-  for (const k777 in d) if (!(k777 === "token/approx-output" || k777 === "artifact/refs")) return false;
-  return true;
-}
-function __c389(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x778 = d.locality;
-  if (x778 === undefined) return false;
-  if (!__c391(x778)) return false;
-  const x779 = d["trust/mode"];
-  if (x779 === undefined) return false;
-  if (!__c393(x779)) return false;
-  const x780 = d["trace/level"];
-  if (x780 !== undefined) {
-    if (!__c395(x780)) return false;
-  }
-  const x781 = d["persist/prompt"];
-  if (x781 !== undefined) {
-    if (!(typeof x781 === "boolean")) return false;
-  }
-  const x782 = d["persist/response"];
-  if (x782 !== undefined) {
-    if (!(typeof x782 === "boolean")) return false;
-  }
-  const x783 = d["egress/allowed"];
-  if (x783 === undefined) return false;
-  if (!(typeof x783 === "boolean")) return false;
-  for (const k784 in d) if (!(k784 === "locality" || k784 === "trust/mode" || k784 === "trace/level" || k784 === "persist/prompt" || k784 === "persist/response" || k784 === "egress/allowed")) return false;
-  return true;
-}
-function __c801(d) {
-  if (!(typeof d === "string")) return false;
-  if (!__RE20.test(d)) return false;
-  return true;
-}
-function __c882(d) {
-  if (!(d === "http_local" || d === "command_stdio" || d === "http_remote")) return false;
+  for (const k776 in d) if (!(k776 === "default" || k776 === "by_class")) return false;
   return true;
 }
 function __c393(d) {
-  if (!(d === "strict_local" || d === "classification_gated")) return false;
-  return true;
-}
-function __c766(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x785 = d.role;
-  if (x785 === undefined) return false;
-  if (!(x785 === "user" || x785 === "assistant")) return false;
-  const x786 = d.content;
-  if (x786 === undefined) return false;
-  if (!(Array.isArray(x786))) return false;
-  if (x786.length < 1) return false;
-  for (let i787 = 0; i787 < x786.length; i787++) {
-    const x788 = x786[i787];
-    if (!__c691(x788)) return false;
+  const x777 = d["token/approx-output"];
+  if (x777 !== undefined) {
+    if (!(Number.isInteger(x777))) return false;
+    if (x777 < 0) return false;
   }
-  for (const k789 in d) if (!(k789 === "role" || k789 === "content")) return false;
+  const x778 = d["artifact/refs"];
+  if (x778 !== undefined) {
+    if (!(Array.isArray(x778))) return false;
+    for (let i779 = 0; i779 < x778.length; i779++) {
+      const x780 = x778[i779];
+      if (!(typeof x780 === "string")) return false;
+      if (x780.length === 0) return false;
+    }
+  }
+  for (const k781 in d) if (!(k781 === "token/approx-output" || k781 === "artifact/refs")) return false;
   return true;
 }
-function __c363(d) {
+function __c399(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x782 = d.locality;
+  if (x782 === undefined) return false;
+  if (!__c401(x782)) return false;
+  const x783 = d["trust/mode"];
+  if (x783 === undefined) return false;
+  if (!__c403(x783)) return false;
+  const x784 = d["trace/level"];
+  if (x784 !== undefined) {
+    if (!__c405(x784)) return false;
+  }
+  const x785 = d["persist/prompt"];
+  if (x785 !== undefined) {
+    if (!(typeof x785 === "boolean")) return false;
+  }
+  const x786 = d["persist/response"];
+  if (x786 !== undefined) {
+    if (!(typeof x786 === "boolean")) return false;
+  }
+  const x787 = d["egress/allowed"];
+  if (x787 === undefined) return false;
+  if (!(typeof x787 === "boolean")) return false;
+  for (const k788 in d) if (!(k788 === "locality" || k788 === "trust/mode" || k788 === "trace/level" || k788 === "persist/prompt" || k788 === "persist/response" || k788 === "egress/allowed")) return false;
+  return true;
+}
+function __c811(d) {
   if (!(typeof d === "string")) return false;
   if (!__RE21.test(d)) return false;
   return true;
 }
-function __c803(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x790 = d.input_tokens;
-  if (x790 !== undefined) {
-    if (!(Number.isInteger(x790))) return false;
-    if (x790 < 0) return false;
-  }
-  const x791 = d.output_tokens;
-  if (x791 !== undefined) {
-    if (!(Number.isInteger(x791))) return false;
-    if (x791 < 0) return false;
-  }
-  for (const k792 in d) if (!(k792 === "input_tokens" || k792 === "output_tokens")) return false;
+function __c892(d) {
+  if (!(d === "http_local" || d === "command_stdio" || d === "http_remote")) return false;
   return true;
 }
-function __c590(d) {
+function __c403(d) {
+  if (!(d === "strict_local" || d === "classification_gated")) return false;
+  return true;
+}
+function __c776(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x789 = d.role;
+  if (x789 === undefined) return false;
+  if (!(x789 === "user" || x789 === "assistant")) return false;
+  const x790 = d.content;
+  if (x790 === undefined) return false;
+  if (!(Array.isArray(x790))) return false;
+  if (x790.length < 1) return false;
+  for (let i791 = 0; i791 < x790.length; i791++) {
+    const x792 = x790[i791];
+    if (!__c701(x792)) return false;
+  }
+  for (const k793 in d) if (!(k793 === "role" || k793 === "content")) return false;
+  return true;
+}
+function __c373(d) {
+  if (!(typeof d === "string")) return false;
+  if (!__RE22.test(d)) return false;
+  return true;
+}
+function __c813(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x794 = d.input_tokens;
+  if (x794 !== undefined) {
+    if (!(Number.isInteger(x794))) return false;
+    if (x794 < 0) return false;
+  }
+  const x795 = d.output_tokens;
+  if (x795 !== undefined) {
+    if (!(Number.isInteger(x795))) return false;
+    if (x795 < 0) return false;
+  }
+  for (const k796 in d) if (!(k796 === "input_tokens" || k796 === "output_tokens")) return false;
+  return true;
+}
+function __c600(d) {
   if (!(d === "standard" || d === "elevated" || d === "strict")) return false;
   return true;
 }
-function __c580(d) {
+function __c590(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  if (!__c581(d)) return false;
-  const x793 = d.default;
-  if (x793 !== undefined) {
-    if (!__c590(x793)) return false;
+  if (!__c591(d)) return false;
+  const x797 = d.default;
+  if (x797 !== undefined) {
+    if (!__c600(x797)) return false;
   }
-  const x794 = d.by_mode;
-  if (x794 !== undefined) {
-    if (!(typeof x794 === "object" && x794 !== null && !Array.isArray(x794))) return false;
-    const x795 = x794.commons;
-    if (x795 !== undefined) {
-      if (!__c590(x795)) return false;
+  const x798 = d.by_mode;
+  if (x798 !== undefined) {
+    if (!(typeof x798 === "object" && x798 !== null && !Array.isArray(x798))) return false;
+    const x799 = x798.commons;
+    if (x799 !== undefined) {
+      if (!__c600(x799)) return false;
     }
-    const x796 = x794.support;
-    if (x796 !== undefined) {
-      if (!__c590(x796)) return false;
+    const x800 = x798.support;
+    if (x800 !== undefined) {
+      if (!__c600(x800)) return false;
     }
-    const x797 = x794.crisis;
-    if (x797 !== undefined) {
-      if (!__c590(x797)) return false;
+    const x801 = x798.crisis;
+    if (x801 !== undefined) {
+      if (!__c600(x801)) return false;
     }
-    for (const k798 in x794) if (!(k798 === "commons" || k798 === "support" || k798 === "crisis")) return false;
+    for (const k802 in x798) if (!(k802 === "commons" || k802 === "support" || k802 === "crisis")) return false;
   }
-  for (const k799 in d) if (!(k799 === "default" || k799 === "by_mode")) return false;
+  for (const k803 in d) if (!(k803 === "default" || k803 === "by_mode")) return false;
   return true;
 }
-function __c999(d) {
+function __c1009(d) {
   if (!(d === "single-choice" || d === "multi-choice" || d === "confirm" || d === "free-text-with-allowlist")) return false;
   return true;
 }
-function __c1120(d) {
+function __c1130(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x800 = d.interruptId;
-  if (x800 === undefined) return false;
-  if (!(typeof x800 === "string")) return false;
-  if (x800.length === 0) return false;
-  const x801 = d.kind;
-  if (x801 === undefined) return false;
-  if (!(typeof x801 === "string")) return false;
-  if (!__RE22.test(x801)) return false;
-  const x802 = d.reasonCode;
-  if (x802 !== undefined) {
-    if (!(typeof x802 === "string")) return false;
-    if (x802.length === 0) return false;
-  }
-  return true;
-}
-function __c1125(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x803 = d.interruptId;
-  if (x803 === undefined) return false;
-  if (!(typeof x803 === "string")) return false;
-  if (x803.length === 0) return false;
-  const x804 = d.outcome;
+  const x804 = d.interruptId;
   if (x804 === undefined) return false;
-  if (!(x804 === "approved" || x804 === "amended" || x804 === "rejected")) return false;
-  return true;
-}
-function __c68(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x805 = d.supported;
-  if (x805 !== undefined) {
-    if (!(typeof x805 === "boolean")) return false;
-  }
-  const x806 = d.maxEntrySizeBytes;
+  if (!(typeof x804 === "string")) return false;
+  if (x804.length === 0) return false;
+  const x805 = d.kind;
+  if (x805 === undefined) return false;
+  if (!(typeof x805 === "string")) return false;
+  if (!__RE23.test(x805)) return false;
+  const x806 = d.reasonCode;
   if (x806 !== undefined) {
-    if (!(Number.isInteger(x806))) return false;
-    if (x806 < 1) return false;
-  }
-  const x807 = d.ttlSupported;
-  if (x807 !== undefined) {
-    if (!(typeof x807 === "boolean")) return false;
-  }
-  const x808 = d.writable;
-  if (x808 !== undefined) {
-    if (!(typeof x808 === "boolean")) return false;
-  }
-  const x809 = d.compaction;
-  if (x809 !== undefined) {
-    if (!__c74(x809)) return false;
-  }
-  const x810 = d.distillation;
-  if (x810 !== undefined) {
-    if (!__c86(x810)) return false;
-  }
-  const x811 = d.attribution;
-  if (x811 !== undefined) {
-    if (!__c56(x811)) return false;
-  }
-  const x812 = d.search;
-  if (x812 !== undefined) {
-    if (!__c101(x812)) return false;
-  }
-  const x813 = d.retention;
-  if (x813 !== undefined) {
-    if (!__c107(x813)) return false;
+    if (!(typeof x806 === "string")) return false;
+    if (x806.length === 0) return false;
   }
   return true;
 }
-function __c307(d) {
+function __c1135(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x814 = d.memoryRef;
-  if (x814 === undefined) return false;
-  if (!(typeof x814 === "string")) return false;
-  if (x814.length === 0) return false;
-  const x815 = d.outputId;
-  if (x815 === undefined) return false;
-  if (!(typeof x815 === "string")) return false;
-  if (x815.length === 0) return false;
-  const x816 = d.sourceIds;
+  const x807 = d.interruptId;
+  if (x807 === undefined) return false;
+  if (!(typeof x807 === "string")) return false;
+  if (x807.length === 0) return false;
+  const x808 = d.outcome;
+  if (x808 !== undefined) {
+    if (!(x808 === "approved" || x808 === "amended" || x808 === "rejected")) return false;
+  }
+  const x809 = d.nodeId;
+  if (x809 !== undefined) {
+    if (!(typeof x809 === "string")) return false;
+  }
+  const x810 = d.kind;
+  if (x810 !== undefined) {
+    if (!(typeof x810 === "string")) return false;
+  }
+  return true;
+}
+function __c69(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x811 = d.supported;
+  if (x811 !== undefined) {
+    if (!(typeof x811 === "boolean")) return false;
+  }
+  const x812 = d.maxEntrySizeBytes;
+  if (x812 !== undefined) {
+    if (!(Number.isInteger(x812))) return false;
+    if (x812 < 1) return false;
+  }
+  const x813 = d.ttlSupported;
+  if (x813 !== undefined) {
+    if (!(typeof x813 === "boolean")) return false;
+  }
+  const x814 = d.writable;
+  if (x814 !== undefined) {
+    if (!(typeof x814 === "boolean")) return false;
+  }
+  const x815 = d.compaction;
+  if (x815 !== undefined) {
+    if (!__c75(x815)) return false;
+  }
+  const x816 = d.distillation;
   if (x816 !== undefined) {
-    if (!(Array.isArray(x816))) return false;
-    if (x816.length > 1 && __dup(x816, ["string"]) !== null) return false;
-    for (let i817 = 0; i817 < x816.length; i817++) {
-      const x818 = x816[i817];
-      if (!(typeof x818 === "string")) return false;
-      if (x818.length === 0) return false;
+    if (!__c87(x816)) return false;
+  }
+  const x817 = d.attribution;
+  if (x817 !== undefined) {
+    if (!__c56(x817)) return false;
+  }
+  const x818 = d.search;
+  if (x818 !== undefined) {
+    if (!__c102(x818)) return false;
+  }
+  const x819 = d.retention;
+  if (x819 !== undefined) {
+    if (!__c108(x819)) return false;
+  }
+  return true;
+}
+function __c317(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x820 = d.memoryRef;
+  if (x820 === undefined) return false;
+  if (!(typeof x820 === "string")) return false;
+  if (x820.length === 0) return false;
+  const x821 = d.outputId;
+  if (x821 === undefined) return false;
+  if (!(typeof x821 === "string")) return false;
+  if (x821.length === 0) return false;
+  const x822 = d.sourceIds;
+  if (x822 !== undefined) {
+    if (!(Array.isArray(x822))) return false;
+    for (let i823 = 0; i823 < x822.length; i823++) {
+      const x824 = x822[i823];
+      if (!(typeof x824 === "string")) return false;
+      if (x824.length === 0) return false;
     }
   }
-  const x819 = d.sourceCount;
-  if (x819 === undefined) return false;
-  if (!(Number.isInteger(x819))) return false;
-  if (x819 < 0) return false;
-  const x820 = d.trigger;
-  if (x820 === undefined) return false;
-  if (!__c77(x820)) return false;
-  const x821 = d.byteSize;
-  if (x821 === undefined) return false;
-  if (!(Number.isInteger(x821))) return false;
-  if (x821 < 0) return false;
-  const x822 = d.distillation;
-  if (x822 !== undefined) {
-    if (!__c154(x822)) return false;
+  const x825 = d.sourceCount;
+  if (x825 === undefined) return false;
+  if (!(Number.isInteger(x825))) return false;
+  if (x825 < 0) return false;
+  const x826 = d.trigger;
+  if (x826 === undefined) return false;
+  if (!__c78(x826)) return false;
+  const x827 = d.byteSize;
+  if (x827 === undefined) return false;
+  if (!(Number.isInteger(x827))) return false;
+  if (x827 < 0) return false;
+  const x828 = d.distillation;
+  if (x828 !== undefined) {
+    if (!__c164(x828)) return false;
   }
   return true;
 }
 function __c23(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x823 = d.supported;
-  if (x823 === undefined) return false;
-  if (!(typeof x823 === "boolean")) return false;
-  const x824 = d.schedule;
-  if (x824 !== undefined) {
-    if (!__c7(x824)) return false;
+  const x829 = d.supported;
+  if (x829 === undefined) return false;
+  if (!(typeof x829 === "boolean")) return false;
+  const x830 = d.schedule;
+  if (x830 !== undefined) {
+    if (!__c7(x830)) return false;
   }
-  for (const k825 in d) if (!(k825 === "supported" || k825 === "schedule")) return false;
+  for (const k831 in d) if (!(k831 === "supported" || k831 === "schedule")) return false;
   return true;
 }
-function __c277(d) {
+function __c287(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x826 = d.id;
-  if (x826 === undefined) return false;
-  if (!(typeof x826 === "string")) return false;
-  if (x826.length > 512 && __len(x826) > 512) return false;
-  if (x826.length === 0) return false;
-  const x827 = d.content;
-  if (x827 === undefined) return false;
-  if (!(typeof x827 === "string")) return false;
-  const x828 = d.tags;
-  if (x828 === undefined) return false;
-  if (!(Array.isArray(x828))) return false;
-  for (let i829 = 0; i829 < x828.length; i829++) {
-    const x830 = x828[i829];
-    if (!(typeof x830 === "string")) return false;
-    if (x830.length > 512 && __len(x830) > 512) return false;
-    if (x830.length === 0) return false;
-  }
-  const x831 = d.createdAt;
-  if (x831 === undefined) return false;
-  if (!(typeof x831 === "string")) return false;
-  if (!__fmtDateTime(x831)) return false;
-  const x832 = d.expiresAt;
-  if (x832 !== undefined) {
-    if (!(typeof x832 === "string")) return false;
-    if (!__fmtDateTime(x832)) return false;
-  }
-  return true;
-}
-function __c458(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x833 = d.schemaVersion;
+  const x832 = d.id;
+  if (x832 === undefined) return false;
+  if (!(typeof x832 === "string")) return false;
+  if (x832.length > 512 && __len(x832) > 512) return false;
+  if (x832.length === 0) return false;
+  const x833 = d.content;
   if (x833 === undefined) return false;
-  if (x833 !== 1) return false;
-  const x834 = d.memoryRef;
+  if (!(typeof x833 === "string")) return false;
+  const x834 = d.tags;
   if (x834 === undefined) return false;
-  if (!(typeof x834 === "string")) return false;
-  if (x834.length === 0) return false;
-  const x835 = d.updatedAt;
-  if (x835 === undefined) return false;
-  if (!(typeof x835 === "string")) return false;
-  if (!__fmtDateTime(x835)) return false;
-  const x836 = d.tokenizerName;
-  if (x836 === undefined) return false;
-  if (!(typeof x836 === "string")) return false;
-  if (x836.length === 0) return false;
-  const x837 = d.archives;
-  if (x837 === undefined) return false;
-  if (!(Array.isArray(x837))) return false;
-  for (let i838 = 0; i838 < x837.length; i838++) {
-    const x839 = x837[i838];
-    if (!__c465(x839)) return false;
+  if (!(Array.isArray(x834))) return false;
+  for (let i835 = 0; i835 < x834.length; i835++) {
+    const x836 = x834[i835];
+    if (!(typeof x836 === "string")) return false;
+    if (x836.length > 512 && __len(x836) > 512) return false;
+    if (x836.length === 0) return false;
   }
-  for (const k840 in d) if (!(k840 === "schemaVersion" || k840 === "memoryRef" || k840 === "updatedAt" || k840 === "tokenizerName" || k840 === "archives")) return false;
+  const x837 = d.createdAt;
+  if (x837 === undefined) return false;
+  if (!(typeof x837 === "string")) return false;
+  if (!__fmtDateTime(x837)) return false;
+  const x838 = d.expiresAt;
+  if (x838 !== undefined) {
+    if (!(typeof x838 === "string")) return false;
+    if (!__fmtDateTime(x838)) return false;
+  }
   return true;
 }
-function __c465(d) {
+function __c468(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x841 = d.archiveId;
+  const x839 = d.schemaVersion;
+  if (x839 === undefined) return false;
+  if (x839 !== 1) return false;
+  const x840 = d.memoryRef;
+  if (x840 === undefined) return false;
+  if (!(typeof x840 === "string")) return false;
+  if (x840.length === 0) return false;
+  const x841 = d.updatedAt;
   if (x841 === undefined) return false;
   if (!(typeof x841 === "string")) return false;
-  if (!__RE23.test(x841)) return false;
-  const x842 = d.entryId;
+  if (!__fmtDateTime(x841)) return false;
+  const x842 = d.tokenizerName;
   if (x842 === undefined) return false;
   if (!(typeof x842 === "string")) return false;
   if (x842.length === 0) return false;
-  const x843 = d.createdAt;
+  const x843 = d.archives;
   if (x843 === undefined) return false;
-  if (!(typeof x843 === "string")) return false;
-  if (!__fmtDateTime(x843)) return false;
-  const x844 = d.expiresAt;
-  if (x844 !== undefined) {
-    if (!(typeof x844 === "string")) return false;
-    if (!__fmtDateTime(x844)) return false;
+  if (!(Array.isArray(x843))) return false;
+  for (let i844 = 0; i844 < x843.length; i844++) {
+    const x845 = x843[i844];
+    if (!__c475(x845)) return false;
   }
-  const x845 = d.sourceCount;
-  if (x845 === undefined) return false;
-  if (!(Number.isInteger(x845))) return false;
-  if (x845 < 1) return false;
-  const x846 = d.tokenBudget;
-  if (x846 === undefined) return false;
-  if (!(Number.isInteger(x846))) return false;
-  if (x846 < 1) return false;
-  const x847 = d.tokensUsed;
+  for (const k846 in d) if (!(k846 === "schemaVersion" || k846 === "memoryRef" || k846 === "updatedAt" || k846 === "tokenizerName" || k846 === "archives")) return false;
+  return true;
+}
+function __c475(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x847 = d.archiveId;
   if (x847 === undefined) return false;
-  if (!(Number.isInteger(x847))) return false;
-  if (x847 < 0) return false;
-  const x848 = d.byteSize;
+  if (!(typeof x847 === "string")) return false;
+  if (!__RE24.test(x847)) return false;
+  const x848 = d.entryId;
   if (x848 === undefined) return false;
-  if (!(Number.isInteger(x848))) return false;
-  if (x848 < 0) return false;
-  const x849 = d.level;
+  if (!(typeof x848 === "string")) return false;
+  if (x848.length === 0) return false;
+  const x849 = d.createdAt;
   if (x849 === undefined) return false;
-  if (!(Number.isInteger(x849))) return false;
-  if (x849 < 1) return false;
-  const x850 = d.topics;
+  if (!(typeof x849 === "string")) return false;
+  if (!__fmtDateTime(x849)) return false;
+  const x850 = d.expiresAt;
   if (x850 !== undefined) {
-    if (!(Array.isArray(x850))) return false;
-    if (x850.length > 1 && __dup(x850, ["string"]) !== null) return false;
-    for (let i851 = 0; i851 < x850.length; i851++) {
-      const x852 = x850[i851];
-      if (!(typeof x852 === "string")) return false;
-      if (x852.length > 200 && __len(x852) > 200) return false;
-      if (x852.length === 0) return false;
+    if (!(typeof x850 === "string")) return false;
+    if (!__fmtDateTime(x850)) return false;
+  }
+  const x851 = d.sourceCount;
+  if (x851 === undefined) return false;
+  if (!(Number.isInteger(x851))) return false;
+  if (x851 < 1) return false;
+  const x852 = d.tokenBudget;
+  if (x852 === undefined) return false;
+  if (!(Number.isInteger(x852))) return false;
+  if (x852 < 1) return false;
+  const x853 = d.tokensUsed;
+  if (x853 === undefined) return false;
+  if (!(Number.isInteger(x853))) return false;
+  if (x853 < 0) return false;
+  const x854 = d.byteSize;
+  if (x854 === undefined) return false;
+  if (!(Number.isInteger(x854))) return false;
+  if (x854 < 0) return false;
+  const x855 = d.level;
+  if (x855 === undefined) return false;
+  if (!(Number.isInteger(x855))) return false;
+  if (x855 < 1) return false;
+  const x856 = d.topics;
+  if (x856 !== undefined) {
+    if (!(Array.isArray(x856))) return false;
+    if (x856.length > 1 && __dup(x856, ["string"]) !== null) return false;
+    for (let i857 = 0; i857 < x856.length; i857++) {
+      const x858 = x856[i857];
+      if (!(typeof x858 === "string")) return false;
+      if (x858.length > 200 && __len(x858) > 200) return false;
+      if (x858.length === 0) return false;
     }
   }
-  for (const k853 in d) if (!(k853 === "archiveId" || k853 === "entryId" || k853 === "createdAt" || k853 === "expiresAt" || k853 === "sourceCount" || k853 === "tokenBudget" || k853 === "tokensUsed" || k853 === "byteSize" || k853 === "level" || k853 === "topics")) return false;
+  for (const k859 in d) if (!(k859 === "archiveId" || k859 === "entryId" || k859 === "createdAt" || k859 === "expiresAt" || k859 === "sourceCount" || k859 === "tokenBudget" || k859 === "tokensUsed" || k859 === "byteSize" || k859 === "level" || k859 === "topics")) return false;
   return true;
 }
-function __c1129(d) {
+function __c1141(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x854 = d.limit;
-  if (x854 !== undefined) {
-    if (!(Number.isInteger(x854))) return false;
-    if (x854 < 1) return false;
-  }
-  const x855 = d.tag;
-  if (x855 !== undefined) {
-    if (!(typeof x855 === "string")) return false;
-    if (x855.length === 0) return false;
-  }
-  for (const k856 in d) if (!(k856 === "limit" || k856 === "tag")) return false;
-  return true;
-}
-function __c1133(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x857 = d.memoryRef;
-  if (x857 === undefined) return false;
-  if (!(typeof x857 === "string")) return false;
-  if (x857.length === 0) return false;
-  const x858 = d.memoryId;
-  if (x858 === undefined) return false;
-  if (!(typeof x858 === "string")) return false;
-  if (x858.length === 0) return false;
-  const x859 = d.nodeId;
-  if (x859 !== undefined) {
-    if (!(typeof x859 === "string")) return false;
-    if (x859.length === 0) return false;
-  }
-  const x860 = d.operation;
+  const x860 = d.limit;
   if (x860 !== undefined) {
-    if (!(x860 === "put" || x860 === "delete")) return false;
+    if (!(Number.isInteger(x860))) return false;
+    if (x860 < 1) return false;
   }
-  const x861 = d.agentId;
+  const x861 = d.tag;
   if (x861 !== undefined) {
     if (!(typeof x861 === "string")) return false;
     if (x861.length === 0) return false;
   }
-  const x862 = d.byteSize;
-  if (x862 !== undefined) {
-    if (!(Number.isInteger(x862))) return false;
-    if (x862 < 0) return false;
+  for (const k862 in d) if (!(k862 === "limit" || k862 === "tag")) return false;
+  return true;
+}
+function __c1145(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x863 = d.memoryRef;
+  if (x863 === undefined) return false;
+  if (!(typeof x863 === "string")) return false;
+  if (x863.length === 0) return false;
+  const x864 = d.memoryId;
+  if (x864 === undefined) return false;
+  if (!(typeof x864 === "string")) return false;
+  if (x864.length === 0) return false;
+  const x865 = d.nodeId;
+  if (x865 !== undefined) {
+    if (!(typeof x865 === "string")) return false;
+    if (x865.length === 0) return false;
+  }
+  const x866 = d.operation;
+  if (x866 !== undefined) {
+    if (!(x866 === "put" || x866 === "delete")) return false;
+  }
+  const x867 = d.agentId;
+  if (x867 !== undefined) {
+    if (!(typeof x867 === "string")) return false;
+    if (x867.length === 0) return false;
+  }
+  const x868 = d.byteSize;
+  if (x868 !== undefined) {
+    if (!(Number.isInteger(x868))) return false;
+    if (x868 < 0) return false;
   }
   return true;
 }
-function __c113(d) {
+function __c114(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x863 = d.executionModel;
-  if (x863 !== undefined) {
-    if (!__c115(x863)) return false;
-  }
-  return true;
-}
-function __c143(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok864 = false;
-  L865: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x866 = d.kind;
-      if (x866 === undefined) break L865;
-      if (x866 !== "next-worker") break L865;
-    }
-    ok864 = true;
-  }
-  if (ok864) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x867 = d.worker;
-      if (x867 === undefined) return false;
-      if (!(typeof x867 === "string")) return false;
-    }
-  }
-  const x868 = d.kind;
-  if (x868 === undefined) return false;
-  if (!(x868 === "next-worker" || x868 === "terminate" || x868 === "clarify" || x868 === "handoff")) return false;
-  const x869 = d.confidence;
+  const x869 = d.executionModel;
   if (x869 !== undefined) {
-    if (!(Number.isFinite(x869))) return false;
-    if (x869 > 1) return false;
-    if (x869 < 0) return false;
+    if (!__c116(x869)) return false;
   }
-  const x870 = d.worker;
-  if (x870 !== undefined) {
-    if (!(typeof x870 === "string")) return false;
-    if (x870.length === 0) return false;
+  return true;
+}
+function __c146(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  let ok870 = false;
+  L871: {
+    L872: {
+      if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+        const x873 = d.nextWorkerIds;
+        if (x873 === undefined) break L872;
+        if (!(Array.isArray(x873))) break L872;
+      }
+      break L871;
+    }
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x874 = d.kind;
+      if (x874 === undefined) break L871;
+      if (x874 !== "next-worker") break L871;
+    }
+    ok870 = true;
   }
-  const x871 = d.reason;
-  if (x871 !== undefined) {
-    if (!(typeof x871 === "string")) return false;
-    if (x871.length > 2000 && __len(x871) > 2000) return false;
+  if (ok870) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x875 = d.worker;
+      if (x875 === undefined) return false;
+      if (!(typeof x875 === "string")) return false;
+    }
+  }
+  const x876 = d.kind;
+  if (x876 === undefined) return false;
+  if (!(x876 === "next-worker" || x876 === "terminate" || x876 === "clarify" || x876 === "handoff")) return false;
+  const x877 = d.confidence;
+  if (x877 !== undefined) {
+    if (!(Number.isFinite(x877))) return false;
+    if (x877 > 1) return false;
+    if (x877 < 0) return false;
+  }
+  const x878 = d.worker;
+  if (x878 !== undefined) {
+    if (!(typeof x878 === "string")) return false;
+    if (x878.length === 0) return false;
+  }
+  const x879 = d.nextWorkerIds;
+  if (x879 !== undefined) {
+    if (!(Array.isArray(x879))) return false;
+    if (x879.length < 1) return false;
+    for (let i880 = 0; i880 < x879.length; i880++) {
+      const x881 = x879[i880];
+      if (!(typeof x881 === "string")) return false;
+      if (x881.length === 0) return false;
+    }
+  }
+  const x882 = d.reason;
+  if (x882 !== undefined) {
+    if (!(typeof x882 === "string")) return false;
+    if (x882.length > 2000 && __len(x882) > 2000) return false;
   }
   return true;
 }
 function __c14(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x872 = d.id;
-  if (x872 === undefined) return false;
-  if (!(typeof x872 === "string")) return false;
-  if (x872.length > 200 && __len(x872) > 200) return false;
-  if (x872.length === 0) return false;
+  const x883 = d.id;
+  if (x883 === undefined) return false;
+  if (!(typeof x883 === "string")) return false;
+  if (x883.length > 200 && __len(x883) > 200) return false;
+  if (x883.length === 0) return false;
   return true;
 }
-function __c228(d) {
+function __c238(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x873 = d.limitBytes;
-  if (x873 !== undefined) {
-    if (!(Number.isInteger(x873))) return false;
-    if (x873 < 0) return false;
-  }
-  return true;
-}
-function __c1141(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x874 = d.name;
-  if (x874 === undefined) return false;
-  if (!(typeof x874 === "string")) return false;
-  if (x874.length > 200 && __len(x874) > 200) return false;
-  if (x874.length === 0) return false;
-  const x875 = d.version;
-  if (x875 !== undefined) {
-    if (!(typeof x875 === "string")) return false;
-    if (x875.length > 50 && __len(x875) > 50) return false;
-    if (x875.length === 0) return false;
-  }
-  const x876 = d.template;
-  if (x876 === undefined) return false;
-  if (!(typeof x876 === "string")) return false;
-  if (x876.length === 0) return false;
-  const x877 = d.variables;
-  if (x877 !== undefined) {
-    if (!(Array.isArray(x877))) return false;
-    if (x877.length > 1 && __dup(x877, ["string"]) !== null) return false;
-    for (let i878 = 0; i878 < x877.length; i878++) {
-      const x879 = x877[i878];
-      if (!(typeof x879 === "string")) return false;
-      if (x879.length > 200 && __len(x879) > 200) return false;
-      if (x879.length === 0) return false;
-    }
+  const x884 = d.limitBytes;
+  if (x884 !== undefined) {
+    if (!(Number.isInteger(x884))) return false;
+    if (x884 < 0) return false;
   }
   return true;
 }
-function __c1148(d) {
+function __c1153(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok880 = false;
-  L881: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x882 = d.kind;
-      if (x882 === undefined) break L881;
-      if (x882 !== "agent-pack") break L881;
-    }
-    ok880 = true;
+  const x885 = d.name;
+  if (x885 === undefined) return false;
+  if (!(typeof x885 === "string")) return false;
+  if (x885.length > 200 && __len(x885) > 200) return false;
+  if (x885.length === 0) return false;
+  const x886 = d.version;
+  if (x886 !== undefined) {
+    if (!(typeof x886 === "string")) return false;
+    if (x886.length > 50 && __len(x886) > 50) return false;
+    if (x886.length === 0) return false;
   }
-  if (ok880) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x883 = d.artifact;
-      if (x883 !== undefined) {
-        if (!__c9(x883)) return false;
-      }
-    }
-  }
-  let ok884 = false;
-  L885: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x886 = d.kind;
-      if (x886 === undefined) break L885;
-      if (x886 !== "workflow-chain-pack") break L885;
-    }
-    ok884 = true;
-  }
-  if (ok884) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x887 = d.artifact;
-      if (x887 !== undefined) {
-        if (!__c1176(x887)) return false;
-      }
+  const x887 = d.template;
+  if (x887 === undefined) return false;
+  if (!(typeof x887 === "string")) return false;
+  if (x887.length === 0) return false;
+  const x888 = d.variables;
+  if (x888 !== undefined) {
+    if (!(Array.isArray(x888))) return false;
+    if (x888.length > 1 && __dup(x888, ["string"]) !== null) return false;
+    for (let i889 = 0; i889 < x888.length; i889++) {
+      const x890 = x888[i889];
+      if (!(typeof x890 === "string")) return false;
+      if (x890.length > 200 && __len(x890) > 200) return false;
+      if (x890.length === 0) return false;
     }
   }
-  let ok888 = false;
-  L889: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x890 = d.kind;
-      if (x890 === undefined) break L889;
-      if (x890 !== "prompt-template") break L889;
-    }
-    ok888 = true;
-  }
-  if (ok888) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x891 = d.artifact;
-      if (x891 !== undefined) {
-        if (!__c1141(x891)) return false;
-      }
-    }
-  }
-  let ok892 = false;
-  L893: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x894 = d.kind;
-      if (x894 === undefined) break L893;
-      if (x894 !== "scheduled-automation") break L893;
-    }
-    ok892 = true;
-  }
-  if (ok892) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x895 = d.artifact;
-      if (x895 !== undefined) {
-        if (!__c1193(x895)) return false;
-      }
-    }
-  }
-  const x896 = d.id;
-  if (x896 === undefined) return false;
-  if (!(typeof x896 === "string")) return false;
-  if (x896.length === 0) return false;
-  const x897 = d.kind;
-  if (x897 === undefined) return false;
-  if (!__c39(x897)) return false;
-  const x898 = d.artifact;
-  if (x898 === undefined) return false;
-  if (!(typeof x898 === "object" && x898 !== null && !Array.isArray(x898))) return false;
-  const x899 = d.provenance;
-  if (x899 === undefined) return false;
-  if (!__c1154(x899)) return false;
-  const x900 = d.duplicateOf;
-  if (x900 !== undefined) {
-    if (!(typeof x900 === "string")) return false;
-    if (x900.length === 0) return false;
-  }
-  const x901 = d.owner;
-  if (x901 === undefined) return false;
-  if (!(typeof x901 === "string")) return false;
-  if (x901.length === 0) return false;
-  const x902 = d.rationale;
-  if (x902 !== undefined) {
-    if (!(typeof x902 === "string")) return false;
-    if (x902.length > 4000 && __len(x902) > 4000) return false;
-  }
-  const x903 = d.state;
-  if (x903 === undefined) return false;
-  if (!__c1162(x903)) return false;
-  const x904 = d.createdAt;
-  if (x904 === undefined) return false;
-  if (!(typeof x904 === "string")) return false;
-  if (!__fmtDateTime(x904)) return false;
-  const x905 = d.updatedAt;
-  if (x905 !== undefined) {
-    if (!(typeof x905 === "string")) return false;
-    if (!__fmtDateTime(x905)) return false;
-  }
-  for (const k906 in d) if (!(k906 === "id" || k906 === "kind" || k906 === "artifact" || k906 === "provenance" || k906 === "duplicateOf" || k906 === "owner" || k906 === "rationale" || k906 === "state" || k906 === "createdAt" || k906 === "updatedAt")) return false;
   return true;
 }
-function __c1200(d) {
+function __c1160(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x907 = d.proposalId;
+  let ok891 = false;
+  L892: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x893 = d.kind;
+      if (x893 === undefined) break L892;
+      if (x893 !== "agent-pack") break L892;
+    }
+    ok891 = true;
+  }
+  if (ok891) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x894 = d.artifact;
+      if (x894 !== undefined) {
+        if (!__c9(x894)) return false;
+      }
+    }
+  }
+  let ok895 = false;
+  L896: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x897 = d.kind;
+      if (x897 === undefined) break L896;
+      if (x897 !== "workflow-chain-pack") break L896;
+    }
+    ok895 = true;
+  }
+  if (ok895) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x898 = d.artifact;
+      if (x898 !== undefined) {
+        if (!__c1188(x898)) return false;
+      }
+    }
+  }
+  let ok899 = false;
+  L900: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x901 = d.kind;
+      if (x901 === undefined) break L900;
+      if (x901 !== "prompt-template") break L900;
+    }
+    ok899 = true;
+  }
+  if (ok899) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x902 = d.artifact;
+      if (x902 !== undefined) {
+        if (!__c1153(x902)) return false;
+      }
+    }
+  }
+  let ok903 = false;
+  L904: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x905 = d.kind;
+      if (x905 === undefined) break L904;
+      if (x905 !== "scheduled-automation") break L904;
+    }
+    ok903 = true;
+  }
+  if (ok903) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x906 = d.artifact;
+      if (x906 !== undefined) {
+        if (!__c1205(x906)) return false;
+      }
+    }
+  }
+  const x907 = d.id;
   if (x907 === undefined) return false;
   if (!(typeof x907 === "string")) return false;
   if (x907.length === 0) return false;
-  const x908 = d.activation;
+  const x908 = d.kind;
   if (x908 === undefined) return false;
-  if (!__c42(x908)) return false;
-  const x909 = d.gateId;
-  if (x909 !== undefined) {
-    if (!(typeof x909 === "string")) return false;
-    if (x909.length === 0) return false;
+  if (!__c39(x908)) return false;
+  const x909 = d.artifact;
+  if (x909 === undefined) return false;
+  if (!(typeof x909 === "object" && x909 !== null && !Array.isArray(x909))) return false;
+  const x910 = d.provenance;
+  if (x910 === undefined) return false;
+  if (!__c1166(x910)) return false;
+  const x911 = d.duplicateOf;
+  if (x911 !== undefined) {
+    if (!(typeof x911 === "string")) return false;
+    if (x911.length === 0) return false;
+  }
+  const x912 = d.owner;
+  if (x912 === undefined) return false;
+  if (!(typeof x912 === "string")) return false;
+  if (x912.length === 0) return false;
+  const x913 = d.rationale;
+  if (x913 !== undefined) {
+    if (!(typeof x913 === "string")) return false;
+    if (x913.length > 4000 && __len(x913) > 4000) return false;
+  }
+  const x914 = d.state;
+  if (x914 === undefined) return false;
+  if (!__c1174(x914)) return false;
+  const x915 = d.createdAt;
+  if (x915 === undefined) return false;
+  if (!(typeof x915 === "string")) return false;
+  if (!__fmtDateTime(x915)) return false;
+  const x916 = d.updatedAt;
+  if (x916 !== undefined) {
+    if (!(typeof x916 === "string")) return false;
+    if (!__fmtDateTime(x916)) return false;
+  }
+  for (const k917 in d) if (!(k917 === "id" || k917 === "kind" || k917 === "artifact" || k917 === "provenance" || k917 === "duplicateOf" || k917 === "owner" || k917 === "rationale" || k917 === "state" || k917 === "createdAt" || k917 === "updatedAt")) return false;
+  return true;
+}
+function __c1212(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x918 = d.proposalId;
+  if (x918 === undefined) return false;
+  if (!(typeof x918 === "string")) return false;
+  if (x918.length === 0) return false;
+  const x919 = d.activation;
+  if (x919 === undefined) return false;
+  if (!__c42(x919)) return false;
+  const x920 = d.gateId;
+  if (x920 !== undefined) {
+    if (!(typeof x920 === "string")) return false;
+    if (x920.length === 0) return false;
   }
   return true;
 }
@@ -3941,19 +3995,19 @@ function __c42(d) {
   if (!(d === "approval-gate" || d === "direct-rbac")) return false;
   return true;
 }
-function __c1205(d) {
+function __c1217(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x910 = d.proposalId;
-  if (x910 === undefined) return false;
-  if (!(typeof x910 === "string")) return false;
-  if (x910.length === 0) return false;
-  const x911 = d.kind;
-  if (x911 === undefined) return false;
-  if (!__c39(x911)) return false;
-  const x912 = d.duplicateOf;
-  if (x912 !== undefined) {
-    if (!(typeof x912 === "string")) return false;
-    if (x912.length === 0) return false;
+  const x921 = d.proposalId;
+  if (x921 === undefined) return false;
+  if (!(typeof x921 === "string")) return false;
+  if (x921.length === 0) return false;
+  const x922 = d.kind;
+  if (x922 === undefined) return false;
+  if (!__c39(x922)) return false;
+  const x923 = d.duplicateOf;
+  if (x923 !== undefined) {
+    if (!(typeof x923 === "string")) return false;
+    if (x923.length === 0) return false;
   }
   return true;
 }
@@ -3961,493 +4015,557 @@ function __c39(d) {
   if (!(d === "agent-pack" || d === "workflow-chain-pack" || d === "prompt-template" || d === "scheduled-automation")) return false;
   return true;
 }
-function __c1154(d) {
+function __c1166(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x913 = d.sourceRunIds;
-  if (x913 === undefined) return false;
-  if (!(Array.isArray(x913))) return false;
-  if (x913.length < 1) return false;
-  for (let i914 = 0; i914 < x913.length; i914++) {
-    const x915 = x913[i914];
-    if (!(typeof x915 === "string")) return false;
-    if (x915.length === 0) return false;
+  const x924 = d.sourceRunIds;
+  if (x924 === undefined) return false;
+  if (!(Array.isArray(x924))) return false;
+  if (x924.length < 1) return false;
+  for (let i925 = 0; i925 < x924.length; i925++) {
+    const x926 = x924[i925];
+    if (!(typeof x926 === "string")) return false;
+    if (x926.length === 0) return false;
   }
-  for (const k916 in d) if (!(k916 === "sourceRunIds")) return false;
+  for (const k927 in d) if (!(k927 === "sourceRunIds")) return false;
   return true;
 }
-function __c1162(d) {
+function __c1174(d) {
   if (!(d === "draft" || d === "revised" || d === "applied" || d === "rejected" || d === "archived")) return false;
   return true;
 }
 function __c35(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok917 = false;
-  L918: {
+  let ok928 = false;
+  L929: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x919 = d.activation;
-      if (x919 === undefined) break L918;
-      if (x919 !== "direct-rbac") break L918;
+      const x930 = d.activation;
+      if (x930 === undefined) break L929;
+      if (x930 !== "direct-rbac") break L929;
     }
-    ok917 = true;
+    ok928 = true;
   }
-  if (ok917) {
+  if (ok928) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x920 = d.activationScope;
-      if (x920 === undefined) return false;
-      if (!(typeof x920 === "string")) return false;
+      const x931 = d.activationScope;
+      if (x931 === undefined) return false;
+      if (!(typeof x931 === "string")) return false;
     }
   }
-  const x921 = d.supported;
-  if (x921 === undefined) return false;
-  if (!(typeof x921 === "boolean")) return false;
-  const x922 = d.artifactKinds;
-  if (x922 !== undefined) {
-    if (!(Array.isArray(x922))) return false;
-    if (x922.length > 1 && __dup(x922, null) !== null) return false;
-    for (let i923 = 0; i923 < x922.length; i923++) {
-      const x924 = x922[i923];
-      if (!__c39(x924)) return false;
+  const x932 = d.supported;
+  if (x932 === undefined) return false;
+  if (!(typeof x932 === "boolean")) return false;
+  const x933 = d.artifactKinds;
+  if (x933 !== undefined) {
+    if (!(Array.isArray(x933))) return false;
+    if (x933.length > 1 && __dup(x933, null) !== null) return false;
+    for (let i934 = 0; i934 < x933.length; i934++) {
+      const x935 = x933[i934];
+      if (!__c39(x935)) return false;
     }
   }
-  const x925 = d.duplicationDetection;
-  if (x925 !== undefined) {
-    if (!(typeof x925 === "boolean")) return false;
-  }
-  const x926 = d.activation;
-  if (x926 !== undefined) {
-    if (!__c42(x926)) return false;
-  }
-  const x927 = d.activationScope;
-  if (x927 !== undefined) {
-    if (!(typeof x927 === "string")) return false;
-    if (x927.length === 0) return false;
-  }
-  for (const k928 in d) if (!(k928 === "supported" || k928 === "artifactKinds" || k928 === "duplicationDetection" || k928 === "activation" || k928 === "activationScope")) return false;
-  return true;
-}
-function __c238(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x929 = d.resource;
-  if (x929 === undefined) return false;
-  if (!(typeof x929 === "string")) return false;
-  if (x929.length > 100 && __len(x929) > 100) return false;
-  if (x929.length === 0) return false;
-  const x930 = d.limit;
-  if (x930 === undefined) return false;
-  if (!(Number.isInteger(x930))) return false;
-  if (x930 < 1) return false;
-  return true;
-}
-function __c174(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x931 = d.fromSeq;
-  if (x931 === undefined) return false;
-  if (!(Number.isInteger(x931))) return false;
-  if (x931 < 0) return false;
-  const x932 = d.oldestAvailableIdx;
-  if (x932 !== undefined) {
-    if (!(Number.isInteger(x932))) return false;
-    if (x932 < 0) return false;
-  }
-  const x933 = d.sourceRunId;
-  if (x933 === undefined) return false;
-  if (!(typeof x933 === "string")) return false;
-  if (x933.length === 0) return false;
-  const x934 = d.reason;
-  if (x934 === undefined) return false;
-  if (!(x934 === "retention_expired" || x934 === "event_log_unavailable")) return false;
-  return true;
-}
-function __c107(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x935 = d.ttl;
-  if (x935 !== undefined) {
-    if (!(typeof x935 === "boolean")) return false;
-  }
-  const x936 = d.forget;
+  const x936 = d.duplicationDetection;
   if (x936 !== undefined) {
     if (!(typeof x936 === "boolean")) return false;
   }
-  for (const k937 in d) if (!(k937 === "ttl" || k937 === "forget")) return false;
+  const x937 = d.activation;
+  if (x937 !== undefined) {
+    if (!__c42(x937)) return false;
+  }
+  const x938 = d.activationScope;
+  if (x938 !== undefined) {
+    if (!(typeof x938 === "string")) return false;
+    if (x938.length === 0) return false;
+  }
+  for (const k939 in d) if (!(k939 === "supported" || k939 === "artifactKinds" || k939 === "duplicationDetection" || k939 === "activation" || k939 === "activationScope")) return false;
   return true;
 }
-function __c1210(d) {
+function __c248(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x938 = d.status;
-  if (x938 === undefined) return false;
-  if (x938 !== "completed") return false;
-  return true;
-}
-function __c1213(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x939 = d.eventId;
-  if (x939 === undefined) return false;
-  if (!(typeof x939 === "string")) return false;
-  if (x939.length > 200 && __len(x939) > 200) return false;
-  if (x939.length === 0) return false;
-  const x940 = d.runId;
+  const x940 = d.resource;
   if (x940 === undefined) return false;
   if (!(typeof x940 === "string")) return false;
-  if (x940.length > 200 && __len(x940) > 200) return false;
+  if (x940.length > 100 && __len(x940) > 100) return false;
   if (x940.length === 0) return false;
-  const x941 = d.type;
+  const x941 = d.limit;
   if (x941 === undefined) return false;
-  if (!__c242(x941)) return false;
-  const x942 = d.payload;
+  if (!(Number.isInteger(x941))) return false;
+  if (x941 < 1) return false;
+  return true;
+}
+function __c184(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x942 = d.fromSeq;
   if (x942 === undefined) return false;
-  if (!(typeof x942 === "object" && x942 !== null && !Array.isArray(x942))) return false;
-  const x943 = d.timestamp;
-  if (x943 === undefined) return false;
-  if (!(typeof x943 === "string")) return false;
-  if (!__fmtDateTime(x943)) return false;
-  const x944 = d.sequence;
-  if (x944 === undefined) return false;
-  if (!(Number.isInteger(x944))) return false;
-  if (x944 < 0) return false;
-  const x945 = d.nodeId;
+  if (!(Number.isInteger(x942))) return false;
+  if (x942 < 0) return false;
+  const x943 = d.oldestAvailableIdx;
+  if (x943 !== undefined) {
+    if (!(Number.isInteger(x943))) return false;
+    if (x943 < 0) return false;
+  }
+  const x944 = d.sourceRunId;
+  if (x944 !== undefined) {
+    if (!(typeof x944 === "string")) return false;
+    if (x944.length === 0) return false;
+  }
+  const x945 = d.reason;
   if (x945 !== undefined) {
-    if (!(typeof x945 === "string")) return false;
-    if (x945.length === 0) return false;
+    if (!(x945 === "retention_expired" || x945 === "event_log_unavailable")) return false;
   }
-  const x946 = d.causationId;
+  return true;
+}
+function __c108(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x946 = d.ttl;
   if (x946 !== undefined) {
-    if (!(typeof x946 === "string")) return false;
-    if (x946.length === 0) return false;
+    if (!(typeof x946 === "boolean")) return false;
   }
-  for (const k947 in d) if (!(k947 === "eventId" || k947 === "runId" || k947 === "type" || k947 === "payload" || k947 === "timestamp" || k947 === "sequence" || k947 === "nodeId" || k947 === "causationId")) return false;
+  const x947 = d.forget;
+  if (x947 !== undefined) {
+    if (!(typeof x947 === "boolean")) return false;
+  }
+  for (const k948 in d) if (!(k948 === "ttl" || k948 === "forget")) return false;
   return true;
 }
-function __c1224(d) {
-  if (!__E948.has(d)) return false;
-  return true;
-}
-function __c1225(d) {
+function __c1222(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x949 = d.runId;
-  if (x949 === undefined) return false;
-  if (!(typeof x949 === "string")) return false;
-  if (x949.length > 512 && __len(x949) > 512) return false;
-  if (x949.length === 0) return false;
-  const x950 = d.events;
-  if (x950 === undefined) return false;
-  if (!(Array.isArray(x950))) return false;
-  for (let i951 = 0; i951 < x950.length; i951++) {
-    const x952 = x950[i951];
-    if (!__c1213(x952)) return false;
+  const x949 = d.status;
+  if (x949 !== undefined) {
+    if (x949 !== "completed") return false;
+  }
+  const x950 = d.durationMs;
+  if (x950 !== undefined) {
+    if (!(Number.isInteger(x950))) return false;
+    if (x950 < 0) return false;
   }
   return true;
 }
-function __c1230(d) {
+function __c1226(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x953 = d.status;
+  const x951 = d.eventId;
+  if (x951 === undefined) return false;
+  if (!(typeof x951 === "string")) return false;
+  if (x951.length > 200 && __len(x951) > 200) return false;
+  if (x951.length === 0) return false;
+  const x952 = d.runId;
+  if (x952 === undefined) return false;
+  if (!(typeof x952 === "string")) return false;
+  if (x952.length > 200 && __len(x952) > 200) return false;
+  if (x952.length === 0) return false;
+  const x953 = d.type;
   if (x953 === undefined) return false;
-  if (x953 !== "failed") return false;
-  const x954 = d.errorCode;
+  if (!__c252(x953)) return false;
+  const x954 = d.payload;
   if (x954 === undefined) return false;
-  if (!(typeof x954 === "string")) return false;
-  if (x954.length === 0) return false;
-  return true;
-}
-function __c1234(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x955 = d.fromSeq;
+  if (!(typeof x954 === "object" && x954 !== null && !Array.isArray(x954))) return false;
+  const x955 = d.timestamp;
   if (x955 === undefined) return false;
-  if (!(Number.isInteger(x955))) return false;
-  if (x955 < 0) return false;
-  for (const k956 in d) if (!(k956 === "fromSeq")) return false;
+  if (!(typeof x955 === "string")) return false;
+  if (!__fmtDateTime(x955)) return false;
+  const x956 = d.sequence;
+  if (x956 === undefined) return false;
+  if (!(Number.isInteger(x956))) return false;
+  if (x956 < 0) return false;
+  const x957 = d.nodeId;
+  if (x957 !== undefined) {
+    if (!(typeof x957 === "string")) return false;
+    if (x957.length === 0) return false;
+  }
+  const x958 = d.causationId;
+  if (x958 !== undefined) {
+    if (!(typeof x958 === "string")) return false;
+    if (x958.length === 0) return false;
+  }
+  const x959 = d.schemaVersion;
+  if (x959 !== undefined) {
+    if (!(Number.isInteger(x959))) return false;
+    if (x959 < 0) return false;
+  }
+  const x960 = d.engineVersion;
+  if (x960 !== undefined) {
+    if (!(typeof x960 === "string")) return false;
+  }
+  for (const k961 in d) if (!(k961 === "eventId" || k961 === "runId" || k961 === "type" || k961 === "payload" || k961 === "timestamp" || k961 === "sequence" || k961 === "nodeId" || k961 === "causationId" || k961 === "schemaVersion" || k961 === "engineVersion")) return false;
   return true;
 }
-function __c1237(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x957 = d.runId;
-  if (x957 === undefined) return false;
-  if (!(typeof x957 === "string")) return false;
-  if (x957.length === 0) return false;
-  const x958 = d.forkedFrom;
-  if (x958 === undefined) return false;
-  if (!__c243(x958)) return false;
-  const x959 = d.status;
-  if (x959 === undefined) return false;
-  if (!(x959 === "created" || x959 === "running" || x959 === "completed")) return false;
+function __c1239(d) {
+  if (!__E962.has(d)) return false;
   return true;
 }
-function __c1242(d) {
+function __c1240(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x960 = d.decision;
-  if (x960 === undefined) return false;
-  if (!__c143(x960)) return false;
+  const x963 = d.runId;
+  if (x963 !== undefined) {
+    if (!(typeof x963 === "string")) return false;
+    if (x963.length > 512 && __len(x963) > 512) return false;
+    if (x963.length === 0) return false;
+  }
+  const x964 = d.events;
+  if (x964 === undefined) return false;
+  if (!(Array.isArray(x964))) return false;
+  for (let i965 = 0; i965 < x964.length; i965++) {
+    const x966 = x964[i965];
+    if (!__c1226(x966)) return false;
+  }
   return true;
 }
 function __c1245(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x961 = d.workflowId;
-  if (x961 === undefined) return false;
-  if (!(typeof x961 === "string")) return false;
-  if (x961.length === 0) return false;
-  const x962 = d.parentRunId;
-  if (x962 !== undefined) {
-    if (!(typeof x962 === "string")) return false;
-    if (x962.length === 0) return false;
+  L967: {
+    B968: {
+      if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+        const x969 = d.errorCode;
+        if (x969 === undefined) break B968;
+        if (!(typeof x969 === "string")) break B968;
+        if (x969.length === 0) break B968;
+      }
+      break L967;
+    }
+    B970: {
+      if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+        const x971 = d.error;
+        if (x971 === undefined) break B970;
+        if (!__c1249(x971)) break B970;
+      }
+      break L967;
+    }
+    return false;
   }
-  const x963 = d.memoryRef;
-  if (x963 !== undefined) {
-    if (!(typeof x963 === "string")) return false;
-    if (x963.length === 0) return false;
+  const x972 = d.status;
+  if (x972 !== undefined) {
+    if (x972 !== "failed") return false;
   }
-  const x964 = d.memoryScopeIsolation;
-  if (x964 !== undefined) {
-    if (!(x964 === "inherit" || x964 === "isolated")) return false;
+  const x973 = d.errorCode;
+  if (x973 !== undefined) {
+    if (!(typeof x973 === "string")) return false;
+    if (x973.length === 0) return false;
   }
-  const x965 = d.forkedFrom;
-  if (x965 !== undefined) {
-    if (!__c243(x965)) return false;
+  const x974 = d.error;
+  if (x974 !== undefined) {
+    if (!__c1249(x974)) return false;
   }
   return true;
 }
-function __c1193(d) {
+function __c1249(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x966 = d.name;
-  if (x966 === undefined) return false;
-  if (!(typeof x966 === "string")) return false;
-  if (x966.length > 200 && __len(x966) > 200) return false;
-  if (x966.length === 0) return false;
-  const x967 = d.version;
-  if (x967 !== undefined) {
-    if (!(typeof x967 === "string")) return false;
-    if (x967.length > 50 && __len(x967) > 50) return false;
-    if (x967.length === 0) return false;
+  const x975 = d.code;
+  if (x975 === undefined) return false;
+  if (!(typeof x975 === "string")) return false;
+  if (x975.length === 0) return false;
+  const x976 = d.message;
+  if (x976 === undefined) return false;
+  if (!(typeof x976 === "string")) return false;
+  if (x976.length === 0) return false;
+  const x977 = d.details;
+  if (x977 !== undefined) {
+    if (!(typeof x977 === "object" && x977 !== null && !Array.isArray(x977))) return false;
   }
-  const x968 = d.workflowId;
-  if (x968 === undefined) return false;
-  if (!(typeof x968 === "string")) return false;
-  if (x968.length > 200 && __len(x968) > 200) return false;
-  if (x968.length === 0) return false;
-  const x969 = d.schedule;
-  if (x969 === undefined) return false;
-  if (!(typeof x969 === "object" && x969 !== null && !Array.isArray(x969))) return false;
-  if (Object.keys(x969).length < 1) return false;
+  const x978 = d.retryable;
+  if (x978 !== undefined) {
+    if (!(typeof x978 === "boolean")) return false;
+  }
   return true;
 }
-function __c300(d) {
+function __c1261(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok970 = false;
-  L971: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x972 = d.kind;
-      if (x972 === undefined) break L971;
-      if (x972 !== "distilled") break L971;
-    }
-    ok970 = true;
-  }
-  if (ok970) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x973 = d.archiveId;
-      if (x973 === undefined) return false;
-      const x974 = d.event;
-      if (x974 === undefined) return false;
-    }
-  }
-  let ok975 = false;
-  L976: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x977 = d.kind;
-      if (x977 === undefined) break L976;
-      if (x977 !== "budget-exceeded") break L976;
-    }
-    ok975 = true;
-  }
-  if (ok975) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x978 = d.tokensRequired;
-      if (x978 === undefined) return false;
-    }
-  }
-  let ok979 = false;
-  L980: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x981 = d.kind;
-      if (x981 === undefined) break L980;
-      if (x981 !== "failed") break L980;
-    }
-    ok979 = true;
-  }
-  if (ok979) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x982 = d.errorCode;
-      if (x982 === undefined) return false;
-    }
-  }
-  const x983 = d.kind;
+  const x979 = d.fromSeq;
+  if (x979 === undefined) return false;
+  if (!(Number.isInteger(x979))) return false;
+  if (x979 < 0) return false;
+  for (const k980 in d) if (!(k980 === "fromSeq")) return false;
+  return true;
+}
+function __c1264(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x981 = d.runId;
+  if (x981 === undefined) return false;
+  if (!(typeof x981 === "string")) return false;
+  if (x981.length === 0) return false;
+  const x982 = d.forkedFrom;
+  if (x982 === undefined) return false;
+  if (!__c253(x982)) return false;
+  const x983 = d.status;
   if (x983 === undefined) return false;
-  if (!(x983 === "distilled" || x983 === "nothing-to-distil" || x983 === "budget-exceeded" || x983 === "failed")) return false;
-  const x984 = d.scheduleId;
+  if (!(x983 === "created" || x983 === "running" || x983 === "completed")) return false;
+  return true;
+}
+function __c1269(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x984 = d.decision;
   if (x984 === undefined) return false;
-  if (!(typeof x984 === "string")) return false;
-  if (x984.length > 512 && __len(x984) > 512) return false;
-  if (x984.length === 0) return false;
-  const x985 = d.instant;
+  if (!__c146(x984)) return false;
+  return true;
+}
+function __c1272(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x985 = d.workflowId;
   if (x985 === undefined) return false;
   if (!(typeof x985 === "string")) return false;
-  if (!__fmtDateTime(x985)) return false;
-  const x986 = d.missed;
-  if (x986 === undefined) return false;
-  if (!(Number.isInteger(x986))) return false;
-  if (x986 < 0) return false;
-  const x987 = d.archiveId;
+  if (x985.length === 0) return false;
+  const x986 = d.parentRunId;
+  if (x986 !== undefined) {
+    if (!(typeof x986 === "string")) return false;
+    if (x986.length === 0) return false;
+  }
+  const x987 = d.memoryRef;
   if (x987 !== undefined) {
     if (!(typeof x987 === "string")) return false;
-    if (x987.length > 512 && __len(x987) > 512) return false;
     if (x987.length === 0) return false;
   }
-  const x988 = d.event;
+  const x988 = d.memoryScopeIsolation;
   if (x988 !== undefined) {
-    if (!__c307(x988)) return false;
+    if (!(x988 === "inherit" || x988 === "isolated")) return false;
   }
-  const x989 = d.tokensRequired;
+  const x989 = d.forkedFrom;
   if (x989 !== undefined) {
-    if (!(Number.isInteger(x989))) return false;
-    if (x989 < 1) return false;
-  }
-  const x990 = d.errorCode;
-  if (x990 !== undefined) {
-    if (!(typeof x990 === "string")) return false;
-    if (x990.length > 128 && __len(x990) > 128) return false;
-    if (x990.length === 0) return false;
+    if (!__c253(x989)) return false;
   }
   return true;
 }
-function __c101(d) {
+function __c1205(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x991 = d.supported;
-  if (x991 === undefined) return false;
-  if (!(typeof x991 === "boolean")) return false;
-  const x992 = d.modes;
-  if (x992 !== undefined) {
-    if (!(Array.isArray(x992))) return false;
-    if (x992.length > 1 && __dup(x992, null) !== null) return false;
-    for (let i993 = 0; i993 < x992.length; i993++) {
-      const x994 = x992[i993];
-      if (!(x994 === "semantic" || x994 === "filter")) return false;
+  const x990 = d.name;
+  if (x990 === undefined) return false;
+  if (!(typeof x990 === "string")) return false;
+  if (x990.length > 200 && __len(x990) > 200) return false;
+  if (x990.length === 0) return false;
+  const x991 = d.version;
+  if (x991 !== undefined) {
+    if (!(typeof x991 === "string")) return false;
+    if (x991.length > 50 && __len(x991) > 50) return false;
+    if (x991.length === 0) return false;
+  }
+  const x992 = d.workflowId;
+  if (x992 === undefined) return false;
+  if (!(typeof x992 === "string")) return false;
+  if (x992.length > 200 && __len(x992) > 200) return false;
+  if (x992.length === 0) return false;
+  const x993 = d.schedule;
+  if (x993 === undefined) return false;
+  if (!(typeof x993 === "object" && x993 !== null && !Array.isArray(x993))) return false;
+  if (Object.keys(x993).length < 1) return false;
+  return true;
+}
+function __c310(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  let ok994 = false;
+  L995: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x996 = d.kind;
+      if (x996 === undefined) break L995;
+      if (x996 !== "distilled") break L995;
+    }
+    ok994 = true;
+  }
+  if (ok994) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x997 = d.archiveId;
+      if (x997 === undefined) return false;
+      const x998 = d.event;
+      if (x998 === undefined) return false;
     }
   }
-  for (const k995 in d) if (!(k995 === "supported" || k995 === "modes")) return false;
-  return true;
-}
-function __c187(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x996 = d.tokenBudget;
-  if (x996 === undefined) return false;
-  if (!(Number.isInteger(x996))) return false;
-  if (x996 < 1) return false;
-  const x997 = d.tokensRequired;
-  if (x997 === undefined) return false;
-  if (!(Number.isInteger(x997))) return false;
-  if (x997 < 0) return false;
-  const x998 = d.memoryRef;
-  if (x998 !== undefined) {
-    if (!(typeof x998 === "string")) return false;
-    if (x998.length === 0) return false;
+  let ok999 = false;
+  L1000: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x1001 = d.kind;
+      if (x1001 === undefined) break L1000;
+      if (x1001 !== "budget-exceeded") break L1000;
+    }
+    ok999 = true;
   }
-  return true;
-}
-function __c213(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x999 = d.failures;
-  if (x999 === undefined) return false;
-  if (!(Array.isArray(x999))) return false;
-  if (x999.length < 1) return false;
-  for (let i1000 = 0; i1000 < x999.length; i1000++) {
-    const x1001 = x999[i1000];
-    if (!__c216(x1001)) return false;
+  if (ok999) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x1002 = d.tokensRequired;
+      if (x1002 === undefined) return false;
+    }
   }
-  return true;
-}
-function __c216(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1002 = d.instancePath;
-  if (x1002 === undefined) return false;
-  if (!(typeof x1002 === "string")) return false;
-  const x1003 = d.message;
-  if (x1003 === undefined) return false;
-  if (!(typeof x1003 === "string")) return false;
-  if (x1003.length > 500 && __len(x1003) > 500) return false;
-  for (const k1004 in d) if (!(k1004 === "instancePath" || k1004 === "message")) return false;
-  return true;
-}
-function __c1252(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1005 = d.decisionKind;
-  if (x1005 === undefined) return false;
-  if (!(x1005 === "next-worker" || x1005 === "terminate" || x1005 === "clarify" || x1005 === "handoff")) return false;
-  const x1006 = d.worker;
-  if (x1006 !== undefined) {
-    if (!(typeof x1006 === "string")) return false;
-    if (x1006.length === 0) return false;
+  let ok1003 = false;
+  L1004: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x1005 = d.kind;
+      if (x1005 === undefined) break L1004;
+      if (x1005 !== "failed") break L1004;
+    }
+    ok1003 = true;
   }
-  const x1007 = d.childRunId;
-  if (x1007 !== undefined) {
-    if (!(typeof x1007 === "string")) return false;
-    if (x1007.length === 0) return false;
+  if (ok1003) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x1006 = d.errorCode;
+      if (x1006 === undefined) return false;
+    }
   }
-  return true;
-}
-function __c1176(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1008 = d.name;
+  const x1007 = d.kind;
+  if (x1007 === undefined) return false;
+  if (!(x1007 === "distilled" || x1007 === "nothing-to-distil" || x1007 === "budget-exceeded" || x1007 === "failed")) return false;
+  const x1008 = d.scheduleId;
   if (x1008 === undefined) return false;
   if (!(typeof x1008 === "string")) return false;
-  if (x1008.length > 200 && __len(x1008) > 200) return false;
+  if (x1008.length > 512 && __len(x1008) > 512) return false;
   if (x1008.length === 0) return false;
-  const x1009 = d.version;
-  if (x1009 !== undefined) {
-    if (!(typeof x1009 === "string")) return false;
-    if (x1009.length > 50 && __len(x1009) > 50) return false;
-    if (x1009.length === 0) return false;
-  }
-  const x1010 = d.workflows;
+  const x1009 = d.instant;
+  if (x1009 === undefined) return false;
+  if (!(typeof x1009 === "string")) return false;
+  if (!__fmtDateTime(x1009)) return false;
+  const x1010 = d.missed;
   if (x1010 === undefined) return false;
-  if (!(Array.isArray(x1010))) return false;
-  if (x1010.length < 1) return false;
-  for (let i1011 = 0; i1011 < x1010.length; i1011++) {
-    const x1012 = x1010[i1011];
-    if (!(typeof x1012 === "object" && x1012 !== null && !Array.isArray(x1012))) return false;
+  if (!(Number.isInteger(x1010))) return false;
+  if (x1010 < 0) return false;
+  const x1011 = d.archiveId;
+  if (x1011 !== undefined) {
+    if (!(typeof x1011 === "string")) return false;
+    if (x1011.length > 512 && __len(x1011) > 512) return false;
+    if (x1011.length === 0) return false;
+  }
+  const x1012 = d.event;
+  if (x1012 !== undefined) {
+    if (!__c317(x1012)) return false;
+  }
+  const x1013 = d.tokensRequired;
+  if (x1013 !== undefined) {
+    if (!(Number.isInteger(x1013))) return false;
+    if (x1013 < 1) return false;
+  }
+  const x1014 = d.errorCode;
+  if (x1014 !== undefined) {
+    if (!(typeof x1014 === "string")) return false;
+    if (x1014.length > 128 && __len(x1014) > 128) return false;
+    if (x1014.length === 0) return false;
   }
   return true;
 }
-function __c1257(d) {
+function __c102(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1013 = d.path;
-  if (x1013 === undefined) return false;
-  if (!(typeof x1013 === "string")) return false;
-  if (x1013.length === 0) return false;
-  const x1014 = d.sha256;
-  if (x1014 !== undefined) {
-    if (!(typeof x1014 === "string")) return false;
-    if (!__RE24.test(x1014)) return false;
+  const x1015 = d.supported;
+  if (x1015 === undefined) return false;
+  if (!(typeof x1015 === "boolean")) return false;
+  const x1016 = d.modes;
+  if (x1016 !== undefined) {
+    if (!(Array.isArray(x1016))) return false;
+    if (x1016.length > 1 && __dup(x1016, null) !== null) return false;
+    for (let i1017 = 0; i1017 < x1016.length; i1017++) {
+      const x1018 = x1016[i1017];
+      if (!(x1018 === "semantic" || x1018 === "filter")) return false;
+    }
   }
-  const x1015 = d.byteSize;
-  if (x1015 !== undefined) {
-    if (!(Number.isInteger(x1015))) return false;
-    if (x1015 < 0) return false;
+  for (const k1019 in d) if (!(k1019 === "supported" || k1019 === "modes")) return false;
+  return true;
+}
+function __c197(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1020 = d.tokenBudget;
+  if (x1020 === undefined) return false;
+  if (!(Number.isInteger(x1020))) return false;
+  if (x1020 < 1) return false;
+  const x1021 = d.tokensRequired;
+  if (x1021 === undefined) return false;
+  if (!(Number.isInteger(x1021))) return false;
+  if (x1021 < 0) return false;
+  const x1022 = d.memoryRef;
+  if (x1022 !== undefined) {
+    if (!(typeof x1022 === "string")) return false;
+    if (x1022.length === 0) return false;
+  }
+  return true;
+}
+function __c223(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1023 = d.failures;
+  if (x1023 === undefined) return false;
+  if (!(Array.isArray(x1023))) return false;
+  if (x1023.length < 1) return false;
+  for (let i1024 = 0; i1024 < x1023.length; i1024++) {
+    const x1025 = x1023[i1024];
+    if (!__c226(x1025)) return false;
+  }
+  return true;
+}
+function __c226(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1026 = d.instancePath;
+  if (x1026 === undefined) return false;
+  if (!(typeof x1026 === "string")) return false;
+  const x1027 = d.message;
+  if (x1027 === undefined) return false;
+  if (!(typeof x1027 === "string")) return false;
+  if (x1027.length > 500 && __len(x1027) > 500) return false;
+  for (const k1028 in d) if (!(k1028 === "instancePath" || k1028 === "message")) return false;
+  return true;
+}
+function __c1279(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1029 = d.decisionKind;
+  if (x1029 === undefined) return false;
+  if (!(x1029 === "next-worker" || x1029 === "terminate" || x1029 === "clarify" || x1029 === "handoff")) return false;
+  const x1030 = d.worker;
+  if (x1030 !== undefined) {
+    if (!(typeof x1030 === "string")) return false;
+    if (x1030.length === 0) return false;
+  }
+  const x1031 = d.childRunId;
+  if (x1031 !== undefined) {
+    if (!(typeof x1031 === "string")) return false;
+    if (x1031.length === 0) return false;
+  }
+  return true;
+}
+function __c1188(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1032 = d.name;
+  if (x1032 === undefined) return false;
+  if (!(typeof x1032 === "string")) return false;
+  if (x1032.length > 200 && __len(x1032) > 200) return false;
+  if (x1032.length === 0) return false;
+  const x1033 = d.version;
+  if (x1033 !== undefined) {
+    if (!(typeof x1033 === "string")) return false;
+    if (x1033.length > 50 && __len(x1033) > 50) return false;
+    if (x1033.length === 0) return false;
+  }
+  const x1034 = d.workflows;
+  if (x1034 === undefined) return false;
+  if (!(Array.isArray(x1034))) return false;
+  if (x1034.length < 1) return false;
+  for (let i1035 = 0; i1035 < x1034.length; i1035++) {
+    const x1036 = x1034[i1035];
+    if (!(typeof x1036 === "object" && x1036 !== null && !Array.isArray(x1036))) return false;
+  }
+  return true;
+}
+function __c1284(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1037 = d.path;
+  if (x1037 === undefined) return false;
+  if (!(typeof x1037 === "string")) return false;
+  if (x1037.length === 0) return false;
+  const x1038 = d.sha256;
+  if (x1038 !== undefined) {
+    if (!(typeof x1038 === "string")) return false;
+    if (!__RE25.test(x1038)) return false;
+  }
+  const x1039 = d.byteSize;
+  if (x1039 !== undefined) {
+    if (!(Number.isInteger(x1039))) return false;
+    if (x1039 < 0) return false;
   }
   return true;
 }
 function __c50(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1016 = d.memoryConsolidation;
-    if (x1016 === undefined) return false;
-    if (!(typeof x1016 === "object" && x1016 !== null && !Array.isArray(x1016))) return false;
-    const x1017 = x1016.supported;
-    if (x1017 === undefined) return false;
-    if (x1017 !== true) return false;
+    const x1040 = d.memoryConsolidation;
+    if (x1040 === undefined) return false;
+    if (!(typeof x1040 === "object" && x1040 !== null && !Array.isArray(x1040))) return false;
+    const x1041 = x1040.supported;
+    if (x1041 === undefined) return false;
+    if (x1041 !== true) return false;
   }
   return true;
 }
 function __c45(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1018 = d.activation;
-    if (x1018 === undefined) return false;
-    if (x1018 !== "direct-rbac") return false;
+    const x1042 = d.activation;
+    if (x1042 === undefined) return false;
+    if (x1042 !== "direct-rbac") return false;
   }
   return true;
 }
@@ -4455,423 +4573,456 @@ function __c55(d) {
   if (d !== "long-term") return false;
   return true;
 }
-function __c81(d) {
+function __c82(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1019 = d.supported;
-    if (x1019 === undefined) return false;
-    if (x1019 !== true) return false;
+    const x1043 = d.supported;
+    if (x1043 === undefined) return false;
+    if (x1043 !== true) return false;
   }
   return true;
 }
-function __c94(d) {
+function __c95(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1020 = d.supported;
-    if (x1020 === undefined) return false;
-    if (x1020 !== true) return false;
+    const x1044 = d.supported;
+    if (x1044 === undefined) return false;
+    if (x1044 !== true) return false;
   }
   return true;
 }
-function __c149(d) {
+function __c154(d) {
+  L1045: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x1046 = d.nextWorkerIds;
+      if (x1046 === undefined) break L1045;
+      if (!(Array.isArray(x1046))) break L1045;
+    }
+    return false;
+  }
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1021 = d.kind;
-    if (x1021 === undefined) return false;
-    if (x1021 !== "next-worker") return false;
+    const x1047 = d.kind;
+    if (x1047 === undefined) return false;
+    if (x1047 !== "next-worker") return false;
   }
   return true;
 }
-function __c169(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1022 = d.error;
-  if (x1022 === undefined) return false;
-  if (x1022 !== "replay_memory_snapshot_unavailable") return false;
+function __c156(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1048 = d.nextWorkerIds;
+    if (x1048 === undefined) return false;
+    if (!(Array.isArray(x1048))) return false;
+  }
   return true;
 }
-function __c182(d) {
+function __c179(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1023 = d.error;
-  if (x1023 === undefined) return false;
-  if (x1023 !== "token_budget_exceeded") return false;
+  const x1049 = d.error;
+  if (x1049 === undefined) return false;
+  if (x1049 !== "replay_memory_snapshot_unavailable") return false;
   return true;
 }
-function __c194(d) {
+function __c192(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1024 = d.error;
-  if (x1024 === undefined) return false;
-  if (x1024 !== "compaction_redaction_failed") return false;
+  const x1050 = d.error;
+  if (x1050 === undefined) return false;
+  if (x1050 !== "token_budget_exceeded") return false;
   return true;
 }
-function __c201(d) {
+function __c204(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1025 = d.error;
-  if (x1025 === undefined) return false;
-  if (x1025 !== "capability_not_provided") return false;
+  const x1051 = d.error;
+  if (x1051 === undefined) return false;
+  if (x1051 !== "compaction_redaction_failed") return false;
   return true;
 }
-function __c208(d) {
+function __c211(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1026 = d.error;
-  if (x1026 === undefined) return false;
-  if (x1026 !== "validation_failed") return false;
+  const x1052 = d.error;
+  if (x1052 === undefined) return false;
+  if (x1052 !== "capability_not_provided") return false;
   return true;
 }
-function __c223(d) {
+function __c218(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1027 = d.error;
-  if (x1027 === undefined) return false;
-  if (x1027 !== "payload_too_large") return false;
+  const x1053 = d.error;
+  if (x1053 === undefined) return false;
+  if (x1053 !== "validation_failed") return false;
   return true;
 }
 function __c233(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1028 = d.error;
-  if (x1028 === undefined) return false;
-  if (x1028 !== "quota_exceeded") return false;
+  const x1054 = d.error;
+  if (x1054 === undefined) return false;
+  if (x1054 !== "payload_too_large") return false;
   return true;
 }
-function __c321(d) {
+function __c243(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1055 = d.error;
+  if (x1055 === undefined) return false;
+  if (x1055 !== "quota_exceeded") return false;
+  return true;
+}
+function __c331(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1029 = d.kind;
-    if (x1029 === undefined) return false;
-    if (x1029 !== "distilled") return false;
+    const x1056 = d.kind;
+    if (x1056 === undefined) return false;
+    if (x1056 !== "distilled") return false;
   }
   return true;
 }
-function __c327(d) {
+function __c337(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1030 = d.kind;
-    if (x1030 === undefined) return false;
-    if (x1030 !== "budget-exceeded") return false;
+    const x1057 = d.kind;
+    if (x1057 === undefined) return false;
+    if (x1057 !== "budget-exceeded") return false;
   }
   return true;
 }
-function __c332(d) {
+function __c342(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1031 = d.kind;
-    if (x1031 === undefined) return false;
-    if (x1031 !== "failed") return false;
+    const x1058 = d.kind;
+    if (x1058 === undefined) return false;
+    if (x1058 !== "failed") return false;
   }
   return true;
 }
-function __c415(d) {
+function __c425(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1032 = d.kind;
-    if (x1032 === undefined) return false;
-    if (x1032 !== "context-element") return false;
+    const x1059 = d.kind;
+    if (x1059 === undefined) return false;
+    if (x1059 !== "context-element") return false;
   }
   return true;
 }
-function __c433(d) {
+function __c443(d) {
   if (!(d === null)) return false;
   return true;
 }
-function __c535(d) {
+function __c545(d) {
   if (!(Array.isArray(d))) return false;
   if (d.length > 24) return false;
   if (d.length > 1 && __dup(d, null) !== null) return false;
-  for (let i1033 = 0; i1033 < d.length; i1033++) {
-    const x1034 = d[i1033];
-    if (!__c532(x1034)) return false;
+  for (let i1060 = 0; i1060 < d.length; i1060++) {
+    const x1061 = d[i1060];
+    if (!__c542(x1061)) return false;
   }
   return true;
 }
-function __c622(d) {
-  return true;
-}
-function __c624(d) {
+function __c632(d) {
   return true;
 }
 function __c634(d) {
+  return true;
+}
+function __c644(d) {
   if (d !== "generate") return false;
   return true;
 }
-function __c671(d) {
+function __c681(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1035 = d.checks;
-    if (x1035 === undefined) return false;
-    if (!(Array.isArray(x1035))) return false;
-    let found1036 = false;
-    for (let i1037 = 0; i1037 < x1035.length && !found1036; i1037++) {
-      const x1038 = x1035[i1037];
-      L1039: {
-        if (!(typeof x1038 === "object" && x1038 !== null && !Array.isArray(x1038))) break L1039;
-        const x1040 = x1038.result;
-        if (x1040 === undefined) break L1039;
-        if (x1040 !== "fail") break L1039;
-        found1036 = true;
+    const x1062 = d.checks;
+    if (x1062 === undefined) return false;
+    if (!(Array.isArray(x1062))) return false;
+    let found1063 = false;
+    for (let i1064 = 0; i1064 < x1062.length && !found1063; i1064++) {
+      const x1065 = x1062[i1064];
+      L1066: {
+        if (!(typeof x1065 === "object" && x1065 !== null && !Array.isArray(x1065))) break L1066;
+        const x1067 = x1065.result;
+        if (x1067 === undefined) break L1066;
+        if (x1067 !== "fail") break L1066;
+        found1063 = true;
       }
     }
-    if (!found1036) return false;
+    if (!found1063) return false;
   }
   return true;
 }
-function __c673(d) {
+function __c683(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1041 = d.result;
-  if (x1041 === undefined) return false;
-  if (x1041 !== "fail") return false;
+  const x1068 = d.result;
+  if (x1068 === undefined) return false;
+  if (x1068 !== "fail") return false;
   return true;
 }
-function __c717(d) {
+function __c727(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1042 = d["source/kind"];
-    if (x1042 === undefined) return false;
-    if (!(x1042 === "artifact" || x1042 === "dataset")) return false;
+    const x1069 = d["source/kind"];
+    if (x1069 === undefined) return false;
+    if (!(x1069 === "artifact" || x1069 === "dataset")) return false;
   }
   return true;
 }
-function __c735(d) {
+function __c745(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1043 = d.content;
-    if (x1043 === undefined) return false;
+    const x1070 = d.content;
+    if (x1070 === undefined) return false;
   }
   return true;
 }
-function __c737(d) {
+function __c747(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1044 = d["content/ref"];
-    if (x1044 === undefined) return false;
+    const x1071 = d["content/ref"];
+    if (x1071 === undefined) return false;
   }
   return true;
 }
-function __c783(d) {
+function __c793(d) {
   if (!(typeof d === "string")) return false;
   if (d.length > 256 && __len(d) > 256) return false;
   return true;
 }
-function __c784(d) {
+function __c794(d) {
   if (!(Number.isFinite(d))) return false;
   return true;
 }
-function __c785(d) {
+function __c795(d) {
   if (!(typeof d === "boolean")) return false;
   return true;
 }
-function __c786(d) {
+function __c796(d) {
   if (!(d === null)) return false;
   return true;
 }
-function __c810(d) {
+function __c820(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1045 = d.outcome;
-    if (x1045 === undefined) return false;
-    if (x1045 !== "completed") return false;
+    const x1072 = d.outcome;
+    if (x1072 === undefined) return false;
+    if (x1072 !== "completed") return false;
   }
   return true;
 }
-function __c819(d) {
+function __c829(d) {
   return true;
 }
-function __c823(d) {
+function __c833(d) {
   return true;
 }
-function __c825(d) {
+function __c835(d) {
   return true;
 }
-function __c840(d) {
+function __c850(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1046 = d.verdict;
-    if (x1046 === undefined) return false;
-    if (x1046 !== "amended") return false;
+    const x1073 = d.verdict;
+    if (x1073 === undefined) return false;
+    if (x1073 !== "amended") return false;
   }
   return true;
 }
-function __c893(d) {
+function __c903(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1047 = d.transport_kind;
-    if (x1047 === undefined) return false;
-    if (x1047 !== "http_remote") return false;
+    const x1074 = d.transport_kind;
+    if (x1074 === undefined) return false;
+    if (x1074 !== "http_remote") return false;
   }
   return true;
 }
-function __c900(d) {
+function __c910(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1048 = d.remote_provider;
-    if (x1048 === undefined) return false;
-    if (x1048 !== true) return false;
-    const x1049 = d.accepts_max_tier;
-    if (x1049 === undefined) return false;
-    if (!(x1049 === "community" || x1049 === "personal")) return false;
+    const x1075 = d.remote_provider;
+    if (x1075 === undefined) return false;
+    if (x1075 !== true) return false;
+    const x1076 = d.accepts_max_tier;
+    if (x1076 === undefined) return false;
+    if (!(x1076 === "community" || x1076 === "personal")) return false;
   }
   return true;
 }
-function __c906(d) {
+function __c916(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1050 = d.accepts_max_tier;
-    if (x1050 === undefined) return false;
-    if (x1050 !== "public") return false;
+    const x1077 = d.accepts_max_tier;
+    if (x1077 === undefined) return false;
+    if (x1077 !== "public") return false;
   }
   return true;
 }
-function __c912(d) {
+function __c922(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1051 = d.accepts_max_tier;
-    if (x1051 === undefined) return false;
-    if (x1051 !== "community") return false;
+    const x1078 = d.accepts_max_tier;
+    if (x1078 === undefined) return false;
+    if (x1078 !== "community") return false;
   }
   return true;
 }
-function __c918(d) {
+function __c928(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1052 = d.accepts_max_tier;
-    if (x1052 === undefined) return false;
-    if (x1052 !== "personal") return false;
-    const x1053 = d.operator_acknowledgement;
-    if (x1053 === undefined) return false;
-    if (!(typeof x1053 === "object" && x1053 !== null && !Array.isArray(x1053))) return false;
+    const x1079 = d.accepts_max_tier;
+    if (x1079 === undefined) return false;
+    if (x1079 !== "personal") return false;
+    const x1080 = d.operator_acknowledgement;
+    if (x1080 === undefined) return false;
+    if (!(typeof x1080 === "object" && x1080 !== null && !Array.isArray(x1080))) return false;
   }
   return true;
 }
-function __c939(d) {
+function __c949(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1054 = d.kind;
-    if (x1054 === undefined) return false;
-    if (x1054 !== "single-choice") return false;
+    const x1081 = d.kind;
+    if (x1081 === undefined) return false;
+    if (x1081 !== "single-choice") return false;
   }
   return true;
 }
-function __c945(d) {
+function __c955(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1055 = d.kind;
-    if (x1055 === undefined) return false;
-    if (x1055 !== "multi-choice") return false;
+    const x1082 = d.kind;
+    if (x1082 === undefined) return false;
+    if (x1082 !== "multi-choice") return false;
   }
   return true;
 }
-function __c951(d) {
+function __c961(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1056 = d.kind;
-    if (x1056 === undefined) return false;
-    if (x1056 !== "confirm") return false;
-  }
-  return true;
-}
-function __c957(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1057 = d.kind;
-    if (x1057 === undefined) return false;
-    if (x1057 !== "free-text-with-allowlist") return false;
-  }
-  return true;
-}
-function __c963(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1058 = d.kind;
-    if (x1058 === undefined) return false;
-    if (x1058 !== "open-interaction") return false;
+    const x1083 = d.kind;
+    if (x1083 === undefined) return false;
+    if (x1083 !== "confirm") return false;
   }
   return true;
 }
 function __c967(d) {
-  return true;
-}
-function __c978(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1059 = d["subject/ref"];
-    if (x1059 === undefined) return false;
+    const x1084 = d.kind;
+    if (x1084 === undefined) return false;
+    if (x1084 !== "free-text-with-allowlist") return false;
   }
   return true;
 }
-function __c980(d) {
+function __c973(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1060 = d["body/ref"];
-    if (x1060 === undefined) return false;
+    const x1085 = d.kind;
+    if (x1085 === undefined) return false;
+    if (x1085 !== "open-interaction") return false;
   }
   return true;
 }
-function __c1036(d) {
+function __c977(d) {
+  return true;
+}
+function __c988(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1061 = d["widget/kind"];
-    if (x1061 === undefined) return false;
-    if (x1061 !== "single-choice") return false;
+    const x1086 = d["subject/ref"];
+    if (x1086 === undefined) return false;
   }
   return true;
 }
-function __c1048(d) {
+function __c990(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1062 = d["widget/kind"];
-    if (x1062 === undefined) return false;
-    if (x1062 !== "multi-choice") return false;
+    const x1087 = d["body/ref"];
+    if (x1087 === undefined) return false;
   }
   return true;
 }
-function __c1055(d) {
+function __c1046(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1063 = d["widget/kind"];
-    if (x1063 === undefined) return false;
-    if (x1063 !== "confirm") return false;
+    const x1088 = d["widget/kind"];
+    if (x1088 === undefined) return false;
+    if (x1088 !== "single-choice") return false;
   }
   return true;
 }
-function __c1062(d) {
+function __c1058(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1064 = d["widget/kind"];
-    if (x1064 === undefined) return false;
-    if (x1064 !== "free-text-with-allowlist") return false;
+    const x1089 = d["widget/kind"];
+    if (x1089 === undefined) return false;
+    if (x1089 !== "multi-choice") return false;
   }
   return true;
 }
-function __c1081(d) {
+function __c1065(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1065 = d.state;
-    if (x1065 === undefined) return false;
-    if (x1065 !== "answered") return false;
+    const x1090 = d["widget/kind"];
+    if (x1090 === undefined) return false;
+    if (x1090 !== "confirm") return false;
   }
   return true;
 }
-function __c1087(d) {
-  return true;
-}
-function __c1089(d) {
+function __c1072(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1091 = d["widget/kind"];
+    if (x1091 === undefined) return false;
+    if (x1091 !== "free-text-with-allowlist") return false;
+  }
   return true;
 }
 function __c1091(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1066 = d.state;
-    if (x1066 === undefined) return false;
-    if (x1066 !== "superseded") return false;
+    const x1092 = d.state;
+    if (x1092 === undefined) return false;
+    if (x1092 !== "answered") return false;
   }
   return true;
 }
-function __c1096(d) {
+function __c1097(d) {
+  return true;
+}
+function __c1099(d) {
+  return true;
+}
+function __c1101(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1067 = d.state;
-    if (x1067 === undefined) return false;
-    if (!(x1067 === "pending" || x1067 === "answered")) return false;
+    const x1093 = d.state;
+    if (x1093 === undefined) return false;
+    if (x1093 !== "superseded") return false;
   }
   return true;
 }
-function __c1100(d) {
-  return true;
-}
-function __c1167(d) {
+function __c1106(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1068 = d.kind;
-    if (x1068 === undefined) return false;
-    if (x1068 !== "agent-pack") return false;
+    const x1094 = d.state;
+    if (x1094 === undefined) return false;
+    if (!(x1094 === "pending" || x1094 === "answered")) return false;
   }
   return true;
 }
-function __c1172(d) {
+function __c1110(d) {
+  return true;
+}
+function __c1179(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1069 = d.kind;
-    if (x1069 === undefined) return false;
-    if (x1069 !== "workflow-chain-pack") return false;
+    const x1095 = d.kind;
+    if (x1095 === undefined) return false;
+    if (x1095 !== "agent-pack") return false;
   }
   return true;
 }
 function __c1184(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1070 = d.kind;
-    if (x1070 === undefined) return false;
-    if (x1070 !== "prompt-template") return false;
+    const x1096 = d.kind;
+    if (x1096 === undefined) return false;
+    if (x1096 !== "workflow-chain-pack") return false;
   }
   return true;
 }
-function __c1189(d) {
+function __c1196(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1071 = d.kind;
-    if (x1071 === undefined) return false;
-    if (x1071 !== "scheduled-automation") return false;
+    const x1097 = d.kind;
+    if (x1097 === undefined) return false;
+    if (x1097 !== "prompt-template") return false;
+  }
+  return true;
+}
+function __c1201(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1098 = d.kind;
+    if (x1098 === undefined) return false;
+    if (x1098 !== "scheduled-automation") return false;
+  }
+  return true;
+}
+function __c1257(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1099 = d.errorCode;
+    if (x1099 === undefined) return false;
+    if (!(typeof x1099 === "string")) return false;
+    if (x1099.length === 0) return false;
+  }
+  return true;
+}
+function __c1259(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1100 = d.error;
+    if (x1100 === undefined) return false;
+    if (!__c1249(x1100)) return false;
   }
   return true;
 }
@@ -5223,37 +5374,38 @@ const __S = [
   { f: 1, p: "/$defs/AgentsCapability/then", g: [[4,[23,26]]], k: { "required": ["memoryBackends"] }, pr: [["memoryBackends", "memoryBackends", 54]] },
   { f: 1, p: "/$defs/AgentsCapability/then/properties/memoryBackends", t: ["array"], tv: "array", g: [[3,[19]]], co: 55 },
   { f: 1, p: "/$defs/AgentsCapability/then/properties/memoryBackends/contains", c: __c55, g: [[0,[1]]], k: { "const": "long-term" } },
-  { f: 1, p: "/$defs/AttributionCapability", c: __c56, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["emitsWriteEvents"] }, pr: [["emitsWriteEvents", "emitsWriteEvents", 57]], ap: 58, kn: new Set(["emitsWriteEvents"]) },
+  { f: 1, p: "/$defs/AttributionCapability", c: __c56, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["supported", "supported", 57], ["emitsWriteEvents", "emitsWriteEvents", 58]], ap: 59, kn: new Set(["supported","emitsWriteEvents"]) },
+  { f: 1, p: "/$defs/AttributionCapability/properties/supported", g: [[0,[1]]], k: { "const": true } },
   { f: 1, p: "/$defs/AttributionCapability/properties/emitsWriteEvents", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 1, p: "/$defs/AttributionCapability/additionalProperties", b: false },
-  { f: 1, p: "", c: __c59, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["protocolVersion"] }, pr: [["protocolVersion", "protocolVersion", 60], ["host", "host", 61], ["agents", "agents", 66], ["memory", "memory", 67], ["multiAgent", "multiAgent", 112]], ap: 123, kn: new Set(["protocolVersion","host","agents","memory","multiAgent"]) },
+  { f: 1, p: "/$defs/AttributionCapability/additionalProperties", av: 1, b: true },
+  { f: 1, p: "", c: __c60, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["protocolVersion"] }, pr: [["protocolVersion", "protocolVersion", 61], ["host", "host", 62], ["agents", "agents", 67], ["memory", "memory", 68], ["multiAgent", "multiAgent", 113]], ap: 126, kn: new Set(["protocolVersion","host","agents","memory","multiAgent"]) },
   { f: 1, p: "/properties/protocolVersion", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[0-9]+\\.[0-9]+(\\.[0-9]+)?$" }, re: __RE0 },
-  { f: 1, p: "/properties/host", c: __c62, r: 62, ro: 1, g: [[0,[0]]] },
-  { f: 1, p: "/$defs/HostInfo", c: __c62, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["name","version"] }, pr: [["name", "name", 63], ["version", "version", 64]], ap: 65, kn: new Set(["name","version"]) },
+  { f: 1, p: "/properties/host", c: __c63, r: 63, ro: 1, g: [[0,[0]]] },
+  { f: 1, p: "/$defs/HostInfo", c: __c63, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["name","version"] }, pr: [["name", "name", 64], ["version", "version", 65]], ap: 66, kn: new Set(["name","version"]) },
   { f: 1, p: "/$defs/HostInfo/properties/name", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
   { f: 1, p: "/$defs/HostInfo/properties/version", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 100, "minLength": 1 } },
   { f: 1, p: "/$defs/HostInfo/additionalProperties", av: 1, b: true },
   { f: 1, p: "/properties/agents", c: __c18, r: 18, ro: 1, g: [[0,[0]]] },
-  { f: 1, p: "/properties/memory", c: __c68, r: 68, ro: 1, g: [[0,[0]]] },
-  { f: 1, p: "/$defs/MemoryCapability", c: __c68, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["supported", "supported", 69], ["maxEntrySizeBytes", "maxEntrySizeBytes", 70], ["ttlSupported", "ttlSupported", 71], ["writable", "writable", 72], ["compaction", "compaction", 73], ["distillation", "distillation", 85], ["attribution", "attribution", 99], ["search", "search", 100], ["retention", "retention", 106]], ap: 111, kn: new Set(["supported","maxEntrySizeBytes","ttlSupported","writable","compaction","distillation","attribution","search","retention"]) },
+  { f: 1, p: "/properties/memory", c: __c69, r: 69, ro: 1, g: [[0,[0]]] },
+  { f: 1, p: "/$defs/MemoryCapability", c: __c69, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["supported", "supported", 70], ["maxEntrySizeBytes", "maxEntrySizeBytes", 71], ["ttlSupported", "ttlSupported", 72], ["writable", "writable", 73], ["compaction", "compaction", 74], ["distillation", "distillation", 86], ["attribution", "attribution", 100], ["search", "search", 101], ["retention", "retention", 107]], ap: 112, kn: new Set(["supported","maxEntrySizeBytes","ttlSupported","writable","compaction","distillation","attribution","search","retention"]) },
   { f: 1, p: "/$defs/MemoryCapability/properties/supported", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 1, p: "/$defs/MemoryCapability/properties/maxEntrySizeBytes", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
   { f: 1, p: "/$defs/MemoryCapability/properties/ttlSupported", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 1, p: "/$defs/MemoryCapability/properties/writable", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 1, p: "/$defs/MemoryCapability/properties/compaction", c: __c74, r: 74, ro: 1, g: [[0,[0]]] },
-  { f: 1, p: "/$defs/CompactionCapability", c: __c74, t: ["object"], tv: "object", g: [[0,[7]],[4,[23,25,26]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 75], ["trigger", "trigger", 76], ["maxInputEntries", "maxInputEntries", 78], ["maxOutputBytes", "maxOutputBytes", 79]], ap: 80, kn: new Set(["supported","trigger","maxInputEntries","maxOutputBytes"]), if: 81, th: 83 },
+  { f: 1, p: "/$defs/MemoryCapability/properties/compaction", c: __c75, r: 75, ro: 1, g: [[0,[0]]] },
+  { f: 1, p: "/$defs/CompactionCapability", c: __c75, t: ["object"], tv: "object", g: [[0,[7]],[4,[23,25,26]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 76], ["trigger", "trigger", 77], ["maxInputEntries", "maxInputEntries", 79], ["maxOutputBytes", "maxOutputBytes", 80]], ap: 81, kn: new Set(["supported","trigger","maxInputEntries","maxOutputBytes"]), if: 82, th: 84 },
   { f: 1, p: "/$defs/CompactionCapability/properties/supported", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 1, p: "/$defs/CompactionCapability/properties/trigger", c: __c77, r: 77, ro: 1, g: [[0,[0]]] },
-  { f: 1, p: "/$defs/CompactionTrigger", c: __c77, g: [[0,[2]]], k: { "enum": ["host-managed","client-requested","both"] } },
+  { f: 1, p: "/$defs/CompactionCapability/properties/trigger", c: __c78, r: 78, ro: 1, g: [[0,[0]]] },
+  { f: 1, p: "/$defs/CompactionTrigger", c: __c78, g: [[0,[2]]], k: { "enum": ["host-managed","client-requested","both"] } },
   { f: 1, p: "/$defs/CompactionCapability/properties/maxInputEntries", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
-  { f: 1, p: "/$defs/CompactionCapability/properties/maxOutputBytes", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
+  { f: 1, p: "/$defs/CompactionCapability/properties/maxOutputBytes", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 1, p: "/$defs/CompactionCapability/additionalProperties", b: false },
-  { f: 1, p: "/$defs/CompactionCapability/if", c: __c81, g: [[4,[23,26]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 82]] },
+  { f: 1, p: "/$defs/CompactionCapability/if", c: __c82, g: [[4,[23,26]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 83]] },
   { f: 1, p: "/$defs/CompactionCapability/if/properties/supported", g: [[0,[1]]], k: { "const": true } },
-  { f: 1, p: "/$defs/CompactionCapability/then", g: [[4,[23,26]]], k: { "required": ["trigger"] }, pr: [["trigger", "trigger", 84]] },
+  { f: 1, p: "/$defs/CompactionCapability/then", g: [[4,[23,26]]], k: { "required": ["trigger"] }, pr: [["trigger", "trigger", 85]] },
   { f: 1, p: "/$defs/CompactionCapability/then/properties/trigger", av: 1, g: [] },
-  { f: 1, p: "/$defs/MemoryCapability/properties/distillation", c: __c86, r: 86, ro: 1, g: [[0,[0]]] },
-  { f: 1, p: "/$defs/DistillationCapability", c: __c86, t: ["object"], tv: "object", g: [[0,[7]],[4,[23,25,26]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 87], ["maxTokenBudget", "maxTokenBudget", 88], ["scheduled", "scheduled", 89], ["indexEmitted", "indexEmitted", 90], ["tokenizerName", "tokenizerName", 91], ["archiveRetention", "archiveRetention", 92]], ap: 93, kn: new Set(["supported","maxTokenBudget","scheduled","indexEmitted","tokenizerName","archiveRetention"]), if: 94, th: 96 },
+  { f: 1, p: "/$defs/MemoryCapability/properties/distillation", c: __c87, r: 87, ro: 1, g: [[0,[0]]] },
+  { f: 1, p: "/$defs/DistillationCapability", c: __c87, t: ["object"], tv: "object", g: [[0,[7]],[4,[23,25,26]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 88], ["maxTokenBudget", "maxTokenBudget", 89], ["scheduled", "scheduled", 90], ["indexEmitted", "indexEmitted", 91], ["tokenizerName", "tokenizerName", 92], ["archiveRetention", "archiveRetention", 93]], ap: 94, kn: new Set(["supported","maxTokenBudget","scheduled","indexEmitted","tokenizerName","archiveRetention"]), if: 95, th: 97 },
   { f: 1, p: "/$defs/DistillationCapability/properties/supported", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 1, p: "/$defs/DistillationCapability/properties/maxTokenBudget", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
   { f: 1, p: "/$defs/DistillationCapability/properties/scheduled", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
@@ -5261,379 +5413,388 @@ const __S = [
   { f: 1, p: "/$defs/DistillationCapability/properties/tokenizerName", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 1, p: "/$defs/DistillationCapability/properties/archiveRetention", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "duration" }, fm: __fmtDuration },
   { f: 1, p: "/$defs/DistillationCapability/additionalProperties", b: false },
-  { f: 1, p: "/$defs/DistillationCapability/if", c: __c94, g: [[4,[23,26]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 95]] },
+  { f: 1, p: "/$defs/DistillationCapability/if", c: __c95, g: [[4,[23,26]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 96]] },
   { f: 1, p: "/$defs/DistillationCapability/if/properties/supported", g: [[0,[1]]], k: { "const": true } },
-  { f: 1, p: "/$defs/DistillationCapability/then", g: [[4,[23,26]]], k: { "required": ["maxTokenBudget","tokenizerName"] }, pr: [["maxTokenBudget", "maxTokenBudget", 97], ["tokenizerName", "tokenizerName", 98]] },
+  { f: 1, p: "/$defs/DistillationCapability/then", g: [[4,[23,26]]], k: { "required": ["maxTokenBudget","tokenizerName"] }, pr: [["maxTokenBudget", "maxTokenBudget", 98], ["tokenizerName", "tokenizerName", 99]] },
   { f: 1, p: "/$defs/DistillationCapability/then/properties/maxTokenBudget", t: ["integer"], tv: "integer", ut: 1, g: [] },
   { f: 1, p: "/$defs/DistillationCapability/then/properties/tokenizerName", t: ["string"], tv: "string", ut: 1, g: [] },
   { f: 1, p: "/$defs/MemoryCapability/properties/attribution", c: __c56, r: 56, ro: 1, g: [[0,[0]]] },
-  { f: 1, p: "/$defs/MemoryCapability/properties/search", c: __c101, r: 101, ro: 1, g: [[0,[0]]] },
-  { f: 1, p: "/$defs/SearchCapability", c: __c101, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 102], ["modes", "modes", 103]], ap: 105, kn: new Set(["supported","modes"]) },
+  { f: 1, p: "/$defs/MemoryCapability/properties/search", c: __c102, r: 102, ro: 1, g: [[0,[0]]] },
+  { f: 1, p: "/$defs/SearchCapability", c: __c102, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 103], ["modes", "modes", 104]], ap: 106, kn: new Set(["supported","modes"]) },
   { f: 1, p: "/$defs/SearchCapability/properties/supported", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 1, p: "/$defs/SearchCapability/properties/modes", t: ["array"], tv: "array", g: [[3,[18,20]]], k: { "uniqueItems": true }, it: 104, uq: null },
+  { f: 1, p: "/$defs/SearchCapability/properties/modes", t: ["array"], tv: "array", g: [[3,[18,20]]], k: { "uniqueItems": true }, it: 105, uq: null },
   { f: 1, p: "/$defs/SearchCapability/properties/modes/items", g: [[0,[2]]], k: { "enum": ["semantic","filter"] } },
   { f: 1, p: "/$defs/SearchCapability/additionalProperties", b: false },
-  { f: 1, p: "/$defs/MemoryCapability/properties/retention", c: __c107, r: 107, ro: 1, g: [[0,[0]]] },
-  { f: 1, p: "/$defs/RetentionCapability", c: __c107, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["ttl", "ttl", 108], ["forget", "forget", 109]], ap: 110, kn: new Set(["ttl","forget"]) },
+  { f: 1, p: "/$defs/MemoryCapability/properties/retention", c: __c108, r: 108, ro: 1, g: [[0,[0]]] },
+  { f: 1, p: "/$defs/RetentionCapability", c: __c108, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["ttl", "ttl", 109], ["forget", "forget", 110]], ap: 111, kn: new Set(["ttl","forget"]) },
   { f: 1, p: "/$defs/RetentionCapability/properties/ttl", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 1, p: "/$defs/RetentionCapability/properties/forget", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 1, p: "/$defs/RetentionCapability/additionalProperties", b: false },
   { f: 1, p: "/$defs/MemoryCapability/additionalProperties", av: 1, b: true },
-  { f: 1, p: "/properties/multiAgent", c: __c113, r: 113, ro: 1, g: [[0,[0]]] },
-  { f: 1, p: "/$defs/MultiAgentCapability", c: __c113, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["executionModel", "executionModel", 114]], ap: 122, kn: new Set(["executionModel"]) },
-  { f: 1, p: "/$defs/MultiAgentCapability/properties/executionModel", c: __c115, r: 115, ro: 1, g: [[0,[0]]] },
-  { f: 1, p: "/$defs/ExecutionModelCapability", c: __c115, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 116], ["version", "version", 117], ["confidenceEscalationFloor", "confidenceEscalationFloor", 118], ["confidenceEscalationInterruptKind", "confidenceEscalationInterruptKind", 119], ["crossChildMemoryConcurrency", "crossChildMemoryConcurrency", 120]], ap: 121, kn: new Set(["supported","version","confidenceEscalationFloor","confidenceEscalationInterruptKind","crossChildMemoryConcurrency"]) },
+  { f: 1, p: "/properties/multiAgent", c: __c114, r: 114, ro: 1, g: [[0,[0]]] },
+  { f: 1, p: "/$defs/MultiAgentCapability", c: __c114, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["executionModel", "executionModel", 115]], ap: 125, kn: new Set(["executionModel"]) },
+  { f: 1, p: "/$defs/MultiAgentCapability/properties/executionModel", c: __c116, r: 116, ro: 1, g: [[0,[0]]] },
+  { f: 1, p: "/$defs/ExecutionModelCapability", c: __c116, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 117], ["version", "version", 118], ["tier", "tier", 119], ["experimentalUntil", "experimentalUntil", 120], ["confidenceEscalationFloor", "confidenceEscalationFloor", 121], ["confidenceEscalationInterruptKind", "confidenceEscalationInterruptKind", 122], ["crossChildMemoryConcurrency", "crossChildMemoryConcurrency", 123]], ap: 124, kn: new Set(["supported","version","tier","experimentalUntil","confidenceEscalationFloor","confidenceEscalationInterruptKind","crossChildMemoryConcurrency"]) },
   { f: 1, p: "/$defs/ExecutionModelCapability/properties/supported", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 1, p: "/$defs/ExecutionModelCapability/properties/version", t: ["integer"], tv: "integer", ut: 1, g: [[1,[8,9]]], k: { "maximum": 4, "minimum": 1 } },
+  { f: 1, p: "/$defs/ExecutionModelCapability/properties/version", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
+  { f: 1, p: "/$defs/ExecutionModelCapability/properties/tier", g: [[0,[2]]], k: { "enum": ["stable","experimental"] } },
+  { f: 1, p: "/$defs/ExecutionModelCapability/properties/experimentalUntil", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$" }, re: __RE3 },
   { f: 1, p: "/$defs/ExecutionModelCapability/properties/confidenceEscalationFloor", t: ["number"], tv: "number", g: [[1,[8,9]]], k: { "maximum": 1, "minimum": 0.5 } },
   { f: 1, p: "/$defs/ExecutionModelCapability/properties/confidenceEscalationInterruptKind", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 1, p: "/$defs/ExecutionModelCapability/properties/crossChildMemoryConcurrency", g: [[0,[2]]], k: { "enum": ["strict","advisory"] } },
-  { f: 1, p: "/$defs/ExecutionModelCapability/additionalProperties", b: false },
+  { f: 1, p: "/$defs/ExecutionModelCapability/additionalProperties", av: 1, b: true },
   { f: 1, p: "/$defs/MultiAgentCapability/additionalProperties", av: 1, b: true },
   { f: 1, p: "/additionalProperties", av: 1, b: true },
-  { f: 3, p: "/$defs/CapabilityNotProvidedDetails", c: __c124, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["capability"] }, pr: [["capability", "capability", 125]], ap: 126, kn: new Set(["capability"]) },
+  { f: 3, p: "/$defs/CapabilityNotProvidedDetails", c: __c127, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["capability"] }, pr: [["capability", "capability", 128]], ap: 129, kn: new Set(["capability"]) },
   { f: 3, p: "/$defs/CapabilityNotProvidedDetails/properties/capability", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 3, p: "/$defs/CapabilityNotProvidedDetails/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/commitmentFired", c: __c127, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["commitmentId","memoryRef","condition"] }, pr: [["commitmentId", "commitmentId", 128], ["memoryRef", "memoryRef", 129], ["memoryId", "memoryId", 130], ["condition", "condition", 131], ["enqueuedRunId", "enqueuedRunId", 132]], ap: 133, kn: new Set(["commitmentId","memoryRef","memoryId","condition","enqueuedRunId"]) },
+  { f: 0, p: "/$defs/commitmentFired", c: __c130, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["commitmentId","memoryRef","condition"] }, pr: [["commitmentId", "commitmentId", 131], ["memoryRef", "memoryRef", 132], ["memoryId", "memoryId", 133], ["condition", "condition", 134], ["enqueuedRunId", "enqueuedRunId", 135]], ap: 136, kn: new Set(["commitmentId","memoryRef","memoryId","condition","enqueuedRunId"]) },
   { f: 0, p: "/$defs/commitmentFired/properties/commitmentId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/commitmentFired/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/commitmentFired/properties/memoryId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/commitmentFired/properties/condition", c: __c32, r: 32, ro: 1, g: [[0,[0]]] },
   { f: 0, p: "/$defs/commitmentFired/properties/enqueuedRunId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/commitmentFired/additionalProperties", av: 1, b: true },
-  { f: 3, p: "/$defs/CompactionRedactionFailedDetails", c: __c134, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["memoryRef", "memoryRef", 135], ["compactionRunId", "compactionRunId", 136]], ap: 137, kn: new Set(["memoryRef","compactionRunId"]) },
+  { f: 3, p: "/$defs/CompactionRedactionFailedDetails", c: __c137, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["memoryRef", "memoryRef", 138], ["compactionRunId", "compactionRunId", 139]], ap: 140, kn: new Set(["memoryRef","compactionRunId"]) },
   { f: 3, p: "/$defs/CompactionRedactionFailedDetails/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 3, p: "/$defs/CompactionRedactionFailedDetails/properties/compactionRunId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 3, p: "/$defs/CompactionRedactionFailedDetails/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/coreWorkflowChainConfidenceEscalated", c: __c138, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["confidence","floor","escalationKind"] }, pr: [["confidence", "confidence", 139], ["floor", "floor", 140], ["escalationKind", "escalationKind", 141], ["originalDecision", "originalDecision", 142]], ap: 153, kn: new Set(["confidence","floor","escalationKind","originalDecision"]) },
+  { f: 0, p: "/$defs/coreWorkflowChainConfidenceEscalated", c: __c141, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["confidence","floor","escalationKind"] }, pr: [["confidence", "confidence", 142], ["floor", "floor", 143], ["escalationKind", "escalationKind", 144], ["originalDecision", "originalDecision", 145], ["parentRunId", "parentRunId", 160], ["workerId", "workerId", 161], ["causationHostId", "causationHostId", 162]], ap: 163, kn: new Set(["confidence","floor","escalationKind","originalDecision","parentRunId","workerId","causationHostId"]) },
   { f: 0, p: "/$defs/coreWorkflowChainConfidenceEscalated/properties/confidence", t: ["number"], tv: "number", g: [[1,[8,9]]], k: { "maximum": 1, "minimum": 0 } },
   { f: 0, p: "/$defs/coreWorkflowChainConfidenceEscalated/properties/floor", t: ["number"], tv: "number", g: [[1,[8,9]]], k: { "maximum": 1, "minimum": 0.5 } },
   { f: 0, p: "/$defs/coreWorkflowChainConfidenceEscalated/properties/escalationKind", g: [[0,[2]]], k: { "enum": ["clarify","escalate"] } },
-  { f: 0, p: "/$defs/coreWorkflowChainConfidenceEscalated/properties/originalDecision", c: __c143, r: 143, ro: 1, g: [[0,[0]]] },
-  { f: 4, p: "", c: __c143, t: ["object"], tv: "object", g: [[0,[7]],[4,[23,25,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 144], ["confidence", "confidence", 145], ["worker", "worker", 146], ["reason", "reason", 147]], ap: 148, kn: new Set(["kind","confidence","worker","reason"]), if: 149, th: 151 },
+  { f: 0, p: "/$defs/coreWorkflowChainConfidenceEscalated/properties/originalDecision", c: __c146, r: 146, ro: 1, g: [[0,[0]]] },
+  { f: 4, p: "", c: __c146, t: ["object"], tv: "object", g: [[0,[7]],[4,[23,25,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 147], ["confidence", "confidence", 148], ["worker", "worker", 149], ["nextWorkerIds", "nextWorkerIds", 150], ["reason", "reason", 152]], ap: 153, kn: new Set(["kind","confidence","worker","nextWorkerIds","reason"]), if: 154, th: 158 },
   { f: 4, p: "/properties/kind", g: [[0,[2]]], k: { "enum": ["next-worker","terminate","clarify","handoff"] } },
   { f: 4, p: "/properties/confidence", t: ["number"], tv: "number", g: [[1,[8,9]]], k: { "maximum": 1, "minimum": 0 } },
   { f: 4, p: "/properties/worker", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 4, p: "/properties/nextWorkerIds", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 151 },
+  { f: 4, p: "/properties/nextWorkerIds/items", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 4, p: "/properties/reason", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 2000 } },
   { f: 4, p: "/additionalProperties", av: 1, b: true },
-  { f: 4, p: "/if", c: __c149, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 150]] },
+  { f: 4, p: "/if", c: __c154, g: [[0,[3]],[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 155]], no: 156 },
   { f: 4, p: "/if/properties/kind", g: [[0,[1]]], k: { "const": "next-worker" } },
-  { f: 4, p: "/then", g: [[4,[23,26]]], k: { "required": ["worker"] }, pr: [["worker", "worker", 152]] },
+  { f: 4, p: "/if/not", c: __c156, g: [[4,[23,26]]], k: { "required": ["nextWorkerIds"] }, pr: [["nextWorkerIds", "nextWorkerIds", 157]] },
+  { f: 4, p: "/if/not/properties/nextWorkerIds", t: ["array"], tv: "array", ut: 1, g: [] },
+  { f: 4, p: "/then", g: [[4,[23,26]]], k: { "required": ["worker"] }, pr: [["worker", "worker", 159]] },
   { f: 4, p: "/then/properties/worker", t: ["string"], tv: "string", ut: 1, g: [] },
+  { f: 0, p: "/$defs/coreWorkflowChainConfidenceEscalated/properties/parentRunId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 0, p: "/$defs/coreWorkflowChainConfidenceEscalated/properties/workerId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 0, p: "/$defs/coreWorkflowChainConfidenceEscalated/properties/causationHostId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/coreWorkflowChainConfidenceEscalated/additionalProperties", b: false },
-  { f: 0, p: "/$defs/DistillationReport", c: __c154, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["tokenBudget","tokensUsed","indexUpdated"] }, pr: [["tokenBudget", "tokenBudget", 155], ["tokensUsed", "tokensUsed", 156], ["indexUpdated", "indexUpdated", 157]], ap: 158, kn: new Set(["tokenBudget","tokensUsed","indexUpdated"]) },
+  { f: 0, p: "/$defs/DistillationReport", c: __c164, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["tokenBudget","tokensUsed"] }, pr: [["tokenBudget", "tokenBudget", 165], ["tokensUsed", "tokensUsed", 166], ["indexUpdated", "indexUpdated", 167]], ap: 168, kn: new Set(["tokenBudget","tokensUsed","indexUpdated"]) },
   { f: 0, p: "/$defs/DistillationReport/properties/tokenBudget", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
   { f: 0, p: "/$defs/DistillationReport/properties/tokensUsed", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 0, p: "/$defs/DistillationReport/properties/indexUpdated", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 0, p: "/$defs/DistillationReport/additionalProperties", av: 1, b: true },
-  { f: 3, p: "/$defs/ErrorCode", c: __c159, g: [[0,[2]]], k: { "enum": ["replay_memory_snapshot_unavailable","token_budget_exceeded","compaction_redaction_failed","capability_not_provided","invalid_json","bad_request","validation_failed","unsupported_media_type","payload_too_large","unauthorized","forbidden","not_found","method_not_allowed","conflict","request_timeout","quota_exceeded","internal_error"] } },
-  { f: 3, p: "/$defs/codeIs", av: 1, c: __c160, g: [] },
-  { f: 3, p: "", c: __c161, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["error","message"] }, pr: [["error", "error", 162], ["message", "message", 163], ["details", "details", 164]], ap: 166, kn: new Set(["error","message","details"]), all: [167,180,192,199,206,221,231] },
+  { f: 3, p: "/$defs/ErrorCode", c: __c169, g: [[0,[2]]], k: { "enum": ["replay_memory_snapshot_unavailable","token_budget_exceeded","compaction_redaction_failed","capability_not_provided","invalid_json","bad_request","validation_failed","validation_error","unsupported_media_type","payload_too_large","unauthorized","unauthenticated","forbidden","not_found","method_not_allowed","conflict","request_timeout","quota_exceeded","internal_error"] } },
+  { f: 3, p: "/$defs/codeIs", av: 1, c: __c170, g: [] },
+  { f: 3, p: "", c: __c171, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["error","message"] }, pr: [["error", "error", 172], ["message", "message", 173], ["details", "details", 174]], ap: 176, kn: new Set(["error","message","details"]), all: [177,190,202,209,216,231,241] },
   { f: 3, p: "/properties/error", t: ["string"], tv: "string", g: [[2,[12,14]]], k: { "maxLength": 100, "pattern": "^[a-z][a-z0-9_]*$" }, re: __RE1 },
   { f: 3, p: "/properties/message", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 2000 } },
-  { f: 3, p: "/properties/details", t: ["object"], tv: "object", g: [[4,[25]]], ap: 165, kn: new Set([]) },
+  { f: 3, p: "/properties/details", t: ["object"], tv: "object", g: [[4,[25]]], ap: 175, kn: new Set([]) },
   { f: 3, p: "/properties/details/additionalProperties", av: 1, b: true },
   { f: 3, p: "/additionalProperties", b: false },
-  { f: 3, p: "/allOf/0", g: [[0,[7]]], if: 168, th: 172 },
-  { f: 3, p: "/allOf/0/if", c: __c169, r: 169, ro: 1, g: [[0,[0]]] },
-  { f: 3, p: "/$defs/codeIs/$defs/replay", c: __c169, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["error"] }, pr: [["error", "error", 170]], ap: 171, kn: new Set(["error"]) },
+  { f: 3, p: "/allOf/0", g: [[0,[7]]], if: 178, th: 182 },
+  { f: 3, p: "/allOf/0/if", c: __c179, r: 179, ro: 1, g: [[0,[0]]] },
+  { f: 3, p: "/$defs/codeIs/$defs/replay", c: __c179, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["error"] }, pr: [["error", "error", 180]], ap: 181, kn: new Set(["error"]) },
   { f: 3, p: "/$defs/codeIs/$defs/replay/properties/error", g: [[0,[1]]], k: { "const": "replay_memory_snapshot_unavailable" } },
   { f: 3, p: "/$defs/codeIs/$defs/replay/additionalProperties", av: 1, b: true },
-  { f: 3, p: "/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["details"] }, pr: [["details", "details", 173]] },
-  { f: 3, p: "/allOf/0/then/properties/details", c: __c174, r: 174, ro: 1, g: [[0,[0]]] },
-  { f: 3, p: "/$defs/ReplayMemorySnapshotUnavailableDetails", c: __c174, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["fromSeq","sourceRunId","reason"] }, pr: [["fromSeq", "fromSeq", 175], ["oldestAvailableIdx", "oldestAvailableIdx", 176], ["sourceRunId", "sourceRunId", 177], ["reason", "reason", 178]], ap: 179, kn: new Set(["fromSeq","oldestAvailableIdx","sourceRunId","reason"]) },
+  { f: 3, p: "/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["details"] }, pr: [["details", "details", 183]] },
+  { f: 3, p: "/allOf/0/then/properties/details", c: __c184, r: 184, ro: 1, g: [[0,[0]]] },
+  { f: 3, p: "/$defs/ReplayMemorySnapshotUnavailableDetails", c: __c184, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["fromSeq"] }, pr: [["fromSeq", "fromSeq", 185], ["oldestAvailableIdx", "oldestAvailableIdx", 186], ["sourceRunId", "sourceRunId", 187], ["reason", "reason", 188]], ap: 189, kn: new Set(["fromSeq","oldestAvailableIdx","sourceRunId","reason"]) },
   { f: 3, p: "/$defs/ReplayMemorySnapshotUnavailableDetails/properties/fromSeq", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 3, p: "/$defs/ReplayMemorySnapshotUnavailableDetails/properties/oldestAvailableIdx", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 3, p: "/$defs/ReplayMemorySnapshotUnavailableDetails/properties/sourceRunId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 3, p: "/$defs/ReplayMemorySnapshotUnavailableDetails/properties/reason", g: [[0,[2]]], k: { "enum": ["retention_expired","event_log_unavailable"] } },
   { f: 3, p: "/$defs/ReplayMemorySnapshotUnavailableDetails/additionalProperties", av: 1, b: true },
-  { f: 3, p: "/allOf/1", g: [[0,[7]]], if: 181, th: 185 },
-  { f: 3, p: "/allOf/1/if", c: __c182, r: 182, ro: 1, g: [[0,[0]]] },
-  { f: 3, p: "/$defs/codeIs/$defs/budget", c: __c182, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["error"] }, pr: [["error", "error", 183]], ap: 184, kn: new Set(["error"]) },
+  { f: 3, p: "/allOf/1", g: [[0,[7]]], if: 191, th: 195 },
+  { f: 3, p: "/allOf/1/if", c: __c192, r: 192, ro: 1, g: [[0,[0]]] },
+  { f: 3, p: "/$defs/codeIs/$defs/budget", c: __c192, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["error"] }, pr: [["error", "error", 193]], ap: 194, kn: new Set(["error"]) },
   { f: 3, p: "/$defs/codeIs/$defs/budget/properties/error", g: [[0,[1]]], k: { "const": "token_budget_exceeded" } },
   { f: 3, p: "/$defs/codeIs/$defs/budget/additionalProperties", av: 1, b: true },
-  { f: 3, p: "/allOf/1/then", g: [[4,[23,26]]], k: { "required": ["details"] }, pr: [["details", "details", 186]] },
-  { f: 3, p: "/allOf/1/then/properties/details", c: __c187, r: 187, ro: 1, g: [[0,[0]]] },
-  { f: 3, p: "/$defs/TokenBudgetExceededDetails", c: __c187, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["tokenBudget","tokensRequired"] }, pr: [["tokenBudget", "tokenBudget", 188], ["tokensRequired", "tokensRequired", 189], ["memoryRef", "memoryRef", 190]], ap: 191, kn: new Set(["tokenBudget","tokensRequired","memoryRef"]) },
+  { f: 3, p: "/allOf/1/then", g: [[4,[23,26]]], k: { "required": ["details"] }, pr: [["details", "details", 196]] },
+  { f: 3, p: "/allOf/1/then/properties/details", c: __c197, r: 197, ro: 1, g: [[0,[0]]] },
+  { f: 3, p: "/$defs/TokenBudgetExceededDetails", c: __c197, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["tokenBudget","tokensRequired"] }, pr: [["tokenBudget", "tokenBudget", 198], ["tokensRequired", "tokensRequired", 199], ["memoryRef", "memoryRef", 200]], ap: 201, kn: new Set(["tokenBudget","tokensRequired","memoryRef"]) },
   { f: 3, p: "/$defs/TokenBudgetExceededDetails/properties/tokenBudget", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
   { f: 3, p: "/$defs/TokenBudgetExceededDetails/properties/tokensRequired", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 3, p: "/$defs/TokenBudgetExceededDetails/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 3, p: "/$defs/TokenBudgetExceededDetails/additionalProperties", av: 1, b: true },
-  { f: 3, p: "/allOf/2", g: [[0,[7]]], if: 193, th: 197 },
-  { f: 3, p: "/allOf/2/if", c: __c194, r: 194, ro: 1, g: [[0,[0]]] },
-  { f: 3, p: "/$defs/codeIs/$defs/redaction", c: __c194, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["error"] }, pr: [["error", "error", 195]], ap: 196, kn: new Set(["error"]) },
+  { f: 3, p: "/allOf/2", g: [[0,[7]]], if: 203, th: 207 },
+  { f: 3, p: "/allOf/2/if", c: __c204, r: 204, ro: 1, g: [[0,[0]]] },
+  { f: 3, p: "/$defs/codeIs/$defs/redaction", c: __c204, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["error"] }, pr: [["error", "error", 205]], ap: 206, kn: new Set(["error"]) },
   { f: 3, p: "/$defs/codeIs/$defs/redaction/properties/error", g: [[0,[1]]], k: { "const": "compaction_redaction_failed" } },
   { f: 3, p: "/$defs/codeIs/$defs/redaction/additionalProperties", av: 1, b: true },
-  { f: 3, p: "/allOf/2/then", g: [[4,[26]]], pr: [["details", "details", 198]] },
-  { f: 3, p: "/allOf/2/then/properties/details", c: __c134, r: 134, ro: 1, g: [[0,[0]]] },
-  { f: 3, p: "/allOf/3", g: [[0,[7]]], if: 200, th: 204 },
-  { f: 3, p: "/allOf/3/if", c: __c201, r: 201, ro: 1, g: [[0,[0]]] },
-  { f: 3, p: "/$defs/codeIs/$defs/capability", c: __c201, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["error"] }, pr: [["error", "error", 202]], ap: 203, kn: new Set(["error"]) },
+  { f: 3, p: "/allOf/2/then", g: [[4,[26]]], pr: [["details", "details", 208]] },
+  { f: 3, p: "/allOf/2/then/properties/details", c: __c137, r: 137, ro: 1, g: [[0,[0]]] },
+  { f: 3, p: "/allOf/3", g: [[0,[7]]], if: 210, th: 214 },
+  { f: 3, p: "/allOf/3/if", c: __c211, r: 211, ro: 1, g: [[0,[0]]] },
+  { f: 3, p: "/$defs/codeIs/$defs/capability", c: __c211, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["error"] }, pr: [["error", "error", 212]], ap: 213, kn: new Set(["error"]) },
   { f: 3, p: "/$defs/codeIs/$defs/capability/properties/error", g: [[0,[1]]], k: { "const": "capability_not_provided" } },
   { f: 3, p: "/$defs/codeIs/$defs/capability/additionalProperties", av: 1, b: true },
-  { f: 3, p: "/allOf/3/then", g: [[4,[23,26]]], k: { "required": ["details"] }, pr: [["details", "details", 205]] },
-  { f: 3, p: "/allOf/3/then/properties/details", c: __c124, r: 124, ro: 1, g: [[0,[0]]] },
-  { f: 3, p: "/allOf/4", g: [[0,[7]]], if: 207, th: 211 },
-  { f: 3, p: "/allOf/4/if", c: __c208, r: 208, ro: 1, g: [[0,[0]]] },
-  { f: 3, p: "/$defs/codeIs/$defs/validation", c: __c208, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["error"] }, pr: [["error", "error", 209]], ap: 210, kn: new Set(["error"]) },
+  { f: 3, p: "/allOf/3/then", g: [[4,[23,26]]], k: { "required": ["details"] }, pr: [["details", "details", 215]] },
+  { f: 3, p: "/allOf/3/then/properties/details", c: __c127, r: 127, ro: 1, g: [[0,[0]]] },
+  { f: 3, p: "/allOf/4", g: [[0,[7]]], if: 217, th: 221 },
+  { f: 3, p: "/allOf/4/if", c: __c218, r: 218, ro: 1, g: [[0,[0]]] },
+  { f: 3, p: "/$defs/codeIs/$defs/validation", c: __c218, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["error"] }, pr: [["error", "error", 219]], ap: 220, kn: new Set(["error"]) },
   { f: 3, p: "/$defs/codeIs/$defs/validation/properties/error", g: [[0,[1]]], k: { "const": "validation_failed" } },
   { f: 3, p: "/$defs/codeIs/$defs/validation/additionalProperties", av: 1, b: true },
-  { f: 3, p: "/allOf/4/then", g: [[4,[23,26]]], k: { "required": ["details"] }, pr: [["details", "details", 212]] },
-  { f: 3, p: "/allOf/4/then/properties/details", c: __c213, r: 213, ro: 1, g: [[0,[0]]] },
-  { f: 3, p: "/$defs/ValidationFailedDetails", c: __c213, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["failures"] }, pr: [["failures", "failures", 214]], ap: 220, kn: new Set(["failures"]) },
-  { f: 3, p: "/$defs/ValidationFailedDetails/properties/failures", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 215 },
-  { f: 3, p: "/$defs/ValidationFailedDetails/properties/failures/items", c: __c216, r: 216, ro: 1, g: [[0,[0]]] },
-  { f: 3, p: "/$defs/ValidationFailure", c: __c216, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["instancePath","message"] }, pr: [["instancePath", "instancePath", 217], ["message", "message", 218]], ap: 219, kn: new Set(["instancePath","message"]) },
+  { f: 3, p: "/allOf/4/then", g: [[4,[23,26]]], k: { "required": ["details"] }, pr: [["details", "details", 222]] },
+  { f: 3, p: "/allOf/4/then/properties/details", c: __c223, r: 223, ro: 1, g: [[0,[0]]] },
+  { f: 3, p: "/$defs/ValidationFailedDetails", c: __c223, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["failures"] }, pr: [["failures", "failures", 224]], ap: 230, kn: new Set(["failures"]) },
+  { f: 3, p: "/$defs/ValidationFailedDetails/properties/failures", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 225 },
+  { f: 3, p: "/$defs/ValidationFailedDetails/properties/failures/items", c: __c226, r: 226, ro: 1, g: [[0,[0]]] },
+  { f: 3, p: "/$defs/ValidationFailure", c: __c226, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["instancePath","message"] }, pr: [["instancePath", "instancePath", 227], ["message", "message", 228]], ap: 229, kn: new Set(["instancePath","message"]) },
   { f: 3, p: "/$defs/ValidationFailure/properties/instancePath", t: ["string"], tv: "string", ut: 1, g: [] },
   { f: 3, p: "/$defs/ValidationFailure/properties/message", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 500 } },
   { f: 3, p: "/$defs/ValidationFailure/additionalProperties", b: false },
   { f: 3, p: "/$defs/ValidationFailedDetails/additionalProperties", av: 1, b: true },
-  { f: 3, p: "/allOf/5", g: [[0,[7]]], if: 222, th: 226 },
-  { f: 3, p: "/allOf/5/if", c: __c223, r: 223, ro: 1, g: [[0,[0]]] },
-  { f: 3, p: "/$defs/codeIs/$defs/tooLarge", c: __c223, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["error"] }, pr: [["error", "error", 224]], ap: 225, kn: new Set(["error"]) },
+  { f: 3, p: "/allOf/5", g: [[0,[7]]], if: 232, th: 236 },
+  { f: 3, p: "/allOf/5/if", c: __c233, r: 233, ro: 1, g: [[0,[0]]] },
+  { f: 3, p: "/$defs/codeIs/$defs/tooLarge", c: __c233, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["error"] }, pr: [["error", "error", 234]], ap: 235, kn: new Set(["error"]) },
   { f: 3, p: "/$defs/codeIs/$defs/tooLarge/properties/error", g: [[0,[1]]], k: { "const": "payload_too_large" } },
   { f: 3, p: "/$defs/codeIs/$defs/tooLarge/additionalProperties", av: 1, b: true },
-  { f: 3, p: "/allOf/5/then", g: [[4,[26]]], pr: [["details", "details", 227]] },
-  { f: 3, p: "/allOf/5/then/properties/details", c: __c228, r: 228, ro: 1, g: [[0,[0]]] },
-  { f: 3, p: "/$defs/PayloadTooLargeDetails", c: __c228, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["limitBytes", "limitBytes", 229]], ap: 230, kn: new Set(["limitBytes"]) },
+  { f: 3, p: "/allOf/5/then", g: [[4,[26]]], pr: [["details", "details", 237]] },
+  { f: 3, p: "/allOf/5/then/properties/details", c: __c238, r: 238, ro: 1, g: [[0,[0]]] },
+  { f: 3, p: "/$defs/PayloadTooLargeDetails", c: __c238, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["limitBytes", "limitBytes", 239]], ap: 240, kn: new Set(["limitBytes"]) },
   { f: 3, p: "/$defs/PayloadTooLargeDetails/properties/limitBytes", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 3, p: "/$defs/PayloadTooLargeDetails/additionalProperties", av: 1, b: true },
-  { f: 3, p: "/allOf/6", g: [[0,[7]]], if: 232, th: 236 },
-  { f: 3, p: "/allOf/6/if", c: __c233, r: 233, ro: 1, g: [[0,[0]]] },
-  { f: 3, p: "/$defs/codeIs/$defs/quota", c: __c233, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["error"] }, pr: [["error", "error", 234]], ap: 235, kn: new Set(["error"]) },
+  { f: 3, p: "/allOf/6", g: [[0,[7]]], if: 242, th: 246 },
+  { f: 3, p: "/allOf/6/if", c: __c243, r: 243, ro: 1, g: [[0,[0]]] },
+  { f: 3, p: "/$defs/codeIs/$defs/quota", c: __c243, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["error"] }, pr: [["error", "error", 244]], ap: 245, kn: new Set(["error"]) },
   { f: 3, p: "/$defs/codeIs/$defs/quota/properties/error", g: [[0,[1]]], k: { "const": "quota_exceeded" } },
   { f: 3, p: "/$defs/codeIs/$defs/quota/additionalProperties", av: 1, b: true },
-  { f: 3, p: "/allOf/6/then", g: [[4,[23,26]]], k: { "required": ["details"] }, pr: [["details", "details", 237]] },
-  { f: 3, p: "/allOf/6/then/properties/details", c: __c238, r: 238, ro: 1, g: [[0,[0]]] },
-  { f: 3, p: "/$defs/QuotaExceededDetails", c: __c238, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["resource","limit"] }, pr: [["resource", "resource", 239], ["limit", "limit", 240]], ap: 241, kn: new Set(["resource","limit"]) },
+  { f: 3, p: "/allOf/6/then", g: [[4,[23,26]]], k: { "required": ["details"] }, pr: [["details", "details", 247]] },
+  { f: 3, p: "/allOf/6/then/properties/details", c: __c248, r: 248, ro: 1, g: [[0,[0]]] },
+  { f: 3, p: "/$defs/QuotaExceededDetails", c: __c248, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["resource","limit"] }, pr: [["resource", "resource", 249], ["limit", "limit", 250]], ap: 251, kn: new Set(["resource","limit"]) },
   { f: 3, p: "/$defs/QuotaExceededDetails/properties/resource", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 100, "minLength": 1 } },
   { f: 3, p: "/$defs/QuotaExceededDetails/properties/limit", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
   { f: 3, p: "/$defs/QuotaExceededDetails/additionalProperties", av: 1, b: true },
-  { f: 5, p: "/$defs/EventTypeName", c: __c242, t: ["string"], tv: "string", g: [[2,[12,14]]], k: { "maxLength": 200, "pattern": "^[A-Za-z][A-Za-z0-9_-]*(\\.[A-Za-z][A-Za-z0-9_-]*)*$" }, re: __RE2 },
-  { f: 0, p: "/$defs/ForkOrigin", c: __c243, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","fromSeq"] }, pr: [["runId", "runId", 244], ["fromSeq", "fromSeq", 245]], ap: 246, kn: new Set(["runId","fromSeq"]) },
+  { f: 5, p: "/$defs/EventTypeName", c: __c252, t: ["string"], tv: "string", g: [[2,[12,14]]], k: { "maxLength": 200, "pattern": "^[A-Za-z][A-Za-z0-9_-]*(\\.[A-Za-z][A-Za-z0-9_-]*)*$" }, re: __RE2 },
+  { f: 0, p: "/$defs/ForkOrigin", c: __c253, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","fromSeq"] }, pr: [["runId", "runId", 254], ["fromSeq", "fromSeq", 255]], ap: 256, kn: new Set(["runId","fromSeq"]) },
   { f: 0, p: "/$defs/ForkOrigin/properties/runId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/ForkOrigin/properties/fromSeq", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 0, p: "/$defs/ForkOrigin/additionalProperties", b: false },
-  { f: 6, p: "", c: __c247, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","condition"] }, pr: [["memoryRef", "memoryRef", 248], ["condition", "condition", 249], ["includeIntentionCanary", "includeIntentionCanary", 250]], ap: 251, kn: new Set(["memoryRef","condition","includeIntentionCanary"]) },
+  { f: 6, p: "", c: __c257, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","condition"] }, pr: [["memoryRef", "memoryRef", 258], ["condition", "condition", 259], ["includeIntentionCanary", "includeIntentionCanary", 260]], ap: 261, kn: new Set(["memoryRef","condition","includeIntentionCanary"]) },
   { f: 6, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
   { f: 6, p: "/properties/condition", c: __c32, r: 32, ro: 1, g: [[0,[0]]] },
   { f: 6, p: "/properties/includeIntentionCanary", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 6, p: "/additionalProperties", b: false },
-  { f: 7, p: "", c: __c252, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["event","fireCount"] }, pr: [["event", "event", 253], ["fireCount", "fireCount", 254], ["intentionCanary", "intentionCanary", 255]], ap: 256, kn: new Set(["event","fireCount","intentionCanary"]) },
-  { f: 7, p: "/properties/event", c: __c127, r: 127, ro: 1, g: [[0,[0]]] },
+  { f: 7, p: "", c: __c262, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["event","fireCount"] }, pr: [["event", "event", 263], ["fireCount", "fireCount", 264], ["intentionCanary", "intentionCanary", 265]], ap: 266, kn: new Set(["event","fireCount","intentionCanary"]) },
+  { f: 7, p: "/properties/event", c: __c130, r: 130, ro: 1, g: [[0,[0]]] },
   { f: 7, p: "/properties/fireCount", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 7, p: "/properties/intentionCanary", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 7, p: "/additionalProperties", av: 1, b: true },
-  { f: 8, p: "", c: __c257, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef"] }, pr: [["memoryRef", "memoryRef", 258], ["includeSecretCanary", "includeSecretCanary", 259]], ap: 260, kn: new Set(["memoryRef","includeSecretCanary"]) },
+  { f: 8, p: "", c: __c267, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef"] }, pr: [["memoryRef", "memoryRef", 268], ["includeSecretCanary", "includeSecretCanary", 269]], ap: 270, kn: new Set(["memoryRef","includeSecretCanary"]) },
   { f: 8, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
   { f: 8, p: "/properties/includeSecretCanary", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 8, p: "/additionalProperties", b: false },
-  { f: 9, p: "", c: __c261, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["event","secretLeaked"] }, pr: [["event", "event", 262], ["secretLeaked", "secretLeaked", 263], ["eventId", "eventId", 264]], ap: 265, kn: new Set(["event","secretLeaked","eventId"]) },
+  { f: 9, p: "", c: __c271, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["event","secretLeaked"] }, pr: [["event", "event", 272], ["secretLeaked", "secretLeaked", 273], ["eventId", "eventId", 274]], ap: 275, kn: new Set(["event","secretLeaked","eventId"]) },
   { f: 9, p: "/properties/event", c: __c0, r: 0, ro: 1, g: [[0,[0]]] },
   { f: 9, p: "/properties/secretLeaked", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 9, p: "/properties/eventId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 9, p: "/additionalProperties", av: 1, b: true },
-  { f: 10, p: "", c: __c266, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["ttlSeconds"] }, pr: [["ttlSeconds", "ttlSeconds", 267], ["delayMs", "delayMs", 268]], ap: 269, kn: new Set(["ttlSeconds","delayMs"]) },
+  { f: 10, p: "", c: __c276, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["ttlSeconds"] }, pr: [["ttlSeconds", "ttlSeconds", 277], ["delayMs", "delayMs", 278]], ap: 279, kn: new Set(["ttlSeconds","delayMs"]) },
   { f: 10, p: "/properties/ttlSeconds", t: ["number"], tv: "number", g: [[1,[8,11]]], k: { "maximum": 86400, "exclusiveMinimum": 0 } },
   { f: 10, p: "/properties/delayMs", t: ["integer"], tv: "integer", ut: 1, g: [[1,[8,9]]], k: { "maximum": 5000, "minimum": 0 } },
   { f: 10, p: "/additionalProperties", b: false },
-  { f: 11, p: "", c: __c270, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["parentRunId","childRunId","memoryRef","parentStartedAt","childWrittenAt","entry","seenByParent"] }, pr: [["parentRunId", "parentRunId", 271], ["childRunId", "childRunId", 272], ["memoryRef", "memoryRef", 273], ["parentStartedAt", "parentStartedAt", 274], ["childWrittenAt", "childWrittenAt", 275], ["entry", "entry", 276], ["seenByParent", "seenByParent", 285]], ap: 286, kn: new Set(["parentRunId","childRunId","memoryRef","parentStartedAt","childWrittenAt","entry","seenByParent"]) },
+  { f: 11, p: "", c: __c280, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["parentRunId","childRunId","memoryRef","parentStartedAt","childWrittenAt","entry","seenByParent"] }, pr: [["parentRunId", "parentRunId", 281], ["childRunId", "childRunId", 282], ["memoryRef", "memoryRef", 283], ["parentStartedAt", "parentStartedAt", 284], ["childWrittenAt", "childWrittenAt", 285], ["entry", "entry", 286], ["seenByParent", "seenByParent", 295]], ap: 296, kn: new Set(["parentRunId","childRunId","memoryRef","parentStartedAt","childWrittenAt","entry","seenByParent"]) },
   { f: 11, p: "/properties/parentRunId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
   { f: 11, p: "/properties/childRunId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
   { f: 11, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
   { f: 11, p: "/properties/parentStartedAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 11, p: "/properties/childWrittenAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 11, p: "/properties/entry", c: __c277, r: 277, ro: 1, g: [[0,[0]]] },
-  { f: 12, p: "", c: __c277, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["id","content","tags","createdAt"] }, pr: [["id", "id", 278], ["content", "content", 279], ["tags", "tags", 280], ["createdAt", "createdAt", 282], ["expiresAt", "expiresAt", 283]], ap: 284, kn: new Set(["id","content","tags","createdAt","expiresAt"]) },
+  { f: 11, p: "/properties/entry", c: __c287, r: 287, ro: 1, g: [[0,[0]]] },
+  { f: 12, p: "", c: __c287, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["id","content","tags","createdAt"] }, pr: [["id", "id", 288], ["content", "content", 289], ["tags", "tags", 290], ["createdAt", "createdAt", 292], ["expiresAt", "expiresAt", 293]], ap: 294, kn: new Set(["id","content","tags","createdAt","expiresAt"]) },
   { f: 12, p: "/properties/id", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
   { f: 12, p: "/properties/content", t: ["string"], tv: "string", ut: 1, g: [] },
-  { f: 12, p: "/properties/tags", t: ["array"], tv: "array", g: [[3,[18]]], it: 281 },
+  { f: 12, p: "/properties/tags", t: ["array"], tv: "array", g: [[3,[18]]], it: 291 },
   { f: 12, p: "/properties/tags/items", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
   { f: 12, p: "/properties/createdAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 12, p: "/properties/expiresAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 12, p: "/additionalProperties", av: 1, b: true },
   { f: 11, p: "/properties/seenByParent", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 11, p: "/additionalProperties", av: 1, b: true },
-  { f: 13, p: "", c: __c287, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","every"] }, pr: [["memoryRef", "memoryRef", 288], ["every", "every", 289], ["tokenBudget", "tokenBudget", 290], ["firstAt", "firstAt", 291]], ap: 292, kn: new Set(["memoryRef","every","tokenBudget","firstAt"]) },
+  { f: 13, p: "", c: __c297, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","every"] }, pr: [["memoryRef", "memoryRef", 298], ["every", "every", 299], ["tokenBudget", "tokenBudget", 300], ["firstAt", "firstAt", 301]], ap: 302, kn: new Set(["memoryRef","every","tokenBudget","firstAt"]) },
   { f: 13, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
   { f: 13, p: "/properties/every", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "duration" }, fm: __fmtDuration },
   { f: 13, p: "/properties/tokenBudget", t: ["integer"], tv: "integer", ut: 1, g: [[1,[8,9]]], k: { "maximum": 1000000000, "minimum": 1 } },
   { f: 13, p: "/properties/firstAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 13, p: "/additionalProperties", b: false },
-  { f: 14, p: "", c: __c293, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["scheduleId","memoryRef","every","nextAt"] }, pr: [["scheduleId", "scheduleId", 294], ["memoryRef", "memoryRef", 295], ["every", "every", 296], ["tokenBudget", "tokenBudget", 297], ["nextAt", "nextAt", 298], ["lastOutcome", "lastOutcome", 299]], ap: 336, kn: new Set(["scheduleId","memoryRef","every","tokenBudget","nextAt","lastOutcome"]) },
+  { f: 14, p: "", c: __c303, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["scheduleId","memoryRef","every","nextAt"] }, pr: [["scheduleId", "scheduleId", 304], ["memoryRef", "memoryRef", 305], ["every", "every", 306], ["tokenBudget", "tokenBudget", 307], ["nextAt", "nextAt", 308], ["lastOutcome", "lastOutcome", 309]], ap: 346, kn: new Set(["scheduleId","memoryRef","every","tokenBudget","nextAt","lastOutcome"]) },
   { f: 14, p: "/properties/scheduleId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
   { f: 14, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
   { f: 14, p: "/properties/every", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "duration" }, fm: __fmtDuration },
   { f: 14, p: "/properties/tokenBudget", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
   { f: 14, p: "/properties/nextAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 14, p: "/properties/lastOutcome", c: __c300, r: 300, ro: 1, g: [[0,[0]]] },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome", c: __c300, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["kind","scheduleId","instant","missed"] }, pr: [["kind", "kind", 301], ["scheduleId", "scheduleId", 302], ["instant", "instant", 303], ["missed", "missed", 304], ["archiveId", "archiveId", 305], ["event", "event", 306], ["tokensRequired", "tokensRequired", 317], ["errorCode", "errorCode", 318]], ap: 319, kn: new Set(["kind","scheduleId","instant","missed","archiveId","event","tokensRequired","errorCode"]), all: [320,326,331] },
+  { f: 14, p: "/properties/lastOutcome", c: __c310, r: 310, ro: 1, g: [[0,[0]]] },
+  { f: 15, p: "/$defs/ScheduledDistillationOutcome", c: __c310, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["kind","scheduleId","instant","missed"] }, pr: [["kind", "kind", 311], ["scheduleId", "scheduleId", 312], ["instant", "instant", 313], ["missed", "missed", 314], ["archiveId", "archiveId", 315], ["event", "event", 316], ["tokensRequired", "tokensRequired", 327], ["errorCode", "errorCode", 328]], ap: 329, kn: new Set(["kind","scheduleId","instant","missed","archiveId","event","tokensRequired","errorCode"]), all: [330,336,341] },
   { f: 15, p: "/$defs/ScheduledDistillationOutcome/properties/kind", g: [[0,[2]]], k: { "enum": ["distilled","nothing-to-distil","budget-exceeded","failed"] } },
   { f: 15, p: "/$defs/ScheduledDistillationOutcome/properties/scheduleId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
   { f: 15, p: "/$defs/ScheduledDistillationOutcome/properties/instant", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 15, p: "/$defs/ScheduledDistillationOutcome/properties/missed", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 15, p: "/$defs/ScheduledDistillationOutcome/properties/archiveId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome/properties/event", c: __c307, r: 307, ro: 1, g: [[0,[0]]] },
-  { f: 0, p: "/$defs/memoryCompacted", c: __c307, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","outputId","sourceCount","trigger","byteSize"] }, pr: [["memoryRef", "memoryRef", 308], ["outputId", "outputId", 309], ["sourceIds", "sourceIds", 310], ["sourceCount", "sourceCount", 312], ["trigger", "trigger", 313], ["byteSize", "byteSize", 314], ["distillation", "distillation", 315]], ap: 316, kn: new Set(["memoryRef","outputId","sourceIds","sourceCount","trigger","byteSize","distillation"]) },
+  { f: 15, p: "/$defs/ScheduledDistillationOutcome/properties/event", c: __c317, r: 317, ro: 1, g: [[0,[0]]] },
+  { f: 0, p: "/$defs/memoryCompacted", c: __c317, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","outputId","sourceCount","trigger","byteSize"] }, pr: [["memoryRef", "memoryRef", 318], ["outputId", "outputId", 319], ["sourceIds", "sourceIds", 320], ["sourceCount", "sourceCount", 322], ["trigger", "trigger", 323], ["byteSize", "byteSize", 324], ["distillation", "distillation", 325]], ap: 326, kn: new Set(["memoryRef","outputId","sourceIds","sourceCount","trigger","byteSize","distillation"]) },
   { f: 0, p: "/$defs/memoryCompacted/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/memoryCompacted/properties/outputId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 0, p: "/$defs/memoryCompacted/properties/sourceIds", t: ["array"], tv: "array", g: [[3,[18,20]]], k: { "uniqueItems": true }, it: 311, uq: ["string"] },
+  { f: 0, p: "/$defs/memoryCompacted/properties/sourceIds", t: ["array"], tv: "array", g: [[3,[18]]], it: 321 },
   { f: 0, p: "/$defs/memoryCompacted/properties/sourceIds/items", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/memoryCompacted/properties/sourceCount", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 0, p: "/$defs/memoryCompacted/properties/trigger", c: __c77, r: 77, ro: 1, g: [[0,[0]]] },
+  { f: 0, p: "/$defs/memoryCompacted/properties/trigger", c: __c78, r: 78, ro: 1, g: [[0,[0]]] },
   { f: 0, p: "/$defs/memoryCompacted/properties/byteSize", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 0, p: "/$defs/memoryCompacted/properties/distillation", c: __c154, r: 154, ro: 1, g: [[0,[0]]] },
+  { f: 0, p: "/$defs/memoryCompacted/properties/distillation", c: __c164, r: 164, ro: 1, g: [[0,[0]]] },
   { f: 0, p: "/$defs/memoryCompacted/additionalProperties", av: 1, b: true },
   { f: 15, p: "/$defs/ScheduledDistillationOutcome/properties/tokensRequired", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
   { f: 15, p: "/$defs/ScheduledDistillationOutcome/properties/errorCode", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 128, "minLength": 1 } },
   { f: 15, p: "/$defs/ScheduledDistillationOutcome/additionalProperties", av: 1, b: true },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/0", g: [[0,[7]]], if: 321, th: 323 },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/0/if", c: __c321, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 322]] },
+  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/0", g: [[0,[7]]], if: 331, th: 333 },
+  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/0/if", c: __c331, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 332]] },
   { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/0/if/properties/kind", g: [[0,[1]]], k: { "const": "distilled" } },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["archiveId","event"] }, pr: [["archiveId", "archiveId", 324], ["event", "event", 325]] },
+  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["archiveId","event"] }, pr: [["archiveId", "archiveId", 334], ["event", "event", 335]] },
   { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/0/then/properties/archiveId", av: 1, g: [] },
   { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/0/then/properties/event", av: 1, g: [] },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/1", g: [[0,[7]]], if: 327, th: 329 },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/1/if", c: __c327, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 328]] },
+  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/1", g: [[0,[7]]], if: 337, th: 339 },
+  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/1/if", c: __c337, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 338]] },
   { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/1/if/properties/kind", g: [[0,[1]]], k: { "const": "budget-exceeded" } },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/1/then", g: [[4,[23,26]]], k: { "required": ["tokensRequired"] }, pr: [["tokensRequired", "tokensRequired", 330]] },
+  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/1/then", g: [[4,[23,26]]], k: { "required": ["tokensRequired"] }, pr: [["tokensRequired", "tokensRequired", 340]] },
   { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/1/then/properties/tokensRequired", av: 1, g: [] },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/2", g: [[0,[7]]], if: 332, th: 334 },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/2/if", c: __c332, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 333]] },
+  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/2", g: [[0,[7]]], if: 342, th: 344 },
+  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/2/if", c: __c342, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 343]] },
   { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/2/if/properties/kind", g: [[0,[1]]], k: { "const": "failed" } },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/2/then", g: [[4,[23,26]]], k: { "required": ["errorCode"] }, pr: [["errorCode", "errorCode", 335]] },
+  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/2/then", g: [[4,[23,26]]], k: { "required": ["errorCode"] }, pr: [["errorCode", "errorCode", 345]] },
   { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/2/then/properties/errorCode", av: 1, g: [] },
   { f: 14, p: "/additionalProperties", av: 1, b: true },
-  { f: 16, p: "", c: __c337, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["tenant"] }, pr: [["tenant", "tenant", 338]], ap: 339, kn: new Set(["tenant"]) },
-  { f: 16, p: "/properties/tenant", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[a-z0-9][a-z0-9-]{0,62}$" }, re: __RE3 },
+  { f: 16, p: "", c: __c347, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["tenant"] }, pr: [["tenant", "tenant", 348]], ap: 349, kn: new Set(["tenant"]) },
+  { f: 16, p: "/properties/tenant", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[a-z0-9][a-z0-9-]{0,62}$" }, re: __RE4 },
   { f: 16, p: "/additionalProperties", b: false },
-  { f: 15, p: "", c: __c340, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["outcomes"] }, pr: [["outcomes", "outcomes", 341]], ap: 343, kn: new Set(["outcomes"]) },
-  { f: 15, p: "/properties/outcomes", t: ["array"], tv: "array", g: [[3,[18]]], it: 342 },
-  { f: 15, p: "/properties/outcomes/items", c: __c300, r: 300, ro: 1, g: [[0,[0]]] },
+  { f: 15, p: "", c: __c350, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["outcomes"] }, pr: [["outcomes", "outcomes", 351]], ap: 353, kn: new Set(["outcomes"]) },
+  { f: 15, p: "/properties/outcomes", t: ["array"], tv: "array", g: [[3,[18]]], it: 352 },
+  { f: 15, p: "/properties/outcomes/items", c: __c310, r: 310, ro: 1, g: [[0,[0]]] },
   { f: 15, p: "/additionalProperties", av: 1, b: true },
-  { f: 17, p: "", c: __c344, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["confidence"] }, pr: [["confidence", "confidence", 345], ["kind", "kind", 346]], ap: 347, kn: new Set(["confidence","kind"]) },
+  { f: 17, p: "", c: __c354, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["confidence"] }, pr: [["confidence", "confidence", 355], ["kind", "kind", 356]], ap: 357, kn: new Set(["confidence","kind"]) },
   { f: 17, p: "/properties/confidence", t: ["number"], tv: "number", g: [[1,[8,9]]], k: { "maximum": 1, "minimum": 0 } },
   { f: 17, p: "/properties/kind", g: [[0,[2]]], k: { "enum": ["next-worker","terminate"] } },
   { f: 17, p: "/additionalProperties", b: false },
-  { f: 18, p: "", c: __c348, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","floor"] }, pr: [["runId", "runId", 349], ["floor", "floor", 350]], ap: 351, kn: new Set(["runId","floor"]) },
+  { f: 18, p: "", c: __c358, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","floor"] }, pr: [["runId", "runId", 359], ["floor", "floor", 360]], ap: 361, kn: new Set(["runId","floor"]) },
   { f: 18, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
   { f: 18, p: "/properties/floor", t: ["number"], tv: "number", g: [[1,[8,9]]], k: { "maximum": 1, "minimum": 0.5 } },
   { f: 18, p: "/additionalProperties", av: 1, b: true },
-  { f: 19, p: "", c: __c352, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["records"] }, pr: [["records", "records", 353]], ap: 438, kn: new Set(["records"]) },
-  { f: 19, p: "/properties/records", t: ["array"], tv: "array", g: [[3,[18]]], it: 354 },
-  { f: 19, p: "/properties/records/items", c: __c355, r: 355, ro: 1, g: [[0,[0]]] },
-  { f: 19, p: "/$defs/HostSampleTraceRecord", c: __c355, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["stream","record_type","body"] }, pr: [["stream", "stream", 356], ["record_type", "record_type", 357], ["body", "body", 358]], ap: 437, kn: new Set(["stream","record_type","body"]) },
+  { f: 19, p: "", c: __c362, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["records"] }, pr: [["records", "records", 363]], ap: 448, kn: new Set(["records"]) },
+  { f: 19, p: "/properties/records", t: ["array"], tv: "array", g: [[3,[18]]], it: 364 },
+  { f: 19, p: "/properties/records/items", c: __c365, r: 365, ro: 1, g: [[0,[0]]] },
+  { f: 19, p: "/$defs/HostSampleTraceRecord", c: __c365, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["stream","record_type","body"] }, pr: [["stream", "stream", 366], ["record_type", "record_type", 367], ["body", "body", 368]], ap: 447, kn: new Set(["stream","record_type","body"]) },
   { f: 19, p: "/$defs/HostSampleTraceRecord/properties/stream", g: [[0,[1]]], k: { "const": "trace/inquirium-assistant-turns" } },
   { f: 19, p: "/$defs/HostSampleTraceRecord/properties/record_type", g: [[0,[1]]], k: { "const": "daemon/inquirium-assistant-turn-trace.v1" } },
-  { f: 19, p: "/$defs/HostSampleTraceRecord/properties/body", c: __c359, r: 359, ro: 1, g: [[0,[0]]] },
-  { f: 20, p: "", c: __c359, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["trace/schema","trace/id","turn/id","participant/ref","operation/id","time/started-at","status","policy","decisions","effects"] }, pr: [["trace/schema", "trace~1schema", 360], ["trace/id", "trace~1id", 361], ["turn/id", "turn~1id", 362], ["participant/ref", "participant~1ref", 364], ["operation/id", "operation~1id", 366], ["time/started-at", "time~1started-at", 367], ["time/finished-at", "time~1finished-at", 368], ["status", "status", 369], ["runtime/ref", "runtime~1ref", 371], ["model.binding/ref", "model.binding~1ref", 373], ["input/shape", "input~1shape", 375], ["output/shape", "output~1shape", 382], ["policy", "policy", 388], ["decisions", "decisions", 400], ["effects", "effects", 422], ["diagnostics", "diagnostics", 429]], ap: 436, kn: new Set(["trace/schema","trace/id","turn/id","participant/ref","operation/id","time/started-at","time/finished-at","status","runtime/ref","model.binding/ref","input/shape","output/shape","policy","decisions","effects","diagnostics"]) },
+  { f: 19, p: "/$defs/HostSampleTraceRecord/properties/body", c: __c369, r: 369, ro: 1, g: [[0,[0]]] },
+  { f: 20, p: "", c: __c369, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["trace/schema","trace/id","turn/id","participant/ref","operation/id","time/started-at","status","policy","decisions","effects"] }, pr: [["trace/schema", "trace~1schema", 370], ["trace/id", "trace~1id", 371], ["turn/id", "turn~1id", 372], ["participant/ref", "participant~1ref", 374], ["operation/id", "operation~1id", 376], ["time/started-at", "time~1started-at", 377], ["time/finished-at", "time~1finished-at", 378], ["status", "status", 379], ["runtime/ref", "runtime~1ref", 381], ["model.binding/ref", "model.binding~1ref", 383], ["input/shape", "input~1shape", 385], ["output/shape", "output~1shape", 392], ["policy", "policy", 398], ["decisions", "decisions", 410], ["effects", "effects", 432], ["diagnostics", "diagnostics", 439]], ap: 446, kn: new Set(["trace/schema","trace/id","turn/id","participant/ref","operation/id","time/started-at","time/finished-at","status","runtime/ref","model.binding/ref","input/shape","output/shape","policy","decisions","effects","diagnostics"]) },
   { f: 20, p: "/properties/trace~1schema", g: [[0,[1]]], k: { "const": "inquirium.assistant-turn-trace.v1" } },
-  { f: 20, p: "/properties/trace~1id", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^tr:.+$" }, re: __RE6 },
-  { f: 20, p: "/properties/turn~1id", c: __c363, r: 363, ro: 1, g: [[0,[0]]] },
-  { f: 21, p: "/$defs/TurnId", c: __c363, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^turn:.+$" }, re: __RE21 },
-  { f: 20, p: "/properties/participant~1ref", c: __c365, r: 365, ro: 1, g: [[0,[0]]] },
-  { f: 21, p: "/$defs/ParticipantRef", c: __c365, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^participant:did:key:[1-9A-HJ-NP-Za-km-z]+$" }, re: __RE14 },
-  { f: 20, p: "/properties/operation~1id", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^op:.+$" }, re: __RE7 },
+  { f: 20, p: "/properties/trace~1id", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^tr:.+$" }, re: __RE7 },
+  { f: 20, p: "/properties/turn~1id", c: __c373, r: 373, ro: 1, g: [[0,[0]]] },
+  { f: 21, p: "/$defs/TurnId", c: __c373, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^turn:.+$" }, re: __RE22 },
+  { f: 20, p: "/properties/participant~1ref", c: __c375, r: 375, ro: 1, g: [[0,[0]]] },
+  { f: 21, p: "/$defs/ParticipantRef", c: __c375, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^participant:did:key:[1-9A-HJ-NP-Za-km-z]+$" }, re: __RE15 },
+  { f: 20, p: "/properties/operation~1id", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^op:.+$" }, re: __RE8 },
   { f: 20, p: "/properties/time~1started-at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 20, p: "/properties/time~1finished-at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 20, p: "/properties/status", c: __c370, r: 370, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/$defs/GenerateOutcome", c: __c370, g: [[0,[2]]], k: { "enum": ["completed","handler-unavailable","context-denied","policy-denied","failed"] } },
-  { f: 20, p: "/properties/runtime~1ref", c: __c372, r: 372, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/$defs/RuntimeRef", c: __c372, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^runtime/.+$" }, re: __RE17 },
-  { f: 20, p: "/properties/model.binding~1ref", c: __c374, r: 374, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/$defs/ModelBindingRef", c: __c374, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^model\\.binding/.+$" }, re: __RE10 },
-  { f: 20, p: "/properties/input~1shape", c: __c376, r: 376, ro: 1, g: [[0,[0]]] },
-  { f: 20, p: "/$defs/InputShape", c: __c376, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["message/count", "message~1count", 377], ["token/approx-input", "token~1approx-input", 378], ["file/has-any", "file~1has-any", 379], ["tool/has-any", "tool~1has-any", 380]], ap: 381, kn: new Set(["message/count","token/approx-input","file/has-any","tool/has-any"]) },
+  { f: 20, p: "/properties/status", c: __c380, r: 380, ro: 1, g: [[0,[0]]] },
+  { f: 22, p: "/$defs/GenerateOutcome", c: __c380, g: [[0,[2]]], k: { "enum": ["completed","handler-unavailable","context-denied","policy-denied","failed"] } },
+  { f: 20, p: "/properties/runtime~1ref", c: __c382, r: 382, ro: 1, g: [[0,[0]]] },
+  { f: 22, p: "/$defs/RuntimeRef", c: __c382, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^runtime/.+$" }, re: __RE18 },
+  { f: 20, p: "/properties/model.binding~1ref", c: __c384, r: 384, ro: 1, g: [[0,[0]]] },
+  { f: 22, p: "/$defs/ModelBindingRef", c: __c384, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^model\\.binding/.+$" }, re: __RE11 },
+  { f: 20, p: "/properties/input~1shape", c: __c386, r: 386, ro: 1, g: [[0,[0]]] },
+  { f: 20, p: "/$defs/InputShape", c: __c386, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["message/count", "message~1count", 387], ["token/approx-input", "token~1approx-input", 388], ["file/has-any", "file~1has-any", 389], ["tool/has-any", "tool~1has-any", 390]], ap: 391, kn: new Set(["message/count","token/approx-input","file/has-any","tool/has-any"]) },
   { f: 20, p: "/$defs/InputShape/properties/message~1count", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 20, p: "/$defs/InputShape/properties/token~1approx-input", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 20, p: "/$defs/InputShape/properties/file~1has-any", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 20, p: "/$defs/InputShape/properties/tool~1has-any", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 20, p: "/$defs/InputShape/additionalProperties", b: false },
-  { f: 20, p: "/properties/output~1shape", c: __c383, r: 383, ro: 1, g: [[0,[0]]] },
-  { f: 20, p: "/$defs/OutputShape", c: __c383, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["token/approx-output", "token~1approx-output", 384], ["artifact/refs", "artifact~1refs", 385]], ap: 387, kn: new Set(["token/approx-output","artifact/refs"]) },
+  { f: 20, p: "/properties/output~1shape", c: __c393, r: 393, ro: 1, g: [[0,[0]]] },
+  { f: 20, p: "/$defs/OutputShape", c: __c393, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["token/approx-output", "token~1approx-output", 394], ["artifact/refs", "artifact~1refs", 395]], ap: 397, kn: new Set(["token/approx-output","artifact/refs"]) },
   { f: 20, p: "/$defs/OutputShape/properties/token~1approx-output", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 20, p: "/$defs/OutputShape/properties/artifact~1refs", t: ["array"], tv: "array", g: [[3,[18]]], it: 386 },
+  { f: 20, p: "/$defs/OutputShape/properties/artifact~1refs", t: ["array"], tv: "array", g: [[3,[18]]], it: 396 },
   { f: 20, p: "/$defs/OutputShape/properties/artifact~1refs/items", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 20, p: "/$defs/OutputShape/additionalProperties", b: false },
-  { f: 20, p: "/properties/policy", c: __c389, r: 389, ro: 1, g: [[0,[0]]] },
-  { f: 20, p: "/$defs/TracePolicy", c: __c389, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["locality","trust/mode","egress/allowed"] }, pr: [["locality", "locality", 390], ["trust/mode", "trust~1mode", 392], ["trace/level", "trace~1level", 394], ["persist/prompt", "persist~1prompt", 396], ["persist/response", "persist~1response", 397], ["egress/allowed", "egress~1allowed", 398]], ap: 399, kn: new Set(["locality","trust/mode","trace/level","persist/prompt","persist/response","egress/allowed"]) },
-  { f: 20, p: "/$defs/TracePolicy/properties/locality", c: __c391, r: 391, ro: 1, g: [[0,[0]]] },
-  { f: 23, p: "/$defs/Locality", c: __c391, g: [[0,[2]]], k: { "enum": ["local_only","remote_allowed"] } },
-  { f: 20, p: "/$defs/TracePolicy/properties/trust~1mode", c: __c393, r: 393, ro: 1, g: [[0,[0]]] },
-  { f: 23, p: "/$defs/TrustMode", c: __c393, g: [[0,[2]]], k: { "enum": ["strict_local","classification_gated"] } },
-  { f: 20, p: "/$defs/TracePolicy/properties/trace~1level", c: __c395, r: 395, ro: 1, g: [[0,[0]]] },
-  { f: 20, p: "/$defs/TraceLevel", c: __c395, g: [[0,[2]]], k: { "enum": ["metadata_only","decision_detail"] } },
+  { f: 20, p: "/properties/policy", c: __c399, r: 399, ro: 1, g: [[0,[0]]] },
+  { f: 20, p: "/$defs/TracePolicy", c: __c399, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["locality","trust/mode","egress/allowed"] }, pr: [["locality", "locality", 400], ["trust/mode", "trust~1mode", 402], ["trace/level", "trace~1level", 404], ["persist/prompt", "persist~1prompt", 406], ["persist/response", "persist~1response", 407], ["egress/allowed", "egress~1allowed", 408]], ap: 409, kn: new Set(["locality","trust/mode","trace/level","persist/prompt","persist/response","egress/allowed"]) },
+  { f: 20, p: "/$defs/TracePolicy/properties/locality", c: __c401, r: 401, ro: 1, g: [[0,[0]]] },
+  { f: 23, p: "/$defs/Locality", c: __c401, g: [[0,[2]]], k: { "enum": ["local_only","remote_allowed"] } },
+  { f: 20, p: "/$defs/TracePolicy/properties/trust~1mode", c: __c403, r: 403, ro: 1, g: [[0,[0]]] },
+  { f: 23, p: "/$defs/TrustMode", c: __c403, g: [[0,[2]]], k: { "enum": ["strict_local","classification_gated"] } },
+  { f: 20, p: "/$defs/TracePolicy/properties/trace~1level", c: __c405, r: 405, ro: 1, g: [[0,[0]]] },
+  { f: 20, p: "/$defs/TraceLevel", c: __c405, g: [[0,[2]]], k: { "enum": ["metadata_only","decision_detail"] } },
   { f: 20, p: "/$defs/TracePolicy/properties/persist~1prompt", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 20, p: "/$defs/TracePolicy/properties/persist~1response", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 20, p: "/$defs/TracePolicy/properties/egress~1allowed", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 20, p: "/$defs/TracePolicy/additionalProperties", b: false },
-  { f: 20, p: "/properties/decisions", t: ["array"], tv: "array", g: [[3,[18]]], it: 401 },
-  { f: 20, p: "/properties/decisions/items", c: __c402, r: 402, ro: 1, g: [[0,[0]]] },
-  { f: 20, p: "/$defs/TraceDecision", c: __c402, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["kind","outcome","reason/code"] }, pr: [["kind", "kind", 403], ["outcome", "outcome", 404], ["reason/code", "reason~1code", 406], ["decided/by", "decided~1by", 407], ["element/ref", "element~1ref", 408], ["source/kind", "source~1kind", 409], ["classification", "classification", 411]], ap: 413, kn: new Set(["kind","outcome","reason/code","decided/by","element/ref","source/kind","classification"]), all: [414] },
+  { f: 20, p: "/properties/decisions", t: ["array"], tv: "array", g: [[3,[18]]], it: 411 },
+  { f: 20, p: "/properties/decisions/items", c: __c412, r: 412, ro: 1, g: [[0,[0]]] },
+  { f: 20, p: "/$defs/TraceDecision", c: __c412, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["kind","outcome","reason/code"] }, pr: [["kind", "kind", 413], ["outcome", "outcome", 414], ["reason/code", "reason~1code", 416], ["decided/by", "decided~1by", 417], ["element/ref", "element~1ref", 418], ["source/kind", "source~1kind", 419], ["classification", "classification", 421]], ap: 423, kn: new Set(["kind","outcome","reason/code","decided/by","element/ref","source/kind","classification"]), all: [424] },
   { f: 20, p: "/$defs/TraceDecision/properties/kind", g: [[0,[2]]], k: { "enum": ["runtime-selection","context-element","class-keyed-resolution","mode-keyed-resolution","redaction","egress","operator-question","escalation"] } },
-  { f: 20, p: "/$defs/TraceDecision/properties/outcome", c: __c405, r: 405, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/$defs/ReasonCode", c: __c405, t: ["string"], tv: "string", g: [[2,[12,14]]], k: { "maxLength": 80, "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$" }, re: __RE15 },
-  { f: 20, p: "/$defs/TraceDecision/properties/reason~1code", c: __c405, r: 405, ro: 1, g: [[0,[0]]] },
+  { f: 20, p: "/$defs/TraceDecision/properties/outcome", c: __c415, r: 415, ro: 1, g: [[0,[0]]] },
+  { f: 22, p: "/$defs/ReasonCode", c: __c415, t: ["string"], tv: "string", g: [[2,[12,14]]], k: { "maxLength": 80, "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$" }, re: __RE16 },
+  { f: 20, p: "/$defs/TraceDecision/properties/reason~1code", c: __c415, r: 415, ro: 1, g: [[0,[0]]] },
   { f: 20, p: "/$defs/TraceDecision/properties/decided~1by", g: [[0,[2]]], k: { "enum": ["host-policy","model-proposed","model-produced","operator-approved"] } },
   { f: 20, p: "/$defs/TraceDecision/properties/element~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 20, p: "/$defs/TraceDecision/properties/source~1kind", c: __c410, r: 410, ro: 1, g: [[0,[0]]] },
-  { f: 24, p: "/$defs/ContextSourceKind", c: __c410, g: [[0,[2]]], k: { "enum": ["relationship","memarium","messaging","artifact","dataset"] } },
-  { f: 20, p: "/$defs/TraceDecision/properties/classification", c: __c412, r: 412, ro: 1, g: [[0,[0]]] },
-  { f: 25, p: "", c: __c412, t: ["string"], tv: "string", ut: 1, g: [[0,[2]]], k: { "enum": ["public","community","personal"] } },
+  { f: 20, p: "/$defs/TraceDecision/properties/source~1kind", c: __c420, r: 420, ro: 1, g: [[0,[0]]] },
+  { f: 24, p: "/$defs/ContextSourceKind", c: __c420, g: [[0,[2]]], k: { "enum": ["relationship","memarium","messaging","artifact","dataset"] } },
+  { f: 20, p: "/$defs/TraceDecision/properties/classification", c: __c422, r: 422, ro: 1, g: [[0,[0]]] },
+  { f: 25, p: "", c: __c422, t: ["string"], tv: "string", ut: 1, g: [[0,[2]]], k: { "enum": ["public","community","personal"] } },
   { f: 20, p: "/$defs/TraceDecision/additionalProperties", b: false },
-  { f: 20, p: "/$defs/TraceDecision/allOf/0", g: [[0,[7]]], if: 415, th: 417 },
-  { f: 20, p: "/$defs/TraceDecision/allOf/0/if", c: __c415, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 416]] },
+  { f: 20, p: "/$defs/TraceDecision/allOf/0", g: [[0,[7]]], if: 425, th: 427 },
+  { f: 20, p: "/$defs/TraceDecision/allOf/0/if", c: __c425, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 426]] },
   { f: 20, p: "/$defs/TraceDecision/allOf/0/if/properties/kind", g: [[0,[1]]], k: { "const": "context-element" } },
-  { f: 20, p: "/$defs/TraceDecision/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["element/ref","source/kind","classification"] }, pr: [["outcome", "outcome", 418], ["element/ref", "element~1ref", 419], ["source/kind", "source~1kind", 420], ["classification", "classification", 421]] },
+  { f: 20, p: "/$defs/TraceDecision/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["element/ref","source/kind","classification"] }, pr: [["outcome", "outcome", 428], ["element/ref", "element~1ref", 429], ["source/kind", "source~1kind", 430], ["classification", "classification", 431]] },
   { f: 20, p: "/$defs/TraceDecision/allOf/0/then/properties/outcome", g: [[0,[2]]], k: { "enum": ["include","declassify","drop","fail"] } },
   { f: 20, p: "/$defs/TraceDecision/allOf/0/then/properties/element~1ref", av: 1, g: [] },
   { f: 20, p: "/$defs/TraceDecision/allOf/0/then/properties/source~1kind", av: 1, g: [] },
   { f: 20, p: "/$defs/TraceDecision/allOf/0/then/properties/classification", av: 1, g: [] },
-  { f: 20, p: "/properties/effects", t: ["array"], tv: "array", g: [[3,[18]]], it: 423 },
-  { f: 20, p: "/properties/effects/items", c: __c424, r: 424, ro: 1, g: [[0,[0]]] },
-  { f: 20, p: "/$defs/TraceEffect", c: __c424, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["kind","status","target"] }, pr: [["kind", "kind", 425], ["status", "status", 426], ["target", "target", 427]], ap: 428, kn: new Set(["kind","status","target"]) },
-  { f: 20, p: "/$defs/TraceEffect/properties/kind", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[a-z][a-z0-9-]*(\\.[a-z][a-z0-9-]*)+$" }, re: __RE19 },
+  { f: 20, p: "/properties/effects", t: ["array"], tv: "array", g: [[3,[18]]], it: 433 },
+  { f: 20, p: "/properties/effects/items", c: __c434, r: 434, ro: 1, g: [[0,[0]]] },
+  { f: 20, p: "/$defs/TraceEffect", c: __c434, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["kind","status","target"] }, pr: [["kind", "kind", 435], ["status", "status", 436], ["target", "target", 437]], ap: 438, kn: new Set(["kind","status","target"]) },
+  { f: 20, p: "/$defs/TraceEffect/properties/kind", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[a-z][a-z0-9-]*(\\.[a-z][a-z0-9-]*)+$" }, re: __RE20 },
   { f: 20, p: "/$defs/TraceEffect/properties/status", g: [[0,[2]]], k: { "enum": ["ok","failed","skipped"] } },
   { f: 20, p: "/$defs/TraceEffect/properties/target", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 20, p: "/$defs/TraceEffect/additionalProperties", b: false },
-  { f: 20, p: "/properties/diagnostics", c: __c430, r: 430, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/$defs/Diagnostics", c: __c430, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["error/code", "error~1code", 431], ["retry/count", "retry~1count", 434]], ap: 435, kn: new Set(["error/code","retry/count"]) },
-  { f: 22, p: "/$defs/Diagnostics/properties/error~1code", g: [[0,[4]]], any: [432,433] },
-  { f: 22, p: "/$defs/Diagnostics/properties/error~1code/anyOf/0", c: __c405, r: 405, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/$defs/Diagnostics/properties/error~1code/anyOf/1", c: __c433, t: ["null"], tv: "null", ut: 1, g: [] },
+  { f: 20, p: "/properties/diagnostics", c: __c440, r: 440, ro: 1, g: [[0,[0]]] },
+  { f: 22, p: "/$defs/Diagnostics", c: __c440, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["error/code", "error~1code", 441], ["retry/count", "retry~1count", 444]], ap: 445, kn: new Set(["error/code","retry/count"]) },
+  { f: 22, p: "/$defs/Diagnostics/properties/error~1code", g: [[0,[4]]], any: [442,443] },
+  { f: 22, p: "/$defs/Diagnostics/properties/error~1code/anyOf/0", c: __c415, r: 415, ro: 1, g: [[0,[0]]] },
+  { f: 22, p: "/$defs/Diagnostics/properties/error~1code/anyOf/1", c: __c443, t: ["null"], tv: "null", ut: 1, g: [] },
   { f: 22, p: "/$defs/Diagnostics/properties/retry~1count", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 22, p: "/$defs/Diagnostics/additionalProperties", b: false },
   { f: 20, p: "/additionalProperties", b: false },
   { f: 19, p: "/$defs/HostSampleTraceRecord/additionalProperties", b: false },
   { f: 19, p: "/additionalProperties", av: 1, b: true },
-  { f: 26, p: "", c: __c439, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef"] }, pr: [["memoryRef", "memoryRef", 440], ["sourceIds", "sourceIds", 441]], ap: 443, kn: new Set(["memoryRef","sourceIds"]) },
+  { f: 26, p: "", c: __c449, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef"] }, pr: [["memoryRef", "memoryRef", 450], ["sourceIds", "sourceIds", 451]], ap: 453, kn: new Set(["memoryRef","sourceIds"]) },
   { f: 26, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
-  { f: 26, p: "/properties/sourceIds", t: ["array"], tv: "array", g: [[3,[16,17,18,20]]], k: { "maxItems": 10000, "minItems": 1, "uniqueItems": true }, it: 442, uq: ["string"] },
+  { f: 26, p: "/properties/sourceIds", t: ["array"], tv: "array", g: [[3,[16,17,18,20]]], k: { "maxItems": 10000, "minItems": 1, "uniqueItems": true }, it: 452, uq: ["string"] },
   { f: 26, p: "/properties/sourceIds/items", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
   { f: 26, p: "/additionalProperties", b: false },
-  { f: 27, p: "", c: __c444, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["compactionRunId","event","output"] }, pr: [["compactionRunId", "compactionRunId", 445], ["event", "event", 446], ["output", "output", 447]], ap: 448, kn: new Set(["compactionRunId","event","output"]) },
+  { f: 27, p: "", c: __c454, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["compactionRunId","event","output"] }, pr: [["compactionRunId", "compactionRunId", 455], ["event", "event", 456], ["output", "output", 457]], ap: 458, kn: new Set(["compactionRunId","event","output"]) },
   { f: 27, p: "/properties/compactionRunId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
-  { f: 27, p: "/properties/event", c: __c307, r: 307, ro: 1, g: [[0,[0]]] },
-  { f: 27, p: "/properties/output", c: __c277, r: 277, ro: 1, g: [[0,[0]]] },
+  { f: 27, p: "/properties/event", c: __c317, r: 317, ro: 1, g: [[0,[0]]] },
+  { f: 27, p: "/properties/output", c: __c287, r: 287, ro: 1, g: [[0,[0]]] },
   { f: 27, p: "/additionalProperties", av: 1, b: true },
-  { f: 28, p: "", c: __c449, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef"] }, pr: [["memoryRef", "memoryRef", 450], ["tokenBudget", "tokenBudget", 451]], ap: 452, kn: new Set(["memoryRef","tokenBudget"]) },
+  { f: 28, p: "", c: __c459, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef"] }, pr: [["memoryRef", "memoryRef", 460], ["tokenBudget", "tokenBudget", 461]], ap: 462, kn: new Set(["memoryRef","tokenBudget"]) },
   { f: 28, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
   { f: 28, p: "/properties/tokenBudget", t: ["integer"], tv: "integer", ut: 1, g: [[1,[8,9]]], k: { "maximum": 1000000000, "minimum": 1 } },
   { f: 28, p: "/additionalProperties", b: false },
-  { f: 29, p: "", c: __c453, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["archiveId","event","entry"] }, pr: [["archiveId", "archiveId", 454], ["event", "event", 455], ["entry", "entry", 456], ["index", "index", 457]], ap: 479, kn: new Set(["archiveId","event","entry","index"]) },
+  { f: 29, p: "", c: __c463, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["archiveId","event","entry"] }, pr: [["archiveId", "archiveId", 464], ["event", "event", 465], ["entry", "entry", 466], ["index", "index", 467]], ap: 489, kn: new Set(["archiveId","event","entry","index"]) },
   { f: 29, p: "/properties/archiveId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
-  { f: 29, p: "/properties/event", c: __c307, r: 307, ro: 1, g: [[0,[0]]] },
-  { f: 29, p: "/properties/entry", c: __c277, r: 277, ro: 1, g: [[0,[0]]] },
-  { f: 29, p: "/properties/index", c: __c458, r: 458, ro: 1, g: [[0,[0]]] },
-  { f: 30, p: "", c: __c458, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schemaVersion","memoryRef","updatedAt","tokenizerName","archives"] }, pr: [["schemaVersion", "schemaVersion", 459], ["memoryRef", "memoryRef", 460], ["updatedAt", "updatedAt", 461], ["tokenizerName", "tokenizerName", 462], ["archives", "archives", 463]], ap: 478, kn: new Set(["schemaVersion","memoryRef","updatedAt","tokenizerName","archives"]) },
+  { f: 29, p: "/properties/event", c: __c317, r: 317, ro: 1, g: [[0,[0]]] },
+  { f: 29, p: "/properties/entry", c: __c287, r: 287, ro: 1, g: [[0,[0]]] },
+  { f: 29, p: "/properties/index", c: __c468, r: 468, ro: 1, g: [[0,[0]]] },
+  { f: 30, p: "", c: __c468, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schemaVersion","memoryRef","updatedAt","tokenizerName","archives"] }, pr: [["schemaVersion", "schemaVersion", 469], ["memoryRef", "memoryRef", 470], ["updatedAt", "updatedAt", 471], ["tokenizerName", "tokenizerName", 472], ["archives", "archives", 473]], ap: 488, kn: new Set(["schemaVersion","memoryRef","updatedAt","tokenizerName","archives"]) },
   { f: 30, p: "/properties/schemaVersion", g: [[0,[1]]], k: { "const": 1 } },
   { f: 30, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 30, p: "/properties/updatedAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 30, p: "/properties/tokenizerName", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 30, p: "/properties/archives", t: ["array"], tv: "array", g: [[3,[18]]], it: 464 },
-  { f: 30, p: "/properties/archives/items", c: __c465, r: 465, ro: 1, g: [[0,[0]]] },
-  { f: 30, p: "/$defs/MemoryIndexArchive", c: __c465, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["archiveId","entryId","createdAt","sourceCount","tokenBudget","tokensUsed","byteSize","level"] }, pr: [["archiveId", "archiveId", 466], ["entryId", "entryId", 467], ["createdAt", "createdAt", 468], ["expiresAt", "expiresAt", 469], ["sourceCount", "sourceCount", 470], ["tokenBudget", "tokenBudget", 471], ["tokensUsed", "tokensUsed", 472], ["byteSize", "byteSize", 473], ["level", "level", 474], ["topics", "topics", 475]], ap: 477, kn: new Set(["archiveId","entryId","createdAt","expiresAt","sourceCount","tokenBudget","tokensUsed","byteSize","level","topics"]) },
-  { f: 30, p: "/$defs/MemoryIndexArchive/properties/archiveId", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^arc_[0-9a-f]{16,64}$" }, re: __RE23 },
+  { f: 30, p: "/properties/archives", t: ["array"], tv: "array", g: [[3,[18]]], it: 474 },
+  { f: 30, p: "/properties/archives/items", c: __c475, r: 475, ro: 1, g: [[0,[0]]] },
+  { f: 30, p: "/$defs/MemoryIndexArchive", c: __c475, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["archiveId","entryId","createdAt","sourceCount","tokenBudget","tokensUsed","byteSize","level"] }, pr: [["archiveId", "archiveId", 476], ["entryId", "entryId", 477], ["createdAt", "createdAt", 478], ["expiresAt", "expiresAt", 479], ["sourceCount", "sourceCount", 480], ["tokenBudget", "tokenBudget", 481], ["tokensUsed", "tokensUsed", 482], ["byteSize", "byteSize", 483], ["level", "level", 484], ["topics", "topics", 485]], ap: 487, kn: new Set(["archiveId","entryId","createdAt","expiresAt","sourceCount","tokenBudget","tokensUsed","byteSize","level","topics"]) },
+  { f: 30, p: "/$defs/MemoryIndexArchive/properties/archiveId", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^arc_[0-9a-f]{16,64}$" }, re: __RE24 },
   { f: 30, p: "/$defs/MemoryIndexArchive/properties/entryId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 30, p: "/$defs/MemoryIndexArchive/properties/createdAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 30, p: "/$defs/MemoryIndexArchive/properties/expiresAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
@@ -5642,56 +5803,56 @@ const __S = [
   { f: 30, p: "/$defs/MemoryIndexArchive/properties/tokensUsed", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 30, p: "/$defs/MemoryIndexArchive/properties/byteSize", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 30, p: "/$defs/MemoryIndexArchive/properties/level", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
-  { f: 30, p: "/$defs/MemoryIndexArchive/properties/topics", t: ["array"], tv: "array", g: [[3,[18,20]]], k: { "uniqueItems": true }, it: 476, uq: ["string"] },
+  { f: 30, p: "/$defs/MemoryIndexArchive/properties/topics", t: ["array"], tv: "array", g: [[3,[18,20]]], k: { "uniqueItems": true }, it: 486, uq: ["string"] },
   { f: 30, p: "/$defs/MemoryIndexArchive/properties/topics/items", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
   { f: 30, p: "/$defs/MemoryIndexArchive/additionalProperties", b: false },
   { f: 30, p: "/additionalProperties", b: false },
   { f: 29, p: "/additionalProperties", av: 1, b: true },
-  { f: 31, p: "", c: __c480, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["entries"] }, pr: [["entries", "entries", 481]], ap: 483, kn: new Set(["entries"]) },
-  { f: 31, p: "/properties/entries", t: ["array"], tv: "array", g: [[3,[18]]], it: 482 },
-  { f: 31, p: "/properties/entries/items", c: __c277, r: 277, ro: 1, g: [[0,[0]]] },
+  { f: 31, p: "", c: __c490, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["entries"] }, pr: [["entries", "entries", 491]], ap: 493, kn: new Set(["entries"]) },
+  { f: 31, p: "/properties/entries", t: ["array"], tv: "array", g: [[3,[18]]], it: 492 },
+  { f: 31, p: "/properties/entries/items", c: __c287, r: 287, ro: 1, g: [[0,[0]]] },
   { f: 31, p: "/additionalProperties", av: 1, b: true },
-  { f: 32, p: "", c: __c484, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef"] }, pr: [["memoryRef", "memoryRef", 485]], ap: 486, kn: new Set(["memoryRef"]) },
+  { f: 32, p: "", c: __c494, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef"] }, pr: [["memoryRef", "memoryRef", 495]], ap: 496, kn: new Set(["memoryRef"]) },
   { f: 32, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
   { f: 32, p: "/additionalProperties", b: false },
-  { f: 33, p: "", c: __c487, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","memoryId","secretId","secretValue"] }, pr: [["memoryRef", "memoryRef", 488], ["memoryId", "memoryId", 489], ["secretId", "secretId", 490], ["secretValue", "secretValue", 491]], ap: 492, kn: new Set(["memoryRef","memoryId","secretId","secretValue"]) },
+  { f: 33, p: "", c: __c497, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","memoryId","secretId","secretValue"] }, pr: [["memoryRef", "memoryRef", 498], ["memoryId", "memoryId", 499], ["secretId", "secretId", 500], ["secretValue", "secretValue", 501]], ap: 502, kn: new Set(["memoryRef","memoryId","secretId","secretValue"]) },
   { f: 33, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
   { f: 33, p: "/properties/memoryId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
   { f: 33, p: "/properties/secretId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 128, "minLength": 1 } },
   { f: 33, p: "/properties/secretValue", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 4096, "minLength": 8 } },
   { f: 33, p: "/additionalProperties", av: 1, b: true },
-  { f: 34, p: "", c: __c493, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","entries"] }, pr: [["memoryRef", "memoryRef", 494], ["entries", "entries", 495], ["secrets", "secrets", 504], ["runId", "runId", 510]], ap: 511, kn: new Set(["memoryRef","entries","secrets","runId"]) },
+  { f: 34, p: "", c: __c503, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","entries"] }, pr: [["memoryRef", "memoryRef", 504], ["entries", "entries", 505], ["secrets", "secrets", 514], ["runId", "runId", 520]], ap: 521, kn: new Set(["memoryRef","entries","secrets","runId"]) },
   { f: 34, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
-  { f: 34, p: "/properties/entries", t: ["array"], tv: "array", g: [[3,[16,17,18]]], k: { "maxItems": 1000, "minItems": 1 }, it: 496 },
-  { f: 34, p: "/properties/entries/items", c: __c497, r: 497, ro: 1, g: [[0,[0]]] },
-  { f: 34, p: "/$defs/HostSampleSeedEntry", c: __c497, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["content"] }, pr: [["content", "content", 498], ["tags", "tags", 499], ["ttlSeconds", "ttlSeconds", 501], ["tier", "tier", 502]], ap: 503, kn: new Set(["content","tags","ttlSeconds","tier"]) },
+  { f: 34, p: "/properties/entries", t: ["array"], tv: "array", g: [[3,[16,17,18]]], k: { "maxItems": 1000, "minItems": 1 }, it: 506 },
+  { f: 34, p: "/properties/entries/items", c: __c507, r: 507, ro: 1, g: [[0,[0]]] },
+  { f: 34, p: "/$defs/HostSampleSeedEntry", c: __c507, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["content"] }, pr: [["content", "content", 508], ["tags", "tags", 509], ["ttlSeconds", "ttlSeconds", 511], ["tier", "tier", 512]], ap: 513, kn: new Set(["content","tags","ttlSeconds","tier"]) },
   { f: 34, p: "/$defs/HostSampleSeedEntry/properties/content", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 1048576 } },
-  { f: 34, p: "/$defs/HostSampleSeedEntry/properties/tags", t: ["array"], tv: "array", g: [[3,[16,18]]], k: { "maxItems": 64 }, it: 500 },
+  { f: 34, p: "/$defs/HostSampleSeedEntry/properties/tags", t: ["array"], tv: "array", g: [[3,[16,18]]], k: { "maxItems": 64 }, it: 510 },
   { f: 34, p: "/$defs/HostSampleSeedEntry/properties/tags/items", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 256, "minLength": 1 } },
   { f: 34, p: "/$defs/HostSampleSeedEntry/properties/ttlSeconds", t: ["number"], tv: "number", g: [[1,[8,11]]], k: { "maximum": 315360000, "exclusiveMinimum": 0 } },
   { f: 34, p: "/$defs/HostSampleSeedEntry/properties/tier", g: [[0,[2]]], k: { "enum": ["long-term","transactional"] } },
   { f: 34, p: "/$defs/HostSampleSeedEntry/additionalProperties", b: false },
-  { f: 34, p: "/properties/secrets", t: ["array"], tv: "array", g: [[3,[16,18]]], k: { "maxItems": 100 }, it: 505 },
-  { f: 34, p: "/properties/secrets/items", c: __c506, r: 506, ro: 1, g: [[0,[0]]] },
-  { f: 34, p: "/$defs/HostSampleSeedSecret", c: __c506, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["secretId","value"] }, pr: [["secretId", "secretId", 507], ["value", "value", 508]], ap: 509, kn: new Set(["secretId","value"]) },
-  { f: 34, p: "/$defs/HostSampleSeedSecret/properties/secretId", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[A-Za-z0-9._:-]{1,128}$" }, re: __RE4 },
+  { f: 34, p: "/properties/secrets", t: ["array"], tv: "array", g: [[3,[16,18]]], k: { "maxItems": 100 }, it: 515 },
+  { f: 34, p: "/properties/secrets/items", c: __c516, r: 516, ro: 1, g: [[0,[0]]] },
+  { f: 34, p: "/$defs/HostSampleSeedSecret", c: __c516, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["secretId","value"] }, pr: [["secretId", "secretId", 517], ["value", "value", 518]], ap: 519, kn: new Set(["secretId","value"]) },
+  { f: 34, p: "/$defs/HostSampleSeedSecret/properties/secretId", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[A-Za-z0-9._:-]{1,128}$" }, re: __RE5 },
   { f: 34, p: "/$defs/HostSampleSeedSecret/properties/value", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 4096, "minLength": 1 } },
   { f: 34, p: "/$defs/HostSampleSeedSecret/additionalProperties", b: false },
   { f: 34, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 199, "minLength": 1 } },
   { f: 34, p: "/additionalProperties", b: false },
-  { f: 35, p: "", c: __c512, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","runId","entries"] }, pr: [["memoryRef", "memoryRef", 513], ["runId", "runId", 514], ["entries", "entries", 515]], ap: 517, kn: new Set(["memoryRef","runId","entries"]) },
+  { f: 35, p: "", c: __c522, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","runId","entries"] }, pr: [["memoryRef", "memoryRef", 523], ["runId", "runId", 524], ["entries", "entries", 525]], ap: 527, kn: new Set(["memoryRef","runId","entries"]) },
   { f: 35, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
   { f: 35, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
-  { f: 35, p: "/properties/entries", t: ["array"], tv: "array", g: [[3,[18]]], it: 516 },
-  { f: 35, p: "/properties/entries/items", c: __c277, r: 277, ro: 1, g: [[0,[0]]] },
+  { f: 35, p: "/properties/entries", t: ["array"], tv: "array", g: [[3,[18]]], it: 526 },
+  { f: 35, p: "/properties/entries/items", c: __c287, r: 287, ro: 1, g: [[0,[0]]] },
   { f: 35, p: "/additionalProperties", av: 1, b: true },
-  { f: 36, p: "", c: __c518, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["question/ref"] }, pr: [["question/ref", "question~1ref", 519]], ap: 520, kn: new Set(["question/ref"]) },
+  { f: 36, p: "", c: __c528, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["question/ref"] }, pr: [["question/ref", "question~1ref", 529]], ap: 530, kn: new Set(["question/ref"]) },
   { f: 36, p: "/properties/question~1ref", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
   { f: 36, p: "/additionalProperties", b: false },
-  { f: 37, p: "", c: __c521, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": [] }, pr: [["dropEventLog", "dropEventLog", 522]], ap: 523, kn: new Set(["dropEventLog"]) },
+  { f: 37, p: "", c: __c531, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": [] }, pr: [["dropEventLog", "dropEventLog", 532]], ap: 533, kn: new Set(["dropEventLog"]) },
   { f: 37, p: "/properties/dropEventLog", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 37, p: "/additionalProperties", b: false },
-  { f: 38, p: "", c: __c524, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","memoryRef","memoryId","fromSeq","expectedAtFork","current"] }, pr: [["runId", "runId", 525], ["memoryRef", "memoryRef", 526], ["memoryId", "memoryId", 527], ["fromSeq", "fromSeq", 528], ["expectedAtFork", "expectedAtFork", 529], ["current", "current", 530]], ap: 531, kn: new Set(["runId","memoryRef","memoryId","fromSeq","expectedAtFork","current"]) },
+  { f: 38, p: "", c: __c534, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","memoryRef","memoryId","fromSeq","expectedAtFork","current"] }, pr: [["runId", "runId", 535], ["memoryRef", "memoryRef", 536], ["memoryId", "memoryId", 537], ["fromSeq", "fromSeq", 538], ["expectedAtFork", "expectedAtFork", 539], ["current", "current", 540]], ap: 541, kn: new Set(["runId","memoryRef","memoryId","fromSeq","expectedAtFork","current"]) },
   { f: 38, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
   { f: 38, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
   { f: 38, p: "/properties/memoryId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
@@ -5699,87 +5860,87 @@ const __S = [
   { f: 38, p: "/properties/expectedAtFork", t: ["string"], tv: "string", ut: 1, g: [] },
   { f: 38, p: "/properties/current", t: ["string"], tv: "string", ut: 1, g: [] },
   { f: 38, p: "/additionalProperties", av: 1, b: true },
-  { f: 39, p: "/$defs/AnswerToken", c: __c532, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[a-z0-9][a-z0-9._-]{0,63}$" }, re: __RE5 },
-  { f: 40, p: "/$defs/AnswerValue", c: __c533, g: [[0,[4]]], any: [534,535] },
-  { f: 40, p: "/$defs/AnswerValue/anyOf/0", c: __c532, r: 532, ro: 1, g: [[0,[0]]] },
-  { f: 40, p: "/$defs/AnswerValue/anyOf/1", c: __c535, t: ["array"], tv: "array", g: [[3,[16,18,20]]], k: { "maxItems": 24, "uniqueItems": true }, it: 536, uq: null },
-  { f: 40, p: "/$defs/AnswerValue/anyOf/1/items", c: __c532, r: 532, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "", c: __c537, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema"] }, pr: [["schema", "schema", 538], ["retention", "retention", 539], ["trace_level", "trace_level", 560], ["egress", "egress", 569], ["verification_rigor", "verification_rigor", 579], ["escalation_threshold", "escalation_threshold", 597]], ap: 611, kn: new Set(["schema","retention","trace_level","egress","verification_rigor","escalation_threshold"]) },
+  { f: 39, p: "/$defs/AnswerToken", c: __c542, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[a-z0-9][a-z0-9._-]{0,63}$" }, re: __RE6 },
+  { f: 40, p: "/$defs/AnswerValue", c: __c543, g: [[0,[4]]], any: [544,545] },
+  { f: 40, p: "/$defs/AnswerValue/anyOf/0", c: __c542, r: 542, ro: 1, g: [[0,[0]]] },
+  { f: 40, p: "/$defs/AnswerValue/anyOf/1", c: __c545, t: ["array"], tv: "array", g: [[3,[16,18,20]]], k: { "maxItems": 24, "uniqueItems": true }, it: 546, uq: null },
+  { f: 40, p: "/$defs/AnswerValue/anyOf/1/items", c: __c542, r: 542, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "", c: __c547, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema"] }, pr: [["schema", "schema", 548], ["retention", "retention", 549], ["trace_level", "trace_level", 570], ["egress", "egress", 579], ["verification_rigor", "verification_rigor", 589], ["escalation_threshold", "escalation_threshold", 607]], ap: 621, kn: new Set(["schema","retention","trace_level","egress","verification_rigor","escalation_threshold"]) },
   { f: 41, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.assistant-config.v1" } },
-  { f: 41, p: "/properties/retention", c: __c540, r: 540, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/RetentionByClass", c: __c540, r: 541, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 549], ["by_class", "by_class", 554]], ap: 559, kn: new Set(["default","by_class"]) },
-  { f: 25, p: "/$defs/ClassKeyed", c: __c541, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["default"] }, pr: [["default", "default", 542], ["by_class", "by_class", 543]], ap: 548, kn: new Set(["default","by_class"]) },
+  { f: 41, p: "/properties/retention", c: __c550, r: 550, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/RetentionByClass", c: __c550, r: 551, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 559], ["by_class", "by_class", 564]], ap: 569, kn: new Set(["default","by_class"]) },
+  { f: 25, p: "/$defs/ClassKeyed", c: __c551, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["default"] }, pr: [["default", "default", 552], ["by_class", "by_class", 553]], ap: 558, kn: new Set(["default","by_class"]) },
   { f: 25, p: "/$defs/ClassKeyed/properties/default", av: 1, g: [] },
-  { f: 25, p: "/$defs/ClassKeyed/properties/by_class", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["public", "public", 544], ["community", "community", 545], ["personal", "personal", 546]], ap: 547, kn: new Set(["public","community","personal"]) },
+  { f: 25, p: "/$defs/ClassKeyed/properties/by_class", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["public", "public", 554], ["community", "community", 555], ["personal", "personal", 556]], ap: 557, kn: new Set(["public","community","personal"]) },
   { f: 25, p: "/$defs/ClassKeyed/properties/by_class/properties/public", av: 1, g: [] },
   { f: 25, p: "/$defs/ClassKeyed/properties/by_class/properties/community", av: 1, g: [] },
   { f: 25, p: "/$defs/ClassKeyed/properties/by_class/properties/personal", av: 1, g: [] },
   { f: 25, p: "/$defs/ClassKeyed/properties/by_class/additionalProperties", b: false },
   { f: 25, p: "/$defs/ClassKeyed/additionalProperties", b: false },
-  { f: 41, p: "/$defs/RetentionByClass/properties/default", c: __c550, r: 550, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/RetentionProfile", c: __c550, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["max_age"] }, pr: [["max_age", "max_age", 551], ["on_expiry", "on_expiry", 552]], ap: 553, kn: new Set(["max_age","on_expiry"]) },
+  { f: 41, p: "/$defs/RetentionByClass/properties/default", c: __c560, r: 560, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/RetentionProfile", c: __c560, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["max_age"] }, pr: [["max_age", "max_age", 561], ["on_expiry", "on_expiry", 562]], ap: 563, kn: new Set(["max_age","on_expiry"]) },
   { f: 41, p: "/$defs/RetentionProfile/properties/max_age", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "duration" }, fm: __fmtDuration },
   { f: 41, p: "/$defs/RetentionProfile/properties/on_expiry", g: [[0,[2]]], k: { "enum": ["excise","archive"] } },
   { f: 41, p: "/$defs/RetentionProfile/additionalProperties", b: false },
-  { f: 41, p: "/$defs/RetentionByClass/properties/by_class", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["public", "public", 555], ["community", "community", 556], ["personal", "personal", 557]], ap: 558, kn: new Set(["public","community","personal"]) },
-  { f: 41, p: "/$defs/RetentionByClass/properties/by_class/properties/public", c: __c550, r: 550, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/RetentionByClass/properties/by_class/properties/community", c: __c550, r: 550, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/RetentionByClass/properties/by_class/properties/personal", c: __c550, r: 550, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/RetentionByClass/properties/by_class", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["public", "public", 565], ["community", "community", 566], ["personal", "personal", 567]], ap: 568, kn: new Set(["public","community","personal"]) },
+  { f: 41, p: "/$defs/RetentionByClass/properties/by_class/properties/public", c: __c560, r: 560, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/RetentionByClass/properties/by_class/properties/community", c: __c560, r: 560, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/RetentionByClass/properties/by_class/properties/personal", c: __c560, r: 560, ro: 1, g: [[0,[0]]] },
   { f: 41, p: "/$defs/RetentionByClass/properties/by_class/additionalProperties", b: false },
   { f: 41, p: "/$defs/RetentionByClass/additionalProperties", b: false },
-  { f: 41, p: "/properties/trace_level", c: __c561, r: 561, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/TraceLevelByClass", c: __c561, r: 541, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 562], ["by_class", "by_class", 563]], ap: 568, kn: new Set(["default","by_class"]) },
-  { f: 41, p: "/$defs/TraceLevelByClass/properties/default", c: __c395, r: 395, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/TraceLevelByClass/properties/by_class", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["public", "public", 564], ["community", "community", 565], ["personal", "personal", 566]], ap: 567, kn: new Set(["public","community","personal"]) },
-  { f: 41, p: "/$defs/TraceLevelByClass/properties/by_class/properties/public", c: __c395, r: 395, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/TraceLevelByClass/properties/by_class/properties/community", c: __c395, r: 395, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/TraceLevelByClass/properties/by_class/properties/personal", c: __c395, r: 395, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/properties/trace_level", c: __c571, r: 571, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/TraceLevelByClass", c: __c571, r: 551, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 572], ["by_class", "by_class", 573]], ap: 578, kn: new Set(["default","by_class"]) },
+  { f: 41, p: "/$defs/TraceLevelByClass/properties/default", c: __c405, r: 405, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/TraceLevelByClass/properties/by_class", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["public", "public", 574], ["community", "community", 575], ["personal", "personal", 576]], ap: 577, kn: new Set(["public","community","personal"]) },
+  { f: 41, p: "/$defs/TraceLevelByClass/properties/by_class/properties/public", c: __c405, r: 405, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/TraceLevelByClass/properties/by_class/properties/community", c: __c405, r: 405, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/TraceLevelByClass/properties/by_class/properties/personal", c: __c405, r: 405, ro: 1, g: [[0,[0]]] },
   { f: 41, p: "/$defs/TraceLevelByClass/properties/by_class/additionalProperties", b: false },
   { f: 41, p: "/$defs/TraceLevelByClass/additionalProperties", b: false },
-  { f: 41, p: "/properties/egress", c: __c570, r: 570, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/EgressByClass", c: __c570, r: 541, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 571], ["by_class", "by_class", 573]], ap: 578, kn: new Set(["default","by_class"]) },
-  { f: 41, p: "/$defs/EgressByClass/properties/default", c: __c572, r: 572, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/Egress", c: __c572, g: [[0,[2]]], k: { "enum": ["deny","allow_accepting_remote"] } },
-  { f: 41, p: "/$defs/EgressByClass/properties/by_class", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["public", "public", 574], ["community", "community", 575], ["personal", "personal", 576]], ap: 577, kn: new Set(["public","community","personal"]) },
-  { f: 41, p: "/$defs/EgressByClass/properties/by_class/properties/public", c: __c572, r: 572, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/EgressByClass/properties/by_class/properties/community", c: __c572, r: 572, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/EgressByClass/properties/by_class/properties/personal", c: __c572, r: 572, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/properties/egress", c: __c580, r: 580, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/EgressByClass", c: __c580, r: 551, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 581], ["by_class", "by_class", 583]], ap: 588, kn: new Set(["default","by_class"]) },
+  { f: 41, p: "/$defs/EgressByClass/properties/default", c: __c582, r: 582, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/Egress", c: __c582, g: [[0,[2]]], k: { "enum": ["deny","allow_accepting_remote"] } },
+  { f: 41, p: "/$defs/EgressByClass/properties/by_class", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["public", "public", 584], ["community", "community", 585], ["personal", "personal", 586]], ap: 587, kn: new Set(["public","community","personal"]) },
+  { f: 41, p: "/$defs/EgressByClass/properties/by_class/properties/public", c: __c582, r: 582, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/EgressByClass/properties/by_class/properties/community", c: __c582, r: 582, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/EgressByClass/properties/by_class/properties/personal", c: __c582, r: 582, ro: 1, g: [[0,[0]]] },
   { f: 41, p: "/$defs/EgressByClass/properties/by_class/additionalProperties", b: false },
   { f: 41, p: "/$defs/EgressByClass/additionalProperties", b: false },
-  { f: 41, p: "/properties/verification_rigor", c: __c580, r: 580, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/VerificationRigorByMode", c: __c580, r: 581, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 589], ["by_mode", "by_mode", 591]], ap: 596, kn: new Set(["default","by_mode"]) },
-  { f: 42, p: "/$defs/ModeKeyed", c: __c581, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["default"] }, pr: [["default", "default", 582], ["by_mode", "by_mode", 583]], ap: 588, kn: new Set(["default","by_mode"]) },
+  { f: 41, p: "/properties/verification_rigor", c: __c590, r: 590, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/VerificationRigorByMode", c: __c590, r: 591, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 599], ["by_mode", "by_mode", 601]], ap: 606, kn: new Set(["default","by_mode"]) },
+  { f: 42, p: "/$defs/ModeKeyed", c: __c591, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["default"] }, pr: [["default", "default", 592], ["by_mode", "by_mode", 593]], ap: 598, kn: new Set(["default","by_mode"]) },
   { f: 42, p: "/$defs/ModeKeyed/properties/default", av: 1, g: [] },
-  { f: 42, p: "/$defs/ModeKeyed/properties/by_mode", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["commons", "commons", 584], ["support", "support", 585], ["crisis", "crisis", 586]], ap: 587, kn: new Set(["commons","support","crisis"]) },
+  { f: 42, p: "/$defs/ModeKeyed/properties/by_mode", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["commons", "commons", 594], ["support", "support", 595], ["crisis", "crisis", 596]], ap: 597, kn: new Set(["commons","support","crisis"]) },
   { f: 42, p: "/$defs/ModeKeyed/properties/by_mode/properties/commons", av: 1, g: [] },
   { f: 42, p: "/$defs/ModeKeyed/properties/by_mode/properties/support", av: 1, g: [] },
   { f: 42, p: "/$defs/ModeKeyed/properties/by_mode/properties/crisis", av: 1, g: [] },
   { f: 42, p: "/$defs/ModeKeyed/properties/by_mode/additionalProperties", b: false },
   { f: 42, p: "/$defs/ModeKeyed/additionalProperties", b: false },
-  { f: 41, p: "/$defs/VerificationRigorByMode/properties/default", c: __c590, r: 590, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/VerificationRigor", c: __c590, g: [[0,[2]]], k: { "enum": ["standard","elevated","strict"] } },
-  { f: 41, p: "/$defs/VerificationRigorByMode/properties/by_mode", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["commons", "commons", 592], ["support", "support", 593], ["crisis", "crisis", 594]], ap: 595, kn: new Set(["commons","support","crisis"]) },
-  { f: 41, p: "/$defs/VerificationRigorByMode/properties/by_mode/properties/commons", c: __c590, r: 590, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/VerificationRigorByMode/properties/by_mode/properties/support", c: __c590, r: 590, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/VerificationRigorByMode/properties/by_mode/properties/crisis", c: __c590, r: 590, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/VerificationRigorByMode/properties/default", c: __c600, r: 600, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/VerificationRigor", c: __c600, g: [[0,[2]]], k: { "enum": ["standard","elevated","strict"] } },
+  { f: 41, p: "/$defs/VerificationRigorByMode/properties/by_mode", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["commons", "commons", 602], ["support", "support", 603], ["crisis", "crisis", 604]], ap: 605, kn: new Set(["commons","support","crisis"]) },
+  { f: 41, p: "/$defs/VerificationRigorByMode/properties/by_mode/properties/commons", c: __c600, r: 600, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/VerificationRigorByMode/properties/by_mode/properties/support", c: __c600, r: 600, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/VerificationRigorByMode/properties/by_mode/properties/crisis", c: __c600, r: 600, ro: 1, g: [[0,[0]]] },
   { f: 41, p: "/$defs/VerificationRigorByMode/properties/by_mode/additionalProperties", b: false },
   { f: 41, p: "/$defs/VerificationRigorByMode/additionalProperties", b: false },
-  { f: 41, p: "/properties/escalation_threshold", c: __c598, r: 598, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/EscalationThresholdByMode", c: __c598, r: 581, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 599], ["by_mode", "by_mode", 605]], ap: 610, kn: new Set(["default","by_mode"]) },
-  { f: 41, p: "/$defs/EscalationThresholdByMode/properties/default", c: __c600, r: 600, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/EscalationThreshold", c: __c600, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["escalate"] }, pr: [["escalate", "escalate", 601]], ap: 604, kn: new Set(["escalate"]) },
-  { f: 41, p: "/$defs/EscalationThreshold/properties/escalate", t: ["array"], tv: "array", g: [[3,[18,20]]], k: { "uniqueItems": true }, it: 602, uq: null },
-  { f: 41, p: "/$defs/EscalationThreshold/properties/escalate/items", c: __c603, r: 603, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/EscalationTrigger", c: __c603, g: [[0,[2]]], k: { "enum": ["operator-decision","sustained-degradation","boundary-risk","pre-egress-confirmation","crisis-candidate"] } },
+  { f: 41, p: "/properties/escalation_threshold", c: __c608, r: 608, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/EscalationThresholdByMode", c: __c608, r: 591, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 609], ["by_mode", "by_mode", 615]], ap: 620, kn: new Set(["default","by_mode"]) },
+  { f: 41, p: "/$defs/EscalationThresholdByMode/properties/default", c: __c610, r: 610, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/EscalationThreshold", c: __c610, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["escalate"] }, pr: [["escalate", "escalate", 611]], ap: 614, kn: new Set(["escalate"]) },
+  { f: 41, p: "/$defs/EscalationThreshold/properties/escalate", t: ["array"], tv: "array", g: [[3,[18,20]]], k: { "uniqueItems": true }, it: 612, uq: null },
+  { f: 41, p: "/$defs/EscalationThreshold/properties/escalate/items", c: __c613, r: 613, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/EscalationTrigger", c: __c613, g: [[0,[2]]], k: { "enum": ["operator-decision","sustained-degradation","boundary-risk","pre-egress-confirmation","crisis-candidate"] } },
   { f: 41, p: "/$defs/EscalationThreshold/additionalProperties", b: false },
-  { f: 41, p: "/$defs/EscalationThresholdByMode/properties/by_mode", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["commons", "commons", 606], ["support", "support", 607], ["crisis", "crisis", 608]], ap: 609, kn: new Set(["commons","support","crisis"]) },
-  { f: 41, p: "/$defs/EscalationThresholdByMode/properties/by_mode/properties/commons", c: __c600, r: 600, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/EscalationThresholdByMode/properties/by_mode/properties/support", c: __c600, r: 600, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/EscalationThresholdByMode/properties/by_mode/properties/crisis", c: __c600, r: 600, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/EscalationThresholdByMode/properties/by_mode", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["commons", "commons", 616], ["support", "support", 617], ["crisis", "crisis", 618]], ap: 619, kn: new Set(["commons","support","crisis"]) },
+  { f: 41, p: "/$defs/EscalationThresholdByMode/properties/by_mode/properties/commons", c: __c610, r: 610, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/EscalationThresholdByMode/properties/by_mode/properties/support", c: __c610, r: 610, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/EscalationThresholdByMode/properties/by_mode/properties/crisis", c: __c610, r: 610, ro: 1, g: [[0,[0]]] },
   { f: 41, p: "/$defs/EscalationThresholdByMode/properties/by_mode/additionalProperties", b: false },
   { f: 41, p: "/$defs/EscalationThresholdByMode/additionalProperties", b: false },
   { f: 41, p: "/additionalProperties", b: false },
-  { f: 43, p: "", c: __c612, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","initiation"] }, pr: [["schema", "schema", 613], ["ui_profile", "ui_profile", 614], ["surface", "surface", 615], ["pinned", "pinned", 616], ["hidden", "hidden", 617], ["initiation", "initiation", 618], ["show_activity_feed", "show_activity_feed", 619], ["show_confidence", "show_confidence", 620], ["streak_count", "streak_count", 621], ["nudge_after", "nudge_after", 623]], ap: 625, kn: new Set(["schema","ui_profile","surface","pinned","hidden","initiation","show_activity_feed","show_confidence","streak_count","nudge_after"]) },
+  { f: 43, p: "", c: __c622, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","initiation"] }, pr: [["schema", "schema", 623], ["ui_profile", "ui_profile", 624], ["surface", "surface", 625], ["pinned", "pinned", 626], ["hidden", "hidden", 627], ["initiation", "initiation", 628], ["show_activity_feed", "show_activity_feed", 629], ["show_confidence", "show_confidence", 630], ["streak_count", "streak_count", 631], ["nudge_after", "nudge_after", 633]], ap: 635, kn: new Set(["schema","ui_profile","surface","pinned","hidden","initiation","show_activity_feed","show_confidence","streak_count","nudge_after"]) },
   { f: 43, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.assistant-ui-preferences.v1" } },
   { f: 43, p: "/properties/ui_profile", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 43, p: "/properties/surface", g: [[0,[2]]], k: { "enum": ["contact-rail","assistant-section"] } },
@@ -5788,28 +5949,28 @@ const __S = [
   { f: 43, p: "/properties/initiation", g: [[0,[2]]], k: { "enum": ["never"] } },
   { f: 43, p: "/properties/show_activity_feed", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 43, p: "/properties/show_confidence", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 43, p: "/properties/streak_count", g: [[0,[3]]], no: 622 },
-  { f: 43, p: "/properties/streak_count/not", av: 1, c: __c622, g: [] },
-  { f: 43, p: "/properties/nudge_after", g: [[0,[3]]], no: 624 },
-  { f: 43, p: "/properties/nudge_after/not", av: 1, c: __c624, g: [] },
+  { f: 43, p: "/properties/streak_count", g: [[0,[3]]], no: 632 },
+  { f: 43, p: "/properties/streak_count/not", av: 1, c: __c632, g: [] },
+  { f: 43, p: "/properties/nudge_after", g: [[0,[3]]], no: 634 },
+  { f: 43, p: "/properties/nudge_after/not", av: 1, c: __c634, g: [] },
   { f: 43, p: "/additionalProperties", b: false },
-  { f: 44, p: "", c: __c626, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","profile/id","anchor","requires","guarantees","conformance/max-age"] }, pr: [["schema", "schema", 627], ["profile/id", "profile~1id", 628], ["anchor", "anchor", 629], ["requires", "requires", 630], ["guarantees", "guarantees", 641], ["conformance/max-age", "conformance~1max-age", 648]], ap: 649, kn: new Set(["schema","profile/id","anchor","requires","guarantees","conformance/max-age"]) },
+  { f: 44, p: "", c: __c636, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","profile/id","anchor","requires","guarantees","conformance/max-age"] }, pr: [["schema", "schema", 637], ["profile/id", "profile~1id", 638], ["anchor", "anchor", 639], ["requires", "requires", 640], ["guarantees", "guarantees", 651], ["conformance/max-age", "conformance~1max-age", 658]], ap: 659, kn: new Set(["schema","profile/id","anchor","requires","guarantees","conformance/max-age"]) },
   { f: 44, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.baseline-assistant-profile.v1" } },
   { f: 44, p: "/properties/profile~1id", g: [[0,[1]]], k: { "const": "baseline-assistant" } },
   { f: 44, p: "/properties/anchor", g: [[0,[1]]], k: { "const": "UNIVERSAL-BASIC-COMPUTE" } },
-  { f: 44, p: "/properties/requires", c: __c631, r: 631, ro: 1, g: [[0,[0]]] },
-  { f: 44, p: "/$defs/ProfileRequirements", c: __c631, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["operations","min_context_window","tool_surface","transports","max_output_tokens"] }, pr: [["operations", "operations", 632], ["min_context_window", "min_context_window", 635], ["tool_surface", "tool_surface", 636], ["transports", "transports", 637], ["max_output_tokens", "max_output_tokens", 639]], ap: 640, kn: new Set(["operations","min_context_window","tool_surface","transports","max_output_tokens"]) },
-  { f: 44, p: "/$defs/ProfileRequirements/properties/operations", t: ["array"], tv: "array", g: [[3,[18,19,20]]], k: { "uniqueItems": true }, it: 633, co: 634, uq: null },
+  { f: 44, p: "/properties/requires", c: __c641, r: 641, ro: 1, g: [[0,[0]]] },
+  { f: 44, p: "/$defs/ProfileRequirements", c: __c641, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["operations","min_context_window","tool_surface","transports","max_output_tokens"] }, pr: [["operations", "operations", 642], ["min_context_window", "min_context_window", 645], ["tool_surface", "tool_surface", 646], ["transports", "transports", 647], ["max_output_tokens", "max_output_tokens", 649]], ap: 650, kn: new Set(["operations","min_context_window","tool_surface","transports","max_output_tokens"]) },
+  { f: 44, p: "/$defs/ProfileRequirements/properties/operations", t: ["array"], tv: "array", g: [[3,[18,19,20]]], k: { "uniqueItems": true }, it: 643, co: 644, uq: null },
   { f: 44, p: "/$defs/ProfileRequirements/properties/operations/items", g: [[0,[2]]], k: { "enum": ["generate","embed","batch_embed"] } },
-  { f: 44, p: "/$defs/ProfileRequirements/properties/operations/contains", c: __c634, g: [[0,[1]]], k: { "const": "generate" } },
+  { f: 44, p: "/$defs/ProfileRequirements/properties/operations/contains", c: __c644, g: [[0,[1]]], k: { "const": "generate" } },
   { f: 44, p: "/$defs/ProfileRequirements/properties/min_context_window", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 512 } },
   { f: 44, p: "/$defs/ProfileRequirements/properties/tool_surface", g: [[0,[1]]], k: { "const": "none" } },
-  { f: 44, p: "/$defs/ProfileRequirements/properties/transports", t: ["array"], tv: "array", g: [[3,[17,18,20]]], k: { "minItems": 1, "uniqueItems": true }, it: 638, uq: null },
+  { f: 44, p: "/$defs/ProfileRequirements/properties/transports", t: ["array"], tv: "array", g: [[3,[17,18,20]]], k: { "minItems": 1, "uniqueItems": true }, it: 648, uq: null },
   { f: 44, p: "/$defs/ProfileRequirements/properties/transports/items", g: [[0,[2]]], k: { "enum": ["http_local","command_stdio"] } },
   { f: 44, p: "/$defs/ProfileRequirements/properties/max_output_tokens", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
   { f: 44, p: "/$defs/ProfileRequirements/additionalProperties", b: false },
-  { f: 44, p: "/properties/guarantees", c: __c642, r: 642, ro: 1, g: [[0,[0]]] },
-  { f: 44, p: "/$defs/ProfileGuarantees", c: __c642, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["no_telemetry_egress","no_remote_fallback","works_offline","no_economic_gating"] }, pr: [["no_telemetry_egress", "no_telemetry_egress", 643], ["no_remote_fallback", "no_remote_fallback", 644], ["works_offline", "works_offline", 645], ["no_economic_gating", "no_economic_gating", 646]], ap: 647, kn: new Set(["no_telemetry_egress","no_remote_fallback","works_offline","no_economic_gating"]) },
+  { f: 44, p: "/properties/guarantees", c: __c652, r: 652, ro: 1, g: [[0,[0]]] },
+  { f: 44, p: "/$defs/ProfileGuarantees", c: __c652, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["no_telemetry_egress","no_remote_fallback","works_offline","no_economic_gating"] }, pr: [["no_telemetry_egress", "no_telemetry_egress", 653], ["no_remote_fallback", "no_remote_fallback", 654], ["works_offline", "works_offline", 655], ["no_economic_gating", "no_economic_gating", 656]], ap: 657, kn: new Set(["no_telemetry_egress","no_remote_fallback","works_offline","no_economic_gating"]) },
   { f: 44, p: "/$defs/ProfileGuarantees/properties/no_telemetry_egress", g: [[0,[1]]], k: { "const": true } },
   { f: 44, p: "/$defs/ProfileGuarantees/properties/no_remote_fallback", g: [[0,[1]]], k: { "const": true } },
   { f: 44, p: "/$defs/ProfileGuarantees/properties/works_offline", g: [[0,[1]]], k: { "const": true } },
@@ -5817,490 +5978,492 @@ const __S = [
   { f: 44, p: "/$defs/ProfileGuarantees/additionalProperties", b: false },
   { f: 44, p: "/properties/conformance~1max-age", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "duration" }, fm: __fmtDuration },
   { f: 44, p: "/additionalProperties", b: false },
-  { f: 45, p: "", c: __c650, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","report/id","runtime/ref","profile/id","environment/ref","time/generated-at","time/expires-at","status","checks","overall/passed"] }, pr: [["schema", "schema", 651], ["report/id", "report~1id", 652], ["runtime/ref", "runtime~1ref", 653], ["model.binding/ref", "model.binding~1ref", 654], ["profile/id", "profile~1id", 655], ["environment/ref", "environment~1ref", 656], ["time/generated-at", "time~1generated-at", 657], ["time/expires-at", "time~1expires-at", 658], ["status", "status", 659], ["checks", "checks", 660], ["overall/passed", "overall~1passed", 668]], ap: 669, kn: new Set(["schema","report/id","runtime/ref","model.binding/ref","profile/id","environment/ref","time/generated-at","time/expires-at","status","checks","overall/passed"]), all: [670] },
+  { f: 45, p: "", c: __c660, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","report/id","runtime/ref","profile/id","environment/ref","time/generated-at","time/expires-at","status","checks","overall/passed"] }, pr: [["schema", "schema", 661], ["report/id", "report~1id", 662], ["runtime/ref", "runtime~1ref", 663], ["model.binding/ref", "model.binding~1ref", 664], ["profile/id", "profile~1id", 665], ["environment/ref", "environment~1ref", 666], ["time/generated-at", "time~1generated-at", 667], ["time/expires-at", "time~1expires-at", 668], ["status", "status", 669], ["checks", "checks", 670], ["overall/passed", "overall~1passed", 678]], ap: 679, kn: new Set(["schema","report/id","runtime/ref","model.binding/ref","profile/id","environment/ref","time/generated-at","time/expires-at","status","checks","overall/passed"]), all: [680] },
   { f: 45, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.baseline-assistant-conformance-report.v1" } },
   { f: 45, p: "/properties/report~1id", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 45, p: "/properties/runtime~1ref", c: __c372, r: 372, ro: 1, g: [[0,[0]]] },
-  { f: 45, p: "/properties/model.binding~1ref", c: __c374, r: 374, ro: 1, g: [[0,[0]]] },
+  { f: 45, p: "/properties/runtime~1ref", c: __c382, r: 382, ro: 1, g: [[0,[0]]] },
+  { f: 45, p: "/properties/model.binding~1ref", c: __c384, r: 384, ro: 1, g: [[0,[0]]] },
   { f: 45, p: "/properties/profile~1id", g: [[0,[1]]], k: { "const": "baseline-assistant" } },
   { f: 45, p: "/properties/environment~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 45, p: "/properties/time~1generated-at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 45, p: "/properties/time~1expires-at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 45, p: "/properties/status", g: [[0,[2]]], k: { "enum": ["fresh","stale"] } },
-  { f: 45, p: "/properties/checks", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 661 },
-  { f: 45, p: "/properties/checks/items", c: __c662, r: 662, ro: 1, g: [[0,[0]]] },
-  { f: 45, p: "/$defs/ConformanceCheck", c: __c662, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["check/id","clause","result"] }, pr: [["check/id", "check~1id", 663], ["clause", "clause", 664], ["result", "result", 665], ["detail/code", "detail~1code", 666]], ap: 667, kn: new Set(["check/id","clause","result","detail/code"]) },
-  { f: 45, p: "/$defs/ConformanceCheck/properties/check~1id", c: __c405, r: 405, ro: 1, g: [[0,[0]]] },
-  { f: 45, p: "/$defs/ConformanceCheck/properties/clause", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^/" }, re: __RE8 },
+  { f: 45, p: "/properties/checks", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 671 },
+  { f: 45, p: "/properties/checks/items", c: __c672, r: 672, ro: 1, g: [[0,[0]]] },
+  { f: 45, p: "/$defs/ConformanceCheck", c: __c672, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["check/id","clause","result"] }, pr: [["check/id", "check~1id", 673], ["clause", "clause", 674], ["result", "result", 675], ["detail/code", "detail~1code", 676]], ap: 677, kn: new Set(["check/id","clause","result","detail/code"]) },
+  { f: 45, p: "/$defs/ConformanceCheck/properties/check~1id", c: __c415, r: 415, ro: 1, g: [[0,[0]]] },
+  { f: 45, p: "/$defs/ConformanceCheck/properties/clause", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^/" }, re: __RE9 },
   { f: 45, p: "/$defs/ConformanceCheck/properties/result", g: [[0,[2]]], k: { "enum": ["pass","fail"] } },
-  { f: 45, p: "/$defs/ConformanceCheck/properties/detail~1code", c: __c405, r: 405, ro: 1, g: [[0,[0]]] },
+  { f: 45, p: "/$defs/ConformanceCheck/properties/detail~1code", c: __c415, r: 415, ro: 1, g: [[0,[0]]] },
   { f: 45, p: "/$defs/ConformanceCheck/additionalProperties", b: false },
   { f: 45, p: "/properties/overall~1passed", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 45, p: "/additionalProperties", b: false },
-  { f: 45, p: "/allOf/0", g: [[0,[7]]], if: 671, th: 675 },
-  { f: 45, p: "/allOf/0/if", c: __c671, g: [[4,[23,26]]], k: { "required": ["checks"] }, pr: [["checks", "checks", 672]] },
-  { f: 45, p: "/allOf/0/if/properties/checks", t: ["array"], tv: "array", g: [[3,[19]]], co: 673 },
-  { f: 45, p: "/allOf/0/if/properties/checks/contains", c: __c673, t: ["object"], tv: "object", g: [[4,[23,26]]], k: { "required": ["result"] }, pr: [["result", "result", 674]] },
+  { f: 45, p: "/allOf/0", g: [[0,[7]]], if: 681, th: 685 },
+  { f: 45, p: "/allOf/0/if", c: __c681, g: [[4,[23,26]]], k: { "required": ["checks"] }, pr: [["checks", "checks", 682]] },
+  { f: 45, p: "/allOf/0/if/properties/checks", t: ["array"], tv: "array", g: [[3,[19]]], co: 683 },
+  { f: 45, p: "/allOf/0/if/properties/checks/contains", c: __c683, t: ["object"], tv: "object", g: [[4,[23,26]]], k: { "required": ["result"] }, pr: [["result", "result", 684]] },
   { f: 45, p: "/allOf/0/if/properties/checks/contains/properties/result", g: [[0,[1]]], k: { "const": "fail" } },
-  { f: 45, p: "/allOf/0/then", g: [[4,[26]]], pr: [["overall/passed", "overall~1passed", 676]] },
+  { f: 45, p: "/allOf/0/then", g: [[4,[26]]], pr: [["overall/passed", "overall~1passed", 686]] },
   { f: 45, p: "/allOf/0/then/properties/overall~1passed", g: [[0,[1]]], k: { "const": false } },
-  { f: 39, p: "/$defs/ChoiceOption", c: __c677, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["value","title"] }, pr: [["value", "value", 678], ["title", "title", 679], ["detail", "detail", 680]], ap: 681, kn: new Set(["value","title","detail"]) },
-  { f: 39, p: "/$defs/ChoiceOption/properties/value", c: __c532, r: 532, ro: 1, g: [[0,[0]]] },
+  { f: 39, p: "/$defs/ChoiceOption", c: __c687, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["value","title"] }, pr: [["value", "value", 688], ["title", "title", 689], ["detail", "detail", 690]], ap: 691, kn: new Set(["value","title","detail"]) },
+  { f: 39, p: "/$defs/ChoiceOption/properties/value", c: __c542, r: 542, ro: 1, g: [[0,[0]]] },
   { f: 39, p: "/$defs/ChoiceOption/properties/title", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 120, "minLength": 1 } },
   { f: 39, p: "/$defs/ChoiceOption/properties/detail", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 280 } },
   { f: 39, p: "/$defs/ChoiceOption/additionalProperties", b: false },
-  { f: 25, p: "/$defs/ClassificationFlow", c: __c682, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["input","output"] }, pr: [["input", "input", 683], ["output", "output", 684]], ap: 685, kn: new Set(["input","output"]) },
-  { f: 25, p: "/$defs/ClassificationFlow/properties/input", c: __c412, r: 412, ro: 1, g: [[0,[0]]] },
-  { f: 25, p: "/$defs/ClassificationFlow/properties/output", c: __c412, r: 412, ro: 1, g: [[0,[0]]] },
+  { f: 25, p: "/$defs/ClassificationFlow", c: __c692, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["input","output"] }, pr: [["input", "input", 693], ["output", "output", 694]], ap: 695, kn: new Set(["input","output"]) },
+  { f: 25, p: "/$defs/ClassificationFlow/properties/input", c: __c422, r: 422, ro: 1, g: [[0,[0]]] },
+  { f: 25, p: "/$defs/ClassificationFlow/properties/output", c: __c422, r: 422, ro: 1, g: [[0,[0]]] },
   { f: 25, p: "/$defs/ClassificationFlow/additionalProperties", b: false },
-  { f: 46, p: "/$defs/ConfirmPayload", c: __c687, r: 687, ro: 1, g: [[0,[0]]] },
-  { f: 47, p: "", c: __c687, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["confirm/title", "confirm~1title", 688], ["deny/title", "deny~1title", 689]], ap: 690, kn: new Set(["confirm/title","deny/title"]) },
+  { f: 46, p: "/$defs/ConfirmPayload", c: __c697, r: 697, ro: 1, g: [[0,[0]]] },
+  { f: 47, p: "", c: __c697, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["confirm/title", "confirm~1title", 698], ["deny/title", "deny~1title", 699]], ap: 700, kn: new Set(["confirm/title","deny/title"]) },
   { f: 47, p: "/properties/confirm~1title", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 60, "minLength": 1 } },
   { f: 47, p: "/properties/deny~1title", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 60, "minLength": 1 } },
   { f: 47, p: "/additionalProperties", b: false },
-  { f: 23, p: "/$defs/ContentPart", c: __c691, t: ["object"], tv: "object", g: [[0,[5]],[4,[25,27]]], ap: 692, kn: new Set([]), one: [693,698], dt: "type", dm: new Map([["text",0],["object_ref",1]]) },
+  { f: 23, p: "/$defs/ContentPart", c: __c701, t: ["object"], tv: "object", g: [[0,[5]],[4,[25,27]]], ap: 702, kn: new Set([]), one: [703,708], dt: "type", dm: new Map([["text",0],["object_ref",1]]) },
   { f: 23, p: "/$defs/ContentPart/additionalProperties", av: 1, b: true },
-  { f: 23, p: "/$defs/ContentPart/oneOf/0", c: __c694, r: 694, ro: 1, g: [[0,[0]]] },
-  { f: 23, p: "/$defs/TextPart", c: __c694, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["type","text"] }, pr: [["type", "type", 695], ["text", "text", 696]], ap: 697, kn: new Set(["type","text"]) },
+  { f: 23, p: "/$defs/ContentPart/oneOf/0", c: __c704, r: 704, ro: 1, g: [[0,[0]]] },
+  { f: 23, p: "/$defs/TextPart", c: __c704, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["type","text"] }, pr: [["type", "type", 705], ["text", "text", 706]], ap: 707, kn: new Set(["type","text"]) },
   { f: 23, p: "/$defs/TextPart/properties/type", g: [[0,[1]]], k: { "const": "text" } },
   { f: 23, p: "/$defs/TextPart/properties/text", t: ["string"], tv: "string", ut: 1, g: [] },
   { f: 23, p: "/$defs/TextPart/additionalProperties", b: false },
-  { f: 23, p: "/$defs/ContentPart/oneOf/1", c: __c699, r: 699, ro: 1, g: [[0,[0]]] },
-  { f: 23, p: "/$defs/ObjectRefPart", c: __c699, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["type","object/ref","media/type"] }, pr: [["type", "type", 700], ["object/ref", "object~1ref", 701], ["media/type", "media~1type", 702], ["byte/size", "byte~1size", 703]], ap: 704, kn: new Set(["type","object/ref","media/type","byte/size"]) },
+  { f: 23, p: "/$defs/ContentPart/oneOf/1", c: __c709, r: 709, ro: 1, g: [[0,[0]]] },
+  { f: 23, p: "/$defs/ObjectRefPart", c: __c709, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["type","object/ref","media/type"] }, pr: [["type", "type", 710], ["object/ref", "object~1ref", 711], ["media/type", "media~1type", 712], ["byte/size", "byte~1size", 713]], ap: 714, kn: new Set(["type","object/ref","media/type","byte/size"]) },
   { f: 23, p: "/$defs/ObjectRefPart/properties/type", g: [[0,[1]]], k: { "const": "object_ref" } },
   { f: 23, p: "/$defs/ObjectRefPart/properties/object~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 23, p: "/$defs/ObjectRefPart/properties/media~1type", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[a-z]+/[A-Za-z0-9.+-]+$" }, re: __RE13 },
+  { f: 23, p: "/$defs/ObjectRefPart/properties/media~1type", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[a-z]+/[A-Za-z0-9.+-]+$" }, re: __RE14 },
   { f: 23, p: "/$defs/ObjectRefPart/properties/byte~1size", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 23, p: "/$defs/ObjectRefPart/additionalProperties", b: false },
-  { f: 24, p: "", c: __c705, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema"] }, pr: [["schema", "schema", 706], ["sources", "sources", 707]], ap: 721, kn: new Set(["schema","sources"]) },
+  { f: 24, p: "", c: __c715, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema"] }, pr: [["schema", "schema", 716], ["sources", "sources", 717]], ap: 731, kn: new Set(["schema","sources"]) },
   { f: 24, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.context-assembly.request.v1" } },
-  { f: 24, p: "/properties/sources", t: ["array"], tv: "array", g: [[3,[18]]], it: 708 },
-  { f: 24, p: "/properties/sources/items", c: __c709, r: 709, ro: 1, g: [[0,[0]]] },
-  { f: 24, p: "/$defs/ContextSource", c: __c709, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["source/kind","grant/ref"] }, pr: [["source/kind", "source~1kind", 710], ["grant/ref", "grant~1ref", 711], ["lease/ref", "lease~1ref", 712], ["flow/ref", "flow~1ref", 713], ["max/elements", "max~1elements", 714]], ap: 715, kn: new Set(["source/kind","grant/ref","lease/ref","flow/ref","max/elements"]), all: [716] },
-  { f: 24, p: "/$defs/ContextSource/properties/source~1kind", c: __c410, r: 410, ro: 1, g: [[0,[0]]] },
+  { f: 24, p: "/properties/sources", t: ["array"], tv: "array", g: [[3,[18]]], it: 718 },
+  { f: 24, p: "/properties/sources/items", c: __c719, r: 719, ro: 1, g: [[0,[0]]] },
+  { f: 24, p: "/$defs/ContextSource", c: __c719, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["source/kind","grant/ref"] }, pr: [["source/kind", "source~1kind", 720], ["grant/ref", "grant~1ref", 721], ["lease/ref", "lease~1ref", 722], ["flow/ref", "flow~1ref", 723], ["max/elements", "max~1elements", 724]], ap: 725, kn: new Set(["source/kind","grant/ref","lease/ref","flow/ref","max/elements"]), all: [726] },
+  { f: 24, p: "/$defs/ContextSource/properties/source~1kind", c: __c420, r: 420, ro: 1, g: [[0,[0]]] },
   { f: 24, p: "/$defs/ContextSource/properties/grant~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 24, p: "/$defs/ContextSource/properties/lease~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 24, p: "/$defs/ContextSource/properties/flow~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 24, p: "/$defs/ContextSource/properties/max~1elements", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
   { f: 24, p: "/$defs/ContextSource/additionalProperties", b: false },
-  { f: 24, p: "/$defs/ContextSource/allOf/0", g: [[0,[7]]], if: 717, th: 719 },
-  { f: 24, p: "/$defs/ContextSource/allOf/0/if", c: __c717, g: [[4,[23,26]]], k: { "required": ["source/kind"] }, pr: [["source/kind", "source~1kind", 718]] },
+  { f: 24, p: "/$defs/ContextSource/allOf/0", g: [[0,[7]]], if: 727, th: 729 },
+  { f: 24, p: "/$defs/ContextSource/allOf/0/if", c: __c727, g: [[4,[23,26]]], k: { "required": ["source/kind"] }, pr: [["source/kind", "source~1kind", 728]] },
   { f: 24, p: "/$defs/ContextSource/allOf/0/if/properties/source~1kind", g: [[0,[2]]], k: { "enum": ["artifact","dataset"] } },
-  { f: 24, p: "/$defs/ContextSource/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["lease/ref"] }, pr: [["lease/ref", "lease~1ref", 720]] },
+  { f: 24, p: "/$defs/ContextSource/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["lease/ref"] }, pr: [["lease/ref", "lease~1ref", 730]] },
   { f: 24, p: "/$defs/ContextSource/allOf/0/then/properties/lease~1ref", av: 1, g: [] },
   { f: 24, p: "/additionalProperties", b: false },
-  { f: 48, p: "", c: __c722, t: ["object"], tv: "object", g: [[0,[5]],[4,[23,25,26]]], k: { "required": ["schema","element/id","source/kind","classification"] }, pr: [["schema", "schema", 723], ["element/id", "element~1id", 724], ["source/kind", "source~1kind", 725], ["source/ref", "source~1ref", 726], ["classification", "classification", 727], ["content", "content", 728], ["content/ref", "content~1ref", 730], ["declassifiable", "declassifiable", 731], ["declassified/from", "declassified~1from", 732], ["grant/ref", "grant~1ref", 733]], ap: 734, kn: new Set(["schema","element/id","source/kind","source/ref","classification","content","content/ref","declassifiable","declassified/from","grant/ref"]), one: [735,737] },
+  { f: 48, p: "", c: __c732, t: ["object"], tv: "object", g: [[0,[5]],[4,[23,25,26]]], k: { "required": ["schema","element/id","source/kind","classification"] }, pr: [["schema", "schema", 733], ["element/id", "element~1id", 734], ["source/kind", "source~1kind", 735], ["source/ref", "source~1ref", 736], ["classification", "classification", 737], ["content", "content", 738], ["content/ref", "content~1ref", 740], ["declassifiable", "declassifiable", 741], ["declassified/from", "declassified~1from", 742], ["grant/ref", "grant~1ref", 743]], ap: 744, kn: new Set(["schema","element/id","source/kind","source/ref","classification","content","content/ref","declassifiable","declassified/from","grant/ref"]), one: [745,747] },
   { f: 48, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.context-element.v1" } },
   { f: 48, p: "/properties/element~1id", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 48, p: "/properties/source~1kind", c: __c410, r: 410, ro: 1, g: [[0,[0]]] },
+  { f: 48, p: "/properties/source~1kind", c: __c420, r: 420, ro: 1, g: [[0,[0]]] },
   { f: 48, p: "/properties/source~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 48, p: "/properties/classification", c: __c412, r: 412, ro: 1, g: [[0,[0]]] },
-  { f: 48, p: "/properties/content", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 729 },
-  { f: 48, p: "/properties/content/items", c: __c691, r: 691, ro: 1, g: [[0,[0]]] },
+  { f: 48, p: "/properties/classification", c: __c422, r: 422, ro: 1, g: [[0,[0]]] },
+  { f: 48, p: "/properties/content", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 739 },
+  { f: 48, p: "/properties/content/items", c: __c701, r: 701, ro: 1, g: [[0,[0]]] },
   { f: 48, p: "/properties/content~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 48, p: "/properties/declassifiable", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 48, p: "/properties/declassified~1from", c: __c412, r: 412, ro: 1, g: [[0,[0]]] },
+  { f: 48, p: "/properties/declassified~1from", c: __c422, r: 422, ro: 1, g: [[0,[0]]] },
   { f: 48, p: "/properties/grant~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 48, p: "/additionalProperties", b: false },
-  { f: 48, p: "/oneOf/0", c: __c735, g: [[4,[23,26]]], k: { "required": ["content"] }, pr: [["content", "content", 736]] },
+  { f: 48, p: "/oneOf/0", c: __c745, g: [[4,[23,26]]], k: { "required": ["content"] }, pr: [["content", "content", 746]] },
   { f: 48, p: "/oneOf/0/properties/content", av: 1, g: [] },
-  { f: 48, p: "/oneOf/1", c: __c737, g: [[4,[23,26]]], k: { "required": ["content/ref"] }, pr: [["content/ref", "content~1ref", 738]] },
+  { f: 48, p: "/oneOf/1", c: __c747, g: [[4,[23,26]]], k: { "required": ["content/ref"] }, pr: [["content/ref", "content~1ref", 748]] },
   { f: 48, p: "/oneOf/1/properties/content~1ref", av: 1, g: [] },
-  { f: 22, p: "/$defs/EpistemicBlock", c: __c739, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["stance", "stance", 740], ["confidence", "confidence", 741], ["grounded_in", "grounded_in", 742], ["caveats", "caveats", 744]], ap: 746, kn: new Set(["stance","confidence","grounded_in","caveats"]) },
+  { f: 22, p: "/$defs/EpistemicBlock", c: __c749, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["stance", "stance", 750], ["confidence", "confidence", 751], ["grounded_in", "grounded_in", 752], ["caveats", "caveats", 754]], ap: 756, kn: new Set(["stance","confidence","grounded_in","caveats"]) },
   { f: 22, p: "/$defs/EpistemicBlock/properties/stance", g: [[0,[2]]], k: { "enum": ["advisory","hypothesis"] } },
   { f: 22, p: "/$defs/EpistemicBlock/properties/confidence", g: [[0,[2]]], k: { "enum": ["unstated","low","medium","high"] } },
-  { f: 22, p: "/$defs/EpistemicBlock/properties/grounded_in", t: ["array"], tv: "array", g: [[3,[18]]], it: 743 },
+  { f: 22, p: "/$defs/EpistemicBlock/properties/grounded_in", t: ["array"], tv: "array", g: [[3,[18]]], it: 753 },
   { f: 22, p: "/$defs/EpistemicBlock/properties/grounded_in/items", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 22, p: "/$defs/EpistemicBlock/properties/caveats", t: ["array"], tv: "array", g: [[3,[18]]], it: 745 },
+  { f: 22, p: "/$defs/EpistemicBlock/properties/caveats", t: ["array"], tv: "array", g: [[3,[18]]], it: 755 },
   { f: 22, p: "/$defs/EpistemicBlock/properties/caveats/items", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 500, "minLength": 1 } },
   { f: 22, p: "/$defs/EpistemicBlock/additionalProperties", b: false },
-  { f: 46, p: "/$defs/FreeTextWithAllowlistPayload", c: __c748, r: 748, ro: 1, g: [[0,[0]]] },
-  { f: 49, p: "", c: __c748, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["allowlist"] }, pr: [["allowlist", "allowlist", 749], ["match", "match", 751], ["placeholder", "placeholder", 752]], ap: 753, kn: new Set(["allowlist","match","placeholder"]) },
-  { f: 49, p: "/properties/allowlist", t: ["array"], tv: "array", g: [[3,[16,17,18,20]]], k: { "maxItems": 64, "minItems": 1, "uniqueItems": true }, it: 750, uq: null },
-  { f: 49, p: "/properties/allowlist/items", c: __c532, r: 532, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/FreeTextWithAllowlistPayload", c: __c758, r: 758, ro: 1, g: [[0,[0]]] },
+  { f: 49, p: "", c: __c758, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["allowlist"] }, pr: [["allowlist", "allowlist", 759], ["match", "match", 761], ["placeholder", "placeholder", 762]], ap: 763, kn: new Set(["allowlist","match","placeholder"]) },
+  { f: 49, p: "/properties/allowlist", t: ["array"], tv: "array", g: [[3,[16,17,18,20]]], k: { "maxItems": 64, "minItems": 1, "uniqueItems": true }, it: 760, uq: null },
+  { f: 49, p: "/properties/allowlist/items", c: __c542, r: 542, ro: 1, g: [[0,[0]]] },
   { f: 49, p: "/properties/match", g: [[0,[2]]], k: { "enum": ["exact","case-insensitive"] } },
   { f: 49, p: "/properties/placeholder", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 80 } },
   { f: 49, p: "/additionalProperties", b: false },
-  { f: 23, p: "/$defs/GeneratePolicy", c: __c754, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["locality", "locality", 755], ["trust_mode", "trust_mode", 756], ["scope", "scope", 757], ["on_context_denied", "on_context_denied", 758], ["plurality", "plurality", 759]], ap: 760, kn: new Set(["locality","trust_mode","scope","on_context_denied","plurality"]) },
-  { f: 23, p: "/$defs/GeneratePolicy/properties/locality", c: __c391, r: 391, ro: 1, g: [[0,[0]]] },
-  { f: 23, p: "/$defs/GeneratePolicy/properties/trust_mode", c: __c393, r: 393, ro: 1, g: [[0,[0]]] },
+  { f: 23, p: "/$defs/GeneratePolicy", c: __c764, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["locality", "locality", 765], ["trust_mode", "trust_mode", 766], ["scope", "scope", 767], ["on_context_denied", "on_context_denied", 768], ["plurality", "plurality", 769]], ap: 770, kn: new Set(["locality","trust_mode","scope","on_context_denied","plurality"]) },
+  { f: 23, p: "/$defs/GeneratePolicy/properties/locality", c: __c401, r: 401, ro: 1, g: [[0,[0]]] },
+  { f: 23, p: "/$defs/GeneratePolicy/properties/trust_mode", c: __c403, r: 403, ro: 1, g: [[0,[0]]] },
   { f: 23, p: "/$defs/GeneratePolicy/properties/scope", g: [[0,[2]]], k: { "enum": ["assistant-session-only","granted-context"] } },
   { f: 23, p: "/$defs/GeneratePolicy/properties/on_context_denied", g: [[0,[2]]], k: { "enum": ["fail_closed","drop_with_trace"] } },
   { f: 23, p: "/$defs/GeneratePolicy/properties/plurality", g: [[0,[2]]], k: { "enum": ["preserve","collapse"] } },
   { f: 23, p: "/$defs/GeneratePolicy/additionalProperties", b: false },
-  { f: 23, p: "", c: __c761, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","operation","turns"] }, pr: [["schema", "schema", 762], ["operation", "operation", 763], ["turns", "turns", 764], ["context_assembly", "context_assembly", 771], ["parameters", "parameters", 772], ["policy", "policy", 780], ["metadata", "metadata", 781]], ap: 788, kn: new Set(["schema","operation","turns","context_assembly","parameters","policy","metadata"]) },
+  { f: 23, p: "", c: __c771, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","operation","turns"] }, pr: [["schema", "schema", 772], ["operation", "operation", 773], ["turns", "turns", 774], ["context_assembly", "context_assembly", 781], ["parameters", "parameters", 782], ["policy", "policy", 790], ["metadata", "metadata", 791]], ap: 798, kn: new Set(["schema","operation","turns","context_assembly","parameters","policy","metadata"]) },
   { f: 23, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.generate.request.v1" } },
   { f: 23, p: "/properties/operation", g: [[0,[1]]], k: { "const": "generate" } },
-  { f: 23, p: "/properties/turns", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 765 },
-  { f: 23, p: "/properties/turns/items", c: __c766, r: 766, ro: 1, g: [[0,[0]]] },
-  { f: 23, p: "/$defs/Turn", c: __c766, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["role","content"] }, pr: [["role", "role", 767], ["content", "content", 768]], ap: 770, kn: new Set(["role","content"]) },
+  { f: 23, p: "/properties/turns", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 775 },
+  { f: 23, p: "/properties/turns/items", c: __c776, r: 776, ro: 1, g: [[0,[0]]] },
+  { f: 23, p: "/$defs/Turn", c: __c776, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["role","content"] }, pr: [["role", "role", 777], ["content", "content", 778]], ap: 780, kn: new Set(["role","content"]) },
   { f: 23, p: "/$defs/Turn/properties/role", g: [[0,[2]]], k: { "enum": ["user","assistant"] } },
-  { f: 23, p: "/$defs/Turn/properties/content", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 769 },
-  { f: 23, p: "/$defs/Turn/properties/content/items", c: __c691, r: 691, ro: 1, g: [[0,[0]]] },
+  { f: 23, p: "/$defs/Turn/properties/content", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 779 },
+  { f: 23, p: "/$defs/Turn/properties/content/items", c: __c701, r: 701, ro: 1, g: [[0,[0]]] },
   { f: 23, p: "/$defs/Turn/additionalProperties", b: false },
-  { f: 23, p: "/properties/context_assembly", c: __c705, r: 705, ro: 1, g: [[0,[0]]] },
-  { f: 23, p: "/properties/parameters", c: __c773, r: 773, ro: 1, g: [[0,[0]]] },
-  { f: 23, p: "/$defs/GenerationParameters", c: __c773, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["max_tokens", "max_tokens", 774], ["temperature", "temperature", 775], ["top_p", "top_p", 776], ["stop", "stop", 777]], ap: 779, kn: new Set(["max_tokens","temperature","top_p","stop"]) },
+  { f: 23, p: "/properties/context_assembly", c: __c715, r: 715, ro: 1, g: [[0,[0]]] },
+  { f: 23, p: "/properties/parameters", c: __c783, r: 783, ro: 1, g: [[0,[0]]] },
+  { f: 23, p: "/$defs/GenerationParameters", c: __c783, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["max_tokens", "max_tokens", 784], ["temperature", "temperature", 785], ["top_p", "top_p", 786], ["stop", "stop", 787]], ap: 789, kn: new Set(["max_tokens","temperature","top_p","stop"]) },
   { f: 23, p: "/$defs/GenerationParameters/properties/max_tokens", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
   { f: 23, p: "/$defs/GenerationParameters/properties/temperature", t: ["number"], tv: "number", g: [[1,[8,9]]], k: { "maximum": 2, "minimum": 0 } },
   { f: 23, p: "/$defs/GenerationParameters/properties/top_p", t: ["number"], tv: "number", g: [[1,[8,11]]], k: { "maximum": 1, "exclusiveMinimum": 0 } },
-  { f: 23, p: "/$defs/GenerationParameters/properties/stop", t: ["array"], tv: "array", g: [[3,[16,18]]], k: { "maxItems": 8 }, it: 778 },
+  { f: 23, p: "/$defs/GenerationParameters/properties/stop", t: ["array"], tv: "array", g: [[3,[16,18]]], k: { "maxItems": 8 }, it: 788 },
   { f: 23, p: "/$defs/GenerationParameters/properties/stop/items", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 23, p: "/$defs/GenerationParameters/additionalProperties", b: false },
-  { f: 23, p: "/properties/policy", c: __c754, r: 754, ro: 1, g: [[0,[0]]] },
-  { f: 23, p: "/properties/metadata", t: ["object"], tv: "object", g: [[4,[24,25]]], ap: 782, kn: new Set([]), pn: 787 },
-  { f: 23, p: "/properties/metadata/additionalProperties", g: [[0,[4]]], any: [783,784,785,786] },
-  { f: 23, p: "/properties/metadata/additionalProperties/anyOf/0", c: __c783, t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 256 } },
-  { f: 23, p: "/properties/metadata/additionalProperties/anyOf/1", c: __c784, t: ["number"], tv: "number", ut: 1, g: [] },
-  { f: 23, p: "/properties/metadata/additionalProperties/anyOf/2", c: __c785, t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 23, p: "/properties/metadata/additionalProperties/anyOf/3", c: __c786, t: ["null"], tv: "null", ut: 1, g: [] },
+  { f: 23, p: "/properties/policy", c: __c764, r: 764, ro: 1, g: [[0,[0]]] },
+  { f: 23, p: "/properties/metadata", t: ["object"], tv: "object", g: [[4,[24,25]]], ap: 792, kn: new Set([]), pn: 797 },
+  { f: 23, p: "/properties/metadata/additionalProperties", g: [[0,[4]]], any: [793,794,795,796] },
+  { f: 23, p: "/properties/metadata/additionalProperties/anyOf/0", c: __c793, t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 256 } },
+  { f: 23, p: "/properties/metadata/additionalProperties/anyOf/1", c: __c794, t: ["number"], tv: "number", ut: 1, g: [] },
+  { f: 23, p: "/properties/metadata/additionalProperties/anyOf/2", c: __c795, t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 23, p: "/properties/metadata/additionalProperties/anyOf/3", c: __c796, t: ["null"], tv: "null", ut: 1, g: [] },
   { f: 23, p: "/properties/metadata/propertyNames", g: [[2,[12]]], k: { "maxLength": 64 } },
   { f: 23, p: "/additionalProperties", b: false },
-  { f: 22, p: "", c: __c789, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","operation","outcome","trace/ref"] }, pr: [["schema", "schema", 790], ["operation", "operation", 791], ["outcome", "outcome", 792], ["reason/code", "reason~1code", 793], ["output", "output", 794], ["epistemic", "epistemic", 796], ["runtime/ref", "runtime~1ref", 797], ["model.binding/ref", "model.binding~1ref", 798], ["locality", "locality", 799], ["trace/ref", "trace~1ref", 800], ["usage", "usage", 802], ["diagnostics", "diagnostics", 807]], ap: 808, kn: new Set(["schema","operation","outcome","reason/code","output","epistemic","runtime/ref","model.binding/ref","locality","trace/ref","usage","diagnostics"]), all: [809] },
+  { f: 22, p: "", c: __c799, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","operation","outcome","trace/ref"] }, pr: [["schema", "schema", 800], ["operation", "operation", 801], ["outcome", "outcome", 802], ["reason/code", "reason~1code", 803], ["output", "output", 804], ["epistemic", "epistemic", 806], ["runtime/ref", "runtime~1ref", 807], ["model.binding/ref", "model.binding~1ref", 808], ["locality", "locality", 809], ["trace/ref", "trace~1ref", 810], ["usage", "usage", 812], ["diagnostics", "diagnostics", 817]], ap: 818, kn: new Set(["schema","operation","outcome","reason/code","output","epistemic","runtime/ref","model.binding/ref","locality","trace/ref","usage","diagnostics"]), all: [819] },
   { f: 22, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.generate.response.v1" } },
   { f: 22, p: "/properties/operation", g: [[0,[1]]], k: { "const": "generate" } },
-  { f: 22, p: "/properties/outcome", c: __c370, r: 370, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/properties/reason~1code", c: __c405, r: 405, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/properties/output", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 795 },
-  { f: 22, p: "/properties/output/items", c: __c691, r: 691, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/properties/epistemic", c: __c739, r: 739, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/properties/runtime~1ref", c: __c372, r: 372, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/properties/model.binding~1ref", c: __c374, r: 374, ro: 1, g: [[0,[0]]] },
+  { f: 22, p: "/properties/outcome", c: __c380, r: 380, ro: 1, g: [[0,[0]]] },
+  { f: 22, p: "/properties/reason~1code", c: __c415, r: 415, ro: 1, g: [[0,[0]]] },
+  { f: 22, p: "/properties/output", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 805 },
+  { f: 22, p: "/properties/output/items", c: __c701, r: 701, ro: 1, g: [[0,[0]]] },
+  { f: 22, p: "/properties/epistemic", c: __c749, r: 749, ro: 1, g: [[0,[0]]] },
+  { f: 22, p: "/properties/runtime~1ref", c: __c382, r: 382, ro: 1, g: [[0,[0]]] },
+  { f: 22, p: "/properties/model.binding~1ref", c: __c384, r: 384, ro: 1, g: [[0,[0]]] },
   { f: 22, p: "/properties/locality", g: [[0,[2]]], k: { "enum": ["local_only","remote"] } },
-  { f: 22, p: "/properties/trace~1ref", c: __c801, r: 801, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/$defs/TraceRef", c: __c801, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^(trace/|tr:).+$" }, re: __RE20 },
-  { f: 22, p: "/properties/usage", c: __c803, r: 803, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/$defs/Usage", c: __c803, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["input_tokens", "input_tokens", 804], ["output_tokens", "output_tokens", 805]], ap: 806, kn: new Set(["input_tokens","output_tokens"]) },
+  { f: 22, p: "/properties/trace~1ref", c: __c811, r: 811, ro: 1, g: [[0,[0]]] },
+  { f: 22, p: "/$defs/TraceRef", c: __c811, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^(trace/|tr:).+$" }, re: __RE21 },
+  { f: 22, p: "/properties/usage", c: __c813, r: 813, ro: 1, g: [[0,[0]]] },
+  { f: 22, p: "/$defs/Usage", c: __c813, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["input_tokens", "input_tokens", 814], ["output_tokens", "output_tokens", 815]], ap: 816, kn: new Set(["input_tokens","output_tokens"]) },
   { f: 22, p: "/$defs/Usage/properties/input_tokens", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 22, p: "/$defs/Usage/properties/output_tokens", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 22, p: "/$defs/Usage/additionalProperties", b: false },
-  { f: 22, p: "/properties/diagnostics", c: __c430, r: 430, ro: 1, g: [[0,[0]]] },
+  { f: 22, p: "/properties/diagnostics", c: __c440, r: 440, ro: 1, g: [[0,[0]]] },
   { f: 22, p: "/additionalProperties", b: false },
-  { f: 22, p: "/allOf/0", g: [[0,[7]]], if: 810, th: 812, el: 820 },
-  { f: 22, p: "/allOf/0/if", c: __c810, g: [[4,[23,26]]], k: { "required": ["outcome"] }, pr: [["outcome", "outcome", 811]] },
+  { f: 22, p: "/allOf/0", g: [[0,[7]]], if: 820, th: 822, el: 830 },
+  { f: 22, p: "/allOf/0/if", c: __c820, g: [[4,[23,26]]], k: { "required": ["outcome"] }, pr: [["outcome", "outcome", 821]] },
   { f: 22, p: "/allOf/0/if/properties/outcome", g: [[0,[1]]], k: { "const": "completed" } },
-  { f: 22, p: "/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["output","epistemic","runtime/ref","model.binding/ref","locality"] }, pr: [["output", "output", 813], ["epistemic", "epistemic", 814], ["runtime/ref", "runtime~1ref", 815], ["model.binding/ref", "model.binding~1ref", 816], ["locality", "locality", 817], ["reason/code", "reason~1code", 818]] },
+  { f: 22, p: "/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["output","epistemic","runtime/ref","model.binding/ref","locality"] }, pr: [["output", "output", 823], ["epistemic", "epistemic", 824], ["runtime/ref", "runtime~1ref", 825], ["model.binding/ref", "model.binding~1ref", 826], ["locality", "locality", 827], ["reason/code", "reason~1code", 828]] },
   { f: 22, p: "/allOf/0/then/properties/output", av: 1, g: [] },
   { f: 22, p: "/allOf/0/then/properties/epistemic", av: 1, g: [] },
   { f: 22, p: "/allOf/0/then/properties/runtime~1ref", av: 1, g: [] },
   { f: 22, p: "/allOf/0/then/properties/model.binding~1ref", av: 1, g: [] },
   { f: 22, p: "/allOf/0/then/properties/locality", av: 1, g: [] },
-  { f: 22, p: "/allOf/0/then/properties/reason~1code", g: [[0,[3]]], no: 819 },
-  { f: 22, p: "/allOf/0/then/properties/reason~1code/not", av: 1, c: __c819, g: [] },
-  { f: 22, p: "/allOf/0/else", g: [[4,[23,26]]], k: { "required": ["reason/code"] }, pr: [["reason/code", "reason~1code", 821], ["output", "output", 822], ["epistemic", "epistemic", 824]] },
+  { f: 22, p: "/allOf/0/then/properties/reason~1code", g: [[0,[3]]], no: 829 },
+  { f: 22, p: "/allOf/0/then/properties/reason~1code/not", av: 1, c: __c829, g: [] },
+  { f: 22, p: "/allOf/0/else", g: [[4,[23,26]]], k: { "required": ["reason/code"] }, pr: [["reason/code", "reason~1code", 831], ["output", "output", 832], ["epistemic", "epistemic", 834]] },
   { f: 22, p: "/allOf/0/else/properties/reason~1code", av: 1, g: [] },
-  { f: 22, p: "/allOf/0/else/properties/output", g: [[0,[3]]], no: 823 },
-  { f: 22, p: "/allOf/0/else/properties/output/not", av: 1, c: __c823, g: [] },
-  { f: 22, p: "/allOf/0/else/properties/epistemic", g: [[0,[3]]], no: 825 },
-  { f: 22, p: "/allOf/0/else/properties/epistemic/not", av: 1, c: __c825, g: [] },
-  { f: 50, p: "", c: __c826, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","feedback/id","result/ref","session/ref","participant/ref","verdict","recorded/at"] }, pr: [["schema", "schema", 827], ["feedback/id", "feedback~1id", 828], ["result/ref", "result~1ref", 829], ["session/ref", "session~1ref", 831], ["participant/ref", "participant~1ref", 833], ["verdict", "verdict", 834], ["note", "note", 835], ["supersedes/ref", "supersedes~1ref", 836], ["recorded/at", "recorded~1at", 837]], ap: 838, kn: new Set(["schema","feedback/id","result/ref","session/ref","participant/ref","verdict","note","supersedes/ref","recorded/at"]), all: [839] },
+  { f: 22, p: "/allOf/0/else/properties/output", g: [[0,[3]]], no: 833 },
+  { f: 22, p: "/allOf/0/else/properties/output/not", av: 1, c: __c833, g: [] },
+  { f: 22, p: "/allOf/0/else/properties/epistemic", g: [[0,[3]]], no: 835 },
+  { f: 22, p: "/allOf/0/else/properties/epistemic/not", av: 1, c: __c835, g: [] },
+  { f: 50, p: "", c: __c836, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","feedback/id","result/ref","session/ref","participant/ref","verdict","recorded/at"] }, pr: [["schema", "schema", 837], ["feedback/id", "feedback~1id", 838], ["result/ref", "result~1ref", 839], ["session/ref", "session~1ref", 841], ["participant/ref", "participant~1ref", 843], ["verdict", "verdict", 844], ["note", "note", 845], ["supersedes/ref", "supersedes~1ref", 846], ["recorded/at", "recorded~1at", 847]], ap: 848, kn: new Set(["schema","feedback/id","result/ref","session/ref","participant/ref","verdict","note","supersedes/ref","recorded/at"]), all: [849] },
   { f: 50, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.inquiry-feedback.v1" } },
-  { f: 50, p: "/properties/feedback~1id", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^feedback:.+$" }, re: __RE9 },
-  { f: 50, p: "/properties/result~1ref", c: __c830, r: 830, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/$defs/ResultRef", c: __c830, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^result:.+$" }, re: __RE16 },
-  { f: 50, p: "/properties/session~1ref", c: __c832, r: 832, ro: 1, g: [[0,[0]]] },
-  { f: 21, p: "/$defs/SessionRef", c: __c832, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^session:.+$" }, re: __RE18 },
-  { f: 50, p: "/properties/participant~1ref", c: __c365, r: 365, ro: 1, g: [[0,[0]]] },
+  { f: 50, p: "/properties/feedback~1id", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^feedback:.+$" }, re: __RE10 },
+  { f: 50, p: "/properties/result~1ref", c: __c840, r: 840, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/$defs/ResultRef", c: __c840, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^result:.+$" }, re: __RE17 },
+  { f: 50, p: "/properties/session~1ref", c: __c842, r: 842, ro: 1, g: [[0,[0]]] },
+  { f: 21, p: "/$defs/SessionRef", c: __c842, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^session:.+$" }, re: __RE19 },
+  { f: 50, p: "/properties/participant~1ref", c: __c375, r: 375, ro: 1, g: [[0,[0]]] },
   { f: 50, p: "/properties/verdict", g: [[0,[2]]], k: { "enum": ["verified","refuted","amended"] } },
   { f: 50, p: "/properties/note", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 4000, "minLength": 1 } },
-  { f: 50, p: "/properties/supersedes~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^feedback:.+$" }, re: __RE9 },
+  { f: 50, p: "/properties/supersedes~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^feedback:.+$" }, re: __RE10 },
   { f: 50, p: "/properties/recorded~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 50, p: "/additionalProperties", b: false },
-  { f: 50, p: "/allOf/0", g: [[0,[7]]], if: 840, th: 842 },
-  { f: 50, p: "/allOf/0/if", c: __c840, g: [[4,[23,26]]], k: { "required": ["verdict"] }, pr: [["verdict", "verdict", 841]] },
+  { f: 50, p: "/allOf/0", g: [[0,[7]]], if: 850, th: 852 },
+  { f: 50, p: "/allOf/0/if", c: __c850, g: [[4,[23,26]]], k: { "required": ["verdict"] }, pr: [["verdict", "verdict", 851]] },
   { f: 50, p: "/allOf/0/if/properties/verdict", g: [[0,[1]]], k: { "const": "amended" } },
-  { f: 50, p: "/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["note"] }, pr: [["note", "note", 843]] },
+  { f: 50, p: "/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["note"] }, pr: [["note", "note", 853]] },
   { f: 50, p: "/allOf/0/then/properties/note", av: 1, g: [] },
-  { f: 51, p: "", c: __c844, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","result/id","turn/id","session/ref","participant/ref","trace/ref","provenance","classification","output","epistemic","recorded/at"] }, pr: [["schema", "schema", 845], ["result/id", "result~1id", 846], ["turn/id", "turn~1id", 847], ["session/ref", "session~1ref", 848], ["participant/ref", "participant~1ref", 849], ["trace/ref", "trace~1ref", 850], ["provenance", "provenance", 851], ["classification", "classification", 857], ["output", "output", 858], ["epistemic", "epistemic", 860], ["recorded/at", "recorded~1at", 861]], ap: 862, kn: new Set(["schema","result/id","turn/id","session/ref","participant/ref","trace/ref","provenance","classification","output","epistemic","recorded/at"]) },
+  { f: 51, p: "", c: __c854, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","result/id","turn/id","session/ref","participant/ref","trace/ref","provenance","classification","output","epistemic","recorded/at"] }, pr: [["schema", "schema", 855], ["result/id", "result~1id", 856], ["turn/id", "turn~1id", 857], ["session/ref", "session~1ref", 858], ["participant/ref", "participant~1ref", 859], ["trace/ref", "trace~1ref", 860], ["provenance", "provenance", 861], ["classification", "classification", 867], ["output", "output", 868], ["epistemic", "epistemic", 870], ["recorded/at", "recorded~1at", 871]], ap: 872, kn: new Set(["schema","result/id","turn/id","session/ref","participant/ref","trace/ref","provenance","classification","output","epistemic","recorded/at"]) },
   { f: 51, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.inquiry-result.v1" } },
-  { f: 51, p: "/properties/result~1id", c: __c830, r: 830, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/properties/turn~1id", c: __c363, r: 363, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/properties/session~1ref", c: __c832, r: 832, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/properties/participant~1ref", c: __c365, r: 365, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/properties/trace~1ref", c: __c801, r: 801, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/properties/provenance", c: __c852, r: 852, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/$defs/ResultProvenance", c: __c852, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runtime/ref","model.binding/ref","operation/id"] }, pr: [["runtime/ref", "runtime~1ref", 853], ["model.binding/ref", "model.binding~1ref", 854], ["operation/id", "operation~1id", 855]], ap: 856, kn: new Set(["runtime/ref","model.binding/ref","operation/id"]) },
-  { f: 51, p: "/$defs/ResultProvenance/properties/runtime~1ref", c: __c372, r: 372, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/$defs/ResultProvenance/properties/model.binding~1ref", c: __c374, r: 374, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/$defs/ResultProvenance/properties/operation~1id", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^op:.+$" }, re: __RE7 },
+  { f: 51, p: "/properties/result~1id", c: __c840, r: 840, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/properties/turn~1id", c: __c373, r: 373, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/properties/session~1ref", c: __c842, r: 842, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/properties/participant~1ref", c: __c375, r: 375, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/properties/trace~1ref", c: __c811, r: 811, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/properties/provenance", c: __c862, r: 862, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/$defs/ResultProvenance", c: __c862, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runtime/ref","model.binding/ref","operation/id"] }, pr: [["runtime/ref", "runtime~1ref", 863], ["model.binding/ref", "model.binding~1ref", 864], ["operation/id", "operation~1id", 865]], ap: 866, kn: new Set(["runtime/ref","model.binding/ref","operation/id"]) },
+  { f: 51, p: "/$defs/ResultProvenance/properties/runtime~1ref", c: __c382, r: 382, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/$defs/ResultProvenance/properties/model.binding~1ref", c: __c384, r: 384, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/$defs/ResultProvenance/properties/operation~1id", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^op:.+$" }, re: __RE8 },
   { f: 51, p: "/$defs/ResultProvenance/additionalProperties", b: false },
-  { f: 51, p: "/properties/classification", c: __c412, r: 412, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/properties/output", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 859 },
-  { f: 51, p: "/properties/output/items", c: __c691, r: 691, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/properties/epistemic", c: __c739, r: 739, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/properties/classification", c: __c422, r: 422, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/properties/output", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 869 },
+  { f: 51, p: "/properties/output/items", c: __c701, r: 701, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/properties/epistemic", c: __c749, r: 749, ro: 1, g: [[0,[0]]] },
   { f: 51, p: "/properties/recorded~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 51, p: "/additionalProperties", b: false },
-  { f: 21, p: "", c: __c863, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","turn/id","session/ref","participant/ref","sequence","content","classification","recorded/at"] }, pr: [["schema", "schema", 864], ["turn/id", "turn~1id", 865], ["session/ref", "session~1ref", 866], ["participant/ref", "participant~1ref", 867], ["sequence", "sequence", 868], ["content", "content", 869], ["classification", "classification", 871], ["recorded/at", "recorded~1at", 872]], ap: 873, kn: new Set(["schema","turn/id","session/ref","participant/ref","sequence","content","classification","recorded/at"]) },
+  { f: 21, p: "", c: __c873, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","turn/id","session/ref","participant/ref","sequence","content","classification","recorded/at"] }, pr: [["schema", "schema", 874], ["turn/id", "turn~1id", 875], ["session/ref", "session~1ref", 876], ["participant/ref", "participant~1ref", 877], ["sequence", "sequence", 878], ["content", "content", 879], ["classification", "classification", 881], ["recorded/at", "recorded~1at", 882]], ap: 883, kn: new Set(["schema","turn/id","session/ref","participant/ref","sequence","content","classification","recorded/at"]) },
   { f: 21, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.inquiry-turn.v1" } },
-  { f: 21, p: "/properties/turn~1id", c: __c363, r: 363, ro: 1, g: [[0,[0]]] },
-  { f: 21, p: "/properties/session~1ref", c: __c832, r: 832, ro: 1, g: [[0,[0]]] },
-  { f: 21, p: "/properties/participant~1ref", c: __c365, r: 365, ro: 1, g: [[0,[0]]] },
+  { f: 21, p: "/properties/turn~1id", c: __c373, r: 373, ro: 1, g: [[0,[0]]] },
+  { f: 21, p: "/properties/session~1ref", c: __c842, r: 842, ro: 1, g: [[0,[0]]] },
+  { f: 21, p: "/properties/participant~1ref", c: __c375, r: 375, ro: 1, g: [[0,[0]]] },
   { f: 21, p: "/properties/sequence", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 21, p: "/properties/content", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 870 },
-  { f: 21, p: "/properties/content/items", c: __c691, r: 691, ro: 1, g: [[0,[0]]] },
-  { f: 21, p: "/properties/classification", c: __c412, r: 412, ro: 1, g: [[0,[0]]] },
+  { f: 21, p: "/properties/content", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 880 },
+  { f: 21, p: "/properties/content/items", c: __c701, r: 701, ro: 1, g: [[0,[0]]] },
+  { f: 21, p: "/properties/classification", c: __c422, r: 422, ro: 1, g: [[0,[0]]] },
   { f: 21, p: "/properties/recorded~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 21, p: "/additionalProperties", b: false },
-  { f: 52, p: "", c: __c874, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","model.binding/ref","accepts_max_tier","transport_kind","remote_provider"] }, pr: [["schema", "schema", 875], ["model.binding/ref", "model.binding~1ref", 876], ["accepts_max_tier", "accepts_max_tier", 877], ["accepts", "accepts", 878], ["requires_declassification_above", "requires_declassification_above", 880], ["transport_kind", "transport_kind", 881], ["remote_provider", "remote_provider", 883], ["operator_acknowledgement", "operator_acknowledgement", 884]], ap: 891, kn: new Set(["schema","model.binding/ref","accepts_max_tier","accepts","requires_declassification_above","transport_kind","remote_provider","operator_acknowledgement"]), all: [892,899,905,911,917] },
+  { f: 52, p: "", c: __c884, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","model.binding/ref","accepts_max_tier","transport_kind","remote_provider"] }, pr: [["schema", "schema", 885], ["model.binding/ref", "model.binding~1ref", 886], ["accepts_max_tier", "accepts_max_tier", 887], ["accepts", "accepts", 888], ["requires_declassification_above", "requires_declassification_above", 890], ["transport_kind", "transport_kind", 891], ["remote_provider", "remote_provider", 893], ["operator_acknowledgement", "operator_acknowledgement", 894]], ap: 901, kn: new Set(["schema","model.binding/ref","accepts_max_tier","accepts","requires_declassification_above","transport_kind","remote_provider","operator_acknowledgement"]), all: [902,909,915,921,927] },
   { f: 52, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.model-acceptance.v1" } },
-  { f: 52, p: "/properties/model.binding~1ref", c: __c374, r: 374, ro: 1, g: [[0,[0]]] },
-  { f: 52, p: "/properties/accepts_max_tier", c: __c412, r: 412, ro: 1, g: [[0,[0]]] },
-  { f: 52, p: "/properties/accepts", t: ["array"], tv: "array", g: [[3,[17,18,20]]], k: { "minItems": 1, "uniqueItems": true }, it: 879, uq: null },
-  { f: 52, p: "/properties/accepts/items", c: __c412, r: 412, ro: 1, g: [[0,[0]]] },
-  { f: 52, p: "/properties/requires_declassification_above", c: __c412, r: 412, ro: 1, g: [[0,[0]]] },
-  { f: 52, p: "/properties/transport_kind", c: __c882, r: 882, ro: 1, g: [[0,[0]]] },
-  { f: 53, p: "/$defs/TransportKind", c: __c882, g: [[0,[2]]], k: { "enum": ["http_local","command_stdio","http_remote"] } },
+  { f: 52, p: "/properties/model.binding~1ref", c: __c384, r: 384, ro: 1, g: [[0,[0]]] },
+  { f: 52, p: "/properties/accepts_max_tier", c: __c422, r: 422, ro: 1, g: [[0,[0]]] },
+  { f: 52, p: "/properties/accepts", t: ["array"], tv: "array", g: [[3,[17,18,20]]], k: { "minItems": 1, "uniqueItems": true }, it: 889, uq: null },
+  { f: 52, p: "/properties/accepts/items", c: __c422, r: 422, ro: 1, g: [[0,[0]]] },
+  { f: 52, p: "/properties/requires_declassification_above", c: __c422, r: 422, ro: 1, g: [[0,[0]]] },
+  { f: 52, p: "/properties/transport_kind", c: __c892, r: 892, ro: 1, g: [[0,[0]]] },
+  { f: 53, p: "/$defs/TransportKind", c: __c892, g: [[0,[2]]], k: { "enum": ["http_local","command_stdio","http_remote"] } },
   { f: 52, p: "/properties/remote_provider", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 52, p: "/properties/operator_acknowledgement", c: __c885, r: 885, ro: 1, g: [[0,[0]]] },
-  { f: 52, p: "/$defs/OperatorAcknowledgement", c: __c885, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["acknowledged/by","acknowledged/at","acknowledged_max_tier"] }, pr: [["acknowledged/by", "acknowledged~1by", 886], ["acknowledged/at", "acknowledged~1at", 887], ["acknowledged_max_tier", "acknowledged_max_tier", 888], ["question/ref", "question~1ref", 889]], ap: 890, kn: new Set(["acknowledged/by","acknowledged/at","acknowledged_max_tier","question/ref"]) },
-  { f: 52, p: "/$defs/OperatorAcknowledgement/properties/acknowledged~1by", c: __c365, r: 365, ro: 1, g: [[0,[0]]] },
+  { f: 52, p: "/properties/operator_acknowledgement", c: __c895, r: 895, ro: 1, g: [[0,[0]]] },
+  { f: 52, p: "/$defs/OperatorAcknowledgement", c: __c895, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["acknowledged/by","acknowledged/at","acknowledged_max_tier"] }, pr: [["acknowledged/by", "acknowledged~1by", 896], ["acknowledged/at", "acknowledged~1at", 897], ["acknowledged_max_tier", "acknowledged_max_tier", 898], ["question/ref", "question~1ref", 899]], ap: 900, kn: new Set(["acknowledged/by","acknowledged/at","acknowledged_max_tier","question/ref"]) },
+  { f: 52, p: "/$defs/OperatorAcknowledgement/properties/acknowledged~1by", c: __c375, r: 375, ro: 1, g: [[0,[0]]] },
   { f: 52, p: "/$defs/OperatorAcknowledgement/properties/acknowledged~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 52, p: "/$defs/OperatorAcknowledgement/properties/acknowledged_max_tier", c: __c412, r: 412, ro: 1, g: [[0,[0]]] },
-  { f: 52, p: "/$defs/OperatorAcknowledgement/properties/question~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE11 },
+  { f: 52, p: "/$defs/OperatorAcknowledgement/properties/acknowledged_max_tier", c: __c422, r: 422, ro: 1, g: [[0,[0]]] },
+  { f: 52, p: "/$defs/OperatorAcknowledgement/properties/question~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE12 },
   { f: 52, p: "/$defs/OperatorAcknowledgement/additionalProperties", b: false },
   { f: 52, p: "/additionalProperties", b: false },
-  { f: 52, p: "/allOf/0", g: [[0,[7]]], if: 893, th: 895, el: 897 },
-  { f: 52, p: "/allOf/0/if", c: __c893, g: [[4,[23,26]]], k: { "required": ["transport_kind"] }, pr: [["transport_kind", "transport_kind", 894]] },
+  { f: 52, p: "/allOf/0", g: [[0,[7]]], if: 903, th: 905, el: 907 },
+  { f: 52, p: "/allOf/0/if", c: __c903, g: [[4,[23,26]]], k: { "required": ["transport_kind"] }, pr: [["transport_kind", "transport_kind", 904]] },
   { f: 52, p: "/allOf/0/if/properties/transport_kind", g: [[0,[1]]], k: { "const": "http_remote" } },
-  { f: 52, p: "/allOf/0/then", g: [[4,[26]]], pr: [["remote_provider", "remote_provider", 896]] },
+  { f: 52, p: "/allOf/0/then", g: [[4,[26]]], pr: [["remote_provider", "remote_provider", 906]] },
   { f: 52, p: "/allOf/0/then/properties/remote_provider", g: [[0,[1]]], k: { "const": true } },
-  { f: 52, p: "/allOf/0/else", g: [[4,[26]]], pr: [["remote_provider", "remote_provider", 898]] },
+  { f: 52, p: "/allOf/0/else", g: [[4,[26]]], pr: [["remote_provider", "remote_provider", 908]] },
   { f: 52, p: "/allOf/0/else/properties/remote_provider", g: [[0,[1]]], k: { "const": false } },
-  { f: 52, p: "/allOf/1", g: [[0,[7]]], if: 900, th: 903 },
-  { f: 52, p: "/allOf/1/if", c: __c900, g: [[4,[23,26]]], k: { "required": ["remote_provider","accepts_max_tier"] }, pr: [["remote_provider", "remote_provider", 901], ["accepts_max_tier", "accepts_max_tier", 902]] },
+  { f: 52, p: "/allOf/1", g: [[0,[7]]], if: 910, th: 913 },
+  { f: 52, p: "/allOf/1/if", c: __c910, g: [[4,[23,26]]], k: { "required": ["remote_provider","accepts_max_tier"] }, pr: [["remote_provider", "remote_provider", 911], ["accepts_max_tier", "accepts_max_tier", 912]] },
   { f: 52, p: "/allOf/1/if/properties/remote_provider", g: [[0,[1]]], k: { "const": true } },
   { f: 52, p: "/allOf/1/if/properties/accepts_max_tier", g: [[0,[2]]], k: { "enum": ["community","personal"] } },
-  { f: 52, p: "/allOf/1/then", g: [[4,[23,26]]], k: { "required": ["operator_acknowledgement"] }, pr: [["operator_acknowledgement", "operator_acknowledgement", 904]] },
+  { f: 52, p: "/allOf/1/then", g: [[4,[23,26]]], k: { "required": ["operator_acknowledgement"] }, pr: [["operator_acknowledgement", "operator_acknowledgement", 914]] },
   { f: 52, p: "/allOf/1/then/properties/operator_acknowledgement", av: 1, g: [] },
-  { f: 52, p: "/allOf/2", g: [[0,[7]]], if: 906, th: 908 },
-  { f: 52, p: "/allOf/2/if", c: __c906, g: [[4,[23,26]]], k: { "required": ["accepts_max_tier"] }, pr: [["accepts_max_tier", "accepts_max_tier", 907]] },
+  { f: 52, p: "/allOf/2", g: [[0,[7]]], if: 916, th: 918 },
+  { f: 52, p: "/allOf/2/if", c: __c916, g: [[4,[23,26]]], k: { "required": ["accepts_max_tier"] }, pr: [["accepts_max_tier", "accepts_max_tier", 917]] },
   { f: 52, p: "/allOf/2/if/properties/accepts_max_tier", g: [[0,[1]]], k: { "const": "public" } },
-  { f: 52, p: "/allOf/2/then", g: [[4,[26]]], pr: [["accepts", "accepts", 909]] },
-  { f: 52, p: "/allOf/2/then/properties/accepts", t: ["array"], tv: "array", g: [[3,[18]]], it: 910 },
+  { f: 52, p: "/allOf/2/then", g: [[4,[26]]], pr: [["accepts", "accepts", 919]] },
+  { f: 52, p: "/allOf/2/then/properties/accepts", t: ["array"], tv: "array", g: [[3,[18]]], it: 920 },
   { f: 52, p: "/allOf/2/then/properties/accepts/items", g: [[0,[2]]], k: { "enum": ["public"] } },
-  { f: 52, p: "/allOf/3", g: [[0,[7]]], if: 912, th: 914 },
-  { f: 52, p: "/allOf/3/if", c: __c912, g: [[4,[23,26]]], k: { "required": ["accepts_max_tier"] }, pr: [["accepts_max_tier", "accepts_max_tier", 913]] },
+  { f: 52, p: "/allOf/3", g: [[0,[7]]], if: 922, th: 924 },
+  { f: 52, p: "/allOf/3/if", c: __c922, g: [[4,[23,26]]], k: { "required": ["accepts_max_tier"] }, pr: [["accepts_max_tier", "accepts_max_tier", 923]] },
   { f: 52, p: "/allOf/3/if/properties/accepts_max_tier", g: [[0,[1]]], k: { "const": "community" } },
-  { f: 52, p: "/allOf/3/then", g: [[4,[26]]], pr: [["accepts", "accepts", 915]] },
-  { f: 52, p: "/allOf/3/then/properties/accepts", t: ["array"], tv: "array", g: [[3,[18]]], it: 916 },
+  { f: 52, p: "/allOf/3/then", g: [[4,[26]]], pr: [["accepts", "accepts", 925]] },
+  { f: 52, p: "/allOf/3/then/properties/accepts", t: ["array"], tv: "array", g: [[3,[18]]], it: 926 },
   { f: 52, p: "/allOf/3/then/properties/accepts/items", g: [[0,[2]]], k: { "enum": ["public","community"] } },
-  { f: 52, p: "/allOf/4", g: [[0,[7]]], if: 918, th: 921 },
-  { f: 52, p: "/allOf/4/if", c: __c918, g: [[4,[23,26]]], k: { "required": ["accepts_max_tier","operator_acknowledgement"] }, pr: [["accepts_max_tier", "accepts_max_tier", 919], ["operator_acknowledgement", "operator_acknowledgement", 920]] },
+  { f: 52, p: "/allOf/4", g: [[0,[7]]], if: 928, th: 931 },
+  { f: 52, p: "/allOf/4/if", c: __c928, g: [[4,[23,26]]], k: { "required": ["accepts_max_tier","operator_acknowledgement"] }, pr: [["accepts_max_tier", "accepts_max_tier", 929], ["operator_acknowledgement", "operator_acknowledgement", 930]] },
   { f: 52, p: "/allOf/4/if/properties/accepts_max_tier", g: [[0,[1]]], k: { "const": "personal" } },
   { f: 52, p: "/allOf/4/if/properties/operator_acknowledgement", t: ["object"], tv: "object", ut: 1, g: [] },
-  { f: 52, p: "/allOf/4/then", g: [[4,[26]]], pr: [["operator_acknowledgement", "operator_acknowledgement", 922]] },
-  { f: 52, p: "/allOf/4/then/properties/operator_acknowledgement", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["acknowledged_max_tier", "acknowledged_max_tier", 923]] },
+  { f: 52, p: "/allOf/4/then", g: [[4,[26]]], pr: [["operator_acknowledgement", "operator_acknowledgement", 932]] },
+  { f: 52, p: "/allOf/4/then/properties/operator_acknowledgement", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["acknowledged_max_tier", "acknowledged_max_tier", 933]] },
   { f: 52, p: "/allOf/4/then/properties/operator_acknowledgement/properties/acknowledged_max_tier", g: [[0,[1]]], k: { "const": "personal" } },
-  { f: 46, p: "/$defs/MultiChoicePayload", c: __c925, r: 925, ro: 1, g: [[0,[0]]] },
-  { f: 54, p: "", c: __c925, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["options"] }, pr: [["options", "options", 926], ["min/selected", "min~1selected", 928], ["max/selected", "max~1selected", 929]], ap: 930, kn: new Set(["options","min/selected","max/selected"]) },
-  { f: 54, p: "/properties/options", t: ["array"], tv: "array", g: [[3,[16,17,18]]], k: { "maxItems": 24, "minItems": 2 }, it: 927 },
-  { f: 54, p: "/properties/options/items", c: __c677, r: 677, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/MultiChoicePayload", c: __c935, r: 935, ro: 1, g: [[0,[0]]] },
+  { f: 54, p: "", c: __c935, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["options"] }, pr: [["options", "options", 936], ["min/selected", "min~1selected", 938], ["max/selected", "max~1selected", 939]], ap: 940, kn: new Set(["options","min/selected","max/selected"]) },
+  { f: 54, p: "/properties/options", t: ["array"], tv: "array", g: [[3,[16,17,18]]], k: { "maxItems": 24, "minItems": 2 }, it: 937 },
+  { f: 54, p: "/properties/options/items", c: __c687, r: 687, ro: 1, g: [[0,[0]]] },
   { f: 54, p: "/properties/min~1selected", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 54, p: "/properties/max~1selected", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
   { f: 54, p: "/additionalProperties", b: false },
-  { f: 42, p: "", c: __c931, t: ["string"], tv: "string", ut: 1, g: [[0,[2]]], k: { "enum": ["commons","support","crisis"] } },
-  { f: 55, p: "/$defs/NotificationAction", c: __c932, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["kind","target/ref"] }, pr: [["kind", "kind", 933], ["target/ref", "target~1ref", 934], ["input/schema", "input~1schema", 935], ["idempotency/key", "idempotency~1key", 936]], ap: 937, kn: new Set(["kind","target/ref","input/schema","idempotency/key"]), all: [938,944,950,956,962] },
+  { f: 42, p: "", c: __c941, t: ["string"], tv: "string", ut: 1, g: [[0,[2]]], k: { "enum": ["commons","support","crisis"] } },
+  { f: 55, p: "/$defs/NotificationAction", c: __c942, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["kind","target/ref"] }, pr: [["kind", "kind", 943], ["target/ref", "target~1ref", 944], ["input/schema", "input~1schema", 945], ["idempotency/key", "idempotency~1key", 946]], ap: 947, kn: new Set(["kind","target/ref","input/schema","idempotency/key"]), all: [948,954,960,966,972] },
   { f: 55, p: "/$defs/NotificationAction/properties/kind", g: [[0,[2]]], k: { "enum": ["single-choice","multi-choice","confirm","free-text-with-allowlist","open-interaction"] } },
   { f: 55, p: "/$defs/NotificationAction/properties/target~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 55, p: "/$defs/NotificationAction/properties/input~1schema", g: [[0,[2]]], k: { "enum": ["inquirium.operator-question.widget.single-choice.v1","inquirium.operator-question.widget.multi-choice.v1","inquirium.operator-question.widget.confirm.v1","inquirium.operator-question.widget.free-text-with-allowlist.v1"] } },
   { f: 55, p: "/$defs/NotificationAction/properties/idempotency~1key", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
   { f: 55, p: "/$defs/NotificationAction/additionalProperties", b: false },
-  { f: 55, p: "/$defs/NotificationAction/allOf/0", g: [[0,[7]]], if: 939, th: 941 },
-  { f: 55, p: "/$defs/NotificationAction/allOf/0/if", c: __c939, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 940]] },
+  { f: 55, p: "/$defs/NotificationAction/allOf/0", g: [[0,[7]]], if: 949, th: 951 },
+  { f: 55, p: "/$defs/NotificationAction/allOf/0/if", c: __c949, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 950]] },
   { f: 55, p: "/$defs/NotificationAction/allOf/0/if/properties/kind", g: [[0,[1]]], k: { "const": "single-choice" } },
-  { f: 55, p: "/$defs/NotificationAction/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["input/schema","idempotency/key"] }, pr: [["input/schema", "input~1schema", 942], ["idempotency/key", "idempotency~1key", 943]] },
+  { f: 55, p: "/$defs/NotificationAction/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["input/schema","idempotency/key"] }, pr: [["input/schema", "input~1schema", 952], ["idempotency/key", "idempotency~1key", 953]] },
   { f: 55, p: "/$defs/NotificationAction/allOf/0/then/properties/input~1schema", g: [[0,[1]]], k: { "const": "inquirium.operator-question.widget.single-choice.v1" } },
   { f: 55, p: "/$defs/NotificationAction/allOf/0/then/properties/idempotency~1key", av: 1, g: [] },
-  { f: 55, p: "/$defs/NotificationAction/allOf/1", g: [[0,[7]]], if: 945, th: 947 },
-  { f: 55, p: "/$defs/NotificationAction/allOf/1/if", c: __c945, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 946]] },
+  { f: 55, p: "/$defs/NotificationAction/allOf/1", g: [[0,[7]]], if: 955, th: 957 },
+  { f: 55, p: "/$defs/NotificationAction/allOf/1/if", c: __c955, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 956]] },
   { f: 55, p: "/$defs/NotificationAction/allOf/1/if/properties/kind", g: [[0,[1]]], k: { "const": "multi-choice" } },
-  { f: 55, p: "/$defs/NotificationAction/allOf/1/then", g: [[4,[23,26]]], k: { "required": ["input/schema","idempotency/key"] }, pr: [["input/schema", "input~1schema", 948], ["idempotency/key", "idempotency~1key", 949]] },
+  { f: 55, p: "/$defs/NotificationAction/allOf/1/then", g: [[4,[23,26]]], k: { "required": ["input/schema","idempotency/key"] }, pr: [["input/schema", "input~1schema", 958], ["idempotency/key", "idempotency~1key", 959]] },
   { f: 55, p: "/$defs/NotificationAction/allOf/1/then/properties/input~1schema", g: [[0,[1]]], k: { "const": "inquirium.operator-question.widget.multi-choice.v1" } },
   { f: 55, p: "/$defs/NotificationAction/allOf/1/then/properties/idempotency~1key", av: 1, g: [] },
-  { f: 55, p: "/$defs/NotificationAction/allOf/2", g: [[0,[7]]], if: 951, th: 953 },
-  { f: 55, p: "/$defs/NotificationAction/allOf/2/if", c: __c951, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 952]] },
+  { f: 55, p: "/$defs/NotificationAction/allOf/2", g: [[0,[7]]], if: 961, th: 963 },
+  { f: 55, p: "/$defs/NotificationAction/allOf/2/if", c: __c961, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 962]] },
   { f: 55, p: "/$defs/NotificationAction/allOf/2/if/properties/kind", g: [[0,[1]]], k: { "const": "confirm" } },
-  { f: 55, p: "/$defs/NotificationAction/allOf/2/then", g: [[4,[23,26]]], k: { "required": ["input/schema","idempotency/key"] }, pr: [["input/schema", "input~1schema", 954], ["idempotency/key", "idempotency~1key", 955]] },
+  { f: 55, p: "/$defs/NotificationAction/allOf/2/then", g: [[4,[23,26]]], k: { "required": ["input/schema","idempotency/key"] }, pr: [["input/schema", "input~1schema", 964], ["idempotency/key", "idempotency~1key", 965]] },
   { f: 55, p: "/$defs/NotificationAction/allOf/2/then/properties/input~1schema", g: [[0,[1]]], k: { "const": "inquirium.operator-question.widget.confirm.v1" } },
   { f: 55, p: "/$defs/NotificationAction/allOf/2/then/properties/idempotency~1key", av: 1, g: [] },
-  { f: 55, p: "/$defs/NotificationAction/allOf/3", g: [[0,[7]]], if: 957, th: 959 },
-  { f: 55, p: "/$defs/NotificationAction/allOf/3/if", c: __c957, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 958]] },
+  { f: 55, p: "/$defs/NotificationAction/allOf/3", g: [[0,[7]]], if: 967, th: 969 },
+  { f: 55, p: "/$defs/NotificationAction/allOf/3/if", c: __c967, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 968]] },
   { f: 55, p: "/$defs/NotificationAction/allOf/3/if/properties/kind", g: [[0,[1]]], k: { "const": "free-text-with-allowlist" } },
-  { f: 55, p: "/$defs/NotificationAction/allOf/3/then", g: [[4,[23,26]]], k: { "required": ["input/schema","idempotency/key"] }, pr: [["input/schema", "input~1schema", 960], ["idempotency/key", "idempotency~1key", 961]] },
+  { f: 55, p: "/$defs/NotificationAction/allOf/3/then", g: [[4,[23,26]]], k: { "required": ["input/schema","idempotency/key"] }, pr: [["input/schema", "input~1schema", 970], ["idempotency/key", "idempotency~1key", 971]] },
   { f: 55, p: "/$defs/NotificationAction/allOf/3/then/properties/input~1schema", g: [[0,[1]]], k: { "const": "inquirium.operator-question.widget.free-text-with-allowlist.v1" } },
   { f: 55, p: "/$defs/NotificationAction/allOf/3/then/properties/idempotency~1key", av: 1, g: [] },
-  { f: 55, p: "/$defs/NotificationAction/allOf/4", g: [[0,[7]]], if: 963, th: 965 },
-  { f: 55, p: "/$defs/NotificationAction/allOf/4/if", c: __c963, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 964]] },
+  { f: 55, p: "/$defs/NotificationAction/allOf/4", g: [[0,[7]]], if: 973, th: 975 },
+  { f: 55, p: "/$defs/NotificationAction/allOf/4/if", c: __c973, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 974]] },
   { f: 55, p: "/$defs/NotificationAction/allOf/4/if/properties/kind", g: [[0,[1]]], k: { "const": "open-interaction" } },
-  { f: 55, p: "/$defs/NotificationAction/allOf/4/then", g: [[4,[26]]], pr: [["input/schema", "input~1schema", 966]] },
-  { f: 55, p: "/$defs/NotificationAction/allOf/4/then/properties/input~1schema", g: [[0,[3]]], no: 967 },
-  { f: 55, p: "/$defs/NotificationAction/allOf/4/then/properties/input~1schema/not", av: 1, c: __c967, g: [] },
-  { f: 55, p: "", c: __c968, t: ["object"], tv: "object", g: [[0,[4]],[4,[23,25,26]]], k: { "required": ["schema","correlation/id","body/text","reason/code"] }, pr: [["schema", "schema", 969], ["subject/ref", "subject~1ref", 970], ["body/ref", "body~1ref", 971], ["correlation/id", "correlation~1id", 972], ["body/text", "body~1text", 973], ["reason/code", "reason~1code", 974], ["actions", "actions", 975]], ap: 977, kn: new Set(["schema","subject/ref","body/ref","correlation/id","body/text","reason/code","actions"]), any: [978,980] },
+  { f: 55, p: "/$defs/NotificationAction/allOf/4/then", g: [[4,[26]]], pr: [["input/schema", "input~1schema", 976]] },
+  { f: 55, p: "/$defs/NotificationAction/allOf/4/then/properties/input~1schema", g: [[0,[3]]], no: 977 },
+  { f: 55, p: "/$defs/NotificationAction/allOf/4/then/properties/input~1schema/not", av: 1, c: __c977, g: [] },
+  { f: 55, p: "", c: __c978, t: ["object"], tv: "object", g: [[0,[4]],[4,[23,25,26]]], k: { "required": ["schema","correlation/id","body/text","reason/code"] }, pr: [["schema", "schema", 979], ["subject/ref", "subject~1ref", 980], ["body/ref", "body~1ref", 981], ["correlation/id", "correlation~1id", 982], ["body/text", "body~1text", 983], ["reason/code", "reason~1code", 984], ["actions", "actions", 985]], ap: 987, kn: new Set(["schema","subject/ref","body/ref","correlation/id","body/text","reason/code","actions"]), any: [988,990] },
   { f: 55, p: "/properties/schema", g: [[0,[1]]], k: { "const": "notification-create.v1" } },
-  { f: 55, p: "/properties/subject~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE11 },
-  { f: 55, p: "/properties/body~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE11 },
-  { f: 55, p: "/properties/correlation~1id", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^operation/.+$" }, re: __RE12 },
+  { f: 55, p: "/properties/subject~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE12 },
+  { f: 55, p: "/properties/body~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE12 },
+  { f: 55, p: "/properties/correlation~1id", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^operation/.+$" }, re: __RE13 },
   { f: 55, p: "/properties/body~1text", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 500, "minLength": 1 } },
-  { f: 55, p: "/properties/reason~1code", c: __c405, r: 405, ro: 1, g: [[0,[0]]] },
-  { f: 55, p: "/properties/actions", t: ["array"], tv: "array", g: [[3,[16,18]]], k: { "maxItems": 1 }, it: 976 },
-  { f: 55, p: "/properties/actions/items", c: __c932, r: 932, ro: 1, g: [[0,[0]]] },
+  { f: 55, p: "/properties/reason~1code", c: __c415, r: 415, ro: 1, g: [[0,[0]]] },
+  { f: 55, p: "/properties/actions", t: ["array"], tv: "array", g: [[3,[16,18]]], k: { "maxItems": 1 }, it: 986 },
+  { f: 55, p: "/properties/actions/items", c: __c942, r: 942, ro: 1, g: [[0,[0]]] },
   { f: 55, p: "/additionalProperties", b: false },
-  { f: 55, p: "/anyOf/0", c: __c978, g: [[4,[23,26]]], k: { "required": ["subject/ref"] }, pr: [["subject/ref", "subject~1ref", 979]] },
+  { f: 55, p: "/anyOf/0", c: __c988, g: [[4,[23,26]]], k: { "required": ["subject/ref"] }, pr: [["subject/ref", "subject~1ref", 989]] },
   { f: 55, p: "/anyOf/0/properties/subject~1ref", av: 1, g: [] },
-  { f: 55, p: "/anyOf/1", c: __c980, g: [[4,[23,26]]], k: { "required": ["body/ref"] }, pr: [["body/ref", "body~1ref", 981]] },
+  { f: 55, p: "/anyOf/1", c: __c990, g: [[4,[23,26]]], k: { "required": ["body/ref"] }, pr: [["body/ref", "body~1ref", 991]] },
   { f: 55, p: "/anyOf/1/properties/body~1ref", av: 1, g: [] },
-  { f: 40, p: "", c: __c982, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","question/ref","idempotency/key","answer"] }, pr: [["schema", "schema", 983], ["question/ref", "question~1ref", 984], ["idempotency/key", "idempotency~1key", 985], ["answer", "answer", 986], ["answered/by", "answered~1by", 987], ["answered/at", "answered~1at", 988]], ap: 989, kn: new Set(["schema","question/ref","idempotency/key","answer","answered/by","answered/at"]) },
+  { f: 40, p: "", c: __c992, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","question/ref","idempotency/key","answer"] }, pr: [["schema", "schema", 993], ["question/ref", "question~1ref", 994], ["idempotency/key", "idempotency~1key", 995], ["answer", "answer", 996], ["answered/by", "answered~1by", 997], ["answered/at", "answered~1at", 998]], ap: 999, kn: new Set(["schema","question/ref","idempotency/key","answer","answered/by","answered/at"]) },
   { f: 40, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.operator-question.answer.v1" } },
-  { f: 40, p: "/properties/question~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE11 },
+  { f: 40, p: "/properties/question~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE12 },
   { f: 40, p: "/properties/idempotency~1key", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
-  { f: 40, p: "/properties/answer", c: __c533, r: 533, ro: 1, g: [[0,[0]]] },
-  { f: 40, p: "/properties/answered~1by", c: __c365, r: 365, ro: 1, g: [[0,[0]]] },
+  { f: 40, p: "/properties/answer", c: __c543, r: 543, ro: 1, g: [[0,[0]]] },
+  { f: 40, p: "/properties/answered~1by", c: __c375, r: 375, ro: 1, g: [[0,[0]]] },
   { f: 40, p: "/properties/answered~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 40, p: "/additionalProperties", b: false },
-  { f: 46, p: "", c: __c990, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","question/ref","operation/ref","recipient/class","reason/code","prompt","widget/kind","widget/payload","classification","response","provenance"] }, pr: [["schema", "schema", 991], ["question/ref", "question~1ref", 992], ["operation/ref", "operation~1ref", 993], ["recipient/class", "recipient~1class", 994], ["reason/code", "reason~1code", 995], ["prompt", "prompt", 996], ["widget/kind", "widget~1kind", 1002], ["widget/payload", "widget~1payload", 1003], ["default/on-timeout", "default~1on-timeout", 1005], ["timeout", "timeout", 1010], ["classification", "classification", 1011], ["subject", "subject", 1012], ["response", "response", 1020], ["provenance", "provenance", 1026], ["created/at", "created~1at", 1033]], ap: 1034, kn: new Set(["schema","question/ref","operation/ref","recipient/class","reason/code","prompt","widget/kind","widget/payload","default/on-timeout","timeout","classification","subject","response","provenance","created/at"]), all: [1035,1047,1054,1061] },
+  { f: 46, p: "", c: __c1000, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","question/ref","operation/ref","recipient/class","reason/code","prompt","widget/kind","widget/payload","classification","response","provenance"] }, pr: [["schema", "schema", 1001], ["question/ref", "question~1ref", 1002], ["operation/ref", "operation~1ref", 1003], ["recipient/class", "recipient~1class", 1004], ["reason/code", "reason~1code", 1005], ["prompt", "prompt", 1006], ["widget/kind", "widget~1kind", 1012], ["widget/payload", "widget~1payload", 1013], ["default/on-timeout", "default~1on-timeout", 1015], ["timeout", "timeout", 1020], ["classification", "classification", 1021], ["subject", "subject", 1022], ["response", "response", 1030], ["provenance", "provenance", 1036], ["created/at", "created~1at", 1043]], ap: 1044, kn: new Set(["schema","question/ref","operation/ref","recipient/class","reason/code","prompt","widget/kind","widget/payload","default/on-timeout","timeout","classification","subject","response","provenance","created/at"]), all: [1045,1057,1064,1071] },
   { f: 46, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.operator-question.request.v1" } },
-  { f: 46, p: "/properties/question~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE11 },
-  { f: 46, p: "/properties/operation~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^operation/.+$" }, re: __RE12 },
+  { f: 46, p: "/properties/question~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE12 },
+  { f: 46, p: "/properties/operation~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^operation/.+$" }, re: __RE13 },
   { f: 46, p: "/properties/recipient~1class", g: [[0,[2]]], k: { "enum": ["operator"] } },
-  { f: 46, p: "/properties/reason~1code", c: __c405, r: 405, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/properties/prompt", c: __c997, r: 997, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/$defs/QuestionPrompt", c: __c997, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["kind","text"] }, pr: [["kind", "kind", 998], ["text", "text", 1000]], ap: 1001, kn: new Set(["kind","text"]) },
-  { f: 46, p: "/$defs/QuestionPrompt/properties/kind", c: __c999, r: 999, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/$defs/WidgetKind", c: __c999, g: [[0,[2]]], k: { "enum": ["single-choice","multi-choice","confirm","free-text-with-allowlist"] } },
+  { f: 46, p: "/properties/reason~1code", c: __c415, r: 415, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/properties/prompt", c: __c1007, r: 1007, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/QuestionPrompt", c: __c1007, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["kind","text"] }, pr: [["kind", "kind", 1008], ["text", "text", 1010]], ap: 1011, kn: new Set(["kind","text"]) },
+  { f: 46, p: "/$defs/QuestionPrompt/properties/kind", c: __c1009, r: 1009, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/WidgetKind", c: __c1009, g: [[0,[2]]], k: { "enum": ["single-choice","multi-choice","confirm","free-text-with-allowlist"] } },
   { f: 46, p: "/$defs/QuestionPrompt/properties/text", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 500, "minLength": 1 } },
   { f: 46, p: "/$defs/QuestionPrompt/additionalProperties", b: false },
-  { f: 46, p: "/properties/widget~1kind", c: __c999, r: 999, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/properties/widget~1payload", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1004, kn: new Set([]) },
+  { f: 46, p: "/properties/widget~1kind", c: __c1009, r: 1009, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/properties/widget~1payload", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1014, kn: new Set([]) },
   { f: 46, p: "/properties/widget~1payload/additionalProperties", av: 1, b: true },
-  { f: 46, p: "/properties/default~1on-timeout", c: __c1006, r: 1006, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/$defs/TimeoutDefault", c: __c1006, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["answer","reason/code"] }, pr: [["answer", "answer", 1007], ["reason/code", "reason~1code", 1008]], ap: 1009, kn: new Set(["answer","reason/code"]) },
-  { f: 46, p: "/$defs/TimeoutDefault/properties/answer", c: __c533, r: 533, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/$defs/TimeoutDefault/properties/reason~1code", c: __c405, r: 405, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/properties/default~1on-timeout", c: __c1016, r: 1016, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/TimeoutDefault", c: __c1016, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["answer","reason/code"] }, pr: [["answer", "answer", 1017], ["reason/code", "reason~1code", 1018]], ap: 1019, kn: new Set(["answer","reason/code"]) },
+  { f: 46, p: "/$defs/TimeoutDefault/properties/answer", c: __c543, r: 543, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/TimeoutDefault/properties/reason~1code", c: __c415, r: 415, ro: 1, g: [[0,[0]]] },
   { f: 46, p: "/$defs/TimeoutDefault/additionalProperties", b: false },
   { f: 46, p: "/properties/timeout", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "duration" }, fm: __fmtDuration },
-  { f: 46, p: "/properties/classification", c: __c682, r: 682, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/properties/subject", c: __c1013, r: 1013, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/$defs/QuestionSubject", c: __c1013, t: ["object"], tv: "object", g: [[4,[22,25,26]]], k: { "minProperties": 1 }, pr: [["runtime/ref", "runtime~1ref", 1014], ["model.binding/ref", "model.binding~1ref", 1015], ["adapter.instance/ref", "adapter.instance~1ref", 1016], ["lease/ref", "lease~1ref", 1017], ["capability/ref", "capability~1ref", 1018]], ap: 1019, kn: new Set(["runtime/ref","model.binding/ref","adapter.instance/ref","lease/ref","capability/ref"]) },
+  { f: 46, p: "/properties/classification", c: __c692, r: 692, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/properties/subject", c: __c1023, r: 1023, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/QuestionSubject", c: __c1023, t: ["object"], tv: "object", g: [[4,[22,25,26]]], k: { "minProperties": 1 }, pr: [["runtime/ref", "runtime~1ref", 1024], ["model.binding/ref", "model.binding~1ref", 1025], ["adapter.instance/ref", "adapter.instance~1ref", 1026], ["lease/ref", "lease~1ref", 1027], ["capability/ref", "capability~1ref", 1028]], ap: 1029, kn: new Set(["runtime/ref","model.binding/ref","adapter.instance/ref","lease/ref","capability/ref"]) },
   { f: 46, p: "/$defs/QuestionSubject/properties/runtime~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 46, p: "/$defs/QuestionSubject/properties/model.binding~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 46, p: "/$defs/QuestionSubject/properties/adapter.instance~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 46, p: "/$defs/QuestionSubject/properties/lease~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 46, p: "/$defs/QuestionSubject/properties/capability~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 46, p: "/$defs/QuestionSubject/additionalProperties", b: false },
-  { f: 46, p: "/properties/response", c: __c1021, r: 1021, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/$defs/ResponseTarget", c: __c1021, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["target/ref","method","idempotency/key"] }, pr: [["target/ref", "target~1ref", 1022], ["method", "method", 1023], ["idempotency/key", "idempotency~1key", 1024]], ap: 1025, kn: new Set(["target/ref","method","idempotency/key"]) },
+  { f: 46, p: "/properties/response", c: __c1031, r: 1031, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/ResponseTarget", c: __c1031, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["target/ref","method","idempotency/key"] }, pr: [["target/ref", "target~1ref", 1032], ["method", "method", 1033], ["idempotency/key", "idempotency~1key", 1034]], ap: 1035, kn: new Set(["target/ref","method","idempotency/key"]) },
   { f: 46, p: "/$defs/ResponseTarget/properties/target~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 46, p: "/$defs/ResponseTarget/properties/method", g: [[0,[2]]], k: { "enum": ["POST"] } },
   { f: 46, p: "/$defs/ResponseTarget/properties/idempotency~1key", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
   { f: 46, p: "/$defs/ResponseTarget/additionalProperties", b: false },
-  { f: 46, p: "/properties/provenance", c: __c1027, r: 1027, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/$defs/QuestionProvenance", c: __c1027, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["source/component","requested/by","reason/code"] }, pr: [["source/component", "source~1component", 1028], ["requested/by", "requested~1by", 1029], ["reason/code", "reason~1code", 1030], ["origin", "origin", 1031]], ap: 1032, kn: new Set(["source/component","requested/by","reason/code","origin"]) },
+  { f: 46, p: "/properties/provenance", c: __c1037, r: 1037, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/QuestionProvenance", c: __c1037, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["source/component","requested/by","reason/code"] }, pr: [["source/component", "source~1component", 1038], ["requested/by", "requested~1by", 1039], ["reason/code", "reason~1code", 1040], ["origin", "origin", 1041]], ap: 1042, kn: new Set(["source/component","requested/by","reason/code","origin"]) },
   { f: 46, p: "/$defs/QuestionProvenance/properties/source~1component", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 46, p: "/$defs/QuestionProvenance/properties/requested~1by", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 46, p: "/$defs/QuestionProvenance/properties/reason~1code", c: __c405, r: 405, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/QuestionProvenance/properties/reason~1code", c: __c415, r: 415, ro: 1, g: [[0,[0]]] },
   { f: 46, p: "/$defs/QuestionProvenance/properties/origin", g: [[0,[2]]], k: { "enum": ["host-policy","model-proposed"] } },
   { f: 46, p: "/$defs/QuestionProvenance/additionalProperties", b: false },
   { f: 46, p: "/properties/created~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 46, p: "/additionalProperties", b: false },
-  { f: 46, p: "/allOf/0", g: [[0,[7]]], if: 1036, th: 1038 },
-  { f: 46, p: "/allOf/0/if", c: __c1036, g: [[4,[23,26]]], k: { "required": ["widget/kind"] }, pr: [["widget/kind", "widget~1kind", 1037]] },
+  { f: 46, p: "/allOf/0", g: [[0,[7]]], if: 1046, th: 1048 },
+  { f: 46, p: "/allOf/0/if", c: __c1046, g: [[4,[23,26]]], k: { "required": ["widget/kind"] }, pr: [["widget/kind", "widget~1kind", 1047]] },
   { f: 46, p: "/allOf/0/if/properties/widget~1kind", g: [[0,[1]]], k: { "const": "single-choice" } },
-  { f: 46, p: "/allOf/0/then", g: [[4,[26]]], pr: [["widget/payload", "widget~1payload", 1039], ["prompt", "prompt", 1045]] },
-  { f: 46, p: "/allOf/0/then/properties/widget~1payload", c: __c1041, r: 1040, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/$defs/SingleChoicePayload", c: __c1041, r: 1041, ro: 1, g: [[0,[0]]] },
-  { f: 39, p: "", c: __c1041, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["options"] }, pr: [["options", "options", 1042]], ap: 1044, kn: new Set(["options"]) },
-  { f: 39, p: "/properties/options", t: ["array"], tv: "array", g: [[3,[16,17,18]]], k: { "maxItems": 12, "minItems": 2 }, it: 1043 },
-  { f: 39, p: "/properties/options/items", c: __c677, r: 677, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/allOf/0/then", g: [[4,[26]]], pr: [["widget/payload", "widget~1payload", 1049], ["prompt", "prompt", 1055]] },
+  { f: 46, p: "/allOf/0/then/properties/widget~1payload", c: __c1051, r: 1050, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/SingleChoicePayload", c: __c1051, r: 1051, ro: 1, g: [[0,[0]]] },
+  { f: 39, p: "", c: __c1051, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["options"] }, pr: [["options", "options", 1052]], ap: 1054, kn: new Set(["options"]) },
+  { f: 39, p: "/properties/options", t: ["array"], tv: "array", g: [[3,[16,17,18]]], k: { "maxItems": 12, "minItems": 2 }, it: 1053 },
+  { f: 39, p: "/properties/options/items", c: __c687, r: 687, ro: 1, g: [[0,[0]]] },
   { f: 39, p: "/additionalProperties", b: false },
-  { f: 46, p: "/allOf/0/then/properties/prompt", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["kind", "kind", 1046]] },
+  { f: 46, p: "/allOf/0/then/properties/prompt", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["kind", "kind", 1056]] },
   { f: 46, p: "/allOf/0/then/properties/prompt/properties/kind", g: [[0,[1]]], k: { "const": "single-choice" } },
-  { f: 46, p: "/allOf/1", g: [[0,[7]]], if: 1048, th: 1050 },
-  { f: 46, p: "/allOf/1/if", c: __c1048, g: [[4,[23,26]]], k: { "required": ["widget/kind"] }, pr: [["widget/kind", "widget~1kind", 1049]] },
+  { f: 46, p: "/allOf/1", g: [[0,[7]]], if: 1058, th: 1060 },
+  { f: 46, p: "/allOf/1/if", c: __c1058, g: [[4,[23,26]]], k: { "required": ["widget/kind"] }, pr: [["widget/kind", "widget~1kind", 1059]] },
   { f: 46, p: "/allOf/1/if/properties/widget~1kind", g: [[0,[1]]], k: { "const": "multi-choice" } },
-  { f: 46, p: "/allOf/1/then", g: [[4,[26]]], pr: [["widget/payload", "widget~1payload", 1051], ["prompt", "prompt", 1052]] },
-  { f: 46, p: "/allOf/1/then/properties/widget~1payload", c: __c925, r: 924, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/allOf/1/then/properties/prompt", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["kind", "kind", 1053]] },
+  { f: 46, p: "/allOf/1/then", g: [[4,[26]]], pr: [["widget/payload", "widget~1payload", 1061], ["prompt", "prompt", 1062]] },
+  { f: 46, p: "/allOf/1/then/properties/widget~1payload", c: __c935, r: 934, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/allOf/1/then/properties/prompt", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["kind", "kind", 1063]] },
   { f: 46, p: "/allOf/1/then/properties/prompt/properties/kind", g: [[0,[1]]], k: { "const": "multi-choice" } },
-  { f: 46, p: "/allOf/2", g: [[0,[7]]], if: 1055, th: 1057 },
-  { f: 46, p: "/allOf/2/if", c: __c1055, g: [[4,[23,26]]], k: { "required": ["widget/kind"] }, pr: [["widget/kind", "widget~1kind", 1056]] },
+  { f: 46, p: "/allOf/2", g: [[0,[7]]], if: 1065, th: 1067 },
+  { f: 46, p: "/allOf/2/if", c: __c1065, g: [[4,[23,26]]], k: { "required": ["widget/kind"] }, pr: [["widget/kind", "widget~1kind", 1066]] },
   { f: 46, p: "/allOf/2/if/properties/widget~1kind", g: [[0,[1]]], k: { "const": "confirm" } },
-  { f: 46, p: "/allOf/2/then", g: [[4,[26]]], pr: [["widget/payload", "widget~1payload", 1058], ["prompt", "prompt", 1059]] },
-  { f: 46, p: "/allOf/2/then/properties/widget~1payload", c: __c687, r: 686, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/allOf/2/then/properties/prompt", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["kind", "kind", 1060]] },
+  { f: 46, p: "/allOf/2/then", g: [[4,[26]]], pr: [["widget/payload", "widget~1payload", 1068], ["prompt", "prompt", 1069]] },
+  { f: 46, p: "/allOf/2/then/properties/widget~1payload", c: __c697, r: 696, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/allOf/2/then/properties/prompt", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["kind", "kind", 1070]] },
   { f: 46, p: "/allOf/2/then/properties/prompt/properties/kind", g: [[0,[1]]], k: { "const": "confirm" } },
-  { f: 46, p: "/allOf/3", g: [[0,[7]]], if: 1062, th: 1064 },
-  { f: 46, p: "/allOf/3/if", c: __c1062, g: [[4,[23,26]]], k: { "required": ["widget/kind"] }, pr: [["widget/kind", "widget~1kind", 1063]] },
+  { f: 46, p: "/allOf/3", g: [[0,[7]]], if: 1072, th: 1074 },
+  { f: 46, p: "/allOf/3/if", c: __c1072, g: [[4,[23,26]]], k: { "required": ["widget/kind"] }, pr: [["widget/kind", "widget~1kind", 1073]] },
   { f: 46, p: "/allOf/3/if/properties/widget~1kind", g: [[0,[1]]], k: { "const": "free-text-with-allowlist" } },
-  { f: 46, p: "/allOf/3/then", g: [[4,[26]]], pr: [["widget/payload", "widget~1payload", 1065], ["prompt", "prompt", 1066]] },
-  { f: 46, p: "/allOf/3/then/properties/widget~1payload", c: __c748, r: 747, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/allOf/3/then/properties/prompt", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["kind", "kind", 1067]] },
+  { f: 46, p: "/allOf/3/then", g: [[4,[26]]], pr: [["widget/payload", "widget~1payload", 1075], ["prompt", "prompt", 1076]] },
+  { f: 46, p: "/allOf/3/then/properties/widget~1payload", c: __c758, r: 757, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/allOf/3/then/properties/prompt", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["kind", "kind", 1077]] },
   { f: 46, p: "/allOf/3/then/properties/prompt/properties/kind", g: [[0,[1]]], k: { "const": "free-text-with-allowlist" } },
-  { f: 56, p: "", c: __c1068, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","question/ref","operation/ref","state","updated/at"] }, pr: [["schema", "schema", 1069], ["question/ref", "question~1ref", 1070], ["operation/ref", "operation~1ref", 1071], ["state", "state", 1072], ["answer", "answer", 1073], ["answered/by", "answered~1by", 1074], ["default/applied", "default~1applied", 1075], ["superseded/by", "superseded~1by", 1076], ["reason/code", "reason~1code", 1077], ["updated/at", "updated~1at", 1078]], ap: 1079, kn: new Set(["schema","question/ref","operation/ref","state","answer","answered/by","default/applied","superseded/by","reason/code","updated/at"]), all: [1080,1090,1095] },
+  { f: 56, p: "", c: __c1078, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","question/ref","operation/ref","state","updated/at"] }, pr: [["schema", "schema", 1079], ["question/ref", "question~1ref", 1080], ["operation/ref", "operation~1ref", 1081], ["state", "state", 1082], ["answer", "answer", 1083], ["answered/by", "answered~1by", 1084], ["default/applied", "default~1applied", 1085], ["superseded/by", "superseded~1by", 1086], ["reason/code", "reason~1code", 1087], ["updated/at", "updated~1at", 1088]], ap: 1089, kn: new Set(["schema","question/ref","operation/ref","state","answer","answered/by","default/applied","superseded/by","reason/code","updated/at"]), all: [1090,1100,1105] },
   { f: 56, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.operator-question.state.v1" } },
-  { f: 56, p: "/properties/question~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE11 },
-  { f: 56, p: "/properties/operation~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^operation/.+$" }, re: __RE12 },
+  { f: 56, p: "/properties/question~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE12 },
+  { f: 56, p: "/properties/operation~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^operation/.+$" }, re: __RE13 },
   { f: 56, p: "/properties/state", g: [[0,[2]]], k: { "enum": ["pending","answered","timed_out","cancelled","superseded"] } },
-  { f: 56, p: "/properties/answer", c: __c533, r: 533, ro: 1, g: [[0,[0]]] },
-  { f: 56, p: "/properties/answered~1by", c: __c365, r: 365, ro: 1, g: [[0,[0]]] },
-  { f: 56, p: "/properties/default~1applied", c: __c1006, r: 1006, ro: 1, g: [[0,[0]]] },
-  { f: 56, p: "/properties/superseded~1by", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE11 },
-  { f: 56, p: "/properties/reason~1code", c: __c405, r: 405, ro: 1, g: [[0,[0]]] },
+  { f: 56, p: "/properties/answer", c: __c543, r: 543, ro: 1, g: [[0,[0]]] },
+  { f: 56, p: "/properties/answered~1by", c: __c375, r: 375, ro: 1, g: [[0,[0]]] },
+  { f: 56, p: "/properties/default~1applied", c: __c1016, r: 1016, ro: 1, g: [[0,[0]]] },
+  { f: 56, p: "/properties/superseded~1by", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE12 },
+  { f: 56, p: "/properties/reason~1code", c: __c415, r: 415, ro: 1, g: [[0,[0]]] },
   { f: 56, p: "/properties/updated~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 56, p: "/additionalProperties", b: false },
-  { f: 56, p: "/allOf/0", g: [[0,[7]]], if: 1081, th: 1083, el: 1085 },
-  { f: 56, p: "/allOf/0/if", c: __c1081, g: [[4,[23,26]]], k: { "required": ["state"] }, pr: [["state", "state", 1082]] },
+  { f: 56, p: "/allOf/0", g: [[0,[7]]], if: 1091, th: 1093, el: 1095 },
+  { f: 56, p: "/allOf/0/if", c: __c1091, g: [[4,[23,26]]], k: { "required": ["state"] }, pr: [["state", "state", 1092]] },
   { f: 56, p: "/allOf/0/if/properties/state", g: [[0,[1]]], k: { "const": "answered" } },
-  { f: 56, p: "/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["answer"] }, pr: [["answer", "answer", 1084]] },
+  { f: 56, p: "/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["answer"] }, pr: [["answer", "answer", 1094]] },
   { f: 56, p: "/allOf/0/then/properties/answer", av: 1, g: [] },
-  { f: 56, p: "/allOf/0/else", g: [[4,[26]]], pr: [["answer", "answer", 1086], ["answered/by", "answered~1by", 1088]] },
-  { f: 56, p: "/allOf/0/else/properties/answer", g: [[0,[3]]], no: 1087 },
-  { f: 56, p: "/allOf/0/else/properties/answer/not", av: 1, c: __c1087, g: [] },
-  { f: 56, p: "/allOf/0/else/properties/answered~1by", g: [[0,[3]]], no: 1089 },
-  { f: 56, p: "/allOf/0/else/properties/answered~1by/not", av: 1, c: __c1089, g: [] },
-  { f: 56, p: "/allOf/1", g: [[0,[7]]], if: 1091, th: 1093 },
-  { f: 56, p: "/allOf/1/if", c: __c1091, g: [[4,[23,26]]], k: { "required": ["state"] }, pr: [["state", "state", 1092]] },
+  { f: 56, p: "/allOf/0/else", g: [[4,[26]]], pr: [["answer", "answer", 1096], ["answered/by", "answered~1by", 1098]] },
+  { f: 56, p: "/allOf/0/else/properties/answer", g: [[0,[3]]], no: 1097 },
+  { f: 56, p: "/allOf/0/else/properties/answer/not", av: 1, c: __c1097, g: [] },
+  { f: 56, p: "/allOf/0/else/properties/answered~1by", g: [[0,[3]]], no: 1099 },
+  { f: 56, p: "/allOf/0/else/properties/answered~1by/not", av: 1, c: __c1099, g: [] },
+  { f: 56, p: "/allOf/1", g: [[0,[7]]], if: 1101, th: 1103 },
+  { f: 56, p: "/allOf/1/if", c: __c1101, g: [[4,[23,26]]], k: { "required": ["state"] }, pr: [["state", "state", 1102]] },
   { f: 56, p: "/allOf/1/if/properties/state", g: [[0,[1]]], k: { "const": "superseded" } },
-  { f: 56, p: "/allOf/1/then", g: [[4,[23,26]]], k: { "required": ["superseded/by"] }, pr: [["superseded/by", "superseded~1by", 1094]] },
+  { f: 56, p: "/allOf/1/then", g: [[4,[23,26]]], k: { "required": ["superseded/by"] }, pr: [["superseded/by", "superseded~1by", 1104]] },
   { f: 56, p: "/allOf/1/then/properties/superseded~1by", av: 1, g: [] },
-  { f: 56, p: "/allOf/2", g: [[0,[7]]], if: 1096, th: 1098 },
-  { f: 56, p: "/allOf/2/if", c: __c1096, g: [[4,[23,26]]], k: { "required": ["state"] }, pr: [["state", "state", 1097]] },
+  { f: 56, p: "/allOf/2", g: [[0,[7]]], if: 1106, th: 1108 },
+  { f: 56, p: "/allOf/2/if", c: __c1106, g: [[4,[23,26]]], k: { "required": ["state"] }, pr: [["state", "state", 1107]] },
   { f: 56, p: "/allOf/2/if/properties/state", g: [[0,[2]]], k: { "enum": ["pending","answered"] } },
-  { f: 56, p: "/allOf/2/then", g: [[4,[26]]], pr: [["default/applied", "default~1applied", 1099]] },
-  { f: 56, p: "/allOf/2/then/properties/default~1applied", g: [[0,[3]]], no: 1100 },
-  { f: 56, p: "/allOf/2/then/properties/default~1applied/not", av: 1, c: __c1100, g: [] },
-  { f: 53, p: "", c: __c1101, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","runtime/ref","model.binding/ref","transport_kind","operations","health"] }, pr: [["schema", "schema", 1102], ["runtime/ref", "runtime~1ref", 1103], ["model.binding/ref", "model.binding~1ref", 1104], ["transport_kind", "transport_kind", 1105], ["provider", "provider", 1106], ["protocol", "protocol", 1107], ["operations", "operations", 1108], ["context_window", "context_window", 1110], ["health", "health", 1111], ["acceptance", "acceptance", 1117], ["conformance/report-ref", "conformance~1report-ref", 1118]], ap: 1119, kn: new Set(["schema","runtime/ref","model.binding/ref","transport_kind","provider","protocol","operations","context_window","health","acceptance","conformance/report-ref"]) },
+  { f: 56, p: "/allOf/2/then", g: [[4,[26]]], pr: [["default/applied", "default~1applied", 1109]] },
+  { f: 56, p: "/allOf/2/then/properties/default~1applied", g: [[0,[3]]], no: 1110 },
+  { f: 56, p: "/allOf/2/then/properties/default~1applied/not", av: 1, c: __c1110, g: [] },
+  { f: 53, p: "", c: __c1111, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","runtime/ref","model.binding/ref","transport_kind","operations","health"] }, pr: [["schema", "schema", 1112], ["runtime/ref", "runtime~1ref", 1113], ["model.binding/ref", "model.binding~1ref", 1114], ["transport_kind", "transport_kind", 1115], ["provider", "provider", 1116], ["protocol", "protocol", 1117], ["operations", "operations", 1118], ["context_window", "context_window", 1120], ["health", "health", 1121], ["acceptance", "acceptance", 1127], ["conformance/report-ref", "conformance~1report-ref", 1128]], ap: 1129, kn: new Set(["schema","runtime/ref","model.binding/ref","transport_kind","provider","protocol","operations","context_window","health","acceptance","conformance/report-ref"]) },
   { f: 53, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.runtime-candidate.v1" } },
-  { f: 53, p: "/properties/runtime~1ref", c: __c372, r: 372, ro: 1, g: [[0,[0]]] },
-  { f: 53, p: "/properties/model.binding~1ref", c: __c374, r: 374, ro: 1, g: [[0,[0]]] },
-  { f: 53, p: "/properties/transport_kind", c: __c882, r: 882, ro: 1, g: [[0,[0]]] },
+  { f: 53, p: "/properties/runtime~1ref", c: __c382, r: 382, ro: 1, g: [[0,[0]]] },
+  { f: 53, p: "/properties/model.binding~1ref", c: __c384, r: 384, ro: 1, g: [[0,[0]]] },
+  { f: 53, p: "/properties/transport_kind", c: __c892, r: 892, ro: 1, g: [[0,[0]]] },
   { f: 53, p: "/properties/provider", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 53, p: "/properties/protocol", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 53, p: "/properties/operations", t: ["array"], tv: "array", g: [[3,[17,18,20]]], k: { "minItems": 1, "uniqueItems": true }, it: 1109, uq: null },
+  { f: 53, p: "/properties/operations", t: ["array"], tv: "array", g: [[3,[17,18,20]]], k: { "minItems": 1, "uniqueItems": true }, it: 1119, uq: null },
   { f: 53, p: "/properties/operations/items", g: [[0,[2]]], k: { "enum": ["generate","embed","batch_embed"] } },
   { f: 53, p: "/properties/context_window", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
-  { f: 53, p: "/properties/health", c: __c1112, r: 1112, ro: 1, g: [[0,[0]]] },
-  { f: 53, p: "/$defs/RuntimeHealth", c: __c1112, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["status","checked/at"] }, pr: [["status", "status", 1113], ["checked/at", "checked~1at", 1114], ["reason/code", "reason~1code", 1115]], ap: 1116, kn: new Set(["status","checked/at","reason/code"]) },
+  { f: 53, p: "/properties/health", c: __c1122, r: 1122, ro: 1, g: [[0,[0]]] },
+  { f: 53, p: "/$defs/RuntimeHealth", c: __c1122, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["status","checked/at"] }, pr: [["status", "status", 1123], ["checked/at", "checked~1at", 1124], ["reason/code", "reason~1code", 1125]], ap: 1126, kn: new Set(["status","checked/at","reason/code"]) },
   { f: 53, p: "/$defs/RuntimeHealth/properties/status", g: [[0,[2]]], k: { "enum": ["healthy","degraded","unhealthy"] } },
   { f: 53, p: "/$defs/RuntimeHealth/properties/checked~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 53, p: "/$defs/RuntimeHealth/properties/reason~1code", c: __c405, r: 405, ro: 1, g: [[0,[0]]] },
+  { f: 53, p: "/$defs/RuntimeHealth/properties/reason~1code", c: __c415, r: 415, ro: 1, g: [[0,[0]]] },
   { f: 53, p: "/$defs/RuntimeHealth/additionalProperties", b: false },
-  { f: 53, p: "/properties/acceptance", c: __c874, r: 874, ro: 1, g: [[0,[0]]] },
+  { f: 53, p: "/properties/acceptance", c: __c884, r: 884, ro: 1, g: [[0,[0]]] },
   { f: 53, p: "/properties/conformance~1report-ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 53, p: "/additionalProperties", b: false },
-  { f: 0, p: "/$defs/interruptRequested", c: __c1120, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["interruptId","kind"] }, pr: [["interruptId", "interruptId", 1121], ["kind", "kind", 1122], ["reasonCode", "reasonCode", 1123]], ap: 1124, kn: new Set(["interruptId","kind","reasonCode"]) },
+  { f: 0, p: "/$defs/interruptRequested", c: __c1130, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["interruptId","kind"] }, pr: [["interruptId", "interruptId", 1131], ["kind", "kind", 1132], ["reasonCode", "reasonCode", 1133]], ap: 1134, kn: new Set(["interruptId","kind","reasonCode"]) },
   { f: 0, p: "/$defs/interruptRequested/properties/interruptId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 0, p: "/$defs/interruptRequested/properties/kind", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^(clarify|approval|x-[a-z0-9-]+)$" }, re: __RE22 },
+  { f: 0, p: "/$defs/interruptRequested/properties/kind", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^(clarify|clarification|approval|external-event|custom|x-[a-z0-9-]+)$" }, re: __RE23 },
   { f: 0, p: "/$defs/interruptRequested/properties/reasonCode", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/interruptRequested/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/interruptResolved", c: __c1125, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["interruptId","outcome"] }, pr: [["interruptId", "interruptId", 1126], ["outcome", "outcome", 1127]], ap: 1128, kn: new Set(["interruptId","outcome"]) },
+  { f: 0, p: "/$defs/interruptResolved", c: __c1135, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["interruptId"] }, pr: [["interruptId", "interruptId", 1136], ["outcome", "outcome", 1137], ["nodeId", "nodeId", 1138], ["kind", "kind", 1139]], ap: 1140, kn: new Set(["interruptId","outcome","nodeId","kind"]) },
   { f: 0, p: "/$defs/interruptResolved/properties/interruptId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/interruptResolved/properties/outcome", g: [[0,[2]]], k: { "enum": ["approved","amended","rejected"] } },
+  { f: 0, p: "/$defs/interruptResolved/properties/nodeId", t: ["string"], tv: "string", ut: 1, g: [] },
+  { f: 0, p: "/$defs/interruptResolved/properties/kind", t: ["string"], tv: "string", ut: 1, g: [] },
   { f: 0, p: "/$defs/interruptResolved/additionalProperties", av: 1, b: true },
-  { f: 57, p: "", c: __c1129, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["limit", "limit", 1130], ["tag", "tag", 1131]], ap: 1132, kn: new Set(["limit","tag"]) },
+  { f: 57, p: "", c: __c1141, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["limit", "limit", 1142], ["tag", "tag", 1143]], ap: 1144, kn: new Set(["limit","tag"]) },
   { f: 57, p: "/properties/limit", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
   { f: 57, p: "/properties/tag", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 57, p: "/additionalProperties", b: false },
-  { f: 0, p: "/$defs/memoryWritten", c: __c1133, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","memoryId"] }, pr: [["memoryRef", "memoryRef", 1134], ["memoryId", "memoryId", 1135], ["nodeId", "nodeId", 1136], ["operation", "operation", 1137], ["agentId", "agentId", 1138], ["byteSize", "byteSize", 1139]], ap: 1140, kn: new Set(["memoryRef","memoryId","nodeId","operation","agentId","byteSize"]) },
+  { f: 0, p: "/$defs/memoryWritten", c: __c1145, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","memoryId"] }, pr: [["memoryRef", "memoryRef", 1146], ["memoryId", "memoryId", 1147], ["nodeId", "nodeId", 1148], ["operation", "operation", 1149], ["agentId", "agentId", 1150], ["byteSize", "byteSize", 1151]], ap: 1152, kn: new Set(["memoryRef","memoryId","nodeId","operation","agentId","byteSize"]) },
   { f: 0, p: "/$defs/memoryWritten/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/memoryWritten/properties/memoryId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/memoryWritten/properties/nodeId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
@@ -6308,125 +6471,140 @@ const __S = [
   { f: 0, p: "/$defs/memoryWritten/properties/agentId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/memoryWritten/properties/byteSize", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 0, p: "/$defs/memoryWritten/additionalProperties", av: 1, b: true },
-  { f: 2, p: "/$defs/PromptTemplateArtifact", c: __c1141, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["name","template"] }, pr: [["name", "name", 1142], ["version", "version", 1143], ["template", "template", 1144], ["variables", "variables", 1145]], ap: 1147, kn: new Set(["name","version","template","variables"]) },
+  { f: 2, p: "/$defs/PromptTemplateArtifact", c: __c1153, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["name","template"] }, pr: [["name", "name", 1154], ["version", "version", 1155], ["template", "template", 1156], ["variables", "variables", 1157]], ap: 1159, kn: new Set(["name","version","template","variables"]) },
   { f: 2, p: "/$defs/PromptTemplateArtifact/properties/name", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
   { f: 2, p: "/$defs/PromptTemplateArtifact/properties/version", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 50, "minLength": 1 } },
   { f: 2, p: "/$defs/PromptTemplateArtifact/properties/template", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 2, p: "/$defs/PromptTemplateArtifact/properties/variables", t: ["array"], tv: "array", g: [[3,[18,20]]], k: { "uniqueItems": true }, it: 1146, uq: ["string"] },
+  { f: 2, p: "/$defs/PromptTemplateArtifact/properties/variables", t: ["array"], tv: "array", g: [[3,[18,20]]], k: { "uniqueItems": true }, it: 1158, uq: ["string"] },
   { f: 2, p: "/$defs/PromptTemplateArtifact/properties/variables/items", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
   { f: 2, p: "/$defs/PromptTemplateArtifact/additionalProperties", av: 1, b: true },
-  { f: 2, p: "", c: __c1148, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["id","kind","artifact","provenance","owner","state","createdAt"] }, pr: [["id", "id", 1149], ["kind", "kind", 1150], ["artifact", "artifact", 1151], ["provenance", "provenance", 1153], ["duplicateOf", "duplicateOf", 1158], ["owner", "owner", 1159], ["rationale", "rationale", 1160], ["state", "state", 1161], ["createdAt", "createdAt", 1163], ["updatedAt", "updatedAt", 1164]], ap: 1165, kn: new Set(["id","kind","artifact","provenance","duplicateOf","owner","rationale","state","createdAt","updatedAt"]), all: [1166,1171,1183,1188] },
+  { f: 2, p: "", c: __c1160, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["id","kind","artifact","provenance","owner","state","createdAt"] }, pr: [["id", "id", 1161], ["kind", "kind", 1162], ["artifact", "artifact", 1163], ["provenance", "provenance", 1165], ["duplicateOf", "duplicateOf", 1170], ["owner", "owner", 1171], ["rationale", "rationale", 1172], ["state", "state", 1173], ["createdAt", "createdAt", 1175], ["updatedAt", "updatedAt", 1176]], ap: 1177, kn: new Set(["id","kind","artifact","provenance","duplicateOf","owner","rationale","state","createdAt","updatedAt"]), all: [1178,1183,1195,1200] },
   { f: 2, p: "/properties/id", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 2, p: "/properties/kind", c: __c39, r: 39, ro: 1, g: [[0,[0]]] },
-  { f: 2, p: "/properties/artifact", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1152, kn: new Set([]) },
+  { f: 2, p: "/properties/artifact", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1164, kn: new Set([]) },
   { f: 2, p: "/properties/artifact/additionalProperties", av: 1, b: true },
-  { f: 2, p: "/properties/provenance", c: __c1154, r: 1154, ro: 1, g: [[0,[0]]] },
-  { f: 2, p: "/$defs/ProposalProvenance", c: __c1154, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["sourceRunIds"] }, pr: [["sourceRunIds", "sourceRunIds", 1155]], ap: 1157, kn: new Set(["sourceRunIds"]) },
-  { f: 2, p: "/$defs/ProposalProvenance/properties/sourceRunIds", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 1156 },
+  { f: 2, p: "/properties/provenance", c: __c1166, r: 1166, ro: 1, g: [[0,[0]]] },
+  { f: 2, p: "/$defs/ProposalProvenance", c: __c1166, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["sourceRunIds"] }, pr: [["sourceRunIds", "sourceRunIds", 1167]], ap: 1169, kn: new Set(["sourceRunIds"]) },
+  { f: 2, p: "/$defs/ProposalProvenance/properties/sourceRunIds", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 1168 },
   { f: 2, p: "/$defs/ProposalProvenance/properties/sourceRunIds/items", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 2, p: "/$defs/ProposalProvenance/additionalProperties", b: false },
   { f: 2, p: "/properties/duplicateOf", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 2, p: "/properties/owner", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 2, p: "/properties/rationale", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 4000 } },
-  { f: 2, p: "/properties/state", c: __c1162, r: 1162, ro: 1, g: [[0,[0]]] },
-  { f: 2, p: "/$defs/ProposalState", c: __c1162, g: [[0,[2]]], k: { "enum": ["draft","revised","applied","rejected","archived"] } },
+  { f: 2, p: "/properties/state", c: __c1174, r: 1174, ro: 1, g: [[0,[0]]] },
+  { f: 2, p: "/$defs/ProposalState", c: __c1174, g: [[0,[2]]], k: { "enum": ["draft","revised","applied","rejected","archived"] } },
   { f: 2, p: "/properties/createdAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 2, p: "/properties/updatedAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 2, p: "/additionalProperties", b: false },
-  { f: 2, p: "/allOf/0", g: [[0,[7]]], if: 1167, th: 1169 },
-  { f: 2, p: "/allOf/0/if", c: __c1167, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1168]] },
+  { f: 2, p: "/allOf/0", g: [[0,[7]]], if: 1179, th: 1181 },
+  { f: 2, p: "/allOf/0/if", c: __c1179, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1180]] },
   { f: 2, p: "/allOf/0/if/properties/kind", g: [[0,[1]]], k: { "const": "agent-pack" } },
-  { f: 2, p: "/allOf/0/then", g: [[4,[26]]], pr: [["artifact", "artifact", 1170]] },
+  { f: 2, p: "/allOf/0/then", g: [[4,[26]]], pr: [["artifact", "artifact", 1182]] },
   { f: 2, p: "/allOf/0/then/properties/artifact", c: __c9, r: 9, ro: 1, g: [[0,[0]]] },
-  { f: 2, p: "/allOf/1", g: [[0,[7]]], if: 1172, th: 1174 },
-  { f: 2, p: "/allOf/1/if", c: __c1172, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1173]] },
+  { f: 2, p: "/allOf/1", g: [[0,[7]]], if: 1184, th: 1186 },
+  { f: 2, p: "/allOf/1/if", c: __c1184, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1185]] },
   { f: 2, p: "/allOf/1/if/properties/kind", g: [[0,[1]]], k: { "const": "workflow-chain-pack" } },
-  { f: 2, p: "/allOf/1/then", g: [[4,[26]]], pr: [["artifact", "artifact", 1175]] },
-  { f: 2, p: "/allOf/1/then/properties/artifact", c: __c1176, r: 1176, ro: 1, g: [[0,[0]]] },
-  { f: 2, p: "/$defs/WorkflowChainPackArtifact", c: __c1176, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["name","workflows"] }, pr: [["name", "name", 1177], ["version", "version", 1178], ["workflows", "workflows", 1179]], ap: 1182, kn: new Set(["name","version","workflows"]) },
+  { f: 2, p: "/allOf/1/then", g: [[4,[26]]], pr: [["artifact", "artifact", 1187]] },
+  { f: 2, p: "/allOf/1/then/properties/artifact", c: __c1188, r: 1188, ro: 1, g: [[0,[0]]] },
+  { f: 2, p: "/$defs/WorkflowChainPackArtifact", c: __c1188, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["name","workflows"] }, pr: [["name", "name", 1189], ["version", "version", 1190], ["workflows", "workflows", 1191]], ap: 1194, kn: new Set(["name","version","workflows"]) },
   { f: 2, p: "/$defs/WorkflowChainPackArtifact/properties/name", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
   { f: 2, p: "/$defs/WorkflowChainPackArtifact/properties/version", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 50, "minLength": 1 } },
-  { f: 2, p: "/$defs/WorkflowChainPackArtifact/properties/workflows", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 1180 },
-  { f: 2, p: "/$defs/WorkflowChainPackArtifact/properties/workflows/items", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1181, kn: new Set([]) },
+  { f: 2, p: "/$defs/WorkflowChainPackArtifact/properties/workflows", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 1192 },
+  { f: 2, p: "/$defs/WorkflowChainPackArtifact/properties/workflows/items", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1193, kn: new Set([]) },
   { f: 2, p: "/$defs/WorkflowChainPackArtifact/properties/workflows/items/additionalProperties", av: 1, b: true },
   { f: 2, p: "/$defs/WorkflowChainPackArtifact/additionalProperties", av: 1, b: true },
-  { f: 2, p: "/allOf/2", g: [[0,[7]]], if: 1184, th: 1186 },
-  { f: 2, p: "/allOf/2/if", c: __c1184, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1185]] },
+  { f: 2, p: "/allOf/2", g: [[0,[7]]], if: 1196, th: 1198 },
+  { f: 2, p: "/allOf/2/if", c: __c1196, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1197]] },
   { f: 2, p: "/allOf/2/if/properties/kind", g: [[0,[1]]], k: { "const": "prompt-template" } },
-  { f: 2, p: "/allOf/2/then", g: [[4,[26]]], pr: [["artifact", "artifact", 1187]] },
-  { f: 2, p: "/allOf/2/then/properties/artifact", c: __c1141, r: 1141, ro: 1, g: [[0,[0]]] },
-  { f: 2, p: "/allOf/3", g: [[0,[7]]], if: 1189, th: 1191 },
-  { f: 2, p: "/allOf/3/if", c: __c1189, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1190]] },
+  { f: 2, p: "/allOf/2/then", g: [[4,[26]]], pr: [["artifact", "artifact", 1199]] },
+  { f: 2, p: "/allOf/2/then/properties/artifact", c: __c1153, r: 1153, ro: 1, g: [[0,[0]]] },
+  { f: 2, p: "/allOf/3", g: [[0,[7]]], if: 1201, th: 1203 },
+  { f: 2, p: "/allOf/3/if", c: __c1201, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1202]] },
   { f: 2, p: "/allOf/3/if/properties/kind", g: [[0,[1]]], k: { "const": "scheduled-automation" } },
-  { f: 2, p: "/allOf/3/then", g: [[4,[26]]], pr: [["artifact", "artifact", 1192]] },
-  { f: 2, p: "/allOf/3/then/properties/artifact", c: __c1193, r: 1193, ro: 1, g: [[0,[0]]] },
-  { f: 2, p: "/$defs/ScheduledAutomationArtifact", c: __c1193, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["name","workflowId","schedule"] }, pr: [["name", "name", 1194], ["version", "version", 1195], ["workflowId", "workflowId", 1196], ["schedule", "schedule", 1197]], ap: 1199, kn: new Set(["name","version","workflowId","schedule"]) },
+  { f: 2, p: "/allOf/3/then", g: [[4,[26]]], pr: [["artifact", "artifact", 1204]] },
+  { f: 2, p: "/allOf/3/then/properties/artifact", c: __c1205, r: 1205, ro: 1, g: [[0,[0]]] },
+  { f: 2, p: "/$defs/ScheduledAutomationArtifact", c: __c1205, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["name","workflowId","schedule"] }, pr: [["name", "name", 1206], ["version", "version", 1207], ["workflowId", "workflowId", 1208], ["schedule", "schedule", 1209]], ap: 1211, kn: new Set(["name","version","workflowId","schedule"]) },
   { f: 2, p: "/$defs/ScheduledAutomationArtifact/properties/name", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
   { f: 2, p: "/$defs/ScheduledAutomationArtifact/properties/version", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 50, "minLength": 1 } },
   { f: 2, p: "/$defs/ScheduledAutomationArtifact/properties/workflowId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
-  { f: 2, p: "/$defs/ScheduledAutomationArtifact/properties/schedule", t: ["object"], tv: "object", g: [[4,[22,25]]], k: { "minProperties": 1 }, ap: 1198, kn: new Set([]) },
+  { f: 2, p: "/$defs/ScheduledAutomationArtifact/properties/schedule", t: ["object"], tv: "object", g: [[4,[22,25]]], k: { "minProperties": 1 }, ap: 1210, kn: new Set([]) },
   { f: 2, p: "/$defs/ScheduledAutomationArtifact/properties/schedule/additionalProperties", av: 1, b: true },
   { f: 2, p: "/$defs/ScheduledAutomationArtifact/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/proposalActivated", c: __c1200, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["proposalId","activation"] }, pr: [["proposalId", "proposalId", 1201], ["activation", "activation", 1202], ["gateId", "gateId", 1203]], ap: 1204, kn: new Set(["proposalId","activation","gateId"]) },
+  { f: 0, p: "/$defs/proposalActivated", c: __c1212, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["proposalId","activation"] }, pr: [["proposalId", "proposalId", 1213], ["activation", "activation", 1214], ["gateId", "gateId", 1215]], ap: 1216, kn: new Set(["proposalId","activation","gateId"]) },
   { f: 0, p: "/$defs/proposalActivated/properties/proposalId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/proposalActivated/properties/activation", c: __c42, r: 42, ro: 1, g: [[0,[0]]] },
   { f: 0, p: "/$defs/proposalActivated/properties/gateId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/proposalActivated/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/proposalCreated", c: __c1205, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["proposalId","kind"] }, pr: [["proposalId", "proposalId", 1206], ["kind", "kind", 1207], ["duplicateOf", "duplicateOf", 1208]], ap: 1209, kn: new Set(["proposalId","kind","duplicateOf"]) },
+  { f: 0, p: "/$defs/proposalCreated", c: __c1217, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["proposalId","kind"] }, pr: [["proposalId", "proposalId", 1218], ["kind", "kind", 1219], ["duplicateOf", "duplicateOf", 1220]], ap: 1221, kn: new Set(["proposalId","kind","duplicateOf"]) },
   { f: 0, p: "/$defs/proposalCreated/properties/proposalId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/proposalCreated/properties/kind", c: __c39, r: 39, ro: 1, g: [[0,[0]]] },
   { f: 0, p: "/$defs/proposalCreated/properties/duplicateOf", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/proposalCreated/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/runCompleted", c: __c1210, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["status"] }, pr: [["status", "status", 1211]], ap: 1212, kn: new Set(["status"]) },
+  { f: 0, p: "/$defs/runCompleted", c: __c1222, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["status", "status", 1223], ["durationMs", "durationMs", 1224]], ap: 1225, kn: new Set(["status","durationMs"]) },
   { f: 0, p: "/$defs/runCompleted/properties/status", g: [[0,[1]]], k: { "const": "completed" } },
+  { f: 0, p: "/$defs/runCompleted/properties/durationMs", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 0, p: "/$defs/runCompleted/additionalProperties", av: 1, b: true },
-  { f: 5, p: "", c: __c1213, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["eventId","runId","type","payload","timestamp","sequence"] }, pr: [["eventId", "eventId", 1214], ["runId", "runId", 1215], ["type", "type", 1216], ["payload", "payload", 1217], ["timestamp", "timestamp", 1219], ["sequence", "sequence", 1220], ["nodeId", "nodeId", 1221], ["causationId", "causationId", 1222]], ap: 1223, kn: new Set(["eventId","runId","type","payload","timestamp","sequence","nodeId","causationId"]) },
+  { f: 5, p: "", c: __c1226, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["eventId","runId","type","payload","timestamp","sequence"] }, pr: [["eventId", "eventId", 1227], ["runId", "runId", 1228], ["type", "type", 1229], ["payload", "payload", 1230], ["timestamp", "timestamp", 1232], ["sequence", "sequence", 1233], ["nodeId", "nodeId", 1234], ["causationId", "causationId", 1235], ["schemaVersion", "schemaVersion", 1236], ["engineVersion", "engineVersion", 1237]], ap: 1238, kn: new Set(["eventId","runId","type","payload","timestamp","sequence","nodeId","causationId","schemaVersion","engineVersion"]) },
   { f: 5, p: "/properties/eventId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
   { f: 5, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
-  { f: 5, p: "/properties/type", c: __c242, r: 242, ro: 1, g: [[0,[0]]] },
-  { f: 5, p: "/properties/payload", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1218, kn: new Set([]) },
+  { f: 5, p: "/properties/type", c: __c252, r: 252, ro: 1, g: [[0,[0]]] },
+  { f: 5, p: "/properties/payload", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1231, kn: new Set([]) },
   { f: 5, p: "/properties/payload/additionalProperties", av: 1, b: true },
   { f: 5, p: "/properties/timestamp", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 5, p: "/properties/sequence", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 5, p: "/properties/nodeId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 5, p: "/properties/causationId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 5, p: "/properties/schemaVersion", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 5, p: "/properties/engineVersion", t: ["string"], tv: "string", ut: 1, g: [] },
   { f: 5, p: "/additionalProperties", b: false },
-  { f: 5, p: "/$defs/RunEventType", c: __c1224, g: [[0,[2]]], k: { "enum": ["run.started","run.completed","run.failed","runOrchestrator.decided","core.workflowChain.confidence-escalated","interrupt.requested","interrupt.resolved","worker.dispatched","memory.written","memory.compacted","agent.memory.consolidated","commitment.fired","proposal.created","proposal.activated","workspace.updated"] } },
-  { f: 58, p: "", c: __c1225, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","events"] }, pr: [["runId", "runId", 1226], ["events", "events", 1227]], ap: 1229, kn: new Set(["runId","events"]) },
+  { f: 5, p: "/$defs/RunEventType", c: __c1239, g: [[0,[2]]], k: { "enum": ["run.started","run.completed","run.failed","runOrchestrator.decided","core.workflowChain.confidence-escalated","interrupt.requested","interrupt.resolved","worker.dispatched","memory.written","memory.compacted","agent.memory.consolidated","commitment.fired","proposal.created","proposal.activated","workspace.updated"] } },
+  { f: 58, p: "", c: __c1240, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["events"] }, pr: [["runId", "runId", 1241], ["events", "events", 1242]], ap: 1244, kn: new Set(["runId","events"]) },
   { f: 58, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
-  { f: 58, p: "/properties/events", t: ["array"], tv: "array", g: [[3,[18]]], it: 1228 },
-  { f: 58, p: "/properties/events/items", c: __c1213, r: 1213, ro: 1, g: [[0,[0]]] },
+  { f: 58, p: "/properties/events", t: ["array"], tv: "array", g: [[3,[18]]], it: 1243 },
+  { f: 58, p: "/properties/events/items", c: __c1226, r: 1226, ro: 1, g: [[0,[0]]] },
   { f: 58, p: "/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/runFailed", c: __c1230, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["status","errorCode"] }, pr: [["status", "status", 1231], ["errorCode", "errorCode", 1232]], ap: 1233, kn: new Set(["status","errorCode"]) },
+  { f: 0, p: "/$defs/runFailed", c: __c1245, t: ["object"], tv: "object", g: [[0,[4]],[4,[25,26]]], pr: [["status", "status", 1246], ["errorCode", "errorCode", 1247], ["error", "error", 1248]], ap: 1256, kn: new Set(["status","errorCode","error"]), any: [1257,1259] },
   { f: 0, p: "/$defs/runFailed/properties/status", g: [[0,[1]]], k: { "const": "failed" } },
   { f: 0, p: "/$defs/runFailed/properties/errorCode", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 0, p: "/$defs/runFailed/properties/error", c: __c1249, r: 1249, ro: 1, g: [[0,[0]]] },
+  { f: 0, p: "/$defs/RunFailureError", c: __c1249, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["code","message"] }, pr: [["code", "code", 1250], ["message", "message", 1251], ["details", "details", 1252], ["retryable", "retryable", 1254]], ap: 1255, kn: new Set(["code","message","details","retryable"]) },
+  { f: 0, p: "/$defs/RunFailureError/properties/code", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 0, p: "/$defs/RunFailureError/properties/message", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 0, p: "/$defs/RunFailureError/properties/details", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1253, kn: new Set([]) },
+  { f: 0, p: "/$defs/RunFailureError/properties/details/additionalProperties", av: 1, b: true },
+  { f: 0, p: "/$defs/RunFailureError/properties/retryable", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 0, p: "/$defs/RunFailureError/additionalProperties", av: 1, b: true },
   { f: 0, p: "/$defs/runFailed/additionalProperties", av: 1, b: true },
-  { f: 59, p: "", c: __c1234, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["fromSeq"] }, pr: [["fromSeq", "fromSeq", 1235]], ap: 1236, kn: new Set(["fromSeq"]) },
+  { f: 0, p: "/$defs/runFailed/anyOf/0", c: __c1257, g: [[4,[23,26]]], k: { "required": ["errorCode"] }, pr: [["errorCode", "errorCode", 1258]] },
+  { f: 0, p: "/$defs/runFailed/anyOf/0/properties/errorCode", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 0, p: "/$defs/runFailed/anyOf/1", c: __c1259, g: [[4,[23,26]]], k: { "required": ["error"] }, pr: [["error", "error", 1260]] },
+  { f: 0, p: "/$defs/runFailed/anyOf/1/properties/error", c: __c1249, r: 1249, ro: 1, g: [[0,[0]]] },
+  { f: 59, p: "", c: __c1261, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["fromSeq"] }, pr: [["fromSeq", "fromSeq", 1262]], ap: 1263, kn: new Set(["fromSeq"]) },
   { f: 59, p: "/properties/fromSeq", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 59, p: "/additionalProperties", b: false },
-  { f: 60, p: "", c: __c1237, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","forkedFrom","status"] }, pr: [["runId", "runId", 1238], ["forkedFrom", "forkedFrom", 1239], ["status", "status", 1240]], ap: 1241, kn: new Set(["runId","forkedFrom","status"]) },
+  { f: 60, p: "", c: __c1264, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","forkedFrom","status"] }, pr: [["runId", "runId", 1265], ["forkedFrom", "forkedFrom", 1266], ["status", "status", 1267]], ap: 1268, kn: new Set(["runId","forkedFrom","status"]) },
   { f: 60, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 60, p: "/properties/forkedFrom", c: __c243, r: 243, ro: 1, g: [[0,[0]]] },
+  { f: 60, p: "/properties/forkedFrom", c: __c253, r: 253, ro: 1, g: [[0,[0]]] },
   { f: 60, p: "/properties/status", g: [[0,[2]]], k: { "enum": ["created","running","completed"] } },
   { f: 60, p: "/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/runOrchestratorDecided", c: __c1242, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["decision"] }, pr: [["decision", "decision", 1243]], ap: 1244, kn: new Set(["decision"]) },
-  { f: 0, p: "/$defs/runOrchestratorDecided/properties/decision", c: __c143, r: 143, ro: 1, g: [[0,[0]]] },
+  { f: 0, p: "/$defs/runOrchestratorDecided", c: __c1269, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["decision"] }, pr: [["decision", "decision", 1270]], ap: 1271, kn: new Set(["decision"]) },
+  { f: 0, p: "/$defs/runOrchestratorDecided/properties/decision", c: __c146, r: 146, ro: 1, g: [[0,[0]]] },
   { f: 0, p: "/$defs/runOrchestratorDecided/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/runStarted", c: __c1245, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["workflowId"] }, pr: [["workflowId", "workflowId", 1246], ["parentRunId", "parentRunId", 1247], ["memoryRef", "memoryRef", 1248], ["memoryScopeIsolation", "memoryScopeIsolation", 1249], ["forkedFrom", "forkedFrom", 1250]], ap: 1251, kn: new Set(["workflowId","parentRunId","memoryRef","memoryScopeIsolation","forkedFrom"]) },
+  { f: 0, p: "/$defs/runStarted", c: __c1272, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["workflowId"] }, pr: [["workflowId", "workflowId", 1273], ["parentRunId", "parentRunId", 1274], ["memoryRef", "memoryRef", 1275], ["memoryScopeIsolation", "memoryScopeIsolation", 1276], ["forkedFrom", "forkedFrom", 1277]], ap: 1278, kn: new Set(["workflowId","parentRunId","memoryRef","memoryScopeIsolation","forkedFrom"]) },
   { f: 0, p: "/$defs/runStarted/properties/workflowId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/runStarted/properties/parentRunId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/runStarted/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/runStarted/properties/memoryScopeIsolation", g: [[0,[2]]], k: { "enum": ["inherit","isolated"] } },
-  { f: 0, p: "/$defs/runStarted/properties/forkedFrom", c: __c243, r: 243, ro: 1, g: [[0,[0]]] },
+  { f: 0, p: "/$defs/runStarted/properties/forkedFrom", c: __c253, r: 253, ro: 1, g: [[0,[0]]] },
   { f: 0, p: "/$defs/runStarted/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/workerDispatched", c: __c1252, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["decisionKind"] }, pr: [["decisionKind", "decisionKind", 1253], ["worker", "worker", 1254], ["childRunId", "childRunId", 1255]], ap: 1256, kn: new Set(["decisionKind","worker","childRunId"]) },
+  { f: 0, p: "/$defs/workerDispatched", c: __c1279, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["decisionKind"] }, pr: [["decisionKind", "decisionKind", 1280], ["worker", "worker", 1281], ["childRunId", "childRunId", 1282]], ap: 1283, kn: new Set(["decisionKind","worker","childRunId"]) },
   { f: 0, p: "/$defs/workerDispatched/properties/decisionKind", g: [[0,[2]]], k: { "enum": ["next-worker","terminate","clarify","handoff"] } },
   { f: 0, p: "/$defs/workerDispatched/properties/worker", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/workerDispatched/properties/childRunId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/workerDispatched/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/workspaceUpdated", c: __c1257, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["path"] }, pr: [["path", "path", 1258], ["sha256", "sha256", 1259], ["byteSize", "byteSize", 1260]], ap: 1261, kn: new Set(["path","sha256","byteSize"]) },
+  { f: 0, p: "/$defs/workspaceUpdated", c: __c1284, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["path"] }, pr: [["path", "path", 1285], ["sha256", "sha256", 1286], ["byteSize", "byteSize", 1287]], ap: 1288, kn: new Set(["path","sha256","byteSize"]) },
   { f: 0, p: "/$defs/workspaceUpdated/properties/path", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 0, p: "/$defs/workspaceUpdated/properties/sha256", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[0-9a-f]{64}$" }, re: __RE24 },
+  { f: 0, p: "/$defs/workspaceUpdated/properties/sha256", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[0-9a-f]{64}$" }, re: __RE25 },
   { f: 0, p: "/$defs/workspaceUpdated/properties/byteSize", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 0, p: "/$defs/workspaceUpdated/additionalProperties", av: 1, b: true },
 ].map((o) => new __Node(o));
@@ -6450,712 +6628,716 @@ export function validateAttributionCapability(data) { return __c56(data) ? __ok(
 __errorsOf(validateAttributionCapability, __s3, 56, 1);
 const __s4 = __state();
 /** Validator for Capabilities (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json). */
-export function validateCapabilities(data) { return __c59(data) ? __ok(__s4) : __no(__s4, data); }
-__errorsOf(validateCapabilities, __s4, 59, 1);
+export function validateCapabilities(data) { return __c60(data) ? __ok(__s4) : __no(__s4, data); }
+__errorsOf(validateCapabilities, __s4, 60, 1);
 const __s5 = __state();
 /** Validator for CapabilityNotProvidedDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/CapabilityNotProvidedDetails). */
-export function validateCapabilityNotProvidedDetails(data) { return __c124(data) ? __ok(__s5) : __no(__s5, data); }
-__errorsOf(validateCapabilityNotProvidedDetails, __s5, 124, 3);
+export function validateCapabilityNotProvidedDetails(data) { return __c127(data) ? __ok(__s5) : __no(__s5, data); }
+__errorsOf(validateCapabilityNotProvidedDetails, __s5, 127, 3);
 const __s6 = __state();
 /** Validator for CommitmentFireCondition (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/CommitmentFireCondition). */
 export function validateCommitmentFireCondition(data) { return __c32(data) ? __ok(__s6) : __no(__s6, data); }
 __errorsOf(validateCommitmentFireCondition, __s6, 32, 1);
 const __s7 = __state();
 /** Validator for CommitmentFiredPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/commitmentFired). */
-export function validateCommitmentFiredPayload(data) { return __c127(data) ? __ok(__s7) : __no(__s7, data); }
-__errorsOf(validateCommitmentFiredPayload, __s7, 127, 0);
+export function validateCommitmentFiredPayload(data) { return __c130(data) ? __ok(__s7) : __no(__s7, data); }
+__errorsOf(validateCommitmentFiredPayload, __s7, 130, 0);
 const __s8 = __state();
 /** Validator for CommitmentsCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/CommitmentsCapability). */
 export function validateCommitmentsCapability(data) { return __c28(data) ? __ok(__s8) : __no(__s8, data); }
 __errorsOf(validateCommitmentsCapability, __s8, 28, 1);
 const __s9 = __state();
 /** Validator for CompactionCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/CompactionCapability). */
-export function validateCompactionCapability(data) { return __c74(data) ? __ok(__s9) : __no(__s9, data); }
-__errorsOf(validateCompactionCapability, __s9, 74, 1);
+export function validateCompactionCapability(data) { return __c75(data) ? __ok(__s9) : __no(__s9, data); }
+__errorsOf(validateCompactionCapability, __s9, 75, 1);
 const __s10 = __state();
 /** Validator for CompactionRedactionFailedDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/CompactionRedactionFailedDetails). */
-export function validateCompactionRedactionFailedDetails(data) { return __c134(data) ? __ok(__s10) : __no(__s10, data); }
-__errorsOf(validateCompactionRedactionFailedDetails, __s10, 134, 3);
+export function validateCompactionRedactionFailedDetails(data) { return __c137(data) ? __ok(__s10) : __no(__s10, data); }
+__errorsOf(validateCompactionRedactionFailedDetails, __s10, 137, 3);
 const __s11 = __state();
 /** Validator for CompactionTrigger (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/CompactionTrigger). */
-export function validateCompactionTrigger(data) { return __c77(data) ? __ok(__s11) : __no(__s11, data); }
-__errorsOf(validateCompactionTrigger, __s11, 77, 1);
+export function validateCompactionTrigger(data) { return __c78(data) ? __ok(__s11) : __no(__s11, data); }
+__errorsOf(validateCompactionTrigger, __s11, 78, 1);
 const __s12 = __state();
 /** Validator for ConfidenceEscalatedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/coreWorkflowChainConfidenceEscalated). */
-export function validateConfidenceEscalatedPayload(data) { return __c138(data) ? __ok(__s12) : __no(__s12, data); }
-__errorsOf(validateConfidenceEscalatedPayload, __s12, 138, 0);
+export function validateConfidenceEscalatedPayload(data) { return __c141(data) ? __ok(__s12) : __no(__s12, data); }
+__errorsOf(validateConfidenceEscalatedPayload, __s12, 141, 0);
 const __s13 = __state();
 /** Validator for ConsolidationSchedule (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/ConsolidationSchedule). */
 export function validateConsolidationSchedule(data) { return __c7(data) ? __ok(__s13) : __no(__s13, data); }
 __errorsOf(validateConsolidationSchedule, __s13, 7, 1);
 const __s14 = __state();
 /** Validator for DistillationCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/DistillationCapability). */
-export function validateDistillationCapability(data) { return __c86(data) ? __ok(__s14) : __no(__s14, data); }
-__errorsOf(validateDistillationCapability, __s14, 86, 1);
+export function validateDistillationCapability(data) { return __c87(data) ? __ok(__s14) : __no(__s14, data); }
+__errorsOf(validateDistillationCapability, __s14, 87, 1);
 const __s15 = __state();
 /** Validator for DistillationReport (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/DistillationReport). */
-export function validateDistillationReport(data) { return __c154(data) ? __ok(__s15) : __no(__s15, data); }
-__errorsOf(validateDistillationReport, __s15, 154, 0);
+export function validateDistillationReport(data) { return __c164(data) ? __ok(__s15) : __no(__s15, data); }
+__errorsOf(validateDistillationReport, __s15, 164, 0);
 const __s16 = __state();
 /** Validator for ErrorCode (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/ErrorCode). */
-export function validateErrorCode(data) { return __c159(data) ? __ok(__s16) : __no(__s16, data); }
-__errorsOf(validateErrorCode, __s16, 159, 3);
+export function validateErrorCode(data) { return __c169(data) ? __ok(__s16) : __no(__s16, data); }
+__errorsOf(validateErrorCode, __s16, 169, 3);
 const __s17 = __state();
 /** Validator for ErrorCodeConditions (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/codeIs). */
-export function validateErrorCodeConditions(data) { return __c160(data) ? __ok(__s17) : __no(__s17, data); }
-__errorsOf(validateErrorCodeConditions, __s17, 160, 3);
+export function validateErrorCodeConditions(data) { return __c170(data) ? __ok(__s17) : __no(__s17, data); }
+__errorsOf(validateErrorCodeConditions, __s17, 170, 3);
 const __s18 = __state();
 /** Validator for ErrorEnvelope (https://wopkit.dev/schemas/openwop/v1/error.schema.json). */
-export function validateErrorEnvelope(data) { return __c161(data) ? __ok(__s18) : __no(__s18, data); }
-__errorsOf(validateErrorEnvelope, __s18, 161, 3);
+export function validateErrorEnvelope(data) { return __c171(data) ? __ok(__s18) : __no(__s18, data); }
+__errorsOf(validateErrorEnvelope, __s18, 171, 3);
 const __s19 = __state();
 /** Validator for EventTypeName (https://wopkit.dev/schemas/openwop/v1/run-event.schema.json#/$defs/EventTypeName). */
-export function validateEventTypeName(data) { return __c242(data) ? __ok(__s19) : __no(__s19, data); }
-__errorsOf(validateEventTypeName, __s19, 242, 5);
+export function validateEventTypeName(data) { return __c252(data) ? __ok(__s19) : __no(__s19, data); }
+__errorsOf(validateEventTypeName, __s19, 252, 5);
 const __s20 = __state();
 /** Validator for ExecutionModelCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/ExecutionModelCapability). */
-export function validateExecutionModelCapability(data) { return __c115(data) ? __ok(__s20) : __no(__s20, data); }
-__errorsOf(validateExecutionModelCapability, __s20, 115, 1);
+export function validateExecutionModelCapability(data) { return __c116(data) ? __ok(__s20) : __no(__s20, data); }
+__errorsOf(validateExecutionModelCapability, __s20, 116, 1);
 const __s21 = __state();
 /** Validator for ForkOrigin (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/ForkOrigin). */
-export function validateForkOrigin(data) { return __c243(data) ? __ok(__s21) : __no(__s21, data); }
-__errorsOf(validateForkOrigin, __s21, 243, 0);
+export function validateForkOrigin(data) { return __c253(data) ? __ok(__s21) : __no(__s21, data); }
+__errorsOf(validateForkOrigin, __s21, 253, 0);
 const __s22 = __state();
 /** Validator for HostInfo (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/HostInfo). */
-export function validateHostInfo(data) { return __c62(data) ? __ok(__s22) : __no(__s22, data); }
-__errorsOf(validateHostInfo, __s22, 62, 1);
+export function validateHostInfo(data) { return __c63(data) ? __ok(__s22) : __no(__s22, data); }
+__errorsOf(validateHostInfo, __s22, 63, 1);
 const __s23 = __state();
 /** Validator for HostSampleCommitmentFireRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-commitment-fire-request.schema.json). */
-export function validateHostSampleCommitmentFireRequest(data) { return __c247(data) ? __ok(__s23) : __no(__s23, data); }
-__errorsOf(validateHostSampleCommitmentFireRequest, __s23, 247, 6);
+export function validateHostSampleCommitmentFireRequest(data) { return __c257(data) ? __ok(__s23) : __no(__s23, data); }
+__errorsOf(validateHostSampleCommitmentFireRequest, __s23, 257, 6);
 const __s24 = __state();
 /** Validator for HostSampleCommitmentFireResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-commitment-fire-response.schema.json). */
-export function validateHostSampleCommitmentFireResponse(data) { return __c252(data) ? __ok(__s24) : __no(__s24, data); }
-__errorsOf(validateHostSampleCommitmentFireResponse, __s24, 252, 7);
+export function validateHostSampleCommitmentFireResponse(data) { return __c262(data) ? __ok(__s24) : __no(__s24, data); }
+__errorsOf(validateHostSampleCommitmentFireResponse, __s24, 262, 7);
 const __s25 = __state();
 /** Validator for HostSampleConsolidateRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-consolidate-request.schema.json). */
-export function validateHostSampleConsolidateRequest(data) { return __c257(data) ? __ok(__s25) : __no(__s25, data); }
-__errorsOf(validateHostSampleConsolidateRequest, __s25, 257, 8);
+export function validateHostSampleConsolidateRequest(data) { return __c267(data) ? __ok(__s25) : __no(__s25, data); }
+__errorsOf(validateHostSampleConsolidateRequest, __s25, 267, 8);
 const __s26 = __state();
 /** Validator for HostSampleConsolidateResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-consolidate-response.schema.json). */
-export function validateHostSampleConsolidateResponse(data) { return __c261(data) ? __ok(__s26) : __no(__s26, data); }
-__errorsOf(validateHostSampleConsolidateResponse, __s26, 261, 9);
+export function validateHostSampleConsolidateResponse(data) { return __c271(data) ? __ok(__s26) : __no(__s26, data); }
+__errorsOf(validateHostSampleConsolidateResponse, __s26, 271, 9);
 const __s27 = __state();
 /** Validator for HostSampleCrossRunTtlRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-cross-run-ttl-request.schema.json). */
-export function validateHostSampleCrossRunTtlRequest(data) { return __c266(data) ? __ok(__s27) : __no(__s27, data); }
-__errorsOf(validateHostSampleCrossRunTtlRequest, __s27, 266, 10);
+export function validateHostSampleCrossRunTtlRequest(data) { return __c276(data) ? __ok(__s27) : __no(__s27, data); }
+__errorsOf(validateHostSampleCrossRunTtlRequest, __s27, 276, 10);
 const __s28 = __state();
 /** Validator for HostSampleCrossRunTtlResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-cross-run-ttl-response.schema.json). */
-export function validateHostSampleCrossRunTtlResponse(data) { return __c270(data) ? __ok(__s28) : __no(__s28, data); }
-__errorsOf(validateHostSampleCrossRunTtlResponse, __s28, 270, 11);
+export function validateHostSampleCrossRunTtlResponse(data) { return __c280(data) ? __ok(__s28) : __no(__s28, data); }
+__errorsOf(validateHostSampleCrossRunTtlResponse, __s28, 280, 11);
 const __s29 = __state();
 /** Validator for HostSampleDistillScheduleRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-distill-schedule-request.schema.json). */
-export function validateHostSampleDistillScheduleRequest(data) { return __c287(data) ? __ok(__s29) : __no(__s29, data); }
-__errorsOf(validateHostSampleDistillScheduleRequest, __s29, 287, 13);
+export function validateHostSampleDistillScheduleRequest(data) { return __c297(data) ? __ok(__s29) : __no(__s29, data); }
+__errorsOf(validateHostSampleDistillScheduleRequest, __s29, 297, 13);
 const __s30 = __state();
 /** Validator for HostSampleDistillScheduleResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-distill-schedule-response.schema.json). */
-export function validateHostSampleDistillScheduleResponse(data) { return __c293(data) ? __ok(__s30) : __no(__s30, data); }
-__errorsOf(validateHostSampleDistillScheduleResponse, __s30, 293, 14);
+export function validateHostSampleDistillScheduleResponse(data) { return __c303(data) ? __ok(__s30) : __no(__s30, data); }
+__errorsOf(validateHostSampleDistillScheduleResponse, __s30, 303, 14);
 const __s31 = __state();
 /** Validator for HostSampleDistillScheduleTickRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-distill-schedule-tick-request.schema.json). */
-export function validateHostSampleDistillScheduleTickRequest(data) { return __c337(data) ? __ok(__s31) : __no(__s31, data); }
-__errorsOf(validateHostSampleDistillScheduleTickRequest, __s31, 337, 16);
+export function validateHostSampleDistillScheduleTickRequest(data) { return __c347(data) ? __ok(__s31) : __no(__s31, data); }
+__errorsOf(validateHostSampleDistillScheduleTickRequest, __s31, 347, 16);
 const __s32 = __state();
 /** Validator for HostSampleDistillScheduleTickResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-distill-schedule-tick-response.schema.json). */
-export function validateHostSampleDistillScheduleTickResponse(data) { return __c340(data) ? __ok(__s32) : __no(__s32, data); }
-__errorsOf(validateHostSampleDistillScheduleTickResponse, __s32, 340, 15);
+export function validateHostSampleDistillScheduleTickResponse(data) { return __c350(data) ? __ok(__s32) : __no(__s32, data); }
+__errorsOf(validateHostSampleDistillScheduleTickResponse, __s32, 350, 15);
 const __s33 = __state();
 /** Validator for HostSampleEscalationRunRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-escalation-run-request.schema.json). */
-export function validateHostSampleEscalationRunRequest(data) { return __c344(data) ? __ok(__s33) : __no(__s33, data); }
-__errorsOf(validateHostSampleEscalationRunRequest, __s33, 344, 17);
+export function validateHostSampleEscalationRunRequest(data) { return __c354(data) ? __ok(__s33) : __no(__s33, data); }
+__errorsOf(validateHostSampleEscalationRunRequest, __s33, 354, 17);
 const __s34 = __state();
 /** Validator for HostSampleEscalationRunResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-escalation-run-response.schema.json). */
-export function validateHostSampleEscalationRunResponse(data) { return __c348(data) ? __ok(__s34) : __no(__s34, data); }
-__errorsOf(validateHostSampleEscalationRunResponse, __s34, 348, 18);
+export function validateHostSampleEscalationRunResponse(data) { return __c358(data) ? __ok(__s34) : __no(__s34, data); }
+__errorsOf(validateHostSampleEscalationRunResponse, __s34, 358, 18);
 const __s35 = __state();
 /** Validator for HostSampleInquiriumTracesResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-inquirium-traces-response.schema.json). */
-export function validateHostSampleInquiriumTracesResponse(data) { return __c352(data) ? __ok(__s35) : __no(__s35, data); }
-__errorsOf(validateHostSampleInquiriumTracesResponse, __s35, 352, 19);
+export function validateHostSampleInquiriumTracesResponse(data) { return __c362(data) ? __ok(__s35) : __no(__s35, data); }
+__errorsOf(validateHostSampleInquiriumTracesResponse, __s35, 362, 19);
 const __s36 = __state();
 /** Validator for HostSampleMemoryCompactRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-compact-request.schema.json). */
-export function validateHostSampleMemoryCompactRequest(data) { return __c439(data) ? __ok(__s36) : __no(__s36, data); }
-__errorsOf(validateHostSampleMemoryCompactRequest, __s36, 439, 26);
+export function validateHostSampleMemoryCompactRequest(data) { return __c449(data) ? __ok(__s36) : __no(__s36, data); }
+__errorsOf(validateHostSampleMemoryCompactRequest, __s36, 449, 26);
 const __s37 = __state();
 /** Validator for HostSampleMemoryCompactResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-compact-response.schema.json). */
-export function validateHostSampleMemoryCompactResponse(data) { return __c444(data) ? __ok(__s37) : __no(__s37, data); }
-__errorsOf(validateHostSampleMemoryCompactResponse, __s37, 444, 27);
+export function validateHostSampleMemoryCompactResponse(data) { return __c454(data) ? __ok(__s37) : __no(__s37, data); }
+__errorsOf(validateHostSampleMemoryCompactResponse, __s37, 454, 27);
 const __s38 = __state();
 /** Validator for HostSampleMemoryDistillRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-distill-request.schema.json). */
-export function validateHostSampleMemoryDistillRequest(data) { return __c449(data) ? __ok(__s38) : __no(__s38, data); }
-__errorsOf(validateHostSampleMemoryDistillRequest, __s38, 449, 28);
+export function validateHostSampleMemoryDistillRequest(data) { return __c459(data) ? __ok(__s38) : __no(__s38, data); }
+__errorsOf(validateHostSampleMemoryDistillRequest, __s38, 459, 28);
 const __s39 = __state();
 /** Validator for HostSampleMemoryDistillResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-distill-response.schema.json). */
-export function validateHostSampleMemoryDistillResponse(data) { return __c453(data) ? __ok(__s39) : __no(__s39, data); }
-__errorsOf(validateHostSampleMemoryDistillResponse, __s39, 453, 29);
+export function validateHostSampleMemoryDistillResponse(data) { return __c463(data) ? __ok(__s39) : __no(__s39, data); }
+__errorsOf(validateHostSampleMemoryDistillResponse, __s39, 463, 29);
 const __s40 = __state();
 /** Validator for HostSampleMemoryEntriesResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-entries-response.schema.json). */
-export function validateHostSampleMemoryEntriesResponse(data) { return __c480(data) ? __ok(__s40) : __no(__s40, data); }
-__errorsOf(validateHostSampleMemoryEntriesResponse, __s40, 480, 31);
+export function validateHostSampleMemoryEntriesResponse(data) { return __c490(data) ? __ok(__s40) : __no(__s40, data); }
+__errorsOf(validateHostSampleMemoryEntriesResponse, __s40, 490, 31);
 const __s41 = __state();
 /** Validator for HostSampleMemoryRedactionRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-redaction-request.schema.json). */
-export function validateHostSampleMemoryRedactionRequest(data) { return __c484(data) ? __ok(__s41) : __no(__s41, data); }
-__errorsOf(validateHostSampleMemoryRedactionRequest, __s41, 484, 32);
+export function validateHostSampleMemoryRedactionRequest(data) { return __c494(data) ? __ok(__s41) : __no(__s41, data); }
+__errorsOf(validateHostSampleMemoryRedactionRequest, __s41, 494, 32);
 const __s42 = __state();
 /** Validator for HostSampleMemoryRedactionResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-redaction-response.schema.json). */
-export function validateHostSampleMemoryRedactionResponse(data) { return __c487(data) ? __ok(__s42) : __no(__s42, data); }
-__errorsOf(validateHostSampleMemoryRedactionResponse, __s42, 487, 33);
+export function validateHostSampleMemoryRedactionResponse(data) { return __c497(data) ? __ok(__s42) : __no(__s42, data); }
+__errorsOf(validateHostSampleMemoryRedactionResponse, __s42, 497, 33);
 const __s43 = __state();
 /** Validator for HostSampleMemorySeedRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-seed-request.schema.json). */
-export function validateHostSampleMemorySeedRequest(data) { return __c493(data) ? __ok(__s43) : __no(__s43, data); }
-__errorsOf(validateHostSampleMemorySeedRequest, __s43, 493, 34);
+export function validateHostSampleMemorySeedRequest(data) { return __c503(data) ? __ok(__s43) : __no(__s43, data); }
+__errorsOf(validateHostSampleMemorySeedRequest, __s43, 503, 34);
 const __s44 = __state();
 /** Validator for HostSampleMemorySeedResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-seed-response.schema.json). */
-export function validateHostSampleMemorySeedResponse(data) { return __c512(data) ? __ok(__s44) : __no(__s44, data); }
-__errorsOf(validateHostSampleMemorySeedResponse, __s44, 512, 35);
+export function validateHostSampleMemorySeedResponse(data) { return __c522(data) ? __ok(__s44) : __no(__s44, data); }
+__errorsOf(validateHostSampleMemorySeedResponse, __s44, 522, 35);
 const __s45 = __state();
 /** Validator for HostSampleQuestionCancelRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-question-cancel-request.schema.json). */
-export function validateHostSampleQuestionCancelRequest(data) { return __c518(data) ? __ok(__s45) : __no(__s45, data); }
-__errorsOf(validateHostSampleQuestionCancelRequest, __s45, 518, 36);
+export function validateHostSampleQuestionCancelRequest(data) { return __c528(data) ? __ok(__s45) : __no(__s45, data); }
+__errorsOf(validateHostSampleQuestionCancelRequest, __s45, 528, 36);
 const __s46 = __state();
 /** Validator for HostSampleReplayFixtureRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-replay-fixture-request.schema.json). */
-export function validateHostSampleReplayFixtureRequest(data) { return __c521(data) ? __ok(__s46) : __no(__s46, data); }
-__errorsOf(validateHostSampleReplayFixtureRequest, __s46, 521, 37);
+export function validateHostSampleReplayFixtureRequest(data) { return __c531(data) ? __ok(__s46) : __no(__s46, data); }
+__errorsOf(validateHostSampleReplayFixtureRequest, __s46, 531, 37);
 const __s47 = __state();
 /** Validator for HostSampleReplayFixtureResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-replay-fixture-response.schema.json). */
-export function validateHostSampleReplayFixtureResponse(data) { return __c524(data) ? __ok(__s47) : __no(__s47, data); }
-__errorsOf(validateHostSampleReplayFixtureResponse, __s47, 524, 38);
+export function validateHostSampleReplayFixtureResponse(data) { return __c534(data) ? __ok(__s47) : __no(__s47, data); }
+__errorsOf(validateHostSampleReplayFixtureResponse, __s47, 534, 38);
 const __s48 = __state();
 /** Validator for HostSampleSeedEntry (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-seed-request.schema.json#/$defs/HostSampleSeedEntry). */
-export function validateHostSampleSeedEntry(data) { return __c497(data) ? __ok(__s48) : __no(__s48, data); }
-__errorsOf(validateHostSampleSeedEntry, __s48, 497, 34);
+export function validateHostSampleSeedEntry(data) { return __c507(data) ? __ok(__s48) : __no(__s48, data); }
+__errorsOf(validateHostSampleSeedEntry, __s48, 507, 34);
 const __s49 = __state();
 /** Validator for HostSampleSeedSecret (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-seed-request.schema.json#/$defs/HostSampleSeedSecret). */
-export function validateHostSampleSeedSecret(data) { return __c506(data) ? __ok(__s49) : __no(__s49, data); }
-__errorsOf(validateHostSampleSeedSecret, __s49, 506, 34);
+export function validateHostSampleSeedSecret(data) { return __c516(data) ? __ok(__s49) : __no(__s49, data); }
+__errorsOf(validateHostSampleSeedSecret, __s49, 516, 34);
 const __s50 = __state();
 /** Validator for HostSampleTraceRecord (https://wopkit.dev/schemas/openwop/v1/host-sample-inquirium-traces-response.schema.json#/$defs/HostSampleTraceRecord). */
-export function validateHostSampleTraceRecord(data) { return __c355(data) ? __ok(__s50) : __no(__s50, data); }
-__errorsOf(validateHostSampleTraceRecord, __s50, 355, 19);
+export function validateHostSampleTraceRecord(data) { return __c365(data) ? __ok(__s50) : __no(__s50, data); }
+__errorsOf(validateHostSampleTraceRecord, __s50, 365, 19);
 const __s51 = __state();
 /** Validator for InquiriumAnswerToken (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.single-choice.v1.schema.json#/$defs/AnswerToken). */
-export function validateInquiriumAnswerToken(data) { return __c532(data) ? __ok(__s51) : __no(__s51, data); }
-__errorsOf(validateInquiriumAnswerToken, __s51, 532, 39);
+export function validateInquiriumAnswerToken(data) { return __c542(data) ? __ok(__s51) : __no(__s51, data); }
+__errorsOf(validateInquiriumAnswerToken, __s51, 542, 39);
 const __s52 = __state();
 /** Validator for InquiriumAnswerValue (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.answer.v1.schema.json#/$defs/AnswerValue). */
-export function validateInquiriumAnswerValue(data) { return __c533(data) ? __ok(__s52) : __no(__s52, data); }
-__errorsOf(validateInquiriumAnswerValue, __s52, 533, 40);
+export function validateInquiriumAnswerValue(data) { return __c543(data) ? __ok(__s52) : __no(__s52, data); }
+__errorsOf(validateInquiriumAnswerValue, __s52, 543, 40);
 const __s53 = __state();
 /** Validator for InquiriumAssistantConfig (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json). */
-export function validateInquiriumAssistantConfig(data) { return __c537(data) ? __ok(__s53) : __no(__s53, data); }
-__errorsOf(validateInquiriumAssistantConfig, __s53, 537, 41);
+export function validateInquiriumAssistantConfig(data) { return __c547(data) ? __ok(__s53) : __no(__s53, data); }
+__errorsOf(validateInquiriumAssistantConfig, __s53, 547, 41);
 const __s54 = __state();
 /** Validator for InquiriumAssistantTurnTrace (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json). */
-export function validateInquiriumAssistantTurnTrace(data) { return __c359(data) ? __ok(__s54) : __no(__s54, data); }
-__errorsOf(validateInquiriumAssistantTurnTrace, __s54, 359, 20);
+export function validateInquiriumAssistantTurnTrace(data) { return __c369(data) ? __ok(__s54) : __no(__s54, data); }
+__errorsOf(validateInquiriumAssistantTurnTrace, __s54, 369, 20);
 const __s55 = __state();
 /** Validator for InquiriumAssistantUiPreferences (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-ui-preferences.v1.schema.json). */
-export function validateInquiriumAssistantUiPreferences(data) { return __c612(data) ? __ok(__s55) : __no(__s55, data); }
-__errorsOf(validateInquiriumAssistantUiPreferences, __s55, 612, 43);
+export function validateInquiriumAssistantUiPreferences(data) { return __c622(data) ? __ok(__s55) : __no(__s55, data); }
+__errorsOf(validateInquiriumAssistantUiPreferences, __s55, 622, 43);
 const __s56 = __state();
 /** Validator for InquiriumBaselineAssistantProfile (https://wopkit.dev/schemas/inquirium/v1/inquirium.baseline-assistant-profile.v1.schema.json). */
-export function validateInquiriumBaselineAssistantProfile(data) { return __c626(data) ? __ok(__s56) : __no(__s56, data); }
-__errorsOf(validateInquiriumBaselineAssistantProfile, __s56, 626, 44);
+export function validateInquiriumBaselineAssistantProfile(data) { return __c636(data) ? __ok(__s56) : __no(__s56, data); }
+__errorsOf(validateInquiriumBaselineAssistantProfile, __s56, 636, 44);
 const __s57 = __state();
 /** Validator for InquiriumBaselineConformanceReport (https://wopkit.dev/schemas/inquirium/v1/inquirium.baseline-assistant-conformance-report.v1.schema.json). */
-export function validateInquiriumBaselineConformanceReport(data) { return __c650(data) ? __ok(__s57) : __no(__s57, data); }
-__errorsOf(validateInquiriumBaselineConformanceReport, __s57, 650, 45);
+export function validateInquiriumBaselineConformanceReport(data) { return __c660(data) ? __ok(__s57) : __no(__s57, data); }
+__errorsOf(validateInquiriumBaselineConformanceReport, __s57, 660, 45);
 const __s58 = __state();
 /** Validator for InquiriumBaselineGuarantees (https://wopkit.dev/schemas/inquirium/v1/inquirium.baseline-assistant-profile.v1.schema.json#/$defs/ProfileGuarantees). */
-export function validateInquiriumBaselineGuarantees(data) { return __c642(data) ? __ok(__s58) : __no(__s58, data); }
-__errorsOf(validateInquiriumBaselineGuarantees, __s58, 642, 44);
+export function validateInquiriumBaselineGuarantees(data) { return __c652(data) ? __ok(__s58) : __no(__s58, data); }
+__errorsOf(validateInquiriumBaselineGuarantees, __s58, 652, 44);
 const __s59 = __state();
 /** Validator for InquiriumBaselineRequirements (https://wopkit.dev/schemas/inquirium/v1/inquirium.baseline-assistant-profile.v1.schema.json#/$defs/ProfileRequirements). */
-export function validateInquiriumBaselineRequirements(data) { return __c631(data) ? __ok(__s59) : __no(__s59, data); }
-__errorsOf(validateInquiriumBaselineRequirements, __s59, 631, 44);
+export function validateInquiriumBaselineRequirements(data) { return __c641(data) ? __ok(__s59) : __no(__s59, data); }
+__errorsOf(validateInquiriumBaselineRequirements, __s59, 641, 44);
 const __s60 = __state();
 /** Validator for InquiriumChoiceOption (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.single-choice.v1.schema.json#/$defs/ChoiceOption). */
-export function validateInquiriumChoiceOption(data) { return __c677(data) ? __ok(__s60) : __no(__s60, data); }
-__errorsOf(validateInquiriumChoiceOption, __s60, 677, 39);
+export function validateInquiriumChoiceOption(data) { return __c687(data) ? __ok(__s60) : __no(__s60, data); }
+__errorsOf(validateInquiriumChoiceOption, __s60, 687, 39);
 const __s61 = __state();
 /** Validator for InquiriumClassKeyed (https://wopkit.dev/schemas/inquirium/v1/inquirium.classification.v1.schema.json#/$defs/ClassKeyed). */
-export function validateInquiriumClassKeyed(data) { return __c541(data) ? __ok(__s61) : __no(__s61, data); }
-__errorsOf(validateInquiriumClassKeyed, __s61, 541, 25);
+export function validateInquiriumClassKeyed(data) { return __c551(data) ? __ok(__s61) : __no(__s61, data); }
+__errorsOf(validateInquiriumClassKeyed, __s61, 551, 25);
 const __s62 = __state();
 /** Validator for InquiriumClassificationFlow (https://wopkit.dev/schemas/inquirium/v1/inquirium.classification.v1.schema.json#/$defs/ClassificationFlow). */
-export function validateInquiriumClassificationFlow(data) { return __c682(data) ? __ok(__s62) : __no(__s62, data); }
-__errorsOf(validateInquiriumClassificationFlow, __s62, 682, 25);
+export function validateInquiriumClassificationFlow(data) { return __c692(data) ? __ok(__s62) : __no(__s62, data); }
+__errorsOf(validateInquiriumClassificationFlow, __s62, 692, 25);
 const __s63 = __state();
 /** Validator for InquiriumClassificationLabel (https://wopkit.dev/schemas/inquirium/v1/inquirium.classification.v1.schema.json). */
-export function validateInquiriumClassificationLabel(data) { return __c412(data) ? __ok(__s63) : __no(__s63, data); }
-__errorsOf(validateInquiriumClassificationLabel, __s63, 412, 25);
+export function validateInquiriumClassificationLabel(data) { return __c422(data) ? __ok(__s63) : __no(__s63, data); }
+__errorsOf(validateInquiriumClassificationLabel, __s63, 422, 25);
 const __s64 = __state();
 /** Validator for InquiriumConfirmPayloadEntry (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/ConfirmPayload). */
-export function validateInquiriumConfirmPayloadEntry(data) { return __c687(data) ? __ok(__s64) : __no(__s64, data); }
-__errorsOf(validateInquiriumConfirmPayloadEntry, __s64, 686, 46);
+export function validateInquiriumConfirmPayloadEntry(data) { return __c697(data) ? __ok(__s64) : __no(__s64, data); }
+__errorsOf(validateInquiriumConfirmPayloadEntry, __s64, 696, 46);
 const __s65 = __state();
 /** Validator for InquiriumConfirmWidget (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.confirm.v1.schema.json). */
-export function validateInquiriumConfirmWidget(data) { return __c687(data) ? __ok(__s65) : __no(__s65, data); }
-__errorsOf(validateInquiriumConfirmWidget, __s65, 687, 47);
+export function validateInquiriumConfirmWidget(data) { return __c697(data) ? __ok(__s65) : __no(__s65, data); }
+__errorsOf(validateInquiriumConfirmWidget, __s65, 697, 47);
 const __s66 = __state();
 /** Validator for InquiriumConformanceCheck (https://wopkit.dev/schemas/inquirium/v1/inquirium.baseline-assistant-conformance-report.v1.schema.json#/$defs/ConformanceCheck). */
-export function validateInquiriumConformanceCheck(data) { return __c662(data) ? __ok(__s66) : __no(__s66, data); }
-__errorsOf(validateInquiriumConformanceCheck, __s66, 662, 45);
+export function validateInquiriumConformanceCheck(data) { return __c672(data) ? __ok(__s66) : __no(__s66, data); }
+__errorsOf(validateInquiriumConformanceCheck, __s66, 672, 45);
 const __s67 = __state();
 /** Validator for InquiriumContentPart (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/ContentPart). */
-export function validateInquiriumContentPart(data) { return __c691(data) ? __ok(__s67) : __no(__s67, data); }
-__errorsOf(validateInquiriumContentPart, __s67, 691, 23);
+export function validateInquiriumContentPart(data) { return __c701(data) ? __ok(__s67) : __no(__s67, data); }
+__errorsOf(validateInquiriumContentPart, __s67, 701, 23);
 const __s68 = __state();
 /** Validator for InquiriumContextAssemblyRequest (https://wopkit.dev/schemas/inquirium/v1/inquirium.context-assembly.request.v1.schema.json). */
-export function validateInquiriumContextAssemblyRequest(data) { return __c705(data) ? __ok(__s68) : __no(__s68, data); }
-__errorsOf(validateInquiriumContextAssemblyRequest, __s68, 705, 24);
+export function validateInquiriumContextAssemblyRequest(data) { return __c715(data) ? __ok(__s68) : __no(__s68, data); }
+__errorsOf(validateInquiriumContextAssemblyRequest, __s68, 715, 24);
 const __s69 = __state();
 /** Validator for InquiriumContextElement (https://wopkit.dev/schemas/inquirium/v1/inquirium.context-element.v1.schema.json). */
-export function validateInquiriumContextElement(data) { return __c722(data) ? __ok(__s69) : __no(__s69, data); }
-__errorsOf(validateInquiriumContextElement, __s69, 722, 48);
+export function validateInquiriumContextElement(data) { return __c732(data) ? __ok(__s69) : __no(__s69, data); }
+__errorsOf(validateInquiriumContextElement, __s69, 732, 48);
 const __s70 = __state();
 /** Validator for InquiriumContextSource (https://wopkit.dev/schemas/inquirium/v1/inquirium.context-assembly.request.v1.schema.json#/$defs/ContextSource). */
-export function validateInquiriumContextSource(data) { return __c709(data) ? __ok(__s70) : __no(__s70, data); }
-__errorsOf(validateInquiriumContextSource, __s70, 709, 24);
+export function validateInquiriumContextSource(data) { return __c719(data) ? __ok(__s70) : __no(__s70, data); }
+__errorsOf(validateInquiriumContextSource, __s70, 719, 24);
 const __s71 = __state();
 /** Validator for InquiriumContextSourceKind (https://wopkit.dev/schemas/inquirium/v1/inquirium.context-assembly.request.v1.schema.json#/$defs/ContextSourceKind). */
-export function validateInquiriumContextSourceKind(data) { return __c410(data) ? __ok(__s71) : __no(__s71, data); }
-__errorsOf(validateInquiriumContextSourceKind, __s71, 410, 24);
+export function validateInquiriumContextSourceKind(data) { return __c420(data) ? __ok(__s71) : __no(__s71, data); }
+__errorsOf(validateInquiriumContextSourceKind, __s71, 420, 24);
 const __s72 = __state();
 /** Validator for InquiriumDiagnostics (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/Diagnostics). */
-export function validateInquiriumDiagnostics(data) { return __c430(data) ? __ok(__s72) : __no(__s72, data); }
-__errorsOf(validateInquiriumDiagnostics, __s72, 430, 22);
+export function validateInquiriumDiagnostics(data) { return __c440(data) ? __ok(__s72) : __no(__s72, data); }
+__errorsOf(validateInquiriumDiagnostics, __s72, 440, 22);
 const __s73 = __state();
 /** Validator for InquiriumEgress (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/Egress). */
-export function validateInquiriumEgress(data) { return __c572(data) ? __ok(__s73) : __no(__s73, data); }
-__errorsOf(validateInquiriumEgress, __s73, 572, 41);
+export function validateInquiriumEgress(data) { return __c582(data) ? __ok(__s73) : __no(__s73, data); }
+__errorsOf(validateInquiriumEgress, __s73, 582, 41);
 const __s74 = __state();
 /** Validator for InquiriumEgressByClass (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/EgressByClass). */
-export function validateInquiriumEgressByClass(data) { return __c570(data) ? __ok(__s74) : __no(__s74, data); }
-__errorsOf(validateInquiriumEgressByClass, __s74, 570, 41);
+export function validateInquiriumEgressByClass(data) { return __c580(data) ? __ok(__s74) : __no(__s74, data); }
+__errorsOf(validateInquiriumEgressByClass, __s74, 580, 41);
 const __s75 = __state();
 /** Validator for InquiriumEpistemicBlock (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/EpistemicBlock). */
-export function validateInquiriumEpistemicBlock(data) { return __c739(data) ? __ok(__s75) : __no(__s75, data); }
-__errorsOf(validateInquiriumEpistemicBlock, __s75, 739, 22);
+export function validateInquiriumEpistemicBlock(data) { return __c749(data) ? __ok(__s75) : __no(__s75, data); }
+__errorsOf(validateInquiriumEpistemicBlock, __s75, 749, 22);
 const __s76 = __state();
 /** Validator for InquiriumEscalationThreshold (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/EscalationThreshold). */
-export function validateInquiriumEscalationThreshold(data) { return __c600(data) ? __ok(__s76) : __no(__s76, data); }
-__errorsOf(validateInquiriumEscalationThreshold, __s76, 600, 41);
+export function validateInquiriumEscalationThreshold(data) { return __c610(data) ? __ok(__s76) : __no(__s76, data); }
+__errorsOf(validateInquiriumEscalationThreshold, __s76, 610, 41);
 const __s77 = __state();
 /** Validator for InquiriumEscalationThresholdByMode (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/EscalationThresholdByMode). */
-export function validateInquiriumEscalationThresholdByMode(data) { return __c598(data) ? __ok(__s77) : __no(__s77, data); }
-__errorsOf(validateInquiriumEscalationThresholdByMode, __s77, 598, 41);
+export function validateInquiriumEscalationThresholdByMode(data) { return __c608(data) ? __ok(__s77) : __no(__s77, data); }
+__errorsOf(validateInquiriumEscalationThresholdByMode, __s77, 608, 41);
 const __s78 = __state();
 /** Validator for InquiriumEscalationTrigger (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/EscalationTrigger). */
-export function validateInquiriumEscalationTrigger(data) { return __c603(data) ? __ok(__s78) : __no(__s78, data); }
-__errorsOf(validateInquiriumEscalationTrigger, __s78, 603, 41);
+export function validateInquiriumEscalationTrigger(data) { return __c613(data) ? __ok(__s78) : __no(__s78, data); }
+__errorsOf(validateInquiriumEscalationTrigger, __s78, 613, 41);
 const __s79 = __state();
 /** Validator for InquiriumFreeTextWithAllowlistPayloadEntry (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/FreeTextWithAllowlistPayload). */
-export function validateInquiriumFreeTextWithAllowlistPayloadEntry(data) { return __c748(data) ? __ok(__s79) : __no(__s79, data); }
-__errorsOf(validateInquiriumFreeTextWithAllowlistPayloadEntry, __s79, 747, 46);
+export function validateInquiriumFreeTextWithAllowlistPayloadEntry(data) { return __c758(data) ? __ok(__s79) : __no(__s79, data); }
+__errorsOf(validateInquiriumFreeTextWithAllowlistPayloadEntry, __s79, 757, 46);
 const __s80 = __state();
 /** Validator for InquiriumFreeTextWithAllowlistWidget (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.free-text-with-allowlist.v1.schema.json). */
-export function validateInquiriumFreeTextWithAllowlistWidget(data) { return __c748(data) ? __ok(__s80) : __no(__s80, data); }
-__errorsOf(validateInquiriumFreeTextWithAllowlistWidget, __s80, 748, 49);
+export function validateInquiriumFreeTextWithAllowlistWidget(data) { return __c758(data) ? __ok(__s80) : __no(__s80, data); }
+__errorsOf(validateInquiriumFreeTextWithAllowlistWidget, __s80, 758, 49);
 const __s81 = __state();
 /** Validator for InquiriumGenerateOutcome (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/GenerateOutcome). */
-export function validateInquiriumGenerateOutcome(data) { return __c370(data) ? __ok(__s81) : __no(__s81, data); }
-__errorsOf(validateInquiriumGenerateOutcome, __s81, 370, 22);
+export function validateInquiriumGenerateOutcome(data) { return __c380(data) ? __ok(__s81) : __no(__s81, data); }
+__errorsOf(validateInquiriumGenerateOutcome, __s81, 380, 22);
 const __s82 = __state();
 /** Validator for InquiriumGeneratePolicy (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/GeneratePolicy). */
-export function validateInquiriumGeneratePolicy(data) { return __c754(data) ? __ok(__s82) : __no(__s82, data); }
-__errorsOf(validateInquiriumGeneratePolicy, __s82, 754, 23);
+export function validateInquiriumGeneratePolicy(data) { return __c764(data) ? __ok(__s82) : __no(__s82, data); }
+__errorsOf(validateInquiriumGeneratePolicy, __s82, 764, 23);
 const __s83 = __state();
 /** Validator for InquiriumGenerateRequest (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json). */
-export function validateInquiriumGenerateRequest(data) { return __c761(data) ? __ok(__s83) : __no(__s83, data); }
-__errorsOf(validateInquiriumGenerateRequest, __s83, 761, 23);
+export function validateInquiriumGenerateRequest(data) { return __c771(data) ? __ok(__s83) : __no(__s83, data); }
+__errorsOf(validateInquiriumGenerateRequest, __s83, 771, 23);
 const __s84 = __state();
 /** Validator for InquiriumGenerateResponse (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json). */
-export function validateInquiriumGenerateResponse(data) { return __c789(data) ? __ok(__s84) : __no(__s84, data); }
-__errorsOf(validateInquiriumGenerateResponse, __s84, 789, 22);
+export function validateInquiriumGenerateResponse(data) { return __c799(data) ? __ok(__s84) : __no(__s84, data); }
+__errorsOf(validateInquiriumGenerateResponse, __s84, 799, 22);
 const __s85 = __state();
 /** Validator for InquiriumGenerationParameters (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/GenerationParameters). */
-export function validateInquiriumGenerationParameters(data) { return __c773(data) ? __ok(__s85) : __no(__s85, data); }
-__errorsOf(validateInquiriumGenerationParameters, __s85, 773, 23);
+export function validateInquiriumGenerationParameters(data) { return __c783(data) ? __ok(__s85) : __no(__s85, data); }
+__errorsOf(validateInquiriumGenerationParameters, __s85, 783, 23);
 const __s86 = __state();
 /** Validator for InquiriumInquiryFeedback (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-feedback.v1.schema.json). */
-export function validateInquiriumInquiryFeedback(data) { return __c826(data) ? __ok(__s86) : __no(__s86, data); }
-__errorsOf(validateInquiriumInquiryFeedback, __s86, 826, 50);
+export function validateInquiriumInquiryFeedback(data) { return __c836(data) ? __ok(__s86) : __no(__s86, data); }
+__errorsOf(validateInquiriumInquiryFeedback, __s86, 836, 50);
 const __s87 = __state();
 /** Validator for InquiriumInquiryResult (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-result.v1.schema.json). */
-export function validateInquiriumInquiryResult(data) { return __c844(data) ? __ok(__s87) : __no(__s87, data); }
-__errorsOf(validateInquiriumInquiryResult, __s87, 844, 51);
+export function validateInquiriumInquiryResult(data) { return __c854(data) ? __ok(__s87) : __no(__s87, data); }
+__errorsOf(validateInquiriumInquiryResult, __s87, 854, 51);
 const __s88 = __state();
 /** Validator for InquiriumInquiryTurn (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-turn.v1.schema.json). */
-export function validateInquiriumInquiryTurn(data) { return __c863(data) ? __ok(__s88) : __no(__s88, data); }
-__errorsOf(validateInquiriumInquiryTurn, __s88, 863, 21);
+export function validateInquiriumInquiryTurn(data) { return __c873(data) ? __ok(__s88) : __no(__s88, data); }
+__errorsOf(validateInquiriumInquiryTurn, __s88, 873, 21);
 const __s89 = __state();
 /** Validator for InquiriumLocality (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/Locality). */
-export function validateInquiriumLocality(data) { return __c391(data) ? __ok(__s89) : __no(__s89, data); }
-__errorsOf(validateInquiriumLocality, __s89, 391, 23);
+export function validateInquiriumLocality(data) { return __c401(data) ? __ok(__s89) : __no(__s89, data); }
+__errorsOf(validateInquiriumLocality, __s89, 401, 23);
 const __s90 = __state();
 /** Validator for InquiriumModeKeyed (https://wopkit.dev/schemas/inquirium/v1/inquirium.node-mode.v1.schema.json#/$defs/ModeKeyed). */
-export function validateInquiriumModeKeyed(data) { return __c581(data) ? __ok(__s90) : __no(__s90, data); }
-__errorsOf(validateInquiriumModeKeyed, __s90, 581, 42);
+export function validateInquiriumModeKeyed(data) { return __c591(data) ? __ok(__s90) : __no(__s90, data); }
+__errorsOf(validateInquiriumModeKeyed, __s90, 591, 42);
 const __s91 = __state();
 /** Validator for InquiriumModelAcceptance (https://wopkit.dev/schemas/inquirium/v1/inquirium.model-acceptance.v1.schema.json). */
-export function validateInquiriumModelAcceptance(data) { return __c874(data) ? __ok(__s91) : __no(__s91, data); }
-__errorsOf(validateInquiriumModelAcceptance, __s91, 874, 52);
+export function validateInquiriumModelAcceptance(data) { return __c884(data) ? __ok(__s91) : __no(__s91, data); }
+__errorsOf(validateInquiriumModelAcceptance, __s91, 884, 52);
 const __s92 = __state();
 /** Validator for InquiriumModelBindingRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/ModelBindingRef). */
-export function validateInquiriumModelBindingRef(data) { return __c374(data) ? __ok(__s92) : __no(__s92, data); }
-__errorsOf(validateInquiriumModelBindingRef, __s92, 374, 22);
+export function validateInquiriumModelBindingRef(data) { return __c384(data) ? __ok(__s92) : __no(__s92, data); }
+__errorsOf(validateInquiriumModelBindingRef, __s92, 384, 22);
 const __s93 = __state();
 /** Validator for InquiriumMultiChoicePayloadEntry (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/MultiChoicePayload). */
-export function validateInquiriumMultiChoicePayloadEntry(data) { return __c925(data) ? __ok(__s93) : __no(__s93, data); }
-__errorsOf(validateInquiriumMultiChoicePayloadEntry, __s93, 924, 46);
+export function validateInquiriumMultiChoicePayloadEntry(data) { return __c935(data) ? __ok(__s93) : __no(__s93, data); }
+__errorsOf(validateInquiriumMultiChoicePayloadEntry, __s93, 934, 46);
 const __s94 = __state();
 /** Validator for InquiriumMultiChoiceWidget (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.multi-choice.v1.schema.json). */
-export function validateInquiriumMultiChoiceWidget(data) { return __c925(data) ? __ok(__s94) : __no(__s94, data); }
-__errorsOf(validateInquiriumMultiChoiceWidget, __s94, 925, 54);
+export function validateInquiriumMultiChoiceWidget(data) { return __c935(data) ? __ok(__s94) : __no(__s94, data); }
+__errorsOf(validateInquiriumMultiChoiceWidget, __s94, 935, 54);
 const __s95 = __state();
 /** Validator for InquiriumNodeMode (https://wopkit.dev/schemas/inquirium/v1/inquirium.node-mode.v1.schema.json). */
-export function validateInquiriumNodeMode(data) { return __c931(data) ? __ok(__s95) : __no(__s95, data); }
-__errorsOf(validateInquiriumNodeMode, __s95, 931, 42);
+export function validateInquiriumNodeMode(data) { return __c941(data) ? __ok(__s95) : __no(__s95, data); }
+__errorsOf(validateInquiriumNodeMode, __s95, 941, 42);
 const __s96 = __state();
 /** Validator for InquiriumNotificationAction (https://wopkit.dev/schemas/inquirium/v1/notification-create.v1.schema.json#/$defs/NotificationAction). */
-export function validateInquiriumNotificationAction(data) { return __c932(data) ? __ok(__s96) : __no(__s96, data); }
-__errorsOf(validateInquiriumNotificationAction, __s96, 932, 55);
+export function validateInquiriumNotificationAction(data) { return __c942(data) ? __ok(__s96) : __no(__s96, data); }
+__errorsOf(validateInquiriumNotificationAction, __s96, 942, 55);
 const __s97 = __state();
 /** Validator for InquiriumNotificationCreate (https://wopkit.dev/schemas/inquirium/v1/notification-create.v1.schema.json). */
-export function validateInquiriumNotificationCreate(data) { return __c968(data) ? __ok(__s97) : __no(__s97, data); }
-__errorsOf(validateInquiriumNotificationCreate, __s97, 968, 55);
+export function validateInquiriumNotificationCreate(data) { return __c978(data) ? __ok(__s97) : __no(__s97, data); }
+__errorsOf(validateInquiriumNotificationCreate, __s97, 978, 55);
 const __s98 = __state();
 /** Validator for InquiriumObjectRefPart (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/ObjectRefPart). */
-export function validateInquiriumObjectRefPart(data) { return __c699(data) ? __ok(__s98) : __no(__s98, data); }
-__errorsOf(validateInquiriumObjectRefPart, __s98, 699, 23);
+export function validateInquiriumObjectRefPart(data) { return __c709(data) ? __ok(__s98) : __no(__s98, data); }
+__errorsOf(validateInquiriumObjectRefPart, __s98, 709, 23);
 const __s99 = __state();
 /** Validator for InquiriumOperatorAcknowledgement (https://wopkit.dev/schemas/inquirium/v1/inquirium.model-acceptance.v1.schema.json#/$defs/OperatorAcknowledgement). */
-export function validateInquiriumOperatorAcknowledgement(data) { return __c885(data) ? __ok(__s99) : __no(__s99, data); }
-__errorsOf(validateInquiriumOperatorAcknowledgement, __s99, 885, 52);
+export function validateInquiriumOperatorAcknowledgement(data) { return __c895(data) ? __ok(__s99) : __no(__s99, data); }
+__errorsOf(validateInquiriumOperatorAcknowledgement, __s99, 895, 52);
 const __s100 = __state();
 /** Validator for InquiriumOperatorQuestionAnswer (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.answer.v1.schema.json). */
-export function validateInquiriumOperatorQuestionAnswer(data) { return __c982(data) ? __ok(__s100) : __no(__s100, data); }
-__errorsOf(validateInquiriumOperatorQuestionAnswer, __s100, 982, 40);
+export function validateInquiriumOperatorQuestionAnswer(data) { return __c992(data) ? __ok(__s100) : __no(__s100, data); }
+__errorsOf(validateInquiriumOperatorQuestionAnswer, __s100, 992, 40);
 const __s101 = __state();
 /** Validator for InquiriumOperatorQuestionRequest (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json). */
-export function validateInquiriumOperatorQuestionRequest(data) { return __c990(data) ? __ok(__s101) : __no(__s101, data); }
-__errorsOf(validateInquiriumOperatorQuestionRequest, __s101, 990, 46);
+export function validateInquiriumOperatorQuestionRequest(data) { return __c1000(data) ? __ok(__s101) : __no(__s101, data); }
+__errorsOf(validateInquiriumOperatorQuestionRequest, __s101, 1000, 46);
 const __s102 = __state();
 /** Validator for InquiriumOperatorQuestionState (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.state.v1.schema.json). */
-export function validateInquiriumOperatorQuestionState(data) { return __c1068(data) ? __ok(__s102) : __no(__s102, data); }
-__errorsOf(validateInquiriumOperatorQuestionState, __s102, 1068, 56);
+export function validateInquiriumOperatorQuestionState(data) { return __c1078(data) ? __ok(__s102) : __no(__s102, data); }
+__errorsOf(validateInquiriumOperatorQuestionState, __s102, 1078, 56);
 const __s103 = __state();
 /** Validator for InquiriumParticipantRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-turn.v1.schema.json#/$defs/ParticipantRef). */
-export function validateInquiriumParticipantRef(data) { return __c365(data) ? __ok(__s103) : __no(__s103, data); }
-__errorsOf(validateInquiriumParticipantRef, __s103, 365, 21);
+export function validateInquiriumParticipantRef(data) { return __c375(data) ? __ok(__s103) : __no(__s103, data); }
+__errorsOf(validateInquiriumParticipantRef, __s103, 375, 21);
 const __s104 = __state();
 /** Validator for InquiriumQuestionPrompt (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/QuestionPrompt). */
-export function validateInquiriumQuestionPrompt(data) { return __c997(data) ? __ok(__s104) : __no(__s104, data); }
-__errorsOf(validateInquiriumQuestionPrompt, __s104, 997, 46);
+export function validateInquiriumQuestionPrompt(data) { return __c1007(data) ? __ok(__s104) : __no(__s104, data); }
+__errorsOf(validateInquiriumQuestionPrompt, __s104, 1007, 46);
 const __s105 = __state();
 /** Validator for InquiriumQuestionProvenance (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/QuestionProvenance). */
-export function validateInquiriumQuestionProvenance(data) { return __c1027(data) ? __ok(__s105) : __no(__s105, data); }
-__errorsOf(validateInquiriumQuestionProvenance, __s105, 1027, 46);
+export function validateInquiriumQuestionProvenance(data) { return __c1037(data) ? __ok(__s105) : __no(__s105, data); }
+__errorsOf(validateInquiriumQuestionProvenance, __s105, 1037, 46);
 const __s106 = __state();
 /** Validator for InquiriumQuestionSubject (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/QuestionSubject). */
-export function validateInquiriumQuestionSubject(data) { return __c1013(data) ? __ok(__s106) : __no(__s106, data); }
-__errorsOf(validateInquiriumQuestionSubject, __s106, 1013, 46);
+export function validateInquiriumQuestionSubject(data) { return __c1023(data) ? __ok(__s106) : __no(__s106, data); }
+__errorsOf(validateInquiriumQuestionSubject, __s106, 1023, 46);
 const __s107 = __state();
 /** Validator for InquiriumReasonCode (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/ReasonCode). */
-export function validateInquiriumReasonCode(data) { return __c405(data) ? __ok(__s107) : __no(__s107, data); }
-__errorsOf(validateInquiriumReasonCode, __s107, 405, 22);
+export function validateInquiriumReasonCode(data) { return __c415(data) ? __ok(__s107) : __no(__s107, data); }
+__errorsOf(validateInquiriumReasonCode, __s107, 415, 22);
 const __s108 = __state();
 /** Validator for InquiriumResponseTarget (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/ResponseTarget). */
-export function validateInquiriumResponseTarget(data) { return __c1021(data) ? __ok(__s108) : __no(__s108, data); }
-__errorsOf(validateInquiriumResponseTarget, __s108, 1021, 46);
+export function validateInquiriumResponseTarget(data) { return __c1031(data) ? __ok(__s108) : __no(__s108, data); }
+__errorsOf(validateInquiriumResponseTarget, __s108, 1031, 46);
 const __s109 = __state();
 /** Validator for InquiriumResultProvenance (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-result.v1.schema.json#/$defs/ResultProvenance). */
-export function validateInquiriumResultProvenance(data) { return __c852(data) ? __ok(__s109) : __no(__s109, data); }
-__errorsOf(validateInquiriumResultProvenance, __s109, 852, 51);
+export function validateInquiriumResultProvenance(data) { return __c862(data) ? __ok(__s109) : __no(__s109, data); }
+__errorsOf(validateInquiriumResultProvenance, __s109, 862, 51);
 const __s110 = __state();
 /** Validator for InquiriumResultRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-result.v1.schema.json#/$defs/ResultRef). */
-export function validateInquiriumResultRef(data) { return __c830(data) ? __ok(__s110) : __no(__s110, data); }
-__errorsOf(validateInquiriumResultRef, __s110, 830, 51);
+export function validateInquiriumResultRef(data) { return __c840(data) ? __ok(__s110) : __no(__s110, data); }
+__errorsOf(validateInquiriumResultRef, __s110, 840, 51);
 const __s111 = __state();
 /** Validator for InquiriumRetentionByClass (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/RetentionByClass). */
-export function validateInquiriumRetentionByClass(data) { return __c540(data) ? __ok(__s111) : __no(__s111, data); }
-__errorsOf(validateInquiriumRetentionByClass, __s111, 540, 41);
+export function validateInquiriumRetentionByClass(data) { return __c550(data) ? __ok(__s111) : __no(__s111, data); }
+__errorsOf(validateInquiriumRetentionByClass, __s111, 550, 41);
 const __s112 = __state();
 /** Validator for InquiriumRetentionProfile (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/RetentionProfile). */
-export function validateInquiriumRetentionProfile(data) { return __c550(data) ? __ok(__s112) : __no(__s112, data); }
-__errorsOf(validateInquiriumRetentionProfile, __s112, 550, 41);
+export function validateInquiriumRetentionProfile(data) { return __c560(data) ? __ok(__s112) : __no(__s112, data); }
+__errorsOf(validateInquiriumRetentionProfile, __s112, 560, 41);
 const __s113 = __state();
 /** Validator for InquiriumRuntimeCandidate (https://wopkit.dev/schemas/inquirium/v1/inquirium.runtime-candidate.v1.schema.json). */
-export function validateInquiriumRuntimeCandidate(data) { return __c1101(data) ? __ok(__s113) : __no(__s113, data); }
-__errorsOf(validateInquiriumRuntimeCandidate, __s113, 1101, 53);
+export function validateInquiriumRuntimeCandidate(data) { return __c1111(data) ? __ok(__s113) : __no(__s113, data); }
+__errorsOf(validateInquiriumRuntimeCandidate, __s113, 1111, 53);
 const __s114 = __state();
 /** Validator for InquiriumRuntimeHealth (https://wopkit.dev/schemas/inquirium/v1/inquirium.runtime-candidate.v1.schema.json#/$defs/RuntimeHealth). */
-export function validateInquiriumRuntimeHealth(data) { return __c1112(data) ? __ok(__s114) : __no(__s114, data); }
-__errorsOf(validateInquiriumRuntimeHealth, __s114, 1112, 53);
+export function validateInquiriumRuntimeHealth(data) { return __c1122(data) ? __ok(__s114) : __no(__s114, data); }
+__errorsOf(validateInquiriumRuntimeHealth, __s114, 1122, 53);
 const __s115 = __state();
 /** Validator for InquiriumRuntimeRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/RuntimeRef). */
-export function validateInquiriumRuntimeRef(data) { return __c372(data) ? __ok(__s115) : __no(__s115, data); }
-__errorsOf(validateInquiriumRuntimeRef, __s115, 372, 22);
+export function validateInquiriumRuntimeRef(data) { return __c382(data) ? __ok(__s115) : __no(__s115, data); }
+__errorsOf(validateInquiriumRuntimeRef, __s115, 382, 22);
 const __s116 = __state();
 /** Validator for InquiriumSessionRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-turn.v1.schema.json#/$defs/SessionRef). */
-export function validateInquiriumSessionRef(data) { return __c832(data) ? __ok(__s116) : __no(__s116, data); }
-__errorsOf(validateInquiriumSessionRef, __s116, 832, 21);
+export function validateInquiriumSessionRef(data) { return __c842(data) ? __ok(__s116) : __no(__s116, data); }
+__errorsOf(validateInquiriumSessionRef, __s116, 842, 21);
 const __s117 = __state();
 /** Validator for InquiriumSingleChoicePayloadEntry (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/SingleChoicePayload). */
-export function validateInquiriumSingleChoicePayloadEntry(data) { return __c1041(data) ? __ok(__s117) : __no(__s117, data); }
-__errorsOf(validateInquiriumSingleChoicePayloadEntry, __s117, 1040, 46);
+export function validateInquiriumSingleChoicePayloadEntry(data) { return __c1051(data) ? __ok(__s117) : __no(__s117, data); }
+__errorsOf(validateInquiriumSingleChoicePayloadEntry, __s117, 1050, 46);
 const __s118 = __state();
 /** Validator for InquiriumSingleChoiceWidget (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.single-choice.v1.schema.json). */
-export function validateInquiriumSingleChoiceWidget(data) { return __c1041(data) ? __ok(__s118) : __no(__s118, data); }
-__errorsOf(validateInquiriumSingleChoiceWidget, __s118, 1041, 39);
+export function validateInquiriumSingleChoiceWidget(data) { return __c1051(data) ? __ok(__s118) : __no(__s118, data); }
+__errorsOf(validateInquiriumSingleChoiceWidget, __s118, 1051, 39);
 const __s119 = __state();
 /** Validator for InquiriumTextPart (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/TextPart). */
-export function validateInquiriumTextPart(data) { return __c694(data) ? __ok(__s119) : __no(__s119, data); }
-__errorsOf(validateInquiriumTextPart, __s119, 694, 23);
+export function validateInquiriumTextPart(data) { return __c704(data) ? __ok(__s119) : __no(__s119, data); }
+__errorsOf(validateInquiriumTextPart, __s119, 704, 23);
 const __s120 = __state();
 /** Validator for InquiriumTimeoutDefault (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/TimeoutDefault). */
-export function validateInquiriumTimeoutDefault(data) { return __c1006(data) ? __ok(__s120) : __no(__s120, data); }
-__errorsOf(validateInquiriumTimeoutDefault, __s120, 1006, 46);
+export function validateInquiriumTimeoutDefault(data) { return __c1016(data) ? __ok(__s120) : __no(__s120, data); }
+__errorsOf(validateInquiriumTimeoutDefault, __s120, 1016, 46);
 const __s121 = __state();
 /** Validator for InquiriumTraceDecision (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/TraceDecision). */
-export function validateInquiriumTraceDecision(data) { return __c402(data) ? __ok(__s121) : __no(__s121, data); }
-__errorsOf(validateInquiriumTraceDecision, __s121, 402, 20);
+export function validateInquiriumTraceDecision(data) { return __c412(data) ? __ok(__s121) : __no(__s121, data); }
+__errorsOf(validateInquiriumTraceDecision, __s121, 412, 20);
 const __s122 = __state();
 /** Validator for InquiriumTraceEffect (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/TraceEffect). */
-export function validateInquiriumTraceEffect(data) { return __c424(data) ? __ok(__s122) : __no(__s122, data); }
-__errorsOf(validateInquiriumTraceEffect, __s122, 424, 20);
+export function validateInquiriumTraceEffect(data) { return __c434(data) ? __ok(__s122) : __no(__s122, data); }
+__errorsOf(validateInquiriumTraceEffect, __s122, 434, 20);
 const __s123 = __state();
 /** Validator for InquiriumTraceInputShape (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/InputShape). */
-export function validateInquiriumTraceInputShape(data) { return __c376(data) ? __ok(__s123) : __no(__s123, data); }
-__errorsOf(validateInquiriumTraceInputShape, __s123, 376, 20);
+export function validateInquiriumTraceInputShape(data) { return __c386(data) ? __ok(__s123) : __no(__s123, data); }
+__errorsOf(validateInquiriumTraceInputShape, __s123, 386, 20);
 const __s124 = __state();
 /** Validator for InquiriumTraceLevel (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/TraceLevel). */
-export function validateInquiriumTraceLevel(data) { return __c395(data) ? __ok(__s124) : __no(__s124, data); }
-__errorsOf(validateInquiriumTraceLevel, __s124, 395, 20);
+export function validateInquiriumTraceLevel(data) { return __c405(data) ? __ok(__s124) : __no(__s124, data); }
+__errorsOf(validateInquiriumTraceLevel, __s124, 405, 20);
 const __s125 = __state();
 /** Validator for InquiriumTraceLevelByClass (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/TraceLevelByClass). */
-export function validateInquiriumTraceLevelByClass(data) { return __c561(data) ? __ok(__s125) : __no(__s125, data); }
-__errorsOf(validateInquiriumTraceLevelByClass, __s125, 561, 41);
+export function validateInquiriumTraceLevelByClass(data) { return __c571(data) ? __ok(__s125) : __no(__s125, data); }
+__errorsOf(validateInquiriumTraceLevelByClass, __s125, 571, 41);
 const __s126 = __state();
 /** Validator for InquiriumTraceOutputShape (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/OutputShape). */
-export function validateInquiriumTraceOutputShape(data) { return __c383(data) ? __ok(__s126) : __no(__s126, data); }
-__errorsOf(validateInquiriumTraceOutputShape, __s126, 383, 20);
+export function validateInquiriumTraceOutputShape(data) { return __c393(data) ? __ok(__s126) : __no(__s126, data); }
+__errorsOf(validateInquiriumTraceOutputShape, __s126, 393, 20);
 const __s127 = __state();
 /** Validator for InquiriumTracePolicy (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/TracePolicy). */
-export function validateInquiriumTracePolicy(data) { return __c389(data) ? __ok(__s127) : __no(__s127, data); }
-__errorsOf(validateInquiriumTracePolicy, __s127, 389, 20);
+export function validateInquiriumTracePolicy(data) { return __c399(data) ? __ok(__s127) : __no(__s127, data); }
+__errorsOf(validateInquiriumTracePolicy, __s127, 399, 20);
 const __s128 = __state();
 /** Validator for InquiriumTraceRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/TraceRef). */
-export function validateInquiriumTraceRef(data) { return __c801(data) ? __ok(__s128) : __no(__s128, data); }
-__errorsOf(validateInquiriumTraceRef, __s128, 801, 22);
+export function validateInquiriumTraceRef(data) { return __c811(data) ? __ok(__s128) : __no(__s128, data); }
+__errorsOf(validateInquiriumTraceRef, __s128, 811, 22);
 const __s129 = __state();
 /** Validator for InquiriumTransportKind (https://wopkit.dev/schemas/inquirium/v1/inquirium.runtime-candidate.v1.schema.json#/$defs/TransportKind). */
-export function validateInquiriumTransportKind(data) { return __c882(data) ? __ok(__s129) : __no(__s129, data); }
-__errorsOf(validateInquiriumTransportKind, __s129, 882, 53);
+export function validateInquiriumTransportKind(data) { return __c892(data) ? __ok(__s129) : __no(__s129, data); }
+__errorsOf(validateInquiriumTransportKind, __s129, 892, 53);
 const __s130 = __state();
 /** Validator for InquiriumTrustMode (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/TrustMode). */
-export function validateInquiriumTrustMode(data) { return __c393(data) ? __ok(__s130) : __no(__s130, data); }
-__errorsOf(validateInquiriumTrustMode, __s130, 393, 23);
+export function validateInquiriumTrustMode(data) { return __c403(data) ? __ok(__s130) : __no(__s130, data); }
+__errorsOf(validateInquiriumTrustMode, __s130, 403, 23);
 const __s131 = __state();
 /** Validator for InquiriumTurn (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/Turn). */
-export function validateInquiriumTurn(data) { return __c766(data) ? __ok(__s131) : __no(__s131, data); }
-__errorsOf(validateInquiriumTurn, __s131, 766, 23);
+export function validateInquiriumTurn(data) { return __c776(data) ? __ok(__s131) : __no(__s131, data); }
+__errorsOf(validateInquiriumTurn, __s131, 776, 23);
 const __s132 = __state();
 /** Validator for InquiriumTurnId (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-turn.v1.schema.json#/$defs/TurnId). */
-export function validateInquiriumTurnId(data) { return __c363(data) ? __ok(__s132) : __no(__s132, data); }
-__errorsOf(validateInquiriumTurnId, __s132, 363, 21);
+export function validateInquiriumTurnId(data) { return __c373(data) ? __ok(__s132) : __no(__s132, data); }
+__errorsOf(validateInquiriumTurnId, __s132, 373, 21);
 const __s133 = __state();
 /** Validator for InquiriumUsage (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/Usage). */
-export function validateInquiriumUsage(data) { return __c803(data) ? __ok(__s133) : __no(__s133, data); }
-__errorsOf(validateInquiriumUsage, __s133, 803, 22);
+export function validateInquiriumUsage(data) { return __c813(data) ? __ok(__s133) : __no(__s133, data); }
+__errorsOf(validateInquiriumUsage, __s133, 813, 22);
 const __s134 = __state();
 /** Validator for InquiriumVerificationRigor (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/VerificationRigor). */
-export function validateInquiriumVerificationRigor(data) { return __c590(data) ? __ok(__s134) : __no(__s134, data); }
-__errorsOf(validateInquiriumVerificationRigor, __s134, 590, 41);
+export function validateInquiriumVerificationRigor(data) { return __c600(data) ? __ok(__s134) : __no(__s134, data); }
+__errorsOf(validateInquiriumVerificationRigor, __s134, 600, 41);
 const __s135 = __state();
 /** Validator for InquiriumVerificationRigorByMode (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/VerificationRigorByMode). */
-export function validateInquiriumVerificationRigorByMode(data) { return __c580(data) ? __ok(__s135) : __no(__s135, data); }
-__errorsOf(validateInquiriumVerificationRigorByMode, __s135, 580, 41);
+export function validateInquiriumVerificationRigorByMode(data) { return __c590(data) ? __ok(__s135) : __no(__s135, data); }
+__errorsOf(validateInquiriumVerificationRigorByMode, __s135, 590, 41);
 const __s136 = __state();
 /** Validator for InquiriumWidgetKind (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/WidgetKind). */
-export function validateInquiriumWidgetKind(data) { return __c999(data) ? __ok(__s136) : __no(__s136, data); }
-__errorsOf(validateInquiriumWidgetKind, __s136, 999, 46);
+export function validateInquiriumWidgetKind(data) { return __c1009(data) ? __ok(__s136) : __no(__s136, data); }
+__errorsOf(validateInquiriumWidgetKind, __s136, 1009, 46);
 const __s137 = __state();
 /** Validator for InterruptRequestedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/interruptRequested). */
-export function validateInterruptRequestedPayload(data) { return __c1120(data) ? __ok(__s137) : __no(__s137, data); }
-__errorsOf(validateInterruptRequestedPayload, __s137, 1120, 0);
+export function validateInterruptRequestedPayload(data) { return __c1130(data) ? __ok(__s137) : __no(__s137, data); }
+__errorsOf(validateInterruptRequestedPayload, __s137, 1130, 0);
 const __s138 = __state();
 /** Validator for InterruptResolvedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/interruptResolved). */
-export function validateInterruptResolvedPayload(data) { return __c1125(data) ? __ok(__s138) : __no(__s138, data); }
-__errorsOf(validateInterruptResolvedPayload, __s138, 1125, 0);
+export function validateInterruptResolvedPayload(data) { return __c1135(data) ? __ok(__s138) : __no(__s138, data); }
+__errorsOf(validateInterruptResolvedPayload, __s138, 1135, 0);
 const __s139 = __state();
 /** Validator for MemoryCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/MemoryCapability). */
-export function validateMemoryCapability(data) { return __c68(data) ? __ok(__s139) : __no(__s139, data); }
-__errorsOf(validateMemoryCapability, __s139, 68, 1);
+export function validateMemoryCapability(data) { return __c69(data) ? __ok(__s139) : __no(__s139, data); }
+__errorsOf(validateMemoryCapability, __s139, 69, 1);
 const __s140 = __state();
 /** Validator for MemoryCompactedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/memoryCompacted). */
-export function validateMemoryCompactedPayload(data) { return __c307(data) ? __ok(__s140) : __no(__s140, data); }
-__errorsOf(validateMemoryCompactedPayload, __s140, 307, 0);
+export function validateMemoryCompactedPayload(data) { return __c317(data) ? __ok(__s140) : __no(__s140, data); }
+__errorsOf(validateMemoryCompactedPayload, __s140, 317, 0);
 const __s141 = __state();
 /** Validator for MemoryConsolidationCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/MemoryConsolidationCapability). */
 export function validateMemoryConsolidationCapability(data) { return __c23(data) ? __ok(__s141) : __no(__s141, data); }
 __errorsOf(validateMemoryConsolidationCapability, __s141, 23, 1);
 const __s142 = __state();
 /** Validator for MemoryEntry (https://wopkit.dev/schemas/openwop/v1/memory-entry.schema.json). */
-export function validateMemoryEntry(data) { return __c277(data) ? __ok(__s142) : __no(__s142, data); }
-__errorsOf(validateMemoryEntry, __s142, 277, 12);
+export function validateMemoryEntry(data) { return __c287(data) ? __ok(__s142) : __no(__s142, data); }
+__errorsOf(validateMemoryEntry, __s142, 287, 12);
 const __s143 = __state();
 /** Validator for MemoryIndex (https://wopkit.dev/schemas/openwop/v1/memory-index.schema.json). */
-export function validateMemoryIndex(data) { return __c458(data) ? __ok(__s143) : __no(__s143, data); }
-__errorsOf(validateMemoryIndex, __s143, 458, 30);
+export function validateMemoryIndex(data) { return __c468(data) ? __ok(__s143) : __no(__s143, data); }
+__errorsOf(validateMemoryIndex, __s143, 468, 30);
 const __s144 = __state();
 /** Validator for MemoryIndexArchive (https://wopkit.dev/schemas/openwop/v1/memory-index.schema.json#/$defs/MemoryIndexArchive). */
-export function validateMemoryIndexArchive(data) { return __c465(data) ? __ok(__s144) : __no(__s144, data); }
-__errorsOf(validateMemoryIndexArchive, __s144, 465, 30);
+export function validateMemoryIndexArchive(data) { return __c475(data) ? __ok(__s144) : __no(__s144, data); }
+__errorsOf(validateMemoryIndexArchive, __s144, 475, 30);
 const __s145 = __state();
 /** Validator for MemoryListOptions (https://wopkit.dev/schemas/openwop/v1/memory-list-options.schema.json). */
-export function validateMemoryListOptions(data) { return __c1129(data) ? __ok(__s145) : __no(__s145, data); }
-__errorsOf(validateMemoryListOptions, __s145, 1129, 57);
+export function validateMemoryListOptions(data) { return __c1141(data) ? __ok(__s145) : __no(__s145, data); }
+__errorsOf(validateMemoryListOptions, __s145, 1141, 57);
 const __s146 = __state();
 /** Validator for MemoryWrittenPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/memoryWritten). */
-export function validateMemoryWrittenPayload(data) { return __c1133(data) ? __ok(__s146) : __no(__s146, data); }
-__errorsOf(validateMemoryWrittenPayload, __s146, 1133, 0);
+export function validateMemoryWrittenPayload(data) { return __c1145(data) ? __ok(__s146) : __no(__s146, data); }
+__errorsOf(validateMemoryWrittenPayload, __s146, 1145, 0);
 const __s147 = __state();
 /** Validator for MultiAgentCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/MultiAgentCapability). */
-export function validateMultiAgentCapability(data) { return __c113(data) ? __ok(__s147) : __no(__s147, data); }
-__errorsOf(validateMultiAgentCapability, __s147, 113, 1);
+export function validateMultiAgentCapability(data) { return __c114(data) ? __ok(__s147) : __no(__s147, data); }
+__errorsOf(validateMultiAgentCapability, __s147, 114, 1);
 const __s148 = __state();
 /** Validator for OrchestratorDecision (https://wopkit.dev/schemas/openwop/v1/orchestrator-decision.schema.json). */
-export function validateOrchestratorDecision(data) { return __c143(data) ? __ok(__s148) : __no(__s148, data); }
-__errorsOf(validateOrchestratorDecision, __s148, 143, 4);
+export function validateOrchestratorDecision(data) { return __c146(data) ? __ok(__s148) : __no(__s148, data); }
+__errorsOf(validateOrchestratorDecision, __s148, 146, 4);
 const __s149 = __state();
 /** Validator for PackedAgent (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/PackedAgent). */
 export function validatePackedAgent(data) { return __c14(data) ? __ok(__s149) : __no(__s149, data); }
 __errorsOf(validatePackedAgent, __s149, 14, 2);
 const __s150 = __state();
 /** Validator for PayloadTooLargeDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/PayloadTooLargeDetails). */
-export function validatePayloadTooLargeDetails(data) { return __c228(data) ? __ok(__s150) : __no(__s150, data); }
-__errorsOf(validatePayloadTooLargeDetails, __s150, 228, 3);
+export function validatePayloadTooLargeDetails(data) { return __c238(data) ? __ok(__s150) : __no(__s150, data); }
+__errorsOf(validatePayloadTooLargeDetails, __s150, 238, 3);
 const __s151 = __state();
 /** Validator for PromptTemplateArtifact (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/PromptTemplateArtifact). */
-export function validatePromptTemplateArtifact(data) { return __c1141(data) ? __ok(__s151) : __no(__s151, data); }
-__errorsOf(validatePromptTemplateArtifact, __s151, 1141, 2);
+export function validatePromptTemplateArtifact(data) { return __c1153(data) ? __ok(__s151) : __no(__s151, data); }
+__errorsOf(validatePromptTemplateArtifact, __s151, 1153, 2);
 const __s152 = __state();
 /** Validator for Proposal (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json). */
-export function validateProposal(data) { return __c1148(data) ? __ok(__s152) : __no(__s152, data); }
-__errorsOf(validateProposal, __s152, 1148, 2);
+export function validateProposal(data) { return __c1160(data) ? __ok(__s152) : __no(__s152, data); }
+__errorsOf(validateProposal, __s152, 1160, 2);
 const __s153 = __state();
 /** Validator for ProposalActivatedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/proposalActivated). */
-export function validateProposalActivatedPayload(data) { return __c1200(data) ? __ok(__s153) : __no(__s153, data); }
-__errorsOf(validateProposalActivatedPayload, __s153, 1200, 0);
+export function validateProposalActivatedPayload(data) { return __c1212(data) ? __ok(__s153) : __no(__s153, data); }
+__errorsOf(validateProposalActivatedPayload, __s153, 1212, 0);
 const __s154 = __state();
 /** Validator for ProposalActivation (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalActivation). */
 export function validateProposalActivation(data) { return __c42(data) ? __ok(__s154) : __no(__s154, data); }
 __errorsOf(validateProposalActivation, __s154, 42, 2);
 const __s155 = __state();
 /** Validator for ProposalCreatedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/proposalCreated). */
-export function validateProposalCreatedPayload(data) { return __c1205(data) ? __ok(__s155) : __no(__s155, data); }
-__errorsOf(validateProposalCreatedPayload, __s155, 1205, 0);
+export function validateProposalCreatedPayload(data) { return __c1217(data) ? __ok(__s155) : __no(__s155, data); }
+__errorsOf(validateProposalCreatedPayload, __s155, 1217, 0);
 const __s156 = __state();
 /** Validator for ProposalKind (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalKind). */
 export function validateProposalKind(data) { return __c39(data) ? __ok(__s156) : __no(__s156, data); }
 __errorsOf(validateProposalKind, __s156, 39, 2);
 const __s157 = __state();
 /** Validator for ProposalProvenance (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalProvenance). */
-export function validateProposalProvenance(data) { return __c1154(data) ? __ok(__s157) : __no(__s157, data); }
-__errorsOf(validateProposalProvenance, __s157, 1154, 2);
+export function validateProposalProvenance(data) { return __c1166(data) ? __ok(__s157) : __no(__s157, data); }
+__errorsOf(validateProposalProvenance, __s157, 1166, 2);
 const __s158 = __state();
 /** Validator for ProposalState (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalState). */
-export function validateProposalState(data) { return __c1162(data) ? __ok(__s158) : __no(__s158, data); }
-__errorsOf(validateProposalState, __s158, 1162, 2);
+export function validateProposalState(data) { return __c1174(data) ? __ok(__s158) : __no(__s158, data); }
+__errorsOf(validateProposalState, __s158, 1174, 2);
 const __s159 = __state();
 /** Validator for ProposalsCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/ProposalsCapability). */
 export function validateProposalsCapability(data) { return __c35(data) ? __ok(__s159) : __no(__s159, data); }
 __errorsOf(validateProposalsCapability, __s159, 35, 1);
 const __s160 = __state();
 /** Validator for QuotaExceededDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/QuotaExceededDetails). */
-export function validateQuotaExceededDetails(data) { return __c238(data) ? __ok(__s160) : __no(__s160, data); }
-__errorsOf(validateQuotaExceededDetails, __s160, 238, 3);
+export function validateQuotaExceededDetails(data) { return __c248(data) ? __ok(__s160) : __no(__s160, data); }
+__errorsOf(validateQuotaExceededDetails, __s160, 248, 3);
 const __s161 = __state();
 /** Validator for ReplayMemorySnapshotUnavailableDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/ReplayMemorySnapshotUnavailableDetails). */
-export function validateReplayMemorySnapshotUnavailableDetails(data) { return __c174(data) ? __ok(__s161) : __no(__s161, data); }
-__errorsOf(validateReplayMemorySnapshotUnavailableDetails, __s161, 174, 3);
+export function validateReplayMemorySnapshotUnavailableDetails(data) { return __c184(data) ? __ok(__s161) : __no(__s161, data); }
+__errorsOf(validateReplayMemorySnapshotUnavailableDetails, __s161, 184, 3);
 const __s162 = __state();
 /** Validator for RetentionCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/RetentionCapability). */
-export function validateRetentionCapability(data) { return __c107(data) ? __ok(__s162) : __no(__s162, data); }
-__errorsOf(validateRetentionCapability, __s162, 107, 1);
+export function validateRetentionCapability(data) { return __c108(data) ? __ok(__s162) : __no(__s162, data); }
+__errorsOf(validateRetentionCapability, __s162, 108, 1);
 const __s163 = __state();
 /** Validator for RunCompletedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runCompleted). */
-export function validateRunCompletedPayload(data) { return __c1210(data) ? __ok(__s163) : __no(__s163, data); }
-__errorsOf(validateRunCompletedPayload, __s163, 1210, 0);
+export function validateRunCompletedPayload(data) { return __c1222(data) ? __ok(__s163) : __no(__s163, data); }
+__errorsOf(validateRunCompletedPayload, __s163, 1222, 0);
 const __s164 = __state();
 /** Validator for RunEvent (https://wopkit.dev/schemas/openwop/v1/run-event.schema.json). */
-export function validateRunEvent(data) { return __c1213(data) ? __ok(__s164) : __no(__s164, data); }
-__errorsOf(validateRunEvent, __s164, 1213, 5);
+export function validateRunEvent(data) { return __c1226(data) ? __ok(__s164) : __no(__s164, data); }
+__errorsOf(validateRunEvent, __s164, 1226, 5);
 const __s165 = __state();
 /** Validator for RunEventType (https://wopkit.dev/schemas/openwop/v1/run-event.schema.json#/$defs/RunEventType). */
-export function validateRunEventType(data) { return __c1224(data) ? __ok(__s165) : __no(__s165, data); }
-__errorsOf(validateRunEventType, __s165, 1224, 5);
+export function validateRunEventType(data) { return __c1239(data) ? __ok(__s165) : __no(__s165, data); }
+__errorsOf(validateRunEventType, __s165, 1239, 5);
 const __s166 = __state();
 /** Validator for RunEventsResponse (https://wopkit.dev/schemas/openwop/v1/run-events-response.schema.json). */
-export function validateRunEventsResponse(data) { return __c1225(data) ? __ok(__s166) : __no(__s166, data); }
-__errorsOf(validateRunEventsResponse, __s166, 1225, 58);
+export function validateRunEventsResponse(data) { return __c1240(data) ? __ok(__s166) : __no(__s166, data); }
+__errorsOf(validateRunEventsResponse, __s166, 1240, 58);
 const __s167 = __state();
 /** Validator for RunFailedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runFailed). */
-export function validateRunFailedPayload(data) { return __c1230(data) ? __ok(__s167) : __no(__s167, data); }
-__errorsOf(validateRunFailedPayload, __s167, 1230, 0);
+export function validateRunFailedPayload(data) { return __c1245(data) ? __ok(__s167) : __no(__s167, data); }
+__errorsOf(validateRunFailedPayload, __s167, 1245, 0);
 const __s168 = __state();
-/** Validator for RunForkRequest (https://wopkit.dev/schemas/openwop/v1/run-fork-request.schema.json). */
-export function validateRunForkRequest(data) { return __c1234(data) ? __ok(__s168) : __no(__s168, data); }
-__errorsOf(validateRunForkRequest, __s168, 1234, 59);
+/** Validator for RunFailureError (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/RunFailureError). */
+export function validateRunFailureError(data) { return __c1249(data) ? __ok(__s168) : __no(__s168, data); }
+__errorsOf(validateRunFailureError, __s168, 1249, 0);
 const __s169 = __state();
-/** Validator for RunForkResponse (https://wopkit.dev/schemas/openwop/v1/run-fork-response.schema.json). */
-export function validateRunForkResponse(data) { return __c1237(data) ? __ok(__s169) : __no(__s169, data); }
-__errorsOf(validateRunForkResponse, __s169, 1237, 60);
+/** Validator for RunForkRequest (https://wopkit.dev/schemas/openwop/v1/run-fork-request.schema.json). */
+export function validateRunForkRequest(data) { return __c1261(data) ? __ok(__s169) : __no(__s169, data); }
+__errorsOf(validateRunForkRequest, __s169, 1261, 59);
 const __s170 = __state();
-/** Validator for RunOrchestratorDecidedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runOrchestratorDecided). */
-export function validateRunOrchestratorDecidedPayload(data) { return __c1242(data) ? __ok(__s170) : __no(__s170, data); }
-__errorsOf(validateRunOrchestratorDecidedPayload, __s170, 1242, 0);
+/** Validator for RunForkResponse (https://wopkit.dev/schemas/openwop/v1/run-fork-response.schema.json). */
+export function validateRunForkResponse(data) { return __c1264(data) ? __ok(__s170) : __no(__s170, data); }
+__errorsOf(validateRunForkResponse, __s170, 1264, 60);
 const __s171 = __state();
-/** Validator for RunStartedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runStarted). */
-export function validateRunStartedPayload(data) { return __c1245(data) ? __ok(__s171) : __no(__s171, data); }
-__errorsOf(validateRunStartedPayload, __s171, 1245, 0);
+/** Validator for RunOrchestratorDecidedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runOrchestratorDecided). */
+export function validateRunOrchestratorDecidedPayload(data) { return __c1269(data) ? __ok(__s171) : __no(__s171, data); }
+__errorsOf(validateRunOrchestratorDecidedPayload, __s171, 1269, 0);
 const __s172 = __state();
-/** Validator for ScheduledAutomationArtifact (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ScheduledAutomationArtifact). */
-export function validateScheduledAutomationArtifact(data) { return __c1193(data) ? __ok(__s172) : __no(__s172, data); }
-__errorsOf(validateScheduledAutomationArtifact, __s172, 1193, 2);
+/** Validator for RunStartedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runStarted). */
+export function validateRunStartedPayload(data) { return __c1272(data) ? __ok(__s172) : __no(__s172, data); }
+__errorsOf(validateRunStartedPayload, __s172, 1272, 0);
 const __s173 = __state();
-/** Validator for ScheduledDistillationOutcome (https://wopkit.dev/schemas/openwop/v1/host-sample-distill-schedule-tick-response.schema.json#/$defs/ScheduledDistillationOutcome). */
-export function validateScheduledDistillationOutcome(data) { return __c300(data) ? __ok(__s173) : __no(__s173, data); }
-__errorsOf(validateScheduledDistillationOutcome, __s173, 300, 15);
+/** Validator for ScheduledAutomationArtifact (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ScheduledAutomationArtifact). */
+export function validateScheduledAutomationArtifact(data) { return __c1205(data) ? __ok(__s173) : __no(__s173, data); }
+__errorsOf(validateScheduledAutomationArtifact, __s173, 1205, 2);
 const __s174 = __state();
-/** Validator for SearchCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/SearchCapability). */
-export function validateSearchCapability(data) { return __c101(data) ? __ok(__s174) : __no(__s174, data); }
-__errorsOf(validateSearchCapability, __s174, 101, 1);
+/** Validator for ScheduledDistillationOutcome (https://wopkit.dev/schemas/openwop/v1/host-sample-distill-schedule-tick-response.schema.json#/$defs/ScheduledDistillationOutcome). */
+export function validateScheduledDistillationOutcome(data) { return __c310(data) ? __ok(__s174) : __no(__s174, data); }
+__errorsOf(validateScheduledDistillationOutcome, __s174, 310, 15);
 const __s175 = __state();
-/** Validator for TokenBudgetExceededDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/TokenBudgetExceededDetails). */
-export function validateTokenBudgetExceededDetails(data) { return __c187(data) ? __ok(__s175) : __no(__s175, data); }
-__errorsOf(validateTokenBudgetExceededDetails, __s175, 187, 3);
+/** Validator for SearchCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/SearchCapability). */
+export function validateSearchCapability(data) { return __c102(data) ? __ok(__s175) : __no(__s175, data); }
+__errorsOf(validateSearchCapability, __s175, 102, 1);
 const __s176 = __state();
-/** Validator for ValidationFailedDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/ValidationFailedDetails). */
-export function validateValidationFailedDetails(data) { return __c213(data) ? __ok(__s176) : __no(__s176, data); }
-__errorsOf(validateValidationFailedDetails, __s176, 213, 3);
+/** Validator for TokenBudgetExceededDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/TokenBudgetExceededDetails). */
+export function validateTokenBudgetExceededDetails(data) { return __c197(data) ? __ok(__s176) : __no(__s176, data); }
+__errorsOf(validateTokenBudgetExceededDetails, __s176, 197, 3);
 const __s177 = __state();
-/** Validator for ValidationFailure (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/ValidationFailure). */
-export function validateValidationFailure(data) { return __c216(data) ? __ok(__s177) : __no(__s177, data); }
-__errorsOf(validateValidationFailure, __s177, 216, 3);
+/** Validator for ValidationFailedDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/ValidationFailedDetails). */
+export function validateValidationFailedDetails(data) { return __c223(data) ? __ok(__s177) : __no(__s177, data); }
+__errorsOf(validateValidationFailedDetails, __s177, 223, 3);
 const __s178 = __state();
-/** Validator for WorkerDispatchedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/workerDispatched). */
-export function validateWorkerDispatchedPayload(data) { return __c1252(data) ? __ok(__s178) : __no(__s178, data); }
-__errorsOf(validateWorkerDispatchedPayload, __s178, 1252, 0);
+/** Validator for ValidationFailure (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/ValidationFailure). */
+export function validateValidationFailure(data) { return __c226(data) ? __ok(__s178) : __no(__s178, data); }
+__errorsOf(validateValidationFailure, __s178, 226, 3);
 const __s179 = __state();
-/** Validator for WorkflowChainPackArtifact (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/WorkflowChainPackArtifact). */
-export function validateWorkflowChainPackArtifact(data) { return __c1176(data) ? __ok(__s179) : __no(__s179, data); }
-__errorsOf(validateWorkflowChainPackArtifact, __s179, 1176, 2);
+/** Validator for WorkerDispatchedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/workerDispatched). */
+export function validateWorkerDispatchedPayload(data) { return __c1279(data) ? __ok(__s179) : __no(__s179, data); }
+__errorsOf(validateWorkerDispatchedPayload, __s179, 1279, 0);
 const __s180 = __state();
+/** Validator for WorkflowChainPackArtifact (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/WorkflowChainPackArtifact). */
+export function validateWorkflowChainPackArtifact(data) { return __c1188(data) ? __ok(__s180) : __no(__s180, data); }
+__errorsOf(validateWorkflowChainPackArtifact, __s180, 1188, 2);
+const __s181 = __state();
 /** Validator for WorkspaceUpdatedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/workspaceUpdated). */
-export function validateWorkspaceUpdatedPayload(data) { return __c1257(data) ? __ok(__s180) : __no(__s180, data); }
-__errorsOf(validateWorkspaceUpdatedPayload, __s180, 1257, 0);
+export function validateWorkspaceUpdatedPayload(data) { return __c1284(data) ? __ok(__s181) : __no(__s181, data); }
+__errorsOf(validateWorkspaceUpdatedPayload, __s181, 1284, 0);
 
 /** Every validator by type title. */
 export const validatorIndex = Object.freeze({
@@ -7327,6 +7509,7 @@ export const validatorIndex = Object.freeze({
   "RunEventType": Object.freeze({ validator: validateRunEventType, id: "https://wopkit.dev/schemas/openwop/v1/run-event.schema.json#/$defs/RunEventType", target: "run-event--RunEventType", family: "openwop" }),
   "RunEventsResponse": Object.freeze({ validator: validateRunEventsResponse, id: "https://wopkit.dev/schemas/openwop/v1/run-events-response.schema.json", target: "run-events-response", family: "openwop" }),
   "RunFailedPayload": Object.freeze({ validator: validateRunFailedPayload, id: "https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runFailed", target: "run-event-payloads--runFailed", family: "openwop" }),
+  "RunFailureError": Object.freeze({ validator: validateRunFailureError, id: "https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/RunFailureError", target: "run-event-payloads--RunFailureError", family: "openwop" }),
   "RunForkRequest": Object.freeze({ validator: validateRunForkRequest, id: "https://wopkit.dev/schemas/openwop/v1/run-fork-request.schema.json", target: "run-fork-request", family: "openwop" }),
   "RunForkResponse": Object.freeze({ validator: validateRunForkResponse, id: "https://wopkit.dev/schemas/openwop/v1/run-fork-response.schema.json", target: "run-fork-response", family: "openwop" }),
   "RunOrchestratorDecidedPayload": Object.freeze({ validator: validateRunOrchestratorDecidedPayload, id: "https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runOrchestratorDecided", target: "run-event-payloads--runOrchestratorDecided", family: "openwop" }),

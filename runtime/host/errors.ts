@@ -5,12 +5,11 @@
  * or memory entries.
  */
 import type { FastifyReply } from 'fastify';
-import type { ErrorCode } from '../../generated/ts/index.ts';
 import { HTTP_STATUS, WopkitError, type ErrorDetails, type WireCode, type WireError } from '../shared/errors.ts';
 
 /** A refusal a route raises itself: the wire code is its code, the message is sent as written. */
-export class HttpError extends WopkitError<ErrorCode> {
-  constructor(code: ErrorCode, message: string, details?: ErrorDetails) {
+export class HttpError extends WopkitError<WireCode> {
+  constructor(code: WireCode, message: string, details?: ErrorDetails) {
     super(code, message, { error: code, message, ...(details !== undefined ? { details } : {}) });
   }
 }
@@ -19,7 +18,7 @@ export function sendError(reply: FastifyReply, code: WireCode, message: string, 
   return reply.code(HTTP_STATUS[code]).type('application/json').send({ error: code, message, ...(details !== undefined ? { details } : {}) });
 }
 
-const answer = (error: ErrorCode, message: string): WireError => ({ error, message });
+const answer = (error: WireCode, message: string): WireError => ({ error, message });
 const BAD_REQUEST = answer('bad_request', 'bad request');
 const INVALID_JSON = answer('invalid_json', 'request body is not valid JSON');
 const UNSUPPORTED_MEDIA_TYPE = answer('unsupported_media_type', 'request bodies must be application/json');

@@ -23,7 +23,8 @@ export function memoryCapability(o: MemoryCapabilityOptions): Required<Pick<Capa
       maxEntrySizeBytes: o.writer.maxEntrySizeBytes,
       ttlSupported: true,
       writable: true,
-      ...(o.emitsWriteEvents ? { attribution: { emitsWriteEvents: true } } : {}),
+      // supported: true as upstream requires it in the block (RFC 0057 as upstream's schema carries it).
+      ...(o.emitsWriteEvents ? { attribution: { supported: true, emitsWriteEvents: true } } : {}),
       retention: { ttl: true, forget: o.forget },
     },
   };

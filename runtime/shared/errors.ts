@@ -16,11 +16,21 @@
  */
 import type { ErrorCode, ErrorEnvelope, ValidationFailure } from '../../generated/ts/error.ts';
 
-/** The wire codes the host sends: exactly the schema's ErrorCode list. */
-export type WireCode = ErrorCode;
+/**
+ * Upstream OpenWOP's spellings of two codes wopkit spells differently, each with the code the reference host sends
+ * for the same failure. The schema's ErrorCode list accepts both spellings from any host; ours never sends these.
+ */
+export const UPSTREAM_SPELLINGS = {
+  validation_error: 'validation_failed',
+  unauthenticated: 'unauthorized',
+} as const satisfies Readonly<Partial<Record<ErrorCode, ErrorCode>>>;
 
-/** HTTP status of each wire error code. */
-export const HTTP_STATUS: Readonly<Record<WireCode, number>> = {
+/** The wire codes the reference host sends: the schema's ErrorCode list without upstream's spellings. */
+export type WireCode = Exclude<ErrorCode, keyof typeof UPSTREAM_SPELLINGS>;
+
+/** HTTP status of each error code of the schema, ours and upstream's spellings alike (a spelling pair shares one). */
+export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
+  validation_error: 400, unauthenticated: 401,
   invalid_json: 400, bad_request: 400, validation_failed: 400, unauthorized: 401, forbidden: 403, not_found: 404,
   method_not_allowed: 405, request_timeout: 408, payload_too_large: 413, unsupported_media_type: 415, conflict: 409,
   quota_exceeded: 429,

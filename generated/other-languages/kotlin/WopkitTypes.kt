@@ -8,7 +8,7 @@
 // - if/then rules (e.g. "trigger is required when supported is true") and x-runtime-rules are not represented.
 // - Types only: no (de)serialiser is generated (Debian's Kotlin compiles only the just-types output), so nothing is round-tripped.
 //
-// Top-level types: 145.
+// Top-level types: 146.
 
 package wopkit
 
@@ -334,15 +334,26 @@ data class MemoryCapability (
 )
 
 /**
- * RFC 0057. Closed.
+ * RFC 0057 write attribution. A host that does not attribute writes omits the block, so
+ * supported is only ever true; upstream hosts advertise {supported: true} with
+ * emitsWriteEvents optional. Open to fields a later revision adds (server-emitted, read by
+ * clients that ignore what they do not know).
  *
  * RFC 0057 write attribution.
  */
 data class AttributionCapability (
     /**
-     * true: every memory write emits the content-free memory.written event.
+     * true: every memory write emits the content-free memory.written event. false or absent:
+     * consumers must cope with the event never appearing.
      */
-    val emitsWriteEvents: Boolean
+    val emitsWriteEvents: Boolean? = null,
+
+    /**
+     * Always true when present: the block is left out entirely by hosts without write
+     * attribution. Upstream requires it; we accept a block without it (earlier wopkit hosts
+     * advertised emitsWriteEvents alone).
+     */
+    val supported: Boolean? = null
 )
 
 /**
@@ -360,6 +371,7 @@ data class CompactionCapability (
 
     /**
      * Informational ceiling on the distilled entry's size; should not exceed maxEntrySizeBytes.
+     * Zero is accepted (RFC 0012 sets no floor; upstream's schema allows 0).
      */
     val maxOutputBytes: Long? = null,
 
@@ -487,7 +499,9 @@ data class MultiAgentCapability (
  * RFC 0037/0039 execution-model profile.
  *
  * RFC 0039. version 2 and above binds the host to the confidence floor, cross-run TTL,
- * child-write serialisation and replay snapshots. Closed.
+ * child-write serialisation and replay snapshots. Open: later profile phases add fields
+ * (upstream's verifier, crossHostCausation, replayDeterminism, statefulResume,
+ * transcriptWindow, contextBudget, …) that a reader of this slice ignores.
  */
 data class ExecutionModelCapability (
     /**
@@ -497,8 +511,8 @@ data class ExecutionModelCapability (
     val confidenceEscalationFloor: Double? = null,
 
     /**
-     * Interrupt kind the host raises on escalation (clarify, approval or a vendor kind such as
-     * x-host-…).
+     * Interrupt kind the host raises on escalation: clarify or clarification (the two spellings
+     * of the clarification kind), approval, or a vendor kind such as x-host-….
      */
     val confidenceEscalationInterruptKind: String? = null,
 
@@ -509,12 +523,27 @@ data class ExecutionModelCapability (
     val crossChildMemoryConcurrency: CrossChildMemoryConcurrency? = null,
 
     /**
+     * RFC 0042: the date (YYYY-MM-DD) an experimental advertisement graduates or is withdrawn
+     * by. Tolerated; not checked against tier.
+     */
+    val experimentalUntil: String? = null,
+
+    /**
      * Whether the execution model is implemented.
      */
     val supported: Boolean,
 
     /**
-     * Profile phase, 1 to 4. 2 adds confidence escalation and the memory lifecycle.
+     * RFC 0042 stability claim for this advertisement: stable (the wire shape holds across
+     * minors; assumed when absent) or experimental (a preview that may shift until the RFC is
+     * accepted). Tolerated here; this slice gives it no behaviour.
+     */
+    val tier: ExecutionModelCapabilityTier? = null,
+
+    /**
+     * Profile phase, 1 or more; a host at phase N implements phases 1..N. 2 adds confidence
+     * escalation and the memory lifecycle. No upper bound: upstream has defined phases beyond
+     * 4, and a newer phase still carries every phase-2 rule.
      */
     val version: Long? = null
 )
@@ -526,6 +555,16 @@ data class ExecutionModelCapability (
 enum class CrossChildMemoryConcurrency {
     Advisory,
     Strict
+}
+
+/**
+ * RFC 0042 stability claim for this advertisement: stable (the wire shape holds across
+ * minors; assumed when absent) or experimental (a preview that may shift until the RFC is
+ * accepted). Tolerated here; this slice gives it no behaviour.
+ */
+enum class ExecutionModelCapabilityTier {
+    Experimental,
+    Stable
 }
 
 /**
@@ -557,9 +596,17 @@ data class CompactionRedactionFailedDetails (
 /**
  * RFC 0039 §D. A next-worker or terminate decision fell below the floor, so the host
  * escalates instead of executing. Recorded before the interrupt is raised. Only hosts
- * advertising executionModel version ≥ 2 emit it. Closed, as the RFC defines it.
+ * advertising executionModel version ≥ 2 emit it. Closed, as the RFC defines it; the fields
+ * upstream's schema adds (parentRunId, workerId, causationHostId) are declared so upstream
+ * events pass, and anything else is still refused.
  */
 data class ConfidenceEscalatedPayload (
+    /**
+     * RFC 0040: the host that emitted the causing event, when it is another host. Upstream
+     * field, optional.
+     */
+    val causationHostID: String? = null,
+
     /**
      * The decision's confidence, in [0, 1]; below floor.
      */
@@ -578,7 +625,19 @@ data class ConfidenceEscalatedPayload (
     /**
      * The decision that triggered the escalation.
      */
-    val originalDecision: OrchestratorDecision? = null
+    val originalDecision: OrchestratorDecision? = null,
+
+    /**
+     * The orchestrator-driven run that escalated. Upstream requires it; the seed's RFC 0039 §D
+     * shape does not, so it is optional here.
+     */
+    val parentRunID: String? = null,
+
+    /**
+     * The worker the escalated next-worker decision would have dispatched; absent for
+     * terminate. Upstream field, optional.
+     */
+    val workerID: String? = null
 )
 
 /**
@@ -610,12 +669,18 @@ data class OrchestratorDecision (
     val kind: DecisionKindEnum,
 
     /**
+     * The workers to dispatch for next-worker, as upstream hosts spell it: a list of worker
+     * workflow ids (one entry unless the host fans out).
+     */
+    val nextWorkerIDS: List<String>? = null,
+
+    /**
      * Short host-side rationale; must not carry secrets.
      */
     val reason: String? = null,
 
     /**
-     * The worker to dispatch for next-worker.
+     * The worker to dispatch for next-worker (wopkit hosts' spelling).
      */
     val worker: String? = null
 )
@@ -1062,7 +1127,8 @@ data class MemoryCompactedPayload (
 
     /**
      * Ids collapsed into outputId. Exhaustive when present (no 'and N more'); may be omitted
-     * when sourceCount exceeds 100.
+     * when sourceCount exceeds 100. Not checked for duplicates: RFC 0012 does not ask for
+     * uniqueness and upstream's schema does not either.
      */
     val sourceIDS: List<String>? = null,
 
@@ -1081,9 +1147,10 @@ data class MemoryCompactedPayload (
  */
 data class DistillationReport (
     /**
-     * Whether MEMORY-INDEX.json was updated (then workspace.updated was emitted).
+     * Whether MEMORY-INDEX.json was updated (then workspace.updated was emitted). wopkit hosts
+     * always send it; upstream's schema makes it optional, so it is optional here.
      */
-    val indexUpdated: Boolean,
+    val indexUpdated: Boolean? = null,
 
     /**
      * Budget applied, after clamping to maxTokenBudget.
@@ -1898,7 +1965,7 @@ data class HostSampleSeedEntry (
     /**
      * Memory tier; transactional entries are what distillation consumes.
      */
-    val tier: Tier? = null,
+    val tier: HostSampleSeedEntryTier? = null,
 
     /**
      * Lifetime from the write; expiresAt = write time + ttlSeconds (ms granularity).
@@ -1909,7 +1976,7 @@ data class HostSampleSeedEntry (
 /**
  * Memory tier; transactional entries are what distillation consumes.
  */
-enum class Tier {
+enum class HostSampleSeedEntryTier {
     LongTerm,
     Transactional
 }
@@ -4434,7 +4501,8 @@ data class InterruptRequestedPayload (
     val interruptID: String,
 
     /**
-     * clarify, approval, or a vendor kind (x-host-…) advertised as
+     * clarify (wopkit's spelling) or clarification (upstream's), approval, upstream's
+     * external-event and custom, or a vendor kind (x-host-…) advertised as
      * confidenceEscalationInterruptKind.
      */
     val kind: String,
@@ -4446,7 +4514,8 @@ data class InterruptRequestedPayload (
 )
 
 /**
- * A person answered an interrupt. Open.
+ * A person answered an interrupt. Open. wopkit hosts send outcome; upstream hosts send
+ * nodeId, kind and the resume value instead, so only interruptId is required.
  */
 data class InterruptResolvedPayload (
     /**
@@ -4455,15 +4524,25 @@ data class InterruptResolvedPayload (
     val interruptID: String,
 
     /**
-     * approved: proceed as decided; amended: proceed with a changed decision; rejected: do not
-     * proceed.
+     * The interrupt kind that was answered (upstream hosts send it).
      */
-    val outcome: Outcome
+    val kind: String? = null,
+
+    /**
+     * The suspended node (upstream hosts send it).
+     */
+    val nodeID: String? = null,
+
+    /**
+     * approved: proceed as decided; amended: proceed with a changed decision; rejected: do not
+     * proceed. Sent by wopkit hosts.
+     */
+    val outcome: Outcome? = null
 )
 
 /**
  * approved: proceed as decided; amended: proceed with a changed decision; rejected: do not
- * proceed.
+ * proceed. Sent by wopkit hosts.
  */
 enum class Outcome {
     Amended,
@@ -4710,7 +4789,9 @@ data class QuotaExceededDetails (
 
 /**
  * RFC 0039 §C: the host advertises executionModel version ≥ 2 but cannot serve the memory
- * snapshot for the requested fork point. Returned with HTTP 422. Open for vendor detail.
+ * snapshot for the requested fork point. Returned with HTTP 422. Only fromSeq is required
+ * (the seed's SHOULD; upstream hosts send fromSeq and oldestAvailableIdx); wopkit hosts
+ * also send sourceRunId and reason. Open for vendor detail.
  */
 data class ReplayMemorySnapshotUnavailableDetails (
     /**
@@ -4726,19 +4807,19 @@ data class ReplayMemorySnapshotUnavailableDetails (
 
     /**
      * retention_expired: the source run is past its retention window; event_log_unavailable:
-     * the snapshot probe could not read the log.
+     * the snapshot probe could not read the log (wopkit hosts send it).
      */
-    val reason: Reason,
+    val reason: Reason? = null,
 
     /**
-     * The run being forked.
+     * The run being forked (wopkit hosts send it).
      */
-    val sourceRunID: String
+    val sourceRunID: String? = null
 )
 
 /**
  * retention_expired: the source run is past its retention window; event_log_unavailable:
- * the snapshot probe could not read the log.
+ * the snapshot probe could not read the log (wopkit hosts send it).
  */
 enum class Reason {
     EventLogUnavailable,
@@ -4746,13 +4827,19 @@ enum class Reason {
 }
 
 /**
- * A run reached a terminal success state. Content-free. Open.
+ * A run reached a terminal success state. Content-free. Open. wopkit hosts send status;
+ * upstream hosts send outputs and durationMs instead, so nothing is required.
  */
 data class RunCompletedPayload (
     /**
-     * Terminal status.
+     * Wall-clock run time in milliseconds (upstream hosts send it).
      */
-    val status: RunCompletedPayloadStatus
+    val durationMS: Long? = null,
+
+    /**
+     * Terminal status, when the host states it (wopkit hosts always do).
+     */
+    val status: RunCompletedPayloadStatus? = null
 )
 
 enum class RunCompletedPayloadStatus {
@@ -4771,9 +4858,10 @@ data class RunEventsResponse (
     val events: List<RunEvent>,
 
     /**
-     * The run whose log this is.
+     * The run whose log this is. wopkit hosts always send it; upstream defines no schema for
+     * this response and its scenarios read only events, so it is optional.
      */
-    val runID: String
+    val runID: String? = null
 )
 
 /**
@@ -4781,7 +4869,8 @@ data class RunEventsResponse (
  * the payload shape through the x-type-index of run-event-payloads.schema.json. Consumers
  * must tolerate event types they do not know: the envelope accepts any well-formed type,
  * and a consumer that does not recognise it checks the envelope and ignores the payload
- * without error. Closed at the envelope level: extensions go in the payload.
+ * without error. Closed at the envelope level: extensions go in the payload (the envelope
+ * fields upstream hosts add, schemaVersion and engineVersion, are declared).
  */
 data class RunEvent (
     /**
@@ -4789,6 +4878,12 @@ data class RunEvent (
      * escalation → interrupt.
      */
     val causationID: String? = null,
+
+    /**
+     * Version of the engine that produced the event, as upstream hosts stamp it. Informational;
+     * wopkit hosts leave it out.
+     */
+    val engineVersion: String? = null,
 
     /**
      * Host-issued id, unique within the run.
@@ -4813,6 +4908,12 @@ data class RunEvent (
     val runID: String,
 
     /**
+     * Per-event-type payload contract version, as upstream hosts stamp it. Readers fold unknown
+     * versions best-effort; wopkit hosts leave it out.
+     */
+    val schemaVersion: Long? = null,
+
+    /**
      * Position in the run's log, starting at 0 and strictly increasing by one per appended
      * event.
      */
@@ -4831,18 +4932,61 @@ data class RunEvent (
 )
 
 /**
- * A run ended in failure. Open.
+ * A run ended in failure. Open. The failure is named either by errorCode (wopkit hosts,
+ * which also send status) or by an error object {code, message} (upstream hosts); at least
+ * one of the two is present.
  */
 data class RunFailedPayload (
     /**
-     * Machine code of the failure (an ErrorCode or host code).
+     * The failure as upstream hosts report it: a machine code and a message, never entry
+     * content.
+     *
+     * The failure as upstream hosts report it.
      */
-    val errorCode: String,
+    val error: RunFailureError? = null,
 
     /**
-     * Terminal status.
+     * Machine code of the failure (an ErrorCode or host code).
+     *
+     * Machine code of the failure.
      */
-    val status: RunFailedPayloadStatus
+    val errorCode: String? = null,
+
+    /**
+     * Terminal status, when the host states it (wopkit hosts always do).
+     */
+    val status: RunFailedPayloadStatus? = null
+)
+
+/**
+ * The failure as upstream hosts report it: a machine code and a message, never entry
+ * content.
+ *
+ * The error object upstream hosts put in run.failed: a code and a human message; details
+ * are code-specific. Open.
+ *
+ * The failure as upstream hosts report it.
+ */
+data class RunFailureError (
+    /**
+     * Machine code of the failure.
+     */
+    val code: String,
+
+    /**
+     * Code-specific details.
+     */
+    val details: Map<String, Any?>? = null,
+
+    /**
+     * Human-readable explanation; never entry content or secrets.
+     */
+    val message: String,
+
+    /**
+     * Whether retrying the run may succeed.
+     */
+    val retryable: Boolean? = null
 )
 
 enum class RunFailedPayloadStatus {

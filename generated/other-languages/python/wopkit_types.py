@@ -8,7 +8,7 @@
 # - if/then rules (e.g. "trigger is required when supported is true") and x-runtime-rules are not represented.
 # - Date-times become datetime objects and are written back in isoformat (offset +00:00 instead of Z, microsecond precision).
 #
-# Top-level types: 145.
+# Top-level types: 146.
 
 from dataclasses import dataclass
 from typing import Any, List, Optional, Dict, Union, TypeVar, Callable, Type, cast
@@ -390,22 +390,36 @@ class HostInfo:
 
 @dataclass
 class AttributionCapability:
-    """RFC 0057. Closed.
+    """RFC 0057 write attribution. A host that does not attribute writes omits the block, so
+    supported is only ever true; upstream hosts advertise {supported: true} with
+    emitsWriteEvents optional. Open to fields a later revision adds (server-emitted, read by
+    clients that ignore what they do not know).
     
     RFC 0057 write attribution.
     """
-    emits_write_events: bool
-    """true: every memory write emits the content-free memory.written event."""
+    emits_write_events: Optional[bool] = None
+    """true: every memory write emits the content-free memory.written event. false or absent:
+    consumers must cope with the event never appearing.
+    """
+    supported: Optional[bool] = None
+    """Always true when present: the block is left out entirely by hosts without write
+    attribution. Upstream requires it; we accept a block without it (earlier wopkit hosts
+    advertised emitsWriteEvents alone).
+    """
 
     @staticmethod
     def from_dict(obj: Any) -> 'AttributionCapability':
         assert isinstance(obj, dict)
-        emits_write_events = from_bool(obj.get("emitsWriteEvents"))
-        return AttributionCapability(emits_write_events)
+        emits_write_events = from_union([from_bool, from_none], obj.get("emitsWriteEvents"))
+        supported = from_union([from_bool, from_none], obj.get("supported"))
+        return AttributionCapability(emits_write_events, supported)
 
     def to_dict(self) -> dict:
         result: dict = {}
-        result["emitsWriteEvents"] = from_bool(self.emits_write_events)
+        if self.emits_write_events is not None:
+            result["emitsWriteEvents"] = from_union([from_bool, from_none], self.emits_write_events)
+        if self.supported is not None:
+            result["supported"] = from_union([from_bool, from_none], self.supported)
         return result
 
 
@@ -438,8 +452,9 @@ class CompactionCapability:
     """Informational ceiling on source entries per compaction."""
 
     max_output_bytes: Optional[int] = None
-    """Informational ceiling on the distilled entry's size; should not exceed maxEntrySizeBytes."""
-
+    """Informational ceiling on the distilled entry's size; should not exceed maxEntrySizeBytes.
+    Zero is accepted (RFC 0012 sets no floor; upstream's schema allows 0).
+    """
     trigger: Optional[CompactionTrigger] = None
     """Which path starts a compaction: host-managed (internal schedule), client-requested
     (reserved), or both. Required when supported is true.
@@ -660,12 +675,23 @@ class CrossChildMemoryConcurrency(Enum):
     STRICT = "strict"
 
 
+class ExecutionModelCapabilityTier(Enum):
+    """RFC 0042 stability claim for this advertisement: stable (the wire shape holds across
+    minors; assumed when absent) or experimental (a preview that may shift until the RFC is
+    accepted). Tolerated here; this slice gives it no behaviour.
+    """
+    EXPERIMENTAL = "experimental"
+    STABLE = "stable"
+
+
 @dataclass
 class ExecutionModelCapability:
     """RFC 0037/0039 execution-model profile.
     
     RFC 0039. version 2 and above binds the host to the confidence floor, cross-run TTL,
-    child-write serialisation and replay snapshots. Closed.
+    child-write serialisation and replay snapshots. Open: later profile phases add fields
+    (upstream's verifier, crossHostCausation, replayDeterminism, statefulResume,
+    transcriptWindow, contextBudget, …) that a reader of this slice ignores.
     """
     supported: bool
     """Whether the execution model is implemented."""
@@ -675,15 +701,27 @@ class ExecutionModelCapability:
     advertises a higher value. Absent means 0.5.
     """
     confidence_escalation_interrupt_kind: Optional[str] = None
-    """Interrupt kind the host raises on escalation (clarify, approval or a vendor kind such as
-    x-host-…).
+    """Interrupt kind the host raises on escalation: clarify or clarification (the two spellings
+    of the clarification kind), approval, or a vendor kind such as x-host-….
     """
     cross_child_memory_concurrency: Optional[CrossChildMemoryConcurrency] = None
     """strict: sibling child writes are serialised per parent run. advisory: opt out of
     serialisation; last write wins, documented.
     """
+    experimental_until: Optional[str] = None
+    """RFC 0042: the date (YYYY-MM-DD) an experimental advertisement graduates or is withdrawn
+    by. Tolerated; not checked against tier.
+    """
+    tier: Optional[ExecutionModelCapabilityTier] = None
+    """RFC 0042 stability claim for this advertisement: stable (the wire shape holds across
+    minors; assumed when absent) or experimental (a preview that may shift until the RFC is
+    accepted). Tolerated here; this slice gives it no behaviour.
+    """
     version: Optional[int] = None
-    """Profile phase, 1 to 4. 2 adds confidence escalation and the memory lifecycle."""
+    """Profile phase, 1 or more; a host at phase N implements phases 1..N. 2 adds confidence
+    escalation and the memory lifecycle. No upper bound: upstream has defined phases beyond
+    4, and a newer phase still carries every phase-2 rule.
+    """
 
     @staticmethod
     def from_dict(obj: Any) -> 'ExecutionModelCapability':
@@ -692,8 +730,10 @@ class ExecutionModelCapability:
         confidence_escalation_floor = from_union([from_float, from_none], obj.get("confidenceEscalationFloor"))
         confidence_escalation_interrupt_kind = from_union([from_str, from_none], obj.get("confidenceEscalationInterruptKind"))
         cross_child_memory_concurrency = from_union([CrossChildMemoryConcurrency, from_none], obj.get("crossChildMemoryConcurrency"))
+        experimental_until = from_union([from_str, from_none], obj.get("experimentalUntil"))
+        tier = from_union([ExecutionModelCapabilityTier, from_none], obj.get("tier"))
         version = from_union([from_int, from_none], obj.get("version"))
-        return ExecutionModelCapability(supported, confidence_escalation_floor, confidence_escalation_interrupt_kind, cross_child_memory_concurrency, version)
+        return ExecutionModelCapability(supported, confidence_escalation_floor, confidence_escalation_interrupt_kind, cross_child_memory_concurrency, experimental_until, tier, version)
 
     def to_dict(self) -> dict:
         result: dict = {}
@@ -704,6 +744,10 @@ class ExecutionModelCapability:
             result["confidenceEscalationInterruptKind"] = from_union([from_str, from_none], self.confidence_escalation_interrupt_kind)
         if self.cross_child_memory_concurrency is not None:
             result["crossChildMemoryConcurrency"] = from_union([lambda x: to_enum(CrossChildMemoryConcurrency, x), from_none], self.cross_child_memory_concurrency)
+        if self.experimental_until is not None:
+            result["experimentalUntil"] = from_union([from_str, from_none], self.experimental_until)
+        if self.tier is not None:
+            result["tier"] = from_union([lambda x: to_enum(ExecutionModelCapabilityTier, x), from_none], self.tier)
         if self.version is not None:
             result["version"] = from_union([from_int, from_none], self.version)
         return result
@@ -858,26 +902,33 @@ class OrchestratorDecision:
     """Supervisor's confidence in [0, 1]; 0 uncertain, 1 fully confident. Below the floor (0.5
     or the advertised stricter floor) a next-worker or terminate decision must escalate.
     """
+    next_worker_ids: Optional[List[str]] = None
+    """The workers to dispatch for next-worker, as upstream hosts spell it: a list of worker
+    workflow ids (one entry unless the host fans out).
+    """
     reason: Optional[str] = None
     """Short host-side rationale; must not carry secrets."""
 
     worker: Optional[str] = None
-    """The worker to dispatch for next-worker."""
+    """The worker to dispatch for next-worker (wopkit hosts' spelling)."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'OrchestratorDecision':
         assert isinstance(obj, dict)
         kind = DecisionKindEnum(obj.get("kind"))
         confidence = from_union([from_float, from_none], obj.get("confidence"))
+        next_worker_ids = from_union([lambda x: from_list(from_str, x), from_none], obj.get("nextWorkerIds"))
         reason = from_union([from_str, from_none], obj.get("reason"))
         worker = from_union([from_str, from_none], obj.get("worker"))
-        return OrchestratorDecision(kind, confidence, reason, worker)
+        return OrchestratorDecision(kind, confidence, next_worker_ids, reason, worker)
 
     def to_dict(self) -> dict:
         result: dict = {}
         result["kind"] = to_enum(DecisionKindEnum, self.kind)
         if self.confidence is not None:
             result["confidence"] = from_union([to_float, from_none], self.confidence)
+        if self.next_worker_ids is not None:
+            result["nextWorkerIds"] = from_union([lambda x: from_list(from_str, x), from_none], self.next_worker_ids)
         if self.reason is not None:
             result["reason"] = from_union([from_str, from_none], self.reason)
         if self.worker is not None:
@@ -889,7 +940,9 @@ class OrchestratorDecision:
 class ConfidenceEscalatedPayload:
     """RFC 0039 §D. A next-worker or terminate decision fell below the floor, so the host
     escalates instead of executing. Recorded before the interrupt is raised. Only hosts
-    advertising executionModel version ≥ 2 emit it. Closed, as the RFC defines it.
+    advertising executionModel version ≥ 2 emit it. Closed, as the RFC defines it; the fields
+    upstream's schema adds (parentRunId, workerId, causationHostId) are declared so upstream
+    events pass, and anything else is still refused.
     """
     confidence: float
     """The decision's confidence, in [0, 1]; below floor."""
@@ -900,8 +953,21 @@ class ConfidenceEscalatedPayload:
     floor: float
     """The floor applied: 0.5 or the host's stricter advertised floor. Never below 0.5."""
 
+    causation_host_id: Optional[str] = None
+    """RFC 0040: the host that emitted the causing event, when it is another host. Upstream
+    field, optional.
+    """
     original_decision: Optional[OrchestratorDecision] = None
     """The decision that triggered the escalation."""
+
+    parent_run_id: Optional[str] = None
+    """The orchestrator-driven run that escalated. Upstream requires it; the seed's RFC 0039 §D
+    shape does not, so it is optional here.
+    """
+    worker_id: Optional[str] = None
+    """The worker the escalated next-worker decision would have dispatched; absent for
+    terminate. Upstream field, optional.
+    """
 
     @staticmethod
     def from_dict(obj: Any) -> 'ConfidenceEscalatedPayload':
@@ -909,16 +975,25 @@ class ConfidenceEscalatedPayload:
         confidence = from_float(obj.get("confidence"))
         escalation_kind = EscalationKind(obj.get("escalationKind"))
         floor = from_float(obj.get("floor"))
+        causation_host_id = from_union([from_str, from_none], obj.get("causationHostId"))
         original_decision = from_union([OrchestratorDecision.from_dict, from_none], obj.get("originalDecision"))
-        return ConfidenceEscalatedPayload(confidence, escalation_kind, floor, original_decision)
+        parent_run_id = from_union([from_str, from_none], obj.get("parentRunId"))
+        worker_id = from_union([from_str, from_none], obj.get("workerId"))
+        return ConfidenceEscalatedPayload(confidence, escalation_kind, floor, causation_host_id, original_decision, parent_run_id, worker_id)
 
     def to_dict(self) -> dict:
         result: dict = {}
         result["confidence"] = to_float(self.confidence)
         result["escalationKind"] = to_enum(EscalationKind, self.escalation_kind)
         result["floor"] = to_float(self.floor)
+        if self.causation_host_id is not None:
+            result["causationHostId"] = from_union([from_str, from_none], self.causation_host_id)
         if self.original_decision is not None:
             result["originalDecision"] = from_union([lambda x: to_class(OrchestratorDecision, x), from_none], self.original_decision)
+        if self.parent_run_id is not None:
+            result["parentRunId"] = from_union([from_str, from_none], self.parent_run_id)
+        if self.worker_id is not None:
+            result["workerId"] = from_union([from_str, from_none], self.worker_id)
         return result
 
 
@@ -1350,28 +1425,31 @@ class DistillationReport:
     
     Present when the run was an RFC 0062 distillation.
     """
-    index_updated: bool
-    """Whether MEMORY-INDEX.json was updated (then workspace.updated was emitted)."""
-
     token_budget: int
     """Budget applied, after clamping to maxTokenBudget."""
 
     tokens_used: int
     """Input plus output tokens counted against the budget."""
 
+    index_updated: Optional[bool] = None
+    """Whether MEMORY-INDEX.json was updated (then workspace.updated was emitted). wopkit hosts
+    always send it; upstream's schema makes it optional, so it is optional here.
+    """
+
     @staticmethod
     def from_dict(obj: Any) -> 'DistillationReport':
         assert isinstance(obj, dict)
-        index_updated = from_bool(obj.get("indexUpdated"))
         token_budget = from_int(obj.get("tokenBudget"))
         tokens_used = from_int(obj.get("tokensUsed"))
-        return DistillationReport(index_updated, token_budget, tokens_used)
+        index_updated = from_union([from_bool, from_none], obj.get("indexUpdated"))
+        return DistillationReport(token_budget, tokens_used, index_updated)
 
     def to_dict(self) -> dict:
         result: dict = {}
-        result["indexUpdated"] = from_bool(self.index_updated)
         result["tokenBudget"] = from_int(self.token_budget)
         result["tokensUsed"] = from_int(self.tokens_used)
+        if self.index_updated is not None:
+            result["indexUpdated"] = from_union([from_bool, from_none], self.index_updated)
         return result
 
 
@@ -1407,7 +1485,8 @@ class MemoryCompactedPayload:
 
     source_ids: Optional[List[str]] = None
     """Ids collapsed into outputId. Exhaustive when present (no 'and N more'); may be omitted
-    when sourceCount exceeds 100.
+    when sourceCount exceeds 100. Not checked for duplicates: RFC 0012 does not ask for
+    uniqueness and upstream's schema does not either.
     """
 
     @staticmethod
@@ -2523,7 +2602,7 @@ class HostSampleMemoryRedactionResponse:
         return result
 
 
-class Tier(Enum):
+class HostSampleSeedEntryTier(Enum):
     """Memory tier; transactional entries are what distillation consumes."""
 
     LONG_TERM = "long-term"
@@ -2540,7 +2619,7 @@ class HostSampleSeedEntry:
     tags: Optional[List[str]] = None
     """Tags stored with the entry."""
 
-    tier: Optional[Tier] = None
+    tier: Optional[HostSampleSeedEntryTier] = None
     """Memory tier; transactional entries are what distillation consumes."""
 
     ttl_seconds: Optional[float] = None
@@ -2551,7 +2630,7 @@ class HostSampleSeedEntry:
         assert isinstance(obj, dict)
         content = from_str(obj.get("content"))
         tags = from_union([lambda x: from_list(from_str, x), from_none], obj.get("tags"))
-        tier = from_union([Tier, from_none], obj.get("tier"))
+        tier = from_union([HostSampleSeedEntryTier, from_none], obj.get("tier"))
         ttl_seconds = from_union([from_float, from_none], obj.get("ttlSeconds"))
         return HostSampleSeedEntry(content, tags, tier, ttl_seconds)
 
@@ -2561,7 +2640,7 @@ class HostSampleSeedEntry:
         if self.tags is not None:
             result["tags"] = from_union([lambda x: from_list(from_str, x), from_none], self.tags)
         if self.tier is not None:
-            result["tier"] = from_union([lambda x: to_enum(Tier, x), from_none], self.tier)
+            result["tier"] = from_union([lambda x: to_enum(HostSampleSeedEntryTier, x), from_none], self.tier)
         if self.ttl_seconds is not None:
             result["ttlSeconds"] = from_union([to_float, from_none], self.ttl_seconds)
         return result
@@ -5814,7 +5893,8 @@ class InterruptRequestedPayload:
     """Id of the interrupt."""
 
     kind: str
-    """clarify, approval, or a vendor kind (x-host-…) advertised as
+    """clarify (wopkit's spelling) or clarification (upstream's), approval, upstream's
+    external-event and custom, or a vendor kind (x-host-…) advertised as
     confidenceEscalationInterruptKind.
     """
     reason_code: Optional[str] = None
@@ -5839,7 +5919,7 @@ class InterruptRequestedPayload:
 
 class Outcome(Enum):
     """approved: proceed as decided; amended: proceed with a changed decision; rejected: do not
-    proceed.
+    proceed. Sent by wopkit hosts.
     """
     AMENDED = "amended"
     APPROVED = "approved"
@@ -5848,27 +5928,41 @@ class Outcome(Enum):
 
 @dataclass
 class InterruptResolvedPayload:
-    """A person answered an interrupt. Open."""
-
+    """A person answered an interrupt. Open. wopkit hosts send outcome; upstream hosts send
+    nodeId, kind and the resume value instead, so only interruptId is required.
+    """
     interrupt_id: str
     """The interrupt answered."""
 
-    outcome: Outcome
+    kind: Optional[str] = None
+    """The interrupt kind that was answered (upstream hosts send it)."""
+
+    node_id: Optional[str] = None
+    """The suspended node (upstream hosts send it)."""
+
+    outcome: Optional[Outcome] = None
     """approved: proceed as decided; amended: proceed with a changed decision; rejected: do not
-    proceed.
+    proceed. Sent by wopkit hosts.
     """
 
     @staticmethod
     def from_dict(obj: Any) -> 'InterruptResolvedPayload':
         assert isinstance(obj, dict)
         interrupt_id = from_str(obj.get("interruptId"))
-        outcome = Outcome(obj.get("outcome"))
-        return InterruptResolvedPayload(interrupt_id, outcome)
+        kind = from_union([from_str, from_none], obj.get("kind"))
+        node_id = from_union([from_str, from_none], obj.get("nodeId"))
+        outcome = from_union([Outcome, from_none], obj.get("outcome"))
+        return InterruptResolvedPayload(interrupt_id, kind, node_id, outcome)
 
     def to_dict(self) -> dict:
         result: dict = {}
         result["interruptId"] = from_str(self.interrupt_id)
-        result["outcome"] = to_enum(Outcome, self.outcome)
+        if self.kind is not None:
+            result["kind"] = from_union([from_str, from_none], self.kind)
+        if self.node_id is not None:
+            result["nodeId"] = from_union([from_str, from_none], self.node_id)
+        if self.outcome is not None:
+            result["outcome"] = from_union([lambda x: to_enum(Outcome, x), from_none], self.outcome)
         return result
 
 
@@ -6204,7 +6298,7 @@ class QuotaExceededDetails:
 
 class Reason(Enum):
     """retention_expired: the source run is past its retention window; event_log_unavailable:
-    the snapshot probe could not read the log.
+    the snapshot probe could not read the log (wopkit hosts send it).
     """
     EVENT_LOG_UNAVAILABLE = "event_log_unavailable"
     RETENTION_EXPIRED = "retention_expired"
@@ -6213,39 +6307,42 @@ class Reason(Enum):
 @dataclass
 class ReplayMemorySnapshotUnavailableDetails:
     """RFC 0039 §C: the host advertises executionModel version ≥ 2 but cannot serve the memory
-    snapshot for the requested fork point. Returned with HTTP 422. Open for vendor detail.
+    snapshot for the requested fork point. Returned with HTTP 422. Only fromSeq is required
+    (the seed's SHOULD; upstream hosts send fromSeq and oldestAvailableIdx); wopkit hosts
+    also send sourceRunId and reason. Open for vendor detail.
     """
     from_seq: int
     """The event index the fork asked for."""
-
-    reason: Reason
-    """retention_expired: the source run is past its retention window; event_log_unavailable:
-    the snapshot probe could not read the log.
-    """
-    source_run_id: str
-    """The run being forked."""
 
     oldest_available_idx: Optional[int] = None
     """Oldest index for which a snapshot still exists, so the client can choose a valid fork
     point.
     """
+    reason: Optional[Reason] = None
+    """retention_expired: the source run is past its retention window; event_log_unavailable:
+    the snapshot probe could not read the log (wopkit hosts send it).
+    """
+    source_run_id: Optional[str] = None
+    """The run being forked (wopkit hosts send it)."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'ReplayMemorySnapshotUnavailableDetails':
         assert isinstance(obj, dict)
         from_seq = from_int(obj.get("fromSeq"))
-        reason = Reason(obj.get("reason"))
-        source_run_id = from_str(obj.get("sourceRunId"))
         oldest_available_idx = from_union([from_int, from_none], obj.get("oldestAvailableIdx"))
-        return ReplayMemorySnapshotUnavailableDetails(from_seq, reason, source_run_id, oldest_available_idx)
+        reason = from_union([Reason, from_none], obj.get("reason"))
+        source_run_id = from_union([from_str, from_none], obj.get("sourceRunId"))
+        return ReplayMemorySnapshotUnavailableDetails(from_seq, oldest_available_idx, reason, source_run_id)
 
     def to_dict(self) -> dict:
         result: dict = {}
         result["fromSeq"] = from_int(self.from_seq)
-        result["reason"] = to_enum(Reason, self.reason)
-        result["sourceRunId"] = from_str(self.source_run_id)
         if self.oldest_available_idx is not None:
             result["oldestAvailableIdx"] = from_union([from_int, from_none], self.oldest_available_idx)
+        if self.reason is not None:
+            result["reason"] = from_union([lambda x: to_enum(Reason, x), from_none], self.reason)
+        if self.source_run_id is not None:
+            result["sourceRunId"] = from_union([from_str, from_none], self.source_run_id)
         return result
 
 
@@ -6255,20 +6352,28 @@ class RunCompletedPayloadStatus(Enum):
 
 @dataclass
 class RunCompletedPayload:
-    """A run reached a terminal success state. Content-free. Open."""
+    """A run reached a terminal success state. Content-free. Open. wopkit hosts send status;
+    upstream hosts send outputs and durationMs instead, so nothing is required.
+    """
+    duration_ms: Optional[int] = None
+    """Wall-clock run time in milliseconds (upstream hosts send it)."""
 
-    status: RunCompletedPayloadStatus
-    """Terminal status."""
+    status: Optional[RunCompletedPayloadStatus] = None
+    """Terminal status, when the host states it (wopkit hosts always do)."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'RunCompletedPayload':
         assert isinstance(obj, dict)
-        status = RunCompletedPayloadStatus(obj.get("status"))
-        return RunCompletedPayload(status)
+        duration_ms = from_union([from_int, from_none], obj.get("durationMs"))
+        status = from_union([RunCompletedPayloadStatus, from_none], obj.get("status"))
+        return RunCompletedPayload(duration_ms, status)
 
     def to_dict(self) -> dict:
         result: dict = {}
-        result["status"] = to_enum(RunCompletedPayloadStatus, self.status)
+        if self.duration_ms is not None:
+            result["durationMs"] = from_union([from_int, from_none], self.duration_ms)
+        if self.status is not None:
+            result["status"] = from_union([lambda x: to_enum(RunCompletedPayloadStatus, x), from_none], self.status)
         return result
 
 
@@ -6278,7 +6383,8 @@ class RunEvent:
     the payload shape through the x-type-index of run-event-payloads.schema.json. Consumers
     must tolerate event types they do not know: the envelope accepts any well-formed type,
     and a consumer that does not recognise it checks the envelope and ignores the payload
-    without error. Closed at the envelope level: extensions go in the payload.
+    without error. Closed at the envelope level: extensions go in the payload (the envelope
+    fields upstream hosts add, schemaVersion and engineVersion, are declared).
     """
     event_id: str
     """Host-issued id, unique within the run."""
@@ -6305,9 +6411,17 @@ class RunEvent:
     """eventId of the event that caused this one, for causal chains such as decision →
     escalation → interrupt.
     """
+    engine_version: Optional[str] = None
+    """Version of the engine that produced the event, as upstream hosts stamp it. Informational;
+    wopkit hosts leave it out.
+    """
     node_id: Optional[str] = None
     """The workflow node that caused the event, when one did. Background writers (consolidation,
     session-end memory) omit it rather than invent one.
+    """
+    schema_version: Optional[int] = None
+    """Per-event-type payload contract version, as upstream hosts stamp it. Readers fold unknown
+    versions best-effort; wopkit hosts leave it out.
     """
 
     @staticmethod
@@ -6320,8 +6434,10 @@ class RunEvent:
         timestamp = from_datetime(obj.get("timestamp"))
         type = from_str(obj.get("type"))
         causation_id = from_union([from_str, from_none], obj.get("causationId"))
+        engine_version = from_union([from_str, from_none], obj.get("engineVersion"))
         node_id = from_union([from_str, from_none], obj.get("nodeId"))
-        return RunEvent(event_id, payload, run_id, sequence, timestamp, type, causation_id, node_id)
+        schema_version = from_union([from_int, from_none], obj.get("schemaVersion"))
+        return RunEvent(event_id, payload, run_id, sequence, timestamp, type, causation_id, engine_version, node_id, schema_version)
 
     def to_dict(self) -> dict:
         result: dict = {}
@@ -6333,8 +6449,12 @@ class RunEvent:
         result["type"] = from_str(self.type)
         if self.causation_id is not None:
             result["causationId"] = from_union([from_str, from_none], self.causation_id)
+        if self.engine_version is not None:
+            result["engineVersion"] = from_union([from_str, from_none], self.engine_version)
         if self.node_id is not None:
             result["nodeId"] = from_union([from_str, from_none], self.node_id)
+        if self.schema_version is not None:
+            result["schemaVersion"] = from_union([from_int, from_none], self.schema_version)
         return result
 
 
@@ -6347,20 +6467,65 @@ class RunEventsResponse:
     """Events in increasing sequence; each validates as a RunEvent (unknown types on the
     envelope alone).
     """
-    run_id: str
-    """The run whose log this is."""
+    run_id: Optional[str] = None
+    """The run whose log this is. wopkit hosts always send it; upstream defines no schema for
+    this response and its scenarios read only events, so it is optional.
+    """
 
     @staticmethod
     def from_dict(obj: Any) -> 'RunEventsResponse':
         assert isinstance(obj, dict)
         events = from_list(RunEvent.from_dict, obj.get("events"))
-        run_id = from_str(obj.get("runId"))
+        run_id = from_union([from_str, from_none], obj.get("runId"))
         return RunEventsResponse(events, run_id)
 
     def to_dict(self) -> dict:
         result: dict = {}
         result["events"] = from_list(lambda x: to_class(RunEvent, x), self.events)
-        result["runId"] = from_str(self.run_id)
+        if self.run_id is not None:
+            result["runId"] = from_union([from_str, from_none], self.run_id)
+        return result
+
+
+@dataclass
+class RunFailureError:
+    """The failure as upstream hosts report it: a machine code and a message, never entry
+    content.
+    
+    The error object upstream hosts put in run.failed: a code and a human message; details
+    are code-specific. Open.
+    
+    The failure as upstream hosts report it.
+    """
+    code: str
+    """Machine code of the failure."""
+
+    message: str
+    """Human-readable explanation; never entry content or secrets."""
+
+    details: Optional[Dict[str, Any]] = None
+    """Code-specific details."""
+
+    retryable: Optional[bool] = None
+    """Whether retrying the run may succeed."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'RunFailureError':
+        assert isinstance(obj, dict)
+        code = from_str(obj.get("code"))
+        message = from_str(obj.get("message"))
+        details = from_union([lambda x: from_dict(lambda x: x, x), from_none], obj.get("details"))
+        retryable = from_union([from_bool, from_none], obj.get("retryable"))
+        return RunFailureError(code, message, details, retryable)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["code"] = from_str(self.code)
+        result["message"] = from_str(self.message)
+        if self.details is not None:
+            result["details"] = from_union([lambda x: from_dict(lambda x: x, x), from_none], self.details)
+        if self.retryable is not None:
+            result["retryable"] = from_union([from_bool, from_none], self.retryable)
         return result
 
 
@@ -6370,25 +6535,40 @@ class RunFailedPayloadStatus(Enum):
 
 @dataclass
 class RunFailedPayload:
-    """A run ended in failure. Open."""
-
-    error_code: str
-    """Machine code of the failure (an ErrorCode or host code)."""
-
-    status: RunFailedPayloadStatus
-    """Terminal status."""
+    """A run ended in failure. Open. The failure is named either by errorCode (wopkit hosts,
+    which also send status) or by an error object {code, message} (upstream hosts); at least
+    one of the two is present.
+    """
+    error: Optional[RunFailureError] = None
+    """The failure as upstream hosts report it: a machine code and a message, never entry
+    content.
+    
+    The failure as upstream hosts report it.
+    """
+    error_code: Optional[str] = None
+    """Machine code of the failure (an ErrorCode or host code).
+    
+    Machine code of the failure.
+    """
+    status: Optional[RunFailedPayloadStatus] = None
+    """Terminal status, when the host states it (wopkit hosts always do)."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'RunFailedPayload':
         assert isinstance(obj, dict)
-        error_code = from_str(obj.get("errorCode"))
-        status = RunFailedPayloadStatus(obj.get("status"))
-        return RunFailedPayload(error_code, status)
+        error = from_union([RunFailureError.from_dict, from_none], obj.get("error"))
+        error_code = from_union([from_str, from_none], obj.get("errorCode"))
+        status = from_union([RunFailedPayloadStatus, from_none], obj.get("status"))
+        return RunFailedPayload(error, error_code, status)
 
     def to_dict(self) -> dict:
         result: dict = {}
-        result["errorCode"] = from_str(self.error_code)
-        result["status"] = to_enum(RunFailedPayloadStatus, self.status)
+        if self.error is not None:
+            result["error"] = from_union([lambda x: to_class(RunFailureError, x), from_none], self.error)
+        if self.error_code is not None:
+            result["errorCode"] = from_union([from_str, from_none], self.error_code)
+        if self.status is not None:
+            result["status"] = from_union([lambda x: to_enum(RunFailedPayloadStatus, x), from_none], self.status)
         return result
 
 
@@ -7809,6 +7989,14 @@ def run_failed_payload_from_dict(s: Any) -> RunFailedPayload:
 
 def run_failed_payload_to_dict(x: RunFailedPayload) -> Any:
     return to_class(RunFailedPayload, x)
+
+
+def run_failure_error_from_dict(s: Any) -> RunFailureError:
+    return RunFailureError.from_dict(s)
+
+
+def run_failure_error_to_dict(x: RunFailureError) -> Any:
+    return to_class(RunFailureError, x)
 
 
 def run_fork_request_from_dict(s: Any) -> RunForkRequest:

@@ -7,7 +7,7 @@
 // - Fields a schema leaves open (additionalProperties: true) are dropped on deserialisation: extension data does not survive a round trip.
 // - if/then rules (e.g. "trigger is required when supported is true") and x-runtime-rules are not represented.
 //
-// Top-level types: 145.
+// Top-level types: 146.
 
 // Example code that deserializes and serializes the model.
 // extern crate serde;
@@ -288,14 +288,23 @@ pub struct MemoryCapability {
     pub writable: Option<bool>,
 }
 
-/// RFC 0057. Closed.
+/// RFC 0057 write attribution. A host that does not attribute writes omits the block, so
+/// supported is only ever true; upstream hosts advertise {supported: true} with
+/// emitsWriteEvents optional. Open to fields a later revision adds (server-emitted, read by
+/// clients that ignore what they do not know).
 ///
 /// RFC 0057 write attribution.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AttributionCapability {
-    /// true: every memory write emits the content-free memory.written event.
-    pub emits_write_events: bool,
+    /// true: every memory write emits the content-free memory.written event. false or absent:
+    /// consumers must cope with the event never appearing.
+    pub emits_write_events: Option<bool>,
+
+    /// Always true when present: the block is left out entirely by hosts without write
+    /// attribution. Upstream requires it; we accept a block without it (earlier wopkit hosts
+    /// advertised emitsWriteEvents alone).
+    pub supported: Option<bool>,
 }
 
 /// RFC 0012 compaction.
@@ -310,6 +319,7 @@ pub struct CompactionCapability {
     pub max_input_entries: Option<i64>,
 
     /// Informational ceiling on the distilled entry's size; should not exceed maxEntrySizeBytes.
+    /// Zero is accepted (RFC 0012 sets no floor; upstream's schema allows 0).
     pub max_output_bytes: Option<i64>,
 
     /// Required whenever the block is present.
@@ -412,7 +422,9 @@ pub struct MultiAgentCapability {
 /// RFC 0037/0039 execution-model profile.
 ///
 /// RFC 0039. version 2 and above binds the host to the confidence floor, cross-run TTL,
-/// child-write serialisation and replay snapshots. Closed.
+/// child-write serialisation and replay snapshots. Open: later profile phases add fields
+/// (upstream's verifier, crossHostCausation, replayDeterminism, statefulResume,
+/// transcriptWindow, contextBudget, …) that a reader of this slice ignores.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ExecutionModelCapability {
@@ -420,19 +432,30 @@ pub struct ExecutionModelCapability {
     /// advertises a higher value. Absent means 0.5.
     pub confidence_escalation_floor: Option<f64>,
 
-    /// Interrupt kind the host raises on escalation (clarify, approval or a vendor kind such as
-    /// x-host-…).
+    /// Interrupt kind the host raises on escalation: clarify or clarification (the two spellings
+    /// of the clarification kind), approval, or a vendor kind such as x-host-….
     pub confidence_escalation_interrupt_kind: Option<String>,
 
     /// strict: sibling child writes are serialised per parent run. advisory: opt out of
     /// serialisation; last write wins, documented.
     pub cross_child_memory_concurrency: Option<CrossChildMemoryConcurrency>,
 
+    /// RFC 0042: the date (YYYY-MM-DD) an experimental advertisement graduates or is withdrawn
+    /// by. Tolerated; not checked against tier.
+    pub experimental_until: Option<String>,
+
     /// Whether the execution model is implemented.
     pub supported: bool,
 
-    /// Profile phase, 1 to 4. 2 adds confidence escalation and the memory lifecycle.
-    pub version: Option<i32>,
+    /// RFC 0042 stability claim for this advertisement: stable (the wire shape holds across
+    /// minors; assumed when absent) or experimental (a preview that may shift until the RFC is
+    /// accepted). Tolerated here; this slice gives it no behaviour.
+    pub tier: Option<ExecutionModelCapabilityTier>,
+
+    /// Profile phase, 1 or more; a host at phase N implements phases 1..N. 2 adds confidence
+    /// escalation and the memory lifecycle. No upper bound: upstream has defined phases beyond
+    /// 4, and a newer phase still carries every phase-2 rule.
+    pub version: Option<i64>,
 }
 
 /// strict: sibling child writes are serialised per parent run. advisory: opt out of
@@ -443,6 +466,17 @@ pub enum CrossChildMemoryConcurrency {
     Advisory,
 
     Strict,
+}
+
+/// RFC 0042 stability claim for this advertisement: stable (the wire shape holds across
+/// minors; assumed when absent) or experimental (a preview that may shift until the RFC is
+/// accepted). Tolerated here; this slice gives it no behaviour.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ExecutionModelCapabilityTier {
+    Experimental,
+
+    Stable,
 }
 
 /// The request needs a capability the host does not advertise. Open.
@@ -466,10 +500,16 @@ pub struct CompactionRedactionFailedDetails {
 
 /// RFC 0039 §D. A next-worker or terminate decision fell below the floor, so the host
 /// escalates instead of executing. Recorded before the interrupt is raised. Only hosts
-/// advertising executionModel version ≥ 2 emit it. Closed, as the RFC defines it.
+/// advertising executionModel version ≥ 2 emit it. Closed, as the RFC defines it; the fields
+/// upstream's schema adds (parentRunId, workerId, causationHostId) are declared so upstream
+/// events pass, and anything else is still refused.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ConfidenceEscalatedPayload {
+    /// RFC 0040: the host that emitted the causing event, when it is another host. Upstream
+    /// field, optional.
+    pub causation_host_id: Option<String>,
+
     /// The decision's confidence, in [0, 1]; below floor.
     pub confidence: f64,
 
@@ -481,6 +521,14 @@ pub struct ConfidenceEscalatedPayload {
 
     /// The decision that triggered the escalation.
     pub original_decision: Option<OrchestratorDecision>,
+
+    /// The orchestrator-driven run that escalated. Upstream requires it; the seed's RFC 0039 §D
+    /// shape does not, so it is optional here.
+    pub parent_run_id: Option<String>,
+
+    /// The worker the escalated next-worker decision would have dispatched; absent for
+    /// terminate. Upstream field, optional.
+    pub worker_id: Option<String>,
 }
 
 /// clarify (preferred: the user confirms or adjusts) or escalate (an approval interrupt).
@@ -499,6 +547,7 @@ pub enum EscalationKind {
 ///
 /// The decision as made, including its confidence.
 #[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct OrchestratorDecision {
     /// Supervisor's confidence in [0, 1]; 0 uncertain, 1 fully confident. Below the floor (0.5
     /// or the advertised stricter floor) a next-worker or terminate decision must escalate.
@@ -507,10 +556,14 @@ pub struct OrchestratorDecision {
     /// What the supervisor decided. The confidence floor applies to next-worker and terminate.
     pub kind: DecisionKindEnum,
 
+    /// The workers to dispatch for next-worker, as upstream hosts spell it: a list of worker
+    /// workflow ids (one entry unless the host fans out).
+    pub next_worker_ids: Option<Vec<String>>,
+
     /// Short host-side rationale; must not carry secrets.
     pub reason: Option<String>,
 
-    /// The worker to dispatch for next-worker.
+    /// The worker to dispatch for next-worker (wopkit hosts' spelling).
     pub worker: Option<String>,
 }
 
@@ -836,7 +889,8 @@ pub struct MemoryCompactedPayload {
     pub source_count: i64,
 
     /// Ids collapsed into outputId. Exhaustive when present (no 'and N more'); may be omitted
-    /// when sourceCount exceeds 100.
+    /// when sourceCount exceeds 100. Not checked for duplicates: RFC 0012 does not ask for
+    /// uniqueness and upstream's schema does not either.
     pub source_ids: Option<Vec<String>>,
 
     /// The path that drove this run; scheduled distillation reports host-managed.
@@ -851,8 +905,9 @@ pub struct MemoryCompactedPayload {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct DistillationReport {
-    /// Whether MEMORY-INDEX.json was updated (then workspace.updated was emitted).
-    pub index_updated: bool,
+    /// Whether MEMORY-INDEX.json was updated (then workspace.updated was emitted). wopkit hosts
+    /// always send it; upstream's schema makes it optional, so it is optional here.
+    pub index_updated: Option<bool>,
 
     /// Budget applied, after clamping to maxTokenBudget.
     pub token_budget: i64,
@@ -1557,7 +1612,7 @@ pub struct HostSampleSeedEntry {
     pub tags: Option<Vec<String>>,
 
     /// Memory tier; transactional entries are what distillation consumes.
-    pub tier: Option<Tier>,
+    pub tier: Option<HostSampleSeedEntryTier>,
 
     /// Lifetime from the write; expiresAt = write time + ttlSeconds (ms granularity).
     pub ttl_seconds: Option<f64>,
@@ -1566,7 +1621,7 @@ pub struct HostSampleSeedEntry {
 /// Memory tier; transactional entries are what distillation consumes.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
-pub enum Tier {
+pub enum HostSampleSeedEntryTier {
     #[serde(rename = "long-term")]
     LongTerm,
 
@@ -3720,7 +3775,8 @@ pub struct InterruptRequestedPayload {
     /// Id of the interrupt.
     pub interrupt_id: String,
 
-    /// clarify, approval, or a vendor kind (x-host-…) advertised as
+    /// clarify (wopkit's spelling) or clarification (upstream's), approval, upstream's
+    /// external-event and custom, or a vendor kind (x-host-…) advertised as
     /// confidenceEscalationInterruptKind.
     pub kind: String,
 
@@ -3728,20 +3784,27 @@ pub struct InterruptRequestedPayload {
     pub reason_code: Option<String>,
 }
 
-/// A person answered an interrupt. Open.
+/// A person answered an interrupt. Open. wopkit hosts send outcome; upstream hosts send
+/// nodeId, kind and the resume value instead, so only interruptId is required.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct InterruptResolvedPayload {
     /// The interrupt answered.
     pub interrupt_id: String,
 
+    /// The interrupt kind that was answered (upstream hosts send it).
+    pub kind: Option<String>,
+
+    /// The suspended node (upstream hosts send it).
+    pub node_id: Option<String>,
+
     /// approved: proceed as decided; amended: proceed with a changed decision; rejected: do not
-    /// proceed.
-    pub outcome: Outcome,
+    /// proceed. Sent by wopkit hosts.
+    pub outcome: Option<Outcome>,
 }
 
 /// approved: proceed as decided; amended: proceed with a changed decision; rejected: do not
-/// proceed.
+/// proceed. Sent by wopkit hosts.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Outcome {
@@ -3928,7 +3991,9 @@ pub struct QuotaExceededDetails {
 }
 
 /// RFC 0039 §C: the host advertises executionModel version ≥ 2 but cannot serve the memory
-/// snapshot for the requested fork point. Returned with HTTP 422. Open for vendor detail.
+/// snapshot for the requested fork point. Returned with HTTP 422. Only fromSeq is required
+/// (the seed's SHOULD; upstream hosts send fromSeq and oldestAvailableIdx); wopkit hosts
+/// also send sourceRunId and reason. Open for vendor detail.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ReplayMemorySnapshotUnavailableDetails {
@@ -3940,15 +4005,15 @@ pub struct ReplayMemorySnapshotUnavailableDetails {
     pub oldest_available_idx: Option<i64>,
 
     /// retention_expired: the source run is past its retention window; event_log_unavailable:
-    /// the snapshot probe could not read the log.
-    pub reason: Reason,
+    /// the snapshot probe could not read the log (wopkit hosts send it).
+    pub reason: Option<Reason>,
 
-    /// The run being forked.
-    pub source_run_id: String,
+    /// The run being forked (wopkit hosts send it).
+    pub source_run_id: Option<String>,
 }
 
 /// retention_expired: the source run is past its retention window; event_log_unavailable:
-/// the snapshot probe could not read the log.
+/// the snapshot probe could not read the log (wopkit hosts send it).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Reason {
@@ -3959,11 +4024,16 @@ pub enum Reason {
     RetentionExpired,
 }
 
-/// A run reached a terminal success state. Content-free. Open.
+/// A run reached a terminal success state. Content-free. Open. wopkit hosts send status;
+/// upstream hosts send outputs and durationMs instead, so nothing is required.
 #[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct RunCompletedPayload {
-    /// Terminal status.
-    pub status: RunCompletedPayloadStatus,
+    /// Wall-clock run time in milliseconds (upstream hosts send it).
+    pub duration_ms: Option<i64>,
+
+    /// Terminal status, when the host states it (wopkit hosts always do).
+    pub status: Option<RunCompletedPayloadStatus>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -3981,21 +4051,27 @@ pub struct RunEventsResponse {
     /// envelope alone).
     pub events: Vec<RunEvent>,
 
-    /// The run whose log this is.
-    pub run_id: String,
+    /// The run whose log this is. wopkit hosts always send it; upstream defines no schema for
+    /// this response and its scenarios read only events, so it is optional.
+    pub run_id: Option<String>,
 }
 
 /// The envelope of every event in a run's append-only log. type names the event and selects
 /// the payload shape through the x-type-index of run-event-payloads.schema.json. Consumers
 /// must tolerate event types they do not know: the envelope accepts any well-formed type,
 /// and a consumer that does not recognise it checks the envelope and ignores the payload
-/// without error. Closed at the envelope level: extensions go in the payload.
+/// without error. Closed at the envelope level: extensions go in the payload (the envelope
+/// fields upstream hosts add, schemaVersion and engineVersion, are declared).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RunEvent {
     /// eventId of the event that caused this one, for causal chains such as decision →
     /// escalation → interrupt.
     pub causation_id: Option<String>,
+
+    /// Version of the engine that produced the event, as upstream hosts stamp it. Informational;
+    /// wopkit hosts leave it out.
+    pub engine_version: Option<String>,
 
     /// Host-issued id, unique within the run.
     pub event_id: String,
@@ -4011,6 +4087,10 @@ pub struct RunEvent {
     /// The run this event belongs to.
     pub run_id: String,
 
+    /// Per-event-type payload contract version, as upstream hosts stamp it. Readers fold unknown
+    /// versions best-effort; wopkit hosts leave it out.
+    pub schema_version: Option<i64>,
+
     /// Position in the run's log, starting at 0 and strictly increasing by one per appended
     /// event.
     pub sequence: i64,
@@ -4024,15 +4104,47 @@ pub struct RunEvent {
     pub run_event_type: String,
 }
 
-/// A run ended in failure. Open.
+/// A run ended in failure. Open. The failure is named either by errorCode (wopkit hosts,
+/// which also send status) or by an error object {code, message} (upstream hosts); at least
+/// one of the two is present.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RunFailedPayload {
-    /// Machine code of the failure (an ErrorCode or host code).
-    pub error_code: String,
+    /// The failure as upstream hosts report it: a machine code and a message, never entry
+    /// content.
+    ///
+    /// The failure as upstream hosts report it.
+    pub error: Option<RunFailureError>,
 
-    /// Terminal status.
-    pub status: RunFailedPayloadStatus,
+    /// Machine code of the failure (an ErrorCode or host code).
+    ///
+    /// Machine code of the failure.
+    pub error_code: Option<String>,
+
+    /// Terminal status, when the host states it (wopkit hosts always do).
+    pub status: Option<RunFailedPayloadStatus>,
+}
+
+/// The failure as upstream hosts report it: a machine code and a message, never entry
+/// content.
+///
+/// The error object upstream hosts put in run.failed: a code and a human message; details
+/// are code-specific. Open.
+///
+/// The failure as upstream hosts report it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct RunFailureError {
+    /// Machine code of the failure.
+    pub code: String,
+
+    /// Code-specific details.
+    pub details: Option<HashMap<String, Option<serde_json::Value>>>,
+
+    /// Human-readable explanation; never entry content or secrets.
+    pub message: String,
+
+    /// Whether retrying the run may succeed.
+    pub retryable: Option<bool>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

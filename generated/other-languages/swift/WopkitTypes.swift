@@ -7,7 +7,7 @@
 // - Fields a schema leaves open (additionalProperties: true) are dropped on deserialisation: extension data does not survive a round trip.
 // - if/then rules (e.g. "trigger is required when supported is true") and x-runtime-rules are not represented.
 //
-// Top-level types: 145.
+// Top-level types: 146.
 
 // This file was generated from JSON Schema using quicktype, do not modify it directly.
 // To parse the JSON, add this file to your project and do:
@@ -144,6 +144,7 @@
 //   let runEvent = try RunEvent(json)
 //   let runEventsResponse = try RunEventsResponse(json)
 //   let runFailedPayload = try RunFailedPayload(json)
+//   let runFailureError = try RunFailureError(json)
 //   let runForkRequest = try RunForkRequest(json)
 //   let runForkResponse = try RunForkResponse(json)
 //   let runOrchestratorDecidedPayload = try RunOrchestratorDecidedPayload(json)
@@ -793,16 +794,25 @@ extension MemoryCapability {
     }
 }
 
-/// RFC 0057. Closed.
+/// RFC 0057 write attribution. A host that does not attribute writes omits the block, so
+/// supported is only ever true; upstream hosts advertise {supported: true} with
+/// emitsWriteEvents optional. Open to fields a later revision adds (server-emitted, read by
+/// clients that ignore what they do not know).
 ///
 /// RFC 0057 write attribution.
 // MARK: - AttributionCapability
 struct AttributionCapability: Codable {
-    /// true: every memory write emits the content-free memory.written event.
-    let emitsWriteEvents: Bool
+    /// true: every memory write emits the content-free memory.written event. false or absent:
+    /// consumers must cope with the event never appearing.
+    let emitsWriteEvents: Bool?
+    /// Always true when present: the block is left out entirely by hosts without write
+    /// attribution. Upstream requires it; we accept a block without it (earlier wopkit hosts
+    /// advertised emitsWriteEvents alone).
+    let supported: Bool?
 
     enum CodingKeys: String, CodingKey {
         case emitsWriteEvents = "emitsWriteEvents"
+        case supported = "supported"
     }
 }
 
@@ -825,10 +835,12 @@ extension AttributionCapability {
     }
 
     func with(
-        emitsWriteEvents: Bool? = nil
+        emitsWriteEvents: Bool?? = nil,
+        supported: Bool?? = nil
     ) -> AttributionCapability {
         return AttributionCapability(
-            emitsWriteEvents: emitsWriteEvents ?? self.emitsWriteEvents
+            emitsWriteEvents: emitsWriteEvents ?? self.emitsWriteEvents,
+            supported: supported ?? self.supported
         )
     }
 
@@ -851,6 +863,7 @@ struct CompactionCapability: Codable {
     /// Informational ceiling on source entries per compaction.
     let maxInputEntries: Int?
     /// Informational ceiling on the distilled entry's size; should not exceed maxEntrySizeBytes.
+    /// Zero is accepted (RFC 0012 sets no floor; upstream's schema allows 0).
     let maxOutputBytes: Int?
     /// Required whenever the block is present.
     let supported: Bool
@@ -1158,28 +1171,41 @@ extension MultiAgentCapability {
 /// RFC 0037/0039 execution-model profile.
 ///
 /// RFC 0039. version 2 and above binds the host to the confidence floor, cross-run TTL,
-/// child-write serialisation and replay snapshots. Closed.
+/// child-write serialisation and replay snapshots. Open: later profile phases add fields
+/// (upstream's verifier, crossHostCausation, replayDeterminism, statefulResume,
+/// transcriptWindow, contextBudget, …) that a reader of this slice ignores.
 // MARK: - ExecutionModelCapability
 struct ExecutionModelCapability: Codable {
     /// The host's escalation floor. Never below the spec floor of 0.5; stricter operator policy
     /// advertises a higher value. Absent means 0.5.
     let confidenceEscalationFloor: Double?
-    /// Interrupt kind the host raises on escalation (clarify, approval or a vendor kind such as
-    /// x-host-…).
+    /// Interrupt kind the host raises on escalation: clarify or clarification (the two spellings
+    /// of the clarification kind), approval, or a vendor kind such as x-host-….
     let confidenceEscalationInterruptKind: String?
     /// strict: sibling child writes are serialised per parent run. advisory: opt out of
     /// serialisation; last write wins, documented.
     let crossChildMemoryConcurrency: CrossChildMemoryConcurrency?
+    /// RFC 0042: the date (YYYY-MM-DD) an experimental advertisement graduates or is withdrawn
+    /// by. Tolerated; not checked against tier.
+    let experimentalUntil: String?
     /// Whether the execution model is implemented.
     let supported: Bool
-    /// Profile phase, 1 to 4. 2 adds confidence escalation and the memory lifecycle.
+    /// RFC 0042 stability claim for this advertisement: stable (the wire shape holds across
+    /// minors; assumed when absent) or experimental (a preview that may shift until the RFC is
+    /// accepted). Tolerated here; this slice gives it no behaviour.
+    let tier: ExecutionModelCapabilityTier?
+    /// Profile phase, 1 or more; a host at phase N implements phases 1..N. 2 adds confidence
+    /// escalation and the memory lifecycle. No upper bound: upstream has defined phases beyond
+    /// 4, and a newer phase still carries every phase-2 rule.
     let version: Int?
 
     enum CodingKeys: String, CodingKey {
         case confidenceEscalationFloor = "confidenceEscalationFloor"
         case confidenceEscalationInterruptKind = "confidenceEscalationInterruptKind"
         case crossChildMemoryConcurrency = "crossChildMemoryConcurrency"
+        case experimentalUntil = "experimentalUntil"
         case supported = "supported"
+        case tier = "tier"
         case version = "version"
     }
 }
@@ -1206,14 +1232,18 @@ extension ExecutionModelCapability {
         confidenceEscalationFloor: Double?? = nil,
         confidenceEscalationInterruptKind: String?? = nil,
         crossChildMemoryConcurrency: CrossChildMemoryConcurrency?? = nil,
+        experimentalUntil: String?? = nil,
         supported: Bool? = nil,
+        tier: ExecutionModelCapabilityTier?? = nil,
         version: Int?? = nil
     ) -> ExecutionModelCapability {
         return ExecutionModelCapability(
             confidenceEscalationFloor: confidenceEscalationFloor ?? self.confidenceEscalationFloor,
             confidenceEscalationInterruptKind: confidenceEscalationInterruptKind ?? self.confidenceEscalationInterruptKind,
             crossChildMemoryConcurrency: crossChildMemoryConcurrency ?? self.crossChildMemoryConcurrency,
+            experimentalUntil: experimentalUntil ?? self.experimentalUntil,
             supported: supported ?? self.supported,
+            tier: tier ?? self.tier,
             version: version ?? self.version
         )
     }
@@ -1232,6 +1262,14 @@ extension ExecutionModelCapability {
 enum CrossChildMemoryConcurrency: String, Codable {
     case advisory = "advisory"
     case strict = "strict"
+}
+
+/// RFC 0042 stability claim for this advertisement: stable (the wire shape holds across
+/// minors; assumed when absent) or experimental (a preview that may shift until the RFC is
+/// accepted). Tolerated here; this slice gives it no behaviour.
+enum ExecutionModelCapabilityTier: String, Codable {
+    case experimental = "experimental"
+    case stable = "stable"
 }
 
 /// The request needs a capability the host does not advertise. Open.
@@ -1334,9 +1372,14 @@ extension CompactionRedactionFailedDetails {
 
 /// RFC 0039 §D. A next-worker or terminate decision fell below the floor, so the host
 /// escalates instead of executing. Recorded before the interrupt is raised. Only hosts
-/// advertising executionModel version ≥ 2 emit it. Closed, as the RFC defines it.
+/// advertising executionModel version ≥ 2 emit it. Closed, as the RFC defines it; the fields
+/// upstream's schema adds (parentRunId, workerId, causationHostId) are declared so upstream
+/// events pass, and anything else is still refused.
 // MARK: - ConfidenceEscalatedPayload
 struct ConfidenceEscalatedPayload: Codable {
+    /// RFC 0040: the host that emitted the causing event, when it is another host. Upstream
+    /// field, optional.
+    let causationHostID: String?
     /// The decision's confidence, in [0, 1]; below floor.
     let confidence: Double
     /// clarify (preferred: the user confirms or adjusts) or escalate (an approval interrupt).
@@ -1345,12 +1388,21 @@ struct ConfidenceEscalatedPayload: Codable {
     let floor: Double
     /// The decision that triggered the escalation.
     let originalDecision: OrchestratorDecision?
+    /// The orchestrator-driven run that escalated. Upstream requires it; the seed's RFC 0039 §D
+    /// shape does not, so it is optional here.
+    let parentRunID: String?
+    /// The worker the escalated next-worker decision would have dispatched; absent for
+    /// terminate. Upstream field, optional.
+    let workerID: String?
 
     enum CodingKeys: String, CodingKey {
+        case causationHostID = "causationHostId"
         case confidence = "confidence"
         case escalationKind = "escalationKind"
         case floor = "floor"
         case originalDecision = "originalDecision"
+        case parentRunID = "parentRunId"
+        case workerID = "workerId"
     }
 }
 
@@ -1373,16 +1425,22 @@ extension ConfidenceEscalatedPayload {
     }
 
     func with(
+        causationHostID: String?? = nil,
         confidence: Double? = nil,
         escalationKind: EscalationKind? = nil,
         floor: Double? = nil,
-        originalDecision: OrchestratorDecision?? = nil
+        originalDecision: OrchestratorDecision?? = nil,
+        parentRunID: String?? = nil,
+        workerID: String?? = nil
     ) -> ConfidenceEscalatedPayload {
         return ConfidenceEscalatedPayload(
+            causationHostID: causationHostID ?? self.causationHostID,
             confidence: confidence ?? self.confidence,
             escalationKind: escalationKind ?? self.escalationKind,
             floor: floor ?? self.floor,
-            originalDecision: originalDecision ?? self.originalDecision
+            originalDecision: originalDecision ?? self.originalDecision,
+            parentRunID: parentRunID ?? self.parentRunID,
+            workerID: workerID ?? self.workerID
         )
     }
 
@@ -1414,14 +1472,18 @@ struct OrchestratorDecision: Codable {
     let confidence: Double?
     /// What the supervisor decided. The confidence floor applies to next-worker and terminate.
     let kind: DecisionKindEnum
+    /// The workers to dispatch for next-worker, as upstream hosts spell it: a list of worker
+    /// workflow ids (one entry unless the host fans out).
+    let nextWorkerIDS: [String]?
     /// Short host-side rationale; must not carry secrets.
     let reason: String?
-    /// The worker to dispatch for next-worker.
+    /// The worker to dispatch for next-worker (wopkit hosts' spelling).
     let worker: String?
 
     enum CodingKeys: String, CodingKey {
         case confidence = "confidence"
         case kind = "kind"
+        case nextWorkerIDS = "nextWorkerIds"
         case reason = "reason"
         case worker = "worker"
     }
@@ -1448,12 +1510,14 @@ extension OrchestratorDecision {
     func with(
         confidence: Double?? = nil,
         kind: DecisionKindEnum? = nil,
+        nextWorkerIDS: [String]?? = nil,
         reason: String?? = nil,
         worker: String?? = nil
     ) -> OrchestratorDecision {
         return OrchestratorDecision(
             confidence: confidence ?? self.confidence,
             kind: kind ?? self.kind,
+            nextWorkerIDS: nextWorkerIDS ?? self.nextWorkerIDS,
             reason: reason ?? self.reason,
             worker: worker ?? self.worker
         )
@@ -2359,7 +2423,8 @@ struct MemoryCompactedPayload: Codable {
     /// Total sources collapsed, including any not listed.
     let sourceCount: Int
     /// Ids collapsed into outputId. Exhaustive when present (no 'and N more'); may be omitted
-    /// when sourceCount exceeds 100.
+    /// when sourceCount exceeds 100. Not checked for duplicates: RFC 0012 does not ask for
+    /// uniqueness and upstream's schema does not either.
     let sourceIDS: [String]?
     /// The path that drove this run; scheduled distillation reports host-managed.
     let trigger: CompactionTrigger
@@ -2429,8 +2494,9 @@ extension MemoryCompactedPayload {
 /// Present when the run was an RFC 0062 distillation.
 // MARK: - DistillationReport
 struct DistillationReport: Codable {
-    /// Whether MEMORY-INDEX.json was updated (then workspace.updated was emitted).
-    let indexUpdated: Bool
+    /// Whether MEMORY-INDEX.json was updated (then workspace.updated was emitted). wopkit hosts
+    /// always send it; upstream's schema makes it optional, so it is optional here.
+    let indexUpdated: Bool?
     /// Budget applied, after clamping to maxTokenBudget.
     let tokenBudget: Int
     /// Input plus output tokens counted against the budget.
@@ -2462,7 +2528,7 @@ extension DistillationReport {
     }
 
     func with(
-        indexUpdated: Bool? = nil,
+        indexUpdated: Bool?? = nil,
         tokenBudget: Int? = nil,
         tokensUsed: Int? = nil
     ) -> DistillationReport {
@@ -4081,7 +4147,7 @@ struct HostSampleSeedEntry: Codable {
     /// Tags stored with the entry.
     let tags: [String]?
     /// Memory tier; transactional entries are what distillation consumes.
-    let tier: Tier?
+    let tier: HostSampleSeedEntryTier?
     /// Lifetime from the write; expiresAt = write time + ttlSeconds (ms granularity).
     let ttlSeconds: Double?
 
@@ -4114,7 +4180,7 @@ extension HostSampleSeedEntry {
     func with(
         content: String? = nil,
         tags: [String]?? = nil,
-        tier: Tier?? = nil,
+        tier: HostSampleSeedEntryTier?? = nil,
         ttlSeconds: Double?? = nil
     ) -> HostSampleSeedEntry {
         return HostSampleSeedEntry(
@@ -4135,7 +4201,7 @@ extension HostSampleSeedEntry {
 }
 
 /// Memory tier; transactional entries are what distillation consumes.
-enum Tier: String, Codable {
+enum HostSampleSeedEntryTier: String, Codable {
     case longTerm = "long-term"
     case transactional = "transactional"
 }
@@ -8999,7 +9065,8 @@ enum InquiriumTextPartType: String, Codable {
 struct InterruptRequestedPayload: Codable {
     /// Id of the interrupt.
     let interruptID: String
-    /// clarify, approval, or a vendor kind (x-host-…) advertised as
+    /// clarify (wopkit's spelling) or clarification (upstream's), approval, upstream's
+    /// external-event and custom, or a vendor kind (x-host-…) advertised as
     /// confidenceEscalationInterruptKind.
     let kind: String
     /// Why the interrupt was raised, e.g. confidence-below-floor.
@@ -9051,17 +9118,24 @@ extension InterruptRequestedPayload {
     }
 }
 
-/// A person answered an interrupt. Open.
+/// A person answered an interrupt. Open. wopkit hosts send outcome; upstream hosts send
+/// nodeId, kind and the resume value instead, so only interruptId is required.
 // MARK: - InterruptResolvedPayload
 struct InterruptResolvedPayload: Codable {
     /// The interrupt answered.
     let interruptID: String
+    /// The interrupt kind that was answered (upstream hosts send it).
+    let kind: String?
+    /// The suspended node (upstream hosts send it).
+    let nodeID: String?
     /// approved: proceed as decided; amended: proceed with a changed decision; rejected: do not
-    /// proceed.
-    let outcome: Outcome
+    /// proceed. Sent by wopkit hosts.
+    let outcome: Outcome?
 
     enum CodingKeys: String, CodingKey {
         case interruptID = "interruptId"
+        case kind = "kind"
+        case nodeID = "nodeId"
         case outcome = "outcome"
     }
 }
@@ -9086,10 +9160,14 @@ extension InterruptResolvedPayload {
 
     func with(
         interruptID: String? = nil,
-        outcome: Outcome? = nil
+        kind: String?? = nil,
+        nodeID: String?? = nil,
+        outcome: Outcome?? = nil
     ) -> InterruptResolvedPayload {
         return InterruptResolvedPayload(
             interruptID: interruptID ?? self.interruptID,
+            kind: kind ?? self.kind,
+            nodeID: nodeID ?? self.nodeID,
             outcome: outcome ?? self.outcome
         )
     }
@@ -9104,7 +9182,7 @@ extension InterruptResolvedPayload {
 }
 
 /// approved: proceed as decided; amended: proceed with a changed decision; rejected: do not
-/// proceed.
+/// proceed. Sent by wopkit hosts.
 enum Outcome: String, Codable {
     case amended = "amended"
     case approved = "approved"
@@ -9669,7 +9747,9 @@ extension QuotaExceededDetails {
 }
 
 /// RFC 0039 §C: the host advertises executionModel version ≥ 2 but cannot serve the memory
-/// snapshot for the requested fork point. Returned with HTTP 422. Open for vendor detail.
+/// snapshot for the requested fork point. Returned with HTTP 422. Only fromSeq is required
+/// (the seed's SHOULD; upstream hosts send fromSeq and oldestAvailableIdx); wopkit hosts
+/// also send sourceRunId and reason. Open for vendor detail.
 // MARK: - ReplayMemorySnapshotUnavailableDetails
 struct ReplayMemorySnapshotUnavailableDetails: Codable {
     /// The event index the fork asked for.
@@ -9678,10 +9758,10 @@ struct ReplayMemorySnapshotUnavailableDetails: Codable {
     /// point.
     let oldestAvailableIdx: Int?
     /// retention_expired: the source run is past its retention window; event_log_unavailable:
-    /// the snapshot probe could not read the log.
-    let reason: Reason
-    /// The run being forked.
-    let sourceRunID: String
+    /// the snapshot probe could not read the log (wopkit hosts send it).
+    let reason: Reason?
+    /// The run being forked (wopkit hosts send it).
+    let sourceRunID: String?
 
     enum CodingKeys: String, CodingKey {
         case fromSeq = "fromSeq"
@@ -9712,8 +9792,8 @@ extension ReplayMemorySnapshotUnavailableDetails {
     func with(
         fromSeq: Int? = nil,
         oldestAvailableIdx: Int?? = nil,
-        reason: Reason? = nil,
-        sourceRunID: String? = nil
+        reason: Reason?? = nil,
+        sourceRunID: String?? = nil
     ) -> ReplayMemorySnapshotUnavailableDetails {
         return ReplayMemorySnapshotUnavailableDetails(
             fromSeq: fromSeq ?? self.fromSeq,
@@ -9733,19 +9813,23 @@ extension ReplayMemorySnapshotUnavailableDetails {
 }
 
 /// retention_expired: the source run is past its retention window; event_log_unavailable:
-/// the snapshot probe could not read the log.
+/// the snapshot probe could not read the log (wopkit hosts send it).
 enum Reason: String, Codable {
     case eventLogUnavailable = "event_log_unavailable"
     case retentionExpired = "retention_expired"
 }
 
-/// A run reached a terminal success state. Content-free. Open.
+/// A run reached a terminal success state. Content-free. Open. wopkit hosts send status;
+/// upstream hosts send outputs and durationMs instead, so nothing is required.
 // MARK: - RunCompletedPayload
 struct RunCompletedPayload: Codable {
-    /// Terminal status.
-    let status: RunCompletedPayloadStatus
+    /// Wall-clock run time in milliseconds (upstream hosts send it).
+    let durationMS: Int?
+    /// Terminal status, when the host states it (wopkit hosts always do).
+    let status: RunCompletedPayloadStatus?
 
     enum CodingKeys: String, CodingKey {
+        case durationMS = "durationMs"
         case status = "status"
     }
 }
@@ -9769,9 +9853,11 @@ extension RunCompletedPayload {
     }
 
     func with(
-        status: RunCompletedPayloadStatus? = nil
+        durationMS: Int?? = nil,
+        status: RunCompletedPayloadStatus?? = nil
     ) -> RunCompletedPayload {
         return RunCompletedPayload(
+            durationMS: durationMS ?? self.durationMS,
             status: status ?? self.status
         )
     }
@@ -9796,8 +9882,9 @@ struct RunEventsResponse: Codable {
     /// Events in increasing sequence; each validates as a RunEvent (unknown types on the
     /// envelope alone).
     let events: [RunEvent]
-    /// The run whose log this is.
-    let runID: String
+    /// The run whose log this is. wopkit hosts always send it; upstream defines no schema for
+    /// this response and its scenarios read only events, so it is optional.
+    let runID: String?
 
     enum CodingKeys: String, CodingKey {
         case events = "events"
@@ -9825,7 +9912,7 @@ extension RunEventsResponse {
 
     func with(
         events: [RunEvent]? = nil,
-        runID: String? = nil
+        runID: String?? = nil
     ) -> RunEventsResponse {
         return RunEventsResponse(
             events: events ?? self.events,
@@ -9846,12 +9933,16 @@ extension RunEventsResponse {
 /// the payload shape through the x-type-index of run-event-payloads.schema.json. Consumers
 /// must tolerate event types they do not know: the envelope accepts any well-formed type,
 /// and a consumer that does not recognise it checks the envelope and ignores the payload
-/// without error. Closed at the envelope level: extensions go in the payload.
+/// without error. Closed at the envelope level: extensions go in the payload (the envelope
+/// fields upstream hosts add, schemaVersion and engineVersion, are declared).
 // MARK: - RunEvent
 struct RunEvent: Codable {
     /// eventId of the event that caused this one, for causal chains such as decision →
     /// escalation → interrupt.
     let causationID: String?
+    /// Version of the engine that produced the event, as upstream hosts stamp it. Informational;
+    /// wopkit hosts leave it out.
+    let engineVersion: String?
     /// Host-issued id, unique within the run.
     let eventID: String
     /// The workflow node that caused the event, when one did. Background writers (consolidation,
@@ -9862,6 +9953,9 @@ struct RunEvent: Codable {
     let payload: [String: JSONAny]
     /// The run this event belongs to.
     let runID: String
+    /// Per-event-type payload contract version, as upstream hosts stamp it. Readers fold unknown
+    /// versions best-effort; wopkit hosts leave it out.
+    let schemaVersion: Int?
     /// Position in the run's log, starting at 0 and strictly increasing by one per appended
     /// event.
     let sequence: Int
@@ -9873,10 +9967,12 @@ struct RunEvent: Codable {
 
     enum CodingKeys: String, CodingKey {
         case causationID = "causationId"
+        case engineVersion = "engineVersion"
         case eventID = "eventId"
         case nodeID = "nodeId"
         case payload = "payload"
         case runID = "runId"
+        case schemaVersion = "schemaVersion"
         case sequence = "sequence"
         case timestamp = "timestamp"
         case type = "type"
@@ -9903,20 +9999,24 @@ extension RunEvent {
 
     func with(
         causationID: String?? = nil,
+        engineVersion: String?? = nil,
         eventID: String? = nil,
         nodeID: String?? = nil,
         payload: [String: JSONAny]? = nil,
         runID: String? = nil,
+        schemaVersion: Int?? = nil,
         sequence: Int? = nil,
         timestamp: Date? = nil,
         type: String? = nil
     ) -> RunEvent {
         return RunEvent(
             causationID: causationID ?? self.causationID,
+            engineVersion: engineVersion ?? self.engineVersion,
             eventID: eventID ?? self.eventID,
             nodeID: nodeID ?? self.nodeID,
             payload: payload ?? self.payload,
             runID: runID ?? self.runID,
+            schemaVersion: schemaVersion ?? self.schemaVersion,
             sequence: sequence ?? self.sequence,
             timestamp: timestamp ?? self.timestamp,
             type: type ?? self.type
@@ -9932,15 +10032,25 @@ extension RunEvent {
     }
 }
 
-/// A run ended in failure. Open.
+/// A run ended in failure. Open. The failure is named either by errorCode (wopkit hosts,
+/// which also send status) or by an error object {code, message} (upstream hosts); at least
+/// one of the two is present.
 // MARK: - RunFailedPayload
 struct RunFailedPayload: Codable {
+    /// The failure as upstream hosts report it: a machine code and a message, never entry
+    /// content.
+    ///
+    /// The failure as upstream hosts report it.
+    let error: RunFailureError?
     /// Machine code of the failure (an ErrorCode or host code).
-    let errorCode: String
-    /// Terminal status.
-    let status: RunFailedPayloadStatus
+    ///
+    /// Machine code of the failure.
+    let errorCode: String?
+    /// Terminal status, when the host states it (wopkit hosts always do).
+    let status: RunFailedPayloadStatus?
 
     enum CodingKeys: String, CodingKey {
+        case error = "error"
         case errorCode = "errorCode"
         case status = "status"
     }
@@ -9965,12 +10075,81 @@ extension RunFailedPayload {
     }
 
     func with(
-        errorCode: String? = nil,
-        status: RunFailedPayloadStatus? = nil
+        error: RunFailureError?? = nil,
+        errorCode: String?? = nil,
+        status: RunFailedPayloadStatus?? = nil
     ) -> RunFailedPayload {
         return RunFailedPayload(
+            error: error ?? self.error,
             errorCode: errorCode ?? self.errorCode,
             status: status ?? self.status
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// The failure as upstream hosts report it: a machine code and a message, never entry
+/// content.
+///
+/// The error object upstream hosts put in run.failed: a code and a human message; details
+/// are code-specific. Open.
+///
+/// The failure as upstream hosts report it.
+// MARK: - RunFailureError
+struct RunFailureError: Codable {
+    /// Machine code of the failure.
+    let code: String
+    /// Code-specific details.
+    let details: [String: JSONAny]?
+    /// Human-readable explanation; never entry content or secrets.
+    let message: String
+    /// Whether retrying the run may succeed.
+    let retryable: Bool?
+
+    enum CodingKeys: String, CodingKey {
+        case code = "code"
+        case details = "details"
+        case message = "message"
+        case retryable = "retryable"
+    }
+}
+
+// MARK: RunFailureError convenience initializers and mutators
+
+extension RunFailureError {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(RunFailureError.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        code: String? = nil,
+        details: [String: JSONAny]?? = nil,
+        message: String? = nil,
+        retryable: Bool?? = nil
+    ) -> RunFailureError {
+        return RunFailureError(
+            code: code ?? self.code,
+            details: details ?? self.details,
+            message: message ?? self.message,
+            retryable: retryable ?? self.retryable
         )
     }
 

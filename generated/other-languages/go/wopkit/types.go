@@ -8,7 +8,7 @@
 // - if/then rules (e.g. "trigger is required when supported is true") and x-runtime-rules are not represented.
 // - Optional scalar fields use pointers with omitempty; absent optional arrays and objects are written back as null (post-processing keeps empty [] and {} instead of dropping them).
 //
-// Top-level types: 145.
+// Top-level types: 146.
 
 // Code generated from JSON Schema using quicktype. DO NOT EDIT.
 // To parse and unparse this JSON data, add this code to your project and do:
@@ -408,6 +408,9 @@
 //
 //    runFailedPayload, err := UnmarshalRunFailedPayload(bytes)
 //    bytes, err = runFailedPayload.Marshal()
+//
+//    runFailureError, err := UnmarshalRunFailureError(bytes)
+//    bytes, err = runFailureError.Marshal()
 //
 //    runForkRequest, err := UnmarshalRunForkRequest(bytes)
 //    bytes, err = runForkRequest.Marshal()
@@ -1776,6 +1779,16 @@ func (r *RunFailedPayload) Marshal() ([]byte, error) {
 	return json.Marshal(r)
 }
 
+func UnmarshalRunFailureError(data []byte) (RunFailureError, error) {
+	var r RunFailureError
+	err := json.Unmarshal(data, &r)
+	return r, err
+}
+
+func (r *RunFailureError) Marshal() ([]byte, error) {
+	return json.Marshal(r)
+}
+
 func UnmarshalRunForkRequest(data []byte) (RunForkRequest, error) {
 	var r RunForkRequest
 	err := json.Unmarshal(data, &r)
@@ -2041,12 +2054,20 @@ type MemoryCapability struct {
 	Writable                                                                              *bool                   `json:"writable,omitempty"`
 }
 
-// RFC 0057. Closed.
+// RFC 0057 write attribution. A host that does not attribute writes omits the block, so
+// supported is only ever true; upstream hosts advertise {supported: true} with
+// emitsWriteEvents optional. Open to fields a later revision adds (server-emitted, read by
+// clients that ignore what they do not know).
 //
 // RFC 0057 write attribution.
 type AttributionCapability struct {
-	// true: every memory write emits the content-free memory.written event.     
-	EmitsWriteEvents                                                        bool `json:"emitsWriteEvents"`
+	// true: every memory write emits the content-free memory.written event. false or absent:      
+	// consumers must cope with the event never appearing.                                         
+	EmitsWriteEvents                                                                         *bool `json:"emitsWriteEvents,omitempty"`
+	// Always true when present: the block is left out entirely by hosts without write             
+	// attribution. Upstream requires it; we accept a block without it (earlier wopkit hosts       
+	// advertised emitsWriteEvents alone).                                                         
+	Supported                                                                                *bool `json:"supported,omitempty"`
 }
 
 // RFC 0012 compaction.
@@ -2058,6 +2079,7 @@ type CompactionCapability struct {
 	// Informational ceiling on source entries per compaction.                                                     
 	MaxInputEntries                                                                             *int64             `json:"maxInputEntries,omitempty"`
 	// Informational ceiling on the distilled entry's size; should not exceed maxEntrySizeBytes.                   
+	// Zero is accepted (RFC 0012 sets no floor; upstream's schema allows 0).                                      
 	MaxOutputBytes                                                                              *int64             `json:"maxOutputBytes,omitempty"`
 	// Required whenever the block is present.                                                                     
 	Supported                                                                                   bool               `json:"supported"`
@@ -2117,21 +2139,32 @@ type MultiAgentCapability struct {
 // RFC 0037/0039 execution-model profile.
 //
 // RFC 0039. version 2 and above binds the host to the confidence floor, cross-run TTL,
-// child-write serialisation and replay snapshots. Closed.
+// child-write serialisation and replay snapshots. Open: later profile phases add fields
+// (upstream's verifier, crossHostCausation, replayDeterminism, statefulResume,
+// transcriptWindow, contextBudget, …) that a reader of this slice ignores.
 type ExecutionModelCapability struct {
-	// The host's escalation floor. Never below the spec floor of 0.5; stricter operator policy                             
-	// advertises a higher value. Absent means 0.5.                                                                         
-	ConfidenceEscalationFloor                                                                  *float64                     `json:"confidenceEscalationFloor,omitempty"`
-	// Interrupt kind the host raises on escalation (clarify, approval or a vendor kind such as                             
-	// x-host-…).                                                                                                           
-	ConfidenceEscalationInterruptKind                                                          *string                      `json:"confidenceEscalationInterruptKind,omitempty"`
-	// strict: sibling child writes are serialised per parent run. advisory: opt out of                                     
-	// serialisation; last write wins, documented.                                                                          
-	CrossChildMemoryConcurrency                                                                *CrossChildMemoryConcurrency `json:"crossChildMemoryConcurrency,omitempty"`
-	// Whether the execution model is implemented.                                                                          
-	Supported                                                                                  bool                         `json:"supported"`
-	// Profile phase, 1 to 4. 2 adds confidence escalation and the memory lifecycle.                                        
-	Version                                                                                    *int64                       `json:"version,omitempty"`
+	// The host's escalation floor. Never below the spec floor of 0.5; stricter operator policy                               
+	// advertises a higher value. Absent means 0.5.                                                                           
+	ConfidenceEscalationFloor                                                                   *float64                      `json:"confidenceEscalationFloor,omitempty"`
+	// Interrupt kind the host raises on escalation: clarify or clarification (the two spellings                              
+	// of the clarification kind), approval, or a vendor kind such as x-host-….                                               
+	ConfidenceEscalationInterruptKind                                                           *string                       `json:"confidenceEscalationInterruptKind,omitempty"`
+	// strict: sibling child writes are serialised per parent run. advisory: opt out of                                       
+	// serialisation; last write wins, documented.                                                                            
+	CrossChildMemoryConcurrency                                                                 *CrossChildMemoryConcurrency  `json:"crossChildMemoryConcurrency,omitempty"`
+	// RFC 0042: the date (YYYY-MM-DD) an experimental advertisement graduates or is withdrawn                                
+	// by. Tolerated; not checked against tier.                                                                               
+	ExperimentalUntil                                                                           *string                       `json:"experimentalUntil,omitempty"`
+	// Whether the execution model is implemented.                                                                            
+	Supported                                                                                   bool                          `json:"supported"`
+	// RFC 0042 stability claim for this advertisement: stable (the wire shape holds across                                   
+	// minors; assumed when absent) or experimental (a preview that may shift until the RFC is                                
+	// accepted). Tolerated here; this slice gives it no behaviour.                                                           
+	Tier                                                                                        *ExecutionModelCapabilityTier `json:"tier,omitempty"`
+	// Profile phase, 1 or more; a host at phase N implements phases 1..N. 2 adds confidence                                  
+	// escalation and the memory lifecycle. No upper bound: upstream has defined phases beyond                                
+	// 4, and a newer phase still carries every phase-2 rule.                                                                 
+	Version                                                                                     *int64                        `json:"version,omitempty"`
 }
 
 // The request needs a capability the host does not advertise. Open.
@@ -2151,16 +2184,27 @@ type CompactionRedactionFailedDetails struct {
 
 // RFC 0039 §D. A next-worker or terminate decision fell below the floor, so the host
 // escalates instead of executing. Recorded before the interrupt is raised. Only hosts
-// advertising executionModel version ≥ 2 emit it. Closed, as the RFC defines it.
+// advertising executionModel version ≥ 2 emit it. Closed, as the RFC defines it; the fields
+// upstream's schema adds (parentRunId, workerId, causationHostId) are declared so upstream
+// events pass, and anything else is still refused.
 type ConfidenceEscalatedPayload struct {
-	// The decision's confidence, in [0, 1]; below floor.                                                          
-	Confidence                                                                               float64               `json:"confidence"`
-	// clarify (preferred: the user confirms or adjusts) or escalate (an approval interrupt).                      
-	EscalationKind                                                                           EscalationKind        `json:"escalationKind"`
-	// The floor applied: 0.5 or the host's stricter advertised floor. Never below 0.5.                            
-	Floor                                                                                    float64               `json:"floor"`
-	// The decision that triggered the escalation.                                                                 
-	OriginalDecision                                                                         *OrchestratorDecision `json:"originalDecision,omitempty"`
+	// RFC 0040: the host that emitted the causing event, when it is another host. Upstream                          
+	// field, optional.                                                                                              
+	CausationHostID                                                                            *string               `json:"causationHostId,omitempty"`
+	// The decision's confidence, in [0, 1]; below floor.                                                            
+	Confidence                                                                                 float64               `json:"confidence"`
+	// clarify (preferred: the user confirms or adjusts) or escalate (an approval interrupt).                        
+	EscalationKind                                                                             EscalationKind        `json:"escalationKind"`
+	// The floor applied: 0.5 or the host's stricter advertised floor. Never below 0.5.                              
+	Floor                                                                                      float64               `json:"floor"`
+	// The decision that triggered the escalation.                                                                   
+	OriginalDecision                                                                           *OrchestratorDecision `json:"originalDecision,omitempty"`
+	// The orchestrator-driven run that escalated. Upstream requires it; the seed's RFC 0039 §D                      
+	// shape does not, so it is optional here.                                                                       
+	ParentRunID                                                                                *string               `json:"parentRunId,omitempty"`
+	// The worker the escalated next-worker decision would have dispatched; absent for                               
+	// terminate. Upstream field, optional.                                                                          
+	WorkerID                                                                                   *string               `json:"workerId,omitempty"`
 }
 
 // The decision that triggered the escalation.
@@ -2175,9 +2219,12 @@ type OrchestratorDecision struct {
 	Confidence                                                                                *float64         `json:"confidence,omitempty"`
 	// What the supervisor decided. The confidence floor applies to next-worker and terminate.                 
 	Kind                                                                                      DecisionKindEnum `json:"kind"`
+	// The workers to dispatch for next-worker, as upstream hosts spell it: a list of worker                   
+	// workflow ids (one entry unless the host fans out).                                                      
+	NextWorkerIDS                                                                             []string         `json:"nextWorkerIds"`
 	// Short host-side rationale; must not carry secrets.                                                      
 	Reason                                                                                    *string          `json:"reason,omitempty"`
-	// The worker to dispatch for next-worker.                                                                 
+	// The worker to dispatch for next-worker (wopkit hosts' spelling).                                        
 	Worker                                                                                    *string          `json:"worker,omitempty"`
 }
 
@@ -2412,7 +2459,8 @@ type MemoryCompactedPayload struct {
 	// Total sources collapsed, including any not listed.                                                        
 	SourceCount                                                                              int64               `json:"sourceCount"`
 	// Ids collapsed into outputId. Exhaustive when present (no 'and N more'); may be omitted                    
-	// when sourceCount exceeds 100.                                                                             
+	// when sourceCount exceeds 100. Not checked for duplicates: RFC 0012 does not ask for                       
+	// uniqueness and upstream's schema does not either.                                                         
 	SourceIDS                                                                                []string            `json:"sourceIds"`
 	// The path that drove this run; scheduled distillation reports host-managed.                                
 	Trigger                                                                                  CompactionTrigger   `json:"trigger"`
@@ -2424,12 +2472,13 @@ type MemoryCompactedPayload struct {
 //
 // Present when the run was an RFC 0062 distillation.
 type DistillationReport struct {
-	// Whether MEMORY-INDEX.json was updated (then workspace.updated was emitted).      
-	IndexUpdated                                                                  bool  `json:"indexUpdated"`
-	// Budget applied, after clamping to maxTokenBudget.                                
-	TokenBudget                                                                   int64 `json:"tokenBudget"`
-	// Input plus output tokens counted against the budget.                             
-	TokensUsed                                                                    int64 `json:"tokensUsed"`
+	// Whether MEMORY-INDEX.json was updated (then workspace.updated was emitted). wopkit hosts      
+	// always send it; upstream's schema makes it optional, so it is optional here.                  
+	IndexUpdated                                                                               *bool `json:"indexUpdated,omitempty"`
+	// Budget applied, after clamping to maxTokenBudget.                                             
+	TokenBudget                                                                                int64 `json:"tokenBudget"`
+	// Input plus output tokens counted against the budget.                                          
+	TokensUsed                                                                                 int64 `json:"tokensUsed"`
 }
 
 // Body of POST /v1/host/sample/memory/distill-schedule/tick: run every due schedule now,
@@ -2754,14 +2803,14 @@ type HostSampleMemorySeedRequest struct {
 
 // One entry to seed. Closed: a client-submitted shape.
 type HostSampleSeedEntry struct {
-	// Entry text as the writer submits it (stored after SR-1 redaction).                     
-	Content                                                                          string   `json:"content"`
-	// Tags stored with the entry.                                                            
-	Tags                                                                             []string `json:"tags"`
-	// Memory tier; transactional entries are what distillation consumes.                     
-	Tier                                                                             *Tier    `json:"tier,omitempty"`
-	// Lifetime from the write; expiresAt = write time + ttlSeconds (ms granularity).         
-	TTLSeconds                                                                       *float64 `json:"ttlSeconds,omitempty"`
+	// Entry text as the writer submits it (stored after SR-1 redaction).                                     
+	Content                                                                          string                   `json:"content"`
+	// Tags stored with the entry.                                                                            
+	Tags                                                                             []string                 `json:"tags"`
+	// Memory tier; transactional entries are what distillation consumes.                                     
+	Tier                                                                             *HostSampleSeedEntryTier `json:"tier,omitempty"`
+	// Lifetime from the write; expiresAt = write time + ttlSeconds (ms granularity).                         
+	TTLSeconds                                                                       *float64                 `json:"ttlSeconds,omitempty"`
 }
 
 // A BYOK secret to register for the seeding run. Closed: a client-submitted shape.
@@ -3945,22 +3994,28 @@ type InquiriumTextPart struct {
 
 // The run is paused waiting for a person. Open.
 type InterruptRequestedPayload struct {
-	// Id of the interrupt.                                                
-	InterruptID                                                    string  `json:"interruptId"`
-	// clarify, approval, or a vendor kind (x-host-…) advertised as        
-	// confidenceEscalationInterruptKind.                                  
-	Kind                                                           string  `json:"kind"`
-	// Why the interrupt was raised, e.g. confidence-below-floor.          
-	ReasonCode                                                     *string `json:"reasonCode,omitempty"`
+	// Id of the interrupt.                                                                   
+	InterruptID                                                                       string  `json:"interruptId"`
+	// clarify (wopkit's spelling) or clarification (upstream's), approval, upstream's        
+	// external-event and custom, or a vendor kind (x-host-…) advertised as                   
+	// confidenceEscalationInterruptKind.                                                     
+	Kind                                                                              string  `json:"kind"`
+	// Why the interrupt was raised, e.g. confidence-below-floor.                             
+	ReasonCode                                                                        *string `json:"reasonCode,omitempty"`
 }
 
-// A person answered an interrupt. Open.
+// A person answered an interrupt. Open. wopkit hosts send outcome; upstream hosts send
+// nodeId, kind and the resume value instead, so only interruptId is required.
 type InterruptResolvedPayload struct {
-	// The interrupt answered.                                                                         
-	InterruptID                                                                                string  `json:"interruptId"`
-	// approved: proceed as decided; amended: proceed with a changed decision; rejected: do not        
-	// proceed.                                                                                        
-	Outcome                                                                                    Outcome `json:"outcome"`
+	// The interrupt answered.                                                                          
+	InterruptID                                                                                string   `json:"interruptId"`
+	// The interrupt kind that was answered (upstream hosts send it).                                   
+	Kind                                                                                       *string  `json:"kind,omitempty"`
+	// The suspended node (upstream hosts send it).                                                     
+	NodeID                                                                                     *string  `json:"nodeId,omitempty"`
+	// approved: proceed as decided; amended: proceed with a changed decision; rejected: do not         
+	// proceed. Sent by wopkit hosts.                                                                   
+	Outcome                                                                                    *Outcome `json:"outcome,omitempty"`
 }
 
 // Options of MemoryAdapter.list (RFC 0004). Closed: a client-submitted shape.
@@ -4074,45 +4129,55 @@ type QuotaExceededDetails struct {
 }
 
 // RFC 0039 §C: the host advertises executionModel version ≥ 2 but cannot serve the memory
-// snapshot for the requested fork point. Returned with HTTP 422. Open for vendor detail.
+// snapshot for the requested fork point. Returned with HTTP 422. Only fromSeq is required
+// (the seed's SHOULD; upstream hosts send fromSeq and oldestAvailableIdx); wopkit hosts
+// also send sourceRunId and reason. Open for vendor detail.
 type ReplayMemorySnapshotUnavailableDetails struct {
-	// The event index the fork asked for.                                                          
-	FromSeq                                                                                  int64  `json:"fromSeq"`
-	// Oldest index for which a snapshot still exists, so the client can choose a valid fork        
-	// point.                                                                                       
-	OldestAvailableIdx                                                                       *int64 `json:"oldestAvailableIdx,omitempty"`
-	// retention_expired: the source run is past its retention window; event_log_unavailable:       
-	// the snapshot probe could not read the log.                                                   
-	Reason                                                                                   Reason `json:"reason"`
-	// The run being forked.                                                                        
-	SourceRunID                                                                              string `json:"sourceRunId"`
+	// The event index the fork asked for.                                                           
+	FromSeq                                                                                  int64   `json:"fromSeq"`
+	// Oldest index for which a snapshot still exists, so the client can choose a valid fork         
+	// point.                                                                                        
+	OldestAvailableIdx                                                                       *int64  `json:"oldestAvailableIdx,omitempty"`
+	// retention_expired: the source run is past its retention window; event_log_unavailable:        
+	// the snapshot probe could not read the log (wopkit hosts send it).                             
+	Reason                                                                                   *Reason `json:"reason,omitempty"`
+	// The run being forked (wopkit hosts send it).                                                  
+	SourceRunID                                                                              *string `json:"sourceRunId,omitempty"`
 }
 
-// A run reached a terminal success state. Content-free. Open.
+// A run reached a terminal success state. Content-free. Open. wopkit hosts send status;
+// upstream hosts send outputs and durationMs instead, so nothing is required.
 type RunCompletedPayload struct {
-	// Terminal status.                          
-	Status             RunCompletedPayloadStatus `json:"status"`
+	// Wall-clock run time in milliseconds (upstream hosts send it).                                
+	DurationMS                                                           *int64                     `json:"durationMs,omitempty"`
+	// Terminal status, when the host states it (wopkit hosts always do).                           
+	Status                                                               *RunCompletedPayloadStatus `json:"status,omitempty"`
 }
 
 // Response of GET /v1/runs/{runId}/events: the run's events from fromSeq on, in sequence
 // order. Open: a host may add diagnostics.
 type RunEventsResponse struct {
-	// Events in increasing sequence; each validates as a RunEvent (unknown types on the           
-	// envelope alone).                                                                            
-	Events                                                                              []RunEvent `json:"events"`
-	// The run whose log this is.                                                                  
-	RunID                                                                               string     `json:"runId"`
+	// Events in increasing sequence; each validates as a RunEvent (unknown types on the                
+	// envelope alone).                                                                                 
+	Events                                                                                   []RunEvent `json:"events"`
+	// The run whose log this is. wopkit hosts always send it; upstream defines no schema for           
+	// this response and its scenarios read only events, so it is optional.                             
+	RunID                                                                                    *string    `json:"runId,omitempty"`
 }
 
 // The envelope of every event in a run's append-only log. type names the event and selects
 // the payload shape through the x-type-index of run-event-payloads.schema.json. Consumers
 // must tolerate event types they do not know: the envelope accepts any well-formed type,
 // and a consumer that does not recognise it checks the envelope and ignores the payload
-// without error. Closed at the envelope level: extensions go in the payload.
+// without error. Closed at the envelope level: extensions go in the payload (the envelope
+// fields upstream hosts add, schemaVersion and engineVersion, are declared).
 type RunEvent struct {
 	// eventId of the event that caused this one, for causal chains such as decision →                                 
 	// escalation → interrupt.                                                                                         
 	CausationID                                                                                 *string                `json:"causationId,omitempty"`
+	// Version of the engine that produced the event, as upstream hosts stamp it. Informational;                       
+	// wopkit hosts leave it out.                                                                                      
+	EngineVersion                                                                               *string                `json:"engineVersion,omitempty"`
 	// Host-issued id, unique within the run.                                                                          
 	EventID                                                                                     string                 `json:"eventId"`
 	// The workflow node that caused the event, when one did. Background writers (consolidation,                       
@@ -4123,6 +4188,9 @@ type RunEvent struct {
 	Payload                                                                                     map[string]interface{} `json:"payload"`
 	// The run this event belongs to.                                                                                  
 	RunID                                                                                       string                 `json:"runId"`
+	// Per-event-type payload contract version, as upstream hosts stamp it. Readers fold unknown                       
+	// versions best-effort; wopkit hosts leave it out.                                                                
+	SchemaVersion                                                                               *int64                 `json:"schemaVersion,omitempty"`
 	// Position in the run's log, starting at 0 and strictly increasing by one per appended                            
 	// event.                                                                                                          
 	Sequence                                                                                    int64                  `json:"sequence"`
@@ -4133,12 +4201,39 @@ type RunEvent struct {
 	Type                                                                                        string                 `json:"type"`
 }
 
-// A run ended in failure. Open.
+// A run ended in failure. Open. The failure is named either by errorCode (wopkit hosts,
+// which also send status) or by an error object {code, message} (upstream hosts); at least
+// one of the two is present.
 type RunFailedPayload struct {
-	// Machine code of the failure (an ErrorCode or host code).                       
-	ErrorCode                                                  string                 `json:"errorCode"`
-	// Terminal status.                                                               
-	Status                                                     RunFailedPayloadStatus `json:"status"`
+	// The failure as upstream hosts report it: a machine code and a message, never entry                        
+	// content.                                                                                                  
+	//                                                                                                           
+	// The failure as upstream hosts report it.                                                                  
+	Error                                                                                *RunFailureError        `json:"error,omitempty"`
+	// Machine code of the failure (an ErrorCode or host code).                                                  
+	//                                                                                                           
+	// Machine code of the failure.                                                                              
+	ErrorCode                                                                            *string                 `json:"errorCode,omitempty"`
+	// Terminal status, when the host states it (wopkit hosts always do).                                        
+	Status                                                                               *RunFailedPayloadStatus `json:"status,omitempty"`
+}
+
+// The failure as upstream hosts report it: a machine code and a message, never entry
+// content.
+//
+// The error object upstream hosts put in run.failed: a code and a human message; details
+// are code-specific. Open.
+//
+// The failure as upstream hosts report it.
+type RunFailureError struct {
+	// Machine code of the failure.                                                      
+	Code                                                          string                 `json:"code"`
+	// Code-specific details.                                                            
+	Details                                                       map[string]interface{} `json:"details"`
+	// Human-readable explanation; never entry content or secrets.                       
+	Message                                                       string                 `json:"message"`
+	// Whether retrying the run may succeed.                                             
+	Retryable                                                     *bool                  `json:"retryable,omitempty"`
 }
 
 // Body of POST /v1/runs/{runId}:fork: replay a run from a past event index. Closed.
@@ -4368,6 +4463,16 @@ const (
 	CrossChildMemoryConcurrencyStrict   CrossChildMemoryConcurrency = "strict"
 )
 
+// RFC 0042 stability claim for this advertisement: stable (the wire shape holds across
+// minors; assumed when absent) or experimental (a preview that may shift until the RFC is
+// accepted). Tolerated here; this slice gives it no behaviour.
+type ExecutionModelCapabilityTier string
+
+const (
+	Experimental ExecutionModelCapabilityTier = "experimental"
+	Stable       ExecutionModelCapabilityTier = "stable"
+)
+
 // clarify (preferred: the user confirms or adjusts) or escalate (an approval interrupt).
 type EscalationKind string
 
@@ -4579,11 +4684,11 @@ const (
 )
 
 // Memory tier; transactional entries are what distillation consumes.
-type Tier string
+type HostSampleSeedEntryTier string
 
 const (
-	TierLongTerm  Tier = "long-term"
-	Transactional Tier = "transactional"
+	TierLongTerm  HostSampleSeedEntryTier = "long-term"
+	Transactional HostSampleSeedEntryTier = "transactional"
 )
 
 // Egress for community data.
@@ -5013,7 +5118,7 @@ const (
 )
 
 // approved: proceed as decided; amended: proceed with a changed decision; rejected: do not
-// proceed.
+// proceed. Sent by wopkit hosts.
 type Outcome string
 
 const (
@@ -5045,7 +5150,7 @@ const (
 )
 
 // retention_expired: the source run is past its retention window; event_log_unavailable:
-// the snapshot probe could not read the log.
+// the snapshot probe could not read the log (wopkit hosts send it).
 type Reason string
 
 const (
