@@ -126,29 +126,30 @@ const __RE1 = new RegExp("^[a-z][a-z0-9_]*$", "u");
 const __RE2 = new RegExp("^[A-Za-z][A-Za-z0-9_-]*(\\.[A-Za-z][A-Za-z0-9_-]*)*$", "u");
 const __RE3 = new RegExp("^[a-z0-9][a-z0-9-]{0,62}$", "u");
 const __RE4 = new RegExp("^[A-Za-z0-9._:-]{1,128}$", "u");
-const __RE5 = new RegExp("^[a-z0-9][a-z0-9._-]{0,63}$", "u");
-const __RE6 = new RegExp("^tr:.+$", "u");
-const __RE7 = new RegExp("^op:.+$", "u");
-const __P256 = new Set(["trace/schema","trace/id","turn/id","participant/ref","operation/id","time/started-at","time/finished-at","status","runtime/ref","model.binding/ref","input/shape","output/shape","policy","decisions","effects","diagnostics"]);
-const __RE8 = new RegExp("^/", "u");
-const __RE9 = new RegExp("^feedback:.+$", "u");
-const __RE10 = new RegExp("^model\\.binding/.+$", "u");
-const __RE11 = new RegExp("^question/.+$", "u");
-const __RE12 = new RegExp("^operation/.+$", "u");
-const __RE13 = new RegExp("^[a-z]+/[A-Za-z0-9.+-]+$", "u");
-const __P656 = new Set(["schema","question/ref","operation/ref","recipient/class","reason/code","prompt","widget/kind","widget/payload","default/on-timeout","timeout","classification","subject","response","provenance","created/at"]);
-const __RE14 = new RegExp("^participant:did:key:[1-9A-HJ-NP-Za-km-z]+$", "u");
-const __RE15 = new RegExp("^[a-z0-9]+(-[a-z0-9]+)*$", "u");
-const __RE16 = new RegExp("^result:.+$", "u");
-const __RE17 = new RegExp("^runtime/.+$", "u");
-const __RE18 = new RegExp("^session:.+$", "u");
-const __RE19 = new RegExp("^[a-z][a-z0-9-]*(\\.[a-z][a-z0-9-]*)+$", "u");
-const __RE20 = new RegExp("^(trace/|tr:).+$", "u");
-const __RE21 = new RegExp("^turn:.+$", "u");
-const __RE22 = new RegExp("^(clarify|approval|x-[a-z0-9-]+)$", "u");
-const __RE23 = new RegExp("^arc_[0-9a-f]{16,64}$", "u");
-const __E948 = new Set(["run.started","run.completed","run.failed","runOrchestrator.decided","core.workflowChain.confidence-escalated","interrupt.requested","interrupt.resolved","worker.dispatched","memory.written","memory.compacted","agent.memory.consolidated","commitment.fired","proposal.created","proposal.activated","workspace.updated"]);
-const __RE24 = new RegExp("^[0-9a-f]{64}$", "u");
+const __RE5 = new RegExp("^sha256:[0-9a-f]{64}$", "u");
+const __RE6 = new RegExp("^[a-z0-9][a-z0-9._-]{0,63}$", "u");
+const __RE7 = new RegExp("^tr:.+$", "u");
+const __RE8 = new RegExp("^op:.+$", "u");
+const __P265 = new Set(["trace/schema","trace/id","turn/id","participant/ref","operation/id","time/started-at","time/finished-at","status","runtime/ref","model.binding/ref","input/shape","output/shape","policy","decisions","effects","diagnostics"]);
+const __RE9 = new RegExp("^/", "u");
+const __RE10 = new RegExp("^feedback:.+$", "u");
+const __RE11 = new RegExp("^model\\.binding/.+$", "u");
+const __RE12 = new RegExp("^question/.+$", "u");
+const __RE13 = new RegExp("^operation/.+$", "u");
+const __RE14 = new RegExp("^[a-z]+/[A-Za-z0-9.+-]+$", "u");
+const __P665 = new Set(["schema","question/ref","operation/ref","recipient/class","reason/code","prompt","widget/kind","widget/payload","default/on-timeout","timeout","classification","subject","response","provenance","created/at"]);
+const __RE15 = new RegExp("^participant:did:key:[1-9A-HJ-NP-Za-km-z]+$", "u");
+const __RE16 = new RegExp("^[a-z0-9]+(-[a-z0-9]+)*$", "u");
+const __RE17 = new RegExp("^result:.+$", "u");
+const __RE18 = new RegExp("^runtime/.+$", "u");
+const __RE19 = new RegExp("^session:.+$", "u");
+const __RE20 = new RegExp("^[a-z][a-z0-9-]*(\\.[a-z][a-z0-9-]*)+$", "u");
+const __RE21 = new RegExp("^(trace/|tr:).+$", "u");
+const __RE22 = new RegExp("^turn:.+$", "u");
+const __RE23 = new RegExp("^(clarify|approval|x-[a-z0-9-]+)$", "u");
+const __RE24 = new RegExp("^arc_[0-9a-f]{16,64}$", "u");
+const __E959 = new Set(["run.started","run.completed","run.failed","runOrchestrator.decided","core.workflowChain.confidence-escalated","interrupt.requested","interrupt.resolved","worker.dispatched","memory.written","memory.compacted","agent.memory.consolidated","commitment.fired","proposal.created","proposal.activated","workspace.updated"]);
+const __RE25 = new RegExp("^[0-9a-f]{64}$", "u");
 
 // ── fast path: one check per schema node, valid or not, first failure stops ──
 function __c0(d) {
@@ -882,3058 +883,3097 @@ function __c348(d) {
 }
 function __c352(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x158 = d.records;
+  const x158 = d.path;
   if (x158 === undefined) return false;
-  if (!(Array.isArray(x158))) return false;
-  for (let i159 = 0; i159 < x158.length; i159++) {
-    const x160 = x158[i159];
-    if (!__c355(x160)) return false;
+  if (!(typeof x158 === "string")) return false;
+  if (x158.length === 0) return false;
+  const x159 = d.content;
+  if (x159 === undefined) return false;
+  if (!__c355(x159)) return false;
+  return true;
+}
+function __c377(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x160 = d.records;
+  if (x160 === undefined) return false;
+  if (!(Array.isArray(x160))) return false;
+  for (let i161 = 0; i161 < x160.length; i161++) {
+    const x162 = x160[i161];
+    if (!__c380(x162)) return false;
   }
   return true;
 }
-function __c439(d) {
+function __c464(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x161 = d.memoryRef;
-  if (x161 === undefined) return false;
-  if (!(typeof x161 === "string")) return false;
-  if (x161.length > 1024 && __len(x161) > 1024) return false;
-  if (x161.length === 0) return false;
-  const x162 = d.sourceIds;
-  if (x162 !== undefined) {
-    if (!(Array.isArray(x162))) return false;
-    if (x162.length > 10000) return false;
-    if (x162.length < 1) return false;
-    if (x162.length > 1 && __dup(x162, ["string"]) !== null) return false;
-    for (let i163 = 0; i163 < x162.length; i163++) {
-      const x164 = x162[i163];
-      if (!(typeof x164 === "string")) return false;
-      if (x164.length > 512 && __len(x164) > 512) return false;
-      if (x164.length === 0) return false;
+  const x163 = d.memoryRef;
+  if (x163 === undefined) return false;
+  if (!(typeof x163 === "string")) return false;
+  if (x163.length > 1024 && __len(x163) > 1024) return false;
+  if (x163.length === 0) return false;
+  const x164 = d.sourceIds;
+  if (x164 !== undefined) {
+    if (!(Array.isArray(x164))) return false;
+    if (x164.length > 10000) return false;
+    if (x164.length < 1) return false;
+    if (x164.length > 1 && __dup(x164, ["string"]) !== null) return false;
+    for (let i165 = 0; i165 < x164.length; i165++) {
+      const x166 = x164[i165];
+      if (!(typeof x166 === "string")) return false;
+      if (x166.length > 512 && __len(x166) > 512) return false;
+      if (x166.length === 0) return false;
     }
   }
-  for (const k165 in d) if (!(k165 === "memoryRef" || k165 === "sourceIds")) return false;
+  for (const k167 in d) if (!(k167 === "memoryRef" || k167 === "sourceIds")) return false;
   return true;
 }
-function __c444(d) {
+function __c469(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x166 = d.compactionRunId;
-  if (x166 === undefined) return false;
-  if (!(typeof x166 === "string")) return false;
-  if (x166.length > 512 && __len(x166) > 512) return false;
-  if (x166.length === 0) return false;
-  const x167 = d.event;
-  if (x167 === undefined) return false;
-  if (!__c307(x167)) return false;
-  const x168 = d.output;
+  const x168 = d.compactionRunId;
   if (x168 === undefined) return false;
-  if (!__c277(x168)) return false;
-  return true;
-}
-function __c449(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x169 = d.memoryRef;
+  if (!(typeof x168 === "string")) return false;
+  if (x168.length > 512 && __len(x168) > 512) return false;
+  if (x168.length === 0) return false;
+  const x169 = d.event;
   if (x169 === undefined) return false;
-  if (!(typeof x169 === "string")) return false;
-  if (x169.length > 1024 && __len(x169) > 1024) return false;
-  if (x169.length === 0) return false;
-  const x170 = d.tokenBudget;
-  if (x170 !== undefined) {
-    if (!(Number.isInteger(x170))) return false;
-    if (x170 > 1000000000) return false;
-    if (x170 < 1) return false;
+  if (!__c307(x169)) return false;
+  const x170 = d.output;
+  if (x170 === undefined) return false;
+  if (!__c277(x170)) return false;
+  return true;
+}
+function __c474(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x171 = d.memoryRef;
+  if (x171 === undefined) return false;
+  if (!(typeof x171 === "string")) return false;
+  if (x171.length > 1024 && __len(x171) > 1024) return false;
+  if (x171.length === 0) return false;
+  const x172 = d.tokenBudget;
+  if (x172 !== undefined) {
+    if (!(Number.isInteger(x172))) return false;
+    if (x172 > 1000000000) return false;
+    if (x172 < 1) return false;
   }
-  for (const k171 in d) if (!(k171 === "memoryRef" || k171 === "tokenBudget")) return false;
-  return true;
-}
-function __c453(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x172 = d.archiveId;
-  if (x172 === undefined) return false;
-  if (!(typeof x172 === "string")) return false;
-  if (x172.length > 512 && __len(x172) > 512) return false;
-  if (x172.length === 0) return false;
-  const x173 = d.event;
-  if (x173 === undefined) return false;
-  if (!__c307(x173)) return false;
-  const x174 = d.entry;
-  if (x174 === undefined) return false;
-  if (!__c277(x174)) return false;
-  const x175 = d.index;
-  if (x175 !== undefined) {
-    if (!__c458(x175)) return false;
-  }
-  return true;
-}
-function __c480(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x176 = d.entries;
-  if (x176 === undefined) return false;
-  if (!(Array.isArray(x176))) return false;
-  for (let i177 = 0; i177 < x176.length; i177++) {
-    const x178 = x176[i177];
-    if (!__c277(x178)) return false;
-  }
-  return true;
-}
-function __c484(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x179 = d.memoryRef;
-  if (x179 === undefined) return false;
-  if (!(typeof x179 === "string")) return false;
-  if (x179.length > 1024 && __len(x179) > 1024) return false;
-  if (x179.length === 0) return false;
-  for (const k180 in d) if (!(k180 === "memoryRef")) return false;
-  return true;
-}
-function __c487(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x181 = d.memoryRef;
-  if (x181 === undefined) return false;
-  if (!(typeof x181 === "string")) return false;
-  if (x181.length > 1024 && __len(x181) > 1024) return false;
-  if (x181.length === 0) return false;
-  const x182 = d.memoryId;
-  if (x182 === undefined) return false;
-  if (!(typeof x182 === "string")) return false;
-  if (x182.length > 512 && __len(x182) > 512) return false;
-  if (x182.length === 0) return false;
-  const x183 = d.secretId;
-  if (x183 === undefined) return false;
-  if (!(typeof x183 === "string")) return false;
-  if (x183.length > 128 && __len(x183) > 128) return false;
-  if (x183.length === 0) return false;
-  const x184 = d.secretValue;
-  if (x184 === undefined) return false;
-  if (!(typeof x184 === "string")) return false;
-  if (x184.length > 4096 && __len(x184) > 4096) return false;
-  if (x184.length < 8 || (x184.length < 15 && __len(x184) < 8)) return false;
-  return true;
-}
-function __c493(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x185 = d.memoryRef;
-  if (x185 === undefined) return false;
-  if (!(typeof x185 === "string")) return false;
-  if (x185.length > 1024 && __len(x185) > 1024) return false;
-  if (x185.length === 0) return false;
-  const x186 = d.entries;
-  if (x186 === undefined) return false;
-  if (!(Array.isArray(x186))) return false;
-  if (x186.length > 1000) return false;
-  if (x186.length < 1) return false;
-  for (let i187 = 0; i187 < x186.length; i187++) {
-    const x188 = x186[i187];
-    if (!__c497(x188)) return false;
-  }
-  const x189 = d.secrets;
-  if (x189 !== undefined) {
-    if (!(Array.isArray(x189))) return false;
-    if (x189.length > 100) return false;
-    for (let i190 = 0; i190 < x189.length; i190++) {
-      const x191 = x189[i190];
-      if (!__c506(x191)) return false;
+  const x173 = d.sources;
+  if (x173 !== undefined) {
+    if (!(Array.isArray(x173))) return false;
+    if (x173.length > 1000) return false;
+    if (x173.length < 1) return false;
+    for (let i174 = 0; i174 < x173.length; i174++) {
+      const x175 = x173[i174];
+      if (!(typeof x175 === "string")) return false;
+      if (!__RE4.test(x175)) return false;
     }
   }
-  const x192 = d.runId;
-  if (x192 !== undefined) {
-    if (!(typeof x192 === "string")) return false;
-    if (x192.length > 199 && __len(x192) > 199) return false;
-    if (x192.length === 0) return false;
+  const x176 = d.indexEmitted;
+  if (x176 !== undefined) {
+    if (!(typeof x176 === "boolean")) return false;
   }
-  for (const k193 in d) if (!(k193 === "memoryRef" || k193 === "entries" || k193 === "secrets" || k193 === "runId")) return false;
+  for (const k177 in d) if (!(k177 === "memoryRef" || k177 === "tokenBudget" || k177 === "sources" || k177 === "indexEmitted")) return false;
   return true;
 }
-function __c512(d) {
+function __c481(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x178 = d.archiveId;
+  if (x178 === undefined) return false;
+  if (!(typeof x178 === "string")) return false;
+  if (x178.length > 512 && __len(x178) > 512) return false;
+  if (x178.length === 0) return false;
+  const x179 = d.event;
+  if (x179 === undefined) return false;
+  if (!__c307(x179)) return false;
+  const x180 = d.entry;
+  if (x180 === undefined) return false;
+  if (!__c277(x180)) return false;
+  const x181 = d.index;
+  if (x181 !== undefined) {
+    if (!__c355(x181)) return false;
+  }
+  const x182 = d.archiveChecksum;
+  if (x182 !== undefined) {
+    if (!(typeof x182 === "string")) return false;
+    if (!__RE5.test(x182)) return false;
+  }
+  const x183 = d.indexUpdated;
+  if (x183 !== undefined) {
+    if (!(typeof x183 === "boolean")) return false;
+  }
+  const x184 = d.indexFile;
+  if (x184 !== undefined) {
+    if (!__c352(x184)) return false;
+  }
+  return true;
+}
+function __c490(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x185 = d.entries;
+  if (x185 === undefined) return false;
+  if (!(Array.isArray(x185))) return false;
+  for (let i186 = 0; i186 < x185.length; i186++) {
+    const x187 = x185[i186];
+    if (!__c277(x187)) return false;
+  }
+  return true;
+}
+function __c494(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x188 = d.memoryRef;
+  if (x188 === undefined) return false;
+  if (!(typeof x188 === "string")) return false;
+  if (x188.length > 1024 && __len(x188) > 1024) return false;
+  if (x188.length === 0) return false;
+  for (const k189 in d) if (!(k189 === "memoryRef")) return false;
+  return true;
+}
+function __c497(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x190 = d.memoryRef;
+  if (x190 === undefined) return false;
+  if (!(typeof x190 === "string")) return false;
+  if (x190.length > 1024 && __len(x190) > 1024) return false;
+  if (x190.length === 0) return false;
+  const x191 = d.memoryId;
+  if (x191 === undefined) return false;
+  if (!(typeof x191 === "string")) return false;
+  if (x191.length > 512 && __len(x191) > 512) return false;
+  if (x191.length === 0) return false;
+  const x192 = d.secretId;
+  if (x192 === undefined) return false;
+  if (!(typeof x192 === "string")) return false;
+  if (x192.length > 128 && __len(x192) > 128) return false;
+  if (x192.length === 0) return false;
+  const x193 = d.secretValue;
+  if (x193 === undefined) return false;
+  if (!(typeof x193 === "string")) return false;
+  if (x193.length > 4096 && __len(x193) > 4096) return false;
+  if (x193.length < 8 || (x193.length < 15 && __len(x193) < 8)) return false;
+  return true;
+}
+function __c503(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x194 = d.memoryRef;
   if (x194 === undefined) return false;
   if (!(typeof x194 === "string")) return false;
   if (x194.length > 1024 && __len(x194) > 1024) return false;
   if (x194.length === 0) return false;
-  const x195 = d.runId;
+  const x195 = d.entries;
   if (x195 === undefined) return false;
-  if (!(typeof x195 === "string")) return false;
-  if (x195.length > 512 && __len(x195) > 512) return false;
-  if (x195.length === 0) return false;
-  const x196 = d.entries;
-  if (x196 === undefined) return false;
-  if (!(Array.isArray(x196))) return false;
-  for (let i197 = 0; i197 < x196.length; i197++) {
-    const x198 = x196[i197];
-    if (!__c277(x198)) return false;
+  if (!(Array.isArray(x195))) return false;
+  if (x195.length > 1000) return false;
+  if (x195.length < 1) return false;
+  for (let i196 = 0; i196 < x195.length; i196++) {
+    const x197 = x195[i196];
+    if (!__c507(x197)) return false;
   }
-  return true;
-}
-function __c518(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x199 = d["question/ref"];
-  if (x199 === undefined) return false;
-  if (!(typeof x199 === "string")) return false;
-  if (x199.length > 512 && __len(x199) > 512) return false;
-  if (x199.length === 0) return false;
-  for (const k200 in d) if (!(k200 === "question/ref")) return false;
-  return true;
-}
-function __c521(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x201 = d.dropEventLog;
+  const x198 = d.secrets;
+  if (x198 !== undefined) {
+    if (!(Array.isArray(x198))) return false;
+    if (x198.length > 100) return false;
+    for (let i199 = 0; i199 < x198.length; i199++) {
+      const x200 = x198[i199];
+      if (!__c516(x200)) return false;
+    }
+  }
+  const x201 = d.runId;
   if (x201 !== undefined) {
-    if (!(typeof x201 === "boolean")) return false;
+    if (!(typeof x201 === "string")) return false;
+    if (x201.length > 199 && __len(x201) > 199) return false;
+    if (x201.length === 0) return false;
   }
-  for (const k202 in d) if (!(k202 === "dropEventLog")) return false;
+  for (const k202 in d) if (!(k202 === "memoryRef" || k202 === "entries" || k202 === "secrets" || k202 === "runId")) return false;
   return true;
 }
-function __c524(d) {
+function __c522(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x203 = d.runId;
+  const x203 = d.memoryRef;
   if (x203 === undefined) return false;
   if (!(typeof x203 === "string")) return false;
-  if (x203.length > 512 && __len(x203) > 512) return false;
+  if (x203.length > 1024 && __len(x203) > 1024) return false;
   if (x203.length === 0) return false;
-  const x204 = d.memoryRef;
+  const x204 = d.runId;
   if (x204 === undefined) return false;
   if (!(typeof x204 === "string")) return false;
-  if (x204.length > 1024 && __len(x204) > 1024) return false;
+  if (x204.length > 512 && __len(x204) > 512) return false;
   if (x204.length === 0) return false;
-  const x205 = d.memoryId;
+  const x205 = d.entries;
   if (x205 === undefined) return false;
-  if (!(typeof x205 === "string")) return false;
-  if (x205.length > 512 && __len(x205) > 512) return false;
-  if (x205.length === 0) return false;
-  const x206 = d.fromSeq;
-  if (x206 === undefined) return false;
-  if (!(Number.isInteger(x206))) return false;
-  if (x206 < 0) return false;
-  const x207 = d.expectedAtFork;
-  if (x207 === undefined) return false;
-  if (!(typeof x207 === "string")) return false;
-  const x208 = d.current;
+  if (!(Array.isArray(x205))) return false;
+  for (let i206 = 0; i206 < x205.length; i206++) {
+    const x207 = x205[i206];
+    if (!__c277(x207)) return false;
+  }
+  return true;
+}
+function __c528(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x208 = d["question/ref"];
   if (x208 === undefined) return false;
   if (!(typeof x208 === "string")) return false;
+  if (x208.length > 512 && __len(x208) > 512) return false;
+  if (x208.length === 0) return false;
+  for (const k209 in d) if (!(k209 === "question/ref")) return false;
   return true;
 }
-function __c497(d) {
+function __c531(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x209 = d.content;
-  if (x209 === undefined) return false;
-  if (!(typeof x209 === "string")) return false;
-  if (x209.length > 1048576 && __len(x209) > 1048576) return false;
-  const x210 = d.tags;
+  const x210 = d.dropEventLog;
   if (x210 !== undefined) {
-    if (!(Array.isArray(x210))) return false;
-    if (x210.length > 64) return false;
-    for (let i211 = 0; i211 < x210.length; i211++) {
-      const x212 = x210[i211];
-      if (!(typeof x212 === "string")) return false;
-      if (x212.length > 256 && __len(x212) > 256) return false;
-      if (x212.length === 0) return false;
-    }
+    if (!(typeof x210 === "boolean")) return false;
   }
-  const x213 = d.ttlSeconds;
-  if (x213 !== undefined) {
-    if (!(Number.isFinite(x213))) return false;
-    if (x213 > 315360000) return false;
-    if (x213 <= 0) return false;
-  }
-  const x214 = d.tier;
-  if (x214 !== undefined) {
-    if (!(x214 === "long-term" || x214 === "transactional")) return false;
-  }
-  for (const k215 in d) if (!(k215 === "content" || k215 === "tags" || k215 === "ttlSeconds" || k215 === "tier")) return false;
+  for (const k211 in d) if (!(k211 === "dropEventLog")) return false;
   return true;
 }
-function __c506(d) {
+function __c534(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x216 = d.secretId;
+  const x212 = d.runId;
+  if (x212 === undefined) return false;
+  if (!(typeof x212 === "string")) return false;
+  if (x212.length > 512 && __len(x212) > 512) return false;
+  if (x212.length === 0) return false;
+  const x213 = d.memoryRef;
+  if (x213 === undefined) return false;
+  if (!(typeof x213 === "string")) return false;
+  if (x213.length > 1024 && __len(x213) > 1024) return false;
+  if (x213.length === 0) return false;
+  const x214 = d.memoryId;
+  if (x214 === undefined) return false;
+  if (!(typeof x214 === "string")) return false;
+  if (x214.length > 512 && __len(x214) > 512) return false;
+  if (x214.length === 0) return false;
+  const x215 = d.fromSeq;
+  if (x215 === undefined) return false;
+  if (!(Number.isInteger(x215))) return false;
+  if (x215 < 0) return false;
+  const x216 = d.expectedAtFork;
   if (x216 === undefined) return false;
   if (!(typeof x216 === "string")) return false;
-  if (!__RE4.test(x216)) return false;
-  const x217 = d.value;
+  const x217 = d.current;
   if (x217 === undefined) return false;
   if (!(typeof x217 === "string")) return false;
-  if (x217.length > 4096 && __len(x217) > 4096) return false;
-  if (x217.length === 0) return false;
-  for (const k218 in d) if (!(k218 === "secretId" || k218 === "value")) return false;
   return true;
 }
-function __c355(d) {
+function __c507(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x219 = d.stream;
-  if (x219 === undefined) return false;
-  if (x219 !== "trace/inquirium-assistant-turns") return false;
-  const x220 = d.record_type;
-  if (x220 === undefined) return false;
-  if (x220 !== "daemon/inquirium-assistant-turn-trace.v1") return false;
-  const x221 = d.body;
-  if (x221 === undefined) return false;
-  if (!__c359(x221)) return false;
-  for (const k222 in d) if (!(k222 === "stream" || k222 === "record_type" || k222 === "body")) return false;
-  return true;
-}
-function __c532(d) {
-  if (!(typeof d === "string")) return false;
-  if (!__RE5.test(d)) return false;
-  return true;
-}
-function __c533(d) {
-  L223: {
-    B224: {
-      if (!__c532(d)) break B224;
-      break L223;
+  const x218 = d.content;
+  if (x218 === undefined) return false;
+  if (!(typeof x218 === "string")) return false;
+  if (x218.length > 1048576 && __len(x218) > 1048576) return false;
+  const x219 = d.tags;
+  if (x219 !== undefined) {
+    if (!(Array.isArray(x219))) return false;
+    if (x219.length > 64) return false;
+    for (let i220 = 0; i220 < x219.length; i220++) {
+      const x221 = x219[i220];
+      if (!(typeof x221 === "string")) return false;
+      if (x221.length > 256 && __len(x221) > 256) return false;
+      if (x221.length === 0) return false;
     }
-    B225: {
-      if (!(Array.isArray(d))) break B225;
-      if (d.length > 24) break B225;
-      if (d.length > 1 && __dup(d, null) !== null) break B225;
-      for (let i226 = 0; i226 < d.length; i226++) {
-        const x227 = d[i226];
-        if (!__c532(x227)) break B225;
-      }
-      break L223;
-    }
-    return false;
   }
+  const x222 = d.ttlSeconds;
+  if (x222 !== undefined) {
+    if (!(Number.isFinite(x222))) return false;
+    if (x222 > 315360000) return false;
+    if (x222 <= 0) return false;
+  }
+  const x223 = d.tier;
+  if (x223 !== undefined) {
+    if (!(x223 === "long-term" || x223 === "transactional")) return false;
+  }
+  for (const k224 in d) if (!(k224 === "content" || k224 === "tags" || k224 === "ttlSeconds" || k224 === "tier")) return false;
   return true;
 }
-function __c537(d) {
+function __c516(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x228 = d.schema;
+  const x225 = d.secretId;
+  if (x225 === undefined) return false;
+  if (!(typeof x225 === "string")) return false;
+  if (!__RE4.test(x225)) return false;
+  const x226 = d.value;
+  if (x226 === undefined) return false;
+  if (!(typeof x226 === "string")) return false;
+  if (x226.length > 4096 && __len(x226) > 4096) return false;
+  if (x226.length === 0) return false;
+  for (const k227 in d) if (!(k227 === "secretId" || k227 === "value")) return false;
+  return true;
+}
+function __c380(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x228 = d.stream;
   if (x228 === undefined) return false;
-  if (x228 !== "inquirium.assistant-config.v1") return false;
-  const x229 = d.retention;
-  if (x229 !== undefined) {
-    if (!__c540(x229)) return false;
-  }
-  const x230 = d.trace_level;
-  if (x230 !== undefined) {
-    if (!__c561(x230)) return false;
-  }
-  const x231 = d.egress;
-  if (x231 !== undefined) {
-    if (!__c570(x231)) return false;
-  }
-  const x232 = d.verification_rigor;
-  if (x232 !== undefined) {
-    if (!__c580(x232)) return false;
-  }
-  const x233 = d.escalation_threshold;
-  if (x233 !== undefined) {
-    if (!__c598(x233)) return false;
-  }
-  for (const k234 in d) if (!(k234 === "schema" || k234 === "retention" || k234 === "trace_level" || k234 === "egress" || k234 === "verification_rigor" || k234 === "escalation_threshold")) return false;
+  if (x228 !== "trace/inquirium-assistant-turns") return false;
+  const x229 = d.record_type;
+  if (x229 === undefined) return false;
+  if (x229 !== "daemon/inquirium-assistant-turn-trace.v1") return false;
+  const x230 = d.body;
+  if (x230 === undefined) return false;
+  if (!__c384(x230)) return false;
+  for (const k231 in d) if (!(k231 === "stream" || k231 === "record_type" || k231 === "body")) return false;
   return true;
 }
-function __c359(d) {
+function __c542(d) {
+  if (!(typeof d === "string")) return false;
+  if (!__RE6.test(d)) return false;
+  return true;
+}
+function __c543(d) {
+  L232: {
+    B233: {
+      if (!__c542(d)) break B233;
+      break L232;
+    }
+    B234: {
+      if (!(Array.isArray(d))) break B234;
+      if (d.length > 24) break B234;
+      if (d.length > 1 && __dup(d, null) !== null) break B234;
+      for (let i235 = 0; i235 < d.length; i235++) {
+        const x236 = d[i235];
+        if (!__c542(x236)) break B234;
+      }
+      break L232;
+    }
+    return false;
+  }
+  return true;
+}
+function __c547(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x235 = d["trace/schema"];
-  if (x235 === undefined) return false;
-  if (x235 !== "inquirium.assistant-turn-trace.v1") return false;
-  const x236 = d["trace/id"];
-  if (x236 === undefined) return false;
-  if (!(typeof x236 === "string")) return false;
-  if (!__RE6.test(x236)) return false;
-  const x237 = d["turn/id"];
+  const x237 = d.schema;
   if (x237 === undefined) return false;
-  if (!__c363(x237)) return false;
-  const x238 = d["participant/ref"];
-  if (x238 === undefined) return false;
-  if (!__c365(x238)) return false;
-  const x239 = d["operation/id"];
-  if (x239 === undefined) return false;
-  if (!(typeof x239 === "string")) return false;
-  if (!__RE7.test(x239)) return false;
-  const x240 = d["time/started-at"];
-  if (x240 === undefined) return false;
-  if (!(typeof x240 === "string")) return false;
-  if (!__fmtDateTime(x240)) return false;
-  const x241 = d["time/finished-at"];
+  if (x237 !== "inquirium.assistant-config.v1") return false;
+  const x238 = d.retention;
+  if (x238 !== undefined) {
+    if (!__c550(x238)) return false;
+  }
+  const x239 = d.trace_level;
+  if (x239 !== undefined) {
+    if (!__c571(x239)) return false;
+  }
+  const x240 = d.egress;
+  if (x240 !== undefined) {
+    if (!__c580(x240)) return false;
+  }
+  const x241 = d.verification_rigor;
   if (x241 !== undefined) {
-    if (!(typeof x241 === "string")) return false;
-    if (!__fmtDateTime(x241)) return false;
+    if (!__c590(x241)) return false;
   }
-  const x242 = d.status;
-  if (x242 === undefined) return false;
-  if (!__c370(x242)) return false;
-  const x243 = d["runtime/ref"];
-  if (x243 !== undefined) {
-    if (!__c372(x243)) return false;
+  const x242 = d.escalation_threshold;
+  if (x242 !== undefined) {
+    if (!__c608(x242)) return false;
   }
-  const x244 = d["model.binding/ref"];
-  if (x244 !== undefined) {
-    if (!__c374(x244)) return false;
-  }
-  const x245 = d["input/shape"];
-  if (x245 !== undefined) {
-    if (!__c376(x245)) return false;
-  }
-  const x246 = d["output/shape"];
-  if (x246 !== undefined) {
-    if (!__c383(x246)) return false;
-  }
-  const x247 = d.policy;
+  for (const k243 in d) if (!(k243 === "schema" || k243 === "retention" || k243 === "trace_level" || k243 === "egress" || k243 === "verification_rigor" || k243 === "escalation_threshold")) return false;
+  return true;
+}
+function __c384(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x244 = d["trace/schema"];
+  if (x244 === undefined) return false;
+  if (x244 !== "inquirium.assistant-turn-trace.v1") return false;
+  const x245 = d["trace/id"];
+  if (x245 === undefined) return false;
+  if (!(typeof x245 === "string")) return false;
+  if (!__RE7.test(x245)) return false;
+  const x246 = d["turn/id"];
+  if (x246 === undefined) return false;
+  if (!__c388(x246)) return false;
+  const x247 = d["participant/ref"];
   if (x247 === undefined) return false;
-  if (!__c389(x247)) return false;
-  const x248 = d.decisions;
+  if (!__c390(x247)) return false;
+  const x248 = d["operation/id"];
   if (x248 === undefined) return false;
-  if (!(Array.isArray(x248))) return false;
-  for (let i249 = 0; i249 < x248.length; i249++) {
-    const x250 = x248[i249];
-    if (!__c402(x250)) return false;
+  if (!(typeof x248 === "string")) return false;
+  if (!__RE8.test(x248)) return false;
+  const x249 = d["time/started-at"];
+  if (x249 === undefined) return false;
+  if (!(typeof x249 === "string")) return false;
+  if (!__fmtDateTime(x249)) return false;
+  const x250 = d["time/finished-at"];
+  if (x250 !== undefined) {
+    if (!(typeof x250 === "string")) return false;
+    if (!__fmtDateTime(x250)) return false;
   }
-  const x251 = d.effects;
+  const x251 = d.status;
   if (x251 === undefined) return false;
-  if (!(Array.isArray(x251))) return false;
-  for (let i252 = 0; i252 < x251.length; i252++) {
-    const x253 = x251[i252];
-    if (!__c424(x253)) return false;
+  if (!__c395(x251)) return false;
+  const x252 = d["runtime/ref"];
+  if (x252 !== undefined) {
+    if (!__c397(x252)) return false;
   }
-  const x254 = d.diagnostics;
+  const x253 = d["model.binding/ref"];
+  if (x253 !== undefined) {
+    if (!__c399(x253)) return false;
+  }
+  const x254 = d["input/shape"];
   if (x254 !== undefined) {
-    if (!__c430(x254)) return false;
+    if (!__c401(x254)) return false;
   }
-  for (const k255 in d) if (!(__P256.has(k255))) return false;
-  return true;
-}
-function __c612(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x257 = d.schema;
+  const x255 = d["output/shape"];
+  if (x255 !== undefined) {
+    if (!__c408(x255)) return false;
+  }
+  const x256 = d.policy;
+  if (x256 === undefined) return false;
+  if (!__c414(x256)) return false;
+  const x257 = d.decisions;
   if (x257 === undefined) return false;
-  if (x257 !== "inquirium.assistant-ui-preferences.v1") return false;
-  const x258 = d.ui_profile;
-  if (x258 !== undefined) {
-    if (!(typeof x258 === "string")) return false;
-    if (x258.length === 0) return false;
+  if (!(Array.isArray(x257))) return false;
+  for (let i258 = 0; i258 < x257.length; i258++) {
+    const x259 = x257[i258];
+    if (!__c427(x259)) return false;
   }
-  const x259 = d.surface;
-  if (x259 !== undefined) {
-    if (!(x259 === "contact-rail" || x259 === "assistant-section")) return false;
+  const x260 = d.effects;
+  if (x260 === undefined) return false;
+  if (!(Array.isArray(x260))) return false;
+  for (let i261 = 0; i261 < x260.length; i261++) {
+    const x262 = x260[i261];
+    if (!__c449(x262)) return false;
   }
-  const x260 = d.pinned;
-  if (x260 !== undefined) {
-    if (!(typeof x260 === "boolean")) return false;
-  }
-  const x261 = d.hidden;
-  if (x261 !== undefined) {
-    if (!(typeof x261 === "boolean")) return false;
-  }
-  const x262 = d.initiation;
-  if (x262 === undefined) return false;
-  if (!(x262 === "never")) return false;
-  const x263 = d.show_activity_feed;
+  const x263 = d.diagnostics;
   if (x263 !== undefined) {
-    if (!(typeof x263 === "boolean")) return false;
+    if (!__c455(x263)) return false;
   }
-  const x264 = d.show_confidence;
-  if (x264 !== undefined) {
-    if (!(typeof x264 === "boolean")) return false;
-  }
-  const x265 = d.streak_count;
-  if (x265 !== undefined) {
-    return false;
-  }
-  const x266 = d.nudge_after;
-  if (x266 !== undefined) {
-    return false;
-  }
-  for (const k267 in d) if (!(k267 === "schema" || k267 === "ui_profile" || k267 === "surface" || k267 === "pinned" || k267 === "hidden" || k267 === "initiation" || k267 === "show_activity_feed" || k267 === "show_confidence" || k267 === "streak_count" || k267 === "nudge_after")) return false;
+  for (const k264 in d) if (!(__P265.has(k264))) return false;
   return true;
 }
-function __c626(d) {
+function __c622(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x268 = d.schema;
-  if (x268 === undefined) return false;
-  if (x268 !== "inquirium.baseline-assistant-profile.v1") return false;
-  const x269 = d["profile/id"];
-  if (x269 === undefined) return false;
-  if (x269 !== "baseline-assistant") return false;
-  const x270 = d.anchor;
-  if (x270 === undefined) return false;
-  if (x270 !== "UNIVERSAL-BASIC-COMPUTE") return false;
-  const x271 = d.requires;
+  const x266 = d.schema;
+  if (x266 === undefined) return false;
+  if (x266 !== "inquirium.assistant-ui-preferences.v1") return false;
+  const x267 = d.ui_profile;
+  if (x267 !== undefined) {
+    if (!(typeof x267 === "string")) return false;
+    if (x267.length === 0) return false;
+  }
+  const x268 = d.surface;
+  if (x268 !== undefined) {
+    if (!(x268 === "contact-rail" || x268 === "assistant-section")) return false;
+  }
+  const x269 = d.pinned;
+  if (x269 !== undefined) {
+    if (!(typeof x269 === "boolean")) return false;
+  }
+  const x270 = d.hidden;
+  if (x270 !== undefined) {
+    if (!(typeof x270 === "boolean")) return false;
+  }
+  const x271 = d.initiation;
   if (x271 === undefined) return false;
-  if (!__c631(x271)) return false;
-  const x272 = d.guarantees;
-  if (x272 === undefined) return false;
-  if (!__c642(x272)) return false;
-  const x273 = d["conformance/max-age"];
-  if (x273 === undefined) return false;
-  if (!(typeof x273 === "string")) return false;
-  if (!__fmtDuration(x273)) return false;
-  for (const k274 in d) if (!(k274 === "schema" || k274 === "profile/id" || k274 === "anchor" || k274 === "requires" || k274 === "guarantees" || k274 === "conformance/max-age")) return false;
+  if (!(x271 === "never")) return false;
+  const x272 = d.show_activity_feed;
+  if (x272 !== undefined) {
+    if (!(typeof x272 === "boolean")) return false;
+  }
+  const x273 = d.show_confidence;
+  if (x273 !== undefined) {
+    if (!(typeof x273 === "boolean")) return false;
+  }
+  const x274 = d.streak_count;
+  if (x274 !== undefined) {
+    return false;
+  }
+  const x275 = d.nudge_after;
+  if (x275 !== undefined) {
+    return false;
+  }
+  for (const k276 in d) if (!(k276 === "schema" || k276 === "ui_profile" || k276 === "surface" || k276 === "pinned" || k276 === "hidden" || k276 === "initiation" || k276 === "show_activity_feed" || k276 === "show_confidence" || k276 === "streak_count" || k276 === "nudge_after")) return false;
   return true;
 }
-function __c650(d) {
+function __c636(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok275 = false;
-  L276: {
+  const x277 = d.schema;
+  if (x277 === undefined) return false;
+  if (x277 !== "inquirium.baseline-assistant-profile.v1") return false;
+  const x278 = d["profile/id"];
+  if (x278 === undefined) return false;
+  if (x278 !== "baseline-assistant") return false;
+  const x279 = d.anchor;
+  if (x279 === undefined) return false;
+  if (x279 !== "UNIVERSAL-BASIC-COMPUTE") return false;
+  const x280 = d.requires;
+  if (x280 === undefined) return false;
+  if (!__c641(x280)) return false;
+  const x281 = d.guarantees;
+  if (x281 === undefined) return false;
+  if (!__c652(x281)) return false;
+  const x282 = d["conformance/max-age"];
+  if (x282 === undefined) return false;
+  if (!(typeof x282 === "string")) return false;
+  if (!__fmtDuration(x282)) return false;
+  for (const k283 in d) if (!(k283 === "schema" || k283 === "profile/id" || k283 === "anchor" || k283 === "requires" || k283 === "guarantees" || k283 === "conformance/max-age")) return false;
+  return true;
+}
+function __c660(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  let ok284 = false;
+  L285: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x277 = d.checks;
-      if (x277 === undefined) break L276;
-      if (!(Array.isArray(x277))) break L276;
-      let found278 = false;
-      for (let i279 = 0; i279 < x277.length && !found278; i279++) {
-        const x280 = x277[i279];
-        L281: {
-          if (!(typeof x280 === "object" && x280 !== null && !Array.isArray(x280))) break L281;
-          const x282 = x280.result;
-          if (x282 === undefined) break L281;
-          if (x282 !== "fail") break L281;
-          found278 = true;
+      const x286 = d.checks;
+      if (x286 === undefined) break L285;
+      if (!(Array.isArray(x286))) break L285;
+      let found287 = false;
+      for (let i288 = 0; i288 < x286.length && !found287; i288++) {
+        const x289 = x286[i288];
+        L290: {
+          if (!(typeof x289 === "object" && x289 !== null && !Array.isArray(x289))) break L290;
+          const x291 = x289.result;
+          if (x291 === undefined) break L290;
+          if (x291 !== "fail") break L290;
+          found287 = true;
         }
       }
-      if (!found278) break L276;
+      if (!found287) break L285;
     }
-    ok275 = true;
+    ok284 = true;
   }
-  if (ok275) {
+  if (ok284) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x283 = d["overall/passed"];
-      if (x283 !== undefined) {
-        if (x283 !== false) return false;
+      const x292 = d["overall/passed"];
+      if (x292 !== undefined) {
+        if (x292 !== false) return false;
       }
     }
   }
-  const x284 = d.schema;
-  if (x284 === undefined) return false;
-  if (x284 !== "inquirium.baseline-assistant-conformance-report.v1") return false;
-  const x285 = d["report/id"];
-  if (x285 === undefined) return false;
-  if (!(typeof x285 === "string")) return false;
-  if (x285.length === 0) return false;
-  const x286 = d["runtime/ref"];
-  if (x286 === undefined) return false;
-  if (!__c372(x286)) return false;
-  const x287 = d["model.binding/ref"];
-  if (x287 !== undefined) {
-    if (!__c374(x287)) return false;
-  }
-  const x288 = d["profile/id"];
-  if (x288 === undefined) return false;
-  if (x288 !== "baseline-assistant") return false;
-  const x289 = d["environment/ref"];
-  if (x289 === undefined) return false;
-  if (!(typeof x289 === "string")) return false;
-  if (x289.length === 0) return false;
-  const x290 = d["time/generated-at"];
-  if (x290 === undefined) return false;
-  if (!(typeof x290 === "string")) return false;
-  if (!__fmtDateTime(x290)) return false;
-  const x291 = d["time/expires-at"];
-  if (x291 === undefined) return false;
-  if (!(typeof x291 === "string")) return false;
-  if (!__fmtDateTime(x291)) return false;
-  const x292 = d.status;
-  if (x292 === undefined) return false;
-  if (!(x292 === "fresh" || x292 === "stale")) return false;
-  const x293 = d.checks;
+  const x293 = d.schema;
   if (x293 === undefined) return false;
-  if (!(Array.isArray(x293))) return false;
-  if (x293.length < 1) return false;
-  for (let i294 = 0; i294 < x293.length; i294++) {
-    const x295 = x293[i294];
-    if (!__c662(x295)) return false;
+  if (x293 !== "inquirium.baseline-assistant-conformance-report.v1") return false;
+  const x294 = d["report/id"];
+  if (x294 === undefined) return false;
+  if (!(typeof x294 === "string")) return false;
+  if (x294.length === 0) return false;
+  const x295 = d["runtime/ref"];
+  if (x295 === undefined) return false;
+  if (!__c397(x295)) return false;
+  const x296 = d["model.binding/ref"];
+  if (x296 !== undefined) {
+    if (!__c399(x296)) return false;
   }
-  const x296 = d["overall/passed"];
-  if (x296 === undefined) return false;
-  if (!(typeof x296 === "boolean")) return false;
-  for (const k297 in d) if (!(k297 === "schema" || k297 === "report/id" || k297 === "runtime/ref" || k297 === "model.binding/ref" || k297 === "profile/id" || k297 === "environment/ref" || k297 === "time/generated-at" || k297 === "time/expires-at" || k297 === "status" || k297 === "checks" || k297 === "overall/passed")) return false;
-  return true;
-}
-function __c642(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x298 = d.no_telemetry_egress;
+  const x297 = d["profile/id"];
+  if (x297 === undefined) return false;
+  if (x297 !== "baseline-assistant") return false;
+  const x298 = d["environment/ref"];
   if (x298 === undefined) return false;
-  if (x298 !== true) return false;
-  const x299 = d.no_remote_fallback;
+  if (!(typeof x298 === "string")) return false;
+  if (x298.length === 0) return false;
+  const x299 = d["time/generated-at"];
   if (x299 === undefined) return false;
-  if (x299 !== true) return false;
-  const x300 = d.works_offline;
+  if (!(typeof x299 === "string")) return false;
+  if (!__fmtDateTime(x299)) return false;
+  const x300 = d["time/expires-at"];
   if (x300 === undefined) return false;
-  if (x300 !== true) return false;
-  const x301 = d.no_economic_gating;
+  if (!(typeof x300 === "string")) return false;
+  if (!__fmtDateTime(x300)) return false;
+  const x301 = d.status;
   if (x301 === undefined) return false;
-  if (x301 !== true) return false;
-  for (const k302 in d) if (!(k302 === "no_telemetry_egress" || k302 === "no_remote_fallback" || k302 === "works_offline" || k302 === "no_economic_gating")) return false;
+  if (!(x301 === "fresh" || x301 === "stale")) return false;
+  const x302 = d.checks;
+  if (x302 === undefined) return false;
+  if (!(Array.isArray(x302))) return false;
+  if (x302.length < 1) return false;
+  for (let i303 = 0; i303 < x302.length; i303++) {
+    const x304 = x302[i303];
+    if (!__c672(x304)) return false;
+  }
+  const x305 = d["overall/passed"];
+  if (x305 === undefined) return false;
+  if (!(typeof x305 === "boolean")) return false;
+  for (const k306 in d) if (!(k306 === "schema" || k306 === "report/id" || k306 === "runtime/ref" || k306 === "model.binding/ref" || k306 === "profile/id" || k306 === "environment/ref" || k306 === "time/generated-at" || k306 === "time/expires-at" || k306 === "status" || k306 === "checks" || k306 === "overall/passed")) return false;
   return true;
 }
-function __c631(d) {
+function __c652(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x303 = d.operations;
-  if (x303 === undefined) return false;
-  if (!(Array.isArray(x303))) return false;
-  if (x303.length > 1 && __dup(x303, null) !== null) return false;
-  for (let i304 = 0; i304 < x303.length; i304++) {
-    const x305 = x303[i304];
-    if (!(x305 === "generate" || x305 === "embed" || x305 === "batch_embed")) return false;
-  }
-  let found306 = false;
-  for (let i307 = 0; i307 < x303.length && !found306; i307++) {
-    const x308 = x303[i307];
-    L309: {
-      if (x308 !== "generate") break L309;
-      found306 = true;
-    }
-  }
-  if (!found306) return false;
-  const x310 = d.min_context_window;
+  const x307 = d.no_telemetry_egress;
+  if (x307 === undefined) return false;
+  if (x307 !== true) return false;
+  const x308 = d.no_remote_fallback;
+  if (x308 === undefined) return false;
+  if (x308 !== true) return false;
+  const x309 = d.works_offline;
+  if (x309 === undefined) return false;
+  if (x309 !== true) return false;
+  const x310 = d.no_economic_gating;
   if (x310 === undefined) return false;
-  if (!(Number.isInteger(x310))) return false;
-  if (x310 < 512) return false;
-  const x311 = d.tool_surface;
-  if (x311 === undefined) return false;
-  if (x311 !== "none") return false;
-  const x312 = d.transports;
+  if (x310 !== true) return false;
+  for (const k311 in d) if (!(k311 === "no_telemetry_egress" || k311 === "no_remote_fallback" || k311 === "works_offline" || k311 === "no_economic_gating")) return false;
+  return true;
+}
+function __c641(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x312 = d.operations;
   if (x312 === undefined) return false;
   if (!(Array.isArray(x312))) return false;
-  if (x312.length < 1) return false;
   if (x312.length > 1 && __dup(x312, null) !== null) return false;
   for (let i313 = 0; i313 < x312.length; i313++) {
     const x314 = x312[i313];
-    if (!(x314 === "http_local" || x314 === "command_stdio")) return false;
+    if (!(x314 === "generate" || x314 === "embed" || x314 === "batch_embed")) return false;
   }
-  const x315 = d.max_output_tokens;
-  if (x315 === undefined) return false;
-  if (!(Number.isInteger(x315))) return false;
-  if (x315 < 1) return false;
-  for (const k316 in d) if (!(k316 === "operations" || k316 === "min_context_window" || k316 === "tool_surface" || k316 === "transports" || k316 === "max_output_tokens")) return false;
-  return true;
-}
-function __c677(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x317 = d.value;
-  if (x317 === undefined) return false;
-  if (!__c532(x317)) return false;
-  const x318 = d.title;
-  if (x318 === undefined) return false;
-  if (!(typeof x318 === "string")) return false;
-  if (x318.length > 120 && __len(x318) > 120) return false;
-  if (x318.length === 0) return false;
-  const x319 = d.detail;
-  if (x319 !== undefined) {
-    if (!(typeof x319 === "string")) return false;
-    if (x319.length > 280 && __len(x319) > 280) return false;
+  let found315 = false;
+  for (let i316 = 0; i316 < x312.length && !found315; i316++) {
+    const x317 = x312[i316];
+    L318: {
+      if (x317 !== "generate") break L318;
+      found315 = true;
+    }
   }
-  for (const k320 in d) if (!(k320 === "value" || k320 === "title" || k320 === "detail")) return false;
-  return true;
-}
-function __c541(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x321 = d.default;
+  if (!found315) return false;
+  const x319 = d.min_context_window;
+  if (x319 === undefined) return false;
+  if (!(Number.isInteger(x319))) return false;
+  if (x319 < 512) return false;
+  const x320 = d.tool_surface;
+  if (x320 === undefined) return false;
+  if (x320 !== "none") return false;
+  const x321 = d.transports;
   if (x321 === undefined) return false;
-  const x322 = d.by_class;
-  if (x322 !== undefined) {
-    if (!(typeof x322 === "object" && x322 !== null && !Array.isArray(x322))) return false;
-    for (const k323 in x322) if (!(k323 === "public" || k323 === "community" || k323 === "personal")) return false;
+  if (!(Array.isArray(x321))) return false;
+  if (x321.length < 1) return false;
+  if (x321.length > 1 && __dup(x321, null) !== null) return false;
+  for (let i322 = 0; i322 < x321.length; i322++) {
+    const x323 = x321[i322];
+    if (!(x323 === "http_local" || x323 === "command_stdio")) return false;
   }
-  for (const k324 in d) if (!(k324 === "default" || k324 === "by_class")) return false;
-  return true;
-}
-function __c682(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x325 = d.input;
-  if (x325 === undefined) return false;
-  if (!__c412(x325)) return false;
-  const x326 = d.output;
-  if (x326 === undefined) return false;
-  if (!__c412(x326)) return false;
-  for (const k327 in d) if (!(k327 === "input" || k327 === "output")) return false;
-  return true;
-}
-function __c412(d) {
-  if (!(typeof d === "string")) return false;
-  if (!(d === "public" || d === "community" || d === "personal")) return false;
+  const x324 = d.max_output_tokens;
+  if (x324 === undefined) return false;
+  if (!(Number.isInteger(x324))) return false;
+  if (x324 < 1) return false;
+  for (const k325 in d) if (!(k325 === "operations" || k325 === "min_context_window" || k325 === "tool_surface" || k325 === "transports" || k325 === "max_output_tokens")) return false;
   return true;
 }
 function __c687(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x328 = d["confirm/title"];
+  const x326 = d.value;
+  if (x326 === undefined) return false;
+  if (!__c542(x326)) return false;
+  const x327 = d.title;
+  if (x327 === undefined) return false;
+  if (!(typeof x327 === "string")) return false;
+  if (x327.length > 120 && __len(x327) > 120) return false;
+  if (x327.length === 0) return false;
+  const x328 = d.detail;
   if (x328 !== undefined) {
     if (!(typeof x328 === "string")) return false;
-    if (x328.length > 60 && __len(x328) > 60) return false;
-    if (x328.length === 0) return false;
+    if (x328.length > 280 && __len(x328) > 280) return false;
   }
-  const x329 = d["deny/title"];
-  if (x329 !== undefined) {
-    if (!(typeof x329 === "string")) return false;
-    if (x329.length > 60 && __len(x329) > 60) return false;
-    if (x329.length === 0) return false;
-  }
-  for (const k330 in d) if (!(k330 === "confirm/title" || k330 === "deny/title")) return false;
+  for (const k329 in d) if (!(k329 === "value" || k329 === "title" || k329 === "detail")) return false;
   return true;
 }
-function __c662(d) {
+function __c551(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x331 = d["check/id"];
-  if (x331 === undefined) return false;
-  if (!__c405(x331)) return false;
-  const x332 = d.clause;
-  if (x332 === undefined) return false;
-  if (!(typeof x332 === "string")) return false;
-  if (!__RE8.test(x332)) return false;
-  const x333 = d.result;
-  if (x333 === undefined) return false;
-  if (!(x333 === "pass" || x333 === "fail")) return false;
-  const x334 = d["detail/code"];
-  if (x334 !== undefined) {
-    if (!__c405(x334)) return false;
+  const x330 = d.default;
+  if (x330 === undefined) return false;
+  const x331 = d.by_class;
+  if (x331 !== undefined) {
+    if (!(typeof x331 === "object" && x331 !== null && !Array.isArray(x331))) return false;
+    for (const k332 in x331) if (!(k332 === "public" || k332 === "community" || k332 === "personal")) return false;
   }
-  for (const k335 in d) if (!(k335 === "check/id" || k335 === "clause" || k335 === "result" || k335 === "detail/code")) return false;
+  for (const k333 in d) if (!(k333 === "default" || k333 === "by_class")) return false;
   return true;
 }
-function __c691(d) {
+function __c692(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const t336 = d.type;
-  if (typeof t336 !== "string") return false;
-  if (t336 === "text") {
-    if (!__c694(d)) return false;
-  } else if (t336 === "object_ref") {
-    if (!__c699(d)) return false;
+  const x334 = d.input;
+  if (x334 === undefined) return false;
+  if (!__c437(x334)) return false;
+  const x335 = d.output;
+  if (x335 === undefined) return false;
+  if (!__c437(x335)) return false;
+  for (const k336 in d) if (!(k336 === "input" || k336 === "output")) return false;
+  return true;
+}
+function __c437(d) {
+  if (!(typeof d === "string")) return false;
+  if (!(d === "public" || d === "community" || d === "personal")) return false;
+  return true;
+}
+function __c697(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x337 = d["confirm/title"];
+  if (x337 !== undefined) {
+    if (!(typeof x337 === "string")) return false;
+    if (x337.length > 60 && __len(x337) > 60) return false;
+    if (x337.length === 0) return false;
+  }
+  const x338 = d["deny/title"];
+  if (x338 !== undefined) {
+    if (!(typeof x338 === "string")) return false;
+    if (x338.length > 60 && __len(x338) > 60) return false;
+    if (x338.length === 0) return false;
+  }
+  for (const k339 in d) if (!(k339 === "confirm/title" || k339 === "deny/title")) return false;
+  return true;
+}
+function __c672(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x340 = d["check/id"];
+  if (x340 === undefined) return false;
+  if (!__c430(x340)) return false;
+  const x341 = d.clause;
+  if (x341 === undefined) return false;
+  if (!(typeof x341 === "string")) return false;
+  if (!__RE9.test(x341)) return false;
+  const x342 = d.result;
+  if (x342 === undefined) return false;
+  if (!(x342 === "pass" || x342 === "fail")) return false;
+  const x343 = d["detail/code"];
+  if (x343 !== undefined) {
+    if (!__c430(x343)) return false;
+  }
+  for (const k344 in d) if (!(k344 === "check/id" || k344 === "clause" || k344 === "result" || k344 === "detail/code")) return false;
+  return true;
+}
+function __c701(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const t345 = d.type;
+  if (typeof t345 !== "string") return false;
+  if (t345 === "text") {
+    if (!__c704(d)) return false;
+  } else if (t345 === "object_ref") {
+    if (!__c709(d)) return false;
   } else return false;
   return true;
 }
-function __c705(d) {
+function __c715(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x337 = d.schema;
-  if (x337 === undefined) return false;
-  if (x337 !== "inquirium.context-assembly.request.v1") return false;
-  const x338 = d.sources;
-  if (x338 !== undefined) {
-    if (!(Array.isArray(x338))) return false;
-    for (let i339 = 0; i339 < x338.length; i339++) {
-      const x340 = x338[i339];
-      if (!__c709(x340)) return false;
+  const x346 = d.schema;
+  if (x346 === undefined) return false;
+  if (x346 !== "inquirium.context-assembly.request.v1") return false;
+  const x347 = d.sources;
+  if (x347 !== undefined) {
+    if (!(Array.isArray(x347))) return false;
+    for (let i348 = 0; i348 < x347.length; i348++) {
+      const x349 = x347[i348];
+      if (!__c719(x349)) return false;
     }
   }
-  for (const k341 in d) if (!(k341 === "schema" || k341 === "sources")) return false;
+  for (const k350 in d) if (!(k350 === "schema" || k350 === "sources")) return false;
   return true;
 }
-function __c722(d) {
+function __c732(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let n342 = 0;
-  B343: {
+  let n351 = 0;
+  B352: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x344 = d.content;
-      if (x344 === undefined) break B343;
+      const x353 = d.content;
+      if (x353 === undefined) break B352;
     }
-    n342++;
+    n351++;
   }
-  B345: {
+  B354: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x346 = d["content/ref"];
-      if (x346 === undefined) break B345;
+      const x355 = d["content/ref"];
+      if (x355 === undefined) break B354;
     }
-    n342++;
+    n351++;
   }
-  if (n342 !== 1) return false;
-  const x347 = d.schema;
-  if (x347 === undefined) return false;
-  if (x347 !== "inquirium.context-element.v1") return false;
-  const x348 = d["element/id"];
-  if (x348 === undefined) return false;
-  if (!(typeof x348 === "string")) return false;
-  if (x348.length === 0) return false;
-  const x349 = d["source/kind"];
-  if (x349 === undefined) return false;
-  if (!__c410(x349)) return false;
-  const x350 = d["source/ref"];
-  if (x350 !== undefined) {
-    if (!(typeof x350 === "string")) return false;
-    if (x350.length === 0) return false;
+  if (n351 !== 1) return false;
+  const x356 = d.schema;
+  if (x356 === undefined) return false;
+  if (x356 !== "inquirium.context-element.v1") return false;
+  const x357 = d["element/id"];
+  if (x357 === undefined) return false;
+  if (!(typeof x357 === "string")) return false;
+  if (x357.length === 0) return false;
+  const x358 = d["source/kind"];
+  if (x358 === undefined) return false;
+  if (!__c435(x358)) return false;
+  const x359 = d["source/ref"];
+  if (x359 !== undefined) {
+    if (!(typeof x359 === "string")) return false;
+    if (x359.length === 0) return false;
   }
-  const x351 = d.classification;
-  if (x351 === undefined) return false;
-  if (!__c412(x351)) return false;
-  const x352 = d.content;
-  if (x352 !== undefined) {
-    if (!(Array.isArray(x352))) return false;
-    if (x352.length < 1) return false;
-    for (let i353 = 0; i353 < x352.length; i353++) {
-      const x354 = x352[i353];
-      if (!__c691(x354)) return false;
-    }
-  }
-  const x355 = d["content/ref"];
-  if (x355 !== undefined) {
-    if (!(typeof x355 === "string")) return false;
-    if (x355.length === 0) return false;
-  }
-  const x356 = d.declassifiable;
-  if (x356 !== undefined) {
-    if (!(typeof x356 === "boolean")) return false;
-  }
-  const x357 = d["declassified/from"];
-  if (x357 !== undefined) {
-    if (!__c412(x357)) return false;
-  }
-  const x358 = d["grant/ref"];
-  if (x358 !== undefined) {
-    if (!(typeof x358 === "string")) return false;
-    if (x358.length === 0) return false;
-  }
-  for (const k359 in d) if (!(k359 === "schema" || k359 === "element/id" || k359 === "source/kind" || k359 === "source/ref" || k359 === "classification" || k359 === "content" || k359 === "content/ref" || k359 === "declassifiable" || k359 === "declassified/from" || k359 === "grant/ref")) return false;
-  return true;
-}
-function __c709(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok360 = false;
-  L361: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x362 = d["source/kind"];
-      if (x362 === undefined) break L361;
-      if (!(x362 === "artifact" || x362 === "dataset")) break L361;
-    }
-    ok360 = true;
-  }
-  if (ok360) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x363 = d["lease/ref"];
-      if (x363 === undefined) return false;
+  const x360 = d.classification;
+  if (x360 === undefined) return false;
+  if (!__c437(x360)) return false;
+  const x361 = d.content;
+  if (x361 !== undefined) {
+    if (!(Array.isArray(x361))) return false;
+    if (x361.length < 1) return false;
+    for (let i362 = 0; i362 < x361.length; i362++) {
+      const x363 = x361[i362];
+      if (!__c701(x363)) return false;
     }
   }
-  const x364 = d["source/kind"];
-  if (x364 === undefined) return false;
-  if (!__c410(x364)) return false;
-  const x365 = d["grant/ref"];
-  if (x365 === undefined) return false;
-  if (!(typeof x365 === "string")) return false;
-  if (x365.length === 0) return false;
-  const x366 = d["lease/ref"];
+  const x364 = d["content/ref"];
+  if (x364 !== undefined) {
+    if (!(typeof x364 === "string")) return false;
+    if (x364.length === 0) return false;
+  }
+  const x365 = d.declassifiable;
+  if (x365 !== undefined) {
+    if (!(typeof x365 === "boolean")) return false;
+  }
+  const x366 = d["declassified/from"];
   if (x366 !== undefined) {
-    if (!(typeof x366 === "string")) return false;
-    if (x366.length === 0) return false;
+    if (!__c437(x366)) return false;
   }
-  const x367 = d["flow/ref"];
+  const x367 = d["grant/ref"];
   if (x367 !== undefined) {
     if (!(typeof x367 === "string")) return false;
     if (x367.length === 0) return false;
   }
-  const x368 = d["max/elements"];
-  if (x368 !== undefined) {
-    if (!(Number.isInteger(x368))) return false;
-    if (x368 < 1) return false;
-  }
-  for (const k369 in d) if (!(k369 === "source/kind" || k369 === "grant/ref" || k369 === "lease/ref" || k369 === "flow/ref" || k369 === "max/elements")) return false;
+  for (const k368 in d) if (!(k368 === "schema" || k368 === "element/id" || k368 === "source/kind" || k368 === "source/ref" || k368 === "classification" || k368 === "content" || k368 === "content/ref" || k368 === "declassifiable" || k368 === "declassified/from" || k368 === "grant/ref")) return false;
   return true;
 }
-function __c410(d) {
+function __c719(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  let ok369 = false;
+  L370: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x371 = d["source/kind"];
+      if (x371 === undefined) break L370;
+      if (!(x371 === "artifact" || x371 === "dataset")) break L370;
+    }
+    ok369 = true;
+  }
+  if (ok369) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x372 = d["lease/ref"];
+      if (x372 === undefined) return false;
+    }
+  }
+  const x373 = d["source/kind"];
+  if (x373 === undefined) return false;
+  if (!__c435(x373)) return false;
+  const x374 = d["grant/ref"];
+  if (x374 === undefined) return false;
+  if (!(typeof x374 === "string")) return false;
+  if (x374.length === 0) return false;
+  const x375 = d["lease/ref"];
+  if (x375 !== undefined) {
+    if (!(typeof x375 === "string")) return false;
+    if (x375.length === 0) return false;
+  }
+  const x376 = d["flow/ref"];
+  if (x376 !== undefined) {
+    if (!(typeof x376 === "string")) return false;
+    if (x376.length === 0) return false;
+  }
+  const x377 = d["max/elements"];
+  if (x377 !== undefined) {
+    if (!(Number.isInteger(x377))) return false;
+    if (x377 < 1) return false;
+  }
+  for (const k378 in d) if (!(k378 === "source/kind" || k378 === "grant/ref" || k378 === "lease/ref" || k378 === "flow/ref" || k378 === "max/elements")) return false;
+  return true;
+}
+function __c435(d) {
   if (!(d === "relationship" || d === "memarium" || d === "messaging" || d === "artifact" || d === "dataset")) return false;
   return true;
 }
-function __c430(d) {
+function __c455(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x370 = d["error/code"];
-  if (x370 !== undefined) {
-    L371: {
-      B372: {
-        if (!__c405(x370)) break B372;
-        break L371;
+  const x379 = d["error/code"];
+  if (x379 !== undefined) {
+    L380: {
+      B381: {
+        if (!__c430(x379)) break B381;
+        break L380;
       }
-      B373: {
-        if (!(x370 === null)) break B373;
-        break L371;
+      B382: {
+        if (!(x379 === null)) break B382;
+        break L380;
       }
       return false;
     }
   }
-  const x374 = d["retry/count"];
-  if (x374 !== undefined) {
-    if (!(Number.isInteger(x374))) return false;
-    if (x374 < 0) return false;
-  }
-  for (const k375 in d) if (!(k375 === "error/code" || k375 === "retry/count")) return false;
-  return true;
-}
-function __c572(d) {
-  if (!(d === "deny" || d === "allow_accepting_remote")) return false;
-  return true;
-}
-function __c570(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  if (!__c541(d)) return false;
-  const x376 = d.default;
-  if (x376 !== undefined) {
-    if (!__c572(x376)) return false;
-  }
-  const x377 = d.by_class;
-  if (x377 !== undefined) {
-    if (!(typeof x377 === "object" && x377 !== null && !Array.isArray(x377))) return false;
-    const x378 = x377.public;
-    if (x378 !== undefined) {
-      if (!__c572(x378)) return false;
-    }
-    const x379 = x377.community;
-    if (x379 !== undefined) {
-      if (!__c572(x379)) return false;
-    }
-    const x380 = x377.personal;
-    if (x380 !== undefined) {
-      if (!__c572(x380)) return false;
-    }
-    for (const k381 in x377) if (!(k381 === "public" || k381 === "community" || k381 === "personal")) return false;
-  }
-  for (const k382 in d) if (!(k382 === "default" || k382 === "by_class")) return false;
-  return true;
-}
-function __c739(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x383 = d.stance;
+  const x383 = d["retry/count"];
   if (x383 !== undefined) {
-    if (!(x383 === "advisory" || x383 === "hypothesis")) return false;
+    if (!(Number.isInteger(x383))) return false;
+    if (x383 < 0) return false;
   }
-  const x384 = d.confidence;
-  if (x384 !== undefined) {
-    if (!(x384 === "unstated" || x384 === "low" || x384 === "medium" || x384 === "high")) return false;
-  }
-  const x385 = d.grounded_in;
-  if (x385 !== undefined) {
-    if (!(Array.isArray(x385))) return false;
-    for (let i386 = 0; i386 < x385.length; i386++) {
-      const x387 = x385[i386];
-      if (!(typeof x387 === "string")) return false;
-      if (x387.length === 0) return false;
-    }
-  }
-  const x388 = d.caveats;
-  if (x388 !== undefined) {
-    if (!(Array.isArray(x388))) return false;
-    for (let i389 = 0; i389 < x388.length; i389++) {
-      const x390 = x388[i389];
-      if (!(typeof x390 === "string")) return false;
-      if (x390.length > 500 && __len(x390) > 500) return false;
-      if (x390.length === 0) return false;
-    }
-  }
-  for (const k391 in d) if (!(k391 === "stance" || k391 === "confidence" || k391 === "grounded_in" || k391 === "caveats")) return false;
+  for (const k384 in d) if (!(k384 === "error/code" || k384 === "retry/count")) return false;
   return true;
 }
-function __c600(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x392 = d.escalate;
-  if (x392 === undefined) return false;
-  if (!(Array.isArray(x392))) return false;
-  if (x392.length > 1 && __dup(x392, null) !== null) return false;
-  for (let i393 = 0; i393 < x392.length; i393++) {
-    const x394 = x392[i393];
-    if (!__c603(x394)) return false;
-  }
-  for (const k395 in d) if (!(k395 === "escalate")) return false;
-  return true;
-}
-function __c598(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  if (!__c581(d)) return false;
-  const x396 = d.default;
-  if (x396 !== undefined) {
-    if (!__c600(x396)) return false;
-  }
-  const x397 = d.by_mode;
-  if (x397 !== undefined) {
-    if (!(typeof x397 === "object" && x397 !== null && !Array.isArray(x397))) return false;
-    const x398 = x397.commons;
-    if (x398 !== undefined) {
-      if (!__c600(x398)) return false;
-    }
-    const x399 = x397.support;
-    if (x399 !== undefined) {
-      if (!__c600(x399)) return false;
-    }
-    const x400 = x397.crisis;
-    if (x400 !== undefined) {
-      if (!__c600(x400)) return false;
-    }
-    for (const k401 in x397) if (!(k401 === "commons" || k401 === "support" || k401 === "crisis")) return false;
-  }
-  for (const k402 in d) if (!(k402 === "default" || k402 === "by_mode")) return false;
-  return true;
-}
-function __c603(d) {
-  if (!(d === "operator-decision" || d === "sustained-degradation" || d === "boundary-risk" || d === "pre-egress-confirmation" || d === "crisis-candidate")) return false;
-  return true;
-}
-function __c748(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x403 = d.allowlist;
-  if (x403 === undefined) return false;
-  if (!(Array.isArray(x403))) return false;
-  if (x403.length > 64) return false;
-  if (x403.length < 1) return false;
-  if (x403.length > 1 && __dup(x403, null) !== null) return false;
-  for (let i404 = 0; i404 < x403.length; i404++) {
-    const x405 = x403[i404];
-    if (!__c532(x405)) return false;
-  }
-  const x406 = d.match;
-  if (x406 !== undefined) {
-    if (!(x406 === "exact" || x406 === "case-insensitive")) return false;
-  }
-  const x407 = d.placeholder;
-  if (x407 !== undefined) {
-    if (!(typeof x407 === "string")) return false;
-    if (x407.length > 80 && __len(x407) > 80) return false;
-  }
-  for (const k408 in d) if (!(k408 === "allowlist" || k408 === "match" || k408 === "placeholder")) return false;
-  return true;
-}
-function __c370(d) {
-  if (!(d === "completed" || d === "handler-unavailable" || d === "context-denied" || d === "policy-denied" || d === "failed")) return false;
-  return true;
-}
-function __c754(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x409 = d.locality;
-  if (x409 !== undefined) {
-    if (!__c391(x409)) return false;
-  }
-  const x410 = d.trust_mode;
-  if (x410 !== undefined) {
-    if (!__c393(x410)) return false;
-  }
-  const x411 = d.scope;
-  if (x411 !== undefined) {
-    if (!(x411 === "assistant-session-only" || x411 === "granted-context")) return false;
-  }
-  const x412 = d.on_context_denied;
-  if (x412 !== undefined) {
-    if (!(x412 === "fail_closed" || x412 === "drop_with_trace")) return false;
-  }
-  const x413 = d.plurality;
-  if (x413 !== undefined) {
-    if (!(x413 === "preserve" || x413 === "collapse")) return false;
-  }
-  for (const k414 in d) if (!(k414 === "locality" || k414 === "trust_mode" || k414 === "scope" || k414 === "on_context_denied" || k414 === "plurality")) return false;
-  return true;
-}
-function __c761(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x415 = d.schema;
-  if (x415 === undefined) return false;
-  if (x415 !== "inquirium.generate.request.v1") return false;
-  const x416 = d.operation;
-  if (x416 === undefined) return false;
-  if (x416 !== "generate") return false;
-  const x417 = d.turns;
-  if (x417 === undefined) return false;
-  if (!(Array.isArray(x417))) return false;
-  if (x417.length < 1) return false;
-  for (let i418 = 0; i418 < x417.length; i418++) {
-    const x419 = x417[i418];
-    if (!__c766(x419)) return false;
-  }
-  const x420 = d.context_assembly;
-  if (x420 !== undefined) {
-    if (!__c705(x420)) return false;
-  }
-  const x421 = d.parameters;
-  if (x421 !== undefined) {
-    if (!__c773(x421)) return false;
-  }
-  const x422 = d.policy;
-  if (x422 !== undefined) {
-    if (!__c754(x422)) return false;
-  }
-  const x423 = d.metadata;
-  if (x423 !== undefined) {
-    if (!(typeof x423 === "object" && x423 !== null && !Array.isArray(x423))) return false;
-    for (const k424 in x423) {
-      if (typeof k424 === "string") {
-        if (k424.length > 64 && __len(k424) > 64) return false;
-      }
-    }
-    for (const k425 in x423) {
-      if (false) continue;
-      const x426 = x423[k425];
-      L427: {
-        B428: {
-          if (!(typeof x426 === "string")) break B428;
-          if (x426.length > 256 && __len(x426) > 256) break B428;
-          break L427;
-        }
-        B429: {
-          if (!(Number.isFinite(x426))) break B429;
-          break L427;
-        }
-        B430: {
-          if (!(typeof x426 === "boolean")) break B430;
-          break L427;
-        }
-        B431: {
-          if (!(x426 === null)) break B431;
-          break L427;
-        }
-        return false;
-      }
-    }
-  }
-  for (const k432 in d) if (!(k432 === "schema" || k432 === "operation" || k432 === "turns" || k432 === "context_assembly" || k432 === "parameters" || k432 === "policy" || k432 === "metadata")) return false;
-  return true;
-}
-function __c789(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok433 = false;
-  L434: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x435 = d.outcome;
-      if (x435 === undefined) break L434;
-      if (x435 !== "completed") break L434;
-    }
-    ok433 = true;
-  }
-  if (ok433) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x436 = d.output;
-      if (x436 === undefined) return false;
-      const x437 = d.epistemic;
-      if (x437 === undefined) return false;
-      const x438 = d["runtime/ref"];
-      if (x438 === undefined) return false;
-      const x439 = d["model.binding/ref"];
-      if (x439 === undefined) return false;
-      const x440 = d.locality;
-      if (x440 === undefined) return false;
-      const x441 = d["reason/code"];
-      if (x441 !== undefined) {
-        return false;
-      }
-    }
-  } else {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x442 = d["reason/code"];
-      if (x442 === undefined) return false;
-      const x443 = d.output;
-      if (x443 !== undefined) {
-        return false;
-      }
-      const x444 = d.epistemic;
-      if (x444 !== undefined) {
-        return false;
-      }
-    }
-  }
-  const x445 = d.schema;
-  if (x445 === undefined) return false;
-  if (x445 !== "inquirium.generate.response.v1") return false;
-  const x446 = d.operation;
-  if (x446 === undefined) return false;
-  if (x446 !== "generate") return false;
-  const x447 = d.outcome;
-  if (x447 === undefined) return false;
-  if (!__c370(x447)) return false;
-  const x448 = d["reason/code"];
-  if (x448 !== undefined) {
-    if (!__c405(x448)) return false;
-  }
-  const x449 = d.output;
-  if (x449 !== undefined) {
-    if (!(Array.isArray(x449))) return false;
-    if (x449.length < 1) return false;
-    for (let i450 = 0; i450 < x449.length; i450++) {
-      const x451 = x449[i450];
-      if (!__c691(x451)) return false;
-    }
-  }
-  const x452 = d.epistemic;
-  if (x452 !== undefined) {
-    if (!__c739(x452)) return false;
-  }
-  const x453 = d["runtime/ref"];
-  if (x453 !== undefined) {
-    if (!__c372(x453)) return false;
-  }
-  const x454 = d["model.binding/ref"];
-  if (x454 !== undefined) {
-    if (!__c374(x454)) return false;
-  }
-  const x455 = d.locality;
-  if (x455 !== undefined) {
-    if (!(x455 === "local_only" || x455 === "remote")) return false;
-  }
-  const x456 = d["trace/ref"];
-  if (x456 === undefined) return false;
-  if (!__c801(x456)) return false;
-  const x457 = d.usage;
-  if (x457 !== undefined) {
-    if (!__c803(x457)) return false;
-  }
-  const x458 = d.diagnostics;
-  if (x458 !== undefined) {
-    if (!__c430(x458)) return false;
-  }
-  for (const k459 in d) if (!(k459 === "schema" || k459 === "operation" || k459 === "outcome" || k459 === "reason/code" || k459 === "output" || k459 === "epistemic" || k459 === "runtime/ref" || k459 === "model.binding/ref" || k459 === "locality" || k459 === "trace/ref" || k459 === "usage" || k459 === "diagnostics")) return false;
-  return true;
-}
-function __c773(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x460 = d.max_tokens;
-  if (x460 !== undefined) {
-    if (!(Number.isInteger(x460))) return false;
-    if (x460 < 1) return false;
-  }
-  const x461 = d.temperature;
-  if (x461 !== undefined) {
-    if (!(Number.isFinite(x461))) return false;
-    if (x461 > 2) return false;
-    if (x461 < 0) return false;
-  }
-  const x462 = d.top_p;
-  if (x462 !== undefined) {
-    if (!(Number.isFinite(x462))) return false;
-    if (x462 > 1) return false;
-    if (x462 <= 0) return false;
-  }
-  const x463 = d.stop;
-  if (x463 !== undefined) {
-    if (!(Array.isArray(x463))) return false;
-    if (x463.length > 8) return false;
-    for (let i464 = 0; i464 < x463.length; i464++) {
-      const x465 = x463[i464];
-      if (!(typeof x465 === "string")) return false;
-      if (x465.length === 0) return false;
-    }
-  }
-  for (const k466 in d) if (!(k466 === "max_tokens" || k466 === "temperature" || k466 === "top_p" || k466 === "stop")) return false;
-  return true;
-}
-function __c826(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok467 = false;
-  L468: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x469 = d.verdict;
-      if (x469 === undefined) break L468;
-      if (x469 !== "amended") break L468;
-    }
-    ok467 = true;
-  }
-  if (ok467) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x470 = d.note;
-      if (x470 === undefined) return false;
-    }
-  }
-  const x471 = d.schema;
-  if (x471 === undefined) return false;
-  if (x471 !== "inquirium.inquiry-feedback.v1") return false;
-  const x472 = d["feedback/id"];
-  if (x472 === undefined) return false;
-  if (!(typeof x472 === "string")) return false;
-  if (!__RE9.test(x472)) return false;
-  const x473 = d["result/ref"];
-  if (x473 === undefined) return false;
-  if (!__c830(x473)) return false;
-  const x474 = d["session/ref"];
-  if (x474 === undefined) return false;
-  if (!__c832(x474)) return false;
-  const x475 = d["participant/ref"];
-  if (x475 === undefined) return false;
-  if (!__c365(x475)) return false;
-  const x476 = d.verdict;
-  if (x476 === undefined) return false;
-  if (!(x476 === "verified" || x476 === "refuted" || x476 === "amended")) return false;
-  const x477 = d.note;
-  if (x477 !== undefined) {
-    if (!(typeof x477 === "string")) return false;
-    if (x477.length > 4000 && __len(x477) > 4000) return false;
-    if (x477.length === 0) return false;
-  }
-  const x478 = d["supersedes/ref"];
-  if (x478 !== undefined) {
-    if (!(typeof x478 === "string")) return false;
-    if (!__RE9.test(x478)) return false;
-  }
-  const x479 = d["recorded/at"];
-  if (x479 === undefined) return false;
-  if (!(typeof x479 === "string")) return false;
-  if (!__fmtDateTime(x479)) return false;
-  for (const k480 in d) if (!(k480 === "schema" || k480 === "feedback/id" || k480 === "result/ref" || k480 === "session/ref" || k480 === "participant/ref" || k480 === "verdict" || k480 === "note" || k480 === "supersedes/ref" || k480 === "recorded/at")) return false;
-  return true;
-}
-function __c844(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x481 = d.schema;
-  if (x481 === undefined) return false;
-  if (x481 !== "inquirium.inquiry-result.v1") return false;
-  const x482 = d["result/id"];
-  if (x482 === undefined) return false;
-  if (!__c830(x482)) return false;
-  const x483 = d["turn/id"];
-  if (x483 === undefined) return false;
-  if (!__c363(x483)) return false;
-  const x484 = d["session/ref"];
-  if (x484 === undefined) return false;
-  if (!__c832(x484)) return false;
-  const x485 = d["participant/ref"];
-  if (x485 === undefined) return false;
-  if (!__c365(x485)) return false;
-  const x486 = d["trace/ref"];
-  if (x486 === undefined) return false;
-  if (!__c801(x486)) return false;
-  const x487 = d.provenance;
-  if (x487 === undefined) return false;
-  if (!__c852(x487)) return false;
-  const x488 = d.classification;
-  if (x488 === undefined) return false;
-  if (!__c412(x488)) return false;
-  const x489 = d.output;
-  if (x489 === undefined) return false;
-  if (!(Array.isArray(x489))) return false;
-  if (x489.length < 1) return false;
-  for (let i490 = 0; i490 < x489.length; i490++) {
-    const x491 = x489[i490];
-    if (!__c691(x491)) return false;
-  }
-  const x492 = d.epistemic;
-  if (x492 === undefined) return false;
-  if (!__c739(x492)) return false;
-  const x493 = d["recorded/at"];
-  if (x493 === undefined) return false;
-  if (!(typeof x493 === "string")) return false;
-  if (!__fmtDateTime(x493)) return false;
-  for (const k494 in d) if (!(k494 === "schema" || k494 === "result/id" || k494 === "turn/id" || k494 === "session/ref" || k494 === "participant/ref" || k494 === "trace/ref" || k494 === "provenance" || k494 === "classification" || k494 === "output" || k494 === "epistemic" || k494 === "recorded/at")) return false;
-  return true;
-}
-function __c863(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x495 = d.schema;
-  if (x495 === undefined) return false;
-  if (x495 !== "inquirium.inquiry-turn.v1") return false;
-  const x496 = d["turn/id"];
-  if (x496 === undefined) return false;
-  if (!__c363(x496)) return false;
-  const x497 = d["session/ref"];
-  if (x497 === undefined) return false;
-  if (!__c832(x497)) return false;
-  const x498 = d["participant/ref"];
-  if (x498 === undefined) return false;
-  if (!__c365(x498)) return false;
-  const x499 = d.sequence;
-  if (x499 === undefined) return false;
-  if (!(Number.isInteger(x499))) return false;
-  if (x499 < 0) return false;
-  const x500 = d.content;
-  if (x500 === undefined) return false;
-  if (!(Array.isArray(x500))) return false;
-  if (x500.length < 1) return false;
-  for (let i501 = 0; i501 < x500.length; i501++) {
-    const x502 = x500[i501];
-    if (!__c691(x502)) return false;
-  }
-  const x503 = d.classification;
-  if (x503 === undefined) return false;
-  if (!__c412(x503)) return false;
-  const x504 = d["recorded/at"];
-  if (x504 === undefined) return false;
-  if (!(typeof x504 === "string")) return false;
-  if (!__fmtDateTime(x504)) return false;
-  for (const k505 in d) if (!(k505 === "schema" || k505 === "turn/id" || k505 === "session/ref" || k505 === "participant/ref" || k505 === "sequence" || k505 === "content" || k505 === "classification" || k505 === "recorded/at")) return false;
-  return true;
-}
-function __c391(d) {
-  if (!(d === "local_only" || d === "remote_allowed")) return false;
-  return true;
-}
-function __c581(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x506 = d.default;
-  if (x506 === undefined) return false;
-  const x507 = d.by_mode;
-  if (x507 !== undefined) {
-    if (!(typeof x507 === "object" && x507 !== null && !Array.isArray(x507))) return false;
-    for (const k508 in x507) if (!(k508 === "commons" || k508 === "support" || k508 === "crisis")) return false;
-  }
-  for (const k509 in d) if (!(k509 === "default" || k509 === "by_mode")) return false;
-  return true;
-}
-function __c874(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok510 = false;
-  L511: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x512 = d.transport_kind;
-      if (x512 === undefined) break L511;
-      if (x512 !== "http_remote") break L511;
-    }
-    ok510 = true;
-  }
-  if (ok510) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x513 = d.remote_provider;
-      if (x513 !== undefined) {
-        if (x513 !== true) return false;
-      }
-    }
-  } else {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x514 = d.remote_provider;
-      if (x514 !== undefined) {
-        if (x514 !== false) return false;
-      }
-    }
-  }
-  let ok515 = false;
-  L516: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x517 = d.remote_provider;
-      if (x517 === undefined) break L516;
-      if (x517 !== true) break L516;
-      const x518 = d.accepts_max_tier;
-      if (x518 === undefined) break L516;
-      if (!(x518 === "community" || x518 === "personal")) break L516;
-    }
-    ok515 = true;
-  }
-  if (ok515) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x519 = d.operator_acknowledgement;
-      if (x519 === undefined) return false;
-    }
-  }
-  let ok520 = false;
-  L521: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x522 = d.accepts_max_tier;
-      if (x522 === undefined) break L521;
-      if (x522 !== "public") break L521;
-    }
-    ok520 = true;
-  }
-  if (ok520) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x523 = d.accepts;
-      if (x523 !== undefined) {
-        if (!(Array.isArray(x523))) return false;
-        for (let i524 = 0; i524 < x523.length; i524++) {
-          const x525 = x523[i524];
-          if (!(x525 === "public")) return false;
-        }
-      }
-    }
-  }
-  let ok526 = false;
-  L527: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x528 = d.accepts_max_tier;
-      if (x528 === undefined) break L527;
-      if (x528 !== "community") break L527;
-    }
-    ok526 = true;
-  }
-  if (ok526) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x529 = d.accepts;
-      if (x529 !== undefined) {
-        if (!(Array.isArray(x529))) return false;
-        for (let i530 = 0; i530 < x529.length; i530++) {
-          const x531 = x529[i530];
-          if (!(x531 === "public" || x531 === "community")) return false;
-        }
-      }
-    }
-  }
-  let ok532 = false;
-  L533: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x534 = d.accepts_max_tier;
-      if (x534 === undefined) break L533;
-      if (x534 !== "personal") break L533;
-      const x535 = d.operator_acknowledgement;
-      if (x535 === undefined) break L533;
-      if (!(typeof x535 === "object" && x535 !== null && !Array.isArray(x535))) break L533;
-    }
-    ok532 = true;
-  }
-  if (ok532) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x536 = d.operator_acknowledgement;
-      if (x536 !== undefined) {
-        if (!(typeof x536 === "object" && x536 !== null && !Array.isArray(x536))) return false;
-        const x537 = x536.acknowledged_max_tier;
-        if (x537 !== undefined) {
-          if (x537 !== "personal") return false;
-        }
-      }
-    }
-  }
-  const x538 = d.schema;
-  if (x538 === undefined) return false;
-  if (x538 !== "inquirium.model-acceptance.v1") return false;
-  const x539 = d["model.binding/ref"];
-  if (x539 === undefined) return false;
-  if (!__c374(x539)) return false;
-  const x540 = d.accepts_max_tier;
-  if (x540 === undefined) return false;
-  if (!__c412(x540)) return false;
-  const x541 = d.accepts;
-  if (x541 !== undefined) {
-    if (!(Array.isArray(x541))) return false;
-    if (x541.length < 1) return false;
-    if (x541.length > 1 && __dup(x541, null) !== null) return false;
-    for (let i542 = 0; i542 < x541.length; i542++) {
-      const x543 = x541[i542];
-      if (!__c412(x543)) return false;
-    }
-  }
-  const x544 = d.requires_declassification_above;
-  if (x544 !== undefined) {
-    if (!__c412(x544)) return false;
-  }
-  const x545 = d.transport_kind;
-  if (x545 === undefined) return false;
-  if (!__c882(x545)) return false;
-  const x546 = d.remote_provider;
-  if (x546 === undefined) return false;
-  if (!(typeof x546 === "boolean")) return false;
-  const x547 = d.operator_acknowledgement;
-  if (x547 !== undefined) {
-    if (!__c885(x547)) return false;
-  }
-  for (const k548 in d) if (!(k548 === "schema" || k548 === "model.binding/ref" || k548 === "accepts_max_tier" || k548 === "accepts" || k548 === "requires_declassification_above" || k548 === "transport_kind" || k548 === "remote_provider" || k548 === "operator_acknowledgement")) return false;
-  return true;
-}
-function __c374(d) {
-  if (!(typeof d === "string")) return false;
-  if (!__RE10.test(d)) return false;
-  return true;
-}
-function __c925(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x549 = d.options;
-  if (x549 === undefined) return false;
-  if (!(Array.isArray(x549))) return false;
-  if (x549.length > 24) return false;
-  if (x549.length < 2) return false;
-  for (let i550 = 0; i550 < x549.length; i550++) {
-    const x551 = x549[i550];
-    if (!__c677(x551)) return false;
-  }
-  const x552 = d["min/selected"];
-  if (x552 !== undefined) {
-    if (!(Number.isInteger(x552))) return false;
-    if (x552 < 0) return false;
-  }
-  const x553 = d["max/selected"];
-  if (x553 !== undefined) {
-    if (!(Number.isInteger(x553))) return false;
-    if (x553 < 1) return false;
-  }
-  for (const k554 in d) if (!(k554 === "options" || k554 === "min/selected" || k554 === "max/selected")) return false;
-  return true;
-}
-function __c931(d) {
-  if (!(typeof d === "string")) return false;
-  if (!(d === "commons" || d === "support" || d === "crisis")) return false;
-  return true;
-}
-function __c932(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok555 = false;
-  L556: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x557 = d.kind;
-      if (x557 === undefined) break L556;
-      if (x557 !== "single-choice") break L556;
-    }
-    ok555 = true;
-  }
-  if (ok555) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x558 = d["input/schema"];
-      if (x558 === undefined) return false;
-      if (x558 !== "inquirium.operator-question.widget.single-choice.v1") return false;
-      const x559 = d["idempotency/key"];
-      if (x559 === undefined) return false;
-    }
-  }
-  let ok560 = false;
-  L561: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x562 = d.kind;
-      if (x562 === undefined) break L561;
-      if (x562 !== "multi-choice") break L561;
-    }
-    ok560 = true;
-  }
-  if (ok560) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x563 = d["input/schema"];
-      if (x563 === undefined) return false;
-      if (x563 !== "inquirium.operator-question.widget.multi-choice.v1") return false;
-      const x564 = d["idempotency/key"];
-      if (x564 === undefined) return false;
-    }
-  }
-  let ok565 = false;
-  L566: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x567 = d.kind;
-      if (x567 === undefined) break L566;
-      if (x567 !== "confirm") break L566;
-    }
-    ok565 = true;
-  }
-  if (ok565) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x568 = d["input/schema"];
-      if (x568 === undefined) return false;
-      if (x568 !== "inquirium.operator-question.widget.confirm.v1") return false;
-      const x569 = d["idempotency/key"];
-      if (x569 === undefined) return false;
-    }
-  }
-  let ok570 = false;
-  L571: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x572 = d.kind;
-      if (x572 === undefined) break L571;
-      if (x572 !== "free-text-with-allowlist") break L571;
-    }
-    ok570 = true;
-  }
-  if (ok570) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x573 = d["input/schema"];
-      if (x573 === undefined) return false;
-      if (x573 !== "inquirium.operator-question.widget.free-text-with-allowlist.v1") return false;
-      const x574 = d["idempotency/key"];
-      if (x574 === undefined) return false;
-    }
-  }
-  let ok575 = false;
-  L576: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x577 = d.kind;
-      if (x577 === undefined) break L576;
-      if (x577 !== "open-interaction") break L576;
-    }
-    ok575 = true;
-  }
-  if (ok575) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x578 = d["input/schema"];
-      if (x578 !== undefined) {
-        return false;
-      }
-    }
-  }
-  const x579 = d.kind;
-  if (x579 === undefined) return false;
-  if (!(x579 === "single-choice" || x579 === "multi-choice" || x579 === "confirm" || x579 === "free-text-with-allowlist" || x579 === "open-interaction")) return false;
-  const x580 = d["target/ref"];
-  if (x580 === undefined) return false;
-  if (!(typeof x580 === "string")) return false;
-  if (x580.length === 0) return false;
-  const x581 = d["input/schema"];
-  if (x581 !== undefined) {
-    if (!(x581 === "inquirium.operator-question.widget.single-choice.v1" || x581 === "inquirium.operator-question.widget.multi-choice.v1" || x581 === "inquirium.operator-question.widget.confirm.v1" || x581 === "inquirium.operator-question.widget.free-text-with-allowlist.v1")) return false;
-  }
-  const x582 = d["idempotency/key"];
-  if (x582 !== undefined) {
-    if (!(typeof x582 === "string")) return false;
-    if (x582.length > 200 && __len(x582) > 200) return false;
-    if (x582.length === 0) return false;
-  }
-  for (const k583 in d) if (!(k583 === "kind" || k583 === "target/ref" || k583 === "input/schema" || k583 === "idempotency/key")) return false;
-  return true;
-}
-function __c968(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  L584: {
-    B585: {
-      if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-        const x586 = d["subject/ref"];
-        if (x586 === undefined) break B585;
-      }
-      break L584;
-    }
-    B587: {
-      if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-        const x588 = d["body/ref"];
-        if (x588 === undefined) break B587;
-      }
-      break L584;
-    }
-    return false;
-  }
-  const x589 = d.schema;
-  if (x589 === undefined) return false;
-  if (x589 !== "notification-create.v1") return false;
-  const x590 = d["subject/ref"];
-  if (x590 !== undefined) {
-    if (!(typeof x590 === "string")) return false;
-    if (!__RE11.test(x590)) return false;
-  }
-  const x591 = d["body/ref"];
-  if (x591 !== undefined) {
-    if (!(typeof x591 === "string")) return false;
-    if (!__RE11.test(x591)) return false;
-  }
-  const x592 = d["correlation/id"];
-  if (x592 === undefined) return false;
-  if (!(typeof x592 === "string")) return false;
-  if (!__RE12.test(x592)) return false;
-  const x593 = d["body/text"];
-  if (x593 === undefined) return false;
-  if (!(typeof x593 === "string")) return false;
-  if (x593.length > 500 && __len(x593) > 500) return false;
-  if (x593.length === 0) return false;
-  const x594 = d["reason/code"];
-  if (x594 === undefined) return false;
-  if (!__c405(x594)) return false;
-  const x595 = d.actions;
-  if (x595 !== undefined) {
-    if (!(Array.isArray(x595))) return false;
-    if (x595.length > 1) return false;
-    for (let i596 = 0; i596 < x595.length; i596++) {
-      const x597 = x595[i596];
-      if (!__c932(x597)) return false;
-    }
-  }
-  for (const k598 in d) if (!(k598 === "schema" || k598 === "subject/ref" || k598 === "body/ref" || k598 === "correlation/id" || k598 === "body/text" || k598 === "reason/code" || k598 === "actions")) return false;
-  return true;
-}
-function __c699(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x599 = d.type;
-  if (x599 === undefined) return false;
-  if (x599 !== "object_ref") return false;
-  const x600 = d["object/ref"];
-  if (x600 === undefined) return false;
-  if (!(typeof x600 === "string")) return false;
-  if (x600.length === 0) return false;
-  const x601 = d["media/type"];
-  if (x601 === undefined) return false;
-  if (!(typeof x601 === "string")) return false;
-  if (!__RE13.test(x601)) return false;
-  const x602 = d["byte/size"];
-  if (x602 !== undefined) {
-    if (!(Number.isInteger(x602))) return false;
-    if (x602 < 0) return false;
-  }
-  for (const k603 in d) if (!(k603 === "type" || k603 === "object/ref" || k603 === "media/type" || k603 === "byte/size")) return false;
-  return true;
-}
-function __c885(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x604 = d["acknowledged/by"];
-  if (x604 === undefined) return false;
-  if (!__c365(x604)) return false;
-  const x605 = d["acknowledged/at"];
-  if (x605 === undefined) return false;
-  if (!(typeof x605 === "string")) return false;
-  if (!__fmtDateTime(x605)) return false;
-  const x606 = d.acknowledged_max_tier;
-  if (x606 === undefined) return false;
-  if (!__c412(x606)) return false;
-  const x607 = d["question/ref"];
-  if (x607 !== undefined) {
-    if (!(typeof x607 === "string")) return false;
-    if (!__RE11.test(x607)) return false;
-  }
-  for (const k608 in d) if (!(k608 === "acknowledged/by" || k608 === "acknowledged/at" || k608 === "acknowledged_max_tier" || k608 === "question/ref")) return false;
-  return true;
-}
-function __c982(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x609 = d.schema;
-  if (x609 === undefined) return false;
-  if (x609 !== "inquirium.operator-question.answer.v1") return false;
-  const x610 = d["question/ref"];
-  if (x610 === undefined) return false;
-  if (!(typeof x610 === "string")) return false;
-  if (!__RE11.test(x610)) return false;
-  const x611 = d["idempotency/key"];
-  if (x611 === undefined) return false;
-  if (!(typeof x611 === "string")) return false;
-  if (x611.length > 200 && __len(x611) > 200) return false;
-  if (x611.length === 0) return false;
-  const x612 = d.answer;
-  if (x612 === undefined) return false;
-  if (!__c533(x612)) return false;
-  const x613 = d["answered/by"];
-  if (x613 !== undefined) {
-    if (!__c365(x613)) return false;
-  }
-  const x614 = d["answered/at"];
-  if (x614 !== undefined) {
-    if (!(typeof x614 === "string")) return false;
-    if (!__fmtDateTime(x614)) return false;
-  }
-  for (const k615 in d) if (!(k615 === "schema" || k615 === "question/ref" || k615 === "idempotency/key" || k615 === "answer" || k615 === "answered/by" || k615 === "answered/at")) return false;
-  return true;
-}
-function __c990(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok616 = false;
-  L617: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x618 = d["widget/kind"];
-      if (x618 === undefined) break L617;
-      if (x618 !== "single-choice") break L617;
-    }
-    ok616 = true;
-  }
-  if (ok616) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x619 = d["widget/payload"];
-      if (x619 !== undefined) {
-        if (!__c1041(x619)) return false;
-      }
-      const x620 = d.prompt;
-      if (x620 !== undefined) {
-        if (!(typeof x620 === "object" && x620 !== null && !Array.isArray(x620))) return false;
-        const x621 = x620.kind;
-        if (x621 !== undefined) {
-          if (x621 !== "single-choice") return false;
-        }
-      }
-    }
-  }
-  let ok622 = false;
-  L623: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x624 = d["widget/kind"];
-      if (x624 === undefined) break L623;
-      if (x624 !== "multi-choice") break L623;
-    }
-    ok622 = true;
-  }
-  if (ok622) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x625 = d["widget/payload"];
-      if (x625 !== undefined) {
-        if (!__c925(x625)) return false;
-      }
-      const x626 = d.prompt;
-      if (x626 !== undefined) {
-        if (!(typeof x626 === "object" && x626 !== null && !Array.isArray(x626))) return false;
-        const x627 = x626.kind;
-        if (x627 !== undefined) {
-          if (x627 !== "multi-choice") return false;
-        }
-      }
-    }
-  }
-  let ok628 = false;
-  L629: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x630 = d["widget/kind"];
-      if (x630 === undefined) break L629;
-      if (x630 !== "confirm") break L629;
-    }
-    ok628 = true;
-  }
-  if (ok628) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x631 = d["widget/payload"];
-      if (x631 !== undefined) {
-        if (!__c687(x631)) return false;
-      }
-      const x632 = d.prompt;
-      if (x632 !== undefined) {
-        if (!(typeof x632 === "object" && x632 !== null && !Array.isArray(x632))) return false;
-        const x633 = x632.kind;
-        if (x633 !== undefined) {
-          if (x633 !== "confirm") return false;
-        }
-      }
-    }
-  }
-  let ok634 = false;
-  L635: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x636 = d["widget/kind"];
-      if (x636 === undefined) break L635;
-      if (x636 !== "free-text-with-allowlist") break L635;
-    }
-    ok634 = true;
-  }
-  if (ok634) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x637 = d["widget/payload"];
-      if (x637 !== undefined) {
-        if (!__c748(x637)) return false;
-      }
-      const x638 = d.prompt;
-      if (x638 !== undefined) {
-        if (!(typeof x638 === "object" && x638 !== null && !Array.isArray(x638))) return false;
-        const x639 = x638.kind;
-        if (x639 !== undefined) {
-          if (x639 !== "free-text-with-allowlist") return false;
-        }
-      }
-    }
-  }
-  const x640 = d.schema;
-  if (x640 === undefined) return false;
-  if (x640 !== "inquirium.operator-question.request.v1") return false;
-  const x641 = d["question/ref"];
-  if (x641 === undefined) return false;
-  if (!(typeof x641 === "string")) return false;
-  if (!__RE11.test(x641)) return false;
-  const x642 = d["operation/ref"];
-  if (x642 === undefined) return false;
-  if (!(typeof x642 === "string")) return false;
-  if (!__RE12.test(x642)) return false;
-  const x643 = d["recipient/class"];
-  if (x643 === undefined) return false;
-  if (!(x643 === "operator")) return false;
-  const x644 = d["reason/code"];
-  if (x644 === undefined) return false;
-  if (!__c405(x644)) return false;
-  const x645 = d.prompt;
-  if (x645 === undefined) return false;
-  if (!__c997(x645)) return false;
-  const x646 = d["widget/kind"];
-  if (x646 === undefined) return false;
-  if (!__c999(x646)) return false;
-  const x647 = d["widget/payload"];
-  if (x647 === undefined) return false;
-  if (!(typeof x647 === "object" && x647 !== null && !Array.isArray(x647))) return false;
-  const x648 = d["default/on-timeout"];
-  if (x648 !== undefined) {
-    if (!__c1006(x648)) return false;
-  }
-  const x649 = d.timeout;
-  if (x649 !== undefined) {
-    if (!(typeof x649 === "string")) return false;
-    if (!__fmtDuration(x649)) return false;
-  }
-  const x650 = d.classification;
-  if (x650 === undefined) return false;
-  if (!__c682(x650)) return false;
-  const x651 = d.subject;
-  if (x651 !== undefined) {
-    if (!__c1013(x651)) return false;
-  }
-  const x652 = d.response;
-  if (x652 === undefined) return false;
-  if (!__c1021(x652)) return false;
-  const x653 = d.provenance;
-  if (x653 === undefined) return false;
-  if (!__c1027(x653)) return false;
-  const x654 = d["created/at"];
-  if (x654 !== undefined) {
-    if (!(typeof x654 === "string")) return false;
-    if (!__fmtDateTime(x654)) return false;
-  }
-  for (const k655 in d) if (!(__P656.has(k655))) return false;
-  return true;
-}
-function __c1068(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok657 = false;
-  L658: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x659 = d.state;
-      if (x659 === undefined) break L658;
-      if (x659 !== "answered") break L658;
-    }
-    ok657 = true;
-  }
-  if (ok657) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x660 = d.answer;
-      if (x660 === undefined) return false;
-    }
-  } else {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x661 = d.answer;
-      if (x661 !== undefined) {
-        return false;
-      }
-      const x662 = d["answered/by"];
-      if (x662 !== undefined) {
-        return false;
-      }
-    }
-  }
-  let ok663 = false;
-  L664: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x665 = d.state;
-      if (x665 === undefined) break L664;
-      if (x665 !== "superseded") break L664;
-    }
-    ok663 = true;
-  }
-  if (ok663) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x666 = d["superseded/by"];
-      if (x666 === undefined) return false;
-    }
-  }
-  let ok667 = false;
-  L668: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x669 = d.state;
-      if (x669 === undefined) break L668;
-      if (!(x669 === "pending" || x669 === "answered")) break L668;
-    }
-    ok667 = true;
-  }
-  if (ok667) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x670 = d["default/applied"];
-      if (x670 !== undefined) {
-        return false;
-      }
-    }
-  }
-  const x671 = d.schema;
-  if (x671 === undefined) return false;
-  if (x671 !== "inquirium.operator-question.state.v1") return false;
-  const x672 = d["question/ref"];
-  if (x672 === undefined) return false;
-  if (!(typeof x672 === "string")) return false;
-  if (!__RE11.test(x672)) return false;
-  const x673 = d["operation/ref"];
-  if (x673 === undefined) return false;
-  if (!(typeof x673 === "string")) return false;
-  if (!__RE12.test(x673)) return false;
-  const x674 = d.state;
-  if (x674 === undefined) return false;
-  if (!(x674 === "pending" || x674 === "answered" || x674 === "timed_out" || x674 === "cancelled" || x674 === "superseded")) return false;
-  const x675 = d.answer;
-  if (x675 !== undefined) {
-    if (!__c533(x675)) return false;
-  }
-  const x676 = d["answered/by"];
-  if (x676 !== undefined) {
-    if (!__c365(x676)) return false;
-  }
-  const x677 = d["default/applied"];
-  if (x677 !== undefined) {
-    if (!__c1006(x677)) return false;
-  }
-  const x678 = d["superseded/by"];
-  if (x678 !== undefined) {
-    if (!(typeof x678 === "string")) return false;
-    if (!__RE11.test(x678)) return false;
-  }
-  const x679 = d["reason/code"];
-  if (x679 !== undefined) {
-    if (!__c405(x679)) return false;
-  }
-  const x680 = d["updated/at"];
-  if (x680 === undefined) return false;
-  if (!(typeof x680 === "string")) return false;
-  if (!__fmtDateTime(x680)) return false;
-  for (const k681 in d) if (!(k681 === "schema" || k681 === "question/ref" || k681 === "operation/ref" || k681 === "state" || k681 === "answer" || k681 === "answered/by" || k681 === "default/applied" || k681 === "superseded/by" || k681 === "reason/code" || k681 === "updated/at")) return false;
-  return true;
-}
-function __c365(d) {
-  if (!(typeof d === "string")) return false;
-  if (!__RE14.test(d)) return false;
-  return true;
-}
-function __c997(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x682 = d.kind;
-  if (x682 === undefined) return false;
-  if (!__c999(x682)) return false;
-  const x683 = d.text;
-  if (x683 === undefined) return false;
-  if (!(typeof x683 === "string")) return false;
-  if (x683.length > 500 && __len(x683) > 500) return false;
-  if (x683.length === 0) return false;
-  for (const k684 in d) if (!(k684 === "kind" || k684 === "text")) return false;
-  return true;
-}
-function __c1027(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x685 = d["source/component"];
-  if (x685 === undefined) return false;
-  if (!(typeof x685 === "string")) return false;
-  if (x685.length === 0) return false;
-  const x686 = d["requested/by"];
-  if (x686 === undefined) return false;
-  if (!(typeof x686 === "string")) return false;
-  if (x686.length === 0) return false;
-  const x687 = d["reason/code"];
-  if (x687 === undefined) return false;
-  if (!__c405(x687)) return false;
-  const x688 = d.origin;
-  if (x688 !== undefined) {
-    if (!(x688 === "host-policy" || x688 === "model-proposed")) return false;
-  }
-  for (const k689 in d) if (!(k689 === "source/component" || k689 === "requested/by" || k689 === "reason/code" || k689 === "origin")) return false;
-  return true;
-}
-function __c1013(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  if (Object.keys(d).length < 1) return false;
-  const x690 = d["runtime/ref"];
-  if (x690 !== undefined) {
-    if (!(typeof x690 === "string")) return false;
-    if (x690.length === 0) return false;
-  }
-  const x691 = d["model.binding/ref"];
-  if (x691 !== undefined) {
-    if (!(typeof x691 === "string")) return false;
-    if (x691.length === 0) return false;
-  }
-  const x692 = d["adapter.instance/ref"];
-  if (x692 !== undefined) {
-    if (!(typeof x692 === "string")) return false;
-    if (x692.length === 0) return false;
-  }
-  const x693 = d["lease/ref"];
-  if (x693 !== undefined) {
-    if (!(typeof x693 === "string")) return false;
-    if (x693.length === 0) return false;
-  }
-  const x694 = d["capability/ref"];
-  if (x694 !== undefined) {
-    if (!(typeof x694 === "string")) return false;
-    if (x694.length === 0) return false;
-  }
-  for (const k695 in d) if (!(k695 === "runtime/ref" || k695 === "model.binding/ref" || k695 === "adapter.instance/ref" || k695 === "lease/ref" || k695 === "capability/ref")) return false;
-  return true;
-}
-function __c405(d) {
-  if (!(typeof d === "string")) return false;
-  if (d.length > 80 && __len(d) > 80) return false;
-  if (!__RE15.test(d)) return false;
-  return true;
-}
-function __c1021(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x696 = d["target/ref"];
-  if (x696 === undefined) return false;
-  if (!(typeof x696 === "string")) return false;
-  if (x696.length === 0) return false;
-  const x697 = d.method;
-  if (x697 === undefined) return false;
-  if (!(x697 === "POST")) return false;
-  const x698 = d["idempotency/key"];
-  if (x698 === undefined) return false;
-  if (!(typeof x698 === "string")) return false;
-  if (x698.length > 200 && __len(x698) > 200) return false;
-  if (x698.length === 0) return false;
-  for (const k699 in d) if (!(k699 === "target/ref" || k699 === "method" || k699 === "idempotency/key")) return false;
-  return true;
-}
-function __c852(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x700 = d["runtime/ref"];
-  if (x700 === undefined) return false;
-  if (!__c372(x700)) return false;
-  const x701 = d["model.binding/ref"];
-  if (x701 === undefined) return false;
-  if (!__c374(x701)) return false;
-  const x702 = d["operation/id"];
-  if (x702 === undefined) return false;
-  if (!(typeof x702 === "string")) return false;
-  if (!__RE7.test(x702)) return false;
-  for (const k703 in d) if (!(k703 === "runtime/ref" || k703 === "model.binding/ref" || k703 === "operation/id")) return false;
-  return true;
-}
-function __c830(d) {
-  if (!(typeof d === "string")) return false;
-  if (!__RE16.test(d)) return false;
-  return true;
-}
-function __c540(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  if (!__c541(d)) return false;
-  const x704 = d.default;
-  if (x704 !== undefined) {
-    if (!__c550(x704)) return false;
-  }
-  const x705 = d.by_class;
-  if (x705 !== undefined) {
-    if (!(typeof x705 === "object" && x705 !== null && !Array.isArray(x705))) return false;
-    const x706 = x705.public;
-    if (x706 !== undefined) {
-      if (!__c550(x706)) return false;
-    }
-    const x707 = x705.community;
-    if (x707 !== undefined) {
-      if (!__c550(x707)) return false;
-    }
-    const x708 = x705.personal;
-    if (x708 !== undefined) {
-      if (!__c550(x708)) return false;
-    }
-    for (const k709 in x705) if (!(k709 === "public" || k709 === "community" || k709 === "personal")) return false;
-  }
-  for (const k710 in d) if (!(k710 === "default" || k710 === "by_class")) return false;
-  return true;
-}
-function __c550(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x711 = d.max_age;
-  if (x711 === undefined) return false;
-  if (!(typeof x711 === "string")) return false;
-  if (!__fmtDuration(x711)) return false;
-  const x712 = d.on_expiry;
-  if (x712 !== undefined) {
-    if (!(x712 === "excise" || x712 === "archive")) return false;
-  }
-  for (const k713 in d) if (!(k713 === "max_age" || k713 === "on_expiry")) return false;
-  return true;
-}
-function __c1101(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x714 = d.schema;
-  if (x714 === undefined) return false;
-  if (x714 !== "inquirium.runtime-candidate.v1") return false;
-  const x715 = d["runtime/ref"];
-  if (x715 === undefined) return false;
-  if (!__c372(x715)) return false;
-  const x716 = d["model.binding/ref"];
-  if (x716 === undefined) return false;
-  if (!__c374(x716)) return false;
-  const x717 = d.transport_kind;
-  if (x717 === undefined) return false;
-  if (!__c882(x717)) return false;
-  const x718 = d.provider;
-  if (x718 !== undefined) {
-    if (!(typeof x718 === "string")) return false;
-    if (x718.length === 0) return false;
-  }
-  const x719 = d.protocol;
-  if (x719 !== undefined) {
-    if (!(typeof x719 === "string")) return false;
-    if (x719.length === 0) return false;
-  }
-  const x720 = d.operations;
-  if (x720 === undefined) return false;
-  if (!(Array.isArray(x720))) return false;
-  if (x720.length < 1) return false;
-  if (x720.length > 1 && __dup(x720, null) !== null) return false;
-  for (let i721 = 0; i721 < x720.length; i721++) {
-    const x722 = x720[i721];
-    if (!(x722 === "generate" || x722 === "embed" || x722 === "batch_embed")) return false;
-  }
-  const x723 = d.context_window;
-  if (x723 !== undefined) {
-    if (!(Number.isInteger(x723))) return false;
-    if (x723 < 1) return false;
-  }
-  const x724 = d.health;
-  if (x724 === undefined) return false;
-  if (!__c1112(x724)) return false;
-  const x725 = d.acceptance;
-  if (x725 !== undefined) {
-    if (!__c874(x725)) return false;
-  }
-  const x726 = d["conformance/report-ref"];
-  if (x726 !== undefined) {
-    if (!(typeof x726 === "string")) return false;
-    if (x726.length === 0) return false;
-  }
-  for (const k727 in d) if (!(k727 === "schema" || k727 === "runtime/ref" || k727 === "model.binding/ref" || k727 === "transport_kind" || k727 === "provider" || k727 === "protocol" || k727 === "operations" || k727 === "context_window" || k727 === "health" || k727 === "acceptance" || k727 === "conformance/report-ref")) return false;
-  return true;
-}
-function __c1112(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x728 = d.status;
-  if (x728 === undefined) return false;
-  if (!(x728 === "healthy" || x728 === "degraded" || x728 === "unhealthy")) return false;
-  const x729 = d["checked/at"];
-  if (x729 === undefined) return false;
-  if (!(typeof x729 === "string")) return false;
-  if (!__fmtDateTime(x729)) return false;
-  const x730 = d["reason/code"];
-  if (x730 !== undefined) {
-    if (!__c405(x730)) return false;
-  }
-  for (const k731 in d) if (!(k731 === "status" || k731 === "checked/at" || k731 === "reason/code")) return false;
-  return true;
-}
-function __c372(d) {
-  if (!(typeof d === "string")) return false;
-  if (!__RE17.test(d)) return false;
-  return true;
-}
-function __c832(d) {
-  if (!(typeof d === "string")) return false;
-  if (!__RE18.test(d)) return false;
-  return true;
-}
-function __c1041(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x732 = d.options;
-  if (x732 === undefined) return false;
-  if (!(Array.isArray(x732))) return false;
-  if (x732.length > 12) return false;
-  if (x732.length < 2) return false;
-  for (let i733 = 0; i733 < x732.length; i733++) {
-    const x734 = x732[i733];
-    if (!__c677(x734)) return false;
-  }
-  for (const k735 in d) if (!(k735 === "options")) return false;
-  return true;
-}
-function __c694(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x736 = d.type;
-  if (x736 === undefined) return false;
-  if (x736 !== "text") return false;
-  const x737 = d.text;
-  if (x737 === undefined) return false;
-  if (!(typeof x737 === "string")) return false;
-  for (const k738 in d) if (!(k738 === "type" || k738 === "text")) return false;
-  return true;
-}
-function __c1006(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x739 = d.answer;
-  if (x739 === undefined) return false;
-  if (!__c533(x739)) return false;
-  const x740 = d["reason/code"];
-  if (x740 === undefined) return false;
-  if (!__c405(x740)) return false;
-  for (const k741 in d) if (!(k741 === "answer" || k741 === "reason/code")) return false;
-  return true;
-}
-function __c402(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok742 = false;
-  L743: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x744 = d.kind;
-      if (x744 === undefined) break L743;
-      if (x744 !== "context-element") break L743;
-    }
-    ok742 = true;
-  }
-  if (ok742) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x745 = d.outcome;
-      if (x745 !== undefined) {
-        if (!(x745 === "include" || x745 === "declassify" || x745 === "drop" || x745 === "fail")) return false;
-      }
-      const x746 = d["element/ref"];
-      if (x746 === undefined) return false;
-      const x747 = d["source/kind"];
-      if (x747 === undefined) return false;
-      const x748 = d.classification;
-      if (x748 === undefined) return false;
-    }
-  }
-  const x749 = d.kind;
-  if (x749 === undefined) return false;
-  if (!(x749 === "runtime-selection" || x749 === "context-element" || x749 === "class-keyed-resolution" || x749 === "mode-keyed-resolution" || x749 === "redaction" || x749 === "egress" || x749 === "operator-question" || x749 === "escalation")) return false;
-  const x750 = d.outcome;
-  if (x750 === undefined) return false;
-  if (!__c405(x750)) return false;
-  const x751 = d["reason/code"];
-  if (x751 === undefined) return false;
-  if (!__c405(x751)) return false;
-  const x752 = d["decided/by"];
-  if (x752 !== undefined) {
-    if (!(x752 === "host-policy" || x752 === "model-proposed" || x752 === "model-produced" || x752 === "operator-approved")) return false;
-  }
-  const x753 = d["element/ref"];
-  if (x753 !== undefined) {
-    if (!(typeof x753 === "string")) return false;
-    if (x753.length === 0) return false;
-  }
-  const x754 = d["source/kind"];
-  if (x754 !== undefined) {
-    if (!__c410(x754)) return false;
-  }
-  const x755 = d.classification;
-  if (x755 !== undefined) {
-    if (!__c412(x755)) return false;
-  }
-  for (const k756 in d) if (!(k756 === "kind" || k756 === "outcome" || k756 === "reason/code" || k756 === "decided/by" || k756 === "element/ref" || k756 === "source/kind" || k756 === "classification")) return false;
-  return true;
-}
-function __c424(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x757 = d.kind;
-  if (x757 === undefined) return false;
-  if (!(typeof x757 === "string")) return false;
-  if (!__RE19.test(x757)) return false;
-  const x758 = d.status;
-  if (x758 === undefined) return false;
-  if (!(x758 === "ok" || x758 === "failed" || x758 === "skipped")) return false;
-  const x759 = d.target;
-  if (x759 === undefined) return false;
-  if (!(typeof x759 === "string")) return false;
-  if (x759.length === 0) return false;
-  for (const k760 in d) if (!(k760 === "kind" || k760 === "status" || k760 === "target")) return false;
-  return true;
-}
-function __c376(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x761 = d["message/count"];
-  if (x761 !== undefined) {
-    if (!(Number.isInteger(x761))) return false;
-    if (x761 < 0) return false;
-  }
-  const x762 = d["token/approx-input"];
-  if (x762 !== undefined) {
-    if (!(Number.isInteger(x762))) return false;
-    if (x762 < 0) return false;
-  }
-  const x763 = d["file/has-any"];
-  if (x763 !== undefined) {
-    if (!(typeof x763 === "boolean")) return false;
-  }
-  const x764 = d["tool/has-any"];
-  if (x764 !== undefined) {
-    if (!(typeof x764 === "boolean")) return false;
-  }
-  for (const k765 in d) if (!(k765 === "message/count" || k765 === "token/approx-input" || k765 === "file/has-any" || k765 === "tool/has-any")) return false;
-  return true;
-}
-function __c395(d) {
-  if (!(d === "metadata_only" || d === "decision_detail")) return false;
-  return true;
-}
-function __c561(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  if (!__c541(d)) return false;
-  const x766 = d.default;
-  if (x766 !== undefined) {
-    if (!__c395(x766)) return false;
-  }
-  const x767 = d.by_class;
-  if (x767 !== undefined) {
-    if (!(typeof x767 === "object" && x767 !== null && !Array.isArray(x767))) return false;
-    const x768 = x767.public;
-    if (x768 !== undefined) {
-      if (!__c395(x768)) return false;
-    }
-    const x769 = x767.community;
-    if (x769 !== undefined) {
-      if (!__c395(x769)) return false;
-    }
-    const x770 = x767.personal;
-    if (x770 !== undefined) {
-      if (!__c395(x770)) return false;
-    }
-    for (const k771 in x767) if (!(k771 === "public" || k771 === "community" || k771 === "personal")) return false;
-  }
-  for (const k772 in d) if (!(k772 === "default" || k772 === "by_class")) return false;
-  return true;
-}
-function __c383(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x773 = d["token/approx-output"];
-  if (x773 !== undefined) {
-    if (!(Number.isInteger(x773))) return false;
-    if (x773 < 0) return false;
-  }
-  const x774 = d["artifact/refs"];
-  if (x774 !== undefined) {
-    if (!(Array.isArray(x774))) return false;
-    for (let i775 = 0; i775 < x774.length; i775++) {
-      const x776 = x774[i775];
-      if (!(typeof x776 === "string")) return false;
-      if (x776.length === 0) return false;
-    }
-  }
-  for (const k777 in d) if (!(k777 === "token/approx-output" || k777 === "artifact/refs")) return false;
-  return true;
-}
-function __c389(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x778 = d.locality;
-  if (x778 === undefined) return false;
-  if (!__c391(x778)) return false;
-  const x779 = d["trust/mode"];
-  if (x779 === undefined) return false;
-  if (!__c393(x779)) return false;
-  const x780 = d["trace/level"];
-  if (x780 !== undefined) {
-    if (!__c395(x780)) return false;
-  }
-  const x781 = d["persist/prompt"];
-  if (x781 !== undefined) {
-    if (!(typeof x781 === "boolean")) return false;
-  }
-  const x782 = d["persist/response"];
-  if (x782 !== undefined) {
-    if (!(typeof x782 === "boolean")) return false;
-  }
-  const x783 = d["egress/allowed"];
-  if (x783 === undefined) return false;
-  if (!(typeof x783 === "boolean")) return false;
-  for (const k784 in d) if (!(k784 === "locality" || k784 === "trust/mode" || k784 === "trace/level" || k784 === "persist/prompt" || k784 === "persist/response" || k784 === "egress/allowed")) return false;
-  return true;
-}
-function __c801(d) {
-  if (!(typeof d === "string")) return false;
-  if (!__RE20.test(d)) return false;
-  return true;
-}
-function __c882(d) {
-  if (!(d === "http_local" || d === "command_stdio" || d === "http_remote")) return false;
-  return true;
-}
-function __c393(d) {
-  if (!(d === "strict_local" || d === "classification_gated")) return false;
-  return true;
-}
-function __c766(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x785 = d.role;
-  if (x785 === undefined) return false;
-  if (!(x785 === "user" || x785 === "assistant")) return false;
-  const x786 = d.content;
-  if (x786 === undefined) return false;
-  if (!(Array.isArray(x786))) return false;
-  if (x786.length < 1) return false;
-  for (let i787 = 0; i787 < x786.length; i787++) {
-    const x788 = x786[i787];
-    if (!__c691(x788)) return false;
-  }
-  for (const k789 in d) if (!(k789 === "role" || k789 === "content")) return false;
-  return true;
-}
-function __c363(d) {
-  if (!(typeof d === "string")) return false;
-  if (!__RE21.test(d)) return false;
-  return true;
-}
-function __c803(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x790 = d.input_tokens;
-  if (x790 !== undefined) {
-    if (!(Number.isInteger(x790))) return false;
-    if (x790 < 0) return false;
-  }
-  const x791 = d.output_tokens;
-  if (x791 !== undefined) {
-    if (!(Number.isInteger(x791))) return false;
-    if (x791 < 0) return false;
-  }
-  for (const k792 in d) if (!(k792 === "input_tokens" || k792 === "output_tokens")) return false;
-  return true;
-}
-function __c590(d) {
-  if (!(d === "standard" || d === "elevated" || d === "strict")) return false;
+function __c582(d) {
+  if (!(d === "deny" || d === "allow_accepting_remote")) return false;
   return true;
 }
 function __c580(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  if (!__c581(d)) return false;
-  const x793 = d.default;
-  if (x793 !== undefined) {
-    if (!__c590(x793)) return false;
+  if (!__c551(d)) return false;
+  const x385 = d.default;
+  if (x385 !== undefined) {
+    if (!__c582(x385)) return false;
   }
-  const x794 = d.by_mode;
-  if (x794 !== undefined) {
-    if (!(typeof x794 === "object" && x794 !== null && !Array.isArray(x794))) return false;
-    const x795 = x794.commons;
-    if (x795 !== undefined) {
-      if (!__c590(x795)) return false;
+  const x386 = d.by_class;
+  if (x386 !== undefined) {
+    if (!(typeof x386 === "object" && x386 !== null && !Array.isArray(x386))) return false;
+    const x387 = x386.public;
+    if (x387 !== undefined) {
+      if (!__c582(x387)) return false;
     }
-    const x796 = x794.support;
-    if (x796 !== undefined) {
-      if (!__c590(x796)) return false;
+    const x388 = x386.community;
+    if (x388 !== undefined) {
+      if (!__c582(x388)) return false;
     }
-    const x797 = x794.crisis;
-    if (x797 !== undefined) {
-      if (!__c590(x797)) return false;
+    const x389 = x386.personal;
+    if (x389 !== undefined) {
+      if (!__c582(x389)) return false;
     }
-    for (const k798 in x794) if (!(k798 === "commons" || k798 === "support" || k798 === "crisis")) return false;
+    for (const k390 in x386) if (!(k390 === "public" || k390 === "community" || k390 === "personal")) return false;
   }
-  for (const k799 in d) if (!(k799 === "default" || k799 === "by_mode")) return false;
+  for (const k391 in d) if (!(k391 === "default" || k391 === "by_class")) return false;
   return true;
 }
-function __c999(d) {
+function __c749(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x392 = d.stance;
+  if (x392 !== undefined) {
+    if (!(x392 === "advisory" || x392 === "hypothesis")) return false;
+  }
+  const x393 = d.confidence;
+  if (x393 !== undefined) {
+    if (!(x393 === "unstated" || x393 === "low" || x393 === "medium" || x393 === "high")) return false;
+  }
+  const x394 = d.grounded_in;
+  if (x394 !== undefined) {
+    if (!(Array.isArray(x394))) return false;
+    for (let i395 = 0; i395 < x394.length; i395++) {
+      const x396 = x394[i395];
+      if (!(typeof x396 === "string")) return false;
+      if (x396.length === 0) return false;
+    }
+  }
+  const x397 = d.caveats;
+  if (x397 !== undefined) {
+    if (!(Array.isArray(x397))) return false;
+    for (let i398 = 0; i398 < x397.length; i398++) {
+      const x399 = x397[i398];
+      if (!(typeof x399 === "string")) return false;
+      if (x399.length > 500 && __len(x399) > 500) return false;
+      if (x399.length === 0) return false;
+    }
+  }
+  for (const k400 in d) if (!(k400 === "stance" || k400 === "confidence" || k400 === "grounded_in" || k400 === "caveats")) return false;
+  return true;
+}
+function __c610(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x401 = d.escalate;
+  if (x401 === undefined) return false;
+  if (!(Array.isArray(x401))) return false;
+  if (x401.length > 1 && __dup(x401, null) !== null) return false;
+  for (let i402 = 0; i402 < x401.length; i402++) {
+    const x403 = x401[i402];
+    if (!__c613(x403)) return false;
+  }
+  for (const k404 in d) if (!(k404 === "escalate")) return false;
+  return true;
+}
+function __c608(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  if (!__c591(d)) return false;
+  const x405 = d.default;
+  if (x405 !== undefined) {
+    if (!__c610(x405)) return false;
+  }
+  const x406 = d.by_mode;
+  if (x406 !== undefined) {
+    if (!(typeof x406 === "object" && x406 !== null && !Array.isArray(x406))) return false;
+    const x407 = x406.commons;
+    if (x407 !== undefined) {
+      if (!__c610(x407)) return false;
+    }
+    const x408 = x406.support;
+    if (x408 !== undefined) {
+      if (!__c610(x408)) return false;
+    }
+    const x409 = x406.crisis;
+    if (x409 !== undefined) {
+      if (!__c610(x409)) return false;
+    }
+    for (const k410 in x406) if (!(k410 === "commons" || k410 === "support" || k410 === "crisis")) return false;
+  }
+  for (const k411 in d) if (!(k411 === "default" || k411 === "by_mode")) return false;
+  return true;
+}
+function __c613(d) {
+  if (!(d === "operator-decision" || d === "sustained-degradation" || d === "boundary-risk" || d === "pre-egress-confirmation" || d === "crisis-candidate")) return false;
+  return true;
+}
+function __c758(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x412 = d.allowlist;
+  if (x412 === undefined) return false;
+  if (!(Array.isArray(x412))) return false;
+  if (x412.length > 64) return false;
+  if (x412.length < 1) return false;
+  if (x412.length > 1 && __dup(x412, null) !== null) return false;
+  for (let i413 = 0; i413 < x412.length; i413++) {
+    const x414 = x412[i413];
+    if (!__c542(x414)) return false;
+  }
+  const x415 = d.match;
+  if (x415 !== undefined) {
+    if (!(x415 === "exact" || x415 === "case-insensitive")) return false;
+  }
+  const x416 = d.placeholder;
+  if (x416 !== undefined) {
+    if (!(typeof x416 === "string")) return false;
+    if (x416.length > 80 && __len(x416) > 80) return false;
+  }
+  for (const k417 in d) if (!(k417 === "allowlist" || k417 === "match" || k417 === "placeholder")) return false;
+  return true;
+}
+function __c395(d) {
+  if (!(d === "completed" || d === "handler-unavailable" || d === "context-denied" || d === "policy-denied" || d === "failed")) return false;
+  return true;
+}
+function __c764(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x418 = d.locality;
+  if (x418 !== undefined) {
+    if (!__c416(x418)) return false;
+  }
+  const x419 = d.trust_mode;
+  if (x419 !== undefined) {
+    if (!__c418(x419)) return false;
+  }
+  const x420 = d.scope;
+  if (x420 !== undefined) {
+    if (!(x420 === "assistant-session-only" || x420 === "granted-context")) return false;
+  }
+  const x421 = d.on_context_denied;
+  if (x421 !== undefined) {
+    if (!(x421 === "fail_closed" || x421 === "drop_with_trace")) return false;
+  }
+  const x422 = d.plurality;
+  if (x422 !== undefined) {
+    if (!(x422 === "preserve" || x422 === "collapse")) return false;
+  }
+  for (const k423 in d) if (!(k423 === "locality" || k423 === "trust_mode" || k423 === "scope" || k423 === "on_context_denied" || k423 === "plurality")) return false;
+  return true;
+}
+function __c771(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x424 = d.schema;
+  if (x424 === undefined) return false;
+  if (x424 !== "inquirium.generate.request.v1") return false;
+  const x425 = d.operation;
+  if (x425 === undefined) return false;
+  if (x425 !== "generate") return false;
+  const x426 = d.turns;
+  if (x426 === undefined) return false;
+  if (!(Array.isArray(x426))) return false;
+  if (x426.length < 1) return false;
+  for (let i427 = 0; i427 < x426.length; i427++) {
+    const x428 = x426[i427];
+    if (!__c776(x428)) return false;
+  }
+  const x429 = d.context_assembly;
+  if (x429 !== undefined) {
+    if (!__c715(x429)) return false;
+  }
+  const x430 = d.parameters;
+  if (x430 !== undefined) {
+    if (!__c783(x430)) return false;
+  }
+  const x431 = d.policy;
+  if (x431 !== undefined) {
+    if (!__c764(x431)) return false;
+  }
+  const x432 = d.metadata;
+  if (x432 !== undefined) {
+    if (!(typeof x432 === "object" && x432 !== null && !Array.isArray(x432))) return false;
+    for (const k433 in x432) {
+      if (typeof k433 === "string") {
+        if (k433.length > 64 && __len(k433) > 64) return false;
+      }
+    }
+    for (const k434 in x432) {
+      if (false) continue;
+      const x435 = x432[k434];
+      L436: {
+        B437: {
+          if (!(typeof x435 === "string")) break B437;
+          if (x435.length > 256 && __len(x435) > 256) break B437;
+          break L436;
+        }
+        B438: {
+          if (!(Number.isFinite(x435))) break B438;
+          break L436;
+        }
+        B439: {
+          if (!(typeof x435 === "boolean")) break B439;
+          break L436;
+        }
+        B440: {
+          if (!(x435 === null)) break B440;
+          break L436;
+        }
+        return false;
+      }
+    }
+  }
+  for (const k441 in d) if (!(k441 === "schema" || k441 === "operation" || k441 === "turns" || k441 === "context_assembly" || k441 === "parameters" || k441 === "policy" || k441 === "metadata")) return false;
+  return true;
+}
+function __c799(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  let ok442 = false;
+  L443: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x444 = d.outcome;
+      if (x444 === undefined) break L443;
+      if (x444 !== "completed") break L443;
+    }
+    ok442 = true;
+  }
+  if (ok442) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x445 = d.output;
+      if (x445 === undefined) return false;
+      const x446 = d.epistemic;
+      if (x446 === undefined) return false;
+      const x447 = d["runtime/ref"];
+      if (x447 === undefined) return false;
+      const x448 = d["model.binding/ref"];
+      if (x448 === undefined) return false;
+      const x449 = d.locality;
+      if (x449 === undefined) return false;
+      const x450 = d["reason/code"];
+      if (x450 !== undefined) {
+        return false;
+      }
+    }
+  } else {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x451 = d["reason/code"];
+      if (x451 === undefined) return false;
+      const x452 = d.output;
+      if (x452 !== undefined) {
+        return false;
+      }
+      const x453 = d.epistemic;
+      if (x453 !== undefined) {
+        return false;
+      }
+    }
+  }
+  const x454 = d.schema;
+  if (x454 === undefined) return false;
+  if (x454 !== "inquirium.generate.response.v1") return false;
+  const x455 = d.operation;
+  if (x455 === undefined) return false;
+  if (x455 !== "generate") return false;
+  const x456 = d.outcome;
+  if (x456 === undefined) return false;
+  if (!__c395(x456)) return false;
+  const x457 = d["reason/code"];
+  if (x457 !== undefined) {
+    if (!__c430(x457)) return false;
+  }
+  const x458 = d.output;
+  if (x458 !== undefined) {
+    if (!(Array.isArray(x458))) return false;
+    if (x458.length < 1) return false;
+    for (let i459 = 0; i459 < x458.length; i459++) {
+      const x460 = x458[i459];
+      if (!__c701(x460)) return false;
+    }
+  }
+  const x461 = d.epistemic;
+  if (x461 !== undefined) {
+    if (!__c749(x461)) return false;
+  }
+  const x462 = d["runtime/ref"];
+  if (x462 !== undefined) {
+    if (!__c397(x462)) return false;
+  }
+  const x463 = d["model.binding/ref"];
+  if (x463 !== undefined) {
+    if (!__c399(x463)) return false;
+  }
+  const x464 = d.locality;
+  if (x464 !== undefined) {
+    if (!(x464 === "local_only" || x464 === "remote")) return false;
+  }
+  const x465 = d["trace/ref"];
+  if (x465 === undefined) return false;
+  if (!__c811(x465)) return false;
+  const x466 = d.usage;
+  if (x466 !== undefined) {
+    if (!__c813(x466)) return false;
+  }
+  const x467 = d.diagnostics;
+  if (x467 !== undefined) {
+    if (!__c455(x467)) return false;
+  }
+  for (const k468 in d) if (!(k468 === "schema" || k468 === "operation" || k468 === "outcome" || k468 === "reason/code" || k468 === "output" || k468 === "epistemic" || k468 === "runtime/ref" || k468 === "model.binding/ref" || k468 === "locality" || k468 === "trace/ref" || k468 === "usage" || k468 === "diagnostics")) return false;
+  return true;
+}
+function __c783(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x469 = d.max_tokens;
+  if (x469 !== undefined) {
+    if (!(Number.isInteger(x469))) return false;
+    if (x469 < 1) return false;
+  }
+  const x470 = d.temperature;
+  if (x470 !== undefined) {
+    if (!(Number.isFinite(x470))) return false;
+    if (x470 > 2) return false;
+    if (x470 < 0) return false;
+  }
+  const x471 = d.top_p;
+  if (x471 !== undefined) {
+    if (!(Number.isFinite(x471))) return false;
+    if (x471 > 1) return false;
+    if (x471 <= 0) return false;
+  }
+  const x472 = d.stop;
+  if (x472 !== undefined) {
+    if (!(Array.isArray(x472))) return false;
+    if (x472.length > 8) return false;
+    for (let i473 = 0; i473 < x472.length; i473++) {
+      const x474 = x472[i473];
+      if (!(typeof x474 === "string")) return false;
+      if (x474.length === 0) return false;
+    }
+  }
+  for (const k475 in d) if (!(k475 === "max_tokens" || k475 === "temperature" || k475 === "top_p" || k475 === "stop")) return false;
+  return true;
+}
+function __c836(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  let ok476 = false;
+  L477: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x478 = d.verdict;
+      if (x478 === undefined) break L477;
+      if (x478 !== "amended") break L477;
+    }
+    ok476 = true;
+  }
+  if (ok476) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x479 = d.note;
+      if (x479 === undefined) return false;
+    }
+  }
+  const x480 = d.schema;
+  if (x480 === undefined) return false;
+  if (x480 !== "inquirium.inquiry-feedback.v1") return false;
+  const x481 = d["feedback/id"];
+  if (x481 === undefined) return false;
+  if (!(typeof x481 === "string")) return false;
+  if (!__RE10.test(x481)) return false;
+  const x482 = d["result/ref"];
+  if (x482 === undefined) return false;
+  if (!__c840(x482)) return false;
+  const x483 = d["session/ref"];
+  if (x483 === undefined) return false;
+  if (!__c842(x483)) return false;
+  const x484 = d["participant/ref"];
+  if (x484 === undefined) return false;
+  if (!__c390(x484)) return false;
+  const x485 = d.verdict;
+  if (x485 === undefined) return false;
+  if (!(x485 === "verified" || x485 === "refuted" || x485 === "amended")) return false;
+  const x486 = d.note;
+  if (x486 !== undefined) {
+    if (!(typeof x486 === "string")) return false;
+    if (x486.length > 4000 && __len(x486) > 4000) return false;
+    if (x486.length === 0) return false;
+  }
+  const x487 = d["supersedes/ref"];
+  if (x487 !== undefined) {
+    if (!(typeof x487 === "string")) return false;
+    if (!__RE10.test(x487)) return false;
+  }
+  const x488 = d["recorded/at"];
+  if (x488 === undefined) return false;
+  if (!(typeof x488 === "string")) return false;
+  if (!__fmtDateTime(x488)) return false;
+  for (const k489 in d) if (!(k489 === "schema" || k489 === "feedback/id" || k489 === "result/ref" || k489 === "session/ref" || k489 === "participant/ref" || k489 === "verdict" || k489 === "note" || k489 === "supersedes/ref" || k489 === "recorded/at")) return false;
+  return true;
+}
+function __c854(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x490 = d.schema;
+  if (x490 === undefined) return false;
+  if (x490 !== "inquirium.inquiry-result.v1") return false;
+  const x491 = d["result/id"];
+  if (x491 === undefined) return false;
+  if (!__c840(x491)) return false;
+  const x492 = d["turn/id"];
+  if (x492 === undefined) return false;
+  if (!__c388(x492)) return false;
+  const x493 = d["session/ref"];
+  if (x493 === undefined) return false;
+  if (!__c842(x493)) return false;
+  const x494 = d["participant/ref"];
+  if (x494 === undefined) return false;
+  if (!__c390(x494)) return false;
+  const x495 = d["trace/ref"];
+  if (x495 === undefined) return false;
+  if (!__c811(x495)) return false;
+  const x496 = d.provenance;
+  if (x496 === undefined) return false;
+  if (!__c862(x496)) return false;
+  const x497 = d.classification;
+  if (x497 === undefined) return false;
+  if (!__c437(x497)) return false;
+  const x498 = d.output;
+  if (x498 === undefined) return false;
+  if (!(Array.isArray(x498))) return false;
+  if (x498.length < 1) return false;
+  for (let i499 = 0; i499 < x498.length; i499++) {
+    const x500 = x498[i499];
+    if (!__c701(x500)) return false;
+  }
+  const x501 = d.epistemic;
+  if (x501 === undefined) return false;
+  if (!__c749(x501)) return false;
+  const x502 = d["recorded/at"];
+  if (x502 === undefined) return false;
+  if (!(typeof x502 === "string")) return false;
+  if (!__fmtDateTime(x502)) return false;
+  for (const k503 in d) if (!(k503 === "schema" || k503 === "result/id" || k503 === "turn/id" || k503 === "session/ref" || k503 === "participant/ref" || k503 === "trace/ref" || k503 === "provenance" || k503 === "classification" || k503 === "output" || k503 === "epistemic" || k503 === "recorded/at")) return false;
+  return true;
+}
+function __c873(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x504 = d.schema;
+  if (x504 === undefined) return false;
+  if (x504 !== "inquirium.inquiry-turn.v1") return false;
+  const x505 = d["turn/id"];
+  if (x505 === undefined) return false;
+  if (!__c388(x505)) return false;
+  const x506 = d["session/ref"];
+  if (x506 === undefined) return false;
+  if (!__c842(x506)) return false;
+  const x507 = d["participant/ref"];
+  if (x507 === undefined) return false;
+  if (!__c390(x507)) return false;
+  const x508 = d.sequence;
+  if (x508 === undefined) return false;
+  if (!(Number.isInteger(x508))) return false;
+  if (x508 < 0) return false;
+  const x509 = d.content;
+  if (x509 === undefined) return false;
+  if (!(Array.isArray(x509))) return false;
+  if (x509.length < 1) return false;
+  for (let i510 = 0; i510 < x509.length; i510++) {
+    const x511 = x509[i510];
+    if (!__c701(x511)) return false;
+  }
+  const x512 = d.classification;
+  if (x512 === undefined) return false;
+  if (!__c437(x512)) return false;
+  const x513 = d["recorded/at"];
+  if (x513 === undefined) return false;
+  if (!(typeof x513 === "string")) return false;
+  if (!__fmtDateTime(x513)) return false;
+  for (const k514 in d) if (!(k514 === "schema" || k514 === "turn/id" || k514 === "session/ref" || k514 === "participant/ref" || k514 === "sequence" || k514 === "content" || k514 === "classification" || k514 === "recorded/at")) return false;
+  return true;
+}
+function __c416(d) {
+  if (!(d === "local_only" || d === "remote_allowed")) return false;
+  return true;
+}
+function __c591(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x515 = d.default;
+  if (x515 === undefined) return false;
+  const x516 = d.by_mode;
+  if (x516 !== undefined) {
+    if (!(typeof x516 === "object" && x516 !== null && !Array.isArray(x516))) return false;
+    for (const k517 in x516) if (!(k517 === "commons" || k517 === "support" || k517 === "crisis")) return false;
+  }
+  for (const k518 in d) if (!(k518 === "default" || k518 === "by_mode")) return false;
+  return true;
+}
+function __c884(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  let ok519 = false;
+  L520: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x521 = d.transport_kind;
+      if (x521 === undefined) break L520;
+      if (x521 !== "http_remote") break L520;
+    }
+    ok519 = true;
+  }
+  if (ok519) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x522 = d.remote_provider;
+      if (x522 !== undefined) {
+        if (x522 !== true) return false;
+      }
+    }
+  } else {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x523 = d.remote_provider;
+      if (x523 !== undefined) {
+        if (x523 !== false) return false;
+      }
+    }
+  }
+  let ok524 = false;
+  L525: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x526 = d.remote_provider;
+      if (x526 === undefined) break L525;
+      if (x526 !== true) break L525;
+      const x527 = d.accepts_max_tier;
+      if (x527 === undefined) break L525;
+      if (!(x527 === "community" || x527 === "personal")) break L525;
+    }
+    ok524 = true;
+  }
+  if (ok524) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x528 = d.operator_acknowledgement;
+      if (x528 === undefined) return false;
+    }
+  }
+  let ok529 = false;
+  L530: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x531 = d.accepts_max_tier;
+      if (x531 === undefined) break L530;
+      if (x531 !== "public") break L530;
+    }
+    ok529 = true;
+  }
+  if (ok529) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x532 = d.accepts;
+      if (x532 !== undefined) {
+        if (!(Array.isArray(x532))) return false;
+        for (let i533 = 0; i533 < x532.length; i533++) {
+          const x534 = x532[i533];
+          if (!(x534 === "public")) return false;
+        }
+      }
+    }
+  }
+  let ok535 = false;
+  L536: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x537 = d.accepts_max_tier;
+      if (x537 === undefined) break L536;
+      if (x537 !== "community") break L536;
+    }
+    ok535 = true;
+  }
+  if (ok535) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x538 = d.accepts;
+      if (x538 !== undefined) {
+        if (!(Array.isArray(x538))) return false;
+        for (let i539 = 0; i539 < x538.length; i539++) {
+          const x540 = x538[i539];
+          if (!(x540 === "public" || x540 === "community")) return false;
+        }
+      }
+    }
+  }
+  let ok541 = false;
+  L542: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x543 = d.accepts_max_tier;
+      if (x543 === undefined) break L542;
+      if (x543 !== "personal") break L542;
+      const x544 = d.operator_acknowledgement;
+      if (x544 === undefined) break L542;
+      if (!(typeof x544 === "object" && x544 !== null && !Array.isArray(x544))) break L542;
+    }
+    ok541 = true;
+  }
+  if (ok541) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x545 = d.operator_acknowledgement;
+      if (x545 !== undefined) {
+        if (!(typeof x545 === "object" && x545 !== null && !Array.isArray(x545))) return false;
+        const x546 = x545.acknowledged_max_tier;
+        if (x546 !== undefined) {
+          if (x546 !== "personal") return false;
+        }
+      }
+    }
+  }
+  const x547 = d.schema;
+  if (x547 === undefined) return false;
+  if (x547 !== "inquirium.model-acceptance.v1") return false;
+  const x548 = d["model.binding/ref"];
+  if (x548 === undefined) return false;
+  if (!__c399(x548)) return false;
+  const x549 = d.accepts_max_tier;
+  if (x549 === undefined) return false;
+  if (!__c437(x549)) return false;
+  const x550 = d.accepts;
+  if (x550 !== undefined) {
+    if (!(Array.isArray(x550))) return false;
+    if (x550.length < 1) return false;
+    if (x550.length > 1 && __dup(x550, null) !== null) return false;
+    for (let i551 = 0; i551 < x550.length; i551++) {
+      const x552 = x550[i551];
+      if (!__c437(x552)) return false;
+    }
+  }
+  const x553 = d.requires_declassification_above;
+  if (x553 !== undefined) {
+    if (!__c437(x553)) return false;
+  }
+  const x554 = d.transport_kind;
+  if (x554 === undefined) return false;
+  if (!__c892(x554)) return false;
+  const x555 = d.remote_provider;
+  if (x555 === undefined) return false;
+  if (!(typeof x555 === "boolean")) return false;
+  const x556 = d.operator_acknowledgement;
+  if (x556 !== undefined) {
+    if (!__c895(x556)) return false;
+  }
+  for (const k557 in d) if (!(k557 === "schema" || k557 === "model.binding/ref" || k557 === "accepts_max_tier" || k557 === "accepts" || k557 === "requires_declassification_above" || k557 === "transport_kind" || k557 === "remote_provider" || k557 === "operator_acknowledgement")) return false;
+  return true;
+}
+function __c399(d) {
+  if (!(typeof d === "string")) return false;
+  if (!__RE11.test(d)) return false;
+  return true;
+}
+function __c935(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x558 = d.options;
+  if (x558 === undefined) return false;
+  if (!(Array.isArray(x558))) return false;
+  if (x558.length > 24) return false;
+  if (x558.length < 2) return false;
+  for (let i559 = 0; i559 < x558.length; i559++) {
+    const x560 = x558[i559];
+    if (!__c687(x560)) return false;
+  }
+  const x561 = d["min/selected"];
+  if (x561 !== undefined) {
+    if (!(Number.isInteger(x561))) return false;
+    if (x561 < 0) return false;
+  }
+  const x562 = d["max/selected"];
+  if (x562 !== undefined) {
+    if (!(Number.isInteger(x562))) return false;
+    if (x562 < 1) return false;
+  }
+  for (const k563 in d) if (!(k563 === "options" || k563 === "min/selected" || k563 === "max/selected")) return false;
+  return true;
+}
+function __c941(d) {
+  if (!(typeof d === "string")) return false;
+  if (!(d === "commons" || d === "support" || d === "crisis")) return false;
+  return true;
+}
+function __c942(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  let ok564 = false;
+  L565: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x566 = d.kind;
+      if (x566 === undefined) break L565;
+      if (x566 !== "single-choice") break L565;
+    }
+    ok564 = true;
+  }
+  if (ok564) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x567 = d["input/schema"];
+      if (x567 === undefined) return false;
+      if (x567 !== "inquirium.operator-question.widget.single-choice.v1") return false;
+      const x568 = d["idempotency/key"];
+      if (x568 === undefined) return false;
+    }
+  }
+  let ok569 = false;
+  L570: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x571 = d.kind;
+      if (x571 === undefined) break L570;
+      if (x571 !== "multi-choice") break L570;
+    }
+    ok569 = true;
+  }
+  if (ok569) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x572 = d["input/schema"];
+      if (x572 === undefined) return false;
+      if (x572 !== "inquirium.operator-question.widget.multi-choice.v1") return false;
+      const x573 = d["idempotency/key"];
+      if (x573 === undefined) return false;
+    }
+  }
+  let ok574 = false;
+  L575: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x576 = d.kind;
+      if (x576 === undefined) break L575;
+      if (x576 !== "confirm") break L575;
+    }
+    ok574 = true;
+  }
+  if (ok574) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x577 = d["input/schema"];
+      if (x577 === undefined) return false;
+      if (x577 !== "inquirium.operator-question.widget.confirm.v1") return false;
+      const x578 = d["idempotency/key"];
+      if (x578 === undefined) return false;
+    }
+  }
+  let ok579 = false;
+  L580: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x581 = d.kind;
+      if (x581 === undefined) break L580;
+      if (x581 !== "free-text-with-allowlist") break L580;
+    }
+    ok579 = true;
+  }
+  if (ok579) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x582 = d["input/schema"];
+      if (x582 === undefined) return false;
+      if (x582 !== "inquirium.operator-question.widget.free-text-with-allowlist.v1") return false;
+      const x583 = d["idempotency/key"];
+      if (x583 === undefined) return false;
+    }
+  }
+  let ok584 = false;
+  L585: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x586 = d.kind;
+      if (x586 === undefined) break L585;
+      if (x586 !== "open-interaction") break L585;
+    }
+    ok584 = true;
+  }
+  if (ok584) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x587 = d["input/schema"];
+      if (x587 !== undefined) {
+        return false;
+      }
+    }
+  }
+  const x588 = d.kind;
+  if (x588 === undefined) return false;
+  if (!(x588 === "single-choice" || x588 === "multi-choice" || x588 === "confirm" || x588 === "free-text-with-allowlist" || x588 === "open-interaction")) return false;
+  const x589 = d["target/ref"];
+  if (x589 === undefined) return false;
+  if (!(typeof x589 === "string")) return false;
+  if (x589.length === 0) return false;
+  const x590 = d["input/schema"];
+  if (x590 !== undefined) {
+    if (!(x590 === "inquirium.operator-question.widget.single-choice.v1" || x590 === "inquirium.operator-question.widget.multi-choice.v1" || x590 === "inquirium.operator-question.widget.confirm.v1" || x590 === "inquirium.operator-question.widget.free-text-with-allowlist.v1")) return false;
+  }
+  const x591 = d["idempotency/key"];
+  if (x591 !== undefined) {
+    if (!(typeof x591 === "string")) return false;
+    if (x591.length > 200 && __len(x591) > 200) return false;
+    if (x591.length === 0) return false;
+  }
+  for (const k592 in d) if (!(k592 === "kind" || k592 === "target/ref" || k592 === "input/schema" || k592 === "idempotency/key")) return false;
+  return true;
+}
+function __c978(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  L593: {
+    B594: {
+      if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+        const x595 = d["subject/ref"];
+        if (x595 === undefined) break B594;
+      }
+      break L593;
+    }
+    B596: {
+      if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+        const x597 = d["body/ref"];
+        if (x597 === undefined) break B596;
+      }
+      break L593;
+    }
+    return false;
+  }
+  const x598 = d.schema;
+  if (x598 === undefined) return false;
+  if (x598 !== "notification-create.v1") return false;
+  const x599 = d["subject/ref"];
+  if (x599 !== undefined) {
+    if (!(typeof x599 === "string")) return false;
+    if (!__RE12.test(x599)) return false;
+  }
+  const x600 = d["body/ref"];
+  if (x600 !== undefined) {
+    if (!(typeof x600 === "string")) return false;
+    if (!__RE12.test(x600)) return false;
+  }
+  const x601 = d["correlation/id"];
+  if (x601 === undefined) return false;
+  if (!(typeof x601 === "string")) return false;
+  if (!__RE13.test(x601)) return false;
+  const x602 = d["body/text"];
+  if (x602 === undefined) return false;
+  if (!(typeof x602 === "string")) return false;
+  if (x602.length > 500 && __len(x602) > 500) return false;
+  if (x602.length === 0) return false;
+  const x603 = d["reason/code"];
+  if (x603 === undefined) return false;
+  if (!__c430(x603)) return false;
+  const x604 = d.actions;
+  if (x604 !== undefined) {
+    if (!(Array.isArray(x604))) return false;
+    if (x604.length > 1) return false;
+    for (let i605 = 0; i605 < x604.length; i605++) {
+      const x606 = x604[i605];
+      if (!__c942(x606)) return false;
+    }
+  }
+  for (const k607 in d) if (!(k607 === "schema" || k607 === "subject/ref" || k607 === "body/ref" || k607 === "correlation/id" || k607 === "body/text" || k607 === "reason/code" || k607 === "actions")) return false;
+  return true;
+}
+function __c709(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x608 = d.type;
+  if (x608 === undefined) return false;
+  if (x608 !== "object_ref") return false;
+  const x609 = d["object/ref"];
+  if (x609 === undefined) return false;
+  if (!(typeof x609 === "string")) return false;
+  if (x609.length === 0) return false;
+  const x610 = d["media/type"];
+  if (x610 === undefined) return false;
+  if (!(typeof x610 === "string")) return false;
+  if (!__RE14.test(x610)) return false;
+  const x611 = d["byte/size"];
+  if (x611 !== undefined) {
+    if (!(Number.isInteger(x611))) return false;
+    if (x611 < 0) return false;
+  }
+  for (const k612 in d) if (!(k612 === "type" || k612 === "object/ref" || k612 === "media/type" || k612 === "byte/size")) return false;
+  return true;
+}
+function __c895(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x613 = d["acknowledged/by"];
+  if (x613 === undefined) return false;
+  if (!__c390(x613)) return false;
+  const x614 = d["acknowledged/at"];
+  if (x614 === undefined) return false;
+  if (!(typeof x614 === "string")) return false;
+  if (!__fmtDateTime(x614)) return false;
+  const x615 = d.acknowledged_max_tier;
+  if (x615 === undefined) return false;
+  if (!__c437(x615)) return false;
+  const x616 = d["question/ref"];
+  if (x616 !== undefined) {
+    if (!(typeof x616 === "string")) return false;
+    if (!__RE12.test(x616)) return false;
+  }
+  for (const k617 in d) if (!(k617 === "acknowledged/by" || k617 === "acknowledged/at" || k617 === "acknowledged_max_tier" || k617 === "question/ref")) return false;
+  return true;
+}
+function __c992(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x618 = d.schema;
+  if (x618 === undefined) return false;
+  if (x618 !== "inquirium.operator-question.answer.v1") return false;
+  const x619 = d["question/ref"];
+  if (x619 === undefined) return false;
+  if (!(typeof x619 === "string")) return false;
+  if (!__RE12.test(x619)) return false;
+  const x620 = d["idempotency/key"];
+  if (x620 === undefined) return false;
+  if (!(typeof x620 === "string")) return false;
+  if (x620.length > 200 && __len(x620) > 200) return false;
+  if (x620.length === 0) return false;
+  const x621 = d.answer;
+  if (x621 === undefined) return false;
+  if (!__c543(x621)) return false;
+  const x622 = d["answered/by"];
+  if (x622 !== undefined) {
+    if (!__c390(x622)) return false;
+  }
+  const x623 = d["answered/at"];
+  if (x623 !== undefined) {
+    if (!(typeof x623 === "string")) return false;
+    if (!__fmtDateTime(x623)) return false;
+  }
+  for (const k624 in d) if (!(k624 === "schema" || k624 === "question/ref" || k624 === "idempotency/key" || k624 === "answer" || k624 === "answered/by" || k624 === "answered/at")) return false;
+  return true;
+}
+function __c1000(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  let ok625 = false;
+  L626: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x627 = d["widget/kind"];
+      if (x627 === undefined) break L626;
+      if (x627 !== "single-choice") break L626;
+    }
+    ok625 = true;
+  }
+  if (ok625) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x628 = d["widget/payload"];
+      if (x628 !== undefined) {
+        if (!__c1051(x628)) return false;
+      }
+      const x629 = d.prompt;
+      if (x629 !== undefined) {
+        if (!(typeof x629 === "object" && x629 !== null && !Array.isArray(x629))) return false;
+        const x630 = x629.kind;
+        if (x630 !== undefined) {
+          if (x630 !== "single-choice") return false;
+        }
+      }
+    }
+  }
+  let ok631 = false;
+  L632: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x633 = d["widget/kind"];
+      if (x633 === undefined) break L632;
+      if (x633 !== "multi-choice") break L632;
+    }
+    ok631 = true;
+  }
+  if (ok631) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x634 = d["widget/payload"];
+      if (x634 !== undefined) {
+        if (!__c935(x634)) return false;
+      }
+      const x635 = d.prompt;
+      if (x635 !== undefined) {
+        if (!(typeof x635 === "object" && x635 !== null && !Array.isArray(x635))) return false;
+        const x636 = x635.kind;
+        if (x636 !== undefined) {
+          if (x636 !== "multi-choice") return false;
+        }
+      }
+    }
+  }
+  let ok637 = false;
+  L638: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x639 = d["widget/kind"];
+      if (x639 === undefined) break L638;
+      if (x639 !== "confirm") break L638;
+    }
+    ok637 = true;
+  }
+  if (ok637) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x640 = d["widget/payload"];
+      if (x640 !== undefined) {
+        if (!__c697(x640)) return false;
+      }
+      const x641 = d.prompt;
+      if (x641 !== undefined) {
+        if (!(typeof x641 === "object" && x641 !== null && !Array.isArray(x641))) return false;
+        const x642 = x641.kind;
+        if (x642 !== undefined) {
+          if (x642 !== "confirm") return false;
+        }
+      }
+    }
+  }
+  let ok643 = false;
+  L644: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x645 = d["widget/kind"];
+      if (x645 === undefined) break L644;
+      if (x645 !== "free-text-with-allowlist") break L644;
+    }
+    ok643 = true;
+  }
+  if (ok643) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x646 = d["widget/payload"];
+      if (x646 !== undefined) {
+        if (!__c758(x646)) return false;
+      }
+      const x647 = d.prompt;
+      if (x647 !== undefined) {
+        if (!(typeof x647 === "object" && x647 !== null && !Array.isArray(x647))) return false;
+        const x648 = x647.kind;
+        if (x648 !== undefined) {
+          if (x648 !== "free-text-with-allowlist") return false;
+        }
+      }
+    }
+  }
+  const x649 = d.schema;
+  if (x649 === undefined) return false;
+  if (x649 !== "inquirium.operator-question.request.v1") return false;
+  const x650 = d["question/ref"];
+  if (x650 === undefined) return false;
+  if (!(typeof x650 === "string")) return false;
+  if (!__RE12.test(x650)) return false;
+  const x651 = d["operation/ref"];
+  if (x651 === undefined) return false;
+  if (!(typeof x651 === "string")) return false;
+  if (!__RE13.test(x651)) return false;
+  const x652 = d["recipient/class"];
+  if (x652 === undefined) return false;
+  if (!(x652 === "operator")) return false;
+  const x653 = d["reason/code"];
+  if (x653 === undefined) return false;
+  if (!__c430(x653)) return false;
+  const x654 = d.prompt;
+  if (x654 === undefined) return false;
+  if (!__c1007(x654)) return false;
+  const x655 = d["widget/kind"];
+  if (x655 === undefined) return false;
+  if (!__c1009(x655)) return false;
+  const x656 = d["widget/payload"];
+  if (x656 === undefined) return false;
+  if (!(typeof x656 === "object" && x656 !== null && !Array.isArray(x656))) return false;
+  const x657 = d["default/on-timeout"];
+  if (x657 !== undefined) {
+    if (!__c1016(x657)) return false;
+  }
+  const x658 = d.timeout;
+  if (x658 !== undefined) {
+    if (!(typeof x658 === "string")) return false;
+    if (!__fmtDuration(x658)) return false;
+  }
+  const x659 = d.classification;
+  if (x659 === undefined) return false;
+  if (!__c692(x659)) return false;
+  const x660 = d.subject;
+  if (x660 !== undefined) {
+    if (!__c1023(x660)) return false;
+  }
+  const x661 = d.response;
+  if (x661 === undefined) return false;
+  if (!__c1031(x661)) return false;
+  const x662 = d.provenance;
+  if (x662 === undefined) return false;
+  if (!__c1037(x662)) return false;
+  const x663 = d["created/at"];
+  if (x663 !== undefined) {
+    if (!(typeof x663 === "string")) return false;
+    if (!__fmtDateTime(x663)) return false;
+  }
+  for (const k664 in d) if (!(__P665.has(k664))) return false;
+  return true;
+}
+function __c1078(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  let ok666 = false;
+  L667: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x668 = d.state;
+      if (x668 === undefined) break L667;
+      if (x668 !== "answered") break L667;
+    }
+    ok666 = true;
+  }
+  if (ok666) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x669 = d.answer;
+      if (x669 === undefined) return false;
+    }
+  } else {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x670 = d.answer;
+      if (x670 !== undefined) {
+        return false;
+      }
+      const x671 = d["answered/by"];
+      if (x671 !== undefined) {
+        return false;
+      }
+    }
+  }
+  let ok672 = false;
+  L673: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x674 = d.state;
+      if (x674 === undefined) break L673;
+      if (x674 !== "superseded") break L673;
+    }
+    ok672 = true;
+  }
+  if (ok672) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x675 = d["superseded/by"];
+      if (x675 === undefined) return false;
+    }
+  }
+  let ok676 = false;
+  L677: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x678 = d.state;
+      if (x678 === undefined) break L677;
+      if (!(x678 === "pending" || x678 === "answered")) break L677;
+    }
+    ok676 = true;
+  }
+  if (ok676) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x679 = d["default/applied"];
+      if (x679 !== undefined) {
+        return false;
+      }
+    }
+  }
+  const x680 = d.schema;
+  if (x680 === undefined) return false;
+  if (x680 !== "inquirium.operator-question.state.v1") return false;
+  const x681 = d["question/ref"];
+  if (x681 === undefined) return false;
+  if (!(typeof x681 === "string")) return false;
+  if (!__RE12.test(x681)) return false;
+  const x682 = d["operation/ref"];
+  if (x682 === undefined) return false;
+  if (!(typeof x682 === "string")) return false;
+  if (!__RE13.test(x682)) return false;
+  const x683 = d.state;
+  if (x683 === undefined) return false;
+  if (!(x683 === "pending" || x683 === "answered" || x683 === "timed_out" || x683 === "cancelled" || x683 === "superseded")) return false;
+  const x684 = d.answer;
+  if (x684 !== undefined) {
+    if (!__c543(x684)) return false;
+  }
+  const x685 = d["answered/by"];
+  if (x685 !== undefined) {
+    if (!__c390(x685)) return false;
+  }
+  const x686 = d["default/applied"];
+  if (x686 !== undefined) {
+    if (!__c1016(x686)) return false;
+  }
+  const x687 = d["superseded/by"];
+  if (x687 !== undefined) {
+    if (!(typeof x687 === "string")) return false;
+    if (!__RE12.test(x687)) return false;
+  }
+  const x688 = d["reason/code"];
+  if (x688 !== undefined) {
+    if (!__c430(x688)) return false;
+  }
+  const x689 = d["updated/at"];
+  if (x689 === undefined) return false;
+  if (!(typeof x689 === "string")) return false;
+  if (!__fmtDateTime(x689)) return false;
+  for (const k690 in d) if (!(k690 === "schema" || k690 === "question/ref" || k690 === "operation/ref" || k690 === "state" || k690 === "answer" || k690 === "answered/by" || k690 === "default/applied" || k690 === "superseded/by" || k690 === "reason/code" || k690 === "updated/at")) return false;
+  return true;
+}
+function __c390(d) {
+  if (!(typeof d === "string")) return false;
+  if (!__RE15.test(d)) return false;
+  return true;
+}
+function __c1007(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x691 = d.kind;
+  if (x691 === undefined) return false;
+  if (!__c1009(x691)) return false;
+  const x692 = d.text;
+  if (x692 === undefined) return false;
+  if (!(typeof x692 === "string")) return false;
+  if (x692.length > 500 && __len(x692) > 500) return false;
+  if (x692.length === 0) return false;
+  for (const k693 in d) if (!(k693 === "kind" || k693 === "text")) return false;
+  return true;
+}
+function __c1037(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x694 = d["source/component"];
+  if (x694 === undefined) return false;
+  if (!(typeof x694 === "string")) return false;
+  if (x694.length === 0) return false;
+  const x695 = d["requested/by"];
+  if (x695 === undefined) return false;
+  if (!(typeof x695 === "string")) return false;
+  if (x695.length === 0) return false;
+  const x696 = d["reason/code"];
+  if (x696 === undefined) return false;
+  if (!__c430(x696)) return false;
+  const x697 = d.origin;
+  if (x697 !== undefined) {
+    if (!(x697 === "host-policy" || x697 === "model-proposed")) return false;
+  }
+  for (const k698 in d) if (!(k698 === "source/component" || k698 === "requested/by" || k698 === "reason/code" || k698 === "origin")) return false;
+  return true;
+}
+function __c1023(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  if (Object.keys(d).length < 1) return false;
+  const x699 = d["runtime/ref"];
+  if (x699 !== undefined) {
+    if (!(typeof x699 === "string")) return false;
+    if (x699.length === 0) return false;
+  }
+  const x700 = d["model.binding/ref"];
+  if (x700 !== undefined) {
+    if (!(typeof x700 === "string")) return false;
+    if (x700.length === 0) return false;
+  }
+  const x701 = d["adapter.instance/ref"];
+  if (x701 !== undefined) {
+    if (!(typeof x701 === "string")) return false;
+    if (x701.length === 0) return false;
+  }
+  const x702 = d["lease/ref"];
+  if (x702 !== undefined) {
+    if (!(typeof x702 === "string")) return false;
+    if (x702.length === 0) return false;
+  }
+  const x703 = d["capability/ref"];
+  if (x703 !== undefined) {
+    if (!(typeof x703 === "string")) return false;
+    if (x703.length === 0) return false;
+  }
+  for (const k704 in d) if (!(k704 === "runtime/ref" || k704 === "model.binding/ref" || k704 === "adapter.instance/ref" || k704 === "lease/ref" || k704 === "capability/ref")) return false;
+  return true;
+}
+function __c430(d) {
+  if (!(typeof d === "string")) return false;
+  if (d.length > 80 && __len(d) > 80) return false;
+  if (!__RE16.test(d)) return false;
+  return true;
+}
+function __c1031(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x705 = d["target/ref"];
+  if (x705 === undefined) return false;
+  if (!(typeof x705 === "string")) return false;
+  if (x705.length === 0) return false;
+  const x706 = d.method;
+  if (x706 === undefined) return false;
+  if (!(x706 === "POST")) return false;
+  const x707 = d["idempotency/key"];
+  if (x707 === undefined) return false;
+  if (!(typeof x707 === "string")) return false;
+  if (x707.length > 200 && __len(x707) > 200) return false;
+  if (x707.length === 0) return false;
+  for (const k708 in d) if (!(k708 === "target/ref" || k708 === "method" || k708 === "idempotency/key")) return false;
+  return true;
+}
+function __c862(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x709 = d["runtime/ref"];
+  if (x709 === undefined) return false;
+  if (!__c397(x709)) return false;
+  const x710 = d["model.binding/ref"];
+  if (x710 === undefined) return false;
+  if (!__c399(x710)) return false;
+  const x711 = d["operation/id"];
+  if (x711 === undefined) return false;
+  if (!(typeof x711 === "string")) return false;
+  if (!__RE8.test(x711)) return false;
+  for (const k712 in d) if (!(k712 === "runtime/ref" || k712 === "model.binding/ref" || k712 === "operation/id")) return false;
+  return true;
+}
+function __c840(d) {
+  if (!(typeof d === "string")) return false;
+  if (!__RE17.test(d)) return false;
+  return true;
+}
+function __c550(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  if (!__c551(d)) return false;
+  const x713 = d.default;
+  if (x713 !== undefined) {
+    if (!__c560(x713)) return false;
+  }
+  const x714 = d.by_class;
+  if (x714 !== undefined) {
+    if (!(typeof x714 === "object" && x714 !== null && !Array.isArray(x714))) return false;
+    const x715 = x714.public;
+    if (x715 !== undefined) {
+      if (!__c560(x715)) return false;
+    }
+    const x716 = x714.community;
+    if (x716 !== undefined) {
+      if (!__c560(x716)) return false;
+    }
+    const x717 = x714.personal;
+    if (x717 !== undefined) {
+      if (!__c560(x717)) return false;
+    }
+    for (const k718 in x714) if (!(k718 === "public" || k718 === "community" || k718 === "personal")) return false;
+  }
+  for (const k719 in d) if (!(k719 === "default" || k719 === "by_class")) return false;
+  return true;
+}
+function __c560(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x720 = d.max_age;
+  if (x720 === undefined) return false;
+  if (!(typeof x720 === "string")) return false;
+  if (!__fmtDuration(x720)) return false;
+  const x721 = d.on_expiry;
+  if (x721 !== undefined) {
+    if (!(x721 === "excise" || x721 === "archive")) return false;
+  }
+  for (const k722 in d) if (!(k722 === "max_age" || k722 === "on_expiry")) return false;
+  return true;
+}
+function __c1111(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x723 = d.schema;
+  if (x723 === undefined) return false;
+  if (x723 !== "inquirium.runtime-candidate.v1") return false;
+  const x724 = d["runtime/ref"];
+  if (x724 === undefined) return false;
+  if (!__c397(x724)) return false;
+  const x725 = d["model.binding/ref"];
+  if (x725 === undefined) return false;
+  if (!__c399(x725)) return false;
+  const x726 = d.transport_kind;
+  if (x726 === undefined) return false;
+  if (!__c892(x726)) return false;
+  const x727 = d.provider;
+  if (x727 !== undefined) {
+    if (!(typeof x727 === "string")) return false;
+    if (x727.length === 0) return false;
+  }
+  const x728 = d.protocol;
+  if (x728 !== undefined) {
+    if (!(typeof x728 === "string")) return false;
+    if (x728.length === 0) return false;
+  }
+  const x729 = d.operations;
+  if (x729 === undefined) return false;
+  if (!(Array.isArray(x729))) return false;
+  if (x729.length < 1) return false;
+  if (x729.length > 1 && __dup(x729, null) !== null) return false;
+  for (let i730 = 0; i730 < x729.length; i730++) {
+    const x731 = x729[i730];
+    if (!(x731 === "generate" || x731 === "embed" || x731 === "batch_embed")) return false;
+  }
+  const x732 = d.context_window;
+  if (x732 !== undefined) {
+    if (!(Number.isInteger(x732))) return false;
+    if (x732 < 1) return false;
+  }
+  const x733 = d.health;
+  if (x733 === undefined) return false;
+  if (!__c1122(x733)) return false;
+  const x734 = d.acceptance;
+  if (x734 !== undefined) {
+    if (!__c884(x734)) return false;
+  }
+  const x735 = d["conformance/report-ref"];
+  if (x735 !== undefined) {
+    if (!(typeof x735 === "string")) return false;
+    if (x735.length === 0) return false;
+  }
+  for (const k736 in d) if (!(k736 === "schema" || k736 === "runtime/ref" || k736 === "model.binding/ref" || k736 === "transport_kind" || k736 === "provider" || k736 === "protocol" || k736 === "operations" || k736 === "context_window" || k736 === "health" || k736 === "acceptance" || k736 === "conformance/report-ref")) return false;
+  return true;
+}
+function __c1122(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x737 = d.status;
+  if (x737 === undefined) return false;
+  if (!(x737 === "healthy" || x737 === "degraded" || x737 === "unhealthy")) return false;
+  const x738 = d["checked/at"];
+  if (x738 === undefined) return false;
+  if (!(typeof x738 === "string")) return false;
+  if (!__fmtDateTime(x738)) return false;
+  const x739 = d["reason/code"];
+  if (x739 !== undefined) {
+    if (!__c430(x739)) return false;
+  }
+  for (const k740 in d) if (!(k740 === "status" || k740 === "checked/at" || k740 === "reason/code")) return false;
+  return true;
+}
+function __c397(d) {
+  if (!(typeof d === "string")) return false;
+  if (!__RE18.test(d)) return false;
+  return true;
+}
+function __c842(d) {
+  if (!(typeof d === "string")) return false;
+  if (!__RE19.test(d)) return false;
+  return true;
+}
+function __c1051(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x741 = d.options;
+  if (x741 === undefined) return false;
+  if (!(Array.isArray(x741))) return false;
+  if (x741.length > 12) return false;
+  if (x741.length < 2) return false;
+  for (let i742 = 0; i742 < x741.length; i742++) {
+    const x743 = x741[i742];
+    if (!__c687(x743)) return false;
+  }
+  for (const k744 in d) if (!(k744 === "options")) return false;
+  return true;
+}
+function __c704(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x745 = d.type;
+  if (x745 === undefined) return false;
+  if (x745 !== "text") return false;
+  const x746 = d.text;
+  if (x746 === undefined) return false;
+  if (!(typeof x746 === "string")) return false;
+  for (const k747 in d) if (!(k747 === "type" || k747 === "text")) return false;
+  return true;
+}
+function __c1016(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x748 = d.answer;
+  if (x748 === undefined) return false;
+  if (!__c543(x748)) return false;
+  const x749 = d["reason/code"];
+  if (x749 === undefined) return false;
+  if (!__c430(x749)) return false;
+  for (const k750 in d) if (!(k750 === "answer" || k750 === "reason/code")) return false;
+  return true;
+}
+function __c427(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  let ok751 = false;
+  L752: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x753 = d.kind;
+      if (x753 === undefined) break L752;
+      if (x753 !== "context-element") break L752;
+    }
+    ok751 = true;
+  }
+  if (ok751) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x754 = d.outcome;
+      if (x754 !== undefined) {
+        if (!(x754 === "include" || x754 === "declassify" || x754 === "drop" || x754 === "fail")) return false;
+      }
+      const x755 = d["element/ref"];
+      if (x755 === undefined) return false;
+      const x756 = d["source/kind"];
+      if (x756 === undefined) return false;
+      const x757 = d.classification;
+      if (x757 === undefined) return false;
+    }
+  }
+  const x758 = d.kind;
+  if (x758 === undefined) return false;
+  if (!(x758 === "runtime-selection" || x758 === "context-element" || x758 === "class-keyed-resolution" || x758 === "mode-keyed-resolution" || x758 === "redaction" || x758 === "egress" || x758 === "operator-question" || x758 === "escalation")) return false;
+  const x759 = d.outcome;
+  if (x759 === undefined) return false;
+  if (!__c430(x759)) return false;
+  const x760 = d["reason/code"];
+  if (x760 === undefined) return false;
+  if (!__c430(x760)) return false;
+  const x761 = d["decided/by"];
+  if (x761 !== undefined) {
+    if (!(x761 === "host-policy" || x761 === "model-proposed" || x761 === "model-produced" || x761 === "operator-approved")) return false;
+  }
+  const x762 = d["element/ref"];
+  if (x762 !== undefined) {
+    if (!(typeof x762 === "string")) return false;
+    if (x762.length === 0) return false;
+  }
+  const x763 = d["source/kind"];
+  if (x763 !== undefined) {
+    if (!__c435(x763)) return false;
+  }
+  const x764 = d.classification;
+  if (x764 !== undefined) {
+    if (!__c437(x764)) return false;
+  }
+  for (const k765 in d) if (!(k765 === "kind" || k765 === "outcome" || k765 === "reason/code" || k765 === "decided/by" || k765 === "element/ref" || k765 === "source/kind" || k765 === "classification")) return false;
+  return true;
+}
+function __c449(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x766 = d.kind;
+  if (x766 === undefined) return false;
+  if (!(typeof x766 === "string")) return false;
+  if (!__RE20.test(x766)) return false;
+  const x767 = d.status;
+  if (x767 === undefined) return false;
+  if (!(x767 === "ok" || x767 === "failed" || x767 === "skipped")) return false;
+  const x768 = d.target;
+  if (x768 === undefined) return false;
+  if (!(typeof x768 === "string")) return false;
+  if (x768.length === 0) return false;
+  for (const k769 in d) if (!(k769 === "kind" || k769 === "status" || k769 === "target")) return false;
+  return true;
+}
+function __c401(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x770 = d["message/count"];
+  if (x770 !== undefined) {
+    if (!(Number.isInteger(x770))) return false;
+    if (x770 < 0) return false;
+  }
+  const x771 = d["token/approx-input"];
+  if (x771 !== undefined) {
+    if (!(Number.isInteger(x771))) return false;
+    if (x771 < 0) return false;
+  }
+  const x772 = d["file/has-any"];
+  if (x772 !== undefined) {
+    if (!(typeof x772 === "boolean")) return false;
+  }
+  const x773 = d["tool/has-any"];
+  if (x773 !== undefined) {
+    if (!(typeof x773 === "boolean")) return false;
+  }
+  for (const k774 in d) if (!(k774 === "message/count" || k774 === "token/approx-input" || k774 === "file/has-any" || k774 === "tool/has-any")) return false;
+  return true;
+}
+function __c420(d) {
+  if (!(d === "metadata_only" || d === "decision_detail")) return false;
+  return true;
+}
+function __c571(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  if (!__c551(d)) return false;
+  const x775 = d.default;
+  if (x775 !== undefined) {
+    if (!__c420(x775)) return false;
+  }
+  const x776 = d.by_class;
+  if (x776 !== undefined) {
+    if (!(typeof x776 === "object" && x776 !== null && !Array.isArray(x776))) return false;
+    const x777 = x776.public;
+    if (x777 !== undefined) {
+      if (!__c420(x777)) return false;
+    }
+    const x778 = x776.community;
+    if (x778 !== undefined) {
+      if (!__c420(x778)) return false;
+    }
+    const x779 = x776.personal;
+    if (x779 !== undefined) {
+      if (!__c420(x779)) return false;
+    }
+    for (const k780 in x776) if (!(k780 === "public" || k780 === "community" || k780 === "personal")) return false;
+  }
+  for (const k781 in d) if (!(k781 === "default" || k781 === "by_class")) return false;
+  return true;
+}
+function __c408(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x782 = d["token/approx-output"];
+  if (x782 !== undefined) {
+    if (!(Number.isInteger(x782))) return false;
+    if (x782 < 0) return false;
+  }
+  const x783 = d["artifact/refs"];
+  if (x783 !== undefined) {
+    if (!(Array.isArray(x783))) return false;
+    for (let i784 = 0; i784 < x783.length; i784++) {
+      const x785 = x783[i784];
+      if (!(typeof x785 === "string")) return false;
+      if (x785.length === 0) return false;
+    }
+  }
+  for (const k786 in d) if (!(k786 === "token/approx-output" || k786 === "artifact/refs")) return false;
+  return true;
+}
+function __c414(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x787 = d.locality;
+  if (x787 === undefined) return false;
+  if (!__c416(x787)) return false;
+  const x788 = d["trust/mode"];
+  if (x788 === undefined) return false;
+  if (!__c418(x788)) return false;
+  const x789 = d["trace/level"];
+  if (x789 !== undefined) {
+    if (!__c420(x789)) return false;
+  }
+  const x790 = d["persist/prompt"];
+  if (x790 !== undefined) {
+    if (!(typeof x790 === "boolean")) return false;
+  }
+  const x791 = d["persist/response"];
+  if (x791 !== undefined) {
+    if (!(typeof x791 === "boolean")) return false;
+  }
+  const x792 = d["egress/allowed"];
+  if (x792 === undefined) return false;
+  if (!(typeof x792 === "boolean")) return false;
+  for (const k793 in d) if (!(k793 === "locality" || k793 === "trust/mode" || k793 === "trace/level" || k793 === "persist/prompt" || k793 === "persist/response" || k793 === "egress/allowed")) return false;
+  return true;
+}
+function __c811(d) {
+  if (!(typeof d === "string")) return false;
+  if (!__RE21.test(d)) return false;
+  return true;
+}
+function __c892(d) {
+  if (!(d === "http_local" || d === "command_stdio" || d === "http_remote")) return false;
+  return true;
+}
+function __c418(d) {
+  if (!(d === "strict_local" || d === "classification_gated")) return false;
+  return true;
+}
+function __c776(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x794 = d.role;
+  if (x794 === undefined) return false;
+  if (!(x794 === "user" || x794 === "assistant")) return false;
+  const x795 = d.content;
+  if (x795 === undefined) return false;
+  if (!(Array.isArray(x795))) return false;
+  if (x795.length < 1) return false;
+  for (let i796 = 0; i796 < x795.length; i796++) {
+    const x797 = x795[i796];
+    if (!__c701(x797)) return false;
+  }
+  for (const k798 in d) if (!(k798 === "role" || k798 === "content")) return false;
+  return true;
+}
+function __c388(d) {
+  if (!(typeof d === "string")) return false;
+  if (!__RE22.test(d)) return false;
+  return true;
+}
+function __c813(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x799 = d.input_tokens;
+  if (x799 !== undefined) {
+    if (!(Number.isInteger(x799))) return false;
+    if (x799 < 0) return false;
+  }
+  const x800 = d.output_tokens;
+  if (x800 !== undefined) {
+    if (!(Number.isInteger(x800))) return false;
+    if (x800 < 0) return false;
+  }
+  for (const k801 in d) if (!(k801 === "input_tokens" || k801 === "output_tokens")) return false;
+  return true;
+}
+function __c600(d) {
+  if (!(d === "standard" || d === "elevated" || d === "strict")) return false;
+  return true;
+}
+function __c590(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  if (!__c591(d)) return false;
+  const x802 = d.default;
+  if (x802 !== undefined) {
+    if (!__c600(x802)) return false;
+  }
+  const x803 = d.by_mode;
+  if (x803 !== undefined) {
+    if (!(typeof x803 === "object" && x803 !== null && !Array.isArray(x803))) return false;
+    const x804 = x803.commons;
+    if (x804 !== undefined) {
+      if (!__c600(x804)) return false;
+    }
+    const x805 = x803.support;
+    if (x805 !== undefined) {
+      if (!__c600(x805)) return false;
+    }
+    const x806 = x803.crisis;
+    if (x806 !== undefined) {
+      if (!__c600(x806)) return false;
+    }
+    for (const k807 in x803) if (!(k807 === "commons" || k807 === "support" || k807 === "crisis")) return false;
+  }
+  for (const k808 in d) if (!(k808 === "default" || k808 === "by_mode")) return false;
+  return true;
+}
+function __c1009(d) {
   if (!(d === "single-choice" || d === "multi-choice" || d === "confirm" || d === "free-text-with-allowlist")) return false;
   return true;
 }
-function __c1120(d) {
+function __c1130(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x800 = d.interruptId;
-  if (x800 === undefined) return false;
-  if (!(typeof x800 === "string")) return false;
-  if (x800.length === 0) return false;
-  const x801 = d.kind;
-  if (x801 === undefined) return false;
-  if (!(typeof x801 === "string")) return false;
-  if (!__RE22.test(x801)) return false;
-  const x802 = d.reasonCode;
-  if (x802 !== undefined) {
-    if (!(typeof x802 === "string")) return false;
-    if (x802.length === 0) return false;
+  const x809 = d.interruptId;
+  if (x809 === undefined) return false;
+  if (!(typeof x809 === "string")) return false;
+  if (x809.length === 0) return false;
+  const x810 = d.kind;
+  if (x810 === undefined) return false;
+  if (!(typeof x810 === "string")) return false;
+  if (!__RE23.test(x810)) return false;
+  const x811 = d.reasonCode;
+  if (x811 !== undefined) {
+    if (!(typeof x811 === "string")) return false;
+    if (x811.length === 0) return false;
   }
   return true;
 }
-function __c1125(d) {
+function __c1135(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x803 = d.interruptId;
-  if (x803 === undefined) return false;
-  if (!(typeof x803 === "string")) return false;
-  if (x803.length === 0) return false;
-  const x804 = d.outcome;
-  if (x804 === undefined) return false;
-  if (!(x804 === "approved" || x804 === "amended" || x804 === "rejected")) return false;
+  const x812 = d.interruptId;
+  if (x812 === undefined) return false;
+  if (!(typeof x812 === "string")) return false;
+  if (x812.length === 0) return false;
+  const x813 = d.outcome;
+  if (x813 === undefined) return false;
+  if (!(x813 === "approved" || x813 === "amended" || x813 === "rejected")) return false;
   return true;
 }
 function __c68(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x805 = d.supported;
-  if (x805 !== undefined) {
-    if (!(typeof x805 === "boolean")) return false;
+  const x814 = d.supported;
+  if (x814 !== undefined) {
+    if (!(typeof x814 === "boolean")) return false;
   }
-  const x806 = d.maxEntrySizeBytes;
-  if (x806 !== undefined) {
-    if (!(Number.isInteger(x806))) return false;
-    if (x806 < 1) return false;
+  const x815 = d.maxEntrySizeBytes;
+  if (x815 !== undefined) {
+    if (!(Number.isInteger(x815))) return false;
+    if (x815 < 1) return false;
   }
-  const x807 = d.ttlSupported;
-  if (x807 !== undefined) {
-    if (!(typeof x807 === "boolean")) return false;
+  const x816 = d.ttlSupported;
+  if (x816 !== undefined) {
+    if (!(typeof x816 === "boolean")) return false;
   }
-  const x808 = d.writable;
-  if (x808 !== undefined) {
-    if (!(typeof x808 === "boolean")) return false;
+  const x817 = d.writable;
+  if (x817 !== undefined) {
+    if (!(typeof x817 === "boolean")) return false;
   }
-  const x809 = d.compaction;
-  if (x809 !== undefined) {
-    if (!__c74(x809)) return false;
+  const x818 = d.compaction;
+  if (x818 !== undefined) {
+    if (!__c74(x818)) return false;
   }
-  const x810 = d.distillation;
-  if (x810 !== undefined) {
-    if (!__c86(x810)) return false;
+  const x819 = d.distillation;
+  if (x819 !== undefined) {
+    if (!__c86(x819)) return false;
   }
-  const x811 = d.attribution;
-  if (x811 !== undefined) {
-    if (!__c56(x811)) return false;
+  const x820 = d.attribution;
+  if (x820 !== undefined) {
+    if (!__c56(x820)) return false;
   }
-  const x812 = d.search;
-  if (x812 !== undefined) {
-    if (!__c101(x812)) return false;
+  const x821 = d.search;
+  if (x821 !== undefined) {
+    if (!__c101(x821)) return false;
   }
-  const x813 = d.retention;
-  if (x813 !== undefined) {
-    if (!__c107(x813)) return false;
+  const x822 = d.retention;
+  if (x822 !== undefined) {
+    if (!__c107(x822)) return false;
   }
   return true;
 }
 function __c307(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x814 = d.memoryRef;
-  if (x814 === undefined) return false;
-  if (!(typeof x814 === "string")) return false;
-  if (x814.length === 0) return false;
-  const x815 = d.outputId;
-  if (x815 === undefined) return false;
-  if (!(typeof x815 === "string")) return false;
-  if (x815.length === 0) return false;
-  const x816 = d.sourceIds;
-  if (x816 !== undefined) {
-    if (!(Array.isArray(x816))) return false;
-    if (x816.length > 1 && __dup(x816, ["string"]) !== null) return false;
-    for (let i817 = 0; i817 < x816.length; i817++) {
-      const x818 = x816[i817];
-      if (!(typeof x818 === "string")) return false;
-      if (x818.length === 0) return false;
+  const x823 = d.memoryRef;
+  if (x823 === undefined) return false;
+  if (!(typeof x823 === "string")) return false;
+  if (x823.length === 0) return false;
+  const x824 = d.outputId;
+  if (x824 === undefined) return false;
+  if (!(typeof x824 === "string")) return false;
+  if (x824.length === 0) return false;
+  const x825 = d.sourceIds;
+  if (x825 !== undefined) {
+    if (!(Array.isArray(x825))) return false;
+    if (x825.length > 1 && __dup(x825, ["string"]) !== null) return false;
+    for (let i826 = 0; i826 < x825.length; i826++) {
+      const x827 = x825[i826];
+      if (!(typeof x827 === "string")) return false;
+      if (x827.length === 0) return false;
     }
   }
-  const x819 = d.sourceCount;
-  if (x819 === undefined) return false;
-  if (!(Number.isInteger(x819))) return false;
-  if (x819 < 0) return false;
-  const x820 = d.trigger;
-  if (x820 === undefined) return false;
-  if (!__c77(x820)) return false;
-  const x821 = d.byteSize;
-  if (x821 === undefined) return false;
-  if (!(Number.isInteger(x821))) return false;
-  if (x821 < 0) return false;
-  const x822 = d.distillation;
-  if (x822 !== undefined) {
-    if (!__c154(x822)) return false;
+  const x828 = d.sourceCount;
+  if (x828 === undefined) return false;
+  if (!(Number.isInteger(x828))) return false;
+  if (x828 < 0) return false;
+  const x829 = d.trigger;
+  if (x829 === undefined) return false;
+  if (!__c77(x829)) return false;
+  const x830 = d.byteSize;
+  if (x830 === undefined) return false;
+  if (!(Number.isInteger(x830))) return false;
+  if (x830 < 0) return false;
+  const x831 = d.distillation;
+  if (x831 !== undefined) {
+    if (!__c154(x831)) return false;
   }
   return true;
 }
 function __c23(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x823 = d.supported;
-  if (x823 === undefined) return false;
-  if (!(typeof x823 === "boolean")) return false;
-  const x824 = d.schedule;
-  if (x824 !== undefined) {
-    if (!__c7(x824)) return false;
+  const x832 = d.supported;
+  if (x832 === undefined) return false;
+  if (!(typeof x832 === "boolean")) return false;
+  const x833 = d.schedule;
+  if (x833 !== undefined) {
+    if (!__c7(x833)) return false;
   }
-  for (const k825 in d) if (!(k825 === "supported" || k825 === "schedule")) return false;
+  for (const k834 in d) if (!(k834 === "supported" || k834 === "schedule")) return false;
   return true;
 }
 function __c277(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x826 = d.id;
-  if (x826 === undefined) return false;
-  if (!(typeof x826 === "string")) return false;
-  if (x826.length > 512 && __len(x826) > 512) return false;
-  if (x826.length === 0) return false;
-  const x827 = d.content;
-  if (x827 === undefined) return false;
-  if (!(typeof x827 === "string")) return false;
-  const x828 = d.tags;
-  if (x828 === undefined) return false;
-  if (!(Array.isArray(x828))) return false;
-  for (let i829 = 0; i829 < x828.length; i829++) {
-    const x830 = x828[i829];
-    if (!(typeof x830 === "string")) return false;
-    if (x830.length > 512 && __len(x830) > 512) return false;
-    if (x830.length === 0) return false;
-  }
-  const x831 = d.createdAt;
-  if (x831 === undefined) return false;
-  if (!(typeof x831 === "string")) return false;
-  if (!__fmtDateTime(x831)) return false;
-  const x832 = d.expiresAt;
-  if (x832 !== undefined) {
-    if (!(typeof x832 === "string")) return false;
-    if (!__fmtDateTime(x832)) return false;
-  }
-  return true;
-}
-function __c458(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x833 = d.schemaVersion;
-  if (x833 === undefined) return false;
-  if (x833 !== 1) return false;
-  const x834 = d.memoryRef;
-  if (x834 === undefined) return false;
-  if (!(typeof x834 === "string")) return false;
-  if (x834.length === 0) return false;
-  const x835 = d.updatedAt;
+  const x835 = d.id;
   if (x835 === undefined) return false;
   if (!(typeof x835 === "string")) return false;
-  if (!__fmtDateTime(x835)) return false;
-  const x836 = d.tokenizerName;
+  if (x835.length > 512 && __len(x835) > 512) return false;
+  if (x835.length === 0) return false;
+  const x836 = d.content;
   if (x836 === undefined) return false;
   if (!(typeof x836 === "string")) return false;
-  if (x836.length === 0) return false;
-  const x837 = d.archives;
+  const x837 = d.tags;
   if (x837 === undefined) return false;
   if (!(Array.isArray(x837))) return false;
   for (let i838 = 0; i838 < x837.length; i838++) {
     const x839 = x837[i838];
-    if (!__c465(x839)) return false;
+    if (!(typeof x839 === "string")) return false;
+    if (x839.length > 512 && __len(x839) > 512) return false;
+    if (x839.length === 0) return false;
   }
-  for (const k840 in d) if (!(k840 === "schemaVersion" || k840 === "memoryRef" || k840 === "updatedAt" || k840 === "tokenizerName" || k840 === "archives")) return false;
+  const x840 = d.createdAt;
+  if (x840 === undefined) return false;
+  if (!(typeof x840 === "string")) return false;
+  if (!__fmtDateTime(x840)) return false;
+  const x841 = d.expiresAt;
+  if (x841 !== undefined) {
+    if (!(typeof x841 === "string")) return false;
+    if (!__fmtDateTime(x841)) return false;
+  }
   return true;
 }
-function __c465(d) {
+function __c355(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x841 = d.archiveId;
-  if (x841 === undefined) return false;
-  if (!(typeof x841 === "string")) return false;
-  if (!__RE23.test(x841)) return false;
-  const x842 = d.entryId;
+  const x842 = d.schemaVersion;
   if (x842 === undefined) return false;
-  if (!(typeof x842 === "string")) return false;
-  if (x842.length === 0) return false;
-  const x843 = d.createdAt;
+  if (x842 !== 1) return false;
+  const x843 = d.memoryRef;
   if (x843 === undefined) return false;
   if (!(typeof x843 === "string")) return false;
-  if (!__fmtDateTime(x843)) return false;
-  const x844 = d.expiresAt;
-  if (x844 !== undefined) {
-    if (!(typeof x844 === "string")) return false;
-    if (!__fmtDateTime(x844)) return false;
-  }
-  const x845 = d.sourceCount;
+  if (x843.length === 0) return false;
+  const x844 = d.updatedAt;
+  if (x844 === undefined) return false;
+  if (!(typeof x844 === "string")) return false;
+  if (!__fmtDateTime(x844)) return false;
+  const x845 = d.tokenizerName;
   if (x845 === undefined) return false;
-  if (!(Number.isInteger(x845))) return false;
-  if (x845 < 1) return false;
-  const x846 = d.tokenBudget;
+  if (!(typeof x845 === "string")) return false;
+  if (x845.length === 0) return false;
+  const x846 = d.archives;
   if (x846 === undefined) return false;
-  if (!(Number.isInteger(x846))) return false;
-  if (x846 < 1) return false;
-  const x847 = d.tokensUsed;
-  if (x847 === undefined) return false;
-  if (!(Number.isInteger(x847))) return false;
-  if (x847 < 0) return false;
-  const x848 = d.byteSize;
-  if (x848 === undefined) return false;
-  if (!(Number.isInteger(x848))) return false;
-  if (x848 < 0) return false;
-  const x849 = d.level;
-  if (x849 === undefined) return false;
-  if (!(Number.isInteger(x849))) return false;
-  if (x849 < 1) return false;
-  const x850 = d.topics;
-  if (x850 !== undefined) {
-    if (!(Array.isArray(x850))) return false;
-    if (x850.length > 1 && __dup(x850, ["string"]) !== null) return false;
-    for (let i851 = 0; i851 < x850.length; i851++) {
-      const x852 = x850[i851];
-      if (!(typeof x852 === "string")) return false;
-      if (x852.length > 200 && __len(x852) > 200) return false;
-      if (x852.length === 0) return false;
+  if (!(Array.isArray(x846))) return false;
+  for (let i847 = 0; i847 < x846.length; i847++) {
+    const x848 = x846[i847];
+    if (!__c362(x848)) return false;
+  }
+  for (const k849 in d) if (!(k849 === "schemaVersion" || k849 === "memoryRef" || k849 === "updatedAt" || k849 === "tokenizerName" || k849 === "archives")) return false;
+  return true;
+}
+function __c362(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x850 = d.archiveId;
+  if (x850 === undefined) return false;
+  if (!(typeof x850 === "string")) return false;
+  if (!__RE24.test(x850)) return false;
+  const x851 = d.entryId;
+  if (x851 === undefined) return false;
+  if (!(typeof x851 === "string")) return false;
+  if (x851.length === 0) return false;
+  const x852 = d.createdAt;
+  if (x852 === undefined) return false;
+  if (!(typeof x852 === "string")) return false;
+  if (!__fmtDateTime(x852)) return false;
+  const x853 = d.expiresAt;
+  if (x853 !== undefined) {
+    if (!(typeof x853 === "string")) return false;
+    if (!__fmtDateTime(x853)) return false;
+  }
+  const x854 = d.sourceCount;
+  if (x854 === undefined) return false;
+  if (!(Number.isInteger(x854))) return false;
+  if (x854 < 1) return false;
+  const x855 = d.tokenBudget;
+  if (x855 === undefined) return false;
+  if (!(Number.isInteger(x855))) return false;
+  if (x855 < 1) return false;
+  const x856 = d.tokensUsed;
+  if (x856 === undefined) return false;
+  if (!(Number.isInteger(x856))) return false;
+  if (x856 < 0) return false;
+  const x857 = d.byteSize;
+  if (x857 === undefined) return false;
+  if (!(Number.isInteger(x857))) return false;
+  if (x857 < 0) return false;
+  const x858 = d.level;
+  if (x858 === undefined) return false;
+  if (!(Number.isInteger(x858))) return false;
+  if (x858 < 1) return false;
+  const x859 = d.topics;
+  if (x859 !== undefined) {
+    if (!(Array.isArray(x859))) return false;
+    if (x859.length > 1 && __dup(x859, ["string"]) !== null) return false;
+    for (let i860 = 0; i860 < x859.length; i860++) {
+      const x861 = x859[i860];
+      if (!(typeof x861 === "string")) return false;
+      if (x861.length > 200 && __len(x861) > 200) return false;
+      if (x861.length === 0) return false;
     }
   }
-  for (const k853 in d) if (!(k853 === "archiveId" || k853 === "entryId" || k853 === "createdAt" || k853 === "expiresAt" || k853 === "sourceCount" || k853 === "tokenBudget" || k853 === "tokensUsed" || k853 === "byteSize" || k853 === "level" || k853 === "topics")) return false;
+  for (const k862 in d) if (!(k862 === "archiveId" || k862 === "entryId" || k862 === "createdAt" || k862 === "expiresAt" || k862 === "sourceCount" || k862 === "tokenBudget" || k862 === "tokensUsed" || k862 === "byteSize" || k862 === "level" || k862 === "topics")) return false;
   return true;
 }
-function __c1129(d) {
+function __c1139(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x854 = d.limit;
-  if (x854 !== undefined) {
-    if (!(Number.isInteger(x854))) return false;
-    if (x854 < 1) return false;
+  const x863 = d.limit;
+  if (x863 !== undefined) {
+    if (!(Number.isInteger(x863))) return false;
+    if (x863 < 1) return false;
   }
-  const x855 = d.tag;
-  if (x855 !== undefined) {
-    if (!(typeof x855 === "string")) return false;
-    if (x855.length === 0) return false;
+  const x864 = d.tag;
+  if (x864 !== undefined) {
+    if (!(typeof x864 === "string")) return false;
+    if (x864.length === 0) return false;
   }
-  for (const k856 in d) if (!(k856 === "limit" || k856 === "tag")) return false;
+  for (const k865 in d) if (!(k865 === "limit" || k865 === "tag")) return false;
   return true;
 }
-function __c1133(d) {
+function __c1143(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x857 = d.memoryRef;
-  if (x857 === undefined) return false;
-  if (!(typeof x857 === "string")) return false;
-  if (x857.length === 0) return false;
-  const x858 = d.memoryId;
-  if (x858 === undefined) return false;
-  if (!(typeof x858 === "string")) return false;
-  if (x858.length === 0) return false;
-  const x859 = d.nodeId;
-  if (x859 !== undefined) {
-    if (!(typeof x859 === "string")) return false;
-    if (x859.length === 0) return false;
+  const x866 = d.memoryRef;
+  if (x866 === undefined) return false;
+  if (!(typeof x866 === "string")) return false;
+  if (x866.length === 0) return false;
+  const x867 = d.memoryId;
+  if (x867 === undefined) return false;
+  if (!(typeof x867 === "string")) return false;
+  if (x867.length === 0) return false;
+  const x868 = d.nodeId;
+  if (x868 !== undefined) {
+    if (!(typeof x868 === "string")) return false;
+    if (x868.length === 0) return false;
   }
-  const x860 = d.operation;
-  if (x860 !== undefined) {
-    if (!(x860 === "put" || x860 === "delete")) return false;
+  const x869 = d.operation;
+  if (x869 !== undefined) {
+    if (!(x869 === "put" || x869 === "delete")) return false;
   }
-  const x861 = d.agentId;
-  if (x861 !== undefined) {
-    if (!(typeof x861 === "string")) return false;
-    if (x861.length === 0) return false;
+  const x870 = d.agentId;
+  if (x870 !== undefined) {
+    if (!(typeof x870 === "string")) return false;
+    if (x870.length === 0) return false;
   }
-  const x862 = d.byteSize;
-  if (x862 !== undefined) {
-    if (!(Number.isInteger(x862))) return false;
-    if (x862 < 0) return false;
+  const x871 = d.byteSize;
+  if (x871 !== undefined) {
+    if (!(Number.isInteger(x871))) return false;
+    if (x871 < 0) return false;
   }
   return true;
 }
 function __c113(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x863 = d.executionModel;
-  if (x863 !== undefined) {
-    if (!__c115(x863)) return false;
+  const x872 = d.executionModel;
+  if (x872 !== undefined) {
+    if (!__c115(x872)) return false;
   }
   return true;
 }
 function __c143(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok864 = false;
-  L865: {
+  let ok873 = false;
+  L874: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x866 = d.kind;
-      if (x866 === undefined) break L865;
-      if (x866 !== "next-worker") break L865;
+      const x875 = d.kind;
+      if (x875 === undefined) break L874;
+      if (x875 !== "next-worker") break L874;
     }
-    ok864 = true;
+    ok873 = true;
   }
-  if (ok864) {
+  if (ok873) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x867 = d.worker;
-      if (x867 === undefined) return false;
-      if (!(typeof x867 === "string")) return false;
+      const x876 = d.worker;
+      if (x876 === undefined) return false;
+      if (!(typeof x876 === "string")) return false;
     }
   }
-  const x868 = d.kind;
-  if (x868 === undefined) return false;
-  if (!(x868 === "next-worker" || x868 === "terminate" || x868 === "clarify" || x868 === "handoff")) return false;
-  const x869 = d.confidence;
-  if (x869 !== undefined) {
-    if (!(Number.isFinite(x869))) return false;
-    if (x869 > 1) return false;
-    if (x869 < 0) return false;
+  const x877 = d.kind;
+  if (x877 === undefined) return false;
+  if (!(x877 === "next-worker" || x877 === "terminate" || x877 === "clarify" || x877 === "handoff")) return false;
+  const x878 = d.confidence;
+  if (x878 !== undefined) {
+    if (!(Number.isFinite(x878))) return false;
+    if (x878 > 1) return false;
+    if (x878 < 0) return false;
   }
-  const x870 = d.worker;
-  if (x870 !== undefined) {
-    if (!(typeof x870 === "string")) return false;
-    if (x870.length === 0) return false;
+  const x879 = d.worker;
+  if (x879 !== undefined) {
+    if (!(typeof x879 === "string")) return false;
+    if (x879.length === 0) return false;
   }
-  const x871 = d.reason;
-  if (x871 !== undefined) {
-    if (!(typeof x871 === "string")) return false;
-    if (x871.length > 2000 && __len(x871) > 2000) return false;
+  const x880 = d.reason;
+  if (x880 !== undefined) {
+    if (!(typeof x880 === "string")) return false;
+    if (x880.length > 2000 && __len(x880) > 2000) return false;
   }
   return true;
 }
 function __c14(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x872 = d.id;
-  if (x872 === undefined) return false;
-  if (!(typeof x872 === "string")) return false;
-  if (x872.length > 200 && __len(x872) > 200) return false;
-  if (x872.length === 0) return false;
+  const x881 = d.id;
+  if (x881 === undefined) return false;
+  if (!(typeof x881 === "string")) return false;
+  if (x881.length > 200 && __len(x881) > 200) return false;
+  if (x881.length === 0) return false;
   return true;
 }
 function __c228(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x873 = d.limitBytes;
-  if (x873 !== undefined) {
-    if (!(Number.isInteger(x873))) return false;
-    if (x873 < 0) return false;
+  const x882 = d.limitBytes;
+  if (x882 !== undefined) {
+    if (!(Number.isInteger(x882))) return false;
+    if (x882 < 0) return false;
   }
   return true;
 }
-function __c1141(d) {
+function __c1151(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x874 = d.name;
-  if (x874 === undefined) return false;
-  if (!(typeof x874 === "string")) return false;
-  if (x874.length > 200 && __len(x874) > 200) return false;
-  if (x874.length === 0) return false;
-  const x875 = d.version;
-  if (x875 !== undefined) {
-    if (!(typeof x875 === "string")) return false;
-    if (x875.length > 50 && __len(x875) > 50) return false;
-    if (x875.length === 0) return false;
+  const x883 = d.name;
+  if (x883 === undefined) return false;
+  if (!(typeof x883 === "string")) return false;
+  if (x883.length > 200 && __len(x883) > 200) return false;
+  if (x883.length === 0) return false;
+  const x884 = d.version;
+  if (x884 !== undefined) {
+    if (!(typeof x884 === "string")) return false;
+    if (x884.length > 50 && __len(x884) > 50) return false;
+    if (x884.length === 0) return false;
   }
-  const x876 = d.template;
-  if (x876 === undefined) return false;
-  if (!(typeof x876 === "string")) return false;
-  if (x876.length === 0) return false;
-  const x877 = d.variables;
-  if (x877 !== undefined) {
-    if (!(Array.isArray(x877))) return false;
-    if (x877.length > 1 && __dup(x877, ["string"]) !== null) return false;
-    for (let i878 = 0; i878 < x877.length; i878++) {
-      const x879 = x877[i878];
-      if (!(typeof x879 === "string")) return false;
-      if (x879.length > 200 && __len(x879) > 200) return false;
-      if (x879.length === 0) return false;
+  const x885 = d.template;
+  if (x885 === undefined) return false;
+  if (!(typeof x885 === "string")) return false;
+  if (x885.length === 0) return false;
+  const x886 = d.variables;
+  if (x886 !== undefined) {
+    if (!(Array.isArray(x886))) return false;
+    if (x886.length > 1 && __dup(x886, ["string"]) !== null) return false;
+    for (let i887 = 0; i887 < x886.length; i887++) {
+      const x888 = x886[i887];
+      if (!(typeof x888 === "string")) return false;
+      if (x888.length > 200 && __len(x888) > 200) return false;
+      if (x888.length === 0) return false;
     }
   }
   return true;
 }
-function __c1148(d) {
+function __c1158(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok880 = false;
-  L881: {
+  let ok889 = false;
+  L890: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x882 = d.kind;
-      if (x882 === undefined) break L881;
-      if (x882 !== "agent-pack") break L881;
+      const x891 = d.kind;
+      if (x891 === undefined) break L890;
+      if (x891 !== "agent-pack") break L890;
     }
-    ok880 = true;
+    ok889 = true;
   }
-  if (ok880) {
+  if (ok889) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x883 = d.artifact;
-      if (x883 !== undefined) {
-        if (!__c9(x883)) return false;
+      const x892 = d.artifact;
+      if (x892 !== undefined) {
+        if (!__c9(x892)) return false;
       }
     }
   }
-  let ok884 = false;
-  L885: {
+  let ok893 = false;
+  L894: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x886 = d.kind;
-      if (x886 === undefined) break L885;
-      if (x886 !== "workflow-chain-pack") break L885;
+      const x895 = d.kind;
+      if (x895 === undefined) break L894;
+      if (x895 !== "workflow-chain-pack") break L894;
     }
-    ok884 = true;
+    ok893 = true;
   }
-  if (ok884) {
+  if (ok893) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x887 = d.artifact;
-      if (x887 !== undefined) {
-        if (!__c1176(x887)) return false;
+      const x896 = d.artifact;
+      if (x896 !== undefined) {
+        if (!__c1186(x896)) return false;
       }
     }
   }
-  let ok888 = false;
-  L889: {
+  let ok897 = false;
+  L898: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x890 = d.kind;
-      if (x890 === undefined) break L889;
-      if (x890 !== "prompt-template") break L889;
+      const x899 = d.kind;
+      if (x899 === undefined) break L898;
+      if (x899 !== "prompt-template") break L898;
     }
-    ok888 = true;
+    ok897 = true;
   }
-  if (ok888) {
+  if (ok897) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x891 = d.artifact;
-      if (x891 !== undefined) {
-        if (!__c1141(x891)) return false;
+      const x900 = d.artifact;
+      if (x900 !== undefined) {
+        if (!__c1151(x900)) return false;
       }
     }
   }
-  let ok892 = false;
-  L893: {
+  let ok901 = false;
+  L902: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x894 = d.kind;
-      if (x894 === undefined) break L893;
-      if (x894 !== "scheduled-automation") break L893;
+      const x903 = d.kind;
+      if (x903 === undefined) break L902;
+      if (x903 !== "scheduled-automation") break L902;
     }
-    ok892 = true;
+    ok901 = true;
   }
-  if (ok892) {
+  if (ok901) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x895 = d.artifact;
-      if (x895 !== undefined) {
-        if (!__c1193(x895)) return false;
+      const x904 = d.artifact;
+      if (x904 !== undefined) {
+        if (!__c1203(x904)) return false;
       }
     }
   }
-  const x896 = d.id;
-  if (x896 === undefined) return false;
-  if (!(typeof x896 === "string")) return false;
-  if (x896.length === 0) return false;
-  const x897 = d.kind;
-  if (x897 === undefined) return false;
-  if (!__c39(x897)) return false;
-  const x898 = d.artifact;
-  if (x898 === undefined) return false;
-  if (!(typeof x898 === "object" && x898 !== null && !Array.isArray(x898))) return false;
-  const x899 = d.provenance;
-  if (x899 === undefined) return false;
-  if (!__c1154(x899)) return false;
-  const x900 = d.duplicateOf;
-  if (x900 !== undefined) {
-    if (!(typeof x900 === "string")) return false;
-    if (x900.length === 0) return false;
-  }
-  const x901 = d.owner;
-  if (x901 === undefined) return false;
-  if (!(typeof x901 === "string")) return false;
-  if (x901.length === 0) return false;
-  const x902 = d.rationale;
-  if (x902 !== undefined) {
-    if (!(typeof x902 === "string")) return false;
-    if (x902.length > 4000 && __len(x902) > 4000) return false;
-  }
-  const x903 = d.state;
-  if (x903 === undefined) return false;
-  if (!__c1162(x903)) return false;
-  const x904 = d.createdAt;
-  if (x904 === undefined) return false;
-  if (!(typeof x904 === "string")) return false;
-  if (!__fmtDateTime(x904)) return false;
-  const x905 = d.updatedAt;
-  if (x905 !== undefined) {
-    if (!(typeof x905 === "string")) return false;
-    if (!__fmtDateTime(x905)) return false;
-  }
-  for (const k906 in d) if (!(k906 === "id" || k906 === "kind" || k906 === "artifact" || k906 === "provenance" || k906 === "duplicateOf" || k906 === "owner" || k906 === "rationale" || k906 === "state" || k906 === "createdAt" || k906 === "updatedAt")) return false;
-  return true;
-}
-function __c1200(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x907 = d.proposalId;
+  const x905 = d.id;
+  if (x905 === undefined) return false;
+  if (!(typeof x905 === "string")) return false;
+  if (x905.length === 0) return false;
+  const x906 = d.kind;
+  if (x906 === undefined) return false;
+  if (!__c39(x906)) return false;
+  const x907 = d.artifact;
   if (x907 === undefined) return false;
-  if (!(typeof x907 === "string")) return false;
-  if (x907.length === 0) return false;
-  const x908 = d.activation;
+  if (!(typeof x907 === "object" && x907 !== null && !Array.isArray(x907))) return false;
+  const x908 = d.provenance;
   if (x908 === undefined) return false;
-  if (!__c42(x908)) return false;
-  const x909 = d.gateId;
+  if (!__c1164(x908)) return false;
+  const x909 = d.duplicateOf;
   if (x909 !== undefined) {
     if (!(typeof x909 === "string")) return false;
     if (x909.length === 0) return false;
+  }
+  const x910 = d.owner;
+  if (x910 === undefined) return false;
+  if (!(typeof x910 === "string")) return false;
+  if (x910.length === 0) return false;
+  const x911 = d.rationale;
+  if (x911 !== undefined) {
+    if (!(typeof x911 === "string")) return false;
+    if (x911.length > 4000 && __len(x911) > 4000) return false;
+  }
+  const x912 = d.state;
+  if (x912 === undefined) return false;
+  if (!__c1172(x912)) return false;
+  const x913 = d.createdAt;
+  if (x913 === undefined) return false;
+  if (!(typeof x913 === "string")) return false;
+  if (!__fmtDateTime(x913)) return false;
+  const x914 = d.updatedAt;
+  if (x914 !== undefined) {
+    if (!(typeof x914 === "string")) return false;
+    if (!__fmtDateTime(x914)) return false;
+  }
+  for (const k915 in d) if (!(k915 === "id" || k915 === "kind" || k915 === "artifact" || k915 === "provenance" || k915 === "duplicateOf" || k915 === "owner" || k915 === "rationale" || k915 === "state" || k915 === "createdAt" || k915 === "updatedAt")) return false;
+  return true;
+}
+function __c1210(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x916 = d.proposalId;
+  if (x916 === undefined) return false;
+  if (!(typeof x916 === "string")) return false;
+  if (x916.length === 0) return false;
+  const x917 = d.activation;
+  if (x917 === undefined) return false;
+  if (!__c42(x917)) return false;
+  const x918 = d.gateId;
+  if (x918 !== undefined) {
+    if (!(typeof x918 === "string")) return false;
+    if (x918.length === 0) return false;
   }
   return true;
 }
@@ -3941,19 +3981,19 @@ function __c42(d) {
   if (!(d === "approval-gate" || d === "direct-rbac")) return false;
   return true;
 }
-function __c1205(d) {
+function __c1215(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x910 = d.proposalId;
-  if (x910 === undefined) return false;
-  if (!(typeof x910 === "string")) return false;
-  if (x910.length === 0) return false;
-  const x911 = d.kind;
-  if (x911 === undefined) return false;
-  if (!__c39(x911)) return false;
-  const x912 = d.duplicateOf;
-  if (x912 !== undefined) {
-    if (!(typeof x912 === "string")) return false;
-    if (x912.length === 0) return false;
+  const x919 = d.proposalId;
+  if (x919 === undefined) return false;
+  if (!(typeof x919 === "string")) return false;
+  if (x919.length === 0) return false;
+  const x920 = d.kind;
+  if (x920 === undefined) return false;
+  if (!__c39(x920)) return false;
+  const x921 = d.duplicateOf;
+  if (x921 !== undefined) {
+    if (!(typeof x921 === "string")) return false;
+    if (x921.length === 0) return false;
   }
   return true;
 }
@@ -3961,493 +4001,678 @@ function __c39(d) {
   if (!(d === "agent-pack" || d === "workflow-chain-pack" || d === "prompt-template" || d === "scheduled-automation")) return false;
   return true;
 }
-function __c1154(d) {
+function __c1164(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x913 = d.sourceRunIds;
-  if (x913 === undefined) return false;
-  if (!(Array.isArray(x913))) return false;
-  if (x913.length < 1) return false;
-  for (let i914 = 0; i914 < x913.length; i914++) {
-    const x915 = x913[i914];
-    if (!(typeof x915 === "string")) return false;
-    if (x915.length === 0) return false;
+  const x922 = d.sourceRunIds;
+  if (x922 === undefined) return false;
+  if (!(Array.isArray(x922))) return false;
+  if (x922.length < 1) return false;
+  for (let i923 = 0; i923 < x922.length; i923++) {
+    const x924 = x922[i923];
+    if (!(typeof x924 === "string")) return false;
+    if (x924.length === 0) return false;
   }
-  for (const k916 in d) if (!(k916 === "sourceRunIds")) return false;
+  for (const k925 in d) if (!(k925 === "sourceRunIds")) return false;
   return true;
 }
-function __c1162(d) {
+function __c1172(d) {
   if (!(d === "draft" || d === "revised" || d === "applied" || d === "rejected" || d === "archived")) return false;
   return true;
 }
 function __c35(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok917 = false;
-  L918: {
+  let ok926 = false;
+  L927: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x919 = d.activation;
-      if (x919 === undefined) break L918;
-      if (x919 !== "direct-rbac") break L918;
+      const x928 = d.activation;
+      if (x928 === undefined) break L927;
+      if (x928 !== "direct-rbac") break L927;
     }
-    ok917 = true;
+    ok926 = true;
   }
-  if (ok917) {
+  if (ok926) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x920 = d.activationScope;
-      if (x920 === undefined) return false;
-      if (!(typeof x920 === "string")) return false;
+      const x929 = d.activationScope;
+      if (x929 === undefined) return false;
+      if (!(typeof x929 === "string")) return false;
     }
   }
-  const x921 = d.supported;
-  if (x921 === undefined) return false;
-  if (!(typeof x921 === "boolean")) return false;
-  const x922 = d.artifactKinds;
-  if (x922 !== undefined) {
-    if (!(Array.isArray(x922))) return false;
-    if (x922.length > 1 && __dup(x922, null) !== null) return false;
-    for (let i923 = 0; i923 < x922.length; i923++) {
-      const x924 = x922[i923];
-      if (!__c39(x924)) return false;
+  const x930 = d.supported;
+  if (x930 === undefined) return false;
+  if (!(typeof x930 === "boolean")) return false;
+  const x931 = d.artifactKinds;
+  if (x931 !== undefined) {
+    if (!(Array.isArray(x931))) return false;
+    if (x931.length > 1 && __dup(x931, null) !== null) return false;
+    for (let i932 = 0; i932 < x931.length; i932++) {
+      const x933 = x931[i932];
+      if (!__c39(x933)) return false;
     }
   }
-  const x925 = d.duplicationDetection;
-  if (x925 !== undefined) {
-    if (!(typeof x925 === "boolean")) return false;
+  const x934 = d.duplicationDetection;
+  if (x934 !== undefined) {
+    if (!(typeof x934 === "boolean")) return false;
   }
-  const x926 = d.activation;
-  if (x926 !== undefined) {
-    if (!__c42(x926)) return false;
+  const x935 = d.activation;
+  if (x935 !== undefined) {
+    if (!__c42(x935)) return false;
   }
-  const x927 = d.activationScope;
-  if (x927 !== undefined) {
-    if (!(typeof x927 === "string")) return false;
-    if (x927.length === 0) return false;
+  const x936 = d.activationScope;
+  if (x936 !== undefined) {
+    if (!(typeof x936 === "string")) return false;
+    if (x936.length === 0) return false;
   }
-  for (const k928 in d) if (!(k928 === "supported" || k928 === "artifactKinds" || k928 === "duplicationDetection" || k928 === "activation" || k928 === "activationScope")) return false;
+  for (const k937 in d) if (!(k937 === "supported" || k937 === "artifactKinds" || k937 === "duplicationDetection" || k937 === "activation" || k937 === "activationScope")) return false;
   return true;
 }
 function __c238(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x929 = d.resource;
-  if (x929 === undefined) return false;
-  if (!(typeof x929 === "string")) return false;
-  if (x929.length > 100 && __len(x929) > 100) return false;
-  if (x929.length === 0) return false;
-  const x930 = d.limit;
-  if (x930 === undefined) return false;
-  if (!(Number.isInteger(x930))) return false;
-  if (x930 < 1) return false;
+  const x938 = d.resource;
+  if (x938 === undefined) return false;
+  if (!(typeof x938 === "string")) return false;
+  if (x938.length > 100 && __len(x938) > 100) return false;
+  if (x938.length === 0) return false;
+  const x939 = d.limit;
+  if (x939 === undefined) return false;
+  if (!(Number.isInteger(x939))) return false;
+  if (x939 < 1) return false;
   return true;
 }
 function __c174(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x931 = d.fromSeq;
-  if (x931 === undefined) return false;
-  if (!(Number.isInteger(x931))) return false;
-  if (x931 < 0) return false;
-  const x932 = d.oldestAvailableIdx;
-  if (x932 !== undefined) {
-    if (!(Number.isInteger(x932))) return false;
-    if (x932 < 0) return false;
+  const x940 = d.fromSeq;
+  if (x940 === undefined) return false;
+  if (!(Number.isInteger(x940))) return false;
+  if (x940 < 0) return false;
+  const x941 = d.oldestAvailableIdx;
+  if (x941 !== undefined) {
+    if (!(Number.isInteger(x941))) return false;
+    if (x941 < 0) return false;
   }
-  const x933 = d.sourceRunId;
-  if (x933 === undefined) return false;
-  if (!(typeof x933 === "string")) return false;
-  if (x933.length === 0) return false;
-  const x934 = d.reason;
-  if (x934 === undefined) return false;
-  if (!(x934 === "retention_expired" || x934 === "event_log_unavailable")) return false;
+  const x942 = d.sourceRunId;
+  if (x942 === undefined) return false;
+  if (!(typeof x942 === "string")) return false;
+  if (x942.length === 0) return false;
+  const x943 = d.reason;
+  if (x943 === undefined) return false;
+  if (!(x943 === "retention_expired" || x943 === "event_log_unavailable")) return false;
   return true;
 }
 function __c107(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x935 = d.ttl;
-  if (x935 !== undefined) {
-    if (!(typeof x935 === "boolean")) return false;
+  const x944 = d.ttl;
+  if (x944 !== undefined) {
+    if (!(typeof x944 === "boolean")) return false;
   }
-  const x936 = d.forget;
-  if (x936 !== undefined) {
-    if (!(typeof x936 === "boolean")) return false;
-  }
-  for (const k937 in d) if (!(k937 === "ttl" || k937 === "forget")) return false;
-  return true;
-}
-function __c1210(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x938 = d.status;
-  if (x938 === undefined) return false;
-  if (x938 !== "completed") return false;
-  return true;
-}
-function __c1213(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x939 = d.eventId;
-  if (x939 === undefined) return false;
-  if (!(typeof x939 === "string")) return false;
-  if (x939.length > 200 && __len(x939) > 200) return false;
-  if (x939.length === 0) return false;
-  const x940 = d.runId;
-  if (x940 === undefined) return false;
-  if (!(typeof x940 === "string")) return false;
-  if (x940.length > 200 && __len(x940) > 200) return false;
-  if (x940.length === 0) return false;
-  const x941 = d.type;
-  if (x941 === undefined) return false;
-  if (!__c242(x941)) return false;
-  const x942 = d.payload;
-  if (x942 === undefined) return false;
-  if (!(typeof x942 === "object" && x942 !== null && !Array.isArray(x942))) return false;
-  const x943 = d.timestamp;
-  if (x943 === undefined) return false;
-  if (!(typeof x943 === "string")) return false;
-  if (!__fmtDateTime(x943)) return false;
-  const x944 = d.sequence;
-  if (x944 === undefined) return false;
-  if (!(Number.isInteger(x944))) return false;
-  if (x944 < 0) return false;
-  const x945 = d.nodeId;
+  const x945 = d.forget;
   if (x945 !== undefined) {
-    if (!(typeof x945 === "string")) return false;
-    if (x945.length === 0) return false;
+    if (!(typeof x945 === "boolean")) return false;
   }
-  const x946 = d.causationId;
-  if (x946 !== undefined) {
-    if (!(typeof x946 === "string")) return false;
-    if (x946.length === 0) return false;
-  }
-  for (const k947 in d) if (!(k947 === "eventId" || k947 === "runId" || k947 === "type" || k947 === "payload" || k947 === "timestamp" || k947 === "sequence" || k947 === "nodeId" || k947 === "causationId")) return false;
+  for (const k946 in d) if (!(k946 === "ttl" || k946 === "forget")) return false;
   return true;
 }
-function __c1224(d) {
-  if (!__E948.has(d)) return false;
-  return true;
-}
-function __c1225(d) {
+function __c1220(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x949 = d.runId;
+  const x947 = d.status;
+  if (x947 === undefined) return false;
+  if (x947 !== "completed") return false;
+  return true;
+}
+function __c1223(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x948 = d.code;
+  if (x948 === undefined) return false;
+  if (!(typeof x948 === "string")) return false;
+  if (x948.length === 0) return false;
+  const x949 = d.message;
   if (x949 === undefined) return false;
   if (!(typeof x949 === "string")) return false;
-  if (x949.length > 512 && __len(x949) > 512) return false;
-  if (x949.length === 0) return false;
-  const x950 = d.events;
-  if (x950 === undefined) return false;
-  if (!(Array.isArray(x950))) return false;
-  for (let i951 = 0; i951 < x950.length; i951++) {
-    const x952 = x950[i951];
-    if (!__c1213(x952)) return false;
-  }
   return true;
 }
-function __c1230(d) {
+function __c1227(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x953 = d.status;
+  const x950 = d.eventId;
+  if (x950 === undefined) return false;
+  if (!(typeof x950 === "string")) return false;
+  if (x950.length > 200 && __len(x950) > 200) return false;
+  if (x950.length === 0) return false;
+  const x951 = d.runId;
+  if (x951 === undefined) return false;
+  if (!(typeof x951 === "string")) return false;
+  if (x951.length > 200 && __len(x951) > 200) return false;
+  if (x951.length === 0) return false;
+  const x952 = d.type;
+  if (x952 === undefined) return false;
+  if (!__c242(x952)) return false;
+  const x953 = d.payload;
   if (x953 === undefined) return false;
-  if (x953 !== "failed") return false;
-  const x954 = d.errorCode;
+  if (!(typeof x953 === "object" && x953 !== null && !Array.isArray(x953))) return false;
+  const x954 = d.timestamp;
   if (x954 === undefined) return false;
   if (!(typeof x954 === "string")) return false;
-  if (x954.length === 0) return false;
-  return true;
-}
-function __c1234(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x955 = d.fromSeq;
+  if (!__fmtDateTime(x954)) return false;
+  const x955 = d.sequence;
   if (x955 === undefined) return false;
   if (!(Number.isInteger(x955))) return false;
   if (x955 < 0) return false;
-  for (const k956 in d) if (!(k956 === "fromSeq")) return false;
+  const x956 = d.nodeId;
+  if (x956 !== undefined) {
+    if (!(typeof x956 === "string")) return false;
+    if (x956.length === 0) return false;
+  }
+  const x957 = d.causationId;
+  if (x957 !== undefined) {
+    if (!(typeof x957 === "string")) return false;
+    if (x957.length === 0) return false;
+  }
+  for (const k958 in d) if (!(k958 === "eventId" || k958 === "runId" || k958 === "type" || k958 === "payload" || k958 === "timestamp" || k958 === "sequence" || k958 === "nodeId" || k958 === "causationId")) return false;
   return true;
 }
-function __c1237(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x957 = d.runId;
-  if (x957 === undefined) return false;
-  if (!(typeof x957 === "string")) return false;
-  if (x957.length === 0) return false;
-  const x958 = d.forkedFrom;
-  if (x958 === undefined) return false;
-  if (!__c243(x958)) return false;
-  const x959 = d.status;
-  if (x959 === undefined) return false;
-  if (!(x959 === "created" || x959 === "running" || x959 === "completed")) return false;
+function __c1238(d) {
+  if (!__E959.has(d)) return false;
   return true;
 }
-function __c1242(d) {
+function __c1239(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x960 = d.decision;
+  const x960 = d.runId;
   if (x960 === undefined) return false;
-  if (!__c143(x960)) return false;
-  return true;
-}
-function __c1245(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x961 = d.workflowId;
+  if (!(typeof x960 === "string")) return false;
+  if (x960.length > 512 && __len(x960) > 512) return false;
+  if (x960.length === 0) return false;
+  const x961 = d.events;
   if (x961 === undefined) return false;
-  if (!(typeof x961 === "string")) return false;
-  if (x961.length === 0) return false;
-  const x962 = d.parentRunId;
-  if (x962 !== undefined) {
-    if (!(typeof x962 === "string")) return false;
-    if (x962.length === 0) return false;
-  }
-  const x963 = d.memoryRef;
-  if (x963 !== undefined) {
-    if (!(typeof x963 === "string")) return false;
-    if (x963.length === 0) return false;
-  }
-  const x964 = d.memoryScopeIsolation;
-  if (x964 !== undefined) {
-    if (!(x964 === "inherit" || x964 === "isolated")) return false;
-  }
-  const x965 = d.forkedFrom;
-  if (x965 !== undefined) {
-    if (!__c243(x965)) return false;
+  if (!(Array.isArray(x961))) return false;
+  for (let i962 = 0; i962 < x961.length; i962++) {
+    const x963 = x961[i962];
+    if (!__c1227(x963)) return false;
   }
   return true;
 }
-function __c1193(d) {
+function __c1244(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x966 = d.name;
+  const x964 = d.status;
+  if (x964 === undefined) return false;
+  if (x964 !== "failed") return false;
+  const x965 = d.errorCode;
+  if (x965 === undefined) return false;
+  if (!(typeof x965 === "string")) return false;
+  if (x965.length === 0) return false;
+  return true;
+}
+function __c1248(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x966 = d.fromSeq;
   if (x966 === undefined) return false;
-  if (!(typeof x966 === "string")) return false;
-  if (x966.length > 200 && __len(x966) > 200) return false;
-  if (x966.length === 0) return false;
-  const x967 = d.version;
+  if (!(Number.isInteger(x966))) return false;
+  if (x966 < 0) return false;
+  const x967 = d.mode;
   if (x967 !== undefined) {
-    if (!(typeof x967 === "string")) return false;
-    if (x967.length > 50 && __len(x967) > 50) return false;
-    if (x967.length === 0) return false;
+    if (!(x967 === "replay" || x967 === "branch")) return false;
   }
-  const x968 = d.workflowId;
-  if (x968 === undefined) return false;
-  if (!(typeof x968 === "string")) return false;
-  if (x968.length > 200 && __len(x968) > 200) return false;
-  if (x968.length === 0) return false;
-  const x969 = d.schedule;
+  for (const k968 in d) if (!(k968 === "fromSeq" || k968 === "mode")) return false;
+  return true;
+}
+function __c1252(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x969 = d.runId;
   if (x969 === undefined) return false;
-  if (!(typeof x969 === "object" && x969 !== null && !Array.isArray(x969))) return false;
-  if (Object.keys(x969).length < 1) return false;
+  if (!(typeof x969 === "string")) return false;
+  if (x969.length === 0) return false;
+  const x970 = d.forkedFrom;
+  if (x970 === undefined) return false;
+  if (!__c243(x970)) return false;
+  const x971 = d.status;
+  if (x971 === undefined) return false;
+  if (!(x971 === "created" || x971 === "running" || x971 === "completed")) return false;
+  return true;
+}
+function __c1257(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x972 = d.interruptId;
+  if (x972 === undefined) return false;
+  if (!(typeof x972 === "string")) return false;
+  if (x972.length === 0) return false;
+  const x973 = d.kind;
+  if (x973 === undefined) return false;
+  if (!(typeof x973 === "string")) return false;
+  if (x973.length === 0) return false;
+  return true;
+}
+function __c1261(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x974 = d.decision;
+  if (x974 === undefined) return false;
+  if (!__c143(x974)) return false;
+  return true;
+}
+function __c1264(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x975 = d.runId;
+  if (x975 === undefined) return false;
+  if (!(typeof x975 === "string")) return false;
+  if (x975.length === 0) return false;
+  const x976 = d.workflowId;
+  if (x976 !== undefined) {
+    if (!(typeof x976 === "string")) return false;
+    if (x976.length === 0) return false;
+  }
+  const x977 = d.status;
+  if (x977 === undefined) return false;
+  if (!__c1268(x977)) return false;
+  const x978 = d.variables;
+  if (x978 === undefined) return false;
+  if (!(typeof x978 === "object" && x978 !== null && !Array.isArray(x978))) return false;
+  const x979 = d.error;
+  if (x979 !== undefined) {
+    if (!__c1223(x979)) return false;
+  }
+  const x980 = d.interrupt;
+  if (x980 !== undefined) {
+    if (!__c1257(x980)) return false;
+  }
+  return true;
+}
+function __c1274(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x981 = d.workflowId;
+  if (x981 === undefined) return false;
+  if (!(typeof x981 === "string")) return false;
+  if (!__RE4.test(x981)) return false;
+  const x982 = d.inputs;
+  if (x982 !== undefined) {
+    if (!(typeof x982 === "object" && x982 !== null && !Array.isArray(x982))) return false;
+  }
+  for (const k983 in d) if (!(k983 === "workflowId" || k983 === "inputs")) return false;
+  return true;
+}
+function __c1279(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x984 = d.runId;
+  if (x984 === undefined) return false;
+  if (!(typeof x984 === "string")) return false;
+  if (x984.length === 0) return false;
+  const x985 = d.workflowId;
+  if (x985 !== undefined) {
+    if (!(typeof x985 === "string")) return false;
+    if (x985.length === 0) return false;
+  }
+  const x986 = d.status;
+  if (x986 === undefined) return false;
+  if (!__c1268(x986)) return false;
+  return true;
+}
+function __c1284(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x987 = d.workflowId;
+  if (x987 === undefined) return false;
+  if (!(typeof x987 === "string")) return false;
+  if (x987.length === 0) return false;
+  const x988 = d.parentRunId;
+  if (x988 !== undefined) {
+    if (!(typeof x988 === "string")) return false;
+    if (x988.length === 0) return false;
+  }
+  const x989 = d.memoryRef;
+  if (x989 !== undefined) {
+    if (!(typeof x989 === "string")) return false;
+    if (x989.length === 0) return false;
+  }
+  const x990 = d.memoryScopeIsolation;
+  if (x990 !== undefined) {
+    if (!(x990 === "inherit" || x990 === "isolated")) return false;
+  }
+  const x991 = d.forkedFrom;
+  if (x991 !== undefined) {
+    if (!__c243(x991)) return false;
+  }
+  return true;
+}
+function __c1268(d) {
+  if (!(d === "created" || d === "running" || d === "completed" || d === "failed" || d === "waiting-clarification" || d === "waiting-approval")) return false;
+  return true;
+}
+function __c1203(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x992 = d.name;
+  if (x992 === undefined) return false;
+  if (!(typeof x992 === "string")) return false;
+  if (x992.length > 200 && __len(x992) > 200) return false;
+  if (x992.length === 0) return false;
+  const x993 = d.version;
+  if (x993 !== undefined) {
+    if (!(typeof x993 === "string")) return false;
+    if (x993.length > 50 && __len(x993) > 50) return false;
+    if (x993.length === 0) return false;
+  }
+  const x994 = d.workflowId;
+  if (x994 === undefined) return false;
+  if (!(typeof x994 === "string")) return false;
+  if (x994.length > 200 && __len(x994) > 200) return false;
+  if (x994.length === 0) return false;
+  const x995 = d.schedule;
+  if (x995 === undefined) return false;
+  if (!(typeof x995 === "object" && x995 !== null && !Array.isArray(x995))) return false;
+  if (Object.keys(x995).length < 1) return false;
   return true;
 }
 function __c300(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok970 = false;
-  L971: {
+  let ok996 = false;
+  L997: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x972 = d.kind;
-      if (x972 === undefined) break L971;
-      if (x972 !== "distilled") break L971;
+      const x998 = d.kind;
+      if (x998 === undefined) break L997;
+      if (x998 !== "distilled") break L997;
     }
-    ok970 = true;
+    ok996 = true;
   }
-  if (ok970) {
+  if (ok996) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x973 = d.archiveId;
-      if (x973 === undefined) return false;
-      const x974 = d.event;
-      if (x974 === undefined) return false;
-    }
-  }
-  let ok975 = false;
-  L976: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x977 = d.kind;
-      if (x977 === undefined) break L976;
-      if (x977 !== "budget-exceeded") break L976;
-    }
-    ok975 = true;
-  }
-  if (ok975) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x978 = d.tokensRequired;
-      if (x978 === undefined) return false;
+      const x999 = d.archiveId;
+      if (x999 === undefined) return false;
+      const x1000 = d.event;
+      if (x1000 === undefined) return false;
     }
   }
-  let ok979 = false;
-  L980: {
+  let ok1001 = false;
+  L1002: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x981 = d.kind;
-      if (x981 === undefined) break L980;
-      if (x981 !== "failed") break L980;
+      const x1003 = d.kind;
+      if (x1003 === undefined) break L1002;
+      if (x1003 !== "budget-exceeded") break L1002;
     }
-    ok979 = true;
+    ok1001 = true;
   }
-  if (ok979) {
+  if (ok1001) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x982 = d.errorCode;
-      if (x982 === undefined) return false;
+      const x1004 = d.tokensRequired;
+      if (x1004 === undefined) return false;
     }
   }
-  const x983 = d.kind;
-  if (x983 === undefined) return false;
-  if (!(x983 === "distilled" || x983 === "nothing-to-distil" || x983 === "budget-exceeded" || x983 === "failed")) return false;
-  const x984 = d.scheduleId;
-  if (x984 === undefined) return false;
-  if (!(typeof x984 === "string")) return false;
-  if (x984.length > 512 && __len(x984) > 512) return false;
-  if (x984.length === 0) return false;
-  const x985 = d.instant;
-  if (x985 === undefined) return false;
-  if (!(typeof x985 === "string")) return false;
-  if (!__fmtDateTime(x985)) return false;
-  const x986 = d.missed;
-  if (x986 === undefined) return false;
-  if (!(Number.isInteger(x986))) return false;
-  if (x986 < 0) return false;
-  const x987 = d.archiveId;
-  if (x987 !== undefined) {
-    if (!(typeof x987 === "string")) return false;
-    if (x987.length > 512 && __len(x987) > 512) return false;
-    if (x987.length === 0) return false;
+  let ok1005 = false;
+  L1006: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x1007 = d.kind;
+      if (x1007 === undefined) break L1006;
+      if (x1007 !== "failed") break L1006;
+    }
+    ok1005 = true;
   }
-  const x988 = d.event;
-  if (x988 !== undefined) {
-    if (!__c307(x988)) return false;
+  if (ok1005) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x1008 = d.errorCode;
+      if (x1008 === undefined) return false;
+    }
   }
-  const x989 = d.tokensRequired;
-  if (x989 !== undefined) {
-    if (!(Number.isInteger(x989))) return false;
-    if (x989 < 1) return false;
+  const x1009 = d.kind;
+  if (x1009 === undefined) return false;
+  if (!(x1009 === "distilled" || x1009 === "nothing-to-distil" || x1009 === "budget-exceeded" || x1009 === "failed")) return false;
+  const x1010 = d.scheduleId;
+  if (x1010 === undefined) return false;
+  if (!(typeof x1010 === "string")) return false;
+  if (x1010.length > 512 && __len(x1010) > 512) return false;
+  if (x1010.length === 0) return false;
+  const x1011 = d.instant;
+  if (x1011 === undefined) return false;
+  if (!(typeof x1011 === "string")) return false;
+  if (!__fmtDateTime(x1011)) return false;
+  const x1012 = d.missed;
+  if (x1012 === undefined) return false;
+  if (!(Number.isInteger(x1012))) return false;
+  if (x1012 < 0) return false;
+  const x1013 = d.archiveId;
+  if (x1013 !== undefined) {
+    if (!(typeof x1013 === "string")) return false;
+    if (x1013.length > 512 && __len(x1013) > 512) return false;
+    if (x1013.length === 0) return false;
   }
-  const x990 = d.errorCode;
-  if (x990 !== undefined) {
-    if (!(typeof x990 === "string")) return false;
-    if (x990.length > 128 && __len(x990) > 128) return false;
-    if (x990.length === 0) return false;
+  const x1014 = d.event;
+  if (x1014 !== undefined) {
+    if (!__c307(x1014)) return false;
+  }
+  const x1015 = d.tokensRequired;
+  if (x1015 !== undefined) {
+    if (!(Number.isInteger(x1015))) return false;
+    if (x1015 < 1) return false;
+  }
+  const x1016 = d.errorCode;
+  if (x1016 !== undefined) {
+    if (!(typeof x1016 === "string")) return false;
+    if (x1016.length > 128 && __len(x1016) > 128) return false;
+    if (x1016.length === 0) return false;
   }
   return true;
 }
 function __c101(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x991 = d.supported;
-  if (x991 === undefined) return false;
-  if (!(typeof x991 === "boolean")) return false;
-  const x992 = d.modes;
-  if (x992 !== undefined) {
-    if (!(Array.isArray(x992))) return false;
-    if (x992.length > 1 && __dup(x992, null) !== null) return false;
-    for (let i993 = 0; i993 < x992.length; i993++) {
-      const x994 = x992[i993];
-      if (!(x994 === "semantic" || x994 === "filter")) return false;
+  const x1017 = d.supported;
+  if (x1017 === undefined) return false;
+  if (!(typeof x1017 === "boolean")) return false;
+  const x1018 = d.modes;
+  if (x1018 !== undefined) {
+    if (!(Array.isArray(x1018))) return false;
+    if (x1018.length > 1 && __dup(x1018, null) !== null) return false;
+    for (let i1019 = 0; i1019 < x1018.length; i1019++) {
+      const x1020 = x1018[i1019];
+      if (!(x1020 === "semantic" || x1020 === "filter")) return false;
     }
   }
-  for (const k995 in d) if (!(k995 === "supported" || k995 === "modes")) return false;
+  for (const k1021 in d) if (!(k1021 === "supported" || k1021 === "modes")) return false;
+  return true;
+}
+function __c1291(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1022 = d.memoryRef;
+  if (x1022 === undefined) return false;
+  if (!(typeof x1022 === "string")) return false;
+  if (x1022.length > 1024 && __len(x1022) > 1024) return false;
+  if (x1022.length === 0) return false;
+  const x1023 = d.sourceIds;
+  if (x1023 !== undefined) {
+    if (!(Array.isArray(x1023))) return false;
+    if (x1023.length > 1000) return false;
+    if (x1023.length < 1) return false;
+    for (let i1024 = 0; i1024 < x1023.length; i1024++) {
+      const x1025 = x1023[i1024];
+      if (!(typeof x1025 === "string")) return false;
+      if (x1025.length > 512 && __len(x1025) > 512) return false;
+      if (x1025.length === 0) return false;
+    }
+  }
+  for (const k1026 in d) if (!(k1026 === "memoryRef" || k1026 === "sourceIds")) return false;
+  return true;
+}
+function __c1296(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1027 = d.type;
+  if (x1027 === undefined) return false;
+  if (x1027 !== "memory.compacted") return false;
+  const x1028 = d.runId;
+  if (x1028 !== undefined) {
+    if (!(typeof x1028 === "string")) return false;
+    if (x1028.length === 0) return false;
+  }
+  const x1029 = d.payload;
+  if (x1029 === undefined) return false;
+  if (!__c307(x1029)) return false;
+  const x1030 = d.outputContent;
+  if (x1030 === undefined) return false;
+  if (!(typeof x1030 === "string")) return false;
+  return true;
+}
+function __c1302(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1031 = d.id;
+  if (x1031 === undefined) return false;
+  if (!(typeof x1031 === "string")) return false;
+  if (!__RE4.test(x1031)) return false;
+  const x1032 = d.content;
+  if (x1032 === undefined) return false;
+  if (!(typeof x1032 === "string")) return false;
+  if (x1032.length > 1048576 && __len(x1032) > 1048576) return false;
+  const x1033 = d.tags;
+  if (x1033 !== undefined) {
+    if (!(Array.isArray(x1033))) return false;
+    if (x1033.length > 64) return false;
+    for (let i1034 = 0; i1034 < x1033.length; i1034++) {
+      const x1035 = x1033[i1034];
+      if (!(typeof x1035 === "string")) return false;
+      if (x1035.length > 256 && __len(x1035) > 256) return false;
+      if (x1035.length === 0) return false;
+    }
+  }
+  for (const k1036 in d) if (!(k1036 === "id" || k1036 === "content" || k1036 === "tags")) return false;
+  return true;
+}
+function __c1308(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1037 = d.memoryRef;
+  if (x1037 === undefined) return false;
+  if (!(typeof x1037 === "string")) return false;
+  if (x1037.length > 1024 && __len(x1037) > 1024) return false;
+  if (x1037.length === 0) return false;
+  const x1038 = d.entries;
+  if (x1038 === undefined) return false;
+  if (!(Array.isArray(x1038))) return false;
+  if (x1038.length > 1000) return false;
+  if (x1038.length < 1) return false;
+  for (let i1039 = 0; i1039 < x1038.length; i1039++) {
+    const x1040 = x1038[i1039];
+    if (!__c1302(x1040)) return false;
+  }
+  for (const k1041 in d) if (!(k1041 === "memoryRef" || k1041 === "entries")) return false;
+  return true;
+}
+function __c1313(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1042 = d.memoryRef;
+  if (x1042 === undefined) return false;
+  if (!(typeof x1042 === "string")) return false;
+  if (x1042.length === 0) return false;
+  const x1043 = d.entries;
+  if (x1043 === undefined) return false;
+  if (!(Array.isArray(x1043))) return false;
+  for (let i1044 = 0; i1044 < x1043.length; i1044++) {
+    const x1045 = x1043[i1044];
+    if (!__c277(x1045)) return false;
+  }
   return true;
 }
 function __c187(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x996 = d.tokenBudget;
-  if (x996 === undefined) return false;
-  if (!(Number.isInteger(x996))) return false;
-  if (x996 < 1) return false;
-  const x997 = d.tokensRequired;
-  if (x997 === undefined) return false;
-  if (!(Number.isInteger(x997))) return false;
-  if (x997 < 0) return false;
-  const x998 = d.memoryRef;
-  if (x998 !== undefined) {
-    if (!(typeof x998 === "string")) return false;
-    if (x998.length === 0) return false;
+  const x1046 = d.tokenBudget;
+  if (x1046 === undefined) return false;
+  if (!(Number.isInteger(x1046))) return false;
+  if (x1046 < 1) return false;
+  const x1047 = d.tokensRequired;
+  if (x1047 === undefined) return false;
+  if (!(Number.isInteger(x1047))) return false;
+  if (x1047 < 0) return false;
+  const x1048 = d.memoryRef;
+  if (x1048 !== undefined) {
+    if (!(typeof x1048 === "string")) return false;
+    if (x1048.length === 0) return false;
   }
   return true;
 }
 function __c213(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x999 = d.failures;
-  if (x999 === undefined) return false;
-  if (!(Array.isArray(x999))) return false;
-  if (x999.length < 1) return false;
-  for (let i1000 = 0; i1000 < x999.length; i1000++) {
-    const x1001 = x999[i1000];
-    if (!__c216(x1001)) return false;
+  const x1049 = d.failures;
+  if (x1049 === undefined) return false;
+  if (!(Array.isArray(x1049))) return false;
+  if (x1049.length < 1) return false;
+  for (let i1050 = 0; i1050 < x1049.length; i1050++) {
+    const x1051 = x1049[i1050];
+    if (!__c216(x1051)) return false;
   }
   return true;
 }
 function __c216(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1002 = d.instancePath;
-  if (x1002 === undefined) return false;
-  if (!(typeof x1002 === "string")) return false;
-  const x1003 = d.message;
-  if (x1003 === undefined) return false;
-  if (!(typeof x1003 === "string")) return false;
-  if (x1003.length > 500 && __len(x1003) > 500) return false;
-  for (const k1004 in d) if (!(k1004 === "instancePath" || k1004 === "message")) return false;
+  const x1052 = d.instancePath;
+  if (x1052 === undefined) return false;
+  if (!(typeof x1052 === "string")) return false;
+  const x1053 = d.message;
+  if (x1053 === undefined) return false;
+  if (!(typeof x1053 === "string")) return false;
+  if (x1053.length > 500 && __len(x1053) > 500) return false;
+  for (const k1054 in d) if (!(k1054 === "instancePath" || k1054 === "message")) return false;
   return true;
 }
-function __c1252(d) {
+function __c1318(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1005 = d.decisionKind;
-  if (x1005 === undefined) return false;
-  if (!(x1005 === "next-worker" || x1005 === "terminate" || x1005 === "clarify" || x1005 === "handoff")) return false;
-  const x1006 = d.worker;
-  if (x1006 !== undefined) {
-    if (!(typeof x1006 === "string")) return false;
-    if (x1006.length === 0) return false;
+  const x1055 = d.decisionKind;
+  if (x1055 === undefined) return false;
+  if (!(x1055 === "next-worker" || x1055 === "terminate" || x1055 === "clarify" || x1055 === "handoff")) return false;
+  const x1056 = d.worker;
+  if (x1056 !== undefined) {
+    if (!(typeof x1056 === "string")) return false;
+    if (x1056.length === 0) return false;
   }
-  const x1007 = d.childRunId;
-  if (x1007 !== undefined) {
-    if (!(typeof x1007 === "string")) return false;
-    if (x1007.length === 0) return false;
-  }
-  return true;
-}
-function __c1176(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1008 = d.name;
-  if (x1008 === undefined) return false;
-  if (!(typeof x1008 === "string")) return false;
-  if (x1008.length > 200 && __len(x1008) > 200) return false;
-  if (x1008.length === 0) return false;
-  const x1009 = d.version;
-  if (x1009 !== undefined) {
-    if (!(typeof x1009 === "string")) return false;
-    if (x1009.length > 50 && __len(x1009) > 50) return false;
-    if (x1009.length === 0) return false;
-  }
-  const x1010 = d.workflows;
-  if (x1010 === undefined) return false;
-  if (!(Array.isArray(x1010))) return false;
-  if (x1010.length < 1) return false;
-  for (let i1011 = 0; i1011 < x1010.length; i1011++) {
-    const x1012 = x1010[i1011];
-    if (!(typeof x1012 === "object" && x1012 !== null && !Array.isArray(x1012))) return false;
+  const x1057 = d.childRunId;
+  if (x1057 !== undefined) {
+    if (!(typeof x1057 === "string")) return false;
+    if (x1057.length === 0) return false;
   }
   return true;
 }
-function __c1257(d) {
+function __c1186(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1013 = d.path;
-  if (x1013 === undefined) return false;
-  if (!(typeof x1013 === "string")) return false;
-  if (x1013.length === 0) return false;
-  const x1014 = d.sha256;
-  if (x1014 !== undefined) {
-    if (!(typeof x1014 === "string")) return false;
-    if (!__RE24.test(x1014)) return false;
+  const x1058 = d.name;
+  if (x1058 === undefined) return false;
+  if (!(typeof x1058 === "string")) return false;
+  if (x1058.length > 200 && __len(x1058) > 200) return false;
+  if (x1058.length === 0) return false;
+  const x1059 = d.version;
+  if (x1059 !== undefined) {
+    if (!(typeof x1059 === "string")) return false;
+    if (x1059.length > 50 && __len(x1059) > 50) return false;
+    if (x1059.length === 0) return false;
   }
-  const x1015 = d.byteSize;
-  if (x1015 !== undefined) {
-    if (!(Number.isInteger(x1015))) return false;
-    if (x1015 < 0) return false;
+  const x1060 = d.workflows;
+  if (x1060 === undefined) return false;
+  if (!(Array.isArray(x1060))) return false;
+  if (x1060.length < 1) return false;
+  for (let i1061 = 0; i1061 < x1060.length; i1061++) {
+    const x1062 = x1060[i1061];
+    if (!(typeof x1062 === "object" && x1062 !== null && !Array.isArray(x1062))) return false;
+  }
+  return true;
+}
+function __c1323(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1063 = d.path;
+  if (x1063 === undefined) return false;
+  if (!(typeof x1063 === "string")) return false;
+  if (x1063.length === 0) return false;
+  const x1064 = d.sha256;
+  if (x1064 !== undefined) {
+    if (!(typeof x1064 === "string")) return false;
+    if (!__RE25.test(x1064)) return false;
+  }
+  const x1065 = d.byteSize;
+  if (x1065 !== undefined) {
+    if (!(Number.isInteger(x1065))) return false;
+    if (x1065 < 0) return false;
   }
   return true;
 }
 function __c50(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1016 = d.memoryConsolidation;
-    if (x1016 === undefined) return false;
-    if (!(typeof x1016 === "object" && x1016 !== null && !Array.isArray(x1016))) return false;
-    const x1017 = x1016.supported;
-    if (x1017 === undefined) return false;
-    if (x1017 !== true) return false;
+    const x1066 = d.memoryConsolidation;
+    if (x1066 === undefined) return false;
+    if (!(typeof x1066 === "object" && x1066 !== null && !Array.isArray(x1066))) return false;
+    const x1067 = x1066.supported;
+    if (x1067 === undefined) return false;
+    if (x1067 !== true) return false;
   }
   return true;
 }
 function __c45(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1018 = d.activation;
-    if (x1018 === undefined) return false;
-    if (x1018 !== "direct-rbac") return false;
+    const x1068 = d.activation;
+    if (x1068 === undefined) return false;
+    if (x1068 !== "direct-rbac") return false;
   }
   return true;
 }
@@ -4457,427 +4682,427 @@ function __c55(d) {
 }
 function __c81(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1019 = d.supported;
-    if (x1019 === undefined) return false;
-    if (x1019 !== true) return false;
+    const x1069 = d.supported;
+    if (x1069 === undefined) return false;
+    if (x1069 !== true) return false;
   }
   return true;
 }
 function __c94(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1020 = d.supported;
-    if (x1020 === undefined) return false;
-    if (x1020 !== true) return false;
+    const x1070 = d.supported;
+    if (x1070 === undefined) return false;
+    if (x1070 !== true) return false;
   }
   return true;
 }
 function __c149(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1021 = d.kind;
-    if (x1021 === undefined) return false;
-    if (x1021 !== "next-worker") return false;
+    const x1071 = d.kind;
+    if (x1071 === undefined) return false;
+    if (x1071 !== "next-worker") return false;
   }
   return true;
 }
 function __c169(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1022 = d.error;
-  if (x1022 === undefined) return false;
-  if (x1022 !== "replay_memory_snapshot_unavailable") return false;
+  const x1072 = d.error;
+  if (x1072 === undefined) return false;
+  if (x1072 !== "replay_memory_snapshot_unavailable") return false;
   return true;
 }
 function __c182(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1023 = d.error;
-  if (x1023 === undefined) return false;
-  if (x1023 !== "token_budget_exceeded") return false;
+  const x1073 = d.error;
+  if (x1073 === undefined) return false;
+  if (x1073 !== "token_budget_exceeded") return false;
   return true;
 }
 function __c194(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1024 = d.error;
-  if (x1024 === undefined) return false;
-  if (x1024 !== "compaction_redaction_failed") return false;
+  const x1074 = d.error;
+  if (x1074 === undefined) return false;
+  if (x1074 !== "compaction_redaction_failed") return false;
   return true;
 }
 function __c201(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1025 = d.error;
-  if (x1025 === undefined) return false;
-  if (x1025 !== "capability_not_provided") return false;
+  const x1075 = d.error;
+  if (x1075 === undefined) return false;
+  if (x1075 !== "capability_not_provided") return false;
   return true;
 }
 function __c208(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1026 = d.error;
-  if (x1026 === undefined) return false;
-  if (x1026 !== "validation_failed") return false;
+  const x1076 = d.error;
+  if (x1076 === undefined) return false;
+  if (x1076 !== "validation_failed") return false;
   return true;
 }
 function __c223(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1027 = d.error;
-  if (x1027 === undefined) return false;
-  if (x1027 !== "payload_too_large") return false;
+  const x1077 = d.error;
+  if (x1077 === undefined) return false;
+  if (x1077 !== "payload_too_large") return false;
   return true;
 }
 function __c233(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1028 = d.error;
-  if (x1028 === undefined) return false;
-  if (x1028 !== "quota_exceeded") return false;
+  const x1078 = d.error;
+  if (x1078 === undefined) return false;
+  if (x1078 !== "quota_exceeded") return false;
   return true;
 }
 function __c321(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1029 = d.kind;
-    if (x1029 === undefined) return false;
-    if (x1029 !== "distilled") return false;
+    const x1079 = d.kind;
+    if (x1079 === undefined) return false;
+    if (x1079 !== "distilled") return false;
   }
   return true;
 }
 function __c327(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1030 = d.kind;
-    if (x1030 === undefined) return false;
-    if (x1030 !== "budget-exceeded") return false;
+    const x1080 = d.kind;
+    if (x1080 === undefined) return false;
+    if (x1080 !== "budget-exceeded") return false;
   }
   return true;
 }
 function __c332(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1031 = d.kind;
-    if (x1031 === undefined) return false;
-    if (x1031 !== "failed") return false;
+    const x1081 = d.kind;
+    if (x1081 === undefined) return false;
+    if (x1081 !== "failed") return false;
   }
   return true;
 }
-function __c415(d) {
+function __c440(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1032 = d.kind;
-    if (x1032 === undefined) return false;
-    if (x1032 !== "context-element") return false;
+    const x1082 = d.kind;
+    if (x1082 === undefined) return false;
+    if (x1082 !== "context-element") return false;
   }
   return true;
 }
-function __c433(d) {
+function __c458(d) {
   if (!(d === null)) return false;
   return true;
 }
-function __c535(d) {
+function __c545(d) {
   if (!(Array.isArray(d))) return false;
   if (d.length > 24) return false;
   if (d.length > 1 && __dup(d, null) !== null) return false;
-  for (let i1033 = 0; i1033 < d.length; i1033++) {
-    const x1034 = d[i1033];
-    if (!__c532(x1034)) return false;
+  for (let i1083 = 0; i1083 < d.length; i1083++) {
+    const x1084 = d[i1083];
+    if (!__c542(x1084)) return false;
   }
   return true;
 }
-function __c622(d) {
-  return true;
-}
-function __c624(d) {
+function __c632(d) {
   return true;
 }
 function __c634(d) {
+  return true;
+}
+function __c644(d) {
   if (d !== "generate") return false;
   return true;
 }
-function __c671(d) {
+function __c681(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1035 = d.checks;
-    if (x1035 === undefined) return false;
-    if (!(Array.isArray(x1035))) return false;
-    let found1036 = false;
-    for (let i1037 = 0; i1037 < x1035.length && !found1036; i1037++) {
-      const x1038 = x1035[i1037];
-      L1039: {
-        if (!(typeof x1038 === "object" && x1038 !== null && !Array.isArray(x1038))) break L1039;
-        const x1040 = x1038.result;
-        if (x1040 === undefined) break L1039;
-        if (x1040 !== "fail") break L1039;
-        found1036 = true;
+    const x1085 = d.checks;
+    if (x1085 === undefined) return false;
+    if (!(Array.isArray(x1085))) return false;
+    let found1086 = false;
+    for (let i1087 = 0; i1087 < x1085.length && !found1086; i1087++) {
+      const x1088 = x1085[i1087];
+      L1089: {
+        if (!(typeof x1088 === "object" && x1088 !== null && !Array.isArray(x1088))) break L1089;
+        const x1090 = x1088.result;
+        if (x1090 === undefined) break L1089;
+        if (x1090 !== "fail") break L1089;
+        found1086 = true;
       }
     }
-    if (!found1036) return false;
+    if (!found1086) return false;
   }
   return true;
 }
-function __c673(d) {
+function __c683(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1041 = d.result;
-  if (x1041 === undefined) return false;
-  if (x1041 !== "fail") return false;
+  const x1091 = d.result;
+  if (x1091 === undefined) return false;
+  if (x1091 !== "fail") return false;
   return true;
 }
-function __c717(d) {
+function __c727(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1042 = d["source/kind"];
-    if (x1042 === undefined) return false;
-    if (!(x1042 === "artifact" || x1042 === "dataset")) return false;
+    const x1092 = d["source/kind"];
+    if (x1092 === undefined) return false;
+    if (!(x1092 === "artifact" || x1092 === "dataset")) return false;
   }
   return true;
 }
-function __c735(d) {
+function __c745(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1043 = d.content;
-    if (x1043 === undefined) return false;
+    const x1093 = d.content;
+    if (x1093 === undefined) return false;
   }
   return true;
 }
-function __c737(d) {
+function __c747(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1044 = d["content/ref"];
-    if (x1044 === undefined) return false;
+    const x1094 = d["content/ref"];
+    if (x1094 === undefined) return false;
   }
   return true;
 }
-function __c783(d) {
+function __c793(d) {
   if (!(typeof d === "string")) return false;
   if (d.length > 256 && __len(d) > 256) return false;
   return true;
 }
-function __c784(d) {
+function __c794(d) {
   if (!(Number.isFinite(d))) return false;
   return true;
 }
-function __c785(d) {
+function __c795(d) {
   if (!(typeof d === "boolean")) return false;
   return true;
 }
-function __c786(d) {
+function __c796(d) {
   if (!(d === null)) return false;
   return true;
 }
-function __c810(d) {
+function __c820(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1045 = d.outcome;
-    if (x1045 === undefined) return false;
-    if (x1045 !== "completed") return false;
+    const x1095 = d.outcome;
+    if (x1095 === undefined) return false;
+    if (x1095 !== "completed") return false;
   }
   return true;
 }
-function __c819(d) {
+function __c829(d) {
   return true;
 }
-function __c823(d) {
+function __c833(d) {
   return true;
 }
-function __c825(d) {
+function __c835(d) {
   return true;
 }
-function __c840(d) {
+function __c850(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1046 = d.verdict;
-    if (x1046 === undefined) return false;
-    if (x1046 !== "amended") return false;
+    const x1096 = d.verdict;
+    if (x1096 === undefined) return false;
+    if (x1096 !== "amended") return false;
   }
   return true;
 }
-function __c893(d) {
+function __c903(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1047 = d.transport_kind;
-    if (x1047 === undefined) return false;
-    if (x1047 !== "http_remote") return false;
+    const x1097 = d.transport_kind;
+    if (x1097 === undefined) return false;
+    if (x1097 !== "http_remote") return false;
   }
   return true;
 }
-function __c900(d) {
+function __c910(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1048 = d.remote_provider;
-    if (x1048 === undefined) return false;
-    if (x1048 !== true) return false;
-    const x1049 = d.accepts_max_tier;
-    if (x1049 === undefined) return false;
-    if (!(x1049 === "community" || x1049 === "personal")) return false;
+    const x1098 = d.remote_provider;
+    if (x1098 === undefined) return false;
+    if (x1098 !== true) return false;
+    const x1099 = d.accepts_max_tier;
+    if (x1099 === undefined) return false;
+    if (!(x1099 === "community" || x1099 === "personal")) return false;
   }
   return true;
 }
-function __c906(d) {
+function __c916(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1050 = d.accepts_max_tier;
-    if (x1050 === undefined) return false;
-    if (x1050 !== "public") return false;
+    const x1100 = d.accepts_max_tier;
+    if (x1100 === undefined) return false;
+    if (x1100 !== "public") return false;
   }
   return true;
 }
-function __c912(d) {
+function __c922(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1051 = d.accepts_max_tier;
-    if (x1051 === undefined) return false;
-    if (x1051 !== "community") return false;
+    const x1101 = d.accepts_max_tier;
+    if (x1101 === undefined) return false;
+    if (x1101 !== "community") return false;
   }
   return true;
 }
-function __c918(d) {
+function __c928(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1052 = d.accepts_max_tier;
-    if (x1052 === undefined) return false;
-    if (x1052 !== "personal") return false;
-    const x1053 = d.operator_acknowledgement;
-    if (x1053 === undefined) return false;
-    if (!(typeof x1053 === "object" && x1053 !== null && !Array.isArray(x1053))) return false;
+    const x1102 = d.accepts_max_tier;
+    if (x1102 === undefined) return false;
+    if (x1102 !== "personal") return false;
+    const x1103 = d.operator_acknowledgement;
+    if (x1103 === undefined) return false;
+    if (!(typeof x1103 === "object" && x1103 !== null && !Array.isArray(x1103))) return false;
   }
   return true;
 }
-function __c939(d) {
+function __c949(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1054 = d.kind;
-    if (x1054 === undefined) return false;
-    if (x1054 !== "single-choice") return false;
+    const x1104 = d.kind;
+    if (x1104 === undefined) return false;
+    if (x1104 !== "single-choice") return false;
   }
   return true;
 }
-function __c945(d) {
+function __c955(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1055 = d.kind;
-    if (x1055 === undefined) return false;
-    if (x1055 !== "multi-choice") return false;
+    const x1105 = d.kind;
+    if (x1105 === undefined) return false;
+    if (x1105 !== "multi-choice") return false;
   }
   return true;
 }
-function __c951(d) {
+function __c961(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1056 = d.kind;
-    if (x1056 === undefined) return false;
-    if (x1056 !== "confirm") return false;
-  }
-  return true;
-}
-function __c957(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1057 = d.kind;
-    if (x1057 === undefined) return false;
-    if (x1057 !== "free-text-with-allowlist") return false;
-  }
-  return true;
-}
-function __c963(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1058 = d.kind;
-    if (x1058 === undefined) return false;
-    if (x1058 !== "open-interaction") return false;
+    const x1106 = d.kind;
+    if (x1106 === undefined) return false;
+    if (x1106 !== "confirm") return false;
   }
   return true;
 }
 function __c967(d) {
-  return true;
-}
-function __c978(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1059 = d["subject/ref"];
-    if (x1059 === undefined) return false;
+    const x1107 = d.kind;
+    if (x1107 === undefined) return false;
+    if (x1107 !== "free-text-with-allowlist") return false;
   }
   return true;
 }
-function __c980(d) {
+function __c973(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1060 = d["body/ref"];
-    if (x1060 === undefined) return false;
+    const x1108 = d.kind;
+    if (x1108 === undefined) return false;
+    if (x1108 !== "open-interaction") return false;
   }
   return true;
 }
-function __c1036(d) {
+function __c977(d) {
+  return true;
+}
+function __c988(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1061 = d["widget/kind"];
-    if (x1061 === undefined) return false;
-    if (x1061 !== "single-choice") return false;
+    const x1109 = d["subject/ref"];
+    if (x1109 === undefined) return false;
   }
   return true;
 }
-function __c1048(d) {
+function __c990(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1062 = d["widget/kind"];
-    if (x1062 === undefined) return false;
-    if (x1062 !== "multi-choice") return false;
+    const x1110 = d["body/ref"];
+    if (x1110 === undefined) return false;
   }
   return true;
 }
-function __c1055(d) {
+function __c1046(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1063 = d["widget/kind"];
-    if (x1063 === undefined) return false;
-    if (x1063 !== "confirm") return false;
+    const x1111 = d["widget/kind"];
+    if (x1111 === undefined) return false;
+    if (x1111 !== "single-choice") return false;
   }
   return true;
 }
-function __c1062(d) {
+function __c1058(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1064 = d["widget/kind"];
-    if (x1064 === undefined) return false;
-    if (x1064 !== "free-text-with-allowlist") return false;
+    const x1112 = d["widget/kind"];
+    if (x1112 === undefined) return false;
+    if (x1112 !== "multi-choice") return false;
   }
   return true;
 }
-function __c1081(d) {
+function __c1065(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1065 = d.state;
-    if (x1065 === undefined) return false;
-    if (x1065 !== "answered") return false;
+    const x1113 = d["widget/kind"];
+    if (x1113 === undefined) return false;
+    if (x1113 !== "confirm") return false;
   }
   return true;
 }
-function __c1087(d) {
-  return true;
-}
-function __c1089(d) {
+function __c1072(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1114 = d["widget/kind"];
+    if (x1114 === undefined) return false;
+    if (x1114 !== "free-text-with-allowlist") return false;
+  }
   return true;
 }
 function __c1091(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1066 = d.state;
-    if (x1066 === undefined) return false;
-    if (x1066 !== "superseded") return false;
+    const x1115 = d.state;
+    if (x1115 === undefined) return false;
+    if (x1115 !== "answered") return false;
   }
   return true;
 }
-function __c1096(d) {
+function __c1097(d) {
+  return true;
+}
+function __c1099(d) {
+  return true;
+}
+function __c1101(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1067 = d.state;
-    if (x1067 === undefined) return false;
-    if (!(x1067 === "pending" || x1067 === "answered")) return false;
+    const x1116 = d.state;
+    if (x1116 === undefined) return false;
+    if (x1116 !== "superseded") return false;
   }
   return true;
 }
-function __c1100(d) {
-  return true;
-}
-function __c1167(d) {
+function __c1106(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1068 = d.kind;
-    if (x1068 === undefined) return false;
-    if (x1068 !== "agent-pack") return false;
+    const x1117 = d.state;
+    if (x1117 === undefined) return false;
+    if (!(x1117 === "pending" || x1117 === "answered")) return false;
   }
   return true;
 }
-function __c1172(d) {
+function __c1110(d) {
+  return true;
+}
+function __c1177(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1069 = d.kind;
-    if (x1069 === undefined) return false;
-    if (x1069 !== "workflow-chain-pack") return false;
+    const x1118 = d.kind;
+    if (x1118 === undefined) return false;
+    if (x1118 !== "agent-pack") return false;
   }
   return true;
 }
-function __c1184(d) {
+function __c1182(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1070 = d.kind;
-    if (x1070 === undefined) return false;
-    if (x1070 !== "prompt-template") return false;
+    const x1119 = d.kind;
+    if (x1119 === undefined) return false;
+    if (x1119 !== "workflow-chain-pack") return false;
   }
   return true;
 }
-function __c1189(d) {
+function __c1194(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1071 = d.kind;
-    if (x1071 === undefined) return false;
-    if (x1071 !== "scheduled-automation") return false;
+    const x1120 = d.kind;
+    if (x1120 === undefined) return false;
+    if (x1120 !== "prompt-template") return false;
+  }
+  return true;
+}
+function __c1199(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1121 = d.kind;
+    if (x1121 === undefined) return false;
+    if (x1121 !== "scheduled-automation") return false;
   }
   return true;
 }
 
 // ── diagnostic path: the schema nodes, walked when a caller reads `errors` ──
-const __FILES = ["run-event-payloads.schema.json","capabilities.schema.json","proposal.schema.json","error.schema.json","orchestrator-decision.schema.json","run-event.schema.json","host-sample-commitment-fire-request.schema.json","host-sample-commitment-fire-response.schema.json","host-sample-consolidate-request.schema.json","host-sample-consolidate-response.schema.json","host-sample-cross-run-ttl-request.schema.json","host-sample-cross-run-ttl-response.schema.json","memory-entry.schema.json","host-sample-distill-schedule-request.schema.json","host-sample-distill-schedule-response.schema.json","host-sample-distill-schedule-tick-response.schema.json","host-sample-distill-schedule-tick-request.schema.json","host-sample-escalation-run-request.schema.json","host-sample-escalation-run-response.schema.json","host-sample-inquirium-traces-response.schema.json","inquirium.assistant-turn-trace.v1.schema.json","inquirium.inquiry-turn.v1.schema.json","inquirium.generate.response.v1.schema.json","inquirium.generate.request.v1.schema.json","inquirium.context-assembly.request.v1.schema.json","inquirium.classification.v1.schema.json","host-sample-memory-compact-request.schema.json","host-sample-memory-compact-response.schema.json","host-sample-memory-distill-request.schema.json","host-sample-memory-distill-response.schema.json","memory-index.schema.json","host-sample-memory-entries-response.schema.json","host-sample-memory-redaction-request.schema.json","host-sample-memory-redaction-response.schema.json","host-sample-memory-seed-request.schema.json","host-sample-memory-seed-response.schema.json","host-sample-question-cancel-request.schema.json","host-sample-replay-fixture-request.schema.json","host-sample-replay-fixture-response.schema.json","inquirium.operator-question.widget.single-choice.v1.schema.json","inquirium.operator-question.answer.v1.schema.json","inquirium.assistant-config.v1.schema.json","inquirium.node-mode.v1.schema.json","inquirium.assistant-ui-preferences.v1.schema.json","inquirium.baseline-assistant-profile.v1.schema.json","inquirium.baseline-assistant-conformance-report.v1.schema.json","inquirium.operator-question.request.v1.schema.json","inquirium.operator-question.widget.confirm.v1.schema.json","inquirium.context-element.v1.schema.json","inquirium.operator-question.widget.free-text-with-allowlist.v1.schema.json","inquirium.inquiry-feedback.v1.schema.json","inquirium.inquiry-result.v1.schema.json","inquirium.model-acceptance.v1.schema.json","inquirium.runtime-candidate.v1.schema.json","inquirium.operator-question.widget.multi-choice.v1.schema.json","notification-create.v1.schema.json","inquirium.operator-question.state.v1.schema.json","memory-list-options.schema.json","run-events-response.schema.json","run-fork-request.schema.json","run-fork-response.schema.json"];
+const __FILES = ["run-event-payloads.schema.json","capabilities.schema.json","proposal.schema.json","error.schema.json","orchestrator-decision.schema.json","run-event.schema.json","host-sample-commitment-fire-request.schema.json","host-sample-commitment-fire-response.schema.json","host-sample-consolidate-request.schema.json","host-sample-consolidate-response.schema.json","host-sample-cross-run-ttl-request.schema.json","host-sample-cross-run-ttl-response.schema.json","memory-entry.schema.json","host-sample-distill-schedule-request.schema.json","host-sample-distill-schedule-response.schema.json","host-sample-distill-schedule-tick-response.schema.json","host-sample-distill-schedule-tick-request.schema.json","host-sample-escalation-run-request.schema.json","host-sample-escalation-run-response.schema.json","host-sample-memory-distill-response.schema.json","memory-index.schema.json","host-sample-inquirium-traces-response.schema.json","inquirium.assistant-turn-trace.v1.schema.json","inquirium.inquiry-turn.v1.schema.json","inquirium.generate.response.v1.schema.json","inquirium.generate.request.v1.schema.json","inquirium.context-assembly.request.v1.schema.json","inquirium.classification.v1.schema.json","host-sample-memory-compact-request.schema.json","host-sample-memory-compact-response.schema.json","host-sample-memory-distill-request.schema.json","host-sample-memory-entries-response.schema.json","host-sample-memory-redaction-request.schema.json","host-sample-memory-redaction-response.schema.json","host-sample-memory-seed-request.schema.json","host-sample-memory-seed-response.schema.json","host-sample-question-cancel-request.schema.json","host-sample-replay-fixture-request.schema.json","host-sample-replay-fixture-response.schema.json","inquirium.operator-question.widget.single-choice.v1.schema.json","inquirium.operator-question.answer.v1.schema.json","inquirium.assistant-config.v1.schema.json","inquirium.node-mode.v1.schema.json","inquirium.assistant-ui-preferences.v1.schema.json","inquirium.baseline-assistant-profile.v1.schema.json","inquirium.baseline-assistant-conformance-report.v1.schema.json","inquirium.operator-question.request.v1.schema.json","inquirium.operator-question.widget.confirm.v1.schema.json","inquirium.context-element.v1.schema.json","inquirium.operator-question.widget.free-text-with-allowlist.v1.schema.json","inquirium.inquiry-feedback.v1.schema.json","inquirium.inquiry-result.v1.schema.json","inquirium.model-acceptance.v1.schema.json","inquirium.runtime-candidate.v1.schema.json","inquirium.operator-question.widget.multi-choice.v1.schema.json","notification-create.v1.schema.json","inquirium.operator-question.state.v1.schema.json","memory-list-options.schema.json","run-snapshot.schema.json","run-events-response.schema.json","run-fork-request.schema.json","run-fork-response.schema.json","run-start-request.schema.json","run-start-response.schema.json","test-memory-compact-request.schema.json","test-memory-compact-response.schema.json","test-memory-seed-request.schema.json","test-memory-seed-response.schema.json"];
 /** A node of the table: every node has the same fields in the same order (one object shape for the interpreter). */
 function __Node(o) {
   this.f = o.f;
@@ -5519,179 +5744,189 @@ const __S = [
   { f: 18, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
   { f: 18, p: "/properties/floor", t: ["number"], tv: "number", g: [[1,[8,9]]], k: { "maximum": 1, "minimum": 0.5 } },
   { f: 18, p: "/additionalProperties", av: 1, b: true },
-  { f: 19, p: "", c: __c352, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["records"] }, pr: [["records", "records", 353]], ap: 438, kn: new Set(["records"]) },
-  { f: 19, p: "/properties/records", t: ["array"], tv: "array", g: [[3,[18]]], it: 354 },
-  { f: 19, p: "/properties/records/items", c: __c355, r: 355, ro: 1, g: [[0,[0]]] },
-  { f: 19, p: "/$defs/HostSampleTraceRecord", c: __c355, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["stream","record_type","body"] }, pr: [["stream", "stream", 356], ["record_type", "record_type", 357], ["body", "body", 358]], ap: 437, kn: new Set(["stream","record_type","body"]) },
-  { f: 19, p: "/$defs/HostSampleTraceRecord/properties/stream", g: [[0,[1]]], k: { "const": "trace/inquirium-assistant-turns" } },
-  { f: 19, p: "/$defs/HostSampleTraceRecord/properties/record_type", g: [[0,[1]]], k: { "const": "daemon/inquirium-assistant-turn-trace.v1" } },
-  { f: 19, p: "/$defs/HostSampleTraceRecord/properties/body", c: __c359, r: 359, ro: 1, g: [[0,[0]]] },
-  { f: 20, p: "", c: __c359, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["trace/schema","trace/id","turn/id","participant/ref","operation/id","time/started-at","status","policy","decisions","effects"] }, pr: [["trace/schema", "trace~1schema", 360], ["trace/id", "trace~1id", 361], ["turn/id", "turn~1id", 362], ["participant/ref", "participant~1ref", 364], ["operation/id", "operation~1id", 366], ["time/started-at", "time~1started-at", 367], ["time/finished-at", "time~1finished-at", 368], ["status", "status", 369], ["runtime/ref", "runtime~1ref", 371], ["model.binding/ref", "model.binding~1ref", 373], ["input/shape", "input~1shape", 375], ["output/shape", "output~1shape", 382], ["policy", "policy", 388], ["decisions", "decisions", 400], ["effects", "effects", 422], ["diagnostics", "diagnostics", 429]], ap: 436, kn: new Set(["trace/schema","trace/id","turn/id","participant/ref","operation/id","time/started-at","time/finished-at","status","runtime/ref","model.binding/ref","input/shape","output/shape","policy","decisions","effects","diagnostics"]) },
-  { f: 20, p: "/properties/trace~1schema", g: [[0,[1]]], k: { "const": "inquirium.assistant-turn-trace.v1" } },
-  { f: 20, p: "/properties/trace~1id", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^tr:.+$" }, re: __RE6 },
-  { f: 20, p: "/properties/turn~1id", c: __c363, r: 363, ro: 1, g: [[0,[0]]] },
-  { f: 21, p: "/$defs/TurnId", c: __c363, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^turn:.+$" }, re: __RE21 },
-  { f: 20, p: "/properties/participant~1ref", c: __c365, r: 365, ro: 1, g: [[0,[0]]] },
-  { f: 21, p: "/$defs/ParticipantRef", c: __c365, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^participant:did:key:[1-9A-HJ-NP-Za-km-z]+$" }, re: __RE14 },
-  { f: 20, p: "/properties/operation~1id", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^op:.+$" }, re: __RE7 },
-  { f: 20, p: "/properties/time~1started-at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 20, p: "/properties/time~1finished-at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 20, p: "/properties/status", c: __c370, r: 370, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/$defs/GenerateOutcome", c: __c370, g: [[0,[2]]], k: { "enum": ["completed","handler-unavailable","context-denied","policy-denied","failed"] } },
-  { f: 20, p: "/properties/runtime~1ref", c: __c372, r: 372, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/$defs/RuntimeRef", c: __c372, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^runtime/.+$" }, re: __RE17 },
-  { f: 20, p: "/properties/model.binding~1ref", c: __c374, r: 374, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/$defs/ModelBindingRef", c: __c374, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^model\\.binding/.+$" }, re: __RE10 },
-  { f: 20, p: "/properties/input~1shape", c: __c376, r: 376, ro: 1, g: [[0,[0]]] },
-  { f: 20, p: "/$defs/InputShape", c: __c376, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["message/count", "message~1count", 377], ["token/approx-input", "token~1approx-input", 378], ["file/has-any", "file~1has-any", 379], ["tool/has-any", "tool~1has-any", 380]], ap: 381, kn: new Set(["message/count","token/approx-input","file/has-any","tool/has-any"]) },
-  { f: 20, p: "/$defs/InputShape/properties/message~1count", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 20, p: "/$defs/InputShape/properties/token~1approx-input", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 20, p: "/$defs/InputShape/properties/file~1has-any", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 20, p: "/$defs/InputShape/properties/tool~1has-any", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 20, p: "/$defs/InputShape/additionalProperties", b: false },
-  { f: 20, p: "/properties/output~1shape", c: __c383, r: 383, ro: 1, g: [[0,[0]]] },
-  { f: 20, p: "/$defs/OutputShape", c: __c383, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["token/approx-output", "token~1approx-output", 384], ["artifact/refs", "artifact~1refs", 385]], ap: 387, kn: new Set(["token/approx-output","artifact/refs"]) },
-  { f: 20, p: "/$defs/OutputShape/properties/token~1approx-output", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 20, p: "/$defs/OutputShape/properties/artifact~1refs", t: ["array"], tv: "array", g: [[3,[18]]], it: 386 },
-  { f: 20, p: "/$defs/OutputShape/properties/artifact~1refs/items", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 20, p: "/$defs/OutputShape/additionalProperties", b: false },
-  { f: 20, p: "/properties/policy", c: __c389, r: 389, ro: 1, g: [[0,[0]]] },
-  { f: 20, p: "/$defs/TracePolicy", c: __c389, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["locality","trust/mode","egress/allowed"] }, pr: [["locality", "locality", 390], ["trust/mode", "trust~1mode", 392], ["trace/level", "trace~1level", 394], ["persist/prompt", "persist~1prompt", 396], ["persist/response", "persist~1response", 397], ["egress/allowed", "egress~1allowed", 398]], ap: 399, kn: new Set(["locality","trust/mode","trace/level","persist/prompt","persist/response","egress/allowed"]) },
-  { f: 20, p: "/$defs/TracePolicy/properties/locality", c: __c391, r: 391, ro: 1, g: [[0,[0]]] },
-  { f: 23, p: "/$defs/Locality", c: __c391, g: [[0,[2]]], k: { "enum": ["local_only","remote_allowed"] } },
-  { f: 20, p: "/$defs/TracePolicy/properties/trust~1mode", c: __c393, r: 393, ro: 1, g: [[0,[0]]] },
-  { f: 23, p: "/$defs/TrustMode", c: __c393, g: [[0,[2]]], k: { "enum": ["strict_local","classification_gated"] } },
-  { f: 20, p: "/$defs/TracePolicy/properties/trace~1level", c: __c395, r: 395, ro: 1, g: [[0,[0]]] },
-  { f: 20, p: "/$defs/TraceLevel", c: __c395, g: [[0,[2]]], k: { "enum": ["metadata_only","decision_detail"] } },
-  { f: 20, p: "/$defs/TracePolicy/properties/persist~1prompt", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 20, p: "/$defs/TracePolicy/properties/persist~1response", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 20, p: "/$defs/TracePolicy/properties/egress~1allowed", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 20, p: "/$defs/TracePolicy/additionalProperties", b: false },
-  { f: 20, p: "/properties/decisions", t: ["array"], tv: "array", g: [[3,[18]]], it: 401 },
-  { f: 20, p: "/properties/decisions/items", c: __c402, r: 402, ro: 1, g: [[0,[0]]] },
-  { f: 20, p: "/$defs/TraceDecision", c: __c402, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["kind","outcome","reason/code"] }, pr: [["kind", "kind", 403], ["outcome", "outcome", 404], ["reason/code", "reason~1code", 406], ["decided/by", "decided~1by", 407], ["element/ref", "element~1ref", 408], ["source/kind", "source~1kind", 409], ["classification", "classification", 411]], ap: 413, kn: new Set(["kind","outcome","reason/code","decided/by","element/ref","source/kind","classification"]), all: [414] },
-  { f: 20, p: "/$defs/TraceDecision/properties/kind", g: [[0,[2]]], k: { "enum": ["runtime-selection","context-element","class-keyed-resolution","mode-keyed-resolution","redaction","egress","operator-question","escalation"] } },
-  { f: 20, p: "/$defs/TraceDecision/properties/outcome", c: __c405, r: 405, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/$defs/ReasonCode", c: __c405, t: ["string"], tv: "string", g: [[2,[12,14]]], k: { "maxLength": 80, "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$" }, re: __RE15 },
-  { f: 20, p: "/$defs/TraceDecision/properties/reason~1code", c: __c405, r: 405, ro: 1, g: [[0,[0]]] },
-  { f: 20, p: "/$defs/TraceDecision/properties/decided~1by", g: [[0,[2]]], k: { "enum": ["host-policy","model-proposed","model-produced","operator-approved"] } },
-  { f: 20, p: "/$defs/TraceDecision/properties/element~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 20, p: "/$defs/TraceDecision/properties/source~1kind", c: __c410, r: 410, ro: 1, g: [[0,[0]]] },
-  { f: 24, p: "/$defs/ContextSourceKind", c: __c410, g: [[0,[2]]], k: { "enum": ["relationship","memarium","messaging","artifact","dataset"] } },
-  { f: 20, p: "/$defs/TraceDecision/properties/classification", c: __c412, r: 412, ro: 1, g: [[0,[0]]] },
-  { f: 25, p: "", c: __c412, t: ["string"], tv: "string", ut: 1, g: [[0,[2]]], k: { "enum": ["public","community","personal"] } },
-  { f: 20, p: "/$defs/TraceDecision/additionalProperties", b: false },
-  { f: 20, p: "/$defs/TraceDecision/allOf/0", g: [[0,[7]]], if: 415, th: 417 },
-  { f: 20, p: "/$defs/TraceDecision/allOf/0/if", c: __c415, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 416]] },
-  { f: 20, p: "/$defs/TraceDecision/allOf/0/if/properties/kind", g: [[0,[1]]], k: { "const": "context-element" } },
-  { f: 20, p: "/$defs/TraceDecision/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["element/ref","source/kind","classification"] }, pr: [["outcome", "outcome", 418], ["element/ref", "element~1ref", 419], ["source/kind", "source~1kind", 420], ["classification", "classification", 421]] },
-  { f: 20, p: "/$defs/TraceDecision/allOf/0/then/properties/outcome", g: [[0,[2]]], k: { "enum": ["include","declassify","drop","fail"] } },
-  { f: 20, p: "/$defs/TraceDecision/allOf/0/then/properties/element~1ref", av: 1, g: [] },
-  { f: 20, p: "/$defs/TraceDecision/allOf/0/then/properties/source~1kind", av: 1, g: [] },
-  { f: 20, p: "/$defs/TraceDecision/allOf/0/then/properties/classification", av: 1, g: [] },
-  { f: 20, p: "/properties/effects", t: ["array"], tv: "array", g: [[3,[18]]], it: 423 },
-  { f: 20, p: "/properties/effects/items", c: __c424, r: 424, ro: 1, g: [[0,[0]]] },
-  { f: 20, p: "/$defs/TraceEffect", c: __c424, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["kind","status","target"] }, pr: [["kind", "kind", 425], ["status", "status", 426], ["target", "target", 427]], ap: 428, kn: new Set(["kind","status","target"]) },
-  { f: 20, p: "/$defs/TraceEffect/properties/kind", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[a-z][a-z0-9-]*(\\.[a-z][a-z0-9-]*)+$" }, re: __RE19 },
-  { f: 20, p: "/$defs/TraceEffect/properties/status", g: [[0,[2]]], k: { "enum": ["ok","failed","skipped"] } },
-  { f: 20, p: "/$defs/TraceEffect/properties/target", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 20, p: "/$defs/TraceEffect/additionalProperties", b: false },
-  { f: 20, p: "/properties/diagnostics", c: __c430, r: 430, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/$defs/Diagnostics", c: __c430, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["error/code", "error~1code", 431], ["retry/count", "retry~1count", 434]], ap: 435, kn: new Set(["error/code","retry/count"]) },
-  { f: 22, p: "/$defs/Diagnostics/properties/error~1code", g: [[0,[4]]], any: [432,433] },
-  { f: 22, p: "/$defs/Diagnostics/properties/error~1code/anyOf/0", c: __c405, r: 405, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/$defs/Diagnostics/properties/error~1code/anyOf/1", c: __c433, t: ["null"], tv: "null", ut: 1, g: [] },
-  { f: 22, p: "/$defs/Diagnostics/properties/retry~1count", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 22, p: "/$defs/Diagnostics/additionalProperties", b: false },
+  { f: 19, p: "/$defs/HostSampleIndexFile", c: __c352, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["path","content"] }, pr: [["path", "path", 353], ["content", "content", 354]], ap: 376, kn: new Set(["path","content"]) },
+  { f: 19, p: "/$defs/HostSampleIndexFile/properties/path", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 19, p: "/$defs/HostSampleIndexFile/properties/content", c: __c355, r: 355, ro: 1, g: [[0,[0]]] },
+  { f: 20, p: "", c: __c355, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schemaVersion","memoryRef","updatedAt","tokenizerName","archives"] }, pr: [["schemaVersion", "schemaVersion", 356], ["memoryRef", "memoryRef", 357], ["updatedAt", "updatedAt", 358], ["tokenizerName", "tokenizerName", 359], ["archives", "archives", 360]], ap: 375, kn: new Set(["schemaVersion","memoryRef","updatedAt","tokenizerName","archives"]) },
+  { f: 20, p: "/properties/schemaVersion", g: [[0,[1]]], k: { "const": 1 } },
+  { f: 20, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 20, p: "/properties/updatedAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
+  { f: 20, p: "/properties/tokenizerName", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 20, p: "/properties/archives", t: ["array"], tv: "array", g: [[3,[18]]], it: 361 },
+  { f: 20, p: "/properties/archives/items", c: __c362, r: 362, ro: 1, g: [[0,[0]]] },
+  { f: 20, p: "/$defs/MemoryIndexArchive", c: __c362, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["archiveId","entryId","createdAt","sourceCount","tokenBudget","tokensUsed","byteSize","level"] }, pr: [["archiveId", "archiveId", 363], ["entryId", "entryId", 364], ["createdAt", "createdAt", 365], ["expiresAt", "expiresAt", 366], ["sourceCount", "sourceCount", 367], ["tokenBudget", "tokenBudget", 368], ["tokensUsed", "tokensUsed", 369], ["byteSize", "byteSize", 370], ["level", "level", 371], ["topics", "topics", 372]], ap: 374, kn: new Set(["archiveId","entryId","createdAt","expiresAt","sourceCount","tokenBudget","tokensUsed","byteSize","level","topics"]) },
+  { f: 20, p: "/$defs/MemoryIndexArchive/properties/archiveId", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^arc_[0-9a-f]{16,64}$" }, re: __RE24 },
+  { f: 20, p: "/$defs/MemoryIndexArchive/properties/entryId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 20, p: "/$defs/MemoryIndexArchive/properties/createdAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
+  { f: 20, p: "/$defs/MemoryIndexArchive/properties/expiresAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
+  { f: 20, p: "/$defs/MemoryIndexArchive/properties/sourceCount", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
+  { f: 20, p: "/$defs/MemoryIndexArchive/properties/tokenBudget", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
+  { f: 20, p: "/$defs/MemoryIndexArchive/properties/tokensUsed", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 20, p: "/$defs/MemoryIndexArchive/properties/byteSize", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 20, p: "/$defs/MemoryIndexArchive/properties/level", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
+  { f: 20, p: "/$defs/MemoryIndexArchive/properties/topics", t: ["array"], tv: "array", g: [[3,[18,20]]], k: { "uniqueItems": true }, it: 373, uq: ["string"] },
+  { f: 20, p: "/$defs/MemoryIndexArchive/properties/topics/items", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
+  { f: 20, p: "/$defs/MemoryIndexArchive/additionalProperties", b: false },
   { f: 20, p: "/additionalProperties", b: false },
-  { f: 19, p: "/$defs/HostSampleTraceRecord/additionalProperties", b: false },
-  { f: 19, p: "/additionalProperties", av: 1, b: true },
-  { f: 26, p: "", c: __c439, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef"] }, pr: [["memoryRef", "memoryRef", 440], ["sourceIds", "sourceIds", 441]], ap: 443, kn: new Set(["memoryRef","sourceIds"]) },
-  { f: 26, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
-  { f: 26, p: "/properties/sourceIds", t: ["array"], tv: "array", g: [[3,[16,17,18,20]]], k: { "maxItems": 10000, "minItems": 1, "uniqueItems": true }, it: 442, uq: ["string"] },
-  { f: 26, p: "/properties/sourceIds/items", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
-  { f: 26, p: "/additionalProperties", b: false },
-  { f: 27, p: "", c: __c444, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["compactionRunId","event","output"] }, pr: [["compactionRunId", "compactionRunId", 445], ["event", "event", 446], ["output", "output", 447]], ap: 448, kn: new Set(["compactionRunId","event","output"]) },
-  { f: 27, p: "/properties/compactionRunId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
-  { f: 27, p: "/properties/event", c: __c307, r: 307, ro: 1, g: [[0,[0]]] },
-  { f: 27, p: "/properties/output", c: __c277, r: 277, ro: 1, g: [[0,[0]]] },
-  { f: 27, p: "/additionalProperties", av: 1, b: true },
-  { f: 28, p: "", c: __c449, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef"] }, pr: [["memoryRef", "memoryRef", 450], ["tokenBudget", "tokenBudget", 451]], ap: 452, kn: new Set(["memoryRef","tokenBudget"]) },
+  { f: 19, p: "/$defs/HostSampleIndexFile/additionalProperties", av: 1, b: true },
+  { f: 21, p: "", c: __c377, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["records"] }, pr: [["records", "records", 378]], ap: 463, kn: new Set(["records"]) },
+  { f: 21, p: "/properties/records", t: ["array"], tv: "array", g: [[3,[18]]], it: 379 },
+  { f: 21, p: "/properties/records/items", c: __c380, r: 380, ro: 1, g: [[0,[0]]] },
+  { f: 21, p: "/$defs/HostSampleTraceRecord", c: __c380, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["stream","record_type","body"] }, pr: [["stream", "stream", 381], ["record_type", "record_type", 382], ["body", "body", 383]], ap: 462, kn: new Set(["stream","record_type","body"]) },
+  { f: 21, p: "/$defs/HostSampleTraceRecord/properties/stream", g: [[0,[1]]], k: { "const": "trace/inquirium-assistant-turns" } },
+  { f: 21, p: "/$defs/HostSampleTraceRecord/properties/record_type", g: [[0,[1]]], k: { "const": "daemon/inquirium-assistant-turn-trace.v1" } },
+  { f: 21, p: "/$defs/HostSampleTraceRecord/properties/body", c: __c384, r: 384, ro: 1, g: [[0,[0]]] },
+  { f: 22, p: "", c: __c384, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["trace/schema","trace/id","turn/id","participant/ref","operation/id","time/started-at","status","policy","decisions","effects"] }, pr: [["trace/schema", "trace~1schema", 385], ["trace/id", "trace~1id", 386], ["turn/id", "turn~1id", 387], ["participant/ref", "participant~1ref", 389], ["operation/id", "operation~1id", 391], ["time/started-at", "time~1started-at", 392], ["time/finished-at", "time~1finished-at", 393], ["status", "status", 394], ["runtime/ref", "runtime~1ref", 396], ["model.binding/ref", "model.binding~1ref", 398], ["input/shape", "input~1shape", 400], ["output/shape", "output~1shape", 407], ["policy", "policy", 413], ["decisions", "decisions", 425], ["effects", "effects", 447], ["diagnostics", "diagnostics", 454]], ap: 461, kn: new Set(["trace/schema","trace/id","turn/id","participant/ref","operation/id","time/started-at","time/finished-at","status","runtime/ref","model.binding/ref","input/shape","output/shape","policy","decisions","effects","diagnostics"]) },
+  { f: 22, p: "/properties/trace~1schema", g: [[0,[1]]], k: { "const": "inquirium.assistant-turn-trace.v1" } },
+  { f: 22, p: "/properties/trace~1id", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^tr:.+$" }, re: __RE7 },
+  { f: 22, p: "/properties/turn~1id", c: __c388, r: 388, ro: 1, g: [[0,[0]]] },
+  { f: 23, p: "/$defs/TurnId", c: __c388, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^turn:.+$" }, re: __RE22 },
+  { f: 22, p: "/properties/participant~1ref", c: __c390, r: 390, ro: 1, g: [[0,[0]]] },
+  { f: 23, p: "/$defs/ParticipantRef", c: __c390, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^participant:did:key:[1-9A-HJ-NP-Za-km-z]+$" }, re: __RE15 },
+  { f: 22, p: "/properties/operation~1id", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^op:.+$" }, re: __RE8 },
+  { f: 22, p: "/properties/time~1started-at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
+  { f: 22, p: "/properties/time~1finished-at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
+  { f: 22, p: "/properties/status", c: __c395, r: 395, ro: 1, g: [[0,[0]]] },
+  { f: 24, p: "/$defs/GenerateOutcome", c: __c395, g: [[0,[2]]], k: { "enum": ["completed","handler-unavailable","context-denied","policy-denied","failed"] } },
+  { f: 22, p: "/properties/runtime~1ref", c: __c397, r: 397, ro: 1, g: [[0,[0]]] },
+  { f: 24, p: "/$defs/RuntimeRef", c: __c397, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^runtime/.+$" }, re: __RE18 },
+  { f: 22, p: "/properties/model.binding~1ref", c: __c399, r: 399, ro: 1, g: [[0,[0]]] },
+  { f: 24, p: "/$defs/ModelBindingRef", c: __c399, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^model\\.binding/.+$" }, re: __RE11 },
+  { f: 22, p: "/properties/input~1shape", c: __c401, r: 401, ro: 1, g: [[0,[0]]] },
+  { f: 22, p: "/$defs/InputShape", c: __c401, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["message/count", "message~1count", 402], ["token/approx-input", "token~1approx-input", 403], ["file/has-any", "file~1has-any", 404], ["tool/has-any", "tool~1has-any", 405]], ap: 406, kn: new Set(["message/count","token/approx-input","file/has-any","tool/has-any"]) },
+  { f: 22, p: "/$defs/InputShape/properties/message~1count", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 22, p: "/$defs/InputShape/properties/token~1approx-input", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 22, p: "/$defs/InputShape/properties/file~1has-any", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 22, p: "/$defs/InputShape/properties/tool~1has-any", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 22, p: "/$defs/InputShape/additionalProperties", b: false },
+  { f: 22, p: "/properties/output~1shape", c: __c408, r: 408, ro: 1, g: [[0,[0]]] },
+  { f: 22, p: "/$defs/OutputShape", c: __c408, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["token/approx-output", "token~1approx-output", 409], ["artifact/refs", "artifact~1refs", 410]], ap: 412, kn: new Set(["token/approx-output","artifact/refs"]) },
+  { f: 22, p: "/$defs/OutputShape/properties/token~1approx-output", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 22, p: "/$defs/OutputShape/properties/artifact~1refs", t: ["array"], tv: "array", g: [[3,[18]]], it: 411 },
+  { f: 22, p: "/$defs/OutputShape/properties/artifact~1refs/items", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 22, p: "/$defs/OutputShape/additionalProperties", b: false },
+  { f: 22, p: "/properties/policy", c: __c414, r: 414, ro: 1, g: [[0,[0]]] },
+  { f: 22, p: "/$defs/TracePolicy", c: __c414, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["locality","trust/mode","egress/allowed"] }, pr: [["locality", "locality", 415], ["trust/mode", "trust~1mode", 417], ["trace/level", "trace~1level", 419], ["persist/prompt", "persist~1prompt", 421], ["persist/response", "persist~1response", 422], ["egress/allowed", "egress~1allowed", 423]], ap: 424, kn: new Set(["locality","trust/mode","trace/level","persist/prompt","persist/response","egress/allowed"]) },
+  { f: 22, p: "/$defs/TracePolicy/properties/locality", c: __c416, r: 416, ro: 1, g: [[0,[0]]] },
+  { f: 25, p: "/$defs/Locality", c: __c416, g: [[0,[2]]], k: { "enum": ["local_only","remote_allowed"] } },
+  { f: 22, p: "/$defs/TracePolicy/properties/trust~1mode", c: __c418, r: 418, ro: 1, g: [[0,[0]]] },
+  { f: 25, p: "/$defs/TrustMode", c: __c418, g: [[0,[2]]], k: { "enum": ["strict_local","classification_gated"] } },
+  { f: 22, p: "/$defs/TracePolicy/properties/trace~1level", c: __c420, r: 420, ro: 1, g: [[0,[0]]] },
+  { f: 22, p: "/$defs/TraceLevel", c: __c420, g: [[0,[2]]], k: { "enum": ["metadata_only","decision_detail"] } },
+  { f: 22, p: "/$defs/TracePolicy/properties/persist~1prompt", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 22, p: "/$defs/TracePolicy/properties/persist~1response", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 22, p: "/$defs/TracePolicy/properties/egress~1allowed", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 22, p: "/$defs/TracePolicy/additionalProperties", b: false },
+  { f: 22, p: "/properties/decisions", t: ["array"], tv: "array", g: [[3,[18]]], it: 426 },
+  { f: 22, p: "/properties/decisions/items", c: __c427, r: 427, ro: 1, g: [[0,[0]]] },
+  { f: 22, p: "/$defs/TraceDecision", c: __c427, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["kind","outcome","reason/code"] }, pr: [["kind", "kind", 428], ["outcome", "outcome", 429], ["reason/code", "reason~1code", 431], ["decided/by", "decided~1by", 432], ["element/ref", "element~1ref", 433], ["source/kind", "source~1kind", 434], ["classification", "classification", 436]], ap: 438, kn: new Set(["kind","outcome","reason/code","decided/by","element/ref","source/kind","classification"]), all: [439] },
+  { f: 22, p: "/$defs/TraceDecision/properties/kind", g: [[0,[2]]], k: { "enum": ["runtime-selection","context-element","class-keyed-resolution","mode-keyed-resolution","redaction","egress","operator-question","escalation"] } },
+  { f: 22, p: "/$defs/TraceDecision/properties/outcome", c: __c430, r: 430, ro: 1, g: [[0,[0]]] },
+  { f: 24, p: "/$defs/ReasonCode", c: __c430, t: ["string"], tv: "string", g: [[2,[12,14]]], k: { "maxLength": 80, "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$" }, re: __RE16 },
+  { f: 22, p: "/$defs/TraceDecision/properties/reason~1code", c: __c430, r: 430, ro: 1, g: [[0,[0]]] },
+  { f: 22, p: "/$defs/TraceDecision/properties/decided~1by", g: [[0,[2]]], k: { "enum": ["host-policy","model-proposed","model-produced","operator-approved"] } },
+  { f: 22, p: "/$defs/TraceDecision/properties/element~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 22, p: "/$defs/TraceDecision/properties/source~1kind", c: __c435, r: 435, ro: 1, g: [[0,[0]]] },
+  { f: 26, p: "/$defs/ContextSourceKind", c: __c435, g: [[0,[2]]], k: { "enum": ["relationship","memarium","messaging","artifact","dataset"] } },
+  { f: 22, p: "/$defs/TraceDecision/properties/classification", c: __c437, r: 437, ro: 1, g: [[0,[0]]] },
+  { f: 27, p: "", c: __c437, t: ["string"], tv: "string", ut: 1, g: [[0,[2]]], k: { "enum": ["public","community","personal"] } },
+  { f: 22, p: "/$defs/TraceDecision/additionalProperties", b: false },
+  { f: 22, p: "/$defs/TraceDecision/allOf/0", g: [[0,[7]]], if: 440, th: 442 },
+  { f: 22, p: "/$defs/TraceDecision/allOf/0/if", c: __c440, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 441]] },
+  { f: 22, p: "/$defs/TraceDecision/allOf/0/if/properties/kind", g: [[0,[1]]], k: { "const": "context-element" } },
+  { f: 22, p: "/$defs/TraceDecision/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["element/ref","source/kind","classification"] }, pr: [["outcome", "outcome", 443], ["element/ref", "element~1ref", 444], ["source/kind", "source~1kind", 445], ["classification", "classification", 446]] },
+  { f: 22, p: "/$defs/TraceDecision/allOf/0/then/properties/outcome", g: [[0,[2]]], k: { "enum": ["include","declassify","drop","fail"] } },
+  { f: 22, p: "/$defs/TraceDecision/allOf/0/then/properties/element~1ref", av: 1, g: [] },
+  { f: 22, p: "/$defs/TraceDecision/allOf/0/then/properties/source~1kind", av: 1, g: [] },
+  { f: 22, p: "/$defs/TraceDecision/allOf/0/then/properties/classification", av: 1, g: [] },
+  { f: 22, p: "/properties/effects", t: ["array"], tv: "array", g: [[3,[18]]], it: 448 },
+  { f: 22, p: "/properties/effects/items", c: __c449, r: 449, ro: 1, g: [[0,[0]]] },
+  { f: 22, p: "/$defs/TraceEffect", c: __c449, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["kind","status","target"] }, pr: [["kind", "kind", 450], ["status", "status", 451], ["target", "target", 452]], ap: 453, kn: new Set(["kind","status","target"]) },
+  { f: 22, p: "/$defs/TraceEffect/properties/kind", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[a-z][a-z0-9-]*(\\.[a-z][a-z0-9-]*)+$" }, re: __RE20 },
+  { f: 22, p: "/$defs/TraceEffect/properties/status", g: [[0,[2]]], k: { "enum": ["ok","failed","skipped"] } },
+  { f: 22, p: "/$defs/TraceEffect/properties/target", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 22, p: "/$defs/TraceEffect/additionalProperties", b: false },
+  { f: 22, p: "/properties/diagnostics", c: __c455, r: 455, ro: 1, g: [[0,[0]]] },
+  { f: 24, p: "/$defs/Diagnostics", c: __c455, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["error/code", "error~1code", 456], ["retry/count", "retry~1count", 459]], ap: 460, kn: new Set(["error/code","retry/count"]) },
+  { f: 24, p: "/$defs/Diagnostics/properties/error~1code", g: [[0,[4]]], any: [457,458] },
+  { f: 24, p: "/$defs/Diagnostics/properties/error~1code/anyOf/0", c: __c430, r: 430, ro: 1, g: [[0,[0]]] },
+  { f: 24, p: "/$defs/Diagnostics/properties/error~1code/anyOf/1", c: __c458, t: ["null"], tv: "null", ut: 1, g: [] },
+  { f: 24, p: "/$defs/Diagnostics/properties/retry~1count", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 24, p: "/$defs/Diagnostics/additionalProperties", b: false },
+  { f: 22, p: "/additionalProperties", b: false },
+  { f: 21, p: "/$defs/HostSampleTraceRecord/additionalProperties", b: false },
+  { f: 21, p: "/additionalProperties", av: 1, b: true },
+  { f: 28, p: "", c: __c464, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef"] }, pr: [["memoryRef", "memoryRef", 465], ["sourceIds", "sourceIds", 466]], ap: 468, kn: new Set(["memoryRef","sourceIds"]) },
   { f: 28, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
-  { f: 28, p: "/properties/tokenBudget", t: ["integer"], tv: "integer", ut: 1, g: [[1,[8,9]]], k: { "maximum": 1000000000, "minimum": 1 } },
+  { f: 28, p: "/properties/sourceIds", t: ["array"], tv: "array", g: [[3,[16,17,18,20]]], k: { "maxItems": 10000, "minItems": 1, "uniqueItems": true }, it: 467, uq: ["string"] },
+  { f: 28, p: "/properties/sourceIds/items", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
   { f: 28, p: "/additionalProperties", b: false },
-  { f: 29, p: "", c: __c453, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["archiveId","event","entry"] }, pr: [["archiveId", "archiveId", 454], ["event", "event", 455], ["entry", "entry", 456], ["index", "index", 457]], ap: 479, kn: new Set(["archiveId","event","entry","index"]) },
-  { f: 29, p: "/properties/archiveId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
+  { f: 29, p: "", c: __c469, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["compactionRunId","event","output"] }, pr: [["compactionRunId", "compactionRunId", 470], ["event", "event", 471], ["output", "output", 472]], ap: 473, kn: new Set(["compactionRunId","event","output"]) },
+  { f: 29, p: "/properties/compactionRunId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
   { f: 29, p: "/properties/event", c: __c307, r: 307, ro: 1, g: [[0,[0]]] },
-  { f: 29, p: "/properties/entry", c: __c277, r: 277, ro: 1, g: [[0,[0]]] },
-  { f: 29, p: "/properties/index", c: __c458, r: 458, ro: 1, g: [[0,[0]]] },
-  { f: 30, p: "", c: __c458, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schemaVersion","memoryRef","updatedAt","tokenizerName","archives"] }, pr: [["schemaVersion", "schemaVersion", 459], ["memoryRef", "memoryRef", 460], ["updatedAt", "updatedAt", 461], ["tokenizerName", "tokenizerName", 462], ["archives", "archives", 463]], ap: 478, kn: new Set(["schemaVersion","memoryRef","updatedAt","tokenizerName","archives"]) },
-  { f: 30, p: "/properties/schemaVersion", g: [[0,[1]]], k: { "const": 1 } },
-  { f: 30, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 30, p: "/properties/updatedAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 30, p: "/properties/tokenizerName", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 30, p: "/properties/archives", t: ["array"], tv: "array", g: [[3,[18]]], it: 464 },
-  { f: 30, p: "/properties/archives/items", c: __c465, r: 465, ro: 1, g: [[0,[0]]] },
-  { f: 30, p: "/$defs/MemoryIndexArchive", c: __c465, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["archiveId","entryId","createdAt","sourceCount","tokenBudget","tokensUsed","byteSize","level"] }, pr: [["archiveId", "archiveId", 466], ["entryId", "entryId", 467], ["createdAt", "createdAt", 468], ["expiresAt", "expiresAt", 469], ["sourceCount", "sourceCount", 470], ["tokenBudget", "tokenBudget", 471], ["tokensUsed", "tokensUsed", 472], ["byteSize", "byteSize", 473], ["level", "level", 474], ["topics", "topics", 475]], ap: 477, kn: new Set(["archiveId","entryId","createdAt","expiresAt","sourceCount","tokenBudget","tokensUsed","byteSize","level","topics"]) },
-  { f: 30, p: "/$defs/MemoryIndexArchive/properties/archiveId", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^arc_[0-9a-f]{16,64}$" }, re: __RE23 },
-  { f: 30, p: "/$defs/MemoryIndexArchive/properties/entryId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 30, p: "/$defs/MemoryIndexArchive/properties/createdAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 30, p: "/$defs/MemoryIndexArchive/properties/expiresAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 30, p: "/$defs/MemoryIndexArchive/properties/sourceCount", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
-  { f: 30, p: "/$defs/MemoryIndexArchive/properties/tokenBudget", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
-  { f: 30, p: "/$defs/MemoryIndexArchive/properties/tokensUsed", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 30, p: "/$defs/MemoryIndexArchive/properties/byteSize", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 30, p: "/$defs/MemoryIndexArchive/properties/level", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
-  { f: 30, p: "/$defs/MemoryIndexArchive/properties/topics", t: ["array"], tv: "array", g: [[3,[18,20]]], k: { "uniqueItems": true }, it: 476, uq: ["string"] },
-  { f: 30, p: "/$defs/MemoryIndexArchive/properties/topics/items", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
-  { f: 30, p: "/$defs/MemoryIndexArchive/additionalProperties", b: false },
-  { f: 30, p: "/additionalProperties", b: false },
+  { f: 29, p: "/properties/output", c: __c277, r: 277, ro: 1, g: [[0,[0]]] },
   { f: 29, p: "/additionalProperties", av: 1, b: true },
-  { f: 31, p: "", c: __c480, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["entries"] }, pr: [["entries", "entries", 481]], ap: 483, kn: new Set(["entries"]) },
-  { f: 31, p: "/properties/entries", t: ["array"], tv: "array", g: [[3,[18]]], it: 482 },
+  { f: 30, p: "", c: __c474, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef"] }, pr: [["memoryRef", "memoryRef", 475], ["tokenBudget", "tokenBudget", 476], ["sources", "sources", 477], ["indexEmitted", "indexEmitted", 479]], ap: 480, kn: new Set(["memoryRef","tokenBudget","sources","indexEmitted"]) },
+  { f: 30, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
+  { f: 30, p: "/properties/tokenBudget", t: ["integer"], tv: "integer", ut: 1, g: [[1,[8,9]]], k: { "maximum": 1000000000, "minimum": 1 } },
+  { f: 30, p: "/properties/sources", t: ["array"], tv: "array", g: [[3,[16,17,18]]], k: { "maxItems": 1000, "minItems": 1 }, it: 478 },
+  { f: 30, p: "/properties/sources/items", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[A-Za-z0-9._:-]{1,128}$" }, re: __RE4 },
+  { f: 30, p: "/properties/indexEmitted", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 30, p: "/additionalProperties", b: false },
+  { f: 19, p: "", c: __c481, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["archiveId","event","entry"] }, pr: [["archiveId", "archiveId", 482], ["event", "event", 483], ["entry", "entry", 484], ["index", "index", 485], ["archiveChecksum", "archiveChecksum", 486], ["indexUpdated", "indexUpdated", 487], ["indexFile", "indexFile", 488]], ap: 489, kn: new Set(["archiveId","event","entry","index","archiveChecksum","indexUpdated","indexFile"]) },
+  { f: 19, p: "/properties/archiveId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
+  { f: 19, p: "/properties/event", c: __c307, r: 307, ro: 1, g: [[0,[0]]] },
+  { f: 19, p: "/properties/entry", c: __c277, r: 277, ro: 1, g: [[0,[0]]] },
+  { f: 19, p: "/properties/index", c: __c355, r: 355, ro: 1, g: [[0,[0]]] },
+  { f: 19, p: "/properties/archiveChecksum", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^sha256:[0-9a-f]{64}$" }, re: __RE5 },
+  { f: 19, p: "/properties/indexUpdated", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 19, p: "/properties/indexFile", c: __c352, r: 352, ro: 1, g: [[0,[0]]] },
+  { f: 19, p: "/additionalProperties", av: 1, b: true },
+  { f: 31, p: "", c: __c490, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["entries"] }, pr: [["entries", "entries", 491]], ap: 493, kn: new Set(["entries"]) },
+  { f: 31, p: "/properties/entries", t: ["array"], tv: "array", g: [[3,[18]]], it: 492 },
   { f: 31, p: "/properties/entries/items", c: __c277, r: 277, ro: 1, g: [[0,[0]]] },
   { f: 31, p: "/additionalProperties", av: 1, b: true },
-  { f: 32, p: "", c: __c484, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef"] }, pr: [["memoryRef", "memoryRef", 485]], ap: 486, kn: new Set(["memoryRef"]) },
+  { f: 32, p: "", c: __c494, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef"] }, pr: [["memoryRef", "memoryRef", 495]], ap: 496, kn: new Set(["memoryRef"]) },
   { f: 32, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
   { f: 32, p: "/additionalProperties", b: false },
-  { f: 33, p: "", c: __c487, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","memoryId","secretId","secretValue"] }, pr: [["memoryRef", "memoryRef", 488], ["memoryId", "memoryId", 489], ["secretId", "secretId", 490], ["secretValue", "secretValue", 491]], ap: 492, kn: new Set(["memoryRef","memoryId","secretId","secretValue"]) },
+  { f: 33, p: "", c: __c497, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","memoryId","secretId","secretValue"] }, pr: [["memoryRef", "memoryRef", 498], ["memoryId", "memoryId", 499], ["secretId", "secretId", 500], ["secretValue", "secretValue", 501]], ap: 502, kn: new Set(["memoryRef","memoryId","secretId","secretValue"]) },
   { f: 33, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
   { f: 33, p: "/properties/memoryId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
   { f: 33, p: "/properties/secretId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 128, "minLength": 1 } },
   { f: 33, p: "/properties/secretValue", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 4096, "minLength": 8 } },
   { f: 33, p: "/additionalProperties", av: 1, b: true },
-  { f: 34, p: "", c: __c493, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","entries"] }, pr: [["memoryRef", "memoryRef", 494], ["entries", "entries", 495], ["secrets", "secrets", 504], ["runId", "runId", 510]], ap: 511, kn: new Set(["memoryRef","entries","secrets","runId"]) },
+  { f: 34, p: "", c: __c503, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","entries"] }, pr: [["memoryRef", "memoryRef", 504], ["entries", "entries", 505], ["secrets", "secrets", 514], ["runId", "runId", 520]], ap: 521, kn: new Set(["memoryRef","entries","secrets","runId"]) },
   { f: 34, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
-  { f: 34, p: "/properties/entries", t: ["array"], tv: "array", g: [[3,[16,17,18]]], k: { "maxItems": 1000, "minItems": 1 }, it: 496 },
-  { f: 34, p: "/properties/entries/items", c: __c497, r: 497, ro: 1, g: [[0,[0]]] },
-  { f: 34, p: "/$defs/HostSampleSeedEntry", c: __c497, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["content"] }, pr: [["content", "content", 498], ["tags", "tags", 499], ["ttlSeconds", "ttlSeconds", 501], ["tier", "tier", 502]], ap: 503, kn: new Set(["content","tags","ttlSeconds","tier"]) },
+  { f: 34, p: "/properties/entries", t: ["array"], tv: "array", g: [[3,[16,17,18]]], k: { "maxItems": 1000, "minItems": 1 }, it: 506 },
+  { f: 34, p: "/properties/entries/items", c: __c507, r: 507, ro: 1, g: [[0,[0]]] },
+  { f: 34, p: "/$defs/HostSampleSeedEntry", c: __c507, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["content"] }, pr: [["content", "content", 508], ["tags", "tags", 509], ["ttlSeconds", "ttlSeconds", 511], ["tier", "tier", 512]], ap: 513, kn: new Set(["content","tags","ttlSeconds","tier"]) },
   { f: 34, p: "/$defs/HostSampleSeedEntry/properties/content", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 1048576 } },
-  { f: 34, p: "/$defs/HostSampleSeedEntry/properties/tags", t: ["array"], tv: "array", g: [[3,[16,18]]], k: { "maxItems": 64 }, it: 500 },
+  { f: 34, p: "/$defs/HostSampleSeedEntry/properties/tags", t: ["array"], tv: "array", g: [[3,[16,18]]], k: { "maxItems": 64 }, it: 510 },
   { f: 34, p: "/$defs/HostSampleSeedEntry/properties/tags/items", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 256, "minLength": 1 } },
   { f: 34, p: "/$defs/HostSampleSeedEntry/properties/ttlSeconds", t: ["number"], tv: "number", g: [[1,[8,11]]], k: { "maximum": 315360000, "exclusiveMinimum": 0 } },
   { f: 34, p: "/$defs/HostSampleSeedEntry/properties/tier", g: [[0,[2]]], k: { "enum": ["long-term","transactional"] } },
   { f: 34, p: "/$defs/HostSampleSeedEntry/additionalProperties", b: false },
-  { f: 34, p: "/properties/secrets", t: ["array"], tv: "array", g: [[3,[16,18]]], k: { "maxItems": 100 }, it: 505 },
-  { f: 34, p: "/properties/secrets/items", c: __c506, r: 506, ro: 1, g: [[0,[0]]] },
-  { f: 34, p: "/$defs/HostSampleSeedSecret", c: __c506, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["secretId","value"] }, pr: [["secretId", "secretId", 507], ["value", "value", 508]], ap: 509, kn: new Set(["secretId","value"]) },
+  { f: 34, p: "/properties/secrets", t: ["array"], tv: "array", g: [[3,[16,18]]], k: { "maxItems": 100 }, it: 515 },
+  { f: 34, p: "/properties/secrets/items", c: __c516, r: 516, ro: 1, g: [[0,[0]]] },
+  { f: 34, p: "/$defs/HostSampleSeedSecret", c: __c516, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["secretId","value"] }, pr: [["secretId", "secretId", 517], ["value", "value", 518]], ap: 519, kn: new Set(["secretId","value"]) },
   { f: 34, p: "/$defs/HostSampleSeedSecret/properties/secretId", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[A-Za-z0-9._:-]{1,128}$" }, re: __RE4 },
   { f: 34, p: "/$defs/HostSampleSeedSecret/properties/value", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 4096, "minLength": 1 } },
   { f: 34, p: "/$defs/HostSampleSeedSecret/additionalProperties", b: false },
   { f: 34, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 199, "minLength": 1 } },
   { f: 34, p: "/additionalProperties", b: false },
-  { f: 35, p: "", c: __c512, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","runId","entries"] }, pr: [["memoryRef", "memoryRef", 513], ["runId", "runId", 514], ["entries", "entries", 515]], ap: 517, kn: new Set(["memoryRef","runId","entries"]) },
+  { f: 35, p: "", c: __c522, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","runId","entries"] }, pr: [["memoryRef", "memoryRef", 523], ["runId", "runId", 524], ["entries", "entries", 525]], ap: 527, kn: new Set(["memoryRef","runId","entries"]) },
   { f: 35, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
   { f: 35, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
-  { f: 35, p: "/properties/entries", t: ["array"], tv: "array", g: [[3,[18]]], it: 516 },
+  { f: 35, p: "/properties/entries", t: ["array"], tv: "array", g: [[3,[18]]], it: 526 },
   { f: 35, p: "/properties/entries/items", c: __c277, r: 277, ro: 1, g: [[0,[0]]] },
   { f: 35, p: "/additionalProperties", av: 1, b: true },
-  { f: 36, p: "", c: __c518, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["question/ref"] }, pr: [["question/ref", "question~1ref", 519]], ap: 520, kn: new Set(["question/ref"]) },
+  { f: 36, p: "", c: __c528, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["question/ref"] }, pr: [["question/ref", "question~1ref", 529]], ap: 530, kn: new Set(["question/ref"]) },
   { f: 36, p: "/properties/question~1ref", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
   { f: 36, p: "/additionalProperties", b: false },
-  { f: 37, p: "", c: __c521, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": [] }, pr: [["dropEventLog", "dropEventLog", 522]], ap: 523, kn: new Set(["dropEventLog"]) },
+  { f: 37, p: "", c: __c531, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": [] }, pr: [["dropEventLog", "dropEventLog", 532]], ap: 533, kn: new Set(["dropEventLog"]) },
   { f: 37, p: "/properties/dropEventLog", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 37, p: "/additionalProperties", b: false },
-  { f: 38, p: "", c: __c524, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","memoryRef","memoryId","fromSeq","expectedAtFork","current"] }, pr: [["runId", "runId", 525], ["memoryRef", "memoryRef", 526], ["memoryId", "memoryId", 527], ["fromSeq", "fromSeq", 528], ["expectedAtFork", "expectedAtFork", 529], ["current", "current", 530]], ap: 531, kn: new Set(["runId","memoryRef","memoryId","fromSeq","expectedAtFork","current"]) },
+  { f: 38, p: "", c: __c534, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","memoryRef","memoryId","fromSeq","expectedAtFork","current"] }, pr: [["runId", "runId", 535], ["memoryRef", "memoryRef", 536], ["memoryId", "memoryId", 537], ["fromSeq", "fromSeq", 538], ["expectedAtFork", "expectedAtFork", 539], ["current", "current", 540]], ap: 541, kn: new Set(["runId","memoryRef","memoryId","fromSeq","expectedAtFork","current"]) },
   { f: 38, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
   { f: 38, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
   { f: 38, p: "/properties/memoryId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
@@ -5699,87 +5934,87 @@ const __S = [
   { f: 38, p: "/properties/expectedAtFork", t: ["string"], tv: "string", ut: 1, g: [] },
   { f: 38, p: "/properties/current", t: ["string"], tv: "string", ut: 1, g: [] },
   { f: 38, p: "/additionalProperties", av: 1, b: true },
-  { f: 39, p: "/$defs/AnswerToken", c: __c532, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[a-z0-9][a-z0-9._-]{0,63}$" }, re: __RE5 },
-  { f: 40, p: "/$defs/AnswerValue", c: __c533, g: [[0,[4]]], any: [534,535] },
-  { f: 40, p: "/$defs/AnswerValue/anyOf/0", c: __c532, r: 532, ro: 1, g: [[0,[0]]] },
-  { f: 40, p: "/$defs/AnswerValue/anyOf/1", c: __c535, t: ["array"], tv: "array", g: [[3,[16,18,20]]], k: { "maxItems": 24, "uniqueItems": true }, it: 536, uq: null },
-  { f: 40, p: "/$defs/AnswerValue/anyOf/1/items", c: __c532, r: 532, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "", c: __c537, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema"] }, pr: [["schema", "schema", 538], ["retention", "retention", 539], ["trace_level", "trace_level", 560], ["egress", "egress", 569], ["verification_rigor", "verification_rigor", 579], ["escalation_threshold", "escalation_threshold", 597]], ap: 611, kn: new Set(["schema","retention","trace_level","egress","verification_rigor","escalation_threshold"]) },
+  { f: 39, p: "/$defs/AnswerToken", c: __c542, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[a-z0-9][a-z0-9._-]{0,63}$" }, re: __RE6 },
+  { f: 40, p: "/$defs/AnswerValue", c: __c543, g: [[0,[4]]], any: [544,545] },
+  { f: 40, p: "/$defs/AnswerValue/anyOf/0", c: __c542, r: 542, ro: 1, g: [[0,[0]]] },
+  { f: 40, p: "/$defs/AnswerValue/anyOf/1", c: __c545, t: ["array"], tv: "array", g: [[3,[16,18,20]]], k: { "maxItems": 24, "uniqueItems": true }, it: 546, uq: null },
+  { f: 40, p: "/$defs/AnswerValue/anyOf/1/items", c: __c542, r: 542, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "", c: __c547, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema"] }, pr: [["schema", "schema", 548], ["retention", "retention", 549], ["trace_level", "trace_level", 570], ["egress", "egress", 579], ["verification_rigor", "verification_rigor", 589], ["escalation_threshold", "escalation_threshold", 607]], ap: 621, kn: new Set(["schema","retention","trace_level","egress","verification_rigor","escalation_threshold"]) },
   { f: 41, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.assistant-config.v1" } },
-  { f: 41, p: "/properties/retention", c: __c540, r: 540, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/RetentionByClass", c: __c540, r: 541, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 549], ["by_class", "by_class", 554]], ap: 559, kn: new Set(["default","by_class"]) },
-  { f: 25, p: "/$defs/ClassKeyed", c: __c541, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["default"] }, pr: [["default", "default", 542], ["by_class", "by_class", 543]], ap: 548, kn: new Set(["default","by_class"]) },
-  { f: 25, p: "/$defs/ClassKeyed/properties/default", av: 1, g: [] },
-  { f: 25, p: "/$defs/ClassKeyed/properties/by_class", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["public", "public", 544], ["community", "community", 545], ["personal", "personal", 546]], ap: 547, kn: new Set(["public","community","personal"]) },
-  { f: 25, p: "/$defs/ClassKeyed/properties/by_class/properties/public", av: 1, g: [] },
-  { f: 25, p: "/$defs/ClassKeyed/properties/by_class/properties/community", av: 1, g: [] },
-  { f: 25, p: "/$defs/ClassKeyed/properties/by_class/properties/personal", av: 1, g: [] },
-  { f: 25, p: "/$defs/ClassKeyed/properties/by_class/additionalProperties", b: false },
-  { f: 25, p: "/$defs/ClassKeyed/additionalProperties", b: false },
-  { f: 41, p: "/$defs/RetentionByClass/properties/default", c: __c550, r: 550, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/RetentionProfile", c: __c550, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["max_age"] }, pr: [["max_age", "max_age", 551], ["on_expiry", "on_expiry", 552]], ap: 553, kn: new Set(["max_age","on_expiry"]) },
+  { f: 41, p: "/properties/retention", c: __c550, r: 550, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/RetentionByClass", c: __c550, r: 551, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 559], ["by_class", "by_class", 564]], ap: 569, kn: new Set(["default","by_class"]) },
+  { f: 27, p: "/$defs/ClassKeyed", c: __c551, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["default"] }, pr: [["default", "default", 552], ["by_class", "by_class", 553]], ap: 558, kn: new Set(["default","by_class"]) },
+  { f: 27, p: "/$defs/ClassKeyed/properties/default", av: 1, g: [] },
+  { f: 27, p: "/$defs/ClassKeyed/properties/by_class", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["public", "public", 554], ["community", "community", 555], ["personal", "personal", 556]], ap: 557, kn: new Set(["public","community","personal"]) },
+  { f: 27, p: "/$defs/ClassKeyed/properties/by_class/properties/public", av: 1, g: [] },
+  { f: 27, p: "/$defs/ClassKeyed/properties/by_class/properties/community", av: 1, g: [] },
+  { f: 27, p: "/$defs/ClassKeyed/properties/by_class/properties/personal", av: 1, g: [] },
+  { f: 27, p: "/$defs/ClassKeyed/properties/by_class/additionalProperties", b: false },
+  { f: 27, p: "/$defs/ClassKeyed/additionalProperties", b: false },
+  { f: 41, p: "/$defs/RetentionByClass/properties/default", c: __c560, r: 560, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/RetentionProfile", c: __c560, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["max_age"] }, pr: [["max_age", "max_age", 561], ["on_expiry", "on_expiry", 562]], ap: 563, kn: new Set(["max_age","on_expiry"]) },
   { f: 41, p: "/$defs/RetentionProfile/properties/max_age", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "duration" }, fm: __fmtDuration },
   { f: 41, p: "/$defs/RetentionProfile/properties/on_expiry", g: [[0,[2]]], k: { "enum": ["excise","archive"] } },
   { f: 41, p: "/$defs/RetentionProfile/additionalProperties", b: false },
-  { f: 41, p: "/$defs/RetentionByClass/properties/by_class", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["public", "public", 555], ["community", "community", 556], ["personal", "personal", 557]], ap: 558, kn: new Set(["public","community","personal"]) },
-  { f: 41, p: "/$defs/RetentionByClass/properties/by_class/properties/public", c: __c550, r: 550, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/RetentionByClass/properties/by_class/properties/community", c: __c550, r: 550, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/RetentionByClass/properties/by_class/properties/personal", c: __c550, r: 550, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/RetentionByClass/properties/by_class", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["public", "public", 565], ["community", "community", 566], ["personal", "personal", 567]], ap: 568, kn: new Set(["public","community","personal"]) },
+  { f: 41, p: "/$defs/RetentionByClass/properties/by_class/properties/public", c: __c560, r: 560, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/RetentionByClass/properties/by_class/properties/community", c: __c560, r: 560, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/RetentionByClass/properties/by_class/properties/personal", c: __c560, r: 560, ro: 1, g: [[0,[0]]] },
   { f: 41, p: "/$defs/RetentionByClass/properties/by_class/additionalProperties", b: false },
   { f: 41, p: "/$defs/RetentionByClass/additionalProperties", b: false },
-  { f: 41, p: "/properties/trace_level", c: __c561, r: 561, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/TraceLevelByClass", c: __c561, r: 541, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 562], ["by_class", "by_class", 563]], ap: 568, kn: new Set(["default","by_class"]) },
-  { f: 41, p: "/$defs/TraceLevelByClass/properties/default", c: __c395, r: 395, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/TraceLevelByClass/properties/by_class", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["public", "public", 564], ["community", "community", 565], ["personal", "personal", 566]], ap: 567, kn: new Set(["public","community","personal"]) },
-  { f: 41, p: "/$defs/TraceLevelByClass/properties/by_class/properties/public", c: __c395, r: 395, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/TraceLevelByClass/properties/by_class/properties/community", c: __c395, r: 395, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/TraceLevelByClass/properties/by_class/properties/personal", c: __c395, r: 395, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/properties/trace_level", c: __c571, r: 571, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/TraceLevelByClass", c: __c571, r: 551, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 572], ["by_class", "by_class", 573]], ap: 578, kn: new Set(["default","by_class"]) },
+  { f: 41, p: "/$defs/TraceLevelByClass/properties/default", c: __c420, r: 420, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/TraceLevelByClass/properties/by_class", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["public", "public", 574], ["community", "community", 575], ["personal", "personal", 576]], ap: 577, kn: new Set(["public","community","personal"]) },
+  { f: 41, p: "/$defs/TraceLevelByClass/properties/by_class/properties/public", c: __c420, r: 420, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/TraceLevelByClass/properties/by_class/properties/community", c: __c420, r: 420, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/TraceLevelByClass/properties/by_class/properties/personal", c: __c420, r: 420, ro: 1, g: [[0,[0]]] },
   { f: 41, p: "/$defs/TraceLevelByClass/properties/by_class/additionalProperties", b: false },
   { f: 41, p: "/$defs/TraceLevelByClass/additionalProperties", b: false },
-  { f: 41, p: "/properties/egress", c: __c570, r: 570, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/EgressByClass", c: __c570, r: 541, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 571], ["by_class", "by_class", 573]], ap: 578, kn: new Set(["default","by_class"]) },
-  { f: 41, p: "/$defs/EgressByClass/properties/default", c: __c572, r: 572, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/Egress", c: __c572, g: [[0,[2]]], k: { "enum": ["deny","allow_accepting_remote"] } },
-  { f: 41, p: "/$defs/EgressByClass/properties/by_class", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["public", "public", 574], ["community", "community", 575], ["personal", "personal", 576]], ap: 577, kn: new Set(["public","community","personal"]) },
-  { f: 41, p: "/$defs/EgressByClass/properties/by_class/properties/public", c: __c572, r: 572, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/EgressByClass/properties/by_class/properties/community", c: __c572, r: 572, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/EgressByClass/properties/by_class/properties/personal", c: __c572, r: 572, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/properties/egress", c: __c580, r: 580, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/EgressByClass", c: __c580, r: 551, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 581], ["by_class", "by_class", 583]], ap: 588, kn: new Set(["default","by_class"]) },
+  { f: 41, p: "/$defs/EgressByClass/properties/default", c: __c582, r: 582, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/Egress", c: __c582, g: [[0,[2]]], k: { "enum": ["deny","allow_accepting_remote"] } },
+  { f: 41, p: "/$defs/EgressByClass/properties/by_class", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["public", "public", 584], ["community", "community", 585], ["personal", "personal", 586]], ap: 587, kn: new Set(["public","community","personal"]) },
+  { f: 41, p: "/$defs/EgressByClass/properties/by_class/properties/public", c: __c582, r: 582, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/EgressByClass/properties/by_class/properties/community", c: __c582, r: 582, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/EgressByClass/properties/by_class/properties/personal", c: __c582, r: 582, ro: 1, g: [[0,[0]]] },
   { f: 41, p: "/$defs/EgressByClass/properties/by_class/additionalProperties", b: false },
   { f: 41, p: "/$defs/EgressByClass/additionalProperties", b: false },
-  { f: 41, p: "/properties/verification_rigor", c: __c580, r: 580, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/VerificationRigorByMode", c: __c580, r: 581, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 589], ["by_mode", "by_mode", 591]], ap: 596, kn: new Set(["default","by_mode"]) },
-  { f: 42, p: "/$defs/ModeKeyed", c: __c581, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["default"] }, pr: [["default", "default", 582], ["by_mode", "by_mode", 583]], ap: 588, kn: new Set(["default","by_mode"]) },
+  { f: 41, p: "/properties/verification_rigor", c: __c590, r: 590, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/VerificationRigorByMode", c: __c590, r: 591, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 599], ["by_mode", "by_mode", 601]], ap: 606, kn: new Set(["default","by_mode"]) },
+  { f: 42, p: "/$defs/ModeKeyed", c: __c591, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["default"] }, pr: [["default", "default", 592], ["by_mode", "by_mode", 593]], ap: 598, kn: new Set(["default","by_mode"]) },
   { f: 42, p: "/$defs/ModeKeyed/properties/default", av: 1, g: [] },
-  { f: 42, p: "/$defs/ModeKeyed/properties/by_mode", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["commons", "commons", 584], ["support", "support", 585], ["crisis", "crisis", 586]], ap: 587, kn: new Set(["commons","support","crisis"]) },
+  { f: 42, p: "/$defs/ModeKeyed/properties/by_mode", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["commons", "commons", 594], ["support", "support", 595], ["crisis", "crisis", 596]], ap: 597, kn: new Set(["commons","support","crisis"]) },
   { f: 42, p: "/$defs/ModeKeyed/properties/by_mode/properties/commons", av: 1, g: [] },
   { f: 42, p: "/$defs/ModeKeyed/properties/by_mode/properties/support", av: 1, g: [] },
   { f: 42, p: "/$defs/ModeKeyed/properties/by_mode/properties/crisis", av: 1, g: [] },
   { f: 42, p: "/$defs/ModeKeyed/properties/by_mode/additionalProperties", b: false },
   { f: 42, p: "/$defs/ModeKeyed/additionalProperties", b: false },
-  { f: 41, p: "/$defs/VerificationRigorByMode/properties/default", c: __c590, r: 590, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/VerificationRigor", c: __c590, g: [[0,[2]]], k: { "enum": ["standard","elevated","strict"] } },
-  { f: 41, p: "/$defs/VerificationRigorByMode/properties/by_mode", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["commons", "commons", 592], ["support", "support", 593], ["crisis", "crisis", 594]], ap: 595, kn: new Set(["commons","support","crisis"]) },
-  { f: 41, p: "/$defs/VerificationRigorByMode/properties/by_mode/properties/commons", c: __c590, r: 590, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/VerificationRigorByMode/properties/by_mode/properties/support", c: __c590, r: 590, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/VerificationRigorByMode/properties/by_mode/properties/crisis", c: __c590, r: 590, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/VerificationRigorByMode/properties/default", c: __c600, r: 600, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/VerificationRigor", c: __c600, g: [[0,[2]]], k: { "enum": ["standard","elevated","strict"] } },
+  { f: 41, p: "/$defs/VerificationRigorByMode/properties/by_mode", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["commons", "commons", 602], ["support", "support", 603], ["crisis", "crisis", 604]], ap: 605, kn: new Set(["commons","support","crisis"]) },
+  { f: 41, p: "/$defs/VerificationRigorByMode/properties/by_mode/properties/commons", c: __c600, r: 600, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/VerificationRigorByMode/properties/by_mode/properties/support", c: __c600, r: 600, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/VerificationRigorByMode/properties/by_mode/properties/crisis", c: __c600, r: 600, ro: 1, g: [[0,[0]]] },
   { f: 41, p: "/$defs/VerificationRigorByMode/properties/by_mode/additionalProperties", b: false },
   { f: 41, p: "/$defs/VerificationRigorByMode/additionalProperties", b: false },
-  { f: 41, p: "/properties/escalation_threshold", c: __c598, r: 598, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/EscalationThresholdByMode", c: __c598, r: 581, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 599], ["by_mode", "by_mode", 605]], ap: 610, kn: new Set(["default","by_mode"]) },
-  { f: 41, p: "/$defs/EscalationThresholdByMode/properties/default", c: __c600, r: 600, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/EscalationThreshold", c: __c600, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["escalate"] }, pr: [["escalate", "escalate", 601]], ap: 604, kn: new Set(["escalate"]) },
-  { f: 41, p: "/$defs/EscalationThreshold/properties/escalate", t: ["array"], tv: "array", g: [[3,[18,20]]], k: { "uniqueItems": true }, it: 602, uq: null },
-  { f: 41, p: "/$defs/EscalationThreshold/properties/escalate/items", c: __c603, r: 603, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/EscalationTrigger", c: __c603, g: [[0,[2]]], k: { "enum": ["operator-decision","sustained-degradation","boundary-risk","pre-egress-confirmation","crisis-candidate"] } },
+  { f: 41, p: "/properties/escalation_threshold", c: __c608, r: 608, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/EscalationThresholdByMode", c: __c608, r: 591, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 609], ["by_mode", "by_mode", 615]], ap: 620, kn: new Set(["default","by_mode"]) },
+  { f: 41, p: "/$defs/EscalationThresholdByMode/properties/default", c: __c610, r: 610, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/EscalationThreshold", c: __c610, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["escalate"] }, pr: [["escalate", "escalate", 611]], ap: 614, kn: new Set(["escalate"]) },
+  { f: 41, p: "/$defs/EscalationThreshold/properties/escalate", t: ["array"], tv: "array", g: [[3,[18,20]]], k: { "uniqueItems": true }, it: 612, uq: null },
+  { f: 41, p: "/$defs/EscalationThreshold/properties/escalate/items", c: __c613, r: 613, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/EscalationTrigger", c: __c613, g: [[0,[2]]], k: { "enum": ["operator-decision","sustained-degradation","boundary-risk","pre-egress-confirmation","crisis-candidate"] } },
   { f: 41, p: "/$defs/EscalationThreshold/additionalProperties", b: false },
-  { f: 41, p: "/$defs/EscalationThresholdByMode/properties/by_mode", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["commons", "commons", 606], ["support", "support", 607], ["crisis", "crisis", 608]], ap: 609, kn: new Set(["commons","support","crisis"]) },
-  { f: 41, p: "/$defs/EscalationThresholdByMode/properties/by_mode/properties/commons", c: __c600, r: 600, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/EscalationThresholdByMode/properties/by_mode/properties/support", c: __c600, r: 600, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/EscalationThresholdByMode/properties/by_mode/properties/crisis", c: __c600, r: 600, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/EscalationThresholdByMode/properties/by_mode", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["commons", "commons", 616], ["support", "support", 617], ["crisis", "crisis", 618]], ap: 619, kn: new Set(["commons","support","crisis"]) },
+  { f: 41, p: "/$defs/EscalationThresholdByMode/properties/by_mode/properties/commons", c: __c610, r: 610, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/EscalationThresholdByMode/properties/by_mode/properties/support", c: __c610, r: 610, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/EscalationThresholdByMode/properties/by_mode/properties/crisis", c: __c610, r: 610, ro: 1, g: [[0,[0]]] },
   { f: 41, p: "/$defs/EscalationThresholdByMode/properties/by_mode/additionalProperties", b: false },
   { f: 41, p: "/$defs/EscalationThresholdByMode/additionalProperties", b: false },
   { f: 41, p: "/additionalProperties", b: false },
-  { f: 43, p: "", c: __c612, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","initiation"] }, pr: [["schema", "schema", 613], ["ui_profile", "ui_profile", 614], ["surface", "surface", 615], ["pinned", "pinned", 616], ["hidden", "hidden", 617], ["initiation", "initiation", 618], ["show_activity_feed", "show_activity_feed", 619], ["show_confidence", "show_confidence", 620], ["streak_count", "streak_count", 621], ["nudge_after", "nudge_after", 623]], ap: 625, kn: new Set(["schema","ui_profile","surface","pinned","hidden","initiation","show_activity_feed","show_confidence","streak_count","nudge_after"]) },
+  { f: 43, p: "", c: __c622, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","initiation"] }, pr: [["schema", "schema", 623], ["ui_profile", "ui_profile", 624], ["surface", "surface", 625], ["pinned", "pinned", 626], ["hidden", "hidden", 627], ["initiation", "initiation", 628], ["show_activity_feed", "show_activity_feed", 629], ["show_confidence", "show_confidence", 630], ["streak_count", "streak_count", 631], ["nudge_after", "nudge_after", 633]], ap: 635, kn: new Set(["schema","ui_profile","surface","pinned","hidden","initiation","show_activity_feed","show_confidence","streak_count","nudge_after"]) },
   { f: 43, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.assistant-ui-preferences.v1" } },
   { f: 43, p: "/properties/ui_profile", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 43, p: "/properties/surface", g: [[0,[2]]], k: { "enum": ["contact-rail","assistant-section"] } },
@@ -5788,28 +6023,28 @@ const __S = [
   { f: 43, p: "/properties/initiation", g: [[0,[2]]], k: { "enum": ["never"] } },
   { f: 43, p: "/properties/show_activity_feed", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 43, p: "/properties/show_confidence", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 43, p: "/properties/streak_count", g: [[0,[3]]], no: 622 },
-  { f: 43, p: "/properties/streak_count/not", av: 1, c: __c622, g: [] },
-  { f: 43, p: "/properties/nudge_after", g: [[0,[3]]], no: 624 },
-  { f: 43, p: "/properties/nudge_after/not", av: 1, c: __c624, g: [] },
+  { f: 43, p: "/properties/streak_count", g: [[0,[3]]], no: 632 },
+  { f: 43, p: "/properties/streak_count/not", av: 1, c: __c632, g: [] },
+  { f: 43, p: "/properties/nudge_after", g: [[0,[3]]], no: 634 },
+  { f: 43, p: "/properties/nudge_after/not", av: 1, c: __c634, g: [] },
   { f: 43, p: "/additionalProperties", b: false },
-  { f: 44, p: "", c: __c626, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","profile/id","anchor","requires","guarantees","conformance/max-age"] }, pr: [["schema", "schema", 627], ["profile/id", "profile~1id", 628], ["anchor", "anchor", 629], ["requires", "requires", 630], ["guarantees", "guarantees", 641], ["conformance/max-age", "conformance~1max-age", 648]], ap: 649, kn: new Set(["schema","profile/id","anchor","requires","guarantees","conformance/max-age"]) },
+  { f: 44, p: "", c: __c636, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","profile/id","anchor","requires","guarantees","conformance/max-age"] }, pr: [["schema", "schema", 637], ["profile/id", "profile~1id", 638], ["anchor", "anchor", 639], ["requires", "requires", 640], ["guarantees", "guarantees", 651], ["conformance/max-age", "conformance~1max-age", 658]], ap: 659, kn: new Set(["schema","profile/id","anchor","requires","guarantees","conformance/max-age"]) },
   { f: 44, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.baseline-assistant-profile.v1" } },
   { f: 44, p: "/properties/profile~1id", g: [[0,[1]]], k: { "const": "baseline-assistant" } },
   { f: 44, p: "/properties/anchor", g: [[0,[1]]], k: { "const": "UNIVERSAL-BASIC-COMPUTE" } },
-  { f: 44, p: "/properties/requires", c: __c631, r: 631, ro: 1, g: [[0,[0]]] },
-  { f: 44, p: "/$defs/ProfileRequirements", c: __c631, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["operations","min_context_window","tool_surface","transports","max_output_tokens"] }, pr: [["operations", "operations", 632], ["min_context_window", "min_context_window", 635], ["tool_surface", "tool_surface", 636], ["transports", "transports", 637], ["max_output_tokens", "max_output_tokens", 639]], ap: 640, kn: new Set(["operations","min_context_window","tool_surface","transports","max_output_tokens"]) },
-  { f: 44, p: "/$defs/ProfileRequirements/properties/operations", t: ["array"], tv: "array", g: [[3,[18,19,20]]], k: { "uniqueItems": true }, it: 633, co: 634, uq: null },
+  { f: 44, p: "/properties/requires", c: __c641, r: 641, ro: 1, g: [[0,[0]]] },
+  { f: 44, p: "/$defs/ProfileRequirements", c: __c641, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["operations","min_context_window","tool_surface","transports","max_output_tokens"] }, pr: [["operations", "operations", 642], ["min_context_window", "min_context_window", 645], ["tool_surface", "tool_surface", 646], ["transports", "transports", 647], ["max_output_tokens", "max_output_tokens", 649]], ap: 650, kn: new Set(["operations","min_context_window","tool_surface","transports","max_output_tokens"]) },
+  { f: 44, p: "/$defs/ProfileRequirements/properties/operations", t: ["array"], tv: "array", g: [[3,[18,19,20]]], k: { "uniqueItems": true }, it: 643, co: 644, uq: null },
   { f: 44, p: "/$defs/ProfileRequirements/properties/operations/items", g: [[0,[2]]], k: { "enum": ["generate","embed","batch_embed"] } },
-  { f: 44, p: "/$defs/ProfileRequirements/properties/operations/contains", c: __c634, g: [[0,[1]]], k: { "const": "generate" } },
+  { f: 44, p: "/$defs/ProfileRequirements/properties/operations/contains", c: __c644, g: [[0,[1]]], k: { "const": "generate" } },
   { f: 44, p: "/$defs/ProfileRequirements/properties/min_context_window", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 512 } },
   { f: 44, p: "/$defs/ProfileRequirements/properties/tool_surface", g: [[0,[1]]], k: { "const": "none" } },
-  { f: 44, p: "/$defs/ProfileRequirements/properties/transports", t: ["array"], tv: "array", g: [[3,[17,18,20]]], k: { "minItems": 1, "uniqueItems": true }, it: 638, uq: null },
+  { f: 44, p: "/$defs/ProfileRequirements/properties/transports", t: ["array"], tv: "array", g: [[3,[17,18,20]]], k: { "minItems": 1, "uniqueItems": true }, it: 648, uq: null },
   { f: 44, p: "/$defs/ProfileRequirements/properties/transports/items", g: [[0,[2]]], k: { "enum": ["http_local","command_stdio"] } },
   { f: 44, p: "/$defs/ProfileRequirements/properties/max_output_tokens", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
   { f: 44, p: "/$defs/ProfileRequirements/additionalProperties", b: false },
-  { f: 44, p: "/properties/guarantees", c: __c642, r: 642, ro: 1, g: [[0,[0]]] },
-  { f: 44, p: "/$defs/ProfileGuarantees", c: __c642, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["no_telemetry_egress","no_remote_fallback","works_offline","no_economic_gating"] }, pr: [["no_telemetry_egress", "no_telemetry_egress", 643], ["no_remote_fallback", "no_remote_fallback", 644], ["works_offline", "works_offline", 645], ["no_economic_gating", "no_economic_gating", 646]], ap: 647, kn: new Set(["no_telemetry_egress","no_remote_fallback","works_offline","no_economic_gating"]) },
+  { f: 44, p: "/properties/guarantees", c: __c652, r: 652, ro: 1, g: [[0,[0]]] },
+  { f: 44, p: "/$defs/ProfileGuarantees", c: __c652, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["no_telemetry_egress","no_remote_fallback","works_offline","no_economic_gating"] }, pr: [["no_telemetry_egress", "no_telemetry_egress", 653], ["no_remote_fallback", "no_remote_fallback", 654], ["works_offline", "works_offline", 655], ["no_economic_gating", "no_economic_gating", 656]], ap: 657, kn: new Set(["no_telemetry_egress","no_remote_fallback","works_offline","no_economic_gating"]) },
   { f: 44, p: "/$defs/ProfileGuarantees/properties/no_telemetry_egress", g: [[0,[1]]], k: { "const": true } },
   { f: 44, p: "/$defs/ProfileGuarantees/properties/no_remote_fallback", g: [[0,[1]]], k: { "const": true } },
   { f: 44, p: "/$defs/ProfileGuarantees/properties/works_offline", g: [[0,[1]]], k: { "const": true } },
@@ -5817,490 +6052,490 @@ const __S = [
   { f: 44, p: "/$defs/ProfileGuarantees/additionalProperties", b: false },
   { f: 44, p: "/properties/conformance~1max-age", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "duration" }, fm: __fmtDuration },
   { f: 44, p: "/additionalProperties", b: false },
-  { f: 45, p: "", c: __c650, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","report/id","runtime/ref","profile/id","environment/ref","time/generated-at","time/expires-at","status","checks","overall/passed"] }, pr: [["schema", "schema", 651], ["report/id", "report~1id", 652], ["runtime/ref", "runtime~1ref", 653], ["model.binding/ref", "model.binding~1ref", 654], ["profile/id", "profile~1id", 655], ["environment/ref", "environment~1ref", 656], ["time/generated-at", "time~1generated-at", 657], ["time/expires-at", "time~1expires-at", 658], ["status", "status", 659], ["checks", "checks", 660], ["overall/passed", "overall~1passed", 668]], ap: 669, kn: new Set(["schema","report/id","runtime/ref","model.binding/ref","profile/id","environment/ref","time/generated-at","time/expires-at","status","checks","overall/passed"]), all: [670] },
+  { f: 45, p: "", c: __c660, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","report/id","runtime/ref","profile/id","environment/ref","time/generated-at","time/expires-at","status","checks","overall/passed"] }, pr: [["schema", "schema", 661], ["report/id", "report~1id", 662], ["runtime/ref", "runtime~1ref", 663], ["model.binding/ref", "model.binding~1ref", 664], ["profile/id", "profile~1id", 665], ["environment/ref", "environment~1ref", 666], ["time/generated-at", "time~1generated-at", 667], ["time/expires-at", "time~1expires-at", 668], ["status", "status", 669], ["checks", "checks", 670], ["overall/passed", "overall~1passed", 678]], ap: 679, kn: new Set(["schema","report/id","runtime/ref","model.binding/ref","profile/id","environment/ref","time/generated-at","time/expires-at","status","checks","overall/passed"]), all: [680] },
   { f: 45, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.baseline-assistant-conformance-report.v1" } },
   { f: 45, p: "/properties/report~1id", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 45, p: "/properties/runtime~1ref", c: __c372, r: 372, ro: 1, g: [[0,[0]]] },
-  { f: 45, p: "/properties/model.binding~1ref", c: __c374, r: 374, ro: 1, g: [[0,[0]]] },
+  { f: 45, p: "/properties/runtime~1ref", c: __c397, r: 397, ro: 1, g: [[0,[0]]] },
+  { f: 45, p: "/properties/model.binding~1ref", c: __c399, r: 399, ro: 1, g: [[0,[0]]] },
   { f: 45, p: "/properties/profile~1id", g: [[0,[1]]], k: { "const": "baseline-assistant" } },
   { f: 45, p: "/properties/environment~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 45, p: "/properties/time~1generated-at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 45, p: "/properties/time~1expires-at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 45, p: "/properties/status", g: [[0,[2]]], k: { "enum": ["fresh","stale"] } },
-  { f: 45, p: "/properties/checks", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 661 },
-  { f: 45, p: "/properties/checks/items", c: __c662, r: 662, ro: 1, g: [[0,[0]]] },
-  { f: 45, p: "/$defs/ConformanceCheck", c: __c662, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["check/id","clause","result"] }, pr: [["check/id", "check~1id", 663], ["clause", "clause", 664], ["result", "result", 665], ["detail/code", "detail~1code", 666]], ap: 667, kn: new Set(["check/id","clause","result","detail/code"]) },
-  { f: 45, p: "/$defs/ConformanceCheck/properties/check~1id", c: __c405, r: 405, ro: 1, g: [[0,[0]]] },
-  { f: 45, p: "/$defs/ConformanceCheck/properties/clause", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^/" }, re: __RE8 },
+  { f: 45, p: "/properties/checks", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 671 },
+  { f: 45, p: "/properties/checks/items", c: __c672, r: 672, ro: 1, g: [[0,[0]]] },
+  { f: 45, p: "/$defs/ConformanceCheck", c: __c672, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["check/id","clause","result"] }, pr: [["check/id", "check~1id", 673], ["clause", "clause", 674], ["result", "result", 675], ["detail/code", "detail~1code", 676]], ap: 677, kn: new Set(["check/id","clause","result","detail/code"]) },
+  { f: 45, p: "/$defs/ConformanceCheck/properties/check~1id", c: __c430, r: 430, ro: 1, g: [[0,[0]]] },
+  { f: 45, p: "/$defs/ConformanceCheck/properties/clause", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^/" }, re: __RE9 },
   { f: 45, p: "/$defs/ConformanceCheck/properties/result", g: [[0,[2]]], k: { "enum": ["pass","fail"] } },
-  { f: 45, p: "/$defs/ConformanceCheck/properties/detail~1code", c: __c405, r: 405, ro: 1, g: [[0,[0]]] },
+  { f: 45, p: "/$defs/ConformanceCheck/properties/detail~1code", c: __c430, r: 430, ro: 1, g: [[0,[0]]] },
   { f: 45, p: "/$defs/ConformanceCheck/additionalProperties", b: false },
   { f: 45, p: "/properties/overall~1passed", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 45, p: "/additionalProperties", b: false },
-  { f: 45, p: "/allOf/0", g: [[0,[7]]], if: 671, th: 675 },
-  { f: 45, p: "/allOf/0/if", c: __c671, g: [[4,[23,26]]], k: { "required": ["checks"] }, pr: [["checks", "checks", 672]] },
-  { f: 45, p: "/allOf/0/if/properties/checks", t: ["array"], tv: "array", g: [[3,[19]]], co: 673 },
-  { f: 45, p: "/allOf/0/if/properties/checks/contains", c: __c673, t: ["object"], tv: "object", g: [[4,[23,26]]], k: { "required": ["result"] }, pr: [["result", "result", 674]] },
+  { f: 45, p: "/allOf/0", g: [[0,[7]]], if: 681, th: 685 },
+  { f: 45, p: "/allOf/0/if", c: __c681, g: [[4,[23,26]]], k: { "required": ["checks"] }, pr: [["checks", "checks", 682]] },
+  { f: 45, p: "/allOf/0/if/properties/checks", t: ["array"], tv: "array", g: [[3,[19]]], co: 683 },
+  { f: 45, p: "/allOf/0/if/properties/checks/contains", c: __c683, t: ["object"], tv: "object", g: [[4,[23,26]]], k: { "required": ["result"] }, pr: [["result", "result", 684]] },
   { f: 45, p: "/allOf/0/if/properties/checks/contains/properties/result", g: [[0,[1]]], k: { "const": "fail" } },
-  { f: 45, p: "/allOf/0/then", g: [[4,[26]]], pr: [["overall/passed", "overall~1passed", 676]] },
+  { f: 45, p: "/allOf/0/then", g: [[4,[26]]], pr: [["overall/passed", "overall~1passed", 686]] },
   { f: 45, p: "/allOf/0/then/properties/overall~1passed", g: [[0,[1]]], k: { "const": false } },
-  { f: 39, p: "/$defs/ChoiceOption", c: __c677, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["value","title"] }, pr: [["value", "value", 678], ["title", "title", 679], ["detail", "detail", 680]], ap: 681, kn: new Set(["value","title","detail"]) },
-  { f: 39, p: "/$defs/ChoiceOption/properties/value", c: __c532, r: 532, ro: 1, g: [[0,[0]]] },
+  { f: 39, p: "/$defs/ChoiceOption", c: __c687, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["value","title"] }, pr: [["value", "value", 688], ["title", "title", 689], ["detail", "detail", 690]], ap: 691, kn: new Set(["value","title","detail"]) },
+  { f: 39, p: "/$defs/ChoiceOption/properties/value", c: __c542, r: 542, ro: 1, g: [[0,[0]]] },
   { f: 39, p: "/$defs/ChoiceOption/properties/title", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 120, "minLength": 1 } },
   { f: 39, p: "/$defs/ChoiceOption/properties/detail", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 280 } },
   { f: 39, p: "/$defs/ChoiceOption/additionalProperties", b: false },
-  { f: 25, p: "/$defs/ClassificationFlow", c: __c682, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["input","output"] }, pr: [["input", "input", 683], ["output", "output", 684]], ap: 685, kn: new Set(["input","output"]) },
-  { f: 25, p: "/$defs/ClassificationFlow/properties/input", c: __c412, r: 412, ro: 1, g: [[0,[0]]] },
-  { f: 25, p: "/$defs/ClassificationFlow/properties/output", c: __c412, r: 412, ro: 1, g: [[0,[0]]] },
-  { f: 25, p: "/$defs/ClassificationFlow/additionalProperties", b: false },
-  { f: 46, p: "/$defs/ConfirmPayload", c: __c687, r: 687, ro: 1, g: [[0,[0]]] },
-  { f: 47, p: "", c: __c687, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["confirm/title", "confirm~1title", 688], ["deny/title", "deny~1title", 689]], ap: 690, kn: new Set(["confirm/title","deny/title"]) },
+  { f: 27, p: "/$defs/ClassificationFlow", c: __c692, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["input","output"] }, pr: [["input", "input", 693], ["output", "output", 694]], ap: 695, kn: new Set(["input","output"]) },
+  { f: 27, p: "/$defs/ClassificationFlow/properties/input", c: __c437, r: 437, ro: 1, g: [[0,[0]]] },
+  { f: 27, p: "/$defs/ClassificationFlow/properties/output", c: __c437, r: 437, ro: 1, g: [[0,[0]]] },
+  { f: 27, p: "/$defs/ClassificationFlow/additionalProperties", b: false },
+  { f: 46, p: "/$defs/ConfirmPayload", c: __c697, r: 697, ro: 1, g: [[0,[0]]] },
+  { f: 47, p: "", c: __c697, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["confirm/title", "confirm~1title", 698], ["deny/title", "deny~1title", 699]], ap: 700, kn: new Set(["confirm/title","deny/title"]) },
   { f: 47, p: "/properties/confirm~1title", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 60, "minLength": 1 } },
   { f: 47, p: "/properties/deny~1title", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 60, "minLength": 1 } },
   { f: 47, p: "/additionalProperties", b: false },
-  { f: 23, p: "/$defs/ContentPart", c: __c691, t: ["object"], tv: "object", g: [[0,[5]],[4,[25,27]]], ap: 692, kn: new Set([]), one: [693,698], dt: "type", dm: new Map([["text",0],["object_ref",1]]) },
-  { f: 23, p: "/$defs/ContentPart/additionalProperties", av: 1, b: true },
-  { f: 23, p: "/$defs/ContentPart/oneOf/0", c: __c694, r: 694, ro: 1, g: [[0,[0]]] },
-  { f: 23, p: "/$defs/TextPart", c: __c694, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["type","text"] }, pr: [["type", "type", 695], ["text", "text", 696]], ap: 697, kn: new Set(["type","text"]) },
-  { f: 23, p: "/$defs/TextPart/properties/type", g: [[0,[1]]], k: { "const": "text" } },
-  { f: 23, p: "/$defs/TextPart/properties/text", t: ["string"], tv: "string", ut: 1, g: [] },
-  { f: 23, p: "/$defs/TextPart/additionalProperties", b: false },
-  { f: 23, p: "/$defs/ContentPart/oneOf/1", c: __c699, r: 699, ro: 1, g: [[0,[0]]] },
-  { f: 23, p: "/$defs/ObjectRefPart", c: __c699, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["type","object/ref","media/type"] }, pr: [["type", "type", 700], ["object/ref", "object~1ref", 701], ["media/type", "media~1type", 702], ["byte/size", "byte~1size", 703]], ap: 704, kn: new Set(["type","object/ref","media/type","byte/size"]) },
-  { f: 23, p: "/$defs/ObjectRefPart/properties/type", g: [[0,[1]]], k: { "const": "object_ref" } },
-  { f: 23, p: "/$defs/ObjectRefPart/properties/object~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 23, p: "/$defs/ObjectRefPart/properties/media~1type", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[a-z]+/[A-Za-z0-9.+-]+$" }, re: __RE13 },
-  { f: 23, p: "/$defs/ObjectRefPart/properties/byte~1size", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 23, p: "/$defs/ObjectRefPart/additionalProperties", b: false },
-  { f: 24, p: "", c: __c705, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema"] }, pr: [["schema", "schema", 706], ["sources", "sources", 707]], ap: 721, kn: new Set(["schema","sources"]) },
-  { f: 24, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.context-assembly.request.v1" } },
-  { f: 24, p: "/properties/sources", t: ["array"], tv: "array", g: [[3,[18]]], it: 708 },
-  { f: 24, p: "/properties/sources/items", c: __c709, r: 709, ro: 1, g: [[0,[0]]] },
-  { f: 24, p: "/$defs/ContextSource", c: __c709, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["source/kind","grant/ref"] }, pr: [["source/kind", "source~1kind", 710], ["grant/ref", "grant~1ref", 711], ["lease/ref", "lease~1ref", 712], ["flow/ref", "flow~1ref", 713], ["max/elements", "max~1elements", 714]], ap: 715, kn: new Set(["source/kind","grant/ref","lease/ref","flow/ref","max/elements"]), all: [716] },
-  { f: 24, p: "/$defs/ContextSource/properties/source~1kind", c: __c410, r: 410, ro: 1, g: [[0,[0]]] },
-  { f: 24, p: "/$defs/ContextSource/properties/grant~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 24, p: "/$defs/ContextSource/properties/lease~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 24, p: "/$defs/ContextSource/properties/flow~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 24, p: "/$defs/ContextSource/properties/max~1elements", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
-  { f: 24, p: "/$defs/ContextSource/additionalProperties", b: false },
-  { f: 24, p: "/$defs/ContextSource/allOf/0", g: [[0,[7]]], if: 717, th: 719 },
-  { f: 24, p: "/$defs/ContextSource/allOf/0/if", c: __c717, g: [[4,[23,26]]], k: { "required": ["source/kind"] }, pr: [["source/kind", "source~1kind", 718]] },
-  { f: 24, p: "/$defs/ContextSource/allOf/0/if/properties/source~1kind", g: [[0,[2]]], k: { "enum": ["artifact","dataset"] } },
-  { f: 24, p: "/$defs/ContextSource/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["lease/ref"] }, pr: [["lease/ref", "lease~1ref", 720]] },
-  { f: 24, p: "/$defs/ContextSource/allOf/0/then/properties/lease~1ref", av: 1, g: [] },
-  { f: 24, p: "/additionalProperties", b: false },
-  { f: 48, p: "", c: __c722, t: ["object"], tv: "object", g: [[0,[5]],[4,[23,25,26]]], k: { "required": ["schema","element/id","source/kind","classification"] }, pr: [["schema", "schema", 723], ["element/id", "element~1id", 724], ["source/kind", "source~1kind", 725], ["source/ref", "source~1ref", 726], ["classification", "classification", 727], ["content", "content", 728], ["content/ref", "content~1ref", 730], ["declassifiable", "declassifiable", 731], ["declassified/from", "declassified~1from", 732], ["grant/ref", "grant~1ref", 733]], ap: 734, kn: new Set(["schema","element/id","source/kind","source/ref","classification","content","content/ref","declassifiable","declassified/from","grant/ref"]), one: [735,737] },
+  { f: 25, p: "/$defs/ContentPart", c: __c701, t: ["object"], tv: "object", g: [[0,[5]],[4,[25,27]]], ap: 702, kn: new Set([]), one: [703,708], dt: "type", dm: new Map([["text",0],["object_ref",1]]) },
+  { f: 25, p: "/$defs/ContentPart/additionalProperties", av: 1, b: true },
+  { f: 25, p: "/$defs/ContentPart/oneOf/0", c: __c704, r: 704, ro: 1, g: [[0,[0]]] },
+  { f: 25, p: "/$defs/TextPart", c: __c704, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["type","text"] }, pr: [["type", "type", 705], ["text", "text", 706]], ap: 707, kn: new Set(["type","text"]) },
+  { f: 25, p: "/$defs/TextPart/properties/type", g: [[0,[1]]], k: { "const": "text" } },
+  { f: 25, p: "/$defs/TextPart/properties/text", t: ["string"], tv: "string", ut: 1, g: [] },
+  { f: 25, p: "/$defs/TextPart/additionalProperties", b: false },
+  { f: 25, p: "/$defs/ContentPart/oneOf/1", c: __c709, r: 709, ro: 1, g: [[0,[0]]] },
+  { f: 25, p: "/$defs/ObjectRefPart", c: __c709, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["type","object/ref","media/type"] }, pr: [["type", "type", 710], ["object/ref", "object~1ref", 711], ["media/type", "media~1type", 712], ["byte/size", "byte~1size", 713]], ap: 714, kn: new Set(["type","object/ref","media/type","byte/size"]) },
+  { f: 25, p: "/$defs/ObjectRefPart/properties/type", g: [[0,[1]]], k: { "const": "object_ref" } },
+  { f: 25, p: "/$defs/ObjectRefPart/properties/object~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 25, p: "/$defs/ObjectRefPart/properties/media~1type", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[a-z]+/[A-Za-z0-9.+-]+$" }, re: __RE14 },
+  { f: 25, p: "/$defs/ObjectRefPart/properties/byte~1size", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 25, p: "/$defs/ObjectRefPart/additionalProperties", b: false },
+  { f: 26, p: "", c: __c715, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema"] }, pr: [["schema", "schema", 716], ["sources", "sources", 717]], ap: 731, kn: new Set(["schema","sources"]) },
+  { f: 26, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.context-assembly.request.v1" } },
+  { f: 26, p: "/properties/sources", t: ["array"], tv: "array", g: [[3,[18]]], it: 718 },
+  { f: 26, p: "/properties/sources/items", c: __c719, r: 719, ro: 1, g: [[0,[0]]] },
+  { f: 26, p: "/$defs/ContextSource", c: __c719, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["source/kind","grant/ref"] }, pr: [["source/kind", "source~1kind", 720], ["grant/ref", "grant~1ref", 721], ["lease/ref", "lease~1ref", 722], ["flow/ref", "flow~1ref", 723], ["max/elements", "max~1elements", 724]], ap: 725, kn: new Set(["source/kind","grant/ref","lease/ref","flow/ref","max/elements"]), all: [726] },
+  { f: 26, p: "/$defs/ContextSource/properties/source~1kind", c: __c435, r: 435, ro: 1, g: [[0,[0]]] },
+  { f: 26, p: "/$defs/ContextSource/properties/grant~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 26, p: "/$defs/ContextSource/properties/lease~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 26, p: "/$defs/ContextSource/properties/flow~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 26, p: "/$defs/ContextSource/properties/max~1elements", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
+  { f: 26, p: "/$defs/ContextSource/additionalProperties", b: false },
+  { f: 26, p: "/$defs/ContextSource/allOf/0", g: [[0,[7]]], if: 727, th: 729 },
+  { f: 26, p: "/$defs/ContextSource/allOf/0/if", c: __c727, g: [[4,[23,26]]], k: { "required": ["source/kind"] }, pr: [["source/kind", "source~1kind", 728]] },
+  { f: 26, p: "/$defs/ContextSource/allOf/0/if/properties/source~1kind", g: [[0,[2]]], k: { "enum": ["artifact","dataset"] } },
+  { f: 26, p: "/$defs/ContextSource/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["lease/ref"] }, pr: [["lease/ref", "lease~1ref", 730]] },
+  { f: 26, p: "/$defs/ContextSource/allOf/0/then/properties/lease~1ref", av: 1, g: [] },
+  { f: 26, p: "/additionalProperties", b: false },
+  { f: 48, p: "", c: __c732, t: ["object"], tv: "object", g: [[0,[5]],[4,[23,25,26]]], k: { "required": ["schema","element/id","source/kind","classification"] }, pr: [["schema", "schema", 733], ["element/id", "element~1id", 734], ["source/kind", "source~1kind", 735], ["source/ref", "source~1ref", 736], ["classification", "classification", 737], ["content", "content", 738], ["content/ref", "content~1ref", 740], ["declassifiable", "declassifiable", 741], ["declassified/from", "declassified~1from", 742], ["grant/ref", "grant~1ref", 743]], ap: 744, kn: new Set(["schema","element/id","source/kind","source/ref","classification","content","content/ref","declassifiable","declassified/from","grant/ref"]), one: [745,747] },
   { f: 48, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.context-element.v1" } },
   { f: 48, p: "/properties/element~1id", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 48, p: "/properties/source~1kind", c: __c410, r: 410, ro: 1, g: [[0,[0]]] },
+  { f: 48, p: "/properties/source~1kind", c: __c435, r: 435, ro: 1, g: [[0,[0]]] },
   { f: 48, p: "/properties/source~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 48, p: "/properties/classification", c: __c412, r: 412, ro: 1, g: [[0,[0]]] },
-  { f: 48, p: "/properties/content", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 729 },
-  { f: 48, p: "/properties/content/items", c: __c691, r: 691, ro: 1, g: [[0,[0]]] },
+  { f: 48, p: "/properties/classification", c: __c437, r: 437, ro: 1, g: [[0,[0]]] },
+  { f: 48, p: "/properties/content", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 739 },
+  { f: 48, p: "/properties/content/items", c: __c701, r: 701, ro: 1, g: [[0,[0]]] },
   { f: 48, p: "/properties/content~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 48, p: "/properties/declassifiable", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 48, p: "/properties/declassified~1from", c: __c412, r: 412, ro: 1, g: [[0,[0]]] },
+  { f: 48, p: "/properties/declassified~1from", c: __c437, r: 437, ro: 1, g: [[0,[0]]] },
   { f: 48, p: "/properties/grant~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 48, p: "/additionalProperties", b: false },
-  { f: 48, p: "/oneOf/0", c: __c735, g: [[4,[23,26]]], k: { "required": ["content"] }, pr: [["content", "content", 736]] },
+  { f: 48, p: "/oneOf/0", c: __c745, g: [[4,[23,26]]], k: { "required": ["content"] }, pr: [["content", "content", 746]] },
   { f: 48, p: "/oneOf/0/properties/content", av: 1, g: [] },
-  { f: 48, p: "/oneOf/1", c: __c737, g: [[4,[23,26]]], k: { "required": ["content/ref"] }, pr: [["content/ref", "content~1ref", 738]] },
+  { f: 48, p: "/oneOf/1", c: __c747, g: [[4,[23,26]]], k: { "required": ["content/ref"] }, pr: [["content/ref", "content~1ref", 748]] },
   { f: 48, p: "/oneOf/1/properties/content~1ref", av: 1, g: [] },
-  { f: 22, p: "/$defs/EpistemicBlock", c: __c739, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["stance", "stance", 740], ["confidence", "confidence", 741], ["grounded_in", "grounded_in", 742], ["caveats", "caveats", 744]], ap: 746, kn: new Set(["stance","confidence","grounded_in","caveats"]) },
-  { f: 22, p: "/$defs/EpistemicBlock/properties/stance", g: [[0,[2]]], k: { "enum": ["advisory","hypothesis"] } },
-  { f: 22, p: "/$defs/EpistemicBlock/properties/confidence", g: [[0,[2]]], k: { "enum": ["unstated","low","medium","high"] } },
-  { f: 22, p: "/$defs/EpistemicBlock/properties/grounded_in", t: ["array"], tv: "array", g: [[3,[18]]], it: 743 },
-  { f: 22, p: "/$defs/EpistemicBlock/properties/grounded_in/items", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 22, p: "/$defs/EpistemicBlock/properties/caveats", t: ["array"], tv: "array", g: [[3,[18]]], it: 745 },
-  { f: 22, p: "/$defs/EpistemicBlock/properties/caveats/items", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 500, "minLength": 1 } },
-  { f: 22, p: "/$defs/EpistemicBlock/additionalProperties", b: false },
-  { f: 46, p: "/$defs/FreeTextWithAllowlistPayload", c: __c748, r: 748, ro: 1, g: [[0,[0]]] },
-  { f: 49, p: "", c: __c748, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["allowlist"] }, pr: [["allowlist", "allowlist", 749], ["match", "match", 751], ["placeholder", "placeholder", 752]], ap: 753, kn: new Set(["allowlist","match","placeholder"]) },
-  { f: 49, p: "/properties/allowlist", t: ["array"], tv: "array", g: [[3,[16,17,18,20]]], k: { "maxItems": 64, "minItems": 1, "uniqueItems": true }, it: 750, uq: null },
-  { f: 49, p: "/properties/allowlist/items", c: __c532, r: 532, ro: 1, g: [[0,[0]]] },
+  { f: 24, p: "/$defs/EpistemicBlock", c: __c749, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["stance", "stance", 750], ["confidence", "confidence", 751], ["grounded_in", "grounded_in", 752], ["caveats", "caveats", 754]], ap: 756, kn: new Set(["stance","confidence","grounded_in","caveats"]) },
+  { f: 24, p: "/$defs/EpistemicBlock/properties/stance", g: [[0,[2]]], k: { "enum": ["advisory","hypothesis"] } },
+  { f: 24, p: "/$defs/EpistemicBlock/properties/confidence", g: [[0,[2]]], k: { "enum": ["unstated","low","medium","high"] } },
+  { f: 24, p: "/$defs/EpistemicBlock/properties/grounded_in", t: ["array"], tv: "array", g: [[3,[18]]], it: 753 },
+  { f: 24, p: "/$defs/EpistemicBlock/properties/grounded_in/items", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 24, p: "/$defs/EpistemicBlock/properties/caveats", t: ["array"], tv: "array", g: [[3,[18]]], it: 755 },
+  { f: 24, p: "/$defs/EpistemicBlock/properties/caveats/items", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 500, "minLength": 1 } },
+  { f: 24, p: "/$defs/EpistemicBlock/additionalProperties", b: false },
+  { f: 46, p: "/$defs/FreeTextWithAllowlistPayload", c: __c758, r: 758, ro: 1, g: [[0,[0]]] },
+  { f: 49, p: "", c: __c758, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["allowlist"] }, pr: [["allowlist", "allowlist", 759], ["match", "match", 761], ["placeholder", "placeholder", 762]], ap: 763, kn: new Set(["allowlist","match","placeholder"]) },
+  { f: 49, p: "/properties/allowlist", t: ["array"], tv: "array", g: [[3,[16,17,18,20]]], k: { "maxItems": 64, "minItems": 1, "uniqueItems": true }, it: 760, uq: null },
+  { f: 49, p: "/properties/allowlist/items", c: __c542, r: 542, ro: 1, g: [[0,[0]]] },
   { f: 49, p: "/properties/match", g: [[0,[2]]], k: { "enum": ["exact","case-insensitive"] } },
   { f: 49, p: "/properties/placeholder", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 80 } },
   { f: 49, p: "/additionalProperties", b: false },
-  { f: 23, p: "/$defs/GeneratePolicy", c: __c754, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["locality", "locality", 755], ["trust_mode", "trust_mode", 756], ["scope", "scope", 757], ["on_context_denied", "on_context_denied", 758], ["plurality", "plurality", 759]], ap: 760, kn: new Set(["locality","trust_mode","scope","on_context_denied","plurality"]) },
-  { f: 23, p: "/$defs/GeneratePolicy/properties/locality", c: __c391, r: 391, ro: 1, g: [[0,[0]]] },
-  { f: 23, p: "/$defs/GeneratePolicy/properties/trust_mode", c: __c393, r: 393, ro: 1, g: [[0,[0]]] },
-  { f: 23, p: "/$defs/GeneratePolicy/properties/scope", g: [[0,[2]]], k: { "enum": ["assistant-session-only","granted-context"] } },
-  { f: 23, p: "/$defs/GeneratePolicy/properties/on_context_denied", g: [[0,[2]]], k: { "enum": ["fail_closed","drop_with_trace"] } },
-  { f: 23, p: "/$defs/GeneratePolicy/properties/plurality", g: [[0,[2]]], k: { "enum": ["preserve","collapse"] } },
-  { f: 23, p: "/$defs/GeneratePolicy/additionalProperties", b: false },
-  { f: 23, p: "", c: __c761, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","operation","turns"] }, pr: [["schema", "schema", 762], ["operation", "operation", 763], ["turns", "turns", 764], ["context_assembly", "context_assembly", 771], ["parameters", "parameters", 772], ["policy", "policy", 780], ["metadata", "metadata", 781]], ap: 788, kn: new Set(["schema","operation","turns","context_assembly","parameters","policy","metadata"]) },
-  { f: 23, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.generate.request.v1" } },
-  { f: 23, p: "/properties/operation", g: [[0,[1]]], k: { "const": "generate" } },
-  { f: 23, p: "/properties/turns", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 765 },
-  { f: 23, p: "/properties/turns/items", c: __c766, r: 766, ro: 1, g: [[0,[0]]] },
-  { f: 23, p: "/$defs/Turn", c: __c766, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["role","content"] }, pr: [["role", "role", 767], ["content", "content", 768]], ap: 770, kn: new Set(["role","content"]) },
-  { f: 23, p: "/$defs/Turn/properties/role", g: [[0,[2]]], k: { "enum": ["user","assistant"] } },
-  { f: 23, p: "/$defs/Turn/properties/content", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 769 },
-  { f: 23, p: "/$defs/Turn/properties/content/items", c: __c691, r: 691, ro: 1, g: [[0,[0]]] },
-  { f: 23, p: "/$defs/Turn/additionalProperties", b: false },
-  { f: 23, p: "/properties/context_assembly", c: __c705, r: 705, ro: 1, g: [[0,[0]]] },
-  { f: 23, p: "/properties/parameters", c: __c773, r: 773, ro: 1, g: [[0,[0]]] },
-  { f: 23, p: "/$defs/GenerationParameters", c: __c773, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["max_tokens", "max_tokens", 774], ["temperature", "temperature", 775], ["top_p", "top_p", 776], ["stop", "stop", 777]], ap: 779, kn: new Set(["max_tokens","temperature","top_p","stop"]) },
-  { f: 23, p: "/$defs/GenerationParameters/properties/max_tokens", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
-  { f: 23, p: "/$defs/GenerationParameters/properties/temperature", t: ["number"], tv: "number", g: [[1,[8,9]]], k: { "maximum": 2, "minimum": 0 } },
-  { f: 23, p: "/$defs/GenerationParameters/properties/top_p", t: ["number"], tv: "number", g: [[1,[8,11]]], k: { "maximum": 1, "exclusiveMinimum": 0 } },
-  { f: 23, p: "/$defs/GenerationParameters/properties/stop", t: ["array"], tv: "array", g: [[3,[16,18]]], k: { "maxItems": 8 }, it: 778 },
-  { f: 23, p: "/$defs/GenerationParameters/properties/stop/items", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 23, p: "/$defs/GenerationParameters/additionalProperties", b: false },
-  { f: 23, p: "/properties/policy", c: __c754, r: 754, ro: 1, g: [[0,[0]]] },
-  { f: 23, p: "/properties/metadata", t: ["object"], tv: "object", g: [[4,[24,25]]], ap: 782, kn: new Set([]), pn: 787 },
-  { f: 23, p: "/properties/metadata/additionalProperties", g: [[0,[4]]], any: [783,784,785,786] },
-  { f: 23, p: "/properties/metadata/additionalProperties/anyOf/0", c: __c783, t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 256 } },
-  { f: 23, p: "/properties/metadata/additionalProperties/anyOf/1", c: __c784, t: ["number"], tv: "number", ut: 1, g: [] },
-  { f: 23, p: "/properties/metadata/additionalProperties/anyOf/2", c: __c785, t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 23, p: "/properties/metadata/additionalProperties/anyOf/3", c: __c786, t: ["null"], tv: "null", ut: 1, g: [] },
-  { f: 23, p: "/properties/metadata/propertyNames", g: [[2,[12]]], k: { "maxLength": 64 } },
-  { f: 23, p: "/additionalProperties", b: false },
-  { f: 22, p: "", c: __c789, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","operation","outcome","trace/ref"] }, pr: [["schema", "schema", 790], ["operation", "operation", 791], ["outcome", "outcome", 792], ["reason/code", "reason~1code", 793], ["output", "output", 794], ["epistemic", "epistemic", 796], ["runtime/ref", "runtime~1ref", 797], ["model.binding/ref", "model.binding~1ref", 798], ["locality", "locality", 799], ["trace/ref", "trace~1ref", 800], ["usage", "usage", 802], ["diagnostics", "diagnostics", 807]], ap: 808, kn: new Set(["schema","operation","outcome","reason/code","output","epistemic","runtime/ref","model.binding/ref","locality","trace/ref","usage","diagnostics"]), all: [809] },
-  { f: 22, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.generate.response.v1" } },
-  { f: 22, p: "/properties/operation", g: [[0,[1]]], k: { "const": "generate" } },
-  { f: 22, p: "/properties/outcome", c: __c370, r: 370, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/properties/reason~1code", c: __c405, r: 405, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/properties/output", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 795 },
-  { f: 22, p: "/properties/output/items", c: __c691, r: 691, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/properties/epistemic", c: __c739, r: 739, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/properties/runtime~1ref", c: __c372, r: 372, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/properties/model.binding~1ref", c: __c374, r: 374, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/properties/locality", g: [[0,[2]]], k: { "enum": ["local_only","remote"] } },
-  { f: 22, p: "/properties/trace~1ref", c: __c801, r: 801, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/$defs/TraceRef", c: __c801, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^(trace/|tr:).+$" }, re: __RE20 },
-  { f: 22, p: "/properties/usage", c: __c803, r: 803, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/$defs/Usage", c: __c803, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["input_tokens", "input_tokens", 804], ["output_tokens", "output_tokens", 805]], ap: 806, kn: new Set(["input_tokens","output_tokens"]) },
-  { f: 22, p: "/$defs/Usage/properties/input_tokens", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 22, p: "/$defs/Usage/properties/output_tokens", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 22, p: "/$defs/Usage/additionalProperties", b: false },
-  { f: 22, p: "/properties/diagnostics", c: __c430, r: 430, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/additionalProperties", b: false },
-  { f: 22, p: "/allOf/0", g: [[0,[7]]], if: 810, th: 812, el: 820 },
-  { f: 22, p: "/allOf/0/if", c: __c810, g: [[4,[23,26]]], k: { "required": ["outcome"] }, pr: [["outcome", "outcome", 811]] },
-  { f: 22, p: "/allOf/0/if/properties/outcome", g: [[0,[1]]], k: { "const": "completed" } },
-  { f: 22, p: "/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["output","epistemic","runtime/ref","model.binding/ref","locality"] }, pr: [["output", "output", 813], ["epistemic", "epistemic", 814], ["runtime/ref", "runtime~1ref", 815], ["model.binding/ref", "model.binding~1ref", 816], ["locality", "locality", 817], ["reason/code", "reason~1code", 818]] },
-  { f: 22, p: "/allOf/0/then/properties/output", av: 1, g: [] },
-  { f: 22, p: "/allOf/0/then/properties/epistemic", av: 1, g: [] },
-  { f: 22, p: "/allOf/0/then/properties/runtime~1ref", av: 1, g: [] },
-  { f: 22, p: "/allOf/0/then/properties/model.binding~1ref", av: 1, g: [] },
-  { f: 22, p: "/allOf/0/then/properties/locality", av: 1, g: [] },
-  { f: 22, p: "/allOf/0/then/properties/reason~1code", g: [[0,[3]]], no: 819 },
-  { f: 22, p: "/allOf/0/then/properties/reason~1code/not", av: 1, c: __c819, g: [] },
-  { f: 22, p: "/allOf/0/else", g: [[4,[23,26]]], k: { "required": ["reason/code"] }, pr: [["reason/code", "reason~1code", 821], ["output", "output", 822], ["epistemic", "epistemic", 824]] },
-  { f: 22, p: "/allOf/0/else/properties/reason~1code", av: 1, g: [] },
-  { f: 22, p: "/allOf/0/else/properties/output", g: [[0,[3]]], no: 823 },
-  { f: 22, p: "/allOf/0/else/properties/output/not", av: 1, c: __c823, g: [] },
-  { f: 22, p: "/allOf/0/else/properties/epistemic", g: [[0,[3]]], no: 825 },
-  { f: 22, p: "/allOf/0/else/properties/epistemic/not", av: 1, c: __c825, g: [] },
-  { f: 50, p: "", c: __c826, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","feedback/id","result/ref","session/ref","participant/ref","verdict","recorded/at"] }, pr: [["schema", "schema", 827], ["feedback/id", "feedback~1id", 828], ["result/ref", "result~1ref", 829], ["session/ref", "session~1ref", 831], ["participant/ref", "participant~1ref", 833], ["verdict", "verdict", 834], ["note", "note", 835], ["supersedes/ref", "supersedes~1ref", 836], ["recorded/at", "recorded~1at", 837]], ap: 838, kn: new Set(["schema","feedback/id","result/ref","session/ref","participant/ref","verdict","note","supersedes/ref","recorded/at"]), all: [839] },
+  { f: 25, p: "/$defs/GeneratePolicy", c: __c764, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["locality", "locality", 765], ["trust_mode", "trust_mode", 766], ["scope", "scope", 767], ["on_context_denied", "on_context_denied", 768], ["plurality", "plurality", 769]], ap: 770, kn: new Set(["locality","trust_mode","scope","on_context_denied","plurality"]) },
+  { f: 25, p: "/$defs/GeneratePolicy/properties/locality", c: __c416, r: 416, ro: 1, g: [[0,[0]]] },
+  { f: 25, p: "/$defs/GeneratePolicy/properties/trust_mode", c: __c418, r: 418, ro: 1, g: [[0,[0]]] },
+  { f: 25, p: "/$defs/GeneratePolicy/properties/scope", g: [[0,[2]]], k: { "enum": ["assistant-session-only","granted-context"] } },
+  { f: 25, p: "/$defs/GeneratePolicy/properties/on_context_denied", g: [[0,[2]]], k: { "enum": ["fail_closed","drop_with_trace"] } },
+  { f: 25, p: "/$defs/GeneratePolicy/properties/plurality", g: [[0,[2]]], k: { "enum": ["preserve","collapse"] } },
+  { f: 25, p: "/$defs/GeneratePolicy/additionalProperties", b: false },
+  { f: 25, p: "", c: __c771, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","operation","turns"] }, pr: [["schema", "schema", 772], ["operation", "operation", 773], ["turns", "turns", 774], ["context_assembly", "context_assembly", 781], ["parameters", "parameters", 782], ["policy", "policy", 790], ["metadata", "metadata", 791]], ap: 798, kn: new Set(["schema","operation","turns","context_assembly","parameters","policy","metadata"]) },
+  { f: 25, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.generate.request.v1" } },
+  { f: 25, p: "/properties/operation", g: [[0,[1]]], k: { "const": "generate" } },
+  { f: 25, p: "/properties/turns", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 775 },
+  { f: 25, p: "/properties/turns/items", c: __c776, r: 776, ro: 1, g: [[0,[0]]] },
+  { f: 25, p: "/$defs/Turn", c: __c776, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["role","content"] }, pr: [["role", "role", 777], ["content", "content", 778]], ap: 780, kn: new Set(["role","content"]) },
+  { f: 25, p: "/$defs/Turn/properties/role", g: [[0,[2]]], k: { "enum": ["user","assistant"] } },
+  { f: 25, p: "/$defs/Turn/properties/content", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 779 },
+  { f: 25, p: "/$defs/Turn/properties/content/items", c: __c701, r: 701, ro: 1, g: [[0,[0]]] },
+  { f: 25, p: "/$defs/Turn/additionalProperties", b: false },
+  { f: 25, p: "/properties/context_assembly", c: __c715, r: 715, ro: 1, g: [[0,[0]]] },
+  { f: 25, p: "/properties/parameters", c: __c783, r: 783, ro: 1, g: [[0,[0]]] },
+  { f: 25, p: "/$defs/GenerationParameters", c: __c783, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["max_tokens", "max_tokens", 784], ["temperature", "temperature", 785], ["top_p", "top_p", 786], ["stop", "stop", 787]], ap: 789, kn: new Set(["max_tokens","temperature","top_p","stop"]) },
+  { f: 25, p: "/$defs/GenerationParameters/properties/max_tokens", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
+  { f: 25, p: "/$defs/GenerationParameters/properties/temperature", t: ["number"], tv: "number", g: [[1,[8,9]]], k: { "maximum": 2, "minimum": 0 } },
+  { f: 25, p: "/$defs/GenerationParameters/properties/top_p", t: ["number"], tv: "number", g: [[1,[8,11]]], k: { "maximum": 1, "exclusiveMinimum": 0 } },
+  { f: 25, p: "/$defs/GenerationParameters/properties/stop", t: ["array"], tv: "array", g: [[3,[16,18]]], k: { "maxItems": 8 }, it: 788 },
+  { f: 25, p: "/$defs/GenerationParameters/properties/stop/items", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 25, p: "/$defs/GenerationParameters/additionalProperties", b: false },
+  { f: 25, p: "/properties/policy", c: __c764, r: 764, ro: 1, g: [[0,[0]]] },
+  { f: 25, p: "/properties/metadata", t: ["object"], tv: "object", g: [[4,[24,25]]], ap: 792, kn: new Set([]), pn: 797 },
+  { f: 25, p: "/properties/metadata/additionalProperties", g: [[0,[4]]], any: [793,794,795,796] },
+  { f: 25, p: "/properties/metadata/additionalProperties/anyOf/0", c: __c793, t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 256 } },
+  { f: 25, p: "/properties/metadata/additionalProperties/anyOf/1", c: __c794, t: ["number"], tv: "number", ut: 1, g: [] },
+  { f: 25, p: "/properties/metadata/additionalProperties/anyOf/2", c: __c795, t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 25, p: "/properties/metadata/additionalProperties/anyOf/3", c: __c796, t: ["null"], tv: "null", ut: 1, g: [] },
+  { f: 25, p: "/properties/metadata/propertyNames", g: [[2,[12]]], k: { "maxLength": 64 } },
+  { f: 25, p: "/additionalProperties", b: false },
+  { f: 24, p: "", c: __c799, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","operation","outcome","trace/ref"] }, pr: [["schema", "schema", 800], ["operation", "operation", 801], ["outcome", "outcome", 802], ["reason/code", "reason~1code", 803], ["output", "output", 804], ["epistemic", "epistemic", 806], ["runtime/ref", "runtime~1ref", 807], ["model.binding/ref", "model.binding~1ref", 808], ["locality", "locality", 809], ["trace/ref", "trace~1ref", 810], ["usage", "usage", 812], ["diagnostics", "diagnostics", 817]], ap: 818, kn: new Set(["schema","operation","outcome","reason/code","output","epistemic","runtime/ref","model.binding/ref","locality","trace/ref","usage","diagnostics"]), all: [819] },
+  { f: 24, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.generate.response.v1" } },
+  { f: 24, p: "/properties/operation", g: [[0,[1]]], k: { "const": "generate" } },
+  { f: 24, p: "/properties/outcome", c: __c395, r: 395, ro: 1, g: [[0,[0]]] },
+  { f: 24, p: "/properties/reason~1code", c: __c430, r: 430, ro: 1, g: [[0,[0]]] },
+  { f: 24, p: "/properties/output", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 805 },
+  { f: 24, p: "/properties/output/items", c: __c701, r: 701, ro: 1, g: [[0,[0]]] },
+  { f: 24, p: "/properties/epistemic", c: __c749, r: 749, ro: 1, g: [[0,[0]]] },
+  { f: 24, p: "/properties/runtime~1ref", c: __c397, r: 397, ro: 1, g: [[0,[0]]] },
+  { f: 24, p: "/properties/model.binding~1ref", c: __c399, r: 399, ro: 1, g: [[0,[0]]] },
+  { f: 24, p: "/properties/locality", g: [[0,[2]]], k: { "enum": ["local_only","remote"] } },
+  { f: 24, p: "/properties/trace~1ref", c: __c811, r: 811, ro: 1, g: [[0,[0]]] },
+  { f: 24, p: "/$defs/TraceRef", c: __c811, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^(trace/|tr:).+$" }, re: __RE21 },
+  { f: 24, p: "/properties/usage", c: __c813, r: 813, ro: 1, g: [[0,[0]]] },
+  { f: 24, p: "/$defs/Usage", c: __c813, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["input_tokens", "input_tokens", 814], ["output_tokens", "output_tokens", 815]], ap: 816, kn: new Set(["input_tokens","output_tokens"]) },
+  { f: 24, p: "/$defs/Usage/properties/input_tokens", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 24, p: "/$defs/Usage/properties/output_tokens", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 24, p: "/$defs/Usage/additionalProperties", b: false },
+  { f: 24, p: "/properties/diagnostics", c: __c455, r: 455, ro: 1, g: [[0,[0]]] },
+  { f: 24, p: "/additionalProperties", b: false },
+  { f: 24, p: "/allOf/0", g: [[0,[7]]], if: 820, th: 822, el: 830 },
+  { f: 24, p: "/allOf/0/if", c: __c820, g: [[4,[23,26]]], k: { "required": ["outcome"] }, pr: [["outcome", "outcome", 821]] },
+  { f: 24, p: "/allOf/0/if/properties/outcome", g: [[0,[1]]], k: { "const": "completed" } },
+  { f: 24, p: "/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["output","epistemic","runtime/ref","model.binding/ref","locality"] }, pr: [["output", "output", 823], ["epistemic", "epistemic", 824], ["runtime/ref", "runtime~1ref", 825], ["model.binding/ref", "model.binding~1ref", 826], ["locality", "locality", 827], ["reason/code", "reason~1code", 828]] },
+  { f: 24, p: "/allOf/0/then/properties/output", av: 1, g: [] },
+  { f: 24, p: "/allOf/0/then/properties/epistemic", av: 1, g: [] },
+  { f: 24, p: "/allOf/0/then/properties/runtime~1ref", av: 1, g: [] },
+  { f: 24, p: "/allOf/0/then/properties/model.binding~1ref", av: 1, g: [] },
+  { f: 24, p: "/allOf/0/then/properties/locality", av: 1, g: [] },
+  { f: 24, p: "/allOf/0/then/properties/reason~1code", g: [[0,[3]]], no: 829 },
+  { f: 24, p: "/allOf/0/then/properties/reason~1code/not", av: 1, c: __c829, g: [] },
+  { f: 24, p: "/allOf/0/else", g: [[4,[23,26]]], k: { "required": ["reason/code"] }, pr: [["reason/code", "reason~1code", 831], ["output", "output", 832], ["epistemic", "epistemic", 834]] },
+  { f: 24, p: "/allOf/0/else/properties/reason~1code", av: 1, g: [] },
+  { f: 24, p: "/allOf/0/else/properties/output", g: [[0,[3]]], no: 833 },
+  { f: 24, p: "/allOf/0/else/properties/output/not", av: 1, c: __c833, g: [] },
+  { f: 24, p: "/allOf/0/else/properties/epistemic", g: [[0,[3]]], no: 835 },
+  { f: 24, p: "/allOf/0/else/properties/epistemic/not", av: 1, c: __c835, g: [] },
+  { f: 50, p: "", c: __c836, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","feedback/id","result/ref","session/ref","participant/ref","verdict","recorded/at"] }, pr: [["schema", "schema", 837], ["feedback/id", "feedback~1id", 838], ["result/ref", "result~1ref", 839], ["session/ref", "session~1ref", 841], ["participant/ref", "participant~1ref", 843], ["verdict", "verdict", 844], ["note", "note", 845], ["supersedes/ref", "supersedes~1ref", 846], ["recorded/at", "recorded~1at", 847]], ap: 848, kn: new Set(["schema","feedback/id","result/ref","session/ref","participant/ref","verdict","note","supersedes/ref","recorded/at"]), all: [849] },
   { f: 50, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.inquiry-feedback.v1" } },
-  { f: 50, p: "/properties/feedback~1id", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^feedback:.+$" }, re: __RE9 },
-  { f: 50, p: "/properties/result~1ref", c: __c830, r: 830, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/$defs/ResultRef", c: __c830, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^result:.+$" }, re: __RE16 },
-  { f: 50, p: "/properties/session~1ref", c: __c832, r: 832, ro: 1, g: [[0,[0]]] },
-  { f: 21, p: "/$defs/SessionRef", c: __c832, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^session:.+$" }, re: __RE18 },
-  { f: 50, p: "/properties/participant~1ref", c: __c365, r: 365, ro: 1, g: [[0,[0]]] },
+  { f: 50, p: "/properties/feedback~1id", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^feedback:.+$" }, re: __RE10 },
+  { f: 50, p: "/properties/result~1ref", c: __c840, r: 840, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/$defs/ResultRef", c: __c840, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^result:.+$" }, re: __RE17 },
+  { f: 50, p: "/properties/session~1ref", c: __c842, r: 842, ro: 1, g: [[0,[0]]] },
+  { f: 23, p: "/$defs/SessionRef", c: __c842, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^session:.+$" }, re: __RE19 },
+  { f: 50, p: "/properties/participant~1ref", c: __c390, r: 390, ro: 1, g: [[0,[0]]] },
   { f: 50, p: "/properties/verdict", g: [[0,[2]]], k: { "enum": ["verified","refuted","amended"] } },
   { f: 50, p: "/properties/note", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 4000, "minLength": 1 } },
-  { f: 50, p: "/properties/supersedes~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^feedback:.+$" }, re: __RE9 },
+  { f: 50, p: "/properties/supersedes~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^feedback:.+$" }, re: __RE10 },
   { f: 50, p: "/properties/recorded~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 50, p: "/additionalProperties", b: false },
-  { f: 50, p: "/allOf/0", g: [[0,[7]]], if: 840, th: 842 },
-  { f: 50, p: "/allOf/0/if", c: __c840, g: [[4,[23,26]]], k: { "required": ["verdict"] }, pr: [["verdict", "verdict", 841]] },
+  { f: 50, p: "/allOf/0", g: [[0,[7]]], if: 850, th: 852 },
+  { f: 50, p: "/allOf/0/if", c: __c850, g: [[4,[23,26]]], k: { "required": ["verdict"] }, pr: [["verdict", "verdict", 851]] },
   { f: 50, p: "/allOf/0/if/properties/verdict", g: [[0,[1]]], k: { "const": "amended" } },
-  { f: 50, p: "/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["note"] }, pr: [["note", "note", 843]] },
+  { f: 50, p: "/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["note"] }, pr: [["note", "note", 853]] },
   { f: 50, p: "/allOf/0/then/properties/note", av: 1, g: [] },
-  { f: 51, p: "", c: __c844, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","result/id","turn/id","session/ref","participant/ref","trace/ref","provenance","classification","output","epistemic","recorded/at"] }, pr: [["schema", "schema", 845], ["result/id", "result~1id", 846], ["turn/id", "turn~1id", 847], ["session/ref", "session~1ref", 848], ["participant/ref", "participant~1ref", 849], ["trace/ref", "trace~1ref", 850], ["provenance", "provenance", 851], ["classification", "classification", 857], ["output", "output", 858], ["epistemic", "epistemic", 860], ["recorded/at", "recorded~1at", 861]], ap: 862, kn: new Set(["schema","result/id","turn/id","session/ref","participant/ref","trace/ref","provenance","classification","output","epistemic","recorded/at"]) },
+  { f: 51, p: "", c: __c854, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","result/id","turn/id","session/ref","participant/ref","trace/ref","provenance","classification","output","epistemic","recorded/at"] }, pr: [["schema", "schema", 855], ["result/id", "result~1id", 856], ["turn/id", "turn~1id", 857], ["session/ref", "session~1ref", 858], ["participant/ref", "participant~1ref", 859], ["trace/ref", "trace~1ref", 860], ["provenance", "provenance", 861], ["classification", "classification", 867], ["output", "output", 868], ["epistemic", "epistemic", 870], ["recorded/at", "recorded~1at", 871]], ap: 872, kn: new Set(["schema","result/id","turn/id","session/ref","participant/ref","trace/ref","provenance","classification","output","epistemic","recorded/at"]) },
   { f: 51, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.inquiry-result.v1" } },
-  { f: 51, p: "/properties/result~1id", c: __c830, r: 830, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/properties/turn~1id", c: __c363, r: 363, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/properties/session~1ref", c: __c832, r: 832, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/properties/participant~1ref", c: __c365, r: 365, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/properties/trace~1ref", c: __c801, r: 801, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/properties/provenance", c: __c852, r: 852, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/$defs/ResultProvenance", c: __c852, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runtime/ref","model.binding/ref","operation/id"] }, pr: [["runtime/ref", "runtime~1ref", 853], ["model.binding/ref", "model.binding~1ref", 854], ["operation/id", "operation~1id", 855]], ap: 856, kn: new Set(["runtime/ref","model.binding/ref","operation/id"]) },
-  { f: 51, p: "/$defs/ResultProvenance/properties/runtime~1ref", c: __c372, r: 372, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/$defs/ResultProvenance/properties/model.binding~1ref", c: __c374, r: 374, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/$defs/ResultProvenance/properties/operation~1id", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^op:.+$" }, re: __RE7 },
+  { f: 51, p: "/properties/result~1id", c: __c840, r: 840, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/properties/turn~1id", c: __c388, r: 388, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/properties/session~1ref", c: __c842, r: 842, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/properties/participant~1ref", c: __c390, r: 390, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/properties/trace~1ref", c: __c811, r: 811, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/properties/provenance", c: __c862, r: 862, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/$defs/ResultProvenance", c: __c862, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runtime/ref","model.binding/ref","operation/id"] }, pr: [["runtime/ref", "runtime~1ref", 863], ["model.binding/ref", "model.binding~1ref", 864], ["operation/id", "operation~1id", 865]], ap: 866, kn: new Set(["runtime/ref","model.binding/ref","operation/id"]) },
+  { f: 51, p: "/$defs/ResultProvenance/properties/runtime~1ref", c: __c397, r: 397, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/$defs/ResultProvenance/properties/model.binding~1ref", c: __c399, r: 399, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/$defs/ResultProvenance/properties/operation~1id", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^op:.+$" }, re: __RE8 },
   { f: 51, p: "/$defs/ResultProvenance/additionalProperties", b: false },
-  { f: 51, p: "/properties/classification", c: __c412, r: 412, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/properties/output", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 859 },
-  { f: 51, p: "/properties/output/items", c: __c691, r: 691, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/properties/epistemic", c: __c739, r: 739, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/properties/classification", c: __c437, r: 437, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/properties/output", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 869 },
+  { f: 51, p: "/properties/output/items", c: __c701, r: 701, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/properties/epistemic", c: __c749, r: 749, ro: 1, g: [[0,[0]]] },
   { f: 51, p: "/properties/recorded~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 51, p: "/additionalProperties", b: false },
-  { f: 21, p: "", c: __c863, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","turn/id","session/ref","participant/ref","sequence","content","classification","recorded/at"] }, pr: [["schema", "schema", 864], ["turn/id", "turn~1id", 865], ["session/ref", "session~1ref", 866], ["participant/ref", "participant~1ref", 867], ["sequence", "sequence", 868], ["content", "content", 869], ["classification", "classification", 871], ["recorded/at", "recorded~1at", 872]], ap: 873, kn: new Set(["schema","turn/id","session/ref","participant/ref","sequence","content","classification","recorded/at"]) },
-  { f: 21, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.inquiry-turn.v1" } },
-  { f: 21, p: "/properties/turn~1id", c: __c363, r: 363, ro: 1, g: [[0,[0]]] },
-  { f: 21, p: "/properties/session~1ref", c: __c832, r: 832, ro: 1, g: [[0,[0]]] },
-  { f: 21, p: "/properties/participant~1ref", c: __c365, r: 365, ro: 1, g: [[0,[0]]] },
-  { f: 21, p: "/properties/sequence", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 21, p: "/properties/content", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 870 },
-  { f: 21, p: "/properties/content/items", c: __c691, r: 691, ro: 1, g: [[0,[0]]] },
-  { f: 21, p: "/properties/classification", c: __c412, r: 412, ro: 1, g: [[0,[0]]] },
-  { f: 21, p: "/properties/recorded~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 21, p: "/additionalProperties", b: false },
-  { f: 52, p: "", c: __c874, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","model.binding/ref","accepts_max_tier","transport_kind","remote_provider"] }, pr: [["schema", "schema", 875], ["model.binding/ref", "model.binding~1ref", 876], ["accepts_max_tier", "accepts_max_tier", 877], ["accepts", "accepts", 878], ["requires_declassification_above", "requires_declassification_above", 880], ["transport_kind", "transport_kind", 881], ["remote_provider", "remote_provider", 883], ["operator_acknowledgement", "operator_acknowledgement", 884]], ap: 891, kn: new Set(["schema","model.binding/ref","accepts_max_tier","accepts","requires_declassification_above","transport_kind","remote_provider","operator_acknowledgement"]), all: [892,899,905,911,917] },
+  { f: 23, p: "", c: __c873, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","turn/id","session/ref","participant/ref","sequence","content","classification","recorded/at"] }, pr: [["schema", "schema", 874], ["turn/id", "turn~1id", 875], ["session/ref", "session~1ref", 876], ["participant/ref", "participant~1ref", 877], ["sequence", "sequence", 878], ["content", "content", 879], ["classification", "classification", 881], ["recorded/at", "recorded~1at", 882]], ap: 883, kn: new Set(["schema","turn/id","session/ref","participant/ref","sequence","content","classification","recorded/at"]) },
+  { f: 23, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.inquiry-turn.v1" } },
+  { f: 23, p: "/properties/turn~1id", c: __c388, r: 388, ro: 1, g: [[0,[0]]] },
+  { f: 23, p: "/properties/session~1ref", c: __c842, r: 842, ro: 1, g: [[0,[0]]] },
+  { f: 23, p: "/properties/participant~1ref", c: __c390, r: 390, ro: 1, g: [[0,[0]]] },
+  { f: 23, p: "/properties/sequence", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 23, p: "/properties/content", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 880 },
+  { f: 23, p: "/properties/content/items", c: __c701, r: 701, ro: 1, g: [[0,[0]]] },
+  { f: 23, p: "/properties/classification", c: __c437, r: 437, ro: 1, g: [[0,[0]]] },
+  { f: 23, p: "/properties/recorded~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
+  { f: 23, p: "/additionalProperties", b: false },
+  { f: 52, p: "", c: __c884, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","model.binding/ref","accepts_max_tier","transport_kind","remote_provider"] }, pr: [["schema", "schema", 885], ["model.binding/ref", "model.binding~1ref", 886], ["accepts_max_tier", "accepts_max_tier", 887], ["accepts", "accepts", 888], ["requires_declassification_above", "requires_declassification_above", 890], ["transport_kind", "transport_kind", 891], ["remote_provider", "remote_provider", 893], ["operator_acknowledgement", "operator_acknowledgement", 894]], ap: 901, kn: new Set(["schema","model.binding/ref","accepts_max_tier","accepts","requires_declassification_above","transport_kind","remote_provider","operator_acknowledgement"]), all: [902,909,915,921,927] },
   { f: 52, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.model-acceptance.v1" } },
-  { f: 52, p: "/properties/model.binding~1ref", c: __c374, r: 374, ro: 1, g: [[0,[0]]] },
-  { f: 52, p: "/properties/accepts_max_tier", c: __c412, r: 412, ro: 1, g: [[0,[0]]] },
-  { f: 52, p: "/properties/accepts", t: ["array"], tv: "array", g: [[3,[17,18,20]]], k: { "minItems": 1, "uniqueItems": true }, it: 879, uq: null },
-  { f: 52, p: "/properties/accepts/items", c: __c412, r: 412, ro: 1, g: [[0,[0]]] },
-  { f: 52, p: "/properties/requires_declassification_above", c: __c412, r: 412, ro: 1, g: [[0,[0]]] },
-  { f: 52, p: "/properties/transport_kind", c: __c882, r: 882, ro: 1, g: [[0,[0]]] },
-  { f: 53, p: "/$defs/TransportKind", c: __c882, g: [[0,[2]]], k: { "enum": ["http_local","command_stdio","http_remote"] } },
+  { f: 52, p: "/properties/model.binding~1ref", c: __c399, r: 399, ro: 1, g: [[0,[0]]] },
+  { f: 52, p: "/properties/accepts_max_tier", c: __c437, r: 437, ro: 1, g: [[0,[0]]] },
+  { f: 52, p: "/properties/accepts", t: ["array"], tv: "array", g: [[3,[17,18,20]]], k: { "minItems": 1, "uniqueItems": true }, it: 889, uq: null },
+  { f: 52, p: "/properties/accepts/items", c: __c437, r: 437, ro: 1, g: [[0,[0]]] },
+  { f: 52, p: "/properties/requires_declassification_above", c: __c437, r: 437, ro: 1, g: [[0,[0]]] },
+  { f: 52, p: "/properties/transport_kind", c: __c892, r: 892, ro: 1, g: [[0,[0]]] },
+  { f: 53, p: "/$defs/TransportKind", c: __c892, g: [[0,[2]]], k: { "enum": ["http_local","command_stdio","http_remote"] } },
   { f: 52, p: "/properties/remote_provider", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 52, p: "/properties/operator_acknowledgement", c: __c885, r: 885, ro: 1, g: [[0,[0]]] },
-  { f: 52, p: "/$defs/OperatorAcknowledgement", c: __c885, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["acknowledged/by","acknowledged/at","acknowledged_max_tier"] }, pr: [["acknowledged/by", "acknowledged~1by", 886], ["acknowledged/at", "acknowledged~1at", 887], ["acknowledged_max_tier", "acknowledged_max_tier", 888], ["question/ref", "question~1ref", 889]], ap: 890, kn: new Set(["acknowledged/by","acknowledged/at","acknowledged_max_tier","question/ref"]) },
-  { f: 52, p: "/$defs/OperatorAcknowledgement/properties/acknowledged~1by", c: __c365, r: 365, ro: 1, g: [[0,[0]]] },
+  { f: 52, p: "/properties/operator_acknowledgement", c: __c895, r: 895, ro: 1, g: [[0,[0]]] },
+  { f: 52, p: "/$defs/OperatorAcknowledgement", c: __c895, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["acknowledged/by","acknowledged/at","acknowledged_max_tier"] }, pr: [["acknowledged/by", "acknowledged~1by", 896], ["acknowledged/at", "acknowledged~1at", 897], ["acknowledged_max_tier", "acknowledged_max_tier", 898], ["question/ref", "question~1ref", 899]], ap: 900, kn: new Set(["acknowledged/by","acknowledged/at","acknowledged_max_tier","question/ref"]) },
+  { f: 52, p: "/$defs/OperatorAcknowledgement/properties/acknowledged~1by", c: __c390, r: 390, ro: 1, g: [[0,[0]]] },
   { f: 52, p: "/$defs/OperatorAcknowledgement/properties/acknowledged~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 52, p: "/$defs/OperatorAcknowledgement/properties/acknowledged_max_tier", c: __c412, r: 412, ro: 1, g: [[0,[0]]] },
-  { f: 52, p: "/$defs/OperatorAcknowledgement/properties/question~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE11 },
+  { f: 52, p: "/$defs/OperatorAcknowledgement/properties/acknowledged_max_tier", c: __c437, r: 437, ro: 1, g: [[0,[0]]] },
+  { f: 52, p: "/$defs/OperatorAcknowledgement/properties/question~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE12 },
   { f: 52, p: "/$defs/OperatorAcknowledgement/additionalProperties", b: false },
   { f: 52, p: "/additionalProperties", b: false },
-  { f: 52, p: "/allOf/0", g: [[0,[7]]], if: 893, th: 895, el: 897 },
-  { f: 52, p: "/allOf/0/if", c: __c893, g: [[4,[23,26]]], k: { "required": ["transport_kind"] }, pr: [["transport_kind", "transport_kind", 894]] },
+  { f: 52, p: "/allOf/0", g: [[0,[7]]], if: 903, th: 905, el: 907 },
+  { f: 52, p: "/allOf/0/if", c: __c903, g: [[4,[23,26]]], k: { "required": ["transport_kind"] }, pr: [["transport_kind", "transport_kind", 904]] },
   { f: 52, p: "/allOf/0/if/properties/transport_kind", g: [[0,[1]]], k: { "const": "http_remote" } },
-  { f: 52, p: "/allOf/0/then", g: [[4,[26]]], pr: [["remote_provider", "remote_provider", 896]] },
+  { f: 52, p: "/allOf/0/then", g: [[4,[26]]], pr: [["remote_provider", "remote_provider", 906]] },
   { f: 52, p: "/allOf/0/then/properties/remote_provider", g: [[0,[1]]], k: { "const": true } },
-  { f: 52, p: "/allOf/0/else", g: [[4,[26]]], pr: [["remote_provider", "remote_provider", 898]] },
+  { f: 52, p: "/allOf/0/else", g: [[4,[26]]], pr: [["remote_provider", "remote_provider", 908]] },
   { f: 52, p: "/allOf/0/else/properties/remote_provider", g: [[0,[1]]], k: { "const": false } },
-  { f: 52, p: "/allOf/1", g: [[0,[7]]], if: 900, th: 903 },
-  { f: 52, p: "/allOf/1/if", c: __c900, g: [[4,[23,26]]], k: { "required": ["remote_provider","accepts_max_tier"] }, pr: [["remote_provider", "remote_provider", 901], ["accepts_max_tier", "accepts_max_tier", 902]] },
+  { f: 52, p: "/allOf/1", g: [[0,[7]]], if: 910, th: 913 },
+  { f: 52, p: "/allOf/1/if", c: __c910, g: [[4,[23,26]]], k: { "required": ["remote_provider","accepts_max_tier"] }, pr: [["remote_provider", "remote_provider", 911], ["accepts_max_tier", "accepts_max_tier", 912]] },
   { f: 52, p: "/allOf/1/if/properties/remote_provider", g: [[0,[1]]], k: { "const": true } },
   { f: 52, p: "/allOf/1/if/properties/accepts_max_tier", g: [[0,[2]]], k: { "enum": ["community","personal"] } },
-  { f: 52, p: "/allOf/1/then", g: [[4,[23,26]]], k: { "required": ["operator_acknowledgement"] }, pr: [["operator_acknowledgement", "operator_acknowledgement", 904]] },
+  { f: 52, p: "/allOf/1/then", g: [[4,[23,26]]], k: { "required": ["operator_acknowledgement"] }, pr: [["operator_acknowledgement", "operator_acknowledgement", 914]] },
   { f: 52, p: "/allOf/1/then/properties/operator_acknowledgement", av: 1, g: [] },
-  { f: 52, p: "/allOf/2", g: [[0,[7]]], if: 906, th: 908 },
-  { f: 52, p: "/allOf/2/if", c: __c906, g: [[4,[23,26]]], k: { "required": ["accepts_max_tier"] }, pr: [["accepts_max_tier", "accepts_max_tier", 907]] },
+  { f: 52, p: "/allOf/2", g: [[0,[7]]], if: 916, th: 918 },
+  { f: 52, p: "/allOf/2/if", c: __c916, g: [[4,[23,26]]], k: { "required": ["accepts_max_tier"] }, pr: [["accepts_max_tier", "accepts_max_tier", 917]] },
   { f: 52, p: "/allOf/2/if/properties/accepts_max_tier", g: [[0,[1]]], k: { "const": "public" } },
-  { f: 52, p: "/allOf/2/then", g: [[4,[26]]], pr: [["accepts", "accepts", 909]] },
-  { f: 52, p: "/allOf/2/then/properties/accepts", t: ["array"], tv: "array", g: [[3,[18]]], it: 910 },
+  { f: 52, p: "/allOf/2/then", g: [[4,[26]]], pr: [["accepts", "accepts", 919]] },
+  { f: 52, p: "/allOf/2/then/properties/accepts", t: ["array"], tv: "array", g: [[3,[18]]], it: 920 },
   { f: 52, p: "/allOf/2/then/properties/accepts/items", g: [[0,[2]]], k: { "enum": ["public"] } },
-  { f: 52, p: "/allOf/3", g: [[0,[7]]], if: 912, th: 914 },
-  { f: 52, p: "/allOf/3/if", c: __c912, g: [[4,[23,26]]], k: { "required": ["accepts_max_tier"] }, pr: [["accepts_max_tier", "accepts_max_tier", 913]] },
+  { f: 52, p: "/allOf/3", g: [[0,[7]]], if: 922, th: 924 },
+  { f: 52, p: "/allOf/3/if", c: __c922, g: [[4,[23,26]]], k: { "required": ["accepts_max_tier"] }, pr: [["accepts_max_tier", "accepts_max_tier", 923]] },
   { f: 52, p: "/allOf/3/if/properties/accepts_max_tier", g: [[0,[1]]], k: { "const": "community" } },
-  { f: 52, p: "/allOf/3/then", g: [[4,[26]]], pr: [["accepts", "accepts", 915]] },
-  { f: 52, p: "/allOf/3/then/properties/accepts", t: ["array"], tv: "array", g: [[3,[18]]], it: 916 },
+  { f: 52, p: "/allOf/3/then", g: [[4,[26]]], pr: [["accepts", "accepts", 925]] },
+  { f: 52, p: "/allOf/3/then/properties/accepts", t: ["array"], tv: "array", g: [[3,[18]]], it: 926 },
   { f: 52, p: "/allOf/3/then/properties/accepts/items", g: [[0,[2]]], k: { "enum": ["public","community"] } },
-  { f: 52, p: "/allOf/4", g: [[0,[7]]], if: 918, th: 921 },
-  { f: 52, p: "/allOf/4/if", c: __c918, g: [[4,[23,26]]], k: { "required": ["accepts_max_tier","operator_acknowledgement"] }, pr: [["accepts_max_tier", "accepts_max_tier", 919], ["operator_acknowledgement", "operator_acknowledgement", 920]] },
+  { f: 52, p: "/allOf/4", g: [[0,[7]]], if: 928, th: 931 },
+  { f: 52, p: "/allOf/4/if", c: __c928, g: [[4,[23,26]]], k: { "required": ["accepts_max_tier","operator_acknowledgement"] }, pr: [["accepts_max_tier", "accepts_max_tier", 929], ["operator_acknowledgement", "operator_acknowledgement", 930]] },
   { f: 52, p: "/allOf/4/if/properties/accepts_max_tier", g: [[0,[1]]], k: { "const": "personal" } },
   { f: 52, p: "/allOf/4/if/properties/operator_acknowledgement", t: ["object"], tv: "object", ut: 1, g: [] },
-  { f: 52, p: "/allOf/4/then", g: [[4,[26]]], pr: [["operator_acknowledgement", "operator_acknowledgement", 922]] },
-  { f: 52, p: "/allOf/4/then/properties/operator_acknowledgement", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["acknowledged_max_tier", "acknowledged_max_tier", 923]] },
+  { f: 52, p: "/allOf/4/then", g: [[4,[26]]], pr: [["operator_acknowledgement", "operator_acknowledgement", 932]] },
+  { f: 52, p: "/allOf/4/then/properties/operator_acknowledgement", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["acknowledged_max_tier", "acknowledged_max_tier", 933]] },
   { f: 52, p: "/allOf/4/then/properties/operator_acknowledgement/properties/acknowledged_max_tier", g: [[0,[1]]], k: { "const": "personal" } },
-  { f: 46, p: "/$defs/MultiChoicePayload", c: __c925, r: 925, ro: 1, g: [[0,[0]]] },
-  { f: 54, p: "", c: __c925, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["options"] }, pr: [["options", "options", 926], ["min/selected", "min~1selected", 928], ["max/selected", "max~1selected", 929]], ap: 930, kn: new Set(["options","min/selected","max/selected"]) },
-  { f: 54, p: "/properties/options", t: ["array"], tv: "array", g: [[3,[16,17,18]]], k: { "maxItems": 24, "minItems": 2 }, it: 927 },
-  { f: 54, p: "/properties/options/items", c: __c677, r: 677, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/MultiChoicePayload", c: __c935, r: 935, ro: 1, g: [[0,[0]]] },
+  { f: 54, p: "", c: __c935, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["options"] }, pr: [["options", "options", 936], ["min/selected", "min~1selected", 938], ["max/selected", "max~1selected", 939]], ap: 940, kn: new Set(["options","min/selected","max/selected"]) },
+  { f: 54, p: "/properties/options", t: ["array"], tv: "array", g: [[3,[16,17,18]]], k: { "maxItems": 24, "minItems": 2 }, it: 937 },
+  { f: 54, p: "/properties/options/items", c: __c687, r: 687, ro: 1, g: [[0,[0]]] },
   { f: 54, p: "/properties/min~1selected", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 54, p: "/properties/max~1selected", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
   { f: 54, p: "/additionalProperties", b: false },
-  { f: 42, p: "", c: __c931, t: ["string"], tv: "string", ut: 1, g: [[0,[2]]], k: { "enum": ["commons","support","crisis"] } },
-  { f: 55, p: "/$defs/NotificationAction", c: __c932, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["kind","target/ref"] }, pr: [["kind", "kind", 933], ["target/ref", "target~1ref", 934], ["input/schema", "input~1schema", 935], ["idempotency/key", "idempotency~1key", 936]], ap: 937, kn: new Set(["kind","target/ref","input/schema","idempotency/key"]), all: [938,944,950,956,962] },
+  { f: 42, p: "", c: __c941, t: ["string"], tv: "string", ut: 1, g: [[0,[2]]], k: { "enum": ["commons","support","crisis"] } },
+  { f: 55, p: "/$defs/NotificationAction", c: __c942, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["kind","target/ref"] }, pr: [["kind", "kind", 943], ["target/ref", "target~1ref", 944], ["input/schema", "input~1schema", 945], ["idempotency/key", "idempotency~1key", 946]], ap: 947, kn: new Set(["kind","target/ref","input/schema","idempotency/key"]), all: [948,954,960,966,972] },
   { f: 55, p: "/$defs/NotificationAction/properties/kind", g: [[0,[2]]], k: { "enum": ["single-choice","multi-choice","confirm","free-text-with-allowlist","open-interaction"] } },
   { f: 55, p: "/$defs/NotificationAction/properties/target~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 55, p: "/$defs/NotificationAction/properties/input~1schema", g: [[0,[2]]], k: { "enum": ["inquirium.operator-question.widget.single-choice.v1","inquirium.operator-question.widget.multi-choice.v1","inquirium.operator-question.widget.confirm.v1","inquirium.operator-question.widget.free-text-with-allowlist.v1"] } },
   { f: 55, p: "/$defs/NotificationAction/properties/idempotency~1key", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
   { f: 55, p: "/$defs/NotificationAction/additionalProperties", b: false },
-  { f: 55, p: "/$defs/NotificationAction/allOf/0", g: [[0,[7]]], if: 939, th: 941 },
-  { f: 55, p: "/$defs/NotificationAction/allOf/0/if", c: __c939, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 940]] },
+  { f: 55, p: "/$defs/NotificationAction/allOf/0", g: [[0,[7]]], if: 949, th: 951 },
+  { f: 55, p: "/$defs/NotificationAction/allOf/0/if", c: __c949, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 950]] },
   { f: 55, p: "/$defs/NotificationAction/allOf/0/if/properties/kind", g: [[0,[1]]], k: { "const": "single-choice" } },
-  { f: 55, p: "/$defs/NotificationAction/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["input/schema","idempotency/key"] }, pr: [["input/schema", "input~1schema", 942], ["idempotency/key", "idempotency~1key", 943]] },
+  { f: 55, p: "/$defs/NotificationAction/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["input/schema","idempotency/key"] }, pr: [["input/schema", "input~1schema", 952], ["idempotency/key", "idempotency~1key", 953]] },
   { f: 55, p: "/$defs/NotificationAction/allOf/0/then/properties/input~1schema", g: [[0,[1]]], k: { "const": "inquirium.operator-question.widget.single-choice.v1" } },
   { f: 55, p: "/$defs/NotificationAction/allOf/0/then/properties/idempotency~1key", av: 1, g: [] },
-  { f: 55, p: "/$defs/NotificationAction/allOf/1", g: [[0,[7]]], if: 945, th: 947 },
-  { f: 55, p: "/$defs/NotificationAction/allOf/1/if", c: __c945, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 946]] },
+  { f: 55, p: "/$defs/NotificationAction/allOf/1", g: [[0,[7]]], if: 955, th: 957 },
+  { f: 55, p: "/$defs/NotificationAction/allOf/1/if", c: __c955, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 956]] },
   { f: 55, p: "/$defs/NotificationAction/allOf/1/if/properties/kind", g: [[0,[1]]], k: { "const": "multi-choice" } },
-  { f: 55, p: "/$defs/NotificationAction/allOf/1/then", g: [[4,[23,26]]], k: { "required": ["input/schema","idempotency/key"] }, pr: [["input/schema", "input~1schema", 948], ["idempotency/key", "idempotency~1key", 949]] },
+  { f: 55, p: "/$defs/NotificationAction/allOf/1/then", g: [[4,[23,26]]], k: { "required": ["input/schema","idempotency/key"] }, pr: [["input/schema", "input~1schema", 958], ["idempotency/key", "idempotency~1key", 959]] },
   { f: 55, p: "/$defs/NotificationAction/allOf/1/then/properties/input~1schema", g: [[0,[1]]], k: { "const": "inquirium.operator-question.widget.multi-choice.v1" } },
   { f: 55, p: "/$defs/NotificationAction/allOf/1/then/properties/idempotency~1key", av: 1, g: [] },
-  { f: 55, p: "/$defs/NotificationAction/allOf/2", g: [[0,[7]]], if: 951, th: 953 },
-  { f: 55, p: "/$defs/NotificationAction/allOf/2/if", c: __c951, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 952]] },
+  { f: 55, p: "/$defs/NotificationAction/allOf/2", g: [[0,[7]]], if: 961, th: 963 },
+  { f: 55, p: "/$defs/NotificationAction/allOf/2/if", c: __c961, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 962]] },
   { f: 55, p: "/$defs/NotificationAction/allOf/2/if/properties/kind", g: [[0,[1]]], k: { "const": "confirm" } },
-  { f: 55, p: "/$defs/NotificationAction/allOf/2/then", g: [[4,[23,26]]], k: { "required": ["input/schema","idempotency/key"] }, pr: [["input/schema", "input~1schema", 954], ["idempotency/key", "idempotency~1key", 955]] },
+  { f: 55, p: "/$defs/NotificationAction/allOf/2/then", g: [[4,[23,26]]], k: { "required": ["input/schema","idempotency/key"] }, pr: [["input/schema", "input~1schema", 964], ["idempotency/key", "idempotency~1key", 965]] },
   { f: 55, p: "/$defs/NotificationAction/allOf/2/then/properties/input~1schema", g: [[0,[1]]], k: { "const": "inquirium.operator-question.widget.confirm.v1" } },
   { f: 55, p: "/$defs/NotificationAction/allOf/2/then/properties/idempotency~1key", av: 1, g: [] },
-  { f: 55, p: "/$defs/NotificationAction/allOf/3", g: [[0,[7]]], if: 957, th: 959 },
-  { f: 55, p: "/$defs/NotificationAction/allOf/3/if", c: __c957, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 958]] },
+  { f: 55, p: "/$defs/NotificationAction/allOf/3", g: [[0,[7]]], if: 967, th: 969 },
+  { f: 55, p: "/$defs/NotificationAction/allOf/3/if", c: __c967, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 968]] },
   { f: 55, p: "/$defs/NotificationAction/allOf/3/if/properties/kind", g: [[0,[1]]], k: { "const": "free-text-with-allowlist" } },
-  { f: 55, p: "/$defs/NotificationAction/allOf/3/then", g: [[4,[23,26]]], k: { "required": ["input/schema","idempotency/key"] }, pr: [["input/schema", "input~1schema", 960], ["idempotency/key", "idempotency~1key", 961]] },
+  { f: 55, p: "/$defs/NotificationAction/allOf/3/then", g: [[4,[23,26]]], k: { "required": ["input/schema","idempotency/key"] }, pr: [["input/schema", "input~1schema", 970], ["idempotency/key", "idempotency~1key", 971]] },
   { f: 55, p: "/$defs/NotificationAction/allOf/3/then/properties/input~1schema", g: [[0,[1]]], k: { "const": "inquirium.operator-question.widget.free-text-with-allowlist.v1" } },
   { f: 55, p: "/$defs/NotificationAction/allOf/3/then/properties/idempotency~1key", av: 1, g: [] },
-  { f: 55, p: "/$defs/NotificationAction/allOf/4", g: [[0,[7]]], if: 963, th: 965 },
-  { f: 55, p: "/$defs/NotificationAction/allOf/4/if", c: __c963, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 964]] },
+  { f: 55, p: "/$defs/NotificationAction/allOf/4", g: [[0,[7]]], if: 973, th: 975 },
+  { f: 55, p: "/$defs/NotificationAction/allOf/4/if", c: __c973, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 974]] },
   { f: 55, p: "/$defs/NotificationAction/allOf/4/if/properties/kind", g: [[0,[1]]], k: { "const": "open-interaction" } },
-  { f: 55, p: "/$defs/NotificationAction/allOf/4/then", g: [[4,[26]]], pr: [["input/schema", "input~1schema", 966]] },
-  { f: 55, p: "/$defs/NotificationAction/allOf/4/then/properties/input~1schema", g: [[0,[3]]], no: 967 },
-  { f: 55, p: "/$defs/NotificationAction/allOf/4/then/properties/input~1schema/not", av: 1, c: __c967, g: [] },
-  { f: 55, p: "", c: __c968, t: ["object"], tv: "object", g: [[0,[4]],[4,[23,25,26]]], k: { "required": ["schema","correlation/id","body/text","reason/code"] }, pr: [["schema", "schema", 969], ["subject/ref", "subject~1ref", 970], ["body/ref", "body~1ref", 971], ["correlation/id", "correlation~1id", 972], ["body/text", "body~1text", 973], ["reason/code", "reason~1code", 974], ["actions", "actions", 975]], ap: 977, kn: new Set(["schema","subject/ref","body/ref","correlation/id","body/text","reason/code","actions"]), any: [978,980] },
+  { f: 55, p: "/$defs/NotificationAction/allOf/4/then", g: [[4,[26]]], pr: [["input/schema", "input~1schema", 976]] },
+  { f: 55, p: "/$defs/NotificationAction/allOf/4/then/properties/input~1schema", g: [[0,[3]]], no: 977 },
+  { f: 55, p: "/$defs/NotificationAction/allOf/4/then/properties/input~1schema/not", av: 1, c: __c977, g: [] },
+  { f: 55, p: "", c: __c978, t: ["object"], tv: "object", g: [[0,[4]],[4,[23,25,26]]], k: { "required": ["schema","correlation/id","body/text","reason/code"] }, pr: [["schema", "schema", 979], ["subject/ref", "subject~1ref", 980], ["body/ref", "body~1ref", 981], ["correlation/id", "correlation~1id", 982], ["body/text", "body~1text", 983], ["reason/code", "reason~1code", 984], ["actions", "actions", 985]], ap: 987, kn: new Set(["schema","subject/ref","body/ref","correlation/id","body/text","reason/code","actions"]), any: [988,990] },
   { f: 55, p: "/properties/schema", g: [[0,[1]]], k: { "const": "notification-create.v1" } },
-  { f: 55, p: "/properties/subject~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE11 },
-  { f: 55, p: "/properties/body~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE11 },
-  { f: 55, p: "/properties/correlation~1id", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^operation/.+$" }, re: __RE12 },
+  { f: 55, p: "/properties/subject~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE12 },
+  { f: 55, p: "/properties/body~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE12 },
+  { f: 55, p: "/properties/correlation~1id", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^operation/.+$" }, re: __RE13 },
   { f: 55, p: "/properties/body~1text", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 500, "minLength": 1 } },
-  { f: 55, p: "/properties/reason~1code", c: __c405, r: 405, ro: 1, g: [[0,[0]]] },
-  { f: 55, p: "/properties/actions", t: ["array"], tv: "array", g: [[3,[16,18]]], k: { "maxItems": 1 }, it: 976 },
-  { f: 55, p: "/properties/actions/items", c: __c932, r: 932, ro: 1, g: [[0,[0]]] },
+  { f: 55, p: "/properties/reason~1code", c: __c430, r: 430, ro: 1, g: [[0,[0]]] },
+  { f: 55, p: "/properties/actions", t: ["array"], tv: "array", g: [[3,[16,18]]], k: { "maxItems": 1 }, it: 986 },
+  { f: 55, p: "/properties/actions/items", c: __c942, r: 942, ro: 1, g: [[0,[0]]] },
   { f: 55, p: "/additionalProperties", b: false },
-  { f: 55, p: "/anyOf/0", c: __c978, g: [[4,[23,26]]], k: { "required": ["subject/ref"] }, pr: [["subject/ref", "subject~1ref", 979]] },
+  { f: 55, p: "/anyOf/0", c: __c988, g: [[4,[23,26]]], k: { "required": ["subject/ref"] }, pr: [["subject/ref", "subject~1ref", 989]] },
   { f: 55, p: "/anyOf/0/properties/subject~1ref", av: 1, g: [] },
-  { f: 55, p: "/anyOf/1", c: __c980, g: [[4,[23,26]]], k: { "required": ["body/ref"] }, pr: [["body/ref", "body~1ref", 981]] },
+  { f: 55, p: "/anyOf/1", c: __c990, g: [[4,[23,26]]], k: { "required": ["body/ref"] }, pr: [["body/ref", "body~1ref", 991]] },
   { f: 55, p: "/anyOf/1/properties/body~1ref", av: 1, g: [] },
-  { f: 40, p: "", c: __c982, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","question/ref","idempotency/key","answer"] }, pr: [["schema", "schema", 983], ["question/ref", "question~1ref", 984], ["idempotency/key", "idempotency~1key", 985], ["answer", "answer", 986], ["answered/by", "answered~1by", 987], ["answered/at", "answered~1at", 988]], ap: 989, kn: new Set(["schema","question/ref","idempotency/key","answer","answered/by","answered/at"]) },
+  { f: 40, p: "", c: __c992, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","question/ref","idempotency/key","answer"] }, pr: [["schema", "schema", 993], ["question/ref", "question~1ref", 994], ["idempotency/key", "idempotency~1key", 995], ["answer", "answer", 996], ["answered/by", "answered~1by", 997], ["answered/at", "answered~1at", 998]], ap: 999, kn: new Set(["schema","question/ref","idempotency/key","answer","answered/by","answered/at"]) },
   { f: 40, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.operator-question.answer.v1" } },
-  { f: 40, p: "/properties/question~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE11 },
+  { f: 40, p: "/properties/question~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE12 },
   { f: 40, p: "/properties/idempotency~1key", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
-  { f: 40, p: "/properties/answer", c: __c533, r: 533, ro: 1, g: [[0,[0]]] },
-  { f: 40, p: "/properties/answered~1by", c: __c365, r: 365, ro: 1, g: [[0,[0]]] },
+  { f: 40, p: "/properties/answer", c: __c543, r: 543, ro: 1, g: [[0,[0]]] },
+  { f: 40, p: "/properties/answered~1by", c: __c390, r: 390, ro: 1, g: [[0,[0]]] },
   { f: 40, p: "/properties/answered~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 40, p: "/additionalProperties", b: false },
-  { f: 46, p: "", c: __c990, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","question/ref","operation/ref","recipient/class","reason/code","prompt","widget/kind","widget/payload","classification","response","provenance"] }, pr: [["schema", "schema", 991], ["question/ref", "question~1ref", 992], ["operation/ref", "operation~1ref", 993], ["recipient/class", "recipient~1class", 994], ["reason/code", "reason~1code", 995], ["prompt", "prompt", 996], ["widget/kind", "widget~1kind", 1002], ["widget/payload", "widget~1payload", 1003], ["default/on-timeout", "default~1on-timeout", 1005], ["timeout", "timeout", 1010], ["classification", "classification", 1011], ["subject", "subject", 1012], ["response", "response", 1020], ["provenance", "provenance", 1026], ["created/at", "created~1at", 1033]], ap: 1034, kn: new Set(["schema","question/ref","operation/ref","recipient/class","reason/code","prompt","widget/kind","widget/payload","default/on-timeout","timeout","classification","subject","response","provenance","created/at"]), all: [1035,1047,1054,1061] },
+  { f: 46, p: "", c: __c1000, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","question/ref","operation/ref","recipient/class","reason/code","prompt","widget/kind","widget/payload","classification","response","provenance"] }, pr: [["schema", "schema", 1001], ["question/ref", "question~1ref", 1002], ["operation/ref", "operation~1ref", 1003], ["recipient/class", "recipient~1class", 1004], ["reason/code", "reason~1code", 1005], ["prompt", "prompt", 1006], ["widget/kind", "widget~1kind", 1012], ["widget/payload", "widget~1payload", 1013], ["default/on-timeout", "default~1on-timeout", 1015], ["timeout", "timeout", 1020], ["classification", "classification", 1021], ["subject", "subject", 1022], ["response", "response", 1030], ["provenance", "provenance", 1036], ["created/at", "created~1at", 1043]], ap: 1044, kn: new Set(["schema","question/ref","operation/ref","recipient/class","reason/code","prompt","widget/kind","widget/payload","default/on-timeout","timeout","classification","subject","response","provenance","created/at"]), all: [1045,1057,1064,1071] },
   { f: 46, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.operator-question.request.v1" } },
-  { f: 46, p: "/properties/question~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE11 },
-  { f: 46, p: "/properties/operation~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^operation/.+$" }, re: __RE12 },
+  { f: 46, p: "/properties/question~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE12 },
+  { f: 46, p: "/properties/operation~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^operation/.+$" }, re: __RE13 },
   { f: 46, p: "/properties/recipient~1class", g: [[0,[2]]], k: { "enum": ["operator"] } },
-  { f: 46, p: "/properties/reason~1code", c: __c405, r: 405, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/properties/prompt", c: __c997, r: 997, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/$defs/QuestionPrompt", c: __c997, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["kind","text"] }, pr: [["kind", "kind", 998], ["text", "text", 1000]], ap: 1001, kn: new Set(["kind","text"]) },
-  { f: 46, p: "/$defs/QuestionPrompt/properties/kind", c: __c999, r: 999, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/$defs/WidgetKind", c: __c999, g: [[0,[2]]], k: { "enum": ["single-choice","multi-choice","confirm","free-text-with-allowlist"] } },
+  { f: 46, p: "/properties/reason~1code", c: __c430, r: 430, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/properties/prompt", c: __c1007, r: 1007, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/QuestionPrompt", c: __c1007, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["kind","text"] }, pr: [["kind", "kind", 1008], ["text", "text", 1010]], ap: 1011, kn: new Set(["kind","text"]) },
+  { f: 46, p: "/$defs/QuestionPrompt/properties/kind", c: __c1009, r: 1009, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/WidgetKind", c: __c1009, g: [[0,[2]]], k: { "enum": ["single-choice","multi-choice","confirm","free-text-with-allowlist"] } },
   { f: 46, p: "/$defs/QuestionPrompt/properties/text", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 500, "minLength": 1 } },
   { f: 46, p: "/$defs/QuestionPrompt/additionalProperties", b: false },
-  { f: 46, p: "/properties/widget~1kind", c: __c999, r: 999, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/properties/widget~1payload", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1004, kn: new Set([]) },
+  { f: 46, p: "/properties/widget~1kind", c: __c1009, r: 1009, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/properties/widget~1payload", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1014, kn: new Set([]) },
   { f: 46, p: "/properties/widget~1payload/additionalProperties", av: 1, b: true },
-  { f: 46, p: "/properties/default~1on-timeout", c: __c1006, r: 1006, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/$defs/TimeoutDefault", c: __c1006, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["answer","reason/code"] }, pr: [["answer", "answer", 1007], ["reason/code", "reason~1code", 1008]], ap: 1009, kn: new Set(["answer","reason/code"]) },
-  { f: 46, p: "/$defs/TimeoutDefault/properties/answer", c: __c533, r: 533, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/$defs/TimeoutDefault/properties/reason~1code", c: __c405, r: 405, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/properties/default~1on-timeout", c: __c1016, r: 1016, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/TimeoutDefault", c: __c1016, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["answer","reason/code"] }, pr: [["answer", "answer", 1017], ["reason/code", "reason~1code", 1018]], ap: 1019, kn: new Set(["answer","reason/code"]) },
+  { f: 46, p: "/$defs/TimeoutDefault/properties/answer", c: __c543, r: 543, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/TimeoutDefault/properties/reason~1code", c: __c430, r: 430, ro: 1, g: [[0,[0]]] },
   { f: 46, p: "/$defs/TimeoutDefault/additionalProperties", b: false },
   { f: 46, p: "/properties/timeout", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "duration" }, fm: __fmtDuration },
-  { f: 46, p: "/properties/classification", c: __c682, r: 682, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/properties/subject", c: __c1013, r: 1013, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/$defs/QuestionSubject", c: __c1013, t: ["object"], tv: "object", g: [[4,[22,25,26]]], k: { "minProperties": 1 }, pr: [["runtime/ref", "runtime~1ref", 1014], ["model.binding/ref", "model.binding~1ref", 1015], ["adapter.instance/ref", "adapter.instance~1ref", 1016], ["lease/ref", "lease~1ref", 1017], ["capability/ref", "capability~1ref", 1018]], ap: 1019, kn: new Set(["runtime/ref","model.binding/ref","adapter.instance/ref","lease/ref","capability/ref"]) },
+  { f: 46, p: "/properties/classification", c: __c692, r: 692, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/properties/subject", c: __c1023, r: 1023, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/QuestionSubject", c: __c1023, t: ["object"], tv: "object", g: [[4,[22,25,26]]], k: { "minProperties": 1 }, pr: [["runtime/ref", "runtime~1ref", 1024], ["model.binding/ref", "model.binding~1ref", 1025], ["adapter.instance/ref", "adapter.instance~1ref", 1026], ["lease/ref", "lease~1ref", 1027], ["capability/ref", "capability~1ref", 1028]], ap: 1029, kn: new Set(["runtime/ref","model.binding/ref","adapter.instance/ref","lease/ref","capability/ref"]) },
   { f: 46, p: "/$defs/QuestionSubject/properties/runtime~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 46, p: "/$defs/QuestionSubject/properties/model.binding~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 46, p: "/$defs/QuestionSubject/properties/adapter.instance~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 46, p: "/$defs/QuestionSubject/properties/lease~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 46, p: "/$defs/QuestionSubject/properties/capability~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 46, p: "/$defs/QuestionSubject/additionalProperties", b: false },
-  { f: 46, p: "/properties/response", c: __c1021, r: 1021, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/$defs/ResponseTarget", c: __c1021, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["target/ref","method","idempotency/key"] }, pr: [["target/ref", "target~1ref", 1022], ["method", "method", 1023], ["idempotency/key", "idempotency~1key", 1024]], ap: 1025, kn: new Set(["target/ref","method","idempotency/key"]) },
+  { f: 46, p: "/properties/response", c: __c1031, r: 1031, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/ResponseTarget", c: __c1031, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["target/ref","method","idempotency/key"] }, pr: [["target/ref", "target~1ref", 1032], ["method", "method", 1033], ["idempotency/key", "idempotency~1key", 1034]], ap: 1035, kn: new Set(["target/ref","method","idempotency/key"]) },
   { f: 46, p: "/$defs/ResponseTarget/properties/target~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 46, p: "/$defs/ResponseTarget/properties/method", g: [[0,[2]]], k: { "enum": ["POST"] } },
   { f: 46, p: "/$defs/ResponseTarget/properties/idempotency~1key", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
   { f: 46, p: "/$defs/ResponseTarget/additionalProperties", b: false },
-  { f: 46, p: "/properties/provenance", c: __c1027, r: 1027, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/$defs/QuestionProvenance", c: __c1027, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["source/component","requested/by","reason/code"] }, pr: [["source/component", "source~1component", 1028], ["requested/by", "requested~1by", 1029], ["reason/code", "reason~1code", 1030], ["origin", "origin", 1031]], ap: 1032, kn: new Set(["source/component","requested/by","reason/code","origin"]) },
+  { f: 46, p: "/properties/provenance", c: __c1037, r: 1037, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/QuestionProvenance", c: __c1037, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["source/component","requested/by","reason/code"] }, pr: [["source/component", "source~1component", 1038], ["requested/by", "requested~1by", 1039], ["reason/code", "reason~1code", 1040], ["origin", "origin", 1041]], ap: 1042, kn: new Set(["source/component","requested/by","reason/code","origin"]) },
   { f: 46, p: "/$defs/QuestionProvenance/properties/source~1component", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 46, p: "/$defs/QuestionProvenance/properties/requested~1by", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 46, p: "/$defs/QuestionProvenance/properties/reason~1code", c: __c405, r: 405, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/QuestionProvenance/properties/reason~1code", c: __c430, r: 430, ro: 1, g: [[0,[0]]] },
   { f: 46, p: "/$defs/QuestionProvenance/properties/origin", g: [[0,[2]]], k: { "enum": ["host-policy","model-proposed"] } },
   { f: 46, p: "/$defs/QuestionProvenance/additionalProperties", b: false },
   { f: 46, p: "/properties/created~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 46, p: "/additionalProperties", b: false },
-  { f: 46, p: "/allOf/0", g: [[0,[7]]], if: 1036, th: 1038 },
-  { f: 46, p: "/allOf/0/if", c: __c1036, g: [[4,[23,26]]], k: { "required": ["widget/kind"] }, pr: [["widget/kind", "widget~1kind", 1037]] },
+  { f: 46, p: "/allOf/0", g: [[0,[7]]], if: 1046, th: 1048 },
+  { f: 46, p: "/allOf/0/if", c: __c1046, g: [[4,[23,26]]], k: { "required": ["widget/kind"] }, pr: [["widget/kind", "widget~1kind", 1047]] },
   { f: 46, p: "/allOf/0/if/properties/widget~1kind", g: [[0,[1]]], k: { "const": "single-choice" } },
-  { f: 46, p: "/allOf/0/then", g: [[4,[26]]], pr: [["widget/payload", "widget~1payload", 1039], ["prompt", "prompt", 1045]] },
-  { f: 46, p: "/allOf/0/then/properties/widget~1payload", c: __c1041, r: 1040, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/$defs/SingleChoicePayload", c: __c1041, r: 1041, ro: 1, g: [[0,[0]]] },
-  { f: 39, p: "", c: __c1041, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["options"] }, pr: [["options", "options", 1042]], ap: 1044, kn: new Set(["options"]) },
-  { f: 39, p: "/properties/options", t: ["array"], tv: "array", g: [[3,[16,17,18]]], k: { "maxItems": 12, "minItems": 2 }, it: 1043 },
-  { f: 39, p: "/properties/options/items", c: __c677, r: 677, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/allOf/0/then", g: [[4,[26]]], pr: [["widget/payload", "widget~1payload", 1049], ["prompt", "prompt", 1055]] },
+  { f: 46, p: "/allOf/0/then/properties/widget~1payload", c: __c1051, r: 1050, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/SingleChoicePayload", c: __c1051, r: 1051, ro: 1, g: [[0,[0]]] },
+  { f: 39, p: "", c: __c1051, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["options"] }, pr: [["options", "options", 1052]], ap: 1054, kn: new Set(["options"]) },
+  { f: 39, p: "/properties/options", t: ["array"], tv: "array", g: [[3,[16,17,18]]], k: { "maxItems": 12, "minItems": 2 }, it: 1053 },
+  { f: 39, p: "/properties/options/items", c: __c687, r: 687, ro: 1, g: [[0,[0]]] },
   { f: 39, p: "/additionalProperties", b: false },
-  { f: 46, p: "/allOf/0/then/properties/prompt", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["kind", "kind", 1046]] },
+  { f: 46, p: "/allOf/0/then/properties/prompt", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["kind", "kind", 1056]] },
   { f: 46, p: "/allOf/0/then/properties/prompt/properties/kind", g: [[0,[1]]], k: { "const": "single-choice" } },
-  { f: 46, p: "/allOf/1", g: [[0,[7]]], if: 1048, th: 1050 },
-  { f: 46, p: "/allOf/1/if", c: __c1048, g: [[4,[23,26]]], k: { "required": ["widget/kind"] }, pr: [["widget/kind", "widget~1kind", 1049]] },
+  { f: 46, p: "/allOf/1", g: [[0,[7]]], if: 1058, th: 1060 },
+  { f: 46, p: "/allOf/1/if", c: __c1058, g: [[4,[23,26]]], k: { "required": ["widget/kind"] }, pr: [["widget/kind", "widget~1kind", 1059]] },
   { f: 46, p: "/allOf/1/if/properties/widget~1kind", g: [[0,[1]]], k: { "const": "multi-choice" } },
-  { f: 46, p: "/allOf/1/then", g: [[4,[26]]], pr: [["widget/payload", "widget~1payload", 1051], ["prompt", "prompt", 1052]] },
-  { f: 46, p: "/allOf/1/then/properties/widget~1payload", c: __c925, r: 924, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/allOf/1/then/properties/prompt", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["kind", "kind", 1053]] },
+  { f: 46, p: "/allOf/1/then", g: [[4,[26]]], pr: [["widget/payload", "widget~1payload", 1061], ["prompt", "prompt", 1062]] },
+  { f: 46, p: "/allOf/1/then/properties/widget~1payload", c: __c935, r: 934, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/allOf/1/then/properties/prompt", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["kind", "kind", 1063]] },
   { f: 46, p: "/allOf/1/then/properties/prompt/properties/kind", g: [[0,[1]]], k: { "const": "multi-choice" } },
-  { f: 46, p: "/allOf/2", g: [[0,[7]]], if: 1055, th: 1057 },
-  { f: 46, p: "/allOf/2/if", c: __c1055, g: [[4,[23,26]]], k: { "required": ["widget/kind"] }, pr: [["widget/kind", "widget~1kind", 1056]] },
+  { f: 46, p: "/allOf/2", g: [[0,[7]]], if: 1065, th: 1067 },
+  { f: 46, p: "/allOf/2/if", c: __c1065, g: [[4,[23,26]]], k: { "required": ["widget/kind"] }, pr: [["widget/kind", "widget~1kind", 1066]] },
   { f: 46, p: "/allOf/2/if/properties/widget~1kind", g: [[0,[1]]], k: { "const": "confirm" } },
-  { f: 46, p: "/allOf/2/then", g: [[4,[26]]], pr: [["widget/payload", "widget~1payload", 1058], ["prompt", "prompt", 1059]] },
-  { f: 46, p: "/allOf/2/then/properties/widget~1payload", c: __c687, r: 686, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/allOf/2/then/properties/prompt", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["kind", "kind", 1060]] },
+  { f: 46, p: "/allOf/2/then", g: [[4,[26]]], pr: [["widget/payload", "widget~1payload", 1068], ["prompt", "prompt", 1069]] },
+  { f: 46, p: "/allOf/2/then/properties/widget~1payload", c: __c697, r: 696, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/allOf/2/then/properties/prompt", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["kind", "kind", 1070]] },
   { f: 46, p: "/allOf/2/then/properties/prompt/properties/kind", g: [[0,[1]]], k: { "const": "confirm" } },
-  { f: 46, p: "/allOf/3", g: [[0,[7]]], if: 1062, th: 1064 },
-  { f: 46, p: "/allOf/3/if", c: __c1062, g: [[4,[23,26]]], k: { "required": ["widget/kind"] }, pr: [["widget/kind", "widget~1kind", 1063]] },
+  { f: 46, p: "/allOf/3", g: [[0,[7]]], if: 1072, th: 1074 },
+  { f: 46, p: "/allOf/3/if", c: __c1072, g: [[4,[23,26]]], k: { "required": ["widget/kind"] }, pr: [["widget/kind", "widget~1kind", 1073]] },
   { f: 46, p: "/allOf/3/if/properties/widget~1kind", g: [[0,[1]]], k: { "const": "free-text-with-allowlist" } },
-  { f: 46, p: "/allOf/3/then", g: [[4,[26]]], pr: [["widget/payload", "widget~1payload", 1065], ["prompt", "prompt", 1066]] },
-  { f: 46, p: "/allOf/3/then/properties/widget~1payload", c: __c748, r: 747, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/allOf/3/then/properties/prompt", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["kind", "kind", 1067]] },
+  { f: 46, p: "/allOf/3/then", g: [[4,[26]]], pr: [["widget/payload", "widget~1payload", 1075], ["prompt", "prompt", 1076]] },
+  { f: 46, p: "/allOf/3/then/properties/widget~1payload", c: __c758, r: 757, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/allOf/3/then/properties/prompt", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["kind", "kind", 1077]] },
   { f: 46, p: "/allOf/3/then/properties/prompt/properties/kind", g: [[0,[1]]], k: { "const": "free-text-with-allowlist" } },
-  { f: 56, p: "", c: __c1068, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","question/ref","operation/ref","state","updated/at"] }, pr: [["schema", "schema", 1069], ["question/ref", "question~1ref", 1070], ["operation/ref", "operation~1ref", 1071], ["state", "state", 1072], ["answer", "answer", 1073], ["answered/by", "answered~1by", 1074], ["default/applied", "default~1applied", 1075], ["superseded/by", "superseded~1by", 1076], ["reason/code", "reason~1code", 1077], ["updated/at", "updated~1at", 1078]], ap: 1079, kn: new Set(["schema","question/ref","operation/ref","state","answer","answered/by","default/applied","superseded/by","reason/code","updated/at"]), all: [1080,1090,1095] },
+  { f: 56, p: "", c: __c1078, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","question/ref","operation/ref","state","updated/at"] }, pr: [["schema", "schema", 1079], ["question/ref", "question~1ref", 1080], ["operation/ref", "operation~1ref", 1081], ["state", "state", 1082], ["answer", "answer", 1083], ["answered/by", "answered~1by", 1084], ["default/applied", "default~1applied", 1085], ["superseded/by", "superseded~1by", 1086], ["reason/code", "reason~1code", 1087], ["updated/at", "updated~1at", 1088]], ap: 1089, kn: new Set(["schema","question/ref","operation/ref","state","answer","answered/by","default/applied","superseded/by","reason/code","updated/at"]), all: [1090,1100,1105] },
   { f: 56, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.operator-question.state.v1" } },
-  { f: 56, p: "/properties/question~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE11 },
-  { f: 56, p: "/properties/operation~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^operation/.+$" }, re: __RE12 },
+  { f: 56, p: "/properties/question~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE12 },
+  { f: 56, p: "/properties/operation~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^operation/.+$" }, re: __RE13 },
   { f: 56, p: "/properties/state", g: [[0,[2]]], k: { "enum": ["pending","answered","timed_out","cancelled","superseded"] } },
-  { f: 56, p: "/properties/answer", c: __c533, r: 533, ro: 1, g: [[0,[0]]] },
-  { f: 56, p: "/properties/answered~1by", c: __c365, r: 365, ro: 1, g: [[0,[0]]] },
-  { f: 56, p: "/properties/default~1applied", c: __c1006, r: 1006, ro: 1, g: [[0,[0]]] },
-  { f: 56, p: "/properties/superseded~1by", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE11 },
-  { f: 56, p: "/properties/reason~1code", c: __c405, r: 405, ro: 1, g: [[0,[0]]] },
+  { f: 56, p: "/properties/answer", c: __c543, r: 543, ro: 1, g: [[0,[0]]] },
+  { f: 56, p: "/properties/answered~1by", c: __c390, r: 390, ro: 1, g: [[0,[0]]] },
+  { f: 56, p: "/properties/default~1applied", c: __c1016, r: 1016, ro: 1, g: [[0,[0]]] },
+  { f: 56, p: "/properties/superseded~1by", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE12 },
+  { f: 56, p: "/properties/reason~1code", c: __c430, r: 430, ro: 1, g: [[0,[0]]] },
   { f: 56, p: "/properties/updated~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 56, p: "/additionalProperties", b: false },
-  { f: 56, p: "/allOf/0", g: [[0,[7]]], if: 1081, th: 1083, el: 1085 },
-  { f: 56, p: "/allOf/0/if", c: __c1081, g: [[4,[23,26]]], k: { "required": ["state"] }, pr: [["state", "state", 1082]] },
+  { f: 56, p: "/allOf/0", g: [[0,[7]]], if: 1091, th: 1093, el: 1095 },
+  { f: 56, p: "/allOf/0/if", c: __c1091, g: [[4,[23,26]]], k: { "required": ["state"] }, pr: [["state", "state", 1092]] },
   { f: 56, p: "/allOf/0/if/properties/state", g: [[0,[1]]], k: { "const": "answered" } },
-  { f: 56, p: "/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["answer"] }, pr: [["answer", "answer", 1084]] },
+  { f: 56, p: "/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["answer"] }, pr: [["answer", "answer", 1094]] },
   { f: 56, p: "/allOf/0/then/properties/answer", av: 1, g: [] },
-  { f: 56, p: "/allOf/0/else", g: [[4,[26]]], pr: [["answer", "answer", 1086], ["answered/by", "answered~1by", 1088]] },
-  { f: 56, p: "/allOf/0/else/properties/answer", g: [[0,[3]]], no: 1087 },
-  { f: 56, p: "/allOf/0/else/properties/answer/not", av: 1, c: __c1087, g: [] },
-  { f: 56, p: "/allOf/0/else/properties/answered~1by", g: [[0,[3]]], no: 1089 },
-  { f: 56, p: "/allOf/0/else/properties/answered~1by/not", av: 1, c: __c1089, g: [] },
-  { f: 56, p: "/allOf/1", g: [[0,[7]]], if: 1091, th: 1093 },
-  { f: 56, p: "/allOf/1/if", c: __c1091, g: [[4,[23,26]]], k: { "required": ["state"] }, pr: [["state", "state", 1092]] },
+  { f: 56, p: "/allOf/0/else", g: [[4,[26]]], pr: [["answer", "answer", 1096], ["answered/by", "answered~1by", 1098]] },
+  { f: 56, p: "/allOf/0/else/properties/answer", g: [[0,[3]]], no: 1097 },
+  { f: 56, p: "/allOf/0/else/properties/answer/not", av: 1, c: __c1097, g: [] },
+  { f: 56, p: "/allOf/0/else/properties/answered~1by", g: [[0,[3]]], no: 1099 },
+  { f: 56, p: "/allOf/0/else/properties/answered~1by/not", av: 1, c: __c1099, g: [] },
+  { f: 56, p: "/allOf/1", g: [[0,[7]]], if: 1101, th: 1103 },
+  { f: 56, p: "/allOf/1/if", c: __c1101, g: [[4,[23,26]]], k: { "required": ["state"] }, pr: [["state", "state", 1102]] },
   { f: 56, p: "/allOf/1/if/properties/state", g: [[0,[1]]], k: { "const": "superseded" } },
-  { f: 56, p: "/allOf/1/then", g: [[4,[23,26]]], k: { "required": ["superseded/by"] }, pr: [["superseded/by", "superseded~1by", 1094]] },
+  { f: 56, p: "/allOf/1/then", g: [[4,[23,26]]], k: { "required": ["superseded/by"] }, pr: [["superseded/by", "superseded~1by", 1104]] },
   { f: 56, p: "/allOf/1/then/properties/superseded~1by", av: 1, g: [] },
-  { f: 56, p: "/allOf/2", g: [[0,[7]]], if: 1096, th: 1098 },
-  { f: 56, p: "/allOf/2/if", c: __c1096, g: [[4,[23,26]]], k: { "required": ["state"] }, pr: [["state", "state", 1097]] },
+  { f: 56, p: "/allOf/2", g: [[0,[7]]], if: 1106, th: 1108 },
+  { f: 56, p: "/allOf/2/if", c: __c1106, g: [[4,[23,26]]], k: { "required": ["state"] }, pr: [["state", "state", 1107]] },
   { f: 56, p: "/allOf/2/if/properties/state", g: [[0,[2]]], k: { "enum": ["pending","answered"] } },
-  { f: 56, p: "/allOf/2/then", g: [[4,[26]]], pr: [["default/applied", "default~1applied", 1099]] },
-  { f: 56, p: "/allOf/2/then/properties/default~1applied", g: [[0,[3]]], no: 1100 },
-  { f: 56, p: "/allOf/2/then/properties/default~1applied/not", av: 1, c: __c1100, g: [] },
-  { f: 53, p: "", c: __c1101, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","runtime/ref","model.binding/ref","transport_kind","operations","health"] }, pr: [["schema", "schema", 1102], ["runtime/ref", "runtime~1ref", 1103], ["model.binding/ref", "model.binding~1ref", 1104], ["transport_kind", "transport_kind", 1105], ["provider", "provider", 1106], ["protocol", "protocol", 1107], ["operations", "operations", 1108], ["context_window", "context_window", 1110], ["health", "health", 1111], ["acceptance", "acceptance", 1117], ["conformance/report-ref", "conformance~1report-ref", 1118]], ap: 1119, kn: new Set(["schema","runtime/ref","model.binding/ref","transport_kind","provider","protocol","operations","context_window","health","acceptance","conformance/report-ref"]) },
+  { f: 56, p: "/allOf/2/then", g: [[4,[26]]], pr: [["default/applied", "default~1applied", 1109]] },
+  { f: 56, p: "/allOf/2/then/properties/default~1applied", g: [[0,[3]]], no: 1110 },
+  { f: 56, p: "/allOf/2/then/properties/default~1applied/not", av: 1, c: __c1110, g: [] },
+  { f: 53, p: "", c: __c1111, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","runtime/ref","model.binding/ref","transport_kind","operations","health"] }, pr: [["schema", "schema", 1112], ["runtime/ref", "runtime~1ref", 1113], ["model.binding/ref", "model.binding~1ref", 1114], ["transport_kind", "transport_kind", 1115], ["provider", "provider", 1116], ["protocol", "protocol", 1117], ["operations", "operations", 1118], ["context_window", "context_window", 1120], ["health", "health", 1121], ["acceptance", "acceptance", 1127], ["conformance/report-ref", "conformance~1report-ref", 1128]], ap: 1129, kn: new Set(["schema","runtime/ref","model.binding/ref","transport_kind","provider","protocol","operations","context_window","health","acceptance","conformance/report-ref"]) },
   { f: 53, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.runtime-candidate.v1" } },
-  { f: 53, p: "/properties/runtime~1ref", c: __c372, r: 372, ro: 1, g: [[0,[0]]] },
-  { f: 53, p: "/properties/model.binding~1ref", c: __c374, r: 374, ro: 1, g: [[0,[0]]] },
-  { f: 53, p: "/properties/transport_kind", c: __c882, r: 882, ro: 1, g: [[0,[0]]] },
+  { f: 53, p: "/properties/runtime~1ref", c: __c397, r: 397, ro: 1, g: [[0,[0]]] },
+  { f: 53, p: "/properties/model.binding~1ref", c: __c399, r: 399, ro: 1, g: [[0,[0]]] },
+  { f: 53, p: "/properties/transport_kind", c: __c892, r: 892, ro: 1, g: [[0,[0]]] },
   { f: 53, p: "/properties/provider", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 53, p: "/properties/protocol", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 53, p: "/properties/operations", t: ["array"], tv: "array", g: [[3,[17,18,20]]], k: { "minItems": 1, "uniqueItems": true }, it: 1109, uq: null },
+  { f: 53, p: "/properties/operations", t: ["array"], tv: "array", g: [[3,[17,18,20]]], k: { "minItems": 1, "uniqueItems": true }, it: 1119, uq: null },
   { f: 53, p: "/properties/operations/items", g: [[0,[2]]], k: { "enum": ["generate","embed","batch_embed"] } },
   { f: 53, p: "/properties/context_window", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
-  { f: 53, p: "/properties/health", c: __c1112, r: 1112, ro: 1, g: [[0,[0]]] },
-  { f: 53, p: "/$defs/RuntimeHealth", c: __c1112, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["status","checked/at"] }, pr: [["status", "status", 1113], ["checked/at", "checked~1at", 1114], ["reason/code", "reason~1code", 1115]], ap: 1116, kn: new Set(["status","checked/at","reason/code"]) },
+  { f: 53, p: "/properties/health", c: __c1122, r: 1122, ro: 1, g: [[0,[0]]] },
+  { f: 53, p: "/$defs/RuntimeHealth", c: __c1122, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["status","checked/at"] }, pr: [["status", "status", 1123], ["checked/at", "checked~1at", 1124], ["reason/code", "reason~1code", 1125]], ap: 1126, kn: new Set(["status","checked/at","reason/code"]) },
   { f: 53, p: "/$defs/RuntimeHealth/properties/status", g: [[0,[2]]], k: { "enum": ["healthy","degraded","unhealthy"] } },
   { f: 53, p: "/$defs/RuntimeHealth/properties/checked~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 53, p: "/$defs/RuntimeHealth/properties/reason~1code", c: __c405, r: 405, ro: 1, g: [[0,[0]]] },
+  { f: 53, p: "/$defs/RuntimeHealth/properties/reason~1code", c: __c430, r: 430, ro: 1, g: [[0,[0]]] },
   { f: 53, p: "/$defs/RuntimeHealth/additionalProperties", b: false },
-  { f: 53, p: "/properties/acceptance", c: __c874, r: 874, ro: 1, g: [[0,[0]]] },
+  { f: 53, p: "/properties/acceptance", c: __c884, r: 884, ro: 1, g: [[0,[0]]] },
   { f: 53, p: "/properties/conformance~1report-ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 53, p: "/additionalProperties", b: false },
-  { f: 0, p: "/$defs/interruptRequested", c: __c1120, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["interruptId","kind"] }, pr: [["interruptId", "interruptId", 1121], ["kind", "kind", 1122], ["reasonCode", "reasonCode", 1123]], ap: 1124, kn: new Set(["interruptId","kind","reasonCode"]) },
+  { f: 0, p: "/$defs/interruptRequested", c: __c1130, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["interruptId","kind"] }, pr: [["interruptId", "interruptId", 1131], ["kind", "kind", 1132], ["reasonCode", "reasonCode", 1133]], ap: 1134, kn: new Set(["interruptId","kind","reasonCode"]) },
   { f: 0, p: "/$defs/interruptRequested/properties/interruptId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 0, p: "/$defs/interruptRequested/properties/kind", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^(clarify|approval|x-[a-z0-9-]+)$" }, re: __RE22 },
+  { f: 0, p: "/$defs/interruptRequested/properties/kind", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^(clarify|approval|x-[a-z0-9-]+)$" }, re: __RE23 },
   { f: 0, p: "/$defs/interruptRequested/properties/reasonCode", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/interruptRequested/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/interruptResolved", c: __c1125, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["interruptId","outcome"] }, pr: [["interruptId", "interruptId", 1126], ["outcome", "outcome", 1127]], ap: 1128, kn: new Set(["interruptId","outcome"]) },
+  { f: 0, p: "/$defs/interruptResolved", c: __c1135, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["interruptId","outcome"] }, pr: [["interruptId", "interruptId", 1136], ["outcome", "outcome", 1137]], ap: 1138, kn: new Set(["interruptId","outcome"]) },
   { f: 0, p: "/$defs/interruptResolved/properties/interruptId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/interruptResolved/properties/outcome", g: [[0,[2]]], k: { "enum": ["approved","amended","rejected"] } },
   { f: 0, p: "/$defs/interruptResolved/additionalProperties", av: 1, b: true },
-  { f: 57, p: "", c: __c1129, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["limit", "limit", 1130], ["tag", "tag", 1131]], ap: 1132, kn: new Set(["limit","tag"]) },
+  { f: 57, p: "", c: __c1139, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["limit", "limit", 1140], ["tag", "tag", 1141]], ap: 1142, kn: new Set(["limit","tag"]) },
   { f: 57, p: "/properties/limit", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
   { f: 57, p: "/properties/tag", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 57, p: "/additionalProperties", b: false },
-  { f: 0, p: "/$defs/memoryWritten", c: __c1133, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","memoryId"] }, pr: [["memoryRef", "memoryRef", 1134], ["memoryId", "memoryId", 1135], ["nodeId", "nodeId", 1136], ["operation", "operation", 1137], ["agentId", "agentId", 1138], ["byteSize", "byteSize", 1139]], ap: 1140, kn: new Set(["memoryRef","memoryId","nodeId","operation","agentId","byteSize"]) },
+  { f: 0, p: "/$defs/memoryWritten", c: __c1143, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","memoryId"] }, pr: [["memoryRef", "memoryRef", 1144], ["memoryId", "memoryId", 1145], ["nodeId", "nodeId", 1146], ["operation", "operation", 1147], ["agentId", "agentId", 1148], ["byteSize", "byteSize", 1149]], ap: 1150, kn: new Set(["memoryRef","memoryId","nodeId","operation","agentId","byteSize"]) },
   { f: 0, p: "/$defs/memoryWritten/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/memoryWritten/properties/memoryId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/memoryWritten/properties/nodeId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
@@ -6308,125 +6543,181 @@ const __S = [
   { f: 0, p: "/$defs/memoryWritten/properties/agentId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/memoryWritten/properties/byteSize", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 0, p: "/$defs/memoryWritten/additionalProperties", av: 1, b: true },
-  { f: 2, p: "/$defs/PromptTemplateArtifact", c: __c1141, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["name","template"] }, pr: [["name", "name", 1142], ["version", "version", 1143], ["template", "template", 1144], ["variables", "variables", 1145]], ap: 1147, kn: new Set(["name","version","template","variables"]) },
+  { f: 2, p: "/$defs/PromptTemplateArtifact", c: __c1151, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["name","template"] }, pr: [["name", "name", 1152], ["version", "version", 1153], ["template", "template", 1154], ["variables", "variables", 1155]], ap: 1157, kn: new Set(["name","version","template","variables"]) },
   { f: 2, p: "/$defs/PromptTemplateArtifact/properties/name", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
   { f: 2, p: "/$defs/PromptTemplateArtifact/properties/version", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 50, "minLength": 1 } },
   { f: 2, p: "/$defs/PromptTemplateArtifact/properties/template", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 2, p: "/$defs/PromptTemplateArtifact/properties/variables", t: ["array"], tv: "array", g: [[3,[18,20]]], k: { "uniqueItems": true }, it: 1146, uq: ["string"] },
+  { f: 2, p: "/$defs/PromptTemplateArtifact/properties/variables", t: ["array"], tv: "array", g: [[3,[18,20]]], k: { "uniqueItems": true }, it: 1156, uq: ["string"] },
   { f: 2, p: "/$defs/PromptTemplateArtifact/properties/variables/items", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
   { f: 2, p: "/$defs/PromptTemplateArtifact/additionalProperties", av: 1, b: true },
-  { f: 2, p: "", c: __c1148, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["id","kind","artifact","provenance","owner","state","createdAt"] }, pr: [["id", "id", 1149], ["kind", "kind", 1150], ["artifact", "artifact", 1151], ["provenance", "provenance", 1153], ["duplicateOf", "duplicateOf", 1158], ["owner", "owner", 1159], ["rationale", "rationale", 1160], ["state", "state", 1161], ["createdAt", "createdAt", 1163], ["updatedAt", "updatedAt", 1164]], ap: 1165, kn: new Set(["id","kind","artifact","provenance","duplicateOf","owner","rationale","state","createdAt","updatedAt"]), all: [1166,1171,1183,1188] },
+  { f: 2, p: "", c: __c1158, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["id","kind","artifact","provenance","owner","state","createdAt"] }, pr: [["id", "id", 1159], ["kind", "kind", 1160], ["artifact", "artifact", 1161], ["provenance", "provenance", 1163], ["duplicateOf", "duplicateOf", 1168], ["owner", "owner", 1169], ["rationale", "rationale", 1170], ["state", "state", 1171], ["createdAt", "createdAt", 1173], ["updatedAt", "updatedAt", 1174]], ap: 1175, kn: new Set(["id","kind","artifact","provenance","duplicateOf","owner","rationale","state","createdAt","updatedAt"]), all: [1176,1181,1193,1198] },
   { f: 2, p: "/properties/id", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 2, p: "/properties/kind", c: __c39, r: 39, ro: 1, g: [[0,[0]]] },
-  { f: 2, p: "/properties/artifact", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1152, kn: new Set([]) },
+  { f: 2, p: "/properties/artifact", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1162, kn: new Set([]) },
   { f: 2, p: "/properties/artifact/additionalProperties", av: 1, b: true },
-  { f: 2, p: "/properties/provenance", c: __c1154, r: 1154, ro: 1, g: [[0,[0]]] },
-  { f: 2, p: "/$defs/ProposalProvenance", c: __c1154, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["sourceRunIds"] }, pr: [["sourceRunIds", "sourceRunIds", 1155]], ap: 1157, kn: new Set(["sourceRunIds"]) },
-  { f: 2, p: "/$defs/ProposalProvenance/properties/sourceRunIds", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 1156 },
+  { f: 2, p: "/properties/provenance", c: __c1164, r: 1164, ro: 1, g: [[0,[0]]] },
+  { f: 2, p: "/$defs/ProposalProvenance", c: __c1164, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["sourceRunIds"] }, pr: [["sourceRunIds", "sourceRunIds", 1165]], ap: 1167, kn: new Set(["sourceRunIds"]) },
+  { f: 2, p: "/$defs/ProposalProvenance/properties/sourceRunIds", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 1166 },
   { f: 2, p: "/$defs/ProposalProvenance/properties/sourceRunIds/items", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 2, p: "/$defs/ProposalProvenance/additionalProperties", b: false },
   { f: 2, p: "/properties/duplicateOf", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 2, p: "/properties/owner", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 2, p: "/properties/rationale", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 4000 } },
-  { f: 2, p: "/properties/state", c: __c1162, r: 1162, ro: 1, g: [[0,[0]]] },
-  { f: 2, p: "/$defs/ProposalState", c: __c1162, g: [[0,[2]]], k: { "enum": ["draft","revised","applied","rejected","archived"] } },
+  { f: 2, p: "/properties/state", c: __c1172, r: 1172, ro: 1, g: [[0,[0]]] },
+  { f: 2, p: "/$defs/ProposalState", c: __c1172, g: [[0,[2]]], k: { "enum": ["draft","revised","applied","rejected","archived"] } },
   { f: 2, p: "/properties/createdAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 2, p: "/properties/updatedAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 2, p: "/additionalProperties", b: false },
-  { f: 2, p: "/allOf/0", g: [[0,[7]]], if: 1167, th: 1169 },
-  { f: 2, p: "/allOf/0/if", c: __c1167, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1168]] },
+  { f: 2, p: "/allOf/0", g: [[0,[7]]], if: 1177, th: 1179 },
+  { f: 2, p: "/allOf/0/if", c: __c1177, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1178]] },
   { f: 2, p: "/allOf/0/if/properties/kind", g: [[0,[1]]], k: { "const": "agent-pack" } },
-  { f: 2, p: "/allOf/0/then", g: [[4,[26]]], pr: [["artifact", "artifact", 1170]] },
+  { f: 2, p: "/allOf/0/then", g: [[4,[26]]], pr: [["artifact", "artifact", 1180]] },
   { f: 2, p: "/allOf/0/then/properties/artifact", c: __c9, r: 9, ro: 1, g: [[0,[0]]] },
-  { f: 2, p: "/allOf/1", g: [[0,[7]]], if: 1172, th: 1174 },
-  { f: 2, p: "/allOf/1/if", c: __c1172, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1173]] },
+  { f: 2, p: "/allOf/1", g: [[0,[7]]], if: 1182, th: 1184 },
+  { f: 2, p: "/allOf/1/if", c: __c1182, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1183]] },
   { f: 2, p: "/allOf/1/if/properties/kind", g: [[0,[1]]], k: { "const": "workflow-chain-pack" } },
-  { f: 2, p: "/allOf/1/then", g: [[4,[26]]], pr: [["artifact", "artifact", 1175]] },
-  { f: 2, p: "/allOf/1/then/properties/artifact", c: __c1176, r: 1176, ro: 1, g: [[0,[0]]] },
-  { f: 2, p: "/$defs/WorkflowChainPackArtifact", c: __c1176, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["name","workflows"] }, pr: [["name", "name", 1177], ["version", "version", 1178], ["workflows", "workflows", 1179]], ap: 1182, kn: new Set(["name","version","workflows"]) },
+  { f: 2, p: "/allOf/1/then", g: [[4,[26]]], pr: [["artifact", "artifact", 1185]] },
+  { f: 2, p: "/allOf/1/then/properties/artifact", c: __c1186, r: 1186, ro: 1, g: [[0,[0]]] },
+  { f: 2, p: "/$defs/WorkflowChainPackArtifact", c: __c1186, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["name","workflows"] }, pr: [["name", "name", 1187], ["version", "version", 1188], ["workflows", "workflows", 1189]], ap: 1192, kn: new Set(["name","version","workflows"]) },
   { f: 2, p: "/$defs/WorkflowChainPackArtifact/properties/name", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
   { f: 2, p: "/$defs/WorkflowChainPackArtifact/properties/version", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 50, "minLength": 1 } },
-  { f: 2, p: "/$defs/WorkflowChainPackArtifact/properties/workflows", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 1180 },
-  { f: 2, p: "/$defs/WorkflowChainPackArtifact/properties/workflows/items", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1181, kn: new Set([]) },
+  { f: 2, p: "/$defs/WorkflowChainPackArtifact/properties/workflows", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 1190 },
+  { f: 2, p: "/$defs/WorkflowChainPackArtifact/properties/workflows/items", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1191, kn: new Set([]) },
   { f: 2, p: "/$defs/WorkflowChainPackArtifact/properties/workflows/items/additionalProperties", av: 1, b: true },
   { f: 2, p: "/$defs/WorkflowChainPackArtifact/additionalProperties", av: 1, b: true },
-  { f: 2, p: "/allOf/2", g: [[0,[7]]], if: 1184, th: 1186 },
-  { f: 2, p: "/allOf/2/if", c: __c1184, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1185]] },
+  { f: 2, p: "/allOf/2", g: [[0,[7]]], if: 1194, th: 1196 },
+  { f: 2, p: "/allOf/2/if", c: __c1194, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1195]] },
   { f: 2, p: "/allOf/2/if/properties/kind", g: [[0,[1]]], k: { "const": "prompt-template" } },
-  { f: 2, p: "/allOf/2/then", g: [[4,[26]]], pr: [["artifact", "artifact", 1187]] },
-  { f: 2, p: "/allOf/2/then/properties/artifact", c: __c1141, r: 1141, ro: 1, g: [[0,[0]]] },
-  { f: 2, p: "/allOf/3", g: [[0,[7]]], if: 1189, th: 1191 },
-  { f: 2, p: "/allOf/3/if", c: __c1189, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1190]] },
+  { f: 2, p: "/allOf/2/then", g: [[4,[26]]], pr: [["artifact", "artifact", 1197]] },
+  { f: 2, p: "/allOf/2/then/properties/artifact", c: __c1151, r: 1151, ro: 1, g: [[0,[0]]] },
+  { f: 2, p: "/allOf/3", g: [[0,[7]]], if: 1199, th: 1201 },
+  { f: 2, p: "/allOf/3/if", c: __c1199, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1200]] },
   { f: 2, p: "/allOf/3/if/properties/kind", g: [[0,[1]]], k: { "const": "scheduled-automation" } },
-  { f: 2, p: "/allOf/3/then", g: [[4,[26]]], pr: [["artifact", "artifact", 1192]] },
-  { f: 2, p: "/allOf/3/then/properties/artifact", c: __c1193, r: 1193, ro: 1, g: [[0,[0]]] },
-  { f: 2, p: "/$defs/ScheduledAutomationArtifact", c: __c1193, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["name","workflowId","schedule"] }, pr: [["name", "name", 1194], ["version", "version", 1195], ["workflowId", "workflowId", 1196], ["schedule", "schedule", 1197]], ap: 1199, kn: new Set(["name","version","workflowId","schedule"]) },
+  { f: 2, p: "/allOf/3/then", g: [[4,[26]]], pr: [["artifact", "artifact", 1202]] },
+  { f: 2, p: "/allOf/3/then/properties/artifact", c: __c1203, r: 1203, ro: 1, g: [[0,[0]]] },
+  { f: 2, p: "/$defs/ScheduledAutomationArtifact", c: __c1203, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["name","workflowId","schedule"] }, pr: [["name", "name", 1204], ["version", "version", 1205], ["workflowId", "workflowId", 1206], ["schedule", "schedule", 1207]], ap: 1209, kn: new Set(["name","version","workflowId","schedule"]) },
   { f: 2, p: "/$defs/ScheduledAutomationArtifact/properties/name", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
   { f: 2, p: "/$defs/ScheduledAutomationArtifact/properties/version", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 50, "minLength": 1 } },
   { f: 2, p: "/$defs/ScheduledAutomationArtifact/properties/workflowId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
-  { f: 2, p: "/$defs/ScheduledAutomationArtifact/properties/schedule", t: ["object"], tv: "object", g: [[4,[22,25]]], k: { "minProperties": 1 }, ap: 1198, kn: new Set([]) },
+  { f: 2, p: "/$defs/ScheduledAutomationArtifact/properties/schedule", t: ["object"], tv: "object", g: [[4,[22,25]]], k: { "minProperties": 1 }, ap: 1208, kn: new Set([]) },
   { f: 2, p: "/$defs/ScheduledAutomationArtifact/properties/schedule/additionalProperties", av: 1, b: true },
   { f: 2, p: "/$defs/ScheduledAutomationArtifact/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/proposalActivated", c: __c1200, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["proposalId","activation"] }, pr: [["proposalId", "proposalId", 1201], ["activation", "activation", 1202], ["gateId", "gateId", 1203]], ap: 1204, kn: new Set(["proposalId","activation","gateId"]) },
+  { f: 0, p: "/$defs/proposalActivated", c: __c1210, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["proposalId","activation"] }, pr: [["proposalId", "proposalId", 1211], ["activation", "activation", 1212], ["gateId", "gateId", 1213]], ap: 1214, kn: new Set(["proposalId","activation","gateId"]) },
   { f: 0, p: "/$defs/proposalActivated/properties/proposalId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/proposalActivated/properties/activation", c: __c42, r: 42, ro: 1, g: [[0,[0]]] },
   { f: 0, p: "/$defs/proposalActivated/properties/gateId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/proposalActivated/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/proposalCreated", c: __c1205, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["proposalId","kind"] }, pr: [["proposalId", "proposalId", 1206], ["kind", "kind", 1207], ["duplicateOf", "duplicateOf", 1208]], ap: 1209, kn: new Set(["proposalId","kind","duplicateOf"]) },
+  { f: 0, p: "/$defs/proposalCreated", c: __c1215, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["proposalId","kind"] }, pr: [["proposalId", "proposalId", 1216], ["kind", "kind", 1217], ["duplicateOf", "duplicateOf", 1218]], ap: 1219, kn: new Set(["proposalId","kind","duplicateOf"]) },
   { f: 0, p: "/$defs/proposalCreated/properties/proposalId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/proposalCreated/properties/kind", c: __c39, r: 39, ro: 1, g: [[0,[0]]] },
   { f: 0, p: "/$defs/proposalCreated/properties/duplicateOf", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/proposalCreated/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/runCompleted", c: __c1210, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["status"] }, pr: [["status", "status", 1211]], ap: 1212, kn: new Set(["status"]) },
+  { f: 0, p: "/$defs/runCompleted", c: __c1220, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["status"] }, pr: [["status", "status", 1221]], ap: 1222, kn: new Set(["status"]) },
   { f: 0, p: "/$defs/runCompleted/properties/status", g: [[0,[1]]], k: { "const": "completed" } },
   { f: 0, p: "/$defs/runCompleted/additionalProperties", av: 1, b: true },
-  { f: 5, p: "", c: __c1213, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["eventId","runId","type","payload","timestamp","sequence"] }, pr: [["eventId", "eventId", 1214], ["runId", "runId", 1215], ["type", "type", 1216], ["payload", "payload", 1217], ["timestamp", "timestamp", 1219], ["sequence", "sequence", 1220], ["nodeId", "nodeId", 1221], ["causationId", "causationId", 1222]], ap: 1223, kn: new Set(["eventId","runId","type","payload","timestamp","sequence","nodeId","causationId"]) },
+  { f: 58, p: "/$defs/RunError", c: __c1223, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["code","message"] }, pr: [["code", "code", 1224], ["message", "message", 1225]], ap: 1226, kn: new Set(["code","message"]) },
+  { f: 58, p: "/$defs/RunError/properties/code", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 58, p: "/$defs/RunError/properties/message", t: ["string"], tv: "string", ut: 1, g: [] },
+  { f: 58, p: "/$defs/RunError/additionalProperties", av: 1, b: true },
+  { f: 5, p: "", c: __c1227, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["eventId","runId","type","payload","timestamp","sequence"] }, pr: [["eventId", "eventId", 1228], ["runId", "runId", 1229], ["type", "type", 1230], ["payload", "payload", 1231], ["timestamp", "timestamp", 1233], ["sequence", "sequence", 1234], ["nodeId", "nodeId", 1235], ["causationId", "causationId", 1236]], ap: 1237, kn: new Set(["eventId","runId","type","payload","timestamp","sequence","nodeId","causationId"]) },
   { f: 5, p: "/properties/eventId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
   { f: 5, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
   { f: 5, p: "/properties/type", c: __c242, r: 242, ro: 1, g: [[0,[0]]] },
-  { f: 5, p: "/properties/payload", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1218, kn: new Set([]) },
+  { f: 5, p: "/properties/payload", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1232, kn: new Set([]) },
   { f: 5, p: "/properties/payload/additionalProperties", av: 1, b: true },
   { f: 5, p: "/properties/timestamp", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 5, p: "/properties/sequence", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 5, p: "/properties/nodeId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 5, p: "/properties/causationId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 5, p: "/additionalProperties", b: false },
-  { f: 5, p: "/$defs/RunEventType", c: __c1224, g: [[0,[2]]], k: { "enum": ["run.started","run.completed","run.failed","runOrchestrator.decided","core.workflowChain.confidence-escalated","interrupt.requested","interrupt.resolved","worker.dispatched","memory.written","memory.compacted","agent.memory.consolidated","commitment.fired","proposal.created","proposal.activated","workspace.updated"] } },
-  { f: 58, p: "", c: __c1225, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","events"] }, pr: [["runId", "runId", 1226], ["events", "events", 1227]], ap: 1229, kn: new Set(["runId","events"]) },
-  { f: 58, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
-  { f: 58, p: "/properties/events", t: ["array"], tv: "array", g: [[3,[18]]], it: 1228 },
-  { f: 58, p: "/properties/events/items", c: __c1213, r: 1213, ro: 1, g: [[0,[0]]] },
-  { f: 58, p: "/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/runFailed", c: __c1230, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["status","errorCode"] }, pr: [["status", "status", 1231], ["errorCode", "errorCode", 1232]], ap: 1233, kn: new Set(["status","errorCode"]) },
+  { f: 5, p: "/$defs/RunEventType", c: __c1238, g: [[0,[2]]], k: { "enum": ["run.started","run.completed","run.failed","runOrchestrator.decided","core.workflowChain.confidence-escalated","interrupt.requested","interrupt.resolved","worker.dispatched","memory.written","memory.compacted","agent.memory.consolidated","commitment.fired","proposal.created","proposal.activated","workspace.updated"] } },
+  { f: 59, p: "", c: __c1239, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","events"] }, pr: [["runId", "runId", 1240], ["events", "events", 1241]], ap: 1243, kn: new Set(["runId","events"]) },
+  { f: 59, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
+  { f: 59, p: "/properties/events", t: ["array"], tv: "array", g: [[3,[18]]], it: 1242 },
+  { f: 59, p: "/properties/events/items", c: __c1227, r: 1227, ro: 1, g: [[0,[0]]] },
+  { f: 59, p: "/additionalProperties", av: 1, b: true },
+  { f: 0, p: "/$defs/runFailed", c: __c1244, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["status","errorCode"] }, pr: [["status", "status", 1245], ["errorCode", "errorCode", 1246]], ap: 1247, kn: new Set(["status","errorCode"]) },
   { f: 0, p: "/$defs/runFailed/properties/status", g: [[0,[1]]], k: { "const": "failed" } },
   { f: 0, p: "/$defs/runFailed/properties/errorCode", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/runFailed/additionalProperties", av: 1, b: true },
-  { f: 59, p: "", c: __c1234, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["fromSeq"] }, pr: [["fromSeq", "fromSeq", 1235]], ap: 1236, kn: new Set(["fromSeq"]) },
-  { f: 59, p: "/properties/fromSeq", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 59, p: "/additionalProperties", b: false },
-  { f: 60, p: "", c: __c1237, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","forkedFrom","status"] }, pr: [["runId", "runId", 1238], ["forkedFrom", "forkedFrom", 1239], ["status", "status", 1240]], ap: 1241, kn: new Set(["runId","forkedFrom","status"]) },
-  { f: 60, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 60, p: "/properties/forkedFrom", c: __c243, r: 243, ro: 1, g: [[0,[0]]] },
-  { f: 60, p: "/properties/status", g: [[0,[2]]], k: { "enum": ["created","running","completed"] } },
-  { f: 60, p: "/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/runOrchestratorDecided", c: __c1242, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["decision"] }, pr: [["decision", "decision", 1243]], ap: 1244, kn: new Set(["decision"]) },
+  { f: 60, p: "", c: __c1248, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["fromSeq"] }, pr: [["fromSeq", "fromSeq", 1249], ["mode", "mode", 1250]], ap: 1251, kn: new Set(["fromSeq","mode"]) },
+  { f: 60, p: "/properties/fromSeq", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 60, p: "/properties/mode", g: [[0,[2]]], k: { "enum": ["replay","branch"] } },
+  { f: 60, p: "/additionalProperties", b: false },
+  { f: 61, p: "", c: __c1252, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","forkedFrom","status"] }, pr: [["runId", "runId", 1253], ["forkedFrom", "forkedFrom", 1254], ["status", "status", 1255]], ap: 1256, kn: new Set(["runId","forkedFrom","status"]) },
+  { f: 61, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 61, p: "/properties/forkedFrom", c: __c243, r: 243, ro: 1, g: [[0,[0]]] },
+  { f: 61, p: "/properties/status", g: [[0,[2]]], k: { "enum": ["created","running","completed"] } },
+  { f: 61, p: "/additionalProperties", av: 1, b: true },
+  { f: 58, p: "/$defs/RunInterrupt", c: __c1257, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["interruptId","kind"] }, pr: [["interruptId", "interruptId", 1258], ["kind", "kind", 1259]], ap: 1260, kn: new Set(["interruptId","kind"]) },
+  { f: 58, p: "/$defs/RunInterrupt/properties/interruptId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 58, p: "/$defs/RunInterrupt/properties/kind", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 58, p: "/$defs/RunInterrupt/additionalProperties", av: 1, b: true },
+  { f: 0, p: "/$defs/runOrchestratorDecided", c: __c1261, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["decision"] }, pr: [["decision", "decision", 1262]], ap: 1263, kn: new Set(["decision"]) },
   { f: 0, p: "/$defs/runOrchestratorDecided/properties/decision", c: __c143, r: 143, ro: 1, g: [[0,[0]]] },
   { f: 0, p: "/$defs/runOrchestratorDecided/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/runStarted", c: __c1245, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["workflowId"] }, pr: [["workflowId", "workflowId", 1246], ["parentRunId", "parentRunId", 1247], ["memoryRef", "memoryRef", 1248], ["memoryScopeIsolation", "memoryScopeIsolation", 1249], ["forkedFrom", "forkedFrom", 1250]], ap: 1251, kn: new Set(["workflowId","parentRunId","memoryRef","memoryScopeIsolation","forkedFrom"]) },
+  { f: 58, p: "", c: __c1264, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","status","variables"] }, pr: [["runId", "runId", 1265], ["workflowId", "workflowId", 1266], ["status", "status", 1267], ["variables", "variables", 1269], ["error", "error", 1271], ["interrupt", "interrupt", 1272]], ap: 1273, kn: new Set(["runId","workflowId","status","variables","error","interrupt"]) },
+  { f: 58, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 58, p: "/properties/workflowId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 58, p: "/properties/status", c: __c1268, r: 1268, ro: 1, g: [[0,[0]]] },
+  { f: 58, p: "/$defs/RunStatus", c: __c1268, g: [[0,[2]]], k: { "enum": ["created","running","completed","failed","waiting-clarification","waiting-approval"] } },
+  { f: 58, p: "/properties/variables", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1270, kn: new Set([]) },
+  { f: 58, p: "/properties/variables/additionalProperties", av: 1, b: true },
+  { f: 58, p: "/properties/error", c: __c1223, r: 1223, ro: 1, g: [[0,[0]]] },
+  { f: 58, p: "/properties/interrupt", c: __c1257, r: 1257, ro: 1, g: [[0,[0]]] },
+  { f: 58, p: "/additionalProperties", av: 1, b: true },
+  { f: 62, p: "", c: __c1274, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["workflowId"] }, pr: [["workflowId", "workflowId", 1275], ["inputs", "inputs", 1276]], ap: 1278, kn: new Set(["workflowId","inputs"]) },
+  { f: 62, p: "/properties/workflowId", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[A-Za-z0-9._:-]{1,128}$" }, re: __RE4 },
+  { f: 62, p: "/properties/inputs", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1277, kn: new Set([]) },
+  { f: 62, p: "/properties/inputs/additionalProperties", av: 1, b: true },
+  { f: 62, p: "/additionalProperties", b: false },
+  { f: 63, p: "", c: __c1279, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","status"] }, pr: [["runId", "runId", 1280], ["workflowId", "workflowId", 1281], ["status", "status", 1282]], ap: 1283, kn: new Set(["runId","workflowId","status"]) },
+  { f: 63, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 63, p: "/properties/workflowId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 63, p: "/properties/status", c: __c1268, r: 1268, ro: 1, g: [[0,[0]]] },
+  { f: 63, p: "/additionalProperties", av: 1, b: true },
+  { f: 0, p: "/$defs/runStarted", c: __c1284, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["workflowId"] }, pr: [["workflowId", "workflowId", 1285], ["parentRunId", "parentRunId", 1286], ["memoryRef", "memoryRef", 1287], ["memoryScopeIsolation", "memoryScopeIsolation", 1288], ["forkedFrom", "forkedFrom", 1289]], ap: 1290, kn: new Set(["workflowId","parentRunId","memoryRef","memoryScopeIsolation","forkedFrom"]) },
   { f: 0, p: "/$defs/runStarted/properties/workflowId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/runStarted/properties/parentRunId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/runStarted/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/runStarted/properties/memoryScopeIsolation", g: [[0,[2]]], k: { "enum": ["inherit","isolated"] } },
   { f: 0, p: "/$defs/runStarted/properties/forkedFrom", c: __c243, r: 243, ro: 1, g: [[0,[0]]] },
   { f: 0, p: "/$defs/runStarted/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/workerDispatched", c: __c1252, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["decisionKind"] }, pr: [["decisionKind", "decisionKind", 1253], ["worker", "worker", 1254], ["childRunId", "childRunId", 1255]], ap: 1256, kn: new Set(["decisionKind","worker","childRunId"]) },
+  { f: 64, p: "", c: __c1291, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef"] }, pr: [["memoryRef", "memoryRef", 1292], ["sourceIds", "sourceIds", 1293]], ap: 1295, kn: new Set(["memoryRef","sourceIds"]) },
+  { f: 64, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
+  { f: 64, p: "/properties/sourceIds", t: ["array"], tv: "array", g: [[3,[16,17,18]]], k: { "maxItems": 1000, "minItems": 1 }, it: 1294 },
+  { f: 64, p: "/properties/sourceIds/items", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
+  { f: 64, p: "/additionalProperties", b: false },
+  { f: 65, p: "", c: __c1296, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["type","payload","outputContent"] }, pr: [["type", "type", 1297], ["runId", "runId", 1298], ["payload", "payload", 1299], ["outputContent", "outputContent", 1300]], ap: 1301, kn: new Set(["type","runId","payload","outputContent"]) },
+  { f: 65, p: "/properties/type", g: [[0,[1]]], k: { "const": "memory.compacted" } },
+  { f: 65, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 65, p: "/properties/payload", c: __c307, r: 307, ro: 1, g: [[0,[0]]] },
+  { f: 65, p: "/properties/outputContent", t: ["string"], tv: "string", ut: 1, g: [] },
+  { f: 65, p: "/additionalProperties", av: 1, b: true },
+  { f: 66, p: "/$defs/TestMemorySeedEntry", c: __c1302, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["id","content"] }, pr: [["id", "id", 1303], ["content", "content", 1304], ["tags", "tags", 1305]], ap: 1307, kn: new Set(["id","content","tags"]) },
+  { f: 66, p: "/$defs/TestMemorySeedEntry/properties/id", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[A-Za-z0-9._:-]{1,128}$" }, re: __RE4 },
+  { f: 66, p: "/$defs/TestMemorySeedEntry/properties/content", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 1048576 } },
+  { f: 66, p: "/$defs/TestMemorySeedEntry/properties/tags", t: ["array"], tv: "array", g: [[3,[16,18]]], k: { "maxItems": 64 }, it: 1306 },
+  { f: 66, p: "/$defs/TestMemorySeedEntry/properties/tags/items", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 256, "minLength": 1 } },
+  { f: 66, p: "/$defs/TestMemorySeedEntry/additionalProperties", b: false },
+  { f: 66, p: "", c: __c1308, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","entries"] }, pr: [["memoryRef", "memoryRef", 1309], ["entries", "entries", 1310]], ap: 1312, kn: new Set(["memoryRef","entries"]) },
+  { f: 66, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
+  { f: 66, p: "/properties/entries", t: ["array"], tv: "array", g: [[3,[16,17,18]]], k: { "maxItems": 1000, "minItems": 1 }, it: 1311 },
+  { f: 66, p: "/properties/entries/items", c: __c1302, r: 1302, ro: 1, g: [[0,[0]]] },
+  { f: 66, p: "/additionalProperties", b: false },
+  { f: 67, p: "", c: __c1313, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","entries"] }, pr: [["memoryRef", "memoryRef", 1314], ["entries", "entries", 1315]], ap: 1317, kn: new Set(["memoryRef","entries"]) },
+  { f: 67, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 67, p: "/properties/entries", t: ["array"], tv: "array", g: [[3,[18]]], it: 1316 },
+  { f: 67, p: "/properties/entries/items", c: __c277, r: 277, ro: 1, g: [[0,[0]]] },
+  { f: 67, p: "/additionalProperties", av: 1, b: true },
+  { f: 0, p: "/$defs/workerDispatched", c: __c1318, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["decisionKind"] }, pr: [["decisionKind", "decisionKind", 1319], ["worker", "worker", 1320], ["childRunId", "childRunId", 1321]], ap: 1322, kn: new Set(["decisionKind","worker","childRunId"]) },
   { f: 0, p: "/$defs/workerDispatched/properties/decisionKind", g: [[0,[2]]], k: { "enum": ["next-worker","terminate","clarify","handoff"] } },
   { f: 0, p: "/$defs/workerDispatched/properties/worker", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/workerDispatched/properties/childRunId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/workerDispatched/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/workspaceUpdated", c: __c1257, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["path"] }, pr: [["path", "path", 1258], ["sha256", "sha256", 1259], ["byteSize", "byteSize", 1260]], ap: 1261, kn: new Set(["path","sha256","byteSize"]) },
+  { f: 0, p: "/$defs/workspaceUpdated", c: __c1323, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["path"] }, pr: [["path", "path", 1324], ["sha256", "sha256", 1325], ["byteSize", "byteSize", 1326]], ap: 1327, kn: new Set(["path","sha256","byteSize"]) },
   { f: 0, p: "/$defs/workspaceUpdated/properties/path", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 0, p: "/$defs/workspaceUpdated/properties/sha256", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[0-9a-f]{64}$" }, re: __RE24 },
+  { f: 0, p: "/$defs/workspaceUpdated/properties/sha256", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[0-9a-f]{64}$" }, re: __RE25 },
   { f: 0, p: "/$defs/workspaceUpdated/properties/byteSize", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 0, p: "/$defs/workspaceUpdated/additionalProperties", av: 1, b: true },
 ].map((o) => new __Node(o));
@@ -6573,589 +6864,637 @@ const __s34 = __state();
 export function validateHostSampleEscalationRunResponse(data) { return __c348(data) ? __ok(__s34) : __no(__s34, data); }
 __errorsOf(validateHostSampleEscalationRunResponse, __s34, 348, 18);
 const __s35 = __state();
-/** Validator for HostSampleInquiriumTracesResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-inquirium-traces-response.schema.json). */
-export function validateHostSampleInquiriumTracesResponse(data) { return __c352(data) ? __ok(__s35) : __no(__s35, data); }
-__errorsOf(validateHostSampleInquiriumTracesResponse, __s35, 352, 19);
+/** Validator for HostSampleIndexFile (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-distill-response.schema.json#/$defs/HostSampleIndexFile). */
+export function validateHostSampleIndexFile(data) { return __c352(data) ? __ok(__s35) : __no(__s35, data); }
+__errorsOf(validateHostSampleIndexFile, __s35, 352, 19);
 const __s36 = __state();
-/** Validator for HostSampleMemoryCompactRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-compact-request.schema.json). */
-export function validateHostSampleMemoryCompactRequest(data) { return __c439(data) ? __ok(__s36) : __no(__s36, data); }
-__errorsOf(validateHostSampleMemoryCompactRequest, __s36, 439, 26);
+/** Validator for HostSampleInquiriumTracesResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-inquirium-traces-response.schema.json). */
+export function validateHostSampleInquiriumTracesResponse(data) { return __c377(data) ? __ok(__s36) : __no(__s36, data); }
+__errorsOf(validateHostSampleInquiriumTracesResponse, __s36, 377, 21);
 const __s37 = __state();
-/** Validator for HostSampleMemoryCompactResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-compact-response.schema.json). */
-export function validateHostSampleMemoryCompactResponse(data) { return __c444(data) ? __ok(__s37) : __no(__s37, data); }
-__errorsOf(validateHostSampleMemoryCompactResponse, __s37, 444, 27);
+/** Validator for HostSampleMemoryCompactRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-compact-request.schema.json). */
+export function validateHostSampleMemoryCompactRequest(data) { return __c464(data) ? __ok(__s37) : __no(__s37, data); }
+__errorsOf(validateHostSampleMemoryCompactRequest, __s37, 464, 28);
 const __s38 = __state();
-/** Validator for HostSampleMemoryDistillRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-distill-request.schema.json). */
-export function validateHostSampleMemoryDistillRequest(data) { return __c449(data) ? __ok(__s38) : __no(__s38, data); }
-__errorsOf(validateHostSampleMemoryDistillRequest, __s38, 449, 28);
+/** Validator for HostSampleMemoryCompactResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-compact-response.schema.json). */
+export function validateHostSampleMemoryCompactResponse(data) { return __c469(data) ? __ok(__s38) : __no(__s38, data); }
+__errorsOf(validateHostSampleMemoryCompactResponse, __s38, 469, 29);
 const __s39 = __state();
-/** Validator for HostSampleMemoryDistillResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-distill-response.schema.json). */
-export function validateHostSampleMemoryDistillResponse(data) { return __c453(data) ? __ok(__s39) : __no(__s39, data); }
-__errorsOf(validateHostSampleMemoryDistillResponse, __s39, 453, 29);
+/** Validator for HostSampleMemoryDistillRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-distill-request.schema.json). */
+export function validateHostSampleMemoryDistillRequest(data) { return __c474(data) ? __ok(__s39) : __no(__s39, data); }
+__errorsOf(validateHostSampleMemoryDistillRequest, __s39, 474, 30);
 const __s40 = __state();
-/** Validator for HostSampleMemoryEntriesResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-entries-response.schema.json). */
-export function validateHostSampleMemoryEntriesResponse(data) { return __c480(data) ? __ok(__s40) : __no(__s40, data); }
-__errorsOf(validateHostSampleMemoryEntriesResponse, __s40, 480, 31);
+/** Validator for HostSampleMemoryDistillResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-distill-response.schema.json). */
+export function validateHostSampleMemoryDistillResponse(data) { return __c481(data) ? __ok(__s40) : __no(__s40, data); }
+__errorsOf(validateHostSampleMemoryDistillResponse, __s40, 481, 19);
 const __s41 = __state();
-/** Validator for HostSampleMemoryRedactionRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-redaction-request.schema.json). */
-export function validateHostSampleMemoryRedactionRequest(data) { return __c484(data) ? __ok(__s41) : __no(__s41, data); }
-__errorsOf(validateHostSampleMemoryRedactionRequest, __s41, 484, 32);
+/** Validator for HostSampleMemoryEntriesResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-entries-response.schema.json). */
+export function validateHostSampleMemoryEntriesResponse(data) { return __c490(data) ? __ok(__s41) : __no(__s41, data); }
+__errorsOf(validateHostSampleMemoryEntriesResponse, __s41, 490, 31);
 const __s42 = __state();
-/** Validator for HostSampleMemoryRedactionResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-redaction-response.schema.json). */
-export function validateHostSampleMemoryRedactionResponse(data) { return __c487(data) ? __ok(__s42) : __no(__s42, data); }
-__errorsOf(validateHostSampleMemoryRedactionResponse, __s42, 487, 33);
+/** Validator for HostSampleMemoryRedactionRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-redaction-request.schema.json). */
+export function validateHostSampleMemoryRedactionRequest(data) { return __c494(data) ? __ok(__s42) : __no(__s42, data); }
+__errorsOf(validateHostSampleMemoryRedactionRequest, __s42, 494, 32);
 const __s43 = __state();
-/** Validator for HostSampleMemorySeedRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-seed-request.schema.json). */
-export function validateHostSampleMemorySeedRequest(data) { return __c493(data) ? __ok(__s43) : __no(__s43, data); }
-__errorsOf(validateHostSampleMemorySeedRequest, __s43, 493, 34);
+/** Validator for HostSampleMemoryRedactionResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-redaction-response.schema.json). */
+export function validateHostSampleMemoryRedactionResponse(data) { return __c497(data) ? __ok(__s43) : __no(__s43, data); }
+__errorsOf(validateHostSampleMemoryRedactionResponse, __s43, 497, 33);
 const __s44 = __state();
-/** Validator for HostSampleMemorySeedResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-seed-response.schema.json). */
-export function validateHostSampleMemorySeedResponse(data) { return __c512(data) ? __ok(__s44) : __no(__s44, data); }
-__errorsOf(validateHostSampleMemorySeedResponse, __s44, 512, 35);
+/** Validator for HostSampleMemorySeedRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-seed-request.schema.json). */
+export function validateHostSampleMemorySeedRequest(data) { return __c503(data) ? __ok(__s44) : __no(__s44, data); }
+__errorsOf(validateHostSampleMemorySeedRequest, __s44, 503, 34);
 const __s45 = __state();
-/** Validator for HostSampleQuestionCancelRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-question-cancel-request.schema.json). */
-export function validateHostSampleQuestionCancelRequest(data) { return __c518(data) ? __ok(__s45) : __no(__s45, data); }
-__errorsOf(validateHostSampleQuestionCancelRequest, __s45, 518, 36);
+/** Validator for HostSampleMemorySeedResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-seed-response.schema.json). */
+export function validateHostSampleMemorySeedResponse(data) { return __c522(data) ? __ok(__s45) : __no(__s45, data); }
+__errorsOf(validateHostSampleMemorySeedResponse, __s45, 522, 35);
 const __s46 = __state();
-/** Validator for HostSampleReplayFixtureRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-replay-fixture-request.schema.json). */
-export function validateHostSampleReplayFixtureRequest(data) { return __c521(data) ? __ok(__s46) : __no(__s46, data); }
-__errorsOf(validateHostSampleReplayFixtureRequest, __s46, 521, 37);
+/** Validator for HostSampleQuestionCancelRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-question-cancel-request.schema.json). */
+export function validateHostSampleQuestionCancelRequest(data) { return __c528(data) ? __ok(__s46) : __no(__s46, data); }
+__errorsOf(validateHostSampleQuestionCancelRequest, __s46, 528, 36);
 const __s47 = __state();
-/** Validator for HostSampleReplayFixtureResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-replay-fixture-response.schema.json). */
-export function validateHostSampleReplayFixtureResponse(data) { return __c524(data) ? __ok(__s47) : __no(__s47, data); }
-__errorsOf(validateHostSampleReplayFixtureResponse, __s47, 524, 38);
+/** Validator for HostSampleReplayFixtureRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-replay-fixture-request.schema.json). */
+export function validateHostSampleReplayFixtureRequest(data) { return __c531(data) ? __ok(__s47) : __no(__s47, data); }
+__errorsOf(validateHostSampleReplayFixtureRequest, __s47, 531, 37);
 const __s48 = __state();
-/** Validator for HostSampleSeedEntry (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-seed-request.schema.json#/$defs/HostSampleSeedEntry). */
-export function validateHostSampleSeedEntry(data) { return __c497(data) ? __ok(__s48) : __no(__s48, data); }
-__errorsOf(validateHostSampleSeedEntry, __s48, 497, 34);
+/** Validator for HostSampleReplayFixtureResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-replay-fixture-response.schema.json). */
+export function validateHostSampleReplayFixtureResponse(data) { return __c534(data) ? __ok(__s48) : __no(__s48, data); }
+__errorsOf(validateHostSampleReplayFixtureResponse, __s48, 534, 38);
 const __s49 = __state();
-/** Validator for HostSampleSeedSecret (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-seed-request.schema.json#/$defs/HostSampleSeedSecret). */
-export function validateHostSampleSeedSecret(data) { return __c506(data) ? __ok(__s49) : __no(__s49, data); }
-__errorsOf(validateHostSampleSeedSecret, __s49, 506, 34);
+/** Validator for HostSampleSeedEntry (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-seed-request.schema.json#/$defs/HostSampleSeedEntry). */
+export function validateHostSampleSeedEntry(data) { return __c507(data) ? __ok(__s49) : __no(__s49, data); }
+__errorsOf(validateHostSampleSeedEntry, __s49, 507, 34);
 const __s50 = __state();
-/** Validator for HostSampleTraceRecord (https://wopkit.dev/schemas/openwop/v1/host-sample-inquirium-traces-response.schema.json#/$defs/HostSampleTraceRecord). */
-export function validateHostSampleTraceRecord(data) { return __c355(data) ? __ok(__s50) : __no(__s50, data); }
-__errorsOf(validateHostSampleTraceRecord, __s50, 355, 19);
+/** Validator for HostSampleSeedSecret (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-seed-request.schema.json#/$defs/HostSampleSeedSecret). */
+export function validateHostSampleSeedSecret(data) { return __c516(data) ? __ok(__s50) : __no(__s50, data); }
+__errorsOf(validateHostSampleSeedSecret, __s50, 516, 34);
 const __s51 = __state();
-/** Validator for InquiriumAnswerToken (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.single-choice.v1.schema.json#/$defs/AnswerToken). */
-export function validateInquiriumAnswerToken(data) { return __c532(data) ? __ok(__s51) : __no(__s51, data); }
-__errorsOf(validateInquiriumAnswerToken, __s51, 532, 39);
+/** Validator for HostSampleTraceRecord (https://wopkit.dev/schemas/openwop/v1/host-sample-inquirium-traces-response.schema.json#/$defs/HostSampleTraceRecord). */
+export function validateHostSampleTraceRecord(data) { return __c380(data) ? __ok(__s51) : __no(__s51, data); }
+__errorsOf(validateHostSampleTraceRecord, __s51, 380, 21);
 const __s52 = __state();
-/** Validator for InquiriumAnswerValue (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.answer.v1.schema.json#/$defs/AnswerValue). */
-export function validateInquiriumAnswerValue(data) { return __c533(data) ? __ok(__s52) : __no(__s52, data); }
-__errorsOf(validateInquiriumAnswerValue, __s52, 533, 40);
+/** Validator for InquiriumAnswerToken (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.single-choice.v1.schema.json#/$defs/AnswerToken). */
+export function validateInquiriumAnswerToken(data) { return __c542(data) ? __ok(__s52) : __no(__s52, data); }
+__errorsOf(validateInquiriumAnswerToken, __s52, 542, 39);
 const __s53 = __state();
-/** Validator for InquiriumAssistantConfig (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json). */
-export function validateInquiriumAssistantConfig(data) { return __c537(data) ? __ok(__s53) : __no(__s53, data); }
-__errorsOf(validateInquiriumAssistantConfig, __s53, 537, 41);
+/** Validator for InquiriumAnswerValue (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.answer.v1.schema.json#/$defs/AnswerValue). */
+export function validateInquiriumAnswerValue(data) { return __c543(data) ? __ok(__s53) : __no(__s53, data); }
+__errorsOf(validateInquiriumAnswerValue, __s53, 543, 40);
 const __s54 = __state();
-/** Validator for InquiriumAssistantTurnTrace (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json). */
-export function validateInquiriumAssistantTurnTrace(data) { return __c359(data) ? __ok(__s54) : __no(__s54, data); }
-__errorsOf(validateInquiriumAssistantTurnTrace, __s54, 359, 20);
+/** Validator for InquiriumAssistantConfig (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json). */
+export function validateInquiriumAssistantConfig(data) { return __c547(data) ? __ok(__s54) : __no(__s54, data); }
+__errorsOf(validateInquiriumAssistantConfig, __s54, 547, 41);
 const __s55 = __state();
-/** Validator for InquiriumAssistantUiPreferences (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-ui-preferences.v1.schema.json). */
-export function validateInquiriumAssistantUiPreferences(data) { return __c612(data) ? __ok(__s55) : __no(__s55, data); }
-__errorsOf(validateInquiriumAssistantUiPreferences, __s55, 612, 43);
+/** Validator for InquiriumAssistantTurnTrace (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json). */
+export function validateInquiriumAssistantTurnTrace(data) { return __c384(data) ? __ok(__s55) : __no(__s55, data); }
+__errorsOf(validateInquiriumAssistantTurnTrace, __s55, 384, 22);
 const __s56 = __state();
-/** Validator for InquiriumBaselineAssistantProfile (https://wopkit.dev/schemas/inquirium/v1/inquirium.baseline-assistant-profile.v1.schema.json). */
-export function validateInquiriumBaselineAssistantProfile(data) { return __c626(data) ? __ok(__s56) : __no(__s56, data); }
-__errorsOf(validateInquiriumBaselineAssistantProfile, __s56, 626, 44);
+/** Validator for InquiriumAssistantUiPreferences (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-ui-preferences.v1.schema.json). */
+export function validateInquiriumAssistantUiPreferences(data) { return __c622(data) ? __ok(__s56) : __no(__s56, data); }
+__errorsOf(validateInquiriumAssistantUiPreferences, __s56, 622, 43);
 const __s57 = __state();
-/** Validator for InquiriumBaselineConformanceReport (https://wopkit.dev/schemas/inquirium/v1/inquirium.baseline-assistant-conformance-report.v1.schema.json). */
-export function validateInquiriumBaselineConformanceReport(data) { return __c650(data) ? __ok(__s57) : __no(__s57, data); }
-__errorsOf(validateInquiriumBaselineConformanceReport, __s57, 650, 45);
+/** Validator for InquiriumBaselineAssistantProfile (https://wopkit.dev/schemas/inquirium/v1/inquirium.baseline-assistant-profile.v1.schema.json). */
+export function validateInquiriumBaselineAssistantProfile(data) { return __c636(data) ? __ok(__s57) : __no(__s57, data); }
+__errorsOf(validateInquiriumBaselineAssistantProfile, __s57, 636, 44);
 const __s58 = __state();
-/** Validator for InquiriumBaselineGuarantees (https://wopkit.dev/schemas/inquirium/v1/inquirium.baseline-assistant-profile.v1.schema.json#/$defs/ProfileGuarantees). */
-export function validateInquiriumBaselineGuarantees(data) { return __c642(data) ? __ok(__s58) : __no(__s58, data); }
-__errorsOf(validateInquiriumBaselineGuarantees, __s58, 642, 44);
+/** Validator for InquiriumBaselineConformanceReport (https://wopkit.dev/schemas/inquirium/v1/inquirium.baseline-assistant-conformance-report.v1.schema.json). */
+export function validateInquiriumBaselineConformanceReport(data) { return __c660(data) ? __ok(__s58) : __no(__s58, data); }
+__errorsOf(validateInquiriumBaselineConformanceReport, __s58, 660, 45);
 const __s59 = __state();
-/** Validator for InquiriumBaselineRequirements (https://wopkit.dev/schemas/inquirium/v1/inquirium.baseline-assistant-profile.v1.schema.json#/$defs/ProfileRequirements). */
-export function validateInquiriumBaselineRequirements(data) { return __c631(data) ? __ok(__s59) : __no(__s59, data); }
-__errorsOf(validateInquiriumBaselineRequirements, __s59, 631, 44);
+/** Validator for InquiriumBaselineGuarantees (https://wopkit.dev/schemas/inquirium/v1/inquirium.baseline-assistant-profile.v1.schema.json#/$defs/ProfileGuarantees). */
+export function validateInquiriumBaselineGuarantees(data) { return __c652(data) ? __ok(__s59) : __no(__s59, data); }
+__errorsOf(validateInquiriumBaselineGuarantees, __s59, 652, 44);
 const __s60 = __state();
-/** Validator for InquiriumChoiceOption (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.single-choice.v1.schema.json#/$defs/ChoiceOption). */
-export function validateInquiriumChoiceOption(data) { return __c677(data) ? __ok(__s60) : __no(__s60, data); }
-__errorsOf(validateInquiriumChoiceOption, __s60, 677, 39);
+/** Validator for InquiriumBaselineRequirements (https://wopkit.dev/schemas/inquirium/v1/inquirium.baseline-assistant-profile.v1.schema.json#/$defs/ProfileRequirements). */
+export function validateInquiriumBaselineRequirements(data) { return __c641(data) ? __ok(__s60) : __no(__s60, data); }
+__errorsOf(validateInquiriumBaselineRequirements, __s60, 641, 44);
 const __s61 = __state();
-/** Validator for InquiriumClassKeyed (https://wopkit.dev/schemas/inquirium/v1/inquirium.classification.v1.schema.json#/$defs/ClassKeyed). */
-export function validateInquiriumClassKeyed(data) { return __c541(data) ? __ok(__s61) : __no(__s61, data); }
-__errorsOf(validateInquiriumClassKeyed, __s61, 541, 25);
+/** Validator for InquiriumChoiceOption (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.single-choice.v1.schema.json#/$defs/ChoiceOption). */
+export function validateInquiriumChoiceOption(data) { return __c687(data) ? __ok(__s61) : __no(__s61, data); }
+__errorsOf(validateInquiriumChoiceOption, __s61, 687, 39);
 const __s62 = __state();
-/** Validator for InquiriumClassificationFlow (https://wopkit.dev/schemas/inquirium/v1/inquirium.classification.v1.schema.json#/$defs/ClassificationFlow). */
-export function validateInquiriumClassificationFlow(data) { return __c682(data) ? __ok(__s62) : __no(__s62, data); }
-__errorsOf(validateInquiriumClassificationFlow, __s62, 682, 25);
+/** Validator for InquiriumClassKeyed (https://wopkit.dev/schemas/inquirium/v1/inquirium.classification.v1.schema.json#/$defs/ClassKeyed). */
+export function validateInquiriumClassKeyed(data) { return __c551(data) ? __ok(__s62) : __no(__s62, data); }
+__errorsOf(validateInquiriumClassKeyed, __s62, 551, 27);
 const __s63 = __state();
-/** Validator for InquiriumClassificationLabel (https://wopkit.dev/schemas/inquirium/v1/inquirium.classification.v1.schema.json). */
-export function validateInquiriumClassificationLabel(data) { return __c412(data) ? __ok(__s63) : __no(__s63, data); }
-__errorsOf(validateInquiriumClassificationLabel, __s63, 412, 25);
+/** Validator for InquiriumClassificationFlow (https://wopkit.dev/schemas/inquirium/v1/inquirium.classification.v1.schema.json#/$defs/ClassificationFlow). */
+export function validateInquiriumClassificationFlow(data) { return __c692(data) ? __ok(__s63) : __no(__s63, data); }
+__errorsOf(validateInquiriumClassificationFlow, __s63, 692, 27);
 const __s64 = __state();
-/** Validator for InquiriumConfirmPayloadEntry (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/ConfirmPayload). */
-export function validateInquiriumConfirmPayloadEntry(data) { return __c687(data) ? __ok(__s64) : __no(__s64, data); }
-__errorsOf(validateInquiriumConfirmPayloadEntry, __s64, 686, 46);
+/** Validator for InquiriumClassificationLabel (https://wopkit.dev/schemas/inquirium/v1/inquirium.classification.v1.schema.json). */
+export function validateInquiriumClassificationLabel(data) { return __c437(data) ? __ok(__s64) : __no(__s64, data); }
+__errorsOf(validateInquiriumClassificationLabel, __s64, 437, 27);
 const __s65 = __state();
-/** Validator for InquiriumConfirmWidget (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.confirm.v1.schema.json). */
-export function validateInquiriumConfirmWidget(data) { return __c687(data) ? __ok(__s65) : __no(__s65, data); }
-__errorsOf(validateInquiriumConfirmWidget, __s65, 687, 47);
+/** Validator for InquiriumConfirmPayloadEntry (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/ConfirmPayload). */
+export function validateInquiriumConfirmPayloadEntry(data) { return __c697(data) ? __ok(__s65) : __no(__s65, data); }
+__errorsOf(validateInquiriumConfirmPayloadEntry, __s65, 696, 46);
 const __s66 = __state();
-/** Validator for InquiriumConformanceCheck (https://wopkit.dev/schemas/inquirium/v1/inquirium.baseline-assistant-conformance-report.v1.schema.json#/$defs/ConformanceCheck). */
-export function validateInquiriumConformanceCheck(data) { return __c662(data) ? __ok(__s66) : __no(__s66, data); }
-__errorsOf(validateInquiriumConformanceCheck, __s66, 662, 45);
+/** Validator for InquiriumConfirmWidget (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.confirm.v1.schema.json). */
+export function validateInquiriumConfirmWidget(data) { return __c697(data) ? __ok(__s66) : __no(__s66, data); }
+__errorsOf(validateInquiriumConfirmWidget, __s66, 697, 47);
 const __s67 = __state();
-/** Validator for InquiriumContentPart (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/ContentPart). */
-export function validateInquiriumContentPart(data) { return __c691(data) ? __ok(__s67) : __no(__s67, data); }
-__errorsOf(validateInquiriumContentPart, __s67, 691, 23);
+/** Validator for InquiriumConformanceCheck (https://wopkit.dev/schemas/inquirium/v1/inquirium.baseline-assistant-conformance-report.v1.schema.json#/$defs/ConformanceCheck). */
+export function validateInquiriumConformanceCheck(data) { return __c672(data) ? __ok(__s67) : __no(__s67, data); }
+__errorsOf(validateInquiriumConformanceCheck, __s67, 672, 45);
 const __s68 = __state();
-/** Validator for InquiriumContextAssemblyRequest (https://wopkit.dev/schemas/inquirium/v1/inquirium.context-assembly.request.v1.schema.json). */
-export function validateInquiriumContextAssemblyRequest(data) { return __c705(data) ? __ok(__s68) : __no(__s68, data); }
-__errorsOf(validateInquiriumContextAssemblyRequest, __s68, 705, 24);
+/** Validator for InquiriumContentPart (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/ContentPart). */
+export function validateInquiriumContentPart(data) { return __c701(data) ? __ok(__s68) : __no(__s68, data); }
+__errorsOf(validateInquiriumContentPart, __s68, 701, 25);
 const __s69 = __state();
-/** Validator for InquiriumContextElement (https://wopkit.dev/schemas/inquirium/v1/inquirium.context-element.v1.schema.json). */
-export function validateInquiriumContextElement(data) { return __c722(data) ? __ok(__s69) : __no(__s69, data); }
-__errorsOf(validateInquiriumContextElement, __s69, 722, 48);
+/** Validator for InquiriumContextAssemblyRequest (https://wopkit.dev/schemas/inquirium/v1/inquirium.context-assembly.request.v1.schema.json). */
+export function validateInquiriumContextAssemblyRequest(data) { return __c715(data) ? __ok(__s69) : __no(__s69, data); }
+__errorsOf(validateInquiriumContextAssemblyRequest, __s69, 715, 26);
 const __s70 = __state();
-/** Validator for InquiriumContextSource (https://wopkit.dev/schemas/inquirium/v1/inquirium.context-assembly.request.v1.schema.json#/$defs/ContextSource). */
-export function validateInquiriumContextSource(data) { return __c709(data) ? __ok(__s70) : __no(__s70, data); }
-__errorsOf(validateInquiriumContextSource, __s70, 709, 24);
+/** Validator for InquiriumContextElement (https://wopkit.dev/schemas/inquirium/v1/inquirium.context-element.v1.schema.json). */
+export function validateInquiriumContextElement(data) { return __c732(data) ? __ok(__s70) : __no(__s70, data); }
+__errorsOf(validateInquiriumContextElement, __s70, 732, 48);
 const __s71 = __state();
-/** Validator for InquiriumContextSourceKind (https://wopkit.dev/schemas/inquirium/v1/inquirium.context-assembly.request.v1.schema.json#/$defs/ContextSourceKind). */
-export function validateInquiriumContextSourceKind(data) { return __c410(data) ? __ok(__s71) : __no(__s71, data); }
-__errorsOf(validateInquiriumContextSourceKind, __s71, 410, 24);
+/** Validator for InquiriumContextSource (https://wopkit.dev/schemas/inquirium/v1/inquirium.context-assembly.request.v1.schema.json#/$defs/ContextSource). */
+export function validateInquiriumContextSource(data) { return __c719(data) ? __ok(__s71) : __no(__s71, data); }
+__errorsOf(validateInquiriumContextSource, __s71, 719, 26);
 const __s72 = __state();
-/** Validator for InquiriumDiagnostics (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/Diagnostics). */
-export function validateInquiriumDiagnostics(data) { return __c430(data) ? __ok(__s72) : __no(__s72, data); }
-__errorsOf(validateInquiriumDiagnostics, __s72, 430, 22);
+/** Validator for InquiriumContextSourceKind (https://wopkit.dev/schemas/inquirium/v1/inquirium.context-assembly.request.v1.schema.json#/$defs/ContextSourceKind). */
+export function validateInquiriumContextSourceKind(data) { return __c435(data) ? __ok(__s72) : __no(__s72, data); }
+__errorsOf(validateInquiriumContextSourceKind, __s72, 435, 26);
 const __s73 = __state();
-/** Validator for InquiriumEgress (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/Egress). */
-export function validateInquiriumEgress(data) { return __c572(data) ? __ok(__s73) : __no(__s73, data); }
-__errorsOf(validateInquiriumEgress, __s73, 572, 41);
+/** Validator for InquiriumDiagnostics (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/Diagnostics). */
+export function validateInquiriumDiagnostics(data) { return __c455(data) ? __ok(__s73) : __no(__s73, data); }
+__errorsOf(validateInquiriumDiagnostics, __s73, 455, 24);
 const __s74 = __state();
-/** Validator for InquiriumEgressByClass (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/EgressByClass). */
-export function validateInquiriumEgressByClass(data) { return __c570(data) ? __ok(__s74) : __no(__s74, data); }
-__errorsOf(validateInquiriumEgressByClass, __s74, 570, 41);
+/** Validator for InquiriumEgress (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/Egress). */
+export function validateInquiriumEgress(data) { return __c582(data) ? __ok(__s74) : __no(__s74, data); }
+__errorsOf(validateInquiriumEgress, __s74, 582, 41);
 const __s75 = __state();
-/** Validator for InquiriumEpistemicBlock (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/EpistemicBlock). */
-export function validateInquiriumEpistemicBlock(data) { return __c739(data) ? __ok(__s75) : __no(__s75, data); }
-__errorsOf(validateInquiriumEpistemicBlock, __s75, 739, 22);
+/** Validator for InquiriumEgressByClass (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/EgressByClass). */
+export function validateInquiriumEgressByClass(data) { return __c580(data) ? __ok(__s75) : __no(__s75, data); }
+__errorsOf(validateInquiriumEgressByClass, __s75, 580, 41);
 const __s76 = __state();
-/** Validator for InquiriumEscalationThreshold (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/EscalationThreshold). */
-export function validateInquiriumEscalationThreshold(data) { return __c600(data) ? __ok(__s76) : __no(__s76, data); }
-__errorsOf(validateInquiriumEscalationThreshold, __s76, 600, 41);
+/** Validator for InquiriumEpistemicBlock (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/EpistemicBlock). */
+export function validateInquiriumEpistemicBlock(data) { return __c749(data) ? __ok(__s76) : __no(__s76, data); }
+__errorsOf(validateInquiriumEpistemicBlock, __s76, 749, 24);
 const __s77 = __state();
-/** Validator for InquiriumEscalationThresholdByMode (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/EscalationThresholdByMode). */
-export function validateInquiriumEscalationThresholdByMode(data) { return __c598(data) ? __ok(__s77) : __no(__s77, data); }
-__errorsOf(validateInquiriumEscalationThresholdByMode, __s77, 598, 41);
+/** Validator for InquiriumEscalationThreshold (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/EscalationThreshold). */
+export function validateInquiriumEscalationThreshold(data) { return __c610(data) ? __ok(__s77) : __no(__s77, data); }
+__errorsOf(validateInquiriumEscalationThreshold, __s77, 610, 41);
 const __s78 = __state();
-/** Validator for InquiriumEscalationTrigger (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/EscalationTrigger). */
-export function validateInquiriumEscalationTrigger(data) { return __c603(data) ? __ok(__s78) : __no(__s78, data); }
-__errorsOf(validateInquiriumEscalationTrigger, __s78, 603, 41);
+/** Validator for InquiriumEscalationThresholdByMode (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/EscalationThresholdByMode). */
+export function validateInquiriumEscalationThresholdByMode(data) { return __c608(data) ? __ok(__s78) : __no(__s78, data); }
+__errorsOf(validateInquiriumEscalationThresholdByMode, __s78, 608, 41);
 const __s79 = __state();
-/** Validator for InquiriumFreeTextWithAllowlistPayloadEntry (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/FreeTextWithAllowlistPayload). */
-export function validateInquiriumFreeTextWithAllowlistPayloadEntry(data) { return __c748(data) ? __ok(__s79) : __no(__s79, data); }
-__errorsOf(validateInquiriumFreeTextWithAllowlistPayloadEntry, __s79, 747, 46);
+/** Validator for InquiriumEscalationTrigger (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/EscalationTrigger). */
+export function validateInquiriumEscalationTrigger(data) { return __c613(data) ? __ok(__s79) : __no(__s79, data); }
+__errorsOf(validateInquiriumEscalationTrigger, __s79, 613, 41);
 const __s80 = __state();
-/** Validator for InquiriumFreeTextWithAllowlistWidget (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.free-text-with-allowlist.v1.schema.json). */
-export function validateInquiriumFreeTextWithAllowlistWidget(data) { return __c748(data) ? __ok(__s80) : __no(__s80, data); }
-__errorsOf(validateInquiriumFreeTextWithAllowlistWidget, __s80, 748, 49);
+/** Validator for InquiriumFreeTextWithAllowlistPayloadEntry (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/FreeTextWithAllowlistPayload). */
+export function validateInquiriumFreeTextWithAllowlistPayloadEntry(data) { return __c758(data) ? __ok(__s80) : __no(__s80, data); }
+__errorsOf(validateInquiriumFreeTextWithAllowlistPayloadEntry, __s80, 757, 46);
 const __s81 = __state();
-/** Validator for InquiriumGenerateOutcome (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/GenerateOutcome). */
-export function validateInquiriumGenerateOutcome(data) { return __c370(data) ? __ok(__s81) : __no(__s81, data); }
-__errorsOf(validateInquiriumGenerateOutcome, __s81, 370, 22);
+/** Validator for InquiriumFreeTextWithAllowlistWidget (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.free-text-with-allowlist.v1.schema.json). */
+export function validateInquiriumFreeTextWithAllowlistWidget(data) { return __c758(data) ? __ok(__s81) : __no(__s81, data); }
+__errorsOf(validateInquiriumFreeTextWithAllowlistWidget, __s81, 758, 49);
 const __s82 = __state();
-/** Validator for InquiriumGeneratePolicy (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/GeneratePolicy). */
-export function validateInquiriumGeneratePolicy(data) { return __c754(data) ? __ok(__s82) : __no(__s82, data); }
-__errorsOf(validateInquiriumGeneratePolicy, __s82, 754, 23);
+/** Validator for InquiriumGenerateOutcome (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/GenerateOutcome). */
+export function validateInquiriumGenerateOutcome(data) { return __c395(data) ? __ok(__s82) : __no(__s82, data); }
+__errorsOf(validateInquiriumGenerateOutcome, __s82, 395, 24);
 const __s83 = __state();
-/** Validator for InquiriumGenerateRequest (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json). */
-export function validateInquiriumGenerateRequest(data) { return __c761(data) ? __ok(__s83) : __no(__s83, data); }
-__errorsOf(validateInquiriumGenerateRequest, __s83, 761, 23);
+/** Validator for InquiriumGeneratePolicy (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/GeneratePolicy). */
+export function validateInquiriumGeneratePolicy(data) { return __c764(data) ? __ok(__s83) : __no(__s83, data); }
+__errorsOf(validateInquiriumGeneratePolicy, __s83, 764, 25);
 const __s84 = __state();
-/** Validator for InquiriumGenerateResponse (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json). */
-export function validateInquiriumGenerateResponse(data) { return __c789(data) ? __ok(__s84) : __no(__s84, data); }
-__errorsOf(validateInquiriumGenerateResponse, __s84, 789, 22);
+/** Validator for InquiriumGenerateRequest (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json). */
+export function validateInquiriumGenerateRequest(data) { return __c771(data) ? __ok(__s84) : __no(__s84, data); }
+__errorsOf(validateInquiriumGenerateRequest, __s84, 771, 25);
 const __s85 = __state();
-/** Validator for InquiriumGenerationParameters (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/GenerationParameters). */
-export function validateInquiriumGenerationParameters(data) { return __c773(data) ? __ok(__s85) : __no(__s85, data); }
-__errorsOf(validateInquiriumGenerationParameters, __s85, 773, 23);
+/** Validator for InquiriumGenerateResponse (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json). */
+export function validateInquiriumGenerateResponse(data) { return __c799(data) ? __ok(__s85) : __no(__s85, data); }
+__errorsOf(validateInquiriumGenerateResponse, __s85, 799, 24);
 const __s86 = __state();
-/** Validator for InquiriumInquiryFeedback (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-feedback.v1.schema.json). */
-export function validateInquiriumInquiryFeedback(data) { return __c826(data) ? __ok(__s86) : __no(__s86, data); }
-__errorsOf(validateInquiriumInquiryFeedback, __s86, 826, 50);
+/** Validator for InquiriumGenerationParameters (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/GenerationParameters). */
+export function validateInquiriumGenerationParameters(data) { return __c783(data) ? __ok(__s86) : __no(__s86, data); }
+__errorsOf(validateInquiriumGenerationParameters, __s86, 783, 25);
 const __s87 = __state();
-/** Validator for InquiriumInquiryResult (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-result.v1.schema.json). */
-export function validateInquiriumInquiryResult(data) { return __c844(data) ? __ok(__s87) : __no(__s87, data); }
-__errorsOf(validateInquiriumInquiryResult, __s87, 844, 51);
+/** Validator for InquiriumInquiryFeedback (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-feedback.v1.schema.json). */
+export function validateInquiriumInquiryFeedback(data) { return __c836(data) ? __ok(__s87) : __no(__s87, data); }
+__errorsOf(validateInquiriumInquiryFeedback, __s87, 836, 50);
 const __s88 = __state();
-/** Validator for InquiriumInquiryTurn (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-turn.v1.schema.json). */
-export function validateInquiriumInquiryTurn(data) { return __c863(data) ? __ok(__s88) : __no(__s88, data); }
-__errorsOf(validateInquiriumInquiryTurn, __s88, 863, 21);
+/** Validator for InquiriumInquiryResult (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-result.v1.schema.json). */
+export function validateInquiriumInquiryResult(data) { return __c854(data) ? __ok(__s88) : __no(__s88, data); }
+__errorsOf(validateInquiriumInquiryResult, __s88, 854, 51);
 const __s89 = __state();
-/** Validator for InquiriumLocality (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/Locality). */
-export function validateInquiriumLocality(data) { return __c391(data) ? __ok(__s89) : __no(__s89, data); }
-__errorsOf(validateInquiriumLocality, __s89, 391, 23);
+/** Validator for InquiriumInquiryTurn (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-turn.v1.schema.json). */
+export function validateInquiriumInquiryTurn(data) { return __c873(data) ? __ok(__s89) : __no(__s89, data); }
+__errorsOf(validateInquiriumInquiryTurn, __s89, 873, 23);
 const __s90 = __state();
-/** Validator for InquiriumModeKeyed (https://wopkit.dev/schemas/inquirium/v1/inquirium.node-mode.v1.schema.json#/$defs/ModeKeyed). */
-export function validateInquiriumModeKeyed(data) { return __c581(data) ? __ok(__s90) : __no(__s90, data); }
-__errorsOf(validateInquiriumModeKeyed, __s90, 581, 42);
+/** Validator for InquiriumLocality (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/Locality). */
+export function validateInquiriumLocality(data) { return __c416(data) ? __ok(__s90) : __no(__s90, data); }
+__errorsOf(validateInquiriumLocality, __s90, 416, 25);
 const __s91 = __state();
-/** Validator for InquiriumModelAcceptance (https://wopkit.dev/schemas/inquirium/v1/inquirium.model-acceptance.v1.schema.json). */
-export function validateInquiriumModelAcceptance(data) { return __c874(data) ? __ok(__s91) : __no(__s91, data); }
-__errorsOf(validateInquiriumModelAcceptance, __s91, 874, 52);
+/** Validator for InquiriumModeKeyed (https://wopkit.dev/schemas/inquirium/v1/inquirium.node-mode.v1.schema.json#/$defs/ModeKeyed). */
+export function validateInquiriumModeKeyed(data) { return __c591(data) ? __ok(__s91) : __no(__s91, data); }
+__errorsOf(validateInquiriumModeKeyed, __s91, 591, 42);
 const __s92 = __state();
-/** Validator for InquiriumModelBindingRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/ModelBindingRef). */
-export function validateInquiriumModelBindingRef(data) { return __c374(data) ? __ok(__s92) : __no(__s92, data); }
-__errorsOf(validateInquiriumModelBindingRef, __s92, 374, 22);
+/** Validator for InquiriumModelAcceptance (https://wopkit.dev/schemas/inquirium/v1/inquirium.model-acceptance.v1.schema.json). */
+export function validateInquiriumModelAcceptance(data) { return __c884(data) ? __ok(__s92) : __no(__s92, data); }
+__errorsOf(validateInquiriumModelAcceptance, __s92, 884, 52);
 const __s93 = __state();
-/** Validator for InquiriumMultiChoicePayloadEntry (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/MultiChoicePayload). */
-export function validateInquiriumMultiChoicePayloadEntry(data) { return __c925(data) ? __ok(__s93) : __no(__s93, data); }
-__errorsOf(validateInquiriumMultiChoicePayloadEntry, __s93, 924, 46);
+/** Validator for InquiriumModelBindingRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/ModelBindingRef). */
+export function validateInquiriumModelBindingRef(data) { return __c399(data) ? __ok(__s93) : __no(__s93, data); }
+__errorsOf(validateInquiriumModelBindingRef, __s93, 399, 24);
 const __s94 = __state();
-/** Validator for InquiriumMultiChoiceWidget (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.multi-choice.v1.schema.json). */
-export function validateInquiriumMultiChoiceWidget(data) { return __c925(data) ? __ok(__s94) : __no(__s94, data); }
-__errorsOf(validateInquiriumMultiChoiceWidget, __s94, 925, 54);
+/** Validator for InquiriumMultiChoicePayloadEntry (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/MultiChoicePayload). */
+export function validateInquiriumMultiChoicePayloadEntry(data) { return __c935(data) ? __ok(__s94) : __no(__s94, data); }
+__errorsOf(validateInquiriumMultiChoicePayloadEntry, __s94, 934, 46);
 const __s95 = __state();
-/** Validator for InquiriumNodeMode (https://wopkit.dev/schemas/inquirium/v1/inquirium.node-mode.v1.schema.json). */
-export function validateInquiriumNodeMode(data) { return __c931(data) ? __ok(__s95) : __no(__s95, data); }
-__errorsOf(validateInquiriumNodeMode, __s95, 931, 42);
+/** Validator for InquiriumMultiChoiceWidget (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.multi-choice.v1.schema.json). */
+export function validateInquiriumMultiChoiceWidget(data) { return __c935(data) ? __ok(__s95) : __no(__s95, data); }
+__errorsOf(validateInquiriumMultiChoiceWidget, __s95, 935, 54);
 const __s96 = __state();
-/** Validator for InquiriumNotificationAction (https://wopkit.dev/schemas/inquirium/v1/notification-create.v1.schema.json#/$defs/NotificationAction). */
-export function validateInquiriumNotificationAction(data) { return __c932(data) ? __ok(__s96) : __no(__s96, data); }
-__errorsOf(validateInquiriumNotificationAction, __s96, 932, 55);
+/** Validator for InquiriumNodeMode (https://wopkit.dev/schemas/inquirium/v1/inquirium.node-mode.v1.schema.json). */
+export function validateInquiriumNodeMode(data) { return __c941(data) ? __ok(__s96) : __no(__s96, data); }
+__errorsOf(validateInquiriumNodeMode, __s96, 941, 42);
 const __s97 = __state();
-/** Validator for InquiriumNotificationCreate (https://wopkit.dev/schemas/inquirium/v1/notification-create.v1.schema.json). */
-export function validateInquiriumNotificationCreate(data) { return __c968(data) ? __ok(__s97) : __no(__s97, data); }
-__errorsOf(validateInquiriumNotificationCreate, __s97, 968, 55);
+/** Validator for InquiriumNotificationAction (https://wopkit.dev/schemas/inquirium/v1/notification-create.v1.schema.json#/$defs/NotificationAction). */
+export function validateInquiriumNotificationAction(data) { return __c942(data) ? __ok(__s97) : __no(__s97, data); }
+__errorsOf(validateInquiriumNotificationAction, __s97, 942, 55);
 const __s98 = __state();
-/** Validator for InquiriumObjectRefPart (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/ObjectRefPart). */
-export function validateInquiriumObjectRefPart(data) { return __c699(data) ? __ok(__s98) : __no(__s98, data); }
-__errorsOf(validateInquiriumObjectRefPart, __s98, 699, 23);
+/** Validator for InquiriumNotificationCreate (https://wopkit.dev/schemas/inquirium/v1/notification-create.v1.schema.json). */
+export function validateInquiriumNotificationCreate(data) { return __c978(data) ? __ok(__s98) : __no(__s98, data); }
+__errorsOf(validateInquiriumNotificationCreate, __s98, 978, 55);
 const __s99 = __state();
-/** Validator for InquiriumOperatorAcknowledgement (https://wopkit.dev/schemas/inquirium/v1/inquirium.model-acceptance.v1.schema.json#/$defs/OperatorAcknowledgement). */
-export function validateInquiriumOperatorAcknowledgement(data) { return __c885(data) ? __ok(__s99) : __no(__s99, data); }
-__errorsOf(validateInquiriumOperatorAcknowledgement, __s99, 885, 52);
+/** Validator for InquiriumObjectRefPart (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/ObjectRefPart). */
+export function validateInquiriumObjectRefPart(data) { return __c709(data) ? __ok(__s99) : __no(__s99, data); }
+__errorsOf(validateInquiriumObjectRefPart, __s99, 709, 25);
 const __s100 = __state();
-/** Validator for InquiriumOperatorQuestionAnswer (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.answer.v1.schema.json). */
-export function validateInquiriumOperatorQuestionAnswer(data) { return __c982(data) ? __ok(__s100) : __no(__s100, data); }
-__errorsOf(validateInquiriumOperatorQuestionAnswer, __s100, 982, 40);
+/** Validator for InquiriumOperatorAcknowledgement (https://wopkit.dev/schemas/inquirium/v1/inquirium.model-acceptance.v1.schema.json#/$defs/OperatorAcknowledgement). */
+export function validateInquiriumOperatorAcknowledgement(data) { return __c895(data) ? __ok(__s100) : __no(__s100, data); }
+__errorsOf(validateInquiriumOperatorAcknowledgement, __s100, 895, 52);
 const __s101 = __state();
-/** Validator for InquiriumOperatorQuestionRequest (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json). */
-export function validateInquiriumOperatorQuestionRequest(data) { return __c990(data) ? __ok(__s101) : __no(__s101, data); }
-__errorsOf(validateInquiriumOperatorQuestionRequest, __s101, 990, 46);
+/** Validator for InquiriumOperatorQuestionAnswer (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.answer.v1.schema.json). */
+export function validateInquiriumOperatorQuestionAnswer(data) { return __c992(data) ? __ok(__s101) : __no(__s101, data); }
+__errorsOf(validateInquiriumOperatorQuestionAnswer, __s101, 992, 40);
 const __s102 = __state();
-/** Validator for InquiriumOperatorQuestionState (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.state.v1.schema.json). */
-export function validateInquiriumOperatorQuestionState(data) { return __c1068(data) ? __ok(__s102) : __no(__s102, data); }
-__errorsOf(validateInquiriumOperatorQuestionState, __s102, 1068, 56);
+/** Validator for InquiriumOperatorQuestionRequest (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json). */
+export function validateInquiriumOperatorQuestionRequest(data) { return __c1000(data) ? __ok(__s102) : __no(__s102, data); }
+__errorsOf(validateInquiriumOperatorQuestionRequest, __s102, 1000, 46);
 const __s103 = __state();
-/** Validator for InquiriumParticipantRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-turn.v1.schema.json#/$defs/ParticipantRef). */
-export function validateInquiriumParticipantRef(data) { return __c365(data) ? __ok(__s103) : __no(__s103, data); }
-__errorsOf(validateInquiriumParticipantRef, __s103, 365, 21);
+/** Validator for InquiriumOperatorQuestionState (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.state.v1.schema.json). */
+export function validateInquiriumOperatorQuestionState(data) { return __c1078(data) ? __ok(__s103) : __no(__s103, data); }
+__errorsOf(validateInquiriumOperatorQuestionState, __s103, 1078, 56);
 const __s104 = __state();
-/** Validator for InquiriumQuestionPrompt (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/QuestionPrompt). */
-export function validateInquiriumQuestionPrompt(data) { return __c997(data) ? __ok(__s104) : __no(__s104, data); }
-__errorsOf(validateInquiriumQuestionPrompt, __s104, 997, 46);
+/** Validator for InquiriumParticipantRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-turn.v1.schema.json#/$defs/ParticipantRef). */
+export function validateInquiriumParticipantRef(data) { return __c390(data) ? __ok(__s104) : __no(__s104, data); }
+__errorsOf(validateInquiriumParticipantRef, __s104, 390, 23);
 const __s105 = __state();
-/** Validator for InquiriumQuestionProvenance (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/QuestionProvenance). */
-export function validateInquiriumQuestionProvenance(data) { return __c1027(data) ? __ok(__s105) : __no(__s105, data); }
-__errorsOf(validateInquiriumQuestionProvenance, __s105, 1027, 46);
+/** Validator for InquiriumQuestionPrompt (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/QuestionPrompt). */
+export function validateInquiriumQuestionPrompt(data) { return __c1007(data) ? __ok(__s105) : __no(__s105, data); }
+__errorsOf(validateInquiriumQuestionPrompt, __s105, 1007, 46);
 const __s106 = __state();
-/** Validator for InquiriumQuestionSubject (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/QuestionSubject). */
-export function validateInquiriumQuestionSubject(data) { return __c1013(data) ? __ok(__s106) : __no(__s106, data); }
-__errorsOf(validateInquiriumQuestionSubject, __s106, 1013, 46);
+/** Validator for InquiriumQuestionProvenance (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/QuestionProvenance). */
+export function validateInquiriumQuestionProvenance(data) { return __c1037(data) ? __ok(__s106) : __no(__s106, data); }
+__errorsOf(validateInquiriumQuestionProvenance, __s106, 1037, 46);
 const __s107 = __state();
-/** Validator for InquiriumReasonCode (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/ReasonCode). */
-export function validateInquiriumReasonCode(data) { return __c405(data) ? __ok(__s107) : __no(__s107, data); }
-__errorsOf(validateInquiriumReasonCode, __s107, 405, 22);
+/** Validator for InquiriumQuestionSubject (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/QuestionSubject). */
+export function validateInquiriumQuestionSubject(data) { return __c1023(data) ? __ok(__s107) : __no(__s107, data); }
+__errorsOf(validateInquiriumQuestionSubject, __s107, 1023, 46);
 const __s108 = __state();
-/** Validator for InquiriumResponseTarget (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/ResponseTarget). */
-export function validateInquiriumResponseTarget(data) { return __c1021(data) ? __ok(__s108) : __no(__s108, data); }
-__errorsOf(validateInquiriumResponseTarget, __s108, 1021, 46);
+/** Validator for InquiriumReasonCode (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/ReasonCode). */
+export function validateInquiriumReasonCode(data) { return __c430(data) ? __ok(__s108) : __no(__s108, data); }
+__errorsOf(validateInquiriumReasonCode, __s108, 430, 24);
 const __s109 = __state();
-/** Validator for InquiriumResultProvenance (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-result.v1.schema.json#/$defs/ResultProvenance). */
-export function validateInquiriumResultProvenance(data) { return __c852(data) ? __ok(__s109) : __no(__s109, data); }
-__errorsOf(validateInquiriumResultProvenance, __s109, 852, 51);
+/** Validator for InquiriumResponseTarget (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/ResponseTarget). */
+export function validateInquiriumResponseTarget(data) { return __c1031(data) ? __ok(__s109) : __no(__s109, data); }
+__errorsOf(validateInquiriumResponseTarget, __s109, 1031, 46);
 const __s110 = __state();
-/** Validator for InquiriumResultRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-result.v1.schema.json#/$defs/ResultRef). */
-export function validateInquiriumResultRef(data) { return __c830(data) ? __ok(__s110) : __no(__s110, data); }
-__errorsOf(validateInquiriumResultRef, __s110, 830, 51);
+/** Validator for InquiriumResultProvenance (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-result.v1.schema.json#/$defs/ResultProvenance). */
+export function validateInquiriumResultProvenance(data) { return __c862(data) ? __ok(__s110) : __no(__s110, data); }
+__errorsOf(validateInquiriumResultProvenance, __s110, 862, 51);
 const __s111 = __state();
-/** Validator for InquiriumRetentionByClass (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/RetentionByClass). */
-export function validateInquiriumRetentionByClass(data) { return __c540(data) ? __ok(__s111) : __no(__s111, data); }
-__errorsOf(validateInquiriumRetentionByClass, __s111, 540, 41);
+/** Validator for InquiriumResultRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-result.v1.schema.json#/$defs/ResultRef). */
+export function validateInquiriumResultRef(data) { return __c840(data) ? __ok(__s111) : __no(__s111, data); }
+__errorsOf(validateInquiriumResultRef, __s111, 840, 51);
 const __s112 = __state();
-/** Validator for InquiriumRetentionProfile (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/RetentionProfile). */
-export function validateInquiriumRetentionProfile(data) { return __c550(data) ? __ok(__s112) : __no(__s112, data); }
-__errorsOf(validateInquiriumRetentionProfile, __s112, 550, 41);
+/** Validator for InquiriumRetentionByClass (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/RetentionByClass). */
+export function validateInquiriumRetentionByClass(data) { return __c550(data) ? __ok(__s112) : __no(__s112, data); }
+__errorsOf(validateInquiriumRetentionByClass, __s112, 550, 41);
 const __s113 = __state();
-/** Validator for InquiriumRuntimeCandidate (https://wopkit.dev/schemas/inquirium/v1/inquirium.runtime-candidate.v1.schema.json). */
-export function validateInquiriumRuntimeCandidate(data) { return __c1101(data) ? __ok(__s113) : __no(__s113, data); }
-__errorsOf(validateInquiriumRuntimeCandidate, __s113, 1101, 53);
+/** Validator for InquiriumRetentionProfile (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/RetentionProfile). */
+export function validateInquiriumRetentionProfile(data) { return __c560(data) ? __ok(__s113) : __no(__s113, data); }
+__errorsOf(validateInquiriumRetentionProfile, __s113, 560, 41);
 const __s114 = __state();
-/** Validator for InquiriumRuntimeHealth (https://wopkit.dev/schemas/inquirium/v1/inquirium.runtime-candidate.v1.schema.json#/$defs/RuntimeHealth). */
-export function validateInquiriumRuntimeHealth(data) { return __c1112(data) ? __ok(__s114) : __no(__s114, data); }
-__errorsOf(validateInquiriumRuntimeHealth, __s114, 1112, 53);
+/** Validator for InquiriumRuntimeCandidate (https://wopkit.dev/schemas/inquirium/v1/inquirium.runtime-candidate.v1.schema.json). */
+export function validateInquiriumRuntimeCandidate(data) { return __c1111(data) ? __ok(__s114) : __no(__s114, data); }
+__errorsOf(validateInquiriumRuntimeCandidate, __s114, 1111, 53);
 const __s115 = __state();
-/** Validator for InquiriumRuntimeRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/RuntimeRef). */
-export function validateInquiriumRuntimeRef(data) { return __c372(data) ? __ok(__s115) : __no(__s115, data); }
-__errorsOf(validateInquiriumRuntimeRef, __s115, 372, 22);
+/** Validator for InquiriumRuntimeHealth (https://wopkit.dev/schemas/inquirium/v1/inquirium.runtime-candidate.v1.schema.json#/$defs/RuntimeHealth). */
+export function validateInquiriumRuntimeHealth(data) { return __c1122(data) ? __ok(__s115) : __no(__s115, data); }
+__errorsOf(validateInquiriumRuntimeHealth, __s115, 1122, 53);
 const __s116 = __state();
-/** Validator for InquiriumSessionRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-turn.v1.schema.json#/$defs/SessionRef). */
-export function validateInquiriumSessionRef(data) { return __c832(data) ? __ok(__s116) : __no(__s116, data); }
-__errorsOf(validateInquiriumSessionRef, __s116, 832, 21);
+/** Validator for InquiriumRuntimeRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/RuntimeRef). */
+export function validateInquiriumRuntimeRef(data) { return __c397(data) ? __ok(__s116) : __no(__s116, data); }
+__errorsOf(validateInquiriumRuntimeRef, __s116, 397, 24);
 const __s117 = __state();
-/** Validator for InquiriumSingleChoicePayloadEntry (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/SingleChoicePayload). */
-export function validateInquiriumSingleChoicePayloadEntry(data) { return __c1041(data) ? __ok(__s117) : __no(__s117, data); }
-__errorsOf(validateInquiriumSingleChoicePayloadEntry, __s117, 1040, 46);
+/** Validator for InquiriumSessionRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-turn.v1.schema.json#/$defs/SessionRef). */
+export function validateInquiriumSessionRef(data) { return __c842(data) ? __ok(__s117) : __no(__s117, data); }
+__errorsOf(validateInquiriumSessionRef, __s117, 842, 23);
 const __s118 = __state();
-/** Validator for InquiriumSingleChoiceWidget (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.single-choice.v1.schema.json). */
-export function validateInquiriumSingleChoiceWidget(data) { return __c1041(data) ? __ok(__s118) : __no(__s118, data); }
-__errorsOf(validateInquiriumSingleChoiceWidget, __s118, 1041, 39);
+/** Validator for InquiriumSingleChoicePayloadEntry (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/SingleChoicePayload). */
+export function validateInquiriumSingleChoicePayloadEntry(data) { return __c1051(data) ? __ok(__s118) : __no(__s118, data); }
+__errorsOf(validateInquiriumSingleChoicePayloadEntry, __s118, 1050, 46);
 const __s119 = __state();
-/** Validator for InquiriumTextPart (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/TextPart). */
-export function validateInquiriumTextPart(data) { return __c694(data) ? __ok(__s119) : __no(__s119, data); }
-__errorsOf(validateInquiriumTextPart, __s119, 694, 23);
+/** Validator for InquiriumSingleChoiceWidget (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.single-choice.v1.schema.json). */
+export function validateInquiriumSingleChoiceWidget(data) { return __c1051(data) ? __ok(__s119) : __no(__s119, data); }
+__errorsOf(validateInquiriumSingleChoiceWidget, __s119, 1051, 39);
 const __s120 = __state();
-/** Validator for InquiriumTimeoutDefault (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/TimeoutDefault). */
-export function validateInquiriumTimeoutDefault(data) { return __c1006(data) ? __ok(__s120) : __no(__s120, data); }
-__errorsOf(validateInquiriumTimeoutDefault, __s120, 1006, 46);
+/** Validator for InquiriumTextPart (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/TextPart). */
+export function validateInquiriumTextPart(data) { return __c704(data) ? __ok(__s120) : __no(__s120, data); }
+__errorsOf(validateInquiriumTextPart, __s120, 704, 25);
 const __s121 = __state();
-/** Validator for InquiriumTraceDecision (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/TraceDecision). */
-export function validateInquiriumTraceDecision(data) { return __c402(data) ? __ok(__s121) : __no(__s121, data); }
-__errorsOf(validateInquiriumTraceDecision, __s121, 402, 20);
+/** Validator for InquiriumTimeoutDefault (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/TimeoutDefault). */
+export function validateInquiriumTimeoutDefault(data) { return __c1016(data) ? __ok(__s121) : __no(__s121, data); }
+__errorsOf(validateInquiriumTimeoutDefault, __s121, 1016, 46);
 const __s122 = __state();
-/** Validator for InquiriumTraceEffect (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/TraceEffect). */
-export function validateInquiriumTraceEffect(data) { return __c424(data) ? __ok(__s122) : __no(__s122, data); }
-__errorsOf(validateInquiriumTraceEffect, __s122, 424, 20);
+/** Validator for InquiriumTraceDecision (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/TraceDecision). */
+export function validateInquiriumTraceDecision(data) { return __c427(data) ? __ok(__s122) : __no(__s122, data); }
+__errorsOf(validateInquiriumTraceDecision, __s122, 427, 22);
 const __s123 = __state();
-/** Validator for InquiriumTraceInputShape (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/InputShape). */
-export function validateInquiriumTraceInputShape(data) { return __c376(data) ? __ok(__s123) : __no(__s123, data); }
-__errorsOf(validateInquiriumTraceInputShape, __s123, 376, 20);
+/** Validator for InquiriumTraceEffect (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/TraceEffect). */
+export function validateInquiriumTraceEffect(data) { return __c449(data) ? __ok(__s123) : __no(__s123, data); }
+__errorsOf(validateInquiriumTraceEffect, __s123, 449, 22);
 const __s124 = __state();
-/** Validator for InquiriumTraceLevel (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/TraceLevel). */
-export function validateInquiriumTraceLevel(data) { return __c395(data) ? __ok(__s124) : __no(__s124, data); }
-__errorsOf(validateInquiriumTraceLevel, __s124, 395, 20);
+/** Validator for InquiriumTraceInputShape (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/InputShape). */
+export function validateInquiriumTraceInputShape(data) { return __c401(data) ? __ok(__s124) : __no(__s124, data); }
+__errorsOf(validateInquiriumTraceInputShape, __s124, 401, 22);
 const __s125 = __state();
-/** Validator for InquiriumTraceLevelByClass (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/TraceLevelByClass). */
-export function validateInquiriumTraceLevelByClass(data) { return __c561(data) ? __ok(__s125) : __no(__s125, data); }
-__errorsOf(validateInquiriumTraceLevelByClass, __s125, 561, 41);
+/** Validator for InquiriumTraceLevel (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/TraceLevel). */
+export function validateInquiriumTraceLevel(data) { return __c420(data) ? __ok(__s125) : __no(__s125, data); }
+__errorsOf(validateInquiriumTraceLevel, __s125, 420, 22);
 const __s126 = __state();
-/** Validator for InquiriumTraceOutputShape (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/OutputShape). */
-export function validateInquiriumTraceOutputShape(data) { return __c383(data) ? __ok(__s126) : __no(__s126, data); }
-__errorsOf(validateInquiriumTraceOutputShape, __s126, 383, 20);
+/** Validator for InquiriumTraceLevelByClass (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/TraceLevelByClass). */
+export function validateInquiriumTraceLevelByClass(data) { return __c571(data) ? __ok(__s126) : __no(__s126, data); }
+__errorsOf(validateInquiriumTraceLevelByClass, __s126, 571, 41);
 const __s127 = __state();
-/** Validator for InquiriumTracePolicy (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/TracePolicy). */
-export function validateInquiriumTracePolicy(data) { return __c389(data) ? __ok(__s127) : __no(__s127, data); }
-__errorsOf(validateInquiriumTracePolicy, __s127, 389, 20);
+/** Validator for InquiriumTraceOutputShape (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/OutputShape). */
+export function validateInquiriumTraceOutputShape(data) { return __c408(data) ? __ok(__s127) : __no(__s127, data); }
+__errorsOf(validateInquiriumTraceOutputShape, __s127, 408, 22);
 const __s128 = __state();
-/** Validator for InquiriumTraceRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/TraceRef). */
-export function validateInquiriumTraceRef(data) { return __c801(data) ? __ok(__s128) : __no(__s128, data); }
-__errorsOf(validateInquiriumTraceRef, __s128, 801, 22);
+/** Validator for InquiriumTracePolicy (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/TracePolicy). */
+export function validateInquiriumTracePolicy(data) { return __c414(data) ? __ok(__s128) : __no(__s128, data); }
+__errorsOf(validateInquiriumTracePolicy, __s128, 414, 22);
 const __s129 = __state();
-/** Validator for InquiriumTransportKind (https://wopkit.dev/schemas/inquirium/v1/inquirium.runtime-candidate.v1.schema.json#/$defs/TransportKind). */
-export function validateInquiriumTransportKind(data) { return __c882(data) ? __ok(__s129) : __no(__s129, data); }
-__errorsOf(validateInquiriumTransportKind, __s129, 882, 53);
+/** Validator for InquiriumTraceRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/TraceRef). */
+export function validateInquiriumTraceRef(data) { return __c811(data) ? __ok(__s129) : __no(__s129, data); }
+__errorsOf(validateInquiriumTraceRef, __s129, 811, 24);
 const __s130 = __state();
-/** Validator for InquiriumTrustMode (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/TrustMode). */
-export function validateInquiriumTrustMode(data) { return __c393(data) ? __ok(__s130) : __no(__s130, data); }
-__errorsOf(validateInquiriumTrustMode, __s130, 393, 23);
+/** Validator for InquiriumTransportKind (https://wopkit.dev/schemas/inquirium/v1/inquirium.runtime-candidate.v1.schema.json#/$defs/TransportKind). */
+export function validateInquiriumTransportKind(data) { return __c892(data) ? __ok(__s130) : __no(__s130, data); }
+__errorsOf(validateInquiriumTransportKind, __s130, 892, 53);
 const __s131 = __state();
-/** Validator for InquiriumTurn (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/Turn). */
-export function validateInquiriumTurn(data) { return __c766(data) ? __ok(__s131) : __no(__s131, data); }
-__errorsOf(validateInquiriumTurn, __s131, 766, 23);
+/** Validator for InquiriumTrustMode (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/TrustMode). */
+export function validateInquiriumTrustMode(data) { return __c418(data) ? __ok(__s131) : __no(__s131, data); }
+__errorsOf(validateInquiriumTrustMode, __s131, 418, 25);
 const __s132 = __state();
-/** Validator for InquiriumTurnId (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-turn.v1.schema.json#/$defs/TurnId). */
-export function validateInquiriumTurnId(data) { return __c363(data) ? __ok(__s132) : __no(__s132, data); }
-__errorsOf(validateInquiriumTurnId, __s132, 363, 21);
+/** Validator for InquiriumTurn (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/Turn). */
+export function validateInquiriumTurn(data) { return __c776(data) ? __ok(__s132) : __no(__s132, data); }
+__errorsOf(validateInquiriumTurn, __s132, 776, 25);
 const __s133 = __state();
-/** Validator for InquiriumUsage (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/Usage). */
-export function validateInquiriumUsage(data) { return __c803(data) ? __ok(__s133) : __no(__s133, data); }
-__errorsOf(validateInquiriumUsage, __s133, 803, 22);
+/** Validator for InquiriumTurnId (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-turn.v1.schema.json#/$defs/TurnId). */
+export function validateInquiriumTurnId(data) { return __c388(data) ? __ok(__s133) : __no(__s133, data); }
+__errorsOf(validateInquiriumTurnId, __s133, 388, 23);
 const __s134 = __state();
-/** Validator for InquiriumVerificationRigor (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/VerificationRigor). */
-export function validateInquiriumVerificationRigor(data) { return __c590(data) ? __ok(__s134) : __no(__s134, data); }
-__errorsOf(validateInquiriumVerificationRigor, __s134, 590, 41);
+/** Validator for InquiriumUsage (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/Usage). */
+export function validateInquiriumUsage(data) { return __c813(data) ? __ok(__s134) : __no(__s134, data); }
+__errorsOf(validateInquiriumUsage, __s134, 813, 24);
 const __s135 = __state();
-/** Validator for InquiriumVerificationRigorByMode (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/VerificationRigorByMode). */
-export function validateInquiriumVerificationRigorByMode(data) { return __c580(data) ? __ok(__s135) : __no(__s135, data); }
-__errorsOf(validateInquiriumVerificationRigorByMode, __s135, 580, 41);
+/** Validator for InquiriumVerificationRigor (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/VerificationRigor). */
+export function validateInquiriumVerificationRigor(data) { return __c600(data) ? __ok(__s135) : __no(__s135, data); }
+__errorsOf(validateInquiriumVerificationRigor, __s135, 600, 41);
 const __s136 = __state();
-/** Validator for InquiriumWidgetKind (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/WidgetKind). */
-export function validateInquiriumWidgetKind(data) { return __c999(data) ? __ok(__s136) : __no(__s136, data); }
-__errorsOf(validateInquiriumWidgetKind, __s136, 999, 46);
+/** Validator for InquiriumVerificationRigorByMode (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/VerificationRigorByMode). */
+export function validateInquiriumVerificationRigorByMode(data) { return __c590(data) ? __ok(__s136) : __no(__s136, data); }
+__errorsOf(validateInquiriumVerificationRigorByMode, __s136, 590, 41);
 const __s137 = __state();
-/** Validator for InterruptRequestedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/interruptRequested). */
-export function validateInterruptRequestedPayload(data) { return __c1120(data) ? __ok(__s137) : __no(__s137, data); }
-__errorsOf(validateInterruptRequestedPayload, __s137, 1120, 0);
+/** Validator for InquiriumWidgetKind (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/WidgetKind). */
+export function validateInquiriumWidgetKind(data) { return __c1009(data) ? __ok(__s137) : __no(__s137, data); }
+__errorsOf(validateInquiriumWidgetKind, __s137, 1009, 46);
 const __s138 = __state();
-/** Validator for InterruptResolvedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/interruptResolved). */
-export function validateInterruptResolvedPayload(data) { return __c1125(data) ? __ok(__s138) : __no(__s138, data); }
-__errorsOf(validateInterruptResolvedPayload, __s138, 1125, 0);
+/** Validator for InterruptRequestedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/interruptRequested). */
+export function validateInterruptRequestedPayload(data) { return __c1130(data) ? __ok(__s138) : __no(__s138, data); }
+__errorsOf(validateInterruptRequestedPayload, __s138, 1130, 0);
 const __s139 = __state();
-/** Validator for MemoryCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/MemoryCapability). */
-export function validateMemoryCapability(data) { return __c68(data) ? __ok(__s139) : __no(__s139, data); }
-__errorsOf(validateMemoryCapability, __s139, 68, 1);
+/** Validator for InterruptResolvedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/interruptResolved). */
+export function validateInterruptResolvedPayload(data) { return __c1135(data) ? __ok(__s139) : __no(__s139, data); }
+__errorsOf(validateInterruptResolvedPayload, __s139, 1135, 0);
 const __s140 = __state();
-/** Validator for MemoryCompactedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/memoryCompacted). */
-export function validateMemoryCompactedPayload(data) { return __c307(data) ? __ok(__s140) : __no(__s140, data); }
-__errorsOf(validateMemoryCompactedPayload, __s140, 307, 0);
+/** Validator for MemoryCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/MemoryCapability). */
+export function validateMemoryCapability(data) { return __c68(data) ? __ok(__s140) : __no(__s140, data); }
+__errorsOf(validateMemoryCapability, __s140, 68, 1);
 const __s141 = __state();
-/** Validator for MemoryConsolidationCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/MemoryConsolidationCapability). */
-export function validateMemoryConsolidationCapability(data) { return __c23(data) ? __ok(__s141) : __no(__s141, data); }
-__errorsOf(validateMemoryConsolidationCapability, __s141, 23, 1);
+/** Validator for MemoryCompactedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/memoryCompacted). */
+export function validateMemoryCompactedPayload(data) { return __c307(data) ? __ok(__s141) : __no(__s141, data); }
+__errorsOf(validateMemoryCompactedPayload, __s141, 307, 0);
 const __s142 = __state();
-/** Validator for MemoryEntry (https://wopkit.dev/schemas/openwop/v1/memory-entry.schema.json). */
-export function validateMemoryEntry(data) { return __c277(data) ? __ok(__s142) : __no(__s142, data); }
-__errorsOf(validateMemoryEntry, __s142, 277, 12);
+/** Validator for MemoryConsolidationCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/MemoryConsolidationCapability). */
+export function validateMemoryConsolidationCapability(data) { return __c23(data) ? __ok(__s142) : __no(__s142, data); }
+__errorsOf(validateMemoryConsolidationCapability, __s142, 23, 1);
 const __s143 = __state();
-/** Validator for MemoryIndex (https://wopkit.dev/schemas/openwop/v1/memory-index.schema.json). */
-export function validateMemoryIndex(data) { return __c458(data) ? __ok(__s143) : __no(__s143, data); }
-__errorsOf(validateMemoryIndex, __s143, 458, 30);
+/** Validator for MemoryEntry (https://wopkit.dev/schemas/openwop/v1/memory-entry.schema.json). */
+export function validateMemoryEntry(data) { return __c277(data) ? __ok(__s143) : __no(__s143, data); }
+__errorsOf(validateMemoryEntry, __s143, 277, 12);
 const __s144 = __state();
-/** Validator for MemoryIndexArchive (https://wopkit.dev/schemas/openwop/v1/memory-index.schema.json#/$defs/MemoryIndexArchive). */
-export function validateMemoryIndexArchive(data) { return __c465(data) ? __ok(__s144) : __no(__s144, data); }
-__errorsOf(validateMemoryIndexArchive, __s144, 465, 30);
+/** Validator for MemoryIndex (https://wopkit.dev/schemas/openwop/v1/memory-index.schema.json). */
+export function validateMemoryIndex(data) { return __c355(data) ? __ok(__s144) : __no(__s144, data); }
+__errorsOf(validateMemoryIndex, __s144, 355, 20);
 const __s145 = __state();
-/** Validator for MemoryListOptions (https://wopkit.dev/schemas/openwop/v1/memory-list-options.schema.json). */
-export function validateMemoryListOptions(data) { return __c1129(data) ? __ok(__s145) : __no(__s145, data); }
-__errorsOf(validateMemoryListOptions, __s145, 1129, 57);
+/** Validator for MemoryIndexArchive (https://wopkit.dev/schemas/openwop/v1/memory-index.schema.json#/$defs/MemoryIndexArchive). */
+export function validateMemoryIndexArchive(data) { return __c362(data) ? __ok(__s145) : __no(__s145, data); }
+__errorsOf(validateMemoryIndexArchive, __s145, 362, 20);
 const __s146 = __state();
-/** Validator for MemoryWrittenPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/memoryWritten). */
-export function validateMemoryWrittenPayload(data) { return __c1133(data) ? __ok(__s146) : __no(__s146, data); }
-__errorsOf(validateMemoryWrittenPayload, __s146, 1133, 0);
+/** Validator for MemoryListOptions (https://wopkit.dev/schemas/openwop/v1/memory-list-options.schema.json). */
+export function validateMemoryListOptions(data) { return __c1139(data) ? __ok(__s146) : __no(__s146, data); }
+__errorsOf(validateMemoryListOptions, __s146, 1139, 57);
 const __s147 = __state();
-/** Validator for MultiAgentCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/MultiAgentCapability). */
-export function validateMultiAgentCapability(data) { return __c113(data) ? __ok(__s147) : __no(__s147, data); }
-__errorsOf(validateMultiAgentCapability, __s147, 113, 1);
+/** Validator for MemoryWrittenPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/memoryWritten). */
+export function validateMemoryWrittenPayload(data) { return __c1143(data) ? __ok(__s147) : __no(__s147, data); }
+__errorsOf(validateMemoryWrittenPayload, __s147, 1143, 0);
 const __s148 = __state();
-/** Validator for OrchestratorDecision (https://wopkit.dev/schemas/openwop/v1/orchestrator-decision.schema.json). */
-export function validateOrchestratorDecision(data) { return __c143(data) ? __ok(__s148) : __no(__s148, data); }
-__errorsOf(validateOrchestratorDecision, __s148, 143, 4);
+/** Validator for MultiAgentCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/MultiAgentCapability). */
+export function validateMultiAgentCapability(data) { return __c113(data) ? __ok(__s148) : __no(__s148, data); }
+__errorsOf(validateMultiAgentCapability, __s148, 113, 1);
 const __s149 = __state();
-/** Validator for PackedAgent (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/PackedAgent). */
-export function validatePackedAgent(data) { return __c14(data) ? __ok(__s149) : __no(__s149, data); }
-__errorsOf(validatePackedAgent, __s149, 14, 2);
+/** Validator for OrchestratorDecision (https://wopkit.dev/schemas/openwop/v1/orchestrator-decision.schema.json). */
+export function validateOrchestratorDecision(data) { return __c143(data) ? __ok(__s149) : __no(__s149, data); }
+__errorsOf(validateOrchestratorDecision, __s149, 143, 4);
 const __s150 = __state();
-/** Validator for PayloadTooLargeDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/PayloadTooLargeDetails). */
-export function validatePayloadTooLargeDetails(data) { return __c228(data) ? __ok(__s150) : __no(__s150, data); }
-__errorsOf(validatePayloadTooLargeDetails, __s150, 228, 3);
+/** Validator for PackedAgent (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/PackedAgent). */
+export function validatePackedAgent(data) { return __c14(data) ? __ok(__s150) : __no(__s150, data); }
+__errorsOf(validatePackedAgent, __s150, 14, 2);
 const __s151 = __state();
-/** Validator for PromptTemplateArtifact (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/PromptTemplateArtifact). */
-export function validatePromptTemplateArtifact(data) { return __c1141(data) ? __ok(__s151) : __no(__s151, data); }
-__errorsOf(validatePromptTemplateArtifact, __s151, 1141, 2);
+/** Validator for PayloadTooLargeDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/PayloadTooLargeDetails). */
+export function validatePayloadTooLargeDetails(data) { return __c228(data) ? __ok(__s151) : __no(__s151, data); }
+__errorsOf(validatePayloadTooLargeDetails, __s151, 228, 3);
 const __s152 = __state();
-/** Validator for Proposal (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json). */
-export function validateProposal(data) { return __c1148(data) ? __ok(__s152) : __no(__s152, data); }
-__errorsOf(validateProposal, __s152, 1148, 2);
+/** Validator for PromptTemplateArtifact (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/PromptTemplateArtifact). */
+export function validatePromptTemplateArtifact(data) { return __c1151(data) ? __ok(__s152) : __no(__s152, data); }
+__errorsOf(validatePromptTemplateArtifact, __s152, 1151, 2);
 const __s153 = __state();
-/** Validator for ProposalActivatedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/proposalActivated). */
-export function validateProposalActivatedPayload(data) { return __c1200(data) ? __ok(__s153) : __no(__s153, data); }
-__errorsOf(validateProposalActivatedPayload, __s153, 1200, 0);
+/** Validator for Proposal (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json). */
+export function validateProposal(data) { return __c1158(data) ? __ok(__s153) : __no(__s153, data); }
+__errorsOf(validateProposal, __s153, 1158, 2);
 const __s154 = __state();
-/** Validator for ProposalActivation (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalActivation). */
-export function validateProposalActivation(data) { return __c42(data) ? __ok(__s154) : __no(__s154, data); }
-__errorsOf(validateProposalActivation, __s154, 42, 2);
+/** Validator for ProposalActivatedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/proposalActivated). */
+export function validateProposalActivatedPayload(data) { return __c1210(data) ? __ok(__s154) : __no(__s154, data); }
+__errorsOf(validateProposalActivatedPayload, __s154, 1210, 0);
 const __s155 = __state();
-/** Validator for ProposalCreatedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/proposalCreated). */
-export function validateProposalCreatedPayload(data) { return __c1205(data) ? __ok(__s155) : __no(__s155, data); }
-__errorsOf(validateProposalCreatedPayload, __s155, 1205, 0);
+/** Validator for ProposalActivation (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalActivation). */
+export function validateProposalActivation(data) { return __c42(data) ? __ok(__s155) : __no(__s155, data); }
+__errorsOf(validateProposalActivation, __s155, 42, 2);
 const __s156 = __state();
-/** Validator for ProposalKind (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalKind). */
-export function validateProposalKind(data) { return __c39(data) ? __ok(__s156) : __no(__s156, data); }
-__errorsOf(validateProposalKind, __s156, 39, 2);
+/** Validator for ProposalCreatedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/proposalCreated). */
+export function validateProposalCreatedPayload(data) { return __c1215(data) ? __ok(__s156) : __no(__s156, data); }
+__errorsOf(validateProposalCreatedPayload, __s156, 1215, 0);
 const __s157 = __state();
-/** Validator for ProposalProvenance (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalProvenance). */
-export function validateProposalProvenance(data) { return __c1154(data) ? __ok(__s157) : __no(__s157, data); }
-__errorsOf(validateProposalProvenance, __s157, 1154, 2);
+/** Validator for ProposalKind (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalKind). */
+export function validateProposalKind(data) { return __c39(data) ? __ok(__s157) : __no(__s157, data); }
+__errorsOf(validateProposalKind, __s157, 39, 2);
 const __s158 = __state();
-/** Validator for ProposalState (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalState). */
-export function validateProposalState(data) { return __c1162(data) ? __ok(__s158) : __no(__s158, data); }
-__errorsOf(validateProposalState, __s158, 1162, 2);
+/** Validator for ProposalProvenance (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalProvenance). */
+export function validateProposalProvenance(data) { return __c1164(data) ? __ok(__s158) : __no(__s158, data); }
+__errorsOf(validateProposalProvenance, __s158, 1164, 2);
 const __s159 = __state();
-/** Validator for ProposalsCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/ProposalsCapability). */
-export function validateProposalsCapability(data) { return __c35(data) ? __ok(__s159) : __no(__s159, data); }
-__errorsOf(validateProposalsCapability, __s159, 35, 1);
+/** Validator for ProposalState (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalState). */
+export function validateProposalState(data) { return __c1172(data) ? __ok(__s159) : __no(__s159, data); }
+__errorsOf(validateProposalState, __s159, 1172, 2);
 const __s160 = __state();
-/** Validator for QuotaExceededDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/QuotaExceededDetails). */
-export function validateQuotaExceededDetails(data) { return __c238(data) ? __ok(__s160) : __no(__s160, data); }
-__errorsOf(validateQuotaExceededDetails, __s160, 238, 3);
+/** Validator for ProposalsCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/ProposalsCapability). */
+export function validateProposalsCapability(data) { return __c35(data) ? __ok(__s160) : __no(__s160, data); }
+__errorsOf(validateProposalsCapability, __s160, 35, 1);
 const __s161 = __state();
-/** Validator for ReplayMemorySnapshotUnavailableDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/ReplayMemorySnapshotUnavailableDetails). */
-export function validateReplayMemorySnapshotUnavailableDetails(data) { return __c174(data) ? __ok(__s161) : __no(__s161, data); }
-__errorsOf(validateReplayMemorySnapshotUnavailableDetails, __s161, 174, 3);
+/** Validator for QuotaExceededDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/QuotaExceededDetails). */
+export function validateQuotaExceededDetails(data) { return __c238(data) ? __ok(__s161) : __no(__s161, data); }
+__errorsOf(validateQuotaExceededDetails, __s161, 238, 3);
 const __s162 = __state();
-/** Validator for RetentionCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/RetentionCapability). */
-export function validateRetentionCapability(data) { return __c107(data) ? __ok(__s162) : __no(__s162, data); }
-__errorsOf(validateRetentionCapability, __s162, 107, 1);
+/** Validator for ReplayMemorySnapshotUnavailableDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/ReplayMemorySnapshotUnavailableDetails). */
+export function validateReplayMemorySnapshotUnavailableDetails(data) { return __c174(data) ? __ok(__s162) : __no(__s162, data); }
+__errorsOf(validateReplayMemorySnapshotUnavailableDetails, __s162, 174, 3);
 const __s163 = __state();
-/** Validator for RunCompletedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runCompleted). */
-export function validateRunCompletedPayload(data) { return __c1210(data) ? __ok(__s163) : __no(__s163, data); }
-__errorsOf(validateRunCompletedPayload, __s163, 1210, 0);
+/** Validator for RetentionCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/RetentionCapability). */
+export function validateRetentionCapability(data) { return __c107(data) ? __ok(__s163) : __no(__s163, data); }
+__errorsOf(validateRetentionCapability, __s163, 107, 1);
 const __s164 = __state();
-/** Validator for RunEvent (https://wopkit.dev/schemas/openwop/v1/run-event.schema.json). */
-export function validateRunEvent(data) { return __c1213(data) ? __ok(__s164) : __no(__s164, data); }
-__errorsOf(validateRunEvent, __s164, 1213, 5);
+/** Validator for RunCompletedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runCompleted). */
+export function validateRunCompletedPayload(data) { return __c1220(data) ? __ok(__s164) : __no(__s164, data); }
+__errorsOf(validateRunCompletedPayload, __s164, 1220, 0);
 const __s165 = __state();
-/** Validator for RunEventType (https://wopkit.dev/schemas/openwop/v1/run-event.schema.json#/$defs/RunEventType). */
-export function validateRunEventType(data) { return __c1224(data) ? __ok(__s165) : __no(__s165, data); }
-__errorsOf(validateRunEventType, __s165, 1224, 5);
+/** Validator for RunError (https://wopkit.dev/schemas/openwop/v1/run-snapshot.schema.json#/$defs/RunError). */
+export function validateRunError(data) { return __c1223(data) ? __ok(__s165) : __no(__s165, data); }
+__errorsOf(validateRunError, __s165, 1223, 58);
 const __s166 = __state();
-/** Validator for RunEventsResponse (https://wopkit.dev/schemas/openwop/v1/run-events-response.schema.json). */
-export function validateRunEventsResponse(data) { return __c1225(data) ? __ok(__s166) : __no(__s166, data); }
-__errorsOf(validateRunEventsResponse, __s166, 1225, 58);
+/** Validator for RunEvent (https://wopkit.dev/schemas/openwop/v1/run-event.schema.json). */
+export function validateRunEvent(data) { return __c1227(data) ? __ok(__s166) : __no(__s166, data); }
+__errorsOf(validateRunEvent, __s166, 1227, 5);
 const __s167 = __state();
-/** Validator for RunFailedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runFailed). */
-export function validateRunFailedPayload(data) { return __c1230(data) ? __ok(__s167) : __no(__s167, data); }
-__errorsOf(validateRunFailedPayload, __s167, 1230, 0);
+/** Validator for RunEventType (https://wopkit.dev/schemas/openwop/v1/run-event.schema.json#/$defs/RunEventType). */
+export function validateRunEventType(data) { return __c1238(data) ? __ok(__s167) : __no(__s167, data); }
+__errorsOf(validateRunEventType, __s167, 1238, 5);
 const __s168 = __state();
-/** Validator for RunForkRequest (https://wopkit.dev/schemas/openwop/v1/run-fork-request.schema.json). */
-export function validateRunForkRequest(data) { return __c1234(data) ? __ok(__s168) : __no(__s168, data); }
-__errorsOf(validateRunForkRequest, __s168, 1234, 59);
+/** Validator for RunEventsResponse (https://wopkit.dev/schemas/openwop/v1/run-events-response.schema.json). */
+export function validateRunEventsResponse(data) { return __c1239(data) ? __ok(__s168) : __no(__s168, data); }
+__errorsOf(validateRunEventsResponse, __s168, 1239, 59);
 const __s169 = __state();
-/** Validator for RunForkResponse (https://wopkit.dev/schemas/openwop/v1/run-fork-response.schema.json). */
-export function validateRunForkResponse(data) { return __c1237(data) ? __ok(__s169) : __no(__s169, data); }
-__errorsOf(validateRunForkResponse, __s169, 1237, 60);
+/** Validator for RunFailedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runFailed). */
+export function validateRunFailedPayload(data) { return __c1244(data) ? __ok(__s169) : __no(__s169, data); }
+__errorsOf(validateRunFailedPayload, __s169, 1244, 0);
 const __s170 = __state();
-/** Validator for RunOrchestratorDecidedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runOrchestratorDecided). */
-export function validateRunOrchestratorDecidedPayload(data) { return __c1242(data) ? __ok(__s170) : __no(__s170, data); }
-__errorsOf(validateRunOrchestratorDecidedPayload, __s170, 1242, 0);
+/** Validator for RunForkRequest (https://wopkit.dev/schemas/openwop/v1/run-fork-request.schema.json). */
+export function validateRunForkRequest(data) { return __c1248(data) ? __ok(__s170) : __no(__s170, data); }
+__errorsOf(validateRunForkRequest, __s170, 1248, 60);
 const __s171 = __state();
-/** Validator for RunStartedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runStarted). */
-export function validateRunStartedPayload(data) { return __c1245(data) ? __ok(__s171) : __no(__s171, data); }
-__errorsOf(validateRunStartedPayload, __s171, 1245, 0);
+/** Validator for RunForkResponse (https://wopkit.dev/schemas/openwop/v1/run-fork-response.schema.json). */
+export function validateRunForkResponse(data) { return __c1252(data) ? __ok(__s171) : __no(__s171, data); }
+__errorsOf(validateRunForkResponse, __s171, 1252, 61);
 const __s172 = __state();
-/** Validator for ScheduledAutomationArtifact (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ScheduledAutomationArtifact). */
-export function validateScheduledAutomationArtifact(data) { return __c1193(data) ? __ok(__s172) : __no(__s172, data); }
-__errorsOf(validateScheduledAutomationArtifact, __s172, 1193, 2);
+/** Validator for RunInterrupt (https://wopkit.dev/schemas/openwop/v1/run-snapshot.schema.json#/$defs/RunInterrupt). */
+export function validateRunInterrupt(data) { return __c1257(data) ? __ok(__s172) : __no(__s172, data); }
+__errorsOf(validateRunInterrupt, __s172, 1257, 58);
 const __s173 = __state();
-/** Validator for ScheduledDistillationOutcome (https://wopkit.dev/schemas/openwop/v1/host-sample-distill-schedule-tick-response.schema.json#/$defs/ScheduledDistillationOutcome). */
-export function validateScheduledDistillationOutcome(data) { return __c300(data) ? __ok(__s173) : __no(__s173, data); }
-__errorsOf(validateScheduledDistillationOutcome, __s173, 300, 15);
+/** Validator for RunOrchestratorDecidedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runOrchestratorDecided). */
+export function validateRunOrchestratorDecidedPayload(data) { return __c1261(data) ? __ok(__s173) : __no(__s173, data); }
+__errorsOf(validateRunOrchestratorDecidedPayload, __s173, 1261, 0);
 const __s174 = __state();
-/** Validator for SearchCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/SearchCapability). */
-export function validateSearchCapability(data) { return __c101(data) ? __ok(__s174) : __no(__s174, data); }
-__errorsOf(validateSearchCapability, __s174, 101, 1);
+/** Validator for RunSnapshot (https://wopkit.dev/schemas/openwop/v1/run-snapshot.schema.json). */
+export function validateRunSnapshot(data) { return __c1264(data) ? __ok(__s174) : __no(__s174, data); }
+__errorsOf(validateRunSnapshot, __s174, 1264, 58);
 const __s175 = __state();
-/** Validator for TokenBudgetExceededDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/TokenBudgetExceededDetails). */
-export function validateTokenBudgetExceededDetails(data) { return __c187(data) ? __ok(__s175) : __no(__s175, data); }
-__errorsOf(validateTokenBudgetExceededDetails, __s175, 187, 3);
+/** Validator for RunStartRequest (https://wopkit.dev/schemas/openwop/v1/run-start-request.schema.json). */
+export function validateRunStartRequest(data) { return __c1274(data) ? __ok(__s175) : __no(__s175, data); }
+__errorsOf(validateRunStartRequest, __s175, 1274, 62);
 const __s176 = __state();
-/** Validator for ValidationFailedDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/ValidationFailedDetails). */
-export function validateValidationFailedDetails(data) { return __c213(data) ? __ok(__s176) : __no(__s176, data); }
-__errorsOf(validateValidationFailedDetails, __s176, 213, 3);
+/** Validator for RunStartResponse (https://wopkit.dev/schemas/openwop/v1/run-start-response.schema.json). */
+export function validateRunStartResponse(data) { return __c1279(data) ? __ok(__s176) : __no(__s176, data); }
+__errorsOf(validateRunStartResponse, __s176, 1279, 63);
 const __s177 = __state();
-/** Validator for ValidationFailure (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/ValidationFailure). */
-export function validateValidationFailure(data) { return __c216(data) ? __ok(__s177) : __no(__s177, data); }
-__errorsOf(validateValidationFailure, __s177, 216, 3);
+/** Validator for RunStartedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runStarted). */
+export function validateRunStartedPayload(data) { return __c1284(data) ? __ok(__s177) : __no(__s177, data); }
+__errorsOf(validateRunStartedPayload, __s177, 1284, 0);
 const __s178 = __state();
-/** Validator for WorkerDispatchedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/workerDispatched). */
-export function validateWorkerDispatchedPayload(data) { return __c1252(data) ? __ok(__s178) : __no(__s178, data); }
-__errorsOf(validateWorkerDispatchedPayload, __s178, 1252, 0);
+/** Validator for RunStatus (https://wopkit.dev/schemas/openwop/v1/run-snapshot.schema.json#/$defs/RunStatus). */
+export function validateRunStatus(data) { return __c1268(data) ? __ok(__s178) : __no(__s178, data); }
+__errorsOf(validateRunStatus, __s178, 1268, 58);
 const __s179 = __state();
-/** Validator for WorkflowChainPackArtifact (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/WorkflowChainPackArtifact). */
-export function validateWorkflowChainPackArtifact(data) { return __c1176(data) ? __ok(__s179) : __no(__s179, data); }
-__errorsOf(validateWorkflowChainPackArtifact, __s179, 1176, 2);
+/** Validator for ScheduledAutomationArtifact (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ScheduledAutomationArtifact). */
+export function validateScheduledAutomationArtifact(data) { return __c1203(data) ? __ok(__s179) : __no(__s179, data); }
+__errorsOf(validateScheduledAutomationArtifact, __s179, 1203, 2);
 const __s180 = __state();
+/** Validator for ScheduledDistillationOutcome (https://wopkit.dev/schemas/openwop/v1/host-sample-distill-schedule-tick-response.schema.json#/$defs/ScheduledDistillationOutcome). */
+export function validateScheduledDistillationOutcome(data) { return __c300(data) ? __ok(__s180) : __no(__s180, data); }
+__errorsOf(validateScheduledDistillationOutcome, __s180, 300, 15);
+const __s181 = __state();
+/** Validator for SearchCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/SearchCapability). */
+export function validateSearchCapability(data) { return __c101(data) ? __ok(__s181) : __no(__s181, data); }
+__errorsOf(validateSearchCapability, __s181, 101, 1);
+const __s182 = __state();
+/** Validator for TestMemoryCompactRequest (https://wopkit.dev/schemas/openwop/v1/test-memory-compact-request.schema.json). */
+export function validateTestMemoryCompactRequest(data) { return __c1291(data) ? __ok(__s182) : __no(__s182, data); }
+__errorsOf(validateTestMemoryCompactRequest, __s182, 1291, 64);
+const __s183 = __state();
+/** Validator for TestMemoryCompactResponse (https://wopkit.dev/schemas/openwop/v1/test-memory-compact-response.schema.json). */
+export function validateTestMemoryCompactResponse(data) { return __c1296(data) ? __ok(__s183) : __no(__s183, data); }
+__errorsOf(validateTestMemoryCompactResponse, __s183, 1296, 65);
+const __s184 = __state();
+/** Validator for TestMemorySeedEntry (https://wopkit.dev/schemas/openwop/v1/test-memory-seed-request.schema.json#/$defs/TestMemorySeedEntry). */
+export function validateTestMemorySeedEntry(data) { return __c1302(data) ? __ok(__s184) : __no(__s184, data); }
+__errorsOf(validateTestMemorySeedEntry, __s184, 1302, 66);
+const __s185 = __state();
+/** Validator for TestMemorySeedRequest (https://wopkit.dev/schemas/openwop/v1/test-memory-seed-request.schema.json). */
+export function validateTestMemorySeedRequest(data) { return __c1308(data) ? __ok(__s185) : __no(__s185, data); }
+__errorsOf(validateTestMemorySeedRequest, __s185, 1308, 66);
+const __s186 = __state();
+/** Validator for TestMemorySeedResponse (https://wopkit.dev/schemas/openwop/v1/test-memory-seed-response.schema.json). */
+export function validateTestMemorySeedResponse(data) { return __c1313(data) ? __ok(__s186) : __no(__s186, data); }
+__errorsOf(validateTestMemorySeedResponse, __s186, 1313, 67);
+const __s187 = __state();
+/** Validator for TokenBudgetExceededDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/TokenBudgetExceededDetails). */
+export function validateTokenBudgetExceededDetails(data) { return __c187(data) ? __ok(__s187) : __no(__s187, data); }
+__errorsOf(validateTokenBudgetExceededDetails, __s187, 187, 3);
+const __s188 = __state();
+/** Validator for ValidationFailedDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/ValidationFailedDetails). */
+export function validateValidationFailedDetails(data) { return __c213(data) ? __ok(__s188) : __no(__s188, data); }
+__errorsOf(validateValidationFailedDetails, __s188, 213, 3);
+const __s189 = __state();
+/** Validator for ValidationFailure (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/ValidationFailure). */
+export function validateValidationFailure(data) { return __c216(data) ? __ok(__s189) : __no(__s189, data); }
+__errorsOf(validateValidationFailure, __s189, 216, 3);
+const __s190 = __state();
+/** Validator for WorkerDispatchedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/workerDispatched). */
+export function validateWorkerDispatchedPayload(data) { return __c1318(data) ? __ok(__s190) : __no(__s190, data); }
+__errorsOf(validateWorkerDispatchedPayload, __s190, 1318, 0);
+const __s191 = __state();
+/** Validator for WorkflowChainPackArtifact (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/WorkflowChainPackArtifact). */
+export function validateWorkflowChainPackArtifact(data) { return __c1186(data) ? __ok(__s191) : __no(__s191, data); }
+__errorsOf(validateWorkflowChainPackArtifact, __s191, 1186, 2);
+const __s192 = __state();
 /** Validator for WorkspaceUpdatedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/workspaceUpdated). */
-export function validateWorkspaceUpdatedPayload(data) { return __c1257(data) ? __ok(__s180) : __no(__s180, data); }
-__errorsOf(validateWorkspaceUpdatedPayload, __s180, 1257, 0);
+export function validateWorkspaceUpdatedPayload(data) { return __c1323(data) ? __ok(__s192) : __no(__s192, data); }
+__errorsOf(validateWorkspaceUpdatedPayload, __s192, 1323, 0);
 
 /** Every validator by type title. */
 export const validatorIndex = Object.freeze({
@@ -7194,6 +7533,7 @@ export const validatorIndex = Object.freeze({
   "HostSampleDistillScheduleTickResponse": Object.freeze({ validator: validateHostSampleDistillScheduleTickResponse, id: "https://wopkit.dev/schemas/openwop/v1/host-sample-distill-schedule-tick-response.schema.json", target: "host-sample-distill-schedule-tick-response", family: "openwop" }),
   "HostSampleEscalationRunRequest": Object.freeze({ validator: validateHostSampleEscalationRunRequest, id: "https://wopkit.dev/schemas/openwop/v1/host-sample-escalation-run-request.schema.json", target: "host-sample-escalation-run-request", family: "openwop" }),
   "HostSampleEscalationRunResponse": Object.freeze({ validator: validateHostSampleEscalationRunResponse, id: "https://wopkit.dev/schemas/openwop/v1/host-sample-escalation-run-response.schema.json", target: "host-sample-escalation-run-response", family: "openwop" }),
+  "HostSampleIndexFile": Object.freeze({ validator: validateHostSampleIndexFile, id: "https://wopkit.dev/schemas/openwop/v1/host-sample-memory-distill-response.schema.json#/$defs/HostSampleIndexFile", target: "host-sample-memory-distill-response--HostSampleIndexFile", family: "openwop" }),
   "HostSampleInquiriumTracesResponse": Object.freeze({ validator: validateHostSampleInquiriumTracesResponse, id: "https://wopkit.dev/schemas/openwop/v1/host-sample-inquirium-traces-response.schema.json", target: "host-sample-inquirium-traces-response", family: "openwop" }),
   "HostSampleMemoryCompactRequest": Object.freeze({ validator: validateHostSampleMemoryCompactRequest, id: "https://wopkit.dev/schemas/openwop/v1/host-sample-memory-compact-request.schema.json", target: "host-sample-memory-compact-request", family: "openwop" }),
   "HostSampleMemoryCompactResponse": Object.freeze({ validator: validateHostSampleMemoryCompactResponse, id: "https://wopkit.dev/schemas/openwop/v1/host-sample-memory-compact-response.schema.json", target: "host-sample-memory-compact-response", family: "openwop" }),
@@ -7323,17 +7663,28 @@ export const validatorIndex = Object.freeze({
   "ReplayMemorySnapshotUnavailableDetails": Object.freeze({ validator: validateReplayMemorySnapshotUnavailableDetails, id: "https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/ReplayMemorySnapshotUnavailableDetails", target: "error--ReplayMemorySnapshotUnavailableDetails", family: "openwop" }),
   "RetentionCapability": Object.freeze({ validator: validateRetentionCapability, id: "https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/RetentionCapability", target: "capabilities--RetentionCapability", family: "openwop" }),
   "RunCompletedPayload": Object.freeze({ validator: validateRunCompletedPayload, id: "https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runCompleted", target: "run-event-payloads--runCompleted", family: "openwop" }),
+  "RunError": Object.freeze({ validator: validateRunError, id: "https://wopkit.dev/schemas/openwop/v1/run-snapshot.schema.json#/$defs/RunError", target: "run-snapshot--RunError", family: "openwop" }),
   "RunEvent": Object.freeze({ validator: validateRunEvent, id: "https://wopkit.dev/schemas/openwop/v1/run-event.schema.json", target: "run-event", family: "openwop" }),
   "RunEventType": Object.freeze({ validator: validateRunEventType, id: "https://wopkit.dev/schemas/openwop/v1/run-event.schema.json#/$defs/RunEventType", target: "run-event--RunEventType", family: "openwop" }),
   "RunEventsResponse": Object.freeze({ validator: validateRunEventsResponse, id: "https://wopkit.dev/schemas/openwop/v1/run-events-response.schema.json", target: "run-events-response", family: "openwop" }),
   "RunFailedPayload": Object.freeze({ validator: validateRunFailedPayload, id: "https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runFailed", target: "run-event-payloads--runFailed", family: "openwop" }),
   "RunForkRequest": Object.freeze({ validator: validateRunForkRequest, id: "https://wopkit.dev/schemas/openwop/v1/run-fork-request.schema.json", target: "run-fork-request", family: "openwop" }),
   "RunForkResponse": Object.freeze({ validator: validateRunForkResponse, id: "https://wopkit.dev/schemas/openwop/v1/run-fork-response.schema.json", target: "run-fork-response", family: "openwop" }),
+  "RunInterrupt": Object.freeze({ validator: validateRunInterrupt, id: "https://wopkit.dev/schemas/openwop/v1/run-snapshot.schema.json#/$defs/RunInterrupt", target: "run-snapshot--RunInterrupt", family: "openwop" }),
   "RunOrchestratorDecidedPayload": Object.freeze({ validator: validateRunOrchestratorDecidedPayload, id: "https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runOrchestratorDecided", target: "run-event-payloads--runOrchestratorDecided", family: "openwop" }),
+  "RunSnapshot": Object.freeze({ validator: validateRunSnapshot, id: "https://wopkit.dev/schemas/openwop/v1/run-snapshot.schema.json", target: "run-snapshot", family: "openwop" }),
+  "RunStartRequest": Object.freeze({ validator: validateRunStartRequest, id: "https://wopkit.dev/schemas/openwop/v1/run-start-request.schema.json", target: "run-start-request", family: "openwop" }),
+  "RunStartResponse": Object.freeze({ validator: validateRunStartResponse, id: "https://wopkit.dev/schemas/openwop/v1/run-start-response.schema.json", target: "run-start-response", family: "openwop" }),
   "RunStartedPayload": Object.freeze({ validator: validateRunStartedPayload, id: "https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runStarted", target: "run-event-payloads--runStarted", family: "openwop" }),
+  "RunStatus": Object.freeze({ validator: validateRunStatus, id: "https://wopkit.dev/schemas/openwop/v1/run-snapshot.schema.json#/$defs/RunStatus", target: "run-snapshot--RunStatus", family: "openwop" }),
   "ScheduledAutomationArtifact": Object.freeze({ validator: validateScheduledAutomationArtifact, id: "https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ScheduledAutomationArtifact", target: "proposal--ScheduledAutomationArtifact", family: "openwop" }),
   "ScheduledDistillationOutcome": Object.freeze({ validator: validateScheduledDistillationOutcome, id: "https://wopkit.dev/schemas/openwop/v1/host-sample-distill-schedule-tick-response.schema.json#/$defs/ScheduledDistillationOutcome", target: "host-sample-distill-schedule-tick-response--ScheduledDistillationOutcome", family: "openwop" }),
   "SearchCapability": Object.freeze({ validator: validateSearchCapability, id: "https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/SearchCapability", target: "capabilities--SearchCapability", family: "openwop" }),
+  "TestMemoryCompactRequest": Object.freeze({ validator: validateTestMemoryCompactRequest, id: "https://wopkit.dev/schemas/openwop/v1/test-memory-compact-request.schema.json", target: "test-memory-compact-request", family: "openwop" }),
+  "TestMemoryCompactResponse": Object.freeze({ validator: validateTestMemoryCompactResponse, id: "https://wopkit.dev/schemas/openwop/v1/test-memory-compact-response.schema.json", target: "test-memory-compact-response", family: "openwop" }),
+  "TestMemorySeedEntry": Object.freeze({ validator: validateTestMemorySeedEntry, id: "https://wopkit.dev/schemas/openwop/v1/test-memory-seed-request.schema.json#/$defs/TestMemorySeedEntry", target: "test-memory-seed-request--TestMemorySeedEntry", family: "openwop" }),
+  "TestMemorySeedRequest": Object.freeze({ validator: validateTestMemorySeedRequest, id: "https://wopkit.dev/schemas/openwop/v1/test-memory-seed-request.schema.json", target: "test-memory-seed-request", family: "openwop" }),
+  "TestMemorySeedResponse": Object.freeze({ validator: validateTestMemorySeedResponse, id: "https://wopkit.dev/schemas/openwop/v1/test-memory-seed-response.schema.json", target: "test-memory-seed-response", family: "openwop" }),
   "TokenBudgetExceededDetails": Object.freeze({ validator: validateTokenBudgetExceededDetails, id: "https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/TokenBudgetExceededDetails", target: "error--TokenBudgetExceededDetails", family: "openwop" }),
   "ValidationFailedDetails": Object.freeze({ validator: validateValidationFailedDetails, id: "https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/ValidationFailedDetails", target: "error--ValidationFailedDetails", family: "openwop" }),
   "ValidationFailure": Object.freeze({ validator: validateValidationFailure, id: "https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/ValidationFailure", target: "error--ValidationFailure", family: "openwop" }),
