@@ -21,7 +21,7 @@ export interface HostSampleMemoryDistillRequest {
    */
   sources?: string[];
   /**
-   * Ask for the updated MEMORY-INDEX.json in the answer (indexFile); the host maintains the index whenever it advertises indexEmitted.
+   * Whether the caller expects the memory index updated (upstream's request field). Accepted; the answer carries indexFile whenever the host updated MEMORY-INDEX.json, which it does whenever it advertises indexEmitted.
    */
   indexEmitted?: boolean;
 }

@@ -34,7 +34,7 @@ export interface HostSampleMemoryDistillResponse {
    */
   indexUpdated?: boolean;
   /**
-   * The MEMORY-INDEX.json workspace file after the run, when the request asked for it (indexEmitted).
+   * The MEMORY-INDEX.json workspace file after the run, whenever the run updated it.
    */
   indexFile?: HostSampleIndexFile;
   [k: string]: unknown;

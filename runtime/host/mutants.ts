@@ -9,10 +9,10 @@ import { ConsolidationService } from '../consolidation/service.ts';
 import { TenantMemoryAdapter } from '../memory/adapter.ts';
 import { parseMemoryRef } from '../memory/memory-ref.ts';
 import { BACKGROUND_RUN_ID, type OpenwopRuntime } from '../openwop/index.ts';
-import type { HostRuntime } from './host-runtime.ts';
+import type { HostCore } from './host-runtime.ts';
 import { durablePointer } from './reference-runtime.ts';
 
-type Mutant = (base: HostRuntime, rt: OpenwopRuntime) => HostRuntime;
+type Mutant = (base: HostCore, rt: OpenwopRuntime) => HostCore;
 const tenantOfRef = (ref: string): string | undefined => parseMemoryRef(ref)?.tenant;
 
 /** Switch name → the broken host it builds. Applied in this order, so a switch that replaces an operation comes before one that delegates to it. */
@@ -90,6 +90,6 @@ export type HostMutations = { readonly [K in keyof typeof MUTANTS]?: boolean };
 export const MUTATION_NAMES = Object.keys(MUTANTS) as MutationName[];
 
 /** `base` with every switched-on mutant wrapped around it (`base` itself when none is on). */
-export function withMutations(base: HostRuntime, rt: OpenwopRuntime, mutations: HostMutations = {}): HostRuntime {
+export function withMutations(base: HostCore, rt: OpenwopRuntime, mutations: HostMutations = {}): HostCore {
   return MUTATION_NAMES.filter((m) => mutations[m] === true).reduce((host, m) => MUTANTS[m](host, rt), base);
 }

@@ -1825,8 +1825,9 @@ namespace Wopkit.Generated
     public partial class HostSampleMemoryDistillRequest
     {
         /// <summary>
-        /// Ask for the updated MEMORY-INDEX.json in the answer (indexFile); the host maintains the
-        /// index whenever it advertises indexEmitted.
+        /// Whether the caller expects the memory index updated (upstream's request field). Accepted;
+        /// the answer carries indexFile whenever the host updated MEMORY-INDEX.json, which it does
+        /// whenever it advertises indexEmitted.
         /// </summary>
         [JsonProperty("indexEmitted", NullValueHandling = NullValueHandling.Ignore)]
         public bool? IndexEmitted { get; set; }
@@ -1894,8 +1895,7 @@ namespace Wopkit.Generated
         public MemoryIndex Index { get; set; }
 
         /// <summary>
-        /// The MEMORY-INDEX.json workspace file after the run, when the request asked for it
-        /// (indexEmitted).
+        /// The MEMORY-INDEX.json workspace file after the run, whenever the run updated it.
         /// </summary>
         [JsonProperty("indexFile", NullValueHandling = NullValueHandling.Ignore)]
         public HostSampleIndexFile IndexFile { get; set; }
@@ -2025,8 +2025,7 @@ namespace Wopkit.Generated
     /// <summary>
     /// A workspace file: its path and its parsed content. Open.
     ///
-    /// The MEMORY-INDEX.json workspace file after the run, when the request asked for it
-    /// (indexEmitted).
+    /// The MEMORY-INDEX.json workspace file after the run, whenever the run updated it.
     /// </summary>
     public partial class HostSampleIndexFile
     {

@@ -1671,8 +1671,9 @@ data class HostSampleMemoryCompactResponse (
  */
 data class HostSampleMemoryDistillRequest (
     /**
-     * Ask for the updated MEMORY-INDEX.json in the answer (indexFile); the host maintains the
-     * index whenever it advertises indexEmitted.
+     * Whether the caller expects the memory index updated (upstream's request field). Accepted;
+     * the answer carries indexFile whenever the host updated MEMORY-INDEX.json, which it does
+     * whenever it advertises indexEmitted.
      */
     val indexEmitted: Boolean? = null,
 
@@ -1728,8 +1729,7 @@ data class HostSampleMemoryDistillResponse (
     val index: MemoryIndex? = null,
 
     /**
-     * The MEMORY-INDEX.json workspace file after the run, when the request asked for it
-     * (indexEmitted).
+     * The MEMORY-INDEX.json workspace file after the run, whenever the run updated it.
      */
     val indexFile: HostSampleIndexFile? = null,
 
@@ -1836,8 +1836,7 @@ data class MemoryIndexArchive (
 /**
  * A workspace file: its path and its parsed content. Open.
  *
- * The MEMORY-INDEX.json workspace file after the run, when the request asked for it
- * (indexEmitted).
+ * The MEMORY-INDEX.json workspace file after the run, whenever the run updated it.
  */
 data class HostSampleIndexFile (
     /**

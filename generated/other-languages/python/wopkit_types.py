@@ -2276,8 +2276,9 @@ class HostSampleMemoryDistillRequest:
     tenant (an operator key without a tenant acts for the tenant `default`).
     """
     index_emitted: Optional[bool] = None
-    """Ask for the updated MEMORY-INDEX.json in the answer (indexFile); the host maintains the
-    index whenever it advertises indexEmitted.
+    """Whether the caller expects the memory index updated (upstream's request field). Accepted;
+    the answer carries indexFile whenever the host updated MEMORY-INDEX.json, which it does
+    whenever it advertises indexEmitted.
     """
     sources: Optional[List[str]] = None
     """Ids of the entries to distil. A named id the scope does not hold is seeded first with
@@ -2427,8 +2428,7 @@ class MemoryIndex:
 class HostSampleIndexFile:
     """A workspace file: its path and its parsed content. Open.
     
-    The MEMORY-INDEX.json workspace file after the run, when the request asked for it
-    (indexEmitted).
+    The MEMORY-INDEX.json workspace file after the run, whenever the run updated it.
     """
     content: MemoryIndex
     """The parsed index."""
@@ -2472,9 +2472,8 @@ class HostSampleMemoryDistillResponse:
     """MEMORY-INDEX.json after the run; present when the host emits the index."""
 
     index_file: Optional[HostSampleIndexFile] = None
-    """The MEMORY-INDEX.json workspace file after the run, when the request asked for it
-    (indexEmitted).
-    """
+    """The MEMORY-INDEX.json workspace file after the run, whenever the run updated it."""
+
     index_updated: Optional[bool] = None
     """Whether MEMORY-INDEX.json was updated (mirrors event.distillation.indexUpdated)."""
 

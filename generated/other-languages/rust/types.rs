@@ -1398,8 +1398,9 @@ pub struct HostSampleMemoryCompactResponse {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct HostSampleMemoryDistillRequest {
-    /// Ask for the updated MEMORY-INDEX.json in the answer (indexFile); the host maintains the
-    /// index whenever it advertises indexEmitted.
+    /// Whether the caller expects the memory index updated (upstream's request field). Accepted;
+    /// the answer carries indexFile whenever the host updated MEMORY-INDEX.json, which it does
+    /// whenever it advertises indexEmitted.
     pub index_emitted: Option<bool>,
 
     /// Memory scope: a mem://<tenant>/<scope> ref, whose tenant must be the caller's (CTI-1), or
@@ -1437,8 +1438,7 @@ pub struct HostSampleMemoryDistillResponse {
     /// MEMORY-INDEX.json after the run; present when the host emits the index.
     pub index: Option<MemoryIndex>,
 
-    /// The MEMORY-INDEX.json workspace file after the run, when the request asked for it
-    /// (indexEmitted).
+    /// The MEMORY-INDEX.json workspace file after the run, whenever the run updated it.
     pub index_file: Option<HostSampleIndexFile>,
 
     /// Whether MEMORY-INDEX.json was updated (mirrors event.distillation.indexUpdated).
@@ -1511,8 +1511,7 @@ pub struct MemoryIndexArchive {
 
 /// A workspace file: its path and its parsed content. Open.
 ///
-/// The MEMORY-INDEX.json workspace file after the run, when the request asked for it
-/// (indexEmitted).
+/// The MEMORY-INDEX.json workspace file after the run, whenever the run updated it.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct HostSampleIndexFile {
     /// The parsed index.

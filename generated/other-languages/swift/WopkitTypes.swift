@@ -3584,8 +3584,9 @@ extension HostSampleMemoryCompactResponse {
 /// transactional entries (or of the named sources). Closed: a client-submitted shape.
 // MARK: - HostSampleMemoryDistillRequest
 struct HostSampleMemoryDistillRequest: Codable {
-    /// Ask for the updated MEMORY-INDEX.json in the answer (indexFile); the host maintains the
-    /// index whenever it advertises indexEmitted.
+    /// Whether the caller expects the memory index updated (upstream's request field). Accepted;
+    /// the answer carries indexFile whenever the host updated MEMORY-INDEX.json, which it does
+    /// whenever it advertises indexEmitted.
     let indexEmitted: Bool?
     /// Memory scope: a mem://<tenant>/<scope> ref, whose tenant must be the caller's (CTI-1), or
     /// any other non-empty string, which the host treats as an opaque name inside the caller's
@@ -3662,8 +3663,7 @@ struct HostSampleMemoryDistillResponse: Codable {
     let event: MemoryCompactedPayload
     /// MEMORY-INDEX.json after the run; present when the host emits the index.
     let index: MemoryIndex?
-    /// The MEMORY-INDEX.json workspace file after the run, when the request asked for it
-    /// (indexEmitted).
+    /// The MEMORY-INDEX.json workspace file after the run, whenever the run updated it.
     let indexFile: HostSampleIndexFile?
     /// Whether MEMORY-INDEX.json was updated (mirrors event.distillation.indexUpdated).
     let indexUpdated: Bool?
@@ -3894,8 +3894,7 @@ extension MemoryIndexArchive {
 
 /// A workspace file: its path and its parsed content. Open.
 ///
-/// The MEMORY-INDEX.json workspace file after the run, when the request asked for it
-/// (indexEmitted).
+/// The MEMORY-INDEX.json workspace file after the run, whenever the run updated it.
 // MARK: - HostSampleIndexFile
 struct HostSampleIndexFile: Codable {
     /// The parsed index.

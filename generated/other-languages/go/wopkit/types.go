@@ -2783,8 +2783,9 @@ type HostSampleMemoryCompactResponse struct {
 // Body of POST /v1/host/sample/memory/distill: an on-demand distillation of the scope's
 // transactional entries (or of the named sources). Closed: a client-submitted shape.
 type HostSampleMemoryDistillRequest struct {
-	// Ask for the updated MEMORY-INDEX.json in the answer (indexFile); the host maintains the           
-	// index whenever it advertises indexEmitted.                                                        
+	// Whether the caller expects the memory index updated (upstream's request field). Accepted;         
+	// the answer carries indexFile whenever the host updated MEMORY-INDEX.json, which it does           
+	// whenever it advertises indexEmitted.                                                              
 	IndexEmitted                                                                                *bool    `json:"indexEmitted,omitempty"`
 	// Memory scope: a mem://<tenant>/<scope> ref, whose tenant must be the caller's (CTI-1), or         
 	// any other non-empty string, which the host treats as an opaque name inside the caller's           
@@ -2812,8 +2813,7 @@ type HostSampleMemoryDistillResponse struct {
 	Event                                                                                      MemoryCompactedPayload `json:"event"`
 	// MEMORY-INDEX.json after the run; present when the host emits the index.                                        
 	Index                                                                                      *MemoryIndex           `json:"index,omitempty"`
-	// The MEMORY-INDEX.json workspace file after the run, when the request asked for it                              
-	// (indexEmitted).                                                                                                
+	// The MEMORY-INDEX.json workspace file after the run, whenever the run updated it.                               
 	IndexFile                                                                                  *HostSampleIndexFile   `json:"indexFile,omitempty"`
 	// Whether MEMORY-INDEX.json was updated (mirrors event.distillation.indexUpdated).                               
 	IndexUpdated                                                                               *bool                  `json:"indexUpdated,omitempty"`
@@ -2868,8 +2868,7 @@ type MemoryIndexArchive struct {
 
 // A workspace file: its path and its parsed content. Open.
 //
-// The MEMORY-INDEX.json workspace file after the run, when the request asked for it
-// (indexEmitted).
+// The MEMORY-INDEX.json workspace file after the run, whenever the run updated it.
 type HostSampleIndexFile struct {
 	// The parsed index.                              
 	Content                               MemoryIndex `json:"content"`
