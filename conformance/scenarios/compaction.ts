@@ -68,7 +68,7 @@ export const compactionScenarios: Scenario[] = [
     },
   },
   {
-    id: 'memory-compaction-marker-rewrite',
+    id: 'compaction-markers-canonical',
     title: 'Compaction through the upstream-path seams rewrites non-canonical <REDACTED:…> markers to [REDACTED:<id>]',
     rfc: 'RFC 0012 §D',
     profile: 'compaction',

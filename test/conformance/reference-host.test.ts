@@ -61,7 +61,7 @@ describe('mutation checks: a broken host makes the matching scenario fail', () =
     ['skipEscalationEvent', 'multi-agent-escalation-run-waits'],
     ['dropCausation', 'multi-agent-escalation-run-waits'],
     ['dispatchWhileWaiting', 'multi-agent-escalation-run-waits'],
-    ['keepNonCanonicalMarkers', 'memory-compaction-marker-rewrite'],
+    ['keepNonCanonicalMarkers', 'compaction-markers-canonical'],
     ['unstableArchive', 'memory-distillation-client-requested'],
     ['partialArchiveOnBudget', 'memory-distillation-client-requested'],
   ];
