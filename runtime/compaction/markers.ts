@@ -5,7 +5,10 @@
  * keeping the id (the audit signal) when it is a valid secret id and using a fixed id when it is not. The content is
  * never stripped: the marker stays where the leak was.
  */
-import { redactionMarker, SECRET_ID_PATTERN } from '../redaction/marker.ts';
+
+/** The canonical SR-1 marker and the secret-id grammar, as runtime/redaction/marker.ts defines them (compaction may not import redaction; test/runtime/compaction/markers.test.ts checks they agree). */
+const SECRET_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
+const redactionMarker = (id: string): string => `[REDACTED:${id}]`;
 
 /** A marker spelled with angle brackets, braces or parentheses, any letter case; its id up to the closing bracket. */
 const NON_CANONICAL = /<\s*redacted\s*:([^>\n]{0,256})>|\{\s*redacted\s*:([^}\n]{0,256})\}|\(\s*redacted\s*:([^)\n]{0,256})\)/gi;
