@@ -68,6 +68,30 @@ export const compactionScenarios: Scenario[] = [
     },
   },
   {
+    id: 'compaction-markers-canonical',
+    title: 'Compaction through the upstream-path seams rewrites non-canonical <REDACTED:…> markers to [REDACTED:<id>]',
+    rfc: 'RFC 0012 §D',
+    profile: 'compaction',
+    gate: gate.compaction,
+    async run(t) {
+      // An upstream-style opaque ref: the host keeps it inside the caller's tenant.
+      const memoryRef = `mem_tenant:default_agent:conformance-markers-${unique()}_longTerm`;
+      const stamp = unique();
+      const seeded = await t.call(ROUTES.testMemorySeed, { body: { memoryRef, entries: [
+        { id: `m-${stamp}-1`, content: 'Resolved <REDACTED:db-prod-creds> outage.' },
+        { id: `m-${stamp}-2`, content: 'Rotated {redacted:ops-token} tonight.' },
+        { id: `m-${stamp}-3`, content: 'Customer asked about pricing tiers.' },
+      ] } });
+      t.equal(seeded.status, 201, 'seed status');
+      const r = await t.call<{ payload: { outputId: string }; outputContent: string }>(ROUTES.testMemoryCompact, { body: { memoryRef } });
+      t.check(!/<\s*redacted|\{\s*redacted/i.test(r.body.outputContent), `a non-canonical marker survived: ${r.body.outputContent.slice(0, 200)}`);
+      t.check(r.body.outputContent.includes('[REDACTED:db-prod-creds]') && r.body.outputContent.includes('[REDACTED:ops-token]'), 'the canonical markers (with their ids) are missing');
+      const listed = await t.call<{ entries: { id: string; content: string; tags: string[] }[] }>(ROUTES.memoryList, { params: { memoryRef }, query: { limit: 50 } });
+      const out = listed.body.entries.find((e) => e.id === r.body.payload.outputId);
+      t.equal(out?.content, r.body.outputContent, 'the persisted output read through GET /v1/memory/{ref}');
+    },
+  },
+  {
     id: 'memory-distillation-scheduled',
     title: 'A scheduled distillation runs once per instant as a host-managed run with a clamped budget and a readable archive',
     rfc: 'Agent memory spec, scheduled distillation (RFC 0062)',

@@ -13,3 +13,10 @@ export const v2WithMemory = (d: Discovery) => executionModelV2(d) ?? longTerm(d)
 export const inquiriumGenerate = (d: Discovery) => need(get(d, 'inquirium.generate.supported') === true, 'inquirium.generate.supported is not true');
 export const inquiriumQuestions = (d: Discovery) => need(get(d, 'inquirium.operatorQuestions.supported') === true, 'inquirium.operatorQuestions.supported is not true');
 export const both = (...gs: ((d: Discovery) => string | undefined)[]) => (d: Discovery) => gs.map((g) => g(d)).find((r) => r !== undefined);
+export const distillation = (d: Discovery) => need(get(d, 'memory.distillation.supported') === true, 'memory.distillation.supported is not true');
+/** The host advertises (seeded) every fixture named: upstream's `fixtures` list in discovery. */
+export const fixtures = (...ids: string[]) => (d: Discovery) => {
+  const advertised = Array.isArray(get(d, 'fixtures')) ? (get(d, 'fixtures') as unknown[]) : [];
+  const missing = ids.filter((id) => !advertised.includes(id));
+  return need(missing.length === 0, `discovery fixtures does not list ${missing.join(', ')} (seed them: OPENWOP_CONFORMANCE_SEED=true)`);
+};

@@ -1,9 +1,11 @@
 /** Every scenario, in report order. */
 import type { Scenario } from '../scenario.ts';
 import { compactionScenarios } from './compaction.ts';
+import { distillationScenarios } from './distillation.ts';
+import { fixtureRunScenarios } from './fixture-runs.ts';
 import { inquiriumScenarios } from './inquirium.ts';
 import { memoryScenarios } from './memory.ts';
 import { multiAgentScenarios } from './multi-agent.ts';
 import { rfc0068Scenarios } from './rfc0068.ts';
 
-export const SCENARIOS: readonly Scenario[] = [...rfc0068Scenarios, ...compactionScenarios, ...multiAgentScenarios, ...memoryScenarios, ...inquiriumScenarios];
+export const SCENARIOS: readonly Scenario[] = [...rfc0068Scenarios, ...compactionScenarios, ...distillationScenarios, ...multiAgentScenarios, ...memoryScenarios, ...fixtureRunScenarios, ...inquiriumScenarios];

@@ -71,4 +71,25 @@ export const multiAgentScenarios: Scenario[] = [
       t.check(validateReplayMemorySnapshotUnavailableDetails(refused.body.details), 'the 422 details do not match ReplayMemorySnapshotUnavailableDetails');
     },
   },
+  {
+    id: 'replay-fork-mode',
+    title: 'A fork takes mode replay or branch, reads memory as of fromSeq, is readable as a run, and an unservable replay is a 422',
+    rfc: 'RFC 0039 §B–C (MAE-3)',
+    profile: 'multi-agent',
+    gate: gate.v2WithMemory,
+    async run(t) {
+      const fx = await t.call<{ runId: string; memoryRef: string; memoryId: string; fromSeq: number; expectedAtFork: string }>(ROUTES.replayFixture, { body: {} });
+      for (const mode of ['replay', 'branch'] as const) {
+        const fork = await t.call<{ runId: string }>(ROUTES.runFork, { params: { runId: fx.body.runId }, body: { mode, fromSeq: fx.body.fromSeq } });
+        t.equal(fork.status, 201, `fork status (${mode})`);
+        const read = await t.call<{ content: string }>(ROUTES.runMemory, { params: { runId: fork.body.runId }, query: { memoryRef: fx.body.memoryRef, id: fx.body.memoryId } });
+        t.equal(read.body.content, fx.body.expectedAtFork, `a ${mode} fork reads memory as of fromSeq`);
+        const run = await t.call<{ status: string }>(ROUTES.runRead, { params: { runId: fork.body.runId } });
+        t.equal(run.status, 200, `GET on the ${mode} fork's run path`);
+      }
+      const gone = await t.call<{ runId: string }>(ROUTES.replayFixture, { body: { dropEventLog: true } });
+      const refused = await t.call<{ error: string; details: { fromSeq: number; sourceRunId: string } }>(ROUTES.runFork, { params: { runId: gone.body.runId }, body: { mode: 'replay', fromSeq: 0 } }, { refusal: true });
+      t.equal([refused.status, refused.body.error, refused.body.details?.fromSeq, refused.body.details?.sourceRunId], [422, 'replay_memory_snapshot_unavailable', 0, gone.body.runId], 'an unservable replay');
+    },
+  },
 ];

@@ -357,6 +357,15 @@ export function assertHostSampleEscalationRunResponse(value: unknown): asserts v
   if (!V.validateHostSampleEscalationRunResponse(value)) throw new ValidationError("HostSampleEscalationRunResponse", toFailures(V.validateHostSampleEscalationRunResponse.errors));
 }
 
+/** True when `value` is a valid HostSampleIndexFile (schemas/openwop/v1/host-sample-memory-distill-response.schema.json#/$defs/HostSampleIndexFile). */
+export function isHostSampleIndexFile(value: unknown): value is T.HostSampleIndexFile {
+  return V.validateHostSampleIndexFile(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid HostSampleIndexFile. */
+export function assertHostSampleIndexFile(value: unknown): asserts value is T.HostSampleIndexFile {
+  if (!V.validateHostSampleIndexFile(value)) throw new ValidationError("HostSampleIndexFile", toFailures(V.validateHostSampleIndexFile.errors));
+}
+
 /** True when `value` is a valid HostSampleInquiriumTracesResponse (schemas/openwop/v1/host-sample-inquirium-traces-response.schema.json). */
 export function isHostSampleInquiriumTracesResponse(value: unknown): value is T.HostSampleInquiriumTracesResponse {
   return V.validateHostSampleInquiriumTracesResponse(value);
@@ -1518,6 +1527,15 @@ export function assertRunCompletedPayload(value: unknown): asserts value is T.Ru
   if (!V.validateRunCompletedPayload(value)) throw new ValidationError("RunCompletedPayload", toFailures(V.validateRunCompletedPayload.errors));
 }
 
+/** True when `value` is a valid RunError (schemas/openwop/v1/run-snapshot.schema.json#/$defs/RunError). */
+export function isRunError(value: unknown): value is T.RunError {
+  return V.validateRunError(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid RunError. */
+export function assertRunError(value: unknown): asserts value is T.RunError {
+  if (!V.validateRunError(value)) throw new ValidationError("RunError", toFailures(V.validateRunError.errors));
+}
+
 /** True when `value` is a valid RunEvent (schemas/openwop/v1/run-event.schema.json). */
 export function isRunEvent(value: unknown): value is T.RunEvent {
   return V.validateRunEvent(value);
@@ -1581,6 +1599,15 @@ export function assertRunForkResponse(value: unknown): asserts value is T.RunFor
   if (!V.validateRunForkResponse(value)) throw new ValidationError("RunForkResponse", toFailures(V.validateRunForkResponse.errors));
 }
 
+/** True when `value` is a valid RunInterrupt (schemas/openwop/v1/run-snapshot.schema.json#/$defs/RunInterrupt). */
+export function isRunInterrupt(value: unknown): value is T.RunInterrupt {
+  return V.validateRunInterrupt(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid RunInterrupt. */
+export function assertRunInterrupt(value: unknown): asserts value is T.RunInterrupt {
+  if (!V.validateRunInterrupt(value)) throw new ValidationError("RunInterrupt", toFailures(V.validateRunInterrupt.errors));
+}
+
 /** True when `value` is a valid RunOrchestratorDecidedPayload (schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runOrchestratorDecided). */
 export function isRunOrchestratorDecidedPayload(value: unknown): value is T.RunOrchestratorDecidedPayload {
   return V.validateRunOrchestratorDecidedPayload(value);
@@ -1590,6 +1617,33 @@ export function assertRunOrchestratorDecidedPayload(value: unknown): asserts val
   if (!V.validateRunOrchestratorDecidedPayload(value)) throw new ValidationError("RunOrchestratorDecidedPayload", toFailures(V.validateRunOrchestratorDecidedPayload.errors));
 }
 
+/** True when `value` is a valid RunSnapshot (schemas/openwop/v1/run-snapshot.schema.json). */
+export function isRunSnapshot(value: unknown): value is T.RunSnapshot {
+  return V.validateRunSnapshot(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid RunSnapshot. */
+export function assertRunSnapshot(value: unknown): asserts value is T.RunSnapshot {
+  if (!V.validateRunSnapshot(value)) throw new ValidationError("RunSnapshot", toFailures(V.validateRunSnapshot.errors));
+}
+
+/** True when `value` is a valid RunStartRequest (schemas/openwop/v1/run-start-request.schema.json). */
+export function isRunStartRequest(value: unknown): value is T.RunStartRequest {
+  return V.validateRunStartRequest(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid RunStartRequest. */
+export function assertRunStartRequest(value: unknown): asserts value is T.RunStartRequest {
+  if (!V.validateRunStartRequest(value)) throw new ValidationError("RunStartRequest", toFailures(V.validateRunStartRequest.errors));
+}
+
+/** True when `value` is a valid RunStartResponse (schemas/openwop/v1/run-start-response.schema.json). */
+export function isRunStartResponse(value: unknown): value is T.RunStartResponse {
+  return V.validateRunStartResponse(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid RunStartResponse. */
+export function assertRunStartResponse(value: unknown): asserts value is T.RunStartResponse {
+  if (!V.validateRunStartResponse(value)) throw new ValidationError("RunStartResponse", toFailures(V.validateRunStartResponse.errors));
+}
+
 /** True when `value` is a valid RunStartedPayload (schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runStarted). */
 export function isRunStartedPayload(value: unknown): value is T.RunStartedPayload {
   return V.validateRunStartedPayload(value);
@@ -1597,6 +1651,15 @@ export function isRunStartedPayload(value: unknown): value is T.RunStartedPayloa
 /** Throws a ValidationError listing every failure unless `value` is a valid RunStartedPayload. */
 export function assertRunStartedPayload(value: unknown): asserts value is T.RunStartedPayload {
   if (!V.validateRunStartedPayload(value)) throw new ValidationError("RunStartedPayload", toFailures(V.validateRunStartedPayload.errors));
+}
+
+/** True when `value` is a valid RunStatus (schemas/openwop/v1/run-snapshot.schema.json#/$defs/RunStatus). */
+export function isRunStatus(value: unknown): value is T.RunStatus {
+  return V.validateRunStatus(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid RunStatus. */
+export function assertRunStatus(value: unknown): asserts value is T.RunStatus {
+  if (!V.validateRunStatus(value)) throw new ValidationError("RunStatus", toFailures(V.validateRunStatus.errors));
 }
 
 /** True when `value` is a valid ScheduledAutomationArtifact (schemas/openwop/v1/proposal.schema.json#/$defs/ScheduledAutomationArtifact). */
@@ -1624,6 +1687,51 @@ export function isSearchCapability(value: unknown): value is T.SearchCapability 
 /** Throws a ValidationError listing every failure unless `value` is a valid SearchCapability. */
 export function assertSearchCapability(value: unknown): asserts value is T.SearchCapability {
   if (!V.validateSearchCapability(value)) throw new ValidationError("SearchCapability", toFailures(V.validateSearchCapability.errors));
+}
+
+/** True when `value` is a valid TestMemoryCompactRequest (schemas/openwop/v1/test-memory-compact-request.schema.json). */
+export function isTestMemoryCompactRequest(value: unknown): value is T.TestMemoryCompactRequest {
+  return V.validateTestMemoryCompactRequest(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid TestMemoryCompactRequest. */
+export function assertTestMemoryCompactRequest(value: unknown): asserts value is T.TestMemoryCompactRequest {
+  if (!V.validateTestMemoryCompactRequest(value)) throw new ValidationError("TestMemoryCompactRequest", toFailures(V.validateTestMemoryCompactRequest.errors));
+}
+
+/** True when `value` is a valid TestMemoryCompactResponse (schemas/openwop/v1/test-memory-compact-response.schema.json). */
+export function isTestMemoryCompactResponse(value: unknown): value is T.TestMemoryCompactResponse {
+  return V.validateTestMemoryCompactResponse(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid TestMemoryCompactResponse. */
+export function assertTestMemoryCompactResponse(value: unknown): asserts value is T.TestMemoryCompactResponse {
+  if (!V.validateTestMemoryCompactResponse(value)) throw new ValidationError("TestMemoryCompactResponse", toFailures(V.validateTestMemoryCompactResponse.errors));
+}
+
+/** True when `value` is a valid TestMemorySeedEntry (schemas/openwop/v1/test-memory-seed-request.schema.json#/$defs/TestMemorySeedEntry). */
+export function isTestMemorySeedEntry(value: unknown): value is T.TestMemorySeedEntry {
+  return V.validateTestMemorySeedEntry(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid TestMemorySeedEntry. */
+export function assertTestMemorySeedEntry(value: unknown): asserts value is T.TestMemorySeedEntry {
+  if (!V.validateTestMemorySeedEntry(value)) throw new ValidationError("TestMemorySeedEntry", toFailures(V.validateTestMemorySeedEntry.errors));
+}
+
+/** True when `value` is a valid TestMemorySeedRequest (schemas/openwop/v1/test-memory-seed-request.schema.json). */
+export function isTestMemorySeedRequest(value: unknown): value is T.TestMemorySeedRequest {
+  return V.validateTestMemorySeedRequest(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid TestMemorySeedRequest. */
+export function assertTestMemorySeedRequest(value: unknown): asserts value is T.TestMemorySeedRequest {
+  if (!V.validateTestMemorySeedRequest(value)) throw new ValidationError("TestMemorySeedRequest", toFailures(V.validateTestMemorySeedRequest.errors));
+}
+
+/** True when `value` is a valid TestMemorySeedResponse (schemas/openwop/v1/test-memory-seed-response.schema.json). */
+export function isTestMemorySeedResponse(value: unknown): value is T.TestMemorySeedResponse {
+  return V.validateTestMemorySeedResponse(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid TestMemorySeedResponse. */
+export function assertTestMemorySeedResponse(value: unknown): asserts value is T.TestMemorySeedResponse {
+  if (!V.validateTestMemorySeedResponse(value)) throw new ValidationError("TestMemorySeedResponse", toFailures(V.validateTestMemorySeedResponse.errors));
 }
 
 /** True when `value` is a valid TokenBudgetExceededDetails (schemas/openwop/v1/error.schema.json#/$defs/TokenBudgetExceededDetails). */
@@ -1717,6 +1825,7 @@ export const guards = {
   "HostSampleDistillScheduleTickResponse": { is: isHostSampleDistillScheduleTickResponse, assert: assertHostSampleDistillScheduleTickResponse },
   "HostSampleEscalationRunRequest": { is: isHostSampleEscalationRunRequest, assert: assertHostSampleEscalationRunRequest },
   "HostSampleEscalationRunResponse": { is: isHostSampleEscalationRunResponse, assert: assertHostSampleEscalationRunResponse },
+  "HostSampleIndexFile": { is: isHostSampleIndexFile, assert: assertHostSampleIndexFile },
   "HostSampleInquiriumTracesResponse": { is: isHostSampleInquiriumTracesResponse, assert: assertHostSampleInquiriumTracesResponse },
   "HostSampleMemoryCompactRequest": { is: isHostSampleMemoryCompactRequest, assert: assertHostSampleMemoryCompactRequest },
   "HostSampleMemoryCompactResponse": { is: isHostSampleMemoryCompactResponse, assert: assertHostSampleMemoryCompactResponse },
@@ -1846,6 +1955,7 @@ export const guards = {
   "ReplayMemorySnapshotUnavailableDetails": { is: isReplayMemorySnapshotUnavailableDetails, assert: assertReplayMemorySnapshotUnavailableDetails },
   "RetentionCapability": { is: isRetentionCapability, assert: assertRetentionCapability },
   "RunCompletedPayload": { is: isRunCompletedPayload, assert: assertRunCompletedPayload },
+  "RunError": { is: isRunError, assert: assertRunError },
   "RunEvent": { is: isRunEvent, assert: assertRunEvent },
   "RunEventType": { is: isRunEventType, assert: assertRunEventType },
   "RunEventsResponse": { is: isRunEventsResponse, assert: assertRunEventsResponse },
@@ -1853,11 +1963,21 @@ export const guards = {
   "RunFailureError": { is: isRunFailureError, assert: assertRunFailureError },
   "RunForkRequest": { is: isRunForkRequest, assert: assertRunForkRequest },
   "RunForkResponse": { is: isRunForkResponse, assert: assertRunForkResponse },
+  "RunInterrupt": { is: isRunInterrupt, assert: assertRunInterrupt },
   "RunOrchestratorDecidedPayload": { is: isRunOrchestratorDecidedPayload, assert: assertRunOrchestratorDecidedPayload },
+  "RunSnapshot": { is: isRunSnapshot, assert: assertRunSnapshot },
+  "RunStartRequest": { is: isRunStartRequest, assert: assertRunStartRequest },
+  "RunStartResponse": { is: isRunStartResponse, assert: assertRunStartResponse },
   "RunStartedPayload": { is: isRunStartedPayload, assert: assertRunStartedPayload },
+  "RunStatus": { is: isRunStatus, assert: assertRunStatus },
   "ScheduledAutomationArtifact": { is: isScheduledAutomationArtifact, assert: assertScheduledAutomationArtifact },
   "ScheduledDistillationOutcome": { is: isScheduledDistillationOutcome, assert: assertScheduledDistillationOutcome },
   "SearchCapability": { is: isSearchCapability, assert: assertSearchCapability },
+  "TestMemoryCompactRequest": { is: isTestMemoryCompactRequest, assert: assertTestMemoryCompactRequest },
+  "TestMemoryCompactResponse": { is: isTestMemoryCompactResponse, assert: assertTestMemoryCompactResponse },
+  "TestMemorySeedEntry": { is: isTestMemorySeedEntry, assert: assertTestMemorySeedEntry },
+  "TestMemorySeedRequest": { is: isTestMemorySeedRequest, assert: assertTestMemorySeedRequest },
+  "TestMemorySeedResponse": { is: isTestMemorySeedResponse, assert: assertTestMemorySeedResponse },
   "TokenBudgetExceededDetails": { is: isTokenBudgetExceededDetails, assert: assertTokenBudgetExceededDetails },
   "ValidationFailedDetails": { is: isValidationFailedDetails, assert: assertValidationFailedDetails },
   "ValidationFailure": { is: isValidationFailure, assert: assertValidationFailure },

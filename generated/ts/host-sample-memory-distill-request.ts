@@ -2,15 +2,26 @@
 // Source: schemas/openwop/v1/host-sample-memory-distill-request.schema.json
 
 /**
- * Body of POST /v1/host/sample/memory/distill: an on-demand distillation of the scope's transactional entries. Closed: a client-submitted shape.
+ * Body of POST /v1/host/sample/memory/distill: an on-demand distillation of the scope's transactional entries (or of the named sources). Closed: a client-submitted shape.
  */
 export interface HostSampleMemoryDistillRequest {
   /**
-   * Memory scope the seam acts on, mem://<tenant>/<scope>; the tenant comes from the ref (CTI-1).
+   * Memory scope: a mem://<tenant>/<scope> ref, whose tenant must be the caller's (CTI-1), or any other non-empty string, which the host treats as an opaque name inside the caller's tenant (an operator key without a tenant acts for the tenant `default`).
    */
   memoryRef: string;
   /**
    * Budget for input plus output tokens; clamped to the advertised maximum, which is also the default.
    */
   tokenBudget?: number;
+  /**
+   * Ids of the entries to distil. A named id the scope does not hold is seeded first with fixed fixture text (transactional), so the same request always distils the same bytes.
+   *
+   * @minItems 1
+   * @maxItems 1000
+   */
+  sources?: string[];
+  /**
+   * Whether the caller expects the memory index updated (upstream's request field). Accepted; the answer carries indexFile whenever the host updated MEMORY-INDEX.json, which it does whenever it advertises indexEmitted.
+   */
+  indexEmitted?: boolean;
 }

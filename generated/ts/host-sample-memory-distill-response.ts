@@ -25,5 +25,32 @@ export interface HostSampleMemoryDistillResponse {
    * MEMORY-INDEX.json after the run; present when the host emits the index.
    */
   index?: MemoryIndex;
+  /**
+   * sha256 of the archive entry's stored content bytes: the same sources and budget give the same checksum (byte-stable archive).
+   */
+  archiveChecksum?: string;
+  /**
+   * Whether MEMORY-INDEX.json was updated (mirrors event.distillation.indexUpdated).
+   */
+  indexUpdated?: boolean;
+  /**
+   * The MEMORY-INDEX.json workspace file after the run, whenever the run updated it.
+   */
+  indexFile?: HostSampleIndexFile;
+  [k: string]: unknown;
+}
+
+/**
+ * A workspace file: its path and its parsed content. Open.
+ */
+export interface HostSampleIndexFile {
+  /**
+   * Workspace path (MEMORY-INDEX.json).
+   */
+  path: string;
+  /**
+   * The parsed index.
+   */
+  content: MemoryIndex;
   [k: string]: unknown;
 }

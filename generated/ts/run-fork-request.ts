@@ -9,4 +9,10 @@ export interface RunForkRequest {
    * Event index to fork from. Memory reads of the fork before reaching it see memory as it was at that index in the original run (MAE-3).
    */
   fromSeq: number;
+  /**
+   * replay (default): the fork re-runs from fromSeq and its memory reads see memory as of fromSeq (MAE-3); branch: the fork continues from the same point and may diverge, starting from the same memory as of fromSeq. Either way a snapshot the host cannot serve is a 422 replay_memory_snapshot_unavailable.
+   *
+   * @default "replay"
+   */
+  mode?: 'replay' | 'branch';
 }

@@ -92,6 +92,8 @@ export declare const validateHostSampleDistillScheduleTickResponse: Validator<T.
 export declare const validateHostSampleEscalationRunRequest: Validator<T.HostSampleEscalationRunRequest>;
 /** Validator for HostSampleEscalationRunResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-escalation-run-response.schema.json). */
 export declare const validateHostSampleEscalationRunResponse: Validator<T.HostSampleEscalationRunResponse>;
+/** Validator for HostSampleIndexFile (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-distill-response.schema.json#/$defs/HostSampleIndexFile). */
+export declare const validateHostSampleIndexFile: Validator<T.HostSampleIndexFile>;
 /** Validator for HostSampleInquiriumTracesResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-inquirium-traces-response.schema.json). */
 export declare const validateHostSampleInquiriumTracesResponse: Validator<T.HostSampleInquiriumTracesResponse>;
 /** Validator for HostSampleMemoryCompactRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-compact-request.schema.json). */
@@ -350,6 +352,8 @@ export declare const validateReplayMemorySnapshotUnavailableDetails: Validator<T
 export declare const validateRetentionCapability: Validator<T.RetentionCapability>;
 /** Validator for RunCompletedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runCompleted). */
 export declare const validateRunCompletedPayload: Validator<T.RunCompletedPayload>;
+/** Validator for RunError (https://wopkit.dev/schemas/openwop/v1/run-snapshot.schema.json#/$defs/RunError). */
+export declare const validateRunError: Validator<T.RunError>;
 /** Validator for RunEvent (https://wopkit.dev/schemas/openwop/v1/run-event.schema.json). */
 export declare const validateRunEvent: Validator<T.RunEvent>;
 /** Validator for RunEventType (https://wopkit.dev/schemas/openwop/v1/run-event.schema.json#/$defs/RunEventType). */
@@ -364,16 +368,36 @@ export declare const validateRunFailureError: Validator<T.RunFailureError>;
 export declare const validateRunForkRequest: Validator<T.RunForkRequest>;
 /** Validator for RunForkResponse (https://wopkit.dev/schemas/openwop/v1/run-fork-response.schema.json). */
 export declare const validateRunForkResponse: Validator<T.RunForkResponse>;
+/** Validator for RunInterrupt (https://wopkit.dev/schemas/openwop/v1/run-snapshot.schema.json#/$defs/RunInterrupt). */
+export declare const validateRunInterrupt: Validator<T.RunInterrupt>;
 /** Validator for RunOrchestratorDecidedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runOrchestratorDecided). */
 export declare const validateRunOrchestratorDecidedPayload: Validator<T.RunOrchestratorDecidedPayload>;
+/** Validator for RunSnapshot (https://wopkit.dev/schemas/openwop/v1/run-snapshot.schema.json). */
+export declare const validateRunSnapshot: Validator<T.RunSnapshot>;
+/** Validator for RunStartRequest (https://wopkit.dev/schemas/openwop/v1/run-start-request.schema.json). */
+export declare const validateRunStartRequest: Validator<T.RunStartRequest>;
+/** Validator for RunStartResponse (https://wopkit.dev/schemas/openwop/v1/run-start-response.schema.json). */
+export declare const validateRunStartResponse: Validator<T.RunStartResponse>;
 /** Validator for RunStartedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runStarted). */
 export declare const validateRunStartedPayload: Validator<T.RunStartedPayload>;
+/** Validator for RunStatus (https://wopkit.dev/schemas/openwop/v1/run-snapshot.schema.json#/$defs/RunStatus). */
+export declare const validateRunStatus: Validator<T.RunStatus>;
 /** Validator for ScheduledAutomationArtifact (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ScheduledAutomationArtifact). */
 export declare const validateScheduledAutomationArtifact: Validator<T.ScheduledAutomationArtifact>;
 /** Validator for ScheduledDistillationOutcome (https://wopkit.dev/schemas/openwop/v1/host-sample-distill-schedule-tick-response.schema.json#/$defs/ScheduledDistillationOutcome). */
 export declare const validateScheduledDistillationOutcome: Validator<T.ScheduledDistillationOutcome>;
 /** Validator for SearchCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/SearchCapability). */
 export declare const validateSearchCapability: Validator<T.SearchCapability>;
+/** Validator for TestMemoryCompactRequest (https://wopkit.dev/schemas/openwop/v1/test-memory-compact-request.schema.json). */
+export declare const validateTestMemoryCompactRequest: Validator<T.TestMemoryCompactRequest>;
+/** Validator for TestMemoryCompactResponse (https://wopkit.dev/schemas/openwop/v1/test-memory-compact-response.schema.json). */
+export declare const validateTestMemoryCompactResponse: Validator<T.TestMemoryCompactResponse>;
+/** Validator for TestMemorySeedEntry (https://wopkit.dev/schemas/openwop/v1/test-memory-seed-request.schema.json#/$defs/TestMemorySeedEntry). */
+export declare const validateTestMemorySeedEntry: Validator<T.TestMemorySeedEntry>;
+/** Validator for TestMemorySeedRequest (https://wopkit.dev/schemas/openwop/v1/test-memory-seed-request.schema.json). */
+export declare const validateTestMemorySeedRequest: Validator<T.TestMemorySeedRequest>;
+/** Validator for TestMemorySeedResponse (https://wopkit.dev/schemas/openwop/v1/test-memory-seed-response.schema.json). */
+export declare const validateTestMemorySeedResponse: Validator<T.TestMemorySeedResponse>;
 /** Validator for TokenBudgetExceededDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/TokenBudgetExceededDetails). */
 export declare const validateTokenBudgetExceededDetails: Validator<T.TokenBudgetExceededDetails>;
 /** Validator for ValidationFailedDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/ValidationFailedDetails). */
@@ -424,6 +448,7 @@ export declare const validatorIndex: {
   readonly "HostSampleDistillScheduleTickResponse": { readonly validator: Validator<T.HostSampleDistillScheduleTickResponse>; readonly id: string; readonly target: string; readonly family: string };
   readonly "HostSampleEscalationRunRequest": { readonly validator: Validator<T.HostSampleEscalationRunRequest>; readonly id: string; readonly target: string; readonly family: string };
   readonly "HostSampleEscalationRunResponse": { readonly validator: Validator<T.HostSampleEscalationRunResponse>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "HostSampleIndexFile": { readonly validator: Validator<T.HostSampleIndexFile>; readonly id: string; readonly target: string; readonly family: string };
   readonly "HostSampleInquiriumTracesResponse": { readonly validator: Validator<T.HostSampleInquiriumTracesResponse>; readonly id: string; readonly target: string; readonly family: string };
   readonly "HostSampleMemoryCompactRequest": { readonly validator: Validator<T.HostSampleMemoryCompactRequest>; readonly id: string; readonly target: string; readonly family: string };
   readonly "HostSampleMemoryCompactResponse": { readonly validator: Validator<T.HostSampleMemoryCompactResponse>; readonly id: string; readonly target: string; readonly family: string };
@@ -553,6 +578,7 @@ export declare const validatorIndex: {
   readonly "ReplayMemorySnapshotUnavailableDetails": { readonly validator: Validator<T.ReplayMemorySnapshotUnavailableDetails>; readonly id: string; readonly target: string; readonly family: string };
   readonly "RetentionCapability": { readonly validator: Validator<T.RetentionCapability>; readonly id: string; readonly target: string; readonly family: string };
   readonly "RunCompletedPayload": { readonly validator: Validator<T.RunCompletedPayload>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "RunError": { readonly validator: Validator<T.RunError>; readonly id: string; readonly target: string; readonly family: string };
   readonly "RunEvent": { readonly validator: Validator<T.RunEvent>; readonly id: string; readonly target: string; readonly family: string };
   readonly "RunEventType": { readonly validator: Validator<T.RunEventType>; readonly id: string; readonly target: string; readonly family: string };
   readonly "RunEventsResponse": { readonly validator: Validator<T.RunEventsResponse>; readonly id: string; readonly target: string; readonly family: string };
@@ -560,11 +586,21 @@ export declare const validatorIndex: {
   readonly "RunFailureError": { readonly validator: Validator<T.RunFailureError>; readonly id: string; readonly target: string; readonly family: string };
   readonly "RunForkRequest": { readonly validator: Validator<T.RunForkRequest>; readonly id: string; readonly target: string; readonly family: string };
   readonly "RunForkResponse": { readonly validator: Validator<T.RunForkResponse>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "RunInterrupt": { readonly validator: Validator<T.RunInterrupt>; readonly id: string; readonly target: string; readonly family: string };
   readonly "RunOrchestratorDecidedPayload": { readonly validator: Validator<T.RunOrchestratorDecidedPayload>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "RunSnapshot": { readonly validator: Validator<T.RunSnapshot>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "RunStartRequest": { readonly validator: Validator<T.RunStartRequest>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "RunStartResponse": { readonly validator: Validator<T.RunStartResponse>; readonly id: string; readonly target: string; readonly family: string };
   readonly "RunStartedPayload": { readonly validator: Validator<T.RunStartedPayload>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "RunStatus": { readonly validator: Validator<T.RunStatus>; readonly id: string; readonly target: string; readonly family: string };
   readonly "ScheduledAutomationArtifact": { readonly validator: Validator<T.ScheduledAutomationArtifact>; readonly id: string; readonly target: string; readonly family: string };
   readonly "ScheduledDistillationOutcome": { readonly validator: Validator<T.ScheduledDistillationOutcome>; readonly id: string; readonly target: string; readonly family: string };
   readonly "SearchCapability": { readonly validator: Validator<T.SearchCapability>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "TestMemoryCompactRequest": { readonly validator: Validator<T.TestMemoryCompactRequest>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "TestMemoryCompactResponse": { readonly validator: Validator<T.TestMemoryCompactResponse>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "TestMemorySeedEntry": { readonly validator: Validator<T.TestMemorySeedEntry>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "TestMemorySeedRequest": { readonly validator: Validator<T.TestMemorySeedRequest>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "TestMemorySeedResponse": { readonly validator: Validator<T.TestMemorySeedResponse>; readonly id: string; readonly target: string; readonly family: string };
   readonly "TokenBudgetExceededDetails": { readonly validator: Validator<T.TokenBudgetExceededDetails>; readonly id: string; readonly target: string; readonly family: string };
   readonly "ValidationFailedDetails": { readonly validator: Validator<T.ValidationFailedDetails>; readonly id: string; readonly target: string; readonly family: string };
   readonly "ValidationFailure": { readonly validator: Validator<T.ValidationFailure>; readonly id: string; readonly target: string; readonly family: string };

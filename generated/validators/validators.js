@@ -127,29 +127,30 @@ const __RE2 = new RegExp("^[A-Za-z][A-Za-z0-9_-]*(\\.[A-Za-z][A-Za-z0-9_-]*)*$",
 const __RE3 = new RegExp("^[0-9]{4}-[0-9]{2}-[0-9]{2}$", "u");
 const __RE4 = new RegExp("^[a-z0-9][a-z0-9-]{0,62}$", "u");
 const __RE5 = new RegExp("^[A-Za-z0-9._:-]{1,128}$", "u");
-const __RE6 = new RegExp("^[a-z0-9][a-z0-9._-]{0,63}$", "u");
-const __RE7 = new RegExp("^tr:.+$", "u");
-const __RE8 = new RegExp("^op:.+$", "u");
-const __P260 = new Set(["trace/schema","trace/id","turn/id","participant/ref","operation/id","time/started-at","time/finished-at","status","runtime/ref","model.binding/ref","input/shape","output/shape","policy","decisions","effects","diagnostics"]);
-const __RE9 = new RegExp("^/", "u");
-const __RE10 = new RegExp("^feedback:.+$", "u");
-const __RE11 = new RegExp("^model\\.binding/.+$", "u");
-const __RE12 = new RegExp("^question/.+$", "u");
-const __RE13 = new RegExp("^operation/.+$", "u");
-const __RE14 = new RegExp("^[a-z]+/[A-Za-z0-9.+-]+$", "u");
-const __P660 = new Set(["schema","question/ref","operation/ref","recipient/class","reason/code","prompt","widget/kind","widget/payload","default/on-timeout","timeout","classification","subject","response","provenance","created/at"]);
-const __RE15 = new RegExp("^participant:did:key:[1-9A-HJ-NP-Za-km-z]+$", "u");
-const __RE16 = new RegExp("^[a-z0-9]+(-[a-z0-9]+)*$", "u");
-const __RE17 = new RegExp("^result:.+$", "u");
-const __RE18 = new RegExp("^runtime/.+$", "u");
-const __RE19 = new RegExp("^session:.+$", "u");
-const __RE20 = new RegExp("^[a-z][a-z0-9-]*(\\.[a-z][a-z0-9-]*)+$", "u");
-const __RE21 = new RegExp("^(trace/|tr:).+$", "u");
-const __RE22 = new RegExp("^turn:.+$", "u");
-const __RE23 = new RegExp("^(clarify|clarification|approval|external-event|custom|x-[a-z0-9-]+)$", "u");
-const __RE24 = new RegExp("^arc_[0-9a-f]{16,64}$", "u");
-const __E962 = new Set(["run.started","run.completed","run.failed","runOrchestrator.decided","core.workflowChain.confidence-escalated","interrupt.requested","interrupt.resolved","worker.dispatched","memory.written","memory.compacted","agent.memory.consolidated","commitment.fired","proposal.created","proposal.activated","workspace.updated"]);
-const __RE25 = new RegExp("^[0-9a-f]{64}$", "u");
+const __RE6 = new RegExp("^sha256:[0-9a-f]{64}$", "u");
+const __RE7 = new RegExp("^[a-z0-9][a-z0-9._-]{0,63}$", "u");
+const __RE8 = new RegExp("^tr:.+$", "u");
+const __RE9 = new RegExp("^op:.+$", "u");
+const __P269 = new Set(["trace/schema","trace/id","turn/id","participant/ref","operation/id","time/started-at","time/finished-at","status","runtime/ref","model.binding/ref","input/shape","output/shape","policy","decisions","effects","diagnostics"]);
+const __RE10 = new RegExp("^/", "u");
+const __RE11 = new RegExp("^feedback:.+$", "u");
+const __RE12 = new RegExp("^model\\.binding/.+$", "u");
+const __RE13 = new RegExp("^question/.+$", "u");
+const __RE14 = new RegExp("^operation/.+$", "u");
+const __RE15 = new RegExp("^[a-z]+/[A-Za-z0-9.+-]+$", "u");
+const __P669 = new Set(["schema","question/ref","operation/ref","recipient/class","reason/code","prompt","widget/kind","widget/payload","default/on-timeout","timeout","classification","subject","response","provenance","created/at"]);
+const __RE16 = new RegExp("^participant:did:key:[1-9A-HJ-NP-Za-km-z]+$", "u");
+const __RE17 = new RegExp("^[a-z0-9]+(-[a-z0-9]+)*$", "u");
+const __RE18 = new RegExp("^result:.+$", "u");
+const __RE19 = new RegExp("^runtime/.+$", "u");
+const __RE20 = new RegExp("^session:.+$", "u");
+const __RE21 = new RegExp("^[a-z][a-z0-9-]*(\\.[a-z][a-z0-9-]*)+$", "u");
+const __RE22 = new RegExp("^(trace/|tr:).+$", "u");
+const __RE23 = new RegExp("^turn:.+$", "u");
+const __RE24 = new RegExp("^(clarify|clarification|approval|external-event|custom|x-[a-z0-9-]+)$", "u");
+const __RE25 = new RegExp("^arc_[0-9a-f]{16,64}$", "u");
+const __E973 = new Set(["run.started","run.completed","run.failed","runOrchestrator.decided","core.workflowChain.confidence-escalated","interrupt.requested","interrupt.resolved","worker.dispatched","memory.written","memory.compacted","agent.memory.consolidated","commitment.fired","proposal.created","proposal.activated","workspace.updated"]);
+const __RE26 = new RegExp("^[0-9a-f]{64}$", "u");
 
 // ── fast path: one check per schema node, valid or not, first failure stops ──
 function __c0(d) {
@@ -910,3084 +911,3123 @@ function __c358(d) {
 }
 function __c362(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x162 = d.records;
+  const x162 = d.path;
   if (x162 === undefined) return false;
-  if (!(Array.isArray(x162))) return false;
-  for (let i163 = 0; i163 < x162.length; i163++) {
-    const x164 = x162[i163];
-    if (!__c365(x164)) return false;
+  if (!(typeof x162 === "string")) return false;
+  if (x162.length === 0) return false;
+  const x163 = d.content;
+  if (x163 === undefined) return false;
+  if (!__c365(x163)) return false;
+  return true;
+}
+function __c387(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x164 = d.records;
+  if (x164 === undefined) return false;
+  if (!(Array.isArray(x164))) return false;
+  for (let i165 = 0; i165 < x164.length; i165++) {
+    const x166 = x164[i165];
+    if (!__c390(x166)) return false;
   }
   return true;
 }
-function __c449(d) {
+function __c474(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x165 = d.memoryRef;
-  if (x165 === undefined) return false;
-  if (!(typeof x165 === "string")) return false;
-  if (x165.length > 1024 && __len(x165) > 1024) return false;
-  if (x165.length === 0) return false;
-  const x166 = d.sourceIds;
-  if (x166 !== undefined) {
-    if (!(Array.isArray(x166))) return false;
-    if (x166.length > 10000) return false;
-    if (x166.length < 1) return false;
-    if (x166.length > 1 && __dup(x166, ["string"]) !== null) return false;
-    for (let i167 = 0; i167 < x166.length; i167++) {
-      const x168 = x166[i167];
-      if (!(typeof x168 === "string")) return false;
-      if (x168.length > 512 && __len(x168) > 512) return false;
-      if (x168.length === 0) return false;
+  const x167 = d.memoryRef;
+  if (x167 === undefined) return false;
+  if (!(typeof x167 === "string")) return false;
+  if (x167.length > 1024 && __len(x167) > 1024) return false;
+  if (x167.length === 0) return false;
+  const x168 = d.sourceIds;
+  if (x168 !== undefined) {
+    if (!(Array.isArray(x168))) return false;
+    if (x168.length > 10000) return false;
+    if (x168.length < 1) return false;
+    if (x168.length > 1 && __dup(x168, ["string"]) !== null) return false;
+    for (let i169 = 0; i169 < x168.length; i169++) {
+      const x170 = x168[i169];
+      if (!(typeof x170 === "string")) return false;
+      if (x170.length > 512 && __len(x170) > 512) return false;
+      if (x170.length === 0) return false;
     }
   }
-  for (const k169 in d) if (!(k169 === "memoryRef" || k169 === "sourceIds")) return false;
+  for (const k171 in d) if (!(k171 === "memoryRef" || k171 === "sourceIds")) return false;
   return true;
 }
-function __c454(d) {
+function __c479(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x170 = d.compactionRunId;
-  if (x170 === undefined) return false;
-  if (!(typeof x170 === "string")) return false;
-  if (x170.length > 512 && __len(x170) > 512) return false;
-  if (x170.length === 0) return false;
-  const x171 = d.event;
-  if (x171 === undefined) return false;
-  if (!__c317(x171)) return false;
-  const x172 = d.output;
+  const x172 = d.compactionRunId;
   if (x172 === undefined) return false;
-  if (!__c287(x172)) return false;
-  return true;
-}
-function __c459(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x173 = d.memoryRef;
+  if (!(typeof x172 === "string")) return false;
+  if (x172.length > 512 && __len(x172) > 512) return false;
+  if (x172.length === 0) return false;
+  const x173 = d.event;
   if (x173 === undefined) return false;
-  if (!(typeof x173 === "string")) return false;
-  if (x173.length > 1024 && __len(x173) > 1024) return false;
-  if (x173.length === 0) return false;
-  const x174 = d.tokenBudget;
-  if (x174 !== undefined) {
-    if (!(Number.isInteger(x174))) return false;
-    if (x174 > 1000000000) return false;
-    if (x174 < 1) return false;
+  if (!__c317(x173)) return false;
+  const x174 = d.output;
+  if (x174 === undefined) return false;
+  if (!__c287(x174)) return false;
+  return true;
+}
+function __c484(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x175 = d.memoryRef;
+  if (x175 === undefined) return false;
+  if (!(typeof x175 === "string")) return false;
+  if (x175.length > 1024 && __len(x175) > 1024) return false;
+  if (x175.length === 0) return false;
+  const x176 = d.tokenBudget;
+  if (x176 !== undefined) {
+    if (!(Number.isInteger(x176))) return false;
+    if (x176 > 1000000000) return false;
+    if (x176 < 1) return false;
   }
-  for (const k175 in d) if (!(k175 === "memoryRef" || k175 === "tokenBudget")) return false;
-  return true;
-}
-function __c463(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x176 = d.archiveId;
-  if (x176 === undefined) return false;
-  if (!(typeof x176 === "string")) return false;
-  if (x176.length > 512 && __len(x176) > 512) return false;
-  if (x176.length === 0) return false;
-  const x177 = d.event;
-  if (x177 === undefined) return false;
-  if (!__c317(x177)) return false;
-  const x178 = d.entry;
-  if (x178 === undefined) return false;
-  if (!__c287(x178)) return false;
-  const x179 = d.index;
-  if (x179 !== undefined) {
-    if (!__c468(x179)) return false;
-  }
-  return true;
-}
-function __c490(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x180 = d.entries;
-  if (x180 === undefined) return false;
-  if (!(Array.isArray(x180))) return false;
-  for (let i181 = 0; i181 < x180.length; i181++) {
-    const x182 = x180[i181];
-    if (!__c287(x182)) return false;
-  }
-  return true;
-}
-function __c494(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x183 = d.memoryRef;
-  if (x183 === undefined) return false;
-  if (!(typeof x183 === "string")) return false;
-  if (x183.length > 1024 && __len(x183) > 1024) return false;
-  if (x183.length === 0) return false;
-  for (const k184 in d) if (!(k184 === "memoryRef")) return false;
-  return true;
-}
-function __c497(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x185 = d.memoryRef;
-  if (x185 === undefined) return false;
-  if (!(typeof x185 === "string")) return false;
-  if (x185.length > 1024 && __len(x185) > 1024) return false;
-  if (x185.length === 0) return false;
-  const x186 = d.memoryId;
-  if (x186 === undefined) return false;
-  if (!(typeof x186 === "string")) return false;
-  if (x186.length > 512 && __len(x186) > 512) return false;
-  if (x186.length === 0) return false;
-  const x187 = d.secretId;
-  if (x187 === undefined) return false;
-  if (!(typeof x187 === "string")) return false;
-  if (x187.length > 128 && __len(x187) > 128) return false;
-  if (x187.length === 0) return false;
-  const x188 = d.secretValue;
-  if (x188 === undefined) return false;
-  if (!(typeof x188 === "string")) return false;
-  if (x188.length > 4096 && __len(x188) > 4096) return false;
-  if (x188.length < 8 || (x188.length < 15 && __len(x188) < 8)) return false;
-  return true;
-}
-function __c503(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x189 = d.memoryRef;
-  if (x189 === undefined) return false;
-  if (!(typeof x189 === "string")) return false;
-  if (x189.length > 1024 && __len(x189) > 1024) return false;
-  if (x189.length === 0) return false;
-  const x190 = d.entries;
-  if (x190 === undefined) return false;
-  if (!(Array.isArray(x190))) return false;
-  if (x190.length > 1000) return false;
-  if (x190.length < 1) return false;
-  for (let i191 = 0; i191 < x190.length; i191++) {
-    const x192 = x190[i191];
-    if (!__c507(x192)) return false;
-  }
-  const x193 = d.secrets;
-  if (x193 !== undefined) {
-    if (!(Array.isArray(x193))) return false;
-    if (x193.length > 100) return false;
-    for (let i194 = 0; i194 < x193.length; i194++) {
-      const x195 = x193[i194];
-      if (!__c516(x195)) return false;
+  const x177 = d.sources;
+  if (x177 !== undefined) {
+    if (!(Array.isArray(x177))) return false;
+    if (x177.length > 1000) return false;
+    if (x177.length < 1) return false;
+    for (let i178 = 0; i178 < x177.length; i178++) {
+      const x179 = x177[i178];
+      if (!(typeof x179 === "string")) return false;
+      if (!__RE5.test(x179)) return false;
     }
   }
-  const x196 = d.runId;
-  if (x196 !== undefined) {
-    if (!(typeof x196 === "string")) return false;
-    if (x196.length > 199 && __len(x196) > 199) return false;
-    if (x196.length === 0) return false;
+  const x180 = d.indexEmitted;
+  if (x180 !== undefined) {
+    if (!(typeof x180 === "boolean")) return false;
   }
-  for (const k197 in d) if (!(k197 === "memoryRef" || k197 === "entries" || k197 === "secrets" || k197 === "runId")) return false;
+  for (const k181 in d) if (!(k181 === "memoryRef" || k181 === "tokenBudget" || k181 === "sources" || k181 === "indexEmitted")) return false;
   return true;
 }
-function __c522(d) {
+function __c491(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x182 = d.archiveId;
+  if (x182 === undefined) return false;
+  if (!(typeof x182 === "string")) return false;
+  if (x182.length > 512 && __len(x182) > 512) return false;
+  if (x182.length === 0) return false;
+  const x183 = d.event;
+  if (x183 === undefined) return false;
+  if (!__c317(x183)) return false;
+  const x184 = d.entry;
+  if (x184 === undefined) return false;
+  if (!__c287(x184)) return false;
+  const x185 = d.index;
+  if (x185 !== undefined) {
+    if (!__c365(x185)) return false;
+  }
+  const x186 = d.archiveChecksum;
+  if (x186 !== undefined) {
+    if (!(typeof x186 === "string")) return false;
+    if (!__RE6.test(x186)) return false;
+  }
+  const x187 = d.indexUpdated;
+  if (x187 !== undefined) {
+    if (!(typeof x187 === "boolean")) return false;
+  }
+  const x188 = d.indexFile;
+  if (x188 !== undefined) {
+    if (!__c362(x188)) return false;
+  }
+  return true;
+}
+function __c500(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x189 = d.entries;
+  if (x189 === undefined) return false;
+  if (!(Array.isArray(x189))) return false;
+  for (let i190 = 0; i190 < x189.length; i190++) {
+    const x191 = x189[i190];
+    if (!__c287(x191)) return false;
+  }
+  return true;
+}
+function __c504(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x192 = d.memoryRef;
+  if (x192 === undefined) return false;
+  if (!(typeof x192 === "string")) return false;
+  if (x192.length > 1024 && __len(x192) > 1024) return false;
+  if (x192.length === 0) return false;
+  for (const k193 in d) if (!(k193 === "memoryRef")) return false;
+  return true;
+}
+function __c507(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x194 = d.memoryRef;
+  if (x194 === undefined) return false;
+  if (!(typeof x194 === "string")) return false;
+  if (x194.length > 1024 && __len(x194) > 1024) return false;
+  if (x194.length === 0) return false;
+  const x195 = d.memoryId;
+  if (x195 === undefined) return false;
+  if (!(typeof x195 === "string")) return false;
+  if (x195.length > 512 && __len(x195) > 512) return false;
+  if (x195.length === 0) return false;
+  const x196 = d.secretId;
+  if (x196 === undefined) return false;
+  if (!(typeof x196 === "string")) return false;
+  if (x196.length > 128 && __len(x196) > 128) return false;
+  if (x196.length === 0) return false;
+  const x197 = d.secretValue;
+  if (x197 === undefined) return false;
+  if (!(typeof x197 === "string")) return false;
+  if (x197.length > 4096 && __len(x197) > 4096) return false;
+  if (x197.length < 8 || (x197.length < 15 && __len(x197) < 8)) return false;
+  return true;
+}
+function __c513(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x198 = d.memoryRef;
   if (x198 === undefined) return false;
   if (!(typeof x198 === "string")) return false;
   if (x198.length > 1024 && __len(x198) > 1024) return false;
   if (x198.length === 0) return false;
-  const x199 = d.runId;
+  const x199 = d.entries;
   if (x199 === undefined) return false;
-  if (!(typeof x199 === "string")) return false;
-  if (x199.length > 512 && __len(x199) > 512) return false;
-  if (x199.length === 0) return false;
-  const x200 = d.entries;
-  if (x200 === undefined) return false;
-  if (!(Array.isArray(x200))) return false;
-  for (let i201 = 0; i201 < x200.length; i201++) {
-    const x202 = x200[i201];
-    if (!__c287(x202)) return false;
+  if (!(Array.isArray(x199))) return false;
+  if (x199.length > 1000) return false;
+  if (x199.length < 1) return false;
+  for (let i200 = 0; i200 < x199.length; i200++) {
+    const x201 = x199[i200];
+    if (!__c517(x201)) return false;
   }
-  return true;
-}
-function __c528(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x203 = d["question/ref"];
-  if (x203 === undefined) return false;
-  if (!(typeof x203 === "string")) return false;
-  if (x203.length > 512 && __len(x203) > 512) return false;
-  if (x203.length === 0) return false;
-  for (const k204 in d) if (!(k204 === "question/ref")) return false;
-  return true;
-}
-function __c531(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x205 = d.dropEventLog;
+  const x202 = d.secrets;
+  if (x202 !== undefined) {
+    if (!(Array.isArray(x202))) return false;
+    if (x202.length > 100) return false;
+    for (let i203 = 0; i203 < x202.length; i203++) {
+      const x204 = x202[i203];
+      if (!__c526(x204)) return false;
+    }
+  }
+  const x205 = d.runId;
   if (x205 !== undefined) {
-    if (!(typeof x205 === "boolean")) return false;
+    if (!(typeof x205 === "string")) return false;
+    if (x205.length > 199 && __len(x205) > 199) return false;
+    if (x205.length === 0) return false;
   }
-  for (const k206 in d) if (!(k206 === "dropEventLog")) return false;
+  for (const k206 in d) if (!(k206 === "memoryRef" || k206 === "entries" || k206 === "secrets" || k206 === "runId")) return false;
   return true;
 }
-function __c534(d) {
+function __c532(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x207 = d.runId;
+  const x207 = d.memoryRef;
   if (x207 === undefined) return false;
   if (!(typeof x207 === "string")) return false;
-  if (x207.length > 512 && __len(x207) > 512) return false;
+  if (x207.length > 1024 && __len(x207) > 1024) return false;
   if (x207.length === 0) return false;
-  const x208 = d.memoryRef;
+  const x208 = d.runId;
   if (x208 === undefined) return false;
   if (!(typeof x208 === "string")) return false;
-  if (x208.length > 1024 && __len(x208) > 1024) return false;
+  if (x208.length > 512 && __len(x208) > 512) return false;
   if (x208.length === 0) return false;
-  const x209 = d.memoryId;
+  const x209 = d.entries;
   if (x209 === undefined) return false;
-  if (!(typeof x209 === "string")) return false;
-  if (x209.length > 512 && __len(x209) > 512) return false;
-  if (x209.length === 0) return false;
-  const x210 = d.fromSeq;
-  if (x210 === undefined) return false;
-  if (!(Number.isInteger(x210))) return false;
-  if (x210 < 0) return false;
-  const x211 = d.expectedAtFork;
-  if (x211 === undefined) return false;
-  if (!(typeof x211 === "string")) return false;
-  const x212 = d.current;
+  if (!(Array.isArray(x209))) return false;
+  for (let i210 = 0; i210 < x209.length; i210++) {
+    const x211 = x209[i210];
+    if (!__c287(x211)) return false;
+  }
+  return true;
+}
+function __c538(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x212 = d["question/ref"];
   if (x212 === undefined) return false;
   if (!(typeof x212 === "string")) return false;
+  if (x212.length > 512 && __len(x212) > 512) return false;
+  if (x212.length === 0) return false;
+  for (const k213 in d) if (!(k213 === "question/ref")) return false;
   return true;
 }
-function __c507(d) {
+function __c541(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x213 = d.content;
-  if (x213 === undefined) return false;
-  if (!(typeof x213 === "string")) return false;
-  if (x213.length > 1048576 && __len(x213) > 1048576) return false;
-  const x214 = d.tags;
+  const x214 = d.dropEventLog;
   if (x214 !== undefined) {
-    if (!(Array.isArray(x214))) return false;
-    if (x214.length > 64) return false;
-    for (let i215 = 0; i215 < x214.length; i215++) {
-      const x216 = x214[i215];
-      if (!(typeof x216 === "string")) return false;
-      if (x216.length > 256 && __len(x216) > 256) return false;
-      if (x216.length === 0) return false;
-    }
+    if (!(typeof x214 === "boolean")) return false;
   }
-  const x217 = d.ttlSeconds;
-  if (x217 !== undefined) {
-    if (!(Number.isFinite(x217))) return false;
-    if (x217 > 315360000) return false;
-    if (x217 <= 0) return false;
-  }
-  const x218 = d.tier;
-  if (x218 !== undefined) {
-    if (!(x218 === "long-term" || x218 === "transactional")) return false;
-  }
-  for (const k219 in d) if (!(k219 === "content" || k219 === "tags" || k219 === "ttlSeconds" || k219 === "tier")) return false;
+  for (const k215 in d) if (!(k215 === "dropEventLog")) return false;
   return true;
 }
-function __c516(d) {
+function __c544(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x220 = d.secretId;
+  const x216 = d.runId;
+  if (x216 === undefined) return false;
+  if (!(typeof x216 === "string")) return false;
+  if (x216.length > 512 && __len(x216) > 512) return false;
+  if (x216.length === 0) return false;
+  const x217 = d.memoryRef;
+  if (x217 === undefined) return false;
+  if (!(typeof x217 === "string")) return false;
+  if (x217.length > 1024 && __len(x217) > 1024) return false;
+  if (x217.length === 0) return false;
+  const x218 = d.memoryId;
+  if (x218 === undefined) return false;
+  if (!(typeof x218 === "string")) return false;
+  if (x218.length > 512 && __len(x218) > 512) return false;
+  if (x218.length === 0) return false;
+  const x219 = d.fromSeq;
+  if (x219 === undefined) return false;
+  if (!(Number.isInteger(x219))) return false;
+  if (x219 < 0) return false;
+  const x220 = d.expectedAtFork;
   if (x220 === undefined) return false;
   if (!(typeof x220 === "string")) return false;
-  if (!__RE5.test(x220)) return false;
-  const x221 = d.value;
+  const x221 = d.current;
   if (x221 === undefined) return false;
   if (!(typeof x221 === "string")) return false;
-  if (x221.length > 4096 && __len(x221) > 4096) return false;
-  if (x221.length === 0) return false;
-  for (const k222 in d) if (!(k222 === "secretId" || k222 === "value")) return false;
   return true;
 }
-function __c365(d) {
+function __c517(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x223 = d.stream;
-  if (x223 === undefined) return false;
-  if (x223 !== "trace/inquirium-assistant-turns") return false;
-  const x224 = d.record_type;
-  if (x224 === undefined) return false;
-  if (x224 !== "daemon/inquirium-assistant-turn-trace.v1") return false;
-  const x225 = d.body;
-  if (x225 === undefined) return false;
-  if (!__c369(x225)) return false;
-  for (const k226 in d) if (!(k226 === "stream" || k226 === "record_type" || k226 === "body")) return false;
-  return true;
-}
-function __c542(d) {
-  if (!(typeof d === "string")) return false;
-  if (!__RE6.test(d)) return false;
-  return true;
-}
-function __c543(d) {
-  L227: {
-    B228: {
-      if (!__c542(d)) break B228;
-      break L227;
+  const x222 = d.content;
+  if (x222 === undefined) return false;
+  if (!(typeof x222 === "string")) return false;
+  if (x222.length > 1048576 && __len(x222) > 1048576) return false;
+  const x223 = d.tags;
+  if (x223 !== undefined) {
+    if (!(Array.isArray(x223))) return false;
+    if (x223.length > 64) return false;
+    for (let i224 = 0; i224 < x223.length; i224++) {
+      const x225 = x223[i224];
+      if (!(typeof x225 === "string")) return false;
+      if (x225.length > 256 && __len(x225) > 256) return false;
+      if (x225.length === 0) return false;
     }
-    B229: {
-      if (!(Array.isArray(d))) break B229;
-      if (d.length > 24) break B229;
-      if (d.length > 1 && __dup(d, null) !== null) break B229;
-      for (let i230 = 0; i230 < d.length; i230++) {
-        const x231 = d[i230];
-        if (!__c542(x231)) break B229;
-      }
-      break L227;
-    }
-    return false;
   }
+  const x226 = d.ttlSeconds;
+  if (x226 !== undefined) {
+    if (!(Number.isFinite(x226))) return false;
+    if (x226 > 315360000) return false;
+    if (x226 <= 0) return false;
+  }
+  const x227 = d.tier;
+  if (x227 !== undefined) {
+    if (!(x227 === "long-term" || x227 === "transactional")) return false;
+  }
+  for (const k228 in d) if (!(k228 === "content" || k228 === "tags" || k228 === "ttlSeconds" || k228 === "tier")) return false;
   return true;
 }
-function __c547(d) {
+function __c526(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x232 = d.schema;
+  const x229 = d.secretId;
+  if (x229 === undefined) return false;
+  if (!(typeof x229 === "string")) return false;
+  if (!__RE5.test(x229)) return false;
+  const x230 = d.value;
+  if (x230 === undefined) return false;
+  if (!(typeof x230 === "string")) return false;
+  if (x230.length > 4096 && __len(x230) > 4096) return false;
+  if (x230.length === 0) return false;
+  for (const k231 in d) if (!(k231 === "secretId" || k231 === "value")) return false;
+  return true;
+}
+function __c390(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x232 = d.stream;
   if (x232 === undefined) return false;
-  if (x232 !== "inquirium.assistant-config.v1") return false;
-  const x233 = d.retention;
-  if (x233 !== undefined) {
-    if (!__c550(x233)) return false;
-  }
-  const x234 = d.trace_level;
-  if (x234 !== undefined) {
-    if (!__c571(x234)) return false;
-  }
-  const x235 = d.egress;
-  if (x235 !== undefined) {
-    if (!__c580(x235)) return false;
-  }
-  const x236 = d.verification_rigor;
-  if (x236 !== undefined) {
-    if (!__c590(x236)) return false;
-  }
-  const x237 = d.escalation_threshold;
-  if (x237 !== undefined) {
-    if (!__c608(x237)) return false;
-  }
-  for (const k238 in d) if (!(k238 === "schema" || k238 === "retention" || k238 === "trace_level" || k238 === "egress" || k238 === "verification_rigor" || k238 === "escalation_threshold")) return false;
+  if (x232 !== "trace/inquirium-assistant-turns") return false;
+  const x233 = d.record_type;
+  if (x233 === undefined) return false;
+  if (x233 !== "daemon/inquirium-assistant-turn-trace.v1") return false;
+  const x234 = d.body;
+  if (x234 === undefined) return false;
+  if (!__c394(x234)) return false;
+  for (const k235 in d) if (!(k235 === "stream" || k235 === "record_type" || k235 === "body")) return false;
   return true;
 }
-function __c369(d) {
+function __c552(d) {
+  if (!(typeof d === "string")) return false;
+  if (!__RE7.test(d)) return false;
+  return true;
+}
+function __c553(d) {
+  L236: {
+    B237: {
+      if (!__c552(d)) break B237;
+      break L236;
+    }
+    B238: {
+      if (!(Array.isArray(d))) break B238;
+      if (d.length > 24) break B238;
+      if (d.length > 1 && __dup(d, null) !== null) break B238;
+      for (let i239 = 0; i239 < d.length; i239++) {
+        const x240 = d[i239];
+        if (!__c552(x240)) break B238;
+      }
+      break L236;
+    }
+    return false;
+  }
+  return true;
+}
+function __c557(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x239 = d["trace/schema"];
-  if (x239 === undefined) return false;
-  if (x239 !== "inquirium.assistant-turn-trace.v1") return false;
-  const x240 = d["trace/id"];
-  if (x240 === undefined) return false;
-  if (!(typeof x240 === "string")) return false;
-  if (!__RE7.test(x240)) return false;
-  const x241 = d["turn/id"];
+  const x241 = d.schema;
   if (x241 === undefined) return false;
-  if (!__c373(x241)) return false;
-  const x242 = d["participant/ref"];
-  if (x242 === undefined) return false;
-  if (!__c375(x242)) return false;
-  const x243 = d["operation/id"];
-  if (x243 === undefined) return false;
-  if (!(typeof x243 === "string")) return false;
-  if (!__RE8.test(x243)) return false;
-  const x244 = d["time/started-at"];
-  if (x244 === undefined) return false;
-  if (!(typeof x244 === "string")) return false;
-  if (!__fmtDateTime(x244)) return false;
-  const x245 = d["time/finished-at"];
+  if (x241 !== "inquirium.assistant-config.v1") return false;
+  const x242 = d.retention;
+  if (x242 !== undefined) {
+    if (!__c560(x242)) return false;
+  }
+  const x243 = d.trace_level;
+  if (x243 !== undefined) {
+    if (!__c581(x243)) return false;
+  }
+  const x244 = d.egress;
+  if (x244 !== undefined) {
+    if (!__c590(x244)) return false;
+  }
+  const x245 = d.verification_rigor;
   if (x245 !== undefined) {
-    if (!(typeof x245 === "string")) return false;
-    if (!__fmtDateTime(x245)) return false;
+    if (!__c600(x245)) return false;
   }
-  const x246 = d.status;
-  if (x246 === undefined) return false;
-  if (!__c380(x246)) return false;
-  const x247 = d["runtime/ref"];
-  if (x247 !== undefined) {
-    if (!__c382(x247)) return false;
+  const x246 = d.escalation_threshold;
+  if (x246 !== undefined) {
+    if (!__c618(x246)) return false;
   }
-  const x248 = d["model.binding/ref"];
-  if (x248 !== undefined) {
-    if (!__c384(x248)) return false;
-  }
-  const x249 = d["input/shape"];
-  if (x249 !== undefined) {
-    if (!__c386(x249)) return false;
-  }
-  const x250 = d["output/shape"];
-  if (x250 !== undefined) {
-    if (!__c393(x250)) return false;
-  }
-  const x251 = d.policy;
+  for (const k247 in d) if (!(k247 === "schema" || k247 === "retention" || k247 === "trace_level" || k247 === "egress" || k247 === "verification_rigor" || k247 === "escalation_threshold")) return false;
+  return true;
+}
+function __c394(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x248 = d["trace/schema"];
+  if (x248 === undefined) return false;
+  if (x248 !== "inquirium.assistant-turn-trace.v1") return false;
+  const x249 = d["trace/id"];
+  if (x249 === undefined) return false;
+  if (!(typeof x249 === "string")) return false;
+  if (!__RE8.test(x249)) return false;
+  const x250 = d["turn/id"];
+  if (x250 === undefined) return false;
+  if (!__c398(x250)) return false;
+  const x251 = d["participant/ref"];
   if (x251 === undefined) return false;
-  if (!__c399(x251)) return false;
-  const x252 = d.decisions;
+  if (!__c400(x251)) return false;
+  const x252 = d["operation/id"];
   if (x252 === undefined) return false;
-  if (!(Array.isArray(x252))) return false;
-  for (let i253 = 0; i253 < x252.length; i253++) {
-    const x254 = x252[i253];
-    if (!__c412(x254)) return false;
+  if (!(typeof x252 === "string")) return false;
+  if (!__RE9.test(x252)) return false;
+  const x253 = d["time/started-at"];
+  if (x253 === undefined) return false;
+  if (!(typeof x253 === "string")) return false;
+  if (!__fmtDateTime(x253)) return false;
+  const x254 = d["time/finished-at"];
+  if (x254 !== undefined) {
+    if (!(typeof x254 === "string")) return false;
+    if (!__fmtDateTime(x254)) return false;
   }
-  const x255 = d.effects;
+  const x255 = d.status;
   if (x255 === undefined) return false;
-  if (!(Array.isArray(x255))) return false;
-  for (let i256 = 0; i256 < x255.length; i256++) {
-    const x257 = x255[i256];
-    if (!__c434(x257)) return false;
+  if (!__c405(x255)) return false;
+  const x256 = d["runtime/ref"];
+  if (x256 !== undefined) {
+    if (!__c407(x256)) return false;
   }
-  const x258 = d.diagnostics;
+  const x257 = d["model.binding/ref"];
+  if (x257 !== undefined) {
+    if (!__c409(x257)) return false;
+  }
+  const x258 = d["input/shape"];
   if (x258 !== undefined) {
-    if (!__c440(x258)) return false;
+    if (!__c411(x258)) return false;
   }
-  for (const k259 in d) if (!(__P260.has(k259))) return false;
-  return true;
-}
-function __c622(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x261 = d.schema;
+  const x259 = d["output/shape"];
+  if (x259 !== undefined) {
+    if (!__c418(x259)) return false;
+  }
+  const x260 = d.policy;
+  if (x260 === undefined) return false;
+  if (!__c424(x260)) return false;
+  const x261 = d.decisions;
   if (x261 === undefined) return false;
-  if (x261 !== "inquirium.assistant-ui-preferences.v1") return false;
-  const x262 = d.ui_profile;
-  if (x262 !== undefined) {
-    if (!(typeof x262 === "string")) return false;
-    if (x262.length === 0) return false;
+  if (!(Array.isArray(x261))) return false;
+  for (let i262 = 0; i262 < x261.length; i262++) {
+    const x263 = x261[i262];
+    if (!__c437(x263)) return false;
   }
-  const x263 = d.surface;
-  if (x263 !== undefined) {
-    if (!(x263 === "contact-rail" || x263 === "assistant-section")) return false;
+  const x264 = d.effects;
+  if (x264 === undefined) return false;
+  if (!(Array.isArray(x264))) return false;
+  for (let i265 = 0; i265 < x264.length; i265++) {
+    const x266 = x264[i265];
+    if (!__c459(x266)) return false;
   }
-  const x264 = d.pinned;
-  if (x264 !== undefined) {
-    if (!(typeof x264 === "boolean")) return false;
-  }
-  const x265 = d.hidden;
-  if (x265 !== undefined) {
-    if (!(typeof x265 === "boolean")) return false;
-  }
-  const x266 = d.initiation;
-  if (x266 === undefined) return false;
-  if (!(x266 === "never")) return false;
-  const x267 = d.show_activity_feed;
+  const x267 = d.diagnostics;
   if (x267 !== undefined) {
-    if (!(typeof x267 === "boolean")) return false;
+    if (!__c465(x267)) return false;
   }
-  const x268 = d.show_confidence;
-  if (x268 !== undefined) {
-    if (!(typeof x268 === "boolean")) return false;
-  }
-  const x269 = d.streak_count;
-  if (x269 !== undefined) {
-    return false;
-  }
-  const x270 = d.nudge_after;
-  if (x270 !== undefined) {
-    return false;
-  }
-  for (const k271 in d) if (!(k271 === "schema" || k271 === "ui_profile" || k271 === "surface" || k271 === "pinned" || k271 === "hidden" || k271 === "initiation" || k271 === "show_activity_feed" || k271 === "show_confidence" || k271 === "streak_count" || k271 === "nudge_after")) return false;
+  for (const k268 in d) if (!(__P269.has(k268))) return false;
   return true;
 }
-function __c636(d) {
+function __c632(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x272 = d.schema;
-  if (x272 === undefined) return false;
-  if (x272 !== "inquirium.baseline-assistant-profile.v1") return false;
-  const x273 = d["profile/id"];
-  if (x273 === undefined) return false;
-  if (x273 !== "baseline-assistant") return false;
-  const x274 = d.anchor;
-  if (x274 === undefined) return false;
-  if (x274 !== "UNIVERSAL-BASIC-COMPUTE") return false;
-  const x275 = d.requires;
+  const x270 = d.schema;
+  if (x270 === undefined) return false;
+  if (x270 !== "inquirium.assistant-ui-preferences.v1") return false;
+  const x271 = d.ui_profile;
+  if (x271 !== undefined) {
+    if (!(typeof x271 === "string")) return false;
+    if (x271.length === 0) return false;
+  }
+  const x272 = d.surface;
+  if (x272 !== undefined) {
+    if (!(x272 === "contact-rail" || x272 === "assistant-section")) return false;
+  }
+  const x273 = d.pinned;
+  if (x273 !== undefined) {
+    if (!(typeof x273 === "boolean")) return false;
+  }
+  const x274 = d.hidden;
+  if (x274 !== undefined) {
+    if (!(typeof x274 === "boolean")) return false;
+  }
+  const x275 = d.initiation;
   if (x275 === undefined) return false;
-  if (!__c641(x275)) return false;
-  const x276 = d.guarantees;
-  if (x276 === undefined) return false;
-  if (!__c652(x276)) return false;
-  const x277 = d["conformance/max-age"];
-  if (x277 === undefined) return false;
-  if (!(typeof x277 === "string")) return false;
-  if (!__fmtDuration(x277)) return false;
-  for (const k278 in d) if (!(k278 === "schema" || k278 === "profile/id" || k278 === "anchor" || k278 === "requires" || k278 === "guarantees" || k278 === "conformance/max-age")) return false;
+  if (!(x275 === "never")) return false;
+  const x276 = d.show_activity_feed;
+  if (x276 !== undefined) {
+    if (!(typeof x276 === "boolean")) return false;
+  }
+  const x277 = d.show_confidence;
+  if (x277 !== undefined) {
+    if (!(typeof x277 === "boolean")) return false;
+  }
+  const x278 = d.streak_count;
+  if (x278 !== undefined) {
+    return false;
+  }
+  const x279 = d.nudge_after;
+  if (x279 !== undefined) {
+    return false;
+  }
+  for (const k280 in d) if (!(k280 === "schema" || k280 === "ui_profile" || k280 === "surface" || k280 === "pinned" || k280 === "hidden" || k280 === "initiation" || k280 === "show_activity_feed" || k280 === "show_confidence" || k280 === "streak_count" || k280 === "nudge_after")) return false;
   return true;
 }
-function __c660(d) {
+function __c646(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok279 = false;
-  L280: {
+  const x281 = d.schema;
+  if (x281 === undefined) return false;
+  if (x281 !== "inquirium.baseline-assistant-profile.v1") return false;
+  const x282 = d["profile/id"];
+  if (x282 === undefined) return false;
+  if (x282 !== "baseline-assistant") return false;
+  const x283 = d.anchor;
+  if (x283 === undefined) return false;
+  if (x283 !== "UNIVERSAL-BASIC-COMPUTE") return false;
+  const x284 = d.requires;
+  if (x284 === undefined) return false;
+  if (!__c651(x284)) return false;
+  const x285 = d.guarantees;
+  if (x285 === undefined) return false;
+  if (!__c662(x285)) return false;
+  const x286 = d["conformance/max-age"];
+  if (x286 === undefined) return false;
+  if (!(typeof x286 === "string")) return false;
+  if (!__fmtDuration(x286)) return false;
+  for (const k287 in d) if (!(k287 === "schema" || k287 === "profile/id" || k287 === "anchor" || k287 === "requires" || k287 === "guarantees" || k287 === "conformance/max-age")) return false;
+  return true;
+}
+function __c670(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  let ok288 = false;
+  L289: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x281 = d.checks;
-      if (x281 === undefined) break L280;
-      if (!(Array.isArray(x281))) break L280;
-      let found282 = false;
-      for (let i283 = 0; i283 < x281.length && !found282; i283++) {
-        const x284 = x281[i283];
-        L285: {
-          if (!(typeof x284 === "object" && x284 !== null && !Array.isArray(x284))) break L285;
-          const x286 = x284.result;
-          if (x286 === undefined) break L285;
-          if (x286 !== "fail") break L285;
-          found282 = true;
+      const x290 = d.checks;
+      if (x290 === undefined) break L289;
+      if (!(Array.isArray(x290))) break L289;
+      let found291 = false;
+      for (let i292 = 0; i292 < x290.length && !found291; i292++) {
+        const x293 = x290[i292];
+        L294: {
+          if (!(typeof x293 === "object" && x293 !== null && !Array.isArray(x293))) break L294;
+          const x295 = x293.result;
+          if (x295 === undefined) break L294;
+          if (x295 !== "fail") break L294;
+          found291 = true;
         }
       }
-      if (!found282) break L280;
+      if (!found291) break L289;
     }
-    ok279 = true;
+    ok288 = true;
   }
-  if (ok279) {
+  if (ok288) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x287 = d["overall/passed"];
-      if (x287 !== undefined) {
-        if (x287 !== false) return false;
+      const x296 = d["overall/passed"];
+      if (x296 !== undefined) {
+        if (x296 !== false) return false;
       }
     }
   }
-  const x288 = d.schema;
-  if (x288 === undefined) return false;
-  if (x288 !== "inquirium.baseline-assistant-conformance-report.v1") return false;
-  const x289 = d["report/id"];
-  if (x289 === undefined) return false;
-  if (!(typeof x289 === "string")) return false;
-  if (x289.length === 0) return false;
-  const x290 = d["runtime/ref"];
-  if (x290 === undefined) return false;
-  if (!__c382(x290)) return false;
-  const x291 = d["model.binding/ref"];
-  if (x291 !== undefined) {
-    if (!__c384(x291)) return false;
-  }
-  const x292 = d["profile/id"];
-  if (x292 === undefined) return false;
-  if (x292 !== "baseline-assistant") return false;
-  const x293 = d["environment/ref"];
-  if (x293 === undefined) return false;
-  if (!(typeof x293 === "string")) return false;
-  if (x293.length === 0) return false;
-  const x294 = d["time/generated-at"];
-  if (x294 === undefined) return false;
-  if (!(typeof x294 === "string")) return false;
-  if (!__fmtDateTime(x294)) return false;
-  const x295 = d["time/expires-at"];
-  if (x295 === undefined) return false;
-  if (!(typeof x295 === "string")) return false;
-  if (!__fmtDateTime(x295)) return false;
-  const x296 = d.status;
-  if (x296 === undefined) return false;
-  if (!(x296 === "fresh" || x296 === "stale")) return false;
-  const x297 = d.checks;
+  const x297 = d.schema;
   if (x297 === undefined) return false;
-  if (!(Array.isArray(x297))) return false;
-  if (x297.length < 1) return false;
-  for (let i298 = 0; i298 < x297.length; i298++) {
-    const x299 = x297[i298];
-    if (!__c672(x299)) return false;
+  if (x297 !== "inquirium.baseline-assistant-conformance-report.v1") return false;
+  const x298 = d["report/id"];
+  if (x298 === undefined) return false;
+  if (!(typeof x298 === "string")) return false;
+  if (x298.length === 0) return false;
+  const x299 = d["runtime/ref"];
+  if (x299 === undefined) return false;
+  if (!__c407(x299)) return false;
+  const x300 = d["model.binding/ref"];
+  if (x300 !== undefined) {
+    if (!__c409(x300)) return false;
   }
-  const x300 = d["overall/passed"];
-  if (x300 === undefined) return false;
-  if (!(typeof x300 === "boolean")) return false;
-  for (const k301 in d) if (!(k301 === "schema" || k301 === "report/id" || k301 === "runtime/ref" || k301 === "model.binding/ref" || k301 === "profile/id" || k301 === "environment/ref" || k301 === "time/generated-at" || k301 === "time/expires-at" || k301 === "status" || k301 === "checks" || k301 === "overall/passed")) return false;
-  return true;
-}
-function __c652(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x302 = d.no_telemetry_egress;
+  const x301 = d["profile/id"];
+  if (x301 === undefined) return false;
+  if (x301 !== "baseline-assistant") return false;
+  const x302 = d["environment/ref"];
   if (x302 === undefined) return false;
-  if (x302 !== true) return false;
-  const x303 = d.no_remote_fallback;
+  if (!(typeof x302 === "string")) return false;
+  if (x302.length === 0) return false;
+  const x303 = d["time/generated-at"];
   if (x303 === undefined) return false;
-  if (x303 !== true) return false;
-  const x304 = d.works_offline;
+  if (!(typeof x303 === "string")) return false;
+  if (!__fmtDateTime(x303)) return false;
+  const x304 = d["time/expires-at"];
   if (x304 === undefined) return false;
-  if (x304 !== true) return false;
-  const x305 = d.no_economic_gating;
+  if (!(typeof x304 === "string")) return false;
+  if (!__fmtDateTime(x304)) return false;
+  const x305 = d.status;
   if (x305 === undefined) return false;
-  if (x305 !== true) return false;
-  for (const k306 in d) if (!(k306 === "no_telemetry_egress" || k306 === "no_remote_fallback" || k306 === "works_offline" || k306 === "no_economic_gating")) return false;
+  if (!(x305 === "fresh" || x305 === "stale")) return false;
+  const x306 = d.checks;
+  if (x306 === undefined) return false;
+  if (!(Array.isArray(x306))) return false;
+  if (x306.length < 1) return false;
+  for (let i307 = 0; i307 < x306.length; i307++) {
+    const x308 = x306[i307];
+    if (!__c682(x308)) return false;
+  }
+  const x309 = d["overall/passed"];
+  if (x309 === undefined) return false;
+  if (!(typeof x309 === "boolean")) return false;
+  for (const k310 in d) if (!(k310 === "schema" || k310 === "report/id" || k310 === "runtime/ref" || k310 === "model.binding/ref" || k310 === "profile/id" || k310 === "environment/ref" || k310 === "time/generated-at" || k310 === "time/expires-at" || k310 === "status" || k310 === "checks" || k310 === "overall/passed")) return false;
   return true;
 }
-function __c641(d) {
+function __c662(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x307 = d.operations;
-  if (x307 === undefined) return false;
-  if (!(Array.isArray(x307))) return false;
-  if (x307.length > 1 && __dup(x307, null) !== null) return false;
-  for (let i308 = 0; i308 < x307.length; i308++) {
-    const x309 = x307[i308];
-    if (!(x309 === "generate" || x309 === "embed" || x309 === "batch_embed")) return false;
-  }
-  let found310 = false;
-  for (let i311 = 0; i311 < x307.length && !found310; i311++) {
-    const x312 = x307[i311];
-    L313: {
-      if (x312 !== "generate") break L313;
-      found310 = true;
-    }
-  }
-  if (!found310) return false;
-  const x314 = d.min_context_window;
+  const x311 = d.no_telemetry_egress;
+  if (x311 === undefined) return false;
+  if (x311 !== true) return false;
+  const x312 = d.no_remote_fallback;
+  if (x312 === undefined) return false;
+  if (x312 !== true) return false;
+  const x313 = d.works_offline;
+  if (x313 === undefined) return false;
+  if (x313 !== true) return false;
+  const x314 = d.no_economic_gating;
   if (x314 === undefined) return false;
-  if (!(Number.isInteger(x314))) return false;
-  if (x314 < 512) return false;
-  const x315 = d.tool_surface;
-  if (x315 === undefined) return false;
-  if (x315 !== "none") return false;
-  const x316 = d.transports;
+  if (x314 !== true) return false;
+  for (const k315 in d) if (!(k315 === "no_telemetry_egress" || k315 === "no_remote_fallback" || k315 === "works_offline" || k315 === "no_economic_gating")) return false;
+  return true;
+}
+function __c651(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x316 = d.operations;
   if (x316 === undefined) return false;
   if (!(Array.isArray(x316))) return false;
-  if (x316.length < 1) return false;
   if (x316.length > 1 && __dup(x316, null) !== null) return false;
   for (let i317 = 0; i317 < x316.length; i317++) {
     const x318 = x316[i317];
-    if (!(x318 === "http_local" || x318 === "command_stdio")) return false;
+    if (!(x318 === "generate" || x318 === "embed" || x318 === "batch_embed")) return false;
   }
-  const x319 = d.max_output_tokens;
-  if (x319 === undefined) return false;
-  if (!(Number.isInteger(x319))) return false;
-  if (x319 < 1) return false;
-  for (const k320 in d) if (!(k320 === "operations" || k320 === "min_context_window" || k320 === "tool_surface" || k320 === "transports" || k320 === "max_output_tokens")) return false;
-  return true;
-}
-function __c687(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x321 = d.value;
-  if (x321 === undefined) return false;
-  if (!__c542(x321)) return false;
-  const x322 = d.title;
-  if (x322 === undefined) return false;
-  if (!(typeof x322 === "string")) return false;
-  if (x322.length > 120 && __len(x322) > 120) return false;
-  if (x322.length === 0) return false;
-  const x323 = d.detail;
-  if (x323 !== undefined) {
-    if (!(typeof x323 === "string")) return false;
-    if (x323.length > 280 && __len(x323) > 280) return false;
+  let found319 = false;
+  for (let i320 = 0; i320 < x316.length && !found319; i320++) {
+    const x321 = x316[i320];
+    L322: {
+      if (x321 !== "generate") break L322;
+      found319 = true;
+    }
   }
-  for (const k324 in d) if (!(k324 === "value" || k324 === "title" || k324 === "detail")) return false;
-  return true;
-}
-function __c551(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x325 = d.default;
+  if (!found319) return false;
+  const x323 = d.min_context_window;
+  if (x323 === undefined) return false;
+  if (!(Number.isInteger(x323))) return false;
+  if (x323 < 512) return false;
+  const x324 = d.tool_surface;
+  if (x324 === undefined) return false;
+  if (x324 !== "none") return false;
+  const x325 = d.transports;
   if (x325 === undefined) return false;
-  const x326 = d.by_class;
-  if (x326 !== undefined) {
-    if (!(typeof x326 === "object" && x326 !== null && !Array.isArray(x326))) return false;
-    for (const k327 in x326) if (!(k327 === "public" || k327 === "community" || k327 === "personal")) return false;
+  if (!(Array.isArray(x325))) return false;
+  if (x325.length < 1) return false;
+  if (x325.length > 1 && __dup(x325, null) !== null) return false;
+  for (let i326 = 0; i326 < x325.length; i326++) {
+    const x327 = x325[i326];
+    if (!(x327 === "http_local" || x327 === "command_stdio")) return false;
   }
-  for (const k328 in d) if (!(k328 === "default" || k328 === "by_class")) return false;
-  return true;
-}
-function __c692(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x329 = d.input;
-  if (x329 === undefined) return false;
-  if (!__c422(x329)) return false;
-  const x330 = d.output;
-  if (x330 === undefined) return false;
-  if (!__c422(x330)) return false;
-  for (const k331 in d) if (!(k331 === "input" || k331 === "output")) return false;
-  return true;
-}
-function __c422(d) {
-  if (!(typeof d === "string")) return false;
-  if (!(d === "public" || d === "community" || d === "personal")) return false;
+  const x328 = d.max_output_tokens;
+  if (x328 === undefined) return false;
+  if (!(Number.isInteger(x328))) return false;
+  if (x328 < 1) return false;
+  for (const k329 in d) if (!(k329 === "operations" || k329 === "min_context_window" || k329 === "tool_surface" || k329 === "transports" || k329 === "max_output_tokens")) return false;
   return true;
 }
 function __c697(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x332 = d["confirm/title"];
+  const x330 = d.value;
+  if (x330 === undefined) return false;
+  if (!__c552(x330)) return false;
+  const x331 = d.title;
+  if (x331 === undefined) return false;
+  if (!(typeof x331 === "string")) return false;
+  if (x331.length > 120 && __len(x331) > 120) return false;
+  if (x331.length === 0) return false;
+  const x332 = d.detail;
   if (x332 !== undefined) {
     if (!(typeof x332 === "string")) return false;
-    if (x332.length > 60 && __len(x332) > 60) return false;
-    if (x332.length === 0) return false;
+    if (x332.length > 280 && __len(x332) > 280) return false;
   }
-  const x333 = d["deny/title"];
-  if (x333 !== undefined) {
-    if (!(typeof x333 === "string")) return false;
-    if (x333.length > 60 && __len(x333) > 60) return false;
-    if (x333.length === 0) return false;
-  }
-  for (const k334 in d) if (!(k334 === "confirm/title" || k334 === "deny/title")) return false;
+  for (const k333 in d) if (!(k333 === "value" || k333 === "title" || k333 === "detail")) return false;
   return true;
 }
-function __c672(d) {
+function __c561(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x335 = d["check/id"];
-  if (x335 === undefined) return false;
-  if (!__c415(x335)) return false;
-  const x336 = d.clause;
-  if (x336 === undefined) return false;
-  if (!(typeof x336 === "string")) return false;
-  if (!__RE9.test(x336)) return false;
-  const x337 = d.result;
-  if (x337 === undefined) return false;
-  if (!(x337 === "pass" || x337 === "fail")) return false;
-  const x338 = d["detail/code"];
-  if (x338 !== undefined) {
-    if (!__c415(x338)) return false;
+  const x334 = d.default;
+  if (x334 === undefined) return false;
+  const x335 = d.by_class;
+  if (x335 !== undefined) {
+    if (!(typeof x335 === "object" && x335 !== null && !Array.isArray(x335))) return false;
+    for (const k336 in x335) if (!(k336 === "public" || k336 === "community" || k336 === "personal")) return false;
   }
-  for (const k339 in d) if (!(k339 === "check/id" || k339 === "clause" || k339 === "result" || k339 === "detail/code")) return false;
+  for (const k337 in d) if (!(k337 === "default" || k337 === "by_class")) return false;
   return true;
 }
-function __c701(d) {
+function __c702(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const t340 = d.type;
-  if (typeof t340 !== "string") return false;
-  if (t340 === "text") {
-    if (!__c704(d)) return false;
-  } else if (t340 === "object_ref") {
-    if (!__c709(d)) return false;
+  const x338 = d.input;
+  if (x338 === undefined) return false;
+  if (!__c447(x338)) return false;
+  const x339 = d.output;
+  if (x339 === undefined) return false;
+  if (!__c447(x339)) return false;
+  for (const k340 in d) if (!(k340 === "input" || k340 === "output")) return false;
+  return true;
+}
+function __c447(d) {
+  if (!(typeof d === "string")) return false;
+  if (!(d === "public" || d === "community" || d === "personal")) return false;
+  return true;
+}
+function __c707(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x341 = d["confirm/title"];
+  if (x341 !== undefined) {
+    if (!(typeof x341 === "string")) return false;
+    if (x341.length > 60 && __len(x341) > 60) return false;
+    if (x341.length === 0) return false;
+  }
+  const x342 = d["deny/title"];
+  if (x342 !== undefined) {
+    if (!(typeof x342 === "string")) return false;
+    if (x342.length > 60 && __len(x342) > 60) return false;
+    if (x342.length === 0) return false;
+  }
+  for (const k343 in d) if (!(k343 === "confirm/title" || k343 === "deny/title")) return false;
+  return true;
+}
+function __c682(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x344 = d["check/id"];
+  if (x344 === undefined) return false;
+  if (!__c440(x344)) return false;
+  const x345 = d.clause;
+  if (x345 === undefined) return false;
+  if (!(typeof x345 === "string")) return false;
+  if (!__RE10.test(x345)) return false;
+  const x346 = d.result;
+  if (x346 === undefined) return false;
+  if (!(x346 === "pass" || x346 === "fail")) return false;
+  const x347 = d["detail/code"];
+  if (x347 !== undefined) {
+    if (!__c440(x347)) return false;
+  }
+  for (const k348 in d) if (!(k348 === "check/id" || k348 === "clause" || k348 === "result" || k348 === "detail/code")) return false;
+  return true;
+}
+function __c711(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const t349 = d.type;
+  if (typeof t349 !== "string") return false;
+  if (t349 === "text") {
+    if (!__c714(d)) return false;
+  } else if (t349 === "object_ref") {
+    if (!__c719(d)) return false;
   } else return false;
   return true;
 }
-function __c715(d) {
+function __c725(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x341 = d.schema;
-  if (x341 === undefined) return false;
-  if (x341 !== "inquirium.context-assembly.request.v1") return false;
-  const x342 = d.sources;
-  if (x342 !== undefined) {
-    if (!(Array.isArray(x342))) return false;
-    for (let i343 = 0; i343 < x342.length; i343++) {
-      const x344 = x342[i343];
-      if (!__c719(x344)) return false;
+  const x350 = d.schema;
+  if (x350 === undefined) return false;
+  if (x350 !== "inquirium.context-assembly.request.v1") return false;
+  const x351 = d.sources;
+  if (x351 !== undefined) {
+    if (!(Array.isArray(x351))) return false;
+    for (let i352 = 0; i352 < x351.length; i352++) {
+      const x353 = x351[i352];
+      if (!__c729(x353)) return false;
     }
   }
-  for (const k345 in d) if (!(k345 === "schema" || k345 === "sources")) return false;
+  for (const k354 in d) if (!(k354 === "schema" || k354 === "sources")) return false;
   return true;
 }
-function __c732(d) {
+function __c742(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let n346 = 0;
-  B347: {
+  let n355 = 0;
+  B356: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x348 = d.content;
-      if (x348 === undefined) break B347;
+      const x357 = d.content;
+      if (x357 === undefined) break B356;
     }
-    n346++;
+    n355++;
   }
-  B349: {
+  B358: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x350 = d["content/ref"];
-      if (x350 === undefined) break B349;
+      const x359 = d["content/ref"];
+      if (x359 === undefined) break B358;
     }
-    n346++;
+    n355++;
   }
-  if (n346 !== 1) return false;
-  const x351 = d.schema;
-  if (x351 === undefined) return false;
-  if (x351 !== "inquirium.context-element.v1") return false;
-  const x352 = d["element/id"];
-  if (x352 === undefined) return false;
-  if (!(typeof x352 === "string")) return false;
-  if (x352.length === 0) return false;
-  const x353 = d["source/kind"];
-  if (x353 === undefined) return false;
-  if (!__c420(x353)) return false;
-  const x354 = d["source/ref"];
-  if (x354 !== undefined) {
-    if (!(typeof x354 === "string")) return false;
-    if (x354.length === 0) return false;
+  if (n355 !== 1) return false;
+  const x360 = d.schema;
+  if (x360 === undefined) return false;
+  if (x360 !== "inquirium.context-element.v1") return false;
+  const x361 = d["element/id"];
+  if (x361 === undefined) return false;
+  if (!(typeof x361 === "string")) return false;
+  if (x361.length === 0) return false;
+  const x362 = d["source/kind"];
+  if (x362 === undefined) return false;
+  if (!__c445(x362)) return false;
+  const x363 = d["source/ref"];
+  if (x363 !== undefined) {
+    if (!(typeof x363 === "string")) return false;
+    if (x363.length === 0) return false;
   }
-  const x355 = d.classification;
-  if (x355 === undefined) return false;
-  if (!__c422(x355)) return false;
-  const x356 = d.content;
-  if (x356 !== undefined) {
-    if (!(Array.isArray(x356))) return false;
-    if (x356.length < 1) return false;
-    for (let i357 = 0; i357 < x356.length; i357++) {
-      const x358 = x356[i357];
-      if (!__c701(x358)) return false;
-    }
-  }
-  const x359 = d["content/ref"];
-  if (x359 !== undefined) {
-    if (!(typeof x359 === "string")) return false;
-    if (x359.length === 0) return false;
-  }
-  const x360 = d.declassifiable;
-  if (x360 !== undefined) {
-    if (!(typeof x360 === "boolean")) return false;
-  }
-  const x361 = d["declassified/from"];
-  if (x361 !== undefined) {
-    if (!__c422(x361)) return false;
-  }
-  const x362 = d["grant/ref"];
-  if (x362 !== undefined) {
-    if (!(typeof x362 === "string")) return false;
-    if (x362.length === 0) return false;
-  }
-  for (const k363 in d) if (!(k363 === "schema" || k363 === "element/id" || k363 === "source/kind" || k363 === "source/ref" || k363 === "classification" || k363 === "content" || k363 === "content/ref" || k363 === "declassifiable" || k363 === "declassified/from" || k363 === "grant/ref")) return false;
-  return true;
-}
-function __c719(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok364 = false;
-  L365: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x366 = d["source/kind"];
-      if (x366 === undefined) break L365;
-      if (!(x366 === "artifact" || x366 === "dataset")) break L365;
-    }
-    ok364 = true;
-  }
-  if (ok364) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x367 = d["lease/ref"];
-      if (x367 === undefined) return false;
+  const x364 = d.classification;
+  if (x364 === undefined) return false;
+  if (!__c447(x364)) return false;
+  const x365 = d.content;
+  if (x365 !== undefined) {
+    if (!(Array.isArray(x365))) return false;
+    if (x365.length < 1) return false;
+    for (let i366 = 0; i366 < x365.length; i366++) {
+      const x367 = x365[i366];
+      if (!__c711(x367)) return false;
     }
   }
-  const x368 = d["source/kind"];
-  if (x368 === undefined) return false;
-  if (!__c420(x368)) return false;
-  const x369 = d["grant/ref"];
-  if (x369 === undefined) return false;
-  if (!(typeof x369 === "string")) return false;
-  if (x369.length === 0) return false;
-  const x370 = d["lease/ref"];
+  const x368 = d["content/ref"];
+  if (x368 !== undefined) {
+    if (!(typeof x368 === "string")) return false;
+    if (x368.length === 0) return false;
+  }
+  const x369 = d.declassifiable;
+  if (x369 !== undefined) {
+    if (!(typeof x369 === "boolean")) return false;
+  }
+  const x370 = d["declassified/from"];
   if (x370 !== undefined) {
-    if (!(typeof x370 === "string")) return false;
-    if (x370.length === 0) return false;
+    if (!__c447(x370)) return false;
   }
-  const x371 = d["flow/ref"];
+  const x371 = d["grant/ref"];
   if (x371 !== undefined) {
     if (!(typeof x371 === "string")) return false;
     if (x371.length === 0) return false;
   }
-  const x372 = d["max/elements"];
-  if (x372 !== undefined) {
-    if (!(Number.isInteger(x372))) return false;
-    if (x372 < 1) return false;
-  }
-  for (const k373 in d) if (!(k373 === "source/kind" || k373 === "grant/ref" || k373 === "lease/ref" || k373 === "flow/ref" || k373 === "max/elements")) return false;
+  for (const k372 in d) if (!(k372 === "schema" || k372 === "element/id" || k372 === "source/kind" || k372 === "source/ref" || k372 === "classification" || k372 === "content" || k372 === "content/ref" || k372 === "declassifiable" || k372 === "declassified/from" || k372 === "grant/ref")) return false;
   return true;
 }
-function __c420(d) {
+function __c729(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  let ok373 = false;
+  L374: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x375 = d["source/kind"];
+      if (x375 === undefined) break L374;
+      if (!(x375 === "artifact" || x375 === "dataset")) break L374;
+    }
+    ok373 = true;
+  }
+  if (ok373) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x376 = d["lease/ref"];
+      if (x376 === undefined) return false;
+    }
+  }
+  const x377 = d["source/kind"];
+  if (x377 === undefined) return false;
+  if (!__c445(x377)) return false;
+  const x378 = d["grant/ref"];
+  if (x378 === undefined) return false;
+  if (!(typeof x378 === "string")) return false;
+  if (x378.length === 0) return false;
+  const x379 = d["lease/ref"];
+  if (x379 !== undefined) {
+    if (!(typeof x379 === "string")) return false;
+    if (x379.length === 0) return false;
+  }
+  const x380 = d["flow/ref"];
+  if (x380 !== undefined) {
+    if (!(typeof x380 === "string")) return false;
+    if (x380.length === 0) return false;
+  }
+  const x381 = d["max/elements"];
+  if (x381 !== undefined) {
+    if (!(Number.isInteger(x381))) return false;
+    if (x381 < 1) return false;
+  }
+  for (const k382 in d) if (!(k382 === "source/kind" || k382 === "grant/ref" || k382 === "lease/ref" || k382 === "flow/ref" || k382 === "max/elements")) return false;
+  return true;
+}
+function __c445(d) {
   if (!(d === "relationship" || d === "memarium" || d === "messaging" || d === "artifact" || d === "dataset")) return false;
   return true;
 }
-function __c440(d) {
+function __c465(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x374 = d["error/code"];
-  if (x374 !== undefined) {
-    L375: {
-      B376: {
-        if (!__c415(x374)) break B376;
-        break L375;
+  const x383 = d["error/code"];
+  if (x383 !== undefined) {
+    L384: {
+      B385: {
+        if (!__c440(x383)) break B385;
+        break L384;
       }
-      B377: {
-        if (!(x374 === null)) break B377;
-        break L375;
+      B386: {
+        if (!(x383 === null)) break B386;
+        break L384;
       }
       return false;
     }
   }
-  const x378 = d["retry/count"];
-  if (x378 !== undefined) {
-    if (!(Number.isInteger(x378))) return false;
-    if (x378 < 0) return false;
-  }
-  for (const k379 in d) if (!(k379 === "error/code" || k379 === "retry/count")) return false;
-  return true;
-}
-function __c582(d) {
-  if (!(d === "deny" || d === "allow_accepting_remote")) return false;
-  return true;
-}
-function __c580(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  if (!__c551(d)) return false;
-  const x380 = d.default;
-  if (x380 !== undefined) {
-    if (!__c582(x380)) return false;
-  }
-  const x381 = d.by_class;
-  if (x381 !== undefined) {
-    if (!(typeof x381 === "object" && x381 !== null && !Array.isArray(x381))) return false;
-    const x382 = x381.public;
-    if (x382 !== undefined) {
-      if (!__c582(x382)) return false;
-    }
-    const x383 = x381.community;
-    if (x383 !== undefined) {
-      if (!__c582(x383)) return false;
-    }
-    const x384 = x381.personal;
-    if (x384 !== undefined) {
-      if (!__c582(x384)) return false;
-    }
-    for (const k385 in x381) if (!(k385 === "public" || k385 === "community" || k385 === "personal")) return false;
-  }
-  for (const k386 in d) if (!(k386 === "default" || k386 === "by_class")) return false;
-  return true;
-}
-function __c749(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x387 = d.stance;
+  const x387 = d["retry/count"];
   if (x387 !== undefined) {
-    if (!(x387 === "advisory" || x387 === "hypothesis")) return false;
+    if (!(Number.isInteger(x387))) return false;
+    if (x387 < 0) return false;
   }
-  const x388 = d.confidence;
-  if (x388 !== undefined) {
-    if (!(x388 === "unstated" || x388 === "low" || x388 === "medium" || x388 === "high")) return false;
-  }
-  const x389 = d.grounded_in;
-  if (x389 !== undefined) {
-    if (!(Array.isArray(x389))) return false;
-    for (let i390 = 0; i390 < x389.length; i390++) {
-      const x391 = x389[i390];
-      if (!(typeof x391 === "string")) return false;
-      if (x391.length === 0) return false;
-    }
-  }
-  const x392 = d.caveats;
-  if (x392 !== undefined) {
-    if (!(Array.isArray(x392))) return false;
-    for (let i393 = 0; i393 < x392.length; i393++) {
-      const x394 = x392[i393];
-      if (!(typeof x394 === "string")) return false;
-      if (x394.length > 500 && __len(x394) > 500) return false;
-      if (x394.length === 0) return false;
-    }
-  }
-  for (const k395 in d) if (!(k395 === "stance" || k395 === "confidence" || k395 === "grounded_in" || k395 === "caveats")) return false;
+  for (const k388 in d) if (!(k388 === "error/code" || k388 === "retry/count")) return false;
   return true;
 }
-function __c610(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x396 = d.escalate;
-  if (x396 === undefined) return false;
-  if (!(Array.isArray(x396))) return false;
-  if (x396.length > 1 && __dup(x396, null) !== null) return false;
-  for (let i397 = 0; i397 < x396.length; i397++) {
-    const x398 = x396[i397];
-    if (!__c613(x398)) return false;
-  }
-  for (const k399 in d) if (!(k399 === "escalate")) return false;
-  return true;
-}
-function __c608(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  if (!__c591(d)) return false;
-  const x400 = d.default;
-  if (x400 !== undefined) {
-    if (!__c610(x400)) return false;
-  }
-  const x401 = d.by_mode;
-  if (x401 !== undefined) {
-    if (!(typeof x401 === "object" && x401 !== null && !Array.isArray(x401))) return false;
-    const x402 = x401.commons;
-    if (x402 !== undefined) {
-      if (!__c610(x402)) return false;
-    }
-    const x403 = x401.support;
-    if (x403 !== undefined) {
-      if (!__c610(x403)) return false;
-    }
-    const x404 = x401.crisis;
-    if (x404 !== undefined) {
-      if (!__c610(x404)) return false;
-    }
-    for (const k405 in x401) if (!(k405 === "commons" || k405 === "support" || k405 === "crisis")) return false;
-  }
-  for (const k406 in d) if (!(k406 === "default" || k406 === "by_mode")) return false;
-  return true;
-}
-function __c613(d) {
-  if (!(d === "operator-decision" || d === "sustained-degradation" || d === "boundary-risk" || d === "pre-egress-confirmation" || d === "crisis-candidate")) return false;
-  return true;
-}
-function __c758(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x407 = d.allowlist;
-  if (x407 === undefined) return false;
-  if (!(Array.isArray(x407))) return false;
-  if (x407.length > 64) return false;
-  if (x407.length < 1) return false;
-  if (x407.length > 1 && __dup(x407, null) !== null) return false;
-  for (let i408 = 0; i408 < x407.length; i408++) {
-    const x409 = x407[i408];
-    if (!__c542(x409)) return false;
-  }
-  const x410 = d.match;
-  if (x410 !== undefined) {
-    if (!(x410 === "exact" || x410 === "case-insensitive")) return false;
-  }
-  const x411 = d.placeholder;
-  if (x411 !== undefined) {
-    if (!(typeof x411 === "string")) return false;
-    if (x411.length > 80 && __len(x411) > 80) return false;
-  }
-  for (const k412 in d) if (!(k412 === "allowlist" || k412 === "match" || k412 === "placeholder")) return false;
-  return true;
-}
-function __c380(d) {
-  if (!(d === "completed" || d === "handler-unavailable" || d === "context-denied" || d === "policy-denied" || d === "failed")) return false;
-  return true;
-}
-function __c764(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x413 = d.locality;
-  if (x413 !== undefined) {
-    if (!__c401(x413)) return false;
-  }
-  const x414 = d.trust_mode;
-  if (x414 !== undefined) {
-    if (!__c403(x414)) return false;
-  }
-  const x415 = d.scope;
-  if (x415 !== undefined) {
-    if (!(x415 === "assistant-session-only" || x415 === "granted-context")) return false;
-  }
-  const x416 = d.on_context_denied;
-  if (x416 !== undefined) {
-    if (!(x416 === "fail_closed" || x416 === "drop_with_trace")) return false;
-  }
-  const x417 = d.plurality;
-  if (x417 !== undefined) {
-    if (!(x417 === "preserve" || x417 === "collapse")) return false;
-  }
-  for (const k418 in d) if (!(k418 === "locality" || k418 === "trust_mode" || k418 === "scope" || k418 === "on_context_denied" || k418 === "plurality")) return false;
-  return true;
-}
-function __c771(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x419 = d.schema;
-  if (x419 === undefined) return false;
-  if (x419 !== "inquirium.generate.request.v1") return false;
-  const x420 = d.operation;
-  if (x420 === undefined) return false;
-  if (x420 !== "generate") return false;
-  const x421 = d.turns;
-  if (x421 === undefined) return false;
-  if (!(Array.isArray(x421))) return false;
-  if (x421.length < 1) return false;
-  for (let i422 = 0; i422 < x421.length; i422++) {
-    const x423 = x421[i422];
-    if (!__c776(x423)) return false;
-  }
-  const x424 = d.context_assembly;
-  if (x424 !== undefined) {
-    if (!__c715(x424)) return false;
-  }
-  const x425 = d.parameters;
-  if (x425 !== undefined) {
-    if (!__c783(x425)) return false;
-  }
-  const x426 = d.policy;
-  if (x426 !== undefined) {
-    if (!__c764(x426)) return false;
-  }
-  const x427 = d.metadata;
-  if (x427 !== undefined) {
-    if (!(typeof x427 === "object" && x427 !== null && !Array.isArray(x427))) return false;
-    for (const k428 in x427) {
-      if (typeof k428 === "string") {
-        if (k428.length > 64 && __len(k428) > 64) return false;
-      }
-    }
-    for (const k429 in x427) {
-      if (false) continue;
-      const x430 = x427[k429];
-      L431: {
-        B432: {
-          if (!(typeof x430 === "string")) break B432;
-          if (x430.length > 256 && __len(x430) > 256) break B432;
-          break L431;
-        }
-        B433: {
-          if (!(Number.isFinite(x430))) break B433;
-          break L431;
-        }
-        B434: {
-          if (!(typeof x430 === "boolean")) break B434;
-          break L431;
-        }
-        B435: {
-          if (!(x430 === null)) break B435;
-          break L431;
-        }
-        return false;
-      }
-    }
-  }
-  for (const k436 in d) if (!(k436 === "schema" || k436 === "operation" || k436 === "turns" || k436 === "context_assembly" || k436 === "parameters" || k436 === "policy" || k436 === "metadata")) return false;
-  return true;
-}
-function __c799(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok437 = false;
-  L438: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x439 = d.outcome;
-      if (x439 === undefined) break L438;
-      if (x439 !== "completed") break L438;
-    }
-    ok437 = true;
-  }
-  if (ok437) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x440 = d.output;
-      if (x440 === undefined) return false;
-      const x441 = d.epistemic;
-      if (x441 === undefined) return false;
-      const x442 = d["runtime/ref"];
-      if (x442 === undefined) return false;
-      const x443 = d["model.binding/ref"];
-      if (x443 === undefined) return false;
-      const x444 = d.locality;
-      if (x444 === undefined) return false;
-      const x445 = d["reason/code"];
-      if (x445 !== undefined) {
-        return false;
-      }
-    }
-  } else {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x446 = d["reason/code"];
-      if (x446 === undefined) return false;
-      const x447 = d.output;
-      if (x447 !== undefined) {
-        return false;
-      }
-      const x448 = d.epistemic;
-      if (x448 !== undefined) {
-        return false;
-      }
-    }
-  }
-  const x449 = d.schema;
-  if (x449 === undefined) return false;
-  if (x449 !== "inquirium.generate.response.v1") return false;
-  const x450 = d.operation;
-  if (x450 === undefined) return false;
-  if (x450 !== "generate") return false;
-  const x451 = d.outcome;
-  if (x451 === undefined) return false;
-  if (!__c380(x451)) return false;
-  const x452 = d["reason/code"];
-  if (x452 !== undefined) {
-    if (!__c415(x452)) return false;
-  }
-  const x453 = d.output;
-  if (x453 !== undefined) {
-    if (!(Array.isArray(x453))) return false;
-    if (x453.length < 1) return false;
-    for (let i454 = 0; i454 < x453.length; i454++) {
-      const x455 = x453[i454];
-      if (!__c701(x455)) return false;
-    }
-  }
-  const x456 = d.epistemic;
-  if (x456 !== undefined) {
-    if (!__c749(x456)) return false;
-  }
-  const x457 = d["runtime/ref"];
-  if (x457 !== undefined) {
-    if (!__c382(x457)) return false;
-  }
-  const x458 = d["model.binding/ref"];
-  if (x458 !== undefined) {
-    if (!__c384(x458)) return false;
-  }
-  const x459 = d.locality;
-  if (x459 !== undefined) {
-    if (!(x459 === "local_only" || x459 === "remote")) return false;
-  }
-  const x460 = d["trace/ref"];
-  if (x460 === undefined) return false;
-  if (!__c811(x460)) return false;
-  const x461 = d.usage;
-  if (x461 !== undefined) {
-    if (!__c813(x461)) return false;
-  }
-  const x462 = d.diagnostics;
-  if (x462 !== undefined) {
-    if (!__c440(x462)) return false;
-  }
-  for (const k463 in d) if (!(k463 === "schema" || k463 === "operation" || k463 === "outcome" || k463 === "reason/code" || k463 === "output" || k463 === "epistemic" || k463 === "runtime/ref" || k463 === "model.binding/ref" || k463 === "locality" || k463 === "trace/ref" || k463 === "usage" || k463 === "diagnostics")) return false;
-  return true;
-}
-function __c783(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x464 = d.max_tokens;
-  if (x464 !== undefined) {
-    if (!(Number.isInteger(x464))) return false;
-    if (x464 < 1) return false;
-  }
-  const x465 = d.temperature;
-  if (x465 !== undefined) {
-    if (!(Number.isFinite(x465))) return false;
-    if (x465 > 2) return false;
-    if (x465 < 0) return false;
-  }
-  const x466 = d.top_p;
-  if (x466 !== undefined) {
-    if (!(Number.isFinite(x466))) return false;
-    if (x466 > 1) return false;
-    if (x466 <= 0) return false;
-  }
-  const x467 = d.stop;
-  if (x467 !== undefined) {
-    if (!(Array.isArray(x467))) return false;
-    if (x467.length > 8) return false;
-    for (let i468 = 0; i468 < x467.length; i468++) {
-      const x469 = x467[i468];
-      if (!(typeof x469 === "string")) return false;
-      if (x469.length === 0) return false;
-    }
-  }
-  for (const k470 in d) if (!(k470 === "max_tokens" || k470 === "temperature" || k470 === "top_p" || k470 === "stop")) return false;
-  return true;
-}
-function __c836(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok471 = false;
-  L472: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x473 = d.verdict;
-      if (x473 === undefined) break L472;
-      if (x473 !== "amended") break L472;
-    }
-    ok471 = true;
-  }
-  if (ok471) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x474 = d.note;
-      if (x474 === undefined) return false;
-    }
-  }
-  const x475 = d.schema;
-  if (x475 === undefined) return false;
-  if (x475 !== "inquirium.inquiry-feedback.v1") return false;
-  const x476 = d["feedback/id"];
-  if (x476 === undefined) return false;
-  if (!(typeof x476 === "string")) return false;
-  if (!__RE10.test(x476)) return false;
-  const x477 = d["result/ref"];
-  if (x477 === undefined) return false;
-  if (!__c840(x477)) return false;
-  const x478 = d["session/ref"];
-  if (x478 === undefined) return false;
-  if (!__c842(x478)) return false;
-  const x479 = d["participant/ref"];
-  if (x479 === undefined) return false;
-  if (!__c375(x479)) return false;
-  const x480 = d.verdict;
-  if (x480 === undefined) return false;
-  if (!(x480 === "verified" || x480 === "refuted" || x480 === "amended")) return false;
-  const x481 = d.note;
-  if (x481 !== undefined) {
-    if (!(typeof x481 === "string")) return false;
-    if (x481.length > 4000 && __len(x481) > 4000) return false;
-    if (x481.length === 0) return false;
-  }
-  const x482 = d["supersedes/ref"];
-  if (x482 !== undefined) {
-    if (!(typeof x482 === "string")) return false;
-    if (!__RE10.test(x482)) return false;
-  }
-  const x483 = d["recorded/at"];
-  if (x483 === undefined) return false;
-  if (!(typeof x483 === "string")) return false;
-  if (!__fmtDateTime(x483)) return false;
-  for (const k484 in d) if (!(k484 === "schema" || k484 === "feedback/id" || k484 === "result/ref" || k484 === "session/ref" || k484 === "participant/ref" || k484 === "verdict" || k484 === "note" || k484 === "supersedes/ref" || k484 === "recorded/at")) return false;
-  return true;
-}
-function __c854(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x485 = d.schema;
-  if (x485 === undefined) return false;
-  if (x485 !== "inquirium.inquiry-result.v1") return false;
-  const x486 = d["result/id"];
-  if (x486 === undefined) return false;
-  if (!__c840(x486)) return false;
-  const x487 = d["turn/id"];
-  if (x487 === undefined) return false;
-  if (!__c373(x487)) return false;
-  const x488 = d["session/ref"];
-  if (x488 === undefined) return false;
-  if (!__c842(x488)) return false;
-  const x489 = d["participant/ref"];
-  if (x489 === undefined) return false;
-  if (!__c375(x489)) return false;
-  const x490 = d["trace/ref"];
-  if (x490 === undefined) return false;
-  if (!__c811(x490)) return false;
-  const x491 = d.provenance;
-  if (x491 === undefined) return false;
-  if (!__c862(x491)) return false;
-  const x492 = d.classification;
-  if (x492 === undefined) return false;
-  if (!__c422(x492)) return false;
-  const x493 = d.output;
-  if (x493 === undefined) return false;
-  if (!(Array.isArray(x493))) return false;
-  if (x493.length < 1) return false;
-  for (let i494 = 0; i494 < x493.length; i494++) {
-    const x495 = x493[i494];
-    if (!__c701(x495)) return false;
-  }
-  const x496 = d.epistemic;
-  if (x496 === undefined) return false;
-  if (!__c749(x496)) return false;
-  const x497 = d["recorded/at"];
-  if (x497 === undefined) return false;
-  if (!(typeof x497 === "string")) return false;
-  if (!__fmtDateTime(x497)) return false;
-  for (const k498 in d) if (!(k498 === "schema" || k498 === "result/id" || k498 === "turn/id" || k498 === "session/ref" || k498 === "participant/ref" || k498 === "trace/ref" || k498 === "provenance" || k498 === "classification" || k498 === "output" || k498 === "epistemic" || k498 === "recorded/at")) return false;
-  return true;
-}
-function __c873(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x499 = d.schema;
-  if (x499 === undefined) return false;
-  if (x499 !== "inquirium.inquiry-turn.v1") return false;
-  const x500 = d["turn/id"];
-  if (x500 === undefined) return false;
-  if (!__c373(x500)) return false;
-  const x501 = d["session/ref"];
-  if (x501 === undefined) return false;
-  if (!__c842(x501)) return false;
-  const x502 = d["participant/ref"];
-  if (x502 === undefined) return false;
-  if (!__c375(x502)) return false;
-  const x503 = d.sequence;
-  if (x503 === undefined) return false;
-  if (!(Number.isInteger(x503))) return false;
-  if (x503 < 0) return false;
-  const x504 = d.content;
-  if (x504 === undefined) return false;
-  if (!(Array.isArray(x504))) return false;
-  if (x504.length < 1) return false;
-  for (let i505 = 0; i505 < x504.length; i505++) {
-    const x506 = x504[i505];
-    if (!__c701(x506)) return false;
-  }
-  const x507 = d.classification;
-  if (x507 === undefined) return false;
-  if (!__c422(x507)) return false;
-  const x508 = d["recorded/at"];
-  if (x508 === undefined) return false;
-  if (!(typeof x508 === "string")) return false;
-  if (!__fmtDateTime(x508)) return false;
-  for (const k509 in d) if (!(k509 === "schema" || k509 === "turn/id" || k509 === "session/ref" || k509 === "participant/ref" || k509 === "sequence" || k509 === "content" || k509 === "classification" || k509 === "recorded/at")) return false;
-  return true;
-}
-function __c401(d) {
-  if (!(d === "local_only" || d === "remote_allowed")) return false;
-  return true;
-}
-function __c591(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x510 = d.default;
-  if (x510 === undefined) return false;
-  const x511 = d.by_mode;
-  if (x511 !== undefined) {
-    if (!(typeof x511 === "object" && x511 !== null && !Array.isArray(x511))) return false;
-    for (const k512 in x511) if (!(k512 === "commons" || k512 === "support" || k512 === "crisis")) return false;
-  }
-  for (const k513 in d) if (!(k513 === "default" || k513 === "by_mode")) return false;
-  return true;
-}
-function __c884(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok514 = false;
-  L515: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x516 = d.transport_kind;
-      if (x516 === undefined) break L515;
-      if (x516 !== "http_remote") break L515;
-    }
-    ok514 = true;
-  }
-  if (ok514) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x517 = d.remote_provider;
-      if (x517 !== undefined) {
-        if (x517 !== true) return false;
-      }
-    }
-  } else {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x518 = d.remote_provider;
-      if (x518 !== undefined) {
-        if (x518 !== false) return false;
-      }
-    }
-  }
-  let ok519 = false;
-  L520: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x521 = d.remote_provider;
-      if (x521 === undefined) break L520;
-      if (x521 !== true) break L520;
-      const x522 = d.accepts_max_tier;
-      if (x522 === undefined) break L520;
-      if (!(x522 === "community" || x522 === "personal")) break L520;
-    }
-    ok519 = true;
-  }
-  if (ok519) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x523 = d.operator_acknowledgement;
-      if (x523 === undefined) return false;
-    }
-  }
-  let ok524 = false;
-  L525: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x526 = d.accepts_max_tier;
-      if (x526 === undefined) break L525;
-      if (x526 !== "public") break L525;
-    }
-    ok524 = true;
-  }
-  if (ok524) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x527 = d.accepts;
-      if (x527 !== undefined) {
-        if (!(Array.isArray(x527))) return false;
-        for (let i528 = 0; i528 < x527.length; i528++) {
-          const x529 = x527[i528];
-          if (!(x529 === "public")) return false;
-        }
-      }
-    }
-  }
-  let ok530 = false;
-  L531: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x532 = d.accepts_max_tier;
-      if (x532 === undefined) break L531;
-      if (x532 !== "community") break L531;
-    }
-    ok530 = true;
-  }
-  if (ok530) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x533 = d.accepts;
-      if (x533 !== undefined) {
-        if (!(Array.isArray(x533))) return false;
-        for (let i534 = 0; i534 < x533.length; i534++) {
-          const x535 = x533[i534];
-          if (!(x535 === "public" || x535 === "community")) return false;
-        }
-      }
-    }
-  }
-  let ok536 = false;
-  L537: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x538 = d.accepts_max_tier;
-      if (x538 === undefined) break L537;
-      if (x538 !== "personal") break L537;
-      const x539 = d.operator_acknowledgement;
-      if (x539 === undefined) break L537;
-      if (!(typeof x539 === "object" && x539 !== null && !Array.isArray(x539))) break L537;
-    }
-    ok536 = true;
-  }
-  if (ok536) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x540 = d.operator_acknowledgement;
-      if (x540 !== undefined) {
-        if (!(typeof x540 === "object" && x540 !== null && !Array.isArray(x540))) return false;
-        const x541 = x540.acknowledged_max_tier;
-        if (x541 !== undefined) {
-          if (x541 !== "personal") return false;
-        }
-      }
-    }
-  }
-  const x542 = d.schema;
-  if (x542 === undefined) return false;
-  if (x542 !== "inquirium.model-acceptance.v1") return false;
-  const x543 = d["model.binding/ref"];
-  if (x543 === undefined) return false;
-  if (!__c384(x543)) return false;
-  const x544 = d.accepts_max_tier;
-  if (x544 === undefined) return false;
-  if (!__c422(x544)) return false;
-  const x545 = d.accepts;
-  if (x545 !== undefined) {
-    if (!(Array.isArray(x545))) return false;
-    if (x545.length < 1) return false;
-    if (x545.length > 1 && __dup(x545, null) !== null) return false;
-    for (let i546 = 0; i546 < x545.length; i546++) {
-      const x547 = x545[i546];
-      if (!__c422(x547)) return false;
-    }
-  }
-  const x548 = d.requires_declassification_above;
-  if (x548 !== undefined) {
-    if (!__c422(x548)) return false;
-  }
-  const x549 = d.transport_kind;
-  if (x549 === undefined) return false;
-  if (!__c892(x549)) return false;
-  const x550 = d.remote_provider;
-  if (x550 === undefined) return false;
-  if (!(typeof x550 === "boolean")) return false;
-  const x551 = d.operator_acknowledgement;
-  if (x551 !== undefined) {
-    if (!__c895(x551)) return false;
-  }
-  for (const k552 in d) if (!(k552 === "schema" || k552 === "model.binding/ref" || k552 === "accepts_max_tier" || k552 === "accepts" || k552 === "requires_declassification_above" || k552 === "transport_kind" || k552 === "remote_provider" || k552 === "operator_acknowledgement")) return false;
-  return true;
-}
-function __c384(d) {
-  if (!(typeof d === "string")) return false;
-  if (!__RE11.test(d)) return false;
-  return true;
-}
-function __c935(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x553 = d.options;
-  if (x553 === undefined) return false;
-  if (!(Array.isArray(x553))) return false;
-  if (x553.length > 24) return false;
-  if (x553.length < 2) return false;
-  for (let i554 = 0; i554 < x553.length; i554++) {
-    const x555 = x553[i554];
-    if (!__c687(x555)) return false;
-  }
-  const x556 = d["min/selected"];
-  if (x556 !== undefined) {
-    if (!(Number.isInteger(x556))) return false;
-    if (x556 < 0) return false;
-  }
-  const x557 = d["max/selected"];
-  if (x557 !== undefined) {
-    if (!(Number.isInteger(x557))) return false;
-    if (x557 < 1) return false;
-  }
-  for (const k558 in d) if (!(k558 === "options" || k558 === "min/selected" || k558 === "max/selected")) return false;
-  return true;
-}
-function __c941(d) {
-  if (!(typeof d === "string")) return false;
-  if (!(d === "commons" || d === "support" || d === "crisis")) return false;
-  return true;
-}
-function __c942(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok559 = false;
-  L560: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x561 = d.kind;
-      if (x561 === undefined) break L560;
-      if (x561 !== "single-choice") break L560;
-    }
-    ok559 = true;
-  }
-  if (ok559) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x562 = d["input/schema"];
-      if (x562 === undefined) return false;
-      if (x562 !== "inquirium.operator-question.widget.single-choice.v1") return false;
-      const x563 = d["idempotency/key"];
-      if (x563 === undefined) return false;
-    }
-  }
-  let ok564 = false;
-  L565: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x566 = d.kind;
-      if (x566 === undefined) break L565;
-      if (x566 !== "multi-choice") break L565;
-    }
-    ok564 = true;
-  }
-  if (ok564) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x567 = d["input/schema"];
-      if (x567 === undefined) return false;
-      if (x567 !== "inquirium.operator-question.widget.multi-choice.v1") return false;
-      const x568 = d["idempotency/key"];
-      if (x568 === undefined) return false;
-    }
-  }
-  let ok569 = false;
-  L570: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x571 = d.kind;
-      if (x571 === undefined) break L570;
-      if (x571 !== "confirm") break L570;
-    }
-    ok569 = true;
-  }
-  if (ok569) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x572 = d["input/schema"];
-      if (x572 === undefined) return false;
-      if (x572 !== "inquirium.operator-question.widget.confirm.v1") return false;
-      const x573 = d["idempotency/key"];
-      if (x573 === undefined) return false;
-    }
-  }
-  let ok574 = false;
-  L575: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x576 = d.kind;
-      if (x576 === undefined) break L575;
-      if (x576 !== "free-text-with-allowlist") break L575;
-    }
-    ok574 = true;
-  }
-  if (ok574) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x577 = d["input/schema"];
-      if (x577 === undefined) return false;
-      if (x577 !== "inquirium.operator-question.widget.free-text-with-allowlist.v1") return false;
-      const x578 = d["idempotency/key"];
-      if (x578 === undefined) return false;
-    }
-  }
-  let ok579 = false;
-  L580: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x581 = d.kind;
-      if (x581 === undefined) break L580;
-      if (x581 !== "open-interaction") break L580;
-    }
-    ok579 = true;
-  }
-  if (ok579) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x582 = d["input/schema"];
-      if (x582 !== undefined) {
-        return false;
-      }
-    }
-  }
-  const x583 = d.kind;
-  if (x583 === undefined) return false;
-  if (!(x583 === "single-choice" || x583 === "multi-choice" || x583 === "confirm" || x583 === "free-text-with-allowlist" || x583 === "open-interaction")) return false;
-  const x584 = d["target/ref"];
-  if (x584 === undefined) return false;
-  if (!(typeof x584 === "string")) return false;
-  if (x584.length === 0) return false;
-  const x585 = d["input/schema"];
-  if (x585 !== undefined) {
-    if (!(x585 === "inquirium.operator-question.widget.single-choice.v1" || x585 === "inquirium.operator-question.widget.multi-choice.v1" || x585 === "inquirium.operator-question.widget.confirm.v1" || x585 === "inquirium.operator-question.widget.free-text-with-allowlist.v1")) return false;
-  }
-  const x586 = d["idempotency/key"];
-  if (x586 !== undefined) {
-    if (!(typeof x586 === "string")) return false;
-    if (x586.length > 200 && __len(x586) > 200) return false;
-    if (x586.length === 0) return false;
-  }
-  for (const k587 in d) if (!(k587 === "kind" || k587 === "target/ref" || k587 === "input/schema" || k587 === "idempotency/key")) return false;
-  return true;
-}
-function __c978(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  L588: {
-    B589: {
-      if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-        const x590 = d["subject/ref"];
-        if (x590 === undefined) break B589;
-      }
-      break L588;
-    }
-    B591: {
-      if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-        const x592 = d["body/ref"];
-        if (x592 === undefined) break B591;
-      }
-      break L588;
-    }
-    return false;
-  }
-  const x593 = d.schema;
-  if (x593 === undefined) return false;
-  if (x593 !== "notification-create.v1") return false;
-  const x594 = d["subject/ref"];
-  if (x594 !== undefined) {
-    if (!(typeof x594 === "string")) return false;
-    if (!__RE12.test(x594)) return false;
-  }
-  const x595 = d["body/ref"];
-  if (x595 !== undefined) {
-    if (!(typeof x595 === "string")) return false;
-    if (!__RE12.test(x595)) return false;
-  }
-  const x596 = d["correlation/id"];
-  if (x596 === undefined) return false;
-  if (!(typeof x596 === "string")) return false;
-  if (!__RE13.test(x596)) return false;
-  const x597 = d["body/text"];
-  if (x597 === undefined) return false;
-  if (!(typeof x597 === "string")) return false;
-  if (x597.length > 500 && __len(x597) > 500) return false;
-  if (x597.length === 0) return false;
-  const x598 = d["reason/code"];
-  if (x598 === undefined) return false;
-  if (!__c415(x598)) return false;
-  const x599 = d.actions;
-  if (x599 !== undefined) {
-    if (!(Array.isArray(x599))) return false;
-    if (x599.length > 1) return false;
-    for (let i600 = 0; i600 < x599.length; i600++) {
-      const x601 = x599[i600];
-      if (!__c942(x601)) return false;
-    }
-  }
-  for (const k602 in d) if (!(k602 === "schema" || k602 === "subject/ref" || k602 === "body/ref" || k602 === "correlation/id" || k602 === "body/text" || k602 === "reason/code" || k602 === "actions")) return false;
-  return true;
-}
-function __c709(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x603 = d.type;
-  if (x603 === undefined) return false;
-  if (x603 !== "object_ref") return false;
-  const x604 = d["object/ref"];
-  if (x604 === undefined) return false;
-  if (!(typeof x604 === "string")) return false;
-  if (x604.length === 0) return false;
-  const x605 = d["media/type"];
-  if (x605 === undefined) return false;
-  if (!(typeof x605 === "string")) return false;
-  if (!__RE14.test(x605)) return false;
-  const x606 = d["byte/size"];
-  if (x606 !== undefined) {
-    if (!(Number.isInteger(x606))) return false;
-    if (x606 < 0) return false;
-  }
-  for (const k607 in d) if (!(k607 === "type" || k607 === "object/ref" || k607 === "media/type" || k607 === "byte/size")) return false;
-  return true;
-}
-function __c895(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x608 = d["acknowledged/by"];
-  if (x608 === undefined) return false;
-  if (!__c375(x608)) return false;
-  const x609 = d["acknowledged/at"];
-  if (x609 === undefined) return false;
-  if (!(typeof x609 === "string")) return false;
-  if (!__fmtDateTime(x609)) return false;
-  const x610 = d.acknowledged_max_tier;
-  if (x610 === undefined) return false;
-  if (!__c422(x610)) return false;
-  const x611 = d["question/ref"];
-  if (x611 !== undefined) {
-    if (!(typeof x611 === "string")) return false;
-    if (!__RE12.test(x611)) return false;
-  }
-  for (const k612 in d) if (!(k612 === "acknowledged/by" || k612 === "acknowledged/at" || k612 === "acknowledged_max_tier" || k612 === "question/ref")) return false;
-  return true;
-}
-function __c992(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x613 = d.schema;
-  if (x613 === undefined) return false;
-  if (x613 !== "inquirium.operator-question.answer.v1") return false;
-  const x614 = d["question/ref"];
-  if (x614 === undefined) return false;
-  if (!(typeof x614 === "string")) return false;
-  if (!__RE12.test(x614)) return false;
-  const x615 = d["idempotency/key"];
-  if (x615 === undefined) return false;
-  if (!(typeof x615 === "string")) return false;
-  if (x615.length > 200 && __len(x615) > 200) return false;
-  if (x615.length === 0) return false;
-  const x616 = d.answer;
-  if (x616 === undefined) return false;
-  if (!__c543(x616)) return false;
-  const x617 = d["answered/by"];
-  if (x617 !== undefined) {
-    if (!__c375(x617)) return false;
-  }
-  const x618 = d["answered/at"];
-  if (x618 !== undefined) {
-    if (!(typeof x618 === "string")) return false;
-    if (!__fmtDateTime(x618)) return false;
-  }
-  for (const k619 in d) if (!(k619 === "schema" || k619 === "question/ref" || k619 === "idempotency/key" || k619 === "answer" || k619 === "answered/by" || k619 === "answered/at")) return false;
-  return true;
-}
-function __c1000(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok620 = false;
-  L621: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x622 = d["widget/kind"];
-      if (x622 === undefined) break L621;
-      if (x622 !== "single-choice") break L621;
-    }
-    ok620 = true;
-  }
-  if (ok620) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x623 = d["widget/payload"];
-      if (x623 !== undefined) {
-        if (!__c1051(x623)) return false;
-      }
-      const x624 = d.prompt;
-      if (x624 !== undefined) {
-        if (!(typeof x624 === "object" && x624 !== null && !Array.isArray(x624))) return false;
-        const x625 = x624.kind;
-        if (x625 !== undefined) {
-          if (x625 !== "single-choice") return false;
-        }
-      }
-    }
-  }
-  let ok626 = false;
-  L627: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x628 = d["widget/kind"];
-      if (x628 === undefined) break L627;
-      if (x628 !== "multi-choice") break L627;
-    }
-    ok626 = true;
-  }
-  if (ok626) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x629 = d["widget/payload"];
-      if (x629 !== undefined) {
-        if (!__c935(x629)) return false;
-      }
-      const x630 = d.prompt;
-      if (x630 !== undefined) {
-        if (!(typeof x630 === "object" && x630 !== null && !Array.isArray(x630))) return false;
-        const x631 = x630.kind;
-        if (x631 !== undefined) {
-          if (x631 !== "multi-choice") return false;
-        }
-      }
-    }
-  }
-  let ok632 = false;
-  L633: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x634 = d["widget/kind"];
-      if (x634 === undefined) break L633;
-      if (x634 !== "confirm") break L633;
-    }
-    ok632 = true;
-  }
-  if (ok632) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x635 = d["widget/payload"];
-      if (x635 !== undefined) {
-        if (!__c697(x635)) return false;
-      }
-      const x636 = d.prompt;
-      if (x636 !== undefined) {
-        if (!(typeof x636 === "object" && x636 !== null && !Array.isArray(x636))) return false;
-        const x637 = x636.kind;
-        if (x637 !== undefined) {
-          if (x637 !== "confirm") return false;
-        }
-      }
-    }
-  }
-  let ok638 = false;
-  L639: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x640 = d["widget/kind"];
-      if (x640 === undefined) break L639;
-      if (x640 !== "free-text-with-allowlist") break L639;
-    }
-    ok638 = true;
-  }
-  if (ok638) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x641 = d["widget/payload"];
-      if (x641 !== undefined) {
-        if (!__c758(x641)) return false;
-      }
-      const x642 = d.prompt;
-      if (x642 !== undefined) {
-        if (!(typeof x642 === "object" && x642 !== null && !Array.isArray(x642))) return false;
-        const x643 = x642.kind;
-        if (x643 !== undefined) {
-          if (x643 !== "free-text-with-allowlist") return false;
-        }
-      }
-    }
-  }
-  const x644 = d.schema;
-  if (x644 === undefined) return false;
-  if (x644 !== "inquirium.operator-question.request.v1") return false;
-  const x645 = d["question/ref"];
-  if (x645 === undefined) return false;
-  if (!(typeof x645 === "string")) return false;
-  if (!__RE12.test(x645)) return false;
-  const x646 = d["operation/ref"];
-  if (x646 === undefined) return false;
-  if (!(typeof x646 === "string")) return false;
-  if (!__RE13.test(x646)) return false;
-  const x647 = d["recipient/class"];
-  if (x647 === undefined) return false;
-  if (!(x647 === "operator")) return false;
-  const x648 = d["reason/code"];
-  if (x648 === undefined) return false;
-  if (!__c415(x648)) return false;
-  const x649 = d.prompt;
-  if (x649 === undefined) return false;
-  if (!__c1007(x649)) return false;
-  const x650 = d["widget/kind"];
-  if (x650 === undefined) return false;
-  if (!__c1009(x650)) return false;
-  const x651 = d["widget/payload"];
-  if (x651 === undefined) return false;
-  if (!(typeof x651 === "object" && x651 !== null && !Array.isArray(x651))) return false;
-  const x652 = d["default/on-timeout"];
-  if (x652 !== undefined) {
-    if (!__c1016(x652)) return false;
-  }
-  const x653 = d.timeout;
-  if (x653 !== undefined) {
-    if (!(typeof x653 === "string")) return false;
-    if (!__fmtDuration(x653)) return false;
-  }
-  const x654 = d.classification;
-  if (x654 === undefined) return false;
-  if (!__c692(x654)) return false;
-  const x655 = d.subject;
-  if (x655 !== undefined) {
-    if (!__c1023(x655)) return false;
-  }
-  const x656 = d.response;
-  if (x656 === undefined) return false;
-  if (!__c1031(x656)) return false;
-  const x657 = d.provenance;
-  if (x657 === undefined) return false;
-  if (!__c1037(x657)) return false;
-  const x658 = d["created/at"];
-  if (x658 !== undefined) {
-    if (!(typeof x658 === "string")) return false;
-    if (!__fmtDateTime(x658)) return false;
-  }
-  for (const k659 in d) if (!(__P660.has(k659))) return false;
-  return true;
-}
-function __c1078(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok661 = false;
-  L662: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x663 = d.state;
-      if (x663 === undefined) break L662;
-      if (x663 !== "answered") break L662;
-    }
-    ok661 = true;
-  }
-  if (ok661) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x664 = d.answer;
-      if (x664 === undefined) return false;
-    }
-  } else {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x665 = d.answer;
-      if (x665 !== undefined) {
-        return false;
-      }
-      const x666 = d["answered/by"];
-      if (x666 !== undefined) {
-        return false;
-      }
-    }
-  }
-  let ok667 = false;
-  L668: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x669 = d.state;
-      if (x669 === undefined) break L668;
-      if (x669 !== "superseded") break L668;
-    }
-    ok667 = true;
-  }
-  if (ok667) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x670 = d["superseded/by"];
-      if (x670 === undefined) return false;
-    }
-  }
-  let ok671 = false;
-  L672: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x673 = d.state;
-      if (x673 === undefined) break L672;
-      if (!(x673 === "pending" || x673 === "answered")) break L672;
-    }
-    ok671 = true;
-  }
-  if (ok671) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x674 = d["default/applied"];
-      if (x674 !== undefined) {
-        return false;
-      }
-    }
-  }
-  const x675 = d.schema;
-  if (x675 === undefined) return false;
-  if (x675 !== "inquirium.operator-question.state.v1") return false;
-  const x676 = d["question/ref"];
-  if (x676 === undefined) return false;
-  if (!(typeof x676 === "string")) return false;
-  if (!__RE12.test(x676)) return false;
-  const x677 = d["operation/ref"];
-  if (x677 === undefined) return false;
-  if (!(typeof x677 === "string")) return false;
-  if (!__RE13.test(x677)) return false;
-  const x678 = d.state;
-  if (x678 === undefined) return false;
-  if (!(x678 === "pending" || x678 === "answered" || x678 === "timed_out" || x678 === "cancelled" || x678 === "superseded")) return false;
-  const x679 = d.answer;
-  if (x679 !== undefined) {
-    if (!__c543(x679)) return false;
-  }
-  const x680 = d["answered/by"];
-  if (x680 !== undefined) {
-    if (!__c375(x680)) return false;
-  }
-  const x681 = d["default/applied"];
-  if (x681 !== undefined) {
-    if (!__c1016(x681)) return false;
-  }
-  const x682 = d["superseded/by"];
-  if (x682 !== undefined) {
-    if (!(typeof x682 === "string")) return false;
-    if (!__RE12.test(x682)) return false;
-  }
-  const x683 = d["reason/code"];
-  if (x683 !== undefined) {
-    if (!__c415(x683)) return false;
-  }
-  const x684 = d["updated/at"];
-  if (x684 === undefined) return false;
-  if (!(typeof x684 === "string")) return false;
-  if (!__fmtDateTime(x684)) return false;
-  for (const k685 in d) if (!(k685 === "schema" || k685 === "question/ref" || k685 === "operation/ref" || k685 === "state" || k685 === "answer" || k685 === "answered/by" || k685 === "default/applied" || k685 === "superseded/by" || k685 === "reason/code" || k685 === "updated/at")) return false;
-  return true;
-}
-function __c375(d) {
-  if (!(typeof d === "string")) return false;
-  if (!__RE15.test(d)) return false;
-  return true;
-}
-function __c1007(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x686 = d.kind;
-  if (x686 === undefined) return false;
-  if (!__c1009(x686)) return false;
-  const x687 = d.text;
-  if (x687 === undefined) return false;
-  if (!(typeof x687 === "string")) return false;
-  if (x687.length > 500 && __len(x687) > 500) return false;
-  if (x687.length === 0) return false;
-  for (const k688 in d) if (!(k688 === "kind" || k688 === "text")) return false;
-  return true;
-}
-function __c1037(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x689 = d["source/component"];
-  if (x689 === undefined) return false;
-  if (!(typeof x689 === "string")) return false;
-  if (x689.length === 0) return false;
-  const x690 = d["requested/by"];
-  if (x690 === undefined) return false;
-  if (!(typeof x690 === "string")) return false;
-  if (x690.length === 0) return false;
-  const x691 = d["reason/code"];
-  if (x691 === undefined) return false;
-  if (!__c415(x691)) return false;
-  const x692 = d.origin;
-  if (x692 !== undefined) {
-    if (!(x692 === "host-policy" || x692 === "model-proposed")) return false;
-  }
-  for (const k693 in d) if (!(k693 === "source/component" || k693 === "requested/by" || k693 === "reason/code" || k693 === "origin")) return false;
-  return true;
-}
-function __c1023(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  if (Object.keys(d).length < 1) return false;
-  const x694 = d["runtime/ref"];
-  if (x694 !== undefined) {
-    if (!(typeof x694 === "string")) return false;
-    if (x694.length === 0) return false;
-  }
-  const x695 = d["model.binding/ref"];
-  if (x695 !== undefined) {
-    if (!(typeof x695 === "string")) return false;
-    if (x695.length === 0) return false;
-  }
-  const x696 = d["adapter.instance/ref"];
-  if (x696 !== undefined) {
-    if (!(typeof x696 === "string")) return false;
-    if (x696.length === 0) return false;
-  }
-  const x697 = d["lease/ref"];
-  if (x697 !== undefined) {
-    if (!(typeof x697 === "string")) return false;
-    if (x697.length === 0) return false;
-  }
-  const x698 = d["capability/ref"];
-  if (x698 !== undefined) {
-    if (!(typeof x698 === "string")) return false;
-    if (x698.length === 0) return false;
-  }
-  for (const k699 in d) if (!(k699 === "runtime/ref" || k699 === "model.binding/ref" || k699 === "adapter.instance/ref" || k699 === "lease/ref" || k699 === "capability/ref")) return false;
-  return true;
-}
-function __c415(d) {
-  if (!(typeof d === "string")) return false;
-  if (d.length > 80 && __len(d) > 80) return false;
-  if (!__RE16.test(d)) return false;
-  return true;
-}
-function __c1031(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x700 = d["target/ref"];
-  if (x700 === undefined) return false;
-  if (!(typeof x700 === "string")) return false;
-  if (x700.length === 0) return false;
-  const x701 = d.method;
-  if (x701 === undefined) return false;
-  if (!(x701 === "POST")) return false;
-  const x702 = d["idempotency/key"];
-  if (x702 === undefined) return false;
-  if (!(typeof x702 === "string")) return false;
-  if (x702.length > 200 && __len(x702) > 200) return false;
-  if (x702.length === 0) return false;
-  for (const k703 in d) if (!(k703 === "target/ref" || k703 === "method" || k703 === "idempotency/key")) return false;
-  return true;
-}
-function __c862(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x704 = d["runtime/ref"];
-  if (x704 === undefined) return false;
-  if (!__c382(x704)) return false;
-  const x705 = d["model.binding/ref"];
-  if (x705 === undefined) return false;
-  if (!__c384(x705)) return false;
-  const x706 = d["operation/id"];
-  if (x706 === undefined) return false;
-  if (!(typeof x706 === "string")) return false;
-  if (!__RE8.test(x706)) return false;
-  for (const k707 in d) if (!(k707 === "runtime/ref" || k707 === "model.binding/ref" || k707 === "operation/id")) return false;
-  return true;
-}
-function __c840(d) {
-  if (!(typeof d === "string")) return false;
-  if (!__RE17.test(d)) return false;
-  return true;
-}
-function __c550(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  if (!__c551(d)) return false;
-  const x708 = d.default;
-  if (x708 !== undefined) {
-    if (!__c560(x708)) return false;
-  }
-  const x709 = d.by_class;
-  if (x709 !== undefined) {
-    if (!(typeof x709 === "object" && x709 !== null && !Array.isArray(x709))) return false;
-    const x710 = x709.public;
-    if (x710 !== undefined) {
-      if (!__c560(x710)) return false;
-    }
-    const x711 = x709.community;
-    if (x711 !== undefined) {
-      if (!__c560(x711)) return false;
-    }
-    const x712 = x709.personal;
-    if (x712 !== undefined) {
-      if (!__c560(x712)) return false;
-    }
-    for (const k713 in x709) if (!(k713 === "public" || k713 === "community" || k713 === "personal")) return false;
-  }
-  for (const k714 in d) if (!(k714 === "default" || k714 === "by_class")) return false;
-  return true;
-}
-function __c560(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x715 = d.max_age;
-  if (x715 === undefined) return false;
-  if (!(typeof x715 === "string")) return false;
-  if (!__fmtDuration(x715)) return false;
-  const x716 = d.on_expiry;
-  if (x716 !== undefined) {
-    if (!(x716 === "excise" || x716 === "archive")) return false;
-  }
-  for (const k717 in d) if (!(k717 === "max_age" || k717 === "on_expiry")) return false;
-  return true;
-}
-function __c1111(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x718 = d.schema;
-  if (x718 === undefined) return false;
-  if (x718 !== "inquirium.runtime-candidate.v1") return false;
-  const x719 = d["runtime/ref"];
-  if (x719 === undefined) return false;
-  if (!__c382(x719)) return false;
-  const x720 = d["model.binding/ref"];
-  if (x720 === undefined) return false;
-  if (!__c384(x720)) return false;
-  const x721 = d.transport_kind;
-  if (x721 === undefined) return false;
-  if (!__c892(x721)) return false;
-  const x722 = d.provider;
-  if (x722 !== undefined) {
-    if (!(typeof x722 === "string")) return false;
-    if (x722.length === 0) return false;
-  }
-  const x723 = d.protocol;
-  if (x723 !== undefined) {
-    if (!(typeof x723 === "string")) return false;
-    if (x723.length === 0) return false;
-  }
-  const x724 = d.operations;
-  if (x724 === undefined) return false;
-  if (!(Array.isArray(x724))) return false;
-  if (x724.length < 1) return false;
-  if (x724.length > 1 && __dup(x724, null) !== null) return false;
-  for (let i725 = 0; i725 < x724.length; i725++) {
-    const x726 = x724[i725];
-    if (!(x726 === "generate" || x726 === "embed" || x726 === "batch_embed")) return false;
-  }
-  const x727 = d.context_window;
-  if (x727 !== undefined) {
-    if (!(Number.isInteger(x727))) return false;
-    if (x727 < 1) return false;
-  }
-  const x728 = d.health;
-  if (x728 === undefined) return false;
-  if (!__c1122(x728)) return false;
-  const x729 = d.acceptance;
-  if (x729 !== undefined) {
-    if (!__c884(x729)) return false;
-  }
-  const x730 = d["conformance/report-ref"];
-  if (x730 !== undefined) {
-    if (!(typeof x730 === "string")) return false;
-    if (x730.length === 0) return false;
-  }
-  for (const k731 in d) if (!(k731 === "schema" || k731 === "runtime/ref" || k731 === "model.binding/ref" || k731 === "transport_kind" || k731 === "provider" || k731 === "protocol" || k731 === "operations" || k731 === "context_window" || k731 === "health" || k731 === "acceptance" || k731 === "conformance/report-ref")) return false;
-  return true;
-}
-function __c1122(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x732 = d.status;
-  if (x732 === undefined) return false;
-  if (!(x732 === "healthy" || x732 === "degraded" || x732 === "unhealthy")) return false;
-  const x733 = d["checked/at"];
-  if (x733 === undefined) return false;
-  if (!(typeof x733 === "string")) return false;
-  if (!__fmtDateTime(x733)) return false;
-  const x734 = d["reason/code"];
-  if (x734 !== undefined) {
-    if (!__c415(x734)) return false;
-  }
-  for (const k735 in d) if (!(k735 === "status" || k735 === "checked/at" || k735 === "reason/code")) return false;
-  return true;
-}
-function __c382(d) {
-  if (!(typeof d === "string")) return false;
-  if (!__RE18.test(d)) return false;
-  return true;
-}
-function __c842(d) {
-  if (!(typeof d === "string")) return false;
-  if (!__RE19.test(d)) return false;
-  return true;
-}
-function __c1051(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x736 = d.options;
-  if (x736 === undefined) return false;
-  if (!(Array.isArray(x736))) return false;
-  if (x736.length > 12) return false;
-  if (x736.length < 2) return false;
-  for (let i737 = 0; i737 < x736.length; i737++) {
-    const x738 = x736[i737];
-    if (!__c687(x738)) return false;
-  }
-  for (const k739 in d) if (!(k739 === "options")) return false;
-  return true;
-}
-function __c704(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x740 = d.type;
-  if (x740 === undefined) return false;
-  if (x740 !== "text") return false;
-  const x741 = d.text;
-  if (x741 === undefined) return false;
-  if (!(typeof x741 === "string")) return false;
-  for (const k742 in d) if (!(k742 === "type" || k742 === "text")) return false;
-  return true;
-}
-function __c1016(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x743 = d.answer;
-  if (x743 === undefined) return false;
-  if (!__c543(x743)) return false;
-  const x744 = d["reason/code"];
-  if (x744 === undefined) return false;
-  if (!__c415(x744)) return false;
-  for (const k745 in d) if (!(k745 === "answer" || k745 === "reason/code")) return false;
-  return true;
-}
-function __c412(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok746 = false;
-  L747: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x748 = d.kind;
-      if (x748 === undefined) break L747;
-      if (x748 !== "context-element") break L747;
-    }
-    ok746 = true;
-  }
-  if (ok746) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x749 = d.outcome;
-      if (x749 !== undefined) {
-        if (!(x749 === "include" || x749 === "declassify" || x749 === "drop" || x749 === "fail")) return false;
-      }
-      const x750 = d["element/ref"];
-      if (x750 === undefined) return false;
-      const x751 = d["source/kind"];
-      if (x751 === undefined) return false;
-      const x752 = d.classification;
-      if (x752 === undefined) return false;
-    }
-  }
-  const x753 = d.kind;
-  if (x753 === undefined) return false;
-  if (!(x753 === "runtime-selection" || x753 === "context-element" || x753 === "class-keyed-resolution" || x753 === "mode-keyed-resolution" || x753 === "redaction" || x753 === "egress" || x753 === "operator-question" || x753 === "escalation")) return false;
-  const x754 = d.outcome;
-  if (x754 === undefined) return false;
-  if (!__c415(x754)) return false;
-  const x755 = d["reason/code"];
-  if (x755 === undefined) return false;
-  if (!__c415(x755)) return false;
-  const x756 = d["decided/by"];
-  if (x756 !== undefined) {
-    if (!(x756 === "host-policy" || x756 === "model-proposed" || x756 === "model-produced" || x756 === "operator-approved")) return false;
-  }
-  const x757 = d["element/ref"];
-  if (x757 !== undefined) {
-    if (!(typeof x757 === "string")) return false;
-    if (x757.length === 0) return false;
-  }
-  const x758 = d["source/kind"];
-  if (x758 !== undefined) {
-    if (!__c420(x758)) return false;
-  }
-  const x759 = d.classification;
-  if (x759 !== undefined) {
-    if (!__c422(x759)) return false;
-  }
-  for (const k760 in d) if (!(k760 === "kind" || k760 === "outcome" || k760 === "reason/code" || k760 === "decided/by" || k760 === "element/ref" || k760 === "source/kind" || k760 === "classification")) return false;
-  return true;
-}
-function __c434(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x761 = d.kind;
-  if (x761 === undefined) return false;
-  if (!(typeof x761 === "string")) return false;
-  if (!__RE20.test(x761)) return false;
-  const x762 = d.status;
-  if (x762 === undefined) return false;
-  if (!(x762 === "ok" || x762 === "failed" || x762 === "skipped")) return false;
-  const x763 = d.target;
-  if (x763 === undefined) return false;
-  if (!(typeof x763 === "string")) return false;
-  if (x763.length === 0) return false;
-  for (const k764 in d) if (!(k764 === "kind" || k764 === "status" || k764 === "target")) return false;
-  return true;
-}
-function __c386(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x765 = d["message/count"];
-  if (x765 !== undefined) {
-    if (!(Number.isInteger(x765))) return false;
-    if (x765 < 0) return false;
-  }
-  const x766 = d["token/approx-input"];
-  if (x766 !== undefined) {
-    if (!(Number.isInteger(x766))) return false;
-    if (x766 < 0) return false;
-  }
-  const x767 = d["file/has-any"];
-  if (x767 !== undefined) {
-    if (!(typeof x767 === "boolean")) return false;
-  }
-  const x768 = d["tool/has-any"];
-  if (x768 !== undefined) {
-    if (!(typeof x768 === "boolean")) return false;
-  }
-  for (const k769 in d) if (!(k769 === "message/count" || k769 === "token/approx-input" || k769 === "file/has-any" || k769 === "tool/has-any")) return false;
-  return true;
-}
-function __c405(d) {
-  if (!(d === "metadata_only" || d === "decision_detail")) return false;
-  return true;
-}
-function __c571(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  if (!__c551(d)) return false;
-  const x770 = d.default;
-  if (x770 !== undefined) {
-    if (!__c405(x770)) return false;
-  }
-  const x771 = d.by_class;
-  if (x771 !== undefined) {
-    if (!(typeof x771 === "object" && x771 !== null && !Array.isArray(x771))) return false;
-    const x772 = x771.public;
-    if (x772 !== undefined) {
-      if (!__c405(x772)) return false;
-    }
-    const x773 = x771.community;
-    if (x773 !== undefined) {
-      if (!__c405(x773)) return false;
-    }
-    const x774 = x771.personal;
-    if (x774 !== undefined) {
-      if (!__c405(x774)) return false;
-    }
-    for (const k775 in x771) if (!(k775 === "public" || k775 === "community" || k775 === "personal")) return false;
-  }
-  for (const k776 in d) if (!(k776 === "default" || k776 === "by_class")) return false;
-  return true;
-}
-function __c393(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x777 = d["token/approx-output"];
-  if (x777 !== undefined) {
-    if (!(Number.isInteger(x777))) return false;
-    if (x777 < 0) return false;
-  }
-  const x778 = d["artifact/refs"];
-  if (x778 !== undefined) {
-    if (!(Array.isArray(x778))) return false;
-    for (let i779 = 0; i779 < x778.length; i779++) {
-      const x780 = x778[i779];
-      if (!(typeof x780 === "string")) return false;
-      if (x780.length === 0) return false;
-    }
-  }
-  for (const k781 in d) if (!(k781 === "token/approx-output" || k781 === "artifact/refs")) return false;
-  return true;
-}
-function __c399(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x782 = d.locality;
-  if (x782 === undefined) return false;
-  if (!__c401(x782)) return false;
-  const x783 = d["trust/mode"];
-  if (x783 === undefined) return false;
-  if (!__c403(x783)) return false;
-  const x784 = d["trace/level"];
-  if (x784 !== undefined) {
-    if (!__c405(x784)) return false;
-  }
-  const x785 = d["persist/prompt"];
-  if (x785 !== undefined) {
-    if (!(typeof x785 === "boolean")) return false;
-  }
-  const x786 = d["persist/response"];
-  if (x786 !== undefined) {
-    if (!(typeof x786 === "boolean")) return false;
-  }
-  const x787 = d["egress/allowed"];
-  if (x787 === undefined) return false;
-  if (!(typeof x787 === "boolean")) return false;
-  for (const k788 in d) if (!(k788 === "locality" || k788 === "trust/mode" || k788 === "trace/level" || k788 === "persist/prompt" || k788 === "persist/response" || k788 === "egress/allowed")) return false;
-  return true;
-}
-function __c811(d) {
-  if (!(typeof d === "string")) return false;
-  if (!__RE21.test(d)) return false;
-  return true;
-}
-function __c892(d) {
-  if (!(d === "http_local" || d === "command_stdio" || d === "http_remote")) return false;
-  return true;
-}
-function __c403(d) {
-  if (!(d === "strict_local" || d === "classification_gated")) return false;
-  return true;
-}
-function __c776(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x789 = d.role;
-  if (x789 === undefined) return false;
-  if (!(x789 === "user" || x789 === "assistant")) return false;
-  const x790 = d.content;
-  if (x790 === undefined) return false;
-  if (!(Array.isArray(x790))) return false;
-  if (x790.length < 1) return false;
-  for (let i791 = 0; i791 < x790.length; i791++) {
-    const x792 = x790[i791];
-    if (!__c701(x792)) return false;
-  }
-  for (const k793 in d) if (!(k793 === "role" || k793 === "content")) return false;
-  return true;
-}
-function __c373(d) {
-  if (!(typeof d === "string")) return false;
-  if (!__RE22.test(d)) return false;
-  return true;
-}
-function __c813(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x794 = d.input_tokens;
-  if (x794 !== undefined) {
-    if (!(Number.isInteger(x794))) return false;
-    if (x794 < 0) return false;
-  }
-  const x795 = d.output_tokens;
-  if (x795 !== undefined) {
-    if (!(Number.isInteger(x795))) return false;
-    if (x795 < 0) return false;
-  }
-  for (const k796 in d) if (!(k796 === "input_tokens" || k796 === "output_tokens")) return false;
-  return true;
-}
-function __c600(d) {
-  if (!(d === "standard" || d === "elevated" || d === "strict")) return false;
+function __c592(d) {
+  if (!(d === "deny" || d === "allow_accepting_remote")) return false;
   return true;
 }
 function __c590(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  if (!__c591(d)) return false;
-  const x797 = d.default;
-  if (x797 !== undefined) {
-    if (!__c600(x797)) return false;
+  if (!__c561(d)) return false;
+  const x389 = d.default;
+  if (x389 !== undefined) {
+    if (!__c592(x389)) return false;
   }
-  const x798 = d.by_mode;
-  if (x798 !== undefined) {
-    if (!(typeof x798 === "object" && x798 !== null && !Array.isArray(x798))) return false;
-    const x799 = x798.commons;
-    if (x799 !== undefined) {
-      if (!__c600(x799)) return false;
+  const x390 = d.by_class;
+  if (x390 !== undefined) {
+    if (!(typeof x390 === "object" && x390 !== null && !Array.isArray(x390))) return false;
+    const x391 = x390.public;
+    if (x391 !== undefined) {
+      if (!__c592(x391)) return false;
     }
-    const x800 = x798.support;
-    if (x800 !== undefined) {
-      if (!__c600(x800)) return false;
+    const x392 = x390.community;
+    if (x392 !== undefined) {
+      if (!__c592(x392)) return false;
     }
-    const x801 = x798.crisis;
-    if (x801 !== undefined) {
-      if (!__c600(x801)) return false;
+    const x393 = x390.personal;
+    if (x393 !== undefined) {
+      if (!__c592(x393)) return false;
     }
-    for (const k802 in x798) if (!(k802 === "commons" || k802 === "support" || k802 === "crisis")) return false;
+    for (const k394 in x390) if (!(k394 === "public" || k394 === "community" || k394 === "personal")) return false;
   }
-  for (const k803 in d) if (!(k803 === "default" || k803 === "by_mode")) return false;
+  for (const k395 in d) if (!(k395 === "default" || k395 === "by_class")) return false;
   return true;
 }
-function __c1009(d) {
+function __c759(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x396 = d.stance;
+  if (x396 !== undefined) {
+    if (!(x396 === "advisory" || x396 === "hypothesis")) return false;
+  }
+  const x397 = d.confidence;
+  if (x397 !== undefined) {
+    if (!(x397 === "unstated" || x397 === "low" || x397 === "medium" || x397 === "high")) return false;
+  }
+  const x398 = d.grounded_in;
+  if (x398 !== undefined) {
+    if (!(Array.isArray(x398))) return false;
+    for (let i399 = 0; i399 < x398.length; i399++) {
+      const x400 = x398[i399];
+      if (!(typeof x400 === "string")) return false;
+      if (x400.length === 0) return false;
+    }
+  }
+  const x401 = d.caveats;
+  if (x401 !== undefined) {
+    if (!(Array.isArray(x401))) return false;
+    for (let i402 = 0; i402 < x401.length; i402++) {
+      const x403 = x401[i402];
+      if (!(typeof x403 === "string")) return false;
+      if (x403.length > 500 && __len(x403) > 500) return false;
+      if (x403.length === 0) return false;
+    }
+  }
+  for (const k404 in d) if (!(k404 === "stance" || k404 === "confidence" || k404 === "grounded_in" || k404 === "caveats")) return false;
+  return true;
+}
+function __c620(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x405 = d.escalate;
+  if (x405 === undefined) return false;
+  if (!(Array.isArray(x405))) return false;
+  if (x405.length > 1 && __dup(x405, null) !== null) return false;
+  for (let i406 = 0; i406 < x405.length; i406++) {
+    const x407 = x405[i406];
+    if (!__c623(x407)) return false;
+  }
+  for (const k408 in d) if (!(k408 === "escalate")) return false;
+  return true;
+}
+function __c618(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  if (!__c601(d)) return false;
+  const x409 = d.default;
+  if (x409 !== undefined) {
+    if (!__c620(x409)) return false;
+  }
+  const x410 = d.by_mode;
+  if (x410 !== undefined) {
+    if (!(typeof x410 === "object" && x410 !== null && !Array.isArray(x410))) return false;
+    const x411 = x410.commons;
+    if (x411 !== undefined) {
+      if (!__c620(x411)) return false;
+    }
+    const x412 = x410.support;
+    if (x412 !== undefined) {
+      if (!__c620(x412)) return false;
+    }
+    const x413 = x410.crisis;
+    if (x413 !== undefined) {
+      if (!__c620(x413)) return false;
+    }
+    for (const k414 in x410) if (!(k414 === "commons" || k414 === "support" || k414 === "crisis")) return false;
+  }
+  for (const k415 in d) if (!(k415 === "default" || k415 === "by_mode")) return false;
+  return true;
+}
+function __c623(d) {
+  if (!(d === "operator-decision" || d === "sustained-degradation" || d === "boundary-risk" || d === "pre-egress-confirmation" || d === "crisis-candidate")) return false;
+  return true;
+}
+function __c768(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x416 = d.allowlist;
+  if (x416 === undefined) return false;
+  if (!(Array.isArray(x416))) return false;
+  if (x416.length > 64) return false;
+  if (x416.length < 1) return false;
+  if (x416.length > 1 && __dup(x416, null) !== null) return false;
+  for (let i417 = 0; i417 < x416.length; i417++) {
+    const x418 = x416[i417];
+    if (!__c552(x418)) return false;
+  }
+  const x419 = d.match;
+  if (x419 !== undefined) {
+    if (!(x419 === "exact" || x419 === "case-insensitive")) return false;
+  }
+  const x420 = d.placeholder;
+  if (x420 !== undefined) {
+    if (!(typeof x420 === "string")) return false;
+    if (x420.length > 80 && __len(x420) > 80) return false;
+  }
+  for (const k421 in d) if (!(k421 === "allowlist" || k421 === "match" || k421 === "placeholder")) return false;
+  return true;
+}
+function __c405(d) {
+  if (!(d === "completed" || d === "handler-unavailable" || d === "context-denied" || d === "policy-denied" || d === "failed")) return false;
+  return true;
+}
+function __c774(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x422 = d.locality;
+  if (x422 !== undefined) {
+    if (!__c426(x422)) return false;
+  }
+  const x423 = d.trust_mode;
+  if (x423 !== undefined) {
+    if (!__c428(x423)) return false;
+  }
+  const x424 = d.scope;
+  if (x424 !== undefined) {
+    if (!(x424 === "assistant-session-only" || x424 === "granted-context")) return false;
+  }
+  const x425 = d.on_context_denied;
+  if (x425 !== undefined) {
+    if (!(x425 === "fail_closed" || x425 === "drop_with_trace")) return false;
+  }
+  const x426 = d.plurality;
+  if (x426 !== undefined) {
+    if (!(x426 === "preserve" || x426 === "collapse")) return false;
+  }
+  for (const k427 in d) if (!(k427 === "locality" || k427 === "trust_mode" || k427 === "scope" || k427 === "on_context_denied" || k427 === "plurality")) return false;
+  return true;
+}
+function __c781(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x428 = d.schema;
+  if (x428 === undefined) return false;
+  if (x428 !== "inquirium.generate.request.v1") return false;
+  const x429 = d.operation;
+  if (x429 === undefined) return false;
+  if (x429 !== "generate") return false;
+  const x430 = d.turns;
+  if (x430 === undefined) return false;
+  if (!(Array.isArray(x430))) return false;
+  if (x430.length < 1) return false;
+  for (let i431 = 0; i431 < x430.length; i431++) {
+    const x432 = x430[i431];
+    if (!__c786(x432)) return false;
+  }
+  const x433 = d.context_assembly;
+  if (x433 !== undefined) {
+    if (!__c725(x433)) return false;
+  }
+  const x434 = d.parameters;
+  if (x434 !== undefined) {
+    if (!__c793(x434)) return false;
+  }
+  const x435 = d.policy;
+  if (x435 !== undefined) {
+    if (!__c774(x435)) return false;
+  }
+  const x436 = d.metadata;
+  if (x436 !== undefined) {
+    if (!(typeof x436 === "object" && x436 !== null && !Array.isArray(x436))) return false;
+    for (const k437 in x436) {
+      if (typeof k437 === "string") {
+        if (k437.length > 64 && __len(k437) > 64) return false;
+      }
+    }
+    for (const k438 in x436) {
+      if (false) continue;
+      const x439 = x436[k438];
+      L440: {
+        B441: {
+          if (!(typeof x439 === "string")) break B441;
+          if (x439.length > 256 && __len(x439) > 256) break B441;
+          break L440;
+        }
+        B442: {
+          if (!(Number.isFinite(x439))) break B442;
+          break L440;
+        }
+        B443: {
+          if (!(typeof x439 === "boolean")) break B443;
+          break L440;
+        }
+        B444: {
+          if (!(x439 === null)) break B444;
+          break L440;
+        }
+        return false;
+      }
+    }
+  }
+  for (const k445 in d) if (!(k445 === "schema" || k445 === "operation" || k445 === "turns" || k445 === "context_assembly" || k445 === "parameters" || k445 === "policy" || k445 === "metadata")) return false;
+  return true;
+}
+function __c809(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  let ok446 = false;
+  L447: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x448 = d.outcome;
+      if (x448 === undefined) break L447;
+      if (x448 !== "completed") break L447;
+    }
+    ok446 = true;
+  }
+  if (ok446) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x449 = d.output;
+      if (x449 === undefined) return false;
+      const x450 = d.epistemic;
+      if (x450 === undefined) return false;
+      const x451 = d["runtime/ref"];
+      if (x451 === undefined) return false;
+      const x452 = d["model.binding/ref"];
+      if (x452 === undefined) return false;
+      const x453 = d.locality;
+      if (x453 === undefined) return false;
+      const x454 = d["reason/code"];
+      if (x454 !== undefined) {
+        return false;
+      }
+    }
+  } else {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x455 = d["reason/code"];
+      if (x455 === undefined) return false;
+      const x456 = d.output;
+      if (x456 !== undefined) {
+        return false;
+      }
+      const x457 = d.epistemic;
+      if (x457 !== undefined) {
+        return false;
+      }
+    }
+  }
+  const x458 = d.schema;
+  if (x458 === undefined) return false;
+  if (x458 !== "inquirium.generate.response.v1") return false;
+  const x459 = d.operation;
+  if (x459 === undefined) return false;
+  if (x459 !== "generate") return false;
+  const x460 = d.outcome;
+  if (x460 === undefined) return false;
+  if (!__c405(x460)) return false;
+  const x461 = d["reason/code"];
+  if (x461 !== undefined) {
+    if (!__c440(x461)) return false;
+  }
+  const x462 = d.output;
+  if (x462 !== undefined) {
+    if (!(Array.isArray(x462))) return false;
+    if (x462.length < 1) return false;
+    for (let i463 = 0; i463 < x462.length; i463++) {
+      const x464 = x462[i463];
+      if (!__c711(x464)) return false;
+    }
+  }
+  const x465 = d.epistemic;
+  if (x465 !== undefined) {
+    if (!__c759(x465)) return false;
+  }
+  const x466 = d["runtime/ref"];
+  if (x466 !== undefined) {
+    if (!__c407(x466)) return false;
+  }
+  const x467 = d["model.binding/ref"];
+  if (x467 !== undefined) {
+    if (!__c409(x467)) return false;
+  }
+  const x468 = d.locality;
+  if (x468 !== undefined) {
+    if (!(x468 === "local_only" || x468 === "remote")) return false;
+  }
+  const x469 = d["trace/ref"];
+  if (x469 === undefined) return false;
+  if (!__c821(x469)) return false;
+  const x470 = d.usage;
+  if (x470 !== undefined) {
+    if (!__c823(x470)) return false;
+  }
+  const x471 = d.diagnostics;
+  if (x471 !== undefined) {
+    if (!__c465(x471)) return false;
+  }
+  for (const k472 in d) if (!(k472 === "schema" || k472 === "operation" || k472 === "outcome" || k472 === "reason/code" || k472 === "output" || k472 === "epistemic" || k472 === "runtime/ref" || k472 === "model.binding/ref" || k472 === "locality" || k472 === "trace/ref" || k472 === "usage" || k472 === "diagnostics")) return false;
+  return true;
+}
+function __c793(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x473 = d.max_tokens;
+  if (x473 !== undefined) {
+    if (!(Number.isInteger(x473))) return false;
+    if (x473 < 1) return false;
+  }
+  const x474 = d.temperature;
+  if (x474 !== undefined) {
+    if (!(Number.isFinite(x474))) return false;
+    if (x474 > 2) return false;
+    if (x474 < 0) return false;
+  }
+  const x475 = d.top_p;
+  if (x475 !== undefined) {
+    if (!(Number.isFinite(x475))) return false;
+    if (x475 > 1) return false;
+    if (x475 <= 0) return false;
+  }
+  const x476 = d.stop;
+  if (x476 !== undefined) {
+    if (!(Array.isArray(x476))) return false;
+    if (x476.length > 8) return false;
+    for (let i477 = 0; i477 < x476.length; i477++) {
+      const x478 = x476[i477];
+      if (!(typeof x478 === "string")) return false;
+      if (x478.length === 0) return false;
+    }
+  }
+  for (const k479 in d) if (!(k479 === "max_tokens" || k479 === "temperature" || k479 === "top_p" || k479 === "stop")) return false;
+  return true;
+}
+function __c846(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  let ok480 = false;
+  L481: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x482 = d.verdict;
+      if (x482 === undefined) break L481;
+      if (x482 !== "amended") break L481;
+    }
+    ok480 = true;
+  }
+  if (ok480) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x483 = d.note;
+      if (x483 === undefined) return false;
+    }
+  }
+  const x484 = d.schema;
+  if (x484 === undefined) return false;
+  if (x484 !== "inquirium.inquiry-feedback.v1") return false;
+  const x485 = d["feedback/id"];
+  if (x485 === undefined) return false;
+  if (!(typeof x485 === "string")) return false;
+  if (!__RE11.test(x485)) return false;
+  const x486 = d["result/ref"];
+  if (x486 === undefined) return false;
+  if (!__c850(x486)) return false;
+  const x487 = d["session/ref"];
+  if (x487 === undefined) return false;
+  if (!__c852(x487)) return false;
+  const x488 = d["participant/ref"];
+  if (x488 === undefined) return false;
+  if (!__c400(x488)) return false;
+  const x489 = d.verdict;
+  if (x489 === undefined) return false;
+  if (!(x489 === "verified" || x489 === "refuted" || x489 === "amended")) return false;
+  const x490 = d.note;
+  if (x490 !== undefined) {
+    if (!(typeof x490 === "string")) return false;
+    if (x490.length > 4000 && __len(x490) > 4000) return false;
+    if (x490.length === 0) return false;
+  }
+  const x491 = d["supersedes/ref"];
+  if (x491 !== undefined) {
+    if (!(typeof x491 === "string")) return false;
+    if (!__RE11.test(x491)) return false;
+  }
+  const x492 = d["recorded/at"];
+  if (x492 === undefined) return false;
+  if (!(typeof x492 === "string")) return false;
+  if (!__fmtDateTime(x492)) return false;
+  for (const k493 in d) if (!(k493 === "schema" || k493 === "feedback/id" || k493 === "result/ref" || k493 === "session/ref" || k493 === "participant/ref" || k493 === "verdict" || k493 === "note" || k493 === "supersedes/ref" || k493 === "recorded/at")) return false;
+  return true;
+}
+function __c864(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x494 = d.schema;
+  if (x494 === undefined) return false;
+  if (x494 !== "inquirium.inquiry-result.v1") return false;
+  const x495 = d["result/id"];
+  if (x495 === undefined) return false;
+  if (!__c850(x495)) return false;
+  const x496 = d["turn/id"];
+  if (x496 === undefined) return false;
+  if (!__c398(x496)) return false;
+  const x497 = d["session/ref"];
+  if (x497 === undefined) return false;
+  if (!__c852(x497)) return false;
+  const x498 = d["participant/ref"];
+  if (x498 === undefined) return false;
+  if (!__c400(x498)) return false;
+  const x499 = d["trace/ref"];
+  if (x499 === undefined) return false;
+  if (!__c821(x499)) return false;
+  const x500 = d.provenance;
+  if (x500 === undefined) return false;
+  if (!__c872(x500)) return false;
+  const x501 = d.classification;
+  if (x501 === undefined) return false;
+  if (!__c447(x501)) return false;
+  const x502 = d.output;
+  if (x502 === undefined) return false;
+  if (!(Array.isArray(x502))) return false;
+  if (x502.length < 1) return false;
+  for (let i503 = 0; i503 < x502.length; i503++) {
+    const x504 = x502[i503];
+    if (!__c711(x504)) return false;
+  }
+  const x505 = d.epistemic;
+  if (x505 === undefined) return false;
+  if (!__c759(x505)) return false;
+  const x506 = d["recorded/at"];
+  if (x506 === undefined) return false;
+  if (!(typeof x506 === "string")) return false;
+  if (!__fmtDateTime(x506)) return false;
+  for (const k507 in d) if (!(k507 === "schema" || k507 === "result/id" || k507 === "turn/id" || k507 === "session/ref" || k507 === "participant/ref" || k507 === "trace/ref" || k507 === "provenance" || k507 === "classification" || k507 === "output" || k507 === "epistemic" || k507 === "recorded/at")) return false;
+  return true;
+}
+function __c883(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x508 = d.schema;
+  if (x508 === undefined) return false;
+  if (x508 !== "inquirium.inquiry-turn.v1") return false;
+  const x509 = d["turn/id"];
+  if (x509 === undefined) return false;
+  if (!__c398(x509)) return false;
+  const x510 = d["session/ref"];
+  if (x510 === undefined) return false;
+  if (!__c852(x510)) return false;
+  const x511 = d["participant/ref"];
+  if (x511 === undefined) return false;
+  if (!__c400(x511)) return false;
+  const x512 = d.sequence;
+  if (x512 === undefined) return false;
+  if (!(Number.isInteger(x512))) return false;
+  if (x512 < 0) return false;
+  const x513 = d.content;
+  if (x513 === undefined) return false;
+  if (!(Array.isArray(x513))) return false;
+  if (x513.length < 1) return false;
+  for (let i514 = 0; i514 < x513.length; i514++) {
+    const x515 = x513[i514];
+    if (!__c711(x515)) return false;
+  }
+  const x516 = d.classification;
+  if (x516 === undefined) return false;
+  if (!__c447(x516)) return false;
+  const x517 = d["recorded/at"];
+  if (x517 === undefined) return false;
+  if (!(typeof x517 === "string")) return false;
+  if (!__fmtDateTime(x517)) return false;
+  for (const k518 in d) if (!(k518 === "schema" || k518 === "turn/id" || k518 === "session/ref" || k518 === "participant/ref" || k518 === "sequence" || k518 === "content" || k518 === "classification" || k518 === "recorded/at")) return false;
+  return true;
+}
+function __c426(d) {
+  if (!(d === "local_only" || d === "remote_allowed")) return false;
+  return true;
+}
+function __c601(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x519 = d.default;
+  if (x519 === undefined) return false;
+  const x520 = d.by_mode;
+  if (x520 !== undefined) {
+    if (!(typeof x520 === "object" && x520 !== null && !Array.isArray(x520))) return false;
+    for (const k521 in x520) if (!(k521 === "commons" || k521 === "support" || k521 === "crisis")) return false;
+  }
+  for (const k522 in d) if (!(k522 === "default" || k522 === "by_mode")) return false;
+  return true;
+}
+function __c894(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  let ok523 = false;
+  L524: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x525 = d.transport_kind;
+      if (x525 === undefined) break L524;
+      if (x525 !== "http_remote") break L524;
+    }
+    ok523 = true;
+  }
+  if (ok523) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x526 = d.remote_provider;
+      if (x526 !== undefined) {
+        if (x526 !== true) return false;
+      }
+    }
+  } else {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x527 = d.remote_provider;
+      if (x527 !== undefined) {
+        if (x527 !== false) return false;
+      }
+    }
+  }
+  let ok528 = false;
+  L529: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x530 = d.remote_provider;
+      if (x530 === undefined) break L529;
+      if (x530 !== true) break L529;
+      const x531 = d.accepts_max_tier;
+      if (x531 === undefined) break L529;
+      if (!(x531 === "community" || x531 === "personal")) break L529;
+    }
+    ok528 = true;
+  }
+  if (ok528) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x532 = d.operator_acknowledgement;
+      if (x532 === undefined) return false;
+    }
+  }
+  let ok533 = false;
+  L534: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x535 = d.accepts_max_tier;
+      if (x535 === undefined) break L534;
+      if (x535 !== "public") break L534;
+    }
+    ok533 = true;
+  }
+  if (ok533) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x536 = d.accepts;
+      if (x536 !== undefined) {
+        if (!(Array.isArray(x536))) return false;
+        for (let i537 = 0; i537 < x536.length; i537++) {
+          const x538 = x536[i537];
+          if (!(x538 === "public")) return false;
+        }
+      }
+    }
+  }
+  let ok539 = false;
+  L540: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x541 = d.accepts_max_tier;
+      if (x541 === undefined) break L540;
+      if (x541 !== "community") break L540;
+    }
+    ok539 = true;
+  }
+  if (ok539) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x542 = d.accepts;
+      if (x542 !== undefined) {
+        if (!(Array.isArray(x542))) return false;
+        for (let i543 = 0; i543 < x542.length; i543++) {
+          const x544 = x542[i543];
+          if (!(x544 === "public" || x544 === "community")) return false;
+        }
+      }
+    }
+  }
+  let ok545 = false;
+  L546: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x547 = d.accepts_max_tier;
+      if (x547 === undefined) break L546;
+      if (x547 !== "personal") break L546;
+      const x548 = d.operator_acknowledgement;
+      if (x548 === undefined) break L546;
+      if (!(typeof x548 === "object" && x548 !== null && !Array.isArray(x548))) break L546;
+    }
+    ok545 = true;
+  }
+  if (ok545) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x549 = d.operator_acknowledgement;
+      if (x549 !== undefined) {
+        if (!(typeof x549 === "object" && x549 !== null && !Array.isArray(x549))) return false;
+        const x550 = x549.acknowledged_max_tier;
+        if (x550 !== undefined) {
+          if (x550 !== "personal") return false;
+        }
+      }
+    }
+  }
+  const x551 = d.schema;
+  if (x551 === undefined) return false;
+  if (x551 !== "inquirium.model-acceptance.v1") return false;
+  const x552 = d["model.binding/ref"];
+  if (x552 === undefined) return false;
+  if (!__c409(x552)) return false;
+  const x553 = d.accepts_max_tier;
+  if (x553 === undefined) return false;
+  if (!__c447(x553)) return false;
+  const x554 = d.accepts;
+  if (x554 !== undefined) {
+    if (!(Array.isArray(x554))) return false;
+    if (x554.length < 1) return false;
+    if (x554.length > 1 && __dup(x554, null) !== null) return false;
+    for (let i555 = 0; i555 < x554.length; i555++) {
+      const x556 = x554[i555];
+      if (!__c447(x556)) return false;
+    }
+  }
+  const x557 = d.requires_declassification_above;
+  if (x557 !== undefined) {
+    if (!__c447(x557)) return false;
+  }
+  const x558 = d.transport_kind;
+  if (x558 === undefined) return false;
+  if (!__c902(x558)) return false;
+  const x559 = d.remote_provider;
+  if (x559 === undefined) return false;
+  if (!(typeof x559 === "boolean")) return false;
+  const x560 = d.operator_acknowledgement;
+  if (x560 !== undefined) {
+    if (!__c905(x560)) return false;
+  }
+  for (const k561 in d) if (!(k561 === "schema" || k561 === "model.binding/ref" || k561 === "accepts_max_tier" || k561 === "accepts" || k561 === "requires_declassification_above" || k561 === "transport_kind" || k561 === "remote_provider" || k561 === "operator_acknowledgement")) return false;
+  return true;
+}
+function __c409(d) {
+  if (!(typeof d === "string")) return false;
+  if (!__RE12.test(d)) return false;
+  return true;
+}
+function __c945(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x562 = d.options;
+  if (x562 === undefined) return false;
+  if (!(Array.isArray(x562))) return false;
+  if (x562.length > 24) return false;
+  if (x562.length < 2) return false;
+  for (let i563 = 0; i563 < x562.length; i563++) {
+    const x564 = x562[i563];
+    if (!__c697(x564)) return false;
+  }
+  const x565 = d["min/selected"];
+  if (x565 !== undefined) {
+    if (!(Number.isInteger(x565))) return false;
+    if (x565 < 0) return false;
+  }
+  const x566 = d["max/selected"];
+  if (x566 !== undefined) {
+    if (!(Number.isInteger(x566))) return false;
+    if (x566 < 1) return false;
+  }
+  for (const k567 in d) if (!(k567 === "options" || k567 === "min/selected" || k567 === "max/selected")) return false;
+  return true;
+}
+function __c951(d) {
+  if (!(typeof d === "string")) return false;
+  if (!(d === "commons" || d === "support" || d === "crisis")) return false;
+  return true;
+}
+function __c952(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  let ok568 = false;
+  L569: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x570 = d.kind;
+      if (x570 === undefined) break L569;
+      if (x570 !== "single-choice") break L569;
+    }
+    ok568 = true;
+  }
+  if (ok568) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x571 = d["input/schema"];
+      if (x571 === undefined) return false;
+      if (x571 !== "inquirium.operator-question.widget.single-choice.v1") return false;
+      const x572 = d["idempotency/key"];
+      if (x572 === undefined) return false;
+    }
+  }
+  let ok573 = false;
+  L574: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x575 = d.kind;
+      if (x575 === undefined) break L574;
+      if (x575 !== "multi-choice") break L574;
+    }
+    ok573 = true;
+  }
+  if (ok573) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x576 = d["input/schema"];
+      if (x576 === undefined) return false;
+      if (x576 !== "inquirium.operator-question.widget.multi-choice.v1") return false;
+      const x577 = d["idempotency/key"];
+      if (x577 === undefined) return false;
+    }
+  }
+  let ok578 = false;
+  L579: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x580 = d.kind;
+      if (x580 === undefined) break L579;
+      if (x580 !== "confirm") break L579;
+    }
+    ok578 = true;
+  }
+  if (ok578) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x581 = d["input/schema"];
+      if (x581 === undefined) return false;
+      if (x581 !== "inquirium.operator-question.widget.confirm.v1") return false;
+      const x582 = d["idempotency/key"];
+      if (x582 === undefined) return false;
+    }
+  }
+  let ok583 = false;
+  L584: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x585 = d.kind;
+      if (x585 === undefined) break L584;
+      if (x585 !== "free-text-with-allowlist") break L584;
+    }
+    ok583 = true;
+  }
+  if (ok583) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x586 = d["input/schema"];
+      if (x586 === undefined) return false;
+      if (x586 !== "inquirium.operator-question.widget.free-text-with-allowlist.v1") return false;
+      const x587 = d["idempotency/key"];
+      if (x587 === undefined) return false;
+    }
+  }
+  let ok588 = false;
+  L589: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x590 = d.kind;
+      if (x590 === undefined) break L589;
+      if (x590 !== "open-interaction") break L589;
+    }
+    ok588 = true;
+  }
+  if (ok588) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x591 = d["input/schema"];
+      if (x591 !== undefined) {
+        return false;
+      }
+    }
+  }
+  const x592 = d.kind;
+  if (x592 === undefined) return false;
+  if (!(x592 === "single-choice" || x592 === "multi-choice" || x592 === "confirm" || x592 === "free-text-with-allowlist" || x592 === "open-interaction")) return false;
+  const x593 = d["target/ref"];
+  if (x593 === undefined) return false;
+  if (!(typeof x593 === "string")) return false;
+  if (x593.length === 0) return false;
+  const x594 = d["input/schema"];
+  if (x594 !== undefined) {
+    if (!(x594 === "inquirium.operator-question.widget.single-choice.v1" || x594 === "inquirium.operator-question.widget.multi-choice.v1" || x594 === "inquirium.operator-question.widget.confirm.v1" || x594 === "inquirium.operator-question.widget.free-text-with-allowlist.v1")) return false;
+  }
+  const x595 = d["idempotency/key"];
+  if (x595 !== undefined) {
+    if (!(typeof x595 === "string")) return false;
+    if (x595.length > 200 && __len(x595) > 200) return false;
+    if (x595.length === 0) return false;
+  }
+  for (const k596 in d) if (!(k596 === "kind" || k596 === "target/ref" || k596 === "input/schema" || k596 === "idempotency/key")) return false;
+  return true;
+}
+function __c988(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  L597: {
+    B598: {
+      if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+        const x599 = d["subject/ref"];
+        if (x599 === undefined) break B598;
+      }
+      break L597;
+    }
+    B600: {
+      if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+        const x601 = d["body/ref"];
+        if (x601 === undefined) break B600;
+      }
+      break L597;
+    }
+    return false;
+  }
+  const x602 = d.schema;
+  if (x602 === undefined) return false;
+  if (x602 !== "notification-create.v1") return false;
+  const x603 = d["subject/ref"];
+  if (x603 !== undefined) {
+    if (!(typeof x603 === "string")) return false;
+    if (!__RE13.test(x603)) return false;
+  }
+  const x604 = d["body/ref"];
+  if (x604 !== undefined) {
+    if (!(typeof x604 === "string")) return false;
+    if (!__RE13.test(x604)) return false;
+  }
+  const x605 = d["correlation/id"];
+  if (x605 === undefined) return false;
+  if (!(typeof x605 === "string")) return false;
+  if (!__RE14.test(x605)) return false;
+  const x606 = d["body/text"];
+  if (x606 === undefined) return false;
+  if (!(typeof x606 === "string")) return false;
+  if (x606.length > 500 && __len(x606) > 500) return false;
+  if (x606.length === 0) return false;
+  const x607 = d["reason/code"];
+  if (x607 === undefined) return false;
+  if (!__c440(x607)) return false;
+  const x608 = d.actions;
+  if (x608 !== undefined) {
+    if (!(Array.isArray(x608))) return false;
+    if (x608.length > 1) return false;
+    for (let i609 = 0; i609 < x608.length; i609++) {
+      const x610 = x608[i609];
+      if (!__c952(x610)) return false;
+    }
+  }
+  for (const k611 in d) if (!(k611 === "schema" || k611 === "subject/ref" || k611 === "body/ref" || k611 === "correlation/id" || k611 === "body/text" || k611 === "reason/code" || k611 === "actions")) return false;
+  return true;
+}
+function __c719(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x612 = d.type;
+  if (x612 === undefined) return false;
+  if (x612 !== "object_ref") return false;
+  const x613 = d["object/ref"];
+  if (x613 === undefined) return false;
+  if (!(typeof x613 === "string")) return false;
+  if (x613.length === 0) return false;
+  const x614 = d["media/type"];
+  if (x614 === undefined) return false;
+  if (!(typeof x614 === "string")) return false;
+  if (!__RE15.test(x614)) return false;
+  const x615 = d["byte/size"];
+  if (x615 !== undefined) {
+    if (!(Number.isInteger(x615))) return false;
+    if (x615 < 0) return false;
+  }
+  for (const k616 in d) if (!(k616 === "type" || k616 === "object/ref" || k616 === "media/type" || k616 === "byte/size")) return false;
+  return true;
+}
+function __c905(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x617 = d["acknowledged/by"];
+  if (x617 === undefined) return false;
+  if (!__c400(x617)) return false;
+  const x618 = d["acknowledged/at"];
+  if (x618 === undefined) return false;
+  if (!(typeof x618 === "string")) return false;
+  if (!__fmtDateTime(x618)) return false;
+  const x619 = d.acknowledged_max_tier;
+  if (x619 === undefined) return false;
+  if (!__c447(x619)) return false;
+  const x620 = d["question/ref"];
+  if (x620 !== undefined) {
+    if (!(typeof x620 === "string")) return false;
+    if (!__RE13.test(x620)) return false;
+  }
+  for (const k621 in d) if (!(k621 === "acknowledged/by" || k621 === "acknowledged/at" || k621 === "acknowledged_max_tier" || k621 === "question/ref")) return false;
+  return true;
+}
+function __c1002(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x622 = d.schema;
+  if (x622 === undefined) return false;
+  if (x622 !== "inquirium.operator-question.answer.v1") return false;
+  const x623 = d["question/ref"];
+  if (x623 === undefined) return false;
+  if (!(typeof x623 === "string")) return false;
+  if (!__RE13.test(x623)) return false;
+  const x624 = d["idempotency/key"];
+  if (x624 === undefined) return false;
+  if (!(typeof x624 === "string")) return false;
+  if (x624.length > 200 && __len(x624) > 200) return false;
+  if (x624.length === 0) return false;
+  const x625 = d.answer;
+  if (x625 === undefined) return false;
+  if (!__c553(x625)) return false;
+  const x626 = d["answered/by"];
+  if (x626 !== undefined) {
+    if (!__c400(x626)) return false;
+  }
+  const x627 = d["answered/at"];
+  if (x627 !== undefined) {
+    if (!(typeof x627 === "string")) return false;
+    if (!__fmtDateTime(x627)) return false;
+  }
+  for (const k628 in d) if (!(k628 === "schema" || k628 === "question/ref" || k628 === "idempotency/key" || k628 === "answer" || k628 === "answered/by" || k628 === "answered/at")) return false;
+  return true;
+}
+function __c1010(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  let ok629 = false;
+  L630: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x631 = d["widget/kind"];
+      if (x631 === undefined) break L630;
+      if (x631 !== "single-choice") break L630;
+    }
+    ok629 = true;
+  }
+  if (ok629) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x632 = d["widget/payload"];
+      if (x632 !== undefined) {
+        if (!__c1061(x632)) return false;
+      }
+      const x633 = d.prompt;
+      if (x633 !== undefined) {
+        if (!(typeof x633 === "object" && x633 !== null && !Array.isArray(x633))) return false;
+        const x634 = x633.kind;
+        if (x634 !== undefined) {
+          if (x634 !== "single-choice") return false;
+        }
+      }
+    }
+  }
+  let ok635 = false;
+  L636: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x637 = d["widget/kind"];
+      if (x637 === undefined) break L636;
+      if (x637 !== "multi-choice") break L636;
+    }
+    ok635 = true;
+  }
+  if (ok635) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x638 = d["widget/payload"];
+      if (x638 !== undefined) {
+        if (!__c945(x638)) return false;
+      }
+      const x639 = d.prompt;
+      if (x639 !== undefined) {
+        if (!(typeof x639 === "object" && x639 !== null && !Array.isArray(x639))) return false;
+        const x640 = x639.kind;
+        if (x640 !== undefined) {
+          if (x640 !== "multi-choice") return false;
+        }
+      }
+    }
+  }
+  let ok641 = false;
+  L642: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x643 = d["widget/kind"];
+      if (x643 === undefined) break L642;
+      if (x643 !== "confirm") break L642;
+    }
+    ok641 = true;
+  }
+  if (ok641) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x644 = d["widget/payload"];
+      if (x644 !== undefined) {
+        if (!__c707(x644)) return false;
+      }
+      const x645 = d.prompt;
+      if (x645 !== undefined) {
+        if (!(typeof x645 === "object" && x645 !== null && !Array.isArray(x645))) return false;
+        const x646 = x645.kind;
+        if (x646 !== undefined) {
+          if (x646 !== "confirm") return false;
+        }
+      }
+    }
+  }
+  let ok647 = false;
+  L648: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x649 = d["widget/kind"];
+      if (x649 === undefined) break L648;
+      if (x649 !== "free-text-with-allowlist") break L648;
+    }
+    ok647 = true;
+  }
+  if (ok647) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x650 = d["widget/payload"];
+      if (x650 !== undefined) {
+        if (!__c768(x650)) return false;
+      }
+      const x651 = d.prompt;
+      if (x651 !== undefined) {
+        if (!(typeof x651 === "object" && x651 !== null && !Array.isArray(x651))) return false;
+        const x652 = x651.kind;
+        if (x652 !== undefined) {
+          if (x652 !== "free-text-with-allowlist") return false;
+        }
+      }
+    }
+  }
+  const x653 = d.schema;
+  if (x653 === undefined) return false;
+  if (x653 !== "inquirium.operator-question.request.v1") return false;
+  const x654 = d["question/ref"];
+  if (x654 === undefined) return false;
+  if (!(typeof x654 === "string")) return false;
+  if (!__RE13.test(x654)) return false;
+  const x655 = d["operation/ref"];
+  if (x655 === undefined) return false;
+  if (!(typeof x655 === "string")) return false;
+  if (!__RE14.test(x655)) return false;
+  const x656 = d["recipient/class"];
+  if (x656 === undefined) return false;
+  if (!(x656 === "operator")) return false;
+  const x657 = d["reason/code"];
+  if (x657 === undefined) return false;
+  if (!__c440(x657)) return false;
+  const x658 = d.prompt;
+  if (x658 === undefined) return false;
+  if (!__c1017(x658)) return false;
+  const x659 = d["widget/kind"];
+  if (x659 === undefined) return false;
+  if (!__c1019(x659)) return false;
+  const x660 = d["widget/payload"];
+  if (x660 === undefined) return false;
+  if (!(typeof x660 === "object" && x660 !== null && !Array.isArray(x660))) return false;
+  const x661 = d["default/on-timeout"];
+  if (x661 !== undefined) {
+    if (!__c1026(x661)) return false;
+  }
+  const x662 = d.timeout;
+  if (x662 !== undefined) {
+    if (!(typeof x662 === "string")) return false;
+    if (!__fmtDuration(x662)) return false;
+  }
+  const x663 = d.classification;
+  if (x663 === undefined) return false;
+  if (!__c702(x663)) return false;
+  const x664 = d.subject;
+  if (x664 !== undefined) {
+    if (!__c1033(x664)) return false;
+  }
+  const x665 = d.response;
+  if (x665 === undefined) return false;
+  if (!__c1041(x665)) return false;
+  const x666 = d.provenance;
+  if (x666 === undefined) return false;
+  if (!__c1047(x666)) return false;
+  const x667 = d["created/at"];
+  if (x667 !== undefined) {
+    if (!(typeof x667 === "string")) return false;
+    if (!__fmtDateTime(x667)) return false;
+  }
+  for (const k668 in d) if (!(__P669.has(k668))) return false;
+  return true;
+}
+function __c1088(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  let ok670 = false;
+  L671: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x672 = d.state;
+      if (x672 === undefined) break L671;
+      if (x672 !== "answered") break L671;
+    }
+    ok670 = true;
+  }
+  if (ok670) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x673 = d.answer;
+      if (x673 === undefined) return false;
+    }
+  } else {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x674 = d.answer;
+      if (x674 !== undefined) {
+        return false;
+      }
+      const x675 = d["answered/by"];
+      if (x675 !== undefined) {
+        return false;
+      }
+    }
+  }
+  let ok676 = false;
+  L677: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x678 = d.state;
+      if (x678 === undefined) break L677;
+      if (x678 !== "superseded") break L677;
+    }
+    ok676 = true;
+  }
+  if (ok676) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x679 = d["superseded/by"];
+      if (x679 === undefined) return false;
+    }
+  }
+  let ok680 = false;
+  L681: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x682 = d.state;
+      if (x682 === undefined) break L681;
+      if (!(x682 === "pending" || x682 === "answered")) break L681;
+    }
+    ok680 = true;
+  }
+  if (ok680) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x683 = d["default/applied"];
+      if (x683 !== undefined) {
+        return false;
+      }
+    }
+  }
+  const x684 = d.schema;
+  if (x684 === undefined) return false;
+  if (x684 !== "inquirium.operator-question.state.v1") return false;
+  const x685 = d["question/ref"];
+  if (x685 === undefined) return false;
+  if (!(typeof x685 === "string")) return false;
+  if (!__RE13.test(x685)) return false;
+  const x686 = d["operation/ref"];
+  if (x686 === undefined) return false;
+  if (!(typeof x686 === "string")) return false;
+  if (!__RE14.test(x686)) return false;
+  const x687 = d.state;
+  if (x687 === undefined) return false;
+  if (!(x687 === "pending" || x687 === "answered" || x687 === "timed_out" || x687 === "cancelled" || x687 === "superseded")) return false;
+  const x688 = d.answer;
+  if (x688 !== undefined) {
+    if (!__c553(x688)) return false;
+  }
+  const x689 = d["answered/by"];
+  if (x689 !== undefined) {
+    if (!__c400(x689)) return false;
+  }
+  const x690 = d["default/applied"];
+  if (x690 !== undefined) {
+    if (!__c1026(x690)) return false;
+  }
+  const x691 = d["superseded/by"];
+  if (x691 !== undefined) {
+    if (!(typeof x691 === "string")) return false;
+    if (!__RE13.test(x691)) return false;
+  }
+  const x692 = d["reason/code"];
+  if (x692 !== undefined) {
+    if (!__c440(x692)) return false;
+  }
+  const x693 = d["updated/at"];
+  if (x693 === undefined) return false;
+  if (!(typeof x693 === "string")) return false;
+  if (!__fmtDateTime(x693)) return false;
+  for (const k694 in d) if (!(k694 === "schema" || k694 === "question/ref" || k694 === "operation/ref" || k694 === "state" || k694 === "answer" || k694 === "answered/by" || k694 === "default/applied" || k694 === "superseded/by" || k694 === "reason/code" || k694 === "updated/at")) return false;
+  return true;
+}
+function __c400(d) {
+  if (!(typeof d === "string")) return false;
+  if (!__RE16.test(d)) return false;
+  return true;
+}
+function __c1017(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x695 = d.kind;
+  if (x695 === undefined) return false;
+  if (!__c1019(x695)) return false;
+  const x696 = d.text;
+  if (x696 === undefined) return false;
+  if (!(typeof x696 === "string")) return false;
+  if (x696.length > 500 && __len(x696) > 500) return false;
+  if (x696.length === 0) return false;
+  for (const k697 in d) if (!(k697 === "kind" || k697 === "text")) return false;
+  return true;
+}
+function __c1047(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x698 = d["source/component"];
+  if (x698 === undefined) return false;
+  if (!(typeof x698 === "string")) return false;
+  if (x698.length === 0) return false;
+  const x699 = d["requested/by"];
+  if (x699 === undefined) return false;
+  if (!(typeof x699 === "string")) return false;
+  if (x699.length === 0) return false;
+  const x700 = d["reason/code"];
+  if (x700 === undefined) return false;
+  if (!__c440(x700)) return false;
+  const x701 = d.origin;
+  if (x701 !== undefined) {
+    if (!(x701 === "host-policy" || x701 === "model-proposed")) return false;
+  }
+  for (const k702 in d) if (!(k702 === "source/component" || k702 === "requested/by" || k702 === "reason/code" || k702 === "origin")) return false;
+  return true;
+}
+function __c1033(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  if (Object.keys(d).length < 1) return false;
+  const x703 = d["runtime/ref"];
+  if (x703 !== undefined) {
+    if (!(typeof x703 === "string")) return false;
+    if (x703.length === 0) return false;
+  }
+  const x704 = d["model.binding/ref"];
+  if (x704 !== undefined) {
+    if (!(typeof x704 === "string")) return false;
+    if (x704.length === 0) return false;
+  }
+  const x705 = d["adapter.instance/ref"];
+  if (x705 !== undefined) {
+    if (!(typeof x705 === "string")) return false;
+    if (x705.length === 0) return false;
+  }
+  const x706 = d["lease/ref"];
+  if (x706 !== undefined) {
+    if (!(typeof x706 === "string")) return false;
+    if (x706.length === 0) return false;
+  }
+  const x707 = d["capability/ref"];
+  if (x707 !== undefined) {
+    if (!(typeof x707 === "string")) return false;
+    if (x707.length === 0) return false;
+  }
+  for (const k708 in d) if (!(k708 === "runtime/ref" || k708 === "model.binding/ref" || k708 === "adapter.instance/ref" || k708 === "lease/ref" || k708 === "capability/ref")) return false;
+  return true;
+}
+function __c440(d) {
+  if (!(typeof d === "string")) return false;
+  if (d.length > 80 && __len(d) > 80) return false;
+  if (!__RE17.test(d)) return false;
+  return true;
+}
+function __c1041(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x709 = d["target/ref"];
+  if (x709 === undefined) return false;
+  if (!(typeof x709 === "string")) return false;
+  if (x709.length === 0) return false;
+  const x710 = d.method;
+  if (x710 === undefined) return false;
+  if (!(x710 === "POST")) return false;
+  const x711 = d["idempotency/key"];
+  if (x711 === undefined) return false;
+  if (!(typeof x711 === "string")) return false;
+  if (x711.length > 200 && __len(x711) > 200) return false;
+  if (x711.length === 0) return false;
+  for (const k712 in d) if (!(k712 === "target/ref" || k712 === "method" || k712 === "idempotency/key")) return false;
+  return true;
+}
+function __c872(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x713 = d["runtime/ref"];
+  if (x713 === undefined) return false;
+  if (!__c407(x713)) return false;
+  const x714 = d["model.binding/ref"];
+  if (x714 === undefined) return false;
+  if (!__c409(x714)) return false;
+  const x715 = d["operation/id"];
+  if (x715 === undefined) return false;
+  if (!(typeof x715 === "string")) return false;
+  if (!__RE9.test(x715)) return false;
+  for (const k716 in d) if (!(k716 === "runtime/ref" || k716 === "model.binding/ref" || k716 === "operation/id")) return false;
+  return true;
+}
+function __c850(d) {
+  if (!(typeof d === "string")) return false;
+  if (!__RE18.test(d)) return false;
+  return true;
+}
+function __c560(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  if (!__c561(d)) return false;
+  const x717 = d.default;
+  if (x717 !== undefined) {
+    if (!__c570(x717)) return false;
+  }
+  const x718 = d.by_class;
+  if (x718 !== undefined) {
+    if (!(typeof x718 === "object" && x718 !== null && !Array.isArray(x718))) return false;
+    const x719 = x718.public;
+    if (x719 !== undefined) {
+      if (!__c570(x719)) return false;
+    }
+    const x720 = x718.community;
+    if (x720 !== undefined) {
+      if (!__c570(x720)) return false;
+    }
+    const x721 = x718.personal;
+    if (x721 !== undefined) {
+      if (!__c570(x721)) return false;
+    }
+    for (const k722 in x718) if (!(k722 === "public" || k722 === "community" || k722 === "personal")) return false;
+  }
+  for (const k723 in d) if (!(k723 === "default" || k723 === "by_class")) return false;
+  return true;
+}
+function __c570(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x724 = d.max_age;
+  if (x724 === undefined) return false;
+  if (!(typeof x724 === "string")) return false;
+  if (!__fmtDuration(x724)) return false;
+  const x725 = d.on_expiry;
+  if (x725 !== undefined) {
+    if (!(x725 === "excise" || x725 === "archive")) return false;
+  }
+  for (const k726 in d) if (!(k726 === "max_age" || k726 === "on_expiry")) return false;
+  return true;
+}
+function __c1121(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x727 = d.schema;
+  if (x727 === undefined) return false;
+  if (x727 !== "inquirium.runtime-candidate.v1") return false;
+  const x728 = d["runtime/ref"];
+  if (x728 === undefined) return false;
+  if (!__c407(x728)) return false;
+  const x729 = d["model.binding/ref"];
+  if (x729 === undefined) return false;
+  if (!__c409(x729)) return false;
+  const x730 = d.transport_kind;
+  if (x730 === undefined) return false;
+  if (!__c902(x730)) return false;
+  const x731 = d.provider;
+  if (x731 !== undefined) {
+    if (!(typeof x731 === "string")) return false;
+    if (x731.length === 0) return false;
+  }
+  const x732 = d.protocol;
+  if (x732 !== undefined) {
+    if (!(typeof x732 === "string")) return false;
+    if (x732.length === 0) return false;
+  }
+  const x733 = d.operations;
+  if (x733 === undefined) return false;
+  if (!(Array.isArray(x733))) return false;
+  if (x733.length < 1) return false;
+  if (x733.length > 1 && __dup(x733, null) !== null) return false;
+  for (let i734 = 0; i734 < x733.length; i734++) {
+    const x735 = x733[i734];
+    if (!(x735 === "generate" || x735 === "embed" || x735 === "batch_embed")) return false;
+  }
+  const x736 = d.context_window;
+  if (x736 !== undefined) {
+    if (!(Number.isInteger(x736))) return false;
+    if (x736 < 1) return false;
+  }
+  const x737 = d.health;
+  if (x737 === undefined) return false;
+  if (!__c1132(x737)) return false;
+  const x738 = d.acceptance;
+  if (x738 !== undefined) {
+    if (!__c894(x738)) return false;
+  }
+  const x739 = d["conformance/report-ref"];
+  if (x739 !== undefined) {
+    if (!(typeof x739 === "string")) return false;
+    if (x739.length === 0) return false;
+  }
+  for (const k740 in d) if (!(k740 === "schema" || k740 === "runtime/ref" || k740 === "model.binding/ref" || k740 === "transport_kind" || k740 === "provider" || k740 === "protocol" || k740 === "operations" || k740 === "context_window" || k740 === "health" || k740 === "acceptance" || k740 === "conformance/report-ref")) return false;
+  return true;
+}
+function __c1132(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x741 = d.status;
+  if (x741 === undefined) return false;
+  if (!(x741 === "healthy" || x741 === "degraded" || x741 === "unhealthy")) return false;
+  const x742 = d["checked/at"];
+  if (x742 === undefined) return false;
+  if (!(typeof x742 === "string")) return false;
+  if (!__fmtDateTime(x742)) return false;
+  const x743 = d["reason/code"];
+  if (x743 !== undefined) {
+    if (!__c440(x743)) return false;
+  }
+  for (const k744 in d) if (!(k744 === "status" || k744 === "checked/at" || k744 === "reason/code")) return false;
+  return true;
+}
+function __c407(d) {
+  if (!(typeof d === "string")) return false;
+  if (!__RE19.test(d)) return false;
+  return true;
+}
+function __c852(d) {
+  if (!(typeof d === "string")) return false;
+  if (!__RE20.test(d)) return false;
+  return true;
+}
+function __c1061(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x745 = d.options;
+  if (x745 === undefined) return false;
+  if (!(Array.isArray(x745))) return false;
+  if (x745.length > 12) return false;
+  if (x745.length < 2) return false;
+  for (let i746 = 0; i746 < x745.length; i746++) {
+    const x747 = x745[i746];
+    if (!__c697(x747)) return false;
+  }
+  for (const k748 in d) if (!(k748 === "options")) return false;
+  return true;
+}
+function __c714(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x749 = d.type;
+  if (x749 === undefined) return false;
+  if (x749 !== "text") return false;
+  const x750 = d.text;
+  if (x750 === undefined) return false;
+  if (!(typeof x750 === "string")) return false;
+  for (const k751 in d) if (!(k751 === "type" || k751 === "text")) return false;
+  return true;
+}
+function __c1026(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x752 = d.answer;
+  if (x752 === undefined) return false;
+  if (!__c553(x752)) return false;
+  const x753 = d["reason/code"];
+  if (x753 === undefined) return false;
+  if (!__c440(x753)) return false;
+  for (const k754 in d) if (!(k754 === "answer" || k754 === "reason/code")) return false;
+  return true;
+}
+function __c437(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  let ok755 = false;
+  L756: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x757 = d.kind;
+      if (x757 === undefined) break L756;
+      if (x757 !== "context-element") break L756;
+    }
+    ok755 = true;
+  }
+  if (ok755) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x758 = d.outcome;
+      if (x758 !== undefined) {
+        if (!(x758 === "include" || x758 === "declassify" || x758 === "drop" || x758 === "fail")) return false;
+      }
+      const x759 = d["element/ref"];
+      if (x759 === undefined) return false;
+      const x760 = d["source/kind"];
+      if (x760 === undefined) return false;
+      const x761 = d.classification;
+      if (x761 === undefined) return false;
+    }
+  }
+  const x762 = d.kind;
+  if (x762 === undefined) return false;
+  if (!(x762 === "runtime-selection" || x762 === "context-element" || x762 === "class-keyed-resolution" || x762 === "mode-keyed-resolution" || x762 === "redaction" || x762 === "egress" || x762 === "operator-question" || x762 === "escalation")) return false;
+  const x763 = d.outcome;
+  if (x763 === undefined) return false;
+  if (!__c440(x763)) return false;
+  const x764 = d["reason/code"];
+  if (x764 === undefined) return false;
+  if (!__c440(x764)) return false;
+  const x765 = d["decided/by"];
+  if (x765 !== undefined) {
+    if (!(x765 === "host-policy" || x765 === "model-proposed" || x765 === "model-produced" || x765 === "operator-approved")) return false;
+  }
+  const x766 = d["element/ref"];
+  if (x766 !== undefined) {
+    if (!(typeof x766 === "string")) return false;
+    if (x766.length === 0) return false;
+  }
+  const x767 = d["source/kind"];
+  if (x767 !== undefined) {
+    if (!__c445(x767)) return false;
+  }
+  const x768 = d.classification;
+  if (x768 !== undefined) {
+    if (!__c447(x768)) return false;
+  }
+  for (const k769 in d) if (!(k769 === "kind" || k769 === "outcome" || k769 === "reason/code" || k769 === "decided/by" || k769 === "element/ref" || k769 === "source/kind" || k769 === "classification")) return false;
+  return true;
+}
+function __c459(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x770 = d.kind;
+  if (x770 === undefined) return false;
+  if (!(typeof x770 === "string")) return false;
+  if (!__RE21.test(x770)) return false;
+  const x771 = d.status;
+  if (x771 === undefined) return false;
+  if (!(x771 === "ok" || x771 === "failed" || x771 === "skipped")) return false;
+  const x772 = d.target;
+  if (x772 === undefined) return false;
+  if (!(typeof x772 === "string")) return false;
+  if (x772.length === 0) return false;
+  for (const k773 in d) if (!(k773 === "kind" || k773 === "status" || k773 === "target")) return false;
+  return true;
+}
+function __c411(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x774 = d["message/count"];
+  if (x774 !== undefined) {
+    if (!(Number.isInteger(x774))) return false;
+    if (x774 < 0) return false;
+  }
+  const x775 = d["token/approx-input"];
+  if (x775 !== undefined) {
+    if (!(Number.isInteger(x775))) return false;
+    if (x775 < 0) return false;
+  }
+  const x776 = d["file/has-any"];
+  if (x776 !== undefined) {
+    if (!(typeof x776 === "boolean")) return false;
+  }
+  const x777 = d["tool/has-any"];
+  if (x777 !== undefined) {
+    if (!(typeof x777 === "boolean")) return false;
+  }
+  for (const k778 in d) if (!(k778 === "message/count" || k778 === "token/approx-input" || k778 === "file/has-any" || k778 === "tool/has-any")) return false;
+  return true;
+}
+function __c430(d) {
+  if (!(d === "metadata_only" || d === "decision_detail")) return false;
+  return true;
+}
+function __c581(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  if (!__c561(d)) return false;
+  const x779 = d.default;
+  if (x779 !== undefined) {
+    if (!__c430(x779)) return false;
+  }
+  const x780 = d.by_class;
+  if (x780 !== undefined) {
+    if (!(typeof x780 === "object" && x780 !== null && !Array.isArray(x780))) return false;
+    const x781 = x780.public;
+    if (x781 !== undefined) {
+      if (!__c430(x781)) return false;
+    }
+    const x782 = x780.community;
+    if (x782 !== undefined) {
+      if (!__c430(x782)) return false;
+    }
+    const x783 = x780.personal;
+    if (x783 !== undefined) {
+      if (!__c430(x783)) return false;
+    }
+    for (const k784 in x780) if (!(k784 === "public" || k784 === "community" || k784 === "personal")) return false;
+  }
+  for (const k785 in d) if (!(k785 === "default" || k785 === "by_class")) return false;
+  return true;
+}
+function __c418(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x786 = d["token/approx-output"];
+  if (x786 !== undefined) {
+    if (!(Number.isInteger(x786))) return false;
+    if (x786 < 0) return false;
+  }
+  const x787 = d["artifact/refs"];
+  if (x787 !== undefined) {
+    if (!(Array.isArray(x787))) return false;
+    for (let i788 = 0; i788 < x787.length; i788++) {
+      const x789 = x787[i788];
+      if (!(typeof x789 === "string")) return false;
+      if (x789.length === 0) return false;
+    }
+  }
+  for (const k790 in d) if (!(k790 === "token/approx-output" || k790 === "artifact/refs")) return false;
+  return true;
+}
+function __c424(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x791 = d.locality;
+  if (x791 === undefined) return false;
+  if (!__c426(x791)) return false;
+  const x792 = d["trust/mode"];
+  if (x792 === undefined) return false;
+  if (!__c428(x792)) return false;
+  const x793 = d["trace/level"];
+  if (x793 !== undefined) {
+    if (!__c430(x793)) return false;
+  }
+  const x794 = d["persist/prompt"];
+  if (x794 !== undefined) {
+    if (!(typeof x794 === "boolean")) return false;
+  }
+  const x795 = d["persist/response"];
+  if (x795 !== undefined) {
+    if (!(typeof x795 === "boolean")) return false;
+  }
+  const x796 = d["egress/allowed"];
+  if (x796 === undefined) return false;
+  if (!(typeof x796 === "boolean")) return false;
+  for (const k797 in d) if (!(k797 === "locality" || k797 === "trust/mode" || k797 === "trace/level" || k797 === "persist/prompt" || k797 === "persist/response" || k797 === "egress/allowed")) return false;
+  return true;
+}
+function __c821(d) {
+  if (!(typeof d === "string")) return false;
+  if (!__RE22.test(d)) return false;
+  return true;
+}
+function __c902(d) {
+  if (!(d === "http_local" || d === "command_stdio" || d === "http_remote")) return false;
+  return true;
+}
+function __c428(d) {
+  if (!(d === "strict_local" || d === "classification_gated")) return false;
+  return true;
+}
+function __c786(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x798 = d.role;
+  if (x798 === undefined) return false;
+  if (!(x798 === "user" || x798 === "assistant")) return false;
+  const x799 = d.content;
+  if (x799 === undefined) return false;
+  if (!(Array.isArray(x799))) return false;
+  if (x799.length < 1) return false;
+  for (let i800 = 0; i800 < x799.length; i800++) {
+    const x801 = x799[i800];
+    if (!__c711(x801)) return false;
+  }
+  for (const k802 in d) if (!(k802 === "role" || k802 === "content")) return false;
+  return true;
+}
+function __c398(d) {
+  if (!(typeof d === "string")) return false;
+  if (!__RE23.test(d)) return false;
+  return true;
+}
+function __c823(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x803 = d.input_tokens;
+  if (x803 !== undefined) {
+    if (!(Number.isInteger(x803))) return false;
+    if (x803 < 0) return false;
+  }
+  const x804 = d.output_tokens;
+  if (x804 !== undefined) {
+    if (!(Number.isInteger(x804))) return false;
+    if (x804 < 0) return false;
+  }
+  for (const k805 in d) if (!(k805 === "input_tokens" || k805 === "output_tokens")) return false;
+  return true;
+}
+function __c610(d) {
+  if (!(d === "standard" || d === "elevated" || d === "strict")) return false;
+  return true;
+}
+function __c600(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  if (!__c601(d)) return false;
+  const x806 = d.default;
+  if (x806 !== undefined) {
+    if (!__c610(x806)) return false;
+  }
+  const x807 = d.by_mode;
+  if (x807 !== undefined) {
+    if (!(typeof x807 === "object" && x807 !== null && !Array.isArray(x807))) return false;
+    const x808 = x807.commons;
+    if (x808 !== undefined) {
+      if (!__c610(x808)) return false;
+    }
+    const x809 = x807.support;
+    if (x809 !== undefined) {
+      if (!__c610(x809)) return false;
+    }
+    const x810 = x807.crisis;
+    if (x810 !== undefined) {
+      if (!__c610(x810)) return false;
+    }
+    for (const k811 in x807) if (!(k811 === "commons" || k811 === "support" || k811 === "crisis")) return false;
+  }
+  for (const k812 in d) if (!(k812 === "default" || k812 === "by_mode")) return false;
+  return true;
+}
+function __c1019(d) {
   if (!(d === "single-choice" || d === "multi-choice" || d === "confirm" || d === "free-text-with-allowlist")) return false;
   return true;
 }
-function __c1130(d) {
+function __c1140(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x804 = d.interruptId;
-  if (x804 === undefined) return false;
-  if (!(typeof x804 === "string")) return false;
-  if (x804.length === 0) return false;
-  const x805 = d.kind;
-  if (x805 === undefined) return false;
-  if (!(typeof x805 === "string")) return false;
-  if (!__RE23.test(x805)) return false;
-  const x806 = d.reasonCode;
-  if (x806 !== undefined) {
-    if (!(typeof x806 === "string")) return false;
-    if (x806.length === 0) return false;
+  const x813 = d.interruptId;
+  if (x813 === undefined) return false;
+  if (!(typeof x813 === "string")) return false;
+  if (x813.length === 0) return false;
+  const x814 = d.kind;
+  if (x814 === undefined) return false;
+  if (!(typeof x814 === "string")) return false;
+  if (!__RE24.test(x814)) return false;
+  const x815 = d.reasonCode;
+  if (x815 !== undefined) {
+    if (!(typeof x815 === "string")) return false;
+    if (x815.length === 0) return false;
   }
   return true;
 }
-function __c1135(d) {
+function __c1145(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x807 = d.interruptId;
-  if (x807 === undefined) return false;
-  if (!(typeof x807 === "string")) return false;
-  if (x807.length === 0) return false;
-  const x808 = d.outcome;
-  if (x808 !== undefined) {
-    if (!(x808 === "approved" || x808 === "amended" || x808 === "rejected")) return false;
+  const x816 = d.interruptId;
+  if (x816 === undefined) return false;
+  if (!(typeof x816 === "string")) return false;
+  if (x816.length === 0) return false;
+  const x817 = d.outcome;
+  if (x817 !== undefined) {
+    if (!(x817 === "approved" || x817 === "amended" || x817 === "rejected")) return false;
   }
-  const x809 = d.nodeId;
-  if (x809 !== undefined) {
-    if (!(typeof x809 === "string")) return false;
+  const x818 = d.nodeId;
+  if (x818 !== undefined) {
+    if (!(typeof x818 === "string")) return false;
   }
-  const x810 = d.kind;
-  if (x810 !== undefined) {
-    if (!(typeof x810 === "string")) return false;
+  const x819 = d.kind;
+  if (x819 !== undefined) {
+    if (!(typeof x819 === "string")) return false;
   }
   return true;
 }
 function __c69(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x811 = d.supported;
-  if (x811 !== undefined) {
-    if (!(typeof x811 === "boolean")) return false;
+  const x820 = d.supported;
+  if (x820 !== undefined) {
+    if (!(typeof x820 === "boolean")) return false;
   }
-  const x812 = d.maxEntrySizeBytes;
-  if (x812 !== undefined) {
-    if (!(Number.isInteger(x812))) return false;
-    if (x812 < 1) return false;
+  const x821 = d.maxEntrySizeBytes;
+  if (x821 !== undefined) {
+    if (!(Number.isInteger(x821))) return false;
+    if (x821 < 1) return false;
   }
-  const x813 = d.ttlSupported;
-  if (x813 !== undefined) {
-    if (!(typeof x813 === "boolean")) return false;
+  const x822 = d.ttlSupported;
+  if (x822 !== undefined) {
+    if (!(typeof x822 === "boolean")) return false;
   }
-  const x814 = d.writable;
-  if (x814 !== undefined) {
-    if (!(typeof x814 === "boolean")) return false;
+  const x823 = d.writable;
+  if (x823 !== undefined) {
+    if (!(typeof x823 === "boolean")) return false;
   }
-  const x815 = d.compaction;
-  if (x815 !== undefined) {
-    if (!__c75(x815)) return false;
+  const x824 = d.compaction;
+  if (x824 !== undefined) {
+    if (!__c75(x824)) return false;
   }
-  const x816 = d.distillation;
-  if (x816 !== undefined) {
-    if (!__c87(x816)) return false;
+  const x825 = d.distillation;
+  if (x825 !== undefined) {
+    if (!__c87(x825)) return false;
   }
-  const x817 = d.attribution;
-  if (x817 !== undefined) {
-    if (!__c56(x817)) return false;
+  const x826 = d.attribution;
+  if (x826 !== undefined) {
+    if (!__c56(x826)) return false;
   }
-  const x818 = d.search;
-  if (x818 !== undefined) {
-    if (!__c102(x818)) return false;
+  const x827 = d.search;
+  if (x827 !== undefined) {
+    if (!__c102(x827)) return false;
   }
-  const x819 = d.retention;
-  if (x819 !== undefined) {
-    if (!__c108(x819)) return false;
+  const x828 = d.retention;
+  if (x828 !== undefined) {
+    if (!__c108(x828)) return false;
   }
   return true;
 }
 function __c317(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x820 = d.memoryRef;
-  if (x820 === undefined) return false;
-  if (!(typeof x820 === "string")) return false;
-  if (x820.length === 0) return false;
-  const x821 = d.outputId;
-  if (x821 === undefined) return false;
-  if (!(typeof x821 === "string")) return false;
-  if (x821.length === 0) return false;
-  const x822 = d.sourceIds;
-  if (x822 !== undefined) {
-    if (!(Array.isArray(x822))) return false;
-    for (let i823 = 0; i823 < x822.length; i823++) {
-      const x824 = x822[i823];
-      if (!(typeof x824 === "string")) return false;
-      if (x824.length === 0) return false;
+  const x829 = d.memoryRef;
+  if (x829 === undefined) return false;
+  if (!(typeof x829 === "string")) return false;
+  if (x829.length === 0) return false;
+  const x830 = d.outputId;
+  if (x830 === undefined) return false;
+  if (!(typeof x830 === "string")) return false;
+  if (x830.length === 0) return false;
+  const x831 = d.sourceIds;
+  if (x831 !== undefined) {
+    if (!(Array.isArray(x831))) return false;
+    for (let i832 = 0; i832 < x831.length; i832++) {
+      const x833 = x831[i832];
+      if (!(typeof x833 === "string")) return false;
+      if (x833.length === 0) return false;
     }
   }
-  const x825 = d.sourceCount;
-  if (x825 === undefined) return false;
-  if (!(Number.isInteger(x825))) return false;
-  if (x825 < 0) return false;
-  const x826 = d.trigger;
-  if (x826 === undefined) return false;
-  if (!__c78(x826)) return false;
-  const x827 = d.byteSize;
-  if (x827 === undefined) return false;
-  if (!(Number.isInteger(x827))) return false;
-  if (x827 < 0) return false;
-  const x828 = d.distillation;
-  if (x828 !== undefined) {
-    if (!__c164(x828)) return false;
+  const x834 = d.sourceCount;
+  if (x834 === undefined) return false;
+  if (!(Number.isInteger(x834))) return false;
+  if (x834 < 0) return false;
+  const x835 = d.trigger;
+  if (x835 === undefined) return false;
+  if (!__c78(x835)) return false;
+  const x836 = d.byteSize;
+  if (x836 === undefined) return false;
+  if (!(Number.isInteger(x836))) return false;
+  if (x836 < 0) return false;
+  const x837 = d.distillation;
+  if (x837 !== undefined) {
+    if (!__c164(x837)) return false;
   }
   return true;
 }
 function __c23(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x829 = d.supported;
-  if (x829 === undefined) return false;
-  if (!(typeof x829 === "boolean")) return false;
-  const x830 = d.schedule;
-  if (x830 !== undefined) {
-    if (!__c7(x830)) return false;
+  const x838 = d.supported;
+  if (x838 === undefined) return false;
+  if (!(typeof x838 === "boolean")) return false;
+  const x839 = d.schedule;
+  if (x839 !== undefined) {
+    if (!__c7(x839)) return false;
   }
-  for (const k831 in d) if (!(k831 === "supported" || k831 === "schedule")) return false;
+  for (const k840 in d) if (!(k840 === "supported" || k840 === "schedule")) return false;
   return true;
 }
 function __c287(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x832 = d.id;
-  if (x832 === undefined) return false;
-  if (!(typeof x832 === "string")) return false;
-  if (x832.length > 512 && __len(x832) > 512) return false;
-  if (x832.length === 0) return false;
-  const x833 = d.content;
-  if (x833 === undefined) return false;
-  if (!(typeof x833 === "string")) return false;
-  const x834 = d.tags;
-  if (x834 === undefined) return false;
-  if (!(Array.isArray(x834))) return false;
-  for (let i835 = 0; i835 < x834.length; i835++) {
-    const x836 = x834[i835];
-    if (!(typeof x836 === "string")) return false;
-    if (x836.length > 512 && __len(x836) > 512) return false;
-    if (x836.length === 0) return false;
-  }
-  const x837 = d.createdAt;
-  if (x837 === undefined) return false;
-  if (!(typeof x837 === "string")) return false;
-  if (!__fmtDateTime(x837)) return false;
-  const x838 = d.expiresAt;
-  if (x838 !== undefined) {
-    if (!(typeof x838 === "string")) return false;
-    if (!__fmtDateTime(x838)) return false;
-  }
-  return true;
-}
-function __c468(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x839 = d.schemaVersion;
-  if (x839 === undefined) return false;
-  if (x839 !== 1) return false;
-  const x840 = d.memoryRef;
-  if (x840 === undefined) return false;
-  if (!(typeof x840 === "string")) return false;
-  if (x840.length === 0) return false;
-  const x841 = d.updatedAt;
+  const x841 = d.id;
   if (x841 === undefined) return false;
   if (!(typeof x841 === "string")) return false;
-  if (!__fmtDateTime(x841)) return false;
-  const x842 = d.tokenizerName;
+  if (x841.length > 512 && __len(x841) > 512) return false;
+  if (x841.length === 0) return false;
+  const x842 = d.content;
   if (x842 === undefined) return false;
   if (!(typeof x842 === "string")) return false;
-  if (x842.length === 0) return false;
-  const x843 = d.archives;
+  const x843 = d.tags;
   if (x843 === undefined) return false;
   if (!(Array.isArray(x843))) return false;
   for (let i844 = 0; i844 < x843.length; i844++) {
     const x845 = x843[i844];
-    if (!__c475(x845)) return false;
+    if (!(typeof x845 === "string")) return false;
+    if (x845.length > 512 && __len(x845) > 512) return false;
+    if (x845.length === 0) return false;
   }
-  for (const k846 in d) if (!(k846 === "schemaVersion" || k846 === "memoryRef" || k846 === "updatedAt" || k846 === "tokenizerName" || k846 === "archives")) return false;
+  const x846 = d.createdAt;
+  if (x846 === undefined) return false;
+  if (!(typeof x846 === "string")) return false;
+  if (!__fmtDateTime(x846)) return false;
+  const x847 = d.expiresAt;
+  if (x847 !== undefined) {
+    if (!(typeof x847 === "string")) return false;
+    if (!__fmtDateTime(x847)) return false;
+  }
   return true;
 }
-function __c475(d) {
+function __c365(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x847 = d.archiveId;
-  if (x847 === undefined) return false;
-  if (!(typeof x847 === "string")) return false;
-  if (!__RE24.test(x847)) return false;
-  const x848 = d.entryId;
+  const x848 = d.schemaVersion;
   if (x848 === undefined) return false;
-  if (!(typeof x848 === "string")) return false;
-  if (x848.length === 0) return false;
-  const x849 = d.createdAt;
+  if (x848 !== 1) return false;
+  const x849 = d.memoryRef;
   if (x849 === undefined) return false;
   if (!(typeof x849 === "string")) return false;
-  if (!__fmtDateTime(x849)) return false;
-  const x850 = d.expiresAt;
-  if (x850 !== undefined) {
-    if (!(typeof x850 === "string")) return false;
-    if (!__fmtDateTime(x850)) return false;
-  }
-  const x851 = d.sourceCount;
+  if (x849.length === 0) return false;
+  const x850 = d.updatedAt;
+  if (x850 === undefined) return false;
+  if (!(typeof x850 === "string")) return false;
+  if (!__fmtDateTime(x850)) return false;
+  const x851 = d.tokenizerName;
   if (x851 === undefined) return false;
-  if (!(Number.isInteger(x851))) return false;
-  if (x851 < 1) return false;
-  const x852 = d.tokenBudget;
+  if (!(typeof x851 === "string")) return false;
+  if (x851.length === 0) return false;
+  const x852 = d.archives;
   if (x852 === undefined) return false;
-  if (!(Number.isInteger(x852))) return false;
-  if (x852 < 1) return false;
-  const x853 = d.tokensUsed;
-  if (x853 === undefined) return false;
-  if (!(Number.isInteger(x853))) return false;
-  if (x853 < 0) return false;
-  const x854 = d.byteSize;
-  if (x854 === undefined) return false;
-  if (!(Number.isInteger(x854))) return false;
-  if (x854 < 0) return false;
-  const x855 = d.level;
-  if (x855 === undefined) return false;
-  if (!(Number.isInteger(x855))) return false;
-  if (x855 < 1) return false;
-  const x856 = d.topics;
-  if (x856 !== undefined) {
-    if (!(Array.isArray(x856))) return false;
-    if (x856.length > 1 && __dup(x856, ["string"]) !== null) return false;
-    for (let i857 = 0; i857 < x856.length; i857++) {
-      const x858 = x856[i857];
-      if (!(typeof x858 === "string")) return false;
-      if (x858.length > 200 && __len(x858) > 200) return false;
-      if (x858.length === 0) return false;
+  if (!(Array.isArray(x852))) return false;
+  for (let i853 = 0; i853 < x852.length; i853++) {
+    const x854 = x852[i853];
+    if (!__c372(x854)) return false;
+  }
+  for (const k855 in d) if (!(k855 === "schemaVersion" || k855 === "memoryRef" || k855 === "updatedAt" || k855 === "tokenizerName" || k855 === "archives")) return false;
+  return true;
+}
+function __c372(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x856 = d.archiveId;
+  if (x856 === undefined) return false;
+  if (!(typeof x856 === "string")) return false;
+  if (!__RE25.test(x856)) return false;
+  const x857 = d.entryId;
+  if (x857 === undefined) return false;
+  if (!(typeof x857 === "string")) return false;
+  if (x857.length === 0) return false;
+  const x858 = d.createdAt;
+  if (x858 === undefined) return false;
+  if (!(typeof x858 === "string")) return false;
+  if (!__fmtDateTime(x858)) return false;
+  const x859 = d.expiresAt;
+  if (x859 !== undefined) {
+    if (!(typeof x859 === "string")) return false;
+    if (!__fmtDateTime(x859)) return false;
+  }
+  const x860 = d.sourceCount;
+  if (x860 === undefined) return false;
+  if (!(Number.isInteger(x860))) return false;
+  if (x860 < 1) return false;
+  const x861 = d.tokenBudget;
+  if (x861 === undefined) return false;
+  if (!(Number.isInteger(x861))) return false;
+  if (x861 < 1) return false;
+  const x862 = d.tokensUsed;
+  if (x862 === undefined) return false;
+  if (!(Number.isInteger(x862))) return false;
+  if (x862 < 0) return false;
+  const x863 = d.byteSize;
+  if (x863 === undefined) return false;
+  if (!(Number.isInteger(x863))) return false;
+  if (x863 < 0) return false;
+  const x864 = d.level;
+  if (x864 === undefined) return false;
+  if (!(Number.isInteger(x864))) return false;
+  if (x864 < 1) return false;
+  const x865 = d.topics;
+  if (x865 !== undefined) {
+    if (!(Array.isArray(x865))) return false;
+    if (x865.length > 1 && __dup(x865, ["string"]) !== null) return false;
+    for (let i866 = 0; i866 < x865.length; i866++) {
+      const x867 = x865[i866];
+      if (!(typeof x867 === "string")) return false;
+      if (x867.length > 200 && __len(x867) > 200) return false;
+      if (x867.length === 0) return false;
     }
   }
-  for (const k859 in d) if (!(k859 === "archiveId" || k859 === "entryId" || k859 === "createdAt" || k859 === "expiresAt" || k859 === "sourceCount" || k859 === "tokenBudget" || k859 === "tokensUsed" || k859 === "byteSize" || k859 === "level" || k859 === "topics")) return false;
+  for (const k868 in d) if (!(k868 === "archiveId" || k868 === "entryId" || k868 === "createdAt" || k868 === "expiresAt" || k868 === "sourceCount" || k868 === "tokenBudget" || k868 === "tokensUsed" || k868 === "byteSize" || k868 === "level" || k868 === "topics")) return false;
   return true;
 }
-function __c1141(d) {
+function __c1151(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x860 = d.limit;
-  if (x860 !== undefined) {
-    if (!(Number.isInteger(x860))) return false;
-    if (x860 < 1) return false;
+  const x869 = d.limit;
+  if (x869 !== undefined) {
+    if (!(Number.isInteger(x869))) return false;
+    if (x869 < 1) return false;
   }
-  const x861 = d.tag;
-  if (x861 !== undefined) {
-    if (!(typeof x861 === "string")) return false;
-    if (x861.length === 0) return false;
+  const x870 = d.tag;
+  if (x870 !== undefined) {
+    if (!(typeof x870 === "string")) return false;
+    if (x870.length === 0) return false;
   }
-  for (const k862 in d) if (!(k862 === "limit" || k862 === "tag")) return false;
+  for (const k871 in d) if (!(k871 === "limit" || k871 === "tag")) return false;
   return true;
 }
-function __c1145(d) {
+function __c1155(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x863 = d.memoryRef;
-  if (x863 === undefined) return false;
-  if (!(typeof x863 === "string")) return false;
-  if (x863.length === 0) return false;
-  const x864 = d.memoryId;
-  if (x864 === undefined) return false;
-  if (!(typeof x864 === "string")) return false;
-  if (x864.length === 0) return false;
-  const x865 = d.nodeId;
-  if (x865 !== undefined) {
-    if (!(typeof x865 === "string")) return false;
-    if (x865.length === 0) return false;
+  const x872 = d.memoryRef;
+  if (x872 === undefined) return false;
+  if (!(typeof x872 === "string")) return false;
+  if (x872.length === 0) return false;
+  const x873 = d.memoryId;
+  if (x873 === undefined) return false;
+  if (!(typeof x873 === "string")) return false;
+  if (x873.length === 0) return false;
+  const x874 = d.nodeId;
+  if (x874 !== undefined) {
+    if (!(typeof x874 === "string")) return false;
+    if (x874.length === 0) return false;
   }
-  const x866 = d.operation;
-  if (x866 !== undefined) {
-    if (!(x866 === "put" || x866 === "delete")) return false;
+  const x875 = d.operation;
+  if (x875 !== undefined) {
+    if (!(x875 === "put" || x875 === "delete")) return false;
   }
-  const x867 = d.agentId;
-  if (x867 !== undefined) {
-    if (!(typeof x867 === "string")) return false;
-    if (x867.length === 0) return false;
+  const x876 = d.agentId;
+  if (x876 !== undefined) {
+    if (!(typeof x876 === "string")) return false;
+    if (x876.length === 0) return false;
   }
-  const x868 = d.byteSize;
-  if (x868 !== undefined) {
-    if (!(Number.isInteger(x868))) return false;
-    if (x868 < 0) return false;
+  const x877 = d.byteSize;
+  if (x877 !== undefined) {
+    if (!(Number.isInteger(x877))) return false;
+    if (x877 < 0) return false;
   }
   return true;
 }
 function __c114(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x869 = d.executionModel;
-  if (x869 !== undefined) {
-    if (!__c116(x869)) return false;
+  const x878 = d.executionModel;
+  if (x878 !== undefined) {
+    if (!__c116(x878)) return false;
   }
   return true;
 }
 function __c146(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok870 = false;
-  L871: {
-    L872: {
+  let ok879 = false;
+  L880: {
+    L881: {
       if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-        const x873 = d.nextWorkerIds;
-        if (x873 === undefined) break L872;
-        if (!(Array.isArray(x873))) break L872;
+        const x882 = d.nextWorkerIds;
+        if (x882 === undefined) break L881;
+        if (!(Array.isArray(x882))) break L881;
       }
-      break L871;
+      break L880;
     }
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x874 = d.kind;
-      if (x874 === undefined) break L871;
-      if (x874 !== "next-worker") break L871;
+      const x883 = d.kind;
+      if (x883 === undefined) break L880;
+      if (x883 !== "next-worker") break L880;
     }
-    ok870 = true;
+    ok879 = true;
   }
-  if (ok870) {
+  if (ok879) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x875 = d.worker;
-      if (x875 === undefined) return false;
-      if (!(typeof x875 === "string")) return false;
+      const x884 = d.worker;
+      if (x884 === undefined) return false;
+      if (!(typeof x884 === "string")) return false;
     }
   }
-  const x876 = d.kind;
-  if (x876 === undefined) return false;
-  if (!(x876 === "next-worker" || x876 === "terminate" || x876 === "clarify" || x876 === "handoff")) return false;
-  const x877 = d.confidence;
-  if (x877 !== undefined) {
-    if (!(Number.isFinite(x877))) return false;
-    if (x877 > 1) return false;
-    if (x877 < 0) return false;
+  const x885 = d.kind;
+  if (x885 === undefined) return false;
+  if (!(x885 === "next-worker" || x885 === "terminate" || x885 === "clarify" || x885 === "handoff")) return false;
+  const x886 = d.confidence;
+  if (x886 !== undefined) {
+    if (!(Number.isFinite(x886))) return false;
+    if (x886 > 1) return false;
+    if (x886 < 0) return false;
   }
-  const x878 = d.worker;
-  if (x878 !== undefined) {
-    if (!(typeof x878 === "string")) return false;
-    if (x878.length === 0) return false;
+  const x887 = d.worker;
+  if (x887 !== undefined) {
+    if (!(typeof x887 === "string")) return false;
+    if (x887.length === 0) return false;
   }
-  const x879 = d.nextWorkerIds;
-  if (x879 !== undefined) {
-    if (!(Array.isArray(x879))) return false;
-    if (x879.length < 1) return false;
-    for (let i880 = 0; i880 < x879.length; i880++) {
-      const x881 = x879[i880];
-      if (!(typeof x881 === "string")) return false;
-      if (x881.length === 0) return false;
+  const x888 = d.nextWorkerIds;
+  if (x888 !== undefined) {
+    if (!(Array.isArray(x888))) return false;
+    if (x888.length < 1) return false;
+    for (let i889 = 0; i889 < x888.length; i889++) {
+      const x890 = x888[i889];
+      if (!(typeof x890 === "string")) return false;
+      if (x890.length === 0) return false;
     }
   }
-  const x882 = d.reason;
-  if (x882 !== undefined) {
-    if (!(typeof x882 === "string")) return false;
-    if (x882.length > 2000 && __len(x882) > 2000) return false;
+  const x891 = d.reason;
+  if (x891 !== undefined) {
+    if (!(typeof x891 === "string")) return false;
+    if (x891.length > 2000 && __len(x891) > 2000) return false;
   }
   return true;
 }
 function __c14(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x883 = d.id;
-  if (x883 === undefined) return false;
-  if (!(typeof x883 === "string")) return false;
-  if (x883.length > 200 && __len(x883) > 200) return false;
-  if (x883.length === 0) return false;
+  const x892 = d.id;
+  if (x892 === undefined) return false;
+  if (!(typeof x892 === "string")) return false;
+  if (x892.length > 200 && __len(x892) > 200) return false;
+  if (x892.length === 0) return false;
   return true;
 }
 function __c238(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x884 = d.limitBytes;
-  if (x884 !== undefined) {
-    if (!(Number.isInteger(x884))) return false;
-    if (x884 < 0) return false;
+  const x893 = d.limitBytes;
+  if (x893 !== undefined) {
+    if (!(Number.isInteger(x893))) return false;
+    if (x893 < 0) return false;
   }
   return true;
 }
-function __c1153(d) {
+function __c1163(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x885 = d.name;
-  if (x885 === undefined) return false;
-  if (!(typeof x885 === "string")) return false;
-  if (x885.length > 200 && __len(x885) > 200) return false;
-  if (x885.length === 0) return false;
-  const x886 = d.version;
-  if (x886 !== undefined) {
-    if (!(typeof x886 === "string")) return false;
-    if (x886.length > 50 && __len(x886) > 50) return false;
-    if (x886.length === 0) return false;
+  const x894 = d.name;
+  if (x894 === undefined) return false;
+  if (!(typeof x894 === "string")) return false;
+  if (x894.length > 200 && __len(x894) > 200) return false;
+  if (x894.length === 0) return false;
+  const x895 = d.version;
+  if (x895 !== undefined) {
+    if (!(typeof x895 === "string")) return false;
+    if (x895.length > 50 && __len(x895) > 50) return false;
+    if (x895.length === 0) return false;
   }
-  const x887 = d.template;
-  if (x887 === undefined) return false;
-  if (!(typeof x887 === "string")) return false;
-  if (x887.length === 0) return false;
-  const x888 = d.variables;
-  if (x888 !== undefined) {
-    if (!(Array.isArray(x888))) return false;
-    if (x888.length > 1 && __dup(x888, ["string"]) !== null) return false;
-    for (let i889 = 0; i889 < x888.length; i889++) {
-      const x890 = x888[i889];
-      if (!(typeof x890 === "string")) return false;
-      if (x890.length > 200 && __len(x890) > 200) return false;
-      if (x890.length === 0) return false;
+  const x896 = d.template;
+  if (x896 === undefined) return false;
+  if (!(typeof x896 === "string")) return false;
+  if (x896.length === 0) return false;
+  const x897 = d.variables;
+  if (x897 !== undefined) {
+    if (!(Array.isArray(x897))) return false;
+    if (x897.length > 1 && __dup(x897, ["string"]) !== null) return false;
+    for (let i898 = 0; i898 < x897.length; i898++) {
+      const x899 = x897[i898];
+      if (!(typeof x899 === "string")) return false;
+      if (x899.length > 200 && __len(x899) > 200) return false;
+      if (x899.length === 0) return false;
     }
   }
   return true;
 }
-function __c1160(d) {
+function __c1170(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok891 = false;
-  L892: {
+  let ok900 = false;
+  L901: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x893 = d.kind;
-      if (x893 === undefined) break L892;
-      if (x893 !== "agent-pack") break L892;
+      const x902 = d.kind;
+      if (x902 === undefined) break L901;
+      if (x902 !== "agent-pack") break L901;
     }
-    ok891 = true;
+    ok900 = true;
   }
-  if (ok891) {
+  if (ok900) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x894 = d.artifact;
-      if (x894 !== undefined) {
-        if (!__c9(x894)) return false;
+      const x903 = d.artifact;
+      if (x903 !== undefined) {
+        if (!__c9(x903)) return false;
       }
     }
   }
-  let ok895 = false;
-  L896: {
+  let ok904 = false;
+  L905: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x897 = d.kind;
-      if (x897 === undefined) break L896;
-      if (x897 !== "workflow-chain-pack") break L896;
+      const x906 = d.kind;
+      if (x906 === undefined) break L905;
+      if (x906 !== "workflow-chain-pack") break L905;
     }
-    ok895 = true;
+    ok904 = true;
   }
-  if (ok895) {
+  if (ok904) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x898 = d.artifact;
-      if (x898 !== undefined) {
-        if (!__c1188(x898)) return false;
+      const x907 = d.artifact;
+      if (x907 !== undefined) {
+        if (!__c1198(x907)) return false;
       }
     }
   }
-  let ok899 = false;
-  L900: {
+  let ok908 = false;
+  L909: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x901 = d.kind;
-      if (x901 === undefined) break L900;
-      if (x901 !== "prompt-template") break L900;
+      const x910 = d.kind;
+      if (x910 === undefined) break L909;
+      if (x910 !== "prompt-template") break L909;
     }
-    ok899 = true;
+    ok908 = true;
   }
-  if (ok899) {
+  if (ok908) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x902 = d.artifact;
-      if (x902 !== undefined) {
-        if (!__c1153(x902)) return false;
+      const x911 = d.artifact;
+      if (x911 !== undefined) {
+        if (!__c1163(x911)) return false;
       }
     }
   }
-  let ok903 = false;
-  L904: {
+  let ok912 = false;
+  L913: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x905 = d.kind;
-      if (x905 === undefined) break L904;
-      if (x905 !== "scheduled-automation") break L904;
+      const x914 = d.kind;
+      if (x914 === undefined) break L913;
+      if (x914 !== "scheduled-automation") break L913;
     }
-    ok903 = true;
+    ok912 = true;
   }
-  if (ok903) {
+  if (ok912) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x906 = d.artifact;
-      if (x906 !== undefined) {
-        if (!__c1205(x906)) return false;
+      const x915 = d.artifact;
+      if (x915 !== undefined) {
+        if (!__c1215(x915)) return false;
       }
     }
   }
-  const x907 = d.id;
-  if (x907 === undefined) return false;
-  if (!(typeof x907 === "string")) return false;
-  if (x907.length === 0) return false;
-  const x908 = d.kind;
-  if (x908 === undefined) return false;
-  if (!__c39(x908)) return false;
-  const x909 = d.artifact;
-  if (x909 === undefined) return false;
-  if (!(typeof x909 === "object" && x909 !== null && !Array.isArray(x909))) return false;
-  const x910 = d.provenance;
-  if (x910 === undefined) return false;
-  if (!__c1166(x910)) return false;
-  const x911 = d.duplicateOf;
-  if (x911 !== undefined) {
-    if (!(typeof x911 === "string")) return false;
-    if (x911.length === 0) return false;
-  }
-  const x912 = d.owner;
-  if (x912 === undefined) return false;
-  if (!(typeof x912 === "string")) return false;
-  if (x912.length === 0) return false;
-  const x913 = d.rationale;
-  if (x913 !== undefined) {
-    if (!(typeof x913 === "string")) return false;
-    if (x913.length > 4000 && __len(x913) > 4000) return false;
-  }
-  const x914 = d.state;
-  if (x914 === undefined) return false;
-  if (!__c1174(x914)) return false;
-  const x915 = d.createdAt;
-  if (x915 === undefined) return false;
-  if (!(typeof x915 === "string")) return false;
-  if (!__fmtDateTime(x915)) return false;
-  const x916 = d.updatedAt;
-  if (x916 !== undefined) {
-    if (!(typeof x916 === "string")) return false;
-    if (!__fmtDateTime(x916)) return false;
-  }
-  for (const k917 in d) if (!(k917 === "id" || k917 === "kind" || k917 === "artifact" || k917 === "provenance" || k917 === "duplicateOf" || k917 === "owner" || k917 === "rationale" || k917 === "state" || k917 === "createdAt" || k917 === "updatedAt")) return false;
-  return true;
-}
-function __c1212(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x918 = d.proposalId;
+  const x916 = d.id;
+  if (x916 === undefined) return false;
+  if (!(typeof x916 === "string")) return false;
+  if (x916.length === 0) return false;
+  const x917 = d.kind;
+  if (x917 === undefined) return false;
+  if (!__c39(x917)) return false;
+  const x918 = d.artifact;
   if (x918 === undefined) return false;
-  if (!(typeof x918 === "string")) return false;
-  if (x918.length === 0) return false;
-  const x919 = d.activation;
+  if (!(typeof x918 === "object" && x918 !== null && !Array.isArray(x918))) return false;
+  const x919 = d.provenance;
   if (x919 === undefined) return false;
-  if (!__c42(x919)) return false;
-  const x920 = d.gateId;
+  if (!__c1176(x919)) return false;
+  const x920 = d.duplicateOf;
   if (x920 !== undefined) {
     if (!(typeof x920 === "string")) return false;
     if (x920.length === 0) return false;
+  }
+  const x921 = d.owner;
+  if (x921 === undefined) return false;
+  if (!(typeof x921 === "string")) return false;
+  if (x921.length === 0) return false;
+  const x922 = d.rationale;
+  if (x922 !== undefined) {
+    if (!(typeof x922 === "string")) return false;
+    if (x922.length > 4000 && __len(x922) > 4000) return false;
+  }
+  const x923 = d.state;
+  if (x923 === undefined) return false;
+  if (!__c1184(x923)) return false;
+  const x924 = d.createdAt;
+  if (x924 === undefined) return false;
+  if (!(typeof x924 === "string")) return false;
+  if (!__fmtDateTime(x924)) return false;
+  const x925 = d.updatedAt;
+  if (x925 !== undefined) {
+    if (!(typeof x925 === "string")) return false;
+    if (!__fmtDateTime(x925)) return false;
+  }
+  for (const k926 in d) if (!(k926 === "id" || k926 === "kind" || k926 === "artifact" || k926 === "provenance" || k926 === "duplicateOf" || k926 === "owner" || k926 === "rationale" || k926 === "state" || k926 === "createdAt" || k926 === "updatedAt")) return false;
+  return true;
+}
+function __c1222(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x927 = d.proposalId;
+  if (x927 === undefined) return false;
+  if (!(typeof x927 === "string")) return false;
+  if (x927.length === 0) return false;
+  const x928 = d.activation;
+  if (x928 === undefined) return false;
+  if (!__c42(x928)) return false;
+  const x929 = d.gateId;
+  if (x929 !== undefined) {
+    if (!(typeof x929 === "string")) return false;
+    if (x929.length === 0) return false;
   }
   return true;
 }
@@ -3995,19 +4035,19 @@ function __c42(d) {
   if (!(d === "approval-gate" || d === "direct-rbac")) return false;
   return true;
 }
-function __c1217(d) {
+function __c1227(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x921 = d.proposalId;
-  if (x921 === undefined) return false;
-  if (!(typeof x921 === "string")) return false;
-  if (x921.length === 0) return false;
-  const x922 = d.kind;
-  if (x922 === undefined) return false;
-  if (!__c39(x922)) return false;
-  const x923 = d.duplicateOf;
-  if (x923 !== undefined) {
-    if (!(typeof x923 === "string")) return false;
-    if (x923.length === 0) return false;
+  const x930 = d.proposalId;
+  if (x930 === undefined) return false;
+  if (!(typeof x930 === "string")) return false;
+  if (x930.length === 0) return false;
+  const x931 = d.kind;
+  if (x931 === undefined) return false;
+  if (!__c39(x931)) return false;
+  const x932 = d.duplicateOf;
+  if (x932 !== undefined) {
+    if (!(typeof x932 === "string")) return false;
+    if (x932.length === 0) return false;
   }
   return true;
 }
@@ -4015,557 +4055,742 @@ function __c39(d) {
   if (!(d === "agent-pack" || d === "workflow-chain-pack" || d === "prompt-template" || d === "scheduled-automation")) return false;
   return true;
 }
-function __c1166(d) {
+function __c1176(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x924 = d.sourceRunIds;
-  if (x924 === undefined) return false;
-  if (!(Array.isArray(x924))) return false;
-  if (x924.length < 1) return false;
-  for (let i925 = 0; i925 < x924.length; i925++) {
-    const x926 = x924[i925];
-    if (!(typeof x926 === "string")) return false;
-    if (x926.length === 0) return false;
+  const x933 = d.sourceRunIds;
+  if (x933 === undefined) return false;
+  if (!(Array.isArray(x933))) return false;
+  if (x933.length < 1) return false;
+  for (let i934 = 0; i934 < x933.length; i934++) {
+    const x935 = x933[i934];
+    if (!(typeof x935 === "string")) return false;
+    if (x935.length === 0) return false;
   }
-  for (const k927 in d) if (!(k927 === "sourceRunIds")) return false;
+  for (const k936 in d) if (!(k936 === "sourceRunIds")) return false;
   return true;
 }
-function __c1174(d) {
+function __c1184(d) {
   if (!(d === "draft" || d === "revised" || d === "applied" || d === "rejected" || d === "archived")) return false;
   return true;
 }
 function __c35(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok928 = false;
-  L929: {
+  let ok937 = false;
+  L938: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x930 = d.activation;
-      if (x930 === undefined) break L929;
-      if (x930 !== "direct-rbac") break L929;
+      const x939 = d.activation;
+      if (x939 === undefined) break L938;
+      if (x939 !== "direct-rbac") break L938;
     }
-    ok928 = true;
+    ok937 = true;
   }
-  if (ok928) {
+  if (ok937) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x931 = d.activationScope;
-      if (x931 === undefined) return false;
-      if (!(typeof x931 === "string")) return false;
+      const x940 = d.activationScope;
+      if (x940 === undefined) return false;
+      if (!(typeof x940 === "string")) return false;
     }
   }
-  const x932 = d.supported;
-  if (x932 === undefined) return false;
-  if (!(typeof x932 === "boolean")) return false;
-  const x933 = d.artifactKinds;
-  if (x933 !== undefined) {
-    if (!(Array.isArray(x933))) return false;
-    if (x933.length > 1 && __dup(x933, null) !== null) return false;
-    for (let i934 = 0; i934 < x933.length; i934++) {
-      const x935 = x933[i934];
-      if (!__c39(x935)) return false;
+  const x941 = d.supported;
+  if (x941 === undefined) return false;
+  if (!(typeof x941 === "boolean")) return false;
+  const x942 = d.artifactKinds;
+  if (x942 !== undefined) {
+    if (!(Array.isArray(x942))) return false;
+    if (x942.length > 1 && __dup(x942, null) !== null) return false;
+    for (let i943 = 0; i943 < x942.length; i943++) {
+      const x944 = x942[i943];
+      if (!__c39(x944)) return false;
     }
   }
-  const x936 = d.duplicationDetection;
-  if (x936 !== undefined) {
-    if (!(typeof x936 === "boolean")) return false;
+  const x945 = d.duplicationDetection;
+  if (x945 !== undefined) {
+    if (!(typeof x945 === "boolean")) return false;
   }
-  const x937 = d.activation;
-  if (x937 !== undefined) {
-    if (!__c42(x937)) return false;
+  const x946 = d.activation;
+  if (x946 !== undefined) {
+    if (!__c42(x946)) return false;
   }
-  const x938 = d.activationScope;
-  if (x938 !== undefined) {
-    if (!(typeof x938 === "string")) return false;
-    if (x938.length === 0) return false;
+  const x947 = d.activationScope;
+  if (x947 !== undefined) {
+    if (!(typeof x947 === "string")) return false;
+    if (x947.length === 0) return false;
   }
-  for (const k939 in d) if (!(k939 === "supported" || k939 === "artifactKinds" || k939 === "duplicationDetection" || k939 === "activation" || k939 === "activationScope")) return false;
+  for (const k948 in d) if (!(k948 === "supported" || k948 === "artifactKinds" || k948 === "duplicationDetection" || k948 === "activation" || k948 === "activationScope")) return false;
   return true;
 }
 function __c248(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x940 = d.resource;
-  if (x940 === undefined) return false;
-  if (!(typeof x940 === "string")) return false;
-  if (x940.length > 100 && __len(x940) > 100) return false;
-  if (x940.length === 0) return false;
-  const x941 = d.limit;
-  if (x941 === undefined) return false;
-  if (!(Number.isInteger(x941))) return false;
-  if (x941 < 1) return false;
+  const x949 = d.resource;
+  if (x949 === undefined) return false;
+  if (!(typeof x949 === "string")) return false;
+  if (x949.length > 100 && __len(x949) > 100) return false;
+  if (x949.length === 0) return false;
+  const x950 = d.limit;
+  if (x950 === undefined) return false;
+  if (!(Number.isInteger(x950))) return false;
+  if (x950 < 1) return false;
   return true;
 }
 function __c184(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x942 = d.fromSeq;
-  if (x942 === undefined) return false;
-  if (!(Number.isInteger(x942))) return false;
-  if (x942 < 0) return false;
-  const x943 = d.oldestAvailableIdx;
-  if (x943 !== undefined) {
-    if (!(Number.isInteger(x943))) return false;
-    if (x943 < 0) return false;
+  const x951 = d.fromSeq;
+  if (x951 === undefined) return false;
+  if (!(Number.isInteger(x951))) return false;
+  if (x951 < 0) return false;
+  const x952 = d.oldestAvailableIdx;
+  if (x952 !== undefined) {
+    if (!(Number.isInteger(x952))) return false;
+    if (x952 < 0) return false;
   }
-  const x944 = d.sourceRunId;
-  if (x944 !== undefined) {
-    if (!(typeof x944 === "string")) return false;
-    if (x944.length === 0) return false;
+  const x953 = d.sourceRunId;
+  if (x953 !== undefined) {
+    if (!(typeof x953 === "string")) return false;
+    if (x953.length === 0) return false;
   }
-  const x945 = d.reason;
-  if (x945 !== undefined) {
-    if (!(x945 === "retention_expired" || x945 === "event_log_unavailable")) return false;
+  const x954 = d.reason;
+  if (x954 !== undefined) {
+    if (!(x954 === "retention_expired" || x954 === "event_log_unavailable")) return false;
   }
   return true;
 }
 function __c108(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x946 = d.ttl;
-  if (x946 !== undefined) {
-    if (!(typeof x946 === "boolean")) return false;
+  const x955 = d.ttl;
+  if (x955 !== undefined) {
+    if (!(typeof x955 === "boolean")) return false;
   }
-  const x947 = d.forget;
-  if (x947 !== undefined) {
-    if (!(typeof x947 === "boolean")) return false;
+  const x956 = d.forget;
+  if (x956 !== undefined) {
+    if (!(typeof x956 === "boolean")) return false;
   }
-  for (const k948 in d) if (!(k948 === "ttl" || k948 === "forget")) return false;
+  for (const k957 in d) if (!(k957 === "ttl" || k957 === "forget")) return false;
   return true;
 }
-function __c1222(d) {
+function __c1232(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x949 = d.status;
-  if (x949 !== undefined) {
-    if (x949 !== "completed") return false;
-  }
-  const x950 = d.durationMs;
-  if (x950 !== undefined) {
-    if (!(Number.isInteger(x950))) return false;
-    if (x950 < 0) return false;
-  }
-  return true;
-}
-function __c1226(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x951 = d.eventId;
-  if (x951 === undefined) return false;
-  if (!(typeof x951 === "string")) return false;
-  if (x951.length > 200 && __len(x951) > 200) return false;
-  if (x951.length === 0) return false;
-  const x952 = d.runId;
-  if (x952 === undefined) return false;
-  if (!(typeof x952 === "string")) return false;
-  if (x952.length > 200 && __len(x952) > 200) return false;
-  if (x952.length === 0) return false;
-  const x953 = d.type;
-  if (x953 === undefined) return false;
-  if (!__c252(x953)) return false;
-  const x954 = d.payload;
-  if (x954 === undefined) return false;
-  if (!(typeof x954 === "object" && x954 !== null && !Array.isArray(x954))) return false;
-  const x955 = d.timestamp;
-  if (x955 === undefined) return false;
-  if (!(typeof x955 === "string")) return false;
-  if (!__fmtDateTime(x955)) return false;
-  const x956 = d.sequence;
-  if (x956 === undefined) return false;
-  if (!(Number.isInteger(x956))) return false;
-  if (x956 < 0) return false;
-  const x957 = d.nodeId;
-  if (x957 !== undefined) {
-    if (!(typeof x957 === "string")) return false;
-    if (x957.length === 0) return false;
-  }
-  const x958 = d.causationId;
+  const x958 = d.status;
   if (x958 !== undefined) {
-    if (!(typeof x958 === "string")) return false;
-    if (x958.length === 0) return false;
+    if (x958 !== "completed") return false;
   }
-  const x959 = d.schemaVersion;
+  const x959 = d.durationMs;
   if (x959 !== undefined) {
     if (!(Number.isInteger(x959))) return false;
     if (x959 < 0) return false;
   }
-  const x960 = d.engineVersion;
-  if (x960 !== undefined) {
-    if (!(typeof x960 === "string")) return false;
-  }
-  for (const k961 in d) if (!(k961 === "eventId" || k961 === "runId" || k961 === "type" || k961 === "payload" || k961 === "timestamp" || k961 === "sequence" || k961 === "nodeId" || k961 === "causationId" || k961 === "schemaVersion" || k961 === "engineVersion")) return false;
   return true;
 }
-function __c1239(d) {
-  if (!__E962.has(d)) return false;
+function __c1236(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x960 = d.code;
+  if (x960 === undefined) return false;
+  if (!(typeof x960 === "string")) return false;
+  if (x960.length === 0) return false;
+  const x961 = d.message;
+  if (x961 === undefined) return false;
+  if (!(typeof x961 === "string")) return false;
   return true;
 }
 function __c1240(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x962 = d.eventId;
+  if (x962 === undefined) return false;
+  if (!(typeof x962 === "string")) return false;
+  if (x962.length > 200 && __len(x962) > 200) return false;
+  if (x962.length === 0) return false;
   const x963 = d.runId;
-  if (x963 !== undefined) {
-    if (!(typeof x963 === "string")) return false;
-    if (x963.length > 512 && __len(x963) > 512) return false;
-    if (x963.length === 0) return false;
-  }
-  const x964 = d.events;
+  if (x963 === undefined) return false;
+  if (!(typeof x963 === "string")) return false;
+  if (x963.length > 200 && __len(x963) > 200) return false;
+  if (x963.length === 0) return false;
+  const x964 = d.type;
   if (x964 === undefined) return false;
-  if (!(Array.isArray(x964))) return false;
-  for (let i965 = 0; i965 < x964.length; i965++) {
-    const x966 = x964[i965];
-    if (!__c1226(x966)) return false;
+  if (!__c252(x964)) return false;
+  const x965 = d.payload;
+  if (x965 === undefined) return false;
+  if (!(typeof x965 === "object" && x965 !== null && !Array.isArray(x965))) return false;
+  const x966 = d.timestamp;
+  if (x966 === undefined) return false;
+  if (!(typeof x966 === "string")) return false;
+  if (!__fmtDateTime(x966)) return false;
+  const x967 = d.sequence;
+  if (x967 === undefined) return false;
+  if (!(Number.isInteger(x967))) return false;
+  if (x967 < 0) return false;
+  const x968 = d.nodeId;
+  if (x968 !== undefined) {
+    if (!(typeof x968 === "string")) return false;
+    if (x968.length === 0) return false;
+  }
+  const x969 = d.causationId;
+  if (x969 !== undefined) {
+    if (!(typeof x969 === "string")) return false;
+    if (x969.length === 0) return false;
+  }
+  const x970 = d.schemaVersion;
+  if (x970 !== undefined) {
+    if (!(Number.isInteger(x970))) return false;
+    if (x970 < 0) return false;
+  }
+  const x971 = d.engineVersion;
+  if (x971 !== undefined) {
+    if (!(typeof x971 === "string")) return false;
+  }
+  for (const k972 in d) if (!(k972 === "eventId" || k972 === "runId" || k972 === "type" || k972 === "payload" || k972 === "timestamp" || k972 === "sequence" || k972 === "nodeId" || k972 === "causationId" || k972 === "schemaVersion" || k972 === "engineVersion")) return false;
+  return true;
+}
+function __c1253(d) {
+  if (!__E973.has(d)) return false;
+  return true;
+}
+function __c1254(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x974 = d.runId;
+  if (x974 !== undefined) {
+    if (!(typeof x974 === "string")) return false;
+    if (x974.length > 512 && __len(x974) > 512) return false;
+    if (x974.length === 0) return false;
+  }
+  const x975 = d.events;
+  if (x975 === undefined) return false;
+  if (!(Array.isArray(x975))) return false;
+  for (let i976 = 0; i976 < x975.length; i976++) {
+    const x977 = x975[i976];
+    if (!__c1240(x977)) return false;
   }
   return true;
 }
-function __c1245(d) {
+function __c1259(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  L967: {
-    B968: {
+  L978: {
+    B979: {
       if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-        const x969 = d.errorCode;
-        if (x969 === undefined) break B968;
-        if (!(typeof x969 === "string")) break B968;
-        if (x969.length === 0) break B968;
+        const x980 = d.errorCode;
+        if (x980 === undefined) break B979;
+        if (!(typeof x980 === "string")) break B979;
+        if (x980.length === 0) break B979;
       }
-      break L967;
+      break L978;
     }
-    B970: {
+    B981: {
       if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-        const x971 = d.error;
-        if (x971 === undefined) break B970;
-        if (!__c1249(x971)) break B970;
+        const x982 = d.error;
+        if (x982 === undefined) break B981;
+        if (!__c1263(x982)) break B981;
       }
-      break L967;
+      break L978;
     }
     return false;
   }
-  const x972 = d.status;
-  if (x972 !== undefined) {
-    if (x972 !== "failed") return false;
-  }
-  const x973 = d.errorCode;
-  if (x973 !== undefined) {
-    if (!(typeof x973 === "string")) return false;
-    if (x973.length === 0) return false;
-  }
-  const x974 = d.error;
-  if (x974 !== undefined) {
-    if (!__c1249(x974)) return false;
-  }
-  return true;
-}
-function __c1249(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x975 = d.code;
-  if (x975 === undefined) return false;
-  if (!(typeof x975 === "string")) return false;
-  if (x975.length === 0) return false;
-  const x976 = d.message;
-  if (x976 === undefined) return false;
-  if (!(typeof x976 === "string")) return false;
-  if (x976.length === 0) return false;
-  const x977 = d.details;
-  if (x977 !== undefined) {
-    if (!(typeof x977 === "object" && x977 !== null && !Array.isArray(x977))) return false;
-  }
-  const x978 = d.retryable;
-  if (x978 !== undefined) {
-    if (!(typeof x978 === "boolean")) return false;
-  }
-  return true;
-}
-function __c1261(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x979 = d.fromSeq;
-  if (x979 === undefined) return false;
-  if (!(Number.isInteger(x979))) return false;
-  if (x979 < 0) return false;
-  for (const k980 in d) if (!(k980 === "fromSeq")) return false;
-  return true;
-}
-function __c1264(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x981 = d.runId;
-  if (x981 === undefined) return false;
-  if (!(typeof x981 === "string")) return false;
-  if (x981.length === 0) return false;
-  const x982 = d.forkedFrom;
-  if (x982 === undefined) return false;
-  if (!__c253(x982)) return false;
   const x983 = d.status;
-  if (x983 === undefined) return false;
-  if (!(x983 === "created" || x983 === "running" || x983 === "completed")) return false;
+  if (x983 !== undefined) {
+    if (x983 !== "failed") return false;
+  }
+  const x984 = d.errorCode;
+  if (x984 !== undefined) {
+    if (!(typeof x984 === "string")) return false;
+    if (x984.length === 0) return false;
+  }
+  const x985 = d.error;
+  if (x985 !== undefined) {
+    if (!__c1263(x985)) return false;
+  }
   return true;
 }
-function __c1269(d) {
+function __c1263(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x984 = d.decision;
-  if (x984 === undefined) return false;
-  if (!__c146(x984)) return false;
-  return true;
-}
-function __c1272(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x985 = d.workflowId;
-  if (x985 === undefined) return false;
-  if (!(typeof x985 === "string")) return false;
-  if (x985.length === 0) return false;
-  const x986 = d.parentRunId;
-  if (x986 !== undefined) {
-    if (!(typeof x986 === "string")) return false;
-    if (x986.length === 0) return false;
-  }
-  const x987 = d.memoryRef;
-  if (x987 !== undefined) {
-    if (!(typeof x987 === "string")) return false;
-    if (x987.length === 0) return false;
-  }
-  const x988 = d.memoryScopeIsolation;
+  const x986 = d.code;
+  if (x986 === undefined) return false;
+  if (!(typeof x986 === "string")) return false;
+  if (x986.length === 0) return false;
+  const x987 = d.message;
+  if (x987 === undefined) return false;
+  if (!(typeof x987 === "string")) return false;
+  if (x987.length === 0) return false;
+  const x988 = d.details;
   if (x988 !== undefined) {
-    if (!(x988 === "inherit" || x988 === "isolated")) return false;
+    if (!(typeof x988 === "object" && x988 !== null && !Array.isArray(x988))) return false;
   }
-  const x989 = d.forkedFrom;
+  const x989 = d.retryable;
   if (x989 !== undefined) {
-    if (!__c253(x989)) return false;
+    if (!(typeof x989 === "boolean")) return false;
   }
   return true;
 }
-function __c1205(d) {
+function __c1275(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x990 = d.name;
+  const x990 = d.fromSeq;
   if (x990 === undefined) return false;
-  if (!(typeof x990 === "string")) return false;
-  if (x990.length > 200 && __len(x990) > 200) return false;
-  if (x990.length === 0) return false;
-  const x991 = d.version;
+  if (!(Number.isInteger(x990))) return false;
+  if (x990 < 0) return false;
+  const x991 = d.mode;
   if (x991 !== undefined) {
-    if (!(typeof x991 === "string")) return false;
-    if (x991.length > 50 && __len(x991) > 50) return false;
-    if (x991.length === 0) return false;
+    if (!(x991 === "replay" || x991 === "branch")) return false;
   }
-  const x992 = d.workflowId;
-  if (x992 === undefined) return false;
-  if (!(typeof x992 === "string")) return false;
-  if (x992.length > 200 && __len(x992) > 200) return false;
-  if (x992.length === 0) return false;
-  const x993 = d.schedule;
+  for (const k992 in d) if (!(k992 === "fromSeq" || k992 === "mode")) return false;
+  return true;
+}
+function __c1279(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x993 = d.runId;
   if (x993 === undefined) return false;
-  if (!(typeof x993 === "object" && x993 !== null && !Array.isArray(x993))) return false;
-  if (Object.keys(x993).length < 1) return false;
+  if (!(typeof x993 === "string")) return false;
+  if (x993.length === 0) return false;
+  const x994 = d.forkedFrom;
+  if (x994 === undefined) return false;
+  if (!__c253(x994)) return false;
+  const x995 = d.status;
+  if (x995 === undefined) return false;
+  if (!(x995 === "created" || x995 === "running" || x995 === "completed")) return false;
+  return true;
+}
+function __c1284(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x996 = d.interruptId;
+  if (x996 === undefined) return false;
+  if (!(typeof x996 === "string")) return false;
+  if (x996.length === 0) return false;
+  const x997 = d.kind;
+  if (x997 === undefined) return false;
+  if (!(typeof x997 === "string")) return false;
+  if (x997.length === 0) return false;
+  return true;
+}
+function __c1288(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x998 = d.decision;
+  if (x998 === undefined) return false;
+  if (!__c146(x998)) return false;
+  return true;
+}
+function __c1291(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x999 = d.runId;
+  if (x999 === undefined) return false;
+  if (!(typeof x999 === "string")) return false;
+  if (x999.length === 0) return false;
+  const x1000 = d.workflowId;
+  if (x1000 !== undefined) {
+    if (!(typeof x1000 === "string")) return false;
+    if (x1000.length === 0) return false;
+  }
+  const x1001 = d.status;
+  if (x1001 === undefined) return false;
+  if (!__c1295(x1001)) return false;
+  const x1002 = d.variables;
+  if (x1002 === undefined) return false;
+  if (!(typeof x1002 === "object" && x1002 !== null && !Array.isArray(x1002))) return false;
+  const x1003 = d.error;
+  if (x1003 !== undefined) {
+    if (!__c1236(x1003)) return false;
+  }
+  const x1004 = d.interrupt;
+  if (x1004 !== undefined) {
+    if (!__c1284(x1004)) return false;
+  }
+  return true;
+}
+function __c1301(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1005 = d.workflowId;
+  if (x1005 === undefined) return false;
+  if (!(typeof x1005 === "string")) return false;
+  if (!__RE5.test(x1005)) return false;
+  const x1006 = d.inputs;
+  if (x1006 !== undefined) {
+    if (!(typeof x1006 === "object" && x1006 !== null && !Array.isArray(x1006))) return false;
+  }
+  for (const k1007 in d) if (!(k1007 === "workflowId" || k1007 === "inputs")) return false;
+  return true;
+}
+function __c1306(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1008 = d.runId;
+  if (x1008 === undefined) return false;
+  if (!(typeof x1008 === "string")) return false;
+  if (x1008.length === 0) return false;
+  const x1009 = d.workflowId;
+  if (x1009 !== undefined) {
+    if (!(typeof x1009 === "string")) return false;
+    if (x1009.length === 0) return false;
+  }
+  const x1010 = d.status;
+  if (x1010 === undefined) return false;
+  if (!__c1295(x1010)) return false;
+  return true;
+}
+function __c1311(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1011 = d.workflowId;
+  if (x1011 === undefined) return false;
+  if (!(typeof x1011 === "string")) return false;
+  if (x1011.length === 0) return false;
+  const x1012 = d.parentRunId;
+  if (x1012 !== undefined) {
+    if (!(typeof x1012 === "string")) return false;
+    if (x1012.length === 0) return false;
+  }
+  const x1013 = d.memoryRef;
+  if (x1013 !== undefined) {
+    if (!(typeof x1013 === "string")) return false;
+    if (x1013.length === 0) return false;
+  }
+  const x1014 = d.memoryScopeIsolation;
+  if (x1014 !== undefined) {
+    if (!(x1014 === "inherit" || x1014 === "isolated")) return false;
+  }
+  const x1015 = d.forkedFrom;
+  if (x1015 !== undefined) {
+    if (!__c253(x1015)) return false;
+  }
+  return true;
+}
+function __c1295(d) {
+  if (!(d === "created" || d === "running" || d === "completed" || d === "failed" || d === "waiting-clarification" || d === "waiting-approval")) return false;
+  return true;
+}
+function __c1215(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1016 = d.name;
+  if (x1016 === undefined) return false;
+  if (!(typeof x1016 === "string")) return false;
+  if (x1016.length > 200 && __len(x1016) > 200) return false;
+  if (x1016.length === 0) return false;
+  const x1017 = d.version;
+  if (x1017 !== undefined) {
+    if (!(typeof x1017 === "string")) return false;
+    if (x1017.length > 50 && __len(x1017) > 50) return false;
+    if (x1017.length === 0) return false;
+  }
+  const x1018 = d.workflowId;
+  if (x1018 === undefined) return false;
+  if (!(typeof x1018 === "string")) return false;
+  if (x1018.length > 200 && __len(x1018) > 200) return false;
+  if (x1018.length === 0) return false;
+  const x1019 = d.schedule;
+  if (x1019 === undefined) return false;
+  if (!(typeof x1019 === "object" && x1019 !== null && !Array.isArray(x1019))) return false;
+  if (Object.keys(x1019).length < 1) return false;
   return true;
 }
 function __c310(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok994 = false;
-  L995: {
+  let ok1020 = false;
+  L1021: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x996 = d.kind;
-      if (x996 === undefined) break L995;
-      if (x996 !== "distilled") break L995;
+      const x1022 = d.kind;
+      if (x1022 === undefined) break L1021;
+      if (x1022 !== "distilled") break L1021;
     }
-    ok994 = true;
+    ok1020 = true;
   }
-  if (ok994) {
+  if (ok1020) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x997 = d.archiveId;
-      if (x997 === undefined) return false;
-      const x998 = d.event;
-      if (x998 === undefined) return false;
-    }
-  }
-  let ok999 = false;
-  L1000: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x1001 = d.kind;
-      if (x1001 === undefined) break L1000;
-      if (x1001 !== "budget-exceeded") break L1000;
-    }
-    ok999 = true;
-  }
-  if (ok999) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x1002 = d.tokensRequired;
-      if (x1002 === undefined) return false;
+      const x1023 = d.archiveId;
+      if (x1023 === undefined) return false;
+      const x1024 = d.event;
+      if (x1024 === undefined) return false;
     }
   }
-  let ok1003 = false;
-  L1004: {
+  let ok1025 = false;
+  L1026: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x1005 = d.kind;
-      if (x1005 === undefined) break L1004;
-      if (x1005 !== "failed") break L1004;
+      const x1027 = d.kind;
+      if (x1027 === undefined) break L1026;
+      if (x1027 !== "budget-exceeded") break L1026;
     }
-    ok1003 = true;
+    ok1025 = true;
   }
-  if (ok1003) {
+  if (ok1025) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x1006 = d.errorCode;
-      if (x1006 === undefined) return false;
+      const x1028 = d.tokensRequired;
+      if (x1028 === undefined) return false;
     }
   }
-  const x1007 = d.kind;
-  if (x1007 === undefined) return false;
-  if (!(x1007 === "distilled" || x1007 === "nothing-to-distil" || x1007 === "budget-exceeded" || x1007 === "failed")) return false;
-  const x1008 = d.scheduleId;
-  if (x1008 === undefined) return false;
-  if (!(typeof x1008 === "string")) return false;
-  if (x1008.length > 512 && __len(x1008) > 512) return false;
-  if (x1008.length === 0) return false;
-  const x1009 = d.instant;
-  if (x1009 === undefined) return false;
-  if (!(typeof x1009 === "string")) return false;
-  if (!__fmtDateTime(x1009)) return false;
-  const x1010 = d.missed;
-  if (x1010 === undefined) return false;
-  if (!(Number.isInteger(x1010))) return false;
-  if (x1010 < 0) return false;
-  const x1011 = d.archiveId;
-  if (x1011 !== undefined) {
-    if (!(typeof x1011 === "string")) return false;
-    if (x1011.length > 512 && __len(x1011) > 512) return false;
-    if (x1011.length === 0) return false;
+  let ok1029 = false;
+  L1030: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x1031 = d.kind;
+      if (x1031 === undefined) break L1030;
+      if (x1031 !== "failed") break L1030;
+    }
+    ok1029 = true;
   }
-  const x1012 = d.event;
-  if (x1012 !== undefined) {
-    if (!__c317(x1012)) return false;
+  if (ok1029) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x1032 = d.errorCode;
+      if (x1032 === undefined) return false;
+    }
   }
-  const x1013 = d.tokensRequired;
-  if (x1013 !== undefined) {
-    if (!(Number.isInteger(x1013))) return false;
-    if (x1013 < 1) return false;
+  const x1033 = d.kind;
+  if (x1033 === undefined) return false;
+  if (!(x1033 === "distilled" || x1033 === "nothing-to-distil" || x1033 === "budget-exceeded" || x1033 === "failed")) return false;
+  const x1034 = d.scheduleId;
+  if (x1034 === undefined) return false;
+  if (!(typeof x1034 === "string")) return false;
+  if (x1034.length > 512 && __len(x1034) > 512) return false;
+  if (x1034.length === 0) return false;
+  const x1035 = d.instant;
+  if (x1035 === undefined) return false;
+  if (!(typeof x1035 === "string")) return false;
+  if (!__fmtDateTime(x1035)) return false;
+  const x1036 = d.missed;
+  if (x1036 === undefined) return false;
+  if (!(Number.isInteger(x1036))) return false;
+  if (x1036 < 0) return false;
+  const x1037 = d.archiveId;
+  if (x1037 !== undefined) {
+    if (!(typeof x1037 === "string")) return false;
+    if (x1037.length > 512 && __len(x1037) > 512) return false;
+    if (x1037.length === 0) return false;
   }
-  const x1014 = d.errorCode;
-  if (x1014 !== undefined) {
-    if (!(typeof x1014 === "string")) return false;
-    if (x1014.length > 128 && __len(x1014) > 128) return false;
-    if (x1014.length === 0) return false;
+  const x1038 = d.event;
+  if (x1038 !== undefined) {
+    if (!__c317(x1038)) return false;
+  }
+  const x1039 = d.tokensRequired;
+  if (x1039 !== undefined) {
+    if (!(Number.isInteger(x1039))) return false;
+    if (x1039 < 1) return false;
+  }
+  const x1040 = d.errorCode;
+  if (x1040 !== undefined) {
+    if (!(typeof x1040 === "string")) return false;
+    if (x1040.length > 128 && __len(x1040) > 128) return false;
+    if (x1040.length === 0) return false;
   }
   return true;
 }
 function __c102(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1015 = d.supported;
-  if (x1015 === undefined) return false;
-  if (!(typeof x1015 === "boolean")) return false;
-  const x1016 = d.modes;
-  if (x1016 !== undefined) {
-    if (!(Array.isArray(x1016))) return false;
-    if (x1016.length > 1 && __dup(x1016, null) !== null) return false;
-    for (let i1017 = 0; i1017 < x1016.length; i1017++) {
-      const x1018 = x1016[i1017];
-      if (!(x1018 === "semantic" || x1018 === "filter")) return false;
+  const x1041 = d.supported;
+  if (x1041 === undefined) return false;
+  if (!(typeof x1041 === "boolean")) return false;
+  const x1042 = d.modes;
+  if (x1042 !== undefined) {
+    if (!(Array.isArray(x1042))) return false;
+    if (x1042.length > 1 && __dup(x1042, null) !== null) return false;
+    for (let i1043 = 0; i1043 < x1042.length; i1043++) {
+      const x1044 = x1042[i1043];
+      if (!(x1044 === "semantic" || x1044 === "filter")) return false;
     }
   }
-  for (const k1019 in d) if (!(k1019 === "supported" || k1019 === "modes")) return false;
+  for (const k1045 in d) if (!(k1045 === "supported" || k1045 === "modes")) return false;
+  return true;
+}
+function __c1318(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1046 = d.memoryRef;
+  if (x1046 === undefined) return false;
+  if (!(typeof x1046 === "string")) return false;
+  if (x1046.length > 1024 && __len(x1046) > 1024) return false;
+  if (x1046.length === 0) return false;
+  const x1047 = d.sourceIds;
+  if (x1047 !== undefined) {
+    if (!(Array.isArray(x1047))) return false;
+    if (x1047.length > 1000) return false;
+    if (x1047.length < 1) return false;
+    for (let i1048 = 0; i1048 < x1047.length; i1048++) {
+      const x1049 = x1047[i1048];
+      if (!(typeof x1049 === "string")) return false;
+      if (x1049.length > 512 && __len(x1049) > 512) return false;
+      if (x1049.length === 0) return false;
+    }
+  }
+  for (const k1050 in d) if (!(k1050 === "memoryRef" || k1050 === "sourceIds")) return false;
+  return true;
+}
+function __c1323(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1051 = d.type;
+  if (x1051 === undefined) return false;
+  if (x1051 !== "memory.compacted") return false;
+  const x1052 = d.runId;
+  if (x1052 !== undefined) {
+    if (!(typeof x1052 === "string")) return false;
+    if (x1052.length === 0) return false;
+  }
+  const x1053 = d.payload;
+  if (x1053 === undefined) return false;
+  if (!__c317(x1053)) return false;
+  const x1054 = d.outputContent;
+  if (x1054 === undefined) return false;
+  if (!(typeof x1054 === "string")) return false;
+  return true;
+}
+function __c1329(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1055 = d.id;
+  if (x1055 === undefined) return false;
+  if (!(typeof x1055 === "string")) return false;
+  if (!__RE5.test(x1055)) return false;
+  const x1056 = d.content;
+  if (x1056 === undefined) return false;
+  if (!(typeof x1056 === "string")) return false;
+  if (x1056.length > 1048576 && __len(x1056) > 1048576) return false;
+  const x1057 = d.tags;
+  if (x1057 !== undefined) {
+    if (!(Array.isArray(x1057))) return false;
+    if (x1057.length > 64) return false;
+    for (let i1058 = 0; i1058 < x1057.length; i1058++) {
+      const x1059 = x1057[i1058];
+      if (!(typeof x1059 === "string")) return false;
+      if (x1059.length > 256 && __len(x1059) > 256) return false;
+      if (x1059.length === 0) return false;
+    }
+  }
+  for (const k1060 in d) if (!(k1060 === "id" || k1060 === "content" || k1060 === "tags")) return false;
+  return true;
+}
+function __c1335(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1061 = d.memoryRef;
+  if (x1061 === undefined) return false;
+  if (!(typeof x1061 === "string")) return false;
+  if (x1061.length > 1024 && __len(x1061) > 1024) return false;
+  if (x1061.length === 0) return false;
+  const x1062 = d.entries;
+  if (x1062 === undefined) return false;
+  if (!(Array.isArray(x1062))) return false;
+  if (x1062.length > 1000) return false;
+  if (x1062.length < 1) return false;
+  for (let i1063 = 0; i1063 < x1062.length; i1063++) {
+    const x1064 = x1062[i1063];
+    if (!__c1329(x1064)) return false;
+  }
+  for (const k1065 in d) if (!(k1065 === "memoryRef" || k1065 === "entries")) return false;
+  return true;
+}
+function __c1340(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1066 = d.memoryRef;
+  if (x1066 === undefined) return false;
+  if (!(typeof x1066 === "string")) return false;
+  if (x1066.length === 0) return false;
+  const x1067 = d.entries;
+  if (x1067 === undefined) return false;
+  if (!(Array.isArray(x1067))) return false;
+  for (let i1068 = 0; i1068 < x1067.length; i1068++) {
+    const x1069 = x1067[i1068];
+    if (!__c287(x1069)) return false;
+  }
   return true;
 }
 function __c197(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1020 = d.tokenBudget;
-  if (x1020 === undefined) return false;
-  if (!(Number.isInteger(x1020))) return false;
-  if (x1020 < 1) return false;
-  const x1021 = d.tokensRequired;
-  if (x1021 === undefined) return false;
-  if (!(Number.isInteger(x1021))) return false;
-  if (x1021 < 0) return false;
-  const x1022 = d.memoryRef;
-  if (x1022 !== undefined) {
-    if (!(typeof x1022 === "string")) return false;
-    if (x1022.length === 0) return false;
+  const x1070 = d.tokenBudget;
+  if (x1070 === undefined) return false;
+  if (!(Number.isInteger(x1070))) return false;
+  if (x1070 < 1) return false;
+  const x1071 = d.tokensRequired;
+  if (x1071 === undefined) return false;
+  if (!(Number.isInteger(x1071))) return false;
+  if (x1071 < 0) return false;
+  const x1072 = d.memoryRef;
+  if (x1072 !== undefined) {
+    if (!(typeof x1072 === "string")) return false;
+    if (x1072.length === 0) return false;
   }
   return true;
 }
 function __c223(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1023 = d.failures;
-  if (x1023 === undefined) return false;
-  if (!(Array.isArray(x1023))) return false;
-  if (x1023.length < 1) return false;
-  for (let i1024 = 0; i1024 < x1023.length; i1024++) {
-    const x1025 = x1023[i1024];
-    if (!__c226(x1025)) return false;
+  const x1073 = d.failures;
+  if (x1073 === undefined) return false;
+  if (!(Array.isArray(x1073))) return false;
+  if (x1073.length < 1) return false;
+  for (let i1074 = 0; i1074 < x1073.length; i1074++) {
+    const x1075 = x1073[i1074];
+    if (!__c226(x1075)) return false;
   }
   return true;
 }
 function __c226(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1026 = d.instancePath;
-  if (x1026 === undefined) return false;
-  if (!(typeof x1026 === "string")) return false;
-  const x1027 = d.message;
-  if (x1027 === undefined) return false;
-  if (!(typeof x1027 === "string")) return false;
-  if (x1027.length > 500 && __len(x1027) > 500) return false;
-  for (const k1028 in d) if (!(k1028 === "instancePath" || k1028 === "message")) return false;
+  const x1076 = d.instancePath;
+  if (x1076 === undefined) return false;
+  if (!(typeof x1076 === "string")) return false;
+  const x1077 = d.message;
+  if (x1077 === undefined) return false;
+  if (!(typeof x1077 === "string")) return false;
+  if (x1077.length > 500 && __len(x1077) > 500) return false;
+  for (const k1078 in d) if (!(k1078 === "instancePath" || k1078 === "message")) return false;
   return true;
 }
-function __c1279(d) {
+function __c1345(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1029 = d.decisionKind;
-  if (x1029 === undefined) return false;
-  if (!(x1029 === "next-worker" || x1029 === "terminate" || x1029 === "clarify" || x1029 === "handoff")) return false;
-  const x1030 = d.worker;
-  if (x1030 !== undefined) {
-    if (!(typeof x1030 === "string")) return false;
-    if (x1030.length === 0) return false;
+  const x1079 = d.decisionKind;
+  if (x1079 === undefined) return false;
+  if (!(x1079 === "next-worker" || x1079 === "terminate" || x1079 === "clarify" || x1079 === "handoff")) return false;
+  const x1080 = d.worker;
+  if (x1080 !== undefined) {
+    if (!(typeof x1080 === "string")) return false;
+    if (x1080.length === 0) return false;
   }
-  const x1031 = d.childRunId;
-  if (x1031 !== undefined) {
-    if (!(typeof x1031 === "string")) return false;
-    if (x1031.length === 0) return false;
-  }
-  return true;
-}
-function __c1188(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1032 = d.name;
-  if (x1032 === undefined) return false;
-  if (!(typeof x1032 === "string")) return false;
-  if (x1032.length > 200 && __len(x1032) > 200) return false;
-  if (x1032.length === 0) return false;
-  const x1033 = d.version;
-  if (x1033 !== undefined) {
-    if (!(typeof x1033 === "string")) return false;
-    if (x1033.length > 50 && __len(x1033) > 50) return false;
-    if (x1033.length === 0) return false;
-  }
-  const x1034 = d.workflows;
-  if (x1034 === undefined) return false;
-  if (!(Array.isArray(x1034))) return false;
-  if (x1034.length < 1) return false;
-  for (let i1035 = 0; i1035 < x1034.length; i1035++) {
-    const x1036 = x1034[i1035];
-    if (!(typeof x1036 === "object" && x1036 !== null && !Array.isArray(x1036))) return false;
+  const x1081 = d.childRunId;
+  if (x1081 !== undefined) {
+    if (!(typeof x1081 === "string")) return false;
+    if (x1081.length === 0) return false;
   }
   return true;
 }
-function __c1284(d) {
+function __c1198(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1037 = d.path;
-  if (x1037 === undefined) return false;
-  if (!(typeof x1037 === "string")) return false;
-  if (x1037.length === 0) return false;
-  const x1038 = d.sha256;
-  if (x1038 !== undefined) {
-    if (!(typeof x1038 === "string")) return false;
-    if (!__RE25.test(x1038)) return false;
+  const x1082 = d.name;
+  if (x1082 === undefined) return false;
+  if (!(typeof x1082 === "string")) return false;
+  if (x1082.length > 200 && __len(x1082) > 200) return false;
+  if (x1082.length === 0) return false;
+  const x1083 = d.version;
+  if (x1083 !== undefined) {
+    if (!(typeof x1083 === "string")) return false;
+    if (x1083.length > 50 && __len(x1083) > 50) return false;
+    if (x1083.length === 0) return false;
   }
-  const x1039 = d.byteSize;
-  if (x1039 !== undefined) {
-    if (!(Number.isInteger(x1039))) return false;
-    if (x1039 < 0) return false;
+  const x1084 = d.workflows;
+  if (x1084 === undefined) return false;
+  if (!(Array.isArray(x1084))) return false;
+  if (x1084.length < 1) return false;
+  for (let i1085 = 0; i1085 < x1084.length; i1085++) {
+    const x1086 = x1084[i1085];
+    if (!(typeof x1086 === "object" && x1086 !== null && !Array.isArray(x1086))) return false;
+  }
+  return true;
+}
+function __c1350(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1087 = d.path;
+  if (x1087 === undefined) return false;
+  if (!(typeof x1087 === "string")) return false;
+  if (x1087.length === 0) return false;
+  const x1088 = d.sha256;
+  if (x1088 !== undefined) {
+    if (!(typeof x1088 === "string")) return false;
+    if (!__RE26.test(x1088)) return false;
+  }
+  const x1089 = d.byteSize;
+  if (x1089 !== undefined) {
+    if (!(Number.isInteger(x1089))) return false;
+    if (x1089 < 0) return false;
   }
   return true;
 }
 function __c50(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1040 = d.memoryConsolidation;
-    if (x1040 === undefined) return false;
-    if (!(typeof x1040 === "object" && x1040 !== null && !Array.isArray(x1040))) return false;
-    const x1041 = x1040.supported;
-    if (x1041 === undefined) return false;
-    if (x1041 !== true) return false;
+    const x1090 = d.memoryConsolidation;
+    if (x1090 === undefined) return false;
+    if (!(typeof x1090 === "object" && x1090 !== null && !Array.isArray(x1090))) return false;
+    const x1091 = x1090.supported;
+    if (x1091 === undefined) return false;
+    if (x1091 !== true) return false;
   }
   return true;
 }
 function __c45(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1042 = d.activation;
-    if (x1042 === undefined) return false;
-    if (x1042 !== "direct-rbac") return false;
+    const x1092 = d.activation;
+    if (x1092 === undefined) return false;
+    if (x1092 !== "direct-rbac") return false;
   }
   return true;
 }
@@ -4575,460 +4800,460 @@ function __c55(d) {
 }
 function __c82(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1043 = d.supported;
-    if (x1043 === undefined) return false;
-    if (x1043 !== true) return false;
+    const x1093 = d.supported;
+    if (x1093 === undefined) return false;
+    if (x1093 !== true) return false;
   }
   return true;
 }
 function __c95(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1044 = d.supported;
-    if (x1044 === undefined) return false;
-    if (x1044 !== true) return false;
+    const x1094 = d.supported;
+    if (x1094 === undefined) return false;
+    if (x1094 !== true) return false;
   }
   return true;
 }
 function __c154(d) {
-  L1045: {
+  L1095: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x1046 = d.nextWorkerIds;
-      if (x1046 === undefined) break L1045;
-      if (!(Array.isArray(x1046))) break L1045;
+      const x1096 = d.nextWorkerIds;
+      if (x1096 === undefined) break L1095;
+      if (!(Array.isArray(x1096))) break L1095;
     }
     return false;
   }
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1047 = d.kind;
-    if (x1047 === undefined) return false;
-    if (x1047 !== "next-worker") return false;
+    const x1097 = d.kind;
+    if (x1097 === undefined) return false;
+    if (x1097 !== "next-worker") return false;
   }
   return true;
 }
 function __c156(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1048 = d.nextWorkerIds;
-    if (x1048 === undefined) return false;
-    if (!(Array.isArray(x1048))) return false;
+    const x1098 = d.nextWorkerIds;
+    if (x1098 === undefined) return false;
+    if (!(Array.isArray(x1098))) return false;
   }
   return true;
 }
 function __c179(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1049 = d.error;
-  if (x1049 === undefined) return false;
-  if (x1049 !== "replay_memory_snapshot_unavailable") return false;
+  const x1099 = d.error;
+  if (x1099 === undefined) return false;
+  if (x1099 !== "replay_memory_snapshot_unavailable") return false;
   return true;
 }
 function __c192(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1050 = d.error;
-  if (x1050 === undefined) return false;
-  if (x1050 !== "token_budget_exceeded") return false;
+  const x1100 = d.error;
+  if (x1100 === undefined) return false;
+  if (x1100 !== "token_budget_exceeded") return false;
   return true;
 }
 function __c204(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1051 = d.error;
-  if (x1051 === undefined) return false;
-  if (x1051 !== "compaction_redaction_failed") return false;
+  const x1101 = d.error;
+  if (x1101 === undefined) return false;
+  if (x1101 !== "compaction_redaction_failed") return false;
   return true;
 }
 function __c211(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1052 = d.error;
-  if (x1052 === undefined) return false;
-  if (x1052 !== "capability_not_provided") return false;
+  const x1102 = d.error;
+  if (x1102 === undefined) return false;
+  if (x1102 !== "capability_not_provided") return false;
   return true;
 }
 function __c218(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1053 = d.error;
-  if (x1053 === undefined) return false;
-  if (x1053 !== "validation_failed") return false;
+  const x1103 = d.error;
+  if (x1103 === undefined) return false;
+  if (x1103 !== "validation_failed") return false;
   return true;
 }
 function __c233(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1054 = d.error;
-  if (x1054 === undefined) return false;
-  if (x1054 !== "payload_too_large") return false;
+  const x1104 = d.error;
+  if (x1104 === undefined) return false;
+  if (x1104 !== "payload_too_large") return false;
   return true;
 }
 function __c243(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1055 = d.error;
-  if (x1055 === undefined) return false;
-  if (x1055 !== "quota_exceeded") return false;
+  const x1105 = d.error;
+  if (x1105 === undefined) return false;
+  if (x1105 !== "quota_exceeded") return false;
   return true;
 }
 function __c331(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1056 = d.kind;
-    if (x1056 === undefined) return false;
-    if (x1056 !== "distilled") return false;
+    const x1106 = d.kind;
+    if (x1106 === undefined) return false;
+    if (x1106 !== "distilled") return false;
   }
   return true;
 }
 function __c337(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1057 = d.kind;
-    if (x1057 === undefined) return false;
-    if (x1057 !== "budget-exceeded") return false;
+    const x1107 = d.kind;
+    if (x1107 === undefined) return false;
+    if (x1107 !== "budget-exceeded") return false;
   }
   return true;
 }
 function __c342(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1058 = d.kind;
-    if (x1058 === undefined) return false;
-    if (x1058 !== "failed") return false;
+    const x1108 = d.kind;
+    if (x1108 === undefined) return false;
+    if (x1108 !== "failed") return false;
   }
   return true;
 }
-function __c425(d) {
+function __c450(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1059 = d.kind;
-    if (x1059 === undefined) return false;
-    if (x1059 !== "context-element") return false;
+    const x1109 = d.kind;
+    if (x1109 === undefined) return false;
+    if (x1109 !== "context-element") return false;
   }
   return true;
 }
-function __c443(d) {
+function __c468(d) {
   if (!(d === null)) return false;
   return true;
 }
-function __c545(d) {
+function __c555(d) {
   if (!(Array.isArray(d))) return false;
   if (d.length > 24) return false;
   if (d.length > 1 && __dup(d, null) !== null) return false;
-  for (let i1060 = 0; i1060 < d.length; i1060++) {
-    const x1061 = d[i1060];
-    if (!__c542(x1061)) return false;
+  for (let i1110 = 0; i1110 < d.length; i1110++) {
+    const x1111 = d[i1110];
+    if (!__c552(x1111)) return false;
   }
   return true;
 }
-function __c632(d) {
-  return true;
-}
-function __c634(d) {
+function __c642(d) {
   return true;
 }
 function __c644(d) {
+  return true;
+}
+function __c654(d) {
   if (d !== "generate") return false;
   return true;
 }
-function __c681(d) {
+function __c691(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1062 = d.checks;
-    if (x1062 === undefined) return false;
-    if (!(Array.isArray(x1062))) return false;
-    let found1063 = false;
-    for (let i1064 = 0; i1064 < x1062.length && !found1063; i1064++) {
-      const x1065 = x1062[i1064];
-      L1066: {
-        if (!(typeof x1065 === "object" && x1065 !== null && !Array.isArray(x1065))) break L1066;
-        const x1067 = x1065.result;
-        if (x1067 === undefined) break L1066;
-        if (x1067 !== "fail") break L1066;
-        found1063 = true;
+    const x1112 = d.checks;
+    if (x1112 === undefined) return false;
+    if (!(Array.isArray(x1112))) return false;
+    let found1113 = false;
+    for (let i1114 = 0; i1114 < x1112.length && !found1113; i1114++) {
+      const x1115 = x1112[i1114];
+      L1116: {
+        if (!(typeof x1115 === "object" && x1115 !== null && !Array.isArray(x1115))) break L1116;
+        const x1117 = x1115.result;
+        if (x1117 === undefined) break L1116;
+        if (x1117 !== "fail") break L1116;
+        found1113 = true;
       }
     }
-    if (!found1063) return false;
+    if (!found1113) return false;
   }
   return true;
 }
-function __c683(d) {
+function __c693(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1068 = d.result;
-  if (x1068 === undefined) return false;
-  if (x1068 !== "fail") return false;
+  const x1118 = d.result;
+  if (x1118 === undefined) return false;
+  if (x1118 !== "fail") return false;
   return true;
 }
-function __c727(d) {
+function __c737(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1069 = d["source/kind"];
-    if (x1069 === undefined) return false;
-    if (!(x1069 === "artifact" || x1069 === "dataset")) return false;
+    const x1119 = d["source/kind"];
+    if (x1119 === undefined) return false;
+    if (!(x1119 === "artifact" || x1119 === "dataset")) return false;
   }
   return true;
 }
-function __c745(d) {
+function __c755(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1070 = d.content;
-    if (x1070 === undefined) return false;
+    const x1120 = d.content;
+    if (x1120 === undefined) return false;
   }
   return true;
 }
-function __c747(d) {
+function __c757(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1071 = d["content/ref"];
-    if (x1071 === undefined) return false;
+    const x1121 = d["content/ref"];
+    if (x1121 === undefined) return false;
   }
   return true;
 }
-function __c793(d) {
+function __c803(d) {
   if (!(typeof d === "string")) return false;
   if (d.length > 256 && __len(d) > 256) return false;
   return true;
 }
-function __c794(d) {
+function __c804(d) {
   if (!(Number.isFinite(d))) return false;
   return true;
 }
-function __c795(d) {
+function __c805(d) {
   if (!(typeof d === "boolean")) return false;
   return true;
 }
-function __c796(d) {
+function __c806(d) {
   if (!(d === null)) return false;
   return true;
 }
-function __c820(d) {
+function __c830(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1072 = d.outcome;
-    if (x1072 === undefined) return false;
-    if (x1072 !== "completed") return false;
+    const x1122 = d.outcome;
+    if (x1122 === undefined) return false;
+    if (x1122 !== "completed") return false;
   }
   return true;
 }
-function __c829(d) {
+function __c839(d) {
   return true;
 }
-function __c833(d) {
+function __c843(d) {
   return true;
 }
-function __c835(d) {
+function __c845(d) {
   return true;
 }
-function __c850(d) {
+function __c860(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1073 = d.verdict;
-    if (x1073 === undefined) return false;
-    if (x1073 !== "amended") return false;
+    const x1123 = d.verdict;
+    if (x1123 === undefined) return false;
+    if (x1123 !== "amended") return false;
   }
   return true;
 }
-function __c903(d) {
+function __c913(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1074 = d.transport_kind;
-    if (x1074 === undefined) return false;
-    if (x1074 !== "http_remote") return false;
+    const x1124 = d.transport_kind;
+    if (x1124 === undefined) return false;
+    if (x1124 !== "http_remote") return false;
   }
   return true;
 }
-function __c910(d) {
+function __c920(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1075 = d.remote_provider;
-    if (x1075 === undefined) return false;
-    if (x1075 !== true) return false;
-    const x1076 = d.accepts_max_tier;
-    if (x1076 === undefined) return false;
-    if (!(x1076 === "community" || x1076 === "personal")) return false;
+    const x1125 = d.remote_provider;
+    if (x1125 === undefined) return false;
+    if (x1125 !== true) return false;
+    const x1126 = d.accepts_max_tier;
+    if (x1126 === undefined) return false;
+    if (!(x1126 === "community" || x1126 === "personal")) return false;
   }
   return true;
 }
-function __c916(d) {
+function __c926(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1077 = d.accepts_max_tier;
-    if (x1077 === undefined) return false;
-    if (x1077 !== "public") return false;
+    const x1127 = d.accepts_max_tier;
+    if (x1127 === undefined) return false;
+    if (x1127 !== "public") return false;
   }
   return true;
 }
-function __c922(d) {
+function __c932(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1078 = d.accepts_max_tier;
-    if (x1078 === undefined) return false;
-    if (x1078 !== "community") return false;
+    const x1128 = d.accepts_max_tier;
+    if (x1128 === undefined) return false;
+    if (x1128 !== "community") return false;
   }
   return true;
 }
-function __c928(d) {
+function __c938(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1079 = d.accepts_max_tier;
-    if (x1079 === undefined) return false;
-    if (x1079 !== "personal") return false;
-    const x1080 = d.operator_acknowledgement;
-    if (x1080 === undefined) return false;
-    if (!(typeof x1080 === "object" && x1080 !== null && !Array.isArray(x1080))) return false;
+    const x1129 = d.accepts_max_tier;
+    if (x1129 === undefined) return false;
+    if (x1129 !== "personal") return false;
+    const x1130 = d.operator_acknowledgement;
+    if (x1130 === undefined) return false;
+    if (!(typeof x1130 === "object" && x1130 !== null && !Array.isArray(x1130))) return false;
   }
   return true;
 }
-function __c949(d) {
+function __c959(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1081 = d.kind;
-    if (x1081 === undefined) return false;
-    if (x1081 !== "single-choice") return false;
+    const x1131 = d.kind;
+    if (x1131 === undefined) return false;
+    if (x1131 !== "single-choice") return false;
   }
   return true;
 }
-function __c955(d) {
+function __c965(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1082 = d.kind;
-    if (x1082 === undefined) return false;
-    if (x1082 !== "multi-choice") return false;
+    const x1132 = d.kind;
+    if (x1132 === undefined) return false;
+    if (x1132 !== "multi-choice") return false;
   }
   return true;
 }
-function __c961(d) {
+function __c971(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1083 = d.kind;
-    if (x1083 === undefined) return false;
-    if (x1083 !== "confirm") return false;
-  }
-  return true;
-}
-function __c967(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1084 = d.kind;
-    if (x1084 === undefined) return false;
-    if (x1084 !== "free-text-with-allowlist") return false;
-  }
-  return true;
-}
-function __c973(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1085 = d.kind;
-    if (x1085 === undefined) return false;
-    if (x1085 !== "open-interaction") return false;
+    const x1133 = d.kind;
+    if (x1133 === undefined) return false;
+    if (x1133 !== "confirm") return false;
   }
   return true;
 }
 function __c977(d) {
-  return true;
-}
-function __c988(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1086 = d["subject/ref"];
-    if (x1086 === undefined) return false;
+    const x1134 = d.kind;
+    if (x1134 === undefined) return false;
+    if (x1134 !== "free-text-with-allowlist") return false;
   }
   return true;
 }
-function __c990(d) {
+function __c983(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1087 = d["body/ref"];
-    if (x1087 === undefined) return false;
+    const x1135 = d.kind;
+    if (x1135 === undefined) return false;
+    if (x1135 !== "open-interaction") return false;
   }
   return true;
 }
-function __c1046(d) {
+function __c987(d) {
+  return true;
+}
+function __c998(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1088 = d["widget/kind"];
-    if (x1088 === undefined) return false;
-    if (x1088 !== "single-choice") return false;
+    const x1136 = d["subject/ref"];
+    if (x1136 === undefined) return false;
   }
   return true;
 }
-function __c1058(d) {
+function __c1000(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1089 = d["widget/kind"];
-    if (x1089 === undefined) return false;
-    if (x1089 !== "multi-choice") return false;
+    const x1137 = d["body/ref"];
+    if (x1137 === undefined) return false;
   }
   return true;
 }
-function __c1065(d) {
+function __c1056(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1090 = d["widget/kind"];
-    if (x1090 === undefined) return false;
-    if (x1090 !== "confirm") return false;
+    const x1138 = d["widget/kind"];
+    if (x1138 === undefined) return false;
+    if (x1138 !== "single-choice") return false;
   }
   return true;
 }
-function __c1072(d) {
+function __c1068(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1091 = d["widget/kind"];
-    if (x1091 === undefined) return false;
-    if (x1091 !== "free-text-with-allowlist") return false;
+    const x1139 = d["widget/kind"];
+    if (x1139 === undefined) return false;
+    if (x1139 !== "multi-choice") return false;
   }
   return true;
 }
-function __c1091(d) {
+function __c1075(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1092 = d.state;
-    if (x1092 === undefined) return false;
-    if (x1092 !== "answered") return false;
+    const x1140 = d["widget/kind"];
+    if (x1140 === undefined) return false;
+    if (x1140 !== "confirm") return false;
   }
   return true;
 }
-function __c1097(d) {
-  return true;
-}
-function __c1099(d) {
+function __c1082(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1141 = d["widget/kind"];
+    if (x1141 === undefined) return false;
+    if (x1141 !== "free-text-with-allowlist") return false;
+  }
   return true;
 }
 function __c1101(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1093 = d.state;
-    if (x1093 === undefined) return false;
-    if (x1093 !== "superseded") return false;
+    const x1142 = d.state;
+    if (x1142 === undefined) return false;
+    if (x1142 !== "answered") return false;
   }
   return true;
 }
-function __c1106(d) {
+function __c1107(d) {
+  return true;
+}
+function __c1109(d) {
+  return true;
+}
+function __c1111(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1094 = d.state;
-    if (x1094 === undefined) return false;
-    if (!(x1094 === "pending" || x1094 === "answered")) return false;
+    const x1143 = d.state;
+    if (x1143 === undefined) return false;
+    if (x1143 !== "superseded") return false;
   }
   return true;
 }
-function __c1110(d) {
-  return true;
-}
-function __c1179(d) {
+function __c1116(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1095 = d.kind;
-    if (x1095 === undefined) return false;
-    if (x1095 !== "agent-pack") return false;
+    const x1144 = d.state;
+    if (x1144 === undefined) return false;
+    if (!(x1144 === "pending" || x1144 === "answered")) return false;
   }
   return true;
 }
-function __c1184(d) {
+function __c1120(d) {
+  return true;
+}
+function __c1189(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1096 = d.kind;
-    if (x1096 === undefined) return false;
-    if (x1096 !== "workflow-chain-pack") return false;
+    const x1145 = d.kind;
+    if (x1145 === undefined) return false;
+    if (x1145 !== "agent-pack") return false;
   }
   return true;
 }
-function __c1196(d) {
+function __c1194(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1097 = d.kind;
-    if (x1097 === undefined) return false;
-    if (x1097 !== "prompt-template") return false;
+    const x1146 = d.kind;
+    if (x1146 === undefined) return false;
+    if (x1146 !== "workflow-chain-pack") return false;
   }
   return true;
 }
-function __c1201(d) {
+function __c1206(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1098 = d.kind;
-    if (x1098 === undefined) return false;
-    if (x1098 !== "scheduled-automation") return false;
+    const x1147 = d.kind;
+    if (x1147 === undefined) return false;
+    if (x1147 !== "prompt-template") return false;
   }
   return true;
 }
-function __c1257(d) {
+function __c1211(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1099 = d.errorCode;
-    if (x1099 === undefined) return false;
-    if (!(typeof x1099 === "string")) return false;
-    if (x1099.length === 0) return false;
+    const x1148 = d.kind;
+    if (x1148 === undefined) return false;
+    if (x1148 !== "scheduled-automation") return false;
   }
   return true;
 }
-function __c1259(d) {
+function __c1271(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1100 = d.error;
-    if (x1100 === undefined) return false;
-    if (!__c1249(x1100)) return false;
+    const x1149 = d.errorCode;
+    if (x1149 === undefined) return false;
+    if (!(typeof x1149 === "string")) return false;
+    if (x1149.length === 0) return false;
+  }
+  return true;
+}
+function __c1273(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1150 = d.error;
+    if (x1150 === undefined) return false;
+    if (!__c1263(x1150)) return false;
   }
   return true;
 }
 
 // ── diagnostic path: the schema nodes, walked when a caller reads `errors` ──
-const __FILES = ["run-event-payloads.schema.json","capabilities.schema.json","proposal.schema.json","error.schema.json","orchestrator-decision.schema.json","run-event.schema.json","host-sample-commitment-fire-request.schema.json","host-sample-commitment-fire-response.schema.json","host-sample-consolidate-request.schema.json","host-sample-consolidate-response.schema.json","host-sample-cross-run-ttl-request.schema.json","host-sample-cross-run-ttl-response.schema.json","memory-entry.schema.json","host-sample-distill-schedule-request.schema.json","host-sample-distill-schedule-response.schema.json","host-sample-distill-schedule-tick-response.schema.json","host-sample-distill-schedule-tick-request.schema.json","host-sample-escalation-run-request.schema.json","host-sample-escalation-run-response.schema.json","host-sample-inquirium-traces-response.schema.json","inquirium.assistant-turn-trace.v1.schema.json","inquirium.inquiry-turn.v1.schema.json","inquirium.generate.response.v1.schema.json","inquirium.generate.request.v1.schema.json","inquirium.context-assembly.request.v1.schema.json","inquirium.classification.v1.schema.json","host-sample-memory-compact-request.schema.json","host-sample-memory-compact-response.schema.json","host-sample-memory-distill-request.schema.json","host-sample-memory-distill-response.schema.json","memory-index.schema.json","host-sample-memory-entries-response.schema.json","host-sample-memory-redaction-request.schema.json","host-sample-memory-redaction-response.schema.json","host-sample-memory-seed-request.schema.json","host-sample-memory-seed-response.schema.json","host-sample-question-cancel-request.schema.json","host-sample-replay-fixture-request.schema.json","host-sample-replay-fixture-response.schema.json","inquirium.operator-question.widget.single-choice.v1.schema.json","inquirium.operator-question.answer.v1.schema.json","inquirium.assistant-config.v1.schema.json","inquirium.node-mode.v1.schema.json","inquirium.assistant-ui-preferences.v1.schema.json","inquirium.baseline-assistant-profile.v1.schema.json","inquirium.baseline-assistant-conformance-report.v1.schema.json","inquirium.operator-question.request.v1.schema.json","inquirium.operator-question.widget.confirm.v1.schema.json","inquirium.context-element.v1.schema.json","inquirium.operator-question.widget.free-text-with-allowlist.v1.schema.json","inquirium.inquiry-feedback.v1.schema.json","inquirium.inquiry-result.v1.schema.json","inquirium.model-acceptance.v1.schema.json","inquirium.runtime-candidate.v1.schema.json","inquirium.operator-question.widget.multi-choice.v1.schema.json","notification-create.v1.schema.json","inquirium.operator-question.state.v1.schema.json","memory-list-options.schema.json","run-events-response.schema.json","run-fork-request.schema.json","run-fork-response.schema.json"];
+const __FILES = ["run-event-payloads.schema.json","capabilities.schema.json","proposal.schema.json","error.schema.json","orchestrator-decision.schema.json","run-event.schema.json","host-sample-commitment-fire-request.schema.json","host-sample-commitment-fire-response.schema.json","host-sample-consolidate-request.schema.json","host-sample-consolidate-response.schema.json","host-sample-cross-run-ttl-request.schema.json","host-sample-cross-run-ttl-response.schema.json","memory-entry.schema.json","host-sample-distill-schedule-request.schema.json","host-sample-distill-schedule-response.schema.json","host-sample-distill-schedule-tick-response.schema.json","host-sample-distill-schedule-tick-request.schema.json","host-sample-escalation-run-request.schema.json","host-sample-escalation-run-response.schema.json","host-sample-memory-distill-response.schema.json","memory-index.schema.json","host-sample-inquirium-traces-response.schema.json","inquirium.assistant-turn-trace.v1.schema.json","inquirium.inquiry-turn.v1.schema.json","inquirium.generate.response.v1.schema.json","inquirium.generate.request.v1.schema.json","inquirium.context-assembly.request.v1.schema.json","inquirium.classification.v1.schema.json","host-sample-memory-compact-request.schema.json","host-sample-memory-compact-response.schema.json","host-sample-memory-distill-request.schema.json","host-sample-memory-entries-response.schema.json","host-sample-memory-redaction-request.schema.json","host-sample-memory-redaction-response.schema.json","host-sample-memory-seed-request.schema.json","host-sample-memory-seed-response.schema.json","host-sample-question-cancel-request.schema.json","host-sample-replay-fixture-request.schema.json","host-sample-replay-fixture-response.schema.json","inquirium.operator-question.widget.single-choice.v1.schema.json","inquirium.operator-question.answer.v1.schema.json","inquirium.assistant-config.v1.schema.json","inquirium.node-mode.v1.schema.json","inquirium.assistant-ui-preferences.v1.schema.json","inquirium.baseline-assistant-profile.v1.schema.json","inquirium.baseline-assistant-conformance-report.v1.schema.json","inquirium.operator-question.request.v1.schema.json","inquirium.operator-question.widget.confirm.v1.schema.json","inquirium.context-element.v1.schema.json","inquirium.operator-question.widget.free-text-with-allowlist.v1.schema.json","inquirium.inquiry-feedback.v1.schema.json","inquirium.inquiry-result.v1.schema.json","inquirium.model-acceptance.v1.schema.json","inquirium.runtime-candidate.v1.schema.json","inquirium.operator-question.widget.multi-choice.v1.schema.json","notification-create.v1.schema.json","inquirium.operator-question.state.v1.schema.json","memory-list-options.schema.json","run-snapshot.schema.json","run-events-response.schema.json","run-fork-request.schema.json","run-fork-response.schema.json","run-start-request.schema.json","run-start-response.schema.json","test-memory-compact-request.schema.json","test-memory-compact-response.schema.json","test-memory-seed-request.schema.json","test-memory-seed-response.schema.json"];
 /** A node of the table: every node has the same fields in the same order (one object shape for the interpreter). */
 function __Node(o) {
   this.f = o.f;
@@ -5680,179 +5905,189 @@ const __S = [
   { f: 18, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
   { f: 18, p: "/properties/floor", t: ["number"], tv: "number", g: [[1,[8,9]]], k: { "maximum": 1, "minimum": 0.5 } },
   { f: 18, p: "/additionalProperties", av: 1, b: true },
-  { f: 19, p: "", c: __c362, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["records"] }, pr: [["records", "records", 363]], ap: 448, kn: new Set(["records"]) },
-  { f: 19, p: "/properties/records", t: ["array"], tv: "array", g: [[3,[18]]], it: 364 },
-  { f: 19, p: "/properties/records/items", c: __c365, r: 365, ro: 1, g: [[0,[0]]] },
-  { f: 19, p: "/$defs/HostSampleTraceRecord", c: __c365, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["stream","record_type","body"] }, pr: [["stream", "stream", 366], ["record_type", "record_type", 367], ["body", "body", 368]], ap: 447, kn: new Set(["stream","record_type","body"]) },
-  { f: 19, p: "/$defs/HostSampleTraceRecord/properties/stream", g: [[0,[1]]], k: { "const": "trace/inquirium-assistant-turns" } },
-  { f: 19, p: "/$defs/HostSampleTraceRecord/properties/record_type", g: [[0,[1]]], k: { "const": "daemon/inquirium-assistant-turn-trace.v1" } },
-  { f: 19, p: "/$defs/HostSampleTraceRecord/properties/body", c: __c369, r: 369, ro: 1, g: [[0,[0]]] },
-  { f: 20, p: "", c: __c369, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["trace/schema","trace/id","turn/id","participant/ref","operation/id","time/started-at","status","policy","decisions","effects"] }, pr: [["trace/schema", "trace~1schema", 370], ["trace/id", "trace~1id", 371], ["turn/id", "turn~1id", 372], ["participant/ref", "participant~1ref", 374], ["operation/id", "operation~1id", 376], ["time/started-at", "time~1started-at", 377], ["time/finished-at", "time~1finished-at", 378], ["status", "status", 379], ["runtime/ref", "runtime~1ref", 381], ["model.binding/ref", "model.binding~1ref", 383], ["input/shape", "input~1shape", 385], ["output/shape", "output~1shape", 392], ["policy", "policy", 398], ["decisions", "decisions", 410], ["effects", "effects", 432], ["diagnostics", "diagnostics", 439]], ap: 446, kn: new Set(["trace/schema","trace/id","turn/id","participant/ref","operation/id","time/started-at","time/finished-at","status","runtime/ref","model.binding/ref","input/shape","output/shape","policy","decisions","effects","diagnostics"]) },
-  { f: 20, p: "/properties/trace~1schema", g: [[0,[1]]], k: { "const": "inquirium.assistant-turn-trace.v1" } },
-  { f: 20, p: "/properties/trace~1id", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^tr:.+$" }, re: __RE7 },
-  { f: 20, p: "/properties/turn~1id", c: __c373, r: 373, ro: 1, g: [[0,[0]]] },
-  { f: 21, p: "/$defs/TurnId", c: __c373, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^turn:.+$" }, re: __RE22 },
-  { f: 20, p: "/properties/participant~1ref", c: __c375, r: 375, ro: 1, g: [[0,[0]]] },
-  { f: 21, p: "/$defs/ParticipantRef", c: __c375, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^participant:did:key:[1-9A-HJ-NP-Za-km-z]+$" }, re: __RE15 },
-  { f: 20, p: "/properties/operation~1id", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^op:.+$" }, re: __RE8 },
-  { f: 20, p: "/properties/time~1started-at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 20, p: "/properties/time~1finished-at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 20, p: "/properties/status", c: __c380, r: 380, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/$defs/GenerateOutcome", c: __c380, g: [[0,[2]]], k: { "enum": ["completed","handler-unavailable","context-denied","policy-denied","failed"] } },
-  { f: 20, p: "/properties/runtime~1ref", c: __c382, r: 382, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/$defs/RuntimeRef", c: __c382, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^runtime/.+$" }, re: __RE18 },
-  { f: 20, p: "/properties/model.binding~1ref", c: __c384, r: 384, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/$defs/ModelBindingRef", c: __c384, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^model\\.binding/.+$" }, re: __RE11 },
-  { f: 20, p: "/properties/input~1shape", c: __c386, r: 386, ro: 1, g: [[0,[0]]] },
-  { f: 20, p: "/$defs/InputShape", c: __c386, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["message/count", "message~1count", 387], ["token/approx-input", "token~1approx-input", 388], ["file/has-any", "file~1has-any", 389], ["tool/has-any", "tool~1has-any", 390]], ap: 391, kn: new Set(["message/count","token/approx-input","file/has-any","tool/has-any"]) },
-  { f: 20, p: "/$defs/InputShape/properties/message~1count", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 20, p: "/$defs/InputShape/properties/token~1approx-input", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 20, p: "/$defs/InputShape/properties/file~1has-any", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 20, p: "/$defs/InputShape/properties/tool~1has-any", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 20, p: "/$defs/InputShape/additionalProperties", b: false },
-  { f: 20, p: "/properties/output~1shape", c: __c393, r: 393, ro: 1, g: [[0,[0]]] },
-  { f: 20, p: "/$defs/OutputShape", c: __c393, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["token/approx-output", "token~1approx-output", 394], ["artifact/refs", "artifact~1refs", 395]], ap: 397, kn: new Set(["token/approx-output","artifact/refs"]) },
-  { f: 20, p: "/$defs/OutputShape/properties/token~1approx-output", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 20, p: "/$defs/OutputShape/properties/artifact~1refs", t: ["array"], tv: "array", g: [[3,[18]]], it: 396 },
-  { f: 20, p: "/$defs/OutputShape/properties/artifact~1refs/items", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 20, p: "/$defs/OutputShape/additionalProperties", b: false },
-  { f: 20, p: "/properties/policy", c: __c399, r: 399, ro: 1, g: [[0,[0]]] },
-  { f: 20, p: "/$defs/TracePolicy", c: __c399, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["locality","trust/mode","egress/allowed"] }, pr: [["locality", "locality", 400], ["trust/mode", "trust~1mode", 402], ["trace/level", "trace~1level", 404], ["persist/prompt", "persist~1prompt", 406], ["persist/response", "persist~1response", 407], ["egress/allowed", "egress~1allowed", 408]], ap: 409, kn: new Set(["locality","trust/mode","trace/level","persist/prompt","persist/response","egress/allowed"]) },
-  { f: 20, p: "/$defs/TracePolicy/properties/locality", c: __c401, r: 401, ro: 1, g: [[0,[0]]] },
-  { f: 23, p: "/$defs/Locality", c: __c401, g: [[0,[2]]], k: { "enum": ["local_only","remote_allowed"] } },
-  { f: 20, p: "/$defs/TracePolicy/properties/trust~1mode", c: __c403, r: 403, ro: 1, g: [[0,[0]]] },
-  { f: 23, p: "/$defs/TrustMode", c: __c403, g: [[0,[2]]], k: { "enum": ["strict_local","classification_gated"] } },
-  { f: 20, p: "/$defs/TracePolicy/properties/trace~1level", c: __c405, r: 405, ro: 1, g: [[0,[0]]] },
-  { f: 20, p: "/$defs/TraceLevel", c: __c405, g: [[0,[2]]], k: { "enum": ["metadata_only","decision_detail"] } },
-  { f: 20, p: "/$defs/TracePolicy/properties/persist~1prompt", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 20, p: "/$defs/TracePolicy/properties/persist~1response", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 20, p: "/$defs/TracePolicy/properties/egress~1allowed", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 20, p: "/$defs/TracePolicy/additionalProperties", b: false },
-  { f: 20, p: "/properties/decisions", t: ["array"], tv: "array", g: [[3,[18]]], it: 411 },
-  { f: 20, p: "/properties/decisions/items", c: __c412, r: 412, ro: 1, g: [[0,[0]]] },
-  { f: 20, p: "/$defs/TraceDecision", c: __c412, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["kind","outcome","reason/code"] }, pr: [["kind", "kind", 413], ["outcome", "outcome", 414], ["reason/code", "reason~1code", 416], ["decided/by", "decided~1by", 417], ["element/ref", "element~1ref", 418], ["source/kind", "source~1kind", 419], ["classification", "classification", 421]], ap: 423, kn: new Set(["kind","outcome","reason/code","decided/by","element/ref","source/kind","classification"]), all: [424] },
-  { f: 20, p: "/$defs/TraceDecision/properties/kind", g: [[0,[2]]], k: { "enum": ["runtime-selection","context-element","class-keyed-resolution","mode-keyed-resolution","redaction","egress","operator-question","escalation"] } },
-  { f: 20, p: "/$defs/TraceDecision/properties/outcome", c: __c415, r: 415, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/$defs/ReasonCode", c: __c415, t: ["string"], tv: "string", g: [[2,[12,14]]], k: { "maxLength": 80, "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$" }, re: __RE16 },
-  { f: 20, p: "/$defs/TraceDecision/properties/reason~1code", c: __c415, r: 415, ro: 1, g: [[0,[0]]] },
-  { f: 20, p: "/$defs/TraceDecision/properties/decided~1by", g: [[0,[2]]], k: { "enum": ["host-policy","model-proposed","model-produced","operator-approved"] } },
-  { f: 20, p: "/$defs/TraceDecision/properties/element~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 20, p: "/$defs/TraceDecision/properties/source~1kind", c: __c420, r: 420, ro: 1, g: [[0,[0]]] },
-  { f: 24, p: "/$defs/ContextSourceKind", c: __c420, g: [[0,[2]]], k: { "enum": ["relationship","memarium","messaging","artifact","dataset"] } },
-  { f: 20, p: "/$defs/TraceDecision/properties/classification", c: __c422, r: 422, ro: 1, g: [[0,[0]]] },
-  { f: 25, p: "", c: __c422, t: ["string"], tv: "string", ut: 1, g: [[0,[2]]], k: { "enum": ["public","community","personal"] } },
-  { f: 20, p: "/$defs/TraceDecision/additionalProperties", b: false },
-  { f: 20, p: "/$defs/TraceDecision/allOf/0", g: [[0,[7]]], if: 425, th: 427 },
-  { f: 20, p: "/$defs/TraceDecision/allOf/0/if", c: __c425, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 426]] },
-  { f: 20, p: "/$defs/TraceDecision/allOf/0/if/properties/kind", g: [[0,[1]]], k: { "const": "context-element" } },
-  { f: 20, p: "/$defs/TraceDecision/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["element/ref","source/kind","classification"] }, pr: [["outcome", "outcome", 428], ["element/ref", "element~1ref", 429], ["source/kind", "source~1kind", 430], ["classification", "classification", 431]] },
-  { f: 20, p: "/$defs/TraceDecision/allOf/0/then/properties/outcome", g: [[0,[2]]], k: { "enum": ["include","declassify","drop","fail"] } },
-  { f: 20, p: "/$defs/TraceDecision/allOf/0/then/properties/element~1ref", av: 1, g: [] },
-  { f: 20, p: "/$defs/TraceDecision/allOf/0/then/properties/source~1kind", av: 1, g: [] },
-  { f: 20, p: "/$defs/TraceDecision/allOf/0/then/properties/classification", av: 1, g: [] },
-  { f: 20, p: "/properties/effects", t: ["array"], tv: "array", g: [[3,[18]]], it: 433 },
-  { f: 20, p: "/properties/effects/items", c: __c434, r: 434, ro: 1, g: [[0,[0]]] },
-  { f: 20, p: "/$defs/TraceEffect", c: __c434, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["kind","status","target"] }, pr: [["kind", "kind", 435], ["status", "status", 436], ["target", "target", 437]], ap: 438, kn: new Set(["kind","status","target"]) },
-  { f: 20, p: "/$defs/TraceEffect/properties/kind", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[a-z][a-z0-9-]*(\\.[a-z][a-z0-9-]*)+$" }, re: __RE20 },
-  { f: 20, p: "/$defs/TraceEffect/properties/status", g: [[0,[2]]], k: { "enum": ["ok","failed","skipped"] } },
-  { f: 20, p: "/$defs/TraceEffect/properties/target", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 20, p: "/$defs/TraceEffect/additionalProperties", b: false },
-  { f: 20, p: "/properties/diagnostics", c: __c440, r: 440, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/$defs/Diagnostics", c: __c440, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["error/code", "error~1code", 441], ["retry/count", "retry~1count", 444]], ap: 445, kn: new Set(["error/code","retry/count"]) },
-  { f: 22, p: "/$defs/Diagnostics/properties/error~1code", g: [[0,[4]]], any: [442,443] },
-  { f: 22, p: "/$defs/Diagnostics/properties/error~1code/anyOf/0", c: __c415, r: 415, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/$defs/Diagnostics/properties/error~1code/anyOf/1", c: __c443, t: ["null"], tv: "null", ut: 1, g: [] },
-  { f: 22, p: "/$defs/Diagnostics/properties/retry~1count", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 22, p: "/$defs/Diagnostics/additionalProperties", b: false },
+  { f: 19, p: "/$defs/HostSampleIndexFile", c: __c362, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["path","content"] }, pr: [["path", "path", 363], ["content", "content", 364]], ap: 386, kn: new Set(["path","content"]) },
+  { f: 19, p: "/$defs/HostSampleIndexFile/properties/path", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 19, p: "/$defs/HostSampleIndexFile/properties/content", c: __c365, r: 365, ro: 1, g: [[0,[0]]] },
+  { f: 20, p: "", c: __c365, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schemaVersion","memoryRef","updatedAt","tokenizerName","archives"] }, pr: [["schemaVersion", "schemaVersion", 366], ["memoryRef", "memoryRef", 367], ["updatedAt", "updatedAt", 368], ["tokenizerName", "tokenizerName", 369], ["archives", "archives", 370]], ap: 385, kn: new Set(["schemaVersion","memoryRef","updatedAt","tokenizerName","archives"]) },
+  { f: 20, p: "/properties/schemaVersion", g: [[0,[1]]], k: { "const": 1 } },
+  { f: 20, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 20, p: "/properties/updatedAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
+  { f: 20, p: "/properties/tokenizerName", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 20, p: "/properties/archives", t: ["array"], tv: "array", g: [[3,[18]]], it: 371 },
+  { f: 20, p: "/properties/archives/items", c: __c372, r: 372, ro: 1, g: [[0,[0]]] },
+  { f: 20, p: "/$defs/MemoryIndexArchive", c: __c372, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["archiveId","entryId","createdAt","sourceCount","tokenBudget","tokensUsed","byteSize","level"] }, pr: [["archiveId", "archiveId", 373], ["entryId", "entryId", 374], ["createdAt", "createdAt", 375], ["expiresAt", "expiresAt", 376], ["sourceCount", "sourceCount", 377], ["tokenBudget", "tokenBudget", 378], ["tokensUsed", "tokensUsed", 379], ["byteSize", "byteSize", 380], ["level", "level", 381], ["topics", "topics", 382]], ap: 384, kn: new Set(["archiveId","entryId","createdAt","expiresAt","sourceCount","tokenBudget","tokensUsed","byteSize","level","topics"]) },
+  { f: 20, p: "/$defs/MemoryIndexArchive/properties/archiveId", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^arc_[0-9a-f]{16,64}$" }, re: __RE25 },
+  { f: 20, p: "/$defs/MemoryIndexArchive/properties/entryId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 20, p: "/$defs/MemoryIndexArchive/properties/createdAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
+  { f: 20, p: "/$defs/MemoryIndexArchive/properties/expiresAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
+  { f: 20, p: "/$defs/MemoryIndexArchive/properties/sourceCount", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
+  { f: 20, p: "/$defs/MemoryIndexArchive/properties/tokenBudget", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
+  { f: 20, p: "/$defs/MemoryIndexArchive/properties/tokensUsed", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 20, p: "/$defs/MemoryIndexArchive/properties/byteSize", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 20, p: "/$defs/MemoryIndexArchive/properties/level", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
+  { f: 20, p: "/$defs/MemoryIndexArchive/properties/topics", t: ["array"], tv: "array", g: [[3,[18,20]]], k: { "uniqueItems": true }, it: 383, uq: ["string"] },
+  { f: 20, p: "/$defs/MemoryIndexArchive/properties/topics/items", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
+  { f: 20, p: "/$defs/MemoryIndexArchive/additionalProperties", b: false },
   { f: 20, p: "/additionalProperties", b: false },
-  { f: 19, p: "/$defs/HostSampleTraceRecord/additionalProperties", b: false },
-  { f: 19, p: "/additionalProperties", av: 1, b: true },
-  { f: 26, p: "", c: __c449, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef"] }, pr: [["memoryRef", "memoryRef", 450], ["sourceIds", "sourceIds", 451]], ap: 453, kn: new Set(["memoryRef","sourceIds"]) },
-  { f: 26, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
-  { f: 26, p: "/properties/sourceIds", t: ["array"], tv: "array", g: [[3,[16,17,18,20]]], k: { "maxItems": 10000, "minItems": 1, "uniqueItems": true }, it: 452, uq: ["string"] },
-  { f: 26, p: "/properties/sourceIds/items", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
-  { f: 26, p: "/additionalProperties", b: false },
-  { f: 27, p: "", c: __c454, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["compactionRunId","event","output"] }, pr: [["compactionRunId", "compactionRunId", 455], ["event", "event", 456], ["output", "output", 457]], ap: 458, kn: new Set(["compactionRunId","event","output"]) },
-  { f: 27, p: "/properties/compactionRunId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
-  { f: 27, p: "/properties/event", c: __c317, r: 317, ro: 1, g: [[0,[0]]] },
-  { f: 27, p: "/properties/output", c: __c287, r: 287, ro: 1, g: [[0,[0]]] },
-  { f: 27, p: "/additionalProperties", av: 1, b: true },
-  { f: 28, p: "", c: __c459, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef"] }, pr: [["memoryRef", "memoryRef", 460], ["tokenBudget", "tokenBudget", 461]], ap: 462, kn: new Set(["memoryRef","tokenBudget"]) },
+  { f: 19, p: "/$defs/HostSampleIndexFile/additionalProperties", av: 1, b: true },
+  { f: 21, p: "", c: __c387, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["records"] }, pr: [["records", "records", 388]], ap: 473, kn: new Set(["records"]) },
+  { f: 21, p: "/properties/records", t: ["array"], tv: "array", g: [[3,[18]]], it: 389 },
+  { f: 21, p: "/properties/records/items", c: __c390, r: 390, ro: 1, g: [[0,[0]]] },
+  { f: 21, p: "/$defs/HostSampleTraceRecord", c: __c390, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["stream","record_type","body"] }, pr: [["stream", "stream", 391], ["record_type", "record_type", 392], ["body", "body", 393]], ap: 472, kn: new Set(["stream","record_type","body"]) },
+  { f: 21, p: "/$defs/HostSampleTraceRecord/properties/stream", g: [[0,[1]]], k: { "const": "trace/inquirium-assistant-turns" } },
+  { f: 21, p: "/$defs/HostSampleTraceRecord/properties/record_type", g: [[0,[1]]], k: { "const": "daemon/inquirium-assistant-turn-trace.v1" } },
+  { f: 21, p: "/$defs/HostSampleTraceRecord/properties/body", c: __c394, r: 394, ro: 1, g: [[0,[0]]] },
+  { f: 22, p: "", c: __c394, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["trace/schema","trace/id","turn/id","participant/ref","operation/id","time/started-at","status","policy","decisions","effects"] }, pr: [["trace/schema", "trace~1schema", 395], ["trace/id", "trace~1id", 396], ["turn/id", "turn~1id", 397], ["participant/ref", "participant~1ref", 399], ["operation/id", "operation~1id", 401], ["time/started-at", "time~1started-at", 402], ["time/finished-at", "time~1finished-at", 403], ["status", "status", 404], ["runtime/ref", "runtime~1ref", 406], ["model.binding/ref", "model.binding~1ref", 408], ["input/shape", "input~1shape", 410], ["output/shape", "output~1shape", 417], ["policy", "policy", 423], ["decisions", "decisions", 435], ["effects", "effects", 457], ["diagnostics", "diagnostics", 464]], ap: 471, kn: new Set(["trace/schema","trace/id","turn/id","participant/ref","operation/id","time/started-at","time/finished-at","status","runtime/ref","model.binding/ref","input/shape","output/shape","policy","decisions","effects","diagnostics"]) },
+  { f: 22, p: "/properties/trace~1schema", g: [[0,[1]]], k: { "const": "inquirium.assistant-turn-trace.v1" } },
+  { f: 22, p: "/properties/trace~1id", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^tr:.+$" }, re: __RE8 },
+  { f: 22, p: "/properties/turn~1id", c: __c398, r: 398, ro: 1, g: [[0,[0]]] },
+  { f: 23, p: "/$defs/TurnId", c: __c398, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^turn:.+$" }, re: __RE23 },
+  { f: 22, p: "/properties/participant~1ref", c: __c400, r: 400, ro: 1, g: [[0,[0]]] },
+  { f: 23, p: "/$defs/ParticipantRef", c: __c400, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^participant:did:key:[1-9A-HJ-NP-Za-km-z]+$" }, re: __RE16 },
+  { f: 22, p: "/properties/operation~1id", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^op:.+$" }, re: __RE9 },
+  { f: 22, p: "/properties/time~1started-at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
+  { f: 22, p: "/properties/time~1finished-at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
+  { f: 22, p: "/properties/status", c: __c405, r: 405, ro: 1, g: [[0,[0]]] },
+  { f: 24, p: "/$defs/GenerateOutcome", c: __c405, g: [[0,[2]]], k: { "enum": ["completed","handler-unavailable","context-denied","policy-denied","failed"] } },
+  { f: 22, p: "/properties/runtime~1ref", c: __c407, r: 407, ro: 1, g: [[0,[0]]] },
+  { f: 24, p: "/$defs/RuntimeRef", c: __c407, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^runtime/.+$" }, re: __RE19 },
+  { f: 22, p: "/properties/model.binding~1ref", c: __c409, r: 409, ro: 1, g: [[0,[0]]] },
+  { f: 24, p: "/$defs/ModelBindingRef", c: __c409, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^model\\.binding/.+$" }, re: __RE12 },
+  { f: 22, p: "/properties/input~1shape", c: __c411, r: 411, ro: 1, g: [[0,[0]]] },
+  { f: 22, p: "/$defs/InputShape", c: __c411, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["message/count", "message~1count", 412], ["token/approx-input", "token~1approx-input", 413], ["file/has-any", "file~1has-any", 414], ["tool/has-any", "tool~1has-any", 415]], ap: 416, kn: new Set(["message/count","token/approx-input","file/has-any","tool/has-any"]) },
+  { f: 22, p: "/$defs/InputShape/properties/message~1count", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 22, p: "/$defs/InputShape/properties/token~1approx-input", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 22, p: "/$defs/InputShape/properties/file~1has-any", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 22, p: "/$defs/InputShape/properties/tool~1has-any", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 22, p: "/$defs/InputShape/additionalProperties", b: false },
+  { f: 22, p: "/properties/output~1shape", c: __c418, r: 418, ro: 1, g: [[0,[0]]] },
+  { f: 22, p: "/$defs/OutputShape", c: __c418, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["token/approx-output", "token~1approx-output", 419], ["artifact/refs", "artifact~1refs", 420]], ap: 422, kn: new Set(["token/approx-output","artifact/refs"]) },
+  { f: 22, p: "/$defs/OutputShape/properties/token~1approx-output", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 22, p: "/$defs/OutputShape/properties/artifact~1refs", t: ["array"], tv: "array", g: [[3,[18]]], it: 421 },
+  { f: 22, p: "/$defs/OutputShape/properties/artifact~1refs/items", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 22, p: "/$defs/OutputShape/additionalProperties", b: false },
+  { f: 22, p: "/properties/policy", c: __c424, r: 424, ro: 1, g: [[0,[0]]] },
+  { f: 22, p: "/$defs/TracePolicy", c: __c424, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["locality","trust/mode","egress/allowed"] }, pr: [["locality", "locality", 425], ["trust/mode", "trust~1mode", 427], ["trace/level", "trace~1level", 429], ["persist/prompt", "persist~1prompt", 431], ["persist/response", "persist~1response", 432], ["egress/allowed", "egress~1allowed", 433]], ap: 434, kn: new Set(["locality","trust/mode","trace/level","persist/prompt","persist/response","egress/allowed"]) },
+  { f: 22, p: "/$defs/TracePolicy/properties/locality", c: __c426, r: 426, ro: 1, g: [[0,[0]]] },
+  { f: 25, p: "/$defs/Locality", c: __c426, g: [[0,[2]]], k: { "enum": ["local_only","remote_allowed"] } },
+  { f: 22, p: "/$defs/TracePolicy/properties/trust~1mode", c: __c428, r: 428, ro: 1, g: [[0,[0]]] },
+  { f: 25, p: "/$defs/TrustMode", c: __c428, g: [[0,[2]]], k: { "enum": ["strict_local","classification_gated"] } },
+  { f: 22, p: "/$defs/TracePolicy/properties/trace~1level", c: __c430, r: 430, ro: 1, g: [[0,[0]]] },
+  { f: 22, p: "/$defs/TraceLevel", c: __c430, g: [[0,[2]]], k: { "enum": ["metadata_only","decision_detail"] } },
+  { f: 22, p: "/$defs/TracePolicy/properties/persist~1prompt", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 22, p: "/$defs/TracePolicy/properties/persist~1response", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 22, p: "/$defs/TracePolicy/properties/egress~1allowed", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 22, p: "/$defs/TracePolicy/additionalProperties", b: false },
+  { f: 22, p: "/properties/decisions", t: ["array"], tv: "array", g: [[3,[18]]], it: 436 },
+  { f: 22, p: "/properties/decisions/items", c: __c437, r: 437, ro: 1, g: [[0,[0]]] },
+  { f: 22, p: "/$defs/TraceDecision", c: __c437, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["kind","outcome","reason/code"] }, pr: [["kind", "kind", 438], ["outcome", "outcome", 439], ["reason/code", "reason~1code", 441], ["decided/by", "decided~1by", 442], ["element/ref", "element~1ref", 443], ["source/kind", "source~1kind", 444], ["classification", "classification", 446]], ap: 448, kn: new Set(["kind","outcome","reason/code","decided/by","element/ref","source/kind","classification"]), all: [449] },
+  { f: 22, p: "/$defs/TraceDecision/properties/kind", g: [[0,[2]]], k: { "enum": ["runtime-selection","context-element","class-keyed-resolution","mode-keyed-resolution","redaction","egress","operator-question","escalation"] } },
+  { f: 22, p: "/$defs/TraceDecision/properties/outcome", c: __c440, r: 440, ro: 1, g: [[0,[0]]] },
+  { f: 24, p: "/$defs/ReasonCode", c: __c440, t: ["string"], tv: "string", g: [[2,[12,14]]], k: { "maxLength": 80, "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$" }, re: __RE17 },
+  { f: 22, p: "/$defs/TraceDecision/properties/reason~1code", c: __c440, r: 440, ro: 1, g: [[0,[0]]] },
+  { f: 22, p: "/$defs/TraceDecision/properties/decided~1by", g: [[0,[2]]], k: { "enum": ["host-policy","model-proposed","model-produced","operator-approved"] } },
+  { f: 22, p: "/$defs/TraceDecision/properties/element~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 22, p: "/$defs/TraceDecision/properties/source~1kind", c: __c445, r: 445, ro: 1, g: [[0,[0]]] },
+  { f: 26, p: "/$defs/ContextSourceKind", c: __c445, g: [[0,[2]]], k: { "enum": ["relationship","memarium","messaging","artifact","dataset"] } },
+  { f: 22, p: "/$defs/TraceDecision/properties/classification", c: __c447, r: 447, ro: 1, g: [[0,[0]]] },
+  { f: 27, p: "", c: __c447, t: ["string"], tv: "string", ut: 1, g: [[0,[2]]], k: { "enum": ["public","community","personal"] } },
+  { f: 22, p: "/$defs/TraceDecision/additionalProperties", b: false },
+  { f: 22, p: "/$defs/TraceDecision/allOf/0", g: [[0,[7]]], if: 450, th: 452 },
+  { f: 22, p: "/$defs/TraceDecision/allOf/0/if", c: __c450, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 451]] },
+  { f: 22, p: "/$defs/TraceDecision/allOf/0/if/properties/kind", g: [[0,[1]]], k: { "const": "context-element" } },
+  { f: 22, p: "/$defs/TraceDecision/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["element/ref","source/kind","classification"] }, pr: [["outcome", "outcome", 453], ["element/ref", "element~1ref", 454], ["source/kind", "source~1kind", 455], ["classification", "classification", 456]] },
+  { f: 22, p: "/$defs/TraceDecision/allOf/0/then/properties/outcome", g: [[0,[2]]], k: { "enum": ["include","declassify","drop","fail"] } },
+  { f: 22, p: "/$defs/TraceDecision/allOf/0/then/properties/element~1ref", av: 1, g: [] },
+  { f: 22, p: "/$defs/TraceDecision/allOf/0/then/properties/source~1kind", av: 1, g: [] },
+  { f: 22, p: "/$defs/TraceDecision/allOf/0/then/properties/classification", av: 1, g: [] },
+  { f: 22, p: "/properties/effects", t: ["array"], tv: "array", g: [[3,[18]]], it: 458 },
+  { f: 22, p: "/properties/effects/items", c: __c459, r: 459, ro: 1, g: [[0,[0]]] },
+  { f: 22, p: "/$defs/TraceEffect", c: __c459, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["kind","status","target"] }, pr: [["kind", "kind", 460], ["status", "status", 461], ["target", "target", 462]], ap: 463, kn: new Set(["kind","status","target"]) },
+  { f: 22, p: "/$defs/TraceEffect/properties/kind", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[a-z][a-z0-9-]*(\\.[a-z][a-z0-9-]*)+$" }, re: __RE21 },
+  { f: 22, p: "/$defs/TraceEffect/properties/status", g: [[0,[2]]], k: { "enum": ["ok","failed","skipped"] } },
+  { f: 22, p: "/$defs/TraceEffect/properties/target", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 22, p: "/$defs/TraceEffect/additionalProperties", b: false },
+  { f: 22, p: "/properties/diagnostics", c: __c465, r: 465, ro: 1, g: [[0,[0]]] },
+  { f: 24, p: "/$defs/Diagnostics", c: __c465, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["error/code", "error~1code", 466], ["retry/count", "retry~1count", 469]], ap: 470, kn: new Set(["error/code","retry/count"]) },
+  { f: 24, p: "/$defs/Diagnostics/properties/error~1code", g: [[0,[4]]], any: [467,468] },
+  { f: 24, p: "/$defs/Diagnostics/properties/error~1code/anyOf/0", c: __c440, r: 440, ro: 1, g: [[0,[0]]] },
+  { f: 24, p: "/$defs/Diagnostics/properties/error~1code/anyOf/1", c: __c468, t: ["null"], tv: "null", ut: 1, g: [] },
+  { f: 24, p: "/$defs/Diagnostics/properties/retry~1count", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 24, p: "/$defs/Diagnostics/additionalProperties", b: false },
+  { f: 22, p: "/additionalProperties", b: false },
+  { f: 21, p: "/$defs/HostSampleTraceRecord/additionalProperties", b: false },
+  { f: 21, p: "/additionalProperties", av: 1, b: true },
+  { f: 28, p: "", c: __c474, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef"] }, pr: [["memoryRef", "memoryRef", 475], ["sourceIds", "sourceIds", 476]], ap: 478, kn: new Set(["memoryRef","sourceIds"]) },
   { f: 28, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
-  { f: 28, p: "/properties/tokenBudget", t: ["integer"], tv: "integer", ut: 1, g: [[1,[8,9]]], k: { "maximum": 1000000000, "minimum": 1 } },
+  { f: 28, p: "/properties/sourceIds", t: ["array"], tv: "array", g: [[3,[16,17,18,20]]], k: { "maxItems": 10000, "minItems": 1, "uniqueItems": true }, it: 477, uq: ["string"] },
+  { f: 28, p: "/properties/sourceIds/items", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
   { f: 28, p: "/additionalProperties", b: false },
-  { f: 29, p: "", c: __c463, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["archiveId","event","entry"] }, pr: [["archiveId", "archiveId", 464], ["event", "event", 465], ["entry", "entry", 466], ["index", "index", 467]], ap: 489, kn: new Set(["archiveId","event","entry","index"]) },
-  { f: 29, p: "/properties/archiveId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
+  { f: 29, p: "", c: __c479, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["compactionRunId","event","output"] }, pr: [["compactionRunId", "compactionRunId", 480], ["event", "event", 481], ["output", "output", 482]], ap: 483, kn: new Set(["compactionRunId","event","output"]) },
+  { f: 29, p: "/properties/compactionRunId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
   { f: 29, p: "/properties/event", c: __c317, r: 317, ro: 1, g: [[0,[0]]] },
-  { f: 29, p: "/properties/entry", c: __c287, r: 287, ro: 1, g: [[0,[0]]] },
-  { f: 29, p: "/properties/index", c: __c468, r: 468, ro: 1, g: [[0,[0]]] },
-  { f: 30, p: "", c: __c468, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schemaVersion","memoryRef","updatedAt","tokenizerName","archives"] }, pr: [["schemaVersion", "schemaVersion", 469], ["memoryRef", "memoryRef", 470], ["updatedAt", "updatedAt", 471], ["tokenizerName", "tokenizerName", 472], ["archives", "archives", 473]], ap: 488, kn: new Set(["schemaVersion","memoryRef","updatedAt","tokenizerName","archives"]) },
-  { f: 30, p: "/properties/schemaVersion", g: [[0,[1]]], k: { "const": 1 } },
-  { f: 30, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 30, p: "/properties/updatedAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 30, p: "/properties/tokenizerName", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 30, p: "/properties/archives", t: ["array"], tv: "array", g: [[3,[18]]], it: 474 },
-  { f: 30, p: "/properties/archives/items", c: __c475, r: 475, ro: 1, g: [[0,[0]]] },
-  { f: 30, p: "/$defs/MemoryIndexArchive", c: __c475, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["archiveId","entryId","createdAt","sourceCount","tokenBudget","tokensUsed","byteSize","level"] }, pr: [["archiveId", "archiveId", 476], ["entryId", "entryId", 477], ["createdAt", "createdAt", 478], ["expiresAt", "expiresAt", 479], ["sourceCount", "sourceCount", 480], ["tokenBudget", "tokenBudget", 481], ["tokensUsed", "tokensUsed", 482], ["byteSize", "byteSize", 483], ["level", "level", 484], ["topics", "topics", 485]], ap: 487, kn: new Set(["archiveId","entryId","createdAt","expiresAt","sourceCount","tokenBudget","tokensUsed","byteSize","level","topics"]) },
-  { f: 30, p: "/$defs/MemoryIndexArchive/properties/archiveId", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^arc_[0-9a-f]{16,64}$" }, re: __RE24 },
-  { f: 30, p: "/$defs/MemoryIndexArchive/properties/entryId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 30, p: "/$defs/MemoryIndexArchive/properties/createdAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 30, p: "/$defs/MemoryIndexArchive/properties/expiresAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 30, p: "/$defs/MemoryIndexArchive/properties/sourceCount", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
-  { f: 30, p: "/$defs/MemoryIndexArchive/properties/tokenBudget", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
-  { f: 30, p: "/$defs/MemoryIndexArchive/properties/tokensUsed", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 30, p: "/$defs/MemoryIndexArchive/properties/byteSize", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 30, p: "/$defs/MemoryIndexArchive/properties/level", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
-  { f: 30, p: "/$defs/MemoryIndexArchive/properties/topics", t: ["array"], tv: "array", g: [[3,[18,20]]], k: { "uniqueItems": true }, it: 486, uq: ["string"] },
-  { f: 30, p: "/$defs/MemoryIndexArchive/properties/topics/items", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
-  { f: 30, p: "/$defs/MemoryIndexArchive/additionalProperties", b: false },
-  { f: 30, p: "/additionalProperties", b: false },
+  { f: 29, p: "/properties/output", c: __c287, r: 287, ro: 1, g: [[0,[0]]] },
   { f: 29, p: "/additionalProperties", av: 1, b: true },
-  { f: 31, p: "", c: __c490, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["entries"] }, pr: [["entries", "entries", 491]], ap: 493, kn: new Set(["entries"]) },
-  { f: 31, p: "/properties/entries", t: ["array"], tv: "array", g: [[3,[18]]], it: 492 },
+  { f: 30, p: "", c: __c484, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef"] }, pr: [["memoryRef", "memoryRef", 485], ["tokenBudget", "tokenBudget", 486], ["sources", "sources", 487], ["indexEmitted", "indexEmitted", 489]], ap: 490, kn: new Set(["memoryRef","tokenBudget","sources","indexEmitted"]) },
+  { f: 30, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
+  { f: 30, p: "/properties/tokenBudget", t: ["integer"], tv: "integer", ut: 1, g: [[1,[8,9]]], k: { "maximum": 1000000000, "minimum": 1 } },
+  { f: 30, p: "/properties/sources", t: ["array"], tv: "array", g: [[3,[16,17,18]]], k: { "maxItems": 1000, "minItems": 1 }, it: 488 },
+  { f: 30, p: "/properties/sources/items", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[A-Za-z0-9._:-]{1,128}$" }, re: __RE5 },
+  { f: 30, p: "/properties/indexEmitted", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 30, p: "/additionalProperties", b: false },
+  { f: 19, p: "", c: __c491, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["archiveId","event","entry"] }, pr: [["archiveId", "archiveId", 492], ["event", "event", 493], ["entry", "entry", 494], ["index", "index", 495], ["archiveChecksum", "archiveChecksum", 496], ["indexUpdated", "indexUpdated", 497], ["indexFile", "indexFile", 498]], ap: 499, kn: new Set(["archiveId","event","entry","index","archiveChecksum","indexUpdated","indexFile"]) },
+  { f: 19, p: "/properties/archiveId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
+  { f: 19, p: "/properties/event", c: __c317, r: 317, ro: 1, g: [[0,[0]]] },
+  { f: 19, p: "/properties/entry", c: __c287, r: 287, ro: 1, g: [[0,[0]]] },
+  { f: 19, p: "/properties/index", c: __c365, r: 365, ro: 1, g: [[0,[0]]] },
+  { f: 19, p: "/properties/archiveChecksum", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^sha256:[0-9a-f]{64}$" }, re: __RE6 },
+  { f: 19, p: "/properties/indexUpdated", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 19, p: "/properties/indexFile", c: __c362, r: 362, ro: 1, g: [[0,[0]]] },
+  { f: 19, p: "/additionalProperties", av: 1, b: true },
+  { f: 31, p: "", c: __c500, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["entries"] }, pr: [["entries", "entries", 501]], ap: 503, kn: new Set(["entries"]) },
+  { f: 31, p: "/properties/entries", t: ["array"], tv: "array", g: [[3,[18]]], it: 502 },
   { f: 31, p: "/properties/entries/items", c: __c287, r: 287, ro: 1, g: [[0,[0]]] },
   { f: 31, p: "/additionalProperties", av: 1, b: true },
-  { f: 32, p: "", c: __c494, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef"] }, pr: [["memoryRef", "memoryRef", 495]], ap: 496, kn: new Set(["memoryRef"]) },
+  { f: 32, p: "", c: __c504, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef"] }, pr: [["memoryRef", "memoryRef", 505]], ap: 506, kn: new Set(["memoryRef"]) },
   { f: 32, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
   { f: 32, p: "/additionalProperties", b: false },
-  { f: 33, p: "", c: __c497, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","memoryId","secretId","secretValue"] }, pr: [["memoryRef", "memoryRef", 498], ["memoryId", "memoryId", 499], ["secretId", "secretId", 500], ["secretValue", "secretValue", 501]], ap: 502, kn: new Set(["memoryRef","memoryId","secretId","secretValue"]) },
+  { f: 33, p: "", c: __c507, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","memoryId","secretId","secretValue"] }, pr: [["memoryRef", "memoryRef", 508], ["memoryId", "memoryId", 509], ["secretId", "secretId", 510], ["secretValue", "secretValue", 511]], ap: 512, kn: new Set(["memoryRef","memoryId","secretId","secretValue"]) },
   { f: 33, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
   { f: 33, p: "/properties/memoryId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
   { f: 33, p: "/properties/secretId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 128, "minLength": 1 } },
   { f: 33, p: "/properties/secretValue", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 4096, "minLength": 8 } },
   { f: 33, p: "/additionalProperties", av: 1, b: true },
-  { f: 34, p: "", c: __c503, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","entries"] }, pr: [["memoryRef", "memoryRef", 504], ["entries", "entries", 505], ["secrets", "secrets", 514], ["runId", "runId", 520]], ap: 521, kn: new Set(["memoryRef","entries","secrets","runId"]) },
+  { f: 34, p: "", c: __c513, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","entries"] }, pr: [["memoryRef", "memoryRef", 514], ["entries", "entries", 515], ["secrets", "secrets", 524], ["runId", "runId", 530]], ap: 531, kn: new Set(["memoryRef","entries","secrets","runId"]) },
   { f: 34, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
-  { f: 34, p: "/properties/entries", t: ["array"], tv: "array", g: [[3,[16,17,18]]], k: { "maxItems": 1000, "minItems": 1 }, it: 506 },
-  { f: 34, p: "/properties/entries/items", c: __c507, r: 507, ro: 1, g: [[0,[0]]] },
-  { f: 34, p: "/$defs/HostSampleSeedEntry", c: __c507, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["content"] }, pr: [["content", "content", 508], ["tags", "tags", 509], ["ttlSeconds", "ttlSeconds", 511], ["tier", "tier", 512]], ap: 513, kn: new Set(["content","tags","ttlSeconds","tier"]) },
+  { f: 34, p: "/properties/entries", t: ["array"], tv: "array", g: [[3,[16,17,18]]], k: { "maxItems": 1000, "minItems": 1 }, it: 516 },
+  { f: 34, p: "/properties/entries/items", c: __c517, r: 517, ro: 1, g: [[0,[0]]] },
+  { f: 34, p: "/$defs/HostSampleSeedEntry", c: __c517, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["content"] }, pr: [["content", "content", 518], ["tags", "tags", 519], ["ttlSeconds", "ttlSeconds", 521], ["tier", "tier", 522]], ap: 523, kn: new Set(["content","tags","ttlSeconds","tier"]) },
   { f: 34, p: "/$defs/HostSampleSeedEntry/properties/content", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 1048576 } },
-  { f: 34, p: "/$defs/HostSampleSeedEntry/properties/tags", t: ["array"], tv: "array", g: [[3,[16,18]]], k: { "maxItems": 64 }, it: 510 },
+  { f: 34, p: "/$defs/HostSampleSeedEntry/properties/tags", t: ["array"], tv: "array", g: [[3,[16,18]]], k: { "maxItems": 64 }, it: 520 },
   { f: 34, p: "/$defs/HostSampleSeedEntry/properties/tags/items", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 256, "minLength": 1 } },
   { f: 34, p: "/$defs/HostSampleSeedEntry/properties/ttlSeconds", t: ["number"], tv: "number", g: [[1,[8,11]]], k: { "maximum": 315360000, "exclusiveMinimum": 0 } },
   { f: 34, p: "/$defs/HostSampleSeedEntry/properties/tier", g: [[0,[2]]], k: { "enum": ["long-term","transactional"] } },
   { f: 34, p: "/$defs/HostSampleSeedEntry/additionalProperties", b: false },
-  { f: 34, p: "/properties/secrets", t: ["array"], tv: "array", g: [[3,[16,18]]], k: { "maxItems": 100 }, it: 515 },
-  { f: 34, p: "/properties/secrets/items", c: __c516, r: 516, ro: 1, g: [[0,[0]]] },
-  { f: 34, p: "/$defs/HostSampleSeedSecret", c: __c516, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["secretId","value"] }, pr: [["secretId", "secretId", 517], ["value", "value", 518]], ap: 519, kn: new Set(["secretId","value"]) },
+  { f: 34, p: "/properties/secrets", t: ["array"], tv: "array", g: [[3,[16,18]]], k: { "maxItems": 100 }, it: 525 },
+  { f: 34, p: "/properties/secrets/items", c: __c526, r: 526, ro: 1, g: [[0,[0]]] },
+  { f: 34, p: "/$defs/HostSampleSeedSecret", c: __c526, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["secretId","value"] }, pr: [["secretId", "secretId", 527], ["value", "value", 528]], ap: 529, kn: new Set(["secretId","value"]) },
   { f: 34, p: "/$defs/HostSampleSeedSecret/properties/secretId", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[A-Za-z0-9._:-]{1,128}$" }, re: __RE5 },
   { f: 34, p: "/$defs/HostSampleSeedSecret/properties/value", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 4096, "minLength": 1 } },
   { f: 34, p: "/$defs/HostSampleSeedSecret/additionalProperties", b: false },
   { f: 34, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 199, "minLength": 1 } },
   { f: 34, p: "/additionalProperties", b: false },
-  { f: 35, p: "", c: __c522, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","runId","entries"] }, pr: [["memoryRef", "memoryRef", 523], ["runId", "runId", 524], ["entries", "entries", 525]], ap: 527, kn: new Set(["memoryRef","runId","entries"]) },
+  { f: 35, p: "", c: __c532, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","runId","entries"] }, pr: [["memoryRef", "memoryRef", 533], ["runId", "runId", 534], ["entries", "entries", 535]], ap: 537, kn: new Set(["memoryRef","runId","entries"]) },
   { f: 35, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
   { f: 35, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
-  { f: 35, p: "/properties/entries", t: ["array"], tv: "array", g: [[3,[18]]], it: 526 },
+  { f: 35, p: "/properties/entries", t: ["array"], tv: "array", g: [[3,[18]]], it: 536 },
   { f: 35, p: "/properties/entries/items", c: __c287, r: 287, ro: 1, g: [[0,[0]]] },
   { f: 35, p: "/additionalProperties", av: 1, b: true },
-  { f: 36, p: "", c: __c528, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["question/ref"] }, pr: [["question/ref", "question~1ref", 529]], ap: 530, kn: new Set(["question/ref"]) },
+  { f: 36, p: "", c: __c538, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["question/ref"] }, pr: [["question/ref", "question~1ref", 539]], ap: 540, kn: new Set(["question/ref"]) },
   { f: 36, p: "/properties/question~1ref", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
   { f: 36, p: "/additionalProperties", b: false },
-  { f: 37, p: "", c: __c531, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": [] }, pr: [["dropEventLog", "dropEventLog", 532]], ap: 533, kn: new Set(["dropEventLog"]) },
+  { f: 37, p: "", c: __c541, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": [] }, pr: [["dropEventLog", "dropEventLog", 542]], ap: 543, kn: new Set(["dropEventLog"]) },
   { f: 37, p: "/properties/dropEventLog", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 37, p: "/additionalProperties", b: false },
-  { f: 38, p: "", c: __c534, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","memoryRef","memoryId","fromSeq","expectedAtFork","current"] }, pr: [["runId", "runId", 535], ["memoryRef", "memoryRef", 536], ["memoryId", "memoryId", 537], ["fromSeq", "fromSeq", 538], ["expectedAtFork", "expectedAtFork", 539], ["current", "current", 540]], ap: 541, kn: new Set(["runId","memoryRef","memoryId","fromSeq","expectedAtFork","current"]) },
+  { f: 38, p: "", c: __c544, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","memoryRef","memoryId","fromSeq","expectedAtFork","current"] }, pr: [["runId", "runId", 545], ["memoryRef", "memoryRef", 546], ["memoryId", "memoryId", 547], ["fromSeq", "fromSeq", 548], ["expectedAtFork", "expectedAtFork", 549], ["current", "current", 550]], ap: 551, kn: new Set(["runId","memoryRef","memoryId","fromSeq","expectedAtFork","current"]) },
   { f: 38, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
   { f: 38, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
   { f: 38, p: "/properties/memoryId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
@@ -5860,87 +6095,87 @@ const __S = [
   { f: 38, p: "/properties/expectedAtFork", t: ["string"], tv: "string", ut: 1, g: [] },
   { f: 38, p: "/properties/current", t: ["string"], tv: "string", ut: 1, g: [] },
   { f: 38, p: "/additionalProperties", av: 1, b: true },
-  { f: 39, p: "/$defs/AnswerToken", c: __c542, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[a-z0-9][a-z0-9._-]{0,63}$" }, re: __RE6 },
-  { f: 40, p: "/$defs/AnswerValue", c: __c543, g: [[0,[4]]], any: [544,545] },
-  { f: 40, p: "/$defs/AnswerValue/anyOf/0", c: __c542, r: 542, ro: 1, g: [[0,[0]]] },
-  { f: 40, p: "/$defs/AnswerValue/anyOf/1", c: __c545, t: ["array"], tv: "array", g: [[3,[16,18,20]]], k: { "maxItems": 24, "uniqueItems": true }, it: 546, uq: null },
-  { f: 40, p: "/$defs/AnswerValue/anyOf/1/items", c: __c542, r: 542, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "", c: __c547, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema"] }, pr: [["schema", "schema", 548], ["retention", "retention", 549], ["trace_level", "trace_level", 570], ["egress", "egress", 579], ["verification_rigor", "verification_rigor", 589], ["escalation_threshold", "escalation_threshold", 607]], ap: 621, kn: new Set(["schema","retention","trace_level","egress","verification_rigor","escalation_threshold"]) },
+  { f: 39, p: "/$defs/AnswerToken", c: __c552, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[a-z0-9][a-z0-9._-]{0,63}$" }, re: __RE7 },
+  { f: 40, p: "/$defs/AnswerValue", c: __c553, g: [[0,[4]]], any: [554,555] },
+  { f: 40, p: "/$defs/AnswerValue/anyOf/0", c: __c552, r: 552, ro: 1, g: [[0,[0]]] },
+  { f: 40, p: "/$defs/AnswerValue/anyOf/1", c: __c555, t: ["array"], tv: "array", g: [[3,[16,18,20]]], k: { "maxItems": 24, "uniqueItems": true }, it: 556, uq: null },
+  { f: 40, p: "/$defs/AnswerValue/anyOf/1/items", c: __c552, r: 552, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "", c: __c557, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema"] }, pr: [["schema", "schema", 558], ["retention", "retention", 559], ["trace_level", "trace_level", 580], ["egress", "egress", 589], ["verification_rigor", "verification_rigor", 599], ["escalation_threshold", "escalation_threshold", 617]], ap: 631, kn: new Set(["schema","retention","trace_level","egress","verification_rigor","escalation_threshold"]) },
   { f: 41, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.assistant-config.v1" } },
-  { f: 41, p: "/properties/retention", c: __c550, r: 550, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/RetentionByClass", c: __c550, r: 551, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 559], ["by_class", "by_class", 564]], ap: 569, kn: new Set(["default","by_class"]) },
-  { f: 25, p: "/$defs/ClassKeyed", c: __c551, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["default"] }, pr: [["default", "default", 552], ["by_class", "by_class", 553]], ap: 558, kn: new Set(["default","by_class"]) },
-  { f: 25, p: "/$defs/ClassKeyed/properties/default", av: 1, g: [] },
-  { f: 25, p: "/$defs/ClassKeyed/properties/by_class", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["public", "public", 554], ["community", "community", 555], ["personal", "personal", 556]], ap: 557, kn: new Set(["public","community","personal"]) },
-  { f: 25, p: "/$defs/ClassKeyed/properties/by_class/properties/public", av: 1, g: [] },
-  { f: 25, p: "/$defs/ClassKeyed/properties/by_class/properties/community", av: 1, g: [] },
-  { f: 25, p: "/$defs/ClassKeyed/properties/by_class/properties/personal", av: 1, g: [] },
-  { f: 25, p: "/$defs/ClassKeyed/properties/by_class/additionalProperties", b: false },
-  { f: 25, p: "/$defs/ClassKeyed/additionalProperties", b: false },
-  { f: 41, p: "/$defs/RetentionByClass/properties/default", c: __c560, r: 560, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/RetentionProfile", c: __c560, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["max_age"] }, pr: [["max_age", "max_age", 561], ["on_expiry", "on_expiry", 562]], ap: 563, kn: new Set(["max_age","on_expiry"]) },
+  { f: 41, p: "/properties/retention", c: __c560, r: 560, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/RetentionByClass", c: __c560, r: 561, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 569], ["by_class", "by_class", 574]], ap: 579, kn: new Set(["default","by_class"]) },
+  { f: 27, p: "/$defs/ClassKeyed", c: __c561, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["default"] }, pr: [["default", "default", 562], ["by_class", "by_class", 563]], ap: 568, kn: new Set(["default","by_class"]) },
+  { f: 27, p: "/$defs/ClassKeyed/properties/default", av: 1, g: [] },
+  { f: 27, p: "/$defs/ClassKeyed/properties/by_class", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["public", "public", 564], ["community", "community", 565], ["personal", "personal", 566]], ap: 567, kn: new Set(["public","community","personal"]) },
+  { f: 27, p: "/$defs/ClassKeyed/properties/by_class/properties/public", av: 1, g: [] },
+  { f: 27, p: "/$defs/ClassKeyed/properties/by_class/properties/community", av: 1, g: [] },
+  { f: 27, p: "/$defs/ClassKeyed/properties/by_class/properties/personal", av: 1, g: [] },
+  { f: 27, p: "/$defs/ClassKeyed/properties/by_class/additionalProperties", b: false },
+  { f: 27, p: "/$defs/ClassKeyed/additionalProperties", b: false },
+  { f: 41, p: "/$defs/RetentionByClass/properties/default", c: __c570, r: 570, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/RetentionProfile", c: __c570, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["max_age"] }, pr: [["max_age", "max_age", 571], ["on_expiry", "on_expiry", 572]], ap: 573, kn: new Set(["max_age","on_expiry"]) },
   { f: 41, p: "/$defs/RetentionProfile/properties/max_age", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "duration" }, fm: __fmtDuration },
   { f: 41, p: "/$defs/RetentionProfile/properties/on_expiry", g: [[0,[2]]], k: { "enum": ["excise","archive"] } },
   { f: 41, p: "/$defs/RetentionProfile/additionalProperties", b: false },
-  { f: 41, p: "/$defs/RetentionByClass/properties/by_class", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["public", "public", 565], ["community", "community", 566], ["personal", "personal", 567]], ap: 568, kn: new Set(["public","community","personal"]) },
-  { f: 41, p: "/$defs/RetentionByClass/properties/by_class/properties/public", c: __c560, r: 560, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/RetentionByClass/properties/by_class/properties/community", c: __c560, r: 560, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/RetentionByClass/properties/by_class/properties/personal", c: __c560, r: 560, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/RetentionByClass/properties/by_class", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["public", "public", 575], ["community", "community", 576], ["personal", "personal", 577]], ap: 578, kn: new Set(["public","community","personal"]) },
+  { f: 41, p: "/$defs/RetentionByClass/properties/by_class/properties/public", c: __c570, r: 570, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/RetentionByClass/properties/by_class/properties/community", c: __c570, r: 570, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/RetentionByClass/properties/by_class/properties/personal", c: __c570, r: 570, ro: 1, g: [[0,[0]]] },
   { f: 41, p: "/$defs/RetentionByClass/properties/by_class/additionalProperties", b: false },
   { f: 41, p: "/$defs/RetentionByClass/additionalProperties", b: false },
-  { f: 41, p: "/properties/trace_level", c: __c571, r: 571, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/TraceLevelByClass", c: __c571, r: 551, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 572], ["by_class", "by_class", 573]], ap: 578, kn: new Set(["default","by_class"]) },
-  { f: 41, p: "/$defs/TraceLevelByClass/properties/default", c: __c405, r: 405, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/TraceLevelByClass/properties/by_class", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["public", "public", 574], ["community", "community", 575], ["personal", "personal", 576]], ap: 577, kn: new Set(["public","community","personal"]) },
-  { f: 41, p: "/$defs/TraceLevelByClass/properties/by_class/properties/public", c: __c405, r: 405, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/TraceLevelByClass/properties/by_class/properties/community", c: __c405, r: 405, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/TraceLevelByClass/properties/by_class/properties/personal", c: __c405, r: 405, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/properties/trace_level", c: __c581, r: 581, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/TraceLevelByClass", c: __c581, r: 561, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 582], ["by_class", "by_class", 583]], ap: 588, kn: new Set(["default","by_class"]) },
+  { f: 41, p: "/$defs/TraceLevelByClass/properties/default", c: __c430, r: 430, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/TraceLevelByClass/properties/by_class", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["public", "public", 584], ["community", "community", 585], ["personal", "personal", 586]], ap: 587, kn: new Set(["public","community","personal"]) },
+  { f: 41, p: "/$defs/TraceLevelByClass/properties/by_class/properties/public", c: __c430, r: 430, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/TraceLevelByClass/properties/by_class/properties/community", c: __c430, r: 430, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/TraceLevelByClass/properties/by_class/properties/personal", c: __c430, r: 430, ro: 1, g: [[0,[0]]] },
   { f: 41, p: "/$defs/TraceLevelByClass/properties/by_class/additionalProperties", b: false },
   { f: 41, p: "/$defs/TraceLevelByClass/additionalProperties", b: false },
-  { f: 41, p: "/properties/egress", c: __c580, r: 580, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/EgressByClass", c: __c580, r: 551, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 581], ["by_class", "by_class", 583]], ap: 588, kn: new Set(["default","by_class"]) },
-  { f: 41, p: "/$defs/EgressByClass/properties/default", c: __c582, r: 582, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/Egress", c: __c582, g: [[0,[2]]], k: { "enum": ["deny","allow_accepting_remote"] } },
-  { f: 41, p: "/$defs/EgressByClass/properties/by_class", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["public", "public", 584], ["community", "community", 585], ["personal", "personal", 586]], ap: 587, kn: new Set(["public","community","personal"]) },
-  { f: 41, p: "/$defs/EgressByClass/properties/by_class/properties/public", c: __c582, r: 582, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/EgressByClass/properties/by_class/properties/community", c: __c582, r: 582, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/EgressByClass/properties/by_class/properties/personal", c: __c582, r: 582, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/properties/egress", c: __c590, r: 590, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/EgressByClass", c: __c590, r: 561, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 591], ["by_class", "by_class", 593]], ap: 598, kn: new Set(["default","by_class"]) },
+  { f: 41, p: "/$defs/EgressByClass/properties/default", c: __c592, r: 592, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/Egress", c: __c592, g: [[0,[2]]], k: { "enum": ["deny","allow_accepting_remote"] } },
+  { f: 41, p: "/$defs/EgressByClass/properties/by_class", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["public", "public", 594], ["community", "community", 595], ["personal", "personal", 596]], ap: 597, kn: new Set(["public","community","personal"]) },
+  { f: 41, p: "/$defs/EgressByClass/properties/by_class/properties/public", c: __c592, r: 592, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/EgressByClass/properties/by_class/properties/community", c: __c592, r: 592, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/EgressByClass/properties/by_class/properties/personal", c: __c592, r: 592, ro: 1, g: [[0,[0]]] },
   { f: 41, p: "/$defs/EgressByClass/properties/by_class/additionalProperties", b: false },
   { f: 41, p: "/$defs/EgressByClass/additionalProperties", b: false },
-  { f: 41, p: "/properties/verification_rigor", c: __c590, r: 590, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/VerificationRigorByMode", c: __c590, r: 591, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 599], ["by_mode", "by_mode", 601]], ap: 606, kn: new Set(["default","by_mode"]) },
-  { f: 42, p: "/$defs/ModeKeyed", c: __c591, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["default"] }, pr: [["default", "default", 592], ["by_mode", "by_mode", 593]], ap: 598, kn: new Set(["default","by_mode"]) },
+  { f: 41, p: "/properties/verification_rigor", c: __c600, r: 600, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/VerificationRigorByMode", c: __c600, r: 601, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 609], ["by_mode", "by_mode", 611]], ap: 616, kn: new Set(["default","by_mode"]) },
+  { f: 42, p: "/$defs/ModeKeyed", c: __c601, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["default"] }, pr: [["default", "default", 602], ["by_mode", "by_mode", 603]], ap: 608, kn: new Set(["default","by_mode"]) },
   { f: 42, p: "/$defs/ModeKeyed/properties/default", av: 1, g: [] },
-  { f: 42, p: "/$defs/ModeKeyed/properties/by_mode", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["commons", "commons", 594], ["support", "support", 595], ["crisis", "crisis", 596]], ap: 597, kn: new Set(["commons","support","crisis"]) },
+  { f: 42, p: "/$defs/ModeKeyed/properties/by_mode", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["commons", "commons", 604], ["support", "support", 605], ["crisis", "crisis", 606]], ap: 607, kn: new Set(["commons","support","crisis"]) },
   { f: 42, p: "/$defs/ModeKeyed/properties/by_mode/properties/commons", av: 1, g: [] },
   { f: 42, p: "/$defs/ModeKeyed/properties/by_mode/properties/support", av: 1, g: [] },
   { f: 42, p: "/$defs/ModeKeyed/properties/by_mode/properties/crisis", av: 1, g: [] },
   { f: 42, p: "/$defs/ModeKeyed/properties/by_mode/additionalProperties", b: false },
   { f: 42, p: "/$defs/ModeKeyed/additionalProperties", b: false },
-  { f: 41, p: "/$defs/VerificationRigorByMode/properties/default", c: __c600, r: 600, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/VerificationRigor", c: __c600, g: [[0,[2]]], k: { "enum": ["standard","elevated","strict"] } },
-  { f: 41, p: "/$defs/VerificationRigorByMode/properties/by_mode", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["commons", "commons", 602], ["support", "support", 603], ["crisis", "crisis", 604]], ap: 605, kn: new Set(["commons","support","crisis"]) },
-  { f: 41, p: "/$defs/VerificationRigorByMode/properties/by_mode/properties/commons", c: __c600, r: 600, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/VerificationRigorByMode/properties/by_mode/properties/support", c: __c600, r: 600, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/VerificationRigorByMode/properties/by_mode/properties/crisis", c: __c600, r: 600, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/VerificationRigorByMode/properties/default", c: __c610, r: 610, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/VerificationRigor", c: __c610, g: [[0,[2]]], k: { "enum": ["standard","elevated","strict"] } },
+  { f: 41, p: "/$defs/VerificationRigorByMode/properties/by_mode", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["commons", "commons", 612], ["support", "support", 613], ["crisis", "crisis", 614]], ap: 615, kn: new Set(["commons","support","crisis"]) },
+  { f: 41, p: "/$defs/VerificationRigorByMode/properties/by_mode/properties/commons", c: __c610, r: 610, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/VerificationRigorByMode/properties/by_mode/properties/support", c: __c610, r: 610, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/VerificationRigorByMode/properties/by_mode/properties/crisis", c: __c610, r: 610, ro: 1, g: [[0,[0]]] },
   { f: 41, p: "/$defs/VerificationRigorByMode/properties/by_mode/additionalProperties", b: false },
   { f: 41, p: "/$defs/VerificationRigorByMode/additionalProperties", b: false },
-  { f: 41, p: "/properties/escalation_threshold", c: __c608, r: 608, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/EscalationThresholdByMode", c: __c608, r: 591, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 609], ["by_mode", "by_mode", 615]], ap: 620, kn: new Set(["default","by_mode"]) },
-  { f: 41, p: "/$defs/EscalationThresholdByMode/properties/default", c: __c610, r: 610, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/EscalationThreshold", c: __c610, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["escalate"] }, pr: [["escalate", "escalate", 611]], ap: 614, kn: new Set(["escalate"]) },
-  { f: 41, p: "/$defs/EscalationThreshold/properties/escalate", t: ["array"], tv: "array", g: [[3,[18,20]]], k: { "uniqueItems": true }, it: 612, uq: null },
-  { f: 41, p: "/$defs/EscalationThreshold/properties/escalate/items", c: __c613, r: 613, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/EscalationTrigger", c: __c613, g: [[0,[2]]], k: { "enum": ["operator-decision","sustained-degradation","boundary-risk","pre-egress-confirmation","crisis-candidate"] } },
+  { f: 41, p: "/properties/escalation_threshold", c: __c618, r: 618, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/EscalationThresholdByMode", c: __c618, r: 601, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 619], ["by_mode", "by_mode", 625]], ap: 630, kn: new Set(["default","by_mode"]) },
+  { f: 41, p: "/$defs/EscalationThresholdByMode/properties/default", c: __c620, r: 620, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/EscalationThreshold", c: __c620, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["escalate"] }, pr: [["escalate", "escalate", 621]], ap: 624, kn: new Set(["escalate"]) },
+  { f: 41, p: "/$defs/EscalationThreshold/properties/escalate", t: ["array"], tv: "array", g: [[3,[18,20]]], k: { "uniqueItems": true }, it: 622, uq: null },
+  { f: 41, p: "/$defs/EscalationThreshold/properties/escalate/items", c: __c623, r: 623, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/EscalationTrigger", c: __c623, g: [[0,[2]]], k: { "enum": ["operator-decision","sustained-degradation","boundary-risk","pre-egress-confirmation","crisis-candidate"] } },
   { f: 41, p: "/$defs/EscalationThreshold/additionalProperties", b: false },
-  { f: 41, p: "/$defs/EscalationThresholdByMode/properties/by_mode", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["commons", "commons", 616], ["support", "support", 617], ["crisis", "crisis", 618]], ap: 619, kn: new Set(["commons","support","crisis"]) },
-  { f: 41, p: "/$defs/EscalationThresholdByMode/properties/by_mode/properties/commons", c: __c610, r: 610, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/EscalationThresholdByMode/properties/by_mode/properties/support", c: __c610, r: 610, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/EscalationThresholdByMode/properties/by_mode/properties/crisis", c: __c610, r: 610, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/EscalationThresholdByMode/properties/by_mode", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["commons", "commons", 626], ["support", "support", 627], ["crisis", "crisis", 628]], ap: 629, kn: new Set(["commons","support","crisis"]) },
+  { f: 41, p: "/$defs/EscalationThresholdByMode/properties/by_mode/properties/commons", c: __c620, r: 620, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/EscalationThresholdByMode/properties/by_mode/properties/support", c: __c620, r: 620, ro: 1, g: [[0,[0]]] },
+  { f: 41, p: "/$defs/EscalationThresholdByMode/properties/by_mode/properties/crisis", c: __c620, r: 620, ro: 1, g: [[0,[0]]] },
   { f: 41, p: "/$defs/EscalationThresholdByMode/properties/by_mode/additionalProperties", b: false },
   { f: 41, p: "/$defs/EscalationThresholdByMode/additionalProperties", b: false },
   { f: 41, p: "/additionalProperties", b: false },
-  { f: 43, p: "", c: __c622, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","initiation"] }, pr: [["schema", "schema", 623], ["ui_profile", "ui_profile", 624], ["surface", "surface", 625], ["pinned", "pinned", 626], ["hidden", "hidden", 627], ["initiation", "initiation", 628], ["show_activity_feed", "show_activity_feed", 629], ["show_confidence", "show_confidence", 630], ["streak_count", "streak_count", 631], ["nudge_after", "nudge_after", 633]], ap: 635, kn: new Set(["schema","ui_profile","surface","pinned","hidden","initiation","show_activity_feed","show_confidence","streak_count","nudge_after"]) },
+  { f: 43, p: "", c: __c632, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","initiation"] }, pr: [["schema", "schema", 633], ["ui_profile", "ui_profile", 634], ["surface", "surface", 635], ["pinned", "pinned", 636], ["hidden", "hidden", 637], ["initiation", "initiation", 638], ["show_activity_feed", "show_activity_feed", 639], ["show_confidence", "show_confidence", 640], ["streak_count", "streak_count", 641], ["nudge_after", "nudge_after", 643]], ap: 645, kn: new Set(["schema","ui_profile","surface","pinned","hidden","initiation","show_activity_feed","show_confidence","streak_count","nudge_after"]) },
   { f: 43, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.assistant-ui-preferences.v1" } },
   { f: 43, p: "/properties/ui_profile", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 43, p: "/properties/surface", g: [[0,[2]]], k: { "enum": ["contact-rail","assistant-section"] } },
@@ -5949,28 +6184,28 @@ const __S = [
   { f: 43, p: "/properties/initiation", g: [[0,[2]]], k: { "enum": ["never"] } },
   { f: 43, p: "/properties/show_activity_feed", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 43, p: "/properties/show_confidence", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 43, p: "/properties/streak_count", g: [[0,[3]]], no: 632 },
-  { f: 43, p: "/properties/streak_count/not", av: 1, c: __c632, g: [] },
-  { f: 43, p: "/properties/nudge_after", g: [[0,[3]]], no: 634 },
-  { f: 43, p: "/properties/nudge_after/not", av: 1, c: __c634, g: [] },
+  { f: 43, p: "/properties/streak_count", g: [[0,[3]]], no: 642 },
+  { f: 43, p: "/properties/streak_count/not", av: 1, c: __c642, g: [] },
+  { f: 43, p: "/properties/nudge_after", g: [[0,[3]]], no: 644 },
+  { f: 43, p: "/properties/nudge_after/not", av: 1, c: __c644, g: [] },
   { f: 43, p: "/additionalProperties", b: false },
-  { f: 44, p: "", c: __c636, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","profile/id","anchor","requires","guarantees","conformance/max-age"] }, pr: [["schema", "schema", 637], ["profile/id", "profile~1id", 638], ["anchor", "anchor", 639], ["requires", "requires", 640], ["guarantees", "guarantees", 651], ["conformance/max-age", "conformance~1max-age", 658]], ap: 659, kn: new Set(["schema","profile/id","anchor","requires","guarantees","conformance/max-age"]) },
+  { f: 44, p: "", c: __c646, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","profile/id","anchor","requires","guarantees","conformance/max-age"] }, pr: [["schema", "schema", 647], ["profile/id", "profile~1id", 648], ["anchor", "anchor", 649], ["requires", "requires", 650], ["guarantees", "guarantees", 661], ["conformance/max-age", "conformance~1max-age", 668]], ap: 669, kn: new Set(["schema","profile/id","anchor","requires","guarantees","conformance/max-age"]) },
   { f: 44, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.baseline-assistant-profile.v1" } },
   { f: 44, p: "/properties/profile~1id", g: [[0,[1]]], k: { "const": "baseline-assistant" } },
   { f: 44, p: "/properties/anchor", g: [[0,[1]]], k: { "const": "UNIVERSAL-BASIC-COMPUTE" } },
-  { f: 44, p: "/properties/requires", c: __c641, r: 641, ro: 1, g: [[0,[0]]] },
-  { f: 44, p: "/$defs/ProfileRequirements", c: __c641, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["operations","min_context_window","tool_surface","transports","max_output_tokens"] }, pr: [["operations", "operations", 642], ["min_context_window", "min_context_window", 645], ["tool_surface", "tool_surface", 646], ["transports", "transports", 647], ["max_output_tokens", "max_output_tokens", 649]], ap: 650, kn: new Set(["operations","min_context_window","tool_surface","transports","max_output_tokens"]) },
-  { f: 44, p: "/$defs/ProfileRequirements/properties/operations", t: ["array"], tv: "array", g: [[3,[18,19,20]]], k: { "uniqueItems": true }, it: 643, co: 644, uq: null },
+  { f: 44, p: "/properties/requires", c: __c651, r: 651, ro: 1, g: [[0,[0]]] },
+  { f: 44, p: "/$defs/ProfileRequirements", c: __c651, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["operations","min_context_window","tool_surface","transports","max_output_tokens"] }, pr: [["operations", "operations", 652], ["min_context_window", "min_context_window", 655], ["tool_surface", "tool_surface", 656], ["transports", "transports", 657], ["max_output_tokens", "max_output_tokens", 659]], ap: 660, kn: new Set(["operations","min_context_window","tool_surface","transports","max_output_tokens"]) },
+  { f: 44, p: "/$defs/ProfileRequirements/properties/operations", t: ["array"], tv: "array", g: [[3,[18,19,20]]], k: { "uniqueItems": true }, it: 653, co: 654, uq: null },
   { f: 44, p: "/$defs/ProfileRequirements/properties/operations/items", g: [[0,[2]]], k: { "enum": ["generate","embed","batch_embed"] } },
-  { f: 44, p: "/$defs/ProfileRequirements/properties/operations/contains", c: __c644, g: [[0,[1]]], k: { "const": "generate" } },
+  { f: 44, p: "/$defs/ProfileRequirements/properties/operations/contains", c: __c654, g: [[0,[1]]], k: { "const": "generate" } },
   { f: 44, p: "/$defs/ProfileRequirements/properties/min_context_window", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 512 } },
   { f: 44, p: "/$defs/ProfileRequirements/properties/tool_surface", g: [[0,[1]]], k: { "const": "none" } },
-  { f: 44, p: "/$defs/ProfileRequirements/properties/transports", t: ["array"], tv: "array", g: [[3,[17,18,20]]], k: { "minItems": 1, "uniqueItems": true }, it: 648, uq: null },
+  { f: 44, p: "/$defs/ProfileRequirements/properties/transports", t: ["array"], tv: "array", g: [[3,[17,18,20]]], k: { "minItems": 1, "uniqueItems": true }, it: 658, uq: null },
   { f: 44, p: "/$defs/ProfileRequirements/properties/transports/items", g: [[0,[2]]], k: { "enum": ["http_local","command_stdio"] } },
   { f: 44, p: "/$defs/ProfileRequirements/properties/max_output_tokens", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
   { f: 44, p: "/$defs/ProfileRequirements/additionalProperties", b: false },
-  { f: 44, p: "/properties/guarantees", c: __c652, r: 652, ro: 1, g: [[0,[0]]] },
-  { f: 44, p: "/$defs/ProfileGuarantees", c: __c652, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["no_telemetry_egress","no_remote_fallback","works_offline","no_economic_gating"] }, pr: [["no_telemetry_egress", "no_telemetry_egress", 653], ["no_remote_fallback", "no_remote_fallback", 654], ["works_offline", "works_offline", 655], ["no_economic_gating", "no_economic_gating", 656]], ap: 657, kn: new Set(["no_telemetry_egress","no_remote_fallback","works_offline","no_economic_gating"]) },
+  { f: 44, p: "/properties/guarantees", c: __c662, r: 662, ro: 1, g: [[0,[0]]] },
+  { f: 44, p: "/$defs/ProfileGuarantees", c: __c662, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["no_telemetry_egress","no_remote_fallback","works_offline","no_economic_gating"] }, pr: [["no_telemetry_egress", "no_telemetry_egress", 663], ["no_remote_fallback", "no_remote_fallback", 664], ["works_offline", "works_offline", 665], ["no_economic_gating", "no_economic_gating", 666]], ap: 667, kn: new Set(["no_telemetry_egress","no_remote_fallback","works_offline","no_economic_gating"]) },
   { f: 44, p: "/$defs/ProfileGuarantees/properties/no_telemetry_egress", g: [[0,[1]]], k: { "const": true } },
   { f: 44, p: "/$defs/ProfileGuarantees/properties/no_remote_fallback", g: [[0,[1]]], k: { "const": true } },
   { f: 44, p: "/$defs/ProfileGuarantees/properties/works_offline", g: [[0,[1]]], k: { "const": true } },
@@ -5978,492 +6213,492 @@ const __S = [
   { f: 44, p: "/$defs/ProfileGuarantees/additionalProperties", b: false },
   { f: 44, p: "/properties/conformance~1max-age", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "duration" }, fm: __fmtDuration },
   { f: 44, p: "/additionalProperties", b: false },
-  { f: 45, p: "", c: __c660, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","report/id","runtime/ref","profile/id","environment/ref","time/generated-at","time/expires-at","status","checks","overall/passed"] }, pr: [["schema", "schema", 661], ["report/id", "report~1id", 662], ["runtime/ref", "runtime~1ref", 663], ["model.binding/ref", "model.binding~1ref", 664], ["profile/id", "profile~1id", 665], ["environment/ref", "environment~1ref", 666], ["time/generated-at", "time~1generated-at", 667], ["time/expires-at", "time~1expires-at", 668], ["status", "status", 669], ["checks", "checks", 670], ["overall/passed", "overall~1passed", 678]], ap: 679, kn: new Set(["schema","report/id","runtime/ref","model.binding/ref","profile/id","environment/ref","time/generated-at","time/expires-at","status","checks","overall/passed"]), all: [680] },
+  { f: 45, p: "", c: __c670, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","report/id","runtime/ref","profile/id","environment/ref","time/generated-at","time/expires-at","status","checks","overall/passed"] }, pr: [["schema", "schema", 671], ["report/id", "report~1id", 672], ["runtime/ref", "runtime~1ref", 673], ["model.binding/ref", "model.binding~1ref", 674], ["profile/id", "profile~1id", 675], ["environment/ref", "environment~1ref", 676], ["time/generated-at", "time~1generated-at", 677], ["time/expires-at", "time~1expires-at", 678], ["status", "status", 679], ["checks", "checks", 680], ["overall/passed", "overall~1passed", 688]], ap: 689, kn: new Set(["schema","report/id","runtime/ref","model.binding/ref","profile/id","environment/ref","time/generated-at","time/expires-at","status","checks","overall/passed"]), all: [690] },
   { f: 45, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.baseline-assistant-conformance-report.v1" } },
   { f: 45, p: "/properties/report~1id", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 45, p: "/properties/runtime~1ref", c: __c382, r: 382, ro: 1, g: [[0,[0]]] },
-  { f: 45, p: "/properties/model.binding~1ref", c: __c384, r: 384, ro: 1, g: [[0,[0]]] },
+  { f: 45, p: "/properties/runtime~1ref", c: __c407, r: 407, ro: 1, g: [[0,[0]]] },
+  { f: 45, p: "/properties/model.binding~1ref", c: __c409, r: 409, ro: 1, g: [[0,[0]]] },
   { f: 45, p: "/properties/profile~1id", g: [[0,[1]]], k: { "const": "baseline-assistant" } },
   { f: 45, p: "/properties/environment~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 45, p: "/properties/time~1generated-at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 45, p: "/properties/time~1expires-at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 45, p: "/properties/status", g: [[0,[2]]], k: { "enum": ["fresh","stale"] } },
-  { f: 45, p: "/properties/checks", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 671 },
-  { f: 45, p: "/properties/checks/items", c: __c672, r: 672, ro: 1, g: [[0,[0]]] },
-  { f: 45, p: "/$defs/ConformanceCheck", c: __c672, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["check/id","clause","result"] }, pr: [["check/id", "check~1id", 673], ["clause", "clause", 674], ["result", "result", 675], ["detail/code", "detail~1code", 676]], ap: 677, kn: new Set(["check/id","clause","result","detail/code"]) },
-  { f: 45, p: "/$defs/ConformanceCheck/properties/check~1id", c: __c415, r: 415, ro: 1, g: [[0,[0]]] },
-  { f: 45, p: "/$defs/ConformanceCheck/properties/clause", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^/" }, re: __RE9 },
+  { f: 45, p: "/properties/checks", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 681 },
+  { f: 45, p: "/properties/checks/items", c: __c682, r: 682, ro: 1, g: [[0,[0]]] },
+  { f: 45, p: "/$defs/ConformanceCheck", c: __c682, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["check/id","clause","result"] }, pr: [["check/id", "check~1id", 683], ["clause", "clause", 684], ["result", "result", 685], ["detail/code", "detail~1code", 686]], ap: 687, kn: new Set(["check/id","clause","result","detail/code"]) },
+  { f: 45, p: "/$defs/ConformanceCheck/properties/check~1id", c: __c440, r: 440, ro: 1, g: [[0,[0]]] },
+  { f: 45, p: "/$defs/ConformanceCheck/properties/clause", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^/" }, re: __RE10 },
   { f: 45, p: "/$defs/ConformanceCheck/properties/result", g: [[0,[2]]], k: { "enum": ["pass","fail"] } },
-  { f: 45, p: "/$defs/ConformanceCheck/properties/detail~1code", c: __c415, r: 415, ro: 1, g: [[0,[0]]] },
+  { f: 45, p: "/$defs/ConformanceCheck/properties/detail~1code", c: __c440, r: 440, ro: 1, g: [[0,[0]]] },
   { f: 45, p: "/$defs/ConformanceCheck/additionalProperties", b: false },
   { f: 45, p: "/properties/overall~1passed", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 45, p: "/additionalProperties", b: false },
-  { f: 45, p: "/allOf/0", g: [[0,[7]]], if: 681, th: 685 },
-  { f: 45, p: "/allOf/0/if", c: __c681, g: [[4,[23,26]]], k: { "required": ["checks"] }, pr: [["checks", "checks", 682]] },
-  { f: 45, p: "/allOf/0/if/properties/checks", t: ["array"], tv: "array", g: [[3,[19]]], co: 683 },
-  { f: 45, p: "/allOf/0/if/properties/checks/contains", c: __c683, t: ["object"], tv: "object", g: [[4,[23,26]]], k: { "required": ["result"] }, pr: [["result", "result", 684]] },
+  { f: 45, p: "/allOf/0", g: [[0,[7]]], if: 691, th: 695 },
+  { f: 45, p: "/allOf/0/if", c: __c691, g: [[4,[23,26]]], k: { "required": ["checks"] }, pr: [["checks", "checks", 692]] },
+  { f: 45, p: "/allOf/0/if/properties/checks", t: ["array"], tv: "array", g: [[3,[19]]], co: 693 },
+  { f: 45, p: "/allOf/0/if/properties/checks/contains", c: __c693, t: ["object"], tv: "object", g: [[4,[23,26]]], k: { "required": ["result"] }, pr: [["result", "result", 694]] },
   { f: 45, p: "/allOf/0/if/properties/checks/contains/properties/result", g: [[0,[1]]], k: { "const": "fail" } },
-  { f: 45, p: "/allOf/0/then", g: [[4,[26]]], pr: [["overall/passed", "overall~1passed", 686]] },
+  { f: 45, p: "/allOf/0/then", g: [[4,[26]]], pr: [["overall/passed", "overall~1passed", 696]] },
   { f: 45, p: "/allOf/0/then/properties/overall~1passed", g: [[0,[1]]], k: { "const": false } },
-  { f: 39, p: "/$defs/ChoiceOption", c: __c687, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["value","title"] }, pr: [["value", "value", 688], ["title", "title", 689], ["detail", "detail", 690]], ap: 691, kn: new Set(["value","title","detail"]) },
-  { f: 39, p: "/$defs/ChoiceOption/properties/value", c: __c542, r: 542, ro: 1, g: [[0,[0]]] },
+  { f: 39, p: "/$defs/ChoiceOption", c: __c697, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["value","title"] }, pr: [["value", "value", 698], ["title", "title", 699], ["detail", "detail", 700]], ap: 701, kn: new Set(["value","title","detail"]) },
+  { f: 39, p: "/$defs/ChoiceOption/properties/value", c: __c552, r: 552, ro: 1, g: [[0,[0]]] },
   { f: 39, p: "/$defs/ChoiceOption/properties/title", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 120, "minLength": 1 } },
   { f: 39, p: "/$defs/ChoiceOption/properties/detail", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 280 } },
   { f: 39, p: "/$defs/ChoiceOption/additionalProperties", b: false },
-  { f: 25, p: "/$defs/ClassificationFlow", c: __c692, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["input","output"] }, pr: [["input", "input", 693], ["output", "output", 694]], ap: 695, kn: new Set(["input","output"]) },
-  { f: 25, p: "/$defs/ClassificationFlow/properties/input", c: __c422, r: 422, ro: 1, g: [[0,[0]]] },
-  { f: 25, p: "/$defs/ClassificationFlow/properties/output", c: __c422, r: 422, ro: 1, g: [[0,[0]]] },
-  { f: 25, p: "/$defs/ClassificationFlow/additionalProperties", b: false },
-  { f: 46, p: "/$defs/ConfirmPayload", c: __c697, r: 697, ro: 1, g: [[0,[0]]] },
-  { f: 47, p: "", c: __c697, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["confirm/title", "confirm~1title", 698], ["deny/title", "deny~1title", 699]], ap: 700, kn: new Set(["confirm/title","deny/title"]) },
+  { f: 27, p: "/$defs/ClassificationFlow", c: __c702, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["input","output"] }, pr: [["input", "input", 703], ["output", "output", 704]], ap: 705, kn: new Set(["input","output"]) },
+  { f: 27, p: "/$defs/ClassificationFlow/properties/input", c: __c447, r: 447, ro: 1, g: [[0,[0]]] },
+  { f: 27, p: "/$defs/ClassificationFlow/properties/output", c: __c447, r: 447, ro: 1, g: [[0,[0]]] },
+  { f: 27, p: "/$defs/ClassificationFlow/additionalProperties", b: false },
+  { f: 46, p: "/$defs/ConfirmPayload", c: __c707, r: 707, ro: 1, g: [[0,[0]]] },
+  { f: 47, p: "", c: __c707, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["confirm/title", "confirm~1title", 708], ["deny/title", "deny~1title", 709]], ap: 710, kn: new Set(["confirm/title","deny/title"]) },
   { f: 47, p: "/properties/confirm~1title", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 60, "minLength": 1 } },
   { f: 47, p: "/properties/deny~1title", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 60, "minLength": 1 } },
   { f: 47, p: "/additionalProperties", b: false },
-  { f: 23, p: "/$defs/ContentPart", c: __c701, t: ["object"], tv: "object", g: [[0,[5]],[4,[25,27]]], ap: 702, kn: new Set([]), one: [703,708], dt: "type", dm: new Map([["text",0],["object_ref",1]]) },
-  { f: 23, p: "/$defs/ContentPart/additionalProperties", av: 1, b: true },
-  { f: 23, p: "/$defs/ContentPart/oneOf/0", c: __c704, r: 704, ro: 1, g: [[0,[0]]] },
-  { f: 23, p: "/$defs/TextPart", c: __c704, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["type","text"] }, pr: [["type", "type", 705], ["text", "text", 706]], ap: 707, kn: new Set(["type","text"]) },
-  { f: 23, p: "/$defs/TextPart/properties/type", g: [[0,[1]]], k: { "const": "text" } },
-  { f: 23, p: "/$defs/TextPart/properties/text", t: ["string"], tv: "string", ut: 1, g: [] },
-  { f: 23, p: "/$defs/TextPart/additionalProperties", b: false },
-  { f: 23, p: "/$defs/ContentPart/oneOf/1", c: __c709, r: 709, ro: 1, g: [[0,[0]]] },
-  { f: 23, p: "/$defs/ObjectRefPart", c: __c709, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["type","object/ref","media/type"] }, pr: [["type", "type", 710], ["object/ref", "object~1ref", 711], ["media/type", "media~1type", 712], ["byte/size", "byte~1size", 713]], ap: 714, kn: new Set(["type","object/ref","media/type","byte/size"]) },
-  { f: 23, p: "/$defs/ObjectRefPart/properties/type", g: [[0,[1]]], k: { "const": "object_ref" } },
-  { f: 23, p: "/$defs/ObjectRefPart/properties/object~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 23, p: "/$defs/ObjectRefPart/properties/media~1type", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[a-z]+/[A-Za-z0-9.+-]+$" }, re: __RE14 },
-  { f: 23, p: "/$defs/ObjectRefPart/properties/byte~1size", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 23, p: "/$defs/ObjectRefPart/additionalProperties", b: false },
-  { f: 24, p: "", c: __c715, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema"] }, pr: [["schema", "schema", 716], ["sources", "sources", 717]], ap: 731, kn: new Set(["schema","sources"]) },
-  { f: 24, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.context-assembly.request.v1" } },
-  { f: 24, p: "/properties/sources", t: ["array"], tv: "array", g: [[3,[18]]], it: 718 },
-  { f: 24, p: "/properties/sources/items", c: __c719, r: 719, ro: 1, g: [[0,[0]]] },
-  { f: 24, p: "/$defs/ContextSource", c: __c719, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["source/kind","grant/ref"] }, pr: [["source/kind", "source~1kind", 720], ["grant/ref", "grant~1ref", 721], ["lease/ref", "lease~1ref", 722], ["flow/ref", "flow~1ref", 723], ["max/elements", "max~1elements", 724]], ap: 725, kn: new Set(["source/kind","grant/ref","lease/ref","flow/ref","max/elements"]), all: [726] },
-  { f: 24, p: "/$defs/ContextSource/properties/source~1kind", c: __c420, r: 420, ro: 1, g: [[0,[0]]] },
-  { f: 24, p: "/$defs/ContextSource/properties/grant~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 24, p: "/$defs/ContextSource/properties/lease~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 24, p: "/$defs/ContextSource/properties/flow~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 24, p: "/$defs/ContextSource/properties/max~1elements", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
-  { f: 24, p: "/$defs/ContextSource/additionalProperties", b: false },
-  { f: 24, p: "/$defs/ContextSource/allOf/0", g: [[0,[7]]], if: 727, th: 729 },
-  { f: 24, p: "/$defs/ContextSource/allOf/0/if", c: __c727, g: [[4,[23,26]]], k: { "required": ["source/kind"] }, pr: [["source/kind", "source~1kind", 728]] },
-  { f: 24, p: "/$defs/ContextSource/allOf/0/if/properties/source~1kind", g: [[0,[2]]], k: { "enum": ["artifact","dataset"] } },
-  { f: 24, p: "/$defs/ContextSource/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["lease/ref"] }, pr: [["lease/ref", "lease~1ref", 730]] },
-  { f: 24, p: "/$defs/ContextSource/allOf/0/then/properties/lease~1ref", av: 1, g: [] },
-  { f: 24, p: "/additionalProperties", b: false },
-  { f: 48, p: "", c: __c732, t: ["object"], tv: "object", g: [[0,[5]],[4,[23,25,26]]], k: { "required": ["schema","element/id","source/kind","classification"] }, pr: [["schema", "schema", 733], ["element/id", "element~1id", 734], ["source/kind", "source~1kind", 735], ["source/ref", "source~1ref", 736], ["classification", "classification", 737], ["content", "content", 738], ["content/ref", "content~1ref", 740], ["declassifiable", "declassifiable", 741], ["declassified/from", "declassified~1from", 742], ["grant/ref", "grant~1ref", 743]], ap: 744, kn: new Set(["schema","element/id","source/kind","source/ref","classification","content","content/ref","declassifiable","declassified/from","grant/ref"]), one: [745,747] },
+  { f: 25, p: "/$defs/ContentPart", c: __c711, t: ["object"], tv: "object", g: [[0,[5]],[4,[25,27]]], ap: 712, kn: new Set([]), one: [713,718], dt: "type", dm: new Map([["text",0],["object_ref",1]]) },
+  { f: 25, p: "/$defs/ContentPart/additionalProperties", av: 1, b: true },
+  { f: 25, p: "/$defs/ContentPart/oneOf/0", c: __c714, r: 714, ro: 1, g: [[0,[0]]] },
+  { f: 25, p: "/$defs/TextPart", c: __c714, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["type","text"] }, pr: [["type", "type", 715], ["text", "text", 716]], ap: 717, kn: new Set(["type","text"]) },
+  { f: 25, p: "/$defs/TextPart/properties/type", g: [[0,[1]]], k: { "const": "text" } },
+  { f: 25, p: "/$defs/TextPart/properties/text", t: ["string"], tv: "string", ut: 1, g: [] },
+  { f: 25, p: "/$defs/TextPart/additionalProperties", b: false },
+  { f: 25, p: "/$defs/ContentPart/oneOf/1", c: __c719, r: 719, ro: 1, g: [[0,[0]]] },
+  { f: 25, p: "/$defs/ObjectRefPart", c: __c719, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["type","object/ref","media/type"] }, pr: [["type", "type", 720], ["object/ref", "object~1ref", 721], ["media/type", "media~1type", 722], ["byte/size", "byte~1size", 723]], ap: 724, kn: new Set(["type","object/ref","media/type","byte/size"]) },
+  { f: 25, p: "/$defs/ObjectRefPart/properties/type", g: [[0,[1]]], k: { "const": "object_ref" } },
+  { f: 25, p: "/$defs/ObjectRefPart/properties/object~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 25, p: "/$defs/ObjectRefPart/properties/media~1type", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[a-z]+/[A-Za-z0-9.+-]+$" }, re: __RE15 },
+  { f: 25, p: "/$defs/ObjectRefPart/properties/byte~1size", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 25, p: "/$defs/ObjectRefPart/additionalProperties", b: false },
+  { f: 26, p: "", c: __c725, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema"] }, pr: [["schema", "schema", 726], ["sources", "sources", 727]], ap: 741, kn: new Set(["schema","sources"]) },
+  { f: 26, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.context-assembly.request.v1" } },
+  { f: 26, p: "/properties/sources", t: ["array"], tv: "array", g: [[3,[18]]], it: 728 },
+  { f: 26, p: "/properties/sources/items", c: __c729, r: 729, ro: 1, g: [[0,[0]]] },
+  { f: 26, p: "/$defs/ContextSource", c: __c729, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["source/kind","grant/ref"] }, pr: [["source/kind", "source~1kind", 730], ["grant/ref", "grant~1ref", 731], ["lease/ref", "lease~1ref", 732], ["flow/ref", "flow~1ref", 733], ["max/elements", "max~1elements", 734]], ap: 735, kn: new Set(["source/kind","grant/ref","lease/ref","flow/ref","max/elements"]), all: [736] },
+  { f: 26, p: "/$defs/ContextSource/properties/source~1kind", c: __c445, r: 445, ro: 1, g: [[0,[0]]] },
+  { f: 26, p: "/$defs/ContextSource/properties/grant~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 26, p: "/$defs/ContextSource/properties/lease~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 26, p: "/$defs/ContextSource/properties/flow~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 26, p: "/$defs/ContextSource/properties/max~1elements", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
+  { f: 26, p: "/$defs/ContextSource/additionalProperties", b: false },
+  { f: 26, p: "/$defs/ContextSource/allOf/0", g: [[0,[7]]], if: 737, th: 739 },
+  { f: 26, p: "/$defs/ContextSource/allOf/0/if", c: __c737, g: [[4,[23,26]]], k: { "required": ["source/kind"] }, pr: [["source/kind", "source~1kind", 738]] },
+  { f: 26, p: "/$defs/ContextSource/allOf/0/if/properties/source~1kind", g: [[0,[2]]], k: { "enum": ["artifact","dataset"] } },
+  { f: 26, p: "/$defs/ContextSource/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["lease/ref"] }, pr: [["lease/ref", "lease~1ref", 740]] },
+  { f: 26, p: "/$defs/ContextSource/allOf/0/then/properties/lease~1ref", av: 1, g: [] },
+  { f: 26, p: "/additionalProperties", b: false },
+  { f: 48, p: "", c: __c742, t: ["object"], tv: "object", g: [[0,[5]],[4,[23,25,26]]], k: { "required": ["schema","element/id","source/kind","classification"] }, pr: [["schema", "schema", 743], ["element/id", "element~1id", 744], ["source/kind", "source~1kind", 745], ["source/ref", "source~1ref", 746], ["classification", "classification", 747], ["content", "content", 748], ["content/ref", "content~1ref", 750], ["declassifiable", "declassifiable", 751], ["declassified/from", "declassified~1from", 752], ["grant/ref", "grant~1ref", 753]], ap: 754, kn: new Set(["schema","element/id","source/kind","source/ref","classification","content","content/ref","declassifiable","declassified/from","grant/ref"]), one: [755,757] },
   { f: 48, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.context-element.v1" } },
   { f: 48, p: "/properties/element~1id", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 48, p: "/properties/source~1kind", c: __c420, r: 420, ro: 1, g: [[0,[0]]] },
+  { f: 48, p: "/properties/source~1kind", c: __c445, r: 445, ro: 1, g: [[0,[0]]] },
   { f: 48, p: "/properties/source~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 48, p: "/properties/classification", c: __c422, r: 422, ro: 1, g: [[0,[0]]] },
-  { f: 48, p: "/properties/content", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 739 },
-  { f: 48, p: "/properties/content/items", c: __c701, r: 701, ro: 1, g: [[0,[0]]] },
+  { f: 48, p: "/properties/classification", c: __c447, r: 447, ro: 1, g: [[0,[0]]] },
+  { f: 48, p: "/properties/content", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 749 },
+  { f: 48, p: "/properties/content/items", c: __c711, r: 711, ro: 1, g: [[0,[0]]] },
   { f: 48, p: "/properties/content~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 48, p: "/properties/declassifiable", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 48, p: "/properties/declassified~1from", c: __c422, r: 422, ro: 1, g: [[0,[0]]] },
+  { f: 48, p: "/properties/declassified~1from", c: __c447, r: 447, ro: 1, g: [[0,[0]]] },
   { f: 48, p: "/properties/grant~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 48, p: "/additionalProperties", b: false },
-  { f: 48, p: "/oneOf/0", c: __c745, g: [[4,[23,26]]], k: { "required": ["content"] }, pr: [["content", "content", 746]] },
+  { f: 48, p: "/oneOf/0", c: __c755, g: [[4,[23,26]]], k: { "required": ["content"] }, pr: [["content", "content", 756]] },
   { f: 48, p: "/oneOf/0/properties/content", av: 1, g: [] },
-  { f: 48, p: "/oneOf/1", c: __c747, g: [[4,[23,26]]], k: { "required": ["content/ref"] }, pr: [["content/ref", "content~1ref", 748]] },
+  { f: 48, p: "/oneOf/1", c: __c757, g: [[4,[23,26]]], k: { "required": ["content/ref"] }, pr: [["content/ref", "content~1ref", 758]] },
   { f: 48, p: "/oneOf/1/properties/content~1ref", av: 1, g: [] },
-  { f: 22, p: "/$defs/EpistemicBlock", c: __c749, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["stance", "stance", 750], ["confidence", "confidence", 751], ["grounded_in", "grounded_in", 752], ["caveats", "caveats", 754]], ap: 756, kn: new Set(["stance","confidence","grounded_in","caveats"]) },
-  { f: 22, p: "/$defs/EpistemicBlock/properties/stance", g: [[0,[2]]], k: { "enum": ["advisory","hypothesis"] } },
-  { f: 22, p: "/$defs/EpistemicBlock/properties/confidence", g: [[0,[2]]], k: { "enum": ["unstated","low","medium","high"] } },
-  { f: 22, p: "/$defs/EpistemicBlock/properties/grounded_in", t: ["array"], tv: "array", g: [[3,[18]]], it: 753 },
-  { f: 22, p: "/$defs/EpistemicBlock/properties/grounded_in/items", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 22, p: "/$defs/EpistemicBlock/properties/caveats", t: ["array"], tv: "array", g: [[3,[18]]], it: 755 },
-  { f: 22, p: "/$defs/EpistemicBlock/properties/caveats/items", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 500, "minLength": 1 } },
-  { f: 22, p: "/$defs/EpistemicBlock/additionalProperties", b: false },
-  { f: 46, p: "/$defs/FreeTextWithAllowlistPayload", c: __c758, r: 758, ro: 1, g: [[0,[0]]] },
-  { f: 49, p: "", c: __c758, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["allowlist"] }, pr: [["allowlist", "allowlist", 759], ["match", "match", 761], ["placeholder", "placeholder", 762]], ap: 763, kn: new Set(["allowlist","match","placeholder"]) },
-  { f: 49, p: "/properties/allowlist", t: ["array"], tv: "array", g: [[3,[16,17,18,20]]], k: { "maxItems": 64, "minItems": 1, "uniqueItems": true }, it: 760, uq: null },
-  { f: 49, p: "/properties/allowlist/items", c: __c542, r: 542, ro: 1, g: [[0,[0]]] },
+  { f: 24, p: "/$defs/EpistemicBlock", c: __c759, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["stance", "stance", 760], ["confidence", "confidence", 761], ["grounded_in", "grounded_in", 762], ["caveats", "caveats", 764]], ap: 766, kn: new Set(["stance","confidence","grounded_in","caveats"]) },
+  { f: 24, p: "/$defs/EpistemicBlock/properties/stance", g: [[0,[2]]], k: { "enum": ["advisory","hypothesis"] } },
+  { f: 24, p: "/$defs/EpistemicBlock/properties/confidence", g: [[0,[2]]], k: { "enum": ["unstated","low","medium","high"] } },
+  { f: 24, p: "/$defs/EpistemicBlock/properties/grounded_in", t: ["array"], tv: "array", g: [[3,[18]]], it: 763 },
+  { f: 24, p: "/$defs/EpistemicBlock/properties/grounded_in/items", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 24, p: "/$defs/EpistemicBlock/properties/caveats", t: ["array"], tv: "array", g: [[3,[18]]], it: 765 },
+  { f: 24, p: "/$defs/EpistemicBlock/properties/caveats/items", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 500, "minLength": 1 } },
+  { f: 24, p: "/$defs/EpistemicBlock/additionalProperties", b: false },
+  { f: 46, p: "/$defs/FreeTextWithAllowlistPayload", c: __c768, r: 768, ro: 1, g: [[0,[0]]] },
+  { f: 49, p: "", c: __c768, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["allowlist"] }, pr: [["allowlist", "allowlist", 769], ["match", "match", 771], ["placeholder", "placeholder", 772]], ap: 773, kn: new Set(["allowlist","match","placeholder"]) },
+  { f: 49, p: "/properties/allowlist", t: ["array"], tv: "array", g: [[3,[16,17,18,20]]], k: { "maxItems": 64, "minItems": 1, "uniqueItems": true }, it: 770, uq: null },
+  { f: 49, p: "/properties/allowlist/items", c: __c552, r: 552, ro: 1, g: [[0,[0]]] },
   { f: 49, p: "/properties/match", g: [[0,[2]]], k: { "enum": ["exact","case-insensitive"] } },
   { f: 49, p: "/properties/placeholder", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 80 } },
   { f: 49, p: "/additionalProperties", b: false },
-  { f: 23, p: "/$defs/GeneratePolicy", c: __c764, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["locality", "locality", 765], ["trust_mode", "trust_mode", 766], ["scope", "scope", 767], ["on_context_denied", "on_context_denied", 768], ["plurality", "plurality", 769]], ap: 770, kn: new Set(["locality","trust_mode","scope","on_context_denied","plurality"]) },
-  { f: 23, p: "/$defs/GeneratePolicy/properties/locality", c: __c401, r: 401, ro: 1, g: [[0,[0]]] },
-  { f: 23, p: "/$defs/GeneratePolicy/properties/trust_mode", c: __c403, r: 403, ro: 1, g: [[0,[0]]] },
-  { f: 23, p: "/$defs/GeneratePolicy/properties/scope", g: [[0,[2]]], k: { "enum": ["assistant-session-only","granted-context"] } },
-  { f: 23, p: "/$defs/GeneratePolicy/properties/on_context_denied", g: [[0,[2]]], k: { "enum": ["fail_closed","drop_with_trace"] } },
-  { f: 23, p: "/$defs/GeneratePolicy/properties/plurality", g: [[0,[2]]], k: { "enum": ["preserve","collapse"] } },
-  { f: 23, p: "/$defs/GeneratePolicy/additionalProperties", b: false },
-  { f: 23, p: "", c: __c771, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","operation","turns"] }, pr: [["schema", "schema", 772], ["operation", "operation", 773], ["turns", "turns", 774], ["context_assembly", "context_assembly", 781], ["parameters", "parameters", 782], ["policy", "policy", 790], ["metadata", "metadata", 791]], ap: 798, kn: new Set(["schema","operation","turns","context_assembly","parameters","policy","metadata"]) },
-  { f: 23, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.generate.request.v1" } },
-  { f: 23, p: "/properties/operation", g: [[0,[1]]], k: { "const": "generate" } },
-  { f: 23, p: "/properties/turns", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 775 },
-  { f: 23, p: "/properties/turns/items", c: __c776, r: 776, ro: 1, g: [[0,[0]]] },
-  { f: 23, p: "/$defs/Turn", c: __c776, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["role","content"] }, pr: [["role", "role", 777], ["content", "content", 778]], ap: 780, kn: new Set(["role","content"]) },
-  { f: 23, p: "/$defs/Turn/properties/role", g: [[0,[2]]], k: { "enum": ["user","assistant"] } },
-  { f: 23, p: "/$defs/Turn/properties/content", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 779 },
-  { f: 23, p: "/$defs/Turn/properties/content/items", c: __c701, r: 701, ro: 1, g: [[0,[0]]] },
-  { f: 23, p: "/$defs/Turn/additionalProperties", b: false },
-  { f: 23, p: "/properties/context_assembly", c: __c715, r: 715, ro: 1, g: [[0,[0]]] },
-  { f: 23, p: "/properties/parameters", c: __c783, r: 783, ro: 1, g: [[0,[0]]] },
-  { f: 23, p: "/$defs/GenerationParameters", c: __c783, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["max_tokens", "max_tokens", 784], ["temperature", "temperature", 785], ["top_p", "top_p", 786], ["stop", "stop", 787]], ap: 789, kn: new Set(["max_tokens","temperature","top_p","stop"]) },
-  { f: 23, p: "/$defs/GenerationParameters/properties/max_tokens", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
-  { f: 23, p: "/$defs/GenerationParameters/properties/temperature", t: ["number"], tv: "number", g: [[1,[8,9]]], k: { "maximum": 2, "minimum": 0 } },
-  { f: 23, p: "/$defs/GenerationParameters/properties/top_p", t: ["number"], tv: "number", g: [[1,[8,11]]], k: { "maximum": 1, "exclusiveMinimum": 0 } },
-  { f: 23, p: "/$defs/GenerationParameters/properties/stop", t: ["array"], tv: "array", g: [[3,[16,18]]], k: { "maxItems": 8 }, it: 788 },
-  { f: 23, p: "/$defs/GenerationParameters/properties/stop/items", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 23, p: "/$defs/GenerationParameters/additionalProperties", b: false },
-  { f: 23, p: "/properties/policy", c: __c764, r: 764, ro: 1, g: [[0,[0]]] },
-  { f: 23, p: "/properties/metadata", t: ["object"], tv: "object", g: [[4,[24,25]]], ap: 792, kn: new Set([]), pn: 797 },
-  { f: 23, p: "/properties/metadata/additionalProperties", g: [[0,[4]]], any: [793,794,795,796] },
-  { f: 23, p: "/properties/metadata/additionalProperties/anyOf/0", c: __c793, t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 256 } },
-  { f: 23, p: "/properties/metadata/additionalProperties/anyOf/1", c: __c794, t: ["number"], tv: "number", ut: 1, g: [] },
-  { f: 23, p: "/properties/metadata/additionalProperties/anyOf/2", c: __c795, t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 23, p: "/properties/metadata/additionalProperties/anyOf/3", c: __c796, t: ["null"], tv: "null", ut: 1, g: [] },
-  { f: 23, p: "/properties/metadata/propertyNames", g: [[2,[12]]], k: { "maxLength": 64 } },
-  { f: 23, p: "/additionalProperties", b: false },
-  { f: 22, p: "", c: __c799, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","operation","outcome","trace/ref"] }, pr: [["schema", "schema", 800], ["operation", "operation", 801], ["outcome", "outcome", 802], ["reason/code", "reason~1code", 803], ["output", "output", 804], ["epistemic", "epistemic", 806], ["runtime/ref", "runtime~1ref", 807], ["model.binding/ref", "model.binding~1ref", 808], ["locality", "locality", 809], ["trace/ref", "trace~1ref", 810], ["usage", "usage", 812], ["diagnostics", "diagnostics", 817]], ap: 818, kn: new Set(["schema","operation","outcome","reason/code","output","epistemic","runtime/ref","model.binding/ref","locality","trace/ref","usage","diagnostics"]), all: [819] },
-  { f: 22, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.generate.response.v1" } },
-  { f: 22, p: "/properties/operation", g: [[0,[1]]], k: { "const": "generate" } },
-  { f: 22, p: "/properties/outcome", c: __c380, r: 380, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/properties/reason~1code", c: __c415, r: 415, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/properties/output", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 805 },
-  { f: 22, p: "/properties/output/items", c: __c701, r: 701, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/properties/epistemic", c: __c749, r: 749, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/properties/runtime~1ref", c: __c382, r: 382, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/properties/model.binding~1ref", c: __c384, r: 384, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/properties/locality", g: [[0,[2]]], k: { "enum": ["local_only","remote"] } },
-  { f: 22, p: "/properties/trace~1ref", c: __c811, r: 811, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/$defs/TraceRef", c: __c811, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^(trace/|tr:).+$" }, re: __RE21 },
-  { f: 22, p: "/properties/usage", c: __c813, r: 813, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/$defs/Usage", c: __c813, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["input_tokens", "input_tokens", 814], ["output_tokens", "output_tokens", 815]], ap: 816, kn: new Set(["input_tokens","output_tokens"]) },
-  { f: 22, p: "/$defs/Usage/properties/input_tokens", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 22, p: "/$defs/Usage/properties/output_tokens", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 22, p: "/$defs/Usage/additionalProperties", b: false },
-  { f: 22, p: "/properties/diagnostics", c: __c440, r: 440, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/additionalProperties", b: false },
-  { f: 22, p: "/allOf/0", g: [[0,[7]]], if: 820, th: 822, el: 830 },
-  { f: 22, p: "/allOf/0/if", c: __c820, g: [[4,[23,26]]], k: { "required": ["outcome"] }, pr: [["outcome", "outcome", 821]] },
-  { f: 22, p: "/allOf/0/if/properties/outcome", g: [[0,[1]]], k: { "const": "completed" } },
-  { f: 22, p: "/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["output","epistemic","runtime/ref","model.binding/ref","locality"] }, pr: [["output", "output", 823], ["epistemic", "epistemic", 824], ["runtime/ref", "runtime~1ref", 825], ["model.binding/ref", "model.binding~1ref", 826], ["locality", "locality", 827], ["reason/code", "reason~1code", 828]] },
-  { f: 22, p: "/allOf/0/then/properties/output", av: 1, g: [] },
-  { f: 22, p: "/allOf/0/then/properties/epistemic", av: 1, g: [] },
-  { f: 22, p: "/allOf/0/then/properties/runtime~1ref", av: 1, g: [] },
-  { f: 22, p: "/allOf/0/then/properties/model.binding~1ref", av: 1, g: [] },
-  { f: 22, p: "/allOf/0/then/properties/locality", av: 1, g: [] },
-  { f: 22, p: "/allOf/0/then/properties/reason~1code", g: [[0,[3]]], no: 829 },
-  { f: 22, p: "/allOf/0/then/properties/reason~1code/not", av: 1, c: __c829, g: [] },
-  { f: 22, p: "/allOf/0/else", g: [[4,[23,26]]], k: { "required": ["reason/code"] }, pr: [["reason/code", "reason~1code", 831], ["output", "output", 832], ["epistemic", "epistemic", 834]] },
-  { f: 22, p: "/allOf/0/else/properties/reason~1code", av: 1, g: [] },
-  { f: 22, p: "/allOf/0/else/properties/output", g: [[0,[3]]], no: 833 },
-  { f: 22, p: "/allOf/0/else/properties/output/not", av: 1, c: __c833, g: [] },
-  { f: 22, p: "/allOf/0/else/properties/epistemic", g: [[0,[3]]], no: 835 },
-  { f: 22, p: "/allOf/0/else/properties/epistemic/not", av: 1, c: __c835, g: [] },
-  { f: 50, p: "", c: __c836, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","feedback/id","result/ref","session/ref","participant/ref","verdict","recorded/at"] }, pr: [["schema", "schema", 837], ["feedback/id", "feedback~1id", 838], ["result/ref", "result~1ref", 839], ["session/ref", "session~1ref", 841], ["participant/ref", "participant~1ref", 843], ["verdict", "verdict", 844], ["note", "note", 845], ["supersedes/ref", "supersedes~1ref", 846], ["recorded/at", "recorded~1at", 847]], ap: 848, kn: new Set(["schema","feedback/id","result/ref","session/ref","participant/ref","verdict","note","supersedes/ref","recorded/at"]), all: [849] },
+  { f: 25, p: "/$defs/GeneratePolicy", c: __c774, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["locality", "locality", 775], ["trust_mode", "trust_mode", 776], ["scope", "scope", 777], ["on_context_denied", "on_context_denied", 778], ["plurality", "plurality", 779]], ap: 780, kn: new Set(["locality","trust_mode","scope","on_context_denied","plurality"]) },
+  { f: 25, p: "/$defs/GeneratePolicy/properties/locality", c: __c426, r: 426, ro: 1, g: [[0,[0]]] },
+  { f: 25, p: "/$defs/GeneratePolicy/properties/trust_mode", c: __c428, r: 428, ro: 1, g: [[0,[0]]] },
+  { f: 25, p: "/$defs/GeneratePolicy/properties/scope", g: [[0,[2]]], k: { "enum": ["assistant-session-only","granted-context"] } },
+  { f: 25, p: "/$defs/GeneratePolicy/properties/on_context_denied", g: [[0,[2]]], k: { "enum": ["fail_closed","drop_with_trace"] } },
+  { f: 25, p: "/$defs/GeneratePolicy/properties/plurality", g: [[0,[2]]], k: { "enum": ["preserve","collapse"] } },
+  { f: 25, p: "/$defs/GeneratePolicy/additionalProperties", b: false },
+  { f: 25, p: "", c: __c781, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","operation","turns"] }, pr: [["schema", "schema", 782], ["operation", "operation", 783], ["turns", "turns", 784], ["context_assembly", "context_assembly", 791], ["parameters", "parameters", 792], ["policy", "policy", 800], ["metadata", "metadata", 801]], ap: 808, kn: new Set(["schema","operation","turns","context_assembly","parameters","policy","metadata"]) },
+  { f: 25, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.generate.request.v1" } },
+  { f: 25, p: "/properties/operation", g: [[0,[1]]], k: { "const": "generate" } },
+  { f: 25, p: "/properties/turns", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 785 },
+  { f: 25, p: "/properties/turns/items", c: __c786, r: 786, ro: 1, g: [[0,[0]]] },
+  { f: 25, p: "/$defs/Turn", c: __c786, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["role","content"] }, pr: [["role", "role", 787], ["content", "content", 788]], ap: 790, kn: new Set(["role","content"]) },
+  { f: 25, p: "/$defs/Turn/properties/role", g: [[0,[2]]], k: { "enum": ["user","assistant"] } },
+  { f: 25, p: "/$defs/Turn/properties/content", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 789 },
+  { f: 25, p: "/$defs/Turn/properties/content/items", c: __c711, r: 711, ro: 1, g: [[0,[0]]] },
+  { f: 25, p: "/$defs/Turn/additionalProperties", b: false },
+  { f: 25, p: "/properties/context_assembly", c: __c725, r: 725, ro: 1, g: [[0,[0]]] },
+  { f: 25, p: "/properties/parameters", c: __c793, r: 793, ro: 1, g: [[0,[0]]] },
+  { f: 25, p: "/$defs/GenerationParameters", c: __c793, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["max_tokens", "max_tokens", 794], ["temperature", "temperature", 795], ["top_p", "top_p", 796], ["stop", "stop", 797]], ap: 799, kn: new Set(["max_tokens","temperature","top_p","stop"]) },
+  { f: 25, p: "/$defs/GenerationParameters/properties/max_tokens", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
+  { f: 25, p: "/$defs/GenerationParameters/properties/temperature", t: ["number"], tv: "number", g: [[1,[8,9]]], k: { "maximum": 2, "minimum": 0 } },
+  { f: 25, p: "/$defs/GenerationParameters/properties/top_p", t: ["number"], tv: "number", g: [[1,[8,11]]], k: { "maximum": 1, "exclusiveMinimum": 0 } },
+  { f: 25, p: "/$defs/GenerationParameters/properties/stop", t: ["array"], tv: "array", g: [[3,[16,18]]], k: { "maxItems": 8 }, it: 798 },
+  { f: 25, p: "/$defs/GenerationParameters/properties/stop/items", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 25, p: "/$defs/GenerationParameters/additionalProperties", b: false },
+  { f: 25, p: "/properties/policy", c: __c774, r: 774, ro: 1, g: [[0,[0]]] },
+  { f: 25, p: "/properties/metadata", t: ["object"], tv: "object", g: [[4,[24,25]]], ap: 802, kn: new Set([]), pn: 807 },
+  { f: 25, p: "/properties/metadata/additionalProperties", g: [[0,[4]]], any: [803,804,805,806] },
+  { f: 25, p: "/properties/metadata/additionalProperties/anyOf/0", c: __c803, t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 256 } },
+  { f: 25, p: "/properties/metadata/additionalProperties/anyOf/1", c: __c804, t: ["number"], tv: "number", ut: 1, g: [] },
+  { f: 25, p: "/properties/metadata/additionalProperties/anyOf/2", c: __c805, t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 25, p: "/properties/metadata/additionalProperties/anyOf/3", c: __c806, t: ["null"], tv: "null", ut: 1, g: [] },
+  { f: 25, p: "/properties/metadata/propertyNames", g: [[2,[12]]], k: { "maxLength": 64 } },
+  { f: 25, p: "/additionalProperties", b: false },
+  { f: 24, p: "", c: __c809, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","operation","outcome","trace/ref"] }, pr: [["schema", "schema", 810], ["operation", "operation", 811], ["outcome", "outcome", 812], ["reason/code", "reason~1code", 813], ["output", "output", 814], ["epistemic", "epistemic", 816], ["runtime/ref", "runtime~1ref", 817], ["model.binding/ref", "model.binding~1ref", 818], ["locality", "locality", 819], ["trace/ref", "trace~1ref", 820], ["usage", "usage", 822], ["diagnostics", "diagnostics", 827]], ap: 828, kn: new Set(["schema","operation","outcome","reason/code","output","epistemic","runtime/ref","model.binding/ref","locality","trace/ref","usage","diagnostics"]), all: [829] },
+  { f: 24, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.generate.response.v1" } },
+  { f: 24, p: "/properties/operation", g: [[0,[1]]], k: { "const": "generate" } },
+  { f: 24, p: "/properties/outcome", c: __c405, r: 405, ro: 1, g: [[0,[0]]] },
+  { f: 24, p: "/properties/reason~1code", c: __c440, r: 440, ro: 1, g: [[0,[0]]] },
+  { f: 24, p: "/properties/output", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 815 },
+  { f: 24, p: "/properties/output/items", c: __c711, r: 711, ro: 1, g: [[0,[0]]] },
+  { f: 24, p: "/properties/epistemic", c: __c759, r: 759, ro: 1, g: [[0,[0]]] },
+  { f: 24, p: "/properties/runtime~1ref", c: __c407, r: 407, ro: 1, g: [[0,[0]]] },
+  { f: 24, p: "/properties/model.binding~1ref", c: __c409, r: 409, ro: 1, g: [[0,[0]]] },
+  { f: 24, p: "/properties/locality", g: [[0,[2]]], k: { "enum": ["local_only","remote"] } },
+  { f: 24, p: "/properties/trace~1ref", c: __c821, r: 821, ro: 1, g: [[0,[0]]] },
+  { f: 24, p: "/$defs/TraceRef", c: __c821, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^(trace/|tr:).+$" }, re: __RE22 },
+  { f: 24, p: "/properties/usage", c: __c823, r: 823, ro: 1, g: [[0,[0]]] },
+  { f: 24, p: "/$defs/Usage", c: __c823, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["input_tokens", "input_tokens", 824], ["output_tokens", "output_tokens", 825]], ap: 826, kn: new Set(["input_tokens","output_tokens"]) },
+  { f: 24, p: "/$defs/Usage/properties/input_tokens", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 24, p: "/$defs/Usage/properties/output_tokens", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 24, p: "/$defs/Usage/additionalProperties", b: false },
+  { f: 24, p: "/properties/diagnostics", c: __c465, r: 465, ro: 1, g: [[0,[0]]] },
+  { f: 24, p: "/additionalProperties", b: false },
+  { f: 24, p: "/allOf/0", g: [[0,[7]]], if: 830, th: 832, el: 840 },
+  { f: 24, p: "/allOf/0/if", c: __c830, g: [[4,[23,26]]], k: { "required": ["outcome"] }, pr: [["outcome", "outcome", 831]] },
+  { f: 24, p: "/allOf/0/if/properties/outcome", g: [[0,[1]]], k: { "const": "completed" } },
+  { f: 24, p: "/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["output","epistemic","runtime/ref","model.binding/ref","locality"] }, pr: [["output", "output", 833], ["epistemic", "epistemic", 834], ["runtime/ref", "runtime~1ref", 835], ["model.binding/ref", "model.binding~1ref", 836], ["locality", "locality", 837], ["reason/code", "reason~1code", 838]] },
+  { f: 24, p: "/allOf/0/then/properties/output", av: 1, g: [] },
+  { f: 24, p: "/allOf/0/then/properties/epistemic", av: 1, g: [] },
+  { f: 24, p: "/allOf/0/then/properties/runtime~1ref", av: 1, g: [] },
+  { f: 24, p: "/allOf/0/then/properties/model.binding~1ref", av: 1, g: [] },
+  { f: 24, p: "/allOf/0/then/properties/locality", av: 1, g: [] },
+  { f: 24, p: "/allOf/0/then/properties/reason~1code", g: [[0,[3]]], no: 839 },
+  { f: 24, p: "/allOf/0/then/properties/reason~1code/not", av: 1, c: __c839, g: [] },
+  { f: 24, p: "/allOf/0/else", g: [[4,[23,26]]], k: { "required": ["reason/code"] }, pr: [["reason/code", "reason~1code", 841], ["output", "output", 842], ["epistemic", "epistemic", 844]] },
+  { f: 24, p: "/allOf/0/else/properties/reason~1code", av: 1, g: [] },
+  { f: 24, p: "/allOf/0/else/properties/output", g: [[0,[3]]], no: 843 },
+  { f: 24, p: "/allOf/0/else/properties/output/not", av: 1, c: __c843, g: [] },
+  { f: 24, p: "/allOf/0/else/properties/epistemic", g: [[0,[3]]], no: 845 },
+  { f: 24, p: "/allOf/0/else/properties/epistemic/not", av: 1, c: __c845, g: [] },
+  { f: 50, p: "", c: __c846, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","feedback/id","result/ref","session/ref","participant/ref","verdict","recorded/at"] }, pr: [["schema", "schema", 847], ["feedback/id", "feedback~1id", 848], ["result/ref", "result~1ref", 849], ["session/ref", "session~1ref", 851], ["participant/ref", "participant~1ref", 853], ["verdict", "verdict", 854], ["note", "note", 855], ["supersedes/ref", "supersedes~1ref", 856], ["recorded/at", "recorded~1at", 857]], ap: 858, kn: new Set(["schema","feedback/id","result/ref","session/ref","participant/ref","verdict","note","supersedes/ref","recorded/at"]), all: [859] },
   { f: 50, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.inquiry-feedback.v1" } },
-  { f: 50, p: "/properties/feedback~1id", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^feedback:.+$" }, re: __RE10 },
-  { f: 50, p: "/properties/result~1ref", c: __c840, r: 840, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/$defs/ResultRef", c: __c840, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^result:.+$" }, re: __RE17 },
-  { f: 50, p: "/properties/session~1ref", c: __c842, r: 842, ro: 1, g: [[0,[0]]] },
-  { f: 21, p: "/$defs/SessionRef", c: __c842, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^session:.+$" }, re: __RE19 },
-  { f: 50, p: "/properties/participant~1ref", c: __c375, r: 375, ro: 1, g: [[0,[0]]] },
+  { f: 50, p: "/properties/feedback~1id", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^feedback:.+$" }, re: __RE11 },
+  { f: 50, p: "/properties/result~1ref", c: __c850, r: 850, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/$defs/ResultRef", c: __c850, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^result:.+$" }, re: __RE18 },
+  { f: 50, p: "/properties/session~1ref", c: __c852, r: 852, ro: 1, g: [[0,[0]]] },
+  { f: 23, p: "/$defs/SessionRef", c: __c852, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^session:.+$" }, re: __RE20 },
+  { f: 50, p: "/properties/participant~1ref", c: __c400, r: 400, ro: 1, g: [[0,[0]]] },
   { f: 50, p: "/properties/verdict", g: [[0,[2]]], k: { "enum": ["verified","refuted","amended"] } },
   { f: 50, p: "/properties/note", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 4000, "minLength": 1 } },
-  { f: 50, p: "/properties/supersedes~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^feedback:.+$" }, re: __RE10 },
+  { f: 50, p: "/properties/supersedes~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^feedback:.+$" }, re: __RE11 },
   { f: 50, p: "/properties/recorded~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 50, p: "/additionalProperties", b: false },
-  { f: 50, p: "/allOf/0", g: [[0,[7]]], if: 850, th: 852 },
-  { f: 50, p: "/allOf/0/if", c: __c850, g: [[4,[23,26]]], k: { "required": ["verdict"] }, pr: [["verdict", "verdict", 851]] },
+  { f: 50, p: "/allOf/0", g: [[0,[7]]], if: 860, th: 862 },
+  { f: 50, p: "/allOf/0/if", c: __c860, g: [[4,[23,26]]], k: { "required": ["verdict"] }, pr: [["verdict", "verdict", 861]] },
   { f: 50, p: "/allOf/0/if/properties/verdict", g: [[0,[1]]], k: { "const": "amended" } },
-  { f: 50, p: "/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["note"] }, pr: [["note", "note", 853]] },
+  { f: 50, p: "/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["note"] }, pr: [["note", "note", 863]] },
   { f: 50, p: "/allOf/0/then/properties/note", av: 1, g: [] },
-  { f: 51, p: "", c: __c854, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","result/id","turn/id","session/ref","participant/ref","trace/ref","provenance","classification","output","epistemic","recorded/at"] }, pr: [["schema", "schema", 855], ["result/id", "result~1id", 856], ["turn/id", "turn~1id", 857], ["session/ref", "session~1ref", 858], ["participant/ref", "participant~1ref", 859], ["trace/ref", "trace~1ref", 860], ["provenance", "provenance", 861], ["classification", "classification", 867], ["output", "output", 868], ["epistemic", "epistemic", 870], ["recorded/at", "recorded~1at", 871]], ap: 872, kn: new Set(["schema","result/id","turn/id","session/ref","participant/ref","trace/ref","provenance","classification","output","epistemic","recorded/at"]) },
+  { f: 51, p: "", c: __c864, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","result/id","turn/id","session/ref","participant/ref","trace/ref","provenance","classification","output","epistemic","recorded/at"] }, pr: [["schema", "schema", 865], ["result/id", "result~1id", 866], ["turn/id", "turn~1id", 867], ["session/ref", "session~1ref", 868], ["participant/ref", "participant~1ref", 869], ["trace/ref", "trace~1ref", 870], ["provenance", "provenance", 871], ["classification", "classification", 877], ["output", "output", 878], ["epistemic", "epistemic", 880], ["recorded/at", "recorded~1at", 881]], ap: 882, kn: new Set(["schema","result/id","turn/id","session/ref","participant/ref","trace/ref","provenance","classification","output","epistemic","recorded/at"]) },
   { f: 51, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.inquiry-result.v1" } },
-  { f: 51, p: "/properties/result~1id", c: __c840, r: 840, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/properties/turn~1id", c: __c373, r: 373, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/properties/session~1ref", c: __c842, r: 842, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/properties/participant~1ref", c: __c375, r: 375, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/properties/trace~1ref", c: __c811, r: 811, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/properties/provenance", c: __c862, r: 862, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/$defs/ResultProvenance", c: __c862, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runtime/ref","model.binding/ref","operation/id"] }, pr: [["runtime/ref", "runtime~1ref", 863], ["model.binding/ref", "model.binding~1ref", 864], ["operation/id", "operation~1id", 865]], ap: 866, kn: new Set(["runtime/ref","model.binding/ref","operation/id"]) },
-  { f: 51, p: "/$defs/ResultProvenance/properties/runtime~1ref", c: __c382, r: 382, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/$defs/ResultProvenance/properties/model.binding~1ref", c: __c384, r: 384, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/$defs/ResultProvenance/properties/operation~1id", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^op:.+$" }, re: __RE8 },
+  { f: 51, p: "/properties/result~1id", c: __c850, r: 850, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/properties/turn~1id", c: __c398, r: 398, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/properties/session~1ref", c: __c852, r: 852, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/properties/participant~1ref", c: __c400, r: 400, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/properties/trace~1ref", c: __c821, r: 821, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/properties/provenance", c: __c872, r: 872, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/$defs/ResultProvenance", c: __c872, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runtime/ref","model.binding/ref","operation/id"] }, pr: [["runtime/ref", "runtime~1ref", 873], ["model.binding/ref", "model.binding~1ref", 874], ["operation/id", "operation~1id", 875]], ap: 876, kn: new Set(["runtime/ref","model.binding/ref","operation/id"]) },
+  { f: 51, p: "/$defs/ResultProvenance/properties/runtime~1ref", c: __c407, r: 407, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/$defs/ResultProvenance/properties/model.binding~1ref", c: __c409, r: 409, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/$defs/ResultProvenance/properties/operation~1id", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^op:.+$" }, re: __RE9 },
   { f: 51, p: "/$defs/ResultProvenance/additionalProperties", b: false },
-  { f: 51, p: "/properties/classification", c: __c422, r: 422, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/properties/output", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 869 },
-  { f: 51, p: "/properties/output/items", c: __c701, r: 701, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/properties/epistemic", c: __c749, r: 749, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/properties/classification", c: __c447, r: 447, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/properties/output", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 879 },
+  { f: 51, p: "/properties/output/items", c: __c711, r: 711, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/properties/epistemic", c: __c759, r: 759, ro: 1, g: [[0,[0]]] },
   { f: 51, p: "/properties/recorded~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 51, p: "/additionalProperties", b: false },
-  { f: 21, p: "", c: __c873, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","turn/id","session/ref","participant/ref","sequence","content","classification","recorded/at"] }, pr: [["schema", "schema", 874], ["turn/id", "turn~1id", 875], ["session/ref", "session~1ref", 876], ["participant/ref", "participant~1ref", 877], ["sequence", "sequence", 878], ["content", "content", 879], ["classification", "classification", 881], ["recorded/at", "recorded~1at", 882]], ap: 883, kn: new Set(["schema","turn/id","session/ref","participant/ref","sequence","content","classification","recorded/at"]) },
-  { f: 21, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.inquiry-turn.v1" } },
-  { f: 21, p: "/properties/turn~1id", c: __c373, r: 373, ro: 1, g: [[0,[0]]] },
-  { f: 21, p: "/properties/session~1ref", c: __c842, r: 842, ro: 1, g: [[0,[0]]] },
-  { f: 21, p: "/properties/participant~1ref", c: __c375, r: 375, ro: 1, g: [[0,[0]]] },
-  { f: 21, p: "/properties/sequence", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 21, p: "/properties/content", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 880 },
-  { f: 21, p: "/properties/content/items", c: __c701, r: 701, ro: 1, g: [[0,[0]]] },
-  { f: 21, p: "/properties/classification", c: __c422, r: 422, ro: 1, g: [[0,[0]]] },
-  { f: 21, p: "/properties/recorded~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 21, p: "/additionalProperties", b: false },
-  { f: 52, p: "", c: __c884, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","model.binding/ref","accepts_max_tier","transport_kind","remote_provider"] }, pr: [["schema", "schema", 885], ["model.binding/ref", "model.binding~1ref", 886], ["accepts_max_tier", "accepts_max_tier", 887], ["accepts", "accepts", 888], ["requires_declassification_above", "requires_declassification_above", 890], ["transport_kind", "transport_kind", 891], ["remote_provider", "remote_provider", 893], ["operator_acknowledgement", "operator_acknowledgement", 894]], ap: 901, kn: new Set(["schema","model.binding/ref","accepts_max_tier","accepts","requires_declassification_above","transport_kind","remote_provider","operator_acknowledgement"]), all: [902,909,915,921,927] },
+  { f: 23, p: "", c: __c883, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","turn/id","session/ref","participant/ref","sequence","content","classification","recorded/at"] }, pr: [["schema", "schema", 884], ["turn/id", "turn~1id", 885], ["session/ref", "session~1ref", 886], ["participant/ref", "participant~1ref", 887], ["sequence", "sequence", 888], ["content", "content", 889], ["classification", "classification", 891], ["recorded/at", "recorded~1at", 892]], ap: 893, kn: new Set(["schema","turn/id","session/ref","participant/ref","sequence","content","classification","recorded/at"]) },
+  { f: 23, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.inquiry-turn.v1" } },
+  { f: 23, p: "/properties/turn~1id", c: __c398, r: 398, ro: 1, g: [[0,[0]]] },
+  { f: 23, p: "/properties/session~1ref", c: __c852, r: 852, ro: 1, g: [[0,[0]]] },
+  { f: 23, p: "/properties/participant~1ref", c: __c400, r: 400, ro: 1, g: [[0,[0]]] },
+  { f: 23, p: "/properties/sequence", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 23, p: "/properties/content", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 890 },
+  { f: 23, p: "/properties/content/items", c: __c711, r: 711, ro: 1, g: [[0,[0]]] },
+  { f: 23, p: "/properties/classification", c: __c447, r: 447, ro: 1, g: [[0,[0]]] },
+  { f: 23, p: "/properties/recorded~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
+  { f: 23, p: "/additionalProperties", b: false },
+  { f: 52, p: "", c: __c894, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","model.binding/ref","accepts_max_tier","transport_kind","remote_provider"] }, pr: [["schema", "schema", 895], ["model.binding/ref", "model.binding~1ref", 896], ["accepts_max_tier", "accepts_max_tier", 897], ["accepts", "accepts", 898], ["requires_declassification_above", "requires_declassification_above", 900], ["transport_kind", "transport_kind", 901], ["remote_provider", "remote_provider", 903], ["operator_acknowledgement", "operator_acknowledgement", 904]], ap: 911, kn: new Set(["schema","model.binding/ref","accepts_max_tier","accepts","requires_declassification_above","transport_kind","remote_provider","operator_acknowledgement"]), all: [912,919,925,931,937] },
   { f: 52, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.model-acceptance.v1" } },
-  { f: 52, p: "/properties/model.binding~1ref", c: __c384, r: 384, ro: 1, g: [[0,[0]]] },
-  { f: 52, p: "/properties/accepts_max_tier", c: __c422, r: 422, ro: 1, g: [[0,[0]]] },
-  { f: 52, p: "/properties/accepts", t: ["array"], tv: "array", g: [[3,[17,18,20]]], k: { "minItems": 1, "uniqueItems": true }, it: 889, uq: null },
-  { f: 52, p: "/properties/accepts/items", c: __c422, r: 422, ro: 1, g: [[0,[0]]] },
-  { f: 52, p: "/properties/requires_declassification_above", c: __c422, r: 422, ro: 1, g: [[0,[0]]] },
-  { f: 52, p: "/properties/transport_kind", c: __c892, r: 892, ro: 1, g: [[0,[0]]] },
-  { f: 53, p: "/$defs/TransportKind", c: __c892, g: [[0,[2]]], k: { "enum": ["http_local","command_stdio","http_remote"] } },
+  { f: 52, p: "/properties/model.binding~1ref", c: __c409, r: 409, ro: 1, g: [[0,[0]]] },
+  { f: 52, p: "/properties/accepts_max_tier", c: __c447, r: 447, ro: 1, g: [[0,[0]]] },
+  { f: 52, p: "/properties/accepts", t: ["array"], tv: "array", g: [[3,[17,18,20]]], k: { "minItems": 1, "uniqueItems": true }, it: 899, uq: null },
+  { f: 52, p: "/properties/accepts/items", c: __c447, r: 447, ro: 1, g: [[0,[0]]] },
+  { f: 52, p: "/properties/requires_declassification_above", c: __c447, r: 447, ro: 1, g: [[0,[0]]] },
+  { f: 52, p: "/properties/transport_kind", c: __c902, r: 902, ro: 1, g: [[0,[0]]] },
+  { f: 53, p: "/$defs/TransportKind", c: __c902, g: [[0,[2]]], k: { "enum": ["http_local","command_stdio","http_remote"] } },
   { f: 52, p: "/properties/remote_provider", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 52, p: "/properties/operator_acknowledgement", c: __c895, r: 895, ro: 1, g: [[0,[0]]] },
-  { f: 52, p: "/$defs/OperatorAcknowledgement", c: __c895, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["acknowledged/by","acknowledged/at","acknowledged_max_tier"] }, pr: [["acknowledged/by", "acknowledged~1by", 896], ["acknowledged/at", "acknowledged~1at", 897], ["acknowledged_max_tier", "acknowledged_max_tier", 898], ["question/ref", "question~1ref", 899]], ap: 900, kn: new Set(["acknowledged/by","acknowledged/at","acknowledged_max_tier","question/ref"]) },
-  { f: 52, p: "/$defs/OperatorAcknowledgement/properties/acknowledged~1by", c: __c375, r: 375, ro: 1, g: [[0,[0]]] },
+  { f: 52, p: "/properties/operator_acknowledgement", c: __c905, r: 905, ro: 1, g: [[0,[0]]] },
+  { f: 52, p: "/$defs/OperatorAcknowledgement", c: __c905, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["acknowledged/by","acknowledged/at","acknowledged_max_tier"] }, pr: [["acknowledged/by", "acknowledged~1by", 906], ["acknowledged/at", "acknowledged~1at", 907], ["acknowledged_max_tier", "acknowledged_max_tier", 908], ["question/ref", "question~1ref", 909]], ap: 910, kn: new Set(["acknowledged/by","acknowledged/at","acknowledged_max_tier","question/ref"]) },
+  { f: 52, p: "/$defs/OperatorAcknowledgement/properties/acknowledged~1by", c: __c400, r: 400, ro: 1, g: [[0,[0]]] },
   { f: 52, p: "/$defs/OperatorAcknowledgement/properties/acknowledged~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 52, p: "/$defs/OperatorAcknowledgement/properties/acknowledged_max_tier", c: __c422, r: 422, ro: 1, g: [[0,[0]]] },
-  { f: 52, p: "/$defs/OperatorAcknowledgement/properties/question~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE12 },
+  { f: 52, p: "/$defs/OperatorAcknowledgement/properties/acknowledged_max_tier", c: __c447, r: 447, ro: 1, g: [[0,[0]]] },
+  { f: 52, p: "/$defs/OperatorAcknowledgement/properties/question~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE13 },
   { f: 52, p: "/$defs/OperatorAcknowledgement/additionalProperties", b: false },
   { f: 52, p: "/additionalProperties", b: false },
-  { f: 52, p: "/allOf/0", g: [[0,[7]]], if: 903, th: 905, el: 907 },
-  { f: 52, p: "/allOf/0/if", c: __c903, g: [[4,[23,26]]], k: { "required": ["transport_kind"] }, pr: [["transport_kind", "transport_kind", 904]] },
+  { f: 52, p: "/allOf/0", g: [[0,[7]]], if: 913, th: 915, el: 917 },
+  { f: 52, p: "/allOf/0/if", c: __c913, g: [[4,[23,26]]], k: { "required": ["transport_kind"] }, pr: [["transport_kind", "transport_kind", 914]] },
   { f: 52, p: "/allOf/0/if/properties/transport_kind", g: [[0,[1]]], k: { "const": "http_remote" } },
-  { f: 52, p: "/allOf/0/then", g: [[4,[26]]], pr: [["remote_provider", "remote_provider", 906]] },
+  { f: 52, p: "/allOf/0/then", g: [[4,[26]]], pr: [["remote_provider", "remote_provider", 916]] },
   { f: 52, p: "/allOf/0/then/properties/remote_provider", g: [[0,[1]]], k: { "const": true } },
-  { f: 52, p: "/allOf/0/else", g: [[4,[26]]], pr: [["remote_provider", "remote_provider", 908]] },
+  { f: 52, p: "/allOf/0/else", g: [[4,[26]]], pr: [["remote_provider", "remote_provider", 918]] },
   { f: 52, p: "/allOf/0/else/properties/remote_provider", g: [[0,[1]]], k: { "const": false } },
-  { f: 52, p: "/allOf/1", g: [[0,[7]]], if: 910, th: 913 },
-  { f: 52, p: "/allOf/1/if", c: __c910, g: [[4,[23,26]]], k: { "required": ["remote_provider","accepts_max_tier"] }, pr: [["remote_provider", "remote_provider", 911], ["accepts_max_tier", "accepts_max_tier", 912]] },
+  { f: 52, p: "/allOf/1", g: [[0,[7]]], if: 920, th: 923 },
+  { f: 52, p: "/allOf/1/if", c: __c920, g: [[4,[23,26]]], k: { "required": ["remote_provider","accepts_max_tier"] }, pr: [["remote_provider", "remote_provider", 921], ["accepts_max_tier", "accepts_max_tier", 922]] },
   { f: 52, p: "/allOf/1/if/properties/remote_provider", g: [[0,[1]]], k: { "const": true } },
   { f: 52, p: "/allOf/1/if/properties/accepts_max_tier", g: [[0,[2]]], k: { "enum": ["community","personal"] } },
-  { f: 52, p: "/allOf/1/then", g: [[4,[23,26]]], k: { "required": ["operator_acknowledgement"] }, pr: [["operator_acknowledgement", "operator_acknowledgement", 914]] },
+  { f: 52, p: "/allOf/1/then", g: [[4,[23,26]]], k: { "required": ["operator_acknowledgement"] }, pr: [["operator_acknowledgement", "operator_acknowledgement", 924]] },
   { f: 52, p: "/allOf/1/then/properties/operator_acknowledgement", av: 1, g: [] },
-  { f: 52, p: "/allOf/2", g: [[0,[7]]], if: 916, th: 918 },
-  { f: 52, p: "/allOf/2/if", c: __c916, g: [[4,[23,26]]], k: { "required": ["accepts_max_tier"] }, pr: [["accepts_max_tier", "accepts_max_tier", 917]] },
+  { f: 52, p: "/allOf/2", g: [[0,[7]]], if: 926, th: 928 },
+  { f: 52, p: "/allOf/2/if", c: __c926, g: [[4,[23,26]]], k: { "required": ["accepts_max_tier"] }, pr: [["accepts_max_tier", "accepts_max_tier", 927]] },
   { f: 52, p: "/allOf/2/if/properties/accepts_max_tier", g: [[0,[1]]], k: { "const": "public" } },
-  { f: 52, p: "/allOf/2/then", g: [[4,[26]]], pr: [["accepts", "accepts", 919]] },
-  { f: 52, p: "/allOf/2/then/properties/accepts", t: ["array"], tv: "array", g: [[3,[18]]], it: 920 },
+  { f: 52, p: "/allOf/2/then", g: [[4,[26]]], pr: [["accepts", "accepts", 929]] },
+  { f: 52, p: "/allOf/2/then/properties/accepts", t: ["array"], tv: "array", g: [[3,[18]]], it: 930 },
   { f: 52, p: "/allOf/2/then/properties/accepts/items", g: [[0,[2]]], k: { "enum": ["public"] } },
-  { f: 52, p: "/allOf/3", g: [[0,[7]]], if: 922, th: 924 },
-  { f: 52, p: "/allOf/3/if", c: __c922, g: [[4,[23,26]]], k: { "required": ["accepts_max_tier"] }, pr: [["accepts_max_tier", "accepts_max_tier", 923]] },
+  { f: 52, p: "/allOf/3", g: [[0,[7]]], if: 932, th: 934 },
+  { f: 52, p: "/allOf/3/if", c: __c932, g: [[4,[23,26]]], k: { "required": ["accepts_max_tier"] }, pr: [["accepts_max_tier", "accepts_max_tier", 933]] },
   { f: 52, p: "/allOf/3/if/properties/accepts_max_tier", g: [[0,[1]]], k: { "const": "community" } },
-  { f: 52, p: "/allOf/3/then", g: [[4,[26]]], pr: [["accepts", "accepts", 925]] },
-  { f: 52, p: "/allOf/3/then/properties/accepts", t: ["array"], tv: "array", g: [[3,[18]]], it: 926 },
+  { f: 52, p: "/allOf/3/then", g: [[4,[26]]], pr: [["accepts", "accepts", 935]] },
+  { f: 52, p: "/allOf/3/then/properties/accepts", t: ["array"], tv: "array", g: [[3,[18]]], it: 936 },
   { f: 52, p: "/allOf/3/then/properties/accepts/items", g: [[0,[2]]], k: { "enum": ["public","community"] } },
-  { f: 52, p: "/allOf/4", g: [[0,[7]]], if: 928, th: 931 },
-  { f: 52, p: "/allOf/4/if", c: __c928, g: [[4,[23,26]]], k: { "required": ["accepts_max_tier","operator_acknowledgement"] }, pr: [["accepts_max_tier", "accepts_max_tier", 929], ["operator_acknowledgement", "operator_acknowledgement", 930]] },
+  { f: 52, p: "/allOf/4", g: [[0,[7]]], if: 938, th: 941 },
+  { f: 52, p: "/allOf/4/if", c: __c938, g: [[4,[23,26]]], k: { "required": ["accepts_max_tier","operator_acknowledgement"] }, pr: [["accepts_max_tier", "accepts_max_tier", 939], ["operator_acknowledgement", "operator_acknowledgement", 940]] },
   { f: 52, p: "/allOf/4/if/properties/accepts_max_tier", g: [[0,[1]]], k: { "const": "personal" } },
   { f: 52, p: "/allOf/4/if/properties/operator_acknowledgement", t: ["object"], tv: "object", ut: 1, g: [] },
-  { f: 52, p: "/allOf/4/then", g: [[4,[26]]], pr: [["operator_acknowledgement", "operator_acknowledgement", 932]] },
-  { f: 52, p: "/allOf/4/then/properties/operator_acknowledgement", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["acknowledged_max_tier", "acknowledged_max_tier", 933]] },
+  { f: 52, p: "/allOf/4/then", g: [[4,[26]]], pr: [["operator_acknowledgement", "operator_acknowledgement", 942]] },
+  { f: 52, p: "/allOf/4/then/properties/operator_acknowledgement", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["acknowledged_max_tier", "acknowledged_max_tier", 943]] },
   { f: 52, p: "/allOf/4/then/properties/operator_acknowledgement/properties/acknowledged_max_tier", g: [[0,[1]]], k: { "const": "personal" } },
-  { f: 46, p: "/$defs/MultiChoicePayload", c: __c935, r: 935, ro: 1, g: [[0,[0]]] },
-  { f: 54, p: "", c: __c935, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["options"] }, pr: [["options", "options", 936], ["min/selected", "min~1selected", 938], ["max/selected", "max~1selected", 939]], ap: 940, kn: new Set(["options","min/selected","max/selected"]) },
-  { f: 54, p: "/properties/options", t: ["array"], tv: "array", g: [[3,[16,17,18]]], k: { "maxItems": 24, "minItems": 2 }, it: 937 },
-  { f: 54, p: "/properties/options/items", c: __c687, r: 687, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/MultiChoicePayload", c: __c945, r: 945, ro: 1, g: [[0,[0]]] },
+  { f: 54, p: "", c: __c945, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["options"] }, pr: [["options", "options", 946], ["min/selected", "min~1selected", 948], ["max/selected", "max~1selected", 949]], ap: 950, kn: new Set(["options","min/selected","max/selected"]) },
+  { f: 54, p: "/properties/options", t: ["array"], tv: "array", g: [[3,[16,17,18]]], k: { "maxItems": 24, "minItems": 2 }, it: 947 },
+  { f: 54, p: "/properties/options/items", c: __c697, r: 697, ro: 1, g: [[0,[0]]] },
   { f: 54, p: "/properties/min~1selected", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 54, p: "/properties/max~1selected", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
   { f: 54, p: "/additionalProperties", b: false },
-  { f: 42, p: "", c: __c941, t: ["string"], tv: "string", ut: 1, g: [[0,[2]]], k: { "enum": ["commons","support","crisis"] } },
-  { f: 55, p: "/$defs/NotificationAction", c: __c942, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["kind","target/ref"] }, pr: [["kind", "kind", 943], ["target/ref", "target~1ref", 944], ["input/schema", "input~1schema", 945], ["idempotency/key", "idempotency~1key", 946]], ap: 947, kn: new Set(["kind","target/ref","input/schema","idempotency/key"]), all: [948,954,960,966,972] },
+  { f: 42, p: "", c: __c951, t: ["string"], tv: "string", ut: 1, g: [[0,[2]]], k: { "enum": ["commons","support","crisis"] } },
+  { f: 55, p: "/$defs/NotificationAction", c: __c952, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["kind","target/ref"] }, pr: [["kind", "kind", 953], ["target/ref", "target~1ref", 954], ["input/schema", "input~1schema", 955], ["idempotency/key", "idempotency~1key", 956]], ap: 957, kn: new Set(["kind","target/ref","input/schema","idempotency/key"]), all: [958,964,970,976,982] },
   { f: 55, p: "/$defs/NotificationAction/properties/kind", g: [[0,[2]]], k: { "enum": ["single-choice","multi-choice","confirm","free-text-with-allowlist","open-interaction"] } },
   { f: 55, p: "/$defs/NotificationAction/properties/target~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 55, p: "/$defs/NotificationAction/properties/input~1schema", g: [[0,[2]]], k: { "enum": ["inquirium.operator-question.widget.single-choice.v1","inquirium.operator-question.widget.multi-choice.v1","inquirium.operator-question.widget.confirm.v1","inquirium.operator-question.widget.free-text-with-allowlist.v1"] } },
   { f: 55, p: "/$defs/NotificationAction/properties/idempotency~1key", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
   { f: 55, p: "/$defs/NotificationAction/additionalProperties", b: false },
-  { f: 55, p: "/$defs/NotificationAction/allOf/0", g: [[0,[7]]], if: 949, th: 951 },
-  { f: 55, p: "/$defs/NotificationAction/allOf/0/if", c: __c949, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 950]] },
+  { f: 55, p: "/$defs/NotificationAction/allOf/0", g: [[0,[7]]], if: 959, th: 961 },
+  { f: 55, p: "/$defs/NotificationAction/allOf/0/if", c: __c959, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 960]] },
   { f: 55, p: "/$defs/NotificationAction/allOf/0/if/properties/kind", g: [[0,[1]]], k: { "const": "single-choice" } },
-  { f: 55, p: "/$defs/NotificationAction/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["input/schema","idempotency/key"] }, pr: [["input/schema", "input~1schema", 952], ["idempotency/key", "idempotency~1key", 953]] },
+  { f: 55, p: "/$defs/NotificationAction/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["input/schema","idempotency/key"] }, pr: [["input/schema", "input~1schema", 962], ["idempotency/key", "idempotency~1key", 963]] },
   { f: 55, p: "/$defs/NotificationAction/allOf/0/then/properties/input~1schema", g: [[0,[1]]], k: { "const": "inquirium.operator-question.widget.single-choice.v1" } },
   { f: 55, p: "/$defs/NotificationAction/allOf/0/then/properties/idempotency~1key", av: 1, g: [] },
-  { f: 55, p: "/$defs/NotificationAction/allOf/1", g: [[0,[7]]], if: 955, th: 957 },
-  { f: 55, p: "/$defs/NotificationAction/allOf/1/if", c: __c955, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 956]] },
+  { f: 55, p: "/$defs/NotificationAction/allOf/1", g: [[0,[7]]], if: 965, th: 967 },
+  { f: 55, p: "/$defs/NotificationAction/allOf/1/if", c: __c965, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 966]] },
   { f: 55, p: "/$defs/NotificationAction/allOf/1/if/properties/kind", g: [[0,[1]]], k: { "const": "multi-choice" } },
-  { f: 55, p: "/$defs/NotificationAction/allOf/1/then", g: [[4,[23,26]]], k: { "required": ["input/schema","idempotency/key"] }, pr: [["input/schema", "input~1schema", 958], ["idempotency/key", "idempotency~1key", 959]] },
+  { f: 55, p: "/$defs/NotificationAction/allOf/1/then", g: [[4,[23,26]]], k: { "required": ["input/schema","idempotency/key"] }, pr: [["input/schema", "input~1schema", 968], ["idempotency/key", "idempotency~1key", 969]] },
   { f: 55, p: "/$defs/NotificationAction/allOf/1/then/properties/input~1schema", g: [[0,[1]]], k: { "const": "inquirium.operator-question.widget.multi-choice.v1" } },
   { f: 55, p: "/$defs/NotificationAction/allOf/1/then/properties/idempotency~1key", av: 1, g: [] },
-  { f: 55, p: "/$defs/NotificationAction/allOf/2", g: [[0,[7]]], if: 961, th: 963 },
-  { f: 55, p: "/$defs/NotificationAction/allOf/2/if", c: __c961, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 962]] },
+  { f: 55, p: "/$defs/NotificationAction/allOf/2", g: [[0,[7]]], if: 971, th: 973 },
+  { f: 55, p: "/$defs/NotificationAction/allOf/2/if", c: __c971, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 972]] },
   { f: 55, p: "/$defs/NotificationAction/allOf/2/if/properties/kind", g: [[0,[1]]], k: { "const": "confirm" } },
-  { f: 55, p: "/$defs/NotificationAction/allOf/2/then", g: [[4,[23,26]]], k: { "required": ["input/schema","idempotency/key"] }, pr: [["input/schema", "input~1schema", 964], ["idempotency/key", "idempotency~1key", 965]] },
+  { f: 55, p: "/$defs/NotificationAction/allOf/2/then", g: [[4,[23,26]]], k: { "required": ["input/schema","idempotency/key"] }, pr: [["input/schema", "input~1schema", 974], ["idempotency/key", "idempotency~1key", 975]] },
   { f: 55, p: "/$defs/NotificationAction/allOf/2/then/properties/input~1schema", g: [[0,[1]]], k: { "const": "inquirium.operator-question.widget.confirm.v1" } },
   { f: 55, p: "/$defs/NotificationAction/allOf/2/then/properties/idempotency~1key", av: 1, g: [] },
-  { f: 55, p: "/$defs/NotificationAction/allOf/3", g: [[0,[7]]], if: 967, th: 969 },
-  { f: 55, p: "/$defs/NotificationAction/allOf/3/if", c: __c967, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 968]] },
+  { f: 55, p: "/$defs/NotificationAction/allOf/3", g: [[0,[7]]], if: 977, th: 979 },
+  { f: 55, p: "/$defs/NotificationAction/allOf/3/if", c: __c977, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 978]] },
   { f: 55, p: "/$defs/NotificationAction/allOf/3/if/properties/kind", g: [[0,[1]]], k: { "const": "free-text-with-allowlist" } },
-  { f: 55, p: "/$defs/NotificationAction/allOf/3/then", g: [[4,[23,26]]], k: { "required": ["input/schema","idempotency/key"] }, pr: [["input/schema", "input~1schema", 970], ["idempotency/key", "idempotency~1key", 971]] },
+  { f: 55, p: "/$defs/NotificationAction/allOf/3/then", g: [[4,[23,26]]], k: { "required": ["input/schema","idempotency/key"] }, pr: [["input/schema", "input~1schema", 980], ["idempotency/key", "idempotency~1key", 981]] },
   { f: 55, p: "/$defs/NotificationAction/allOf/3/then/properties/input~1schema", g: [[0,[1]]], k: { "const": "inquirium.operator-question.widget.free-text-with-allowlist.v1" } },
   { f: 55, p: "/$defs/NotificationAction/allOf/3/then/properties/idempotency~1key", av: 1, g: [] },
-  { f: 55, p: "/$defs/NotificationAction/allOf/4", g: [[0,[7]]], if: 973, th: 975 },
-  { f: 55, p: "/$defs/NotificationAction/allOf/4/if", c: __c973, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 974]] },
+  { f: 55, p: "/$defs/NotificationAction/allOf/4", g: [[0,[7]]], if: 983, th: 985 },
+  { f: 55, p: "/$defs/NotificationAction/allOf/4/if", c: __c983, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 984]] },
   { f: 55, p: "/$defs/NotificationAction/allOf/4/if/properties/kind", g: [[0,[1]]], k: { "const": "open-interaction" } },
-  { f: 55, p: "/$defs/NotificationAction/allOf/4/then", g: [[4,[26]]], pr: [["input/schema", "input~1schema", 976]] },
-  { f: 55, p: "/$defs/NotificationAction/allOf/4/then/properties/input~1schema", g: [[0,[3]]], no: 977 },
-  { f: 55, p: "/$defs/NotificationAction/allOf/4/then/properties/input~1schema/not", av: 1, c: __c977, g: [] },
-  { f: 55, p: "", c: __c978, t: ["object"], tv: "object", g: [[0,[4]],[4,[23,25,26]]], k: { "required": ["schema","correlation/id","body/text","reason/code"] }, pr: [["schema", "schema", 979], ["subject/ref", "subject~1ref", 980], ["body/ref", "body~1ref", 981], ["correlation/id", "correlation~1id", 982], ["body/text", "body~1text", 983], ["reason/code", "reason~1code", 984], ["actions", "actions", 985]], ap: 987, kn: new Set(["schema","subject/ref","body/ref","correlation/id","body/text","reason/code","actions"]), any: [988,990] },
+  { f: 55, p: "/$defs/NotificationAction/allOf/4/then", g: [[4,[26]]], pr: [["input/schema", "input~1schema", 986]] },
+  { f: 55, p: "/$defs/NotificationAction/allOf/4/then/properties/input~1schema", g: [[0,[3]]], no: 987 },
+  { f: 55, p: "/$defs/NotificationAction/allOf/4/then/properties/input~1schema/not", av: 1, c: __c987, g: [] },
+  { f: 55, p: "", c: __c988, t: ["object"], tv: "object", g: [[0,[4]],[4,[23,25,26]]], k: { "required": ["schema","correlation/id","body/text","reason/code"] }, pr: [["schema", "schema", 989], ["subject/ref", "subject~1ref", 990], ["body/ref", "body~1ref", 991], ["correlation/id", "correlation~1id", 992], ["body/text", "body~1text", 993], ["reason/code", "reason~1code", 994], ["actions", "actions", 995]], ap: 997, kn: new Set(["schema","subject/ref","body/ref","correlation/id","body/text","reason/code","actions"]), any: [998,1000] },
   { f: 55, p: "/properties/schema", g: [[0,[1]]], k: { "const": "notification-create.v1" } },
-  { f: 55, p: "/properties/subject~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE12 },
-  { f: 55, p: "/properties/body~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE12 },
-  { f: 55, p: "/properties/correlation~1id", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^operation/.+$" }, re: __RE13 },
+  { f: 55, p: "/properties/subject~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE13 },
+  { f: 55, p: "/properties/body~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE13 },
+  { f: 55, p: "/properties/correlation~1id", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^operation/.+$" }, re: __RE14 },
   { f: 55, p: "/properties/body~1text", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 500, "minLength": 1 } },
-  { f: 55, p: "/properties/reason~1code", c: __c415, r: 415, ro: 1, g: [[0,[0]]] },
-  { f: 55, p: "/properties/actions", t: ["array"], tv: "array", g: [[3,[16,18]]], k: { "maxItems": 1 }, it: 986 },
-  { f: 55, p: "/properties/actions/items", c: __c942, r: 942, ro: 1, g: [[0,[0]]] },
+  { f: 55, p: "/properties/reason~1code", c: __c440, r: 440, ro: 1, g: [[0,[0]]] },
+  { f: 55, p: "/properties/actions", t: ["array"], tv: "array", g: [[3,[16,18]]], k: { "maxItems": 1 }, it: 996 },
+  { f: 55, p: "/properties/actions/items", c: __c952, r: 952, ro: 1, g: [[0,[0]]] },
   { f: 55, p: "/additionalProperties", b: false },
-  { f: 55, p: "/anyOf/0", c: __c988, g: [[4,[23,26]]], k: { "required": ["subject/ref"] }, pr: [["subject/ref", "subject~1ref", 989]] },
+  { f: 55, p: "/anyOf/0", c: __c998, g: [[4,[23,26]]], k: { "required": ["subject/ref"] }, pr: [["subject/ref", "subject~1ref", 999]] },
   { f: 55, p: "/anyOf/0/properties/subject~1ref", av: 1, g: [] },
-  { f: 55, p: "/anyOf/1", c: __c990, g: [[4,[23,26]]], k: { "required": ["body/ref"] }, pr: [["body/ref", "body~1ref", 991]] },
+  { f: 55, p: "/anyOf/1", c: __c1000, g: [[4,[23,26]]], k: { "required": ["body/ref"] }, pr: [["body/ref", "body~1ref", 1001]] },
   { f: 55, p: "/anyOf/1/properties/body~1ref", av: 1, g: [] },
-  { f: 40, p: "", c: __c992, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","question/ref","idempotency/key","answer"] }, pr: [["schema", "schema", 993], ["question/ref", "question~1ref", 994], ["idempotency/key", "idempotency~1key", 995], ["answer", "answer", 996], ["answered/by", "answered~1by", 997], ["answered/at", "answered~1at", 998]], ap: 999, kn: new Set(["schema","question/ref","idempotency/key","answer","answered/by","answered/at"]) },
+  { f: 40, p: "", c: __c1002, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","question/ref","idempotency/key","answer"] }, pr: [["schema", "schema", 1003], ["question/ref", "question~1ref", 1004], ["idempotency/key", "idempotency~1key", 1005], ["answer", "answer", 1006], ["answered/by", "answered~1by", 1007], ["answered/at", "answered~1at", 1008]], ap: 1009, kn: new Set(["schema","question/ref","idempotency/key","answer","answered/by","answered/at"]) },
   { f: 40, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.operator-question.answer.v1" } },
-  { f: 40, p: "/properties/question~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE12 },
+  { f: 40, p: "/properties/question~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE13 },
   { f: 40, p: "/properties/idempotency~1key", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
-  { f: 40, p: "/properties/answer", c: __c543, r: 543, ro: 1, g: [[0,[0]]] },
-  { f: 40, p: "/properties/answered~1by", c: __c375, r: 375, ro: 1, g: [[0,[0]]] },
+  { f: 40, p: "/properties/answer", c: __c553, r: 553, ro: 1, g: [[0,[0]]] },
+  { f: 40, p: "/properties/answered~1by", c: __c400, r: 400, ro: 1, g: [[0,[0]]] },
   { f: 40, p: "/properties/answered~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 40, p: "/additionalProperties", b: false },
-  { f: 46, p: "", c: __c1000, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","question/ref","operation/ref","recipient/class","reason/code","prompt","widget/kind","widget/payload","classification","response","provenance"] }, pr: [["schema", "schema", 1001], ["question/ref", "question~1ref", 1002], ["operation/ref", "operation~1ref", 1003], ["recipient/class", "recipient~1class", 1004], ["reason/code", "reason~1code", 1005], ["prompt", "prompt", 1006], ["widget/kind", "widget~1kind", 1012], ["widget/payload", "widget~1payload", 1013], ["default/on-timeout", "default~1on-timeout", 1015], ["timeout", "timeout", 1020], ["classification", "classification", 1021], ["subject", "subject", 1022], ["response", "response", 1030], ["provenance", "provenance", 1036], ["created/at", "created~1at", 1043]], ap: 1044, kn: new Set(["schema","question/ref","operation/ref","recipient/class","reason/code","prompt","widget/kind","widget/payload","default/on-timeout","timeout","classification","subject","response","provenance","created/at"]), all: [1045,1057,1064,1071] },
+  { f: 46, p: "", c: __c1010, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","question/ref","operation/ref","recipient/class","reason/code","prompt","widget/kind","widget/payload","classification","response","provenance"] }, pr: [["schema", "schema", 1011], ["question/ref", "question~1ref", 1012], ["operation/ref", "operation~1ref", 1013], ["recipient/class", "recipient~1class", 1014], ["reason/code", "reason~1code", 1015], ["prompt", "prompt", 1016], ["widget/kind", "widget~1kind", 1022], ["widget/payload", "widget~1payload", 1023], ["default/on-timeout", "default~1on-timeout", 1025], ["timeout", "timeout", 1030], ["classification", "classification", 1031], ["subject", "subject", 1032], ["response", "response", 1040], ["provenance", "provenance", 1046], ["created/at", "created~1at", 1053]], ap: 1054, kn: new Set(["schema","question/ref","operation/ref","recipient/class","reason/code","prompt","widget/kind","widget/payload","default/on-timeout","timeout","classification","subject","response","provenance","created/at"]), all: [1055,1067,1074,1081] },
   { f: 46, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.operator-question.request.v1" } },
-  { f: 46, p: "/properties/question~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE12 },
-  { f: 46, p: "/properties/operation~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^operation/.+$" }, re: __RE13 },
+  { f: 46, p: "/properties/question~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE13 },
+  { f: 46, p: "/properties/operation~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^operation/.+$" }, re: __RE14 },
   { f: 46, p: "/properties/recipient~1class", g: [[0,[2]]], k: { "enum": ["operator"] } },
-  { f: 46, p: "/properties/reason~1code", c: __c415, r: 415, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/properties/prompt", c: __c1007, r: 1007, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/$defs/QuestionPrompt", c: __c1007, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["kind","text"] }, pr: [["kind", "kind", 1008], ["text", "text", 1010]], ap: 1011, kn: new Set(["kind","text"]) },
-  { f: 46, p: "/$defs/QuestionPrompt/properties/kind", c: __c1009, r: 1009, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/$defs/WidgetKind", c: __c1009, g: [[0,[2]]], k: { "enum": ["single-choice","multi-choice","confirm","free-text-with-allowlist"] } },
+  { f: 46, p: "/properties/reason~1code", c: __c440, r: 440, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/properties/prompt", c: __c1017, r: 1017, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/QuestionPrompt", c: __c1017, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["kind","text"] }, pr: [["kind", "kind", 1018], ["text", "text", 1020]], ap: 1021, kn: new Set(["kind","text"]) },
+  { f: 46, p: "/$defs/QuestionPrompt/properties/kind", c: __c1019, r: 1019, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/WidgetKind", c: __c1019, g: [[0,[2]]], k: { "enum": ["single-choice","multi-choice","confirm","free-text-with-allowlist"] } },
   { f: 46, p: "/$defs/QuestionPrompt/properties/text", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 500, "minLength": 1 } },
   { f: 46, p: "/$defs/QuestionPrompt/additionalProperties", b: false },
-  { f: 46, p: "/properties/widget~1kind", c: __c1009, r: 1009, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/properties/widget~1payload", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1014, kn: new Set([]) },
+  { f: 46, p: "/properties/widget~1kind", c: __c1019, r: 1019, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/properties/widget~1payload", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1024, kn: new Set([]) },
   { f: 46, p: "/properties/widget~1payload/additionalProperties", av: 1, b: true },
-  { f: 46, p: "/properties/default~1on-timeout", c: __c1016, r: 1016, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/$defs/TimeoutDefault", c: __c1016, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["answer","reason/code"] }, pr: [["answer", "answer", 1017], ["reason/code", "reason~1code", 1018]], ap: 1019, kn: new Set(["answer","reason/code"]) },
-  { f: 46, p: "/$defs/TimeoutDefault/properties/answer", c: __c543, r: 543, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/$defs/TimeoutDefault/properties/reason~1code", c: __c415, r: 415, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/properties/default~1on-timeout", c: __c1026, r: 1026, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/TimeoutDefault", c: __c1026, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["answer","reason/code"] }, pr: [["answer", "answer", 1027], ["reason/code", "reason~1code", 1028]], ap: 1029, kn: new Set(["answer","reason/code"]) },
+  { f: 46, p: "/$defs/TimeoutDefault/properties/answer", c: __c553, r: 553, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/TimeoutDefault/properties/reason~1code", c: __c440, r: 440, ro: 1, g: [[0,[0]]] },
   { f: 46, p: "/$defs/TimeoutDefault/additionalProperties", b: false },
   { f: 46, p: "/properties/timeout", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "duration" }, fm: __fmtDuration },
-  { f: 46, p: "/properties/classification", c: __c692, r: 692, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/properties/subject", c: __c1023, r: 1023, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/$defs/QuestionSubject", c: __c1023, t: ["object"], tv: "object", g: [[4,[22,25,26]]], k: { "minProperties": 1 }, pr: [["runtime/ref", "runtime~1ref", 1024], ["model.binding/ref", "model.binding~1ref", 1025], ["adapter.instance/ref", "adapter.instance~1ref", 1026], ["lease/ref", "lease~1ref", 1027], ["capability/ref", "capability~1ref", 1028]], ap: 1029, kn: new Set(["runtime/ref","model.binding/ref","adapter.instance/ref","lease/ref","capability/ref"]) },
+  { f: 46, p: "/properties/classification", c: __c702, r: 702, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/properties/subject", c: __c1033, r: 1033, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/QuestionSubject", c: __c1033, t: ["object"], tv: "object", g: [[4,[22,25,26]]], k: { "minProperties": 1 }, pr: [["runtime/ref", "runtime~1ref", 1034], ["model.binding/ref", "model.binding~1ref", 1035], ["adapter.instance/ref", "adapter.instance~1ref", 1036], ["lease/ref", "lease~1ref", 1037], ["capability/ref", "capability~1ref", 1038]], ap: 1039, kn: new Set(["runtime/ref","model.binding/ref","adapter.instance/ref","lease/ref","capability/ref"]) },
   { f: 46, p: "/$defs/QuestionSubject/properties/runtime~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 46, p: "/$defs/QuestionSubject/properties/model.binding~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 46, p: "/$defs/QuestionSubject/properties/adapter.instance~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 46, p: "/$defs/QuestionSubject/properties/lease~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 46, p: "/$defs/QuestionSubject/properties/capability~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 46, p: "/$defs/QuestionSubject/additionalProperties", b: false },
-  { f: 46, p: "/properties/response", c: __c1031, r: 1031, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/$defs/ResponseTarget", c: __c1031, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["target/ref","method","idempotency/key"] }, pr: [["target/ref", "target~1ref", 1032], ["method", "method", 1033], ["idempotency/key", "idempotency~1key", 1034]], ap: 1035, kn: new Set(["target/ref","method","idempotency/key"]) },
+  { f: 46, p: "/properties/response", c: __c1041, r: 1041, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/ResponseTarget", c: __c1041, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["target/ref","method","idempotency/key"] }, pr: [["target/ref", "target~1ref", 1042], ["method", "method", 1043], ["idempotency/key", "idempotency~1key", 1044]], ap: 1045, kn: new Set(["target/ref","method","idempotency/key"]) },
   { f: 46, p: "/$defs/ResponseTarget/properties/target~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 46, p: "/$defs/ResponseTarget/properties/method", g: [[0,[2]]], k: { "enum": ["POST"] } },
   { f: 46, p: "/$defs/ResponseTarget/properties/idempotency~1key", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
   { f: 46, p: "/$defs/ResponseTarget/additionalProperties", b: false },
-  { f: 46, p: "/properties/provenance", c: __c1037, r: 1037, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/$defs/QuestionProvenance", c: __c1037, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["source/component","requested/by","reason/code"] }, pr: [["source/component", "source~1component", 1038], ["requested/by", "requested~1by", 1039], ["reason/code", "reason~1code", 1040], ["origin", "origin", 1041]], ap: 1042, kn: new Set(["source/component","requested/by","reason/code","origin"]) },
+  { f: 46, p: "/properties/provenance", c: __c1047, r: 1047, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/QuestionProvenance", c: __c1047, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["source/component","requested/by","reason/code"] }, pr: [["source/component", "source~1component", 1048], ["requested/by", "requested~1by", 1049], ["reason/code", "reason~1code", 1050], ["origin", "origin", 1051]], ap: 1052, kn: new Set(["source/component","requested/by","reason/code","origin"]) },
   { f: 46, p: "/$defs/QuestionProvenance/properties/source~1component", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 46, p: "/$defs/QuestionProvenance/properties/requested~1by", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 46, p: "/$defs/QuestionProvenance/properties/reason~1code", c: __c415, r: 415, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/QuestionProvenance/properties/reason~1code", c: __c440, r: 440, ro: 1, g: [[0,[0]]] },
   { f: 46, p: "/$defs/QuestionProvenance/properties/origin", g: [[0,[2]]], k: { "enum": ["host-policy","model-proposed"] } },
   { f: 46, p: "/$defs/QuestionProvenance/additionalProperties", b: false },
   { f: 46, p: "/properties/created~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 46, p: "/additionalProperties", b: false },
-  { f: 46, p: "/allOf/0", g: [[0,[7]]], if: 1046, th: 1048 },
-  { f: 46, p: "/allOf/0/if", c: __c1046, g: [[4,[23,26]]], k: { "required": ["widget/kind"] }, pr: [["widget/kind", "widget~1kind", 1047]] },
+  { f: 46, p: "/allOf/0", g: [[0,[7]]], if: 1056, th: 1058 },
+  { f: 46, p: "/allOf/0/if", c: __c1056, g: [[4,[23,26]]], k: { "required": ["widget/kind"] }, pr: [["widget/kind", "widget~1kind", 1057]] },
   { f: 46, p: "/allOf/0/if/properties/widget~1kind", g: [[0,[1]]], k: { "const": "single-choice" } },
-  { f: 46, p: "/allOf/0/then", g: [[4,[26]]], pr: [["widget/payload", "widget~1payload", 1049], ["prompt", "prompt", 1055]] },
-  { f: 46, p: "/allOf/0/then/properties/widget~1payload", c: __c1051, r: 1050, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/$defs/SingleChoicePayload", c: __c1051, r: 1051, ro: 1, g: [[0,[0]]] },
-  { f: 39, p: "", c: __c1051, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["options"] }, pr: [["options", "options", 1052]], ap: 1054, kn: new Set(["options"]) },
-  { f: 39, p: "/properties/options", t: ["array"], tv: "array", g: [[3,[16,17,18]]], k: { "maxItems": 12, "minItems": 2 }, it: 1053 },
-  { f: 39, p: "/properties/options/items", c: __c687, r: 687, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/allOf/0/then", g: [[4,[26]]], pr: [["widget/payload", "widget~1payload", 1059], ["prompt", "prompt", 1065]] },
+  { f: 46, p: "/allOf/0/then/properties/widget~1payload", c: __c1061, r: 1060, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/SingleChoicePayload", c: __c1061, r: 1061, ro: 1, g: [[0,[0]]] },
+  { f: 39, p: "", c: __c1061, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["options"] }, pr: [["options", "options", 1062]], ap: 1064, kn: new Set(["options"]) },
+  { f: 39, p: "/properties/options", t: ["array"], tv: "array", g: [[3,[16,17,18]]], k: { "maxItems": 12, "minItems": 2 }, it: 1063 },
+  { f: 39, p: "/properties/options/items", c: __c697, r: 697, ro: 1, g: [[0,[0]]] },
   { f: 39, p: "/additionalProperties", b: false },
-  { f: 46, p: "/allOf/0/then/properties/prompt", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["kind", "kind", 1056]] },
+  { f: 46, p: "/allOf/0/then/properties/prompt", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["kind", "kind", 1066]] },
   { f: 46, p: "/allOf/0/then/properties/prompt/properties/kind", g: [[0,[1]]], k: { "const": "single-choice" } },
-  { f: 46, p: "/allOf/1", g: [[0,[7]]], if: 1058, th: 1060 },
-  { f: 46, p: "/allOf/1/if", c: __c1058, g: [[4,[23,26]]], k: { "required": ["widget/kind"] }, pr: [["widget/kind", "widget~1kind", 1059]] },
+  { f: 46, p: "/allOf/1", g: [[0,[7]]], if: 1068, th: 1070 },
+  { f: 46, p: "/allOf/1/if", c: __c1068, g: [[4,[23,26]]], k: { "required": ["widget/kind"] }, pr: [["widget/kind", "widget~1kind", 1069]] },
   { f: 46, p: "/allOf/1/if/properties/widget~1kind", g: [[0,[1]]], k: { "const": "multi-choice" } },
-  { f: 46, p: "/allOf/1/then", g: [[4,[26]]], pr: [["widget/payload", "widget~1payload", 1061], ["prompt", "prompt", 1062]] },
-  { f: 46, p: "/allOf/1/then/properties/widget~1payload", c: __c935, r: 934, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/allOf/1/then/properties/prompt", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["kind", "kind", 1063]] },
+  { f: 46, p: "/allOf/1/then", g: [[4,[26]]], pr: [["widget/payload", "widget~1payload", 1071], ["prompt", "prompt", 1072]] },
+  { f: 46, p: "/allOf/1/then/properties/widget~1payload", c: __c945, r: 944, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/allOf/1/then/properties/prompt", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["kind", "kind", 1073]] },
   { f: 46, p: "/allOf/1/then/properties/prompt/properties/kind", g: [[0,[1]]], k: { "const": "multi-choice" } },
-  { f: 46, p: "/allOf/2", g: [[0,[7]]], if: 1065, th: 1067 },
-  { f: 46, p: "/allOf/2/if", c: __c1065, g: [[4,[23,26]]], k: { "required": ["widget/kind"] }, pr: [["widget/kind", "widget~1kind", 1066]] },
+  { f: 46, p: "/allOf/2", g: [[0,[7]]], if: 1075, th: 1077 },
+  { f: 46, p: "/allOf/2/if", c: __c1075, g: [[4,[23,26]]], k: { "required": ["widget/kind"] }, pr: [["widget/kind", "widget~1kind", 1076]] },
   { f: 46, p: "/allOf/2/if/properties/widget~1kind", g: [[0,[1]]], k: { "const": "confirm" } },
-  { f: 46, p: "/allOf/2/then", g: [[4,[26]]], pr: [["widget/payload", "widget~1payload", 1068], ["prompt", "prompt", 1069]] },
-  { f: 46, p: "/allOf/2/then/properties/widget~1payload", c: __c697, r: 696, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/allOf/2/then/properties/prompt", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["kind", "kind", 1070]] },
+  { f: 46, p: "/allOf/2/then", g: [[4,[26]]], pr: [["widget/payload", "widget~1payload", 1078], ["prompt", "prompt", 1079]] },
+  { f: 46, p: "/allOf/2/then/properties/widget~1payload", c: __c707, r: 706, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/allOf/2/then/properties/prompt", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["kind", "kind", 1080]] },
   { f: 46, p: "/allOf/2/then/properties/prompt/properties/kind", g: [[0,[1]]], k: { "const": "confirm" } },
-  { f: 46, p: "/allOf/3", g: [[0,[7]]], if: 1072, th: 1074 },
-  { f: 46, p: "/allOf/3/if", c: __c1072, g: [[4,[23,26]]], k: { "required": ["widget/kind"] }, pr: [["widget/kind", "widget~1kind", 1073]] },
+  { f: 46, p: "/allOf/3", g: [[0,[7]]], if: 1082, th: 1084 },
+  { f: 46, p: "/allOf/3/if", c: __c1082, g: [[4,[23,26]]], k: { "required": ["widget/kind"] }, pr: [["widget/kind", "widget~1kind", 1083]] },
   { f: 46, p: "/allOf/3/if/properties/widget~1kind", g: [[0,[1]]], k: { "const": "free-text-with-allowlist" } },
-  { f: 46, p: "/allOf/3/then", g: [[4,[26]]], pr: [["widget/payload", "widget~1payload", 1075], ["prompt", "prompt", 1076]] },
-  { f: 46, p: "/allOf/3/then/properties/widget~1payload", c: __c758, r: 757, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/allOf/3/then/properties/prompt", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["kind", "kind", 1077]] },
+  { f: 46, p: "/allOf/3/then", g: [[4,[26]]], pr: [["widget/payload", "widget~1payload", 1085], ["prompt", "prompt", 1086]] },
+  { f: 46, p: "/allOf/3/then/properties/widget~1payload", c: __c768, r: 767, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/allOf/3/then/properties/prompt", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["kind", "kind", 1087]] },
   { f: 46, p: "/allOf/3/then/properties/prompt/properties/kind", g: [[0,[1]]], k: { "const": "free-text-with-allowlist" } },
-  { f: 56, p: "", c: __c1078, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","question/ref","operation/ref","state","updated/at"] }, pr: [["schema", "schema", 1079], ["question/ref", "question~1ref", 1080], ["operation/ref", "operation~1ref", 1081], ["state", "state", 1082], ["answer", "answer", 1083], ["answered/by", "answered~1by", 1084], ["default/applied", "default~1applied", 1085], ["superseded/by", "superseded~1by", 1086], ["reason/code", "reason~1code", 1087], ["updated/at", "updated~1at", 1088]], ap: 1089, kn: new Set(["schema","question/ref","operation/ref","state","answer","answered/by","default/applied","superseded/by","reason/code","updated/at"]), all: [1090,1100,1105] },
+  { f: 56, p: "", c: __c1088, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","question/ref","operation/ref","state","updated/at"] }, pr: [["schema", "schema", 1089], ["question/ref", "question~1ref", 1090], ["operation/ref", "operation~1ref", 1091], ["state", "state", 1092], ["answer", "answer", 1093], ["answered/by", "answered~1by", 1094], ["default/applied", "default~1applied", 1095], ["superseded/by", "superseded~1by", 1096], ["reason/code", "reason~1code", 1097], ["updated/at", "updated~1at", 1098]], ap: 1099, kn: new Set(["schema","question/ref","operation/ref","state","answer","answered/by","default/applied","superseded/by","reason/code","updated/at"]), all: [1100,1110,1115] },
   { f: 56, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.operator-question.state.v1" } },
-  { f: 56, p: "/properties/question~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE12 },
-  { f: 56, p: "/properties/operation~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^operation/.+$" }, re: __RE13 },
+  { f: 56, p: "/properties/question~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE13 },
+  { f: 56, p: "/properties/operation~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^operation/.+$" }, re: __RE14 },
   { f: 56, p: "/properties/state", g: [[0,[2]]], k: { "enum": ["pending","answered","timed_out","cancelled","superseded"] } },
-  { f: 56, p: "/properties/answer", c: __c543, r: 543, ro: 1, g: [[0,[0]]] },
-  { f: 56, p: "/properties/answered~1by", c: __c375, r: 375, ro: 1, g: [[0,[0]]] },
-  { f: 56, p: "/properties/default~1applied", c: __c1016, r: 1016, ro: 1, g: [[0,[0]]] },
-  { f: 56, p: "/properties/superseded~1by", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE12 },
-  { f: 56, p: "/properties/reason~1code", c: __c415, r: 415, ro: 1, g: [[0,[0]]] },
+  { f: 56, p: "/properties/answer", c: __c553, r: 553, ro: 1, g: [[0,[0]]] },
+  { f: 56, p: "/properties/answered~1by", c: __c400, r: 400, ro: 1, g: [[0,[0]]] },
+  { f: 56, p: "/properties/default~1applied", c: __c1026, r: 1026, ro: 1, g: [[0,[0]]] },
+  { f: 56, p: "/properties/superseded~1by", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE13 },
+  { f: 56, p: "/properties/reason~1code", c: __c440, r: 440, ro: 1, g: [[0,[0]]] },
   { f: 56, p: "/properties/updated~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 56, p: "/additionalProperties", b: false },
-  { f: 56, p: "/allOf/0", g: [[0,[7]]], if: 1091, th: 1093, el: 1095 },
-  { f: 56, p: "/allOf/0/if", c: __c1091, g: [[4,[23,26]]], k: { "required": ["state"] }, pr: [["state", "state", 1092]] },
+  { f: 56, p: "/allOf/0", g: [[0,[7]]], if: 1101, th: 1103, el: 1105 },
+  { f: 56, p: "/allOf/0/if", c: __c1101, g: [[4,[23,26]]], k: { "required": ["state"] }, pr: [["state", "state", 1102]] },
   { f: 56, p: "/allOf/0/if/properties/state", g: [[0,[1]]], k: { "const": "answered" } },
-  { f: 56, p: "/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["answer"] }, pr: [["answer", "answer", 1094]] },
+  { f: 56, p: "/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["answer"] }, pr: [["answer", "answer", 1104]] },
   { f: 56, p: "/allOf/0/then/properties/answer", av: 1, g: [] },
-  { f: 56, p: "/allOf/0/else", g: [[4,[26]]], pr: [["answer", "answer", 1096], ["answered/by", "answered~1by", 1098]] },
-  { f: 56, p: "/allOf/0/else/properties/answer", g: [[0,[3]]], no: 1097 },
-  { f: 56, p: "/allOf/0/else/properties/answer/not", av: 1, c: __c1097, g: [] },
-  { f: 56, p: "/allOf/0/else/properties/answered~1by", g: [[0,[3]]], no: 1099 },
-  { f: 56, p: "/allOf/0/else/properties/answered~1by/not", av: 1, c: __c1099, g: [] },
-  { f: 56, p: "/allOf/1", g: [[0,[7]]], if: 1101, th: 1103 },
-  { f: 56, p: "/allOf/1/if", c: __c1101, g: [[4,[23,26]]], k: { "required": ["state"] }, pr: [["state", "state", 1102]] },
+  { f: 56, p: "/allOf/0/else", g: [[4,[26]]], pr: [["answer", "answer", 1106], ["answered/by", "answered~1by", 1108]] },
+  { f: 56, p: "/allOf/0/else/properties/answer", g: [[0,[3]]], no: 1107 },
+  { f: 56, p: "/allOf/0/else/properties/answer/not", av: 1, c: __c1107, g: [] },
+  { f: 56, p: "/allOf/0/else/properties/answered~1by", g: [[0,[3]]], no: 1109 },
+  { f: 56, p: "/allOf/0/else/properties/answered~1by/not", av: 1, c: __c1109, g: [] },
+  { f: 56, p: "/allOf/1", g: [[0,[7]]], if: 1111, th: 1113 },
+  { f: 56, p: "/allOf/1/if", c: __c1111, g: [[4,[23,26]]], k: { "required": ["state"] }, pr: [["state", "state", 1112]] },
   { f: 56, p: "/allOf/1/if/properties/state", g: [[0,[1]]], k: { "const": "superseded" } },
-  { f: 56, p: "/allOf/1/then", g: [[4,[23,26]]], k: { "required": ["superseded/by"] }, pr: [["superseded/by", "superseded~1by", 1104]] },
+  { f: 56, p: "/allOf/1/then", g: [[4,[23,26]]], k: { "required": ["superseded/by"] }, pr: [["superseded/by", "superseded~1by", 1114]] },
   { f: 56, p: "/allOf/1/then/properties/superseded~1by", av: 1, g: [] },
-  { f: 56, p: "/allOf/2", g: [[0,[7]]], if: 1106, th: 1108 },
-  { f: 56, p: "/allOf/2/if", c: __c1106, g: [[4,[23,26]]], k: { "required": ["state"] }, pr: [["state", "state", 1107]] },
+  { f: 56, p: "/allOf/2", g: [[0,[7]]], if: 1116, th: 1118 },
+  { f: 56, p: "/allOf/2/if", c: __c1116, g: [[4,[23,26]]], k: { "required": ["state"] }, pr: [["state", "state", 1117]] },
   { f: 56, p: "/allOf/2/if/properties/state", g: [[0,[2]]], k: { "enum": ["pending","answered"] } },
-  { f: 56, p: "/allOf/2/then", g: [[4,[26]]], pr: [["default/applied", "default~1applied", 1109]] },
-  { f: 56, p: "/allOf/2/then/properties/default~1applied", g: [[0,[3]]], no: 1110 },
-  { f: 56, p: "/allOf/2/then/properties/default~1applied/not", av: 1, c: __c1110, g: [] },
-  { f: 53, p: "", c: __c1111, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","runtime/ref","model.binding/ref","transport_kind","operations","health"] }, pr: [["schema", "schema", 1112], ["runtime/ref", "runtime~1ref", 1113], ["model.binding/ref", "model.binding~1ref", 1114], ["transport_kind", "transport_kind", 1115], ["provider", "provider", 1116], ["protocol", "protocol", 1117], ["operations", "operations", 1118], ["context_window", "context_window", 1120], ["health", "health", 1121], ["acceptance", "acceptance", 1127], ["conformance/report-ref", "conformance~1report-ref", 1128]], ap: 1129, kn: new Set(["schema","runtime/ref","model.binding/ref","transport_kind","provider","protocol","operations","context_window","health","acceptance","conformance/report-ref"]) },
+  { f: 56, p: "/allOf/2/then", g: [[4,[26]]], pr: [["default/applied", "default~1applied", 1119]] },
+  { f: 56, p: "/allOf/2/then/properties/default~1applied", g: [[0,[3]]], no: 1120 },
+  { f: 56, p: "/allOf/2/then/properties/default~1applied/not", av: 1, c: __c1120, g: [] },
+  { f: 53, p: "", c: __c1121, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","runtime/ref","model.binding/ref","transport_kind","operations","health"] }, pr: [["schema", "schema", 1122], ["runtime/ref", "runtime~1ref", 1123], ["model.binding/ref", "model.binding~1ref", 1124], ["transport_kind", "transport_kind", 1125], ["provider", "provider", 1126], ["protocol", "protocol", 1127], ["operations", "operations", 1128], ["context_window", "context_window", 1130], ["health", "health", 1131], ["acceptance", "acceptance", 1137], ["conformance/report-ref", "conformance~1report-ref", 1138]], ap: 1139, kn: new Set(["schema","runtime/ref","model.binding/ref","transport_kind","provider","protocol","operations","context_window","health","acceptance","conformance/report-ref"]) },
   { f: 53, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.runtime-candidate.v1" } },
-  { f: 53, p: "/properties/runtime~1ref", c: __c382, r: 382, ro: 1, g: [[0,[0]]] },
-  { f: 53, p: "/properties/model.binding~1ref", c: __c384, r: 384, ro: 1, g: [[0,[0]]] },
-  { f: 53, p: "/properties/transport_kind", c: __c892, r: 892, ro: 1, g: [[0,[0]]] },
+  { f: 53, p: "/properties/runtime~1ref", c: __c407, r: 407, ro: 1, g: [[0,[0]]] },
+  { f: 53, p: "/properties/model.binding~1ref", c: __c409, r: 409, ro: 1, g: [[0,[0]]] },
+  { f: 53, p: "/properties/transport_kind", c: __c902, r: 902, ro: 1, g: [[0,[0]]] },
   { f: 53, p: "/properties/provider", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 53, p: "/properties/protocol", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 53, p: "/properties/operations", t: ["array"], tv: "array", g: [[3,[17,18,20]]], k: { "minItems": 1, "uniqueItems": true }, it: 1119, uq: null },
+  { f: 53, p: "/properties/operations", t: ["array"], tv: "array", g: [[3,[17,18,20]]], k: { "minItems": 1, "uniqueItems": true }, it: 1129, uq: null },
   { f: 53, p: "/properties/operations/items", g: [[0,[2]]], k: { "enum": ["generate","embed","batch_embed"] } },
   { f: 53, p: "/properties/context_window", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
-  { f: 53, p: "/properties/health", c: __c1122, r: 1122, ro: 1, g: [[0,[0]]] },
-  { f: 53, p: "/$defs/RuntimeHealth", c: __c1122, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["status","checked/at"] }, pr: [["status", "status", 1123], ["checked/at", "checked~1at", 1124], ["reason/code", "reason~1code", 1125]], ap: 1126, kn: new Set(["status","checked/at","reason/code"]) },
+  { f: 53, p: "/properties/health", c: __c1132, r: 1132, ro: 1, g: [[0,[0]]] },
+  { f: 53, p: "/$defs/RuntimeHealth", c: __c1132, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["status","checked/at"] }, pr: [["status", "status", 1133], ["checked/at", "checked~1at", 1134], ["reason/code", "reason~1code", 1135]], ap: 1136, kn: new Set(["status","checked/at","reason/code"]) },
   { f: 53, p: "/$defs/RuntimeHealth/properties/status", g: [[0,[2]]], k: { "enum": ["healthy","degraded","unhealthy"] } },
   { f: 53, p: "/$defs/RuntimeHealth/properties/checked~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 53, p: "/$defs/RuntimeHealth/properties/reason~1code", c: __c415, r: 415, ro: 1, g: [[0,[0]]] },
+  { f: 53, p: "/$defs/RuntimeHealth/properties/reason~1code", c: __c440, r: 440, ro: 1, g: [[0,[0]]] },
   { f: 53, p: "/$defs/RuntimeHealth/additionalProperties", b: false },
-  { f: 53, p: "/properties/acceptance", c: __c884, r: 884, ro: 1, g: [[0,[0]]] },
+  { f: 53, p: "/properties/acceptance", c: __c894, r: 894, ro: 1, g: [[0,[0]]] },
   { f: 53, p: "/properties/conformance~1report-ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 53, p: "/additionalProperties", b: false },
-  { f: 0, p: "/$defs/interruptRequested", c: __c1130, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["interruptId","kind"] }, pr: [["interruptId", "interruptId", 1131], ["kind", "kind", 1132], ["reasonCode", "reasonCode", 1133]], ap: 1134, kn: new Set(["interruptId","kind","reasonCode"]) },
+  { f: 0, p: "/$defs/interruptRequested", c: __c1140, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["interruptId","kind"] }, pr: [["interruptId", "interruptId", 1141], ["kind", "kind", 1142], ["reasonCode", "reasonCode", 1143]], ap: 1144, kn: new Set(["interruptId","kind","reasonCode"]) },
   { f: 0, p: "/$defs/interruptRequested/properties/interruptId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 0, p: "/$defs/interruptRequested/properties/kind", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^(clarify|clarification|approval|external-event|custom|x-[a-z0-9-]+)$" }, re: __RE23 },
+  { f: 0, p: "/$defs/interruptRequested/properties/kind", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^(clarify|clarification|approval|external-event|custom|x-[a-z0-9-]+)$" }, re: __RE24 },
   { f: 0, p: "/$defs/interruptRequested/properties/reasonCode", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/interruptRequested/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/interruptResolved", c: __c1135, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["interruptId"] }, pr: [["interruptId", "interruptId", 1136], ["outcome", "outcome", 1137], ["nodeId", "nodeId", 1138], ["kind", "kind", 1139]], ap: 1140, kn: new Set(["interruptId","outcome","nodeId","kind"]) },
+  { f: 0, p: "/$defs/interruptResolved", c: __c1145, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["interruptId"] }, pr: [["interruptId", "interruptId", 1146], ["outcome", "outcome", 1147], ["nodeId", "nodeId", 1148], ["kind", "kind", 1149]], ap: 1150, kn: new Set(["interruptId","outcome","nodeId","kind"]) },
   { f: 0, p: "/$defs/interruptResolved/properties/interruptId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/interruptResolved/properties/outcome", g: [[0,[2]]], k: { "enum": ["approved","amended","rejected"] } },
   { f: 0, p: "/$defs/interruptResolved/properties/nodeId", t: ["string"], tv: "string", ut: 1, g: [] },
   { f: 0, p: "/$defs/interruptResolved/properties/kind", t: ["string"], tv: "string", ut: 1, g: [] },
   { f: 0, p: "/$defs/interruptResolved/additionalProperties", av: 1, b: true },
-  { f: 57, p: "", c: __c1141, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["limit", "limit", 1142], ["tag", "tag", 1143]], ap: 1144, kn: new Set(["limit","tag"]) },
+  { f: 57, p: "", c: __c1151, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["limit", "limit", 1152], ["tag", "tag", 1153]], ap: 1154, kn: new Set(["limit","tag"]) },
   { f: 57, p: "/properties/limit", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
   { f: 57, p: "/properties/tag", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 57, p: "/additionalProperties", b: false },
-  { f: 0, p: "/$defs/memoryWritten", c: __c1145, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","memoryId"] }, pr: [["memoryRef", "memoryRef", 1146], ["memoryId", "memoryId", 1147], ["nodeId", "nodeId", 1148], ["operation", "operation", 1149], ["agentId", "agentId", 1150], ["byteSize", "byteSize", 1151]], ap: 1152, kn: new Set(["memoryRef","memoryId","nodeId","operation","agentId","byteSize"]) },
+  { f: 0, p: "/$defs/memoryWritten", c: __c1155, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","memoryId"] }, pr: [["memoryRef", "memoryRef", 1156], ["memoryId", "memoryId", 1157], ["nodeId", "nodeId", 1158], ["operation", "operation", 1159], ["agentId", "agentId", 1160], ["byteSize", "byteSize", 1161]], ap: 1162, kn: new Set(["memoryRef","memoryId","nodeId","operation","agentId","byteSize"]) },
   { f: 0, p: "/$defs/memoryWritten/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/memoryWritten/properties/memoryId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/memoryWritten/properties/nodeId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
@@ -6471,84 +6706,88 @@ const __S = [
   { f: 0, p: "/$defs/memoryWritten/properties/agentId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/memoryWritten/properties/byteSize", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 0, p: "/$defs/memoryWritten/additionalProperties", av: 1, b: true },
-  { f: 2, p: "/$defs/PromptTemplateArtifact", c: __c1153, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["name","template"] }, pr: [["name", "name", 1154], ["version", "version", 1155], ["template", "template", 1156], ["variables", "variables", 1157]], ap: 1159, kn: new Set(["name","version","template","variables"]) },
+  { f: 2, p: "/$defs/PromptTemplateArtifact", c: __c1163, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["name","template"] }, pr: [["name", "name", 1164], ["version", "version", 1165], ["template", "template", 1166], ["variables", "variables", 1167]], ap: 1169, kn: new Set(["name","version","template","variables"]) },
   { f: 2, p: "/$defs/PromptTemplateArtifact/properties/name", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
   { f: 2, p: "/$defs/PromptTemplateArtifact/properties/version", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 50, "minLength": 1 } },
   { f: 2, p: "/$defs/PromptTemplateArtifact/properties/template", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 2, p: "/$defs/PromptTemplateArtifact/properties/variables", t: ["array"], tv: "array", g: [[3,[18,20]]], k: { "uniqueItems": true }, it: 1158, uq: ["string"] },
+  { f: 2, p: "/$defs/PromptTemplateArtifact/properties/variables", t: ["array"], tv: "array", g: [[3,[18,20]]], k: { "uniqueItems": true }, it: 1168, uq: ["string"] },
   { f: 2, p: "/$defs/PromptTemplateArtifact/properties/variables/items", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
   { f: 2, p: "/$defs/PromptTemplateArtifact/additionalProperties", av: 1, b: true },
-  { f: 2, p: "", c: __c1160, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["id","kind","artifact","provenance","owner","state","createdAt"] }, pr: [["id", "id", 1161], ["kind", "kind", 1162], ["artifact", "artifact", 1163], ["provenance", "provenance", 1165], ["duplicateOf", "duplicateOf", 1170], ["owner", "owner", 1171], ["rationale", "rationale", 1172], ["state", "state", 1173], ["createdAt", "createdAt", 1175], ["updatedAt", "updatedAt", 1176]], ap: 1177, kn: new Set(["id","kind","artifact","provenance","duplicateOf","owner","rationale","state","createdAt","updatedAt"]), all: [1178,1183,1195,1200] },
+  { f: 2, p: "", c: __c1170, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["id","kind","artifact","provenance","owner","state","createdAt"] }, pr: [["id", "id", 1171], ["kind", "kind", 1172], ["artifact", "artifact", 1173], ["provenance", "provenance", 1175], ["duplicateOf", "duplicateOf", 1180], ["owner", "owner", 1181], ["rationale", "rationale", 1182], ["state", "state", 1183], ["createdAt", "createdAt", 1185], ["updatedAt", "updatedAt", 1186]], ap: 1187, kn: new Set(["id","kind","artifact","provenance","duplicateOf","owner","rationale","state","createdAt","updatedAt"]), all: [1188,1193,1205,1210] },
   { f: 2, p: "/properties/id", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 2, p: "/properties/kind", c: __c39, r: 39, ro: 1, g: [[0,[0]]] },
-  { f: 2, p: "/properties/artifact", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1164, kn: new Set([]) },
+  { f: 2, p: "/properties/artifact", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1174, kn: new Set([]) },
   { f: 2, p: "/properties/artifact/additionalProperties", av: 1, b: true },
-  { f: 2, p: "/properties/provenance", c: __c1166, r: 1166, ro: 1, g: [[0,[0]]] },
-  { f: 2, p: "/$defs/ProposalProvenance", c: __c1166, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["sourceRunIds"] }, pr: [["sourceRunIds", "sourceRunIds", 1167]], ap: 1169, kn: new Set(["sourceRunIds"]) },
-  { f: 2, p: "/$defs/ProposalProvenance/properties/sourceRunIds", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 1168 },
+  { f: 2, p: "/properties/provenance", c: __c1176, r: 1176, ro: 1, g: [[0,[0]]] },
+  { f: 2, p: "/$defs/ProposalProvenance", c: __c1176, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["sourceRunIds"] }, pr: [["sourceRunIds", "sourceRunIds", 1177]], ap: 1179, kn: new Set(["sourceRunIds"]) },
+  { f: 2, p: "/$defs/ProposalProvenance/properties/sourceRunIds", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 1178 },
   { f: 2, p: "/$defs/ProposalProvenance/properties/sourceRunIds/items", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 2, p: "/$defs/ProposalProvenance/additionalProperties", b: false },
   { f: 2, p: "/properties/duplicateOf", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 2, p: "/properties/owner", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 2, p: "/properties/rationale", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 4000 } },
-  { f: 2, p: "/properties/state", c: __c1174, r: 1174, ro: 1, g: [[0,[0]]] },
-  { f: 2, p: "/$defs/ProposalState", c: __c1174, g: [[0,[2]]], k: { "enum": ["draft","revised","applied","rejected","archived"] } },
+  { f: 2, p: "/properties/state", c: __c1184, r: 1184, ro: 1, g: [[0,[0]]] },
+  { f: 2, p: "/$defs/ProposalState", c: __c1184, g: [[0,[2]]], k: { "enum": ["draft","revised","applied","rejected","archived"] } },
   { f: 2, p: "/properties/createdAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 2, p: "/properties/updatedAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 2, p: "/additionalProperties", b: false },
-  { f: 2, p: "/allOf/0", g: [[0,[7]]], if: 1179, th: 1181 },
-  { f: 2, p: "/allOf/0/if", c: __c1179, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1180]] },
+  { f: 2, p: "/allOf/0", g: [[0,[7]]], if: 1189, th: 1191 },
+  { f: 2, p: "/allOf/0/if", c: __c1189, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1190]] },
   { f: 2, p: "/allOf/0/if/properties/kind", g: [[0,[1]]], k: { "const": "agent-pack" } },
-  { f: 2, p: "/allOf/0/then", g: [[4,[26]]], pr: [["artifact", "artifact", 1182]] },
+  { f: 2, p: "/allOf/0/then", g: [[4,[26]]], pr: [["artifact", "artifact", 1192]] },
   { f: 2, p: "/allOf/0/then/properties/artifact", c: __c9, r: 9, ro: 1, g: [[0,[0]]] },
-  { f: 2, p: "/allOf/1", g: [[0,[7]]], if: 1184, th: 1186 },
-  { f: 2, p: "/allOf/1/if", c: __c1184, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1185]] },
+  { f: 2, p: "/allOf/1", g: [[0,[7]]], if: 1194, th: 1196 },
+  { f: 2, p: "/allOf/1/if", c: __c1194, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1195]] },
   { f: 2, p: "/allOf/1/if/properties/kind", g: [[0,[1]]], k: { "const": "workflow-chain-pack" } },
-  { f: 2, p: "/allOf/1/then", g: [[4,[26]]], pr: [["artifact", "artifact", 1187]] },
-  { f: 2, p: "/allOf/1/then/properties/artifact", c: __c1188, r: 1188, ro: 1, g: [[0,[0]]] },
-  { f: 2, p: "/$defs/WorkflowChainPackArtifact", c: __c1188, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["name","workflows"] }, pr: [["name", "name", 1189], ["version", "version", 1190], ["workflows", "workflows", 1191]], ap: 1194, kn: new Set(["name","version","workflows"]) },
+  { f: 2, p: "/allOf/1/then", g: [[4,[26]]], pr: [["artifact", "artifact", 1197]] },
+  { f: 2, p: "/allOf/1/then/properties/artifact", c: __c1198, r: 1198, ro: 1, g: [[0,[0]]] },
+  { f: 2, p: "/$defs/WorkflowChainPackArtifact", c: __c1198, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["name","workflows"] }, pr: [["name", "name", 1199], ["version", "version", 1200], ["workflows", "workflows", 1201]], ap: 1204, kn: new Set(["name","version","workflows"]) },
   { f: 2, p: "/$defs/WorkflowChainPackArtifact/properties/name", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
   { f: 2, p: "/$defs/WorkflowChainPackArtifact/properties/version", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 50, "minLength": 1 } },
-  { f: 2, p: "/$defs/WorkflowChainPackArtifact/properties/workflows", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 1192 },
-  { f: 2, p: "/$defs/WorkflowChainPackArtifact/properties/workflows/items", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1193, kn: new Set([]) },
+  { f: 2, p: "/$defs/WorkflowChainPackArtifact/properties/workflows", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 1202 },
+  { f: 2, p: "/$defs/WorkflowChainPackArtifact/properties/workflows/items", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1203, kn: new Set([]) },
   { f: 2, p: "/$defs/WorkflowChainPackArtifact/properties/workflows/items/additionalProperties", av: 1, b: true },
   { f: 2, p: "/$defs/WorkflowChainPackArtifact/additionalProperties", av: 1, b: true },
-  { f: 2, p: "/allOf/2", g: [[0,[7]]], if: 1196, th: 1198 },
-  { f: 2, p: "/allOf/2/if", c: __c1196, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1197]] },
+  { f: 2, p: "/allOf/2", g: [[0,[7]]], if: 1206, th: 1208 },
+  { f: 2, p: "/allOf/2/if", c: __c1206, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1207]] },
   { f: 2, p: "/allOf/2/if/properties/kind", g: [[0,[1]]], k: { "const": "prompt-template" } },
-  { f: 2, p: "/allOf/2/then", g: [[4,[26]]], pr: [["artifact", "artifact", 1199]] },
-  { f: 2, p: "/allOf/2/then/properties/artifact", c: __c1153, r: 1153, ro: 1, g: [[0,[0]]] },
-  { f: 2, p: "/allOf/3", g: [[0,[7]]], if: 1201, th: 1203 },
-  { f: 2, p: "/allOf/3/if", c: __c1201, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1202]] },
+  { f: 2, p: "/allOf/2/then", g: [[4,[26]]], pr: [["artifact", "artifact", 1209]] },
+  { f: 2, p: "/allOf/2/then/properties/artifact", c: __c1163, r: 1163, ro: 1, g: [[0,[0]]] },
+  { f: 2, p: "/allOf/3", g: [[0,[7]]], if: 1211, th: 1213 },
+  { f: 2, p: "/allOf/3/if", c: __c1211, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1212]] },
   { f: 2, p: "/allOf/3/if/properties/kind", g: [[0,[1]]], k: { "const": "scheduled-automation" } },
-  { f: 2, p: "/allOf/3/then", g: [[4,[26]]], pr: [["artifact", "artifact", 1204]] },
-  { f: 2, p: "/allOf/3/then/properties/artifact", c: __c1205, r: 1205, ro: 1, g: [[0,[0]]] },
-  { f: 2, p: "/$defs/ScheduledAutomationArtifact", c: __c1205, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["name","workflowId","schedule"] }, pr: [["name", "name", 1206], ["version", "version", 1207], ["workflowId", "workflowId", 1208], ["schedule", "schedule", 1209]], ap: 1211, kn: new Set(["name","version","workflowId","schedule"]) },
+  { f: 2, p: "/allOf/3/then", g: [[4,[26]]], pr: [["artifact", "artifact", 1214]] },
+  { f: 2, p: "/allOf/3/then/properties/artifact", c: __c1215, r: 1215, ro: 1, g: [[0,[0]]] },
+  { f: 2, p: "/$defs/ScheduledAutomationArtifact", c: __c1215, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["name","workflowId","schedule"] }, pr: [["name", "name", 1216], ["version", "version", 1217], ["workflowId", "workflowId", 1218], ["schedule", "schedule", 1219]], ap: 1221, kn: new Set(["name","version","workflowId","schedule"]) },
   { f: 2, p: "/$defs/ScheduledAutomationArtifact/properties/name", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
   { f: 2, p: "/$defs/ScheduledAutomationArtifact/properties/version", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 50, "minLength": 1 } },
   { f: 2, p: "/$defs/ScheduledAutomationArtifact/properties/workflowId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
-  { f: 2, p: "/$defs/ScheduledAutomationArtifact/properties/schedule", t: ["object"], tv: "object", g: [[4,[22,25]]], k: { "minProperties": 1 }, ap: 1210, kn: new Set([]) },
+  { f: 2, p: "/$defs/ScheduledAutomationArtifact/properties/schedule", t: ["object"], tv: "object", g: [[4,[22,25]]], k: { "minProperties": 1 }, ap: 1220, kn: new Set([]) },
   { f: 2, p: "/$defs/ScheduledAutomationArtifact/properties/schedule/additionalProperties", av: 1, b: true },
   { f: 2, p: "/$defs/ScheduledAutomationArtifact/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/proposalActivated", c: __c1212, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["proposalId","activation"] }, pr: [["proposalId", "proposalId", 1213], ["activation", "activation", 1214], ["gateId", "gateId", 1215]], ap: 1216, kn: new Set(["proposalId","activation","gateId"]) },
+  { f: 0, p: "/$defs/proposalActivated", c: __c1222, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["proposalId","activation"] }, pr: [["proposalId", "proposalId", 1223], ["activation", "activation", 1224], ["gateId", "gateId", 1225]], ap: 1226, kn: new Set(["proposalId","activation","gateId"]) },
   { f: 0, p: "/$defs/proposalActivated/properties/proposalId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/proposalActivated/properties/activation", c: __c42, r: 42, ro: 1, g: [[0,[0]]] },
   { f: 0, p: "/$defs/proposalActivated/properties/gateId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/proposalActivated/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/proposalCreated", c: __c1217, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["proposalId","kind"] }, pr: [["proposalId", "proposalId", 1218], ["kind", "kind", 1219], ["duplicateOf", "duplicateOf", 1220]], ap: 1221, kn: new Set(["proposalId","kind","duplicateOf"]) },
+  { f: 0, p: "/$defs/proposalCreated", c: __c1227, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["proposalId","kind"] }, pr: [["proposalId", "proposalId", 1228], ["kind", "kind", 1229], ["duplicateOf", "duplicateOf", 1230]], ap: 1231, kn: new Set(["proposalId","kind","duplicateOf"]) },
   { f: 0, p: "/$defs/proposalCreated/properties/proposalId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/proposalCreated/properties/kind", c: __c39, r: 39, ro: 1, g: [[0,[0]]] },
   { f: 0, p: "/$defs/proposalCreated/properties/duplicateOf", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/proposalCreated/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/runCompleted", c: __c1222, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["status", "status", 1223], ["durationMs", "durationMs", 1224]], ap: 1225, kn: new Set(["status","durationMs"]) },
+  { f: 0, p: "/$defs/runCompleted", c: __c1232, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["status", "status", 1233], ["durationMs", "durationMs", 1234]], ap: 1235, kn: new Set(["status","durationMs"]) },
   { f: 0, p: "/$defs/runCompleted/properties/status", g: [[0,[1]]], k: { "const": "completed" } },
   { f: 0, p: "/$defs/runCompleted/properties/durationMs", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 0, p: "/$defs/runCompleted/additionalProperties", av: 1, b: true },
-  { f: 5, p: "", c: __c1226, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["eventId","runId","type","payload","timestamp","sequence"] }, pr: [["eventId", "eventId", 1227], ["runId", "runId", 1228], ["type", "type", 1229], ["payload", "payload", 1230], ["timestamp", "timestamp", 1232], ["sequence", "sequence", 1233], ["nodeId", "nodeId", 1234], ["causationId", "causationId", 1235], ["schemaVersion", "schemaVersion", 1236], ["engineVersion", "engineVersion", 1237]], ap: 1238, kn: new Set(["eventId","runId","type","payload","timestamp","sequence","nodeId","causationId","schemaVersion","engineVersion"]) },
+  { f: 58, p: "/$defs/RunError", c: __c1236, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["code","message"] }, pr: [["code", "code", 1237], ["message", "message", 1238]], ap: 1239, kn: new Set(["code","message"]) },
+  { f: 58, p: "/$defs/RunError/properties/code", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 58, p: "/$defs/RunError/properties/message", t: ["string"], tv: "string", ut: 1, g: [] },
+  { f: 58, p: "/$defs/RunError/additionalProperties", av: 1, b: true },
+  { f: 5, p: "", c: __c1240, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["eventId","runId","type","payload","timestamp","sequence"] }, pr: [["eventId", "eventId", 1241], ["runId", "runId", 1242], ["type", "type", 1243], ["payload", "payload", 1244], ["timestamp", "timestamp", 1246], ["sequence", "sequence", 1247], ["nodeId", "nodeId", 1248], ["causationId", "causationId", 1249], ["schemaVersion", "schemaVersion", 1250], ["engineVersion", "engineVersion", 1251]], ap: 1252, kn: new Set(["eventId","runId","type","payload","timestamp","sequence","nodeId","causationId","schemaVersion","engineVersion"]) },
   { f: 5, p: "/properties/eventId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
   { f: 5, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
   { f: 5, p: "/properties/type", c: __c252, r: 252, ro: 1, g: [[0,[0]]] },
-  { f: 5, p: "/properties/payload", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1231, kn: new Set([]) },
+  { f: 5, p: "/properties/payload", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1245, kn: new Set([]) },
   { f: 5, p: "/properties/payload/additionalProperties", av: 1, b: true },
   { f: 5, p: "/properties/timestamp", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 5, p: "/properties/sequence", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
@@ -6557,54 +6796,106 @@ const __S = [
   { f: 5, p: "/properties/schemaVersion", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 5, p: "/properties/engineVersion", t: ["string"], tv: "string", ut: 1, g: [] },
   { f: 5, p: "/additionalProperties", b: false },
-  { f: 5, p: "/$defs/RunEventType", c: __c1239, g: [[0,[2]]], k: { "enum": ["run.started","run.completed","run.failed","runOrchestrator.decided","core.workflowChain.confidence-escalated","interrupt.requested","interrupt.resolved","worker.dispatched","memory.written","memory.compacted","agent.memory.consolidated","commitment.fired","proposal.created","proposal.activated","workspace.updated"] } },
-  { f: 58, p: "", c: __c1240, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["events"] }, pr: [["runId", "runId", 1241], ["events", "events", 1242]], ap: 1244, kn: new Set(["runId","events"]) },
-  { f: 58, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
-  { f: 58, p: "/properties/events", t: ["array"], tv: "array", g: [[3,[18]]], it: 1243 },
-  { f: 58, p: "/properties/events/items", c: __c1226, r: 1226, ro: 1, g: [[0,[0]]] },
-  { f: 58, p: "/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/runFailed", c: __c1245, t: ["object"], tv: "object", g: [[0,[4]],[4,[25,26]]], pr: [["status", "status", 1246], ["errorCode", "errorCode", 1247], ["error", "error", 1248]], ap: 1256, kn: new Set(["status","errorCode","error"]), any: [1257,1259] },
+  { f: 5, p: "/$defs/RunEventType", c: __c1253, g: [[0,[2]]], k: { "enum": ["run.started","run.completed","run.failed","runOrchestrator.decided","core.workflowChain.confidence-escalated","interrupt.requested","interrupt.resolved","worker.dispatched","memory.written","memory.compacted","agent.memory.consolidated","commitment.fired","proposal.created","proposal.activated","workspace.updated"] } },
+  { f: 59, p: "", c: __c1254, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["events"] }, pr: [["runId", "runId", 1255], ["events", "events", 1256]], ap: 1258, kn: new Set(["runId","events"]) },
+  { f: 59, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
+  { f: 59, p: "/properties/events", t: ["array"], tv: "array", g: [[3,[18]]], it: 1257 },
+  { f: 59, p: "/properties/events/items", c: __c1240, r: 1240, ro: 1, g: [[0,[0]]] },
+  { f: 59, p: "/additionalProperties", av: 1, b: true },
+  { f: 0, p: "/$defs/runFailed", c: __c1259, t: ["object"], tv: "object", g: [[0,[4]],[4,[25,26]]], pr: [["status", "status", 1260], ["errorCode", "errorCode", 1261], ["error", "error", 1262]], ap: 1270, kn: new Set(["status","errorCode","error"]), any: [1271,1273] },
   { f: 0, p: "/$defs/runFailed/properties/status", g: [[0,[1]]], k: { "const": "failed" } },
   { f: 0, p: "/$defs/runFailed/properties/errorCode", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 0, p: "/$defs/runFailed/properties/error", c: __c1249, r: 1249, ro: 1, g: [[0,[0]]] },
-  { f: 0, p: "/$defs/RunFailureError", c: __c1249, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["code","message"] }, pr: [["code", "code", 1250], ["message", "message", 1251], ["details", "details", 1252], ["retryable", "retryable", 1254]], ap: 1255, kn: new Set(["code","message","details","retryable"]) },
+  { f: 0, p: "/$defs/runFailed/properties/error", c: __c1263, r: 1263, ro: 1, g: [[0,[0]]] },
+  { f: 0, p: "/$defs/RunFailureError", c: __c1263, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["code","message"] }, pr: [["code", "code", 1264], ["message", "message", 1265], ["details", "details", 1266], ["retryable", "retryable", 1268]], ap: 1269, kn: new Set(["code","message","details","retryable"]) },
   { f: 0, p: "/$defs/RunFailureError/properties/code", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/RunFailureError/properties/message", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 0, p: "/$defs/RunFailureError/properties/details", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1253, kn: new Set([]) },
+  { f: 0, p: "/$defs/RunFailureError/properties/details", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1267, kn: new Set([]) },
   { f: 0, p: "/$defs/RunFailureError/properties/details/additionalProperties", av: 1, b: true },
   { f: 0, p: "/$defs/RunFailureError/properties/retryable", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 0, p: "/$defs/RunFailureError/additionalProperties", av: 1, b: true },
   { f: 0, p: "/$defs/runFailed/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/runFailed/anyOf/0", c: __c1257, g: [[4,[23,26]]], k: { "required": ["errorCode"] }, pr: [["errorCode", "errorCode", 1258]] },
+  { f: 0, p: "/$defs/runFailed/anyOf/0", c: __c1271, g: [[4,[23,26]]], k: { "required": ["errorCode"] }, pr: [["errorCode", "errorCode", 1272]] },
   { f: 0, p: "/$defs/runFailed/anyOf/0/properties/errorCode", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 0, p: "/$defs/runFailed/anyOf/1", c: __c1259, g: [[4,[23,26]]], k: { "required": ["error"] }, pr: [["error", "error", 1260]] },
-  { f: 0, p: "/$defs/runFailed/anyOf/1/properties/error", c: __c1249, r: 1249, ro: 1, g: [[0,[0]]] },
-  { f: 59, p: "", c: __c1261, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["fromSeq"] }, pr: [["fromSeq", "fromSeq", 1262]], ap: 1263, kn: new Set(["fromSeq"]) },
-  { f: 59, p: "/properties/fromSeq", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 59, p: "/additionalProperties", b: false },
-  { f: 60, p: "", c: __c1264, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","forkedFrom","status"] }, pr: [["runId", "runId", 1265], ["forkedFrom", "forkedFrom", 1266], ["status", "status", 1267]], ap: 1268, kn: new Set(["runId","forkedFrom","status"]) },
-  { f: 60, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 60, p: "/properties/forkedFrom", c: __c253, r: 253, ro: 1, g: [[0,[0]]] },
-  { f: 60, p: "/properties/status", g: [[0,[2]]], k: { "enum": ["created","running","completed"] } },
-  { f: 60, p: "/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/runOrchestratorDecided", c: __c1269, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["decision"] }, pr: [["decision", "decision", 1270]], ap: 1271, kn: new Set(["decision"]) },
+  { f: 0, p: "/$defs/runFailed/anyOf/1", c: __c1273, g: [[4,[23,26]]], k: { "required": ["error"] }, pr: [["error", "error", 1274]] },
+  { f: 0, p: "/$defs/runFailed/anyOf/1/properties/error", c: __c1263, r: 1263, ro: 1, g: [[0,[0]]] },
+  { f: 60, p: "", c: __c1275, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["fromSeq"] }, pr: [["fromSeq", "fromSeq", 1276], ["mode", "mode", 1277]], ap: 1278, kn: new Set(["fromSeq","mode"]) },
+  { f: 60, p: "/properties/fromSeq", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 60, p: "/properties/mode", g: [[0,[2]]], k: { "enum": ["replay","branch"] } },
+  { f: 60, p: "/additionalProperties", b: false },
+  { f: 61, p: "", c: __c1279, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","forkedFrom","status"] }, pr: [["runId", "runId", 1280], ["forkedFrom", "forkedFrom", 1281], ["status", "status", 1282]], ap: 1283, kn: new Set(["runId","forkedFrom","status"]) },
+  { f: 61, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 61, p: "/properties/forkedFrom", c: __c253, r: 253, ro: 1, g: [[0,[0]]] },
+  { f: 61, p: "/properties/status", g: [[0,[2]]], k: { "enum": ["created","running","completed"] } },
+  { f: 61, p: "/additionalProperties", av: 1, b: true },
+  { f: 58, p: "/$defs/RunInterrupt", c: __c1284, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["interruptId","kind"] }, pr: [["interruptId", "interruptId", 1285], ["kind", "kind", 1286]], ap: 1287, kn: new Set(["interruptId","kind"]) },
+  { f: 58, p: "/$defs/RunInterrupt/properties/interruptId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 58, p: "/$defs/RunInterrupt/properties/kind", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 58, p: "/$defs/RunInterrupt/additionalProperties", av: 1, b: true },
+  { f: 0, p: "/$defs/runOrchestratorDecided", c: __c1288, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["decision"] }, pr: [["decision", "decision", 1289]], ap: 1290, kn: new Set(["decision"]) },
   { f: 0, p: "/$defs/runOrchestratorDecided/properties/decision", c: __c146, r: 146, ro: 1, g: [[0,[0]]] },
   { f: 0, p: "/$defs/runOrchestratorDecided/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/runStarted", c: __c1272, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["workflowId"] }, pr: [["workflowId", "workflowId", 1273], ["parentRunId", "parentRunId", 1274], ["memoryRef", "memoryRef", 1275], ["memoryScopeIsolation", "memoryScopeIsolation", 1276], ["forkedFrom", "forkedFrom", 1277]], ap: 1278, kn: new Set(["workflowId","parentRunId","memoryRef","memoryScopeIsolation","forkedFrom"]) },
+  { f: 58, p: "", c: __c1291, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","status","variables"] }, pr: [["runId", "runId", 1292], ["workflowId", "workflowId", 1293], ["status", "status", 1294], ["variables", "variables", 1296], ["error", "error", 1298], ["interrupt", "interrupt", 1299]], ap: 1300, kn: new Set(["runId","workflowId","status","variables","error","interrupt"]) },
+  { f: 58, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 58, p: "/properties/workflowId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 58, p: "/properties/status", c: __c1295, r: 1295, ro: 1, g: [[0,[0]]] },
+  { f: 58, p: "/$defs/RunStatus", c: __c1295, g: [[0,[2]]], k: { "enum": ["created","running","completed","failed","waiting-clarification","waiting-approval"] } },
+  { f: 58, p: "/properties/variables", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1297, kn: new Set([]) },
+  { f: 58, p: "/properties/variables/additionalProperties", av: 1, b: true },
+  { f: 58, p: "/properties/error", c: __c1236, r: 1236, ro: 1, g: [[0,[0]]] },
+  { f: 58, p: "/properties/interrupt", c: __c1284, r: 1284, ro: 1, g: [[0,[0]]] },
+  { f: 58, p: "/additionalProperties", av: 1, b: true },
+  { f: 62, p: "", c: __c1301, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["workflowId"] }, pr: [["workflowId", "workflowId", 1302], ["inputs", "inputs", 1303]], ap: 1305, kn: new Set(["workflowId","inputs"]) },
+  { f: 62, p: "/properties/workflowId", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[A-Za-z0-9._:-]{1,128}$" }, re: __RE5 },
+  { f: 62, p: "/properties/inputs", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1304, kn: new Set([]) },
+  { f: 62, p: "/properties/inputs/additionalProperties", av: 1, b: true },
+  { f: 62, p: "/additionalProperties", b: false },
+  { f: 63, p: "", c: __c1306, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","status"] }, pr: [["runId", "runId", 1307], ["workflowId", "workflowId", 1308], ["status", "status", 1309]], ap: 1310, kn: new Set(["runId","workflowId","status"]) },
+  { f: 63, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 63, p: "/properties/workflowId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 63, p: "/properties/status", c: __c1295, r: 1295, ro: 1, g: [[0,[0]]] },
+  { f: 63, p: "/additionalProperties", av: 1, b: true },
+  { f: 0, p: "/$defs/runStarted", c: __c1311, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["workflowId"] }, pr: [["workflowId", "workflowId", 1312], ["parentRunId", "parentRunId", 1313], ["memoryRef", "memoryRef", 1314], ["memoryScopeIsolation", "memoryScopeIsolation", 1315], ["forkedFrom", "forkedFrom", 1316]], ap: 1317, kn: new Set(["workflowId","parentRunId","memoryRef","memoryScopeIsolation","forkedFrom"]) },
   { f: 0, p: "/$defs/runStarted/properties/workflowId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/runStarted/properties/parentRunId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/runStarted/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/runStarted/properties/memoryScopeIsolation", g: [[0,[2]]], k: { "enum": ["inherit","isolated"] } },
   { f: 0, p: "/$defs/runStarted/properties/forkedFrom", c: __c253, r: 253, ro: 1, g: [[0,[0]]] },
   { f: 0, p: "/$defs/runStarted/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/workerDispatched", c: __c1279, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["decisionKind"] }, pr: [["decisionKind", "decisionKind", 1280], ["worker", "worker", 1281], ["childRunId", "childRunId", 1282]], ap: 1283, kn: new Set(["decisionKind","worker","childRunId"]) },
+  { f: 64, p: "", c: __c1318, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef"] }, pr: [["memoryRef", "memoryRef", 1319], ["sourceIds", "sourceIds", 1320]], ap: 1322, kn: new Set(["memoryRef","sourceIds"]) },
+  { f: 64, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
+  { f: 64, p: "/properties/sourceIds", t: ["array"], tv: "array", g: [[3,[16,17,18]]], k: { "maxItems": 1000, "minItems": 1 }, it: 1321 },
+  { f: 64, p: "/properties/sourceIds/items", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
+  { f: 64, p: "/additionalProperties", b: false },
+  { f: 65, p: "", c: __c1323, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["type","payload","outputContent"] }, pr: [["type", "type", 1324], ["runId", "runId", 1325], ["payload", "payload", 1326], ["outputContent", "outputContent", 1327]], ap: 1328, kn: new Set(["type","runId","payload","outputContent"]) },
+  { f: 65, p: "/properties/type", g: [[0,[1]]], k: { "const": "memory.compacted" } },
+  { f: 65, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 65, p: "/properties/payload", c: __c317, r: 317, ro: 1, g: [[0,[0]]] },
+  { f: 65, p: "/properties/outputContent", t: ["string"], tv: "string", ut: 1, g: [] },
+  { f: 65, p: "/additionalProperties", av: 1, b: true },
+  { f: 66, p: "/$defs/TestMemorySeedEntry", c: __c1329, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["id","content"] }, pr: [["id", "id", 1330], ["content", "content", 1331], ["tags", "tags", 1332]], ap: 1334, kn: new Set(["id","content","tags"]) },
+  { f: 66, p: "/$defs/TestMemorySeedEntry/properties/id", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[A-Za-z0-9._:-]{1,128}$" }, re: __RE5 },
+  { f: 66, p: "/$defs/TestMemorySeedEntry/properties/content", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 1048576 } },
+  { f: 66, p: "/$defs/TestMemorySeedEntry/properties/tags", t: ["array"], tv: "array", g: [[3,[16,18]]], k: { "maxItems": 64 }, it: 1333 },
+  { f: 66, p: "/$defs/TestMemorySeedEntry/properties/tags/items", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 256, "minLength": 1 } },
+  { f: 66, p: "/$defs/TestMemorySeedEntry/additionalProperties", b: false },
+  { f: 66, p: "", c: __c1335, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","entries"] }, pr: [["memoryRef", "memoryRef", 1336], ["entries", "entries", 1337]], ap: 1339, kn: new Set(["memoryRef","entries"]) },
+  { f: 66, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
+  { f: 66, p: "/properties/entries", t: ["array"], tv: "array", g: [[3,[16,17,18]]], k: { "maxItems": 1000, "minItems": 1 }, it: 1338 },
+  { f: 66, p: "/properties/entries/items", c: __c1329, r: 1329, ro: 1, g: [[0,[0]]] },
+  { f: 66, p: "/additionalProperties", b: false },
+  { f: 67, p: "", c: __c1340, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","entries"] }, pr: [["memoryRef", "memoryRef", 1341], ["entries", "entries", 1342]], ap: 1344, kn: new Set(["memoryRef","entries"]) },
+  { f: 67, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 67, p: "/properties/entries", t: ["array"], tv: "array", g: [[3,[18]]], it: 1343 },
+  { f: 67, p: "/properties/entries/items", c: __c287, r: 287, ro: 1, g: [[0,[0]]] },
+  { f: 67, p: "/additionalProperties", av: 1, b: true },
+  { f: 0, p: "/$defs/workerDispatched", c: __c1345, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["decisionKind"] }, pr: [["decisionKind", "decisionKind", 1346], ["worker", "worker", 1347], ["childRunId", "childRunId", 1348]], ap: 1349, kn: new Set(["decisionKind","worker","childRunId"]) },
   { f: 0, p: "/$defs/workerDispatched/properties/decisionKind", g: [[0,[2]]], k: { "enum": ["next-worker","terminate","clarify","handoff"] } },
   { f: 0, p: "/$defs/workerDispatched/properties/worker", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/workerDispatched/properties/childRunId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 0, p: "/$defs/workerDispatched/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/workspaceUpdated", c: __c1284, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["path"] }, pr: [["path", "path", 1285], ["sha256", "sha256", 1286], ["byteSize", "byteSize", 1287]], ap: 1288, kn: new Set(["path","sha256","byteSize"]) },
+  { f: 0, p: "/$defs/workspaceUpdated", c: __c1350, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["path"] }, pr: [["path", "path", 1351], ["sha256", "sha256", 1352], ["byteSize", "byteSize", 1353]], ap: 1354, kn: new Set(["path","sha256","byteSize"]) },
   { f: 0, p: "/$defs/workspaceUpdated/properties/path", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 0, p: "/$defs/workspaceUpdated/properties/sha256", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[0-9a-f]{64}$" }, re: __RE25 },
+  { f: 0, p: "/$defs/workspaceUpdated/properties/sha256", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[0-9a-f]{64}$" }, re: __RE26 },
   { f: 0, p: "/$defs/workspaceUpdated/properties/byteSize", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 0, p: "/$defs/workspaceUpdated/additionalProperties", av: 1, b: true },
 ].map((o) => new __Node(o));
@@ -6751,593 +7042,641 @@ const __s34 = __state();
 export function validateHostSampleEscalationRunResponse(data) { return __c358(data) ? __ok(__s34) : __no(__s34, data); }
 __errorsOf(validateHostSampleEscalationRunResponse, __s34, 358, 18);
 const __s35 = __state();
-/** Validator for HostSampleInquiriumTracesResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-inquirium-traces-response.schema.json). */
-export function validateHostSampleInquiriumTracesResponse(data) { return __c362(data) ? __ok(__s35) : __no(__s35, data); }
-__errorsOf(validateHostSampleInquiriumTracesResponse, __s35, 362, 19);
+/** Validator for HostSampleIndexFile (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-distill-response.schema.json#/$defs/HostSampleIndexFile). */
+export function validateHostSampleIndexFile(data) { return __c362(data) ? __ok(__s35) : __no(__s35, data); }
+__errorsOf(validateHostSampleIndexFile, __s35, 362, 19);
 const __s36 = __state();
-/** Validator for HostSampleMemoryCompactRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-compact-request.schema.json). */
-export function validateHostSampleMemoryCompactRequest(data) { return __c449(data) ? __ok(__s36) : __no(__s36, data); }
-__errorsOf(validateHostSampleMemoryCompactRequest, __s36, 449, 26);
+/** Validator for HostSampleInquiriumTracesResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-inquirium-traces-response.schema.json). */
+export function validateHostSampleInquiriumTracesResponse(data) { return __c387(data) ? __ok(__s36) : __no(__s36, data); }
+__errorsOf(validateHostSampleInquiriumTracesResponse, __s36, 387, 21);
 const __s37 = __state();
-/** Validator for HostSampleMemoryCompactResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-compact-response.schema.json). */
-export function validateHostSampleMemoryCompactResponse(data) { return __c454(data) ? __ok(__s37) : __no(__s37, data); }
-__errorsOf(validateHostSampleMemoryCompactResponse, __s37, 454, 27);
+/** Validator for HostSampleMemoryCompactRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-compact-request.schema.json). */
+export function validateHostSampleMemoryCompactRequest(data) { return __c474(data) ? __ok(__s37) : __no(__s37, data); }
+__errorsOf(validateHostSampleMemoryCompactRequest, __s37, 474, 28);
 const __s38 = __state();
-/** Validator for HostSampleMemoryDistillRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-distill-request.schema.json). */
-export function validateHostSampleMemoryDistillRequest(data) { return __c459(data) ? __ok(__s38) : __no(__s38, data); }
-__errorsOf(validateHostSampleMemoryDistillRequest, __s38, 459, 28);
+/** Validator for HostSampleMemoryCompactResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-compact-response.schema.json). */
+export function validateHostSampleMemoryCompactResponse(data) { return __c479(data) ? __ok(__s38) : __no(__s38, data); }
+__errorsOf(validateHostSampleMemoryCompactResponse, __s38, 479, 29);
 const __s39 = __state();
-/** Validator for HostSampleMemoryDistillResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-distill-response.schema.json). */
-export function validateHostSampleMemoryDistillResponse(data) { return __c463(data) ? __ok(__s39) : __no(__s39, data); }
-__errorsOf(validateHostSampleMemoryDistillResponse, __s39, 463, 29);
+/** Validator for HostSampleMemoryDistillRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-distill-request.schema.json). */
+export function validateHostSampleMemoryDistillRequest(data) { return __c484(data) ? __ok(__s39) : __no(__s39, data); }
+__errorsOf(validateHostSampleMemoryDistillRequest, __s39, 484, 30);
 const __s40 = __state();
-/** Validator for HostSampleMemoryEntriesResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-entries-response.schema.json). */
-export function validateHostSampleMemoryEntriesResponse(data) { return __c490(data) ? __ok(__s40) : __no(__s40, data); }
-__errorsOf(validateHostSampleMemoryEntriesResponse, __s40, 490, 31);
+/** Validator for HostSampleMemoryDistillResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-distill-response.schema.json). */
+export function validateHostSampleMemoryDistillResponse(data) { return __c491(data) ? __ok(__s40) : __no(__s40, data); }
+__errorsOf(validateHostSampleMemoryDistillResponse, __s40, 491, 19);
 const __s41 = __state();
-/** Validator for HostSampleMemoryRedactionRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-redaction-request.schema.json). */
-export function validateHostSampleMemoryRedactionRequest(data) { return __c494(data) ? __ok(__s41) : __no(__s41, data); }
-__errorsOf(validateHostSampleMemoryRedactionRequest, __s41, 494, 32);
+/** Validator for HostSampleMemoryEntriesResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-entries-response.schema.json). */
+export function validateHostSampleMemoryEntriesResponse(data) { return __c500(data) ? __ok(__s41) : __no(__s41, data); }
+__errorsOf(validateHostSampleMemoryEntriesResponse, __s41, 500, 31);
 const __s42 = __state();
-/** Validator for HostSampleMemoryRedactionResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-redaction-response.schema.json). */
-export function validateHostSampleMemoryRedactionResponse(data) { return __c497(data) ? __ok(__s42) : __no(__s42, data); }
-__errorsOf(validateHostSampleMemoryRedactionResponse, __s42, 497, 33);
+/** Validator for HostSampleMemoryRedactionRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-redaction-request.schema.json). */
+export function validateHostSampleMemoryRedactionRequest(data) { return __c504(data) ? __ok(__s42) : __no(__s42, data); }
+__errorsOf(validateHostSampleMemoryRedactionRequest, __s42, 504, 32);
 const __s43 = __state();
-/** Validator for HostSampleMemorySeedRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-seed-request.schema.json). */
-export function validateHostSampleMemorySeedRequest(data) { return __c503(data) ? __ok(__s43) : __no(__s43, data); }
-__errorsOf(validateHostSampleMemorySeedRequest, __s43, 503, 34);
+/** Validator for HostSampleMemoryRedactionResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-redaction-response.schema.json). */
+export function validateHostSampleMemoryRedactionResponse(data) { return __c507(data) ? __ok(__s43) : __no(__s43, data); }
+__errorsOf(validateHostSampleMemoryRedactionResponse, __s43, 507, 33);
 const __s44 = __state();
-/** Validator for HostSampleMemorySeedResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-seed-response.schema.json). */
-export function validateHostSampleMemorySeedResponse(data) { return __c522(data) ? __ok(__s44) : __no(__s44, data); }
-__errorsOf(validateHostSampleMemorySeedResponse, __s44, 522, 35);
+/** Validator for HostSampleMemorySeedRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-seed-request.schema.json). */
+export function validateHostSampleMemorySeedRequest(data) { return __c513(data) ? __ok(__s44) : __no(__s44, data); }
+__errorsOf(validateHostSampleMemorySeedRequest, __s44, 513, 34);
 const __s45 = __state();
-/** Validator for HostSampleQuestionCancelRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-question-cancel-request.schema.json). */
-export function validateHostSampleQuestionCancelRequest(data) { return __c528(data) ? __ok(__s45) : __no(__s45, data); }
-__errorsOf(validateHostSampleQuestionCancelRequest, __s45, 528, 36);
+/** Validator for HostSampleMemorySeedResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-seed-response.schema.json). */
+export function validateHostSampleMemorySeedResponse(data) { return __c532(data) ? __ok(__s45) : __no(__s45, data); }
+__errorsOf(validateHostSampleMemorySeedResponse, __s45, 532, 35);
 const __s46 = __state();
-/** Validator for HostSampleReplayFixtureRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-replay-fixture-request.schema.json). */
-export function validateHostSampleReplayFixtureRequest(data) { return __c531(data) ? __ok(__s46) : __no(__s46, data); }
-__errorsOf(validateHostSampleReplayFixtureRequest, __s46, 531, 37);
+/** Validator for HostSampleQuestionCancelRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-question-cancel-request.schema.json). */
+export function validateHostSampleQuestionCancelRequest(data) { return __c538(data) ? __ok(__s46) : __no(__s46, data); }
+__errorsOf(validateHostSampleQuestionCancelRequest, __s46, 538, 36);
 const __s47 = __state();
-/** Validator for HostSampleReplayFixtureResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-replay-fixture-response.schema.json). */
-export function validateHostSampleReplayFixtureResponse(data) { return __c534(data) ? __ok(__s47) : __no(__s47, data); }
-__errorsOf(validateHostSampleReplayFixtureResponse, __s47, 534, 38);
+/** Validator for HostSampleReplayFixtureRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-replay-fixture-request.schema.json). */
+export function validateHostSampleReplayFixtureRequest(data) { return __c541(data) ? __ok(__s47) : __no(__s47, data); }
+__errorsOf(validateHostSampleReplayFixtureRequest, __s47, 541, 37);
 const __s48 = __state();
-/** Validator for HostSampleSeedEntry (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-seed-request.schema.json#/$defs/HostSampleSeedEntry). */
-export function validateHostSampleSeedEntry(data) { return __c507(data) ? __ok(__s48) : __no(__s48, data); }
-__errorsOf(validateHostSampleSeedEntry, __s48, 507, 34);
+/** Validator for HostSampleReplayFixtureResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-replay-fixture-response.schema.json). */
+export function validateHostSampleReplayFixtureResponse(data) { return __c544(data) ? __ok(__s48) : __no(__s48, data); }
+__errorsOf(validateHostSampleReplayFixtureResponse, __s48, 544, 38);
 const __s49 = __state();
-/** Validator for HostSampleSeedSecret (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-seed-request.schema.json#/$defs/HostSampleSeedSecret). */
-export function validateHostSampleSeedSecret(data) { return __c516(data) ? __ok(__s49) : __no(__s49, data); }
-__errorsOf(validateHostSampleSeedSecret, __s49, 516, 34);
+/** Validator for HostSampleSeedEntry (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-seed-request.schema.json#/$defs/HostSampleSeedEntry). */
+export function validateHostSampleSeedEntry(data) { return __c517(data) ? __ok(__s49) : __no(__s49, data); }
+__errorsOf(validateHostSampleSeedEntry, __s49, 517, 34);
 const __s50 = __state();
-/** Validator for HostSampleTraceRecord (https://wopkit.dev/schemas/openwop/v1/host-sample-inquirium-traces-response.schema.json#/$defs/HostSampleTraceRecord). */
-export function validateHostSampleTraceRecord(data) { return __c365(data) ? __ok(__s50) : __no(__s50, data); }
-__errorsOf(validateHostSampleTraceRecord, __s50, 365, 19);
+/** Validator for HostSampleSeedSecret (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-seed-request.schema.json#/$defs/HostSampleSeedSecret). */
+export function validateHostSampleSeedSecret(data) { return __c526(data) ? __ok(__s50) : __no(__s50, data); }
+__errorsOf(validateHostSampleSeedSecret, __s50, 526, 34);
 const __s51 = __state();
-/** Validator for InquiriumAnswerToken (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.single-choice.v1.schema.json#/$defs/AnswerToken). */
-export function validateInquiriumAnswerToken(data) { return __c542(data) ? __ok(__s51) : __no(__s51, data); }
-__errorsOf(validateInquiriumAnswerToken, __s51, 542, 39);
+/** Validator for HostSampleTraceRecord (https://wopkit.dev/schemas/openwop/v1/host-sample-inquirium-traces-response.schema.json#/$defs/HostSampleTraceRecord). */
+export function validateHostSampleTraceRecord(data) { return __c390(data) ? __ok(__s51) : __no(__s51, data); }
+__errorsOf(validateHostSampleTraceRecord, __s51, 390, 21);
 const __s52 = __state();
-/** Validator for InquiriumAnswerValue (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.answer.v1.schema.json#/$defs/AnswerValue). */
-export function validateInquiriumAnswerValue(data) { return __c543(data) ? __ok(__s52) : __no(__s52, data); }
-__errorsOf(validateInquiriumAnswerValue, __s52, 543, 40);
+/** Validator for InquiriumAnswerToken (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.single-choice.v1.schema.json#/$defs/AnswerToken). */
+export function validateInquiriumAnswerToken(data) { return __c552(data) ? __ok(__s52) : __no(__s52, data); }
+__errorsOf(validateInquiriumAnswerToken, __s52, 552, 39);
 const __s53 = __state();
-/** Validator for InquiriumAssistantConfig (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json). */
-export function validateInquiriumAssistantConfig(data) { return __c547(data) ? __ok(__s53) : __no(__s53, data); }
-__errorsOf(validateInquiriumAssistantConfig, __s53, 547, 41);
+/** Validator for InquiriumAnswerValue (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.answer.v1.schema.json#/$defs/AnswerValue). */
+export function validateInquiriumAnswerValue(data) { return __c553(data) ? __ok(__s53) : __no(__s53, data); }
+__errorsOf(validateInquiriumAnswerValue, __s53, 553, 40);
 const __s54 = __state();
-/** Validator for InquiriumAssistantTurnTrace (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json). */
-export function validateInquiriumAssistantTurnTrace(data) { return __c369(data) ? __ok(__s54) : __no(__s54, data); }
-__errorsOf(validateInquiriumAssistantTurnTrace, __s54, 369, 20);
+/** Validator for InquiriumAssistantConfig (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json). */
+export function validateInquiriumAssistantConfig(data) { return __c557(data) ? __ok(__s54) : __no(__s54, data); }
+__errorsOf(validateInquiriumAssistantConfig, __s54, 557, 41);
 const __s55 = __state();
-/** Validator for InquiriumAssistantUiPreferences (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-ui-preferences.v1.schema.json). */
-export function validateInquiriumAssistantUiPreferences(data) { return __c622(data) ? __ok(__s55) : __no(__s55, data); }
-__errorsOf(validateInquiriumAssistantUiPreferences, __s55, 622, 43);
+/** Validator for InquiriumAssistantTurnTrace (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json). */
+export function validateInquiriumAssistantTurnTrace(data) { return __c394(data) ? __ok(__s55) : __no(__s55, data); }
+__errorsOf(validateInquiriumAssistantTurnTrace, __s55, 394, 22);
 const __s56 = __state();
-/** Validator for InquiriumBaselineAssistantProfile (https://wopkit.dev/schemas/inquirium/v1/inquirium.baseline-assistant-profile.v1.schema.json). */
-export function validateInquiriumBaselineAssistantProfile(data) { return __c636(data) ? __ok(__s56) : __no(__s56, data); }
-__errorsOf(validateInquiriumBaselineAssistantProfile, __s56, 636, 44);
+/** Validator for InquiriumAssistantUiPreferences (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-ui-preferences.v1.schema.json). */
+export function validateInquiriumAssistantUiPreferences(data) { return __c632(data) ? __ok(__s56) : __no(__s56, data); }
+__errorsOf(validateInquiriumAssistantUiPreferences, __s56, 632, 43);
 const __s57 = __state();
-/** Validator for InquiriumBaselineConformanceReport (https://wopkit.dev/schemas/inquirium/v1/inquirium.baseline-assistant-conformance-report.v1.schema.json). */
-export function validateInquiriumBaselineConformanceReport(data) { return __c660(data) ? __ok(__s57) : __no(__s57, data); }
-__errorsOf(validateInquiriumBaselineConformanceReport, __s57, 660, 45);
+/** Validator for InquiriumBaselineAssistantProfile (https://wopkit.dev/schemas/inquirium/v1/inquirium.baseline-assistant-profile.v1.schema.json). */
+export function validateInquiriumBaselineAssistantProfile(data) { return __c646(data) ? __ok(__s57) : __no(__s57, data); }
+__errorsOf(validateInquiriumBaselineAssistantProfile, __s57, 646, 44);
 const __s58 = __state();
-/** Validator for InquiriumBaselineGuarantees (https://wopkit.dev/schemas/inquirium/v1/inquirium.baseline-assistant-profile.v1.schema.json#/$defs/ProfileGuarantees). */
-export function validateInquiriumBaselineGuarantees(data) { return __c652(data) ? __ok(__s58) : __no(__s58, data); }
-__errorsOf(validateInquiriumBaselineGuarantees, __s58, 652, 44);
+/** Validator for InquiriumBaselineConformanceReport (https://wopkit.dev/schemas/inquirium/v1/inquirium.baseline-assistant-conformance-report.v1.schema.json). */
+export function validateInquiriumBaselineConformanceReport(data) { return __c670(data) ? __ok(__s58) : __no(__s58, data); }
+__errorsOf(validateInquiriumBaselineConformanceReport, __s58, 670, 45);
 const __s59 = __state();
-/** Validator for InquiriumBaselineRequirements (https://wopkit.dev/schemas/inquirium/v1/inquirium.baseline-assistant-profile.v1.schema.json#/$defs/ProfileRequirements). */
-export function validateInquiriumBaselineRequirements(data) { return __c641(data) ? __ok(__s59) : __no(__s59, data); }
-__errorsOf(validateInquiriumBaselineRequirements, __s59, 641, 44);
+/** Validator for InquiriumBaselineGuarantees (https://wopkit.dev/schemas/inquirium/v1/inquirium.baseline-assistant-profile.v1.schema.json#/$defs/ProfileGuarantees). */
+export function validateInquiriumBaselineGuarantees(data) { return __c662(data) ? __ok(__s59) : __no(__s59, data); }
+__errorsOf(validateInquiriumBaselineGuarantees, __s59, 662, 44);
 const __s60 = __state();
-/** Validator for InquiriumChoiceOption (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.single-choice.v1.schema.json#/$defs/ChoiceOption). */
-export function validateInquiriumChoiceOption(data) { return __c687(data) ? __ok(__s60) : __no(__s60, data); }
-__errorsOf(validateInquiriumChoiceOption, __s60, 687, 39);
+/** Validator for InquiriumBaselineRequirements (https://wopkit.dev/schemas/inquirium/v1/inquirium.baseline-assistant-profile.v1.schema.json#/$defs/ProfileRequirements). */
+export function validateInquiriumBaselineRequirements(data) { return __c651(data) ? __ok(__s60) : __no(__s60, data); }
+__errorsOf(validateInquiriumBaselineRequirements, __s60, 651, 44);
 const __s61 = __state();
-/** Validator for InquiriumClassKeyed (https://wopkit.dev/schemas/inquirium/v1/inquirium.classification.v1.schema.json#/$defs/ClassKeyed). */
-export function validateInquiriumClassKeyed(data) { return __c551(data) ? __ok(__s61) : __no(__s61, data); }
-__errorsOf(validateInquiriumClassKeyed, __s61, 551, 25);
+/** Validator for InquiriumChoiceOption (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.single-choice.v1.schema.json#/$defs/ChoiceOption). */
+export function validateInquiriumChoiceOption(data) { return __c697(data) ? __ok(__s61) : __no(__s61, data); }
+__errorsOf(validateInquiriumChoiceOption, __s61, 697, 39);
 const __s62 = __state();
-/** Validator for InquiriumClassificationFlow (https://wopkit.dev/schemas/inquirium/v1/inquirium.classification.v1.schema.json#/$defs/ClassificationFlow). */
-export function validateInquiriumClassificationFlow(data) { return __c692(data) ? __ok(__s62) : __no(__s62, data); }
-__errorsOf(validateInquiriumClassificationFlow, __s62, 692, 25);
+/** Validator for InquiriumClassKeyed (https://wopkit.dev/schemas/inquirium/v1/inquirium.classification.v1.schema.json#/$defs/ClassKeyed). */
+export function validateInquiriumClassKeyed(data) { return __c561(data) ? __ok(__s62) : __no(__s62, data); }
+__errorsOf(validateInquiriumClassKeyed, __s62, 561, 27);
 const __s63 = __state();
-/** Validator for InquiriumClassificationLabel (https://wopkit.dev/schemas/inquirium/v1/inquirium.classification.v1.schema.json). */
-export function validateInquiriumClassificationLabel(data) { return __c422(data) ? __ok(__s63) : __no(__s63, data); }
-__errorsOf(validateInquiriumClassificationLabel, __s63, 422, 25);
+/** Validator for InquiriumClassificationFlow (https://wopkit.dev/schemas/inquirium/v1/inquirium.classification.v1.schema.json#/$defs/ClassificationFlow). */
+export function validateInquiriumClassificationFlow(data) { return __c702(data) ? __ok(__s63) : __no(__s63, data); }
+__errorsOf(validateInquiriumClassificationFlow, __s63, 702, 27);
 const __s64 = __state();
-/** Validator for InquiriumConfirmPayloadEntry (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/ConfirmPayload). */
-export function validateInquiriumConfirmPayloadEntry(data) { return __c697(data) ? __ok(__s64) : __no(__s64, data); }
-__errorsOf(validateInquiriumConfirmPayloadEntry, __s64, 696, 46);
+/** Validator for InquiriumClassificationLabel (https://wopkit.dev/schemas/inquirium/v1/inquirium.classification.v1.schema.json). */
+export function validateInquiriumClassificationLabel(data) { return __c447(data) ? __ok(__s64) : __no(__s64, data); }
+__errorsOf(validateInquiriumClassificationLabel, __s64, 447, 27);
 const __s65 = __state();
-/** Validator for InquiriumConfirmWidget (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.confirm.v1.schema.json). */
-export function validateInquiriumConfirmWidget(data) { return __c697(data) ? __ok(__s65) : __no(__s65, data); }
-__errorsOf(validateInquiriumConfirmWidget, __s65, 697, 47);
+/** Validator for InquiriumConfirmPayloadEntry (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/ConfirmPayload). */
+export function validateInquiriumConfirmPayloadEntry(data) { return __c707(data) ? __ok(__s65) : __no(__s65, data); }
+__errorsOf(validateInquiriumConfirmPayloadEntry, __s65, 706, 46);
 const __s66 = __state();
-/** Validator for InquiriumConformanceCheck (https://wopkit.dev/schemas/inquirium/v1/inquirium.baseline-assistant-conformance-report.v1.schema.json#/$defs/ConformanceCheck). */
-export function validateInquiriumConformanceCheck(data) { return __c672(data) ? __ok(__s66) : __no(__s66, data); }
-__errorsOf(validateInquiriumConformanceCheck, __s66, 672, 45);
+/** Validator for InquiriumConfirmWidget (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.confirm.v1.schema.json). */
+export function validateInquiriumConfirmWidget(data) { return __c707(data) ? __ok(__s66) : __no(__s66, data); }
+__errorsOf(validateInquiriumConfirmWidget, __s66, 707, 47);
 const __s67 = __state();
-/** Validator for InquiriumContentPart (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/ContentPart). */
-export function validateInquiriumContentPart(data) { return __c701(data) ? __ok(__s67) : __no(__s67, data); }
-__errorsOf(validateInquiriumContentPart, __s67, 701, 23);
+/** Validator for InquiriumConformanceCheck (https://wopkit.dev/schemas/inquirium/v1/inquirium.baseline-assistant-conformance-report.v1.schema.json#/$defs/ConformanceCheck). */
+export function validateInquiriumConformanceCheck(data) { return __c682(data) ? __ok(__s67) : __no(__s67, data); }
+__errorsOf(validateInquiriumConformanceCheck, __s67, 682, 45);
 const __s68 = __state();
-/** Validator for InquiriumContextAssemblyRequest (https://wopkit.dev/schemas/inquirium/v1/inquirium.context-assembly.request.v1.schema.json). */
-export function validateInquiriumContextAssemblyRequest(data) { return __c715(data) ? __ok(__s68) : __no(__s68, data); }
-__errorsOf(validateInquiriumContextAssemblyRequest, __s68, 715, 24);
+/** Validator for InquiriumContentPart (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/ContentPart). */
+export function validateInquiriumContentPart(data) { return __c711(data) ? __ok(__s68) : __no(__s68, data); }
+__errorsOf(validateInquiriumContentPart, __s68, 711, 25);
 const __s69 = __state();
-/** Validator for InquiriumContextElement (https://wopkit.dev/schemas/inquirium/v1/inquirium.context-element.v1.schema.json). */
-export function validateInquiriumContextElement(data) { return __c732(data) ? __ok(__s69) : __no(__s69, data); }
-__errorsOf(validateInquiriumContextElement, __s69, 732, 48);
+/** Validator for InquiriumContextAssemblyRequest (https://wopkit.dev/schemas/inquirium/v1/inquirium.context-assembly.request.v1.schema.json). */
+export function validateInquiriumContextAssemblyRequest(data) { return __c725(data) ? __ok(__s69) : __no(__s69, data); }
+__errorsOf(validateInquiriumContextAssemblyRequest, __s69, 725, 26);
 const __s70 = __state();
-/** Validator for InquiriumContextSource (https://wopkit.dev/schemas/inquirium/v1/inquirium.context-assembly.request.v1.schema.json#/$defs/ContextSource). */
-export function validateInquiriumContextSource(data) { return __c719(data) ? __ok(__s70) : __no(__s70, data); }
-__errorsOf(validateInquiriumContextSource, __s70, 719, 24);
+/** Validator for InquiriumContextElement (https://wopkit.dev/schemas/inquirium/v1/inquirium.context-element.v1.schema.json). */
+export function validateInquiriumContextElement(data) { return __c742(data) ? __ok(__s70) : __no(__s70, data); }
+__errorsOf(validateInquiriumContextElement, __s70, 742, 48);
 const __s71 = __state();
-/** Validator for InquiriumContextSourceKind (https://wopkit.dev/schemas/inquirium/v1/inquirium.context-assembly.request.v1.schema.json#/$defs/ContextSourceKind). */
-export function validateInquiriumContextSourceKind(data) { return __c420(data) ? __ok(__s71) : __no(__s71, data); }
-__errorsOf(validateInquiriumContextSourceKind, __s71, 420, 24);
+/** Validator for InquiriumContextSource (https://wopkit.dev/schemas/inquirium/v1/inquirium.context-assembly.request.v1.schema.json#/$defs/ContextSource). */
+export function validateInquiriumContextSource(data) { return __c729(data) ? __ok(__s71) : __no(__s71, data); }
+__errorsOf(validateInquiriumContextSource, __s71, 729, 26);
 const __s72 = __state();
-/** Validator for InquiriumDiagnostics (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/Diagnostics). */
-export function validateInquiriumDiagnostics(data) { return __c440(data) ? __ok(__s72) : __no(__s72, data); }
-__errorsOf(validateInquiriumDiagnostics, __s72, 440, 22);
+/** Validator for InquiriumContextSourceKind (https://wopkit.dev/schemas/inquirium/v1/inquirium.context-assembly.request.v1.schema.json#/$defs/ContextSourceKind). */
+export function validateInquiriumContextSourceKind(data) { return __c445(data) ? __ok(__s72) : __no(__s72, data); }
+__errorsOf(validateInquiriumContextSourceKind, __s72, 445, 26);
 const __s73 = __state();
-/** Validator for InquiriumEgress (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/Egress). */
-export function validateInquiriumEgress(data) { return __c582(data) ? __ok(__s73) : __no(__s73, data); }
-__errorsOf(validateInquiriumEgress, __s73, 582, 41);
+/** Validator for InquiriumDiagnostics (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/Diagnostics). */
+export function validateInquiriumDiagnostics(data) { return __c465(data) ? __ok(__s73) : __no(__s73, data); }
+__errorsOf(validateInquiriumDiagnostics, __s73, 465, 24);
 const __s74 = __state();
-/** Validator for InquiriumEgressByClass (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/EgressByClass). */
-export function validateInquiriumEgressByClass(data) { return __c580(data) ? __ok(__s74) : __no(__s74, data); }
-__errorsOf(validateInquiriumEgressByClass, __s74, 580, 41);
+/** Validator for InquiriumEgress (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/Egress). */
+export function validateInquiriumEgress(data) { return __c592(data) ? __ok(__s74) : __no(__s74, data); }
+__errorsOf(validateInquiriumEgress, __s74, 592, 41);
 const __s75 = __state();
-/** Validator for InquiriumEpistemicBlock (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/EpistemicBlock). */
-export function validateInquiriumEpistemicBlock(data) { return __c749(data) ? __ok(__s75) : __no(__s75, data); }
-__errorsOf(validateInquiriumEpistemicBlock, __s75, 749, 22);
+/** Validator for InquiriumEgressByClass (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/EgressByClass). */
+export function validateInquiriumEgressByClass(data) { return __c590(data) ? __ok(__s75) : __no(__s75, data); }
+__errorsOf(validateInquiriumEgressByClass, __s75, 590, 41);
 const __s76 = __state();
-/** Validator for InquiriumEscalationThreshold (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/EscalationThreshold). */
-export function validateInquiriumEscalationThreshold(data) { return __c610(data) ? __ok(__s76) : __no(__s76, data); }
-__errorsOf(validateInquiriumEscalationThreshold, __s76, 610, 41);
+/** Validator for InquiriumEpistemicBlock (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/EpistemicBlock). */
+export function validateInquiriumEpistemicBlock(data) { return __c759(data) ? __ok(__s76) : __no(__s76, data); }
+__errorsOf(validateInquiriumEpistemicBlock, __s76, 759, 24);
 const __s77 = __state();
-/** Validator for InquiriumEscalationThresholdByMode (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/EscalationThresholdByMode). */
-export function validateInquiriumEscalationThresholdByMode(data) { return __c608(data) ? __ok(__s77) : __no(__s77, data); }
-__errorsOf(validateInquiriumEscalationThresholdByMode, __s77, 608, 41);
+/** Validator for InquiriumEscalationThreshold (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/EscalationThreshold). */
+export function validateInquiriumEscalationThreshold(data) { return __c620(data) ? __ok(__s77) : __no(__s77, data); }
+__errorsOf(validateInquiriumEscalationThreshold, __s77, 620, 41);
 const __s78 = __state();
-/** Validator for InquiriumEscalationTrigger (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/EscalationTrigger). */
-export function validateInquiriumEscalationTrigger(data) { return __c613(data) ? __ok(__s78) : __no(__s78, data); }
-__errorsOf(validateInquiriumEscalationTrigger, __s78, 613, 41);
+/** Validator for InquiriumEscalationThresholdByMode (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/EscalationThresholdByMode). */
+export function validateInquiriumEscalationThresholdByMode(data) { return __c618(data) ? __ok(__s78) : __no(__s78, data); }
+__errorsOf(validateInquiriumEscalationThresholdByMode, __s78, 618, 41);
 const __s79 = __state();
-/** Validator for InquiriumFreeTextWithAllowlistPayloadEntry (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/FreeTextWithAllowlistPayload). */
-export function validateInquiriumFreeTextWithAllowlistPayloadEntry(data) { return __c758(data) ? __ok(__s79) : __no(__s79, data); }
-__errorsOf(validateInquiriumFreeTextWithAllowlistPayloadEntry, __s79, 757, 46);
+/** Validator for InquiriumEscalationTrigger (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/EscalationTrigger). */
+export function validateInquiriumEscalationTrigger(data) { return __c623(data) ? __ok(__s79) : __no(__s79, data); }
+__errorsOf(validateInquiriumEscalationTrigger, __s79, 623, 41);
 const __s80 = __state();
-/** Validator for InquiriumFreeTextWithAllowlistWidget (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.free-text-with-allowlist.v1.schema.json). */
-export function validateInquiriumFreeTextWithAllowlistWidget(data) { return __c758(data) ? __ok(__s80) : __no(__s80, data); }
-__errorsOf(validateInquiriumFreeTextWithAllowlistWidget, __s80, 758, 49);
+/** Validator for InquiriumFreeTextWithAllowlistPayloadEntry (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/FreeTextWithAllowlistPayload). */
+export function validateInquiriumFreeTextWithAllowlistPayloadEntry(data) { return __c768(data) ? __ok(__s80) : __no(__s80, data); }
+__errorsOf(validateInquiriumFreeTextWithAllowlistPayloadEntry, __s80, 767, 46);
 const __s81 = __state();
-/** Validator for InquiriumGenerateOutcome (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/GenerateOutcome). */
-export function validateInquiriumGenerateOutcome(data) { return __c380(data) ? __ok(__s81) : __no(__s81, data); }
-__errorsOf(validateInquiriumGenerateOutcome, __s81, 380, 22);
+/** Validator for InquiriumFreeTextWithAllowlistWidget (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.free-text-with-allowlist.v1.schema.json). */
+export function validateInquiriumFreeTextWithAllowlistWidget(data) { return __c768(data) ? __ok(__s81) : __no(__s81, data); }
+__errorsOf(validateInquiriumFreeTextWithAllowlistWidget, __s81, 768, 49);
 const __s82 = __state();
-/** Validator for InquiriumGeneratePolicy (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/GeneratePolicy). */
-export function validateInquiriumGeneratePolicy(data) { return __c764(data) ? __ok(__s82) : __no(__s82, data); }
-__errorsOf(validateInquiriumGeneratePolicy, __s82, 764, 23);
+/** Validator for InquiriumGenerateOutcome (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/GenerateOutcome). */
+export function validateInquiriumGenerateOutcome(data) { return __c405(data) ? __ok(__s82) : __no(__s82, data); }
+__errorsOf(validateInquiriumGenerateOutcome, __s82, 405, 24);
 const __s83 = __state();
-/** Validator for InquiriumGenerateRequest (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json). */
-export function validateInquiriumGenerateRequest(data) { return __c771(data) ? __ok(__s83) : __no(__s83, data); }
-__errorsOf(validateInquiriumGenerateRequest, __s83, 771, 23);
+/** Validator for InquiriumGeneratePolicy (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/GeneratePolicy). */
+export function validateInquiriumGeneratePolicy(data) { return __c774(data) ? __ok(__s83) : __no(__s83, data); }
+__errorsOf(validateInquiriumGeneratePolicy, __s83, 774, 25);
 const __s84 = __state();
-/** Validator for InquiriumGenerateResponse (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json). */
-export function validateInquiriumGenerateResponse(data) { return __c799(data) ? __ok(__s84) : __no(__s84, data); }
-__errorsOf(validateInquiriumGenerateResponse, __s84, 799, 22);
+/** Validator for InquiriumGenerateRequest (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json). */
+export function validateInquiriumGenerateRequest(data) { return __c781(data) ? __ok(__s84) : __no(__s84, data); }
+__errorsOf(validateInquiriumGenerateRequest, __s84, 781, 25);
 const __s85 = __state();
-/** Validator for InquiriumGenerationParameters (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/GenerationParameters). */
-export function validateInquiriumGenerationParameters(data) { return __c783(data) ? __ok(__s85) : __no(__s85, data); }
-__errorsOf(validateInquiriumGenerationParameters, __s85, 783, 23);
+/** Validator for InquiriumGenerateResponse (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json). */
+export function validateInquiriumGenerateResponse(data) { return __c809(data) ? __ok(__s85) : __no(__s85, data); }
+__errorsOf(validateInquiriumGenerateResponse, __s85, 809, 24);
 const __s86 = __state();
-/** Validator for InquiriumInquiryFeedback (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-feedback.v1.schema.json). */
-export function validateInquiriumInquiryFeedback(data) { return __c836(data) ? __ok(__s86) : __no(__s86, data); }
-__errorsOf(validateInquiriumInquiryFeedback, __s86, 836, 50);
+/** Validator for InquiriumGenerationParameters (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/GenerationParameters). */
+export function validateInquiriumGenerationParameters(data) { return __c793(data) ? __ok(__s86) : __no(__s86, data); }
+__errorsOf(validateInquiriumGenerationParameters, __s86, 793, 25);
 const __s87 = __state();
-/** Validator for InquiriumInquiryResult (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-result.v1.schema.json). */
-export function validateInquiriumInquiryResult(data) { return __c854(data) ? __ok(__s87) : __no(__s87, data); }
-__errorsOf(validateInquiriumInquiryResult, __s87, 854, 51);
+/** Validator for InquiriumInquiryFeedback (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-feedback.v1.schema.json). */
+export function validateInquiriumInquiryFeedback(data) { return __c846(data) ? __ok(__s87) : __no(__s87, data); }
+__errorsOf(validateInquiriumInquiryFeedback, __s87, 846, 50);
 const __s88 = __state();
-/** Validator for InquiriumInquiryTurn (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-turn.v1.schema.json). */
-export function validateInquiriumInquiryTurn(data) { return __c873(data) ? __ok(__s88) : __no(__s88, data); }
-__errorsOf(validateInquiriumInquiryTurn, __s88, 873, 21);
+/** Validator for InquiriumInquiryResult (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-result.v1.schema.json). */
+export function validateInquiriumInquiryResult(data) { return __c864(data) ? __ok(__s88) : __no(__s88, data); }
+__errorsOf(validateInquiriumInquiryResult, __s88, 864, 51);
 const __s89 = __state();
-/** Validator for InquiriumLocality (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/Locality). */
-export function validateInquiriumLocality(data) { return __c401(data) ? __ok(__s89) : __no(__s89, data); }
-__errorsOf(validateInquiriumLocality, __s89, 401, 23);
+/** Validator for InquiriumInquiryTurn (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-turn.v1.schema.json). */
+export function validateInquiriumInquiryTurn(data) { return __c883(data) ? __ok(__s89) : __no(__s89, data); }
+__errorsOf(validateInquiriumInquiryTurn, __s89, 883, 23);
 const __s90 = __state();
-/** Validator for InquiriumModeKeyed (https://wopkit.dev/schemas/inquirium/v1/inquirium.node-mode.v1.schema.json#/$defs/ModeKeyed). */
-export function validateInquiriumModeKeyed(data) { return __c591(data) ? __ok(__s90) : __no(__s90, data); }
-__errorsOf(validateInquiriumModeKeyed, __s90, 591, 42);
+/** Validator for InquiriumLocality (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/Locality). */
+export function validateInquiriumLocality(data) { return __c426(data) ? __ok(__s90) : __no(__s90, data); }
+__errorsOf(validateInquiriumLocality, __s90, 426, 25);
 const __s91 = __state();
-/** Validator for InquiriumModelAcceptance (https://wopkit.dev/schemas/inquirium/v1/inquirium.model-acceptance.v1.schema.json). */
-export function validateInquiriumModelAcceptance(data) { return __c884(data) ? __ok(__s91) : __no(__s91, data); }
-__errorsOf(validateInquiriumModelAcceptance, __s91, 884, 52);
+/** Validator for InquiriumModeKeyed (https://wopkit.dev/schemas/inquirium/v1/inquirium.node-mode.v1.schema.json#/$defs/ModeKeyed). */
+export function validateInquiriumModeKeyed(data) { return __c601(data) ? __ok(__s91) : __no(__s91, data); }
+__errorsOf(validateInquiriumModeKeyed, __s91, 601, 42);
 const __s92 = __state();
-/** Validator for InquiriumModelBindingRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/ModelBindingRef). */
-export function validateInquiriumModelBindingRef(data) { return __c384(data) ? __ok(__s92) : __no(__s92, data); }
-__errorsOf(validateInquiriumModelBindingRef, __s92, 384, 22);
+/** Validator for InquiriumModelAcceptance (https://wopkit.dev/schemas/inquirium/v1/inquirium.model-acceptance.v1.schema.json). */
+export function validateInquiriumModelAcceptance(data) { return __c894(data) ? __ok(__s92) : __no(__s92, data); }
+__errorsOf(validateInquiriumModelAcceptance, __s92, 894, 52);
 const __s93 = __state();
-/** Validator for InquiriumMultiChoicePayloadEntry (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/MultiChoicePayload). */
-export function validateInquiriumMultiChoicePayloadEntry(data) { return __c935(data) ? __ok(__s93) : __no(__s93, data); }
-__errorsOf(validateInquiriumMultiChoicePayloadEntry, __s93, 934, 46);
+/** Validator for InquiriumModelBindingRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/ModelBindingRef). */
+export function validateInquiriumModelBindingRef(data) { return __c409(data) ? __ok(__s93) : __no(__s93, data); }
+__errorsOf(validateInquiriumModelBindingRef, __s93, 409, 24);
 const __s94 = __state();
-/** Validator for InquiriumMultiChoiceWidget (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.multi-choice.v1.schema.json). */
-export function validateInquiriumMultiChoiceWidget(data) { return __c935(data) ? __ok(__s94) : __no(__s94, data); }
-__errorsOf(validateInquiriumMultiChoiceWidget, __s94, 935, 54);
+/** Validator for InquiriumMultiChoicePayloadEntry (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/MultiChoicePayload). */
+export function validateInquiriumMultiChoicePayloadEntry(data) { return __c945(data) ? __ok(__s94) : __no(__s94, data); }
+__errorsOf(validateInquiriumMultiChoicePayloadEntry, __s94, 944, 46);
 const __s95 = __state();
-/** Validator for InquiriumNodeMode (https://wopkit.dev/schemas/inquirium/v1/inquirium.node-mode.v1.schema.json). */
-export function validateInquiriumNodeMode(data) { return __c941(data) ? __ok(__s95) : __no(__s95, data); }
-__errorsOf(validateInquiriumNodeMode, __s95, 941, 42);
+/** Validator for InquiriumMultiChoiceWidget (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.multi-choice.v1.schema.json). */
+export function validateInquiriumMultiChoiceWidget(data) { return __c945(data) ? __ok(__s95) : __no(__s95, data); }
+__errorsOf(validateInquiriumMultiChoiceWidget, __s95, 945, 54);
 const __s96 = __state();
-/** Validator for InquiriumNotificationAction (https://wopkit.dev/schemas/inquirium/v1/notification-create.v1.schema.json#/$defs/NotificationAction). */
-export function validateInquiriumNotificationAction(data) { return __c942(data) ? __ok(__s96) : __no(__s96, data); }
-__errorsOf(validateInquiriumNotificationAction, __s96, 942, 55);
+/** Validator for InquiriumNodeMode (https://wopkit.dev/schemas/inquirium/v1/inquirium.node-mode.v1.schema.json). */
+export function validateInquiriumNodeMode(data) { return __c951(data) ? __ok(__s96) : __no(__s96, data); }
+__errorsOf(validateInquiriumNodeMode, __s96, 951, 42);
 const __s97 = __state();
-/** Validator for InquiriumNotificationCreate (https://wopkit.dev/schemas/inquirium/v1/notification-create.v1.schema.json). */
-export function validateInquiriumNotificationCreate(data) { return __c978(data) ? __ok(__s97) : __no(__s97, data); }
-__errorsOf(validateInquiriumNotificationCreate, __s97, 978, 55);
+/** Validator for InquiriumNotificationAction (https://wopkit.dev/schemas/inquirium/v1/notification-create.v1.schema.json#/$defs/NotificationAction). */
+export function validateInquiriumNotificationAction(data) { return __c952(data) ? __ok(__s97) : __no(__s97, data); }
+__errorsOf(validateInquiriumNotificationAction, __s97, 952, 55);
 const __s98 = __state();
-/** Validator for InquiriumObjectRefPart (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/ObjectRefPart). */
-export function validateInquiriumObjectRefPart(data) { return __c709(data) ? __ok(__s98) : __no(__s98, data); }
-__errorsOf(validateInquiriumObjectRefPart, __s98, 709, 23);
+/** Validator for InquiriumNotificationCreate (https://wopkit.dev/schemas/inquirium/v1/notification-create.v1.schema.json). */
+export function validateInquiriumNotificationCreate(data) { return __c988(data) ? __ok(__s98) : __no(__s98, data); }
+__errorsOf(validateInquiriumNotificationCreate, __s98, 988, 55);
 const __s99 = __state();
-/** Validator for InquiriumOperatorAcknowledgement (https://wopkit.dev/schemas/inquirium/v1/inquirium.model-acceptance.v1.schema.json#/$defs/OperatorAcknowledgement). */
-export function validateInquiriumOperatorAcknowledgement(data) { return __c895(data) ? __ok(__s99) : __no(__s99, data); }
-__errorsOf(validateInquiriumOperatorAcknowledgement, __s99, 895, 52);
+/** Validator for InquiriumObjectRefPart (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/ObjectRefPart). */
+export function validateInquiriumObjectRefPart(data) { return __c719(data) ? __ok(__s99) : __no(__s99, data); }
+__errorsOf(validateInquiriumObjectRefPart, __s99, 719, 25);
 const __s100 = __state();
-/** Validator for InquiriumOperatorQuestionAnswer (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.answer.v1.schema.json). */
-export function validateInquiriumOperatorQuestionAnswer(data) { return __c992(data) ? __ok(__s100) : __no(__s100, data); }
-__errorsOf(validateInquiriumOperatorQuestionAnswer, __s100, 992, 40);
+/** Validator for InquiriumOperatorAcknowledgement (https://wopkit.dev/schemas/inquirium/v1/inquirium.model-acceptance.v1.schema.json#/$defs/OperatorAcknowledgement). */
+export function validateInquiriumOperatorAcknowledgement(data) { return __c905(data) ? __ok(__s100) : __no(__s100, data); }
+__errorsOf(validateInquiriumOperatorAcknowledgement, __s100, 905, 52);
 const __s101 = __state();
-/** Validator for InquiriumOperatorQuestionRequest (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json). */
-export function validateInquiriumOperatorQuestionRequest(data) { return __c1000(data) ? __ok(__s101) : __no(__s101, data); }
-__errorsOf(validateInquiriumOperatorQuestionRequest, __s101, 1000, 46);
+/** Validator for InquiriumOperatorQuestionAnswer (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.answer.v1.schema.json). */
+export function validateInquiriumOperatorQuestionAnswer(data) { return __c1002(data) ? __ok(__s101) : __no(__s101, data); }
+__errorsOf(validateInquiriumOperatorQuestionAnswer, __s101, 1002, 40);
 const __s102 = __state();
-/** Validator for InquiriumOperatorQuestionState (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.state.v1.schema.json). */
-export function validateInquiriumOperatorQuestionState(data) { return __c1078(data) ? __ok(__s102) : __no(__s102, data); }
-__errorsOf(validateInquiriumOperatorQuestionState, __s102, 1078, 56);
+/** Validator for InquiriumOperatorQuestionRequest (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json). */
+export function validateInquiriumOperatorQuestionRequest(data) { return __c1010(data) ? __ok(__s102) : __no(__s102, data); }
+__errorsOf(validateInquiriumOperatorQuestionRequest, __s102, 1010, 46);
 const __s103 = __state();
-/** Validator for InquiriumParticipantRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-turn.v1.schema.json#/$defs/ParticipantRef). */
-export function validateInquiriumParticipantRef(data) { return __c375(data) ? __ok(__s103) : __no(__s103, data); }
-__errorsOf(validateInquiriumParticipantRef, __s103, 375, 21);
+/** Validator for InquiriumOperatorQuestionState (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.state.v1.schema.json). */
+export function validateInquiriumOperatorQuestionState(data) { return __c1088(data) ? __ok(__s103) : __no(__s103, data); }
+__errorsOf(validateInquiriumOperatorQuestionState, __s103, 1088, 56);
 const __s104 = __state();
-/** Validator for InquiriumQuestionPrompt (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/QuestionPrompt). */
-export function validateInquiriumQuestionPrompt(data) { return __c1007(data) ? __ok(__s104) : __no(__s104, data); }
-__errorsOf(validateInquiriumQuestionPrompt, __s104, 1007, 46);
+/** Validator for InquiriumParticipantRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-turn.v1.schema.json#/$defs/ParticipantRef). */
+export function validateInquiriumParticipantRef(data) { return __c400(data) ? __ok(__s104) : __no(__s104, data); }
+__errorsOf(validateInquiriumParticipantRef, __s104, 400, 23);
 const __s105 = __state();
-/** Validator for InquiriumQuestionProvenance (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/QuestionProvenance). */
-export function validateInquiriumQuestionProvenance(data) { return __c1037(data) ? __ok(__s105) : __no(__s105, data); }
-__errorsOf(validateInquiriumQuestionProvenance, __s105, 1037, 46);
+/** Validator for InquiriumQuestionPrompt (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/QuestionPrompt). */
+export function validateInquiriumQuestionPrompt(data) { return __c1017(data) ? __ok(__s105) : __no(__s105, data); }
+__errorsOf(validateInquiriumQuestionPrompt, __s105, 1017, 46);
 const __s106 = __state();
-/** Validator for InquiriumQuestionSubject (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/QuestionSubject). */
-export function validateInquiriumQuestionSubject(data) { return __c1023(data) ? __ok(__s106) : __no(__s106, data); }
-__errorsOf(validateInquiriumQuestionSubject, __s106, 1023, 46);
+/** Validator for InquiriumQuestionProvenance (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/QuestionProvenance). */
+export function validateInquiriumQuestionProvenance(data) { return __c1047(data) ? __ok(__s106) : __no(__s106, data); }
+__errorsOf(validateInquiriumQuestionProvenance, __s106, 1047, 46);
 const __s107 = __state();
-/** Validator for InquiriumReasonCode (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/ReasonCode). */
-export function validateInquiriumReasonCode(data) { return __c415(data) ? __ok(__s107) : __no(__s107, data); }
-__errorsOf(validateInquiriumReasonCode, __s107, 415, 22);
+/** Validator for InquiriumQuestionSubject (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/QuestionSubject). */
+export function validateInquiriumQuestionSubject(data) { return __c1033(data) ? __ok(__s107) : __no(__s107, data); }
+__errorsOf(validateInquiriumQuestionSubject, __s107, 1033, 46);
 const __s108 = __state();
-/** Validator for InquiriumResponseTarget (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/ResponseTarget). */
-export function validateInquiriumResponseTarget(data) { return __c1031(data) ? __ok(__s108) : __no(__s108, data); }
-__errorsOf(validateInquiriumResponseTarget, __s108, 1031, 46);
+/** Validator for InquiriumReasonCode (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/ReasonCode). */
+export function validateInquiriumReasonCode(data) { return __c440(data) ? __ok(__s108) : __no(__s108, data); }
+__errorsOf(validateInquiriumReasonCode, __s108, 440, 24);
 const __s109 = __state();
-/** Validator for InquiriumResultProvenance (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-result.v1.schema.json#/$defs/ResultProvenance). */
-export function validateInquiriumResultProvenance(data) { return __c862(data) ? __ok(__s109) : __no(__s109, data); }
-__errorsOf(validateInquiriumResultProvenance, __s109, 862, 51);
+/** Validator for InquiriumResponseTarget (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/ResponseTarget). */
+export function validateInquiriumResponseTarget(data) { return __c1041(data) ? __ok(__s109) : __no(__s109, data); }
+__errorsOf(validateInquiriumResponseTarget, __s109, 1041, 46);
 const __s110 = __state();
-/** Validator for InquiriumResultRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-result.v1.schema.json#/$defs/ResultRef). */
-export function validateInquiriumResultRef(data) { return __c840(data) ? __ok(__s110) : __no(__s110, data); }
-__errorsOf(validateInquiriumResultRef, __s110, 840, 51);
+/** Validator for InquiriumResultProvenance (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-result.v1.schema.json#/$defs/ResultProvenance). */
+export function validateInquiriumResultProvenance(data) { return __c872(data) ? __ok(__s110) : __no(__s110, data); }
+__errorsOf(validateInquiriumResultProvenance, __s110, 872, 51);
 const __s111 = __state();
-/** Validator for InquiriumRetentionByClass (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/RetentionByClass). */
-export function validateInquiriumRetentionByClass(data) { return __c550(data) ? __ok(__s111) : __no(__s111, data); }
-__errorsOf(validateInquiriumRetentionByClass, __s111, 550, 41);
+/** Validator for InquiriumResultRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-result.v1.schema.json#/$defs/ResultRef). */
+export function validateInquiriumResultRef(data) { return __c850(data) ? __ok(__s111) : __no(__s111, data); }
+__errorsOf(validateInquiriumResultRef, __s111, 850, 51);
 const __s112 = __state();
-/** Validator for InquiriumRetentionProfile (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/RetentionProfile). */
-export function validateInquiriumRetentionProfile(data) { return __c560(data) ? __ok(__s112) : __no(__s112, data); }
-__errorsOf(validateInquiriumRetentionProfile, __s112, 560, 41);
+/** Validator for InquiriumRetentionByClass (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/RetentionByClass). */
+export function validateInquiriumRetentionByClass(data) { return __c560(data) ? __ok(__s112) : __no(__s112, data); }
+__errorsOf(validateInquiriumRetentionByClass, __s112, 560, 41);
 const __s113 = __state();
-/** Validator for InquiriumRuntimeCandidate (https://wopkit.dev/schemas/inquirium/v1/inquirium.runtime-candidate.v1.schema.json). */
-export function validateInquiriumRuntimeCandidate(data) { return __c1111(data) ? __ok(__s113) : __no(__s113, data); }
-__errorsOf(validateInquiriumRuntimeCandidate, __s113, 1111, 53);
+/** Validator for InquiriumRetentionProfile (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/RetentionProfile). */
+export function validateInquiriumRetentionProfile(data) { return __c570(data) ? __ok(__s113) : __no(__s113, data); }
+__errorsOf(validateInquiriumRetentionProfile, __s113, 570, 41);
 const __s114 = __state();
-/** Validator for InquiriumRuntimeHealth (https://wopkit.dev/schemas/inquirium/v1/inquirium.runtime-candidate.v1.schema.json#/$defs/RuntimeHealth). */
-export function validateInquiriumRuntimeHealth(data) { return __c1122(data) ? __ok(__s114) : __no(__s114, data); }
-__errorsOf(validateInquiriumRuntimeHealth, __s114, 1122, 53);
+/** Validator for InquiriumRuntimeCandidate (https://wopkit.dev/schemas/inquirium/v1/inquirium.runtime-candidate.v1.schema.json). */
+export function validateInquiriumRuntimeCandidate(data) { return __c1121(data) ? __ok(__s114) : __no(__s114, data); }
+__errorsOf(validateInquiriumRuntimeCandidate, __s114, 1121, 53);
 const __s115 = __state();
-/** Validator for InquiriumRuntimeRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/RuntimeRef). */
-export function validateInquiriumRuntimeRef(data) { return __c382(data) ? __ok(__s115) : __no(__s115, data); }
-__errorsOf(validateInquiriumRuntimeRef, __s115, 382, 22);
+/** Validator for InquiriumRuntimeHealth (https://wopkit.dev/schemas/inquirium/v1/inquirium.runtime-candidate.v1.schema.json#/$defs/RuntimeHealth). */
+export function validateInquiriumRuntimeHealth(data) { return __c1132(data) ? __ok(__s115) : __no(__s115, data); }
+__errorsOf(validateInquiriumRuntimeHealth, __s115, 1132, 53);
 const __s116 = __state();
-/** Validator for InquiriumSessionRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-turn.v1.schema.json#/$defs/SessionRef). */
-export function validateInquiriumSessionRef(data) { return __c842(data) ? __ok(__s116) : __no(__s116, data); }
-__errorsOf(validateInquiriumSessionRef, __s116, 842, 21);
+/** Validator for InquiriumRuntimeRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/RuntimeRef). */
+export function validateInquiriumRuntimeRef(data) { return __c407(data) ? __ok(__s116) : __no(__s116, data); }
+__errorsOf(validateInquiriumRuntimeRef, __s116, 407, 24);
 const __s117 = __state();
-/** Validator for InquiriumSingleChoicePayloadEntry (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/SingleChoicePayload). */
-export function validateInquiriumSingleChoicePayloadEntry(data) { return __c1051(data) ? __ok(__s117) : __no(__s117, data); }
-__errorsOf(validateInquiriumSingleChoicePayloadEntry, __s117, 1050, 46);
+/** Validator for InquiriumSessionRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-turn.v1.schema.json#/$defs/SessionRef). */
+export function validateInquiriumSessionRef(data) { return __c852(data) ? __ok(__s117) : __no(__s117, data); }
+__errorsOf(validateInquiriumSessionRef, __s117, 852, 23);
 const __s118 = __state();
-/** Validator for InquiriumSingleChoiceWidget (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.single-choice.v1.schema.json). */
-export function validateInquiriumSingleChoiceWidget(data) { return __c1051(data) ? __ok(__s118) : __no(__s118, data); }
-__errorsOf(validateInquiriumSingleChoiceWidget, __s118, 1051, 39);
+/** Validator for InquiriumSingleChoicePayloadEntry (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/SingleChoicePayload). */
+export function validateInquiriumSingleChoicePayloadEntry(data) { return __c1061(data) ? __ok(__s118) : __no(__s118, data); }
+__errorsOf(validateInquiriumSingleChoicePayloadEntry, __s118, 1060, 46);
 const __s119 = __state();
-/** Validator for InquiriumTextPart (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/TextPart). */
-export function validateInquiriumTextPart(data) { return __c704(data) ? __ok(__s119) : __no(__s119, data); }
-__errorsOf(validateInquiriumTextPart, __s119, 704, 23);
+/** Validator for InquiriumSingleChoiceWidget (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.single-choice.v1.schema.json). */
+export function validateInquiriumSingleChoiceWidget(data) { return __c1061(data) ? __ok(__s119) : __no(__s119, data); }
+__errorsOf(validateInquiriumSingleChoiceWidget, __s119, 1061, 39);
 const __s120 = __state();
-/** Validator for InquiriumTimeoutDefault (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/TimeoutDefault). */
-export function validateInquiriumTimeoutDefault(data) { return __c1016(data) ? __ok(__s120) : __no(__s120, data); }
-__errorsOf(validateInquiriumTimeoutDefault, __s120, 1016, 46);
+/** Validator for InquiriumTextPart (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/TextPart). */
+export function validateInquiriumTextPart(data) { return __c714(data) ? __ok(__s120) : __no(__s120, data); }
+__errorsOf(validateInquiriumTextPart, __s120, 714, 25);
 const __s121 = __state();
-/** Validator for InquiriumTraceDecision (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/TraceDecision). */
-export function validateInquiriumTraceDecision(data) { return __c412(data) ? __ok(__s121) : __no(__s121, data); }
-__errorsOf(validateInquiriumTraceDecision, __s121, 412, 20);
+/** Validator for InquiriumTimeoutDefault (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/TimeoutDefault). */
+export function validateInquiriumTimeoutDefault(data) { return __c1026(data) ? __ok(__s121) : __no(__s121, data); }
+__errorsOf(validateInquiriumTimeoutDefault, __s121, 1026, 46);
 const __s122 = __state();
-/** Validator for InquiriumTraceEffect (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/TraceEffect). */
-export function validateInquiriumTraceEffect(data) { return __c434(data) ? __ok(__s122) : __no(__s122, data); }
-__errorsOf(validateInquiriumTraceEffect, __s122, 434, 20);
+/** Validator for InquiriumTraceDecision (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/TraceDecision). */
+export function validateInquiriumTraceDecision(data) { return __c437(data) ? __ok(__s122) : __no(__s122, data); }
+__errorsOf(validateInquiriumTraceDecision, __s122, 437, 22);
 const __s123 = __state();
-/** Validator for InquiriumTraceInputShape (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/InputShape). */
-export function validateInquiriumTraceInputShape(data) { return __c386(data) ? __ok(__s123) : __no(__s123, data); }
-__errorsOf(validateInquiriumTraceInputShape, __s123, 386, 20);
+/** Validator for InquiriumTraceEffect (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/TraceEffect). */
+export function validateInquiriumTraceEffect(data) { return __c459(data) ? __ok(__s123) : __no(__s123, data); }
+__errorsOf(validateInquiriumTraceEffect, __s123, 459, 22);
 const __s124 = __state();
-/** Validator for InquiriumTraceLevel (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/TraceLevel). */
-export function validateInquiriumTraceLevel(data) { return __c405(data) ? __ok(__s124) : __no(__s124, data); }
-__errorsOf(validateInquiriumTraceLevel, __s124, 405, 20);
+/** Validator for InquiriumTraceInputShape (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/InputShape). */
+export function validateInquiriumTraceInputShape(data) { return __c411(data) ? __ok(__s124) : __no(__s124, data); }
+__errorsOf(validateInquiriumTraceInputShape, __s124, 411, 22);
 const __s125 = __state();
-/** Validator for InquiriumTraceLevelByClass (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/TraceLevelByClass). */
-export function validateInquiriumTraceLevelByClass(data) { return __c571(data) ? __ok(__s125) : __no(__s125, data); }
-__errorsOf(validateInquiriumTraceLevelByClass, __s125, 571, 41);
+/** Validator for InquiriumTraceLevel (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/TraceLevel). */
+export function validateInquiriumTraceLevel(data) { return __c430(data) ? __ok(__s125) : __no(__s125, data); }
+__errorsOf(validateInquiriumTraceLevel, __s125, 430, 22);
 const __s126 = __state();
-/** Validator for InquiriumTraceOutputShape (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/OutputShape). */
-export function validateInquiriumTraceOutputShape(data) { return __c393(data) ? __ok(__s126) : __no(__s126, data); }
-__errorsOf(validateInquiriumTraceOutputShape, __s126, 393, 20);
+/** Validator for InquiriumTraceLevelByClass (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/TraceLevelByClass). */
+export function validateInquiriumTraceLevelByClass(data) { return __c581(data) ? __ok(__s126) : __no(__s126, data); }
+__errorsOf(validateInquiriumTraceLevelByClass, __s126, 581, 41);
 const __s127 = __state();
-/** Validator for InquiriumTracePolicy (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/TracePolicy). */
-export function validateInquiriumTracePolicy(data) { return __c399(data) ? __ok(__s127) : __no(__s127, data); }
-__errorsOf(validateInquiriumTracePolicy, __s127, 399, 20);
+/** Validator for InquiriumTraceOutputShape (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/OutputShape). */
+export function validateInquiriumTraceOutputShape(data) { return __c418(data) ? __ok(__s127) : __no(__s127, data); }
+__errorsOf(validateInquiriumTraceOutputShape, __s127, 418, 22);
 const __s128 = __state();
-/** Validator for InquiriumTraceRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/TraceRef). */
-export function validateInquiriumTraceRef(data) { return __c811(data) ? __ok(__s128) : __no(__s128, data); }
-__errorsOf(validateInquiriumTraceRef, __s128, 811, 22);
+/** Validator for InquiriumTracePolicy (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/TracePolicy). */
+export function validateInquiriumTracePolicy(data) { return __c424(data) ? __ok(__s128) : __no(__s128, data); }
+__errorsOf(validateInquiriumTracePolicy, __s128, 424, 22);
 const __s129 = __state();
-/** Validator for InquiriumTransportKind (https://wopkit.dev/schemas/inquirium/v1/inquirium.runtime-candidate.v1.schema.json#/$defs/TransportKind). */
-export function validateInquiriumTransportKind(data) { return __c892(data) ? __ok(__s129) : __no(__s129, data); }
-__errorsOf(validateInquiriumTransportKind, __s129, 892, 53);
+/** Validator for InquiriumTraceRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/TraceRef). */
+export function validateInquiriumTraceRef(data) { return __c821(data) ? __ok(__s129) : __no(__s129, data); }
+__errorsOf(validateInquiriumTraceRef, __s129, 821, 24);
 const __s130 = __state();
-/** Validator for InquiriumTrustMode (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/TrustMode). */
-export function validateInquiriumTrustMode(data) { return __c403(data) ? __ok(__s130) : __no(__s130, data); }
-__errorsOf(validateInquiriumTrustMode, __s130, 403, 23);
+/** Validator for InquiriumTransportKind (https://wopkit.dev/schemas/inquirium/v1/inquirium.runtime-candidate.v1.schema.json#/$defs/TransportKind). */
+export function validateInquiriumTransportKind(data) { return __c902(data) ? __ok(__s130) : __no(__s130, data); }
+__errorsOf(validateInquiriumTransportKind, __s130, 902, 53);
 const __s131 = __state();
-/** Validator for InquiriumTurn (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/Turn). */
-export function validateInquiriumTurn(data) { return __c776(data) ? __ok(__s131) : __no(__s131, data); }
-__errorsOf(validateInquiriumTurn, __s131, 776, 23);
+/** Validator for InquiriumTrustMode (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/TrustMode). */
+export function validateInquiriumTrustMode(data) { return __c428(data) ? __ok(__s131) : __no(__s131, data); }
+__errorsOf(validateInquiriumTrustMode, __s131, 428, 25);
 const __s132 = __state();
-/** Validator for InquiriumTurnId (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-turn.v1.schema.json#/$defs/TurnId). */
-export function validateInquiriumTurnId(data) { return __c373(data) ? __ok(__s132) : __no(__s132, data); }
-__errorsOf(validateInquiriumTurnId, __s132, 373, 21);
+/** Validator for InquiriumTurn (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/Turn). */
+export function validateInquiriumTurn(data) { return __c786(data) ? __ok(__s132) : __no(__s132, data); }
+__errorsOf(validateInquiriumTurn, __s132, 786, 25);
 const __s133 = __state();
-/** Validator for InquiriumUsage (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/Usage). */
-export function validateInquiriumUsage(data) { return __c813(data) ? __ok(__s133) : __no(__s133, data); }
-__errorsOf(validateInquiriumUsage, __s133, 813, 22);
+/** Validator for InquiriumTurnId (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-turn.v1.schema.json#/$defs/TurnId). */
+export function validateInquiriumTurnId(data) { return __c398(data) ? __ok(__s133) : __no(__s133, data); }
+__errorsOf(validateInquiriumTurnId, __s133, 398, 23);
 const __s134 = __state();
-/** Validator for InquiriumVerificationRigor (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/VerificationRigor). */
-export function validateInquiriumVerificationRigor(data) { return __c600(data) ? __ok(__s134) : __no(__s134, data); }
-__errorsOf(validateInquiriumVerificationRigor, __s134, 600, 41);
+/** Validator for InquiriumUsage (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/Usage). */
+export function validateInquiriumUsage(data) { return __c823(data) ? __ok(__s134) : __no(__s134, data); }
+__errorsOf(validateInquiriumUsage, __s134, 823, 24);
 const __s135 = __state();
-/** Validator for InquiriumVerificationRigorByMode (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/VerificationRigorByMode). */
-export function validateInquiriumVerificationRigorByMode(data) { return __c590(data) ? __ok(__s135) : __no(__s135, data); }
-__errorsOf(validateInquiriumVerificationRigorByMode, __s135, 590, 41);
+/** Validator for InquiriumVerificationRigor (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/VerificationRigor). */
+export function validateInquiriumVerificationRigor(data) { return __c610(data) ? __ok(__s135) : __no(__s135, data); }
+__errorsOf(validateInquiriumVerificationRigor, __s135, 610, 41);
 const __s136 = __state();
-/** Validator for InquiriumWidgetKind (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/WidgetKind). */
-export function validateInquiriumWidgetKind(data) { return __c1009(data) ? __ok(__s136) : __no(__s136, data); }
-__errorsOf(validateInquiriumWidgetKind, __s136, 1009, 46);
+/** Validator for InquiriumVerificationRigorByMode (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/VerificationRigorByMode). */
+export function validateInquiriumVerificationRigorByMode(data) { return __c600(data) ? __ok(__s136) : __no(__s136, data); }
+__errorsOf(validateInquiriumVerificationRigorByMode, __s136, 600, 41);
 const __s137 = __state();
-/** Validator for InterruptRequestedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/interruptRequested). */
-export function validateInterruptRequestedPayload(data) { return __c1130(data) ? __ok(__s137) : __no(__s137, data); }
-__errorsOf(validateInterruptRequestedPayload, __s137, 1130, 0);
+/** Validator for InquiriumWidgetKind (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/WidgetKind). */
+export function validateInquiriumWidgetKind(data) { return __c1019(data) ? __ok(__s137) : __no(__s137, data); }
+__errorsOf(validateInquiriumWidgetKind, __s137, 1019, 46);
 const __s138 = __state();
-/** Validator for InterruptResolvedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/interruptResolved). */
-export function validateInterruptResolvedPayload(data) { return __c1135(data) ? __ok(__s138) : __no(__s138, data); }
-__errorsOf(validateInterruptResolvedPayload, __s138, 1135, 0);
+/** Validator for InterruptRequestedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/interruptRequested). */
+export function validateInterruptRequestedPayload(data) { return __c1140(data) ? __ok(__s138) : __no(__s138, data); }
+__errorsOf(validateInterruptRequestedPayload, __s138, 1140, 0);
 const __s139 = __state();
-/** Validator for MemoryCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/MemoryCapability). */
-export function validateMemoryCapability(data) { return __c69(data) ? __ok(__s139) : __no(__s139, data); }
-__errorsOf(validateMemoryCapability, __s139, 69, 1);
+/** Validator for InterruptResolvedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/interruptResolved). */
+export function validateInterruptResolvedPayload(data) { return __c1145(data) ? __ok(__s139) : __no(__s139, data); }
+__errorsOf(validateInterruptResolvedPayload, __s139, 1145, 0);
 const __s140 = __state();
-/** Validator for MemoryCompactedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/memoryCompacted). */
-export function validateMemoryCompactedPayload(data) { return __c317(data) ? __ok(__s140) : __no(__s140, data); }
-__errorsOf(validateMemoryCompactedPayload, __s140, 317, 0);
+/** Validator for MemoryCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/MemoryCapability). */
+export function validateMemoryCapability(data) { return __c69(data) ? __ok(__s140) : __no(__s140, data); }
+__errorsOf(validateMemoryCapability, __s140, 69, 1);
 const __s141 = __state();
-/** Validator for MemoryConsolidationCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/MemoryConsolidationCapability). */
-export function validateMemoryConsolidationCapability(data) { return __c23(data) ? __ok(__s141) : __no(__s141, data); }
-__errorsOf(validateMemoryConsolidationCapability, __s141, 23, 1);
+/** Validator for MemoryCompactedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/memoryCompacted). */
+export function validateMemoryCompactedPayload(data) { return __c317(data) ? __ok(__s141) : __no(__s141, data); }
+__errorsOf(validateMemoryCompactedPayload, __s141, 317, 0);
 const __s142 = __state();
-/** Validator for MemoryEntry (https://wopkit.dev/schemas/openwop/v1/memory-entry.schema.json). */
-export function validateMemoryEntry(data) { return __c287(data) ? __ok(__s142) : __no(__s142, data); }
-__errorsOf(validateMemoryEntry, __s142, 287, 12);
+/** Validator for MemoryConsolidationCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/MemoryConsolidationCapability). */
+export function validateMemoryConsolidationCapability(data) { return __c23(data) ? __ok(__s142) : __no(__s142, data); }
+__errorsOf(validateMemoryConsolidationCapability, __s142, 23, 1);
 const __s143 = __state();
-/** Validator for MemoryIndex (https://wopkit.dev/schemas/openwop/v1/memory-index.schema.json). */
-export function validateMemoryIndex(data) { return __c468(data) ? __ok(__s143) : __no(__s143, data); }
-__errorsOf(validateMemoryIndex, __s143, 468, 30);
+/** Validator for MemoryEntry (https://wopkit.dev/schemas/openwop/v1/memory-entry.schema.json). */
+export function validateMemoryEntry(data) { return __c287(data) ? __ok(__s143) : __no(__s143, data); }
+__errorsOf(validateMemoryEntry, __s143, 287, 12);
 const __s144 = __state();
-/** Validator for MemoryIndexArchive (https://wopkit.dev/schemas/openwop/v1/memory-index.schema.json#/$defs/MemoryIndexArchive). */
-export function validateMemoryIndexArchive(data) { return __c475(data) ? __ok(__s144) : __no(__s144, data); }
-__errorsOf(validateMemoryIndexArchive, __s144, 475, 30);
+/** Validator for MemoryIndex (https://wopkit.dev/schemas/openwop/v1/memory-index.schema.json). */
+export function validateMemoryIndex(data) { return __c365(data) ? __ok(__s144) : __no(__s144, data); }
+__errorsOf(validateMemoryIndex, __s144, 365, 20);
 const __s145 = __state();
-/** Validator for MemoryListOptions (https://wopkit.dev/schemas/openwop/v1/memory-list-options.schema.json). */
-export function validateMemoryListOptions(data) { return __c1141(data) ? __ok(__s145) : __no(__s145, data); }
-__errorsOf(validateMemoryListOptions, __s145, 1141, 57);
+/** Validator for MemoryIndexArchive (https://wopkit.dev/schemas/openwop/v1/memory-index.schema.json#/$defs/MemoryIndexArchive). */
+export function validateMemoryIndexArchive(data) { return __c372(data) ? __ok(__s145) : __no(__s145, data); }
+__errorsOf(validateMemoryIndexArchive, __s145, 372, 20);
 const __s146 = __state();
-/** Validator for MemoryWrittenPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/memoryWritten). */
-export function validateMemoryWrittenPayload(data) { return __c1145(data) ? __ok(__s146) : __no(__s146, data); }
-__errorsOf(validateMemoryWrittenPayload, __s146, 1145, 0);
+/** Validator for MemoryListOptions (https://wopkit.dev/schemas/openwop/v1/memory-list-options.schema.json). */
+export function validateMemoryListOptions(data) { return __c1151(data) ? __ok(__s146) : __no(__s146, data); }
+__errorsOf(validateMemoryListOptions, __s146, 1151, 57);
 const __s147 = __state();
-/** Validator for MultiAgentCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/MultiAgentCapability). */
-export function validateMultiAgentCapability(data) { return __c114(data) ? __ok(__s147) : __no(__s147, data); }
-__errorsOf(validateMultiAgentCapability, __s147, 114, 1);
+/** Validator for MemoryWrittenPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/memoryWritten). */
+export function validateMemoryWrittenPayload(data) { return __c1155(data) ? __ok(__s147) : __no(__s147, data); }
+__errorsOf(validateMemoryWrittenPayload, __s147, 1155, 0);
 const __s148 = __state();
-/** Validator for OrchestratorDecision (https://wopkit.dev/schemas/openwop/v1/orchestrator-decision.schema.json). */
-export function validateOrchestratorDecision(data) { return __c146(data) ? __ok(__s148) : __no(__s148, data); }
-__errorsOf(validateOrchestratorDecision, __s148, 146, 4);
+/** Validator for MultiAgentCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/MultiAgentCapability). */
+export function validateMultiAgentCapability(data) { return __c114(data) ? __ok(__s148) : __no(__s148, data); }
+__errorsOf(validateMultiAgentCapability, __s148, 114, 1);
 const __s149 = __state();
-/** Validator for PackedAgent (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/PackedAgent). */
-export function validatePackedAgent(data) { return __c14(data) ? __ok(__s149) : __no(__s149, data); }
-__errorsOf(validatePackedAgent, __s149, 14, 2);
+/** Validator for OrchestratorDecision (https://wopkit.dev/schemas/openwop/v1/orchestrator-decision.schema.json). */
+export function validateOrchestratorDecision(data) { return __c146(data) ? __ok(__s149) : __no(__s149, data); }
+__errorsOf(validateOrchestratorDecision, __s149, 146, 4);
 const __s150 = __state();
-/** Validator for PayloadTooLargeDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/PayloadTooLargeDetails). */
-export function validatePayloadTooLargeDetails(data) { return __c238(data) ? __ok(__s150) : __no(__s150, data); }
-__errorsOf(validatePayloadTooLargeDetails, __s150, 238, 3);
+/** Validator for PackedAgent (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/PackedAgent). */
+export function validatePackedAgent(data) { return __c14(data) ? __ok(__s150) : __no(__s150, data); }
+__errorsOf(validatePackedAgent, __s150, 14, 2);
 const __s151 = __state();
-/** Validator for PromptTemplateArtifact (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/PromptTemplateArtifact). */
-export function validatePromptTemplateArtifact(data) { return __c1153(data) ? __ok(__s151) : __no(__s151, data); }
-__errorsOf(validatePromptTemplateArtifact, __s151, 1153, 2);
+/** Validator for PayloadTooLargeDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/PayloadTooLargeDetails). */
+export function validatePayloadTooLargeDetails(data) { return __c238(data) ? __ok(__s151) : __no(__s151, data); }
+__errorsOf(validatePayloadTooLargeDetails, __s151, 238, 3);
 const __s152 = __state();
-/** Validator for Proposal (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json). */
-export function validateProposal(data) { return __c1160(data) ? __ok(__s152) : __no(__s152, data); }
-__errorsOf(validateProposal, __s152, 1160, 2);
+/** Validator for PromptTemplateArtifact (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/PromptTemplateArtifact). */
+export function validatePromptTemplateArtifact(data) { return __c1163(data) ? __ok(__s152) : __no(__s152, data); }
+__errorsOf(validatePromptTemplateArtifact, __s152, 1163, 2);
 const __s153 = __state();
-/** Validator for ProposalActivatedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/proposalActivated). */
-export function validateProposalActivatedPayload(data) { return __c1212(data) ? __ok(__s153) : __no(__s153, data); }
-__errorsOf(validateProposalActivatedPayload, __s153, 1212, 0);
+/** Validator for Proposal (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json). */
+export function validateProposal(data) { return __c1170(data) ? __ok(__s153) : __no(__s153, data); }
+__errorsOf(validateProposal, __s153, 1170, 2);
 const __s154 = __state();
-/** Validator for ProposalActivation (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalActivation). */
-export function validateProposalActivation(data) { return __c42(data) ? __ok(__s154) : __no(__s154, data); }
-__errorsOf(validateProposalActivation, __s154, 42, 2);
+/** Validator for ProposalActivatedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/proposalActivated). */
+export function validateProposalActivatedPayload(data) { return __c1222(data) ? __ok(__s154) : __no(__s154, data); }
+__errorsOf(validateProposalActivatedPayload, __s154, 1222, 0);
 const __s155 = __state();
-/** Validator for ProposalCreatedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/proposalCreated). */
-export function validateProposalCreatedPayload(data) { return __c1217(data) ? __ok(__s155) : __no(__s155, data); }
-__errorsOf(validateProposalCreatedPayload, __s155, 1217, 0);
+/** Validator for ProposalActivation (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalActivation). */
+export function validateProposalActivation(data) { return __c42(data) ? __ok(__s155) : __no(__s155, data); }
+__errorsOf(validateProposalActivation, __s155, 42, 2);
 const __s156 = __state();
-/** Validator for ProposalKind (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalKind). */
-export function validateProposalKind(data) { return __c39(data) ? __ok(__s156) : __no(__s156, data); }
-__errorsOf(validateProposalKind, __s156, 39, 2);
+/** Validator for ProposalCreatedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/proposalCreated). */
+export function validateProposalCreatedPayload(data) { return __c1227(data) ? __ok(__s156) : __no(__s156, data); }
+__errorsOf(validateProposalCreatedPayload, __s156, 1227, 0);
 const __s157 = __state();
-/** Validator for ProposalProvenance (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalProvenance). */
-export function validateProposalProvenance(data) { return __c1166(data) ? __ok(__s157) : __no(__s157, data); }
-__errorsOf(validateProposalProvenance, __s157, 1166, 2);
+/** Validator for ProposalKind (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalKind). */
+export function validateProposalKind(data) { return __c39(data) ? __ok(__s157) : __no(__s157, data); }
+__errorsOf(validateProposalKind, __s157, 39, 2);
 const __s158 = __state();
-/** Validator for ProposalState (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalState). */
-export function validateProposalState(data) { return __c1174(data) ? __ok(__s158) : __no(__s158, data); }
-__errorsOf(validateProposalState, __s158, 1174, 2);
+/** Validator for ProposalProvenance (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalProvenance). */
+export function validateProposalProvenance(data) { return __c1176(data) ? __ok(__s158) : __no(__s158, data); }
+__errorsOf(validateProposalProvenance, __s158, 1176, 2);
 const __s159 = __state();
-/** Validator for ProposalsCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/ProposalsCapability). */
-export function validateProposalsCapability(data) { return __c35(data) ? __ok(__s159) : __no(__s159, data); }
-__errorsOf(validateProposalsCapability, __s159, 35, 1);
+/** Validator for ProposalState (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalState). */
+export function validateProposalState(data) { return __c1184(data) ? __ok(__s159) : __no(__s159, data); }
+__errorsOf(validateProposalState, __s159, 1184, 2);
 const __s160 = __state();
-/** Validator for QuotaExceededDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/QuotaExceededDetails). */
-export function validateQuotaExceededDetails(data) { return __c248(data) ? __ok(__s160) : __no(__s160, data); }
-__errorsOf(validateQuotaExceededDetails, __s160, 248, 3);
+/** Validator for ProposalsCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/ProposalsCapability). */
+export function validateProposalsCapability(data) { return __c35(data) ? __ok(__s160) : __no(__s160, data); }
+__errorsOf(validateProposalsCapability, __s160, 35, 1);
 const __s161 = __state();
-/** Validator for ReplayMemorySnapshotUnavailableDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/ReplayMemorySnapshotUnavailableDetails). */
-export function validateReplayMemorySnapshotUnavailableDetails(data) { return __c184(data) ? __ok(__s161) : __no(__s161, data); }
-__errorsOf(validateReplayMemorySnapshotUnavailableDetails, __s161, 184, 3);
+/** Validator for QuotaExceededDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/QuotaExceededDetails). */
+export function validateQuotaExceededDetails(data) { return __c248(data) ? __ok(__s161) : __no(__s161, data); }
+__errorsOf(validateQuotaExceededDetails, __s161, 248, 3);
 const __s162 = __state();
-/** Validator for RetentionCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/RetentionCapability). */
-export function validateRetentionCapability(data) { return __c108(data) ? __ok(__s162) : __no(__s162, data); }
-__errorsOf(validateRetentionCapability, __s162, 108, 1);
+/** Validator for ReplayMemorySnapshotUnavailableDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/ReplayMemorySnapshotUnavailableDetails). */
+export function validateReplayMemorySnapshotUnavailableDetails(data) { return __c184(data) ? __ok(__s162) : __no(__s162, data); }
+__errorsOf(validateReplayMemorySnapshotUnavailableDetails, __s162, 184, 3);
 const __s163 = __state();
-/** Validator for RunCompletedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runCompleted). */
-export function validateRunCompletedPayload(data) { return __c1222(data) ? __ok(__s163) : __no(__s163, data); }
-__errorsOf(validateRunCompletedPayload, __s163, 1222, 0);
+/** Validator for RetentionCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/RetentionCapability). */
+export function validateRetentionCapability(data) { return __c108(data) ? __ok(__s163) : __no(__s163, data); }
+__errorsOf(validateRetentionCapability, __s163, 108, 1);
 const __s164 = __state();
-/** Validator for RunEvent (https://wopkit.dev/schemas/openwop/v1/run-event.schema.json). */
-export function validateRunEvent(data) { return __c1226(data) ? __ok(__s164) : __no(__s164, data); }
-__errorsOf(validateRunEvent, __s164, 1226, 5);
+/** Validator for RunCompletedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runCompleted). */
+export function validateRunCompletedPayload(data) { return __c1232(data) ? __ok(__s164) : __no(__s164, data); }
+__errorsOf(validateRunCompletedPayload, __s164, 1232, 0);
 const __s165 = __state();
-/** Validator for RunEventType (https://wopkit.dev/schemas/openwop/v1/run-event.schema.json#/$defs/RunEventType). */
-export function validateRunEventType(data) { return __c1239(data) ? __ok(__s165) : __no(__s165, data); }
-__errorsOf(validateRunEventType, __s165, 1239, 5);
+/** Validator for RunError (https://wopkit.dev/schemas/openwop/v1/run-snapshot.schema.json#/$defs/RunError). */
+export function validateRunError(data) { return __c1236(data) ? __ok(__s165) : __no(__s165, data); }
+__errorsOf(validateRunError, __s165, 1236, 58);
 const __s166 = __state();
-/** Validator for RunEventsResponse (https://wopkit.dev/schemas/openwop/v1/run-events-response.schema.json). */
-export function validateRunEventsResponse(data) { return __c1240(data) ? __ok(__s166) : __no(__s166, data); }
-__errorsOf(validateRunEventsResponse, __s166, 1240, 58);
+/** Validator for RunEvent (https://wopkit.dev/schemas/openwop/v1/run-event.schema.json). */
+export function validateRunEvent(data) { return __c1240(data) ? __ok(__s166) : __no(__s166, data); }
+__errorsOf(validateRunEvent, __s166, 1240, 5);
 const __s167 = __state();
-/** Validator for RunFailedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runFailed). */
-export function validateRunFailedPayload(data) { return __c1245(data) ? __ok(__s167) : __no(__s167, data); }
-__errorsOf(validateRunFailedPayload, __s167, 1245, 0);
+/** Validator for RunEventType (https://wopkit.dev/schemas/openwop/v1/run-event.schema.json#/$defs/RunEventType). */
+export function validateRunEventType(data) { return __c1253(data) ? __ok(__s167) : __no(__s167, data); }
+__errorsOf(validateRunEventType, __s167, 1253, 5);
 const __s168 = __state();
-/** Validator for RunFailureError (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/RunFailureError). */
-export function validateRunFailureError(data) { return __c1249(data) ? __ok(__s168) : __no(__s168, data); }
-__errorsOf(validateRunFailureError, __s168, 1249, 0);
+/** Validator for RunEventsResponse (https://wopkit.dev/schemas/openwop/v1/run-events-response.schema.json). */
+export function validateRunEventsResponse(data) { return __c1254(data) ? __ok(__s168) : __no(__s168, data); }
+__errorsOf(validateRunEventsResponse, __s168, 1254, 59);
 const __s169 = __state();
-/** Validator for RunForkRequest (https://wopkit.dev/schemas/openwop/v1/run-fork-request.schema.json). */
-export function validateRunForkRequest(data) { return __c1261(data) ? __ok(__s169) : __no(__s169, data); }
-__errorsOf(validateRunForkRequest, __s169, 1261, 59);
+/** Validator for RunFailedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runFailed). */
+export function validateRunFailedPayload(data) { return __c1259(data) ? __ok(__s169) : __no(__s169, data); }
+__errorsOf(validateRunFailedPayload, __s169, 1259, 0);
 const __s170 = __state();
-/** Validator for RunForkResponse (https://wopkit.dev/schemas/openwop/v1/run-fork-response.schema.json). */
-export function validateRunForkResponse(data) { return __c1264(data) ? __ok(__s170) : __no(__s170, data); }
-__errorsOf(validateRunForkResponse, __s170, 1264, 60);
+/** Validator for RunFailureError (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/RunFailureError). */
+export function validateRunFailureError(data) { return __c1263(data) ? __ok(__s170) : __no(__s170, data); }
+__errorsOf(validateRunFailureError, __s170, 1263, 0);
 const __s171 = __state();
-/** Validator for RunOrchestratorDecidedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runOrchestratorDecided). */
-export function validateRunOrchestratorDecidedPayload(data) { return __c1269(data) ? __ok(__s171) : __no(__s171, data); }
-__errorsOf(validateRunOrchestratorDecidedPayload, __s171, 1269, 0);
+/** Validator for RunForkRequest (https://wopkit.dev/schemas/openwop/v1/run-fork-request.schema.json). */
+export function validateRunForkRequest(data) { return __c1275(data) ? __ok(__s171) : __no(__s171, data); }
+__errorsOf(validateRunForkRequest, __s171, 1275, 60);
 const __s172 = __state();
-/** Validator for RunStartedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runStarted). */
-export function validateRunStartedPayload(data) { return __c1272(data) ? __ok(__s172) : __no(__s172, data); }
-__errorsOf(validateRunStartedPayload, __s172, 1272, 0);
+/** Validator for RunForkResponse (https://wopkit.dev/schemas/openwop/v1/run-fork-response.schema.json). */
+export function validateRunForkResponse(data) { return __c1279(data) ? __ok(__s172) : __no(__s172, data); }
+__errorsOf(validateRunForkResponse, __s172, 1279, 61);
 const __s173 = __state();
-/** Validator for ScheduledAutomationArtifact (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ScheduledAutomationArtifact). */
-export function validateScheduledAutomationArtifact(data) { return __c1205(data) ? __ok(__s173) : __no(__s173, data); }
-__errorsOf(validateScheduledAutomationArtifact, __s173, 1205, 2);
+/** Validator for RunInterrupt (https://wopkit.dev/schemas/openwop/v1/run-snapshot.schema.json#/$defs/RunInterrupt). */
+export function validateRunInterrupt(data) { return __c1284(data) ? __ok(__s173) : __no(__s173, data); }
+__errorsOf(validateRunInterrupt, __s173, 1284, 58);
 const __s174 = __state();
-/** Validator for ScheduledDistillationOutcome (https://wopkit.dev/schemas/openwop/v1/host-sample-distill-schedule-tick-response.schema.json#/$defs/ScheduledDistillationOutcome). */
-export function validateScheduledDistillationOutcome(data) { return __c310(data) ? __ok(__s174) : __no(__s174, data); }
-__errorsOf(validateScheduledDistillationOutcome, __s174, 310, 15);
+/** Validator for RunOrchestratorDecidedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runOrchestratorDecided). */
+export function validateRunOrchestratorDecidedPayload(data) { return __c1288(data) ? __ok(__s174) : __no(__s174, data); }
+__errorsOf(validateRunOrchestratorDecidedPayload, __s174, 1288, 0);
 const __s175 = __state();
-/** Validator for SearchCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/SearchCapability). */
-export function validateSearchCapability(data) { return __c102(data) ? __ok(__s175) : __no(__s175, data); }
-__errorsOf(validateSearchCapability, __s175, 102, 1);
+/** Validator for RunSnapshot (https://wopkit.dev/schemas/openwop/v1/run-snapshot.schema.json). */
+export function validateRunSnapshot(data) { return __c1291(data) ? __ok(__s175) : __no(__s175, data); }
+__errorsOf(validateRunSnapshot, __s175, 1291, 58);
 const __s176 = __state();
-/** Validator for TokenBudgetExceededDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/TokenBudgetExceededDetails). */
-export function validateTokenBudgetExceededDetails(data) { return __c197(data) ? __ok(__s176) : __no(__s176, data); }
-__errorsOf(validateTokenBudgetExceededDetails, __s176, 197, 3);
+/** Validator for RunStartRequest (https://wopkit.dev/schemas/openwop/v1/run-start-request.schema.json). */
+export function validateRunStartRequest(data) { return __c1301(data) ? __ok(__s176) : __no(__s176, data); }
+__errorsOf(validateRunStartRequest, __s176, 1301, 62);
 const __s177 = __state();
-/** Validator for ValidationFailedDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/ValidationFailedDetails). */
-export function validateValidationFailedDetails(data) { return __c223(data) ? __ok(__s177) : __no(__s177, data); }
-__errorsOf(validateValidationFailedDetails, __s177, 223, 3);
+/** Validator for RunStartResponse (https://wopkit.dev/schemas/openwop/v1/run-start-response.schema.json). */
+export function validateRunStartResponse(data) { return __c1306(data) ? __ok(__s177) : __no(__s177, data); }
+__errorsOf(validateRunStartResponse, __s177, 1306, 63);
 const __s178 = __state();
-/** Validator for ValidationFailure (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/ValidationFailure). */
-export function validateValidationFailure(data) { return __c226(data) ? __ok(__s178) : __no(__s178, data); }
-__errorsOf(validateValidationFailure, __s178, 226, 3);
+/** Validator for RunStartedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runStarted). */
+export function validateRunStartedPayload(data) { return __c1311(data) ? __ok(__s178) : __no(__s178, data); }
+__errorsOf(validateRunStartedPayload, __s178, 1311, 0);
 const __s179 = __state();
-/** Validator for WorkerDispatchedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/workerDispatched). */
-export function validateWorkerDispatchedPayload(data) { return __c1279(data) ? __ok(__s179) : __no(__s179, data); }
-__errorsOf(validateWorkerDispatchedPayload, __s179, 1279, 0);
+/** Validator for RunStatus (https://wopkit.dev/schemas/openwop/v1/run-snapshot.schema.json#/$defs/RunStatus). */
+export function validateRunStatus(data) { return __c1295(data) ? __ok(__s179) : __no(__s179, data); }
+__errorsOf(validateRunStatus, __s179, 1295, 58);
 const __s180 = __state();
-/** Validator for WorkflowChainPackArtifact (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/WorkflowChainPackArtifact). */
-export function validateWorkflowChainPackArtifact(data) { return __c1188(data) ? __ok(__s180) : __no(__s180, data); }
-__errorsOf(validateWorkflowChainPackArtifact, __s180, 1188, 2);
+/** Validator for ScheduledAutomationArtifact (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ScheduledAutomationArtifact). */
+export function validateScheduledAutomationArtifact(data) { return __c1215(data) ? __ok(__s180) : __no(__s180, data); }
+__errorsOf(validateScheduledAutomationArtifact, __s180, 1215, 2);
 const __s181 = __state();
+/** Validator for ScheduledDistillationOutcome (https://wopkit.dev/schemas/openwop/v1/host-sample-distill-schedule-tick-response.schema.json#/$defs/ScheduledDistillationOutcome). */
+export function validateScheduledDistillationOutcome(data) { return __c310(data) ? __ok(__s181) : __no(__s181, data); }
+__errorsOf(validateScheduledDistillationOutcome, __s181, 310, 15);
+const __s182 = __state();
+/** Validator for SearchCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/SearchCapability). */
+export function validateSearchCapability(data) { return __c102(data) ? __ok(__s182) : __no(__s182, data); }
+__errorsOf(validateSearchCapability, __s182, 102, 1);
+const __s183 = __state();
+/** Validator for TestMemoryCompactRequest (https://wopkit.dev/schemas/openwop/v1/test-memory-compact-request.schema.json). */
+export function validateTestMemoryCompactRequest(data) { return __c1318(data) ? __ok(__s183) : __no(__s183, data); }
+__errorsOf(validateTestMemoryCompactRequest, __s183, 1318, 64);
+const __s184 = __state();
+/** Validator for TestMemoryCompactResponse (https://wopkit.dev/schemas/openwop/v1/test-memory-compact-response.schema.json). */
+export function validateTestMemoryCompactResponse(data) { return __c1323(data) ? __ok(__s184) : __no(__s184, data); }
+__errorsOf(validateTestMemoryCompactResponse, __s184, 1323, 65);
+const __s185 = __state();
+/** Validator for TestMemorySeedEntry (https://wopkit.dev/schemas/openwop/v1/test-memory-seed-request.schema.json#/$defs/TestMemorySeedEntry). */
+export function validateTestMemorySeedEntry(data) { return __c1329(data) ? __ok(__s185) : __no(__s185, data); }
+__errorsOf(validateTestMemorySeedEntry, __s185, 1329, 66);
+const __s186 = __state();
+/** Validator for TestMemorySeedRequest (https://wopkit.dev/schemas/openwop/v1/test-memory-seed-request.schema.json). */
+export function validateTestMemorySeedRequest(data) { return __c1335(data) ? __ok(__s186) : __no(__s186, data); }
+__errorsOf(validateTestMemorySeedRequest, __s186, 1335, 66);
+const __s187 = __state();
+/** Validator for TestMemorySeedResponse (https://wopkit.dev/schemas/openwop/v1/test-memory-seed-response.schema.json). */
+export function validateTestMemorySeedResponse(data) { return __c1340(data) ? __ok(__s187) : __no(__s187, data); }
+__errorsOf(validateTestMemorySeedResponse, __s187, 1340, 67);
+const __s188 = __state();
+/** Validator for TokenBudgetExceededDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/TokenBudgetExceededDetails). */
+export function validateTokenBudgetExceededDetails(data) { return __c197(data) ? __ok(__s188) : __no(__s188, data); }
+__errorsOf(validateTokenBudgetExceededDetails, __s188, 197, 3);
+const __s189 = __state();
+/** Validator for ValidationFailedDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/ValidationFailedDetails). */
+export function validateValidationFailedDetails(data) { return __c223(data) ? __ok(__s189) : __no(__s189, data); }
+__errorsOf(validateValidationFailedDetails, __s189, 223, 3);
+const __s190 = __state();
+/** Validator for ValidationFailure (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/ValidationFailure). */
+export function validateValidationFailure(data) { return __c226(data) ? __ok(__s190) : __no(__s190, data); }
+__errorsOf(validateValidationFailure, __s190, 226, 3);
+const __s191 = __state();
+/** Validator for WorkerDispatchedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/workerDispatched). */
+export function validateWorkerDispatchedPayload(data) { return __c1345(data) ? __ok(__s191) : __no(__s191, data); }
+__errorsOf(validateWorkerDispatchedPayload, __s191, 1345, 0);
+const __s192 = __state();
+/** Validator for WorkflowChainPackArtifact (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/WorkflowChainPackArtifact). */
+export function validateWorkflowChainPackArtifact(data) { return __c1198(data) ? __ok(__s192) : __no(__s192, data); }
+__errorsOf(validateWorkflowChainPackArtifact, __s192, 1198, 2);
+const __s193 = __state();
 /** Validator for WorkspaceUpdatedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/workspaceUpdated). */
-export function validateWorkspaceUpdatedPayload(data) { return __c1284(data) ? __ok(__s181) : __no(__s181, data); }
-__errorsOf(validateWorkspaceUpdatedPayload, __s181, 1284, 0);
+export function validateWorkspaceUpdatedPayload(data) { return __c1350(data) ? __ok(__s193) : __no(__s193, data); }
+__errorsOf(validateWorkspaceUpdatedPayload, __s193, 1350, 0);
 
 /** Every validator by type title. */
 export const validatorIndex = Object.freeze({
@@ -7376,6 +7715,7 @@ export const validatorIndex = Object.freeze({
   "HostSampleDistillScheduleTickResponse": Object.freeze({ validator: validateHostSampleDistillScheduleTickResponse, id: "https://wopkit.dev/schemas/openwop/v1/host-sample-distill-schedule-tick-response.schema.json", target: "host-sample-distill-schedule-tick-response", family: "openwop" }),
   "HostSampleEscalationRunRequest": Object.freeze({ validator: validateHostSampleEscalationRunRequest, id: "https://wopkit.dev/schemas/openwop/v1/host-sample-escalation-run-request.schema.json", target: "host-sample-escalation-run-request", family: "openwop" }),
   "HostSampleEscalationRunResponse": Object.freeze({ validator: validateHostSampleEscalationRunResponse, id: "https://wopkit.dev/schemas/openwop/v1/host-sample-escalation-run-response.schema.json", target: "host-sample-escalation-run-response", family: "openwop" }),
+  "HostSampleIndexFile": Object.freeze({ validator: validateHostSampleIndexFile, id: "https://wopkit.dev/schemas/openwop/v1/host-sample-memory-distill-response.schema.json#/$defs/HostSampleIndexFile", target: "host-sample-memory-distill-response--HostSampleIndexFile", family: "openwop" }),
   "HostSampleInquiriumTracesResponse": Object.freeze({ validator: validateHostSampleInquiriumTracesResponse, id: "https://wopkit.dev/schemas/openwop/v1/host-sample-inquirium-traces-response.schema.json", target: "host-sample-inquirium-traces-response", family: "openwop" }),
   "HostSampleMemoryCompactRequest": Object.freeze({ validator: validateHostSampleMemoryCompactRequest, id: "https://wopkit.dev/schemas/openwop/v1/host-sample-memory-compact-request.schema.json", target: "host-sample-memory-compact-request", family: "openwop" }),
   "HostSampleMemoryCompactResponse": Object.freeze({ validator: validateHostSampleMemoryCompactResponse, id: "https://wopkit.dev/schemas/openwop/v1/host-sample-memory-compact-response.schema.json", target: "host-sample-memory-compact-response", family: "openwop" }),
@@ -7505,6 +7845,7 @@ export const validatorIndex = Object.freeze({
   "ReplayMemorySnapshotUnavailableDetails": Object.freeze({ validator: validateReplayMemorySnapshotUnavailableDetails, id: "https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/ReplayMemorySnapshotUnavailableDetails", target: "error--ReplayMemorySnapshotUnavailableDetails", family: "openwop" }),
   "RetentionCapability": Object.freeze({ validator: validateRetentionCapability, id: "https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/RetentionCapability", target: "capabilities--RetentionCapability", family: "openwop" }),
   "RunCompletedPayload": Object.freeze({ validator: validateRunCompletedPayload, id: "https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runCompleted", target: "run-event-payloads--runCompleted", family: "openwop" }),
+  "RunError": Object.freeze({ validator: validateRunError, id: "https://wopkit.dev/schemas/openwop/v1/run-snapshot.schema.json#/$defs/RunError", target: "run-snapshot--RunError", family: "openwop" }),
   "RunEvent": Object.freeze({ validator: validateRunEvent, id: "https://wopkit.dev/schemas/openwop/v1/run-event.schema.json", target: "run-event", family: "openwop" }),
   "RunEventType": Object.freeze({ validator: validateRunEventType, id: "https://wopkit.dev/schemas/openwop/v1/run-event.schema.json#/$defs/RunEventType", target: "run-event--RunEventType", family: "openwop" }),
   "RunEventsResponse": Object.freeze({ validator: validateRunEventsResponse, id: "https://wopkit.dev/schemas/openwop/v1/run-events-response.schema.json", target: "run-events-response", family: "openwop" }),
@@ -7512,11 +7853,21 @@ export const validatorIndex = Object.freeze({
   "RunFailureError": Object.freeze({ validator: validateRunFailureError, id: "https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/RunFailureError", target: "run-event-payloads--RunFailureError", family: "openwop" }),
   "RunForkRequest": Object.freeze({ validator: validateRunForkRequest, id: "https://wopkit.dev/schemas/openwop/v1/run-fork-request.schema.json", target: "run-fork-request", family: "openwop" }),
   "RunForkResponse": Object.freeze({ validator: validateRunForkResponse, id: "https://wopkit.dev/schemas/openwop/v1/run-fork-response.schema.json", target: "run-fork-response", family: "openwop" }),
+  "RunInterrupt": Object.freeze({ validator: validateRunInterrupt, id: "https://wopkit.dev/schemas/openwop/v1/run-snapshot.schema.json#/$defs/RunInterrupt", target: "run-snapshot--RunInterrupt", family: "openwop" }),
   "RunOrchestratorDecidedPayload": Object.freeze({ validator: validateRunOrchestratorDecidedPayload, id: "https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runOrchestratorDecided", target: "run-event-payloads--runOrchestratorDecided", family: "openwop" }),
+  "RunSnapshot": Object.freeze({ validator: validateRunSnapshot, id: "https://wopkit.dev/schemas/openwop/v1/run-snapshot.schema.json", target: "run-snapshot", family: "openwop" }),
+  "RunStartRequest": Object.freeze({ validator: validateRunStartRequest, id: "https://wopkit.dev/schemas/openwop/v1/run-start-request.schema.json", target: "run-start-request", family: "openwop" }),
+  "RunStartResponse": Object.freeze({ validator: validateRunStartResponse, id: "https://wopkit.dev/schemas/openwop/v1/run-start-response.schema.json", target: "run-start-response", family: "openwop" }),
   "RunStartedPayload": Object.freeze({ validator: validateRunStartedPayload, id: "https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runStarted", target: "run-event-payloads--runStarted", family: "openwop" }),
+  "RunStatus": Object.freeze({ validator: validateRunStatus, id: "https://wopkit.dev/schemas/openwop/v1/run-snapshot.schema.json#/$defs/RunStatus", target: "run-snapshot--RunStatus", family: "openwop" }),
   "ScheduledAutomationArtifact": Object.freeze({ validator: validateScheduledAutomationArtifact, id: "https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ScheduledAutomationArtifact", target: "proposal--ScheduledAutomationArtifact", family: "openwop" }),
   "ScheduledDistillationOutcome": Object.freeze({ validator: validateScheduledDistillationOutcome, id: "https://wopkit.dev/schemas/openwop/v1/host-sample-distill-schedule-tick-response.schema.json#/$defs/ScheduledDistillationOutcome", target: "host-sample-distill-schedule-tick-response--ScheduledDistillationOutcome", family: "openwop" }),
   "SearchCapability": Object.freeze({ validator: validateSearchCapability, id: "https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/SearchCapability", target: "capabilities--SearchCapability", family: "openwop" }),
+  "TestMemoryCompactRequest": Object.freeze({ validator: validateTestMemoryCompactRequest, id: "https://wopkit.dev/schemas/openwop/v1/test-memory-compact-request.schema.json", target: "test-memory-compact-request", family: "openwop" }),
+  "TestMemoryCompactResponse": Object.freeze({ validator: validateTestMemoryCompactResponse, id: "https://wopkit.dev/schemas/openwop/v1/test-memory-compact-response.schema.json", target: "test-memory-compact-response", family: "openwop" }),
+  "TestMemorySeedEntry": Object.freeze({ validator: validateTestMemorySeedEntry, id: "https://wopkit.dev/schemas/openwop/v1/test-memory-seed-request.schema.json#/$defs/TestMemorySeedEntry", target: "test-memory-seed-request--TestMemorySeedEntry", family: "openwop" }),
+  "TestMemorySeedRequest": Object.freeze({ validator: validateTestMemorySeedRequest, id: "https://wopkit.dev/schemas/openwop/v1/test-memory-seed-request.schema.json", target: "test-memory-seed-request", family: "openwop" }),
+  "TestMemorySeedResponse": Object.freeze({ validator: validateTestMemorySeedResponse, id: "https://wopkit.dev/schemas/openwop/v1/test-memory-seed-response.schema.json", target: "test-memory-seed-response", family: "openwop" }),
   "TokenBudgetExceededDetails": Object.freeze({ validator: validateTokenBudgetExceededDetails, id: "https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/TokenBudgetExceededDetails", target: "error--TokenBudgetExceededDetails", family: "openwop" }),
   "ValidationFailedDetails": Object.freeze({ validator: validateValidationFailedDetails, id: "https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/ValidationFailedDetails", target: "error--ValidationFailedDetails", family: "openwop" }),
   "ValidationFailure": Object.freeze({ validator: validateValidationFailure, id: "https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/ValidationFailure", target: "error--ValidationFailure", family: "openwop" }),

@@ -2,7 +2,8 @@
  * RFC 0012 compaction: collapse source entries of one memoryRef into one new entry, then delete the sources.
  *
  * - The derived content goes through the same SR-1 chokepoint as a fresh put (carry-forward): the sources having
- *   been clean is never taken as proof the summary is.
+ *   been clean is never taken as proof the summary is. `[BYOK:…]` forms and non-canonical `<REDACTED:…>` markers
+ *   are rewritten to the canonical `[REDACTED:<id>]` first (byok-forms.ts, markers.ts).
  * - The output is tagged `compacted-from:<compactionRunId>` and stays readable through `get`.
  * - `memory.compacted` is emitted every time, with `sourceIds` listed exhaustively up to 100 sources and omitted
  *   above that (sourceCount is always exact), `byteSize` the UTF-8 size of the stored content.
@@ -23,6 +24,7 @@ import type { EmitFn } from '../events/log.ts';
 import { validatePayload } from '../events/validate.ts';
 import type { CapabilityFragment } from '../capabilities/registry.ts';
 import { neutraliseByokForms } from './byok-forms.ts';
+import { canonicaliseMarkers } from './markers.ts';
 import { extractiveSummariser, type Summariser } from './summariser.ts';
 
 /** The path that drives one compaction run (the advertised trigger may be `both`; a run is one or the other). */
@@ -113,9 +115,9 @@ export class Compactor {
     return { memory: { compaction: { supported: true, trigger: this.trigger, maxInputEntries: this.maxInputEntries, maxOutputBytes: this.maxOutputBytes } } };
   }
 
-  /** Redact derived content exactly as a fresh put would be (plus BYOK-form neutralisation). */
+  /** Redact derived content exactly as a fresh put would be, plus BYOK-form neutralisation and canonical markers. */
   carryForward(memoryRef: string, content: string, ctx: WriteContext = {}): string {
-    return this.o.writer.redactFor(memoryRef, ctx)(neutraliseByokForms(content));
+    return this.o.writer.redactFor(memoryRef, ctx)(canonicaliseMarkers(neutraliseByokForms(content)));
   }
 
   compact(memoryRef: string, req: CompactRequest = {}): CompactResult {

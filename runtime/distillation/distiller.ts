@@ -7,8 +7,8 @@
  *    tokens count against it. If the sources do not fit with room for at least one output sentence, the run
  *    fails with `token_budget_exceeded` and nothing is written: no archive, no index change, no event.
  * 3. Content goes through the compaction carry-forward (SR-1) at every level, recursive runs included.
- * 4. The archive is byte-stable: the same sources and budget give the same content and the same
- *    content-addressed id (`arc_<sha256>` of the canonical input: memoryRef, budget, tokenizer, level, and each
+ * 4. The archive is byte-stable: the same sources and budget give the same content (`archiveChecksum`, the sha256 of
+ *    its bytes) and the same content-addressed id (`arc_<sha256>` of the canonical input: memoryRef, budget, tokenizer, level, and each
  *    source's id and content digest), so a repeated run rewrites nothing new. The tokens counted are those of the
  *    redacted inputs plus the redacted output, so tokensUsed never exceeds the budget.
  * 5. MEMORY-INDEX.json is updated and `workspace.updated` emitted when the index is enabled.
@@ -57,6 +57,8 @@ export interface DistillRequest {
   readonly tokenBudget?: number;
   /** 0 (default): distil transactional entries; n ≥ 1: distil level-n archives into a level n+1 archive. */
   readonly fromLevel?: number;
+  /** Distil exactly these entries of the ref (each must be live there) instead of the tier's entries. */
+  readonly sourceIds?: readonly string[];
   readonly context?: WriteContext;
 }
 
@@ -83,6 +85,9 @@ export class DistillationError extends WopkitError<DistillationErrorCode> {
     super(code, message, code === 'not_advertised' ? capabilityNotProvided('memory.distillation') : BAD_REQUEST);
   }
 }
+
+/** `sha256:<hex>` of an archive's stored content bytes: what makes "the same archive" checkable from outside. */
+export const archiveChecksum = (content: string): string => `sha256:${createHash('sha256').update(content, 'utf8').digest('hex')}`;
 
 const levelOf = (e: StoredEntry): number => {
   const t = e.tags.find((x) => x.startsWith(LEVEL_TAG));
@@ -149,9 +154,11 @@ export class Distiller {
     const fromLevel = req.fromLevel ?? 0;
     if (!Number.isInteger(fromLevel) || fromLevel < 0) throw new DistillationError('invalid_budget', 'fromLevel must be a non-negative integer');
     const ctx = req.context ?? {};
-    const sources = this.o.compactor
-      .selectSources(memoryRef, { tag: fromLevel === 0 ? TRANSACTIONAL_TAG : `${LEVEL_TAG}${fromLevel}`, context: ctx })
-      .filter((e) => levelOf(e) === fromLevel);
+    const sources = req.sourceIds !== undefined
+      ? this.o.compactor.selectSources(memoryRef, { sourceIds: req.sourceIds, context: ctx })
+      : this.o.compactor
+        .selectSources(memoryRef, { tag: fromLevel === 0 ? TRANSACTIONAL_TAG : `${LEVEL_TAG}${fromLevel}`, context: ctx })
+        .filter((e) => levelOf(e) === fromLevel);
     if (sources.length === 0) throw new DistillationError('no_sources', 'nothing to distil');
     // SR-1 on the way in too: the summariser never sees a plaintext the run has registered since the source was
     // written, and every level of recursive distillation re-checks.
@@ -215,7 +222,7 @@ export class Distiller {
       this.o.emit(compactionRunId, 'workspace.updated', { path: INDEX_PATH, ...written });
     }
     this.o.emit(compactionRunId, 'memory.compacted', event);
-    return { archiveId, entry, event, ...(index !== undefined ? { index } : {}) };
+    return { archiveId, archiveChecksum: archiveChecksum(entry.content), indexUpdated: indexed, entry, event, ...(index !== undefined ? { index, indexFile: { path: INDEX_PATH, content: index } } : {}) };
   }
 }
 

@@ -4,7 +4,8 @@
  * Inquirium runtimes, and `mutants.ts` wraps an implementation to build the deliberately broken hosts the
  * conformance tests use. Nothing here knows about HTTP, and no route reaches past it to a store or a registry.
  */
-import type { AgentMemoryConsolidatedPayload, CommitmentFiredPayload, MemoryEntry, OrchestratorDecision, RunEvent } from '../../generated/ts/index.ts';
+import type { AgentMemoryConsolidatedPayload, CommitmentFiredPayload, MemoryEntry, OrchestratorDecision, RunEvent, RunSnapshot } from '../../generated/ts/index.ts';
+import type { InterruptResolution } from '../multi-agent/escalation.ts';
 import type { CompactResult } from '../compaction/compactor.ts';
 import type { DistillationScheduler } from '../distillation/schedule.ts';
 import type { DistillResult } from '../distillation/distiller.ts';
@@ -55,7 +56,28 @@ export interface QuestionCaller {
 /** Opaque JSON the Inquirium runtime answers with (already checked against its DTO schema there). */
 export type InquiriumAnswer = Record<string, unknown>;
 
-export interface HostRuntime {
+/**
+ * Workflow runs a client starts (POST /v1/runs): the conformance fixture workflows, executed by the fixture runner
+ * (runtime/openwop/fixtures/) over the host's own operations — so a host broken in one of them breaks its runs too
+ * (workflow-runs.ts adds these to a HostCore).
+ */
+export interface WorkflowRuns {
+  /** Fixture ids discovery advertises in `fixtures` (none until seeded). */
+  fixtureIds(): Promise<readonly string[]>;
+  /** Seed the conformance fixtures; seeding again changes nothing. The ids seeded. */
+  seedFixtures(): Promise<readonly string[]>;
+  /** Start a fixture run as `tenant`; it answers once the run ended or suspended. UnknownWorkflowError → 404. */
+  startWorkflow(workflowId: string, tenant: string): Promise<RunSnapshot>;
+  /** A workflow run's status and variables (undefined for other runs). */
+  workflowRun(runId: string): Promise<RunSnapshot | undefined>;
+  /** Answer the interrupt a waiting workflow run is suspended on. */
+  resolveInterrupt(runId: string, resolution: InterruptResolution): Promise<RunSnapshot | undefined>;
+}
+
+/** Everything but the workflow runs: what reference-runtime.ts implements and mutants.ts wraps. */
+export type HostCore = Omit<HostRuntime, keyof WorkflowRuns>;
+
+export interface HostRuntime extends WorkflowRuns {
   /** The discovery document, built from what the runtimes wire. */
   discovery(): Record<string, unknown>;
   /** Milliseconds on the runtime's clock. */
@@ -106,8 +128,8 @@ export interface HostRuntime {
   consolidate(memoryRef: string, tenant: string): Promise<ConsolidationPass>;
   /** Client-requested compaction (RFC 0012); throws CompactionError when compaction is not wired. */
   compact(memoryRef: string, tenant: string, sourceIds?: readonly string[]): CompactResult;
-  /** On-demand distillation of the ref's transactional entries (RFC 0062). */
-  distill(memoryRef: string, tenant: string, tokenBudget?: number): DistillResult;
+  /** On-demand distillation of the ref's transactional entries, or of the entries `sourceIds` names (RFC 0062). */
+  distill(memoryRef: string, tenant: string, tokenBudget?: number, sourceIds?: readonly string[]): DistillResult;
   /** The distillation scheduler, when scheduled distillation is wired. */
   distillationScheduler(): DistillationScheduler | undefined;
 
@@ -122,8 +144,8 @@ export interface HostRuntime {
   // ── Multi-agent (RFC 0039) ───────────────────────────────────────────────────────────────────────────────
   /** The confidence floor below which a decision escalates. */
   escalationFloor(): number;
-  /** One supervisor step with `decision`; an interrupt it raises is answered "approved". */
-  supervisorStep(runId: string, decision: Readonly<OrchestratorDecision>): Promise<void>;
+  /** One supervisor step with `decision`; an interrupt it raises is answered by `resolve` (default: "approved" at once). */
+  supervisorStep(runId: string, decision: Readonly<OrchestratorDecision>, resolve?: (req: { readonly interruptId: string; readonly kind: 'clarify' | 'escalate' }) => Promise<InterruptResolution>): Promise<void>;
   /** A child run's write into the scope it inherits from its parent, through the SR-1 chokepoint of that scope. */
   childWrite(parent: { readonly runId: string; readonly memoryRef: string }, childRunId: string, write: { readonly content: string; readonly ttlSeconds?: number }): Promise<MemoryEntry>;
   /** What the parent's supervisor reads of the ref (children's unexpired writes included). */

@@ -4,7 +4,8 @@
  * Credentials (auth-config.ts, docs/host.md "Credentials"): `--credentials <file.json>` / WOPKIT_CREDENTIALS_FILE,
  * WOPKIT_API_KEYS, OPENWOP_HOST_TOKEN (the development operator token; a random one is generated and printed when
  * no key is configured). `--production` or NODE_ENV=production: a credentials file is required.
- * Env: PORT (default 8787), HOST (127.0.0.1), LOG_LEVEL (info), and one variable per limit of limits.ts (e.g.
+ * Env: PORT (default 8787), HOST (127.0.0.1), LOG_LEVEL (info), OPENWOP_CONFORMANCE_SEED=true (seed the conformance
+ * fixture workflows, as upstream's suite expects), and one variable per limit of limits.ts (e.g.
  * OPENWOP_REQUEST_TIMEOUT_MS; docs/security.md lists them).
  */
 import { readFileSync } from 'node:fs';
@@ -33,7 +34,8 @@ try {
 }
 const port = Number(process.env.PORT ?? 8787);
 const host = process.env.HOST ?? '127.0.0.1';
-const { app } = await createHost({ credentials: start.credentials, logger: { level: process.env.LOG_LEVEL ?? 'info' }, scheduleTickMs: 1000, limits });
+const seedConformanceFixtures = process.env.OPENWOP_CONFORMANCE_SEED === 'true';
+const { app } = await createHost({ credentials: start.credentials, logger: { level: process.env.LOG_LEVEL ?? 'info' }, scheduleTickMs: 1000, limits, seedConformanceFixtures });
 const url = await app.listen({ port, host });
 const keys = start.credentials.summary().map((p) => (p.role === 'tenant' ? `${p.keyId} (tenant ${p.tenant})` : `${p.keyId} (operator)`));
 const token = start.devToken === undefined ? '' : `  token:     ${start.devToken}\n  conformance: npm run conformance -- --base-url ${url} --api-key ${start.devToken}\n`;

@@ -3,16 +3,21 @@
  * Each switch wraps a HostRuntime and replaces the operations it breaks; the routes never know. The normal
  * implementation is reference-runtime.ts; nothing outside this module and the tests names a switch.
  */
+import { createHash } from 'node:crypto';
 import type { CommitmentFiredPayload, MemoryEntry } from '../../generated/ts/index.ts';
+import { neutraliseByokForms } from '../compaction/byok-forms.ts';
+import { Compactor } from '../compaction/compactor.ts';
+import { MemoryWriter, type WriteContext } from '../memory/writer.ts';
+import { orchestratorStep, SPEC_STEP_PAYLOADS } from '../multi-agent/escalation.ts';
 import { CommitmentEngine, InMemoryFiredLedger } from '../commitments/engine.ts';
 import { ConsolidationService } from '../consolidation/service.ts';
 import { TenantMemoryAdapter } from '../memory/adapter.ts';
 import { parseMemoryRef } from '../memory/memory-ref.ts';
 import { BACKGROUND_RUN_ID, type OpenwopRuntime } from '../openwop/index.ts';
-import type { HostRuntime } from './host-runtime.ts';
+import type { HostCore } from './host-runtime.ts';
 import { durablePointer } from './reference-runtime.ts';
 
-type Mutant = (base: HostRuntime, rt: OpenwopRuntime) => HostRuntime;
+type Mutant = (base: HostCore, rt: OpenwopRuntime) => HostCore;
 const tenantOfRef = (ref: string): string | undefined => parseMemoryRef(ref)?.tenant;
 
 /** Switch name → the broken host it builds. Applied in this order, so a switch that replaces an operation comes before one that delegates to it. */
@@ -80,6 +85,56 @@ const MUTANTS = {
       get: (memoryRef, id) => base.memoryFor(tenantOfRef(memoryRef) ?? tenant).get(memoryRef, id),
     }),
   }),
+  /** Writes go around the SR-1 chokepoint: a resolved secret is persisted in plaintext. */
+  writeAroundRedaction: (base, rt) => {
+    const unredacted = new MemoryWriter({ store: rt.store, clock: rt.clock, ids: rt.ids, redact: (c) => c });
+    return { ...base, write: (memoryRef, entry, as) => rt.asRun(as.runId, () => unredacted.put(memoryRef, entry, as)) };
+  },
+  /** Compaction keeps non-canonical `<REDACTED:…>` markers in the derived content. */
+  keepNonCanonicalMarkers: (base, rt) => {
+    class LaxCompactor extends Compactor {
+      override carryForward(memoryRef: string, content: string, ctx: WriteContext = {}): string {
+        return rt.writer.redactFor(memoryRef, ctx)(neutraliseByokForms(content));
+      }
+    }
+    const lax = new LaxCompactor({ store: rt.store, writer: rt.writer, clock: rt.clock, ids: rt.ids, emit: rt.log.emit, trigger: 'both', maxOutputBytes: rt.writer.maxEntrySizeBytes });
+    return { ...base, compact: (memoryRef, tenant, sourceIds) => lax.compact(memoryRef, { trigger: 'client-requested', context: { tenant }, ...(sourceIds !== undefined ? { sourceIds: [...sourceIds] } : {}) }) };
+  },
+  /** The archive embeds the time it was written: the same sources and budget give another checksum each run. */
+  unstableArchive: (base, rt) => ({
+    ...base,
+    distill: (...args) => {
+      const r = base.distill(...args);
+      return { ...r, archiveChecksum: `sha256:${createHash('sha256').update(`${r.entry.content}@${rt.clock.now()}:${Math.random()}`).digest('hex')}` };
+    },
+  }),
+  /** An un-meetable budget still writes a partial archive before refusing. */
+  partialArchiveOnBudget: (base) => ({
+    ...base,
+    distill: (memoryRef, tenant, tokenBudget, sourceIds) => {
+      try {
+        return base.distill(memoryRef, tenant, tokenBudget, sourceIds);
+      } catch (e) {
+        if ((e as { code?: unknown }).code === 'token_budget_exceeded') base.write(memoryRef, { content: 'partial archive', tags: ['distilled-archive'] }, { tenant });
+        throw e;
+      }
+    },
+  }),
+  /** Escalation events name no cause (no causationId back to the decision). */
+  dropCausation: (base, rt) => ({
+    ...base,
+    async supervisorStep(runId, decision, resolve = async () => ({ outcome: 'approved' })) {
+      await orchestratorStep(decision, rt.escalationPolicy, {
+        record: (type, payload) => void rt.log.append(runId, { type, payload }),
+        interrupt: resolve,
+        execute: () => {},
+        newInterruptId: () => rt.ids.next('int'),
+        payloads: SPEC_STEP_PAYLOADS,
+      });
+    },
+  }),
+  /** The interrupt is answered at once: the run never waits, and the decision is dispatched. */
+  dispatchWhileWaiting: (base) => ({ ...base, supervisorStep: (runId, decision) => base.supervisorStep(runId, decision) }),
   /** A fork reads live memory instead of its snapshot (MAE-3 broken). */
   forkReadsLive: (base, rt) => ({ ...base, runMemory: (run) => rt.adapterFor(run.tenant) }),
 } satisfies Record<string, Mutant>;
@@ -90,6 +145,6 @@ export type HostMutations = { readonly [K in keyof typeof MUTANTS]?: boolean };
 export const MUTATION_NAMES = Object.keys(MUTANTS) as MutationName[];
 
 /** `base` with every switched-on mutant wrapped around it (`base` itself when none is on). */
-export function withMutations(base: HostRuntime, rt: OpenwopRuntime, mutations: HostMutations = {}): HostRuntime {
+export function withMutations(base: HostCore, rt: OpenwopRuntime, mutations: HostMutations = {}): HostCore {
   return MUTATION_NAMES.filter((m) => mutations[m] === true).reduce((host, m) => MUTANTS[m](host, rt), base);
 }

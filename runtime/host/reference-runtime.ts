@@ -8,7 +8,7 @@ import type { OpenwopRuntime } from '../openwop/index.ts';
 import { tenantOf } from '../memory/memory-ref.ts';
 import type { ForkMemoryView } from '../multi-agent/replay-snapshots.ts';
 import { TenantBound } from '../shared/quota.ts';
-import type { ConsolidationPass, HostRuntime } from './host-runtime.ts';
+import type { ConsolidationPass, HostCore } from './host-runtime.ts';
 
 /** Fixtures a test seam keeps per tenant unless configured otherwise (limits.ts `fixturesPerTenant`). */
 export const DEFAULT_FIXTURES_PER_TENANT = 256;
@@ -32,7 +32,7 @@ function remoteOnlyInquirium(): InquiriumRuntime {
   });
 }
 
-export function createHostRuntime(openwop: OpenwopRuntime, inquirium: InquiriumRuntime, bounds: HostRuntimeBounds = {}): HostRuntime {
+export function createHostRuntime(openwop: OpenwopRuntime, inquirium: InquiriumRuntime, bounds: HostRuntimeBounds = {}): HostCore {
   const rt = openwop;
   const remoteOnly = remoteOnlyInquirium();
   /** Fork run id → the snapshot view it reads. */
@@ -114,7 +114,7 @@ export function createHostRuntime(openwop: OpenwopRuntime, inquirium: InquiriumR
       return { event: result.payload, ...durablePointer(rt) };
     },
     compact: (memoryRef, tenant, sourceIds) => rt.compactor.compact(memoryRef, { trigger: 'client-requested', context: { tenant }, ...(sourceIds !== undefined ? { sourceIds: [...sourceIds] } : {}) }),
-    distill: (memoryRef, tenant, tokenBudget) => rt.distiller.distill(memoryRef, { context: { tenant }, ...(tokenBudget !== undefined ? { tokenBudget } : {}) }),
+    distill: (memoryRef, tenant, tokenBudget, sourceIds) => rt.distiller.distill(memoryRef, { context: { tenant }, ...(tokenBudget !== undefined ? { tokenBudget } : {}), ...(sourceIds !== undefined ? { sourceIds } : {}) }),
     distillationScheduler: () => rt.distillationScheduler,
 
     armCommitments: (memoryRef, entry) => rt.commitments.inferFrom(memoryRef, entry).map((c) => c.commitmentId),
@@ -122,8 +122,8 @@ export function createHostRuntime(openwop: OpenwopRuntime, inquirium: InquiriumR
     evaluateCommitments: async () => (await rt.commitments.tick()).map((o) => o.payload),
 
     escalationFloor: () => rt.escalationPolicy.floor,
-    async supervisorStep(runId, decision) {
-      await rt.orchestratorStep(runId, decision, async () => ({ outcome: 'approved' }));
+    async supervisorStep(runId, decision, resolve = async () => ({ outcome: 'approved' })) {
+      await rt.orchestratorStep(runId, decision, resolve);
     },
     childWrite: async (parent, childRunId, write) => (await rt.childWrite(parent, childRunId, write)).entry,
     parentReads: (parentRunId, memoryRef) => rt.subRuns.readForParent(parentRunId, memoryRef),

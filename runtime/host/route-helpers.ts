@@ -55,3 +55,26 @@ export function actingTenant(req: FastifyRequest, named: string | undefined): st
   const p = req.principal;
   return p?.role === 'tenant' ? p.tenant : (named ?? '');
 }
+
+/** Tenant an operator key acts for on upstream's routes, which name no tenant (a tenant key always acts for its own). */
+export const OPERATOR_DEFAULT_TENANT = 'default';
+
+/** The tenant a request on one of upstream's routes acts as: a tenant key's own, else OPERATOR_DEFAULT_TENANT. */
+export function callerTenant(req: FastifyRequest): string {
+  const p = req.principal;
+  return p?.role === 'tenant' ? p.tenant : OPERATOR_DEFAULT_TENANT;
+}
+
+/**
+ * The memory scope a request names: a `mem://<tenant>/…` ref as it is (its tenant is checked by the auth binding
+ * and the read path, CTI-1), or any other string — an upstream-style opaque ref such as `conformance-distill` — as a
+ * scope inside the caller's tenant, `mem://<tenant>/upstream/<base64url of the ref>`, so an opaque name can never
+ * reach another tenant's memory.
+ */
+export function scopedRef(req: FastifyRequest, ref: string): string {
+  if (parseMemoryRef(ref) !== null) return ref;
+  const segments = Buffer.from(ref, 'utf8').toString('base64url').match(/.{1,128}/g) ?? [];
+  const scoped = `mem://${callerTenant(req)}/upstream/${segments.join('/')}`;
+  if (segments.length === 0 || parseMemoryRef(scoped) === null) throw new HttpError('validation_failed', 'memoryRef is too long', { failures: [{ instancePath: '/memoryRef', message: 'an opaque memoryRef must be 1 to 340 bytes' }] });
+  return scoped;
+}

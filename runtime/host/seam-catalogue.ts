@@ -15,8 +15,11 @@ export type SchemaTitle = keyof typeof validatorIndex;
 export type ShapeOf<S extends SchemaTitle> = (typeof validatorIndex)[S]['validator'] extends Validator<infer T> ? T : never;
 
 export interface CatalogueRoute {
-  /** `protocol`: an OpenWOP / P066 route a client uses. `seam`: a test fixture under /v1/host/sample/ that drives the runtime. */
-  readonly kind: 'protocol' | 'seam';
+  /**
+   * `protocol`: an OpenWOP / P066 route a client uses. `seam`: a test fixture under /v1/host/sample/ that drives the
+   * runtime. `upstream-seam`: a test seam at the path upstream OpenWOP's conformance suite calls (/v1/test/…).
+   */
+  readonly kind: 'protocol' | 'seam' | 'upstream-seam';
   readonly method: 'GET' | 'POST';
   /**
    * The path, with `{name}` for a path parameter. A last segment `{name}:action` is an action on a resource (the
@@ -48,9 +51,12 @@ const SAMPLE = '/v1/host/sample';
 export const ROUTES = {
   // ── Protocol ──────────────────────────────────────────────────────────────────────────────────────────────
   discovery: { kind: 'protocol', method: 'GET', path: '/.well-known/openwop', response: 'Capabilities', public: true, role: 'tenant' },
+  runStart: { kind: 'protocol', method: 'POST', path: '/v1/runs', request: 'RunStartRequest', response: 'RunStartResponse', status: 201, role: 'tenant' },
+  runRead: { kind: 'protocol', method: 'GET', path: '/v1/runs/{runId}', response: 'RunSnapshot', role: 'tenant' },
   runEvents: { kind: 'protocol', method: 'GET', path: '/v1/runs/{runId}/events', query: ['fromSeq'], response: 'RunEventsResponse', role: 'tenant' },
   runFork: { kind: 'protocol', method: 'POST', path: '/v1/runs/{runId}:fork', request: 'RunForkRequest', response: 'RunForkResponse', status: 201, role: 'tenant' },
   runMemory: { kind: 'protocol', method: 'GET', path: '/v1/runs/{runId}/memory', query: ['memoryRef', 'id'], response: 'MemoryEntry', alsoResponds: ['HostSampleMemoryEntriesResponse'], role: 'tenant' },
+  memoryList: { kind: 'protocol', method: 'GET', path: '/v1/memory/{memoryRef}', query: ['limit', 'tag'], response: 'HostSampleMemoryEntriesResponse', role: 'tenant' },
   inquiriumGenerate: { kind: 'protocol', method: 'POST', path: '/v1/host/capabilities/inquirium.generate', request: 'InquiriumGenerateRequest', response: 'InquiriumGenerateResponse', role: 'operator' },
   inquiriumRespond: { kind: 'protocol', method: 'POST', path: '/v1/host/capabilities/inquirium.operator-question.respond', request: 'InquiriumOperatorQuestionAnswer', response: 'InquiriumOperatorQuestionState', role: 'operator' },
   // ── Memory seams ──────────────────────────────────────────────────────────────────────────────────────────
@@ -65,6 +71,9 @@ export const ROUTES = {
   distillSchedule: { kind: 'seam', method: 'POST', path: `${SAMPLE}/memory/distill-schedule`, request: 'HostSampleDistillScheduleRequest', response: 'HostSampleDistillScheduleResponse', status: 201, role: 'operator' },
   distillScheduleRead: { kind: 'seam', method: 'GET', path: `${SAMPLE}/memory/distill-schedule`, query: ['id', 'tenant'], response: 'HostSampleDistillScheduleResponse', role: 'operator' },
   distillScheduleTick: { kind: 'seam', method: 'POST', path: `${SAMPLE}/memory/distill-schedule/tick`, request: 'HostSampleDistillScheduleTickRequest', response: 'HostSampleDistillScheduleTickResponse', role: 'operator' },
+  // ── Seams at upstream's paths ─────────────────────────────────────────────────────────────────────────────
+  testMemorySeed: { kind: 'upstream-seam', method: 'POST', path: '/v1/test/memory/seed', request: 'TestMemorySeedRequest', response: 'TestMemorySeedResponse', status: 201, role: 'operator' },
+  testMemoryCompact: { kind: 'upstream-seam', method: 'POST', path: '/v1/test/memory/compact', request: 'TestMemoryCompactRequest', response: 'TestMemoryCompactResponse', role: 'operator' },
   // ── Multi-agent seams ─────────────────────────────────────────────────────────────────────────────────────
   escalationRun: { kind: 'seam', method: 'POST', path: `${SAMPLE}/multi-agent/escalation-run`, request: 'HostSampleEscalationRunRequest', response: 'HostSampleEscalationRunResponse', role: 'operator' },
   crossRunTtl: { kind: 'seam', method: 'POST', path: `${SAMPLE}/multi-agent/cross-run-ttl`, request: 'HostSampleCrossRunTtlRequest', response: 'HostSampleCrossRunTtlResponse', role: 'operator' },

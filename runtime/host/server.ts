@@ -23,11 +23,15 @@ import { hostLogger } from './logging.ts';
 import type { HostRuntime } from './host-runtime.ts';
 import { withMutations, type HostMutations } from './mutants.ts';
 import { createHostRuntime } from './reference-runtime.ts';
+import { withWorkflowRuns } from './workflow-runs.ts';
 import { registerDiscovery } from './routes/discovery.ts';
 import { registerInquirium } from './routes/inquirium.ts';
 import { registerMemorySeams } from './routes/memory-seams.ts';
 import { registerMultiAgentSeams } from './routes/multi-agent-seams.ts';
 import { registerRuns } from './routes/runs.ts';
+import { registerWorkflowRuns } from './routes/workflow-runs.ts';
+import { registerMemoryRead } from './routes/memory-read.ts';
+import { registerTestMemorySeams } from './routes/test-memory-seams.ts';
 import { registerDistillSchedules } from './routes/distill-schedules.ts';
 import { ROUTES } from './seam-catalogue.ts';
 import { connectionCapResponse, markDroppedRequests } from './connection-cap.ts';
@@ -54,6 +58,11 @@ export interface HostOptions {
   readonly mutations?: HostMutations;
   readonly openwop?: OpenwopRuntime;
   readonly inquirium?: InquiriumRuntime;
+  /**
+   * Seed the conformance fixture workflows (discovery `fixtures`, POST /v1/runs): `npm start` does when
+   * OPENWOP_CONFORMANCE_SEED=true. Seeding is idempotent.
+   */
+  readonly seedConformanceFixtures?: boolean;
   /**
    * Run due distillation schedules in the background every this many ms (`npm start` uses 1000). Off when absent:
    * tests drive schedules through the tick seam.
@@ -102,7 +111,7 @@ export async function createHost(o: HostOptions): Promise<{ app: FastifyInstance
       operatorQuestions: { supported: true, widgetKinds: ['single-choice', 'multi-choice', 'confirm', 'free-text-with-allowlist'], respondEndpoint: ROUTES.inquiriumRespond.path },
     },
   });
-  const runtime = withMutations(createHostRuntime(openwop, inquirium, { fixturesPerTenant: limits.fixturesPerTenant }), openwop, o.mutations);
+  const runtime = withWorkflowRuns(withMutations(createHostRuntime(openwop, inquirium, { fixturesPerTenant: limits.fixturesPerTenant }), openwop, o.mutations), { seed: o.seedConformanceFixtures === true });
 
   const app = Fastify({
     logger: hostLogger(o.logger),
@@ -163,6 +172,9 @@ export async function createHost(o: HostOptions): Promise<{ app: FastifyInstance
   registerDiscovery(app, runtime);
   registerMemorySeams(app, runtime);
   registerRuns(app, runtime);
+  registerWorkflowRuns(app, runtime);
+  registerMemoryRead(app, runtime);
+  registerTestMemorySeams(app, runtime);
   registerMultiAgentSeams(app, runtime);
   registerDistillSchedules(app, runtime);
   registerInquirium(app, runtime);

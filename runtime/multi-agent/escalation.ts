@@ -11,7 +11,9 @@
  * Floor: 0.5 (the spec floor) unless a stricter floor is configured and advertised; a configured floor below 0.5
  * (or above 1, or not a number) is refused at construction.
  *
- * Event order in the run log: decision → confidence-escalated → interrupt requested → (resolution) → dispatch.
+ * Event order in the run log: decision → confidence-escalated → interrupt requested → (resolution) → dispatch; each
+ * event after the decision carries `causationId`, the id of the event that caused it (the escalation names the
+ * `runOrchestrator.decided` event, the interrupt the escalation).
  */
 import type { KnownRunEventType } from '../../generated/run-events/index.ts';
 import { WopkitError } from '../shared/errors.ts';
@@ -94,8 +96,11 @@ export type InterruptResolution =
   | { readonly outcome: 'rejected' };
 
 export interface OrchestratorStepPorts {
-  /** Append an event to the run's log (validated by the log before it is appended). */
-  readonly record: (type: string, payload: Record<string, unknown>) => Promise<void> | void;
+  /**
+   * Append an event to the run's log (validated by the log before it is appended), caused by the event `causationId`
+   * names when given; answers the appended event's id (a log that assigns none answers nothing).
+   */
+  readonly record: (type: string, payload: Record<string, unknown>, causationId?: string) => Promise<string | void> | string | void;
   /** Raise an interrupt and wait for its resolution. */
   readonly interrupt: (req: { readonly interruptId: string; readonly kind: EscalationKind }) => Promise<InterruptResolution>;
   /** Execute (dispatch the next worker, or terminate). Called at most once per step. */
@@ -134,25 +139,26 @@ export async function orchestratorStep(
   ports: OrchestratorStepPorts,
 ): Promise<OrchestratorStepResult> {
   const verdict = evaluateDecision(decision, policy);
-  await ports.record(ESCALATION_EVENT_TYPES.decided, ports.payloads.decided(decision));
+  const decided = (await ports.record(ESCALATION_EVENT_TYPES.decided, ports.payloads.decided(decision))) ?? undefined;
   if (verdict.action === 'dispatch') {
-    await ports.record(ESCALATION_EVENT_TYPES.dispatched, ports.payloads.dispatched(decision));
+    await ports.record(ESCALATION_EVENT_TYPES.dispatched, ports.payloads.dispatched(decision), decided);
     await ports.execute(decision);
     return { escalated: false, executed: decision };
   }
-  await ports.record(ESCALATION_EVENT_TYPES.escalated, {
+  // The causal chain decision → escalation → interrupt: each event names the one that caused it.
+  const escalated = (await ports.record(ESCALATION_EVENT_TYPES.escalated, {
     confidence: verdict.confidence,
     floor: verdict.floor,
     escalationKind: verdict.escalationKind,
     originalDecision: { ...decision },
-  });
+  }, decided)) ?? undefined;
   const interruptId = ports.newInterruptId();
-  await ports.record(ESCALATION_EVENT_TYPES.interruptRequested, ports.payloads.interruptRequested(interruptId, verdict.escalationKind));
+  const requested = (await ports.record(ESCALATION_EVENT_TYPES.interruptRequested, ports.payloads.interruptRequested(interruptId, verdict.escalationKind), escalated)) ?? undefined;
   const resolution = await ports.interrupt({ interruptId, kind: verdict.escalationKind });
-  await ports.record(ESCALATION_EVENT_TYPES.interruptResolved, ports.payloads.interruptResolved(interruptId, resolution));
+  await ports.record(ESCALATION_EVENT_TYPES.interruptResolved, ports.payloads.interruptResolved(interruptId, resolution), requested);
   if (resolution.outcome === 'rejected') return { escalated: true, executed: undefined };
   const chosen = resolution.outcome === 'amended' ? resolution.decision : decision;
-  await ports.record(ESCALATION_EVENT_TYPES.dispatched, ports.payloads.dispatched(chosen));
+  await ports.record(ESCALATION_EVENT_TYPES.dispatched, ports.payloads.dispatched(chosen), requested);
   await ports.execute(chosen);
   return { escalated: true, executed: chosen };
 }

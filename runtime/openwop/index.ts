@@ -228,7 +228,7 @@ export function createOpenwopRuntime(options: OpenwopRuntimeOptions = {}) {
       resolveInterrupt: (req: { interruptId: string; kind: 'clarify' | 'escalate' }) => Promise<InterruptResolution>,
       dispatch: (d: OrchestratorDecisionLike) => Promise<void> | void = () => {},
     ): Promise<OrchestratorStepResult> {
-      const append = (type: string, payload: Record<string, unknown>) => void log.append(runId, { type, payload });
+      const append = (type: string, payload: Record<string, unknown>, causationId?: string) => log.append(runId, { type, payload, ...(causationId !== undefined ? { causationId } : {}) }).eventId;
       return orchestratorStep(decision, escalationPolicy, {
         record: append,
         interrupt: resolveInterrupt,

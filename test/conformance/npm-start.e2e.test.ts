@@ -13,7 +13,7 @@ const tsxCli = createRequire(import.meta.url).resolve('tsx/cli');
 describe('npm start + conformance --base-url (separate process, strict)', () => {
   it('the started host prints its URL and token, and passes every scenario', async () => {
     const token = 'e2e-start-token-0123456789';
-    const child = spawn(process.execPath, [tsxCli, 'runtime/host/main.ts'], { env: { ...process.env, PORT: '0', OPENWOP_HOST_TOKEN: token, LOG_LEVEL: 'silent' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [tsxCli, 'runtime/host/main.ts'], { env: { ...process.env, PORT: '0', OPENWOP_HOST_TOKEN: token, OPENWOP_CONFORMANCE_SEED: 'true', LOG_LEVEL: 'silent' }, stdio: ['ignore', 'pipe', 'pipe'] });
     try {
       const url = await new Promise<string>((resolve, reject) => {
         let out = '';

@@ -14,7 +14,7 @@ import { ROUTES } from '../../runtime/host/seam-catalogue.ts';
 
 const TOKEN = 'reference-host-test-token';
 async function start(mutations: HostMutations = {}): Promise<{ app: FastifyInstance; url: string }> {
-  const { app } = await createHost({ token: TOKEN, mutations });
+  const { app } = await createHost({ token: TOKEN, mutations, seedConformanceFixtures: true });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   return { app, url };
 }
@@ -54,6 +54,16 @@ describe('mutation checks: a broken host makes the matching scenario fail', () =
     ['crossTenantRead', 'agent-memory-cross-tenant-isolation'],
     ['ignoreTtl', 'agent-memory-ttl-expiry'],
     ['forkReadsLive', 'replay-memory-snapshot'],
+    ['forkReadsLive', 'replay-fork-mode'],
+    ['crossTenantRead', 'agent-memory-fixture-runs'],
+    ['ignoreTtl', 'agent-memory-fixture-runs'],
+    ['writeAroundRedaction', 'agent-memory-fixture-runs'],
+    ['skipEscalationEvent', 'multi-agent-escalation-run-waits'],
+    ['dropCausation', 'multi-agent-escalation-run-waits'],
+    ['dispatchWhileWaiting', 'multi-agent-escalation-run-waits'],
+    ['keepNonCanonicalMarkers', 'compaction-markers-canonical'],
+    ['unstableArchive', 'memory-distillation-client-requested'],
+    ['partialArchiveOnBudget', 'memory-distillation-client-requested'],
   ];
   for (const [mutation, scenarioId] of cases) {
     it(`${mutation} → ${scenarioId} fails`, async () => {

@@ -299,10 +299,13 @@ async function probe(app: FastifyInstance, world: World, p: HttpProbe) {
     traceRef: `trace:${f}`,
   };
   const query = Object.fromEntries((route.query ?? []).map((q) => [q, values[q]]));
-  const url = targetOf(route, { params: { runId }, query });
+  const url = targetOf(route, { params: { runId, memoryRef: victimRef }, query });
   const bodies: Partial<Record<RouteName, unknown>> = {
     runFork: { fromSeq: e % 4 },
     memorySeed: { memoryRef: victimRef, entries: [{ content: `write by ${reader}` }] },
+    testMemorySeed: { memoryRef: victimRef, entries: [{ id: 'k', content: `write by ${reader}` }] },
+    testMemoryCompact: { memoryRef: victimRef },
+    runStart: { workflowId: 'conformance-agent-memory-roundtrip' },
     consolidate: { memoryRef: victimRef },
     commitmentFire: { memoryRef: victimRef, condition: 'time' },
     memoryRedaction: { memoryRef: victimRef },

@@ -8,7 +8,7 @@
 // - if/then rules (e.g. "trigger is required when supported is true") and x-runtime-rules are not represented.
 // - Types only: no (de)serialiser is generated (Debian's Kotlin compiles only the just-types output), so nothing is round-tripped.
 //
-// Top-level types: 146.
+// Top-level types: 157.
 
 package wopkit
 
@@ -467,7 +467,7 @@ data class SearchCapability (
     /**
      * Query modes: semantic and/or filter.
      */
-    val modes: List<Mode>? = null,
+    val modes: List<ModeElement>? = null,
 
     /**
      * Whether query beyond list is offered.
@@ -478,7 +478,7 @@ data class SearchCapability (
 /**
  * A search mode.
  */
-enum class Mode {
+enum class ModeElement {
     Filter,
     Semantic
 }
@@ -1098,6 +1098,8 @@ data class ScheduledDistillationOutcome (
  * The memory.compacted payload the run emitted.
  *
  * The memory.compacted payload with its distillation report.
+ *
+ * The memory.compacted payload as appended.
  */
 data class MemoryCompactedPayload (
     /**
@@ -1732,14 +1734,28 @@ data class HostSampleMemoryCompactResponse (
 
 /**
  * Body of POST /v1/host/sample/memory/distill: an on-demand distillation of the scope's
- * transactional entries. Closed: a client-submitted shape.
+ * transactional entries (or of the named sources). Closed: a client-submitted shape.
  */
 data class HostSampleMemoryDistillRequest (
     /**
-     * Memory scope the seam acts on, mem://<tenant>/<scope>; the tenant comes from the ref
-     * (CTI-1).
+     * Whether the caller expects the memory index updated (upstream's request field). Accepted;
+     * the answer carries indexFile whenever the host updated MEMORY-INDEX.json, which it does
+     * whenever it advertises indexEmitted.
+     */
+    val indexEmitted: Boolean? = null,
+
+    /**
+     * Memory scope: a mem://<tenant>/<scope> ref, whose tenant must be the caller's (CTI-1), or
+     * any other non-empty string, which the host treats as an opaque name inside the caller's
+     * tenant (an operator key without a tenant acts for the tenant `default`).
      */
     val memoryRef: String,
+
+    /**
+     * Ids of the entries to distil. A named id the scope does not hold is seeded first with
+     * fixed fixture text (transactional), so the same request always distils the same bytes.
+     */
+    val sources: List<String>? = null,
 
     /**
      * Budget for input plus output tokens; clamped to the advertised maximum, which is also the
@@ -1753,6 +1769,12 @@ data class HostSampleMemoryDistillRequest (
  * and the updated index. Open: a host may add diagnostics.
  */
 data class HostSampleMemoryDistillResponse (
+    /**
+     * sha256 of the archive entry's stored content bytes: the same sources and budget give the
+     * same checksum (byte-stable archive).
+     */
+    val archiveChecksum: String? = null,
+
     /**
      * Content address of the byte-stable archive.
      */
@@ -1771,15 +1793,27 @@ data class HostSampleMemoryDistillResponse (
     /**
      * MEMORY-INDEX.json after the run; present when the host emits the index.
      */
-    val index: MemoryIndex? = null
+    val index: MemoryIndex? = null,
+
+    /**
+     * The MEMORY-INDEX.json workspace file after the run, whenever the run updated it.
+     */
+    val indexFile: HostSampleIndexFile? = null,
+
+    /**
+     * Whether MEMORY-INDEX.json was updated (mirrors event.distillation.indexUpdated).
+     */
+    val indexUpdated: Boolean? = null
 )
 
 /**
- * MEMORY-INDEX.json after the run; present when the host emits the index.
+ * The parsed index.
  *
  * The normative MEMORY-INDEX.json manifest a distillation run updates (RFC 0062) and the
  * next session loads at start-up. Stored as a workspace file; updating it emits
  * workspace.updated. Closed: it is the contract between the distiller and the loader.
+ *
+ * MEMORY-INDEX.json after the run; present when the host emits the index.
  */
 data class MemoryIndex (
     /**
@@ -1864,6 +1898,23 @@ data class MemoryIndexArchive (
      * Short retrieval keys extracted from the archive (SR-1 redacted).
      */
     val topics: List<String>? = null
+)
+
+/**
+ * A workspace file: its path and its parsed content. Open.
+ *
+ * The MEMORY-INDEX.json workspace file after the run, whenever the run updated it.
+ */
+data class HostSampleIndexFile (
+    /**
+     * The parsed index.
+     */
+    val content: MemoryIndex,
+
+    /**
+     * Workspace path (MEMORY-INDEX.json).
+     */
+    val path: String
 )
 
 /**
@@ -5001,8 +5052,27 @@ data class RunForkRequest (
      * Event index to fork from. Memory reads of the fork before reaching it see memory as it
      * was at that index in the original run (MAE-3).
      */
-    val fromSeq: Long
+    val fromSeq: Long,
+
+    /**
+     * replay (default): the fork re-runs from fromSeq and its memory reads see memory as of
+     * fromSeq (MAE-3); branch: the fork continues from the same point and may diverge, starting
+     * from the same memory as of fromSeq. Either way a snapshot the host cannot serve is a 422
+     * replay_memory_snapshot_unavailable.
+     */
+    val mode: RunForkRequestMode? = null
 )
+
+/**
+ * replay (default): the fork re-runs from fromSeq and its memory reads see memory as of
+ * fromSeq (MAE-3); branch: the fork continues from the same point and may diverge, starting
+ * from the same memory as of fromSeq. Either way a snapshot the host cannot serve is a 422
+ * replay_memory_snapshot_unavailable.
+ */
+enum class RunForkRequestMode {
+    Branch,
+    Replay
+}
 
 /**
  * Response of a successful fork. Open.
@@ -5062,6 +5132,134 @@ data class RunOrchestratorDecidedPayload (
      * The decision as made, including its confidence.
      */
     val decision: OrchestratorDecision
+)
+
+/**
+ * Response of GET /v1/runs/{runId}: the run's status and the variables its workflow set.
+ * Open: a host may add fields.
+ */
+data class RunSnapshot (
+    /**
+     * Why a failed run failed.
+     */
+    val error: RunError? = null,
+
+    /**
+     * The open interrupt of a waiting-* run.
+     */
+    val interrupt: RunInterrupt? = null,
+
+    /**
+     * The run.
+     */
+    val runID: String,
+
+    /**
+     * Where the run is.
+     */
+    val status: RunStatus,
+
+    /**
+     * Variables the workflow set, by name (the fixture probes put their read-backs here:
+     * memoryReadback, memoryList, ownerProbe, crossTenantProbe, …). Entries read from memory
+     * are MemoryEntry-shaped and already SR-1-redacted and TTL-filtered.
+     */
+    val variables: Map<String, Any?>,
+
+    /**
+     * The workflow it executes.
+     */
+    val workflowID: String? = null
+)
+
+/**
+ * A failed run's error. Open.
+ *
+ * Why a failed run failed.
+ */
+data class RunError (
+    /**
+     * Machine-readable code.
+     */
+    val code: String,
+
+    /**
+     * What went wrong, without content.
+     */
+    val message: String
+)
+
+/**
+ * The interrupt a waiting run is suspended on. Open.
+ *
+ * The open interrupt of a waiting-* run.
+ */
+data class RunInterrupt (
+    /**
+     * Id of the interrupt (the interrupt.requested event carries it too).
+     */
+    val interruptID: String,
+
+    /**
+     * Interrupt kind: clarify (waiting-clarification) or approval (waiting-approval).
+     */
+    val kind: String
+)
+
+/**
+ * Where the run is.
+ *
+ * Where a run is: running; completed or failed (terminal); waiting-clarification or
+ * waiting-approval (suspended on an interrupt, nothing dispatched until it is resolved);
+ * created (a fork that has not executed).
+ *
+ * Status right after the start (the fixture runner finishes or suspends before answering).
+ */
+enum class RunStatus {
+    Completed,
+    Created,
+    Failed,
+    Running,
+    WaitingApproval,
+    WaitingClarification
+}
+
+/**
+ * Body of POST /v1/runs: start a run of a workflow the host has (the reference host: the
+ * conformance fixtures it advertises in discovery `fixtures`). Closed: a client-submitted
+ * shape.
+ */
+data class RunStartRequest (
+    /**
+     * Workflow inputs. The fixture workflows take none and ignore what is sent.
+     */
+    val inputs: Map<String, Any?>? = null,
+
+    /**
+     * Id of the workflow to run; an id the host does not have is a 404.
+     */
+    val workflowID: String
+)
+
+/**
+ * Response (201) of POST /v1/runs: the run that was started. Open: a host may add
+ * diagnostics.
+ */
+data class RunStartResponse (
+    /**
+     * Id of the new run; GET /v1/runs/{runId} reads it.
+     */
+    val runID: String,
+
+    /**
+     * Status right after the start (the fixture runner finishes or suspends before answering).
+     */
+    val status: RunStatus,
+
+    /**
+     * The workflow the run executes.
+     */
+    val workflowID: String? = null
 )
 
 /**
@@ -5128,6 +5326,111 @@ data class ScheduledAutomationArtifact (
      * The workflow the schedule starts.
      */
     val workflowID: String
+)
+
+/**
+ * Body of POST /v1/test/memory/compact (the compaction seam at the path upstream's suite
+ * calls): one client-requested RFC 0012 compaction. Closed: a client-submitted shape.
+ */
+data class TestMemoryCompactRequest (
+    /**
+     * Memory scope: a mem://<tenant>/<scope> ref, whose tenant must be the caller's (CTI-1), or
+     * any other non-empty string, which the host treats as an opaque name inside the caller's
+     * tenant (an operator key without a tenant acts for the tenant `default`).
+     */
+    val memoryRef: String,
+
+    /**
+     * Entries to collapse; default: every live entry of the scope.
+     */
+    val sourceIDS: List<String>? = null
+)
+
+/**
+ * Response of POST /v1/test/memory/compact: the memory.compacted event the run appended,
+ * plus the stored output's content out of band (the event itself is content-free). Open.
+ */
+data class TestMemoryCompactResponse (
+    /**
+     * Content of the compacted entry as persisted: after SR-1 carry-forward and marker
+     * canonicalisation.
+     */
+    val outputContent: String,
+
+    /**
+     * The memory.compacted payload as appended.
+     */
+    val payload: MemoryCompactedPayload,
+
+    /**
+     * The compaction run the event belongs to (GET /v1/runs/{runId}/events reads it).
+     */
+    val runID: String? = null,
+
+    /**
+     * Always memory.compacted.
+     */
+    val type: TestMemoryCompactResponseType
+)
+
+enum class TestMemoryCompactResponseType {
+    MemoryCompacted
+}
+
+/**
+ * Body of POST /v1/test/memory/seed (the seed seam at the path upstream's suite calls):
+ * write entries with caller-chosen ids into one scope, through the host's SR-1 chokepoint.
+ * Closed: a client-submitted shape.
+ */
+data class TestMemorySeedRequest (
+    /**
+     * Entries to write, in order (1 to 1000); an id already present is overwritten.
+     */
+    val entries: List<TestMemorySeedEntry>,
+
+    /**
+     * Memory scope: a mem://<tenant>/<scope> ref, whose tenant must be the caller's (CTI-1), or
+     * any other non-empty string, which the host treats as an opaque name inside the caller's
+     * tenant (an operator key without a tenant acts for the tenant `default`).
+     */
+    val memoryRef: String
+)
+
+/**
+ * One entry to seed, with the id the caller chose. Closed.
+ */
+data class TestMemorySeedEntry (
+    /**
+     * Entry text as submitted (stored after SR-1 redaction).
+     */
+    val content: String,
+
+    /**
+     * Entry id chosen by the caller.
+     */
+    val id: String,
+
+    /**
+     * Tags stored with the entry.
+     */
+    val tags: List<String>? = null
+)
+
+/**
+ * Response (201) of POST /v1/test/memory/seed: the entries as stored. Open: a host may add
+ * diagnostics.
+ */
+data class TestMemorySeedResponse (
+    /**
+     * The stored entries (content after SR-1).
+     */
+    val entries: List<MemoryEntry>,
+
+    /**
+     * The scope the entries were written to (an opaque ref as the host resolved it:
+     * mem://<tenant>/…).
+     */
+    val memoryRef: String
 )
 
 /**

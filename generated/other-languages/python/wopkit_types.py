@@ -8,7 +8,7 @@
 # - if/then rules (e.g. "trigger is required when supported is true") and x-runtime-rules are not represented.
 # - Date-times become datetime objects and are written back in isoformat (offset +00:00 instead of Z, microsecond precision).
 #
-# Top-level types: 146.
+# Top-level types: 157.
 
 from dataclasses import dataclass
 from typing import Any, List, Optional, Dict, Union, TypeVar, Callable, Type, cast
@@ -562,7 +562,7 @@ class RetentionCapability:
         return result
 
 
-class Mode(Enum):
+class ModeElement(Enum):
     """A search mode."""
 
     FILTER = "filter"
@@ -578,21 +578,21 @@ class SearchCapability:
     supported: bool
     """Whether query beyond list is offered."""
 
-    modes: Optional[List[Mode]] = None
+    modes: Optional[List[ModeElement]] = None
     """Query modes: semantic and/or filter."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'SearchCapability':
         assert isinstance(obj, dict)
         supported = from_bool(obj.get("supported"))
-        modes = from_union([lambda x: from_list(Mode, x), from_none], obj.get("modes"))
+        modes = from_union([lambda x: from_list(ModeElement, x), from_none], obj.get("modes"))
         return SearchCapability(supported, modes)
 
     def to_dict(self) -> dict:
         result: dict = {}
         result["supported"] = from_bool(self.supported)
         if self.modes is not None:
-            result["modes"] = from_union([lambda x: from_list(lambda x: to_enum(Mode, x), x), from_none], self.modes)
+            result["modes"] = from_union([lambda x: from_list(lambda x: to_enum(ModeElement, x), x), from_none], self.modes)
         return result
 
 
@@ -1464,6 +1464,8 @@ class MemoryCompactedPayload:
     The memory.compacted payload the run emitted.
     
     The memory.compacted payload with its distillation report.
+    
+    The memory.compacted payload as appended.
     """
     byte_size: int
     """UTF-8 byte size of the output entry's content."""
@@ -2345,11 +2347,21 @@ class HostSampleMemoryCompactResponse:
 @dataclass
 class HostSampleMemoryDistillRequest:
     """Body of POST /v1/host/sample/memory/distill: an on-demand distillation of the scope's
-    transactional entries. Closed: a client-submitted shape.
+    transactional entries (or of the named sources). Closed: a client-submitted shape.
     """
     memory_ref: str
-    """Memory scope the seam acts on, mem://<tenant>/<scope>; the tenant comes from the ref
-    (CTI-1).
+    """Memory scope: a mem://<tenant>/<scope> ref, whose tenant must be the caller's (CTI-1), or
+    any other non-empty string, which the host treats as an opaque name inside the caller's
+    tenant (an operator key without a tenant acts for the tenant `default`).
+    """
+    index_emitted: Optional[bool] = None
+    """Whether the caller expects the memory index updated (upstream's request field). Accepted;
+    the answer carries indexFile whenever the host updated MEMORY-INDEX.json, which it does
+    whenever it advertises indexEmitted.
+    """
+    sources: Optional[List[str]] = None
+    """Ids of the entries to distil. A named id the scope does not hold is seeded first with
+    fixed fixture text (transactional), so the same request always distils the same bytes.
     """
     token_budget: Optional[int] = None
     """Budget for input plus output tokens; clamped to the advertised maximum, which is also the
@@ -2360,12 +2372,18 @@ class HostSampleMemoryDistillRequest:
     def from_dict(obj: Any) -> 'HostSampleMemoryDistillRequest':
         assert isinstance(obj, dict)
         memory_ref = from_str(obj.get("memoryRef"))
+        index_emitted = from_union([from_bool, from_none], obj.get("indexEmitted"))
+        sources = from_union([lambda x: from_list(from_str, x), from_none], obj.get("sources"))
         token_budget = from_union([from_int, from_none], obj.get("tokenBudget"))
-        return HostSampleMemoryDistillRequest(memory_ref, token_budget)
+        return HostSampleMemoryDistillRequest(memory_ref, index_emitted, sources, token_budget)
 
     def to_dict(self) -> dict:
         result: dict = {}
         result["memoryRef"] = from_str(self.memory_ref)
+        if self.index_emitted is not None:
+            result["indexEmitted"] = from_union([from_bool, from_none], self.index_emitted)
+        if self.sources is not None:
+            result["sources"] = from_union([lambda x: from_list(from_str, x), from_none], self.sources)
         if self.token_budget is not None:
             result["tokenBudget"] = from_union([from_int, from_none], self.token_budget)
         return result
@@ -2442,11 +2460,13 @@ class MemoryIndexArchive:
 
 @dataclass
 class MemoryIndex:
-    """MEMORY-INDEX.json after the run; present when the host emits the index.
+    """The parsed index.
     
     The normative MEMORY-INDEX.json manifest a distillation run updates (RFC 0062) and the
     next session loads at start-up. Stored as a workspace file; updating it emits
     workspace.updated. Closed: it is the contract between the distiller and the loader.
+    
+    MEMORY-INDEX.json after the run; present when the host emits the index.
     """
     archives: List[MemoryIndexArchive]
     """Distilled archives, oldest first. Each is immutable and addressable."""
@@ -2484,6 +2504,32 @@ class MemoryIndex:
 
 
 @dataclass
+class HostSampleIndexFile:
+    """A workspace file: its path and its parsed content. Open.
+    
+    The MEMORY-INDEX.json workspace file after the run, whenever the run updated it.
+    """
+    content: MemoryIndex
+    """The parsed index."""
+
+    path: str
+    """Workspace path (MEMORY-INDEX.json)."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'HostSampleIndexFile':
+        assert isinstance(obj, dict)
+        content = MemoryIndex.from_dict(obj.get("content"))
+        path = from_str(obj.get("path"))
+        return HostSampleIndexFile(content, path)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["content"] = to_class(MemoryIndex, self.content)
+        result["path"] = from_str(self.path)
+        return result
+
+
+@dataclass
 class HostSampleMemoryDistillResponse:
     """Response of the distillation seam: the archive, the event, the long-term summary entry
     and the updated index. Open: a host may add diagnostics.
@@ -2497,8 +2543,18 @@ class HostSampleMemoryDistillResponse:
     event: MemoryCompactedPayload
     """The memory.compacted payload with its distillation report."""
 
+    archive_checksum: Optional[str] = None
+    """sha256 of the archive entry's stored content bytes: the same sources and budget give the
+    same checksum (byte-stable archive).
+    """
     index: Optional[MemoryIndex] = None
     """MEMORY-INDEX.json after the run; present when the host emits the index."""
+
+    index_file: Optional[HostSampleIndexFile] = None
+    """The MEMORY-INDEX.json workspace file after the run, whenever the run updated it."""
+
+    index_updated: Optional[bool] = None
+    """Whether MEMORY-INDEX.json was updated (mirrors event.distillation.indexUpdated)."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'HostSampleMemoryDistillResponse':
@@ -2506,16 +2562,25 @@ class HostSampleMemoryDistillResponse:
         archive_id = from_str(obj.get("archiveId"))
         entry = MemoryEntry.from_dict(obj.get("entry"))
         event = MemoryCompactedPayload.from_dict(obj.get("event"))
+        archive_checksum = from_union([from_str, from_none], obj.get("archiveChecksum"))
         index = from_union([MemoryIndex.from_dict, from_none], obj.get("index"))
-        return HostSampleMemoryDistillResponse(archive_id, entry, event, index)
+        index_file = from_union([HostSampleIndexFile.from_dict, from_none], obj.get("indexFile"))
+        index_updated = from_union([from_bool, from_none], obj.get("indexUpdated"))
+        return HostSampleMemoryDistillResponse(archive_id, entry, event, archive_checksum, index, index_file, index_updated)
 
     def to_dict(self) -> dict:
         result: dict = {}
         result["archiveId"] = from_str(self.archive_id)
         result["entry"] = to_class(MemoryEntry, self.entry)
         result["event"] = to_class(MemoryCompactedPayload, self.event)
+        if self.archive_checksum is not None:
+            result["archiveChecksum"] = from_union([from_str, from_none], self.archive_checksum)
         if self.index is not None:
             result["index"] = from_union([lambda x: to_class(MemoryIndex, x), from_none], self.index)
+        if self.index_file is not None:
+            result["indexFile"] = from_union([lambda x: to_class(HostSampleIndexFile, x), from_none], self.index_file)
+        if self.index_updated is not None:
+            result["indexUpdated"] = from_union([from_bool, from_none], self.index_updated)
         return result
 
 
@@ -6572,6 +6637,16 @@ class RunFailedPayload:
         return result
 
 
+class RunForkRequestMode(Enum):
+    """replay (default): the fork re-runs from fromSeq and its memory reads see memory as of
+    fromSeq (MAE-3); branch: the fork continues from the same point and may diverge, starting
+    from the same memory as of fromSeq. Either way a snapshot the host cannot serve is a 422
+    replay_memory_snapshot_unavailable.
+    """
+    BRANCH = "branch"
+    REPLAY = "replay"
+
+
 @dataclass
 class RunForkRequest:
     """Body of POST /v1/runs/{runId}:fork: replay a run from a past event index. Closed."""
@@ -6580,16 +6655,25 @@ class RunForkRequest:
     """Event index to fork from. Memory reads of the fork before reaching it see memory as it
     was at that index in the original run (MAE-3).
     """
+    mode: Optional[RunForkRequestMode] = None
+    """replay (default): the fork re-runs from fromSeq and its memory reads see memory as of
+    fromSeq (MAE-3); branch: the fork continues from the same point and may diverge, starting
+    from the same memory as of fromSeq. Either way a snapshot the host cannot serve is a 422
+    replay_memory_snapshot_unavailable.
+    """
 
     @staticmethod
     def from_dict(obj: Any) -> 'RunForkRequest':
         assert isinstance(obj, dict)
         from_seq = from_int(obj.get("fromSeq"))
-        return RunForkRequest(from_seq)
+        mode = from_union([RunForkRequestMode, from_none], obj.get("mode"))
+        return RunForkRequest(from_seq, mode)
 
     def to_dict(self) -> dict:
         result: dict = {}
         result["fromSeq"] = from_int(self.from_seq)
+        if self.mode is not None:
+            result["mode"] = from_union([lambda x: to_enum(RunForkRequestMode, x), from_none], self.mode)
         return result
 
 
@@ -6679,6 +6763,183 @@ class RunOrchestratorDecidedPayload:
         return result
 
 
+@dataclass
+class RunError:
+    """A failed run's error. Open.
+    
+    Why a failed run failed.
+    """
+    code: str
+    """Machine-readable code."""
+
+    message: str
+    """What went wrong, without content."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'RunError':
+        assert isinstance(obj, dict)
+        code = from_str(obj.get("code"))
+        message = from_str(obj.get("message"))
+        return RunError(code, message)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["code"] = from_str(self.code)
+        result["message"] = from_str(self.message)
+        return result
+
+
+@dataclass
+class RunInterrupt:
+    """The interrupt a waiting run is suspended on. Open.
+    
+    The open interrupt of a waiting-* run.
+    """
+    interrupt_id: str
+    """Id of the interrupt (the interrupt.requested event carries it too)."""
+
+    kind: str
+    """Interrupt kind: clarify (waiting-clarification) or approval (waiting-approval)."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'RunInterrupt':
+        assert isinstance(obj, dict)
+        interrupt_id = from_str(obj.get("interruptId"))
+        kind = from_str(obj.get("kind"))
+        return RunInterrupt(interrupt_id, kind)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["interruptId"] = from_str(self.interrupt_id)
+        result["kind"] = from_str(self.kind)
+        return result
+
+
+class RunStatus(Enum):
+    """Where the run is.
+    
+    Where a run is: running; completed or failed (terminal); waiting-clarification or
+    waiting-approval (suspended on an interrupt, nothing dispatched until it is resolved);
+    created (a fork that has not executed).
+    
+    Status right after the start (the fixture runner finishes or suspends before answering).
+    """
+    COMPLETED = "completed"
+    CREATED = "created"
+    FAILED = "failed"
+    RUNNING = "running"
+    WAITING_APPROVAL = "waiting-approval"
+    WAITING_CLARIFICATION = "waiting-clarification"
+
+
+@dataclass
+class RunSnapshot:
+    """Response of GET /v1/runs/{runId}: the run's status and the variables its workflow set.
+    Open: a host may add fields.
+    """
+    run_id: str
+    """The run."""
+
+    status: RunStatus
+    """Where the run is."""
+
+    variables: Dict[str, Any]
+    """Variables the workflow set, by name (the fixture probes put their read-backs here:
+    memoryReadback, memoryList, ownerProbe, crossTenantProbe, …). Entries read from memory
+    are MemoryEntry-shaped and already SR-1-redacted and TTL-filtered.
+    """
+    error: Optional[RunError] = None
+    """Why a failed run failed."""
+
+    interrupt: Optional[RunInterrupt] = None
+    """The open interrupt of a waiting-* run."""
+
+    workflow_id: Optional[str] = None
+    """The workflow it executes."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'RunSnapshot':
+        assert isinstance(obj, dict)
+        run_id = from_str(obj.get("runId"))
+        status = RunStatus(obj.get("status"))
+        variables = from_dict(lambda x: x, obj.get("variables"))
+        error = from_union([RunError.from_dict, from_none], obj.get("error"))
+        interrupt = from_union([RunInterrupt.from_dict, from_none], obj.get("interrupt"))
+        workflow_id = from_union([from_str, from_none], obj.get("workflowId"))
+        return RunSnapshot(run_id, status, variables, error, interrupt, workflow_id)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["runId"] = from_str(self.run_id)
+        result["status"] = to_enum(RunStatus, self.status)
+        result["variables"] = from_dict(lambda x: x, self.variables)
+        if self.error is not None:
+            result["error"] = from_union([lambda x: to_class(RunError, x), from_none], self.error)
+        if self.interrupt is not None:
+            result["interrupt"] = from_union([lambda x: to_class(RunInterrupt, x), from_none], self.interrupt)
+        if self.workflow_id is not None:
+            result["workflowId"] = from_union([from_str, from_none], self.workflow_id)
+        return result
+
+
+@dataclass
+class RunStartRequest:
+    """Body of POST /v1/runs: start a run of a workflow the host has (the reference host: the
+    conformance fixtures it advertises in discovery `fixtures`). Closed: a client-submitted
+    shape.
+    """
+    workflow_id: str
+    """Id of the workflow to run; an id the host does not have is a 404."""
+
+    inputs: Optional[Dict[str, Any]] = None
+    """Workflow inputs. The fixture workflows take none and ignore what is sent."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'RunStartRequest':
+        assert isinstance(obj, dict)
+        workflow_id = from_str(obj.get("workflowId"))
+        inputs = from_union([lambda x: from_dict(lambda x: x, x), from_none], obj.get("inputs"))
+        return RunStartRequest(workflow_id, inputs)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["workflowId"] = from_str(self.workflow_id)
+        if self.inputs is not None:
+            result["inputs"] = from_union([lambda x: from_dict(lambda x: x, x), from_none], self.inputs)
+        return result
+
+
+@dataclass
+class RunStartResponse:
+    """Response (201) of POST /v1/runs: the run that was started. Open: a host may add
+    diagnostics.
+    """
+    run_id: str
+    """Id of the new run; GET /v1/runs/{runId} reads it."""
+
+    status: RunStatus
+    """Status right after the start (the fixture runner finishes or suspends before answering)."""
+
+    workflow_id: Optional[str] = None
+    """The workflow the run executes."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'RunStartResponse':
+        assert isinstance(obj, dict)
+        run_id = from_str(obj.get("runId"))
+        status = RunStatus(obj.get("status"))
+        workflow_id = from_union([from_str, from_none], obj.get("workflowId"))
+        return RunStartResponse(run_id, status, workflow_id)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["runId"] = from_str(self.run_id)
+        result["status"] = to_enum(RunStatus, self.status)
+        if self.workflow_id is not None:
+            result["workflowId"] = from_union([from_str, from_none], self.workflow_id)
+        return result
+
+
 class MemoryScopeIsolation(Enum):
     """RFC 0039 §B: inherit (default) shares the parent's scope; isolated gives the child a
     fresh scope in the same tenant.
@@ -6764,6 +7025,161 @@ class ScheduledAutomationArtifact:
         result["workflowId"] = from_str(self.workflow_id)
         if self.version is not None:
             result["version"] = from_union([from_str, from_none], self.version)
+        return result
+
+
+@dataclass
+class TestMemoryCompactRequest:
+    """Body of POST /v1/test/memory/compact (the compaction seam at the path upstream's suite
+    calls): one client-requested RFC 0012 compaction. Closed: a client-submitted shape.
+    """
+    memory_ref: str
+    """Memory scope: a mem://<tenant>/<scope> ref, whose tenant must be the caller's (CTI-1), or
+    any other non-empty string, which the host treats as an opaque name inside the caller's
+    tenant (an operator key without a tenant acts for the tenant `default`).
+    """
+    source_ids: Optional[List[str]] = None
+    """Entries to collapse; default: every live entry of the scope."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'TestMemoryCompactRequest':
+        assert isinstance(obj, dict)
+        memory_ref = from_str(obj.get("memoryRef"))
+        source_ids = from_union([lambda x: from_list(from_str, x), from_none], obj.get("sourceIds"))
+        return TestMemoryCompactRequest(memory_ref, source_ids)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["memoryRef"] = from_str(self.memory_ref)
+        if self.source_ids is not None:
+            result["sourceIds"] = from_union([lambda x: from_list(from_str, x), from_none], self.source_ids)
+        return result
+
+
+class TestMemoryCompactResponseType(Enum):
+    MEMORY_COMPACTED = "memory.compacted"
+
+
+@dataclass
+class TestMemoryCompactResponse:
+    """Response of POST /v1/test/memory/compact: the memory.compacted event the run appended,
+    plus the stored output's content out of band (the event itself is content-free). Open.
+    """
+    output_content: str
+    """Content of the compacted entry as persisted: after SR-1 carry-forward and marker
+    canonicalisation.
+    """
+    payload: MemoryCompactedPayload
+    """The memory.compacted payload as appended."""
+
+    type: TestMemoryCompactResponseType
+    """Always memory.compacted."""
+
+    run_id: Optional[str] = None
+    """The compaction run the event belongs to (GET /v1/runs/{runId}/events reads it)."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'TestMemoryCompactResponse':
+        assert isinstance(obj, dict)
+        output_content = from_str(obj.get("outputContent"))
+        payload = MemoryCompactedPayload.from_dict(obj.get("payload"))
+        type = TestMemoryCompactResponseType(obj.get("type"))
+        run_id = from_union([from_str, from_none], obj.get("runId"))
+        return TestMemoryCompactResponse(output_content, payload, type, run_id)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["outputContent"] = from_str(self.output_content)
+        result["payload"] = to_class(MemoryCompactedPayload, self.payload)
+        result["type"] = to_enum(TestMemoryCompactResponseType, self.type)
+        if self.run_id is not None:
+            result["runId"] = from_union([from_str, from_none], self.run_id)
+        return result
+
+
+@dataclass
+class TestMemorySeedEntry:
+    """One entry to seed, with the id the caller chose. Closed."""
+
+    content: str
+    """Entry text as submitted (stored after SR-1 redaction)."""
+
+    id: str
+    """Entry id chosen by the caller."""
+
+    tags: Optional[List[str]] = None
+    """Tags stored with the entry."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'TestMemorySeedEntry':
+        assert isinstance(obj, dict)
+        content = from_str(obj.get("content"))
+        id = from_str(obj.get("id"))
+        tags = from_union([lambda x: from_list(from_str, x), from_none], obj.get("tags"))
+        return TestMemorySeedEntry(content, id, tags)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["content"] = from_str(self.content)
+        result["id"] = from_str(self.id)
+        if self.tags is not None:
+            result["tags"] = from_union([lambda x: from_list(from_str, x), from_none], self.tags)
+        return result
+
+
+@dataclass
+class TestMemorySeedRequest:
+    """Body of POST /v1/test/memory/seed (the seed seam at the path upstream's suite calls):
+    write entries with caller-chosen ids into one scope, through the host's SR-1 chokepoint.
+    Closed: a client-submitted shape.
+    """
+    entries: List[TestMemorySeedEntry]
+    """Entries to write, in order (1 to 1000); an id already present is overwritten."""
+
+    memory_ref: str
+    """Memory scope: a mem://<tenant>/<scope> ref, whose tenant must be the caller's (CTI-1), or
+    any other non-empty string, which the host treats as an opaque name inside the caller's
+    tenant (an operator key without a tenant acts for the tenant `default`).
+    """
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'TestMemorySeedRequest':
+        assert isinstance(obj, dict)
+        entries = from_list(TestMemorySeedEntry.from_dict, obj.get("entries"))
+        memory_ref = from_str(obj.get("memoryRef"))
+        return TestMemorySeedRequest(entries, memory_ref)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["entries"] = from_list(lambda x: to_class(TestMemorySeedEntry, x), self.entries)
+        result["memoryRef"] = from_str(self.memory_ref)
+        return result
+
+
+@dataclass
+class TestMemorySeedResponse:
+    """Response (201) of POST /v1/test/memory/seed: the entries as stored. Open: a host may add
+    diagnostics.
+    """
+    entries: List[MemoryEntry]
+    """The stored entries (content after SR-1)."""
+
+    memory_ref: str
+    """The scope the entries were written to (an opaque ref as the host resolved it:
+    mem://<tenant>/…).
+    """
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'TestMemorySeedResponse':
+        assert isinstance(obj, dict)
+        entries = from_list(MemoryEntry.from_dict, obj.get("entries"))
+        memory_ref = from_str(obj.get("memoryRef"))
+        return TestMemorySeedResponse(entries, memory_ref)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["entries"] = from_list(lambda x: to_class(MemoryEntry, x), self.entries)
+        result["memoryRef"] = from_str(self.memory_ref)
         return result
 
 
@@ -7165,6 +7581,14 @@ def host_sample_escalation_run_response_from_dict(s: Any) -> HostSampleEscalatio
 
 def host_sample_escalation_run_response_to_dict(x: HostSampleEscalationRunResponse) -> Any:
     return to_class(HostSampleEscalationRunResponse, x)
+
+
+def host_sample_index_file_from_dict(s: Any) -> HostSampleIndexFile:
+    return HostSampleIndexFile.from_dict(s)
+
+
+def host_sample_index_file_to_dict(x: HostSampleIndexFile) -> Any:
+    return to_class(HostSampleIndexFile, x)
 
 
 def host_sample_inquirium_traces_response_from_dict(s: Any) -> HostSampleInquiriumTracesResponse:
@@ -7967,6 +8391,14 @@ def run_completed_payload_to_dict(x: RunCompletedPayload) -> Any:
     return to_class(RunCompletedPayload, x)
 
 
+def run_error_from_dict(s: Any) -> RunError:
+    return RunError.from_dict(s)
+
+
+def run_error_to_dict(x: RunError) -> Any:
+    return to_class(RunError, x)
+
+
 def run_event_from_dict(s: Any) -> RunEvent:
     return RunEvent.from_dict(s)
 
@@ -8015,12 +8447,44 @@ def run_fork_response_to_dict(x: RunForkResponse) -> Any:
     return to_class(RunForkResponse, x)
 
 
+def run_interrupt_from_dict(s: Any) -> RunInterrupt:
+    return RunInterrupt.from_dict(s)
+
+
+def run_interrupt_to_dict(x: RunInterrupt) -> Any:
+    return to_class(RunInterrupt, x)
+
+
 def run_orchestrator_decided_payload_from_dict(s: Any) -> RunOrchestratorDecidedPayload:
     return RunOrchestratorDecidedPayload.from_dict(s)
 
 
 def run_orchestrator_decided_payload_to_dict(x: RunOrchestratorDecidedPayload) -> Any:
     return to_class(RunOrchestratorDecidedPayload, x)
+
+
+def run_snapshot_from_dict(s: Any) -> RunSnapshot:
+    return RunSnapshot.from_dict(s)
+
+
+def run_snapshot_to_dict(x: RunSnapshot) -> Any:
+    return to_class(RunSnapshot, x)
+
+
+def run_start_request_from_dict(s: Any) -> RunStartRequest:
+    return RunStartRequest.from_dict(s)
+
+
+def run_start_request_to_dict(x: RunStartRequest) -> Any:
+    return to_class(RunStartRequest, x)
+
+
+def run_start_response_from_dict(s: Any) -> RunStartResponse:
+    return RunStartResponse.from_dict(s)
+
+
+def run_start_response_to_dict(x: RunStartResponse) -> Any:
+    return to_class(RunStartResponse, x)
 
 
 def run_started_payload_from_dict(s: Any) -> RunStartedPayload:
@@ -8053,6 +8517,46 @@ def search_capability_from_dict(s: Any) -> SearchCapability:
 
 def search_capability_to_dict(x: SearchCapability) -> Any:
     return to_class(SearchCapability, x)
+
+
+def test_memory_compact_request_from_dict(s: Any) -> TestMemoryCompactRequest:
+    return TestMemoryCompactRequest.from_dict(s)
+
+
+def test_memory_compact_request_to_dict(x: TestMemoryCompactRequest) -> Any:
+    return to_class(TestMemoryCompactRequest, x)
+
+
+def test_memory_compact_response_from_dict(s: Any) -> TestMemoryCompactResponse:
+    return TestMemoryCompactResponse.from_dict(s)
+
+
+def test_memory_compact_response_to_dict(x: TestMemoryCompactResponse) -> Any:
+    return to_class(TestMemoryCompactResponse, x)
+
+
+def test_memory_seed_entry_from_dict(s: Any) -> TestMemorySeedEntry:
+    return TestMemorySeedEntry.from_dict(s)
+
+
+def test_memory_seed_entry_to_dict(x: TestMemorySeedEntry) -> Any:
+    return to_class(TestMemorySeedEntry, x)
+
+
+def test_memory_seed_request_from_dict(s: Any) -> TestMemorySeedRequest:
+    return TestMemorySeedRequest.from_dict(s)
+
+
+def test_memory_seed_request_to_dict(x: TestMemorySeedRequest) -> Any:
+    return to_class(TestMemorySeedRequest, x)
+
+
+def test_memory_seed_response_from_dict(s: Any) -> TestMemorySeedResponse:
+    return TestMemorySeedResponse.from_dict(s)
+
+
+def test_memory_seed_response_to_dict(x: TestMemorySeedResponse) -> Any:
+    return to_class(TestMemorySeedResponse, x)
 
 
 def token_budget_exceeded_details_from_dict(s: Any) -> TokenBudgetExceededDetails:

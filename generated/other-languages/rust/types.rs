@@ -7,7 +7,7 @@
 // - Fields a schema leaves open (additionalProperties: true) are dropped on deserialisation: extension data does not survive a round trip.
 // - if/then rules (e.g. "trigger is required when supported is true") and x-runtime-rules are not represented.
 //
-// Top-level types: 146.
+// Top-level types: 157.
 
 // Example code that deserializes and serializes the model.
 // extern crate serde;
@@ -394,7 +394,7 @@ pub struct RetentionCapability {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct SearchCapability {
     /// Query modes: semantic and/or filter.
-    pub modes: Option<Vec<Mode>>,
+    pub modes: Option<Vec<ModeElement>>,
 
     /// Whether query beyond list is offered.
     pub supported: bool,
@@ -403,7 +403,7 @@ pub struct SearchCapability {
 /// A search mode.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Mode {
+pub enum ModeElement {
     Filter,
 
     Semantic,
@@ -870,6 +870,8 @@ pub struct ScheduledDistillationOutcome {
 /// The memory.compacted payload the run emitted.
 ///
 /// The memory.compacted payload with its distillation report.
+///
+/// The memory.compacted payload as appended.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct MemoryCompactedPayload {
@@ -1447,13 +1449,23 @@ pub struct HostSampleMemoryCompactResponse {
 }
 
 /// Body of POST /v1/host/sample/memory/distill: an on-demand distillation of the scope's
-/// transactional entries. Closed: a client-submitted shape.
+/// transactional entries (or of the named sources). Closed: a client-submitted shape.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct HostSampleMemoryDistillRequest {
-    /// Memory scope the seam acts on, mem://<tenant>/<scope>; the tenant comes from the ref
-    /// (CTI-1).
+    /// Whether the caller expects the memory index updated (upstream's request field). Accepted;
+    /// the answer carries indexFile whenever the host updated MEMORY-INDEX.json, which it does
+    /// whenever it advertises indexEmitted.
+    pub index_emitted: Option<bool>,
+
+    /// Memory scope: a mem://<tenant>/<scope> ref, whose tenant must be the caller's (CTI-1), or
+    /// any other non-empty string, which the host treats as an opaque name inside the caller's
+    /// tenant (an operator key without a tenant acts for the tenant `default`).
     pub memory_ref: String,
+
+    /// Ids of the entries to distil. A named id the scope does not hold is seeded first with
+    /// fixed fixture text (transactional), so the same request always distils the same bytes.
+    pub sources: Option<Vec<String>>,
 
     /// Budget for input plus output tokens; clamped to the advertised maximum, which is also the
     /// default.
@@ -1465,6 +1477,10 @@ pub struct HostSampleMemoryDistillRequest {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct HostSampleMemoryDistillResponse {
+    /// sha256 of the archive entry's stored content bytes: the same sources and budget give the
+    /// same checksum (byte-stable archive).
+    pub archive_checksum: Option<String>,
+
     /// Content address of the byte-stable archive.
     pub archive_id: String,
 
@@ -1476,13 +1492,21 @@ pub struct HostSampleMemoryDistillResponse {
 
     /// MEMORY-INDEX.json after the run; present when the host emits the index.
     pub index: Option<MemoryIndex>,
+
+    /// The MEMORY-INDEX.json workspace file after the run, whenever the run updated it.
+    pub index_file: Option<HostSampleIndexFile>,
+
+    /// Whether MEMORY-INDEX.json was updated (mirrors event.distillation.indexUpdated).
+    pub index_updated: Option<bool>,
 }
 
-/// MEMORY-INDEX.json after the run; present when the host emits the index.
+/// The parsed index.
 ///
 /// The normative MEMORY-INDEX.json manifest a distillation run updates (RFC 0062) and the
 /// next session loads at start-up. Stored as a workspace file; updating it emits
 /// workspace.updated. Closed: it is the contract between the distiller and the loader.
+///
+/// MEMORY-INDEX.json after the run; present when the host emits the index.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct MemoryIndex {
@@ -1538,6 +1562,18 @@ pub struct MemoryIndexArchive {
 
     /// Short retrieval keys extracted from the archive (SR-1 redacted).
     pub topics: Option<Vec<String>>,
+}
+
+/// A workspace file: its path and its parsed content. Open.
+///
+/// The MEMORY-INDEX.json workspace file after the run, whenever the run updated it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct HostSampleIndexFile {
+    /// The parsed index.
+    pub content: MemoryIndex,
+
+    /// Workspace path (MEMORY-INDEX.json).
+    pub path: String,
 }
 
 /// Response of GET /v1/host/sample/memory/entries and of the list form of GET
@@ -4160,6 +4196,24 @@ pub struct RunForkRequest {
     /// Event index to fork from. Memory reads of the fork before reaching it see memory as it
     /// was at that index in the original run (MAE-3).
     pub from_seq: i64,
+
+    /// replay (default): the fork re-runs from fromSeq and its memory reads see memory as of
+    /// fromSeq (MAE-3); branch: the fork continues from the same point and may diverge, starting
+    /// from the same memory as of fromSeq. Either way a snapshot the host cannot serve is a 422
+    /// replay_memory_snapshot_unavailable.
+    pub mode: Option<RunForkRequestMode>,
+}
+
+/// replay (default): the fork re-runs from fromSeq and its memory reads see memory as of
+/// fromSeq (MAE-3); branch: the fork continues from the same point and may diverge, starting
+/// from the same memory as of fromSeq. Either way a snapshot the host cannot serve is a 422
+/// replay_memory_snapshot_unavailable.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RunForkRequestMode {
+    Branch,
+
+    Replay,
 }
 
 /// Response of a successful fork. Open.
@@ -4211,6 +4265,110 @@ pub struct RunOrchestratorDecidedPayload {
     pub decision: OrchestratorDecision,
 }
 
+/// Response of GET /v1/runs/{runId}: the run's status and the variables its workflow set.
+/// Open: a host may add fields.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RunSnapshot {
+    /// Why a failed run failed.
+    pub error: Option<RunError>,
+
+    /// The open interrupt of a waiting-* run.
+    pub interrupt: Option<RunInterrupt>,
+
+    /// The run.
+    pub run_id: String,
+
+    /// Where the run is.
+    pub status: RunStatus,
+
+    /// Variables the workflow set, by name (the fixture probes put their read-backs here:
+    /// memoryReadback, memoryList, ownerProbe, crossTenantProbe, …). Entries read from memory
+    /// are MemoryEntry-shaped and already SR-1-redacted and TTL-filtered.
+    pub variables: HashMap<String, Option<serde_json::Value>>,
+
+    /// The workflow it executes.
+    pub workflow_id: Option<String>,
+}
+
+/// A failed run's error. Open.
+///
+/// Why a failed run failed.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct RunError {
+    /// Machine-readable code.
+    pub code: String,
+
+    /// What went wrong, without content.
+    pub message: String,
+}
+
+/// The interrupt a waiting run is suspended on. Open.
+///
+/// The open interrupt of a waiting-* run.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RunInterrupt {
+    /// Id of the interrupt (the interrupt.requested event carries it too).
+    pub interrupt_id: String,
+
+    /// Interrupt kind: clarify (waiting-clarification) or approval (waiting-approval).
+    pub kind: String,
+}
+
+/// Where the run is.
+///
+/// Where a run is: running; completed or failed (terminal); waiting-clarification or
+/// waiting-approval (suspended on an interrupt, nothing dispatched until it is resolved);
+/// created (a fork that has not executed).
+///
+/// Status right after the start (the fixture runner finishes or suspends before answering).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RunStatus {
+    Completed,
+
+    Created,
+
+    Failed,
+
+    Running,
+
+    #[serde(rename = "waiting-approval")]
+    WaitingApproval,
+
+    #[serde(rename = "waiting-clarification")]
+    WaitingClarification,
+}
+
+/// Body of POST /v1/runs: start a run of a workflow the host has (the reference host: the
+/// conformance fixtures it advertises in discovery `fixtures`). Closed: a client-submitted
+/// shape.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RunStartRequest {
+    /// Workflow inputs. The fixture workflows take none and ignore what is sent.
+    pub inputs: Option<HashMap<String, Option<serde_json::Value>>>,
+
+    /// Id of the workflow to run; an id the host does not have is a 404.
+    pub workflow_id: String,
+}
+
+/// Response (201) of POST /v1/runs: the run that was started. Open: a host may add
+/// diagnostics.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RunStartResponse {
+    /// Id of the new run; GET /v1/runs/{runId} reads it.
+    pub run_id: String,
+
+    /// Status right after the start (the fixture runner finishes or suspends before answering).
+    pub status: RunStatus,
+
+    /// The workflow the run executes.
+    pub workflow_id: Option<String>,
+}
+
 /// A run began. Content-free. Open.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -4258,6 +4416,87 @@ pub struct ScheduledAutomationArtifact {
 
     /// The workflow the schedule starts.
     pub workflow_id: String,
+}
+
+/// Body of POST /v1/test/memory/compact (the compaction seam at the path upstream's suite
+/// calls): one client-requested RFC 0012 compaction. Closed: a client-submitted shape.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TestMemoryCompactRequest {
+    /// Memory scope: a mem://<tenant>/<scope> ref, whose tenant must be the caller's (CTI-1), or
+    /// any other non-empty string, which the host treats as an opaque name inside the caller's
+    /// tenant (an operator key without a tenant acts for the tenant `default`).
+    pub memory_ref: String,
+
+    /// Entries to collapse; default: every live entry of the scope.
+    pub source_ids: Option<Vec<String>>,
+}
+
+/// Response of POST /v1/test/memory/compact: the memory.compacted event the run appended,
+/// plus the stored output's content out of band (the event itself is content-free). Open.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TestMemoryCompactResponse {
+    /// Content of the compacted entry as persisted: after SR-1 carry-forward and marker
+    /// canonicalisation.
+    pub output_content: String,
+
+    /// The memory.compacted payload as appended.
+    pub payload: MemoryCompactedPayload,
+
+    /// The compaction run the event belongs to (GET /v1/runs/{runId}/events reads it).
+    pub run_id: Option<String>,
+
+    /// Always memory.compacted.
+    #[serde(rename = "type")]
+    pub test_memory_compact_response_type: TestMemoryCompactResponseType,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub enum TestMemoryCompactResponseType {
+    #[serde(rename = "memory.compacted")]
+    MemoryCompacted,
+}
+
+/// Body of POST /v1/test/memory/seed (the seed seam at the path upstream's suite calls):
+/// write entries with caller-chosen ids into one scope, through the host's SR-1 chokepoint.
+/// Closed: a client-submitted shape.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TestMemorySeedRequest {
+    /// Entries to write, in order (1 to 1000); an id already present is overwritten.
+    pub entries: Vec<TestMemorySeedEntry>,
+
+    /// Memory scope: a mem://<tenant>/<scope> ref, whose tenant must be the caller's (CTI-1), or
+    /// any other non-empty string, which the host treats as an opaque name inside the caller's
+    /// tenant (an operator key without a tenant acts for the tenant `default`).
+    pub memory_ref: String,
+}
+
+/// One entry to seed, with the id the caller chose. Closed.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct TestMemorySeedEntry {
+    /// Entry text as submitted (stored after SR-1 redaction).
+    pub content: String,
+
+    /// Entry id chosen by the caller.
+    pub id: String,
+
+    /// Tags stored with the entry.
+    pub tags: Option<Vec<String>>,
+}
+
+/// Response (201) of POST /v1/test/memory/seed: the entries as stored. Open: a host may add
+/// diagnostics.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TestMemorySeedResponse {
+    /// The stored entries (content after SR-1).
+    pub entries: Vec<MemoryEntry>,
+
+    /// The scope the entries were written to (an opaque ref as the host resolved it:
+    /// mem://<tenant>/…).
+    pub memory_ref: String,
 }
 
 /// RFC 0062: the sources could not be distilled within the budget; nothing was written. Open.

@@ -7,7 +7,7 @@
 // - Fields a schema leaves open (additionalProperties: true) are dropped on deserialisation: extension data does not survive a round trip.
 // - if/then rules (e.g. "trigger is required when supported is true") and x-runtime-rules are not represented.
 //
-// Top-level types: 146.
+// Top-level types: 157.
 
 // This file was generated from JSON Schema using quicktype, do not modify it directly.
 // To parse the JSON, add this file to your project and do:
@@ -41,6 +41,7 @@
 //   let hostSampleDistillScheduleTickResponse = try HostSampleDistillScheduleTickResponse(json)
 //   let hostSampleEscalationRunRequest = try HostSampleEscalationRunRequest(json)
 //   let hostSampleEscalationRunResponse = try HostSampleEscalationRunResponse(json)
+//   let hostSampleIndexFile = try HostSampleIndexFile(json)
 //   let hostSampleInquiriumTracesResponse = try HostSampleInquiriumTracesResponse(json)
 //   let hostSampleMemoryCompactRequest = try HostSampleMemoryCompactRequest(json)
 //   let hostSampleMemoryCompactResponse = try HostSampleMemoryCompactResponse(json)
@@ -141,17 +142,27 @@
 //   let replayMemorySnapshotUnavailableDetails = try ReplayMemorySnapshotUnavailableDetails(json)
 //   let retentionCapability = try RetentionCapability(json)
 //   let runCompletedPayload = try RunCompletedPayload(json)
+//   let runError = try RunError(json)
 //   let runEvent = try RunEvent(json)
 //   let runEventsResponse = try RunEventsResponse(json)
 //   let runFailedPayload = try RunFailedPayload(json)
 //   let runFailureError = try RunFailureError(json)
 //   let runForkRequest = try RunForkRequest(json)
 //   let runForkResponse = try RunForkResponse(json)
+//   let runInterrupt = try RunInterrupt(json)
 //   let runOrchestratorDecidedPayload = try RunOrchestratorDecidedPayload(json)
+//   let runSnapshot = try RunSnapshot(json)
+//   let runStartRequest = try RunStartRequest(json)
+//   let runStartResponse = try RunStartResponse(json)
 //   let runStartedPayload = try RunStartedPayload(json)
 //   let scheduledAutomationArtifact = try ScheduledAutomationArtifact(json)
 //   let scheduledDistillationOutcome = try ScheduledDistillationOutcome(json)
 //   let searchCapability = try SearchCapability(json)
+//   let testMemoryCompactRequest = try TestMemoryCompactRequest(json)
+//   let testMemoryCompactResponse = try TestMemoryCompactResponse(json)
+//   let testMemorySeedEntry = try TestMemorySeedEntry(json)
+//   let testMemorySeedRequest = try TestMemorySeedRequest(json)
+//   let testMemorySeedResponse = try TestMemorySeedResponse(json)
 //   let tokenBudgetExceededDetails = try TokenBudgetExceededDetails(json)
 //   let validationFailedDetails = try ValidationFailedDetails(json)
 //   let validationFailure = try ValidationFailure(json)
@@ -1067,7 +1078,7 @@ extension RetentionCapability {
 // MARK: - SearchCapability
 struct SearchCapability: Codable {
     /// Query modes: semantic and/or filter.
-    let modes: [Mode]?
+    let modes: [ModeElement]?
     /// Whether query beyond list is offered.
     let supported: Bool
 
@@ -1096,7 +1107,7 @@ extension SearchCapability {
     }
 
     func with(
-        modes: [Mode]?? = nil,
+        modes: [ModeElement]?? = nil,
         supported: Bool? = nil
     ) -> SearchCapability {
         return SearchCapability(
@@ -1115,7 +1126,7 @@ extension SearchCapability {
 }
 
 /// A search mode.
-enum Mode: String, Codable {
+enum ModeElement: String, Codable {
     case filter = "filter"
     case semantic = "semantic"
 }
@@ -2410,6 +2421,8 @@ extension ScheduledDistillationOutcome {
 /// The memory.compacted payload the run emitted.
 ///
 /// The memory.compacted payload with its distillation report.
+///
+/// The memory.compacted payload as appended.
 // MARK: - MemoryCompactedPayload
 struct MemoryCompactedPayload: Codable {
     /// UTF-8 byte size of the output entry's content.
@@ -3634,18 +3647,28 @@ extension HostSampleMemoryCompactResponse {
 }
 
 /// Body of POST /v1/host/sample/memory/distill: an on-demand distillation of the scope's
-/// transactional entries. Closed: a client-submitted shape.
+/// transactional entries (or of the named sources). Closed: a client-submitted shape.
 // MARK: - HostSampleMemoryDistillRequest
 struct HostSampleMemoryDistillRequest: Codable {
-    /// Memory scope the seam acts on, mem://<tenant>/<scope>; the tenant comes from the ref
-    /// (CTI-1).
+    /// Whether the caller expects the memory index updated (upstream's request field). Accepted;
+    /// the answer carries indexFile whenever the host updated MEMORY-INDEX.json, which it does
+    /// whenever it advertises indexEmitted.
+    let indexEmitted: Bool?
+    /// Memory scope: a mem://<tenant>/<scope> ref, whose tenant must be the caller's (CTI-1), or
+    /// any other non-empty string, which the host treats as an opaque name inside the caller's
+    /// tenant (an operator key without a tenant acts for the tenant `default`).
     let memoryRef: String
+    /// Ids of the entries to distil. A named id the scope does not hold is seeded first with
+    /// fixed fixture text (transactional), so the same request always distils the same bytes.
+    let sources: [String]?
     /// Budget for input plus output tokens; clamped to the advertised maximum, which is also the
     /// default.
     let tokenBudget: Int?
 
     enum CodingKeys: String, CodingKey {
+        case indexEmitted = "indexEmitted"
         case memoryRef = "memoryRef"
+        case sources = "sources"
         case tokenBudget = "tokenBudget"
     }
 }
@@ -3669,11 +3692,15 @@ extension HostSampleMemoryDistillRequest {
     }
 
     func with(
+        indexEmitted: Bool?? = nil,
         memoryRef: String? = nil,
+        sources: [String]?? = nil,
         tokenBudget: Int?? = nil
     ) -> HostSampleMemoryDistillRequest {
         return HostSampleMemoryDistillRequest(
+            indexEmitted: indexEmitted ?? self.indexEmitted,
             memoryRef: memoryRef ?? self.memoryRef,
+            sources: sources ?? self.sources,
             tokenBudget: tokenBudget ?? self.tokenBudget
         )
     }
@@ -3691,6 +3718,9 @@ extension HostSampleMemoryDistillRequest {
 /// and the updated index. Open: a host may add diagnostics.
 // MARK: - HostSampleMemoryDistillResponse
 struct HostSampleMemoryDistillResponse: Codable {
+    /// sha256 of the archive entry's stored content bytes: the same sources and budget give the
+    /// same checksum (byte-stable archive).
+    let archiveChecksum: String?
     /// Content address of the byte-stable archive.
     let archiveID: String
     /// The long-term entry holding the distilled summary.
@@ -3699,12 +3729,19 @@ struct HostSampleMemoryDistillResponse: Codable {
     let event: MemoryCompactedPayload
     /// MEMORY-INDEX.json after the run; present when the host emits the index.
     let index: MemoryIndex?
+    /// The MEMORY-INDEX.json workspace file after the run, whenever the run updated it.
+    let indexFile: HostSampleIndexFile?
+    /// Whether MEMORY-INDEX.json was updated (mirrors event.distillation.indexUpdated).
+    let indexUpdated: Bool?
 
     enum CodingKeys: String, CodingKey {
+        case archiveChecksum = "archiveChecksum"
         case archiveID = "archiveId"
         case entry = "entry"
         case event = "event"
         case index = "index"
+        case indexFile = "indexFile"
+        case indexUpdated = "indexUpdated"
     }
 }
 
@@ -3727,16 +3764,22 @@ extension HostSampleMemoryDistillResponse {
     }
 
     func with(
+        archiveChecksum: String?? = nil,
         archiveID: String? = nil,
         entry: MemoryEntry? = nil,
         event: MemoryCompactedPayload? = nil,
-        index: MemoryIndex?? = nil
+        index: MemoryIndex?? = nil,
+        indexFile: HostSampleIndexFile?? = nil,
+        indexUpdated: Bool?? = nil
     ) -> HostSampleMemoryDistillResponse {
         return HostSampleMemoryDistillResponse(
+            archiveChecksum: archiveChecksum ?? self.archiveChecksum,
             archiveID: archiveID ?? self.archiveID,
             entry: entry ?? self.entry,
             event: event ?? self.event,
-            index: index ?? self.index
+            index: index ?? self.index,
+            indexFile: indexFile ?? self.indexFile,
+            indexUpdated: indexUpdated ?? self.indexUpdated
         )
     }
 
@@ -3749,11 +3792,13 @@ extension HostSampleMemoryDistillResponse {
     }
 }
 
-/// MEMORY-INDEX.json after the run; present when the host emits the index.
+/// The parsed index.
 ///
 /// The normative MEMORY-INDEX.json manifest a distillation run updates (RFC 0062) and the
 /// next session loads at start-up. Stored as a workspace file; updating it emits
 /// workspace.updated. Closed: it is the contract between the distiller and the loader.
+///
+/// MEMORY-INDEX.json after the run; present when the host emits the index.
 // MARK: - MemoryIndex
 struct MemoryIndex: Codable {
     /// Distilled archives, oldest first. Each is immutable and addressable.
@@ -3901,6 +3946,59 @@ extension MemoryIndexArchive {
             tokenBudget: tokenBudget ?? self.tokenBudget,
             tokensUsed: tokensUsed ?? self.tokensUsed,
             topics: topics ?? self.topics
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// A workspace file: its path and its parsed content. Open.
+///
+/// The MEMORY-INDEX.json workspace file after the run, whenever the run updated it.
+// MARK: - HostSampleIndexFile
+struct HostSampleIndexFile: Codable {
+    /// The parsed index.
+    let content: MemoryIndex
+    /// Workspace path (MEMORY-INDEX.json).
+    let path: String
+
+    enum CodingKeys: String, CodingKey {
+        case content = "content"
+        case path = "path"
+    }
+}
+
+// MARK: HostSampleIndexFile convenience initializers and mutators
+
+extension HostSampleIndexFile {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(HostSampleIndexFile.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        content: MemoryIndex? = nil,
+        path: String? = nil
+    ) -> HostSampleIndexFile {
+        return HostSampleIndexFile(
+            content: content ?? self.content,
+            path: path ?? self.path
         )
     }
 
@@ -10172,9 +10270,15 @@ struct RunForkRequest: Codable {
     /// Event index to fork from. Memory reads of the fork before reaching it see memory as it
     /// was at that index in the original run (MAE-3).
     let fromSeq: Int
+    /// replay (default): the fork re-runs from fromSeq and its memory reads see memory as of
+    /// fromSeq (MAE-3); branch: the fork continues from the same point and may diverge, starting
+    /// from the same memory as of fromSeq. Either way a snapshot the host cannot serve is a 422
+    /// replay_memory_snapshot_unavailable.
+    let mode: RunForkRequestMode?
 
     enum CodingKeys: String, CodingKey {
         case fromSeq = "fromSeq"
+        case mode = "mode"
     }
 }
 
@@ -10197,10 +10301,12 @@ extension RunForkRequest {
     }
 
     func with(
-        fromSeq: Int? = nil
+        fromSeq: Int? = nil,
+        mode: RunForkRequestMode?? = nil
     ) -> RunForkRequest {
         return RunForkRequest(
-            fromSeq: fromSeq ?? self.fromSeq
+            fromSeq: fromSeq ?? self.fromSeq,
+            mode: mode ?? self.mode
         )
     }
 
@@ -10211,6 +10317,15 @@ extension RunForkRequest {
     func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
         return String(data: try self.jsonData(), encoding: encoding)
     }
+}
+
+/// replay (default): the fork re-runs from fromSeq and its memory reads see memory as of
+/// fromSeq (MAE-3); branch: the fork continues from the same point and may diverge, starting
+/// from the same memory as of fromSeq. Either way a snapshot the host cannot serve is a 422
+/// replay_memory_snapshot_unavailable.
+enum RunForkRequestMode: String, Codable {
+    case branch = "branch"
+    case replay = "replay"
 }
 
 /// Response of a successful fork. Open.
@@ -10379,6 +10494,312 @@ extension RunOrchestratorDecidedPayload {
     }
 }
 
+/// Response of GET /v1/runs/{runId}: the run's status and the variables its workflow set.
+/// Open: a host may add fields.
+// MARK: - RunSnapshot
+struct RunSnapshot: Codable {
+    /// Why a failed run failed.
+    let error: RunError?
+    /// The open interrupt of a waiting-* run.
+    let interrupt: RunInterrupt?
+    /// The run.
+    let runID: String
+    /// Where the run is.
+    let status: RunStatus
+    /// Variables the workflow set, by name (the fixture probes put their read-backs here:
+    /// memoryReadback, memoryList, ownerProbe, crossTenantProbe, …). Entries read from memory
+    /// are MemoryEntry-shaped and already SR-1-redacted and TTL-filtered.
+    let variables: [String: JSONAny]
+    /// The workflow it executes.
+    let workflowID: String?
+
+    enum CodingKeys: String, CodingKey {
+        case error = "error"
+        case interrupt = "interrupt"
+        case runID = "runId"
+        case status = "status"
+        case variables = "variables"
+        case workflowID = "workflowId"
+    }
+}
+
+// MARK: RunSnapshot convenience initializers and mutators
+
+extension RunSnapshot {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(RunSnapshot.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        error: RunError?? = nil,
+        interrupt: RunInterrupt?? = nil,
+        runID: String? = nil,
+        status: RunStatus? = nil,
+        variables: [String: JSONAny]? = nil,
+        workflowID: String?? = nil
+    ) -> RunSnapshot {
+        return RunSnapshot(
+            error: error ?? self.error,
+            interrupt: interrupt ?? self.interrupt,
+            runID: runID ?? self.runID,
+            status: status ?? self.status,
+            variables: variables ?? self.variables,
+            workflowID: workflowID ?? self.workflowID
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// A failed run's error. Open.
+///
+/// Why a failed run failed.
+// MARK: - RunError
+struct RunError: Codable {
+    /// Machine-readable code.
+    let code: String
+    /// What went wrong, without content.
+    let message: String
+
+    enum CodingKeys: String, CodingKey {
+        case code = "code"
+        case message = "message"
+    }
+}
+
+// MARK: RunError convenience initializers and mutators
+
+extension RunError {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(RunError.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        code: String? = nil,
+        message: String? = nil
+    ) -> RunError {
+        return RunError(
+            code: code ?? self.code,
+            message: message ?? self.message
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// The interrupt a waiting run is suspended on. Open.
+///
+/// The open interrupt of a waiting-* run.
+// MARK: - RunInterrupt
+struct RunInterrupt: Codable {
+    /// Id of the interrupt (the interrupt.requested event carries it too).
+    let interruptID: String
+    /// Interrupt kind: clarify (waiting-clarification) or approval (waiting-approval).
+    let kind: String
+
+    enum CodingKeys: String, CodingKey {
+        case interruptID = "interruptId"
+        case kind = "kind"
+    }
+}
+
+// MARK: RunInterrupt convenience initializers and mutators
+
+extension RunInterrupt {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(RunInterrupt.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        interruptID: String? = nil,
+        kind: String? = nil
+    ) -> RunInterrupt {
+        return RunInterrupt(
+            interruptID: interruptID ?? self.interruptID,
+            kind: kind ?? self.kind
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// Where the run is.
+///
+/// Where a run is: running; completed or failed (terminal); waiting-clarification or
+/// waiting-approval (suspended on an interrupt, nothing dispatched until it is resolved);
+/// created (a fork that has not executed).
+///
+/// Status right after the start (the fixture runner finishes or suspends before answering).
+enum RunStatus: String, Codable {
+    case completed = "completed"
+    case created = "created"
+    case failed = "failed"
+    case running = "running"
+    case waitingApproval = "waiting-approval"
+    case waitingClarification = "waiting-clarification"
+}
+
+/// Body of POST /v1/runs: start a run of a workflow the host has (the reference host: the
+/// conformance fixtures it advertises in discovery `fixtures`). Closed: a client-submitted
+/// shape.
+// MARK: - RunStartRequest
+struct RunStartRequest: Codable {
+    /// Workflow inputs. The fixture workflows take none and ignore what is sent.
+    let inputs: [String: JSONAny]?
+    /// Id of the workflow to run; an id the host does not have is a 404.
+    let workflowID: String
+
+    enum CodingKeys: String, CodingKey {
+        case inputs = "inputs"
+        case workflowID = "workflowId"
+    }
+}
+
+// MARK: RunStartRequest convenience initializers and mutators
+
+extension RunStartRequest {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(RunStartRequest.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        inputs: [String: JSONAny]?? = nil,
+        workflowID: String? = nil
+    ) -> RunStartRequest {
+        return RunStartRequest(
+            inputs: inputs ?? self.inputs,
+            workflowID: workflowID ?? self.workflowID
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// Response (201) of POST /v1/runs: the run that was started. Open: a host may add
+/// diagnostics.
+// MARK: - RunStartResponse
+struct RunStartResponse: Codable {
+    /// Id of the new run; GET /v1/runs/{runId} reads it.
+    let runID: String
+    /// Status right after the start (the fixture runner finishes or suspends before answering).
+    let status: RunStatus
+    /// The workflow the run executes.
+    let workflowID: String?
+
+    enum CodingKeys: String, CodingKey {
+        case runID = "runId"
+        case status = "status"
+        case workflowID = "workflowId"
+    }
+}
+
+// MARK: RunStartResponse convenience initializers and mutators
+
+extension RunStartResponse {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(RunStartResponse.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        runID: String? = nil,
+        status: RunStatus? = nil,
+        workflowID: String?? = nil
+    ) -> RunStartResponse {
+        return RunStartResponse(
+            runID: runID ?? self.runID,
+            status: status ?? self.status,
+            workflowID: workflowID ?? self.workflowID
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
 /// A run began. Content-free. Open.
 // MARK: - RunStartedPayload
 struct RunStartedPayload: Codable {
@@ -10503,6 +10924,291 @@ extension ScheduledAutomationArtifact {
             schedule: schedule ?? self.schedule,
             version: version ?? self.version,
             workflowID: workflowID ?? self.workflowID
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// Body of POST /v1/test/memory/compact (the compaction seam at the path upstream's suite
+/// calls): one client-requested RFC 0012 compaction. Closed: a client-submitted shape.
+// MARK: - TestMemoryCompactRequest
+struct TestMemoryCompactRequest: Codable {
+    /// Memory scope: a mem://<tenant>/<scope> ref, whose tenant must be the caller's (CTI-1), or
+    /// any other non-empty string, which the host treats as an opaque name inside the caller's
+    /// tenant (an operator key without a tenant acts for the tenant `default`).
+    let memoryRef: String
+    /// Entries to collapse; default: every live entry of the scope.
+    let sourceIDS: [String]?
+
+    enum CodingKeys: String, CodingKey {
+        case memoryRef = "memoryRef"
+        case sourceIDS = "sourceIds"
+    }
+}
+
+// MARK: TestMemoryCompactRequest convenience initializers and mutators
+
+extension TestMemoryCompactRequest {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(TestMemoryCompactRequest.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        memoryRef: String? = nil,
+        sourceIDS: [String]?? = nil
+    ) -> TestMemoryCompactRequest {
+        return TestMemoryCompactRequest(
+            memoryRef: memoryRef ?? self.memoryRef,
+            sourceIDS: sourceIDS ?? self.sourceIDS
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// Response of POST /v1/test/memory/compact: the memory.compacted event the run appended,
+/// plus the stored output's content out of band (the event itself is content-free). Open.
+// MARK: - TestMemoryCompactResponse
+struct TestMemoryCompactResponse: Codable {
+    /// Content of the compacted entry as persisted: after SR-1 carry-forward and marker
+    /// canonicalisation.
+    let outputContent: String
+    /// The memory.compacted payload as appended.
+    let payload: MemoryCompactedPayload
+    /// The compaction run the event belongs to (GET /v1/runs/{runId}/events reads it).
+    let runID: String?
+    /// Always memory.compacted.
+    let type: TestMemoryCompactResponseType
+
+    enum CodingKeys: String, CodingKey {
+        case outputContent = "outputContent"
+        case payload = "payload"
+        case runID = "runId"
+        case type = "type"
+    }
+}
+
+// MARK: TestMemoryCompactResponse convenience initializers and mutators
+
+extension TestMemoryCompactResponse {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(TestMemoryCompactResponse.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        outputContent: String? = nil,
+        payload: MemoryCompactedPayload? = nil,
+        runID: String?? = nil,
+        type: TestMemoryCompactResponseType? = nil
+    ) -> TestMemoryCompactResponse {
+        return TestMemoryCompactResponse(
+            outputContent: outputContent ?? self.outputContent,
+            payload: payload ?? self.payload,
+            runID: runID ?? self.runID,
+            type: type ?? self.type
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+enum TestMemoryCompactResponseType: String, Codable {
+    case memoryCompacted = "memory.compacted"
+}
+
+/// Body of POST /v1/test/memory/seed (the seed seam at the path upstream's suite calls):
+/// write entries with caller-chosen ids into one scope, through the host's SR-1 chokepoint.
+/// Closed: a client-submitted shape.
+// MARK: - TestMemorySeedRequest
+struct TestMemorySeedRequest: Codable {
+    /// Entries to write, in order (1 to 1000); an id already present is overwritten.
+    let entries: [TestMemorySeedEntry]
+    /// Memory scope: a mem://<tenant>/<scope> ref, whose tenant must be the caller's (CTI-1), or
+    /// any other non-empty string, which the host treats as an opaque name inside the caller's
+    /// tenant (an operator key without a tenant acts for the tenant `default`).
+    let memoryRef: String
+
+    enum CodingKeys: String, CodingKey {
+        case entries = "entries"
+        case memoryRef = "memoryRef"
+    }
+}
+
+// MARK: TestMemorySeedRequest convenience initializers and mutators
+
+extension TestMemorySeedRequest {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(TestMemorySeedRequest.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        entries: [TestMemorySeedEntry]? = nil,
+        memoryRef: String? = nil
+    ) -> TestMemorySeedRequest {
+        return TestMemorySeedRequest(
+            entries: entries ?? self.entries,
+            memoryRef: memoryRef ?? self.memoryRef
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// One entry to seed, with the id the caller chose. Closed.
+// MARK: - TestMemorySeedEntry
+struct TestMemorySeedEntry: Codable {
+    /// Entry text as submitted (stored after SR-1 redaction).
+    let content: String
+    /// Entry id chosen by the caller.
+    let id: String
+    /// Tags stored with the entry.
+    let tags: [String]?
+
+    enum CodingKeys: String, CodingKey {
+        case content = "content"
+        case id = "id"
+        case tags = "tags"
+    }
+}
+
+// MARK: TestMemorySeedEntry convenience initializers and mutators
+
+extension TestMemorySeedEntry {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(TestMemorySeedEntry.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        content: String? = nil,
+        id: String? = nil,
+        tags: [String]?? = nil
+    ) -> TestMemorySeedEntry {
+        return TestMemorySeedEntry(
+            content: content ?? self.content,
+            id: id ?? self.id,
+            tags: tags ?? self.tags
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// Response (201) of POST /v1/test/memory/seed: the entries as stored. Open: a host may add
+/// diagnostics.
+// MARK: - TestMemorySeedResponse
+struct TestMemorySeedResponse: Codable {
+    /// The stored entries (content after SR-1).
+    let entries: [MemoryEntry]
+    /// The scope the entries were written to (an opaque ref as the host resolved it:
+    /// mem://<tenant>/…).
+    let memoryRef: String
+
+    enum CodingKeys: String, CodingKey {
+        case entries = "entries"
+        case memoryRef = "memoryRef"
+    }
+}
+
+// MARK: TestMemorySeedResponse convenience initializers and mutators
+
+extension TestMemorySeedResponse {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(TestMemorySeedResponse.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        entries: [MemoryEntry]? = nil,
+        memoryRef: String? = nil
+    ) -> TestMemorySeedResponse {
+        return TestMemorySeedResponse(
+            entries: entries ?? self.entries,
+            memoryRef: memoryRef ?? self.memoryRef
         )
     }
 

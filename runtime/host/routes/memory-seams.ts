@@ -7,10 +7,11 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { CommitmentFiredPayload } from '../../../generated/ts/index.ts';
 import { HttpError } from '../errors.ts';
-import { actingTenant, bodyOf, queryOf, serve, tenantOrThrow } from '../route-helpers.ts';
+import { actingTenant, bodyOf, queryOf, scopedRef, serve, tenantOrThrow } from '../route-helpers.ts';
 import { ROUTES } from '../seam-catalogue.ts';
 import type { HostRuntime } from '../host-runtime.ts';
 
+const DISTILLATION_FIXTURE = ['Ticket 1: the customer asked for a refund of order 1042.', 'Ticket 2: the refund was approved within the 30-day window.', 'Ticket 3: the customer prefers email follow-up.'];
 const CONSOLIDATION_FIXTURE = ['Refund policy: refunds within 30 days.', 'Refund policy: refunds within 30 days.', 'Customer prefers email follow-up.', 'Shipping is free over 50 EUR.'];
 
 export function registerMemorySeams(app: FastifyInstance, host: HostRuntime): void {
@@ -113,11 +114,22 @@ export function registerMemorySeams(app: FastifyInstance, host: HostRuntime): vo
     return { compactionRunId: r.compactionRunId, event: r.event, output: r.output };
   });
 
-  // RFC 0062 on-demand distillation of the ref's transactional entries.
+  // RFC 0062 on-demand distillation of the ref's transactional entries, or of the named sources (each seeded with
+  // fixed text when the ref does not hold it, so the same request always distils the same bytes). An empty ref is
+  // seeded with a small transactional corpus first.
   serve(app, ROUTES.memoryDistill, async (req) => {
-    const { memoryRef, tokenBudget } = bodyOf(req, ROUTES.memoryDistill);
+    const { memoryRef: asked, tokenBudget, sources } = bodyOf(req, ROUTES.memoryDistill);
+    const memoryRef = scopedRef(req, asked);
     const tenant = tenantOrThrow(memoryRef);
-    const r = host.distill(memoryRef, tenant, tokenBudget);
-    return { archiveId: r.archiveId, event: r.event, entry: r.entry, ...(r.index !== undefined ? { index: r.index } : {}) };
+    const seed = async (id: string | undefined, content: string) => host.write(memoryRef, { ...(id !== undefined ? { id } : {}), content, tier: 'transactional' }, { tenant });
+    const reader = await host.memoryFor(tenant);
+    for (const id of sources ?? []) if ((await reader.get(memoryRef, id)) === null) await seed(id, `Distillation source ${id}: the customer asked about ${id} and was answered.`);
+    const distil = async () => host.distill(memoryRef, tenant, tokenBudget, sources);
+    const r = await distil().catch(async (e: unknown) => {
+      if (sources !== undefined || (e as { code?: unknown }).code !== 'no_sources') throw e;
+      for (const c of DISTILLATION_FIXTURE) await seed(undefined, c);
+      return distil();
+    });
+    return r;
   });
 }

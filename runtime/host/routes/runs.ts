@@ -26,8 +26,10 @@ export function registerRuns(app: FastifyInstance, host: HostRuntime): void {
     const body = bodyOf(req, ROUTES.runFork);
     if (host.run(runId) === undefined) throw new HttpError('not_found', 'no such run');
     if (host.hasEventLog(runId) && body.fromSeq > host.lastSequence(runId)) throw new HttpError('validation_failed', 'fromSeq is past the end of the run', { failures: [{ instancePath: '/fromSeq', message: `must be <= ${host.lastSequence(runId)}` }] });
+    // Both modes start the fork from memory as of fromSeq (replay re-runs, branch may diverge): a snapshot the host
+    // cannot serve is refused either way, never replaced by current memory.
     const run = host.fork(runId, body.fromSeq); // throws ReplayMemorySnapshotUnavailableError → 422
-    return { runId: run.runId, forkedFrom: { runId, fromSeq: body.fromSeq }, status: 'created' };
+    return { runId: run.runId, forkedFrom: { runId, fromSeq: body.fromSeq }, status: 'created', mode: body.mode ?? 'replay' };
   });
 
   // Memory as a run reads it: a fork reads its snapshot; any other run reads live memory of its tenant.

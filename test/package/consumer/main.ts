@@ -51,7 +51,7 @@ ok('secret redacted on the runtime write path');
 
 // Host: listen on an ephemeral loopback port, read discovery (public), refuse an unauthenticated route.
 const token = 'consumer-test-token-0123456789';
-const { app } = await createHost({ token });
+const { app } = await createHost({ token, seedConformanceFixtures: true });
 const url = await app.listen({ port: 0, host: '127.0.0.1' });
 try {
   const res = await fetch(`${url}/.well-known/openwop`);

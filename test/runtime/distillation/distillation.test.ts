@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { createHash } from 'node:crypto';
+import { createOpenwopRuntime } from '../../../runtime/openwop/index.ts';
 import { DistillationError, TokenBudgetExceededError, UnadvertisedDistiller } from '../../../runtime/distillation/distiller.ts';
 import { INDEX_PATH, isValidIndex, readIndex } from '../../../runtime/distillation/index-manifest.ts';
 import { countTokens, TOKENIZER_NAME } from '../../../runtime/shared/tokenizer.ts';
@@ -183,5 +185,22 @@ describe('SR-1 across every write path', () => {
       ),
       { numRuns: 200 },
     );
+  });
+});
+
+describe('distillation of named sources (the upstream-shaped seam)', () => {
+  it('distils exactly the named entries and reports the sha256 of the archive bytes; the same sources give the same checksum', () => {
+    const rt = createOpenwopRuntime();
+    const ref = 'mem://acme/distil-named';
+    const seed = () => ['s1', 's2'].map((id) => rt.writer.put(ref, { id, content: `Source ${id} was answered.`, tier: 'transactional' }, { tenant: 'acme' }));
+    seed();
+    rt.writer.put(ref, { id: 'other', content: 'Not named.', tier: 'transactional' }, { tenant: 'acme' });
+    const a = rt.distiller.distill(ref, { sourceIds: ['s1', 's2'], context: { tenant: 'acme' } });
+    expect(a.event.sourceIds).toEqual(['s1', 's2']);
+    expect(a.archiveChecksum).toBe(`sha256:${createHash('sha256').update(a.entry.content).digest('hex')}`);
+    expect(a.indexFile?.content.archives.map((x) => x.archiveId)).toContain(a.archiveId);
+    seed();
+    const b = rt.distiller.distill(ref, { sourceIds: ['s1', 's2'], context: { tenant: 'acme' } });
+    expect(b.archiveChecksum).toBe(a.archiveChecksum);
   });
 });

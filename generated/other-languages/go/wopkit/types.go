@@ -8,7 +8,7 @@
 // - if/then rules (e.g. "trigger is required when supported is true") and x-runtime-rules are not represented.
 // - Optional scalar fields use pointers with omitempty; absent optional arrays and objects are written back as null (post-processing keeps empty [] and {} instead of dropping them).
 //
-// Top-level types: 146.
+// Top-level types: 157.
 
 // Code generated from JSON Schema using quicktype. DO NOT EDIT.
 // To parse and unparse this JSON data, add this code to your project and do:
@@ -99,6 +99,9 @@
 //
 //    hostSampleEscalationRunResponse, err := UnmarshalHostSampleEscalationRunResponse(bytes)
 //    bytes, err = hostSampleEscalationRunResponse.Marshal()
+//
+//    hostSampleIndexFile, err := UnmarshalHostSampleIndexFile(bytes)
+//    bytes, err = hostSampleIndexFile.Marshal()
 //
 //    hostSampleInquiriumTracesResponse, err := UnmarshalHostSampleInquiriumTracesResponse(bytes)
 //    bytes, err = hostSampleInquiriumTracesResponse.Marshal()
@@ -400,6 +403,9 @@
 //    runCompletedPayload, err := UnmarshalRunCompletedPayload(bytes)
 //    bytes, err = runCompletedPayload.Marshal()
 //
+//    runError, err := UnmarshalRunError(bytes)
+//    bytes, err = runError.Marshal()
+//
 //    runEvent, err := UnmarshalRunEvent(bytes)
 //    bytes, err = runEvent.Marshal()
 //
@@ -418,8 +424,20 @@
 //    runForkResponse, err := UnmarshalRunForkResponse(bytes)
 //    bytes, err = runForkResponse.Marshal()
 //
+//    runInterrupt, err := UnmarshalRunInterrupt(bytes)
+//    bytes, err = runInterrupt.Marshal()
+//
 //    runOrchestratorDecidedPayload, err := UnmarshalRunOrchestratorDecidedPayload(bytes)
 //    bytes, err = runOrchestratorDecidedPayload.Marshal()
+//
+//    runSnapshot, err := UnmarshalRunSnapshot(bytes)
+//    bytes, err = runSnapshot.Marshal()
+//
+//    runStartRequest, err := UnmarshalRunStartRequest(bytes)
+//    bytes, err = runStartRequest.Marshal()
+//
+//    runStartResponse, err := UnmarshalRunStartResponse(bytes)
+//    bytes, err = runStartResponse.Marshal()
 //
 //    runStartedPayload, err := UnmarshalRunStartedPayload(bytes)
 //    bytes, err = runStartedPayload.Marshal()
@@ -432,6 +450,21 @@
 //
 //    searchCapability, err := UnmarshalSearchCapability(bytes)
 //    bytes, err = searchCapability.Marshal()
+//
+//    testMemoryCompactRequest, err := UnmarshalTestMemoryCompactRequest(bytes)
+//    bytes, err = testMemoryCompactRequest.Marshal()
+//
+//    testMemoryCompactResponse, err := UnmarshalTestMemoryCompactResponse(bytes)
+//    bytes, err = testMemoryCompactResponse.Marshal()
+//
+//    testMemorySeedEntry, err := UnmarshalTestMemorySeedEntry(bytes)
+//    bytes, err = testMemorySeedEntry.Marshal()
+//
+//    testMemorySeedRequest, err := UnmarshalTestMemorySeedRequest(bytes)
+//    bytes, err = testMemorySeedRequest.Marshal()
+//
+//    testMemorySeedResponse, err := UnmarshalTestMemorySeedResponse(bytes)
+//    bytes, err = testMemorySeedResponse.Marshal()
 //
 //    tokenBudgetExceededDetails, err := UnmarshalTokenBudgetExceededDetails(bytes)
 //    bytes, err = tokenBudgetExceededDetails.Marshal()
@@ -746,6 +779,16 @@ func UnmarshalHostSampleEscalationRunResponse(data []byte) (HostSampleEscalation
 }
 
 func (r *HostSampleEscalationRunResponse) Marshal() ([]byte, error) {
+	return json.Marshal(r)
+}
+
+func UnmarshalHostSampleIndexFile(data []byte) (HostSampleIndexFile, error) {
+	var r HostSampleIndexFile
+	err := json.Unmarshal(data, &r)
+	return r, err
+}
+
+func (r *HostSampleIndexFile) Marshal() ([]byte, error) {
 	return json.Marshal(r)
 }
 
@@ -1749,6 +1792,16 @@ func (r *RunCompletedPayload) Marshal() ([]byte, error) {
 	return json.Marshal(r)
 }
 
+func UnmarshalRunError(data []byte) (RunError, error) {
+	var r RunError
+	err := json.Unmarshal(data, &r)
+	return r, err
+}
+
+func (r *RunError) Marshal() ([]byte, error) {
+	return json.Marshal(r)
+}
+
 func UnmarshalRunEvent(data []byte) (RunEvent, error) {
 	var r RunEvent
 	err := json.Unmarshal(data, &r)
@@ -1809,6 +1862,16 @@ func (r *RunForkResponse) Marshal() ([]byte, error) {
 	return json.Marshal(r)
 }
 
+func UnmarshalRunInterrupt(data []byte) (RunInterrupt, error) {
+	var r RunInterrupt
+	err := json.Unmarshal(data, &r)
+	return r, err
+}
+
+func (r *RunInterrupt) Marshal() ([]byte, error) {
+	return json.Marshal(r)
+}
+
 func UnmarshalRunOrchestratorDecidedPayload(data []byte) (RunOrchestratorDecidedPayload, error) {
 	var r RunOrchestratorDecidedPayload
 	err := json.Unmarshal(data, &r)
@@ -1816,6 +1879,36 @@ func UnmarshalRunOrchestratorDecidedPayload(data []byte) (RunOrchestratorDecided
 }
 
 func (r *RunOrchestratorDecidedPayload) Marshal() ([]byte, error) {
+	return json.Marshal(r)
+}
+
+func UnmarshalRunSnapshot(data []byte) (RunSnapshot, error) {
+	var r RunSnapshot
+	err := json.Unmarshal(data, &r)
+	return r, err
+}
+
+func (r *RunSnapshot) Marshal() ([]byte, error) {
+	return json.Marshal(r)
+}
+
+func UnmarshalRunStartRequest(data []byte) (RunStartRequest, error) {
+	var r RunStartRequest
+	err := json.Unmarshal(data, &r)
+	return r, err
+}
+
+func (r *RunStartRequest) Marshal() ([]byte, error) {
+	return json.Marshal(r)
+}
+
+func UnmarshalRunStartResponse(data []byte) (RunStartResponse, error) {
+	var r RunStartResponse
+	err := json.Unmarshal(data, &r)
+	return r, err
+}
+
+func (r *RunStartResponse) Marshal() ([]byte, error) {
 	return json.Marshal(r)
 }
 
@@ -1856,6 +1949,56 @@ func UnmarshalSearchCapability(data []byte) (SearchCapability, error) {
 }
 
 func (r *SearchCapability) Marshal() ([]byte, error) {
+	return json.Marshal(r)
+}
+
+func UnmarshalTestMemoryCompactRequest(data []byte) (TestMemoryCompactRequest, error) {
+	var r TestMemoryCompactRequest
+	err := json.Unmarshal(data, &r)
+	return r, err
+}
+
+func (r *TestMemoryCompactRequest) Marshal() ([]byte, error) {
+	return json.Marshal(r)
+}
+
+func UnmarshalTestMemoryCompactResponse(data []byte) (TestMemoryCompactResponse, error) {
+	var r TestMemoryCompactResponse
+	err := json.Unmarshal(data, &r)
+	return r, err
+}
+
+func (r *TestMemoryCompactResponse) Marshal() ([]byte, error) {
+	return json.Marshal(r)
+}
+
+func UnmarshalTestMemorySeedEntry(data []byte) (TestMemorySeedEntry, error) {
+	var r TestMemorySeedEntry
+	err := json.Unmarshal(data, &r)
+	return r, err
+}
+
+func (r *TestMemorySeedEntry) Marshal() ([]byte, error) {
+	return json.Marshal(r)
+}
+
+func UnmarshalTestMemorySeedRequest(data []byte) (TestMemorySeedRequest, error) {
+	var r TestMemorySeedRequest
+	err := json.Unmarshal(data, &r)
+	return r, err
+}
+
+func (r *TestMemorySeedRequest) Marshal() ([]byte, error) {
+	return json.Marshal(r)
+}
+
+func UnmarshalTestMemorySeedResponse(data []byte) (TestMemorySeedResponse, error) {
+	var r TestMemorySeedResponse
+	err := json.Unmarshal(data, &r)
+	return r, err
+}
+
+func (r *TestMemorySeedResponse) Marshal() ([]byte, error) {
 	return json.Marshal(r)
 }
 
@@ -2122,10 +2265,10 @@ type RetentionCapability struct {
 //
 // RFC 0080 search dimension. Closed.
 type SearchCapability struct {
-	// Query modes: semantic and/or filter.        
-	Modes                                   []Mode `json:"modes"`
-	// Whether query beyond list is offered.       
-	Supported                               bool   `json:"supported"`
+	// Query modes: semantic and/or filter.               
+	Modes                                   []ModeElement `json:"modes"`
+	// Whether query beyond list is offered.              
+	Supported                               bool          `json:"supported"`
 }
 
 // Multi-agent execution (RFC 0037, RFC 0039).
@@ -2447,6 +2590,8 @@ type ScheduledDistillationOutcome struct {
 // The memory.compacted payload the run emitted.
 //
 // The memory.compacted payload with its distillation report.
+//
+// The memory.compacted payload as appended.
 type MemoryCompactedPayload struct {
 	// UTF-8 byte size of the output entry's content.                                                            
 	ByteSize                                                                                 int64               `json:"byteSize"`
@@ -2685,34 +2830,51 @@ type HostSampleMemoryCompactResponse struct {
 }
 
 // Body of POST /v1/host/sample/memory/distill: an on-demand distillation of the scope's
-// transactional entries. Closed: a client-submitted shape.
+// transactional entries (or of the named sources). Closed: a client-submitted shape.
 type HostSampleMemoryDistillRequest struct {
-	// Memory scope the seam acts on, mem://<tenant>/<scope>; the tenant comes from the ref            
-	// (CTI-1).                                                                                        
-	MemoryRef                                                                                   string `json:"memoryRef"`
-	// Budget for input plus output tokens; clamped to the advertised maximum, which is also the       
-	// default.                                                                                        
-	TokenBudget                                                                                 *int64 `json:"tokenBudget,omitempty"`
+	// Whether the caller expects the memory index updated (upstream's request field). Accepted;         
+	// the answer carries indexFile whenever the host updated MEMORY-INDEX.json, which it does           
+	// whenever it advertises indexEmitted.                                                              
+	IndexEmitted                                                                                *bool    `json:"indexEmitted,omitempty"`
+	// Memory scope: a mem://<tenant>/<scope> ref, whose tenant must be the caller's (CTI-1), or         
+	// any other non-empty string, which the host treats as an opaque name inside the caller's           
+	// tenant (an operator key without a tenant acts for the tenant `default`).                          
+	MemoryRef                                                                                   string   `json:"memoryRef"`
+	// Ids of the entries to distil. A named id the scope does not hold is seeded first with             
+	// fixed fixture text (transactional), so the same request always distils the same bytes.            
+	Sources                                                                                     []string `json:"sources"`
+	// Budget for input plus output tokens; clamped to the advertised maximum, which is also the         
+	// default.                                                                                          
+	TokenBudget                                                                                 *int64   `json:"tokenBudget,omitempty"`
 }
 
 // Response of the distillation seam: the archive, the event, the long-term summary entry
 // and the updated index. Open: a host may add diagnostics.
 type HostSampleMemoryDistillResponse struct {
-	// Content address of the byte-stable archive.                                                   
-	ArchiveID                                                                 string                 `json:"archiveId"`
-	// The long-term entry holding the distilled summary.                                            
-	Entry                                                                     MemoryEntry            `json:"entry"`
-	// The memory.compacted payload with its distillation report.                                    
-	Event                                                                     MemoryCompactedPayload `json:"event"`
-	// MEMORY-INDEX.json after the run; present when the host emits the index.                       
-	Index                                                                     *MemoryIndex           `json:"index,omitempty"`
+	// sha256 of the archive entry's stored content bytes: the same sources and budget give the                       
+	// same checksum (byte-stable archive).                                                                           
+	ArchiveChecksum                                                                            *string                `json:"archiveChecksum,omitempty"`
+	// Content address of the byte-stable archive.                                                                    
+	ArchiveID                                                                                  string                 `json:"archiveId"`
+	// The long-term entry holding the distilled summary.                                                             
+	Entry                                                                                      MemoryEntry            `json:"entry"`
+	// The memory.compacted payload with its distillation report.                                                     
+	Event                                                                                      MemoryCompactedPayload `json:"event"`
+	// MEMORY-INDEX.json after the run; present when the host emits the index.                                        
+	Index                                                                                      *MemoryIndex           `json:"index,omitempty"`
+	// The MEMORY-INDEX.json workspace file after the run, whenever the run updated it.                               
+	IndexFile                                                                                  *HostSampleIndexFile   `json:"indexFile,omitempty"`
+	// Whether MEMORY-INDEX.json was updated (mirrors event.distillation.indexUpdated).                               
+	IndexUpdated                                                                               *bool                  `json:"indexUpdated,omitempty"`
 }
 
-// MEMORY-INDEX.json after the run; present when the host emits the index.
+// The parsed index.
 //
 // The normative MEMORY-INDEX.json manifest a distillation run updates (RFC 0062) and the
 // next session loads at start-up. Stored as a workspace file; updating it emits
 // workspace.updated. Closed: it is the contract between the distiller and the loader.
+//
+// MEMORY-INDEX.json after the run; present when the host emits the index.
 type MemoryIndex struct {
 	// Distilled archives, oldest first. Each is immutable and addressable.                                          
 	Archives                                                                                    []MemoryIndexArchive `json:"archives"`
@@ -2751,6 +2913,16 @@ type MemoryIndexArchive struct {
 	TokensUsed                                                                                 int64      `json:"tokensUsed"`
 	// Short retrieval keys extracted from the archive (SR-1 redacted).                                   
 	Topics                                                                                     []string   `json:"topics"`
+}
+
+// A workspace file: its path and its parsed content. Open.
+//
+// The MEMORY-INDEX.json workspace file after the run, whenever the run updated it.
+type HostSampleIndexFile struct {
+	// The parsed index.                              
+	Content                               MemoryIndex `json:"content"`
+	// Workspace path (MEMORY-INDEX.json).            
+	Path                                  string      `json:"path"`
 }
 
 // Response of GET /v1/host/sample/memory/entries and of the list form of GET
@@ -4238,9 +4410,14 @@ type RunFailureError struct {
 
 // Body of POST /v1/runs/{runId}:fork: replay a run from a past event index. Closed.
 type RunForkRequest struct {
-	// Event index to fork from. Memory reads of the fork before reaching it see memory as it      
-	// was at that index in the original run (MAE-3).                                              
-	FromSeq                                                                                  int64 `json:"fromSeq"`
+	// Event index to fork from. Memory reads of the fork before reaching it see memory as it                       
+	// was at that index in the original run (MAE-3).                                                               
+	FromSeq                                                                                     int64               `json:"fromSeq"`
+	// replay (default): the fork re-runs from fromSeq and its memory reads see memory as of                        
+	// fromSeq (MAE-3); branch: the fork continues from the same point and may diverge, starting                    
+	// from the same memory as of fromSeq. Either way a snapshot the host cannot serve is a 422                     
+	// replay_memory_snapshot_unavailable.                                                                          
+	Mode                                                                                        *RunForkRequestMode `json:"mode,omitempty"`
 }
 
 // Response of a successful fork. Open.
@@ -4273,6 +4450,66 @@ type RunOrchestratorDecidedPayload struct {
 	Decision                                          OrchestratorDecision `json:"decision"`
 }
 
+// Response of GET /v1/runs/{runId}: the run's status and the variables its workflow set.
+// Open: a host may add fields.
+type RunSnapshot struct {
+	// Why a failed run failed.                                                                                     
+	Error                                                                                    *RunError              `json:"error,omitempty"`
+	// The open interrupt of a waiting-* run.                                                                       
+	Interrupt                                                                                *RunInterrupt          `json:"interrupt,omitempty"`
+	// The run.                                                                                                     
+	RunID                                                                                    string                 `json:"runId"`
+	// Where the run is.                                                                                            
+	Status                                                                                   RunStatus              `json:"status"`
+	// Variables the workflow set, by name (the fixture probes put their read-backs here:                           
+	// memoryReadback, memoryList, ownerProbe, crossTenantProbe, …). Entries read from memory                       
+	// are MemoryEntry-shaped and already SR-1-redacted and TTL-filtered.                                           
+	Variables                                                                                map[string]interface{} `json:"variables"`
+	// The workflow it executes.                                                                                    
+	WorkflowID                                                                               *string                `json:"workflowId,omitempty"`
+}
+
+// A failed run's error. Open.
+//
+// Why a failed run failed.
+type RunError struct {
+	// Machine-readable code.                  
+	Code                                string `json:"code"`
+	// What went wrong, without content.       
+	Message                             string `json:"message"`
+}
+
+// The interrupt a waiting run is suspended on. Open.
+//
+// The open interrupt of a waiting-* run.
+type RunInterrupt struct {
+	// Id of the interrupt (the interrupt.requested event carries it too).                   
+	InterruptID                                                                       string `json:"interruptId"`
+	// Interrupt kind: clarify (waiting-clarification) or approval (waiting-approval).       
+	Kind                                                                              string `json:"kind"`
+}
+
+// Body of POST /v1/runs: start a run of a workflow the host has (the reference host: the
+// conformance fixtures it advertises in discovery `fixtures`). Closed: a client-submitted
+// shape.
+type RunStartRequest struct {
+	// Workflow inputs. The fixture workflows take none and ignore what is sent.                       
+	Inputs                                                                      map[string]interface{} `json:"inputs"`
+	// Id of the workflow to run; an id the host does not have is a 404.                               
+	WorkflowID                                                                  string                 `json:"workflowId"`
+}
+
+// Response (201) of POST /v1/runs: the run that was started. Open: a host may add
+// diagnostics.
+type RunStartResponse struct {
+	// Id of the new run; GET /v1/runs/{runId} reads it.                                                 
+	RunID                                                                                      string    `json:"runId"`
+	// Status right after the start (the fixture runner finishes or suspends before answering).          
+	Status                                                                                     RunStatus `json:"status"`
+	// The workflow the run executes.                                                                    
+	WorkflowID                                                                                 *string   `json:"workflowId,omitempty"`
+}
+
 // A run began. Content-free. Open.
 type RunStartedPayload struct {
 	// Set when the run is a replay fork.                                                                        
@@ -4299,6 +4536,63 @@ type ScheduledAutomationArtifact struct {
 	Version                                                                                  *string                `json:"version,omitempty"`
 	// The workflow the schedule starts.                                                                            
 	WorkflowID                                                                               string                 `json:"workflowId"`
+}
+
+// Body of POST /v1/test/memory/compact (the compaction seam at the path upstream's suite
+// calls): one client-requested RFC 0012 compaction. Closed: a client-submitted shape.
+type TestMemoryCompactRequest struct {
+	// Memory scope: a mem://<tenant>/<scope> ref, whose tenant must be the caller's (CTI-1), or         
+	// any other non-empty string, which the host treats as an opaque name inside the caller's           
+	// tenant (an operator key without a tenant acts for the tenant `default`).                          
+	MemoryRef                                                                                   string   `json:"memoryRef"`
+	// Entries to collapse; default: every live entry of the scope.                                      
+	SourceIDS                                                                                   []string `json:"sourceIds"`
+}
+
+// Response of POST /v1/test/memory/compact: the memory.compacted event the run appended,
+// plus the stored output's content out of band (the event itself is content-free). Open.
+type TestMemoryCompactResponse struct {
+	// Content of the compacted entry as persisted: after SR-1 carry-forward and marker                              
+	// canonicalisation.                                                                                             
+	OutputContent                                                                      string                        `json:"outputContent"`
+	// The memory.compacted payload as appended.                                                                     
+	Payload                                                                            MemoryCompactedPayload        `json:"payload"`
+	// The compaction run the event belongs to (GET /v1/runs/{runId}/events reads it).                               
+	RunID                                                                              *string                       `json:"runId,omitempty"`
+	// Always memory.compacted.                                                                                      
+	Type                                                                               TestMemoryCompactResponseType `json:"type"`
+}
+
+// Body of POST /v1/test/memory/seed (the seed seam at the path upstream's suite calls):
+// write entries with caller-chosen ids into one scope, through the host's SR-1 chokepoint.
+// Closed: a client-submitted shape.
+type TestMemorySeedRequest struct {
+	// Entries to write, in order (1 to 1000); an id already present is overwritten.                                  
+	Entries                                                                                     []TestMemorySeedEntry `json:"entries"`
+	// Memory scope: a mem://<tenant>/<scope> ref, whose tenant must be the caller's (CTI-1), or                      
+	// any other non-empty string, which the host treats as an opaque name inside the caller's                        
+	// tenant (an operator key without a tenant acts for the tenant `default`).                                       
+	MemoryRef                                                                                   string                `json:"memoryRef"`
+}
+
+// One entry to seed, with the id the caller chose. Closed.
+type TestMemorySeedEntry struct {
+	// Entry text as submitted (stored after SR-1 redaction).         
+	Content                                                  string   `json:"content"`
+	// Entry id chosen by the caller.                                 
+	ID                                                       string   `json:"id"`
+	// Tags stored with the entry.                                    
+	Tags                                                     []string `json:"tags"`
+}
+
+// Response (201) of POST /v1/test/memory/seed: the entries as stored. Open: a host may add
+// diagnostics.
+type TestMemorySeedResponse struct {
+	// The stored entries (content after SR-1).                                                   
+	Entries                                                                         []MemoryEntry `json:"entries"`
+	// The scope the entries were written to (an opaque ref as the host resolved it:              
+	// mem://<tenant>/…).                                                                         
+	MemoryRef                                                                       string        `json:"memoryRef"`
 }
 
 // RFC 0062: the sources could not be distilled within the budget; nothing was written. Open.
@@ -4447,11 +4741,11 @@ const (
 )
 
 // A search mode.
-type Mode string
+type ModeElement string
 
 const (
-	Filter   Mode = "filter"
-	Semantic Mode = "semantic"
+	Filter   ModeElement = "filter"
+	Semantic ModeElement = "semantic"
 )
 
 // strict: sibling child writes are serialised per parent run. advisory: opt out of
@@ -5170,13 +5464,42 @@ const (
 	FluffyFailed RunFailedPayloadStatus = "failed"
 )
 
+// replay (default): the fork re-runs from fromSeq and its memory reads see memory as of
+// fromSeq (MAE-3); branch: the fork continues from the same point and may diverge, starting
+// from the same memory as of fromSeq. Either way a snapshot the host cannot serve is a 422
+// replay_memory_snapshot_unavailable.
+type RunForkRequestMode string
+
+const (
+	Branch RunForkRequestMode = "branch"
+	Replay RunForkRequestMode = "replay"
+)
+
 // State of the new run.
 type RunForkResponseStatus string
 
 const (
-	Created         RunForkResponseStatus = "created"
 	FluffyCompleted RunForkResponseStatus = "completed"
-	Running         RunForkResponseStatus = "running"
+	StatusCreated   RunForkResponseStatus = "created"
+	StatusRunning   RunForkResponseStatus = "running"
+)
+
+// Where the run is.
+//
+// Where a run is: running; completed or failed (terminal); waiting-clarification or
+// waiting-approval (suspended on an interrupt, nothing dispatched until it is resolved);
+// created (a fork that has not executed).
+//
+// Status right after the start (the fixture runner finishes or suspends before answering).
+type RunStatus string
+
+const (
+	RunStatusCompleted   RunStatus = "completed"
+	RunStatusCreated     RunStatus = "created"
+	RunStatusFailed      RunStatus = "failed"
+	RunStatusRunning     RunStatus = "running"
+	WaitingApproval      RunStatus = "waiting-approval"
+	WaitingClarification RunStatus = "waiting-clarification"
 )
 
 // RFC 0039 §B: inherit (default) shares the parent's scope; isolated gives the child a
@@ -5186,6 +5509,12 @@ type MemoryScopeIsolation string
 const (
 	Inherit  MemoryScopeIsolation = "inherit"
 	Isolated MemoryScopeIsolation = "isolated"
+)
+
+type TestMemoryCompactResponseType string
+
+const (
+	MemoryCompacted TestMemoryCompactResponseType = "memory.compacted"
 )
 
 type Metadatum struct {

@@ -1,0 +1,80 @@
+/**
+ * What upstream's suite checks through runs of seeded fixture workflows (POST /v1/runs, GET /v1/runs/{runId}):
+ * the CTI-1 / SR-1 / TTL / round-trip memory probes, and RFC 0039 escalation as a run that stays suspended.
+ */
+import { validateMemoryEntry } from '../../generated/validators/validators.js';
+import { ROUTES } from '../../runtime/host/seam-catalogue.ts';
+import type { Scenario, ScenarioContext } from '../scenario.ts';
+import * as gate from './gates.ts';
+import { sleep } from './util.ts';
+
+interface Snapshot { runId: string; status: string; variables: Record<string, unknown>; error?: { code: string } }
+interface Ev { type: string; eventId: string; causationId?: string; payload: Record<string, unknown> }
+interface Entry { id: string; content: string; expiresAt?: string }
+
+const MEMORY_FIXTURES = ['conformance-agent-memory-roundtrip', 'conformance-agent-memory-redaction', 'conformance-agent-memory-ttl', 'conformance-agent-memory-cross-tenant'] as const;
+const ESCALATION_FIXTURE = 'conformance-multi-agent-confidence-escalation';
+
+/** Start a fixture run and read it back. */
+async function runFixture(t: ScenarioContext, workflowId: string): Promise<Snapshot> {
+  const started = await t.call<{ runId: string }>(ROUTES.runStart, { body: { workflowId } });
+  t.equal(started.status, 201, `POST /v1/runs ${workflowId} status`);
+  const read = await t.call<Snapshot>(ROUTES.runRead, { params: { runId: started.body.runId } });
+  return read.body;
+}
+
+const entries = (v: unknown): Entry[] => (Array.isArray(v) ? (v as Entry[]) : []);
+
+export const fixtureRunScenarios: Scenario[] = [
+  {
+    id: 'agent-memory-fixture-runs',
+    title: 'Seeded fixture runs witness the round-trip, SR-1, TTL and CTI-1 through POST /v1/runs and their variables',
+    rfc: 'Agent memory spec: MemoryAdapter, SR-1, TTL, CTI-1',
+    profile: 'agent-memory',
+    gate: gate.both(gate.longTerm, gate.fixtures(...MEMORY_FIXTURES)),
+    async run(t) {
+      const [roundtrip, redaction, ttl, cti] = await Promise.all(MEMORY_FIXTURES.map((f) => runFixture(t, f)));
+      const readback = roundtrip!.variables['memoryReadback'];
+      t.equal(roundtrip!.status, 'completed', 'round-trip run status');
+      t.check(validateMemoryEntry(readback), 'round-trip memoryReadback is not a MemoryEntry');
+
+      t.equal(redaction!.status, 'completed', `SR-1 run status (error ${redaction!.error?.code ?? 'none'})`);
+      t.check(/\[REDACTED:[^\]]+\]/.test(String((redaction!.variables['memoryReadback'] as Entry | undefined)?.content)), 'SR-1 read-back carries no [REDACTED:<secretId>] marker');
+
+      t.equal(ttl!.status, 'completed', `TTL run status (error ${ttl!.error?.code ?? 'none'})`);
+      const listed = entries(ttl!.variables['memoryList']);
+      t.check(listed.some((e) => e.id === ttl!.variables['freshId']), 'the live entry is not listed (an empty list proves nothing)');
+      t.check(!listed.some((e) => e.id === ttl!.variables['expiredId']), 'an expired entry is listed');
+      t.check(listed.every((e) => e.expiresAt === undefined || Date.parse(e.expiresAt) > Date.now()), 'a listed entry is past its expiresAt');
+
+      t.equal(cti!.status, 'completed', `CTI-1 run status (error ${cti!.error?.code ?? 'none'})`);
+      t.check(entries(cti!.variables['ownerProbe']).some((e) => e.id === cti!.variables['ownerEntryId']), "the owner control does not hold the run's own entry");
+      t.equal(cti!.variables['crossTenantProbe'], [], "another tenant's ref read as the run's tenant");
+
+      const unknown = await t.call(ROUTES.runStart, { body: { workflowId: 'conformance-no-such-fixture' } }, { seam: false, refusal: true });
+      t.equal(unknown.status, 404, 'a workflow the host does not have');
+    },
+  },
+  {
+    id: 'multi-agent-escalation-run-waits',
+    title: 'A below-floor fixture run stays waiting, dispatches nothing, and its escalation names the decision that caused it',
+    rfc: 'RFC 0039 §A',
+    profile: 'multi-agent',
+    gate: gate.both(gate.executionModelV2, gate.fixtures(ESCALATION_FIXTURE)),
+    async run(t) {
+      const run = await runFixture(t, ESCALATION_FIXTURE);
+      t.check(run.status.startsWith('waiting-'), `the run is ${run.status}, not suspended on its interrupt`);
+      await sleep(150);
+      const again = await t.call<Snapshot>(ROUTES.runRead, { params: { runId: run.runId } });
+      t.equal(again.body.status, run.status, 'status while the interrupt is unanswered');
+      const { body } = await t.call<{ events: Ev[] }>(ROUTES.runEvents, { params: { runId: run.runId } });
+      const escalated = body.events.filter((e) => e.type === 'core.workflowChain.confidence-escalated');
+      t.equal(escalated.length, 1, 'confidence-escalated events');
+      const cause = body.events.find((e) => e.eventId === escalated[0]?.causationId);
+      t.equal(cause?.type, 'runOrchestrator.decided', 'the type of the event the escalation names as its cause');
+      const interrupt = body.events.find((e) => e.type === 'interrupt.requested');
+      t.check(interrupt !== undefined && interrupt.causationId === escalated[0]?.eventId, 'the interrupt does not name the escalation as its cause');
+      t.check(!body.events.some((e) => e.type === 'worker.dispatched'), 'a worker was dispatched while the interrupt is unanswered');
+    },
+  },
+];

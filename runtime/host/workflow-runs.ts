@@ -1,0 +1,32 @@
+/**
+ * Adds the workflow runs (POST /v1/runs) to a host: a fixture runner (runtime/openwop/fixtures/) whose every memory
+ * and supervisor operation is one of the host's own — after the test-only mutants wrapped them, so a host broken
+ * in CTI-1, SR-1, TTL or escalation is broken in its fixture runs as well. Discovery gains `fixtures` once seeded.
+ */
+import { FixtureRunner } from '../openwop/fixtures/runner.ts';
+import type { HostCore, HostRuntime } from './host-runtime.ts';
+
+export function withWorkflowRuns(core: HostCore, o: { readonly seed?: boolean } = {}): HostRuntime {
+  const runner = new FixtureRunner({
+    startRun: (r) => core.startFixtureRun(r),
+    memoryFor: (tenant) => core.memoryFor(tenant),
+    write: (memoryRef, entry, as) => core.write(memoryRef, entry, as),
+    resolveSecret: (runId, tenant, secret) => core.resolveSecret(runId, tenant, secret),
+    endRun: (runId) => core.endRun(runId),
+    supervisorStep: (runId, decision, resolve) => core.supervisorStep(runId, decision, resolve),
+    now: () => core.now(),
+  });
+  if (o.seed === true) runner.seed();
+  return {
+    ...core,
+    discovery: () => {
+      const fixtures = runner.advertised();
+      return fixtures.length === 0 ? core.discovery() : { ...core.discovery(), fixtures: [...fixtures] };
+    },
+    fixtureIds: async () => runner.advertised(),
+    seedFixtures: async () => runner.seed(),
+    startWorkflow: (workflowId, tenant) => runner.start(workflowId, tenant),
+    workflowRun: async (runId) => runner.snapshot(runId),
+    resolveInterrupt: (runId, resolution) => runner.resolveInterrupt(runId, resolution),
+  };
+}

@@ -1,0 +1,74 @@
+/**
+ * The fixture runner (runtime/openwop/fixtures/): fixtures exist only once seeded (idempotently), each memory probe
+ * witnesses both halves of its rule and fails typed when the host breaks it, and the escalation fixture waits on its
+ * interrupt — nothing dispatched — until it is resolved.
+ */
+import { describe, expect, it } from 'vitest';
+import { createOpenwopRuntime } from '../../../runtime/openwop/index.ts';
+import { createInquiriumRuntime } from '../../../runtime/inquirium/index.ts';
+import { createHostRuntime } from '../../../runtime/host/reference-runtime.ts';
+import { withWorkflowRuns } from '../../../runtime/host/workflow-runs.ts';
+import { withMutations, type HostMutations } from '../../../runtime/host/mutants.ts';
+import { CONFORMANCE_FIXTURE_IDS } from '../../../runtime/openwop/fixtures/table.ts';
+import { UnknownWorkflowError } from '../../../runtime/openwop/fixtures/runner.ts';
+
+function host(mutations: HostMutations = {}, seed = true) {
+  const rt = createOpenwopRuntime();
+  return withWorkflowRuns(withMutations(createHostRuntime(rt, createInquiriumRuntime()), rt, mutations), { seed });
+}
+
+describe('fixture runner', () => {
+  it('advertises and runs nothing until seeded; seeding twice changes nothing', async () => {
+    const h = host({}, false);
+    expect(await h.fixtureIds()).toEqual([]);
+    expect(h.discovery()).not.toHaveProperty('fixtures');
+    await expect(h.startWorkflow('conformance-agent-memory-roundtrip', 'acme')).rejects.toBeInstanceOf(UnknownWorkflowError);
+    expect(await h.seedFixtures()).toEqual(CONFORMANCE_FIXTURE_IDS);
+    expect(await h.seedFixtures()).toEqual(CONFORMANCE_FIXTURE_IDS);
+    expect(h.discovery()['fixtures']).toEqual(CONFORMANCE_FIXTURE_IDS);
+    await expect(h.startWorkflow('not-a-fixture', 'acme')).rejects.toBeInstanceOf(UnknownWorkflowError);
+  });
+
+  it('memory probes complete with their variables on a sound host', async () => {
+    const h = host();
+    const rt = await h.startWorkflow('conformance-agent-memory-roundtrip', 'acme');
+    expect(rt.status).toBe('completed');
+    expect(rt.variables['memoryReadback']).toMatchObject({ tags: ['conformance', 'memory-roundtrip'] });
+    const sr1 = await h.startWorkflow('conformance-agent-memory-redaction', 'acme');
+    expect(sr1.status).toBe('completed');
+    expect(String((sr1.variables['memoryReadback'] as { content: string }).content)).toMatch(/\[REDACTED:conformance-byok-[^\]]+\]/);
+    const ttl = await h.startWorkflow('conformance-agent-memory-ttl', 'acme');
+    expect((ttl.variables['memoryList'] as { id: string }[]).map((e) => e.id)).toEqual([ttl.variables['freshId']]);
+    const cti = await h.startWorkflow('conformance-agent-memory-cross-tenant', 'cti1-foreign');
+    expect(cti.status).toBe('completed');
+    expect(cti.variables['crossTenantProbe']).toEqual([]);
+    expect(await h.workflowRun(cti.runId)).toEqual(cti);
+  });
+
+  it.each([
+    ['writeAroundRedaction', 'conformance-agent-memory-redaction', 'sr1_redaction_failed'],
+    ['ignoreTtl', 'conformance-agent-memory-ttl', 'ttl_expired_entry_surfaced'],
+    ['crossTenantRead', 'conformance-agent-memory-cross-tenant', 'cti1_cross_tenant_leak'],
+  ] as const)('a host broken by %s fails %s typed (%s)', async (mutation, fixture, code) => {
+    const run = await host({ [mutation]: true }).startWorkflow(fixture, 'acme');
+    expect(run.status).toBe('failed');
+    expect(run.error?.code).toBe(code);
+  });
+
+  it('the escalation fixture waits on its interrupt, dispatching nothing, until it is resolved', async () => {
+    const rt = createOpenwopRuntime();
+    const h = withWorkflowRuns(createHostRuntime(rt, createInquiriumRuntime()), { seed: true });
+    const run = await h.startWorkflow('conformance-multi-agent-confidence-escalation', 'acme');
+    expect(run.status).toBe('waiting-clarification');
+    const types = () => h.events(run.runId).map((e) => e.type);
+    expect(types()).not.toContain('worker.dispatched');
+    const events = h.events(run.runId);
+    const escalated = events.find((e) => e.type === 'core.workflowChain.confidence-escalated')!;
+    expect(events.find((e) => e.eventId === escalated.causationId)?.type).toBe('runOrchestrator.decided');
+    expect(events.find((e) => e.type === 'interrupt.requested')?.causationId).toBe(escalated.eventId);
+    expect((await h.workflowRun(run.runId))?.status).toBe('waiting-clarification');
+    const resolved = await h.resolveInterrupt(run.runId, { outcome: 'approved' });
+    expect(resolved?.status).toBe('completed');
+    expect(types().slice(-2)).toEqual(['interrupt.resolved', 'worker.dispatched']);
+  });
+});
