@@ -23,6 +23,7 @@
  * schema is newer than the code refuses with `StoreVersionError` (see migrations).
  */
 import type { MemoryEntry, RunEvent } from '../../generated/ts/index.ts';
+import { WopkitError } from '../shared/errors.ts';
 
 /** A JSON value as stored and returned (no undefined, functions, or class instances). */
 export type Json = null | boolean | number | string | readonly Json[] | { readonly [key: string]: Json };
@@ -308,10 +309,9 @@ export interface StoragePort {
 }
 
 /** The store's schema is newer than this code knows: refuse to open rather than misread it. */
-export class StoreVersionError extends Error {
+export class StoreVersionError extends WopkitError<'store_version_newer'> {
   constructor(readonly found: number, readonly supported: number, location: string) {
-    super(`the store at ${location} has schema version ${found}, newer than this wopkit supports (${supported}); upgrade wopkit or use another data directory`);
-    this.name = 'StoreVersionError';
+    super('store_version_newer', `the store at ${location} has schema version ${found}, newer than this wopkit supports (${supported}); upgrade wopkit or use another data directory`);
   }
 }
 
