@@ -168,9 +168,15 @@ export async function createHost(o: HostOptions): Promise<{ app: FastifyInstance
 
   // Durability barrier: no response leaves before the writes made so far are committed (a failed write is a 500).
   if (durability !== undefined) {
-    app.addHook('onSend', async (_req, _reply, payload) => {
-      await runtime.flush();
-      return payload;
+    app.addHook('onSend', async (req, reply, payload) => {
+      try {
+        await runtime.flush();
+        return payload;
+      } catch (err) {
+        req.log.error({ err }, 'store write failed: answering 500');
+        reply.code(500).header('content-type', 'application/json; charset=utf-8');
+        return JSON.stringify({ error: 'internal_error', message: 'internal error' });
+      }
     });
   }
 
