@@ -14,6 +14,7 @@ import type { HostRuntime } from '../../runtime/host/host-runtime.ts';
 import { createHost } from '../../runtime/host/server.ts';
 import { BACKGROUND_RUN_ID } from '../../runtime/openwop/index.ts';
 import { openStore } from '../../runtime/storage/open-store.ts';
+import { answer, question } from '../runtime/inquirium/questions.ts';
 import { dumpPort } from './port-contract.ts';
 
 const TOKEN = 'restart-test-token-0123456789abcdef';
@@ -32,10 +33,13 @@ const REF = 'mem://acme/restart';
 const OTHER = 'mem://globex/restart';
 const at = (ms: number) => `at:${new Date(ms).toISOString()}`;
 const firedIds = (rt: HostRuntime) => rt.events(BACKGROUND_RUN_ID).filter((e) => e.type === 'commitment.fired').map((e) => String((e.payload as { commitmentId: string }).commitmentId));
-const snapshot = (rt: HostRuntime, runIds: readonly string[]) => JSON.stringify({
-  acme: rt.memoryFor('acme').list(REF),
-  globex: rt.memoryFor('globex').list(OTHER),
+const Q1 = question()['question/ref'];
+const Q2 = 'question/inquirium/op-2/answered-before-stop';
+const snapshot = async (rt: HostRuntime, runIds: readonly string[]) => JSON.stringify({
+  acme: await rt.memoryFor('acme').list(REF),
+  globex: await rt.memoryFor('globex').list(OTHER),
   runs: runIds.map((id) => [rt.run(id), rt.events(id)]),
+  questions: [rt.questionState(Q1, 'acme'), rt.questionState(Q2, 'acme')],
 });
 
 describe('restart on SQLite', () => {
@@ -56,9 +60,13 @@ describe('restart on SQLite', () => {
     expect((await runtime.evaluateCommitments()).map((p) => p.commitmentId)).toEqual([cBefore]);
     // A schedule every 10 s from T0 + 5 s; its first instant is due while the host is down.
     const schedule = runtime.distillationScheduler()!.schedule({ memoryRef: REF, every: 'PT10S', firstAt: T0 + 5_000 });
+    // Two operator questions: one pending (5 min timeout), one answered.
+    runtime.proposeQuestion(question(), 'acme');
+    runtime.proposeQuestion(question({ 'question/ref': Q2 }), 'acme');
+    runtime.answerQuestion({ ...answer('yes'), 'question/ref': Q2 }, { tenant: 'acme', participant: 'participant:did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK' });
     await runtime.flush();
     const runIds = runs.map((r) => r.runId);
-    const before = snapshot(runtime, runIds);
+    const before = await snapshot(runtime, runIds);
     await app.close();
 
     const closed = await openStore({ kind: 'sqlite', dataDir });
@@ -68,7 +76,8 @@ describe('restart on SQLite', () => {
     // ── Down for two minutes; second life ───────────────────────────────────────────────────────────────────
     clock.t = T0 + 120_000;
     ({ app, runtime } = await startHost());
-    expect(snapshot(runtime, runIds)).toBe(before);
+    expect(await snapshot(runtime, runIds)).toBe(before);
+    expect(runtime.questionState(Q1, 'acme')).toMatchObject({ state: 'pending' });
     // Fired at start: exactly the one that came due while down (the one fired before the stop does not refire).
     expect(firedIds(runtime)).toEqual([cBefore, cDown]);
     expect(await runtime.evaluateCommitments()).toEqual([]);
@@ -85,10 +94,13 @@ describe('restart on SQLite', () => {
     expect(await runtime.evaluateCommitments()).toEqual([]);
     expect(runtime.distillationScheduler()!.tick()).toEqual([]);
     expect(runtime.distillationScheduler()!.get(schedule.scheduleId)?.nextAt).toBe(T0 + 125_000);
-    // The commitment due later is still armed and fires once when its time comes.
+    // The pending question kept its deadline: an hour later it has timed out, failing closed to its default.
     clock.t = T0 + 3_600_000;
+    expect(() => runtime.cancelQuestion(Q1, 'acme')).toThrow(/already timed_out/);
+    expect(runtime.questionState(Q1, 'acme')).toMatchObject({ state: 'timed_out', 'default/applied': { answer: 'no' } });
+    // The commitment due later is still armed and fires once when its time comes.
     expect((await runtime.evaluateCommitments()).map((p) => p.commitmentId)).toEqual([cLater]);
-    const acmeAfter = JSON.parse(snapshot(runtime, runIds)) as { runs: [unknown, RunEvent[]][] };
+    const acmeAfter = JSON.parse(await snapshot(runtime, runIds)) as { runs: [unknown, RunEvent[]][] };
     const acmeBefore = JSON.parse(before) as { runs: [unknown, RunEvent[]][] };
     // Every event written in the first life is still there, byte-identical, as the prefix of its run's log.
     for (const [i, [, events]] of acmeBefore.runs.entries()) expect(acmeAfter.runs[i]![1].slice(0, events.length)).toEqual(events);
