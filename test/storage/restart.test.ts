@@ -67,6 +67,12 @@ describe('restart on SQLite', () => {
     await runtime.flush();
     const runIds = runs.map((r) => r.runId);
     const before = await snapshot(runtime, runIds);
+    // What forks of the first run read at three points of its log (replay snapshots, MAE-3).
+    const forkPoints = [0, 2, runtime.lastSequence(runIds[0]!)];
+    const forkReads = async (rt: HostRuntime) => JSON.stringify(await Promise.all(forkPoints.map((seq) => rt.runMemory(rt.fork(runIds[0]!, seq)).list(REF))));
+    const forksBefore = await forkReads(runtime);
+    expect(JSON.parse(forksBefore).map((l: unknown[]) => l.length)).toEqual([0, 2, 5]);
+    await runtime.flush();
     await app.close();
 
     const closed = await openStore({ kind: 'sqlite', dataDir });
@@ -78,6 +84,7 @@ describe('restart on SQLite', () => {
     ({ app, runtime } = await startHost());
     expect(await snapshot(runtime, runIds)).toBe(before);
     expect(runtime.questionState(Q1, 'acme')).toMatchObject({ state: 'pending' });
+    expect(await forkReads(runtime)).toBe(forksBefore);
     // Fired at start: exactly the one that came due while down (the one fired before the stop does not refire).
     expect(firedIds(runtime)).toEqual([cBefore, cDown]);
     expect(await runtime.evaluateCommitments()).toEqual([]);
