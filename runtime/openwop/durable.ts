@@ -6,7 +6,8 @@
  *   fork of a run from before the restart reads its snapshot), runs, event logs, the fired ledger and armed
  *   commitments (re-armed), distillation schedules with their latest taken instant — without writing it back;
  * - from then on every mutation is written through the ordered `WriteQueue` (entries, journal records and
- *   watermarks, runs, events, dropped logs, arms and disarms, schedule saves, claims and outcomes);
+ *   watermarks, runs, events, dropped logs, arms and disarms, schedule saves, claims and outcomes, and the last
+ *   consolidation pass per memoryRef);
  * - a commitment fires only after the store's `claimFire` answered true for it (fire-once across restarts), and a
  *   schedule's instant is claimed in the store before its run's own writes.
  *
@@ -121,6 +122,12 @@ export function openwopDurability(port: StoragePort, queue = new WriteQueue()): 
         if (sequence !== event.sequence) throw new RangeError(`run ${event.runId}: the store's next sequence is ${sequence}, the runtime's ${event.sequence}`);
         return event;
       }));
+      // Consolidation state: the last pass over each memoryRef and where its event lives.
+      const memoryRef = event.type === 'agent.memory.consolidated' ? event.payload.memoryRef : undefined;
+      const tenant = typeof memoryRef === 'string' ? tenantOf(memoryRef) : undefined;
+      if (typeof memoryRef === 'string' && tenant !== undefined) {
+        queue.enqueue(() => port.consolidation.recordPass({ tenant, memoryRef, pass: { eventId: event.eventId, runId: event.runId, timestamp: event.timestamp } }));
+      }
     });
     rt.log.onDrop((runId) => queue.enqueue(() => port.runs.dropEvents(runId)));
     rt.journal.persistTo({

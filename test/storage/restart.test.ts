@@ -64,6 +64,7 @@ describe('restart on SQLite', () => {
     runtime.proposeQuestion(question(), 'acme');
     runtime.proposeQuestion(question({ 'question/ref': Q2 }), 'acme');
     runtime.answerQuestion({ ...answer('yes'), 'question/ref': Q2 }, { tenant: 'acme', participant: 'participant:did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK' });
+    const pass = await runtime.consolidate(OTHER, 'globex');
     await runtime.flush();
     const runIds = runs.map((r) => r.runId);
     const before = await snapshot(runtime, runIds);
@@ -77,6 +78,7 @@ describe('restart on SQLite', () => {
 
     const closed = await openStore({ kind: 'sqlite', dataDir });
     const stored = JSON.stringify(await dumpPort(closed));
+    expect(await closed.consolidation.lastPass('globex', OTHER)).toMatchObject({ eventId: pass.eventId, runId: pass.runId });
     await closed.close();
 
     // ── Down for two minutes; second life ───────────────────────────────────────────────────────────────────
