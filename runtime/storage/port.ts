@@ -80,7 +80,7 @@ export interface RunRow {
  * Runs and their append-only event logs. Sequences start at 0 per run and grow by one with no gaps, whichever
  * process appends: `appendEvent` allocates the next sequence and stores the event in one transaction (SQLite: the
  * write transaction; PostgreSQL: a per-run row lock or advisory lock), so concurrent appends to one run from
- * several processes interleave without gaps or duplicates.
+ * several processes interleave without gaps or repeated sequences.
  */
 export interface RunStore {
   /** Insert or replace a run record. */
