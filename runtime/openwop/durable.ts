@@ -45,7 +45,7 @@ export interface OpenwopDurability {
   attach(rt: OpenwopRuntime): Promise<RestoreReport>;
 }
 
-export function openwopDurability(port: StoragePort, queue = new WriteQueue()): OpenwopDurability {
+export function openwopDurability(port: StoragePort, queue = new WriteQueue(port.batch?.bind(port))): OpenwopDurability {
   /** True while loading: the runtime's re-arming must not be written back. */
   let restoring = false;
   const armedTenant = new Map<string, string>();

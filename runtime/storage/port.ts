@@ -304,6 +304,13 @@ export interface StoragePort {
   readonly traces: DocumentLog;
   /** Where the data lives, for the start line (a path, a redacted URL, or `memory`). */
   readonly location: string;
+  /**
+   * Optional group commit: run `f`, whose port calls (made one after another, each awaited) then commit together
+   * in one transaction when `f` resolves, or not at all when it rejects. Their promises resolve before that commit,
+   * so only the caller of `batch` may act on them, after `batch` resolved. Nothing else may use the port while a
+   * batch runs. The write queue (write-queue.ts) uses it to commit one request's writes with one sync to disk.
+   */
+  batch?<T>(f: () => Promise<T>): Promise<T>;
   /** Release the database (idempotent). Every call after close rejects. */
   close(): Promise<void>;
 }

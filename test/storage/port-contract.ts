@@ -261,6 +261,23 @@ export function describePortContract(name: string, open: () => Promise<StoragePo
       });
     });
 
+    it('batch (when offered): a resolved batch commits every call, a rejected one none', async () => {
+      if (port.batch === undefined) return;
+      const t = fresh('t');
+      const ref = `mem://${t}/b`;
+      await port.batch(async () => {
+        await port.memory.upsert(t, ref, entry('kept'));
+        await port.runs.appendEvent(t, (seq) => eventFor(t, seq));
+      });
+      await expect(port.batch(async () => {
+        await port.memory.upsert(t, ref, entry('dropped'));
+        await port.runs.appendEvent(t, (seq) => eventFor(t, seq));
+        throw new Error('abort');
+      })).rejects.toThrow('abort');
+      expect((await port.memory.list(t, ref)).map((e) => e.id)).toEqual(['kept']);
+      expect(await port.runs.lastSequence(t)).toBe(0);
+    });
+
     if (options.reopenable !== undefined) {
       const reopenable = options.reopenable;
       it('a store closed and opened again returns every record byte-identical (property)', async () => {

@@ -58,6 +58,7 @@ class SqliteStore implements StoragePort {
   readonly #db: DatabaseSync;
   readonly #statements = new Map<string, StatementSync>();
   #closed = false;
+  #batching = false;
 
   constructor(path: string, options: SqliteStoreOptions) {
     this.kind = options.kind ?? 'sqlite';
@@ -103,9 +104,10 @@ class SqliteStore implements StoragePort {
   #all(sql: string, ...params: SQLInputValue[]): Row[] {
     return this.#stmt(sql).all(...params) as Row[];
   }
-  /** One write transaction, holding SQLite's write lock from the start. */
+  /** One write transaction, holding SQLite's write lock from the start (inside a batch: part of the batch's). */
   #tx<T>(f: () => T): T {
     if (this.#closed) throw new Error('storage port is closed');
+    if (this.#batching) return f();
     this.#db.exec('BEGIN IMMEDIATE');
     try {
       const out = f();
@@ -114,6 +116,23 @@ class SqliteStore implements StoragePort {
     } catch (err) {
       if (this.#db.isTransaction) this.#db.exec('ROLLBACK');
       throw err;
+    }
+  }
+
+  async batch<T>(f: () => Promise<T>): Promise<T> {
+    if (this.#closed) throw new Error('storage port is closed');
+    if (this.#batching) throw new Error('batches do not nest');
+    this.#db.exec('BEGIN IMMEDIATE');
+    this.#batching = true;
+    try {
+      const out = await f();
+      this.#db.exec('COMMIT');
+      return out;
+    } catch (err) {
+      if (this.#db.isTransaction) this.#db.exec('ROLLBACK');
+      throw err;
+    } finally {
+      this.#batching = false;
     }
   }
 
