@@ -93,7 +93,7 @@ export async function createHost(o: HostOptions): Promise<{ app: FastifyInstance
   const credentials = credentialsOf(o);
   if (o.scheduleTickMs !== undefined && !(Number.isInteger(o.scheduleTickMs) && o.scheduleTickMs >= 100)) throw new RangeError('scheduleTickMs must be an integer of at least 100');
   const limits = resolveLimits({ ...(o.bodyLimit !== undefined ? { bodyLimitBytes: o.bodyLimit } : {}), ...o.limits });
-  if (o.storage !== undefined && o.openwop !== undefined) throw new RangeError('createHost: a store needs the runtime the host builds; pass storage or openwop, not both');
+  if (o.storage !== undefined && (o.openwop !== undefined || o.inquirium !== undefined)) throw new RangeError('createHost: a store needs the runtimes the host builds; pass storage, or openwop/inquirium, not both');
   const storage = o.storage;
   const durability = storage === undefined ? undefined : openwopDurability(storage);
   // Per-tenant bounds go to the runtimes this host builds; a runtime passed in keeps the bounds it was built with.
@@ -105,14 +105,13 @@ export async function createHost(o: HostOptions): Promise<{ app: FastifyInstance
     ...(durability !== undefined ? { persistence: durability.persistence } : {}),
   });
   const restored = await durability?.attach(openwop);
-  if (o.storage !== undefined && o.inquirium !== undefined) throw new RangeError('createHost: a store needs the runtime the host builds; pass storage or inquirium, not both');
-  const traces = durability === undefined ? undefined : await DurableTraceStream.open(storage!, durability.queue);
+  const traces = storage === undefined || durability === undefined ? undefined : await DurableTraceStream.open(storage, durability.queue);
   const inquirium = o.inquirium ?? createInquiriumRuntime({
     questionLimits: { maxOpenPerTenant: limits.openQuestionsPerTenant, maxRetainedPerTenant: limits.retainedQuestionsPerTenant },
     ...(o.clock ? { clock: o.clock } : {}), ...(o.ids ? { ids: o.ids } : {}),
     ...(traces !== undefined ? { traces } : {}),
   });
-  const questionsLoaded = durability === undefined ? 0 : await attachQuestions(inquirium.questions, storage!, durability.queue);
+  const questionsLoaded = storage === undefined || durability === undefined ? 0 : await attachQuestions(inquirium.questions, storage, durability.queue);
   await inquirium.certifyBaseline();
   openwop.capabilities.contribute('inquirium', {
     inquirium: {
