@@ -1,7 +1,8 @@
 /**
  * `wopkit/host` — the Fastify reference host: `createHost({ token })` returns a ready (not yet listening) app
  * serving discovery at `GET /.well-known/openwop` (public) and every other route behind the Bearer token, and the
- * `HostRuntime` its routes talk to, and the credentials (tenant-bound API keys with roles) it authenticates with.
+ * `HostRuntime` its routes talk to, and the credentials (tenant-bound API keys with roles) it authenticates with;
+ * `openStore` opens the durable store `createHost({ storage })` takes (docs/storage.md).
  */
 export * from '../runtime/host/server.ts';
 export type { HostRuntime, QuestionCaller, RunStart } from '../runtime/host/host-runtime.ts';
@@ -10,3 +11,7 @@ export type { HostLimits, LimitName, LimitSpec } from '../runtime/host/limits.ts
 export type { HostMutations, MutationName } from '../runtime/host/mutants.ts';
 export { Credentials, CredentialsError, parseApiKeysEnv, parseCredentialsFile, devTokenEntry, MIN_KEY_LENGTH } from '../runtime/host/auth.ts';
 export type { CredentialEntry, Principal, Role } from '../runtime/host/auth.ts';
+export { openStore, isStoreKind, StoreConfigError, STORE_KINDS, SQLITE_FILE } from '../runtime/storage/open-store.ts';
+export type { OpenStoreOptions } from '../runtime/storage/open-store.ts';
+export { StoreVersionError } from '../runtime/storage/port.ts';
+export type * from '../runtime/storage/port.ts';
