@@ -1,0 +1,69 @@
+/**
+ * Open the storage back-end a host was configured with: `memory` (nothing survives a restart), `sqlite` (a file
+ * under the data directory; the default) or `postgres` (a connection URL). Refusals are `StoreConfigError`s with
+ * a message fit for a command line: a missing or unwritable data directory, a missing URL, an unknown kind.
+ */
+import { accessSync, constants, mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { WopkitError } from '../shared/errors.ts';
+import { openMemoryStore } from './memory/index.ts';
+import type { StoragePort, StoreKind } from './port.ts';
+import { openSqliteStore } from './sqlite/index.ts';
+
+export const STORE_KINDS: readonly StoreKind[] = ['memory', 'sqlite', 'postgres'];
+/** The SQLite file inside a data directory. */
+export const SQLITE_FILE = 'wopkit.sqlite';
+
+export interface OpenStoreOptions {
+  readonly kind: StoreKind;
+  /** SQLite: the data directory (created when missing). */
+  readonly dataDir?: string;
+  /** PostgreSQL: the connection URL. */
+  readonly url?: string;
+}
+
+export class StoreConfigError extends WopkitError<'store_config'> {
+  constructor(message: string) {
+    super('store_config', message);
+  }
+}
+
+export const isStoreKind = (s: unknown): s is StoreKind => typeof s === 'string' && (STORE_KINDS as readonly string[]).includes(s);
+
+/** The PostgreSQL back-end's module, loaded only when asked for (it pulls in the client library). */
+interface PostgresModule {
+  openPostgresStore(url: string): Promise<StoragePort>;
+}
+const POSTGRES_MODULE = './postgres/index.ts';
+
+export async function openStore(o: OpenStoreOptions): Promise<StoragePort> {
+  switch (o.kind) {
+    case 'memory':
+      return openMemoryStore();
+    case 'sqlite': {
+      if (o.dataDir === undefined) throw new StoreConfigError('the sqlite store needs a data directory');
+      const dir = resolve(o.dataDir);
+      try {
+        mkdirSync(dir, { recursive: true });
+        accessSync(dir, constants.W_OK);
+      } catch (err) {
+        throw new StoreConfigError(`data directory ${dir} is not writable (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+      }
+      return openSqliteStore(join(dir, SQLITE_FILE));
+    }
+    case 'postgres': {
+      if (o.url === undefined || o.url === '') throw new StoreConfigError('the postgres store needs a connection URL (WOPKIT_DATABASE_URL)');
+      let mod: PostgresModule;
+      try {
+        mod = (await import(POSTGRES_MODULE)) as PostgresModule;
+      } catch (err) {
+        const missing = (err as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND' && String((err as Error).message).includes('postgres');
+        if (missing) throw new StoreConfigError('PostgreSQL back-end not built');
+        throw err;
+      }
+      return mod.openPostgresStore(o.url);
+    }
+    default:
+      throw new StoreConfigError(`unknown store ${JSON.stringify(o.kind)} (expected ${STORE_KINDS.join(', ')})`);
+  }
+}
