@@ -5,32 +5,21 @@
 import type pg from 'pg';
 import type { RunEvent } from '../../../generated/ts/index.ts';
 import type { JsonDoc, MemoryEntryRow, MemoryEntryStore, RunRow, RunStore, StoredMemoryEntry } from '../port.ts';
-import { WopkitError } from '../../shared/errors.ts';
 import { inTransaction, num } from './connection.ts';
 
 export const docText = (doc: unknown): string => JSON.stringify(doc);
 export const parseDoc = <T>(text: string): T => JSON.parse(text) as T;
 
-/**
- * A write named a memoryRef whose stored entry belongs to another tenant. The runtime's CTI-1 check
- * (runtime/memory/tenant-reader.ts) makes this unreachable from a request, so it surfaces as a server fault.
- */
-export class TenantMismatchError extends WopkitError<'memory_ref_other_tenant'> {
-  constructor(memoryRef: string) {
-    super('memory_ref_other_tenant', `memoryRef ${memoryRef} holds an entry of another tenant; refused`);
-  }
-}
-
 export function postgresMemoryEntries(pool: pg.Pool): MemoryEntryStore {
   return {
     async upsert(tenant, memoryRef, entry) {
-      // The tenant check is the WHERE of the conflict branch: another tenant's row is left untouched (rowCount 0).
-      const r = await pool.query(
+      // The tenant check is the WHERE of the conflict branch: another tenant's entry under the same key is left
+      // untouched (the port's rule: a write never reaches another tenant's rows).
+      await pool.query(
         `INSERT INTO memory_entries (memory_ref, id, tenant, doc) VALUES ($1, $2, $3, $4)
          ON CONFLICT (memory_ref, id) DO UPDATE SET doc = excluded.doc WHERE memory_entries.tenant = excluded.tenant`,
         [memoryRef, entry.id, tenant, docText(entry)],
       );
-      if (r.rowCount !== 1) throw new TenantMismatchError(memoryRef);
     },
     async remove(tenant, memoryRef, id) {
       const r = await pool.query('DELETE FROM memory_entries WHERE tenant = $1 AND memory_ref = $2 AND id = $3', [tenant, memoryRef, id]);

@@ -21,7 +21,6 @@ import { postgresCommitments, postgresSchedules } from './ledgers.ts';
 import { POSTGRES_MIGRATIONS } from './migrations.ts';
 
 export { POSTGRES_MIGRATIONS } from './migrations.ts';
-export { TenantMismatchError } from './entries.ts';
 
 /** Open (and migrate) the store at `url` (`postgres://user:password@host:port/database`). */
 export async function openPostgresStore(url: string): Promise<StoragePort> {

@@ -11,7 +11,9 @@ export function postgresConsolidation(pool: pg.Pool): ConsolidationStore {
   return {
     async recordPass({ tenant, memoryRef, pass }) {
       await pool.query(
-        'INSERT INTO consolidation_passes (tenant, memory_ref, doc) VALUES ($1, $2, $3) ON CONFLICT (tenant, memory_ref) DO UPDATE SET doc = excluded.doc',
+        // Keyed by memoryRef; the owning tenant is compared in the conflict branch (another tenant's pass is kept).
+        `INSERT INTO consolidation_passes (tenant, memory_ref, doc) VALUES ($1, $2, $3)
+         ON CONFLICT (memory_ref) DO UPDATE SET doc = excluded.doc WHERE consolidation_passes.tenant = excluded.tenant`,
         [tenant, memoryRef, docText(pass)],
       );
     },
@@ -20,7 +22,7 @@ export function postgresConsolidation(pool: pg.Pool): ConsolidationStore {
       return row === undefined ? undefined : parseDoc<JsonDoc>(row.doc);
     },
     async all() {
-      const r = await pool.query<{ tenant: string; memory_ref: string; doc: string }>('SELECT tenant, memory_ref, doc FROM consolidation_passes ORDER BY tenant, memory_ref');
+      const r = await pool.query<{ tenant: string; memory_ref: string; doc: string }>('SELECT tenant, memory_ref, doc FROM consolidation_passes ORDER BY memory_ref');
       return r.rows.map((row): ConsolidationPassRow => ({ tenant: row.tenant, memoryRef: row.memory_ref, pass: parseDoc<JsonDoc>(row.doc) }));
     },
   };

@@ -79,10 +79,9 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
       );
 
       CREATE TABLE consolidation_passes (
+        memory_ref text ${C} PRIMARY KEY,
         tenant text ${C} NOT NULL,
-        memory_ref text ${C} NOT NULL,
-        doc text NOT NULL,
-        PRIMARY KEY (tenant, memory_ref)
+        doc text NOT NULL
       );
 
       CREATE TABLE replay_journal (
