@@ -32,6 +32,7 @@ import {
   type InferenceSource,
   type InferredCommitment,
 } from './inference.ts';
+import type { CommitmentPersistence } from './persistence.ts';
 
 /**
  * The `commitment.fired` payload (RFC 0068 §C) this engine emits: the generated payload plus `conditionInstance`,
@@ -122,6 +123,8 @@ export interface CommitmentEngineOptions {
   readonly enqueueRun?: RunEnqueuer;
   readonly inference?: CommitmentInference;
   readonly mode?: 'live' | 'replay';
+  /** A durable store's view of the armed set and the fire claims (persistence.ts); absent: in memory only. */
+  readonly persistence?: CommitmentPersistence;
 }
 
 export interface FireOutcome {
@@ -204,6 +207,7 @@ export class CommitmentEngine {
       group.set(c.commitmentId, entry);
       this.#dirty.add(key); // a newly armed commitment is looked at once (a predicate already true fires it)
     }
+    this.#o.persistence?.armed(armed);
     return armed;
   }
 
@@ -212,6 +216,7 @@ export class CommitmentEngine {
     const h = this.#timeHandles.get(commitmentId);
     if (h !== undefined) {
       this.#timeHandles.delete(commitmentId);
+      this.#o.persistence?.disarmed(commitmentId);
       return this.#heap.cancel(h);
     }
     const entry = this.#predicates.get(commitmentId);
@@ -224,6 +229,7 @@ export class CommitmentEngine {
       this.#byPredicate.delete(key);
       this.#dirty.delete(key);
     }
+    this.#o.persistence?.disarmed(commitmentId);
     return true;
   }
 
@@ -292,7 +298,10 @@ export class CommitmentEngine {
 
   async #fire(c: Commitment, instance: string): Promise<FireOutcome | undefined> {
     if (this.#ledger.has(c.commitmentId, instance)) return undefined;
-    this.#ledger.record({ commitmentId: c.commitmentId, instance, firedAt: this.#o.clock.now() });
+    const firedAt = this.#o.clock.now();
+    this.#ledger.record({ commitmentId: c.commitmentId, instance, firedAt });
+    // A durable store decides who fires (another process, or this one before a restart, may have claimed it).
+    if (this.#o.persistence !== undefined && !(await this.#o.persistence.claimFire(c, instance, firedAt))) return undefined;
     const payload: FiredCommitmentPayload = {
       commitmentId: c.commitmentId,
       memoryRef: c.memoryRef,

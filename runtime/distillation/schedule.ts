@@ -68,6 +68,19 @@ export class ScheduleError extends WopkitError<'invalid_period' | 'invalid_ref' 
   }
 }
 
+/**
+ * What the scheduler tells a durable store (absent: in memory only). Calls are made in the order things happen:
+ * a schedule saved (registered, or moved to its next instant), an instant claimed BEFORE its run starts, the run's
+ * outcome, a schedule removed. A store that writes them in that order loses a run on a crash rather than doubling
+ * it; `restore` puts a stored schedule back at start.
+ */
+export interface SchedulePersistence {
+  saved(schedule: DistillationSchedule): void;
+  removed(scheduleId: string): void;
+  claimed(scheduleId: string, instant: number): void;
+  ran(outcome: ScheduledRunOutcome, instant: number): void;
+}
+
 export interface DistillationSchedulerOptions {
   readonly clock: Clock;
   readonly distiller: Distiller;
@@ -77,6 +90,8 @@ export interface DistillationSchedulerOptions {
   readonly replay?: boolean;
   /** Schedules one tenant may hold (default DEFAULT_MAX_SCHEDULES_PER_TENANT). */
   readonly maxPerTenant?: number;
+  /** A durable store's view of the schedules and their run ledger (absent: in memory only). */
+  readonly persistence?: SchedulePersistence;
 }
 
 interface Entry {
@@ -125,7 +140,18 @@ export class DistillationScheduler {
     };
     this.#bound.add(tenant, schedule.scheduleId);
     this.#entries.set(schedule.scheduleId, { schedule, handle: this.#heap.schedule(firstAt, schedule.scheduleId) });
+    this.o.persistence?.saved(schedule);
     return schedule;
+  }
+
+  /**
+   * Put back a schedule loaded from a durable store at start (no write-back), with the latest instant its ledger
+   * shows taken: that instant and earlier ones never run again.
+   */
+  restore(schedule: DistillationSchedule, lastInstant?: number): void {
+    this.#bound.add(schedule.tenant, schedule.scheduleId);
+    this.#entries.set(schedule.scheduleId, { schedule, handle: this.#heap.schedule(schedule.nextAt, schedule.scheduleId) });
+    if (lastInstant !== undefined) this.#lastInstant.set(schedule.scheduleId, lastInstant);
   }
 
   cancel(scheduleId: string): boolean {
@@ -136,6 +162,7 @@ export class DistillationScheduler {
     this.#bound.delete(e.schedule.tenant, scheduleId);
     this.#lastInstant.delete(scheduleId);
     this.#lastOutcome.delete(scheduleId);
+    this.o.persistence?.removed(scheduleId);
     return true;
   }
 
@@ -169,13 +196,16 @@ export class DistillationScheduler {
       const instant = s.nextAt + missed * s.periodMs;
       entry.schedule = { ...s, nextAt: instant + s.periodMs };
       entry.handle = this.#heap.schedule(instant + s.periodMs, scheduleId);
+      this.o.persistence?.saved(entry.schedule);
       if ((this.#lastInstant.get(scheduleId) ?? -Infinity) >= instant) continue;
       this.#lastInstant.set(scheduleId, instant);
+      this.o.persistence?.claimed(scheduleId, instant);
       due.push({ s, instant, missed });
     }
     for (const { s, instant, missed } of due) {
       const outcome = this.#run(s, instant, missed);
       this.#lastOutcome.set(s.scheduleId, outcome);
+      this.o.persistence?.ran(outcome, instant);
       outcomes.push(outcome);
     }
     return outcomes;

@@ -30,6 +30,8 @@ export class InvalidRunEventError extends WopkitError<'invalid_run_event'> {
 }
 
 export type RunEventListener = (event: Readonly<RunEvent>) => void;
+/** Told when a run's log is dropped (retention). */
+export type RunLogDropListener = (runId: string) => void;
 
 /** Append an event of a known type to `runId`'s log, its payload typed by the generated payload map. */
 export type EmitFn = <T extends KnownRunEventType>(runId: string, type: T, payload: RunEventPayloadMap[T]) => void;
@@ -37,6 +39,7 @@ export type EmitFn = <T extends KnownRunEventType>(runId: string, type: T, paylo
 export class RunEventLog {
   readonly #runs = new Map<string, Readonly<RunEvent>[]>();
   readonly #listeners = new Set<RunEventListener>();
+  readonly #dropListeners = new Set<RunLogDropListener>();
   constructor(private readonly clock: Clock, private readonly ids: IdSource) {}
 
   /** `append` as the emitting modules take it (compaction, distillation): a known type and its payload. */
@@ -79,10 +82,25 @@ export class RunEventLog {
   }
   /** Drop a run's log (retention); forks from it then report event_log_unavailable. */
   drop(runId: string): void {
-    this.#runs.delete(runId);
+    if (this.#runs.delete(runId)) for (const l of this.#dropListeners) l(runId);
   }
   subscribe(listener: RunEventListener): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
+  }
+  /** Observe dropped logs (a durable store forgets them too). */
+  onDrop(listener: RunLogDropListener): () => void {
+    this.#dropListeners.add(listener);
+    return () => this.#dropListeners.delete(listener);
+  }
+  /**
+   * Put back an event loaded from a durable store at start, telling no listener. Events must come in sequence
+   * order per run, each the next sequence of its run (anything else is a corrupt store: thrown).
+   */
+  restore(event: Readonly<RunEvent>): void {
+    const events = this.#runs.get(event.runId) ?? [];
+    if (event.sequence !== events.length) throw new RangeError(`restoring run ${event.runId}: expected sequence ${events.length}, got ${event.sequence}`);
+    events.push(Object.freeze(structuredClone(event)));
+    this.#runs.set(event.runId, events);
   }
 }

@@ -60,6 +60,12 @@ export interface HostRuntime {
   discovery(): Record<string, unknown>;
   /** Milliseconds on the runtime's clock. */
   now(): number;
+  /**
+   * Resolves once every write the runtime has made so far is committed to its store (at once for a host without
+   * one); rejects when the store has failed a write. The host awaits it before sending any response, so a request
+   * is acknowledged only after its writes are durable (docs/storage.md).
+   */
+  flush(): Promise<void>;
 
   // ── Runs ─────────────────────────────────────────────────────────────────────────────────────────────────
   startRun(r: RunStart): RunRecord;

@@ -1,6 +1,8 @@
 #!/usr/bin/env -S npx tsx
 /**
- * `npm start`: the reference host on localhost with the embedded in-memory default.
+ * `npm start`: the reference host on localhost, on a durable store (docs/storage.md).
+ * Storage (store-args.ts): `--store memory|sqlite|postgres` (default sqlite), `--data-dir DIR` (default
+ * `./.wopkit-data`, printed at start), WOPKIT_DATABASE_URL for PostgreSQL.
  * Credentials (auth-config.ts, docs/host.md "Credentials"): `--credentials <file.json>` / WOPKIT_CREDENTIALS_FILE,
  * WOPKIT_API_KEYS, OPENWOP_HOST_TOKEN (the development operator token; a random one is generated and printed when
  * no key is configured). `--production` or NODE_ENV=production: a credentials file is required.
@@ -13,31 +15,43 @@ import { startCredentials, type StartCredentials } from './auth-config.ts';
 import { createHost } from './server.ts';
 import { ROUTES } from './seam-catalogue.ts';
 import { limitsFromEnv, resolveLimits, type HostLimits } from './limits.ts';
+import { parseStoreArgs, type StoreArgs } from './store-args.ts';
+import { openStore } from '../storage/open-store.ts';
+import type { StoragePort } from '../storage/port.ts';
+import { WopkitError } from '../shared/errors.ts';
 
-let start: StartCredentials;
-try {
-  start = startCredentials({ argv: process.argv.slice(2), env: process.env, readFile: (p) => readFileSync(p, 'utf8') });
-} catch (err) {
-  if (!(err instanceof CredentialsError)) throw err;
-  process.stderr.write(`wopkit reference host: not starting: ${err.message}\n`);
+const refuse = (message: string): never => {
+  process.stderr.write(`wopkit reference host: not starting: ${message}\n`);
   process.exit(2);
-}
+};
+
+let storeArgs: StoreArgs;
+let start: StartCredentials;
 let limits: Partial<HostLimits>;
 try {
+  storeArgs = parseStoreArgs(process.argv.slice(2), process.env, process.cwd());
+  start = startCredentials({ argv: storeArgs.rest, env: process.env, readFile: (p) => readFileSync(p, 'utf8') });
   limits = limitsFromEnv(process.env);
   resolveLimits(limits);
 } catch (err) {
-  if (!(err instanceof RangeError)) throw err;
-  process.stderr.write(`wopkit reference host: not starting: ${err.message}\n`);
-  process.exit(2);
+  if (!(err instanceof CredentialsError || err instanceof RangeError || err instanceof WopkitError)) throw err;
+  refuse(err.message);
+}
+let storage: StoragePort;
+try {
+  storage = await openStore(storeArgs!.store);
+} catch (err) {
+  // A bad data directory, a store newer than this code, an unreachable database: say so and stop.
+  refuse(err instanceof Error ? err.message : String(err));
 }
 const port = Number(process.env.PORT ?? 8787);
 const host = process.env.HOST ?? '127.0.0.1';
-const { app } = await createHost({ credentials: start.credentials, logger: { level: process.env.LOG_LEVEL ?? 'info' }, scheduleTickMs: 1000, limits });
+const { app } = await createHost({ credentials: start!.credentials, logger: { level: process.env.LOG_LEVEL ?? 'info' }, scheduleTickMs: 1000, limits: limits!, storage: storage! });
 const url = await app.listen({ port, host });
-const keys = start.credentials.summary().map((p) => (p.role === 'tenant' ? `${p.keyId} (tenant ${p.tenant})` : `${p.keyId} (operator)`));
-const token = start.devToken === undefined ? '' : `  token:     ${start.devToken}\n  conformance: npm run conformance -- --base-url ${url} --api-key ${start.devToken}\n`;
-process.stdout.write(`\nwopkit reference host listening on ${url}${start.production ? ' (production)' : ''}\n  discovery: ${url}${ROUTES.discovery.path}\n  keys:      ${keys.join(', ')}\n${token}\n`);
+const keys = start!.credentials.summary().map((p) => (p.role === 'tenant' ? `${p.keyId} (tenant ${p.tenant})` : `${p.keyId} (operator)`));
+const token = start!.devToken === undefined ? '' : `  token:     ${start!.devToken}\n  conformance: npm run conformance -- --base-url ${url} --api-key ${start!.devToken}\n`;
+const where = `store: ${storage!.kind}${storage!.kind === 'memory' ? '' : `, data: ${storeArgs!.store.dataDir ?? storage!.location}`}`;
+process.stdout.write(`\nwopkit reference host listening on ${url} (${where})${start!.production ? ' (production)' : ''}\n  discovery: ${url}${ROUTES.discovery.path}\n  keys:      ${keys.join(', ')}\n${token}\n`);
 const stop = async () => { await app.close(); process.exit(0); };
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);

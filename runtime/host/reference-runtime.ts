@@ -32,7 +32,11 @@ function remoteOnlyInquirium(): InquiriumRuntime {
   });
 }
 
-export function createHostRuntime(openwop: OpenwopRuntime, inquirium: InquiriumRuntime, bounds: HostRuntimeBounds = {}): HostRuntime {
+/**
+ * `flush`: the durability barrier of the store the runtimes write through (runtime/openwop/durable.ts); a host
+ * without a store passes none and every flush resolves at once.
+ */
+export function createHostRuntime(openwop: OpenwopRuntime, inquirium: InquiriumRuntime, bounds: HostRuntimeBounds = {}, flush: () => Promise<void> = async () => {}): HostRuntime {
   const rt = openwop;
   const remoteOnly = remoteOnlyInquirium();
   /** Fork run id → the snapshot view it reads. */
@@ -62,6 +66,7 @@ export function createHostRuntime(openwop: OpenwopRuntime, inquirium: InquiriumR
   return {
     discovery: () => rt.discovery(),
     now: () => rt.clock.now(),
+    flush,
 
     startRun: (r) => rt.startRun(r),
     startFixtureRun(r) {

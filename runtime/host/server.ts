@@ -14,6 +14,8 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import type { ErrorCode } from '../../generated/ts/index.ts';
 import { createInquiriumRuntime, type InquiriumRuntime } from '../inquirium/index.ts';
 import { createOpenwopRuntime, type OpenwopRuntime } from '../openwop/index.ts';
+import { openwopDurability } from '../openwop/durable.ts';
+import type { StoragePort } from '../storage/port.ts';
 import type { Clock, IdSource } from '../shared/clock.ts';
 import { WOPKIT_VERSION } from '../shared/version.ts';
 import { Credentials, CredentialsError, devTokenEntry, MIN_KEY_LENGTH } from './auth.ts';
@@ -59,6 +61,12 @@ export interface HostOptions {
    * tests drive schedules through the tick seam.
    */
   readonly scheduleTickMs?: number;
+  /**
+   * The durable store (runtime/storage/open-store.ts): the host loads its working state from it at start, writes
+   * every mutation through it, acknowledges a request only once its writes are committed, and closes it with the
+   * app. Absent: everything stays in memory (tests). Cannot be combined with `openwop` (the host builds that runtime).
+   */
+  readonly storage?: StoragePort;
 }
 
 /** The keys of `o`: its credentials, plus the development token as an operator key. */
@@ -84,13 +92,17 @@ export async function createHost(o: HostOptions): Promise<{ app: FastifyInstance
   const credentials = credentialsOf(o);
   if (o.scheduleTickMs !== undefined && !(Number.isInteger(o.scheduleTickMs) && o.scheduleTickMs >= 100)) throw new RangeError('scheduleTickMs must be an integer of at least 100');
   const limits = resolveLimits({ ...(o.bodyLimit !== undefined ? { bodyLimitBytes: o.bodyLimit } : {}), ...o.limits });
+  if (o.storage !== undefined && o.openwop !== undefined) throw new RangeError('createHost: a store needs the runtime the host builds; pass storage or openwop, not both');
+  const durability = o.storage === undefined ? undefined : openwopDurability(o.storage);
   // Per-tenant bounds go to the runtimes this host builds; a runtime passed in keeps the bounds it was built with.
   const openwop = o.openwop ?? createOpenwopRuntime({
     host: { name: HOST_NAME, version: HOST_VERSION },
     distillSchedulesPerTenant: limits.distillSchedulesPerTenant,
     secretRegistries: { maxLiveRunsPerTenant: limits.liveRunsPerTenant, maxSecretsPerRun: limits.secretsPerRun, maxSecretCharsPerTenant: limits.secretCharsPerTenant, idleTtlMs: limits.secretRegistryIdleMs },
     ...(o.clock ? { clock: o.clock } : {}), ...(o.ids ? { ids: o.ids } : {}),
+    ...(durability !== undefined ? { persistence: durability.persistence } : {}),
   });
+  const restored = await durability?.attach(openwop);
   const inquirium = o.inquirium ?? createInquiriumRuntime({
     questionLimits: { maxOpenPerTenant: limits.openQuestionsPerTenant, maxRetainedPerTenant: limits.retainedQuestionsPerTenant },
     ...(o.clock ? { clock: o.clock } : {}), ...(o.ids ? { ids: o.ids } : {}),
@@ -102,7 +114,8 @@ export async function createHost(o: HostOptions): Promise<{ app: FastifyInstance
       operatorQuestions: { supported: true, widgetKinds: ['single-choice', 'multi-choice', 'confirm', 'free-text-with-allowlist'], respondEndpoint: ROUTES.inquiriumRespond.path },
     },
   });
-  const runtime = withMutations(createHostRuntime(openwop, inquirium, { fixturesPerTenant: limits.fixturesPerTenant }), openwop, o.mutations);
+  const flush = durability === undefined ? undefined : () => durability.queue.flush();
+  const runtime = withMutations(createHostRuntime(openwop, inquirium, { fixturesPerTenant: limits.fixturesPerTenant }, flush), openwop, o.mutations);
 
   const app = Fastify({
     logger: hostLogger(o.logger),
@@ -153,6 +166,14 @@ export async function createHost(o: HostOptions): Promise<{ app: FastifyInstance
     return sendError(reply, c.code, c.message, c.details);
   });
 
+  // Durability barrier: no response leaves before the writes made so far are committed (a failed write is a 500).
+  if (durability !== undefined) {
+    app.addHook('onSend', async (_req, _reply, payload) => {
+      await runtime.flush();
+      return payload;
+    });
+  }
+
   // Collect every served (path, method) so a known path with another method is a 405 with Allow, not a 404.
   const served = new Map<string, Set<string>>();
   app.addHook('onRoute', (r) => {
@@ -178,12 +199,25 @@ export async function createHost(o: HostOptions): Promise<{ app: FastifyInstance
     const timer = setInterval(() => {
       try {
         for (const r of scheduler.tick()) app.log.info({ scheduleId: r.scheduleId, outcome: r.kind, missed: r.missed }, 'scheduled distillation ran');
+        runtime.flush().catch((err: unknown) => app.log.error({ err }, 'store write failed'));
       } catch (err) {
         app.log.error({ err }, 'scheduled distillation failed');
       }
     }, o.scheduleTickMs);
     timer.unref();
     app.addHook('onClose', async () => clearInterval(timer));
+  }
+  if (o.storage !== undefined && restored !== undefined) {
+    const storage = o.storage;
+    app.log.info({ store: storage.kind, ...restored }, 'store loaded');
+    // Commitments that came due while the host was down fire now, once (the store's claim decides).
+    const fired = await openwop.commitments.tick();
+    await runtime.flush();
+    if (fired.length > 0) app.log.info({ fired: fired.length }, 'commitments due while down fired');
+    app.addHook('onClose', async () => {
+      await runtime.flush().catch((err: unknown) => app.log.error({ err }, 'store write failed before close'));
+      await storage.close();
+    });
   }
   await app.ready();
   return { app, runtime };

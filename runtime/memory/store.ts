@@ -39,12 +39,23 @@ export class SharedMemoryStore implements MemoryStorePort, RawEntrySource {
     this.upsertSync(memoryRef, entry);
   }
   upsertSync(memoryRef: string, entry: StoredEntry): void {
+    const frozen = this.#put(memoryRef, entry);
+    for (const o of this.#observers) o(memoryRef, entry.id, frozen);
+  }
+  /**
+   * Put back an entry loaded from a durable store at start, telling no observer: it is not a mutation (nothing is
+   * journaled, attributed or written back).
+   */
+  restore(memoryRef: string, entry: StoredEntry): void {
+    this.#put(memoryRef, entry);
+  }
+  #put(memoryRef: string, entry: StoredEntry): StoredEntry {
     let m = this.#refs.get(memoryRef);
     if (m === undefined) this.#refs.set(memoryRef, (m = new Map()));
     // Frozen to the bone at run time; the wire type keeps `tags: string[]`, so the frozen array is typed as it.
     const frozen: StoredEntry = Object.freeze({ ...entry, tags: Object.freeze([...entry.tags]) as string[] });
     m.set(entry.id, frozen);
-    for (const o of this.#observers) o(memoryRef, entry.id, frozen);
+    return frozen;
   }
   async remove(memoryRef: string, id: string): Promise<boolean> {
     return this.removeSync(memoryRef, id);

@@ -9,10 +9,11 @@
 import type { ConsolidationSchedule, RunEvent } from '../../generated/ts/index.ts';
 import { CapabilityRegistry } from '../capabilities/registry.ts';
 import { CommitmentEngine } from '../commitments/engine.ts';
+import type { CommitmentPersistence } from '../commitments/persistence.ts';
 import { Compactor, UnadvertisedCompactor } from '../compaction/compactor.ts';
 import { ConsolidationService } from '../consolidation/service.ts';
 import { Distiller, UnadvertisedDistiller } from '../distillation/distiller.ts';
-import { DistillationScheduler } from '../distillation/schedule.ts';
+import { DistillationScheduler, type SchedulePersistence } from '../distillation/schedule.ts';
 import { Workspace } from '../distillation/index-manifest.ts';
 import { RunEventLog } from '../events/log.ts';
 import { TenantMemoryAdapter } from '../memory/adapter.ts';
@@ -65,6 +66,8 @@ export interface OpenwopRuntimeOptions {
   readonly distillSchedulesPerTenant?: number;
   /** Lifetime and per-tenant bounds of SR-1 secret registries (defaults: DEFAULT_SECRET_REGISTRY_LIMITS). */
   readonly secretRegistries?: Partial<SecretRegistryLimits>;
+  /** Write-through to a durable store (durable.ts `openwopDurability(port).persistence`); absent: memory only. */
+  readonly persistence?: { readonly commitments?: CommitmentPersistence; readonly schedules?: SchedulePersistence };
 }
 
 /** Pseudo-run whose log collects events of host background work that belongs to no run. */
@@ -117,7 +120,7 @@ export function createOpenwopRuntime(options: OpenwopRuntimeOptions = {}) {
   const distillerOptions = { store, writer, compactor, workspace, clock, ids, emit, maxTokenBudget, indexEmitted: true, archiveRetention, scheduled: schedulingWired } as const;
   const distiller: Distiller = distillationWired ? new Distiller(distillerOptions) : new UnadvertisedDistiller(distillerOptions);
   /** Present only when scheduled distillation is wired (and therefore advertised). */
-  const distillationScheduler = schedulingWired ? new DistillationScheduler({ clock, distiller, tenantOf, newId: () => ids.next('dsch'), ...(options.distillSchedulesPerTenant !== undefined ? { maxPerTenant: options.distillSchedulesPerTenant } : {}) }) : undefined;
+  const distillationScheduler = schedulingWired ? new DistillationScheduler({ clock, distiller, tenantOf, newId: () => ids.next('dsch'), ...(options.distillSchedulesPerTenant !== undefined ? { maxPerTenant: options.distillSchedulesPerTenant } : {}), ...(options.persistence?.schedules !== undefined ? { persistence: options.persistence.schedules } : {}) }) : undefined;
 
   const consolidation = new ConsolidationService({
     clock,
@@ -159,6 +162,7 @@ export function createOpenwopRuntime(options: OpenwopRuntimeOptions = {}) {
       const run = startRun({ workflowId: 'commitment-follow-up', memoryRef });
       return { runId: run.runId, tenantId };
     },
+    ...(options.persistence?.commitments !== undefined ? { persistence: options.persistence.commitments } : {}),
   });
 
   const subRuns = new SubRunMemory({

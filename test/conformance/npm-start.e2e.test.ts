@@ -4,7 +4,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { main } from '../../conformance/cli.ts';
 import { SCENARIOS } from '../../conformance/scenarios/index.ts';
 
@@ -13,7 +16,9 @@ const tsxCli = createRequire(import.meta.url).resolve('tsx/cli');
 describe('npm start + conformance --base-url (separate process, strict)', () => {
   it('the started host prints its URL and token, and passes every scenario', async () => {
     const token = 'e2e-start-token-0123456789';
-    const child = spawn(process.execPath, [tsxCli, 'runtime/host/main.ts'], { env: { ...process.env, PORT: '0', OPENWOP_HOST_TOKEN: token, LOG_LEVEL: 'silent' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    // The default store (SQLite) in a fresh data directory, so no earlier run's data is read.
+    const dataDir = mkdtempSync(join(tmpdir(), 'wopkit-e2e-'));
+    const child = spawn(process.execPath, [tsxCli, 'runtime/host/main.ts', '--data-dir', dataDir], { env: { ...process.env, PORT: '0', OPENWOP_HOST_TOKEN: token, LOG_LEVEL: 'silent' }, stdio: ['ignore', 'pipe', 'pipe'] });
     try {
       const url = await new Promise<string>((resolve, reject) => {
         let out = '';
@@ -33,6 +38,7 @@ describe('npm start + conformance --base-url (separate process, strict)', () => 
       const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGTERM');
       await exited;
+      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 });

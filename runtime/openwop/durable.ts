@@ -1,0 +1,125 @@
+/**
+ * The OpenWOP runtime on a storage port (issue 13). The runtime keeps its working state in memory, as before, and
+ * this module makes that state durable:
+ *
+ * - at start, `attach` loads what the store holds — memory entries, runs, event logs, the fired ledger and armed
+ *   commitments (re-armed), distillation schedules with their latest taken instant — without writing it back;
+ * - from then on every mutation is written through the ordered `WriteQueue` (entries, runs, events, dropped
+ *   logs, arms and disarms, schedule saves, claims and outcomes);
+ * - a commitment fires only after the store's `claimFire` answered true for it (fire-once across restarts), and a
+ *   schedule's instant is claimed in the store before its run's own writes.
+ *
+ * The host awaits `queue.flush()` before acknowledging a request, so whatever a response reports is committed.
+ */
+import type { Commitment } from '../commitments/inference.ts';
+import type { CommitmentPersistence } from '../commitments/persistence.ts';
+import type { DistillationSchedule, SchedulePersistence } from '../distillation/schedule.ts';
+import type { JsonDoc, StoragePort } from '../storage/port.ts';
+import { WriteQueue } from '../storage/write-queue.ts';
+import { tenantOf } from '../memory/memory-ref.ts';
+import type { OpenwopRuntime } from './index.ts';
+import type { RunRecord } from './runs.ts';
+
+/** A runtime record as the JSON document the store keeps (the store serialises it; records here are plain data). */
+const asDoc = (record: object): JsonDoc => record as JsonDoc;
+
+/** What was loaded at start. */
+export interface RestoreReport {
+  readonly entries: number;
+  readonly runs: number;
+  readonly events: number;
+  readonly armedCommitments: number;
+  readonly firedInstances: number;
+  readonly schedules: number;
+}
+
+export interface OpenwopDurability {
+  /** Pass to `createOpenwopRuntime({ persistence })`. */
+  readonly persistence: { readonly commitments: CommitmentPersistence; readonly schedules: SchedulePersistence };
+  readonly queue: WriteQueue;
+  /** Load the store into `rt` (built with `persistence` above), then write every later mutation through. */
+  attach(rt: OpenwopRuntime): Promise<RestoreReport>;
+}
+
+export function openwopDurability(port: StoragePort, queue = new WriteQueue()): OpenwopDurability {
+  /** True while loading: the runtime's re-arming must not be written back. */
+  let restoring = false;
+  const armedTenant = new Map<string, string>();
+
+  const commitments: CommitmentPersistence = {
+    armed(c) {
+      armedTenant.set(c.commitmentId, c.tenantId);
+      if (restoring) return;
+      queue.enqueue(() => port.commitments.arm({ tenant: c.tenantId, commitmentId: c.commitmentId, commitment: asDoc(c) }));
+    },
+    disarmed(commitmentId) {
+      const tenant = armedTenant.get(commitmentId);
+      armedTenant.delete(commitmentId);
+      if (tenant !== undefined) queue.enqueue(() => port.commitments.disarm(tenant, commitmentId));
+    },
+    claimFire: (c, instance, firedAt) =>
+      queue.run(() => port.commitments.claimFire({ tenant: c.tenantId, commitmentId: c.commitmentId, instance, firedAt, disarm: c.condition.kind === 'time' })),
+  };
+
+  const schedules: SchedulePersistence = {
+    saved: (s) => queue.enqueue(() => port.schedules.put({ scheduleId: s.scheduleId, tenant: s.tenant, schedule: asDoc(s) })),
+    removed: (scheduleId) => queue.enqueue(() => port.schedules.remove(scheduleId)),
+    claimed: (scheduleId, instant) => queue.enqueue(() => port.schedules.claimRun(scheduleId, instant)),
+    ran(outcome, instant) {
+      // The outcome without the distillation result (archive ids are in the events; the ledger keeps what happened).
+      const { kind, scheduleId, missed } = outcome;
+      const detail: JsonDoc = outcome.kind === 'failed' ? { errorCode: outcome.errorCode } : outcome.kind === 'budget-exceeded' ? { tokensRequired: outcome.tokensRequired } : {};
+      queue.enqueue(() => port.schedules.recordOutcome(scheduleId, instant, { kind, instant: outcome.instant, missed, ...detail }));
+    },
+  };
+
+  async function attach(rt: OpenwopRuntime): Promise<RestoreReport> {
+    const entries = await port.memory.all();
+    const runs = await port.runs.runs();
+    const logs = await port.runs.eventRunIds();
+    const fired = await port.commitments.listFired();
+    const armed = await port.commitments.listArmed();
+    const stored = await port.schedules.list();
+
+    for (const { memoryRef, entry } of entries) rt.store.restore(memoryRef, entry);
+    for (const { record } of runs) rt.runs.restore(record as unknown as RunRecord);
+    let events = 0;
+    for (const runId of logs) {
+      for (const e of await port.runs.readEvents(runId)) {
+        rt.log.restore(e);
+        events++;
+      }
+    }
+    restoring = true;
+    try {
+      for (const f of fired) rt.commitments.ledger.record({ commitmentId: f.commitmentId, instance: f.instance, firedAt: f.firedAt });
+      for (const a of armed) {
+        rt.commitments.arm(a.commitment as unknown as Commitment);
+        if (a.predicate !== undefined) rt.commitments.ledger.setPredicateState(a.commitmentId, a.predicate);
+      }
+    } finally {
+      restoring = false;
+    }
+    for (const s of stored) rt.distillationScheduler?.restore(s.schedule as unknown as DistillationSchedule, s.lastSlot);
+
+    // From here on, every mutation goes to the store, in order.
+    rt.store.observe((memoryRef, id, after) => {
+      const tenant = tenantOf(memoryRef) ?? '';
+      queue.enqueue(() => (after === null ? port.memory.remove(tenant, memoryRef, id) : port.memory.upsert(tenant, memoryRef, after)));
+    });
+    rt.runs.observe((runId, record) => {
+      queue.enqueue(() => (record === null ? port.runs.removeRun(runId) : port.runs.putRun({ runId, tenant: record.tenant, record: asDoc(record) })));
+    });
+    rt.log.subscribe((event) => {
+      queue.enqueue(() => port.runs.appendEvent(event.runId, (sequence) => {
+        if (sequence !== event.sequence) throw new RangeError(`run ${event.runId}: the store's next sequence is ${sequence}, the runtime's ${event.sequence}`);
+        return event;
+      }));
+    });
+    rt.log.onDrop((runId) => queue.enqueue(() => port.runs.dropEvents(runId)));
+
+    return { entries: entries.length, runs: runs.length, events, armedCommitments: armed.length, firedInstances: fired.length, schedules: stored.length };
+  }
+
+  return { persistence: { commitments, schedules }, queue, attach };
+}
