@@ -26,6 +26,8 @@ export interface AckedWrite {
   readonly id: string;
   /** The entry as the acknowledgement returned it, serialised: what a read must return byte for byte. */
   readonly json: string;
+  /** A transactional entry: a scheduled distillation may consume it (a recorded delete, not a loss). */
+  readonly transactional: boolean;
 }
 export interface AckedCommitment {
   readonly tenant: string;
@@ -85,7 +87,7 @@ async function oneOperation(baseUrl: string, r: Rng, ledger: AckLedger, label: s
       answer = await post(baseUrl, urlOf(ROUTES.memorySeed), { memoryRef, runId, entries: [{ content, tags: [`crash:${label}`], ...(transactional ? { tier: 'transactional' } : {}) }] });
       if (answer.status === 200) {
         const { entries } = answer.json as { entries: { id: string }[] };
-        for (const e of entries) ledger.writes.push({ tenant, memoryRef, runId, id: e.id, json: JSON.stringify(e) });
+        for (const e of entries) ledger.writes.push({ tenant, memoryRef, runId, id: e.id, json: JSON.stringify(e), transactional });
       }
     } else if (roll < 0.9 || ledger.schedules.length >= MAX_SCHEDULES) {
       const memoryRef = `mem://${tenant}/commitments`;
