@@ -6,6 +6,7 @@
  *
  * Seeded: the seed (printed) fixes the operation mix and the kill moments; CRASH_SEED=<n> replays one.
  */
+import { expect } from 'vitest';
 import { rng } from '../../../bench/rng.ts';
 import { ROUTES, urlOf } from '../../../runtime/host/seam-catalogue.ts';
 import type { StoragePort } from '../../../runtime/storage/port.ts';
@@ -98,4 +99,16 @@ export async function runCampaign(o: CampaignOptions): Promise<CampaignReport> {
   };
   log(`crash campaign ${o.name}: seed ${seed}, ${report.kills} kills, ${report.sent} requests sent, ${report.unanswered} unanswered, acknowledged ${JSON.stringify(report.acknowledged)}, ${findings.length} findings`);
   return report;
+}
+
+/** kill -9 events per campaign: 50, or CRASH_KILLS. */
+export const CAMPAIGN_KILLS = Number(process.env.CRASH_KILLS ?? 50);
+
+/** The acceptance of a campaign: no findings, the kills all happened, and the load really ran between them. */
+export function expectCampaignHeld(report: CampaignReport): void {
+  expect(report.findings, `seed ${report.seed}`).toEqual([]);
+  expect(report.kills).toBeGreaterThanOrEqual(CAMPAIGN_KILLS);
+  expect(report.acknowledged.writes).toBeGreaterThan(report.kills);
+  expect(report.acknowledged.commitments).toBeGreaterThan(0);
+  expect(report.acknowledged.schedules).toBeGreaterThan(0);
 }
