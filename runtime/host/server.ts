@@ -16,6 +16,7 @@ import { createInquiriumRuntime, type InquiriumRuntime } from '../inquirium/inde
 import { createOpenwopRuntime, type OpenwopRuntime } from '../openwop/index.ts';
 import { openwopDurability } from '../openwop/durable.ts';
 import type { StoragePort } from '../storage/port.ts';
+import { attachQuestions, DurableTraceStream } from './inquirium-durable.ts';
 import type { Clock, IdSource } from '../shared/clock.ts';
 import { WOPKIT_VERSION } from '../shared/version.ts';
 import { Credentials, CredentialsError, devTokenEntry, MIN_KEY_LENGTH } from './auth.ts';
@@ -93,7 +94,8 @@ export async function createHost(o: HostOptions): Promise<{ app: FastifyInstance
   if (o.scheduleTickMs !== undefined && !(Number.isInteger(o.scheduleTickMs) && o.scheduleTickMs >= 100)) throw new RangeError('scheduleTickMs must be an integer of at least 100');
   const limits = resolveLimits({ ...(o.bodyLimit !== undefined ? { bodyLimitBytes: o.bodyLimit } : {}), ...o.limits });
   if (o.storage !== undefined && o.openwop !== undefined) throw new RangeError('createHost: a store needs the runtime the host builds; pass storage or openwop, not both');
-  const durability = o.storage === undefined ? undefined : openwopDurability(o.storage);
+  const storage = o.storage;
+  const durability = storage === undefined ? undefined : openwopDurability(storage);
   // Per-tenant bounds go to the runtimes this host builds; a runtime passed in keeps the bounds it was built with.
   const openwop = o.openwop ?? createOpenwopRuntime({
     host: { name: HOST_NAME, version: HOST_VERSION },
@@ -103,10 +105,14 @@ export async function createHost(o: HostOptions): Promise<{ app: FastifyInstance
     ...(durability !== undefined ? { persistence: durability.persistence } : {}),
   });
   const restored = await durability?.attach(openwop);
+  if (o.storage !== undefined && o.inquirium !== undefined) throw new RangeError('createHost: a store needs the runtime the host builds; pass storage or inquirium, not both');
+  const traces = durability === undefined ? undefined : await DurableTraceStream.open(storage!, durability.queue);
   const inquirium = o.inquirium ?? createInquiriumRuntime({
     questionLimits: { maxOpenPerTenant: limits.openQuestionsPerTenant, maxRetainedPerTenant: limits.retainedQuestionsPerTenant },
     ...(o.clock ? { clock: o.clock } : {}), ...(o.ids ? { ids: o.ids } : {}),
+    ...(traces !== undefined ? { traces } : {}),
   });
+  const questionsLoaded = durability === undefined ? 0 : await attachQuestions(inquirium.questions, storage!, durability.queue);
   await inquirium.certifyBaseline();
   openwop.capabilities.contribute('inquirium', {
     inquirium: {
@@ -168,9 +174,15 @@ export async function createHost(o: HostOptions): Promise<{ app: FastifyInstance
 
   // Durability barrier: no response leaves before the writes made so far are committed (a failed write is a 500).
   if (durability !== undefined) {
-    app.addHook('onSend', async (_req, _reply, payload) => {
-      await runtime.flush();
-      return payload;
+    app.addHook('onSend', async (req, reply, payload) => {
+      try {
+        await runtime.flush();
+        return payload;
+      } catch (err) {
+        req.log.error({ err }, 'store write failed: answering 500');
+        reply.code(500).header('content-type', 'application/json; charset=utf-8');
+        return JSON.stringify({ error: 'internal_error', message: 'internal error' });
+      }
     });
   }
 
@@ -207,9 +219,8 @@ export async function createHost(o: HostOptions): Promise<{ app: FastifyInstance
     timer.unref();
     app.addHook('onClose', async () => clearInterval(timer));
   }
-  if (o.storage !== undefined && restored !== undefined) {
-    const storage = o.storage;
-    app.log.info({ store: storage.kind, ...restored }, 'store loaded');
+  if (storage !== undefined && restored !== undefined) {
+    app.log.info({ store: storage.kind, ...restored, questions: questionsLoaded, traces: inquirium.traces.all().length }, 'store loaded');
     // Commitments that came due while the host was down fire now, once (the store's claim decides).
     const fired = await openwop.commitments.tick();
     await runtime.flush();

@@ -195,8 +195,26 @@ export interface QuestionOutcome {
   readonly source?: 'operator' | 'declared-default';
 }
 
+/**
+ * What the questions tell a durable store (absent: in memory only): every transition (the record as kept, without
+ * its timer, and the state DTO appended to its history) and every ended question retired past the bound.
+ */
+export interface QuestionPersistence {
+  transitioned(tenant: string, ref: string, record: Readonly<Record<string, unknown>>, stateDto: Json): void;
+  forgotten(tenant: string, ref: string): void;
+}
+
+/** A stored question, as `restore` takes it back. */
+export interface StoredQuestion {
+  readonly tenant: string;
+  readonly ref: string;
+  readonly record: Readonly<Record<string, unknown>>;
+  readonly history: readonly Json[];
+}
+
 /** The state every tenant's view shares: questions, their appended state records, deadlines and bounds. */
 class QuestionBook {
+  persistence: QuestionPersistence | undefined;
   readonly questions = new Map<string, QuestionRecord>();
   /** Every transition as a state record, appended (question-state-append-only). */
   readonly history = new Map<string, Json[]>();
@@ -334,13 +352,41 @@ export class OperatorQuestions {
       for (const old of book.ended.add(next.tenant, next.ref)) {
         book.questions.delete(keyOf(next.tenant, old));
         book.history.delete(keyOf(next.tenant, old));
+        book.persistence?.forgotten(next.tenant, old);
       }
     }
     book.questions.set(key, next);
     const h = book.history.get(key) ?? [];
     h.push(dto);
     book.history.set(key, h);
+    if (book.persistence !== undefined) {
+      const { timer: _handle, ...kept } = next;
+      book.persistence.transitioned(next.tenant, next.ref, kept, dto);
+    }
     return dto;
+  }
+
+  /** Write every later transition (of every tenant) through `persistence`. */
+  persistTo(persistence: QuestionPersistence): void {
+    this.#book.persistence = persistence;
+  }
+
+  /**
+   * Put back questions loaded from a durable store at start (every tenant; no write-back): pending ones keep their
+   * deadline and open place, ended ones their retained place.
+   */
+  restore(questions: Iterable<StoredQuestion>): void {
+    const book = this.#book;
+    for (const q of questions) {
+      const key = keyOf(q.tenant, q.ref);
+      let r = q.record as unknown as QuestionRecord;
+      if (r.state === 'pending') {
+        book.open.add(q.tenant, q.ref);
+        r = { ...r, timer: book.deadlines.schedule(r.deadline, key) };
+      } else book.ended.add(q.tenant, q.ref);
+      book.questions.set(key, r);
+      book.history.set(key, [...q.history]);
+    }
   }
 
   /** The appended state records of a question, oldest first. */

@@ -56,6 +56,27 @@ export class ForkSeqOutOfRangeError extends WopkitError<'fork_seq_out_of_range'>
   }
 }
 
+/**
+ * What the journal tells a durable store (absent: in memory only): each mutation recorded, each event watermark,
+ * a run's watermarks dropped, the journal pruned through a jseq. `restore` puts the stored journal back at start.
+ */
+export interface JournalPersistence {
+  recorded(record: JournalRecord): void;
+  marked(runId: string, mark: { readonly seq: number; readonly jseq: number; readonly at: number }): void;
+  droppedRun(runId: string): void;
+  pruned(throughJseq: number): void;
+}
+
+/** A stored journal, as `restore` takes it back. */
+export interface StoredJournal {
+  /** Retained records, in jseq order. */
+  readonly records: readonly JournalRecord[];
+  /** Event watermarks, in (runId, seq) order. */
+  readonly watermarks: readonly { readonly runId: string; readonly seq: number; readonly jseq: number; readonly at: number }[];
+  /** The live raw entries (the journal's mirror of the current state). */
+  readonly entries: Iterable<{ readonly memoryRef: string; readonly entry: StoredEntry }>;
+}
+
 interface RunIndex {
   readonly seqs: number[];
   readonly jseqs: number[];
@@ -79,6 +100,7 @@ export class MemoryJournal {
   readonly #byRef = new Map<string, JournalRecord[]>();
   readonly #mirror = new Map<string, Map<string, StoredEntry>>();
   readonly #runs = new Map<string, RunIndex>();
+  #persistence: JournalPersistence | undefined;
 
   constructor(o: { clock: Clock; retentionMs?: number; holds?: ReadSnapshotHolds }) {
     this.#clock = o.clock;
@@ -118,7 +140,40 @@ export class MemoryJournal {
     list.push(rec);
     if (m.after === null) refMirror.delete(m.memoryId);
     else refMirror.set(m.memoryId, m.after);
+    this.#persistence?.recorded(rec);
     return jseq;
+  }
+
+  /** Write every later mutation, watermark, dropped run and prune through `persistence`. */
+  persistTo(persistence: JournalPersistence): void {
+    this.#persistence = persistence;
+  }
+
+  /**
+   * Put back a stored journal at start (no write-back), before anything is recorded: the head continues after the
+   * highest jseq stored, and everything before the first retained record counts as pruned.
+   */
+  restore(stored: StoredJournal): void {
+    for (const { memoryRef, entry } of stored.entries) {
+      let refMirror = this.#mirror.get(memoryRef);
+      if (refMirror === undefined) this.#mirror.set(memoryRef, (refMirror = new Map()));
+      refMirror.set(entry.id, entry);
+    }
+    for (const rec of stored.records) {
+      this.#records.push(rec);
+      let list = this.#byRef.get(rec.memoryRef);
+      if (list === undefined) this.#byRef.set(rec.memoryRef, (list = []));
+      list.push(rec);
+    }
+    for (const w of stored.watermarks) {
+      let idx = this.#runs.get(w.runId);
+      if (idx === undefined) this.#runs.set(w.runId, (idx = { seqs: [], jseqs: [], ats: [] }));
+      idx.seqs.push(w.seq);
+      idx.jseqs.push(w.jseq);
+      idx.ats.push(w.at);
+    }
+    this.#head = stored.watermarks.reduce((head, w) => Math.max(head, w.jseq), Math.max(this.#head, stored.records.at(-1)?.jseq ?? 0));
+    this.#prunedThrough = stored.records.length > 0 ? stored.records[0]!.jseq - 1 : this.#head;
   }
 
   /** Record that event `seq` was appended to `runId`'s log now (seqs must be increasing per run). */
@@ -130,11 +185,12 @@ export class MemoryJournal {
     idx.seqs.push(seq);
     idx.jseqs.push(this.#head);
     idx.ats.push(this.#clock.now());
+    this.#persistence?.marked(runId, { seq, jseq: this.#head, at: idx.ats[idx.ats.length - 1]! });
   }
 
   /** Forget a run's event index (its event log is gone). */
   dropRun(runId: string): void {
-    this.#runs.delete(runId);
+    if (this.#runs.delete(runId)) this.#persistence?.droppedRun(runId);
   }
 
   /** Drop records older than the retention window, never past a held watermark. Returns how many were dropped. */
@@ -157,6 +213,7 @@ export class MemoryJournal {
         while (k < list.length && list[k]!.jseq <= this.#prunedThrough) k++;
         if (k > 0) this.#byRef.set(ref, list.slice(k));
       }
+      this.#persistence?.pruned(this.#prunedThrough);
     }
     return dropped;
   }

@@ -2,10 +2,12 @@
  * The OpenWOP runtime on a storage port (issue 13). The runtime keeps its working state in memory, as before, and
  * this module makes that state durable:
  *
- * - at start, `attach` loads what the store holds — memory entries, runs, event logs, the fired ledger and armed
+ * - at start, `attach` loads what the store holds — memory entries, the replay journal and event watermarks (so a
+ *   fork of a run from before the restart reads its snapshot), runs, event logs, the fired ledger and armed
  *   commitments (re-armed), distillation schedules with their latest taken instant — without writing it back;
- * - from then on every mutation is written through the ordered `WriteQueue` (entries, runs, events, dropped
- *   logs, arms and disarms, schedule saves, claims and outcomes);
+ * - from then on every mutation is written through the ordered `WriteQueue` (entries, journal records and
+ *   watermarks, runs, events, dropped logs, arms and disarms, schedule saves, claims and outcomes, and the last
+ *   consolidation pass per memoryRef);
  * - a commitment fires only after the store's `claimFire` answered true for it (fire-once across restarts), and a
  *   schedule's instant is claimed in the store before its run's own writes.
  *
@@ -14,6 +16,7 @@
 import type { Commitment } from '../commitments/inference.ts';
 import type { CommitmentPersistence } from '../commitments/persistence.ts';
 import type { DistillationSchedule, SchedulePersistence } from '../distillation/schedule.ts';
+import type { JournalRecord } from '../multi-agent/replay-snapshots.ts';
 import type { JsonDoc, StoragePort } from '../storage/port.ts';
 import { WriteQueue } from '../storage/write-queue.ts';
 import { tenantOf } from '../memory/memory-ref.ts';
@@ -28,6 +31,7 @@ export interface RestoreReport {
   readonly entries: number;
   readonly runs: number;
   readonly events: number;
+  readonly journalRecords: number;
   readonly armedCommitments: number;
   readonly firedInstances: number;
   readonly schedules: number;
@@ -82,6 +86,9 @@ export function openwopDurability(port: StoragePort, queue = new WriteQueue()): 
     const stored = await port.schedules.list();
 
     for (const { memoryRef, entry } of entries) rt.store.restore(memoryRef, entry);
+    const journal = await port.replay.journal();
+    const watermarks = await port.replay.watermarks();
+    rt.journal.restore({ records: journal.map((r) => r.record as unknown as JournalRecord), watermarks, entries });
     for (const { record } of runs) rt.runs.restore(record as unknown as RunRecord);
     let events = 0;
     for (const runId of logs) {
@@ -115,10 +122,22 @@ export function openwopDurability(port: StoragePort, queue = new WriteQueue()): 
         if (sequence !== event.sequence) throw new RangeError(`run ${event.runId}: the store's next sequence is ${sequence}, the runtime's ${event.sequence}`);
         return event;
       }));
+      // Consolidation state: the last pass over each memoryRef and where its event lives.
+      const memoryRef = event.type === 'agent.memory.consolidated' ? event.payload.memoryRef : undefined;
+      const tenant = typeof memoryRef === 'string' ? tenantOf(memoryRef) : undefined;
+      if (typeof memoryRef === 'string' && tenant !== undefined) {
+        queue.enqueue(() => port.consolidation.recordPass({ tenant, memoryRef, pass: { eventId: event.eventId, runId: event.runId, timestamp: event.timestamp } }));
+      }
     });
     rt.log.onDrop((runId) => queue.enqueue(() => port.runs.dropEvents(runId)));
+    rt.journal.persistTo({
+      recorded: (record) => queue.enqueue(() => port.replay.appendJournal({ jseq: record.jseq, memoryRef: record.memoryRef, record: asDoc(record) })),
+      marked: (runId, { seq, jseq, at }) => queue.enqueue(() => port.replay.putWatermark({ runId, seq, jseq, at })),
+      droppedRun: (runId) => queue.enqueue(() => port.replay.dropWatermarks(runId)),
+      pruned: (throughJseq) => queue.enqueue(() => port.replay.pruneJournal(throughJseq)),
+    });
 
-    return { entries: entries.length, runs: runs.length, events, armedCommitments: armed.length, firedInstances: fired.length, schedules: stored.length };
+    return { entries: entries.length, runs: runs.length, events, journalRecords: journal.length, armedCommitments: armed.length, firedInstances: fired.length, schedules: stored.length };
   }
 
   return { persistence: { commitments, schedules }, queue, attach };
