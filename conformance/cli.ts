@@ -9,7 +9,24 @@ import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, configFrom } from './config.ts';
-import { DiscoveryError, formatSummary, runSuite } from './run.ts';
+import { DiscoveryError, formatSummary, runSuite, type SuiteResults } from './run.ts';
+
+/** Where results files go by default: the interop matrix of the site reads them from here. */
+export const RESULTS_DIR = 'conformance/results';
+
+/**
+ * Write one run's results as `<dir>/<host>-<timestamp>.json` (the history) and `<dir>/<host>.latest.json` (the
+ * matrix column), the host name reduced to `[A-Za-z0-9._-]` (no leading or trailing dash). Returns the latest file's path.
+ */
+export function writeResults(dir: string, results: SuiteResults): string {
+  mkdirSync(dir, { recursive: true });
+  const slug = results.host.name.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '');
+  const body = `${JSON.stringify(results, null, 2)}\n`;
+  writeFileSync(join(dir, `${slug}-${results.finishedAt.replace(/[:.]/g, '-')}.json`), body);
+  const latest = join(dir, `${slug}.latest.json`);
+  writeFileSync(latest, body);
+  return latest;
+}
 
 export async function main(argv: string[], env: NodeJS.ProcessEnv, out: (s: string) => void, err: (s: string) => void): Promise<number> {
   let flags;
@@ -38,14 +55,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, out: (s: stri
   try {
     const config = configFrom(env, flags as Record<string, string | boolean>);
     const results = await runSuite(config);
-    if (flags['no-write'] !== true) {
-      const dir = flags.out ?? 'conformance/results';
-      mkdirSync(dir, { recursive: true });
-      const slug = results.host.name.replace(/[^A-Za-z0-9._-]+/g, '-');
-      const body = `${JSON.stringify(results, null, 2)}\n`;
-      writeFileSync(join(dir, `${slug}-${results.finishedAt.replace(/[:.]/g, '-')}.json`), body);
-      writeFileSync(join(dir, `${slug}.latest.json`), body);
-    }
+    if (flags['no-write'] !== true) writeResults(flags.out ?? RESULTS_DIR, results);
     out(format === 'json' ? `${JSON.stringify(results, null, 2)}\n` : `${formatSummary(results)}\n`);
     return results.summary.fail > 0 ? 1 : 0;
   } catch (e) {

@@ -21,4 +21,9 @@ if [ ${#need[@]} -gt 0 ]; then
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
 fi
+# Debian's postgresql package creates the cluster but starts it only where a service manager runs (not in a bare
+# container): start every cluster that is down, so the PostgreSQL tests find a server on 127.0.0.1.
+pg_lsclusters -h 2>/dev/null | while read -r version name _port status _rest; do
+  case "$status" in online*) ;; *) pg_ctlcluster "$version" "$name" start ;; esac
+done
 echo "toolchains: $(go version | awk '{print $3}'), $(/usr/bin/python3 --version), mcs $(mcs --version | awk '{print $NF}'), $(cargo --version), kotlinc present, $(/usr/bin/chromium --version 2>/dev/null | head -1), PostgreSQL $(ls /usr/lib/postgresql)"

@@ -63,7 +63,11 @@ export const TOOLCHAINS = {
   },
   kotlin: { missing: 'no kotlinc', present: () => onPath('kotlinc') },
   chromium: { missing: 'no Chromium', hint: `${INSTALL_HINT} or set CHROMIUM_PATH`, present: () => existsSync(chromiumPath()) },
-  postgres: { missing: 'no PostgreSQL server', present: () => onPath('pg_ctlcluster') && hasDir('/usr/lib/postgresql', '') },
+  postgres: {
+    missing: 'no PostgreSQL server',
+    hint: `${INSTALL_HINT} or set WOPKIT_DATABASE_URL`,
+    present: () => process.env.WOPKIT_DATABASE_URL !== undefined || (onPath('pg_ctlcluster') && hasDir('/usr/lib/postgresql', '')),
+  },
 } as const satisfies Record<string, ToolchainSpec>;
 
 export type ToolchainId = keyof typeof TOOLCHAINS;

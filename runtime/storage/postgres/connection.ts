@@ -1,0 +1,80 @@
+/**
+ * The PostgreSQL connection of a store: a `pg` Pool, a transaction helper, and schema migration under an advisory
+ * lock (several host processes starting together against one database migrate it exactly once).
+ */
+import pg from 'pg';
+import { StoreVersionError, type Migration } from '../port.ts';
+
+/** Runs SQL: the pool (one statement, autocommit) or the client of an open transaction. */
+export type Queryable = Pick<pg.PoolClient, 'query'>;
+
+/** A row's column as a JavaScript number (`bigint` columns arrive as strings). */
+export const num = (v: unknown): number => (typeof v === 'number' ? v : Number(v));
+
+/** The URL with its password masked, for the start line and error messages. */
+export function redactedUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password !== '') u.password = '***';
+    return u.toString();
+  } catch {
+    return 'postgres (unparseable URL)';
+  }
+}
+
+export function openPool(url: string): pg.Pool {
+  const pool = new pg.Pool({ connectionString: url, max: 8 });
+  // An idle client losing its connection (server restart, database dropped) must not crash the process: the next
+  // query gets a fresh connection or rejects.
+  pool.on('error', () => {});
+  return pool;
+}
+
+/**
+ * Run `f` in one transaction on one pooled connection: COMMIT when it resolves (the promise resolves after the
+ * commit is durable, under the server's default synchronous_commit), ROLLBACK when it throws.
+ */
+export async function inTransaction<T>(pool: pg.Pool, f: (c: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let broken = false;
+  try {
+    await client.query('BEGIN');
+    const result = await f(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (err) {
+    try {
+      await client.query('ROLLBACK');
+    } catch {
+      broken = true; // the connection itself failed: do not hand it back to the pool
+    }
+    throw err;
+  } finally {
+    client.release(broken);
+  }
+}
+
+/** One advisory-lock key for the whole schema: `hashtext` of a fixed name, computed by the server. */
+const MIGRATION_LOCK = `SELECT pg_advisory_xact_lock(hashtext('wopkit.schema_version'))`;
+
+/**
+ * Bring the schema up to the newest of `migrations`, in one transaction that holds the migration lock: the
+ * `schema_version` table is created if missing, every step newer than the recorded version runs and is recorded.
+ * A database whose version is newer than the code knows is refused (StoreVersionError) before anything changes.
+ * Returns the version the database is at.
+ */
+export async function migrate(pool: pg.Pool, migrations: readonly Migration[], location: string): Promise<number> {
+  const latest = migrations.reduce((m, s) => Math.max(m, s.version), 0);
+  return inTransaction(pool, async (c) => {
+    await c.query(MIGRATION_LOCK);
+    await c.query('CREATE TABLE IF NOT EXISTS schema_version (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())');
+    const found = num((await c.query<{ v: number | null }>('SELECT coalesce(max(version), 0) AS v FROM schema_version')).rows[0]?.v ?? 0);
+    if (found > latest) throw new StoreVersionError(found, latest, location);
+    for (const step of [...migrations].sort((a, b) => a.version - b.version)) {
+      if (step.version <= found) continue;
+      await c.query(step.sql);
+      await c.query('INSERT INTO schema_version (version, name) VALUES ($1, $2)', [step.version, step.name]);
+    }
+    return latest;
+  });
+}

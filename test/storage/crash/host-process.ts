@@ -1,0 +1,76 @@
+/**
+ * The reference host as a child process, the way `npm start` runs it (tsx on the project's Node), for tests that
+ * kill it: start it with a store, wait for its ready line, `kill -9` it, start it again.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { childEnv } from '../../support/child-env.ts';
+
+/** The operator token every crash-test host is started with (OPENWOP_HOST_TOKEN, a development key). */
+export const CRASH_TOKEN = 'crash-test-operator-token';
+
+export interface HostSpec {
+  /** `npm start` arguments after `--` (e.g. `--store sqlite --data-dir DIR`). */
+  readonly args: readonly string[];
+  /** Extra environment (WOPKIT_DATABASE_URL, test switches). */
+  readonly env?: NodeJS.ProcessEnv;
+  /** The entry module (default the host's own `runtime/host/main.ts`). */
+  readonly entry?: string;
+}
+
+export interface RunningHost {
+  readonly url: string;
+  readonly pid: number;
+  /** SIGKILL, then wait until the process is gone. */
+  kill9(): Promise<void>;
+  /** SIGTERM (graceful close), then wait. */
+  stop(): Promise<void>;
+  /** Everything the process wrote so far (stdout + stderr), for failure messages. */
+  output(): string;
+}
+
+const READY = /listening on (http:\/\/[^\s)]+)/;
+
+const exited = (child: ChildProcess): Promise<void> =>
+  child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', () => resolve()));
+
+/** Start the host and resolve once it prints its ready line (reject with its output if it exits or times out first). */
+export function startHost(spec: HostSpec, timeoutMs = 60_000): Promise<RunningHost> {
+  const child = spawn(process.execPath, ['--import', 'tsx', spec.entry ?? 'runtime/host/main.ts', ...spec.args], {
+    env: childEnv({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', OPENWOP_HOST_TOKEN: CRASH_TOKEN, ...spec.env }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  const host = (url: string): RunningHost => ({
+    url,
+    pid: child.pid ?? -1,
+    async kill9() {
+      child.kill('SIGKILL');
+      await exited(child);
+    },
+    async stop() {
+      child.kill('SIGTERM');
+      await exited(child);
+    },
+    output: () => out,
+  });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`host did not become ready within ${timeoutMs} ms:\n${out}`));
+    }, timeoutMs);
+    const onData = (chunk: Buffer) => {
+      out += chunk.toString('utf8');
+      const m = READY.exec(out);
+      if (m?.[1] !== undefined) {
+        clearTimeout(timer);
+        resolve(host(m[1]));
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`host exited before it was ready (code ${code}, signal ${signal}):\n${out}`));
+    });
+  });
+}
