@@ -121,7 +121,7 @@ function __len(s) {
 
 // ── constants ──
 const __RE0 = new RegExp("^[0-9]+\\.[0-9]+(\\.[0-9]+)?$", "u");
-const __E77 = new Set(["replay_memory_snapshot_unavailable","token_budget_exceeded","compaction_redaction_failed","capability_not_provided","invalid_json","bad_request","validation_failed","unsupported_media_type","payload_too_large","unauthorized","forbidden","not_found","method_not_allowed","conflict","request_timeout","quota_exceeded","internal_error"]);
+const __E112 = new Set(["replay_memory_snapshot_unavailable","token_budget_exceeded","compaction_redaction_failed","capability_not_provided","invalid_json","bad_request","validation_failed","unsupported_media_type","payload_too_large","unauthorized","forbidden","not_found","method_not_allowed","conflict","request_timeout","quota_exceeded","internal_error"]);
 const __RE1 = new RegExp("^[a-z][a-z0-9_]*$", "u");
 const __RE2 = new RegExp("^[A-Za-z][A-Za-z0-9_-]*(\\.[A-Za-z][A-Za-z0-9_-]*)*$", "u");
 const __RE3 = new RegExp("^[a-z0-9][a-z0-9-]{0,62}$", "u");
@@ -129,14 +129,14 @@ const __RE4 = new RegExp("^[A-Za-z0-9._:-]{1,128}$", "u");
 const __RE5 = new RegExp("^[a-z0-9][a-z0-9._-]{0,63}$", "u");
 const __RE6 = new RegExp("^tr:.+$", "u");
 const __RE7 = new RegExp("^op:.+$", "u");
-const __P256 = new Set(["trace/schema","trace/id","turn/id","participant/ref","operation/id","time/started-at","time/finished-at","status","runtime/ref","model.binding/ref","input/shape","output/shape","policy","decisions","effects","diagnostics"]);
+const __P310 = new Set(["trace/schema","trace/id","turn/id","participant/ref","operation/id","time/started-at","time/finished-at","status","runtime/ref","model.binding/ref","input/shape","output/shape","policy","decisions","effects","diagnostics"]);
 const __RE8 = new RegExp("^/", "u");
 const __RE9 = new RegExp("^feedback:.+$", "u");
 const __RE10 = new RegExp("^model\\.binding/.+$", "u");
 const __RE11 = new RegExp("^question/.+$", "u");
 const __RE12 = new RegExp("^operation/.+$", "u");
 const __RE13 = new RegExp("^[a-z]+/[A-Za-z0-9.+-]+$", "u");
-const __P656 = new Set(["schema","question/ref","operation/ref","recipient/class","reason/code","prompt","widget/kind","widget/payload","default/on-timeout","timeout","classification","subject","response","provenance","created/at"]);
+const __P710 = new Set(["schema","question/ref","operation/ref","recipient/class","reason/code","prompt","widget/kind","widget/payload","default/on-timeout","timeout","classification","subject","response","provenance","created/at"]);
 const __RE14 = new RegExp("^participant:did:key:[1-9A-HJ-NP-Za-km-z]+$", "u");
 const __RE15 = new RegExp("^[a-z0-9]+(-[a-z0-9]+)*$", "u");
 const __RE16 = new RegExp("^result:.+$", "u");
@@ -147,4737 +147,5193 @@ const __RE20 = new RegExp("^(trace/|tr:).+$", "u");
 const __RE21 = new RegExp("^turn:.+$", "u");
 const __RE22 = new RegExp("^(clarify|approval|x-[a-z0-9-]+)$", "u");
 const __RE23 = new RegExp("^arc_[0-9a-f]{16,64}$", "u");
-const __E948 = new Set(["run.started","run.completed","run.failed","runOrchestrator.decided","core.workflowChain.confidence-escalated","interrupt.requested","interrupt.resolved","worker.dispatched","memory.written","memory.compacted","agent.memory.consolidated","commitment.fired","proposal.created","proposal.activated","workspace.updated"]);
+const __E1042 = new Set(["run.started","run.completed","run.failed","runOrchestrator.decided","core.workflowChain.confidence-escalated","interrupt.requested","interrupt.resolved","worker.dispatched","memory.written","memory.compacted","agent.memory.consolidated","commitment.fired","proposal.created","proposal.activated","workspace.updated"]);
 const __RE24 = new RegExp("^[0-9a-f]{64}$", "u");
 
 // ── fast path: one check per schema node, valid or not, first failure stops ──
 function __c0(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x0 = d.memoryRef;
-  if (x0 === undefined) return false;
-  if (!(typeof x0 === "string")) return false;
-  if (x0.length === 0) return false;
-  const x1 = d.inputCount;
-  if (x1 === undefined) return false;
-  if (!(Number.isInteger(x1))) return false;
-  if (x1 < 0) return false;
-  const x2 = d.outputCount;
-  if (x2 === undefined) return false;
-  if (!(Number.isInteger(x2))) return false;
-  if (x2 < 0) return false;
-  const x3 = d.mergedIds;
-  if (x3 !== undefined) {
-    if (!(Array.isArray(x3))) return false;
-    for (let i4 = 0; i4 < x3.length; i4++) {
-      const x5 = x3[i4];
-      if (!(typeof x5 === "string")) return false;
-      if (x5.length === 0) return false;
+  let ok0 = false;
+  L1: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x2 = d.memoryDegraded;
+      if (x2 === undefined) break L1;
+      if (x2 !== true) break L1;
+    }
+    ok0 = true;
+  }
+  if (ok0) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x3 = d.degradedMemoryDimensions;
+      if (x3 === undefined) return false;
+      if (!(Array.isArray(x3))) return false;
+      if (x3.length < 1) return false;
     }
   }
-  const x6 = d.trigger;
-  if (x6 !== undefined) {
-    if (!__c7(x6)) return false;
+  let ok4 = false;
+  L5: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x6 = d.degradedMemoryDimensions;
+      if (x6 === undefined) break L5;
+      if (!(Array.isArray(x6))) break L5;
+      if (x6.length < 1) break L5;
+    }
+    ok4 = true;
   }
-  return true;
-}
-function __c9(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x7 = d.name;
-  if (x7 === undefined) return false;
-  if (!(typeof x7 === "string")) return false;
-  if (x7.length > 200 && __len(x7) > 200) return false;
-  if (x7.length === 0) return false;
-  const x8 = d.version;
-  if (x8 !== undefined) {
-    if (!(typeof x8 === "string")) return false;
-    if (x8.length > 50 && __len(x8) > 50) return false;
-    if (x8.length === 0) return false;
+  if (ok4) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x7 = d.memoryDegraded;
+      if (x7 === undefined) return false;
+      if (x7 !== true) return false;
+    }
   }
-  const x9 = d.agents;
+  const x8 = d.agentId;
+  if (x8 === undefined) return false;
+  if (!(typeof x8 === "string")) return false;
+  if (x8.length > 200 && __len(x8) > 200) return false;
+  if (x8.length === 0) return false;
+  const x9 = d.persona;
   if (x9 === undefined) return false;
-  if (!(Array.isArray(x9))) return false;
-  if (x9.length < 1) return false;
-  for (let i10 = 0; i10 < x9.length; i10++) {
-    const x11 = x9[i10];
-    if (!__c14(x11)) return false;
+  if (!(typeof x9 === "string")) return false;
+  if (x9.length > 200 && __len(x9) > 200) return false;
+  if (x9.length === 0) return false;
+  const x10 = d.label;
+  if (x10 === undefined) return false;
+  if (!(typeof x10 === "string")) return false;
+  if (x10.length > 200 && __len(x10) > 200) return false;
+  if (x10.length === 0) return false;
+  const x11 = d.description;
+  if (x11 !== undefined) {
+    if (!(typeof x11 === "string")) return false;
+    if (x11.length > 1000 && __len(x11) > 1000) return false;
   }
-  return true;
-}
-function __c18(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok12 = false;
-  L13: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x14 = d.memoryConsolidation;
-      if (x14 === undefined) break L13;
-      if (!(typeof x14 === "object" && x14 !== null && !Array.isArray(x14))) break L13;
-      const x15 = x14.supported;
-      if (x15 === undefined) break L13;
-      if (x15 !== true) break L13;
-    }
-    ok12 = true;
+  const x12 = d.modelClass;
+  if (x12 === undefined) return false;
+  if (!(typeof x12 === "string")) return false;
+  if (x12.length > 100 && __len(x12) > 100) return false;
+  if (x12.length === 0) return false;
+  const x13 = d.packName;
+  if (x13 === undefined) return false;
+  if (!(typeof x13 === "string")) return false;
+  if (x13.length > 200 && __len(x13) > 200) return false;
+  if (x13.length === 0) return false;
+  const x14 = d.packVersion;
+  if (x14 === undefined) return false;
+  if (!(typeof x14 === "string")) return false;
+  if (x14.length > 50 && __len(x14) > 50) return false;
+  if (x14.length === 0) return false;
+  const x15 = d.toolAllowlist;
+  if (x15 === undefined) return false;
+  if (!(Array.isArray(x15))) return false;
+  for (let i16 = 0; i16 < x15.length; i16++) {
+    const x17 = x15[i16];
+    if (!(typeof x17 === "string")) return false;
+    if (x17.length === 0) return false;
   }
-  if (ok12) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x16 = d.memoryBackends;
-      if (x16 === undefined) return false;
-      if (!(Array.isArray(x16))) return false;
-      let found17 = false;
-      for (let i18 = 0; i18 < x16.length && !found17; i18++) {
-        const x19 = x16[i18];
-        L20: {
-          if (x19 !== "long-term") break L20;
-          found17 = true;
-        }
-      }
-      if (!found17) return false;
-    }
+  const x18 = d.hasHandoffSchemas;
+  if (x18 === undefined) return false;
+  if (!(typeof x18 === "boolean")) return false;
+  const x19 = d.memoryShape;
+  if (x19 !== undefined) {
+    if (!__c12(x19)) return false;
   }
-  const x21 = d.supported;
+  const x20 = d.memoryDegraded;
+  if (x20 !== undefined) {
+    if (!(typeof x20 === "boolean")) return false;
+  }
+  const x21 = d.degradedMemoryDimensions;
   if (x21 !== undefined) {
-    if (!(typeof x21 === "boolean")) return false;
-  }
-  const x22 = d.memoryBackends;
-  if (x22 !== undefined) {
-    if (!(Array.isArray(x22))) return false;
-    if (x22.length > 1 && __dup(x22, null) !== null) return false;
-    for (let i23 = 0; i23 < x22.length; i23++) {
-      const x24 = x22[i23];
-      if (!(x24 === "long-term")) return false;
+    if (!(Array.isArray(x21))) return false;
+    if (x21.length > 1 && __dup(x21, null) !== null) return false;
+    for (let i22 = 0; i22 < x21.length; i22++) {
+      const x23 = x21[i22];
+      if (!__c20(x23)) return false;
     }
   }
-  const x25 = d.memoryConsolidation;
-  if (x25 !== undefined) {
-    if (!__c23(x25)) return false;
-  }
-  const x26 = d.commitments;
-  if (x26 !== undefined) {
-    if (!__c28(x26)) return false;
-  }
-  const x27 = d.proposals;
-  if (x27 !== undefined) {
-    if (!__c35(x27)) return false;
-  }
-  return true;
-}
-function __c56(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x28 = d.emitsWriteEvents;
-  if (x28 === undefined) return false;
-  if (!(typeof x28 === "boolean")) return false;
-  for (const k29 in d) if (!(k29 === "emitsWriteEvents")) return false;
-  return true;
-}
-function __c59(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x30 = d.protocolVersion;
-  if (x30 === undefined) return false;
-  if (!(typeof x30 === "string")) return false;
-  if (!__RE0.test(x30)) return false;
-  const x31 = d.host;
-  if (x31 !== undefined) {
-    if (!__c62(x31)) return false;
-  }
-  const x32 = d.agents;
-  if (x32 !== undefined) {
-    if (!__c18(x32)) return false;
-  }
-  const x33 = d.memory;
-  if (x33 !== undefined) {
-    if (!__c68(x33)) return false;
-  }
-  const x34 = d.multiAgent;
-  if (x34 !== undefined) {
-    if (!__c113(x34)) return false;
-  }
-  return true;
-}
-function __c124(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x35 = d.capability;
-  if (x35 === undefined) return false;
-  if (!(typeof x35 === "string")) return false;
-  if (x35.length === 0) return false;
   return true;
 }
 function __c32(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x24 = d.agents;
+  if (x24 === undefined) return false;
+  if (!(Array.isArray(x24))) return false;
+  for (let i25 = 0; i25 < x24.length; i25++) {
+    const x26 = x24[i25];
+    if (!__c0(x26)) return false;
+  }
+  const x27 = d.total;
+  if (x27 === undefined) return false;
+  if (!(Number.isInteger(x27))) return false;
+  if (x27 < 0) return false;
+  return true;
+}
+function __c37(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x28 = d.memoryRef;
+  if (x28 === undefined) return false;
+  if (!(typeof x28 === "string")) return false;
+  if (x28.length === 0) return false;
+  const x29 = d.inputCount;
+  if (x29 === undefined) return false;
+  if (!(Number.isInteger(x29))) return false;
+  if (x29 < 0) return false;
+  const x30 = d.outputCount;
+  if (x30 === undefined) return false;
+  if (!(Number.isInteger(x30))) return false;
+  if (x30 < 0) return false;
+  const x31 = d.mergedIds;
+  if (x31 !== undefined) {
+    if (!(Array.isArray(x31))) return false;
+    for (let i32 = 0; i32 < x31.length; i32++) {
+      const x33 = x31[i32];
+      if (!(typeof x33 === "string")) return false;
+      if (x33.length === 0) return false;
+    }
+  }
+  const x34 = d.trigger;
+  if (x34 !== undefined) {
+    if (!__c44(x34)) return false;
+  }
+  return true;
+}
+function __c46(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x35 = d.name;
+  if (x35 === undefined) return false;
+  if (!(typeof x35 === "string")) return false;
+  if (x35.length > 200 && __len(x35) > 200) return false;
+  if (x35.length === 0) return false;
+  const x36 = d.version;
+  if (x36 !== undefined) {
+    if (!(typeof x36 === "string")) return false;
+    if (x36.length > 50 && __len(x36) > 50) return false;
+    if (x36.length === 0) return false;
+  }
+  const x37 = d.agents;
+  if (x37 === undefined) return false;
+  if (!(Array.isArray(x37))) return false;
+  if (x37.length < 1) return false;
+  for (let i38 = 0; i38 < x37.length; i38++) {
+    const x39 = x37[i38];
+    if (!__c51(x39)) return false;
+  }
+  return true;
+}
+function __c55(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  let ok40 = false;
+  L41: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x42 = d.memoryConsolidation;
+      if (x42 === undefined) break L41;
+      if (!(typeof x42 === "object" && x42 !== null && !Array.isArray(x42))) break L41;
+      const x43 = x42.supported;
+      if (x43 === undefined) break L41;
+      if (x43 !== true) break L41;
+    }
+    ok40 = true;
+  }
+  if (ok40) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x44 = d.memoryBackends;
+      if (x44 === undefined) return false;
+      if (!(Array.isArray(x44))) return false;
+      let found45 = false;
+      for (let i46 = 0; i46 < x44.length && !found45; i46++) {
+        const x47 = x44[i46];
+        L48: {
+          if (x47 !== "long-term") break L48;
+          found45 = true;
+        }
+      }
+      if (!found45) return false;
+    }
+  }
+  const x49 = d.supported;
+  if (x49 !== undefined) {
+    if (!(typeof x49 === "boolean")) return false;
+  }
+  const x50 = d.memoryBackends;
+  if (x50 !== undefined) {
+    if (!(Array.isArray(x50))) return false;
+    if (x50.length > 1 && __dup(x50, null) !== null) return false;
+    for (let i51 = 0; i51 < x50.length; i51++) {
+      const x52 = x50[i51];
+      if (!(x52 === "long-term")) return false;
+    }
+  }
+  const x53 = d.memoryConsolidation;
+  if (x53 !== undefined) {
+    if (!__c60(x53)) return false;
+  }
+  const x54 = d.commitments;
+  if (x54 !== undefined) {
+    if (!__c65(x54)) return false;
+  }
+  const x55 = d.proposals;
+  if (x55 !== undefined) {
+    if (!__c72(x55)) return false;
+  }
+  const x56 = d.manifestRuntime;
+  if (x56 !== undefined) {
+    if (!__c87(x56)) return false;
+  }
+  return true;
+}
+function __c97(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x57 = d.approvalId;
+  if (x57 === undefined) return false;
+  if (!(typeof x57 === "string")) return false;
+  if (x57.length === 0) return false;
+  const x58 = d.proposalId;
+  if (x58 === undefined) return false;
+  if (!(typeof x58 === "string")) return false;
+  if (x58.length === 0) return false;
+  const x59 = d.state;
+  if (x59 === undefined) return false;
+  if (!(x59 === "pending" || x59 === "granted" || x59 === "denied" || x59 === "overridden" || x59 === "superseded")) return false;
+  const x60 = d.requestedAt;
+  if (x60 === undefined) return false;
+  if (!(typeof x60 === "string")) return false;
+  if (!__fmtDateTime(x60)) return false;
+  const x61 = d.decidedAt;
+  if (x61 !== undefined) {
+    if (!(typeof x61 === "string")) return false;
+    if (!__fmtDateTime(x61)) return false;
+  }
+  const x62 = d.reason;
+  if (x62 !== undefined) {
+    if (!(typeof x62 === "string")) return false;
+    if (x62.length > 2000 && __len(x62) > 2000) return false;
+  }
+  return true;
+}
+function __c105(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x63 = d.emitsWriteEvents;
+  if (x63 === undefined) return false;
+  if (!(typeof x63 === "boolean")) return false;
+  for (const k64 in d) if (!(k64 === "emitsWriteEvents")) return false;
+  return true;
+}
+function __c108(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x65 = d.protocolVersion;
+  if (x65 === undefined) return false;
+  if (!(typeof x65 === "string")) return false;
+  if (!__RE0.test(x65)) return false;
+  const x66 = d.host;
+  if (x66 !== undefined) {
+    if (!__c111(x66)) return false;
+  }
+  const x67 = d.agents;
+  if (x67 !== undefined) {
+    if (!__c55(x67)) return false;
+  }
+  const x68 = d.memory;
+  if (x68 !== undefined) {
+    if (!__c117(x68)) return false;
+  }
+  const x69 = d.multiAgent;
+  if (x69 !== undefined) {
+    if (!__c162(x69)) return false;
+  }
+  return true;
+}
+function __c173(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x70 = d.capability;
+  if (x70 === undefined) return false;
+  if (!(typeof x70 === "string")) return false;
+  if (x70.length === 0) return false;
+  return true;
+}
+function __c69(d) {
   if (!(d === "time" || d === "predicate")) return false;
   return true;
 }
-function __c127(d) {
+function __c176(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x36 = d.commitmentId;
-  if (x36 === undefined) return false;
-  if (!(typeof x36 === "string")) return false;
-  if (x36.length === 0) return false;
-  const x37 = d.memoryRef;
-  if (x37 === undefined) return false;
-  if (!(typeof x37 === "string")) return false;
-  if (x37.length === 0) return false;
-  const x38 = d.memoryId;
-  if (x38 !== undefined) {
-    if (!(typeof x38 === "string")) return false;
-    if (x38.length === 0) return false;
+  const x71 = d.commitmentId;
+  if (x71 === undefined) return false;
+  if (!(typeof x71 === "string")) return false;
+  if (x71.length === 0) return false;
+  const x72 = d.memoryRef;
+  if (x72 === undefined) return false;
+  if (!(typeof x72 === "string")) return false;
+  if (x72.length === 0) return false;
+  const x73 = d.memoryId;
+  if (x73 !== undefined) {
+    if (!(typeof x73 === "string")) return false;
+    if (x73.length === 0) return false;
   }
-  const x39 = d.condition;
-  if (x39 === undefined) return false;
-  if (!__c32(x39)) return false;
-  const x40 = d.enqueuedRunId;
-  if (x40 !== undefined) {
-    if (!(typeof x40 === "string")) return false;
-    if (x40.length === 0) return false;
-  }
-  return true;
-}
-function __c28(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x41 = d.supported;
-  if (x41 === undefined) return false;
-  if (!(typeof x41 === "boolean")) return false;
-  const x42 = d.fireConditions;
-  if (x42 !== undefined) {
-    if (!(Array.isArray(x42))) return false;
-    if (x42.length > 1 && __dup(x42, null) !== null) return false;
-    for (let i43 = 0; i43 < x42.length; i43++) {
-      const x44 = x42[i43];
-      if (!__c32(x44)) return false;
-    }
-  }
-  for (const k45 in d) if (!(k45 === "supported" || k45 === "fireConditions")) return false;
-  return true;
-}
-function __c74(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok46 = false;
-  L47: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x48 = d.supported;
-      if (x48 === undefined) break L47;
-      if (x48 !== true) break L47;
-    }
-    ok46 = true;
-  }
-  if (ok46) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x49 = d.trigger;
-      if (x49 === undefined) return false;
-    }
-  }
-  const x50 = d.supported;
-  if (x50 === undefined) return false;
-  if (!(typeof x50 === "boolean")) return false;
-  const x51 = d.trigger;
-  if (x51 !== undefined) {
-    if (!__c77(x51)) return false;
-  }
-  const x52 = d.maxInputEntries;
-  if (x52 !== undefined) {
-    if (!(Number.isInteger(x52))) return false;
-    if (x52 < 1) return false;
-  }
-  const x53 = d.maxOutputBytes;
-  if (x53 !== undefined) {
-    if (!(Number.isInteger(x53))) return false;
-    if (x53 < 1) return false;
-  }
-  for (const k54 in d) if (!(k54 === "supported" || k54 === "trigger" || k54 === "maxInputEntries" || k54 === "maxOutputBytes")) return false;
-  return true;
-}
-function __c134(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x55 = d.memoryRef;
-  if (x55 !== undefined) {
-    if (!(typeof x55 === "string")) return false;
-    if (x55.length === 0) return false;
-  }
-  const x56 = d.compactionRunId;
-  if (x56 !== undefined) {
-    if (!(typeof x56 === "string")) return false;
-    if (x56.length === 0) return false;
-  }
-  return true;
-}
-function __c77(d) {
-  if (!(d === "host-managed" || d === "client-requested" || d === "both")) return false;
-  return true;
-}
-function __c138(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x57 = d.confidence;
-  if (x57 === undefined) return false;
-  if (!(Number.isFinite(x57))) return false;
-  if (x57 > 1) return false;
-  if (x57 < 0) return false;
-  const x58 = d.floor;
-  if (x58 === undefined) return false;
-  if (!(Number.isFinite(x58))) return false;
-  if (x58 > 1) return false;
-  if (x58 < 0.5) return false;
-  const x59 = d.escalationKind;
-  if (x59 === undefined) return false;
-  if (!(x59 === "clarify" || x59 === "escalate")) return false;
-  const x60 = d.originalDecision;
-  if (x60 !== undefined) {
-    if (!__c143(x60)) return false;
-  }
-  for (const k61 in d) if (!(k61 === "confidence" || k61 === "floor" || k61 === "escalationKind" || k61 === "originalDecision")) return false;
-  return true;
-}
-function __c7(d) {
-  if (!(d === "host-managed" || d === "scheduled" || d === "on-demand")) return false;
-  return true;
-}
-function __c86(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok62 = false;
-  L63: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x64 = d.supported;
-      if (x64 === undefined) break L63;
-      if (x64 !== true) break L63;
-    }
-    ok62 = true;
-  }
-  if (ok62) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x65 = d.maxTokenBudget;
-      if (x65 === undefined) return false;
-      if (!(Number.isInteger(x65))) return false;
-      const x66 = d.tokenizerName;
-      if (x66 === undefined) return false;
-      if (!(typeof x66 === "string")) return false;
-    }
-  }
-  const x67 = d.supported;
-  if (x67 === undefined) return false;
-  if (!(typeof x67 === "boolean")) return false;
-  const x68 = d.maxTokenBudget;
-  if (x68 !== undefined) {
-    if (!(Number.isInteger(x68))) return false;
-    if (x68 < 1) return false;
-  }
-  const x69 = d.scheduled;
-  if (x69 !== undefined) {
-    if (!(typeof x69 === "boolean")) return false;
-  }
-  const x70 = d.indexEmitted;
-  if (x70 !== undefined) {
-    if (!(typeof x70 === "boolean")) return false;
-  }
-  const x71 = d.tokenizerName;
-  if (x71 !== undefined) {
-    if (!(typeof x71 === "string")) return false;
-    if (x71.length === 0) return false;
-  }
-  const x72 = d.archiveRetention;
-  if (x72 !== undefined) {
-    if (!(typeof x72 === "string")) return false;
-    if (!__fmtDuration(x72)) return false;
-  }
-  for (const k73 in d) if (!(k73 === "supported" || k73 === "maxTokenBudget" || k73 === "scheduled" || k73 === "indexEmitted" || k73 === "tokenizerName" || k73 === "archiveRetention")) return false;
-  return true;
-}
-function __c154(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x74 = d.tokenBudget;
+  const x74 = d.condition;
   if (x74 === undefined) return false;
-  if (!(Number.isInteger(x74))) return false;
-  if (x74 < 1) return false;
-  const x75 = d.tokensUsed;
-  if (x75 === undefined) return false;
-  if (!(Number.isInteger(x75))) return false;
-  if (x75 < 0) return false;
-  const x76 = d.indexUpdated;
+  if (!__c69(x74)) return false;
+  const x75 = d.enqueuedRunId;
+  if (x75 !== undefined) {
+    if (!(typeof x75 === "string")) return false;
+    if (x75.length === 0) return false;
+  }
+  return true;
+}
+function __c65(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x76 = d.supported;
   if (x76 === undefined) return false;
   if (!(typeof x76 === "boolean")) return false;
-  return true;
-}
-function __c159(d) {
-  if (!__E77.has(d)) return false;
-  return true;
-}
-function __c160(d) {
-  return true;
-}
-function __c161(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok78 = false;
-  L79: {
-    if (!__c169(d)) break L79;
-    ok78 = true;
-  }
-  if (ok78) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x80 = d.details;
-      if (x80 === undefined) return false;
-      if (!__c174(x80)) return false;
+  const x77 = d.fireConditions;
+  if (x77 !== undefined) {
+    if (!(Array.isArray(x77))) return false;
+    if (x77.length > 1 && __dup(x77, null) !== null) return false;
+    for (let i78 = 0; i78 < x77.length; i78++) {
+      const x79 = x77[i78];
+      if (!__c69(x79)) return false;
     }
   }
+  for (const k80 in d) if (!(k80 === "supported" || k80 === "fireConditions")) return false;
+  return true;
+}
+function __c123(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   let ok81 = false;
   L82: {
-    if (!__c182(d)) break L82;
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x83 = d.supported;
+      if (x83 === undefined) break L82;
+      if (x83 !== true) break L82;
+    }
     ok81 = true;
   }
   if (ok81) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x83 = d.details;
-      if (x83 === undefined) return false;
-      if (!__c187(x83)) return false;
+      const x84 = d.trigger;
+      if (x84 === undefined) return false;
     }
   }
-  let ok84 = false;
-  L85: {
-    if (!__c194(d)) break L85;
-    ok84 = true;
+  const x85 = d.supported;
+  if (x85 === undefined) return false;
+  if (!(typeof x85 === "boolean")) return false;
+  const x86 = d.trigger;
+  if (x86 !== undefined) {
+    if (!__c126(x86)) return false;
   }
-  if (ok84) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x86 = d.details;
-      if (x86 !== undefined) {
-        if (!__c134(x86)) return false;
-      }
-    }
+  const x87 = d.maxInputEntries;
+  if (x87 !== undefined) {
+    if (!(Number.isInteger(x87))) return false;
+    if (x87 < 1) return false;
   }
-  let ok87 = false;
-  L88: {
-    if (!__c201(d)) break L88;
-    ok87 = true;
+  const x88 = d.maxOutputBytes;
+  if (x88 !== undefined) {
+    if (!(Number.isInteger(x88))) return false;
+    if (x88 < 1) return false;
   }
-  if (ok87) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x89 = d.details;
-      if (x89 === undefined) return false;
-      if (!__c124(x89)) return false;
-    }
-  }
-  let ok90 = false;
-  L91: {
-    if (!__c208(d)) break L91;
-    ok90 = true;
-  }
-  if (ok90) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x92 = d.details;
-      if (x92 === undefined) return false;
-      if (!__c213(x92)) return false;
-    }
-  }
-  let ok93 = false;
-  L94: {
-    if (!__c223(d)) break L94;
-    ok93 = true;
-  }
-  if (ok93) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x95 = d.details;
-      if (x95 !== undefined) {
-        if (!__c228(x95)) return false;
-      }
-    }
-  }
-  let ok96 = false;
-  L97: {
-    if (!__c233(d)) break L97;
-    ok96 = true;
-  }
-  if (ok96) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x98 = d.details;
-      if (x98 === undefined) return false;
-      if (!__c238(x98)) return false;
-    }
-  }
-  const x99 = d.error;
-  if (x99 === undefined) return false;
-  if (!(typeof x99 === "string")) return false;
-  if (x99.length > 100 && __len(x99) > 100) return false;
-  if (!__RE1.test(x99)) return false;
-  const x100 = d.message;
-  if (x100 === undefined) return false;
-  if (!(typeof x100 === "string")) return false;
-  if (x100.length > 2000 && __len(x100) > 2000) return false;
-  const x101 = d.details;
-  if (x101 !== undefined) {
-    if (!(typeof x101 === "object" && x101 !== null && !Array.isArray(x101))) return false;
-  }
-  for (const k102 in d) if (!(k102 === "error" || k102 === "message" || k102 === "details")) return false;
+  for (const k89 in d) if (!(k89 === "supported" || k89 === "trigger" || k89 === "maxInputEntries" || k89 === "maxOutputBytes")) return false;
   return true;
 }
-function __c242(d) {
+function __c183(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x90 = d.memoryRef;
+  if (x90 !== undefined) {
+    if (!(typeof x90 === "string")) return false;
+    if (x90.length === 0) return false;
+  }
+  const x91 = d.compactionRunId;
+  if (x91 !== undefined) {
+    if (!(typeof x91 === "string")) return false;
+    if (x91.length === 0) return false;
+  }
+  return true;
+}
+function __c126(d) {
+  if (!(d === "host-managed" || d === "client-requested" || d === "both")) return false;
+  return true;
+}
+function __c187(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x92 = d.confidence;
+  if (x92 === undefined) return false;
+  if (!(Number.isFinite(x92))) return false;
+  if (x92 > 1) return false;
+  if (x92 < 0) return false;
+  const x93 = d.floor;
+  if (x93 === undefined) return false;
+  if (!(Number.isFinite(x93))) return false;
+  if (x93 > 1) return false;
+  if (x93 < 0.5) return false;
+  const x94 = d.escalationKind;
+  if (x94 === undefined) return false;
+  if (!(x94 === "clarify" || x94 === "escalate")) return false;
+  const x95 = d.originalDecision;
+  if (x95 !== undefined) {
+    if (!__c192(x95)) return false;
+  }
+  for (const k96 in d) if (!(k96 === "confidence" || k96 === "floor" || k96 === "escalationKind" || k96 === "originalDecision")) return false;
+  return true;
+}
+function __c44(d) {
+  if (!(d === "host-managed" || d === "scheduled" || d === "on-demand")) return false;
+  return true;
+}
+function __c135(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  let ok97 = false;
+  L98: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x99 = d.supported;
+      if (x99 === undefined) break L98;
+      if (x99 !== true) break L98;
+    }
+    ok97 = true;
+  }
+  if (ok97) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x100 = d.maxTokenBudget;
+      if (x100 === undefined) return false;
+      if (!(Number.isInteger(x100))) return false;
+      const x101 = d.tokenizerName;
+      if (x101 === undefined) return false;
+      if (!(typeof x101 === "string")) return false;
+    }
+  }
+  const x102 = d.supported;
+  if (x102 === undefined) return false;
+  if (!(typeof x102 === "boolean")) return false;
+  const x103 = d.maxTokenBudget;
+  if (x103 !== undefined) {
+    if (!(Number.isInteger(x103))) return false;
+    if (x103 < 1) return false;
+  }
+  const x104 = d.scheduled;
+  if (x104 !== undefined) {
+    if (!(typeof x104 === "boolean")) return false;
+  }
+  const x105 = d.indexEmitted;
+  if (x105 !== undefined) {
+    if (!(typeof x105 === "boolean")) return false;
+  }
+  const x106 = d.tokenizerName;
+  if (x106 !== undefined) {
+    if (!(typeof x106 === "string")) return false;
+    if (x106.length === 0) return false;
+  }
+  const x107 = d.archiveRetention;
+  if (x107 !== undefined) {
+    if (!(typeof x107 === "string")) return false;
+    if (!__fmtDuration(x107)) return false;
+  }
+  for (const k108 in d) if (!(k108 === "supported" || k108 === "maxTokenBudget" || k108 === "scheduled" || k108 === "indexEmitted" || k108 === "tokenizerName" || k108 === "archiveRetention")) return false;
+  return true;
+}
+function __c203(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x109 = d.tokenBudget;
+  if (x109 === undefined) return false;
+  if (!(Number.isInteger(x109))) return false;
+  if (x109 < 1) return false;
+  const x110 = d.tokensUsed;
+  if (x110 === undefined) return false;
+  if (!(Number.isInteger(x110))) return false;
+  if (x110 < 0) return false;
+  const x111 = d.indexUpdated;
+  if (x111 === undefined) return false;
+  if (!(typeof x111 === "boolean")) return false;
+  return true;
+}
+function __c208(d) {
+  if (!__E112.has(d)) return false;
+  return true;
+}
+function __c209(d) {
+  return true;
+}
+function __c210(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  let ok113 = false;
+  L114: {
+    if (!__c218(d)) break L114;
+    ok113 = true;
+  }
+  if (ok113) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x115 = d.details;
+      if (x115 === undefined) return false;
+      if (!__c223(x115)) return false;
+    }
+  }
+  let ok116 = false;
+  L117: {
+    if (!__c231(d)) break L117;
+    ok116 = true;
+  }
+  if (ok116) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x118 = d.details;
+      if (x118 === undefined) return false;
+      if (!__c236(x118)) return false;
+    }
+  }
+  let ok119 = false;
+  L120: {
+    if (!__c243(d)) break L120;
+    ok119 = true;
+  }
+  if (ok119) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x121 = d.details;
+      if (x121 !== undefined) {
+        if (!__c183(x121)) return false;
+      }
+    }
+  }
+  let ok122 = false;
+  L123: {
+    if (!__c250(d)) break L123;
+    ok122 = true;
+  }
+  if (ok122) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x124 = d.details;
+      if (x124 === undefined) return false;
+      if (!__c173(x124)) return false;
+    }
+  }
+  let ok125 = false;
+  L126: {
+    if (!__c257(d)) break L126;
+    ok125 = true;
+  }
+  if (ok125) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x127 = d.details;
+      if (x127 === undefined) return false;
+      if (!__c262(x127)) return false;
+    }
+  }
+  let ok128 = false;
+  L129: {
+    if (!__c272(d)) break L129;
+    ok128 = true;
+  }
+  if (ok128) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x130 = d.details;
+      if (x130 !== undefined) {
+        if (!__c277(x130)) return false;
+      }
+    }
+  }
+  let ok131 = false;
+  L132: {
+    if (!__c282(d)) break L132;
+    ok131 = true;
+  }
+  if (ok131) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x133 = d.details;
+      if (x133 === undefined) return false;
+      if (!__c287(x133)) return false;
+    }
+  }
+  const x134 = d.error;
+  if (x134 === undefined) return false;
+  if (!(typeof x134 === "string")) return false;
+  if (x134.length > 100 && __len(x134) > 100) return false;
+  if (!__RE1.test(x134)) return false;
+  const x135 = d.message;
+  if (x135 === undefined) return false;
+  if (!(typeof x135 === "string")) return false;
+  if (x135.length > 2000 && __len(x135) > 2000) return false;
+  const x136 = d.details;
+  if (x136 !== undefined) {
+    if (!(typeof x136 === "object" && x136 !== null && !Array.isArray(x136))) return false;
+  }
+  for (const k137 in d) if (!(k137 === "error" || k137 === "message" || k137 === "details")) return false;
+  return true;
+}
+function __c291(d) {
   if (!(typeof d === "string")) return false;
   if (d.length > 200 && __len(d) > 200) return false;
   if (!__RE2.test(d)) return false;
   return true;
 }
-function __c115(d) {
+function __c164(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x103 = d.supported;
-  if (x103 === undefined) return false;
-  if (!(typeof x103 === "boolean")) return false;
-  const x104 = d.version;
-  if (x104 !== undefined) {
-    if (!(Number.isInteger(x104))) return false;
-    if (x104 > 4) return false;
-    if (x104 < 1) return false;
-  }
-  const x105 = d.confidenceEscalationFloor;
-  if (x105 !== undefined) {
-    if (!(Number.isFinite(x105))) return false;
-    if (x105 > 1) return false;
-    if (x105 < 0.5) return false;
-  }
-  const x106 = d.confidenceEscalationInterruptKind;
-  if (x106 !== undefined) {
-    if (!(typeof x106 === "string")) return false;
-    if (x106.length === 0) return false;
-  }
-  const x107 = d.crossChildMemoryConcurrency;
-  if (x107 !== undefined) {
-    if (!(x107 === "strict" || x107 === "advisory")) return false;
-  }
-  for (const k108 in d) if (!(k108 === "supported" || k108 === "version" || k108 === "confidenceEscalationFloor" || k108 === "confidenceEscalationInterruptKind" || k108 === "crossChildMemoryConcurrency")) return false;
-  return true;
-}
-function __c243(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x109 = d.runId;
-  if (x109 === undefined) return false;
-  if (!(typeof x109 === "string")) return false;
-  if (x109.length === 0) return false;
-  const x110 = d.fromSeq;
-  if (x110 === undefined) return false;
-  if (!(Number.isInteger(x110))) return false;
-  if (x110 < 0) return false;
-  for (const k111 in d) if (!(k111 === "runId" || k111 === "fromSeq")) return false;
-  return true;
-}
-function __c62(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x112 = d.name;
-  if (x112 === undefined) return false;
-  if (!(typeof x112 === "string")) return false;
-  if (x112.length > 200 && __len(x112) > 200) return false;
-  if (x112.length === 0) return false;
-  const x113 = d.version;
-  if (x113 === undefined) return false;
-  if (!(typeof x113 === "string")) return false;
-  if (x113.length > 100 && __len(x113) > 100) return false;
-  if (x113.length === 0) return false;
-  return true;
-}
-function __c247(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x114 = d.memoryRef;
-  if (x114 === undefined) return false;
-  if (!(typeof x114 === "string")) return false;
-  if (x114.length > 1024 && __len(x114) > 1024) return false;
-  if (x114.length === 0) return false;
-  const x115 = d.condition;
-  if (x115 === undefined) return false;
-  if (!__c32(x115)) return false;
-  const x116 = d.includeIntentionCanary;
-  if (x116 !== undefined) {
-    if (!(typeof x116 === "boolean")) return false;
-  }
-  for (const k117 in d) if (!(k117 === "memoryRef" || k117 === "condition" || k117 === "includeIntentionCanary")) return false;
-  return true;
-}
-function __c252(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x118 = d.event;
-  if (x118 === undefined) return false;
-  if (!__c127(x118)) return false;
-  const x119 = d.fireCount;
-  if (x119 === undefined) return false;
-  if (!(Number.isInteger(x119))) return false;
-  if (x119 < 0) return false;
-  const x120 = d.intentionCanary;
-  if (x120 !== undefined) {
-    if (!(typeof x120 === "string")) return false;
-    if (x120.length === 0) return false;
-  }
-  return true;
-}
-function __c257(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x121 = d.memoryRef;
-  if (x121 === undefined) return false;
-  if (!(typeof x121 === "string")) return false;
-  if (x121.length > 1024 && __len(x121) > 1024) return false;
-  if (x121.length === 0) return false;
-  const x122 = d.includeSecretCanary;
-  if (x122 !== undefined) {
-    if (!(typeof x122 === "boolean")) return false;
-  }
-  for (const k123 in d) if (!(k123 === "memoryRef" || k123 === "includeSecretCanary")) return false;
-  return true;
-}
-function __c261(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x124 = d.event;
-  if (x124 === undefined) return false;
-  if (!__c0(x124)) return false;
-  const x125 = d.secretLeaked;
-  if (x125 === undefined) return false;
-  if (!(typeof x125 === "boolean")) return false;
-  const x126 = d.eventId;
-  if (x126 !== undefined) {
-    if (!(typeof x126 === "string")) return false;
-    if (x126.length === 0) return false;
-  }
-  return true;
-}
-function __c266(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x127 = d.ttlSeconds;
-  if (x127 === undefined) return false;
-  if (!(Number.isFinite(x127))) return false;
-  if (x127 > 86400) return false;
-  if (x127 <= 0) return false;
-  const x128 = d.delayMs;
-  if (x128 !== undefined) {
-    if (!(Number.isInteger(x128))) return false;
-    if (x128 > 5000) return false;
-    if (x128 < 0) return false;
-  }
-  for (const k129 in d) if (!(k129 === "ttlSeconds" || k129 === "delayMs")) return false;
-  return true;
-}
-function __c270(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x130 = d.parentRunId;
-  if (x130 === undefined) return false;
-  if (!(typeof x130 === "string")) return false;
-  if (x130.length > 512 && __len(x130) > 512) return false;
-  if (x130.length === 0) return false;
-  const x131 = d.childRunId;
-  if (x131 === undefined) return false;
-  if (!(typeof x131 === "string")) return false;
-  if (x131.length > 512 && __len(x131) > 512) return false;
-  if (x131.length === 0) return false;
-  const x132 = d.memoryRef;
-  if (x132 === undefined) return false;
-  if (!(typeof x132 === "string")) return false;
-  if (x132.length > 1024 && __len(x132) > 1024) return false;
-  if (x132.length === 0) return false;
-  const x133 = d.parentStartedAt;
-  if (x133 === undefined) return false;
-  if (!(typeof x133 === "string")) return false;
-  if (!__fmtDateTime(x133)) return false;
-  const x134 = d.childWrittenAt;
-  if (x134 === undefined) return false;
-  if (!(typeof x134 === "string")) return false;
-  if (!__fmtDateTime(x134)) return false;
-  const x135 = d.entry;
-  if (x135 === undefined) return false;
-  if (!__c277(x135)) return false;
-  const x136 = d.seenByParent;
-  if (x136 === undefined) return false;
-  if (!(typeof x136 === "boolean")) return false;
-  return true;
-}
-function __c287(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x137 = d.memoryRef;
-  if (x137 === undefined) return false;
-  if (!(typeof x137 === "string")) return false;
-  if (x137.length > 1024 && __len(x137) > 1024) return false;
-  if (x137.length === 0) return false;
-  const x138 = d.every;
+  const x138 = d.supported;
   if (x138 === undefined) return false;
-  if (!(typeof x138 === "string")) return false;
-  if (!__fmtDuration(x138)) return false;
-  const x139 = d.tokenBudget;
+  if (!(typeof x138 === "boolean")) return false;
+  const x139 = d.version;
   if (x139 !== undefined) {
     if (!(Number.isInteger(x139))) return false;
-    if (x139 > 1000000000) return false;
+    if (x139 > 4) return false;
     if (x139 < 1) return false;
   }
-  const x140 = d.firstAt;
+  const x140 = d.confidenceEscalationFloor;
   if (x140 !== undefined) {
-    if (!(typeof x140 === "string")) return false;
-    if (!__fmtDateTime(x140)) return false;
+    if (!(Number.isFinite(x140))) return false;
+    if (x140 > 1) return false;
+    if (x140 < 0.5) return false;
   }
-  for (const k141 in d) if (!(k141 === "memoryRef" || k141 === "every" || k141 === "tokenBudget" || k141 === "firstAt")) return false;
+  const x141 = d.confidenceEscalationInterruptKind;
+  if (x141 !== undefined) {
+    if (!(typeof x141 === "string")) return false;
+    if (x141.length === 0) return false;
+  }
+  const x142 = d.crossChildMemoryConcurrency;
+  if (x142 !== undefined) {
+    if (!(x142 === "strict" || x142 === "advisory")) return false;
+  }
+  for (const k143 in d) if (!(k143 === "supported" || k143 === "version" || k143 === "confidenceEscalationFloor" || k143 === "confidenceEscalationInterruptKind" || k143 === "crossChildMemoryConcurrency")) return false;
   return true;
 }
-function __c293(d) {
+function __c292(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x142 = d.scheduleId;
-  if (x142 === undefined) return false;
-  if (!(typeof x142 === "string")) return false;
-  if (x142.length > 512 && __len(x142) > 512) return false;
-  if (x142.length === 0) return false;
-  const x143 = d.memoryRef;
-  if (x143 === undefined) return false;
-  if (!(typeof x143 === "string")) return false;
-  if (x143.length > 1024 && __len(x143) > 1024) return false;
-  if (x143.length === 0) return false;
-  const x144 = d.every;
+  const x144 = d.runId;
   if (x144 === undefined) return false;
   if (!(typeof x144 === "string")) return false;
-  if (!__fmtDuration(x144)) return false;
-  const x145 = d.tokenBudget;
-  if (x145 !== undefined) {
-    if (!(Number.isInteger(x145))) return false;
-    if (x145 < 1) return false;
-  }
-  const x146 = d.nextAt;
-  if (x146 === undefined) return false;
-  if (!(typeof x146 === "string")) return false;
-  if (!__fmtDateTime(x146)) return false;
-  const x147 = d.lastOutcome;
-  if (x147 !== undefined) {
-    if (!__c300(x147)) return false;
-  }
+  if (x144.length === 0) return false;
+  const x145 = d.fromSeq;
+  if (x145 === undefined) return false;
+  if (!(Number.isInteger(x145))) return false;
+  if (x145 < 0) return false;
+  for (const k146 in d) if (!(k146 === "runId" || k146 === "fromSeq")) return false;
   return true;
 }
-function __c337(d) {
+function __c111(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x148 = d.tenant;
+  const x147 = d.name;
+  if (x147 === undefined) return false;
+  if (!(typeof x147 === "string")) return false;
+  if (x147.length > 200 && __len(x147) > 200) return false;
+  if (x147.length === 0) return false;
+  const x148 = d.version;
   if (x148 === undefined) return false;
   if (!(typeof x148 === "string")) return false;
-  if (!__RE3.test(x148)) return false;
-  for (const k149 in d) if (!(k149 === "tenant")) return false;
+  if (x148.length > 100 && __len(x148) > 100) return false;
+  if (x148.length === 0) return false;
   return true;
 }
-function __c340(d) {
+function __c296(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x150 = d.outcomes;
+  const x149 = d.memoryRef;
+  if (x149 === undefined) return false;
+  if (!(typeof x149 === "string")) return false;
+  if (x149.length > 1024 && __len(x149) > 1024) return false;
+  if (x149.length === 0) return false;
+  const x150 = d.condition;
   if (x150 === undefined) return false;
-  if (!(Array.isArray(x150))) return false;
-  for (let i151 = 0; i151 < x150.length; i151++) {
-    const x152 = x150[i151];
-    if (!__c300(x152)) return false;
+  if (!__c69(x150)) return false;
+  const x151 = d.includeIntentionCanary;
+  if (x151 !== undefined) {
+    if (!(typeof x151 === "boolean")) return false;
   }
+  for (const k152 in d) if (!(k152 === "memoryRef" || k152 === "condition" || k152 === "includeIntentionCanary")) return false;
   return true;
 }
-function __c344(d) {
+function __c301(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x153 = d.confidence;
+  const x153 = d.event;
   if (x153 === undefined) return false;
-  if (!(Number.isFinite(x153))) return false;
-  if (x153 > 1) return false;
-  if (x153 < 0) return false;
-  const x154 = d.kind;
-  if (x154 !== undefined) {
-    if (!(x154 === "next-worker" || x154 === "terminate")) return false;
+  if (!__c176(x153)) return false;
+  const x154 = d.fireCount;
+  if (x154 === undefined) return false;
+  if (!(Number.isInteger(x154))) return false;
+  if (x154 < 0) return false;
+  const x155 = d.intentionCanary;
+  if (x155 !== undefined) {
+    if (!(typeof x155 === "string")) return false;
+    if (x155.length === 0) return false;
   }
-  for (const k155 in d) if (!(k155 === "confidence" || k155 === "kind")) return false;
   return true;
 }
-function __c348(d) {
+function __c306(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x156 = d.runId;
+  const x156 = d.memoryRef;
   if (x156 === undefined) return false;
   if (!(typeof x156 === "string")) return false;
-  if (x156.length > 512 && __len(x156) > 512) return false;
+  if (x156.length > 1024 && __len(x156) > 1024) return false;
   if (x156.length === 0) return false;
-  const x157 = d.floor;
-  if (x157 === undefined) return false;
-  if (!(Number.isFinite(x157))) return false;
-  if (x157 > 1) return false;
-  if (x157 < 0.5) return false;
+  const x157 = d.includeSecretCanary;
+  if (x157 !== undefined) {
+    if (!(typeof x157 === "boolean")) return false;
+  }
+  for (const k158 in d) if (!(k158 === "memoryRef" || k158 === "includeSecretCanary")) return false;
   return true;
 }
-function __c352(d) {
+function __c310(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x158 = d.records;
-  if (x158 === undefined) return false;
-  if (!(Array.isArray(x158))) return false;
-  for (let i159 = 0; i159 < x158.length; i159++) {
-    const x160 = x158[i159];
-    if (!__c355(x160)) return false;
+  const x159 = d.event;
+  if (x159 === undefined) return false;
+  if (!__c37(x159)) return false;
+  const x160 = d.secretLeaked;
+  if (x160 === undefined) return false;
+  if (!(typeof x160 === "boolean")) return false;
+  const x161 = d.eventId;
+  if (x161 !== undefined) {
+    if (!(typeof x161 === "string")) return false;
+    if (x161.length === 0) return false;
   }
   return true;
 }
-function __c439(d) {
+function __c315(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x161 = d.memoryRef;
-  if (x161 === undefined) return false;
-  if (!(typeof x161 === "string")) return false;
-  if (x161.length > 1024 && __len(x161) > 1024) return false;
-  if (x161.length === 0) return false;
-  const x162 = d.sourceIds;
-  if (x162 !== undefined) {
-    if (!(Array.isArray(x162))) return false;
-    if (x162.length > 10000) return false;
-    if (x162.length < 1) return false;
-    if (x162.length > 1 && __dup(x162, ["string"]) !== null) return false;
-    for (let i163 = 0; i163 < x162.length; i163++) {
-      const x164 = x162[i163];
-      if (!(typeof x164 === "string")) return false;
-      if (x164.length > 512 && __len(x164) > 512) return false;
-      if (x164.length === 0) return false;
-    }
+  const x162 = d.ttlSeconds;
+  if (x162 === undefined) return false;
+  if (!(Number.isFinite(x162))) return false;
+  if (x162 > 86400) return false;
+  if (x162 <= 0) return false;
+  const x163 = d.delayMs;
+  if (x163 !== undefined) {
+    if (!(Number.isInteger(x163))) return false;
+    if (x163 > 5000) return false;
+    if (x163 < 0) return false;
   }
-  for (const k165 in d) if (!(k165 === "memoryRef" || k165 === "sourceIds")) return false;
+  for (const k164 in d) if (!(k164 === "ttlSeconds" || k164 === "delayMs")) return false;
   return true;
 }
-function __c444(d) {
+function __c319(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x166 = d.compactionRunId;
+  const x165 = d.parentRunId;
+  if (x165 === undefined) return false;
+  if (!(typeof x165 === "string")) return false;
+  if (x165.length > 512 && __len(x165) > 512) return false;
+  if (x165.length === 0) return false;
+  const x166 = d.childRunId;
   if (x166 === undefined) return false;
   if (!(typeof x166 === "string")) return false;
   if (x166.length > 512 && __len(x166) > 512) return false;
   if (x166.length === 0) return false;
-  const x167 = d.event;
+  const x167 = d.memoryRef;
   if (x167 === undefined) return false;
-  if (!__c307(x167)) return false;
-  const x168 = d.output;
+  if (!(typeof x167 === "string")) return false;
+  if (x167.length > 1024 && __len(x167) > 1024) return false;
+  if (x167.length === 0) return false;
+  const x168 = d.parentStartedAt;
   if (x168 === undefined) return false;
-  if (!__c277(x168)) return false;
-  return true;
-}
-function __c449(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x169 = d.memoryRef;
+  if (!(typeof x168 === "string")) return false;
+  if (!__fmtDateTime(x168)) return false;
+  const x169 = d.childWrittenAt;
   if (x169 === undefined) return false;
   if (!(typeof x169 === "string")) return false;
-  if (x169.length > 1024 && __len(x169) > 1024) return false;
-  if (x169.length === 0) return false;
-  const x170 = d.tokenBudget;
-  if (x170 !== undefined) {
-    if (!(Number.isInteger(x170))) return false;
-    if (x170 > 1000000000) return false;
-    if (x170 < 1) return false;
-  }
-  for (const k171 in d) if (!(k171 === "memoryRef" || k171 === "tokenBudget")) return false;
+  if (!__fmtDateTime(x169)) return false;
+  const x170 = d.entry;
+  if (x170 === undefined) return false;
+  if (!__c326(x170)) return false;
+  const x171 = d.seenByParent;
+  if (x171 === undefined) return false;
+  if (!(typeof x171 === "boolean")) return false;
   return true;
 }
-function __c453(d) {
+function __c336(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x172 = d.archiveId;
+  const x172 = d.memoryRef;
   if (x172 === undefined) return false;
   if (!(typeof x172 === "string")) return false;
-  if (x172.length > 512 && __len(x172) > 512) return false;
+  if (x172.length > 1024 && __len(x172) > 1024) return false;
   if (x172.length === 0) return false;
-  const x173 = d.event;
+  const x173 = d.every;
   if (x173 === undefined) return false;
-  if (!__c307(x173)) return false;
-  const x174 = d.entry;
-  if (x174 === undefined) return false;
-  if (!__c277(x174)) return false;
-  const x175 = d.index;
+  if (!(typeof x173 === "string")) return false;
+  if (!__fmtDuration(x173)) return false;
+  const x174 = d.tokenBudget;
+  if (x174 !== undefined) {
+    if (!(Number.isInteger(x174))) return false;
+    if (x174 > 1000000000) return false;
+    if (x174 < 1) return false;
+  }
+  const x175 = d.firstAt;
   if (x175 !== undefined) {
-    if (!__c458(x175)) return false;
+    if (!(typeof x175 === "string")) return false;
+    if (!__fmtDateTime(x175)) return false;
   }
+  for (const k176 in d) if (!(k176 === "memoryRef" || k176 === "every" || k176 === "tokenBudget" || k176 === "firstAt")) return false;
   return true;
 }
-function __c480(d) {
+function __c342(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x176 = d.entries;
-  if (x176 === undefined) return false;
-  if (!(Array.isArray(x176))) return false;
-  for (let i177 = 0; i177 < x176.length; i177++) {
-    const x178 = x176[i177];
-    if (!__c277(x178)) return false;
-  }
-  return true;
-}
-function __c484(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x179 = d.memoryRef;
+  const x177 = d.scheduleId;
+  if (x177 === undefined) return false;
+  if (!(typeof x177 === "string")) return false;
+  if (x177.length > 512 && __len(x177) > 512) return false;
+  if (x177.length === 0) return false;
+  const x178 = d.memoryRef;
+  if (x178 === undefined) return false;
+  if (!(typeof x178 === "string")) return false;
+  if (x178.length > 1024 && __len(x178) > 1024) return false;
+  if (x178.length === 0) return false;
+  const x179 = d.every;
   if (x179 === undefined) return false;
   if (!(typeof x179 === "string")) return false;
-  if (x179.length > 1024 && __len(x179) > 1024) return false;
-  if (x179.length === 0) return false;
-  for (const k180 in d) if (!(k180 === "memoryRef")) return false;
-  return true;
-}
-function __c487(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x181 = d.memoryRef;
+  if (!__fmtDuration(x179)) return false;
+  const x180 = d.tokenBudget;
+  if (x180 !== undefined) {
+    if (!(Number.isInteger(x180))) return false;
+    if (x180 < 1) return false;
+  }
+  const x181 = d.nextAt;
   if (x181 === undefined) return false;
   if (!(typeof x181 === "string")) return false;
-  if (x181.length > 1024 && __len(x181) > 1024) return false;
-  if (x181.length === 0) return false;
-  const x182 = d.memoryId;
-  if (x182 === undefined) return false;
-  if (!(typeof x182 === "string")) return false;
-  if (x182.length > 512 && __len(x182) > 512) return false;
-  if (x182.length === 0) return false;
-  const x183 = d.secretId;
+  if (!__fmtDateTime(x181)) return false;
+  const x182 = d.lastOutcome;
+  if (x182 !== undefined) {
+    if (!__c349(x182)) return false;
+  }
+  return true;
+}
+function __c386(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x183 = d.tenant;
   if (x183 === undefined) return false;
   if (!(typeof x183 === "string")) return false;
-  if (x183.length > 128 && __len(x183) > 128) return false;
-  if (x183.length === 0) return false;
-  const x184 = d.secretValue;
-  if (x184 === undefined) return false;
-  if (!(typeof x184 === "string")) return false;
-  if (x184.length > 4096 && __len(x184) > 4096) return false;
-  if (x184.length < 8 || (x184.length < 15 && __len(x184) < 8)) return false;
+  if (!__RE3.test(x183)) return false;
+  for (const k184 in d) if (!(k184 === "tenant")) return false;
+  return true;
+}
+function __c389(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x185 = d.outcomes;
+  if (x185 === undefined) return false;
+  if (!(Array.isArray(x185))) return false;
+  for (let i186 = 0; i186 < x185.length; i186++) {
+    const x187 = x185[i186];
+    if (!__c349(x187)) return false;
+  }
+  return true;
+}
+function __c393(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x188 = d.confidence;
+  if (x188 === undefined) return false;
+  if (!(Number.isFinite(x188))) return false;
+  if (x188 > 1) return false;
+  if (x188 < 0) return false;
+  const x189 = d.kind;
+  if (x189 !== undefined) {
+    if (!(x189 === "next-worker" || x189 === "terminate")) return false;
+  }
+  for (const k190 in d) if (!(k190 === "confidence" || k190 === "kind")) return false;
+  return true;
+}
+function __c397(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x191 = d.runId;
+  if (x191 === undefined) return false;
+  if (!(typeof x191 === "string")) return false;
+  if (x191.length > 512 && __len(x191) > 512) return false;
+  if (x191.length === 0) return false;
+  const x192 = d.floor;
+  if (x192 === undefined) return false;
+  if (!(Number.isFinite(x192))) return false;
+  if (x192 > 1) return false;
+  if (x192 < 0.5) return false;
+  return true;
+}
+function __c401(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x193 = d.records;
+  if (x193 === undefined) return false;
+  if (!(Array.isArray(x193))) return false;
+  for (let i194 = 0; i194 < x193.length; i194++) {
+    const x195 = x193[i194];
+    if (!__c404(x195)) return false;
+  }
+  return true;
+}
+function __c488(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x196 = d.memoryRef;
+  if (x196 === undefined) return false;
+  if (!(typeof x196 === "string")) return false;
+  if (x196.length > 1024 && __len(x196) > 1024) return false;
+  if (x196.length === 0) return false;
+  const x197 = d.sourceIds;
+  if (x197 !== undefined) {
+    if (!(Array.isArray(x197))) return false;
+    if (x197.length > 10000) return false;
+    if (x197.length < 1) return false;
+    if (x197.length > 1 && __dup(x197, ["string"]) !== null) return false;
+    for (let i198 = 0; i198 < x197.length; i198++) {
+      const x199 = x197[i198];
+      if (!(typeof x199 === "string")) return false;
+      if (x199.length > 512 && __len(x199) > 512) return false;
+      if (x199.length === 0) return false;
+    }
+  }
+  for (const k200 in d) if (!(k200 === "memoryRef" || k200 === "sourceIds")) return false;
   return true;
 }
 function __c493(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x185 = d.memoryRef;
-  if (x185 === undefined) return false;
-  if (!(typeof x185 === "string")) return false;
-  if (x185.length > 1024 && __len(x185) > 1024) return false;
-  if (x185.length === 0) return false;
-  const x186 = d.entries;
-  if (x186 === undefined) return false;
-  if (!(Array.isArray(x186))) return false;
-  if (x186.length > 1000) return false;
-  if (x186.length < 1) return false;
-  for (let i187 = 0; i187 < x186.length; i187++) {
-    const x188 = x186[i187];
-    if (!__c497(x188)) return false;
-  }
-  const x189 = d.secrets;
-  if (x189 !== undefined) {
-    if (!(Array.isArray(x189))) return false;
-    if (x189.length > 100) return false;
-    for (let i190 = 0; i190 < x189.length; i190++) {
-      const x191 = x189[i190];
-      if (!__c506(x191)) return false;
-    }
-  }
-  const x192 = d.runId;
-  if (x192 !== undefined) {
-    if (!(typeof x192 === "string")) return false;
-    if (x192.length > 199 && __len(x192) > 199) return false;
-    if (x192.length === 0) return false;
-  }
-  for (const k193 in d) if (!(k193 === "memoryRef" || k193 === "entries" || k193 === "secrets" || k193 === "runId")) return false;
-  return true;
-}
-function __c512(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x194 = d.memoryRef;
-  if (x194 === undefined) return false;
-  if (!(typeof x194 === "string")) return false;
-  if (x194.length > 1024 && __len(x194) > 1024) return false;
-  if (x194.length === 0) return false;
-  const x195 = d.runId;
-  if (x195 === undefined) return false;
-  if (!(typeof x195 === "string")) return false;
-  if (x195.length > 512 && __len(x195) > 512) return false;
-  if (x195.length === 0) return false;
-  const x196 = d.entries;
-  if (x196 === undefined) return false;
-  if (!(Array.isArray(x196))) return false;
-  for (let i197 = 0; i197 < x196.length; i197++) {
-    const x198 = x196[i197];
-    if (!__c277(x198)) return false;
-  }
-  return true;
-}
-function __c518(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x199 = d["question/ref"];
-  if (x199 === undefined) return false;
-  if (!(typeof x199 === "string")) return false;
-  if (x199.length > 512 && __len(x199) > 512) return false;
-  if (x199.length === 0) return false;
-  for (const k200 in d) if (!(k200 === "question/ref")) return false;
-  return true;
-}
-function __c521(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x201 = d.dropEventLog;
-  if (x201 !== undefined) {
-    if (!(typeof x201 === "boolean")) return false;
-  }
-  for (const k202 in d) if (!(k202 === "dropEventLog")) return false;
-  return true;
-}
-function __c524(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x203 = d.runId;
+  const x201 = d.compactionRunId;
+  if (x201 === undefined) return false;
+  if (!(typeof x201 === "string")) return false;
+  if (x201.length > 512 && __len(x201) > 512) return false;
+  if (x201.length === 0) return false;
+  const x202 = d.event;
+  if (x202 === undefined) return false;
+  if (!__c356(x202)) return false;
+  const x203 = d.output;
   if (x203 === undefined) return false;
-  if (!(typeof x203 === "string")) return false;
-  if (x203.length > 512 && __len(x203) > 512) return false;
-  if (x203.length === 0) return false;
+  if (!__c326(x203)) return false;
+  return true;
+}
+function __c498(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x204 = d.memoryRef;
   if (x204 === undefined) return false;
   if (!(typeof x204 === "string")) return false;
   if (x204.length > 1024 && __len(x204) > 1024) return false;
   if (x204.length === 0) return false;
-  const x205 = d.memoryId;
-  if (x205 === undefined) return false;
-  if (!(typeof x205 === "string")) return false;
-  if (x205.length > 512 && __len(x205) > 512) return false;
-  if (x205.length === 0) return false;
-  const x206 = d.fromSeq;
-  if (x206 === undefined) return false;
-  if (!(Number.isInteger(x206))) return false;
-  if (x206 < 0) return false;
-  const x207 = d.expectedAtFork;
+  const x205 = d.tokenBudget;
+  if (x205 !== undefined) {
+    if (!(Number.isInteger(x205))) return false;
+    if (x205 > 1000000000) return false;
+    if (x205 < 1) return false;
+  }
+  for (const k206 in d) if (!(k206 === "memoryRef" || k206 === "tokenBudget")) return false;
+  return true;
+}
+function __c502(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x207 = d.archiveId;
   if (x207 === undefined) return false;
   if (!(typeof x207 === "string")) return false;
-  const x208 = d.current;
+  if (x207.length > 512 && __len(x207) > 512) return false;
+  if (x207.length === 0) return false;
+  const x208 = d.event;
   if (x208 === undefined) return false;
-  if (!(typeof x208 === "string")) return false;
-  return true;
-}
-function __c497(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x209 = d.content;
+  if (!__c356(x208)) return false;
+  const x209 = d.entry;
   if (x209 === undefined) return false;
-  if (!(typeof x209 === "string")) return false;
-  if (x209.length > 1048576 && __len(x209) > 1048576) return false;
-  const x210 = d.tags;
+  if (!__c326(x209)) return false;
+  const x210 = d.index;
   if (x210 !== undefined) {
-    if (!(Array.isArray(x210))) return false;
-    if (x210.length > 64) return false;
-    for (let i211 = 0; i211 < x210.length; i211++) {
-      const x212 = x210[i211];
-      if (!(typeof x212 === "string")) return false;
-      if (x212.length > 256 && __len(x212) > 256) return false;
-      if (x212.length === 0) return false;
-    }
+    if (!__c507(x210)) return false;
   }
-  const x213 = d.ttlSeconds;
-  if (x213 !== undefined) {
-    if (!(Number.isFinite(x213))) return false;
-    if (x213 > 315360000) return false;
-    if (x213 <= 0) return false;
-  }
-  const x214 = d.tier;
-  if (x214 !== undefined) {
-    if (!(x214 === "long-term" || x214 === "transactional")) return false;
-  }
-  for (const k215 in d) if (!(k215 === "content" || k215 === "tags" || k215 === "ttlSeconds" || k215 === "tier")) return false;
   return true;
 }
-function __c506(d) {
+function __c529(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x216 = d.secretId;
+  const x211 = d.entries;
+  if (x211 === undefined) return false;
+  if (!(Array.isArray(x211))) return false;
+  for (let i212 = 0; i212 < x211.length; i212++) {
+    const x213 = x211[i212];
+    if (!__c326(x213)) return false;
+  }
+  return true;
+}
+function __c533(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x214 = d.memoryRef;
+  if (x214 === undefined) return false;
+  if (!(typeof x214 === "string")) return false;
+  if (x214.length > 1024 && __len(x214) > 1024) return false;
+  if (x214.length === 0) return false;
+  for (const k215 in d) if (!(k215 === "memoryRef")) return false;
+  return true;
+}
+function __c536(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x216 = d.memoryRef;
   if (x216 === undefined) return false;
   if (!(typeof x216 === "string")) return false;
-  if (!__RE4.test(x216)) return false;
-  const x217 = d.value;
+  if (x216.length > 1024 && __len(x216) > 1024) return false;
+  if (x216.length === 0) return false;
+  const x217 = d.memoryId;
   if (x217 === undefined) return false;
   if (!(typeof x217 === "string")) return false;
-  if (x217.length > 4096 && __len(x217) > 4096) return false;
+  if (x217.length > 512 && __len(x217) > 512) return false;
   if (x217.length === 0) return false;
-  for (const k218 in d) if (!(k218 === "secretId" || k218 === "value")) return false;
-  return true;
-}
-function __c355(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x219 = d.stream;
+  const x218 = d.secretId;
+  if (x218 === undefined) return false;
+  if (!(typeof x218 === "string")) return false;
+  if (x218.length > 128 && __len(x218) > 128) return false;
+  if (x218.length === 0) return false;
+  const x219 = d.secretValue;
   if (x219 === undefined) return false;
-  if (x219 !== "trace/inquirium-assistant-turns") return false;
-  const x220 = d.record_type;
-  if (x220 === undefined) return false;
-  if (x220 !== "daemon/inquirium-assistant-turn-trace.v1") return false;
-  const x221 = d.body;
-  if (x221 === undefined) return false;
-  if (!__c359(x221)) return false;
-  for (const k222 in d) if (!(k222 === "stream" || k222 === "record_type" || k222 === "body")) return false;
+  if (!(typeof x219 === "string")) return false;
+  if (x219.length > 4096 && __len(x219) > 4096) return false;
+  if (x219.length < 8 || (x219.length < 15 && __len(x219) < 8)) return false;
   return true;
 }
-function __c532(d) {
+function __c542(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x220 = d.memoryRef;
+  if (x220 === undefined) return false;
+  if (!(typeof x220 === "string")) return false;
+  if (x220.length > 1024 && __len(x220) > 1024) return false;
+  if (x220.length === 0) return false;
+  const x221 = d.entries;
+  if (x221 === undefined) return false;
+  if (!(Array.isArray(x221))) return false;
+  if (x221.length > 1000) return false;
+  if (x221.length < 1) return false;
+  for (let i222 = 0; i222 < x221.length; i222++) {
+    const x223 = x221[i222];
+    if (!__c546(x223)) return false;
+  }
+  const x224 = d.secrets;
+  if (x224 !== undefined) {
+    if (!(Array.isArray(x224))) return false;
+    if (x224.length > 100) return false;
+    for (let i225 = 0; i225 < x224.length; i225++) {
+      const x226 = x224[i225];
+      if (!__c555(x226)) return false;
+    }
+  }
+  const x227 = d.runId;
+  if (x227 !== undefined) {
+    if (!(typeof x227 === "string")) return false;
+    if (x227.length > 199 && __len(x227) > 199) return false;
+    if (x227.length === 0) return false;
+  }
+  for (const k228 in d) if (!(k228 === "memoryRef" || k228 === "entries" || k228 === "secrets" || k228 === "runId")) return false;
+  return true;
+}
+function __c561(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x229 = d.memoryRef;
+  if (x229 === undefined) return false;
+  if (!(typeof x229 === "string")) return false;
+  if (x229.length > 1024 && __len(x229) > 1024) return false;
+  if (x229.length === 0) return false;
+  const x230 = d.runId;
+  if (x230 === undefined) return false;
+  if (!(typeof x230 === "string")) return false;
+  if (x230.length > 512 && __len(x230) > 512) return false;
+  if (x230.length === 0) return false;
+  const x231 = d.entries;
+  if (x231 === undefined) return false;
+  if (!(Array.isArray(x231))) return false;
+  for (let i232 = 0; i232 < x231.length; i232++) {
+    const x233 = x231[i232];
+    if (!__c326(x233)) return false;
+  }
+  return true;
+}
+function __c567(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  let ok234 = false;
+  L235: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x236 = d.decision;
+      if (x236 === undefined) break L235;
+      if (x236 !== "overridden") break L235;
+    }
+    ok234 = true;
+  }
+  if (ok234) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x237 = d.reason;
+      if (x237 === undefined) return false;
+      if (!(typeof x237 === "string")) return false;
+    }
+  }
+  const x238 = d.approvalId;
+  if (x238 === undefined) return false;
+  if (!(typeof x238 === "string")) return false;
+  if (x238.length > 200 && __len(x238) > 200) return false;
+  if (x238.length === 0) return false;
+  const x239 = d.decision;
+  if (x239 === undefined) return false;
+  if (!(x239 === "granted" || x239 === "denied" || x239 === "overridden")) return false;
+  const x240 = d.reason;
+  if (x240 !== undefined) {
+    if (!(typeof x240 === "string")) return false;
+    if (x240.length > 2000 && __len(x240) > 2000) return false;
+    if (x240.length === 0) return false;
+  }
+  for (const k241 in d) if (!(k241 === "approvalId" || k241 === "decision" || k241 === "reason")) return false;
+  return true;
+}
+function __c576(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x242 = d.tenant;
+  if (x242 === undefined) return false;
+  if (!(typeof x242 === "string")) return false;
+  if (x242.length > 200 && __len(x242) > 200) return false;
+  if (x242.length === 0) return false;
+  const x243 = d.principal;
+  if (x243 !== undefined) {
+    if (!(typeof x243 === "string")) return false;
+    if (x243.length > 200 && __len(x243) > 200) return false;
+    if (x243.length === 0) return false;
+  }
+  const x244 = d.kind;
+  if (x244 === undefined) return false;
+  if (!__c76(x244)) return false;
+  const x245 = d.artifact;
+  if (x245 === undefined) return false;
+  if (!(typeof x245 === "object" && x245 !== null && !Array.isArray(x245))) return false;
+  const x246 = d.title;
+  if (x246 !== undefined) {
+    if (!(typeof x246 === "string")) return false;
+    if (x246.length > 200 && __len(x246) > 200) return false;
+    if (x246.length === 0) return false;
+  }
+  const x247 = d.rationale;
+  if (x247 !== undefined) {
+    if (!(typeof x247 === "string")) return false;
+    if (x247.length > 4000 && __len(x247) > 4000) return false;
+  }
+  const x248 = d.sourceRunIds;
+  if (x248 === undefined) return false;
+  if (!(Array.isArray(x248))) return false;
+  if (x248.length > 100) return false;
+  if (x248.length < 1) return false;
+  for (let i249 = 0; i249 < x248.length; i249++) {
+    const x250 = x248[i249];
+    if (!(typeof x250 === "string")) return false;
+    if (x250.length > 200 && __len(x250) > 200) return false;
+    if (x250.length === 0) return false;
+  }
+  const x251 = d.duplicateOf;
+  if (x251 !== undefined) {
+    if (!(typeof x251 === "string")) return false;
+    if (x251.length > 500 && __len(x251) > 500) return false;
+    if (x251.length === 0) return false;
+  }
+  for (const k252 in d) if (!(k252 === "tenant" || k252 === "principal" || k252 === "kind" || k252 === "artifact" || k252 === "title" || k252 === "rationale" || k252 === "sourceRunIds" || k252 === "duplicateOf")) return false;
+  return true;
+}
+function __c588(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x253 = d["question/ref"];
+  if (x253 === undefined) return false;
+  if (!(typeof x253 === "string")) return false;
+  if (x253.length > 512 && __len(x253) > 512) return false;
+  if (x253.length === 0) return false;
+  for (const k254 in d) if (!(k254 === "question/ref")) return false;
+  return true;
+}
+function __c591(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x255 = d.dropEventLog;
+  if (x255 !== undefined) {
+    if (!(typeof x255 === "boolean")) return false;
+  }
+  for (const k256 in d) if (!(k256 === "dropEventLog")) return false;
+  return true;
+}
+function __c594(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x257 = d.runId;
+  if (x257 === undefined) return false;
+  if (!(typeof x257 === "string")) return false;
+  if (x257.length > 512 && __len(x257) > 512) return false;
+  if (x257.length === 0) return false;
+  const x258 = d.memoryRef;
+  if (x258 === undefined) return false;
+  if (!(typeof x258 === "string")) return false;
+  if (x258.length > 1024 && __len(x258) > 1024) return false;
+  if (x258.length === 0) return false;
+  const x259 = d.memoryId;
+  if (x259 === undefined) return false;
+  if (!(typeof x259 === "string")) return false;
+  if (x259.length > 512 && __len(x259) > 512) return false;
+  if (x259.length === 0) return false;
+  const x260 = d.fromSeq;
+  if (x260 === undefined) return false;
+  if (!(Number.isInteger(x260))) return false;
+  if (x260 < 0) return false;
+  const x261 = d.expectedAtFork;
+  if (x261 === undefined) return false;
+  if (!(typeof x261 === "string")) return false;
+  const x262 = d.current;
+  if (x262 === undefined) return false;
+  if (!(typeof x262 === "string")) return false;
+  return true;
+}
+function __c546(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x263 = d.content;
+  if (x263 === undefined) return false;
+  if (!(typeof x263 === "string")) return false;
+  if (x263.length > 1048576 && __len(x263) > 1048576) return false;
+  const x264 = d.tags;
+  if (x264 !== undefined) {
+    if (!(Array.isArray(x264))) return false;
+    if (x264.length > 64) return false;
+    for (let i265 = 0; i265 < x264.length; i265++) {
+      const x266 = x264[i265];
+      if (!(typeof x266 === "string")) return false;
+      if (x266.length > 256 && __len(x266) > 256) return false;
+      if (x266.length === 0) return false;
+    }
+  }
+  const x267 = d.ttlSeconds;
+  if (x267 !== undefined) {
+    if (!(Number.isFinite(x267))) return false;
+    if (x267 > 315360000) return false;
+    if (x267 <= 0) return false;
+  }
+  const x268 = d.tier;
+  if (x268 !== undefined) {
+    if (!(x268 === "long-term" || x268 === "transactional")) return false;
+  }
+  for (const k269 in d) if (!(k269 === "content" || k269 === "tags" || k269 === "ttlSeconds" || k269 === "tier")) return false;
+  return true;
+}
+function __c555(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x270 = d.secretId;
+  if (x270 === undefined) return false;
+  if (!(typeof x270 === "string")) return false;
+  if (!__RE4.test(x270)) return false;
+  const x271 = d.value;
+  if (x271 === undefined) return false;
+  if (!(typeof x271 === "string")) return false;
+  if (x271.length > 4096 && __len(x271) > 4096) return false;
+  if (x271.length === 0) return false;
+  for (const k272 in d) if (!(k272 === "secretId" || k272 === "value")) return false;
+  return true;
+}
+function __c404(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x273 = d.stream;
+  if (x273 === undefined) return false;
+  if (x273 !== "trace/inquirium-assistant-turns") return false;
+  const x274 = d.record_type;
+  if (x274 === undefined) return false;
+  if (x274 !== "daemon/inquirium-assistant-turn-trace.v1") return false;
+  const x275 = d.body;
+  if (x275 === undefined) return false;
+  if (!__c408(x275)) return false;
+  for (const k276 in d) if (!(k276 === "stream" || k276 === "record_type" || k276 === "body")) return false;
+  return true;
+}
+function __c602(d) {
   if (!(typeof d === "string")) return false;
   if (!__RE5.test(d)) return false;
   return true;
 }
-function __c533(d) {
-  L223: {
-    B224: {
-      if (!__c532(d)) break B224;
-      break L223;
+function __c603(d) {
+  L277: {
+    B278: {
+      if (!__c602(d)) break B278;
+      break L277;
     }
-    B225: {
-      if (!(Array.isArray(d))) break B225;
-      if (d.length > 24) break B225;
-      if (d.length > 1 && __dup(d, null) !== null) break B225;
-      for (let i226 = 0; i226 < d.length; i226++) {
-        const x227 = d[i226];
-        if (!__c532(x227)) break B225;
+    B279: {
+      if (!(Array.isArray(d))) break B279;
+      if (d.length > 24) break B279;
+      if (d.length > 1 && __dup(d, null) !== null) break B279;
+      for (let i280 = 0; i280 < d.length; i280++) {
+        const x281 = d[i280];
+        if (!__c602(x281)) break B279;
       }
-      break L223;
+      break L277;
     }
     return false;
   }
   return true;
 }
-function __c537(d) {
+function __c607(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x228 = d.schema;
-  if (x228 === undefined) return false;
-  if (x228 !== "inquirium.assistant-config.v1") return false;
-  const x229 = d.retention;
-  if (x229 !== undefined) {
-    if (!__c540(x229)) return false;
+  const x282 = d.schema;
+  if (x282 === undefined) return false;
+  if (x282 !== "inquirium.assistant-config.v1") return false;
+  const x283 = d.retention;
+  if (x283 !== undefined) {
+    if (!__c610(x283)) return false;
   }
-  const x230 = d.trace_level;
-  if (x230 !== undefined) {
-    if (!__c561(x230)) return false;
+  const x284 = d.trace_level;
+  if (x284 !== undefined) {
+    if (!__c631(x284)) return false;
   }
-  const x231 = d.egress;
-  if (x231 !== undefined) {
-    if (!__c570(x231)) return false;
+  const x285 = d.egress;
+  if (x285 !== undefined) {
+    if (!__c640(x285)) return false;
   }
-  const x232 = d.verification_rigor;
-  if (x232 !== undefined) {
-    if (!__c580(x232)) return false;
+  const x286 = d.verification_rigor;
+  if (x286 !== undefined) {
+    if (!__c650(x286)) return false;
   }
-  const x233 = d.escalation_threshold;
-  if (x233 !== undefined) {
-    if (!__c598(x233)) return false;
-  }
-  for (const k234 in d) if (!(k234 === "schema" || k234 === "retention" || k234 === "trace_level" || k234 === "egress" || k234 === "verification_rigor" || k234 === "escalation_threshold")) return false;
-  return true;
-}
-function __c359(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x235 = d["trace/schema"];
-  if (x235 === undefined) return false;
-  if (x235 !== "inquirium.assistant-turn-trace.v1") return false;
-  const x236 = d["trace/id"];
-  if (x236 === undefined) return false;
-  if (!(typeof x236 === "string")) return false;
-  if (!__RE6.test(x236)) return false;
-  const x237 = d["turn/id"];
-  if (x237 === undefined) return false;
-  if (!__c363(x237)) return false;
-  const x238 = d["participant/ref"];
-  if (x238 === undefined) return false;
-  if (!__c365(x238)) return false;
-  const x239 = d["operation/id"];
-  if (x239 === undefined) return false;
-  if (!(typeof x239 === "string")) return false;
-  if (!__RE7.test(x239)) return false;
-  const x240 = d["time/started-at"];
-  if (x240 === undefined) return false;
-  if (!(typeof x240 === "string")) return false;
-  if (!__fmtDateTime(x240)) return false;
-  const x241 = d["time/finished-at"];
-  if (x241 !== undefined) {
-    if (!(typeof x241 === "string")) return false;
-    if (!__fmtDateTime(x241)) return false;
-  }
-  const x242 = d.status;
-  if (x242 === undefined) return false;
-  if (!__c370(x242)) return false;
-  const x243 = d["runtime/ref"];
-  if (x243 !== undefined) {
-    if (!__c372(x243)) return false;
-  }
-  const x244 = d["model.binding/ref"];
-  if (x244 !== undefined) {
-    if (!__c374(x244)) return false;
-  }
-  const x245 = d["input/shape"];
-  if (x245 !== undefined) {
-    if (!__c376(x245)) return false;
-  }
-  const x246 = d["output/shape"];
-  if (x246 !== undefined) {
-    if (!__c383(x246)) return false;
-  }
-  const x247 = d.policy;
-  if (x247 === undefined) return false;
-  if (!__c389(x247)) return false;
-  const x248 = d.decisions;
-  if (x248 === undefined) return false;
-  if (!(Array.isArray(x248))) return false;
-  for (let i249 = 0; i249 < x248.length; i249++) {
-    const x250 = x248[i249];
-    if (!__c402(x250)) return false;
-  }
-  const x251 = d.effects;
-  if (x251 === undefined) return false;
-  if (!(Array.isArray(x251))) return false;
-  for (let i252 = 0; i252 < x251.length; i252++) {
-    const x253 = x251[i252];
-    if (!__c424(x253)) return false;
-  }
-  const x254 = d.diagnostics;
-  if (x254 !== undefined) {
-    if (!__c430(x254)) return false;
-  }
-  for (const k255 in d) if (!(__P256.has(k255))) return false;
-  return true;
-}
-function __c612(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x257 = d.schema;
-  if (x257 === undefined) return false;
-  if (x257 !== "inquirium.assistant-ui-preferences.v1") return false;
-  const x258 = d.ui_profile;
-  if (x258 !== undefined) {
-    if (!(typeof x258 === "string")) return false;
-    if (x258.length === 0) return false;
-  }
-  const x259 = d.surface;
-  if (x259 !== undefined) {
-    if (!(x259 === "contact-rail" || x259 === "assistant-section")) return false;
-  }
-  const x260 = d.pinned;
-  if (x260 !== undefined) {
-    if (!(typeof x260 === "boolean")) return false;
-  }
-  const x261 = d.hidden;
-  if (x261 !== undefined) {
-    if (!(typeof x261 === "boolean")) return false;
-  }
-  const x262 = d.initiation;
-  if (x262 === undefined) return false;
-  if (!(x262 === "never")) return false;
-  const x263 = d.show_activity_feed;
-  if (x263 !== undefined) {
-    if (!(typeof x263 === "boolean")) return false;
-  }
-  const x264 = d.show_confidence;
-  if (x264 !== undefined) {
-    if (!(typeof x264 === "boolean")) return false;
-  }
-  const x265 = d.streak_count;
-  if (x265 !== undefined) {
-    return false;
-  }
-  const x266 = d.nudge_after;
-  if (x266 !== undefined) {
-    return false;
-  }
-  for (const k267 in d) if (!(k267 === "schema" || k267 === "ui_profile" || k267 === "surface" || k267 === "pinned" || k267 === "hidden" || k267 === "initiation" || k267 === "show_activity_feed" || k267 === "show_confidence" || k267 === "streak_count" || k267 === "nudge_after")) return false;
-  return true;
-}
-function __c626(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x268 = d.schema;
-  if (x268 === undefined) return false;
-  if (x268 !== "inquirium.baseline-assistant-profile.v1") return false;
-  const x269 = d["profile/id"];
-  if (x269 === undefined) return false;
-  if (x269 !== "baseline-assistant") return false;
-  const x270 = d.anchor;
-  if (x270 === undefined) return false;
-  if (x270 !== "UNIVERSAL-BASIC-COMPUTE") return false;
-  const x271 = d.requires;
-  if (x271 === undefined) return false;
-  if (!__c631(x271)) return false;
-  const x272 = d.guarantees;
-  if (x272 === undefined) return false;
-  if (!__c642(x272)) return false;
-  const x273 = d["conformance/max-age"];
-  if (x273 === undefined) return false;
-  if (!(typeof x273 === "string")) return false;
-  if (!__fmtDuration(x273)) return false;
-  for (const k274 in d) if (!(k274 === "schema" || k274 === "profile/id" || k274 === "anchor" || k274 === "requires" || k274 === "guarantees" || k274 === "conformance/max-age")) return false;
-  return true;
-}
-function __c650(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok275 = false;
-  L276: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x277 = d.checks;
-      if (x277 === undefined) break L276;
-      if (!(Array.isArray(x277))) break L276;
-      let found278 = false;
-      for (let i279 = 0; i279 < x277.length && !found278; i279++) {
-        const x280 = x277[i279];
-        L281: {
-          if (!(typeof x280 === "object" && x280 !== null && !Array.isArray(x280))) break L281;
-          const x282 = x280.result;
-          if (x282 === undefined) break L281;
-          if (x282 !== "fail") break L281;
-          found278 = true;
-        }
-      }
-      if (!found278) break L276;
-    }
-    ok275 = true;
-  }
-  if (ok275) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x283 = d["overall/passed"];
-      if (x283 !== undefined) {
-        if (x283 !== false) return false;
-      }
-    }
-  }
-  const x284 = d.schema;
-  if (x284 === undefined) return false;
-  if (x284 !== "inquirium.baseline-assistant-conformance-report.v1") return false;
-  const x285 = d["report/id"];
-  if (x285 === undefined) return false;
-  if (!(typeof x285 === "string")) return false;
-  if (x285.length === 0) return false;
-  const x286 = d["runtime/ref"];
-  if (x286 === undefined) return false;
-  if (!__c372(x286)) return false;
-  const x287 = d["model.binding/ref"];
+  const x287 = d.escalation_threshold;
   if (x287 !== undefined) {
-    if (!__c374(x287)) return false;
+    if (!__c668(x287)) return false;
   }
-  const x288 = d["profile/id"];
-  if (x288 === undefined) return false;
-  if (x288 !== "baseline-assistant") return false;
-  const x289 = d["environment/ref"];
+  for (const k288 in d) if (!(k288 === "schema" || k288 === "retention" || k288 === "trace_level" || k288 === "egress" || k288 === "verification_rigor" || k288 === "escalation_threshold")) return false;
+  return true;
+}
+function __c408(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x289 = d["trace/schema"];
   if (x289 === undefined) return false;
-  if (!(typeof x289 === "string")) return false;
-  if (x289.length === 0) return false;
-  const x290 = d["time/generated-at"];
+  if (x289 !== "inquirium.assistant-turn-trace.v1") return false;
+  const x290 = d["trace/id"];
   if (x290 === undefined) return false;
   if (!(typeof x290 === "string")) return false;
-  if (!__fmtDateTime(x290)) return false;
-  const x291 = d["time/expires-at"];
+  if (!__RE6.test(x290)) return false;
+  const x291 = d["turn/id"];
   if (x291 === undefined) return false;
-  if (!(typeof x291 === "string")) return false;
-  if (!__fmtDateTime(x291)) return false;
-  const x292 = d.status;
+  if (!__c412(x291)) return false;
+  const x292 = d["participant/ref"];
   if (x292 === undefined) return false;
-  if (!(x292 === "fresh" || x292 === "stale")) return false;
-  const x293 = d.checks;
+  if (!__c414(x292)) return false;
+  const x293 = d["operation/id"];
   if (x293 === undefined) return false;
-  if (!(Array.isArray(x293))) return false;
-  if (x293.length < 1) return false;
-  for (let i294 = 0; i294 < x293.length; i294++) {
-    const x295 = x293[i294];
-    if (!__c662(x295)) return false;
+  if (!(typeof x293 === "string")) return false;
+  if (!__RE7.test(x293)) return false;
+  const x294 = d["time/started-at"];
+  if (x294 === undefined) return false;
+  if (!(typeof x294 === "string")) return false;
+  if (!__fmtDateTime(x294)) return false;
+  const x295 = d["time/finished-at"];
+  if (x295 !== undefined) {
+    if (!(typeof x295 === "string")) return false;
+    if (!__fmtDateTime(x295)) return false;
   }
-  const x296 = d["overall/passed"];
+  const x296 = d.status;
   if (x296 === undefined) return false;
-  if (!(typeof x296 === "boolean")) return false;
-  for (const k297 in d) if (!(k297 === "schema" || k297 === "report/id" || k297 === "runtime/ref" || k297 === "model.binding/ref" || k297 === "profile/id" || k297 === "environment/ref" || k297 === "time/generated-at" || k297 === "time/expires-at" || k297 === "status" || k297 === "checks" || k297 === "overall/passed")) return false;
-  return true;
-}
-function __c642(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x298 = d.no_telemetry_egress;
-  if (x298 === undefined) return false;
-  if (x298 !== true) return false;
-  const x299 = d.no_remote_fallback;
-  if (x299 === undefined) return false;
-  if (x299 !== true) return false;
-  const x300 = d.works_offline;
-  if (x300 === undefined) return false;
-  if (x300 !== true) return false;
-  const x301 = d.no_economic_gating;
+  if (!__c419(x296)) return false;
+  const x297 = d["runtime/ref"];
+  if (x297 !== undefined) {
+    if (!__c421(x297)) return false;
+  }
+  const x298 = d["model.binding/ref"];
+  if (x298 !== undefined) {
+    if (!__c423(x298)) return false;
+  }
+  const x299 = d["input/shape"];
+  if (x299 !== undefined) {
+    if (!__c425(x299)) return false;
+  }
+  const x300 = d["output/shape"];
+  if (x300 !== undefined) {
+    if (!__c432(x300)) return false;
+  }
+  const x301 = d.policy;
   if (x301 === undefined) return false;
-  if (x301 !== true) return false;
-  for (const k302 in d) if (!(k302 === "no_telemetry_egress" || k302 === "no_remote_fallback" || k302 === "works_offline" || k302 === "no_economic_gating")) return false;
-  return true;
-}
-function __c631(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x303 = d.operations;
-  if (x303 === undefined) return false;
-  if (!(Array.isArray(x303))) return false;
-  if (x303.length > 1 && __dup(x303, null) !== null) return false;
-  for (let i304 = 0; i304 < x303.length; i304++) {
-    const x305 = x303[i304];
-    if (!(x305 === "generate" || x305 === "embed" || x305 === "batch_embed")) return false;
+  if (!__c438(x301)) return false;
+  const x302 = d.decisions;
+  if (x302 === undefined) return false;
+  if (!(Array.isArray(x302))) return false;
+  for (let i303 = 0; i303 < x302.length; i303++) {
+    const x304 = x302[i303];
+    if (!__c451(x304)) return false;
   }
-  let found306 = false;
-  for (let i307 = 0; i307 < x303.length && !found306; i307++) {
-    const x308 = x303[i307];
-    L309: {
-      if (x308 !== "generate") break L309;
-      found306 = true;
-    }
+  const x305 = d.effects;
+  if (x305 === undefined) return false;
+  if (!(Array.isArray(x305))) return false;
+  for (let i306 = 0; i306 < x305.length; i306++) {
+    const x307 = x305[i306];
+    if (!__c473(x307)) return false;
   }
-  if (!found306) return false;
-  const x310 = d.min_context_window;
-  if (x310 === undefined) return false;
-  if (!(Number.isInteger(x310))) return false;
-  if (x310 < 512) return false;
-  const x311 = d.tool_surface;
-  if (x311 === undefined) return false;
-  if (x311 !== "none") return false;
-  const x312 = d.transports;
-  if (x312 === undefined) return false;
-  if (!(Array.isArray(x312))) return false;
-  if (x312.length < 1) return false;
-  if (x312.length > 1 && __dup(x312, null) !== null) return false;
-  for (let i313 = 0; i313 < x312.length; i313++) {
-    const x314 = x312[i313];
-    if (!(x314 === "http_local" || x314 === "command_stdio")) return false;
+  const x308 = d.diagnostics;
+  if (x308 !== undefined) {
+    if (!__c479(x308)) return false;
   }
-  const x315 = d.max_output_tokens;
-  if (x315 === undefined) return false;
-  if (!(Number.isInteger(x315))) return false;
-  if (x315 < 1) return false;
-  for (const k316 in d) if (!(k316 === "operations" || k316 === "min_context_window" || k316 === "tool_surface" || k316 === "transports" || k316 === "max_output_tokens")) return false;
-  return true;
-}
-function __c677(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x317 = d.value;
-  if (x317 === undefined) return false;
-  if (!__c532(x317)) return false;
-  const x318 = d.title;
-  if (x318 === undefined) return false;
-  if (!(typeof x318 === "string")) return false;
-  if (x318.length > 120 && __len(x318) > 120) return false;
-  if (x318.length === 0) return false;
-  const x319 = d.detail;
-  if (x319 !== undefined) {
-    if (!(typeof x319 === "string")) return false;
-    if (x319.length > 280 && __len(x319) > 280) return false;
-  }
-  for (const k320 in d) if (!(k320 === "value" || k320 === "title" || k320 === "detail")) return false;
-  return true;
-}
-function __c541(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x321 = d.default;
-  if (x321 === undefined) return false;
-  const x322 = d.by_class;
-  if (x322 !== undefined) {
-    if (!(typeof x322 === "object" && x322 !== null && !Array.isArray(x322))) return false;
-    for (const k323 in x322) if (!(k323 === "public" || k323 === "community" || k323 === "personal")) return false;
-  }
-  for (const k324 in d) if (!(k324 === "default" || k324 === "by_class")) return false;
+  for (const k309 in d) if (!(__P310.has(k309))) return false;
   return true;
 }
 function __c682(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x325 = d.input;
-  if (x325 === undefined) return false;
-  if (!__c412(x325)) return false;
-  const x326 = d.output;
-  if (x326 === undefined) return false;
-  if (!__c412(x326)) return false;
-  for (const k327 in d) if (!(k327 === "input" || k327 === "output")) return false;
+  const x311 = d.schema;
+  if (x311 === undefined) return false;
+  if (x311 !== "inquirium.assistant-ui-preferences.v1") return false;
+  const x312 = d.ui_profile;
+  if (x312 !== undefined) {
+    if (!(typeof x312 === "string")) return false;
+    if (x312.length === 0) return false;
+  }
+  const x313 = d.surface;
+  if (x313 !== undefined) {
+    if (!(x313 === "contact-rail" || x313 === "assistant-section")) return false;
+  }
+  const x314 = d.pinned;
+  if (x314 !== undefined) {
+    if (!(typeof x314 === "boolean")) return false;
+  }
+  const x315 = d.hidden;
+  if (x315 !== undefined) {
+    if (!(typeof x315 === "boolean")) return false;
+  }
+  const x316 = d.initiation;
+  if (x316 === undefined) return false;
+  if (!(x316 === "never")) return false;
+  const x317 = d.show_activity_feed;
+  if (x317 !== undefined) {
+    if (!(typeof x317 === "boolean")) return false;
+  }
+  const x318 = d.show_confidence;
+  if (x318 !== undefined) {
+    if (!(typeof x318 === "boolean")) return false;
+  }
+  const x319 = d.streak_count;
+  if (x319 !== undefined) {
+    return false;
+  }
+  const x320 = d.nudge_after;
+  if (x320 !== undefined) {
+    return false;
+  }
+  for (const k321 in d) if (!(k321 === "schema" || k321 === "ui_profile" || k321 === "surface" || k321 === "pinned" || k321 === "hidden" || k321 === "initiation" || k321 === "show_activity_feed" || k321 === "show_confidence" || k321 === "streak_count" || k321 === "nudge_after")) return false;
   return true;
 }
-function __c412(d) {
+function __c696(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x322 = d.schema;
+  if (x322 === undefined) return false;
+  if (x322 !== "inquirium.baseline-assistant-profile.v1") return false;
+  const x323 = d["profile/id"];
+  if (x323 === undefined) return false;
+  if (x323 !== "baseline-assistant") return false;
+  const x324 = d.anchor;
+  if (x324 === undefined) return false;
+  if (x324 !== "UNIVERSAL-BASIC-COMPUTE") return false;
+  const x325 = d.requires;
+  if (x325 === undefined) return false;
+  if (!__c701(x325)) return false;
+  const x326 = d.guarantees;
+  if (x326 === undefined) return false;
+  if (!__c712(x326)) return false;
+  const x327 = d["conformance/max-age"];
+  if (x327 === undefined) return false;
+  if (!(typeof x327 === "string")) return false;
+  if (!__fmtDuration(x327)) return false;
+  for (const k328 in d) if (!(k328 === "schema" || k328 === "profile/id" || k328 === "anchor" || k328 === "requires" || k328 === "guarantees" || k328 === "conformance/max-age")) return false;
+  return true;
+}
+function __c720(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  let ok329 = false;
+  L330: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x331 = d.checks;
+      if (x331 === undefined) break L330;
+      if (!(Array.isArray(x331))) break L330;
+      let found332 = false;
+      for (let i333 = 0; i333 < x331.length && !found332; i333++) {
+        const x334 = x331[i333];
+        L335: {
+          if (!(typeof x334 === "object" && x334 !== null && !Array.isArray(x334))) break L335;
+          const x336 = x334.result;
+          if (x336 === undefined) break L335;
+          if (x336 !== "fail") break L335;
+          found332 = true;
+        }
+      }
+      if (!found332) break L330;
+    }
+    ok329 = true;
+  }
+  if (ok329) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x337 = d["overall/passed"];
+      if (x337 !== undefined) {
+        if (x337 !== false) return false;
+      }
+    }
+  }
+  const x338 = d.schema;
+  if (x338 === undefined) return false;
+  if (x338 !== "inquirium.baseline-assistant-conformance-report.v1") return false;
+  const x339 = d["report/id"];
+  if (x339 === undefined) return false;
+  if (!(typeof x339 === "string")) return false;
+  if (x339.length === 0) return false;
+  const x340 = d["runtime/ref"];
+  if (x340 === undefined) return false;
+  if (!__c421(x340)) return false;
+  const x341 = d["model.binding/ref"];
+  if (x341 !== undefined) {
+    if (!__c423(x341)) return false;
+  }
+  const x342 = d["profile/id"];
+  if (x342 === undefined) return false;
+  if (x342 !== "baseline-assistant") return false;
+  const x343 = d["environment/ref"];
+  if (x343 === undefined) return false;
+  if (!(typeof x343 === "string")) return false;
+  if (x343.length === 0) return false;
+  const x344 = d["time/generated-at"];
+  if (x344 === undefined) return false;
+  if (!(typeof x344 === "string")) return false;
+  if (!__fmtDateTime(x344)) return false;
+  const x345 = d["time/expires-at"];
+  if (x345 === undefined) return false;
+  if (!(typeof x345 === "string")) return false;
+  if (!__fmtDateTime(x345)) return false;
+  const x346 = d.status;
+  if (x346 === undefined) return false;
+  if (!(x346 === "fresh" || x346 === "stale")) return false;
+  const x347 = d.checks;
+  if (x347 === undefined) return false;
+  if (!(Array.isArray(x347))) return false;
+  if (x347.length < 1) return false;
+  for (let i348 = 0; i348 < x347.length; i348++) {
+    const x349 = x347[i348];
+    if (!__c732(x349)) return false;
+  }
+  const x350 = d["overall/passed"];
+  if (x350 === undefined) return false;
+  if (!(typeof x350 === "boolean")) return false;
+  for (const k351 in d) if (!(k351 === "schema" || k351 === "report/id" || k351 === "runtime/ref" || k351 === "model.binding/ref" || k351 === "profile/id" || k351 === "environment/ref" || k351 === "time/generated-at" || k351 === "time/expires-at" || k351 === "status" || k351 === "checks" || k351 === "overall/passed")) return false;
+  return true;
+}
+function __c712(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x352 = d.no_telemetry_egress;
+  if (x352 === undefined) return false;
+  if (x352 !== true) return false;
+  const x353 = d.no_remote_fallback;
+  if (x353 === undefined) return false;
+  if (x353 !== true) return false;
+  const x354 = d.works_offline;
+  if (x354 === undefined) return false;
+  if (x354 !== true) return false;
+  const x355 = d.no_economic_gating;
+  if (x355 === undefined) return false;
+  if (x355 !== true) return false;
+  for (const k356 in d) if (!(k356 === "no_telemetry_egress" || k356 === "no_remote_fallback" || k356 === "works_offline" || k356 === "no_economic_gating")) return false;
+  return true;
+}
+function __c701(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x357 = d.operations;
+  if (x357 === undefined) return false;
+  if (!(Array.isArray(x357))) return false;
+  if (x357.length > 1 && __dup(x357, null) !== null) return false;
+  for (let i358 = 0; i358 < x357.length; i358++) {
+    const x359 = x357[i358];
+    if (!(x359 === "generate" || x359 === "embed" || x359 === "batch_embed")) return false;
+  }
+  let found360 = false;
+  for (let i361 = 0; i361 < x357.length && !found360; i361++) {
+    const x362 = x357[i361];
+    L363: {
+      if (x362 !== "generate") break L363;
+      found360 = true;
+    }
+  }
+  if (!found360) return false;
+  const x364 = d.min_context_window;
+  if (x364 === undefined) return false;
+  if (!(Number.isInteger(x364))) return false;
+  if (x364 < 512) return false;
+  const x365 = d.tool_surface;
+  if (x365 === undefined) return false;
+  if (x365 !== "none") return false;
+  const x366 = d.transports;
+  if (x366 === undefined) return false;
+  if (!(Array.isArray(x366))) return false;
+  if (x366.length < 1) return false;
+  if (x366.length > 1 && __dup(x366, null) !== null) return false;
+  for (let i367 = 0; i367 < x366.length; i367++) {
+    const x368 = x366[i367];
+    if (!(x368 === "http_local" || x368 === "command_stdio")) return false;
+  }
+  const x369 = d.max_output_tokens;
+  if (x369 === undefined) return false;
+  if (!(Number.isInteger(x369))) return false;
+  if (x369 < 1) return false;
+  for (const k370 in d) if (!(k370 === "operations" || k370 === "min_context_window" || k370 === "tool_surface" || k370 === "transports" || k370 === "max_output_tokens")) return false;
+  return true;
+}
+function __c747(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x371 = d.value;
+  if (x371 === undefined) return false;
+  if (!__c602(x371)) return false;
+  const x372 = d.title;
+  if (x372 === undefined) return false;
+  if (!(typeof x372 === "string")) return false;
+  if (x372.length > 120 && __len(x372) > 120) return false;
+  if (x372.length === 0) return false;
+  const x373 = d.detail;
+  if (x373 !== undefined) {
+    if (!(typeof x373 === "string")) return false;
+    if (x373.length > 280 && __len(x373) > 280) return false;
+  }
+  for (const k374 in d) if (!(k374 === "value" || k374 === "title" || k374 === "detail")) return false;
+  return true;
+}
+function __c611(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x375 = d.default;
+  if (x375 === undefined) return false;
+  const x376 = d.by_class;
+  if (x376 !== undefined) {
+    if (!(typeof x376 === "object" && x376 !== null && !Array.isArray(x376))) return false;
+    for (const k377 in x376) if (!(k377 === "public" || k377 === "community" || k377 === "personal")) return false;
+  }
+  for (const k378 in d) if (!(k378 === "default" || k378 === "by_class")) return false;
+  return true;
+}
+function __c752(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x379 = d.input;
+  if (x379 === undefined) return false;
+  if (!__c461(x379)) return false;
+  const x380 = d.output;
+  if (x380 === undefined) return false;
+  if (!__c461(x380)) return false;
+  for (const k381 in d) if (!(k381 === "input" || k381 === "output")) return false;
+  return true;
+}
+function __c461(d) {
   if (!(typeof d === "string")) return false;
   if (!(d === "public" || d === "community" || d === "personal")) return false;
   return true;
 }
-function __c687(d) {
+function __c757(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x328 = d["confirm/title"];
-  if (x328 !== undefined) {
-    if (!(typeof x328 === "string")) return false;
-    if (x328.length > 60 && __len(x328) > 60) return false;
-    if (x328.length === 0) return false;
+  const x382 = d["confirm/title"];
+  if (x382 !== undefined) {
+    if (!(typeof x382 === "string")) return false;
+    if (x382.length > 60 && __len(x382) > 60) return false;
+    if (x382.length === 0) return false;
   }
-  const x329 = d["deny/title"];
-  if (x329 !== undefined) {
-    if (!(typeof x329 === "string")) return false;
-    if (x329.length > 60 && __len(x329) > 60) return false;
-    if (x329.length === 0) return false;
-  }
-  for (const k330 in d) if (!(k330 === "confirm/title" || k330 === "deny/title")) return false;
-  return true;
-}
-function __c662(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x331 = d["check/id"];
-  if (x331 === undefined) return false;
-  if (!__c405(x331)) return false;
-  const x332 = d.clause;
-  if (x332 === undefined) return false;
-  if (!(typeof x332 === "string")) return false;
-  if (!__RE8.test(x332)) return false;
-  const x333 = d.result;
-  if (x333 === undefined) return false;
-  if (!(x333 === "pass" || x333 === "fail")) return false;
-  const x334 = d["detail/code"];
-  if (x334 !== undefined) {
-    if (!__c405(x334)) return false;
-  }
-  for (const k335 in d) if (!(k335 === "check/id" || k335 === "clause" || k335 === "result" || k335 === "detail/code")) return false;
-  return true;
-}
-function __c691(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const t336 = d.type;
-  if (typeof t336 !== "string") return false;
-  if (t336 === "text") {
-    if (!__c694(d)) return false;
-  } else if (t336 === "object_ref") {
-    if (!__c699(d)) return false;
-  } else return false;
-  return true;
-}
-function __c705(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x337 = d.schema;
-  if (x337 === undefined) return false;
-  if (x337 !== "inquirium.context-assembly.request.v1") return false;
-  const x338 = d.sources;
-  if (x338 !== undefined) {
-    if (!(Array.isArray(x338))) return false;
-    for (let i339 = 0; i339 < x338.length; i339++) {
-      const x340 = x338[i339];
-      if (!__c709(x340)) return false;
-    }
-  }
-  for (const k341 in d) if (!(k341 === "schema" || k341 === "sources")) return false;
-  return true;
-}
-function __c722(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let n342 = 0;
-  B343: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x344 = d.content;
-      if (x344 === undefined) break B343;
-    }
-    n342++;
-  }
-  B345: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x346 = d["content/ref"];
-      if (x346 === undefined) break B345;
-    }
-    n342++;
-  }
-  if (n342 !== 1) return false;
-  const x347 = d.schema;
-  if (x347 === undefined) return false;
-  if (x347 !== "inquirium.context-element.v1") return false;
-  const x348 = d["element/id"];
-  if (x348 === undefined) return false;
-  if (!(typeof x348 === "string")) return false;
-  if (x348.length === 0) return false;
-  const x349 = d["source/kind"];
-  if (x349 === undefined) return false;
-  if (!__c410(x349)) return false;
-  const x350 = d["source/ref"];
-  if (x350 !== undefined) {
-    if (!(typeof x350 === "string")) return false;
-    if (x350.length === 0) return false;
-  }
-  const x351 = d.classification;
-  if (x351 === undefined) return false;
-  if (!__c412(x351)) return false;
-  const x352 = d.content;
-  if (x352 !== undefined) {
-    if (!(Array.isArray(x352))) return false;
-    if (x352.length < 1) return false;
-    for (let i353 = 0; i353 < x352.length; i353++) {
-      const x354 = x352[i353];
-      if (!__c691(x354)) return false;
-    }
-  }
-  const x355 = d["content/ref"];
-  if (x355 !== undefined) {
-    if (!(typeof x355 === "string")) return false;
-    if (x355.length === 0) return false;
-  }
-  const x356 = d.declassifiable;
-  if (x356 !== undefined) {
-    if (!(typeof x356 === "boolean")) return false;
-  }
-  const x357 = d["declassified/from"];
-  if (x357 !== undefined) {
-    if (!__c412(x357)) return false;
-  }
-  const x358 = d["grant/ref"];
-  if (x358 !== undefined) {
-    if (!(typeof x358 === "string")) return false;
-    if (x358.length === 0) return false;
-  }
-  for (const k359 in d) if (!(k359 === "schema" || k359 === "element/id" || k359 === "source/kind" || k359 === "source/ref" || k359 === "classification" || k359 === "content" || k359 === "content/ref" || k359 === "declassifiable" || k359 === "declassified/from" || k359 === "grant/ref")) return false;
-  return true;
-}
-function __c709(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok360 = false;
-  L361: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x362 = d["source/kind"];
-      if (x362 === undefined) break L361;
-      if (!(x362 === "artifact" || x362 === "dataset")) break L361;
-    }
-    ok360 = true;
-  }
-  if (ok360) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x363 = d["lease/ref"];
-      if (x363 === undefined) return false;
-    }
-  }
-  const x364 = d["source/kind"];
-  if (x364 === undefined) return false;
-  if (!__c410(x364)) return false;
-  const x365 = d["grant/ref"];
-  if (x365 === undefined) return false;
-  if (!(typeof x365 === "string")) return false;
-  if (x365.length === 0) return false;
-  const x366 = d["lease/ref"];
-  if (x366 !== undefined) {
-    if (!(typeof x366 === "string")) return false;
-    if (x366.length === 0) return false;
-  }
-  const x367 = d["flow/ref"];
-  if (x367 !== undefined) {
-    if (!(typeof x367 === "string")) return false;
-    if (x367.length === 0) return false;
-  }
-  const x368 = d["max/elements"];
-  if (x368 !== undefined) {
-    if (!(Number.isInteger(x368))) return false;
-    if (x368 < 1) return false;
-  }
-  for (const k369 in d) if (!(k369 === "source/kind" || k369 === "grant/ref" || k369 === "lease/ref" || k369 === "flow/ref" || k369 === "max/elements")) return false;
-  return true;
-}
-function __c410(d) {
-  if (!(d === "relationship" || d === "memarium" || d === "messaging" || d === "artifact" || d === "dataset")) return false;
-  return true;
-}
-function __c430(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x370 = d["error/code"];
-  if (x370 !== undefined) {
-    L371: {
-      B372: {
-        if (!__c405(x370)) break B372;
-        break L371;
-      }
-      B373: {
-        if (!(x370 === null)) break B373;
-        break L371;
-      }
-      return false;
-    }
-  }
-  const x374 = d["retry/count"];
-  if (x374 !== undefined) {
-    if (!(Number.isInteger(x374))) return false;
-    if (x374 < 0) return false;
-  }
-  for (const k375 in d) if (!(k375 === "error/code" || k375 === "retry/count")) return false;
-  return true;
-}
-function __c572(d) {
-  if (!(d === "deny" || d === "allow_accepting_remote")) return false;
-  return true;
-}
-function __c570(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  if (!__c541(d)) return false;
-  const x376 = d.default;
-  if (x376 !== undefined) {
-    if (!__c572(x376)) return false;
-  }
-  const x377 = d.by_class;
-  if (x377 !== undefined) {
-    if (!(typeof x377 === "object" && x377 !== null && !Array.isArray(x377))) return false;
-    const x378 = x377.public;
-    if (x378 !== undefined) {
-      if (!__c572(x378)) return false;
-    }
-    const x379 = x377.community;
-    if (x379 !== undefined) {
-      if (!__c572(x379)) return false;
-    }
-    const x380 = x377.personal;
-    if (x380 !== undefined) {
-      if (!__c572(x380)) return false;
-    }
-    for (const k381 in x377) if (!(k381 === "public" || k381 === "community" || k381 === "personal")) return false;
-  }
-  for (const k382 in d) if (!(k382 === "default" || k382 === "by_class")) return false;
-  return true;
-}
-function __c739(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x383 = d.stance;
+  const x383 = d["deny/title"];
   if (x383 !== undefined) {
-    if (!(x383 === "advisory" || x383 === "hypothesis")) return false;
+    if (!(typeof x383 === "string")) return false;
+    if (x383.length > 60 && __len(x383) > 60) return false;
+    if (x383.length === 0) return false;
   }
-  const x384 = d.confidence;
-  if (x384 !== undefined) {
-    if (!(x384 === "unstated" || x384 === "low" || x384 === "medium" || x384 === "high")) return false;
-  }
-  const x385 = d.grounded_in;
-  if (x385 !== undefined) {
-    if (!(Array.isArray(x385))) return false;
-    for (let i386 = 0; i386 < x385.length; i386++) {
-      const x387 = x385[i386];
-      if (!(typeof x387 === "string")) return false;
-      if (x387.length === 0) return false;
-    }
-  }
-  const x388 = d.caveats;
+  for (const k384 in d) if (!(k384 === "confirm/title" || k384 === "deny/title")) return false;
+  return true;
+}
+function __c732(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x385 = d["check/id"];
+  if (x385 === undefined) return false;
+  if (!__c454(x385)) return false;
+  const x386 = d.clause;
+  if (x386 === undefined) return false;
+  if (!(typeof x386 === "string")) return false;
+  if (!__RE8.test(x386)) return false;
+  const x387 = d.result;
+  if (x387 === undefined) return false;
+  if (!(x387 === "pass" || x387 === "fail")) return false;
+  const x388 = d["detail/code"];
   if (x388 !== undefined) {
-    if (!(Array.isArray(x388))) return false;
-    for (let i389 = 0; i389 < x388.length; i389++) {
-      const x390 = x388[i389];
-      if (!(typeof x390 === "string")) return false;
-      if (x390.length > 500 && __len(x390) > 500) return false;
-      if (x390.length === 0) return false;
-    }
+    if (!__c454(x388)) return false;
   }
-  for (const k391 in d) if (!(k391 === "stance" || k391 === "confidence" || k391 === "grounded_in" || k391 === "caveats")) return false;
-  return true;
-}
-function __c600(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x392 = d.escalate;
-  if (x392 === undefined) return false;
-  if (!(Array.isArray(x392))) return false;
-  if (x392.length > 1 && __dup(x392, null) !== null) return false;
-  for (let i393 = 0; i393 < x392.length; i393++) {
-    const x394 = x392[i393];
-    if (!__c603(x394)) return false;
-  }
-  for (const k395 in d) if (!(k395 === "escalate")) return false;
-  return true;
-}
-function __c598(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  if (!__c581(d)) return false;
-  const x396 = d.default;
-  if (x396 !== undefined) {
-    if (!__c600(x396)) return false;
-  }
-  const x397 = d.by_mode;
-  if (x397 !== undefined) {
-    if (!(typeof x397 === "object" && x397 !== null && !Array.isArray(x397))) return false;
-    const x398 = x397.commons;
-    if (x398 !== undefined) {
-      if (!__c600(x398)) return false;
-    }
-    const x399 = x397.support;
-    if (x399 !== undefined) {
-      if (!__c600(x399)) return false;
-    }
-    const x400 = x397.crisis;
-    if (x400 !== undefined) {
-      if (!__c600(x400)) return false;
-    }
-    for (const k401 in x397) if (!(k401 === "commons" || k401 === "support" || k401 === "crisis")) return false;
-  }
-  for (const k402 in d) if (!(k402 === "default" || k402 === "by_mode")) return false;
-  return true;
-}
-function __c603(d) {
-  if (!(d === "operator-decision" || d === "sustained-degradation" || d === "boundary-risk" || d === "pre-egress-confirmation" || d === "crisis-candidate")) return false;
-  return true;
-}
-function __c748(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x403 = d.allowlist;
-  if (x403 === undefined) return false;
-  if (!(Array.isArray(x403))) return false;
-  if (x403.length > 64) return false;
-  if (x403.length < 1) return false;
-  if (x403.length > 1 && __dup(x403, null) !== null) return false;
-  for (let i404 = 0; i404 < x403.length; i404++) {
-    const x405 = x403[i404];
-    if (!__c532(x405)) return false;
-  }
-  const x406 = d.match;
-  if (x406 !== undefined) {
-    if (!(x406 === "exact" || x406 === "case-insensitive")) return false;
-  }
-  const x407 = d.placeholder;
-  if (x407 !== undefined) {
-    if (!(typeof x407 === "string")) return false;
-    if (x407.length > 80 && __len(x407) > 80) return false;
-  }
-  for (const k408 in d) if (!(k408 === "allowlist" || k408 === "match" || k408 === "placeholder")) return false;
-  return true;
-}
-function __c370(d) {
-  if (!(d === "completed" || d === "handler-unavailable" || d === "context-denied" || d === "policy-denied" || d === "failed")) return false;
-  return true;
-}
-function __c754(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x409 = d.locality;
-  if (x409 !== undefined) {
-    if (!__c391(x409)) return false;
-  }
-  const x410 = d.trust_mode;
-  if (x410 !== undefined) {
-    if (!__c393(x410)) return false;
-  }
-  const x411 = d.scope;
-  if (x411 !== undefined) {
-    if (!(x411 === "assistant-session-only" || x411 === "granted-context")) return false;
-  }
-  const x412 = d.on_context_denied;
-  if (x412 !== undefined) {
-    if (!(x412 === "fail_closed" || x412 === "drop_with_trace")) return false;
-  }
-  const x413 = d.plurality;
-  if (x413 !== undefined) {
-    if (!(x413 === "preserve" || x413 === "collapse")) return false;
-  }
-  for (const k414 in d) if (!(k414 === "locality" || k414 === "trust_mode" || k414 === "scope" || k414 === "on_context_denied" || k414 === "plurality")) return false;
+  for (const k389 in d) if (!(k389 === "check/id" || k389 === "clause" || k389 === "result" || k389 === "detail/code")) return false;
   return true;
 }
 function __c761(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x415 = d.schema;
-  if (x415 === undefined) return false;
-  if (x415 !== "inquirium.generate.request.v1") return false;
-  const x416 = d.operation;
-  if (x416 === undefined) return false;
-  if (x416 !== "generate") return false;
-  const x417 = d.turns;
-  if (x417 === undefined) return false;
-  if (!(Array.isArray(x417))) return false;
-  if (x417.length < 1) return false;
-  for (let i418 = 0; i418 < x417.length; i418++) {
-    const x419 = x417[i418];
-    if (!__c766(x419)) return false;
+  const t390 = d.type;
+  if (typeof t390 !== "string") return false;
+  if (t390 === "text") {
+    if (!__c764(d)) return false;
+  } else if (t390 === "object_ref") {
+    if (!__c769(d)) return false;
+  } else return false;
+  return true;
+}
+function __c775(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x391 = d.schema;
+  if (x391 === undefined) return false;
+  if (x391 !== "inquirium.context-assembly.request.v1") return false;
+  const x392 = d.sources;
+  if (x392 !== undefined) {
+    if (!(Array.isArray(x392))) return false;
+    for (let i393 = 0; i393 < x392.length; i393++) {
+      const x394 = x392[i393];
+      if (!__c779(x394)) return false;
+    }
   }
-  const x420 = d.context_assembly;
+  for (const k395 in d) if (!(k395 === "schema" || k395 === "sources")) return false;
+  return true;
+}
+function __c792(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  let n396 = 0;
+  B397: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x398 = d.content;
+      if (x398 === undefined) break B397;
+    }
+    n396++;
+  }
+  B399: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x400 = d["content/ref"];
+      if (x400 === undefined) break B399;
+    }
+    n396++;
+  }
+  if (n396 !== 1) return false;
+  const x401 = d.schema;
+  if (x401 === undefined) return false;
+  if (x401 !== "inquirium.context-element.v1") return false;
+  const x402 = d["element/id"];
+  if (x402 === undefined) return false;
+  if (!(typeof x402 === "string")) return false;
+  if (x402.length === 0) return false;
+  const x403 = d["source/kind"];
+  if (x403 === undefined) return false;
+  if (!__c459(x403)) return false;
+  const x404 = d["source/ref"];
+  if (x404 !== undefined) {
+    if (!(typeof x404 === "string")) return false;
+    if (x404.length === 0) return false;
+  }
+  const x405 = d.classification;
+  if (x405 === undefined) return false;
+  if (!__c461(x405)) return false;
+  const x406 = d.content;
+  if (x406 !== undefined) {
+    if (!(Array.isArray(x406))) return false;
+    if (x406.length < 1) return false;
+    for (let i407 = 0; i407 < x406.length; i407++) {
+      const x408 = x406[i407];
+      if (!__c761(x408)) return false;
+    }
+  }
+  const x409 = d["content/ref"];
+  if (x409 !== undefined) {
+    if (!(typeof x409 === "string")) return false;
+    if (x409.length === 0) return false;
+  }
+  const x410 = d.declassifiable;
+  if (x410 !== undefined) {
+    if (!(typeof x410 === "boolean")) return false;
+  }
+  const x411 = d["declassified/from"];
+  if (x411 !== undefined) {
+    if (!__c461(x411)) return false;
+  }
+  const x412 = d["grant/ref"];
+  if (x412 !== undefined) {
+    if (!(typeof x412 === "string")) return false;
+    if (x412.length === 0) return false;
+  }
+  for (const k413 in d) if (!(k413 === "schema" || k413 === "element/id" || k413 === "source/kind" || k413 === "source/ref" || k413 === "classification" || k413 === "content" || k413 === "content/ref" || k413 === "declassifiable" || k413 === "declassified/from" || k413 === "grant/ref")) return false;
+  return true;
+}
+function __c779(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  let ok414 = false;
+  L415: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x416 = d["source/kind"];
+      if (x416 === undefined) break L415;
+      if (!(x416 === "artifact" || x416 === "dataset")) break L415;
+    }
+    ok414 = true;
+  }
+  if (ok414) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x417 = d["lease/ref"];
+      if (x417 === undefined) return false;
+    }
+  }
+  const x418 = d["source/kind"];
+  if (x418 === undefined) return false;
+  if (!__c459(x418)) return false;
+  const x419 = d["grant/ref"];
+  if (x419 === undefined) return false;
+  if (!(typeof x419 === "string")) return false;
+  if (x419.length === 0) return false;
+  const x420 = d["lease/ref"];
   if (x420 !== undefined) {
-    if (!__c705(x420)) return false;
+    if (!(typeof x420 === "string")) return false;
+    if (x420.length === 0) return false;
   }
-  const x421 = d.parameters;
+  const x421 = d["flow/ref"];
   if (x421 !== undefined) {
-    if (!__c773(x421)) return false;
+    if (!(typeof x421 === "string")) return false;
+    if (x421.length === 0) return false;
   }
-  const x422 = d.policy;
+  const x422 = d["max/elements"];
   if (x422 !== undefined) {
-    if (!__c754(x422)) return false;
+    if (!(Number.isInteger(x422))) return false;
+    if (x422 < 1) return false;
   }
-  const x423 = d.metadata;
-  if (x423 !== undefined) {
-    if (!(typeof x423 === "object" && x423 !== null && !Array.isArray(x423))) return false;
-    for (const k424 in x423) {
-      if (typeof k424 === "string") {
-        if (k424.length > 64 && __len(k424) > 64) return false;
+  for (const k423 in d) if (!(k423 === "source/kind" || k423 === "grant/ref" || k423 === "lease/ref" || k423 === "flow/ref" || k423 === "max/elements")) return false;
+  return true;
+}
+function __c459(d) {
+  if (!(d === "relationship" || d === "memarium" || d === "messaging" || d === "artifact" || d === "dataset")) return false;
+  return true;
+}
+function __c479(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x424 = d["error/code"];
+  if (x424 !== undefined) {
+    L425: {
+      B426: {
+        if (!__c454(x424)) break B426;
+        break L425;
+      }
+      B427: {
+        if (!(x424 === null)) break B427;
+        break L425;
+      }
+      return false;
+    }
+  }
+  const x428 = d["retry/count"];
+  if (x428 !== undefined) {
+    if (!(Number.isInteger(x428))) return false;
+    if (x428 < 0) return false;
+  }
+  for (const k429 in d) if (!(k429 === "error/code" || k429 === "retry/count")) return false;
+  return true;
+}
+function __c642(d) {
+  if (!(d === "deny" || d === "allow_accepting_remote")) return false;
+  return true;
+}
+function __c640(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  if (!__c611(d)) return false;
+  const x430 = d.default;
+  if (x430 !== undefined) {
+    if (!__c642(x430)) return false;
+  }
+  const x431 = d.by_class;
+  if (x431 !== undefined) {
+    if (!(typeof x431 === "object" && x431 !== null && !Array.isArray(x431))) return false;
+    const x432 = x431.public;
+    if (x432 !== undefined) {
+      if (!__c642(x432)) return false;
+    }
+    const x433 = x431.community;
+    if (x433 !== undefined) {
+      if (!__c642(x433)) return false;
+    }
+    const x434 = x431.personal;
+    if (x434 !== undefined) {
+      if (!__c642(x434)) return false;
+    }
+    for (const k435 in x431) if (!(k435 === "public" || k435 === "community" || k435 === "personal")) return false;
+  }
+  for (const k436 in d) if (!(k436 === "default" || k436 === "by_class")) return false;
+  return true;
+}
+function __c809(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x437 = d.stance;
+  if (x437 !== undefined) {
+    if (!(x437 === "advisory" || x437 === "hypothesis")) return false;
+  }
+  const x438 = d.confidence;
+  if (x438 !== undefined) {
+    if (!(x438 === "unstated" || x438 === "low" || x438 === "medium" || x438 === "high")) return false;
+  }
+  const x439 = d.grounded_in;
+  if (x439 !== undefined) {
+    if (!(Array.isArray(x439))) return false;
+    for (let i440 = 0; i440 < x439.length; i440++) {
+      const x441 = x439[i440];
+      if (!(typeof x441 === "string")) return false;
+      if (x441.length === 0) return false;
+    }
+  }
+  const x442 = d.caveats;
+  if (x442 !== undefined) {
+    if (!(Array.isArray(x442))) return false;
+    for (let i443 = 0; i443 < x442.length; i443++) {
+      const x444 = x442[i443];
+      if (!(typeof x444 === "string")) return false;
+      if (x444.length > 500 && __len(x444) > 500) return false;
+      if (x444.length === 0) return false;
+    }
+  }
+  for (const k445 in d) if (!(k445 === "stance" || k445 === "confidence" || k445 === "grounded_in" || k445 === "caveats")) return false;
+  return true;
+}
+function __c670(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x446 = d.escalate;
+  if (x446 === undefined) return false;
+  if (!(Array.isArray(x446))) return false;
+  if (x446.length > 1 && __dup(x446, null) !== null) return false;
+  for (let i447 = 0; i447 < x446.length; i447++) {
+    const x448 = x446[i447];
+    if (!__c673(x448)) return false;
+  }
+  for (const k449 in d) if (!(k449 === "escalate")) return false;
+  return true;
+}
+function __c668(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  if (!__c651(d)) return false;
+  const x450 = d.default;
+  if (x450 !== undefined) {
+    if (!__c670(x450)) return false;
+  }
+  const x451 = d.by_mode;
+  if (x451 !== undefined) {
+    if (!(typeof x451 === "object" && x451 !== null && !Array.isArray(x451))) return false;
+    const x452 = x451.commons;
+    if (x452 !== undefined) {
+      if (!__c670(x452)) return false;
+    }
+    const x453 = x451.support;
+    if (x453 !== undefined) {
+      if (!__c670(x453)) return false;
+    }
+    const x454 = x451.crisis;
+    if (x454 !== undefined) {
+      if (!__c670(x454)) return false;
+    }
+    for (const k455 in x451) if (!(k455 === "commons" || k455 === "support" || k455 === "crisis")) return false;
+  }
+  for (const k456 in d) if (!(k456 === "default" || k456 === "by_mode")) return false;
+  return true;
+}
+function __c673(d) {
+  if (!(d === "operator-decision" || d === "sustained-degradation" || d === "boundary-risk" || d === "pre-egress-confirmation" || d === "crisis-candidate")) return false;
+  return true;
+}
+function __c818(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x457 = d.allowlist;
+  if (x457 === undefined) return false;
+  if (!(Array.isArray(x457))) return false;
+  if (x457.length > 64) return false;
+  if (x457.length < 1) return false;
+  if (x457.length > 1 && __dup(x457, null) !== null) return false;
+  for (let i458 = 0; i458 < x457.length; i458++) {
+    const x459 = x457[i458];
+    if (!__c602(x459)) return false;
+  }
+  const x460 = d.match;
+  if (x460 !== undefined) {
+    if (!(x460 === "exact" || x460 === "case-insensitive")) return false;
+  }
+  const x461 = d.placeholder;
+  if (x461 !== undefined) {
+    if (!(typeof x461 === "string")) return false;
+    if (x461.length > 80 && __len(x461) > 80) return false;
+  }
+  for (const k462 in d) if (!(k462 === "allowlist" || k462 === "match" || k462 === "placeholder")) return false;
+  return true;
+}
+function __c419(d) {
+  if (!(d === "completed" || d === "handler-unavailable" || d === "context-denied" || d === "policy-denied" || d === "failed")) return false;
+  return true;
+}
+function __c824(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x463 = d.locality;
+  if (x463 !== undefined) {
+    if (!__c440(x463)) return false;
+  }
+  const x464 = d.trust_mode;
+  if (x464 !== undefined) {
+    if (!__c442(x464)) return false;
+  }
+  const x465 = d.scope;
+  if (x465 !== undefined) {
+    if (!(x465 === "assistant-session-only" || x465 === "granted-context")) return false;
+  }
+  const x466 = d.on_context_denied;
+  if (x466 !== undefined) {
+    if (!(x466 === "fail_closed" || x466 === "drop_with_trace")) return false;
+  }
+  const x467 = d.plurality;
+  if (x467 !== undefined) {
+    if (!(x467 === "preserve" || x467 === "collapse")) return false;
+  }
+  for (const k468 in d) if (!(k468 === "locality" || k468 === "trust_mode" || k468 === "scope" || k468 === "on_context_denied" || k468 === "plurality")) return false;
+  return true;
+}
+function __c831(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x469 = d.schema;
+  if (x469 === undefined) return false;
+  if (x469 !== "inquirium.generate.request.v1") return false;
+  const x470 = d.operation;
+  if (x470 === undefined) return false;
+  if (x470 !== "generate") return false;
+  const x471 = d.turns;
+  if (x471 === undefined) return false;
+  if (!(Array.isArray(x471))) return false;
+  if (x471.length < 1) return false;
+  for (let i472 = 0; i472 < x471.length; i472++) {
+    const x473 = x471[i472];
+    if (!__c836(x473)) return false;
+  }
+  const x474 = d.context_assembly;
+  if (x474 !== undefined) {
+    if (!__c775(x474)) return false;
+  }
+  const x475 = d.parameters;
+  if (x475 !== undefined) {
+    if (!__c843(x475)) return false;
+  }
+  const x476 = d.policy;
+  if (x476 !== undefined) {
+    if (!__c824(x476)) return false;
+  }
+  const x477 = d.metadata;
+  if (x477 !== undefined) {
+    if (!(typeof x477 === "object" && x477 !== null && !Array.isArray(x477))) return false;
+    for (const k478 in x477) {
+      if (typeof k478 === "string") {
+        if (k478.length > 64 && __len(k478) > 64) return false;
       }
     }
-    for (const k425 in x423) {
+    for (const k479 in x477) {
       if (false) continue;
-      const x426 = x423[k425];
-      L427: {
-        B428: {
-          if (!(typeof x426 === "string")) break B428;
-          if (x426.length > 256 && __len(x426) > 256) break B428;
-          break L427;
+      const x480 = x477[k479];
+      L481: {
+        B482: {
+          if (!(typeof x480 === "string")) break B482;
+          if (x480.length > 256 && __len(x480) > 256) break B482;
+          break L481;
         }
-        B429: {
-          if (!(Number.isFinite(x426))) break B429;
-          break L427;
+        B483: {
+          if (!(Number.isFinite(x480))) break B483;
+          break L481;
         }
-        B430: {
-          if (!(typeof x426 === "boolean")) break B430;
-          break L427;
+        B484: {
+          if (!(typeof x480 === "boolean")) break B484;
+          break L481;
         }
-        B431: {
-          if (!(x426 === null)) break B431;
-          break L427;
+        B485: {
+          if (!(x480 === null)) break B485;
+          break L481;
         }
         return false;
       }
     }
   }
-  for (const k432 in d) if (!(k432 === "schema" || k432 === "operation" || k432 === "turns" || k432 === "context_assembly" || k432 === "parameters" || k432 === "policy" || k432 === "metadata")) return false;
+  for (const k486 in d) if (!(k486 === "schema" || k486 === "operation" || k486 === "turns" || k486 === "context_assembly" || k486 === "parameters" || k486 === "policy" || k486 === "metadata")) return false;
   return true;
 }
-function __c789(d) {
+function __c859(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok433 = false;
-  L434: {
+  let ok487 = false;
+  L488: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x435 = d.outcome;
-      if (x435 === undefined) break L434;
-      if (x435 !== "completed") break L434;
+      const x489 = d.outcome;
+      if (x489 === undefined) break L488;
+      if (x489 !== "completed") break L488;
     }
-    ok433 = true;
+    ok487 = true;
   }
-  if (ok433) {
+  if (ok487) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x436 = d.output;
-      if (x436 === undefined) return false;
-      const x437 = d.epistemic;
-      if (x437 === undefined) return false;
-      const x438 = d["runtime/ref"];
-      if (x438 === undefined) return false;
-      const x439 = d["model.binding/ref"];
-      if (x439 === undefined) return false;
-      const x440 = d.locality;
-      if (x440 === undefined) return false;
-      const x441 = d["reason/code"];
-      if (x441 !== undefined) {
+      const x490 = d.output;
+      if (x490 === undefined) return false;
+      const x491 = d.epistemic;
+      if (x491 === undefined) return false;
+      const x492 = d["runtime/ref"];
+      if (x492 === undefined) return false;
+      const x493 = d["model.binding/ref"];
+      if (x493 === undefined) return false;
+      const x494 = d.locality;
+      if (x494 === undefined) return false;
+      const x495 = d["reason/code"];
+      if (x495 !== undefined) {
         return false;
       }
     }
   } else {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x442 = d["reason/code"];
-      if (x442 === undefined) return false;
-      const x443 = d.output;
-      if (x443 !== undefined) {
+      const x496 = d["reason/code"];
+      if (x496 === undefined) return false;
+      const x497 = d.output;
+      if (x497 !== undefined) {
         return false;
       }
-      const x444 = d.epistemic;
-      if (x444 !== undefined) {
+      const x498 = d.epistemic;
+      if (x498 !== undefined) {
         return false;
       }
     }
   }
-  const x445 = d.schema;
-  if (x445 === undefined) return false;
-  if (x445 !== "inquirium.generate.response.v1") return false;
-  const x446 = d.operation;
-  if (x446 === undefined) return false;
-  if (x446 !== "generate") return false;
-  const x447 = d.outcome;
-  if (x447 === undefined) return false;
-  if (!__c370(x447)) return false;
-  const x448 = d["reason/code"];
-  if (x448 !== undefined) {
-    if (!__c405(x448)) return false;
-  }
-  const x449 = d.output;
-  if (x449 !== undefined) {
-    if (!(Array.isArray(x449))) return false;
-    if (x449.length < 1) return false;
-    for (let i450 = 0; i450 < x449.length; i450++) {
-      const x451 = x449[i450];
-      if (!__c691(x451)) return false;
-    }
-  }
-  const x452 = d.epistemic;
-  if (x452 !== undefined) {
-    if (!__c739(x452)) return false;
-  }
-  const x453 = d["runtime/ref"];
-  if (x453 !== undefined) {
-    if (!__c372(x453)) return false;
-  }
-  const x454 = d["model.binding/ref"];
-  if (x454 !== undefined) {
-    if (!__c374(x454)) return false;
-  }
-  const x455 = d.locality;
-  if (x455 !== undefined) {
-    if (!(x455 === "local_only" || x455 === "remote")) return false;
-  }
-  const x456 = d["trace/ref"];
-  if (x456 === undefined) return false;
-  if (!__c801(x456)) return false;
-  const x457 = d.usage;
-  if (x457 !== undefined) {
-    if (!__c803(x457)) return false;
-  }
-  const x458 = d.diagnostics;
-  if (x458 !== undefined) {
-    if (!__c430(x458)) return false;
-  }
-  for (const k459 in d) if (!(k459 === "schema" || k459 === "operation" || k459 === "outcome" || k459 === "reason/code" || k459 === "output" || k459 === "epistemic" || k459 === "runtime/ref" || k459 === "model.binding/ref" || k459 === "locality" || k459 === "trace/ref" || k459 === "usage" || k459 === "diagnostics")) return false;
-  return true;
-}
-function __c773(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x460 = d.max_tokens;
-  if (x460 !== undefined) {
-    if (!(Number.isInteger(x460))) return false;
-    if (x460 < 1) return false;
-  }
-  const x461 = d.temperature;
-  if (x461 !== undefined) {
-    if (!(Number.isFinite(x461))) return false;
-    if (x461 > 2) return false;
-    if (x461 < 0) return false;
-  }
-  const x462 = d.top_p;
-  if (x462 !== undefined) {
-    if (!(Number.isFinite(x462))) return false;
-    if (x462 > 1) return false;
-    if (x462 <= 0) return false;
-  }
-  const x463 = d.stop;
-  if (x463 !== undefined) {
-    if (!(Array.isArray(x463))) return false;
-    if (x463.length > 8) return false;
-    for (let i464 = 0; i464 < x463.length; i464++) {
-      const x465 = x463[i464];
-      if (!(typeof x465 === "string")) return false;
-      if (x465.length === 0) return false;
-    }
-  }
-  for (const k466 in d) if (!(k466 === "max_tokens" || k466 === "temperature" || k466 === "top_p" || k466 === "stop")) return false;
-  return true;
-}
-function __c826(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok467 = false;
-  L468: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x469 = d.verdict;
-      if (x469 === undefined) break L468;
-      if (x469 !== "amended") break L468;
-    }
-    ok467 = true;
-  }
-  if (ok467) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x470 = d.note;
-      if (x470 === undefined) return false;
-    }
-  }
-  const x471 = d.schema;
-  if (x471 === undefined) return false;
-  if (x471 !== "inquirium.inquiry-feedback.v1") return false;
-  const x472 = d["feedback/id"];
-  if (x472 === undefined) return false;
-  if (!(typeof x472 === "string")) return false;
-  if (!__RE9.test(x472)) return false;
-  const x473 = d["result/ref"];
-  if (x473 === undefined) return false;
-  if (!__c830(x473)) return false;
-  const x474 = d["session/ref"];
-  if (x474 === undefined) return false;
-  if (!__c832(x474)) return false;
-  const x475 = d["participant/ref"];
-  if (x475 === undefined) return false;
-  if (!__c365(x475)) return false;
-  const x476 = d.verdict;
-  if (x476 === undefined) return false;
-  if (!(x476 === "verified" || x476 === "refuted" || x476 === "amended")) return false;
-  const x477 = d.note;
-  if (x477 !== undefined) {
-    if (!(typeof x477 === "string")) return false;
-    if (x477.length > 4000 && __len(x477) > 4000) return false;
-    if (x477.length === 0) return false;
-  }
-  const x478 = d["supersedes/ref"];
-  if (x478 !== undefined) {
-    if (!(typeof x478 === "string")) return false;
-    if (!__RE9.test(x478)) return false;
-  }
-  const x479 = d["recorded/at"];
-  if (x479 === undefined) return false;
-  if (!(typeof x479 === "string")) return false;
-  if (!__fmtDateTime(x479)) return false;
-  for (const k480 in d) if (!(k480 === "schema" || k480 === "feedback/id" || k480 === "result/ref" || k480 === "session/ref" || k480 === "participant/ref" || k480 === "verdict" || k480 === "note" || k480 === "supersedes/ref" || k480 === "recorded/at")) return false;
-  return true;
-}
-function __c844(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x481 = d.schema;
-  if (x481 === undefined) return false;
-  if (x481 !== "inquirium.inquiry-result.v1") return false;
-  const x482 = d["result/id"];
-  if (x482 === undefined) return false;
-  if (!__c830(x482)) return false;
-  const x483 = d["turn/id"];
-  if (x483 === undefined) return false;
-  if (!__c363(x483)) return false;
-  const x484 = d["session/ref"];
-  if (x484 === undefined) return false;
-  if (!__c832(x484)) return false;
-  const x485 = d["participant/ref"];
-  if (x485 === undefined) return false;
-  if (!__c365(x485)) return false;
-  const x486 = d["trace/ref"];
-  if (x486 === undefined) return false;
-  if (!__c801(x486)) return false;
-  const x487 = d.provenance;
-  if (x487 === undefined) return false;
-  if (!__c852(x487)) return false;
-  const x488 = d.classification;
-  if (x488 === undefined) return false;
-  if (!__c412(x488)) return false;
-  const x489 = d.output;
-  if (x489 === undefined) return false;
-  if (!(Array.isArray(x489))) return false;
-  if (x489.length < 1) return false;
-  for (let i490 = 0; i490 < x489.length; i490++) {
-    const x491 = x489[i490];
-    if (!__c691(x491)) return false;
-  }
-  const x492 = d.epistemic;
-  if (x492 === undefined) return false;
-  if (!__c739(x492)) return false;
-  const x493 = d["recorded/at"];
-  if (x493 === undefined) return false;
-  if (!(typeof x493 === "string")) return false;
-  if (!__fmtDateTime(x493)) return false;
-  for (const k494 in d) if (!(k494 === "schema" || k494 === "result/id" || k494 === "turn/id" || k494 === "session/ref" || k494 === "participant/ref" || k494 === "trace/ref" || k494 === "provenance" || k494 === "classification" || k494 === "output" || k494 === "epistemic" || k494 === "recorded/at")) return false;
-  return true;
-}
-function __c863(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x495 = d.schema;
-  if (x495 === undefined) return false;
-  if (x495 !== "inquirium.inquiry-turn.v1") return false;
-  const x496 = d["turn/id"];
-  if (x496 === undefined) return false;
-  if (!__c363(x496)) return false;
-  const x497 = d["session/ref"];
-  if (x497 === undefined) return false;
-  if (!__c832(x497)) return false;
-  const x498 = d["participant/ref"];
-  if (x498 === undefined) return false;
-  if (!__c365(x498)) return false;
-  const x499 = d.sequence;
+  const x499 = d.schema;
   if (x499 === undefined) return false;
-  if (!(Number.isInteger(x499))) return false;
-  if (x499 < 0) return false;
-  const x500 = d.content;
+  if (x499 !== "inquirium.generate.response.v1") return false;
+  const x500 = d.operation;
   if (x500 === undefined) return false;
-  if (!(Array.isArray(x500))) return false;
-  if (x500.length < 1) return false;
-  for (let i501 = 0; i501 < x500.length; i501++) {
-    const x502 = x500[i501];
-    if (!__c691(x502)) return false;
+  if (x500 !== "generate") return false;
+  const x501 = d.outcome;
+  if (x501 === undefined) return false;
+  if (!__c419(x501)) return false;
+  const x502 = d["reason/code"];
+  if (x502 !== undefined) {
+    if (!__c454(x502)) return false;
   }
-  const x503 = d.classification;
-  if (x503 === undefined) return false;
-  if (!__c412(x503)) return false;
-  const x504 = d["recorded/at"];
-  if (x504 === undefined) return false;
-  if (!(typeof x504 === "string")) return false;
-  if (!__fmtDateTime(x504)) return false;
-  for (const k505 in d) if (!(k505 === "schema" || k505 === "turn/id" || k505 === "session/ref" || k505 === "participant/ref" || k505 === "sequence" || k505 === "content" || k505 === "classification" || k505 === "recorded/at")) return false;
+  const x503 = d.output;
+  if (x503 !== undefined) {
+    if (!(Array.isArray(x503))) return false;
+    if (x503.length < 1) return false;
+    for (let i504 = 0; i504 < x503.length; i504++) {
+      const x505 = x503[i504];
+      if (!__c761(x505)) return false;
+    }
+  }
+  const x506 = d.epistemic;
+  if (x506 !== undefined) {
+    if (!__c809(x506)) return false;
+  }
+  const x507 = d["runtime/ref"];
+  if (x507 !== undefined) {
+    if (!__c421(x507)) return false;
+  }
+  const x508 = d["model.binding/ref"];
+  if (x508 !== undefined) {
+    if (!__c423(x508)) return false;
+  }
+  const x509 = d.locality;
+  if (x509 !== undefined) {
+    if (!(x509 === "local_only" || x509 === "remote")) return false;
+  }
+  const x510 = d["trace/ref"];
+  if (x510 === undefined) return false;
+  if (!__c871(x510)) return false;
+  const x511 = d.usage;
+  if (x511 !== undefined) {
+    if (!__c873(x511)) return false;
+  }
+  const x512 = d.diagnostics;
+  if (x512 !== undefined) {
+    if (!__c479(x512)) return false;
+  }
+  for (const k513 in d) if (!(k513 === "schema" || k513 === "operation" || k513 === "outcome" || k513 === "reason/code" || k513 === "output" || k513 === "epistemic" || k513 === "runtime/ref" || k513 === "model.binding/ref" || k513 === "locality" || k513 === "trace/ref" || k513 === "usage" || k513 === "diagnostics")) return false;
   return true;
 }
-function __c391(d) {
+function __c843(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x514 = d.max_tokens;
+  if (x514 !== undefined) {
+    if (!(Number.isInteger(x514))) return false;
+    if (x514 < 1) return false;
+  }
+  const x515 = d.temperature;
+  if (x515 !== undefined) {
+    if (!(Number.isFinite(x515))) return false;
+    if (x515 > 2) return false;
+    if (x515 < 0) return false;
+  }
+  const x516 = d.top_p;
+  if (x516 !== undefined) {
+    if (!(Number.isFinite(x516))) return false;
+    if (x516 > 1) return false;
+    if (x516 <= 0) return false;
+  }
+  const x517 = d.stop;
+  if (x517 !== undefined) {
+    if (!(Array.isArray(x517))) return false;
+    if (x517.length > 8) return false;
+    for (let i518 = 0; i518 < x517.length; i518++) {
+      const x519 = x517[i518];
+      if (!(typeof x519 === "string")) return false;
+      if (x519.length === 0) return false;
+    }
+  }
+  for (const k520 in d) if (!(k520 === "max_tokens" || k520 === "temperature" || k520 === "top_p" || k520 === "stop")) return false;
+  return true;
+}
+function __c896(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  let ok521 = false;
+  L522: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x523 = d.verdict;
+      if (x523 === undefined) break L522;
+      if (x523 !== "amended") break L522;
+    }
+    ok521 = true;
+  }
+  if (ok521) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x524 = d.note;
+      if (x524 === undefined) return false;
+    }
+  }
+  const x525 = d.schema;
+  if (x525 === undefined) return false;
+  if (x525 !== "inquirium.inquiry-feedback.v1") return false;
+  const x526 = d["feedback/id"];
+  if (x526 === undefined) return false;
+  if (!(typeof x526 === "string")) return false;
+  if (!__RE9.test(x526)) return false;
+  const x527 = d["result/ref"];
+  if (x527 === undefined) return false;
+  if (!__c900(x527)) return false;
+  const x528 = d["session/ref"];
+  if (x528 === undefined) return false;
+  if (!__c902(x528)) return false;
+  const x529 = d["participant/ref"];
+  if (x529 === undefined) return false;
+  if (!__c414(x529)) return false;
+  const x530 = d.verdict;
+  if (x530 === undefined) return false;
+  if (!(x530 === "verified" || x530 === "refuted" || x530 === "amended")) return false;
+  const x531 = d.note;
+  if (x531 !== undefined) {
+    if (!(typeof x531 === "string")) return false;
+    if (x531.length > 4000 && __len(x531) > 4000) return false;
+    if (x531.length === 0) return false;
+  }
+  const x532 = d["supersedes/ref"];
+  if (x532 !== undefined) {
+    if (!(typeof x532 === "string")) return false;
+    if (!__RE9.test(x532)) return false;
+  }
+  const x533 = d["recorded/at"];
+  if (x533 === undefined) return false;
+  if (!(typeof x533 === "string")) return false;
+  if (!__fmtDateTime(x533)) return false;
+  for (const k534 in d) if (!(k534 === "schema" || k534 === "feedback/id" || k534 === "result/ref" || k534 === "session/ref" || k534 === "participant/ref" || k534 === "verdict" || k534 === "note" || k534 === "supersedes/ref" || k534 === "recorded/at")) return false;
+  return true;
+}
+function __c914(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x535 = d.schema;
+  if (x535 === undefined) return false;
+  if (x535 !== "inquirium.inquiry-result.v1") return false;
+  const x536 = d["result/id"];
+  if (x536 === undefined) return false;
+  if (!__c900(x536)) return false;
+  const x537 = d["turn/id"];
+  if (x537 === undefined) return false;
+  if (!__c412(x537)) return false;
+  const x538 = d["session/ref"];
+  if (x538 === undefined) return false;
+  if (!__c902(x538)) return false;
+  const x539 = d["participant/ref"];
+  if (x539 === undefined) return false;
+  if (!__c414(x539)) return false;
+  const x540 = d["trace/ref"];
+  if (x540 === undefined) return false;
+  if (!__c871(x540)) return false;
+  const x541 = d.provenance;
+  if (x541 === undefined) return false;
+  if (!__c922(x541)) return false;
+  const x542 = d.classification;
+  if (x542 === undefined) return false;
+  if (!__c461(x542)) return false;
+  const x543 = d.output;
+  if (x543 === undefined) return false;
+  if (!(Array.isArray(x543))) return false;
+  if (x543.length < 1) return false;
+  for (let i544 = 0; i544 < x543.length; i544++) {
+    const x545 = x543[i544];
+    if (!__c761(x545)) return false;
+  }
+  const x546 = d.epistemic;
+  if (x546 === undefined) return false;
+  if (!__c809(x546)) return false;
+  const x547 = d["recorded/at"];
+  if (x547 === undefined) return false;
+  if (!(typeof x547 === "string")) return false;
+  if (!__fmtDateTime(x547)) return false;
+  for (const k548 in d) if (!(k548 === "schema" || k548 === "result/id" || k548 === "turn/id" || k548 === "session/ref" || k548 === "participant/ref" || k548 === "trace/ref" || k548 === "provenance" || k548 === "classification" || k548 === "output" || k548 === "epistemic" || k548 === "recorded/at")) return false;
+  return true;
+}
+function __c933(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x549 = d.schema;
+  if (x549 === undefined) return false;
+  if (x549 !== "inquirium.inquiry-turn.v1") return false;
+  const x550 = d["turn/id"];
+  if (x550 === undefined) return false;
+  if (!__c412(x550)) return false;
+  const x551 = d["session/ref"];
+  if (x551 === undefined) return false;
+  if (!__c902(x551)) return false;
+  const x552 = d["participant/ref"];
+  if (x552 === undefined) return false;
+  if (!__c414(x552)) return false;
+  const x553 = d.sequence;
+  if (x553 === undefined) return false;
+  if (!(Number.isInteger(x553))) return false;
+  if (x553 < 0) return false;
+  const x554 = d.content;
+  if (x554 === undefined) return false;
+  if (!(Array.isArray(x554))) return false;
+  if (x554.length < 1) return false;
+  for (let i555 = 0; i555 < x554.length; i555++) {
+    const x556 = x554[i555];
+    if (!__c761(x556)) return false;
+  }
+  const x557 = d.classification;
+  if (x557 === undefined) return false;
+  if (!__c461(x557)) return false;
+  const x558 = d["recorded/at"];
+  if (x558 === undefined) return false;
+  if (!(typeof x558 === "string")) return false;
+  if (!__fmtDateTime(x558)) return false;
+  for (const k559 in d) if (!(k559 === "schema" || k559 === "turn/id" || k559 === "session/ref" || k559 === "participant/ref" || k559 === "sequence" || k559 === "content" || k559 === "classification" || k559 === "recorded/at")) return false;
+  return true;
+}
+function __c440(d) {
   if (!(d === "local_only" || d === "remote_allowed")) return false;
   return true;
 }
-function __c581(d) {
+function __c651(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x506 = d.default;
-  if (x506 === undefined) return false;
-  const x507 = d.by_mode;
-  if (x507 !== undefined) {
-    if (!(typeof x507 === "object" && x507 !== null && !Array.isArray(x507))) return false;
-    for (const k508 in x507) if (!(k508 === "commons" || k508 === "support" || k508 === "crisis")) return false;
+  const x560 = d.default;
+  if (x560 === undefined) return false;
+  const x561 = d.by_mode;
+  if (x561 !== undefined) {
+    if (!(typeof x561 === "object" && x561 !== null && !Array.isArray(x561))) return false;
+    for (const k562 in x561) if (!(k562 === "commons" || k562 === "support" || k562 === "crisis")) return false;
   }
-  for (const k509 in d) if (!(k509 === "default" || k509 === "by_mode")) return false;
+  for (const k563 in d) if (!(k563 === "default" || k563 === "by_mode")) return false;
   return true;
 }
-function __c874(d) {
+function __c944(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok510 = false;
-  L511: {
+  let ok564 = false;
+  L565: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x512 = d.transport_kind;
-      if (x512 === undefined) break L511;
-      if (x512 !== "http_remote") break L511;
+      const x566 = d.transport_kind;
+      if (x566 === undefined) break L565;
+      if (x566 !== "http_remote") break L565;
     }
-    ok510 = true;
+    ok564 = true;
   }
-  if (ok510) {
+  if (ok564) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x513 = d.remote_provider;
-      if (x513 !== undefined) {
-        if (x513 !== true) return false;
+      const x567 = d.remote_provider;
+      if (x567 !== undefined) {
+        if (x567 !== true) return false;
       }
     }
   } else {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x514 = d.remote_provider;
-      if (x514 !== undefined) {
-        if (x514 !== false) return false;
+      const x568 = d.remote_provider;
+      if (x568 !== undefined) {
+        if (x568 !== false) return false;
       }
     }
   }
-  let ok515 = false;
-  L516: {
+  let ok569 = false;
+  L570: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x517 = d.remote_provider;
-      if (x517 === undefined) break L516;
-      if (x517 !== true) break L516;
-      const x518 = d.accepts_max_tier;
-      if (x518 === undefined) break L516;
-      if (!(x518 === "community" || x518 === "personal")) break L516;
+      const x571 = d.remote_provider;
+      if (x571 === undefined) break L570;
+      if (x571 !== true) break L570;
+      const x572 = d.accepts_max_tier;
+      if (x572 === undefined) break L570;
+      if (!(x572 === "community" || x572 === "personal")) break L570;
     }
-    ok515 = true;
+    ok569 = true;
   }
-  if (ok515) {
+  if (ok569) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x519 = d.operator_acknowledgement;
-      if (x519 === undefined) return false;
+      const x573 = d.operator_acknowledgement;
+      if (x573 === undefined) return false;
     }
   }
-  let ok520 = false;
-  L521: {
+  let ok574 = false;
+  L575: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x522 = d.accepts_max_tier;
-      if (x522 === undefined) break L521;
-      if (x522 !== "public") break L521;
+      const x576 = d.accepts_max_tier;
+      if (x576 === undefined) break L575;
+      if (x576 !== "public") break L575;
     }
-    ok520 = true;
+    ok574 = true;
   }
-  if (ok520) {
+  if (ok574) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x523 = d.accepts;
-      if (x523 !== undefined) {
-        if (!(Array.isArray(x523))) return false;
-        for (let i524 = 0; i524 < x523.length; i524++) {
-          const x525 = x523[i524];
-          if (!(x525 === "public")) return false;
+      const x577 = d.accepts;
+      if (x577 !== undefined) {
+        if (!(Array.isArray(x577))) return false;
+        for (let i578 = 0; i578 < x577.length; i578++) {
+          const x579 = x577[i578];
+          if (!(x579 === "public")) return false;
         }
       }
     }
   }
-  let ok526 = false;
-  L527: {
+  let ok580 = false;
+  L581: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x528 = d.accepts_max_tier;
-      if (x528 === undefined) break L527;
-      if (x528 !== "community") break L527;
+      const x582 = d.accepts_max_tier;
+      if (x582 === undefined) break L581;
+      if (x582 !== "community") break L581;
     }
-    ok526 = true;
+    ok580 = true;
   }
-  if (ok526) {
+  if (ok580) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x529 = d.accepts;
-      if (x529 !== undefined) {
-        if (!(Array.isArray(x529))) return false;
-        for (let i530 = 0; i530 < x529.length; i530++) {
-          const x531 = x529[i530];
-          if (!(x531 === "public" || x531 === "community")) return false;
+      const x583 = d.accepts;
+      if (x583 !== undefined) {
+        if (!(Array.isArray(x583))) return false;
+        for (let i584 = 0; i584 < x583.length; i584++) {
+          const x585 = x583[i584];
+          if (!(x585 === "public" || x585 === "community")) return false;
         }
       }
     }
   }
-  let ok532 = false;
-  L533: {
+  let ok586 = false;
+  L587: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x534 = d.accepts_max_tier;
-      if (x534 === undefined) break L533;
-      if (x534 !== "personal") break L533;
-      const x535 = d.operator_acknowledgement;
-      if (x535 === undefined) break L533;
-      if (!(typeof x535 === "object" && x535 !== null && !Array.isArray(x535))) break L533;
+      const x588 = d.accepts_max_tier;
+      if (x588 === undefined) break L587;
+      if (x588 !== "personal") break L587;
+      const x589 = d.operator_acknowledgement;
+      if (x589 === undefined) break L587;
+      if (!(typeof x589 === "object" && x589 !== null && !Array.isArray(x589))) break L587;
     }
-    ok532 = true;
+    ok586 = true;
   }
-  if (ok532) {
+  if (ok586) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x536 = d.operator_acknowledgement;
-      if (x536 !== undefined) {
-        if (!(typeof x536 === "object" && x536 !== null && !Array.isArray(x536))) return false;
-        const x537 = x536.acknowledged_max_tier;
-        if (x537 !== undefined) {
-          if (x537 !== "personal") return false;
+      const x590 = d.operator_acknowledgement;
+      if (x590 !== undefined) {
+        if (!(typeof x590 === "object" && x590 !== null && !Array.isArray(x590))) return false;
+        const x591 = x590.acknowledged_max_tier;
+        if (x591 !== undefined) {
+          if (x591 !== "personal") return false;
         }
       }
     }
   }
-  const x538 = d.schema;
-  if (x538 === undefined) return false;
-  if (x538 !== "inquirium.model-acceptance.v1") return false;
-  const x539 = d["model.binding/ref"];
-  if (x539 === undefined) return false;
-  if (!__c374(x539)) return false;
-  const x540 = d.accepts_max_tier;
-  if (x540 === undefined) return false;
-  if (!__c412(x540)) return false;
-  const x541 = d.accepts;
-  if (x541 !== undefined) {
-    if (!(Array.isArray(x541))) return false;
-    if (x541.length < 1) return false;
-    if (x541.length > 1 && __dup(x541, null) !== null) return false;
-    for (let i542 = 0; i542 < x541.length; i542++) {
-      const x543 = x541[i542];
-      if (!__c412(x543)) return false;
+  const x592 = d.schema;
+  if (x592 === undefined) return false;
+  if (x592 !== "inquirium.model-acceptance.v1") return false;
+  const x593 = d["model.binding/ref"];
+  if (x593 === undefined) return false;
+  if (!__c423(x593)) return false;
+  const x594 = d.accepts_max_tier;
+  if (x594 === undefined) return false;
+  if (!__c461(x594)) return false;
+  const x595 = d.accepts;
+  if (x595 !== undefined) {
+    if (!(Array.isArray(x595))) return false;
+    if (x595.length < 1) return false;
+    if (x595.length > 1 && __dup(x595, null) !== null) return false;
+    for (let i596 = 0; i596 < x595.length; i596++) {
+      const x597 = x595[i596];
+      if (!__c461(x597)) return false;
     }
   }
-  const x544 = d.requires_declassification_above;
-  if (x544 !== undefined) {
-    if (!__c412(x544)) return false;
+  const x598 = d.requires_declassification_above;
+  if (x598 !== undefined) {
+    if (!__c461(x598)) return false;
   }
-  const x545 = d.transport_kind;
-  if (x545 === undefined) return false;
-  if (!__c882(x545)) return false;
-  const x546 = d.remote_provider;
-  if (x546 === undefined) return false;
-  if (!(typeof x546 === "boolean")) return false;
-  const x547 = d.operator_acknowledgement;
-  if (x547 !== undefined) {
-    if (!__c885(x547)) return false;
+  const x599 = d.transport_kind;
+  if (x599 === undefined) return false;
+  if (!__c952(x599)) return false;
+  const x600 = d.remote_provider;
+  if (x600 === undefined) return false;
+  if (!(typeof x600 === "boolean")) return false;
+  const x601 = d.operator_acknowledgement;
+  if (x601 !== undefined) {
+    if (!__c955(x601)) return false;
   }
-  for (const k548 in d) if (!(k548 === "schema" || k548 === "model.binding/ref" || k548 === "accepts_max_tier" || k548 === "accepts" || k548 === "requires_declassification_above" || k548 === "transport_kind" || k548 === "remote_provider" || k548 === "operator_acknowledgement")) return false;
+  for (const k602 in d) if (!(k602 === "schema" || k602 === "model.binding/ref" || k602 === "accepts_max_tier" || k602 === "accepts" || k602 === "requires_declassification_above" || k602 === "transport_kind" || k602 === "remote_provider" || k602 === "operator_acknowledgement")) return false;
   return true;
 }
-function __c374(d) {
+function __c423(d) {
   if (!(typeof d === "string")) return false;
   if (!__RE10.test(d)) return false;
   return true;
 }
-function __c925(d) {
+function __c995(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x549 = d.options;
-  if (x549 === undefined) return false;
-  if (!(Array.isArray(x549))) return false;
-  if (x549.length > 24) return false;
-  if (x549.length < 2) return false;
-  for (let i550 = 0; i550 < x549.length; i550++) {
-    const x551 = x549[i550];
-    if (!__c677(x551)) return false;
+  const x603 = d.options;
+  if (x603 === undefined) return false;
+  if (!(Array.isArray(x603))) return false;
+  if (x603.length > 24) return false;
+  if (x603.length < 2) return false;
+  for (let i604 = 0; i604 < x603.length; i604++) {
+    const x605 = x603[i604];
+    if (!__c747(x605)) return false;
   }
-  const x552 = d["min/selected"];
-  if (x552 !== undefined) {
-    if (!(Number.isInteger(x552))) return false;
-    if (x552 < 0) return false;
+  const x606 = d["min/selected"];
+  if (x606 !== undefined) {
+    if (!(Number.isInteger(x606))) return false;
+    if (x606 < 0) return false;
   }
-  const x553 = d["max/selected"];
-  if (x553 !== undefined) {
-    if (!(Number.isInteger(x553))) return false;
-    if (x553 < 1) return false;
+  const x607 = d["max/selected"];
+  if (x607 !== undefined) {
+    if (!(Number.isInteger(x607))) return false;
+    if (x607 < 1) return false;
   }
-  for (const k554 in d) if (!(k554 === "options" || k554 === "min/selected" || k554 === "max/selected")) return false;
+  for (const k608 in d) if (!(k608 === "options" || k608 === "min/selected" || k608 === "max/selected")) return false;
   return true;
 }
-function __c931(d) {
+function __c1001(d) {
   if (!(typeof d === "string")) return false;
   if (!(d === "commons" || d === "support" || d === "crisis")) return false;
   return true;
 }
-function __c932(d) {
+function __c1002(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok555 = false;
-  L556: {
+  let ok609 = false;
+  L610: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x557 = d.kind;
-      if (x557 === undefined) break L556;
-      if (x557 !== "single-choice") break L556;
+      const x611 = d.kind;
+      if (x611 === undefined) break L610;
+      if (x611 !== "single-choice") break L610;
     }
-    ok555 = true;
+    ok609 = true;
   }
-  if (ok555) {
+  if (ok609) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x558 = d["input/schema"];
-      if (x558 === undefined) return false;
-      if (x558 !== "inquirium.operator-question.widget.single-choice.v1") return false;
-      const x559 = d["idempotency/key"];
-      if (x559 === undefined) return false;
-    }
-  }
-  let ok560 = false;
-  L561: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x562 = d.kind;
-      if (x562 === undefined) break L561;
-      if (x562 !== "multi-choice") break L561;
-    }
-    ok560 = true;
-  }
-  if (ok560) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x563 = d["input/schema"];
-      if (x563 === undefined) return false;
-      if (x563 !== "inquirium.operator-question.widget.multi-choice.v1") return false;
-      const x564 = d["idempotency/key"];
-      if (x564 === undefined) return false;
+      const x612 = d["input/schema"];
+      if (x612 === undefined) return false;
+      if (x612 !== "inquirium.operator-question.widget.single-choice.v1") return false;
+      const x613 = d["idempotency/key"];
+      if (x613 === undefined) return false;
     }
   }
-  let ok565 = false;
-  L566: {
+  let ok614 = false;
+  L615: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x567 = d.kind;
-      if (x567 === undefined) break L566;
-      if (x567 !== "confirm") break L566;
+      const x616 = d.kind;
+      if (x616 === undefined) break L615;
+      if (x616 !== "multi-choice") break L615;
     }
-    ok565 = true;
+    ok614 = true;
   }
-  if (ok565) {
+  if (ok614) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x568 = d["input/schema"];
-      if (x568 === undefined) return false;
-      if (x568 !== "inquirium.operator-question.widget.confirm.v1") return false;
-      const x569 = d["idempotency/key"];
-      if (x569 === undefined) return false;
-    }
-  }
-  let ok570 = false;
-  L571: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x572 = d.kind;
-      if (x572 === undefined) break L571;
-      if (x572 !== "free-text-with-allowlist") break L571;
-    }
-    ok570 = true;
-  }
-  if (ok570) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x573 = d["input/schema"];
-      if (x573 === undefined) return false;
-      if (x573 !== "inquirium.operator-question.widget.free-text-with-allowlist.v1") return false;
-      const x574 = d["idempotency/key"];
-      if (x574 === undefined) return false;
+      const x617 = d["input/schema"];
+      if (x617 === undefined) return false;
+      if (x617 !== "inquirium.operator-question.widget.multi-choice.v1") return false;
+      const x618 = d["idempotency/key"];
+      if (x618 === undefined) return false;
     }
   }
-  let ok575 = false;
-  L576: {
+  let ok619 = false;
+  L620: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x577 = d.kind;
-      if (x577 === undefined) break L576;
-      if (x577 !== "open-interaction") break L576;
+      const x621 = d.kind;
+      if (x621 === undefined) break L620;
+      if (x621 !== "confirm") break L620;
     }
-    ok575 = true;
+    ok619 = true;
   }
-  if (ok575) {
+  if (ok619) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x578 = d["input/schema"];
-      if (x578 !== undefined) {
+      const x622 = d["input/schema"];
+      if (x622 === undefined) return false;
+      if (x622 !== "inquirium.operator-question.widget.confirm.v1") return false;
+      const x623 = d["idempotency/key"];
+      if (x623 === undefined) return false;
+    }
+  }
+  let ok624 = false;
+  L625: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x626 = d.kind;
+      if (x626 === undefined) break L625;
+      if (x626 !== "free-text-with-allowlist") break L625;
+    }
+    ok624 = true;
+  }
+  if (ok624) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x627 = d["input/schema"];
+      if (x627 === undefined) return false;
+      if (x627 !== "inquirium.operator-question.widget.free-text-with-allowlist.v1") return false;
+      const x628 = d["idempotency/key"];
+      if (x628 === undefined) return false;
+    }
+  }
+  let ok629 = false;
+  L630: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x631 = d.kind;
+      if (x631 === undefined) break L630;
+      if (x631 !== "open-interaction") break L630;
+    }
+    ok629 = true;
+  }
+  if (ok629) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x632 = d["input/schema"];
+      if (x632 !== undefined) {
         return false;
       }
     }
   }
-  const x579 = d.kind;
-  if (x579 === undefined) return false;
-  if (!(x579 === "single-choice" || x579 === "multi-choice" || x579 === "confirm" || x579 === "free-text-with-allowlist" || x579 === "open-interaction")) return false;
-  const x580 = d["target/ref"];
-  if (x580 === undefined) return false;
-  if (!(typeof x580 === "string")) return false;
-  if (x580.length === 0) return false;
-  const x581 = d["input/schema"];
-  if (x581 !== undefined) {
-    if (!(x581 === "inquirium.operator-question.widget.single-choice.v1" || x581 === "inquirium.operator-question.widget.multi-choice.v1" || x581 === "inquirium.operator-question.widget.confirm.v1" || x581 === "inquirium.operator-question.widget.free-text-with-allowlist.v1")) return false;
+  const x633 = d.kind;
+  if (x633 === undefined) return false;
+  if (!(x633 === "single-choice" || x633 === "multi-choice" || x633 === "confirm" || x633 === "free-text-with-allowlist" || x633 === "open-interaction")) return false;
+  const x634 = d["target/ref"];
+  if (x634 === undefined) return false;
+  if (!(typeof x634 === "string")) return false;
+  if (x634.length === 0) return false;
+  const x635 = d["input/schema"];
+  if (x635 !== undefined) {
+    if (!(x635 === "inquirium.operator-question.widget.single-choice.v1" || x635 === "inquirium.operator-question.widget.multi-choice.v1" || x635 === "inquirium.operator-question.widget.confirm.v1" || x635 === "inquirium.operator-question.widget.free-text-with-allowlist.v1")) return false;
   }
-  const x582 = d["idempotency/key"];
-  if (x582 !== undefined) {
-    if (!(typeof x582 === "string")) return false;
-    if (x582.length > 200 && __len(x582) > 200) return false;
-    if (x582.length === 0) return false;
+  const x636 = d["idempotency/key"];
+  if (x636 !== undefined) {
+    if (!(typeof x636 === "string")) return false;
+    if (x636.length > 200 && __len(x636) > 200) return false;
+    if (x636.length === 0) return false;
   }
-  for (const k583 in d) if (!(k583 === "kind" || k583 === "target/ref" || k583 === "input/schema" || k583 === "idempotency/key")) return false;
+  for (const k637 in d) if (!(k637 === "kind" || k637 === "target/ref" || k637 === "input/schema" || k637 === "idempotency/key")) return false;
   return true;
 }
-function __c968(d) {
+function __c1038(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  L584: {
-    B585: {
+  L638: {
+    B639: {
       if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-        const x586 = d["subject/ref"];
-        if (x586 === undefined) break B585;
+        const x640 = d["subject/ref"];
+        if (x640 === undefined) break B639;
       }
-      break L584;
+      break L638;
     }
-    B587: {
+    B641: {
       if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-        const x588 = d["body/ref"];
-        if (x588 === undefined) break B587;
+        const x642 = d["body/ref"];
+        if (x642 === undefined) break B641;
       }
-      break L584;
+      break L638;
     }
     return false;
   }
-  const x589 = d.schema;
-  if (x589 === undefined) return false;
-  if (x589 !== "notification-create.v1") return false;
-  const x590 = d["subject/ref"];
-  if (x590 !== undefined) {
-    if (!(typeof x590 === "string")) return false;
-    if (!__RE11.test(x590)) return false;
-  }
-  const x591 = d["body/ref"];
-  if (x591 !== undefined) {
-    if (!(typeof x591 === "string")) return false;
-    if (!__RE11.test(x591)) return false;
-  }
-  const x592 = d["correlation/id"];
-  if (x592 === undefined) return false;
-  if (!(typeof x592 === "string")) return false;
-  if (!__RE12.test(x592)) return false;
-  const x593 = d["body/text"];
-  if (x593 === undefined) return false;
-  if (!(typeof x593 === "string")) return false;
-  if (x593.length > 500 && __len(x593) > 500) return false;
-  if (x593.length === 0) return false;
-  const x594 = d["reason/code"];
-  if (x594 === undefined) return false;
-  if (!__c405(x594)) return false;
-  const x595 = d.actions;
-  if (x595 !== undefined) {
-    if (!(Array.isArray(x595))) return false;
-    if (x595.length > 1) return false;
-    for (let i596 = 0; i596 < x595.length; i596++) {
-      const x597 = x595[i596];
-      if (!__c932(x597)) return false;
-    }
-  }
-  for (const k598 in d) if (!(k598 === "schema" || k598 === "subject/ref" || k598 === "body/ref" || k598 === "correlation/id" || k598 === "body/text" || k598 === "reason/code" || k598 === "actions")) return false;
-  return true;
-}
-function __c699(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x599 = d.type;
-  if (x599 === undefined) return false;
-  if (x599 !== "object_ref") return false;
-  const x600 = d["object/ref"];
-  if (x600 === undefined) return false;
-  if (!(typeof x600 === "string")) return false;
-  if (x600.length === 0) return false;
-  const x601 = d["media/type"];
-  if (x601 === undefined) return false;
-  if (!(typeof x601 === "string")) return false;
-  if (!__RE13.test(x601)) return false;
-  const x602 = d["byte/size"];
-  if (x602 !== undefined) {
-    if (!(Number.isInteger(x602))) return false;
-    if (x602 < 0) return false;
-  }
-  for (const k603 in d) if (!(k603 === "type" || k603 === "object/ref" || k603 === "media/type" || k603 === "byte/size")) return false;
-  return true;
-}
-function __c885(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x604 = d["acknowledged/by"];
-  if (x604 === undefined) return false;
-  if (!__c365(x604)) return false;
-  const x605 = d["acknowledged/at"];
-  if (x605 === undefined) return false;
-  if (!(typeof x605 === "string")) return false;
-  if (!__fmtDateTime(x605)) return false;
-  const x606 = d.acknowledged_max_tier;
-  if (x606 === undefined) return false;
-  if (!__c412(x606)) return false;
-  const x607 = d["question/ref"];
-  if (x607 !== undefined) {
-    if (!(typeof x607 === "string")) return false;
-    if (!__RE11.test(x607)) return false;
-  }
-  for (const k608 in d) if (!(k608 === "acknowledged/by" || k608 === "acknowledged/at" || k608 === "acknowledged_max_tier" || k608 === "question/ref")) return false;
-  return true;
-}
-function __c982(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x609 = d.schema;
-  if (x609 === undefined) return false;
-  if (x609 !== "inquirium.operator-question.answer.v1") return false;
-  const x610 = d["question/ref"];
-  if (x610 === undefined) return false;
-  if (!(typeof x610 === "string")) return false;
-  if (!__RE11.test(x610)) return false;
-  const x611 = d["idempotency/key"];
-  if (x611 === undefined) return false;
-  if (!(typeof x611 === "string")) return false;
-  if (x611.length > 200 && __len(x611) > 200) return false;
-  if (x611.length === 0) return false;
-  const x612 = d.answer;
-  if (x612 === undefined) return false;
-  if (!__c533(x612)) return false;
-  const x613 = d["answered/by"];
-  if (x613 !== undefined) {
-    if (!__c365(x613)) return false;
-  }
-  const x614 = d["answered/at"];
-  if (x614 !== undefined) {
-    if (!(typeof x614 === "string")) return false;
-    if (!__fmtDateTime(x614)) return false;
-  }
-  for (const k615 in d) if (!(k615 === "schema" || k615 === "question/ref" || k615 === "idempotency/key" || k615 === "answer" || k615 === "answered/by" || k615 === "answered/at")) return false;
-  return true;
-}
-function __c990(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok616 = false;
-  L617: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x618 = d["widget/kind"];
-      if (x618 === undefined) break L617;
-      if (x618 !== "single-choice") break L617;
-    }
-    ok616 = true;
-  }
-  if (ok616) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x619 = d["widget/payload"];
-      if (x619 !== undefined) {
-        if (!__c1041(x619)) return false;
-      }
-      const x620 = d.prompt;
-      if (x620 !== undefined) {
-        if (!(typeof x620 === "object" && x620 !== null && !Array.isArray(x620))) return false;
-        const x621 = x620.kind;
-        if (x621 !== undefined) {
-          if (x621 !== "single-choice") return false;
-        }
-      }
-    }
-  }
-  let ok622 = false;
-  L623: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x624 = d["widget/kind"];
-      if (x624 === undefined) break L623;
-      if (x624 !== "multi-choice") break L623;
-    }
-    ok622 = true;
-  }
-  if (ok622) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x625 = d["widget/payload"];
-      if (x625 !== undefined) {
-        if (!__c925(x625)) return false;
-      }
-      const x626 = d.prompt;
-      if (x626 !== undefined) {
-        if (!(typeof x626 === "object" && x626 !== null && !Array.isArray(x626))) return false;
-        const x627 = x626.kind;
-        if (x627 !== undefined) {
-          if (x627 !== "multi-choice") return false;
-        }
-      }
-    }
-  }
-  let ok628 = false;
-  L629: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x630 = d["widget/kind"];
-      if (x630 === undefined) break L629;
-      if (x630 !== "confirm") break L629;
-    }
-    ok628 = true;
-  }
-  if (ok628) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x631 = d["widget/payload"];
-      if (x631 !== undefined) {
-        if (!__c687(x631)) return false;
-      }
-      const x632 = d.prompt;
-      if (x632 !== undefined) {
-        if (!(typeof x632 === "object" && x632 !== null && !Array.isArray(x632))) return false;
-        const x633 = x632.kind;
-        if (x633 !== undefined) {
-          if (x633 !== "confirm") return false;
-        }
-      }
-    }
-  }
-  let ok634 = false;
-  L635: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x636 = d["widget/kind"];
-      if (x636 === undefined) break L635;
-      if (x636 !== "free-text-with-allowlist") break L635;
-    }
-    ok634 = true;
-  }
-  if (ok634) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x637 = d["widget/payload"];
-      if (x637 !== undefined) {
-        if (!__c748(x637)) return false;
-      }
-      const x638 = d.prompt;
-      if (x638 !== undefined) {
-        if (!(typeof x638 === "object" && x638 !== null && !Array.isArray(x638))) return false;
-        const x639 = x638.kind;
-        if (x639 !== undefined) {
-          if (x639 !== "free-text-with-allowlist") return false;
-        }
-      }
-    }
-  }
-  const x640 = d.schema;
-  if (x640 === undefined) return false;
-  if (x640 !== "inquirium.operator-question.request.v1") return false;
-  const x641 = d["question/ref"];
-  if (x641 === undefined) return false;
-  if (!(typeof x641 === "string")) return false;
-  if (!__RE11.test(x641)) return false;
-  const x642 = d["operation/ref"];
-  if (x642 === undefined) return false;
-  if (!(typeof x642 === "string")) return false;
-  if (!__RE12.test(x642)) return false;
-  const x643 = d["recipient/class"];
+  const x643 = d.schema;
   if (x643 === undefined) return false;
-  if (!(x643 === "operator")) return false;
-  const x644 = d["reason/code"];
-  if (x644 === undefined) return false;
-  if (!__c405(x644)) return false;
-  const x645 = d.prompt;
-  if (x645 === undefined) return false;
-  if (!__c997(x645)) return false;
-  const x646 = d["widget/kind"];
+  if (x643 !== "notification-create.v1") return false;
+  const x644 = d["subject/ref"];
+  if (x644 !== undefined) {
+    if (!(typeof x644 === "string")) return false;
+    if (!__RE11.test(x644)) return false;
+  }
+  const x645 = d["body/ref"];
+  if (x645 !== undefined) {
+    if (!(typeof x645 === "string")) return false;
+    if (!__RE11.test(x645)) return false;
+  }
+  const x646 = d["correlation/id"];
   if (x646 === undefined) return false;
-  if (!__c999(x646)) return false;
-  const x647 = d["widget/payload"];
+  if (!(typeof x646 === "string")) return false;
+  if (!__RE12.test(x646)) return false;
+  const x647 = d["body/text"];
   if (x647 === undefined) return false;
-  if (!(typeof x647 === "object" && x647 !== null && !Array.isArray(x647))) return false;
-  const x648 = d["default/on-timeout"];
-  if (x648 !== undefined) {
-    if (!__c1006(x648)) return false;
-  }
-  const x649 = d.timeout;
+  if (!(typeof x647 === "string")) return false;
+  if (x647.length > 500 && __len(x647) > 500) return false;
+  if (x647.length === 0) return false;
+  const x648 = d["reason/code"];
+  if (x648 === undefined) return false;
+  if (!__c454(x648)) return false;
+  const x649 = d.actions;
   if (x649 !== undefined) {
-    if (!(typeof x649 === "string")) return false;
-    if (!__fmtDuration(x649)) return false;
+    if (!(Array.isArray(x649))) return false;
+    if (x649.length > 1) return false;
+    for (let i650 = 0; i650 < x649.length; i650++) {
+      const x651 = x649[i650];
+      if (!__c1002(x651)) return false;
+    }
   }
-  const x650 = d.classification;
-  if (x650 === undefined) return false;
-  if (!__c682(x650)) return false;
-  const x651 = d.subject;
-  if (x651 !== undefined) {
-    if (!__c1013(x651)) return false;
-  }
-  const x652 = d.response;
-  if (x652 === undefined) return false;
-  if (!__c1021(x652)) return false;
-  const x653 = d.provenance;
-  if (x653 === undefined) return false;
-  if (!__c1027(x653)) return false;
-  const x654 = d["created/at"];
-  if (x654 !== undefined) {
-    if (!(typeof x654 === "string")) return false;
-    if (!__fmtDateTime(x654)) return false;
-  }
-  for (const k655 in d) if (!(__P656.has(k655))) return false;
+  for (const k652 in d) if (!(k652 === "schema" || k652 === "subject/ref" || k652 === "body/ref" || k652 === "correlation/id" || k652 === "body/text" || k652 === "reason/code" || k652 === "actions")) return false;
   return true;
 }
-function __c1068(d) {
+function __c769(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok657 = false;
-  L658: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x659 = d.state;
-      if (x659 === undefined) break L658;
-      if (x659 !== "answered") break L658;
-    }
-    ok657 = true;
+  const x653 = d.type;
+  if (x653 === undefined) return false;
+  if (x653 !== "object_ref") return false;
+  const x654 = d["object/ref"];
+  if (x654 === undefined) return false;
+  if (!(typeof x654 === "string")) return false;
+  if (x654.length === 0) return false;
+  const x655 = d["media/type"];
+  if (x655 === undefined) return false;
+  if (!(typeof x655 === "string")) return false;
+  if (!__RE13.test(x655)) return false;
+  const x656 = d["byte/size"];
+  if (x656 !== undefined) {
+    if (!(Number.isInteger(x656))) return false;
+    if (x656 < 0) return false;
   }
-  if (ok657) {
+  for (const k657 in d) if (!(k657 === "type" || k657 === "object/ref" || k657 === "media/type" || k657 === "byte/size")) return false;
+  return true;
+}
+function __c955(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x658 = d["acknowledged/by"];
+  if (x658 === undefined) return false;
+  if (!__c414(x658)) return false;
+  const x659 = d["acknowledged/at"];
+  if (x659 === undefined) return false;
+  if (!(typeof x659 === "string")) return false;
+  if (!__fmtDateTime(x659)) return false;
+  const x660 = d.acknowledged_max_tier;
+  if (x660 === undefined) return false;
+  if (!__c461(x660)) return false;
+  const x661 = d["question/ref"];
+  if (x661 !== undefined) {
+    if (!(typeof x661 === "string")) return false;
+    if (!__RE11.test(x661)) return false;
+  }
+  for (const k662 in d) if (!(k662 === "acknowledged/by" || k662 === "acknowledged/at" || k662 === "acknowledged_max_tier" || k662 === "question/ref")) return false;
+  return true;
+}
+function __c1052(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x663 = d.schema;
+  if (x663 === undefined) return false;
+  if (x663 !== "inquirium.operator-question.answer.v1") return false;
+  const x664 = d["question/ref"];
+  if (x664 === undefined) return false;
+  if (!(typeof x664 === "string")) return false;
+  if (!__RE11.test(x664)) return false;
+  const x665 = d["idempotency/key"];
+  if (x665 === undefined) return false;
+  if (!(typeof x665 === "string")) return false;
+  if (x665.length > 200 && __len(x665) > 200) return false;
+  if (x665.length === 0) return false;
+  const x666 = d.answer;
+  if (x666 === undefined) return false;
+  if (!__c603(x666)) return false;
+  const x667 = d["answered/by"];
+  if (x667 !== undefined) {
+    if (!__c414(x667)) return false;
+  }
+  const x668 = d["answered/at"];
+  if (x668 !== undefined) {
+    if (!(typeof x668 === "string")) return false;
+    if (!__fmtDateTime(x668)) return false;
+  }
+  for (const k669 in d) if (!(k669 === "schema" || k669 === "question/ref" || k669 === "idempotency/key" || k669 === "answer" || k669 === "answered/by" || k669 === "answered/at")) return false;
+  return true;
+}
+function __c1060(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  let ok670 = false;
+  L671: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x660 = d.answer;
-      if (x660 === undefined) return false;
+      const x672 = d["widget/kind"];
+      if (x672 === undefined) break L671;
+      if (x672 !== "single-choice") break L671;
+    }
+    ok670 = true;
+  }
+  if (ok670) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x673 = d["widget/payload"];
+      if (x673 !== undefined) {
+        if (!__c1111(x673)) return false;
+      }
+      const x674 = d.prompt;
+      if (x674 !== undefined) {
+        if (!(typeof x674 === "object" && x674 !== null && !Array.isArray(x674))) return false;
+        const x675 = x674.kind;
+        if (x675 !== undefined) {
+          if (x675 !== "single-choice") return false;
+        }
+      }
+    }
+  }
+  let ok676 = false;
+  L677: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x678 = d["widget/kind"];
+      if (x678 === undefined) break L677;
+      if (x678 !== "multi-choice") break L677;
+    }
+    ok676 = true;
+  }
+  if (ok676) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x679 = d["widget/payload"];
+      if (x679 !== undefined) {
+        if (!__c995(x679)) return false;
+      }
+      const x680 = d.prompt;
+      if (x680 !== undefined) {
+        if (!(typeof x680 === "object" && x680 !== null && !Array.isArray(x680))) return false;
+        const x681 = x680.kind;
+        if (x681 !== undefined) {
+          if (x681 !== "multi-choice") return false;
+        }
+      }
+    }
+  }
+  let ok682 = false;
+  L683: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x684 = d["widget/kind"];
+      if (x684 === undefined) break L683;
+      if (x684 !== "confirm") break L683;
+    }
+    ok682 = true;
+  }
+  if (ok682) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x685 = d["widget/payload"];
+      if (x685 !== undefined) {
+        if (!__c757(x685)) return false;
+      }
+      const x686 = d.prompt;
+      if (x686 !== undefined) {
+        if (!(typeof x686 === "object" && x686 !== null && !Array.isArray(x686))) return false;
+        const x687 = x686.kind;
+        if (x687 !== undefined) {
+          if (x687 !== "confirm") return false;
+        }
+      }
+    }
+  }
+  let ok688 = false;
+  L689: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x690 = d["widget/kind"];
+      if (x690 === undefined) break L689;
+      if (x690 !== "free-text-with-allowlist") break L689;
+    }
+    ok688 = true;
+  }
+  if (ok688) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x691 = d["widget/payload"];
+      if (x691 !== undefined) {
+        if (!__c818(x691)) return false;
+      }
+      const x692 = d.prompt;
+      if (x692 !== undefined) {
+        if (!(typeof x692 === "object" && x692 !== null && !Array.isArray(x692))) return false;
+        const x693 = x692.kind;
+        if (x693 !== undefined) {
+          if (x693 !== "free-text-with-allowlist") return false;
+        }
+      }
+    }
+  }
+  const x694 = d.schema;
+  if (x694 === undefined) return false;
+  if (x694 !== "inquirium.operator-question.request.v1") return false;
+  const x695 = d["question/ref"];
+  if (x695 === undefined) return false;
+  if (!(typeof x695 === "string")) return false;
+  if (!__RE11.test(x695)) return false;
+  const x696 = d["operation/ref"];
+  if (x696 === undefined) return false;
+  if (!(typeof x696 === "string")) return false;
+  if (!__RE12.test(x696)) return false;
+  const x697 = d["recipient/class"];
+  if (x697 === undefined) return false;
+  if (!(x697 === "operator")) return false;
+  const x698 = d["reason/code"];
+  if (x698 === undefined) return false;
+  if (!__c454(x698)) return false;
+  const x699 = d.prompt;
+  if (x699 === undefined) return false;
+  if (!__c1067(x699)) return false;
+  const x700 = d["widget/kind"];
+  if (x700 === undefined) return false;
+  if (!__c1069(x700)) return false;
+  const x701 = d["widget/payload"];
+  if (x701 === undefined) return false;
+  if (!(typeof x701 === "object" && x701 !== null && !Array.isArray(x701))) return false;
+  const x702 = d["default/on-timeout"];
+  if (x702 !== undefined) {
+    if (!__c1076(x702)) return false;
+  }
+  const x703 = d.timeout;
+  if (x703 !== undefined) {
+    if (!(typeof x703 === "string")) return false;
+    if (!__fmtDuration(x703)) return false;
+  }
+  const x704 = d.classification;
+  if (x704 === undefined) return false;
+  if (!__c752(x704)) return false;
+  const x705 = d.subject;
+  if (x705 !== undefined) {
+    if (!__c1083(x705)) return false;
+  }
+  const x706 = d.response;
+  if (x706 === undefined) return false;
+  if (!__c1091(x706)) return false;
+  const x707 = d.provenance;
+  if (x707 === undefined) return false;
+  if (!__c1097(x707)) return false;
+  const x708 = d["created/at"];
+  if (x708 !== undefined) {
+    if (!(typeof x708 === "string")) return false;
+    if (!__fmtDateTime(x708)) return false;
+  }
+  for (const k709 in d) if (!(__P710.has(k709))) return false;
+  return true;
+}
+function __c1138(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  let ok711 = false;
+  L712: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x713 = d.state;
+      if (x713 === undefined) break L712;
+      if (x713 !== "answered") break L712;
+    }
+    ok711 = true;
+  }
+  if (ok711) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x714 = d.answer;
+      if (x714 === undefined) return false;
     }
   } else {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x661 = d.answer;
-      if (x661 !== undefined) {
+      const x715 = d.answer;
+      if (x715 !== undefined) {
         return false;
       }
-      const x662 = d["answered/by"];
-      if (x662 !== undefined) {
-        return false;
-      }
-    }
-  }
-  let ok663 = false;
-  L664: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x665 = d.state;
-      if (x665 === undefined) break L664;
-      if (x665 !== "superseded") break L664;
-    }
-    ok663 = true;
-  }
-  if (ok663) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x666 = d["superseded/by"];
-      if (x666 === undefined) return false;
-    }
-  }
-  let ok667 = false;
-  L668: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x669 = d.state;
-      if (x669 === undefined) break L668;
-      if (!(x669 === "pending" || x669 === "answered")) break L668;
-    }
-    ok667 = true;
-  }
-  if (ok667) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x670 = d["default/applied"];
-      if (x670 !== undefined) {
+      const x716 = d["answered/by"];
+      if (x716 !== undefined) {
         return false;
       }
     }
   }
-  const x671 = d.schema;
-  if (x671 === undefined) return false;
-  if (x671 !== "inquirium.operator-question.state.v1") return false;
-  const x672 = d["question/ref"];
-  if (x672 === undefined) return false;
-  if (!(typeof x672 === "string")) return false;
-  if (!__RE11.test(x672)) return false;
-  const x673 = d["operation/ref"];
-  if (x673 === undefined) return false;
-  if (!(typeof x673 === "string")) return false;
-  if (!__RE12.test(x673)) return false;
-  const x674 = d.state;
-  if (x674 === undefined) return false;
-  if (!(x674 === "pending" || x674 === "answered" || x674 === "timed_out" || x674 === "cancelled" || x674 === "superseded")) return false;
-  const x675 = d.answer;
-  if (x675 !== undefined) {
-    if (!__c533(x675)) return false;
+  let ok717 = false;
+  L718: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x719 = d.state;
+      if (x719 === undefined) break L718;
+      if (x719 !== "superseded") break L718;
+    }
+    ok717 = true;
   }
-  const x676 = d["answered/by"];
-  if (x676 !== undefined) {
-    if (!__c365(x676)) return false;
+  if (ok717) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x720 = d["superseded/by"];
+      if (x720 === undefined) return false;
+    }
   }
-  const x677 = d["default/applied"];
-  if (x677 !== undefined) {
-    if (!__c1006(x677)) return false;
+  let ok721 = false;
+  L722: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x723 = d.state;
+      if (x723 === undefined) break L722;
+      if (!(x723 === "pending" || x723 === "answered")) break L722;
+    }
+    ok721 = true;
   }
-  const x678 = d["superseded/by"];
-  if (x678 !== undefined) {
-    if (!(typeof x678 === "string")) return false;
-    if (!__RE11.test(x678)) return false;
+  if (ok721) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x724 = d["default/applied"];
+      if (x724 !== undefined) {
+        return false;
+      }
+    }
   }
-  const x679 = d["reason/code"];
-  if (x679 !== undefined) {
-    if (!__c405(x679)) return false;
+  const x725 = d.schema;
+  if (x725 === undefined) return false;
+  if (x725 !== "inquirium.operator-question.state.v1") return false;
+  const x726 = d["question/ref"];
+  if (x726 === undefined) return false;
+  if (!(typeof x726 === "string")) return false;
+  if (!__RE11.test(x726)) return false;
+  const x727 = d["operation/ref"];
+  if (x727 === undefined) return false;
+  if (!(typeof x727 === "string")) return false;
+  if (!__RE12.test(x727)) return false;
+  const x728 = d.state;
+  if (x728 === undefined) return false;
+  if (!(x728 === "pending" || x728 === "answered" || x728 === "timed_out" || x728 === "cancelled" || x728 === "superseded")) return false;
+  const x729 = d.answer;
+  if (x729 !== undefined) {
+    if (!__c603(x729)) return false;
   }
-  const x680 = d["updated/at"];
-  if (x680 === undefined) return false;
-  if (!(typeof x680 === "string")) return false;
-  if (!__fmtDateTime(x680)) return false;
-  for (const k681 in d) if (!(k681 === "schema" || k681 === "question/ref" || k681 === "operation/ref" || k681 === "state" || k681 === "answer" || k681 === "answered/by" || k681 === "default/applied" || k681 === "superseded/by" || k681 === "reason/code" || k681 === "updated/at")) return false;
+  const x730 = d["answered/by"];
+  if (x730 !== undefined) {
+    if (!__c414(x730)) return false;
+  }
+  const x731 = d["default/applied"];
+  if (x731 !== undefined) {
+    if (!__c1076(x731)) return false;
+  }
+  const x732 = d["superseded/by"];
+  if (x732 !== undefined) {
+    if (!(typeof x732 === "string")) return false;
+    if (!__RE11.test(x732)) return false;
+  }
+  const x733 = d["reason/code"];
+  if (x733 !== undefined) {
+    if (!__c454(x733)) return false;
+  }
+  const x734 = d["updated/at"];
+  if (x734 === undefined) return false;
+  if (!(typeof x734 === "string")) return false;
+  if (!__fmtDateTime(x734)) return false;
+  for (const k735 in d) if (!(k735 === "schema" || k735 === "question/ref" || k735 === "operation/ref" || k735 === "state" || k735 === "answer" || k735 === "answered/by" || k735 === "default/applied" || k735 === "superseded/by" || k735 === "reason/code" || k735 === "updated/at")) return false;
   return true;
 }
-function __c365(d) {
+function __c414(d) {
   if (!(typeof d === "string")) return false;
   if (!__RE14.test(d)) return false;
   return true;
 }
-function __c997(d) {
+function __c1067(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x682 = d.kind;
-  if (x682 === undefined) return false;
-  if (!__c999(x682)) return false;
-  const x683 = d.text;
-  if (x683 === undefined) return false;
-  if (!(typeof x683 === "string")) return false;
-  if (x683.length > 500 && __len(x683) > 500) return false;
-  if (x683.length === 0) return false;
-  for (const k684 in d) if (!(k684 === "kind" || k684 === "text")) return false;
+  const x736 = d.kind;
+  if (x736 === undefined) return false;
+  if (!__c1069(x736)) return false;
+  const x737 = d.text;
+  if (x737 === undefined) return false;
+  if (!(typeof x737 === "string")) return false;
+  if (x737.length > 500 && __len(x737) > 500) return false;
+  if (x737.length === 0) return false;
+  for (const k738 in d) if (!(k738 === "kind" || k738 === "text")) return false;
   return true;
 }
-function __c1027(d) {
+function __c1097(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x685 = d["source/component"];
-  if (x685 === undefined) return false;
-  if (!(typeof x685 === "string")) return false;
-  if (x685.length === 0) return false;
-  const x686 = d["requested/by"];
-  if (x686 === undefined) return false;
-  if (!(typeof x686 === "string")) return false;
-  if (x686.length === 0) return false;
-  const x687 = d["reason/code"];
-  if (x687 === undefined) return false;
-  if (!__c405(x687)) return false;
-  const x688 = d.origin;
-  if (x688 !== undefined) {
-    if (!(x688 === "host-policy" || x688 === "model-proposed")) return false;
+  const x739 = d["source/component"];
+  if (x739 === undefined) return false;
+  if (!(typeof x739 === "string")) return false;
+  if (x739.length === 0) return false;
+  const x740 = d["requested/by"];
+  if (x740 === undefined) return false;
+  if (!(typeof x740 === "string")) return false;
+  if (x740.length === 0) return false;
+  const x741 = d["reason/code"];
+  if (x741 === undefined) return false;
+  if (!__c454(x741)) return false;
+  const x742 = d.origin;
+  if (x742 !== undefined) {
+    if (!(x742 === "host-policy" || x742 === "model-proposed")) return false;
   }
-  for (const k689 in d) if (!(k689 === "source/component" || k689 === "requested/by" || k689 === "reason/code" || k689 === "origin")) return false;
+  for (const k743 in d) if (!(k743 === "source/component" || k743 === "requested/by" || k743 === "reason/code" || k743 === "origin")) return false;
   return true;
 }
-function __c1013(d) {
+function __c1083(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   if (Object.keys(d).length < 1) return false;
-  const x690 = d["runtime/ref"];
-  if (x690 !== undefined) {
-    if (!(typeof x690 === "string")) return false;
-    if (x690.length === 0) return false;
+  const x744 = d["runtime/ref"];
+  if (x744 !== undefined) {
+    if (!(typeof x744 === "string")) return false;
+    if (x744.length === 0) return false;
   }
-  const x691 = d["model.binding/ref"];
-  if (x691 !== undefined) {
-    if (!(typeof x691 === "string")) return false;
-    if (x691.length === 0) return false;
+  const x745 = d["model.binding/ref"];
+  if (x745 !== undefined) {
+    if (!(typeof x745 === "string")) return false;
+    if (x745.length === 0) return false;
   }
-  const x692 = d["adapter.instance/ref"];
-  if (x692 !== undefined) {
-    if (!(typeof x692 === "string")) return false;
-    if (x692.length === 0) return false;
+  const x746 = d["adapter.instance/ref"];
+  if (x746 !== undefined) {
+    if (!(typeof x746 === "string")) return false;
+    if (x746.length === 0) return false;
   }
-  const x693 = d["lease/ref"];
-  if (x693 !== undefined) {
-    if (!(typeof x693 === "string")) return false;
-    if (x693.length === 0) return false;
+  const x747 = d["lease/ref"];
+  if (x747 !== undefined) {
+    if (!(typeof x747 === "string")) return false;
+    if (x747.length === 0) return false;
   }
-  const x694 = d["capability/ref"];
-  if (x694 !== undefined) {
-    if (!(typeof x694 === "string")) return false;
-    if (x694.length === 0) return false;
+  const x748 = d["capability/ref"];
+  if (x748 !== undefined) {
+    if (!(typeof x748 === "string")) return false;
+    if (x748.length === 0) return false;
   }
-  for (const k695 in d) if (!(k695 === "runtime/ref" || k695 === "model.binding/ref" || k695 === "adapter.instance/ref" || k695 === "lease/ref" || k695 === "capability/ref")) return false;
+  for (const k749 in d) if (!(k749 === "runtime/ref" || k749 === "model.binding/ref" || k749 === "adapter.instance/ref" || k749 === "lease/ref" || k749 === "capability/ref")) return false;
   return true;
 }
-function __c405(d) {
+function __c454(d) {
   if (!(typeof d === "string")) return false;
   if (d.length > 80 && __len(d) > 80) return false;
   if (!__RE15.test(d)) return false;
   return true;
 }
-function __c1021(d) {
+function __c1091(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x696 = d["target/ref"];
-  if (x696 === undefined) return false;
-  if (!(typeof x696 === "string")) return false;
-  if (x696.length === 0) return false;
-  const x697 = d.method;
-  if (x697 === undefined) return false;
-  if (!(x697 === "POST")) return false;
-  const x698 = d["idempotency/key"];
-  if (x698 === undefined) return false;
-  if (!(typeof x698 === "string")) return false;
-  if (x698.length > 200 && __len(x698) > 200) return false;
-  if (x698.length === 0) return false;
-  for (const k699 in d) if (!(k699 === "target/ref" || k699 === "method" || k699 === "idempotency/key")) return false;
+  const x750 = d["target/ref"];
+  if (x750 === undefined) return false;
+  if (!(typeof x750 === "string")) return false;
+  if (x750.length === 0) return false;
+  const x751 = d.method;
+  if (x751 === undefined) return false;
+  if (!(x751 === "POST")) return false;
+  const x752 = d["idempotency/key"];
+  if (x752 === undefined) return false;
+  if (!(typeof x752 === "string")) return false;
+  if (x752.length > 200 && __len(x752) > 200) return false;
+  if (x752.length === 0) return false;
+  for (const k753 in d) if (!(k753 === "target/ref" || k753 === "method" || k753 === "idempotency/key")) return false;
   return true;
 }
-function __c852(d) {
+function __c922(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x700 = d["runtime/ref"];
-  if (x700 === undefined) return false;
-  if (!__c372(x700)) return false;
-  const x701 = d["model.binding/ref"];
-  if (x701 === undefined) return false;
-  if (!__c374(x701)) return false;
-  const x702 = d["operation/id"];
-  if (x702 === undefined) return false;
-  if (!(typeof x702 === "string")) return false;
-  if (!__RE7.test(x702)) return false;
-  for (const k703 in d) if (!(k703 === "runtime/ref" || k703 === "model.binding/ref" || k703 === "operation/id")) return false;
+  const x754 = d["runtime/ref"];
+  if (x754 === undefined) return false;
+  if (!__c421(x754)) return false;
+  const x755 = d["model.binding/ref"];
+  if (x755 === undefined) return false;
+  if (!__c423(x755)) return false;
+  const x756 = d["operation/id"];
+  if (x756 === undefined) return false;
+  if (!(typeof x756 === "string")) return false;
+  if (!__RE7.test(x756)) return false;
+  for (const k757 in d) if (!(k757 === "runtime/ref" || k757 === "model.binding/ref" || k757 === "operation/id")) return false;
   return true;
 }
-function __c830(d) {
+function __c900(d) {
   if (!(typeof d === "string")) return false;
   if (!__RE16.test(d)) return false;
   return true;
 }
-function __c540(d) {
+function __c610(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  if (!__c541(d)) return false;
-  const x704 = d.default;
-  if (x704 !== undefined) {
-    if (!__c550(x704)) return false;
+  if (!__c611(d)) return false;
+  const x758 = d.default;
+  if (x758 !== undefined) {
+    if (!__c620(x758)) return false;
   }
-  const x705 = d.by_class;
-  if (x705 !== undefined) {
-    if (!(typeof x705 === "object" && x705 !== null && !Array.isArray(x705))) return false;
-    const x706 = x705.public;
-    if (x706 !== undefined) {
-      if (!__c550(x706)) return false;
+  const x759 = d.by_class;
+  if (x759 !== undefined) {
+    if (!(typeof x759 === "object" && x759 !== null && !Array.isArray(x759))) return false;
+    const x760 = x759.public;
+    if (x760 !== undefined) {
+      if (!__c620(x760)) return false;
     }
-    const x707 = x705.community;
-    if (x707 !== undefined) {
-      if (!__c550(x707)) return false;
+    const x761 = x759.community;
+    if (x761 !== undefined) {
+      if (!__c620(x761)) return false;
     }
-    const x708 = x705.personal;
-    if (x708 !== undefined) {
-      if (!__c550(x708)) return false;
+    const x762 = x759.personal;
+    if (x762 !== undefined) {
+      if (!__c620(x762)) return false;
     }
-    for (const k709 in x705) if (!(k709 === "public" || k709 === "community" || k709 === "personal")) return false;
+    for (const k763 in x759) if (!(k763 === "public" || k763 === "community" || k763 === "personal")) return false;
   }
-  for (const k710 in d) if (!(k710 === "default" || k710 === "by_class")) return false;
+  for (const k764 in d) if (!(k764 === "default" || k764 === "by_class")) return false;
   return true;
 }
-function __c550(d) {
+function __c620(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x711 = d.max_age;
-  if (x711 === undefined) return false;
-  if (!(typeof x711 === "string")) return false;
-  if (!__fmtDuration(x711)) return false;
-  const x712 = d.on_expiry;
-  if (x712 !== undefined) {
-    if (!(x712 === "excise" || x712 === "archive")) return false;
+  const x765 = d.max_age;
+  if (x765 === undefined) return false;
+  if (!(typeof x765 === "string")) return false;
+  if (!__fmtDuration(x765)) return false;
+  const x766 = d.on_expiry;
+  if (x766 !== undefined) {
+    if (!(x766 === "excise" || x766 === "archive")) return false;
   }
-  for (const k713 in d) if (!(k713 === "max_age" || k713 === "on_expiry")) return false;
+  for (const k767 in d) if (!(k767 === "max_age" || k767 === "on_expiry")) return false;
   return true;
 }
-function __c1101(d) {
+function __c1171(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x714 = d.schema;
-  if (x714 === undefined) return false;
-  if (x714 !== "inquirium.runtime-candidate.v1") return false;
-  const x715 = d["runtime/ref"];
-  if (x715 === undefined) return false;
-  if (!__c372(x715)) return false;
-  const x716 = d["model.binding/ref"];
-  if (x716 === undefined) return false;
-  if (!__c374(x716)) return false;
-  const x717 = d.transport_kind;
-  if (x717 === undefined) return false;
-  if (!__c882(x717)) return false;
-  const x718 = d.provider;
-  if (x718 !== undefined) {
-    if (!(typeof x718 === "string")) return false;
-    if (x718.length === 0) return false;
+  const x768 = d.schema;
+  if (x768 === undefined) return false;
+  if (x768 !== "inquirium.runtime-candidate.v1") return false;
+  const x769 = d["runtime/ref"];
+  if (x769 === undefined) return false;
+  if (!__c421(x769)) return false;
+  const x770 = d["model.binding/ref"];
+  if (x770 === undefined) return false;
+  if (!__c423(x770)) return false;
+  const x771 = d.transport_kind;
+  if (x771 === undefined) return false;
+  if (!__c952(x771)) return false;
+  const x772 = d.provider;
+  if (x772 !== undefined) {
+    if (!(typeof x772 === "string")) return false;
+    if (x772.length === 0) return false;
   }
-  const x719 = d.protocol;
-  if (x719 !== undefined) {
-    if (!(typeof x719 === "string")) return false;
-    if (x719.length === 0) return false;
+  const x773 = d.protocol;
+  if (x773 !== undefined) {
+    if (!(typeof x773 === "string")) return false;
+    if (x773.length === 0) return false;
   }
-  const x720 = d.operations;
-  if (x720 === undefined) return false;
-  if (!(Array.isArray(x720))) return false;
-  if (x720.length < 1) return false;
-  if (x720.length > 1 && __dup(x720, null) !== null) return false;
-  for (let i721 = 0; i721 < x720.length; i721++) {
-    const x722 = x720[i721];
-    if (!(x722 === "generate" || x722 === "embed" || x722 === "batch_embed")) return false;
+  const x774 = d.operations;
+  if (x774 === undefined) return false;
+  if (!(Array.isArray(x774))) return false;
+  if (x774.length < 1) return false;
+  if (x774.length > 1 && __dup(x774, null) !== null) return false;
+  for (let i775 = 0; i775 < x774.length; i775++) {
+    const x776 = x774[i775];
+    if (!(x776 === "generate" || x776 === "embed" || x776 === "batch_embed")) return false;
   }
-  const x723 = d.context_window;
-  if (x723 !== undefined) {
-    if (!(Number.isInteger(x723))) return false;
-    if (x723 < 1) return false;
+  const x777 = d.context_window;
+  if (x777 !== undefined) {
+    if (!(Number.isInteger(x777))) return false;
+    if (x777 < 1) return false;
   }
-  const x724 = d.health;
-  if (x724 === undefined) return false;
-  if (!__c1112(x724)) return false;
-  const x725 = d.acceptance;
-  if (x725 !== undefined) {
-    if (!__c874(x725)) return false;
+  const x778 = d.health;
+  if (x778 === undefined) return false;
+  if (!__c1182(x778)) return false;
+  const x779 = d.acceptance;
+  if (x779 !== undefined) {
+    if (!__c944(x779)) return false;
   }
-  const x726 = d["conformance/report-ref"];
-  if (x726 !== undefined) {
-    if (!(typeof x726 === "string")) return false;
-    if (x726.length === 0) return false;
+  const x780 = d["conformance/report-ref"];
+  if (x780 !== undefined) {
+    if (!(typeof x780 === "string")) return false;
+    if (x780.length === 0) return false;
   }
-  for (const k727 in d) if (!(k727 === "schema" || k727 === "runtime/ref" || k727 === "model.binding/ref" || k727 === "transport_kind" || k727 === "provider" || k727 === "protocol" || k727 === "operations" || k727 === "context_window" || k727 === "health" || k727 === "acceptance" || k727 === "conformance/report-ref")) return false;
+  for (const k781 in d) if (!(k781 === "schema" || k781 === "runtime/ref" || k781 === "model.binding/ref" || k781 === "transport_kind" || k781 === "provider" || k781 === "protocol" || k781 === "operations" || k781 === "context_window" || k781 === "health" || k781 === "acceptance" || k781 === "conformance/report-ref")) return false;
   return true;
 }
-function __c1112(d) {
+function __c1182(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x728 = d.status;
-  if (x728 === undefined) return false;
-  if (!(x728 === "healthy" || x728 === "degraded" || x728 === "unhealthy")) return false;
-  const x729 = d["checked/at"];
-  if (x729 === undefined) return false;
-  if (!(typeof x729 === "string")) return false;
-  if (!__fmtDateTime(x729)) return false;
-  const x730 = d["reason/code"];
-  if (x730 !== undefined) {
-    if (!__c405(x730)) return false;
+  const x782 = d.status;
+  if (x782 === undefined) return false;
+  if (!(x782 === "healthy" || x782 === "degraded" || x782 === "unhealthy")) return false;
+  const x783 = d["checked/at"];
+  if (x783 === undefined) return false;
+  if (!(typeof x783 === "string")) return false;
+  if (!__fmtDateTime(x783)) return false;
+  const x784 = d["reason/code"];
+  if (x784 !== undefined) {
+    if (!__c454(x784)) return false;
   }
-  for (const k731 in d) if (!(k731 === "status" || k731 === "checked/at" || k731 === "reason/code")) return false;
+  for (const k785 in d) if (!(k785 === "status" || k785 === "checked/at" || k785 === "reason/code")) return false;
   return true;
 }
-function __c372(d) {
+function __c421(d) {
   if (!(typeof d === "string")) return false;
   if (!__RE17.test(d)) return false;
   return true;
 }
-function __c832(d) {
+function __c902(d) {
   if (!(typeof d === "string")) return false;
   if (!__RE18.test(d)) return false;
   return true;
 }
-function __c1041(d) {
+function __c1111(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x732 = d.options;
-  if (x732 === undefined) return false;
-  if (!(Array.isArray(x732))) return false;
-  if (x732.length > 12) return false;
-  if (x732.length < 2) return false;
-  for (let i733 = 0; i733 < x732.length; i733++) {
-    const x734 = x732[i733];
-    if (!__c677(x734)) return false;
+  const x786 = d.options;
+  if (x786 === undefined) return false;
+  if (!(Array.isArray(x786))) return false;
+  if (x786.length > 12) return false;
+  if (x786.length < 2) return false;
+  for (let i787 = 0; i787 < x786.length; i787++) {
+    const x788 = x786[i787];
+    if (!__c747(x788)) return false;
   }
-  for (const k735 in d) if (!(k735 === "options")) return false;
+  for (const k789 in d) if (!(k789 === "options")) return false;
   return true;
 }
-function __c694(d) {
+function __c764(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x736 = d.type;
-  if (x736 === undefined) return false;
-  if (x736 !== "text") return false;
-  const x737 = d.text;
-  if (x737 === undefined) return false;
-  if (!(typeof x737 === "string")) return false;
-  for (const k738 in d) if (!(k738 === "type" || k738 === "text")) return false;
+  const x790 = d.type;
+  if (x790 === undefined) return false;
+  if (x790 !== "text") return false;
+  const x791 = d.text;
+  if (x791 === undefined) return false;
+  if (!(typeof x791 === "string")) return false;
+  for (const k792 in d) if (!(k792 === "type" || k792 === "text")) return false;
   return true;
 }
-function __c1006(d) {
+function __c1076(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x739 = d.answer;
-  if (x739 === undefined) return false;
-  if (!__c533(x739)) return false;
-  const x740 = d["reason/code"];
-  if (x740 === undefined) return false;
-  if (!__c405(x740)) return false;
-  for (const k741 in d) if (!(k741 === "answer" || k741 === "reason/code")) return false;
+  const x793 = d.answer;
+  if (x793 === undefined) return false;
+  if (!__c603(x793)) return false;
+  const x794 = d["reason/code"];
+  if (x794 === undefined) return false;
+  if (!__c454(x794)) return false;
+  for (const k795 in d) if (!(k795 === "answer" || k795 === "reason/code")) return false;
   return true;
 }
-function __c402(d) {
+function __c451(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok742 = false;
-  L743: {
+  let ok796 = false;
+  L797: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x744 = d.kind;
-      if (x744 === undefined) break L743;
-      if (x744 !== "context-element") break L743;
+      const x798 = d.kind;
+      if (x798 === undefined) break L797;
+      if (x798 !== "context-element") break L797;
     }
-    ok742 = true;
+    ok796 = true;
   }
-  if (ok742) {
+  if (ok796) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x745 = d.outcome;
-      if (x745 !== undefined) {
-        if (!(x745 === "include" || x745 === "declassify" || x745 === "drop" || x745 === "fail")) return false;
+      const x799 = d.outcome;
+      if (x799 !== undefined) {
+        if (!(x799 === "include" || x799 === "declassify" || x799 === "drop" || x799 === "fail")) return false;
       }
-      const x746 = d["element/ref"];
-      if (x746 === undefined) return false;
-      const x747 = d["source/kind"];
-      if (x747 === undefined) return false;
-      const x748 = d.classification;
-      if (x748 === undefined) return false;
+      const x800 = d["element/ref"];
+      if (x800 === undefined) return false;
+      const x801 = d["source/kind"];
+      if (x801 === undefined) return false;
+      const x802 = d.classification;
+      if (x802 === undefined) return false;
     }
   }
-  const x749 = d.kind;
-  if (x749 === undefined) return false;
-  if (!(x749 === "runtime-selection" || x749 === "context-element" || x749 === "class-keyed-resolution" || x749 === "mode-keyed-resolution" || x749 === "redaction" || x749 === "egress" || x749 === "operator-question" || x749 === "escalation")) return false;
-  const x750 = d.outcome;
-  if (x750 === undefined) return false;
-  if (!__c405(x750)) return false;
-  const x751 = d["reason/code"];
-  if (x751 === undefined) return false;
-  if (!__c405(x751)) return false;
-  const x752 = d["decided/by"];
-  if (x752 !== undefined) {
-    if (!(x752 === "host-policy" || x752 === "model-proposed" || x752 === "model-produced" || x752 === "operator-approved")) return false;
+  const x803 = d.kind;
+  if (x803 === undefined) return false;
+  if (!(x803 === "runtime-selection" || x803 === "context-element" || x803 === "class-keyed-resolution" || x803 === "mode-keyed-resolution" || x803 === "redaction" || x803 === "egress" || x803 === "operator-question" || x803 === "escalation")) return false;
+  const x804 = d.outcome;
+  if (x804 === undefined) return false;
+  if (!__c454(x804)) return false;
+  const x805 = d["reason/code"];
+  if (x805 === undefined) return false;
+  if (!__c454(x805)) return false;
+  const x806 = d["decided/by"];
+  if (x806 !== undefined) {
+    if (!(x806 === "host-policy" || x806 === "model-proposed" || x806 === "model-produced" || x806 === "operator-approved")) return false;
   }
-  const x753 = d["element/ref"];
-  if (x753 !== undefined) {
-    if (!(typeof x753 === "string")) return false;
-    if (x753.length === 0) return false;
+  const x807 = d["element/ref"];
+  if (x807 !== undefined) {
+    if (!(typeof x807 === "string")) return false;
+    if (x807.length === 0) return false;
   }
-  const x754 = d["source/kind"];
-  if (x754 !== undefined) {
-    if (!__c410(x754)) return false;
+  const x808 = d["source/kind"];
+  if (x808 !== undefined) {
+    if (!__c459(x808)) return false;
   }
-  const x755 = d.classification;
-  if (x755 !== undefined) {
-    if (!__c412(x755)) return false;
+  const x809 = d.classification;
+  if (x809 !== undefined) {
+    if (!__c461(x809)) return false;
   }
-  for (const k756 in d) if (!(k756 === "kind" || k756 === "outcome" || k756 === "reason/code" || k756 === "decided/by" || k756 === "element/ref" || k756 === "source/kind" || k756 === "classification")) return false;
+  for (const k810 in d) if (!(k810 === "kind" || k810 === "outcome" || k810 === "reason/code" || k810 === "decided/by" || k810 === "element/ref" || k810 === "source/kind" || k810 === "classification")) return false;
   return true;
 }
-function __c424(d) {
+function __c473(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x757 = d.kind;
-  if (x757 === undefined) return false;
-  if (!(typeof x757 === "string")) return false;
-  if (!__RE19.test(x757)) return false;
-  const x758 = d.status;
-  if (x758 === undefined) return false;
-  if (!(x758 === "ok" || x758 === "failed" || x758 === "skipped")) return false;
-  const x759 = d.target;
-  if (x759 === undefined) return false;
-  if (!(typeof x759 === "string")) return false;
-  if (x759.length === 0) return false;
-  for (const k760 in d) if (!(k760 === "kind" || k760 === "status" || k760 === "target")) return false;
+  const x811 = d.kind;
+  if (x811 === undefined) return false;
+  if (!(typeof x811 === "string")) return false;
+  if (!__RE19.test(x811)) return false;
+  const x812 = d.status;
+  if (x812 === undefined) return false;
+  if (!(x812 === "ok" || x812 === "failed" || x812 === "skipped")) return false;
+  const x813 = d.target;
+  if (x813 === undefined) return false;
+  if (!(typeof x813 === "string")) return false;
+  if (x813.length === 0) return false;
+  for (const k814 in d) if (!(k814 === "kind" || k814 === "status" || k814 === "target")) return false;
   return true;
 }
-function __c376(d) {
+function __c425(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x761 = d["message/count"];
-  if (x761 !== undefined) {
-    if (!(Number.isInteger(x761))) return false;
-    if (x761 < 0) return false;
+  const x815 = d["message/count"];
+  if (x815 !== undefined) {
+    if (!(Number.isInteger(x815))) return false;
+    if (x815 < 0) return false;
   }
-  const x762 = d["token/approx-input"];
-  if (x762 !== undefined) {
-    if (!(Number.isInteger(x762))) return false;
-    if (x762 < 0) return false;
+  const x816 = d["token/approx-input"];
+  if (x816 !== undefined) {
+    if (!(Number.isInteger(x816))) return false;
+    if (x816 < 0) return false;
   }
-  const x763 = d["file/has-any"];
-  if (x763 !== undefined) {
-    if (!(typeof x763 === "boolean")) return false;
+  const x817 = d["file/has-any"];
+  if (x817 !== undefined) {
+    if (!(typeof x817 === "boolean")) return false;
   }
-  const x764 = d["tool/has-any"];
-  if (x764 !== undefined) {
-    if (!(typeof x764 === "boolean")) return false;
+  const x818 = d["tool/has-any"];
+  if (x818 !== undefined) {
+    if (!(typeof x818 === "boolean")) return false;
   }
-  for (const k765 in d) if (!(k765 === "message/count" || k765 === "token/approx-input" || k765 === "file/has-any" || k765 === "tool/has-any")) return false;
+  for (const k819 in d) if (!(k819 === "message/count" || k819 === "token/approx-input" || k819 === "file/has-any" || k819 === "tool/has-any")) return false;
   return true;
 }
-function __c395(d) {
+function __c444(d) {
   if (!(d === "metadata_only" || d === "decision_detail")) return false;
   return true;
 }
-function __c561(d) {
+function __c631(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  if (!__c541(d)) return false;
-  const x766 = d.default;
-  if (x766 !== undefined) {
-    if (!__c395(x766)) return false;
+  if (!__c611(d)) return false;
+  const x820 = d.default;
+  if (x820 !== undefined) {
+    if (!__c444(x820)) return false;
   }
-  const x767 = d.by_class;
-  if (x767 !== undefined) {
-    if (!(typeof x767 === "object" && x767 !== null && !Array.isArray(x767))) return false;
-    const x768 = x767.public;
-    if (x768 !== undefined) {
-      if (!__c395(x768)) return false;
+  const x821 = d.by_class;
+  if (x821 !== undefined) {
+    if (!(typeof x821 === "object" && x821 !== null && !Array.isArray(x821))) return false;
+    const x822 = x821.public;
+    if (x822 !== undefined) {
+      if (!__c444(x822)) return false;
     }
-    const x769 = x767.community;
-    if (x769 !== undefined) {
-      if (!__c395(x769)) return false;
+    const x823 = x821.community;
+    if (x823 !== undefined) {
+      if (!__c444(x823)) return false;
     }
-    const x770 = x767.personal;
-    if (x770 !== undefined) {
-      if (!__c395(x770)) return false;
+    const x824 = x821.personal;
+    if (x824 !== undefined) {
+      if (!__c444(x824)) return false;
     }
-    for (const k771 in x767) if (!(k771 === "public" || k771 === "community" || k771 === "personal")) return false;
+    for (const k825 in x821) if (!(k825 === "public" || k825 === "community" || k825 === "personal")) return false;
   }
-  for (const k772 in d) if (!(k772 === "default" || k772 === "by_class")) return false;
+  for (const k826 in d) if (!(k826 === "default" || k826 === "by_class")) return false;
   return true;
 }
-function __c383(d) {
+function __c432(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x773 = d["token/approx-output"];
-  if (x773 !== undefined) {
-    if (!(Number.isInteger(x773))) return false;
-    if (x773 < 0) return false;
+  const x827 = d["token/approx-output"];
+  if (x827 !== undefined) {
+    if (!(Number.isInteger(x827))) return false;
+    if (x827 < 0) return false;
   }
-  const x774 = d["artifact/refs"];
-  if (x774 !== undefined) {
-    if (!(Array.isArray(x774))) return false;
-    for (let i775 = 0; i775 < x774.length; i775++) {
-      const x776 = x774[i775];
-      if (!(typeof x776 === "string")) return false;
-      if (x776.length === 0) return false;
+  const x828 = d["artifact/refs"];
+  if (x828 !== undefined) {
+    if (!(Array.isArray(x828))) return false;
+    for (let i829 = 0; i829 < x828.length; i829++) {
+      const x830 = x828[i829];
+      if (!(typeof x830 === "string")) return false;
+      if (x830.length === 0) return false;
     }
   }
-  for (const k777 in d) if (!(k777 === "token/approx-output" || k777 === "artifact/refs")) return false;
+  for (const k831 in d) if (!(k831 === "token/approx-output" || k831 === "artifact/refs")) return false;
   return true;
 }
-function __c389(d) {
+function __c438(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x778 = d.locality;
-  if (x778 === undefined) return false;
-  if (!__c391(x778)) return false;
-  const x779 = d["trust/mode"];
-  if (x779 === undefined) return false;
-  if (!__c393(x779)) return false;
-  const x780 = d["trace/level"];
-  if (x780 !== undefined) {
-    if (!__c395(x780)) return false;
+  const x832 = d.locality;
+  if (x832 === undefined) return false;
+  if (!__c440(x832)) return false;
+  const x833 = d["trust/mode"];
+  if (x833 === undefined) return false;
+  if (!__c442(x833)) return false;
+  const x834 = d["trace/level"];
+  if (x834 !== undefined) {
+    if (!__c444(x834)) return false;
   }
-  const x781 = d["persist/prompt"];
-  if (x781 !== undefined) {
-    if (!(typeof x781 === "boolean")) return false;
+  const x835 = d["persist/prompt"];
+  if (x835 !== undefined) {
+    if (!(typeof x835 === "boolean")) return false;
   }
-  const x782 = d["persist/response"];
-  if (x782 !== undefined) {
-    if (!(typeof x782 === "boolean")) return false;
+  const x836 = d["persist/response"];
+  if (x836 !== undefined) {
+    if (!(typeof x836 === "boolean")) return false;
   }
-  const x783 = d["egress/allowed"];
-  if (x783 === undefined) return false;
-  if (!(typeof x783 === "boolean")) return false;
-  for (const k784 in d) if (!(k784 === "locality" || k784 === "trust/mode" || k784 === "trace/level" || k784 === "persist/prompt" || k784 === "persist/response" || k784 === "egress/allowed")) return false;
+  const x837 = d["egress/allowed"];
+  if (x837 === undefined) return false;
+  if (!(typeof x837 === "boolean")) return false;
+  for (const k838 in d) if (!(k838 === "locality" || k838 === "trust/mode" || k838 === "trace/level" || k838 === "persist/prompt" || k838 === "persist/response" || k838 === "egress/allowed")) return false;
   return true;
 }
-function __c801(d) {
+function __c871(d) {
   if (!(typeof d === "string")) return false;
   if (!__RE20.test(d)) return false;
   return true;
 }
-function __c882(d) {
+function __c952(d) {
   if (!(d === "http_local" || d === "command_stdio" || d === "http_remote")) return false;
   return true;
 }
-function __c393(d) {
+function __c442(d) {
   if (!(d === "strict_local" || d === "classification_gated")) return false;
   return true;
 }
-function __c766(d) {
+function __c836(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x785 = d.role;
-  if (x785 === undefined) return false;
-  if (!(x785 === "user" || x785 === "assistant")) return false;
-  const x786 = d.content;
-  if (x786 === undefined) return false;
-  if (!(Array.isArray(x786))) return false;
-  if (x786.length < 1) return false;
-  for (let i787 = 0; i787 < x786.length; i787++) {
-    const x788 = x786[i787];
-    if (!__c691(x788)) return false;
+  const x839 = d.role;
+  if (x839 === undefined) return false;
+  if (!(x839 === "user" || x839 === "assistant")) return false;
+  const x840 = d.content;
+  if (x840 === undefined) return false;
+  if (!(Array.isArray(x840))) return false;
+  if (x840.length < 1) return false;
+  for (let i841 = 0; i841 < x840.length; i841++) {
+    const x842 = x840[i841];
+    if (!__c761(x842)) return false;
   }
-  for (const k789 in d) if (!(k789 === "role" || k789 === "content")) return false;
+  for (const k843 in d) if (!(k843 === "role" || k843 === "content")) return false;
   return true;
 }
-function __c363(d) {
+function __c412(d) {
   if (!(typeof d === "string")) return false;
   if (!__RE21.test(d)) return false;
   return true;
 }
-function __c803(d) {
+function __c873(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x790 = d.input_tokens;
-  if (x790 !== undefined) {
-    if (!(Number.isInteger(x790))) return false;
-    if (x790 < 0) return false;
+  const x844 = d.input_tokens;
+  if (x844 !== undefined) {
+    if (!(Number.isInteger(x844))) return false;
+    if (x844 < 0) return false;
   }
-  const x791 = d.output_tokens;
-  if (x791 !== undefined) {
-    if (!(Number.isInteger(x791))) return false;
-    if (x791 < 0) return false;
+  const x845 = d.output_tokens;
+  if (x845 !== undefined) {
+    if (!(Number.isInteger(x845))) return false;
+    if (x845 < 0) return false;
   }
-  for (const k792 in d) if (!(k792 === "input_tokens" || k792 === "output_tokens")) return false;
+  for (const k846 in d) if (!(k846 === "input_tokens" || k846 === "output_tokens")) return false;
   return true;
 }
-function __c590(d) {
+function __c660(d) {
   if (!(d === "standard" || d === "elevated" || d === "strict")) return false;
   return true;
 }
-function __c580(d) {
+function __c650(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  if (!__c581(d)) return false;
-  const x793 = d.default;
-  if (x793 !== undefined) {
-    if (!__c590(x793)) return false;
+  if (!__c651(d)) return false;
+  const x847 = d.default;
+  if (x847 !== undefined) {
+    if (!__c660(x847)) return false;
   }
-  const x794 = d.by_mode;
-  if (x794 !== undefined) {
-    if (!(typeof x794 === "object" && x794 !== null && !Array.isArray(x794))) return false;
-    const x795 = x794.commons;
-    if (x795 !== undefined) {
-      if (!__c590(x795)) return false;
+  const x848 = d.by_mode;
+  if (x848 !== undefined) {
+    if (!(typeof x848 === "object" && x848 !== null && !Array.isArray(x848))) return false;
+    const x849 = x848.commons;
+    if (x849 !== undefined) {
+      if (!__c660(x849)) return false;
     }
-    const x796 = x794.support;
-    if (x796 !== undefined) {
-      if (!__c590(x796)) return false;
+    const x850 = x848.support;
+    if (x850 !== undefined) {
+      if (!__c660(x850)) return false;
     }
-    const x797 = x794.crisis;
-    if (x797 !== undefined) {
-      if (!__c590(x797)) return false;
+    const x851 = x848.crisis;
+    if (x851 !== undefined) {
+      if (!__c660(x851)) return false;
     }
-    for (const k798 in x794) if (!(k798 === "commons" || k798 === "support" || k798 === "crisis")) return false;
+    for (const k852 in x848) if (!(k852 === "commons" || k852 === "support" || k852 === "crisis")) return false;
   }
-  for (const k799 in d) if (!(k799 === "default" || k799 === "by_mode")) return false;
+  for (const k853 in d) if (!(k853 === "default" || k853 === "by_mode")) return false;
   return true;
 }
-function __c999(d) {
+function __c1069(d) {
   if (!(d === "single-choice" || d === "multi-choice" || d === "confirm" || d === "free-text-with-allowlist")) return false;
   return true;
 }
-function __c1120(d) {
+function __c1190(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x800 = d.interruptId;
-  if (x800 === undefined) return false;
-  if (!(typeof x800 === "string")) return false;
-  if (x800.length === 0) return false;
-  const x801 = d.kind;
-  if (x801 === undefined) return false;
-  if (!(typeof x801 === "string")) return false;
-  if (!__RE22.test(x801)) return false;
-  const x802 = d.reasonCode;
-  if (x802 !== undefined) {
-    if (!(typeof x802 === "string")) return false;
-    if (x802.length === 0) return false;
+  const x854 = d.interruptId;
+  if (x854 === undefined) return false;
+  if (!(typeof x854 === "string")) return false;
+  if (x854.length === 0) return false;
+  const x855 = d.kind;
+  if (x855 === undefined) return false;
+  if (!(typeof x855 === "string")) return false;
+  if (!__RE22.test(x855)) return false;
+  const x856 = d.reasonCode;
+  if (x856 !== undefined) {
+    if (!(typeof x856 === "string")) return false;
+    if (x856.length === 0) return false;
   }
   return true;
 }
-function __c1125(d) {
+function __c1195(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x803 = d.interruptId;
-  if (x803 === undefined) return false;
-  if (!(typeof x803 === "string")) return false;
-  if (x803.length === 0) return false;
-  const x804 = d.outcome;
-  if (x804 === undefined) return false;
-  if (!(x804 === "approved" || x804 === "amended" || x804 === "rejected")) return false;
+  const x857 = d.interruptId;
+  if (x857 === undefined) return false;
+  if (!(typeof x857 === "string")) return false;
+  if (x857.length === 0) return false;
+  const x858 = d.outcome;
+  if (x858 === undefined) return false;
+  if (!(x858 === "approved" || x858 === "amended" || x858 === "rejected")) return false;
   return true;
 }
-function __c68(d) {
+function __c87(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x805 = d.supported;
-  if (x805 !== undefined) {
-    if (!(typeof x805 === "boolean")) return false;
+  const x859 = d.supported;
+  if (x859 === undefined) return false;
+  if (!(typeof x859 === "boolean")) return false;
+  return true;
+}
+function __c117(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x860 = d.supported;
+  if (x860 !== undefined) {
+    if (!(typeof x860 === "boolean")) return false;
   }
-  const x806 = d.maxEntrySizeBytes;
-  if (x806 !== undefined) {
-    if (!(Number.isInteger(x806))) return false;
-    if (x806 < 1) return false;
+  const x861 = d.maxEntrySizeBytes;
+  if (x861 !== undefined) {
+    if (!(Number.isInteger(x861))) return false;
+    if (x861 < 1) return false;
   }
-  const x807 = d.ttlSupported;
-  if (x807 !== undefined) {
-    if (!(typeof x807 === "boolean")) return false;
+  const x862 = d.ttlSupported;
+  if (x862 !== undefined) {
+    if (!(typeof x862 === "boolean")) return false;
   }
-  const x808 = d.writable;
-  if (x808 !== undefined) {
-    if (!(typeof x808 === "boolean")) return false;
+  const x863 = d.writable;
+  if (x863 !== undefined) {
+    if (!(typeof x863 === "boolean")) return false;
   }
-  const x809 = d.compaction;
-  if (x809 !== undefined) {
-    if (!__c74(x809)) return false;
+  const x864 = d.compaction;
+  if (x864 !== undefined) {
+    if (!__c123(x864)) return false;
   }
-  const x810 = d.distillation;
-  if (x810 !== undefined) {
-    if (!__c86(x810)) return false;
+  const x865 = d.distillation;
+  if (x865 !== undefined) {
+    if (!__c135(x865)) return false;
   }
-  const x811 = d.attribution;
-  if (x811 !== undefined) {
-    if (!__c56(x811)) return false;
+  const x866 = d.attribution;
+  if (x866 !== undefined) {
+    if (!__c105(x866)) return false;
   }
-  const x812 = d.search;
-  if (x812 !== undefined) {
-    if (!__c101(x812)) return false;
+  const x867 = d.search;
+  if (x867 !== undefined) {
+    if (!__c150(x867)) return false;
   }
-  const x813 = d.retention;
-  if (x813 !== undefined) {
-    if (!__c107(x813)) return false;
+  const x868 = d.retention;
+  if (x868 !== undefined) {
+    if (!__c156(x868)) return false;
   }
   return true;
 }
-function __c307(d) {
+function __c356(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x814 = d.memoryRef;
-  if (x814 === undefined) return false;
-  if (!(typeof x814 === "string")) return false;
-  if (x814.length === 0) return false;
-  const x815 = d.outputId;
-  if (x815 === undefined) return false;
-  if (!(typeof x815 === "string")) return false;
-  if (x815.length === 0) return false;
-  const x816 = d.sourceIds;
-  if (x816 !== undefined) {
-    if (!(Array.isArray(x816))) return false;
-    if (x816.length > 1 && __dup(x816, ["string"]) !== null) return false;
-    for (let i817 = 0; i817 < x816.length; i817++) {
-      const x818 = x816[i817];
-      if (!(typeof x818 === "string")) return false;
-      if (x818.length === 0) return false;
+  const x869 = d.memoryRef;
+  if (x869 === undefined) return false;
+  if (!(typeof x869 === "string")) return false;
+  if (x869.length === 0) return false;
+  const x870 = d.outputId;
+  if (x870 === undefined) return false;
+  if (!(typeof x870 === "string")) return false;
+  if (x870.length === 0) return false;
+  const x871 = d.sourceIds;
+  if (x871 !== undefined) {
+    if (!(Array.isArray(x871))) return false;
+    if (x871.length > 1 && __dup(x871, ["string"]) !== null) return false;
+    for (let i872 = 0; i872 < x871.length; i872++) {
+      const x873 = x871[i872];
+      if (!(typeof x873 === "string")) return false;
+      if (x873.length === 0) return false;
     }
   }
-  const x819 = d.sourceCount;
-  if (x819 === undefined) return false;
-  if (!(Number.isInteger(x819))) return false;
-  if (x819 < 0) return false;
-  const x820 = d.trigger;
-  if (x820 === undefined) return false;
-  if (!__c77(x820)) return false;
-  const x821 = d.byteSize;
-  if (x821 === undefined) return false;
-  if (!(Number.isInteger(x821))) return false;
-  if (x821 < 0) return false;
-  const x822 = d.distillation;
-  if (x822 !== undefined) {
-    if (!__c154(x822)) return false;
+  const x874 = d.sourceCount;
+  if (x874 === undefined) return false;
+  if (!(Number.isInteger(x874))) return false;
+  if (x874 < 0) return false;
+  const x875 = d.trigger;
+  if (x875 === undefined) return false;
+  if (!__c126(x875)) return false;
+  const x876 = d.byteSize;
+  if (x876 === undefined) return false;
+  if (!(Number.isInteger(x876))) return false;
+  if (x876 < 0) return false;
+  const x877 = d.distillation;
+  if (x877 !== undefined) {
+    if (!__c203(x877)) return false;
   }
   return true;
 }
-function __c23(d) {
+function __c60(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x823 = d.supported;
-  if (x823 === undefined) return false;
-  if (!(typeof x823 === "boolean")) return false;
-  const x824 = d.schedule;
-  if (x824 !== undefined) {
-    if (!__c7(x824)) return false;
+  const x878 = d.supported;
+  if (x878 === undefined) return false;
+  if (!(typeof x878 === "boolean")) return false;
+  const x879 = d.schedule;
+  if (x879 !== undefined) {
+    if (!__c44(x879)) return false;
   }
-  for (const k825 in d) if (!(k825 === "supported" || k825 === "schedule")) return false;
+  for (const k880 in d) if (!(k880 === "supported" || k880 === "schedule")) return false;
+  return true;
+}
+function __c20(d) {
+  if (!(d === "read" || d === "write" || d === "search" || d === "long-term-durability" || d === "compaction" || d === "attribution" || d === "replay-snapshot" || d === "retention")) return false;
+  return true;
+}
+function __c326(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x881 = d.id;
+  if (x881 === undefined) return false;
+  if (!(typeof x881 === "string")) return false;
+  if (x881.length > 512 && __len(x881) > 512) return false;
+  if (x881.length === 0) return false;
+  const x882 = d.content;
+  if (x882 === undefined) return false;
+  if (!(typeof x882 === "string")) return false;
+  const x883 = d.tags;
+  if (x883 === undefined) return false;
+  if (!(Array.isArray(x883))) return false;
+  for (let i884 = 0; i884 < x883.length; i884++) {
+    const x885 = x883[i884];
+    if (!(typeof x885 === "string")) return false;
+    if (x885.length > 512 && __len(x885) > 512) return false;
+    if (x885.length === 0) return false;
+  }
+  const x886 = d.createdAt;
+  if (x886 === undefined) return false;
+  if (!(typeof x886 === "string")) return false;
+  if (!__fmtDateTime(x886)) return false;
+  const x887 = d.expiresAt;
+  if (x887 !== undefined) {
+    if (!(typeof x887 === "string")) return false;
+    if (!__fmtDateTime(x887)) return false;
+  }
+  return true;
+}
+function __c507(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x888 = d.schemaVersion;
+  if (x888 === undefined) return false;
+  if (x888 !== 1) return false;
+  const x889 = d.memoryRef;
+  if (x889 === undefined) return false;
+  if (!(typeof x889 === "string")) return false;
+  if (x889.length === 0) return false;
+  const x890 = d.updatedAt;
+  if (x890 === undefined) return false;
+  if (!(typeof x890 === "string")) return false;
+  if (!__fmtDateTime(x890)) return false;
+  const x891 = d.tokenizerName;
+  if (x891 === undefined) return false;
+  if (!(typeof x891 === "string")) return false;
+  if (x891.length === 0) return false;
+  const x892 = d.archives;
+  if (x892 === undefined) return false;
+  if (!(Array.isArray(x892))) return false;
+  for (let i893 = 0; i893 < x892.length; i893++) {
+    const x894 = x892[i893];
+    if (!__c514(x894)) return false;
+  }
+  for (const k895 in d) if (!(k895 === "schemaVersion" || k895 === "memoryRef" || k895 === "updatedAt" || k895 === "tokenizerName" || k895 === "archives")) return false;
+  return true;
+}
+function __c514(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x896 = d.archiveId;
+  if (x896 === undefined) return false;
+  if (!(typeof x896 === "string")) return false;
+  if (!__RE23.test(x896)) return false;
+  const x897 = d.entryId;
+  if (x897 === undefined) return false;
+  if (!(typeof x897 === "string")) return false;
+  if (x897.length === 0) return false;
+  const x898 = d.createdAt;
+  if (x898 === undefined) return false;
+  if (!(typeof x898 === "string")) return false;
+  if (!__fmtDateTime(x898)) return false;
+  const x899 = d.expiresAt;
+  if (x899 !== undefined) {
+    if (!(typeof x899 === "string")) return false;
+    if (!__fmtDateTime(x899)) return false;
+  }
+  const x900 = d.sourceCount;
+  if (x900 === undefined) return false;
+  if (!(Number.isInteger(x900))) return false;
+  if (x900 < 1) return false;
+  const x901 = d.tokenBudget;
+  if (x901 === undefined) return false;
+  if (!(Number.isInteger(x901))) return false;
+  if (x901 < 1) return false;
+  const x902 = d.tokensUsed;
+  if (x902 === undefined) return false;
+  if (!(Number.isInteger(x902))) return false;
+  if (x902 < 0) return false;
+  const x903 = d.byteSize;
+  if (x903 === undefined) return false;
+  if (!(Number.isInteger(x903))) return false;
+  if (x903 < 0) return false;
+  const x904 = d.level;
+  if (x904 === undefined) return false;
+  if (!(Number.isInteger(x904))) return false;
+  if (x904 < 1) return false;
+  const x905 = d.topics;
+  if (x905 !== undefined) {
+    if (!(Array.isArray(x905))) return false;
+    if (x905.length > 1 && __dup(x905, ["string"]) !== null) return false;
+    for (let i906 = 0; i906 < x905.length; i906++) {
+      const x907 = x905[i906];
+      if (!(typeof x907 === "string")) return false;
+      if (x907.length > 200 && __len(x907) > 200) return false;
+      if (x907.length === 0) return false;
+    }
+  }
+  for (const k908 in d) if (!(k908 === "archiveId" || k908 === "entryId" || k908 === "createdAt" || k908 === "expiresAt" || k908 === "sourceCount" || k908 === "tokenBudget" || k908 === "tokensUsed" || k908 === "byteSize" || k908 === "level" || k908 === "topics")) return false;
+  return true;
+}
+function __c1199(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x909 = d.limit;
+  if (x909 !== undefined) {
+    if (!(Number.isInteger(x909))) return false;
+    if (x909 < 1) return false;
+  }
+  const x910 = d.tag;
+  if (x910 !== undefined) {
+    if (!(typeof x910 === "string")) return false;
+    if (x910.length === 0) return false;
+  }
+  for (const k911 in d) if (!(k911 === "limit" || k911 === "tag")) return false;
+  return true;
+}
+function __c12(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x912 = d.scratchpad;
+  if (x912 !== undefined) {
+    if (!(typeof x912 === "boolean")) return false;
+  }
+  const x913 = d.conversation;
+  if (x913 !== undefined) {
+    if (!(typeof x913 === "boolean")) return false;
+  }
+  const x914 = d.longTerm;
+  if (x914 !== undefined) {
+    if (!(typeof x914 === "boolean")) return false;
+  }
+  for (const k915 in d) if (!(k915 === "scratchpad" || k915 === "conversation" || k915 === "longTerm")) return false;
+  return true;
+}
+function __c1203(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x916 = d.memoryRef;
+  if (x916 === undefined) return false;
+  if (!(typeof x916 === "string")) return false;
+  if (x916.length === 0) return false;
+  const x917 = d.memoryId;
+  if (x917 === undefined) return false;
+  if (!(typeof x917 === "string")) return false;
+  if (x917.length === 0) return false;
+  const x918 = d.nodeId;
+  if (x918 !== undefined) {
+    if (!(typeof x918 === "string")) return false;
+    if (x918.length === 0) return false;
+  }
+  const x919 = d.operation;
+  if (x919 !== undefined) {
+    if (!(x919 === "put" || x919 === "delete")) return false;
+  }
+  const x920 = d.agentId;
+  if (x920 !== undefined) {
+    if (!(typeof x920 === "string")) return false;
+    if (x920.length === 0) return false;
+  }
+  const x921 = d.byteSize;
+  if (x921 !== undefined) {
+    if (!(Number.isInteger(x921))) return false;
+    if (x921 < 0) return false;
+  }
+  return true;
+}
+function __c162(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x922 = d.executionModel;
+  if (x922 !== undefined) {
+    if (!__c164(x922)) return false;
+  }
+  return true;
+}
+function __c192(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  let ok923 = false;
+  L924: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x925 = d.kind;
+      if (x925 === undefined) break L924;
+      if (x925 !== "next-worker") break L924;
+    }
+    ok923 = true;
+  }
+  if (ok923) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x926 = d.worker;
+      if (x926 === undefined) return false;
+      if (!(typeof x926 === "string")) return false;
+    }
+  }
+  const x927 = d.kind;
+  if (x927 === undefined) return false;
+  if (!(x927 === "next-worker" || x927 === "terminate" || x927 === "clarify" || x927 === "handoff")) return false;
+  const x928 = d.confidence;
+  if (x928 !== undefined) {
+    if (!(Number.isFinite(x928))) return false;
+    if (x928 > 1) return false;
+    if (x928 < 0) return false;
+  }
+  const x929 = d.worker;
+  if (x929 !== undefined) {
+    if (!(typeof x929 === "string")) return false;
+    if (x929.length === 0) return false;
+  }
+  const x930 = d.reason;
+  if (x930 !== undefined) {
+    if (!(typeof x930 === "string")) return false;
+    if (x930.length > 2000 && __len(x930) > 2000) return false;
+  }
+  return true;
+}
+function __c51(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x931 = d.id;
+  if (x931 === undefined) return false;
+  if (!(typeof x931 === "string")) return false;
+  if (x931.length > 200 && __len(x931) > 200) return false;
+  if (x931.length === 0) return false;
   return true;
 }
 function __c277(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x826 = d.id;
-  if (x826 === undefined) return false;
-  if (!(typeof x826 === "string")) return false;
-  if (x826.length > 512 && __len(x826) > 512) return false;
-  if (x826.length === 0) return false;
-  const x827 = d.content;
-  if (x827 === undefined) return false;
-  if (!(typeof x827 === "string")) return false;
-  const x828 = d.tags;
-  if (x828 === undefined) return false;
-  if (!(Array.isArray(x828))) return false;
-  for (let i829 = 0; i829 < x828.length; i829++) {
-    const x830 = x828[i829];
-    if (!(typeof x830 === "string")) return false;
-    if (x830.length > 512 && __len(x830) > 512) return false;
-    if (x830.length === 0) return false;
-  }
-  const x831 = d.createdAt;
-  if (x831 === undefined) return false;
-  if (!(typeof x831 === "string")) return false;
-  if (!__fmtDateTime(x831)) return false;
-  const x832 = d.expiresAt;
-  if (x832 !== undefined) {
-    if (!(typeof x832 === "string")) return false;
-    if (!__fmtDateTime(x832)) return false;
-  }
-  return true;
-}
-function __c458(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x833 = d.schemaVersion;
-  if (x833 === undefined) return false;
-  if (x833 !== 1) return false;
-  const x834 = d.memoryRef;
-  if (x834 === undefined) return false;
-  if (!(typeof x834 === "string")) return false;
-  if (x834.length === 0) return false;
-  const x835 = d.updatedAt;
-  if (x835 === undefined) return false;
-  if (!(typeof x835 === "string")) return false;
-  if (!__fmtDateTime(x835)) return false;
-  const x836 = d.tokenizerName;
-  if (x836 === undefined) return false;
-  if (!(typeof x836 === "string")) return false;
-  if (x836.length === 0) return false;
-  const x837 = d.archives;
-  if (x837 === undefined) return false;
-  if (!(Array.isArray(x837))) return false;
-  for (let i838 = 0; i838 < x837.length; i838++) {
-    const x839 = x837[i838];
-    if (!__c465(x839)) return false;
-  }
-  for (const k840 in d) if (!(k840 === "schemaVersion" || k840 === "memoryRef" || k840 === "updatedAt" || k840 === "tokenizerName" || k840 === "archives")) return false;
-  return true;
-}
-function __c465(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x841 = d.archiveId;
-  if (x841 === undefined) return false;
-  if (!(typeof x841 === "string")) return false;
-  if (!__RE23.test(x841)) return false;
-  const x842 = d.entryId;
-  if (x842 === undefined) return false;
-  if (!(typeof x842 === "string")) return false;
-  if (x842.length === 0) return false;
-  const x843 = d.createdAt;
-  if (x843 === undefined) return false;
-  if (!(typeof x843 === "string")) return false;
-  if (!__fmtDateTime(x843)) return false;
-  const x844 = d.expiresAt;
-  if (x844 !== undefined) {
-    if (!(typeof x844 === "string")) return false;
-    if (!__fmtDateTime(x844)) return false;
-  }
-  const x845 = d.sourceCount;
-  if (x845 === undefined) return false;
-  if (!(Number.isInteger(x845))) return false;
-  if (x845 < 1) return false;
-  const x846 = d.tokenBudget;
-  if (x846 === undefined) return false;
-  if (!(Number.isInteger(x846))) return false;
-  if (x846 < 1) return false;
-  const x847 = d.tokensUsed;
-  if (x847 === undefined) return false;
-  if (!(Number.isInteger(x847))) return false;
-  if (x847 < 0) return false;
-  const x848 = d.byteSize;
-  if (x848 === undefined) return false;
-  if (!(Number.isInteger(x848))) return false;
-  if (x848 < 0) return false;
-  const x849 = d.level;
-  if (x849 === undefined) return false;
-  if (!(Number.isInteger(x849))) return false;
-  if (x849 < 1) return false;
-  const x850 = d.topics;
-  if (x850 !== undefined) {
-    if (!(Array.isArray(x850))) return false;
-    if (x850.length > 1 && __dup(x850, ["string"]) !== null) return false;
-    for (let i851 = 0; i851 < x850.length; i851++) {
-      const x852 = x850[i851];
-      if (!(typeof x852 === "string")) return false;
-      if (x852.length > 200 && __len(x852) > 200) return false;
-      if (x852.length === 0) return false;
-    }
-  }
-  for (const k853 in d) if (!(k853 === "archiveId" || k853 === "entryId" || k853 === "createdAt" || k853 === "expiresAt" || k853 === "sourceCount" || k853 === "tokenBudget" || k853 === "tokensUsed" || k853 === "byteSize" || k853 === "level" || k853 === "topics")) return false;
-  return true;
-}
-function __c1129(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x854 = d.limit;
-  if (x854 !== undefined) {
-    if (!(Number.isInteger(x854))) return false;
-    if (x854 < 1) return false;
-  }
-  const x855 = d.tag;
-  if (x855 !== undefined) {
-    if (!(typeof x855 === "string")) return false;
-    if (x855.length === 0) return false;
-  }
-  for (const k856 in d) if (!(k856 === "limit" || k856 === "tag")) return false;
-  return true;
-}
-function __c1133(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x857 = d.memoryRef;
-  if (x857 === undefined) return false;
-  if (!(typeof x857 === "string")) return false;
-  if (x857.length === 0) return false;
-  const x858 = d.memoryId;
-  if (x858 === undefined) return false;
-  if (!(typeof x858 === "string")) return false;
-  if (x858.length === 0) return false;
-  const x859 = d.nodeId;
-  if (x859 !== undefined) {
-    if (!(typeof x859 === "string")) return false;
-    if (x859.length === 0) return false;
-  }
-  const x860 = d.operation;
-  if (x860 !== undefined) {
-    if (!(x860 === "put" || x860 === "delete")) return false;
-  }
-  const x861 = d.agentId;
-  if (x861 !== undefined) {
-    if (!(typeof x861 === "string")) return false;
-    if (x861.length === 0) return false;
-  }
-  const x862 = d.byteSize;
-  if (x862 !== undefined) {
-    if (!(Number.isInteger(x862))) return false;
-    if (x862 < 0) return false;
-  }
-  return true;
-}
-function __c113(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x863 = d.executionModel;
-  if (x863 !== undefined) {
-    if (!__c115(x863)) return false;
-  }
-  return true;
-}
-function __c143(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok864 = false;
-  L865: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x866 = d.kind;
-      if (x866 === undefined) break L865;
-      if (x866 !== "next-worker") break L865;
-    }
-    ok864 = true;
-  }
-  if (ok864) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x867 = d.worker;
-      if (x867 === undefined) return false;
-      if (!(typeof x867 === "string")) return false;
-    }
-  }
-  const x868 = d.kind;
-  if (x868 === undefined) return false;
-  if (!(x868 === "next-worker" || x868 === "terminate" || x868 === "clarify" || x868 === "handoff")) return false;
-  const x869 = d.confidence;
-  if (x869 !== undefined) {
-    if (!(Number.isFinite(x869))) return false;
-    if (x869 > 1) return false;
-    if (x869 < 0) return false;
-  }
-  const x870 = d.worker;
-  if (x870 !== undefined) {
-    if (!(typeof x870 === "string")) return false;
-    if (x870.length === 0) return false;
-  }
-  const x871 = d.reason;
-  if (x871 !== undefined) {
-    if (!(typeof x871 === "string")) return false;
-    if (x871.length > 2000 && __len(x871) > 2000) return false;
-  }
-  return true;
-}
-function __c14(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x872 = d.id;
-  if (x872 === undefined) return false;
-  if (!(typeof x872 === "string")) return false;
-  if (x872.length > 200 && __len(x872) > 200) return false;
-  if (x872.length === 0) return false;
-  return true;
-}
-function __c228(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x873 = d.limitBytes;
-  if (x873 !== undefined) {
-    if (!(Number.isInteger(x873))) return false;
-    if (x873 < 0) return false;
-  }
-  return true;
-}
-function __c1141(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x874 = d.name;
-  if (x874 === undefined) return false;
-  if (!(typeof x874 === "string")) return false;
-  if (x874.length > 200 && __len(x874) > 200) return false;
-  if (x874.length === 0) return false;
-  const x875 = d.version;
-  if (x875 !== undefined) {
-    if (!(typeof x875 === "string")) return false;
-    if (x875.length > 50 && __len(x875) > 50) return false;
-    if (x875.length === 0) return false;
-  }
-  const x876 = d.template;
-  if (x876 === undefined) return false;
-  if (!(typeof x876 === "string")) return false;
-  if (x876.length === 0) return false;
-  const x877 = d.variables;
-  if (x877 !== undefined) {
-    if (!(Array.isArray(x877))) return false;
-    if (x877.length > 1 && __dup(x877, ["string"]) !== null) return false;
-    for (let i878 = 0; i878 < x877.length; i878++) {
-      const x879 = x877[i878];
-      if (!(typeof x879 === "string")) return false;
-      if (x879.length > 200 && __len(x879) > 200) return false;
-      if (x879.length === 0) return false;
-    }
-  }
-  return true;
-}
-function __c1148(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok880 = false;
-  L881: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x882 = d.kind;
-      if (x882 === undefined) break L881;
-      if (x882 !== "agent-pack") break L881;
-    }
-    ok880 = true;
-  }
-  if (ok880) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x883 = d.artifact;
-      if (x883 !== undefined) {
-        if (!__c9(x883)) return false;
-      }
-    }
-  }
-  let ok884 = false;
-  L885: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x886 = d.kind;
-      if (x886 === undefined) break L885;
-      if (x886 !== "workflow-chain-pack") break L885;
-    }
-    ok884 = true;
-  }
-  if (ok884) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x887 = d.artifact;
-      if (x887 !== undefined) {
-        if (!__c1176(x887)) return false;
-      }
-    }
-  }
-  let ok888 = false;
-  L889: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x890 = d.kind;
-      if (x890 === undefined) break L889;
-      if (x890 !== "prompt-template") break L889;
-    }
-    ok888 = true;
-  }
-  if (ok888) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x891 = d.artifact;
-      if (x891 !== undefined) {
-        if (!__c1141(x891)) return false;
-      }
-    }
-  }
-  let ok892 = false;
-  L893: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x894 = d.kind;
-      if (x894 === undefined) break L893;
-      if (x894 !== "scheduled-automation") break L893;
-    }
-    ok892 = true;
-  }
-  if (ok892) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x895 = d.artifact;
-      if (x895 !== undefined) {
-        if (!__c1193(x895)) return false;
-      }
-    }
-  }
-  const x896 = d.id;
-  if (x896 === undefined) return false;
-  if (!(typeof x896 === "string")) return false;
-  if (x896.length === 0) return false;
-  const x897 = d.kind;
-  if (x897 === undefined) return false;
-  if (!__c39(x897)) return false;
-  const x898 = d.artifact;
-  if (x898 === undefined) return false;
-  if (!(typeof x898 === "object" && x898 !== null && !Array.isArray(x898))) return false;
-  const x899 = d.provenance;
-  if (x899 === undefined) return false;
-  if (!__c1154(x899)) return false;
-  const x900 = d.duplicateOf;
-  if (x900 !== undefined) {
-    if (!(typeof x900 === "string")) return false;
-    if (x900.length === 0) return false;
-  }
-  const x901 = d.owner;
-  if (x901 === undefined) return false;
-  if (!(typeof x901 === "string")) return false;
-  if (x901.length === 0) return false;
-  const x902 = d.rationale;
-  if (x902 !== undefined) {
-    if (!(typeof x902 === "string")) return false;
-    if (x902.length > 4000 && __len(x902) > 4000) return false;
-  }
-  const x903 = d.state;
-  if (x903 === undefined) return false;
-  if (!__c1162(x903)) return false;
-  const x904 = d.createdAt;
-  if (x904 === undefined) return false;
-  if (!(typeof x904 === "string")) return false;
-  if (!__fmtDateTime(x904)) return false;
-  const x905 = d.updatedAt;
-  if (x905 !== undefined) {
-    if (!(typeof x905 === "string")) return false;
-    if (!__fmtDateTime(x905)) return false;
-  }
-  for (const k906 in d) if (!(k906 === "id" || k906 === "kind" || k906 === "artifact" || k906 === "provenance" || k906 === "duplicateOf" || k906 === "owner" || k906 === "rationale" || k906 === "state" || k906 === "createdAt" || k906 === "updatedAt")) return false;
-  return true;
-}
-function __c1200(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x907 = d.proposalId;
-  if (x907 === undefined) return false;
-  if (!(typeof x907 === "string")) return false;
-  if (x907.length === 0) return false;
-  const x908 = d.activation;
-  if (x908 === undefined) return false;
-  if (!__c42(x908)) return false;
-  const x909 = d.gateId;
-  if (x909 !== undefined) {
-    if (!(typeof x909 === "string")) return false;
-    if (x909.length === 0) return false;
-  }
-  return true;
-}
-function __c42(d) {
-  if (!(d === "approval-gate" || d === "direct-rbac")) return false;
-  return true;
-}
-function __c1205(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x910 = d.proposalId;
-  if (x910 === undefined) return false;
-  if (!(typeof x910 === "string")) return false;
-  if (x910.length === 0) return false;
-  const x911 = d.kind;
-  if (x911 === undefined) return false;
-  if (!__c39(x911)) return false;
-  const x912 = d.duplicateOf;
-  if (x912 !== undefined) {
-    if (!(typeof x912 === "string")) return false;
-    if (x912.length === 0) return false;
-  }
-  return true;
-}
-function __c39(d) {
-  if (!(d === "agent-pack" || d === "workflow-chain-pack" || d === "prompt-template" || d === "scheduled-automation")) return false;
-  return true;
-}
-function __c1154(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x913 = d.sourceRunIds;
-  if (x913 === undefined) return false;
-  if (!(Array.isArray(x913))) return false;
-  if (x913.length < 1) return false;
-  for (let i914 = 0; i914 < x913.length; i914++) {
-    const x915 = x913[i914];
-    if (!(typeof x915 === "string")) return false;
-    if (x915.length === 0) return false;
-  }
-  for (const k916 in d) if (!(k916 === "sourceRunIds")) return false;
-  return true;
-}
-function __c1162(d) {
-  if (!(d === "draft" || d === "revised" || d === "applied" || d === "rejected" || d === "archived")) return false;
-  return true;
-}
-function __c35(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok917 = false;
-  L918: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x919 = d.activation;
-      if (x919 === undefined) break L918;
-      if (x919 !== "direct-rbac") break L918;
-    }
-    ok917 = true;
-  }
-  if (ok917) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x920 = d.activationScope;
-      if (x920 === undefined) return false;
-      if (!(typeof x920 === "string")) return false;
-    }
-  }
-  const x921 = d.supported;
-  if (x921 === undefined) return false;
-  if (!(typeof x921 === "boolean")) return false;
-  const x922 = d.artifactKinds;
-  if (x922 !== undefined) {
-    if (!(Array.isArray(x922))) return false;
-    if (x922.length > 1 && __dup(x922, null) !== null) return false;
-    for (let i923 = 0; i923 < x922.length; i923++) {
-      const x924 = x922[i923];
-      if (!__c39(x924)) return false;
-    }
-  }
-  const x925 = d.duplicationDetection;
-  if (x925 !== undefined) {
-    if (!(typeof x925 === "boolean")) return false;
-  }
-  const x926 = d.activation;
-  if (x926 !== undefined) {
-    if (!__c42(x926)) return false;
-  }
-  const x927 = d.activationScope;
-  if (x927 !== undefined) {
-    if (!(typeof x927 === "string")) return false;
-    if (x927.length === 0) return false;
-  }
-  for (const k928 in d) if (!(k928 === "supported" || k928 === "artifactKinds" || k928 === "duplicationDetection" || k928 === "activation" || k928 === "activationScope")) return false;
-  return true;
-}
-function __c238(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x929 = d.resource;
-  if (x929 === undefined) return false;
-  if (!(typeof x929 === "string")) return false;
-  if (x929.length > 100 && __len(x929) > 100) return false;
-  if (x929.length === 0) return false;
-  const x930 = d.limit;
-  if (x930 === undefined) return false;
-  if (!(Number.isInteger(x930))) return false;
-  if (x930 < 1) return false;
-  return true;
-}
-function __c174(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x931 = d.fromSeq;
-  if (x931 === undefined) return false;
-  if (!(Number.isInteger(x931))) return false;
-  if (x931 < 0) return false;
-  const x932 = d.oldestAvailableIdx;
+  const x932 = d.limitBytes;
   if (x932 !== undefined) {
     if (!(Number.isInteger(x932))) return false;
     if (x932 < 0) return false;
   }
-  const x933 = d.sourceRunId;
+  return true;
+}
+function __c1211(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x933 = d.name;
   if (x933 === undefined) return false;
   if (!(typeof x933 === "string")) return false;
+  if (x933.length > 200 && __len(x933) > 200) return false;
   if (x933.length === 0) return false;
-  const x934 = d.reason;
-  if (x934 === undefined) return false;
-  if (!(x934 === "retention_expired" || x934 === "event_log_unavailable")) return false;
-  return true;
-}
-function __c107(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x935 = d.ttl;
-  if (x935 !== undefined) {
-    if (!(typeof x935 === "boolean")) return false;
+  const x934 = d.version;
+  if (x934 !== undefined) {
+    if (!(typeof x934 === "string")) return false;
+    if (x934.length > 50 && __len(x934) > 50) return false;
+    if (x934.length === 0) return false;
   }
-  const x936 = d.forget;
+  const x935 = d.template;
+  if (x935 === undefined) return false;
+  if (!(typeof x935 === "string")) return false;
+  if (x935.length === 0) return false;
+  const x936 = d.variables;
   if (x936 !== undefined) {
-    if (!(typeof x936 === "boolean")) return false;
+    if (!(Array.isArray(x936))) return false;
+    if (x936.length > 1 && __dup(x936, ["string"]) !== null) return false;
+    for (let i937 = 0; i937 < x936.length; i937++) {
+      const x938 = x936[i937];
+      if (!(typeof x938 === "string")) return false;
+      if (x938.length > 200 && __len(x938) > 200) return false;
+      if (x938.length === 0) return false;
+    }
   }
-  for (const k937 in d) if (!(k937 === "ttl" || k937 === "forget")) return false;
   return true;
 }
-function __c1210(d) {
+function __c1218(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x938 = d.status;
-  if (x938 === undefined) return false;
-  if (x938 !== "completed") return false;
+  let ok939 = false;
+  L940: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x941 = d.kind;
+      if (x941 === undefined) break L940;
+      if (x941 !== "agent-pack") break L940;
+    }
+    ok939 = true;
+  }
+  if (ok939) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x942 = d.artifact;
+      if (x942 !== undefined) {
+        if (!__c46(x942)) return false;
+      }
+    }
+  }
+  let ok943 = false;
+  L944: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x945 = d.kind;
+      if (x945 === undefined) break L944;
+      if (x945 !== "workflow-chain-pack") break L944;
+    }
+    ok943 = true;
+  }
+  if (ok943) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x946 = d.artifact;
+      if (x946 !== undefined) {
+        if (!__c1261(x946)) return false;
+      }
+    }
+  }
+  let ok947 = false;
+  L948: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x949 = d.kind;
+      if (x949 === undefined) break L948;
+      if (x949 !== "prompt-template") break L948;
+    }
+    ok947 = true;
+  }
+  if (ok947) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x950 = d.artifact;
+      if (x950 !== undefined) {
+        if (!__c1211(x950)) return false;
+      }
+    }
+  }
+  let ok951 = false;
+  L952: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x953 = d.kind;
+      if (x953 === undefined) break L952;
+      if (x953 !== "automation") break L952;
+    }
+    ok951 = true;
+  }
+  if (ok951) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x954 = d.artifact;
+      if (x954 !== undefined) {
+        if (!__c1278(x954)) return false;
+      }
+    }
+  }
+  const x955 = d.id;
+  if (x955 === undefined) return false;
+  if (!(typeof x955 === "string")) return false;
+  if (x955.length === 0) return false;
+  const x956 = d.kind;
+  if (x956 === undefined) return false;
+  if (!__c76(x956)) return false;
+  const x957 = d.title;
+  if (x957 !== undefined) {
+    if (!(typeof x957 === "string")) return false;
+    if (x957.length > 200 && __len(x957) > 200) return false;
+    if (x957.length === 0) return false;
+  }
+  const x958 = d.artifact;
+  if (x958 === undefined) return false;
+  if (!(typeof x958 === "object" && x958 !== null && !Array.isArray(x958))) return false;
+  const x959 = d.provenance;
+  if (x959 === undefined) return false;
+  if (!__c1225(x959)) return false;
+  const x960 = d.duplicateOf;
+  if (x960 !== undefined) {
+    if (!(typeof x960 === "string" || x960 === null)) return false;
+    if (typeof x960 === "string") {
+      if (x960.length === 0) return false;
+    }
+  }
+  const x961 = d.owner;
+  if (x961 === undefined) return false;
+  if (!__c1232(x961)) return false;
+  const x962 = d.rationale;
+  if (x962 !== undefined) {
+    if (!(typeof x962 === "string")) return false;
+    if (x962.length > 4000 && __len(x962) > 4000) return false;
+  }
+  const x963 = d.state;
+  if (x963 === undefined) return false;
+  if (!__c1239(x963)) return false;
+  const x964 = d.createdAt;
+  if (x964 === undefined) return false;
+  if (!(typeof x964 === "string")) return false;
+  if (!__fmtDateTime(x964)) return false;
+  const x965 = d.updatedAt;
+  if (x965 !== undefined) {
+    if (!(typeof x965 === "string")) return false;
+    if (!__fmtDateTime(x965)) return false;
+  }
+  const x966 = d.activation;
+  if (x966 !== undefined) {
+    if (!__c1243(x966)) return false;
+  }
+  for (const k967 in d) if (!(k967 === "id" || k967 === "kind" || k967 === "title" || k967 === "artifact" || k967 === "provenance" || k967 === "duplicateOf" || k967 === "owner" || k967 === "rationale" || k967 === "state" || k967 === "createdAt" || k967 === "updatedAt" || k967 === "activation")) return false;
   return true;
 }
-function __c1213(d) {
+function __c1285(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x939 = d.eventId;
-  if (x939 === undefined) return false;
-  if (!(typeof x939 === "string")) return false;
-  if (x939.length > 200 && __len(x939) > 200) return false;
-  if (x939.length === 0) return false;
-  const x940 = d.runId;
-  if (x940 === undefined) return false;
-  if (!(typeof x940 === "string")) return false;
-  if (x940.length > 200 && __len(x940) > 200) return false;
-  if (x940.length === 0) return false;
-  const x941 = d.type;
-  if (x941 === undefined) return false;
-  if (!__c242(x941)) return false;
-  const x942 = d.payload;
-  if (x942 === undefined) return false;
-  if (!(typeof x942 === "object" && x942 !== null && !Array.isArray(x942))) return false;
-  const x943 = d.timestamp;
-  if (x943 === undefined) return false;
-  if (!(typeof x943 === "string")) return false;
-  if (!__fmtDateTime(x943)) return false;
-  const x944 = d.sequence;
-  if (x944 === undefined) return false;
-  if (!(Number.isInteger(x944))) return false;
-  if (x944 < 0) return false;
-  const x945 = d.nodeId;
-  if (x945 !== undefined) {
-    if (!(typeof x945 === "string")) return false;
-    if (x945.length === 0) return false;
+  const x968 = d.proposalId;
+  if (x968 === undefined) return false;
+  if (!(typeof x968 === "string")) return false;
+  if (x968.length === 0) return false;
+  const x969 = d.kind;
+  if (x969 !== undefined) {
+    if (!__c76(x969)) return false;
   }
-  const x946 = d.causationId;
-  if (x946 !== undefined) {
-    if (!(typeof x946 === "string")) return false;
-    if (x946.length === 0) return false;
+  const x970 = d.activation;
+  if (x970 !== undefined) {
+    if (!__c79(x970)) return false;
   }
-  for (const k947 in d) if (!(k947 === "eventId" || k947 === "runId" || k947 === "type" || k947 === "payload" || k947 === "timestamp" || k947 === "sequence" || k947 === "nodeId" || k947 === "causationId")) return false;
+  const x971 = d.approvalId;
+  if (x971 !== undefined) {
+    if (!(typeof x971 === "string")) return false;
+    if (x971.length === 0) return false;
+  }
+  const x972 = d.installedArtifactRef;
+  if (x972 !== undefined) {
+    if (!(typeof x972 === "string")) return false;
+    if (x972.length === 0) return false;
+  }
+  for (const k973 in d) {
+    L974: {
+      if (!(k973 === "artifact" || k973 === "rationale" || k973 === "title" || k973 === "template")) break L974;
+      return false;
+    }
+  }
   return true;
 }
-function __c1224(d) {
-  if (!__E948.has(d)) return false;
+function __c79(d) {
+  if (!(d === "approval-gate" || d === "direct-rbac")) return false;
+  return true;
+}
+function __c1243(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x975 = d.mode;
+  if (x975 === undefined) return false;
+  if (!__c79(x975)) return false;
+  const x976 = d.approvalId;
+  if (x976 !== undefined) {
+    if (!(typeof x976 === "string")) return false;
+    if (x976.length === 0) return false;
+  }
+  const x977 = d.gateOutcome;
+  if (x977 !== undefined) {
+    if (!(x977 === "granted" || x977 === "overridden")) return false;
+  }
+  const x978 = d.installedArtifactRef;
+  if (x978 === undefined) return false;
+  if (!(typeof x978 === "string")) return false;
+  if (x978.length === 0) return false;
+  const x979 = d.appliedAt;
+  if (x979 === undefined) return false;
+  if (!(typeof x979 === "string")) return false;
+  if (!__fmtDateTime(x979)) return false;
+  for (const k980 in d) if (!(k980 === "mode" || k980 === "approvalId" || k980 === "gateOutcome" || k980 === "installedArtifactRef" || k980 === "appliedAt")) return false;
+  return true;
+}
+function __c1294(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x981 = d.proposal;
+  if (x981 === undefined) return false;
+  if (!__c1218(x981)) return false;
+  const x982 = d.gate;
+  if (x982 !== undefined) {
+    if (!__c97(x982)) return false;
+  }
+  return true;
+}
+function __c1298(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x983 = d.proposalId;
+  if (x983 === undefined) return false;
+  if (!(typeof x983 === "string")) return false;
+  if (x983.length === 0) return false;
+  const x984 = d.kind;
+  if (x984 === undefined) return false;
+  if (!__c76(x984)) return false;
+  const x985 = d.sourceRunIds;
+  if (x985 !== undefined) {
+    if (!(Array.isArray(x985))) return false;
+    for (let i986 = 0; i986 < x985.length; i986++) {
+      const x987 = x985[i986];
+      if (!(typeof x987 === "string")) return false;
+      if (x987.length === 0) return false;
+    }
+  }
+  const x988 = d.duplicateOf;
+  if (x988 !== undefined) {
+    if (!(typeof x988 === "string" || x988 === null)) return false;
+    if (typeof x988 === "string") {
+      if (x988.length === 0) return false;
+    }
+  }
+  for (const k989 in d) {
+    L990: {
+      if (!(k989 === "artifact" || k989 === "rationale" || k989 === "title" || k989 === "template")) break L990;
+      return false;
+    }
+  }
+  return true;
+}
+function __c1307(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x991 = d.proposalId;
+  if (x991 === undefined) return false;
+  if (!(typeof x991 === "string")) return false;
+  if (x991.length === 0) return false;
+  const x992 = d.kind;
+  if (x992 === undefined) return false;
+  if (!__c76(x992)) return false;
+  const x993 = d.installedArtifactRef;
+  if (x993 === undefined) return false;
+  if (!(typeof x993 === "string")) return false;
+  if (x993.length === 0) return false;
+  const x994 = d.installedAt;
+  if (x994 === undefined) return false;
+  if (!(typeof x994 === "string")) return false;
+  if (!__fmtDateTime(x994)) return false;
+  const x995 = d.artifact;
+  if (x995 === undefined) return false;
+  if (!(typeof x995 === "object" && x995 !== null && !Array.isArray(x995))) return false;
+  return true;
+}
+function __c76(d) {
+  if (!(d === "agent-pack" || d === "workflow-chain-pack" || d === "prompt-template" || d === "automation")) return false;
+  return true;
+}
+function __c1315(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x996 = d.proposals;
+  if (x996 === undefined) return false;
+  if (!(Array.isArray(x996))) return false;
+  for (let i997 = 0; i997 < x996.length; i997++) {
+    const x998 = x996[i997];
+    if (!__c1218(x998)) return false;
+  }
+  return true;
+}
+function __c1232(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x999 = d.tenant;
+  if (x999 === undefined) return false;
+  if (!(typeof x999 === "string")) return false;
+  if (x999.length > 200 && __len(x999) > 200) return false;
+  if (x999.length === 0) return false;
+  const x1000 = d.workspace;
+  if (x1000 !== undefined) {
+    if (!(typeof x1000 === "string")) return false;
+    if (x1000.length > 200 && __len(x1000) > 200) return false;
+    if (x1000.length === 0) return false;
+  }
+  const x1001 = d.principal;
+  if (x1001 !== undefined) {
+    if (!(typeof x1001 === "string")) return false;
+    if (x1001.length > 200 && __len(x1001) > 200) return false;
+    if (x1001.length === 0) return false;
+  }
+  for (const k1002 in d) if (!(k1002 === "tenant" || k1002 === "workspace" || k1002 === "principal")) return false;
   return true;
 }
 function __c1225(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x949 = d.runId;
-  if (x949 === undefined) return false;
-  if (!(typeof x949 === "string")) return false;
-  if (x949.length > 512 && __len(x949) > 512) return false;
-  if (x949.length === 0) return false;
-  const x950 = d.events;
-  if (x950 === undefined) return false;
-  if (!(Array.isArray(x950))) return false;
-  for (let i951 = 0; i951 < x950.length; i951++) {
-    const x952 = x950[i951];
-    if (!__c1213(x952)) return false;
-  }
-  return true;
-}
-function __c1230(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x953 = d.status;
-  if (x953 === undefined) return false;
-  if (x953 !== "failed") return false;
-  const x954 = d.errorCode;
-  if (x954 === undefined) return false;
-  if (!(typeof x954 === "string")) return false;
-  if (x954.length === 0) return false;
-  return true;
-}
-function __c1234(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x955 = d.fromSeq;
-  if (x955 === undefined) return false;
-  if (!(Number.isInteger(x955))) return false;
-  if (x955 < 0) return false;
-  for (const k956 in d) if (!(k956 === "fromSeq")) return false;
-  return true;
-}
-function __c1237(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x957 = d.runId;
-  if (x957 === undefined) return false;
-  if (!(typeof x957 === "string")) return false;
-  if (x957.length === 0) return false;
-  const x958 = d.forkedFrom;
-  if (x958 === undefined) return false;
-  if (!__c243(x958)) return false;
-  const x959 = d.status;
-  if (x959 === undefined) return false;
-  if (!(x959 === "created" || x959 === "running" || x959 === "completed")) return false;
-  return true;
-}
-function __c1242(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x960 = d.decision;
-  if (x960 === undefined) return false;
-  if (!__c143(x960)) return false;
-  return true;
-}
-function __c1245(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x961 = d.workflowId;
-  if (x961 === undefined) return false;
-  if (!(typeof x961 === "string")) return false;
-  if (x961.length === 0) return false;
-  const x962 = d.parentRunId;
-  if (x962 !== undefined) {
-    if (!(typeof x962 === "string")) return false;
-    if (x962.length === 0) return false;
-  }
-  const x963 = d.memoryRef;
-  if (x963 !== undefined) {
-    if (!(typeof x963 === "string")) return false;
-    if (x963.length === 0) return false;
-  }
-  const x964 = d.memoryScopeIsolation;
-  if (x964 !== undefined) {
-    if (!(x964 === "inherit" || x964 === "isolated")) return false;
-  }
-  const x965 = d.forkedFrom;
-  if (x965 !== undefined) {
-    if (!__c243(x965)) return false;
-  }
-  return true;
-}
-function __c1193(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x966 = d.name;
-  if (x966 === undefined) return false;
-  if (!(typeof x966 === "string")) return false;
-  if (x966.length > 200 && __len(x966) > 200) return false;
-  if (x966.length === 0) return false;
-  const x967 = d.version;
-  if (x967 !== undefined) {
-    if (!(typeof x967 === "string")) return false;
-    if (x967.length > 50 && __len(x967) > 50) return false;
-    if (x967.length === 0) return false;
-  }
-  const x968 = d.workflowId;
-  if (x968 === undefined) return false;
-  if (!(typeof x968 === "string")) return false;
-  if (x968.length > 200 && __len(x968) > 200) return false;
-  if (x968.length === 0) return false;
-  const x969 = d.schedule;
-  if (x969 === undefined) return false;
-  if (!(typeof x969 === "object" && x969 !== null && !Array.isArray(x969))) return false;
-  if (Object.keys(x969).length < 1) return false;
-  return true;
-}
-function __c300(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok970 = false;
-  L971: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x972 = d.kind;
-      if (x972 === undefined) break L971;
-      if (x972 !== "distilled") break L971;
-    }
-    ok970 = true;
-  }
-  if (ok970) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x973 = d.archiveId;
-      if (x973 === undefined) return false;
-      const x974 = d.event;
-      if (x974 === undefined) return false;
-    }
-  }
-  let ok975 = false;
-  L976: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x977 = d.kind;
-      if (x977 === undefined) break L976;
-      if (x977 !== "budget-exceeded") break L976;
-    }
-    ok975 = true;
-  }
-  if (ok975) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x978 = d.tokensRequired;
-      if (x978 === undefined) return false;
-    }
-  }
-  let ok979 = false;
-  L980: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x981 = d.kind;
-      if (x981 === undefined) break L980;
-      if (x981 !== "failed") break L980;
-    }
-    ok979 = true;
-  }
-  if (ok979) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x982 = d.errorCode;
-      if (x982 === undefined) return false;
-    }
-  }
-  const x983 = d.kind;
-  if (x983 === undefined) return false;
-  if (!(x983 === "distilled" || x983 === "nothing-to-distil" || x983 === "budget-exceeded" || x983 === "failed")) return false;
-  const x984 = d.scheduleId;
-  if (x984 === undefined) return false;
-  if (!(typeof x984 === "string")) return false;
-  if (x984.length > 512 && __len(x984) > 512) return false;
-  if (x984.length === 0) return false;
-  const x985 = d.instant;
-  if (x985 === undefined) return false;
-  if (!(typeof x985 === "string")) return false;
-  if (!__fmtDateTime(x985)) return false;
-  const x986 = d.missed;
-  if (x986 === undefined) return false;
-  if (!(Number.isInteger(x986))) return false;
-  if (x986 < 0) return false;
-  const x987 = d.archiveId;
-  if (x987 !== undefined) {
-    if (!(typeof x987 === "string")) return false;
-    if (x987.length > 512 && __len(x987) > 512) return false;
-    if (x987.length === 0) return false;
-  }
-  const x988 = d.event;
-  if (x988 !== undefined) {
-    if (!__c307(x988)) return false;
-  }
-  const x989 = d.tokensRequired;
-  if (x989 !== undefined) {
-    if (!(Number.isInteger(x989))) return false;
-    if (x989 < 1) return false;
-  }
-  const x990 = d.errorCode;
-  if (x990 !== undefined) {
-    if (!(typeof x990 === "string")) return false;
-    if (x990.length > 128 && __len(x990) > 128) return false;
-    if (x990.length === 0) return false;
-  }
-  return true;
-}
-function __c101(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x991 = d.supported;
-  if (x991 === undefined) return false;
-  if (!(typeof x991 === "boolean")) return false;
-  const x992 = d.modes;
-  if (x992 !== undefined) {
-    if (!(Array.isArray(x992))) return false;
-    if (x992.length > 1 && __dup(x992, null) !== null) return false;
-    for (let i993 = 0; i993 < x992.length; i993++) {
-      const x994 = x992[i993];
-      if (!(x994 === "semantic" || x994 === "filter")) return false;
-    }
-  }
-  for (const k995 in d) if (!(k995 === "supported" || k995 === "modes")) return false;
-  return true;
-}
-function __c187(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x996 = d.tokenBudget;
-  if (x996 === undefined) return false;
-  if (!(Number.isInteger(x996))) return false;
-  if (x996 < 1) return false;
-  const x997 = d.tokensRequired;
-  if (x997 === undefined) return false;
-  if (!(Number.isInteger(x997))) return false;
-  if (x997 < 0) return false;
-  const x998 = d.memoryRef;
-  if (x998 !== undefined) {
-    if (!(typeof x998 === "string")) return false;
-    if (x998.length === 0) return false;
-  }
-  return true;
-}
-function __c213(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x999 = d.failures;
-  if (x999 === undefined) return false;
-  if (!(Array.isArray(x999))) return false;
-  if (x999.length < 1) return false;
-  for (let i1000 = 0; i1000 < x999.length; i1000++) {
-    const x1001 = x999[i1000];
-    if (!__c216(x1001)) return false;
-  }
-  return true;
-}
-function __c216(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1002 = d.instancePath;
-  if (x1002 === undefined) return false;
-  if (!(typeof x1002 === "string")) return false;
-  const x1003 = d.message;
+  const x1003 = d.sourceRunIds;
   if (x1003 === undefined) return false;
-  if (!(typeof x1003 === "string")) return false;
-  if (x1003.length > 500 && __len(x1003) > 500) return false;
-  for (const k1004 in d) if (!(k1004 === "instancePath" || k1004 === "message")) return false;
-  return true;
-}
-function __c1252(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1005 = d.decisionKind;
-  if (x1005 === undefined) return false;
-  if (!(x1005 === "next-worker" || x1005 === "terminate" || x1005 === "clarify" || x1005 === "handoff")) return false;
-  const x1006 = d.worker;
+  if (!(Array.isArray(x1003))) return false;
+  if (x1003.length < 1) return false;
+  for (let i1004 = 0; i1004 < x1003.length; i1004++) {
+    const x1005 = x1003[i1004];
+    if (!(typeof x1005 === "string")) return false;
+    if (x1005.length === 0) return false;
+  }
+  const x1006 = d.synthesizerModel;
   if (x1006 !== undefined) {
     if (!(typeof x1006 === "string")) return false;
+    if (x1006.length > 200 && __len(x1006) > 200) return false;
     if (x1006.length === 0) return false;
   }
-  const x1007 = d.childRunId;
-  if (x1007 !== undefined) {
-    if (!(typeof x1007 === "string")) return false;
-    if (x1007.length === 0) return false;
-  }
+  for (const k1007 in d) if (!(k1007 === "sourceRunIds" || k1007 === "synthesizerModel")) return false;
   return true;
 }
-function __c1176(d) {
+function __c1319(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1008 = d.name;
-  if (x1008 === undefined) return false;
-  if (!(typeof x1008 === "string")) return false;
-  if (x1008.length > 200 && __len(x1008) > 200) return false;
-  if (x1008.length === 0) return false;
-  const x1009 = d.version;
+  if (Object.keys(d).length < 1) return false;
+  const x1008 = d.artifact;
+  if (x1008 !== undefined) {
+    if (!(typeof x1008 === "object" && x1008 !== null && !Array.isArray(x1008))) return false;
+  }
+  const x1009 = d.title;
   if (x1009 !== undefined) {
     if (!(typeof x1009 === "string")) return false;
-    if (x1009.length > 50 && __len(x1009) > 50) return false;
+    if (x1009.length > 200 && __len(x1009) > 200) return false;
     if (x1009.length === 0) return false;
   }
-  const x1010 = d.workflows;
-  if (x1010 === undefined) return false;
-  if (!(Array.isArray(x1010))) return false;
-  if (x1010.length < 1) return false;
-  for (let i1011 = 0; i1011 < x1010.length; i1011++) {
-    const x1012 = x1010[i1011];
-    if (!(typeof x1012 === "object" && x1012 !== null && !Array.isArray(x1012))) return false;
+  const x1010 = d.rationale;
+  if (x1010 !== undefined) {
+    if (!(typeof x1010 === "string")) return false;
+    if (x1010.length > 4000 && __len(x1010) > 4000) return false;
   }
+  for (const k1011 in d) if (!(k1011 === "artifact" || k1011 === "title" || k1011 === "rationale")) return false;
   return true;
 }
-function __c1257(d) {
+function __c1239(d) {
+  if (!(d === "draft" || d === "revised" || d === "applied" || d === "rejected" || d === "archived")) return false;
+  return true;
+}
+function __c72(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1013 = d.path;
-  if (x1013 === undefined) return false;
-  if (!(typeof x1013 === "string")) return false;
-  if (x1013.length === 0) return false;
-  const x1014 = d.sha256;
-  if (x1014 !== undefined) {
-    if (!(typeof x1014 === "string")) return false;
-    if (!__RE24.test(x1014)) return false;
+  let ok1012 = false;
+  L1013: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x1014 = d.activation;
+      if (x1014 === undefined) break L1013;
+      if (x1014 !== "direct-rbac") break L1013;
+    }
+    ok1012 = true;
   }
-  const x1015 = d.byteSize;
-  if (x1015 !== undefined) {
-    if (!(Number.isInteger(x1015))) return false;
-    if (x1015 < 0) return false;
+  if (ok1012) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x1015 = d.activationScope;
+      if (x1015 === undefined) return false;
+      if (!(typeof x1015 === "string")) return false;
+    }
   }
-  return true;
-}
-function __c50(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1016 = d.memoryConsolidation;
-    if (x1016 === undefined) return false;
-    if (!(typeof x1016 === "object" && x1016 !== null && !Array.isArray(x1016))) return false;
-    const x1017 = x1016.supported;
-    if (x1017 === undefined) return false;
-    if (x1017 !== true) return false;
+  const x1016 = d.supported;
+  if (x1016 !== undefined) {
+    if (!(typeof x1016 === "boolean")) return false;
   }
-  return true;
-}
-function __c45(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1018 = d.activation;
-    if (x1018 === undefined) return false;
-    if (x1018 !== "direct-rbac") return false;
+  const x1017 = d.artifactKinds;
+  if (x1017 === undefined) return false;
+  if (!(Array.isArray(x1017))) return false;
+  if (x1017.length < 1) return false;
+  if (x1017.length > 1 && __dup(x1017, null) !== null) return false;
+  for (let i1018 = 0; i1018 < x1017.length; i1018++) {
+    const x1019 = x1017[i1018];
+    if (!__c76(x1019)) return false;
   }
-  return true;
-}
-function __c55(d) {
-  if (d !== "long-term") return false;
-  return true;
-}
-function __c81(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1019 = d.supported;
-    if (x1019 === undefined) return false;
-    if (x1019 !== true) return false;
+  const x1020 = d.duplicationDetection;
+  if (x1020 !== undefined) {
+    if (!(typeof x1020 === "boolean")) return false;
+  }
+  const x1021 = d.activation;
+  if (x1021 === undefined) return false;
+  if (!__c79(x1021)) return false;
+  const x1022 = d.activationScope;
+  if (x1022 !== undefined) {
+    if (!(typeof x1022 === "string")) return false;
+    if (x1022.length === 0) return false;
   }
   return true;
 }
-function __c94(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1020 = d.supported;
-    if (x1020 === undefined) return false;
-    if (x1020 !== true) return false;
-  }
-  return true;
-}
-function __c149(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1021 = d.kind;
-    if (x1021 === undefined) return false;
-    if (x1021 !== "next-worker") return false;
-  }
-  return true;
-}
-function __c169(d) {
+function __c287(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1022 = d.error;
-  if (x1022 === undefined) return false;
-  if (x1022 !== "replay_memory_snapshot_unavailable") return false;
-  return true;
-}
-function __c182(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1023 = d.error;
+  const x1023 = d.resource;
   if (x1023 === undefined) return false;
-  if (x1023 !== "token_budget_exceeded") return false;
-  return true;
-}
-function __c194(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1024 = d.error;
+  if (!(typeof x1023 === "string")) return false;
+  if (x1023.length > 100 && __len(x1023) > 100) return false;
+  if (x1023.length === 0) return false;
+  const x1024 = d.limit;
   if (x1024 === undefined) return false;
-  if (x1024 !== "compaction_redaction_failed") return false;
-  return true;
-}
-function __c201(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1025 = d.error;
-  if (x1025 === undefined) return false;
-  if (x1025 !== "capability_not_provided") return false;
-  return true;
-}
-function __c208(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1026 = d.error;
-  if (x1026 === undefined) return false;
-  if (x1026 !== "validation_failed") return false;
+  if (!(Number.isInteger(x1024))) return false;
+  if (x1024 < 1) return false;
   return true;
 }
 function __c223(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1027 = d.error;
+  const x1025 = d.fromSeq;
+  if (x1025 === undefined) return false;
+  if (!(Number.isInteger(x1025))) return false;
+  if (x1025 < 0) return false;
+  const x1026 = d.oldestAvailableIdx;
+  if (x1026 !== undefined) {
+    if (!(Number.isInteger(x1026))) return false;
+    if (x1026 < 0) return false;
+  }
+  const x1027 = d.sourceRunId;
   if (x1027 === undefined) return false;
-  if (x1027 !== "payload_too_large") return false;
-  return true;
-}
-function __c233(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1028 = d.error;
+  if (!(typeof x1027 === "string")) return false;
+  if (x1027.length === 0) return false;
+  const x1028 = d.reason;
   if (x1028 === undefined) return false;
-  if (x1028 !== "quota_exceeded") return false;
+  if (!(x1028 === "retention_expired" || x1028 === "event_log_unavailable")) return false;
   return true;
 }
-function __c321(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1029 = d.kind;
-    if (x1029 === undefined) return false;
-    if (x1029 !== "distilled") return false;
+function __c156(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1029 = d.ttl;
+  if (x1029 !== undefined) {
+    if (!(typeof x1029 === "boolean")) return false;
+  }
+  const x1030 = d.forget;
+  if (x1030 !== undefined) {
+    if (!(typeof x1030 === "boolean")) return false;
+  }
+  for (const k1031 in d) if (!(k1031 === "ttl" || k1031 === "forget")) return false;
+  return true;
+}
+function __c1325(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1032 = d.status;
+  if (x1032 === undefined) return false;
+  if (x1032 !== "completed") return false;
+  return true;
+}
+function __c1328(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1033 = d.eventId;
+  if (x1033 === undefined) return false;
+  if (!(typeof x1033 === "string")) return false;
+  if (x1033.length > 200 && __len(x1033) > 200) return false;
+  if (x1033.length === 0) return false;
+  const x1034 = d.runId;
+  if (x1034 === undefined) return false;
+  if (!(typeof x1034 === "string")) return false;
+  if (x1034.length > 200 && __len(x1034) > 200) return false;
+  if (x1034.length === 0) return false;
+  const x1035 = d.type;
+  if (x1035 === undefined) return false;
+  if (!__c291(x1035)) return false;
+  const x1036 = d.payload;
+  if (x1036 === undefined) return false;
+  if (!(typeof x1036 === "object" && x1036 !== null && !Array.isArray(x1036))) return false;
+  const x1037 = d.timestamp;
+  if (x1037 === undefined) return false;
+  if (!(typeof x1037 === "string")) return false;
+  if (!__fmtDateTime(x1037)) return false;
+  const x1038 = d.sequence;
+  if (x1038 === undefined) return false;
+  if (!(Number.isInteger(x1038))) return false;
+  if (x1038 < 0) return false;
+  const x1039 = d.nodeId;
+  if (x1039 !== undefined) {
+    if (!(typeof x1039 === "string")) return false;
+    if (x1039.length === 0) return false;
+  }
+  const x1040 = d.causationId;
+  if (x1040 !== undefined) {
+    if (!(typeof x1040 === "string")) return false;
+    if (x1040.length === 0) return false;
+  }
+  for (const k1041 in d) if (!(k1041 === "eventId" || k1041 === "runId" || k1041 === "type" || k1041 === "payload" || k1041 === "timestamp" || k1041 === "sequence" || k1041 === "nodeId" || k1041 === "causationId")) return false;
+  return true;
+}
+function __c1339(d) {
+  if (!__E1042.has(d)) return false;
+  return true;
+}
+function __c1340(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1043 = d.runId;
+  if (x1043 === undefined) return false;
+  if (!(typeof x1043 === "string")) return false;
+  if (x1043.length > 512 && __len(x1043) > 512) return false;
+  if (x1043.length === 0) return false;
+  const x1044 = d.events;
+  if (x1044 === undefined) return false;
+  if (!(Array.isArray(x1044))) return false;
+  for (let i1045 = 0; i1045 < x1044.length; i1045++) {
+    const x1046 = x1044[i1045];
+    if (!__c1328(x1046)) return false;
   }
   return true;
 }
-function __c327(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1030 = d.kind;
-    if (x1030 === undefined) return false;
-    if (x1030 !== "budget-exceeded") return false;
+function __c1345(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1047 = d.status;
+  if (x1047 === undefined) return false;
+  if (x1047 !== "failed") return false;
+  const x1048 = d.errorCode;
+  if (x1048 === undefined) return false;
+  if (!(typeof x1048 === "string")) return false;
+  if (x1048.length === 0) return false;
+  return true;
+}
+function __c1349(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1049 = d.fromSeq;
+  if (x1049 === undefined) return false;
+  if (!(Number.isInteger(x1049))) return false;
+  if (x1049 < 0) return false;
+  for (const k1050 in d) if (!(k1050 === "fromSeq")) return false;
+  return true;
+}
+function __c1352(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1051 = d.runId;
+  if (x1051 === undefined) return false;
+  if (!(typeof x1051 === "string")) return false;
+  if (x1051.length === 0) return false;
+  const x1052 = d.forkedFrom;
+  if (x1052 === undefined) return false;
+  if (!__c292(x1052)) return false;
+  const x1053 = d.status;
+  if (x1053 === undefined) return false;
+  if (!(x1053 === "created" || x1053 === "running" || x1053 === "completed")) return false;
+  return true;
+}
+function __c1357(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1054 = d.decision;
+  if (x1054 === undefined) return false;
+  if (!__c192(x1054)) return false;
+  return true;
+}
+function __c1360(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1055 = d.workflowId;
+  if (x1055 === undefined) return false;
+  if (!(typeof x1055 === "string")) return false;
+  if (x1055.length === 0) return false;
+  const x1056 = d.parentRunId;
+  if (x1056 !== undefined) {
+    if (!(typeof x1056 === "string")) return false;
+    if (x1056.length === 0) return false;
+  }
+  const x1057 = d.memoryRef;
+  if (x1057 !== undefined) {
+    if (!(typeof x1057 === "string")) return false;
+    if (x1057.length === 0) return false;
+  }
+  const x1058 = d.memoryScopeIsolation;
+  if (x1058 !== undefined) {
+    if (!(x1058 === "inherit" || x1058 === "isolated")) return false;
+  }
+  const x1059 = d.forkedFrom;
+  if (x1059 !== undefined) {
+    if (!__c292(x1059)) return false;
   }
   return true;
 }
-function __c332(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1031 = d.kind;
-    if (x1031 === undefined) return false;
-    if (x1031 !== "failed") return false;
+function __c1278(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1060 = d.name;
+  if (x1060 === undefined) return false;
+  if (!(typeof x1060 === "string")) return false;
+  if (x1060.length > 200 && __len(x1060) > 200) return false;
+  if (x1060.length === 0) return false;
+  const x1061 = d.version;
+  if (x1061 !== undefined) {
+    if (!(typeof x1061 === "string")) return false;
+    if (x1061.length > 50 && __len(x1061) > 50) return false;
+    if (x1061.length === 0) return false;
+  }
+  const x1062 = d.workflowId;
+  if (x1062 === undefined) return false;
+  if (!(typeof x1062 === "string")) return false;
+  if (x1062.length > 200 && __len(x1062) > 200) return false;
+  if (x1062.length === 0) return false;
+  const x1063 = d.schedule;
+  if (x1063 === undefined) return false;
+  if (!(typeof x1063 === "object" && x1063 !== null && !Array.isArray(x1063))) return false;
+  if (Object.keys(x1063).length < 1) return false;
+  return true;
+}
+function __c349(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  let ok1064 = false;
+  L1065: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x1066 = d.kind;
+      if (x1066 === undefined) break L1065;
+      if (x1066 !== "distilled") break L1065;
+    }
+    ok1064 = true;
+  }
+  if (ok1064) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x1067 = d.archiveId;
+      if (x1067 === undefined) return false;
+      const x1068 = d.event;
+      if (x1068 === undefined) return false;
+    }
+  }
+  let ok1069 = false;
+  L1070: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x1071 = d.kind;
+      if (x1071 === undefined) break L1070;
+      if (x1071 !== "budget-exceeded") break L1070;
+    }
+    ok1069 = true;
+  }
+  if (ok1069) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x1072 = d.tokensRequired;
+      if (x1072 === undefined) return false;
+    }
+  }
+  let ok1073 = false;
+  L1074: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x1075 = d.kind;
+      if (x1075 === undefined) break L1074;
+      if (x1075 !== "failed") break L1074;
+    }
+    ok1073 = true;
+  }
+  if (ok1073) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x1076 = d.errorCode;
+      if (x1076 === undefined) return false;
+    }
+  }
+  const x1077 = d.kind;
+  if (x1077 === undefined) return false;
+  if (!(x1077 === "distilled" || x1077 === "nothing-to-distil" || x1077 === "budget-exceeded" || x1077 === "failed")) return false;
+  const x1078 = d.scheduleId;
+  if (x1078 === undefined) return false;
+  if (!(typeof x1078 === "string")) return false;
+  if (x1078.length > 512 && __len(x1078) > 512) return false;
+  if (x1078.length === 0) return false;
+  const x1079 = d.instant;
+  if (x1079 === undefined) return false;
+  if (!(typeof x1079 === "string")) return false;
+  if (!__fmtDateTime(x1079)) return false;
+  const x1080 = d.missed;
+  if (x1080 === undefined) return false;
+  if (!(Number.isInteger(x1080))) return false;
+  if (x1080 < 0) return false;
+  const x1081 = d.archiveId;
+  if (x1081 !== undefined) {
+    if (!(typeof x1081 === "string")) return false;
+    if (x1081.length > 512 && __len(x1081) > 512) return false;
+    if (x1081.length === 0) return false;
+  }
+  const x1082 = d.event;
+  if (x1082 !== undefined) {
+    if (!__c356(x1082)) return false;
+  }
+  const x1083 = d.tokensRequired;
+  if (x1083 !== undefined) {
+    if (!(Number.isInteger(x1083))) return false;
+    if (x1083 < 1) return false;
+  }
+  const x1084 = d.errorCode;
+  if (x1084 !== undefined) {
+    if (!(typeof x1084 === "string")) return false;
+    if (x1084.length > 128 && __len(x1084) > 128) return false;
+    if (x1084.length === 0) return false;
   }
   return true;
 }
-function __c415(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1032 = d.kind;
-    if (x1032 === undefined) return false;
-    if (x1032 !== "context-element") return false;
+function __c150(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1085 = d.supported;
+  if (x1085 === undefined) return false;
+  if (!(typeof x1085 === "boolean")) return false;
+  const x1086 = d.modes;
+  if (x1086 !== undefined) {
+    if (!(Array.isArray(x1086))) return false;
+    if (x1086.length > 1 && __dup(x1086, null) !== null) return false;
+    for (let i1087 = 0; i1087 < x1086.length; i1087++) {
+      const x1088 = x1086[i1087];
+      if (!(x1088 === "semantic" || x1088 === "filter")) return false;
+    }
+  }
+  for (const k1089 in d) if (!(k1089 === "supported" || k1089 === "modes")) return false;
+  return true;
+}
+function __c236(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1090 = d.tokenBudget;
+  if (x1090 === undefined) return false;
+  if (!(Number.isInteger(x1090))) return false;
+  if (x1090 < 1) return false;
+  const x1091 = d.tokensRequired;
+  if (x1091 === undefined) return false;
+  if (!(Number.isInteger(x1091))) return false;
+  if (x1091 < 0) return false;
+  const x1092 = d.memoryRef;
+  if (x1092 !== undefined) {
+    if (!(typeof x1092 === "string")) return false;
+    if (x1092.length === 0) return false;
   }
   return true;
 }
-function __c433(d) {
+function __c262(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1093 = d.failures;
+  if (x1093 === undefined) return false;
+  if (!(Array.isArray(x1093))) return false;
+  if (x1093.length < 1) return false;
+  for (let i1094 = 0; i1094 < x1093.length; i1094++) {
+    const x1095 = x1093[i1094];
+    if (!__c265(x1095)) return false;
+  }
+  return true;
+}
+function __c265(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1096 = d.instancePath;
+  if (x1096 === undefined) return false;
+  if (!(typeof x1096 === "string")) return false;
+  const x1097 = d.message;
+  if (x1097 === undefined) return false;
+  if (!(typeof x1097 === "string")) return false;
+  if (x1097.length > 500 && __len(x1097) > 500) return false;
+  for (const k1098 in d) if (!(k1098 === "instancePath" || k1098 === "message")) return false;
+  return true;
+}
+function __c1367(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1099 = d.decisionKind;
+  if (x1099 === undefined) return false;
+  if (!(x1099 === "next-worker" || x1099 === "terminate" || x1099 === "clarify" || x1099 === "handoff")) return false;
+  const x1100 = d.worker;
+  if (x1100 !== undefined) {
+    if (!(typeof x1100 === "string")) return false;
+    if (x1100.length === 0) return false;
+  }
+  const x1101 = d.childRunId;
+  if (x1101 !== undefined) {
+    if (!(typeof x1101 === "string")) return false;
+    if (x1101.length === 0) return false;
+  }
+  return true;
+}
+function __c1261(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1102 = d.name;
+  if (x1102 === undefined) return false;
+  if (!(typeof x1102 === "string")) return false;
+  if (x1102.length > 200 && __len(x1102) > 200) return false;
+  if (x1102.length === 0) return false;
+  const x1103 = d.version;
+  if (x1103 !== undefined) {
+    if (!(typeof x1103 === "string")) return false;
+    if (x1103.length > 50 && __len(x1103) > 50) return false;
+    if (x1103.length === 0) return false;
+  }
+  const x1104 = d.workflows;
+  if (x1104 === undefined) return false;
+  if (!(Array.isArray(x1104))) return false;
+  if (x1104.length < 1) return false;
+  for (let i1105 = 0; i1105 < x1104.length; i1105++) {
+    const x1106 = x1104[i1105];
+    if (!(typeof x1106 === "object" && x1106 !== null && !Array.isArray(x1106))) return false;
+  }
+  return true;
+}
+function __c1372(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1107 = d.path;
+  if (x1107 === undefined) return false;
+  if (!(typeof x1107 === "string")) return false;
+  if (x1107.length === 0) return false;
+  const x1108 = d.sha256;
+  if (x1108 !== undefined) {
+    if (!(typeof x1108 === "string")) return false;
+    if (!__RE24.test(x1108)) return false;
+  }
+  const x1109 = d.byteSize;
+  if (x1109 !== undefined) {
+    if (!(Number.isInteger(x1109))) return false;
+    if (x1109 < 0) return false;
+  }
+  return true;
+}
+function __c23(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1110 = d.memoryDegraded;
+    if (x1110 === undefined) return false;
+    if (x1110 !== true) return false;
+  }
+  return true;
+}
+function __c28(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1111 = d.degradedMemoryDimensions;
+    if (x1111 === undefined) return false;
+    if (!(Array.isArray(x1111))) return false;
+    if (x1111.length < 1) return false;
+  }
+  return true;
+}
+function __c91(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1112 = d.memoryConsolidation;
+    if (x1112 === undefined) return false;
+    if (!(typeof x1112 === "object" && x1112 !== null && !Array.isArray(x1112))) return false;
+    const x1113 = x1112.supported;
+    if (x1113 === undefined) return false;
+    if (x1113 !== true) return false;
+  }
+  return true;
+}
+function __c82(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1114 = d.activation;
+    if (x1114 === undefined) return false;
+    if (x1114 !== "direct-rbac") return false;
+  }
+  return true;
+}
+function __c96(d) {
+  if (d !== "long-term") return false;
+  return true;
+}
+function __c130(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1115 = d.supported;
+    if (x1115 === undefined) return false;
+    if (x1115 !== true) return false;
+  }
+  return true;
+}
+function __c143(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1116 = d.supported;
+    if (x1116 === undefined) return false;
+    if (x1116 !== true) return false;
+  }
+  return true;
+}
+function __c198(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1117 = d.kind;
+    if (x1117 === undefined) return false;
+    if (x1117 !== "next-worker") return false;
+  }
+  return true;
+}
+function __c218(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1118 = d.error;
+  if (x1118 === undefined) return false;
+  if (x1118 !== "replay_memory_snapshot_unavailable") return false;
+  return true;
+}
+function __c231(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1119 = d.error;
+  if (x1119 === undefined) return false;
+  if (x1119 !== "token_budget_exceeded") return false;
+  return true;
+}
+function __c243(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1120 = d.error;
+  if (x1120 === undefined) return false;
+  if (x1120 !== "compaction_redaction_failed") return false;
+  return true;
+}
+function __c250(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1121 = d.error;
+  if (x1121 === undefined) return false;
+  if (x1121 !== "capability_not_provided") return false;
+  return true;
+}
+function __c257(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1122 = d.error;
+  if (x1122 === undefined) return false;
+  if (x1122 !== "validation_failed") return false;
+  return true;
+}
+function __c272(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1123 = d.error;
+  if (x1123 === undefined) return false;
+  if (x1123 !== "payload_too_large") return false;
+  return true;
+}
+function __c282(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1124 = d.error;
+  if (x1124 === undefined) return false;
+  if (x1124 !== "quota_exceeded") return false;
+  return true;
+}
+function __c370(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1125 = d.kind;
+    if (x1125 === undefined) return false;
+    if (x1125 !== "distilled") return false;
+  }
+  return true;
+}
+function __c376(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1126 = d.kind;
+    if (x1126 === undefined) return false;
+    if (x1126 !== "budget-exceeded") return false;
+  }
+  return true;
+}
+function __c381(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1127 = d.kind;
+    if (x1127 === undefined) return false;
+    if (x1127 !== "failed") return false;
+  }
+  return true;
+}
+function __c464(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1128 = d.kind;
+    if (x1128 === undefined) return false;
+    if (x1128 !== "context-element") return false;
+  }
+  return true;
+}
+function __c482(d) {
   if (!(d === null)) return false;
   return true;
 }
-function __c535(d) {
+function __c572(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1129 = d.decision;
+    if (x1129 === undefined) return false;
+    if (x1129 !== "overridden") return false;
+  }
+  return true;
+}
+function __c605(d) {
   if (!(Array.isArray(d))) return false;
   if (d.length > 24) return false;
   if (d.length > 1 && __dup(d, null) !== null) return false;
-  for (let i1033 = 0; i1033 < d.length; i1033++) {
-    const x1034 = d[i1033];
-    if (!__c532(x1034)) return false;
+  for (let i1130 = 0; i1130 < d.length; i1130++) {
+    const x1131 = d[i1130];
+    if (!__c602(x1131)) return false;
   }
   return true;
 }
-function __c622(d) {
+function __c692(d) {
   return true;
 }
-function __c624(d) {
+function __c694(d) {
   return true;
 }
-function __c634(d) {
+function __c704(d) {
   if (d !== "generate") return false;
   return true;
 }
-function __c671(d) {
+function __c741(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1035 = d.checks;
-    if (x1035 === undefined) return false;
-    if (!(Array.isArray(x1035))) return false;
-    let found1036 = false;
-    for (let i1037 = 0; i1037 < x1035.length && !found1036; i1037++) {
-      const x1038 = x1035[i1037];
-      L1039: {
-        if (!(typeof x1038 === "object" && x1038 !== null && !Array.isArray(x1038))) break L1039;
-        const x1040 = x1038.result;
-        if (x1040 === undefined) break L1039;
-        if (x1040 !== "fail") break L1039;
-        found1036 = true;
+    const x1132 = d.checks;
+    if (x1132 === undefined) return false;
+    if (!(Array.isArray(x1132))) return false;
+    let found1133 = false;
+    for (let i1134 = 0; i1134 < x1132.length && !found1133; i1134++) {
+      const x1135 = x1132[i1134];
+      L1136: {
+        if (!(typeof x1135 === "object" && x1135 !== null && !Array.isArray(x1135))) break L1136;
+        const x1137 = x1135.result;
+        if (x1137 === undefined) break L1136;
+        if (x1137 !== "fail") break L1136;
+        found1133 = true;
       }
     }
-    if (!found1036) return false;
+    if (!found1133) return false;
   }
   return true;
 }
-function __c673(d) {
+function __c743(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1041 = d.result;
-  if (x1041 === undefined) return false;
-  if (x1041 !== "fail") return false;
+  const x1138 = d.result;
+  if (x1138 === undefined) return false;
+  if (x1138 !== "fail") return false;
   return true;
 }
-function __c717(d) {
+function __c787(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1042 = d["source/kind"];
-    if (x1042 === undefined) return false;
-    if (!(x1042 === "artifact" || x1042 === "dataset")) return false;
+    const x1139 = d["source/kind"];
+    if (x1139 === undefined) return false;
+    if (!(x1139 === "artifact" || x1139 === "dataset")) return false;
   }
   return true;
 }
-function __c735(d) {
+function __c805(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1043 = d.content;
-    if (x1043 === undefined) return false;
+    const x1140 = d.content;
+    if (x1140 === undefined) return false;
   }
   return true;
 }
-function __c737(d) {
+function __c807(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1044 = d["content/ref"];
-    if (x1044 === undefined) return false;
+    const x1141 = d["content/ref"];
+    if (x1141 === undefined) return false;
   }
   return true;
 }
-function __c783(d) {
+function __c853(d) {
   if (!(typeof d === "string")) return false;
   if (d.length > 256 && __len(d) > 256) return false;
   return true;
 }
-function __c784(d) {
+function __c854(d) {
   if (!(Number.isFinite(d))) return false;
   return true;
 }
-function __c785(d) {
+function __c855(d) {
   if (!(typeof d === "boolean")) return false;
   return true;
 }
-function __c786(d) {
+function __c856(d) {
   if (!(d === null)) return false;
   return true;
 }
-function __c810(d) {
+function __c880(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1045 = d.outcome;
-    if (x1045 === undefined) return false;
-    if (x1045 !== "completed") return false;
+    const x1142 = d.outcome;
+    if (x1142 === undefined) return false;
+    if (x1142 !== "completed") return false;
   }
   return true;
 }
-function __c819(d) {
-  return true;
-}
-function __c823(d) {
-  return true;
-}
-function __c825(d) {
-  return true;
-}
-function __c840(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1046 = d.verdict;
-    if (x1046 === undefined) return false;
-    if (x1046 !== "amended") return false;
-  }
+function __c889(d) {
   return true;
 }
 function __c893(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1047 = d.transport_kind;
-    if (x1047 === undefined) return false;
-    if (x1047 !== "http_remote") return false;
-  }
   return true;
 }
-function __c900(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1048 = d.remote_provider;
-    if (x1048 === undefined) return false;
-    if (x1048 !== true) return false;
-    const x1049 = d.accepts_max_tier;
-    if (x1049 === undefined) return false;
-    if (!(x1049 === "community" || x1049 === "personal")) return false;
-  }
+function __c895(d) {
   return true;
 }
-function __c906(d) {
+function __c910(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1050 = d.accepts_max_tier;
-    if (x1050 === undefined) return false;
-    if (x1050 !== "public") return false;
-  }
-  return true;
-}
-function __c912(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1051 = d.accepts_max_tier;
-    if (x1051 === undefined) return false;
-    if (x1051 !== "community") return false;
-  }
-  return true;
-}
-function __c918(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1052 = d.accepts_max_tier;
-    if (x1052 === undefined) return false;
-    if (x1052 !== "personal") return false;
-    const x1053 = d.operator_acknowledgement;
-    if (x1053 === undefined) return false;
-    if (!(typeof x1053 === "object" && x1053 !== null && !Array.isArray(x1053))) return false;
-  }
-  return true;
-}
-function __c939(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1054 = d.kind;
-    if (x1054 === undefined) return false;
-    if (x1054 !== "single-choice") return false;
-  }
-  return true;
-}
-function __c945(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1055 = d.kind;
-    if (x1055 === undefined) return false;
-    if (x1055 !== "multi-choice") return false;
-  }
-  return true;
-}
-function __c951(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1056 = d.kind;
-    if (x1056 === undefined) return false;
-    if (x1056 !== "confirm") return false;
-  }
-  return true;
-}
-function __c957(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1057 = d.kind;
-    if (x1057 === undefined) return false;
-    if (x1057 !== "free-text-with-allowlist") return false;
+    const x1143 = d.verdict;
+    if (x1143 === undefined) return false;
+    if (x1143 !== "amended") return false;
   }
   return true;
 }
 function __c963(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1058 = d.kind;
-    if (x1058 === undefined) return false;
-    if (x1058 !== "open-interaction") return false;
+    const x1144 = d.transport_kind;
+    if (x1144 === undefined) return false;
+    if (x1144 !== "http_remote") return false;
   }
   return true;
 }
-function __c967(d) {
-  return true;
-}
-function __c978(d) {
+function __c970(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1059 = d["subject/ref"];
-    if (x1059 === undefined) return false;
+    const x1145 = d.remote_provider;
+    if (x1145 === undefined) return false;
+    if (x1145 !== true) return false;
+    const x1146 = d.accepts_max_tier;
+    if (x1146 === undefined) return false;
+    if (!(x1146 === "community" || x1146 === "personal")) return false;
   }
   return true;
 }
-function __c980(d) {
+function __c976(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1060 = d["body/ref"];
-    if (x1060 === undefined) return false;
+    const x1147 = d.accepts_max_tier;
+    if (x1147 === undefined) return false;
+    if (x1147 !== "public") return false;
   }
   return true;
 }
-function __c1036(d) {
+function __c982(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1061 = d["widget/kind"];
-    if (x1061 === undefined) return false;
-    if (x1061 !== "single-choice") return false;
+    const x1148 = d.accepts_max_tier;
+    if (x1148 === undefined) return false;
+    if (x1148 !== "community") return false;
   }
+  return true;
+}
+function __c988(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1149 = d.accepts_max_tier;
+    if (x1149 === undefined) return false;
+    if (x1149 !== "personal") return false;
+    const x1150 = d.operator_acknowledgement;
+    if (x1150 === undefined) return false;
+    if (!(typeof x1150 === "object" && x1150 !== null && !Array.isArray(x1150))) return false;
+  }
+  return true;
+}
+function __c1009(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1151 = d.kind;
+    if (x1151 === undefined) return false;
+    if (x1151 !== "single-choice") return false;
+  }
+  return true;
+}
+function __c1015(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1152 = d.kind;
+    if (x1152 === undefined) return false;
+    if (x1152 !== "multi-choice") return false;
+  }
+  return true;
+}
+function __c1021(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1153 = d.kind;
+    if (x1153 === undefined) return false;
+    if (x1153 !== "confirm") return false;
+  }
+  return true;
+}
+function __c1027(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1154 = d.kind;
+    if (x1154 === undefined) return false;
+    if (x1154 !== "free-text-with-allowlist") return false;
+  }
+  return true;
+}
+function __c1033(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1155 = d.kind;
+    if (x1155 === undefined) return false;
+    if (x1155 !== "open-interaction") return false;
+  }
+  return true;
+}
+function __c1037(d) {
   return true;
 }
 function __c1048(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1062 = d["widget/kind"];
-    if (x1062 === undefined) return false;
-    if (x1062 !== "multi-choice") return false;
+    const x1156 = d["subject/ref"];
+    if (x1156 === undefined) return false;
   }
   return true;
 }
-function __c1055(d) {
+function __c1050(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1063 = d["widget/kind"];
-    if (x1063 === undefined) return false;
-    if (x1063 !== "confirm") return false;
+    const x1157 = d["body/ref"];
+    if (x1157 === undefined) return false;
   }
   return true;
 }
-function __c1062(d) {
+function __c1106(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1064 = d["widget/kind"];
-    if (x1064 === undefined) return false;
-    if (x1064 !== "free-text-with-allowlist") return false;
+    const x1158 = d["widget/kind"];
+    if (x1158 === undefined) return false;
+    if (x1158 !== "single-choice") return false;
   }
   return true;
 }
-function __c1081(d) {
+function __c1118(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1065 = d.state;
-    if (x1065 === undefined) return false;
-    if (x1065 !== "answered") return false;
+    const x1159 = d["widget/kind"];
+    if (x1159 === undefined) return false;
+    if (x1159 !== "multi-choice") return false;
   }
   return true;
 }
-function __c1087(d) {
-  return true;
-}
-function __c1089(d) {
-  return true;
-}
-function __c1091(d) {
+function __c1125(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1066 = d.state;
-    if (x1066 === undefined) return false;
-    if (x1066 !== "superseded") return false;
+    const x1160 = d["widget/kind"];
+    if (x1160 === undefined) return false;
+    if (x1160 !== "confirm") return false;
   }
   return true;
 }
-function __c1096(d) {
+function __c1132(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1067 = d.state;
-    if (x1067 === undefined) return false;
-    if (!(x1067 === "pending" || x1067 === "answered")) return false;
+    const x1161 = d["widget/kind"];
+    if (x1161 === undefined) return false;
+    if (x1161 !== "free-text-with-allowlist") return false;
   }
   return true;
 }
-function __c1100(d) {
-  return true;
-}
-function __c1167(d) {
+function __c1151(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1068 = d.kind;
-    if (x1068 === undefined) return false;
-    if (x1068 !== "agent-pack") return false;
+    const x1162 = d.state;
+    if (x1162 === undefined) return false;
+    if (x1162 !== "answered") return false;
   }
   return true;
 }
-function __c1172(d) {
+function __c1157(d) {
+  return true;
+}
+function __c1159(d) {
+  return true;
+}
+function __c1161(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1069 = d.kind;
-    if (x1069 === undefined) return false;
-    if (x1069 !== "workflow-chain-pack") return false;
+    const x1163 = d.state;
+    if (x1163 === undefined) return false;
+    if (x1163 !== "superseded") return false;
   }
   return true;
 }
-function __c1184(d) {
+function __c1166(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1070 = d.kind;
-    if (x1070 === undefined) return false;
-    if (x1070 !== "prompt-template") return false;
+    const x1164 = d.state;
+    if (x1164 === undefined) return false;
+    if (!(x1164 === "pending" || x1164 === "answered")) return false;
   }
   return true;
 }
-function __c1189(d) {
+function __c1170(d) {
+  return true;
+}
+function __c1252(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1071 = d.kind;
-    if (x1071 === undefined) return false;
-    if (x1071 !== "scheduled-automation") return false;
+    const x1165 = d.kind;
+    if (x1165 === undefined) return false;
+    if (x1165 !== "agent-pack") return false;
   }
+  return true;
+}
+function __c1257(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1166 = d.kind;
+    if (x1166 === undefined) return false;
+    if (x1166 !== "workflow-chain-pack") return false;
+  }
+  return true;
+}
+function __c1269(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1167 = d.kind;
+    if (x1167 === undefined) return false;
+    if (x1167 !== "prompt-template") return false;
+  }
+  return true;
+}
+function __c1274(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1168 = d.kind;
+    if (x1168 === undefined) return false;
+    if (x1168 !== "automation") return false;
+  }
+  return true;
+}
+function __c1293(d) {
+  if (!(d === "artifact" || d === "rationale" || d === "title" || d === "template")) return false;
+  return true;
+}
+function __c1306(d) {
+  if (!(d === "artifact" || d === "rationale" || d === "title" || d === "template")) return false;
   return true;
 }
 
 // ── diagnostic path: the schema nodes, walked when a caller reads `errors` ──
-const __FILES = ["run-event-payloads.schema.json","capabilities.schema.json","proposal.schema.json","error.schema.json","orchestrator-decision.schema.json","run-event.schema.json","host-sample-commitment-fire-request.schema.json","host-sample-commitment-fire-response.schema.json","host-sample-consolidate-request.schema.json","host-sample-consolidate-response.schema.json","host-sample-cross-run-ttl-request.schema.json","host-sample-cross-run-ttl-response.schema.json","memory-entry.schema.json","host-sample-distill-schedule-request.schema.json","host-sample-distill-schedule-response.schema.json","host-sample-distill-schedule-tick-response.schema.json","host-sample-distill-schedule-tick-request.schema.json","host-sample-escalation-run-request.schema.json","host-sample-escalation-run-response.schema.json","host-sample-inquirium-traces-response.schema.json","inquirium.assistant-turn-trace.v1.schema.json","inquirium.inquiry-turn.v1.schema.json","inquirium.generate.response.v1.schema.json","inquirium.generate.request.v1.schema.json","inquirium.context-assembly.request.v1.schema.json","inquirium.classification.v1.schema.json","host-sample-memory-compact-request.schema.json","host-sample-memory-compact-response.schema.json","host-sample-memory-distill-request.schema.json","host-sample-memory-distill-response.schema.json","memory-index.schema.json","host-sample-memory-entries-response.schema.json","host-sample-memory-redaction-request.schema.json","host-sample-memory-redaction-response.schema.json","host-sample-memory-seed-request.schema.json","host-sample-memory-seed-response.schema.json","host-sample-question-cancel-request.schema.json","host-sample-replay-fixture-request.schema.json","host-sample-replay-fixture-response.schema.json","inquirium.operator-question.widget.single-choice.v1.schema.json","inquirium.operator-question.answer.v1.schema.json","inquirium.assistant-config.v1.schema.json","inquirium.node-mode.v1.schema.json","inquirium.assistant-ui-preferences.v1.schema.json","inquirium.baseline-assistant-profile.v1.schema.json","inquirium.baseline-assistant-conformance-report.v1.schema.json","inquirium.operator-question.request.v1.schema.json","inquirium.operator-question.widget.confirm.v1.schema.json","inquirium.context-element.v1.schema.json","inquirium.operator-question.widget.free-text-with-allowlist.v1.schema.json","inquirium.inquiry-feedback.v1.schema.json","inquirium.inquiry-result.v1.schema.json","inquirium.model-acceptance.v1.schema.json","inquirium.runtime-candidate.v1.schema.json","inquirium.operator-question.widget.multi-choice.v1.schema.json","notification-create.v1.schema.json","inquirium.operator-question.state.v1.schema.json","memory-list-options.schema.json","run-events-response.schema.json","run-fork-request.schema.json","run-fork-response.schema.json"];
+const __FILES = ["agent-inventory-response.schema.json","run-event-payloads.schema.json","capabilities.schema.json","proposal.schema.json","proposal-apply-response.schema.json","error.schema.json","orchestrator-decision.schema.json","run-event.schema.json","host-sample-commitment-fire-request.schema.json","host-sample-commitment-fire-response.schema.json","host-sample-consolidate-request.schema.json","host-sample-consolidate-response.schema.json","host-sample-cross-run-ttl-request.schema.json","host-sample-cross-run-ttl-response.schema.json","memory-entry.schema.json","host-sample-distill-schedule-request.schema.json","host-sample-distill-schedule-response.schema.json","host-sample-distill-schedule-tick-response.schema.json","host-sample-distill-schedule-tick-request.schema.json","host-sample-escalation-run-request.schema.json","host-sample-escalation-run-response.schema.json","host-sample-inquirium-traces-response.schema.json","inquirium.assistant-turn-trace.v1.schema.json","inquirium.inquiry-turn.v1.schema.json","inquirium.generate.response.v1.schema.json","inquirium.generate.request.v1.schema.json","inquirium.context-assembly.request.v1.schema.json","inquirium.classification.v1.schema.json","host-sample-memory-compact-request.schema.json","host-sample-memory-compact-response.schema.json","host-sample-memory-distill-request.schema.json","host-sample-memory-distill-response.schema.json","memory-index.schema.json","host-sample-memory-entries-response.schema.json","host-sample-memory-redaction-request.schema.json","host-sample-memory-redaction-response.schema.json","host-sample-memory-seed-request.schema.json","host-sample-memory-seed-response.schema.json","host-sample-proposal-gate-decision-request.schema.json","host-sample-proposal-synthesize-request.schema.json","host-sample-question-cancel-request.schema.json","host-sample-replay-fixture-request.schema.json","host-sample-replay-fixture-response.schema.json","inquirium.operator-question.widget.single-choice.v1.schema.json","inquirium.operator-question.answer.v1.schema.json","inquirium.assistant-config.v1.schema.json","inquirium.node-mode.v1.schema.json","inquirium.assistant-ui-preferences.v1.schema.json","inquirium.baseline-assistant-profile.v1.schema.json","inquirium.baseline-assistant-conformance-report.v1.schema.json","inquirium.operator-question.request.v1.schema.json","inquirium.operator-question.widget.confirm.v1.schema.json","inquirium.context-element.v1.schema.json","inquirium.operator-question.widget.free-text-with-allowlist.v1.schema.json","inquirium.inquiry-feedback.v1.schema.json","inquirium.inquiry-result.v1.schema.json","inquirium.model-acceptance.v1.schema.json","inquirium.runtime-candidate.v1.schema.json","inquirium.operator-question.widget.multi-choice.v1.schema.json","notification-create.v1.schema.json","inquirium.operator-question.state.v1.schema.json","memory-list-options.schema.json","proposal-installed-artifact-response.schema.json","proposal-list-response.schema.json","proposal-revise-request.schema.json","run-events-response.schema.json","run-fork-request.schema.json","run-fork-response.schema.json"];
 /** A node of the table: every node has the same fields in the same order (one object shape for the interpreter). */
 function __Node(o) {
   this.f = o.f;
@@ -5167,2001 +5623,2175 @@ function __errorsOf(fn, s, node, rf) {
   return fn;
 }
 const __S = [
-  { f: 0, p: "/$defs/agentMemoryConsolidated", c: __c0, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","inputCount","outputCount"] }, pr: [["memoryRef", "memoryRef", 1], ["inputCount", "inputCount", 2], ["outputCount", "outputCount", 3], ["mergedIds", "mergedIds", 4], ["trigger", "trigger", 6]], ap: 8, kn: new Set(["memoryRef","inputCount","outputCount","mergedIds","trigger"]) },
-  { f: 0, p: "/$defs/agentMemoryConsolidated/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 0, p: "/$defs/agentMemoryConsolidated/properties/inputCount", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 0, p: "/$defs/agentMemoryConsolidated/properties/outputCount", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 0, p: "/$defs/agentMemoryConsolidated/properties/mergedIds", t: ["array"], tv: "array", g: [[3,[18]]], it: 5 },
-  { f: 0, p: "/$defs/agentMemoryConsolidated/properties/mergedIds/items", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 0, p: "/$defs/agentMemoryConsolidated/properties/trigger", c: __c7, r: 7, ro: 1, g: [[0,[0]]] },
-  { f: 1, p: "/$defs/ConsolidationSchedule", c: __c7, g: [[0,[2]]], k: { "enum": ["host-managed","scheduled","on-demand"] } },
-  { f: 0, p: "/$defs/agentMemoryConsolidated/additionalProperties", av: 1, b: true },
-  { f: 2, p: "/$defs/AgentPackArtifact", c: __c9, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["name","agents"] }, pr: [["name", "name", 10], ["version", "version", 11], ["agents", "agents", 12]], ap: 17, kn: new Set(["name","version","agents"]) },
-  { f: 2, p: "/$defs/AgentPackArtifact/properties/name", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
-  { f: 2, p: "/$defs/AgentPackArtifact/properties/version", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 50, "minLength": 1 } },
-  { f: 2, p: "/$defs/AgentPackArtifact/properties/agents", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 13 },
-  { f: 2, p: "/$defs/AgentPackArtifact/properties/agents/items", c: __c14, r: 14, ro: 1, g: [[0,[0]]] },
-  { f: 2, p: "/$defs/PackedAgent", c: __c14, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["id"] }, pr: [["id", "id", 15]], ap: 16, kn: new Set(["id"]) },
-  { f: 2, p: "/$defs/PackedAgent/properties/id", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
-  { f: 2, p: "/$defs/PackedAgent/additionalProperties", av: 1, b: true },
-  { f: 2, p: "/$defs/AgentPackArtifact/additionalProperties", av: 1, b: true },
-  { f: 1, p: "/$defs/AgentsCapability", c: __c18, t: ["object"], tv: "object", g: [[0,[7]],[4,[25,26]]], pr: [["supported", "supported", 19], ["memoryBackends", "memoryBackends", 20], ["memoryConsolidation", "memoryConsolidation", 22], ["commitments", "commitments", 27], ["proposals", "proposals", 34]], ap: 49, kn: new Set(["supported","memoryBackends","memoryConsolidation","commitments","proposals"]), if: 50, th: 53 },
-  { f: 1, p: "/$defs/AgentsCapability/properties/supported", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 1, p: "/$defs/AgentsCapability/properties/memoryBackends", t: ["array"], tv: "array", g: [[3,[18,20]]], k: { "uniqueItems": true }, it: 21, uq: null },
-  { f: 1, p: "/$defs/AgentsCapability/properties/memoryBackends/items", g: [[0,[2]]], k: { "enum": ["long-term"] } },
-  { f: 1, p: "/$defs/AgentsCapability/properties/memoryConsolidation", c: __c23, r: 23, ro: 1, g: [[0,[0]]] },
-  { f: 1, p: "/$defs/MemoryConsolidationCapability", c: __c23, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 24], ["schedule", "schedule", 25]], ap: 26, kn: new Set(["supported","schedule"]) },
-  { f: 1, p: "/$defs/MemoryConsolidationCapability/properties/supported", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 1, p: "/$defs/MemoryConsolidationCapability/properties/schedule", c: __c7, r: 7, ro: 1, g: [[0,[0]]] },
-  { f: 1, p: "/$defs/MemoryConsolidationCapability/additionalProperties", b: false },
-  { f: 1, p: "/$defs/AgentsCapability/properties/commitments", c: __c28, r: 28, ro: 1, g: [[0,[0]]] },
-  { f: 1, p: "/$defs/CommitmentsCapability", c: __c28, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 29], ["fireConditions", "fireConditions", 30]], ap: 33, kn: new Set(["supported","fireConditions"]) },
-  { f: 1, p: "/$defs/CommitmentsCapability/properties/supported", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 1, p: "/$defs/CommitmentsCapability/properties/fireConditions", t: ["array"], tv: "array", g: [[3,[18,20]]], k: { "uniqueItems": true }, it: 31, uq: null },
-  { f: 1, p: "/$defs/CommitmentsCapability/properties/fireConditions/items", c: __c32, r: 32, ro: 1, g: [[0,[0]]] },
-  { f: 1, p: "/$defs/CommitmentFireCondition", c: __c32, g: [[0,[2]]], k: { "enum": ["time","predicate"] } },
-  { f: 1, p: "/$defs/CommitmentsCapability/additionalProperties", b: false },
-  { f: 1, p: "/$defs/AgentsCapability/properties/proposals", c: __c35, r: 35, ro: 1, g: [[0,[0]]] },
-  { f: 1, p: "/$defs/ProposalsCapability", c: __c35, t: ["object"], tv: "object", g: [[0,[7]],[4,[23,25,26]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 36], ["artifactKinds", "artifactKinds", 37], ["duplicationDetection", "duplicationDetection", 40], ["activation", "activation", 41], ["activationScope", "activationScope", 43]], ap: 44, kn: new Set(["supported","artifactKinds","duplicationDetection","activation","activationScope"]), if: 45, th: 47 },
-  { f: 1, p: "/$defs/ProposalsCapability/properties/supported", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 1, p: "/$defs/ProposalsCapability/properties/artifactKinds", t: ["array"], tv: "array", g: [[3,[18,20]]], k: { "uniqueItems": true }, it: 38, uq: null },
-  { f: 1, p: "/$defs/ProposalsCapability/properties/artifactKinds/items", c: __c39, r: 39, ro: 1, g: [[0,[0]]] },
-  { f: 2, p: "/$defs/ProposalKind", c: __c39, g: [[0,[2]]], k: { "enum": ["agent-pack","workflow-chain-pack","prompt-template","scheduled-automation"] } },
-  { f: 1, p: "/$defs/ProposalsCapability/properties/duplicationDetection", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 1, p: "/$defs/ProposalsCapability/properties/activation", c: __c42, r: 42, ro: 1, g: [[0,[0]]] },
-  { f: 2, p: "/$defs/ProposalActivation", c: __c42, g: [[0,[2]]], k: { "enum": ["approval-gate","direct-rbac"] } },
-  { f: 1, p: "/$defs/ProposalsCapability/properties/activationScope", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 1, p: "/$defs/ProposalsCapability/additionalProperties", b: false },
-  { f: 1, p: "/$defs/ProposalsCapability/if", c: __c45, g: [[4,[23,26]]], k: { "required": ["activation"] }, pr: [["activation", "activation", 46]] },
-  { f: 1, p: "/$defs/ProposalsCapability/if/properties/activation", g: [[0,[1]]], k: { "const": "direct-rbac" } },
-  { f: 1, p: "/$defs/ProposalsCapability/then", g: [[4,[23,26]]], k: { "required": ["activationScope"] }, pr: [["activationScope", "activationScope", 48]] },
-  { f: 1, p: "/$defs/ProposalsCapability/then/properties/activationScope", t: ["string"], tv: "string", ut: 1, g: [] },
-  { f: 1, p: "/$defs/AgentsCapability/additionalProperties", av: 1, b: true },
-  { f: 1, p: "/$defs/AgentsCapability/if", c: __c50, g: [[4,[23,26]]], k: { "required": ["memoryConsolidation"] }, pr: [["memoryConsolidation", "memoryConsolidation", 51]] },
-  { f: 1, p: "/$defs/AgentsCapability/if/properties/memoryConsolidation", t: ["object"], tv: "object", g: [[4,[23,26]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 52]] },
-  { f: 1, p: "/$defs/AgentsCapability/if/properties/memoryConsolidation/properties/supported", g: [[0,[1]]], k: { "const": true } },
-  { f: 1, p: "/$defs/AgentsCapability/then", g: [[4,[23,26]]], k: { "required": ["memoryBackends"] }, pr: [["memoryBackends", "memoryBackends", 54]] },
-  { f: 1, p: "/$defs/AgentsCapability/then/properties/memoryBackends", t: ["array"], tv: "array", g: [[3,[19]]], co: 55 },
-  { f: 1, p: "/$defs/AgentsCapability/then/properties/memoryBackends/contains", c: __c55, g: [[0,[1]]], k: { "const": "long-term" } },
-  { f: 1, p: "/$defs/AttributionCapability", c: __c56, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["emitsWriteEvents"] }, pr: [["emitsWriteEvents", "emitsWriteEvents", 57]], ap: 58, kn: new Set(["emitsWriteEvents"]) },
-  { f: 1, p: "/$defs/AttributionCapability/properties/emitsWriteEvents", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 1, p: "/$defs/AttributionCapability/additionalProperties", b: false },
-  { f: 1, p: "", c: __c59, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["protocolVersion"] }, pr: [["protocolVersion", "protocolVersion", 60], ["host", "host", 61], ["agents", "agents", 66], ["memory", "memory", 67], ["multiAgent", "multiAgent", 112]], ap: 123, kn: new Set(["protocolVersion","host","agents","memory","multiAgent"]) },
-  { f: 1, p: "/properties/protocolVersion", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[0-9]+\\.[0-9]+(\\.[0-9]+)?$" }, re: __RE0 },
-  { f: 1, p: "/properties/host", c: __c62, r: 62, ro: 1, g: [[0,[0]]] },
-  { f: 1, p: "/$defs/HostInfo", c: __c62, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["name","version"] }, pr: [["name", "name", 63], ["version", "version", 64]], ap: 65, kn: new Set(["name","version"]) },
-  { f: 1, p: "/$defs/HostInfo/properties/name", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
-  { f: 1, p: "/$defs/HostInfo/properties/version", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 100, "minLength": 1 } },
-  { f: 1, p: "/$defs/HostInfo/additionalProperties", av: 1, b: true },
-  { f: 1, p: "/properties/agents", c: __c18, r: 18, ro: 1, g: [[0,[0]]] },
-  { f: 1, p: "/properties/memory", c: __c68, r: 68, ro: 1, g: [[0,[0]]] },
-  { f: 1, p: "/$defs/MemoryCapability", c: __c68, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["supported", "supported", 69], ["maxEntrySizeBytes", "maxEntrySizeBytes", 70], ["ttlSupported", "ttlSupported", 71], ["writable", "writable", 72], ["compaction", "compaction", 73], ["distillation", "distillation", 85], ["attribution", "attribution", 99], ["search", "search", 100], ["retention", "retention", 106]], ap: 111, kn: new Set(["supported","maxEntrySizeBytes","ttlSupported","writable","compaction","distillation","attribution","search","retention"]) },
-  { f: 1, p: "/$defs/MemoryCapability/properties/supported", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 1, p: "/$defs/MemoryCapability/properties/maxEntrySizeBytes", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
-  { f: 1, p: "/$defs/MemoryCapability/properties/ttlSupported", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 1, p: "/$defs/MemoryCapability/properties/writable", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 1, p: "/$defs/MemoryCapability/properties/compaction", c: __c74, r: 74, ro: 1, g: [[0,[0]]] },
-  { f: 1, p: "/$defs/CompactionCapability", c: __c74, t: ["object"], tv: "object", g: [[0,[7]],[4,[23,25,26]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 75], ["trigger", "trigger", 76], ["maxInputEntries", "maxInputEntries", 78], ["maxOutputBytes", "maxOutputBytes", 79]], ap: 80, kn: new Set(["supported","trigger","maxInputEntries","maxOutputBytes"]), if: 81, th: 83 },
-  { f: 1, p: "/$defs/CompactionCapability/properties/supported", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 1, p: "/$defs/CompactionCapability/properties/trigger", c: __c77, r: 77, ro: 1, g: [[0,[0]]] },
-  { f: 1, p: "/$defs/CompactionTrigger", c: __c77, g: [[0,[2]]], k: { "enum": ["host-managed","client-requested","both"] } },
-  { f: 1, p: "/$defs/CompactionCapability/properties/maxInputEntries", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
-  { f: 1, p: "/$defs/CompactionCapability/properties/maxOutputBytes", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
-  { f: 1, p: "/$defs/CompactionCapability/additionalProperties", b: false },
-  { f: 1, p: "/$defs/CompactionCapability/if", c: __c81, g: [[4,[23,26]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 82]] },
-  { f: 1, p: "/$defs/CompactionCapability/if/properties/supported", g: [[0,[1]]], k: { "const": true } },
-  { f: 1, p: "/$defs/CompactionCapability/then", g: [[4,[23,26]]], k: { "required": ["trigger"] }, pr: [["trigger", "trigger", 84]] },
-  { f: 1, p: "/$defs/CompactionCapability/then/properties/trigger", av: 1, g: [] },
-  { f: 1, p: "/$defs/MemoryCapability/properties/distillation", c: __c86, r: 86, ro: 1, g: [[0,[0]]] },
-  { f: 1, p: "/$defs/DistillationCapability", c: __c86, t: ["object"], tv: "object", g: [[0,[7]],[4,[23,25,26]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 87], ["maxTokenBudget", "maxTokenBudget", 88], ["scheduled", "scheduled", 89], ["indexEmitted", "indexEmitted", 90], ["tokenizerName", "tokenizerName", 91], ["archiveRetention", "archiveRetention", 92]], ap: 93, kn: new Set(["supported","maxTokenBudget","scheduled","indexEmitted","tokenizerName","archiveRetention"]), if: 94, th: 96 },
-  { f: 1, p: "/$defs/DistillationCapability/properties/supported", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 1, p: "/$defs/DistillationCapability/properties/maxTokenBudget", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
-  { f: 1, p: "/$defs/DistillationCapability/properties/scheduled", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 1, p: "/$defs/DistillationCapability/properties/indexEmitted", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 1, p: "/$defs/DistillationCapability/properties/tokenizerName", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 1, p: "/$defs/DistillationCapability/properties/archiveRetention", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "duration" }, fm: __fmtDuration },
-  { f: 1, p: "/$defs/DistillationCapability/additionalProperties", b: false },
-  { f: 1, p: "/$defs/DistillationCapability/if", c: __c94, g: [[4,[23,26]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 95]] },
-  { f: 1, p: "/$defs/DistillationCapability/if/properties/supported", g: [[0,[1]]], k: { "const": true } },
-  { f: 1, p: "/$defs/DistillationCapability/then", g: [[4,[23,26]]], k: { "required": ["maxTokenBudget","tokenizerName"] }, pr: [["maxTokenBudget", "maxTokenBudget", 97], ["tokenizerName", "tokenizerName", 98]] },
-  { f: 1, p: "/$defs/DistillationCapability/then/properties/maxTokenBudget", t: ["integer"], tv: "integer", ut: 1, g: [] },
-  { f: 1, p: "/$defs/DistillationCapability/then/properties/tokenizerName", t: ["string"], tv: "string", ut: 1, g: [] },
-  { f: 1, p: "/$defs/MemoryCapability/properties/attribution", c: __c56, r: 56, ro: 1, g: [[0,[0]]] },
-  { f: 1, p: "/$defs/MemoryCapability/properties/search", c: __c101, r: 101, ro: 1, g: [[0,[0]]] },
-  { f: 1, p: "/$defs/SearchCapability", c: __c101, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 102], ["modes", "modes", 103]], ap: 105, kn: new Set(["supported","modes"]) },
-  { f: 1, p: "/$defs/SearchCapability/properties/supported", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 1, p: "/$defs/SearchCapability/properties/modes", t: ["array"], tv: "array", g: [[3,[18,20]]], k: { "uniqueItems": true }, it: 104, uq: null },
-  { f: 1, p: "/$defs/SearchCapability/properties/modes/items", g: [[0,[2]]], k: { "enum": ["semantic","filter"] } },
-  { f: 1, p: "/$defs/SearchCapability/additionalProperties", b: false },
-  { f: 1, p: "/$defs/MemoryCapability/properties/retention", c: __c107, r: 107, ro: 1, g: [[0,[0]]] },
-  { f: 1, p: "/$defs/RetentionCapability", c: __c107, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["ttl", "ttl", 108], ["forget", "forget", 109]], ap: 110, kn: new Set(["ttl","forget"]) },
-  { f: 1, p: "/$defs/RetentionCapability/properties/ttl", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 1, p: "/$defs/RetentionCapability/properties/forget", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 1, p: "/$defs/RetentionCapability/additionalProperties", b: false },
-  { f: 1, p: "/$defs/MemoryCapability/additionalProperties", av: 1, b: true },
-  { f: 1, p: "/properties/multiAgent", c: __c113, r: 113, ro: 1, g: [[0,[0]]] },
-  { f: 1, p: "/$defs/MultiAgentCapability", c: __c113, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["executionModel", "executionModel", 114]], ap: 122, kn: new Set(["executionModel"]) },
-  { f: 1, p: "/$defs/MultiAgentCapability/properties/executionModel", c: __c115, r: 115, ro: 1, g: [[0,[0]]] },
-  { f: 1, p: "/$defs/ExecutionModelCapability", c: __c115, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 116], ["version", "version", 117], ["confidenceEscalationFloor", "confidenceEscalationFloor", 118], ["confidenceEscalationInterruptKind", "confidenceEscalationInterruptKind", 119], ["crossChildMemoryConcurrency", "crossChildMemoryConcurrency", 120]], ap: 121, kn: new Set(["supported","version","confidenceEscalationFloor","confidenceEscalationInterruptKind","crossChildMemoryConcurrency"]) },
-  { f: 1, p: "/$defs/ExecutionModelCapability/properties/supported", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 1, p: "/$defs/ExecutionModelCapability/properties/version", t: ["integer"], tv: "integer", ut: 1, g: [[1,[8,9]]], k: { "maximum": 4, "minimum": 1 } },
-  { f: 1, p: "/$defs/ExecutionModelCapability/properties/confidenceEscalationFloor", t: ["number"], tv: "number", g: [[1,[8,9]]], k: { "maximum": 1, "minimum": 0.5 } },
-  { f: 1, p: "/$defs/ExecutionModelCapability/properties/confidenceEscalationInterruptKind", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 1, p: "/$defs/ExecutionModelCapability/properties/crossChildMemoryConcurrency", g: [[0,[2]]], k: { "enum": ["strict","advisory"] } },
-  { f: 1, p: "/$defs/ExecutionModelCapability/additionalProperties", b: false },
-  { f: 1, p: "/$defs/MultiAgentCapability/additionalProperties", av: 1, b: true },
-  { f: 1, p: "/additionalProperties", av: 1, b: true },
-  { f: 3, p: "/$defs/CapabilityNotProvidedDetails", c: __c124, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["capability"] }, pr: [["capability", "capability", 125]], ap: 126, kn: new Set(["capability"]) },
-  { f: 3, p: "/$defs/CapabilityNotProvidedDetails/properties/capability", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 3, p: "/$defs/CapabilityNotProvidedDetails/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/commitmentFired", c: __c127, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["commitmentId","memoryRef","condition"] }, pr: [["commitmentId", "commitmentId", 128], ["memoryRef", "memoryRef", 129], ["memoryId", "memoryId", 130], ["condition", "condition", 131], ["enqueuedRunId", "enqueuedRunId", 132]], ap: 133, kn: new Set(["commitmentId","memoryRef","memoryId","condition","enqueuedRunId"]) },
-  { f: 0, p: "/$defs/commitmentFired/properties/commitmentId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 0, p: "/$defs/commitmentFired/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 0, p: "/$defs/commitmentFired/properties/memoryId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 0, p: "/$defs/commitmentFired/properties/condition", c: __c32, r: 32, ro: 1, g: [[0,[0]]] },
-  { f: 0, p: "/$defs/commitmentFired/properties/enqueuedRunId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 0, p: "/$defs/commitmentFired/additionalProperties", av: 1, b: true },
-  { f: 3, p: "/$defs/CompactionRedactionFailedDetails", c: __c134, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["memoryRef", "memoryRef", 135], ["compactionRunId", "compactionRunId", 136]], ap: 137, kn: new Set(["memoryRef","compactionRunId"]) },
-  { f: 3, p: "/$defs/CompactionRedactionFailedDetails/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 3, p: "/$defs/CompactionRedactionFailedDetails/properties/compactionRunId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 3, p: "/$defs/CompactionRedactionFailedDetails/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/coreWorkflowChainConfidenceEscalated", c: __c138, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["confidence","floor","escalationKind"] }, pr: [["confidence", "confidence", 139], ["floor", "floor", 140], ["escalationKind", "escalationKind", 141], ["originalDecision", "originalDecision", 142]], ap: 153, kn: new Set(["confidence","floor","escalationKind","originalDecision"]) },
-  { f: 0, p: "/$defs/coreWorkflowChainConfidenceEscalated/properties/confidence", t: ["number"], tv: "number", g: [[1,[8,9]]], k: { "maximum": 1, "minimum": 0 } },
-  { f: 0, p: "/$defs/coreWorkflowChainConfidenceEscalated/properties/floor", t: ["number"], tv: "number", g: [[1,[8,9]]], k: { "maximum": 1, "minimum": 0.5 } },
-  { f: 0, p: "/$defs/coreWorkflowChainConfidenceEscalated/properties/escalationKind", g: [[0,[2]]], k: { "enum": ["clarify","escalate"] } },
-  { f: 0, p: "/$defs/coreWorkflowChainConfidenceEscalated/properties/originalDecision", c: __c143, r: 143, ro: 1, g: [[0,[0]]] },
-  { f: 4, p: "", c: __c143, t: ["object"], tv: "object", g: [[0,[7]],[4,[23,25,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 144], ["confidence", "confidence", 145], ["worker", "worker", 146], ["reason", "reason", 147]], ap: 148, kn: new Set(["kind","confidence","worker","reason"]), if: 149, th: 151 },
-  { f: 4, p: "/properties/kind", g: [[0,[2]]], k: { "enum": ["next-worker","terminate","clarify","handoff"] } },
-  { f: 4, p: "/properties/confidence", t: ["number"], tv: "number", g: [[1,[8,9]]], k: { "maximum": 1, "minimum": 0 } },
-  { f: 4, p: "/properties/worker", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 4, p: "/properties/reason", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 2000 } },
-  { f: 4, p: "/additionalProperties", av: 1, b: true },
-  { f: 4, p: "/if", c: __c149, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 150]] },
-  { f: 4, p: "/if/properties/kind", g: [[0,[1]]], k: { "const": "next-worker" } },
-  { f: 4, p: "/then", g: [[4,[23,26]]], k: { "required": ["worker"] }, pr: [["worker", "worker", 152]] },
-  { f: 4, p: "/then/properties/worker", t: ["string"], tv: "string", ut: 1, g: [] },
-  { f: 0, p: "/$defs/coreWorkflowChainConfidenceEscalated/additionalProperties", b: false },
-  { f: 0, p: "/$defs/DistillationReport", c: __c154, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["tokenBudget","tokensUsed","indexUpdated"] }, pr: [["tokenBudget", "tokenBudget", 155], ["tokensUsed", "tokensUsed", 156], ["indexUpdated", "indexUpdated", 157]], ap: 158, kn: new Set(["tokenBudget","tokensUsed","indexUpdated"]) },
-  { f: 0, p: "/$defs/DistillationReport/properties/tokenBudget", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
-  { f: 0, p: "/$defs/DistillationReport/properties/tokensUsed", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 0, p: "/$defs/DistillationReport/properties/indexUpdated", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 0, p: "/$defs/DistillationReport/additionalProperties", av: 1, b: true },
-  { f: 3, p: "/$defs/ErrorCode", c: __c159, g: [[0,[2]]], k: { "enum": ["replay_memory_snapshot_unavailable","token_budget_exceeded","compaction_redaction_failed","capability_not_provided","invalid_json","bad_request","validation_failed","unsupported_media_type","payload_too_large","unauthorized","forbidden","not_found","method_not_allowed","conflict","request_timeout","quota_exceeded","internal_error"] } },
-  { f: 3, p: "/$defs/codeIs", av: 1, c: __c160, g: [] },
-  { f: 3, p: "", c: __c161, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["error","message"] }, pr: [["error", "error", 162], ["message", "message", 163], ["details", "details", 164]], ap: 166, kn: new Set(["error","message","details"]), all: [167,180,192,199,206,221,231] },
-  { f: 3, p: "/properties/error", t: ["string"], tv: "string", g: [[2,[12,14]]], k: { "maxLength": 100, "pattern": "^[a-z][a-z0-9_]*$" }, re: __RE1 },
-  { f: 3, p: "/properties/message", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 2000 } },
-  { f: 3, p: "/properties/details", t: ["object"], tv: "object", g: [[4,[25]]], ap: 165, kn: new Set([]) },
-  { f: 3, p: "/properties/details/additionalProperties", av: 1, b: true },
-  { f: 3, p: "/additionalProperties", b: false },
-  { f: 3, p: "/allOf/0", g: [[0,[7]]], if: 168, th: 172 },
-  { f: 3, p: "/allOf/0/if", c: __c169, r: 169, ro: 1, g: [[0,[0]]] },
-  { f: 3, p: "/$defs/codeIs/$defs/replay", c: __c169, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["error"] }, pr: [["error", "error", 170]], ap: 171, kn: new Set(["error"]) },
-  { f: 3, p: "/$defs/codeIs/$defs/replay/properties/error", g: [[0,[1]]], k: { "const": "replay_memory_snapshot_unavailable" } },
-  { f: 3, p: "/$defs/codeIs/$defs/replay/additionalProperties", av: 1, b: true },
-  { f: 3, p: "/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["details"] }, pr: [["details", "details", 173]] },
-  { f: 3, p: "/allOf/0/then/properties/details", c: __c174, r: 174, ro: 1, g: [[0,[0]]] },
-  { f: 3, p: "/$defs/ReplayMemorySnapshotUnavailableDetails", c: __c174, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["fromSeq","sourceRunId","reason"] }, pr: [["fromSeq", "fromSeq", 175], ["oldestAvailableIdx", "oldestAvailableIdx", 176], ["sourceRunId", "sourceRunId", 177], ["reason", "reason", 178]], ap: 179, kn: new Set(["fromSeq","oldestAvailableIdx","sourceRunId","reason"]) },
-  { f: 3, p: "/$defs/ReplayMemorySnapshotUnavailableDetails/properties/fromSeq", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 3, p: "/$defs/ReplayMemorySnapshotUnavailableDetails/properties/oldestAvailableIdx", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 3, p: "/$defs/ReplayMemorySnapshotUnavailableDetails/properties/sourceRunId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 3, p: "/$defs/ReplayMemorySnapshotUnavailableDetails/properties/reason", g: [[0,[2]]], k: { "enum": ["retention_expired","event_log_unavailable"] } },
-  { f: 3, p: "/$defs/ReplayMemorySnapshotUnavailableDetails/additionalProperties", av: 1, b: true },
-  { f: 3, p: "/allOf/1", g: [[0,[7]]], if: 181, th: 185 },
-  { f: 3, p: "/allOf/1/if", c: __c182, r: 182, ro: 1, g: [[0,[0]]] },
-  { f: 3, p: "/$defs/codeIs/$defs/budget", c: __c182, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["error"] }, pr: [["error", "error", 183]], ap: 184, kn: new Set(["error"]) },
-  { f: 3, p: "/$defs/codeIs/$defs/budget/properties/error", g: [[0,[1]]], k: { "const": "token_budget_exceeded" } },
-  { f: 3, p: "/$defs/codeIs/$defs/budget/additionalProperties", av: 1, b: true },
-  { f: 3, p: "/allOf/1/then", g: [[4,[23,26]]], k: { "required": ["details"] }, pr: [["details", "details", 186]] },
-  { f: 3, p: "/allOf/1/then/properties/details", c: __c187, r: 187, ro: 1, g: [[0,[0]]] },
-  { f: 3, p: "/$defs/TokenBudgetExceededDetails", c: __c187, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["tokenBudget","tokensRequired"] }, pr: [["tokenBudget", "tokenBudget", 188], ["tokensRequired", "tokensRequired", 189], ["memoryRef", "memoryRef", 190]], ap: 191, kn: new Set(["tokenBudget","tokensRequired","memoryRef"]) },
-  { f: 3, p: "/$defs/TokenBudgetExceededDetails/properties/tokenBudget", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
-  { f: 3, p: "/$defs/TokenBudgetExceededDetails/properties/tokensRequired", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 3, p: "/$defs/TokenBudgetExceededDetails/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 3, p: "/$defs/TokenBudgetExceededDetails/additionalProperties", av: 1, b: true },
-  { f: 3, p: "/allOf/2", g: [[0,[7]]], if: 193, th: 197 },
-  { f: 3, p: "/allOf/2/if", c: __c194, r: 194, ro: 1, g: [[0,[0]]] },
-  { f: 3, p: "/$defs/codeIs/$defs/redaction", c: __c194, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["error"] }, pr: [["error", "error", 195]], ap: 196, kn: new Set(["error"]) },
-  { f: 3, p: "/$defs/codeIs/$defs/redaction/properties/error", g: [[0,[1]]], k: { "const": "compaction_redaction_failed" } },
-  { f: 3, p: "/$defs/codeIs/$defs/redaction/additionalProperties", av: 1, b: true },
-  { f: 3, p: "/allOf/2/then", g: [[4,[26]]], pr: [["details", "details", 198]] },
-  { f: 3, p: "/allOf/2/then/properties/details", c: __c134, r: 134, ro: 1, g: [[0,[0]]] },
-  { f: 3, p: "/allOf/3", g: [[0,[7]]], if: 200, th: 204 },
-  { f: 3, p: "/allOf/3/if", c: __c201, r: 201, ro: 1, g: [[0,[0]]] },
-  { f: 3, p: "/$defs/codeIs/$defs/capability", c: __c201, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["error"] }, pr: [["error", "error", 202]], ap: 203, kn: new Set(["error"]) },
-  { f: 3, p: "/$defs/codeIs/$defs/capability/properties/error", g: [[0,[1]]], k: { "const": "capability_not_provided" } },
-  { f: 3, p: "/$defs/codeIs/$defs/capability/additionalProperties", av: 1, b: true },
-  { f: 3, p: "/allOf/3/then", g: [[4,[23,26]]], k: { "required": ["details"] }, pr: [["details", "details", 205]] },
-  { f: 3, p: "/allOf/3/then/properties/details", c: __c124, r: 124, ro: 1, g: [[0,[0]]] },
-  { f: 3, p: "/allOf/4", g: [[0,[7]]], if: 207, th: 211 },
-  { f: 3, p: "/allOf/4/if", c: __c208, r: 208, ro: 1, g: [[0,[0]]] },
-  { f: 3, p: "/$defs/codeIs/$defs/validation", c: __c208, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["error"] }, pr: [["error", "error", 209]], ap: 210, kn: new Set(["error"]) },
-  { f: 3, p: "/$defs/codeIs/$defs/validation/properties/error", g: [[0,[1]]], k: { "const": "validation_failed" } },
-  { f: 3, p: "/$defs/codeIs/$defs/validation/additionalProperties", av: 1, b: true },
-  { f: 3, p: "/allOf/4/then", g: [[4,[23,26]]], k: { "required": ["details"] }, pr: [["details", "details", 212]] },
-  { f: 3, p: "/allOf/4/then/properties/details", c: __c213, r: 213, ro: 1, g: [[0,[0]]] },
-  { f: 3, p: "/$defs/ValidationFailedDetails", c: __c213, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["failures"] }, pr: [["failures", "failures", 214]], ap: 220, kn: new Set(["failures"]) },
-  { f: 3, p: "/$defs/ValidationFailedDetails/properties/failures", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 215 },
-  { f: 3, p: "/$defs/ValidationFailedDetails/properties/failures/items", c: __c216, r: 216, ro: 1, g: [[0,[0]]] },
-  { f: 3, p: "/$defs/ValidationFailure", c: __c216, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["instancePath","message"] }, pr: [["instancePath", "instancePath", 217], ["message", "message", 218]], ap: 219, kn: new Set(["instancePath","message"]) },
-  { f: 3, p: "/$defs/ValidationFailure/properties/instancePath", t: ["string"], tv: "string", ut: 1, g: [] },
-  { f: 3, p: "/$defs/ValidationFailure/properties/message", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 500 } },
-  { f: 3, p: "/$defs/ValidationFailure/additionalProperties", b: false },
-  { f: 3, p: "/$defs/ValidationFailedDetails/additionalProperties", av: 1, b: true },
-  { f: 3, p: "/allOf/5", g: [[0,[7]]], if: 222, th: 226 },
-  { f: 3, p: "/allOf/5/if", c: __c223, r: 223, ro: 1, g: [[0,[0]]] },
-  { f: 3, p: "/$defs/codeIs/$defs/tooLarge", c: __c223, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["error"] }, pr: [["error", "error", 224]], ap: 225, kn: new Set(["error"]) },
-  { f: 3, p: "/$defs/codeIs/$defs/tooLarge/properties/error", g: [[0,[1]]], k: { "const": "payload_too_large" } },
-  { f: 3, p: "/$defs/codeIs/$defs/tooLarge/additionalProperties", av: 1, b: true },
-  { f: 3, p: "/allOf/5/then", g: [[4,[26]]], pr: [["details", "details", 227]] },
-  { f: 3, p: "/allOf/5/then/properties/details", c: __c228, r: 228, ro: 1, g: [[0,[0]]] },
-  { f: 3, p: "/$defs/PayloadTooLargeDetails", c: __c228, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["limitBytes", "limitBytes", 229]], ap: 230, kn: new Set(["limitBytes"]) },
-  { f: 3, p: "/$defs/PayloadTooLargeDetails/properties/limitBytes", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 3, p: "/$defs/PayloadTooLargeDetails/additionalProperties", av: 1, b: true },
-  { f: 3, p: "/allOf/6", g: [[0,[7]]], if: 232, th: 236 },
-  { f: 3, p: "/allOf/6/if", c: __c233, r: 233, ro: 1, g: [[0,[0]]] },
-  { f: 3, p: "/$defs/codeIs/$defs/quota", c: __c233, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["error"] }, pr: [["error", "error", 234]], ap: 235, kn: new Set(["error"]) },
-  { f: 3, p: "/$defs/codeIs/$defs/quota/properties/error", g: [[0,[1]]], k: { "const": "quota_exceeded" } },
-  { f: 3, p: "/$defs/codeIs/$defs/quota/additionalProperties", av: 1, b: true },
-  { f: 3, p: "/allOf/6/then", g: [[4,[23,26]]], k: { "required": ["details"] }, pr: [["details", "details", 237]] },
-  { f: 3, p: "/allOf/6/then/properties/details", c: __c238, r: 238, ro: 1, g: [[0,[0]]] },
-  { f: 3, p: "/$defs/QuotaExceededDetails", c: __c238, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["resource","limit"] }, pr: [["resource", "resource", 239], ["limit", "limit", 240]], ap: 241, kn: new Set(["resource","limit"]) },
-  { f: 3, p: "/$defs/QuotaExceededDetails/properties/resource", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 100, "minLength": 1 } },
-  { f: 3, p: "/$defs/QuotaExceededDetails/properties/limit", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
-  { f: 3, p: "/$defs/QuotaExceededDetails/additionalProperties", av: 1, b: true },
-  { f: 5, p: "/$defs/EventTypeName", c: __c242, t: ["string"], tv: "string", g: [[2,[12,14]]], k: { "maxLength": 200, "pattern": "^[A-Za-z][A-Za-z0-9_-]*(\\.[A-Za-z][A-Za-z0-9_-]*)*$" }, re: __RE2 },
-  { f: 0, p: "/$defs/ForkOrigin", c: __c243, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","fromSeq"] }, pr: [["runId", "runId", 244], ["fromSeq", "fromSeq", 245]], ap: 246, kn: new Set(["runId","fromSeq"]) },
-  { f: 0, p: "/$defs/ForkOrigin/properties/runId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 0, p: "/$defs/ForkOrigin/properties/fromSeq", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 0, p: "/$defs/ForkOrigin/additionalProperties", b: false },
-  { f: 6, p: "", c: __c247, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","condition"] }, pr: [["memoryRef", "memoryRef", 248], ["condition", "condition", 249], ["includeIntentionCanary", "includeIntentionCanary", 250]], ap: 251, kn: new Set(["memoryRef","condition","includeIntentionCanary"]) },
-  { f: 6, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
-  { f: 6, p: "/properties/condition", c: __c32, r: 32, ro: 1, g: [[0,[0]]] },
-  { f: 6, p: "/properties/includeIntentionCanary", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 6, p: "/additionalProperties", b: false },
-  { f: 7, p: "", c: __c252, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["event","fireCount"] }, pr: [["event", "event", 253], ["fireCount", "fireCount", 254], ["intentionCanary", "intentionCanary", 255]], ap: 256, kn: new Set(["event","fireCount","intentionCanary"]) },
-  { f: 7, p: "/properties/event", c: __c127, r: 127, ro: 1, g: [[0,[0]]] },
-  { f: 7, p: "/properties/fireCount", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 7, p: "/properties/intentionCanary", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 7, p: "/additionalProperties", av: 1, b: true },
-  { f: 8, p: "", c: __c257, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef"] }, pr: [["memoryRef", "memoryRef", 258], ["includeSecretCanary", "includeSecretCanary", 259]], ap: 260, kn: new Set(["memoryRef","includeSecretCanary"]) },
-  { f: 8, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
-  { f: 8, p: "/properties/includeSecretCanary", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 8, p: "/additionalProperties", b: false },
-  { f: 9, p: "", c: __c261, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["event","secretLeaked"] }, pr: [["event", "event", 262], ["secretLeaked", "secretLeaked", 263], ["eventId", "eventId", 264]], ap: 265, kn: new Set(["event","secretLeaked","eventId"]) },
-  { f: 9, p: "/properties/event", c: __c0, r: 0, ro: 1, g: [[0,[0]]] },
-  { f: 9, p: "/properties/secretLeaked", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 9, p: "/properties/eventId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 9, p: "/additionalProperties", av: 1, b: true },
-  { f: 10, p: "", c: __c266, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["ttlSeconds"] }, pr: [["ttlSeconds", "ttlSeconds", 267], ["delayMs", "delayMs", 268]], ap: 269, kn: new Set(["ttlSeconds","delayMs"]) },
-  { f: 10, p: "/properties/ttlSeconds", t: ["number"], tv: "number", g: [[1,[8,11]]], k: { "maximum": 86400, "exclusiveMinimum": 0 } },
-  { f: 10, p: "/properties/delayMs", t: ["integer"], tv: "integer", ut: 1, g: [[1,[8,9]]], k: { "maximum": 5000, "minimum": 0 } },
-  { f: 10, p: "/additionalProperties", b: false },
-  { f: 11, p: "", c: __c270, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["parentRunId","childRunId","memoryRef","parentStartedAt","childWrittenAt","entry","seenByParent"] }, pr: [["parentRunId", "parentRunId", 271], ["childRunId", "childRunId", 272], ["memoryRef", "memoryRef", 273], ["parentStartedAt", "parentStartedAt", 274], ["childWrittenAt", "childWrittenAt", 275], ["entry", "entry", 276], ["seenByParent", "seenByParent", 285]], ap: 286, kn: new Set(["parentRunId","childRunId","memoryRef","parentStartedAt","childWrittenAt","entry","seenByParent"]) },
-  { f: 11, p: "/properties/parentRunId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
-  { f: 11, p: "/properties/childRunId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
-  { f: 11, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
-  { f: 11, p: "/properties/parentStartedAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 11, p: "/properties/childWrittenAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 11, p: "/properties/entry", c: __c277, r: 277, ro: 1, g: [[0,[0]]] },
-  { f: 12, p: "", c: __c277, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["id","content","tags","createdAt"] }, pr: [["id", "id", 278], ["content", "content", 279], ["tags", "tags", 280], ["createdAt", "createdAt", 282], ["expiresAt", "expiresAt", 283]], ap: 284, kn: new Set(["id","content","tags","createdAt","expiresAt"]) },
-  { f: 12, p: "/properties/id", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
-  { f: 12, p: "/properties/content", t: ["string"], tv: "string", ut: 1, g: [] },
-  { f: 12, p: "/properties/tags", t: ["array"], tv: "array", g: [[3,[18]]], it: 281 },
-  { f: 12, p: "/properties/tags/items", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
-  { f: 12, p: "/properties/createdAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 12, p: "/properties/expiresAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 12, p: "/additionalProperties", av: 1, b: true },
-  { f: 11, p: "/properties/seenByParent", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 11, p: "/additionalProperties", av: 1, b: true },
-  { f: 13, p: "", c: __c287, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","every"] }, pr: [["memoryRef", "memoryRef", 288], ["every", "every", 289], ["tokenBudget", "tokenBudget", 290], ["firstAt", "firstAt", 291]], ap: 292, kn: new Set(["memoryRef","every","tokenBudget","firstAt"]) },
-  { f: 13, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
-  { f: 13, p: "/properties/every", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "duration" }, fm: __fmtDuration },
-  { f: 13, p: "/properties/tokenBudget", t: ["integer"], tv: "integer", ut: 1, g: [[1,[8,9]]], k: { "maximum": 1000000000, "minimum": 1 } },
-  { f: 13, p: "/properties/firstAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 13, p: "/additionalProperties", b: false },
-  { f: 14, p: "", c: __c293, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["scheduleId","memoryRef","every","nextAt"] }, pr: [["scheduleId", "scheduleId", 294], ["memoryRef", "memoryRef", 295], ["every", "every", 296], ["tokenBudget", "tokenBudget", 297], ["nextAt", "nextAt", 298], ["lastOutcome", "lastOutcome", 299]], ap: 336, kn: new Set(["scheduleId","memoryRef","every","tokenBudget","nextAt","lastOutcome"]) },
-  { f: 14, p: "/properties/scheduleId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
-  { f: 14, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
-  { f: 14, p: "/properties/every", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "duration" }, fm: __fmtDuration },
-  { f: 14, p: "/properties/tokenBudget", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
-  { f: 14, p: "/properties/nextAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 14, p: "/properties/lastOutcome", c: __c300, r: 300, ro: 1, g: [[0,[0]]] },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome", c: __c300, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["kind","scheduleId","instant","missed"] }, pr: [["kind", "kind", 301], ["scheduleId", "scheduleId", 302], ["instant", "instant", 303], ["missed", "missed", 304], ["archiveId", "archiveId", 305], ["event", "event", 306], ["tokensRequired", "tokensRequired", 317], ["errorCode", "errorCode", 318]], ap: 319, kn: new Set(["kind","scheduleId","instant","missed","archiveId","event","tokensRequired","errorCode"]), all: [320,326,331] },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome/properties/kind", g: [[0,[2]]], k: { "enum": ["distilled","nothing-to-distil","budget-exceeded","failed"] } },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome/properties/scheduleId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome/properties/instant", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome/properties/missed", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome/properties/archiveId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome/properties/event", c: __c307, r: 307, ro: 1, g: [[0,[0]]] },
-  { f: 0, p: "/$defs/memoryCompacted", c: __c307, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","outputId","sourceCount","trigger","byteSize"] }, pr: [["memoryRef", "memoryRef", 308], ["outputId", "outputId", 309], ["sourceIds", "sourceIds", 310], ["sourceCount", "sourceCount", 312], ["trigger", "trigger", 313], ["byteSize", "byteSize", 314], ["distillation", "distillation", 315]], ap: 316, kn: new Set(["memoryRef","outputId","sourceIds","sourceCount","trigger","byteSize","distillation"]) },
-  { f: 0, p: "/$defs/memoryCompacted/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 0, p: "/$defs/memoryCompacted/properties/outputId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 0, p: "/$defs/memoryCompacted/properties/sourceIds", t: ["array"], tv: "array", g: [[3,[18,20]]], k: { "uniqueItems": true }, it: 311, uq: ["string"] },
-  { f: 0, p: "/$defs/memoryCompacted/properties/sourceIds/items", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 0, p: "/$defs/memoryCompacted/properties/sourceCount", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 0, p: "/$defs/memoryCompacted/properties/trigger", c: __c77, r: 77, ro: 1, g: [[0,[0]]] },
-  { f: 0, p: "/$defs/memoryCompacted/properties/byteSize", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 0, p: "/$defs/memoryCompacted/properties/distillation", c: __c154, r: 154, ro: 1, g: [[0,[0]]] },
-  { f: 0, p: "/$defs/memoryCompacted/additionalProperties", av: 1, b: true },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome/properties/tokensRequired", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome/properties/errorCode", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 128, "minLength": 1 } },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome/additionalProperties", av: 1, b: true },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/0", g: [[0,[7]]], if: 321, th: 323 },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/0/if", c: __c321, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 322]] },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/0/if/properties/kind", g: [[0,[1]]], k: { "const": "distilled" } },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["archiveId","event"] }, pr: [["archiveId", "archiveId", 324], ["event", "event", 325]] },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/0/then/properties/archiveId", av: 1, g: [] },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/0/then/properties/event", av: 1, g: [] },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/1", g: [[0,[7]]], if: 327, th: 329 },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/1/if", c: __c327, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 328]] },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/1/if/properties/kind", g: [[0,[1]]], k: { "const": "budget-exceeded" } },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/1/then", g: [[4,[23,26]]], k: { "required": ["tokensRequired"] }, pr: [["tokensRequired", "tokensRequired", 330]] },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/1/then/properties/tokensRequired", av: 1, g: [] },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/2", g: [[0,[7]]], if: 332, th: 334 },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/2/if", c: __c332, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 333]] },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/2/if/properties/kind", g: [[0,[1]]], k: { "const": "failed" } },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/2/then", g: [[4,[23,26]]], k: { "required": ["errorCode"] }, pr: [["errorCode", "errorCode", 335]] },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/2/then/properties/errorCode", av: 1, g: [] },
-  { f: 14, p: "/additionalProperties", av: 1, b: true },
-  { f: 16, p: "", c: __c337, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["tenant"] }, pr: [["tenant", "tenant", 338]], ap: 339, kn: new Set(["tenant"]) },
-  { f: 16, p: "/properties/tenant", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[a-z0-9][a-z0-9-]{0,62}$" }, re: __RE3 },
-  { f: 16, p: "/additionalProperties", b: false },
-  { f: 15, p: "", c: __c340, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["outcomes"] }, pr: [["outcomes", "outcomes", 341]], ap: 343, kn: new Set(["outcomes"]) },
-  { f: 15, p: "/properties/outcomes", t: ["array"], tv: "array", g: [[3,[18]]], it: 342 },
-  { f: 15, p: "/properties/outcomes/items", c: __c300, r: 300, ro: 1, g: [[0,[0]]] },
-  { f: 15, p: "/additionalProperties", av: 1, b: true },
-  { f: 17, p: "", c: __c344, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["confidence"] }, pr: [["confidence", "confidence", 345], ["kind", "kind", 346]], ap: 347, kn: new Set(["confidence","kind"]) },
-  { f: 17, p: "/properties/confidence", t: ["number"], tv: "number", g: [[1,[8,9]]], k: { "maximum": 1, "minimum": 0 } },
-  { f: 17, p: "/properties/kind", g: [[0,[2]]], k: { "enum": ["next-worker","terminate"] } },
-  { f: 17, p: "/additionalProperties", b: false },
-  { f: 18, p: "", c: __c348, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","floor"] }, pr: [["runId", "runId", 349], ["floor", "floor", 350]], ap: 351, kn: new Set(["runId","floor"]) },
-  { f: 18, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
-  { f: 18, p: "/properties/floor", t: ["number"], tv: "number", g: [[1,[8,9]]], k: { "maximum": 1, "minimum": 0.5 } },
-  { f: 18, p: "/additionalProperties", av: 1, b: true },
-  { f: 19, p: "", c: __c352, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["records"] }, pr: [["records", "records", 353]], ap: 438, kn: new Set(["records"]) },
-  { f: 19, p: "/properties/records", t: ["array"], tv: "array", g: [[3,[18]]], it: 354 },
-  { f: 19, p: "/properties/records/items", c: __c355, r: 355, ro: 1, g: [[0,[0]]] },
-  { f: 19, p: "/$defs/HostSampleTraceRecord", c: __c355, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["stream","record_type","body"] }, pr: [["stream", "stream", 356], ["record_type", "record_type", 357], ["body", "body", 358]], ap: 437, kn: new Set(["stream","record_type","body"]) },
-  { f: 19, p: "/$defs/HostSampleTraceRecord/properties/stream", g: [[0,[1]]], k: { "const": "trace/inquirium-assistant-turns" } },
-  { f: 19, p: "/$defs/HostSampleTraceRecord/properties/record_type", g: [[0,[1]]], k: { "const": "daemon/inquirium-assistant-turn-trace.v1" } },
-  { f: 19, p: "/$defs/HostSampleTraceRecord/properties/body", c: __c359, r: 359, ro: 1, g: [[0,[0]]] },
-  { f: 20, p: "", c: __c359, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["trace/schema","trace/id","turn/id","participant/ref","operation/id","time/started-at","status","policy","decisions","effects"] }, pr: [["trace/schema", "trace~1schema", 360], ["trace/id", "trace~1id", 361], ["turn/id", "turn~1id", 362], ["participant/ref", "participant~1ref", 364], ["operation/id", "operation~1id", 366], ["time/started-at", "time~1started-at", 367], ["time/finished-at", "time~1finished-at", 368], ["status", "status", 369], ["runtime/ref", "runtime~1ref", 371], ["model.binding/ref", "model.binding~1ref", 373], ["input/shape", "input~1shape", 375], ["output/shape", "output~1shape", 382], ["policy", "policy", 388], ["decisions", "decisions", 400], ["effects", "effects", 422], ["diagnostics", "diagnostics", 429]], ap: 436, kn: new Set(["trace/schema","trace/id","turn/id","participant/ref","operation/id","time/started-at","time/finished-at","status","runtime/ref","model.binding/ref","input/shape","output/shape","policy","decisions","effects","diagnostics"]) },
-  { f: 20, p: "/properties/trace~1schema", g: [[0,[1]]], k: { "const": "inquirium.assistant-turn-trace.v1" } },
-  { f: 20, p: "/properties/trace~1id", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^tr:.+$" }, re: __RE6 },
-  { f: 20, p: "/properties/turn~1id", c: __c363, r: 363, ro: 1, g: [[0,[0]]] },
-  { f: 21, p: "/$defs/TurnId", c: __c363, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^turn:.+$" }, re: __RE21 },
-  { f: 20, p: "/properties/participant~1ref", c: __c365, r: 365, ro: 1, g: [[0,[0]]] },
-  { f: 21, p: "/$defs/ParticipantRef", c: __c365, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^participant:did:key:[1-9A-HJ-NP-Za-km-z]+$" }, re: __RE14 },
-  { f: 20, p: "/properties/operation~1id", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^op:.+$" }, re: __RE7 },
-  { f: 20, p: "/properties/time~1started-at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 20, p: "/properties/time~1finished-at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 20, p: "/properties/status", c: __c370, r: 370, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/$defs/GenerateOutcome", c: __c370, g: [[0,[2]]], k: { "enum": ["completed","handler-unavailable","context-denied","policy-denied","failed"] } },
-  { f: 20, p: "/properties/runtime~1ref", c: __c372, r: 372, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/$defs/RuntimeRef", c: __c372, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^runtime/.+$" }, re: __RE17 },
-  { f: 20, p: "/properties/model.binding~1ref", c: __c374, r: 374, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/$defs/ModelBindingRef", c: __c374, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^model\\.binding/.+$" }, re: __RE10 },
-  { f: 20, p: "/properties/input~1shape", c: __c376, r: 376, ro: 1, g: [[0,[0]]] },
-  { f: 20, p: "/$defs/InputShape", c: __c376, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["message/count", "message~1count", 377], ["token/approx-input", "token~1approx-input", 378], ["file/has-any", "file~1has-any", 379], ["tool/has-any", "tool~1has-any", 380]], ap: 381, kn: new Set(["message/count","token/approx-input","file/has-any","tool/has-any"]) },
-  { f: 20, p: "/$defs/InputShape/properties/message~1count", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 20, p: "/$defs/InputShape/properties/token~1approx-input", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 20, p: "/$defs/InputShape/properties/file~1has-any", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 20, p: "/$defs/InputShape/properties/tool~1has-any", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 20, p: "/$defs/InputShape/additionalProperties", b: false },
-  { f: 20, p: "/properties/output~1shape", c: __c383, r: 383, ro: 1, g: [[0,[0]]] },
-  { f: 20, p: "/$defs/OutputShape", c: __c383, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["token/approx-output", "token~1approx-output", 384], ["artifact/refs", "artifact~1refs", 385]], ap: 387, kn: new Set(["token/approx-output","artifact/refs"]) },
-  { f: 20, p: "/$defs/OutputShape/properties/token~1approx-output", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 20, p: "/$defs/OutputShape/properties/artifact~1refs", t: ["array"], tv: "array", g: [[3,[18]]], it: 386 },
-  { f: 20, p: "/$defs/OutputShape/properties/artifact~1refs/items", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 20, p: "/$defs/OutputShape/additionalProperties", b: false },
-  { f: 20, p: "/properties/policy", c: __c389, r: 389, ro: 1, g: [[0,[0]]] },
-  { f: 20, p: "/$defs/TracePolicy", c: __c389, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["locality","trust/mode","egress/allowed"] }, pr: [["locality", "locality", 390], ["trust/mode", "trust~1mode", 392], ["trace/level", "trace~1level", 394], ["persist/prompt", "persist~1prompt", 396], ["persist/response", "persist~1response", 397], ["egress/allowed", "egress~1allowed", 398]], ap: 399, kn: new Set(["locality","trust/mode","trace/level","persist/prompt","persist/response","egress/allowed"]) },
-  { f: 20, p: "/$defs/TracePolicy/properties/locality", c: __c391, r: 391, ro: 1, g: [[0,[0]]] },
-  { f: 23, p: "/$defs/Locality", c: __c391, g: [[0,[2]]], k: { "enum": ["local_only","remote_allowed"] } },
-  { f: 20, p: "/$defs/TracePolicy/properties/trust~1mode", c: __c393, r: 393, ro: 1, g: [[0,[0]]] },
-  { f: 23, p: "/$defs/TrustMode", c: __c393, g: [[0,[2]]], k: { "enum": ["strict_local","classification_gated"] } },
-  { f: 20, p: "/$defs/TracePolicy/properties/trace~1level", c: __c395, r: 395, ro: 1, g: [[0,[0]]] },
-  { f: 20, p: "/$defs/TraceLevel", c: __c395, g: [[0,[2]]], k: { "enum": ["metadata_only","decision_detail"] } },
-  { f: 20, p: "/$defs/TracePolicy/properties/persist~1prompt", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 20, p: "/$defs/TracePolicy/properties/persist~1response", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 20, p: "/$defs/TracePolicy/properties/egress~1allowed", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 20, p: "/$defs/TracePolicy/additionalProperties", b: false },
-  { f: 20, p: "/properties/decisions", t: ["array"], tv: "array", g: [[3,[18]]], it: 401 },
-  { f: 20, p: "/properties/decisions/items", c: __c402, r: 402, ro: 1, g: [[0,[0]]] },
-  { f: 20, p: "/$defs/TraceDecision", c: __c402, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["kind","outcome","reason/code"] }, pr: [["kind", "kind", 403], ["outcome", "outcome", 404], ["reason/code", "reason~1code", 406], ["decided/by", "decided~1by", 407], ["element/ref", "element~1ref", 408], ["source/kind", "source~1kind", 409], ["classification", "classification", 411]], ap: 413, kn: new Set(["kind","outcome","reason/code","decided/by","element/ref","source/kind","classification"]), all: [414] },
-  { f: 20, p: "/$defs/TraceDecision/properties/kind", g: [[0,[2]]], k: { "enum": ["runtime-selection","context-element","class-keyed-resolution","mode-keyed-resolution","redaction","egress","operator-question","escalation"] } },
-  { f: 20, p: "/$defs/TraceDecision/properties/outcome", c: __c405, r: 405, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/$defs/ReasonCode", c: __c405, t: ["string"], tv: "string", g: [[2,[12,14]]], k: { "maxLength": 80, "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$" }, re: __RE15 },
-  { f: 20, p: "/$defs/TraceDecision/properties/reason~1code", c: __c405, r: 405, ro: 1, g: [[0,[0]]] },
-  { f: 20, p: "/$defs/TraceDecision/properties/decided~1by", g: [[0,[2]]], k: { "enum": ["host-policy","model-proposed","model-produced","operator-approved"] } },
-  { f: 20, p: "/$defs/TraceDecision/properties/element~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 20, p: "/$defs/TraceDecision/properties/source~1kind", c: __c410, r: 410, ro: 1, g: [[0,[0]]] },
-  { f: 24, p: "/$defs/ContextSourceKind", c: __c410, g: [[0,[2]]], k: { "enum": ["relationship","memarium","messaging","artifact","dataset"] } },
-  { f: 20, p: "/$defs/TraceDecision/properties/classification", c: __c412, r: 412, ro: 1, g: [[0,[0]]] },
-  { f: 25, p: "", c: __c412, t: ["string"], tv: "string", ut: 1, g: [[0,[2]]], k: { "enum": ["public","community","personal"] } },
-  { f: 20, p: "/$defs/TraceDecision/additionalProperties", b: false },
-  { f: 20, p: "/$defs/TraceDecision/allOf/0", g: [[0,[7]]], if: 415, th: 417 },
-  { f: 20, p: "/$defs/TraceDecision/allOf/0/if", c: __c415, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 416]] },
-  { f: 20, p: "/$defs/TraceDecision/allOf/0/if/properties/kind", g: [[0,[1]]], k: { "const": "context-element" } },
-  { f: 20, p: "/$defs/TraceDecision/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["element/ref","source/kind","classification"] }, pr: [["outcome", "outcome", 418], ["element/ref", "element~1ref", 419], ["source/kind", "source~1kind", 420], ["classification", "classification", 421]] },
-  { f: 20, p: "/$defs/TraceDecision/allOf/0/then/properties/outcome", g: [[0,[2]]], k: { "enum": ["include","declassify","drop","fail"] } },
-  { f: 20, p: "/$defs/TraceDecision/allOf/0/then/properties/element~1ref", av: 1, g: [] },
-  { f: 20, p: "/$defs/TraceDecision/allOf/0/then/properties/source~1kind", av: 1, g: [] },
-  { f: 20, p: "/$defs/TraceDecision/allOf/0/then/properties/classification", av: 1, g: [] },
-  { f: 20, p: "/properties/effects", t: ["array"], tv: "array", g: [[3,[18]]], it: 423 },
-  { f: 20, p: "/properties/effects/items", c: __c424, r: 424, ro: 1, g: [[0,[0]]] },
-  { f: 20, p: "/$defs/TraceEffect", c: __c424, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["kind","status","target"] }, pr: [["kind", "kind", 425], ["status", "status", 426], ["target", "target", 427]], ap: 428, kn: new Set(["kind","status","target"]) },
-  { f: 20, p: "/$defs/TraceEffect/properties/kind", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[a-z][a-z0-9-]*(\\.[a-z][a-z0-9-]*)+$" }, re: __RE19 },
-  { f: 20, p: "/$defs/TraceEffect/properties/status", g: [[0,[2]]], k: { "enum": ["ok","failed","skipped"] } },
-  { f: 20, p: "/$defs/TraceEffect/properties/target", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 20, p: "/$defs/TraceEffect/additionalProperties", b: false },
-  { f: 20, p: "/properties/diagnostics", c: __c430, r: 430, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/$defs/Diagnostics", c: __c430, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["error/code", "error~1code", 431], ["retry/count", "retry~1count", 434]], ap: 435, kn: new Set(["error/code","retry/count"]) },
-  { f: 22, p: "/$defs/Diagnostics/properties/error~1code", g: [[0,[4]]], any: [432,433] },
-  { f: 22, p: "/$defs/Diagnostics/properties/error~1code/anyOf/0", c: __c405, r: 405, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/$defs/Diagnostics/properties/error~1code/anyOf/1", c: __c433, t: ["null"], tv: "null", ut: 1, g: [] },
-  { f: 22, p: "/$defs/Diagnostics/properties/retry~1count", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 22, p: "/$defs/Diagnostics/additionalProperties", b: false },
-  { f: 20, p: "/additionalProperties", b: false },
-  { f: 19, p: "/$defs/HostSampleTraceRecord/additionalProperties", b: false },
-  { f: 19, p: "/additionalProperties", av: 1, b: true },
-  { f: 26, p: "", c: __c439, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef"] }, pr: [["memoryRef", "memoryRef", 440], ["sourceIds", "sourceIds", 441]], ap: 443, kn: new Set(["memoryRef","sourceIds"]) },
-  { f: 26, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
-  { f: 26, p: "/properties/sourceIds", t: ["array"], tv: "array", g: [[3,[16,17,18,20]]], k: { "maxItems": 10000, "minItems": 1, "uniqueItems": true }, it: 442, uq: ["string"] },
-  { f: 26, p: "/properties/sourceIds/items", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
-  { f: 26, p: "/additionalProperties", b: false },
-  { f: 27, p: "", c: __c444, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["compactionRunId","event","output"] }, pr: [["compactionRunId", "compactionRunId", 445], ["event", "event", 446], ["output", "output", 447]], ap: 448, kn: new Set(["compactionRunId","event","output"]) },
-  { f: 27, p: "/properties/compactionRunId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
-  { f: 27, p: "/properties/event", c: __c307, r: 307, ro: 1, g: [[0,[0]]] },
-  { f: 27, p: "/properties/output", c: __c277, r: 277, ro: 1, g: [[0,[0]]] },
-  { f: 27, p: "/additionalProperties", av: 1, b: true },
-  { f: 28, p: "", c: __c449, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef"] }, pr: [["memoryRef", "memoryRef", 450], ["tokenBudget", "tokenBudget", 451]], ap: 452, kn: new Set(["memoryRef","tokenBudget"]) },
-  { f: 28, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
-  { f: 28, p: "/properties/tokenBudget", t: ["integer"], tv: "integer", ut: 1, g: [[1,[8,9]]], k: { "maximum": 1000000000, "minimum": 1 } },
-  { f: 28, p: "/additionalProperties", b: false },
-  { f: 29, p: "", c: __c453, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["archiveId","event","entry"] }, pr: [["archiveId", "archiveId", 454], ["event", "event", 455], ["entry", "entry", 456], ["index", "index", 457]], ap: 479, kn: new Set(["archiveId","event","entry","index"]) },
-  { f: 29, p: "/properties/archiveId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
-  { f: 29, p: "/properties/event", c: __c307, r: 307, ro: 1, g: [[0,[0]]] },
-  { f: 29, p: "/properties/entry", c: __c277, r: 277, ro: 1, g: [[0,[0]]] },
-  { f: 29, p: "/properties/index", c: __c458, r: 458, ro: 1, g: [[0,[0]]] },
-  { f: 30, p: "", c: __c458, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schemaVersion","memoryRef","updatedAt","tokenizerName","archives"] }, pr: [["schemaVersion", "schemaVersion", 459], ["memoryRef", "memoryRef", 460], ["updatedAt", "updatedAt", 461], ["tokenizerName", "tokenizerName", 462], ["archives", "archives", 463]], ap: 478, kn: new Set(["schemaVersion","memoryRef","updatedAt","tokenizerName","archives"]) },
-  { f: 30, p: "/properties/schemaVersion", g: [[0,[1]]], k: { "const": 1 } },
-  { f: 30, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 30, p: "/properties/updatedAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 30, p: "/properties/tokenizerName", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 30, p: "/properties/archives", t: ["array"], tv: "array", g: [[3,[18]]], it: 464 },
-  { f: 30, p: "/properties/archives/items", c: __c465, r: 465, ro: 1, g: [[0,[0]]] },
-  { f: 30, p: "/$defs/MemoryIndexArchive", c: __c465, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["archiveId","entryId","createdAt","sourceCount","tokenBudget","tokensUsed","byteSize","level"] }, pr: [["archiveId", "archiveId", 466], ["entryId", "entryId", 467], ["createdAt", "createdAt", 468], ["expiresAt", "expiresAt", 469], ["sourceCount", "sourceCount", 470], ["tokenBudget", "tokenBudget", 471], ["tokensUsed", "tokensUsed", 472], ["byteSize", "byteSize", 473], ["level", "level", 474], ["topics", "topics", 475]], ap: 477, kn: new Set(["archiveId","entryId","createdAt","expiresAt","sourceCount","tokenBudget","tokensUsed","byteSize","level","topics"]) },
-  { f: 30, p: "/$defs/MemoryIndexArchive/properties/archiveId", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^arc_[0-9a-f]{16,64}$" }, re: __RE23 },
-  { f: 30, p: "/$defs/MemoryIndexArchive/properties/entryId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 30, p: "/$defs/MemoryIndexArchive/properties/createdAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 30, p: "/$defs/MemoryIndexArchive/properties/expiresAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 30, p: "/$defs/MemoryIndexArchive/properties/sourceCount", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
-  { f: 30, p: "/$defs/MemoryIndexArchive/properties/tokenBudget", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
-  { f: 30, p: "/$defs/MemoryIndexArchive/properties/tokensUsed", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 30, p: "/$defs/MemoryIndexArchive/properties/byteSize", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 30, p: "/$defs/MemoryIndexArchive/properties/level", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
-  { f: 30, p: "/$defs/MemoryIndexArchive/properties/topics", t: ["array"], tv: "array", g: [[3,[18,20]]], k: { "uniqueItems": true }, it: 476, uq: ["string"] },
-  { f: 30, p: "/$defs/MemoryIndexArchive/properties/topics/items", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
-  { f: 30, p: "/$defs/MemoryIndexArchive/additionalProperties", b: false },
-  { f: 30, p: "/additionalProperties", b: false },
-  { f: 29, p: "/additionalProperties", av: 1, b: true },
-  { f: 31, p: "", c: __c480, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["entries"] }, pr: [["entries", "entries", 481]], ap: 483, kn: new Set(["entries"]) },
-  { f: 31, p: "/properties/entries", t: ["array"], tv: "array", g: [[3,[18]]], it: 482 },
-  { f: 31, p: "/properties/entries/items", c: __c277, r: 277, ro: 1, g: [[0,[0]]] },
-  { f: 31, p: "/additionalProperties", av: 1, b: true },
-  { f: 32, p: "", c: __c484, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef"] }, pr: [["memoryRef", "memoryRef", 485]], ap: 486, kn: new Set(["memoryRef"]) },
-  { f: 32, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
-  { f: 32, p: "/additionalProperties", b: false },
-  { f: 33, p: "", c: __c487, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","memoryId","secretId","secretValue"] }, pr: [["memoryRef", "memoryRef", 488], ["memoryId", "memoryId", 489], ["secretId", "secretId", 490], ["secretValue", "secretValue", 491]], ap: 492, kn: new Set(["memoryRef","memoryId","secretId","secretValue"]) },
-  { f: 33, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
-  { f: 33, p: "/properties/memoryId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
-  { f: 33, p: "/properties/secretId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 128, "minLength": 1 } },
-  { f: 33, p: "/properties/secretValue", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 4096, "minLength": 8 } },
-  { f: 33, p: "/additionalProperties", av: 1, b: true },
-  { f: 34, p: "", c: __c493, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","entries"] }, pr: [["memoryRef", "memoryRef", 494], ["entries", "entries", 495], ["secrets", "secrets", 504], ["runId", "runId", 510]], ap: 511, kn: new Set(["memoryRef","entries","secrets","runId"]) },
-  { f: 34, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
-  { f: 34, p: "/properties/entries", t: ["array"], tv: "array", g: [[3,[16,17,18]]], k: { "maxItems": 1000, "minItems": 1 }, it: 496 },
-  { f: 34, p: "/properties/entries/items", c: __c497, r: 497, ro: 1, g: [[0,[0]]] },
-  { f: 34, p: "/$defs/HostSampleSeedEntry", c: __c497, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["content"] }, pr: [["content", "content", 498], ["tags", "tags", 499], ["ttlSeconds", "ttlSeconds", 501], ["tier", "tier", 502]], ap: 503, kn: new Set(["content","tags","ttlSeconds","tier"]) },
-  { f: 34, p: "/$defs/HostSampleSeedEntry/properties/content", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 1048576 } },
-  { f: 34, p: "/$defs/HostSampleSeedEntry/properties/tags", t: ["array"], tv: "array", g: [[3,[16,18]]], k: { "maxItems": 64 }, it: 500 },
-  { f: 34, p: "/$defs/HostSampleSeedEntry/properties/tags/items", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 256, "minLength": 1 } },
-  { f: 34, p: "/$defs/HostSampleSeedEntry/properties/ttlSeconds", t: ["number"], tv: "number", g: [[1,[8,11]]], k: { "maximum": 315360000, "exclusiveMinimum": 0 } },
-  { f: 34, p: "/$defs/HostSampleSeedEntry/properties/tier", g: [[0,[2]]], k: { "enum": ["long-term","transactional"] } },
-  { f: 34, p: "/$defs/HostSampleSeedEntry/additionalProperties", b: false },
-  { f: 34, p: "/properties/secrets", t: ["array"], tv: "array", g: [[3,[16,18]]], k: { "maxItems": 100 }, it: 505 },
-  { f: 34, p: "/properties/secrets/items", c: __c506, r: 506, ro: 1, g: [[0,[0]]] },
-  { f: 34, p: "/$defs/HostSampleSeedSecret", c: __c506, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["secretId","value"] }, pr: [["secretId", "secretId", 507], ["value", "value", 508]], ap: 509, kn: new Set(["secretId","value"]) },
-  { f: 34, p: "/$defs/HostSampleSeedSecret/properties/secretId", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[A-Za-z0-9._:-]{1,128}$" }, re: __RE4 },
-  { f: 34, p: "/$defs/HostSampleSeedSecret/properties/value", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 4096, "minLength": 1 } },
-  { f: 34, p: "/$defs/HostSampleSeedSecret/additionalProperties", b: false },
-  { f: 34, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 199, "minLength": 1 } },
-  { f: 34, p: "/additionalProperties", b: false },
-  { f: 35, p: "", c: __c512, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","runId","entries"] }, pr: [["memoryRef", "memoryRef", 513], ["runId", "runId", 514], ["entries", "entries", 515]], ap: 517, kn: new Set(["memoryRef","runId","entries"]) },
-  { f: 35, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
-  { f: 35, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
-  { f: 35, p: "/properties/entries", t: ["array"], tv: "array", g: [[3,[18]]], it: 516 },
-  { f: 35, p: "/properties/entries/items", c: __c277, r: 277, ro: 1, g: [[0,[0]]] },
-  { f: 35, p: "/additionalProperties", av: 1, b: true },
-  { f: 36, p: "", c: __c518, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["question/ref"] }, pr: [["question/ref", "question~1ref", 519]], ap: 520, kn: new Set(["question/ref"]) },
-  { f: 36, p: "/properties/question~1ref", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
-  { f: 36, p: "/additionalProperties", b: false },
-  { f: 37, p: "", c: __c521, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": [] }, pr: [["dropEventLog", "dropEventLog", 522]], ap: 523, kn: new Set(["dropEventLog"]) },
-  { f: 37, p: "/properties/dropEventLog", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 37, p: "/additionalProperties", b: false },
-  { f: 38, p: "", c: __c524, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","memoryRef","memoryId","fromSeq","expectedAtFork","current"] }, pr: [["runId", "runId", 525], ["memoryRef", "memoryRef", 526], ["memoryId", "memoryId", 527], ["fromSeq", "fromSeq", 528], ["expectedAtFork", "expectedAtFork", 529], ["current", "current", 530]], ap: 531, kn: new Set(["runId","memoryRef","memoryId","fromSeq","expectedAtFork","current"]) },
-  { f: 38, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
-  { f: 38, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
-  { f: 38, p: "/properties/memoryId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
-  { f: 38, p: "/properties/fromSeq", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 38, p: "/properties/expectedAtFork", t: ["string"], tv: "string", ut: 1, g: [] },
-  { f: 38, p: "/properties/current", t: ["string"], tv: "string", ut: 1, g: [] },
-  { f: 38, p: "/additionalProperties", av: 1, b: true },
-  { f: 39, p: "/$defs/AnswerToken", c: __c532, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[a-z0-9][a-z0-9._-]{0,63}$" }, re: __RE5 },
-  { f: 40, p: "/$defs/AnswerValue", c: __c533, g: [[0,[4]]], any: [534,535] },
-  { f: 40, p: "/$defs/AnswerValue/anyOf/0", c: __c532, r: 532, ro: 1, g: [[0,[0]]] },
-  { f: 40, p: "/$defs/AnswerValue/anyOf/1", c: __c535, t: ["array"], tv: "array", g: [[3,[16,18,20]]], k: { "maxItems": 24, "uniqueItems": true }, it: 536, uq: null },
-  { f: 40, p: "/$defs/AnswerValue/anyOf/1/items", c: __c532, r: 532, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "", c: __c537, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema"] }, pr: [["schema", "schema", 538], ["retention", "retention", 539], ["trace_level", "trace_level", 560], ["egress", "egress", 569], ["verification_rigor", "verification_rigor", 579], ["escalation_threshold", "escalation_threshold", 597]], ap: 611, kn: new Set(["schema","retention","trace_level","egress","verification_rigor","escalation_threshold"]) },
-  { f: 41, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.assistant-config.v1" } },
-  { f: 41, p: "/properties/retention", c: __c540, r: 540, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/RetentionByClass", c: __c540, r: 541, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 549], ["by_class", "by_class", 554]], ap: 559, kn: new Set(["default","by_class"]) },
-  { f: 25, p: "/$defs/ClassKeyed", c: __c541, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["default"] }, pr: [["default", "default", 542], ["by_class", "by_class", 543]], ap: 548, kn: new Set(["default","by_class"]) },
-  { f: 25, p: "/$defs/ClassKeyed/properties/default", av: 1, g: [] },
-  { f: 25, p: "/$defs/ClassKeyed/properties/by_class", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["public", "public", 544], ["community", "community", 545], ["personal", "personal", 546]], ap: 547, kn: new Set(["public","community","personal"]) },
-  { f: 25, p: "/$defs/ClassKeyed/properties/by_class/properties/public", av: 1, g: [] },
-  { f: 25, p: "/$defs/ClassKeyed/properties/by_class/properties/community", av: 1, g: [] },
-  { f: 25, p: "/$defs/ClassKeyed/properties/by_class/properties/personal", av: 1, g: [] },
-  { f: 25, p: "/$defs/ClassKeyed/properties/by_class/additionalProperties", b: false },
-  { f: 25, p: "/$defs/ClassKeyed/additionalProperties", b: false },
-  { f: 41, p: "/$defs/RetentionByClass/properties/default", c: __c550, r: 550, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/RetentionProfile", c: __c550, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["max_age"] }, pr: [["max_age", "max_age", 551], ["on_expiry", "on_expiry", 552]], ap: 553, kn: new Set(["max_age","on_expiry"]) },
-  { f: 41, p: "/$defs/RetentionProfile/properties/max_age", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "duration" }, fm: __fmtDuration },
-  { f: 41, p: "/$defs/RetentionProfile/properties/on_expiry", g: [[0,[2]]], k: { "enum": ["excise","archive"] } },
-  { f: 41, p: "/$defs/RetentionProfile/additionalProperties", b: false },
-  { f: 41, p: "/$defs/RetentionByClass/properties/by_class", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["public", "public", 555], ["community", "community", 556], ["personal", "personal", 557]], ap: 558, kn: new Set(["public","community","personal"]) },
-  { f: 41, p: "/$defs/RetentionByClass/properties/by_class/properties/public", c: __c550, r: 550, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/RetentionByClass/properties/by_class/properties/community", c: __c550, r: 550, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/RetentionByClass/properties/by_class/properties/personal", c: __c550, r: 550, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/RetentionByClass/properties/by_class/additionalProperties", b: false },
-  { f: 41, p: "/$defs/RetentionByClass/additionalProperties", b: false },
-  { f: 41, p: "/properties/trace_level", c: __c561, r: 561, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/TraceLevelByClass", c: __c561, r: 541, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 562], ["by_class", "by_class", 563]], ap: 568, kn: new Set(["default","by_class"]) },
-  { f: 41, p: "/$defs/TraceLevelByClass/properties/default", c: __c395, r: 395, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/TraceLevelByClass/properties/by_class", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["public", "public", 564], ["community", "community", 565], ["personal", "personal", 566]], ap: 567, kn: new Set(["public","community","personal"]) },
-  { f: 41, p: "/$defs/TraceLevelByClass/properties/by_class/properties/public", c: __c395, r: 395, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/TraceLevelByClass/properties/by_class/properties/community", c: __c395, r: 395, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/TraceLevelByClass/properties/by_class/properties/personal", c: __c395, r: 395, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/TraceLevelByClass/properties/by_class/additionalProperties", b: false },
-  { f: 41, p: "/$defs/TraceLevelByClass/additionalProperties", b: false },
-  { f: 41, p: "/properties/egress", c: __c570, r: 570, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/EgressByClass", c: __c570, r: 541, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 571], ["by_class", "by_class", 573]], ap: 578, kn: new Set(["default","by_class"]) },
-  { f: 41, p: "/$defs/EgressByClass/properties/default", c: __c572, r: 572, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/Egress", c: __c572, g: [[0,[2]]], k: { "enum": ["deny","allow_accepting_remote"] } },
-  { f: 41, p: "/$defs/EgressByClass/properties/by_class", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["public", "public", 574], ["community", "community", 575], ["personal", "personal", 576]], ap: 577, kn: new Set(["public","community","personal"]) },
-  { f: 41, p: "/$defs/EgressByClass/properties/by_class/properties/public", c: __c572, r: 572, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/EgressByClass/properties/by_class/properties/community", c: __c572, r: 572, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/EgressByClass/properties/by_class/properties/personal", c: __c572, r: 572, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/EgressByClass/properties/by_class/additionalProperties", b: false },
-  { f: 41, p: "/$defs/EgressByClass/additionalProperties", b: false },
-  { f: 41, p: "/properties/verification_rigor", c: __c580, r: 580, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/VerificationRigorByMode", c: __c580, r: 581, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 589], ["by_mode", "by_mode", 591]], ap: 596, kn: new Set(["default","by_mode"]) },
-  { f: 42, p: "/$defs/ModeKeyed", c: __c581, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["default"] }, pr: [["default", "default", 582], ["by_mode", "by_mode", 583]], ap: 588, kn: new Set(["default","by_mode"]) },
-  { f: 42, p: "/$defs/ModeKeyed/properties/default", av: 1, g: [] },
-  { f: 42, p: "/$defs/ModeKeyed/properties/by_mode", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["commons", "commons", 584], ["support", "support", 585], ["crisis", "crisis", 586]], ap: 587, kn: new Set(["commons","support","crisis"]) },
-  { f: 42, p: "/$defs/ModeKeyed/properties/by_mode/properties/commons", av: 1, g: [] },
-  { f: 42, p: "/$defs/ModeKeyed/properties/by_mode/properties/support", av: 1, g: [] },
-  { f: 42, p: "/$defs/ModeKeyed/properties/by_mode/properties/crisis", av: 1, g: [] },
-  { f: 42, p: "/$defs/ModeKeyed/properties/by_mode/additionalProperties", b: false },
-  { f: 42, p: "/$defs/ModeKeyed/additionalProperties", b: false },
-  { f: 41, p: "/$defs/VerificationRigorByMode/properties/default", c: __c590, r: 590, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/VerificationRigor", c: __c590, g: [[0,[2]]], k: { "enum": ["standard","elevated","strict"] } },
-  { f: 41, p: "/$defs/VerificationRigorByMode/properties/by_mode", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["commons", "commons", 592], ["support", "support", 593], ["crisis", "crisis", 594]], ap: 595, kn: new Set(["commons","support","crisis"]) },
-  { f: 41, p: "/$defs/VerificationRigorByMode/properties/by_mode/properties/commons", c: __c590, r: 590, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/VerificationRigorByMode/properties/by_mode/properties/support", c: __c590, r: 590, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/VerificationRigorByMode/properties/by_mode/properties/crisis", c: __c590, r: 590, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/VerificationRigorByMode/properties/by_mode/additionalProperties", b: false },
-  { f: 41, p: "/$defs/VerificationRigorByMode/additionalProperties", b: false },
-  { f: 41, p: "/properties/escalation_threshold", c: __c598, r: 598, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/EscalationThresholdByMode", c: __c598, r: 581, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 599], ["by_mode", "by_mode", 605]], ap: 610, kn: new Set(["default","by_mode"]) },
-  { f: 41, p: "/$defs/EscalationThresholdByMode/properties/default", c: __c600, r: 600, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/EscalationThreshold", c: __c600, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["escalate"] }, pr: [["escalate", "escalate", 601]], ap: 604, kn: new Set(["escalate"]) },
-  { f: 41, p: "/$defs/EscalationThreshold/properties/escalate", t: ["array"], tv: "array", g: [[3,[18,20]]], k: { "uniqueItems": true }, it: 602, uq: null },
-  { f: 41, p: "/$defs/EscalationThreshold/properties/escalate/items", c: __c603, r: 603, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/EscalationTrigger", c: __c603, g: [[0,[2]]], k: { "enum": ["operator-decision","sustained-degradation","boundary-risk","pre-egress-confirmation","crisis-candidate"] } },
-  { f: 41, p: "/$defs/EscalationThreshold/additionalProperties", b: false },
-  { f: 41, p: "/$defs/EscalationThresholdByMode/properties/by_mode", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["commons", "commons", 606], ["support", "support", 607], ["crisis", "crisis", 608]], ap: 609, kn: new Set(["commons","support","crisis"]) },
-  { f: 41, p: "/$defs/EscalationThresholdByMode/properties/by_mode/properties/commons", c: __c600, r: 600, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/EscalationThresholdByMode/properties/by_mode/properties/support", c: __c600, r: 600, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/EscalationThresholdByMode/properties/by_mode/properties/crisis", c: __c600, r: 600, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/EscalationThresholdByMode/properties/by_mode/additionalProperties", b: false },
-  { f: 41, p: "/$defs/EscalationThresholdByMode/additionalProperties", b: false },
-  { f: 41, p: "/additionalProperties", b: false },
-  { f: 43, p: "", c: __c612, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","initiation"] }, pr: [["schema", "schema", 613], ["ui_profile", "ui_profile", 614], ["surface", "surface", 615], ["pinned", "pinned", 616], ["hidden", "hidden", 617], ["initiation", "initiation", 618], ["show_activity_feed", "show_activity_feed", 619], ["show_confidence", "show_confidence", 620], ["streak_count", "streak_count", 621], ["nudge_after", "nudge_after", 623]], ap: 625, kn: new Set(["schema","ui_profile","surface","pinned","hidden","initiation","show_activity_feed","show_confidence","streak_count","nudge_after"]) },
-  { f: 43, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.assistant-ui-preferences.v1" } },
-  { f: 43, p: "/properties/ui_profile", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 43, p: "/properties/surface", g: [[0,[2]]], k: { "enum": ["contact-rail","assistant-section"] } },
-  { f: 43, p: "/properties/pinned", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 43, p: "/properties/hidden", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 43, p: "/properties/initiation", g: [[0,[2]]], k: { "enum": ["never"] } },
-  { f: 43, p: "/properties/show_activity_feed", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 43, p: "/properties/show_confidence", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 43, p: "/properties/streak_count", g: [[0,[3]]], no: 622 },
-  { f: 43, p: "/properties/streak_count/not", av: 1, c: __c622, g: [] },
-  { f: 43, p: "/properties/nudge_after", g: [[0,[3]]], no: 624 },
-  { f: 43, p: "/properties/nudge_after/not", av: 1, c: __c624, g: [] },
-  { f: 43, p: "/additionalProperties", b: false },
-  { f: 44, p: "", c: __c626, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","profile/id","anchor","requires","guarantees","conformance/max-age"] }, pr: [["schema", "schema", 627], ["profile/id", "profile~1id", 628], ["anchor", "anchor", 629], ["requires", "requires", 630], ["guarantees", "guarantees", 641], ["conformance/max-age", "conformance~1max-age", 648]], ap: 649, kn: new Set(["schema","profile/id","anchor","requires","guarantees","conformance/max-age"]) },
-  { f: 44, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.baseline-assistant-profile.v1" } },
-  { f: 44, p: "/properties/profile~1id", g: [[0,[1]]], k: { "const": "baseline-assistant" } },
-  { f: 44, p: "/properties/anchor", g: [[0,[1]]], k: { "const": "UNIVERSAL-BASIC-COMPUTE" } },
-  { f: 44, p: "/properties/requires", c: __c631, r: 631, ro: 1, g: [[0,[0]]] },
-  { f: 44, p: "/$defs/ProfileRequirements", c: __c631, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["operations","min_context_window","tool_surface","transports","max_output_tokens"] }, pr: [["operations", "operations", 632], ["min_context_window", "min_context_window", 635], ["tool_surface", "tool_surface", 636], ["transports", "transports", 637], ["max_output_tokens", "max_output_tokens", 639]], ap: 640, kn: new Set(["operations","min_context_window","tool_surface","transports","max_output_tokens"]) },
-  { f: 44, p: "/$defs/ProfileRequirements/properties/operations", t: ["array"], tv: "array", g: [[3,[18,19,20]]], k: { "uniqueItems": true }, it: 633, co: 634, uq: null },
-  { f: 44, p: "/$defs/ProfileRequirements/properties/operations/items", g: [[0,[2]]], k: { "enum": ["generate","embed","batch_embed"] } },
-  { f: 44, p: "/$defs/ProfileRequirements/properties/operations/contains", c: __c634, g: [[0,[1]]], k: { "const": "generate" } },
-  { f: 44, p: "/$defs/ProfileRequirements/properties/min_context_window", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 512 } },
-  { f: 44, p: "/$defs/ProfileRequirements/properties/tool_surface", g: [[0,[1]]], k: { "const": "none" } },
-  { f: 44, p: "/$defs/ProfileRequirements/properties/transports", t: ["array"], tv: "array", g: [[3,[17,18,20]]], k: { "minItems": 1, "uniqueItems": true }, it: 638, uq: null },
-  { f: 44, p: "/$defs/ProfileRequirements/properties/transports/items", g: [[0,[2]]], k: { "enum": ["http_local","command_stdio"] } },
-  { f: 44, p: "/$defs/ProfileRequirements/properties/max_output_tokens", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
-  { f: 44, p: "/$defs/ProfileRequirements/additionalProperties", b: false },
-  { f: 44, p: "/properties/guarantees", c: __c642, r: 642, ro: 1, g: [[0,[0]]] },
-  { f: 44, p: "/$defs/ProfileGuarantees", c: __c642, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["no_telemetry_egress","no_remote_fallback","works_offline","no_economic_gating"] }, pr: [["no_telemetry_egress", "no_telemetry_egress", 643], ["no_remote_fallback", "no_remote_fallback", 644], ["works_offline", "works_offline", 645], ["no_economic_gating", "no_economic_gating", 646]], ap: 647, kn: new Set(["no_telemetry_egress","no_remote_fallback","works_offline","no_economic_gating"]) },
-  { f: 44, p: "/$defs/ProfileGuarantees/properties/no_telemetry_egress", g: [[0,[1]]], k: { "const": true } },
-  { f: 44, p: "/$defs/ProfileGuarantees/properties/no_remote_fallback", g: [[0,[1]]], k: { "const": true } },
-  { f: 44, p: "/$defs/ProfileGuarantees/properties/works_offline", g: [[0,[1]]], k: { "const": true } },
-  { f: 44, p: "/$defs/ProfileGuarantees/properties/no_economic_gating", g: [[0,[1]]], k: { "const": true } },
-  { f: 44, p: "/$defs/ProfileGuarantees/additionalProperties", b: false },
-  { f: 44, p: "/properties/conformance~1max-age", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "duration" }, fm: __fmtDuration },
-  { f: 44, p: "/additionalProperties", b: false },
-  { f: 45, p: "", c: __c650, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","report/id","runtime/ref","profile/id","environment/ref","time/generated-at","time/expires-at","status","checks","overall/passed"] }, pr: [["schema", "schema", 651], ["report/id", "report~1id", 652], ["runtime/ref", "runtime~1ref", 653], ["model.binding/ref", "model.binding~1ref", 654], ["profile/id", "profile~1id", 655], ["environment/ref", "environment~1ref", 656], ["time/generated-at", "time~1generated-at", 657], ["time/expires-at", "time~1expires-at", 658], ["status", "status", 659], ["checks", "checks", 660], ["overall/passed", "overall~1passed", 668]], ap: 669, kn: new Set(["schema","report/id","runtime/ref","model.binding/ref","profile/id","environment/ref","time/generated-at","time/expires-at","status","checks","overall/passed"]), all: [670] },
-  { f: 45, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.baseline-assistant-conformance-report.v1" } },
-  { f: 45, p: "/properties/report~1id", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 45, p: "/properties/runtime~1ref", c: __c372, r: 372, ro: 1, g: [[0,[0]]] },
-  { f: 45, p: "/properties/model.binding~1ref", c: __c374, r: 374, ro: 1, g: [[0,[0]]] },
-  { f: 45, p: "/properties/profile~1id", g: [[0,[1]]], k: { "const": "baseline-assistant" } },
-  { f: 45, p: "/properties/environment~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 45, p: "/properties/time~1generated-at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 45, p: "/properties/time~1expires-at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 45, p: "/properties/status", g: [[0,[2]]], k: { "enum": ["fresh","stale"] } },
-  { f: 45, p: "/properties/checks", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 661 },
-  { f: 45, p: "/properties/checks/items", c: __c662, r: 662, ro: 1, g: [[0,[0]]] },
-  { f: 45, p: "/$defs/ConformanceCheck", c: __c662, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["check/id","clause","result"] }, pr: [["check/id", "check~1id", 663], ["clause", "clause", 664], ["result", "result", 665], ["detail/code", "detail~1code", 666]], ap: 667, kn: new Set(["check/id","clause","result","detail/code"]) },
-  { f: 45, p: "/$defs/ConformanceCheck/properties/check~1id", c: __c405, r: 405, ro: 1, g: [[0,[0]]] },
-  { f: 45, p: "/$defs/ConformanceCheck/properties/clause", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^/" }, re: __RE8 },
-  { f: 45, p: "/$defs/ConformanceCheck/properties/result", g: [[0,[2]]], k: { "enum": ["pass","fail"] } },
-  { f: 45, p: "/$defs/ConformanceCheck/properties/detail~1code", c: __c405, r: 405, ro: 1, g: [[0,[0]]] },
-  { f: 45, p: "/$defs/ConformanceCheck/additionalProperties", b: false },
-  { f: 45, p: "/properties/overall~1passed", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 45, p: "/additionalProperties", b: false },
-  { f: 45, p: "/allOf/0", g: [[0,[7]]], if: 671, th: 675 },
-  { f: 45, p: "/allOf/0/if", c: __c671, g: [[4,[23,26]]], k: { "required": ["checks"] }, pr: [["checks", "checks", 672]] },
-  { f: 45, p: "/allOf/0/if/properties/checks", t: ["array"], tv: "array", g: [[3,[19]]], co: 673 },
-  { f: 45, p: "/allOf/0/if/properties/checks/contains", c: __c673, t: ["object"], tv: "object", g: [[4,[23,26]]], k: { "required": ["result"] }, pr: [["result", "result", 674]] },
-  { f: 45, p: "/allOf/0/if/properties/checks/contains/properties/result", g: [[0,[1]]], k: { "const": "fail" } },
-  { f: 45, p: "/allOf/0/then", g: [[4,[26]]], pr: [["overall/passed", "overall~1passed", 676]] },
-  { f: 45, p: "/allOf/0/then/properties/overall~1passed", g: [[0,[1]]], k: { "const": false } },
-  { f: 39, p: "/$defs/ChoiceOption", c: __c677, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["value","title"] }, pr: [["value", "value", 678], ["title", "title", 679], ["detail", "detail", 680]], ap: 681, kn: new Set(["value","title","detail"]) },
-  { f: 39, p: "/$defs/ChoiceOption/properties/value", c: __c532, r: 532, ro: 1, g: [[0,[0]]] },
-  { f: 39, p: "/$defs/ChoiceOption/properties/title", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 120, "minLength": 1 } },
-  { f: 39, p: "/$defs/ChoiceOption/properties/detail", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 280 } },
-  { f: 39, p: "/$defs/ChoiceOption/additionalProperties", b: false },
-  { f: 25, p: "/$defs/ClassificationFlow", c: __c682, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["input","output"] }, pr: [["input", "input", 683], ["output", "output", 684]], ap: 685, kn: new Set(["input","output"]) },
-  { f: 25, p: "/$defs/ClassificationFlow/properties/input", c: __c412, r: 412, ro: 1, g: [[0,[0]]] },
-  { f: 25, p: "/$defs/ClassificationFlow/properties/output", c: __c412, r: 412, ro: 1, g: [[0,[0]]] },
-  { f: 25, p: "/$defs/ClassificationFlow/additionalProperties", b: false },
-  { f: 46, p: "/$defs/ConfirmPayload", c: __c687, r: 687, ro: 1, g: [[0,[0]]] },
-  { f: 47, p: "", c: __c687, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["confirm/title", "confirm~1title", 688], ["deny/title", "deny~1title", 689]], ap: 690, kn: new Set(["confirm/title","deny/title"]) },
-  { f: 47, p: "/properties/confirm~1title", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 60, "minLength": 1 } },
-  { f: 47, p: "/properties/deny~1title", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 60, "minLength": 1 } },
-  { f: 47, p: "/additionalProperties", b: false },
-  { f: 23, p: "/$defs/ContentPart", c: __c691, t: ["object"], tv: "object", g: [[0,[5]],[4,[25,27]]], ap: 692, kn: new Set([]), one: [693,698], dt: "type", dm: new Map([["text",0],["object_ref",1]]) },
-  { f: 23, p: "/$defs/ContentPart/additionalProperties", av: 1, b: true },
-  { f: 23, p: "/$defs/ContentPart/oneOf/0", c: __c694, r: 694, ro: 1, g: [[0,[0]]] },
-  { f: 23, p: "/$defs/TextPart", c: __c694, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["type","text"] }, pr: [["type", "type", 695], ["text", "text", 696]], ap: 697, kn: new Set(["type","text"]) },
-  { f: 23, p: "/$defs/TextPart/properties/type", g: [[0,[1]]], k: { "const": "text" } },
-  { f: 23, p: "/$defs/TextPart/properties/text", t: ["string"], tv: "string", ut: 1, g: [] },
-  { f: 23, p: "/$defs/TextPart/additionalProperties", b: false },
-  { f: 23, p: "/$defs/ContentPart/oneOf/1", c: __c699, r: 699, ro: 1, g: [[0,[0]]] },
-  { f: 23, p: "/$defs/ObjectRefPart", c: __c699, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["type","object/ref","media/type"] }, pr: [["type", "type", 700], ["object/ref", "object~1ref", 701], ["media/type", "media~1type", 702], ["byte/size", "byte~1size", 703]], ap: 704, kn: new Set(["type","object/ref","media/type","byte/size"]) },
-  { f: 23, p: "/$defs/ObjectRefPart/properties/type", g: [[0,[1]]], k: { "const": "object_ref" } },
-  { f: 23, p: "/$defs/ObjectRefPart/properties/object~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 23, p: "/$defs/ObjectRefPart/properties/media~1type", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[a-z]+/[A-Za-z0-9.+-]+$" }, re: __RE13 },
-  { f: 23, p: "/$defs/ObjectRefPart/properties/byte~1size", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 23, p: "/$defs/ObjectRefPart/additionalProperties", b: false },
-  { f: 24, p: "", c: __c705, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema"] }, pr: [["schema", "schema", 706], ["sources", "sources", 707]], ap: 721, kn: new Set(["schema","sources"]) },
-  { f: 24, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.context-assembly.request.v1" } },
-  { f: 24, p: "/properties/sources", t: ["array"], tv: "array", g: [[3,[18]]], it: 708 },
-  { f: 24, p: "/properties/sources/items", c: __c709, r: 709, ro: 1, g: [[0,[0]]] },
-  { f: 24, p: "/$defs/ContextSource", c: __c709, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["source/kind","grant/ref"] }, pr: [["source/kind", "source~1kind", 710], ["grant/ref", "grant~1ref", 711], ["lease/ref", "lease~1ref", 712], ["flow/ref", "flow~1ref", 713], ["max/elements", "max~1elements", 714]], ap: 715, kn: new Set(["source/kind","grant/ref","lease/ref","flow/ref","max/elements"]), all: [716] },
-  { f: 24, p: "/$defs/ContextSource/properties/source~1kind", c: __c410, r: 410, ro: 1, g: [[0,[0]]] },
-  { f: 24, p: "/$defs/ContextSource/properties/grant~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 24, p: "/$defs/ContextSource/properties/lease~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 24, p: "/$defs/ContextSource/properties/flow~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 24, p: "/$defs/ContextSource/properties/max~1elements", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
-  { f: 24, p: "/$defs/ContextSource/additionalProperties", b: false },
-  { f: 24, p: "/$defs/ContextSource/allOf/0", g: [[0,[7]]], if: 717, th: 719 },
-  { f: 24, p: "/$defs/ContextSource/allOf/0/if", c: __c717, g: [[4,[23,26]]], k: { "required": ["source/kind"] }, pr: [["source/kind", "source~1kind", 718]] },
-  { f: 24, p: "/$defs/ContextSource/allOf/0/if/properties/source~1kind", g: [[0,[2]]], k: { "enum": ["artifact","dataset"] } },
-  { f: 24, p: "/$defs/ContextSource/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["lease/ref"] }, pr: [["lease/ref", "lease~1ref", 720]] },
-  { f: 24, p: "/$defs/ContextSource/allOf/0/then/properties/lease~1ref", av: 1, g: [] },
-  { f: 24, p: "/additionalProperties", b: false },
-  { f: 48, p: "", c: __c722, t: ["object"], tv: "object", g: [[0,[5]],[4,[23,25,26]]], k: { "required": ["schema","element/id","source/kind","classification"] }, pr: [["schema", "schema", 723], ["element/id", "element~1id", 724], ["source/kind", "source~1kind", 725], ["source/ref", "source~1ref", 726], ["classification", "classification", 727], ["content", "content", 728], ["content/ref", "content~1ref", 730], ["declassifiable", "declassifiable", 731], ["declassified/from", "declassified~1from", 732], ["grant/ref", "grant~1ref", 733]], ap: 734, kn: new Set(["schema","element/id","source/kind","source/ref","classification","content","content/ref","declassifiable","declassified/from","grant/ref"]), one: [735,737] },
-  { f: 48, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.context-element.v1" } },
-  { f: 48, p: "/properties/element~1id", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 48, p: "/properties/source~1kind", c: __c410, r: 410, ro: 1, g: [[0,[0]]] },
-  { f: 48, p: "/properties/source~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 48, p: "/properties/classification", c: __c412, r: 412, ro: 1, g: [[0,[0]]] },
-  { f: 48, p: "/properties/content", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 729 },
-  { f: 48, p: "/properties/content/items", c: __c691, r: 691, ro: 1, g: [[0,[0]]] },
-  { f: 48, p: "/properties/content~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 48, p: "/properties/declassifiable", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 48, p: "/properties/declassified~1from", c: __c412, r: 412, ro: 1, g: [[0,[0]]] },
-  { f: 48, p: "/properties/grant~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 48, p: "/additionalProperties", b: false },
-  { f: 48, p: "/oneOf/0", c: __c735, g: [[4,[23,26]]], k: { "required": ["content"] }, pr: [["content", "content", 736]] },
-  { f: 48, p: "/oneOf/0/properties/content", av: 1, g: [] },
-  { f: 48, p: "/oneOf/1", c: __c737, g: [[4,[23,26]]], k: { "required": ["content/ref"] }, pr: [["content/ref", "content~1ref", 738]] },
-  { f: 48, p: "/oneOf/1/properties/content~1ref", av: 1, g: [] },
-  { f: 22, p: "/$defs/EpistemicBlock", c: __c739, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["stance", "stance", 740], ["confidence", "confidence", 741], ["grounded_in", "grounded_in", 742], ["caveats", "caveats", 744]], ap: 746, kn: new Set(["stance","confidence","grounded_in","caveats"]) },
-  { f: 22, p: "/$defs/EpistemicBlock/properties/stance", g: [[0,[2]]], k: { "enum": ["advisory","hypothesis"] } },
-  { f: 22, p: "/$defs/EpistemicBlock/properties/confidence", g: [[0,[2]]], k: { "enum": ["unstated","low","medium","high"] } },
-  { f: 22, p: "/$defs/EpistemicBlock/properties/grounded_in", t: ["array"], tv: "array", g: [[3,[18]]], it: 743 },
-  { f: 22, p: "/$defs/EpistemicBlock/properties/grounded_in/items", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 22, p: "/$defs/EpistemicBlock/properties/caveats", t: ["array"], tv: "array", g: [[3,[18]]], it: 745 },
-  { f: 22, p: "/$defs/EpistemicBlock/properties/caveats/items", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 500, "minLength": 1 } },
-  { f: 22, p: "/$defs/EpistemicBlock/additionalProperties", b: false },
-  { f: 46, p: "/$defs/FreeTextWithAllowlistPayload", c: __c748, r: 748, ro: 1, g: [[0,[0]]] },
-  { f: 49, p: "", c: __c748, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["allowlist"] }, pr: [["allowlist", "allowlist", 749], ["match", "match", 751], ["placeholder", "placeholder", 752]], ap: 753, kn: new Set(["allowlist","match","placeholder"]) },
-  { f: 49, p: "/properties/allowlist", t: ["array"], tv: "array", g: [[3,[16,17,18,20]]], k: { "maxItems": 64, "minItems": 1, "uniqueItems": true }, it: 750, uq: null },
-  { f: 49, p: "/properties/allowlist/items", c: __c532, r: 532, ro: 1, g: [[0,[0]]] },
-  { f: 49, p: "/properties/match", g: [[0,[2]]], k: { "enum": ["exact","case-insensitive"] } },
-  { f: 49, p: "/properties/placeholder", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 80 } },
-  { f: 49, p: "/additionalProperties", b: false },
-  { f: 23, p: "/$defs/GeneratePolicy", c: __c754, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["locality", "locality", 755], ["trust_mode", "trust_mode", 756], ["scope", "scope", 757], ["on_context_denied", "on_context_denied", 758], ["plurality", "plurality", 759]], ap: 760, kn: new Set(["locality","trust_mode","scope","on_context_denied","plurality"]) },
-  { f: 23, p: "/$defs/GeneratePolicy/properties/locality", c: __c391, r: 391, ro: 1, g: [[0,[0]]] },
-  { f: 23, p: "/$defs/GeneratePolicy/properties/trust_mode", c: __c393, r: 393, ro: 1, g: [[0,[0]]] },
-  { f: 23, p: "/$defs/GeneratePolicy/properties/scope", g: [[0,[2]]], k: { "enum": ["assistant-session-only","granted-context"] } },
-  { f: 23, p: "/$defs/GeneratePolicy/properties/on_context_denied", g: [[0,[2]]], k: { "enum": ["fail_closed","drop_with_trace"] } },
-  { f: 23, p: "/$defs/GeneratePolicy/properties/plurality", g: [[0,[2]]], k: { "enum": ["preserve","collapse"] } },
-  { f: 23, p: "/$defs/GeneratePolicy/additionalProperties", b: false },
-  { f: 23, p: "", c: __c761, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","operation","turns"] }, pr: [["schema", "schema", 762], ["operation", "operation", 763], ["turns", "turns", 764], ["context_assembly", "context_assembly", 771], ["parameters", "parameters", 772], ["policy", "policy", 780], ["metadata", "metadata", 781]], ap: 788, kn: new Set(["schema","operation","turns","context_assembly","parameters","policy","metadata"]) },
-  { f: 23, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.generate.request.v1" } },
-  { f: 23, p: "/properties/operation", g: [[0,[1]]], k: { "const": "generate" } },
-  { f: 23, p: "/properties/turns", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 765 },
-  { f: 23, p: "/properties/turns/items", c: __c766, r: 766, ro: 1, g: [[0,[0]]] },
-  { f: 23, p: "/$defs/Turn", c: __c766, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["role","content"] }, pr: [["role", "role", 767], ["content", "content", 768]], ap: 770, kn: new Set(["role","content"]) },
-  { f: 23, p: "/$defs/Turn/properties/role", g: [[0,[2]]], k: { "enum": ["user","assistant"] } },
-  { f: 23, p: "/$defs/Turn/properties/content", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 769 },
-  { f: 23, p: "/$defs/Turn/properties/content/items", c: __c691, r: 691, ro: 1, g: [[0,[0]]] },
-  { f: 23, p: "/$defs/Turn/additionalProperties", b: false },
-  { f: 23, p: "/properties/context_assembly", c: __c705, r: 705, ro: 1, g: [[0,[0]]] },
-  { f: 23, p: "/properties/parameters", c: __c773, r: 773, ro: 1, g: [[0,[0]]] },
-  { f: 23, p: "/$defs/GenerationParameters", c: __c773, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["max_tokens", "max_tokens", 774], ["temperature", "temperature", 775], ["top_p", "top_p", 776], ["stop", "stop", 777]], ap: 779, kn: new Set(["max_tokens","temperature","top_p","stop"]) },
-  { f: 23, p: "/$defs/GenerationParameters/properties/max_tokens", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
-  { f: 23, p: "/$defs/GenerationParameters/properties/temperature", t: ["number"], tv: "number", g: [[1,[8,9]]], k: { "maximum": 2, "minimum": 0 } },
-  { f: 23, p: "/$defs/GenerationParameters/properties/top_p", t: ["number"], tv: "number", g: [[1,[8,11]]], k: { "maximum": 1, "exclusiveMinimum": 0 } },
-  { f: 23, p: "/$defs/GenerationParameters/properties/stop", t: ["array"], tv: "array", g: [[3,[16,18]]], k: { "maxItems": 8 }, it: 778 },
-  { f: 23, p: "/$defs/GenerationParameters/properties/stop/items", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 23, p: "/$defs/GenerationParameters/additionalProperties", b: false },
-  { f: 23, p: "/properties/policy", c: __c754, r: 754, ro: 1, g: [[0,[0]]] },
-  { f: 23, p: "/properties/metadata", t: ["object"], tv: "object", g: [[4,[24,25]]], ap: 782, kn: new Set([]), pn: 787 },
-  { f: 23, p: "/properties/metadata/additionalProperties", g: [[0,[4]]], any: [783,784,785,786] },
-  { f: 23, p: "/properties/metadata/additionalProperties/anyOf/0", c: __c783, t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 256 } },
-  { f: 23, p: "/properties/metadata/additionalProperties/anyOf/1", c: __c784, t: ["number"], tv: "number", ut: 1, g: [] },
-  { f: 23, p: "/properties/metadata/additionalProperties/anyOf/2", c: __c785, t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 23, p: "/properties/metadata/additionalProperties/anyOf/3", c: __c786, t: ["null"], tv: "null", ut: 1, g: [] },
-  { f: 23, p: "/properties/metadata/propertyNames", g: [[2,[12]]], k: { "maxLength": 64 } },
-  { f: 23, p: "/additionalProperties", b: false },
-  { f: 22, p: "", c: __c789, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","operation","outcome","trace/ref"] }, pr: [["schema", "schema", 790], ["operation", "operation", 791], ["outcome", "outcome", 792], ["reason/code", "reason~1code", 793], ["output", "output", 794], ["epistemic", "epistemic", 796], ["runtime/ref", "runtime~1ref", 797], ["model.binding/ref", "model.binding~1ref", 798], ["locality", "locality", 799], ["trace/ref", "trace~1ref", 800], ["usage", "usage", 802], ["diagnostics", "diagnostics", 807]], ap: 808, kn: new Set(["schema","operation","outcome","reason/code","output","epistemic","runtime/ref","model.binding/ref","locality","trace/ref","usage","diagnostics"]), all: [809] },
-  { f: 22, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.generate.response.v1" } },
-  { f: 22, p: "/properties/operation", g: [[0,[1]]], k: { "const": "generate" } },
-  { f: 22, p: "/properties/outcome", c: __c370, r: 370, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/properties/reason~1code", c: __c405, r: 405, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/properties/output", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 795 },
-  { f: 22, p: "/properties/output/items", c: __c691, r: 691, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/properties/epistemic", c: __c739, r: 739, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/properties/runtime~1ref", c: __c372, r: 372, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/properties/model.binding~1ref", c: __c374, r: 374, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/properties/locality", g: [[0,[2]]], k: { "enum": ["local_only","remote"] } },
-  { f: 22, p: "/properties/trace~1ref", c: __c801, r: 801, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/$defs/TraceRef", c: __c801, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^(trace/|tr:).+$" }, re: __RE20 },
-  { f: 22, p: "/properties/usage", c: __c803, r: 803, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/$defs/Usage", c: __c803, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["input_tokens", "input_tokens", 804], ["output_tokens", "output_tokens", 805]], ap: 806, kn: new Set(["input_tokens","output_tokens"]) },
-  { f: 22, p: "/$defs/Usage/properties/input_tokens", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 22, p: "/$defs/Usage/properties/output_tokens", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 22, p: "/$defs/Usage/additionalProperties", b: false },
-  { f: 22, p: "/properties/diagnostics", c: __c430, r: 430, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/additionalProperties", b: false },
-  { f: 22, p: "/allOf/0", g: [[0,[7]]], if: 810, th: 812, el: 820 },
-  { f: 22, p: "/allOf/0/if", c: __c810, g: [[4,[23,26]]], k: { "required": ["outcome"] }, pr: [["outcome", "outcome", 811]] },
-  { f: 22, p: "/allOf/0/if/properties/outcome", g: [[0,[1]]], k: { "const": "completed" } },
-  { f: 22, p: "/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["output","epistemic","runtime/ref","model.binding/ref","locality"] }, pr: [["output", "output", 813], ["epistemic", "epistemic", 814], ["runtime/ref", "runtime~1ref", 815], ["model.binding/ref", "model.binding~1ref", 816], ["locality", "locality", 817], ["reason/code", "reason~1code", 818]] },
-  { f: 22, p: "/allOf/0/then/properties/output", av: 1, g: [] },
-  { f: 22, p: "/allOf/0/then/properties/epistemic", av: 1, g: [] },
-  { f: 22, p: "/allOf/0/then/properties/runtime~1ref", av: 1, g: [] },
-  { f: 22, p: "/allOf/0/then/properties/model.binding~1ref", av: 1, g: [] },
-  { f: 22, p: "/allOf/0/then/properties/locality", av: 1, g: [] },
-  { f: 22, p: "/allOf/0/then/properties/reason~1code", g: [[0,[3]]], no: 819 },
-  { f: 22, p: "/allOf/0/then/properties/reason~1code/not", av: 1, c: __c819, g: [] },
-  { f: 22, p: "/allOf/0/else", g: [[4,[23,26]]], k: { "required": ["reason/code"] }, pr: [["reason/code", "reason~1code", 821], ["output", "output", 822], ["epistemic", "epistemic", 824]] },
-  { f: 22, p: "/allOf/0/else/properties/reason~1code", av: 1, g: [] },
-  { f: 22, p: "/allOf/0/else/properties/output", g: [[0,[3]]], no: 823 },
-  { f: 22, p: "/allOf/0/else/properties/output/not", av: 1, c: __c823, g: [] },
-  { f: 22, p: "/allOf/0/else/properties/epistemic", g: [[0,[3]]], no: 825 },
-  { f: 22, p: "/allOf/0/else/properties/epistemic/not", av: 1, c: __c825, g: [] },
-  { f: 50, p: "", c: __c826, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","feedback/id","result/ref","session/ref","participant/ref","verdict","recorded/at"] }, pr: [["schema", "schema", 827], ["feedback/id", "feedback~1id", 828], ["result/ref", "result~1ref", 829], ["session/ref", "session~1ref", 831], ["participant/ref", "participant~1ref", 833], ["verdict", "verdict", 834], ["note", "note", 835], ["supersedes/ref", "supersedes~1ref", 836], ["recorded/at", "recorded~1at", 837]], ap: 838, kn: new Set(["schema","feedback/id","result/ref","session/ref","participant/ref","verdict","note","supersedes/ref","recorded/at"]), all: [839] },
-  { f: 50, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.inquiry-feedback.v1" } },
-  { f: 50, p: "/properties/feedback~1id", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^feedback:.+$" }, re: __RE9 },
-  { f: 50, p: "/properties/result~1ref", c: __c830, r: 830, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/$defs/ResultRef", c: __c830, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^result:.+$" }, re: __RE16 },
-  { f: 50, p: "/properties/session~1ref", c: __c832, r: 832, ro: 1, g: [[0,[0]]] },
-  { f: 21, p: "/$defs/SessionRef", c: __c832, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^session:.+$" }, re: __RE18 },
-  { f: 50, p: "/properties/participant~1ref", c: __c365, r: 365, ro: 1, g: [[0,[0]]] },
-  { f: 50, p: "/properties/verdict", g: [[0,[2]]], k: { "enum": ["verified","refuted","amended"] } },
-  { f: 50, p: "/properties/note", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 4000, "minLength": 1 } },
-  { f: 50, p: "/properties/supersedes~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^feedback:.+$" }, re: __RE9 },
-  { f: 50, p: "/properties/recorded~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 50, p: "/additionalProperties", b: false },
-  { f: 50, p: "/allOf/0", g: [[0,[7]]], if: 840, th: 842 },
-  { f: 50, p: "/allOf/0/if", c: __c840, g: [[4,[23,26]]], k: { "required": ["verdict"] }, pr: [["verdict", "verdict", 841]] },
-  { f: 50, p: "/allOf/0/if/properties/verdict", g: [[0,[1]]], k: { "const": "amended" } },
-  { f: 50, p: "/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["note"] }, pr: [["note", "note", 843]] },
-  { f: 50, p: "/allOf/0/then/properties/note", av: 1, g: [] },
-  { f: 51, p: "", c: __c844, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","result/id","turn/id","session/ref","participant/ref","trace/ref","provenance","classification","output","epistemic","recorded/at"] }, pr: [["schema", "schema", 845], ["result/id", "result~1id", 846], ["turn/id", "turn~1id", 847], ["session/ref", "session~1ref", 848], ["participant/ref", "participant~1ref", 849], ["trace/ref", "trace~1ref", 850], ["provenance", "provenance", 851], ["classification", "classification", 857], ["output", "output", 858], ["epistemic", "epistemic", 860], ["recorded/at", "recorded~1at", 861]], ap: 862, kn: new Set(["schema","result/id","turn/id","session/ref","participant/ref","trace/ref","provenance","classification","output","epistemic","recorded/at"]) },
-  { f: 51, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.inquiry-result.v1" } },
-  { f: 51, p: "/properties/result~1id", c: __c830, r: 830, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/properties/turn~1id", c: __c363, r: 363, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/properties/session~1ref", c: __c832, r: 832, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/properties/participant~1ref", c: __c365, r: 365, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/properties/trace~1ref", c: __c801, r: 801, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/properties/provenance", c: __c852, r: 852, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/$defs/ResultProvenance", c: __c852, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runtime/ref","model.binding/ref","operation/id"] }, pr: [["runtime/ref", "runtime~1ref", 853], ["model.binding/ref", "model.binding~1ref", 854], ["operation/id", "operation~1id", 855]], ap: 856, kn: new Set(["runtime/ref","model.binding/ref","operation/id"]) },
-  { f: 51, p: "/$defs/ResultProvenance/properties/runtime~1ref", c: __c372, r: 372, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/$defs/ResultProvenance/properties/model.binding~1ref", c: __c374, r: 374, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/$defs/ResultProvenance/properties/operation~1id", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^op:.+$" }, re: __RE7 },
-  { f: 51, p: "/$defs/ResultProvenance/additionalProperties", b: false },
-  { f: 51, p: "/properties/classification", c: __c412, r: 412, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/properties/output", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 859 },
-  { f: 51, p: "/properties/output/items", c: __c691, r: 691, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/properties/epistemic", c: __c739, r: 739, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/properties/recorded~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 51, p: "/additionalProperties", b: false },
-  { f: 21, p: "", c: __c863, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","turn/id","session/ref","participant/ref","sequence","content","classification","recorded/at"] }, pr: [["schema", "schema", 864], ["turn/id", "turn~1id", 865], ["session/ref", "session~1ref", 866], ["participant/ref", "participant~1ref", 867], ["sequence", "sequence", 868], ["content", "content", 869], ["classification", "classification", 871], ["recorded/at", "recorded~1at", 872]], ap: 873, kn: new Set(["schema","turn/id","session/ref","participant/ref","sequence","content","classification","recorded/at"]) },
-  { f: 21, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.inquiry-turn.v1" } },
-  { f: 21, p: "/properties/turn~1id", c: __c363, r: 363, ro: 1, g: [[0,[0]]] },
-  { f: 21, p: "/properties/session~1ref", c: __c832, r: 832, ro: 1, g: [[0,[0]]] },
-  { f: 21, p: "/properties/participant~1ref", c: __c365, r: 365, ro: 1, g: [[0,[0]]] },
-  { f: 21, p: "/properties/sequence", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 21, p: "/properties/content", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 870 },
-  { f: 21, p: "/properties/content/items", c: __c691, r: 691, ro: 1, g: [[0,[0]]] },
-  { f: 21, p: "/properties/classification", c: __c412, r: 412, ro: 1, g: [[0,[0]]] },
-  { f: 21, p: "/properties/recorded~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 21, p: "/additionalProperties", b: false },
-  { f: 52, p: "", c: __c874, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","model.binding/ref","accepts_max_tier","transport_kind","remote_provider"] }, pr: [["schema", "schema", 875], ["model.binding/ref", "model.binding~1ref", 876], ["accepts_max_tier", "accepts_max_tier", 877], ["accepts", "accepts", 878], ["requires_declassification_above", "requires_declassification_above", 880], ["transport_kind", "transport_kind", 881], ["remote_provider", "remote_provider", 883], ["operator_acknowledgement", "operator_acknowledgement", 884]], ap: 891, kn: new Set(["schema","model.binding/ref","accepts_max_tier","accepts","requires_declassification_above","transport_kind","remote_provider","operator_acknowledgement"]), all: [892,899,905,911,917] },
-  { f: 52, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.model-acceptance.v1" } },
-  { f: 52, p: "/properties/model.binding~1ref", c: __c374, r: 374, ro: 1, g: [[0,[0]]] },
-  { f: 52, p: "/properties/accepts_max_tier", c: __c412, r: 412, ro: 1, g: [[0,[0]]] },
-  { f: 52, p: "/properties/accepts", t: ["array"], tv: "array", g: [[3,[17,18,20]]], k: { "minItems": 1, "uniqueItems": true }, it: 879, uq: null },
-  { f: 52, p: "/properties/accepts/items", c: __c412, r: 412, ro: 1, g: [[0,[0]]] },
-  { f: 52, p: "/properties/requires_declassification_above", c: __c412, r: 412, ro: 1, g: [[0,[0]]] },
-  { f: 52, p: "/properties/transport_kind", c: __c882, r: 882, ro: 1, g: [[0,[0]]] },
-  { f: 53, p: "/$defs/TransportKind", c: __c882, g: [[0,[2]]], k: { "enum": ["http_local","command_stdio","http_remote"] } },
-  { f: 52, p: "/properties/remote_provider", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 52, p: "/properties/operator_acknowledgement", c: __c885, r: 885, ro: 1, g: [[0,[0]]] },
-  { f: 52, p: "/$defs/OperatorAcknowledgement", c: __c885, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["acknowledged/by","acknowledged/at","acknowledged_max_tier"] }, pr: [["acknowledged/by", "acknowledged~1by", 886], ["acknowledged/at", "acknowledged~1at", 887], ["acknowledged_max_tier", "acknowledged_max_tier", 888], ["question/ref", "question~1ref", 889]], ap: 890, kn: new Set(["acknowledged/by","acknowledged/at","acknowledged_max_tier","question/ref"]) },
-  { f: 52, p: "/$defs/OperatorAcknowledgement/properties/acknowledged~1by", c: __c365, r: 365, ro: 1, g: [[0,[0]]] },
-  { f: 52, p: "/$defs/OperatorAcknowledgement/properties/acknowledged~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 52, p: "/$defs/OperatorAcknowledgement/properties/acknowledged_max_tier", c: __c412, r: 412, ro: 1, g: [[0,[0]]] },
-  { f: 52, p: "/$defs/OperatorAcknowledgement/properties/question~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE11 },
-  { f: 52, p: "/$defs/OperatorAcknowledgement/additionalProperties", b: false },
-  { f: 52, p: "/additionalProperties", b: false },
-  { f: 52, p: "/allOf/0", g: [[0,[7]]], if: 893, th: 895, el: 897 },
-  { f: 52, p: "/allOf/0/if", c: __c893, g: [[4,[23,26]]], k: { "required": ["transport_kind"] }, pr: [["transport_kind", "transport_kind", 894]] },
-  { f: 52, p: "/allOf/0/if/properties/transport_kind", g: [[0,[1]]], k: { "const": "http_remote" } },
-  { f: 52, p: "/allOf/0/then", g: [[4,[26]]], pr: [["remote_provider", "remote_provider", 896]] },
-  { f: 52, p: "/allOf/0/then/properties/remote_provider", g: [[0,[1]]], k: { "const": true } },
-  { f: 52, p: "/allOf/0/else", g: [[4,[26]]], pr: [["remote_provider", "remote_provider", 898]] },
-  { f: 52, p: "/allOf/0/else/properties/remote_provider", g: [[0,[1]]], k: { "const": false } },
-  { f: 52, p: "/allOf/1", g: [[0,[7]]], if: 900, th: 903 },
-  { f: 52, p: "/allOf/1/if", c: __c900, g: [[4,[23,26]]], k: { "required": ["remote_provider","accepts_max_tier"] }, pr: [["remote_provider", "remote_provider", 901], ["accepts_max_tier", "accepts_max_tier", 902]] },
-  { f: 52, p: "/allOf/1/if/properties/remote_provider", g: [[0,[1]]], k: { "const": true } },
-  { f: 52, p: "/allOf/1/if/properties/accepts_max_tier", g: [[0,[2]]], k: { "enum": ["community","personal"] } },
-  { f: 52, p: "/allOf/1/then", g: [[4,[23,26]]], k: { "required": ["operator_acknowledgement"] }, pr: [["operator_acknowledgement", "operator_acknowledgement", 904]] },
-  { f: 52, p: "/allOf/1/then/properties/operator_acknowledgement", av: 1, g: [] },
-  { f: 52, p: "/allOf/2", g: [[0,[7]]], if: 906, th: 908 },
-  { f: 52, p: "/allOf/2/if", c: __c906, g: [[4,[23,26]]], k: { "required": ["accepts_max_tier"] }, pr: [["accepts_max_tier", "accepts_max_tier", 907]] },
-  { f: 52, p: "/allOf/2/if/properties/accepts_max_tier", g: [[0,[1]]], k: { "const": "public" } },
-  { f: 52, p: "/allOf/2/then", g: [[4,[26]]], pr: [["accepts", "accepts", 909]] },
-  { f: 52, p: "/allOf/2/then/properties/accepts", t: ["array"], tv: "array", g: [[3,[18]]], it: 910 },
-  { f: 52, p: "/allOf/2/then/properties/accepts/items", g: [[0,[2]]], k: { "enum": ["public"] } },
-  { f: 52, p: "/allOf/3", g: [[0,[7]]], if: 912, th: 914 },
-  { f: 52, p: "/allOf/3/if", c: __c912, g: [[4,[23,26]]], k: { "required": ["accepts_max_tier"] }, pr: [["accepts_max_tier", "accepts_max_tier", 913]] },
-  { f: 52, p: "/allOf/3/if/properties/accepts_max_tier", g: [[0,[1]]], k: { "const": "community" } },
-  { f: 52, p: "/allOf/3/then", g: [[4,[26]]], pr: [["accepts", "accepts", 915]] },
-  { f: 52, p: "/allOf/3/then/properties/accepts", t: ["array"], tv: "array", g: [[3,[18]]], it: 916 },
-  { f: 52, p: "/allOf/3/then/properties/accepts/items", g: [[0,[2]]], k: { "enum": ["public","community"] } },
-  { f: 52, p: "/allOf/4", g: [[0,[7]]], if: 918, th: 921 },
-  { f: 52, p: "/allOf/4/if", c: __c918, g: [[4,[23,26]]], k: { "required": ["accepts_max_tier","operator_acknowledgement"] }, pr: [["accepts_max_tier", "accepts_max_tier", 919], ["operator_acknowledgement", "operator_acknowledgement", 920]] },
-  { f: 52, p: "/allOf/4/if/properties/accepts_max_tier", g: [[0,[1]]], k: { "const": "personal" } },
-  { f: 52, p: "/allOf/4/if/properties/operator_acknowledgement", t: ["object"], tv: "object", ut: 1, g: [] },
-  { f: 52, p: "/allOf/4/then", g: [[4,[26]]], pr: [["operator_acknowledgement", "operator_acknowledgement", 922]] },
-  { f: 52, p: "/allOf/4/then/properties/operator_acknowledgement", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["acknowledged_max_tier", "acknowledged_max_tier", 923]] },
-  { f: 52, p: "/allOf/4/then/properties/operator_acknowledgement/properties/acknowledged_max_tier", g: [[0,[1]]], k: { "const": "personal" } },
-  { f: 46, p: "/$defs/MultiChoicePayload", c: __c925, r: 925, ro: 1, g: [[0,[0]]] },
-  { f: 54, p: "", c: __c925, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["options"] }, pr: [["options", "options", 926], ["min/selected", "min~1selected", 928], ["max/selected", "max~1selected", 929]], ap: 930, kn: new Set(["options","min/selected","max/selected"]) },
-  { f: 54, p: "/properties/options", t: ["array"], tv: "array", g: [[3,[16,17,18]]], k: { "maxItems": 24, "minItems": 2 }, it: 927 },
-  { f: 54, p: "/properties/options/items", c: __c677, r: 677, ro: 1, g: [[0,[0]]] },
-  { f: 54, p: "/properties/min~1selected", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 54, p: "/properties/max~1selected", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
-  { f: 54, p: "/additionalProperties", b: false },
-  { f: 42, p: "", c: __c931, t: ["string"], tv: "string", ut: 1, g: [[0,[2]]], k: { "enum": ["commons","support","crisis"] } },
-  { f: 55, p: "/$defs/NotificationAction", c: __c932, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["kind","target/ref"] }, pr: [["kind", "kind", 933], ["target/ref", "target~1ref", 934], ["input/schema", "input~1schema", 935], ["idempotency/key", "idempotency~1key", 936]], ap: 937, kn: new Set(["kind","target/ref","input/schema","idempotency/key"]), all: [938,944,950,956,962] },
-  { f: 55, p: "/$defs/NotificationAction/properties/kind", g: [[0,[2]]], k: { "enum": ["single-choice","multi-choice","confirm","free-text-with-allowlist","open-interaction"] } },
-  { f: 55, p: "/$defs/NotificationAction/properties/target~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 55, p: "/$defs/NotificationAction/properties/input~1schema", g: [[0,[2]]], k: { "enum": ["inquirium.operator-question.widget.single-choice.v1","inquirium.operator-question.widget.multi-choice.v1","inquirium.operator-question.widget.confirm.v1","inquirium.operator-question.widget.free-text-with-allowlist.v1"] } },
-  { f: 55, p: "/$defs/NotificationAction/properties/idempotency~1key", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
-  { f: 55, p: "/$defs/NotificationAction/additionalProperties", b: false },
-  { f: 55, p: "/$defs/NotificationAction/allOf/0", g: [[0,[7]]], if: 939, th: 941 },
-  { f: 55, p: "/$defs/NotificationAction/allOf/0/if", c: __c939, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 940]] },
-  { f: 55, p: "/$defs/NotificationAction/allOf/0/if/properties/kind", g: [[0,[1]]], k: { "const": "single-choice" } },
-  { f: 55, p: "/$defs/NotificationAction/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["input/schema","idempotency/key"] }, pr: [["input/schema", "input~1schema", 942], ["idempotency/key", "idempotency~1key", 943]] },
-  { f: 55, p: "/$defs/NotificationAction/allOf/0/then/properties/input~1schema", g: [[0,[1]]], k: { "const": "inquirium.operator-question.widget.single-choice.v1" } },
-  { f: 55, p: "/$defs/NotificationAction/allOf/0/then/properties/idempotency~1key", av: 1, g: [] },
-  { f: 55, p: "/$defs/NotificationAction/allOf/1", g: [[0,[7]]], if: 945, th: 947 },
-  { f: 55, p: "/$defs/NotificationAction/allOf/1/if", c: __c945, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 946]] },
-  { f: 55, p: "/$defs/NotificationAction/allOf/1/if/properties/kind", g: [[0,[1]]], k: { "const": "multi-choice" } },
-  { f: 55, p: "/$defs/NotificationAction/allOf/1/then", g: [[4,[23,26]]], k: { "required": ["input/schema","idempotency/key"] }, pr: [["input/schema", "input~1schema", 948], ["idempotency/key", "idempotency~1key", 949]] },
-  { f: 55, p: "/$defs/NotificationAction/allOf/1/then/properties/input~1schema", g: [[0,[1]]], k: { "const": "inquirium.operator-question.widget.multi-choice.v1" } },
-  { f: 55, p: "/$defs/NotificationAction/allOf/1/then/properties/idempotency~1key", av: 1, g: [] },
-  { f: 55, p: "/$defs/NotificationAction/allOf/2", g: [[0,[7]]], if: 951, th: 953 },
-  { f: 55, p: "/$defs/NotificationAction/allOf/2/if", c: __c951, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 952]] },
-  { f: 55, p: "/$defs/NotificationAction/allOf/2/if/properties/kind", g: [[0,[1]]], k: { "const": "confirm" } },
-  { f: 55, p: "/$defs/NotificationAction/allOf/2/then", g: [[4,[23,26]]], k: { "required": ["input/schema","idempotency/key"] }, pr: [["input/schema", "input~1schema", 954], ["idempotency/key", "idempotency~1key", 955]] },
-  { f: 55, p: "/$defs/NotificationAction/allOf/2/then/properties/input~1schema", g: [[0,[1]]], k: { "const": "inquirium.operator-question.widget.confirm.v1" } },
-  { f: 55, p: "/$defs/NotificationAction/allOf/2/then/properties/idempotency~1key", av: 1, g: [] },
-  { f: 55, p: "/$defs/NotificationAction/allOf/3", g: [[0,[7]]], if: 957, th: 959 },
-  { f: 55, p: "/$defs/NotificationAction/allOf/3/if", c: __c957, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 958]] },
-  { f: 55, p: "/$defs/NotificationAction/allOf/3/if/properties/kind", g: [[0,[1]]], k: { "const": "free-text-with-allowlist" } },
-  { f: 55, p: "/$defs/NotificationAction/allOf/3/then", g: [[4,[23,26]]], k: { "required": ["input/schema","idempotency/key"] }, pr: [["input/schema", "input~1schema", 960], ["idempotency/key", "idempotency~1key", 961]] },
-  { f: 55, p: "/$defs/NotificationAction/allOf/3/then/properties/input~1schema", g: [[0,[1]]], k: { "const": "inquirium.operator-question.widget.free-text-with-allowlist.v1" } },
-  { f: 55, p: "/$defs/NotificationAction/allOf/3/then/properties/idempotency~1key", av: 1, g: [] },
-  { f: 55, p: "/$defs/NotificationAction/allOf/4", g: [[0,[7]]], if: 963, th: 965 },
-  { f: 55, p: "/$defs/NotificationAction/allOf/4/if", c: __c963, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 964]] },
-  { f: 55, p: "/$defs/NotificationAction/allOf/4/if/properties/kind", g: [[0,[1]]], k: { "const": "open-interaction" } },
-  { f: 55, p: "/$defs/NotificationAction/allOf/4/then", g: [[4,[26]]], pr: [["input/schema", "input~1schema", 966]] },
-  { f: 55, p: "/$defs/NotificationAction/allOf/4/then/properties/input~1schema", g: [[0,[3]]], no: 967 },
-  { f: 55, p: "/$defs/NotificationAction/allOf/4/then/properties/input~1schema/not", av: 1, c: __c967, g: [] },
-  { f: 55, p: "", c: __c968, t: ["object"], tv: "object", g: [[0,[4]],[4,[23,25,26]]], k: { "required": ["schema","correlation/id","body/text","reason/code"] }, pr: [["schema", "schema", 969], ["subject/ref", "subject~1ref", 970], ["body/ref", "body~1ref", 971], ["correlation/id", "correlation~1id", 972], ["body/text", "body~1text", 973], ["reason/code", "reason~1code", 974], ["actions", "actions", 975]], ap: 977, kn: new Set(["schema","subject/ref","body/ref","correlation/id","body/text","reason/code","actions"]), any: [978,980] },
-  { f: 55, p: "/properties/schema", g: [[0,[1]]], k: { "const": "notification-create.v1" } },
-  { f: 55, p: "/properties/subject~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE11 },
-  { f: 55, p: "/properties/body~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE11 },
-  { f: 55, p: "/properties/correlation~1id", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^operation/.+$" }, re: __RE12 },
-  { f: 55, p: "/properties/body~1text", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 500, "minLength": 1 } },
-  { f: 55, p: "/properties/reason~1code", c: __c405, r: 405, ro: 1, g: [[0,[0]]] },
-  { f: 55, p: "/properties/actions", t: ["array"], tv: "array", g: [[3,[16,18]]], k: { "maxItems": 1 }, it: 976 },
-  { f: 55, p: "/properties/actions/items", c: __c932, r: 932, ro: 1, g: [[0,[0]]] },
-  { f: 55, p: "/additionalProperties", b: false },
-  { f: 55, p: "/anyOf/0", c: __c978, g: [[4,[23,26]]], k: { "required": ["subject/ref"] }, pr: [["subject/ref", "subject~1ref", 979]] },
-  { f: 55, p: "/anyOf/0/properties/subject~1ref", av: 1, g: [] },
-  { f: 55, p: "/anyOf/1", c: __c980, g: [[4,[23,26]]], k: { "required": ["body/ref"] }, pr: [["body/ref", "body~1ref", 981]] },
-  { f: 55, p: "/anyOf/1/properties/body~1ref", av: 1, g: [] },
-  { f: 40, p: "", c: __c982, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","question/ref","idempotency/key","answer"] }, pr: [["schema", "schema", 983], ["question/ref", "question~1ref", 984], ["idempotency/key", "idempotency~1key", 985], ["answer", "answer", 986], ["answered/by", "answered~1by", 987], ["answered/at", "answered~1at", 988]], ap: 989, kn: new Set(["schema","question/ref","idempotency/key","answer","answered/by","answered/at"]) },
-  { f: 40, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.operator-question.answer.v1" } },
-  { f: 40, p: "/properties/question~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE11 },
-  { f: 40, p: "/properties/idempotency~1key", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
-  { f: 40, p: "/properties/answer", c: __c533, r: 533, ro: 1, g: [[0,[0]]] },
-  { f: 40, p: "/properties/answered~1by", c: __c365, r: 365, ro: 1, g: [[0,[0]]] },
-  { f: 40, p: "/properties/answered~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 40, p: "/additionalProperties", b: false },
-  { f: 46, p: "", c: __c990, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","question/ref","operation/ref","recipient/class","reason/code","prompt","widget/kind","widget/payload","classification","response","provenance"] }, pr: [["schema", "schema", 991], ["question/ref", "question~1ref", 992], ["operation/ref", "operation~1ref", 993], ["recipient/class", "recipient~1class", 994], ["reason/code", "reason~1code", 995], ["prompt", "prompt", 996], ["widget/kind", "widget~1kind", 1002], ["widget/payload", "widget~1payload", 1003], ["default/on-timeout", "default~1on-timeout", 1005], ["timeout", "timeout", 1010], ["classification", "classification", 1011], ["subject", "subject", 1012], ["response", "response", 1020], ["provenance", "provenance", 1026], ["created/at", "created~1at", 1033]], ap: 1034, kn: new Set(["schema","question/ref","operation/ref","recipient/class","reason/code","prompt","widget/kind","widget/payload","default/on-timeout","timeout","classification","subject","response","provenance","created/at"]), all: [1035,1047,1054,1061] },
-  { f: 46, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.operator-question.request.v1" } },
-  { f: 46, p: "/properties/question~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE11 },
-  { f: 46, p: "/properties/operation~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^operation/.+$" }, re: __RE12 },
-  { f: 46, p: "/properties/recipient~1class", g: [[0,[2]]], k: { "enum": ["operator"] } },
-  { f: 46, p: "/properties/reason~1code", c: __c405, r: 405, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/properties/prompt", c: __c997, r: 997, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/$defs/QuestionPrompt", c: __c997, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["kind","text"] }, pr: [["kind", "kind", 998], ["text", "text", 1000]], ap: 1001, kn: new Set(["kind","text"]) },
-  { f: 46, p: "/$defs/QuestionPrompt/properties/kind", c: __c999, r: 999, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/$defs/WidgetKind", c: __c999, g: [[0,[2]]], k: { "enum": ["single-choice","multi-choice","confirm","free-text-with-allowlist"] } },
-  { f: 46, p: "/$defs/QuestionPrompt/properties/text", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 500, "minLength": 1 } },
-  { f: 46, p: "/$defs/QuestionPrompt/additionalProperties", b: false },
-  { f: 46, p: "/properties/widget~1kind", c: __c999, r: 999, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/properties/widget~1payload", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1004, kn: new Set([]) },
-  { f: 46, p: "/properties/widget~1payload/additionalProperties", av: 1, b: true },
-  { f: 46, p: "/properties/default~1on-timeout", c: __c1006, r: 1006, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/$defs/TimeoutDefault", c: __c1006, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["answer","reason/code"] }, pr: [["answer", "answer", 1007], ["reason/code", "reason~1code", 1008]], ap: 1009, kn: new Set(["answer","reason/code"]) },
-  { f: 46, p: "/$defs/TimeoutDefault/properties/answer", c: __c533, r: 533, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/$defs/TimeoutDefault/properties/reason~1code", c: __c405, r: 405, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/$defs/TimeoutDefault/additionalProperties", b: false },
-  { f: 46, p: "/properties/timeout", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "duration" }, fm: __fmtDuration },
-  { f: 46, p: "/properties/classification", c: __c682, r: 682, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/properties/subject", c: __c1013, r: 1013, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/$defs/QuestionSubject", c: __c1013, t: ["object"], tv: "object", g: [[4,[22,25,26]]], k: { "minProperties": 1 }, pr: [["runtime/ref", "runtime~1ref", 1014], ["model.binding/ref", "model.binding~1ref", 1015], ["adapter.instance/ref", "adapter.instance~1ref", 1016], ["lease/ref", "lease~1ref", 1017], ["capability/ref", "capability~1ref", 1018]], ap: 1019, kn: new Set(["runtime/ref","model.binding/ref","adapter.instance/ref","lease/ref","capability/ref"]) },
-  { f: 46, p: "/$defs/QuestionSubject/properties/runtime~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 46, p: "/$defs/QuestionSubject/properties/model.binding~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 46, p: "/$defs/QuestionSubject/properties/adapter.instance~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 46, p: "/$defs/QuestionSubject/properties/lease~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 46, p: "/$defs/QuestionSubject/properties/capability~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 46, p: "/$defs/QuestionSubject/additionalProperties", b: false },
-  { f: 46, p: "/properties/response", c: __c1021, r: 1021, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/$defs/ResponseTarget", c: __c1021, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["target/ref","method","idempotency/key"] }, pr: [["target/ref", "target~1ref", 1022], ["method", "method", 1023], ["idempotency/key", "idempotency~1key", 1024]], ap: 1025, kn: new Set(["target/ref","method","idempotency/key"]) },
-  { f: 46, p: "/$defs/ResponseTarget/properties/target~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 46, p: "/$defs/ResponseTarget/properties/method", g: [[0,[2]]], k: { "enum": ["POST"] } },
-  { f: 46, p: "/$defs/ResponseTarget/properties/idempotency~1key", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
-  { f: 46, p: "/$defs/ResponseTarget/additionalProperties", b: false },
-  { f: 46, p: "/properties/provenance", c: __c1027, r: 1027, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/$defs/QuestionProvenance", c: __c1027, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["source/component","requested/by","reason/code"] }, pr: [["source/component", "source~1component", 1028], ["requested/by", "requested~1by", 1029], ["reason/code", "reason~1code", 1030], ["origin", "origin", 1031]], ap: 1032, kn: new Set(["source/component","requested/by","reason/code","origin"]) },
-  { f: 46, p: "/$defs/QuestionProvenance/properties/source~1component", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 46, p: "/$defs/QuestionProvenance/properties/requested~1by", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 46, p: "/$defs/QuestionProvenance/properties/reason~1code", c: __c405, r: 405, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/$defs/QuestionProvenance/properties/origin", g: [[0,[2]]], k: { "enum": ["host-policy","model-proposed"] } },
-  { f: 46, p: "/$defs/QuestionProvenance/additionalProperties", b: false },
-  { f: 46, p: "/properties/created~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 46, p: "/additionalProperties", b: false },
-  { f: 46, p: "/allOf/0", g: [[0,[7]]], if: 1036, th: 1038 },
-  { f: 46, p: "/allOf/0/if", c: __c1036, g: [[4,[23,26]]], k: { "required": ["widget/kind"] }, pr: [["widget/kind", "widget~1kind", 1037]] },
-  { f: 46, p: "/allOf/0/if/properties/widget~1kind", g: [[0,[1]]], k: { "const": "single-choice" } },
-  { f: 46, p: "/allOf/0/then", g: [[4,[26]]], pr: [["widget/payload", "widget~1payload", 1039], ["prompt", "prompt", 1045]] },
-  { f: 46, p: "/allOf/0/then/properties/widget~1payload", c: __c1041, r: 1040, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/$defs/SingleChoicePayload", c: __c1041, r: 1041, ro: 1, g: [[0,[0]]] },
-  { f: 39, p: "", c: __c1041, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["options"] }, pr: [["options", "options", 1042]], ap: 1044, kn: new Set(["options"]) },
-  { f: 39, p: "/properties/options", t: ["array"], tv: "array", g: [[3,[16,17,18]]], k: { "maxItems": 12, "minItems": 2 }, it: 1043 },
-  { f: 39, p: "/properties/options/items", c: __c677, r: 677, ro: 1, g: [[0,[0]]] },
-  { f: 39, p: "/additionalProperties", b: false },
-  { f: 46, p: "/allOf/0/then/properties/prompt", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["kind", "kind", 1046]] },
-  { f: 46, p: "/allOf/0/then/properties/prompt/properties/kind", g: [[0,[1]]], k: { "const": "single-choice" } },
-  { f: 46, p: "/allOf/1", g: [[0,[7]]], if: 1048, th: 1050 },
-  { f: 46, p: "/allOf/1/if", c: __c1048, g: [[4,[23,26]]], k: { "required": ["widget/kind"] }, pr: [["widget/kind", "widget~1kind", 1049]] },
-  { f: 46, p: "/allOf/1/if/properties/widget~1kind", g: [[0,[1]]], k: { "const": "multi-choice" } },
-  { f: 46, p: "/allOf/1/then", g: [[4,[26]]], pr: [["widget/payload", "widget~1payload", 1051], ["prompt", "prompt", 1052]] },
-  { f: 46, p: "/allOf/1/then/properties/widget~1payload", c: __c925, r: 924, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/allOf/1/then/properties/prompt", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["kind", "kind", 1053]] },
-  { f: 46, p: "/allOf/1/then/properties/prompt/properties/kind", g: [[0,[1]]], k: { "const": "multi-choice" } },
-  { f: 46, p: "/allOf/2", g: [[0,[7]]], if: 1055, th: 1057 },
-  { f: 46, p: "/allOf/2/if", c: __c1055, g: [[4,[23,26]]], k: { "required": ["widget/kind"] }, pr: [["widget/kind", "widget~1kind", 1056]] },
-  { f: 46, p: "/allOf/2/if/properties/widget~1kind", g: [[0,[1]]], k: { "const": "confirm" } },
-  { f: 46, p: "/allOf/2/then", g: [[4,[26]]], pr: [["widget/payload", "widget~1payload", 1058], ["prompt", "prompt", 1059]] },
-  { f: 46, p: "/allOf/2/then/properties/widget~1payload", c: __c687, r: 686, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/allOf/2/then/properties/prompt", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["kind", "kind", 1060]] },
-  { f: 46, p: "/allOf/2/then/properties/prompt/properties/kind", g: [[0,[1]]], k: { "const": "confirm" } },
-  { f: 46, p: "/allOf/3", g: [[0,[7]]], if: 1062, th: 1064 },
-  { f: 46, p: "/allOf/3/if", c: __c1062, g: [[4,[23,26]]], k: { "required": ["widget/kind"] }, pr: [["widget/kind", "widget~1kind", 1063]] },
-  { f: 46, p: "/allOf/3/if/properties/widget~1kind", g: [[0,[1]]], k: { "const": "free-text-with-allowlist" } },
-  { f: 46, p: "/allOf/3/then", g: [[4,[26]]], pr: [["widget/payload", "widget~1payload", 1065], ["prompt", "prompt", 1066]] },
-  { f: 46, p: "/allOf/3/then/properties/widget~1payload", c: __c748, r: 747, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/allOf/3/then/properties/prompt", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["kind", "kind", 1067]] },
-  { f: 46, p: "/allOf/3/then/properties/prompt/properties/kind", g: [[0,[1]]], k: { "const": "free-text-with-allowlist" } },
-  { f: 56, p: "", c: __c1068, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","question/ref","operation/ref","state","updated/at"] }, pr: [["schema", "schema", 1069], ["question/ref", "question~1ref", 1070], ["operation/ref", "operation~1ref", 1071], ["state", "state", 1072], ["answer", "answer", 1073], ["answered/by", "answered~1by", 1074], ["default/applied", "default~1applied", 1075], ["superseded/by", "superseded~1by", 1076], ["reason/code", "reason~1code", 1077], ["updated/at", "updated~1at", 1078]], ap: 1079, kn: new Set(["schema","question/ref","operation/ref","state","answer","answered/by","default/applied","superseded/by","reason/code","updated/at"]), all: [1080,1090,1095] },
-  { f: 56, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.operator-question.state.v1" } },
-  { f: 56, p: "/properties/question~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE11 },
-  { f: 56, p: "/properties/operation~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^operation/.+$" }, re: __RE12 },
-  { f: 56, p: "/properties/state", g: [[0,[2]]], k: { "enum": ["pending","answered","timed_out","cancelled","superseded"] } },
-  { f: 56, p: "/properties/answer", c: __c533, r: 533, ro: 1, g: [[0,[0]]] },
-  { f: 56, p: "/properties/answered~1by", c: __c365, r: 365, ro: 1, g: [[0,[0]]] },
-  { f: 56, p: "/properties/default~1applied", c: __c1006, r: 1006, ro: 1, g: [[0,[0]]] },
-  { f: 56, p: "/properties/superseded~1by", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE11 },
-  { f: 56, p: "/properties/reason~1code", c: __c405, r: 405, ro: 1, g: [[0,[0]]] },
-  { f: 56, p: "/properties/updated~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 56, p: "/additionalProperties", b: false },
-  { f: 56, p: "/allOf/0", g: [[0,[7]]], if: 1081, th: 1083, el: 1085 },
-  { f: 56, p: "/allOf/0/if", c: __c1081, g: [[4,[23,26]]], k: { "required": ["state"] }, pr: [["state", "state", 1082]] },
-  { f: 56, p: "/allOf/0/if/properties/state", g: [[0,[1]]], k: { "const": "answered" } },
-  { f: 56, p: "/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["answer"] }, pr: [["answer", "answer", 1084]] },
-  { f: 56, p: "/allOf/0/then/properties/answer", av: 1, g: [] },
-  { f: 56, p: "/allOf/0/else", g: [[4,[26]]], pr: [["answer", "answer", 1086], ["answered/by", "answered~1by", 1088]] },
-  { f: 56, p: "/allOf/0/else/properties/answer", g: [[0,[3]]], no: 1087 },
-  { f: 56, p: "/allOf/0/else/properties/answer/not", av: 1, c: __c1087, g: [] },
-  { f: 56, p: "/allOf/0/else/properties/answered~1by", g: [[0,[3]]], no: 1089 },
-  { f: 56, p: "/allOf/0/else/properties/answered~1by/not", av: 1, c: __c1089, g: [] },
-  { f: 56, p: "/allOf/1", g: [[0,[7]]], if: 1091, th: 1093 },
-  { f: 56, p: "/allOf/1/if", c: __c1091, g: [[4,[23,26]]], k: { "required": ["state"] }, pr: [["state", "state", 1092]] },
-  { f: 56, p: "/allOf/1/if/properties/state", g: [[0,[1]]], k: { "const": "superseded" } },
-  { f: 56, p: "/allOf/1/then", g: [[4,[23,26]]], k: { "required": ["superseded/by"] }, pr: [["superseded/by", "superseded~1by", 1094]] },
-  { f: 56, p: "/allOf/1/then/properties/superseded~1by", av: 1, g: [] },
-  { f: 56, p: "/allOf/2", g: [[0,[7]]], if: 1096, th: 1098 },
-  { f: 56, p: "/allOf/2/if", c: __c1096, g: [[4,[23,26]]], k: { "required": ["state"] }, pr: [["state", "state", 1097]] },
-  { f: 56, p: "/allOf/2/if/properties/state", g: [[0,[2]]], k: { "enum": ["pending","answered"] } },
-  { f: 56, p: "/allOf/2/then", g: [[4,[26]]], pr: [["default/applied", "default~1applied", 1099]] },
-  { f: 56, p: "/allOf/2/then/properties/default~1applied", g: [[0,[3]]], no: 1100 },
-  { f: 56, p: "/allOf/2/then/properties/default~1applied/not", av: 1, c: __c1100, g: [] },
-  { f: 53, p: "", c: __c1101, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","runtime/ref","model.binding/ref","transport_kind","operations","health"] }, pr: [["schema", "schema", 1102], ["runtime/ref", "runtime~1ref", 1103], ["model.binding/ref", "model.binding~1ref", 1104], ["transport_kind", "transport_kind", 1105], ["provider", "provider", 1106], ["protocol", "protocol", 1107], ["operations", "operations", 1108], ["context_window", "context_window", 1110], ["health", "health", 1111], ["acceptance", "acceptance", 1117], ["conformance/report-ref", "conformance~1report-ref", 1118]], ap: 1119, kn: new Set(["schema","runtime/ref","model.binding/ref","transport_kind","provider","protocol","operations","context_window","health","acceptance","conformance/report-ref"]) },
-  { f: 53, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.runtime-candidate.v1" } },
-  { f: 53, p: "/properties/runtime~1ref", c: __c372, r: 372, ro: 1, g: [[0,[0]]] },
-  { f: 53, p: "/properties/model.binding~1ref", c: __c374, r: 374, ro: 1, g: [[0,[0]]] },
-  { f: 53, p: "/properties/transport_kind", c: __c882, r: 882, ro: 1, g: [[0,[0]]] },
-  { f: 53, p: "/properties/provider", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 53, p: "/properties/protocol", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 53, p: "/properties/operations", t: ["array"], tv: "array", g: [[3,[17,18,20]]], k: { "minItems": 1, "uniqueItems": true }, it: 1109, uq: null },
-  { f: 53, p: "/properties/operations/items", g: [[0,[2]]], k: { "enum": ["generate","embed","batch_embed"] } },
-  { f: 53, p: "/properties/context_window", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
-  { f: 53, p: "/properties/health", c: __c1112, r: 1112, ro: 1, g: [[0,[0]]] },
-  { f: 53, p: "/$defs/RuntimeHealth", c: __c1112, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["status","checked/at"] }, pr: [["status", "status", 1113], ["checked/at", "checked~1at", 1114], ["reason/code", "reason~1code", 1115]], ap: 1116, kn: new Set(["status","checked/at","reason/code"]) },
-  { f: 53, p: "/$defs/RuntimeHealth/properties/status", g: [[0,[2]]], k: { "enum": ["healthy","degraded","unhealthy"] } },
-  { f: 53, p: "/$defs/RuntimeHealth/properties/checked~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 53, p: "/$defs/RuntimeHealth/properties/reason~1code", c: __c405, r: 405, ro: 1, g: [[0,[0]]] },
-  { f: 53, p: "/$defs/RuntimeHealth/additionalProperties", b: false },
-  { f: 53, p: "/properties/acceptance", c: __c874, r: 874, ro: 1, g: [[0,[0]]] },
-  { f: 53, p: "/properties/conformance~1report-ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 53, p: "/additionalProperties", b: false },
-  { f: 0, p: "/$defs/interruptRequested", c: __c1120, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["interruptId","kind"] }, pr: [["interruptId", "interruptId", 1121], ["kind", "kind", 1122], ["reasonCode", "reasonCode", 1123]], ap: 1124, kn: new Set(["interruptId","kind","reasonCode"]) },
-  { f: 0, p: "/$defs/interruptRequested/properties/interruptId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 0, p: "/$defs/interruptRequested/properties/kind", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^(clarify|approval|x-[a-z0-9-]+)$" }, re: __RE22 },
-  { f: 0, p: "/$defs/interruptRequested/properties/reasonCode", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 0, p: "/$defs/interruptRequested/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/interruptResolved", c: __c1125, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["interruptId","outcome"] }, pr: [["interruptId", "interruptId", 1126], ["outcome", "outcome", 1127]], ap: 1128, kn: new Set(["interruptId","outcome"]) },
-  { f: 0, p: "/$defs/interruptResolved/properties/interruptId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 0, p: "/$defs/interruptResolved/properties/outcome", g: [[0,[2]]], k: { "enum": ["approved","amended","rejected"] } },
-  { f: 0, p: "/$defs/interruptResolved/additionalProperties", av: 1, b: true },
-  { f: 57, p: "", c: __c1129, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["limit", "limit", 1130], ["tag", "tag", 1131]], ap: 1132, kn: new Set(["limit","tag"]) },
-  { f: 57, p: "/properties/limit", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
-  { f: 57, p: "/properties/tag", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 57, p: "/additionalProperties", b: false },
-  { f: 0, p: "/$defs/memoryWritten", c: __c1133, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","memoryId"] }, pr: [["memoryRef", "memoryRef", 1134], ["memoryId", "memoryId", 1135], ["nodeId", "nodeId", 1136], ["operation", "operation", 1137], ["agentId", "agentId", 1138], ["byteSize", "byteSize", 1139]], ap: 1140, kn: new Set(["memoryRef","memoryId","nodeId","operation","agentId","byteSize"]) },
-  { f: 0, p: "/$defs/memoryWritten/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 0, p: "/$defs/memoryWritten/properties/memoryId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 0, p: "/$defs/memoryWritten/properties/nodeId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 0, p: "/$defs/memoryWritten/properties/operation", g: [[0,[2]]], k: { "enum": ["put","delete"] } },
-  { f: 0, p: "/$defs/memoryWritten/properties/agentId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 0, p: "/$defs/memoryWritten/properties/byteSize", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 0, p: "/$defs/memoryWritten/additionalProperties", av: 1, b: true },
-  { f: 2, p: "/$defs/PromptTemplateArtifact", c: __c1141, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["name","template"] }, pr: [["name", "name", 1142], ["version", "version", 1143], ["template", "template", 1144], ["variables", "variables", 1145]], ap: 1147, kn: new Set(["name","version","template","variables"]) },
-  { f: 2, p: "/$defs/PromptTemplateArtifact/properties/name", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
-  { f: 2, p: "/$defs/PromptTemplateArtifact/properties/version", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 50, "minLength": 1 } },
-  { f: 2, p: "/$defs/PromptTemplateArtifact/properties/template", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 2, p: "/$defs/PromptTemplateArtifact/properties/variables", t: ["array"], tv: "array", g: [[3,[18,20]]], k: { "uniqueItems": true }, it: 1146, uq: ["string"] },
-  { f: 2, p: "/$defs/PromptTemplateArtifact/properties/variables/items", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
-  { f: 2, p: "/$defs/PromptTemplateArtifact/additionalProperties", av: 1, b: true },
-  { f: 2, p: "", c: __c1148, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["id","kind","artifact","provenance","owner","state","createdAt"] }, pr: [["id", "id", 1149], ["kind", "kind", 1150], ["artifact", "artifact", 1151], ["provenance", "provenance", 1153], ["duplicateOf", "duplicateOf", 1158], ["owner", "owner", 1159], ["rationale", "rationale", 1160], ["state", "state", 1161], ["createdAt", "createdAt", 1163], ["updatedAt", "updatedAt", 1164]], ap: 1165, kn: new Set(["id","kind","artifact","provenance","duplicateOf","owner","rationale","state","createdAt","updatedAt"]), all: [1166,1171,1183,1188] },
-  { f: 2, p: "/properties/id", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 2, p: "/properties/kind", c: __c39, r: 39, ro: 1, g: [[0,[0]]] },
-  { f: 2, p: "/properties/artifact", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1152, kn: new Set([]) },
-  { f: 2, p: "/properties/artifact/additionalProperties", av: 1, b: true },
-  { f: 2, p: "/properties/provenance", c: __c1154, r: 1154, ro: 1, g: [[0,[0]]] },
-  { f: 2, p: "/$defs/ProposalProvenance", c: __c1154, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["sourceRunIds"] }, pr: [["sourceRunIds", "sourceRunIds", 1155]], ap: 1157, kn: new Set(["sourceRunIds"]) },
-  { f: 2, p: "/$defs/ProposalProvenance/properties/sourceRunIds", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 1156 },
-  { f: 2, p: "/$defs/ProposalProvenance/properties/sourceRunIds/items", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 2, p: "/$defs/ProposalProvenance/additionalProperties", b: false },
-  { f: 2, p: "/properties/duplicateOf", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 2, p: "/properties/owner", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 2, p: "/properties/rationale", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 4000 } },
-  { f: 2, p: "/properties/state", c: __c1162, r: 1162, ro: 1, g: [[0,[0]]] },
-  { f: 2, p: "/$defs/ProposalState", c: __c1162, g: [[0,[2]]], k: { "enum": ["draft","revised","applied","rejected","archived"] } },
-  { f: 2, p: "/properties/createdAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 2, p: "/properties/updatedAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 2, p: "/additionalProperties", b: false },
-  { f: 2, p: "/allOf/0", g: [[0,[7]]], if: 1167, th: 1169 },
-  { f: 2, p: "/allOf/0/if", c: __c1167, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1168]] },
-  { f: 2, p: "/allOf/0/if/properties/kind", g: [[0,[1]]], k: { "const": "agent-pack" } },
-  { f: 2, p: "/allOf/0/then", g: [[4,[26]]], pr: [["artifact", "artifact", 1170]] },
-  { f: 2, p: "/allOf/0/then/properties/artifact", c: __c9, r: 9, ro: 1, g: [[0,[0]]] },
-  { f: 2, p: "/allOf/1", g: [[0,[7]]], if: 1172, th: 1174 },
-  { f: 2, p: "/allOf/1/if", c: __c1172, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1173]] },
-  { f: 2, p: "/allOf/1/if/properties/kind", g: [[0,[1]]], k: { "const": "workflow-chain-pack" } },
-  { f: 2, p: "/allOf/1/then", g: [[4,[26]]], pr: [["artifact", "artifact", 1175]] },
-  { f: 2, p: "/allOf/1/then/properties/artifact", c: __c1176, r: 1176, ro: 1, g: [[0,[0]]] },
-  { f: 2, p: "/$defs/WorkflowChainPackArtifact", c: __c1176, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["name","workflows"] }, pr: [["name", "name", 1177], ["version", "version", 1178], ["workflows", "workflows", 1179]], ap: 1182, kn: new Set(["name","version","workflows"]) },
-  { f: 2, p: "/$defs/WorkflowChainPackArtifact/properties/name", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
-  { f: 2, p: "/$defs/WorkflowChainPackArtifact/properties/version", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 50, "minLength": 1 } },
-  { f: 2, p: "/$defs/WorkflowChainPackArtifact/properties/workflows", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 1180 },
-  { f: 2, p: "/$defs/WorkflowChainPackArtifact/properties/workflows/items", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1181, kn: new Set([]) },
-  { f: 2, p: "/$defs/WorkflowChainPackArtifact/properties/workflows/items/additionalProperties", av: 1, b: true },
-  { f: 2, p: "/$defs/WorkflowChainPackArtifact/additionalProperties", av: 1, b: true },
-  { f: 2, p: "/allOf/2", g: [[0,[7]]], if: 1184, th: 1186 },
-  { f: 2, p: "/allOf/2/if", c: __c1184, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1185]] },
-  { f: 2, p: "/allOf/2/if/properties/kind", g: [[0,[1]]], k: { "const": "prompt-template" } },
-  { f: 2, p: "/allOf/2/then", g: [[4,[26]]], pr: [["artifact", "artifact", 1187]] },
-  { f: 2, p: "/allOf/2/then/properties/artifact", c: __c1141, r: 1141, ro: 1, g: [[0,[0]]] },
-  { f: 2, p: "/allOf/3", g: [[0,[7]]], if: 1189, th: 1191 },
-  { f: 2, p: "/allOf/3/if", c: __c1189, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1190]] },
-  { f: 2, p: "/allOf/3/if/properties/kind", g: [[0,[1]]], k: { "const": "scheduled-automation" } },
-  { f: 2, p: "/allOf/3/then", g: [[4,[26]]], pr: [["artifact", "artifact", 1192]] },
-  { f: 2, p: "/allOf/3/then/properties/artifact", c: __c1193, r: 1193, ro: 1, g: [[0,[0]]] },
-  { f: 2, p: "/$defs/ScheduledAutomationArtifact", c: __c1193, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["name","workflowId","schedule"] }, pr: [["name", "name", 1194], ["version", "version", 1195], ["workflowId", "workflowId", 1196], ["schedule", "schedule", 1197]], ap: 1199, kn: new Set(["name","version","workflowId","schedule"]) },
-  { f: 2, p: "/$defs/ScheduledAutomationArtifact/properties/name", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
-  { f: 2, p: "/$defs/ScheduledAutomationArtifact/properties/version", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 50, "minLength": 1 } },
-  { f: 2, p: "/$defs/ScheduledAutomationArtifact/properties/workflowId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
-  { f: 2, p: "/$defs/ScheduledAutomationArtifact/properties/schedule", t: ["object"], tv: "object", g: [[4,[22,25]]], k: { "minProperties": 1 }, ap: 1198, kn: new Set([]) },
-  { f: 2, p: "/$defs/ScheduledAutomationArtifact/properties/schedule/additionalProperties", av: 1, b: true },
-  { f: 2, p: "/$defs/ScheduledAutomationArtifact/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/proposalActivated", c: __c1200, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["proposalId","activation"] }, pr: [["proposalId", "proposalId", 1201], ["activation", "activation", 1202], ["gateId", "gateId", 1203]], ap: 1204, kn: new Set(["proposalId","activation","gateId"]) },
-  { f: 0, p: "/$defs/proposalActivated/properties/proposalId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 0, p: "/$defs/proposalActivated/properties/activation", c: __c42, r: 42, ro: 1, g: [[0,[0]]] },
-  { f: 0, p: "/$defs/proposalActivated/properties/gateId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 0, p: "/$defs/proposalActivated/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/proposalCreated", c: __c1205, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["proposalId","kind"] }, pr: [["proposalId", "proposalId", 1206], ["kind", "kind", 1207], ["duplicateOf", "duplicateOf", 1208]], ap: 1209, kn: new Set(["proposalId","kind","duplicateOf"]) },
-  { f: 0, p: "/$defs/proposalCreated/properties/proposalId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 0, p: "/$defs/proposalCreated/properties/kind", c: __c39, r: 39, ro: 1, g: [[0,[0]]] },
-  { f: 0, p: "/$defs/proposalCreated/properties/duplicateOf", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 0, p: "/$defs/proposalCreated/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/runCompleted", c: __c1210, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["status"] }, pr: [["status", "status", 1211]], ap: 1212, kn: new Set(["status"]) },
-  { f: 0, p: "/$defs/runCompleted/properties/status", g: [[0,[1]]], k: { "const": "completed" } },
-  { f: 0, p: "/$defs/runCompleted/additionalProperties", av: 1, b: true },
-  { f: 5, p: "", c: __c1213, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["eventId","runId","type","payload","timestamp","sequence"] }, pr: [["eventId", "eventId", 1214], ["runId", "runId", 1215], ["type", "type", 1216], ["payload", "payload", 1217], ["timestamp", "timestamp", 1219], ["sequence", "sequence", 1220], ["nodeId", "nodeId", 1221], ["causationId", "causationId", 1222]], ap: 1223, kn: new Set(["eventId","runId","type","payload","timestamp","sequence","nodeId","causationId"]) },
-  { f: 5, p: "/properties/eventId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
-  { f: 5, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
-  { f: 5, p: "/properties/type", c: __c242, r: 242, ro: 1, g: [[0,[0]]] },
-  { f: 5, p: "/properties/payload", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1218, kn: new Set([]) },
-  { f: 5, p: "/properties/payload/additionalProperties", av: 1, b: true },
-  { f: 5, p: "/properties/timestamp", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 5, p: "/properties/sequence", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 5, p: "/properties/nodeId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 5, p: "/properties/causationId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 0, p: "/$defs/AgentInventoryEntry", c: __c0, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["agentId","persona","label","modelClass","packName","packVersion","toolAllowlist","hasHandoffSchemas"] }, pr: [["agentId", "agentId", 1], ["persona", "persona", 2], ["label", "label", 3], ["description", "description", 4], ["modelClass", "modelClass", 5], ["packName", "packName", 6], ["packVersion", "packVersion", 7], ["toolAllowlist", "toolAllowlist", 8], ["hasHandoffSchemas", "hasHandoffSchemas", 10], ["memoryShape", "memoryShape", 11], ["memoryDegraded", "memoryDegraded", 17], ["degradedMemoryDimensions", "degradedMemoryDimensions", 18]], ap: 21, kn: new Set(["agentId","persona","label","description","modelClass","packName","packVersion","toolAllowlist","hasHandoffSchemas","memoryShape","memoryDegraded","degradedMemoryDimensions"]), all: [22,27] },
+  { f: 0, p: "/$defs/AgentInventoryEntry/properties/agentId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
+  { f: 0, p: "/$defs/AgentInventoryEntry/properties/persona", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
+  { f: 0, p: "/$defs/AgentInventoryEntry/properties/label", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
+  { f: 0, p: "/$defs/AgentInventoryEntry/properties/description", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 1000 } },
+  { f: 0, p: "/$defs/AgentInventoryEntry/properties/modelClass", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 100, "minLength": 1 } },
+  { f: 0, p: "/$defs/AgentInventoryEntry/properties/packName", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
+  { f: 0, p: "/$defs/AgentInventoryEntry/properties/packVersion", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 50, "minLength": 1 } },
+  { f: 0, p: "/$defs/AgentInventoryEntry/properties/toolAllowlist", t: ["array"], tv: "array", g: [[3,[18]]], it: 9 },
+  { f: 0, p: "/$defs/AgentInventoryEntry/properties/toolAllowlist/items", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 0, p: "/$defs/AgentInventoryEntry/properties/hasHandoffSchemas", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 0, p: "/$defs/AgentInventoryEntry/properties/memoryShape", c: __c12, r: 12, ro: 1, g: [[0,[0]]] },
+  { f: 0, p: "/$defs/MemoryShape", c: __c12, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["scratchpad", "scratchpad", 13], ["conversation", "conversation", 14], ["longTerm", "longTerm", 15]], ap: 16, kn: new Set(["scratchpad","conversation","longTerm"]) },
+  { f: 0, p: "/$defs/MemoryShape/properties/scratchpad", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 0, p: "/$defs/MemoryShape/properties/conversation", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 0, p: "/$defs/MemoryShape/properties/longTerm", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 0, p: "/$defs/MemoryShape/additionalProperties", b: false },
+  { f: 0, p: "/$defs/AgentInventoryEntry/properties/memoryDegraded", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 0, p: "/$defs/AgentInventoryEntry/properties/degradedMemoryDimensions", t: ["array"], tv: "array", g: [[3,[18,20]]], k: { "uniqueItems": true }, it: 19, uq: null },
+  { f: 0, p: "/$defs/AgentInventoryEntry/properties/degradedMemoryDimensions/items", c: __c20, r: 20, ro: 1, g: [[0,[0]]] },
+  { f: 0, p: "/$defs/MemoryDimension", c: __c20, g: [[0,[2]]], k: { "enum": ["read","write","search","long-term-durability","compaction","attribution","replay-snapshot","retention"] } },
+  { f: 0, p: "/$defs/AgentInventoryEntry/additionalProperties", av: 1, b: true },
+  { f: 0, p: "/$defs/AgentInventoryEntry/allOf/0", g: [[0,[7]]], if: 23, th: 25 },
+  { f: 0, p: "/$defs/AgentInventoryEntry/allOf/0/if", c: __c23, g: [[4,[23,26]]], k: { "required": ["memoryDegraded"] }, pr: [["memoryDegraded", "memoryDegraded", 24]] },
+  { f: 0, p: "/$defs/AgentInventoryEntry/allOf/0/if/properties/memoryDegraded", g: [[0,[1]]], k: { "const": true } },
+  { f: 0, p: "/$defs/AgentInventoryEntry/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["degradedMemoryDimensions"] }, pr: [["degradedMemoryDimensions", "degradedMemoryDimensions", 26]] },
+  { f: 0, p: "/$defs/AgentInventoryEntry/allOf/0/then/properties/degradedMemoryDimensions", t: ["array"], tv: "array", g: [[3,[17]]], k: { "minItems": 1 } },
+  { f: 0, p: "/$defs/AgentInventoryEntry/allOf/1", g: [[0,[7]]], if: 28, th: 30 },
+  { f: 0, p: "/$defs/AgentInventoryEntry/allOf/1/if", c: __c28, g: [[4,[23,26]]], k: { "required": ["degradedMemoryDimensions"] }, pr: [["degradedMemoryDimensions", "degradedMemoryDimensions", 29]] },
+  { f: 0, p: "/$defs/AgentInventoryEntry/allOf/1/if/properties/degradedMemoryDimensions", t: ["array"], tv: "array", g: [[3,[17]]], k: { "minItems": 1 } },
+  { f: 0, p: "/$defs/AgentInventoryEntry/allOf/1/then", g: [[4,[23,26]]], k: { "required": ["memoryDegraded"] }, pr: [["memoryDegraded", "memoryDegraded", 31]] },
+  { f: 0, p: "/$defs/AgentInventoryEntry/allOf/1/then/properties/memoryDegraded", g: [[0,[1]]], k: { "const": true } },
+  { f: 0, p: "", c: __c32, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["agents","total"] }, pr: [["agents", "agents", 33], ["total", "total", 35]], ap: 36, kn: new Set(["agents","total"]) },
+  { f: 0, p: "/properties/agents", t: ["array"], tv: "array", g: [[3,[18]]], it: 34 },
+  { f: 0, p: "/properties/agents/items", c: __c0, r: 0, ro: 1, g: [[0,[0]]] },
+  { f: 0, p: "/properties/total", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 0, p: "/additionalProperties", av: 1, b: true },
+  { f: 1, p: "/$defs/agentMemoryConsolidated", c: __c37, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","inputCount","outputCount"] }, pr: [["memoryRef", "memoryRef", 38], ["inputCount", "inputCount", 39], ["outputCount", "outputCount", 40], ["mergedIds", "mergedIds", 41], ["trigger", "trigger", 43]], ap: 45, kn: new Set(["memoryRef","inputCount","outputCount","mergedIds","trigger"]) },
+  { f: 1, p: "/$defs/agentMemoryConsolidated/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 1, p: "/$defs/agentMemoryConsolidated/properties/inputCount", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 1, p: "/$defs/agentMemoryConsolidated/properties/outputCount", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 1, p: "/$defs/agentMemoryConsolidated/properties/mergedIds", t: ["array"], tv: "array", g: [[3,[18]]], it: 42 },
+  { f: 1, p: "/$defs/agentMemoryConsolidated/properties/mergedIds/items", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 1, p: "/$defs/agentMemoryConsolidated/properties/trigger", c: __c44, r: 44, ro: 1, g: [[0,[0]]] },
+  { f: 2, p: "/$defs/ConsolidationSchedule", c: __c44, g: [[0,[2]]], k: { "enum": ["host-managed","scheduled","on-demand"] } },
+  { f: 1, p: "/$defs/agentMemoryConsolidated/additionalProperties", av: 1, b: true },
+  { f: 3, p: "/$defs/AgentPackArtifact", c: __c46, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["name","agents"] }, pr: [["name", "name", 47], ["version", "version", 48], ["agents", "agents", 49]], ap: 54, kn: new Set(["name","version","agents"]) },
+  { f: 3, p: "/$defs/AgentPackArtifact/properties/name", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
+  { f: 3, p: "/$defs/AgentPackArtifact/properties/version", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 50, "minLength": 1 } },
+  { f: 3, p: "/$defs/AgentPackArtifact/properties/agents", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 50 },
+  { f: 3, p: "/$defs/AgentPackArtifact/properties/agents/items", c: __c51, r: 51, ro: 1, g: [[0,[0]]] },
+  { f: 3, p: "/$defs/PackedAgent", c: __c51, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["id"] }, pr: [["id", "id", 52]], ap: 53, kn: new Set(["id"]) },
+  { f: 3, p: "/$defs/PackedAgent/properties/id", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
+  { f: 3, p: "/$defs/PackedAgent/additionalProperties", av: 1, b: true },
+  { f: 3, p: "/$defs/AgentPackArtifact/additionalProperties", av: 1, b: true },
+  { f: 2, p: "/$defs/AgentsCapability", c: __c55, t: ["object"], tv: "object", g: [[0,[7]],[4,[25,26]]], pr: [["supported", "supported", 56], ["memoryBackends", "memoryBackends", 57], ["memoryConsolidation", "memoryConsolidation", 59], ["commitments", "commitments", 64], ["proposals", "proposals", 71], ["manifestRuntime", "manifestRuntime", 86]], ap: 90, kn: new Set(["supported","memoryBackends","memoryConsolidation","commitments","proposals","manifestRuntime"]), if: 91, th: 94 },
+  { f: 2, p: "/$defs/AgentsCapability/properties/supported", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 2, p: "/$defs/AgentsCapability/properties/memoryBackends", t: ["array"], tv: "array", g: [[3,[18,20]]], k: { "uniqueItems": true }, it: 58, uq: null },
+  { f: 2, p: "/$defs/AgentsCapability/properties/memoryBackends/items", g: [[0,[2]]], k: { "enum": ["long-term"] } },
+  { f: 2, p: "/$defs/AgentsCapability/properties/memoryConsolidation", c: __c60, r: 60, ro: 1, g: [[0,[0]]] },
+  { f: 2, p: "/$defs/MemoryConsolidationCapability", c: __c60, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 61], ["schedule", "schedule", 62]], ap: 63, kn: new Set(["supported","schedule"]) },
+  { f: 2, p: "/$defs/MemoryConsolidationCapability/properties/supported", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 2, p: "/$defs/MemoryConsolidationCapability/properties/schedule", c: __c44, r: 44, ro: 1, g: [[0,[0]]] },
+  { f: 2, p: "/$defs/MemoryConsolidationCapability/additionalProperties", b: false },
+  { f: 2, p: "/$defs/AgentsCapability/properties/commitments", c: __c65, r: 65, ro: 1, g: [[0,[0]]] },
+  { f: 2, p: "/$defs/CommitmentsCapability", c: __c65, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 66], ["fireConditions", "fireConditions", 67]], ap: 70, kn: new Set(["supported","fireConditions"]) },
+  { f: 2, p: "/$defs/CommitmentsCapability/properties/supported", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 2, p: "/$defs/CommitmentsCapability/properties/fireConditions", t: ["array"], tv: "array", g: [[3,[18,20]]], k: { "uniqueItems": true }, it: 68, uq: null },
+  { f: 2, p: "/$defs/CommitmentsCapability/properties/fireConditions/items", c: __c69, r: 69, ro: 1, g: [[0,[0]]] },
+  { f: 2, p: "/$defs/CommitmentFireCondition", c: __c69, g: [[0,[2]]], k: { "enum": ["time","predicate"] } },
+  { f: 2, p: "/$defs/CommitmentsCapability/additionalProperties", b: false },
+  { f: 2, p: "/$defs/AgentsCapability/properties/proposals", c: __c72, r: 72, ro: 1, g: [[0,[0]]] },
+  { f: 2, p: "/$defs/ProposalsCapability", c: __c72, t: ["object"], tv: "object", g: [[0,[7]],[4,[23,25,26]]], k: { "required": ["artifactKinds","activation"] }, pr: [["supported", "supported", 73], ["artifactKinds", "artifactKinds", 74], ["duplicationDetection", "duplicationDetection", 77], ["activation", "activation", 78], ["activationScope", "activationScope", 80]], ap: 81, kn: new Set(["supported","artifactKinds","duplicationDetection","activation","activationScope"]), if: 82, th: 84 },
+  { f: 2, p: "/$defs/ProposalsCapability/properties/supported", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 2, p: "/$defs/ProposalsCapability/properties/artifactKinds", t: ["array"], tv: "array", g: [[3,[17,18,20]]], k: { "minItems": 1, "uniqueItems": true }, it: 75, uq: null },
+  { f: 2, p: "/$defs/ProposalsCapability/properties/artifactKinds/items", c: __c76, r: 76, ro: 1, g: [[0,[0]]] },
+  { f: 3, p: "/$defs/ProposalKind", c: __c76, g: [[0,[2]]], k: { "enum": ["agent-pack","workflow-chain-pack","prompt-template","automation"] } },
+  { f: 2, p: "/$defs/ProposalsCapability/properties/duplicationDetection", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 2, p: "/$defs/ProposalsCapability/properties/activation", c: __c79, r: 79, ro: 1, g: [[0,[0]]] },
+  { f: 3, p: "/$defs/ProposalActivation", c: __c79, g: [[0,[2]]], k: { "enum": ["approval-gate","direct-rbac"] } },
+  { f: 2, p: "/$defs/ProposalsCapability/properties/activationScope", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 2, p: "/$defs/ProposalsCapability/additionalProperties", av: 1, b: true },
+  { f: 2, p: "/$defs/ProposalsCapability/if", c: __c82, g: [[4,[23,26]]], k: { "required": ["activation"] }, pr: [["activation", "activation", 83]] },
+  { f: 2, p: "/$defs/ProposalsCapability/if/properties/activation", g: [[0,[1]]], k: { "const": "direct-rbac" } },
+  { f: 2, p: "/$defs/ProposalsCapability/then", g: [[4,[23,26]]], k: { "required": ["activationScope"] }, pr: [["activationScope", "activationScope", 85]] },
+  { f: 2, p: "/$defs/ProposalsCapability/then/properties/activationScope", t: ["string"], tv: "string", ut: 1, g: [] },
+  { f: 2, p: "/$defs/AgentsCapability/properties/manifestRuntime", c: __c87, r: 87, ro: 1, g: [[0,[0]]] },
+  { f: 2, p: "/$defs/ManifestRuntimeCapability", c: __c87, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 88]], ap: 89, kn: new Set(["supported"]) },
+  { f: 2, p: "/$defs/ManifestRuntimeCapability/properties/supported", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 2, p: "/$defs/ManifestRuntimeCapability/additionalProperties", av: 1, b: true },
+  { f: 2, p: "/$defs/AgentsCapability/additionalProperties", av: 1, b: true },
+  { f: 2, p: "/$defs/AgentsCapability/if", c: __c91, g: [[4,[23,26]]], k: { "required": ["memoryConsolidation"] }, pr: [["memoryConsolidation", "memoryConsolidation", 92]] },
+  { f: 2, p: "/$defs/AgentsCapability/if/properties/memoryConsolidation", t: ["object"], tv: "object", g: [[4,[23,26]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 93]] },
+  { f: 2, p: "/$defs/AgentsCapability/if/properties/memoryConsolidation/properties/supported", g: [[0,[1]]], k: { "const": true } },
+  { f: 2, p: "/$defs/AgentsCapability/then", g: [[4,[23,26]]], k: { "required": ["memoryBackends"] }, pr: [["memoryBackends", "memoryBackends", 95]] },
+  { f: 2, p: "/$defs/AgentsCapability/then/properties/memoryBackends", t: ["array"], tv: "array", g: [[3,[19]]], co: 96 },
+  { f: 2, p: "/$defs/AgentsCapability/then/properties/memoryBackends/contains", c: __c96, g: [[0,[1]]], k: { "const": "long-term" } },
+  { f: 4, p: "/$defs/ApprovalGate", c: __c97, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["approvalId","proposalId","state","requestedAt"] }, pr: [["approvalId", "approvalId", 98], ["proposalId", "proposalId", 99], ["state", "state", 100], ["requestedAt", "requestedAt", 101], ["decidedAt", "decidedAt", 102], ["reason", "reason", 103]], ap: 104, kn: new Set(["approvalId","proposalId","state","requestedAt","decidedAt","reason"]) },
+  { f: 4, p: "/$defs/ApprovalGate/properties/approvalId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 4, p: "/$defs/ApprovalGate/properties/proposalId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 4, p: "/$defs/ApprovalGate/properties/state", g: [[0,[2]]], k: { "enum": ["pending","granted","denied","overridden","superseded"] } },
+  { f: 4, p: "/$defs/ApprovalGate/properties/requestedAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
+  { f: 4, p: "/$defs/ApprovalGate/properties/decidedAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
+  { f: 4, p: "/$defs/ApprovalGate/properties/reason", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 2000 } },
+  { f: 4, p: "/$defs/ApprovalGate/additionalProperties", av: 1, b: true },
+  { f: 2, p: "/$defs/AttributionCapability", c: __c105, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["emitsWriteEvents"] }, pr: [["emitsWriteEvents", "emitsWriteEvents", 106]], ap: 107, kn: new Set(["emitsWriteEvents"]) },
+  { f: 2, p: "/$defs/AttributionCapability/properties/emitsWriteEvents", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 2, p: "/$defs/AttributionCapability/additionalProperties", b: false },
+  { f: 2, p: "", c: __c108, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["protocolVersion"] }, pr: [["protocolVersion", "protocolVersion", 109], ["host", "host", 110], ["agents", "agents", 115], ["memory", "memory", 116], ["multiAgent", "multiAgent", 161]], ap: 172, kn: new Set(["protocolVersion","host","agents","memory","multiAgent"]) },
+  { f: 2, p: "/properties/protocolVersion", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[0-9]+\\.[0-9]+(\\.[0-9]+)?$" }, re: __RE0 },
+  { f: 2, p: "/properties/host", c: __c111, r: 111, ro: 1, g: [[0,[0]]] },
+  { f: 2, p: "/$defs/HostInfo", c: __c111, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["name","version"] }, pr: [["name", "name", 112], ["version", "version", 113]], ap: 114, kn: new Set(["name","version"]) },
+  { f: 2, p: "/$defs/HostInfo/properties/name", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
+  { f: 2, p: "/$defs/HostInfo/properties/version", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 100, "minLength": 1 } },
+  { f: 2, p: "/$defs/HostInfo/additionalProperties", av: 1, b: true },
+  { f: 2, p: "/properties/agents", c: __c55, r: 55, ro: 1, g: [[0,[0]]] },
+  { f: 2, p: "/properties/memory", c: __c117, r: 117, ro: 1, g: [[0,[0]]] },
+  { f: 2, p: "/$defs/MemoryCapability", c: __c117, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["supported", "supported", 118], ["maxEntrySizeBytes", "maxEntrySizeBytes", 119], ["ttlSupported", "ttlSupported", 120], ["writable", "writable", 121], ["compaction", "compaction", 122], ["distillation", "distillation", 134], ["attribution", "attribution", 148], ["search", "search", 149], ["retention", "retention", 155]], ap: 160, kn: new Set(["supported","maxEntrySizeBytes","ttlSupported","writable","compaction","distillation","attribution","search","retention"]) },
+  { f: 2, p: "/$defs/MemoryCapability/properties/supported", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 2, p: "/$defs/MemoryCapability/properties/maxEntrySizeBytes", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
+  { f: 2, p: "/$defs/MemoryCapability/properties/ttlSupported", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 2, p: "/$defs/MemoryCapability/properties/writable", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 2, p: "/$defs/MemoryCapability/properties/compaction", c: __c123, r: 123, ro: 1, g: [[0,[0]]] },
+  { f: 2, p: "/$defs/CompactionCapability", c: __c123, t: ["object"], tv: "object", g: [[0,[7]],[4,[23,25,26]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 124], ["trigger", "trigger", 125], ["maxInputEntries", "maxInputEntries", 127], ["maxOutputBytes", "maxOutputBytes", 128]], ap: 129, kn: new Set(["supported","trigger","maxInputEntries","maxOutputBytes"]), if: 130, th: 132 },
+  { f: 2, p: "/$defs/CompactionCapability/properties/supported", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 2, p: "/$defs/CompactionCapability/properties/trigger", c: __c126, r: 126, ro: 1, g: [[0,[0]]] },
+  { f: 2, p: "/$defs/CompactionTrigger", c: __c126, g: [[0,[2]]], k: { "enum": ["host-managed","client-requested","both"] } },
+  { f: 2, p: "/$defs/CompactionCapability/properties/maxInputEntries", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
+  { f: 2, p: "/$defs/CompactionCapability/properties/maxOutputBytes", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
+  { f: 2, p: "/$defs/CompactionCapability/additionalProperties", b: false },
+  { f: 2, p: "/$defs/CompactionCapability/if", c: __c130, g: [[4,[23,26]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 131]] },
+  { f: 2, p: "/$defs/CompactionCapability/if/properties/supported", g: [[0,[1]]], k: { "const": true } },
+  { f: 2, p: "/$defs/CompactionCapability/then", g: [[4,[23,26]]], k: { "required": ["trigger"] }, pr: [["trigger", "trigger", 133]] },
+  { f: 2, p: "/$defs/CompactionCapability/then/properties/trigger", av: 1, g: [] },
+  { f: 2, p: "/$defs/MemoryCapability/properties/distillation", c: __c135, r: 135, ro: 1, g: [[0,[0]]] },
+  { f: 2, p: "/$defs/DistillationCapability", c: __c135, t: ["object"], tv: "object", g: [[0,[7]],[4,[23,25,26]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 136], ["maxTokenBudget", "maxTokenBudget", 137], ["scheduled", "scheduled", 138], ["indexEmitted", "indexEmitted", 139], ["tokenizerName", "tokenizerName", 140], ["archiveRetention", "archiveRetention", 141]], ap: 142, kn: new Set(["supported","maxTokenBudget","scheduled","indexEmitted","tokenizerName","archiveRetention"]), if: 143, th: 145 },
+  { f: 2, p: "/$defs/DistillationCapability/properties/supported", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 2, p: "/$defs/DistillationCapability/properties/maxTokenBudget", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
+  { f: 2, p: "/$defs/DistillationCapability/properties/scheduled", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 2, p: "/$defs/DistillationCapability/properties/indexEmitted", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 2, p: "/$defs/DistillationCapability/properties/tokenizerName", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 2, p: "/$defs/DistillationCapability/properties/archiveRetention", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "duration" }, fm: __fmtDuration },
+  { f: 2, p: "/$defs/DistillationCapability/additionalProperties", b: false },
+  { f: 2, p: "/$defs/DistillationCapability/if", c: __c143, g: [[4,[23,26]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 144]] },
+  { f: 2, p: "/$defs/DistillationCapability/if/properties/supported", g: [[0,[1]]], k: { "const": true } },
+  { f: 2, p: "/$defs/DistillationCapability/then", g: [[4,[23,26]]], k: { "required": ["maxTokenBudget","tokenizerName"] }, pr: [["maxTokenBudget", "maxTokenBudget", 146], ["tokenizerName", "tokenizerName", 147]] },
+  { f: 2, p: "/$defs/DistillationCapability/then/properties/maxTokenBudget", t: ["integer"], tv: "integer", ut: 1, g: [] },
+  { f: 2, p: "/$defs/DistillationCapability/then/properties/tokenizerName", t: ["string"], tv: "string", ut: 1, g: [] },
+  { f: 2, p: "/$defs/MemoryCapability/properties/attribution", c: __c105, r: 105, ro: 1, g: [[0,[0]]] },
+  { f: 2, p: "/$defs/MemoryCapability/properties/search", c: __c150, r: 150, ro: 1, g: [[0,[0]]] },
+  { f: 2, p: "/$defs/SearchCapability", c: __c150, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 151], ["modes", "modes", 152]], ap: 154, kn: new Set(["supported","modes"]) },
+  { f: 2, p: "/$defs/SearchCapability/properties/supported", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 2, p: "/$defs/SearchCapability/properties/modes", t: ["array"], tv: "array", g: [[3,[18,20]]], k: { "uniqueItems": true }, it: 153, uq: null },
+  { f: 2, p: "/$defs/SearchCapability/properties/modes/items", g: [[0,[2]]], k: { "enum": ["semantic","filter"] } },
+  { f: 2, p: "/$defs/SearchCapability/additionalProperties", b: false },
+  { f: 2, p: "/$defs/MemoryCapability/properties/retention", c: __c156, r: 156, ro: 1, g: [[0,[0]]] },
+  { f: 2, p: "/$defs/RetentionCapability", c: __c156, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["ttl", "ttl", 157], ["forget", "forget", 158]], ap: 159, kn: new Set(["ttl","forget"]) },
+  { f: 2, p: "/$defs/RetentionCapability/properties/ttl", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 2, p: "/$defs/RetentionCapability/properties/forget", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 2, p: "/$defs/RetentionCapability/additionalProperties", b: false },
+  { f: 2, p: "/$defs/MemoryCapability/additionalProperties", av: 1, b: true },
+  { f: 2, p: "/properties/multiAgent", c: __c162, r: 162, ro: 1, g: [[0,[0]]] },
+  { f: 2, p: "/$defs/MultiAgentCapability", c: __c162, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["executionModel", "executionModel", 163]], ap: 171, kn: new Set(["executionModel"]) },
+  { f: 2, p: "/$defs/MultiAgentCapability/properties/executionModel", c: __c164, r: 164, ro: 1, g: [[0,[0]]] },
+  { f: 2, p: "/$defs/ExecutionModelCapability", c: __c164, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 165], ["version", "version", 166], ["confidenceEscalationFloor", "confidenceEscalationFloor", 167], ["confidenceEscalationInterruptKind", "confidenceEscalationInterruptKind", 168], ["crossChildMemoryConcurrency", "crossChildMemoryConcurrency", 169]], ap: 170, kn: new Set(["supported","version","confidenceEscalationFloor","confidenceEscalationInterruptKind","crossChildMemoryConcurrency"]) },
+  { f: 2, p: "/$defs/ExecutionModelCapability/properties/supported", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 2, p: "/$defs/ExecutionModelCapability/properties/version", t: ["integer"], tv: "integer", ut: 1, g: [[1,[8,9]]], k: { "maximum": 4, "minimum": 1 } },
+  { f: 2, p: "/$defs/ExecutionModelCapability/properties/confidenceEscalationFloor", t: ["number"], tv: "number", g: [[1,[8,9]]], k: { "maximum": 1, "minimum": 0.5 } },
+  { f: 2, p: "/$defs/ExecutionModelCapability/properties/confidenceEscalationInterruptKind", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 2, p: "/$defs/ExecutionModelCapability/properties/crossChildMemoryConcurrency", g: [[0,[2]]], k: { "enum": ["strict","advisory"] } },
+  { f: 2, p: "/$defs/ExecutionModelCapability/additionalProperties", b: false },
+  { f: 2, p: "/$defs/MultiAgentCapability/additionalProperties", av: 1, b: true },
+  { f: 2, p: "/additionalProperties", av: 1, b: true },
+  { f: 5, p: "/$defs/CapabilityNotProvidedDetails", c: __c173, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["capability"] }, pr: [["capability", "capability", 174]], ap: 175, kn: new Set(["capability"]) },
+  { f: 5, p: "/$defs/CapabilityNotProvidedDetails/properties/capability", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 5, p: "/$defs/CapabilityNotProvidedDetails/additionalProperties", av: 1, b: true },
+  { f: 1, p: "/$defs/commitmentFired", c: __c176, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["commitmentId","memoryRef","condition"] }, pr: [["commitmentId", "commitmentId", 177], ["memoryRef", "memoryRef", 178], ["memoryId", "memoryId", 179], ["condition", "condition", 180], ["enqueuedRunId", "enqueuedRunId", 181]], ap: 182, kn: new Set(["commitmentId","memoryRef","memoryId","condition","enqueuedRunId"]) },
+  { f: 1, p: "/$defs/commitmentFired/properties/commitmentId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 1, p: "/$defs/commitmentFired/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 1, p: "/$defs/commitmentFired/properties/memoryId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 1, p: "/$defs/commitmentFired/properties/condition", c: __c69, r: 69, ro: 1, g: [[0,[0]]] },
+  { f: 1, p: "/$defs/commitmentFired/properties/enqueuedRunId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 1, p: "/$defs/commitmentFired/additionalProperties", av: 1, b: true },
+  { f: 5, p: "/$defs/CompactionRedactionFailedDetails", c: __c183, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["memoryRef", "memoryRef", 184], ["compactionRunId", "compactionRunId", 185]], ap: 186, kn: new Set(["memoryRef","compactionRunId"]) },
+  { f: 5, p: "/$defs/CompactionRedactionFailedDetails/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 5, p: "/$defs/CompactionRedactionFailedDetails/properties/compactionRunId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 5, p: "/$defs/CompactionRedactionFailedDetails/additionalProperties", av: 1, b: true },
+  { f: 1, p: "/$defs/coreWorkflowChainConfidenceEscalated", c: __c187, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["confidence","floor","escalationKind"] }, pr: [["confidence", "confidence", 188], ["floor", "floor", 189], ["escalationKind", "escalationKind", 190], ["originalDecision", "originalDecision", 191]], ap: 202, kn: new Set(["confidence","floor","escalationKind","originalDecision"]) },
+  { f: 1, p: "/$defs/coreWorkflowChainConfidenceEscalated/properties/confidence", t: ["number"], tv: "number", g: [[1,[8,9]]], k: { "maximum": 1, "minimum": 0 } },
+  { f: 1, p: "/$defs/coreWorkflowChainConfidenceEscalated/properties/floor", t: ["number"], tv: "number", g: [[1,[8,9]]], k: { "maximum": 1, "minimum": 0.5 } },
+  { f: 1, p: "/$defs/coreWorkflowChainConfidenceEscalated/properties/escalationKind", g: [[0,[2]]], k: { "enum": ["clarify","escalate"] } },
+  { f: 1, p: "/$defs/coreWorkflowChainConfidenceEscalated/properties/originalDecision", c: __c192, r: 192, ro: 1, g: [[0,[0]]] },
+  { f: 6, p: "", c: __c192, t: ["object"], tv: "object", g: [[0,[7]],[4,[23,25,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 193], ["confidence", "confidence", 194], ["worker", "worker", 195], ["reason", "reason", 196]], ap: 197, kn: new Set(["kind","confidence","worker","reason"]), if: 198, th: 200 },
+  { f: 6, p: "/properties/kind", g: [[0,[2]]], k: { "enum": ["next-worker","terminate","clarify","handoff"] } },
+  { f: 6, p: "/properties/confidence", t: ["number"], tv: "number", g: [[1,[8,9]]], k: { "maximum": 1, "minimum": 0 } },
+  { f: 6, p: "/properties/worker", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 6, p: "/properties/reason", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 2000 } },
+  { f: 6, p: "/additionalProperties", av: 1, b: true },
+  { f: 6, p: "/if", c: __c198, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 199]] },
+  { f: 6, p: "/if/properties/kind", g: [[0,[1]]], k: { "const": "next-worker" } },
+  { f: 6, p: "/then", g: [[4,[23,26]]], k: { "required": ["worker"] }, pr: [["worker", "worker", 201]] },
+  { f: 6, p: "/then/properties/worker", t: ["string"], tv: "string", ut: 1, g: [] },
+  { f: 1, p: "/$defs/coreWorkflowChainConfidenceEscalated/additionalProperties", b: false },
+  { f: 1, p: "/$defs/DistillationReport", c: __c203, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["tokenBudget","tokensUsed","indexUpdated"] }, pr: [["tokenBudget", "tokenBudget", 204], ["tokensUsed", "tokensUsed", 205], ["indexUpdated", "indexUpdated", 206]], ap: 207, kn: new Set(["tokenBudget","tokensUsed","indexUpdated"]) },
+  { f: 1, p: "/$defs/DistillationReport/properties/tokenBudget", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
+  { f: 1, p: "/$defs/DistillationReport/properties/tokensUsed", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 1, p: "/$defs/DistillationReport/properties/indexUpdated", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 1, p: "/$defs/DistillationReport/additionalProperties", av: 1, b: true },
+  { f: 5, p: "/$defs/ErrorCode", c: __c208, g: [[0,[2]]], k: { "enum": ["replay_memory_snapshot_unavailable","token_budget_exceeded","compaction_redaction_failed","capability_not_provided","invalid_json","bad_request","validation_failed","unsupported_media_type","payload_too_large","unauthorized","forbidden","not_found","method_not_allowed","conflict","request_timeout","quota_exceeded","internal_error"] } },
+  { f: 5, p: "/$defs/codeIs", av: 1, c: __c209, g: [] },
+  { f: 5, p: "", c: __c210, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["error","message"] }, pr: [["error", "error", 211], ["message", "message", 212], ["details", "details", 213]], ap: 215, kn: new Set(["error","message","details"]), all: [216,229,241,248,255,270,280] },
+  { f: 5, p: "/properties/error", t: ["string"], tv: "string", g: [[2,[12,14]]], k: { "maxLength": 100, "pattern": "^[a-z][a-z0-9_]*$" }, re: __RE1 },
+  { f: 5, p: "/properties/message", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 2000 } },
+  { f: 5, p: "/properties/details", t: ["object"], tv: "object", g: [[4,[25]]], ap: 214, kn: new Set([]) },
+  { f: 5, p: "/properties/details/additionalProperties", av: 1, b: true },
   { f: 5, p: "/additionalProperties", b: false },
-  { f: 5, p: "/$defs/RunEventType", c: __c1224, g: [[0,[2]]], k: { "enum": ["run.started","run.completed","run.failed","runOrchestrator.decided","core.workflowChain.confidence-escalated","interrupt.requested","interrupt.resolved","worker.dispatched","memory.written","memory.compacted","agent.memory.consolidated","commitment.fired","proposal.created","proposal.activated","workspace.updated"] } },
-  { f: 58, p: "", c: __c1225, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","events"] }, pr: [["runId", "runId", 1226], ["events", "events", 1227]], ap: 1229, kn: new Set(["runId","events"]) },
-  { f: 58, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
-  { f: 58, p: "/properties/events", t: ["array"], tv: "array", g: [[3,[18]]], it: 1228 },
-  { f: 58, p: "/properties/events/items", c: __c1213, r: 1213, ro: 1, g: [[0,[0]]] },
-  { f: 58, p: "/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/runFailed", c: __c1230, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["status","errorCode"] }, pr: [["status", "status", 1231], ["errorCode", "errorCode", 1232]], ap: 1233, kn: new Set(["status","errorCode"]) },
-  { f: 0, p: "/$defs/runFailed/properties/status", g: [[0,[1]]], k: { "const": "failed" } },
-  { f: 0, p: "/$defs/runFailed/properties/errorCode", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 0, p: "/$defs/runFailed/additionalProperties", av: 1, b: true },
-  { f: 59, p: "", c: __c1234, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["fromSeq"] }, pr: [["fromSeq", "fromSeq", 1235]], ap: 1236, kn: new Set(["fromSeq"]) },
-  { f: 59, p: "/properties/fromSeq", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 5, p: "/allOf/0", g: [[0,[7]]], if: 217, th: 221 },
+  { f: 5, p: "/allOf/0/if", c: __c218, r: 218, ro: 1, g: [[0,[0]]] },
+  { f: 5, p: "/$defs/codeIs/$defs/replay", c: __c218, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["error"] }, pr: [["error", "error", 219]], ap: 220, kn: new Set(["error"]) },
+  { f: 5, p: "/$defs/codeIs/$defs/replay/properties/error", g: [[0,[1]]], k: { "const": "replay_memory_snapshot_unavailable" } },
+  { f: 5, p: "/$defs/codeIs/$defs/replay/additionalProperties", av: 1, b: true },
+  { f: 5, p: "/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["details"] }, pr: [["details", "details", 222]] },
+  { f: 5, p: "/allOf/0/then/properties/details", c: __c223, r: 223, ro: 1, g: [[0,[0]]] },
+  { f: 5, p: "/$defs/ReplayMemorySnapshotUnavailableDetails", c: __c223, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["fromSeq","sourceRunId","reason"] }, pr: [["fromSeq", "fromSeq", 224], ["oldestAvailableIdx", "oldestAvailableIdx", 225], ["sourceRunId", "sourceRunId", 226], ["reason", "reason", 227]], ap: 228, kn: new Set(["fromSeq","oldestAvailableIdx","sourceRunId","reason"]) },
+  { f: 5, p: "/$defs/ReplayMemorySnapshotUnavailableDetails/properties/fromSeq", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 5, p: "/$defs/ReplayMemorySnapshotUnavailableDetails/properties/oldestAvailableIdx", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 5, p: "/$defs/ReplayMemorySnapshotUnavailableDetails/properties/sourceRunId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 5, p: "/$defs/ReplayMemorySnapshotUnavailableDetails/properties/reason", g: [[0,[2]]], k: { "enum": ["retention_expired","event_log_unavailable"] } },
+  { f: 5, p: "/$defs/ReplayMemorySnapshotUnavailableDetails/additionalProperties", av: 1, b: true },
+  { f: 5, p: "/allOf/1", g: [[0,[7]]], if: 230, th: 234 },
+  { f: 5, p: "/allOf/1/if", c: __c231, r: 231, ro: 1, g: [[0,[0]]] },
+  { f: 5, p: "/$defs/codeIs/$defs/budget", c: __c231, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["error"] }, pr: [["error", "error", 232]], ap: 233, kn: new Set(["error"]) },
+  { f: 5, p: "/$defs/codeIs/$defs/budget/properties/error", g: [[0,[1]]], k: { "const": "token_budget_exceeded" } },
+  { f: 5, p: "/$defs/codeIs/$defs/budget/additionalProperties", av: 1, b: true },
+  { f: 5, p: "/allOf/1/then", g: [[4,[23,26]]], k: { "required": ["details"] }, pr: [["details", "details", 235]] },
+  { f: 5, p: "/allOf/1/then/properties/details", c: __c236, r: 236, ro: 1, g: [[0,[0]]] },
+  { f: 5, p: "/$defs/TokenBudgetExceededDetails", c: __c236, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["tokenBudget","tokensRequired"] }, pr: [["tokenBudget", "tokenBudget", 237], ["tokensRequired", "tokensRequired", 238], ["memoryRef", "memoryRef", 239]], ap: 240, kn: new Set(["tokenBudget","tokensRequired","memoryRef"]) },
+  { f: 5, p: "/$defs/TokenBudgetExceededDetails/properties/tokenBudget", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
+  { f: 5, p: "/$defs/TokenBudgetExceededDetails/properties/tokensRequired", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 5, p: "/$defs/TokenBudgetExceededDetails/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 5, p: "/$defs/TokenBudgetExceededDetails/additionalProperties", av: 1, b: true },
+  { f: 5, p: "/allOf/2", g: [[0,[7]]], if: 242, th: 246 },
+  { f: 5, p: "/allOf/2/if", c: __c243, r: 243, ro: 1, g: [[0,[0]]] },
+  { f: 5, p: "/$defs/codeIs/$defs/redaction", c: __c243, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["error"] }, pr: [["error", "error", 244]], ap: 245, kn: new Set(["error"]) },
+  { f: 5, p: "/$defs/codeIs/$defs/redaction/properties/error", g: [[0,[1]]], k: { "const": "compaction_redaction_failed" } },
+  { f: 5, p: "/$defs/codeIs/$defs/redaction/additionalProperties", av: 1, b: true },
+  { f: 5, p: "/allOf/2/then", g: [[4,[26]]], pr: [["details", "details", 247]] },
+  { f: 5, p: "/allOf/2/then/properties/details", c: __c183, r: 183, ro: 1, g: [[0,[0]]] },
+  { f: 5, p: "/allOf/3", g: [[0,[7]]], if: 249, th: 253 },
+  { f: 5, p: "/allOf/3/if", c: __c250, r: 250, ro: 1, g: [[0,[0]]] },
+  { f: 5, p: "/$defs/codeIs/$defs/capability", c: __c250, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["error"] }, pr: [["error", "error", 251]], ap: 252, kn: new Set(["error"]) },
+  { f: 5, p: "/$defs/codeIs/$defs/capability/properties/error", g: [[0,[1]]], k: { "const": "capability_not_provided" } },
+  { f: 5, p: "/$defs/codeIs/$defs/capability/additionalProperties", av: 1, b: true },
+  { f: 5, p: "/allOf/3/then", g: [[4,[23,26]]], k: { "required": ["details"] }, pr: [["details", "details", 254]] },
+  { f: 5, p: "/allOf/3/then/properties/details", c: __c173, r: 173, ro: 1, g: [[0,[0]]] },
+  { f: 5, p: "/allOf/4", g: [[0,[7]]], if: 256, th: 260 },
+  { f: 5, p: "/allOf/4/if", c: __c257, r: 257, ro: 1, g: [[0,[0]]] },
+  { f: 5, p: "/$defs/codeIs/$defs/validation", c: __c257, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["error"] }, pr: [["error", "error", 258]], ap: 259, kn: new Set(["error"]) },
+  { f: 5, p: "/$defs/codeIs/$defs/validation/properties/error", g: [[0,[1]]], k: { "const": "validation_failed" } },
+  { f: 5, p: "/$defs/codeIs/$defs/validation/additionalProperties", av: 1, b: true },
+  { f: 5, p: "/allOf/4/then", g: [[4,[23,26]]], k: { "required": ["details"] }, pr: [["details", "details", 261]] },
+  { f: 5, p: "/allOf/4/then/properties/details", c: __c262, r: 262, ro: 1, g: [[0,[0]]] },
+  { f: 5, p: "/$defs/ValidationFailedDetails", c: __c262, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["failures"] }, pr: [["failures", "failures", 263]], ap: 269, kn: new Set(["failures"]) },
+  { f: 5, p: "/$defs/ValidationFailedDetails/properties/failures", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 264 },
+  { f: 5, p: "/$defs/ValidationFailedDetails/properties/failures/items", c: __c265, r: 265, ro: 1, g: [[0,[0]]] },
+  { f: 5, p: "/$defs/ValidationFailure", c: __c265, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["instancePath","message"] }, pr: [["instancePath", "instancePath", 266], ["message", "message", 267]], ap: 268, kn: new Set(["instancePath","message"]) },
+  { f: 5, p: "/$defs/ValidationFailure/properties/instancePath", t: ["string"], tv: "string", ut: 1, g: [] },
+  { f: 5, p: "/$defs/ValidationFailure/properties/message", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 500 } },
+  { f: 5, p: "/$defs/ValidationFailure/additionalProperties", b: false },
+  { f: 5, p: "/$defs/ValidationFailedDetails/additionalProperties", av: 1, b: true },
+  { f: 5, p: "/allOf/5", g: [[0,[7]]], if: 271, th: 275 },
+  { f: 5, p: "/allOf/5/if", c: __c272, r: 272, ro: 1, g: [[0,[0]]] },
+  { f: 5, p: "/$defs/codeIs/$defs/tooLarge", c: __c272, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["error"] }, pr: [["error", "error", 273]], ap: 274, kn: new Set(["error"]) },
+  { f: 5, p: "/$defs/codeIs/$defs/tooLarge/properties/error", g: [[0,[1]]], k: { "const": "payload_too_large" } },
+  { f: 5, p: "/$defs/codeIs/$defs/tooLarge/additionalProperties", av: 1, b: true },
+  { f: 5, p: "/allOf/5/then", g: [[4,[26]]], pr: [["details", "details", 276]] },
+  { f: 5, p: "/allOf/5/then/properties/details", c: __c277, r: 277, ro: 1, g: [[0,[0]]] },
+  { f: 5, p: "/$defs/PayloadTooLargeDetails", c: __c277, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["limitBytes", "limitBytes", 278]], ap: 279, kn: new Set(["limitBytes"]) },
+  { f: 5, p: "/$defs/PayloadTooLargeDetails/properties/limitBytes", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 5, p: "/$defs/PayloadTooLargeDetails/additionalProperties", av: 1, b: true },
+  { f: 5, p: "/allOf/6", g: [[0,[7]]], if: 281, th: 285 },
+  { f: 5, p: "/allOf/6/if", c: __c282, r: 282, ro: 1, g: [[0,[0]]] },
+  { f: 5, p: "/$defs/codeIs/$defs/quota", c: __c282, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["error"] }, pr: [["error", "error", 283]], ap: 284, kn: new Set(["error"]) },
+  { f: 5, p: "/$defs/codeIs/$defs/quota/properties/error", g: [[0,[1]]], k: { "const": "quota_exceeded" } },
+  { f: 5, p: "/$defs/codeIs/$defs/quota/additionalProperties", av: 1, b: true },
+  { f: 5, p: "/allOf/6/then", g: [[4,[23,26]]], k: { "required": ["details"] }, pr: [["details", "details", 286]] },
+  { f: 5, p: "/allOf/6/then/properties/details", c: __c287, r: 287, ro: 1, g: [[0,[0]]] },
+  { f: 5, p: "/$defs/QuotaExceededDetails", c: __c287, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["resource","limit"] }, pr: [["resource", "resource", 288], ["limit", "limit", 289]], ap: 290, kn: new Set(["resource","limit"]) },
+  { f: 5, p: "/$defs/QuotaExceededDetails/properties/resource", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 100, "minLength": 1 } },
+  { f: 5, p: "/$defs/QuotaExceededDetails/properties/limit", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
+  { f: 5, p: "/$defs/QuotaExceededDetails/additionalProperties", av: 1, b: true },
+  { f: 7, p: "/$defs/EventTypeName", c: __c291, t: ["string"], tv: "string", g: [[2,[12,14]]], k: { "maxLength": 200, "pattern": "^[A-Za-z][A-Za-z0-9_-]*(\\.[A-Za-z][A-Za-z0-9_-]*)*$" }, re: __RE2 },
+  { f: 1, p: "/$defs/ForkOrigin", c: __c292, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","fromSeq"] }, pr: [["runId", "runId", 293], ["fromSeq", "fromSeq", 294]], ap: 295, kn: new Set(["runId","fromSeq"]) },
+  { f: 1, p: "/$defs/ForkOrigin/properties/runId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 1, p: "/$defs/ForkOrigin/properties/fromSeq", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 1, p: "/$defs/ForkOrigin/additionalProperties", b: false },
+  { f: 8, p: "", c: __c296, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","condition"] }, pr: [["memoryRef", "memoryRef", 297], ["condition", "condition", 298], ["includeIntentionCanary", "includeIntentionCanary", 299]], ap: 300, kn: new Set(["memoryRef","condition","includeIntentionCanary"]) },
+  { f: 8, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
+  { f: 8, p: "/properties/condition", c: __c69, r: 69, ro: 1, g: [[0,[0]]] },
+  { f: 8, p: "/properties/includeIntentionCanary", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 8, p: "/additionalProperties", b: false },
+  { f: 9, p: "", c: __c301, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["event","fireCount"] }, pr: [["event", "event", 302], ["fireCount", "fireCount", 303], ["intentionCanary", "intentionCanary", 304]], ap: 305, kn: new Set(["event","fireCount","intentionCanary"]) },
+  { f: 9, p: "/properties/event", c: __c176, r: 176, ro: 1, g: [[0,[0]]] },
+  { f: 9, p: "/properties/fireCount", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 9, p: "/properties/intentionCanary", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 9, p: "/additionalProperties", av: 1, b: true },
+  { f: 10, p: "", c: __c306, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef"] }, pr: [["memoryRef", "memoryRef", 307], ["includeSecretCanary", "includeSecretCanary", 308]], ap: 309, kn: new Set(["memoryRef","includeSecretCanary"]) },
+  { f: 10, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
+  { f: 10, p: "/properties/includeSecretCanary", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 10, p: "/additionalProperties", b: false },
+  { f: 11, p: "", c: __c310, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["event","secretLeaked"] }, pr: [["event", "event", 311], ["secretLeaked", "secretLeaked", 312], ["eventId", "eventId", 313]], ap: 314, kn: new Set(["event","secretLeaked","eventId"]) },
+  { f: 11, p: "/properties/event", c: __c37, r: 37, ro: 1, g: [[0,[0]]] },
+  { f: 11, p: "/properties/secretLeaked", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 11, p: "/properties/eventId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 11, p: "/additionalProperties", av: 1, b: true },
+  { f: 12, p: "", c: __c315, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["ttlSeconds"] }, pr: [["ttlSeconds", "ttlSeconds", 316], ["delayMs", "delayMs", 317]], ap: 318, kn: new Set(["ttlSeconds","delayMs"]) },
+  { f: 12, p: "/properties/ttlSeconds", t: ["number"], tv: "number", g: [[1,[8,11]]], k: { "maximum": 86400, "exclusiveMinimum": 0 } },
+  { f: 12, p: "/properties/delayMs", t: ["integer"], tv: "integer", ut: 1, g: [[1,[8,9]]], k: { "maximum": 5000, "minimum": 0 } },
+  { f: 12, p: "/additionalProperties", b: false },
+  { f: 13, p: "", c: __c319, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["parentRunId","childRunId","memoryRef","parentStartedAt","childWrittenAt","entry","seenByParent"] }, pr: [["parentRunId", "parentRunId", 320], ["childRunId", "childRunId", 321], ["memoryRef", "memoryRef", 322], ["parentStartedAt", "parentStartedAt", 323], ["childWrittenAt", "childWrittenAt", 324], ["entry", "entry", 325], ["seenByParent", "seenByParent", 334]], ap: 335, kn: new Set(["parentRunId","childRunId","memoryRef","parentStartedAt","childWrittenAt","entry","seenByParent"]) },
+  { f: 13, p: "/properties/parentRunId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
+  { f: 13, p: "/properties/childRunId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
+  { f: 13, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
+  { f: 13, p: "/properties/parentStartedAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
+  { f: 13, p: "/properties/childWrittenAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
+  { f: 13, p: "/properties/entry", c: __c326, r: 326, ro: 1, g: [[0,[0]]] },
+  { f: 14, p: "", c: __c326, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["id","content","tags","createdAt"] }, pr: [["id", "id", 327], ["content", "content", 328], ["tags", "tags", 329], ["createdAt", "createdAt", 331], ["expiresAt", "expiresAt", 332]], ap: 333, kn: new Set(["id","content","tags","createdAt","expiresAt"]) },
+  { f: 14, p: "/properties/id", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
+  { f: 14, p: "/properties/content", t: ["string"], tv: "string", ut: 1, g: [] },
+  { f: 14, p: "/properties/tags", t: ["array"], tv: "array", g: [[3,[18]]], it: 330 },
+  { f: 14, p: "/properties/tags/items", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
+  { f: 14, p: "/properties/createdAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
+  { f: 14, p: "/properties/expiresAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
+  { f: 14, p: "/additionalProperties", av: 1, b: true },
+  { f: 13, p: "/properties/seenByParent", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 13, p: "/additionalProperties", av: 1, b: true },
+  { f: 15, p: "", c: __c336, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","every"] }, pr: [["memoryRef", "memoryRef", 337], ["every", "every", 338], ["tokenBudget", "tokenBudget", 339], ["firstAt", "firstAt", 340]], ap: 341, kn: new Set(["memoryRef","every","tokenBudget","firstAt"]) },
+  { f: 15, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
+  { f: 15, p: "/properties/every", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "duration" }, fm: __fmtDuration },
+  { f: 15, p: "/properties/tokenBudget", t: ["integer"], tv: "integer", ut: 1, g: [[1,[8,9]]], k: { "maximum": 1000000000, "minimum": 1 } },
+  { f: 15, p: "/properties/firstAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
+  { f: 15, p: "/additionalProperties", b: false },
+  { f: 16, p: "", c: __c342, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["scheduleId","memoryRef","every","nextAt"] }, pr: [["scheduleId", "scheduleId", 343], ["memoryRef", "memoryRef", 344], ["every", "every", 345], ["tokenBudget", "tokenBudget", 346], ["nextAt", "nextAt", 347], ["lastOutcome", "lastOutcome", 348]], ap: 385, kn: new Set(["scheduleId","memoryRef","every","tokenBudget","nextAt","lastOutcome"]) },
+  { f: 16, p: "/properties/scheduleId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
+  { f: 16, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
+  { f: 16, p: "/properties/every", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "duration" }, fm: __fmtDuration },
+  { f: 16, p: "/properties/tokenBudget", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
+  { f: 16, p: "/properties/nextAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
+  { f: 16, p: "/properties/lastOutcome", c: __c349, r: 349, ro: 1, g: [[0,[0]]] },
+  { f: 17, p: "/$defs/ScheduledDistillationOutcome", c: __c349, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["kind","scheduleId","instant","missed"] }, pr: [["kind", "kind", 350], ["scheduleId", "scheduleId", 351], ["instant", "instant", 352], ["missed", "missed", 353], ["archiveId", "archiveId", 354], ["event", "event", 355], ["tokensRequired", "tokensRequired", 366], ["errorCode", "errorCode", 367]], ap: 368, kn: new Set(["kind","scheduleId","instant","missed","archiveId","event","tokensRequired","errorCode"]), all: [369,375,380] },
+  { f: 17, p: "/$defs/ScheduledDistillationOutcome/properties/kind", g: [[0,[2]]], k: { "enum": ["distilled","nothing-to-distil","budget-exceeded","failed"] } },
+  { f: 17, p: "/$defs/ScheduledDistillationOutcome/properties/scheduleId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
+  { f: 17, p: "/$defs/ScheduledDistillationOutcome/properties/instant", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
+  { f: 17, p: "/$defs/ScheduledDistillationOutcome/properties/missed", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 17, p: "/$defs/ScheduledDistillationOutcome/properties/archiveId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
+  { f: 17, p: "/$defs/ScheduledDistillationOutcome/properties/event", c: __c356, r: 356, ro: 1, g: [[0,[0]]] },
+  { f: 1, p: "/$defs/memoryCompacted", c: __c356, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","outputId","sourceCount","trigger","byteSize"] }, pr: [["memoryRef", "memoryRef", 357], ["outputId", "outputId", 358], ["sourceIds", "sourceIds", 359], ["sourceCount", "sourceCount", 361], ["trigger", "trigger", 362], ["byteSize", "byteSize", 363], ["distillation", "distillation", 364]], ap: 365, kn: new Set(["memoryRef","outputId","sourceIds","sourceCount","trigger","byteSize","distillation"]) },
+  { f: 1, p: "/$defs/memoryCompacted/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 1, p: "/$defs/memoryCompacted/properties/outputId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 1, p: "/$defs/memoryCompacted/properties/sourceIds", t: ["array"], tv: "array", g: [[3,[18,20]]], k: { "uniqueItems": true }, it: 360, uq: ["string"] },
+  { f: 1, p: "/$defs/memoryCompacted/properties/sourceIds/items", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 1, p: "/$defs/memoryCompacted/properties/sourceCount", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 1, p: "/$defs/memoryCompacted/properties/trigger", c: __c126, r: 126, ro: 1, g: [[0,[0]]] },
+  { f: 1, p: "/$defs/memoryCompacted/properties/byteSize", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 1, p: "/$defs/memoryCompacted/properties/distillation", c: __c203, r: 203, ro: 1, g: [[0,[0]]] },
+  { f: 1, p: "/$defs/memoryCompacted/additionalProperties", av: 1, b: true },
+  { f: 17, p: "/$defs/ScheduledDistillationOutcome/properties/tokensRequired", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
+  { f: 17, p: "/$defs/ScheduledDistillationOutcome/properties/errorCode", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 128, "minLength": 1 } },
+  { f: 17, p: "/$defs/ScheduledDistillationOutcome/additionalProperties", av: 1, b: true },
+  { f: 17, p: "/$defs/ScheduledDistillationOutcome/allOf/0", g: [[0,[7]]], if: 370, th: 372 },
+  { f: 17, p: "/$defs/ScheduledDistillationOutcome/allOf/0/if", c: __c370, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 371]] },
+  { f: 17, p: "/$defs/ScheduledDistillationOutcome/allOf/0/if/properties/kind", g: [[0,[1]]], k: { "const": "distilled" } },
+  { f: 17, p: "/$defs/ScheduledDistillationOutcome/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["archiveId","event"] }, pr: [["archiveId", "archiveId", 373], ["event", "event", 374]] },
+  { f: 17, p: "/$defs/ScheduledDistillationOutcome/allOf/0/then/properties/archiveId", av: 1, g: [] },
+  { f: 17, p: "/$defs/ScheduledDistillationOutcome/allOf/0/then/properties/event", av: 1, g: [] },
+  { f: 17, p: "/$defs/ScheduledDistillationOutcome/allOf/1", g: [[0,[7]]], if: 376, th: 378 },
+  { f: 17, p: "/$defs/ScheduledDistillationOutcome/allOf/1/if", c: __c376, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 377]] },
+  { f: 17, p: "/$defs/ScheduledDistillationOutcome/allOf/1/if/properties/kind", g: [[0,[1]]], k: { "const": "budget-exceeded" } },
+  { f: 17, p: "/$defs/ScheduledDistillationOutcome/allOf/1/then", g: [[4,[23,26]]], k: { "required": ["tokensRequired"] }, pr: [["tokensRequired", "tokensRequired", 379]] },
+  { f: 17, p: "/$defs/ScheduledDistillationOutcome/allOf/1/then/properties/tokensRequired", av: 1, g: [] },
+  { f: 17, p: "/$defs/ScheduledDistillationOutcome/allOf/2", g: [[0,[7]]], if: 381, th: 383 },
+  { f: 17, p: "/$defs/ScheduledDistillationOutcome/allOf/2/if", c: __c381, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 382]] },
+  { f: 17, p: "/$defs/ScheduledDistillationOutcome/allOf/2/if/properties/kind", g: [[0,[1]]], k: { "const": "failed" } },
+  { f: 17, p: "/$defs/ScheduledDistillationOutcome/allOf/2/then", g: [[4,[23,26]]], k: { "required": ["errorCode"] }, pr: [["errorCode", "errorCode", 384]] },
+  { f: 17, p: "/$defs/ScheduledDistillationOutcome/allOf/2/then/properties/errorCode", av: 1, g: [] },
+  { f: 16, p: "/additionalProperties", av: 1, b: true },
+  { f: 18, p: "", c: __c386, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["tenant"] }, pr: [["tenant", "tenant", 387]], ap: 388, kn: new Set(["tenant"]) },
+  { f: 18, p: "/properties/tenant", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[a-z0-9][a-z0-9-]{0,62}$" }, re: __RE3 },
+  { f: 18, p: "/additionalProperties", b: false },
+  { f: 17, p: "", c: __c389, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["outcomes"] }, pr: [["outcomes", "outcomes", 390]], ap: 392, kn: new Set(["outcomes"]) },
+  { f: 17, p: "/properties/outcomes", t: ["array"], tv: "array", g: [[3,[18]]], it: 391 },
+  { f: 17, p: "/properties/outcomes/items", c: __c349, r: 349, ro: 1, g: [[0,[0]]] },
+  { f: 17, p: "/additionalProperties", av: 1, b: true },
+  { f: 19, p: "", c: __c393, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["confidence"] }, pr: [["confidence", "confidence", 394], ["kind", "kind", 395]], ap: 396, kn: new Set(["confidence","kind"]) },
+  { f: 19, p: "/properties/confidence", t: ["number"], tv: "number", g: [[1,[8,9]]], k: { "maximum": 1, "minimum": 0 } },
+  { f: 19, p: "/properties/kind", g: [[0,[2]]], k: { "enum": ["next-worker","terminate"] } },
+  { f: 19, p: "/additionalProperties", b: false },
+  { f: 20, p: "", c: __c397, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","floor"] }, pr: [["runId", "runId", 398], ["floor", "floor", 399]], ap: 400, kn: new Set(["runId","floor"]) },
+  { f: 20, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
+  { f: 20, p: "/properties/floor", t: ["number"], tv: "number", g: [[1,[8,9]]], k: { "maximum": 1, "minimum": 0.5 } },
+  { f: 20, p: "/additionalProperties", av: 1, b: true },
+  { f: 21, p: "", c: __c401, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["records"] }, pr: [["records", "records", 402]], ap: 487, kn: new Set(["records"]) },
+  { f: 21, p: "/properties/records", t: ["array"], tv: "array", g: [[3,[18]]], it: 403 },
+  { f: 21, p: "/properties/records/items", c: __c404, r: 404, ro: 1, g: [[0,[0]]] },
+  { f: 21, p: "/$defs/HostSampleTraceRecord", c: __c404, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["stream","record_type","body"] }, pr: [["stream", "stream", 405], ["record_type", "record_type", 406], ["body", "body", 407]], ap: 486, kn: new Set(["stream","record_type","body"]) },
+  { f: 21, p: "/$defs/HostSampleTraceRecord/properties/stream", g: [[0,[1]]], k: { "const": "trace/inquirium-assistant-turns" } },
+  { f: 21, p: "/$defs/HostSampleTraceRecord/properties/record_type", g: [[0,[1]]], k: { "const": "daemon/inquirium-assistant-turn-trace.v1" } },
+  { f: 21, p: "/$defs/HostSampleTraceRecord/properties/body", c: __c408, r: 408, ro: 1, g: [[0,[0]]] },
+  { f: 22, p: "", c: __c408, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["trace/schema","trace/id","turn/id","participant/ref","operation/id","time/started-at","status","policy","decisions","effects"] }, pr: [["trace/schema", "trace~1schema", 409], ["trace/id", "trace~1id", 410], ["turn/id", "turn~1id", 411], ["participant/ref", "participant~1ref", 413], ["operation/id", "operation~1id", 415], ["time/started-at", "time~1started-at", 416], ["time/finished-at", "time~1finished-at", 417], ["status", "status", 418], ["runtime/ref", "runtime~1ref", 420], ["model.binding/ref", "model.binding~1ref", 422], ["input/shape", "input~1shape", 424], ["output/shape", "output~1shape", 431], ["policy", "policy", 437], ["decisions", "decisions", 449], ["effects", "effects", 471], ["diagnostics", "diagnostics", 478]], ap: 485, kn: new Set(["trace/schema","trace/id","turn/id","participant/ref","operation/id","time/started-at","time/finished-at","status","runtime/ref","model.binding/ref","input/shape","output/shape","policy","decisions","effects","diagnostics"]) },
+  { f: 22, p: "/properties/trace~1schema", g: [[0,[1]]], k: { "const": "inquirium.assistant-turn-trace.v1" } },
+  { f: 22, p: "/properties/trace~1id", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^tr:.+$" }, re: __RE6 },
+  { f: 22, p: "/properties/turn~1id", c: __c412, r: 412, ro: 1, g: [[0,[0]]] },
+  { f: 23, p: "/$defs/TurnId", c: __c412, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^turn:.+$" }, re: __RE21 },
+  { f: 22, p: "/properties/participant~1ref", c: __c414, r: 414, ro: 1, g: [[0,[0]]] },
+  { f: 23, p: "/$defs/ParticipantRef", c: __c414, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^participant:did:key:[1-9A-HJ-NP-Za-km-z]+$" }, re: __RE14 },
+  { f: 22, p: "/properties/operation~1id", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^op:.+$" }, re: __RE7 },
+  { f: 22, p: "/properties/time~1started-at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
+  { f: 22, p: "/properties/time~1finished-at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
+  { f: 22, p: "/properties/status", c: __c419, r: 419, ro: 1, g: [[0,[0]]] },
+  { f: 24, p: "/$defs/GenerateOutcome", c: __c419, g: [[0,[2]]], k: { "enum": ["completed","handler-unavailable","context-denied","policy-denied","failed"] } },
+  { f: 22, p: "/properties/runtime~1ref", c: __c421, r: 421, ro: 1, g: [[0,[0]]] },
+  { f: 24, p: "/$defs/RuntimeRef", c: __c421, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^runtime/.+$" }, re: __RE17 },
+  { f: 22, p: "/properties/model.binding~1ref", c: __c423, r: 423, ro: 1, g: [[0,[0]]] },
+  { f: 24, p: "/$defs/ModelBindingRef", c: __c423, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^model\\.binding/.+$" }, re: __RE10 },
+  { f: 22, p: "/properties/input~1shape", c: __c425, r: 425, ro: 1, g: [[0,[0]]] },
+  { f: 22, p: "/$defs/InputShape", c: __c425, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["message/count", "message~1count", 426], ["token/approx-input", "token~1approx-input", 427], ["file/has-any", "file~1has-any", 428], ["tool/has-any", "tool~1has-any", 429]], ap: 430, kn: new Set(["message/count","token/approx-input","file/has-any","tool/has-any"]) },
+  { f: 22, p: "/$defs/InputShape/properties/message~1count", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 22, p: "/$defs/InputShape/properties/token~1approx-input", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 22, p: "/$defs/InputShape/properties/file~1has-any", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 22, p: "/$defs/InputShape/properties/tool~1has-any", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 22, p: "/$defs/InputShape/additionalProperties", b: false },
+  { f: 22, p: "/properties/output~1shape", c: __c432, r: 432, ro: 1, g: [[0,[0]]] },
+  { f: 22, p: "/$defs/OutputShape", c: __c432, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["token/approx-output", "token~1approx-output", 433], ["artifact/refs", "artifact~1refs", 434]], ap: 436, kn: new Set(["token/approx-output","artifact/refs"]) },
+  { f: 22, p: "/$defs/OutputShape/properties/token~1approx-output", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 22, p: "/$defs/OutputShape/properties/artifact~1refs", t: ["array"], tv: "array", g: [[3,[18]]], it: 435 },
+  { f: 22, p: "/$defs/OutputShape/properties/artifact~1refs/items", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 22, p: "/$defs/OutputShape/additionalProperties", b: false },
+  { f: 22, p: "/properties/policy", c: __c438, r: 438, ro: 1, g: [[0,[0]]] },
+  { f: 22, p: "/$defs/TracePolicy", c: __c438, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["locality","trust/mode","egress/allowed"] }, pr: [["locality", "locality", 439], ["trust/mode", "trust~1mode", 441], ["trace/level", "trace~1level", 443], ["persist/prompt", "persist~1prompt", 445], ["persist/response", "persist~1response", 446], ["egress/allowed", "egress~1allowed", 447]], ap: 448, kn: new Set(["locality","trust/mode","trace/level","persist/prompt","persist/response","egress/allowed"]) },
+  { f: 22, p: "/$defs/TracePolicy/properties/locality", c: __c440, r: 440, ro: 1, g: [[0,[0]]] },
+  { f: 25, p: "/$defs/Locality", c: __c440, g: [[0,[2]]], k: { "enum": ["local_only","remote_allowed"] } },
+  { f: 22, p: "/$defs/TracePolicy/properties/trust~1mode", c: __c442, r: 442, ro: 1, g: [[0,[0]]] },
+  { f: 25, p: "/$defs/TrustMode", c: __c442, g: [[0,[2]]], k: { "enum": ["strict_local","classification_gated"] } },
+  { f: 22, p: "/$defs/TracePolicy/properties/trace~1level", c: __c444, r: 444, ro: 1, g: [[0,[0]]] },
+  { f: 22, p: "/$defs/TraceLevel", c: __c444, g: [[0,[2]]], k: { "enum": ["metadata_only","decision_detail"] } },
+  { f: 22, p: "/$defs/TracePolicy/properties/persist~1prompt", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 22, p: "/$defs/TracePolicy/properties/persist~1response", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 22, p: "/$defs/TracePolicy/properties/egress~1allowed", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 22, p: "/$defs/TracePolicy/additionalProperties", b: false },
+  { f: 22, p: "/properties/decisions", t: ["array"], tv: "array", g: [[3,[18]]], it: 450 },
+  { f: 22, p: "/properties/decisions/items", c: __c451, r: 451, ro: 1, g: [[0,[0]]] },
+  { f: 22, p: "/$defs/TraceDecision", c: __c451, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["kind","outcome","reason/code"] }, pr: [["kind", "kind", 452], ["outcome", "outcome", 453], ["reason/code", "reason~1code", 455], ["decided/by", "decided~1by", 456], ["element/ref", "element~1ref", 457], ["source/kind", "source~1kind", 458], ["classification", "classification", 460]], ap: 462, kn: new Set(["kind","outcome","reason/code","decided/by","element/ref","source/kind","classification"]), all: [463] },
+  { f: 22, p: "/$defs/TraceDecision/properties/kind", g: [[0,[2]]], k: { "enum": ["runtime-selection","context-element","class-keyed-resolution","mode-keyed-resolution","redaction","egress","operator-question","escalation"] } },
+  { f: 22, p: "/$defs/TraceDecision/properties/outcome", c: __c454, r: 454, ro: 1, g: [[0,[0]]] },
+  { f: 24, p: "/$defs/ReasonCode", c: __c454, t: ["string"], tv: "string", g: [[2,[12,14]]], k: { "maxLength": 80, "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$" }, re: __RE15 },
+  { f: 22, p: "/$defs/TraceDecision/properties/reason~1code", c: __c454, r: 454, ro: 1, g: [[0,[0]]] },
+  { f: 22, p: "/$defs/TraceDecision/properties/decided~1by", g: [[0,[2]]], k: { "enum": ["host-policy","model-proposed","model-produced","operator-approved"] } },
+  { f: 22, p: "/$defs/TraceDecision/properties/element~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 22, p: "/$defs/TraceDecision/properties/source~1kind", c: __c459, r: 459, ro: 1, g: [[0,[0]]] },
+  { f: 26, p: "/$defs/ContextSourceKind", c: __c459, g: [[0,[2]]], k: { "enum": ["relationship","memarium","messaging","artifact","dataset"] } },
+  { f: 22, p: "/$defs/TraceDecision/properties/classification", c: __c461, r: 461, ro: 1, g: [[0,[0]]] },
+  { f: 27, p: "", c: __c461, t: ["string"], tv: "string", ut: 1, g: [[0,[2]]], k: { "enum": ["public","community","personal"] } },
+  { f: 22, p: "/$defs/TraceDecision/additionalProperties", b: false },
+  { f: 22, p: "/$defs/TraceDecision/allOf/0", g: [[0,[7]]], if: 464, th: 466 },
+  { f: 22, p: "/$defs/TraceDecision/allOf/0/if", c: __c464, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 465]] },
+  { f: 22, p: "/$defs/TraceDecision/allOf/0/if/properties/kind", g: [[0,[1]]], k: { "const": "context-element" } },
+  { f: 22, p: "/$defs/TraceDecision/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["element/ref","source/kind","classification"] }, pr: [["outcome", "outcome", 467], ["element/ref", "element~1ref", 468], ["source/kind", "source~1kind", 469], ["classification", "classification", 470]] },
+  { f: 22, p: "/$defs/TraceDecision/allOf/0/then/properties/outcome", g: [[0,[2]]], k: { "enum": ["include","declassify","drop","fail"] } },
+  { f: 22, p: "/$defs/TraceDecision/allOf/0/then/properties/element~1ref", av: 1, g: [] },
+  { f: 22, p: "/$defs/TraceDecision/allOf/0/then/properties/source~1kind", av: 1, g: [] },
+  { f: 22, p: "/$defs/TraceDecision/allOf/0/then/properties/classification", av: 1, g: [] },
+  { f: 22, p: "/properties/effects", t: ["array"], tv: "array", g: [[3,[18]]], it: 472 },
+  { f: 22, p: "/properties/effects/items", c: __c473, r: 473, ro: 1, g: [[0,[0]]] },
+  { f: 22, p: "/$defs/TraceEffect", c: __c473, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["kind","status","target"] }, pr: [["kind", "kind", 474], ["status", "status", 475], ["target", "target", 476]], ap: 477, kn: new Set(["kind","status","target"]) },
+  { f: 22, p: "/$defs/TraceEffect/properties/kind", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[a-z][a-z0-9-]*(\\.[a-z][a-z0-9-]*)+$" }, re: __RE19 },
+  { f: 22, p: "/$defs/TraceEffect/properties/status", g: [[0,[2]]], k: { "enum": ["ok","failed","skipped"] } },
+  { f: 22, p: "/$defs/TraceEffect/properties/target", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 22, p: "/$defs/TraceEffect/additionalProperties", b: false },
+  { f: 22, p: "/properties/diagnostics", c: __c479, r: 479, ro: 1, g: [[0,[0]]] },
+  { f: 24, p: "/$defs/Diagnostics", c: __c479, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["error/code", "error~1code", 480], ["retry/count", "retry~1count", 483]], ap: 484, kn: new Set(["error/code","retry/count"]) },
+  { f: 24, p: "/$defs/Diagnostics/properties/error~1code", g: [[0,[4]]], any: [481,482] },
+  { f: 24, p: "/$defs/Diagnostics/properties/error~1code/anyOf/0", c: __c454, r: 454, ro: 1, g: [[0,[0]]] },
+  { f: 24, p: "/$defs/Diagnostics/properties/error~1code/anyOf/1", c: __c482, t: ["null"], tv: "null", ut: 1, g: [] },
+  { f: 24, p: "/$defs/Diagnostics/properties/retry~1count", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 24, p: "/$defs/Diagnostics/additionalProperties", b: false },
+  { f: 22, p: "/additionalProperties", b: false },
+  { f: 21, p: "/$defs/HostSampleTraceRecord/additionalProperties", b: false },
+  { f: 21, p: "/additionalProperties", av: 1, b: true },
+  { f: 28, p: "", c: __c488, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef"] }, pr: [["memoryRef", "memoryRef", 489], ["sourceIds", "sourceIds", 490]], ap: 492, kn: new Set(["memoryRef","sourceIds"]) },
+  { f: 28, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
+  { f: 28, p: "/properties/sourceIds", t: ["array"], tv: "array", g: [[3,[16,17,18,20]]], k: { "maxItems": 10000, "minItems": 1, "uniqueItems": true }, it: 491, uq: ["string"] },
+  { f: 28, p: "/properties/sourceIds/items", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
+  { f: 28, p: "/additionalProperties", b: false },
+  { f: 29, p: "", c: __c493, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["compactionRunId","event","output"] }, pr: [["compactionRunId", "compactionRunId", 494], ["event", "event", 495], ["output", "output", 496]], ap: 497, kn: new Set(["compactionRunId","event","output"]) },
+  { f: 29, p: "/properties/compactionRunId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
+  { f: 29, p: "/properties/event", c: __c356, r: 356, ro: 1, g: [[0,[0]]] },
+  { f: 29, p: "/properties/output", c: __c326, r: 326, ro: 1, g: [[0,[0]]] },
+  { f: 29, p: "/additionalProperties", av: 1, b: true },
+  { f: 30, p: "", c: __c498, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef"] }, pr: [["memoryRef", "memoryRef", 499], ["tokenBudget", "tokenBudget", 500]], ap: 501, kn: new Set(["memoryRef","tokenBudget"]) },
+  { f: 30, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
+  { f: 30, p: "/properties/tokenBudget", t: ["integer"], tv: "integer", ut: 1, g: [[1,[8,9]]], k: { "maximum": 1000000000, "minimum": 1 } },
+  { f: 30, p: "/additionalProperties", b: false },
+  { f: 31, p: "", c: __c502, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["archiveId","event","entry"] }, pr: [["archiveId", "archiveId", 503], ["event", "event", 504], ["entry", "entry", 505], ["index", "index", 506]], ap: 528, kn: new Set(["archiveId","event","entry","index"]) },
+  { f: 31, p: "/properties/archiveId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
+  { f: 31, p: "/properties/event", c: __c356, r: 356, ro: 1, g: [[0,[0]]] },
+  { f: 31, p: "/properties/entry", c: __c326, r: 326, ro: 1, g: [[0,[0]]] },
+  { f: 31, p: "/properties/index", c: __c507, r: 507, ro: 1, g: [[0,[0]]] },
+  { f: 32, p: "", c: __c507, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schemaVersion","memoryRef","updatedAt","tokenizerName","archives"] }, pr: [["schemaVersion", "schemaVersion", 508], ["memoryRef", "memoryRef", 509], ["updatedAt", "updatedAt", 510], ["tokenizerName", "tokenizerName", 511], ["archives", "archives", 512]], ap: 527, kn: new Set(["schemaVersion","memoryRef","updatedAt","tokenizerName","archives"]) },
+  { f: 32, p: "/properties/schemaVersion", g: [[0,[1]]], k: { "const": 1 } },
+  { f: 32, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 32, p: "/properties/updatedAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
+  { f: 32, p: "/properties/tokenizerName", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 32, p: "/properties/archives", t: ["array"], tv: "array", g: [[3,[18]]], it: 513 },
+  { f: 32, p: "/properties/archives/items", c: __c514, r: 514, ro: 1, g: [[0,[0]]] },
+  { f: 32, p: "/$defs/MemoryIndexArchive", c: __c514, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["archiveId","entryId","createdAt","sourceCount","tokenBudget","tokensUsed","byteSize","level"] }, pr: [["archiveId", "archiveId", 515], ["entryId", "entryId", 516], ["createdAt", "createdAt", 517], ["expiresAt", "expiresAt", 518], ["sourceCount", "sourceCount", 519], ["tokenBudget", "tokenBudget", 520], ["tokensUsed", "tokensUsed", 521], ["byteSize", "byteSize", 522], ["level", "level", 523], ["topics", "topics", 524]], ap: 526, kn: new Set(["archiveId","entryId","createdAt","expiresAt","sourceCount","tokenBudget","tokensUsed","byteSize","level","topics"]) },
+  { f: 32, p: "/$defs/MemoryIndexArchive/properties/archiveId", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^arc_[0-9a-f]{16,64}$" }, re: __RE23 },
+  { f: 32, p: "/$defs/MemoryIndexArchive/properties/entryId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 32, p: "/$defs/MemoryIndexArchive/properties/createdAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
+  { f: 32, p: "/$defs/MemoryIndexArchive/properties/expiresAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
+  { f: 32, p: "/$defs/MemoryIndexArchive/properties/sourceCount", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
+  { f: 32, p: "/$defs/MemoryIndexArchive/properties/tokenBudget", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
+  { f: 32, p: "/$defs/MemoryIndexArchive/properties/tokensUsed", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 32, p: "/$defs/MemoryIndexArchive/properties/byteSize", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 32, p: "/$defs/MemoryIndexArchive/properties/level", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
+  { f: 32, p: "/$defs/MemoryIndexArchive/properties/topics", t: ["array"], tv: "array", g: [[3,[18,20]]], k: { "uniqueItems": true }, it: 525, uq: ["string"] },
+  { f: 32, p: "/$defs/MemoryIndexArchive/properties/topics/items", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
+  { f: 32, p: "/$defs/MemoryIndexArchive/additionalProperties", b: false },
+  { f: 32, p: "/additionalProperties", b: false },
+  { f: 31, p: "/additionalProperties", av: 1, b: true },
+  { f: 33, p: "", c: __c529, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["entries"] }, pr: [["entries", "entries", 530]], ap: 532, kn: new Set(["entries"]) },
+  { f: 33, p: "/properties/entries", t: ["array"], tv: "array", g: [[3,[18]]], it: 531 },
+  { f: 33, p: "/properties/entries/items", c: __c326, r: 326, ro: 1, g: [[0,[0]]] },
+  { f: 33, p: "/additionalProperties", av: 1, b: true },
+  { f: 34, p: "", c: __c533, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef"] }, pr: [["memoryRef", "memoryRef", 534]], ap: 535, kn: new Set(["memoryRef"]) },
+  { f: 34, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
+  { f: 34, p: "/additionalProperties", b: false },
+  { f: 35, p: "", c: __c536, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","memoryId","secretId","secretValue"] }, pr: [["memoryRef", "memoryRef", 537], ["memoryId", "memoryId", 538], ["secretId", "secretId", 539], ["secretValue", "secretValue", 540]], ap: 541, kn: new Set(["memoryRef","memoryId","secretId","secretValue"]) },
+  { f: 35, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
+  { f: 35, p: "/properties/memoryId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
+  { f: 35, p: "/properties/secretId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 128, "minLength": 1 } },
+  { f: 35, p: "/properties/secretValue", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 4096, "minLength": 8 } },
+  { f: 35, p: "/additionalProperties", av: 1, b: true },
+  { f: 36, p: "", c: __c542, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","entries"] }, pr: [["memoryRef", "memoryRef", 543], ["entries", "entries", 544], ["secrets", "secrets", 553], ["runId", "runId", 559]], ap: 560, kn: new Set(["memoryRef","entries","secrets","runId"]) },
+  { f: 36, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
+  { f: 36, p: "/properties/entries", t: ["array"], tv: "array", g: [[3,[16,17,18]]], k: { "maxItems": 1000, "minItems": 1 }, it: 545 },
+  { f: 36, p: "/properties/entries/items", c: __c546, r: 546, ro: 1, g: [[0,[0]]] },
+  { f: 36, p: "/$defs/HostSampleSeedEntry", c: __c546, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["content"] }, pr: [["content", "content", 547], ["tags", "tags", 548], ["ttlSeconds", "ttlSeconds", 550], ["tier", "tier", 551]], ap: 552, kn: new Set(["content","tags","ttlSeconds","tier"]) },
+  { f: 36, p: "/$defs/HostSampleSeedEntry/properties/content", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 1048576 } },
+  { f: 36, p: "/$defs/HostSampleSeedEntry/properties/tags", t: ["array"], tv: "array", g: [[3,[16,18]]], k: { "maxItems": 64 }, it: 549 },
+  { f: 36, p: "/$defs/HostSampleSeedEntry/properties/tags/items", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 256, "minLength": 1 } },
+  { f: 36, p: "/$defs/HostSampleSeedEntry/properties/ttlSeconds", t: ["number"], tv: "number", g: [[1,[8,11]]], k: { "maximum": 315360000, "exclusiveMinimum": 0 } },
+  { f: 36, p: "/$defs/HostSampleSeedEntry/properties/tier", g: [[0,[2]]], k: { "enum": ["long-term","transactional"] } },
+  { f: 36, p: "/$defs/HostSampleSeedEntry/additionalProperties", b: false },
+  { f: 36, p: "/properties/secrets", t: ["array"], tv: "array", g: [[3,[16,18]]], k: { "maxItems": 100 }, it: 554 },
+  { f: 36, p: "/properties/secrets/items", c: __c555, r: 555, ro: 1, g: [[0,[0]]] },
+  { f: 36, p: "/$defs/HostSampleSeedSecret", c: __c555, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["secretId","value"] }, pr: [["secretId", "secretId", 556], ["value", "value", 557]], ap: 558, kn: new Set(["secretId","value"]) },
+  { f: 36, p: "/$defs/HostSampleSeedSecret/properties/secretId", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[A-Za-z0-9._:-]{1,128}$" }, re: __RE4 },
+  { f: 36, p: "/$defs/HostSampleSeedSecret/properties/value", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 4096, "minLength": 1 } },
+  { f: 36, p: "/$defs/HostSampleSeedSecret/additionalProperties", b: false },
+  { f: 36, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 199, "minLength": 1 } },
+  { f: 36, p: "/additionalProperties", b: false },
+  { f: 37, p: "", c: __c561, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","runId","entries"] }, pr: [["memoryRef", "memoryRef", 562], ["runId", "runId", 563], ["entries", "entries", 564]], ap: 566, kn: new Set(["memoryRef","runId","entries"]) },
+  { f: 37, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
+  { f: 37, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
+  { f: 37, p: "/properties/entries", t: ["array"], tv: "array", g: [[3,[18]]], it: 565 },
+  { f: 37, p: "/properties/entries/items", c: __c326, r: 326, ro: 1, g: [[0,[0]]] },
+  { f: 37, p: "/additionalProperties", av: 1, b: true },
+  { f: 38, p: "", c: __c567, t: ["object"], tv: "object", g: [[0,[7]],[4,[23,25,26]]], k: { "required": ["approvalId","decision"] }, pr: [["approvalId", "approvalId", 568], ["decision", "decision", 569], ["reason", "reason", 570]], ap: 571, kn: new Set(["approvalId","decision","reason"]), if: 572, th: 574 },
+  { f: 38, p: "/properties/approvalId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
+  { f: 38, p: "/properties/decision", g: [[0,[2]]], k: { "enum": ["granted","denied","overridden"] } },
+  { f: 38, p: "/properties/reason", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 2000, "minLength": 1 } },
+  { f: 38, p: "/additionalProperties", b: false },
+  { f: 38, p: "/if", c: __c572, g: [[4,[23,26]]], k: { "required": ["decision"] }, pr: [["decision", "decision", 573]] },
+  { f: 38, p: "/if/properties/decision", g: [[0,[1]]], k: { "const": "overridden" } },
+  { f: 38, p: "/then", g: [[4,[23,26]]], k: { "required": ["reason"] }, pr: [["reason", "reason", 575]] },
+  { f: 38, p: "/then/properties/reason", t: ["string"], tv: "string", ut: 1, g: [] },
+  { f: 39, p: "", c: __c576, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["tenant","kind","artifact","sourceRunIds"] }, pr: [["tenant", "tenant", 577], ["principal", "principal", 578], ["kind", "kind", 579], ["artifact", "artifact", 580], ["title", "title", 582], ["rationale", "rationale", 583], ["sourceRunIds", "sourceRunIds", 584], ["duplicateOf", "duplicateOf", 586]], ap: 587, kn: new Set(["tenant","principal","kind","artifact","title","rationale","sourceRunIds","duplicateOf"]) },
+  { f: 39, p: "/properties/tenant", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
+  { f: 39, p: "/properties/principal", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
+  { f: 39, p: "/properties/kind", c: __c76, r: 76, ro: 1, g: [[0,[0]]] },
+  { f: 39, p: "/properties/artifact", t: ["object"], tv: "object", g: [[4,[25]]], ap: 581, kn: new Set([]) },
+  { f: 39, p: "/properties/artifact/additionalProperties", av: 1, b: true },
+  { f: 39, p: "/properties/title", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
+  { f: 39, p: "/properties/rationale", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 4000 } },
+  { f: 39, p: "/properties/sourceRunIds", t: ["array"], tv: "array", g: [[3,[16,17,18]]], k: { "maxItems": 100, "minItems": 1 }, it: 585 },
+  { f: 39, p: "/properties/sourceRunIds/items", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
+  { f: 39, p: "/properties/duplicateOf", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 500, "minLength": 1 } },
+  { f: 39, p: "/additionalProperties", b: false },
+  { f: 40, p: "", c: __c588, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["question/ref"] }, pr: [["question/ref", "question~1ref", 589]], ap: 590, kn: new Set(["question/ref"]) },
+  { f: 40, p: "/properties/question~1ref", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
+  { f: 40, p: "/additionalProperties", b: false },
+  { f: 41, p: "", c: __c591, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": [] }, pr: [["dropEventLog", "dropEventLog", 592]], ap: 593, kn: new Set(["dropEventLog"]) },
+  { f: 41, p: "/properties/dropEventLog", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 41, p: "/additionalProperties", b: false },
+  { f: 42, p: "", c: __c594, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","memoryRef","memoryId","fromSeq","expectedAtFork","current"] }, pr: [["runId", "runId", 595], ["memoryRef", "memoryRef", 596], ["memoryId", "memoryId", 597], ["fromSeq", "fromSeq", 598], ["expectedAtFork", "expectedAtFork", 599], ["current", "current", 600]], ap: 601, kn: new Set(["runId","memoryRef","memoryId","fromSeq","expectedAtFork","current"]) },
+  { f: 42, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
+  { f: 42, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
+  { f: 42, p: "/properties/memoryId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
+  { f: 42, p: "/properties/fromSeq", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 42, p: "/properties/expectedAtFork", t: ["string"], tv: "string", ut: 1, g: [] },
+  { f: 42, p: "/properties/current", t: ["string"], tv: "string", ut: 1, g: [] },
+  { f: 42, p: "/additionalProperties", av: 1, b: true },
+  { f: 43, p: "/$defs/AnswerToken", c: __c602, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[a-z0-9][a-z0-9._-]{0,63}$" }, re: __RE5 },
+  { f: 44, p: "/$defs/AnswerValue", c: __c603, g: [[0,[4]]], any: [604,605] },
+  { f: 44, p: "/$defs/AnswerValue/anyOf/0", c: __c602, r: 602, ro: 1, g: [[0,[0]]] },
+  { f: 44, p: "/$defs/AnswerValue/anyOf/1", c: __c605, t: ["array"], tv: "array", g: [[3,[16,18,20]]], k: { "maxItems": 24, "uniqueItems": true }, it: 606, uq: null },
+  { f: 44, p: "/$defs/AnswerValue/anyOf/1/items", c: __c602, r: 602, ro: 1, g: [[0,[0]]] },
+  { f: 45, p: "", c: __c607, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema"] }, pr: [["schema", "schema", 608], ["retention", "retention", 609], ["trace_level", "trace_level", 630], ["egress", "egress", 639], ["verification_rigor", "verification_rigor", 649], ["escalation_threshold", "escalation_threshold", 667]], ap: 681, kn: new Set(["schema","retention","trace_level","egress","verification_rigor","escalation_threshold"]) },
+  { f: 45, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.assistant-config.v1" } },
+  { f: 45, p: "/properties/retention", c: __c610, r: 610, ro: 1, g: [[0,[0]]] },
+  { f: 45, p: "/$defs/RetentionByClass", c: __c610, r: 611, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 619], ["by_class", "by_class", 624]], ap: 629, kn: new Set(["default","by_class"]) },
+  { f: 27, p: "/$defs/ClassKeyed", c: __c611, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["default"] }, pr: [["default", "default", 612], ["by_class", "by_class", 613]], ap: 618, kn: new Set(["default","by_class"]) },
+  { f: 27, p: "/$defs/ClassKeyed/properties/default", av: 1, g: [] },
+  { f: 27, p: "/$defs/ClassKeyed/properties/by_class", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["public", "public", 614], ["community", "community", 615], ["personal", "personal", 616]], ap: 617, kn: new Set(["public","community","personal"]) },
+  { f: 27, p: "/$defs/ClassKeyed/properties/by_class/properties/public", av: 1, g: [] },
+  { f: 27, p: "/$defs/ClassKeyed/properties/by_class/properties/community", av: 1, g: [] },
+  { f: 27, p: "/$defs/ClassKeyed/properties/by_class/properties/personal", av: 1, g: [] },
+  { f: 27, p: "/$defs/ClassKeyed/properties/by_class/additionalProperties", b: false },
+  { f: 27, p: "/$defs/ClassKeyed/additionalProperties", b: false },
+  { f: 45, p: "/$defs/RetentionByClass/properties/default", c: __c620, r: 620, ro: 1, g: [[0,[0]]] },
+  { f: 45, p: "/$defs/RetentionProfile", c: __c620, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["max_age"] }, pr: [["max_age", "max_age", 621], ["on_expiry", "on_expiry", 622]], ap: 623, kn: new Set(["max_age","on_expiry"]) },
+  { f: 45, p: "/$defs/RetentionProfile/properties/max_age", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "duration" }, fm: __fmtDuration },
+  { f: 45, p: "/$defs/RetentionProfile/properties/on_expiry", g: [[0,[2]]], k: { "enum": ["excise","archive"] } },
+  { f: 45, p: "/$defs/RetentionProfile/additionalProperties", b: false },
+  { f: 45, p: "/$defs/RetentionByClass/properties/by_class", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["public", "public", 625], ["community", "community", 626], ["personal", "personal", 627]], ap: 628, kn: new Set(["public","community","personal"]) },
+  { f: 45, p: "/$defs/RetentionByClass/properties/by_class/properties/public", c: __c620, r: 620, ro: 1, g: [[0,[0]]] },
+  { f: 45, p: "/$defs/RetentionByClass/properties/by_class/properties/community", c: __c620, r: 620, ro: 1, g: [[0,[0]]] },
+  { f: 45, p: "/$defs/RetentionByClass/properties/by_class/properties/personal", c: __c620, r: 620, ro: 1, g: [[0,[0]]] },
+  { f: 45, p: "/$defs/RetentionByClass/properties/by_class/additionalProperties", b: false },
+  { f: 45, p: "/$defs/RetentionByClass/additionalProperties", b: false },
+  { f: 45, p: "/properties/trace_level", c: __c631, r: 631, ro: 1, g: [[0,[0]]] },
+  { f: 45, p: "/$defs/TraceLevelByClass", c: __c631, r: 611, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 632], ["by_class", "by_class", 633]], ap: 638, kn: new Set(["default","by_class"]) },
+  { f: 45, p: "/$defs/TraceLevelByClass/properties/default", c: __c444, r: 444, ro: 1, g: [[0,[0]]] },
+  { f: 45, p: "/$defs/TraceLevelByClass/properties/by_class", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["public", "public", 634], ["community", "community", 635], ["personal", "personal", 636]], ap: 637, kn: new Set(["public","community","personal"]) },
+  { f: 45, p: "/$defs/TraceLevelByClass/properties/by_class/properties/public", c: __c444, r: 444, ro: 1, g: [[0,[0]]] },
+  { f: 45, p: "/$defs/TraceLevelByClass/properties/by_class/properties/community", c: __c444, r: 444, ro: 1, g: [[0,[0]]] },
+  { f: 45, p: "/$defs/TraceLevelByClass/properties/by_class/properties/personal", c: __c444, r: 444, ro: 1, g: [[0,[0]]] },
+  { f: 45, p: "/$defs/TraceLevelByClass/properties/by_class/additionalProperties", b: false },
+  { f: 45, p: "/$defs/TraceLevelByClass/additionalProperties", b: false },
+  { f: 45, p: "/properties/egress", c: __c640, r: 640, ro: 1, g: [[0,[0]]] },
+  { f: 45, p: "/$defs/EgressByClass", c: __c640, r: 611, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 641], ["by_class", "by_class", 643]], ap: 648, kn: new Set(["default","by_class"]) },
+  { f: 45, p: "/$defs/EgressByClass/properties/default", c: __c642, r: 642, ro: 1, g: [[0,[0]]] },
+  { f: 45, p: "/$defs/Egress", c: __c642, g: [[0,[2]]], k: { "enum": ["deny","allow_accepting_remote"] } },
+  { f: 45, p: "/$defs/EgressByClass/properties/by_class", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["public", "public", 644], ["community", "community", 645], ["personal", "personal", 646]], ap: 647, kn: new Set(["public","community","personal"]) },
+  { f: 45, p: "/$defs/EgressByClass/properties/by_class/properties/public", c: __c642, r: 642, ro: 1, g: [[0,[0]]] },
+  { f: 45, p: "/$defs/EgressByClass/properties/by_class/properties/community", c: __c642, r: 642, ro: 1, g: [[0,[0]]] },
+  { f: 45, p: "/$defs/EgressByClass/properties/by_class/properties/personal", c: __c642, r: 642, ro: 1, g: [[0,[0]]] },
+  { f: 45, p: "/$defs/EgressByClass/properties/by_class/additionalProperties", b: false },
+  { f: 45, p: "/$defs/EgressByClass/additionalProperties", b: false },
+  { f: 45, p: "/properties/verification_rigor", c: __c650, r: 650, ro: 1, g: [[0,[0]]] },
+  { f: 45, p: "/$defs/VerificationRigorByMode", c: __c650, r: 651, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 659], ["by_mode", "by_mode", 661]], ap: 666, kn: new Set(["default","by_mode"]) },
+  { f: 46, p: "/$defs/ModeKeyed", c: __c651, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["default"] }, pr: [["default", "default", 652], ["by_mode", "by_mode", 653]], ap: 658, kn: new Set(["default","by_mode"]) },
+  { f: 46, p: "/$defs/ModeKeyed/properties/default", av: 1, g: [] },
+  { f: 46, p: "/$defs/ModeKeyed/properties/by_mode", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["commons", "commons", 654], ["support", "support", 655], ["crisis", "crisis", 656]], ap: 657, kn: new Set(["commons","support","crisis"]) },
+  { f: 46, p: "/$defs/ModeKeyed/properties/by_mode/properties/commons", av: 1, g: [] },
+  { f: 46, p: "/$defs/ModeKeyed/properties/by_mode/properties/support", av: 1, g: [] },
+  { f: 46, p: "/$defs/ModeKeyed/properties/by_mode/properties/crisis", av: 1, g: [] },
+  { f: 46, p: "/$defs/ModeKeyed/properties/by_mode/additionalProperties", b: false },
+  { f: 46, p: "/$defs/ModeKeyed/additionalProperties", b: false },
+  { f: 45, p: "/$defs/VerificationRigorByMode/properties/default", c: __c660, r: 660, ro: 1, g: [[0,[0]]] },
+  { f: 45, p: "/$defs/VerificationRigor", c: __c660, g: [[0,[2]]], k: { "enum": ["standard","elevated","strict"] } },
+  { f: 45, p: "/$defs/VerificationRigorByMode/properties/by_mode", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["commons", "commons", 662], ["support", "support", 663], ["crisis", "crisis", 664]], ap: 665, kn: new Set(["commons","support","crisis"]) },
+  { f: 45, p: "/$defs/VerificationRigorByMode/properties/by_mode/properties/commons", c: __c660, r: 660, ro: 1, g: [[0,[0]]] },
+  { f: 45, p: "/$defs/VerificationRigorByMode/properties/by_mode/properties/support", c: __c660, r: 660, ro: 1, g: [[0,[0]]] },
+  { f: 45, p: "/$defs/VerificationRigorByMode/properties/by_mode/properties/crisis", c: __c660, r: 660, ro: 1, g: [[0,[0]]] },
+  { f: 45, p: "/$defs/VerificationRigorByMode/properties/by_mode/additionalProperties", b: false },
+  { f: 45, p: "/$defs/VerificationRigorByMode/additionalProperties", b: false },
+  { f: 45, p: "/properties/escalation_threshold", c: __c668, r: 668, ro: 1, g: [[0,[0]]] },
+  { f: 45, p: "/$defs/EscalationThresholdByMode", c: __c668, r: 651, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 669], ["by_mode", "by_mode", 675]], ap: 680, kn: new Set(["default","by_mode"]) },
+  { f: 45, p: "/$defs/EscalationThresholdByMode/properties/default", c: __c670, r: 670, ro: 1, g: [[0,[0]]] },
+  { f: 45, p: "/$defs/EscalationThreshold", c: __c670, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["escalate"] }, pr: [["escalate", "escalate", 671]], ap: 674, kn: new Set(["escalate"]) },
+  { f: 45, p: "/$defs/EscalationThreshold/properties/escalate", t: ["array"], tv: "array", g: [[3,[18,20]]], k: { "uniqueItems": true }, it: 672, uq: null },
+  { f: 45, p: "/$defs/EscalationThreshold/properties/escalate/items", c: __c673, r: 673, ro: 1, g: [[0,[0]]] },
+  { f: 45, p: "/$defs/EscalationTrigger", c: __c673, g: [[0,[2]]], k: { "enum": ["operator-decision","sustained-degradation","boundary-risk","pre-egress-confirmation","crisis-candidate"] } },
+  { f: 45, p: "/$defs/EscalationThreshold/additionalProperties", b: false },
+  { f: 45, p: "/$defs/EscalationThresholdByMode/properties/by_mode", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["commons", "commons", 676], ["support", "support", 677], ["crisis", "crisis", 678]], ap: 679, kn: new Set(["commons","support","crisis"]) },
+  { f: 45, p: "/$defs/EscalationThresholdByMode/properties/by_mode/properties/commons", c: __c670, r: 670, ro: 1, g: [[0,[0]]] },
+  { f: 45, p: "/$defs/EscalationThresholdByMode/properties/by_mode/properties/support", c: __c670, r: 670, ro: 1, g: [[0,[0]]] },
+  { f: 45, p: "/$defs/EscalationThresholdByMode/properties/by_mode/properties/crisis", c: __c670, r: 670, ro: 1, g: [[0,[0]]] },
+  { f: 45, p: "/$defs/EscalationThresholdByMode/properties/by_mode/additionalProperties", b: false },
+  { f: 45, p: "/$defs/EscalationThresholdByMode/additionalProperties", b: false },
+  { f: 45, p: "/additionalProperties", b: false },
+  { f: 47, p: "", c: __c682, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","initiation"] }, pr: [["schema", "schema", 683], ["ui_profile", "ui_profile", 684], ["surface", "surface", 685], ["pinned", "pinned", 686], ["hidden", "hidden", 687], ["initiation", "initiation", 688], ["show_activity_feed", "show_activity_feed", 689], ["show_confidence", "show_confidence", 690], ["streak_count", "streak_count", 691], ["nudge_after", "nudge_after", 693]], ap: 695, kn: new Set(["schema","ui_profile","surface","pinned","hidden","initiation","show_activity_feed","show_confidence","streak_count","nudge_after"]) },
+  { f: 47, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.assistant-ui-preferences.v1" } },
+  { f: 47, p: "/properties/ui_profile", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 47, p: "/properties/surface", g: [[0,[2]]], k: { "enum": ["contact-rail","assistant-section"] } },
+  { f: 47, p: "/properties/pinned", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 47, p: "/properties/hidden", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 47, p: "/properties/initiation", g: [[0,[2]]], k: { "enum": ["never"] } },
+  { f: 47, p: "/properties/show_activity_feed", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 47, p: "/properties/show_confidence", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 47, p: "/properties/streak_count", g: [[0,[3]]], no: 692 },
+  { f: 47, p: "/properties/streak_count/not", av: 1, c: __c692, g: [] },
+  { f: 47, p: "/properties/nudge_after", g: [[0,[3]]], no: 694 },
+  { f: 47, p: "/properties/nudge_after/not", av: 1, c: __c694, g: [] },
+  { f: 47, p: "/additionalProperties", b: false },
+  { f: 48, p: "", c: __c696, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","profile/id","anchor","requires","guarantees","conformance/max-age"] }, pr: [["schema", "schema", 697], ["profile/id", "profile~1id", 698], ["anchor", "anchor", 699], ["requires", "requires", 700], ["guarantees", "guarantees", 711], ["conformance/max-age", "conformance~1max-age", 718]], ap: 719, kn: new Set(["schema","profile/id","anchor","requires","guarantees","conformance/max-age"]) },
+  { f: 48, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.baseline-assistant-profile.v1" } },
+  { f: 48, p: "/properties/profile~1id", g: [[0,[1]]], k: { "const": "baseline-assistant" } },
+  { f: 48, p: "/properties/anchor", g: [[0,[1]]], k: { "const": "UNIVERSAL-BASIC-COMPUTE" } },
+  { f: 48, p: "/properties/requires", c: __c701, r: 701, ro: 1, g: [[0,[0]]] },
+  { f: 48, p: "/$defs/ProfileRequirements", c: __c701, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["operations","min_context_window","tool_surface","transports","max_output_tokens"] }, pr: [["operations", "operations", 702], ["min_context_window", "min_context_window", 705], ["tool_surface", "tool_surface", 706], ["transports", "transports", 707], ["max_output_tokens", "max_output_tokens", 709]], ap: 710, kn: new Set(["operations","min_context_window","tool_surface","transports","max_output_tokens"]) },
+  { f: 48, p: "/$defs/ProfileRequirements/properties/operations", t: ["array"], tv: "array", g: [[3,[18,19,20]]], k: { "uniqueItems": true }, it: 703, co: 704, uq: null },
+  { f: 48, p: "/$defs/ProfileRequirements/properties/operations/items", g: [[0,[2]]], k: { "enum": ["generate","embed","batch_embed"] } },
+  { f: 48, p: "/$defs/ProfileRequirements/properties/operations/contains", c: __c704, g: [[0,[1]]], k: { "const": "generate" } },
+  { f: 48, p: "/$defs/ProfileRequirements/properties/min_context_window", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 512 } },
+  { f: 48, p: "/$defs/ProfileRequirements/properties/tool_surface", g: [[0,[1]]], k: { "const": "none" } },
+  { f: 48, p: "/$defs/ProfileRequirements/properties/transports", t: ["array"], tv: "array", g: [[3,[17,18,20]]], k: { "minItems": 1, "uniqueItems": true }, it: 708, uq: null },
+  { f: 48, p: "/$defs/ProfileRequirements/properties/transports/items", g: [[0,[2]]], k: { "enum": ["http_local","command_stdio"] } },
+  { f: 48, p: "/$defs/ProfileRequirements/properties/max_output_tokens", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
+  { f: 48, p: "/$defs/ProfileRequirements/additionalProperties", b: false },
+  { f: 48, p: "/properties/guarantees", c: __c712, r: 712, ro: 1, g: [[0,[0]]] },
+  { f: 48, p: "/$defs/ProfileGuarantees", c: __c712, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["no_telemetry_egress","no_remote_fallback","works_offline","no_economic_gating"] }, pr: [["no_telemetry_egress", "no_telemetry_egress", 713], ["no_remote_fallback", "no_remote_fallback", 714], ["works_offline", "works_offline", 715], ["no_economic_gating", "no_economic_gating", 716]], ap: 717, kn: new Set(["no_telemetry_egress","no_remote_fallback","works_offline","no_economic_gating"]) },
+  { f: 48, p: "/$defs/ProfileGuarantees/properties/no_telemetry_egress", g: [[0,[1]]], k: { "const": true } },
+  { f: 48, p: "/$defs/ProfileGuarantees/properties/no_remote_fallback", g: [[0,[1]]], k: { "const": true } },
+  { f: 48, p: "/$defs/ProfileGuarantees/properties/works_offline", g: [[0,[1]]], k: { "const": true } },
+  { f: 48, p: "/$defs/ProfileGuarantees/properties/no_economic_gating", g: [[0,[1]]], k: { "const": true } },
+  { f: 48, p: "/$defs/ProfileGuarantees/additionalProperties", b: false },
+  { f: 48, p: "/properties/conformance~1max-age", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "duration" }, fm: __fmtDuration },
+  { f: 48, p: "/additionalProperties", b: false },
+  { f: 49, p: "", c: __c720, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","report/id","runtime/ref","profile/id","environment/ref","time/generated-at","time/expires-at","status","checks","overall/passed"] }, pr: [["schema", "schema", 721], ["report/id", "report~1id", 722], ["runtime/ref", "runtime~1ref", 723], ["model.binding/ref", "model.binding~1ref", 724], ["profile/id", "profile~1id", 725], ["environment/ref", "environment~1ref", 726], ["time/generated-at", "time~1generated-at", 727], ["time/expires-at", "time~1expires-at", 728], ["status", "status", 729], ["checks", "checks", 730], ["overall/passed", "overall~1passed", 738]], ap: 739, kn: new Set(["schema","report/id","runtime/ref","model.binding/ref","profile/id","environment/ref","time/generated-at","time/expires-at","status","checks","overall/passed"]), all: [740] },
+  { f: 49, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.baseline-assistant-conformance-report.v1" } },
+  { f: 49, p: "/properties/report~1id", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 49, p: "/properties/runtime~1ref", c: __c421, r: 421, ro: 1, g: [[0,[0]]] },
+  { f: 49, p: "/properties/model.binding~1ref", c: __c423, r: 423, ro: 1, g: [[0,[0]]] },
+  { f: 49, p: "/properties/profile~1id", g: [[0,[1]]], k: { "const": "baseline-assistant" } },
+  { f: 49, p: "/properties/environment~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 49, p: "/properties/time~1generated-at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
+  { f: 49, p: "/properties/time~1expires-at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
+  { f: 49, p: "/properties/status", g: [[0,[2]]], k: { "enum": ["fresh","stale"] } },
+  { f: 49, p: "/properties/checks", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 731 },
+  { f: 49, p: "/properties/checks/items", c: __c732, r: 732, ro: 1, g: [[0,[0]]] },
+  { f: 49, p: "/$defs/ConformanceCheck", c: __c732, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["check/id","clause","result"] }, pr: [["check/id", "check~1id", 733], ["clause", "clause", 734], ["result", "result", 735], ["detail/code", "detail~1code", 736]], ap: 737, kn: new Set(["check/id","clause","result","detail/code"]) },
+  { f: 49, p: "/$defs/ConformanceCheck/properties/check~1id", c: __c454, r: 454, ro: 1, g: [[0,[0]]] },
+  { f: 49, p: "/$defs/ConformanceCheck/properties/clause", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^/" }, re: __RE8 },
+  { f: 49, p: "/$defs/ConformanceCheck/properties/result", g: [[0,[2]]], k: { "enum": ["pass","fail"] } },
+  { f: 49, p: "/$defs/ConformanceCheck/properties/detail~1code", c: __c454, r: 454, ro: 1, g: [[0,[0]]] },
+  { f: 49, p: "/$defs/ConformanceCheck/additionalProperties", b: false },
+  { f: 49, p: "/properties/overall~1passed", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 49, p: "/additionalProperties", b: false },
+  { f: 49, p: "/allOf/0", g: [[0,[7]]], if: 741, th: 745 },
+  { f: 49, p: "/allOf/0/if", c: __c741, g: [[4,[23,26]]], k: { "required": ["checks"] }, pr: [["checks", "checks", 742]] },
+  { f: 49, p: "/allOf/0/if/properties/checks", t: ["array"], tv: "array", g: [[3,[19]]], co: 743 },
+  { f: 49, p: "/allOf/0/if/properties/checks/contains", c: __c743, t: ["object"], tv: "object", g: [[4,[23,26]]], k: { "required": ["result"] }, pr: [["result", "result", 744]] },
+  { f: 49, p: "/allOf/0/if/properties/checks/contains/properties/result", g: [[0,[1]]], k: { "const": "fail" } },
+  { f: 49, p: "/allOf/0/then", g: [[4,[26]]], pr: [["overall/passed", "overall~1passed", 746]] },
+  { f: 49, p: "/allOf/0/then/properties/overall~1passed", g: [[0,[1]]], k: { "const": false } },
+  { f: 43, p: "/$defs/ChoiceOption", c: __c747, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["value","title"] }, pr: [["value", "value", 748], ["title", "title", 749], ["detail", "detail", 750]], ap: 751, kn: new Set(["value","title","detail"]) },
+  { f: 43, p: "/$defs/ChoiceOption/properties/value", c: __c602, r: 602, ro: 1, g: [[0,[0]]] },
+  { f: 43, p: "/$defs/ChoiceOption/properties/title", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 120, "minLength": 1 } },
+  { f: 43, p: "/$defs/ChoiceOption/properties/detail", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 280 } },
+  { f: 43, p: "/$defs/ChoiceOption/additionalProperties", b: false },
+  { f: 27, p: "/$defs/ClassificationFlow", c: __c752, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["input","output"] }, pr: [["input", "input", 753], ["output", "output", 754]], ap: 755, kn: new Set(["input","output"]) },
+  { f: 27, p: "/$defs/ClassificationFlow/properties/input", c: __c461, r: 461, ro: 1, g: [[0,[0]]] },
+  { f: 27, p: "/$defs/ClassificationFlow/properties/output", c: __c461, r: 461, ro: 1, g: [[0,[0]]] },
+  { f: 27, p: "/$defs/ClassificationFlow/additionalProperties", b: false },
+  { f: 50, p: "/$defs/ConfirmPayload", c: __c757, r: 757, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "", c: __c757, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["confirm/title", "confirm~1title", 758], ["deny/title", "deny~1title", 759]], ap: 760, kn: new Set(["confirm/title","deny/title"]) },
+  { f: 51, p: "/properties/confirm~1title", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 60, "minLength": 1 } },
+  { f: 51, p: "/properties/deny~1title", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 60, "minLength": 1 } },
+  { f: 51, p: "/additionalProperties", b: false },
+  { f: 25, p: "/$defs/ContentPart", c: __c761, t: ["object"], tv: "object", g: [[0,[5]],[4,[25,27]]], ap: 762, kn: new Set([]), one: [763,768], dt: "type", dm: new Map([["text",0],["object_ref",1]]) },
+  { f: 25, p: "/$defs/ContentPart/additionalProperties", av: 1, b: true },
+  { f: 25, p: "/$defs/ContentPart/oneOf/0", c: __c764, r: 764, ro: 1, g: [[0,[0]]] },
+  { f: 25, p: "/$defs/TextPart", c: __c764, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["type","text"] }, pr: [["type", "type", 765], ["text", "text", 766]], ap: 767, kn: new Set(["type","text"]) },
+  { f: 25, p: "/$defs/TextPart/properties/type", g: [[0,[1]]], k: { "const": "text" } },
+  { f: 25, p: "/$defs/TextPart/properties/text", t: ["string"], tv: "string", ut: 1, g: [] },
+  { f: 25, p: "/$defs/TextPart/additionalProperties", b: false },
+  { f: 25, p: "/$defs/ContentPart/oneOf/1", c: __c769, r: 769, ro: 1, g: [[0,[0]]] },
+  { f: 25, p: "/$defs/ObjectRefPart", c: __c769, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["type","object/ref","media/type"] }, pr: [["type", "type", 770], ["object/ref", "object~1ref", 771], ["media/type", "media~1type", 772], ["byte/size", "byte~1size", 773]], ap: 774, kn: new Set(["type","object/ref","media/type","byte/size"]) },
+  { f: 25, p: "/$defs/ObjectRefPart/properties/type", g: [[0,[1]]], k: { "const": "object_ref" } },
+  { f: 25, p: "/$defs/ObjectRefPart/properties/object~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 25, p: "/$defs/ObjectRefPart/properties/media~1type", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[a-z]+/[A-Za-z0-9.+-]+$" }, re: __RE13 },
+  { f: 25, p: "/$defs/ObjectRefPart/properties/byte~1size", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 25, p: "/$defs/ObjectRefPart/additionalProperties", b: false },
+  { f: 26, p: "", c: __c775, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema"] }, pr: [["schema", "schema", 776], ["sources", "sources", 777]], ap: 791, kn: new Set(["schema","sources"]) },
+  { f: 26, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.context-assembly.request.v1" } },
+  { f: 26, p: "/properties/sources", t: ["array"], tv: "array", g: [[3,[18]]], it: 778 },
+  { f: 26, p: "/properties/sources/items", c: __c779, r: 779, ro: 1, g: [[0,[0]]] },
+  { f: 26, p: "/$defs/ContextSource", c: __c779, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["source/kind","grant/ref"] }, pr: [["source/kind", "source~1kind", 780], ["grant/ref", "grant~1ref", 781], ["lease/ref", "lease~1ref", 782], ["flow/ref", "flow~1ref", 783], ["max/elements", "max~1elements", 784]], ap: 785, kn: new Set(["source/kind","grant/ref","lease/ref","flow/ref","max/elements"]), all: [786] },
+  { f: 26, p: "/$defs/ContextSource/properties/source~1kind", c: __c459, r: 459, ro: 1, g: [[0,[0]]] },
+  { f: 26, p: "/$defs/ContextSource/properties/grant~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 26, p: "/$defs/ContextSource/properties/lease~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 26, p: "/$defs/ContextSource/properties/flow~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 26, p: "/$defs/ContextSource/properties/max~1elements", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
+  { f: 26, p: "/$defs/ContextSource/additionalProperties", b: false },
+  { f: 26, p: "/$defs/ContextSource/allOf/0", g: [[0,[7]]], if: 787, th: 789 },
+  { f: 26, p: "/$defs/ContextSource/allOf/0/if", c: __c787, g: [[4,[23,26]]], k: { "required": ["source/kind"] }, pr: [["source/kind", "source~1kind", 788]] },
+  { f: 26, p: "/$defs/ContextSource/allOf/0/if/properties/source~1kind", g: [[0,[2]]], k: { "enum": ["artifact","dataset"] } },
+  { f: 26, p: "/$defs/ContextSource/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["lease/ref"] }, pr: [["lease/ref", "lease~1ref", 790]] },
+  { f: 26, p: "/$defs/ContextSource/allOf/0/then/properties/lease~1ref", av: 1, g: [] },
+  { f: 26, p: "/additionalProperties", b: false },
+  { f: 52, p: "", c: __c792, t: ["object"], tv: "object", g: [[0,[5]],[4,[23,25,26]]], k: { "required": ["schema","element/id","source/kind","classification"] }, pr: [["schema", "schema", 793], ["element/id", "element~1id", 794], ["source/kind", "source~1kind", 795], ["source/ref", "source~1ref", 796], ["classification", "classification", 797], ["content", "content", 798], ["content/ref", "content~1ref", 800], ["declassifiable", "declassifiable", 801], ["declassified/from", "declassified~1from", 802], ["grant/ref", "grant~1ref", 803]], ap: 804, kn: new Set(["schema","element/id","source/kind","source/ref","classification","content","content/ref","declassifiable","declassified/from","grant/ref"]), one: [805,807] },
+  { f: 52, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.context-element.v1" } },
+  { f: 52, p: "/properties/element~1id", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 52, p: "/properties/source~1kind", c: __c459, r: 459, ro: 1, g: [[0,[0]]] },
+  { f: 52, p: "/properties/source~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 52, p: "/properties/classification", c: __c461, r: 461, ro: 1, g: [[0,[0]]] },
+  { f: 52, p: "/properties/content", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 799 },
+  { f: 52, p: "/properties/content/items", c: __c761, r: 761, ro: 1, g: [[0,[0]]] },
+  { f: 52, p: "/properties/content~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 52, p: "/properties/declassifiable", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 52, p: "/properties/declassified~1from", c: __c461, r: 461, ro: 1, g: [[0,[0]]] },
+  { f: 52, p: "/properties/grant~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 52, p: "/additionalProperties", b: false },
+  { f: 52, p: "/oneOf/0", c: __c805, g: [[4,[23,26]]], k: { "required": ["content"] }, pr: [["content", "content", 806]] },
+  { f: 52, p: "/oneOf/0/properties/content", av: 1, g: [] },
+  { f: 52, p: "/oneOf/1", c: __c807, g: [[4,[23,26]]], k: { "required": ["content/ref"] }, pr: [["content/ref", "content~1ref", 808]] },
+  { f: 52, p: "/oneOf/1/properties/content~1ref", av: 1, g: [] },
+  { f: 24, p: "/$defs/EpistemicBlock", c: __c809, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["stance", "stance", 810], ["confidence", "confidence", 811], ["grounded_in", "grounded_in", 812], ["caveats", "caveats", 814]], ap: 816, kn: new Set(["stance","confidence","grounded_in","caveats"]) },
+  { f: 24, p: "/$defs/EpistemicBlock/properties/stance", g: [[0,[2]]], k: { "enum": ["advisory","hypothesis"] } },
+  { f: 24, p: "/$defs/EpistemicBlock/properties/confidence", g: [[0,[2]]], k: { "enum": ["unstated","low","medium","high"] } },
+  { f: 24, p: "/$defs/EpistemicBlock/properties/grounded_in", t: ["array"], tv: "array", g: [[3,[18]]], it: 813 },
+  { f: 24, p: "/$defs/EpistemicBlock/properties/grounded_in/items", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 24, p: "/$defs/EpistemicBlock/properties/caveats", t: ["array"], tv: "array", g: [[3,[18]]], it: 815 },
+  { f: 24, p: "/$defs/EpistemicBlock/properties/caveats/items", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 500, "minLength": 1 } },
+  { f: 24, p: "/$defs/EpistemicBlock/additionalProperties", b: false },
+  { f: 50, p: "/$defs/FreeTextWithAllowlistPayload", c: __c818, r: 818, ro: 1, g: [[0,[0]]] },
+  { f: 53, p: "", c: __c818, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["allowlist"] }, pr: [["allowlist", "allowlist", 819], ["match", "match", 821], ["placeholder", "placeholder", 822]], ap: 823, kn: new Set(["allowlist","match","placeholder"]) },
+  { f: 53, p: "/properties/allowlist", t: ["array"], tv: "array", g: [[3,[16,17,18,20]]], k: { "maxItems": 64, "minItems": 1, "uniqueItems": true }, it: 820, uq: null },
+  { f: 53, p: "/properties/allowlist/items", c: __c602, r: 602, ro: 1, g: [[0,[0]]] },
+  { f: 53, p: "/properties/match", g: [[0,[2]]], k: { "enum": ["exact","case-insensitive"] } },
+  { f: 53, p: "/properties/placeholder", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 80 } },
+  { f: 53, p: "/additionalProperties", b: false },
+  { f: 25, p: "/$defs/GeneratePolicy", c: __c824, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["locality", "locality", 825], ["trust_mode", "trust_mode", 826], ["scope", "scope", 827], ["on_context_denied", "on_context_denied", 828], ["plurality", "plurality", 829]], ap: 830, kn: new Set(["locality","trust_mode","scope","on_context_denied","plurality"]) },
+  { f: 25, p: "/$defs/GeneratePolicy/properties/locality", c: __c440, r: 440, ro: 1, g: [[0,[0]]] },
+  { f: 25, p: "/$defs/GeneratePolicy/properties/trust_mode", c: __c442, r: 442, ro: 1, g: [[0,[0]]] },
+  { f: 25, p: "/$defs/GeneratePolicy/properties/scope", g: [[0,[2]]], k: { "enum": ["assistant-session-only","granted-context"] } },
+  { f: 25, p: "/$defs/GeneratePolicy/properties/on_context_denied", g: [[0,[2]]], k: { "enum": ["fail_closed","drop_with_trace"] } },
+  { f: 25, p: "/$defs/GeneratePolicy/properties/plurality", g: [[0,[2]]], k: { "enum": ["preserve","collapse"] } },
+  { f: 25, p: "/$defs/GeneratePolicy/additionalProperties", b: false },
+  { f: 25, p: "", c: __c831, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","operation","turns"] }, pr: [["schema", "schema", 832], ["operation", "operation", 833], ["turns", "turns", 834], ["context_assembly", "context_assembly", 841], ["parameters", "parameters", 842], ["policy", "policy", 850], ["metadata", "metadata", 851]], ap: 858, kn: new Set(["schema","operation","turns","context_assembly","parameters","policy","metadata"]) },
+  { f: 25, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.generate.request.v1" } },
+  { f: 25, p: "/properties/operation", g: [[0,[1]]], k: { "const": "generate" } },
+  { f: 25, p: "/properties/turns", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 835 },
+  { f: 25, p: "/properties/turns/items", c: __c836, r: 836, ro: 1, g: [[0,[0]]] },
+  { f: 25, p: "/$defs/Turn", c: __c836, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["role","content"] }, pr: [["role", "role", 837], ["content", "content", 838]], ap: 840, kn: new Set(["role","content"]) },
+  { f: 25, p: "/$defs/Turn/properties/role", g: [[0,[2]]], k: { "enum": ["user","assistant"] } },
+  { f: 25, p: "/$defs/Turn/properties/content", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 839 },
+  { f: 25, p: "/$defs/Turn/properties/content/items", c: __c761, r: 761, ro: 1, g: [[0,[0]]] },
+  { f: 25, p: "/$defs/Turn/additionalProperties", b: false },
+  { f: 25, p: "/properties/context_assembly", c: __c775, r: 775, ro: 1, g: [[0,[0]]] },
+  { f: 25, p: "/properties/parameters", c: __c843, r: 843, ro: 1, g: [[0,[0]]] },
+  { f: 25, p: "/$defs/GenerationParameters", c: __c843, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["max_tokens", "max_tokens", 844], ["temperature", "temperature", 845], ["top_p", "top_p", 846], ["stop", "stop", 847]], ap: 849, kn: new Set(["max_tokens","temperature","top_p","stop"]) },
+  { f: 25, p: "/$defs/GenerationParameters/properties/max_tokens", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
+  { f: 25, p: "/$defs/GenerationParameters/properties/temperature", t: ["number"], tv: "number", g: [[1,[8,9]]], k: { "maximum": 2, "minimum": 0 } },
+  { f: 25, p: "/$defs/GenerationParameters/properties/top_p", t: ["number"], tv: "number", g: [[1,[8,11]]], k: { "maximum": 1, "exclusiveMinimum": 0 } },
+  { f: 25, p: "/$defs/GenerationParameters/properties/stop", t: ["array"], tv: "array", g: [[3,[16,18]]], k: { "maxItems": 8 }, it: 848 },
+  { f: 25, p: "/$defs/GenerationParameters/properties/stop/items", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 25, p: "/$defs/GenerationParameters/additionalProperties", b: false },
+  { f: 25, p: "/properties/policy", c: __c824, r: 824, ro: 1, g: [[0,[0]]] },
+  { f: 25, p: "/properties/metadata", t: ["object"], tv: "object", g: [[4,[24,25]]], ap: 852, kn: new Set([]), pn: 857 },
+  { f: 25, p: "/properties/metadata/additionalProperties", g: [[0,[4]]], any: [853,854,855,856] },
+  { f: 25, p: "/properties/metadata/additionalProperties/anyOf/0", c: __c853, t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 256 } },
+  { f: 25, p: "/properties/metadata/additionalProperties/anyOf/1", c: __c854, t: ["number"], tv: "number", ut: 1, g: [] },
+  { f: 25, p: "/properties/metadata/additionalProperties/anyOf/2", c: __c855, t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 25, p: "/properties/metadata/additionalProperties/anyOf/3", c: __c856, t: ["null"], tv: "null", ut: 1, g: [] },
+  { f: 25, p: "/properties/metadata/propertyNames", g: [[2,[12]]], k: { "maxLength": 64 } },
+  { f: 25, p: "/additionalProperties", b: false },
+  { f: 24, p: "", c: __c859, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","operation","outcome","trace/ref"] }, pr: [["schema", "schema", 860], ["operation", "operation", 861], ["outcome", "outcome", 862], ["reason/code", "reason~1code", 863], ["output", "output", 864], ["epistemic", "epistemic", 866], ["runtime/ref", "runtime~1ref", 867], ["model.binding/ref", "model.binding~1ref", 868], ["locality", "locality", 869], ["trace/ref", "trace~1ref", 870], ["usage", "usage", 872], ["diagnostics", "diagnostics", 877]], ap: 878, kn: new Set(["schema","operation","outcome","reason/code","output","epistemic","runtime/ref","model.binding/ref","locality","trace/ref","usage","diagnostics"]), all: [879] },
+  { f: 24, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.generate.response.v1" } },
+  { f: 24, p: "/properties/operation", g: [[0,[1]]], k: { "const": "generate" } },
+  { f: 24, p: "/properties/outcome", c: __c419, r: 419, ro: 1, g: [[0,[0]]] },
+  { f: 24, p: "/properties/reason~1code", c: __c454, r: 454, ro: 1, g: [[0,[0]]] },
+  { f: 24, p: "/properties/output", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 865 },
+  { f: 24, p: "/properties/output/items", c: __c761, r: 761, ro: 1, g: [[0,[0]]] },
+  { f: 24, p: "/properties/epistemic", c: __c809, r: 809, ro: 1, g: [[0,[0]]] },
+  { f: 24, p: "/properties/runtime~1ref", c: __c421, r: 421, ro: 1, g: [[0,[0]]] },
+  { f: 24, p: "/properties/model.binding~1ref", c: __c423, r: 423, ro: 1, g: [[0,[0]]] },
+  { f: 24, p: "/properties/locality", g: [[0,[2]]], k: { "enum": ["local_only","remote"] } },
+  { f: 24, p: "/properties/trace~1ref", c: __c871, r: 871, ro: 1, g: [[0,[0]]] },
+  { f: 24, p: "/$defs/TraceRef", c: __c871, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^(trace/|tr:).+$" }, re: __RE20 },
+  { f: 24, p: "/properties/usage", c: __c873, r: 873, ro: 1, g: [[0,[0]]] },
+  { f: 24, p: "/$defs/Usage", c: __c873, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["input_tokens", "input_tokens", 874], ["output_tokens", "output_tokens", 875]], ap: 876, kn: new Set(["input_tokens","output_tokens"]) },
+  { f: 24, p: "/$defs/Usage/properties/input_tokens", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 24, p: "/$defs/Usage/properties/output_tokens", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 24, p: "/$defs/Usage/additionalProperties", b: false },
+  { f: 24, p: "/properties/diagnostics", c: __c479, r: 479, ro: 1, g: [[0,[0]]] },
+  { f: 24, p: "/additionalProperties", b: false },
+  { f: 24, p: "/allOf/0", g: [[0,[7]]], if: 880, th: 882, el: 890 },
+  { f: 24, p: "/allOf/0/if", c: __c880, g: [[4,[23,26]]], k: { "required": ["outcome"] }, pr: [["outcome", "outcome", 881]] },
+  { f: 24, p: "/allOf/0/if/properties/outcome", g: [[0,[1]]], k: { "const": "completed" } },
+  { f: 24, p: "/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["output","epistemic","runtime/ref","model.binding/ref","locality"] }, pr: [["output", "output", 883], ["epistemic", "epistemic", 884], ["runtime/ref", "runtime~1ref", 885], ["model.binding/ref", "model.binding~1ref", 886], ["locality", "locality", 887], ["reason/code", "reason~1code", 888]] },
+  { f: 24, p: "/allOf/0/then/properties/output", av: 1, g: [] },
+  { f: 24, p: "/allOf/0/then/properties/epistemic", av: 1, g: [] },
+  { f: 24, p: "/allOf/0/then/properties/runtime~1ref", av: 1, g: [] },
+  { f: 24, p: "/allOf/0/then/properties/model.binding~1ref", av: 1, g: [] },
+  { f: 24, p: "/allOf/0/then/properties/locality", av: 1, g: [] },
+  { f: 24, p: "/allOf/0/then/properties/reason~1code", g: [[0,[3]]], no: 889 },
+  { f: 24, p: "/allOf/0/then/properties/reason~1code/not", av: 1, c: __c889, g: [] },
+  { f: 24, p: "/allOf/0/else", g: [[4,[23,26]]], k: { "required": ["reason/code"] }, pr: [["reason/code", "reason~1code", 891], ["output", "output", 892], ["epistemic", "epistemic", 894]] },
+  { f: 24, p: "/allOf/0/else/properties/reason~1code", av: 1, g: [] },
+  { f: 24, p: "/allOf/0/else/properties/output", g: [[0,[3]]], no: 893 },
+  { f: 24, p: "/allOf/0/else/properties/output/not", av: 1, c: __c893, g: [] },
+  { f: 24, p: "/allOf/0/else/properties/epistemic", g: [[0,[3]]], no: 895 },
+  { f: 24, p: "/allOf/0/else/properties/epistemic/not", av: 1, c: __c895, g: [] },
+  { f: 54, p: "", c: __c896, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","feedback/id","result/ref","session/ref","participant/ref","verdict","recorded/at"] }, pr: [["schema", "schema", 897], ["feedback/id", "feedback~1id", 898], ["result/ref", "result~1ref", 899], ["session/ref", "session~1ref", 901], ["participant/ref", "participant~1ref", 903], ["verdict", "verdict", 904], ["note", "note", 905], ["supersedes/ref", "supersedes~1ref", 906], ["recorded/at", "recorded~1at", 907]], ap: 908, kn: new Set(["schema","feedback/id","result/ref","session/ref","participant/ref","verdict","note","supersedes/ref","recorded/at"]), all: [909] },
+  { f: 54, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.inquiry-feedback.v1" } },
+  { f: 54, p: "/properties/feedback~1id", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^feedback:.+$" }, re: __RE9 },
+  { f: 54, p: "/properties/result~1ref", c: __c900, r: 900, ro: 1, g: [[0,[0]]] },
+  { f: 55, p: "/$defs/ResultRef", c: __c900, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^result:.+$" }, re: __RE16 },
+  { f: 54, p: "/properties/session~1ref", c: __c902, r: 902, ro: 1, g: [[0,[0]]] },
+  { f: 23, p: "/$defs/SessionRef", c: __c902, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^session:.+$" }, re: __RE18 },
+  { f: 54, p: "/properties/participant~1ref", c: __c414, r: 414, ro: 1, g: [[0,[0]]] },
+  { f: 54, p: "/properties/verdict", g: [[0,[2]]], k: { "enum": ["verified","refuted","amended"] } },
+  { f: 54, p: "/properties/note", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 4000, "minLength": 1 } },
+  { f: 54, p: "/properties/supersedes~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^feedback:.+$" }, re: __RE9 },
+  { f: 54, p: "/properties/recorded~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
+  { f: 54, p: "/additionalProperties", b: false },
+  { f: 54, p: "/allOf/0", g: [[0,[7]]], if: 910, th: 912 },
+  { f: 54, p: "/allOf/0/if", c: __c910, g: [[4,[23,26]]], k: { "required": ["verdict"] }, pr: [["verdict", "verdict", 911]] },
+  { f: 54, p: "/allOf/0/if/properties/verdict", g: [[0,[1]]], k: { "const": "amended" } },
+  { f: 54, p: "/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["note"] }, pr: [["note", "note", 913]] },
+  { f: 54, p: "/allOf/0/then/properties/note", av: 1, g: [] },
+  { f: 55, p: "", c: __c914, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","result/id","turn/id","session/ref","participant/ref","trace/ref","provenance","classification","output","epistemic","recorded/at"] }, pr: [["schema", "schema", 915], ["result/id", "result~1id", 916], ["turn/id", "turn~1id", 917], ["session/ref", "session~1ref", 918], ["participant/ref", "participant~1ref", 919], ["trace/ref", "trace~1ref", 920], ["provenance", "provenance", 921], ["classification", "classification", 927], ["output", "output", 928], ["epistemic", "epistemic", 930], ["recorded/at", "recorded~1at", 931]], ap: 932, kn: new Set(["schema","result/id","turn/id","session/ref","participant/ref","trace/ref","provenance","classification","output","epistemic","recorded/at"]) },
+  { f: 55, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.inquiry-result.v1" } },
+  { f: 55, p: "/properties/result~1id", c: __c900, r: 900, ro: 1, g: [[0,[0]]] },
+  { f: 55, p: "/properties/turn~1id", c: __c412, r: 412, ro: 1, g: [[0,[0]]] },
+  { f: 55, p: "/properties/session~1ref", c: __c902, r: 902, ro: 1, g: [[0,[0]]] },
+  { f: 55, p: "/properties/participant~1ref", c: __c414, r: 414, ro: 1, g: [[0,[0]]] },
+  { f: 55, p: "/properties/trace~1ref", c: __c871, r: 871, ro: 1, g: [[0,[0]]] },
+  { f: 55, p: "/properties/provenance", c: __c922, r: 922, ro: 1, g: [[0,[0]]] },
+  { f: 55, p: "/$defs/ResultProvenance", c: __c922, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runtime/ref","model.binding/ref","operation/id"] }, pr: [["runtime/ref", "runtime~1ref", 923], ["model.binding/ref", "model.binding~1ref", 924], ["operation/id", "operation~1id", 925]], ap: 926, kn: new Set(["runtime/ref","model.binding/ref","operation/id"]) },
+  { f: 55, p: "/$defs/ResultProvenance/properties/runtime~1ref", c: __c421, r: 421, ro: 1, g: [[0,[0]]] },
+  { f: 55, p: "/$defs/ResultProvenance/properties/model.binding~1ref", c: __c423, r: 423, ro: 1, g: [[0,[0]]] },
+  { f: 55, p: "/$defs/ResultProvenance/properties/operation~1id", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^op:.+$" }, re: __RE7 },
+  { f: 55, p: "/$defs/ResultProvenance/additionalProperties", b: false },
+  { f: 55, p: "/properties/classification", c: __c461, r: 461, ro: 1, g: [[0,[0]]] },
+  { f: 55, p: "/properties/output", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 929 },
+  { f: 55, p: "/properties/output/items", c: __c761, r: 761, ro: 1, g: [[0,[0]]] },
+  { f: 55, p: "/properties/epistemic", c: __c809, r: 809, ro: 1, g: [[0,[0]]] },
+  { f: 55, p: "/properties/recorded~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
+  { f: 55, p: "/additionalProperties", b: false },
+  { f: 23, p: "", c: __c933, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","turn/id","session/ref","participant/ref","sequence","content","classification","recorded/at"] }, pr: [["schema", "schema", 934], ["turn/id", "turn~1id", 935], ["session/ref", "session~1ref", 936], ["participant/ref", "participant~1ref", 937], ["sequence", "sequence", 938], ["content", "content", 939], ["classification", "classification", 941], ["recorded/at", "recorded~1at", 942]], ap: 943, kn: new Set(["schema","turn/id","session/ref","participant/ref","sequence","content","classification","recorded/at"]) },
+  { f: 23, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.inquiry-turn.v1" } },
+  { f: 23, p: "/properties/turn~1id", c: __c412, r: 412, ro: 1, g: [[0,[0]]] },
+  { f: 23, p: "/properties/session~1ref", c: __c902, r: 902, ro: 1, g: [[0,[0]]] },
+  { f: 23, p: "/properties/participant~1ref", c: __c414, r: 414, ro: 1, g: [[0,[0]]] },
+  { f: 23, p: "/properties/sequence", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 23, p: "/properties/content", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 940 },
+  { f: 23, p: "/properties/content/items", c: __c761, r: 761, ro: 1, g: [[0,[0]]] },
+  { f: 23, p: "/properties/classification", c: __c461, r: 461, ro: 1, g: [[0,[0]]] },
+  { f: 23, p: "/properties/recorded~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
+  { f: 23, p: "/additionalProperties", b: false },
+  { f: 56, p: "", c: __c944, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","model.binding/ref","accepts_max_tier","transport_kind","remote_provider"] }, pr: [["schema", "schema", 945], ["model.binding/ref", "model.binding~1ref", 946], ["accepts_max_tier", "accepts_max_tier", 947], ["accepts", "accepts", 948], ["requires_declassification_above", "requires_declassification_above", 950], ["transport_kind", "transport_kind", 951], ["remote_provider", "remote_provider", 953], ["operator_acknowledgement", "operator_acknowledgement", 954]], ap: 961, kn: new Set(["schema","model.binding/ref","accepts_max_tier","accepts","requires_declassification_above","transport_kind","remote_provider","operator_acknowledgement"]), all: [962,969,975,981,987] },
+  { f: 56, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.model-acceptance.v1" } },
+  { f: 56, p: "/properties/model.binding~1ref", c: __c423, r: 423, ro: 1, g: [[0,[0]]] },
+  { f: 56, p: "/properties/accepts_max_tier", c: __c461, r: 461, ro: 1, g: [[0,[0]]] },
+  { f: 56, p: "/properties/accepts", t: ["array"], tv: "array", g: [[3,[17,18,20]]], k: { "minItems": 1, "uniqueItems": true }, it: 949, uq: null },
+  { f: 56, p: "/properties/accepts/items", c: __c461, r: 461, ro: 1, g: [[0,[0]]] },
+  { f: 56, p: "/properties/requires_declassification_above", c: __c461, r: 461, ro: 1, g: [[0,[0]]] },
+  { f: 56, p: "/properties/transport_kind", c: __c952, r: 952, ro: 1, g: [[0,[0]]] },
+  { f: 57, p: "/$defs/TransportKind", c: __c952, g: [[0,[2]]], k: { "enum": ["http_local","command_stdio","http_remote"] } },
+  { f: 56, p: "/properties/remote_provider", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 56, p: "/properties/operator_acknowledgement", c: __c955, r: 955, ro: 1, g: [[0,[0]]] },
+  { f: 56, p: "/$defs/OperatorAcknowledgement", c: __c955, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["acknowledged/by","acknowledged/at","acknowledged_max_tier"] }, pr: [["acknowledged/by", "acknowledged~1by", 956], ["acknowledged/at", "acknowledged~1at", 957], ["acknowledged_max_tier", "acknowledged_max_tier", 958], ["question/ref", "question~1ref", 959]], ap: 960, kn: new Set(["acknowledged/by","acknowledged/at","acknowledged_max_tier","question/ref"]) },
+  { f: 56, p: "/$defs/OperatorAcknowledgement/properties/acknowledged~1by", c: __c414, r: 414, ro: 1, g: [[0,[0]]] },
+  { f: 56, p: "/$defs/OperatorAcknowledgement/properties/acknowledged~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
+  { f: 56, p: "/$defs/OperatorAcknowledgement/properties/acknowledged_max_tier", c: __c461, r: 461, ro: 1, g: [[0,[0]]] },
+  { f: 56, p: "/$defs/OperatorAcknowledgement/properties/question~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE11 },
+  { f: 56, p: "/$defs/OperatorAcknowledgement/additionalProperties", b: false },
+  { f: 56, p: "/additionalProperties", b: false },
+  { f: 56, p: "/allOf/0", g: [[0,[7]]], if: 963, th: 965, el: 967 },
+  { f: 56, p: "/allOf/0/if", c: __c963, g: [[4,[23,26]]], k: { "required": ["transport_kind"] }, pr: [["transport_kind", "transport_kind", 964]] },
+  { f: 56, p: "/allOf/0/if/properties/transport_kind", g: [[0,[1]]], k: { "const": "http_remote" } },
+  { f: 56, p: "/allOf/0/then", g: [[4,[26]]], pr: [["remote_provider", "remote_provider", 966]] },
+  { f: 56, p: "/allOf/0/then/properties/remote_provider", g: [[0,[1]]], k: { "const": true } },
+  { f: 56, p: "/allOf/0/else", g: [[4,[26]]], pr: [["remote_provider", "remote_provider", 968]] },
+  { f: 56, p: "/allOf/0/else/properties/remote_provider", g: [[0,[1]]], k: { "const": false } },
+  { f: 56, p: "/allOf/1", g: [[0,[7]]], if: 970, th: 973 },
+  { f: 56, p: "/allOf/1/if", c: __c970, g: [[4,[23,26]]], k: { "required": ["remote_provider","accepts_max_tier"] }, pr: [["remote_provider", "remote_provider", 971], ["accepts_max_tier", "accepts_max_tier", 972]] },
+  { f: 56, p: "/allOf/1/if/properties/remote_provider", g: [[0,[1]]], k: { "const": true } },
+  { f: 56, p: "/allOf/1/if/properties/accepts_max_tier", g: [[0,[2]]], k: { "enum": ["community","personal"] } },
+  { f: 56, p: "/allOf/1/then", g: [[4,[23,26]]], k: { "required": ["operator_acknowledgement"] }, pr: [["operator_acknowledgement", "operator_acknowledgement", 974]] },
+  { f: 56, p: "/allOf/1/then/properties/operator_acknowledgement", av: 1, g: [] },
+  { f: 56, p: "/allOf/2", g: [[0,[7]]], if: 976, th: 978 },
+  { f: 56, p: "/allOf/2/if", c: __c976, g: [[4,[23,26]]], k: { "required": ["accepts_max_tier"] }, pr: [["accepts_max_tier", "accepts_max_tier", 977]] },
+  { f: 56, p: "/allOf/2/if/properties/accepts_max_tier", g: [[0,[1]]], k: { "const": "public" } },
+  { f: 56, p: "/allOf/2/then", g: [[4,[26]]], pr: [["accepts", "accepts", 979]] },
+  { f: 56, p: "/allOf/2/then/properties/accepts", t: ["array"], tv: "array", g: [[3,[18]]], it: 980 },
+  { f: 56, p: "/allOf/2/then/properties/accepts/items", g: [[0,[2]]], k: { "enum": ["public"] } },
+  { f: 56, p: "/allOf/3", g: [[0,[7]]], if: 982, th: 984 },
+  { f: 56, p: "/allOf/3/if", c: __c982, g: [[4,[23,26]]], k: { "required": ["accepts_max_tier"] }, pr: [["accepts_max_tier", "accepts_max_tier", 983]] },
+  { f: 56, p: "/allOf/3/if/properties/accepts_max_tier", g: [[0,[1]]], k: { "const": "community" } },
+  { f: 56, p: "/allOf/3/then", g: [[4,[26]]], pr: [["accepts", "accepts", 985]] },
+  { f: 56, p: "/allOf/3/then/properties/accepts", t: ["array"], tv: "array", g: [[3,[18]]], it: 986 },
+  { f: 56, p: "/allOf/3/then/properties/accepts/items", g: [[0,[2]]], k: { "enum": ["public","community"] } },
+  { f: 56, p: "/allOf/4", g: [[0,[7]]], if: 988, th: 991 },
+  { f: 56, p: "/allOf/4/if", c: __c988, g: [[4,[23,26]]], k: { "required": ["accepts_max_tier","operator_acknowledgement"] }, pr: [["accepts_max_tier", "accepts_max_tier", 989], ["operator_acknowledgement", "operator_acknowledgement", 990]] },
+  { f: 56, p: "/allOf/4/if/properties/accepts_max_tier", g: [[0,[1]]], k: { "const": "personal" } },
+  { f: 56, p: "/allOf/4/if/properties/operator_acknowledgement", t: ["object"], tv: "object", ut: 1, g: [] },
+  { f: 56, p: "/allOf/4/then", g: [[4,[26]]], pr: [["operator_acknowledgement", "operator_acknowledgement", 992]] },
+  { f: 56, p: "/allOf/4/then/properties/operator_acknowledgement", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["acknowledged_max_tier", "acknowledged_max_tier", 993]] },
+  { f: 56, p: "/allOf/4/then/properties/operator_acknowledgement/properties/acknowledged_max_tier", g: [[0,[1]]], k: { "const": "personal" } },
+  { f: 50, p: "/$defs/MultiChoicePayload", c: __c995, r: 995, ro: 1, g: [[0,[0]]] },
+  { f: 58, p: "", c: __c995, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["options"] }, pr: [["options", "options", 996], ["min/selected", "min~1selected", 998], ["max/selected", "max~1selected", 999]], ap: 1000, kn: new Set(["options","min/selected","max/selected"]) },
+  { f: 58, p: "/properties/options", t: ["array"], tv: "array", g: [[3,[16,17,18]]], k: { "maxItems": 24, "minItems": 2 }, it: 997 },
+  { f: 58, p: "/properties/options/items", c: __c747, r: 747, ro: 1, g: [[0,[0]]] },
+  { f: 58, p: "/properties/min~1selected", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 58, p: "/properties/max~1selected", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
+  { f: 58, p: "/additionalProperties", b: false },
+  { f: 46, p: "", c: __c1001, t: ["string"], tv: "string", ut: 1, g: [[0,[2]]], k: { "enum": ["commons","support","crisis"] } },
+  { f: 59, p: "/$defs/NotificationAction", c: __c1002, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["kind","target/ref"] }, pr: [["kind", "kind", 1003], ["target/ref", "target~1ref", 1004], ["input/schema", "input~1schema", 1005], ["idempotency/key", "idempotency~1key", 1006]], ap: 1007, kn: new Set(["kind","target/ref","input/schema","idempotency/key"]), all: [1008,1014,1020,1026,1032] },
+  { f: 59, p: "/$defs/NotificationAction/properties/kind", g: [[0,[2]]], k: { "enum": ["single-choice","multi-choice","confirm","free-text-with-allowlist","open-interaction"] } },
+  { f: 59, p: "/$defs/NotificationAction/properties/target~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 59, p: "/$defs/NotificationAction/properties/input~1schema", g: [[0,[2]]], k: { "enum": ["inquirium.operator-question.widget.single-choice.v1","inquirium.operator-question.widget.multi-choice.v1","inquirium.operator-question.widget.confirm.v1","inquirium.operator-question.widget.free-text-with-allowlist.v1"] } },
+  { f: 59, p: "/$defs/NotificationAction/properties/idempotency~1key", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
+  { f: 59, p: "/$defs/NotificationAction/additionalProperties", b: false },
+  { f: 59, p: "/$defs/NotificationAction/allOf/0", g: [[0,[7]]], if: 1009, th: 1011 },
+  { f: 59, p: "/$defs/NotificationAction/allOf/0/if", c: __c1009, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1010]] },
+  { f: 59, p: "/$defs/NotificationAction/allOf/0/if/properties/kind", g: [[0,[1]]], k: { "const": "single-choice" } },
+  { f: 59, p: "/$defs/NotificationAction/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["input/schema","idempotency/key"] }, pr: [["input/schema", "input~1schema", 1012], ["idempotency/key", "idempotency~1key", 1013]] },
+  { f: 59, p: "/$defs/NotificationAction/allOf/0/then/properties/input~1schema", g: [[0,[1]]], k: { "const": "inquirium.operator-question.widget.single-choice.v1" } },
+  { f: 59, p: "/$defs/NotificationAction/allOf/0/then/properties/idempotency~1key", av: 1, g: [] },
+  { f: 59, p: "/$defs/NotificationAction/allOf/1", g: [[0,[7]]], if: 1015, th: 1017 },
+  { f: 59, p: "/$defs/NotificationAction/allOf/1/if", c: __c1015, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1016]] },
+  { f: 59, p: "/$defs/NotificationAction/allOf/1/if/properties/kind", g: [[0,[1]]], k: { "const": "multi-choice" } },
+  { f: 59, p: "/$defs/NotificationAction/allOf/1/then", g: [[4,[23,26]]], k: { "required": ["input/schema","idempotency/key"] }, pr: [["input/schema", "input~1schema", 1018], ["idempotency/key", "idempotency~1key", 1019]] },
+  { f: 59, p: "/$defs/NotificationAction/allOf/1/then/properties/input~1schema", g: [[0,[1]]], k: { "const": "inquirium.operator-question.widget.multi-choice.v1" } },
+  { f: 59, p: "/$defs/NotificationAction/allOf/1/then/properties/idempotency~1key", av: 1, g: [] },
+  { f: 59, p: "/$defs/NotificationAction/allOf/2", g: [[0,[7]]], if: 1021, th: 1023 },
+  { f: 59, p: "/$defs/NotificationAction/allOf/2/if", c: __c1021, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1022]] },
+  { f: 59, p: "/$defs/NotificationAction/allOf/2/if/properties/kind", g: [[0,[1]]], k: { "const": "confirm" } },
+  { f: 59, p: "/$defs/NotificationAction/allOf/2/then", g: [[4,[23,26]]], k: { "required": ["input/schema","idempotency/key"] }, pr: [["input/schema", "input~1schema", 1024], ["idempotency/key", "idempotency~1key", 1025]] },
+  { f: 59, p: "/$defs/NotificationAction/allOf/2/then/properties/input~1schema", g: [[0,[1]]], k: { "const": "inquirium.operator-question.widget.confirm.v1" } },
+  { f: 59, p: "/$defs/NotificationAction/allOf/2/then/properties/idempotency~1key", av: 1, g: [] },
+  { f: 59, p: "/$defs/NotificationAction/allOf/3", g: [[0,[7]]], if: 1027, th: 1029 },
+  { f: 59, p: "/$defs/NotificationAction/allOf/3/if", c: __c1027, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1028]] },
+  { f: 59, p: "/$defs/NotificationAction/allOf/3/if/properties/kind", g: [[0,[1]]], k: { "const": "free-text-with-allowlist" } },
+  { f: 59, p: "/$defs/NotificationAction/allOf/3/then", g: [[4,[23,26]]], k: { "required": ["input/schema","idempotency/key"] }, pr: [["input/schema", "input~1schema", 1030], ["idempotency/key", "idempotency~1key", 1031]] },
+  { f: 59, p: "/$defs/NotificationAction/allOf/3/then/properties/input~1schema", g: [[0,[1]]], k: { "const": "inquirium.operator-question.widget.free-text-with-allowlist.v1" } },
+  { f: 59, p: "/$defs/NotificationAction/allOf/3/then/properties/idempotency~1key", av: 1, g: [] },
+  { f: 59, p: "/$defs/NotificationAction/allOf/4", g: [[0,[7]]], if: 1033, th: 1035 },
+  { f: 59, p: "/$defs/NotificationAction/allOf/4/if", c: __c1033, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1034]] },
+  { f: 59, p: "/$defs/NotificationAction/allOf/4/if/properties/kind", g: [[0,[1]]], k: { "const": "open-interaction" } },
+  { f: 59, p: "/$defs/NotificationAction/allOf/4/then", g: [[4,[26]]], pr: [["input/schema", "input~1schema", 1036]] },
+  { f: 59, p: "/$defs/NotificationAction/allOf/4/then/properties/input~1schema", g: [[0,[3]]], no: 1037 },
+  { f: 59, p: "/$defs/NotificationAction/allOf/4/then/properties/input~1schema/not", av: 1, c: __c1037, g: [] },
+  { f: 59, p: "", c: __c1038, t: ["object"], tv: "object", g: [[0,[4]],[4,[23,25,26]]], k: { "required": ["schema","correlation/id","body/text","reason/code"] }, pr: [["schema", "schema", 1039], ["subject/ref", "subject~1ref", 1040], ["body/ref", "body~1ref", 1041], ["correlation/id", "correlation~1id", 1042], ["body/text", "body~1text", 1043], ["reason/code", "reason~1code", 1044], ["actions", "actions", 1045]], ap: 1047, kn: new Set(["schema","subject/ref","body/ref","correlation/id","body/text","reason/code","actions"]), any: [1048,1050] },
+  { f: 59, p: "/properties/schema", g: [[0,[1]]], k: { "const": "notification-create.v1" } },
+  { f: 59, p: "/properties/subject~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE11 },
+  { f: 59, p: "/properties/body~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE11 },
+  { f: 59, p: "/properties/correlation~1id", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^operation/.+$" }, re: __RE12 },
+  { f: 59, p: "/properties/body~1text", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 500, "minLength": 1 } },
+  { f: 59, p: "/properties/reason~1code", c: __c454, r: 454, ro: 1, g: [[0,[0]]] },
+  { f: 59, p: "/properties/actions", t: ["array"], tv: "array", g: [[3,[16,18]]], k: { "maxItems": 1 }, it: 1046 },
+  { f: 59, p: "/properties/actions/items", c: __c1002, r: 1002, ro: 1, g: [[0,[0]]] },
   { f: 59, p: "/additionalProperties", b: false },
-  { f: 60, p: "", c: __c1237, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","forkedFrom","status"] }, pr: [["runId", "runId", 1238], ["forkedFrom", "forkedFrom", 1239], ["status", "status", 1240]], ap: 1241, kn: new Set(["runId","forkedFrom","status"]) },
-  { f: 60, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 60, p: "/properties/forkedFrom", c: __c243, r: 243, ro: 1, g: [[0,[0]]] },
-  { f: 60, p: "/properties/status", g: [[0,[2]]], k: { "enum": ["created","running","completed"] } },
-  { f: 60, p: "/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/runOrchestratorDecided", c: __c1242, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["decision"] }, pr: [["decision", "decision", 1243]], ap: 1244, kn: new Set(["decision"]) },
-  { f: 0, p: "/$defs/runOrchestratorDecided/properties/decision", c: __c143, r: 143, ro: 1, g: [[0,[0]]] },
-  { f: 0, p: "/$defs/runOrchestratorDecided/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/runStarted", c: __c1245, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["workflowId"] }, pr: [["workflowId", "workflowId", 1246], ["parentRunId", "parentRunId", 1247], ["memoryRef", "memoryRef", 1248], ["memoryScopeIsolation", "memoryScopeIsolation", 1249], ["forkedFrom", "forkedFrom", 1250]], ap: 1251, kn: new Set(["workflowId","parentRunId","memoryRef","memoryScopeIsolation","forkedFrom"]) },
-  { f: 0, p: "/$defs/runStarted/properties/workflowId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 0, p: "/$defs/runStarted/properties/parentRunId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 0, p: "/$defs/runStarted/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 0, p: "/$defs/runStarted/properties/memoryScopeIsolation", g: [[0,[2]]], k: { "enum": ["inherit","isolated"] } },
-  { f: 0, p: "/$defs/runStarted/properties/forkedFrom", c: __c243, r: 243, ro: 1, g: [[0,[0]]] },
-  { f: 0, p: "/$defs/runStarted/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/workerDispatched", c: __c1252, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["decisionKind"] }, pr: [["decisionKind", "decisionKind", 1253], ["worker", "worker", 1254], ["childRunId", "childRunId", 1255]], ap: 1256, kn: new Set(["decisionKind","worker","childRunId"]) },
-  { f: 0, p: "/$defs/workerDispatched/properties/decisionKind", g: [[0,[2]]], k: { "enum": ["next-worker","terminate","clarify","handoff"] } },
-  { f: 0, p: "/$defs/workerDispatched/properties/worker", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 0, p: "/$defs/workerDispatched/properties/childRunId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 0, p: "/$defs/workerDispatched/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/workspaceUpdated", c: __c1257, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["path"] }, pr: [["path", "path", 1258], ["sha256", "sha256", 1259], ["byteSize", "byteSize", 1260]], ap: 1261, kn: new Set(["path","sha256","byteSize"]) },
-  { f: 0, p: "/$defs/workspaceUpdated/properties/path", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 0, p: "/$defs/workspaceUpdated/properties/sha256", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[0-9a-f]{64}$" }, re: __RE24 },
-  { f: 0, p: "/$defs/workspaceUpdated/properties/byteSize", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 0, p: "/$defs/workspaceUpdated/additionalProperties", av: 1, b: true },
+  { f: 59, p: "/anyOf/0", c: __c1048, g: [[4,[23,26]]], k: { "required": ["subject/ref"] }, pr: [["subject/ref", "subject~1ref", 1049]] },
+  { f: 59, p: "/anyOf/0/properties/subject~1ref", av: 1, g: [] },
+  { f: 59, p: "/anyOf/1", c: __c1050, g: [[4,[23,26]]], k: { "required": ["body/ref"] }, pr: [["body/ref", "body~1ref", 1051]] },
+  { f: 59, p: "/anyOf/1/properties/body~1ref", av: 1, g: [] },
+  { f: 44, p: "", c: __c1052, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","question/ref","idempotency/key","answer"] }, pr: [["schema", "schema", 1053], ["question/ref", "question~1ref", 1054], ["idempotency/key", "idempotency~1key", 1055], ["answer", "answer", 1056], ["answered/by", "answered~1by", 1057], ["answered/at", "answered~1at", 1058]], ap: 1059, kn: new Set(["schema","question/ref","idempotency/key","answer","answered/by","answered/at"]) },
+  { f: 44, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.operator-question.answer.v1" } },
+  { f: 44, p: "/properties/question~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE11 },
+  { f: 44, p: "/properties/idempotency~1key", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
+  { f: 44, p: "/properties/answer", c: __c603, r: 603, ro: 1, g: [[0,[0]]] },
+  { f: 44, p: "/properties/answered~1by", c: __c414, r: 414, ro: 1, g: [[0,[0]]] },
+  { f: 44, p: "/properties/answered~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
+  { f: 44, p: "/additionalProperties", b: false },
+  { f: 50, p: "", c: __c1060, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","question/ref","operation/ref","recipient/class","reason/code","prompt","widget/kind","widget/payload","classification","response","provenance"] }, pr: [["schema", "schema", 1061], ["question/ref", "question~1ref", 1062], ["operation/ref", "operation~1ref", 1063], ["recipient/class", "recipient~1class", 1064], ["reason/code", "reason~1code", 1065], ["prompt", "prompt", 1066], ["widget/kind", "widget~1kind", 1072], ["widget/payload", "widget~1payload", 1073], ["default/on-timeout", "default~1on-timeout", 1075], ["timeout", "timeout", 1080], ["classification", "classification", 1081], ["subject", "subject", 1082], ["response", "response", 1090], ["provenance", "provenance", 1096], ["created/at", "created~1at", 1103]], ap: 1104, kn: new Set(["schema","question/ref","operation/ref","recipient/class","reason/code","prompt","widget/kind","widget/payload","default/on-timeout","timeout","classification","subject","response","provenance","created/at"]), all: [1105,1117,1124,1131] },
+  { f: 50, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.operator-question.request.v1" } },
+  { f: 50, p: "/properties/question~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE11 },
+  { f: 50, p: "/properties/operation~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^operation/.+$" }, re: __RE12 },
+  { f: 50, p: "/properties/recipient~1class", g: [[0,[2]]], k: { "enum": ["operator"] } },
+  { f: 50, p: "/properties/reason~1code", c: __c454, r: 454, ro: 1, g: [[0,[0]]] },
+  { f: 50, p: "/properties/prompt", c: __c1067, r: 1067, ro: 1, g: [[0,[0]]] },
+  { f: 50, p: "/$defs/QuestionPrompt", c: __c1067, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["kind","text"] }, pr: [["kind", "kind", 1068], ["text", "text", 1070]], ap: 1071, kn: new Set(["kind","text"]) },
+  { f: 50, p: "/$defs/QuestionPrompt/properties/kind", c: __c1069, r: 1069, ro: 1, g: [[0,[0]]] },
+  { f: 50, p: "/$defs/WidgetKind", c: __c1069, g: [[0,[2]]], k: { "enum": ["single-choice","multi-choice","confirm","free-text-with-allowlist"] } },
+  { f: 50, p: "/$defs/QuestionPrompt/properties/text", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 500, "minLength": 1 } },
+  { f: 50, p: "/$defs/QuestionPrompt/additionalProperties", b: false },
+  { f: 50, p: "/properties/widget~1kind", c: __c1069, r: 1069, ro: 1, g: [[0,[0]]] },
+  { f: 50, p: "/properties/widget~1payload", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1074, kn: new Set([]) },
+  { f: 50, p: "/properties/widget~1payload/additionalProperties", av: 1, b: true },
+  { f: 50, p: "/properties/default~1on-timeout", c: __c1076, r: 1076, ro: 1, g: [[0,[0]]] },
+  { f: 50, p: "/$defs/TimeoutDefault", c: __c1076, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["answer","reason/code"] }, pr: [["answer", "answer", 1077], ["reason/code", "reason~1code", 1078]], ap: 1079, kn: new Set(["answer","reason/code"]) },
+  { f: 50, p: "/$defs/TimeoutDefault/properties/answer", c: __c603, r: 603, ro: 1, g: [[0,[0]]] },
+  { f: 50, p: "/$defs/TimeoutDefault/properties/reason~1code", c: __c454, r: 454, ro: 1, g: [[0,[0]]] },
+  { f: 50, p: "/$defs/TimeoutDefault/additionalProperties", b: false },
+  { f: 50, p: "/properties/timeout", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "duration" }, fm: __fmtDuration },
+  { f: 50, p: "/properties/classification", c: __c752, r: 752, ro: 1, g: [[0,[0]]] },
+  { f: 50, p: "/properties/subject", c: __c1083, r: 1083, ro: 1, g: [[0,[0]]] },
+  { f: 50, p: "/$defs/QuestionSubject", c: __c1083, t: ["object"], tv: "object", g: [[4,[22,25,26]]], k: { "minProperties": 1 }, pr: [["runtime/ref", "runtime~1ref", 1084], ["model.binding/ref", "model.binding~1ref", 1085], ["adapter.instance/ref", "adapter.instance~1ref", 1086], ["lease/ref", "lease~1ref", 1087], ["capability/ref", "capability~1ref", 1088]], ap: 1089, kn: new Set(["runtime/ref","model.binding/ref","adapter.instance/ref","lease/ref","capability/ref"]) },
+  { f: 50, p: "/$defs/QuestionSubject/properties/runtime~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 50, p: "/$defs/QuestionSubject/properties/model.binding~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 50, p: "/$defs/QuestionSubject/properties/adapter.instance~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 50, p: "/$defs/QuestionSubject/properties/lease~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 50, p: "/$defs/QuestionSubject/properties/capability~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 50, p: "/$defs/QuestionSubject/additionalProperties", b: false },
+  { f: 50, p: "/properties/response", c: __c1091, r: 1091, ro: 1, g: [[0,[0]]] },
+  { f: 50, p: "/$defs/ResponseTarget", c: __c1091, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["target/ref","method","idempotency/key"] }, pr: [["target/ref", "target~1ref", 1092], ["method", "method", 1093], ["idempotency/key", "idempotency~1key", 1094]], ap: 1095, kn: new Set(["target/ref","method","idempotency/key"]) },
+  { f: 50, p: "/$defs/ResponseTarget/properties/target~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 50, p: "/$defs/ResponseTarget/properties/method", g: [[0,[2]]], k: { "enum": ["POST"] } },
+  { f: 50, p: "/$defs/ResponseTarget/properties/idempotency~1key", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
+  { f: 50, p: "/$defs/ResponseTarget/additionalProperties", b: false },
+  { f: 50, p: "/properties/provenance", c: __c1097, r: 1097, ro: 1, g: [[0,[0]]] },
+  { f: 50, p: "/$defs/QuestionProvenance", c: __c1097, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["source/component","requested/by","reason/code"] }, pr: [["source/component", "source~1component", 1098], ["requested/by", "requested~1by", 1099], ["reason/code", "reason~1code", 1100], ["origin", "origin", 1101]], ap: 1102, kn: new Set(["source/component","requested/by","reason/code","origin"]) },
+  { f: 50, p: "/$defs/QuestionProvenance/properties/source~1component", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 50, p: "/$defs/QuestionProvenance/properties/requested~1by", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 50, p: "/$defs/QuestionProvenance/properties/reason~1code", c: __c454, r: 454, ro: 1, g: [[0,[0]]] },
+  { f: 50, p: "/$defs/QuestionProvenance/properties/origin", g: [[0,[2]]], k: { "enum": ["host-policy","model-proposed"] } },
+  { f: 50, p: "/$defs/QuestionProvenance/additionalProperties", b: false },
+  { f: 50, p: "/properties/created~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
+  { f: 50, p: "/additionalProperties", b: false },
+  { f: 50, p: "/allOf/0", g: [[0,[7]]], if: 1106, th: 1108 },
+  { f: 50, p: "/allOf/0/if", c: __c1106, g: [[4,[23,26]]], k: { "required": ["widget/kind"] }, pr: [["widget/kind", "widget~1kind", 1107]] },
+  { f: 50, p: "/allOf/0/if/properties/widget~1kind", g: [[0,[1]]], k: { "const": "single-choice" } },
+  { f: 50, p: "/allOf/0/then", g: [[4,[26]]], pr: [["widget/payload", "widget~1payload", 1109], ["prompt", "prompt", 1115]] },
+  { f: 50, p: "/allOf/0/then/properties/widget~1payload", c: __c1111, r: 1110, ro: 1, g: [[0,[0]]] },
+  { f: 50, p: "/$defs/SingleChoicePayload", c: __c1111, r: 1111, ro: 1, g: [[0,[0]]] },
+  { f: 43, p: "", c: __c1111, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["options"] }, pr: [["options", "options", 1112]], ap: 1114, kn: new Set(["options"]) },
+  { f: 43, p: "/properties/options", t: ["array"], tv: "array", g: [[3,[16,17,18]]], k: { "maxItems": 12, "minItems": 2 }, it: 1113 },
+  { f: 43, p: "/properties/options/items", c: __c747, r: 747, ro: 1, g: [[0,[0]]] },
+  { f: 43, p: "/additionalProperties", b: false },
+  { f: 50, p: "/allOf/0/then/properties/prompt", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["kind", "kind", 1116]] },
+  { f: 50, p: "/allOf/0/then/properties/prompt/properties/kind", g: [[0,[1]]], k: { "const": "single-choice" } },
+  { f: 50, p: "/allOf/1", g: [[0,[7]]], if: 1118, th: 1120 },
+  { f: 50, p: "/allOf/1/if", c: __c1118, g: [[4,[23,26]]], k: { "required": ["widget/kind"] }, pr: [["widget/kind", "widget~1kind", 1119]] },
+  { f: 50, p: "/allOf/1/if/properties/widget~1kind", g: [[0,[1]]], k: { "const": "multi-choice" } },
+  { f: 50, p: "/allOf/1/then", g: [[4,[26]]], pr: [["widget/payload", "widget~1payload", 1121], ["prompt", "prompt", 1122]] },
+  { f: 50, p: "/allOf/1/then/properties/widget~1payload", c: __c995, r: 994, ro: 1, g: [[0,[0]]] },
+  { f: 50, p: "/allOf/1/then/properties/prompt", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["kind", "kind", 1123]] },
+  { f: 50, p: "/allOf/1/then/properties/prompt/properties/kind", g: [[0,[1]]], k: { "const": "multi-choice" } },
+  { f: 50, p: "/allOf/2", g: [[0,[7]]], if: 1125, th: 1127 },
+  { f: 50, p: "/allOf/2/if", c: __c1125, g: [[4,[23,26]]], k: { "required": ["widget/kind"] }, pr: [["widget/kind", "widget~1kind", 1126]] },
+  { f: 50, p: "/allOf/2/if/properties/widget~1kind", g: [[0,[1]]], k: { "const": "confirm" } },
+  { f: 50, p: "/allOf/2/then", g: [[4,[26]]], pr: [["widget/payload", "widget~1payload", 1128], ["prompt", "prompt", 1129]] },
+  { f: 50, p: "/allOf/2/then/properties/widget~1payload", c: __c757, r: 756, ro: 1, g: [[0,[0]]] },
+  { f: 50, p: "/allOf/2/then/properties/prompt", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["kind", "kind", 1130]] },
+  { f: 50, p: "/allOf/2/then/properties/prompt/properties/kind", g: [[0,[1]]], k: { "const": "confirm" } },
+  { f: 50, p: "/allOf/3", g: [[0,[7]]], if: 1132, th: 1134 },
+  { f: 50, p: "/allOf/3/if", c: __c1132, g: [[4,[23,26]]], k: { "required": ["widget/kind"] }, pr: [["widget/kind", "widget~1kind", 1133]] },
+  { f: 50, p: "/allOf/3/if/properties/widget~1kind", g: [[0,[1]]], k: { "const": "free-text-with-allowlist" } },
+  { f: 50, p: "/allOf/3/then", g: [[4,[26]]], pr: [["widget/payload", "widget~1payload", 1135], ["prompt", "prompt", 1136]] },
+  { f: 50, p: "/allOf/3/then/properties/widget~1payload", c: __c818, r: 817, ro: 1, g: [[0,[0]]] },
+  { f: 50, p: "/allOf/3/then/properties/prompt", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["kind", "kind", 1137]] },
+  { f: 50, p: "/allOf/3/then/properties/prompt/properties/kind", g: [[0,[1]]], k: { "const": "free-text-with-allowlist" } },
+  { f: 60, p: "", c: __c1138, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","question/ref","operation/ref","state","updated/at"] }, pr: [["schema", "schema", 1139], ["question/ref", "question~1ref", 1140], ["operation/ref", "operation~1ref", 1141], ["state", "state", 1142], ["answer", "answer", 1143], ["answered/by", "answered~1by", 1144], ["default/applied", "default~1applied", 1145], ["superseded/by", "superseded~1by", 1146], ["reason/code", "reason~1code", 1147], ["updated/at", "updated~1at", 1148]], ap: 1149, kn: new Set(["schema","question/ref","operation/ref","state","answer","answered/by","default/applied","superseded/by","reason/code","updated/at"]), all: [1150,1160,1165] },
+  { f: 60, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.operator-question.state.v1" } },
+  { f: 60, p: "/properties/question~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE11 },
+  { f: 60, p: "/properties/operation~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^operation/.+$" }, re: __RE12 },
+  { f: 60, p: "/properties/state", g: [[0,[2]]], k: { "enum": ["pending","answered","timed_out","cancelled","superseded"] } },
+  { f: 60, p: "/properties/answer", c: __c603, r: 603, ro: 1, g: [[0,[0]]] },
+  { f: 60, p: "/properties/answered~1by", c: __c414, r: 414, ro: 1, g: [[0,[0]]] },
+  { f: 60, p: "/properties/default~1applied", c: __c1076, r: 1076, ro: 1, g: [[0,[0]]] },
+  { f: 60, p: "/properties/superseded~1by", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE11 },
+  { f: 60, p: "/properties/reason~1code", c: __c454, r: 454, ro: 1, g: [[0,[0]]] },
+  { f: 60, p: "/properties/updated~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
+  { f: 60, p: "/additionalProperties", b: false },
+  { f: 60, p: "/allOf/0", g: [[0,[7]]], if: 1151, th: 1153, el: 1155 },
+  { f: 60, p: "/allOf/0/if", c: __c1151, g: [[4,[23,26]]], k: { "required": ["state"] }, pr: [["state", "state", 1152]] },
+  { f: 60, p: "/allOf/0/if/properties/state", g: [[0,[1]]], k: { "const": "answered" } },
+  { f: 60, p: "/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["answer"] }, pr: [["answer", "answer", 1154]] },
+  { f: 60, p: "/allOf/0/then/properties/answer", av: 1, g: [] },
+  { f: 60, p: "/allOf/0/else", g: [[4,[26]]], pr: [["answer", "answer", 1156], ["answered/by", "answered~1by", 1158]] },
+  { f: 60, p: "/allOf/0/else/properties/answer", g: [[0,[3]]], no: 1157 },
+  { f: 60, p: "/allOf/0/else/properties/answer/not", av: 1, c: __c1157, g: [] },
+  { f: 60, p: "/allOf/0/else/properties/answered~1by", g: [[0,[3]]], no: 1159 },
+  { f: 60, p: "/allOf/0/else/properties/answered~1by/not", av: 1, c: __c1159, g: [] },
+  { f: 60, p: "/allOf/1", g: [[0,[7]]], if: 1161, th: 1163 },
+  { f: 60, p: "/allOf/1/if", c: __c1161, g: [[4,[23,26]]], k: { "required": ["state"] }, pr: [["state", "state", 1162]] },
+  { f: 60, p: "/allOf/1/if/properties/state", g: [[0,[1]]], k: { "const": "superseded" } },
+  { f: 60, p: "/allOf/1/then", g: [[4,[23,26]]], k: { "required": ["superseded/by"] }, pr: [["superseded/by", "superseded~1by", 1164]] },
+  { f: 60, p: "/allOf/1/then/properties/superseded~1by", av: 1, g: [] },
+  { f: 60, p: "/allOf/2", g: [[0,[7]]], if: 1166, th: 1168 },
+  { f: 60, p: "/allOf/2/if", c: __c1166, g: [[4,[23,26]]], k: { "required": ["state"] }, pr: [["state", "state", 1167]] },
+  { f: 60, p: "/allOf/2/if/properties/state", g: [[0,[2]]], k: { "enum": ["pending","answered"] } },
+  { f: 60, p: "/allOf/2/then", g: [[4,[26]]], pr: [["default/applied", "default~1applied", 1169]] },
+  { f: 60, p: "/allOf/2/then/properties/default~1applied", g: [[0,[3]]], no: 1170 },
+  { f: 60, p: "/allOf/2/then/properties/default~1applied/not", av: 1, c: __c1170, g: [] },
+  { f: 57, p: "", c: __c1171, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","runtime/ref","model.binding/ref","transport_kind","operations","health"] }, pr: [["schema", "schema", 1172], ["runtime/ref", "runtime~1ref", 1173], ["model.binding/ref", "model.binding~1ref", 1174], ["transport_kind", "transport_kind", 1175], ["provider", "provider", 1176], ["protocol", "protocol", 1177], ["operations", "operations", 1178], ["context_window", "context_window", 1180], ["health", "health", 1181], ["acceptance", "acceptance", 1187], ["conformance/report-ref", "conformance~1report-ref", 1188]], ap: 1189, kn: new Set(["schema","runtime/ref","model.binding/ref","transport_kind","provider","protocol","operations","context_window","health","acceptance","conformance/report-ref"]) },
+  { f: 57, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.runtime-candidate.v1" } },
+  { f: 57, p: "/properties/runtime~1ref", c: __c421, r: 421, ro: 1, g: [[0,[0]]] },
+  { f: 57, p: "/properties/model.binding~1ref", c: __c423, r: 423, ro: 1, g: [[0,[0]]] },
+  { f: 57, p: "/properties/transport_kind", c: __c952, r: 952, ro: 1, g: [[0,[0]]] },
+  { f: 57, p: "/properties/provider", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 57, p: "/properties/protocol", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 57, p: "/properties/operations", t: ["array"], tv: "array", g: [[3,[17,18,20]]], k: { "minItems": 1, "uniqueItems": true }, it: 1179, uq: null },
+  { f: 57, p: "/properties/operations/items", g: [[0,[2]]], k: { "enum": ["generate","embed","batch_embed"] } },
+  { f: 57, p: "/properties/context_window", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
+  { f: 57, p: "/properties/health", c: __c1182, r: 1182, ro: 1, g: [[0,[0]]] },
+  { f: 57, p: "/$defs/RuntimeHealth", c: __c1182, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["status","checked/at"] }, pr: [["status", "status", 1183], ["checked/at", "checked~1at", 1184], ["reason/code", "reason~1code", 1185]], ap: 1186, kn: new Set(["status","checked/at","reason/code"]) },
+  { f: 57, p: "/$defs/RuntimeHealth/properties/status", g: [[0,[2]]], k: { "enum": ["healthy","degraded","unhealthy"] } },
+  { f: 57, p: "/$defs/RuntimeHealth/properties/checked~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
+  { f: 57, p: "/$defs/RuntimeHealth/properties/reason~1code", c: __c454, r: 454, ro: 1, g: [[0,[0]]] },
+  { f: 57, p: "/$defs/RuntimeHealth/additionalProperties", b: false },
+  { f: 57, p: "/properties/acceptance", c: __c944, r: 944, ro: 1, g: [[0,[0]]] },
+  { f: 57, p: "/properties/conformance~1report-ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 57, p: "/additionalProperties", b: false },
+  { f: 1, p: "/$defs/interruptRequested", c: __c1190, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["interruptId","kind"] }, pr: [["interruptId", "interruptId", 1191], ["kind", "kind", 1192], ["reasonCode", "reasonCode", 1193]], ap: 1194, kn: new Set(["interruptId","kind","reasonCode"]) },
+  { f: 1, p: "/$defs/interruptRequested/properties/interruptId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 1, p: "/$defs/interruptRequested/properties/kind", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^(clarify|approval|x-[a-z0-9-]+)$" }, re: __RE22 },
+  { f: 1, p: "/$defs/interruptRequested/properties/reasonCode", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 1, p: "/$defs/interruptRequested/additionalProperties", av: 1, b: true },
+  { f: 1, p: "/$defs/interruptResolved", c: __c1195, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["interruptId","outcome"] }, pr: [["interruptId", "interruptId", 1196], ["outcome", "outcome", 1197]], ap: 1198, kn: new Set(["interruptId","outcome"]) },
+  { f: 1, p: "/$defs/interruptResolved/properties/interruptId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 1, p: "/$defs/interruptResolved/properties/outcome", g: [[0,[2]]], k: { "enum": ["approved","amended","rejected"] } },
+  { f: 1, p: "/$defs/interruptResolved/additionalProperties", av: 1, b: true },
+  { f: 61, p: "", c: __c1199, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["limit", "limit", 1200], ["tag", "tag", 1201]], ap: 1202, kn: new Set(["limit","tag"]) },
+  { f: 61, p: "/properties/limit", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
+  { f: 61, p: "/properties/tag", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 61, p: "/additionalProperties", b: false },
+  { f: 1, p: "/$defs/memoryWritten", c: __c1203, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","memoryId"] }, pr: [["memoryRef", "memoryRef", 1204], ["memoryId", "memoryId", 1205], ["nodeId", "nodeId", 1206], ["operation", "operation", 1207], ["agentId", "agentId", 1208], ["byteSize", "byteSize", 1209]], ap: 1210, kn: new Set(["memoryRef","memoryId","nodeId","operation","agentId","byteSize"]) },
+  { f: 1, p: "/$defs/memoryWritten/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 1, p: "/$defs/memoryWritten/properties/memoryId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 1, p: "/$defs/memoryWritten/properties/nodeId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 1, p: "/$defs/memoryWritten/properties/operation", g: [[0,[2]]], k: { "enum": ["put","delete"] } },
+  { f: 1, p: "/$defs/memoryWritten/properties/agentId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 1, p: "/$defs/memoryWritten/properties/byteSize", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 1, p: "/$defs/memoryWritten/additionalProperties", av: 1, b: true },
+  { f: 3, p: "/$defs/PromptTemplateArtifact", c: __c1211, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["name","template"] }, pr: [["name", "name", 1212], ["version", "version", 1213], ["template", "template", 1214], ["variables", "variables", 1215]], ap: 1217, kn: new Set(["name","version","template","variables"]) },
+  { f: 3, p: "/$defs/PromptTemplateArtifact/properties/name", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
+  { f: 3, p: "/$defs/PromptTemplateArtifact/properties/version", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 50, "minLength": 1 } },
+  { f: 3, p: "/$defs/PromptTemplateArtifact/properties/template", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 3, p: "/$defs/PromptTemplateArtifact/properties/variables", t: ["array"], tv: "array", g: [[3,[18,20]]], k: { "uniqueItems": true }, it: 1216, uq: ["string"] },
+  { f: 3, p: "/$defs/PromptTemplateArtifact/properties/variables/items", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
+  { f: 3, p: "/$defs/PromptTemplateArtifact/additionalProperties", av: 1, b: true },
+  { f: 3, p: "", c: __c1218, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["id","kind","artifact","provenance","owner","state","createdAt"] }, pr: [["id", "id", 1219], ["kind", "kind", 1220], ["title", "title", 1221], ["artifact", "artifact", 1222], ["provenance", "provenance", 1224], ["duplicateOf", "duplicateOf", 1230], ["owner", "owner", 1231], ["rationale", "rationale", 1237], ["state", "state", 1238], ["createdAt", "createdAt", 1240], ["updatedAt", "updatedAt", 1241], ["activation", "activation", 1242]], ap: 1250, kn: new Set(["id","kind","title","artifact","provenance","duplicateOf","owner","rationale","state","createdAt","updatedAt","activation"]), all: [1251,1256,1268,1273] },
+  { f: 3, p: "/properties/id", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 3, p: "/properties/kind", c: __c76, r: 76, ro: 1, g: [[0,[0]]] },
+  { f: 3, p: "/properties/title", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
+  { f: 3, p: "/properties/artifact", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1223, kn: new Set([]) },
+  { f: 3, p: "/properties/artifact/additionalProperties", av: 1, b: true },
+  { f: 3, p: "/properties/provenance", c: __c1225, r: 1225, ro: 1, g: [[0,[0]]] },
+  { f: 3, p: "/$defs/ProposalProvenance", c: __c1225, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["sourceRunIds"] }, pr: [["sourceRunIds", "sourceRunIds", 1226], ["synthesizerModel", "synthesizerModel", 1228]], ap: 1229, kn: new Set(["sourceRunIds","synthesizerModel"]) },
+  { f: 3, p: "/$defs/ProposalProvenance/properties/sourceRunIds", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 1227 },
+  { f: 3, p: "/$defs/ProposalProvenance/properties/sourceRunIds/items", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 3, p: "/$defs/ProposalProvenance/properties/synthesizerModel", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
+  { f: 3, p: "/$defs/ProposalProvenance/additionalProperties", b: false },
+  { f: 3, p: "/properties/duplicateOf", t: ["string","null"], tv: ["string","null"], ut: 1, g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 3, p: "/properties/owner", c: __c1232, r: 1232, ro: 1, g: [[0,[0]]] },
+  { f: 3, p: "/$defs/ProposalOwner", c: __c1232, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["tenant"] }, pr: [["tenant", "tenant", 1233], ["workspace", "workspace", 1234], ["principal", "principal", 1235]], ap: 1236, kn: new Set(["tenant","workspace","principal"]) },
+  { f: 3, p: "/$defs/ProposalOwner/properties/tenant", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
+  { f: 3, p: "/$defs/ProposalOwner/properties/workspace", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
+  { f: 3, p: "/$defs/ProposalOwner/properties/principal", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
+  { f: 3, p: "/$defs/ProposalOwner/additionalProperties", b: false },
+  { f: 3, p: "/properties/rationale", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 4000 } },
+  { f: 3, p: "/properties/state", c: __c1239, r: 1239, ro: 1, g: [[0,[0]]] },
+  { f: 3, p: "/$defs/ProposalState", c: __c1239, g: [[0,[2]]], k: { "enum": ["draft","revised","applied","rejected","archived"] } },
+  { f: 3, p: "/properties/createdAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
+  { f: 3, p: "/properties/updatedAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
+  { f: 3, p: "/properties/activation", c: __c1243, r: 1243, ro: 1, g: [[0,[0]]] },
+  { f: 3, p: "/$defs/ProposalActivationRecord", c: __c1243, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["mode","installedArtifactRef","appliedAt"] }, pr: [["mode", "mode", 1244], ["approvalId", "approvalId", 1245], ["gateOutcome", "gateOutcome", 1246], ["installedArtifactRef", "installedArtifactRef", 1247], ["appliedAt", "appliedAt", 1248]], ap: 1249, kn: new Set(["mode","approvalId","gateOutcome","installedArtifactRef","appliedAt"]) },
+  { f: 3, p: "/$defs/ProposalActivationRecord/properties/mode", c: __c79, r: 79, ro: 1, g: [[0,[0]]] },
+  { f: 3, p: "/$defs/ProposalActivationRecord/properties/approvalId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 3, p: "/$defs/ProposalActivationRecord/properties/gateOutcome", g: [[0,[2]]], k: { "enum": ["granted","overridden"] } },
+  { f: 3, p: "/$defs/ProposalActivationRecord/properties/installedArtifactRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 3, p: "/$defs/ProposalActivationRecord/properties/appliedAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
+  { f: 3, p: "/$defs/ProposalActivationRecord/additionalProperties", b: false },
+  { f: 3, p: "/additionalProperties", b: false },
+  { f: 3, p: "/allOf/0", g: [[0,[7]]], if: 1252, th: 1254 },
+  { f: 3, p: "/allOf/0/if", c: __c1252, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1253]] },
+  { f: 3, p: "/allOf/0/if/properties/kind", g: [[0,[1]]], k: { "const": "agent-pack" } },
+  { f: 3, p: "/allOf/0/then", g: [[4,[26]]], pr: [["artifact", "artifact", 1255]] },
+  { f: 3, p: "/allOf/0/then/properties/artifact", c: __c46, r: 46, ro: 1, g: [[0,[0]]] },
+  { f: 3, p: "/allOf/1", g: [[0,[7]]], if: 1257, th: 1259 },
+  { f: 3, p: "/allOf/1/if", c: __c1257, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1258]] },
+  { f: 3, p: "/allOf/1/if/properties/kind", g: [[0,[1]]], k: { "const": "workflow-chain-pack" } },
+  { f: 3, p: "/allOf/1/then", g: [[4,[26]]], pr: [["artifact", "artifact", 1260]] },
+  { f: 3, p: "/allOf/1/then/properties/artifact", c: __c1261, r: 1261, ro: 1, g: [[0,[0]]] },
+  { f: 3, p: "/$defs/WorkflowChainPackArtifact", c: __c1261, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["name","workflows"] }, pr: [["name", "name", 1262], ["version", "version", 1263], ["workflows", "workflows", 1264]], ap: 1267, kn: new Set(["name","version","workflows"]) },
+  { f: 3, p: "/$defs/WorkflowChainPackArtifact/properties/name", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
+  { f: 3, p: "/$defs/WorkflowChainPackArtifact/properties/version", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 50, "minLength": 1 } },
+  { f: 3, p: "/$defs/WorkflowChainPackArtifact/properties/workflows", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 1265 },
+  { f: 3, p: "/$defs/WorkflowChainPackArtifact/properties/workflows/items", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1266, kn: new Set([]) },
+  { f: 3, p: "/$defs/WorkflowChainPackArtifact/properties/workflows/items/additionalProperties", av: 1, b: true },
+  { f: 3, p: "/$defs/WorkflowChainPackArtifact/additionalProperties", av: 1, b: true },
+  { f: 3, p: "/allOf/2", g: [[0,[7]]], if: 1269, th: 1271 },
+  { f: 3, p: "/allOf/2/if", c: __c1269, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1270]] },
+  { f: 3, p: "/allOf/2/if/properties/kind", g: [[0,[1]]], k: { "const": "prompt-template" } },
+  { f: 3, p: "/allOf/2/then", g: [[4,[26]]], pr: [["artifact", "artifact", 1272]] },
+  { f: 3, p: "/allOf/2/then/properties/artifact", c: __c1211, r: 1211, ro: 1, g: [[0,[0]]] },
+  { f: 3, p: "/allOf/3", g: [[0,[7]]], if: 1274, th: 1276 },
+  { f: 3, p: "/allOf/3/if", c: __c1274, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1275]] },
+  { f: 3, p: "/allOf/3/if/properties/kind", g: [[0,[1]]], k: { "const": "automation" } },
+  { f: 3, p: "/allOf/3/then", g: [[4,[26]]], pr: [["artifact", "artifact", 1277]] },
+  { f: 3, p: "/allOf/3/then/properties/artifact", c: __c1278, r: 1278, ro: 1, g: [[0,[0]]] },
+  { f: 3, p: "/$defs/ScheduledAutomationArtifact", c: __c1278, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["name","workflowId","schedule"] }, pr: [["name", "name", 1279], ["version", "version", 1280], ["workflowId", "workflowId", 1281], ["schedule", "schedule", 1282]], ap: 1284, kn: new Set(["name","version","workflowId","schedule"]) },
+  { f: 3, p: "/$defs/ScheduledAutomationArtifact/properties/name", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
+  { f: 3, p: "/$defs/ScheduledAutomationArtifact/properties/version", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 50, "minLength": 1 } },
+  { f: 3, p: "/$defs/ScheduledAutomationArtifact/properties/workflowId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
+  { f: 3, p: "/$defs/ScheduledAutomationArtifact/properties/schedule", t: ["object"], tv: "object", g: [[4,[22,25]]], k: { "minProperties": 1 }, ap: 1283, kn: new Set([]) },
+  { f: 3, p: "/$defs/ScheduledAutomationArtifact/properties/schedule/additionalProperties", av: 1, b: true },
+  { f: 3, p: "/$defs/ScheduledAutomationArtifact/additionalProperties", av: 1, b: true },
+  { f: 1, p: "/$defs/proposalActivated", c: __c1285, t: ["object"], tv: "object", g: [[4,[23,24,25,26]]], k: { "required": ["proposalId"] }, pr: [["proposalId", "proposalId", 1286], ["kind", "kind", 1287], ["activation", "activation", 1288], ["approvalId", "approvalId", 1289], ["installedArtifactRef", "installedArtifactRef", 1290]], ap: 1291, kn: new Set(["proposalId","kind","activation","approvalId","installedArtifactRef"]), pn: 1292 },
+  { f: 1, p: "/$defs/proposalActivated/properties/proposalId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 1, p: "/$defs/proposalActivated/properties/kind", c: __c76, r: 76, ro: 1, g: [[0,[0]]] },
+  { f: 1, p: "/$defs/proposalActivated/properties/activation", c: __c79, r: 79, ro: 1, g: [[0,[0]]] },
+  { f: 1, p: "/$defs/proposalActivated/properties/approvalId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 1, p: "/$defs/proposalActivated/properties/installedArtifactRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 1, p: "/$defs/proposalActivated/additionalProperties", av: 1, b: true },
+  { f: 1, p: "/$defs/proposalActivated/propertyNames", g: [[0,[3]]], no: 1293 },
+  { f: 1, p: "/$defs/proposalActivated/propertyNames/not", c: __c1293, g: [[0,[2]]], k: { "enum": ["artifact","rationale","title","template"] } },
+  { f: 4, p: "", c: __c1294, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["proposal"] }, pr: [["proposal", "proposal", 1295], ["gate", "gate", 1296]], ap: 1297, kn: new Set(["proposal","gate"]) },
+  { f: 4, p: "/properties/proposal", c: __c1218, r: 1218, ro: 1, g: [[0,[0]]] },
+  { f: 4, p: "/properties/gate", c: __c97, r: 97, ro: 1, g: [[0,[0]]] },
+  { f: 4, p: "/additionalProperties", av: 1, b: true },
+  { f: 1, p: "/$defs/proposalCreated", c: __c1298, t: ["object"], tv: "object", g: [[4,[23,24,25,26]]], k: { "required": ["proposalId","kind"] }, pr: [["proposalId", "proposalId", 1299], ["kind", "kind", 1300], ["sourceRunIds", "sourceRunIds", 1301], ["duplicateOf", "duplicateOf", 1303]], ap: 1304, kn: new Set(["proposalId","kind","sourceRunIds","duplicateOf"]), pn: 1305 },
+  { f: 1, p: "/$defs/proposalCreated/properties/proposalId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 1, p: "/$defs/proposalCreated/properties/kind", c: __c76, r: 76, ro: 1, g: [[0,[0]]] },
+  { f: 1, p: "/$defs/proposalCreated/properties/sourceRunIds", t: ["array"], tv: "array", g: [[3,[18]]], it: 1302 },
+  { f: 1, p: "/$defs/proposalCreated/properties/sourceRunIds/items", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 1, p: "/$defs/proposalCreated/properties/duplicateOf", t: ["string","null"], tv: ["string","null"], ut: 1, g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 1, p: "/$defs/proposalCreated/additionalProperties", av: 1, b: true },
+  { f: 1, p: "/$defs/proposalCreated/propertyNames", g: [[0,[3]]], no: 1306 },
+  { f: 1, p: "/$defs/proposalCreated/propertyNames/not", c: __c1306, g: [[0,[2]]], k: { "enum": ["artifact","rationale","title","template"] } },
+  { f: 62, p: "", c: __c1307, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["proposalId","kind","installedArtifactRef","installedAt","artifact"] }, pr: [["proposalId", "proposalId", 1308], ["kind", "kind", 1309], ["installedArtifactRef", "installedArtifactRef", 1310], ["installedAt", "installedAt", 1311], ["artifact", "artifact", 1312]], ap: 1314, kn: new Set(["proposalId","kind","installedArtifactRef","installedAt","artifact"]) },
+  { f: 62, p: "/properties/proposalId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 62, p: "/properties/kind", c: __c76, r: 76, ro: 1, g: [[0,[0]]] },
+  { f: 62, p: "/properties/installedArtifactRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 62, p: "/properties/installedAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
+  { f: 62, p: "/properties/artifact", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1313, kn: new Set([]) },
+  { f: 62, p: "/properties/artifact/additionalProperties", av: 1, b: true },
+  { f: 62, p: "/additionalProperties", av: 1, b: true },
+  { f: 63, p: "", c: __c1315, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["proposals"] }, pr: [["proposals", "proposals", 1316]], ap: 1318, kn: new Set(["proposals"]) },
+  { f: 63, p: "/properties/proposals", t: ["array"], tv: "array", g: [[3,[18]]], it: 1317 },
+  { f: 63, p: "/properties/proposals/items", c: __c1218, r: 1218, ro: 1, g: [[0,[0]]] },
+  { f: 63, p: "/additionalProperties", av: 1, b: true },
+  { f: 64, p: "", c: __c1319, t: ["object"], tv: "object", g: [[4,[22,25,26]]], k: { "minProperties": 1 }, pr: [["artifact", "artifact", 1320], ["title", "title", 1322], ["rationale", "rationale", 1323]], ap: 1324, kn: new Set(["artifact","title","rationale"]) },
+  { f: 64, p: "/properties/artifact", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1321, kn: new Set([]) },
+  { f: 64, p: "/properties/artifact/additionalProperties", av: 1, b: true },
+  { f: 64, p: "/properties/title", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
+  { f: 64, p: "/properties/rationale", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 4000 } },
+  { f: 64, p: "/additionalProperties", b: false },
+  { f: 1, p: "/$defs/runCompleted", c: __c1325, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["status"] }, pr: [["status", "status", 1326]], ap: 1327, kn: new Set(["status"]) },
+  { f: 1, p: "/$defs/runCompleted/properties/status", g: [[0,[1]]], k: { "const": "completed" } },
+  { f: 1, p: "/$defs/runCompleted/additionalProperties", av: 1, b: true },
+  { f: 7, p: "", c: __c1328, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["eventId","runId","type","payload","timestamp","sequence"] }, pr: [["eventId", "eventId", 1329], ["runId", "runId", 1330], ["type", "type", 1331], ["payload", "payload", 1332], ["timestamp", "timestamp", 1334], ["sequence", "sequence", 1335], ["nodeId", "nodeId", 1336], ["causationId", "causationId", 1337]], ap: 1338, kn: new Set(["eventId","runId","type","payload","timestamp","sequence","nodeId","causationId"]) },
+  { f: 7, p: "/properties/eventId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
+  { f: 7, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
+  { f: 7, p: "/properties/type", c: __c291, r: 291, ro: 1, g: [[0,[0]]] },
+  { f: 7, p: "/properties/payload", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1333, kn: new Set([]) },
+  { f: 7, p: "/properties/payload/additionalProperties", av: 1, b: true },
+  { f: 7, p: "/properties/timestamp", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
+  { f: 7, p: "/properties/sequence", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 7, p: "/properties/nodeId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 7, p: "/properties/causationId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 7, p: "/additionalProperties", b: false },
+  { f: 7, p: "/$defs/RunEventType", c: __c1339, g: [[0,[2]]], k: { "enum": ["run.started","run.completed","run.failed","runOrchestrator.decided","core.workflowChain.confidence-escalated","interrupt.requested","interrupt.resolved","worker.dispatched","memory.written","memory.compacted","agent.memory.consolidated","commitment.fired","proposal.created","proposal.activated","workspace.updated"] } },
+  { f: 65, p: "", c: __c1340, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","events"] }, pr: [["runId", "runId", 1341], ["events", "events", 1342]], ap: 1344, kn: new Set(["runId","events"]) },
+  { f: 65, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
+  { f: 65, p: "/properties/events", t: ["array"], tv: "array", g: [[3,[18]]], it: 1343 },
+  { f: 65, p: "/properties/events/items", c: __c1328, r: 1328, ro: 1, g: [[0,[0]]] },
+  { f: 65, p: "/additionalProperties", av: 1, b: true },
+  { f: 1, p: "/$defs/runFailed", c: __c1345, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["status","errorCode"] }, pr: [["status", "status", 1346], ["errorCode", "errorCode", 1347]], ap: 1348, kn: new Set(["status","errorCode"]) },
+  { f: 1, p: "/$defs/runFailed/properties/status", g: [[0,[1]]], k: { "const": "failed" } },
+  { f: 1, p: "/$defs/runFailed/properties/errorCode", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 1, p: "/$defs/runFailed/additionalProperties", av: 1, b: true },
+  { f: 66, p: "", c: __c1349, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["fromSeq"] }, pr: [["fromSeq", "fromSeq", 1350]], ap: 1351, kn: new Set(["fromSeq"]) },
+  { f: 66, p: "/properties/fromSeq", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 66, p: "/additionalProperties", b: false },
+  { f: 67, p: "", c: __c1352, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","forkedFrom","status"] }, pr: [["runId", "runId", 1353], ["forkedFrom", "forkedFrom", 1354], ["status", "status", 1355]], ap: 1356, kn: new Set(["runId","forkedFrom","status"]) },
+  { f: 67, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 67, p: "/properties/forkedFrom", c: __c292, r: 292, ro: 1, g: [[0,[0]]] },
+  { f: 67, p: "/properties/status", g: [[0,[2]]], k: { "enum": ["created","running","completed"] } },
+  { f: 67, p: "/additionalProperties", av: 1, b: true },
+  { f: 1, p: "/$defs/runOrchestratorDecided", c: __c1357, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["decision"] }, pr: [["decision", "decision", 1358]], ap: 1359, kn: new Set(["decision"]) },
+  { f: 1, p: "/$defs/runOrchestratorDecided/properties/decision", c: __c192, r: 192, ro: 1, g: [[0,[0]]] },
+  { f: 1, p: "/$defs/runOrchestratorDecided/additionalProperties", av: 1, b: true },
+  { f: 1, p: "/$defs/runStarted", c: __c1360, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["workflowId"] }, pr: [["workflowId", "workflowId", 1361], ["parentRunId", "parentRunId", 1362], ["memoryRef", "memoryRef", 1363], ["memoryScopeIsolation", "memoryScopeIsolation", 1364], ["forkedFrom", "forkedFrom", 1365]], ap: 1366, kn: new Set(["workflowId","parentRunId","memoryRef","memoryScopeIsolation","forkedFrom"]) },
+  { f: 1, p: "/$defs/runStarted/properties/workflowId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 1, p: "/$defs/runStarted/properties/parentRunId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 1, p: "/$defs/runStarted/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 1, p: "/$defs/runStarted/properties/memoryScopeIsolation", g: [[0,[2]]], k: { "enum": ["inherit","isolated"] } },
+  { f: 1, p: "/$defs/runStarted/properties/forkedFrom", c: __c292, r: 292, ro: 1, g: [[0,[0]]] },
+  { f: 1, p: "/$defs/runStarted/additionalProperties", av: 1, b: true },
+  { f: 1, p: "/$defs/workerDispatched", c: __c1367, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["decisionKind"] }, pr: [["decisionKind", "decisionKind", 1368], ["worker", "worker", 1369], ["childRunId", "childRunId", 1370]], ap: 1371, kn: new Set(["decisionKind","worker","childRunId"]) },
+  { f: 1, p: "/$defs/workerDispatched/properties/decisionKind", g: [[0,[2]]], k: { "enum": ["next-worker","terminate","clarify","handoff"] } },
+  { f: 1, p: "/$defs/workerDispatched/properties/worker", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 1, p: "/$defs/workerDispatched/properties/childRunId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 1, p: "/$defs/workerDispatched/additionalProperties", av: 1, b: true },
+  { f: 1, p: "/$defs/workspaceUpdated", c: __c1372, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["path"] }, pr: [["path", "path", 1373], ["sha256", "sha256", 1374], ["byteSize", "byteSize", 1375]], ap: 1376, kn: new Set(["path","sha256","byteSize"]) },
+  { f: 1, p: "/$defs/workspaceUpdated/properties/path", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 1, p: "/$defs/workspaceUpdated/properties/sha256", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[0-9a-f]{64}$" }, re: __RE24 },
+  { f: 1, p: "/$defs/workspaceUpdated/properties/byteSize", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 1, p: "/$defs/workspaceUpdated/additionalProperties", av: 1, b: true },
 ].map((o) => new __Node(o));
 
 // ── validators ──
 const __s0 = __state();
-/** Validator for AgentMemoryConsolidatedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/agentMemoryConsolidated). */
-export function validateAgentMemoryConsolidatedPayload(data) { return __c0(data) ? __ok(__s0) : __no(__s0, data); }
-__errorsOf(validateAgentMemoryConsolidatedPayload, __s0, 0, 0);
+/** Validator for AgentInventoryEntry (https://wopkit.dev/schemas/openwop/v1/agent-inventory-response.schema.json#/$defs/AgentInventoryEntry). */
+export function validateAgentInventoryEntry(data) { return __c0(data) ? __ok(__s0) : __no(__s0, data); }
+__errorsOf(validateAgentInventoryEntry, __s0, 0, 0);
 const __s1 = __state();
-/** Validator for AgentPackArtifact (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/AgentPackArtifact). */
-export function validateAgentPackArtifact(data) { return __c9(data) ? __ok(__s1) : __no(__s1, data); }
-__errorsOf(validateAgentPackArtifact, __s1, 9, 2);
+/** Validator for AgentInventoryResponse (https://wopkit.dev/schemas/openwop/v1/agent-inventory-response.schema.json). */
+export function validateAgentInventoryResponse(data) { return __c32(data) ? __ok(__s1) : __no(__s1, data); }
+__errorsOf(validateAgentInventoryResponse, __s1, 32, 0);
 const __s2 = __state();
-/** Validator for AgentsCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/AgentsCapability). */
-export function validateAgentsCapability(data) { return __c18(data) ? __ok(__s2) : __no(__s2, data); }
-__errorsOf(validateAgentsCapability, __s2, 18, 1);
+/** Validator for AgentMemoryConsolidatedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/agentMemoryConsolidated). */
+export function validateAgentMemoryConsolidatedPayload(data) { return __c37(data) ? __ok(__s2) : __no(__s2, data); }
+__errorsOf(validateAgentMemoryConsolidatedPayload, __s2, 37, 1);
 const __s3 = __state();
-/** Validator for AttributionCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/AttributionCapability). */
-export function validateAttributionCapability(data) { return __c56(data) ? __ok(__s3) : __no(__s3, data); }
-__errorsOf(validateAttributionCapability, __s3, 56, 1);
+/** Validator for AgentPackArtifact (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/AgentPackArtifact). */
+export function validateAgentPackArtifact(data) { return __c46(data) ? __ok(__s3) : __no(__s3, data); }
+__errorsOf(validateAgentPackArtifact, __s3, 46, 3);
 const __s4 = __state();
-/** Validator for Capabilities (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json). */
-export function validateCapabilities(data) { return __c59(data) ? __ok(__s4) : __no(__s4, data); }
-__errorsOf(validateCapabilities, __s4, 59, 1);
+/** Validator for AgentsCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/AgentsCapability). */
+export function validateAgentsCapability(data) { return __c55(data) ? __ok(__s4) : __no(__s4, data); }
+__errorsOf(validateAgentsCapability, __s4, 55, 2);
 const __s5 = __state();
-/** Validator for CapabilityNotProvidedDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/CapabilityNotProvidedDetails). */
-export function validateCapabilityNotProvidedDetails(data) { return __c124(data) ? __ok(__s5) : __no(__s5, data); }
-__errorsOf(validateCapabilityNotProvidedDetails, __s5, 124, 3);
+/** Validator for ApprovalGate (https://wopkit.dev/schemas/openwop/v1/proposal-apply-response.schema.json#/$defs/ApprovalGate). */
+export function validateApprovalGate(data) { return __c97(data) ? __ok(__s5) : __no(__s5, data); }
+__errorsOf(validateApprovalGate, __s5, 97, 4);
 const __s6 = __state();
-/** Validator for CommitmentFireCondition (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/CommitmentFireCondition). */
-export function validateCommitmentFireCondition(data) { return __c32(data) ? __ok(__s6) : __no(__s6, data); }
-__errorsOf(validateCommitmentFireCondition, __s6, 32, 1);
+/** Validator for AttributionCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/AttributionCapability). */
+export function validateAttributionCapability(data) { return __c105(data) ? __ok(__s6) : __no(__s6, data); }
+__errorsOf(validateAttributionCapability, __s6, 105, 2);
 const __s7 = __state();
-/** Validator for CommitmentFiredPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/commitmentFired). */
-export function validateCommitmentFiredPayload(data) { return __c127(data) ? __ok(__s7) : __no(__s7, data); }
-__errorsOf(validateCommitmentFiredPayload, __s7, 127, 0);
+/** Validator for Capabilities (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json). */
+export function validateCapabilities(data) { return __c108(data) ? __ok(__s7) : __no(__s7, data); }
+__errorsOf(validateCapabilities, __s7, 108, 2);
 const __s8 = __state();
-/** Validator for CommitmentsCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/CommitmentsCapability). */
-export function validateCommitmentsCapability(data) { return __c28(data) ? __ok(__s8) : __no(__s8, data); }
-__errorsOf(validateCommitmentsCapability, __s8, 28, 1);
+/** Validator for CapabilityNotProvidedDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/CapabilityNotProvidedDetails). */
+export function validateCapabilityNotProvidedDetails(data) { return __c173(data) ? __ok(__s8) : __no(__s8, data); }
+__errorsOf(validateCapabilityNotProvidedDetails, __s8, 173, 5);
 const __s9 = __state();
-/** Validator for CompactionCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/CompactionCapability). */
-export function validateCompactionCapability(data) { return __c74(data) ? __ok(__s9) : __no(__s9, data); }
-__errorsOf(validateCompactionCapability, __s9, 74, 1);
+/** Validator for CommitmentFireCondition (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/CommitmentFireCondition). */
+export function validateCommitmentFireCondition(data) { return __c69(data) ? __ok(__s9) : __no(__s9, data); }
+__errorsOf(validateCommitmentFireCondition, __s9, 69, 2);
 const __s10 = __state();
-/** Validator for CompactionRedactionFailedDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/CompactionRedactionFailedDetails). */
-export function validateCompactionRedactionFailedDetails(data) { return __c134(data) ? __ok(__s10) : __no(__s10, data); }
-__errorsOf(validateCompactionRedactionFailedDetails, __s10, 134, 3);
+/** Validator for CommitmentFiredPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/commitmentFired). */
+export function validateCommitmentFiredPayload(data) { return __c176(data) ? __ok(__s10) : __no(__s10, data); }
+__errorsOf(validateCommitmentFiredPayload, __s10, 176, 1);
 const __s11 = __state();
-/** Validator for CompactionTrigger (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/CompactionTrigger). */
-export function validateCompactionTrigger(data) { return __c77(data) ? __ok(__s11) : __no(__s11, data); }
-__errorsOf(validateCompactionTrigger, __s11, 77, 1);
+/** Validator for CommitmentsCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/CommitmentsCapability). */
+export function validateCommitmentsCapability(data) { return __c65(data) ? __ok(__s11) : __no(__s11, data); }
+__errorsOf(validateCommitmentsCapability, __s11, 65, 2);
 const __s12 = __state();
-/** Validator for ConfidenceEscalatedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/coreWorkflowChainConfidenceEscalated). */
-export function validateConfidenceEscalatedPayload(data) { return __c138(data) ? __ok(__s12) : __no(__s12, data); }
-__errorsOf(validateConfidenceEscalatedPayload, __s12, 138, 0);
+/** Validator for CompactionCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/CompactionCapability). */
+export function validateCompactionCapability(data) { return __c123(data) ? __ok(__s12) : __no(__s12, data); }
+__errorsOf(validateCompactionCapability, __s12, 123, 2);
 const __s13 = __state();
-/** Validator for ConsolidationSchedule (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/ConsolidationSchedule). */
-export function validateConsolidationSchedule(data) { return __c7(data) ? __ok(__s13) : __no(__s13, data); }
-__errorsOf(validateConsolidationSchedule, __s13, 7, 1);
+/** Validator for CompactionRedactionFailedDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/CompactionRedactionFailedDetails). */
+export function validateCompactionRedactionFailedDetails(data) { return __c183(data) ? __ok(__s13) : __no(__s13, data); }
+__errorsOf(validateCompactionRedactionFailedDetails, __s13, 183, 5);
 const __s14 = __state();
-/** Validator for DistillationCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/DistillationCapability). */
-export function validateDistillationCapability(data) { return __c86(data) ? __ok(__s14) : __no(__s14, data); }
-__errorsOf(validateDistillationCapability, __s14, 86, 1);
+/** Validator for CompactionTrigger (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/CompactionTrigger). */
+export function validateCompactionTrigger(data) { return __c126(data) ? __ok(__s14) : __no(__s14, data); }
+__errorsOf(validateCompactionTrigger, __s14, 126, 2);
 const __s15 = __state();
-/** Validator for DistillationReport (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/DistillationReport). */
-export function validateDistillationReport(data) { return __c154(data) ? __ok(__s15) : __no(__s15, data); }
-__errorsOf(validateDistillationReport, __s15, 154, 0);
+/** Validator for ConfidenceEscalatedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/coreWorkflowChainConfidenceEscalated). */
+export function validateConfidenceEscalatedPayload(data) { return __c187(data) ? __ok(__s15) : __no(__s15, data); }
+__errorsOf(validateConfidenceEscalatedPayload, __s15, 187, 1);
 const __s16 = __state();
-/** Validator for ErrorCode (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/ErrorCode). */
-export function validateErrorCode(data) { return __c159(data) ? __ok(__s16) : __no(__s16, data); }
-__errorsOf(validateErrorCode, __s16, 159, 3);
+/** Validator for ConsolidationSchedule (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/ConsolidationSchedule). */
+export function validateConsolidationSchedule(data) { return __c44(data) ? __ok(__s16) : __no(__s16, data); }
+__errorsOf(validateConsolidationSchedule, __s16, 44, 2);
 const __s17 = __state();
-/** Validator for ErrorCodeConditions (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/codeIs). */
-export function validateErrorCodeConditions(data) { return __c160(data) ? __ok(__s17) : __no(__s17, data); }
-__errorsOf(validateErrorCodeConditions, __s17, 160, 3);
+/** Validator for DistillationCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/DistillationCapability). */
+export function validateDistillationCapability(data) { return __c135(data) ? __ok(__s17) : __no(__s17, data); }
+__errorsOf(validateDistillationCapability, __s17, 135, 2);
 const __s18 = __state();
-/** Validator for ErrorEnvelope (https://wopkit.dev/schemas/openwop/v1/error.schema.json). */
-export function validateErrorEnvelope(data) { return __c161(data) ? __ok(__s18) : __no(__s18, data); }
-__errorsOf(validateErrorEnvelope, __s18, 161, 3);
+/** Validator for DistillationReport (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/DistillationReport). */
+export function validateDistillationReport(data) { return __c203(data) ? __ok(__s18) : __no(__s18, data); }
+__errorsOf(validateDistillationReport, __s18, 203, 1);
 const __s19 = __state();
-/** Validator for EventTypeName (https://wopkit.dev/schemas/openwop/v1/run-event.schema.json#/$defs/EventTypeName). */
-export function validateEventTypeName(data) { return __c242(data) ? __ok(__s19) : __no(__s19, data); }
-__errorsOf(validateEventTypeName, __s19, 242, 5);
+/** Validator for ErrorCode (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/ErrorCode). */
+export function validateErrorCode(data) { return __c208(data) ? __ok(__s19) : __no(__s19, data); }
+__errorsOf(validateErrorCode, __s19, 208, 5);
 const __s20 = __state();
-/** Validator for ExecutionModelCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/ExecutionModelCapability). */
-export function validateExecutionModelCapability(data) { return __c115(data) ? __ok(__s20) : __no(__s20, data); }
-__errorsOf(validateExecutionModelCapability, __s20, 115, 1);
+/** Validator for ErrorCodeConditions (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/codeIs). */
+export function validateErrorCodeConditions(data) { return __c209(data) ? __ok(__s20) : __no(__s20, data); }
+__errorsOf(validateErrorCodeConditions, __s20, 209, 5);
 const __s21 = __state();
-/** Validator for ForkOrigin (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/ForkOrigin). */
-export function validateForkOrigin(data) { return __c243(data) ? __ok(__s21) : __no(__s21, data); }
-__errorsOf(validateForkOrigin, __s21, 243, 0);
+/** Validator for ErrorEnvelope (https://wopkit.dev/schemas/openwop/v1/error.schema.json). */
+export function validateErrorEnvelope(data) { return __c210(data) ? __ok(__s21) : __no(__s21, data); }
+__errorsOf(validateErrorEnvelope, __s21, 210, 5);
 const __s22 = __state();
-/** Validator for HostInfo (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/HostInfo). */
-export function validateHostInfo(data) { return __c62(data) ? __ok(__s22) : __no(__s22, data); }
-__errorsOf(validateHostInfo, __s22, 62, 1);
+/** Validator for EventTypeName (https://wopkit.dev/schemas/openwop/v1/run-event.schema.json#/$defs/EventTypeName). */
+export function validateEventTypeName(data) { return __c291(data) ? __ok(__s22) : __no(__s22, data); }
+__errorsOf(validateEventTypeName, __s22, 291, 7);
 const __s23 = __state();
-/** Validator for HostSampleCommitmentFireRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-commitment-fire-request.schema.json). */
-export function validateHostSampleCommitmentFireRequest(data) { return __c247(data) ? __ok(__s23) : __no(__s23, data); }
-__errorsOf(validateHostSampleCommitmentFireRequest, __s23, 247, 6);
+/** Validator for ExecutionModelCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/ExecutionModelCapability). */
+export function validateExecutionModelCapability(data) { return __c164(data) ? __ok(__s23) : __no(__s23, data); }
+__errorsOf(validateExecutionModelCapability, __s23, 164, 2);
 const __s24 = __state();
-/** Validator for HostSampleCommitmentFireResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-commitment-fire-response.schema.json). */
-export function validateHostSampleCommitmentFireResponse(data) { return __c252(data) ? __ok(__s24) : __no(__s24, data); }
-__errorsOf(validateHostSampleCommitmentFireResponse, __s24, 252, 7);
+/** Validator for ForkOrigin (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/ForkOrigin). */
+export function validateForkOrigin(data) { return __c292(data) ? __ok(__s24) : __no(__s24, data); }
+__errorsOf(validateForkOrigin, __s24, 292, 1);
 const __s25 = __state();
-/** Validator for HostSampleConsolidateRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-consolidate-request.schema.json). */
-export function validateHostSampleConsolidateRequest(data) { return __c257(data) ? __ok(__s25) : __no(__s25, data); }
-__errorsOf(validateHostSampleConsolidateRequest, __s25, 257, 8);
+/** Validator for HostInfo (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/HostInfo). */
+export function validateHostInfo(data) { return __c111(data) ? __ok(__s25) : __no(__s25, data); }
+__errorsOf(validateHostInfo, __s25, 111, 2);
 const __s26 = __state();
-/** Validator for HostSampleConsolidateResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-consolidate-response.schema.json). */
-export function validateHostSampleConsolidateResponse(data) { return __c261(data) ? __ok(__s26) : __no(__s26, data); }
-__errorsOf(validateHostSampleConsolidateResponse, __s26, 261, 9);
+/** Validator for HostSampleCommitmentFireRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-commitment-fire-request.schema.json). */
+export function validateHostSampleCommitmentFireRequest(data) { return __c296(data) ? __ok(__s26) : __no(__s26, data); }
+__errorsOf(validateHostSampleCommitmentFireRequest, __s26, 296, 8);
 const __s27 = __state();
-/** Validator for HostSampleCrossRunTtlRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-cross-run-ttl-request.schema.json). */
-export function validateHostSampleCrossRunTtlRequest(data) { return __c266(data) ? __ok(__s27) : __no(__s27, data); }
-__errorsOf(validateHostSampleCrossRunTtlRequest, __s27, 266, 10);
+/** Validator for HostSampleCommitmentFireResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-commitment-fire-response.schema.json). */
+export function validateHostSampleCommitmentFireResponse(data) { return __c301(data) ? __ok(__s27) : __no(__s27, data); }
+__errorsOf(validateHostSampleCommitmentFireResponse, __s27, 301, 9);
 const __s28 = __state();
-/** Validator for HostSampleCrossRunTtlResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-cross-run-ttl-response.schema.json). */
-export function validateHostSampleCrossRunTtlResponse(data) { return __c270(data) ? __ok(__s28) : __no(__s28, data); }
-__errorsOf(validateHostSampleCrossRunTtlResponse, __s28, 270, 11);
+/** Validator for HostSampleConsolidateRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-consolidate-request.schema.json). */
+export function validateHostSampleConsolidateRequest(data) { return __c306(data) ? __ok(__s28) : __no(__s28, data); }
+__errorsOf(validateHostSampleConsolidateRequest, __s28, 306, 10);
 const __s29 = __state();
-/** Validator for HostSampleDistillScheduleRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-distill-schedule-request.schema.json). */
-export function validateHostSampleDistillScheduleRequest(data) { return __c287(data) ? __ok(__s29) : __no(__s29, data); }
-__errorsOf(validateHostSampleDistillScheduleRequest, __s29, 287, 13);
+/** Validator for HostSampleConsolidateResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-consolidate-response.schema.json). */
+export function validateHostSampleConsolidateResponse(data) { return __c310(data) ? __ok(__s29) : __no(__s29, data); }
+__errorsOf(validateHostSampleConsolidateResponse, __s29, 310, 11);
 const __s30 = __state();
-/** Validator for HostSampleDistillScheduleResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-distill-schedule-response.schema.json). */
-export function validateHostSampleDistillScheduleResponse(data) { return __c293(data) ? __ok(__s30) : __no(__s30, data); }
-__errorsOf(validateHostSampleDistillScheduleResponse, __s30, 293, 14);
+/** Validator for HostSampleCrossRunTtlRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-cross-run-ttl-request.schema.json). */
+export function validateHostSampleCrossRunTtlRequest(data) { return __c315(data) ? __ok(__s30) : __no(__s30, data); }
+__errorsOf(validateHostSampleCrossRunTtlRequest, __s30, 315, 12);
 const __s31 = __state();
-/** Validator for HostSampleDistillScheduleTickRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-distill-schedule-tick-request.schema.json). */
-export function validateHostSampleDistillScheduleTickRequest(data) { return __c337(data) ? __ok(__s31) : __no(__s31, data); }
-__errorsOf(validateHostSampleDistillScheduleTickRequest, __s31, 337, 16);
+/** Validator for HostSampleCrossRunTtlResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-cross-run-ttl-response.schema.json). */
+export function validateHostSampleCrossRunTtlResponse(data) { return __c319(data) ? __ok(__s31) : __no(__s31, data); }
+__errorsOf(validateHostSampleCrossRunTtlResponse, __s31, 319, 13);
 const __s32 = __state();
-/** Validator for HostSampleDistillScheduleTickResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-distill-schedule-tick-response.schema.json). */
-export function validateHostSampleDistillScheduleTickResponse(data) { return __c340(data) ? __ok(__s32) : __no(__s32, data); }
-__errorsOf(validateHostSampleDistillScheduleTickResponse, __s32, 340, 15);
+/** Validator for HostSampleDistillScheduleRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-distill-schedule-request.schema.json). */
+export function validateHostSampleDistillScheduleRequest(data) { return __c336(data) ? __ok(__s32) : __no(__s32, data); }
+__errorsOf(validateHostSampleDistillScheduleRequest, __s32, 336, 15);
 const __s33 = __state();
-/** Validator for HostSampleEscalationRunRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-escalation-run-request.schema.json). */
-export function validateHostSampleEscalationRunRequest(data) { return __c344(data) ? __ok(__s33) : __no(__s33, data); }
-__errorsOf(validateHostSampleEscalationRunRequest, __s33, 344, 17);
+/** Validator for HostSampleDistillScheduleResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-distill-schedule-response.schema.json). */
+export function validateHostSampleDistillScheduleResponse(data) { return __c342(data) ? __ok(__s33) : __no(__s33, data); }
+__errorsOf(validateHostSampleDistillScheduleResponse, __s33, 342, 16);
 const __s34 = __state();
-/** Validator for HostSampleEscalationRunResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-escalation-run-response.schema.json). */
-export function validateHostSampleEscalationRunResponse(data) { return __c348(data) ? __ok(__s34) : __no(__s34, data); }
-__errorsOf(validateHostSampleEscalationRunResponse, __s34, 348, 18);
+/** Validator for HostSampleDistillScheduleTickRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-distill-schedule-tick-request.schema.json). */
+export function validateHostSampleDistillScheduleTickRequest(data) { return __c386(data) ? __ok(__s34) : __no(__s34, data); }
+__errorsOf(validateHostSampleDistillScheduleTickRequest, __s34, 386, 18);
 const __s35 = __state();
-/** Validator for HostSampleInquiriumTracesResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-inquirium-traces-response.schema.json). */
-export function validateHostSampleInquiriumTracesResponse(data) { return __c352(data) ? __ok(__s35) : __no(__s35, data); }
-__errorsOf(validateHostSampleInquiriumTracesResponse, __s35, 352, 19);
+/** Validator for HostSampleDistillScheduleTickResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-distill-schedule-tick-response.schema.json). */
+export function validateHostSampleDistillScheduleTickResponse(data) { return __c389(data) ? __ok(__s35) : __no(__s35, data); }
+__errorsOf(validateHostSampleDistillScheduleTickResponse, __s35, 389, 17);
 const __s36 = __state();
-/** Validator for HostSampleMemoryCompactRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-compact-request.schema.json). */
-export function validateHostSampleMemoryCompactRequest(data) { return __c439(data) ? __ok(__s36) : __no(__s36, data); }
-__errorsOf(validateHostSampleMemoryCompactRequest, __s36, 439, 26);
+/** Validator for HostSampleEscalationRunRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-escalation-run-request.schema.json). */
+export function validateHostSampleEscalationRunRequest(data) { return __c393(data) ? __ok(__s36) : __no(__s36, data); }
+__errorsOf(validateHostSampleEscalationRunRequest, __s36, 393, 19);
 const __s37 = __state();
-/** Validator for HostSampleMemoryCompactResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-compact-response.schema.json). */
-export function validateHostSampleMemoryCompactResponse(data) { return __c444(data) ? __ok(__s37) : __no(__s37, data); }
-__errorsOf(validateHostSampleMemoryCompactResponse, __s37, 444, 27);
+/** Validator for HostSampleEscalationRunResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-escalation-run-response.schema.json). */
+export function validateHostSampleEscalationRunResponse(data) { return __c397(data) ? __ok(__s37) : __no(__s37, data); }
+__errorsOf(validateHostSampleEscalationRunResponse, __s37, 397, 20);
 const __s38 = __state();
-/** Validator for HostSampleMemoryDistillRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-distill-request.schema.json). */
-export function validateHostSampleMemoryDistillRequest(data) { return __c449(data) ? __ok(__s38) : __no(__s38, data); }
-__errorsOf(validateHostSampleMemoryDistillRequest, __s38, 449, 28);
+/** Validator for HostSampleInquiriumTracesResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-inquirium-traces-response.schema.json). */
+export function validateHostSampleInquiriumTracesResponse(data) { return __c401(data) ? __ok(__s38) : __no(__s38, data); }
+__errorsOf(validateHostSampleInquiriumTracesResponse, __s38, 401, 21);
 const __s39 = __state();
-/** Validator for HostSampleMemoryDistillResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-distill-response.schema.json). */
-export function validateHostSampleMemoryDistillResponse(data) { return __c453(data) ? __ok(__s39) : __no(__s39, data); }
-__errorsOf(validateHostSampleMemoryDistillResponse, __s39, 453, 29);
+/** Validator for HostSampleMemoryCompactRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-compact-request.schema.json). */
+export function validateHostSampleMemoryCompactRequest(data) { return __c488(data) ? __ok(__s39) : __no(__s39, data); }
+__errorsOf(validateHostSampleMemoryCompactRequest, __s39, 488, 28);
 const __s40 = __state();
-/** Validator for HostSampleMemoryEntriesResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-entries-response.schema.json). */
-export function validateHostSampleMemoryEntriesResponse(data) { return __c480(data) ? __ok(__s40) : __no(__s40, data); }
-__errorsOf(validateHostSampleMemoryEntriesResponse, __s40, 480, 31);
+/** Validator for HostSampleMemoryCompactResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-compact-response.schema.json). */
+export function validateHostSampleMemoryCompactResponse(data) { return __c493(data) ? __ok(__s40) : __no(__s40, data); }
+__errorsOf(validateHostSampleMemoryCompactResponse, __s40, 493, 29);
 const __s41 = __state();
-/** Validator for HostSampleMemoryRedactionRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-redaction-request.schema.json). */
-export function validateHostSampleMemoryRedactionRequest(data) { return __c484(data) ? __ok(__s41) : __no(__s41, data); }
-__errorsOf(validateHostSampleMemoryRedactionRequest, __s41, 484, 32);
+/** Validator for HostSampleMemoryDistillRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-distill-request.schema.json). */
+export function validateHostSampleMemoryDistillRequest(data) { return __c498(data) ? __ok(__s41) : __no(__s41, data); }
+__errorsOf(validateHostSampleMemoryDistillRequest, __s41, 498, 30);
 const __s42 = __state();
-/** Validator for HostSampleMemoryRedactionResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-redaction-response.schema.json). */
-export function validateHostSampleMemoryRedactionResponse(data) { return __c487(data) ? __ok(__s42) : __no(__s42, data); }
-__errorsOf(validateHostSampleMemoryRedactionResponse, __s42, 487, 33);
+/** Validator for HostSampleMemoryDistillResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-distill-response.schema.json). */
+export function validateHostSampleMemoryDistillResponse(data) { return __c502(data) ? __ok(__s42) : __no(__s42, data); }
+__errorsOf(validateHostSampleMemoryDistillResponse, __s42, 502, 31);
 const __s43 = __state();
-/** Validator for HostSampleMemorySeedRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-seed-request.schema.json). */
-export function validateHostSampleMemorySeedRequest(data) { return __c493(data) ? __ok(__s43) : __no(__s43, data); }
-__errorsOf(validateHostSampleMemorySeedRequest, __s43, 493, 34);
+/** Validator for HostSampleMemoryEntriesResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-entries-response.schema.json). */
+export function validateHostSampleMemoryEntriesResponse(data) { return __c529(data) ? __ok(__s43) : __no(__s43, data); }
+__errorsOf(validateHostSampleMemoryEntriesResponse, __s43, 529, 33);
 const __s44 = __state();
-/** Validator for HostSampleMemorySeedResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-seed-response.schema.json). */
-export function validateHostSampleMemorySeedResponse(data) { return __c512(data) ? __ok(__s44) : __no(__s44, data); }
-__errorsOf(validateHostSampleMemorySeedResponse, __s44, 512, 35);
+/** Validator for HostSampleMemoryRedactionRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-redaction-request.schema.json). */
+export function validateHostSampleMemoryRedactionRequest(data) { return __c533(data) ? __ok(__s44) : __no(__s44, data); }
+__errorsOf(validateHostSampleMemoryRedactionRequest, __s44, 533, 34);
 const __s45 = __state();
-/** Validator for HostSampleQuestionCancelRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-question-cancel-request.schema.json). */
-export function validateHostSampleQuestionCancelRequest(data) { return __c518(data) ? __ok(__s45) : __no(__s45, data); }
-__errorsOf(validateHostSampleQuestionCancelRequest, __s45, 518, 36);
+/** Validator for HostSampleMemoryRedactionResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-redaction-response.schema.json). */
+export function validateHostSampleMemoryRedactionResponse(data) { return __c536(data) ? __ok(__s45) : __no(__s45, data); }
+__errorsOf(validateHostSampleMemoryRedactionResponse, __s45, 536, 35);
 const __s46 = __state();
-/** Validator for HostSampleReplayFixtureRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-replay-fixture-request.schema.json). */
-export function validateHostSampleReplayFixtureRequest(data) { return __c521(data) ? __ok(__s46) : __no(__s46, data); }
-__errorsOf(validateHostSampleReplayFixtureRequest, __s46, 521, 37);
+/** Validator for HostSampleMemorySeedRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-seed-request.schema.json). */
+export function validateHostSampleMemorySeedRequest(data) { return __c542(data) ? __ok(__s46) : __no(__s46, data); }
+__errorsOf(validateHostSampleMemorySeedRequest, __s46, 542, 36);
 const __s47 = __state();
-/** Validator for HostSampleReplayFixtureResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-replay-fixture-response.schema.json). */
-export function validateHostSampleReplayFixtureResponse(data) { return __c524(data) ? __ok(__s47) : __no(__s47, data); }
-__errorsOf(validateHostSampleReplayFixtureResponse, __s47, 524, 38);
+/** Validator for HostSampleMemorySeedResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-seed-response.schema.json). */
+export function validateHostSampleMemorySeedResponse(data) { return __c561(data) ? __ok(__s47) : __no(__s47, data); }
+__errorsOf(validateHostSampleMemorySeedResponse, __s47, 561, 37);
 const __s48 = __state();
-/** Validator for HostSampleSeedEntry (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-seed-request.schema.json#/$defs/HostSampleSeedEntry). */
-export function validateHostSampleSeedEntry(data) { return __c497(data) ? __ok(__s48) : __no(__s48, data); }
-__errorsOf(validateHostSampleSeedEntry, __s48, 497, 34);
+/** Validator for HostSampleProposalGateDecisionRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-proposal-gate-decision-request.schema.json). */
+export function validateHostSampleProposalGateDecisionRequest(data) { return __c567(data) ? __ok(__s48) : __no(__s48, data); }
+__errorsOf(validateHostSampleProposalGateDecisionRequest, __s48, 567, 38);
 const __s49 = __state();
-/** Validator for HostSampleSeedSecret (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-seed-request.schema.json#/$defs/HostSampleSeedSecret). */
-export function validateHostSampleSeedSecret(data) { return __c506(data) ? __ok(__s49) : __no(__s49, data); }
-__errorsOf(validateHostSampleSeedSecret, __s49, 506, 34);
+/** Validator for HostSampleProposalSynthesizeRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-proposal-synthesize-request.schema.json). */
+export function validateHostSampleProposalSynthesizeRequest(data) { return __c576(data) ? __ok(__s49) : __no(__s49, data); }
+__errorsOf(validateHostSampleProposalSynthesizeRequest, __s49, 576, 39);
 const __s50 = __state();
-/** Validator for HostSampleTraceRecord (https://wopkit.dev/schemas/openwop/v1/host-sample-inquirium-traces-response.schema.json#/$defs/HostSampleTraceRecord). */
-export function validateHostSampleTraceRecord(data) { return __c355(data) ? __ok(__s50) : __no(__s50, data); }
-__errorsOf(validateHostSampleTraceRecord, __s50, 355, 19);
+/** Validator for HostSampleQuestionCancelRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-question-cancel-request.schema.json). */
+export function validateHostSampleQuestionCancelRequest(data) { return __c588(data) ? __ok(__s50) : __no(__s50, data); }
+__errorsOf(validateHostSampleQuestionCancelRequest, __s50, 588, 40);
 const __s51 = __state();
-/** Validator for InquiriumAnswerToken (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.single-choice.v1.schema.json#/$defs/AnswerToken). */
-export function validateInquiriumAnswerToken(data) { return __c532(data) ? __ok(__s51) : __no(__s51, data); }
-__errorsOf(validateInquiriumAnswerToken, __s51, 532, 39);
+/** Validator for HostSampleReplayFixtureRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-replay-fixture-request.schema.json). */
+export function validateHostSampleReplayFixtureRequest(data) { return __c591(data) ? __ok(__s51) : __no(__s51, data); }
+__errorsOf(validateHostSampleReplayFixtureRequest, __s51, 591, 41);
 const __s52 = __state();
-/** Validator for InquiriumAnswerValue (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.answer.v1.schema.json#/$defs/AnswerValue). */
-export function validateInquiriumAnswerValue(data) { return __c533(data) ? __ok(__s52) : __no(__s52, data); }
-__errorsOf(validateInquiriumAnswerValue, __s52, 533, 40);
+/** Validator for HostSampleReplayFixtureResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-replay-fixture-response.schema.json). */
+export function validateHostSampleReplayFixtureResponse(data) { return __c594(data) ? __ok(__s52) : __no(__s52, data); }
+__errorsOf(validateHostSampleReplayFixtureResponse, __s52, 594, 42);
 const __s53 = __state();
-/** Validator for InquiriumAssistantConfig (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json). */
-export function validateInquiriumAssistantConfig(data) { return __c537(data) ? __ok(__s53) : __no(__s53, data); }
-__errorsOf(validateInquiriumAssistantConfig, __s53, 537, 41);
+/** Validator for HostSampleSeedEntry (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-seed-request.schema.json#/$defs/HostSampleSeedEntry). */
+export function validateHostSampleSeedEntry(data) { return __c546(data) ? __ok(__s53) : __no(__s53, data); }
+__errorsOf(validateHostSampleSeedEntry, __s53, 546, 36);
 const __s54 = __state();
-/** Validator for InquiriumAssistantTurnTrace (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json). */
-export function validateInquiriumAssistantTurnTrace(data) { return __c359(data) ? __ok(__s54) : __no(__s54, data); }
-__errorsOf(validateInquiriumAssistantTurnTrace, __s54, 359, 20);
+/** Validator for HostSampleSeedSecret (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-seed-request.schema.json#/$defs/HostSampleSeedSecret). */
+export function validateHostSampleSeedSecret(data) { return __c555(data) ? __ok(__s54) : __no(__s54, data); }
+__errorsOf(validateHostSampleSeedSecret, __s54, 555, 36);
 const __s55 = __state();
-/** Validator for InquiriumAssistantUiPreferences (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-ui-preferences.v1.schema.json). */
-export function validateInquiriumAssistantUiPreferences(data) { return __c612(data) ? __ok(__s55) : __no(__s55, data); }
-__errorsOf(validateInquiriumAssistantUiPreferences, __s55, 612, 43);
+/** Validator for HostSampleTraceRecord (https://wopkit.dev/schemas/openwop/v1/host-sample-inquirium-traces-response.schema.json#/$defs/HostSampleTraceRecord). */
+export function validateHostSampleTraceRecord(data) { return __c404(data) ? __ok(__s55) : __no(__s55, data); }
+__errorsOf(validateHostSampleTraceRecord, __s55, 404, 21);
 const __s56 = __state();
-/** Validator for InquiriumBaselineAssistantProfile (https://wopkit.dev/schemas/inquirium/v1/inquirium.baseline-assistant-profile.v1.schema.json). */
-export function validateInquiriumBaselineAssistantProfile(data) { return __c626(data) ? __ok(__s56) : __no(__s56, data); }
-__errorsOf(validateInquiriumBaselineAssistantProfile, __s56, 626, 44);
+/** Validator for InquiriumAnswerToken (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.single-choice.v1.schema.json#/$defs/AnswerToken). */
+export function validateInquiriumAnswerToken(data) { return __c602(data) ? __ok(__s56) : __no(__s56, data); }
+__errorsOf(validateInquiriumAnswerToken, __s56, 602, 43);
 const __s57 = __state();
-/** Validator for InquiriumBaselineConformanceReport (https://wopkit.dev/schemas/inquirium/v1/inquirium.baseline-assistant-conformance-report.v1.schema.json). */
-export function validateInquiriumBaselineConformanceReport(data) { return __c650(data) ? __ok(__s57) : __no(__s57, data); }
-__errorsOf(validateInquiriumBaselineConformanceReport, __s57, 650, 45);
+/** Validator for InquiriumAnswerValue (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.answer.v1.schema.json#/$defs/AnswerValue). */
+export function validateInquiriumAnswerValue(data) { return __c603(data) ? __ok(__s57) : __no(__s57, data); }
+__errorsOf(validateInquiriumAnswerValue, __s57, 603, 44);
 const __s58 = __state();
-/** Validator for InquiriumBaselineGuarantees (https://wopkit.dev/schemas/inquirium/v1/inquirium.baseline-assistant-profile.v1.schema.json#/$defs/ProfileGuarantees). */
-export function validateInquiriumBaselineGuarantees(data) { return __c642(data) ? __ok(__s58) : __no(__s58, data); }
-__errorsOf(validateInquiriumBaselineGuarantees, __s58, 642, 44);
+/** Validator for InquiriumAssistantConfig (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json). */
+export function validateInquiriumAssistantConfig(data) { return __c607(data) ? __ok(__s58) : __no(__s58, data); }
+__errorsOf(validateInquiriumAssistantConfig, __s58, 607, 45);
 const __s59 = __state();
-/** Validator for InquiriumBaselineRequirements (https://wopkit.dev/schemas/inquirium/v1/inquirium.baseline-assistant-profile.v1.schema.json#/$defs/ProfileRequirements). */
-export function validateInquiriumBaselineRequirements(data) { return __c631(data) ? __ok(__s59) : __no(__s59, data); }
-__errorsOf(validateInquiriumBaselineRequirements, __s59, 631, 44);
+/** Validator for InquiriumAssistantTurnTrace (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json). */
+export function validateInquiriumAssistantTurnTrace(data) { return __c408(data) ? __ok(__s59) : __no(__s59, data); }
+__errorsOf(validateInquiriumAssistantTurnTrace, __s59, 408, 22);
 const __s60 = __state();
-/** Validator for InquiriumChoiceOption (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.single-choice.v1.schema.json#/$defs/ChoiceOption). */
-export function validateInquiriumChoiceOption(data) { return __c677(data) ? __ok(__s60) : __no(__s60, data); }
-__errorsOf(validateInquiriumChoiceOption, __s60, 677, 39);
+/** Validator for InquiriumAssistantUiPreferences (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-ui-preferences.v1.schema.json). */
+export function validateInquiriumAssistantUiPreferences(data) { return __c682(data) ? __ok(__s60) : __no(__s60, data); }
+__errorsOf(validateInquiriumAssistantUiPreferences, __s60, 682, 47);
 const __s61 = __state();
-/** Validator for InquiriumClassKeyed (https://wopkit.dev/schemas/inquirium/v1/inquirium.classification.v1.schema.json#/$defs/ClassKeyed). */
-export function validateInquiriumClassKeyed(data) { return __c541(data) ? __ok(__s61) : __no(__s61, data); }
-__errorsOf(validateInquiriumClassKeyed, __s61, 541, 25);
+/** Validator for InquiriumBaselineAssistantProfile (https://wopkit.dev/schemas/inquirium/v1/inquirium.baseline-assistant-profile.v1.schema.json). */
+export function validateInquiriumBaselineAssistantProfile(data) { return __c696(data) ? __ok(__s61) : __no(__s61, data); }
+__errorsOf(validateInquiriumBaselineAssistantProfile, __s61, 696, 48);
 const __s62 = __state();
-/** Validator for InquiriumClassificationFlow (https://wopkit.dev/schemas/inquirium/v1/inquirium.classification.v1.schema.json#/$defs/ClassificationFlow). */
-export function validateInquiriumClassificationFlow(data) { return __c682(data) ? __ok(__s62) : __no(__s62, data); }
-__errorsOf(validateInquiriumClassificationFlow, __s62, 682, 25);
+/** Validator for InquiriumBaselineConformanceReport (https://wopkit.dev/schemas/inquirium/v1/inquirium.baseline-assistant-conformance-report.v1.schema.json). */
+export function validateInquiriumBaselineConformanceReport(data) { return __c720(data) ? __ok(__s62) : __no(__s62, data); }
+__errorsOf(validateInquiriumBaselineConformanceReport, __s62, 720, 49);
 const __s63 = __state();
-/** Validator for InquiriumClassificationLabel (https://wopkit.dev/schemas/inquirium/v1/inquirium.classification.v1.schema.json). */
-export function validateInquiriumClassificationLabel(data) { return __c412(data) ? __ok(__s63) : __no(__s63, data); }
-__errorsOf(validateInquiriumClassificationLabel, __s63, 412, 25);
+/** Validator for InquiriumBaselineGuarantees (https://wopkit.dev/schemas/inquirium/v1/inquirium.baseline-assistant-profile.v1.schema.json#/$defs/ProfileGuarantees). */
+export function validateInquiriumBaselineGuarantees(data) { return __c712(data) ? __ok(__s63) : __no(__s63, data); }
+__errorsOf(validateInquiriumBaselineGuarantees, __s63, 712, 48);
 const __s64 = __state();
-/** Validator for InquiriumConfirmPayloadEntry (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/ConfirmPayload). */
-export function validateInquiriumConfirmPayloadEntry(data) { return __c687(data) ? __ok(__s64) : __no(__s64, data); }
-__errorsOf(validateInquiriumConfirmPayloadEntry, __s64, 686, 46);
+/** Validator for InquiriumBaselineRequirements (https://wopkit.dev/schemas/inquirium/v1/inquirium.baseline-assistant-profile.v1.schema.json#/$defs/ProfileRequirements). */
+export function validateInquiriumBaselineRequirements(data) { return __c701(data) ? __ok(__s64) : __no(__s64, data); }
+__errorsOf(validateInquiriumBaselineRequirements, __s64, 701, 48);
 const __s65 = __state();
-/** Validator for InquiriumConfirmWidget (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.confirm.v1.schema.json). */
-export function validateInquiriumConfirmWidget(data) { return __c687(data) ? __ok(__s65) : __no(__s65, data); }
-__errorsOf(validateInquiriumConfirmWidget, __s65, 687, 47);
+/** Validator for InquiriumChoiceOption (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.single-choice.v1.schema.json#/$defs/ChoiceOption). */
+export function validateInquiriumChoiceOption(data) { return __c747(data) ? __ok(__s65) : __no(__s65, data); }
+__errorsOf(validateInquiriumChoiceOption, __s65, 747, 43);
 const __s66 = __state();
-/** Validator for InquiriumConformanceCheck (https://wopkit.dev/schemas/inquirium/v1/inquirium.baseline-assistant-conformance-report.v1.schema.json#/$defs/ConformanceCheck). */
-export function validateInquiriumConformanceCheck(data) { return __c662(data) ? __ok(__s66) : __no(__s66, data); }
-__errorsOf(validateInquiriumConformanceCheck, __s66, 662, 45);
+/** Validator for InquiriumClassKeyed (https://wopkit.dev/schemas/inquirium/v1/inquirium.classification.v1.schema.json#/$defs/ClassKeyed). */
+export function validateInquiriumClassKeyed(data) { return __c611(data) ? __ok(__s66) : __no(__s66, data); }
+__errorsOf(validateInquiriumClassKeyed, __s66, 611, 27);
 const __s67 = __state();
-/** Validator for InquiriumContentPart (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/ContentPart). */
-export function validateInquiriumContentPart(data) { return __c691(data) ? __ok(__s67) : __no(__s67, data); }
-__errorsOf(validateInquiriumContentPart, __s67, 691, 23);
+/** Validator for InquiriumClassificationFlow (https://wopkit.dev/schemas/inquirium/v1/inquirium.classification.v1.schema.json#/$defs/ClassificationFlow). */
+export function validateInquiriumClassificationFlow(data) { return __c752(data) ? __ok(__s67) : __no(__s67, data); }
+__errorsOf(validateInquiriumClassificationFlow, __s67, 752, 27);
 const __s68 = __state();
-/** Validator for InquiriumContextAssemblyRequest (https://wopkit.dev/schemas/inquirium/v1/inquirium.context-assembly.request.v1.schema.json). */
-export function validateInquiriumContextAssemblyRequest(data) { return __c705(data) ? __ok(__s68) : __no(__s68, data); }
-__errorsOf(validateInquiriumContextAssemblyRequest, __s68, 705, 24);
+/** Validator for InquiriumClassificationLabel (https://wopkit.dev/schemas/inquirium/v1/inquirium.classification.v1.schema.json). */
+export function validateInquiriumClassificationLabel(data) { return __c461(data) ? __ok(__s68) : __no(__s68, data); }
+__errorsOf(validateInquiriumClassificationLabel, __s68, 461, 27);
 const __s69 = __state();
-/** Validator for InquiriumContextElement (https://wopkit.dev/schemas/inquirium/v1/inquirium.context-element.v1.schema.json). */
-export function validateInquiriumContextElement(data) { return __c722(data) ? __ok(__s69) : __no(__s69, data); }
-__errorsOf(validateInquiriumContextElement, __s69, 722, 48);
+/** Validator for InquiriumConfirmPayloadEntry (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/ConfirmPayload). */
+export function validateInquiriumConfirmPayloadEntry(data) { return __c757(data) ? __ok(__s69) : __no(__s69, data); }
+__errorsOf(validateInquiriumConfirmPayloadEntry, __s69, 756, 50);
 const __s70 = __state();
-/** Validator for InquiriumContextSource (https://wopkit.dev/schemas/inquirium/v1/inquirium.context-assembly.request.v1.schema.json#/$defs/ContextSource). */
-export function validateInquiriumContextSource(data) { return __c709(data) ? __ok(__s70) : __no(__s70, data); }
-__errorsOf(validateInquiriumContextSource, __s70, 709, 24);
+/** Validator for InquiriumConfirmWidget (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.confirm.v1.schema.json). */
+export function validateInquiriumConfirmWidget(data) { return __c757(data) ? __ok(__s70) : __no(__s70, data); }
+__errorsOf(validateInquiriumConfirmWidget, __s70, 757, 51);
 const __s71 = __state();
-/** Validator for InquiriumContextSourceKind (https://wopkit.dev/schemas/inquirium/v1/inquirium.context-assembly.request.v1.schema.json#/$defs/ContextSourceKind). */
-export function validateInquiriumContextSourceKind(data) { return __c410(data) ? __ok(__s71) : __no(__s71, data); }
-__errorsOf(validateInquiriumContextSourceKind, __s71, 410, 24);
+/** Validator for InquiriumConformanceCheck (https://wopkit.dev/schemas/inquirium/v1/inquirium.baseline-assistant-conformance-report.v1.schema.json#/$defs/ConformanceCheck). */
+export function validateInquiriumConformanceCheck(data) { return __c732(data) ? __ok(__s71) : __no(__s71, data); }
+__errorsOf(validateInquiriumConformanceCheck, __s71, 732, 49);
 const __s72 = __state();
-/** Validator for InquiriumDiagnostics (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/Diagnostics). */
-export function validateInquiriumDiagnostics(data) { return __c430(data) ? __ok(__s72) : __no(__s72, data); }
-__errorsOf(validateInquiriumDiagnostics, __s72, 430, 22);
+/** Validator for InquiriumContentPart (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/ContentPart). */
+export function validateInquiriumContentPart(data) { return __c761(data) ? __ok(__s72) : __no(__s72, data); }
+__errorsOf(validateInquiriumContentPart, __s72, 761, 25);
 const __s73 = __state();
-/** Validator for InquiriumEgress (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/Egress). */
-export function validateInquiriumEgress(data) { return __c572(data) ? __ok(__s73) : __no(__s73, data); }
-__errorsOf(validateInquiriumEgress, __s73, 572, 41);
+/** Validator for InquiriumContextAssemblyRequest (https://wopkit.dev/schemas/inquirium/v1/inquirium.context-assembly.request.v1.schema.json). */
+export function validateInquiriumContextAssemblyRequest(data) { return __c775(data) ? __ok(__s73) : __no(__s73, data); }
+__errorsOf(validateInquiriumContextAssemblyRequest, __s73, 775, 26);
 const __s74 = __state();
-/** Validator for InquiriumEgressByClass (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/EgressByClass). */
-export function validateInquiriumEgressByClass(data) { return __c570(data) ? __ok(__s74) : __no(__s74, data); }
-__errorsOf(validateInquiriumEgressByClass, __s74, 570, 41);
+/** Validator for InquiriumContextElement (https://wopkit.dev/schemas/inquirium/v1/inquirium.context-element.v1.schema.json). */
+export function validateInquiriumContextElement(data) { return __c792(data) ? __ok(__s74) : __no(__s74, data); }
+__errorsOf(validateInquiriumContextElement, __s74, 792, 52);
 const __s75 = __state();
-/** Validator for InquiriumEpistemicBlock (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/EpistemicBlock). */
-export function validateInquiriumEpistemicBlock(data) { return __c739(data) ? __ok(__s75) : __no(__s75, data); }
-__errorsOf(validateInquiriumEpistemicBlock, __s75, 739, 22);
+/** Validator for InquiriumContextSource (https://wopkit.dev/schemas/inquirium/v1/inquirium.context-assembly.request.v1.schema.json#/$defs/ContextSource). */
+export function validateInquiriumContextSource(data) { return __c779(data) ? __ok(__s75) : __no(__s75, data); }
+__errorsOf(validateInquiriumContextSource, __s75, 779, 26);
 const __s76 = __state();
-/** Validator for InquiriumEscalationThreshold (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/EscalationThreshold). */
-export function validateInquiriumEscalationThreshold(data) { return __c600(data) ? __ok(__s76) : __no(__s76, data); }
-__errorsOf(validateInquiriumEscalationThreshold, __s76, 600, 41);
+/** Validator for InquiriumContextSourceKind (https://wopkit.dev/schemas/inquirium/v1/inquirium.context-assembly.request.v1.schema.json#/$defs/ContextSourceKind). */
+export function validateInquiriumContextSourceKind(data) { return __c459(data) ? __ok(__s76) : __no(__s76, data); }
+__errorsOf(validateInquiriumContextSourceKind, __s76, 459, 26);
 const __s77 = __state();
-/** Validator for InquiriumEscalationThresholdByMode (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/EscalationThresholdByMode). */
-export function validateInquiriumEscalationThresholdByMode(data) { return __c598(data) ? __ok(__s77) : __no(__s77, data); }
-__errorsOf(validateInquiriumEscalationThresholdByMode, __s77, 598, 41);
+/** Validator for InquiriumDiagnostics (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/Diagnostics). */
+export function validateInquiriumDiagnostics(data) { return __c479(data) ? __ok(__s77) : __no(__s77, data); }
+__errorsOf(validateInquiriumDiagnostics, __s77, 479, 24);
 const __s78 = __state();
-/** Validator for InquiriumEscalationTrigger (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/EscalationTrigger). */
-export function validateInquiriumEscalationTrigger(data) { return __c603(data) ? __ok(__s78) : __no(__s78, data); }
-__errorsOf(validateInquiriumEscalationTrigger, __s78, 603, 41);
+/** Validator for InquiriumEgress (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/Egress). */
+export function validateInquiriumEgress(data) { return __c642(data) ? __ok(__s78) : __no(__s78, data); }
+__errorsOf(validateInquiriumEgress, __s78, 642, 45);
 const __s79 = __state();
-/** Validator for InquiriumFreeTextWithAllowlistPayloadEntry (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/FreeTextWithAllowlistPayload). */
-export function validateInquiriumFreeTextWithAllowlistPayloadEntry(data) { return __c748(data) ? __ok(__s79) : __no(__s79, data); }
-__errorsOf(validateInquiriumFreeTextWithAllowlistPayloadEntry, __s79, 747, 46);
+/** Validator for InquiriumEgressByClass (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/EgressByClass). */
+export function validateInquiriumEgressByClass(data) { return __c640(data) ? __ok(__s79) : __no(__s79, data); }
+__errorsOf(validateInquiriumEgressByClass, __s79, 640, 45);
 const __s80 = __state();
-/** Validator for InquiriumFreeTextWithAllowlistWidget (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.free-text-with-allowlist.v1.schema.json). */
-export function validateInquiriumFreeTextWithAllowlistWidget(data) { return __c748(data) ? __ok(__s80) : __no(__s80, data); }
-__errorsOf(validateInquiriumFreeTextWithAllowlistWidget, __s80, 748, 49);
+/** Validator for InquiriumEpistemicBlock (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/EpistemicBlock). */
+export function validateInquiriumEpistemicBlock(data) { return __c809(data) ? __ok(__s80) : __no(__s80, data); }
+__errorsOf(validateInquiriumEpistemicBlock, __s80, 809, 24);
 const __s81 = __state();
-/** Validator for InquiriumGenerateOutcome (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/GenerateOutcome). */
-export function validateInquiriumGenerateOutcome(data) { return __c370(data) ? __ok(__s81) : __no(__s81, data); }
-__errorsOf(validateInquiriumGenerateOutcome, __s81, 370, 22);
+/** Validator for InquiriumEscalationThreshold (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/EscalationThreshold). */
+export function validateInquiriumEscalationThreshold(data) { return __c670(data) ? __ok(__s81) : __no(__s81, data); }
+__errorsOf(validateInquiriumEscalationThreshold, __s81, 670, 45);
 const __s82 = __state();
-/** Validator for InquiriumGeneratePolicy (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/GeneratePolicy). */
-export function validateInquiriumGeneratePolicy(data) { return __c754(data) ? __ok(__s82) : __no(__s82, data); }
-__errorsOf(validateInquiriumGeneratePolicy, __s82, 754, 23);
+/** Validator for InquiriumEscalationThresholdByMode (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/EscalationThresholdByMode). */
+export function validateInquiriumEscalationThresholdByMode(data) { return __c668(data) ? __ok(__s82) : __no(__s82, data); }
+__errorsOf(validateInquiriumEscalationThresholdByMode, __s82, 668, 45);
 const __s83 = __state();
-/** Validator for InquiriumGenerateRequest (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json). */
-export function validateInquiriumGenerateRequest(data) { return __c761(data) ? __ok(__s83) : __no(__s83, data); }
-__errorsOf(validateInquiriumGenerateRequest, __s83, 761, 23);
+/** Validator for InquiriumEscalationTrigger (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/EscalationTrigger). */
+export function validateInquiriumEscalationTrigger(data) { return __c673(data) ? __ok(__s83) : __no(__s83, data); }
+__errorsOf(validateInquiriumEscalationTrigger, __s83, 673, 45);
 const __s84 = __state();
-/** Validator for InquiriumGenerateResponse (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json). */
-export function validateInquiriumGenerateResponse(data) { return __c789(data) ? __ok(__s84) : __no(__s84, data); }
-__errorsOf(validateInquiriumGenerateResponse, __s84, 789, 22);
+/** Validator for InquiriumFreeTextWithAllowlistPayloadEntry (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/FreeTextWithAllowlistPayload). */
+export function validateInquiriumFreeTextWithAllowlistPayloadEntry(data) { return __c818(data) ? __ok(__s84) : __no(__s84, data); }
+__errorsOf(validateInquiriumFreeTextWithAllowlistPayloadEntry, __s84, 817, 50);
 const __s85 = __state();
-/** Validator for InquiriumGenerationParameters (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/GenerationParameters). */
-export function validateInquiriumGenerationParameters(data) { return __c773(data) ? __ok(__s85) : __no(__s85, data); }
-__errorsOf(validateInquiriumGenerationParameters, __s85, 773, 23);
+/** Validator for InquiriumFreeTextWithAllowlistWidget (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.free-text-with-allowlist.v1.schema.json). */
+export function validateInquiriumFreeTextWithAllowlistWidget(data) { return __c818(data) ? __ok(__s85) : __no(__s85, data); }
+__errorsOf(validateInquiriumFreeTextWithAllowlistWidget, __s85, 818, 53);
 const __s86 = __state();
-/** Validator for InquiriumInquiryFeedback (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-feedback.v1.schema.json). */
-export function validateInquiriumInquiryFeedback(data) { return __c826(data) ? __ok(__s86) : __no(__s86, data); }
-__errorsOf(validateInquiriumInquiryFeedback, __s86, 826, 50);
+/** Validator for InquiriumGenerateOutcome (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/GenerateOutcome). */
+export function validateInquiriumGenerateOutcome(data) { return __c419(data) ? __ok(__s86) : __no(__s86, data); }
+__errorsOf(validateInquiriumGenerateOutcome, __s86, 419, 24);
 const __s87 = __state();
-/** Validator for InquiriumInquiryResult (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-result.v1.schema.json). */
-export function validateInquiriumInquiryResult(data) { return __c844(data) ? __ok(__s87) : __no(__s87, data); }
-__errorsOf(validateInquiriumInquiryResult, __s87, 844, 51);
+/** Validator for InquiriumGeneratePolicy (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/GeneratePolicy). */
+export function validateInquiriumGeneratePolicy(data) { return __c824(data) ? __ok(__s87) : __no(__s87, data); }
+__errorsOf(validateInquiriumGeneratePolicy, __s87, 824, 25);
 const __s88 = __state();
-/** Validator for InquiriumInquiryTurn (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-turn.v1.schema.json). */
-export function validateInquiriumInquiryTurn(data) { return __c863(data) ? __ok(__s88) : __no(__s88, data); }
-__errorsOf(validateInquiriumInquiryTurn, __s88, 863, 21);
+/** Validator for InquiriumGenerateRequest (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json). */
+export function validateInquiriumGenerateRequest(data) { return __c831(data) ? __ok(__s88) : __no(__s88, data); }
+__errorsOf(validateInquiriumGenerateRequest, __s88, 831, 25);
 const __s89 = __state();
-/** Validator for InquiriumLocality (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/Locality). */
-export function validateInquiriumLocality(data) { return __c391(data) ? __ok(__s89) : __no(__s89, data); }
-__errorsOf(validateInquiriumLocality, __s89, 391, 23);
+/** Validator for InquiriumGenerateResponse (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json). */
+export function validateInquiriumGenerateResponse(data) { return __c859(data) ? __ok(__s89) : __no(__s89, data); }
+__errorsOf(validateInquiriumGenerateResponse, __s89, 859, 24);
 const __s90 = __state();
-/** Validator for InquiriumModeKeyed (https://wopkit.dev/schemas/inquirium/v1/inquirium.node-mode.v1.schema.json#/$defs/ModeKeyed). */
-export function validateInquiriumModeKeyed(data) { return __c581(data) ? __ok(__s90) : __no(__s90, data); }
-__errorsOf(validateInquiriumModeKeyed, __s90, 581, 42);
+/** Validator for InquiriumGenerationParameters (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/GenerationParameters). */
+export function validateInquiriumGenerationParameters(data) { return __c843(data) ? __ok(__s90) : __no(__s90, data); }
+__errorsOf(validateInquiriumGenerationParameters, __s90, 843, 25);
 const __s91 = __state();
-/** Validator for InquiriumModelAcceptance (https://wopkit.dev/schemas/inquirium/v1/inquirium.model-acceptance.v1.schema.json). */
-export function validateInquiriumModelAcceptance(data) { return __c874(data) ? __ok(__s91) : __no(__s91, data); }
-__errorsOf(validateInquiriumModelAcceptance, __s91, 874, 52);
+/** Validator for InquiriumInquiryFeedback (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-feedback.v1.schema.json). */
+export function validateInquiriumInquiryFeedback(data) { return __c896(data) ? __ok(__s91) : __no(__s91, data); }
+__errorsOf(validateInquiriumInquiryFeedback, __s91, 896, 54);
 const __s92 = __state();
-/** Validator for InquiriumModelBindingRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/ModelBindingRef). */
-export function validateInquiriumModelBindingRef(data) { return __c374(data) ? __ok(__s92) : __no(__s92, data); }
-__errorsOf(validateInquiriumModelBindingRef, __s92, 374, 22);
+/** Validator for InquiriumInquiryResult (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-result.v1.schema.json). */
+export function validateInquiriumInquiryResult(data) { return __c914(data) ? __ok(__s92) : __no(__s92, data); }
+__errorsOf(validateInquiriumInquiryResult, __s92, 914, 55);
 const __s93 = __state();
-/** Validator for InquiriumMultiChoicePayloadEntry (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/MultiChoicePayload). */
-export function validateInquiriumMultiChoicePayloadEntry(data) { return __c925(data) ? __ok(__s93) : __no(__s93, data); }
-__errorsOf(validateInquiriumMultiChoicePayloadEntry, __s93, 924, 46);
+/** Validator for InquiriumInquiryTurn (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-turn.v1.schema.json). */
+export function validateInquiriumInquiryTurn(data) { return __c933(data) ? __ok(__s93) : __no(__s93, data); }
+__errorsOf(validateInquiriumInquiryTurn, __s93, 933, 23);
 const __s94 = __state();
-/** Validator for InquiriumMultiChoiceWidget (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.multi-choice.v1.schema.json). */
-export function validateInquiriumMultiChoiceWidget(data) { return __c925(data) ? __ok(__s94) : __no(__s94, data); }
-__errorsOf(validateInquiriumMultiChoiceWidget, __s94, 925, 54);
+/** Validator for InquiriumLocality (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/Locality). */
+export function validateInquiriumLocality(data) { return __c440(data) ? __ok(__s94) : __no(__s94, data); }
+__errorsOf(validateInquiriumLocality, __s94, 440, 25);
 const __s95 = __state();
-/** Validator for InquiriumNodeMode (https://wopkit.dev/schemas/inquirium/v1/inquirium.node-mode.v1.schema.json). */
-export function validateInquiriumNodeMode(data) { return __c931(data) ? __ok(__s95) : __no(__s95, data); }
-__errorsOf(validateInquiriumNodeMode, __s95, 931, 42);
+/** Validator for InquiriumModeKeyed (https://wopkit.dev/schemas/inquirium/v1/inquirium.node-mode.v1.schema.json#/$defs/ModeKeyed). */
+export function validateInquiriumModeKeyed(data) { return __c651(data) ? __ok(__s95) : __no(__s95, data); }
+__errorsOf(validateInquiriumModeKeyed, __s95, 651, 46);
 const __s96 = __state();
-/** Validator for InquiriumNotificationAction (https://wopkit.dev/schemas/inquirium/v1/notification-create.v1.schema.json#/$defs/NotificationAction). */
-export function validateInquiriumNotificationAction(data) { return __c932(data) ? __ok(__s96) : __no(__s96, data); }
-__errorsOf(validateInquiriumNotificationAction, __s96, 932, 55);
+/** Validator for InquiriumModelAcceptance (https://wopkit.dev/schemas/inquirium/v1/inquirium.model-acceptance.v1.schema.json). */
+export function validateInquiriumModelAcceptance(data) { return __c944(data) ? __ok(__s96) : __no(__s96, data); }
+__errorsOf(validateInquiriumModelAcceptance, __s96, 944, 56);
 const __s97 = __state();
-/** Validator for InquiriumNotificationCreate (https://wopkit.dev/schemas/inquirium/v1/notification-create.v1.schema.json). */
-export function validateInquiriumNotificationCreate(data) { return __c968(data) ? __ok(__s97) : __no(__s97, data); }
-__errorsOf(validateInquiriumNotificationCreate, __s97, 968, 55);
+/** Validator for InquiriumModelBindingRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/ModelBindingRef). */
+export function validateInquiriumModelBindingRef(data) { return __c423(data) ? __ok(__s97) : __no(__s97, data); }
+__errorsOf(validateInquiriumModelBindingRef, __s97, 423, 24);
 const __s98 = __state();
-/** Validator for InquiriumObjectRefPart (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/ObjectRefPart). */
-export function validateInquiriumObjectRefPart(data) { return __c699(data) ? __ok(__s98) : __no(__s98, data); }
-__errorsOf(validateInquiriumObjectRefPart, __s98, 699, 23);
+/** Validator for InquiriumMultiChoicePayloadEntry (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/MultiChoicePayload). */
+export function validateInquiriumMultiChoicePayloadEntry(data) { return __c995(data) ? __ok(__s98) : __no(__s98, data); }
+__errorsOf(validateInquiriumMultiChoicePayloadEntry, __s98, 994, 50);
 const __s99 = __state();
-/** Validator for InquiriumOperatorAcknowledgement (https://wopkit.dev/schemas/inquirium/v1/inquirium.model-acceptance.v1.schema.json#/$defs/OperatorAcknowledgement). */
-export function validateInquiriumOperatorAcknowledgement(data) { return __c885(data) ? __ok(__s99) : __no(__s99, data); }
-__errorsOf(validateInquiriumOperatorAcknowledgement, __s99, 885, 52);
+/** Validator for InquiriumMultiChoiceWidget (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.multi-choice.v1.schema.json). */
+export function validateInquiriumMultiChoiceWidget(data) { return __c995(data) ? __ok(__s99) : __no(__s99, data); }
+__errorsOf(validateInquiriumMultiChoiceWidget, __s99, 995, 58);
 const __s100 = __state();
-/** Validator for InquiriumOperatorQuestionAnswer (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.answer.v1.schema.json). */
-export function validateInquiriumOperatorQuestionAnswer(data) { return __c982(data) ? __ok(__s100) : __no(__s100, data); }
-__errorsOf(validateInquiriumOperatorQuestionAnswer, __s100, 982, 40);
+/** Validator for InquiriumNodeMode (https://wopkit.dev/schemas/inquirium/v1/inquirium.node-mode.v1.schema.json). */
+export function validateInquiriumNodeMode(data) { return __c1001(data) ? __ok(__s100) : __no(__s100, data); }
+__errorsOf(validateInquiriumNodeMode, __s100, 1001, 46);
 const __s101 = __state();
-/** Validator for InquiriumOperatorQuestionRequest (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json). */
-export function validateInquiriumOperatorQuestionRequest(data) { return __c990(data) ? __ok(__s101) : __no(__s101, data); }
-__errorsOf(validateInquiriumOperatorQuestionRequest, __s101, 990, 46);
+/** Validator for InquiriumNotificationAction (https://wopkit.dev/schemas/inquirium/v1/notification-create.v1.schema.json#/$defs/NotificationAction). */
+export function validateInquiriumNotificationAction(data) { return __c1002(data) ? __ok(__s101) : __no(__s101, data); }
+__errorsOf(validateInquiriumNotificationAction, __s101, 1002, 59);
 const __s102 = __state();
-/** Validator for InquiriumOperatorQuestionState (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.state.v1.schema.json). */
-export function validateInquiriumOperatorQuestionState(data) { return __c1068(data) ? __ok(__s102) : __no(__s102, data); }
-__errorsOf(validateInquiriumOperatorQuestionState, __s102, 1068, 56);
+/** Validator for InquiriumNotificationCreate (https://wopkit.dev/schemas/inquirium/v1/notification-create.v1.schema.json). */
+export function validateInquiriumNotificationCreate(data) { return __c1038(data) ? __ok(__s102) : __no(__s102, data); }
+__errorsOf(validateInquiriumNotificationCreate, __s102, 1038, 59);
 const __s103 = __state();
-/** Validator for InquiriumParticipantRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-turn.v1.schema.json#/$defs/ParticipantRef). */
-export function validateInquiriumParticipantRef(data) { return __c365(data) ? __ok(__s103) : __no(__s103, data); }
-__errorsOf(validateInquiriumParticipantRef, __s103, 365, 21);
+/** Validator for InquiriumObjectRefPart (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/ObjectRefPart). */
+export function validateInquiriumObjectRefPart(data) { return __c769(data) ? __ok(__s103) : __no(__s103, data); }
+__errorsOf(validateInquiriumObjectRefPart, __s103, 769, 25);
 const __s104 = __state();
-/** Validator for InquiriumQuestionPrompt (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/QuestionPrompt). */
-export function validateInquiriumQuestionPrompt(data) { return __c997(data) ? __ok(__s104) : __no(__s104, data); }
-__errorsOf(validateInquiriumQuestionPrompt, __s104, 997, 46);
+/** Validator for InquiriumOperatorAcknowledgement (https://wopkit.dev/schemas/inquirium/v1/inquirium.model-acceptance.v1.schema.json#/$defs/OperatorAcknowledgement). */
+export function validateInquiriumOperatorAcknowledgement(data) { return __c955(data) ? __ok(__s104) : __no(__s104, data); }
+__errorsOf(validateInquiriumOperatorAcknowledgement, __s104, 955, 56);
 const __s105 = __state();
-/** Validator for InquiriumQuestionProvenance (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/QuestionProvenance). */
-export function validateInquiriumQuestionProvenance(data) { return __c1027(data) ? __ok(__s105) : __no(__s105, data); }
-__errorsOf(validateInquiriumQuestionProvenance, __s105, 1027, 46);
+/** Validator for InquiriumOperatorQuestionAnswer (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.answer.v1.schema.json). */
+export function validateInquiriumOperatorQuestionAnswer(data) { return __c1052(data) ? __ok(__s105) : __no(__s105, data); }
+__errorsOf(validateInquiriumOperatorQuestionAnswer, __s105, 1052, 44);
 const __s106 = __state();
-/** Validator for InquiriumQuestionSubject (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/QuestionSubject). */
-export function validateInquiriumQuestionSubject(data) { return __c1013(data) ? __ok(__s106) : __no(__s106, data); }
-__errorsOf(validateInquiriumQuestionSubject, __s106, 1013, 46);
+/** Validator for InquiriumOperatorQuestionRequest (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json). */
+export function validateInquiriumOperatorQuestionRequest(data) { return __c1060(data) ? __ok(__s106) : __no(__s106, data); }
+__errorsOf(validateInquiriumOperatorQuestionRequest, __s106, 1060, 50);
 const __s107 = __state();
-/** Validator for InquiriumReasonCode (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/ReasonCode). */
-export function validateInquiriumReasonCode(data) { return __c405(data) ? __ok(__s107) : __no(__s107, data); }
-__errorsOf(validateInquiriumReasonCode, __s107, 405, 22);
+/** Validator for InquiriumOperatorQuestionState (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.state.v1.schema.json). */
+export function validateInquiriumOperatorQuestionState(data) { return __c1138(data) ? __ok(__s107) : __no(__s107, data); }
+__errorsOf(validateInquiriumOperatorQuestionState, __s107, 1138, 60);
 const __s108 = __state();
-/** Validator for InquiriumResponseTarget (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/ResponseTarget). */
-export function validateInquiriumResponseTarget(data) { return __c1021(data) ? __ok(__s108) : __no(__s108, data); }
-__errorsOf(validateInquiriumResponseTarget, __s108, 1021, 46);
+/** Validator for InquiriumParticipantRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-turn.v1.schema.json#/$defs/ParticipantRef). */
+export function validateInquiriumParticipantRef(data) { return __c414(data) ? __ok(__s108) : __no(__s108, data); }
+__errorsOf(validateInquiriumParticipantRef, __s108, 414, 23);
 const __s109 = __state();
-/** Validator for InquiriumResultProvenance (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-result.v1.schema.json#/$defs/ResultProvenance). */
-export function validateInquiriumResultProvenance(data) { return __c852(data) ? __ok(__s109) : __no(__s109, data); }
-__errorsOf(validateInquiriumResultProvenance, __s109, 852, 51);
+/** Validator for InquiriumQuestionPrompt (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/QuestionPrompt). */
+export function validateInquiriumQuestionPrompt(data) { return __c1067(data) ? __ok(__s109) : __no(__s109, data); }
+__errorsOf(validateInquiriumQuestionPrompt, __s109, 1067, 50);
 const __s110 = __state();
-/** Validator for InquiriumResultRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-result.v1.schema.json#/$defs/ResultRef). */
-export function validateInquiriumResultRef(data) { return __c830(data) ? __ok(__s110) : __no(__s110, data); }
-__errorsOf(validateInquiriumResultRef, __s110, 830, 51);
+/** Validator for InquiriumQuestionProvenance (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/QuestionProvenance). */
+export function validateInquiriumQuestionProvenance(data) { return __c1097(data) ? __ok(__s110) : __no(__s110, data); }
+__errorsOf(validateInquiriumQuestionProvenance, __s110, 1097, 50);
 const __s111 = __state();
-/** Validator for InquiriumRetentionByClass (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/RetentionByClass). */
-export function validateInquiriumRetentionByClass(data) { return __c540(data) ? __ok(__s111) : __no(__s111, data); }
-__errorsOf(validateInquiriumRetentionByClass, __s111, 540, 41);
+/** Validator for InquiriumQuestionSubject (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/QuestionSubject). */
+export function validateInquiriumQuestionSubject(data) { return __c1083(data) ? __ok(__s111) : __no(__s111, data); }
+__errorsOf(validateInquiriumQuestionSubject, __s111, 1083, 50);
 const __s112 = __state();
-/** Validator for InquiriumRetentionProfile (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/RetentionProfile). */
-export function validateInquiriumRetentionProfile(data) { return __c550(data) ? __ok(__s112) : __no(__s112, data); }
-__errorsOf(validateInquiriumRetentionProfile, __s112, 550, 41);
+/** Validator for InquiriumReasonCode (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/ReasonCode). */
+export function validateInquiriumReasonCode(data) { return __c454(data) ? __ok(__s112) : __no(__s112, data); }
+__errorsOf(validateInquiriumReasonCode, __s112, 454, 24);
 const __s113 = __state();
-/** Validator for InquiriumRuntimeCandidate (https://wopkit.dev/schemas/inquirium/v1/inquirium.runtime-candidate.v1.schema.json). */
-export function validateInquiriumRuntimeCandidate(data) { return __c1101(data) ? __ok(__s113) : __no(__s113, data); }
-__errorsOf(validateInquiriumRuntimeCandidate, __s113, 1101, 53);
+/** Validator for InquiriumResponseTarget (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/ResponseTarget). */
+export function validateInquiriumResponseTarget(data) { return __c1091(data) ? __ok(__s113) : __no(__s113, data); }
+__errorsOf(validateInquiriumResponseTarget, __s113, 1091, 50);
 const __s114 = __state();
-/** Validator for InquiriumRuntimeHealth (https://wopkit.dev/schemas/inquirium/v1/inquirium.runtime-candidate.v1.schema.json#/$defs/RuntimeHealth). */
-export function validateInquiriumRuntimeHealth(data) { return __c1112(data) ? __ok(__s114) : __no(__s114, data); }
-__errorsOf(validateInquiriumRuntimeHealth, __s114, 1112, 53);
+/** Validator for InquiriumResultProvenance (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-result.v1.schema.json#/$defs/ResultProvenance). */
+export function validateInquiriumResultProvenance(data) { return __c922(data) ? __ok(__s114) : __no(__s114, data); }
+__errorsOf(validateInquiriumResultProvenance, __s114, 922, 55);
 const __s115 = __state();
-/** Validator for InquiriumRuntimeRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/RuntimeRef). */
-export function validateInquiriumRuntimeRef(data) { return __c372(data) ? __ok(__s115) : __no(__s115, data); }
-__errorsOf(validateInquiriumRuntimeRef, __s115, 372, 22);
+/** Validator for InquiriumResultRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-result.v1.schema.json#/$defs/ResultRef). */
+export function validateInquiriumResultRef(data) { return __c900(data) ? __ok(__s115) : __no(__s115, data); }
+__errorsOf(validateInquiriumResultRef, __s115, 900, 55);
 const __s116 = __state();
-/** Validator for InquiriumSessionRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-turn.v1.schema.json#/$defs/SessionRef). */
-export function validateInquiriumSessionRef(data) { return __c832(data) ? __ok(__s116) : __no(__s116, data); }
-__errorsOf(validateInquiriumSessionRef, __s116, 832, 21);
+/** Validator for InquiriumRetentionByClass (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/RetentionByClass). */
+export function validateInquiriumRetentionByClass(data) { return __c610(data) ? __ok(__s116) : __no(__s116, data); }
+__errorsOf(validateInquiriumRetentionByClass, __s116, 610, 45);
 const __s117 = __state();
-/** Validator for InquiriumSingleChoicePayloadEntry (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/SingleChoicePayload). */
-export function validateInquiriumSingleChoicePayloadEntry(data) { return __c1041(data) ? __ok(__s117) : __no(__s117, data); }
-__errorsOf(validateInquiriumSingleChoicePayloadEntry, __s117, 1040, 46);
+/** Validator for InquiriumRetentionProfile (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/RetentionProfile). */
+export function validateInquiriumRetentionProfile(data) { return __c620(data) ? __ok(__s117) : __no(__s117, data); }
+__errorsOf(validateInquiriumRetentionProfile, __s117, 620, 45);
 const __s118 = __state();
-/** Validator for InquiriumSingleChoiceWidget (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.single-choice.v1.schema.json). */
-export function validateInquiriumSingleChoiceWidget(data) { return __c1041(data) ? __ok(__s118) : __no(__s118, data); }
-__errorsOf(validateInquiriumSingleChoiceWidget, __s118, 1041, 39);
+/** Validator for InquiriumRuntimeCandidate (https://wopkit.dev/schemas/inquirium/v1/inquirium.runtime-candidate.v1.schema.json). */
+export function validateInquiriumRuntimeCandidate(data) { return __c1171(data) ? __ok(__s118) : __no(__s118, data); }
+__errorsOf(validateInquiriumRuntimeCandidate, __s118, 1171, 57);
 const __s119 = __state();
-/** Validator for InquiriumTextPart (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/TextPart). */
-export function validateInquiriumTextPart(data) { return __c694(data) ? __ok(__s119) : __no(__s119, data); }
-__errorsOf(validateInquiriumTextPart, __s119, 694, 23);
+/** Validator for InquiriumRuntimeHealth (https://wopkit.dev/schemas/inquirium/v1/inquirium.runtime-candidate.v1.schema.json#/$defs/RuntimeHealth). */
+export function validateInquiriumRuntimeHealth(data) { return __c1182(data) ? __ok(__s119) : __no(__s119, data); }
+__errorsOf(validateInquiriumRuntimeHealth, __s119, 1182, 57);
 const __s120 = __state();
-/** Validator for InquiriumTimeoutDefault (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/TimeoutDefault). */
-export function validateInquiriumTimeoutDefault(data) { return __c1006(data) ? __ok(__s120) : __no(__s120, data); }
-__errorsOf(validateInquiriumTimeoutDefault, __s120, 1006, 46);
+/** Validator for InquiriumRuntimeRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/RuntimeRef). */
+export function validateInquiriumRuntimeRef(data) { return __c421(data) ? __ok(__s120) : __no(__s120, data); }
+__errorsOf(validateInquiriumRuntimeRef, __s120, 421, 24);
 const __s121 = __state();
-/** Validator for InquiriumTraceDecision (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/TraceDecision). */
-export function validateInquiriumTraceDecision(data) { return __c402(data) ? __ok(__s121) : __no(__s121, data); }
-__errorsOf(validateInquiriumTraceDecision, __s121, 402, 20);
+/** Validator for InquiriumSessionRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-turn.v1.schema.json#/$defs/SessionRef). */
+export function validateInquiriumSessionRef(data) { return __c902(data) ? __ok(__s121) : __no(__s121, data); }
+__errorsOf(validateInquiriumSessionRef, __s121, 902, 23);
 const __s122 = __state();
-/** Validator for InquiriumTraceEffect (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/TraceEffect). */
-export function validateInquiriumTraceEffect(data) { return __c424(data) ? __ok(__s122) : __no(__s122, data); }
-__errorsOf(validateInquiriumTraceEffect, __s122, 424, 20);
+/** Validator for InquiriumSingleChoicePayloadEntry (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/SingleChoicePayload). */
+export function validateInquiriumSingleChoicePayloadEntry(data) { return __c1111(data) ? __ok(__s122) : __no(__s122, data); }
+__errorsOf(validateInquiriumSingleChoicePayloadEntry, __s122, 1110, 50);
 const __s123 = __state();
-/** Validator for InquiriumTraceInputShape (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/InputShape). */
-export function validateInquiriumTraceInputShape(data) { return __c376(data) ? __ok(__s123) : __no(__s123, data); }
-__errorsOf(validateInquiriumTraceInputShape, __s123, 376, 20);
+/** Validator for InquiriumSingleChoiceWidget (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.single-choice.v1.schema.json). */
+export function validateInquiriumSingleChoiceWidget(data) { return __c1111(data) ? __ok(__s123) : __no(__s123, data); }
+__errorsOf(validateInquiriumSingleChoiceWidget, __s123, 1111, 43);
 const __s124 = __state();
-/** Validator for InquiriumTraceLevel (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/TraceLevel). */
-export function validateInquiriumTraceLevel(data) { return __c395(data) ? __ok(__s124) : __no(__s124, data); }
-__errorsOf(validateInquiriumTraceLevel, __s124, 395, 20);
+/** Validator for InquiriumTextPart (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/TextPart). */
+export function validateInquiriumTextPart(data) { return __c764(data) ? __ok(__s124) : __no(__s124, data); }
+__errorsOf(validateInquiriumTextPart, __s124, 764, 25);
 const __s125 = __state();
-/** Validator for InquiriumTraceLevelByClass (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/TraceLevelByClass). */
-export function validateInquiriumTraceLevelByClass(data) { return __c561(data) ? __ok(__s125) : __no(__s125, data); }
-__errorsOf(validateInquiriumTraceLevelByClass, __s125, 561, 41);
+/** Validator for InquiriumTimeoutDefault (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/TimeoutDefault). */
+export function validateInquiriumTimeoutDefault(data) { return __c1076(data) ? __ok(__s125) : __no(__s125, data); }
+__errorsOf(validateInquiriumTimeoutDefault, __s125, 1076, 50);
 const __s126 = __state();
-/** Validator for InquiriumTraceOutputShape (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/OutputShape). */
-export function validateInquiriumTraceOutputShape(data) { return __c383(data) ? __ok(__s126) : __no(__s126, data); }
-__errorsOf(validateInquiriumTraceOutputShape, __s126, 383, 20);
+/** Validator for InquiriumTraceDecision (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/TraceDecision). */
+export function validateInquiriumTraceDecision(data) { return __c451(data) ? __ok(__s126) : __no(__s126, data); }
+__errorsOf(validateInquiriumTraceDecision, __s126, 451, 22);
 const __s127 = __state();
-/** Validator for InquiriumTracePolicy (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/TracePolicy). */
-export function validateInquiriumTracePolicy(data) { return __c389(data) ? __ok(__s127) : __no(__s127, data); }
-__errorsOf(validateInquiriumTracePolicy, __s127, 389, 20);
+/** Validator for InquiriumTraceEffect (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/TraceEffect). */
+export function validateInquiriumTraceEffect(data) { return __c473(data) ? __ok(__s127) : __no(__s127, data); }
+__errorsOf(validateInquiriumTraceEffect, __s127, 473, 22);
 const __s128 = __state();
-/** Validator for InquiriumTraceRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/TraceRef). */
-export function validateInquiriumTraceRef(data) { return __c801(data) ? __ok(__s128) : __no(__s128, data); }
-__errorsOf(validateInquiriumTraceRef, __s128, 801, 22);
+/** Validator for InquiriumTraceInputShape (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/InputShape). */
+export function validateInquiriumTraceInputShape(data) { return __c425(data) ? __ok(__s128) : __no(__s128, data); }
+__errorsOf(validateInquiriumTraceInputShape, __s128, 425, 22);
 const __s129 = __state();
-/** Validator for InquiriumTransportKind (https://wopkit.dev/schemas/inquirium/v1/inquirium.runtime-candidate.v1.schema.json#/$defs/TransportKind). */
-export function validateInquiriumTransportKind(data) { return __c882(data) ? __ok(__s129) : __no(__s129, data); }
-__errorsOf(validateInquiriumTransportKind, __s129, 882, 53);
+/** Validator for InquiriumTraceLevel (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/TraceLevel). */
+export function validateInquiriumTraceLevel(data) { return __c444(data) ? __ok(__s129) : __no(__s129, data); }
+__errorsOf(validateInquiriumTraceLevel, __s129, 444, 22);
 const __s130 = __state();
-/** Validator for InquiriumTrustMode (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/TrustMode). */
-export function validateInquiriumTrustMode(data) { return __c393(data) ? __ok(__s130) : __no(__s130, data); }
-__errorsOf(validateInquiriumTrustMode, __s130, 393, 23);
+/** Validator for InquiriumTraceLevelByClass (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/TraceLevelByClass). */
+export function validateInquiriumTraceLevelByClass(data) { return __c631(data) ? __ok(__s130) : __no(__s130, data); }
+__errorsOf(validateInquiriumTraceLevelByClass, __s130, 631, 45);
 const __s131 = __state();
-/** Validator for InquiriumTurn (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/Turn). */
-export function validateInquiriumTurn(data) { return __c766(data) ? __ok(__s131) : __no(__s131, data); }
-__errorsOf(validateInquiriumTurn, __s131, 766, 23);
+/** Validator for InquiriumTraceOutputShape (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/OutputShape). */
+export function validateInquiriumTraceOutputShape(data) { return __c432(data) ? __ok(__s131) : __no(__s131, data); }
+__errorsOf(validateInquiriumTraceOutputShape, __s131, 432, 22);
 const __s132 = __state();
-/** Validator for InquiriumTurnId (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-turn.v1.schema.json#/$defs/TurnId). */
-export function validateInquiriumTurnId(data) { return __c363(data) ? __ok(__s132) : __no(__s132, data); }
-__errorsOf(validateInquiriumTurnId, __s132, 363, 21);
+/** Validator for InquiriumTracePolicy (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/TracePolicy). */
+export function validateInquiriumTracePolicy(data) { return __c438(data) ? __ok(__s132) : __no(__s132, data); }
+__errorsOf(validateInquiriumTracePolicy, __s132, 438, 22);
 const __s133 = __state();
-/** Validator for InquiriumUsage (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/Usage). */
-export function validateInquiriumUsage(data) { return __c803(data) ? __ok(__s133) : __no(__s133, data); }
-__errorsOf(validateInquiriumUsage, __s133, 803, 22);
+/** Validator for InquiriumTraceRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/TraceRef). */
+export function validateInquiriumTraceRef(data) { return __c871(data) ? __ok(__s133) : __no(__s133, data); }
+__errorsOf(validateInquiriumTraceRef, __s133, 871, 24);
 const __s134 = __state();
-/** Validator for InquiriumVerificationRigor (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/VerificationRigor). */
-export function validateInquiriumVerificationRigor(data) { return __c590(data) ? __ok(__s134) : __no(__s134, data); }
-__errorsOf(validateInquiriumVerificationRigor, __s134, 590, 41);
+/** Validator for InquiriumTransportKind (https://wopkit.dev/schemas/inquirium/v1/inquirium.runtime-candidate.v1.schema.json#/$defs/TransportKind). */
+export function validateInquiriumTransportKind(data) { return __c952(data) ? __ok(__s134) : __no(__s134, data); }
+__errorsOf(validateInquiriumTransportKind, __s134, 952, 57);
 const __s135 = __state();
-/** Validator for InquiriumVerificationRigorByMode (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/VerificationRigorByMode). */
-export function validateInquiriumVerificationRigorByMode(data) { return __c580(data) ? __ok(__s135) : __no(__s135, data); }
-__errorsOf(validateInquiriumVerificationRigorByMode, __s135, 580, 41);
+/** Validator for InquiriumTrustMode (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/TrustMode). */
+export function validateInquiriumTrustMode(data) { return __c442(data) ? __ok(__s135) : __no(__s135, data); }
+__errorsOf(validateInquiriumTrustMode, __s135, 442, 25);
 const __s136 = __state();
-/** Validator for InquiriumWidgetKind (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/WidgetKind). */
-export function validateInquiriumWidgetKind(data) { return __c999(data) ? __ok(__s136) : __no(__s136, data); }
-__errorsOf(validateInquiriumWidgetKind, __s136, 999, 46);
+/** Validator for InquiriumTurn (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/Turn). */
+export function validateInquiriumTurn(data) { return __c836(data) ? __ok(__s136) : __no(__s136, data); }
+__errorsOf(validateInquiriumTurn, __s136, 836, 25);
 const __s137 = __state();
-/** Validator for InterruptRequestedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/interruptRequested). */
-export function validateInterruptRequestedPayload(data) { return __c1120(data) ? __ok(__s137) : __no(__s137, data); }
-__errorsOf(validateInterruptRequestedPayload, __s137, 1120, 0);
+/** Validator for InquiriumTurnId (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-turn.v1.schema.json#/$defs/TurnId). */
+export function validateInquiriumTurnId(data) { return __c412(data) ? __ok(__s137) : __no(__s137, data); }
+__errorsOf(validateInquiriumTurnId, __s137, 412, 23);
 const __s138 = __state();
-/** Validator for InterruptResolvedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/interruptResolved). */
-export function validateInterruptResolvedPayload(data) { return __c1125(data) ? __ok(__s138) : __no(__s138, data); }
-__errorsOf(validateInterruptResolvedPayload, __s138, 1125, 0);
+/** Validator for InquiriumUsage (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/Usage). */
+export function validateInquiriumUsage(data) { return __c873(data) ? __ok(__s138) : __no(__s138, data); }
+__errorsOf(validateInquiriumUsage, __s138, 873, 24);
 const __s139 = __state();
-/** Validator for MemoryCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/MemoryCapability). */
-export function validateMemoryCapability(data) { return __c68(data) ? __ok(__s139) : __no(__s139, data); }
-__errorsOf(validateMemoryCapability, __s139, 68, 1);
+/** Validator for InquiriumVerificationRigor (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/VerificationRigor). */
+export function validateInquiriumVerificationRigor(data) { return __c660(data) ? __ok(__s139) : __no(__s139, data); }
+__errorsOf(validateInquiriumVerificationRigor, __s139, 660, 45);
 const __s140 = __state();
-/** Validator for MemoryCompactedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/memoryCompacted). */
-export function validateMemoryCompactedPayload(data) { return __c307(data) ? __ok(__s140) : __no(__s140, data); }
-__errorsOf(validateMemoryCompactedPayload, __s140, 307, 0);
+/** Validator for InquiriumVerificationRigorByMode (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/VerificationRigorByMode). */
+export function validateInquiriumVerificationRigorByMode(data) { return __c650(data) ? __ok(__s140) : __no(__s140, data); }
+__errorsOf(validateInquiriumVerificationRigorByMode, __s140, 650, 45);
 const __s141 = __state();
-/** Validator for MemoryConsolidationCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/MemoryConsolidationCapability). */
-export function validateMemoryConsolidationCapability(data) { return __c23(data) ? __ok(__s141) : __no(__s141, data); }
-__errorsOf(validateMemoryConsolidationCapability, __s141, 23, 1);
+/** Validator for InquiriumWidgetKind (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/WidgetKind). */
+export function validateInquiriumWidgetKind(data) { return __c1069(data) ? __ok(__s141) : __no(__s141, data); }
+__errorsOf(validateInquiriumWidgetKind, __s141, 1069, 50);
 const __s142 = __state();
-/** Validator for MemoryEntry (https://wopkit.dev/schemas/openwop/v1/memory-entry.schema.json). */
-export function validateMemoryEntry(data) { return __c277(data) ? __ok(__s142) : __no(__s142, data); }
-__errorsOf(validateMemoryEntry, __s142, 277, 12);
+/** Validator for InterruptRequestedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/interruptRequested). */
+export function validateInterruptRequestedPayload(data) { return __c1190(data) ? __ok(__s142) : __no(__s142, data); }
+__errorsOf(validateInterruptRequestedPayload, __s142, 1190, 1);
 const __s143 = __state();
-/** Validator for MemoryIndex (https://wopkit.dev/schemas/openwop/v1/memory-index.schema.json). */
-export function validateMemoryIndex(data) { return __c458(data) ? __ok(__s143) : __no(__s143, data); }
-__errorsOf(validateMemoryIndex, __s143, 458, 30);
+/** Validator for InterruptResolvedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/interruptResolved). */
+export function validateInterruptResolvedPayload(data) { return __c1195(data) ? __ok(__s143) : __no(__s143, data); }
+__errorsOf(validateInterruptResolvedPayload, __s143, 1195, 1);
 const __s144 = __state();
-/** Validator for MemoryIndexArchive (https://wopkit.dev/schemas/openwop/v1/memory-index.schema.json#/$defs/MemoryIndexArchive). */
-export function validateMemoryIndexArchive(data) { return __c465(data) ? __ok(__s144) : __no(__s144, data); }
-__errorsOf(validateMemoryIndexArchive, __s144, 465, 30);
+/** Validator for ManifestRuntimeCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/ManifestRuntimeCapability). */
+export function validateManifestRuntimeCapability(data) { return __c87(data) ? __ok(__s144) : __no(__s144, data); }
+__errorsOf(validateManifestRuntimeCapability, __s144, 87, 2);
 const __s145 = __state();
-/** Validator for MemoryListOptions (https://wopkit.dev/schemas/openwop/v1/memory-list-options.schema.json). */
-export function validateMemoryListOptions(data) { return __c1129(data) ? __ok(__s145) : __no(__s145, data); }
-__errorsOf(validateMemoryListOptions, __s145, 1129, 57);
+/** Validator for MemoryCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/MemoryCapability). */
+export function validateMemoryCapability(data) { return __c117(data) ? __ok(__s145) : __no(__s145, data); }
+__errorsOf(validateMemoryCapability, __s145, 117, 2);
 const __s146 = __state();
-/** Validator for MemoryWrittenPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/memoryWritten). */
-export function validateMemoryWrittenPayload(data) { return __c1133(data) ? __ok(__s146) : __no(__s146, data); }
-__errorsOf(validateMemoryWrittenPayload, __s146, 1133, 0);
+/** Validator for MemoryCompactedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/memoryCompacted). */
+export function validateMemoryCompactedPayload(data) { return __c356(data) ? __ok(__s146) : __no(__s146, data); }
+__errorsOf(validateMemoryCompactedPayload, __s146, 356, 1);
 const __s147 = __state();
-/** Validator for MultiAgentCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/MultiAgentCapability). */
-export function validateMultiAgentCapability(data) { return __c113(data) ? __ok(__s147) : __no(__s147, data); }
-__errorsOf(validateMultiAgentCapability, __s147, 113, 1);
+/** Validator for MemoryConsolidationCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/MemoryConsolidationCapability). */
+export function validateMemoryConsolidationCapability(data) { return __c60(data) ? __ok(__s147) : __no(__s147, data); }
+__errorsOf(validateMemoryConsolidationCapability, __s147, 60, 2);
 const __s148 = __state();
-/** Validator for OrchestratorDecision (https://wopkit.dev/schemas/openwop/v1/orchestrator-decision.schema.json). */
-export function validateOrchestratorDecision(data) { return __c143(data) ? __ok(__s148) : __no(__s148, data); }
-__errorsOf(validateOrchestratorDecision, __s148, 143, 4);
+/** Validator for MemoryDimension (https://wopkit.dev/schemas/openwop/v1/agent-inventory-response.schema.json#/$defs/MemoryDimension). */
+export function validateMemoryDimension(data) { return __c20(data) ? __ok(__s148) : __no(__s148, data); }
+__errorsOf(validateMemoryDimension, __s148, 20, 0);
 const __s149 = __state();
-/** Validator for PackedAgent (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/PackedAgent). */
-export function validatePackedAgent(data) { return __c14(data) ? __ok(__s149) : __no(__s149, data); }
-__errorsOf(validatePackedAgent, __s149, 14, 2);
+/** Validator for MemoryEntry (https://wopkit.dev/schemas/openwop/v1/memory-entry.schema.json). */
+export function validateMemoryEntry(data) { return __c326(data) ? __ok(__s149) : __no(__s149, data); }
+__errorsOf(validateMemoryEntry, __s149, 326, 14);
 const __s150 = __state();
-/** Validator for PayloadTooLargeDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/PayloadTooLargeDetails). */
-export function validatePayloadTooLargeDetails(data) { return __c228(data) ? __ok(__s150) : __no(__s150, data); }
-__errorsOf(validatePayloadTooLargeDetails, __s150, 228, 3);
+/** Validator for MemoryIndex (https://wopkit.dev/schemas/openwop/v1/memory-index.schema.json). */
+export function validateMemoryIndex(data) { return __c507(data) ? __ok(__s150) : __no(__s150, data); }
+__errorsOf(validateMemoryIndex, __s150, 507, 32);
 const __s151 = __state();
-/** Validator for PromptTemplateArtifact (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/PromptTemplateArtifact). */
-export function validatePromptTemplateArtifact(data) { return __c1141(data) ? __ok(__s151) : __no(__s151, data); }
-__errorsOf(validatePromptTemplateArtifact, __s151, 1141, 2);
+/** Validator for MemoryIndexArchive (https://wopkit.dev/schemas/openwop/v1/memory-index.schema.json#/$defs/MemoryIndexArchive). */
+export function validateMemoryIndexArchive(data) { return __c514(data) ? __ok(__s151) : __no(__s151, data); }
+__errorsOf(validateMemoryIndexArchive, __s151, 514, 32);
 const __s152 = __state();
-/** Validator for Proposal (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json). */
-export function validateProposal(data) { return __c1148(data) ? __ok(__s152) : __no(__s152, data); }
-__errorsOf(validateProposal, __s152, 1148, 2);
+/** Validator for MemoryListOptions (https://wopkit.dev/schemas/openwop/v1/memory-list-options.schema.json). */
+export function validateMemoryListOptions(data) { return __c1199(data) ? __ok(__s152) : __no(__s152, data); }
+__errorsOf(validateMemoryListOptions, __s152, 1199, 61);
 const __s153 = __state();
-/** Validator for ProposalActivatedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/proposalActivated). */
-export function validateProposalActivatedPayload(data) { return __c1200(data) ? __ok(__s153) : __no(__s153, data); }
-__errorsOf(validateProposalActivatedPayload, __s153, 1200, 0);
+/** Validator for MemoryShape (https://wopkit.dev/schemas/openwop/v1/agent-inventory-response.schema.json#/$defs/MemoryShape). */
+export function validateMemoryShape(data) { return __c12(data) ? __ok(__s153) : __no(__s153, data); }
+__errorsOf(validateMemoryShape, __s153, 12, 0);
 const __s154 = __state();
-/** Validator for ProposalActivation (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalActivation). */
-export function validateProposalActivation(data) { return __c42(data) ? __ok(__s154) : __no(__s154, data); }
-__errorsOf(validateProposalActivation, __s154, 42, 2);
+/** Validator for MemoryWrittenPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/memoryWritten). */
+export function validateMemoryWrittenPayload(data) { return __c1203(data) ? __ok(__s154) : __no(__s154, data); }
+__errorsOf(validateMemoryWrittenPayload, __s154, 1203, 1);
 const __s155 = __state();
-/** Validator for ProposalCreatedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/proposalCreated). */
-export function validateProposalCreatedPayload(data) { return __c1205(data) ? __ok(__s155) : __no(__s155, data); }
-__errorsOf(validateProposalCreatedPayload, __s155, 1205, 0);
+/** Validator for MultiAgentCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/MultiAgentCapability). */
+export function validateMultiAgentCapability(data) { return __c162(data) ? __ok(__s155) : __no(__s155, data); }
+__errorsOf(validateMultiAgentCapability, __s155, 162, 2);
 const __s156 = __state();
-/** Validator for ProposalKind (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalKind). */
-export function validateProposalKind(data) { return __c39(data) ? __ok(__s156) : __no(__s156, data); }
-__errorsOf(validateProposalKind, __s156, 39, 2);
+/** Validator for OrchestratorDecision (https://wopkit.dev/schemas/openwop/v1/orchestrator-decision.schema.json). */
+export function validateOrchestratorDecision(data) { return __c192(data) ? __ok(__s156) : __no(__s156, data); }
+__errorsOf(validateOrchestratorDecision, __s156, 192, 6);
 const __s157 = __state();
-/** Validator for ProposalProvenance (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalProvenance). */
-export function validateProposalProvenance(data) { return __c1154(data) ? __ok(__s157) : __no(__s157, data); }
-__errorsOf(validateProposalProvenance, __s157, 1154, 2);
+/** Validator for PackedAgent (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/PackedAgent). */
+export function validatePackedAgent(data) { return __c51(data) ? __ok(__s157) : __no(__s157, data); }
+__errorsOf(validatePackedAgent, __s157, 51, 3);
 const __s158 = __state();
-/** Validator for ProposalState (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalState). */
-export function validateProposalState(data) { return __c1162(data) ? __ok(__s158) : __no(__s158, data); }
-__errorsOf(validateProposalState, __s158, 1162, 2);
+/** Validator for PayloadTooLargeDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/PayloadTooLargeDetails). */
+export function validatePayloadTooLargeDetails(data) { return __c277(data) ? __ok(__s158) : __no(__s158, data); }
+__errorsOf(validatePayloadTooLargeDetails, __s158, 277, 5);
 const __s159 = __state();
-/** Validator for ProposalsCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/ProposalsCapability). */
-export function validateProposalsCapability(data) { return __c35(data) ? __ok(__s159) : __no(__s159, data); }
-__errorsOf(validateProposalsCapability, __s159, 35, 1);
+/** Validator for PromptTemplateArtifact (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/PromptTemplateArtifact). */
+export function validatePromptTemplateArtifact(data) { return __c1211(data) ? __ok(__s159) : __no(__s159, data); }
+__errorsOf(validatePromptTemplateArtifact, __s159, 1211, 3);
 const __s160 = __state();
-/** Validator for QuotaExceededDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/QuotaExceededDetails). */
-export function validateQuotaExceededDetails(data) { return __c238(data) ? __ok(__s160) : __no(__s160, data); }
-__errorsOf(validateQuotaExceededDetails, __s160, 238, 3);
+/** Validator for Proposal (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json). */
+export function validateProposal(data) { return __c1218(data) ? __ok(__s160) : __no(__s160, data); }
+__errorsOf(validateProposal, __s160, 1218, 3);
 const __s161 = __state();
-/** Validator for ReplayMemorySnapshotUnavailableDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/ReplayMemorySnapshotUnavailableDetails). */
-export function validateReplayMemorySnapshotUnavailableDetails(data) { return __c174(data) ? __ok(__s161) : __no(__s161, data); }
-__errorsOf(validateReplayMemorySnapshotUnavailableDetails, __s161, 174, 3);
+/** Validator for ProposalActivatedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/proposalActivated). */
+export function validateProposalActivatedPayload(data) { return __c1285(data) ? __ok(__s161) : __no(__s161, data); }
+__errorsOf(validateProposalActivatedPayload, __s161, 1285, 1);
 const __s162 = __state();
-/** Validator for RetentionCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/RetentionCapability). */
-export function validateRetentionCapability(data) { return __c107(data) ? __ok(__s162) : __no(__s162, data); }
-__errorsOf(validateRetentionCapability, __s162, 107, 1);
+/** Validator for ProposalActivation (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalActivation). */
+export function validateProposalActivation(data) { return __c79(data) ? __ok(__s162) : __no(__s162, data); }
+__errorsOf(validateProposalActivation, __s162, 79, 3);
 const __s163 = __state();
-/** Validator for RunCompletedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runCompleted). */
-export function validateRunCompletedPayload(data) { return __c1210(data) ? __ok(__s163) : __no(__s163, data); }
-__errorsOf(validateRunCompletedPayload, __s163, 1210, 0);
+/** Validator for ProposalActivationRecord (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalActivationRecord). */
+export function validateProposalActivationRecord(data) { return __c1243(data) ? __ok(__s163) : __no(__s163, data); }
+__errorsOf(validateProposalActivationRecord, __s163, 1243, 3);
 const __s164 = __state();
-/** Validator for RunEvent (https://wopkit.dev/schemas/openwop/v1/run-event.schema.json). */
-export function validateRunEvent(data) { return __c1213(data) ? __ok(__s164) : __no(__s164, data); }
-__errorsOf(validateRunEvent, __s164, 1213, 5);
+/** Validator for ProposalApplyResponse (https://wopkit.dev/schemas/openwop/v1/proposal-apply-response.schema.json). */
+export function validateProposalApplyResponse(data) { return __c1294(data) ? __ok(__s164) : __no(__s164, data); }
+__errorsOf(validateProposalApplyResponse, __s164, 1294, 4);
 const __s165 = __state();
-/** Validator for RunEventType (https://wopkit.dev/schemas/openwop/v1/run-event.schema.json#/$defs/RunEventType). */
-export function validateRunEventType(data) { return __c1224(data) ? __ok(__s165) : __no(__s165, data); }
-__errorsOf(validateRunEventType, __s165, 1224, 5);
+/** Validator for ProposalCreatedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/proposalCreated). */
+export function validateProposalCreatedPayload(data) { return __c1298(data) ? __ok(__s165) : __no(__s165, data); }
+__errorsOf(validateProposalCreatedPayload, __s165, 1298, 1);
 const __s166 = __state();
-/** Validator for RunEventsResponse (https://wopkit.dev/schemas/openwop/v1/run-events-response.schema.json). */
-export function validateRunEventsResponse(data) { return __c1225(data) ? __ok(__s166) : __no(__s166, data); }
-__errorsOf(validateRunEventsResponse, __s166, 1225, 58);
+/** Validator for ProposalInstalledArtifactResponse (https://wopkit.dev/schemas/openwop/v1/proposal-installed-artifact-response.schema.json). */
+export function validateProposalInstalledArtifactResponse(data) { return __c1307(data) ? __ok(__s166) : __no(__s166, data); }
+__errorsOf(validateProposalInstalledArtifactResponse, __s166, 1307, 62);
 const __s167 = __state();
-/** Validator for RunFailedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runFailed). */
-export function validateRunFailedPayload(data) { return __c1230(data) ? __ok(__s167) : __no(__s167, data); }
-__errorsOf(validateRunFailedPayload, __s167, 1230, 0);
+/** Validator for ProposalKind (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalKind). */
+export function validateProposalKind(data) { return __c76(data) ? __ok(__s167) : __no(__s167, data); }
+__errorsOf(validateProposalKind, __s167, 76, 3);
 const __s168 = __state();
-/** Validator for RunForkRequest (https://wopkit.dev/schemas/openwop/v1/run-fork-request.schema.json). */
-export function validateRunForkRequest(data) { return __c1234(data) ? __ok(__s168) : __no(__s168, data); }
-__errorsOf(validateRunForkRequest, __s168, 1234, 59);
+/** Validator for ProposalListResponse (https://wopkit.dev/schemas/openwop/v1/proposal-list-response.schema.json). */
+export function validateProposalListResponse(data) { return __c1315(data) ? __ok(__s168) : __no(__s168, data); }
+__errorsOf(validateProposalListResponse, __s168, 1315, 63);
 const __s169 = __state();
-/** Validator for RunForkResponse (https://wopkit.dev/schemas/openwop/v1/run-fork-response.schema.json). */
-export function validateRunForkResponse(data) { return __c1237(data) ? __ok(__s169) : __no(__s169, data); }
-__errorsOf(validateRunForkResponse, __s169, 1237, 60);
+/** Validator for ProposalOwner (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalOwner). */
+export function validateProposalOwner(data) { return __c1232(data) ? __ok(__s169) : __no(__s169, data); }
+__errorsOf(validateProposalOwner, __s169, 1232, 3);
 const __s170 = __state();
-/** Validator for RunOrchestratorDecidedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runOrchestratorDecided). */
-export function validateRunOrchestratorDecidedPayload(data) { return __c1242(data) ? __ok(__s170) : __no(__s170, data); }
-__errorsOf(validateRunOrchestratorDecidedPayload, __s170, 1242, 0);
+/** Validator for ProposalProvenance (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalProvenance). */
+export function validateProposalProvenance(data) { return __c1225(data) ? __ok(__s170) : __no(__s170, data); }
+__errorsOf(validateProposalProvenance, __s170, 1225, 3);
 const __s171 = __state();
-/** Validator for RunStartedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runStarted). */
-export function validateRunStartedPayload(data) { return __c1245(data) ? __ok(__s171) : __no(__s171, data); }
-__errorsOf(validateRunStartedPayload, __s171, 1245, 0);
+/** Validator for ProposalReviseRequest (https://wopkit.dev/schemas/openwop/v1/proposal-revise-request.schema.json). */
+export function validateProposalReviseRequest(data) { return __c1319(data) ? __ok(__s171) : __no(__s171, data); }
+__errorsOf(validateProposalReviseRequest, __s171, 1319, 64);
 const __s172 = __state();
-/** Validator for ScheduledAutomationArtifact (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ScheduledAutomationArtifact). */
-export function validateScheduledAutomationArtifact(data) { return __c1193(data) ? __ok(__s172) : __no(__s172, data); }
-__errorsOf(validateScheduledAutomationArtifact, __s172, 1193, 2);
+/** Validator for ProposalState (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalState). */
+export function validateProposalState(data) { return __c1239(data) ? __ok(__s172) : __no(__s172, data); }
+__errorsOf(validateProposalState, __s172, 1239, 3);
 const __s173 = __state();
-/** Validator for ScheduledDistillationOutcome (https://wopkit.dev/schemas/openwop/v1/host-sample-distill-schedule-tick-response.schema.json#/$defs/ScheduledDistillationOutcome). */
-export function validateScheduledDistillationOutcome(data) { return __c300(data) ? __ok(__s173) : __no(__s173, data); }
-__errorsOf(validateScheduledDistillationOutcome, __s173, 300, 15);
+/** Validator for ProposalsCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/ProposalsCapability). */
+export function validateProposalsCapability(data) { return __c72(data) ? __ok(__s173) : __no(__s173, data); }
+__errorsOf(validateProposalsCapability, __s173, 72, 2);
 const __s174 = __state();
-/** Validator for SearchCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/SearchCapability). */
-export function validateSearchCapability(data) { return __c101(data) ? __ok(__s174) : __no(__s174, data); }
-__errorsOf(validateSearchCapability, __s174, 101, 1);
+/** Validator for QuotaExceededDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/QuotaExceededDetails). */
+export function validateQuotaExceededDetails(data) { return __c287(data) ? __ok(__s174) : __no(__s174, data); }
+__errorsOf(validateQuotaExceededDetails, __s174, 287, 5);
 const __s175 = __state();
-/** Validator for TokenBudgetExceededDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/TokenBudgetExceededDetails). */
-export function validateTokenBudgetExceededDetails(data) { return __c187(data) ? __ok(__s175) : __no(__s175, data); }
-__errorsOf(validateTokenBudgetExceededDetails, __s175, 187, 3);
+/** Validator for ReplayMemorySnapshotUnavailableDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/ReplayMemorySnapshotUnavailableDetails). */
+export function validateReplayMemorySnapshotUnavailableDetails(data) { return __c223(data) ? __ok(__s175) : __no(__s175, data); }
+__errorsOf(validateReplayMemorySnapshotUnavailableDetails, __s175, 223, 5);
 const __s176 = __state();
-/** Validator for ValidationFailedDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/ValidationFailedDetails). */
-export function validateValidationFailedDetails(data) { return __c213(data) ? __ok(__s176) : __no(__s176, data); }
-__errorsOf(validateValidationFailedDetails, __s176, 213, 3);
+/** Validator for RetentionCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/RetentionCapability). */
+export function validateRetentionCapability(data) { return __c156(data) ? __ok(__s176) : __no(__s176, data); }
+__errorsOf(validateRetentionCapability, __s176, 156, 2);
 const __s177 = __state();
-/** Validator for ValidationFailure (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/ValidationFailure). */
-export function validateValidationFailure(data) { return __c216(data) ? __ok(__s177) : __no(__s177, data); }
-__errorsOf(validateValidationFailure, __s177, 216, 3);
+/** Validator for RunCompletedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runCompleted). */
+export function validateRunCompletedPayload(data) { return __c1325(data) ? __ok(__s177) : __no(__s177, data); }
+__errorsOf(validateRunCompletedPayload, __s177, 1325, 1);
 const __s178 = __state();
-/** Validator for WorkerDispatchedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/workerDispatched). */
-export function validateWorkerDispatchedPayload(data) { return __c1252(data) ? __ok(__s178) : __no(__s178, data); }
-__errorsOf(validateWorkerDispatchedPayload, __s178, 1252, 0);
+/** Validator for RunEvent (https://wopkit.dev/schemas/openwop/v1/run-event.schema.json). */
+export function validateRunEvent(data) { return __c1328(data) ? __ok(__s178) : __no(__s178, data); }
+__errorsOf(validateRunEvent, __s178, 1328, 7);
 const __s179 = __state();
-/** Validator for WorkflowChainPackArtifact (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/WorkflowChainPackArtifact). */
-export function validateWorkflowChainPackArtifact(data) { return __c1176(data) ? __ok(__s179) : __no(__s179, data); }
-__errorsOf(validateWorkflowChainPackArtifact, __s179, 1176, 2);
+/** Validator for RunEventType (https://wopkit.dev/schemas/openwop/v1/run-event.schema.json#/$defs/RunEventType). */
+export function validateRunEventType(data) { return __c1339(data) ? __ok(__s179) : __no(__s179, data); }
+__errorsOf(validateRunEventType, __s179, 1339, 7);
 const __s180 = __state();
+/** Validator for RunEventsResponse (https://wopkit.dev/schemas/openwop/v1/run-events-response.schema.json). */
+export function validateRunEventsResponse(data) { return __c1340(data) ? __ok(__s180) : __no(__s180, data); }
+__errorsOf(validateRunEventsResponse, __s180, 1340, 65);
+const __s181 = __state();
+/** Validator for RunFailedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runFailed). */
+export function validateRunFailedPayload(data) { return __c1345(data) ? __ok(__s181) : __no(__s181, data); }
+__errorsOf(validateRunFailedPayload, __s181, 1345, 1);
+const __s182 = __state();
+/** Validator for RunForkRequest (https://wopkit.dev/schemas/openwop/v1/run-fork-request.schema.json). */
+export function validateRunForkRequest(data) { return __c1349(data) ? __ok(__s182) : __no(__s182, data); }
+__errorsOf(validateRunForkRequest, __s182, 1349, 66);
+const __s183 = __state();
+/** Validator for RunForkResponse (https://wopkit.dev/schemas/openwop/v1/run-fork-response.schema.json). */
+export function validateRunForkResponse(data) { return __c1352(data) ? __ok(__s183) : __no(__s183, data); }
+__errorsOf(validateRunForkResponse, __s183, 1352, 67);
+const __s184 = __state();
+/** Validator for RunOrchestratorDecidedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runOrchestratorDecided). */
+export function validateRunOrchestratorDecidedPayload(data) { return __c1357(data) ? __ok(__s184) : __no(__s184, data); }
+__errorsOf(validateRunOrchestratorDecidedPayload, __s184, 1357, 1);
+const __s185 = __state();
+/** Validator for RunStartedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runStarted). */
+export function validateRunStartedPayload(data) { return __c1360(data) ? __ok(__s185) : __no(__s185, data); }
+__errorsOf(validateRunStartedPayload, __s185, 1360, 1);
+const __s186 = __state();
+/** Validator for ScheduledAutomationArtifact (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ScheduledAutomationArtifact). */
+export function validateScheduledAutomationArtifact(data) { return __c1278(data) ? __ok(__s186) : __no(__s186, data); }
+__errorsOf(validateScheduledAutomationArtifact, __s186, 1278, 3);
+const __s187 = __state();
+/** Validator for ScheduledDistillationOutcome (https://wopkit.dev/schemas/openwop/v1/host-sample-distill-schedule-tick-response.schema.json#/$defs/ScheduledDistillationOutcome). */
+export function validateScheduledDistillationOutcome(data) { return __c349(data) ? __ok(__s187) : __no(__s187, data); }
+__errorsOf(validateScheduledDistillationOutcome, __s187, 349, 17);
+const __s188 = __state();
+/** Validator for SearchCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/SearchCapability). */
+export function validateSearchCapability(data) { return __c150(data) ? __ok(__s188) : __no(__s188, data); }
+__errorsOf(validateSearchCapability, __s188, 150, 2);
+const __s189 = __state();
+/** Validator for TokenBudgetExceededDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/TokenBudgetExceededDetails). */
+export function validateTokenBudgetExceededDetails(data) { return __c236(data) ? __ok(__s189) : __no(__s189, data); }
+__errorsOf(validateTokenBudgetExceededDetails, __s189, 236, 5);
+const __s190 = __state();
+/** Validator for ValidationFailedDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/ValidationFailedDetails). */
+export function validateValidationFailedDetails(data) { return __c262(data) ? __ok(__s190) : __no(__s190, data); }
+__errorsOf(validateValidationFailedDetails, __s190, 262, 5);
+const __s191 = __state();
+/** Validator for ValidationFailure (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/ValidationFailure). */
+export function validateValidationFailure(data) { return __c265(data) ? __ok(__s191) : __no(__s191, data); }
+__errorsOf(validateValidationFailure, __s191, 265, 5);
+const __s192 = __state();
+/** Validator for WorkerDispatchedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/workerDispatched). */
+export function validateWorkerDispatchedPayload(data) { return __c1367(data) ? __ok(__s192) : __no(__s192, data); }
+__errorsOf(validateWorkerDispatchedPayload, __s192, 1367, 1);
+const __s193 = __state();
+/** Validator for WorkflowChainPackArtifact (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/WorkflowChainPackArtifact). */
+export function validateWorkflowChainPackArtifact(data) { return __c1261(data) ? __ok(__s193) : __no(__s193, data); }
+__errorsOf(validateWorkflowChainPackArtifact, __s193, 1261, 3);
+const __s194 = __state();
 /** Validator for WorkspaceUpdatedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/workspaceUpdated). */
-export function validateWorkspaceUpdatedPayload(data) { return __c1257(data) ? __ok(__s180) : __no(__s180, data); }
-__errorsOf(validateWorkspaceUpdatedPayload, __s180, 1257, 0);
+export function validateWorkspaceUpdatedPayload(data) { return __c1372(data) ? __ok(__s194) : __no(__s194, data); }
+__errorsOf(validateWorkspaceUpdatedPayload, __s194, 1372, 1);
 
 /** Every validator by type title. */
 export const validatorIndex = Object.freeze({
+  "AgentInventoryEntry": Object.freeze({ validator: validateAgentInventoryEntry, id: "https://wopkit.dev/schemas/openwop/v1/agent-inventory-response.schema.json#/$defs/AgentInventoryEntry", target: "agent-inventory-response--AgentInventoryEntry", family: "openwop" }),
+  "AgentInventoryResponse": Object.freeze({ validator: validateAgentInventoryResponse, id: "https://wopkit.dev/schemas/openwop/v1/agent-inventory-response.schema.json", target: "agent-inventory-response", family: "openwop" }),
   "AgentMemoryConsolidatedPayload": Object.freeze({ validator: validateAgentMemoryConsolidatedPayload, id: "https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/agentMemoryConsolidated", target: "run-event-payloads--agentMemoryConsolidated", family: "openwop" }),
   "AgentPackArtifact": Object.freeze({ validator: validateAgentPackArtifact, id: "https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/AgentPackArtifact", target: "proposal--AgentPackArtifact", family: "openwop" }),
   "AgentsCapability": Object.freeze({ validator: validateAgentsCapability, id: "https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/AgentsCapability", target: "capabilities--AgentsCapability", family: "openwop" }),
+  "ApprovalGate": Object.freeze({ validator: validateApprovalGate, id: "https://wopkit.dev/schemas/openwop/v1/proposal-apply-response.schema.json#/$defs/ApprovalGate", target: "proposal-apply-response--ApprovalGate", family: "openwop" }),
   "AttributionCapability": Object.freeze({ validator: validateAttributionCapability, id: "https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/AttributionCapability", target: "capabilities--AttributionCapability", family: "openwop" }),
   "Capabilities": Object.freeze({ validator: validateCapabilities, id: "https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json", target: "capabilities", family: "openwop" }),
   "CapabilityNotProvidedDetails": Object.freeze({ validator: validateCapabilityNotProvidedDetails, id: "https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/CapabilityNotProvidedDetails", target: "error--CapabilityNotProvidedDetails", family: "openwop" }),
@@ -7204,6 +7834,8 @@ export const validatorIndex = Object.freeze({
   "HostSampleMemoryRedactionResponse": Object.freeze({ validator: validateHostSampleMemoryRedactionResponse, id: "https://wopkit.dev/schemas/openwop/v1/host-sample-memory-redaction-response.schema.json", target: "host-sample-memory-redaction-response", family: "openwop" }),
   "HostSampleMemorySeedRequest": Object.freeze({ validator: validateHostSampleMemorySeedRequest, id: "https://wopkit.dev/schemas/openwop/v1/host-sample-memory-seed-request.schema.json", target: "host-sample-memory-seed-request", family: "openwop" }),
   "HostSampleMemorySeedResponse": Object.freeze({ validator: validateHostSampleMemorySeedResponse, id: "https://wopkit.dev/schemas/openwop/v1/host-sample-memory-seed-response.schema.json", target: "host-sample-memory-seed-response", family: "openwop" }),
+  "HostSampleProposalGateDecisionRequest": Object.freeze({ validator: validateHostSampleProposalGateDecisionRequest, id: "https://wopkit.dev/schemas/openwop/v1/host-sample-proposal-gate-decision-request.schema.json", target: "host-sample-proposal-gate-decision-request", family: "openwop" }),
+  "HostSampleProposalSynthesizeRequest": Object.freeze({ validator: validateHostSampleProposalSynthesizeRequest, id: "https://wopkit.dev/schemas/openwop/v1/host-sample-proposal-synthesize-request.schema.json", target: "host-sample-proposal-synthesize-request", family: "openwop" }),
   "HostSampleQuestionCancelRequest": Object.freeze({ validator: validateHostSampleQuestionCancelRequest, id: "https://wopkit.dev/schemas/openwop/v1/host-sample-question-cancel-request.schema.json", target: "host-sample-question-cancel-request", family: "openwop" }),
   "HostSampleReplayFixtureRequest": Object.freeze({ validator: validateHostSampleReplayFixtureRequest, id: "https://wopkit.dev/schemas/openwop/v1/host-sample-replay-fixture-request.schema.json", target: "host-sample-replay-fixture-request", family: "openwop" }),
   "HostSampleReplayFixtureResponse": Object.freeze({ validator: validateHostSampleReplayFixtureResponse, id: "https://wopkit.dev/schemas/openwop/v1/host-sample-replay-fixture-response.schema.json", target: "host-sample-replay-fixture-response", family: "openwop" }),
@@ -7298,13 +7930,16 @@ export const validatorIndex = Object.freeze({
   "InquiriumWidgetKind": Object.freeze({ validator: validateInquiriumWidgetKind, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/WidgetKind", target: "inquirium.operator-question.request.v1--WidgetKind", family: "inquirium" }),
   "InterruptRequestedPayload": Object.freeze({ validator: validateInterruptRequestedPayload, id: "https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/interruptRequested", target: "run-event-payloads--interruptRequested", family: "openwop" }),
   "InterruptResolvedPayload": Object.freeze({ validator: validateInterruptResolvedPayload, id: "https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/interruptResolved", target: "run-event-payloads--interruptResolved", family: "openwop" }),
+  "ManifestRuntimeCapability": Object.freeze({ validator: validateManifestRuntimeCapability, id: "https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/ManifestRuntimeCapability", target: "capabilities--ManifestRuntimeCapability", family: "openwop" }),
   "MemoryCapability": Object.freeze({ validator: validateMemoryCapability, id: "https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/MemoryCapability", target: "capabilities--MemoryCapability", family: "openwop" }),
   "MemoryCompactedPayload": Object.freeze({ validator: validateMemoryCompactedPayload, id: "https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/memoryCompacted", target: "run-event-payloads--memoryCompacted", family: "openwop" }),
   "MemoryConsolidationCapability": Object.freeze({ validator: validateMemoryConsolidationCapability, id: "https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/MemoryConsolidationCapability", target: "capabilities--MemoryConsolidationCapability", family: "openwop" }),
+  "MemoryDimension": Object.freeze({ validator: validateMemoryDimension, id: "https://wopkit.dev/schemas/openwop/v1/agent-inventory-response.schema.json#/$defs/MemoryDimension", target: "agent-inventory-response--MemoryDimension", family: "openwop" }),
   "MemoryEntry": Object.freeze({ validator: validateMemoryEntry, id: "https://wopkit.dev/schemas/openwop/v1/memory-entry.schema.json", target: "memory-entry", family: "openwop" }),
   "MemoryIndex": Object.freeze({ validator: validateMemoryIndex, id: "https://wopkit.dev/schemas/openwop/v1/memory-index.schema.json", target: "memory-index", family: "openwop" }),
   "MemoryIndexArchive": Object.freeze({ validator: validateMemoryIndexArchive, id: "https://wopkit.dev/schemas/openwop/v1/memory-index.schema.json#/$defs/MemoryIndexArchive", target: "memory-index--MemoryIndexArchive", family: "openwop" }),
   "MemoryListOptions": Object.freeze({ validator: validateMemoryListOptions, id: "https://wopkit.dev/schemas/openwop/v1/memory-list-options.schema.json", target: "memory-list-options", family: "openwop" }),
+  "MemoryShape": Object.freeze({ validator: validateMemoryShape, id: "https://wopkit.dev/schemas/openwop/v1/agent-inventory-response.schema.json#/$defs/MemoryShape", target: "agent-inventory-response--MemoryShape", family: "openwop" }),
   "MemoryWrittenPayload": Object.freeze({ validator: validateMemoryWrittenPayload, id: "https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/memoryWritten", target: "run-event-payloads--memoryWritten", family: "openwop" }),
   "MultiAgentCapability": Object.freeze({ validator: validateMultiAgentCapability, id: "https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/MultiAgentCapability", target: "capabilities--MultiAgentCapability", family: "openwop" }),
   "OrchestratorDecision": Object.freeze({ validator: validateOrchestratorDecision, id: "https://wopkit.dev/schemas/openwop/v1/orchestrator-decision.schema.json", target: "orchestrator-decision", family: "openwop" }),
@@ -7314,9 +7949,15 @@ export const validatorIndex = Object.freeze({
   "Proposal": Object.freeze({ validator: validateProposal, id: "https://wopkit.dev/schemas/openwop/v1/proposal.schema.json", target: "proposal", family: "openwop" }),
   "ProposalActivatedPayload": Object.freeze({ validator: validateProposalActivatedPayload, id: "https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/proposalActivated", target: "run-event-payloads--proposalActivated", family: "openwop" }),
   "ProposalActivation": Object.freeze({ validator: validateProposalActivation, id: "https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalActivation", target: "proposal--ProposalActivation", family: "openwop" }),
+  "ProposalActivationRecord": Object.freeze({ validator: validateProposalActivationRecord, id: "https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalActivationRecord", target: "proposal--ProposalActivationRecord", family: "openwop" }),
+  "ProposalApplyResponse": Object.freeze({ validator: validateProposalApplyResponse, id: "https://wopkit.dev/schemas/openwop/v1/proposal-apply-response.schema.json", target: "proposal-apply-response", family: "openwop" }),
   "ProposalCreatedPayload": Object.freeze({ validator: validateProposalCreatedPayload, id: "https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/proposalCreated", target: "run-event-payloads--proposalCreated", family: "openwop" }),
+  "ProposalInstalledArtifactResponse": Object.freeze({ validator: validateProposalInstalledArtifactResponse, id: "https://wopkit.dev/schemas/openwop/v1/proposal-installed-artifact-response.schema.json", target: "proposal-installed-artifact-response", family: "openwop" }),
   "ProposalKind": Object.freeze({ validator: validateProposalKind, id: "https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalKind", target: "proposal--ProposalKind", family: "openwop" }),
+  "ProposalListResponse": Object.freeze({ validator: validateProposalListResponse, id: "https://wopkit.dev/schemas/openwop/v1/proposal-list-response.schema.json", target: "proposal-list-response", family: "openwop" }),
+  "ProposalOwner": Object.freeze({ validator: validateProposalOwner, id: "https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalOwner", target: "proposal--ProposalOwner", family: "openwop" }),
   "ProposalProvenance": Object.freeze({ validator: validateProposalProvenance, id: "https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalProvenance", target: "proposal--ProposalProvenance", family: "openwop" }),
+  "ProposalReviseRequest": Object.freeze({ validator: validateProposalReviseRequest, id: "https://wopkit.dev/schemas/openwop/v1/proposal-revise-request.schema.json", target: "proposal-revise-request", family: "openwop" }),
   "ProposalState": Object.freeze({ validator: validateProposalState, id: "https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalState", target: "proposal--ProposalState", family: "openwop" }),
   "ProposalsCapability": Object.freeze({ validator: validateProposalsCapability, id: "https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/ProposalsCapability", target: "capabilities--ProposalsCapability", family: "openwop" }),
   "QuotaExceededDetails": Object.freeze({ validator: validateQuotaExceededDetails, id: "https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/QuotaExceededDetails", target: "error--QuotaExceededDetails", family: "openwop" }),
