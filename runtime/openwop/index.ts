@@ -38,6 +38,10 @@ import { SecretRegistries, SimulatedByokResolver, type SecretRegistryLimits } fr
 import { randomIds, systemClock, type Clock, type IdSource } from '../shared/clock.ts';
 import { WOPKIT_VERSION } from '../shared/version.ts';
 import { PredicateBoard } from './predicates.ts';
+import { ProposalService, type ProposalActivationPolicy } from '../proposals/service.ts';
+import { InMemoryInstalledArtifacts, InMemoryProposalStore } from '../proposals/store.ts';
+import { redact } from '../redaction/chokepoint.ts';
+import { agentInventory } from './agent-inventory.ts';
 import { RunRegistry, type RunRecord } from './runs.ts';
 
 export interface OpenwopRuntimeOptions {
@@ -65,6 +69,8 @@ export interface OpenwopRuntimeOptions {
   readonly distillSchedulesPerTenant?: number;
   /** Lifetime and per-tenant bounds of SR-1 secret registries (defaults: DEFAULT_SECRET_REGISTRY_LIMITS). */
   readonly secretRegistries?: Partial<SecretRegistryLimits>;
+  /** How applying an RFC 0096 proposal is authorised (default: an approval gate). */
+  readonly proposalActivation?: ProposalActivationPolicy;
 }
 
 /** Pseudo-run whose log collects events of host background work that belongs to no run. */
@@ -172,6 +178,22 @@ export function createOpenwopRuntime(options: OpenwopRuntimeOptions = {}) {
     concurrency: options.crossChildMemoryConcurrency ?? 'strict',
   });
 
+  // RFC 0096: proposals are inert until an authorised apply installs them into the installed-artefact registry.
+  const installedArtifacts = new InMemoryInstalledArtifacts();
+  const proposals = new ProposalService({
+    clock,
+    ids,
+    store: new InMemoryProposalStore(),
+    installed: installedArtifacts,
+    redact: (content, tenant) => redact(content, registries.tenantSecrets(tenant)),
+    emit: (type, payload) => {
+      const e = log.append(BACKGROUND_RUN_ID, { type, payload: { ...payload } });
+      return { eventId: e.eventId, runId: e.runId };
+    },
+    runTenant: (runId) => runs.get(runId)?.tenant,
+    activation: options.proposalActivation ?? { mode: 'approval-gate' },
+  });
+
   const escalationPolicy: EscalationPolicy = makeEscalationPolicy(options.confidenceEscalationFloor !== undefined ? { floor: options.confidenceEscalationFloor } : {});
 
   // Each wired module contributes what it does; a module that is not wired contributes nothing.
@@ -187,6 +209,7 @@ export function createOpenwopRuntime(options: OpenwopRuntimeOptions = {}) {
         crossChildMemoryConcurrency: subRuns.concurrency,
       }),
     );
+  capabilities.contribute('proposals', proposals.capability()).contribute('agent-inventory', { agents: { manifestRuntime: { supported: true } } });
 
   return {
     clock,
@@ -209,6 +232,10 @@ export function createOpenwopRuntime(options: OpenwopRuntimeOptions = {}) {
     subRuns,
     escalationPolicy,
     capabilities,
+    proposals,
+    installedArtifacts,
+    /** GET /v1/agents for `tenant`: built-in agents plus the agent packs applied proposals installed (RFC 0080 §C projection). */
+    agentInventory: async (tenant: string | undefined) => agentInventory(tenant === undefined ? [] : await installedArtifacts.list(tenant, 'agent-pack'), capabilities.document()),
     asRun,
     startRun,
     /** The read interface for one tenant. */

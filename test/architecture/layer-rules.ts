@@ -18,17 +18,18 @@ export const LAYER_RULES: Readonly<Record<string, readonly string[]>> = {
   'runtime/compaction': ['generated', 'runtime/capabilities', 'runtime/events', 'runtime/memory', 'runtime/shared'],
   'runtime/distillation': ['generated', 'runtime/capabilities', 'runtime/compaction', 'runtime/events', 'runtime/memory', 'runtime/shared'],
   'runtime/inquirium': ['generated', 'runtime/shared'],
+  'runtime/proposals': ['generated', 'runtime/shared'],
   'runtime/openwop': [
     'generated', 'runtime/capabilities', 'runtime/commitments', 'runtime/compaction', 'runtime/consolidation', 'runtime/distillation',
-    'runtime/events', 'runtime/memory', 'runtime/multi-agent', 'runtime/redaction', 'runtime/shared',
+    'runtime/events', 'runtime/memory', 'runtime/multi-agent', 'runtime/proposals', 'runtime/redaction', 'runtime/shared',
   ],
   'runtime/host': [
     'generated', 'runtime/capabilities', 'runtime/commitments', 'runtime/compaction', 'runtime/consolidation', 'runtime/distillation',
-    'runtime/events', 'runtime/inquirium', 'runtime/memory', 'runtime/multi-agent', 'runtime/openwop', 'runtime/redaction', 'runtime/shared',
+    'runtime/events', 'runtime/inquirium', 'runtime/memory', 'runtime/multi-agent', 'runtime/openwop', 'runtime/proposals', 'runtime/redaction', 'runtime/shared',
   ],
   conformance: ['generated', 'runtime/host/seam-catalogue.ts'],
   site: ['generated', 'generator/site-data-format.ts', 'generator/json-value.ts', 'generator/compat/report.ts'],
-  entry: ['conformance', 'generated', 'runtime/capabilities', 'runtime/commitments', 'runtime/compaction', 'runtime/consolidation', 'runtime/distillation', 'runtime/events', 'runtime/host', 'runtime/inquirium', 'runtime/memory', 'runtime/multi-agent', 'runtime/openwop', 'runtime/redaction', 'runtime/shared'],
+  entry: ['conformance', 'generated', 'runtime/capabilities', 'runtime/commitments', 'runtime/compaction', 'runtime/consolidation', 'runtime/distillation', 'runtime/events', 'runtime/host', 'runtime/inquirium', 'runtime/memory', 'runtime/multi-agent', 'runtime/openwop', 'runtime/proposals', 'runtime/redaction', 'runtime/shared'],
 };
 
 /** The folder a repository path belongs to, in the table's terms (`runtime/<name>` or the top-level folder). */
