@@ -492,6 +492,15 @@ export function assertHostSampleProposalSynthesizeRequest(value: unknown): asser
   if (!V.validateHostSampleProposalSynthesizeRequest(value)) throw new ValidationError("HostSampleProposalSynthesizeRequest", toFailures(V.validateHostSampleProposalSynthesizeRequest.errors));
 }
 
+/** True when `value` is a valid HostSampleProposalSynthesizeResponse (schemas/openwop/v1/host-sample-proposal-synthesize-response.schema.json). */
+export function isHostSampleProposalSynthesizeResponse(value: unknown): value is T.HostSampleProposalSynthesizeResponse {
+  return V.validateHostSampleProposalSynthesizeResponse(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid HostSampleProposalSynthesizeResponse. */
+export function assertHostSampleProposalSynthesizeResponse(value: unknown): asserts value is T.HostSampleProposalSynthesizeResponse {
+  if (!V.validateHostSampleProposalSynthesizeResponse(value)) throw new ValidationError("HostSampleProposalSynthesizeResponse", toFailures(V.validateHostSampleProposalSynthesizeResponse.errors));
+}
+
 /** True when `value` is a valid HostSampleQuestionCancelRequest (schemas/openwop/v1/host-sample-question-cancel-request.schema.json). */
 export function isHostSampleQuestionCancelRequest(value: unknown): value is T.HostSampleQuestionCancelRequest {
   return V.validateHostSampleQuestionCancelRequest(value);
@@ -1849,6 +1858,7 @@ export const guards = {
   "HostSampleMemorySeedResponse": { is: isHostSampleMemorySeedResponse, assert: assertHostSampleMemorySeedResponse },
   "HostSampleProposalGateDecisionRequest": { is: isHostSampleProposalGateDecisionRequest, assert: assertHostSampleProposalGateDecisionRequest },
   "HostSampleProposalSynthesizeRequest": { is: isHostSampleProposalSynthesizeRequest, assert: assertHostSampleProposalSynthesizeRequest },
+  "HostSampleProposalSynthesizeResponse": { is: isHostSampleProposalSynthesizeResponse, assert: assertHostSampleProposalSynthesizeResponse },
   "HostSampleQuestionCancelRequest": { is: isHostSampleQuestionCancelRequest, assert: assertHostSampleQuestionCancelRequest },
   "HostSampleReplayFixtureRequest": { is: isHostSampleReplayFixtureRequest, assert: assertHostSampleReplayFixtureRequest },
   "HostSampleReplayFixtureResponse": { is: isHostSampleReplayFixtureResponse, assert: assertHostSampleReplayFixtureResponse },

@@ -27,6 +27,7 @@ export type * from './host-sample-memory-seed-request.ts';
 export type * from './host-sample-memory-seed-response.ts';
 export type * from './host-sample-proposal-gate-decision-request.ts';
 export type * from './host-sample-proposal-synthesize-request.ts';
+export type * from './host-sample-proposal-synthesize-response.ts';
 export type * from './host-sample-question-cancel-request.ts';
 export type * from './host-sample-replay-fixture-request.ts';
 export type * from './host-sample-replay-fixture-response.ts';

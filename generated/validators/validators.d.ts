@@ -122,6 +122,8 @@ export declare const validateHostSampleMemorySeedResponse: Validator<T.HostSampl
 export declare const validateHostSampleProposalGateDecisionRequest: Validator<T.HostSampleProposalGateDecisionRequest>;
 /** Validator for HostSampleProposalSynthesizeRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-proposal-synthesize-request.schema.json). */
 export declare const validateHostSampleProposalSynthesizeRequest: Validator<T.HostSampleProposalSynthesizeRequest>;
+/** Validator for HostSampleProposalSynthesizeResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-proposal-synthesize-response.schema.json). */
+export declare const validateHostSampleProposalSynthesizeResponse: Validator<T.HostSampleProposalSynthesizeResponse>;
 /** Validator for HostSampleQuestionCancelRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-question-cancel-request.schema.json). */
 export declare const validateHostSampleQuestionCancelRequest: Validator<T.HostSampleQuestionCancelRequest>;
 /** Validator for HostSampleReplayFixtureRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-replay-fixture-request.schema.json). */
@@ -465,6 +467,7 @@ export declare const validatorIndex: {
   readonly "HostSampleMemorySeedResponse": { readonly validator: Validator<T.HostSampleMemorySeedResponse>; readonly id: string; readonly target: string; readonly family: string };
   readonly "HostSampleProposalGateDecisionRequest": { readonly validator: Validator<T.HostSampleProposalGateDecisionRequest>; readonly id: string; readonly target: string; readonly family: string };
   readonly "HostSampleProposalSynthesizeRequest": { readonly validator: Validator<T.HostSampleProposalSynthesizeRequest>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "HostSampleProposalSynthesizeResponse": { readonly validator: Validator<T.HostSampleProposalSynthesizeResponse>; readonly id: string; readonly target: string; readonly family: string };
   readonly "HostSampleQuestionCancelRequest": { readonly validator: Validator<T.HostSampleQuestionCancelRequest>; readonly id: string; readonly target: string; readonly family: string };
   readonly "HostSampleReplayFixtureRequest": { readonly validator: Validator<T.HostSampleReplayFixtureRequest>; readonly id: string; readonly target: string; readonly family: string };
   readonly "HostSampleReplayFixtureResponse": { readonly validator: Validator<T.HostSampleReplayFixtureResponse>; readonly id: string; readonly target: string; readonly family: string };

@@ -129,14 +129,14 @@ const __RE4 = new RegExp("^[A-Za-z0-9._:-]{1,128}$", "u");
 const __RE5 = new RegExp("^[a-z0-9][a-z0-9._-]{0,63}$", "u");
 const __RE6 = new RegExp("^tr:.+$", "u");
 const __RE7 = new RegExp("^op:.+$", "u");
-const __P310 = new Set(["trace/schema","trace/id","turn/id","participant/ref","operation/id","time/started-at","time/finished-at","status","runtime/ref","model.binding/ref","input/shape","output/shape","policy","decisions","effects","diagnostics"]);
+const __P313 = new Set(["trace/schema","trace/id","turn/id","participant/ref","operation/id","time/started-at","time/finished-at","status","runtime/ref","model.binding/ref","input/shape","output/shape","policy","decisions","effects","diagnostics"]);
 const __RE8 = new RegExp("^/", "u");
 const __RE9 = new RegExp("^feedback:.+$", "u");
 const __RE10 = new RegExp("^model\\.binding/.+$", "u");
 const __RE11 = new RegExp("^question/.+$", "u");
 const __RE12 = new RegExp("^operation/.+$", "u");
 const __RE13 = new RegExp("^[a-z]+/[A-Za-z0-9.+-]+$", "u");
-const __P710 = new Set(["schema","question/ref","operation/ref","recipient/class","reason/code","prompt","widget/kind","widget/payload","default/on-timeout","timeout","classification","subject","response","provenance","created/at"]);
+const __P713 = new Set(["schema","question/ref","operation/ref","recipient/class","reason/code","prompt","widget/kind","widget/payload","default/on-timeout","timeout","classification","subject","response","provenance","created/at"]);
 const __RE14 = new RegExp("^participant:did:key:[1-9A-HJ-NP-Za-km-z]+$", "u");
 const __RE15 = new RegExp("^[a-z0-9]+(-[a-z0-9]+)*$", "u");
 const __RE16 = new RegExp("^result:.+$", "u");
@@ -147,7 +147,7 @@ const __RE20 = new RegExp("^(trace/|tr:).+$", "u");
 const __RE21 = new RegExp("^turn:.+$", "u");
 const __RE22 = new RegExp("^(clarify|approval|x-[a-z0-9-]+)$", "u");
 const __RE23 = new RegExp("^arc_[0-9a-f]{16,64}$", "u");
-const __E1042 = new Set(["run.started","run.completed","run.failed","runOrchestrator.decided","core.workflowChain.confidence-escalated","interrupt.requested","interrupt.resolved","worker.dispatched","memory.written","memory.compacted","agent.memory.consolidated","commitment.fired","proposal.created","proposal.activated","workspace.updated"]);
+const __E1045 = new Set(["run.started","run.completed","run.failed","runOrchestrator.decided","core.workflowChain.confidence-escalated","interrupt.requested","interrupt.resolved","worker.dispatched","memory.written","memory.compacted","agent.memory.consolidated","commitment.fired","proposal.created","proposal.activated","workspace.updated"]);
 const __RE24 = new RegExp("^[0-9a-f]{64}$", "u");
 
 // ── fast path: one check per schema node, valid or not, first failure stops ──
@@ -1300,477 +1300,494 @@ function __c576(d) {
 }
 function __c588(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x253 = d["question/ref"];
+  const x253 = d.proposal;
   if (x253 === undefined) return false;
-  if (!(typeof x253 === "string")) return false;
-  if (x253.length > 512 && __len(x253) > 512) return false;
-  if (x253.length === 0) return false;
-  for (const k254 in d) if (!(k254 === "question/ref")) return false;
-  return true;
-}
-function __c591(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x255 = d.dropEventLog;
-  if (x255 !== undefined) {
-    if (!(typeof x255 === "boolean")) return false;
+  if (!__c590(x253)) return false;
+  const x254 = d.eventId;
+  if (x254 !== undefined) {
+    if (!(typeof x254 === "string")) return false;
+    if (x254.length === 0) return false;
   }
-  for (const k256 in d) if (!(k256 === "dropEventLog")) return false;
+  const x255 = d.runId;
+  if (x255 !== undefined) {
+    if (!(typeof x255 === "string")) return false;
+    if (x255.length === 0) return false;
+  }
   return true;
 }
-function __c594(d) {
+function __c667(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x257 = d.runId;
-  if (x257 === undefined) return false;
-  if (!(typeof x257 === "string")) return false;
-  if (x257.length > 512 && __len(x257) > 512) return false;
-  if (x257.length === 0) return false;
-  const x258 = d.memoryRef;
-  if (x258 === undefined) return false;
-  if (!(typeof x258 === "string")) return false;
-  if (x258.length > 1024 && __len(x258) > 1024) return false;
-  if (x258.length === 0) return false;
-  const x259 = d.memoryId;
-  if (x259 === undefined) return false;
-  if (!(typeof x259 === "string")) return false;
-  if (x259.length > 512 && __len(x259) > 512) return false;
-  if (x259.length === 0) return false;
-  const x260 = d.fromSeq;
+  const x256 = d["question/ref"];
+  if (x256 === undefined) return false;
+  if (!(typeof x256 === "string")) return false;
+  if (x256.length > 512 && __len(x256) > 512) return false;
+  if (x256.length === 0) return false;
+  for (const k257 in d) if (!(k257 === "question/ref")) return false;
+  return true;
+}
+function __c670(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x258 = d.dropEventLog;
+  if (x258 !== undefined) {
+    if (!(typeof x258 === "boolean")) return false;
+  }
+  for (const k259 in d) if (!(k259 === "dropEventLog")) return false;
+  return true;
+}
+function __c673(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x260 = d.runId;
   if (x260 === undefined) return false;
-  if (!(Number.isInteger(x260))) return false;
-  if (x260 < 0) return false;
-  const x261 = d.expectedAtFork;
+  if (!(typeof x260 === "string")) return false;
+  if (x260.length > 512 && __len(x260) > 512) return false;
+  if (x260.length === 0) return false;
+  const x261 = d.memoryRef;
   if (x261 === undefined) return false;
   if (!(typeof x261 === "string")) return false;
-  const x262 = d.current;
+  if (x261.length > 1024 && __len(x261) > 1024) return false;
+  if (x261.length === 0) return false;
+  const x262 = d.memoryId;
   if (x262 === undefined) return false;
   if (!(typeof x262 === "string")) return false;
+  if (x262.length > 512 && __len(x262) > 512) return false;
+  if (x262.length === 0) return false;
+  const x263 = d.fromSeq;
+  if (x263 === undefined) return false;
+  if (!(Number.isInteger(x263))) return false;
+  if (x263 < 0) return false;
+  const x264 = d.expectedAtFork;
+  if (x264 === undefined) return false;
+  if (!(typeof x264 === "string")) return false;
+  const x265 = d.current;
+  if (x265 === undefined) return false;
+  if (!(typeof x265 === "string")) return false;
   return true;
 }
 function __c546(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x263 = d.content;
-  if (x263 === undefined) return false;
-  if (!(typeof x263 === "string")) return false;
-  if (x263.length > 1048576 && __len(x263) > 1048576) return false;
-  const x264 = d.tags;
-  if (x264 !== undefined) {
-    if (!(Array.isArray(x264))) return false;
-    if (x264.length > 64) return false;
-    for (let i265 = 0; i265 < x264.length; i265++) {
-      const x266 = x264[i265];
-      if (!(typeof x266 === "string")) return false;
-      if (x266.length > 256 && __len(x266) > 256) return false;
-      if (x266.length === 0) return false;
+  const x266 = d.content;
+  if (x266 === undefined) return false;
+  if (!(typeof x266 === "string")) return false;
+  if (x266.length > 1048576 && __len(x266) > 1048576) return false;
+  const x267 = d.tags;
+  if (x267 !== undefined) {
+    if (!(Array.isArray(x267))) return false;
+    if (x267.length > 64) return false;
+    for (let i268 = 0; i268 < x267.length; i268++) {
+      const x269 = x267[i268];
+      if (!(typeof x269 === "string")) return false;
+      if (x269.length > 256 && __len(x269) > 256) return false;
+      if (x269.length === 0) return false;
     }
   }
-  const x267 = d.ttlSeconds;
-  if (x267 !== undefined) {
-    if (!(Number.isFinite(x267))) return false;
-    if (x267 > 315360000) return false;
-    if (x267 <= 0) return false;
+  const x270 = d.ttlSeconds;
+  if (x270 !== undefined) {
+    if (!(Number.isFinite(x270))) return false;
+    if (x270 > 315360000) return false;
+    if (x270 <= 0) return false;
   }
-  const x268 = d.tier;
-  if (x268 !== undefined) {
-    if (!(x268 === "long-term" || x268 === "transactional")) return false;
+  const x271 = d.tier;
+  if (x271 !== undefined) {
+    if (!(x271 === "long-term" || x271 === "transactional")) return false;
   }
-  for (const k269 in d) if (!(k269 === "content" || k269 === "tags" || k269 === "ttlSeconds" || k269 === "tier")) return false;
+  for (const k272 in d) if (!(k272 === "content" || k272 === "tags" || k272 === "ttlSeconds" || k272 === "tier")) return false;
   return true;
 }
 function __c555(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x270 = d.secretId;
-  if (x270 === undefined) return false;
-  if (!(typeof x270 === "string")) return false;
-  if (!__RE4.test(x270)) return false;
-  const x271 = d.value;
-  if (x271 === undefined) return false;
-  if (!(typeof x271 === "string")) return false;
-  if (x271.length > 4096 && __len(x271) > 4096) return false;
-  if (x271.length === 0) return false;
-  for (const k272 in d) if (!(k272 === "secretId" || k272 === "value")) return false;
+  const x273 = d.secretId;
+  if (x273 === undefined) return false;
+  if (!(typeof x273 === "string")) return false;
+  if (!__RE4.test(x273)) return false;
+  const x274 = d.value;
+  if (x274 === undefined) return false;
+  if (!(typeof x274 === "string")) return false;
+  if (x274.length > 4096 && __len(x274) > 4096) return false;
+  if (x274.length === 0) return false;
+  for (const k275 in d) if (!(k275 === "secretId" || k275 === "value")) return false;
   return true;
 }
 function __c404(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x273 = d.stream;
-  if (x273 === undefined) return false;
-  if (x273 !== "trace/inquirium-assistant-turns") return false;
-  const x274 = d.record_type;
-  if (x274 === undefined) return false;
-  if (x274 !== "daemon/inquirium-assistant-turn-trace.v1") return false;
-  const x275 = d.body;
-  if (x275 === undefined) return false;
-  if (!__c408(x275)) return false;
-  for (const k276 in d) if (!(k276 === "stream" || k276 === "record_type" || k276 === "body")) return false;
+  const x276 = d.stream;
+  if (x276 === undefined) return false;
+  if (x276 !== "trace/inquirium-assistant-turns") return false;
+  const x277 = d.record_type;
+  if (x277 === undefined) return false;
+  if (x277 !== "daemon/inquirium-assistant-turn-trace.v1") return false;
+  const x278 = d.body;
+  if (x278 === undefined) return false;
+  if (!__c408(x278)) return false;
+  for (const k279 in d) if (!(k279 === "stream" || k279 === "record_type" || k279 === "body")) return false;
   return true;
 }
-function __c602(d) {
+function __c681(d) {
   if (!(typeof d === "string")) return false;
   if (!__RE5.test(d)) return false;
   return true;
 }
-function __c603(d) {
-  L277: {
-    B278: {
-      if (!__c602(d)) break B278;
-      break L277;
+function __c682(d) {
+  L280: {
+    B281: {
+      if (!__c681(d)) break B281;
+      break L280;
     }
-    B279: {
-      if (!(Array.isArray(d))) break B279;
-      if (d.length > 24) break B279;
-      if (d.length > 1 && __dup(d, null) !== null) break B279;
-      for (let i280 = 0; i280 < d.length; i280++) {
-        const x281 = d[i280];
-        if (!__c602(x281)) break B279;
+    B282: {
+      if (!(Array.isArray(d))) break B282;
+      if (d.length > 24) break B282;
+      if (d.length > 1 && __dup(d, null) !== null) break B282;
+      for (let i283 = 0; i283 < d.length; i283++) {
+        const x284 = d[i283];
+        if (!__c681(x284)) break B282;
       }
-      break L277;
+      break L280;
     }
     return false;
   }
   return true;
 }
-function __c607(d) {
+function __c686(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x282 = d.schema;
-  if (x282 === undefined) return false;
-  if (x282 !== "inquirium.assistant-config.v1") return false;
-  const x283 = d.retention;
-  if (x283 !== undefined) {
-    if (!__c610(x283)) return false;
-  }
-  const x284 = d.trace_level;
-  if (x284 !== undefined) {
-    if (!__c631(x284)) return false;
-  }
-  const x285 = d.egress;
-  if (x285 !== undefined) {
-    if (!__c640(x285)) return false;
-  }
-  const x286 = d.verification_rigor;
+  const x285 = d.schema;
+  if (x285 === undefined) return false;
+  if (x285 !== "inquirium.assistant-config.v1") return false;
+  const x286 = d.retention;
   if (x286 !== undefined) {
-    if (!__c650(x286)) return false;
+    if (!__c689(x286)) return false;
   }
-  const x287 = d.escalation_threshold;
+  const x287 = d.trace_level;
   if (x287 !== undefined) {
-    if (!__c668(x287)) return false;
+    if (!__c710(x287)) return false;
   }
-  for (const k288 in d) if (!(k288 === "schema" || k288 === "retention" || k288 === "trace_level" || k288 === "egress" || k288 === "verification_rigor" || k288 === "escalation_threshold")) return false;
+  const x288 = d.egress;
+  if (x288 !== undefined) {
+    if (!__c719(x288)) return false;
+  }
+  const x289 = d.verification_rigor;
+  if (x289 !== undefined) {
+    if (!__c729(x289)) return false;
+  }
+  const x290 = d.escalation_threshold;
+  if (x290 !== undefined) {
+    if (!__c747(x290)) return false;
+  }
+  for (const k291 in d) if (!(k291 === "schema" || k291 === "retention" || k291 === "trace_level" || k291 === "egress" || k291 === "verification_rigor" || k291 === "escalation_threshold")) return false;
   return true;
 }
 function __c408(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x289 = d["trace/schema"];
-  if (x289 === undefined) return false;
-  if (x289 !== "inquirium.assistant-turn-trace.v1") return false;
-  const x290 = d["trace/id"];
-  if (x290 === undefined) return false;
-  if (!(typeof x290 === "string")) return false;
-  if (!__RE6.test(x290)) return false;
-  const x291 = d["turn/id"];
-  if (x291 === undefined) return false;
-  if (!__c412(x291)) return false;
-  const x292 = d["participant/ref"];
+  const x292 = d["trace/schema"];
   if (x292 === undefined) return false;
-  if (!__c414(x292)) return false;
-  const x293 = d["operation/id"];
+  if (x292 !== "inquirium.assistant-turn-trace.v1") return false;
+  const x293 = d["trace/id"];
   if (x293 === undefined) return false;
   if (!(typeof x293 === "string")) return false;
-  if (!__RE7.test(x293)) return false;
-  const x294 = d["time/started-at"];
+  if (!__RE6.test(x293)) return false;
+  const x294 = d["turn/id"];
   if (x294 === undefined) return false;
-  if (!(typeof x294 === "string")) return false;
-  if (!__fmtDateTime(x294)) return false;
-  const x295 = d["time/finished-at"];
-  if (x295 !== undefined) {
-    if (!(typeof x295 === "string")) return false;
-    if (!__fmtDateTime(x295)) return false;
-  }
-  const x296 = d.status;
+  if (!__c412(x294)) return false;
+  const x295 = d["participant/ref"];
+  if (x295 === undefined) return false;
+  if (!__c414(x295)) return false;
+  const x296 = d["operation/id"];
   if (x296 === undefined) return false;
-  if (!__c419(x296)) return false;
-  const x297 = d["runtime/ref"];
-  if (x297 !== undefined) {
-    if (!__c421(x297)) return false;
-  }
-  const x298 = d["model.binding/ref"];
+  if (!(typeof x296 === "string")) return false;
+  if (!__RE7.test(x296)) return false;
+  const x297 = d["time/started-at"];
+  if (x297 === undefined) return false;
+  if (!(typeof x297 === "string")) return false;
+  if (!__fmtDateTime(x297)) return false;
+  const x298 = d["time/finished-at"];
   if (x298 !== undefined) {
-    if (!__c423(x298)) return false;
+    if (!(typeof x298 === "string")) return false;
+    if (!__fmtDateTime(x298)) return false;
   }
-  const x299 = d["input/shape"];
-  if (x299 !== undefined) {
-    if (!__c425(x299)) return false;
-  }
-  const x300 = d["output/shape"];
+  const x299 = d.status;
+  if (x299 === undefined) return false;
+  if (!__c419(x299)) return false;
+  const x300 = d["runtime/ref"];
   if (x300 !== undefined) {
-    if (!__c432(x300)) return false;
+    if (!__c421(x300)) return false;
   }
-  const x301 = d.policy;
-  if (x301 === undefined) return false;
-  if (!__c438(x301)) return false;
-  const x302 = d.decisions;
-  if (x302 === undefined) return false;
-  if (!(Array.isArray(x302))) return false;
-  for (let i303 = 0; i303 < x302.length; i303++) {
-    const x304 = x302[i303];
-    if (!__c451(x304)) return false;
+  const x301 = d["model.binding/ref"];
+  if (x301 !== undefined) {
+    if (!__c423(x301)) return false;
   }
-  const x305 = d.effects;
+  const x302 = d["input/shape"];
+  if (x302 !== undefined) {
+    if (!__c425(x302)) return false;
+  }
+  const x303 = d["output/shape"];
+  if (x303 !== undefined) {
+    if (!__c432(x303)) return false;
+  }
+  const x304 = d.policy;
+  if (x304 === undefined) return false;
+  if (!__c438(x304)) return false;
+  const x305 = d.decisions;
   if (x305 === undefined) return false;
   if (!(Array.isArray(x305))) return false;
   for (let i306 = 0; i306 < x305.length; i306++) {
     const x307 = x305[i306];
-    if (!__c473(x307)) return false;
+    if (!__c451(x307)) return false;
   }
-  const x308 = d.diagnostics;
-  if (x308 !== undefined) {
-    if (!__c479(x308)) return false;
+  const x308 = d.effects;
+  if (x308 === undefined) return false;
+  if (!(Array.isArray(x308))) return false;
+  for (let i309 = 0; i309 < x308.length; i309++) {
+    const x310 = x308[i309];
+    if (!__c473(x310)) return false;
   }
-  for (const k309 in d) if (!(__P310.has(k309))) return false;
+  const x311 = d.diagnostics;
+  if (x311 !== undefined) {
+    if (!__c479(x311)) return false;
+  }
+  for (const k312 in d) if (!(__P313.has(k312))) return false;
   return true;
 }
-function __c682(d) {
+function __c761(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x311 = d.schema;
-  if (x311 === undefined) return false;
-  if (x311 !== "inquirium.assistant-ui-preferences.v1") return false;
-  const x312 = d.ui_profile;
-  if (x312 !== undefined) {
-    if (!(typeof x312 === "string")) return false;
-    if (x312.length === 0) return false;
-  }
-  const x313 = d.surface;
-  if (x313 !== undefined) {
-    if (!(x313 === "contact-rail" || x313 === "assistant-section")) return false;
-  }
-  const x314 = d.pinned;
-  if (x314 !== undefined) {
-    if (!(typeof x314 === "boolean")) return false;
-  }
-  const x315 = d.hidden;
+  const x314 = d.schema;
+  if (x314 === undefined) return false;
+  if (x314 !== "inquirium.assistant-ui-preferences.v1") return false;
+  const x315 = d.ui_profile;
   if (x315 !== undefined) {
-    if (!(typeof x315 === "boolean")) return false;
+    if (!(typeof x315 === "string")) return false;
+    if (x315.length === 0) return false;
   }
-  const x316 = d.initiation;
-  if (x316 === undefined) return false;
-  if (!(x316 === "never")) return false;
-  const x317 = d.show_activity_feed;
+  const x316 = d.surface;
+  if (x316 !== undefined) {
+    if (!(x316 === "contact-rail" || x316 === "assistant-section")) return false;
+  }
+  const x317 = d.pinned;
   if (x317 !== undefined) {
     if (!(typeof x317 === "boolean")) return false;
   }
-  const x318 = d.show_confidence;
+  const x318 = d.hidden;
   if (x318 !== undefined) {
     if (!(typeof x318 === "boolean")) return false;
   }
-  const x319 = d.streak_count;
-  if (x319 !== undefined) {
-    return false;
-  }
-  const x320 = d.nudge_after;
+  const x319 = d.initiation;
+  if (x319 === undefined) return false;
+  if (!(x319 === "never")) return false;
+  const x320 = d.show_activity_feed;
   if (x320 !== undefined) {
+    if (!(typeof x320 === "boolean")) return false;
+  }
+  const x321 = d.show_confidence;
+  if (x321 !== undefined) {
+    if (!(typeof x321 === "boolean")) return false;
+  }
+  const x322 = d.streak_count;
+  if (x322 !== undefined) {
     return false;
   }
-  for (const k321 in d) if (!(k321 === "schema" || k321 === "ui_profile" || k321 === "surface" || k321 === "pinned" || k321 === "hidden" || k321 === "initiation" || k321 === "show_activity_feed" || k321 === "show_confidence" || k321 === "streak_count" || k321 === "nudge_after")) return false;
+  const x323 = d.nudge_after;
+  if (x323 !== undefined) {
+    return false;
+  }
+  for (const k324 in d) if (!(k324 === "schema" || k324 === "ui_profile" || k324 === "surface" || k324 === "pinned" || k324 === "hidden" || k324 === "initiation" || k324 === "show_activity_feed" || k324 === "show_confidence" || k324 === "streak_count" || k324 === "nudge_after")) return false;
   return true;
 }
-function __c696(d) {
+function __c775(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x322 = d.schema;
-  if (x322 === undefined) return false;
-  if (x322 !== "inquirium.baseline-assistant-profile.v1") return false;
-  const x323 = d["profile/id"];
-  if (x323 === undefined) return false;
-  if (x323 !== "baseline-assistant") return false;
-  const x324 = d.anchor;
-  if (x324 === undefined) return false;
-  if (x324 !== "UNIVERSAL-BASIC-COMPUTE") return false;
-  const x325 = d.requires;
+  const x325 = d.schema;
   if (x325 === undefined) return false;
-  if (!__c701(x325)) return false;
-  const x326 = d.guarantees;
+  if (x325 !== "inquirium.baseline-assistant-profile.v1") return false;
+  const x326 = d["profile/id"];
   if (x326 === undefined) return false;
-  if (!__c712(x326)) return false;
-  const x327 = d["conformance/max-age"];
+  if (x326 !== "baseline-assistant") return false;
+  const x327 = d.anchor;
   if (x327 === undefined) return false;
-  if (!(typeof x327 === "string")) return false;
-  if (!__fmtDuration(x327)) return false;
-  for (const k328 in d) if (!(k328 === "schema" || k328 === "profile/id" || k328 === "anchor" || k328 === "requires" || k328 === "guarantees" || k328 === "conformance/max-age")) return false;
+  if (x327 !== "UNIVERSAL-BASIC-COMPUTE") return false;
+  const x328 = d.requires;
+  if (x328 === undefined) return false;
+  if (!__c780(x328)) return false;
+  const x329 = d.guarantees;
+  if (x329 === undefined) return false;
+  if (!__c791(x329)) return false;
+  const x330 = d["conformance/max-age"];
+  if (x330 === undefined) return false;
+  if (!(typeof x330 === "string")) return false;
+  if (!__fmtDuration(x330)) return false;
+  for (const k331 in d) if (!(k331 === "schema" || k331 === "profile/id" || k331 === "anchor" || k331 === "requires" || k331 === "guarantees" || k331 === "conformance/max-age")) return false;
   return true;
 }
-function __c720(d) {
+function __c799(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok329 = false;
-  L330: {
+  let ok332 = false;
+  L333: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x331 = d.checks;
-      if (x331 === undefined) break L330;
-      if (!(Array.isArray(x331))) break L330;
-      let found332 = false;
-      for (let i333 = 0; i333 < x331.length && !found332; i333++) {
-        const x334 = x331[i333];
-        L335: {
-          if (!(typeof x334 === "object" && x334 !== null && !Array.isArray(x334))) break L335;
-          const x336 = x334.result;
-          if (x336 === undefined) break L335;
-          if (x336 !== "fail") break L335;
-          found332 = true;
+      const x334 = d.checks;
+      if (x334 === undefined) break L333;
+      if (!(Array.isArray(x334))) break L333;
+      let found335 = false;
+      for (let i336 = 0; i336 < x334.length && !found335; i336++) {
+        const x337 = x334[i336];
+        L338: {
+          if (!(typeof x337 === "object" && x337 !== null && !Array.isArray(x337))) break L338;
+          const x339 = x337.result;
+          if (x339 === undefined) break L338;
+          if (x339 !== "fail") break L338;
+          found335 = true;
         }
       }
-      if (!found332) break L330;
+      if (!found335) break L333;
     }
-    ok329 = true;
+    ok332 = true;
   }
-  if (ok329) {
+  if (ok332) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x337 = d["overall/passed"];
-      if (x337 !== undefined) {
-        if (x337 !== false) return false;
+      const x340 = d["overall/passed"];
+      if (x340 !== undefined) {
+        if (x340 !== false) return false;
       }
     }
   }
-  const x338 = d.schema;
-  if (x338 === undefined) return false;
-  if (x338 !== "inquirium.baseline-assistant-conformance-report.v1") return false;
-  const x339 = d["report/id"];
-  if (x339 === undefined) return false;
-  if (!(typeof x339 === "string")) return false;
-  if (x339.length === 0) return false;
-  const x340 = d["runtime/ref"];
-  if (x340 === undefined) return false;
-  if (!__c421(x340)) return false;
-  const x341 = d["model.binding/ref"];
-  if (x341 !== undefined) {
-    if (!__c423(x341)) return false;
-  }
-  const x342 = d["profile/id"];
+  const x341 = d.schema;
+  if (x341 === undefined) return false;
+  if (x341 !== "inquirium.baseline-assistant-conformance-report.v1") return false;
+  const x342 = d["report/id"];
   if (x342 === undefined) return false;
-  if (x342 !== "baseline-assistant") return false;
-  const x343 = d["environment/ref"];
+  if (!(typeof x342 === "string")) return false;
+  if (x342.length === 0) return false;
+  const x343 = d["runtime/ref"];
   if (x343 === undefined) return false;
-  if (!(typeof x343 === "string")) return false;
-  if (x343.length === 0) return false;
-  const x344 = d["time/generated-at"];
-  if (x344 === undefined) return false;
-  if (!(typeof x344 === "string")) return false;
-  if (!__fmtDateTime(x344)) return false;
-  const x345 = d["time/expires-at"];
-  if (x345 === undefined) return false;
-  if (!(typeof x345 === "string")) return false;
-  if (!__fmtDateTime(x345)) return false;
-  const x346 = d.status;
-  if (x346 === undefined) return false;
-  if (!(x346 === "fresh" || x346 === "stale")) return false;
-  const x347 = d.checks;
-  if (x347 === undefined) return false;
-  if (!(Array.isArray(x347))) return false;
-  if (x347.length < 1) return false;
-  for (let i348 = 0; i348 < x347.length; i348++) {
-    const x349 = x347[i348];
-    if (!__c732(x349)) return false;
+  if (!__c421(x343)) return false;
+  const x344 = d["model.binding/ref"];
+  if (x344 !== undefined) {
+    if (!__c423(x344)) return false;
   }
-  const x350 = d["overall/passed"];
+  const x345 = d["profile/id"];
+  if (x345 === undefined) return false;
+  if (x345 !== "baseline-assistant") return false;
+  const x346 = d["environment/ref"];
+  if (x346 === undefined) return false;
+  if (!(typeof x346 === "string")) return false;
+  if (x346.length === 0) return false;
+  const x347 = d["time/generated-at"];
+  if (x347 === undefined) return false;
+  if (!(typeof x347 === "string")) return false;
+  if (!__fmtDateTime(x347)) return false;
+  const x348 = d["time/expires-at"];
+  if (x348 === undefined) return false;
+  if (!(typeof x348 === "string")) return false;
+  if (!__fmtDateTime(x348)) return false;
+  const x349 = d.status;
+  if (x349 === undefined) return false;
+  if (!(x349 === "fresh" || x349 === "stale")) return false;
+  const x350 = d.checks;
   if (x350 === undefined) return false;
-  if (!(typeof x350 === "boolean")) return false;
-  for (const k351 in d) if (!(k351 === "schema" || k351 === "report/id" || k351 === "runtime/ref" || k351 === "model.binding/ref" || k351 === "profile/id" || k351 === "environment/ref" || k351 === "time/generated-at" || k351 === "time/expires-at" || k351 === "status" || k351 === "checks" || k351 === "overall/passed")) return false;
+  if (!(Array.isArray(x350))) return false;
+  if (x350.length < 1) return false;
+  for (let i351 = 0; i351 < x350.length; i351++) {
+    const x352 = x350[i351];
+    if (!__c811(x352)) return false;
+  }
+  const x353 = d["overall/passed"];
+  if (x353 === undefined) return false;
+  if (!(typeof x353 === "boolean")) return false;
+  for (const k354 in d) if (!(k354 === "schema" || k354 === "report/id" || k354 === "runtime/ref" || k354 === "model.binding/ref" || k354 === "profile/id" || k354 === "environment/ref" || k354 === "time/generated-at" || k354 === "time/expires-at" || k354 === "status" || k354 === "checks" || k354 === "overall/passed")) return false;
   return true;
 }
-function __c712(d) {
+function __c791(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x352 = d.no_telemetry_egress;
-  if (x352 === undefined) return false;
-  if (x352 !== true) return false;
-  const x353 = d.no_remote_fallback;
-  if (x353 === undefined) return false;
-  if (x353 !== true) return false;
-  const x354 = d.works_offline;
-  if (x354 === undefined) return false;
-  if (x354 !== true) return false;
-  const x355 = d.no_economic_gating;
+  const x355 = d.no_telemetry_egress;
   if (x355 === undefined) return false;
   if (x355 !== true) return false;
-  for (const k356 in d) if (!(k356 === "no_telemetry_egress" || k356 === "no_remote_fallback" || k356 === "works_offline" || k356 === "no_economic_gating")) return false;
+  const x356 = d.no_remote_fallback;
+  if (x356 === undefined) return false;
+  if (x356 !== true) return false;
+  const x357 = d.works_offline;
+  if (x357 === undefined) return false;
+  if (x357 !== true) return false;
+  const x358 = d.no_economic_gating;
+  if (x358 === undefined) return false;
+  if (x358 !== true) return false;
+  for (const k359 in d) if (!(k359 === "no_telemetry_egress" || k359 === "no_remote_fallback" || k359 === "works_offline" || k359 === "no_economic_gating")) return false;
   return true;
 }
-function __c701(d) {
+function __c780(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x357 = d.operations;
-  if (x357 === undefined) return false;
-  if (!(Array.isArray(x357))) return false;
-  if (x357.length > 1 && __dup(x357, null) !== null) return false;
-  for (let i358 = 0; i358 < x357.length; i358++) {
-    const x359 = x357[i358];
-    if (!(x359 === "generate" || x359 === "embed" || x359 === "batch_embed")) return false;
+  const x360 = d.operations;
+  if (x360 === undefined) return false;
+  if (!(Array.isArray(x360))) return false;
+  if (x360.length > 1 && __dup(x360, null) !== null) return false;
+  for (let i361 = 0; i361 < x360.length; i361++) {
+    const x362 = x360[i361];
+    if (!(x362 === "generate" || x362 === "embed" || x362 === "batch_embed")) return false;
   }
-  let found360 = false;
-  for (let i361 = 0; i361 < x357.length && !found360; i361++) {
-    const x362 = x357[i361];
-    L363: {
-      if (x362 !== "generate") break L363;
-      found360 = true;
+  let found363 = false;
+  for (let i364 = 0; i364 < x360.length && !found363; i364++) {
+    const x365 = x360[i364];
+    L366: {
+      if (x365 !== "generate") break L366;
+      found363 = true;
     }
   }
-  if (!found360) return false;
-  const x364 = d.min_context_window;
-  if (x364 === undefined) return false;
-  if (!(Number.isInteger(x364))) return false;
-  if (x364 < 512) return false;
-  const x365 = d.tool_surface;
-  if (x365 === undefined) return false;
-  if (x365 !== "none") return false;
-  const x366 = d.transports;
-  if (x366 === undefined) return false;
-  if (!(Array.isArray(x366))) return false;
-  if (x366.length < 1) return false;
-  if (x366.length > 1 && __dup(x366, null) !== null) return false;
-  for (let i367 = 0; i367 < x366.length; i367++) {
-    const x368 = x366[i367];
-    if (!(x368 === "http_local" || x368 === "command_stdio")) return false;
-  }
-  const x369 = d.max_output_tokens;
+  if (!found363) return false;
+  const x367 = d.min_context_window;
+  if (x367 === undefined) return false;
+  if (!(Number.isInteger(x367))) return false;
+  if (x367 < 512) return false;
+  const x368 = d.tool_surface;
+  if (x368 === undefined) return false;
+  if (x368 !== "none") return false;
+  const x369 = d.transports;
   if (x369 === undefined) return false;
-  if (!(Number.isInteger(x369))) return false;
-  if (x369 < 1) return false;
-  for (const k370 in d) if (!(k370 === "operations" || k370 === "min_context_window" || k370 === "tool_surface" || k370 === "transports" || k370 === "max_output_tokens")) return false;
-  return true;
-}
-function __c747(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x371 = d.value;
-  if (x371 === undefined) return false;
-  if (!__c602(x371)) return false;
-  const x372 = d.title;
+  if (!(Array.isArray(x369))) return false;
+  if (x369.length < 1) return false;
+  if (x369.length > 1 && __dup(x369, null) !== null) return false;
+  for (let i370 = 0; i370 < x369.length; i370++) {
+    const x371 = x369[i370];
+    if (!(x371 === "http_local" || x371 === "command_stdio")) return false;
+  }
+  const x372 = d.max_output_tokens;
   if (x372 === undefined) return false;
-  if (!(typeof x372 === "string")) return false;
-  if (x372.length > 120 && __len(x372) > 120) return false;
-  if (x372.length === 0) return false;
-  const x373 = d.detail;
-  if (x373 !== undefined) {
-    if (!(typeof x373 === "string")) return false;
-    if (x373.length > 280 && __len(x373) > 280) return false;
-  }
-  for (const k374 in d) if (!(k374 === "value" || k374 === "title" || k374 === "detail")) return false;
+  if (!(Number.isInteger(x372))) return false;
+  if (x372 < 1) return false;
+  for (const k373 in d) if (!(k373 === "operations" || k373 === "min_context_window" || k373 === "tool_surface" || k373 === "transports" || k373 === "max_output_tokens")) return false;
   return true;
 }
-function __c611(d) {
+function __c826(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x375 = d.default;
+  const x374 = d.value;
+  if (x374 === undefined) return false;
+  if (!__c681(x374)) return false;
+  const x375 = d.title;
   if (x375 === undefined) return false;
-  const x376 = d.by_class;
+  if (!(typeof x375 === "string")) return false;
+  if (x375.length > 120 && __len(x375) > 120) return false;
+  if (x375.length === 0) return false;
+  const x376 = d.detail;
   if (x376 !== undefined) {
-    if (!(typeof x376 === "object" && x376 !== null && !Array.isArray(x376))) return false;
-    for (const k377 in x376) if (!(k377 === "public" || k377 === "community" || k377 === "personal")) return false;
+    if (!(typeof x376 === "string")) return false;
+    if (x376.length > 280 && __len(x376) > 280) return false;
   }
-  for (const k378 in d) if (!(k378 === "default" || k378 === "by_class")) return false;
+  for (const k377 in d) if (!(k377 === "value" || k377 === "title" || k377 === "detail")) return false;
   return true;
 }
-function __c752(d) {
+function __c690(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x379 = d.input;
-  if (x379 === undefined) return false;
-  if (!__c461(x379)) return false;
-  const x380 = d.output;
-  if (x380 === undefined) return false;
-  if (!__c461(x380)) return false;
-  for (const k381 in d) if (!(k381 === "input" || k381 === "output")) return false;
+  const x378 = d.default;
+  if (x378 === undefined) return false;
+  const x379 = d.by_class;
+  if (x379 !== undefined) {
+    if (!(typeof x379 === "object" && x379 !== null && !Array.isArray(x379))) return false;
+    for (const k380 in x379) if (!(k380 === "public" || k380 === "community" || k380 === "personal")) return false;
+  }
+  for (const k381 in d) if (!(k381 === "default" || k381 === "by_class")) return false;
+  return true;
+}
+function __c831(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x382 = d.input;
+  if (x382 === undefined) return false;
+  if (!__c461(x382)) return false;
+  const x383 = d.output;
+  if (x383 === undefined) return false;
+  if (!__c461(x383)) return false;
+  for (const k384 in d) if (!(k384 === "input" || k384 === "output")) return false;
   return true;
 }
 function __c461(d) {
@@ -1778,175 +1795,175 @@ function __c461(d) {
   if (!(d === "public" || d === "community" || d === "personal")) return false;
   return true;
 }
-function __c757(d) {
+function __c836(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x382 = d["confirm/title"];
-  if (x382 !== undefined) {
-    if (!(typeof x382 === "string")) return false;
-    if (x382.length > 60 && __len(x382) > 60) return false;
-    if (x382.length === 0) return false;
+  const x385 = d["confirm/title"];
+  if (x385 !== undefined) {
+    if (!(typeof x385 === "string")) return false;
+    if (x385.length > 60 && __len(x385) > 60) return false;
+    if (x385.length === 0) return false;
   }
-  const x383 = d["deny/title"];
-  if (x383 !== undefined) {
-    if (!(typeof x383 === "string")) return false;
-    if (x383.length > 60 && __len(x383) > 60) return false;
-    if (x383.length === 0) return false;
+  const x386 = d["deny/title"];
+  if (x386 !== undefined) {
+    if (!(typeof x386 === "string")) return false;
+    if (x386.length > 60 && __len(x386) > 60) return false;
+    if (x386.length === 0) return false;
   }
-  for (const k384 in d) if (!(k384 === "confirm/title" || k384 === "deny/title")) return false;
+  for (const k387 in d) if (!(k387 === "confirm/title" || k387 === "deny/title")) return false;
   return true;
 }
-function __c732(d) {
+function __c811(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x385 = d["check/id"];
-  if (x385 === undefined) return false;
-  if (!__c454(x385)) return false;
-  const x386 = d.clause;
-  if (x386 === undefined) return false;
-  if (!(typeof x386 === "string")) return false;
-  if (!__RE8.test(x386)) return false;
-  const x387 = d.result;
-  if (x387 === undefined) return false;
-  if (!(x387 === "pass" || x387 === "fail")) return false;
-  const x388 = d["detail/code"];
-  if (x388 !== undefined) {
-    if (!__c454(x388)) return false;
+  const x388 = d["check/id"];
+  if (x388 === undefined) return false;
+  if (!__c454(x388)) return false;
+  const x389 = d.clause;
+  if (x389 === undefined) return false;
+  if (!(typeof x389 === "string")) return false;
+  if (!__RE8.test(x389)) return false;
+  const x390 = d.result;
+  if (x390 === undefined) return false;
+  if (!(x390 === "pass" || x390 === "fail")) return false;
+  const x391 = d["detail/code"];
+  if (x391 !== undefined) {
+    if (!__c454(x391)) return false;
   }
-  for (const k389 in d) if (!(k389 === "check/id" || k389 === "clause" || k389 === "result" || k389 === "detail/code")) return false;
+  for (const k392 in d) if (!(k392 === "check/id" || k392 === "clause" || k392 === "result" || k392 === "detail/code")) return false;
   return true;
 }
-function __c761(d) {
+function __c840(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const t390 = d.type;
-  if (typeof t390 !== "string") return false;
-  if (t390 === "text") {
-    if (!__c764(d)) return false;
-  } else if (t390 === "object_ref") {
-    if (!__c769(d)) return false;
+  const t393 = d.type;
+  if (typeof t393 !== "string") return false;
+  if (t393 === "text") {
+    if (!__c843(d)) return false;
+  } else if (t393 === "object_ref") {
+    if (!__c848(d)) return false;
   } else return false;
   return true;
 }
-function __c775(d) {
+function __c854(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x391 = d.schema;
-  if (x391 === undefined) return false;
-  if (x391 !== "inquirium.context-assembly.request.v1") return false;
-  const x392 = d.sources;
-  if (x392 !== undefined) {
-    if (!(Array.isArray(x392))) return false;
-    for (let i393 = 0; i393 < x392.length; i393++) {
-      const x394 = x392[i393];
-      if (!__c779(x394)) return false;
+  const x394 = d.schema;
+  if (x394 === undefined) return false;
+  if (x394 !== "inquirium.context-assembly.request.v1") return false;
+  const x395 = d.sources;
+  if (x395 !== undefined) {
+    if (!(Array.isArray(x395))) return false;
+    for (let i396 = 0; i396 < x395.length; i396++) {
+      const x397 = x395[i396];
+      if (!__c858(x397)) return false;
     }
   }
-  for (const k395 in d) if (!(k395 === "schema" || k395 === "sources")) return false;
+  for (const k398 in d) if (!(k398 === "schema" || k398 === "sources")) return false;
   return true;
 }
-function __c792(d) {
+function __c871(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let n396 = 0;
-  B397: {
+  let n399 = 0;
+  B400: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x398 = d.content;
-      if (x398 === undefined) break B397;
+      const x401 = d.content;
+      if (x401 === undefined) break B400;
     }
-    n396++;
+    n399++;
   }
-  B399: {
+  B402: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x400 = d["content/ref"];
-      if (x400 === undefined) break B399;
+      const x403 = d["content/ref"];
+      if (x403 === undefined) break B402;
     }
-    n396++;
+    n399++;
   }
-  if (n396 !== 1) return false;
-  const x401 = d.schema;
-  if (x401 === undefined) return false;
-  if (x401 !== "inquirium.context-element.v1") return false;
-  const x402 = d["element/id"];
-  if (x402 === undefined) return false;
-  if (!(typeof x402 === "string")) return false;
-  if (x402.length === 0) return false;
-  const x403 = d["source/kind"];
-  if (x403 === undefined) return false;
-  if (!__c459(x403)) return false;
-  const x404 = d["source/ref"];
-  if (x404 !== undefined) {
-    if (!(typeof x404 === "string")) return false;
-    if (x404.length === 0) return false;
-  }
-  const x405 = d.classification;
+  if (n399 !== 1) return false;
+  const x404 = d.schema;
+  if (x404 === undefined) return false;
+  if (x404 !== "inquirium.context-element.v1") return false;
+  const x405 = d["element/id"];
   if (x405 === undefined) return false;
-  if (!__c461(x405)) return false;
-  const x406 = d.content;
-  if (x406 !== undefined) {
-    if (!(Array.isArray(x406))) return false;
-    if (x406.length < 1) return false;
-    for (let i407 = 0; i407 < x406.length; i407++) {
-      const x408 = x406[i407];
-      if (!__c761(x408)) return false;
+  if (!(typeof x405 === "string")) return false;
+  if (x405.length === 0) return false;
+  const x406 = d["source/kind"];
+  if (x406 === undefined) return false;
+  if (!__c459(x406)) return false;
+  const x407 = d["source/ref"];
+  if (x407 !== undefined) {
+    if (!(typeof x407 === "string")) return false;
+    if (x407.length === 0) return false;
+  }
+  const x408 = d.classification;
+  if (x408 === undefined) return false;
+  if (!__c461(x408)) return false;
+  const x409 = d.content;
+  if (x409 !== undefined) {
+    if (!(Array.isArray(x409))) return false;
+    if (x409.length < 1) return false;
+    for (let i410 = 0; i410 < x409.length; i410++) {
+      const x411 = x409[i410];
+      if (!__c840(x411)) return false;
     }
   }
-  const x409 = d["content/ref"];
-  if (x409 !== undefined) {
-    if (!(typeof x409 === "string")) return false;
-    if (x409.length === 0) return false;
-  }
-  const x410 = d.declassifiable;
-  if (x410 !== undefined) {
-    if (!(typeof x410 === "boolean")) return false;
-  }
-  const x411 = d["declassified/from"];
-  if (x411 !== undefined) {
-    if (!__c461(x411)) return false;
-  }
-  const x412 = d["grant/ref"];
+  const x412 = d["content/ref"];
   if (x412 !== undefined) {
     if (!(typeof x412 === "string")) return false;
     if (x412.length === 0) return false;
   }
-  for (const k413 in d) if (!(k413 === "schema" || k413 === "element/id" || k413 === "source/kind" || k413 === "source/ref" || k413 === "classification" || k413 === "content" || k413 === "content/ref" || k413 === "declassifiable" || k413 === "declassified/from" || k413 === "grant/ref")) return false;
+  const x413 = d.declassifiable;
+  if (x413 !== undefined) {
+    if (!(typeof x413 === "boolean")) return false;
+  }
+  const x414 = d["declassified/from"];
+  if (x414 !== undefined) {
+    if (!__c461(x414)) return false;
+  }
+  const x415 = d["grant/ref"];
+  if (x415 !== undefined) {
+    if (!(typeof x415 === "string")) return false;
+    if (x415.length === 0) return false;
+  }
+  for (const k416 in d) if (!(k416 === "schema" || k416 === "element/id" || k416 === "source/kind" || k416 === "source/ref" || k416 === "classification" || k416 === "content" || k416 === "content/ref" || k416 === "declassifiable" || k416 === "declassified/from" || k416 === "grant/ref")) return false;
   return true;
 }
-function __c779(d) {
+function __c858(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok414 = false;
-  L415: {
+  let ok417 = false;
+  L418: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x416 = d["source/kind"];
-      if (x416 === undefined) break L415;
-      if (!(x416 === "artifact" || x416 === "dataset")) break L415;
+      const x419 = d["source/kind"];
+      if (x419 === undefined) break L418;
+      if (!(x419 === "artifact" || x419 === "dataset")) break L418;
     }
-    ok414 = true;
+    ok417 = true;
   }
-  if (ok414) {
+  if (ok417) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x417 = d["lease/ref"];
-      if (x417 === undefined) return false;
+      const x420 = d["lease/ref"];
+      if (x420 === undefined) return false;
     }
   }
-  const x418 = d["source/kind"];
-  if (x418 === undefined) return false;
-  if (!__c459(x418)) return false;
-  const x419 = d["grant/ref"];
-  if (x419 === undefined) return false;
-  if (!(typeof x419 === "string")) return false;
-  if (x419.length === 0) return false;
-  const x420 = d["lease/ref"];
-  if (x420 !== undefined) {
-    if (!(typeof x420 === "string")) return false;
-    if (x420.length === 0) return false;
+  const x421 = d["source/kind"];
+  if (x421 === undefined) return false;
+  if (!__c459(x421)) return false;
+  const x422 = d["grant/ref"];
+  if (x422 === undefined) return false;
+  if (!(typeof x422 === "string")) return false;
+  if (x422.length === 0) return false;
+  const x423 = d["lease/ref"];
+  if (x423 !== undefined) {
+    if (!(typeof x423 === "string")) return false;
+    if (x423.length === 0) return false;
   }
-  const x421 = d["flow/ref"];
-  if (x421 !== undefined) {
-    if (!(typeof x421 === "string")) return false;
-    if (x421.length === 0) return false;
+  const x424 = d["flow/ref"];
+  if (x424 !== undefined) {
+    if (!(typeof x424 === "string")) return false;
+    if (x424.length === 0) return false;
   }
-  const x422 = d["max/elements"];
-  if (x422 !== undefined) {
-    if (!(Number.isInteger(x422))) return false;
-    if (x422 < 1) return false;
+  const x425 = d["max/elements"];
+  if (x425 !== undefined) {
+    if (!(Number.isInteger(x425))) return false;
+    if (x425 < 1) return false;
   }
-  for (const k423 in d) if (!(k423 === "source/kind" || k423 === "grant/ref" || k423 === "lease/ref" || k423 === "flow/ref" || k423 === "max/elements")) return false;
+  for (const k426 in d) if (!(k426 === "source/kind" || k426 === "grant/ref" || k426 === "lease/ref" || k426 === "flow/ref" || k426 === "max/elements")) return false;
   return true;
 }
 function __c459(d) {
@@ -1955,672 +1972,672 @@ function __c459(d) {
 }
 function __c479(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x424 = d["error/code"];
-  if (x424 !== undefined) {
-    L425: {
-      B426: {
-        if (!__c454(x424)) break B426;
-        break L425;
+  const x427 = d["error/code"];
+  if (x427 !== undefined) {
+    L428: {
+      B429: {
+        if (!__c454(x427)) break B429;
+        break L428;
       }
-      B427: {
-        if (!(x424 === null)) break B427;
-        break L425;
+      B430: {
+        if (!(x427 === null)) break B430;
+        break L428;
       }
       return false;
     }
   }
-  const x428 = d["retry/count"];
-  if (x428 !== undefined) {
-    if (!(Number.isInteger(x428))) return false;
-    if (x428 < 0) return false;
+  const x431 = d["retry/count"];
+  if (x431 !== undefined) {
+    if (!(Number.isInteger(x431))) return false;
+    if (x431 < 0) return false;
   }
-  for (const k429 in d) if (!(k429 === "error/code" || k429 === "retry/count")) return false;
+  for (const k432 in d) if (!(k432 === "error/code" || k432 === "retry/count")) return false;
   return true;
 }
-function __c642(d) {
+function __c721(d) {
   if (!(d === "deny" || d === "allow_accepting_remote")) return false;
   return true;
 }
-function __c640(d) {
+function __c719(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  if (!__c611(d)) return false;
-  const x430 = d.default;
-  if (x430 !== undefined) {
-    if (!__c642(x430)) return false;
+  if (!__c690(d)) return false;
+  const x433 = d.default;
+  if (x433 !== undefined) {
+    if (!__c721(x433)) return false;
   }
-  const x431 = d.by_class;
-  if (x431 !== undefined) {
-    if (!(typeof x431 === "object" && x431 !== null && !Array.isArray(x431))) return false;
-    const x432 = x431.public;
-    if (x432 !== undefined) {
-      if (!__c642(x432)) return false;
+  const x434 = d.by_class;
+  if (x434 !== undefined) {
+    if (!(typeof x434 === "object" && x434 !== null && !Array.isArray(x434))) return false;
+    const x435 = x434.public;
+    if (x435 !== undefined) {
+      if (!__c721(x435)) return false;
     }
-    const x433 = x431.community;
-    if (x433 !== undefined) {
-      if (!__c642(x433)) return false;
+    const x436 = x434.community;
+    if (x436 !== undefined) {
+      if (!__c721(x436)) return false;
     }
-    const x434 = x431.personal;
-    if (x434 !== undefined) {
-      if (!__c642(x434)) return false;
+    const x437 = x434.personal;
+    if (x437 !== undefined) {
+      if (!__c721(x437)) return false;
     }
-    for (const k435 in x431) if (!(k435 === "public" || k435 === "community" || k435 === "personal")) return false;
+    for (const k438 in x434) if (!(k438 === "public" || k438 === "community" || k438 === "personal")) return false;
   }
-  for (const k436 in d) if (!(k436 === "default" || k436 === "by_class")) return false;
+  for (const k439 in d) if (!(k439 === "default" || k439 === "by_class")) return false;
   return true;
 }
-function __c809(d) {
+function __c888(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x437 = d.stance;
-  if (x437 !== undefined) {
-    if (!(x437 === "advisory" || x437 === "hypothesis")) return false;
+  const x440 = d.stance;
+  if (x440 !== undefined) {
+    if (!(x440 === "advisory" || x440 === "hypothesis")) return false;
   }
-  const x438 = d.confidence;
-  if (x438 !== undefined) {
-    if (!(x438 === "unstated" || x438 === "low" || x438 === "medium" || x438 === "high")) return false;
+  const x441 = d.confidence;
+  if (x441 !== undefined) {
+    if (!(x441 === "unstated" || x441 === "low" || x441 === "medium" || x441 === "high")) return false;
   }
-  const x439 = d.grounded_in;
-  if (x439 !== undefined) {
-    if (!(Array.isArray(x439))) return false;
-    for (let i440 = 0; i440 < x439.length; i440++) {
-      const x441 = x439[i440];
-      if (!(typeof x441 === "string")) return false;
-      if (x441.length === 0) return false;
-    }
-  }
-  const x442 = d.caveats;
+  const x442 = d.grounded_in;
   if (x442 !== undefined) {
     if (!(Array.isArray(x442))) return false;
     for (let i443 = 0; i443 < x442.length; i443++) {
       const x444 = x442[i443];
       if (!(typeof x444 === "string")) return false;
-      if (x444.length > 500 && __len(x444) > 500) return false;
       if (x444.length === 0) return false;
     }
   }
-  for (const k445 in d) if (!(k445 === "stance" || k445 === "confidence" || k445 === "grounded_in" || k445 === "caveats")) return false;
+  const x445 = d.caveats;
+  if (x445 !== undefined) {
+    if (!(Array.isArray(x445))) return false;
+    for (let i446 = 0; i446 < x445.length; i446++) {
+      const x447 = x445[i446];
+      if (!(typeof x447 === "string")) return false;
+      if (x447.length > 500 && __len(x447) > 500) return false;
+      if (x447.length === 0) return false;
+    }
+  }
+  for (const k448 in d) if (!(k448 === "stance" || k448 === "confidence" || k448 === "grounded_in" || k448 === "caveats")) return false;
   return true;
 }
-function __c670(d) {
+function __c749(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x446 = d.escalate;
-  if (x446 === undefined) return false;
-  if (!(Array.isArray(x446))) return false;
-  if (x446.length > 1 && __dup(x446, null) !== null) return false;
-  for (let i447 = 0; i447 < x446.length; i447++) {
-    const x448 = x446[i447];
-    if (!__c673(x448)) return false;
+  const x449 = d.escalate;
+  if (x449 === undefined) return false;
+  if (!(Array.isArray(x449))) return false;
+  if (x449.length > 1 && __dup(x449, null) !== null) return false;
+  for (let i450 = 0; i450 < x449.length; i450++) {
+    const x451 = x449[i450];
+    if (!__c752(x451)) return false;
   }
-  for (const k449 in d) if (!(k449 === "escalate")) return false;
+  for (const k452 in d) if (!(k452 === "escalate")) return false;
   return true;
 }
-function __c668(d) {
+function __c747(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  if (!__c651(d)) return false;
-  const x450 = d.default;
-  if (x450 !== undefined) {
-    if (!__c670(x450)) return false;
+  if (!__c730(d)) return false;
+  const x453 = d.default;
+  if (x453 !== undefined) {
+    if (!__c749(x453)) return false;
   }
-  const x451 = d.by_mode;
-  if (x451 !== undefined) {
-    if (!(typeof x451 === "object" && x451 !== null && !Array.isArray(x451))) return false;
-    const x452 = x451.commons;
-    if (x452 !== undefined) {
-      if (!__c670(x452)) return false;
+  const x454 = d.by_mode;
+  if (x454 !== undefined) {
+    if (!(typeof x454 === "object" && x454 !== null && !Array.isArray(x454))) return false;
+    const x455 = x454.commons;
+    if (x455 !== undefined) {
+      if (!__c749(x455)) return false;
     }
-    const x453 = x451.support;
-    if (x453 !== undefined) {
-      if (!__c670(x453)) return false;
+    const x456 = x454.support;
+    if (x456 !== undefined) {
+      if (!__c749(x456)) return false;
     }
-    const x454 = x451.crisis;
-    if (x454 !== undefined) {
-      if (!__c670(x454)) return false;
+    const x457 = x454.crisis;
+    if (x457 !== undefined) {
+      if (!__c749(x457)) return false;
     }
-    for (const k455 in x451) if (!(k455 === "commons" || k455 === "support" || k455 === "crisis")) return false;
+    for (const k458 in x454) if (!(k458 === "commons" || k458 === "support" || k458 === "crisis")) return false;
   }
-  for (const k456 in d) if (!(k456 === "default" || k456 === "by_mode")) return false;
+  for (const k459 in d) if (!(k459 === "default" || k459 === "by_mode")) return false;
   return true;
 }
-function __c673(d) {
+function __c752(d) {
   if (!(d === "operator-decision" || d === "sustained-degradation" || d === "boundary-risk" || d === "pre-egress-confirmation" || d === "crisis-candidate")) return false;
   return true;
 }
-function __c818(d) {
+function __c897(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x457 = d.allowlist;
-  if (x457 === undefined) return false;
-  if (!(Array.isArray(x457))) return false;
-  if (x457.length > 64) return false;
-  if (x457.length < 1) return false;
-  if (x457.length > 1 && __dup(x457, null) !== null) return false;
-  for (let i458 = 0; i458 < x457.length; i458++) {
-    const x459 = x457[i458];
-    if (!__c602(x459)) return false;
+  const x460 = d.allowlist;
+  if (x460 === undefined) return false;
+  if (!(Array.isArray(x460))) return false;
+  if (x460.length > 64) return false;
+  if (x460.length < 1) return false;
+  if (x460.length > 1 && __dup(x460, null) !== null) return false;
+  for (let i461 = 0; i461 < x460.length; i461++) {
+    const x462 = x460[i461];
+    if (!__c681(x462)) return false;
   }
-  const x460 = d.match;
-  if (x460 !== undefined) {
-    if (!(x460 === "exact" || x460 === "case-insensitive")) return false;
+  const x463 = d.match;
+  if (x463 !== undefined) {
+    if (!(x463 === "exact" || x463 === "case-insensitive")) return false;
   }
-  const x461 = d.placeholder;
-  if (x461 !== undefined) {
-    if (!(typeof x461 === "string")) return false;
-    if (x461.length > 80 && __len(x461) > 80) return false;
+  const x464 = d.placeholder;
+  if (x464 !== undefined) {
+    if (!(typeof x464 === "string")) return false;
+    if (x464.length > 80 && __len(x464) > 80) return false;
   }
-  for (const k462 in d) if (!(k462 === "allowlist" || k462 === "match" || k462 === "placeholder")) return false;
+  for (const k465 in d) if (!(k465 === "allowlist" || k465 === "match" || k465 === "placeholder")) return false;
   return true;
 }
 function __c419(d) {
   if (!(d === "completed" || d === "handler-unavailable" || d === "context-denied" || d === "policy-denied" || d === "failed")) return false;
   return true;
 }
-function __c824(d) {
+function __c903(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x463 = d.locality;
-  if (x463 !== undefined) {
-    if (!__c440(x463)) return false;
-  }
-  const x464 = d.trust_mode;
-  if (x464 !== undefined) {
-    if (!__c442(x464)) return false;
-  }
-  const x465 = d.scope;
-  if (x465 !== undefined) {
-    if (!(x465 === "assistant-session-only" || x465 === "granted-context")) return false;
-  }
-  const x466 = d.on_context_denied;
+  const x466 = d.locality;
   if (x466 !== undefined) {
-    if (!(x466 === "fail_closed" || x466 === "drop_with_trace")) return false;
+    if (!__c440(x466)) return false;
   }
-  const x467 = d.plurality;
+  const x467 = d.trust_mode;
   if (x467 !== undefined) {
-    if (!(x467 === "preserve" || x467 === "collapse")) return false;
+    if (!__c442(x467)) return false;
   }
-  for (const k468 in d) if (!(k468 === "locality" || k468 === "trust_mode" || k468 === "scope" || k468 === "on_context_denied" || k468 === "plurality")) return false;
+  const x468 = d.scope;
+  if (x468 !== undefined) {
+    if (!(x468 === "assistant-session-only" || x468 === "granted-context")) return false;
+  }
+  const x469 = d.on_context_denied;
+  if (x469 !== undefined) {
+    if (!(x469 === "fail_closed" || x469 === "drop_with_trace")) return false;
+  }
+  const x470 = d.plurality;
+  if (x470 !== undefined) {
+    if (!(x470 === "preserve" || x470 === "collapse")) return false;
+  }
+  for (const k471 in d) if (!(k471 === "locality" || k471 === "trust_mode" || k471 === "scope" || k471 === "on_context_denied" || k471 === "plurality")) return false;
   return true;
 }
-function __c831(d) {
+function __c910(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x469 = d.schema;
-  if (x469 === undefined) return false;
-  if (x469 !== "inquirium.generate.request.v1") return false;
-  const x470 = d.operation;
-  if (x470 === undefined) return false;
-  if (x470 !== "generate") return false;
-  const x471 = d.turns;
-  if (x471 === undefined) return false;
-  if (!(Array.isArray(x471))) return false;
-  if (x471.length < 1) return false;
-  for (let i472 = 0; i472 < x471.length; i472++) {
-    const x473 = x471[i472];
-    if (!__c836(x473)) return false;
+  const x472 = d.schema;
+  if (x472 === undefined) return false;
+  if (x472 !== "inquirium.generate.request.v1") return false;
+  const x473 = d.operation;
+  if (x473 === undefined) return false;
+  if (x473 !== "generate") return false;
+  const x474 = d.turns;
+  if (x474 === undefined) return false;
+  if (!(Array.isArray(x474))) return false;
+  if (x474.length < 1) return false;
+  for (let i475 = 0; i475 < x474.length; i475++) {
+    const x476 = x474[i475];
+    if (!__c915(x476)) return false;
   }
-  const x474 = d.context_assembly;
-  if (x474 !== undefined) {
-    if (!__c775(x474)) return false;
-  }
-  const x475 = d.parameters;
-  if (x475 !== undefined) {
-    if (!__c843(x475)) return false;
-  }
-  const x476 = d.policy;
-  if (x476 !== undefined) {
-    if (!__c824(x476)) return false;
-  }
-  const x477 = d.metadata;
+  const x477 = d.context_assembly;
   if (x477 !== undefined) {
-    if (!(typeof x477 === "object" && x477 !== null && !Array.isArray(x477))) return false;
-    for (const k478 in x477) {
-      if (typeof k478 === "string") {
-        if (k478.length > 64 && __len(k478) > 64) return false;
+    if (!__c854(x477)) return false;
+  }
+  const x478 = d.parameters;
+  if (x478 !== undefined) {
+    if (!__c922(x478)) return false;
+  }
+  const x479 = d.policy;
+  if (x479 !== undefined) {
+    if (!__c903(x479)) return false;
+  }
+  const x480 = d.metadata;
+  if (x480 !== undefined) {
+    if (!(typeof x480 === "object" && x480 !== null && !Array.isArray(x480))) return false;
+    for (const k481 in x480) {
+      if (typeof k481 === "string") {
+        if (k481.length > 64 && __len(k481) > 64) return false;
       }
     }
-    for (const k479 in x477) {
+    for (const k482 in x480) {
       if (false) continue;
-      const x480 = x477[k479];
-      L481: {
-        B482: {
-          if (!(typeof x480 === "string")) break B482;
-          if (x480.length > 256 && __len(x480) > 256) break B482;
-          break L481;
-        }
-        B483: {
-          if (!(Number.isFinite(x480))) break B483;
-          break L481;
-        }
-        B484: {
-          if (!(typeof x480 === "boolean")) break B484;
-          break L481;
-        }
+      const x483 = x480[k482];
+      L484: {
         B485: {
-          if (!(x480 === null)) break B485;
-          break L481;
+          if (!(typeof x483 === "string")) break B485;
+          if (x483.length > 256 && __len(x483) > 256) break B485;
+          break L484;
+        }
+        B486: {
+          if (!(Number.isFinite(x483))) break B486;
+          break L484;
+        }
+        B487: {
+          if (!(typeof x483 === "boolean")) break B487;
+          break L484;
+        }
+        B488: {
+          if (!(x483 === null)) break B488;
+          break L484;
         }
         return false;
       }
     }
   }
-  for (const k486 in d) if (!(k486 === "schema" || k486 === "operation" || k486 === "turns" || k486 === "context_assembly" || k486 === "parameters" || k486 === "policy" || k486 === "metadata")) return false;
+  for (const k489 in d) if (!(k489 === "schema" || k489 === "operation" || k489 === "turns" || k489 === "context_assembly" || k489 === "parameters" || k489 === "policy" || k489 === "metadata")) return false;
   return true;
 }
-function __c859(d) {
+function __c938(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok487 = false;
-  L488: {
+  let ok490 = false;
+  L491: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x489 = d.outcome;
-      if (x489 === undefined) break L488;
-      if (x489 !== "completed") break L488;
+      const x492 = d.outcome;
+      if (x492 === undefined) break L491;
+      if (x492 !== "completed") break L491;
     }
-    ok487 = true;
+    ok490 = true;
   }
-  if (ok487) {
+  if (ok490) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x490 = d.output;
-      if (x490 === undefined) return false;
-      const x491 = d.epistemic;
-      if (x491 === undefined) return false;
-      const x492 = d["runtime/ref"];
-      if (x492 === undefined) return false;
-      const x493 = d["model.binding/ref"];
+      const x493 = d.output;
       if (x493 === undefined) return false;
-      const x494 = d.locality;
+      const x494 = d.epistemic;
       if (x494 === undefined) return false;
-      const x495 = d["reason/code"];
-      if (x495 !== undefined) {
+      const x495 = d["runtime/ref"];
+      if (x495 === undefined) return false;
+      const x496 = d["model.binding/ref"];
+      if (x496 === undefined) return false;
+      const x497 = d.locality;
+      if (x497 === undefined) return false;
+      const x498 = d["reason/code"];
+      if (x498 !== undefined) {
         return false;
       }
     }
   } else {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x496 = d["reason/code"];
-      if (x496 === undefined) return false;
-      const x497 = d.output;
-      if (x497 !== undefined) {
+      const x499 = d["reason/code"];
+      if (x499 === undefined) return false;
+      const x500 = d.output;
+      if (x500 !== undefined) {
         return false;
       }
-      const x498 = d.epistemic;
-      if (x498 !== undefined) {
+      const x501 = d.epistemic;
+      if (x501 !== undefined) {
         return false;
       }
     }
   }
-  const x499 = d.schema;
-  if (x499 === undefined) return false;
-  if (x499 !== "inquirium.generate.response.v1") return false;
-  const x500 = d.operation;
-  if (x500 === undefined) return false;
-  if (x500 !== "generate") return false;
-  const x501 = d.outcome;
-  if (x501 === undefined) return false;
-  if (!__c419(x501)) return false;
-  const x502 = d["reason/code"];
-  if (x502 !== undefined) {
-    if (!__c454(x502)) return false;
+  const x502 = d.schema;
+  if (x502 === undefined) return false;
+  if (x502 !== "inquirium.generate.response.v1") return false;
+  const x503 = d.operation;
+  if (x503 === undefined) return false;
+  if (x503 !== "generate") return false;
+  const x504 = d.outcome;
+  if (x504 === undefined) return false;
+  if (!__c419(x504)) return false;
+  const x505 = d["reason/code"];
+  if (x505 !== undefined) {
+    if (!__c454(x505)) return false;
   }
-  const x503 = d.output;
-  if (x503 !== undefined) {
-    if (!(Array.isArray(x503))) return false;
-    if (x503.length < 1) return false;
-    for (let i504 = 0; i504 < x503.length; i504++) {
-      const x505 = x503[i504];
-      if (!__c761(x505)) return false;
-    }
-  }
-  const x506 = d.epistemic;
+  const x506 = d.output;
   if (x506 !== undefined) {
-    if (!__c809(x506)) return false;
+    if (!(Array.isArray(x506))) return false;
+    if (x506.length < 1) return false;
+    for (let i507 = 0; i507 < x506.length; i507++) {
+      const x508 = x506[i507];
+      if (!__c840(x508)) return false;
+    }
   }
-  const x507 = d["runtime/ref"];
-  if (x507 !== undefined) {
-    if (!__c421(x507)) return false;
-  }
-  const x508 = d["model.binding/ref"];
-  if (x508 !== undefined) {
-    if (!__c423(x508)) return false;
-  }
-  const x509 = d.locality;
+  const x509 = d.epistemic;
   if (x509 !== undefined) {
-    if (!(x509 === "local_only" || x509 === "remote")) return false;
+    if (!__c888(x509)) return false;
   }
-  const x510 = d["trace/ref"];
-  if (x510 === undefined) return false;
-  if (!__c871(x510)) return false;
-  const x511 = d.usage;
+  const x510 = d["runtime/ref"];
+  if (x510 !== undefined) {
+    if (!__c421(x510)) return false;
+  }
+  const x511 = d["model.binding/ref"];
   if (x511 !== undefined) {
-    if (!__c873(x511)) return false;
+    if (!__c423(x511)) return false;
   }
-  const x512 = d.diagnostics;
+  const x512 = d.locality;
   if (x512 !== undefined) {
-    if (!__c479(x512)) return false;
+    if (!(x512 === "local_only" || x512 === "remote")) return false;
   }
-  for (const k513 in d) if (!(k513 === "schema" || k513 === "operation" || k513 === "outcome" || k513 === "reason/code" || k513 === "output" || k513 === "epistemic" || k513 === "runtime/ref" || k513 === "model.binding/ref" || k513 === "locality" || k513 === "trace/ref" || k513 === "usage" || k513 === "diagnostics")) return false;
-  return true;
-}
-function __c843(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x514 = d.max_tokens;
+  const x513 = d["trace/ref"];
+  if (x513 === undefined) return false;
+  if (!__c950(x513)) return false;
+  const x514 = d.usage;
   if (x514 !== undefined) {
-    if (!(Number.isInteger(x514))) return false;
-    if (x514 < 1) return false;
+    if (!__c952(x514)) return false;
   }
-  const x515 = d.temperature;
+  const x515 = d.diagnostics;
   if (x515 !== undefined) {
-    if (!(Number.isFinite(x515))) return false;
-    if (x515 > 2) return false;
-    if (x515 < 0) return false;
+    if (!__c479(x515)) return false;
   }
-  const x516 = d.top_p;
-  if (x516 !== undefined) {
-    if (!(Number.isFinite(x516))) return false;
-    if (x516 > 1) return false;
-    if (x516 <= 0) return false;
-  }
-  const x517 = d.stop;
+  for (const k516 in d) if (!(k516 === "schema" || k516 === "operation" || k516 === "outcome" || k516 === "reason/code" || k516 === "output" || k516 === "epistemic" || k516 === "runtime/ref" || k516 === "model.binding/ref" || k516 === "locality" || k516 === "trace/ref" || k516 === "usage" || k516 === "diagnostics")) return false;
+  return true;
+}
+function __c922(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x517 = d.max_tokens;
   if (x517 !== undefined) {
-    if (!(Array.isArray(x517))) return false;
-    if (x517.length > 8) return false;
-    for (let i518 = 0; i518 < x517.length; i518++) {
-      const x519 = x517[i518];
-      if (!(typeof x519 === "string")) return false;
-      if (x519.length === 0) return false;
+    if (!(Number.isInteger(x517))) return false;
+    if (x517 < 1) return false;
+  }
+  const x518 = d.temperature;
+  if (x518 !== undefined) {
+    if (!(Number.isFinite(x518))) return false;
+    if (x518 > 2) return false;
+    if (x518 < 0) return false;
+  }
+  const x519 = d.top_p;
+  if (x519 !== undefined) {
+    if (!(Number.isFinite(x519))) return false;
+    if (x519 > 1) return false;
+    if (x519 <= 0) return false;
+  }
+  const x520 = d.stop;
+  if (x520 !== undefined) {
+    if (!(Array.isArray(x520))) return false;
+    if (x520.length > 8) return false;
+    for (let i521 = 0; i521 < x520.length; i521++) {
+      const x522 = x520[i521];
+      if (!(typeof x522 === "string")) return false;
+      if (x522.length === 0) return false;
     }
   }
-  for (const k520 in d) if (!(k520 === "max_tokens" || k520 === "temperature" || k520 === "top_p" || k520 === "stop")) return false;
+  for (const k523 in d) if (!(k523 === "max_tokens" || k523 === "temperature" || k523 === "top_p" || k523 === "stop")) return false;
   return true;
 }
-function __c896(d) {
+function __c975(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok521 = false;
-  L522: {
+  let ok524 = false;
+  L525: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x523 = d.verdict;
-      if (x523 === undefined) break L522;
-      if (x523 !== "amended") break L522;
+      const x526 = d.verdict;
+      if (x526 === undefined) break L525;
+      if (x526 !== "amended") break L525;
     }
-    ok521 = true;
+    ok524 = true;
   }
-  if (ok521) {
+  if (ok524) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x524 = d.note;
-      if (x524 === undefined) return false;
+      const x527 = d.note;
+      if (x527 === undefined) return false;
     }
   }
-  const x525 = d.schema;
-  if (x525 === undefined) return false;
-  if (x525 !== "inquirium.inquiry-feedback.v1") return false;
-  const x526 = d["feedback/id"];
-  if (x526 === undefined) return false;
-  if (!(typeof x526 === "string")) return false;
-  if (!__RE9.test(x526)) return false;
-  const x527 = d["result/ref"];
-  if (x527 === undefined) return false;
-  if (!__c900(x527)) return false;
-  const x528 = d["session/ref"];
+  const x528 = d.schema;
   if (x528 === undefined) return false;
-  if (!__c902(x528)) return false;
-  const x529 = d["participant/ref"];
+  if (x528 !== "inquirium.inquiry-feedback.v1") return false;
+  const x529 = d["feedback/id"];
   if (x529 === undefined) return false;
-  if (!__c414(x529)) return false;
-  const x530 = d.verdict;
+  if (!(typeof x529 === "string")) return false;
+  if (!__RE9.test(x529)) return false;
+  const x530 = d["result/ref"];
   if (x530 === undefined) return false;
-  if (!(x530 === "verified" || x530 === "refuted" || x530 === "amended")) return false;
-  const x531 = d.note;
-  if (x531 !== undefined) {
-    if (!(typeof x531 === "string")) return false;
-    if (x531.length > 4000 && __len(x531) > 4000) return false;
-    if (x531.length === 0) return false;
-  }
-  const x532 = d["supersedes/ref"];
-  if (x532 !== undefined) {
-    if (!(typeof x532 === "string")) return false;
-    if (!__RE9.test(x532)) return false;
-  }
-  const x533 = d["recorded/at"];
+  if (!__c979(x530)) return false;
+  const x531 = d["session/ref"];
+  if (x531 === undefined) return false;
+  if (!__c981(x531)) return false;
+  const x532 = d["participant/ref"];
+  if (x532 === undefined) return false;
+  if (!__c414(x532)) return false;
+  const x533 = d.verdict;
   if (x533 === undefined) return false;
-  if (!(typeof x533 === "string")) return false;
-  if (!__fmtDateTime(x533)) return false;
-  for (const k534 in d) if (!(k534 === "schema" || k534 === "feedback/id" || k534 === "result/ref" || k534 === "session/ref" || k534 === "participant/ref" || k534 === "verdict" || k534 === "note" || k534 === "supersedes/ref" || k534 === "recorded/at")) return false;
-  return true;
-}
-function __c914(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x535 = d.schema;
-  if (x535 === undefined) return false;
-  if (x535 !== "inquirium.inquiry-result.v1") return false;
-  const x536 = d["result/id"];
+  if (!(x533 === "verified" || x533 === "refuted" || x533 === "amended")) return false;
+  const x534 = d.note;
+  if (x534 !== undefined) {
+    if (!(typeof x534 === "string")) return false;
+    if (x534.length > 4000 && __len(x534) > 4000) return false;
+    if (x534.length === 0) return false;
+  }
+  const x535 = d["supersedes/ref"];
+  if (x535 !== undefined) {
+    if (!(typeof x535 === "string")) return false;
+    if (!__RE9.test(x535)) return false;
+  }
+  const x536 = d["recorded/at"];
   if (x536 === undefined) return false;
-  if (!__c900(x536)) return false;
-  const x537 = d["turn/id"];
-  if (x537 === undefined) return false;
-  if (!__c412(x537)) return false;
-  const x538 = d["session/ref"];
-  if (x538 === undefined) return false;
-  if (!__c902(x538)) return false;
-  const x539 = d["participant/ref"];
-  if (x539 === undefined) return false;
-  if (!__c414(x539)) return false;
-  const x540 = d["trace/ref"];
-  if (x540 === undefined) return false;
-  if (!__c871(x540)) return false;
-  const x541 = d.provenance;
-  if (x541 === undefined) return false;
-  if (!__c922(x541)) return false;
-  const x542 = d.classification;
-  if (x542 === undefined) return false;
-  if (!__c461(x542)) return false;
-  const x543 = d.output;
-  if (x543 === undefined) return false;
-  if (!(Array.isArray(x543))) return false;
-  if (x543.length < 1) return false;
-  for (let i544 = 0; i544 < x543.length; i544++) {
-    const x545 = x543[i544];
-    if (!__c761(x545)) return false;
-  }
-  const x546 = d.epistemic;
-  if (x546 === undefined) return false;
-  if (!__c809(x546)) return false;
-  const x547 = d["recorded/at"];
-  if (x547 === undefined) return false;
-  if (!(typeof x547 === "string")) return false;
-  if (!__fmtDateTime(x547)) return false;
-  for (const k548 in d) if (!(k548 === "schema" || k548 === "result/id" || k548 === "turn/id" || k548 === "session/ref" || k548 === "participant/ref" || k548 === "trace/ref" || k548 === "provenance" || k548 === "classification" || k548 === "output" || k548 === "epistemic" || k548 === "recorded/at")) return false;
+  if (!(typeof x536 === "string")) return false;
+  if (!__fmtDateTime(x536)) return false;
+  for (const k537 in d) if (!(k537 === "schema" || k537 === "feedback/id" || k537 === "result/ref" || k537 === "session/ref" || k537 === "participant/ref" || k537 === "verdict" || k537 === "note" || k537 === "supersedes/ref" || k537 === "recorded/at")) return false;
   return true;
 }
-function __c933(d) {
+function __c993(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x549 = d.schema;
-  if (x549 === undefined) return false;
-  if (x549 !== "inquirium.inquiry-turn.v1") return false;
-  const x550 = d["turn/id"];
-  if (x550 === undefined) return false;
-  if (!__c412(x550)) return false;
-  const x551 = d["session/ref"];
-  if (x551 === undefined) return false;
-  if (!__c902(x551)) return false;
-  const x552 = d["participant/ref"];
-  if (x552 === undefined) return false;
-  if (!__c414(x552)) return false;
-  const x553 = d.sequence;
-  if (x553 === undefined) return false;
-  if (!(Number.isInteger(x553))) return false;
-  if (x553 < 0) return false;
-  const x554 = d.content;
-  if (x554 === undefined) return false;
-  if (!(Array.isArray(x554))) return false;
-  if (x554.length < 1) return false;
-  for (let i555 = 0; i555 < x554.length; i555++) {
-    const x556 = x554[i555];
-    if (!__c761(x556)) return false;
+  const x538 = d.schema;
+  if (x538 === undefined) return false;
+  if (x538 !== "inquirium.inquiry-result.v1") return false;
+  const x539 = d["result/id"];
+  if (x539 === undefined) return false;
+  if (!__c979(x539)) return false;
+  const x540 = d["turn/id"];
+  if (x540 === undefined) return false;
+  if (!__c412(x540)) return false;
+  const x541 = d["session/ref"];
+  if (x541 === undefined) return false;
+  if (!__c981(x541)) return false;
+  const x542 = d["participant/ref"];
+  if (x542 === undefined) return false;
+  if (!__c414(x542)) return false;
+  const x543 = d["trace/ref"];
+  if (x543 === undefined) return false;
+  if (!__c950(x543)) return false;
+  const x544 = d.provenance;
+  if (x544 === undefined) return false;
+  if (!__c1001(x544)) return false;
+  const x545 = d.classification;
+  if (x545 === undefined) return false;
+  if (!__c461(x545)) return false;
+  const x546 = d.output;
+  if (x546 === undefined) return false;
+  if (!(Array.isArray(x546))) return false;
+  if (x546.length < 1) return false;
+  for (let i547 = 0; i547 < x546.length; i547++) {
+    const x548 = x546[i547];
+    if (!__c840(x548)) return false;
   }
-  const x557 = d.classification;
+  const x549 = d.epistemic;
+  if (x549 === undefined) return false;
+  if (!__c888(x549)) return false;
+  const x550 = d["recorded/at"];
+  if (x550 === undefined) return false;
+  if (!(typeof x550 === "string")) return false;
+  if (!__fmtDateTime(x550)) return false;
+  for (const k551 in d) if (!(k551 === "schema" || k551 === "result/id" || k551 === "turn/id" || k551 === "session/ref" || k551 === "participant/ref" || k551 === "trace/ref" || k551 === "provenance" || k551 === "classification" || k551 === "output" || k551 === "epistemic" || k551 === "recorded/at")) return false;
+  return true;
+}
+function __c1012(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x552 = d.schema;
+  if (x552 === undefined) return false;
+  if (x552 !== "inquirium.inquiry-turn.v1") return false;
+  const x553 = d["turn/id"];
+  if (x553 === undefined) return false;
+  if (!__c412(x553)) return false;
+  const x554 = d["session/ref"];
+  if (x554 === undefined) return false;
+  if (!__c981(x554)) return false;
+  const x555 = d["participant/ref"];
+  if (x555 === undefined) return false;
+  if (!__c414(x555)) return false;
+  const x556 = d.sequence;
+  if (x556 === undefined) return false;
+  if (!(Number.isInteger(x556))) return false;
+  if (x556 < 0) return false;
+  const x557 = d.content;
   if (x557 === undefined) return false;
-  if (!__c461(x557)) return false;
-  const x558 = d["recorded/at"];
-  if (x558 === undefined) return false;
-  if (!(typeof x558 === "string")) return false;
-  if (!__fmtDateTime(x558)) return false;
-  for (const k559 in d) if (!(k559 === "schema" || k559 === "turn/id" || k559 === "session/ref" || k559 === "participant/ref" || k559 === "sequence" || k559 === "content" || k559 === "classification" || k559 === "recorded/at")) return false;
+  if (!(Array.isArray(x557))) return false;
+  if (x557.length < 1) return false;
+  for (let i558 = 0; i558 < x557.length; i558++) {
+    const x559 = x557[i558];
+    if (!__c840(x559)) return false;
+  }
+  const x560 = d.classification;
+  if (x560 === undefined) return false;
+  if (!__c461(x560)) return false;
+  const x561 = d["recorded/at"];
+  if (x561 === undefined) return false;
+  if (!(typeof x561 === "string")) return false;
+  if (!__fmtDateTime(x561)) return false;
+  for (const k562 in d) if (!(k562 === "schema" || k562 === "turn/id" || k562 === "session/ref" || k562 === "participant/ref" || k562 === "sequence" || k562 === "content" || k562 === "classification" || k562 === "recorded/at")) return false;
   return true;
 }
 function __c440(d) {
   if (!(d === "local_only" || d === "remote_allowed")) return false;
   return true;
 }
-function __c651(d) {
+function __c730(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x560 = d.default;
-  if (x560 === undefined) return false;
-  const x561 = d.by_mode;
-  if (x561 !== undefined) {
-    if (!(typeof x561 === "object" && x561 !== null && !Array.isArray(x561))) return false;
-    for (const k562 in x561) if (!(k562 === "commons" || k562 === "support" || k562 === "crisis")) return false;
+  const x563 = d.default;
+  if (x563 === undefined) return false;
+  const x564 = d.by_mode;
+  if (x564 !== undefined) {
+    if (!(typeof x564 === "object" && x564 !== null && !Array.isArray(x564))) return false;
+    for (const k565 in x564) if (!(k565 === "commons" || k565 === "support" || k565 === "crisis")) return false;
   }
-  for (const k563 in d) if (!(k563 === "default" || k563 === "by_mode")) return false;
+  for (const k566 in d) if (!(k566 === "default" || k566 === "by_mode")) return false;
   return true;
 }
-function __c944(d) {
+function __c1023(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok564 = false;
-  L565: {
+  let ok567 = false;
+  L568: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x566 = d.transport_kind;
-      if (x566 === undefined) break L565;
-      if (x566 !== "http_remote") break L565;
+      const x569 = d.transport_kind;
+      if (x569 === undefined) break L568;
+      if (x569 !== "http_remote") break L568;
     }
-    ok564 = true;
+    ok567 = true;
   }
-  if (ok564) {
+  if (ok567) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x567 = d.remote_provider;
-      if (x567 !== undefined) {
-        if (x567 !== true) return false;
+      const x570 = d.remote_provider;
+      if (x570 !== undefined) {
+        if (x570 !== true) return false;
       }
     }
   } else {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x568 = d.remote_provider;
-      if (x568 !== undefined) {
-        if (x568 !== false) return false;
-      }
-    }
-  }
-  let ok569 = false;
-  L570: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
       const x571 = d.remote_provider;
-      if (x571 === undefined) break L570;
-      if (x571 !== true) break L570;
-      const x572 = d.accepts_max_tier;
-      if (x572 === undefined) break L570;
-      if (!(x572 === "community" || x572 === "personal")) break L570;
-    }
-    ok569 = true;
-  }
-  if (ok569) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x573 = d.operator_acknowledgement;
-      if (x573 === undefined) return false;
+      if (x571 !== undefined) {
+        if (x571 !== false) return false;
+      }
     }
   }
-  let ok574 = false;
-  L575: {
+  let ok572 = false;
+  L573: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x576 = d.accepts_max_tier;
-      if (x576 === undefined) break L575;
-      if (x576 !== "public") break L575;
+      const x574 = d.remote_provider;
+      if (x574 === undefined) break L573;
+      if (x574 !== true) break L573;
+      const x575 = d.accepts_max_tier;
+      if (x575 === undefined) break L573;
+      if (!(x575 === "community" || x575 === "personal")) break L573;
     }
-    ok574 = true;
+    ok572 = true;
   }
-  if (ok574) {
+  if (ok572) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x577 = d.accepts;
-      if (x577 !== undefined) {
-        if (!(Array.isArray(x577))) return false;
-        for (let i578 = 0; i578 < x577.length; i578++) {
-          const x579 = x577[i578];
-          if (!(x579 === "public")) return false;
+      const x576 = d.operator_acknowledgement;
+      if (x576 === undefined) return false;
+    }
+  }
+  let ok577 = false;
+  L578: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x579 = d.accepts_max_tier;
+      if (x579 === undefined) break L578;
+      if (x579 !== "public") break L578;
+    }
+    ok577 = true;
+  }
+  if (ok577) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x580 = d.accepts;
+      if (x580 !== undefined) {
+        if (!(Array.isArray(x580))) return false;
+        for (let i581 = 0; i581 < x580.length; i581++) {
+          const x582 = x580[i581];
+          if (!(x582 === "public")) return false;
         }
       }
     }
   }
-  let ok580 = false;
-  L581: {
+  let ok583 = false;
+  L584: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x582 = d.accepts_max_tier;
-      if (x582 === undefined) break L581;
-      if (x582 !== "community") break L581;
+      const x585 = d.accepts_max_tier;
+      if (x585 === undefined) break L584;
+      if (x585 !== "community") break L584;
     }
-    ok580 = true;
+    ok583 = true;
   }
-  if (ok580) {
+  if (ok583) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x583 = d.accepts;
-      if (x583 !== undefined) {
-        if (!(Array.isArray(x583))) return false;
-        for (let i584 = 0; i584 < x583.length; i584++) {
-          const x585 = x583[i584];
-          if (!(x585 === "public" || x585 === "community")) return false;
+      const x586 = d.accepts;
+      if (x586 !== undefined) {
+        if (!(Array.isArray(x586))) return false;
+        for (let i587 = 0; i587 < x586.length; i587++) {
+          const x588 = x586[i587];
+          if (!(x588 === "public" || x588 === "community")) return false;
         }
       }
     }
   }
-  let ok586 = false;
-  L587: {
+  let ok589 = false;
+  L590: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x588 = d.accepts_max_tier;
-      if (x588 === undefined) break L587;
-      if (x588 !== "personal") break L587;
-      const x589 = d.operator_acknowledgement;
-      if (x589 === undefined) break L587;
-      if (!(typeof x589 === "object" && x589 !== null && !Array.isArray(x589))) break L587;
+      const x591 = d.accepts_max_tier;
+      if (x591 === undefined) break L590;
+      if (x591 !== "personal") break L590;
+      const x592 = d.operator_acknowledgement;
+      if (x592 === undefined) break L590;
+      if (!(typeof x592 === "object" && x592 !== null && !Array.isArray(x592))) break L590;
     }
-    ok586 = true;
+    ok589 = true;
   }
-  if (ok586) {
+  if (ok589) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x590 = d.operator_acknowledgement;
-      if (x590 !== undefined) {
-        if (!(typeof x590 === "object" && x590 !== null && !Array.isArray(x590))) return false;
-        const x591 = x590.acknowledged_max_tier;
-        if (x591 !== undefined) {
-          if (x591 !== "personal") return false;
+      const x593 = d.operator_acknowledgement;
+      if (x593 !== undefined) {
+        if (!(typeof x593 === "object" && x593 !== null && !Array.isArray(x593))) return false;
+        const x594 = x593.acknowledged_max_tier;
+        if (x594 !== undefined) {
+          if (x594 !== "personal") return false;
         }
       }
     }
   }
-  const x592 = d.schema;
-  if (x592 === undefined) return false;
-  if (x592 !== "inquirium.model-acceptance.v1") return false;
-  const x593 = d["model.binding/ref"];
-  if (x593 === undefined) return false;
-  if (!__c423(x593)) return false;
-  const x594 = d.accepts_max_tier;
-  if (x594 === undefined) return false;
-  if (!__c461(x594)) return false;
-  const x595 = d.accepts;
-  if (x595 !== undefined) {
-    if (!(Array.isArray(x595))) return false;
-    if (x595.length < 1) return false;
-    if (x595.length > 1 && __dup(x595, null) !== null) return false;
-    for (let i596 = 0; i596 < x595.length; i596++) {
-      const x597 = x595[i596];
-      if (!__c461(x597)) return false;
-    }
-  }
-  const x598 = d.requires_declassification_above;
+  const x595 = d.schema;
+  if (x595 === undefined) return false;
+  if (x595 !== "inquirium.model-acceptance.v1") return false;
+  const x596 = d["model.binding/ref"];
+  if (x596 === undefined) return false;
+  if (!__c423(x596)) return false;
+  const x597 = d.accepts_max_tier;
+  if (x597 === undefined) return false;
+  if (!__c461(x597)) return false;
+  const x598 = d.accepts;
   if (x598 !== undefined) {
-    if (!__c461(x598)) return false;
+    if (!(Array.isArray(x598))) return false;
+    if (x598.length < 1) return false;
+    if (x598.length > 1 && __dup(x598, null) !== null) return false;
+    for (let i599 = 0; i599 < x598.length; i599++) {
+      const x600 = x598[i599];
+      if (!__c461(x600)) return false;
+    }
   }
-  const x599 = d.transport_kind;
-  if (x599 === undefined) return false;
-  if (!__c952(x599)) return false;
-  const x600 = d.remote_provider;
-  if (x600 === undefined) return false;
-  if (!(typeof x600 === "boolean")) return false;
-  const x601 = d.operator_acknowledgement;
+  const x601 = d.requires_declassification_above;
   if (x601 !== undefined) {
-    if (!__c955(x601)) return false;
+    if (!__c461(x601)) return false;
   }
-  for (const k602 in d) if (!(k602 === "schema" || k602 === "model.binding/ref" || k602 === "accepts_max_tier" || k602 === "accepts" || k602 === "requires_declassification_above" || k602 === "transport_kind" || k602 === "remote_provider" || k602 === "operator_acknowledgement")) return false;
+  const x602 = d.transport_kind;
+  if (x602 === undefined) return false;
+  if (!__c1031(x602)) return false;
+  const x603 = d.remote_provider;
+  if (x603 === undefined) return false;
+  if (!(typeof x603 === "boolean")) return false;
+  const x604 = d.operator_acknowledgement;
+  if (x604 !== undefined) {
+    if (!__c1034(x604)) return false;
+  }
+  for (const k605 in d) if (!(k605 === "schema" || k605 === "model.binding/ref" || k605 === "accepts_max_tier" || k605 === "accepts" || k605 === "requires_declassification_above" || k605 === "transport_kind" || k605 === "remote_provider" || k605 === "operator_acknowledgement")) return false;
   return true;
 }
 function __c423(d) {
@@ -2628,530 +2645,530 @@ function __c423(d) {
   if (!__RE10.test(d)) return false;
   return true;
 }
-function __c995(d) {
+function __c1074(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x603 = d.options;
-  if (x603 === undefined) return false;
-  if (!(Array.isArray(x603))) return false;
-  if (x603.length > 24) return false;
-  if (x603.length < 2) return false;
-  for (let i604 = 0; i604 < x603.length; i604++) {
-    const x605 = x603[i604];
-    if (!__c747(x605)) return false;
+  const x606 = d.options;
+  if (x606 === undefined) return false;
+  if (!(Array.isArray(x606))) return false;
+  if (x606.length > 24) return false;
+  if (x606.length < 2) return false;
+  for (let i607 = 0; i607 < x606.length; i607++) {
+    const x608 = x606[i607];
+    if (!__c826(x608)) return false;
   }
-  const x606 = d["min/selected"];
-  if (x606 !== undefined) {
-    if (!(Number.isInteger(x606))) return false;
-    if (x606 < 0) return false;
+  const x609 = d["min/selected"];
+  if (x609 !== undefined) {
+    if (!(Number.isInteger(x609))) return false;
+    if (x609 < 0) return false;
   }
-  const x607 = d["max/selected"];
-  if (x607 !== undefined) {
-    if (!(Number.isInteger(x607))) return false;
-    if (x607 < 1) return false;
+  const x610 = d["max/selected"];
+  if (x610 !== undefined) {
+    if (!(Number.isInteger(x610))) return false;
+    if (x610 < 1) return false;
   }
-  for (const k608 in d) if (!(k608 === "options" || k608 === "min/selected" || k608 === "max/selected")) return false;
+  for (const k611 in d) if (!(k611 === "options" || k611 === "min/selected" || k611 === "max/selected")) return false;
   return true;
 }
-function __c1001(d) {
+function __c1080(d) {
   if (!(typeof d === "string")) return false;
   if (!(d === "commons" || d === "support" || d === "crisis")) return false;
   return true;
 }
-function __c1002(d) {
+function __c1081(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok609 = false;
-  L610: {
+  let ok612 = false;
+  L613: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x611 = d.kind;
-      if (x611 === undefined) break L610;
-      if (x611 !== "single-choice") break L610;
+      const x614 = d.kind;
+      if (x614 === undefined) break L613;
+      if (x614 !== "single-choice") break L613;
     }
-    ok609 = true;
+    ok612 = true;
   }
-  if (ok609) {
+  if (ok612) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x612 = d["input/schema"];
-      if (x612 === undefined) return false;
-      if (x612 !== "inquirium.operator-question.widget.single-choice.v1") return false;
-      const x613 = d["idempotency/key"];
-      if (x613 === undefined) return false;
-    }
-  }
-  let ok614 = false;
-  L615: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x616 = d.kind;
-      if (x616 === undefined) break L615;
-      if (x616 !== "multi-choice") break L615;
-    }
-    ok614 = true;
-  }
-  if (ok614) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x617 = d["input/schema"];
-      if (x617 === undefined) return false;
-      if (x617 !== "inquirium.operator-question.widget.multi-choice.v1") return false;
-      const x618 = d["idempotency/key"];
-      if (x618 === undefined) return false;
+      const x615 = d["input/schema"];
+      if (x615 === undefined) return false;
+      if (x615 !== "inquirium.operator-question.widget.single-choice.v1") return false;
+      const x616 = d["idempotency/key"];
+      if (x616 === undefined) return false;
     }
   }
-  let ok619 = false;
-  L620: {
+  let ok617 = false;
+  L618: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x621 = d.kind;
-      if (x621 === undefined) break L620;
-      if (x621 !== "confirm") break L620;
+      const x619 = d.kind;
+      if (x619 === undefined) break L618;
+      if (x619 !== "multi-choice") break L618;
     }
-    ok619 = true;
+    ok617 = true;
   }
-  if (ok619) {
+  if (ok617) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x622 = d["input/schema"];
-      if (x622 === undefined) return false;
-      if (x622 !== "inquirium.operator-question.widget.confirm.v1") return false;
-      const x623 = d["idempotency/key"];
-      if (x623 === undefined) return false;
-    }
-  }
-  let ok624 = false;
-  L625: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x626 = d.kind;
-      if (x626 === undefined) break L625;
-      if (x626 !== "free-text-with-allowlist") break L625;
-    }
-    ok624 = true;
-  }
-  if (ok624) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x627 = d["input/schema"];
-      if (x627 === undefined) return false;
-      if (x627 !== "inquirium.operator-question.widget.free-text-with-allowlist.v1") return false;
-      const x628 = d["idempotency/key"];
-      if (x628 === undefined) return false;
+      const x620 = d["input/schema"];
+      if (x620 === undefined) return false;
+      if (x620 !== "inquirium.operator-question.widget.multi-choice.v1") return false;
+      const x621 = d["idempotency/key"];
+      if (x621 === undefined) return false;
     }
   }
-  let ok629 = false;
-  L630: {
+  let ok622 = false;
+  L623: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x631 = d.kind;
-      if (x631 === undefined) break L630;
-      if (x631 !== "open-interaction") break L630;
+      const x624 = d.kind;
+      if (x624 === undefined) break L623;
+      if (x624 !== "confirm") break L623;
     }
-    ok629 = true;
+    ok622 = true;
   }
-  if (ok629) {
+  if (ok622) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x632 = d["input/schema"];
-      if (x632 !== undefined) {
+      const x625 = d["input/schema"];
+      if (x625 === undefined) return false;
+      if (x625 !== "inquirium.operator-question.widget.confirm.v1") return false;
+      const x626 = d["idempotency/key"];
+      if (x626 === undefined) return false;
+    }
+  }
+  let ok627 = false;
+  L628: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x629 = d.kind;
+      if (x629 === undefined) break L628;
+      if (x629 !== "free-text-with-allowlist") break L628;
+    }
+    ok627 = true;
+  }
+  if (ok627) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x630 = d["input/schema"];
+      if (x630 === undefined) return false;
+      if (x630 !== "inquirium.operator-question.widget.free-text-with-allowlist.v1") return false;
+      const x631 = d["idempotency/key"];
+      if (x631 === undefined) return false;
+    }
+  }
+  let ok632 = false;
+  L633: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x634 = d.kind;
+      if (x634 === undefined) break L633;
+      if (x634 !== "open-interaction") break L633;
+    }
+    ok632 = true;
+  }
+  if (ok632) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x635 = d["input/schema"];
+      if (x635 !== undefined) {
         return false;
       }
     }
   }
-  const x633 = d.kind;
-  if (x633 === undefined) return false;
-  if (!(x633 === "single-choice" || x633 === "multi-choice" || x633 === "confirm" || x633 === "free-text-with-allowlist" || x633 === "open-interaction")) return false;
-  const x634 = d["target/ref"];
-  if (x634 === undefined) return false;
-  if (!(typeof x634 === "string")) return false;
-  if (x634.length === 0) return false;
-  const x635 = d["input/schema"];
-  if (x635 !== undefined) {
-    if (!(x635 === "inquirium.operator-question.widget.single-choice.v1" || x635 === "inquirium.operator-question.widget.multi-choice.v1" || x635 === "inquirium.operator-question.widget.confirm.v1" || x635 === "inquirium.operator-question.widget.free-text-with-allowlist.v1")) return false;
+  const x636 = d.kind;
+  if (x636 === undefined) return false;
+  if (!(x636 === "single-choice" || x636 === "multi-choice" || x636 === "confirm" || x636 === "free-text-with-allowlist" || x636 === "open-interaction")) return false;
+  const x637 = d["target/ref"];
+  if (x637 === undefined) return false;
+  if (!(typeof x637 === "string")) return false;
+  if (x637.length === 0) return false;
+  const x638 = d["input/schema"];
+  if (x638 !== undefined) {
+    if (!(x638 === "inquirium.operator-question.widget.single-choice.v1" || x638 === "inquirium.operator-question.widget.multi-choice.v1" || x638 === "inquirium.operator-question.widget.confirm.v1" || x638 === "inquirium.operator-question.widget.free-text-with-allowlist.v1")) return false;
   }
-  const x636 = d["idempotency/key"];
-  if (x636 !== undefined) {
-    if (!(typeof x636 === "string")) return false;
-    if (x636.length > 200 && __len(x636) > 200) return false;
-    if (x636.length === 0) return false;
+  const x639 = d["idempotency/key"];
+  if (x639 !== undefined) {
+    if (!(typeof x639 === "string")) return false;
+    if (x639.length > 200 && __len(x639) > 200) return false;
+    if (x639.length === 0) return false;
   }
-  for (const k637 in d) if (!(k637 === "kind" || k637 === "target/ref" || k637 === "input/schema" || k637 === "idempotency/key")) return false;
+  for (const k640 in d) if (!(k640 === "kind" || k640 === "target/ref" || k640 === "input/schema" || k640 === "idempotency/key")) return false;
   return true;
 }
-function __c1038(d) {
+function __c1117(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  L638: {
-    B639: {
+  L641: {
+    B642: {
       if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-        const x640 = d["subject/ref"];
-        if (x640 === undefined) break B639;
+        const x643 = d["subject/ref"];
+        if (x643 === undefined) break B642;
       }
-      break L638;
+      break L641;
     }
-    B641: {
+    B644: {
       if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-        const x642 = d["body/ref"];
-        if (x642 === undefined) break B641;
+        const x645 = d["body/ref"];
+        if (x645 === undefined) break B644;
       }
-      break L638;
+      break L641;
     }
     return false;
   }
-  const x643 = d.schema;
-  if (x643 === undefined) return false;
-  if (x643 !== "notification-create.v1") return false;
-  const x644 = d["subject/ref"];
-  if (x644 !== undefined) {
-    if (!(typeof x644 === "string")) return false;
-    if (!__RE11.test(x644)) return false;
-  }
-  const x645 = d["body/ref"];
-  if (x645 !== undefined) {
-    if (!(typeof x645 === "string")) return false;
-    if (!__RE11.test(x645)) return false;
-  }
-  const x646 = d["correlation/id"];
+  const x646 = d.schema;
   if (x646 === undefined) return false;
-  if (!(typeof x646 === "string")) return false;
-  if (!__RE12.test(x646)) return false;
-  const x647 = d["body/text"];
-  if (x647 === undefined) return false;
-  if (!(typeof x647 === "string")) return false;
-  if (x647.length > 500 && __len(x647) > 500) return false;
-  if (x647.length === 0) return false;
-  const x648 = d["reason/code"];
-  if (x648 === undefined) return false;
-  if (!__c454(x648)) return false;
-  const x649 = d.actions;
-  if (x649 !== undefined) {
-    if (!(Array.isArray(x649))) return false;
-    if (x649.length > 1) return false;
-    for (let i650 = 0; i650 < x649.length; i650++) {
-      const x651 = x649[i650];
-      if (!__c1002(x651)) return false;
+  if (x646 !== "notification-create.v1") return false;
+  const x647 = d["subject/ref"];
+  if (x647 !== undefined) {
+    if (!(typeof x647 === "string")) return false;
+    if (!__RE11.test(x647)) return false;
+  }
+  const x648 = d["body/ref"];
+  if (x648 !== undefined) {
+    if (!(typeof x648 === "string")) return false;
+    if (!__RE11.test(x648)) return false;
+  }
+  const x649 = d["correlation/id"];
+  if (x649 === undefined) return false;
+  if (!(typeof x649 === "string")) return false;
+  if (!__RE12.test(x649)) return false;
+  const x650 = d["body/text"];
+  if (x650 === undefined) return false;
+  if (!(typeof x650 === "string")) return false;
+  if (x650.length > 500 && __len(x650) > 500) return false;
+  if (x650.length === 0) return false;
+  const x651 = d["reason/code"];
+  if (x651 === undefined) return false;
+  if (!__c454(x651)) return false;
+  const x652 = d.actions;
+  if (x652 !== undefined) {
+    if (!(Array.isArray(x652))) return false;
+    if (x652.length > 1) return false;
+    for (let i653 = 0; i653 < x652.length; i653++) {
+      const x654 = x652[i653];
+      if (!__c1081(x654)) return false;
     }
   }
-  for (const k652 in d) if (!(k652 === "schema" || k652 === "subject/ref" || k652 === "body/ref" || k652 === "correlation/id" || k652 === "body/text" || k652 === "reason/code" || k652 === "actions")) return false;
+  for (const k655 in d) if (!(k655 === "schema" || k655 === "subject/ref" || k655 === "body/ref" || k655 === "correlation/id" || k655 === "body/text" || k655 === "reason/code" || k655 === "actions")) return false;
   return true;
 }
-function __c769(d) {
+function __c848(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x653 = d.type;
-  if (x653 === undefined) return false;
-  if (x653 !== "object_ref") return false;
-  const x654 = d["object/ref"];
-  if (x654 === undefined) return false;
-  if (!(typeof x654 === "string")) return false;
-  if (x654.length === 0) return false;
-  const x655 = d["media/type"];
-  if (x655 === undefined) return false;
-  if (!(typeof x655 === "string")) return false;
-  if (!__RE13.test(x655)) return false;
-  const x656 = d["byte/size"];
-  if (x656 !== undefined) {
-    if (!(Number.isInteger(x656))) return false;
-    if (x656 < 0) return false;
-  }
-  for (const k657 in d) if (!(k657 === "type" || k657 === "object/ref" || k657 === "media/type" || k657 === "byte/size")) return false;
-  return true;
-}
-function __c955(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x658 = d["acknowledged/by"];
+  const x656 = d.type;
+  if (x656 === undefined) return false;
+  if (x656 !== "object_ref") return false;
+  const x657 = d["object/ref"];
+  if (x657 === undefined) return false;
+  if (!(typeof x657 === "string")) return false;
+  if (x657.length === 0) return false;
+  const x658 = d["media/type"];
   if (x658 === undefined) return false;
-  if (!__c414(x658)) return false;
-  const x659 = d["acknowledged/at"];
-  if (x659 === undefined) return false;
-  if (!(typeof x659 === "string")) return false;
-  if (!__fmtDateTime(x659)) return false;
-  const x660 = d.acknowledged_max_tier;
-  if (x660 === undefined) return false;
-  if (!__c461(x660)) return false;
-  const x661 = d["question/ref"];
-  if (x661 !== undefined) {
-    if (!(typeof x661 === "string")) return false;
-    if (!__RE11.test(x661)) return false;
+  if (!(typeof x658 === "string")) return false;
+  if (!__RE13.test(x658)) return false;
+  const x659 = d["byte/size"];
+  if (x659 !== undefined) {
+    if (!(Number.isInteger(x659))) return false;
+    if (x659 < 0) return false;
   }
-  for (const k662 in d) if (!(k662 === "acknowledged/by" || k662 === "acknowledged/at" || k662 === "acknowledged_max_tier" || k662 === "question/ref")) return false;
+  for (const k660 in d) if (!(k660 === "type" || k660 === "object/ref" || k660 === "media/type" || k660 === "byte/size")) return false;
   return true;
 }
-function __c1052(d) {
+function __c1034(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x663 = d.schema;
+  const x661 = d["acknowledged/by"];
+  if (x661 === undefined) return false;
+  if (!__c414(x661)) return false;
+  const x662 = d["acknowledged/at"];
+  if (x662 === undefined) return false;
+  if (!(typeof x662 === "string")) return false;
+  if (!__fmtDateTime(x662)) return false;
+  const x663 = d.acknowledged_max_tier;
   if (x663 === undefined) return false;
-  if (x663 !== "inquirium.operator-question.answer.v1") return false;
+  if (!__c461(x663)) return false;
   const x664 = d["question/ref"];
-  if (x664 === undefined) return false;
-  if (!(typeof x664 === "string")) return false;
-  if (!__RE11.test(x664)) return false;
-  const x665 = d["idempotency/key"];
-  if (x665 === undefined) return false;
-  if (!(typeof x665 === "string")) return false;
-  if (x665.length > 200 && __len(x665) > 200) return false;
-  if (x665.length === 0) return false;
-  const x666 = d.answer;
+  if (x664 !== undefined) {
+    if (!(typeof x664 === "string")) return false;
+    if (!__RE11.test(x664)) return false;
+  }
+  for (const k665 in d) if (!(k665 === "acknowledged/by" || k665 === "acknowledged/at" || k665 === "acknowledged_max_tier" || k665 === "question/ref")) return false;
+  return true;
+}
+function __c1131(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x666 = d.schema;
   if (x666 === undefined) return false;
-  if (!__c603(x666)) return false;
-  const x667 = d["answered/by"];
-  if (x667 !== undefined) {
-    if (!__c414(x667)) return false;
+  if (x666 !== "inquirium.operator-question.answer.v1") return false;
+  const x667 = d["question/ref"];
+  if (x667 === undefined) return false;
+  if (!(typeof x667 === "string")) return false;
+  if (!__RE11.test(x667)) return false;
+  const x668 = d["idempotency/key"];
+  if (x668 === undefined) return false;
+  if (!(typeof x668 === "string")) return false;
+  if (x668.length > 200 && __len(x668) > 200) return false;
+  if (x668.length === 0) return false;
+  const x669 = d.answer;
+  if (x669 === undefined) return false;
+  if (!__c682(x669)) return false;
+  const x670 = d["answered/by"];
+  if (x670 !== undefined) {
+    if (!__c414(x670)) return false;
   }
-  const x668 = d["answered/at"];
-  if (x668 !== undefined) {
-    if (!(typeof x668 === "string")) return false;
-    if (!__fmtDateTime(x668)) return false;
+  const x671 = d["answered/at"];
+  if (x671 !== undefined) {
+    if (!(typeof x671 === "string")) return false;
+    if (!__fmtDateTime(x671)) return false;
   }
-  for (const k669 in d) if (!(k669 === "schema" || k669 === "question/ref" || k669 === "idempotency/key" || k669 === "answer" || k669 === "answered/by" || k669 === "answered/at")) return false;
+  for (const k672 in d) if (!(k672 === "schema" || k672 === "question/ref" || k672 === "idempotency/key" || k672 === "answer" || k672 === "answered/by" || k672 === "answered/at")) return false;
   return true;
 }
-function __c1060(d) {
+function __c1139(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok670 = false;
-  L671: {
+  let ok673 = false;
+  L674: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x672 = d["widget/kind"];
-      if (x672 === undefined) break L671;
-      if (x672 !== "single-choice") break L671;
+      const x675 = d["widget/kind"];
+      if (x675 === undefined) break L674;
+      if (x675 !== "single-choice") break L674;
     }
-    ok670 = true;
+    ok673 = true;
   }
-  if (ok670) {
+  if (ok673) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x673 = d["widget/payload"];
-      if (x673 !== undefined) {
-        if (!__c1111(x673)) return false;
+      const x676 = d["widget/payload"];
+      if (x676 !== undefined) {
+        if (!__c1190(x676)) return false;
       }
-      const x674 = d.prompt;
-      if (x674 !== undefined) {
-        if (!(typeof x674 === "object" && x674 !== null && !Array.isArray(x674))) return false;
-        const x675 = x674.kind;
-        if (x675 !== undefined) {
-          if (x675 !== "single-choice") return false;
+      const x677 = d.prompt;
+      if (x677 !== undefined) {
+        if (!(typeof x677 === "object" && x677 !== null && !Array.isArray(x677))) return false;
+        const x678 = x677.kind;
+        if (x678 !== undefined) {
+          if (x678 !== "single-choice") return false;
         }
       }
     }
   }
-  let ok676 = false;
-  L677: {
+  let ok679 = false;
+  L680: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x678 = d["widget/kind"];
-      if (x678 === undefined) break L677;
-      if (x678 !== "multi-choice") break L677;
+      const x681 = d["widget/kind"];
+      if (x681 === undefined) break L680;
+      if (x681 !== "multi-choice") break L680;
     }
-    ok676 = true;
+    ok679 = true;
   }
-  if (ok676) {
+  if (ok679) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x679 = d["widget/payload"];
-      if (x679 !== undefined) {
-        if (!__c995(x679)) return false;
+      const x682 = d["widget/payload"];
+      if (x682 !== undefined) {
+        if (!__c1074(x682)) return false;
       }
-      const x680 = d.prompt;
-      if (x680 !== undefined) {
-        if (!(typeof x680 === "object" && x680 !== null && !Array.isArray(x680))) return false;
-        const x681 = x680.kind;
-        if (x681 !== undefined) {
-          if (x681 !== "multi-choice") return false;
+      const x683 = d.prompt;
+      if (x683 !== undefined) {
+        if (!(typeof x683 === "object" && x683 !== null && !Array.isArray(x683))) return false;
+        const x684 = x683.kind;
+        if (x684 !== undefined) {
+          if (x684 !== "multi-choice") return false;
         }
       }
     }
   }
-  let ok682 = false;
-  L683: {
+  let ok685 = false;
+  L686: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x684 = d["widget/kind"];
-      if (x684 === undefined) break L683;
-      if (x684 !== "confirm") break L683;
+      const x687 = d["widget/kind"];
+      if (x687 === undefined) break L686;
+      if (x687 !== "confirm") break L686;
     }
-    ok682 = true;
+    ok685 = true;
   }
-  if (ok682) {
+  if (ok685) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x685 = d["widget/payload"];
-      if (x685 !== undefined) {
-        if (!__c757(x685)) return false;
+      const x688 = d["widget/payload"];
+      if (x688 !== undefined) {
+        if (!__c836(x688)) return false;
       }
-      const x686 = d.prompt;
-      if (x686 !== undefined) {
-        if (!(typeof x686 === "object" && x686 !== null && !Array.isArray(x686))) return false;
-        const x687 = x686.kind;
-        if (x687 !== undefined) {
-          if (x687 !== "confirm") return false;
+      const x689 = d.prompt;
+      if (x689 !== undefined) {
+        if (!(typeof x689 === "object" && x689 !== null && !Array.isArray(x689))) return false;
+        const x690 = x689.kind;
+        if (x690 !== undefined) {
+          if (x690 !== "confirm") return false;
         }
       }
     }
   }
-  let ok688 = false;
-  L689: {
+  let ok691 = false;
+  L692: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x690 = d["widget/kind"];
-      if (x690 === undefined) break L689;
-      if (x690 !== "free-text-with-allowlist") break L689;
+      const x693 = d["widget/kind"];
+      if (x693 === undefined) break L692;
+      if (x693 !== "free-text-with-allowlist") break L692;
     }
-    ok688 = true;
+    ok691 = true;
   }
-  if (ok688) {
+  if (ok691) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x691 = d["widget/payload"];
-      if (x691 !== undefined) {
-        if (!__c818(x691)) return false;
+      const x694 = d["widget/payload"];
+      if (x694 !== undefined) {
+        if (!__c897(x694)) return false;
       }
-      const x692 = d.prompt;
-      if (x692 !== undefined) {
-        if (!(typeof x692 === "object" && x692 !== null && !Array.isArray(x692))) return false;
-        const x693 = x692.kind;
-        if (x693 !== undefined) {
-          if (x693 !== "free-text-with-allowlist") return false;
+      const x695 = d.prompt;
+      if (x695 !== undefined) {
+        if (!(typeof x695 === "object" && x695 !== null && !Array.isArray(x695))) return false;
+        const x696 = x695.kind;
+        if (x696 !== undefined) {
+          if (x696 !== "free-text-with-allowlist") return false;
         }
       }
     }
   }
-  const x694 = d.schema;
-  if (x694 === undefined) return false;
-  if (x694 !== "inquirium.operator-question.request.v1") return false;
-  const x695 = d["question/ref"];
-  if (x695 === undefined) return false;
-  if (!(typeof x695 === "string")) return false;
-  if (!__RE11.test(x695)) return false;
-  const x696 = d["operation/ref"];
-  if (x696 === undefined) return false;
-  if (!(typeof x696 === "string")) return false;
-  if (!__RE12.test(x696)) return false;
-  const x697 = d["recipient/class"];
+  const x697 = d.schema;
   if (x697 === undefined) return false;
-  if (!(x697 === "operator")) return false;
-  const x698 = d["reason/code"];
+  if (x697 !== "inquirium.operator-question.request.v1") return false;
+  const x698 = d["question/ref"];
   if (x698 === undefined) return false;
-  if (!__c454(x698)) return false;
-  const x699 = d.prompt;
+  if (!(typeof x698 === "string")) return false;
+  if (!__RE11.test(x698)) return false;
+  const x699 = d["operation/ref"];
   if (x699 === undefined) return false;
-  if (!__c1067(x699)) return false;
-  const x700 = d["widget/kind"];
+  if (!(typeof x699 === "string")) return false;
+  if (!__RE12.test(x699)) return false;
+  const x700 = d["recipient/class"];
   if (x700 === undefined) return false;
-  if (!__c1069(x700)) return false;
-  const x701 = d["widget/payload"];
+  if (!(x700 === "operator")) return false;
+  const x701 = d["reason/code"];
   if (x701 === undefined) return false;
-  if (!(typeof x701 === "object" && x701 !== null && !Array.isArray(x701))) return false;
-  const x702 = d["default/on-timeout"];
-  if (x702 !== undefined) {
-    if (!__c1076(x702)) return false;
-  }
-  const x703 = d.timeout;
-  if (x703 !== undefined) {
-    if (!(typeof x703 === "string")) return false;
-    if (!__fmtDuration(x703)) return false;
-  }
-  const x704 = d.classification;
+  if (!__c454(x701)) return false;
+  const x702 = d.prompt;
+  if (x702 === undefined) return false;
+  if (!__c1146(x702)) return false;
+  const x703 = d["widget/kind"];
+  if (x703 === undefined) return false;
+  if (!__c1148(x703)) return false;
+  const x704 = d["widget/payload"];
   if (x704 === undefined) return false;
-  if (!__c752(x704)) return false;
-  const x705 = d.subject;
+  if (!(typeof x704 === "object" && x704 !== null && !Array.isArray(x704))) return false;
+  const x705 = d["default/on-timeout"];
   if (x705 !== undefined) {
-    if (!__c1083(x705)) return false;
+    if (!__c1155(x705)) return false;
   }
-  const x706 = d.response;
-  if (x706 === undefined) return false;
-  if (!__c1091(x706)) return false;
-  const x707 = d.provenance;
+  const x706 = d.timeout;
+  if (x706 !== undefined) {
+    if (!(typeof x706 === "string")) return false;
+    if (!__fmtDuration(x706)) return false;
+  }
+  const x707 = d.classification;
   if (x707 === undefined) return false;
-  if (!__c1097(x707)) return false;
-  const x708 = d["created/at"];
+  if (!__c831(x707)) return false;
+  const x708 = d.subject;
   if (x708 !== undefined) {
-    if (!(typeof x708 === "string")) return false;
-    if (!__fmtDateTime(x708)) return false;
+    if (!__c1162(x708)) return false;
   }
-  for (const k709 in d) if (!(__P710.has(k709))) return false;
+  const x709 = d.response;
+  if (x709 === undefined) return false;
+  if (!__c1170(x709)) return false;
+  const x710 = d.provenance;
+  if (x710 === undefined) return false;
+  if (!__c1176(x710)) return false;
+  const x711 = d["created/at"];
+  if (x711 !== undefined) {
+    if (!(typeof x711 === "string")) return false;
+    if (!__fmtDateTime(x711)) return false;
+  }
+  for (const k712 in d) if (!(__P713.has(k712))) return false;
   return true;
 }
-function __c1138(d) {
+function __c1217(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok711 = false;
-  L712: {
+  let ok714 = false;
+  L715: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x713 = d.state;
-      if (x713 === undefined) break L712;
-      if (x713 !== "answered") break L712;
+      const x716 = d.state;
+      if (x716 === undefined) break L715;
+      if (x716 !== "answered") break L715;
     }
-    ok711 = true;
+    ok714 = true;
   }
-  if (ok711) {
+  if (ok714) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x714 = d.answer;
-      if (x714 === undefined) return false;
+      const x717 = d.answer;
+      if (x717 === undefined) return false;
     }
   } else {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x715 = d.answer;
-      if (x715 !== undefined) {
+      const x718 = d.answer;
+      if (x718 !== undefined) {
         return false;
       }
-      const x716 = d["answered/by"];
-      if (x716 !== undefined) {
-        return false;
-      }
-    }
-  }
-  let ok717 = false;
-  L718: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x719 = d.state;
-      if (x719 === undefined) break L718;
-      if (x719 !== "superseded") break L718;
-    }
-    ok717 = true;
-  }
-  if (ok717) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x720 = d["superseded/by"];
-      if (x720 === undefined) return false;
-    }
-  }
-  let ok721 = false;
-  L722: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x723 = d.state;
-      if (x723 === undefined) break L722;
-      if (!(x723 === "pending" || x723 === "answered")) break L722;
-    }
-    ok721 = true;
-  }
-  if (ok721) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x724 = d["default/applied"];
-      if (x724 !== undefined) {
+      const x719 = d["answered/by"];
+      if (x719 !== undefined) {
         return false;
       }
     }
   }
-  const x725 = d.schema;
-  if (x725 === undefined) return false;
-  if (x725 !== "inquirium.operator-question.state.v1") return false;
-  const x726 = d["question/ref"];
-  if (x726 === undefined) return false;
-  if (!(typeof x726 === "string")) return false;
-  if (!__RE11.test(x726)) return false;
-  const x727 = d["operation/ref"];
-  if (x727 === undefined) return false;
-  if (!(typeof x727 === "string")) return false;
-  if (!__RE12.test(x727)) return false;
-  const x728 = d.state;
+  let ok720 = false;
+  L721: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x722 = d.state;
+      if (x722 === undefined) break L721;
+      if (x722 !== "superseded") break L721;
+    }
+    ok720 = true;
+  }
+  if (ok720) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x723 = d["superseded/by"];
+      if (x723 === undefined) return false;
+    }
+  }
+  let ok724 = false;
+  L725: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x726 = d.state;
+      if (x726 === undefined) break L725;
+      if (!(x726 === "pending" || x726 === "answered")) break L725;
+    }
+    ok724 = true;
+  }
+  if (ok724) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x727 = d["default/applied"];
+      if (x727 !== undefined) {
+        return false;
+      }
+    }
+  }
+  const x728 = d.schema;
   if (x728 === undefined) return false;
-  if (!(x728 === "pending" || x728 === "answered" || x728 === "timed_out" || x728 === "cancelled" || x728 === "superseded")) return false;
-  const x729 = d.answer;
-  if (x729 !== undefined) {
-    if (!__c603(x729)) return false;
-  }
-  const x730 = d["answered/by"];
-  if (x730 !== undefined) {
-    if (!__c414(x730)) return false;
-  }
-  const x731 = d["default/applied"];
-  if (x731 !== undefined) {
-    if (!__c1076(x731)) return false;
-  }
-  const x732 = d["superseded/by"];
+  if (x728 !== "inquirium.operator-question.state.v1") return false;
+  const x729 = d["question/ref"];
+  if (x729 === undefined) return false;
+  if (!(typeof x729 === "string")) return false;
+  if (!__RE11.test(x729)) return false;
+  const x730 = d["operation/ref"];
+  if (x730 === undefined) return false;
+  if (!(typeof x730 === "string")) return false;
+  if (!__RE12.test(x730)) return false;
+  const x731 = d.state;
+  if (x731 === undefined) return false;
+  if (!(x731 === "pending" || x731 === "answered" || x731 === "timed_out" || x731 === "cancelled" || x731 === "superseded")) return false;
+  const x732 = d.answer;
   if (x732 !== undefined) {
-    if (!(typeof x732 === "string")) return false;
-    if (!__RE11.test(x732)) return false;
+    if (!__c682(x732)) return false;
   }
-  const x733 = d["reason/code"];
+  const x733 = d["answered/by"];
   if (x733 !== undefined) {
-    if (!__c454(x733)) return false;
+    if (!__c414(x733)) return false;
   }
-  const x734 = d["updated/at"];
-  if (x734 === undefined) return false;
-  if (!(typeof x734 === "string")) return false;
-  if (!__fmtDateTime(x734)) return false;
-  for (const k735 in d) if (!(k735 === "schema" || k735 === "question/ref" || k735 === "operation/ref" || k735 === "state" || k735 === "answer" || k735 === "answered/by" || k735 === "default/applied" || k735 === "superseded/by" || k735 === "reason/code" || k735 === "updated/at")) return false;
+  const x734 = d["default/applied"];
+  if (x734 !== undefined) {
+    if (!__c1155(x734)) return false;
+  }
+  const x735 = d["superseded/by"];
+  if (x735 !== undefined) {
+    if (!(typeof x735 === "string")) return false;
+    if (!__RE11.test(x735)) return false;
+  }
+  const x736 = d["reason/code"];
+  if (x736 !== undefined) {
+    if (!__c454(x736)) return false;
+  }
+  const x737 = d["updated/at"];
+  if (x737 === undefined) return false;
+  if (!(typeof x737 === "string")) return false;
+  if (!__fmtDateTime(x737)) return false;
+  for (const k738 in d) if (!(k738 === "schema" || k738 === "question/ref" || k738 === "operation/ref" || k738 === "state" || k738 === "answer" || k738 === "answered/by" || k738 === "default/applied" || k738 === "superseded/by" || k738 === "reason/code" || k738 === "updated/at")) return false;
   return true;
 }
 function __c414(d) {
@@ -3159,68 +3176,68 @@ function __c414(d) {
   if (!__RE14.test(d)) return false;
   return true;
 }
-function __c1067(d) {
+function __c1146(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x736 = d.kind;
-  if (x736 === undefined) return false;
-  if (!__c1069(x736)) return false;
-  const x737 = d.text;
-  if (x737 === undefined) return false;
-  if (!(typeof x737 === "string")) return false;
-  if (x737.length > 500 && __len(x737) > 500) return false;
-  if (x737.length === 0) return false;
-  for (const k738 in d) if (!(k738 === "kind" || k738 === "text")) return false;
-  return true;
-}
-function __c1097(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x739 = d["source/component"];
+  const x739 = d.kind;
   if (x739 === undefined) return false;
-  if (!(typeof x739 === "string")) return false;
-  if (x739.length === 0) return false;
-  const x740 = d["requested/by"];
+  if (!__c1148(x739)) return false;
+  const x740 = d.text;
   if (x740 === undefined) return false;
   if (!(typeof x740 === "string")) return false;
+  if (x740.length > 500 && __len(x740) > 500) return false;
   if (x740.length === 0) return false;
-  const x741 = d["reason/code"];
-  if (x741 === undefined) return false;
-  if (!__c454(x741)) return false;
-  const x742 = d.origin;
-  if (x742 !== undefined) {
-    if (!(x742 === "host-policy" || x742 === "model-proposed")) return false;
-  }
-  for (const k743 in d) if (!(k743 === "source/component" || k743 === "requested/by" || k743 === "reason/code" || k743 === "origin")) return false;
+  for (const k741 in d) if (!(k741 === "kind" || k741 === "text")) return false;
   return true;
 }
-function __c1083(d) {
+function __c1176(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x742 = d["source/component"];
+  if (x742 === undefined) return false;
+  if (!(typeof x742 === "string")) return false;
+  if (x742.length === 0) return false;
+  const x743 = d["requested/by"];
+  if (x743 === undefined) return false;
+  if (!(typeof x743 === "string")) return false;
+  if (x743.length === 0) return false;
+  const x744 = d["reason/code"];
+  if (x744 === undefined) return false;
+  if (!__c454(x744)) return false;
+  const x745 = d.origin;
+  if (x745 !== undefined) {
+    if (!(x745 === "host-policy" || x745 === "model-proposed")) return false;
+  }
+  for (const k746 in d) if (!(k746 === "source/component" || k746 === "requested/by" || k746 === "reason/code" || k746 === "origin")) return false;
+  return true;
+}
+function __c1162(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   if (Object.keys(d).length < 1) return false;
-  const x744 = d["runtime/ref"];
-  if (x744 !== undefined) {
-    if (!(typeof x744 === "string")) return false;
-    if (x744.length === 0) return false;
-  }
-  const x745 = d["model.binding/ref"];
-  if (x745 !== undefined) {
-    if (!(typeof x745 === "string")) return false;
-    if (x745.length === 0) return false;
-  }
-  const x746 = d["adapter.instance/ref"];
-  if (x746 !== undefined) {
-    if (!(typeof x746 === "string")) return false;
-    if (x746.length === 0) return false;
-  }
-  const x747 = d["lease/ref"];
+  const x747 = d["runtime/ref"];
   if (x747 !== undefined) {
     if (!(typeof x747 === "string")) return false;
     if (x747.length === 0) return false;
   }
-  const x748 = d["capability/ref"];
+  const x748 = d["model.binding/ref"];
   if (x748 !== undefined) {
     if (!(typeof x748 === "string")) return false;
     if (x748.length === 0) return false;
   }
-  for (const k749 in d) if (!(k749 === "runtime/ref" || k749 === "model.binding/ref" || k749 === "adapter.instance/ref" || k749 === "lease/ref" || k749 === "capability/ref")) return false;
+  const x749 = d["adapter.instance/ref"];
+  if (x749 !== undefined) {
+    if (!(typeof x749 === "string")) return false;
+    if (x749.length === 0) return false;
+  }
+  const x750 = d["lease/ref"];
+  if (x750 !== undefined) {
+    if (!(typeof x750 === "string")) return false;
+    if (x750.length === 0) return false;
+  }
+  const x751 = d["capability/ref"];
+  if (x751 !== undefined) {
+    if (!(typeof x751 === "string")) return false;
+    if (x751.length === 0) return false;
+  }
+  for (const k752 in d) if (!(k752 === "runtime/ref" || k752 === "model.binding/ref" || k752 === "adapter.instance/ref" || k752 === "lease/ref" || k752 === "capability/ref")) return false;
   return true;
 }
 function __c454(d) {
@@ -3229,150 +3246,150 @@ function __c454(d) {
   if (!__RE15.test(d)) return false;
   return true;
 }
-function __c1091(d) {
+function __c1170(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x750 = d["target/ref"];
-  if (x750 === undefined) return false;
-  if (!(typeof x750 === "string")) return false;
-  if (x750.length === 0) return false;
-  const x751 = d.method;
-  if (x751 === undefined) return false;
-  if (!(x751 === "POST")) return false;
-  const x752 = d["idempotency/key"];
-  if (x752 === undefined) return false;
-  if (!(typeof x752 === "string")) return false;
-  if (x752.length > 200 && __len(x752) > 200) return false;
-  if (x752.length === 0) return false;
-  for (const k753 in d) if (!(k753 === "target/ref" || k753 === "method" || k753 === "idempotency/key")) return false;
-  return true;
-}
-function __c922(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x754 = d["runtime/ref"];
+  const x753 = d["target/ref"];
+  if (x753 === undefined) return false;
+  if (!(typeof x753 === "string")) return false;
+  if (x753.length === 0) return false;
+  const x754 = d.method;
   if (x754 === undefined) return false;
-  if (!__c421(x754)) return false;
-  const x755 = d["model.binding/ref"];
+  if (!(x754 === "POST")) return false;
+  const x755 = d["idempotency/key"];
   if (x755 === undefined) return false;
-  if (!__c423(x755)) return false;
-  const x756 = d["operation/id"];
-  if (x756 === undefined) return false;
-  if (!(typeof x756 === "string")) return false;
-  if (!__RE7.test(x756)) return false;
-  for (const k757 in d) if (!(k757 === "runtime/ref" || k757 === "model.binding/ref" || k757 === "operation/id")) return false;
+  if (!(typeof x755 === "string")) return false;
+  if (x755.length > 200 && __len(x755) > 200) return false;
+  if (x755.length === 0) return false;
+  for (const k756 in d) if (!(k756 === "target/ref" || k756 === "method" || k756 === "idempotency/key")) return false;
   return true;
 }
-function __c900(d) {
+function __c1001(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x757 = d["runtime/ref"];
+  if (x757 === undefined) return false;
+  if (!__c421(x757)) return false;
+  const x758 = d["model.binding/ref"];
+  if (x758 === undefined) return false;
+  if (!__c423(x758)) return false;
+  const x759 = d["operation/id"];
+  if (x759 === undefined) return false;
+  if (!(typeof x759 === "string")) return false;
+  if (!__RE7.test(x759)) return false;
+  for (const k760 in d) if (!(k760 === "runtime/ref" || k760 === "model.binding/ref" || k760 === "operation/id")) return false;
+  return true;
+}
+function __c979(d) {
   if (!(typeof d === "string")) return false;
   if (!__RE16.test(d)) return false;
   return true;
 }
-function __c610(d) {
+function __c689(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  if (!__c611(d)) return false;
-  const x758 = d.default;
-  if (x758 !== undefined) {
-    if (!__c620(x758)) return false;
+  if (!__c690(d)) return false;
+  const x761 = d.default;
+  if (x761 !== undefined) {
+    if (!__c699(x761)) return false;
   }
-  const x759 = d.by_class;
-  if (x759 !== undefined) {
-    if (!(typeof x759 === "object" && x759 !== null && !Array.isArray(x759))) return false;
-    const x760 = x759.public;
-    if (x760 !== undefined) {
-      if (!__c620(x760)) return false;
+  const x762 = d.by_class;
+  if (x762 !== undefined) {
+    if (!(typeof x762 === "object" && x762 !== null && !Array.isArray(x762))) return false;
+    const x763 = x762.public;
+    if (x763 !== undefined) {
+      if (!__c699(x763)) return false;
     }
-    const x761 = x759.community;
-    if (x761 !== undefined) {
-      if (!__c620(x761)) return false;
+    const x764 = x762.community;
+    if (x764 !== undefined) {
+      if (!__c699(x764)) return false;
     }
-    const x762 = x759.personal;
-    if (x762 !== undefined) {
-      if (!__c620(x762)) return false;
+    const x765 = x762.personal;
+    if (x765 !== undefined) {
+      if (!__c699(x765)) return false;
     }
-    for (const k763 in x759) if (!(k763 === "public" || k763 === "community" || k763 === "personal")) return false;
+    for (const k766 in x762) if (!(k766 === "public" || k766 === "community" || k766 === "personal")) return false;
   }
-  for (const k764 in d) if (!(k764 === "default" || k764 === "by_class")) return false;
+  for (const k767 in d) if (!(k767 === "default" || k767 === "by_class")) return false;
   return true;
 }
-function __c620(d) {
+function __c699(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x765 = d.max_age;
-  if (x765 === undefined) return false;
-  if (!(typeof x765 === "string")) return false;
-  if (!__fmtDuration(x765)) return false;
-  const x766 = d.on_expiry;
-  if (x766 !== undefined) {
-    if (!(x766 === "excise" || x766 === "archive")) return false;
-  }
-  for (const k767 in d) if (!(k767 === "max_age" || k767 === "on_expiry")) return false;
-  return true;
-}
-function __c1171(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x768 = d.schema;
+  const x768 = d.max_age;
   if (x768 === undefined) return false;
-  if (x768 !== "inquirium.runtime-candidate.v1") return false;
-  const x769 = d["runtime/ref"];
-  if (x769 === undefined) return false;
-  if (!__c421(x769)) return false;
-  const x770 = d["model.binding/ref"];
-  if (x770 === undefined) return false;
-  if (!__c423(x770)) return false;
-  const x771 = d.transport_kind;
-  if (x771 === undefined) return false;
-  if (!__c952(x771)) return false;
-  const x772 = d.provider;
-  if (x772 !== undefined) {
-    if (!(typeof x772 === "string")) return false;
-    if (x772.length === 0) return false;
+  if (!(typeof x768 === "string")) return false;
+  if (!__fmtDuration(x768)) return false;
+  const x769 = d.on_expiry;
+  if (x769 !== undefined) {
+    if (!(x769 === "excise" || x769 === "archive")) return false;
   }
-  const x773 = d.protocol;
-  if (x773 !== undefined) {
-    if (!(typeof x773 === "string")) return false;
-    if (x773.length === 0) return false;
-  }
-  const x774 = d.operations;
-  if (x774 === undefined) return false;
-  if (!(Array.isArray(x774))) return false;
-  if (x774.length < 1) return false;
-  if (x774.length > 1 && __dup(x774, null) !== null) return false;
-  for (let i775 = 0; i775 < x774.length; i775++) {
-    const x776 = x774[i775];
-    if (!(x776 === "generate" || x776 === "embed" || x776 === "batch_embed")) return false;
-  }
-  const x777 = d.context_window;
-  if (x777 !== undefined) {
-    if (!(Number.isInteger(x777))) return false;
-    if (x777 < 1) return false;
-  }
-  const x778 = d.health;
-  if (x778 === undefined) return false;
-  if (!__c1182(x778)) return false;
-  const x779 = d.acceptance;
-  if (x779 !== undefined) {
-    if (!__c944(x779)) return false;
-  }
-  const x780 = d["conformance/report-ref"];
-  if (x780 !== undefined) {
-    if (!(typeof x780 === "string")) return false;
-    if (x780.length === 0) return false;
-  }
-  for (const k781 in d) if (!(k781 === "schema" || k781 === "runtime/ref" || k781 === "model.binding/ref" || k781 === "transport_kind" || k781 === "provider" || k781 === "protocol" || k781 === "operations" || k781 === "context_window" || k781 === "health" || k781 === "acceptance" || k781 === "conformance/report-ref")) return false;
+  for (const k770 in d) if (!(k770 === "max_age" || k770 === "on_expiry")) return false;
   return true;
 }
-function __c1182(d) {
+function __c1250(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x782 = d.status;
-  if (x782 === undefined) return false;
-  if (!(x782 === "healthy" || x782 === "degraded" || x782 === "unhealthy")) return false;
-  const x783 = d["checked/at"];
-  if (x783 === undefined) return false;
-  if (!(typeof x783 === "string")) return false;
-  if (!__fmtDateTime(x783)) return false;
-  const x784 = d["reason/code"];
-  if (x784 !== undefined) {
-    if (!__c454(x784)) return false;
+  const x771 = d.schema;
+  if (x771 === undefined) return false;
+  if (x771 !== "inquirium.runtime-candidate.v1") return false;
+  const x772 = d["runtime/ref"];
+  if (x772 === undefined) return false;
+  if (!__c421(x772)) return false;
+  const x773 = d["model.binding/ref"];
+  if (x773 === undefined) return false;
+  if (!__c423(x773)) return false;
+  const x774 = d.transport_kind;
+  if (x774 === undefined) return false;
+  if (!__c1031(x774)) return false;
+  const x775 = d.provider;
+  if (x775 !== undefined) {
+    if (!(typeof x775 === "string")) return false;
+    if (x775.length === 0) return false;
   }
-  for (const k785 in d) if (!(k785 === "status" || k785 === "checked/at" || k785 === "reason/code")) return false;
+  const x776 = d.protocol;
+  if (x776 !== undefined) {
+    if (!(typeof x776 === "string")) return false;
+    if (x776.length === 0) return false;
+  }
+  const x777 = d.operations;
+  if (x777 === undefined) return false;
+  if (!(Array.isArray(x777))) return false;
+  if (x777.length < 1) return false;
+  if (x777.length > 1 && __dup(x777, null) !== null) return false;
+  for (let i778 = 0; i778 < x777.length; i778++) {
+    const x779 = x777[i778];
+    if (!(x779 === "generate" || x779 === "embed" || x779 === "batch_embed")) return false;
+  }
+  const x780 = d.context_window;
+  if (x780 !== undefined) {
+    if (!(Number.isInteger(x780))) return false;
+    if (x780 < 1) return false;
+  }
+  const x781 = d.health;
+  if (x781 === undefined) return false;
+  if (!__c1261(x781)) return false;
+  const x782 = d.acceptance;
+  if (x782 !== undefined) {
+    if (!__c1023(x782)) return false;
+  }
+  const x783 = d["conformance/report-ref"];
+  if (x783 !== undefined) {
+    if (!(typeof x783 === "string")) return false;
+    if (x783.length === 0) return false;
+  }
+  for (const k784 in d) if (!(k784 === "schema" || k784 === "runtime/ref" || k784 === "model.binding/ref" || k784 === "transport_kind" || k784 === "provider" || k784 === "protocol" || k784 === "operations" || k784 === "context_window" || k784 === "health" || k784 === "acceptance" || k784 === "conformance/report-ref")) return false;
+  return true;
+}
+function __c1261(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x785 = d.status;
+  if (x785 === undefined) return false;
+  if (!(x785 === "healthy" || x785 === "degraded" || x785 === "unhealthy")) return false;
+  const x786 = d["checked/at"];
+  if (x786 === undefined) return false;
+  if (!(typeof x786 === "string")) return false;
+  if (!__fmtDateTime(x786)) return false;
+  const x787 = d["reason/code"];
+  if (x787 !== undefined) {
+    if (!__c454(x787)) return false;
+  }
+  for (const k788 in d) if (!(k788 === "status" || k788 === "checked/at" || k788 === "reason/code")) return false;
   return true;
 }
 function __c421(d) {
@@ -3380,222 +3397,222 @@ function __c421(d) {
   if (!__RE17.test(d)) return false;
   return true;
 }
-function __c902(d) {
+function __c981(d) {
   if (!(typeof d === "string")) return false;
   if (!__RE18.test(d)) return false;
   return true;
 }
-function __c1111(d) {
+function __c1190(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x786 = d.options;
-  if (x786 === undefined) return false;
-  if (!(Array.isArray(x786))) return false;
-  if (x786.length > 12) return false;
-  if (x786.length < 2) return false;
-  for (let i787 = 0; i787 < x786.length; i787++) {
-    const x788 = x786[i787];
-    if (!__c747(x788)) return false;
+  const x789 = d.options;
+  if (x789 === undefined) return false;
+  if (!(Array.isArray(x789))) return false;
+  if (x789.length > 12) return false;
+  if (x789.length < 2) return false;
+  for (let i790 = 0; i790 < x789.length; i790++) {
+    const x791 = x789[i790];
+    if (!__c826(x791)) return false;
   }
-  for (const k789 in d) if (!(k789 === "options")) return false;
+  for (const k792 in d) if (!(k792 === "options")) return false;
   return true;
 }
-function __c764(d) {
+function __c843(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x790 = d.type;
-  if (x790 === undefined) return false;
-  if (x790 !== "text") return false;
-  const x791 = d.text;
-  if (x791 === undefined) return false;
-  if (!(typeof x791 === "string")) return false;
-  for (const k792 in d) if (!(k792 === "type" || k792 === "text")) return false;
-  return true;
-}
-function __c1076(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x793 = d.answer;
+  const x793 = d.type;
   if (x793 === undefined) return false;
-  if (!__c603(x793)) return false;
-  const x794 = d["reason/code"];
+  if (x793 !== "text") return false;
+  const x794 = d.text;
   if (x794 === undefined) return false;
-  if (!__c454(x794)) return false;
-  for (const k795 in d) if (!(k795 === "answer" || k795 === "reason/code")) return false;
+  if (!(typeof x794 === "string")) return false;
+  for (const k795 in d) if (!(k795 === "type" || k795 === "text")) return false;
+  return true;
+}
+function __c1155(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x796 = d.answer;
+  if (x796 === undefined) return false;
+  if (!__c682(x796)) return false;
+  const x797 = d["reason/code"];
+  if (x797 === undefined) return false;
+  if (!__c454(x797)) return false;
+  for (const k798 in d) if (!(k798 === "answer" || k798 === "reason/code")) return false;
   return true;
 }
 function __c451(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok796 = false;
-  L797: {
+  let ok799 = false;
+  L800: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x798 = d.kind;
-      if (x798 === undefined) break L797;
-      if (x798 !== "context-element") break L797;
+      const x801 = d.kind;
+      if (x801 === undefined) break L800;
+      if (x801 !== "context-element") break L800;
     }
-    ok796 = true;
+    ok799 = true;
   }
-  if (ok796) {
+  if (ok799) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x799 = d.outcome;
-      if (x799 !== undefined) {
-        if (!(x799 === "include" || x799 === "declassify" || x799 === "drop" || x799 === "fail")) return false;
+      const x802 = d.outcome;
+      if (x802 !== undefined) {
+        if (!(x802 === "include" || x802 === "declassify" || x802 === "drop" || x802 === "fail")) return false;
       }
-      const x800 = d["element/ref"];
-      if (x800 === undefined) return false;
-      const x801 = d["source/kind"];
-      if (x801 === undefined) return false;
-      const x802 = d.classification;
-      if (x802 === undefined) return false;
+      const x803 = d["element/ref"];
+      if (x803 === undefined) return false;
+      const x804 = d["source/kind"];
+      if (x804 === undefined) return false;
+      const x805 = d.classification;
+      if (x805 === undefined) return false;
     }
   }
-  const x803 = d.kind;
-  if (x803 === undefined) return false;
-  if (!(x803 === "runtime-selection" || x803 === "context-element" || x803 === "class-keyed-resolution" || x803 === "mode-keyed-resolution" || x803 === "redaction" || x803 === "egress" || x803 === "operator-question" || x803 === "escalation")) return false;
-  const x804 = d.outcome;
-  if (x804 === undefined) return false;
-  if (!__c454(x804)) return false;
-  const x805 = d["reason/code"];
-  if (x805 === undefined) return false;
-  if (!__c454(x805)) return false;
-  const x806 = d["decided/by"];
-  if (x806 !== undefined) {
-    if (!(x806 === "host-policy" || x806 === "model-proposed" || x806 === "model-produced" || x806 === "operator-approved")) return false;
-  }
-  const x807 = d["element/ref"];
-  if (x807 !== undefined) {
-    if (!(typeof x807 === "string")) return false;
-    if (x807.length === 0) return false;
-  }
-  const x808 = d["source/kind"];
-  if (x808 !== undefined) {
-    if (!__c459(x808)) return false;
-  }
-  const x809 = d.classification;
+  const x806 = d.kind;
+  if (x806 === undefined) return false;
+  if (!(x806 === "runtime-selection" || x806 === "context-element" || x806 === "class-keyed-resolution" || x806 === "mode-keyed-resolution" || x806 === "redaction" || x806 === "egress" || x806 === "operator-question" || x806 === "escalation")) return false;
+  const x807 = d.outcome;
+  if (x807 === undefined) return false;
+  if (!__c454(x807)) return false;
+  const x808 = d["reason/code"];
+  if (x808 === undefined) return false;
+  if (!__c454(x808)) return false;
+  const x809 = d["decided/by"];
   if (x809 !== undefined) {
-    if (!__c461(x809)) return false;
+    if (!(x809 === "host-policy" || x809 === "model-proposed" || x809 === "model-produced" || x809 === "operator-approved")) return false;
   }
-  for (const k810 in d) if (!(k810 === "kind" || k810 === "outcome" || k810 === "reason/code" || k810 === "decided/by" || k810 === "element/ref" || k810 === "source/kind" || k810 === "classification")) return false;
+  const x810 = d["element/ref"];
+  if (x810 !== undefined) {
+    if (!(typeof x810 === "string")) return false;
+    if (x810.length === 0) return false;
+  }
+  const x811 = d["source/kind"];
+  if (x811 !== undefined) {
+    if (!__c459(x811)) return false;
+  }
+  const x812 = d.classification;
+  if (x812 !== undefined) {
+    if (!__c461(x812)) return false;
+  }
+  for (const k813 in d) if (!(k813 === "kind" || k813 === "outcome" || k813 === "reason/code" || k813 === "decided/by" || k813 === "element/ref" || k813 === "source/kind" || k813 === "classification")) return false;
   return true;
 }
 function __c473(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x811 = d.kind;
-  if (x811 === undefined) return false;
-  if (!(typeof x811 === "string")) return false;
-  if (!__RE19.test(x811)) return false;
-  const x812 = d.status;
-  if (x812 === undefined) return false;
-  if (!(x812 === "ok" || x812 === "failed" || x812 === "skipped")) return false;
-  const x813 = d.target;
-  if (x813 === undefined) return false;
-  if (!(typeof x813 === "string")) return false;
-  if (x813.length === 0) return false;
-  for (const k814 in d) if (!(k814 === "kind" || k814 === "status" || k814 === "target")) return false;
+  const x814 = d.kind;
+  if (x814 === undefined) return false;
+  if (!(typeof x814 === "string")) return false;
+  if (!__RE19.test(x814)) return false;
+  const x815 = d.status;
+  if (x815 === undefined) return false;
+  if (!(x815 === "ok" || x815 === "failed" || x815 === "skipped")) return false;
+  const x816 = d.target;
+  if (x816 === undefined) return false;
+  if (!(typeof x816 === "string")) return false;
+  if (x816.length === 0) return false;
+  for (const k817 in d) if (!(k817 === "kind" || k817 === "status" || k817 === "target")) return false;
   return true;
 }
 function __c425(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x815 = d["message/count"];
-  if (x815 !== undefined) {
-    if (!(Number.isInteger(x815))) return false;
-    if (x815 < 0) return false;
-  }
-  const x816 = d["token/approx-input"];
-  if (x816 !== undefined) {
-    if (!(Number.isInteger(x816))) return false;
-    if (x816 < 0) return false;
-  }
-  const x817 = d["file/has-any"];
-  if (x817 !== undefined) {
-    if (!(typeof x817 === "boolean")) return false;
-  }
-  const x818 = d["tool/has-any"];
+  const x818 = d["message/count"];
   if (x818 !== undefined) {
-    if (!(typeof x818 === "boolean")) return false;
+    if (!(Number.isInteger(x818))) return false;
+    if (x818 < 0) return false;
   }
-  for (const k819 in d) if (!(k819 === "message/count" || k819 === "token/approx-input" || k819 === "file/has-any" || k819 === "tool/has-any")) return false;
+  const x819 = d["token/approx-input"];
+  if (x819 !== undefined) {
+    if (!(Number.isInteger(x819))) return false;
+    if (x819 < 0) return false;
+  }
+  const x820 = d["file/has-any"];
+  if (x820 !== undefined) {
+    if (!(typeof x820 === "boolean")) return false;
+  }
+  const x821 = d["tool/has-any"];
+  if (x821 !== undefined) {
+    if (!(typeof x821 === "boolean")) return false;
+  }
+  for (const k822 in d) if (!(k822 === "message/count" || k822 === "token/approx-input" || k822 === "file/has-any" || k822 === "tool/has-any")) return false;
   return true;
 }
 function __c444(d) {
   if (!(d === "metadata_only" || d === "decision_detail")) return false;
   return true;
 }
-function __c631(d) {
+function __c710(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  if (!__c611(d)) return false;
-  const x820 = d.default;
-  if (x820 !== undefined) {
-    if (!__c444(x820)) return false;
+  if (!__c690(d)) return false;
+  const x823 = d.default;
+  if (x823 !== undefined) {
+    if (!__c444(x823)) return false;
   }
-  const x821 = d.by_class;
-  if (x821 !== undefined) {
-    if (!(typeof x821 === "object" && x821 !== null && !Array.isArray(x821))) return false;
-    const x822 = x821.public;
-    if (x822 !== undefined) {
-      if (!__c444(x822)) return false;
+  const x824 = d.by_class;
+  if (x824 !== undefined) {
+    if (!(typeof x824 === "object" && x824 !== null && !Array.isArray(x824))) return false;
+    const x825 = x824.public;
+    if (x825 !== undefined) {
+      if (!__c444(x825)) return false;
     }
-    const x823 = x821.community;
-    if (x823 !== undefined) {
-      if (!__c444(x823)) return false;
+    const x826 = x824.community;
+    if (x826 !== undefined) {
+      if (!__c444(x826)) return false;
     }
-    const x824 = x821.personal;
-    if (x824 !== undefined) {
-      if (!__c444(x824)) return false;
+    const x827 = x824.personal;
+    if (x827 !== undefined) {
+      if (!__c444(x827)) return false;
     }
-    for (const k825 in x821) if (!(k825 === "public" || k825 === "community" || k825 === "personal")) return false;
+    for (const k828 in x824) if (!(k828 === "public" || k828 === "community" || k828 === "personal")) return false;
   }
-  for (const k826 in d) if (!(k826 === "default" || k826 === "by_class")) return false;
+  for (const k829 in d) if (!(k829 === "default" || k829 === "by_class")) return false;
   return true;
 }
 function __c432(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x827 = d["token/approx-output"];
-  if (x827 !== undefined) {
-    if (!(Number.isInteger(x827))) return false;
-    if (x827 < 0) return false;
+  const x830 = d["token/approx-output"];
+  if (x830 !== undefined) {
+    if (!(Number.isInteger(x830))) return false;
+    if (x830 < 0) return false;
   }
-  const x828 = d["artifact/refs"];
-  if (x828 !== undefined) {
-    if (!(Array.isArray(x828))) return false;
-    for (let i829 = 0; i829 < x828.length; i829++) {
-      const x830 = x828[i829];
-      if (!(typeof x830 === "string")) return false;
-      if (x830.length === 0) return false;
+  const x831 = d["artifact/refs"];
+  if (x831 !== undefined) {
+    if (!(Array.isArray(x831))) return false;
+    for (let i832 = 0; i832 < x831.length; i832++) {
+      const x833 = x831[i832];
+      if (!(typeof x833 === "string")) return false;
+      if (x833.length === 0) return false;
     }
   }
-  for (const k831 in d) if (!(k831 === "token/approx-output" || k831 === "artifact/refs")) return false;
+  for (const k834 in d) if (!(k834 === "token/approx-output" || k834 === "artifact/refs")) return false;
   return true;
 }
 function __c438(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x832 = d.locality;
-  if (x832 === undefined) return false;
-  if (!__c440(x832)) return false;
-  const x833 = d["trust/mode"];
-  if (x833 === undefined) return false;
-  if (!__c442(x833)) return false;
-  const x834 = d["trace/level"];
-  if (x834 !== undefined) {
-    if (!__c444(x834)) return false;
+  const x835 = d.locality;
+  if (x835 === undefined) return false;
+  if (!__c440(x835)) return false;
+  const x836 = d["trust/mode"];
+  if (x836 === undefined) return false;
+  if (!__c442(x836)) return false;
+  const x837 = d["trace/level"];
+  if (x837 !== undefined) {
+    if (!__c444(x837)) return false;
   }
-  const x835 = d["persist/prompt"];
-  if (x835 !== undefined) {
-    if (!(typeof x835 === "boolean")) return false;
+  const x838 = d["persist/prompt"];
+  if (x838 !== undefined) {
+    if (!(typeof x838 === "boolean")) return false;
   }
-  const x836 = d["persist/response"];
-  if (x836 !== undefined) {
-    if (!(typeof x836 === "boolean")) return false;
+  const x839 = d["persist/response"];
+  if (x839 !== undefined) {
+    if (!(typeof x839 === "boolean")) return false;
   }
-  const x837 = d["egress/allowed"];
-  if (x837 === undefined) return false;
-  if (!(typeof x837 === "boolean")) return false;
-  for (const k838 in d) if (!(k838 === "locality" || k838 === "trust/mode" || k838 === "trace/level" || k838 === "persist/prompt" || k838 === "persist/response" || k838 === "egress/allowed")) return false;
+  const x840 = d["egress/allowed"];
+  if (x840 === undefined) return false;
+  if (!(typeof x840 === "boolean")) return false;
+  for (const k841 in d) if (!(k841 === "locality" || k841 === "trust/mode" || k841 === "trace/level" || k841 === "persist/prompt" || k841 === "persist/response" || k841 === "egress/allowed")) return false;
   return true;
 }
-function __c871(d) {
+function __c950(d) {
   if (!(typeof d === "string")) return false;
   if (!__RE20.test(d)) return false;
   return true;
 }
-function __c952(d) {
+function __c1031(d) {
   if (!(d === "http_local" || d === "command_stdio" || d === "http_remote")) return false;
   return true;
 }
@@ -3603,20 +3620,20 @@ function __c442(d) {
   if (!(d === "strict_local" || d === "classification_gated")) return false;
   return true;
 }
-function __c836(d) {
+function __c915(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x839 = d.role;
-  if (x839 === undefined) return false;
-  if (!(x839 === "user" || x839 === "assistant")) return false;
-  const x840 = d.content;
-  if (x840 === undefined) return false;
-  if (!(Array.isArray(x840))) return false;
-  if (x840.length < 1) return false;
-  for (let i841 = 0; i841 < x840.length; i841++) {
-    const x842 = x840[i841];
-    if (!__c761(x842)) return false;
+  const x842 = d.role;
+  if (x842 === undefined) return false;
+  if (!(x842 === "user" || x842 === "assistant")) return false;
+  const x843 = d.content;
+  if (x843 === undefined) return false;
+  if (!(Array.isArray(x843))) return false;
+  if (x843.length < 1) return false;
+  for (let i844 = 0; i844 < x843.length; i844++) {
+    const x845 = x843[i844];
+    if (!__c840(x845)) return false;
   }
-  for (const k843 in d) if (!(k843 === "role" || k843 === "content")) return false;
+  for (const k846 in d) if (!(k846 === "role" || k846 === "content")) return false;
   return true;
 }
 function __c412(d) {
@@ -3624,179 +3641,179 @@ function __c412(d) {
   if (!__RE21.test(d)) return false;
   return true;
 }
-function __c873(d) {
+function __c952(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x844 = d.input_tokens;
-  if (x844 !== undefined) {
-    if (!(Number.isInteger(x844))) return false;
-    if (x844 < 0) return false;
+  const x847 = d.input_tokens;
+  if (x847 !== undefined) {
+    if (!(Number.isInteger(x847))) return false;
+    if (x847 < 0) return false;
   }
-  const x845 = d.output_tokens;
-  if (x845 !== undefined) {
-    if (!(Number.isInteger(x845))) return false;
-    if (x845 < 0) return false;
+  const x848 = d.output_tokens;
+  if (x848 !== undefined) {
+    if (!(Number.isInteger(x848))) return false;
+    if (x848 < 0) return false;
   }
-  for (const k846 in d) if (!(k846 === "input_tokens" || k846 === "output_tokens")) return false;
+  for (const k849 in d) if (!(k849 === "input_tokens" || k849 === "output_tokens")) return false;
   return true;
 }
-function __c660(d) {
+function __c739(d) {
   if (!(d === "standard" || d === "elevated" || d === "strict")) return false;
   return true;
 }
-function __c650(d) {
+function __c729(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  if (!__c651(d)) return false;
-  const x847 = d.default;
-  if (x847 !== undefined) {
-    if (!__c660(x847)) return false;
+  if (!__c730(d)) return false;
+  const x850 = d.default;
+  if (x850 !== undefined) {
+    if (!__c739(x850)) return false;
   }
-  const x848 = d.by_mode;
-  if (x848 !== undefined) {
-    if (!(typeof x848 === "object" && x848 !== null && !Array.isArray(x848))) return false;
-    const x849 = x848.commons;
-    if (x849 !== undefined) {
-      if (!__c660(x849)) return false;
+  const x851 = d.by_mode;
+  if (x851 !== undefined) {
+    if (!(typeof x851 === "object" && x851 !== null && !Array.isArray(x851))) return false;
+    const x852 = x851.commons;
+    if (x852 !== undefined) {
+      if (!__c739(x852)) return false;
     }
-    const x850 = x848.support;
-    if (x850 !== undefined) {
-      if (!__c660(x850)) return false;
+    const x853 = x851.support;
+    if (x853 !== undefined) {
+      if (!__c739(x853)) return false;
     }
-    const x851 = x848.crisis;
-    if (x851 !== undefined) {
-      if (!__c660(x851)) return false;
+    const x854 = x851.crisis;
+    if (x854 !== undefined) {
+      if (!__c739(x854)) return false;
     }
-    for (const k852 in x848) if (!(k852 === "commons" || k852 === "support" || k852 === "crisis")) return false;
+    for (const k855 in x851) if (!(k855 === "commons" || k855 === "support" || k855 === "crisis")) return false;
   }
-  for (const k853 in d) if (!(k853 === "default" || k853 === "by_mode")) return false;
+  for (const k856 in d) if (!(k856 === "default" || k856 === "by_mode")) return false;
   return true;
 }
-function __c1069(d) {
+function __c1148(d) {
   if (!(d === "single-choice" || d === "multi-choice" || d === "confirm" || d === "free-text-with-allowlist")) return false;
   return true;
 }
-function __c1190(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x854 = d.interruptId;
-  if (x854 === undefined) return false;
-  if (!(typeof x854 === "string")) return false;
-  if (x854.length === 0) return false;
-  const x855 = d.kind;
-  if (x855 === undefined) return false;
-  if (!(typeof x855 === "string")) return false;
-  if (!__RE22.test(x855)) return false;
-  const x856 = d.reasonCode;
-  if (x856 !== undefined) {
-    if (!(typeof x856 === "string")) return false;
-    if (x856.length === 0) return false;
-  }
-  return true;
-}
-function __c1195(d) {
+function __c1269(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x857 = d.interruptId;
   if (x857 === undefined) return false;
   if (!(typeof x857 === "string")) return false;
   if (x857.length === 0) return false;
-  const x858 = d.outcome;
+  const x858 = d.kind;
   if (x858 === undefined) return false;
-  if (!(x858 === "approved" || x858 === "amended" || x858 === "rejected")) return false;
+  if (!(typeof x858 === "string")) return false;
+  if (!__RE22.test(x858)) return false;
+  const x859 = d.reasonCode;
+  if (x859 !== undefined) {
+    if (!(typeof x859 === "string")) return false;
+    if (x859.length === 0) return false;
+  }
+  return true;
+}
+function __c1274(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x860 = d.interruptId;
+  if (x860 === undefined) return false;
+  if (!(typeof x860 === "string")) return false;
+  if (x860.length === 0) return false;
+  const x861 = d.outcome;
+  if (x861 === undefined) return false;
+  if (!(x861 === "approved" || x861 === "amended" || x861 === "rejected")) return false;
   return true;
 }
 function __c87(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x859 = d.supported;
-  if (x859 === undefined) return false;
-  if (!(typeof x859 === "boolean")) return false;
+  const x862 = d.supported;
+  if (x862 === undefined) return false;
+  if (!(typeof x862 === "boolean")) return false;
   return true;
 }
 function __c117(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x860 = d.supported;
-  if (x860 !== undefined) {
-    if (!(typeof x860 === "boolean")) return false;
-  }
-  const x861 = d.maxEntrySizeBytes;
-  if (x861 !== undefined) {
-    if (!(Number.isInteger(x861))) return false;
-    if (x861 < 1) return false;
-  }
-  const x862 = d.ttlSupported;
-  if (x862 !== undefined) {
-    if (!(typeof x862 === "boolean")) return false;
-  }
-  const x863 = d.writable;
+  const x863 = d.supported;
   if (x863 !== undefined) {
     if (!(typeof x863 === "boolean")) return false;
   }
-  const x864 = d.compaction;
+  const x864 = d.maxEntrySizeBytes;
   if (x864 !== undefined) {
-    if (!__c123(x864)) return false;
+    if (!(Number.isInteger(x864))) return false;
+    if (x864 < 1) return false;
   }
-  const x865 = d.distillation;
+  const x865 = d.ttlSupported;
   if (x865 !== undefined) {
-    if (!__c135(x865)) return false;
+    if (!(typeof x865 === "boolean")) return false;
   }
-  const x866 = d.attribution;
+  const x866 = d.writable;
   if (x866 !== undefined) {
-    if (!__c105(x866)) return false;
+    if (!(typeof x866 === "boolean")) return false;
   }
-  const x867 = d.search;
+  const x867 = d.compaction;
   if (x867 !== undefined) {
-    if (!__c150(x867)) return false;
+    if (!__c123(x867)) return false;
   }
-  const x868 = d.retention;
+  const x868 = d.distillation;
   if (x868 !== undefined) {
-    if (!__c156(x868)) return false;
+    if (!__c135(x868)) return false;
+  }
+  const x869 = d.attribution;
+  if (x869 !== undefined) {
+    if (!__c105(x869)) return false;
+  }
+  const x870 = d.search;
+  if (x870 !== undefined) {
+    if (!__c150(x870)) return false;
+  }
+  const x871 = d.retention;
+  if (x871 !== undefined) {
+    if (!__c156(x871)) return false;
   }
   return true;
 }
 function __c356(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x869 = d.memoryRef;
-  if (x869 === undefined) return false;
-  if (!(typeof x869 === "string")) return false;
-  if (x869.length === 0) return false;
-  const x870 = d.outputId;
-  if (x870 === undefined) return false;
-  if (!(typeof x870 === "string")) return false;
-  if (x870.length === 0) return false;
-  const x871 = d.sourceIds;
-  if (x871 !== undefined) {
-    if (!(Array.isArray(x871))) return false;
-    if (x871.length > 1 && __dup(x871, ["string"]) !== null) return false;
-    for (let i872 = 0; i872 < x871.length; i872++) {
-      const x873 = x871[i872];
-      if (!(typeof x873 === "string")) return false;
-      if (x873.length === 0) return false;
+  const x872 = d.memoryRef;
+  if (x872 === undefined) return false;
+  if (!(typeof x872 === "string")) return false;
+  if (x872.length === 0) return false;
+  const x873 = d.outputId;
+  if (x873 === undefined) return false;
+  if (!(typeof x873 === "string")) return false;
+  if (x873.length === 0) return false;
+  const x874 = d.sourceIds;
+  if (x874 !== undefined) {
+    if (!(Array.isArray(x874))) return false;
+    if (x874.length > 1 && __dup(x874, ["string"]) !== null) return false;
+    for (let i875 = 0; i875 < x874.length; i875++) {
+      const x876 = x874[i875];
+      if (!(typeof x876 === "string")) return false;
+      if (x876.length === 0) return false;
     }
   }
-  const x874 = d.sourceCount;
-  if (x874 === undefined) return false;
-  if (!(Number.isInteger(x874))) return false;
-  if (x874 < 0) return false;
-  const x875 = d.trigger;
-  if (x875 === undefined) return false;
-  if (!__c126(x875)) return false;
-  const x876 = d.byteSize;
-  if (x876 === undefined) return false;
-  if (!(Number.isInteger(x876))) return false;
-  if (x876 < 0) return false;
-  const x877 = d.distillation;
-  if (x877 !== undefined) {
-    if (!__c203(x877)) return false;
+  const x877 = d.sourceCount;
+  if (x877 === undefined) return false;
+  if (!(Number.isInteger(x877))) return false;
+  if (x877 < 0) return false;
+  const x878 = d.trigger;
+  if (x878 === undefined) return false;
+  if (!__c126(x878)) return false;
+  const x879 = d.byteSize;
+  if (x879 === undefined) return false;
+  if (!(Number.isInteger(x879))) return false;
+  if (x879 < 0) return false;
+  const x880 = d.distillation;
+  if (x880 !== undefined) {
+    if (!__c203(x880)) return false;
   }
   return true;
 }
 function __c60(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x878 = d.supported;
-  if (x878 === undefined) return false;
-  if (!(typeof x878 === "boolean")) return false;
-  const x879 = d.schedule;
-  if (x879 !== undefined) {
-    if (!__c44(x879)) return false;
+  const x881 = d.supported;
+  if (x881 === undefined) return false;
+  if (!(typeof x881 === "boolean")) return false;
+  const x882 = d.schedule;
+  if (x882 !== undefined) {
+    if (!__c44(x882)) return false;
   }
-  for (const k880 in d) if (!(k880 === "supported" || k880 === "schedule")) return false;
+  for (const k883 in d) if (!(k883 === "supported" || k883 === "schedule")) return false;
   return true;
 }
 function __c20(d) {
@@ -3805,422 +3822,422 @@ function __c20(d) {
 }
 function __c326(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x881 = d.id;
-  if (x881 === undefined) return false;
-  if (!(typeof x881 === "string")) return false;
-  if (x881.length > 512 && __len(x881) > 512) return false;
-  if (x881.length === 0) return false;
-  const x882 = d.content;
-  if (x882 === undefined) return false;
-  if (!(typeof x882 === "string")) return false;
-  const x883 = d.tags;
-  if (x883 === undefined) return false;
-  if (!(Array.isArray(x883))) return false;
-  for (let i884 = 0; i884 < x883.length; i884++) {
-    const x885 = x883[i884];
-    if (!(typeof x885 === "string")) return false;
-    if (x885.length > 512 && __len(x885) > 512) return false;
-    if (x885.length === 0) return false;
-  }
-  const x886 = d.createdAt;
+  const x884 = d.id;
+  if (x884 === undefined) return false;
+  if (!(typeof x884 === "string")) return false;
+  if (x884.length > 512 && __len(x884) > 512) return false;
+  if (x884.length === 0) return false;
+  const x885 = d.content;
+  if (x885 === undefined) return false;
+  if (!(typeof x885 === "string")) return false;
+  const x886 = d.tags;
   if (x886 === undefined) return false;
-  if (!(typeof x886 === "string")) return false;
-  if (!__fmtDateTime(x886)) return false;
-  const x887 = d.expiresAt;
-  if (x887 !== undefined) {
-    if (!(typeof x887 === "string")) return false;
-    if (!__fmtDateTime(x887)) return false;
+  if (!(Array.isArray(x886))) return false;
+  for (let i887 = 0; i887 < x886.length; i887++) {
+    const x888 = x886[i887];
+    if (!(typeof x888 === "string")) return false;
+    if (x888.length > 512 && __len(x888) > 512) return false;
+    if (x888.length === 0) return false;
+  }
+  const x889 = d.createdAt;
+  if (x889 === undefined) return false;
+  if (!(typeof x889 === "string")) return false;
+  if (!__fmtDateTime(x889)) return false;
+  const x890 = d.expiresAt;
+  if (x890 !== undefined) {
+    if (!(typeof x890 === "string")) return false;
+    if (!__fmtDateTime(x890)) return false;
   }
   return true;
 }
 function __c507(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x888 = d.schemaVersion;
-  if (x888 === undefined) return false;
-  if (x888 !== 1) return false;
-  const x889 = d.memoryRef;
-  if (x889 === undefined) return false;
-  if (!(typeof x889 === "string")) return false;
-  if (x889.length === 0) return false;
-  const x890 = d.updatedAt;
-  if (x890 === undefined) return false;
-  if (!(typeof x890 === "string")) return false;
-  if (!__fmtDateTime(x890)) return false;
-  const x891 = d.tokenizerName;
+  const x891 = d.schemaVersion;
   if (x891 === undefined) return false;
-  if (!(typeof x891 === "string")) return false;
-  if (x891.length === 0) return false;
-  const x892 = d.archives;
+  if (x891 !== 1) return false;
+  const x892 = d.memoryRef;
   if (x892 === undefined) return false;
-  if (!(Array.isArray(x892))) return false;
-  for (let i893 = 0; i893 < x892.length; i893++) {
-    const x894 = x892[i893];
-    if (!__c514(x894)) return false;
+  if (!(typeof x892 === "string")) return false;
+  if (x892.length === 0) return false;
+  const x893 = d.updatedAt;
+  if (x893 === undefined) return false;
+  if (!(typeof x893 === "string")) return false;
+  if (!__fmtDateTime(x893)) return false;
+  const x894 = d.tokenizerName;
+  if (x894 === undefined) return false;
+  if (!(typeof x894 === "string")) return false;
+  if (x894.length === 0) return false;
+  const x895 = d.archives;
+  if (x895 === undefined) return false;
+  if (!(Array.isArray(x895))) return false;
+  for (let i896 = 0; i896 < x895.length; i896++) {
+    const x897 = x895[i896];
+    if (!__c514(x897)) return false;
   }
-  for (const k895 in d) if (!(k895 === "schemaVersion" || k895 === "memoryRef" || k895 === "updatedAt" || k895 === "tokenizerName" || k895 === "archives")) return false;
+  for (const k898 in d) if (!(k898 === "schemaVersion" || k898 === "memoryRef" || k898 === "updatedAt" || k898 === "tokenizerName" || k898 === "archives")) return false;
   return true;
 }
 function __c514(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x896 = d.archiveId;
-  if (x896 === undefined) return false;
-  if (!(typeof x896 === "string")) return false;
-  if (!__RE23.test(x896)) return false;
-  const x897 = d.entryId;
-  if (x897 === undefined) return false;
-  if (!(typeof x897 === "string")) return false;
-  if (x897.length === 0) return false;
-  const x898 = d.createdAt;
-  if (x898 === undefined) return false;
-  if (!(typeof x898 === "string")) return false;
-  if (!__fmtDateTime(x898)) return false;
-  const x899 = d.expiresAt;
-  if (x899 !== undefined) {
-    if (!(typeof x899 === "string")) return false;
-    if (!__fmtDateTime(x899)) return false;
-  }
-  const x900 = d.sourceCount;
+  const x899 = d.archiveId;
+  if (x899 === undefined) return false;
+  if (!(typeof x899 === "string")) return false;
+  if (!__RE23.test(x899)) return false;
+  const x900 = d.entryId;
   if (x900 === undefined) return false;
-  if (!(Number.isInteger(x900))) return false;
-  if (x900 < 1) return false;
-  const x901 = d.tokenBudget;
+  if (!(typeof x900 === "string")) return false;
+  if (x900.length === 0) return false;
+  const x901 = d.createdAt;
   if (x901 === undefined) return false;
-  if (!(Number.isInteger(x901))) return false;
-  if (x901 < 1) return false;
-  const x902 = d.tokensUsed;
-  if (x902 === undefined) return false;
-  if (!(Number.isInteger(x902))) return false;
-  if (x902 < 0) return false;
-  const x903 = d.byteSize;
+  if (!(typeof x901 === "string")) return false;
+  if (!__fmtDateTime(x901)) return false;
+  const x902 = d.expiresAt;
+  if (x902 !== undefined) {
+    if (!(typeof x902 === "string")) return false;
+    if (!__fmtDateTime(x902)) return false;
+  }
+  const x903 = d.sourceCount;
   if (x903 === undefined) return false;
   if (!(Number.isInteger(x903))) return false;
-  if (x903 < 0) return false;
-  const x904 = d.level;
+  if (x903 < 1) return false;
+  const x904 = d.tokenBudget;
   if (x904 === undefined) return false;
   if (!(Number.isInteger(x904))) return false;
   if (x904 < 1) return false;
-  const x905 = d.topics;
-  if (x905 !== undefined) {
-    if (!(Array.isArray(x905))) return false;
-    if (x905.length > 1 && __dup(x905, ["string"]) !== null) return false;
-    for (let i906 = 0; i906 < x905.length; i906++) {
-      const x907 = x905[i906];
-      if (!(typeof x907 === "string")) return false;
-      if (x907.length > 200 && __len(x907) > 200) return false;
-      if (x907.length === 0) return false;
+  const x905 = d.tokensUsed;
+  if (x905 === undefined) return false;
+  if (!(Number.isInteger(x905))) return false;
+  if (x905 < 0) return false;
+  const x906 = d.byteSize;
+  if (x906 === undefined) return false;
+  if (!(Number.isInteger(x906))) return false;
+  if (x906 < 0) return false;
+  const x907 = d.level;
+  if (x907 === undefined) return false;
+  if (!(Number.isInteger(x907))) return false;
+  if (x907 < 1) return false;
+  const x908 = d.topics;
+  if (x908 !== undefined) {
+    if (!(Array.isArray(x908))) return false;
+    if (x908.length > 1 && __dup(x908, ["string"]) !== null) return false;
+    for (let i909 = 0; i909 < x908.length; i909++) {
+      const x910 = x908[i909];
+      if (!(typeof x910 === "string")) return false;
+      if (x910.length > 200 && __len(x910) > 200) return false;
+      if (x910.length === 0) return false;
     }
   }
-  for (const k908 in d) if (!(k908 === "archiveId" || k908 === "entryId" || k908 === "createdAt" || k908 === "expiresAt" || k908 === "sourceCount" || k908 === "tokenBudget" || k908 === "tokensUsed" || k908 === "byteSize" || k908 === "level" || k908 === "topics")) return false;
+  for (const k911 in d) if (!(k911 === "archiveId" || k911 === "entryId" || k911 === "createdAt" || k911 === "expiresAt" || k911 === "sourceCount" || k911 === "tokenBudget" || k911 === "tokensUsed" || k911 === "byteSize" || k911 === "level" || k911 === "topics")) return false;
   return true;
 }
-function __c1199(d) {
+function __c1278(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x909 = d.limit;
-  if (x909 !== undefined) {
-    if (!(Number.isInteger(x909))) return false;
-    if (x909 < 1) return false;
+  const x912 = d.limit;
+  if (x912 !== undefined) {
+    if (!(Number.isInteger(x912))) return false;
+    if (x912 < 1) return false;
   }
-  const x910 = d.tag;
-  if (x910 !== undefined) {
-    if (!(typeof x910 === "string")) return false;
-    if (x910.length === 0) return false;
+  const x913 = d.tag;
+  if (x913 !== undefined) {
+    if (!(typeof x913 === "string")) return false;
+    if (x913.length === 0) return false;
   }
-  for (const k911 in d) if (!(k911 === "limit" || k911 === "tag")) return false;
+  for (const k914 in d) if (!(k914 === "limit" || k914 === "tag")) return false;
   return true;
 }
 function __c12(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x912 = d.scratchpad;
-  if (x912 !== undefined) {
-    if (!(typeof x912 === "boolean")) return false;
+  const x915 = d.scratchpad;
+  if (x915 !== undefined) {
+    if (!(typeof x915 === "boolean")) return false;
   }
-  const x913 = d.conversation;
-  if (x913 !== undefined) {
-    if (!(typeof x913 === "boolean")) return false;
+  const x916 = d.conversation;
+  if (x916 !== undefined) {
+    if (!(typeof x916 === "boolean")) return false;
   }
-  const x914 = d.longTerm;
-  if (x914 !== undefined) {
-    if (!(typeof x914 === "boolean")) return false;
+  const x917 = d.longTerm;
+  if (x917 !== undefined) {
+    if (!(typeof x917 === "boolean")) return false;
   }
-  for (const k915 in d) if (!(k915 === "scratchpad" || k915 === "conversation" || k915 === "longTerm")) return false;
+  for (const k918 in d) if (!(k918 === "scratchpad" || k918 === "conversation" || k918 === "longTerm")) return false;
   return true;
 }
-function __c1203(d) {
+function __c1282(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x916 = d.memoryRef;
-  if (x916 === undefined) return false;
-  if (!(typeof x916 === "string")) return false;
-  if (x916.length === 0) return false;
-  const x917 = d.memoryId;
-  if (x917 === undefined) return false;
-  if (!(typeof x917 === "string")) return false;
-  if (x917.length === 0) return false;
-  const x918 = d.nodeId;
-  if (x918 !== undefined) {
-    if (!(typeof x918 === "string")) return false;
-    if (x918.length === 0) return false;
-  }
-  const x919 = d.operation;
-  if (x919 !== undefined) {
-    if (!(x919 === "put" || x919 === "delete")) return false;
-  }
-  const x920 = d.agentId;
-  if (x920 !== undefined) {
-    if (!(typeof x920 === "string")) return false;
-    if (x920.length === 0) return false;
-  }
-  const x921 = d.byteSize;
+  const x919 = d.memoryRef;
+  if (x919 === undefined) return false;
+  if (!(typeof x919 === "string")) return false;
+  if (x919.length === 0) return false;
+  const x920 = d.memoryId;
+  if (x920 === undefined) return false;
+  if (!(typeof x920 === "string")) return false;
+  if (x920.length === 0) return false;
+  const x921 = d.nodeId;
   if (x921 !== undefined) {
-    if (!(Number.isInteger(x921))) return false;
-    if (x921 < 0) return false;
+    if (!(typeof x921 === "string")) return false;
+    if (x921.length === 0) return false;
+  }
+  const x922 = d.operation;
+  if (x922 !== undefined) {
+    if (!(x922 === "put" || x922 === "delete")) return false;
+  }
+  const x923 = d.agentId;
+  if (x923 !== undefined) {
+    if (!(typeof x923 === "string")) return false;
+    if (x923.length === 0) return false;
+  }
+  const x924 = d.byteSize;
+  if (x924 !== undefined) {
+    if (!(Number.isInteger(x924))) return false;
+    if (x924 < 0) return false;
   }
   return true;
 }
 function __c162(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x922 = d.executionModel;
-  if (x922 !== undefined) {
-    if (!__c164(x922)) return false;
+  const x925 = d.executionModel;
+  if (x925 !== undefined) {
+    if (!__c164(x925)) return false;
   }
   return true;
 }
 function __c192(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok923 = false;
-  L924: {
+  let ok926 = false;
+  L927: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x925 = d.kind;
-      if (x925 === undefined) break L924;
-      if (x925 !== "next-worker") break L924;
+      const x928 = d.kind;
+      if (x928 === undefined) break L927;
+      if (x928 !== "next-worker") break L927;
     }
-    ok923 = true;
+    ok926 = true;
   }
-  if (ok923) {
+  if (ok926) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x926 = d.worker;
-      if (x926 === undefined) return false;
-      if (!(typeof x926 === "string")) return false;
+      const x929 = d.worker;
+      if (x929 === undefined) return false;
+      if (!(typeof x929 === "string")) return false;
     }
   }
-  const x927 = d.kind;
-  if (x927 === undefined) return false;
-  if (!(x927 === "next-worker" || x927 === "terminate" || x927 === "clarify" || x927 === "handoff")) return false;
-  const x928 = d.confidence;
-  if (x928 !== undefined) {
-    if (!(Number.isFinite(x928))) return false;
-    if (x928 > 1) return false;
-    if (x928 < 0) return false;
+  const x930 = d.kind;
+  if (x930 === undefined) return false;
+  if (!(x930 === "next-worker" || x930 === "terminate" || x930 === "clarify" || x930 === "handoff")) return false;
+  const x931 = d.confidence;
+  if (x931 !== undefined) {
+    if (!(Number.isFinite(x931))) return false;
+    if (x931 > 1) return false;
+    if (x931 < 0) return false;
   }
-  const x929 = d.worker;
-  if (x929 !== undefined) {
-    if (!(typeof x929 === "string")) return false;
-    if (x929.length === 0) return false;
+  const x932 = d.worker;
+  if (x932 !== undefined) {
+    if (!(typeof x932 === "string")) return false;
+    if (x932.length === 0) return false;
   }
-  const x930 = d.reason;
-  if (x930 !== undefined) {
-    if (!(typeof x930 === "string")) return false;
-    if (x930.length > 2000 && __len(x930) > 2000) return false;
+  const x933 = d.reason;
+  if (x933 !== undefined) {
+    if (!(typeof x933 === "string")) return false;
+    if (x933.length > 2000 && __len(x933) > 2000) return false;
   }
   return true;
 }
 function __c51(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x931 = d.id;
-  if (x931 === undefined) return false;
-  if (!(typeof x931 === "string")) return false;
-  if (x931.length > 200 && __len(x931) > 200) return false;
-  if (x931.length === 0) return false;
+  const x934 = d.id;
+  if (x934 === undefined) return false;
+  if (!(typeof x934 === "string")) return false;
+  if (x934.length > 200 && __len(x934) > 200) return false;
+  if (x934.length === 0) return false;
   return true;
 }
 function __c277(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x932 = d.limitBytes;
-  if (x932 !== undefined) {
-    if (!(Number.isInteger(x932))) return false;
-    if (x932 < 0) return false;
+  const x935 = d.limitBytes;
+  if (x935 !== undefined) {
+    if (!(Number.isInteger(x935))) return false;
+    if (x935 < 0) return false;
   }
   return true;
 }
-function __c1211(d) {
+function __c645(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x933 = d.name;
-  if (x933 === undefined) return false;
-  if (!(typeof x933 === "string")) return false;
-  if (x933.length > 200 && __len(x933) > 200) return false;
-  if (x933.length === 0) return false;
-  const x934 = d.version;
-  if (x934 !== undefined) {
-    if (!(typeof x934 === "string")) return false;
-    if (x934.length > 50 && __len(x934) > 50) return false;
-    if (x934.length === 0) return false;
+  const x936 = d.name;
+  if (x936 === undefined) return false;
+  if (!(typeof x936 === "string")) return false;
+  if (x936.length > 200 && __len(x936) > 200) return false;
+  if (x936.length === 0) return false;
+  const x937 = d.version;
+  if (x937 !== undefined) {
+    if (!(typeof x937 === "string")) return false;
+    if (x937.length > 50 && __len(x937) > 50) return false;
+    if (x937.length === 0) return false;
   }
-  const x935 = d.template;
-  if (x935 === undefined) return false;
-  if (!(typeof x935 === "string")) return false;
-  if (x935.length === 0) return false;
-  const x936 = d.variables;
-  if (x936 !== undefined) {
-    if (!(Array.isArray(x936))) return false;
-    if (x936.length > 1 && __dup(x936, ["string"]) !== null) return false;
-    for (let i937 = 0; i937 < x936.length; i937++) {
-      const x938 = x936[i937];
-      if (!(typeof x938 === "string")) return false;
-      if (x938.length > 200 && __len(x938) > 200) return false;
-      if (x938.length === 0) return false;
+  const x938 = d.template;
+  if (x938 === undefined) return false;
+  if (!(typeof x938 === "string")) return false;
+  if (x938.length === 0) return false;
+  const x939 = d.variables;
+  if (x939 !== undefined) {
+    if (!(Array.isArray(x939))) return false;
+    if (x939.length > 1 && __dup(x939, ["string"]) !== null) return false;
+    for (let i940 = 0; i940 < x939.length; i940++) {
+      const x941 = x939[i940];
+      if (!(typeof x941 === "string")) return false;
+      if (x941.length > 200 && __len(x941) > 200) return false;
+      if (x941.length === 0) return false;
     }
   }
   return true;
 }
-function __c1218(d) {
+function __c590(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok939 = false;
-  L940: {
+  let ok942 = false;
+  L943: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x941 = d.kind;
-      if (x941 === undefined) break L940;
-      if (x941 !== "agent-pack") break L940;
+      const x944 = d.kind;
+      if (x944 === undefined) break L943;
+      if (x944 !== "agent-pack") break L943;
     }
-    ok939 = true;
+    ok942 = true;
   }
-  if (ok939) {
+  if (ok942) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x942 = d.artifact;
-      if (x942 !== undefined) {
-        if (!__c46(x942)) return false;
+      const x945 = d.artifact;
+      if (x945 !== undefined) {
+        if (!__c46(x945)) return false;
       }
     }
   }
-  let ok943 = false;
-  L944: {
+  let ok946 = false;
+  L947: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x945 = d.kind;
-      if (x945 === undefined) break L944;
-      if (x945 !== "workflow-chain-pack") break L944;
+      const x948 = d.kind;
+      if (x948 === undefined) break L947;
+      if (x948 !== "workflow-chain-pack") break L947;
     }
-    ok943 = true;
+    ok946 = true;
   }
-  if (ok943) {
+  if (ok946) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x946 = d.artifact;
-      if (x946 !== undefined) {
-        if (!__c1261(x946)) return false;
+      const x949 = d.artifact;
+      if (x949 !== undefined) {
+        if (!__c633(x949)) return false;
       }
     }
   }
-  let ok947 = false;
-  L948: {
+  let ok950 = false;
+  L951: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x949 = d.kind;
-      if (x949 === undefined) break L948;
-      if (x949 !== "prompt-template") break L948;
+      const x952 = d.kind;
+      if (x952 === undefined) break L951;
+      if (x952 !== "prompt-template") break L951;
     }
-    ok947 = true;
+    ok950 = true;
   }
-  if (ok947) {
+  if (ok950) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x950 = d.artifact;
-      if (x950 !== undefined) {
-        if (!__c1211(x950)) return false;
+      const x953 = d.artifact;
+      if (x953 !== undefined) {
+        if (!__c645(x953)) return false;
       }
     }
   }
-  let ok951 = false;
-  L952: {
+  let ok954 = false;
+  L955: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x953 = d.kind;
-      if (x953 === undefined) break L952;
-      if (x953 !== "automation") break L952;
+      const x956 = d.kind;
+      if (x956 === undefined) break L955;
+      if (x956 !== "automation") break L955;
     }
-    ok951 = true;
+    ok954 = true;
   }
-  if (ok951) {
+  if (ok954) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x954 = d.artifact;
-      if (x954 !== undefined) {
-        if (!__c1278(x954)) return false;
+      const x957 = d.artifact;
+      if (x957 !== undefined) {
+        if (!__c657(x957)) return false;
       }
     }
   }
-  const x955 = d.id;
-  if (x955 === undefined) return false;
-  if (!(typeof x955 === "string")) return false;
-  if (x955.length === 0) return false;
-  const x956 = d.kind;
-  if (x956 === undefined) return false;
-  if (!__c76(x956)) return false;
-  const x957 = d.title;
-  if (x957 !== undefined) {
-    if (!(typeof x957 === "string")) return false;
-    if (x957.length > 200 && __len(x957) > 200) return false;
-    if (x957.length === 0) return false;
-  }
-  const x958 = d.artifact;
+  const x958 = d.id;
   if (x958 === undefined) return false;
-  if (!(typeof x958 === "object" && x958 !== null && !Array.isArray(x958))) return false;
-  const x959 = d.provenance;
+  if (!(typeof x958 === "string")) return false;
+  if (x958.length === 0) return false;
+  const x959 = d.kind;
   if (x959 === undefined) return false;
-  if (!__c1225(x959)) return false;
-  const x960 = d.duplicateOf;
+  if (!__c76(x959)) return false;
+  const x960 = d.title;
   if (x960 !== undefined) {
-    if (!(typeof x960 === "string" || x960 === null)) return false;
-    if (typeof x960 === "string") {
-      if (x960.length === 0) return false;
+    if (!(typeof x960 === "string")) return false;
+    if (x960.length > 200 && __len(x960) > 200) return false;
+    if (x960.length === 0) return false;
+  }
+  const x961 = d.artifact;
+  if (x961 === undefined) return false;
+  if (!(typeof x961 === "object" && x961 !== null && !Array.isArray(x961))) return false;
+  const x962 = d.provenance;
+  if (x962 === undefined) return false;
+  if (!__c597(x962)) return false;
+  const x963 = d.duplicateOf;
+  if (x963 !== undefined) {
+    if (!(typeof x963 === "string" || x963 === null)) return false;
+    if (typeof x963 === "string") {
+      if (x963.length === 0) return false;
     }
   }
-  const x961 = d.owner;
-  if (x961 === undefined) return false;
-  if (!__c1232(x961)) return false;
-  const x962 = d.rationale;
-  if (x962 !== undefined) {
-    if (!(typeof x962 === "string")) return false;
-    if (x962.length > 4000 && __len(x962) > 4000) return false;
-  }
-  const x963 = d.state;
-  if (x963 === undefined) return false;
-  if (!__c1239(x963)) return false;
-  const x964 = d.createdAt;
+  const x964 = d.owner;
   if (x964 === undefined) return false;
-  if (!(typeof x964 === "string")) return false;
-  if (!__fmtDateTime(x964)) return false;
-  const x965 = d.updatedAt;
+  if (!__c604(x964)) return false;
+  const x965 = d.rationale;
   if (x965 !== undefined) {
     if (!(typeof x965 === "string")) return false;
-    if (!__fmtDateTime(x965)) return false;
+    if (x965.length > 4000 && __len(x965) > 4000) return false;
   }
-  const x966 = d.activation;
-  if (x966 !== undefined) {
-    if (!__c1243(x966)) return false;
+  const x966 = d.state;
+  if (x966 === undefined) return false;
+  if (!__c611(x966)) return false;
+  const x967 = d.createdAt;
+  if (x967 === undefined) return false;
+  if (!(typeof x967 === "string")) return false;
+  if (!__fmtDateTime(x967)) return false;
+  const x968 = d.updatedAt;
+  if (x968 !== undefined) {
+    if (!(typeof x968 === "string")) return false;
+    if (!__fmtDateTime(x968)) return false;
   }
-  for (const k967 in d) if (!(k967 === "id" || k967 === "kind" || k967 === "title" || k967 === "artifact" || k967 === "provenance" || k967 === "duplicateOf" || k967 === "owner" || k967 === "rationale" || k967 === "state" || k967 === "createdAt" || k967 === "updatedAt" || k967 === "activation")) return false;
+  const x969 = d.activation;
+  if (x969 !== undefined) {
+    if (!__c615(x969)) return false;
+  }
+  for (const k970 in d) if (!(k970 === "id" || k970 === "kind" || k970 === "title" || k970 === "artifact" || k970 === "provenance" || k970 === "duplicateOf" || k970 === "owner" || k970 === "rationale" || k970 === "state" || k970 === "createdAt" || k970 === "updatedAt" || k970 === "activation")) return false;
   return true;
 }
-function __c1285(d) {
+function __c1290(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x968 = d.proposalId;
-  if (x968 === undefined) return false;
-  if (!(typeof x968 === "string")) return false;
-  if (x968.length === 0) return false;
-  const x969 = d.kind;
-  if (x969 !== undefined) {
-    if (!__c76(x969)) return false;
-  }
-  const x970 = d.activation;
-  if (x970 !== undefined) {
-    if (!__c79(x970)) return false;
-  }
-  const x971 = d.approvalId;
-  if (x971 !== undefined) {
-    if (!(typeof x971 === "string")) return false;
-    if (x971.length === 0) return false;
-  }
-  const x972 = d.installedArtifactRef;
+  const x971 = d.proposalId;
+  if (x971 === undefined) return false;
+  if (!(typeof x971 === "string")) return false;
+  if (x971.length === 0) return false;
+  const x972 = d.kind;
   if (x972 !== undefined) {
-    if (!(typeof x972 === "string")) return false;
-    if (x972.length === 0) return false;
+    if (!__c76(x972)) return false;
   }
-  for (const k973 in d) {
-    L974: {
-      if (!(k973 === "artifact" || k973 === "rationale" || k973 === "title" || k973 === "template")) break L974;
+  const x973 = d.activation;
+  if (x973 !== undefined) {
+    if (!__c79(x973)) return false;
+  }
+  const x974 = d.approvalId;
+  if (x974 !== undefined) {
+    if (!(typeof x974 === "string")) return false;
+    if (x974.length === 0) return false;
+  }
+  const x975 = d.installedArtifactRef;
+  if (x975 !== undefined) {
+    if (!(typeof x975 === "string")) return false;
+    if (x975.length === 0) return false;
+  }
+  for (const k976 in d) {
+    L977: {
+      if (!(k976 === "artifact" || k976 === "rationale" || k976 === "title" || k976 === "template")) break L977;
       return false;
     }
   }
@@ -4230,664 +4247,664 @@ function __c79(d) {
   if (!(d === "approval-gate" || d === "direct-rbac")) return false;
   return true;
 }
-function __c1243(d) {
+function __c615(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x975 = d.mode;
-  if (x975 === undefined) return false;
-  if (!__c79(x975)) return false;
-  const x976 = d.approvalId;
-  if (x976 !== undefined) {
-    if (!(typeof x976 === "string")) return false;
-    if (x976.length === 0) return false;
-  }
-  const x977 = d.gateOutcome;
-  if (x977 !== undefined) {
-    if (!(x977 === "granted" || x977 === "overridden")) return false;
-  }
-  const x978 = d.installedArtifactRef;
+  const x978 = d.mode;
   if (x978 === undefined) return false;
-  if (!(typeof x978 === "string")) return false;
-  if (x978.length === 0) return false;
-  const x979 = d.appliedAt;
-  if (x979 === undefined) return false;
-  if (!(typeof x979 === "string")) return false;
-  if (!__fmtDateTime(x979)) return false;
-  for (const k980 in d) if (!(k980 === "mode" || k980 === "approvalId" || k980 === "gateOutcome" || k980 === "installedArtifactRef" || k980 === "appliedAt")) return false;
-  return true;
-}
-function __c1294(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x981 = d.proposal;
+  if (!__c79(x978)) return false;
+  const x979 = d.approvalId;
+  if (x979 !== undefined) {
+    if (!(typeof x979 === "string")) return false;
+    if (x979.length === 0) return false;
+  }
+  const x980 = d.gateOutcome;
+  if (x980 !== undefined) {
+    if (!(x980 === "granted" || x980 === "overridden")) return false;
+  }
+  const x981 = d.installedArtifactRef;
   if (x981 === undefined) return false;
-  if (!__c1218(x981)) return false;
-  const x982 = d.gate;
-  if (x982 !== undefined) {
-    if (!__c97(x982)) return false;
+  if (!(typeof x981 === "string")) return false;
+  if (x981.length === 0) return false;
+  const x982 = d.appliedAt;
+  if (x982 === undefined) return false;
+  if (!(typeof x982 === "string")) return false;
+  if (!__fmtDateTime(x982)) return false;
+  for (const k983 in d) if (!(k983 === "mode" || k983 === "approvalId" || k983 === "gateOutcome" || k983 === "installedArtifactRef" || k983 === "appliedAt")) return false;
+  return true;
+}
+function __c1299(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x984 = d.proposal;
+  if (x984 === undefined) return false;
+  if (!__c590(x984)) return false;
+  const x985 = d.gate;
+  if (x985 !== undefined) {
+    if (!__c97(x985)) return false;
   }
   return true;
 }
-function __c1298(d) {
+function __c1303(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x983 = d.proposalId;
-  if (x983 === undefined) return false;
-  if (!(typeof x983 === "string")) return false;
-  if (x983.length === 0) return false;
-  const x984 = d.kind;
-  if (x984 === undefined) return false;
-  if (!__c76(x984)) return false;
-  const x985 = d.sourceRunIds;
-  if (x985 !== undefined) {
-    if (!(Array.isArray(x985))) return false;
-    for (let i986 = 0; i986 < x985.length; i986++) {
-      const x987 = x985[i986];
-      if (!(typeof x987 === "string")) return false;
-      if (x987.length === 0) return false;
-    }
-  }
-  const x988 = d.duplicateOf;
+  const x986 = d.proposalId;
+  if (x986 === undefined) return false;
+  if (!(typeof x986 === "string")) return false;
+  if (x986.length === 0) return false;
+  const x987 = d.kind;
+  if (x987 === undefined) return false;
+  if (!__c76(x987)) return false;
+  const x988 = d.sourceRunIds;
   if (x988 !== undefined) {
-    if (!(typeof x988 === "string" || x988 === null)) return false;
-    if (typeof x988 === "string") {
-      if (x988.length === 0) return false;
+    if (!(Array.isArray(x988))) return false;
+    for (let i989 = 0; i989 < x988.length; i989++) {
+      const x990 = x988[i989];
+      if (!(typeof x990 === "string")) return false;
+      if (x990.length === 0) return false;
     }
   }
-  for (const k989 in d) {
-    L990: {
-      if (!(k989 === "artifact" || k989 === "rationale" || k989 === "title" || k989 === "template")) break L990;
+  const x991 = d.duplicateOf;
+  if (x991 !== undefined) {
+    if (!(typeof x991 === "string" || x991 === null)) return false;
+    if (typeof x991 === "string") {
+      if (x991.length === 0) return false;
+    }
+  }
+  for (const k992 in d) {
+    L993: {
+      if (!(k992 === "artifact" || k992 === "rationale" || k992 === "title" || k992 === "template")) break L993;
       return false;
     }
   }
   return true;
 }
-function __c1307(d) {
+function __c1312(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x991 = d.proposalId;
-  if (x991 === undefined) return false;
-  if (!(typeof x991 === "string")) return false;
-  if (x991.length === 0) return false;
-  const x992 = d.kind;
-  if (x992 === undefined) return false;
-  if (!__c76(x992)) return false;
-  const x993 = d.installedArtifactRef;
-  if (x993 === undefined) return false;
-  if (!(typeof x993 === "string")) return false;
-  if (x993.length === 0) return false;
-  const x994 = d.installedAt;
+  const x994 = d.proposalId;
   if (x994 === undefined) return false;
   if (!(typeof x994 === "string")) return false;
-  if (!__fmtDateTime(x994)) return false;
-  const x995 = d.artifact;
+  if (x994.length === 0) return false;
+  const x995 = d.kind;
   if (x995 === undefined) return false;
-  if (!(typeof x995 === "object" && x995 !== null && !Array.isArray(x995))) return false;
+  if (!__c76(x995)) return false;
+  const x996 = d.installedArtifactRef;
+  if (x996 === undefined) return false;
+  if (!(typeof x996 === "string")) return false;
+  if (x996.length === 0) return false;
+  const x997 = d.installedAt;
+  if (x997 === undefined) return false;
+  if (!(typeof x997 === "string")) return false;
+  if (!__fmtDateTime(x997)) return false;
+  const x998 = d.artifact;
+  if (x998 === undefined) return false;
+  if (!(typeof x998 === "object" && x998 !== null && !Array.isArray(x998))) return false;
   return true;
 }
 function __c76(d) {
   if (!(d === "agent-pack" || d === "workflow-chain-pack" || d === "prompt-template" || d === "automation")) return false;
   return true;
 }
-function __c1315(d) {
+function __c1320(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x996 = d.proposals;
-  if (x996 === undefined) return false;
-  if (!(Array.isArray(x996))) return false;
-  for (let i997 = 0; i997 < x996.length; i997++) {
-    const x998 = x996[i997];
-    if (!__c1218(x998)) return false;
-  }
-  return true;
-}
-function __c1232(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x999 = d.tenant;
+  const x999 = d.proposals;
   if (x999 === undefined) return false;
-  if (!(typeof x999 === "string")) return false;
-  if (x999.length > 200 && __len(x999) > 200) return false;
-  if (x999.length === 0) return false;
-  const x1000 = d.workspace;
-  if (x1000 !== undefined) {
-    if (!(typeof x1000 === "string")) return false;
-    if (x1000.length > 200 && __len(x1000) > 200) return false;
-    if (x1000.length === 0) return false;
+  if (!(Array.isArray(x999))) return false;
+  for (let i1000 = 0; i1000 < x999.length; i1000++) {
+    const x1001 = x999[i1000];
+    if (!__c590(x1001)) return false;
   }
-  const x1001 = d.principal;
-  if (x1001 !== undefined) {
-    if (!(typeof x1001 === "string")) return false;
-    if (x1001.length > 200 && __len(x1001) > 200) return false;
-    if (x1001.length === 0) return false;
-  }
-  for (const k1002 in d) if (!(k1002 === "tenant" || k1002 === "workspace" || k1002 === "principal")) return false;
   return true;
 }
-function __c1225(d) {
+function __c604(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1003 = d.sourceRunIds;
-  if (x1003 === undefined) return false;
-  if (!(Array.isArray(x1003))) return false;
-  if (x1003.length < 1) return false;
-  for (let i1004 = 0; i1004 < x1003.length; i1004++) {
-    const x1005 = x1003[i1004];
-    if (!(typeof x1005 === "string")) return false;
-    if (x1005.length === 0) return false;
+  const x1002 = d.tenant;
+  if (x1002 === undefined) return false;
+  if (!(typeof x1002 === "string")) return false;
+  if (x1002.length > 200 && __len(x1002) > 200) return false;
+  if (x1002.length === 0) return false;
+  const x1003 = d.workspace;
+  if (x1003 !== undefined) {
+    if (!(typeof x1003 === "string")) return false;
+    if (x1003.length > 200 && __len(x1003) > 200) return false;
+    if (x1003.length === 0) return false;
   }
-  const x1006 = d.synthesizerModel;
-  if (x1006 !== undefined) {
-    if (!(typeof x1006 === "string")) return false;
-    if (x1006.length > 200 && __len(x1006) > 200) return false;
-    if (x1006.length === 0) return false;
+  const x1004 = d.principal;
+  if (x1004 !== undefined) {
+    if (!(typeof x1004 === "string")) return false;
+    if (x1004.length > 200 && __len(x1004) > 200) return false;
+    if (x1004.length === 0) return false;
   }
-  for (const k1007 in d) if (!(k1007 === "sourceRunIds" || k1007 === "synthesizerModel")) return false;
+  for (const k1005 in d) if (!(k1005 === "tenant" || k1005 === "workspace" || k1005 === "principal")) return false;
   return true;
 }
-function __c1319(d) {
+function __c597(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  if (Object.keys(d).length < 1) return false;
-  const x1008 = d.artifact;
-  if (x1008 !== undefined) {
-    if (!(typeof x1008 === "object" && x1008 !== null && !Array.isArray(x1008))) return false;
+  const x1006 = d.sourceRunIds;
+  if (x1006 === undefined) return false;
+  if (!(Array.isArray(x1006))) return false;
+  if (x1006.length < 1) return false;
+  for (let i1007 = 0; i1007 < x1006.length; i1007++) {
+    const x1008 = x1006[i1007];
+    if (!(typeof x1008 === "string")) return false;
+    if (x1008.length === 0) return false;
   }
-  const x1009 = d.title;
+  const x1009 = d.synthesizerModel;
   if (x1009 !== undefined) {
     if (!(typeof x1009 === "string")) return false;
     if (x1009.length > 200 && __len(x1009) > 200) return false;
     if (x1009.length === 0) return false;
   }
-  const x1010 = d.rationale;
-  if (x1010 !== undefined) {
-    if (!(typeof x1010 === "string")) return false;
-    if (x1010.length > 4000 && __len(x1010) > 4000) return false;
-  }
-  for (const k1011 in d) if (!(k1011 === "artifact" || k1011 === "title" || k1011 === "rationale")) return false;
+  for (const k1010 in d) if (!(k1010 === "sourceRunIds" || k1010 === "synthesizerModel")) return false;
   return true;
 }
-function __c1239(d) {
+function __c1324(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  if (Object.keys(d).length < 1) return false;
+  const x1011 = d.artifact;
+  if (x1011 !== undefined) {
+    if (!(typeof x1011 === "object" && x1011 !== null && !Array.isArray(x1011))) return false;
+  }
+  const x1012 = d.title;
+  if (x1012 !== undefined) {
+    if (!(typeof x1012 === "string")) return false;
+    if (x1012.length > 200 && __len(x1012) > 200) return false;
+    if (x1012.length === 0) return false;
+  }
+  const x1013 = d.rationale;
+  if (x1013 !== undefined) {
+    if (!(typeof x1013 === "string")) return false;
+    if (x1013.length > 4000 && __len(x1013) > 4000) return false;
+  }
+  for (const k1014 in d) if (!(k1014 === "artifact" || k1014 === "title" || k1014 === "rationale")) return false;
+  return true;
+}
+function __c611(d) {
   if (!(d === "draft" || d === "revised" || d === "applied" || d === "rejected" || d === "archived")) return false;
   return true;
 }
 function __c72(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok1012 = false;
-  L1013: {
+  let ok1015 = false;
+  L1016: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x1014 = d.activation;
-      if (x1014 === undefined) break L1013;
-      if (x1014 !== "direct-rbac") break L1013;
+      const x1017 = d.activation;
+      if (x1017 === undefined) break L1016;
+      if (x1017 !== "direct-rbac") break L1016;
     }
-    ok1012 = true;
+    ok1015 = true;
   }
-  if (ok1012) {
+  if (ok1015) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x1015 = d.activationScope;
-      if (x1015 === undefined) return false;
-      if (!(typeof x1015 === "string")) return false;
+      const x1018 = d.activationScope;
+      if (x1018 === undefined) return false;
+      if (!(typeof x1018 === "string")) return false;
     }
   }
-  const x1016 = d.supported;
-  if (x1016 !== undefined) {
-    if (!(typeof x1016 === "boolean")) return false;
+  const x1019 = d.supported;
+  if (x1019 !== undefined) {
+    if (!(typeof x1019 === "boolean")) return false;
   }
-  const x1017 = d.artifactKinds;
-  if (x1017 === undefined) return false;
-  if (!(Array.isArray(x1017))) return false;
-  if (x1017.length < 1) return false;
-  if (x1017.length > 1 && __dup(x1017, null) !== null) return false;
-  for (let i1018 = 0; i1018 < x1017.length; i1018++) {
-    const x1019 = x1017[i1018];
-    if (!__c76(x1019)) return false;
+  const x1020 = d.artifactKinds;
+  if (x1020 === undefined) return false;
+  if (!(Array.isArray(x1020))) return false;
+  if (x1020.length < 1) return false;
+  if (x1020.length > 1 && __dup(x1020, null) !== null) return false;
+  for (let i1021 = 0; i1021 < x1020.length; i1021++) {
+    const x1022 = x1020[i1021];
+    if (!__c76(x1022)) return false;
   }
-  const x1020 = d.duplicationDetection;
-  if (x1020 !== undefined) {
-    if (!(typeof x1020 === "boolean")) return false;
+  const x1023 = d.duplicationDetection;
+  if (x1023 !== undefined) {
+    if (!(typeof x1023 === "boolean")) return false;
   }
-  const x1021 = d.activation;
-  if (x1021 === undefined) return false;
-  if (!__c79(x1021)) return false;
-  const x1022 = d.activationScope;
-  if (x1022 !== undefined) {
-    if (!(typeof x1022 === "string")) return false;
-    if (x1022.length === 0) return false;
+  const x1024 = d.activation;
+  if (x1024 === undefined) return false;
+  if (!__c79(x1024)) return false;
+  const x1025 = d.activationScope;
+  if (x1025 !== undefined) {
+    if (!(typeof x1025 === "string")) return false;
+    if (x1025.length === 0) return false;
   }
   return true;
 }
 function __c287(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1023 = d.resource;
-  if (x1023 === undefined) return false;
-  if (!(typeof x1023 === "string")) return false;
-  if (x1023.length > 100 && __len(x1023) > 100) return false;
-  if (x1023.length === 0) return false;
-  const x1024 = d.limit;
-  if (x1024 === undefined) return false;
-  if (!(Number.isInteger(x1024))) return false;
-  if (x1024 < 1) return false;
+  const x1026 = d.resource;
+  if (x1026 === undefined) return false;
+  if (!(typeof x1026 === "string")) return false;
+  if (x1026.length > 100 && __len(x1026) > 100) return false;
+  if (x1026.length === 0) return false;
+  const x1027 = d.limit;
+  if (x1027 === undefined) return false;
+  if (!(Number.isInteger(x1027))) return false;
+  if (x1027 < 1) return false;
   return true;
 }
 function __c223(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1025 = d.fromSeq;
-  if (x1025 === undefined) return false;
-  if (!(Number.isInteger(x1025))) return false;
-  if (x1025 < 0) return false;
-  const x1026 = d.oldestAvailableIdx;
-  if (x1026 !== undefined) {
-    if (!(Number.isInteger(x1026))) return false;
-    if (x1026 < 0) return false;
-  }
-  const x1027 = d.sourceRunId;
-  if (x1027 === undefined) return false;
-  if (!(typeof x1027 === "string")) return false;
-  if (x1027.length === 0) return false;
-  const x1028 = d.reason;
+  const x1028 = d.fromSeq;
   if (x1028 === undefined) return false;
-  if (!(x1028 === "retention_expired" || x1028 === "event_log_unavailable")) return false;
+  if (!(Number.isInteger(x1028))) return false;
+  if (x1028 < 0) return false;
+  const x1029 = d.oldestAvailableIdx;
+  if (x1029 !== undefined) {
+    if (!(Number.isInteger(x1029))) return false;
+    if (x1029 < 0) return false;
+  }
+  const x1030 = d.sourceRunId;
+  if (x1030 === undefined) return false;
+  if (!(typeof x1030 === "string")) return false;
+  if (x1030.length === 0) return false;
+  const x1031 = d.reason;
+  if (x1031 === undefined) return false;
+  if (!(x1031 === "retention_expired" || x1031 === "event_log_unavailable")) return false;
   return true;
 }
 function __c156(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1029 = d.ttl;
-  if (x1029 !== undefined) {
-    if (!(typeof x1029 === "boolean")) return false;
+  const x1032 = d.ttl;
+  if (x1032 !== undefined) {
+    if (!(typeof x1032 === "boolean")) return false;
   }
-  const x1030 = d.forget;
-  if (x1030 !== undefined) {
-    if (!(typeof x1030 === "boolean")) return false;
+  const x1033 = d.forget;
+  if (x1033 !== undefined) {
+    if (!(typeof x1033 === "boolean")) return false;
   }
-  for (const k1031 in d) if (!(k1031 === "ttl" || k1031 === "forget")) return false;
+  for (const k1034 in d) if (!(k1034 === "ttl" || k1034 === "forget")) return false;
   return true;
 }
-function __c1325(d) {
+function __c1330(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1032 = d.status;
-  if (x1032 === undefined) return false;
-  if (x1032 !== "completed") return false;
-  return true;
-}
-function __c1328(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1033 = d.eventId;
-  if (x1033 === undefined) return false;
-  if (!(typeof x1033 === "string")) return false;
-  if (x1033.length > 200 && __len(x1033) > 200) return false;
-  if (x1033.length === 0) return false;
-  const x1034 = d.runId;
-  if (x1034 === undefined) return false;
-  if (!(typeof x1034 === "string")) return false;
-  if (x1034.length > 200 && __len(x1034) > 200) return false;
-  if (x1034.length === 0) return false;
-  const x1035 = d.type;
+  const x1035 = d.status;
   if (x1035 === undefined) return false;
-  if (!__c291(x1035)) return false;
-  const x1036 = d.payload;
+  if (x1035 !== "completed") return false;
+  return true;
+}
+function __c1333(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1036 = d.eventId;
   if (x1036 === undefined) return false;
-  if (!(typeof x1036 === "object" && x1036 !== null && !Array.isArray(x1036))) return false;
-  const x1037 = d.timestamp;
+  if (!(typeof x1036 === "string")) return false;
+  if (x1036.length > 200 && __len(x1036) > 200) return false;
+  if (x1036.length === 0) return false;
+  const x1037 = d.runId;
   if (x1037 === undefined) return false;
   if (!(typeof x1037 === "string")) return false;
-  if (!__fmtDateTime(x1037)) return false;
-  const x1038 = d.sequence;
+  if (x1037.length > 200 && __len(x1037) > 200) return false;
+  if (x1037.length === 0) return false;
+  const x1038 = d.type;
   if (x1038 === undefined) return false;
-  if (!(Number.isInteger(x1038))) return false;
-  if (x1038 < 0) return false;
-  const x1039 = d.nodeId;
-  if (x1039 !== undefined) {
-    if (!(typeof x1039 === "string")) return false;
-    if (x1039.length === 0) return false;
+  if (!__c291(x1038)) return false;
+  const x1039 = d.payload;
+  if (x1039 === undefined) return false;
+  if (!(typeof x1039 === "object" && x1039 !== null && !Array.isArray(x1039))) return false;
+  const x1040 = d.timestamp;
+  if (x1040 === undefined) return false;
+  if (!(typeof x1040 === "string")) return false;
+  if (!__fmtDateTime(x1040)) return false;
+  const x1041 = d.sequence;
+  if (x1041 === undefined) return false;
+  if (!(Number.isInteger(x1041))) return false;
+  if (x1041 < 0) return false;
+  const x1042 = d.nodeId;
+  if (x1042 !== undefined) {
+    if (!(typeof x1042 === "string")) return false;
+    if (x1042.length === 0) return false;
   }
-  const x1040 = d.causationId;
-  if (x1040 !== undefined) {
-    if (!(typeof x1040 === "string")) return false;
-    if (x1040.length === 0) return false;
+  const x1043 = d.causationId;
+  if (x1043 !== undefined) {
+    if (!(typeof x1043 === "string")) return false;
+    if (x1043.length === 0) return false;
   }
-  for (const k1041 in d) if (!(k1041 === "eventId" || k1041 === "runId" || k1041 === "type" || k1041 === "payload" || k1041 === "timestamp" || k1041 === "sequence" || k1041 === "nodeId" || k1041 === "causationId")) return false;
+  for (const k1044 in d) if (!(k1044 === "eventId" || k1044 === "runId" || k1044 === "type" || k1044 === "payload" || k1044 === "timestamp" || k1044 === "sequence" || k1044 === "nodeId" || k1044 === "causationId")) return false;
   return true;
 }
-function __c1339(d) {
-  if (!__E1042.has(d)) return false;
-  return true;
-}
-function __c1340(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1043 = d.runId;
-  if (x1043 === undefined) return false;
-  if (!(typeof x1043 === "string")) return false;
-  if (x1043.length > 512 && __len(x1043) > 512) return false;
-  if (x1043.length === 0) return false;
-  const x1044 = d.events;
-  if (x1044 === undefined) return false;
-  if (!(Array.isArray(x1044))) return false;
-  for (let i1045 = 0; i1045 < x1044.length; i1045++) {
-    const x1046 = x1044[i1045];
-    if (!__c1328(x1046)) return false;
-  }
+function __c1344(d) {
+  if (!__E1045.has(d)) return false;
   return true;
 }
 function __c1345(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1047 = d.status;
+  const x1046 = d.runId;
+  if (x1046 === undefined) return false;
+  if (!(typeof x1046 === "string")) return false;
+  if (x1046.length > 512 && __len(x1046) > 512) return false;
+  if (x1046.length === 0) return false;
+  const x1047 = d.events;
   if (x1047 === undefined) return false;
-  if (x1047 !== "failed") return false;
-  const x1048 = d.errorCode;
-  if (x1048 === undefined) return false;
-  if (!(typeof x1048 === "string")) return false;
-  if (x1048.length === 0) return false;
+  if (!(Array.isArray(x1047))) return false;
+  for (let i1048 = 0; i1048 < x1047.length; i1048++) {
+    const x1049 = x1047[i1048];
+    if (!__c1333(x1049)) return false;
+  }
   return true;
 }
-function __c1349(d) {
+function __c1350(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1049 = d.fromSeq;
-  if (x1049 === undefined) return false;
-  if (!(Number.isInteger(x1049))) return false;
-  if (x1049 < 0) return false;
-  for (const k1050 in d) if (!(k1050 === "fromSeq")) return false;
-  return true;
-}
-function __c1352(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1051 = d.runId;
+  const x1050 = d.status;
+  if (x1050 === undefined) return false;
+  if (x1050 !== "failed") return false;
+  const x1051 = d.errorCode;
   if (x1051 === undefined) return false;
   if (!(typeof x1051 === "string")) return false;
   if (x1051.length === 0) return false;
-  const x1052 = d.forkedFrom;
+  return true;
+}
+function __c1354(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1052 = d.fromSeq;
   if (x1052 === undefined) return false;
-  if (!__c292(x1052)) return false;
-  const x1053 = d.status;
-  if (x1053 === undefined) return false;
-  if (!(x1053 === "created" || x1053 === "running" || x1053 === "completed")) return false;
+  if (!(Number.isInteger(x1052))) return false;
+  if (x1052 < 0) return false;
+  for (const k1053 in d) if (!(k1053 === "fromSeq")) return false;
   return true;
 }
 function __c1357(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1054 = d.decision;
+  const x1054 = d.runId;
   if (x1054 === undefined) return false;
-  if (!__c192(x1054)) return false;
-  return true;
-}
-function __c1360(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1055 = d.workflowId;
+  if (!(typeof x1054 === "string")) return false;
+  if (x1054.length === 0) return false;
+  const x1055 = d.forkedFrom;
   if (x1055 === undefined) return false;
-  if (!(typeof x1055 === "string")) return false;
-  if (x1055.length === 0) return false;
-  const x1056 = d.parentRunId;
-  if (x1056 !== undefined) {
-    if (!(typeof x1056 === "string")) return false;
-    if (x1056.length === 0) return false;
-  }
-  const x1057 = d.memoryRef;
-  if (x1057 !== undefined) {
-    if (!(typeof x1057 === "string")) return false;
-    if (x1057.length === 0) return false;
-  }
-  const x1058 = d.memoryScopeIsolation;
-  if (x1058 !== undefined) {
-    if (!(x1058 === "inherit" || x1058 === "isolated")) return false;
-  }
-  const x1059 = d.forkedFrom;
+  if (!__c292(x1055)) return false;
+  const x1056 = d.status;
+  if (x1056 === undefined) return false;
+  if (!(x1056 === "created" || x1056 === "running" || x1056 === "completed")) return false;
+  return true;
+}
+function __c1362(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1057 = d.decision;
+  if (x1057 === undefined) return false;
+  if (!__c192(x1057)) return false;
+  return true;
+}
+function __c1365(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1058 = d.workflowId;
+  if (x1058 === undefined) return false;
+  if (!(typeof x1058 === "string")) return false;
+  if (x1058.length === 0) return false;
+  const x1059 = d.parentRunId;
   if (x1059 !== undefined) {
-    if (!__c292(x1059)) return false;
+    if (!(typeof x1059 === "string")) return false;
+    if (x1059.length === 0) return false;
+  }
+  const x1060 = d.memoryRef;
+  if (x1060 !== undefined) {
+    if (!(typeof x1060 === "string")) return false;
+    if (x1060.length === 0) return false;
+  }
+  const x1061 = d.memoryScopeIsolation;
+  if (x1061 !== undefined) {
+    if (!(x1061 === "inherit" || x1061 === "isolated")) return false;
+  }
+  const x1062 = d.forkedFrom;
+  if (x1062 !== undefined) {
+    if (!__c292(x1062)) return false;
   }
   return true;
 }
-function __c1278(d) {
+function __c657(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1060 = d.name;
-  if (x1060 === undefined) return false;
-  if (!(typeof x1060 === "string")) return false;
-  if (x1060.length > 200 && __len(x1060) > 200) return false;
-  if (x1060.length === 0) return false;
-  const x1061 = d.version;
-  if (x1061 !== undefined) {
-    if (!(typeof x1061 === "string")) return false;
-    if (x1061.length > 50 && __len(x1061) > 50) return false;
-    if (x1061.length === 0) return false;
-  }
-  const x1062 = d.workflowId;
-  if (x1062 === undefined) return false;
-  if (!(typeof x1062 === "string")) return false;
-  if (x1062.length > 200 && __len(x1062) > 200) return false;
-  if (x1062.length === 0) return false;
-  const x1063 = d.schedule;
+  const x1063 = d.name;
   if (x1063 === undefined) return false;
-  if (!(typeof x1063 === "object" && x1063 !== null && !Array.isArray(x1063))) return false;
-  if (Object.keys(x1063).length < 1) return false;
+  if (!(typeof x1063 === "string")) return false;
+  if (x1063.length > 200 && __len(x1063) > 200) return false;
+  if (x1063.length === 0) return false;
+  const x1064 = d.version;
+  if (x1064 !== undefined) {
+    if (!(typeof x1064 === "string")) return false;
+    if (x1064.length > 50 && __len(x1064) > 50) return false;
+    if (x1064.length === 0) return false;
+  }
+  const x1065 = d.workflowId;
+  if (x1065 === undefined) return false;
+  if (!(typeof x1065 === "string")) return false;
+  if (x1065.length > 200 && __len(x1065) > 200) return false;
+  if (x1065.length === 0) return false;
+  const x1066 = d.schedule;
+  if (x1066 === undefined) return false;
+  if (!(typeof x1066 === "object" && x1066 !== null && !Array.isArray(x1066))) return false;
+  if (Object.keys(x1066).length < 1) return false;
   return true;
 }
 function __c349(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok1064 = false;
-  L1065: {
+  let ok1067 = false;
+  L1068: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x1066 = d.kind;
-      if (x1066 === undefined) break L1065;
-      if (x1066 !== "distilled") break L1065;
+      const x1069 = d.kind;
+      if (x1069 === undefined) break L1068;
+      if (x1069 !== "distilled") break L1068;
     }
-    ok1064 = true;
+    ok1067 = true;
   }
-  if (ok1064) {
+  if (ok1067) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x1067 = d.archiveId;
-      if (x1067 === undefined) return false;
-      const x1068 = d.event;
-      if (x1068 === undefined) return false;
-    }
-  }
-  let ok1069 = false;
-  L1070: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x1071 = d.kind;
-      if (x1071 === undefined) break L1070;
-      if (x1071 !== "budget-exceeded") break L1070;
-    }
-    ok1069 = true;
-  }
-  if (ok1069) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x1072 = d.tokensRequired;
-      if (x1072 === undefined) return false;
+      const x1070 = d.archiveId;
+      if (x1070 === undefined) return false;
+      const x1071 = d.event;
+      if (x1071 === undefined) return false;
     }
   }
-  let ok1073 = false;
-  L1074: {
+  let ok1072 = false;
+  L1073: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x1075 = d.kind;
-      if (x1075 === undefined) break L1074;
-      if (x1075 !== "failed") break L1074;
+      const x1074 = d.kind;
+      if (x1074 === undefined) break L1073;
+      if (x1074 !== "budget-exceeded") break L1073;
     }
-    ok1073 = true;
+    ok1072 = true;
   }
-  if (ok1073) {
+  if (ok1072) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x1076 = d.errorCode;
-      if (x1076 === undefined) return false;
+      const x1075 = d.tokensRequired;
+      if (x1075 === undefined) return false;
     }
   }
-  const x1077 = d.kind;
-  if (x1077 === undefined) return false;
-  if (!(x1077 === "distilled" || x1077 === "nothing-to-distil" || x1077 === "budget-exceeded" || x1077 === "failed")) return false;
-  const x1078 = d.scheduleId;
-  if (x1078 === undefined) return false;
-  if (!(typeof x1078 === "string")) return false;
-  if (x1078.length > 512 && __len(x1078) > 512) return false;
-  if (x1078.length === 0) return false;
-  const x1079 = d.instant;
-  if (x1079 === undefined) return false;
-  if (!(typeof x1079 === "string")) return false;
-  if (!__fmtDateTime(x1079)) return false;
-  const x1080 = d.missed;
+  let ok1076 = false;
+  L1077: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x1078 = d.kind;
+      if (x1078 === undefined) break L1077;
+      if (x1078 !== "failed") break L1077;
+    }
+    ok1076 = true;
+  }
+  if (ok1076) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x1079 = d.errorCode;
+      if (x1079 === undefined) return false;
+    }
+  }
+  const x1080 = d.kind;
   if (x1080 === undefined) return false;
-  if (!(Number.isInteger(x1080))) return false;
-  if (x1080 < 0) return false;
-  const x1081 = d.archiveId;
-  if (x1081 !== undefined) {
-    if (!(typeof x1081 === "string")) return false;
-    if (x1081.length > 512 && __len(x1081) > 512) return false;
-    if (x1081.length === 0) return false;
-  }
-  const x1082 = d.event;
-  if (x1082 !== undefined) {
-    if (!__c356(x1082)) return false;
-  }
-  const x1083 = d.tokensRequired;
-  if (x1083 !== undefined) {
-    if (!(Number.isInteger(x1083))) return false;
-    if (x1083 < 1) return false;
-  }
-  const x1084 = d.errorCode;
+  if (!(x1080 === "distilled" || x1080 === "nothing-to-distil" || x1080 === "budget-exceeded" || x1080 === "failed")) return false;
+  const x1081 = d.scheduleId;
+  if (x1081 === undefined) return false;
+  if (!(typeof x1081 === "string")) return false;
+  if (x1081.length > 512 && __len(x1081) > 512) return false;
+  if (x1081.length === 0) return false;
+  const x1082 = d.instant;
+  if (x1082 === undefined) return false;
+  if (!(typeof x1082 === "string")) return false;
+  if (!__fmtDateTime(x1082)) return false;
+  const x1083 = d.missed;
+  if (x1083 === undefined) return false;
+  if (!(Number.isInteger(x1083))) return false;
+  if (x1083 < 0) return false;
+  const x1084 = d.archiveId;
   if (x1084 !== undefined) {
     if (!(typeof x1084 === "string")) return false;
-    if (x1084.length > 128 && __len(x1084) > 128) return false;
+    if (x1084.length > 512 && __len(x1084) > 512) return false;
     if (x1084.length === 0) return false;
+  }
+  const x1085 = d.event;
+  if (x1085 !== undefined) {
+    if (!__c356(x1085)) return false;
+  }
+  const x1086 = d.tokensRequired;
+  if (x1086 !== undefined) {
+    if (!(Number.isInteger(x1086))) return false;
+    if (x1086 < 1) return false;
+  }
+  const x1087 = d.errorCode;
+  if (x1087 !== undefined) {
+    if (!(typeof x1087 === "string")) return false;
+    if (x1087.length > 128 && __len(x1087) > 128) return false;
+    if (x1087.length === 0) return false;
   }
   return true;
 }
 function __c150(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1085 = d.supported;
-  if (x1085 === undefined) return false;
-  if (!(typeof x1085 === "boolean")) return false;
-  const x1086 = d.modes;
-  if (x1086 !== undefined) {
-    if (!(Array.isArray(x1086))) return false;
-    if (x1086.length > 1 && __dup(x1086, null) !== null) return false;
-    for (let i1087 = 0; i1087 < x1086.length; i1087++) {
-      const x1088 = x1086[i1087];
-      if (!(x1088 === "semantic" || x1088 === "filter")) return false;
+  const x1088 = d.supported;
+  if (x1088 === undefined) return false;
+  if (!(typeof x1088 === "boolean")) return false;
+  const x1089 = d.modes;
+  if (x1089 !== undefined) {
+    if (!(Array.isArray(x1089))) return false;
+    if (x1089.length > 1 && __dup(x1089, null) !== null) return false;
+    for (let i1090 = 0; i1090 < x1089.length; i1090++) {
+      const x1091 = x1089[i1090];
+      if (!(x1091 === "semantic" || x1091 === "filter")) return false;
     }
   }
-  for (const k1089 in d) if (!(k1089 === "supported" || k1089 === "modes")) return false;
+  for (const k1092 in d) if (!(k1092 === "supported" || k1092 === "modes")) return false;
   return true;
 }
 function __c236(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1090 = d.tokenBudget;
-  if (x1090 === undefined) return false;
-  if (!(Number.isInteger(x1090))) return false;
-  if (x1090 < 1) return false;
-  const x1091 = d.tokensRequired;
-  if (x1091 === undefined) return false;
-  if (!(Number.isInteger(x1091))) return false;
-  if (x1091 < 0) return false;
-  const x1092 = d.memoryRef;
-  if (x1092 !== undefined) {
-    if (!(typeof x1092 === "string")) return false;
-    if (x1092.length === 0) return false;
+  const x1093 = d.tokenBudget;
+  if (x1093 === undefined) return false;
+  if (!(Number.isInteger(x1093))) return false;
+  if (x1093 < 1) return false;
+  const x1094 = d.tokensRequired;
+  if (x1094 === undefined) return false;
+  if (!(Number.isInteger(x1094))) return false;
+  if (x1094 < 0) return false;
+  const x1095 = d.memoryRef;
+  if (x1095 !== undefined) {
+    if (!(typeof x1095 === "string")) return false;
+    if (x1095.length === 0) return false;
   }
   return true;
 }
 function __c262(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1093 = d.failures;
-  if (x1093 === undefined) return false;
-  if (!(Array.isArray(x1093))) return false;
-  if (x1093.length < 1) return false;
-  for (let i1094 = 0; i1094 < x1093.length; i1094++) {
-    const x1095 = x1093[i1094];
-    if (!__c265(x1095)) return false;
+  const x1096 = d.failures;
+  if (x1096 === undefined) return false;
+  if (!(Array.isArray(x1096))) return false;
+  if (x1096.length < 1) return false;
+  for (let i1097 = 0; i1097 < x1096.length; i1097++) {
+    const x1098 = x1096[i1097];
+    if (!__c265(x1098)) return false;
   }
   return true;
 }
 function __c265(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1096 = d.instancePath;
-  if (x1096 === undefined) return false;
-  if (!(typeof x1096 === "string")) return false;
-  const x1097 = d.message;
-  if (x1097 === undefined) return false;
-  if (!(typeof x1097 === "string")) return false;
-  if (x1097.length > 500 && __len(x1097) > 500) return false;
-  for (const k1098 in d) if (!(k1098 === "instancePath" || k1098 === "message")) return false;
-  return true;
-}
-function __c1367(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1099 = d.decisionKind;
+  const x1099 = d.instancePath;
   if (x1099 === undefined) return false;
-  if (!(x1099 === "next-worker" || x1099 === "terminate" || x1099 === "clarify" || x1099 === "handoff")) return false;
-  const x1100 = d.worker;
-  if (x1100 !== undefined) {
-    if (!(typeof x1100 === "string")) return false;
-    if (x1100.length === 0) return false;
-  }
-  const x1101 = d.childRunId;
-  if (x1101 !== undefined) {
-    if (!(typeof x1101 === "string")) return false;
-    if (x1101.length === 0) return false;
-  }
-  return true;
-}
-function __c1261(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1102 = d.name;
-  if (x1102 === undefined) return false;
-  if (!(typeof x1102 === "string")) return false;
-  if (x1102.length > 200 && __len(x1102) > 200) return false;
-  if (x1102.length === 0) return false;
-  const x1103 = d.version;
-  if (x1103 !== undefined) {
-    if (!(typeof x1103 === "string")) return false;
-    if (x1103.length > 50 && __len(x1103) > 50) return false;
-    if (x1103.length === 0) return false;
-  }
-  const x1104 = d.workflows;
-  if (x1104 === undefined) return false;
-  if (!(Array.isArray(x1104))) return false;
-  if (x1104.length < 1) return false;
-  for (let i1105 = 0; i1105 < x1104.length; i1105++) {
-    const x1106 = x1104[i1105];
-    if (!(typeof x1106 === "object" && x1106 !== null && !Array.isArray(x1106))) return false;
-  }
+  if (!(typeof x1099 === "string")) return false;
+  const x1100 = d.message;
+  if (x1100 === undefined) return false;
+  if (!(typeof x1100 === "string")) return false;
+  if (x1100.length > 500 && __len(x1100) > 500) return false;
+  for (const k1101 in d) if (!(k1101 === "instancePath" || k1101 === "message")) return false;
   return true;
 }
 function __c1372(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1107 = d.path;
-  if (x1107 === undefined) return false;
-  if (!(typeof x1107 === "string")) return false;
-  if (x1107.length === 0) return false;
-  const x1108 = d.sha256;
-  if (x1108 !== undefined) {
-    if (!(typeof x1108 === "string")) return false;
-    if (!__RE24.test(x1108)) return false;
+  const x1102 = d.decisionKind;
+  if (x1102 === undefined) return false;
+  if (!(x1102 === "next-worker" || x1102 === "terminate" || x1102 === "clarify" || x1102 === "handoff")) return false;
+  const x1103 = d.worker;
+  if (x1103 !== undefined) {
+    if (!(typeof x1103 === "string")) return false;
+    if (x1103.length === 0) return false;
   }
-  const x1109 = d.byteSize;
-  if (x1109 !== undefined) {
-    if (!(Number.isInteger(x1109))) return false;
-    if (x1109 < 0) return false;
+  const x1104 = d.childRunId;
+  if (x1104 !== undefined) {
+    if (!(typeof x1104 === "string")) return false;
+    if (x1104.length === 0) return false;
+  }
+  return true;
+}
+function __c633(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1105 = d.name;
+  if (x1105 === undefined) return false;
+  if (!(typeof x1105 === "string")) return false;
+  if (x1105.length > 200 && __len(x1105) > 200) return false;
+  if (x1105.length === 0) return false;
+  const x1106 = d.version;
+  if (x1106 !== undefined) {
+    if (!(typeof x1106 === "string")) return false;
+    if (x1106.length > 50 && __len(x1106) > 50) return false;
+    if (x1106.length === 0) return false;
+  }
+  const x1107 = d.workflows;
+  if (x1107 === undefined) return false;
+  if (!(Array.isArray(x1107))) return false;
+  if (x1107.length < 1) return false;
+  for (let i1108 = 0; i1108 < x1107.length; i1108++) {
+    const x1109 = x1107[i1108];
+    if (!(typeof x1109 === "object" && x1109 !== null && !Array.isArray(x1109))) return false;
+  }
+  return true;
+}
+function __c1377(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1110 = d.path;
+  if (x1110 === undefined) return false;
+  if (!(typeof x1110 === "string")) return false;
+  if (x1110.length === 0) return false;
+  const x1111 = d.sha256;
+  if (x1111 !== undefined) {
+    if (!(typeof x1111 === "string")) return false;
+    if (!__RE24.test(x1111)) return false;
+  }
+  const x1112 = d.byteSize;
+  if (x1112 !== undefined) {
+    if (!(Number.isInteger(x1112))) return false;
+    if (x1112 < 0) return false;
   }
   return true;
 }
 function __c23(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1110 = d.memoryDegraded;
-    if (x1110 === undefined) return false;
-    if (x1110 !== true) return false;
-  }
-  return true;
-}
-function __c28(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1111 = d.degradedMemoryDimensions;
-    if (x1111 === undefined) return false;
-    if (!(Array.isArray(x1111))) return false;
-    if (x1111.length < 1) return false;
-  }
-  return true;
-}
-function __c91(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1112 = d.memoryConsolidation;
-    if (x1112 === undefined) return false;
-    if (!(typeof x1112 === "object" && x1112 !== null && !Array.isArray(x1112))) return false;
-    const x1113 = x1112.supported;
+    const x1113 = d.memoryDegraded;
     if (x1113 === undefined) return false;
     if (x1113 !== true) return false;
   }
   return true;
 }
+function __c28(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1114 = d.degradedMemoryDimensions;
+    if (x1114 === undefined) return false;
+    if (!(Array.isArray(x1114))) return false;
+    if (x1114.length < 1) return false;
+  }
+  return true;
+}
+function __c91(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1115 = d.memoryConsolidation;
+    if (x1115 === undefined) return false;
+    if (!(typeof x1115 === "object" && x1115 !== null && !Array.isArray(x1115))) return false;
+    const x1116 = x1115.supported;
+    if (x1116 === undefined) return false;
+    if (x1116 !== true) return false;
+  }
+  return true;
+}
 function __c82(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1114 = d.activation;
-    if (x1114 === undefined) return false;
-    if (x1114 !== "direct-rbac") return false;
+    const x1117 = d.activation;
+    if (x1117 === undefined) return false;
+    if (x1117 !== "direct-rbac") return false;
   }
   return true;
 }
@@ -4897,106 +4914,106 @@ function __c96(d) {
 }
 function __c130(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1115 = d.supported;
-    if (x1115 === undefined) return false;
-    if (x1115 !== true) return false;
+    const x1118 = d.supported;
+    if (x1118 === undefined) return false;
+    if (x1118 !== true) return false;
   }
   return true;
 }
 function __c143(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1116 = d.supported;
-    if (x1116 === undefined) return false;
-    if (x1116 !== true) return false;
+    const x1119 = d.supported;
+    if (x1119 === undefined) return false;
+    if (x1119 !== true) return false;
   }
   return true;
 }
 function __c198(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1117 = d.kind;
-    if (x1117 === undefined) return false;
-    if (x1117 !== "next-worker") return false;
+    const x1120 = d.kind;
+    if (x1120 === undefined) return false;
+    if (x1120 !== "next-worker") return false;
   }
   return true;
 }
 function __c218(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1118 = d.error;
-  if (x1118 === undefined) return false;
-  if (x1118 !== "replay_memory_snapshot_unavailable") return false;
+  const x1121 = d.error;
+  if (x1121 === undefined) return false;
+  if (x1121 !== "replay_memory_snapshot_unavailable") return false;
   return true;
 }
 function __c231(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1119 = d.error;
-  if (x1119 === undefined) return false;
-  if (x1119 !== "token_budget_exceeded") return false;
+  const x1122 = d.error;
+  if (x1122 === undefined) return false;
+  if (x1122 !== "token_budget_exceeded") return false;
   return true;
 }
 function __c243(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1120 = d.error;
-  if (x1120 === undefined) return false;
-  if (x1120 !== "compaction_redaction_failed") return false;
+  const x1123 = d.error;
+  if (x1123 === undefined) return false;
+  if (x1123 !== "compaction_redaction_failed") return false;
   return true;
 }
 function __c250(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1121 = d.error;
-  if (x1121 === undefined) return false;
-  if (x1121 !== "capability_not_provided") return false;
+  const x1124 = d.error;
+  if (x1124 === undefined) return false;
+  if (x1124 !== "capability_not_provided") return false;
   return true;
 }
 function __c257(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1122 = d.error;
-  if (x1122 === undefined) return false;
-  if (x1122 !== "validation_failed") return false;
+  const x1125 = d.error;
+  if (x1125 === undefined) return false;
+  if (x1125 !== "validation_failed") return false;
   return true;
 }
 function __c272(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1123 = d.error;
-  if (x1123 === undefined) return false;
-  if (x1123 !== "payload_too_large") return false;
+  const x1126 = d.error;
+  if (x1126 === undefined) return false;
+  if (x1126 !== "payload_too_large") return false;
   return true;
 }
 function __c282(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1124 = d.error;
-  if (x1124 === undefined) return false;
-  if (x1124 !== "quota_exceeded") return false;
+  const x1127 = d.error;
+  if (x1127 === undefined) return false;
+  if (x1127 !== "quota_exceeded") return false;
   return true;
 }
 function __c370(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1125 = d.kind;
-    if (x1125 === undefined) return false;
-    if (x1125 !== "distilled") return false;
+    const x1128 = d.kind;
+    if (x1128 === undefined) return false;
+    if (x1128 !== "distilled") return false;
   }
   return true;
 }
 function __c376(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1126 = d.kind;
-    if (x1126 === undefined) return false;
-    if (x1126 !== "budget-exceeded") return false;
+    const x1129 = d.kind;
+    if (x1129 === undefined) return false;
+    if (x1129 !== "budget-exceeded") return false;
   }
   return true;
 }
 function __c381(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1127 = d.kind;
-    if (x1127 === undefined) return false;
-    if (x1127 !== "failed") return false;
+    const x1130 = d.kind;
+    if (x1130 === undefined) return false;
+    if (x1130 !== "failed") return false;
   }
   return true;
 }
 function __c464(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1128 = d.kind;
-    if (x1128 === undefined) return false;
-    if (x1128 !== "context-element") return false;
+    const x1131 = d.kind;
+    if (x1131 === undefined) return false;
+    if (x1131 !== "context-element") return false;
   }
   return true;
 }
@@ -5006,334 +5023,334 @@ function __c482(d) {
 }
 function __c572(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1129 = d.decision;
-    if (x1129 === undefined) return false;
-    if (x1129 !== "overridden") return false;
+    const x1132 = d.decision;
+    if (x1132 === undefined) return false;
+    if (x1132 !== "overridden") return false;
   }
   return true;
 }
-function __c605(d) {
+function __c624(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1133 = d.kind;
+    if (x1133 === undefined) return false;
+    if (x1133 !== "agent-pack") return false;
+  }
+  return true;
+}
+function __c629(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1134 = d.kind;
+    if (x1134 === undefined) return false;
+    if (x1134 !== "workflow-chain-pack") return false;
+  }
+  return true;
+}
+function __c641(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1135 = d.kind;
+    if (x1135 === undefined) return false;
+    if (x1135 !== "prompt-template") return false;
+  }
+  return true;
+}
+function __c653(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1136 = d.kind;
+    if (x1136 === undefined) return false;
+    if (x1136 !== "automation") return false;
+  }
+  return true;
+}
+function __c684(d) {
   if (!(Array.isArray(d))) return false;
   if (d.length > 24) return false;
   if (d.length > 1 && __dup(d, null) !== null) return false;
-  for (let i1130 = 0; i1130 < d.length; i1130++) {
-    const x1131 = d[i1130];
-    if (!__c602(x1131)) return false;
+  for (let i1137 = 0; i1137 < d.length; i1137++) {
+    const x1138 = d[i1137];
+    if (!__c681(x1138)) return false;
   }
   return true;
 }
-function __c692(d) {
+function __c771(d) {
   return true;
 }
-function __c694(d) {
+function __c773(d) {
   return true;
 }
-function __c704(d) {
+function __c783(d) {
   if (d !== "generate") return false;
   return true;
 }
-function __c741(d) {
+function __c820(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1132 = d.checks;
-    if (x1132 === undefined) return false;
-    if (!(Array.isArray(x1132))) return false;
-    let found1133 = false;
-    for (let i1134 = 0; i1134 < x1132.length && !found1133; i1134++) {
-      const x1135 = x1132[i1134];
-      L1136: {
-        if (!(typeof x1135 === "object" && x1135 !== null && !Array.isArray(x1135))) break L1136;
-        const x1137 = x1135.result;
-        if (x1137 === undefined) break L1136;
-        if (x1137 !== "fail") break L1136;
-        found1133 = true;
+    const x1139 = d.checks;
+    if (x1139 === undefined) return false;
+    if (!(Array.isArray(x1139))) return false;
+    let found1140 = false;
+    for (let i1141 = 0; i1141 < x1139.length && !found1140; i1141++) {
+      const x1142 = x1139[i1141];
+      L1143: {
+        if (!(typeof x1142 === "object" && x1142 !== null && !Array.isArray(x1142))) break L1143;
+        const x1144 = x1142.result;
+        if (x1144 === undefined) break L1143;
+        if (x1144 !== "fail") break L1143;
+        found1140 = true;
       }
     }
-    if (!found1133) return false;
+    if (!found1140) return false;
   }
   return true;
 }
-function __c743(d) {
+function __c822(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1138 = d.result;
-  if (x1138 === undefined) return false;
-  if (x1138 !== "fail") return false;
+  const x1145 = d.result;
+  if (x1145 === undefined) return false;
+  if (x1145 !== "fail") return false;
   return true;
 }
-function __c787(d) {
+function __c866(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1139 = d["source/kind"];
-    if (x1139 === undefined) return false;
-    if (!(x1139 === "artifact" || x1139 === "dataset")) return false;
+    const x1146 = d["source/kind"];
+    if (x1146 === undefined) return false;
+    if (!(x1146 === "artifact" || x1146 === "dataset")) return false;
   }
   return true;
 }
-function __c805(d) {
+function __c884(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1140 = d.content;
-    if (x1140 === undefined) return false;
+    const x1147 = d.content;
+    if (x1147 === undefined) return false;
   }
   return true;
 }
-function __c807(d) {
+function __c886(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1141 = d["content/ref"];
-    if (x1141 === undefined) return false;
+    const x1148 = d["content/ref"];
+    if (x1148 === undefined) return false;
   }
   return true;
 }
-function __c853(d) {
+function __c932(d) {
   if (!(typeof d === "string")) return false;
   if (d.length > 256 && __len(d) > 256) return false;
   return true;
 }
-function __c854(d) {
+function __c933(d) {
   if (!(Number.isFinite(d))) return false;
   return true;
 }
-function __c855(d) {
+function __c934(d) {
   if (!(typeof d === "boolean")) return false;
   return true;
 }
-function __c856(d) {
+function __c935(d) {
   if (!(d === null)) return false;
   return true;
 }
-function __c880(d) {
+function __c959(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1142 = d.outcome;
-    if (x1142 === undefined) return false;
-    if (x1142 !== "completed") return false;
-  }
-  return true;
-}
-function __c889(d) {
-  return true;
-}
-function __c893(d) {
-  return true;
-}
-function __c895(d) {
-  return true;
-}
-function __c910(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1143 = d.verdict;
-    if (x1143 === undefined) return false;
-    if (x1143 !== "amended") return false;
-  }
-  return true;
-}
-function __c963(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1144 = d.transport_kind;
-    if (x1144 === undefined) return false;
-    if (x1144 !== "http_remote") return false;
-  }
-  return true;
-}
-function __c970(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1145 = d.remote_provider;
-    if (x1145 === undefined) return false;
-    if (x1145 !== true) return false;
-    const x1146 = d.accepts_max_tier;
-    if (x1146 === undefined) return false;
-    if (!(x1146 === "community" || x1146 === "personal")) return false;
-  }
-  return true;
-}
-function __c976(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1147 = d.accepts_max_tier;
-    if (x1147 === undefined) return false;
-    if (x1147 !== "public") return false;
-  }
-  return true;
-}
-function __c982(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1148 = d.accepts_max_tier;
-    if (x1148 === undefined) return false;
-    if (x1148 !== "community") return false;
-  }
-  return true;
-}
-function __c988(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1149 = d.accepts_max_tier;
+    const x1149 = d.outcome;
     if (x1149 === undefined) return false;
-    if (x1149 !== "personal") return false;
-    const x1150 = d.operator_acknowledgement;
+    if (x1149 !== "completed") return false;
+  }
+  return true;
+}
+function __c968(d) {
+  return true;
+}
+function __c972(d) {
+  return true;
+}
+function __c974(d) {
+  return true;
+}
+function __c989(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1150 = d.verdict;
     if (x1150 === undefined) return false;
-    if (!(typeof x1150 === "object" && x1150 !== null && !Array.isArray(x1150))) return false;
+    if (x1150 !== "amended") return false;
   }
   return true;
 }
-function __c1009(d) {
+function __c1042(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1151 = d.kind;
+    const x1151 = d.transport_kind;
     if (x1151 === undefined) return false;
-    if (x1151 !== "single-choice") return false;
+    if (x1151 !== "http_remote") return false;
   }
   return true;
 }
-function __c1015(d) {
+function __c1049(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1152 = d.kind;
+    const x1152 = d.remote_provider;
     if (x1152 === undefined) return false;
-    if (x1152 !== "multi-choice") return false;
-  }
-  return true;
-}
-function __c1021(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1153 = d.kind;
+    if (x1152 !== true) return false;
+    const x1153 = d.accepts_max_tier;
     if (x1153 === undefined) return false;
-    if (x1153 !== "confirm") return false;
+    if (!(x1153 === "community" || x1153 === "personal")) return false;
   }
   return true;
 }
-function __c1027(d) {
+function __c1055(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1154 = d.kind;
+    const x1154 = d.accepts_max_tier;
     if (x1154 === undefined) return false;
-    if (x1154 !== "free-text-with-allowlist") return false;
+    if (x1154 !== "public") return false;
   }
   return true;
 }
-function __c1033(d) {
+function __c1061(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1155 = d.kind;
+    const x1155 = d.accepts_max_tier;
     if (x1155 === undefined) return false;
-    if (x1155 !== "open-interaction") return false;
+    if (x1155 !== "community") return false;
   }
   return true;
 }
-function __c1037(d) {
-  return true;
-}
-function __c1048(d) {
+function __c1067(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1156 = d["subject/ref"];
+    const x1156 = d.accepts_max_tier;
     if (x1156 === undefined) return false;
-  }
-  return true;
-}
-function __c1050(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1157 = d["body/ref"];
+    if (x1156 !== "personal") return false;
+    const x1157 = d.operator_acknowledgement;
     if (x1157 === undefined) return false;
+    if (!(typeof x1157 === "object" && x1157 !== null && !Array.isArray(x1157))) return false;
   }
   return true;
 }
-function __c1106(d) {
+function __c1088(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1158 = d["widget/kind"];
+    const x1158 = d.kind;
     if (x1158 === undefined) return false;
     if (x1158 !== "single-choice") return false;
   }
   return true;
 }
-function __c1118(d) {
+function __c1094(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1159 = d["widget/kind"];
+    const x1159 = d.kind;
     if (x1159 === undefined) return false;
     if (x1159 !== "multi-choice") return false;
   }
   return true;
 }
-function __c1125(d) {
+function __c1100(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1160 = d["widget/kind"];
+    const x1160 = d.kind;
     if (x1160 === undefined) return false;
     if (x1160 !== "confirm") return false;
   }
   return true;
 }
-function __c1132(d) {
+function __c1106(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1161 = d["widget/kind"];
+    const x1161 = d.kind;
     if (x1161 === undefined) return false;
     if (x1161 !== "free-text-with-allowlist") return false;
   }
   return true;
 }
-function __c1151(d) {
+function __c1112(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1162 = d.state;
+    const x1162 = d.kind;
     if (x1162 === undefined) return false;
-    if (x1162 !== "answered") return false;
+    if (x1162 !== "open-interaction") return false;
   }
   return true;
 }
-function __c1157(d) {
+function __c1116(d) {
   return true;
 }
-function __c1159(d) {
-  return true;
-}
-function __c1161(d) {
+function __c1127(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1163 = d.state;
+    const x1163 = d["subject/ref"];
     if (x1163 === undefined) return false;
-    if (x1163 !== "superseded") return false;
   }
   return true;
 }
-function __c1166(d) {
+function __c1129(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1164 = d.state;
+    const x1164 = d["body/ref"];
     if (x1164 === undefined) return false;
-    if (!(x1164 === "pending" || x1164 === "answered")) return false;
   }
   return true;
 }
-function __c1170(d) {
-  return true;
-}
-function __c1252(d) {
+function __c1185(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1165 = d.kind;
+    const x1165 = d["widget/kind"];
     if (x1165 === undefined) return false;
-    if (x1165 !== "agent-pack") return false;
+    if (x1165 !== "single-choice") return false;
   }
   return true;
 }
-function __c1257(d) {
+function __c1197(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1166 = d.kind;
+    const x1166 = d["widget/kind"];
     if (x1166 === undefined) return false;
-    if (x1166 !== "workflow-chain-pack") return false;
+    if (x1166 !== "multi-choice") return false;
   }
   return true;
 }
-function __c1269(d) {
+function __c1204(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1167 = d.kind;
+    const x1167 = d["widget/kind"];
     if (x1167 === undefined) return false;
-    if (x1167 !== "prompt-template") return false;
+    if (x1167 !== "confirm") return false;
   }
   return true;
 }
-function __c1274(d) {
+function __c1211(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1168 = d.kind;
+    const x1168 = d["widget/kind"];
     if (x1168 === undefined) return false;
-    if (x1168 !== "automation") return false;
+    if (x1168 !== "free-text-with-allowlist") return false;
   }
   return true;
 }
-function __c1293(d) {
+function __c1230(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1169 = d.state;
+    if (x1169 === undefined) return false;
+    if (x1169 !== "answered") return false;
+  }
+  return true;
+}
+function __c1236(d) {
+  return true;
+}
+function __c1238(d) {
+  return true;
+}
+function __c1240(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1170 = d.state;
+    if (x1170 === undefined) return false;
+    if (x1170 !== "superseded") return false;
+  }
+  return true;
+}
+function __c1245(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1171 = d.state;
+    if (x1171 === undefined) return false;
+    if (!(x1171 === "pending" || x1171 === "answered")) return false;
+  }
+  return true;
+}
+function __c1249(d) {
+  return true;
+}
+function __c1298(d) {
   if (!(d === "artifact" || d === "rationale" || d === "title" || d === "template")) return false;
   return true;
 }
-function __c1306(d) {
+function __c1311(d) {
   if (!(d === "artifact" || d === "rationale" || d === "title" || d === "template")) return false;
   return true;
 }
 
 // ── diagnostic path: the schema nodes, walked when a caller reads `errors` ──
-const __FILES = ["agent-inventory-response.schema.json","run-event-payloads.schema.json","capabilities.schema.json","proposal.schema.json","proposal-apply-response.schema.json","error.schema.json","orchestrator-decision.schema.json","run-event.schema.json","host-sample-commitment-fire-request.schema.json","host-sample-commitment-fire-response.schema.json","host-sample-consolidate-request.schema.json","host-sample-consolidate-response.schema.json","host-sample-cross-run-ttl-request.schema.json","host-sample-cross-run-ttl-response.schema.json","memory-entry.schema.json","host-sample-distill-schedule-request.schema.json","host-sample-distill-schedule-response.schema.json","host-sample-distill-schedule-tick-response.schema.json","host-sample-distill-schedule-tick-request.schema.json","host-sample-escalation-run-request.schema.json","host-sample-escalation-run-response.schema.json","host-sample-inquirium-traces-response.schema.json","inquirium.assistant-turn-trace.v1.schema.json","inquirium.inquiry-turn.v1.schema.json","inquirium.generate.response.v1.schema.json","inquirium.generate.request.v1.schema.json","inquirium.context-assembly.request.v1.schema.json","inquirium.classification.v1.schema.json","host-sample-memory-compact-request.schema.json","host-sample-memory-compact-response.schema.json","host-sample-memory-distill-request.schema.json","host-sample-memory-distill-response.schema.json","memory-index.schema.json","host-sample-memory-entries-response.schema.json","host-sample-memory-redaction-request.schema.json","host-sample-memory-redaction-response.schema.json","host-sample-memory-seed-request.schema.json","host-sample-memory-seed-response.schema.json","host-sample-proposal-gate-decision-request.schema.json","host-sample-proposal-synthesize-request.schema.json","host-sample-question-cancel-request.schema.json","host-sample-replay-fixture-request.schema.json","host-sample-replay-fixture-response.schema.json","inquirium.operator-question.widget.single-choice.v1.schema.json","inquirium.operator-question.answer.v1.schema.json","inquirium.assistant-config.v1.schema.json","inquirium.node-mode.v1.schema.json","inquirium.assistant-ui-preferences.v1.schema.json","inquirium.baseline-assistant-profile.v1.schema.json","inquirium.baseline-assistant-conformance-report.v1.schema.json","inquirium.operator-question.request.v1.schema.json","inquirium.operator-question.widget.confirm.v1.schema.json","inquirium.context-element.v1.schema.json","inquirium.operator-question.widget.free-text-with-allowlist.v1.schema.json","inquirium.inquiry-feedback.v1.schema.json","inquirium.inquiry-result.v1.schema.json","inquirium.model-acceptance.v1.schema.json","inquirium.runtime-candidate.v1.schema.json","inquirium.operator-question.widget.multi-choice.v1.schema.json","notification-create.v1.schema.json","inquirium.operator-question.state.v1.schema.json","memory-list-options.schema.json","proposal-installed-artifact-response.schema.json","proposal-list-response.schema.json","proposal-revise-request.schema.json","run-events-response.schema.json","run-fork-request.schema.json","run-fork-response.schema.json"];
+const __FILES = ["agent-inventory-response.schema.json","run-event-payloads.schema.json","capabilities.schema.json","proposal.schema.json","proposal-apply-response.schema.json","error.schema.json","orchestrator-decision.schema.json","run-event.schema.json","host-sample-commitment-fire-request.schema.json","host-sample-commitment-fire-response.schema.json","host-sample-consolidate-request.schema.json","host-sample-consolidate-response.schema.json","host-sample-cross-run-ttl-request.schema.json","host-sample-cross-run-ttl-response.schema.json","memory-entry.schema.json","host-sample-distill-schedule-request.schema.json","host-sample-distill-schedule-response.schema.json","host-sample-distill-schedule-tick-response.schema.json","host-sample-distill-schedule-tick-request.schema.json","host-sample-escalation-run-request.schema.json","host-sample-escalation-run-response.schema.json","host-sample-inquirium-traces-response.schema.json","inquirium.assistant-turn-trace.v1.schema.json","inquirium.inquiry-turn.v1.schema.json","inquirium.generate.response.v1.schema.json","inquirium.generate.request.v1.schema.json","inquirium.context-assembly.request.v1.schema.json","inquirium.classification.v1.schema.json","host-sample-memory-compact-request.schema.json","host-sample-memory-compact-response.schema.json","host-sample-memory-distill-request.schema.json","host-sample-memory-distill-response.schema.json","memory-index.schema.json","host-sample-memory-entries-response.schema.json","host-sample-memory-redaction-request.schema.json","host-sample-memory-redaction-response.schema.json","host-sample-memory-seed-request.schema.json","host-sample-memory-seed-response.schema.json","host-sample-proposal-gate-decision-request.schema.json","host-sample-proposal-synthesize-request.schema.json","host-sample-proposal-synthesize-response.schema.json","host-sample-question-cancel-request.schema.json","host-sample-replay-fixture-request.schema.json","host-sample-replay-fixture-response.schema.json","inquirium.operator-question.widget.single-choice.v1.schema.json","inquirium.operator-question.answer.v1.schema.json","inquirium.assistant-config.v1.schema.json","inquirium.node-mode.v1.schema.json","inquirium.assistant-ui-preferences.v1.schema.json","inquirium.baseline-assistant-profile.v1.schema.json","inquirium.baseline-assistant-conformance-report.v1.schema.json","inquirium.operator-question.request.v1.schema.json","inquirium.operator-question.widget.confirm.v1.schema.json","inquirium.context-element.v1.schema.json","inquirium.operator-question.widget.free-text-with-allowlist.v1.schema.json","inquirium.inquiry-feedback.v1.schema.json","inquirium.inquiry-result.v1.schema.json","inquirium.model-acceptance.v1.schema.json","inquirium.runtime-candidate.v1.schema.json","inquirium.operator-question.widget.multi-choice.v1.schema.json","notification-create.v1.schema.json","inquirium.operator-question.state.v1.schema.json","memory-list-options.schema.json","proposal-installed-artifact-response.schema.json","proposal-list-response.schema.json","proposal-revise-request.schema.json","run-events-response.schema.json","run-fork-request.schema.json","run-fork-response.schema.json"];
 /** A node of the table: every node has the same fields in the same order (one object shape for the interpreter). */
 function __Node(o) {
   this.f = o.f;
@@ -6211,662 +6228,34 @@ const __S = [
   { f: 39, p: "/properties/sourceRunIds/items", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
   { f: 39, p: "/properties/duplicateOf", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 500, "minLength": 1 } },
   { f: 39, p: "/additionalProperties", b: false },
-  { f: 40, p: "", c: __c588, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["question/ref"] }, pr: [["question/ref", "question~1ref", 589]], ap: 590, kn: new Set(["question/ref"]) },
-  { f: 40, p: "/properties/question~1ref", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
-  { f: 40, p: "/additionalProperties", b: false },
-  { f: 41, p: "", c: __c591, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": [] }, pr: [["dropEventLog", "dropEventLog", 592]], ap: 593, kn: new Set(["dropEventLog"]) },
-  { f: 41, p: "/properties/dropEventLog", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 41, p: "/additionalProperties", b: false },
-  { f: 42, p: "", c: __c594, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","memoryRef","memoryId","fromSeq","expectedAtFork","current"] }, pr: [["runId", "runId", 595], ["memoryRef", "memoryRef", 596], ["memoryId", "memoryId", 597], ["fromSeq", "fromSeq", 598], ["expectedAtFork", "expectedAtFork", 599], ["current", "current", 600]], ap: 601, kn: new Set(["runId","memoryRef","memoryId","fromSeq","expectedAtFork","current"]) },
-  { f: 42, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
-  { f: 42, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
-  { f: 42, p: "/properties/memoryId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
-  { f: 42, p: "/properties/fromSeq", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 42, p: "/properties/expectedAtFork", t: ["string"], tv: "string", ut: 1, g: [] },
-  { f: 42, p: "/properties/current", t: ["string"], tv: "string", ut: 1, g: [] },
-  { f: 42, p: "/additionalProperties", av: 1, b: true },
-  { f: 43, p: "/$defs/AnswerToken", c: __c602, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[a-z0-9][a-z0-9._-]{0,63}$" }, re: __RE5 },
-  { f: 44, p: "/$defs/AnswerValue", c: __c603, g: [[0,[4]]], any: [604,605] },
-  { f: 44, p: "/$defs/AnswerValue/anyOf/0", c: __c602, r: 602, ro: 1, g: [[0,[0]]] },
-  { f: 44, p: "/$defs/AnswerValue/anyOf/1", c: __c605, t: ["array"], tv: "array", g: [[3,[16,18,20]]], k: { "maxItems": 24, "uniqueItems": true }, it: 606, uq: null },
-  { f: 44, p: "/$defs/AnswerValue/anyOf/1/items", c: __c602, r: 602, ro: 1, g: [[0,[0]]] },
-  { f: 45, p: "", c: __c607, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema"] }, pr: [["schema", "schema", 608], ["retention", "retention", 609], ["trace_level", "trace_level", 630], ["egress", "egress", 639], ["verification_rigor", "verification_rigor", 649], ["escalation_threshold", "escalation_threshold", 667]], ap: 681, kn: new Set(["schema","retention","trace_level","egress","verification_rigor","escalation_threshold"]) },
-  { f: 45, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.assistant-config.v1" } },
-  { f: 45, p: "/properties/retention", c: __c610, r: 610, ro: 1, g: [[0,[0]]] },
-  { f: 45, p: "/$defs/RetentionByClass", c: __c610, r: 611, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 619], ["by_class", "by_class", 624]], ap: 629, kn: new Set(["default","by_class"]) },
-  { f: 27, p: "/$defs/ClassKeyed", c: __c611, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["default"] }, pr: [["default", "default", 612], ["by_class", "by_class", 613]], ap: 618, kn: new Set(["default","by_class"]) },
-  { f: 27, p: "/$defs/ClassKeyed/properties/default", av: 1, g: [] },
-  { f: 27, p: "/$defs/ClassKeyed/properties/by_class", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["public", "public", 614], ["community", "community", 615], ["personal", "personal", 616]], ap: 617, kn: new Set(["public","community","personal"]) },
-  { f: 27, p: "/$defs/ClassKeyed/properties/by_class/properties/public", av: 1, g: [] },
-  { f: 27, p: "/$defs/ClassKeyed/properties/by_class/properties/community", av: 1, g: [] },
-  { f: 27, p: "/$defs/ClassKeyed/properties/by_class/properties/personal", av: 1, g: [] },
-  { f: 27, p: "/$defs/ClassKeyed/properties/by_class/additionalProperties", b: false },
-  { f: 27, p: "/$defs/ClassKeyed/additionalProperties", b: false },
-  { f: 45, p: "/$defs/RetentionByClass/properties/default", c: __c620, r: 620, ro: 1, g: [[0,[0]]] },
-  { f: 45, p: "/$defs/RetentionProfile", c: __c620, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["max_age"] }, pr: [["max_age", "max_age", 621], ["on_expiry", "on_expiry", 622]], ap: 623, kn: new Set(["max_age","on_expiry"]) },
-  { f: 45, p: "/$defs/RetentionProfile/properties/max_age", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "duration" }, fm: __fmtDuration },
-  { f: 45, p: "/$defs/RetentionProfile/properties/on_expiry", g: [[0,[2]]], k: { "enum": ["excise","archive"] } },
-  { f: 45, p: "/$defs/RetentionProfile/additionalProperties", b: false },
-  { f: 45, p: "/$defs/RetentionByClass/properties/by_class", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["public", "public", 625], ["community", "community", 626], ["personal", "personal", 627]], ap: 628, kn: new Set(["public","community","personal"]) },
-  { f: 45, p: "/$defs/RetentionByClass/properties/by_class/properties/public", c: __c620, r: 620, ro: 1, g: [[0,[0]]] },
-  { f: 45, p: "/$defs/RetentionByClass/properties/by_class/properties/community", c: __c620, r: 620, ro: 1, g: [[0,[0]]] },
-  { f: 45, p: "/$defs/RetentionByClass/properties/by_class/properties/personal", c: __c620, r: 620, ro: 1, g: [[0,[0]]] },
-  { f: 45, p: "/$defs/RetentionByClass/properties/by_class/additionalProperties", b: false },
-  { f: 45, p: "/$defs/RetentionByClass/additionalProperties", b: false },
-  { f: 45, p: "/properties/trace_level", c: __c631, r: 631, ro: 1, g: [[0,[0]]] },
-  { f: 45, p: "/$defs/TraceLevelByClass", c: __c631, r: 611, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 632], ["by_class", "by_class", 633]], ap: 638, kn: new Set(["default","by_class"]) },
-  { f: 45, p: "/$defs/TraceLevelByClass/properties/default", c: __c444, r: 444, ro: 1, g: [[0,[0]]] },
-  { f: 45, p: "/$defs/TraceLevelByClass/properties/by_class", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["public", "public", 634], ["community", "community", 635], ["personal", "personal", 636]], ap: 637, kn: new Set(["public","community","personal"]) },
-  { f: 45, p: "/$defs/TraceLevelByClass/properties/by_class/properties/public", c: __c444, r: 444, ro: 1, g: [[0,[0]]] },
-  { f: 45, p: "/$defs/TraceLevelByClass/properties/by_class/properties/community", c: __c444, r: 444, ro: 1, g: [[0,[0]]] },
-  { f: 45, p: "/$defs/TraceLevelByClass/properties/by_class/properties/personal", c: __c444, r: 444, ro: 1, g: [[0,[0]]] },
-  { f: 45, p: "/$defs/TraceLevelByClass/properties/by_class/additionalProperties", b: false },
-  { f: 45, p: "/$defs/TraceLevelByClass/additionalProperties", b: false },
-  { f: 45, p: "/properties/egress", c: __c640, r: 640, ro: 1, g: [[0,[0]]] },
-  { f: 45, p: "/$defs/EgressByClass", c: __c640, r: 611, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 641], ["by_class", "by_class", 643]], ap: 648, kn: new Set(["default","by_class"]) },
-  { f: 45, p: "/$defs/EgressByClass/properties/default", c: __c642, r: 642, ro: 1, g: [[0,[0]]] },
-  { f: 45, p: "/$defs/Egress", c: __c642, g: [[0,[2]]], k: { "enum": ["deny","allow_accepting_remote"] } },
-  { f: 45, p: "/$defs/EgressByClass/properties/by_class", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["public", "public", 644], ["community", "community", 645], ["personal", "personal", 646]], ap: 647, kn: new Set(["public","community","personal"]) },
-  { f: 45, p: "/$defs/EgressByClass/properties/by_class/properties/public", c: __c642, r: 642, ro: 1, g: [[0,[0]]] },
-  { f: 45, p: "/$defs/EgressByClass/properties/by_class/properties/community", c: __c642, r: 642, ro: 1, g: [[0,[0]]] },
-  { f: 45, p: "/$defs/EgressByClass/properties/by_class/properties/personal", c: __c642, r: 642, ro: 1, g: [[0,[0]]] },
-  { f: 45, p: "/$defs/EgressByClass/properties/by_class/additionalProperties", b: false },
-  { f: 45, p: "/$defs/EgressByClass/additionalProperties", b: false },
-  { f: 45, p: "/properties/verification_rigor", c: __c650, r: 650, ro: 1, g: [[0,[0]]] },
-  { f: 45, p: "/$defs/VerificationRigorByMode", c: __c650, r: 651, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 659], ["by_mode", "by_mode", 661]], ap: 666, kn: new Set(["default","by_mode"]) },
-  { f: 46, p: "/$defs/ModeKeyed", c: __c651, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["default"] }, pr: [["default", "default", 652], ["by_mode", "by_mode", 653]], ap: 658, kn: new Set(["default","by_mode"]) },
-  { f: 46, p: "/$defs/ModeKeyed/properties/default", av: 1, g: [] },
-  { f: 46, p: "/$defs/ModeKeyed/properties/by_mode", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["commons", "commons", 654], ["support", "support", 655], ["crisis", "crisis", 656]], ap: 657, kn: new Set(["commons","support","crisis"]) },
-  { f: 46, p: "/$defs/ModeKeyed/properties/by_mode/properties/commons", av: 1, g: [] },
-  { f: 46, p: "/$defs/ModeKeyed/properties/by_mode/properties/support", av: 1, g: [] },
-  { f: 46, p: "/$defs/ModeKeyed/properties/by_mode/properties/crisis", av: 1, g: [] },
-  { f: 46, p: "/$defs/ModeKeyed/properties/by_mode/additionalProperties", b: false },
-  { f: 46, p: "/$defs/ModeKeyed/additionalProperties", b: false },
-  { f: 45, p: "/$defs/VerificationRigorByMode/properties/default", c: __c660, r: 660, ro: 1, g: [[0,[0]]] },
-  { f: 45, p: "/$defs/VerificationRigor", c: __c660, g: [[0,[2]]], k: { "enum": ["standard","elevated","strict"] } },
-  { f: 45, p: "/$defs/VerificationRigorByMode/properties/by_mode", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["commons", "commons", 662], ["support", "support", 663], ["crisis", "crisis", 664]], ap: 665, kn: new Set(["commons","support","crisis"]) },
-  { f: 45, p: "/$defs/VerificationRigorByMode/properties/by_mode/properties/commons", c: __c660, r: 660, ro: 1, g: [[0,[0]]] },
-  { f: 45, p: "/$defs/VerificationRigorByMode/properties/by_mode/properties/support", c: __c660, r: 660, ro: 1, g: [[0,[0]]] },
-  { f: 45, p: "/$defs/VerificationRigorByMode/properties/by_mode/properties/crisis", c: __c660, r: 660, ro: 1, g: [[0,[0]]] },
-  { f: 45, p: "/$defs/VerificationRigorByMode/properties/by_mode/additionalProperties", b: false },
-  { f: 45, p: "/$defs/VerificationRigorByMode/additionalProperties", b: false },
-  { f: 45, p: "/properties/escalation_threshold", c: __c668, r: 668, ro: 1, g: [[0,[0]]] },
-  { f: 45, p: "/$defs/EscalationThresholdByMode", c: __c668, r: 651, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 669], ["by_mode", "by_mode", 675]], ap: 680, kn: new Set(["default","by_mode"]) },
-  { f: 45, p: "/$defs/EscalationThresholdByMode/properties/default", c: __c670, r: 670, ro: 1, g: [[0,[0]]] },
-  { f: 45, p: "/$defs/EscalationThreshold", c: __c670, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["escalate"] }, pr: [["escalate", "escalate", 671]], ap: 674, kn: new Set(["escalate"]) },
-  { f: 45, p: "/$defs/EscalationThreshold/properties/escalate", t: ["array"], tv: "array", g: [[3,[18,20]]], k: { "uniqueItems": true }, it: 672, uq: null },
-  { f: 45, p: "/$defs/EscalationThreshold/properties/escalate/items", c: __c673, r: 673, ro: 1, g: [[0,[0]]] },
-  { f: 45, p: "/$defs/EscalationTrigger", c: __c673, g: [[0,[2]]], k: { "enum": ["operator-decision","sustained-degradation","boundary-risk","pre-egress-confirmation","crisis-candidate"] } },
-  { f: 45, p: "/$defs/EscalationThreshold/additionalProperties", b: false },
-  { f: 45, p: "/$defs/EscalationThresholdByMode/properties/by_mode", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["commons", "commons", 676], ["support", "support", 677], ["crisis", "crisis", 678]], ap: 679, kn: new Set(["commons","support","crisis"]) },
-  { f: 45, p: "/$defs/EscalationThresholdByMode/properties/by_mode/properties/commons", c: __c670, r: 670, ro: 1, g: [[0,[0]]] },
-  { f: 45, p: "/$defs/EscalationThresholdByMode/properties/by_mode/properties/support", c: __c670, r: 670, ro: 1, g: [[0,[0]]] },
-  { f: 45, p: "/$defs/EscalationThresholdByMode/properties/by_mode/properties/crisis", c: __c670, r: 670, ro: 1, g: [[0,[0]]] },
-  { f: 45, p: "/$defs/EscalationThresholdByMode/properties/by_mode/additionalProperties", b: false },
-  { f: 45, p: "/$defs/EscalationThresholdByMode/additionalProperties", b: false },
-  { f: 45, p: "/additionalProperties", b: false },
-  { f: 47, p: "", c: __c682, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","initiation"] }, pr: [["schema", "schema", 683], ["ui_profile", "ui_profile", 684], ["surface", "surface", 685], ["pinned", "pinned", 686], ["hidden", "hidden", 687], ["initiation", "initiation", 688], ["show_activity_feed", "show_activity_feed", 689], ["show_confidence", "show_confidence", 690], ["streak_count", "streak_count", 691], ["nudge_after", "nudge_after", 693]], ap: 695, kn: new Set(["schema","ui_profile","surface","pinned","hidden","initiation","show_activity_feed","show_confidence","streak_count","nudge_after"]) },
-  { f: 47, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.assistant-ui-preferences.v1" } },
-  { f: 47, p: "/properties/ui_profile", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 47, p: "/properties/surface", g: [[0,[2]]], k: { "enum": ["contact-rail","assistant-section"] } },
-  { f: 47, p: "/properties/pinned", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 47, p: "/properties/hidden", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 47, p: "/properties/initiation", g: [[0,[2]]], k: { "enum": ["never"] } },
-  { f: 47, p: "/properties/show_activity_feed", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 47, p: "/properties/show_confidence", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 47, p: "/properties/streak_count", g: [[0,[3]]], no: 692 },
-  { f: 47, p: "/properties/streak_count/not", av: 1, c: __c692, g: [] },
-  { f: 47, p: "/properties/nudge_after", g: [[0,[3]]], no: 694 },
-  { f: 47, p: "/properties/nudge_after/not", av: 1, c: __c694, g: [] },
-  { f: 47, p: "/additionalProperties", b: false },
-  { f: 48, p: "", c: __c696, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","profile/id","anchor","requires","guarantees","conformance/max-age"] }, pr: [["schema", "schema", 697], ["profile/id", "profile~1id", 698], ["anchor", "anchor", 699], ["requires", "requires", 700], ["guarantees", "guarantees", 711], ["conformance/max-age", "conformance~1max-age", 718]], ap: 719, kn: new Set(["schema","profile/id","anchor","requires","guarantees","conformance/max-age"]) },
-  { f: 48, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.baseline-assistant-profile.v1" } },
-  { f: 48, p: "/properties/profile~1id", g: [[0,[1]]], k: { "const": "baseline-assistant" } },
-  { f: 48, p: "/properties/anchor", g: [[0,[1]]], k: { "const": "UNIVERSAL-BASIC-COMPUTE" } },
-  { f: 48, p: "/properties/requires", c: __c701, r: 701, ro: 1, g: [[0,[0]]] },
-  { f: 48, p: "/$defs/ProfileRequirements", c: __c701, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["operations","min_context_window","tool_surface","transports","max_output_tokens"] }, pr: [["operations", "operations", 702], ["min_context_window", "min_context_window", 705], ["tool_surface", "tool_surface", 706], ["transports", "transports", 707], ["max_output_tokens", "max_output_tokens", 709]], ap: 710, kn: new Set(["operations","min_context_window","tool_surface","transports","max_output_tokens"]) },
-  { f: 48, p: "/$defs/ProfileRequirements/properties/operations", t: ["array"], tv: "array", g: [[3,[18,19,20]]], k: { "uniqueItems": true }, it: 703, co: 704, uq: null },
-  { f: 48, p: "/$defs/ProfileRequirements/properties/operations/items", g: [[0,[2]]], k: { "enum": ["generate","embed","batch_embed"] } },
-  { f: 48, p: "/$defs/ProfileRequirements/properties/operations/contains", c: __c704, g: [[0,[1]]], k: { "const": "generate" } },
-  { f: 48, p: "/$defs/ProfileRequirements/properties/min_context_window", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 512 } },
-  { f: 48, p: "/$defs/ProfileRequirements/properties/tool_surface", g: [[0,[1]]], k: { "const": "none" } },
-  { f: 48, p: "/$defs/ProfileRequirements/properties/transports", t: ["array"], tv: "array", g: [[3,[17,18,20]]], k: { "minItems": 1, "uniqueItems": true }, it: 708, uq: null },
-  { f: 48, p: "/$defs/ProfileRequirements/properties/transports/items", g: [[0,[2]]], k: { "enum": ["http_local","command_stdio"] } },
-  { f: 48, p: "/$defs/ProfileRequirements/properties/max_output_tokens", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
-  { f: 48, p: "/$defs/ProfileRequirements/additionalProperties", b: false },
-  { f: 48, p: "/properties/guarantees", c: __c712, r: 712, ro: 1, g: [[0,[0]]] },
-  { f: 48, p: "/$defs/ProfileGuarantees", c: __c712, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["no_telemetry_egress","no_remote_fallback","works_offline","no_economic_gating"] }, pr: [["no_telemetry_egress", "no_telemetry_egress", 713], ["no_remote_fallback", "no_remote_fallback", 714], ["works_offline", "works_offline", 715], ["no_economic_gating", "no_economic_gating", 716]], ap: 717, kn: new Set(["no_telemetry_egress","no_remote_fallback","works_offline","no_economic_gating"]) },
-  { f: 48, p: "/$defs/ProfileGuarantees/properties/no_telemetry_egress", g: [[0,[1]]], k: { "const": true } },
-  { f: 48, p: "/$defs/ProfileGuarantees/properties/no_remote_fallback", g: [[0,[1]]], k: { "const": true } },
-  { f: 48, p: "/$defs/ProfileGuarantees/properties/works_offline", g: [[0,[1]]], k: { "const": true } },
-  { f: 48, p: "/$defs/ProfileGuarantees/properties/no_economic_gating", g: [[0,[1]]], k: { "const": true } },
-  { f: 48, p: "/$defs/ProfileGuarantees/additionalProperties", b: false },
-  { f: 48, p: "/properties/conformance~1max-age", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "duration" }, fm: __fmtDuration },
-  { f: 48, p: "/additionalProperties", b: false },
-  { f: 49, p: "", c: __c720, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","report/id","runtime/ref","profile/id","environment/ref","time/generated-at","time/expires-at","status","checks","overall/passed"] }, pr: [["schema", "schema", 721], ["report/id", "report~1id", 722], ["runtime/ref", "runtime~1ref", 723], ["model.binding/ref", "model.binding~1ref", 724], ["profile/id", "profile~1id", 725], ["environment/ref", "environment~1ref", 726], ["time/generated-at", "time~1generated-at", 727], ["time/expires-at", "time~1expires-at", 728], ["status", "status", 729], ["checks", "checks", 730], ["overall/passed", "overall~1passed", 738]], ap: 739, kn: new Set(["schema","report/id","runtime/ref","model.binding/ref","profile/id","environment/ref","time/generated-at","time/expires-at","status","checks","overall/passed"]), all: [740] },
-  { f: 49, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.baseline-assistant-conformance-report.v1" } },
-  { f: 49, p: "/properties/report~1id", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 49, p: "/properties/runtime~1ref", c: __c421, r: 421, ro: 1, g: [[0,[0]]] },
-  { f: 49, p: "/properties/model.binding~1ref", c: __c423, r: 423, ro: 1, g: [[0,[0]]] },
-  { f: 49, p: "/properties/profile~1id", g: [[0,[1]]], k: { "const": "baseline-assistant" } },
-  { f: 49, p: "/properties/environment~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 49, p: "/properties/time~1generated-at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 49, p: "/properties/time~1expires-at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 49, p: "/properties/status", g: [[0,[2]]], k: { "enum": ["fresh","stale"] } },
-  { f: 49, p: "/properties/checks", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 731 },
-  { f: 49, p: "/properties/checks/items", c: __c732, r: 732, ro: 1, g: [[0,[0]]] },
-  { f: 49, p: "/$defs/ConformanceCheck", c: __c732, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["check/id","clause","result"] }, pr: [["check/id", "check~1id", 733], ["clause", "clause", 734], ["result", "result", 735], ["detail/code", "detail~1code", 736]], ap: 737, kn: new Set(["check/id","clause","result","detail/code"]) },
-  { f: 49, p: "/$defs/ConformanceCheck/properties/check~1id", c: __c454, r: 454, ro: 1, g: [[0,[0]]] },
-  { f: 49, p: "/$defs/ConformanceCheck/properties/clause", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^/" }, re: __RE8 },
-  { f: 49, p: "/$defs/ConformanceCheck/properties/result", g: [[0,[2]]], k: { "enum": ["pass","fail"] } },
-  { f: 49, p: "/$defs/ConformanceCheck/properties/detail~1code", c: __c454, r: 454, ro: 1, g: [[0,[0]]] },
-  { f: 49, p: "/$defs/ConformanceCheck/additionalProperties", b: false },
-  { f: 49, p: "/properties/overall~1passed", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 49, p: "/additionalProperties", b: false },
-  { f: 49, p: "/allOf/0", g: [[0,[7]]], if: 741, th: 745 },
-  { f: 49, p: "/allOf/0/if", c: __c741, g: [[4,[23,26]]], k: { "required": ["checks"] }, pr: [["checks", "checks", 742]] },
-  { f: 49, p: "/allOf/0/if/properties/checks", t: ["array"], tv: "array", g: [[3,[19]]], co: 743 },
-  { f: 49, p: "/allOf/0/if/properties/checks/contains", c: __c743, t: ["object"], tv: "object", g: [[4,[23,26]]], k: { "required": ["result"] }, pr: [["result", "result", 744]] },
-  { f: 49, p: "/allOf/0/if/properties/checks/contains/properties/result", g: [[0,[1]]], k: { "const": "fail" } },
-  { f: 49, p: "/allOf/0/then", g: [[4,[26]]], pr: [["overall/passed", "overall~1passed", 746]] },
-  { f: 49, p: "/allOf/0/then/properties/overall~1passed", g: [[0,[1]]], k: { "const": false } },
-  { f: 43, p: "/$defs/ChoiceOption", c: __c747, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["value","title"] }, pr: [["value", "value", 748], ["title", "title", 749], ["detail", "detail", 750]], ap: 751, kn: new Set(["value","title","detail"]) },
-  { f: 43, p: "/$defs/ChoiceOption/properties/value", c: __c602, r: 602, ro: 1, g: [[0,[0]]] },
-  { f: 43, p: "/$defs/ChoiceOption/properties/title", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 120, "minLength": 1 } },
-  { f: 43, p: "/$defs/ChoiceOption/properties/detail", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 280 } },
-  { f: 43, p: "/$defs/ChoiceOption/additionalProperties", b: false },
-  { f: 27, p: "/$defs/ClassificationFlow", c: __c752, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["input","output"] }, pr: [["input", "input", 753], ["output", "output", 754]], ap: 755, kn: new Set(["input","output"]) },
-  { f: 27, p: "/$defs/ClassificationFlow/properties/input", c: __c461, r: 461, ro: 1, g: [[0,[0]]] },
-  { f: 27, p: "/$defs/ClassificationFlow/properties/output", c: __c461, r: 461, ro: 1, g: [[0,[0]]] },
-  { f: 27, p: "/$defs/ClassificationFlow/additionalProperties", b: false },
-  { f: 50, p: "/$defs/ConfirmPayload", c: __c757, r: 757, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "", c: __c757, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["confirm/title", "confirm~1title", 758], ["deny/title", "deny~1title", 759]], ap: 760, kn: new Set(["confirm/title","deny/title"]) },
-  { f: 51, p: "/properties/confirm~1title", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 60, "minLength": 1 } },
-  { f: 51, p: "/properties/deny~1title", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 60, "minLength": 1 } },
-  { f: 51, p: "/additionalProperties", b: false },
-  { f: 25, p: "/$defs/ContentPart", c: __c761, t: ["object"], tv: "object", g: [[0,[5]],[4,[25,27]]], ap: 762, kn: new Set([]), one: [763,768], dt: "type", dm: new Map([["text",0],["object_ref",1]]) },
-  { f: 25, p: "/$defs/ContentPart/additionalProperties", av: 1, b: true },
-  { f: 25, p: "/$defs/ContentPart/oneOf/0", c: __c764, r: 764, ro: 1, g: [[0,[0]]] },
-  { f: 25, p: "/$defs/TextPart", c: __c764, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["type","text"] }, pr: [["type", "type", 765], ["text", "text", 766]], ap: 767, kn: new Set(["type","text"]) },
-  { f: 25, p: "/$defs/TextPart/properties/type", g: [[0,[1]]], k: { "const": "text" } },
-  { f: 25, p: "/$defs/TextPart/properties/text", t: ["string"], tv: "string", ut: 1, g: [] },
-  { f: 25, p: "/$defs/TextPart/additionalProperties", b: false },
-  { f: 25, p: "/$defs/ContentPart/oneOf/1", c: __c769, r: 769, ro: 1, g: [[0,[0]]] },
-  { f: 25, p: "/$defs/ObjectRefPart", c: __c769, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["type","object/ref","media/type"] }, pr: [["type", "type", 770], ["object/ref", "object~1ref", 771], ["media/type", "media~1type", 772], ["byte/size", "byte~1size", 773]], ap: 774, kn: new Set(["type","object/ref","media/type","byte/size"]) },
-  { f: 25, p: "/$defs/ObjectRefPart/properties/type", g: [[0,[1]]], k: { "const": "object_ref" } },
-  { f: 25, p: "/$defs/ObjectRefPart/properties/object~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 25, p: "/$defs/ObjectRefPart/properties/media~1type", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[a-z]+/[A-Za-z0-9.+-]+$" }, re: __RE13 },
-  { f: 25, p: "/$defs/ObjectRefPart/properties/byte~1size", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 25, p: "/$defs/ObjectRefPart/additionalProperties", b: false },
-  { f: 26, p: "", c: __c775, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema"] }, pr: [["schema", "schema", 776], ["sources", "sources", 777]], ap: 791, kn: new Set(["schema","sources"]) },
-  { f: 26, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.context-assembly.request.v1" } },
-  { f: 26, p: "/properties/sources", t: ["array"], tv: "array", g: [[3,[18]]], it: 778 },
-  { f: 26, p: "/properties/sources/items", c: __c779, r: 779, ro: 1, g: [[0,[0]]] },
-  { f: 26, p: "/$defs/ContextSource", c: __c779, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["source/kind","grant/ref"] }, pr: [["source/kind", "source~1kind", 780], ["grant/ref", "grant~1ref", 781], ["lease/ref", "lease~1ref", 782], ["flow/ref", "flow~1ref", 783], ["max/elements", "max~1elements", 784]], ap: 785, kn: new Set(["source/kind","grant/ref","lease/ref","flow/ref","max/elements"]), all: [786] },
-  { f: 26, p: "/$defs/ContextSource/properties/source~1kind", c: __c459, r: 459, ro: 1, g: [[0,[0]]] },
-  { f: 26, p: "/$defs/ContextSource/properties/grant~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 26, p: "/$defs/ContextSource/properties/lease~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 26, p: "/$defs/ContextSource/properties/flow~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 26, p: "/$defs/ContextSource/properties/max~1elements", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
-  { f: 26, p: "/$defs/ContextSource/additionalProperties", b: false },
-  { f: 26, p: "/$defs/ContextSource/allOf/0", g: [[0,[7]]], if: 787, th: 789 },
-  { f: 26, p: "/$defs/ContextSource/allOf/0/if", c: __c787, g: [[4,[23,26]]], k: { "required": ["source/kind"] }, pr: [["source/kind", "source~1kind", 788]] },
-  { f: 26, p: "/$defs/ContextSource/allOf/0/if/properties/source~1kind", g: [[0,[2]]], k: { "enum": ["artifact","dataset"] } },
-  { f: 26, p: "/$defs/ContextSource/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["lease/ref"] }, pr: [["lease/ref", "lease~1ref", 790]] },
-  { f: 26, p: "/$defs/ContextSource/allOf/0/then/properties/lease~1ref", av: 1, g: [] },
-  { f: 26, p: "/additionalProperties", b: false },
-  { f: 52, p: "", c: __c792, t: ["object"], tv: "object", g: [[0,[5]],[4,[23,25,26]]], k: { "required": ["schema","element/id","source/kind","classification"] }, pr: [["schema", "schema", 793], ["element/id", "element~1id", 794], ["source/kind", "source~1kind", 795], ["source/ref", "source~1ref", 796], ["classification", "classification", 797], ["content", "content", 798], ["content/ref", "content~1ref", 800], ["declassifiable", "declassifiable", 801], ["declassified/from", "declassified~1from", 802], ["grant/ref", "grant~1ref", 803]], ap: 804, kn: new Set(["schema","element/id","source/kind","source/ref","classification","content","content/ref","declassifiable","declassified/from","grant/ref"]), one: [805,807] },
-  { f: 52, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.context-element.v1" } },
-  { f: 52, p: "/properties/element~1id", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 52, p: "/properties/source~1kind", c: __c459, r: 459, ro: 1, g: [[0,[0]]] },
-  { f: 52, p: "/properties/source~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 52, p: "/properties/classification", c: __c461, r: 461, ro: 1, g: [[0,[0]]] },
-  { f: 52, p: "/properties/content", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 799 },
-  { f: 52, p: "/properties/content/items", c: __c761, r: 761, ro: 1, g: [[0,[0]]] },
-  { f: 52, p: "/properties/content~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 52, p: "/properties/declassifiable", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 52, p: "/properties/declassified~1from", c: __c461, r: 461, ro: 1, g: [[0,[0]]] },
-  { f: 52, p: "/properties/grant~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 52, p: "/additionalProperties", b: false },
-  { f: 52, p: "/oneOf/0", c: __c805, g: [[4,[23,26]]], k: { "required": ["content"] }, pr: [["content", "content", 806]] },
-  { f: 52, p: "/oneOf/0/properties/content", av: 1, g: [] },
-  { f: 52, p: "/oneOf/1", c: __c807, g: [[4,[23,26]]], k: { "required": ["content/ref"] }, pr: [["content/ref", "content~1ref", 808]] },
-  { f: 52, p: "/oneOf/1/properties/content~1ref", av: 1, g: [] },
-  { f: 24, p: "/$defs/EpistemicBlock", c: __c809, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["stance", "stance", 810], ["confidence", "confidence", 811], ["grounded_in", "grounded_in", 812], ["caveats", "caveats", 814]], ap: 816, kn: new Set(["stance","confidence","grounded_in","caveats"]) },
-  { f: 24, p: "/$defs/EpistemicBlock/properties/stance", g: [[0,[2]]], k: { "enum": ["advisory","hypothesis"] } },
-  { f: 24, p: "/$defs/EpistemicBlock/properties/confidence", g: [[0,[2]]], k: { "enum": ["unstated","low","medium","high"] } },
-  { f: 24, p: "/$defs/EpistemicBlock/properties/grounded_in", t: ["array"], tv: "array", g: [[3,[18]]], it: 813 },
-  { f: 24, p: "/$defs/EpistemicBlock/properties/grounded_in/items", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 24, p: "/$defs/EpistemicBlock/properties/caveats", t: ["array"], tv: "array", g: [[3,[18]]], it: 815 },
-  { f: 24, p: "/$defs/EpistemicBlock/properties/caveats/items", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 500, "minLength": 1 } },
-  { f: 24, p: "/$defs/EpistemicBlock/additionalProperties", b: false },
-  { f: 50, p: "/$defs/FreeTextWithAllowlistPayload", c: __c818, r: 818, ro: 1, g: [[0,[0]]] },
-  { f: 53, p: "", c: __c818, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["allowlist"] }, pr: [["allowlist", "allowlist", 819], ["match", "match", 821], ["placeholder", "placeholder", 822]], ap: 823, kn: new Set(["allowlist","match","placeholder"]) },
-  { f: 53, p: "/properties/allowlist", t: ["array"], tv: "array", g: [[3,[16,17,18,20]]], k: { "maxItems": 64, "minItems": 1, "uniqueItems": true }, it: 820, uq: null },
-  { f: 53, p: "/properties/allowlist/items", c: __c602, r: 602, ro: 1, g: [[0,[0]]] },
-  { f: 53, p: "/properties/match", g: [[0,[2]]], k: { "enum": ["exact","case-insensitive"] } },
-  { f: 53, p: "/properties/placeholder", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 80 } },
-  { f: 53, p: "/additionalProperties", b: false },
-  { f: 25, p: "/$defs/GeneratePolicy", c: __c824, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["locality", "locality", 825], ["trust_mode", "trust_mode", 826], ["scope", "scope", 827], ["on_context_denied", "on_context_denied", 828], ["plurality", "plurality", 829]], ap: 830, kn: new Set(["locality","trust_mode","scope","on_context_denied","plurality"]) },
-  { f: 25, p: "/$defs/GeneratePolicy/properties/locality", c: __c440, r: 440, ro: 1, g: [[0,[0]]] },
-  { f: 25, p: "/$defs/GeneratePolicy/properties/trust_mode", c: __c442, r: 442, ro: 1, g: [[0,[0]]] },
-  { f: 25, p: "/$defs/GeneratePolicy/properties/scope", g: [[0,[2]]], k: { "enum": ["assistant-session-only","granted-context"] } },
-  { f: 25, p: "/$defs/GeneratePolicy/properties/on_context_denied", g: [[0,[2]]], k: { "enum": ["fail_closed","drop_with_trace"] } },
-  { f: 25, p: "/$defs/GeneratePolicy/properties/plurality", g: [[0,[2]]], k: { "enum": ["preserve","collapse"] } },
-  { f: 25, p: "/$defs/GeneratePolicy/additionalProperties", b: false },
-  { f: 25, p: "", c: __c831, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","operation","turns"] }, pr: [["schema", "schema", 832], ["operation", "operation", 833], ["turns", "turns", 834], ["context_assembly", "context_assembly", 841], ["parameters", "parameters", 842], ["policy", "policy", 850], ["metadata", "metadata", 851]], ap: 858, kn: new Set(["schema","operation","turns","context_assembly","parameters","policy","metadata"]) },
-  { f: 25, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.generate.request.v1" } },
-  { f: 25, p: "/properties/operation", g: [[0,[1]]], k: { "const": "generate" } },
-  { f: 25, p: "/properties/turns", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 835 },
-  { f: 25, p: "/properties/turns/items", c: __c836, r: 836, ro: 1, g: [[0,[0]]] },
-  { f: 25, p: "/$defs/Turn", c: __c836, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["role","content"] }, pr: [["role", "role", 837], ["content", "content", 838]], ap: 840, kn: new Set(["role","content"]) },
-  { f: 25, p: "/$defs/Turn/properties/role", g: [[0,[2]]], k: { "enum": ["user","assistant"] } },
-  { f: 25, p: "/$defs/Turn/properties/content", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 839 },
-  { f: 25, p: "/$defs/Turn/properties/content/items", c: __c761, r: 761, ro: 1, g: [[0,[0]]] },
-  { f: 25, p: "/$defs/Turn/additionalProperties", b: false },
-  { f: 25, p: "/properties/context_assembly", c: __c775, r: 775, ro: 1, g: [[0,[0]]] },
-  { f: 25, p: "/properties/parameters", c: __c843, r: 843, ro: 1, g: [[0,[0]]] },
-  { f: 25, p: "/$defs/GenerationParameters", c: __c843, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["max_tokens", "max_tokens", 844], ["temperature", "temperature", 845], ["top_p", "top_p", 846], ["stop", "stop", 847]], ap: 849, kn: new Set(["max_tokens","temperature","top_p","stop"]) },
-  { f: 25, p: "/$defs/GenerationParameters/properties/max_tokens", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
-  { f: 25, p: "/$defs/GenerationParameters/properties/temperature", t: ["number"], tv: "number", g: [[1,[8,9]]], k: { "maximum": 2, "minimum": 0 } },
-  { f: 25, p: "/$defs/GenerationParameters/properties/top_p", t: ["number"], tv: "number", g: [[1,[8,11]]], k: { "maximum": 1, "exclusiveMinimum": 0 } },
-  { f: 25, p: "/$defs/GenerationParameters/properties/stop", t: ["array"], tv: "array", g: [[3,[16,18]]], k: { "maxItems": 8 }, it: 848 },
-  { f: 25, p: "/$defs/GenerationParameters/properties/stop/items", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 25, p: "/$defs/GenerationParameters/additionalProperties", b: false },
-  { f: 25, p: "/properties/policy", c: __c824, r: 824, ro: 1, g: [[0,[0]]] },
-  { f: 25, p: "/properties/metadata", t: ["object"], tv: "object", g: [[4,[24,25]]], ap: 852, kn: new Set([]), pn: 857 },
-  { f: 25, p: "/properties/metadata/additionalProperties", g: [[0,[4]]], any: [853,854,855,856] },
-  { f: 25, p: "/properties/metadata/additionalProperties/anyOf/0", c: __c853, t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 256 } },
-  { f: 25, p: "/properties/metadata/additionalProperties/anyOf/1", c: __c854, t: ["number"], tv: "number", ut: 1, g: [] },
-  { f: 25, p: "/properties/metadata/additionalProperties/anyOf/2", c: __c855, t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 25, p: "/properties/metadata/additionalProperties/anyOf/3", c: __c856, t: ["null"], tv: "null", ut: 1, g: [] },
-  { f: 25, p: "/properties/metadata/propertyNames", g: [[2,[12]]], k: { "maxLength": 64 } },
-  { f: 25, p: "/additionalProperties", b: false },
-  { f: 24, p: "", c: __c859, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","operation","outcome","trace/ref"] }, pr: [["schema", "schema", 860], ["operation", "operation", 861], ["outcome", "outcome", 862], ["reason/code", "reason~1code", 863], ["output", "output", 864], ["epistemic", "epistemic", 866], ["runtime/ref", "runtime~1ref", 867], ["model.binding/ref", "model.binding~1ref", 868], ["locality", "locality", 869], ["trace/ref", "trace~1ref", 870], ["usage", "usage", 872], ["diagnostics", "diagnostics", 877]], ap: 878, kn: new Set(["schema","operation","outcome","reason/code","output","epistemic","runtime/ref","model.binding/ref","locality","trace/ref","usage","diagnostics"]), all: [879] },
-  { f: 24, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.generate.response.v1" } },
-  { f: 24, p: "/properties/operation", g: [[0,[1]]], k: { "const": "generate" } },
-  { f: 24, p: "/properties/outcome", c: __c419, r: 419, ro: 1, g: [[0,[0]]] },
-  { f: 24, p: "/properties/reason~1code", c: __c454, r: 454, ro: 1, g: [[0,[0]]] },
-  { f: 24, p: "/properties/output", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 865 },
-  { f: 24, p: "/properties/output/items", c: __c761, r: 761, ro: 1, g: [[0,[0]]] },
-  { f: 24, p: "/properties/epistemic", c: __c809, r: 809, ro: 1, g: [[0,[0]]] },
-  { f: 24, p: "/properties/runtime~1ref", c: __c421, r: 421, ro: 1, g: [[0,[0]]] },
-  { f: 24, p: "/properties/model.binding~1ref", c: __c423, r: 423, ro: 1, g: [[0,[0]]] },
-  { f: 24, p: "/properties/locality", g: [[0,[2]]], k: { "enum": ["local_only","remote"] } },
-  { f: 24, p: "/properties/trace~1ref", c: __c871, r: 871, ro: 1, g: [[0,[0]]] },
-  { f: 24, p: "/$defs/TraceRef", c: __c871, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^(trace/|tr:).+$" }, re: __RE20 },
-  { f: 24, p: "/properties/usage", c: __c873, r: 873, ro: 1, g: [[0,[0]]] },
-  { f: 24, p: "/$defs/Usage", c: __c873, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["input_tokens", "input_tokens", 874], ["output_tokens", "output_tokens", 875]], ap: 876, kn: new Set(["input_tokens","output_tokens"]) },
-  { f: 24, p: "/$defs/Usage/properties/input_tokens", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 24, p: "/$defs/Usage/properties/output_tokens", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 24, p: "/$defs/Usage/additionalProperties", b: false },
-  { f: 24, p: "/properties/diagnostics", c: __c479, r: 479, ro: 1, g: [[0,[0]]] },
-  { f: 24, p: "/additionalProperties", b: false },
-  { f: 24, p: "/allOf/0", g: [[0,[7]]], if: 880, th: 882, el: 890 },
-  { f: 24, p: "/allOf/0/if", c: __c880, g: [[4,[23,26]]], k: { "required": ["outcome"] }, pr: [["outcome", "outcome", 881]] },
-  { f: 24, p: "/allOf/0/if/properties/outcome", g: [[0,[1]]], k: { "const": "completed" } },
-  { f: 24, p: "/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["output","epistemic","runtime/ref","model.binding/ref","locality"] }, pr: [["output", "output", 883], ["epistemic", "epistemic", 884], ["runtime/ref", "runtime~1ref", 885], ["model.binding/ref", "model.binding~1ref", 886], ["locality", "locality", 887], ["reason/code", "reason~1code", 888]] },
-  { f: 24, p: "/allOf/0/then/properties/output", av: 1, g: [] },
-  { f: 24, p: "/allOf/0/then/properties/epistemic", av: 1, g: [] },
-  { f: 24, p: "/allOf/0/then/properties/runtime~1ref", av: 1, g: [] },
-  { f: 24, p: "/allOf/0/then/properties/model.binding~1ref", av: 1, g: [] },
-  { f: 24, p: "/allOf/0/then/properties/locality", av: 1, g: [] },
-  { f: 24, p: "/allOf/0/then/properties/reason~1code", g: [[0,[3]]], no: 889 },
-  { f: 24, p: "/allOf/0/then/properties/reason~1code/not", av: 1, c: __c889, g: [] },
-  { f: 24, p: "/allOf/0/else", g: [[4,[23,26]]], k: { "required": ["reason/code"] }, pr: [["reason/code", "reason~1code", 891], ["output", "output", 892], ["epistemic", "epistemic", 894]] },
-  { f: 24, p: "/allOf/0/else/properties/reason~1code", av: 1, g: [] },
-  { f: 24, p: "/allOf/0/else/properties/output", g: [[0,[3]]], no: 893 },
-  { f: 24, p: "/allOf/0/else/properties/output/not", av: 1, c: __c893, g: [] },
-  { f: 24, p: "/allOf/0/else/properties/epistemic", g: [[0,[3]]], no: 895 },
-  { f: 24, p: "/allOf/0/else/properties/epistemic/not", av: 1, c: __c895, g: [] },
-  { f: 54, p: "", c: __c896, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","feedback/id","result/ref","session/ref","participant/ref","verdict","recorded/at"] }, pr: [["schema", "schema", 897], ["feedback/id", "feedback~1id", 898], ["result/ref", "result~1ref", 899], ["session/ref", "session~1ref", 901], ["participant/ref", "participant~1ref", 903], ["verdict", "verdict", 904], ["note", "note", 905], ["supersedes/ref", "supersedes~1ref", 906], ["recorded/at", "recorded~1at", 907]], ap: 908, kn: new Set(["schema","feedback/id","result/ref","session/ref","participant/ref","verdict","note","supersedes/ref","recorded/at"]), all: [909] },
-  { f: 54, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.inquiry-feedback.v1" } },
-  { f: 54, p: "/properties/feedback~1id", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^feedback:.+$" }, re: __RE9 },
-  { f: 54, p: "/properties/result~1ref", c: __c900, r: 900, ro: 1, g: [[0,[0]]] },
-  { f: 55, p: "/$defs/ResultRef", c: __c900, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^result:.+$" }, re: __RE16 },
-  { f: 54, p: "/properties/session~1ref", c: __c902, r: 902, ro: 1, g: [[0,[0]]] },
-  { f: 23, p: "/$defs/SessionRef", c: __c902, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^session:.+$" }, re: __RE18 },
-  { f: 54, p: "/properties/participant~1ref", c: __c414, r: 414, ro: 1, g: [[0,[0]]] },
-  { f: 54, p: "/properties/verdict", g: [[0,[2]]], k: { "enum": ["verified","refuted","amended"] } },
-  { f: 54, p: "/properties/note", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 4000, "minLength": 1 } },
-  { f: 54, p: "/properties/supersedes~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^feedback:.+$" }, re: __RE9 },
-  { f: 54, p: "/properties/recorded~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 54, p: "/additionalProperties", b: false },
-  { f: 54, p: "/allOf/0", g: [[0,[7]]], if: 910, th: 912 },
-  { f: 54, p: "/allOf/0/if", c: __c910, g: [[4,[23,26]]], k: { "required": ["verdict"] }, pr: [["verdict", "verdict", 911]] },
-  { f: 54, p: "/allOf/0/if/properties/verdict", g: [[0,[1]]], k: { "const": "amended" } },
-  { f: 54, p: "/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["note"] }, pr: [["note", "note", 913]] },
-  { f: 54, p: "/allOf/0/then/properties/note", av: 1, g: [] },
-  { f: 55, p: "", c: __c914, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","result/id","turn/id","session/ref","participant/ref","trace/ref","provenance","classification","output","epistemic","recorded/at"] }, pr: [["schema", "schema", 915], ["result/id", "result~1id", 916], ["turn/id", "turn~1id", 917], ["session/ref", "session~1ref", 918], ["participant/ref", "participant~1ref", 919], ["trace/ref", "trace~1ref", 920], ["provenance", "provenance", 921], ["classification", "classification", 927], ["output", "output", 928], ["epistemic", "epistemic", 930], ["recorded/at", "recorded~1at", 931]], ap: 932, kn: new Set(["schema","result/id","turn/id","session/ref","participant/ref","trace/ref","provenance","classification","output","epistemic","recorded/at"]) },
-  { f: 55, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.inquiry-result.v1" } },
-  { f: 55, p: "/properties/result~1id", c: __c900, r: 900, ro: 1, g: [[0,[0]]] },
-  { f: 55, p: "/properties/turn~1id", c: __c412, r: 412, ro: 1, g: [[0,[0]]] },
-  { f: 55, p: "/properties/session~1ref", c: __c902, r: 902, ro: 1, g: [[0,[0]]] },
-  { f: 55, p: "/properties/participant~1ref", c: __c414, r: 414, ro: 1, g: [[0,[0]]] },
-  { f: 55, p: "/properties/trace~1ref", c: __c871, r: 871, ro: 1, g: [[0,[0]]] },
-  { f: 55, p: "/properties/provenance", c: __c922, r: 922, ro: 1, g: [[0,[0]]] },
-  { f: 55, p: "/$defs/ResultProvenance", c: __c922, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runtime/ref","model.binding/ref","operation/id"] }, pr: [["runtime/ref", "runtime~1ref", 923], ["model.binding/ref", "model.binding~1ref", 924], ["operation/id", "operation~1id", 925]], ap: 926, kn: new Set(["runtime/ref","model.binding/ref","operation/id"]) },
-  { f: 55, p: "/$defs/ResultProvenance/properties/runtime~1ref", c: __c421, r: 421, ro: 1, g: [[0,[0]]] },
-  { f: 55, p: "/$defs/ResultProvenance/properties/model.binding~1ref", c: __c423, r: 423, ro: 1, g: [[0,[0]]] },
-  { f: 55, p: "/$defs/ResultProvenance/properties/operation~1id", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^op:.+$" }, re: __RE7 },
-  { f: 55, p: "/$defs/ResultProvenance/additionalProperties", b: false },
-  { f: 55, p: "/properties/classification", c: __c461, r: 461, ro: 1, g: [[0,[0]]] },
-  { f: 55, p: "/properties/output", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 929 },
-  { f: 55, p: "/properties/output/items", c: __c761, r: 761, ro: 1, g: [[0,[0]]] },
-  { f: 55, p: "/properties/epistemic", c: __c809, r: 809, ro: 1, g: [[0,[0]]] },
-  { f: 55, p: "/properties/recorded~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 55, p: "/additionalProperties", b: false },
-  { f: 23, p: "", c: __c933, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","turn/id","session/ref","participant/ref","sequence","content","classification","recorded/at"] }, pr: [["schema", "schema", 934], ["turn/id", "turn~1id", 935], ["session/ref", "session~1ref", 936], ["participant/ref", "participant~1ref", 937], ["sequence", "sequence", 938], ["content", "content", 939], ["classification", "classification", 941], ["recorded/at", "recorded~1at", 942]], ap: 943, kn: new Set(["schema","turn/id","session/ref","participant/ref","sequence","content","classification","recorded/at"]) },
-  { f: 23, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.inquiry-turn.v1" } },
-  { f: 23, p: "/properties/turn~1id", c: __c412, r: 412, ro: 1, g: [[0,[0]]] },
-  { f: 23, p: "/properties/session~1ref", c: __c902, r: 902, ro: 1, g: [[0,[0]]] },
-  { f: 23, p: "/properties/participant~1ref", c: __c414, r: 414, ro: 1, g: [[0,[0]]] },
-  { f: 23, p: "/properties/sequence", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 23, p: "/properties/content", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 940 },
-  { f: 23, p: "/properties/content/items", c: __c761, r: 761, ro: 1, g: [[0,[0]]] },
-  { f: 23, p: "/properties/classification", c: __c461, r: 461, ro: 1, g: [[0,[0]]] },
-  { f: 23, p: "/properties/recorded~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 23, p: "/additionalProperties", b: false },
-  { f: 56, p: "", c: __c944, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","model.binding/ref","accepts_max_tier","transport_kind","remote_provider"] }, pr: [["schema", "schema", 945], ["model.binding/ref", "model.binding~1ref", 946], ["accepts_max_tier", "accepts_max_tier", 947], ["accepts", "accepts", 948], ["requires_declassification_above", "requires_declassification_above", 950], ["transport_kind", "transport_kind", 951], ["remote_provider", "remote_provider", 953], ["operator_acknowledgement", "operator_acknowledgement", 954]], ap: 961, kn: new Set(["schema","model.binding/ref","accepts_max_tier","accepts","requires_declassification_above","transport_kind","remote_provider","operator_acknowledgement"]), all: [962,969,975,981,987] },
-  { f: 56, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.model-acceptance.v1" } },
-  { f: 56, p: "/properties/model.binding~1ref", c: __c423, r: 423, ro: 1, g: [[0,[0]]] },
-  { f: 56, p: "/properties/accepts_max_tier", c: __c461, r: 461, ro: 1, g: [[0,[0]]] },
-  { f: 56, p: "/properties/accepts", t: ["array"], tv: "array", g: [[3,[17,18,20]]], k: { "minItems": 1, "uniqueItems": true }, it: 949, uq: null },
-  { f: 56, p: "/properties/accepts/items", c: __c461, r: 461, ro: 1, g: [[0,[0]]] },
-  { f: 56, p: "/properties/requires_declassification_above", c: __c461, r: 461, ro: 1, g: [[0,[0]]] },
-  { f: 56, p: "/properties/transport_kind", c: __c952, r: 952, ro: 1, g: [[0,[0]]] },
-  { f: 57, p: "/$defs/TransportKind", c: __c952, g: [[0,[2]]], k: { "enum": ["http_local","command_stdio","http_remote"] } },
-  { f: 56, p: "/properties/remote_provider", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 56, p: "/properties/operator_acknowledgement", c: __c955, r: 955, ro: 1, g: [[0,[0]]] },
-  { f: 56, p: "/$defs/OperatorAcknowledgement", c: __c955, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["acknowledged/by","acknowledged/at","acknowledged_max_tier"] }, pr: [["acknowledged/by", "acknowledged~1by", 956], ["acknowledged/at", "acknowledged~1at", 957], ["acknowledged_max_tier", "acknowledged_max_tier", 958], ["question/ref", "question~1ref", 959]], ap: 960, kn: new Set(["acknowledged/by","acknowledged/at","acknowledged_max_tier","question/ref"]) },
-  { f: 56, p: "/$defs/OperatorAcknowledgement/properties/acknowledged~1by", c: __c414, r: 414, ro: 1, g: [[0,[0]]] },
-  { f: 56, p: "/$defs/OperatorAcknowledgement/properties/acknowledged~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 56, p: "/$defs/OperatorAcknowledgement/properties/acknowledged_max_tier", c: __c461, r: 461, ro: 1, g: [[0,[0]]] },
-  { f: 56, p: "/$defs/OperatorAcknowledgement/properties/question~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE11 },
-  { f: 56, p: "/$defs/OperatorAcknowledgement/additionalProperties", b: false },
-  { f: 56, p: "/additionalProperties", b: false },
-  { f: 56, p: "/allOf/0", g: [[0,[7]]], if: 963, th: 965, el: 967 },
-  { f: 56, p: "/allOf/0/if", c: __c963, g: [[4,[23,26]]], k: { "required": ["transport_kind"] }, pr: [["transport_kind", "transport_kind", 964]] },
-  { f: 56, p: "/allOf/0/if/properties/transport_kind", g: [[0,[1]]], k: { "const": "http_remote" } },
-  { f: 56, p: "/allOf/0/then", g: [[4,[26]]], pr: [["remote_provider", "remote_provider", 966]] },
-  { f: 56, p: "/allOf/0/then/properties/remote_provider", g: [[0,[1]]], k: { "const": true } },
-  { f: 56, p: "/allOf/0/else", g: [[4,[26]]], pr: [["remote_provider", "remote_provider", 968]] },
-  { f: 56, p: "/allOf/0/else/properties/remote_provider", g: [[0,[1]]], k: { "const": false } },
-  { f: 56, p: "/allOf/1", g: [[0,[7]]], if: 970, th: 973 },
-  { f: 56, p: "/allOf/1/if", c: __c970, g: [[4,[23,26]]], k: { "required": ["remote_provider","accepts_max_tier"] }, pr: [["remote_provider", "remote_provider", 971], ["accepts_max_tier", "accepts_max_tier", 972]] },
-  { f: 56, p: "/allOf/1/if/properties/remote_provider", g: [[0,[1]]], k: { "const": true } },
-  { f: 56, p: "/allOf/1/if/properties/accepts_max_tier", g: [[0,[2]]], k: { "enum": ["community","personal"] } },
-  { f: 56, p: "/allOf/1/then", g: [[4,[23,26]]], k: { "required": ["operator_acknowledgement"] }, pr: [["operator_acknowledgement", "operator_acknowledgement", 974]] },
-  { f: 56, p: "/allOf/1/then/properties/operator_acknowledgement", av: 1, g: [] },
-  { f: 56, p: "/allOf/2", g: [[0,[7]]], if: 976, th: 978 },
-  { f: 56, p: "/allOf/2/if", c: __c976, g: [[4,[23,26]]], k: { "required": ["accepts_max_tier"] }, pr: [["accepts_max_tier", "accepts_max_tier", 977]] },
-  { f: 56, p: "/allOf/2/if/properties/accepts_max_tier", g: [[0,[1]]], k: { "const": "public" } },
-  { f: 56, p: "/allOf/2/then", g: [[4,[26]]], pr: [["accepts", "accepts", 979]] },
-  { f: 56, p: "/allOf/2/then/properties/accepts", t: ["array"], tv: "array", g: [[3,[18]]], it: 980 },
-  { f: 56, p: "/allOf/2/then/properties/accepts/items", g: [[0,[2]]], k: { "enum": ["public"] } },
-  { f: 56, p: "/allOf/3", g: [[0,[7]]], if: 982, th: 984 },
-  { f: 56, p: "/allOf/3/if", c: __c982, g: [[4,[23,26]]], k: { "required": ["accepts_max_tier"] }, pr: [["accepts_max_tier", "accepts_max_tier", 983]] },
-  { f: 56, p: "/allOf/3/if/properties/accepts_max_tier", g: [[0,[1]]], k: { "const": "community" } },
-  { f: 56, p: "/allOf/3/then", g: [[4,[26]]], pr: [["accepts", "accepts", 985]] },
-  { f: 56, p: "/allOf/3/then/properties/accepts", t: ["array"], tv: "array", g: [[3,[18]]], it: 986 },
-  { f: 56, p: "/allOf/3/then/properties/accepts/items", g: [[0,[2]]], k: { "enum": ["public","community"] } },
-  { f: 56, p: "/allOf/4", g: [[0,[7]]], if: 988, th: 991 },
-  { f: 56, p: "/allOf/4/if", c: __c988, g: [[4,[23,26]]], k: { "required": ["accepts_max_tier","operator_acknowledgement"] }, pr: [["accepts_max_tier", "accepts_max_tier", 989], ["operator_acknowledgement", "operator_acknowledgement", 990]] },
-  { f: 56, p: "/allOf/4/if/properties/accepts_max_tier", g: [[0,[1]]], k: { "const": "personal" } },
-  { f: 56, p: "/allOf/4/if/properties/operator_acknowledgement", t: ["object"], tv: "object", ut: 1, g: [] },
-  { f: 56, p: "/allOf/4/then", g: [[4,[26]]], pr: [["operator_acknowledgement", "operator_acknowledgement", 992]] },
-  { f: 56, p: "/allOf/4/then/properties/operator_acknowledgement", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["acknowledged_max_tier", "acknowledged_max_tier", 993]] },
-  { f: 56, p: "/allOf/4/then/properties/operator_acknowledgement/properties/acknowledged_max_tier", g: [[0,[1]]], k: { "const": "personal" } },
-  { f: 50, p: "/$defs/MultiChoicePayload", c: __c995, r: 995, ro: 1, g: [[0,[0]]] },
-  { f: 58, p: "", c: __c995, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["options"] }, pr: [["options", "options", 996], ["min/selected", "min~1selected", 998], ["max/selected", "max~1selected", 999]], ap: 1000, kn: new Set(["options","min/selected","max/selected"]) },
-  { f: 58, p: "/properties/options", t: ["array"], tv: "array", g: [[3,[16,17,18]]], k: { "maxItems": 24, "minItems": 2 }, it: 997 },
-  { f: 58, p: "/properties/options/items", c: __c747, r: 747, ro: 1, g: [[0,[0]]] },
-  { f: 58, p: "/properties/min~1selected", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 58, p: "/properties/max~1selected", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
-  { f: 58, p: "/additionalProperties", b: false },
-  { f: 46, p: "", c: __c1001, t: ["string"], tv: "string", ut: 1, g: [[0,[2]]], k: { "enum": ["commons","support","crisis"] } },
-  { f: 59, p: "/$defs/NotificationAction", c: __c1002, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["kind","target/ref"] }, pr: [["kind", "kind", 1003], ["target/ref", "target~1ref", 1004], ["input/schema", "input~1schema", 1005], ["idempotency/key", "idempotency~1key", 1006]], ap: 1007, kn: new Set(["kind","target/ref","input/schema","idempotency/key"]), all: [1008,1014,1020,1026,1032] },
-  { f: 59, p: "/$defs/NotificationAction/properties/kind", g: [[0,[2]]], k: { "enum": ["single-choice","multi-choice","confirm","free-text-with-allowlist","open-interaction"] } },
-  { f: 59, p: "/$defs/NotificationAction/properties/target~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 59, p: "/$defs/NotificationAction/properties/input~1schema", g: [[0,[2]]], k: { "enum": ["inquirium.operator-question.widget.single-choice.v1","inquirium.operator-question.widget.multi-choice.v1","inquirium.operator-question.widget.confirm.v1","inquirium.operator-question.widget.free-text-with-allowlist.v1"] } },
-  { f: 59, p: "/$defs/NotificationAction/properties/idempotency~1key", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
-  { f: 59, p: "/$defs/NotificationAction/additionalProperties", b: false },
-  { f: 59, p: "/$defs/NotificationAction/allOf/0", g: [[0,[7]]], if: 1009, th: 1011 },
-  { f: 59, p: "/$defs/NotificationAction/allOf/0/if", c: __c1009, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1010]] },
-  { f: 59, p: "/$defs/NotificationAction/allOf/0/if/properties/kind", g: [[0,[1]]], k: { "const": "single-choice" } },
-  { f: 59, p: "/$defs/NotificationAction/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["input/schema","idempotency/key"] }, pr: [["input/schema", "input~1schema", 1012], ["idempotency/key", "idempotency~1key", 1013]] },
-  { f: 59, p: "/$defs/NotificationAction/allOf/0/then/properties/input~1schema", g: [[0,[1]]], k: { "const": "inquirium.operator-question.widget.single-choice.v1" } },
-  { f: 59, p: "/$defs/NotificationAction/allOf/0/then/properties/idempotency~1key", av: 1, g: [] },
-  { f: 59, p: "/$defs/NotificationAction/allOf/1", g: [[0,[7]]], if: 1015, th: 1017 },
-  { f: 59, p: "/$defs/NotificationAction/allOf/1/if", c: __c1015, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1016]] },
-  { f: 59, p: "/$defs/NotificationAction/allOf/1/if/properties/kind", g: [[0,[1]]], k: { "const": "multi-choice" } },
-  { f: 59, p: "/$defs/NotificationAction/allOf/1/then", g: [[4,[23,26]]], k: { "required": ["input/schema","idempotency/key"] }, pr: [["input/schema", "input~1schema", 1018], ["idempotency/key", "idempotency~1key", 1019]] },
-  { f: 59, p: "/$defs/NotificationAction/allOf/1/then/properties/input~1schema", g: [[0,[1]]], k: { "const": "inquirium.operator-question.widget.multi-choice.v1" } },
-  { f: 59, p: "/$defs/NotificationAction/allOf/1/then/properties/idempotency~1key", av: 1, g: [] },
-  { f: 59, p: "/$defs/NotificationAction/allOf/2", g: [[0,[7]]], if: 1021, th: 1023 },
-  { f: 59, p: "/$defs/NotificationAction/allOf/2/if", c: __c1021, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1022]] },
-  { f: 59, p: "/$defs/NotificationAction/allOf/2/if/properties/kind", g: [[0,[1]]], k: { "const": "confirm" } },
-  { f: 59, p: "/$defs/NotificationAction/allOf/2/then", g: [[4,[23,26]]], k: { "required": ["input/schema","idempotency/key"] }, pr: [["input/schema", "input~1schema", 1024], ["idempotency/key", "idempotency~1key", 1025]] },
-  { f: 59, p: "/$defs/NotificationAction/allOf/2/then/properties/input~1schema", g: [[0,[1]]], k: { "const": "inquirium.operator-question.widget.confirm.v1" } },
-  { f: 59, p: "/$defs/NotificationAction/allOf/2/then/properties/idempotency~1key", av: 1, g: [] },
-  { f: 59, p: "/$defs/NotificationAction/allOf/3", g: [[0,[7]]], if: 1027, th: 1029 },
-  { f: 59, p: "/$defs/NotificationAction/allOf/3/if", c: __c1027, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1028]] },
-  { f: 59, p: "/$defs/NotificationAction/allOf/3/if/properties/kind", g: [[0,[1]]], k: { "const": "free-text-with-allowlist" } },
-  { f: 59, p: "/$defs/NotificationAction/allOf/3/then", g: [[4,[23,26]]], k: { "required": ["input/schema","idempotency/key"] }, pr: [["input/schema", "input~1schema", 1030], ["idempotency/key", "idempotency~1key", 1031]] },
-  { f: 59, p: "/$defs/NotificationAction/allOf/3/then/properties/input~1schema", g: [[0,[1]]], k: { "const": "inquirium.operator-question.widget.free-text-with-allowlist.v1" } },
-  { f: 59, p: "/$defs/NotificationAction/allOf/3/then/properties/idempotency~1key", av: 1, g: [] },
-  { f: 59, p: "/$defs/NotificationAction/allOf/4", g: [[0,[7]]], if: 1033, th: 1035 },
-  { f: 59, p: "/$defs/NotificationAction/allOf/4/if", c: __c1033, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1034]] },
-  { f: 59, p: "/$defs/NotificationAction/allOf/4/if/properties/kind", g: [[0,[1]]], k: { "const": "open-interaction" } },
-  { f: 59, p: "/$defs/NotificationAction/allOf/4/then", g: [[4,[26]]], pr: [["input/schema", "input~1schema", 1036]] },
-  { f: 59, p: "/$defs/NotificationAction/allOf/4/then/properties/input~1schema", g: [[0,[3]]], no: 1037 },
-  { f: 59, p: "/$defs/NotificationAction/allOf/4/then/properties/input~1schema/not", av: 1, c: __c1037, g: [] },
-  { f: 59, p: "", c: __c1038, t: ["object"], tv: "object", g: [[0,[4]],[4,[23,25,26]]], k: { "required": ["schema","correlation/id","body/text","reason/code"] }, pr: [["schema", "schema", 1039], ["subject/ref", "subject~1ref", 1040], ["body/ref", "body~1ref", 1041], ["correlation/id", "correlation~1id", 1042], ["body/text", "body~1text", 1043], ["reason/code", "reason~1code", 1044], ["actions", "actions", 1045]], ap: 1047, kn: new Set(["schema","subject/ref","body/ref","correlation/id","body/text","reason/code","actions"]), any: [1048,1050] },
-  { f: 59, p: "/properties/schema", g: [[0,[1]]], k: { "const": "notification-create.v1" } },
-  { f: 59, p: "/properties/subject~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE11 },
-  { f: 59, p: "/properties/body~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE11 },
-  { f: 59, p: "/properties/correlation~1id", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^operation/.+$" }, re: __RE12 },
-  { f: 59, p: "/properties/body~1text", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 500, "minLength": 1 } },
-  { f: 59, p: "/properties/reason~1code", c: __c454, r: 454, ro: 1, g: [[0,[0]]] },
-  { f: 59, p: "/properties/actions", t: ["array"], tv: "array", g: [[3,[16,18]]], k: { "maxItems": 1 }, it: 1046 },
-  { f: 59, p: "/properties/actions/items", c: __c1002, r: 1002, ro: 1, g: [[0,[0]]] },
-  { f: 59, p: "/additionalProperties", b: false },
-  { f: 59, p: "/anyOf/0", c: __c1048, g: [[4,[23,26]]], k: { "required": ["subject/ref"] }, pr: [["subject/ref", "subject~1ref", 1049]] },
-  { f: 59, p: "/anyOf/0/properties/subject~1ref", av: 1, g: [] },
-  { f: 59, p: "/anyOf/1", c: __c1050, g: [[4,[23,26]]], k: { "required": ["body/ref"] }, pr: [["body/ref", "body~1ref", 1051]] },
-  { f: 59, p: "/anyOf/1/properties/body~1ref", av: 1, g: [] },
-  { f: 44, p: "", c: __c1052, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","question/ref","idempotency/key","answer"] }, pr: [["schema", "schema", 1053], ["question/ref", "question~1ref", 1054], ["idempotency/key", "idempotency~1key", 1055], ["answer", "answer", 1056], ["answered/by", "answered~1by", 1057], ["answered/at", "answered~1at", 1058]], ap: 1059, kn: new Set(["schema","question/ref","idempotency/key","answer","answered/by","answered/at"]) },
-  { f: 44, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.operator-question.answer.v1" } },
-  { f: 44, p: "/properties/question~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE11 },
-  { f: 44, p: "/properties/idempotency~1key", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
-  { f: 44, p: "/properties/answer", c: __c603, r: 603, ro: 1, g: [[0,[0]]] },
-  { f: 44, p: "/properties/answered~1by", c: __c414, r: 414, ro: 1, g: [[0,[0]]] },
-  { f: 44, p: "/properties/answered~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 44, p: "/additionalProperties", b: false },
-  { f: 50, p: "", c: __c1060, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","question/ref","operation/ref","recipient/class","reason/code","prompt","widget/kind","widget/payload","classification","response","provenance"] }, pr: [["schema", "schema", 1061], ["question/ref", "question~1ref", 1062], ["operation/ref", "operation~1ref", 1063], ["recipient/class", "recipient~1class", 1064], ["reason/code", "reason~1code", 1065], ["prompt", "prompt", 1066], ["widget/kind", "widget~1kind", 1072], ["widget/payload", "widget~1payload", 1073], ["default/on-timeout", "default~1on-timeout", 1075], ["timeout", "timeout", 1080], ["classification", "classification", 1081], ["subject", "subject", 1082], ["response", "response", 1090], ["provenance", "provenance", 1096], ["created/at", "created~1at", 1103]], ap: 1104, kn: new Set(["schema","question/ref","operation/ref","recipient/class","reason/code","prompt","widget/kind","widget/payload","default/on-timeout","timeout","classification","subject","response","provenance","created/at"]), all: [1105,1117,1124,1131] },
-  { f: 50, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.operator-question.request.v1" } },
-  { f: 50, p: "/properties/question~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE11 },
-  { f: 50, p: "/properties/operation~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^operation/.+$" }, re: __RE12 },
-  { f: 50, p: "/properties/recipient~1class", g: [[0,[2]]], k: { "enum": ["operator"] } },
-  { f: 50, p: "/properties/reason~1code", c: __c454, r: 454, ro: 1, g: [[0,[0]]] },
-  { f: 50, p: "/properties/prompt", c: __c1067, r: 1067, ro: 1, g: [[0,[0]]] },
-  { f: 50, p: "/$defs/QuestionPrompt", c: __c1067, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["kind","text"] }, pr: [["kind", "kind", 1068], ["text", "text", 1070]], ap: 1071, kn: new Set(["kind","text"]) },
-  { f: 50, p: "/$defs/QuestionPrompt/properties/kind", c: __c1069, r: 1069, ro: 1, g: [[0,[0]]] },
-  { f: 50, p: "/$defs/WidgetKind", c: __c1069, g: [[0,[2]]], k: { "enum": ["single-choice","multi-choice","confirm","free-text-with-allowlist"] } },
-  { f: 50, p: "/$defs/QuestionPrompt/properties/text", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 500, "minLength": 1 } },
-  { f: 50, p: "/$defs/QuestionPrompt/additionalProperties", b: false },
-  { f: 50, p: "/properties/widget~1kind", c: __c1069, r: 1069, ro: 1, g: [[0,[0]]] },
-  { f: 50, p: "/properties/widget~1payload", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1074, kn: new Set([]) },
-  { f: 50, p: "/properties/widget~1payload/additionalProperties", av: 1, b: true },
-  { f: 50, p: "/properties/default~1on-timeout", c: __c1076, r: 1076, ro: 1, g: [[0,[0]]] },
-  { f: 50, p: "/$defs/TimeoutDefault", c: __c1076, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["answer","reason/code"] }, pr: [["answer", "answer", 1077], ["reason/code", "reason~1code", 1078]], ap: 1079, kn: new Set(["answer","reason/code"]) },
-  { f: 50, p: "/$defs/TimeoutDefault/properties/answer", c: __c603, r: 603, ro: 1, g: [[0,[0]]] },
-  { f: 50, p: "/$defs/TimeoutDefault/properties/reason~1code", c: __c454, r: 454, ro: 1, g: [[0,[0]]] },
-  { f: 50, p: "/$defs/TimeoutDefault/additionalProperties", b: false },
-  { f: 50, p: "/properties/timeout", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "duration" }, fm: __fmtDuration },
-  { f: 50, p: "/properties/classification", c: __c752, r: 752, ro: 1, g: [[0,[0]]] },
-  { f: 50, p: "/properties/subject", c: __c1083, r: 1083, ro: 1, g: [[0,[0]]] },
-  { f: 50, p: "/$defs/QuestionSubject", c: __c1083, t: ["object"], tv: "object", g: [[4,[22,25,26]]], k: { "minProperties": 1 }, pr: [["runtime/ref", "runtime~1ref", 1084], ["model.binding/ref", "model.binding~1ref", 1085], ["adapter.instance/ref", "adapter.instance~1ref", 1086], ["lease/ref", "lease~1ref", 1087], ["capability/ref", "capability~1ref", 1088]], ap: 1089, kn: new Set(["runtime/ref","model.binding/ref","adapter.instance/ref","lease/ref","capability/ref"]) },
-  { f: 50, p: "/$defs/QuestionSubject/properties/runtime~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 50, p: "/$defs/QuestionSubject/properties/model.binding~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 50, p: "/$defs/QuestionSubject/properties/adapter.instance~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 50, p: "/$defs/QuestionSubject/properties/lease~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 50, p: "/$defs/QuestionSubject/properties/capability~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 50, p: "/$defs/QuestionSubject/additionalProperties", b: false },
-  { f: 50, p: "/properties/response", c: __c1091, r: 1091, ro: 1, g: [[0,[0]]] },
-  { f: 50, p: "/$defs/ResponseTarget", c: __c1091, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["target/ref","method","idempotency/key"] }, pr: [["target/ref", "target~1ref", 1092], ["method", "method", 1093], ["idempotency/key", "idempotency~1key", 1094]], ap: 1095, kn: new Set(["target/ref","method","idempotency/key"]) },
-  { f: 50, p: "/$defs/ResponseTarget/properties/target~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 50, p: "/$defs/ResponseTarget/properties/method", g: [[0,[2]]], k: { "enum": ["POST"] } },
-  { f: 50, p: "/$defs/ResponseTarget/properties/idempotency~1key", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
-  { f: 50, p: "/$defs/ResponseTarget/additionalProperties", b: false },
-  { f: 50, p: "/properties/provenance", c: __c1097, r: 1097, ro: 1, g: [[0,[0]]] },
-  { f: 50, p: "/$defs/QuestionProvenance", c: __c1097, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["source/component","requested/by","reason/code"] }, pr: [["source/component", "source~1component", 1098], ["requested/by", "requested~1by", 1099], ["reason/code", "reason~1code", 1100], ["origin", "origin", 1101]], ap: 1102, kn: new Set(["source/component","requested/by","reason/code","origin"]) },
-  { f: 50, p: "/$defs/QuestionProvenance/properties/source~1component", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 50, p: "/$defs/QuestionProvenance/properties/requested~1by", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 50, p: "/$defs/QuestionProvenance/properties/reason~1code", c: __c454, r: 454, ro: 1, g: [[0,[0]]] },
-  { f: 50, p: "/$defs/QuestionProvenance/properties/origin", g: [[0,[2]]], k: { "enum": ["host-policy","model-proposed"] } },
-  { f: 50, p: "/$defs/QuestionProvenance/additionalProperties", b: false },
-  { f: 50, p: "/properties/created~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 50, p: "/additionalProperties", b: false },
-  { f: 50, p: "/allOf/0", g: [[0,[7]]], if: 1106, th: 1108 },
-  { f: 50, p: "/allOf/0/if", c: __c1106, g: [[4,[23,26]]], k: { "required": ["widget/kind"] }, pr: [["widget/kind", "widget~1kind", 1107]] },
-  { f: 50, p: "/allOf/0/if/properties/widget~1kind", g: [[0,[1]]], k: { "const": "single-choice" } },
-  { f: 50, p: "/allOf/0/then", g: [[4,[26]]], pr: [["widget/payload", "widget~1payload", 1109], ["prompt", "prompt", 1115]] },
-  { f: 50, p: "/allOf/0/then/properties/widget~1payload", c: __c1111, r: 1110, ro: 1, g: [[0,[0]]] },
-  { f: 50, p: "/$defs/SingleChoicePayload", c: __c1111, r: 1111, ro: 1, g: [[0,[0]]] },
-  { f: 43, p: "", c: __c1111, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["options"] }, pr: [["options", "options", 1112]], ap: 1114, kn: new Set(["options"]) },
-  { f: 43, p: "/properties/options", t: ["array"], tv: "array", g: [[3,[16,17,18]]], k: { "maxItems": 12, "minItems": 2 }, it: 1113 },
-  { f: 43, p: "/properties/options/items", c: __c747, r: 747, ro: 1, g: [[0,[0]]] },
-  { f: 43, p: "/additionalProperties", b: false },
-  { f: 50, p: "/allOf/0/then/properties/prompt", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["kind", "kind", 1116]] },
-  { f: 50, p: "/allOf/0/then/properties/prompt/properties/kind", g: [[0,[1]]], k: { "const": "single-choice" } },
-  { f: 50, p: "/allOf/1", g: [[0,[7]]], if: 1118, th: 1120 },
-  { f: 50, p: "/allOf/1/if", c: __c1118, g: [[4,[23,26]]], k: { "required": ["widget/kind"] }, pr: [["widget/kind", "widget~1kind", 1119]] },
-  { f: 50, p: "/allOf/1/if/properties/widget~1kind", g: [[0,[1]]], k: { "const": "multi-choice" } },
-  { f: 50, p: "/allOf/1/then", g: [[4,[26]]], pr: [["widget/payload", "widget~1payload", 1121], ["prompt", "prompt", 1122]] },
-  { f: 50, p: "/allOf/1/then/properties/widget~1payload", c: __c995, r: 994, ro: 1, g: [[0,[0]]] },
-  { f: 50, p: "/allOf/1/then/properties/prompt", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["kind", "kind", 1123]] },
-  { f: 50, p: "/allOf/1/then/properties/prompt/properties/kind", g: [[0,[1]]], k: { "const": "multi-choice" } },
-  { f: 50, p: "/allOf/2", g: [[0,[7]]], if: 1125, th: 1127 },
-  { f: 50, p: "/allOf/2/if", c: __c1125, g: [[4,[23,26]]], k: { "required": ["widget/kind"] }, pr: [["widget/kind", "widget~1kind", 1126]] },
-  { f: 50, p: "/allOf/2/if/properties/widget~1kind", g: [[0,[1]]], k: { "const": "confirm" } },
-  { f: 50, p: "/allOf/2/then", g: [[4,[26]]], pr: [["widget/payload", "widget~1payload", 1128], ["prompt", "prompt", 1129]] },
-  { f: 50, p: "/allOf/2/then/properties/widget~1payload", c: __c757, r: 756, ro: 1, g: [[0,[0]]] },
-  { f: 50, p: "/allOf/2/then/properties/prompt", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["kind", "kind", 1130]] },
-  { f: 50, p: "/allOf/2/then/properties/prompt/properties/kind", g: [[0,[1]]], k: { "const": "confirm" } },
-  { f: 50, p: "/allOf/3", g: [[0,[7]]], if: 1132, th: 1134 },
-  { f: 50, p: "/allOf/3/if", c: __c1132, g: [[4,[23,26]]], k: { "required": ["widget/kind"] }, pr: [["widget/kind", "widget~1kind", 1133]] },
-  { f: 50, p: "/allOf/3/if/properties/widget~1kind", g: [[0,[1]]], k: { "const": "free-text-with-allowlist" } },
-  { f: 50, p: "/allOf/3/then", g: [[4,[26]]], pr: [["widget/payload", "widget~1payload", 1135], ["prompt", "prompt", 1136]] },
-  { f: 50, p: "/allOf/3/then/properties/widget~1payload", c: __c818, r: 817, ro: 1, g: [[0,[0]]] },
-  { f: 50, p: "/allOf/3/then/properties/prompt", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["kind", "kind", 1137]] },
-  { f: 50, p: "/allOf/3/then/properties/prompt/properties/kind", g: [[0,[1]]], k: { "const": "free-text-with-allowlist" } },
-  { f: 60, p: "", c: __c1138, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","question/ref","operation/ref","state","updated/at"] }, pr: [["schema", "schema", 1139], ["question/ref", "question~1ref", 1140], ["operation/ref", "operation~1ref", 1141], ["state", "state", 1142], ["answer", "answer", 1143], ["answered/by", "answered~1by", 1144], ["default/applied", "default~1applied", 1145], ["superseded/by", "superseded~1by", 1146], ["reason/code", "reason~1code", 1147], ["updated/at", "updated~1at", 1148]], ap: 1149, kn: new Set(["schema","question/ref","operation/ref","state","answer","answered/by","default/applied","superseded/by","reason/code","updated/at"]), all: [1150,1160,1165] },
-  { f: 60, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.operator-question.state.v1" } },
-  { f: 60, p: "/properties/question~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE11 },
-  { f: 60, p: "/properties/operation~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^operation/.+$" }, re: __RE12 },
-  { f: 60, p: "/properties/state", g: [[0,[2]]], k: { "enum": ["pending","answered","timed_out","cancelled","superseded"] } },
-  { f: 60, p: "/properties/answer", c: __c603, r: 603, ro: 1, g: [[0,[0]]] },
-  { f: 60, p: "/properties/answered~1by", c: __c414, r: 414, ro: 1, g: [[0,[0]]] },
-  { f: 60, p: "/properties/default~1applied", c: __c1076, r: 1076, ro: 1, g: [[0,[0]]] },
-  { f: 60, p: "/properties/superseded~1by", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE11 },
-  { f: 60, p: "/properties/reason~1code", c: __c454, r: 454, ro: 1, g: [[0,[0]]] },
-  { f: 60, p: "/properties/updated~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 60, p: "/additionalProperties", b: false },
-  { f: 60, p: "/allOf/0", g: [[0,[7]]], if: 1151, th: 1153, el: 1155 },
-  { f: 60, p: "/allOf/0/if", c: __c1151, g: [[4,[23,26]]], k: { "required": ["state"] }, pr: [["state", "state", 1152]] },
-  { f: 60, p: "/allOf/0/if/properties/state", g: [[0,[1]]], k: { "const": "answered" } },
-  { f: 60, p: "/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["answer"] }, pr: [["answer", "answer", 1154]] },
-  { f: 60, p: "/allOf/0/then/properties/answer", av: 1, g: [] },
-  { f: 60, p: "/allOf/0/else", g: [[4,[26]]], pr: [["answer", "answer", 1156], ["answered/by", "answered~1by", 1158]] },
-  { f: 60, p: "/allOf/0/else/properties/answer", g: [[0,[3]]], no: 1157 },
-  { f: 60, p: "/allOf/0/else/properties/answer/not", av: 1, c: __c1157, g: [] },
-  { f: 60, p: "/allOf/0/else/properties/answered~1by", g: [[0,[3]]], no: 1159 },
-  { f: 60, p: "/allOf/0/else/properties/answered~1by/not", av: 1, c: __c1159, g: [] },
-  { f: 60, p: "/allOf/1", g: [[0,[7]]], if: 1161, th: 1163 },
-  { f: 60, p: "/allOf/1/if", c: __c1161, g: [[4,[23,26]]], k: { "required": ["state"] }, pr: [["state", "state", 1162]] },
-  { f: 60, p: "/allOf/1/if/properties/state", g: [[0,[1]]], k: { "const": "superseded" } },
-  { f: 60, p: "/allOf/1/then", g: [[4,[23,26]]], k: { "required": ["superseded/by"] }, pr: [["superseded/by", "superseded~1by", 1164]] },
-  { f: 60, p: "/allOf/1/then/properties/superseded~1by", av: 1, g: [] },
-  { f: 60, p: "/allOf/2", g: [[0,[7]]], if: 1166, th: 1168 },
-  { f: 60, p: "/allOf/2/if", c: __c1166, g: [[4,[23,26]]], k: { "required": ["state"] }, pr: [["state", "state", 1167]] },
-  { f: 60, p: "/allOf/2/if/properties/state", g: [[0,[2]]], k: { "enum": ["pending","answered"] } },
-  { f: 60, p: "/allOf/2/then", g: [[4,[26]]], pr: [["default/applied", "default~1applied", 1169]] },
-  { f: 60, p: "/allOf/2/then/properties/default~1applied", g: [[0,[3]]], no: 1170 },
-  { f: 60, p: "/allOf/2/then/properties/default~1applied/not", av: 1, c: __c1170, g: [] },
-  { f: 57, p: "", c: __c1171, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","runtime/ref","model.binding/ref","transport_kind","operations","health"] }, pr: [["schema", "schema", 1172], ["runtime/ref", "runtime~1ref", 1173], ["model.binding/ref", "model.binding~1ref", 1174], ["transport_kind", "transport_kind", 1175], ["provider", "provider", 1176], ["protocol", "protocol", 1177], ["operations", "operations", 1178], ["context_window", "context_window", 1180], ["health", "health", 1181], ["acceptance", "acceptance", 1187], ["conformance/report-ref", "conformance~1report-ref", 1188]], ap: 1189, kn: new Set(["schema","runtime/ref","model.binding/ref","transport_kind","provider","protocol","operations","context_window","health","acceptance","conformance/report-ref"]) },
-  { f: 57, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.runtime-candidate.v1" } },
-  { f: 57, p: "/properties/runtime~1ref", c: __c421, r: 421, ro: 1, g: [[0,[0]]] },
-  { f: 57, p: "/properties/model.binding~1ref", c: __c423, r: 423, ro: 1, g: [[0,[0]]] },
-  { f: 57, p: "/properties/transport_kind", c: __c952, r: 952, ro: 1, g: [[0,[0]]] },
-  { f: 57, p: "/properties/provider", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 57, p: "/properties/protocol", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 57, p: "/properties/operations", t: ["array"], tv: "array", g: [[3,[17,18,20]]], k: { "minItems": 1, "uniqueItems": true }, it: 1179, uq: null },
-  { f: 57, p: "/properties/operations/items", g: [[0,[2]]], k: { "enum": ["generate","embed","batch_embed"] } },
-  { f: 57, p: "/properties/context_window", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
-  { f: 57, p: "/properties/health", c: __c1182, r: 1182, ro: 1, g: [[0,[0]]] },
-  { f: 57, p: "/$defs/RuntimeHealth", c: __c1182, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["status","checked/at"] }, pr: [["status", "status", 1183], ["checked/at", "checked~1at", 1184], ["reason/code", "reason~1code", 1185]], ap: 1186, kn: new Set(["status","checked/at","reason/code"]) },
-  { f: 57, p: "/$defs/RuntimeHealth/properties/status", g: [[0,[2]]], k: { "enum": ["healthy","degraded","unhealthy"] } },
-  { f: 57, p: "/$defs/RuntimeHealth/properties/checked~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 57, p: "/$defs/RuntimeHealth/properties/reason~1code", c: __c454, r: 454, ro: 1, g: [[0,[0]]] },
-  { f: 57, p: "/$defs/RuntimeHealth/additionalProperties", b: false },
-  { f: 57, p: "/properties/acceptance", c: __c944, r: 944, ro: 1, g: [[0,[0]]] },
-  { f: 57, p: "/properties/conformance~1report-ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 57, p: "/additionalProperties", b: false },
-  { f: 1, p: "/$defs/interruptRequested", c: __c1190, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["interruptId","kind"] }, pr: [["interruptId", "interruptId", 1191], ["kind", "kind", 1192], ["reasonCode", "reasonCode", 1193]], ap: 1194, kn: new Set(["interruptId","kind","reasonCode"]) },
-  { f: 1, p: "/$defs/interruptRequested/properties/interruptId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 1, p: "/$defs/interruptRequested/properties/kind", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^(clarify|approval|x-[a-z0-9-]+)$" }, re: __RE22 },
-  { f: 1, p: "/$defs/interruptRequested/properties/reasonCode", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 1, p: "/$defs/interruptRequested/additionalProperties", av: 1, b: true },
-  { f: 1, p: "/$defs/interruptResolved", c: __c1195, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["interruptId","outcome"] }, pr: [["interruptId", "interruptId", 1196], ["outcome", "outcome", 1197]], ap: 1198, kn: new Set(["interruptId","outcome"]) },
-  { f: 1, p: "/$defs/interruptResolved/properties/interruptId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 1, p: "/$defs/interruptResolved/properties/outcome", g: [[0,[2]]], k: { "enum": ["approved","amended","rejected"] } },
-  { f: 1, p: "/$defs/interruptResolved/additionalProperties", av: 1, b: true },
-  { f: 61, p: "", c: __c1199, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["limit", "limit", 1200], ["tag", "tag", 1201]], ap: 1202, kn: new Set(["limit","tag"]) },
-  { f: 61, p: "/properties/limit", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
-  { f: 61, p: "/properties/tag", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 61, p: "/additionalProperties", b: false },
-  { f: 1, p: "/$defs/memoryWritten", c: __c1203, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","memoryId"] }, pr: [["memoryRef", "memoryRef", 1204], ["memoryId", "memoryId", 1205], ["nodeId", "nodeId", 1206], ["operation", "operation", 1207], ["agentId", "agentId", 1208], ["byteSize", "byteSize", 1209]], ap: 1210, kn: new Set(["memoryRef","memoryId","nodeId","operation","agentId","byteSize"]) },
-  { f: 1, p: "/$defs/memoryWritten/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 1, p: "/$defs/memoryWritten/properties/memoryId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 1, p: "/$defs/memoryWritten/properties/nodeId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 1, p: "/$defs/memoryWritten/properties/operation", g: [[0,[2]]], k: { "enum": ["put","delete"] } },
-  { f: 1, p: "/$defs/memoryWritten/properties/agentId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 1, p: "/$defs/memoryWritten/properties/byteSize", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 1, p: "/$defs/memoryWritten/additionalProperties", av: 1, b: true },
-  { f: 3, p: "/$defs/PromptTemplateArtifact", c: __c1211, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["name","template"] }, pr: [["name", "name", 1212], ["version", "version", 1213], ["template", "template", 1214], ["variables", "variables", 1215]], ap: 1217, kn: new Set(["name","version","template","variables"]) },
-  { f: 3, p: "/$defs/PromptTemplateArtifact/properties/name", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
-  { f: 3, p: "/$defs/PromptTemplateArtifact/properties/version", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 50, "minLength": 1 } },
-  { f: 3, p: "/$defs/PromptTemplateArtifact/properties/template", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 3, p: "/$defs/PromptTemplateArtifact/properties/variables", t: ["array"], tv: "array", g: [[3,[18,20]]], k: { "uniqueItems": true }, it: 1216, uq: ["string"] },
-  { f: 3, p: "/$defs/PromptTemplateArtifact/properties/variables/items", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
-  { f: 3, p: "/$defs/PromptTemplateArtifact/additionalProperties", av: 1, b: true },
-  { f: 3, p: "", c: __c1218, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["id","kind","artifact","provenance","owner","state","createdAt"] }, pr: [["id", "id", 1219], ["kind", "kind", 1220], ["title", "title", 1221], ["artifact", "artifact", 1222], ["provenance", "provenance", 1224], ["duplicateOf", "duplicateOf", 1230], ["owner", "owner", 1231], ["rationale", "rationale", 1237], ["state", "state", 1238], ["createdAt", "createdAt", 1240], ["updatedAt", "updatedAt", 1241], ["activation", "activation", 1242]], ap: 1250, kn: new Set(["id","kind","title","artifact","provenance","duplicateOf","owner","rationale","state","createdAt","updatedAt","activation"]), all: [1251,1256,1268,1273] },
+  { f: 40, p: "", c: __c588, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["proposal"] }, pr: [["proposal", "proposal", 589], ["eventId", "eventId", 664], ["runId", "runId", 665]], ap: 666, kn: new Set(["proposal","eventId","runId"]) },
+  { f: 40, p: "/properties/proposal", c: __c590, r: 590, ro: 1, g: [[0,[0]]] },
+  { f: 3, p: "", c: __c590, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["id","kind","artifact","provenance","owner","state","createdAt"] }, pr: [["id", "id", 591], ["kind", "kind", 592], ["title", "title", 593], ["artifact", "artifact", 594], ["provenance", "provenance", 596], ["duplicateOf", "duplicateOf", 602], ["owner", "owner", 603], ["rationale", "rationale", 609], ["state", "state", 610], ["createdAt", "createdAt", 612], ["updatedAt", "updatedAt", 613], ["activation", "activation", 614]], ap: 622, kn: new Set(["id","kind","title","artifact","provenance","duplicateOf","owner","rationale","state","createdAt","updatedAt","activation"]), all: [623,628,640,652] },
   { f: 3, p: "/properties/id", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 3, p: "/properties/kind", c: __c76, r: 76, ro: 1, g: [[0,[0]]] },
   { f: 3, p: "/properties/title", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
-  { f: 3, p: "/properties/artifact", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1223, kn: new Set([]) },
+  { f: 3, p: "/properties/artifact", t: ["object"], tv: "object", g: [[4,[25]]], ap: 595, kn: new Set([]) },
   { f: 3, p: "/properties/artifact/additionalProperties", av: 1, b: true },
-  { f: 3, p: "/properties/provenance", c: __c1225, r: 1225, ro: 1, g: [[0,[0]]] },
-  { f: 3, p: "/$defs/ProposalProvenance", c: __c1225, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["sourceRunIds"] }, pr: [["sourceRunIds", "sourceRunIds", 1226], ["synthesizerModel", "synthesizerModel", 1228]], ap: 1229, kn: new Set(["sourceRunIds","synthesizerModel"]) },
-  { f: 3, p: "/$defs/ProposalProvenance/properties/sourceRunIds", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 1227 },
+  { f: 3, p: "/properties/provenance", c: __c597, r: 597, ro: 1, g: [[0,[0]]] },
+  { f: 3, p: "/$defs/ProposalProvenance", c: __c597, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["sourceRunIds"] }, pr: [["sourceRunIds", "sourceRunIds", 598], ["synthesizerModel", "synthesizerModel", 600]], ap: 601, kn: new Set(["sourceRunIds","synthesizerModel"]) },
+  { f: 3, p: "/$defs/ProposalProvenance/properties/sourceRunIds", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 599 },
   { f: 3, p: "/$defs/ProposalProvenance/properties/sourceRunIds/items", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 3, p: "/$defs/ProposalProvenance/properties/synthesizerModel", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
   { f: 3, p: "/$defs/ProposalProvenance/additionalProperties", b: false },
   { f: 3, p: "/properties/duplicateOf", t: ["string","null"], tv: ["string","null"], ut: 1, g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 3, p: "/properties/owner", c: __c1232, r: 1232, ro: 1, g: [[0,[0]]] },
-  { f: 3, p: "/$defs/ProposalOwner", c: __c1232, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["tenant"] }, pr: [["tenant", "tenant", 1233], ["workspace", "workspace", 1234], ["principal", "principal", 1235]], ap: 1236, kn: new Set(["tenant","workspace","principal"]) },
+  { f: 3, p: "/properties/owner", c: __c604, r: 604, ro: 1, g: [[0,[0]]] },
+  { f: 3, p: "/$defs/ProposalOwner", c: __c604, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["tenant"] }, pr: [["tenant", "tenant", 605], ["workspace", "workspace", 606], ["principal", "principal", 607]], ap: 608, kn: new Set(["tenant","workspace","principal"]) },
   { f: 3, p: "/$defs/ProposalOwner/properties/tenant", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
   { f: 3, p: "/$defs/ProposalOwner/properties/workspace", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
   { f: 3, p: "/$defs/ProposalOwner/properties/principal", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
   { f: 3, p: "/$defs/ProposalOwner/additionalProperties", b: false },
   { f: 3, p: "/properties/rationale", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 4000 } },
-  { f: 3, p: "/properties/state", c: __c1239, r: 1239, ro: 1, g: [[0,[0]]] },
-  { f: 3, p: "/$defs/ProposalState", c: __c1239, g: [[0,[2]]], k: { "enum": ["draft","revised","applied","rejected","archived"] } },
+  { f: 3, p: "/properties/state", c: __c611, r: 611, ro: 1, g: [[0,[0]]] },
+  { f: 3, p: "/$defs/ProposalState", c: __c611, g: [[0,[2]]], k: { "enum": ["draft","revised","applied","rejected","archived"] } },
   { f: 3, p: "/properties/createdAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 3, p: "/properties/updatedAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 3, p: "/properties/activation", c: __c1243, r: 1243, ro: 1, g: [[0,[0]]] },
-  { f: 3, p: "/$defs/ProposalActivationRecord", c: __c1243, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["mode","installedArtifactRef","appliedAt"] }, pr: [["mode", "mode", 1244], ["approvalId", "approvalId", 1245], ["gateOutcome", "gateOutcome", 1246], ["installedArtifactRef", "installedArtifactRef", 1247], ["appliedAt", "appliedAt", 1248]], ap: 1249, kn: new Set(["mode","approvalId","gateOutcome","installedArtifactRef","appliedAt"]) },
+  { f: 3, p: "/properties/activation", c: __c615, r: 615, ro: 1, g: [[0,[0]]] },
+  { f: 3, p: "/$defs/ProposalActivationRecord", c: __c615, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["mode","installedArtifactRef","appliedAt"] }, pr: [["mode", "mode", 616], ["approvalId", "approvalId", 617], ["gateOutcome", "gateOutcome", 618], ["installedArtifactRef", "installedArtifactRef", 619], ["appliedAt", "appliedAt", 620]], ap: 621, kn: new Set(["mode","approvalId","gateOutcome","installedArtifactRef","appliedAt"]) },
   { f: 3, p: "/$defs/ProposalActivationRecord/properties/mode", c: __c79, r: 79, ro: 1, g: [[0,[0]]] },
   { f: 3, p: "/$defs/ProposalActivationRecord/properties/approvalId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 3, p: "/$defs/ProposalActivationRecord/properties/gateOutcome", g: [[0,[2]]], k: { "enum": ["granted","overridden"] } },
@@ -6874,128 +6263,761 @@ const __S = [
   { f: 3, p: "/$defs/ProposalActivationRecord/properties/appliedAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 3, p: "/$defs/ProposalActivationRecord/additionalProperties", b: false },
   { f: 3, p: "/additionalProperties", b: false },
-  { f: 3, p: "/allOf/0", g: [[0,[7]]], if: 1252, th: 1254 },
-  { f: 3, p: "/allOf/0/if", c: __c1252, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1253]] },
+  { f: 3, p: "/allOf/0", g: [[0,[7]]], if: 624, th: 626 },
+  { f: 3, p: "/allOf/0/if", c: __c624, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 625]] },
   { f: 3, p: "/allOf/0/if/properties/kind", g: [[0,[1]]], k: { "const": "agent-pack" } },
-  { f: 3, p: "/allOf/0/then", g: [[4,[26]]], pr: [["artifact", "artifact", 1255]] },
+  { f: 3, p: "/allOf/0/then", g: [[4,[26]]], pr: [["artifact", "artifact", 627]] },
   { f: 3, p: "/allOf/0/then/properties/artifact", c: __c46, r: 46, ro: 1, g: [[0,[0]]] },
-  { f: 3, p: "/allOf/1", g: [[0,[7]]], if: 1257, th: 1259 },
-  { f: 3, p: "/allOf/1/if", c: __c1257, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1258]] },
+  { f: 3, p: "/allOf/1", g: [[0,[7]]], if: 629, th: 631 },
+  { f: 3, p: "/allOf/1/if", c: __c629, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 630]] },
   { f: 3, p: "/allOf/1/if/properties/kind", g: [[0,[1]]], k: { "const": "workflow-chain-pack" } },
-  { f: 3, p: "/allOf/1/then", g: [[4,[26]]], pr: [["artifact", "artifact", 1260]] },
-  { f: 3, p: "/allOf/1/then/properties/artifact", c: __c1261, r: 1261, ro: 1, g: [[0,[0]]] },
-  { f: 3, p: "/$defs/WorkflowChainPackArtifact", c: __c1261, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["name","workflows"] }, pr: [["name", "name", 1262], ["version", "version", 1263], ["workflows", "workflows", 1264]], ap: 1267, kn: new Set(["name","version","workflows"]) },
+  { f: 3, p: "/allOf/1/then", g: [[4,[26]]], pr: [["artifact", "artifact", 632]] },
+  { f: 3, p: "/allOf/1/then/properties/artifact", c: __c633, r: 633, ro: 1, g: [[0,[0]]] },
+  { f: 3, p: "/$defs/WorkflowChainPackArtifact", c: __c633, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["name","workflows"] }, pr: [["name", "name", 634], ["version", "version", 635], ["workflows", "workflows", 636]], ap: 639, kn: new Set(["name","version","workflows"]) },
   { f: 3, p: "/$defs/WorkflowChainPackArtifact/properties/name", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
   { f: 3, p: "/$defs/WorkflowChainPackArtifact/properties/version", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 50, "minLength": 1 } },
-  { f: 3, p: "/$defs/WorkflowChainPackArtifact/properties/workflows", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 1265 },
-  { f: 3, p: "/$defs/WorkflowChainPackArtifact/properties/workflows/items", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1266, kn: new Set([]) },
+  { f: 3, p: "/$defs/WorkflowChainPackArtifact/properties/workflows", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 637 },
+  { f: 3, p: "/$defs/WorkflowChainPackArtifact/properties/workflows/items", t: ["object"], tv: "object", g: [[4,[25]]], ap: 638, kn: new Set([]) },
   { f: 3, p: "/$defs/WorkflowChainPackArtifact/properties/workflows/items/additionalProperties", av: 1, b: true },
   { f: 3, p: "/$defs/WorkflowChainPackArtifact/additionalProperties", av: 1, b: true },
-  { f: 3, p: "/allOf/2", g: [[0,[7]]], if: 1269, th: 1271 },
-  { f: 3, p: "/allOf/2/if", c: __c1269, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1270]] },
+  { f: 3, p: "/allOf/2", g: [[0,[7]]], if: 641, th: 643 },
+  { f: 3, p: "/allOf/2/if", c: __c641, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 642]] },
   { f: 3, p: "/allOf/2/if/properties/kind", g: [[0,[1]]], k: { "const": "prompt-template" } },
-  { f: 3, p: "/allOf/2/then", g: [[4,[26]]], pr: [["artifact", "artifact", 1272]] },
-  { f: 3, p: "/allOf/2/then/properties/artifact", c: __c1211, r: 1211, ro: 1, g: [[0,[0]]] },
-  { f: 3, p: "/allOf/3", g: [[0,[7]]], if: 1274, th: 1276 },
-  { f: 3, p: "/allOf/3/if", c: __c1274, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1275]] },
+  { f: 3, p: "/allOf/2/then", g: [[4,[26]]], pr: [["artifact", "artifact", 644]] },
+  { f: 3, p: "/allOf/2/then/properties/artifact", c: __c645, r: 645, ro: 1, g: [[0,[0]]] },
+  { f: 3, p: "/$defs/PromptTemplateArtifact", c: __c645, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["name","template"] }, pr: [["name", "name", 646], ["version", "version", 647], ["template", "template", 648], ["variables", "variables", 649]], ap: 651, kn: new Set(["name","version","template","variables"]) },
+  { f: 3, p: "/$defs/PromptTemplateArtifact/properties/name", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
+  { f: 3, p: "/$defs/PromptTemplateArtifact/properties/version", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 50, "minLength": 1 } },
+  { f: 3, p: "/$defs/PromptTemplateArtifact/properties/template", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 3, p: "/$defs/PromptTemplateArtifact/properties/variables", t: ["array"], tv: "array", g: [[3,[18,20]]], k: { "uniqueItems": true }, it: 650, uq: ["string"] },
+  { f: 3, p: "/$defs/PromptTemplateArtifact/properties/variables/items", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
+  { f: 3, p: "/$defs/PromptTemplateArtifact/additionalProperties", av: 1, b: true },
+  { f: 3, p: "/allOf/3", g: [[0,[7]]], if: 653, th: 655 },
+  { f: 3, p: "/allOf/3/if", c: __c653, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 654]] },
   { f: 3, p: "/allOf/3/if/properties/kind", g: [[0,[1]]], k: { "const": "automation" } },
-  { f: 3, p: "/allOf/3/then", g: [[4,[26]]], pr: [["artifact", "artifact", 1277]] },
-  { f: 3, p: "/allOf/3/then/properties/artifact", c: __c1278, r: 1278, ro: 1, g: [[0,[0]]] },
-  { f: 3, p: "/$defs/ScheduledAutomationArtifact", c: __c1278, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["name","workflowId","schedule"] }, pr: [["name", "name", 1279], ["version", "version", 1280], ["workflowId", "workflowId", 1281], ["schedule", "schedule", 1282]], ap: 1284, kn: new Set(["name","version","workflowId","schedule"]) },
+  { f: 3, p: "/allOf/3/then", g: [[4,[26]]], pr: [["artifact", "artifact", 656]] },
+  { f: 3, p: "/allOf/3/then/properties/artifact", c: __c657, r: 657, ro: 1, g: [[0,[0]]] },
+  { f: 3, p: "/$defs/ScheduledAutomationArtifact", c: __c657, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["name","workflowId","schedule"] }, pr: [["name", "name", 658], ["version", "version", 659], ["workflowId", "workflowId", 660], ["schedule", "schedule", 661]], ap: 663, kn: new Set(["name","version","workflowId","schedule"]) },
   { f: 3, p: "/$defs/ScheduledAutomationArtifact/properties/name", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
   { f: 3, p: "/$defs/ScheduledAutomationArtifact/properties/version", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 50, "minLength": 1 } },
   { f: 3, p: "/$defs/ScheduledAutomationArtifact/properties/workflowId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
-  { f: 3, p: "/$defs/ScheduledAutomationArtifact/properties/schedule", t: ["object"], tv: "object", g: [[4,[22,25]]], k: { "minProperties": 1 }, ap: 1283, kn: new Set([]) },
+  { f: 3, p: "/$defs/ScheduledAutomationArtifact/properties/schedule", t: ["object"], tv: "object", g: [[4,[22,25]]], k: { "minProperties": 1 }, ap: 662, kn: new Set([]) },
   { f: 3, p: "/$defs/ScheduledAutomationArtifact/properties/schedule/additionalProperties", av: 1, b: true },
   { f: 3, p: "/$defs/ScheduledAutomationArtifact/additionalProperties", av: 1, b: true },
-  { f: 1, p: "/$defs/proposalActivated", c: __c1285, t: ["object"], tv: "object", g: [[4,[23,24,25,26]]], k: { "required": ["proposalId"] }, pr: [["proposalId", "proposalId", 1286], ["kind", "kind", 1287], ["activation", "activation", 1288], ["approvalId", "approvalId", 1289], ["installedArtifactRef", "installedArtifactRef", 1290]], ap: 1291, kn: new Set(["proposalId","kind","activation","approvalId","installedArtifactRef"]), pn: 1292 },
+  { f: 40, p: "/properties/eventId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 40, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 40, p: "/additionalProperties", av: 1, b: true },
+  { f: 41, p: "", c: __c667, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["question/ref"] }, pr: [["question/ref", "question~1ref", 668]], ap: 669, kn: new Set(["question/ref"]) },
+  { f: 41, p: "/properties/question~1ref", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
+  { f: 41, p: "/additionalProperties", b: false },
+  { f: 42, p: "", c: __c670, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": [] }, pr: [["dropEventLog", "dropEventLog", 671]], ap: 672, kn: new Set(["dropEventLog"]) },
+  { f: 42, p: "/properties/dropEventLog", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 42, p: "/additionalProperties", b: false },
+  { f: 43, p: "", c: __c673, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","memoryRef","memoryId","fromSeq","expectedAtFork","current"] }, pr: [["runId", "runId", 674], ["memoryRef", "memoryRef", 675], ["memoryId", "memoryId", 676], ["fromSeq", "fromSeq", 677], ["expectedAtFork", "expectedAtFork", 678], ["current", "current", 679]], ap: 680, kn: new Set(["runId","memoryRef","memoryId","fromSeq","expectedAtFork","current"]) },
+  { f: 43, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
+  { f: 43, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
+  { f: 43, p: "/properties/memoryId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
+  { f: 43, p: "/properties/fromSeq", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 43, p: "/properties/expectedAtFork", t: ["string"], tv: "string", ut: 1, g: [] },
+  { f: 43, p: "/properties/current", t: ["string"], tv: "string", ut: 1, g: [] },
+  { f: 43, p: "/additionalProperties", av: 1, b: true },
+  { f: 44, p: "/$defs/AnswerToken", c: __c681, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[a-z0-9][a-z0-9._-]{0,63}$" }, re: __RE5 },
+  { f: 45, p: "/$defs/AnswerValue", c: __c682, g: [[0,[4]]], any: [683,684] },
+  { f: 45, p: "/$defs/AnswerValue/anyOf/0", c: __c681, r: 681, ro: 1, g: [[0,[0]]] },
+  { f: 45, p: "/$defs/AnswerValue/anyOf/1", c: __c684, t: ["array"], tv: "array", g: [[3,[16,18,20]]], k: { "maxItems": 24, "uniqueItems": true }, it: 685, uq: null },
+  { f: 45, p: "/$defs/AnswerValue/anyOf/1/items", c: __c681, r: 681, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "", c: __c686, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema"] }, pr: [["schema", "schema", 687], ["retention", "retention", 688], ["trace_level", "trace_level", 709], ["egress", "egress", 718], ["verification_rigor", "verification_rigor", 728], ["escalation_threshold", "escalation_threshold", 746]], ap: 760, kn: new Set(["schema","retention","trace_level","egress","verification_rigor","escalation_threshold"]) },
+  { f: 46, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.assistant-config.v1" } },
+  { f: 46, p: "/properties/retention", c: __c689, r: 689, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/RetentionByClass", c: __c689, r: 690, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 698], ["by_class", "by_class", 703]], ap: 708, kn: new Set(["default","by_class"]) },
+  { f: 27, p: "/$defs/ClassKeyed", c: __c690, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["default"] }, pr: [["default", "default", 691], ["by_class", "by_class", 692]], ap: 697, kn: new Set(["default","by_class"]) },
+  { f: 27, p: "/$defs/ClassKeyed/properties/default", av: 1, g: [] },
+  { f: 27, p: "/$defs/ClassKeyed/properties/by_class", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["public", "public", 693], ["community", "community", 694], ["personal", "personal", 695]], ap: 696, kn: new Set(["public","community","personal"]) },
+  { f: 27, p: "/$defs/ClassKeyed/properties/by_class/properties/public", av: 1, g: [] },
+  { f: 27, p: "/$defs/ClassKeyed/properties/by_class/properties/community", av: 1, g: [] },
+  { f: 27, p: "/$defs/ClassKeyed/properties/by_class/properties/personal", av: 1, g: [] },
+  { f: 27, p: "/$defs/ClassKeyed/properties/by_class/additionalProperties", b: false },
+  { f: 27, p: "/$defs/ClassKeyed/additionalProperties", b: false },
+  { f: 46, p: "/$defs/RetentionByClass/properties/default", c: __c699, r: 699, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/RetentionProfile", c: __c699, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["max_age"] }, pr: [["max_age", "max_age", 700], ["on_expiry", "on_expiry", 701]], ap: 702, kn: new Set(["max_age","on_expiry"]) },
+  { f: 46, p: "/$defs/RetentionProfile/properties/max_age", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "duration" }, fm: __fmtDuration },
+  { f: 46, p: "/$defs/RetentionProfile/properties/on_expiry", g: [[0,[2]]], k: { "enum": ["excise","archive"] } },
+  { f: 46, p: "/$defs/RetentionProfile/additionalProperties", b: false },
+  { f: 46, p: "/$defs/RetentionByClass/properties/by_class", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["public", "public", 704], ["community", "community", 705], ["personal", "personal", 706]], ap: 707, kn: new Set(["public","community","personal"]) },
+  { f: 46, p: "/$defs/RetentionByClass/properties/by_class/properties/public", c: __c699, r: 699, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/RetentionByClass/properties/by_class/properties/community", c: __c699, r: 699, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/RetentionByClass/properties/by_class/properties/personal", c: __c699, r: 699, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/RetentionByClass/properties/by_class/additionalProperties", b: false },
+  { f: 46, p: "/$defs/RetentionByClass/additionalProperties", b: false },
+  { f: 46, p: "/properties/trace_level", c: __c710, r: 710, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/TraceLevelByClass", c: __c710, r: 690, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 711], ["by_class", "by_class", 712]], ap: 717, kn: new Set(["default","by_class"]) },
+  { f: 46, p: "/$defs/TraceLevelByClass/properties/default", c: __c444, r: 444, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/TraceLevelByClass/properties/by_class", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["public", "public", 713], ["community", "community", 714], ["personal", "personal", 715]], ap: 716, kn: new Set(["public","community","personal"]) },
+  { f: 46, p: "/$defs/TraceLevelByClass/properties/by_class/properties/public", c: __c444, r: 444, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/TraceLevelByClass/properties/by_class/properties/community", c: __c444, r: 444, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/TraceLevelByClass/properties/by_class/properties/personal", c: __c444, r: 444, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/TraceLevelByClass/properties/by_class/additionalProperties", b: false },
+  { f: 46, p: "/$defs/TraceLevelByClass/additionalProperties", b: false },
+  { f: 46, p: "/properties/egress", c: __c719, r: 719, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/EgressByClass", c: __c719, r: 690, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 720], ["by_class", "by_class", 722]], ap: 727, kn: new Set(["default","by_class"]) },
+  { f: 46, p: "/$defs/EgressByClass/properties/default", c: __c721, r: 721, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/Egress", c: __c721, g: [[0,[2]]], k: { "enum": ["deny","allow_accepting_remote"] } },
+  { f: 46, p: "/$defs/EgressByClass/properties/by_class", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["public", "public", 723], ["community", "community", 724], ["personal", "personal", 725]], ap: 726, kn: new Set(["public","community","personal"]) },
+  { f: 46, p: "/$defs/EgressByClass/properties/by_class/properties/public", c: __c721, r: 721, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/EgressByClass/properties/by_class/properties/community", c: __c721, r: 721, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/EgressByClass/properties/by_class/properties/personal", c: __c721, r: 721, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/EgressByClass/properties/by_class/additionalProperties", b: false },
+  { f: 46, p: "/$defs/EgressByClass/additionalProperties", b: false },
+  { f: 46, p: "/properties/verification_rigor", c: __c729, r: 729, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/VerificationRigorByMode", c: __c729, r: 730, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 738], ["by_mode", "by_mode", 740]], ap: 745, kn: new Set(["default","by_mode"]) },
+  { f: 47, p: "/$defs/ModeKeyed", c: __c730, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["default"] }, pr: [["default", "default", 731], ["by_mode", "by_mode", 732]], ap: 737, kn: new Set(["default","by_mode"]) },
+  { f: 47, p: "/$defs/ModeKeyed/properties/default", av: 1, g: [] },
+  { f: 47, p: "/$defs/ModeKeyed/properties/by_mode", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["commons", "commons", 733], ["support", "support", 734], ["crisis", "crisis", 735]], ap: 736, kn: new Set(["commons","support","crisis"]) },
+  { f: 47, p: "/$defs/ModeKeyed/properties/by_mode/properties/commons", av: 1, g: [] },
+  { f: 47, p: "/$defs/ModeKeyed/properties/by_mode/properties/support", av: 1, g: [] },
+  { f: 47, p: "/$defs/ModeKeyed/properties/by_mode/properties/crisis", av: 1, g: [] },
+  { f: 47, p: "/$defs/ModeKeyed/properties/by_mode/additionalProperties", b: false },
+  { f: 47, p: "/$defs/ModeKeyed/additionalProperties", b: false },
+  { f: 46, p: "/$defs/VerificationRigorByMode/properties/default", c: __c739, r: 739, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/VerificationRigor", c: __c739, g: [[0,[2]]], k: { "enum": ["standard","elevated","strict"] } },
+  { f: 46, p: "/$defs/VerificationRigorByMode/properties/by_mode", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["commons", "commons", 741], ["support", "support", 742], ["crisis", "crisis", 743]], ap: 744, kn: new Set(["commons","support","crisis"]) },
+  { f: 46, p: "/$defs/VerificationRigorByMode/properties/by_mode/properties/commons", c: __c739, r: 739, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/VerificationRigorByMode/properties/by_mode/properties/support", c: __c739, r: 739, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/VerificationRigorByMode/properties/by_mode/properties/crisis", c: __c739, r: 739, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/VerificationRigorByMode/properties/by_mode/additionalProperties", b: false },
+  { f: 46, p: "/$defs/VerificationRigorByMode/additionalProperties", b: false },
+  { f: 46, p: "/properties/escalation_threshold", c: __c747, r: 747, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/EscalationThresholdByMode", c: __c747, r: 730, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 748], ["by_mode", "by_mode", 754]], ap: 759, kn: new Set(["default","by_mode"]) },
+  { f: 46, p: "/$defs/EscalationThresholdByMode/properties/default", c: __c749, r: 749, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/EscalationThreshold", c: __c749, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["escalate"] }, pr: [["escalate", "escalate", 750]], ap: 753, kn: new Set(["escalate"]) },
+  { f: 46, p: "/$defs/EscalationThreshold/properties/escalate", t: ["array"], tv: "array", g: [[3,[18,20]]], k: { "uniqueItems": true }, it: 751, uq: null },
+  { f: 46, p: "/$defs/EscalationThreshold/properties/escalate/items", c: __c752, r: 752, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/EscalationTrigger", c: __c752, g: [[0,[2]]], k: { "enum": ["operator-decision","sustained-degradation","boundary-risk","pre-egress-confirmation","crisis-candidate"] } },
+  { f: 46, p: "/$defs/EscalationThreshold/additionalProperties", b: false },
+  { f: 46, p: "/$defs/EscalationThresholdByMode/properties/by_mode", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["commons", "commons", 755], ["support", "support", 756], ["crisis", "crisis", 757]], ap: 758, kn: new Set(["commons","support","crisis"]) },
+  { f: 46, p: "/$defs/EscalationThresholdByMode/properties/by_mode/properties/commons", c: __c749, r: 749, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/EscalationThresholdByMode/properties/by_mode/properties/support", c: __c749, r: 749, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/EscalationThresholdByMode/properties/by_mode/properties/crisis", c: __c749, r: 749, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/EscalationThresholdByMode/properties/by_mode/additionalProperties", b: false },
+  { f: 46, p: "/$defs/EscalationThresholdByMode/additionalProperties", b: false },
+  { f: 46, p: "/additionalProperties", b: false },
+  { f: 48, p: "", c: __c761, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","initiation"] }, pr: [["schema", "schema", 762], ["ui_profile", "ui_profile", 763], ["surface", "surface", 764], ["pinned", "pinned", 765], ["hidden", "hidden", 766], ["initiation", "initiation", 767], ["show_activity_feed", "show_activity_feed", 768], ["show_confidence", "show_confidence", 769], ["streak_count", "streak_count", 770], ["nudge_after", "nudge_after", 772]], ap: 774, kn: new Set(["schema","ui_profile","surface","pinned","hidden","initiation","show_activity_feed","show_confidence","streak_count","nudge_after"]) },
+  { f: 48, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.assistant-ui-preferences.v1" } },
+  { f: 48, p: "/properties/ui_profile", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 48, p: "/properties/surface", g: [[0,[2]]], k: { "enum": ["contact-rail","assistant-section"] } },
+  { f: 48, p: "/properties/pinned", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 48, p: "/properties/hidden", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 48, p: "/properties/initiation", g: [[0,[2]]], k: { "enum": ["never"] } },
+  { f: 48, p: "/properties/show_activity_feed", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 48, p: "/properties/show_confidence", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 48, p: "/properties/streak_count", g: [[0,[3]]], no: 771 },
+  { f: 48, p: "/properties/streak_count/not", av: 1, c: __c771, g: [] },
+  { f: 48, p: "/properties/nudge_after", g: [[0,[3]]], no: 773 },
+  { f: 48, p: "/properties/nudge_after/not", av: 1, c: __c773, g: [] },
+  { f: 48, p: "/additionalProperties", b: false },
+  { f: 49, p: "", c: __c775, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","profile/id","anchor","requires","guarantees","conformance/max-age"] }, pr: [["schema", "schema", 776], ["profile/id", "profile~1id", 777], ["anchor", "anchor", 778], ["requires", "requires", 779], ["guarantees", "guarantees", 790], ["conformance/max-age", "conformance~1max-age", 797]], ap: 798, kn: new Set(["schema","profile/id","anchor","requires","guarantees","conformance/max-age"]) },
+  { f: 49, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.baseline-assistant-profile.v1" } },
+  { f: 49, p: "/properties/profile~1id", g: [[0,[1]]], k: { "const": "baseline-assistant" } },
+  { f: 49, p: "/properties/anchor", g: [[0,[1]]], k: { "const": "UNIVERSAL-BASIC-COMPUTE" } },
+  { f: 49, p: "/properties/requires", c: __c780, r: 780, ro: 1, g: [[0,[0]]] },
+  { f: 49, p: "/$defs/ProfileRequirements", c: __c780, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["operations","min_context_window","tool_surface","transports","max_output_tokens"] }, pr: [["operations", "operations", 781], ["min_context_window", "min_context_window", 784], ["tool_surface", "tool_surface", 785], ["transports", "transports", 786], ["max_output_tokens", "max_output_tokens", 788]], ap: 789, kn: new Set(["operations","min_context_window","tool_surface","transports","max_output_tokens"]) },
+  { f: 49, p: "/$defs/ProfileRequirements/properties/operations", t: ["array"], tv: "array", g: [[3,[18,19,20]]], k: { "uniqueItems": true }, it: 782, co: 783, uq: null },
+  { f: 49, p: "/$defs/ProfileRequirements/properties/operations/items", g: [[0,[2]]], k: { "enum": ["generate","embed","batch_embed"] } },
+  { f: 49, p: "/$defs/ProfileRequirements/properties/operations/contains", c: __c783, g: [[0,[1]]], k: { "const": "generate" } },
+  { f: 49, p: "/$defs/ProfileRequirements/properties/min_context_window", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 512 } },
+  { f: 49, p: "/$defs/ProfileRequirements/properties/tool_surface", g: [[0,[1]]], k: { "const": "none" } },
+  { f: 49, p: "/$defs/ProfileRequirements/properties/transports", t: ["array"], tv: "array", g: [[3,[17,18,20]]], k: { "minItems": 1, "uniqueItems": true }, it: 787, uq: null },
+  { f: 49, p: "/$defs/ProfileRequirements/properties/transports/items", g: [[0,[2]]], k: { "enum": ["http_local","command_stdio"] } },
+  { f: 49, p: "/$defs/ProfileRequirements/properties/max_output_tokens", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
+  { f: 49, p: "/$defs/ProfileRequirements/additionalProperties", b: false },
+  { f: 49, p: "/properties/guarantees", c: __c791, r: 791, ro: 1, g: [[0,[0]]] },
+  { f: 49, p: "/$defs/ProfileGuarantees", c: __c791, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["no_telemetry_egress","no_remote_fallback","works_offline","no_economic_gating"] }, pr: [["no_telemetry_egress", "no_telemetry_egress", 792], ["no_remote_fallback", "no_remote_fallback", 793], ["works_offline", "works_offline", 794], ["no_economic_gating", "no_economic_gating", 795]], ap: 796, kn: new Set(["no_telemetry_egress","no_remote_fallback","works_offline","no_economic_gating"]) },
+  { f: 49, p: "/$defs/ProfileGuarantees/properties/no_telemetry_egress", g: [[0,[1]]], k: { "const": true } },
+  { f: 49, p: "/$defs/ProfileGuarantees/properties/no_remote_fallback", g: [[0,[1]]], k: { "const": true } },
+  { f: 49, p: "/$defs/ProfileGuarantees/properties/works_offline", g: [[0,[1]]], k: { "const": true } },
+  { f: 49, p: "/$defs/ProfileGuarantees/properties/no_economic_gating", g: [[0,[1]]], k: { "const": true } },
+  { f: 49, p: "/$defs/ProfileGuarantees/additionalProperties", b: false },
+  { f: 49, p: "/properties/conformance~1max-age", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "duration" }, fm: __fmtDuration },
+  { f: 49, p: "/additionalProperties", b: false },
+  { f: 50, p: "", c: __c799, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","report/id","runtime/ref","profile/id","environment/ref","time/generated-at","time/expires-at","status","checks","overall/passed"] }, pr: [["schema", "schema", 800], ["report/id", "report~1id", 801], ["runtime/ref", "runtime~1ref", 802], ["model.binding/ref", "model.binding~1ref", 803], ["profile/id", "profile~1id", 804], ["environment/ref", "environment~1ref", 805], ["time/generated-at", "time~1generated-at", 806], ["time/expires-at", "time~1expires-at", 807], ["status", "status", 808], ["checks", "checks", 809], ["overall/passed", "overall~1passed", 817]], ap: 818, kn: new Set(["schema","report/id","runtime/ref","model.binding/ref","profile/id","environment/ref","time/generated-at","time/expires-at","status","checks","overall/passed"]), all: [819] },
+  { f: 50, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.baseline-assistant-conformance-report.v1" } },
+  { f: 50, p: "/properties/report~1id", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 50, p: "/properties/runtime~1ref", c: __c421, r: 421, ro: 1, g: [[0,[0]]] },
+  { f: 50, p: "/properties/model.binding~1ref", c: __c423, r: 423, ro: 1, g: [[0,[0]]] },
+  { f: 50, p: "/properties/profile~1id", g: [[0,[1]]], k: { "const": "baseline-assistant" } },
+  { f: 50, p: "/properties/environment~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 50, p: "/properties/time~1generated-at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
+  { f: 50, p: "/properties/time~1expires-at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
+  { f: 50, p: "/properties/status", g: [[0,[2]]], k: { "enum": ["fresh","stale"] } },
+  { f: 50, p: "/properties/checks", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 810 },
+  { f: 50, p: "/properties/checks/items", c: __c811, r: 811, ro: 1, g: [[0,[0]]] },
+  { f: 50, p: "/$defs/ConformanceCheck", c: __c811, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["check/id","clause","result"] }, pr: [["check/id", "check~1id", 812], ["clause", "clause", 813], ["result", "result", 814], ["detail/code", "detail~1code", 815]], ap: 816, kn: new Set(["check/id","clause","result","detail/code"]) },
+  { f: 50, p: "/$defs/ConformanceCheck/properties/check~1id", c: __c454, r: 454, ro: 1, g: [[0,[0]]] },
+  { f: 50, p: "/$defs/ConformanceCheck/properties/clause", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^/" }, re: __RE8 },
+  { f: 50, p: "/$defs/ConformanceCheck/properties/result", g: [[0,[2]]], k: { "enum": ["pass","fail"] } },
+  { f: 50, p: "/$defs/ConformanceCheck/properties/detail~1code", c: __c454, r: 454, ro: 1, g: [[0,[0]]] },
+  { f: 50, p: "/$defs/ConformanceCheck/additionalProperties", b: false },
+  { f: 50, p: "/properties/overall~1passed", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 50, p: "/additionalProperties", b: false },
+  { f: 50, p: "/allOf/0", g: [[0,[7]]], if: 820, th: 824 },
+  { f: 50, p: "/allOf/0/if", c: __c820, g: [[4,[23,26]]], k: { "required": ["checks"] }, pr: [["checks", "checks", 821]] },
+  { f: 50, p: "/allOf/0/if/properties/checks", t: ["array"], tv: "array", g: [[3,[19]]], co: 822 },
+  { f: 50, p: "/allOf/0/if/properties/checks/contains", c: __c822, t: ["object"], tv: "object", g: [[4,[23,26]]], k: { "required": ["result"] }, pr: [["result", "result", 823]] },
+  { f: 50, p: "/allOf/0/if/properties/checks/contains/properties/result", g: [[0,[1]]], k: { "const": "fail" } },
+  { f: 50, p: "/allOf/0/then", g: [[4,[26]]], pr: [["overall/passed", "overall~1passed", 825]] },
+  { f: 50, p: "/allOf/0/then/properties/overall~1passed", g: [[0,[1]]], k: { "const": false } },
+  { f: 44, p: "/$defs/ChoiceOption", c: __c826, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["value","title"] }, pr: [["value", "value", 827], ["title", "title", 828], ["detail", "detail", 829]], ap: 830, kn: new Set(["value","title","detail"]) },
+  { f: 44, p: "/$defs/ChoiceOption/properties/value", c: __c681, r: 681, ro: 1, g: [[0,[0]]] },
+  { f: 44, p: "/$defs/ChoiceOption/properties/title", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 120, "minLength": 1 } },
+  { f: 44, p: "/$defs/ChoiceOption/properties/detail", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 280 } },
+  { f: 44, p: "/$defs/ChoiceOption/additionalProperties", b: false },
+  { f: 27, p: "/$defs/ClassificationFlow", c: __c831, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["input","output"] }, pr: [["input", "input", 832], ["output", "output", 833]], ap: 834, kn: new Set(["input","output"]) },
+  { f: 27, p: "/$defs/ClassificationFlow/properties/input", c: __c461, r: 461, ro: 1, g: [[0,[0]]] },
+  { f: 27, p: "/$defs/ClassificationFlow/properties/output", c: __c461, r: 461, ro: 1, g: [[0,[0]]] },
+  { f: 27, p: "/$defs/ClassificationFlow/additionalProperties", b: false },
+  { f: 51, p: "/$defs/ConfirmPayload", c: __c836, r: 836, ro: 1, g: [[0,[0]]] },
+  { f: 52, p: "", c: __c836, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["confirm/title", "confirm~1title", 837], ["deny/title", "deny~1title", 838]], ap: 839, kn: new Set(["confirm/title","deny/title"]) },
+  { f: 52, p: "/properties/confirm~1title", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 60, "minLength": 1 } },
+  { f: 52, p: "/properties/deny~1title", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 60, "minLength": 1 } },
+  { f: 52, p: "/additionalProperties", b: false },
+  { f: 25, p: "/$defs/ContentPart", c: __c840, t: ["object"], tv: "object", g: [[0,[5]],[4,[25,27]]], ap: 841, kn: new Set([]), one: [842,847], dt: "type", dm: new Map([["text",0],["object_ref",1]]) },
+  { f: 25, p: "/$defs/ContentPart/additionalProperties", av: 1, b: true },
+  { f: 25, p: "/$defs/ContentPart/oneOf/0", c: __c843, r: 843, ro: 1, g: [[0,[0]]] },
+  { f: 25, p: "/$defs/TextPart", c: __c843, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["type","text"] }, pr: [["type", "type", 844], ["text", "text", 845]], ap: 846, kn: new Set(["type","text"]) },
+  { f: 25, p: "/$defs/TextPart/properties/type", g: [[0,[1]]], k: { "const": "text" } },
+  { f: 25, p: "/$defs/TextPart/properties/text", t: ["string"], tv: "string", ut: 1, g: [] },
+  { f: 25, p: "/$defs/TextPart/additionalProperties", b: false },
+  { f: 25, p: "/$defs/ContentPart/oneOf/1", c: __c848, r: 848, ro: 1, g: [[0,[0]]] },
+  { f: 25, p: "/$defs/ObjectRefPart", c: __c848, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["type","object/ref","media/type"] }, pr: [["type", "type", 849], ["object/ref", "object~1ref", 850], ["media/type", "media~1type", 851], ["byte/size", "byte~1size", 852]], ap: 853, kn: new Set(["type","object/ref","media/type","byte/size"]) },
+  { f: 25, p: "/$defs/ObjectRefPart/properties/type", g: [[0,[1]]], k: { "const": "object_ref" } },
+  { f: 25, p: "/$defs/ObjectRefPart/properties/object~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 25, p: "/$defs/ObjectRefPart/properties/media~1type", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[a-z]+/[A-Za-z0-9.+-]+$" }, re: __RE13 },
+  { f: 25, p: "/$defs/ObjectRefPart/properties/byte~1size", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 25, p: "/$defs/ObjectRefPart/additionalProperties", b: false },
+  { f: 26, p: "", c: __c854, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema"] }, pr: [["schema", "schema", 855], ["sources", "sources", 856]], ap: 870, kn: new Set(["schema","sources"]) },
+  { f: 26, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.context-assembly.request.v1" } },
+  { f: 26, p: "/properties/sources", t: ["array"], tv: "array", g: [[3,[18]]], it: 857 },
+  { f: 26, p: "/properties/sources/items", c: __c858, r: 858, ro: 1, g: [[0,[0]]] },
+  { f: 26, p: "/$defs/ContextSource", c: __c858, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["source/kind","grant/ref"] }, pr: [["source/kind", "source~1kind", 859], ["grant/ref", "grant~1ref", 860], ["lease/ref", "lease~1ref", 861], ["flow/ref", "flow~1ref", 862], ["max/elements", "max~1elements", 863]], ap: 864, kn: new Set(["source/kind","grant/ref","lease/ref","flow/ref","max/elements"]), all: [865] },
+  { f: 26, p: "/$defs/ContextSource/properties/source~1kind", c: __c459, r: 459, ro: 1, g: [[0,[0]]] },
+  { f: 26, p: "/$defs/ContextSource/properties/grant~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 26, p: "/$defs/ContextSource/properties/lease~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 26, p: "/$defs/ContextSource/properties/flow~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 26, p: "/$defs/ContextSource/properties/max~1elements", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
+  { f: 26, p: "/$defs/ContextSource/additionalProperties", b: false },
+  { f: 26, p: "/$defs/ContextSource/allOf/0", g: [[0,[7]]], if: 866, th: 868 },
+  { f: 26, p: "/$defs/ContextSource/allOf/0/if", c: __c866, g: [[4,[23,26]]], k: { "required": ["source/kind"] }, pr: [["source/kind", "source~1kind", 867]] },
+  { f: 26, p: "/$defs/ContextSource/allOf/0/if/properties/source~1kind", g: [[0,[2]]], k: { "enum": ["artifact","dataset"] } },
+  { f: 26, p: "/$defs/ContextSource/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["lease/ref"] }, pr: [["lease/ref", "lease~1ref", 869]] },
+  { f: 26, p: "/$defs/ContextSource/allOf/0/then/properties/lease~1ref", av: 1, g: [] },
+  { f: 26, p: "/additionalProperties", b: false },
+  { f: 53, p: "", c: __c871, t: ["object"], tv: "object", g: [[0,[5]],[4,[23,25,26]]], k: { "required": ["schema","element/id","source/kind","classification"] }, pr: [["schema", "schema", 872], ["element/id", "element~1id", 873], ["source/kind", "source~1kind", 874], ["source/ref", "source~1ref", 875], ["classification", "classification", 876], ["content", "content", 877], ["content/ref", "content~1ref", 879], ["declassifiable", "declassifiable", 880], ["declassified/from", "declassified~1from", 881], ["grant/ref", "grant~1ref", 882]], ap: 883, kn: new Set(["schema","element/id","source/kind","source/ref","classification","content","content/ref","declassifiable","declassified/from","grant/ref"]), one: [884,886] },
+  { f: 53, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.context-element.v1" } },
+  { f: 53, p: "/properties/element~1id", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 53, p: "/properties/source~1kind", c: __c459, r: 459, ro: 1, g: [[0,[0]]] },
+  { f: 53, p: "/properties/source~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 53, p: "/properties/classification", c: __c461, r: 461, ro: 1, g: [[0,[0]]] },
+  { f: 53, p: "/properties/content", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 878 },
+  { f: 53, p: "/properties/content/items", c: __c840, r: 840, ro: 1, g: [[0,[0]]] },
+  { f: 53, p: "/properties/content~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 53, p: "/properties/declassifiable", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 53, p: "/properties/declassified~1from", c: __c461, r: 461, ro: 1, g: [[0,[0]]] },
+  { f: 53, p: "/properties/grant~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 53, p: "/additionalProperties", b: false },
+  { f: 53, p: "/oneOf/0", c: __c884, g: [[4,[23,26]]], k: { "required": ["content"] }, pr: [["content", "content", 885]] },
+  { f: 53, p: "/oneOf/0/properties/content", av: 1, g: [] },
+  { f: 53, p: "/oneOf/1", c: __c886, g: [[4,[23,26]]], k: { "required": ["content/ref"] }, pr: [["content/ref", "content~1ref", 887]] },
+  { f: 53, p: "/oneOf/1/properties/content~1ref", av: 1, g: [] },
+  { f: 24, p: "/$defs/EpistemicBlock", c: __c888, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["stance", "stance", 889], ["confidence", "confidence", 890], ["grounded_in", "grounded_in", 891], ["caveats", "caveats", 893]], ap: 895, kn: new Set(["stance","confidence","grounded_in","caveats"]) },
+  { f: 24, p: "/$defs/EpistemicBlock/properties/stance", g: [[0,[2]]], k: { "enum": ["advisory","hypothesis"] } },
+  { f: 24, p: "/$defs/EpistemicBlock/properties/confidence", g: [[0,[2]]], k: { "enum": ["unstated","low","medium","high"] } },
+  { f: 24, p: "/$defs/EpistemicBlock/properties/grounded_in", t: ["array"], tv: "array", g: [[3,[18]]], it: 892 },
+  { f: 24, p: "/$defs/EpistemicBlock/properties/grounded_in/items", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 24, p: "/$defs/EpistemicBlock/properties/caveats", t: ["array"], tv: "array", g: [[3,[18]]], it: 894 },
+  { f: 24, p: "/$defs/EpistemicBlock/properties/caveats/items", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 500, "minLength": 1 } },
+  { f: 24, p: "/$defs/EpistemicBlock/additionalProperties", b: false },
+  { f: 51, p: "/$defs/FreeTextWithAllowlistPayload", c: __c897, r: 897, ro: 1, g: [[0,[0]]] },
+  { f: 54, p: "", c: __c897, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["allowlist"] }, pr: [["allowlist", "allowlist", 898], ["match", "match", 900], ["placeholder", "placeholder", 901]], ap: 902, kn: new Set(["allowlist","match","placeholder"]) },
+  { f: 54, p: "/properties/allowlist", t: ["array"], tv: "array", g: [[3,[16,17,18,20]]], k: { "maxItems": 64, "minItems": 1, "uniqueItems": true }, it: 899, uq: null },
+  { f: 54, p: "/properties/allowlist/items", c: __c681, r: 681, ro: 1, g: [[0,[0]]] },
+  { f: 54, p: "/properties/match", g: [[0,[2]]], k: { "enum": ["exact","case-insensitive"] } },
+  { f: 54, p: "/properties/placeholder", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 80 } },
+  { f: 54, p: "/additionalProperties", b: false },
+  { f: 25, p: "/$defs/GeneratePolicy", c: __c903, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["locality", "locality", 904], ["trust_mode", "trust_mode", 905], ["scope", "scope", 906], ["on_context_denied", "on_context_denied", 907], ["plurality", "plurality", 908]], ap: 909, kn: new Set(["locality","trust_mode","scope","on_context_denied","plurality"]) },
+  { f: 25, p: "/$defs/GeneratePolicy/properties/locality", c: __c440, r: 440, ro: 1, g: [[0,[0]]] },
+  { f: 25, p: "/$defs/GeneratePolicy/properties/trust_mode", c: __c442, r: 442, ro: 1, g: [[0,[0]]] },
+  { f: 25, p: "/$defs/GeneratePolicy/properties/scope", g: [[0,[2]]], k: { "enum": ["assistant-session-only","granted-context"] } },
+  { f: 25, p: "/$defs/GeneratePolicy/properties/on_context_denied", g: [[0,[2]]], k: { "enum": ["fail_closed","drop_with_trace"] } },
+  { f: 25, p: "/$defs/GeneratePolicy/properties/plurality", g: [[0,[2]]], k: { "enum": ["preserve","collapse"] } },
+  { f: 25, p: "/$defs/GeneratePolicy/additionalProperties", b: false },
+  { f: 25, p: "", c: __c910, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","operation","turns"] }, pr: [["schema", "schema", 911], ["operation", "operation", 912], ["turns", "turns", 913], ["context_assembly", "context_assembly", 920], ["parameters", "parameters", 921], ["policy", "policy", 929], ["metadata", "metadata", 930]], ap: 937, kn: new Set(["schema","operation","turns","context_assembly","parameters","policy","metadata"]) },
+  { f: 25, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.generate.request.v1" } },
+  { f: 25, p: "/properties/operation", g: [[0,[1]]], k: { "const": "generate" } },
+  { f: 25, p: "/properties/turns", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 914 },
+  { f: 25, p: "/properties/turns/items", c: __c915, r: 915, ro: 1, g: [[0,[0]]] },
+  { f: 25, p: "/$defs/Turn", c: __c915, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["role","content"] }, pr: [["role", "role", 916], ["content", "content", 917]], ap: 919, kn: new Set(["role","content"]) },
+  { f: 25, p: "/$defs/Turn/properties/role", g: [[0,[2]]], k: { "enum": ["user","assistant"] } },
+  { f: 25, p: "/$defs/Turn/properties/content", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 918 },
+  { f: 25, p: "/$defs/Turn/properties/content/items", c: __c840, r: 840, ro: 1, g: [[0,[0]]] },
+  { f: 25, p: "/$defs/Turn/additionalProperties", b: false },
+  { f: 25, p: "/properties/context_assembly", c: __c854, r: 854, ro: 1, g: [[0,[0]]] },
+  { f: 25, p: "/properties/parameters", c: __c922, r: 922, ro: 1, g: [[0,[0]]] },
+  { f: 25, p: "/$defs/GenerationParameters", c: __c922, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["max_tokens", "max_tokens", 923], ["temperature", "temperature", 924], ["top_p", "top_p", 925], ["stop", "stop", 926]], ap: 928, kn: new Set(["max_tokens","temperature","top_p","stop"]) },
+  { f: 25, p: "/$defs/GenerationParameters/properties/max_tokens", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
+  { f: 25, p: "/$defs/GenerationParameters/properties/temperature", t: ["number"], tv: "number", g: [[1,[8,9]]], k: { "maximum": 2, "minimum": 0 } },
+  { f: 25, p: "/$defs/GenerationParameters/properties/top_p", t: ["number"], tv: "number", g: [[1,[8,11]]], k: { "maximum": 1, "exclusiveMinimum": 0 } },
+  { f: 25, p: "/$defs/GenerationParameters/properties/stop", t: ["array"], tv: "array", g: [[3,[16,18]]], k: { "maxItems": 8 }, it: 927 },
+  { f: 25, p: "/$defs/GenerationParameters/properties/stop/items", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 25, p: "/$defs/GenerationParameters/additionalProperties", b: false },
+  { f: 25, p: "/properties/policy", c: __c903, r: 903, ro: 1, g: [[0,[0]]] },
+  { f: 25, p: "/properties/metadata", t: ["object"], tv: "object", g: [[4,[24,25]]], ap: 931, kn: new Set([]), pn: 936 },
+  { f: 25, p: "/properties/metadata/additionalProperties", g: [[0,[4]]], any: [932,933,934,935] },
+  { f: 25, p: "/properties/metadata/additionalProperties/anyOf/0", c: __c932, t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 256 } },
+  { f: 25, p: "/properties/metadata/additionalProperties/anyOf/1", c: __c933, t: ["number"], tv: "number", ut: 1, g: [] },
+  { f: 25, p: "/properties/metadata/additionalProperties/anyOf/2", c: __c934, t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 25, p: "/properties/metadata/additionalProperties/anyOf/3", c: __c935, t: ["null"], tv: "null", ut: 1, g: [] },
+  { f: 25, p: "/properties/metadata/propertyNames", g: [[2,[12]]], k: { "maxLength": 64 } },
+  { f: 25, p: "/additionalProperties", b: false },
+  { f: 24, p: "", c: __c938, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","operation","outcome","trace/ref"] }, pr: [["schema", "schema", 939], ["operation", "operation", 940], ["outcome", "outcome", 941], ["reason/code", "reason~1code", 942], ["output", "output", 943], ["epistemic", "epistemic", 945], ["runtime/ref", "runtime~1ref", 946], ["model.binding/ref", "model.binding~1ref", 947], ["locality", "locality", 948], ["trace/ref", "trace~1ref", 949], ["usage", "usage", 951], ["diagnostics", "diagnostics", 956]], ap: 957, kn: new Set(["schema","operation","outcome","reason/code","output","epistemic","runtime/ref","model.binding/ref","locality","trace/ref","usage","diagnostics"]), all: [958] },
+  { f: 24, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.generate.response.v1" } },
+  { f: 24, p: "/properties/operation", g: [[0,[1]]], k: { "const": "generate" } },
+  { f: 24, p: "/properties/outcome", c: __c419, r: 419, ro: 1, g: [[0,[0]]] },
+  { f: 24, p: "/properties/reason~1code", c: __c454, r: 454, ro: 1, g: [[0,[0]]] },
+  { f: 24, p: "/properties/output", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 944 },
+  { f: 24, p: "/properties/output/items", c: __c840, r: 840, ro: 1, g: [[0,[0]]] },
+  { f: 24, p: "/properties/epistemic", c: __c888, r: 888, ro: 1, g: [[0,[0]]] },
+  { f: 24, p: "/properties/runtime~1ref", c: __c421, r: 421, ro: 1, g: [[0,[0]]] },
+  { f: 24, p: "/properties/model.binding~1ref", c: __c423, r: 423, ro: 1, g: [[0,[0]]] },
+  { f: 24, p: "/properties/locality", g: [[0,[2]]], k: { "enum": ["local_only","remote"] } },
+  { f: 24, p: "/properties/trace~1ref", c: __c950, r: 950, ro: 1, g: [[0,[0]]] },
+  { f: 24, p: "/$defs/TraceRef", c: __c950, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^(trace/|tr:).+$" }, re: __RE20 },
+  { f: 24, p: "/properties/usage", c: __c952, r: 952, ro: 1, g: [[0,[0]]] },
+  { f: 24, p: "/$defs/Usage", c: __c952, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["input_tokens", "input_tokens", 953], ["output_tokens", "output_tokens", 954]], ap: 955, kn: new Set(["input_tokens","output_tokens"]) },
+  { f: 24, p: "/$defs/Usage/properties/input_tokens", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 24, p: "/$defs/Usage/properties/output_tokens", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 24, p: "/$defs/Usage/additionalProperties", b: false },
+  { f: 24, p: "/properties/diagnostics", c: __c479, r: 479, ro: 1, g: [[0,[0]]] },
+  { f: 24, p: "/additionalProperties", b: false },
+  { f: 24, p: "/allOf/0", g: [[0,[7]]], if: 959, th: 961, el: 969 },
+  { f: 24, p: "/allOf/0/if", c: __c959, g: [[4,[23,26]]], k: { "required": ["outcome"] }, pr: [["outcome", "outcome", 960]] },
+  { f: 24, p: "/allOf/0/if/properties/outcome", g: [[0,[1]]], k: { "const": "completed" } },
+  { f: 24, p: "/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["output","epistemic","runtime/ref","model.binding/ref","locality"] }, pr: [["output", "output", 962], ["epistemic", "epistemic", 963], ["runtime/ref", "runtime~1ref", 964], ["model.binding/ref", "model.binding~1ref", 965], ["locality", "locality", 966], ["reason/code", "reason~1code", 967]] },
+  { f: 24, p: "/allOf/0/then/properties/output", av: 1, g: [] },
+  { f: 24, p: "/allOf/0/then/properties/epistemic", av: 1, g: [] },
+  { f: 24, p: "/allOf/0/then/properties/runtime~1ref", av: 1, g: [] },
+  { f: 24, p: "/allOf/0/then/properties/model.binding~1ref", av: 1, g: [] },
+  { f: 24, p: "/allOf/0/then/properties/locality", av: 1, g: [] },
+  { f: 24, p: "/allOf/0/then/properties/reason~1code", g: [[0,[3]]], no: 968 },
+  { f: 24, p: "/allOf/0/then/properties/reason~1code/not", av: 1, c: __c968, g: [] },
+  { f: 24, p: "/allOf/0/else", g: [[4,[23,26]]], k: { "required": ["reason/code"] }, pr: [["reason/code", "reason~1code", 970], ["output", "output", 971], ["epistemic", "epistemic", 973]] },
+  { f: 24, p: "/allOf/0/else/properties/reason~1code", av: 1, g: [] },
+  { f: 24, p: "/allOf/0/else/properties/output", g: [[0,[3]]], no: 972 },
+  { f: 24, p: "/allOf/0/else/properties/output/not", av: 1, c: __c972, g: [] },
+  { f: 24, p: "/allOf/0/else/properties/epistemic", g: [[0,[3]]], no: 974 },
+  { f: 24, p: "/allOf/0/else/properties/epistemic/not", av: 1, c: __c974, g: [] },
+  { f: 55, p: "", c: __c975, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","feedback/id","result/ref","session/ref","participant/ref","verdict","recorded/at"] }, pr: [["schema", "schema", 976], ["feedback/id", "feedback~1id", 977], ["result/ref", "result~1ref", 978], ["session/ref", "session~1ref", 980], ["participant/ref", "participant~1ref", 982], ["verdict", "verdict", 983], ["note", "note", 984], ["supersedes/ref", "supersedes~1ref", 985], ["recorded/at", "recorded~1at", 986]], ap: 987, kn: new Set(["schema","feedback/id","result/ref","session/ref","participant/ref","verdict","note","supersedes/ref","recorded/at"]), all: [988] },
+  { f: 55, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.inquiry-feedback.v1" } },
+  { f: 55, p: "/properties/feedback~1id", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^feedback:.+$" }, re: __RE9 },
+  { f: 55, p: "/properties/result~1ref", c: __c979, r: 979, ro: 1, g: [[0,[0]]] },
+  { f: 56, p: "/$defs/ResultRef", c: __c979, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^result:.+$" }, re: __RE16 },
+  { f: 55, p: "/properties/session~1ref", c: __c981, r: 981, ro: 1, g: [[0,[0]]] },
+  { f: 23, p: "/$defs/SessionRef", c: __c981, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^session:.+$" }, re: __RE18 },
+  { f: 55, p: "/properties/participant~1ref", c: __c414, r: 414, ro: 1, g: [[0,[0]]] },
+  { f: 55, p: "/properties/verdict", g: [[0,[2]]], k: { "enum": ["verified","refuted","amended"] } },
+  { f: 55, p: "/properties/note", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 4000, "minLength": 1 } },
+  { f: 55, p: "/properties/supersedes~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^feedback:.+$" }, re: __RE9 },
+  { f: 55, p: "/properties/recorded~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
+  { f: 55, p: "/additionalProperties", b: false },
+  { f: 55, p: "/allOf/0", g: [[0,[7]]], if: 989, th: 991 },
+  { f: 55, p: "/allOf/0/if", c: __c989, g: [[4,[23,26]]], k: { "required": ["verdict"] }, pr: [["verdict", "verdict", 990]] },
+  { f: 55, p: "/allOf/0/if/properties/verdict", g: [[0,[1]]], k: { "const": "amended" } },
+  { f: 55, p: "/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["note"] }, pr: [["note", "note", 992]] },
+  { f: 55, p: "/allOf/0/then/properties/note", av: 1, g: [] },
+  { f: 56, p: "", c: __c993, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","result/id","turn/id","session/ref","participant/ref","trace/ref","provenance","classification","output","epistemic","recorded/at"] }, pr: [["schema", "schema", 994], ["result/id", "result~1id", 995], ["turn/id", "turn~1id", 996], ["session/ref", "session~1ref", 997], ["participant/ref", "participant~1ref", 998], ["trace/ref", "trace~1ref", 999], ["provenance", "provenance", 1000], ["classification", "classification", 1006], ["output", "output", 1007], ["epistemic", "epistemic", 1009], ["recorded/at", "recorded~1at", 1010]], ap: 1011, kn: new Set(["schema","result/id","turn/id","session/ref","participant/ref","trace/ref","provenance","classification","output","epistemic","recorded/at"]) },
+  { f: 56, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.inquiry-result.v1" } },
+  { f: 56, p: "/properties/result~1id", c: __c979, r: 979, ro: 1, g: [[0,[0]]] },
+  { f: 56, p: "/properties/turn~1id", c: __c412, r: 412, ro: 1, g: [[0,[0]]] },
+  { f: 56, p: "/properties/session~1ref", c: __c981, r: 981, ro: 1, g: [[0,[0]]] },
+  { f: 56, p: "/properties/participant~1ref", c: __c414, r: 414, ro: 1, g: [[0,[0]]] },
+  { f: 56, p: "/properties/trace~1ref", c: __c950, r: 950, ro: 1, g: [[0,[0]]] },
+  { f: 56, p: "/properties/provenance", c: __c1001, r: 1001, ro: 1, g: [[0,[0]]] },
+  { f: 56, p: "/$defs/ResultProvenance", c: __c1001, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runtime/ref","model.binding/ref","operation/id"] }, pr: [["runtime/ref", "runtime~1ref", 1002], ["model.binding/ref", "model.binding~1ref", 1003], ["operation/id", "operation~1id", 1004]], ap: 1005, kn: new Set(["runtime/ref","model.binding/ref","operation/id"]) },
+  { f: 56, p: "/$defs/ResultProvenance/properties/runtime~1ref", c: __c421, r: 421, ro: 1, g: [[0,[0]]] },
+  { f: 56, p: "/$defs/ResultProvenance/properties/model.binding~1ref", c: __c423, r: 423, ro: 1, g: [[0,[0]]] },
+  { f: 56, p: "/$defs/ResultProvenance/properties/operation~1id", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^op:.+$" }, re: __RE7 },
+  { f: 56, p: "/$defs/ResultProvenance/additionalProperties", b: false },
+  { f: 56, p: "/properties/classification", c: __c461, r: 461, ro: 1, g: [[0,[0]]] },
+  { f: 56, p: "/properties/output", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 1008 },
+  { f: 56, p: "/properties/output/items", c: __c840, r: 840, ro: 1, g: [[0,[0]]] },
+  { f: 56, p: "/properties/epistemic", c: __c888, r: 888, ro: 1, g: [[0,[0]]] },
+  { f: 56, p: "/properties/recorded~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
+  { f: 56, p: "/additionalProperties", b: false },
+  { f: 23, p: "", c: __c1012, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","turn/id","session/ref","participant/ref","sequence","content","classification","recorded/at"] }, pr: [["schema", "schema", 1013], ["turn/id", "turn~1id", 1014], ["session/ref", "session~1ref", 1015], ["participant/ref", "participant~1ref", 1016], ["sequence", "sequence", 1017], ["content", "content", 1018], ["classification", "classification", 1020], ["recorded/at", "recorded~1at", 1021]], ap: 1022, kn: new Set(["schema","turn/id","session/ref","participant/ref","sequence","content","classification","recorded/at"]) },
+  { f: 23, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.inquiry-turn.v1" } },
+  { f: 23, p: "/properties/turn~1id", c: __c412, r: 412, ro: 1, g: [[0,[0]]] },
+  { f: 23, p: "/properties/session~1ref", c: __c981, r: 981, ro: 1, g: [[0,[0]]] },
+  { f: 23, p: "/properties/participant~1ref", c: __c414, r: 414, ro: 1, g: [[0,[0]]] },
+  { f: 23, p: "/properties/sequence", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 23, p: "/properties/content", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 1019 },
+  { f: 23, p: "/properties/content/items", c: __c840, r: 840, ro: 1, g: [[0,[0]]] },
+  { f: 23, p: "/properties/classification", c: __c461, r: 461, ro: 1, g: [[0,[0]]] },
+  { f: 23, p: "/properties/recorded~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
+  { f: 23, p: "/additionalProperties", b: false },
+  { f: 57, p: "", c: __c1023, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","model.binding/ref","accepts_max_tier","transport_kind","remote_provider"] }, pr: [["schema", "schema", 1024], ["model.binding/ref", "model.binding~1ref", 1025], ["accepts_max_tier", "accepts_max_tier", 1026], ["accepts", "accepts", 1027], ["requires_declassification_above", "requires_declassification_above", 1029], ["transport_kind", "transport_kind", 1030], ["remote_provider", "remote_provider", 1032], ["operator_acknowledgement", "operator_acknowledgement", 1033]], ap: 1040, kn: new Set(["schema","model.binding/ref","accepts_max_tier","accepts","requires_declassification_above","transport_kind","remote_provider","operator_acknowledgement"]), all: [1041,1048,1054,1060,1066] },
+  { f: 57, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.model-acceptance.v1" } },
+  { f: 57, p: "/properties/model.binding~1ref", c: __c423, r: 423, ro: 1, g: [[0,[0]]] },
+  { f: 57, p: "/properties/accepts_max_tier", c: __c461, r: 461, ro: 1, g: [[0,[0]]] },
+  { f: 57, p: "/properties/accepts", t: ["array"], tv: "array", g: [[3,[17,18,20]]], k: { "minItems": 1, "uniqueItems": true }, it: 1028, uq: null },
+  { f: 57, p: "/properties/accepts/items", c: __c461, r: 461, ro: 1, g: [[0,[0]]] },
+  { f: 57, p: "/properties/requires_declassification_above", c: __c461, r: 461, ro: 1, g: [[0,[0]]] },
+  { f: 57, p: "/properties/transport_kind", c: __c1031, r: 1031, ro: 1, g: [[0,[0]]] },
+  { f: 58, p: "/$defs/TransportKind", c: __c1031, g: [[0,[2]]], k: { "enum": ["http_local","command_stdio","http_remote"] } },
+  { f: 57, p: "/properties/remote_provider", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 57, p: "/properties/operator_acknowledgement", c: __c1034, r: 1034, ro: 1, g: [[0,[0]]] },
+  { f: 57, p: "/$defs/OperatorAcknowledgement", c: __c1034, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["acknowledged/by","acknowledged/at","acknowledged_max_tier"] }, pr: [["acknowledged/by", "acknowledged~1by", 1035], ["acknowledged/at", "acknowledged~1at", 1036], ["acknowledged_max_tier", "acknowledged_max_tier", 1037], ["question/ref", "question~1ref", 1038]], ap: 1039, kn: new Set(["acknowledged/by","acknowledged/at","acknowledged_max_tier","question/ref"]) },
+  { f: 57, p: "/$defs/OperatorAcknowledgement/properties/acknowledged~1by", c: __c414, r: 414, ro: 1, g: [[0,[0]]] },
+  { f: 57, p: "/$defs/OperatorAcknowledgement/properties/acknowledged~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
+  { f: 57, p: "/$defs/OperatorAcknowledgement/properties/acknowledged_max_tier", c: __c461, r: 461, ro: 1, g: [[0,[0]]] },
+  { f: 57, p: "/$defs/OperatorAcknowledgement/properties/question~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE11 },
+  { f: 57, p: "/$defs/OperatorAcknowledgement/additionalProperties", b: false },
+  { f: 57, p: "/additionalProperties", b: false },
+  { f: 57, p: "/allOf/0", g: [[0,[7]]], if: 1042, th: 1044, el: 1046 },
+  { f: 57, p: "/allOf/0/if", c: __c1042, g: [[4,[23,26]]], k: { "required": ["transport_kind"] }, pr: [["transport_kind", "transport_kind", 1043]] },
+  { f: 57, p: "/allOf/0/if/properties/transport_kind", g: [[0,[1]]], k: { "const": "http_remote" } },
+  { f: 57, p: "/allOf/0/then", g: [[4,[26]]], pr: [["remote_provider", "remote_provider", 1045]] },
+  { f: 57, p: "/allOf/0/then/properties/remote_provider", g: [[0,[1]]], k: { "const": true } },
+  { f: 57, p: "/allOf/0/else", g: [[4,[26]]], pr: [["remote_provider", "remote_provider", 1047]] },
+  { f: 57, p: "/allOf/0/else/properties/remote_provider", g: [[0,[1]]], k: { "const": false } },
+  { f: 57, p: "/allOf/1", g: [[0,[7]]], if: 1049, th: 1052 },
+  { f: 57, p: "/allOf/1/if", c: __c1049, g: [[4,[23,26]]], k: { "required": ["remote_provider","accepts_max_tier"] }, pr: [["remote_provider", "remote_provider", 1050], ["accepts_max_tier", "accepts_max_tier", 1051]] },
+  { f: 57, p: "/allOf/1/if/properties/remote_provider", g: [[0,[1]]], k: { "const": true } },
+  { f: 57, p: "/allOf/1/if/properties/accepts_max_tier", g: [[0,[2]]], k: { "enum": ["community","personal"] } },
+  { f: 57, p: "/allOf/1/then", g: [[4,[23,26]]], k: { "required": ["operator_acknowledgement"] }, pr: [["operator_acknowledgement", "operator_acknowledgement", 1053]] },
+  { f: 57, p: "/allOf/1/then/properties/operator_acknowledgement", av: 1, g: [] },
+  { f: 57, p: "/allOf/2", g: [[0,[7]]], if: 1055, th: 1057 },
+  { f: 57, p: "/allOf/2/if", c: __c1055, g: [[4,[23,26]]], k: { "required": ["accepts_max_tier"] }, pr: [["accepts_max_tier", "accepts_max_tier", 1056]] },
+  { f: 57, p: "/allOf/2/if/properties/accepts_max_tier", g: [[0,[1]]], k: { "const": "public" } },
+  { f: 57, p: "/allOf/2/then", g: [[4,[26]]], pr: [["accepts", "accepts", 1058]] },
+  { f: 57, p: "/allOf/2/then/properties/accepts", t: ["array"], tv: "array", g: [[3,[18]]], it: 1059 },
+  { f: 57, p: "/allOf/2/then/properties/accepts/items", g: [[0,[2]]], k: { "enum": ["public"] } },
+  { f: 57, p: "/allOf/3", g: [[0,[7]]], if: 1061, th: 1063 },
+  { f: 57, p: "/allOf/3/if", c: __c1061, g: [[4,[23,26]]], k: { "required": ["accepts_max_tier"] }, pr: [["accepts_max_tier", "accepts_max_tier", 1062]] },
+  { f: 57, p: "/allOf/3/if/properties/accepts_max_tier", g: [[0,[1]]], k: { "const": "community" } },
+  { f: 57, p: "/allOf/3/then", g: [[4,[26]]], pr: [["accepts", "accepts", 1064]] },
+  { f: 57, p: "/allOf/3/then/properties/accepts", t: ["array"], tv: "array", g: [[3,[18]]], it: 1065 },
+  { f: 57, p: "/allOf/3/then/properties/accepts/items", g: [[0,[2]]], k: { "enum": ["public","community"] } },
+  { f: 57, p: "/allOf/4", g: [[0,[7]]], if: 1067, th: 1070 },
+  { f: 57, p: "/allOf/4/if", c: __c1067, g: [[4,[23,26]]], k: { "required": ["accepts_max_tier","operator_acknowledgement"] }, pr: [["accepts_max_tier", "accepts_max_tier", 1068], ["operator_acknowledgement", "operator_acknowledgement", 1069]] },
+  { f: 57, p: "/allOf/4/if/properties/accepts_max_tier", g: [[0,[1]]], k: { "const": "personal" } },
+  { f: 57, p: "/allOf/4/if/properties/operator_acknowledgement", t: ["object"], tv: "object", ut: 1, g: [] },
+  { f: 57, p: "/allOf/4/then", g: [[4,[26]]], pr: [["operator_acknowledgement", "operator_acknowledgement", 1071]] },
+  { f: 57, p: "/allOf/4/then/properties/operator_acknowledgement", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["acknowledged_max_tier", "acknowledged_max_tier", 1072]] },
+  { f: 57, p: "/allOf/4/then/properties/operator_acknowledgement/properties/acknowledged_max_tier", g: [[0,[1]]], k: { "const": "personal" } },
+  { f: 51, p: "/$defs/MultiChoicePayload", c: __c1074, r: 1074, ro: 1, g: [[0,[0]]] },
+  { f: 59, p: "", c: __c1074, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["options"] }, pr: [["options", "options", 1075], ["min/selected", "min~1selected", 1077], ["max/selected", "max~1selected", 1078]], ap: 1079, kn: new Set(["options","min/selected","max/selected"]) },
+  { f: 59, p: "/properties/options", t: ["array"], tv: "array", g: [[3,[16,17,18]]], k: { "maxItems": 24, "minItems": 2 }, it: 1076 },
+  { f: 59, p: "/properties/options/items", c: __c826, r: 826, ro: 1, g: [[0,[0]]] },
+  { f: 59, p: "/properties/min~1selected", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 59, p: "/properties/max~1selected", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
+  { f: 59, p: "/additionalProperties", b: false },
+  { f: 47, p: "", c: __c1080, t: ["string"], tv: "string", ut: 1, g: [[0,[2]]], k: { "enum": ["commons","support","crisis"] } },
+  { f: 60, p: "/$defs/NotificationAction", c: __c1081, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["kind","target/ref"] }, pr: [["kind", "kind", 1082], ["target/ref", "target~1ref", 1083], ["input/schema", "input~1schema", 1084], ["idempotency/key", "idempotency~1key", 1085]], ap: 1086, kn: new Set(["kind","target/ref","input/schema","idempotency/key"]), all: [1087,1093,1099,1105,1111] },
+  { f: 60, p: "/$defs/NotificationAction/properties/kind", g: [[0,[2]]], k: { "enum": ["single-choice","multi-choice","confirm","free-text-with-allowlist","open-interaction"] } },
+  { f: 60, p: "/$defs/NotificationAction/properties/target~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 60, p: "/$defs/NotificationAction/properties/input~1schema", g: [[0,[2]]], k: { "enum": ["inquirium.operator-question.widget.single-choice.v1","inquirium.operator-question.widget.multi-choice.v1","inquirium.operator-question.widget.confirm.v1","inquirium.operator-question.widget.free-text-with-allowlist.v1"] } },
+  { f: 60, p: "/$defs/NotificationAction/properties/idempotency~1key", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
+  { f: 60, p: "/$defs/NotificationAction/additionalProperties", b: false },
+  { f: 60, p: "/$defs/NotificationAction/allOf/0", g: [[0,[7]]], if: 1088, th: 1090 },
+  { f: 60, p: "/$defs/NotificationAction/allOf/0/if", c: __c1088, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1089]] },
+  { f: 60, p: "/$defs/NotificationAction/allOf/0/if/properties/kind", g: [[0,[1]]], k: { "const": "single-choice" } },
+  { f: 60, p: "/$defs/NotificationAction/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["input/schema","idempotency/key"] }, pr: [["input/schema", "input~1schema", 1091], ["idempotency/key", "idempotency~1key", 1092]] },
+  { f: 60, p: "/$defs/NotificationAction/allOf/0/then/properties/input~1schema", g: [[0,[1]]], k: { "const": "inquirium.operator-question.widget.single-choice.v1" } },
+  { f: 60, p: "/$defs/NotificationAction/allOf/0/then/properties/idempotency~1key", av: 1, g: [] },
+  { f: 60, p: "/$defs/NotificationAction/allOf/1", g: [[0,[7]]], if: 1094, th: 1096 },
+  { f: 60, p: "/$defs/NotificationAction/allOf/1/if", c: __c1094, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1095]] },
+  { f: 60, p: "/$defs/NotificationAction/allOf/1/if/properties/kind", g: [[0,[1]]], k: { "const": "multi-choice" } },
+  { f: 60, p: "/$defs/NotificationAction/allOf/1/then", g: [[4,[23,26]]], k: { "required": ["input/schema","idempotency/key"] }, pr: [["input/schema", "input~1schema", 1097], ["idempotency/key", "idempotency~1key", 1098]] },
+  { f: 60, p: "/$defs/NotificationAction/allOf/1/then/properties/input~1schema", g: [[0,[1]]], k: { "const": "inquirium.operator-question.widget.multi-choice.v1" } },
+  { f: 60, p: "/$defs/NotificationAction/allOf/1/then/properties/idempotency~1key", av: 1, g: [] },
+  { f: 60, p: "/$defs/NotificationAction/allOf/2", g: [[0,[7]]], if: 1100, th: 1102 },
+  { f: 60, p: "/$defs/NotificationAction/allOf/2/if", c: __c1100, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1101]] },
+  { f: 60, p: "/$defs/NotificationAction/allOf/2/if/properties/kind", g: [[0,[1]]], k: { "const": "confirm" } },
+  { f: 60, p: "/$defs/NotificationAction/allOf/2/then", g: [[4,[23,26]]], k: { "required": ["input/schema","idempotency/key"] }, pr: [["input/schema", "input~1schema", 1103], ["idempotency/key", "idempotency~1key", 1104]] },
+  { f: 60, p: "/$defs/NotificationAction/allOf/2/then/properties/input~1schema", g: [[0,[1]]], k: { "const": "inquirium.operator-question.widget.confirm.v1" } },
+  { f: 60, p: "/$defs/NotificationAction/allOf/2/then/properties/idempotency~1key", av: 1, g: [] },
+  { f: 60, p: "/$defs/NotificationAction/allOf/3", g: [[0,[7]]], if: 1106, th: 1108 },
+  { f: 60, p: "/$defs/NotificationAction/allOf/3/if", c: __c1106, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1107]] },
+  { f: 60, p: "/$defs/NotificationAction/allOf/3/if/properties/kind", g: [[0,[1]]], k: { "const": "free-text-with-allowlist" } },
+  { f: 60, p: "/$defs/NotificationAction/allOf/3/then", g: [[4,[23,26]]], k: { "required": ["input/schema","idempotency/key"] }, pr: [["input/schema", "input~1schema", 1109], ["idempotency/key", "idempotency~1key", 1110]] },
+  { f: 60, p: "/$defs/NotificationAction/allOf/3/then/properties/input~1schema", g: [[0,[1]]], k: { "const": "inquirium.operator-question.widget.free-text-with-allowlist.v1" } },
+  { f: 60, p: "/$defs/NotificationAction/allOf/3/then/properties/idempotency~1key", av: 1, g: [] },
+  { f: 60, p: "/$defs/NotificationAction/allOf/4", g: [[0,[7]]], if: 1112, th: 1114 },
+  { f: 60, p: "/$defs/NotificationAction/allOf/4/if", c: __c1112, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1113]] },
+  { f: 60, p: "/$defs/NotificationAction/allOf/4/if/properties/kind", g: [[0,[1]]], k: { "const": "open-interaction" } },
+  { f: 60, p: "/$defs/NotificationAction/allOf/4/then", g: [[4,[26]]], pr: [["input/schema", "input~1schema", 1115]] },
+  { f: 60, p: "/$defs/NotificationAction/allOf/4/then/properties/input~1schema", g: [[0,[3]]], no: 1116 },
+  { f: 60, p: "/$defs/NotificationAction/allOf/4/then/properties/input~1schema/not", av: 1, c: __c1116, g: [] },
+  { f: 60, p: "", c: __c1117, t: ["object"], tv: "object", g: [[0,[4]],[4,[23,25,26]]], k: { "required": ["schema","correlation/id","body/text","reason/code"] }, pr: [["schema", "schema", 1118], ["subject/ref", "subject~1ref", 1119], ["body/ref", "body~1ref", 1120], ["correlation/id", "correlation~1id", 1121], ["body/text", "body~1text", 1122], ["reason/code", "reason~1code", 1123], ["actions", "actions", 1124]], ap: 1126, kn: new Set(["schema","subject/ref","body/ref","correlation/id","body/text","reason/code","actions"]), any: [1127,1129] },
+  { f: 60, p: "/properties/schema", g: [[0,[1]]], k: { "const": "notification-create.v1" } },
+  { f: 60, p: "/properties/subject~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE11 },
+  { f: 60, p: "/properties/body~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE11 },
+  { f: 60, p: "/properties/correlation~1id", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^operation/.+$" }, re: __RE12 },
+  { f: 60, p: "/properties/body~1text", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 500, "minLength": 1 } },
+  { f: 60, p: "/properties/reason~1code", c: __c454, r: 454, ro: 1, g: [[0,[0]]] },
+  { f: 60, p: "/properties/actions", t: ["array"], tv: "array", g: [[3,[16,18]]], k: { "maxItems": 1 }, it: 1125 },
+  { f: 60, p: "/properties/actions/items", c: __c1081, r: 1081, ro: 1, g: [[0,[0]]] },
+  { f: 60, p: "/additionalProperties", b: false },
+  { f: 60, p: "/anyOf/0", c: __c1127, g: [[4,[23,26]]], k: { "required": ["subject/ref"] }, pr: [["subject/ref", "subject~1ref", 1128]] },
+  { f: 60, p: "/anyOf/0/properties/subject~1ref", av: 1, g: [] },
+  { f: 60, p: "/anyOf/1", c: __c1129, g: [[4,[23,26]]], k: { "required": ["body/ref"] }, pr: [["body/ref", "body~1ref", 1130]] },
+  { f: 60, p: "/anyOf/1/properties/body~1ref", av: 1, g: [] },
+  { f: 45, p: "", c: __c1131, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","question/ref","idempotency/key","answer"] }, pr: [["schema", "schema", 1132], ["question/ref", "question~1ref", 1133], ["idempotency/key", "idempotency~1key", 1134], ["answer", "answer", 1135], ["answered/by", "answered~1by", 1136], ["answered/at", "answered~1at", 1137]], ap: 1138, kn: new Set(["schema","question/ref","idempotency/key","answer","answered/by","answered/at"]) },
+  { f: 45, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.operator-question.answer.v1" } },
+  { f: 45, p: "/properties/question~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE11 },
+  { f: 45, p: "/properties/idempotency~1key", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
+  { f: 45, p: "/properties/answer", c: __c682, r: 682, ro: 1, g: [[0,[0]]] },
+  { f: 45, p: "/properties/answered~1by", c: __c414, r: 414, ro: 1, g: [[0,[0]]] },
+  { f: 45, p: "/properties/answered~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
+  { f: 45, p: "/additionalProperties", b: false },
+  { f: 51, p: "", c: __c1139, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","question/ref","operation/ref","recipient/class","reason/code","prompt","widget/kind","widget/payload","classification","response","provenance"] }, pr: [["schema", "schema", 1140], ["question/ref", "question~1ref", 1141], ["operation/ref", "operation~1ref", 1142], ["recipient/class", "recipient~1class", 1143], ["reason/code", "reason~1code", 1144], ["prompt", "prompt", 1145], ["widget/kind", "widget~1kind", 1151], ["widget/payload", "widget~1payload", 1152], ["default/on-timeout", "default~1on-timeout", 1154], ["timeout", "timeout", 1159], ["classification", "classification", 1160], ["subject", "subject", 1161], ["response", "response", 1169], ["provenance", "provenance", 1175], ["created/at", "created~1at", 1182]], ap: 1183, kn: new Set(["schema","question/ref","operation/ref","recipient/class","reason/code","prompt","widget/kind","widget/payload","default/on-timeout","timeout","classification","subject","response","provenance","created/at"]), all: [1184,1196,1203,1210] },
+  { f: 51, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.operator-question.request.v1" } },
+  { f: 51, p: "/properties/question~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE11 },
+  { f: 51, p: "/properties/operation~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^operation/.+$" }, re: __RE12 },
+  { f: 51, p: "/properties/recipient~1class", g: [[0,[2]]], k: { "enum": ["operator"] } },
+  { f: 51, p: "/properties/reason~1code", c: __c454, r: 454, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/properties/prompt", c: __c1146, r: 1146, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/$defs/QuestionPrompt", c: __c1146, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["kind","text"] }, pr: [["kind", "kind", 1147], ["text", "text", 1149]], ap: 1150, kn: new Set(["kind","text"]) },
+  { f: 51, p: "/$defs/QuestionPrompt/properties/kind", c: __c1148, r: 1148, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/$defs/WidgetKind", c: __c1148, g: [[0,[2]]], k: { "enum": ["single-choice","multi-choice","confirm","free-text-with-allowlist"] } },
+  { f: 51, p: "/$defs/QuestionPrompt/properties/text", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 500, "minLength": 1 } },
+  { f: 51, p: "/$defs/QuestionPrompt/additionalProperties", b: false },
+  { f: 51, p: "/properties/widget~1kind", c: __c1148, r: 1148, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/properties/widget~1payload", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1153, kn: new Set([]) },
+  { f: 51, p: "/properties/widget~1payload/additionalProperties", av: 1, b: true },
+  { f: 51, p: "/properties/default~1on-timeout", c: __c1155, r: 1155, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/$defs/TimeoutDefault", c: __c1155, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["answer","reason/code"] }, pr: [["answer", "answer", 1156], ["reason/code", "reason~1code", 1157]], ap: 1158, kn: new Set(["answer","reason/code"]) },
+  { f: 51, p: "/$defs/TimeoutDefault/properties/answer", c: __c682, r: 682, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/$defs/TimeoutDefault/properties/reason~1code", c: __c454, r: 454, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/$defs/TimeoutDefault/additionalProperties", b: false },
+  { f: 51, p: "/properties/timeout", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "duration" }, fm: __fmtDuration },
+  { f: 51, p: "/properties/classification", c: __c831, r: 831, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/properties/subject", c: __c1162, r: 1162, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/$defs/QuestionSubject", c: __c1162, t: ["object"], tv: "object", g: [[4,[22,25,26]]], k: { "minProperties": 1 }, pr: [["runtime/ref", "runtime~1ref", 1163], ["model.binding/ref", "model.binding~1ref", 1164], ["adapter.instance/ref", "adapter.instance~1ref", 1165], ["lease/ref", "lease~1ref", 1166], ["capability/ref", "capability~1ref", 1167]], ap: 1168, kn: new Set(["runtime/ref","model.binding/ref","adapter.instance/ref","lease/ref","capability/ref"]) },
+  { f: 51, p: "/$defs/QuestionSubject/properties/runtime~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 51, p: "/$defs/QuestionSubject/properties/model.binding~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 51, p: "/$defs/QuestionSubject/properties/adapter.instance~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 51, p: "/$defs/QuestionSubject/properties/lease~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 51, p: "/$defs/QuestionSubject/properties/capability~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 51, p: "/$defs/QuestionSubject/additionalProperties", b: false },
+  { f: 51, p: "/properties/response", c: __c1170, r: 1170, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/$defs/ResponseTarget", c: __c1170, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["target/ref","method","idempotency/key"] }, pr: [["target/ref", "target~1ref", 1171], ["method", "method", 1172], ["idempotency/key", "idempotency~1key", 1173]], ap: 1174, kn: new Set(["target/ref","method","idempotency/key"]) },
+  { f: 51, p: "/$defs/ResponseTarget/properties/target~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 51, p: "/$defs/ResponseTarget/properties/method", g: [[0,[2]]], k: { "enum": ["POST"] } },
+  { f: 51, p: "/$defs/ResponseTarget/properties/idempotency~1key", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
+  { f: 51, p: "/$defs/ResponseTarget/additionalProperties", b: false },
+  { f: 51, p: "/properties/provenance", c: __c1176, r: 1176, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/$defs/QuestionProvenance", c: __c1176, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["source/component","requested/by","reason/code"] }, pr: [["source/component", "source~1component", 1177], ["requested/by", "requested~1by", 1178], ["reason/code", "reason~1code", 1179], ["origin", "origin", 1180]], ap: 1181, kn: new Set(["source/component","requested/by","reason/code","origin"]) },
+  { f: 51, p: "/$defs/QuestionProvenance/properties/source~1component", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 51, p: "/$defs/QuestionProvenance/properties/requested~1by", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 51, p: "/$defs/QuestionProvenance/properties/reason~1code", c: __c454, r: 454, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/$defs/QuestionProvenance/properties/origin", g: [[0,[2]]], k: { "enum": ["host-policy","model-proposed"] } },
+  { f: 51, p: "/$defs/QuestionProvenance/additionalProperties", b: false },
+  { f: 51, p: "/properties/created~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
+  { f: 51, p: "/additionalProperties", b: false },
+  { f: 51, p: "/allOf/0", g: [[0,[7]]], if: 1185, th: 1187 },
+  { f: 51, p: "/allOf/0/if", c: __c1185, g: [[4,[23,26]]], k: { "required": ["widget/kind"] }, pr: [["widget/kind", "widget~1kind", 1186]] },
+  { f: 51, p: "/allOf/0/if/properties/widget~1kind", g: [[0,[1]]], k: { "const": "single-choice" } },
+  { f: 51, p: "/allOf/0/then", g: [[4,[26]]], pr: [["widget/payload", "widget~1payload", 1188], ["prompt", "prompt", 1194]] },
+  { f: 51, p: "/allOf/0/then/properties/widget~1payload", c: __c1190, r: 1189, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/$defs/SingleChoicePayload", c: __c1190, r: 1190, ro: 1, g: [[0,[0]]] },
+  { f: 44, p: "", c: __c1190, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["options"] }, pr: [["options", "options", 1191]], ap: 1193, kn: new Set(["options"]) },
+  { f: 44, p: "/properties/options", t: ["array"], tv: "array", g: [[3,[16,17,18]]], k: { "maxItems": 12, "minItems": 2 }, it: 1192 },
+  { f: 44, p: "/properties/options/items", c: __c826, r: 826, ro: 1, g: [[0,[0]]] },
+  { f: 44, p: "/additionalProperties", b: false },
+  { f: 51, p: "/allOf/0/then/properties/prompt", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["kind", "kind", 1195]] },
+  { f: 51, p: "/allOf/0/then/properties/prompt/properties/kind", g: [[0,[1]]], k: { "const": "single-choice" } },
+  { f: 51, p: "/allOf/1", g: [[0,[7]]], if: 1197, th: 1199 },
+  { f: 51, p: "/allOf/1/if", c: __c1197, g: [[4,[23,26]]], k: { "required": ["widget/kind"] }, pr: [["widget/kind", "widget~1kind", 1198]] },
+  { f: 51, p: "/allOf/1/if/properties/widget~1kind", g: [[0,[1]]], k: { "const": "multi-choice" } },
+  { f: 51, p: "/allOf/1/then", g: [[4,[26]]], pr: [["widget/payload", "widget~1payload", 1200], ["prompt", "prompt", 1201]] },
+  { f: 51, p: "/allOf/1/then/properties/widget~1payload", c: __c1074, r: 1073, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/allOf/1/then/properties/prompt", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["kind", "kind", 1202]] },
+  { f: 51, p: "/allOf/1/then/properties/prompt/properties/kind", g: [[0,[1]]], k: { "const": "multi-choice" } },
+  { f: 51, p: "/allOf/2", g: [[0,[7]]], if: 1204, th: 1206 },
+  { f: 51, p: "/allOf/2/if", c: __c1204, g: [[4,[23,26]]], k: { "required": ["widget/kind"] }, pr: [["widget/kind", "widget~1kind", 1205]] },
+  { f: 51, p: "/allOf/2/if/properties/widget~1kind", g: [[0,[1]]], k: { "const": "confirm" } },
+  { f: 51, p: "/allOf/2/then", g: [[4,[26]]], pr: [["widget/payload", "widget~1payload", 1207], ["prompt", "prompt", 1208]] },
+  { f: 51, p: "/allOf/2/then/properties/widget~1payload", c: __c836, r: 835, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/allOf/2/then/properties/prompt", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["kind", "kind", 1209]] },
+  { f: 51, p: "/allOf/2/then/properties/prompt/properties/kind", g: [[0,[1]]], k: { "const": "confirm" } },
+  { f: 51, p: "/allOf/3", g: [[0,[7]]], if: 1211, th: 1213 },
+  { f: 51, p: "/allOf/3/if", c: __c1211, g: [[4,[23,26]]], k: { "required": ["widget/kind"] }, pr: [["widget/kind", "widget~1kind", 1212]] },
+  { f: 51, p: "/allOf/3/if/properties/widget~1kind", g: [[0,[1]]], k: { "const": "free-text-with-allowlist" } },
+  { f: 51, p: "/allOf/3/then", g: [[4,[26]]], pr: [["widget/payload", "widget~1payload", 1214], ["prompt", "prompt", 1215]] },
+  { f: 51, p: "/allOf/3/then/properties/widget~1payload", c: __c897, r: 896, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/allOf/3/then/properties/prompt", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["kind", "kind", 1216]] },
+  { f: 51, p: "/allOf/3/then/properties/prompt/properties/kind", g: [[0,[1]]], k: { "const": "free-text-with-allowlist" } },
+  { f: 61, p: "", c: __c1217, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","question/ref","operation/ref","state","updated/at"] }, pr: [["schema", "schema", 1218], ["question/ref", "question~1ref", 1219], ["operation/ref", "operation~1ref", 1220], ["state", "state", 1221], ["answer", "answer", 1222], ["answered/by", "answered~1by", 1223], ["default/applied", "default~1applied", 1224], ["superseded/by", "superseded~1by", 1225], ["reason/code", "reason~1code", 1226], ["updated/at", "updated~1at", 1227]], ap: 1228, kn: new Set(["schema","question/ref","operation/ref","state","answer","answered/by","default/applied","superseded/by","reason/code","updated/at"]), all: [1229,1239,1244] },
+  { f: 61, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.operator-question.state.v1" } },
+  { f: 61, p: "/properties/question~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE11 },
+  { f: 61, p: "/properties/operation~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^operation/.+$" }, re: __RE12 },
+  { f: 61, p: "/properties/state", g: [[0,[2]]], k: { "enum": ["pending","answered","timed_out","cancelled","superseded"] } },
+  { f: 61, p: "/properties/answer", c: __c682, r: 682, ro: 1, g: [[0,[0]]] },
+  { f: 61, p: "/properties/answered~1by", c: __c414, r: 414, ro: 1, g: [[0,[0]]] },
+  { f: 61, p: "/properties/default~1applied", c: __c1155, r: 1155, ro: 1, g: [[0,[0]]] },
+  { f: 61, p: "/properties/superseded~1by", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE11 },
+  { f: 61, p: "/properties/reason~1code", c: __c454, r: 454, ro: 1, g: [[0,[0]]] },
+  { f: 61, p: "/properties/updated~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
+  { f: 61, p: "/additionalProperties", b: false },
+  { f: 61, p: "/allOf/0", g: [[0,[7]]], if: 1230, th: 1232, el: 1234 },
+  { f: 61, p: "/allOf/0/if", c: __c1230, g: [[4,[23,26]]], k: { "required": ["state"] }, pr: [["state", "state", 1231]] },
+  { f: 61, p: "/allOf/0/if/properties/state", g: [[0,[1]]], k: { "const": "answered" } },
+  { f: 61, p: "/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["answer"] }, pr: [["answer", "answer", 1233]] },
+  { f: 61, p: "/allOf/0/then/properties/answer", av: 1, g: [] },
+  { f: 61, p: "/allOf/0/else", g: [[4,[26]]], pr: [["answer", "answer", 1235], ["answered/by", "answered~1by", 1237]] },
+  { f: 61, p: "/allOf/0/else/properties/answer", g: [[0,[3]]], no: 1236 },
+  { f: 61, p: "/allOf/0/else/properties/answer/not", av: 1, c: __c1236, g: [] },
+  { f: 61, p: "/allOf/0/else/properties/answered~1by", g: [[0,[3]]], no: 1238 },
+  { f: 61, p: "/allOf/0/else/properties/answered~1by/not", av: 1, c: __c1238, g: [] },
+  { f: 61, p: "/allOf/1", g: [[0,[7]]], if: 1240, th: 1242 },
+  { f: 61, p: "/allOf/1/if", c: __c1240, g: [[4,[23,26]]], k: { "required": ["state"] }, pr: [["state", "state", 1241]] },
+  { f: 61, p: "/allOf/1/if/properties/state", g: [[0,[1]]], k: { "const": "superseded" } },
+  { f: 61, p: "/allOf/1/then", g: [[4,[23,26]]], k: { "required": ["superseded/by"] }, pr: [["superseded/by", "superseded~1by", 1243]] },
+  { f: 61, p: "/allOf/1/then/properties/superseded~1by", av: 1, g: [] },
+  { f: 61, p: "/allOf/2", g: [[0,[7]]], if: 1245, th: 1247 },
+  { f: 61, p: "/allOf/2/if", c: __c1245, g: [[4,[23,26]]], k: { "required": ["state"] }, pr: [["state", "state", 1246]] },
+  { f: 61, p: "/allOf/2/if/properties/state", g: [[0,[2]]], k: { "enum": ["pending","answered"] } },
+  { f: 61, p: "/allOf/2/then", g: [[4,[26]]], pr: [["default/applied", "default~1applied", 1248]] },
+  { f: 61, p: "/allOf/2/then/properties/default~1applied", g: [[0,[3]]], no: 1249 },
+  { f: 61, p: "/allOf/2/then/properties/default~1applied/not", av: 1, c: __c1249, g: [] },
+  { f: 58, p: "", c: __c1250, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","runtime/ref","model.binding/ref","transport_kind","operations","health"] }, pr: [["schema", "schema", 1251], ["runtime/ref", "runtime~1ref", 1252], ["model.binding/ref", "model.binding~1ref", 1253], ["transport_kind", "transport_kind", 1254], ["provider", "provider", 1255], ["protocol", "protocol", 1256], ["operations", "operations", 1257], ["context_window", "context_window", 1259], ["health", "health", 1260], ["acceptance", "acceptance", 1266], ["conformance/report-ref", "conformance~1report-ref", 1267]], ap: 1268, kn: new Set(["schema","runtime/ref","model.binding/ref","transport_kind","provider","protocol","operations","context_window","health","acceptance","conformance/report-ref"]) },
+  { f: 58, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.runtime-candidate.v1" } },
+  { f: 58, p: "/properties/runtime~1ref", c: __c421, r: 421, ro: 1, g: [[0,[0]]] },
+  { f: 58, p: "/properties/model.binding~1ref", c: __c423, r: 423, ro: 1, g: [[0,[0]]] },
+  { f: 58, p: "/properties/transport_kind", c: __c1031, r: 1031, ro: 1, g: [[0,[0]]] },
+  { f: 58, p: "/properties/provider", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 58, p: "/properties/protocol", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 58, p: "/properties/operations", t: ["array"], tv: "array", g: [[3,[17,18,20]]], k: { "minItems": 1, "uniqueItems": true }, it: 1258, uq: null },
+  { f: 58, p: "/properties/operations/items", g: [[0,[2]]], k: { "enum": ["generate","embed","batch_embed"] } },
+  { f: 58, p: "/properties/context_window", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
+  { f: 58, p: "/properties/health", c: __c1261, r: 1261, ro: 1, g: [[0,[0]]] },
+  { f: 58, p: "/$defs/RuntimeHealth", c: __c1261, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["status","checked/at"] }, pr: [["status", "status", 1262], ["checked/at", "checked~1at", 1263], ["reason/code", "reason~1code", 1264]], ap: 1265, kn: new Set(["status","checked/at","reason/code"]) },
+  { f: 58, p: "/$defs/RuntimeHealth/properties/status", g: [[0,[2]]], k: { "enum": ["healthy","degraded","unhealthy"] } },
+  { f: 58, p: "/$defs/RuntimeHealth/properties/checked~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
+  { f: 58, p: "/$defs/RuntimeHealth/properties/reason~1code", c: __c454, r: 454, ro: 1, g: [[0,[0]]] },
+  { f: 58, p: "/$defs/RuntimeHealth/additionalProperties", b: false },
+  { f: 58, p: "/properties/acceptance", c: __c1023, r: 1023, ro: 1, g: [[0,[0]]] },
+  { f: 58, p: "/properties/conformance~1report-ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 58, p: "/additionalProperties", b: false },
+  { f: 1, p: "/$defs/interruptRequested", c: __c1269, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["interruptId","kind"] }, pr: [["interruptId", "interruptId", 1270], ["kind", "kind", 1271], ["reasonCode", "reasonCode", 1272]], ap: 1273, kn: new Set(["interruptId","kind","reasonCode"]) },
+  { f: 1, p: "/$defs/interruptRequested/properties/interruptId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 1, p: "/$defs/interruptRequested/properties/kind", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^(clarify|approval|x-[a-z0-9-]+)$" }, re: __RE22 },
+  { f: 1, p: "/$defs/interruptRequested/properties/reasonCode", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 1, p: "/$defs/interruptRequested/additionalProperties", av: 1, b: true },
+  { f: 1, p: "/$defs/interruptResolved", c: __c1274, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["interruptId","outcome"] }, pr: [["interruptId", "interruptId", 1275], ["outcome", "outcome", 1276]], ap: 1277, kn: new Set(["interruptId","outcome"]) },
+  { f: 1, p: "/$defs/interruptResolved/properties/interruptId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 1, p: "/$defs/interruptResolved/properties/outcome", g: [[0,[2]]], k: { "enum": ["approved","amended","rejected"] } },
+  { f: 1, p: "/$defs/interruptResolved/additionalProperties", av: 1, b: true },
+  { f: 62, p: "", c: __c1278, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["limit", "limit", 1279], ["tag", "tag", 1280]], ap: 1281, kn: new Set(["limit","tag"]) },
+  { f: 62, p: "/properties/limit", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
+  { f: 62, p: "/properties/tag", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 62, p: "/additionalProperties", b: false },
+  { f: 1, p: "/$defs/memoryWritten", c: __c1282, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","memoryId"] }, pr: [["memoryRef", "memoryRef", 1283], ["memoryId", "memoryId", 1284], ["nodeId", "nodeId", 1285], ["operation", "operation", 1286], ["agentId", "agentId", 1287], ["byteSize", "byteSize", 1288]], ap: 1289, kn: new Set(["memoryRef","memoryId","nodeId","operation","agentId","byteSize"]) },
+  { f: 1, p: "/$defs/memoryWritten/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 1, p: "/$defs/memoryWritten/properties/memoryId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 1, p: "/$defs/memoryWritten/properties/nodeId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 1, p: "/$defs/memoryWritten/properties/operation", g: [[0,[2]]], k: { "enum": ["put","delete"] } },
+  { f: 1, p: "/$defs/memoryWritten/properties/agentId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 1, p: "/$defs/memoryWritten/properties/byteSize", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 1, p: "/$defs/memoryWritten/additionalProperties", av: 1, b: true },
+  { f: 1, p: "/$defs/proposalActivated", c: __c1290, t: ["object"], tv: "object", g: [[4,[23,24,25,26]]], k: { "required": ["proposalId"] }, pr: [["proposalId", "proposalId", 1291], ["kind", "kind", 1292], ["activation", "activation", 1293], ["approvalId", "approvalId", 1294], ["installedArtifactRef", "installedArtifactRef", 1295]], ap: 1296, kn: new Set(["proposalId","kind","activation","approvalId","installedArtifactRef"]), pn: 1297 },
   { f: 1, p: "/$defs/proposalActivated/properties/proposalId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 1, p: "/$defs/proposalActivated/properties/kind", c: __c76, r: 76, ro: 1, g: [[0,[0]]] },
   { f: 1, p: "/$defs/proposalActivated/properties/activation", c: __c79, r: 79, ro: 1, g: [[0,[0]]] },
   { f: 1, p: "/$defs/proposalActivated/properties/approvalId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 1, p: "/$defs/proposalActivated/properties/installedArtifactRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 1, p: "/$defs/proposalActivated/additionalProperties", av: 1, b: true },
-  { f: 1, p: "/$defs/proposalActivated/propertyNames", g: [[0,[3]]], no: 1293 },
-  { f: 1, p: "/$defs/proposalActivated/propertyNames/not", c: __c1293, g: [[0,[2]]], k: { "enum": ["artifact","rationale","title","template"] } },
-  { f: 4, p: "", c: __c1294, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["proposal"] }, pr: [["proposal", "proposal", 1295], ["gate", "gate", 1296]], ap: 1297, kn: new Set(["proposal","gate"]) },
-  { f: 4, p: "/properties/proposal", c: __c1218, r: 1218, ro: 1, g: [[0,[0]]] },
+  { f: 1, p: "/$defs/proposalActivated/propertyNames", g: [[0,[3]]], no: 1298 },
+  { f: 1, p: "/$defs/proposalActivated/propertyNames/not", c: __c1298, g: [[0,[2]]], k: { "enum": ["artifact","rationale","title","template"] } },
+  { f: 4, p: "", c: __c1299, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["proposal"] }, pr: [["proposal", "proposal", 1300], ["gate", "gate", 1301]], ap: 1302, kn: new Set(["proposal","gate"]) },
+  { f: 4, p: "/properties/proposal", c: __c590, r: 590, ro: 1, g: [[0,[0]]] },
   { f: 4, p: "/properties/gate", c: __c97, r: 97, ro: 1, g: [[0,[0]]] },
   { f: 4, p: "/additionalProperties", av: 1, b: true },
-  { f: 1, p: "/$defs/proposalCreated", c: __c1298, t: ["object"], tv: "object", g: [[4,[23,24,25,26]]], k: { "required": ["proposalId","kind"] }, pr: [["proposalId", "proposalId", 1299], ["kind", "kind", 1300], ["sourceRunIds", "sourceRunIds", 1301], ["duplicateOf", "duplicateOf", 1303]], ap: 1304, kn: new Set(["proposalId","kind","sourceRunIds","duplicateOf"]), pn: 1305 },
+  { f: 1, p: "/$defs/proposalCreated", c: __c1303, t: ["object"], tv: "object", g: [[4,[23,24,25,26]]], k: { "required": ["proposalId","kind"] }, pr: [["proposalId", "proposalId", 1304], ["kind", "kind", 1305], ["sourceRunIds", "sourceRunIds", 1306], ["duplicateOf", "duplicateOf", 1308]], ap: 1309, kn: new Set(["proposalId","kind","sourceRunIds","duplicateOf"]), pn: 1310 },
   { f: 1, p: "/$defs/proposalCreated/properties/proposalId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 1, p: "/$defs/proposalCreated/properties/kind", c: __c76, r: 76, ro: 1, g: [[0,[0]]] },
-  { f: 1, p: "/$defs/proposalCreated/properties/sourceRunIds", t: ["array"], tv: "array", g: [[3,[18]]], it: 1302 },
+  { f: 1, p: "/$defs/proposalCreated/properties/sourceRunIds", t: ["array"], tv: "array", g: [[3,[18]]], it: 1307 },
   { f: 1, p: "/$defs/proposalCreated/properties/sourceRunIds/items", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 1, p: "/$defs/proposalCreated/properties/duplicateOf", t: ["string","null"], tv: ["string","null"], ut: 1, g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 1, p: "/$defs/proposalCreated/additionalProperties", av: 1, b: true },
-  { f: 1, p: "/$defs/proposalCreated/propertyNames", g: [[0,[3]]], no: 1306 },
-  { f: 1, p: "/$defs/proposalCreated/propertyNames/not", c: __c1306, g: [[0,[2]]], k: { "enum": ["artifact","rationale","title","template"] } },
-  { f: 62, p: "", c: __c1307, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["proposalId","kind","installedArtifactRef","installedAt","artifact"] }, pr: [["proposalId", "proposalId", 1308], ["kind", "kind", 1309], ["installedArtifactRef", "installedArtifactRef", 1310], ["installedAt", "installedAt", 1311], ["artifact", "artifact", 1312]], ap: 1314, kn: new Set(["proposalId","kind","installedArtifactRef","installedAt","artifact"]) },
-  { f: 62, p: "/properties/proposalId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 62, p: "/properties/kind", c: __c76, r: 76, ro: 1, g: [[0,[0]]] },
-  { f: 62, p: "/properties/installedArtifactRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 62, p: "/properties/installedAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 62, p: "/properties/artifact", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1313, kn: new Set([]) },
-  { f: 62, p: "/properties/artifact/additionalProperties", av: 1, b: true },
-  { f: 62, p: "/additionalProperties", av: 1, b: true },
-  { f: 63, p: "", c: __c1315, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["proposals"] }, pr: [["proposals", "proposals", 1316]], ap: 1318, kn: new Set(["proposals"]) },
-  { f: 63, p: "/properties/proposals", t: ["array"], tv: "array", g: [[3,[18]]], it: 1317 },
-  { f: 63, p: "/properties/proposals/items", c: __c1218, r: 1218, ro: 1, g: [[0,[0]]] },
+  { f: 1, p: "/$defs/proposalCreated/propertyNames", g: [[0,[3]]], no: 1311 },
+  { f: 1, p: "/$defs/proposalCreated/propertyNames/not", c: __c1311, g: [[0,[2]]], k: { "enum": ["artifact","rationale","title","template"] } },
+  { f: 63, p: "", c: __c1312, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["proposalId","kind","installedArtifactRef","installedAt","artifact"] }, pr: [["proposalId", "proposalId", 1313], ["kind", "kind", 1314], ["installedArtifactRef", "installedArtifactRef", 1315], ["installedAt", "installedAt", 1316], ["artifact", "artifact", 1317]], ap: 1319, kn: new Set(["proposalId","kind","installedArtifactRef","installedAt","artifact"]) },
+  { f: 63, p: "/properties/proposalId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 63, p: "/properties/kind", c: __c76, r: 76, ro: 1, g: [[0,[0]]] },
+  { f: 63, p: "/properties/installedArtifactRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 63, p: "/properties/installedAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
+  { f: 63, p: "/properties/artifact", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1318, kn: new Set([]) },
+  { f: 63, p: "/properties/artifact/additionalProperties", av: 1, b: true },
   { f: 63, p: "/additionalProperties", av: 1, b: true },
-  { f: 64, p: "", c: __c1319, t: ["object"], tv: "object", g: [[4,[22,25,26]]], k: { "minProperties": 1 }, pr: [["artifact", "artifact", 1320], ["title", "title", 1322], ["rationale", "rationale", 1323]], ap: 1324, kn: new Set(["artifact","title","rationale"]) },
-  { f: 64, p: "/properties/artifact", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1321, kn: new Set([]) },
-  { f: 64, p: "/properties/artifact/additionalProperties", av: 1, b: true },
-  { f: 64, p: "/properties/title", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
-  { f: 64, p: "/properties/rationale", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 4000 } },
-  { f: 64, p: "/additionalProperties", b: false },
-  { f: 1, p: "/$defs/runCompleted", c: __c1325, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["status"] }, pr: [["status", "status", 1326]], ap: 1327, kn: new Set(["status"]) },
+  { f: 64, p: "", c: __c1320, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["proposals"] }, pr: [["proposals", "proposals", 1321]], ap: 1323, kn: new Set(["proposals"]) },
+  { f: 64, p: "/properties/proposals", t: ["array"], tv: "array", g: [[3,[18]]], it: 1322 },
+  { f: 64, p: "/properties/proposals/items", c: __c590, r: 590, ro: 1, g: [[0,[0]]] },
+  { f: 64, p: "/additionalProperties", av: 1, b: true },
+  { f: 65, p: "", c: __c1324, t: ["object"], tv: "object", g: [[4,[22,25,26]]], k: { "minProperties": 1 }, pr: [["artifact", "artifact", 1325], ["title", "title", 1327], ["rationale", "rationale", 1328]], ap: 1329, kn: new Set(["artifact","title","rationale"]) },
+  { f: 65, p: "/properties/artifact", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1326, kn: new Set([]) },
+  { f: 65, p: "/properties/artifact/additionalProperties", av: 1, b: true },
+  { f: 65, p: "/properties/title", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
+  { f: 65, p: "/properties/rationale", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 4000 } },
+  { f: 65, p: "/additionalProperties", b: false },
+  { f: 1, p: "/$defs/runCompleted", c: __c1330, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["status"] }, pr: [["status", "status", 1331]], ap: 1332, kn: new Set(["status"]) },
   { f: 1, p: "/$defs/runCompleted/properties/status", g: [[0,[1]]], k: { "const": "completed" } },
   { f: 1, p: "/$defs/runCompleted/additionalProperties", av: 1, b: true },
-  { f: 7, p: "", c: __c1328, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["eventId","runId","type","payload","timestamp","sequence"] }, pr: [["eventId", "eventId", 1329], ["runId", "runId", 1330], ["type", "type", 1331], ["payload", "payload", 1332], ["timestamp", "timestamp", 1334], ["sequence", "sequence", 1335], ["nodeId", "nodeId", 1336], ["causationId", "causationId", 1337]], ap: 1338, kn: new Set(["eventId","runId","type","payload","timestamp","sequence","nodeId","causationId"]) },
+  { f: 7, p: "", c: __c1333, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["eventId","runId","type","payload","timestamp","sequence"] }, pr: [["eventId", "eventId", 1334], ["runId", "runId", 1335], ["type", "type", 1336], ["payload", "payload", 1337], ["timestamp", "timestamp", 1339], ["sequence", "sequence", 1340], ["nodeId", "nodeId", 1341], ["causationId", "causationId", 1342]], ap: 1343, kn: new Set(["eventId","runId","type","payload","timestamp","sequence","nodeId","causationId"]) },
   { f: 7, p: "/properties/eventId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
   { f: 7, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
   { f: 7, p: "/properties/type", c: __c291, r: 291, ro: 1, g: [[0,[0]]] },
-  { f: 7, p: "/properties/payload", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1333, kn: new Set([]) },
+  { f: 7, p: "/properties/payload", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1338, kn: new Set([]) },
   { f: 7, p: "/properties/payload/additionalProperties", av: 1, b: true },
   { f: 7, p: "/properties/timestamp", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 7, p: "/properties/sequence", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 7, p: "/properties/nodeId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 7, p: "/properties/causationId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 7, p: "/additionalProperties", b: false },
-  { f: 7, p: "/$defs/RunEventType", c: __c1339, g: [[0,[2]]], k: { "enum": ["run.started","run.completed","run.failed","runOrchestrator.decided","core.workflowChain.confidence-escalated","interrupt.requested","interrupt.resolved","worker.dispatched","memory.written","memory.compacted","agent.memory.consolidated","commitment.fired","proposal.created","proposal.activated","workspace.updated"] } },
-  { f: 65, p: "", c: __c1340, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","events"] }, pr: [["runId", "runId", 1341], ["events", "events", 1342]], ap: 1344, kn: new Set(["runId","events"]) },
-  { f: 65, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
-  { f: 65, p: "/properties/events", t: ["array"], tv: "array", g: [[3,[18]]], it: 1343 },
-  { f: 65, p: "/properties/events/items", c: __c1328, r: 1328, ro: 1, g: [[0,[0]]] },
-  { f: 65, p: "/additionalProperties", av: 1, b: true },
-  { f: 1, p: "/$defs/runFailed", c: __c1345, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["status","errorCode"] }, pr: [["status", "status", 1346], ["errorCode", "errorCode", 1347]], ap: 1348, kn: new Set(["status","errorCode"]) },
+  { f: 7, p: "/$defs/RunEventType", c: __c1344, g: [[0,[2]]], k: { "enum": ["run.started","run.completed","run.failed","runOrchestrator.decided","core.workflowChain.confidence-escalated","interrupt.requested","interrupt.resolved","worker.dispatched","memory.written","memory.compacted","agent.memory.consolidated","commitment.fired","proposal.created","proposal.activated","workspace.updated"] } },
+  { f: 66, p: "", c: __c1345, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","events"] }, pr: [["runId", "runId", 1346], ["events", "events", 1347]], ap: 1349, kn: new Set(["runId","events"]) },
+  { f: 66, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
+  { f: 66, p: "/properties/events", t: ["array"], tv: "array", g: [[3,[18]]], it: 1348 },
+  { f: 66, p: "/properties/events/items", c: __c1333, r: 1333, ro: 1, g: [[0,[0]]] },
+  { f: 66, p: "/additionalProperties", av: 1, b: true },
+  { f: 1, p: "/$defs/runFailed", c: __c1350, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["status","errorCode"] }, pr: [["status", "status", 1351], ["errorCode", "errorCode", 1352]], ap: 1353, kn: new Set(["status","errorCode"]) },
   { f: 1, p: "/$defs/runFailed/properties/status", g: [[0,[1]]], k: { "const": "failed" } },
   { f: 1, p: "/$defs/runFailed/properties/errorCode", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 1, p: "/$defs/runFailed/additionalProperties", av: 1, b: true },
-  { f: 66, p: "", c: __c1349, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["fromSeq"] }, pr: [["fromSeq", "fromSeq", 1350]], ap: 1351, kn: new Set(["fromSeq"]) },
-  { f: 66, p: "/properties/fromSeq", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 66, p: "/additionalProperties", b: false },
-  { f: 67, p: "", c: __c1352, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","forkedFrom","status"] }, pr: [["runId", "runId", 1353], ["forkedFrom", "forkedFrom", 1354], ["status", "status", 1355]], ap: 1356, kn: new Set(["runId","forkedFrom","status"]) },
-  { f: 67, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 67, p: "/properties/forkedFrom", c: __c292, r: 292, ro: 1, g: [[0,[0]]] },
-  { f: 67, p: "/properties/status", g: [[0,[2]]], k: { "enum": ["created","running","completed"] } },
-  { f: 67, p: "/additionalProperties", av: 1, b: true },
-  { f: 1, p: "/$defs/runOrchestratorDecided", c: __c1357, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["decision"] }, pr: [["decision", "decision", 1358]], ap: 1359, kn: new Set(["decision"]) },
+  { f: 67, p: "", c: __c1354, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["fromSeq"] }, pr: [["fromSeq", "fromSeq", 1355]], ap: 1356, kn: new Set(["fromSeq"]) },
+  { f: 67, p: "/properties/fromSeq", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 67, p: "/additionalProperties", b: false },
+  { f: 68, p: "", c: __c1357, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","forkedFrom","status"] }, pr: [["runId", "runId", 1358], ["forkedFrom", "forkedFrom", 1359], ["status", "status", 1360]], ap: 1361, kn: new Set(["runId","forkedFrom","status"]) },
+  { f: 68, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 68, p: "/properties/forkedFrom", c: __c292, r: 292, ro: 1, g: [[0,[0]]] },
+  { f: 68, p: "/properties/status", g: [[0,[2]]], k: { "enum": ["created","running","completed"] } },
+  { f: 68, p: "/additionalProperties", av: 1, b: true },
+  { f: 1, p: "/$defs/runOrchestratorDecided", c: __c1362, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["decision"] }, pr: [["decision", "decision", 1363]], ap: 1364, kn: new Set(["decision"]) },
   { f: 1, p: "/$defs/runOrchestratorDecided/properties/decision", c: __c192, r: 192, ro: 1, g: [[0,[0]]] },
   { f: 1, p: "/$defs/runOrchestratorDecided/additionalProperties", av: 1, b: true },
-  { f: 1, p: "/$defs/runStarted", c: __c1360, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["workflowId"] }, pr: [["workflowId", "workflowId", 1361], ["parentRunId", "parentRunId", 1362], ["memoryRef", "memoryRef", 1363], ["memoryScopeIsolation", "memoryScopeIsolation", 1364], ["forkedFrom", "forkedFrom", 1365]], ap: 1366, kn: new Set(["workflowId","parentRunId","memoryRef","memoryScopeIsolation","forkedFrom"]) },
+  { f: 1, p: "/$defs/runStarted", c: __c1365, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["workflowId"] }, pr: [["workflowId", "workflowId", 1366], ["parentRunId", "parentRunId", 1367], ["memoryRef", "memoryRef", 1368], ["memoryScopeIsolation", "memoryScopeIsolation", 1369], ["forkedFrom", "forkedFrom", 1370]], ap: 1371, kn: new Set(["workflowId","parentRunId","memoryRef","memoryScopeIsolation","forkedFrom"]) },
   { f: 1, p: "/$defs/runStarted/properties/workflowId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 1, p: "/$defs/runStarted/properties/parentRunId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 1, p: "/$defs/runStarted/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 1, p: "/$defs/runStarted/properties/memoryScopeIsolation", g: [[0,[2]]], k: { "enum": ["inherit","isolated"] } },
   { f: 1, p: "/$defs/runStarted/properties/forkedFrom", c: __c292, r: 292, ro: 1, g: [[0,[0]]] },
   { f: 1, p: "/$defs/runStarted/additionalProperties", av: 1, b: true },
-  { f: 1, p: "/$defs/workerDispatched", c: __c1367, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["decisionKind"] }, pr: [["decisionKind", "decisionKind", 1368], ["worker", "worker", 1369], ["childRunId", "childRunId", 1370]], ap: 1371, kn: new Set(["decisionKind","worker","childRunId"]) },
+  { f: 1, p: "/$defs/workerDispatched", c: __c1372, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["decisionKind"] }, pr: [["decisionKind", "decisionKind", 1373], ["worker", "worker", 1374], ["childRunId", "childRunId", 1375]], ap: 1376, kn: new Set(["decisionKind","worker","childRunId"]) },
   { f: 1, p: "/$defs/workerDispatched/properties/decisionKind", g: [[0,[2]]], k: { "enum": ["next-worker","terminate","clarify","handoff"] } },
   { f: 1, p: "/$defs/workerDispatched/properties/worker", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 1, p: "/$defs/workerDispatched/properties/childRunId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 1, p: "/$defs/workerDispatched/additionalProperties", av: 1, b: true },
-  { f: 1, p: "/$defs/workspaceUpdated", c: __c1372, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["path"] }, pr: [["path", "path", 1373], ["sha256", "sha256", 1374], ["byteSize", "byteSize", 1375]], ap: 1376, kn: new Set(["path","sha256","byteSize"]) },
+  { f: 1, p: "/$defs/workspaceUpdated", c: __c1377, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["path"] }, pr: [["path", "path", 1378], ["sha256", "sha256", 1379], ["byteSize", "byteSize", 1380]], ap: 1381, kn: new Set(["path","sha256","byteSize"]) },
   { f: 1, p: "/$defs/workspaceUpdated/properties/path", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 1, p: "/$defs/workspaceUpdated/properties/sha256", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[0-9a-f]{64}$" }, re: __RE24 },
   { f: 1, p: "/$defs/workspaceUpdated/properties/byteSize", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
@@ -7204,585 +7226,589 @@ const __s49 = __state();
 export function validateHostSampleProposalSynthesizeRequest(data) { return __c576(data) ? __ok(__s49) : __no(__s49, data); }
 __errorsOf(validateHostSampleProposalSynthesizeRequest, __s49, 576, 39);
 const __s50 = __state();
-/** Validator for HostSampleQuestionCancelRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-question-cancel-request.schema.json). */
-export function validateHostSampleQuestionCancelRequest(data) { return __c588(data) ? __ok(__s50) : __no(__s50, data); }
-__errorsOf(validateHostSampleQuestionCancelRequest, __s50, 588, 40);
+/** Validator for HostSampleProposalSynthesizeResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-proposal-synthesize-response.schema.json). */
+export function validateHostSampleProposalSynthesizeResponse(data) { return __c588(data) ? __ok(__s50) : __no(__s50, data); }
+__errorsOf(validateHostSampleProposalSynthesizeResponse, __s50, 588, 40);
 const __s51 = __state();
-/** Validator for HostSampleReplayFixtureRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-replay-fixture-request.schema.json). */
-export function validateHostSampleReplayFixtureRequest(data) { return __c591(data) ? __ok(__s51) : __no(__s51, data); }
-__errorsOf(validateHostSampleReplayFixtureRequest, __s51, 591, 41);
+/** Validator for HostSampleQuestionCancelRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-question-cancel-request.schema.json). */
+export function validateHostSampleQuestionCancelRequest(data) { return __c667(data) ? __ok(__s51) : __no(__s51, data); }
+__errorsOf(validateHostSampleQuestionCancelRequest, __s51, 667, 41);
 const __s52 = __state();
-/** Validator for HostSampleReplayFixtureResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-replay-fixture-response.schema.json). */
-export function validateHostSampleReplayFixtureResponse(data) { return __c594(data) ? __ok(__s52) : __no(__s52, data); }
-__errorsOf(validateHostSampleReplayFixtureResponse, __s52, 594, 42);
+/** Validator for HostSampleReplayFixtureRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-replay-fixture-request.schema.json). */
+export function validateHostSampleReplayFixtureRequest(data) { return __c670(data) ? __ok(__s52) : __no(__s52, data); }
+__errorsOf(validateHostSampleReplayFixtureRequest, __s52, 670, 42);
 const __s53 = __state();
-/** Validator for HostSampleSeedEntry (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-seed-request.schema.json#/$defs/HostSampleSeedEntry). */
-export function validateHostSampleSeedEntry(data) { return __c546(data) ? __ok(__s53) : __no(__s53, data); }
-__errorsOf(validateHostSampleSeedEntry, __s53, 546, 36);
+/** Validator for HostSampleReplayFixtureResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-replay-fixture-response.schema.json). */
+export function validateHostSampleReplayFixtureResponse(data) { return __c673(data) ? __ok(__s53) : __no(__s53, data); }
+__errorsOf(validateHostSampleReplayFixtureResponse, __s53, 673, 43);
 const __s54 = __state();
-/** Validator for HostSampleSeedSecret (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-seed-request.schema.json#/$defs/HostSampleSeedSecret). */
-export function validateHostSampleSeedSecret(data) { return __c555(data) ? __ok(__s54) : __no(__s54, data); }
-__errorsOf(validateHostSampleSeedSecret, __s54, 555, 36);
+/** Validator for HostSampleSeedEntry (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-seed-request.schema.json#/$defs/HostSampleSeedEntry). */
+export function validateHostSampleSeedEntry(data) { return __c546(data) ? __ok(__s54) : __no(__s54, data); }
+__errorsOf(validateHostSampleSeedEntry, __s54, 546, 36);
 const __s55 = __state();
-/** Validator for HostSampleTraceRecord (https://wopkit.dev/schemas/openwop/v1/host-sample-inquirium-traces-response.schema.json#/$defs/HostSampleTraceRecord). */
-export function validateHostSampleTraceRecord(data) { return __c404(data) ? __ok(__s55) : __no(__s55, data); }
-__errorsOf(validateHostSampleTraceRecord, __s55, 404, 21);
+/** Validator for HostSampleSeedSecret (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-seed-request.schema.json#/$defs/HostSampleSeedSecret). */
+export function validateHostSampleSeedSecret(data) { return __c555(data) ? __ok(__s55) : __no(__s55, data); }
+__errorsOf(validateHostSampleSeedSecret, __s55, 555, 36);
 const __s56 = __state();
-/** Validator for InquiriumAnswerToken (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.single-choice.v1.schema.json#/$defs/AnswerToken). */
-export function validateInquiriumAnswerToken(data) { return __c602(data) ? __ok(__s56) : __no(__s56, data); }
-__errorsOf(validateInquiriumAnswerToken, __s56, 602, 43);
+/** Validator for HostSampleTraceRecord (https://wopkit.dev/schemas/openwop/v1/host-sample-inquirium-traces-response.schema.json#/$defs/HostSampleTraceRecord). */
+export function validateHostSampleTraceRecord(data) { return __c404(data) ? __ok(__s56) : __no(__s56, data); }
+__errorsOf(validateHostSampleTraceRecord, __s56, 404, 21);
 const __s57 = __state();
-/** Validator for InquiriumAnswerValue (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.answer.v1.schema.json#/$defs/AnswerValue). */
-export function validateInquiriumAnswerValue(data) { return __c603(data) ? __ok(__s57) : __no(__s57, data); }
-__errorsOf(validateInquiriumAnswerValue, __s57, 603, 44);
+/** Validator for InquiriumAnswerToken (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.single-choice.v1.schema.json#/$defs/AnswerToken). */
+export function validateInquiriumAnswerToken(data) { return __c681(data) ? __ok(__s57) : __no(__s57, data); }
+__errorsOf(validateInquiriumAnswerToken, __s57, 681, 44);
 const __s58 = __state();
-/** Validator for InquiriumAssistantConfig (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json). */
-export function validateInquiriumAssistantConfig(data) { return __c607(data) ? __ok(__s58) : __no(__s58, data); }
-__errorsOf(validateInquiriumAssistantConfig, __s58, 607, 45);
+/** Validator for InquiriumAnswerValue (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.answer.v1.schema.json#/$defs/AnswerValue). */
+export function validateInquiriumAnswerValue(data) { return __c682(data) ? __ok(__s58) : __no(__s58, data); }
+__errorsOf(validateInquiriumAnswerValue, __s58, 682, 45);
 const __s59 = __state();
-/** Validator for InquiriumAssistantTurnTrace (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json). */
-export function validateInquiriumAssistantTurnTrace(data) { return __c408(data) ? __ok(__s59) : __no(__s59, data); }
-__errorsOf(validateInquiriumAssistantTurnTrace, __s59, 408, 22);
+/** Validator for InquiriumAssistantConfig (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json). */
+export function validateInquiriumAssistantConfig(data) { return __c686(data) ? __ok(__s59) : __no(__s59, data); }
+__errorsOf(validateInquiriumAssistantConfig, __s59, 686, 46);
 const __s60 = __state();
-/** Validator for InquiriumAssistantUiPreferences (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-ui-preferences.v1.schema.json). */
-export function validateInquiriumAssistantUiPreferences(data) { return __c682(data) ? __ok(__s60) : __no(__s60, data); }
-__errorsOf(validateInquiriumAssistantUiPreferences, __s60, 682, 47);
+/** Validator for InquiriumAssistantTurnTrace (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json). */
+export function validateInquiriumAssistantTurnTrace(data) { return __c408(data) ? __ok(__s60) : __no(__s60, data); }
+__errorsOf(validateInquiriumAssistantTurnTrace, __s60, 408, 22);
 const __s61 = __state();
-/** Validator for InquiriumBaselineAssistantProfile (https://wopkit.dev/schemas/inquirium/v1/inquirium.baseline-assistant-profile.v1.schema.json). */
-export function validateInquiriumBaselineAssistantProfile(data) { return __c696(data) ? __ok(__s61) : __no(__s61, data); }
-__errorsOf(validateInquiriumBaselineAssistantProfile, __s61, 696, 48);
+/** Validator for InquiriumAssistantUiPreferences (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-ui-preferences.v1.schema.json). */
+export function validateInquiriumAssistantUiPreferences(data) { return __c761(data) ? __ok(__s61) : __no(__s61, data); }
+__errorsOf(validateInquiriumAssistantUiPreferences, __s61, 761, 48);
 const __s62 = __state();
-/** Validator for InquiriumBaselineConformanceReport (https://wopkit.dev/schemas/inquirium/v1/inquirium.baseline-assistant-conformance-report.v1.schema.json). */
-export function validateInquiriumBaselineConformanceReport(data) { return __c720(data) ? __ok(__s62) : __no(__s62, data); }
-__errorsOf(validateInquiriumBaselineConformanceReport, __s62, 720, 49);
+/** Validator for InquiriumBaselineAssistantProfile (https://wopkit.dev/schemas/inquirium/v1/inquirium.baseline-assistant-profile.v1.schema.json). */
+export function validateInquiriumBaselineAssistantProfile(data) { return __c775(data) ? __ok(__s62) : __no(__s62, data); }
+__errorsOf(validateInquiriumBaselineAssistantProfile, __s62, 775, 49);
 const __s63 = __state();
-/** Validator for InquiriumBaselineGuarantees (https://wopkit.dev/schemas/inquirium/v1/inquirium.baseline-assistant-profile.v1.schema.json#/$defs/ProfileGuarantees). */
-export function validateInquiriumBaselineGuarantees(data) { return __c712(data) ? __ok(__s63) : __no(__s63, data); }
-__errorsOf(validateInquiriumBaselineGuarantees, __s63, 712, 48);
+/** Validator for InquiriumBaselineConformanceReport (https://wopkit.dev/schemas/inquirium/v1/inquirium.baseline-assistant-conformance-report.v1.schema.json). */
+export function validateInquiriumBaselineConformanceReport(data) { return __c799(data) ? __ok(__s63) : __no(__s63, data); }
+__errorsOf(validateInquiriumBaselineConformanceReport, __s63, 799, 50);
 const __s64 = __state();
-/** Validator for InquiriumBaselineRequirements (https://wopkit.dev/schemas/inquirium/v1/inquirium.baseline-assistant-profile.v1.schema.json#/$defs/ProfileRequirements). */
-export function validateInquiriumBaselineRequirements(data) { return __c701(data) ? __ok(__s64) : __no(__s64, data); }
-__errorsOf(validateInquiriumBaselineRequirements, __s64, 701, 48);
+/** Validator for InquiriumBaselineGuarantees (https://wopkit.dev/schemas/inquirium/v1/inquirium.baseline-assistant-profile.v1.schema.json#/$defs/ProfileGuarantees). */
+export function validateInquiriumBaselineGuarantees(data) { return __c791(data) ? __ok(__s64) : __no(__s64, data); }
+__errorsOf(validateInquiriumBaselineGuarantees, __s64, 791, 49);
 const __s65 = __state();
-/** Validator for InquiriumChoiceOption (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.single-choice.v1.schema.json#/$defs/ChoiceOption). */
-export function validateInquiriumChoiceOption(data) { return __c747(data) ? __ok(__s65) : __no(__s65, data); }
-__errorsOf(validateInquiriumChoiceOption, __s65, 747, 43);
+/** Validator for InquiriumBaselineRequirements (https://wopkit.dev/schemas/inquirium/v1/inquirium.baseline-assistant-profile.v1.schema.json#/$defs/ProfileRequirements). */
+export function validateInquiriumBaselineRequirements(data) { return __c780(data) ? __ok(__s65) : __no(__s65, data); }
+__errorsOf(validateInquiriumBaselineRequirements, __s65, 780, 49);
 const __s66 = __state();
-/** Validator for InquiriumClassKeyed (https://wopkit.dev/schemas/inquirium/v1/inquirium.classification.v1.schema.json#/$defs/ClassKeyed). */
-export function validateInquiriumClassKeyed(data) { return __c611(data) ? __ok(__s66) : __no(__s66, data); }
-__errorsOf(validateInquiriumClassKeyed, __s66, 611, 27);
+/** Validator for InquiriumChoiceOption (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.single-choice.v1.schema.json#/$defs/ChoiceOption). */
+export function validateInquiriumChoiceOption(data) { return __c826(data) ? __ok(__s66) : __no(__s66, data); }
+__errorsOf(validateInquiriumChoiceOption, __s66, 826, 44);
 const __s67 = __state();
-/** Validator for InquiriumClassificationFlow (https://wopkit.dev/schemas/inquirium/v1/inquirium.classification.v1.schema.json#/$defs/ClassificationFlow). */
-export function validateInquiriumClassificationFlow(data) { return __c752(data) ? __ok(__s67) : __no(__s67, data); }
-__errorsOf(validateInquiriumClassificationFlow, __s67, 752, 27);
+/** Validator for InquiriumClassKeyed (https://wopkit.dev/schemas/inquirium/v1/inquirium.classification.v1.schema.json#/$defs/ClassKeyed). */
+export function validateInquiriumClassKeyed(data) { return __c690(data) ? __ok(__s67) : __no(__s67, data); }
+__errorsOf(validateInquiriumClassKeyed, __s67, 690, 27);
 const __s68 = __state();
-/** Validator for InquiriumClassificationLabel (https://wopkit.dev/schemas/inquirium/v1/inquirium.classification.v1.schema.json). */
-export function validateInquiriumClassificationLabel(data) { return __c461(data) ? __ok(__s68) : __no(__s68, data); }
-__errorsOf(validateInquiriumClassificationLabel, __s68, 461, 27);
+/** Validator for InquiriumClassificationFlow (https://wopkit.dev/schemas/inquirium/v1/inquirium.classification.v1.schema.json#/$defs/ClassificationFlow). */
+export function validateInquiriumClassificationFlow(data) { return __c831(data) ? __ok(__s68) : __no(__s68, data); }
+__errorsOf(validateInquiriumClassificationFlow, __s68, 831, 27);
 const __s69 = __state();
-/** Validator for InquiriumConfirmPayloadEntry (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/ConfirmPayload). */
-export function validateInquiriumConfirmPayloadEntry(data) { return __c757(data) ? __ok(__s69) : __no(__s69, data); }
-__errorsOf(validateInquiriumConfirmPayloadEntry, __s69, 756, 50);
+/** Validator for InquiriumClassificationLabel (https://wopkit.dev/schemas/inquirium/v1/inquirium.classification.v1.schema.json). */
+export function validateInquiriumClassificationLabel(data) { return __c461(data) ? __ok(__s69) : __no(__s69, data); }
+__errorsOf(validateInquiriumClassificationLabel, __s69, 461, 27);
 const __s70 = __state();
-/** Validator for InquiriumConfirmWidget (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.confirm.v1.schema.json). */
-export function validateInquiriumConfirmWidget(data) { return __c757(data) ? __ok(__s70) : __no(__s70, data); }
-__errorsOf(validateInquiriumConfirmWidget, __s70, 757, 51);
+/** Validator for InquiriumConfirmPayloadEntry (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/ConfirmPayload). */
+export function validateInquiriumConfirmPayloadEntry(data) { return __c836(data) ? __ok(__s70) : __no(__s70, data); }
+__errorsOf(validateInquiriumConfirmPayloadEntry, __s70, 835, 51);
 const __s71 = __state();
-/** Validator for InquiriumConformanceCheck (https://wopkit.dev/schemas/inquirium/v1/inquirium.baseline-assistant-conformance-report.v1.schema.json#/$defs/ConformanceCheck). */
-export function validateInquiriumConformanceCheck(data) { return __c732(data) ? __ok(__s71) : __no(__s71, data); }
-__errorsOf(validateInquiriumConformanceCheck, __s71, 732, 49);
+/** Validator for InquiriumConfirmWidget (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.confirm.v1.schema.json). */
+export function validateInquiriumConfirmWidget(data) { return __c836(data) ? __ok(__s71) : __no(__s71, data); }
+__errorsOf(validateInquiriumConfirmWidget, __s71, 836, 52);
 const __s72 = __state();
-/** Validator for InquiriumContentPart (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/ContentPart). */
-export function validateInquiriumContentPart(data) { return __c761(data) ? __ok(__s72) : __no(__s72, data); }
-__errorsOf(validateInquiriumContentPart, __s72, 761, 25);
+/** Validator for InquiriumConformanceCheck (https://wopkit.dev/schemas/inquirium/v1/inquirium.baseline-assistant-conformance-report.v1.schema.json#/$defs/ConformanceCheck). */
+export function validateInquiriumConformanceCheck(data) { return __c811(data) ? __ok(__s72) : __no(__s72, data); }
+__errorsOf(validateInquiriumConformanceCheck, __s72, 811, 50);
 const __s73 = __state();
-/** Validator for InquiriumContextAssemblyRequest (https://wopkit.dev/schemas/inquirium/v1/inquirium.context-assembly.request.v1.schema.json). */
-export function validateInquiriumContextAssemblyRequest(data) { return __c775(data) ? __ok(__s73) : __no(__s73, data); }
-__errorsOf(validateInquiriumContextAssemblyRequest, __s73, 775, 26);
+/** Validator for InquiriumContentPart (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/ContentPart). */
+export function validateInquiriumContentPart(data) { return __c840(data) ? __ok(__s73) : __no(__s73, data); }
+__errorsOf(validateInquiriumContentPart, __s73, 840, 25);
 const __s74 = __state();
-/** Validator for InquiriumContextElement (https://wopkit.dev/schemas/inquirium/v1/inquirium.context-element.v1.schema.json). */
-export function validateInquiriumContextElement(data) { return __c792(data) ? __ok(__s74) : __no(__s74, data); }
-__errorsOf(validateInquiriumContextElement, __s74, 792, 52);
+/** Validator for InquiriumContextAssemblyRequest (https://wopkit.dev/schemas/inquirium/v1/inquirium.context-assembly.request.v1.schema.json). */
+export function validateInquiriumContextAssemblyRequest(data) { return __c854(data) ? __ok(__s74) : __no(__s74, data); }
+__errorsOf(validateInquiriumContextAssemblyRequest, __s74, 854, 26);
 const __s75 = __state();
-/** Validator for InquiriumContextSource (https://wopkit.dev/schemas/inquirium/v1/inquirium.context-assembly.request.v1.schema.json#/$defs/ContextSource). */
-export function validateInquiriumContextSource(data) { return __c779(data) ? __ok(__s75) : __no(__s75, data); }
-__errorsOf(validateInquiriumContextSource, __s75, 779, 26);
+/** Validator for InquiriumContextElement (https://wopkit.dev/schemas/inquirium/v1/inquirium.context-element.v1.schema.json). */
+export function validateInquiriumContextElement(data) { return __c871(data) ? __ok(__s75) : __no(__s75, data); }
+__errorsOf(validateInquiriumContextElement, __s75, 871, 53);
 const __s76 = __state();
-/** Validator for InquiriumContextSourceKind (https://wopkit.dev/schemas/inquirium/v1/inquirium.context-assembly.request.v1.schema.json#/$defs/ContextSourceKind). */
-export function validateInquiriumContextSourceKind(data) { return __c459(data) ? __ok(__s76) : __no(__s76, data); }
-__errorsOf(validateInquiriumContextSourceKind, __s76, 459, 26);
+/** Validator for InquiriumContextSource (https://wopkit.dev/schemas/inquirium/v1/inquirium.context-assembly.request.v1.schema.json#/$defs/ContextSource). */
+export function validateInquiriumContextSource(data) { return __c858(data) ? __ok(__s76) : __no(__s76, data); }
+__errorsOf(validateInquiriumContextSource, __s76, 858, 26);
 const __s77 = __state();
-/** Validator for InquiriumDiagnostics (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/Diagnostics). */
-export function validateInquiriumDiagnostics(data) { return __c479(data) ? __ok(__s77) : __no(__s77, data); }
-__errorsOf(validateInquiriumDiagnostics, __s77, 479, 24);
+/** Validator for InquiriumContextSourceKind (https://wopkit.dev/schemas/inquirium/v1/inquirium.context-assembly.request.v1.schema.json#/$defs/ContextSourceKind). */
+export function validateInquiriumContextSourceKind(data) { return __c459(data) ? __ok(__s77) : __no(__s77, data); }
+__errorsOf(validateInquiriumContextSourceKind, __s77, 459, 26);
 const __s78 = __state();
-/** Validator for InquiriumEgress (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/Egress). */
-export function validateInquiriumEgress(data) { return __c642(data) ? __ok(__s78) : __no(__s78, data); }
-__errorsOf(validateInquiriumEgress, __s78, 642, 45);
+/** Validator for InquiriumDiagnostics (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/Diagnostics). */
+export function validateInquiriumDiagnostics(data) { return __c479(data) ? __ok(__s78) : __no(__s78, data); }
+__errorsOf(validateInquiriumDiagnostics, __s78, 479, 24);
 const __s79 = __state();
-/** Validator for InquiriumEgressByClass (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/EgressByClass). */
-export function validateInquiriumEgressByClass(data) { return __c640(data) ? __ok(__s79) : __no(__s79, data); }
-__errorsOf(validateInquiriumEgressByClass, __s79, 640, 45);
+/** Validator for InquiriumEgress (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/Egress). */
+export function validateInquiriumEgress(data) { return __c721(data) ? __ok(__s79) : __no(__s79, data); }
+__errorsOf(validateInquiriumEgress, __s79, 721, 46);
 const __s80 = __state();
-/** Validator for InquiriumEpistemicBlock (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/EpistemicBlock). */
-export function validateInquiriumEpistemicBlock(data) { return __c809(data) ? __ok(__s80) : __no(__s80, data); }
-__errorsOf(validateInquiriumEpistemicBlock, __s80, 809, 24);
+/** Validator for InquiriumEgressByClass (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/EgressByClass). */
+export function validateInquiriumEgressByClass(data) { return __c719(data) ? __ok(__s80) : __no(__s80, data); }
+__errorsOf(validateInquiriumEgressByClass, __s80, 719, 46);
 const __s81 = __state();
-/** Validator for InquiriumEscalationThreshold (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/EscalationThreshold). */
-export function validateInquiriumEscalationThreshold(data) { return __c670(data) ? __ok(__s81) : __no(__s81, data); }
-__errorsOf(validateInquiriumEscalationThreshold, __s81, 670, 45);
+/** Validator for InquiriumEpistemicBlock (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/EpistemicBlock). */
+export function validateInquiriumEpistemicBlock(data) { return __c888(data) ? __ok(__s81) : __no(__s81, data); }
+__errorsOf(validateInquiriumEpistemicBlock, __s81, 888, 24);
 const __s82 = __state();
-/** Validator for InquiriumEscalationThresholdByMode (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/EscalationThresholdByMode). */
-export function validateInquiriumEscalationThresholdByMode(data) { return __c668(data) ? __ok(__s82) : __no(__s82, data); }
-__errorsOf(validateInquiriumEscalationThresholdByMode, __s82, 668, 45);
+/** Validator for InquiriumEscalationThreshold (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/EscalationThreshold). */
+export function validateInquiriumEscalationThreshold(data) { return __c749(data) ? __ok(__s82) : __no(__s82, data); }
+__errorsOf(validateInquiriumEscalationThreshold, __s82, 749, 46);
 const __s83 = __state();
-/** Validator for InquiriumEscalationTrigger (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/EscalationTrigger). */
-export function validateInquiriumEscalationTrigger(data) { return __c673(data) ? __ok(__s83) : __no(__s83, data); }
-__errorsOf(validateInquiriumEscalationTrigger, __s83, 673, 45);
+/** Validator for InquiriumEscalationThresholdByMode (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/EscalationThresholdByMode). */
+export function validateInquiriumEscalationThresholdByMode(data) { return __c747(data) ? __ok(__s83) : __no(__s83, data); }
+__errorsOf(validateInquiriumEscalationThresholdByMode, __s83, 747, 46);
 const __s84 = __state();
-/** Validator for InquiriumFreeTextWithAllowlistPayloadEntry (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/FreeTextWithAllowlistPayload). */
-export function validateInquiriumFreeTextWithAllowlistPayloadEntry(data) { return __c818(data) ? __ok(__s84) : __no(__s84, data); }
-__errorsOf(validateInquiriumFreeTextWithAllowlistPayloadEntry, __s84, 817, 50);
+/** Validator for InquiriumEscalationTrigger (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/EscalationTrigger). */
+export function validateInquiriumEscalationTrigger(data) { return __c752(data) ? __ok(__s84) : __no(__s84, data); }
+__errorsOf(validateInquiriumEscalationTrigger, __s84, 752, 46);
 const __s85 = __state();
-/** Validator for InquiriumFreeTextWithAllowlistWidget (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.free-text-with-allowlist.v1.schema.json). */
-export function validateInquiriumFreeTextWithAllowlistWidget(data) { return __c818(data) ? __ok(__s85) : __no(__s85, data); }
-__errorsOf(validateInquiriumFreeTextWithAllowlistWidget, __s85, 818, 53);
+/** Validator for InquiriumFreeTextWithAllowlistPayloadEntry (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/FreeTextWithAllowlistPayload). */
+export function validateInquiriumFreeTextWithAllowlistPayloadEntry(data) { return __c897(data) ? __ok(__s85) : __no(__s85, data); }
+__errorsOf(validateInquiriumFreeTextWithAllowlistPayloadEntry, __s85, 896, 51);
 const __s86 = __state();
-/** Validator for InquiriumGenerateOutcome (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/GenerateOutcome). */
-export function validateInquiriumGenerateOutcome(data) { return __c419(data) ? __ok(__s86) : __no(__s86, data); }
-__errorsOf(validateInquiriumGenerateOutcome, __s86, 419, 24);
+/** Validator for InquiriumFreeTextWithAllowlistWidget (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.free-text-with-allowlist.v1.schema.json). */
+export function validateInquiriumFreeTextWithAllowlistWidget(data) { return __c897(data) ? __ok(__s86) : __no(__s86, data); }
+__errorsOf(validateInquiriumFreeTextWithAllowlistWidget, __s86, 897, 54);
 const __s87 = __state();
-/** Validator for InquiriumGeneratePolicy (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/GeneratePolicy). */
-export function validateInquiriumGeneratePolicy(data) { return __c824(data) ? __ok(__s87) : __no(__s87, data); }
-__errorsOf(validateInquiriumGeneratePolicy, __s87, 824, 25);
+/** Validator for InquiriumGenerateOutcome (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/GenerateOutcome). */
+export function validateInquiriumGenerateOutcome(data) { return __c419(data) ? __ok(__s87) : __no(__s87, data); }
+__errorsOf(validateInquiriumGenerateOutcome, __s87, 419, 24);
 const __s88 = __state();
-/** Validator for InquiriumGenerateRequest (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json). */
-export function validateInquiriumGenerateRequest(data) { return __c831(data) ? __ok(__s88) : __no(__s88, data); }
-__errorsOf(validateInquiriumGenerateRequest, __s88, 831, 25);
+/** Validator for InquiriumGeneratePolicy (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/GeneratePolicy). */
+export function validateInquiriumGeneratePolicy(data) { return __c903(data) ? __ok(__s88) : __no(__s88, data); }
+__errorsOf(validateInquiriumGeneratePolicy, __s88, 903, 25);
 const __s89 = __state();
-/** Validator for InquiriumGenerateResponse (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json). */
-export function validateInquiriumGenerateResponse(data) { return __c859(data) ? __ok(__s89) : __no(__s89, data); }
-__errorsOf(validateInquiriumGenerateResponse, __s89, 859, 24);
+/** Validator for InquiriumGenerateRequest (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json). */
+export function validateInquiriumGenerateRequest(data) { return __c910(data) ? __ok(__s89) : __no(__s89, data); }
+__errorsOf(validateInquiriumGenerateRequest, __s89, 910, 25);
 const __s90 = __state();
-/** Validator for InquiriumGenerationParameters (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/GenerationParameters). */
-export function validateInquiriumGenerationParameters(data) { return __c843(data) ? __ok(__s90) : __no(__s90, data); }
-__errorsOf(validateInquiriumGenerationParameters, __s90, 843, 25);
+/** Validator for InquiriumGenerateResponse (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json). */
+export function validateInquiriumGenerateResponse(data) { return __c938(data) ? __ok(__s90) : __no(__s90, data); }
+__errorsOf(validateInquiriumGenerateResponse, __s90, 938, 24);
 const __s91 = __state();
-/** Validator for InquiriumInquiryFeedback (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-feedback.v1.schema.json). */
-export function validateInquiriumInquiryFeedback(data) { return __c896(data) ? __ok(__s91) : __no(__s91, data); }
-__errorsOf(validateInquiriumInquiryFeedback, __s91, 896, 54);
+/** Validator for InquiriumGenerationParameters (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/GenerationParameters). */
+export function validateInquiriumGenerationParameters(data) { return __c922(data) ? __ok(__s91) : __no(__s91, data); }
+__errorsOf(validateInquiriumGenerationParameters, __s91, 922, 25);
 const __s92 = __state();
-/** Validator for InquiriumInquiryResult (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-result.v1.schema.json). */
-export function validateInquiriumInquiryResult(data) { return __c914(data) ? __ok(__s92) : __no(__s92, data); }
-__errorsOf(validateInquiriumInquiryResult, __s92, 914, 55);
+/** Validator for InquiriumInquiryFeedback (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-feedback.v1.schema.json). */
+export function validateInquiriumInquiryFeedback(data) { return __c975(data) ? __ok(__s92) : __no(__s92, data); }
+__errorsOf(validateInquiriumInquiryFeedback, __s92, 975, 55);
 const __s93 = __state();
-/** Validator for InquiriumInquiryTurn (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-turn.v1.schema.json). */
-export function validateInquiriumInquiryTurn(data) { return __c933(data) ? __ok(__s93) : __no(__s93, data); }
-__errorsOf(validateInquiriumInquiryTurn, __s93, 933, 23);
+/** Validator for InquiriumInquiryResult (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-result.v1.schema.json). */
+export function validateInquiriumInquiryResult(data) { return __c993(data) ? __ok(__s93) : __no(__s93, data); }
+__errorsOf(validateInquiriumInquiryResult, __s93, 993, 56);
 const __s94 = __state();
-/** Validator for InquiriumLocality (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/Locality). */
-export function validateInquiriumLocality(data) { return __c440(data) ? __ok(__s94) : __no(__s94, data); }
-__errorsOf(validateInquiriumLocality, __s94, 440, 25);
+/** Validator for InquiriumInquiryTurn (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-turn.v1.schema.json). */
+export function validateInquiriumInquiryTurn(data) { return __c1012(data) ? __ok(__s94) : __no(__s94, data); }
+__errorsOf(validateInquiriumInquiryTurn, __s94, 1012, 23);
 const __s95 = __state();
-/** Validator for InquiriumModeKeyed (https://wopkit.dev/schemas/inquirium/v1/inquirium.node-mode.v1.schema.json#/$defs/ModeKeyed). */
-export function validateInquiriumModeKeyed(data) { return __c651(data) ? __ok(__s95) : __no(__s95, data); }
-__errorsOf(validateInquiriumModeKeyed, __s95, 651, 46);
+/** Validator for InquiriumLocality (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/Locality). */
+export function validateInquiriumLocality(data) { return __c440(data) ? __ok(__s95) : __no(__s95, data); }
+__errorsOf(validateInquiriumLocality, __s95, 440, 25);
 const __s96 = __state();
-/** Validator for InquiriumModelAcceptance (https://wopkit.dev/schemas/inquirium/v1/inquirium.model-acceptance.v1.schema.json). */
-export function validateInquiriumModelAcceptance(data) { return __c944(data) ? __ok(__s96) : __no(__s96, data); }
-__errorsOf(validateInquiriumModelAcceptance, __s96, 944, 56);
+/** Validator for InquiriumModeKeyed (https://wopkit.dev/schemas/inquirium/v1/inquirium.node-mode.v1.schema.json#/$defs/ModeKeyed). */
+export function validateInquiriumModeKeyed(data) { return __c730(data) ? __ok(__s96) : __no(__s96, data); }
+__errorsOf(validateInquiriumModeKeyed, __s96, 730, 47);
 const __s97 = __state();
-/** Validator for InquiriumModelBindingRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/ModelBindingRef). */
-export function validateInquiriumModelBindingRef(data) { return __c423(data) ? __ok(__s97) : __no(__s97, data); }
-__errorsOf(validateInquiriumModelBindingRef, __s97, 423, 24);
+/** Validator for InquiriumModelAcceptance (https://wopkit.dev/schemas/inquirium/v1/inquirium.model-acceptance.v1.schema.json). */
+export function validateInquiriumModelAcceptance(data) { return __c1023(data) ? __ok(__s97) : __no(__s97, data); }
+__errorsOf(validateInquiriumModelAcceptance, __s97, 1023, 57);
 const __s98 = __state();
-/** Validator for InquiriumMultiChoicePayloadEntry (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/MultiChoicePayload). */
-export function validateInquiriumMultiChoicePayloadEntry(data) { return __c995(data) ? __ok(__s98) : __no(__s98, data); }
-__errorsOf(validateInquiriumMultiChoicePayloadEntry, __s98, 994, 50);
+/** Validator for InquiriumModelBindingRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/ModelBindingRef). */
+export function validateInquiriumModelBindingRef(data) { return __c423(data) ? __ok(__s98) : __no(__s98, data); }
+__errorsOf(validateInquiriumModelBindingRef, __s98, 423, 24);
 const __s99 = __state();
-/** Validator for InquiriumMultiChoiceWidget (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.multi-choice.v1.schema.json). */
-export function validateInquiriumMultiChoiceWidget(data) { return __c995(data) ? __ok(__s99) : __no(__s99, data); }
-__errorsOf(validateInquiriumMultiChoiceWidget, __s99, 995, 58);
+/** Validator for InquiriumMultiChoicePayloadEntry (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/MultiChoicePayload). */
+export function validateInquiriumMultiChoicePayloadEntry(data) { return __c1074(data) ? __ok(__s99) : __no(__s99, data); }
+__errorsOf(validateInquiriumMultiChoicePayloadEntry, __s99, 1073, 51);
 const __s100 = __state();
-/** Validator for InquiriumNodeMode (https://wopkit.dev/schemas/inquirium/v1/inquirium.node-mode.v1.schema.json). */
-export function validateInquiriumNodeMode(data) { return __c1001(data) ? __ok(__s100) : __no(__s100, data); }
-__errorsOf(validateInquiriumNodeMode, __s100, 1001, 46);
+/** Validator for InquiriumMultiChoiceWidget (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.multi-choice.v1.schema.json). */
+export function validateInquiriumMultiChoiceWidget(data) { return __c1074(data) ? __ok(__s100) : __no(__s100, data); }
+__errorsOf(validateInquiriumMultiChoiceWidget, __s100, 1074, 59);
 const __s101 = __state();
-/** Validator for InquiriumNotificationAction (https://wopkit.dev/schemas/inquirium/v1/notification-create.v1.schema.json#/$defs/NotificationAction). */
-export function validateInquiriumNotificationAction(data) { return __c1002(data) ? __ok(__s101) : __no(__s101, data); }
-__errorsOf(validateInquiriumNotificationAction, __s101, 1002, 59);
+/** Validator for InquiriumNodeMode (https://wopkit.dev/schemas/inquirium/v1/inquirium.node-mode.v1.schema.json). */
+export function validateInquiriumNodeMode(data) { return __c1080(data) ? __ok(__s101) : __no(__s101, data); }
+__errorsOf(validateInquiriumNodeMode, __s101, 1080, 47);
 const __s102 = __state();
-/** Validator for InquiriumNotificationCreate (https://wopkit.dev/schemas/inquirium/v1/notification-create.v1.schema.json). */
-export function validateInquiriumNotificationCreate(data) { return __c1038(data) ? __ok(__s102) : __no(__s102, data); }
-__errorsOf(validateInquiriumNotificationCreate, __s102, 1038, 59);
+/** Validator for InquiriumNotificationAction (https://wopkit.dev/schemas/inquirium/v1/notification-create.v1.schema.json#/$defs/NotificationAction). */
+export function validateInquiriumNotificationAction(data) { return __c1081(data) ? __ok(__s102) : __no(__s102, data); }
+__errorsOf(validateInquiriumNotificationAction, __s102, 1081, 60);
 const __s103 = __state();
-/** Validator for InquiriumObjectRefPart (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/ObjectRefPart). */
-export function validateInquiriumObjectRefPart(data) { return __c769(data) ? __ok(__s103) : __no(__s103, data); }
-__errorsOf(validateInquiriumObjectRefPart, __s103, 769, 25);
+/** Validator for InquiriumNotificationCreate (https://wopkit.dev/schemas/inquirium/v1/notification-create.v1.schema.json). */
+export function validateInquiriumNotificationCreate(data) { return __c1117(data) ? __ok(__s103) : __no(__s103, data); }
+__errorsOf(validateInquiriumNotificationCreate, __s103, 1117, 60);
 const __s104 = __state();
-/** Validator for InquiriumOperatorAcknowledgement (https://wopkit.dev/schemas/inquirium/v1/inquirium.model-acceptance.v1.schema.json#/$defs/OperatorAcknowledgement). */
-export function validateInquiriumOperatorAcknowledgement(data) { return __c955(data) ? __ok(__s104) : __no(__s104, data); }
-__errorsOf(validateInquiriumOperatorAcknowledgement, __s104, 955, 56);
+/** Validator for InquiriumObjectRefPart (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/ObjectRefPart). */
+export function validateInquiriumObjectRefPart(data) { return __c848(data) ? __ok(__s104) : __no(__s104, data); }
+__errorsOf(validateInquiriumObjectRefPart, __s104, 848, 25);
 const __s105 = __state();
-/** Validator for InquiriumOperatorQuestionAnswer (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.answer.v1.schema.json). */
-export function validateInquiriumOperatorQuestionAnswer(data) { return __c1052(data) ? __ok(__s105) : __no(__s105, data); }
-__errorsOf(validateInquiriumOperatorQuestionAnswer, __s105, 1052, 44);
+/** Validator for InquiriumOperatorAcknowledgement (https://wopkit.dev/schemas/inquirium/v1/inquirium.model-acceptance.v1.schema.json#/$defs/OperatorAcknowledgement). */
+export function validateInquiriumOperatorAcknowledgement(data) { return __c1034(data) ? __ok(__s105) : __no(__s105, data); }
+__errorsOf(validateInquiriumOperatorAcknowledgement, __s105, 1034, 57);
 const __s106 = __state();
-/** Validator for InquiriumOperatorQuestionRequest (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json). */
-export function validateInquiriumOperatorQuestionRequest(data) { return __c1060(data) ? __ok(__s106) : __no(__s106, data); }
-__errorsOf(validateInquiriumOperatorQuestionRequest, __s106, 1060, 50);
+/** Validator for InquiriumOperatorQuestionAnswer (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.answer.v1.schema.json). */
+export function validateInquiriumOperatorQuestionAnswer(data) { return __c1131(data) ? __ok(__s106) : __no(__s106, data); }
+__errorsOf(validateInquiriumOperatorQuestionAnswer, __s106, 1131, 45);
 const __s107 = __state();
-/** Validator for InquiriumOperatorQuestionState (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.state.v1.schema.json). */
-export function validateInquiriumOperatorQuestionState(data) { return __c1138(data) ? __ok(__s107) : __no(__s107, data); }
-__errorsOf(validateInquiriumOperatorQuestionState, __s107, 1138, 60);
+/** Validator for InquiriumOperatorQuestionRequest (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json). */
+export function validateInquiriumOperatorQuestionRequest(data) { return __c1139(data) ? __ok(__s107) : __no(__s107, data); }
+__errorsOf(validateInquiriumOperatorQuestionRequest, __s107, 1139, 51);
 const __s108 = __state();
-/** Validator for InquiriumParticipantRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-turn.v1.schema.json#/$defs/ParticipantRef). */
-export function validateInquiriumParticipantRef(data) { return __c414(data) ? __ok(__s108) : __no(__s108, data); }
-__errorsOf(validateInquiriumParticipantRef, __s108, 414, 23);
+/** Validator for InquiriumOperatorQuestionState (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.state.v1.schema.json). */
+export function validateInquiriumOperatorQuestionState(data) { return __c1217(data) ? __ok(__s108) : __no(__s108, data); }
+__errorsOf(validateInquiriumOperatorQuestionState, __s108, 1217, 61);
 const __s109 = __state();
-/** Validator for InquiriumQuestionPrompt (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/QuestionPrompt). */
-export function validateInquiriumQuestionPrompt(data) { return __c1067(data) ? __ok(__s109) : __no(__s109, data); }
-__errorsOf(validateInquiriumQuestionPrompt, __s109, 1067, 50);
+/** Validator for InquiriumParticipantRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-turn.v1.schema.json#/$defs/ParticipantRef). */
+export function validateInquiriumParticipantRef(data) { return __c414(data) ? __ok(__s109) : __no(__s109, data); }
+__errorsOf(validateInquiriumParticipantRef, __s109, 414, 23);
 const __s110 = __state();
-/** Validator for InquiriumQuestionProvenance (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/QuestionProvenance). */
-export function validateInquiriumQuestionProvenance(data) { return __c1097(data) ? __ok(__s110) : __no(__s110, data); }
-__errorsOf(validateInquiriumQuestionProvenance, __s110, 1097, 50);
+/** Validator for InquiriumQuestionPrompt (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/QuestionPrompt). */
+export function validateInquiriumQuestionPrompt(data) { return __c1146(data) ? __ok(__s110) : __no(__s110, data); }
+__errorsOf(validateInquiriumQuestionPrompt, __s110, 1146, 51);
 const __s111 = __state();
-/** Validator for InquiriumQuestionSubject (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/QuestionSubject). */
-export function validateInquiriumQuestionSubject(data) { return __c1083(data) ? __ok(__s111) : __no(__s111, data); }
-__errorsOf(validateInquiriumQuestionSubject, __s111, 1083, 50);
+/** Validator for InquiriumQuestionProvenance (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/QuestionProvenance). */
+export function validateInquiriumQuestionProvenance(data) { return __c1176(data) ? __ok(__s111) : __no(__s111, data); }
+__errorsOf(validateInquiriumQuestionProvenance, __s111, 1176, 51);
 const __s112 = __state();
-/** Validator for InquiriumReasonCode (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/ReasonCode). */
-export function validateInquiriumReasonCode(data) { return __c454(data) ? __ok(__s112) : __no(__s112, data); }
-__errorsOf(validateInquiriumReasonCode, __s112, 454, 24);
+/** Validator for InquiriumQuestionSubject (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/QuestionSubject). */
+export function validateInquiriumQuestionSubject(data) { return __c1162(data) ? __ok(__s112) : __no(__s112, data); }
+__errorsOf(validateInquiriumQuestionSubject, __s112, 1162, 51);
 const __s113 = __state();
-/** Validator for InquiriumResponseTarget (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/ResponseTarget). */
-export function validateInquiriumResponseTarget(data) { return __c1091(data) ? __ok(__s113) : __no(__s113, data); }
-__errorsOf(validateInquiriumResponseTarget, __s113, 1091, 50);
+/** Validator for InquiriumReasonCode (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/ReasonCode). */
+export function validateInquiriumReasonCode(data) { return __c454(data) ? __ok(__s113) : __no(__s113, data); }
+__errorsOf(validateInquiriumReasonCode, __s113, 454, 24);
 const __s114 = __state();
-/** Validator for InquiriumResultProvenance (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-result.v1.schema.json#/$defs/ResultProvenance). */
-export function validateInquiriumResultProvenance(data) { return __c922(data) ? __ok(__s114) : __no(__s114, data); }
-__errorsOf(validateInquiriumResultProvenance, __s114, 922, 55);
+/** Validator for InquiriumResponseTarget (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/ResponseTarget). */
+export function validateInquiriumResponseTarget(data) { return __c1170(data) ? __ok(__s114) : __no(__s114, data); }
+__errorsOf(validateInquiriumResponseTarget, __s114, 1170, 51);
 const __s115 = __state();
-/** Validator for InquiriumResultRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-result.v1.schema.json#/$defs/ResultRef). */
-export function validateInquiriumResultRef(data) { return __c900(data) ? __ok(__s115) : __no(__s115, data); }
-__errorsOf(validateInquiriumResultRef, __s115, 900, 55);
+/** Validator for InquiriumResultProvenance (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-result.v1.schema.json#/$defs/ResultProvenance). */
+export function validateInquiriumResultProvenance(data) { return __c1001(data) ? __ok(__s115) : __no(__s115, data); }
+__errorsOf(validateInquiriumResultProvenance, __s115, 1001, 56);
 const __s116 = __state();
-/** Validator for InquiriumRetentionByClass (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/RetentionByClass). */
-export function validateInquiriumRetentionByClass(data) { return __c610(data) ? __ok(__s116) : __no(__s116, data); }
-__errorsOf(validateInquiriumRetentionByClass, __s116, 610, 45);
+/** Validator for InquiriumResultRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-result.v1.schema.json#/$defs/ResultRef). */
+export function validateInquiriumResultRef(data) { return __c979(data) ? __ok(__s116) : __no(__s116, data); }
+__errorsOf(validateInquiriumResultRef, __s116, 979, 56);
 const __s117 = __state();
-/** Validator for InquiriumRetentionProfile (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/RetentionProfile). */
-export function validateInquiriumRetentionProfile(data) { return __c620(data) ? __ok(__s117) : __no(__s117, data); }
-__errorsOf(validateInquiriumRetentionProfile, __s117, 620, 45);
+/** Validator for InquiriumRetentionByClass (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/RetentionByClass). */
+export function validateInquiriumRetentionByClass(data) { return __c689(data) ? __ok(__s117) : __no(__s117, data); }
+__errorsOf(validateInquiriumRetentionByClass, __s117, 689, 46);
 const __s118 = __state();
-/** Validator for InquiriumRuntimeCandidate (https://wopkit.dev/schemas/inquirium/v1/inquirium.runtime-candidate.v1.schema.json). */
-export function validateInquiriumRuntimeCandidate(data) { return __c1171(data) ? __ok(__s118) : __no(__s118, data); }
-__errorsOf(validateInquiriumRuntimeCandidate, __s118, 1171, 57);
+/** Validator for InquiriumRetentionProfile (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/RetentionProfile). */
+export function validateInquiriumRetentionProfile(data) { return __c699(data) ? __ok(__s118) : __no(__s118, data); }
+__errorsOf(validateInquiriumRetentionProfile, __s118, 699, 46);
 const __s119 = __state();
-/** Validator for InquiriumRuntimeHealth (https://wopkit.dev/schemas/inquirium/v1/inquirium.runtime-candidate.v1.schema.json#/$defs/RuntimeHealth). */
-export function validateInquiriumRuntimeHealth(data) { return __c1182(data) ? __ok(__s119) : __no(__s119, data); }
-__errorsOf(validateInquiriumRuntimeHealth, __s119, 1182, 57);
+/** Validator for InquiriumRuntimeCandidate (https://wopkit.dev/schemas/inquirium/v1/inquirium.runtime-candidate.v1.schema.json). */
+export function validateInquiriumRuntimeCandidate(data) { return __c1250(data) ? __ok(__s119) : __no(__s119, data); }
+__errorsOf(validateInquiriumRuntimeCandidate, __s119, 1250, 58);
 const __s120 = __state();
-/** Validator for InquiriumRuntimeRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/RuntimeRef). */
-export function validateInquiriumRuntimeRef(data) { return __c421(data) ? __ok(__s120) : __no(__s120, data); }
-__errorsOf(validateInquiriumRuntimeRef, __s120, 421, 24);
+/** Validator for InquiriumRuntimeHealth (https://wopkit.dev/schemas/inquirium/v1/inquirium.runtime-candidate.v1.schema.json#/$defs/RuntimeHealth). */
+export function validateInquiriumRuntimeHealth(data) { return __c1261(data) ? __ok(__s120) : __no(__s120, data); }
+__errorsOf(validateInquiriumRuntimeHealth, __s120, 1261, 58);
 const __s121 = __state();
-/** Validator for InquiriumSessionRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-turn.v1.schema.json#/$defs/SessionRef). */
-export function validateInquiriumSessionRef(data) { return __c902(data) ? __ok(__s121) : __no(__s121, data); }
-__errorsOf(validateInquiriumSessionRef, __s121, 902, 23);
+/** Validator for InquiriumRuntimeRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/RuntimeRef). */
+export function validateInquiriumRuntimeRef(data) { return __c421(data) ? __ok(__s121) : __no(__s121, data); }
+__errorsOf(validateInquiriumRuntimeRef, __s121, 421, 24);
 const __s122 = __state();
-/** Validator for InquiriumSingleChoicePayloadEntry (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/SingleChoicePayload). */
-export function validateInquiriumSingleChoicePayloadEntry(data) { return __c1111(data) ? __ok(__s122) : __no(__s122, data); }
-__errorsOf(validateInquiriumSingleChoicePayloadEntry, __s122, 1110, 50);
+/** Validator for InquiriumSessionRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-turn.v1.schema.json#/$defs/SessionRef). */
+export function validateInquiriumSessionRef(data) { return __c981(data) ? __ok(__s122) : __no(__s122, data); }
+__errorsOf(validateInquiriumSessionRef, __s122, 981, 23);
 const __s123 = __state();
-/** Validator for InquiriumSingleChoiceWidget (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.single-choice.v1.schema.json). */
-export function validateInquiriumSingleChoiceWidget(data) { return __c1111(data) ? __ok(__s123) : __no(__s123, data); }
-__errorsOf(validateInquiriumSingleChoiceWidget, __s123, 1111, 43);
+/** Validator for InquiriumSingleChoicePayloadEntry (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/SingleChoicePayload). */
+export function validateInquiriumSingleChoicePayloadEntry(data) { return __c1190(data) ? __ok(__s123) : __no(__s123, data); }
+__errorsOf(validateInquiriumSingleChoicePayloadEntry, __s123, 1189, 51);
 const __s124 = __state();
-/** Validator for InquiriumTextPart (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/TextPart). */
-export function validateInquiriumTextPart(data) { return __c764(data) ? __ok(__s124) : __no(__s124, data); }
-__errorsOf(validateInquiriumTextPart, __s124, 764, 25);
+/** Validator for InquiriumSingleChoiceWidget (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.single-choice.v1.schema.json). */
+export function validateInquiriumSingleChoiceWidget(data) { return __c1190(data) ? __ok(__s124) : __no(__s124, data); }
+__errorsOf(validateInquiriumSingleChoiceWidget, __s124, 1190, 44);
 const __s125 = __state();
-/** Validator for InquiriumTimeoutDefault (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/TimeoutDefault). */
-export function validateInquiriumTimeoutDefault(data) { return __c1076(data) ? __ok(__s125) : __no(__s125, data); }
-__errorsOf(validateInquiriumTimeoutDefault, __s125, 1076, 50);
+/** Validator for InquiriumTextPart (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/TextPart). */
+export function validateInquiriumTextPart(data) { return __c843(data) ? __ok(__s125) : __no(__s125, data); }
+__errorsOf(validateInquiriumTextPart, __s125, 843, 25);
 const __s126 = __state();
-/** Validator for InquiriumTraceDecision (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/TraceDecision). */
-export function validateInquiriumTraceDecision(data) { return __c451(data) ? __ok(__s126) : __no(__s126, data); }
-__errorsOf(validateInquiriumTraceDecision, __s126, 451, 22);
+/** Validator for InquiriumTimeoutDefault (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/TimeoutDefault). */
+export function validateInquiriumTimeoutDefault(data) { return __c1155(data) ? __ok(__s126) : __no(__s126, data); }
+__errorsOf(validateInquiriumTimeoutDefault, __s126, 1155, 51);
 const __s127 = __state();
-/** Validator for InquiriumTraceEffect (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/TraceEffect). */
-export function validateInquiriumTraceEffect(data) { return __c473(data) ? __ok(__s127) : __no(__s127, data); }
-__errorsOf(validateInquiriumTraceEffect, __s127, 473, 22);
+/** Validator for InquiriumTraceDecision (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/TraceDecision). */
+export function validateInquiriumTraceDecision(data) { return __c451(data) ? __ok(__s127) : __no(__s127, data); }
+__errorsOf(validateInquiriumTraceDecision, __s127, 451, 22);
 const __s128 = __state();
-/** Validator for InquiriumTraceInputShape (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/InputShape). */
-export function validateInquiriumTraceInputShape(data) { return __c425(data) ? __ok(__s128) : __no(__s128, data); }
-__errorsOf(validateInquiriumTraceInputShape, __s128, 425, 22);
+/** Validator for InquiriumTraceEffect (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/TraceEffect). */
+export function validateInquiriumTraceEffect(data) { return __c473(data) ? __ok(__s128) : __no(__s128, data); }
+__errorsOf(validateInquiriumTraceEffect, __s128, 473, 22);
 const __s129 = __state();
-/** Validator for InquiriumTraceLevel (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/TraceLevel). */
-export function validateInquiriumTraceLevel(data) { return __c444(data) ? __ok(__s129) : __no(__s129, data); }
-__errorsOf(validateInquiriumTraceLevel, __s129, 444, 22);
+/** Validator for InquiriumTraceInputShape (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/InputShape). */
+export function validateInquiriumTraceInputShape(data) { return __c425(data) ? __ok(__s129) : __no(__s129, data); }
+__errorsOf(validateInquiriumTraceInputShape, __s129, 425, 22);
 const __s130 = __state();
-/** Validator for InquiriumTraceLevelByClass (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/TraceLevelByClass). */
-export function validateInquiriumTraceLevelByClass(data) { return __c631(data) ? __ok(__s130) : __no(__s130, data); }
-__errorsOf(validateInquiriumTraceLevelByClass, __s130, 631, 45);
+/** Validator for InquiriumTraceLevel (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/TraceLevel). */
+export function validateInquiriumTraceLevel(data) { return __c444(data) ? __ok(__s130) : __no(__s130, data); }
+__errorsOf(validateInquiriumTraceLevel, __s130, 444, 22);
 const __s131 = __state();
-/** Validator for InquiriumTraceOutputShape (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/OutputShape). */
-export function validateInquiriumTraceOutputShape(data) { return __c432(data) ? __ok(__s131) : __no(__s131, data); }
-__errorsOf(validateInquiriumTraceOutputShape, __s131, 432, 22);
+/** Validator for InquiriumTraceLevelByClass (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/TraceLevelByClass). */
+export function validateInquiriumTraceLevelByClass(data) { return __c710(data) ? __ok(__s131) : __no(__s131, data); }
+__errorsOf(validateInquiriumTraceLevelByClass, __s131, 710, 46);
 const __s132 = __state();
-/** Validator for InquiriumTracePolicy (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/TracePolicy). */
-export function validateInquiriumTracePolicy(data) { return __c438(data) ? __ok(__s132) : __no(__s132, data); }
-__errorsOf(validateInquiriumTracePolicy, __s132, 438, 22);
+/** Validator for InquiriumTraceOutputShape (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/OutputShape). */
+export function validateInquiriumTraceOutputShape(data) { return __c432(data) ? __ok(__s132) : __no(__s132, data); }
+__errorsOf(validateInquiriumTraceOutputShape, __s132, 432, 22);
 const __s133 = __state();
-/** Validator for InquiriumTraceRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/TraceRef). */
-export function validateInquiriumTraceRef(data) { return __c871(data) ? __ok(__s133) : __no(__s133, data); }
-__errorsOf(validateInquiriumTraceRef, __s133, 871, 24);
+/** Validator for InquiriumTracePolicy (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/TracePolicy). */
+export function validateInquiriumTracePolicy(data) { return __c438(data) ? __ok(__s133) : __no(__s133, data); }
+__errorsOf(validateInquiriumTracePolicy, __s133, 438, 22);
 const __s134 = __state();
-/** Validator for InquiriumTransportKind (https://wopkit.dev/schemas/inquirium/v1/inquirium.runtime-candidate.v1.schema.json#/$defs/TransportKind). */
-export function validateInquiriumTransportKind(data) { return __c952(data) ? __ok(__s134) : __no(__s134, data); }
-__errorsOf(validateInquiriumTransportKind, __s134, 952, 57);
+/** Validator for InquiriumTraceRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/TraceRef). */
+export function validateInquiriumTraceRef(data) { return __c950(data) ? __ok(__s134) : __no(__s134, data); }
+__errorsOf(validateInquiriumTraceRef, __s134, 950, 24);
 const __s135 = __state();
-/** Validator for InquiriumTrustMode (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/TrustMode). */
-export function validateInquiriumTrustMode(data) { return __c442(data) ? __ok(__s135) : __no(__s135, data); }
-__errorsOf(validateInquiriumTrustMode, __s135, 442, 25);
+/** Validator for InquiriumTransportKind (https://wopkit.dev/schemas/inquirium/v1/inquirium.runtime-candidate.v1.schema.json#/$defs/TransportKind). */
+export function validateInquiriumTransportKind(data) { return __c1031(data) ? __ok(__s135) : __no(__s135, data); }
+__errorsOf(validateInquiriumTransportKind, __s135, 1031, 58);
 const __s136 = __state();
-/** Validator for InquiriumTurn (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/Turn). */
-export function validateInquiriumTurn(data) { return __c836(data) ? __ok(__s136) : __no(__s136, data); }
-__errorsOf(validateInquiriumTurn, __s136, 836, 25);
+/** Validator for InquiriumTrustMode (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/TrustMode). */
+export function validateInquiriumTrustMode(data) { return __c442(data) ? __ok(__s136) : __no(__s136, data); }
+__errorsOf(validateInquiriumTrustMode, __s136, 442, 25);
 const __s137 = __state();
-/** Validator for InquiriumTurnId (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-turn.v1.schema.json#/$defs/TurnId). */
-export function validateInquiriumTurnId(data) { return __c412(data) ? __ok(__s137) : __no(__s137, data); }
-__errorsOf(validateInquiriumTurnId, __s137, 412, 23);
+/** Validator for InquiriumTurn (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/Turn). */
+export function validateInquiriumTurn(data) { return __c915(data) ? __ok(__s137) : __no(__s137, data); }
+__errorsOf(validateInquiriumTurn, __s137, 915, 25);
 const __s138 = __state();
-/** Validator for InquiriumUsage (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/Usage). */
-export function validateInquiriumUsage(data) { return __c873(data) ? __ok(__s138) : __no(__s138, data); }
-__errorsOf(validateInquiriumUsage, __s138, 873, 24);
+/** Validator for InquiriumTurnId (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-turn.v1.schema.json#/$defs/TurnId). */
+export function validateInquiriumTurnId(data) { return __c412(data) ? __ok(__s138) : __no(__s138, data); }
+__errorsOf(validateInquiriumTurnId, __s138, 412, 23);
 const __s139 = __state();
-/** Validator for InquiriumVerificationRigor (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/VerificationRigor). */
-export function validateInquiriumVerificationRigor(data) { return __c660(data) ? __ok(__s139) : __no(__s139, data); }
-__errorsOf(validateInquiriumVerificationRigor, __s139, 660, 45);
+/** Validator for InquiriumUsage (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/Usage). */
+export function validateInquiriumUsage(data) { return __c952(data) ? __ok(__s139) : __no(__s139, data); }
+__errorsOf(validateInquiriumUsage, __s139, 952, 24);
 const __s140 = __state();
-/** Validator for InquiriumVerificationRigorByMode (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/VerificationRigorByMode). */
-export function validateInquiriumVerificationRigorByMode(data) { return __c650(data) ? __ok(__s140) : __no(__s140, data); }
-__errorsOf(validateInquiriumVerificationRigorByMode, __s140, 650, 45);
+/** Validator for InquiriumVerificationRigor (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/VerificationRigor). */
+export function validateInquiriumVerificationRigor(data) { return __c739(data) ? __ok(__s140) : __no(__s140, data); }
+__errorsOf(validateInquiriumVerificationRigor, __s140, 739, 46);
 const __s141 = __state();
-/** Validator for InquiriumWidgetKind (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/WidgetKind). */
-export function validateInquiriumWidgetKind(data) { return __c1069(data) ? __ok(__s141) : __no(__s141, data); }
-__errorsOf(validateInquiriumWidgetKind, __s141, 1069, 50);
+/** Validator for InquiriumVerificationRigorByMode (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/VerificationRigorByMode). */
+export function validateInquiriumVerificationRigorByMode(data) { return __c729(data) ? __ok(__s141) : __no(__s141, data); }
+__errorsOf(validateInquiriumVerificationRigorByMode, __s141, 729, 46);
 const __s142 = __state();
-/** Validator for InterruptRequestedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/interruptRequested). */
-export function validateInterruptRequestedPayload(data) { return __c1190(data) ? __ok(__s142) : __no(__s142, data); }
-__errorsOf(validateInterruptRequestedPayload, __s142, 1190, 1);
+/** Validator for InquiriumWidgetKind (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/WidgetKind). */
+export function validateInquiriumWidgetKind(data) { return __c1148(data) ? __ok(__s142) : __no(__s142, data); }
+__errorsOf(validateInquiriumWidgetKind, __s142, 1148, 51);
 const __s143 = __state();
-/** Validator for InterruptResolvedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/interruptResolved). */
-export function validateInterruptResolvedPayload(data) { return __c1195(data) ? __ok(__s143) : __no(__s143, data); }
-__errorsOf(validateInterruptResolvedPayload, __s143, 1195, 1);
+/** Validator for InterruptRequestedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/interruptRequested). */
+export function validateInterruptRequestedPayload(data) { return __c1269(data) ? __ok(__s143) : __no(__s143, data); }
+__errorsOf(validateInterruptRequestedPayload, __s143, 1269, 1);
 const __s144 = __state();
-/** Validator for ManifestRuntimeCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/ManifestRuntimeCapability). */
-export function validateManifestRuntimeCapability(data) { return __c87(data) ? __ok(__s144) : __no(__s144, data); }
-__errorsOf(validateManifestRuntimeCapability, __s144, 87, 2);
+/** Validator for InterruptResolvedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/interruptResolved). */
+export function validateInterruptResolvedPayload(data) { return __c1274(data) ? __ok(__s144) : __no(__s144, data); }
+__errorsOf(validateInterruptResolvedPayload, __s144, 1274, 1);
 const __s145 = __state();
-/** Validator for MemoryCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/MemoryCapability). */
-export function validateMemoryCapability(data) { return __c117(data) ? __ok(__s145) : __no(__s145, data); }
-__errorsOf(validateMemoryCapability, __s145, 117, 2);
+/** Validator for ManifestRuntimeCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/ManifestRuntimeCapability). */
+export function validateManifestRuntimeCapability(data) { return __c87(data) ? __ok(__s145) : __no(__s145, data); }
+__errorsOf(validateManifestRuntimeCapability, __s145, 87, 2);
 const __s146 = __state();
-/** Validator for MemoryCompactedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/memoryCompacted). */
-export function validateMemoryCompactedPayload(data) { return __c356(data) ? __ok(__s146) : __no(__s146, data); }
-__errorsOf(validateMemoryCompactedPayload, __s146, 356, 1);
+/** Validator for MemoryCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/MemoryCapability). */
+export function validateMemoryCapability(data) { return __c117(data) ? __ok(__s146) : __no(__s146, data); }
+__errorsOf(validateMemoryCapability, __s146, 117, 2);
 const __s147 = __state();
-/** Validator for MemoryConsolidationCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/MemoryConsolidationCapability). */
-export function validateMemoryConsolidationCapability(data) { return __c60(data) ? __ok(__s147) : __no(__s147, data); }
-__errorsOf(validateMemoryConsolidationCapability, __s147, 60, 2);
+/** Validator for MemoryCompactedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/memoryCompacted). */
+export function validateMemoryCompactedPayload(data) { return __c356(data) ? __ok(__s147) : __no(__s147, data); }
+__errorsOf(validateMemoryCompactedPayload, __s147, 356, 1);
 const __s148 = __state();
-/** Validator for MemoryDimension (https://wopkit.dev/schemas/openwop/v1/agent-inventory-response.schema.json#/$defs/MemoryDimension). */
-export function validateMemoryDimension(data) { return __c20(data) ? __ok(__s148) : __no(__s148, data); }
-__errorsOf(validateMemoryDimension, __s148, 20, 0);
+/** Validator for MemoryConsolidationCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/MemoryConsolidationCapability). */
+export function validateMemoryConsolidationCapability(data) { return __c60(data) ? __ok(__s148) : __no(__s148, data); }
+__errorsOf(validateMemoryConsolidationCapability, __s148, 60, 2);
 const __s149 = __state();
-/** Validator for MemoryEntry (https://wopkit.dev/schemas/openwop/v1/memory-entry.schema.json). */
-export function validateMemoryEntry(data) { return __c326(data) ? __ok(__s149) : __no(__s149, data); }
-__errorsOf(validateMemoryEntry, __s149, 326, 14);
+/** Validator for MemoryDimension (https://wopkit.dev/schemas/openwop/v1/agent-inventory-response.schema.json#/$defs/MemoryDimension). */
+export function validateMemoryDimension(data) { return __c20(data) ? __ok(__s149) : __no(__s149, data); }
+__errorsOf(validateMemoryDimension, __s149, 20, 0);
 const __s150 = __state();
-/** Validator for MemoryIndex (https://wopkit.dev/schemas/openwop/v1/memory-index.schema.json). */
-export function validateMemoryIndex(data) { return __c507(data) ? __ok(__s150) : __no(__s150, data); }
-__errorsOf(validateMemoryIndex, __s150, 507, 32);
+/** Validator for MemoryEntry (https://wopkit.dev/schemas/openwop/v1/memory-entry.schema.json). */
+export function validateMemoryEntry(data) { return __c326(data) ? __ok(__s150) : __no(__s150, data); }
+__errorsOf(validateMemoryEntry, __s150, 326, 14);
 const __s151 = __state();
-/** Validator for MemoryIndexArchive (https://wopkit.dev/schemas/openwop/v1/memory-index.schema.json#/$defs/MemoryIndexArchive). */
-export function validateMemoryIndexArchive(data) { return __c514(data) ? __ok(__s151) : __no(__s151, data); }
-__errorsOf(validateMemoryIndexArchive, __s151, 514, 32);
+/** Validator for MemoryIndex (https://wopkit.dev/schemas/openwop/v1/memory-index.schema.json). */
+export function validateMemoryIndex(data) { return __c507(data) ? __ok(__s151) : __no(__s151, data); }
+__errorsOf(validateMemoryIndex, __s151, 507, 32);
 const __s152 = __state();
-/** Validator for MemoryListOptions (https://wopkit.dev/schemas/openwop/v1/memory-list-options.schema.json). */
-export function validateMemoryListOptions(data) { return __c1199(data) ? __ok(__s152) : __no(__s152, data); }
-__errorsOf(validateMemoryListOptions, __s152, 1199, 61);
+/** Validator for MemoryIndexArchive (https://wopkit.dev/schemas/openwop/v1/memory-index.schema.json#/$defs/MemoryIndexArchive). */
+export function validateMemoryIndexArchive(data) { return __c514(data) ? __ok(__s152) : __no(__s152, data); }
+__errorsOf(validateMemoryIndexArchive, __s152, 514, 32);
 const __s153 = __state();
-/** Validator for MemoryShape (https://wopkit.dev/schemas/openwop/v1/agent-inventory-response.schema.json#/$defs/MemoryShape). */
-export function validateMemoryShape(data) { return __c12(data) ? __ok(__s153) : __no(__s153, data); }
-__errorsOf(validateMemoryShape, __s153, 12, 0);
+/** Validator for MemoryListOptions (https://wopkit.dev/schemas/openwop/v1/memory-list-options.schema.json). */
+export function validateMemoryListOptions(data) { return __c1278(data) ? __ok(__s153) : __no(__s153, data); }
+__errorsOf(validateMemoryListOptions, __s153, 1278, 62);
 const __s154 = __state();
-/** Validator for MemoryWrittenPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/memoryWritten). */
-export function validateMemoryWrittenPayload(data) { return __c1203(data) ? __ok(__s154) : __no(__s154, data); }
-__errorsOf(validateMemoryWrittenPayload, __s154, 1203, 1);
+/** Validator for MemoryShape (https://wopkit.dev/schemas/openwop/v1/agent-inventory-response.schema.json#/$defs/MemoryShape). */
+export function validateMemoryShape(data) { return __c12(data) ? __ok(__s154) : __no(__s154, data); }
+__errorsOf(validateMemoryShape, __s154, 12, 0);
 const __s155 = __state();
-/** Validator for MultiAgentCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/MultiAgentCapability). */
-export function validateMultiAgentCapability(data) { return __c162(data) ? __ok(__s155) : __no(__s155, data); }
-__errorsOf(validateMultiAgentCapability, __s155, 162, 2);
+/** Validator for MemoryWrittenPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/memoryWritten). */
+export function validateMemoryWrittenPayload(data) { return __c1282(data) ? __ok(__s155) : __no(__s155, data); }
+__errorsOf(validateMemoryWrittenPayload, __s155, 1282, 1);
 const __s156 = __state();
-/** Validator for OrchestratorDecision (https://wopkit.dev/schemas/openwop/v1/orchestrator-decision.schema.json). */
-export function validateOrchestratorDecision(data) { return __c192(data) ? __ok(__s156) : __no(__s156, data); }
-__errorsOf(validateOrchestratorDecision, __s156, 192, 6);
+/** Validator for MultiAgentCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/MultiAgentCapability). */
+export function validateMultiAgentCapability(data) { return __c162(data) ? __ok(__s156) : __no(__s156, data); }
+__errorsOf(validateMultiAgentCapability, __s156, 162, 2);
 const __s157 = __state();
-/** Validator for PackedAgent (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/PackedAgent). */
-export function validatePackedAgent(data) { return __c51(data) ? __ok(__s157) : __no(__s157, data); }
-__errorsOf(validatePackedAgent, __s157, 51, 3);
+/** Validator for OrchestratorDecision (https://wopkit.dev/schemas/openwop/v1/orchestrator-decision.schema.json). */
+export function validateOrchestratorDecision(data) { return __c192(data) ? __ok(__s157) : __no(__s157, data); }
+__errorsOf(validateOrchestratorDecision, __s157, 192, 6);
 const __s158 = __state();
-/** Validator for PayloadTooLargeDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/PayloadTooLargeDetails). */
-export function validatePayloadTooLargeDetails(data) { return __c277(data) ? __ok(__s158) : __no(__s158, data); }
-__errorsOf(validatePayloadTooLargeDetails, __s158, 277, 5);
+/** Validator for PackedAgent (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/PackedAgent). */
+export function validatePackedAgent(data) { return __c51(data) ? __ok(__s158) : __no(__s158, data); }
+__errorsOf(validatePackedAgent, __s158, 51, 3);
 const __s159 = __state();
-/** Validator for PromptTemplateArtifact (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/PromptTemplateArtifact). */
-export function validatePromptTemplateArtifact(data) { return __c1211(data) ? __ok(__s159) : __no(__s159, data); }
-__errorsOf(validatePromptTemplateArtifact, __s159, 1211, 3);
+/** Validator for PayloadTooLargeDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/PayloadTooLargeDetails). */
+export function validatePayloadTooLargeDetails(data) { return __c277(data) ? __ok(__s159) : __no(__s159, data); }
+__errorsOf(validatePayloadTooLargeDetails, __s159, 277, 5);
 const __s160 = __state();
-/** Validator for Proposal (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json). */
-export function validateProposal(data) { return __c1218(data) ? __ok(__s160) : __no(__s160, data); }
-__errorsOf(validateProposal, __s160, 1218, 3);
+/** Validator for PromptTemplateArtifact (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/PromptTemplateArtifact). */
+export function validatePromptTemplateArtifact(data) { return __c645(data) ? __ok(__s160) : __no(__s160, data); }
+__errorsOf(validatePromptTemplateArtifact, __s160, 645, 3);
 const __s161 = __state();
-/** Validator for ProposalActivatedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/proposalActivated). */
-export function validateProposalActivatedPayload(data) { return __c1285(data) ? __ok(__s161) : __no(__s161, data); }
-__errorsOf(validateProposalActivatedPayload, __s161, 1285, 1);
+/** Validator for Proposal (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json). */
+export function validateProposal(data) { return __c590(data) ? __ok(__s161) : __no(__s161, data); }
+__errorsOf(validateProposal, __s161, 590, 3);
 const __s162 = __state();
-/** Validator for ProposalActivation (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalActivation). */
-export function validateProposalActivation(data) { return __c79(data) ? __ok(__s162) : __no(__s162, data); }
-__errorsOf(validateProposalActivation, __s162, 79, 3);
+/** Validator for ProposalActivatedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/proposalActivated). */
+export function validateProposalActivatedPayload(data) { return __c1290(data) ? __ok(__s162) : __no(__s162, data); }
+__errorsOf(validateProposalActivatedPayload, __s162, 1290, 1);
 const __s163 = __state();
-/** Validator for ProposalActivationRecord (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalActivationRecord). */
-export function validateProposalActivationRecord(data) { return __c1243(data) ? __ok(__s163) : __no(__s163, data); }
-__errorsOf(validateProposalActivationRecord, __s163, 1243, 3);
+/** Validator for ProposalActivation (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalActivation). */
+export function validateProposalActivation(data) { return __c79(data) ? __ok(__s163) : __no(__s163, data); }
+__errorsOf(validateProposalActivation, __s163, 79, 3);
 const __s164 = __state();
-/** Validator for ProposalApplyResponse (https://wopkit.dev/schemas/openwop/v1/proposal-apply-response.schema.json). */
-export function validateProposalApplyResponse(data) { return __c1294(data) ? __ok(__s164) : __no(__s164, data); }
-__errorsOf(validateProposalApplyResponse, __s164, 1294, 4);
+/** Validator for ProposalActivationRecord (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalActivationRecord). */
+export function validateProposalActivationRecord(data) { return __c615(data) ? __ok(__s164) : __no(__s164, data); }
+__errorsOf(validateProposalActivationRecord, __s164, 615, 3);
 const __s165 = __state();
-/** Validator for ProposalCreatedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/proposalCreated). */
-export function validateProposalCreatedPayload(data) { return __c1298(data) ? __ok(__s165) : __no(__s165, data); }
-__errorsOf(validateProposalCreatedPayload, __s165, 1298, 1);
+/** Validator for ProposalApplyResponse (https://wopkit.dev/schemas/openwop/v1/proposal-apply-response.schema.json). */
+export function validateProposalApplyResponse(data) { return __c1299(data) ? __ok(__s165) : __no(__s165, data); }
+__errorsOf(validateProposalApplyResponse, __s165, 1299, 4);
 const __s166 = __state();
-/** Validator for ProposalInstalledArtifactResponse (https://wopkit.dev/schemas/openwop/v1/proposal-installed-artifact-response.schema.json). */
-export function validateProposalInstalledArtifactResponse(data) { return __c1307(data) ? __ok(__s166) : __no(__s166, data); }
-__errorsOf(validateProposalInstalledArtifactResponse, __s166, 1307, 62);
+/** Validator for ProposalCreatedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/proposalCreated). */
+export function validateProposalCreatedPayload(data) { return __c1303(data) ? __ok(__s166) : __no(__s166, data); }
+__errorsOf(validateProposalCreatedPayload, __s166, 1303, 1);
 const __s167 = __state();
-/** Validator for ProposalKind (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalKind). */
-export function validateProposalKind(data) { return __c76(data) ? __ok(__s167) : __no(__s167, data); }
-__errorsOf(validateProposalKind, __s167, 76, 3);
+/** Validator for ProposalInstalledArtifactResponse (https://wopkit.dev/schemas/openwop/v1/proposal-installed-artifact-response.schema.json). */
+export function validateProposalInstalledArtifactResponse(data) { return __c1312(data) ? __ok(__s167) : __no(__s167, data); }
+__errorsOf(validateProposalInstalledArtifactResponse, __s167, 1312, 63);
 const __s168 = __state();
-/** Validator for ProposalListResponse (https://wopkit.dev/schemas/openwop/v1/proposal-list-response.schema.json). */
-export function validateProposalListResponse(data) { return __c1315(data) ? __ok(__s168) : __no(__s168, data); }
-__errorsOf(validateProposalListResponse, __s168, 1315, 63);
+/** Validator for ProposalKind (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalKind). */
+export function validateProposalKind(data) { return __c76(data) ? __ok(__s168) : __no(__s168, data); }
+__errorsOf(validateProposalKind, __s168, 76, 3);
 const __s169 = __state();
-/** Validator for ProposalOwner (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalOwner). */
-export function validateProposalOwner(data) { return __c1232(data) ? __ok(__s169) : __no(__s169, data); }
-__errorsOf(validateProposalOwner, __s169, 1232, 3);
+/** Validator for ProposalListResponse (https://wopkit.dev/schemas/openwop/v1/proposal-list-response.schema.json). */
+export function validateProposalListResponse(data) { return __c1320(data) ? __ok(__s169) : __no(__s169, data); }
+__errorsOf(validateProposalListResponse, __s169, 1320, 64);
 const __s170 = __state();
-/** Validator for ProposalProvenance (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalProvenance). */
-export function validateProposalProvenance(data) { return __c1225(data) ? __ok(__s170) : __no(__s170, data); }
-__errorsOf(validateProposalProvenance, __s170, 1225, 3);
+/** Validator for ProposalOwner (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalOwner). */
+export function validateProposalOwner(data) { return __c604(data) ? __ok(__s170) : __no(__s170, data); }
+__errorsOf(validateProposalOwner, __s170, 604, 3);
 const __s171 = __state();
-/** Validator for ProposalReviseRequest (https://wopkit.dev/schemas/openwop/v1/proposal-revise-request.schema.json). */
-export function validateProposalReviseRequest(data) { return __c1319(data) ? __ok(__s171) : __no(__s171, data); }
-__errorsOf(validateProposalReviseRequest, __s171, 1319, 64);
+/** Validator for ProposalProvenance (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalProvenance). */
+export function validateProposalProvenance(data) { return __c597(data) ? __ok(__s171) : __no(__s171, data); }
+__errorsOf(validateProposalProvenance, __s171, 597, 3);
 const __s172 = __state();
-/** Validator for ProposalState (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalState). */
-export function validateProposalState(data) { return __c1239(data) ? __ok(__s172) : __no(__s172, data); }
-__errorsOf(validateProposalState, __s172, 1239, 3);
+/** Validator for ProposalReviseRequest (https://wopkit.dev/schemas/openwop/v1/proposal-revise-request.schema.json). */
+export function validateProposalReviseRequest(data) { return __c1324(data) ? __ok(__s172) : __no(__s172, data); }
+__errorsOf(validateProposalReviseRequest, __s172, 1324, 65);
 const __s173 = __state();
-/** Validator for ProposalsCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/ProposalsCapability). */
-export function validateProposalsCapability(data) { return __c72(data) ? __ok(__s173) : __no(__s173, data); }
-__errorsOf(validateProposalsCapability, __s173, 72, 2);
+/** Validator for ProposalState (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalState). */
+export function validateProposalState(data) { return __c611(data) ? __ok(__s173) : __no(__s173, data); }
+__errorsOf(validateProposalState, __s173, 611, 3);
 const __s174 = __state();
-/** Validator for QuotaExceededDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/QuotaExceededDetails). */
-export function validateQuotaExceededDetails(data) { return __c287(data) ? __ok(__s174) : __no(__s174, data); }
-__errorsOf(validateQuotaExceededDetails, __s174, 287, 5);
+/** Validator for ProposalsCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/ProposalsCapability). */
+export function validateProposalsCapability(data) { return __c72(data) ? __ok(__s174) : __no(__s174, data); }
+__errorsOf(validateProposalsCapability, __s174, 72, 2);
 const __s175 = __state();
-/** Validator for ReplayMemorySnapshotUnavailableDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/ReplayMemorySnapshotUnavailableDetails). */
-export function validateReplayMemorySnapshotUnavailableDetails(data) { return __c223(data) ? __ok(__s175) : __no(__s175, data); }
-__errorsOf(validateReplayMemorySnapshotUnavailableDetails, __s175, 223, 5);
+/** Validator for QuotaExceededDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/QuotaExceededDetails). */
+export function validateQuotaExceededDetails(data) { return __c287(data) ? __ok(__s175) : __no(__s175, data); }
+__errorsOf(validateQuotaExceededDetails, __s175, 287, 5);
 const __s176 = __state();
-/** Validator for RetentionCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/RetentionCapability). */
-export function validateRetentionCapability(data) { return __c156(data) ? __ok(__s176) : __no(__s176, data); }
-__errorsOf(validateRetentionCapability, __s176, 156, 2);
+/** Validator for ReplayMemorySnapshotUnavailableDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/ReplayMemorySnapshotUnavailableDetails). */
+export function validateReplayMemorySnapshotUnavailableDetails(data) { return __c223(data) ? __ok(__s176) : __no(__s176, data); }
+__errorsOf(validateReplayMemorySnapshotUnavailableDetails, __s176, 223, 5);
 const __s177 = __state();
-/** Validator for RunCompletedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runCompleted). */
-export function validateRunCompletedPayload(data) { return __c1325(data) ? __ok(__s177) : __no(__s177, data); }
-__errorsOf(validateRunCompletedPayload, __s177, 1325, 1);
+/** Validator for RetentionCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/RetentionCapability). */
+export function validateRetentionCapability(data) { return __c156(data) ? __ok(__s177) : __no(__s177, data); }
+__errorsOf(validateRetentionCapability, __s177, 156, 2);
 const __s178 = __state();
-/** Validator for RunEvent (https://wopkit.dev/schemas/openwop/v1/run-event.schema.json). */
-export function validateRunEvent(data) { return __c1328(data) ? __ok(__s178) : __no(__s178, data); }
-__errorsOf(validateRunEvent, __s178, 1328, 7);
+/** Validator for RunCompletedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runCompleted). */
+export function validateRunCompletedPayload(data) { return __c1330(data) ? __ok(__s178) : __no(__s178, data); }
+__errorsOf(validateRunCompletedPayload, __s178, 1330, 1);
 const __s179 = __state();
-/** Validator for RunEventType (https://wopkit.dev/schemas/openwop/v1/run-event.schema.json#/$defs/RunEventType). */
-export function validateRunEventType(data) { return __c1339(data) ? __ok(__s179) : __no(__s179, data); }
-__errorsOf(validateRunEventType, __s179, 1339, 7);
+/** Validator for RunEvent (https://wopkit.dev/schemas/openwop/v1/run-event.schema.json). */
+export function validateRunEvent(data) { return __c1333(data) ? __ok(__s179) : __no(__s179, data); }
+__errorsOf(validateRunEvent, __s179, 1333, 7);
 const __s180 = __state();
-/** Validator for RunEventsResponse (https://wopkit.dev/schemas/openwop/v1/run-events-response.schema.json). */
-export function validateRunEventsResponse(data) { return __c1340(data) ? __ok(__s180) : __no(__s180, data); }
-__errorsOf(validateRunEventsResponse, __s180, 1340, 65);
+/** Validator for RunEventType (https://wopkit.dev/schemas/openwop/v1/run-event.schema.json#/$defs/RunEventType). */
+export function validateRunEventType(data) { return __c1344(data) ? __ok(__s180) : __no(__s180, data); }
+__errorsOf(validateRunEventType, __s180, 1344, 7);
 const __s181 = __state();
-/** Validator for RunFailedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runFailed). */
-export function validateRunFailedPayload(data) { return __c1345(data) ? __ok(__s181) : __no(__s181, data); }
-__errorsOf(validateRunFailedPayload, __s181, 1345, 1);
+/** Validator for RunEventsResponse (https://wopkit.dev/schemas/openwop/v1/run-events-response.schema.json). */
+export function validateRunEventsResponse(data) { return __c1345(data) ? __ok(__s181) : __no(__s181, data); }
+__errorsOf(validateRunEventsResponse, __s181, 1345, 66);
 const __s182 = __state();
-/** Validator for RunForkRequest (https://wopkit.dev/schemas/openwop/v1/run-fork-request.schema.json). */
-export function validateRunForkRequest(data) { return __c1349(data) ? __ok(__s182) : __no(__s182, data); }
-__errorsOf(validateRunForkRequest, __s182, 1349, 66);
+/** Validator for RunFailedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runFailed). */
+export function validateRunFailedPayload(data) { return __c1350(data) ? __ok(__s182) : __no(__s182, data); }
+__errorsOf(validateRunFailedPayload, __s182, 1350, 1);
 const __s183 = __state();
-/** Validator for RunForkResponse (https://wopkit.dev/schemas/openwop/v1/run-fork-response.schema.json). */
-export function validateRunForkResponse(data) { return __c1352(data) ? __ok(__s183) : __no(__s183, data); }
-__errorsOf(validateRunForkResponse, __s183, 1352, 67);
+/** Validator for RunForkRequest (https://wopkit.dev/schemas/openwop/v1/run-fork-request.schema.json). */
+export function validateRunForkRequest(data) { return __c1354(data) ? __ok(__s183) : __no(__s183, data); }
+__errorsOf(validateRunForkRequest, __s183, 1354, 67);
 const __s184 = __state();
-/** Validator for RunOrchestratorDecidedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runOrchestratorDecided). */
-export function validateRunOrchestratorDecidedPayload(data) { return __c1357(data) ? __ok(__s184) : __no(__s184, data); }
-__errorsOf(validateRunOrchestratorDecidedPayload, __s184, 1357, 1);
+/** Validator for RunForkResponse (https://wopkit.dev/schemas/openwop/v1/run-fork-response.schema.json). */
+export function validateRunForkResponse(data) { return __c1357(data) ? __ok(__s184) : __no(__s184, data); }
+__errorsOf(validateRunForkResponse, __s184, 1357, 68);
 const __s185 = __state();
-/** Validator for RunStartedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runStarted). */
-export function validateRunStartedPayload(data) { return __c1360(data) ? __ok(__s185) : __no(__s185, data); }
-__errorsOf(validateRunStartedPayload, __s185, 1360, 1);
+/** Validator for RunOrchestratorDecidedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runOrchestratorDecided). */
+export function validateRunOrchestratorDecidedPayload(data) { return __c1362(data) ? __ok(__s185) : __no(__s185, data); }
+__errorsOf(validateRunOrchestratorDecidedPayload, __s185, 1362, 1);
 const __s186 = __state();
-/** Validator for ScheduledAutomationArtifact (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ScheduledAutomationArtifact). */
-export function validateScheduledAutomationArtifact(data) { return __c1278(data) ? __ok(__s186) : __no(__s186, data); }
-__errorsOf(validateScheduledAutomationArtifact, __s186, 1278, 3);
+/** Validator for RunStartedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runStarted). */
+export function validateRunStartedPayload(data) { return __c1365(data) ? __ok(__s186) : __no(__s186, data); }
+__errorsOf(validateRunStartedPayload, __s186, 1365, 1);
 const __s187 = __state();
-/** Validator for ScheduledDistillationOutcome (https://wopkit.dev/schemas/openwop/v1/host-sample-distill-schedule-tick-response.schema.json#/$defs/ScheduledDistillationOutcome). */
-export function validateScheduledDistillationOutcome(data) { return __c349(data) ? __ok(__s187) : __no(__s187, data); }
-__errorsOf(validateScheduledDistillationOutcome, __s187, 349, 17);
+/** Validator for ScheduledAutomationArtifact (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ScheduledAutomationArtifact). */
+export function validateScheduledAutomationArtifact(data) { return __c657(data) ? __ok(__s187) : __no(__s187, data); }
+__errorsOf(validateScheduledAutomationArtifact, __s187, 657, 3);
 const __s188 = __state();
-/** Validator for SearchCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/SearchCapability). */
-export function validateSearchCapability(data) { return __c150(data) ? __ok(__s188) : __no(__s188, data); }
-__errorsOf(validateSearchCapability, __s188, 150, 2);
+/** Validator for ScheduledDistillationOutcome (https://wopkit.dev/schemas/openwop/v1/host-sample-distill-schedule-tick-response.schema.json#/$defs/ScheduledDistillationOutcome). */
+export function validateScheduledDistillationOutcome(data) { return __c349(data) ? __ok(__s188) : __no(__s188, data); }
+__errorsOf(validateScheduledDistillationOutcome, __s188, 349, 17);
 const __s189 = __state();
-/** Validator for TokenBudgetExceededDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/TokenBudgetExceededDetails). */
-export function validateTokenBudgetExceededDetails(data) { return __c236(data) ? __ok(__s189) : __no(__s189, data); }
-__errorsOf(validateTokenBudgetExceededDetails, __s189, 236, 5);
+/** Validator for SearchCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/SearchCapability). */
+export function validateSearchCapability(data) { return __c150(data) ? __ok(__s189) : __no(__s189, data); }
+__errorsOf(validateSearchCapability, __s189, 150, 2);
 const __s190 = __state();
-/** Validator for ValidationFailedDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/ValidationFailedDetails). */
-export function validateValidationFailedDetails(data) { return __c262(data) ? __ok(__s190) : __no(__s190, data); }
-__errorsOf(validateValidationFailedDetails, __s190, 262, 5);
+/** Validator for TokenBudgetExceededDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/TokenBudgetExceededDetails). */
+export function validateTokenBudgetExceededDetails(data) { return __c236(data) ? __ok(__s190) : __no(__s190, data); }
+__errorsOf(validateTokenBudgetExceededDetails, __s190, 236, 5);
 const __s191 = __state();
-/** Validator for ValidationFailure (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/ValidationFailure). */
-export function validateValidationFailure(data) { return __c265(data) ? __ok(__s191) : __no(__s191, data); }
-__errorsOf(validateValidationFailure, __s191, 265, 5);
+/** Validator for ValidationFailedDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/ValidationFailedDetails). */
+export function validateValidationFailedDetails(data) { return __c262(data) ? __ok(__s191) : __no(__s191, data); }
+__errorsOf(validateValidationFailedDetails, __s191, 262, 5);
 const __s192 = __state();
-/** Validator for WorkerDispatchedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/workerDispatched). */
-export function validateWorkerDispatchedPayload(data) { return __c1367(data) ? __ok(__s192) : __no(__s192, data); }
-__errorsOf(validateWorkerDispatchedPayload, __s192, 1367, 1);
+/** Validator for ValidationFailure (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/ValidationFailure). */
+export function validateValidationFailure(data) { return __c265(data) ? __ok(__s192) : __no(__s192, data); }
+__errorsOf(validateValidationFailure, __s192, 265, 5);
 const __s193 = __state();
-/** Validator for WorkflowChainPackArtifact (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/WorkflowChainPackArtifact). */
-export function validateWorkflowChainPackArtifact(data) { return __c1261(data) ? __ok(__s193) : __no(__s193, data); }
-__errorsOf(validateWorkflowChainPackArtifact, __s193, 1261, 3);
+/** Validator for WorkerDispatchedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/workerDispatched). */
+export function validateWorkerDispatchedPayload(data) { return __c1372(data) ? __ok(__s193) : __no(__s193, data); }
+__errorsOf(validateWorkerDispatchedPayload, __s193, 1372, 1);
 const __s194 = __state();
+/** Validator for WorkflowChainPackArtifact (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/WorkflowChainPackArtifact). */
+export function validateWorkflowChainPackArtifact(data) { return __c633(data) ? __ok(__s194) : __no(__s194, data); }
+__errorsOf(validateWorkflowChainPackArtifact, __s194, 633, 3);
+const __s195 = __state();
 /** Validator for WorkspaceUpdatedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/workspaceUpdated). */
-export function validateWorkspaceUpdatedPayload(data) { return __c1372(data) ? __ok(__s194) : __no(__s194, data); }
-__errorsOf(validateWorkspaceUpdatedPayload, __s194, 1372, 1);
+export function validateWorkspaceUpdatedPayload(data) { return __c1377(data) ? __ok(__s195) : __no(__s195, data); }
+__errorsOf(validateWorkspaceUpdatedPayload, __s195, 1377, 1);
 
 /** Every validator by type title. */
 export const validatorIndex = Object.freeze({
@@ -7836,6 +7862,7 @@ export const validatorIndex = Object.freeze({
   "HostSampleMemorySeedResponse": Object.freeze({ validator: validateHostSampleMemorySeedResponse, id: "https://wopkit.dev/schemas/openwop/v1/host-sample-memory-seed-response.schema.json", target: "host-sample-memory-seed-response", family: "openwop" }),
   "HostSampleProposalGateDecisionRequest": Object.freeze({ validator: validateHostSampleProposalGateDecisionRequest, id: "https://wopkit.dev/schemas/openwop/v1/host-sample-proposal-gate-decision-request.schema.json", target: "host-sample-proposal-gate-decision-request", family: "openwop" }),
   "HostSampleProposalSynthesizeRequest": Object.freeze({ validator: validateHostSampleProposalSynthesizeRequest, id: "https://wopkit.dev/schemas/openwop/v1/host-sample-proposal-synthesize-request.schema.json", target: "host-sample-proposal-synthesize-request", family: "openwop" }),
+  "HostSampleProposalSynthesizeResponse": Object.freeze({ validator: validateHostSampleProposalSynthesizeResponse, id: "https://wopkit.dev/schemas/openwop/v1/host-sample-proposal-synthesize-response.schema.json", target: "host-sample-proposal-synthesize-response", family: "openwop" }),
   "HostSampleQuestionCancelRequest": Object.freeze({ validator: validateHostSampleQuestionCancelRequest, id: "https://wopkit.dev/schemas/openwop/v1/host-sample-question-cancel-request.schema.json", target: "host-sample-question-cancel-request", family: "openwop" }),
   "HostSampleReplayFixtureRequest": Object.freeze({ validator: validateHostSampleReplayFixtureRequest, id: "https://wopkit.dev/schemas/openwop/v1/host-sample-replay-fixture-request.schema.json", target: "host-sample-replay-fixture-request", family: "openwop" }),
   "HostSampleReplayFixtureResponse": Object.freeze({ validator: validateHostSampleReplayFixtureResponse, id: "https://wopkit.dev/schemas/openwop/v1/host-sample-replay-fixture-response.schema.json", target: "host-sample-replay-fixture-response", family: "openwop" }),

@@ -17,7 +17,7 @@ export type ShapeOf<S extends SchemaTitle> = (typeof validatorIndex)[S]['validat
 export interface CatalogueRoute {
   /** `protocol`: an OpenWOP / P066 route a client uses. `seam`: a test fixture under /v1/host/sample/ that drives the runtime. */
   readonly kind: 'protocol' | 'seam';
-  readonly method: 'GET' | 'POST';
+  readonly method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /**
    * The path, with `{name}` for a path parameter. A last segment `{name}:action` is an action on a resource (the
    * parameter is matched whole, and the handler checks the action).
@@ -53,6 +53,7 @@ export const ROUTES = {
   runMemory: { kind: 'protocol', method: 'GET', path: '/v1/runs/{runId}/memory', query: ['memoryRef', 'id'], response: 'MemoryEntry', alsoResponds: ['HostSampleMemoryEntriesResponse'], role: 'tenant' },
   inquiriumGenerate: { kind: 'protocol', method: 'POST', path: '/v1/host/capabilities/inquirium.generate', request: 'InquiriumGenerateRequest', response: 'InquiriumGenerateResponse', role: 'operator' },
   inquiriumRespond: { kind: 'protocol', method: 'POST', path: '/v1/host/capabilities/inquirium.operator-question.respond', request: 'InquiriumOperatorQuestionAnswer', response: 'InquiriumOperatorQuestionState', role: 'operator' },
+  agents: { kind: 'protocol', method: 'GET', path: '/v1/agents', query: ['tenant'], response: 'AgentInventoryResponse', role: 'tenant' },
   // ── Memory seams ──────────────────────────────────────────────────────────────────────────────────────────
   consolidate: { kind: 'seam', method: 'POST', path: `${SAMPLE}/memory/consolidate`, request: 'HostSampleConsolidateRequest', response: 'HostSampleConsolidateResponse', role: 'operator' },
   commitmentFire: { kind: 'seam', method: 'POST', path: `${SAMPLE}/commitment/fire`, request: 'HostSampleCommitmentFireRequest', response: 'HostSampleCommitmentFireResponse', role: 'operator' },
@@ -65,6 +66,16 @@ export const ROUTES = {
   distillSchedule: { kind: 'seam', method: 'POST', path: `${SAMPLE}/memory/distill-schedule`, request: 'HostSampleDistillScheduleRequest', response: 'HostSampleDistillScheduleResponse', status: 201, role: 'operator' },
   distillScheduleRead: { kind: 'seam', method: 'GET', path: `${SAMPLE}/memory/distill-schedule`, query: ['id', 'tenant'], response: 'HostSampleDistillScheduleResponse', role: 'operator' },
   distillScheduleTick: { kind: 'seam', method: 'POST', path: `${SAMPLE}/memory/distill-schedule/tick`, request: 'HostSampleDistillScheduleTickRequest', response: 'HostSampleDistillScheduleTickResponse', role: 'operator' },
+  // ── Proposals (RFC 0096): the review surface of a tenant, a host extension until the RFC graduates ────────
+  proposals: { kind: 'seam', method: 'GET', path: `${SAMPLE}/proposals`, query: ['tenant', 'state', 'kind'], response: 'ProposalListResponse', role: 'tenant' },
+  proposal: { kind: 'seam', method: 'GET', path: `${SAMPLE}/proposals/{proposalId}`, response: 'Proposal', role: 'tenant' },
+  proposalRevise: { kind: 'seam', method: 'PATCH', path: `${SAMPLE}/proposals/{proposalId}`, request: 'ProposalReviseRequest', response: 'Proposal', role: 'tenant' },
+  proposalArchive: { kind: 'seam', method: 'DELETE', path: `${SAMPLE}/proposals/{proposalId}`, response: 'Proposal', role: 'tenant' },
+  proposalApply: { kind: 'seam', method: 'POST', path: `${SAMPLE}/proposals/{proposalId}/apply`, response: 'ProposalApplyResponse', role: 'tenant' },
+  proposalReject: { kind: 'seam', method: 'POST', path: `${SAMPLE}/proposals/{proposalId}/reject`, response: 'Proposal', role: 'tenant' },
+  proposalInstalled: { kind: 'seam', method: 'GET', path: `${SAMPLE}/proposals/{proposalId}/installed`, response: 'ProposalInstalledArtifactResponse', role: 'tenant' },
+  proposalSynthesize: { kind: 'seam', method: 'POST', path: `${SAMPLE}/proposals/synthesize`, request: 'HostSampleProposalSynthesizeRequest', response: 'HostSampleProposalSynthesizeResponse', status: 201, role: 'operator' },
+  proposalGateDecide: { kind: 'seam', method: 'POST', path: `${SAMPLE}/proposals/gates/decide`, request: 'HostSampleProposalGateDecisionRequest', response: 'ProposalApplyResponse', role: 'operator' },
   // ── Multi-agent seams ─────────────────────────────────────────────────────────────────────────────────────
   escalationRun: { kind: 'seam', method: 'POST', path: `${SAMPLE}/multi-agent/escalation-run`, request: 'HostSampleEscalationRunRequest', response: 'HostSampleEscalationRunResponse', role: 'operator' },
   crossRunTtl: { kind: 'seam', method: 'POST', path: `${SAMPLE}/multi-agent/cross-run-ttl`, request: 'HostSampleCrossRunTtlRequest', response: 'HostSampleCrossRunTtlResponse', role: 'operator' },

@@ -29,6 +29,8 @@ import { registerMemorySeams } from './routes/memory-seams.ts';
 import { registerMultiAgentSeams } from './routes/multi-agent-seams.ts';
 import { registerRuns } from './routes/runs.ts';
 import { registerDistillSchedules } from './routes/distill-schedules.ts';
+import { registerAgents } from './routes/agents.ts';
+import { registerProposals } from './routes/proposals.ts';
 import { ROUTES } from './seam-catalogue.ts';
 import { connectionCapResponse, markDroppedRequests } from './connection-cap.ts';
 import { DEFAULT_LIMITS, jsonDeeperThan, resolveLimits, timeoutCheckIntervalMs, type HostLimits } from './limits.ts';
@@ -166,6 +168,8 @@ export async function createHost(o: HostOptions): Promise<{ app: FastifyInstance
   registerMultiAgentSeams(app, runtime);
   registerDistillSchedules(app, runtime);
   registerInquirium(app, runtime);
+  registerAgents(app, runtime);
+  registerProposals(app, runtime);
   for (const [url, methods] of [...served]) {
     const allow = [...methods].filter((m) => m !== 'HEAD').sort().join(', ');
     const others = (['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const).filter((m) => !methods.has(m));

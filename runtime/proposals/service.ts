@@ -31,11 +31,11 @@ export const PROPOSAL_KINDS: readonly ProposalKind[] = ['agent-pack', 'workflow-
 /** The RFC 0049 scope a direct-rbac host asks for, unless configured otherwise. */
 export const DEFAULT_ACTIVATION_SCOPE = 'proposals:apply';
 
-/** Who calls: a tenant (absent for an operator acting across tenants), the principal, and the scopes it holds. */
+/** Who calls: a tenant (absent for an operator acting across tenants), the principal, and the scopes it holds ('all' for an operator key). */
 export interface ProposalActor {
   readonly tenant?: string;
   readonly principal?: string;
-  readonly scopes: readonly string[];
+  readonly scopes: readonly string[] | 'all';
 }
 
 export interface ProposalActivationPolicy {
@@ -203,7 +203,7 @@ export class ProposalService {
       if (!canTransition(PROPOSAL_LIFECYCLE, p.state, 'applied')) throw new IllegalTransitionError(PROPOSAL_LIFECYCLE.id, p.state, 'applied');
       const { mode, scope } = this.activation;
       if (mode === 'direct-rbac') {
-        if (!actor.scopes.includes(scope)) throw new ActivationForbiddenError(scope);
+        if (actor.scopes !== 'all' && !actor.scopes.includes(scope)) throw new ActivationForbiddenError(scope);
         return { proposal: await this.#install(p, { mode }) };
       }
       const pending = await this.#o.store.pendingGate(id);

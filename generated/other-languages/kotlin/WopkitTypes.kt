@@ -8,7 +8,7 @@
 // - if/then rules (e.g. "trigger is required when supported is true") and x-runtime-rules are not represented.
 // - Types only: no (de)serialiser is generated (Debian's Kotlin compiles only the just-types output), so nothing is round-tripped.
 //
-// Top-level types: 158.
+// Top-level types: 159.
 
 package wopkit
 
@@ -2189,6 +2189,200 @@ data class HostSampleProposalSynthesizeRequest (
      */
     val title: String? = null
 )
+
+/**
+ * Answer of the synthesize seam: the stored draft (strings already redacted) and where its
+ * content-free proposal.created event was appended, so a suite can read the event back.
+ * Open.
+ */
+data class HostSampleProposalSynthesizeResponse (
+    /**
+     * Id of the proposal.created event.
+     */
+    val eventID: String? = null,
+
+    /**
+     * The persisted draft.
+     */
+    val proposal: Proposal,
+
+    /**
+     * The event log (run id) the event was appended to.
+     */
+    val runID: String? = null
+)
+
+/**
+ * The persisted draft.
+ *
+ * RFC 0096 reviewable learning: an inert artefact the host synthesised from its own traces,
+ * waiting for human review. Closed: the host serves it, and nothing outside this shape may
+ * influence activation.
+ *
+ * The proposal as it now stands (applied, with activation, once installed).
+ */
+data class Proposal (
+    /**
+     * Present once the proposal is applied: how it was authorised and what was installed.
+     */
+    val activation: ProposalActivationRecord? = null,
+
+    /**
+     * The proposed artefact, exactly as it would be installed; its shape is selected by kind
+     * (see the if/then table and x-type-index). Apply installs this payload unchanged (no
+     * re-synthesis).
+     */
+    val artifact: Map<String, Any?>,
+
+    /**
+     * Creation instant.
+     */
+    val createdAt: OffsetDateTime,
+
+    /**
+     * Ref of an existing artefact this one restates, when duplication detection is on; null or
+     * absent when none.
+     */
+    val duplicateOf: String? = null,
+
+    /**
+     * Host-issued proposal id.
+     */
+    val id: String,
+
+    /**
+     * Which artefact kind the proposal carries; selects the artefact's shape.
+     */
+    val kind: ProposalKind,
+
+    /**
+     * The accountable owner: the RFC 0048 identity triple. owner.tenant binds the proposal to
+     * one tenant (CTI-1): no caller of another tenant can read, revise or apply it.
+     */
+    val owner: ProposalOwner,
+
+    /**
+     * Where the proposal came from.
+     */
+    val provenance: ProposalProvenance,
+
+    /**
+     * Why the host proposes it. SR-1 safe: no secrets, no PII; the host passes it through its
+     * redaction chokepoint before it is stored.
+     */
+    val rationale: String? = null,
+
+    /**
+     * Lifecycle state.
+     */
+    val state: ProposalState,
+
+    /**
+     * Short human title of the proposal. SR-1 safe: it passes the host's redaction chokepoint
+     * before it is stored.
+     */
+    val title: String? = null,
+
+    /**
+     * Last transition instant.
+     */
+    val updatedAt: OffsetDateTime? = null
+)
+
+/**
+ * Present once the proposal is applied: how it was authorised and what was installed.
+ *
+ * How an applied proposal was authorised and what it installed. Closed.
+ */
+data class ProposalActivationRecord (
+    /**
+     * When the artefact was installed.
+     */
+    val appliedAt: OffsetDateTime,
+
+    /**
+     * The RFC 0051 approval gate that authorised the install (approval-gate only).
+     */
+    val approvalID: String? = null,
+
+    /**
+     * granted, or overridden (an audited override of the gate).
+     */
+    val gateOutcome: GateOutcome? = null,
+
+    /**
+     * Ref of the installed artefact; reading it back gives the artefact last persisted on the
+     * proposal, byte for byte.
+     */
+    val installedArtifactRef: String,
+
+    /**
+     * The authorisation path used (the mode the host advertises).
+     */
+    val mode: ProposalActivation
+)
+
+/**
+ * granted, or overridden (an audited override of the gate).
+ */
+enum class GateOutcome {
+    Granted,
+    Overridden
+}
+
+/**
+ * The accountable owner: the RFC 0048 identity triple. owner.tenant binds the proposal to
+ * one tenant (CTI-1): no caller of another tenant can read, revise or apply it.
+ *
+ * RFC 0048 identity triple of the accountable owner. Closed.
+ */
+data class ProposalOwner (
+    /**
+     * The principal accountable for the proposal, e.g. user:alice.
+     */
+    val principal: String? = null,
+
+    /**
+     * The tenant the proposal belongs to (CTI-1).
+     */
+    val tenant: String,
+
+    /**
+     * The workspace inside the tenant, when the host has workspaces.
+     */
+    val workspace: String? = null
+)
+
+/**
+ * Where the proposal came from.
+ *
+ * The runs the proposal was synthesised from. SR-1 safe. Closed.
+ */
+data class ProposalProvenance (
+    /**
+     * Ids of the runs whose traces the proposal came from.
+     */
+    val sourceRunIDS: List<String>,
+
+    /**
+     * The model (or other synthesiser) the host used, as an opaque label.
+     */
+    val synthesizerModel: String? = null
+)
+
+/**
+ * Lifecycle state.
+ *
+ * RFC 0096 lifecycle: draft → revised → applied | rejected | archived. Only applied
+ * influences runs; the permitted transitions are listed in the Proposal's x-runtime-rules.
+ */
+enum class ProposalState {
+    Applied,
+    Archived,
+    Draft,
+    Rejected,
+    Revised
+}
 
 /**
  * Body of POST /v1/host/sample/inquirium/questions/cancel. Closed: a client-submitted shape.
@@ -4908,176 +5102,6 @@ enum class ApprovalGateState {
     Overridden,
     Pending,
     Superseded
-}
-
-/**
- * RFC 0096 reviewable learning: an inert artefact the host synthesised from its own traces,
- * waiting for human review. Closed: the host serves it, and nothing outside this shape may
- * influence activation.
- *
- * The proposal as it now stands (applied, with activation, once installed).
- */
-data class Proposal (
-    /**
-     * Present once the proposal is applied: how it was authorised and what was installed.
-     */
-    val activation: ProposalActivationRecord? = null,
-
-    /**
-     * The proposed artefact, exactly as it would be installed; its shape is selected by kind
-     * (see the if/then table and x-type-index). Apply installs this payload unchanged (no
-     * re-synthesis).
-     */
-    val artifact: Map<String, Any?>,
-
-    /**
-     * Creation instant.
-     */
-    val createdAt: OffsetDateTime,
-
-    /**
-     * Ref of an existing artefact this one restates, when duplication detection is on; null or
-     * absent when none.
-     */
-    val duplicateOf: String? = null,
-
-    /**
-     * Host-issued proposal id.
-     */
-    val id: String,
-
-    /**
-     * Which artefact kind the proposal carries; selects the artefact's shape.
-     */
-    val kind: ProposalKind,
-
-    /**
-     * The accountable owner: the RFC 0048 identity triple. owner.tenant binds the proposal to
-     * one tenant (CTI-1): no caller of another tenant can read, revise or apply it.
-     */
-    val owner: ProposalOwner,
-
-    /**
-     * Where the proposal came from.
-     */
-    val provenance: ProposalProvenance,
-
-    /**
-     * Why the host proposes it. SR-1 safe: no secrets, no PII; the host passes it through its
-     * redaction chokepoint before it is stored.
-     */
-    val rationale: String? = null,
-
-    /**
-     * Lifecycle state.
-     */
-    val state: ProposalState,
-
-    /**
-     * Short human title of the proposal. SR-1 safe: it passes the host's redaction chokepoint
-     * before it is stored.
-     */
-    val title: String? = null,
-
-    /**
-     * Last transition instant.
-     */
-    val updatedAt: OffsetDateTime? = null
-)
-
-/**
- * Present once the proposal is applied: how it was authorised and what was installed.
- *
- * How an applied proposal was authorised and what it installed. Closed.
- */
-data class ProposalActivationRecord (
-    /**
-     * When the artefact was installed.
-     */
-    val appliedAt: OffsetDateTime,
-
-    /**
-     * The RFC 0051 approval gate that authorised the install (approval-gate only).
-     */
-    val approvalID: String? = null,
-
-    /**
-     * granted, or overridden (an audited override of the gate).
-     */
-    val gateOutcome: GateOutcome? = null,
-
-    /**
-     * Ref of the installed artefact; reading it back gives the artefact last persisted on the
-     * proposal, byte for byte.
-     */
-    val installedArtifactRef: String,
-
-    /**
-     * The authorisation path used (the mode the host advertises).
-     */
-    val mode: ProposalActivation
-)
-
-/**
- * granted, or overridden (an audited override of the gate).
- */
-enum class GateOutcome {
-    Granted,
-    Overridden
-}
-
-/**
- * The accountable owner: the RFC 0048 identity triple. owner.tenant binds the proposal to
- * one tenant (CTI-1): no caller of another tenant can read, revise or apply it.
- *
- * RFC 0048 identity triple of the accountable owner. Closed.
- */
-data class ProposalOwner (
-    /**
-     * The principal accountable for the proposal, e.g. user:alice.
-     */
-    val principal: String? = null,
-
-    /**
-     * The tenant the proposal belongs to (CTI-1).
-     */
-    val tenant: String,
-
-    /**
-     * The workspace inside the tenant, when the host has workspaces.
-     */
-    val workspace: String? = null
-)
-
-/**
- * Where the proposal came from.
- *
- * The runs the proposal was synthesised from. SR-1 safe. Closed.
- */
-data class ProposalProvenance (
-    /**
-     * Ids of the runs whose traces the proposal came from.
-     */
-    val sourceRunIDS: List<String>,
-
-    /**
-     * The model (or other synthesiser) the host used, as an opaque label.
-     */
-    val synthesizerModel: String? = null
-)
-
-/**
- * Lifecycle state.
- *
- * RFC 0096 lifecycle: draft → revised → applied | rejected | archived. Only applied
- * influences runs; the permitted transitions are listed in the Proposal's x-runtime-rules.
- */
-enum class ProposalState {
-    Applied,
-    Archived,
-    Draft,
-    Rejected,
-    Revised
 }
 
 /**

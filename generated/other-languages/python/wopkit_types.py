@@ -8,7 +8,7 @@
 # - if/then rules (e.g. "trigger is required when supported is true") and x-runtime-rules are not represented.
 # - Date-times become datetime objects and are written back in isoformat (offset +00:00 instead of Z, microsecond precision).
 #
-# Top-level types: 158.
+# Top-level types: 159.
 
 from enum import Enum
 from dataclasses import dataclass
@@ -2965,6 +2965,255 @@ class HostSampleProposalSynthesizeRequest:
             result["rationale"] = from_union([from_str, from_none], self.rationale)
         if self.title is not None:
             result["title"] = from_union([from_str, from_none], self.title)
+        return result
+
+
+class GateOutcome(Enum):
+    """granted, or overridden (an audited override of the gate)."""
+
+    GRANTED = "granted"
+    OVERRIDDEN = "overridden"
+
+
+@dataclass
+class ProposalActivationRecord:
+    """Present once the proposal is applied: how it was authorised and what was installed.
+    
+    How an applied proposal was authorised and what it installed. Closed.
+    """
+    applied_at: datetime
+    """When the artefact was installed."""
+
+    installed_artifact_ref: str
+    """Ref of the installed artefact; reading it back gives the artefact last persisted on the
+    proposal, byte for byte.
+    """
+    mode: ProposalActivation
+    """The authorisation path used (the mode the host advertises)."""
+
+    approval_id: Optional[str] = None
+    """The RFC 0051 approval gate that authorised the install (approval-gate only)."""
+
+    gate_outcome: Optional[GateOutcome] = None
+    """granted, or overridden (an audited override of the gate)."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'ProposalActivationRecord':
+        assert isinstance(obj, dict)
+        applied_at = from_datetime(obj.get("appliedAt"))
+        installed_artifact_ref = from_str(obj.get("installedArtifactRef"))
+        mode = ProposalActivation(obj.get("mode"))
+        approval_id = from_union([from_str, from_none], obj.get("approvalId"))
+        gate_outcome = from_union([GateOutcome, from_none], obj.get("gateOutcome"))
+        return ProposalActivationRecord(applied_at, installed_artifact_ref, mode, approval_id, gate_outcome)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["appliedAt"] = self.applied_at.isoformat()
+        result["installedArtifactRef"] = from_str(self.installed_artifact_ref)
+        result["mode"] = to_enum(ProposalActivation, self.mode)
+        if self.approval_id is not None:
+            result["approvalId"] = from_union([from_str, from_none], self.approval_id)
+        if self.gate_outcome is not None:
+            result["gateOutcome"] = from_union([lambda x: to_enum(GateOutcome, x), from_none], self.gate_outcome)
+        return result
+
+
+@dataclass
+class ProposalOwner:
+    """The accountable owner: the RFC 0048 identity triple. owner.tenant binds the proposal to
+    one tenant (CTI-1): no caller of another tenant can read, revise or apply it.
+    
+    RFC 0048 identity triple of the accountable owner. Closed.
+    """
+    tenant: str
+    """The tenant the proposal belongs to (CTI-1)."""
+
+    principal: Optional[str] = None
+    """The principal accountable for the proposal, e.g. user:alice."""
+
+    workspace: Optional[str] = None
+    """The workspace inside the tenant, when the host has workspaces."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'ProposalOwner':
+        assert isinstance(obj, dict)
+        tenant = from_str(obj.get("tenant"))
+        principal = from_union([from_str, from_none], obj.get("principal"))
+        workspace = from_union([from_str, from_none], obj.get("workspace"))
+        return ProposalOwner(tenant, principal, workspace)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["tenant"] = from_str(self.tenant)
+        if self.principal is not None:
+            result["principal"] = from_union([from_str, from_none], self.principal)
+        if self.workspace is not None:
+            result["workspace"] = from_union([from_str, from_none], self.workspace)
+        return result
+
+
+@dataclass
+class ProposalProvenance:
+    """Where the proposal came from.
+    
+    The runs the proposal was synthesised from. SR-1 safe. Closed.
+    """
+    source_run_ids: List[str]
+    """Ids of the runs whose traces the proposal came from."""
+
+    synthesizer_model: Optional[str] = None
+    """The model (or other synthesiser) the host used, as an opaque label."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'ProposalProvenance':
+        assert isinstance(obj, dict)
+        source_run_ids = from_list(from_str, obj.get("sourceRunIds"))
+        synthesizer_model = from_union([from_str, from_none], obj.get("synthesizerModel"))
+        return ProposalProvenance(source_run_ids, synthesizer_model)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["sourceRunIds"] = from_list(from_str, self.source_run_ids)
+        if self.synthesizer_model is not None:
+            result["synthesizerModel"] = from_union([from_str, from_none], self.synthesizer_model)
+        return result
+
+
+class ProposalState(Enum):
+    """Lifecycle state.
+    
+    RFC 0096 lifecycle: draft → revised → applied | rejected | archived. Only applied
+    influences runs; the permitted transitions are listed in the Proposal's x-runtime-rules.
+    """
+    APPLIED = "applied"
+    ARCHIVED = "archived"
+    DRAFT = "draft"
+    REJECTED = "rejected"
+    REVISED = "revised"
+
+
+@dataclass
+class Proposal:
+    """The persisted draft.
+    
+    RFC 0096 reviewable learning: an inert artefact the host synthesised from its own traces,
+    waiting for human review. Closed: the host serves it, and nothing outside this shape may
+    influence activation.
+    
+    The proposal as it now stands (applied, with activation, once installed).
+    """
+    artifact: Dict[str, Any]
+    """The proposed artefact, exactly as it would be installed; its shape is selected by kind
+    (see the if/then table and x-type-index). Apply installs this payload unchanged (no
+    re-synthesis).
+    """
+    created_at: datetime
+    """Creation instant."""
+
+    id: str
+    """Host-issued proposal id."""
+
+    kind: ProposalKind
+    """Which artefact kind the proposal carries; selects the artefact's shape."""
+
+    owner: ProposalOwner
+    """The accountable owner: the RFC 0048 identity triple. owner.tenant binds the proposal to
+    one tenant (CTI-1): no caller of another tenant can read, revise or apply it.
+    """
+    provenance: ProposalProvenance
+    """Where the proposal came from."""
+
+    state: ProposalState
+    """Lifecycle state."""
+
+    activation: Optional[ProposalActivationRecord] = None
+    """Present once the proposal is applied: how it was authorised and what was installed."""
+
+    duplicate_of: Optional[str] = None
+    """Ref of an existing artefact this one restates, when duplication detection is on; null or
+    absent when none.
+    """
+    rationale: Optional[str] = None
+    """Why the host proposes it. SR-1 safe: no secrets, no PII; the host passes it through its
+    redaction chokepoint before it is stored.
+    """
+    title: Optional[str] = None
+    """Short human title of the proposal. SR-1 safe: it passes the host's redaction chokepoint
+    before it is stored.
+    """
+    updated_at: Optional[datetime] = None
+    """Last transition instant."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'Proposal':
+        assert isinstance(obj, dict)
+        artifact = from_dict(lambda x: x, obj.get("artifact"))
+        created_at = from_datetime(obj.get("createdAt"))
+        id = from_str(obj.get("id"))
+        kind = ProposalKind(obj.get("kind"))
+        owner = ProposalOwner.from_dict(obj.get("owner"))
+        provenance = ProposalProvenance.from_dict(obj.get("provenance"))
+        state = ProposalState(obj.get("state"))
+        activation = from_union([ProposalActivationRecord.from_dict, from_none], obj.get("activation"))
+        duplicate_of = from_union([from_none, from_str], obj.get("duplicateOf"))
+        rationale = from_union([from_str, from_none], obj.get("rationale"))
+        title = from_union([from_str, from_none], obj.get("title"))
+        updated_at = from_union([from_datetime, from_none], obj.get("updatedAt"))
+        return Proposal(artifact, created_at, id, kind, owner, provenance, state, activation, duplicate_of, rationale, title, updated_at)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["artifact"] = from_dict(lambda x: x, self.artifact)
+        result["createdAt"] = self.created_at.isoformat()
+        result["id"] = from_str(self.id)
+        result["kind"] = to_enum(ProposalKind, self.kind)
+        result["owner"] = to_class(ProposalOwner, self.owner)
+        result["provenance"] = to_class(ProposalProvenance, self.provenance)
+        result["state"] = to_enum(ProposalState, self.state)
+        if self.activation is not None:
+            result["activation"] = from_union([lambda x: to_class(ProposalActivationRecord, x), from_none], self.activation)
+        if self.duplicate_of is not None:
+            result["duplicateOf"] = from_union([from_none, from_str], self.duplicate_of)
+        if self.rationale is not None:
+            result["rationale"] = from_union([from_str, from_none], self.rationale)
+        if self.title is not None:
+            result["title"] = from_union([from_str, from_none], self.title)
+        if self.updated_at is not None:
+            result["updatedAt"] = from_union([lambda x: x.isoformat(), from_none], self.updated_at)
+        return result
+
+
+@dataclass
+class HostSampleProposalSynthesizeResponse:
+    """Answer of the synthesize seam: the stored draft (strings already redacted) and where its
+    content-free proposal.created event was appended, so a suite can read the event back.
+    Open.
+    """
+    proposal: Proposal
+    """The persisted draft."""
+
+    event_id: Optional[str] = None
+    """Id of the proposal.created event."""
+
+    run_id: Optional[str] = None
+    """The event log (run id) the event was appended to."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'HostSampleProposalSynthesizeResponse':
+        assert isinstance(obj, dict)
+        proposal = Proposal.from_dict(obj.get("proposal"))
+        event_id = from_union([from_str, from_none], obj.get("eventId"))
+        run_id = from_union([from_str, from_none], obj.get("runId"))
+        return HostSampleProposalSynthesizeResponse(proposal, event_id, run_id)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["proposal"] = to_class(Proposal, self.proposal)
+        if self.event_id is not None:
+            result["eventId"] = from_union([from_str, from_none], self.event_id)
+        if self.run_id is not None:
+            result["runId"] = from_union([from_str, from_none], self.run_id)
         return result
 
 
@@ -6427,220 +6676,6 @@ class ApprovalGate:
         return result
 
 
-class GateOutcome(Enum):
-    """granted, or overridden (an audited override of the gate)."""
-
-    GRANTED = "granted"
-    OVERRIDDEN = "overridden"
-
-
-@dataclass
-class ProposalActivationRecord:
-    """Present once the proposal is applied: how it was authorised and what was installed.
-    
-    How an applied proposal was authorised and what it installed. Closed.
-    """
-    applied_at: datetime
-    """When the artefact was installed."""
-
-    installed_artifact_ref: str
-    """Ref of the installed artefact; reading it back gives the artefact last persisted on the
-    proposal, byte for byte.
-    """
-    mode: ProposalActivation
-    """The authorisation path used (the mode the host advertises)."""
-
-    approval_id: Optional[str] = None
-    """The RFC 0051 approval gate that authorised the install (approval-gate only)."""
-
-    gate_outcome: Optional[GateOutcome] = None
-    """granted, or overridden (an audited override of the gate)."""
-
-    @staticmethod
-    def from_dict(obj: Any) -> 'ProposalActivationRecord':
-        assert isinstance(obj, dict)
-        applied_at = from_datetime(obj.get("appliedAt"))
-        installed_artifact_ref = from_str(obj.get("installedArtifactRef"))
-        mode = ProposalActivation(obj.get("mode"))
-        approval_id = from_union([from_str, from_none], obj.get("approvalId"))
-        gate_outcome = from_union([GateOutcome, from_none], obj.get("gateOutcome"))
-        return ProposalActivationRecord(applied_at, installed_artifact_ref, mode, approval_id, gate_outcome)
-
-    def to_dict(self) -> dict:
-        result: dict = {}
-        result["appliedAt"] = self.applied_at.isoformat()
-        result["installedArtifactRef"] = from_str(self.installed_artifact_ref)
-        result["mode"] = to_enum(ProposalActivation, self.mode)
-        if self.approval_id is not None:
-            result["approvalId"] = from_union([from_str, from_none], self.approval_id)
-        if self.gate_outcome is not None:
-            result["gateOutcome"] = from_union([lambda x: to_enum(GateOutcome, x), from_none], self.gate_outcome)
-        return result
-
-
-@dataclass
-class ProposalOwner:
-    """The accountable owner: the RFC 0048 identity triple. owner.tenant binds the proposal to
-    one tenant (CTI-1): no caller of another tenant can read, revise or apply it.
-    
-    RFC 0048 identity triple of the accountable owner. Closed.
-    """
-    tenant: str
-    """The tenant the proposal belongs to (CTI-1)."""
-
-    principal: Optional[str] = None
-    """The principal accountable for the proposal, e.g. user:alice."""
-
-    workspace: Optional[str] = None
-    """The workspace inside the tenant, when the host has workspaces."""
-
-    @staticmethod
-    def from_dict(obj: Any) -> 'ProposalOwner':
-        assert isinstance(obj, dict)
-        tenant = from_str(obj.get("tenant"))
-        principal = from_union([from_str, from_none], obj.get("principal"))
-        workspace = from_union([from_str, from_none], obj.get("workspace"))
-        return ProposalOwner(tenant, principal, workspace)
-
-    def to_dict(self) -> dict:
-        result: dict = {}
-        result["tenant"] = from_str(self.tenant)
-        if self.principal is not None:
-            result["principal"] = from_union([from_str, from_none], self.principal)
-        if self.workspace is not None:
-            result["workspace"] = from_union([from_str, from_none], self.workspace)
-        return result
-
-
-@dataclass
-class ProposalProvenance:
-    """Where the proposal came from.
-    
-    The runs the proposal was synthesised from. SR-1 safe. Closed.
-    """
-    source_run_ids: List[str]
-    """Ids of the runs whose traces the proposal came from."""
-
-    synthesizer_model: Optional[str] = None
-    """The model (or other synthesiser) the host used, as an opaque label."""
-
-    @staticmethod
-    def from_dict(obj: Any) -> 'ProposalProvenance':
-        assert isinstance(obj, dict)
-        source_run_ids = from_list(from_str, obj.get("sourceRunIds"))
-        synthesizer_model = from_union([from_str, from_none], obj.get("synthesizerModel"))
-        return ProposalProvenance(source_run_ids, synthesizer_model)
-
-    def to_dict(self) -> dict:
-        result: dict = {}
-        result["sourceRunIds"] = from_list(from_str, self.source_run_ids)
-        if self.synthesizer_model is not None:
-            result["synthesizerModel"] = from_union([from_str, from_none], self.synthesizer_model)
-        return result
-
-
-class ProposalState(Enum):
-    """Lifecycle state.
-    
-    RFC 0096 lifecycle: draft → revised → applied | rejected | archived. Only applied
-    influences runs; the permitted transitions are listed in the Proposal's x-runtime-rules.
-    """
-    APPLIED = "applied"
-    ARCHIVED = "archived"
-    DRAFT = "draft"
-    REJECTED = "rejected"
-    REVISED = "revised"
-
-
-@dataclass
-class Proposal:
-    """RFC 0096 reviewable learning: an inert artefact the host synthesised from its own traces,
-    waiting for human review. Closed: the host serves it, and nothing outside this shape may
-    influence activation.
-    
-    The proposal as it now stands (applied, with activation, once installed).
-    """
-    artifact: Dict[str, Any]
-    """The proposed artefact, exactly as it would be installed; its shape is selected by kind
-    (see the if/then table and x-type-index). Apply installs this payload unchanged (no
-    re-synthesis).
-    """
-    created_at: datetime
-    """Creation instant."""
-
-    id: str
-    """Host-issued proposal id."""
-
-    kind: ProposalKind
-    """Which artefact kind the proposal carries; selects the artefact's shape."""
-
-    owner: ProposalOwner
-    """The accountable owner: the RFC 0048 identity triple. owner.tenant binds the proposal to
-    one tenant (CTI-1): no caller of another tenant can read, revise or apply it.
-    """
-    provenance: ProposalProvenance
-    """Where the proposal came from."""
-
-    state: ProposalState
-    """Lifecycle state."""
-
-    activation: Optional[ProposalActivationRecord] = None
-    """Present once the proposal is applied: how it was authorised and what was installed."""
-
-    duplicate_of: Optional[str] = None
-    """Ref of an existing artefact this one restates, when duplication detection is on; null or
-    absent when none.
-    """
-    rationale: Optional[str] = None
-    """Why the host proposes it. SR-1 safe: no secrets, no PII; the host passes it through its
-    redaction chokepoint before it is stored.
-    """
-    title: Optional[str] = None
-    """Short human title of the proposal. SR-1 safe: it passes the host's redaction chokepoint
-    before it is stored.
-    """
-    updated_at: Optional[datetime] = None
-    """Last transition instant."""
-
-    @staticmethod
-    def from_dict(obj: Any) -> 'Proposal':
-        assert isinstance(obj, dict)
-        artifact = from_dict(lambda x: x, obj.get("artifact"))
-        created_at = from_datetime(obj.get("createdAt"))
-        id = from_str(obj.get("id"))
-        kind = ProposalKind(obj.get("kind"))
-        owner = ProposalOwner.from_dict(obj.get("owner"))
-        provenance = ProposalProvenance.from_dict(obj.get("provenance"))
-        state = ProposalState(obj.get("state"))
-        activation = from_union([ProposalActivationRecord.from_dict, from_none], obj.get("activation"))
-        duplicate_of = from_union([from_none, from_str], obj.get("duplicateOf"))
-        rationale = from_union([from_str, from_none], obj.get("rationale"))
-        title = from_union([from_str, from_none], obj.get("title"))
-        updated_at = from_union([from_datetime, from_none], obj.get("updatedAt"))
-        return Proposal(artifact, created_at, id, kind, owner, provenance, state, activation, duplicate_of, rationale, title, updated_at)
-
-    def to_dict(self) -> dict:
-        result: dict = {}
-        result["artifact"] = from_dict(lambda x: x, self.artifact)
-        result["createdAt"] = self.created_at.isoformat()
-        result["id"] = from_str(self.id)
-        result["kind"] = to_enum(ProposalKind, self.kind)
-        result["owner"] = to_class(ProposalOwner, self.owner)
-        result["provenance"] = to_class(ProposalProvenance, self.provenance)
-        result["state"] = to_enum(ProposalState, self.state)
-        if self.activation is not None:
-            result["activation"] = from_union([lambda x: to_class(ProposalActivationRecord, x), from_none], self.activation)
-        if self.duplicate_of is not None:
-            result["duplicateOf"] = from_union([from_none, from_str], self.duplicate_of)
-        if self.rationale is not None:
-            result["rationale"] = from_union([from_str, from_none], self.rationale)
-        if self.title is not None:
-            result["title"] = from_union([from_str, from_none], self.title)
-        if self.updated_at is not None:
-            result["updatedAt"] = from_union([lambda x: x.isoformat(), from_none], self.updated_at)
-        return result
-
-
 @dataclass
 class ProposalApplyResponse:
     """Body of POST /v1/host/sample/proposals/{proposalId}/apply and of the gate-decision seam:
@@ -7732,6 +7767,14 @@ def host_sample_proposal_synthesize_request_from_dict(s: Any) -> HostSamplePropo
 
 def host_sample_proposal_synthesize_request_to_dict(x: HostSampleProposalSynthesizeRequest) -> Any:
     return to_class(HostSampleProposalSynthesizeRequest, x)
+
+
+def host_sample_proposal_synthesize_response_from_dict(s: Any) -> HostSampleProposalSynthesizeResponse:
+    return HostSampleProposalSynthesizeResponse.from_dict(s)
+
+
+def host_sample_proposal_synthesize_response_to_dict(x: HostSampleProposalSynthesizeResponse) -> Any:
+    return to_class(HostSampleProposalSynthesizeResponse, x)
 
 
 def host_sample_question_cancel_request_from_dict(s: Any) -> HostSampleQuestionCancelRequest:

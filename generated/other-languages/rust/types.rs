@@ -7,7 +7,7 @@
 // - Fields a schema leaves open (additionalProperties: true) are dropped on deserialisation: extension data does not survive a round trip.
 // - if/then rules (e.g. "trigger is required when supported is true") and x-runtime-rules are not represented.
 //
-// Top-level types: 158.
+// Top-level types: 159.
 
 // Example code that deserializes and serializes the model.
 // extern crate serde;
@@ -1785,6 +1785,154 @@ pub struct HostSampleProposalSynthesizeRequest {
 
     /// Short human title.
     pub title: Option<String>,
+}
+
+/// Answer of the synthesize seam: the stored draft (strings already redacted) and where its
+/// content-free proposal.created event was appended, so a suite can read the event back.
+/// Open.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HostSampleProposalSynthesizeResponse {
+    /// Id of the proposal.created event.
+    pub event_id: Option<String>,
+
+    /// The persisted draft.
+    pub proposal: Proposal,
+
+    /// The event log (run id) the event was appended to.
+    pub run_id: Option<String>,
+}
+
+/// The persisted draft.
+///
+/// RFC 0096 reviewable learning: an inert artefact the host synthesised from its own traces,
+/// waiting for human review. Closed: the host serves it, and nothing outside this shape may
+/// influence activation.
+///
+/// The proposal as it now stands (applied, with activation, once installed).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Proposal {
+    /// Present once the proposal is applied: how it was authorised and what was installed.
+    pub activation: Option<ProposalActivationRecord>,
+
+    /// The proposed artefact, exactly as it would be installed; its shape is selected by kind
+    /// (see the if/then table and x-type-index). Apply installs this payload unchanged (no
+    /// re-synthesis).
+    pub artifact: HashMap<String, Option<serde_json::Value>>,
+
+    /// Creation instant.
+    pub created_at: String,
+
+    /// Ref of an existing artefact this one restates, when duplication detection is on; null or
+    /// absent when none.
+    pub duplicate_of: Option<String>,
+
+    /// Host-issued proposal id.
+    pub id: String,
+
+    /// Which artefact kind the proposal carries; selects the artefact's shape.
+    pub kind: ProposalKind,
+
+    /// The accountable owner: the RFC 0048 identity triple. owner.tenant binds the proposal to
+    /// one tenant (CTI-1): no caller of another tenant can read, revise or apply it.
+    pub owner: ProposalOwner,
+
+    /// Where the proposal came from.
+    pub provenance: ProposalProvenance,
+
+    /// Why the host proposes it. SR-1 safe: no secrets, no PII; the host passes it through its
+    /// redaction chokepoint before it is stored.
+    pub rationale: Option<String>,
+
+    /// Lifecycle state.
+    pub state: ProposalState,
+
+    /// Short human title of the proposal. SR-1 safe: it passes the host's redaction chokepoint
+    /// before it is stored.
+    pub title: Option<String>,
+
+    /// Last transition instant.
+    pub updated_at: Option<String>,
+}
+
+/// Present once the proposal is applied: how it was authorised and what was installed.
+///
+/// How an applied proposal was authorised and what it installed. Closed.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProposalActivationRecord {
+    /// When the artefact was installed.
+    pub applied_at: String,
+
+    /// The RFC 0051 approval gate that authorised the install (approval-gate only).
+    pub approval_id: Option<String>,
+
+    /// granted, or overridden (an audited override of the gate).
+    pub gate_outcome: Option<GateOutcome>,
+
+    /// Ref of the installed artefact; reading it back gives the artefact last persisted on the
+    /// proposal, byte for byte.
+    pub installed_artifact_ref: String,
+
+    /// The authorisation path used (the mode the host advertises).
+    pub mode: ProposalActivation,
+}
+
+/// granted, or overridden (an audited override of the gate).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GateOutcome {
+    Granted,
+
+    Overridden,
+}
+
+/// The accountable owner: the RFC 0048 identity triple. owner.tenant binds the proposal to
+/// one tenant (CTI-1): no caller of another tenant can read, revise or apply it.
+///
+/// RFC 0048 identity triple of the accountable owner. Closed.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ProposalOwner {
+    /// The principal accountable for the proposal, e.g. user:alice.
+    pub principal: Option<String>,
+
+    /// The tenant the proposal belongs to (CTI-1).
+    pub tenant: String,
+
+    /// The workspace inside the tenant, when the host has workspaces.
+    pub workspace: Option<String>,
+}
+
+/// Where the proposal came from.
+///
+/// The runs the proposal was synthesised from. SR-1 safe. Closed.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProposalProvenance {
+    /// Ids of the runs whose traces the proposal came from.
+    pub source_run_ids: Vec<String>,
+
+    /// The model (or other synthesiser) the host used, as an opaque label.
+    pub synthesizer_model: Option<String>,
+}
+
+/// Lifecycle state.
+///
+/// RFC 0096 lifecycle: draft → revised → applied | rejected | archived. Only applied
+/// influences runs; the permitted transitions are listed in the Proposal's x-runtime-rules.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ProposalState {
+    Applied,
+
+    Archived,
+
+    Draft,
+
+    Rejected,
+
+    Revised,
 }
 
 /// Body of POST /v1/host/sample/inquirium/questions/cancel. Closed: a client-submitted shape.
@@ -4087,136 +4235,6 @@ pub enum ApprovalGateState {
     Pending,
 
     Superseded,
-}
-
-/// RFC 0096 reviewable learning: an inert artefact the host synthesised from its own traces,
-/// waiting for human review. Closed: the host serves it, and nothing outside this shape may
-/// influence activation.
-///
-/// The proposal as it now stands (applied, with activation, once installed).
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Proposal {
-    /// Present once the proposal is applied: how it was authorised and what was installed.
-    pub activation: Option<ProposalActivationRecord>,
-
-    /// The proposed artefact, exactly as it would be installed; its shape is selected by kind
-    /// (see the if/then table and x-type-index). Apply installs this payload unchanged (no
-    /// re-synthesis).
-    pub artifact: HashMap<String, Option<serde_json::Value>>,
-
-    /// Creation instant.
-    pub created_at: String,
-
-    /// Ref of an existing artefact this one restates, when duplication detection is on; null or
-    /// absent when none.
-    pub duplicate_of: Option<String>,
-
-    /// Host-issued proposal id.
-    pub id: String,
-
-    /// Which artefact kind the proposal carries; selects the artefact's shape.
-    pub kind: ProposalKind,
-
-    /// The accountable owner: the RFC 0048 identity triple. owner.tenant binds the proposal to
-    /// one tenant (CTI-1): no caller of another tenant can read, revise or apply it.
-    pub owner: ProposalOwner,
-
-    /// Where the proposal came from.
-    pub provenance: ProposalProvenance,
-
-    /// Why the host proposes it. SR-1 safe: no secrets, no PII; the host passes it through its
-    /// redaction chokepoint before it is stored.
-    pub rationale: Option<String>,
-
-    /// Lifecycle state.
-    pub state: ProposalState,
-
-    /// Short human title of the proposal. SR-1 safe: it passes the host's redaction chokepoint
-    /// before it is stored.
-    pub title: Option<String>,
-
-    /// Last transition instant.
-    pub updated_at: Option<String>,
-}
-
-/// Present once the proposal is applied: how it was authorised and what was installed.
-///
-/// How an applied proposal was authorised and what it installed. Closed.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ProposalActivationRecord {
-    /// When the artefact was installed.
-    pub applied_at: String,
-
-    /// The RFC 0051 approval gate that authorised the install (approval-gate only).
-    pub approval_id: Option<String>,
-
-    /// granted, or overridden (an audited override of the gate).
-    pub gate_outcome: Option<GateOutcome>,
-
-    /// Ref of the installed artefact; reading it back gives the artefact last persisted on the
-    /// proposal, byte for byte.
-    pub installed_artifact_ref: String,
-
-    /// The authorisation path used (the mode the host advertises).
-    pub mode: ProposalActivation,
-}
-
-/// granted, or overridden (an audited override of the gate).
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum GateOutcome {
-    Granted,
-
-    Overridden,
-}
-
-/// The accountable owner: the RFC 0048 identity triple. owner.tenant binds the proposal to
-/// one tenant (CTI-1): no caller of another tenant can read, revise or apply it.
-///
-/// RFC 0048 identity triple of the accountable owner. Closed.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct ProposalOwner {
-    /// The principal accountable for the proposal, e.g. user:alice.
-    pub principal: Option<String>,
-
-    /// The tenant the proposal belongs to (CTI-1).
-    pub tenant: String,
-
-    /// The workspace inside the tenant, when the host has workspaces.
-    pub workspace: Option<String>,
-}
-
-/// Where the proposal came from.
-///
-/// The runs the proposal was synthesised from. SR-1 safe. Closed.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ProposalProvenance {
-    /// Ids of the runs whose traces the proposal came from.
-    pub source_run_ids: Vec<String>,
-
-    /// The model (or other synthesiser) the host used, as an opaque label.
-    pub synthesizer_model: Option<String>,
-}
-
-/// Lifecycle state.
-///
-/// RFC 0096 lifecycle: draft → revised → applied | rejected | archived. Only applied
-/// influences runs; the permitted transitions are listed in the Proposal's x-runtime-rules.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ProposalState {
-    Applied,
-
-    Archived,
-
-    Draft,
-
-    Rejected,
-
-    Revised,
 }
 
 /// RFC 0096: the host persisted a new inert proposal. Content-free: identifiers only; the

@@ -7,7 +7,7 @@
 // - Fields a schema leaves open (additionalProperties: true) are dropped on deserialisation: extension data does not survive a round trip.
 // - if/then rules (e.g. "trigger is required when supported is true") and x-runtime-rules are not represented.
 //
-// Top-level types: 158.
+// Top-level types: 159.
 
 // This file was generated from JSON Schema using quicktype, do not modify it directly.
 // To parse the JSON, add this file to your project and do:
@@ -56,6 +56,7 @@
 //   let hostSampleMemorySeedResponse = try HostSampleMemorySeedResponse(json)
 //   let hostSampleProposalGateDecisionRequest = try HostSampleProposalGateDecisionRequest(json)
 //   let hostSampleProposalSynthesizeRequest = try HostSampleProposalSynthesizeRequest(json)
+//   let hostSampleProposalSynthesizeResponse = try HostSampleProposalSynthesizeResponse(json)
 //   let hostSampleQuestionCancelRequest = try HostSampleQuestionCancelRequest(json)
 //   let hostSampleReplayFixtureRequest = try HostSampleReplayFixtureRequest(json)
 //   let hostSampleReplayFixtureResponse = try HostSampleReplayFixtureResponse(json)
@@ -4711,6 +4712,376 @@ extension HostSampleProposalSynthesizeRequest {
     func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
         return String(data: try self.jsonData(), encoding: encoding)
     }
+}
+
+/// Answer of the synthesize seam: the stored draft (strings already redacted) and where its
+/// content-free proposal.created event was appended, so a suite can read the event back.
+/// Open.
+// MARK: - HostSampleProposalSynthesizeResponse
+struct HostSampleProposalSynthesizeResponse: Codable {
+    /// Id of the proposal.created event.
+    let eventID: String?
+    /// The persisted draft.
+    let proposal: Proposal
+    /// The event log (run id) the event was appended to.
+    let runID: String?
+
+    enum CodingKeys: String, CodingKey {
+        case eventID = "eventId"
+        case proposal = "proposal"
+        case runID = "runId"
+    }
+}
+
+// MARK: HostSampleProposalSynthesizeResponse convenience initializers and mutators
+
+extension HostSampleProposalSynthesizeResponse {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(HostSampleProposalSynthesizeResponse.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        eventID: String?? = nil,
+        proposal: Proposal? = nil,
+        runID: String?? = nil
+    ) -> HostSampleProposalSynthesizeResponse {
+        return HostSampleProposalSynthesizeResponse(
+            eventID: eventID ?? self.eventID,
+            proposal: proposal ?? self.proposal,
+            runID: runID ?? self.runID
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// The persisted draft.
+///
+/// RFC 0096 reviewable learning: an inert artefact the host synthesised from its own traces,
+/// waiting for human review. Closed: the host serves it, and nothing outside this shape may
+/// influence activation.
+///
+/// The proposal as it now stands (applied, with activation, once installed).
+// MARK: - Proposal
+struct Proposal: Codable {
+    /// Present once the proposal is applied: how it was authorised and what was installed.
+    let activation: ProposalActivationRecord?
+    /// The proposed artefact, exactly as it would be installed; its shape is selected by kind
+    /// (see the if/then table and x-type-index). Apply installs this payload unchanged (no
+    /// re-synthesis).
+    let artifact: [String: JSONAny]
+    /// Creation instant.
+    let createdAt: Date
+    /// Ref of an existing artefact this one restates, when duplication detection is on; null or
+    /// absent when none.
+    let duplicateOf: String?
+    /// Host-issued proposal id.
+    let id: String
+    /// Which artefact kind the proposal carries; selects the artefact's shape.
+    let kind: ProposalKind
+    /// The accountable owner: the RFC 0048 identity triple. owner.tenant binds the proposal to
+    /// one tenant (CTI-1): no caller of another tenant can read, revise or apply it.
+    let owner: ProposalOwner
+    /// Where the proposal came from.
+    let provenance: ProposalProvenance
+    /// Why the host proposes it. SR-1 safe: no secrets, no PII; the host passes it through its
+    /// redaction chokepoint before it is stored.
+    let rationale: String?
+    /// Lifecycle state.
+    let state: ProposalState
+    /// Short human title of the proposal. SR-1 safe: it passes the host's redaction chokepoint
+    /// before it is stored.
+    let title: String?
+    /// Last transition instant.
+    let updatedAt: Date?
+
+    enum CodingKeys: String, CodingKey {
+        case activation = "activation"
+        case artifact = "artifact"
+        case createdAt = "createdAt"
+        case duplicateOf = "duplicateOf"
+        case id = "id"
+        case kind = "kind"
+        case owner = "owner"
+        case provenance = "provenance"
+        case rationale = "rationale"
+        case state = "state"
+        case title = "title"
+        case updatedAt = "updatedAt"
+    }
+}
+
+// MARK: Proposal convenience initializers and mutators
+
+extension Proposal {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(Proposal.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        activation: ProposalActivationRecord?? = nil,
+        artifact: [String: JSONAny]? = nil,
+        createdAt: Date? = nil,
+        duplicateOf: String?? = nil,
+        id: String? = nil,
+        kind: ProposalKind? = nil,
+        owner: ProposalOwner? = nil,
+        provenance: ProposalProvenance? = nil,
+        rationale: String?? = nil,
+        state: ProposalState? = nil,
+        title: String?? = nil,
+        updatedAt: Date?? = nil
+    ) -> Proposal {
+        return Proposal(
+            activation: activation ?? self.activation,
+            artifact: artifact ?? self.artifact,
+            createdAt: createdAt ?? self.createdAt,
+            duplicateOf: duplicateOf ?? self.duplicateOf,
+            id: id ?? self.id,
+            kind: kind ?? self.kind,
+            owner: owner ?? self.owner,
+            provenance: provenance ?? self.provenance,
+            rationale: rationale ?? self.rationale,
+            state: state ?? self.state,
+            title: title ?? self.title,
+            updatedAt: updatedAt ?? self.updatedAt
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// Present once the proposal is applied: how it was authorised and what was installed.
+///
+/// How an applied proposal was authorised and what it installed. Closed.
+// MARK: - ProposalActivationRecord
+struct ProposalActivationRecord: Codable {
+    /// When the artefact was installed.
+    let appliedAt: Date
+    /// The RFC 0051 approval gate that authorised the install (approval-gate only).
+    let approvalID: String?
+    /// granted, or overridden (an audited override of the gate).
+    let gateOutcome: GateOutcome?
+    /// Ref of the installed artefact; reading it back gives the artefact last persisted on the
+    /// proposal, byte for byte.
+    let installedArtifactRef: String
+    /// The authorisation path used (the mode the host advertises).
+    let mode: ProposalActivation
+
+    enum CodingKeys: String, CodingKey {
+        case appliedAt = "appliedAt"
+        case approvalID = "approvalId"
+        case gateOutcome = "gateOutcome"
+        case installedArtifactRef = "installedArtifactRef"
+        case mode = "mode"
+    }
+}
+
+// MARK: ProposalActivationRecord convenience initializers and mutators
+
+extension ProposalActivationRecord {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(ProposalActivationRecord.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        appliedAt: Date? = nil,
+        approvalID: String?? = nil,
+        gateOutcome: GateOutcome?? = nil,
+        installedArtifactRef: String? = nil,
+        mode: ProposalActivation? = nil
+    ) -> ProposalActivationRecord {
+        return ProposalActivationRecord(
+            appliedAt: appliedAt ?? self.appliedAt,
+            approvalID: approvalID ?? self.approvalID,
+            gateOutcome: gateOutcome ?? self.gateOutcome,
+            installedArtifactRef: installedArtifactRef ?? self.installedArtifactRef,
+            mode: mode ?? self.mode
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// granted, or overridden (an audited override of the gate).
+enum GateOutcome: String, Codable {
+    case granted = "granted"
+    case overridden = "overridden"
+}
+
+/// The accountable owner: the RFC 0048 identity triple. owner.tenant binds the proposal to
+/// one tenant (CTI-1): no caller of another tenant can read, revise or apply it.
+///
+/// RFC 0048 identity triple of the accountable owner. Closed.
+// MARK: - ProposalOwner
+struct ProposalOwner: Codable {
+    /// The principal accountable for the proposal, e.g. user:alice.
+    let principal: String?
+    /// The tenant the proposal belongs to (CTI-1).
+    let tenant: String
+    /// The workspace inside the tenant, when the host has workspaces.
+    let workspace: String?
+
+    enum CodingKeys: String, CodingKey {
+        case principal = "principal"
+        case tenant = "tenant"
+        case workspace = "workspace"
+    }
+}
+
+// MARK: ProposalOwner convenience initializers and mutators
+
+extension ProposalOwner {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(ProposalOwner.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        principal: String?? = nil,
+        tenant: String? = nil,
+        workspace: String?? = nil
+    ) -> ProposalOwner {
+        return ProposalOwner(
+            principal: principal ?? self.principal,
+            tenant: tenant ?? self.tenant,
+            workspace: workspace ?? self.workspace
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// Where the proposal came from.
+///
+/// The runs the proposal was synthesised from. SR-1 safe. Closed.
+// MARK: - ProposalProvenance
+struct ProposalProvenance: Codable {
+    /// Ids of the runs whose traces the proposal came from.
+    let sourceRunIDS: [String]
+    /// The model (or other synthesiser) the host used, as an opaque label.
+    let synthesizerModel: String?
+
+    enum CodingKeys: String, CodingKey {
+        case sourceRunIDS = "sourceRunIds"
+        case synthesizerModel = "synthesizerModel"
+    }
+}
+
+// MARK: ProposalProvenance convenience initializers and mutators
+
+extension ProposalProvenance {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(ProposalProvenance.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        sourceRunIDS: [String]? = nil,
+        synthesizerModel: String?? = nil
+    ) -> ProposalProvenance {
+        return ProposalProvenance(
+            sourceRunIDS: sourceRunIDS ?? self.sourceRunIDS,
+            synthesizerModel: synthesizerModel ?? self.synthesizerModel
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// Lifecycle state.
+///
+/// RFC 0096 lifecycle: draft → revised → applied | rejected | archived. Only applied
+/// influences runs; the permitted transitions are listed in the Proposal's x-runtime-rules.
+enum ProposalState: String, Codable {
+    case applied = "applied"
+    case archived = "archived"
+    case draft = "draft"
+    case rejected = "rejected"
+    case revised = "revised"
 }
 
 /// Body of POST /v1/host/sample/inquirium/questions/cancel. Closed: a client-submitted shape.
@@ -10021,316 +10392,6 @@ enum ApprovalGateState: String, Codable {
     case overridden = "overridden"
     case pending = "pending"
     case superseded = "superseded"
-}
-
-/// RFC 0096 reviewable learning: an inert artefact the host synthesised from its own traces,
-/// waiting for human review. Closed: the host serves it, and nothing outside this shape may
-/// influence activation.
-///
-/// The proposal as it now stands (applied, with activation, once installed).
-// MARK: - Proposal
-struct Proposal: Codable {
-    /// Present once the proposal is applied: how it was authorised and what was installed.
-    let activation: ProposalActivationRecord?
-    /// The proposed artefact, exactly as it would be installed; its shape is selected by kind
-    /// (see the if/then table and x-type-index). Apply installs this payload unchanged (no
-    /// re-synthesis).
-    let artifact: [String: JSONAny]
-    /// Creation instant.
-    let createdAt: Date
-    /// Ref of an existing artefact this one restates, when duplication detection is on; null or
-    /// absent when none.
-    let duplicateOf: String?
-    /// Host-issued proposal id.
-    let id: String
-    /// Which artefact kind the proposal carries; selects the artefact's shape.
-    let kind: ProposalKind
-    /// The accountable owner: the RFC 0048 identity triple. owner.tenant binds the proposal to
-    /// one tenant (CTI-1): no caller of another tenant can read, revise or apply it.
-    let owner: ProposalOwner
-    /// Where the proposal came from.
-    let provenance: ProposalProvenance
-    /// Why the host proposes it. SR-1 safe: no secrets, no PII; the host passes it through its
-    /// redaction chokepoint before it is stored.
-    let rationale: String?
-    /// Lifecycle state.
-    let state: ProposalState
-    /// Short human title of the proposal. SR-1 safe: it passes the host's redaction chokepoint
-    /// before it is stored.
-    let title: String?
-    /// Last transition instant.
-    let updatedAt: Date?
-
-    enum CodingKeys: String, CodingKey {
-        case activation = "activation"
-        case artifact = "artifact"
-        case createdAt = "createdAt"
-        case duplicateOf = "duplicateOf"
-        case id = "id"
-        case kind = "kind"
-        case owner = "owner"
-        case provenance = "provenance"
-        case rationale = "rationale"
-        case state = "state"
-        case title = "title"
-        case updatedAt = "updatedAt"
-    }
-}
-
-// MARK: Proposal convenience initializers and mutators
-
-extension Proposal {
-    init(data: Data) throws {
-        self = try newJSONDecoder().decode(Proposal.self, from: data)
-    }
-
-    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
-        guard let data = json.data(using: encoding) else {
-            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
-        }
-        try self.init(data: data)
-    }
-
-    init(fromURL url: URL) throws {
-        try self.init(data: try Data(contentsOf: url))
-    }
-
-    func with(
-        activation: ProposalActivationRecord?? = nil,
-        artifact: [String: JSONAny]? = nil,
-        createdAt: Date? = nil,
-        duplicateOf: String?? = nil,
-        id: String? = nil,
-        kind: ProposalKind? = nil,
-        owner: ProposalOwner? = nil,
-        provenance: ProposalProvenance? = nil,
-        rationale: String?? = nil,
-        state: ProposalState? = nil,
-        title: String?? = nil,
-        updatedAt: Date?? = nil
-    ) -> Proposal {
-        return Proposal(
-            activation: activation ?? self.activation,
-            artifact: artifact ?? self.artifact,
-            createdAt: createdAt ?? self.createdAt,
-            duplicateOf: duplicateOf ?? self.duplicateOf,
-            id: id ?? self.id,
-            kind: kind ?? self.kind,
-            owner: owner ?? self.owner,
-            provenance: provenance ?? self.provenance,
-            rationale: rationale ?? self.rationale,
-            state: state ?? self.state,
-            title: title ?? self.title,
-            updatedAt: updatedAt ?? self.updatedAt
-        )
-    }
-
-    func jsonData() throws -> Data {
-        return try newJSONEncoder().encode(self)
-    }
-
-    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
-        return String(data: try self.jsonData(), encoding: encoding)
-    }
-}
-
-/// Present once the proposal is applied: how it was authorised and what was installed.
-///
-/// How an applied proposal was authorised and what it installed. Closed.
-// MARK: - ProposalActivationRecord
-struct ProposalActivationRecord: Codable {
-    /// When the artefact was installed.
-    let appliedAt: Date
-    /// The RFC 0051 approval gate that authorised the install (approval-gate only).
-    let approvalID: String?
-    /// granted, or overridden (an audited override of the gate).
-    let gateOutcome: GateOutcome?
-    /// Ref of the installed artefact; reading it back gives the artefact last persisted on the
-    /// proposal, byte for byte.
-    let installedArtifactRef: String
-    /// The authorisation path used (the mode the host advertises).
-    let mode: ProposalActivation
-
-    enum CodingKeys: String, CodingKey {
-        case appliedAt = "appliedAt"
-        case approvalID = "approvalId"
-        case gateOutcome = "gateOutcome"
-        case installedArtifactRef = "installedArtifactRef"
-        case mode = "mode"
-    }
-}
-
-// MARK: ProposalActivationRecord convenience initializers and mutators
-
-extension ProposalActivationRecord {
-    init(data: Data) throws {
-        self = try newJSONDecoder().decode(ProposalActivationRecord.self, from: data)
-    }
-
-    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
-        guard let data = json.data(using: encoding) else {
-            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
-        }
-        try self.init(data: data)
-    }
-
-    init(fromURL url: URL) throws {
-        try self.init(data: try Data(contentsOf: url))
-    }
-
-    func with(
-        appliedAt: Date? = nil,
-        approvalID: String?? = nil,
-        gateOutcome: GateOutcome?? = nil,
-        installedArtifactRef: String? = nil,
-        mode: ProposalActivation? = nil
-    ) -> ProposalActivationRecord {
-        return ProposalActivationRecord(
-            appliedAt: appliedAt ?? self.appliedAt,
-            approvalID: approvalID ?? self.approvalID,
-            gateOutcome: gateOutcome ?? self.gateOutcome,
-            installedArtifactRef: installedArtifactRef ?? self.installedArtifactRef,
-            mode: mode ?? self.mode
-        )
-    }
-
-    func jsonData() throws -> Data {
-        return try newJSONEncoder().encode(self)
-    }
-
-    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
-        return String(data: try self.jsonData(), encoding: encoding)
-    }
-}
-
-/// granted, or overridden (an audited override of the gate).
-enum GateOutcome: String, Codable {
-    case granted = "granted"
-    case overridden = "overridden"
-}
-
-/// The accountable owner: the RFC 0048 identity triple. owner.tenant binds the proposal to
-/// one tenant (CTI-1): no caller of another tenant can read, revise or apply it.
-///
-/// RFC 0048 identity triple of the accountable owner. Closed.
-// MARK: - ProposalOwner
-struct ProposalOwner: Codable {
-    /// The principal accountable for the proposal, e.g. user:alice.
-    let principal: String?
-    /// The tenant the proposal belongs to (CTI-1).
-    let tenant: String
-    /// The workspace inside the tenant, when the host has workspaces.
-    let workspace: String?
-
-    enum CodingKeys: String, CodingKey {
-        case principal = "principal"
-        case tenant = "tenant"
-        case workspace = "workspace"
-    }
-}
-
-// MARK: ProposalOwner convenience initializers and mutators
-
-extension ProposalOwner {
-    init(data: Data) throws {
-        self = try newJSONDecoder().decode(ProposalOwner.self, from: data)
-    }
-
-    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
-        guard let data = json.data(using: encoding) else {
-            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
-        }
-        try self.init(data: data)
-    }
-
-    init(fromURL url: URL) throws {
-        try self.init(data: try Data(contentsOf: url))
-    }
-
-    func with(
-        principal: String?? = nil,
-        tenant: String? = nil,
-        workspace: String?? = nil
-    ) -> ProposalOwner {
-        return ProposalOwner(
-            principal: principal ?? self.principal,
-            tenant: tenant ?? self.tenant,
-            workspace: workspace ?? self.workspace
-        )
-    }
-
-    func jsonData() throws -> Data {
-        return try newJSONEncoder().encode(self)
-    }
-
-    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
-        return String(data: try self.jsonData(), encoding: encoding)
-    }
-}
-
-/// Where the proposal came from.
-///
-/// The runs the proposal was synthesised from. SR-1 safe. Closed.
-// MARK: - ProposalProvenance
-struct ProposalProvenance: Codable {
-    /// Ids of the runs whose traces the proposal came from.
-    let sourceRunIDS: [String]
-    /// The model (or other synthesiser) the host used, as an opaque label.
-    let synthesizerModel: String?
-
-    enum CodingKeys: String, CodingKey {
-        case sourceRunIDS = "sourceRunIds"
-        case synthesizerModel = "synthesizerModel"
-    }
-}
-
-// MARK: ProposalProvenance convenience initializers and mutators
-
-extension ProposalProvenance {
-    init(data: Data) throws {
-        self = try newJSONDecoder().decode(ProposalProvenance.self, from: data)
-    }
-
-    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
-        guard let data = json.data(using: encoding) else {
-            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
-        }
-        try self.init(data: data)
-    }
-
-    init(fromURL url: URL) throws {
-        try self.init(data: try Data(contentsOf: url))
-    }
-
-    func with(
-        sourceRunIDS: [String]? = nil,
-        synthesizerModel: String?? = nil
-    ) -> ProposalProvenance {
-        return ProposalProvenance(
-            sourceRunIDS: sourceRunIDS ?? self.sourceRunIDS,
-            synthesizerModel: synthesizerModel ?? self.synthesizerModel
-        )
-    }
-
-    func jsonData() throws -> Data {
-        return try newJSONEncoder().encode(self)
-    }
-
-    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
-        return String(data: try self.jsonData(), encoding: encoding)
-    }
-}
-
-/// Lifecycle state.
-///
-/// RFC 0096 lifecycle: draft → revised → applied | rejected | archived. Only applied
-/// influences runs; the permitted transitions are listed in the Proposal's x-runtime-rules.
-enum ProposalState: String, Codable {
-    case applied = "applied"
-    case archived = "archived"
-    case draft = "draft"
-    case rejected = "rejected"
-    case revised = "revised"
 }
 
 /// RFC 0096: the host persisted a new inert proposal. Content-free: identifiers only; the

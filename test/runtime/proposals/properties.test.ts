@@ -45,7 +45,7 @@ async function play(mode: 'approval-gate' | 'direct-rbac', sequence: readonly Op
       else if (o.op === 'archive') await s.service.archive(actor(), ids[o.i % ids.length]!);
       else if (o.op === 'apply') { const g = (await s.service.apply(scoped, ids[o.i % ids.length]!)).gate; if (g) gates.push(g.approvalId); }
       else if (o.op === 'applyWithoutScope') await s.service.apply(actor(), ids[o.i % ids.length]!);
-      else if (gates.length > 0) await s.service.decide(gates[o.i % gates.length]!, o.decision, { decidedBy: 'approver', reason: 'audited' });
+      else if (o.op === 'decide' && gates.length > 0) await s.service.decide(gates[o.i % gates.length]!, o.decision, { decidedBy: 'approver', reason: 'audited' });
     } catch (e) {
       // Refusals (illegal transitions, missing scope, stale gates) are part of the sequence; anything else is a bug.
       expect([403, 404, 409]).toContain((e as { status?: number }).status);

@@ -8,7 +8,7 @@
 // - if/then rules (e.g. "trigger is required when supported is true") and x-runtime-rules are not represented.
 // - Optional scalar fields use pointers with omitempty; absent optional arrays and objects are written back as null (post-processing keeps empty [] and {} instead of dropping them).
 //
-// Top-level types: 158.
+// Top-level types: 159.
 
 // Code generated from JSON Schema using quicktype. DO NOT EDIT.
 // To parse and unparse this JSON data, add this code to your project and do:
@@ -144,6 +144,9 @@
 //
 //    hostSampleProposalSynthesizeRequest, err := UnmarshalHostSampleProposalSynthesizeRequest(bytes)
 //    bytes, err = hostSampleProposalSynthesizeRequest.Marshal()
+//
+//    hostSampleProposalSynthesizeResponse, err := UnmarshalHostSampleProposalSynthesizeResponse(bytes)
+//    bytes, err = hostSampleProposalSynthesizeResponse.Marshal()
 //
 //    hostSampleQuestionCancelRequest, err := UnmarshalHostSampleQuestionCancelRequest(bytes)
 //    bytes, err = hostSampleQuestionCancelRequest.Marshal()
@@ -932,6 +935,16 @@ func UnmarshalHostSampleProposalSynthesizeRequest(data []byte) (HostSamplePropos
 }
 
 func (r *HostSampleProposalSynthesizeRequest) Marshal() ([]byte, error) {
+	return json.Marshal(r)
+}
+
+func UnmarshalHostSampleProposalSynthesizeResponse(data []byte) (HostSampleProposalSynthesizeResponse, error) {
+	var r HostSampleProposalSynthesizeResponse
+	err := json.Unmarshal(data, &r)
+	return r, err
+}
+
+func (r *HostSampleProposalSynthesizeResponse) Marshal() ([]byte, error) {
 	return json.Marshal(r)
 }
 
@@ -3065,6 +3078,98 @@ type HostSampleProposalSynthesizeRequest struct {
 	Title                                                                              *string                `json:"title,omitempty"`
 }
 
+// Answer of the synthesize seam: the stored draft (strings already redacted) and where its
+// content-free proposal.created event was appended, so a suite can read the event back.
+// Open.
+type HostSampleProposalSynthesizeResponse struct {
+	// Id of the proposal.created event.                         
+	EventID                                             *string  `json:"eventId,omitempty"`
+	// The persisted draft.                                      
+	Proposal                                            Proposal `json:"proposal"`
+	// The event log (run id) the event was appended to.         
+	RunID                                               *string  `json:"runId,omitempty"`
+}
+
+// The persisted draft.
+//
+// RFC 0096 reviewable learning: an inert artefact the host synthesised from its own traces,
+// waiting for human review. Closed: the host serves it, and nothing outside this shape may
+// influence activation.
+//
+// The proposal as it now stands (applied, with activation, once installed).
+type Proposal struct {
+	// Present once the proposal is applied: how it was authorised and what was installed.                               
+	Activation                                                                                 *ProposalActivationRecord `json:"activation,omitempty"`
+	// The proposed artefact, exactly as it would be installed; its shape is selected by kind                            
+	// (see the if/then table and x-type-index). Apply installs this payload unchanged (no                               
+	// re-synthesis).                                                                                                    
+	Artifact                                                                                   map[string]interface{}    `json:"artifact"`
+	// Creation instant.                                                                                                 
+	CreatedAt                                                                                  time.Time                 `json:"createdAt"`
+	// Ref of an existing artefact this one restates, when duplication detection is on; null or                          
+	// absent when none.                                                                                                 
+	DuplicateOf                                                                                *string                   `json:"duplicateOf"`
+	// Host-issued proposal id.                                                                                          
+	ID                                                                                         string                    `json:"id"`
+	// Which artefact kind the proposal carries; selects the artefact's shape.                                           
+	Kind                                                                                       ProposalKind              `json:"kind"`
+	// The accountable owner: the RFC 0048 identity triple. owner.tenant binds the proposal to                           
+	// one tenant (CTI-1): no caller of another tenant can read, revise or apply it.                                     
+	Owner                                                                                      ProposalOwner             `json:"owner"`
+	// Where the proposal came from.                                                                                     
+	Provenance                                                                                 ProposalProvenance        `json:"provenance"`
+	// Why the host proposes it. SR-1 safe: no secrets, no PII; the host passes it through its                           
+	// redaction chokepoint before it is stored.                                                                         
+	Rationale                                                                                  *string                   `json:"rationale,omitempty"`
+	// Lifecycle state.                                                                                                  
+	State                                                                                      ProposalState             `json:"state"`
+	// Short human title of the proposal. SR-1 safe: it passes the host's redaction chokepoint                           
+	// before it is stored.                                                                                              
+	Title                                                                                      *string                   `json:"title,omitempty"`
+	// Last transition instant.                                                                                          
+	UpdatedAt                                                                                  *time.Time                `json:"updatedAt,omitempty"`
+}
+
+// Present once the proposal is applied: how it was authorised and what was installed.
+//
+// How an applied proposal was authorised and what it installed. Closed.
+type ProposalActivationRecord struct {
+	// When the artefact was installed.                                                                          
+	AppliedAt                                                                                 time.Time          `json:"appliedAt"`
+	// The RFC 0051 approval gate that authorised the install (approval-gate only).                              
+	ApprovalID                                                                                *string            `json:"approvalId,omitempty"`
+	// granted, or overridden (an audited override of the gate).                                                 
+	GateOutcome                                                                               *GateOutcome       `json:"gateOutcome,omitempty"`
+	// Ref of the installed artefact; reading it back gives the artefact last persisted on the                   
+	// proposal, byte for byte.                                                                                  
+	InstalledArtifactRef                                                                      string             `json:"installedArtifactRef"`
+	// The authorisation path used (the mode the host advertises).                                               
+	Mode                                                                                      ProposalActivation `json:"mode"`
+}
+
+// The accountable owner: the RFC 0048 identity triple. owner.tenant binds the proposal to
+// one tenant (CTI-1): no caller of another tenant can read, revise or apply it.
+//
+// RFC 0048 identity triple of the accountable owner. Closed.
+type ProposalOwner struct {
+	// The principal accountable for the proposal, e.g. user:alice.          
+	Principal                                                        *string `json:"principal,omitempty"`
+	// The tenant the proposal belongs to (CTI-1).                           
+	Tenant                                                           string  `json:"tenant"`
+	// The workspace inside the tenant, when the host has workspaces.        
+	Workspace                                                        *string `json:"workspace,omitempty"`
+}
+
+// Where the proposal came from.
+//
+// The runs the proposal was synthesised from. SR-1 safe. Closed.
+type ProposalProvenance struct {
+	// Ids of the runs whose traces the proposal came from.                        
+	SourceRunIDS                                                          []string `json:"sourceRunIds"`
+	// The model (or other synthesiser) the host used, as an opaque label.         
+	SynthesizerModel                                                      *string  `json:"synthesizerModel,omitempty"`
+}
+
 // Body of POST /v1/host/sample/inquirium/questions/cancel. Closed: a client-submitted shape.
 type HostSampleQuestionCancelRequest struct {
 	// Ref of the question to cancel.       
@@ -4338,84 +4443,6 @@ type ApprovalGate struct {
 	State                                                                                       ApprovalGateState `json:"state"`
 }
 
-// RFC 0096 reviewable learning: an inert artefact the host synthesised from its own traces,
-// waiting for human review. Closed: the host serves it, and nothing outside this shape may
-// influence activation.
-//
-// The proposal as it now stands (applied, with activation, once installed).
-type Proposal struct {
-	// Present once the proposal is applied: how it was authorised and what was installed.                               
-	Activation                                                                                 *ProposalActivationRecord `json:"activation,omitempty"`
-	// The proposed artefact, exactly as it would be installed; its shape is selected by kind                            
-	// (see the if/then table and x-type-index). Apply installs this payload unchanged (no                               
-	// re-synthesis).                                                                                                    
-	Artifact                                                                                   map[string]interface{}    `json:"artifact"`
-	// Creation instant.                                                                                                 
-	CreatedAt                                                                                  time.Time                 `json:"createdAt"`
-	// Ref of an existing artefact this one restates, when duplication detection is on; null or                          
-	// absent when none.                                                                                                 
-	DuplicateOf                                                                                *string                   `json:"duplicateOf"`
-	// Host-issued proposal id.                                                                                          
-	ID                                                                                         string                    `json:"id"`
-	// Which artefact kind the proposal carries; selects the artefact's shape.                                           
-	Kind                                                                                       ProposalKind              `json:"kind"`
-	// The accountable owner: the RFC 0048 identity triple. owner.tenant binds the proposal to                           
-	// one tenant (CTI-1): no caller of another tenant can read, revise or apply it.                                     
-	Owner                                                                                      ProposalOwner             `json:"owner"`
-	// Where the proposal came from.                                                                                     
-	Provenance                                                                                 ProposalProvenance        `json:"provenance"`
-	// Why the host proposes it. SR-1 safe: no secrets, no PII; the host passes it through its                           
-	// redaction chokepoint before it is stored.                                                                         
-	Rationale                                                                                  *string                   `json:"rationale,omitempty"`
-	// Lifecycle state.                                                                                                  
-	State                                                                                      ProposalState             `json:"state"`
-	// Short human title of the proposal. SR-1 safe: it passes the host's redaction chokepoint                           
-	// before it is stored.                                                                                              
-	Title                                                                                      *string                   `json:"title,omitempty"`
-	// Last transition instant.                                                                                          
-	UpdatedAt                                                                                  *time.Time                `json:"updatedAt,omitempty"`
-}
-
-// Present once the proposal is applied: how it was authorised and what was installed.
-//
-// How an applied proposal was authorised and what it installed. Closed.
-type ProposalActivationRecord struct {
-	// When the artefact was installed.                                                                          
-	AppliedAt                                                                                 time.Time          `json:"appliedAt"`
-	// The RFC 0051 approval gate that authorised the install (approval-gate only).                              
-	ApprovalID                                                                                *string            `json:"approvalId,omitempty"`
-	// granted, or overridden (an audited override of the gate).                                                 
-	GateOutcome                                                                               *GateOutcome       `json:"gateOutcome,omitempty"`
-	// Ref of the installed artefact; reading it back gives the artefact last persisted on the                   
-	// proposal, byte for byte.                                                                                  
-	InstalledArtifactRef                                                                      string             `json:"installedArtifactRef"`
-	// The authorisation path used (the mode the host advertises).                                               
-	Mode                                                                                      ProposalActivation `json:"mode"`
-}
-
-// The accountable owner: the RFC 0048 identity triple. owner.tenant binds the proposal to
-// one tenant (CTI-1): no caller of another tenant can read, revise or apply it.
-//
-// RFC 0048 identity triple of the accountable owner. Closed.
-type ProposalOwner struct {
-	// The principal accountable for the proposal, e.g. user:alice.          
-	Principal                                                        *string `json:"principal,omitempty"`
-	// The tenant the proposal belongs to (CTI-1).                           
-	Tenant                                                           string  `json:"tenant"`
-	// The workspace inside the tenant, when the host has workspaces.        
-	Workspace                                                        *string `json:"workspace,omitempty"`
-}
-
-// Where the proposal came from.
-//
-// The runs the proposal was synthesised from. SR-1 safe. Closed.
-type ProposalProvenance struct {
-	// Ids of the runs whose traces the proposal came from.                        
-	SourceRunIDS                                                          []string `json:"sourceRunIds"`
-	// The model (or other synthesiser) the host used, as an opaque label.         
-	SynthesizerModel                                                      *string  `json:"synthesizerModel,omitempty"`
-}
-
 // RFC 0096: the host persisted a new inert proposal. Content-free: identifiers only; the
 // artefact, title and rationale stay behind the authenticated proposal read (propertyNames
 // refuses them). Open to other additive fields.
@@ -5020,6 +5047,28 @@ const (
 	DecisionOverridden Decision = "overridden"
 )
 
+// granted, or overridden (an audited override of the gate).
+type GateOutcome string
+
+const (
+	GateOutcomeGranted    GateOutcome = "granted"
+	GateOutcomeOverridden GateOutcome = "overridden"
+)
+
+// Lifecycle state.
+//
+// RFC 0096 lifecycle: draft → revised → applied | rejected | archived. Only applied
+// influences runs; the permitted transitions are listed in the Proposal's x-runtime-rules.
+type ProposalState string
+
+const (
+	Applied               ProposalState = "applied"
+	Archived              ProposalState = "archived"
+	Draft                 ProposalState = "draft"
+	ProposalStateRejected ProposalState = "rejected"
+	Revised               ProposalState = "revised"
+)
+
 // Egress for community data.
 //
 // Whether data of a label may leave the node: deny, or allow only toward a remote runtime
@@ -5475,28 +5524,6 @@ const (
 	StateDenied      ApprovalGateState = "denied"
 	StateGranted     ApprovalGateState = "granted"
 	StateOverridden  ApprovalGateState = "overridden"
-)
-
-// granted, or overridden (an audited override of the gate).
-type GateOutcome string
-
-const (
-	GateOutcomeGranted    GateOutcome = "granted"
-	GateOutcomeOverridden GateOutcome = "overridden"
-)
-
-// Lifecycle state.
-//
-// RFC 0096 lifecycle: draft → revised → applied | rejected | archived. Only applied
-// influences runs; the permitted transitions are listed in the Proposal's x-runtime-rules.
-type ProposalState string
-
-const (
-	Applied               ProposalState = "applied"
-	Archived              ProposalState = "archived"
-	Draft                 ProposalState = "draft"
-	ProposalStateRejected ProposalState = "rejected"
-	Revised               ProposalState = "revised"
 )
 
 // retention_expired: the source run is past its retention window; event_log_unavailable:
