@@ -13,3 +13,7 @@ export const v2WithMemory = (d: Discovery) => executionModelV2(d) ?? longTerm(d)
 export const inquiriumGenerate = (d: Discovery) => need(get(d, 'inquirium.generate.supported') === true, 'inquirium.generate.supported is not true');
 export const inquiriumQuestions = (d: Discovery) => need(get(d, 'inquirium.operatorQuestions.supported') === true, 'inquirium.operatorQuestions.supported is not true');
 export const both = (...gs: ((d: Discovery) => string | undefined)[]) => (d: Discovery) => gs.map((g) => g(d)).find((r) => r !== undefined);
+export const proposals = (d: Discovery) => need(Array.isArray(get(d, 'agents.proposals.artifactKinds')) && typeof get(d, 'agents.proposals.activation') === 'string', 'agents.proposals (artifactKinds, activation) is not advertised');
+export const proposalsAgentPacks = (d: Discovery) => proposals(d) ?? need((get(d, 'agents.proposals.artifactKinds') as string[]).includes('agent-pack'), 'agents.proposals.artifactKinds does not include agent-pack');
+export const manifestRuntime = (d: Discovery) => need(get(d, 'agents.manifestRuntime.supported') === true, 'agents.manifestRuntime.supported is not true');
+export const memorySupported = (d: Discovery) => need(get(d, 'memory.supported') === true, 'memory.supported is not true');

@@ -54,6 +54,10 @@ describe('mutation checks: a broken host makes the matching scenario fail', () =
     ['crossTenantRead', 'agent-memory-cross-tenant-isolation'],
     ['ignoreTtl', 'agent-memory-ttl-expiry'],
     ['forkReadsLive', 'replay-memory-snapshot'],
+    ['applyWithoutGate', 'proposal-reviewable-learning'],
+    ['resynthesizeOnApply', 'proposal-reviewable-learning'],
+    ['draftInfluencesRun', 'proposal-reviewable-learning'],
+    ['silentMemoryDegradation', 'memory-degraded-projection'],
   ];
   for (const [mutation, scenarioId] of cases) {
     it(`${mutation} → ${scenarioId} fails`, async () => {
