@@ -94,3 +94,17 @@ describe('§C rule 2: a degraded agent stays listed (observable, never hidden)',
     expect(rt.discovery().agents?.manifestRuntime).toEqual({ supported: true });
   });
 });
+
+describe('§C: forget is a host-managed mutation outside the replay envelope', () => {
+  it('after a forget, live memory no longer has the entry, but a fork of the run that read it still reads it from the recorded snapshot', async () => {
+    const rt = createOpenwopRuntime();
+    const memoryRef = 'mem://acme/notes';
+    const run = rt.startRun({ workflowId: 'w', memoryRef });
+    rt.asRun(run.runId, () => rt.writer.put(memoryRef, { content: 'Alice prefers e-mail.', tags: ['subject:alice'] }, { tenant: 'acme', runId: run.runId }));
+    const at = rt.log.lastSequence(run.runId);
+    expect(rt.writer.forget('acme', 'subject:alice')).toBe(1);
+    expect(await rt.adapterFor('acme').list(memoryRef)).toEqual([]);
+    const { view } = rt.fork(run.runId, at);
+    expect((await view.list(memoryRef)).map((e) => e.content)).toEqual(['Alice prefers e-mail.']);
+  });
+});
