@@ -32,6 +32,7 @@ import { registerDistillSchedules } from './routes/distill-schedules.ts';
 import { registerAgents } from './routes/agents.ts';
 import { registerProposals } from './routes/proposals.ts';
 import { ROUTES } from './seam-catalogue.ts';
+import type { ProposalActivationPolicy } from '../proposals/service.ts';
 import { connectionCapResponse, markDroppedRequests } from './connection-cap.ts';
 import { DEFAULT_LIMITS, jsonDeeperThan, resolveLimits, timeoutCheckIntervalMs, type HostLimits } from './limits.ts';
 
@@ -61,6 +62,8 @@ export interface HostOptions {
    * tests drive schedules through the tick seam.
    */
   readonly scheduleTickMs?: number;
+  /** How applying an RFC 0096 proposal is authorised on a runtime this host builds (default: an approval gate). */
+  readonly proposalActivation?: ProposalActivationPolicy;
 }
 
 /** The keys of `o`: its credentials, plus the development token as an operator key. */
@@ -90,6 +93,7 @@ export async function createHost(o: HostOptions): Promise<{ app: FastifyInstance
   const openwop = o.openwop ?? createOpenwopRuntime({
     host: { name: HOST_NAME, version: HOST_VERSION },
     distillSchedulesPerTenant: limits.distillSchedulesPerTenant,
+    ...(o.proposalActivation !== undefined ? { proposalActivation: o.proposalActivation } : {}),
     secretRegistries: { maxLiveRunsPerTenant: limits.liveRunsPerTenant, maxSecretsPerRun: limits.secretsPerRun, maxSecretCharsPerTenant: limits.secretCharsPerTenant, idleTtlMs: limits.secretRegistryIdleMs },
     ...(o.clock ? { clock: o.clock } : {}), ...(o.ids ? { ids: o.ids } : {}),
   });

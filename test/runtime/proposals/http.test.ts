@@ -8,7 +8,6 @@ import { validateAgentInventoryResponse, validateErrorEnvelope } from '../../../
 import { Credentials, parseApiKeysEnv } from '../../../runtime/host/auth.ts';
 import { createHost } from '../../../runtime/host/server.ts';
 import { ROUTES, targetOf, type CatalogueRoute } from '../../../runtime/host/seam-catalogue.ts';
-import { createOpenwopRuntime } from '../../../runtime/openwop/index.ts';
 import { BUILT_IN_AGENTS } from '../../../runtime/openwop/agent-inventory.ts';
 
 const KEY_A = 'tenant-a-key-0123456789abcdef';
@@ -19,8 +18,7 @@ let app: FastifyInstance | undefined;
 afterEach(async () => { await app?.close(); app = undefined; });
 
 async function host(activation?: 'direct-rbac') {
-  const openwop = activation === undefined ? undefined : createOpenwopRuntime({ proposalActivation: { mode: activation } });
-  app = (await createHost({ credentials: credentials(), ...(openwop !== undefined ? { openwop } : {}) })).app;
+  app = (await createHost({ credentials: credentials(), ...(activation !== undefined ? { proposalActivation: { mode: activation } } : {}) })).app;
   const as = async (key: string, route: CatalogueRoute, target: Parameters<typeof targetOf>[1] = {}, body?: unknown) => {
     const res = await app!.inject({ method: route.method, url: targetOf(route, target), headers: { authorization: `Bearer ${key}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) }, ...(body !== undefined ? { payload: JSON.stringify(body) } : {}) });
     return { status: res.statusCode, body: res.json() as Record<string, any> };
