@@ -21,7 +21,7 @@ export interface HttpResult<T = unknown> {
 export class HttpClient {
   constructor(private readonly config: SuiteConfig) {}
 
-  async request<T = unknown>(method: 'GET' | 'POST', path: string, body?: unknown, schema?: SchemaValidator): Promise<HttpResult<T>> {
+  async request<T = unknown>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown, schema?: SchemaValidator): Promise<HttpResult<T>> {
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), this.config.timeoutMs);
     try {

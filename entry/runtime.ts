@@ -1,8 +1,8 @@
 /**
  * `wopkit/runtime` — the reference runtime as a library: the wired OpenWOP runtime (`createOpenwopRuntime`) and
  * Inquirium runtime (`createInquiriumRuntime`), and the modules they are built from — memory adapter and store,
- * SR-1 redaction, compaction, distillation, consolidation, commitments, multi-agent, the run-event log, clocks
- * and id sources.
+ * SR-1 redaction, compaction, distillation, consolidation, commitments, multi-agent, RFC 0096 proposals, the RFC 0080
+ * §C degraded-memory projection, the run-event log, clocks and id sources.
  */
 export * from '../runtime/openwop/index.ts';
 export * from '../runtime/inquirium/index.ts';
@@ -16,6 +16,7 @@ export * from '../runtime/memory/memory-ref.ts';
 export * from '../runtime/memory/read-snapshots.ts';
 export * from '../runtime/memory/store.ts';
 export * from '../runtime/memory/writer.ts';
+export * from '../runtime/memory/degraded.ts';
 export * from '../runtime/redaction/chokepoint.ts';
 export * from '../runtime/redaction/secret-registry.ts';
 export * from '../runtime/compaction/compactor.ts';
@@ -31,6 +32,11 @@ export * from '../runtime/commitments/inference.ts';
 export * from '../runtime/multi-agent/escalation.ts';
 export * from '../runtime/multi-agent/replay-snapshots.ts';
 export * from '../runtime/multi-agent/sub-run-memory.ts';
+export * from '../runtime/proposals/lifecycle.ts';
+export * from '../runtime/proposals/service.ts';
+export * from '../runtime/proposals/store.ts';
+export * from '../runtime/proposals/errors.ts';
+export * from '../runtime/openwop/agent-inventory.ts';
 export * from '../runtime/events/log.ts';
 export * from '../runtime/events/validate.ts';
 // Both sides name a type EscalationDecision: the multi-agent one (supervisor confidence floor) keeps the plain name,

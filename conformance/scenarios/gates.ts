@@ -20,3 +20,7 @@ export const fixtures = (...ids: string[]) => (d: Discovery) => {
   const missing = ids.filter((id) => !advertised.includes(id));
   return need(missing.length === 0, `discovery fixtures does not list ${missing.join(', ')} (seed them: OPENWOP_CONFORMANCE_SEED=true)`);
 };
+export const proposals = (d: Discovery) => need(Array.isArray(get(d, 'agents.proposals.artifactKinds')) && typeof get(d, 'agents.proposals.activation') === 'string', 'agents.proposals (artifactKinds, activation) is not advertised');
+export const proposalsAgentPacks = (d: Discovery) => proposals(d) ?? need((get(d, 'agents.proposals.artifactKinds') as string[]).includes('agent-pack'), 'agents.proposals.artifactKinds does not include agent-pack');
+export const manifestRuntime = (d: Discovery) => need(get(d, 'agents.manifestRuntime.supported') === true, 'agents.manifestRuntime.supported is not true');
+export const memorySupported = (d: Discovery) => need(get(d, 'memory.supported') === true, 'memory.supported is not true');

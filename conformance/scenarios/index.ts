@@ -7,5 +7,7 @@ import { inquiriumScenarios } from './inquirium.ts';
 import { memoryScenarios } from './memory.ts';
 import { multiAgentScenarios } from './multi-agent.ts';
 import { rfc0068Scenarios } from './rfc0068.ts';
+import { rfc0080Scenarios } from './rfc0080.ts';
+import { rfc0096Scenarios } from './rfc0096.ts';
 
-export const SCENARIOS: readonly Scenario[] = [...rfc0068Scenarios, ...compactionScenarios, ...distillationScenarios, ...multiAgentScenarios, ...memoryScenarios, ...fixtureRunScenarios, ...inquiriumScenarios];
+export const SCENARIOS: readonly Scenario[] = [...rfc0068Scenarios, ...compactionScenarios, ...distillationScenarios, ...multiAgentScenarios, ...memoryScenarios, ...fixtureRunScenarios, ...rfc0080Scenarios, ...rfc0096Scenarios, ...inquiriumScenarios];

@@ -42,6 +42,24 @@ export function toFailures(errors: readonly ValidatorError[] | null | undefined)
   });
 }
 
+/** True when `value` is a valid AgentInventoryEntry (schemas/openwop/v1/agent-inventory-response.schema.json#/$defs/AgentInventoryEntry). */
+export function isAgentInventoryEntry(value: unknown): value is T.AgentInventoryEntry {
+  return V.validateAgentInventoryEntry(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid AgentInventoryEntry. */
+export function assertAgentInventoryEntry(value: unknown): asserts value is T.AgentInventoryEntry {
+  if (!V.validateAgentInventoryEntry(value)) throw new ValidationError("AgentInventoryEntry", toFailures(V.validateAgentInventoryEntry.errors));
+}
+
+/** True when `value` is a valid AgentInventoryResponse (schemas/openwop/v1/agent-inventory-response.schema.json). */
+export function isAgentInventoryResponse(value: unknown): value is T.AgentInventoryResponse {
+  return V.validateAgentInventoryResponse(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid AgentInventoryResponse. */
+export function assertAgentInventoryResponse(value: unknown): asserts value is T.AgentInventoryResponse {
+  if (!V.validateAgentInventoryResponse(value)) throw new ValidationError("AgentInventoryResponse", toFailures(V.validateAgentInventoryResponse.errors));
+}
+
 /** True when `value` is a valid AgentMemoryConsolidatedPayload (schemas/openwop/v1/run-event-payloads.schema.json#/$defs/agentMemoryConsolidated). */
 export function isAgentMemoryConsolidatedPayload(value: unknown): value is T.AgentMemoryConsolidatedPayload {
   return V.validateAgentMemoryConsolidatedPayload(value);
@@ -67,6 +85,15 @@ export function isAgentsCapability(value: unknown): value is T.AgentsCapability 
 /** Throws a ValidationError listing every failure unless `value` is a valid AgentsCapability. */
 export function assertAgentsCapability(value: unknown): asserts value is T.AgentsCapability {
   if (!V.validateAgentsCapability(value)) throw new ValidationError("AgentsCapability", toFailures(V.validateAgentsCapability.errors));
+}
+
+/** True when `value` is a valid ApprovalGate (schemas/openwop/v1/proposal-apply-response.schema.json#/$defs/ApprovalGate). */
+export function isApprovalGate(value: unknown): value is T.ApprovalGate {
+  return V.validateApprovalGate(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid ApprovalGate. */
+export function assertApprovalGate(value: unknown): asserts value is T.ApprovalGate {
+  if (!V.validateApprovalGate(value)) throw new ValidationError("ApprovalGate", toFailures(V.validateApprovalGate.errors));
 }
 
 /** True when `value` is a valid AttributionCapability (schemas/openwop/v1/capabilities.schema.json#/$defs/AttributionCapability). */
@@ -454,6 +481,33 @@ export function isHostSampleMemorySeedResponse(value: unknown): value is T.HostS
 /** Throws a ValidationError listing every failure unless `value` is a valid HostSampleMemorySeedResponse. */
 export function assertHostSampleMemorySeedResponse(value: unknown): asserts value is T.HostSampleMemorySeedResponse {
   if (!V.validateHostSampleMemorySeedResponse(value)) throw new ValidationError("HostSampleMemorySeedResponse", toFailures(V.validateHostSampleMemorySeedResponse.errors));
+}
+
+/** True when `value` is a valid HostSampleProposalGateDecisionRequest (schemas/openwop/v1/host-sample-proposal-gate-decision-request.schema.json). */
+export function isHostSampleProposalGateDecisionRequest(value: unknown): value is T.HostSampleProposalGateDecisionRequest {
+  return V.validateHostSampleProposalGateDecisionRequest(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid HostSampleProposalGateDecisionRequest. */
+export function assertHostSampleProposalGateDecisionRequest(value: unknown): asserts value is T.HostSampleProposalGateDecisionRequest {
+  if (!V.validateHostSampleProposalGateDecisionRequest(value)) throw new ValidationError("HostSampleProposalGateDecisionRequest", toFailures(V.validateHostSampleProposalGateDecisionRequest.errors));
+}
+
+/** True when `value` is a valid HostSampleProposalSynthesizeRequest (schemas/openwop/v1/host-sample-proposal-synthesize-request.schema.json). */
+export function isHostSampleProposalSynthesizeRequest(value: unknown): value is T.HostSampleProposalSynthesizeRequest {
+  return V.validateHostSampleProposalSynthesizeRequest(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid HostSampleProposalSynthesizeRequest. */
+export function assertHostSampleProposalSynthesizeRequest(value: unknown): asserts value is T.HostSampleProposalSynthesizeRequest {
+  if (!V.validateHostSampleProposalSynthesizeRequest(value)) throw new ValidationError("HostSampleProposalSynthesizeRequest", toFailures(V.validateHostSampleProposalSynthesizeRequest.errors));
+}
+
+/** True when `value` is a valid HostSampleProposalSynthesizeResponse (schemas/openwop/v1/host-sample-proposal-synthesize-response.schema.json). */
+export function isHostSampleProposalSynthesizeResponse(value: unknown): value is T.HostSampleProposalSynthesizeResponse {
+  return V.validateHostSampleProposalSynthesizeResponse(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid HostSampleProposalSynthesizeResponse. */
+export function assertHostSampleProposalSynthesizeResponse(value: unknown): asserts value is T.HostSampleProposalSynthesizeResponse {
+  if (!V.validateHostSampleProposalSynthesizeResponse(value)) throw new ValidationError("HostSampleProposalSynthesizeResponse", toFailures(V.validateHostSampleProposalSynthesizeResponse.errors));
 }
 
 /** True when `value` is a valid HostSampleQuestionCancelRequest (schemas/openwop/v1/host-sample-question-cancel-request.schema.json). */
@@ -1302,6 +1356,15 @@ export function assertInterruptResolvedPayload(value: unknown): asserts value is
   if (!V.validateInterruptResolvedPayload(value)) throw new ValidationError("InterruptResolvedPayload", toFailures(V.validateInterruptResolvedPayload.errors));
 }
 
+/** True when `value` is a valid ManifestRuntimeCapability (schemas/openwop/v1/capabilities.schema.json#/$defs/ManifestRuntimeCapability). */
+export function isManifestRuntimeCapability(value: unknown): value is T.ManifestRuntimeCapability {
+  return V.validateManifestRuntimeCapability(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid ManifestRuntimeCapability. */
+export function assertManifestRuntimeCapability(value: unknown): asserts value is T.ManifestRuntimeCapability {
+  if (!V.validateManifestRuntimeCapability(value)) throw new ValidationError("ManifestRuntimeCapability", toFailures(V.validateManifestRuntimeCapability.errors));
+}
+
 /** True when `value` is a valid MemoryCapability (schemas/openwop/v1/capabilities.schema.json#/$defs/MemoryCapability). */
 export function isMemoryCapability(value: unknown): value is T.MemoryCapability {
   return V.validateMemoryCapability(value);
@@ -1327,6 +1390,15 @@ export function isMemoryConsolidationCapability(value: unknown): value is T.Memo
 /** Throws a ValidationError listing every failure unless `value` is a valid MemoryConsolidationCapability. */
 export function assertMemoryConsolidationCapability(value: unknown): asserts value is T.MemoryConsolidationCapability {
   if (!V.validateMemoryConsolidationCapability(value)) throw new ValidationError("MemoryConsolidationCapability", toFailures(V.validateMemoryConsolidationCapability.errors));
+}
+
+/** True when `value` is a valid MemoryDimension (schemas/openwop/v1/agent-inventory-response.schema.json#/$defs/MemoryDimension). */
+export function isMemoryDimension(value: unknown): value is T.MemoryDimension {
+  return V.validateMemoryDimension(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid MemoryDimension. */
+export function assertMemoryDimension(value: unknown): asserts value is T.MemoryDimension {
+  if (!V.validateMemoryDimension(value)) throw new ValidationError("MemoryDimension", toFailures(V.validateMemoryDimension.errors));
 }
 
 /** True when `value` is a valid MemoryEntry (schemas/openwop/v1/memory-entry.schema.json). */
@@ -1363,6 +1435,15 @@ export function isMemoryListOptions(value: unknown): value is T.MemoryListOption
 /** Throws a ValidationError listing every failure unless `value` is a valid MemoryListOptions. */
 export function assertMemoryListOptions(value: unknown): asserts value is T.MemoryListOptions {
   if (!V.validateMemoryListOptions(value)) throw new ValidationError("MemoryListOptions", toFailures(V.validateMemoryListOptions.errors));
+}
+
+/** True when `value` is a valid MemoryShape (schemas/openwop/v1/agent-inventory-response.schema.json#/$defs/MemoryShape). */
+export function isMemoryShape(value: unknown): value is T.MemoryShape {
+  return V.validateMemoryShape(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid MemoryShape. */
+export function assertMemoryShape(value: unknown): asserts value is T.MemoryShape {
+  if (!V.validateMemoryShape(value)) throw new ValidationError("MemoryShape", toFailures(V.validateMemoryShape.errors));
 }
 
 /** True when `value` is a valid MemoryWrittenPayload (schemas/openwop/v1/run-event-payloads.schema.json#/$defs/memoryWritten). */
@@ -1446,6 +1527,24 @@ export function assertProposalActivation(value: unknown): asserts value is T.Pro
   if (!V.validateProposalActivation(value)) throw new ValidationError("ProposalActivation", toFailures(V.validateProposalActivation.errors));
 }
 
+/** True when `value` is a valid ProposalActivationRecord (schemas/openwop/v1/proposal.schema.json#/$defs/ProposalActivationRecord). */
+export function isProposalActivationRecord(value: unknown): value is T.ProposalActivationRecord {
+  return V.validateProposalActivationRecord(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid ProposalActivationRecord. */
+export function assertProposalActivationRecord(value: unknown): asserts value is T.ProposalActivationRecord {
+  if (!V.validateProposalActivationRecord(value)) throw new ValidationError("ProposalActivationRecord", toFailures(V.validateProposalActivationRecord.errors));
+}
+
+/** True when `value` is a valid ProposalApplyResponse (schemas/openwop/v1/proposal-apply-response.schema.json). */
+export function isProposalApplyResponse(value: unknown): value is T.ProposalApplyResponse {
+  return V.validateProposalApplyResponse(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid ProposalApplyResponse. */
+export function assertProposalApplyResponse(value: unknown): asserts value is T.ProposalApplyResponse {
+  if (!V.validateProposalApplyResponse(value)) throw new ValidationError("ProposalApplyResponse", toFailures(V.validateProposalApplyResponse.errors));
+}
+
 /** True when `value` is a valid ProposalCreatedPayload (schemas/openwop/v1/run-event-payloads.schema.json#/$defs/proposalCreated). */
 export function isProposalCreatedPayload(value: unknown): value is T.ProposalCreatedPayload {
   return V.validateProposalCreatedPayload(value);
@@ -1453,6 +1552,15 @@ export function isProposalCreatedPayload(value: unknown): value is T.ProposalCre
 /** Throws a ValidationError listing every failure unless `value` is a valid ProposalCreatedPayload. */
 export function assertProposalCreatedPayload(value: unknown): asserts value is T.ProposalCreatedPayload {
   if (!V.validateProposalCreatedPayload(value)) throw new ValidationError("ProposalCreatedPayload", toFailures(V.validateProposalCreatedPayload.errors));
+}
+
+/** True when `value` is a valid ProposalInstalledArtifactResponse (schemas/openwop/v1/proposal-installed-artifact-response.schema.json). */
+export function isProposalInstalledArtifactResponse(value: unknown): value is T.ProposalInstalledArtifactResponse {
+  return V.validateProposalInstalledArtifactResponse(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid ProposalInstalledArtifactResponse. */
+export function assertProposalInstalledArtifactResponse(value: unknown): asserts value is T.ProposalInstalledArtifactResponse {
+  if (!V.validateProposalInstalledArtifactResponse(value)) throw new ValidationError("ProposalInstalledArtifactResponse", toFailures(V.validateProposalInstalledArtifactResponse.errors));
 }
 
 /** True when `value` is a valid ProposalKind (schemas/openwop/v1/proposal.schema.json#/$defs/ProposalKind). */
@@ -1464,6 +1572,24 @@ export function assertProposalKind(value: unknown): asserts value is T.ProposalK
   if (!V.validateProposalKind(value)) throw new ValidationError("ProposalKind", toFailures(V.validateProposalKind.errors));
 }
 
+/** True when `value` is a valid ProposalListResponse (schemas/openwop/v1/proposal-list-response.schema.json). */
+export function isProposalListResponse(value: unknown): value is T.ProposalListResponse {
+  return V.validateProposalListResponse(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid ProposalListResponse. */
+export function assertProposalListResponse(value: unknown): asserts value is T.ProposalListResponse {
+  if (!V.validateProposalListResponse(value)) throw new ValidationError("ProposalListResponse", toFailures(V.validateProposalListResponse.errors));
+}
+
+/** True when `value` is a valid ProposalOwner (schemas/openwop/v1/proposal.schema.json#/$defs/ProposalOwner). */
+export function isProposalOwner(value: unknown): value is T.ProposalOwner {
+  return V.validateProposalOwner(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid ProposalOwner. */
+export function assertProposalOwner(value: unknown): asserts value is T.ProposalOwner {
+  if (!V.validateProposalOwner(value)) throw new ValidationError("ProposalOwner", toFailures(V.validateProposalOwner.errors));
+}
+
 /** True when `value` is a valid ProposalProvenance (schemas/openwop/v1/proposal.schema.json#/$defs/ProposalProvenance). */
 export function isProposalProvenance(value: unknown): value is T.ProposalProvenance {
   return V.validateProposalProvenance(value);
@@ -1471,6 +1597,15 @@ export function isProposalProvenance(value: unknown): value is T.ProposalProvena
 /** Throws a ValidationError listing every failure unless `value` is a valid ProposalProvenance. */
 export function assertProposalProvenance(value: unknown): asserts value is T.ProposalProvenance {
   if (!V.validateProposalProvenance(value)) throw new ValidationError("ProposalProvenance", toFailures(V.validateProposalProvenance.errors));
+}
+
+/** True when `value` is a valid ProposalReviseRequest (schemas/openwop/v1/proposal-revise-request.schema.json). */
+export function isProposalReviseRequest(value: unknown): value is T.ProposalReviseRequest {
+  return V.validateProposalReviseRequest(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid ProposalReviseRequest. */
+export function assertProposalReviseRequest(value: unknown): asserts value is T.ProposalReviseRequest {
+  if (!V.validateProposalReviseRequest(value)) throw new ValidationError("ProposalReviseRequest", toFailures(V.validateProposalReviseRequest.errors));
 }
 
 /** True when `value` is a valid ProposalState (schemas/openwop/v1/proposal.schema.json#/$defs/ProposalState). */
@@ -1790,9 +1925,12 @@ export function assertWorkspaceUpdatedPayload(value: unknown): asserts value is 
 
 /** Every guard pair by type title. */
 export const guards = {
+  "AgentInventoryEntry": { is: isAgentInventoryEntry, assert: assertAgentInventoryEntry },
+  "AgentInventoryResponse": { is: isAgentInventoryResponse, assert: assertAgentInventoryResponse },
   "AgentMemoryConsolidatedPayload": { is: isAgentMemoryConsolidatedPayload, assert: assertAgentMemoryConsolidatedPayload },
   "AgentPackArtifact": { is: isAgentPackArtifact, assert: assertAgentPackArtifact },
   "AgentsCapability": { is: isAgentsCapability, assert: assertAgentsCapability },
+  "ApprovalGate": { is: isApprovalGate, assert: assertApprovalGate },
   "AttributionCapability": { is: isAttributionCapability, assert: assertAttributionCapability },
   "Capabilities": { is: isCapabilities, assert: assertCapabilities },
   "CapabilityNotProvidedDetails": { is: isCapabilityNotProvidedDetails, assert: assertCapabilityNotProvidedDetails },
@@ -1836,6 +1974,9 @@ export const guards = {
   "HostSampleMemoryRedactionResponse": { is: isHostSampleMemoryRedactionResponse, assert: assertHostSampleMemoryRedactionResponse },
   "HostSampleMemorySeedRequest": { is: isHostSampleMemorySeedRequest, assert: assertHostSampleMemorySeedRequest },
   "HostSampleMemorySeedResponse": { is: isHostSampleMemorySeedResponse, assert: assertHostSampleMemorySeedResponse },
+  "HostSampleProposalGateDecisionRequest": { is: isHostSampleProposalGateDecisionRequest, assert: assertHostSampleProposalGateDecisionRequest },
+  "HostSampleProposalSynthesizeRequest": { is: isHostSampleProposalSynthesizeRequest, assert: assertHostSampleProposalSynthesizeRequest },
+  "HostSampleProposalSynthesizeResponse": { is: isHostSampleProposalSynthesizeResponse, assert: assertHostSampleProposalSynthesizeResponse },
   "HostSampleQuestionCancelRequest": { is: isHostSampleQuestionCancelRequest, assert: assertHostSampleQuestionCancelRequest },
   "HostSampleReplayFixtureRequest": { is: isHostSampleReplayFixtureRequest, assert: assertHostSampleReplayFixtureRequest },
   "HostSampleReplayFixtureResponse": { is: isHostSampleReplayFixtureResponse, assert: assertHostSampleReplayFixtureResponse },
@@ -1930,13 +2071,16 @@ export const guards = {
   "InquiriumWidgetKind": { is: isInquiriumWidgetKind, assert: assertInquiriumWidgetKind },
   "InterruptRequestedPayload": { is: isInterruptRequestedPayload, assert: assertInterruptRequestedPayload },
   "InterruptResolvedPayload": { is: isInterruptResolvedPayload, assert: assertInterruptResolvedPayload },
+  "ManifestRuntimeCapability": { is: isManifestRuntimeCapability, assert: assertManifestRuntimeCapability },
   "MemoryCapability": { is: isMemoryCapability, assert: assertMemoryCapability },
   "MemoryCompactedPayload": { is: isMemoryCompactedPayload, assert: assertMemoryCompactedPayload },
   "MemoryConsolidationCapability": { is: isMemoryConsolidationCapability, assert: assertMemoryConsolidationCapability },
+  "MemoryDimension": { is: isMemoryDimension, assert: assertMemoryDimension },
   "MemoryEntry": { is: isMemoryEntry, assert: assertMemoryEntry },
   "MemoryIndex": { is: isMemoryIndex, assert: assertMemoryIndex },
   "MemoryIndexArchive": { is: isMemoryIndexArchive, assert: assertMemoryIndexArchive },
   "MemoryListOptions": { is: isMemoryListOptions, assert: assertMemoryListOptions },
+  "MemoryShape": { is: isMemoryShape, assert: assertMemoryShape },
   "MemoryWrittenPayload": { is: isMemoryWrittenPayload, assert: assertMemoryWrittenPayload },
   "MultiAgentCapability": { is: isMultiAgentCapability, assert: assertMultiAgentCapability },
   "OrchestratorDecision": { is: isOrchestratorDecision, assert: assertOrchestratorDecision },
@@ -1946,9 +2090,15 @@ export const guards = {
   "Proposal": { is: isProposal, assert: assertProposal },
   "ProposalActivatedPayload": { is: isProposalActivatedPayload, assert: assertProposalActivatedPayload },
   "ProposalActivation": { is: isProposalActivation, assert: assertProposalActivation },
+  "ProposalActivationRecord": { is: isProposalActivationRecord, assert: assertProposalActivationRecord },
+  "ProposalApplyResponse": { is: isProposalApplyResponse, assert: assertProposalApplyResponse },
   "ProposalCreatedPayload": { is: isProposalCreatedPayload, assert: assertProposalCreatedPayload },
+  "ProposalInstalledArtifactResponse": { is: isProposalInstalledArtifactResponse, assert: assertProposalInstalledArtifactResponse },
   "ProposalKind": { is: isProposalKind, assert: assertProposalKind },
+  "ProposalListResponse": { is: isProposalListResponse, assert: assertProposalListResponse },
+  "ProposalOwner": { is: isProposalOwner, assert: assertProposalOwner },
   "ProposalProvenance": { is: isProposalProvenance, assert: assertProposalProvenance },
+  "ProposalReviseRequest": { is: isProposalReviseRequest, assert: assertProposalReviseRequest },
   "ProposalState": { is: isProposalState, assert: assertProposalState },
   "ProposalsCapability": { is: isProposalsCapability, assert: assertProposalsCapability },
   "QuotaExceededDetails": { is: isQuotaExceededDetails, assert: assertQuotaExceededDetails },

@@ -71,6 +71,10 @@ export interface AgentsCapability {
    * RFC 0096 reviewable learning: inert proposals a human activates.
    */
   proposals?: ProposalsCapability;
+  /**
+   * RFC 0072: the host serves the agent inventory GET /v1/agents, with the RFC 0080 §C degraded-memory projection on each entry.
+   */
+  manifestRuntime?: ManifestRuntimeCapability;
   [k: string]: unknown;
 }
 
@@ -119,29 +123,43 @@ export type ConsolidationSchedule = 'host-managed' | 'scheduled' | 'on-demand';
 export type CommitmentFireCondition = 'time' | 'predicate';
 
 /**
- * RFC 0096. The host may synthesise reusable artefacts from its own traces as inert proposals for human review. Closed.
+ * RFC 0096. The host may synthesise reusable artefacts from its own traces as inert proposals for human review, and serves the proposal routes. Open to additive fields (server-emitted); artifactKinds and activation are required, as upstream requires them.
  */
 export interface ProposalsCapability {
   /**
-   * true: the host creates proposals and emits proposal.created / proposal.activated.
+   * true: the host creates proposals and emits proposal.created / proposal.activated. Optional: advertising the block is the claim.
    */
-  supported: boolean;
+  supported?: boolean;
   /**
-   * Artefact kinds the host can propose.
+   * Artefact kinds the host can propose (spelled as upstream spells them).
+   *
+   * @minItems 1
    */
-  artifactKinds?: ProposalKind[];
+  artifactKinds: ProposalKind[];
   /**
-   * Whether the host flags a proposal that duplicates an existing artefact (duplicateOf).
+   * Whether the host flags a proposal that duplicates an existing artefact (duplicateOf). Absent means false.
    */
   duplicationDetection?: boolean;
   /**
    * How apply is authorised: approval-gate (an RFC 0051 gate must be granted) or direct-rbac (the caller holds the advertised RFC 0049 scope, named in activationScope).
    */
-  activation?: ProposalActivation;
+  activation: ProposalActivation;
   /**
    * The RBAC scope a caller must hold to apply a proposal; required when activation is direct-rbac.
    */
   activationScope?: string;
+  [k: string]: unknown;
+}
+
+/**
+ * RFC 0072: manifest agents installed in the host and listed by GET /v1/agents. Open: upstream adds sibling flags (handoff validation, …) this slice does not model.
+ */
+export interface ManifestRuntimeCapability {
+  /**
+   * true: GET /v1/agents lists the installed manifest agents, each with its memoryShape and, when the host cannot satisfy it, memoryDegraded and degradedMemoryDimensions.
+   */
+  supported: boolean;
+  [k: string]: unknown;
 }
 
 /**

@@ -14,6 +14,10 @@ export interface Proposal {
    */
   kind: ProposalKind;
   /**
+   * Short human title of the proposal. SR-1 safe: it passes the host's redaction chokepoint before it is stored.
+   */
+  title?: string;
+  /**
    * The proposed artefact, exactly as it would be installed; its shape is selected by kind (see the if/then table and x-type-index). Apply installs this payload unchanged (no re-synthesis).
    */
   artifact: {
@@ -24,15 +28,15 @@ export interface Proposal {
    */
   provenance: ProposalProvenance;
   /**
-   * Id of an existing artefact this one duplicates, when duplication detection is on.
+   * Ref of an existing artefact this one restates, when duplication detection is on; null or absent when none.
    */
-  duplicateOf?: string;
+  duplicateOf?: string | null;
   /**
-   * The accountable owner (RFC 0048 principal).
+   * The accountable owner: the RFC 0048 identity triple. owner.tenant binds the proposal to one tenant (CTI-1): no caller of another tenant can read, revise or apply it.
    */
-  owner: string;
+  owner: ProposalOwner;
   /**
-   * Why the host proposes it. Must be SR-1 safe: no secrets, no PII.
+   * Why the host proposes it. SR-1 safe: no secrets, no PII; the host passes it through its redaction chokepoint before it is stored.
    */
   rationale?: string;
   /**
@@ -47,12 +51,16 @@ export interface Proposal {
    * Last transition instant.
    */
   updatedAt?: string;
+  /**
+   * Present once the proposal is applied: how it was authorised and what was installed.
+   */
+  activation?: ProposalActivationRecord;
 }
 
 /**
- * Artefact kinds: an agent pack (RFC 0003), a workflow-chain pack (RFC 0013), a prompt template (RFC 0027) or a scheduled automation (RFC 0052).
+ * Artefact kinds, spelled as upstream spells them: an agent pack (RFC 0003), a workflow-chain pack (RFC 0013), a prompt template (RFC 0027) or an automation, i.e. a scheduled automation (RFC 0052).
  */
-export type ProposalKind = 'agent-pack' | 'workflow-chain-pack' | 'prompt-template' | 'scheduled-automation';
+export type ProposalKind = 'agent-pack' | 'workflow-chain-pack' | 'prompt-template' | 'automation';
 
 /**
  * RFC 0096 lifecycle: draft → revised → applied | rejected | archived. Only applied influences runs; the permitted transitions are listed in the Proposal's x-runtime-rules.
@@ -71,6 +79,10 @@ export interface ProposalProvenance {
    * Items: A run id.
    */
   sourceRunIds: string[];
+  /**
+   * The model (or other synthesiser) the host used, as an opaque label.
+   */
+  synthesizerModel?: string;
 }
 
 /**
@@ -161,7 +173,7 @@ export interface PromptTemplateArtifact {
 }
 
 /**
- * Artefact of kind scheduled-automation: an RFC 0052 schedule that starts a workflow. Open.
+ * Artefact of kind automation: an RFC 0052 schedule that starts a workflow. Open.
  */
 export interface ScheduledAutomationArtifact {
   /**
@@ -183,4 +195,48 @@ export interface ScheduledAutomationArtifact {
     [k: string]: unknown;
   };
   [k: string]: unknown;
+}
+
+/**
+ * RFC 0048 identity triple of the accountable owner. Closed.
+ */
+export interface ProposalOwner {
+  /**
+   * The tenant the proposal belongs to (CTI-1).
+   */
+  tenant: string;
+  /**
+   * The workspace inside the tenant, when the host has workspaces.
+   */
+  workspace?: string;
+  /**
+   * The principal accountable for the proposal, e.g. user:alice.
+   */
+  principal?: string;
+}
+
+/**
+ * How an applied proposal was authorised and what it installed. Closed.
+ */
+export interface ProposalActivationRecord {
+  /**
+   * The authorisation path used (the mode the host advertises).
+   */
+  mode: ProposalActivation;
+  /**
+   * The RFC 0051 approval gate that authorised the install (approval-gate only).
+   */
+  approvalId?: string;
+  /**
+   * granted, or overridden (an audited override of the gate).
+   */
+  gateOutcome?: 'granted' | 'overridden';
+  /**
+   * Ref of the installed artefact; reading it back gives the artefact last persisted on the proposal, byte for byte.
+   */
+  installedArtifactRef: string;
+  /**
+   * When the artefact was installed.
+   */
+  appliedAt: string;
 }

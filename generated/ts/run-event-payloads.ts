@@ -372,7 +372,7 @@ export interface CommitmentFiredPayload {
 }
 
 /**
- * RFC 0096: the host persisted a new inert proposal. Content-free. Open.
+ * RFC 0096: the host persisted a new inert proposal. Content-free: identifiers only; the artefact, title and rationale stay behind the authenticated proposal read (propertyNames refuses them). Open to other additive fields.
  */
 export interface ProposalCreatedPayload {
   /**
@@ -384,14 +384,20 @@ export interface ProposalCreatedPayload {
    */
   kind: ProposalKind;
   /**
-   * An existing artefact it duplicates, if detected.
+   * The runs the proposal was synthesised from (identifiers, SR-1 safe).
+   *
+   * Items: A run id.
    */
-  duplicateOf?: string;
+  sourceRunIds?: string[];
+  /**
+   * An existing artefact it duplicates, if detected; null when none.
+   */
+  duplicateOf?: string | null;
   [k: string]: unknown;
 }
 
 /**
- * RFC 0096: a proposal was applied through the authorised path. Content-free. Open.
+ * RFC 0096: a proposal was applied through the authorised path and its artefact installed. Content-free: identifiers only (propertyNames refuses content-bearing keys). Open to other additive fields; only proposalId is required, as upstream requires.
  */
 export interface ProposalActivatedPayload {
   /**
@@ -399,13 +405,21 @@ export interface ProposalActivatedPayload {
    */
   proposalId: string;
   /**
+   * Its artefact kind.
+   */
+  kind?: ProposalKind;
+  /**
    * The authorisation path used; one of the modes a host may advertise under agents.proposals.activation.
    */
-  activation: ProposalActivation;
+  activation?: ProposalActivation;
   /**
-   * The RFC 0051 gate granted, for approval-gate.
+   * The RFC 0051 approval gate that authorised the install, for approval-gate.
    */
-  gateId?: string;
+  approvalId?: string;
+  /**
+   * Ref of the installed artefact.
+   */
+  installedArtifactRef?: string;
   [k: string]: unknown;
 }
 

@@ -22,12 +22,18 @@ export interface Validator<T> {
   errors?: ValidatorError[] | null;
 }
 
+/** Validator for AgentInventoryEntry (https://wopkit.dev/schemas/openwop/v1/agent-inventory-response.schema.json#/$defs/AgentInventoryEntry). */
+export declare const validateAgentInventoryEntry: Validator<T.AgentInventoryEntry>;
+/** Validator for AgentInventoryResponse (https://wopkit.dev/schemas/openwop/v1/agent-inventory-response.schema.json). */
+export declare const validateAgentInventoryResponse: Validator<T.AgentInventoryResponse>;
 /** Validator for AgentMemoryConsolidatedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/agentMemoryConsolidated). */
 export declare const validateAgentMemoryConsolidatedPayload: Validator<T.AgentMemoryConsolidatedPayload>;
 /** Validator for AgentPackArtifact (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/AgentPackArtifact). */
 export declare const validateAgentPackArtifact: Validator<T.AgentPackArtifact>;
 /** Validator for AgentsCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/AgentsCapability). */
 export declare const validateAgentsCapability: Validator<T.AgentsCapability>;
+/** Validator for ApprovalGate (https://wopkit.dev/schemas/openwop/v1/proposal-apply-response.schema.json#/$defs/ApprovalGate). */
+export declare const validateApprovalGate: Validator<T.ApprovalGate>;
 /** Validator for AttributionCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/AttributionCapability). */
 export declare const validateAttributionCapability: Validator<T.AttributionCapability>;
 /** Validator for Capabilities (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json). */
@@ -114,6 +120,12 @@ export declare const validateHostSampleMemoryRedactionResponse: Validator<T.Host
 export declare const validateHostSampleMemorySeedRequest: Validator<T.HostSampleMemorySeedRequest>;
 /** Validator for HostSampleMemorySeedResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-seed-response.schema.json). */
 export declare const validateHostSampleMemorySeedResponse: Validator<T.HostSampleMemorySeedResponse>;
+/** Validator for HostSampleProposalGateDecisionRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-proposal-gate-decision-request.schema.json). */
+export declare const validateHostSampleProposalGateDecisionRequest: Validator<T.HostSampleProposalGateDecisionRequest>;
+/** Validator for HostSampleProposalSynthesizeRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-proposal-synthesize-request.schema.json). */
+export declare const validateHostSampleProposalSynthesizeRequest: Validator<T.HostSampleProposalSynthesizeRequest>;
+/** Validator for HostSampleProposalSynthesizeResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-proposal-synthesize-response.schema.json). */
+export declare const validateHostSampleProposalSynthesizeResponse: Validator<T.HostSampleProposalSynthesizeResponse>;
 /** Validator for HostSampleQuestionCancelRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-question-cancel-request.schema.json). */
 export declare const validateHostSampleQuestionCancelRequest: Validator<T.HostSampleQuestionCancelRequest>;
 /** Validator for HostSampleReplayFixtureRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-replay-fixture-request.schema.json). */
@@ -302,12 +314,16 @@ export declare const validateInquiriumWidgetKind: Validator<T.InquiriumWidgetKin
 export declare const validateInterruptRequestedPayload: Validator<T.InterruptRequestedPayload>;
 /** Validator for InterruptResolvedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/interruptResolved). */
 export declare const validateInterruptResolvedPayload: Validator<T.InterruptResolvedPayload>;
+/** Validator for ManifestRuntimeCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/ManifestRuntimeCapability). */
+export declare const validateManifestRuntimeCapability: Validator<T.ManifestRuntimeCapability>;
 /** Validator for MemoryCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/MemoryCapability). */
 export declare const validateMemoryCapability: Validator<T.MemoryCapability>;
 /** Validator for MemoryCompactedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/memoryCompacted). */
 export declare const validateMemoryCompactedPayload: Validator<T.MemoryCompactedPayload>;
 /** Validator for MemoryConsolidationCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/MemoryConsolidationCapability). */
 export declare const validateMemoryConsolidationCapability: Validator<T.MemoryConsolidationCapability>;
+/** Validator for MemoryDimension (https://wopkit.dev/schemas/openwop/v1/agent-inventory-response.schema.json#/$defs/MemoryDimension). */
+export declare const validateMemoryDimension: Validator<T.MemoryDimension>;
 /** Validator for MemoryEntry (https://wopkit.dev/schemas/openwop/v1/memory-entry.schema.json). */
 export declare const validateMemoryEntry: Validator<T.MemoryEntry>;
 /** Validator for MemoryIndex (https://wopkit.dev/schemas/openwop/v1/memory-index.schema.json). */
@@ -316,6 +332,8 @@ export declare const validateMemoryIndex: Validator<T.MemoryIndex>;
 export declare const validateMemoryIndexArchive: Validator<T.MemoryIndexArchive>;
 /** Validator for MemoryListOptions (https://wopkit.dev/schemas/openwop/v1/memory-list-options.schema.json). */
 export declare const validateMemoryListOptions: Validator<T.MemoryListOptions>;
+/** Validator for MemoryShape (https://wopkit.dev/schemas/openwop/v1/agent-inventory-response.schema.json#/$defs/MemoryShape). */
+export declare const validateMemoryShape: Validator<T.MemoryShape>;
 /** Validator for MemoryWrittenPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/memoryWritten). */
 export declare const validateMemoryWrittenPayload: Validator<T.MemoryWrittenPayload>;
 /** Validator for MultiAgentCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/MultiAgentCapability). */
@@ -334,12 +352,24 @@ export declare const validateProposal: Validator<T.Proposal>;
 export declare const validateProposalActivatedPayload: Validator<T.ProposalActivatedPayload>;
 /** Validator for ProposalActivation (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalActivation). */
 export declare const validateProposalActivation: Validator<T.ProposalActivation>;
+/** Validator for ProposalActivationRecord (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalActivationRecord). */
+export declare const validateProposalActivationRecord: Validator<T.ProposalActivationRecord>;
+/** Validator for ProposalApplyResponse (https://wopkit.dev/schemas/openwop/v1/proposal-apply-response.schema.json). */
+export declare const validateProposalApplyResponse: Validator<T.ProposalApplyResponse>;
 /** Validator for ProposalCreatedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/proposalCreated). */
 export declare const validateProposalCreatedPayload: Validator<T.ProposalCreatedPayload>;
+/** Validator for ProposalInstalledArtifactResponse (https://wopkit.dev/schemas/openwop/v1/proposal-installed-artifact-response.schema.json). */
+export declare const validateProposalInstalledArtifactResponse: Validator<T.ProposalInstalledArtifactResponse>;
 /** Validator for ProposalKind (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalKind). */
 export declare const validateProposalKind: Validator<T.ProposalKind>;
+/** Validator for ProposalListResponse (https://wopkit.dev/schemas/openwop/v1/proposal-list-response.schema.json). */
+export declare const validateProposalListResponse: Validator<T.ProposalListResponse>;
+/** Validator for ProposalOwner (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalOwner). */
+export declare const validateProposalOwner: Validator<T.ProposalOwner>;
 /** Validator for ProposalProvenance (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalProvenance). */
 export declare const validateProposalProvenance: Validator<T.ProposalProvenance>;
+/** Validator for ProposalReviseRequest (https://wopkit.dev/schemas/openwop/v1/proposal-revise-request.schema.json). */
+export declare const validateProposalReviseRequest: Validator<T.ProposalReviseRequest>;
 /** Validator for ProposalState (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalState). */
 export declare const validateProposalState: Validator<T.ProposalState>;
 /** Validator for ProposalsCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/ProposalsCapability). */
@@ -413,9 +443,12 @@ export declare const validateWorkspaceUpdatedPayload: Validator<T.WorkspaceUpdat
 
 /** Every validator by type title. */
 export declare const validatorIndex: {
+  readonly "AgentInventoryEntry": { readonly validator: Validator<T.AgentInventoryEntry>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "AgentInventoryResponse": { readonly validator: Validator<T.AgentInventoryResponse>; readonly id: string; readonly target: string; readonly family: string };
   readonly "AgentMemoryConsolidatedPayload": { readonly validator: Validator<T.AgentMemoryConsolidatedPayload>; readonly id: string; readonly target: string; readonly family: string };
   readonly "AgentPackArtifact": { readonly validator: Validator<T.AgentPackArtifact>; readonly id: string; readonly target: string; readonly family: string };
   readonly "AgentsCapability": { readonly validator: Validator<T.AgentsCapability>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "ApprovalGate": { readonly validator: Validator<T.ApprovalGate>; readonly id: string; readonly target: string; readonly family: string };
   readonly "AttributionCapability": { readonly validator: Validator<T.AttributionCapability>; readonly id: string; readonly target: string; readonly family: string };
   readonly "Capabilities": { readonly validator: Validator<T.Capabilities>; readonly id: string; readonly target: string; readonly family: string };
   readonly "CapabilityNotProvidedDetails": { readonly validator: Validator<T.CapabilityNotProvidedDetails>; readonly id: string; readonly target: string; readonly family: string };
@@ -459,6 +492,9 @@ export declare const validatorIndex: {
   readonly "HostSampleMemoryRedactionResponse": { readonly validator: Validator<T.HostSampleMemoryRedactionResponse>; readonly id: string; readonly target: string; readonly family: string };
   readonly "HostSampleMemorySeedRequest": { readonly validator: Validator<T.HostSampleMemorySeedRequest>; readonly id: string; readonly target: string; readonly family: string };
   readonly "HostSampleMemorySeedResponse": { readonly validator: Validator<T.HostSampleMemorySeedResponse>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "HostSampleProposalGateDecisionRequest": { readonly validator: Validator<T.HostSampleProposalGateDecisionRequest>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "HostSampleProposalSynthesizeRequest": { readonly validator: Validator<T.HostSampleProposalSynthesizeRequest>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "HostSampleProposalSynthesizeResponse": { readonly validator: Validator<T.HostSampleProposalSynthesizeResponse>; readonly id: string; readonly target: string; readonly family: string };
   readonly "HostSampleQuestionCancelRequest": { readonly validator: Validator<T.HostSampleQuestionCancelRequest>; readonly id: string; readonly target: string; readonly family: string };
   readonly "HostSampleReplayFixtureRequest": { readonly validator: Validator<T.HostSampleReplayFixtureRequest>; readonly id: string; readonly target: string; readonly family: string };
   readonly "HostSampleReplayFixtureResponse": { readonly validator: Validator<T.HostSampleReplayFixtureResponse>; readonly id: string; readonly target: string; readonly family: string };
@@ -553,13 +589,16 @@ export declare const validatorIndex: {
   readonly "InquiriumWidgetKind": { readonly validator: Validator<T.InquiriumWidgetKind>; readonly id: string; readonly target: string; readonly family: string };
   readonly "InterruptRequestedPayload": { readonly validator: Validator<T.InterruptRequestedPayload>; readonly id: string; readonly target: string; readonly family: string };
   readonly "InterruptResolvedPayload": { readonly validator: Validator<T.InterruptResolvedPayload>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "ManifestRuntimeCapability": { readonly validator: Validator<T.ManifestRuntimeCapability>; readonly id: string; readonly target: string; readonly family: string };
   readonly "MemoryCapability": { readonly validator: Validator<T.MemoryCapability>; readonly id: string; readonly target: string; readonly family: string };
   readonly "MemoryCompactedPayload": { readonly validator: Validator<T.MemoryCompactedPayload>; readonly id: string; readonly target: string; readonly family: string };
   readonly "MemoryConsolidationCapability": { readonly validator: Validator<T.MemoryConsolidationCapability>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "MemoryDimension": { readonly validator: Validator<T.MemoryDimension>; readonly id: string; readonly target: string; readonly family: string };
   readonly "MemoryEntry": { readonly validator: Validator<T.MemoryEntry>; readonly id: string; readonly target: string; readonly family: string };
   readonly "MemoryIndex": { readonly validator: Validator<T.MemoryIndex>; readonly id: string; readonly target: string; readonly family: string };
   readonly "MemoryIndexArchive": { readonly validator: Validator<T.MemoryIndexArchive>; readonly id: string; readonly target: string; readonly family: string };
   readonly "MemoryListOptions": { readonly validator: Validator<T.MemoryListOptions>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "MemoryShape": { readonly validator: Validator<T.MemoryShape>; readonly id: string; readonly target: string; readonly family: string };
   readonly "MemoryWrittenPayload": { readonly validator: Validator<T.MemoryWrittenPayload>; readonly id: string; readonly target: string; readonly family: string };
   readonly "MultiAgentCapability": { readonly validator: Validator<T.MultiAgentCapability>; readonly id: string; readonly target: string; readonly family: string };
   readonly "OrchestratorDecision": { readonly validator: Validator<T.OrchestratorDecision>; readonly id: string; readonly target: string; readonly family: string };
@@ -569,9 +608,15 @@ export declare const validatorIndex: {
   readonly "Proposal": { readonly validator: Validator<T.Proposal>; readonly id: string; readonly target: string; readonly family: string };
   readonly "ProposalActivatedPayload": { readonly validator: Validator<T.ProposalActivatedPayload>; readonly id: string; readonly target: string; readonly family: string };
   readonly "ProposalActivation": { readonly validator: Validator<T.ProposalActivation>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "ProposalActivationRecord": { readonly validator: Validator<T.ProposalActivationRecord>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "ProposalApplyResponse": { readonly validator: Validator<T.ProposalApplyResponse>; readonly id: string; readonly target: string; readonly family: string };
   readonly "ProposalCreatedPayload": { readonly validator: Validator<T.ProposalCreatedPayload>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "ProposalInstalledArtifactResponse": { readonly validator: Validator<T.ProposalInstalledArtifactResponse>; readonly id: string; readonly target: string; readonly family: string };
   readonly "ProposalKind": { readonly validator: Validator<T.ProposalKind>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "ProposalListResponse": { readonly validator: Validator<T.ProposalListResponse>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "ProposalOwner": { readonly validator: Validator<T.ProposalOwner>; readonly id: string; readonly target: string; readonly family: string };
   readonly "ProposalProvenance": { readonly validator: Validator<T.ProposalProvenance>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "ProposalReviseRequest": { readonly validator: Validator<T.ProposalReviseRequest>; readonly id: string; readonly target: string; readonly family: string };
   readonly "ProposalState": { readonly validator: Validator<T.ProposalState>; readonly id: string; readonly target: string; readonly family: string };
   readonly "ProposalsCapability": { readonly validator: Validator<T.ProposalsCapability>; readonly id: string; readonly target: string; readonly family: string };
   readonly "QuotaExceededDetails": { readonly validator: Validator<T.QuotaExceededDetails>; readonly id: string; readonly target: string; readonly family: string };

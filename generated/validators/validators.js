@@ -121,7 +121,7 @@ function __len(s) {
 
 // ── constants ──
 const __RE0 = new RegExp("^[0-9]+\\.[0-9]+(\\.[0-9]+)?$", "u");
-const __E80 = new Set(["replay_memory_snapshot_unavailable","token_budget_exceeded","compaction_redaction_failed","capability_not_provided","invalid_json","bad_request","validation_failed","validation_error","unsupported_media_type","payload_too_large","unauthorized","unauthenticated","forbidden","not_found","method_not_allowed","conflict","request_timeout","quota_exceeded","internal_error"]);
+const __E115 = new Set(["replay_memory_snapshot_unavailable","token_budget_exceeded","compaction_redaction_failed","capability_not_provided","invalid_json","bad_request","validation_failed","validation_error","unsupported_media_type","payload_too_large","unauthorized","unauthenticated","forbidden","not_found","method_not_allowed","conflict","request_timeout","quota_exceeded","internal_error"]);
 const __RE1 = new RegExp("^[a-z][a-z0-9_]*$", "u");
 const __RE2 = new RegExp("^[A-Za-z][A-Za-z0-9_-]*(\\.[A-Za-z][A-Za-z0-9_-]*)*$", "u");
 const __RE3 = new RegExp("^[0-9]{4}-[0-9]{2}-[0-9]{2}$", "u");
@@ -131,14 +131,14 @@ const __RE6 = new RegExp("^sha256:[0-9a-f]{64}$", "u");
 const __RE7 = new RegExp("^[a-z0-9][a-z0-9._-]{0,63}$", "u");
 const __RE8 = new RegExp("^tr:.+$", "u");
 const __RE9 = new RegExp("^op:.+$", "u");
-const __P269 = new Set(["trace/schema","trace/id","turn/id","participant/ref","operation/id","time/started-at","time/finished-at","status","runtime/ref","model.binding/ref","input/shape","output/shape","policy","decisions","effects","diagnostics"]);
+const __P326 = new Set(["trace/schema","trace/id","turn/id","participant/ref","operation/id","time/started-at","time/finished-at","status","runtime/ref","model.binding/ref","input/shape","output/shape","policy","decisions","effects","diagnostics"]);
 const __RE10 = new RegExp("^/", "u");
 const __RE11 = new RegExp("^feedback:.+$", "u");
 const __RE12 = new RegExp("^model\\.binding/.+$", "u");
 const __RE13 = new RegExp("^question/.+$", "u");
 const __RE14 = new RegExp("^operation/.+$", "u");
 const __RE15 = new RegExp("^[a-z]+/[A-Za-z0-9.+-]+$", "u");
-const __P669 = new Set(["schema","question/ref","operation/ref","recipient/class","reason/code","prompt","widget/kind","widget/payload","default/on-timeout","timeout","classification","subject","response","provenance","created/at"]);
+const __P726 = new Set(["schema","question/ref","operation/ref","recipient/class","reason/code","prompt","widget/kind","widget/payload","default/on-timeout","timeout","classification","subject","response","provenance","created/at"]);
 const __RE16 = new RegExp("^participant:did:key:[1-9A-HJ-NP-Za-km-z]+$", "u");
 const __RE17 = new RegExp("^[a-z0-9]+(-[a-z0-9]+)*$", "u");
 const __RE18 = new RegExp("^result:.+$", "u");
@@ -149,5111 +149,5584 @@ const __RE22 = new RegExp("^(trace/|tr:).+$", "u");
 const __RE23 = new RegExp("^turn:.+$", "u");
 const __RE24 = new RegExp("^(clarify|clarification|approval|external-event|custom|x-[a-z0-9-]+)$", "u");
 const __RE25 = new RegExp("^arc_[0-9a-f]{16,64}$", "u");
-const __E973 = new Set(["run.started","run.completed","run.failed","runOrchestrator.decided","core.workflowChain.confidence-escalated","interrupt.requested","interrupt.resolved","worker.dispatched","memory.written","memory.compacted","agent.memory.consolidated","commitment.fired","proposal.created","proposal.activated","workspace.updated"]);
+const __E1070 = new Set(["run.started","run.completed","run.failed","runOrchestrator.decided","core.workflowChain.confidence-escalated","interrupt.requested","interrupt.resolved","worker.dispatched","memory.written","memory.compacted","agent.memory.consolidated","commitment.fired","proposal.created","proposal.activated","workspace.updated"]);
 const __RE26 = new RegExp("^[0-9a-f]{64}$", "u");
 
 // ── fast path: one check per schema node, valid or not, first failure stops ──
 function __c0(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x0 = d.memoryRef;
-  if (x0 === undefined) return false;
-  if (!(typeof x0 === "string")) return false;
-  if (x0.length === 0) return false;
-  const x1 = d.inputCount;
-  if (x1 === undefined) return false;
-  if (!(Number.isInteger(x1))) return false;
-  if (x1 < 0) return false;
-  const x2 = d.outputCount;
-  if (x2 === undefined) return false;
-  if (!(Number.isInteger(x2))) return false;
-  if (x2 < 0) return false;
-  const x3 = d.mergedIds;
-  if (x3 !== undefined) {
-    if (!(Array.isArray(x3))) return false;
-    for (let i4 = 0; i4 < x3.length; i4++) {
-      const x5 = x3[i4];
-      if (!(typeof x5 === "string")) return false;
-      if (x5.length === 0) return false;
+  let ok0 = false;
+  L1: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x2 = d.memoryDegraded;
+      if (x2 === undefined) break L1;
+      if (x2 !== true) break L1;
+    }
+    ok0 = true;
+  }
+  if (ok0) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x3 = d.degradedMemoryDimensions;
+      if (x3 === undefined) return false;
+      if (!(Array.isArray(x3))) return false;
+      if (x3.length < 1) return false;
     }
   }
-  const x6 = d.trigger;
-  if (x6 !== undefined) {
-    if (!__c7(x6)) return false;
+  let ok4 = false;
+  L5: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x6 = d.degradedMemoryDimensions;
+      if (x6 === undefined) break L5;
+      if (!(Array.isArray(x6))) break L5;
+      if (x6.length < 1) break L5;
+    }
+    ok4 = true;
   }
-  return true;
-}
-function __c9(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x7 = d.name;
-  if (x7 === undefined) return false;
-  if (!(typeof x7 === "string")) return false;
-  if (x7.length > 200 && __len(x7) > 200) return false;
-  if (x7.length === 0) return false;
-  const x8 = d.version;
-  if (x8 !== undefined) {
-    if (!(typeof x8 === "string")) return false;
-    if (x8.length > 50 && __len(x8) > 50) return false;
-    if (x8.length === 0) return false;
+  if (ok4) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x7 = d.memoryDegraded;
+      if (x7 === undefined) return false;
+      if (x7 !== true) return false;
+    }
   }
-  const x9 = d.agents;
+  const x8 = d.agentId;
+  if (x8 === undefined) return false;
+  if (!(typeof x8 === "string")) return false;
+  if (x8.length > 200 && __len(x8) > 200) return false;
+  if (x8.length === 0) return false;
+  const x9 = d.persona;
   if (x9 === undefined) return false;
-  if (!(Array.isArray(x9))) return false;
-  if (x9.length < 1) return false;
-  for (let i10 = 0; i10 < x9.length; i10++) {
-    const x11 = x9[i10];
-    if (!__c14(x11)) return false;
+  if (!(typeof x9 === "string")) return false;
+  if (x9.length > 200 && __len(x9) > 200) return false;
+  if (x9.length === 0) return false;
+  const x10 = d.label;
+  if (x10 === undefined) return false;
+  if (!(typeof x10 === "string")) return false;
+  if (x10.length > 200 && __len(x10) > 200) return false;
+  if (x10.length === 0) return false;
+  const x11 = d.description;
+  if (x11 !== undefined) {
+    if (!(typeof x11 === "string")) return false;
+    if (x11.length > 1000 && __len(x11) > 1000) return false;
   }
-  return true;
-}
-function __c18(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok12 = false;
-  L13: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x14 = d.memoryConsolidation;
-      if (x14 === undefined) break L13;
-      if (!(typeof x14 === "object" && x14 !== null && !Array.isArray(x14))) break L13;
-      const x15 = x14.supported;
-      if (x15 === undefined) break L13;
-      if (x15 !== true) break L13;
-    }
-    ok12 = true;
+  const x12 = d.modelClass;
+  if (x12 === undefined) return false;
+  if (!(typeof x12 === "string")) return false;
+  if (x12.length > 100 && __len(x12) > 100) return false;
+  if (x12.length === 0) return false;
+  const x13 = d.packName;
+  if (x13 === undefined) return false;
+  if (!(typeof x13 === "string")) return false;
+  if (x13.length > 200 && __len(x13) > 200) return false;
+  if (x13.length === 0) return false;
+  const x14 = d.packVersion;
+  if (x14 === undefined) return false;
+  if (!(typeof x14 === "string")) return false;
+  if (x14.length > 50 && __len(x14) > 50) return false;
+  if (x14.length === 0) return false;
+  const x15 = d.toolAllowlist;
+  if (x15 === undefined) return false;
+  if (!(Array.isArray(x15))) return false;
+  for (let i16 = 0; i16 < x15.length; i16++) {
+    const x17 = x15[i16];
+    if (!(typeof x17 === "string")) return false;
+    if (x17.length === 0) return false;
   }
-  if (ok12) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x16 = d.memoryBackends;
-      if (x16 === undefined) return false;
-      if (!(Array.isArray(x16))) return false;
-      let found17 = false;
-      for (let i18 = 0; i18 < x16.length && !found17; i18++) {
-        const x19 = x16[i18];
-        L20: {
-          if (x19 !== "long-term") break L20;
-          found17 = true;
-        }
-      }
-      if (!found17) return false;
-    }
+  const x18 = d.hasHandoffSchemas;
+  if (x18 === undefined) return false;
+  if (!(typeof x18 === "boolean")) return false;
+  const x19 = d.memoryShape;
+  if (x19 !== undefined) {
+    if (!__c12(x19)) return false;
   }
-  const x21 = d.supported;
+  const x20 = d.memoryDegraded;
+  if (x20 !== undefined) {
+    if (!(typeof x20 === "boolean")) return false;
+  }
+  const x21 = d.degradedMemoryDimensions;
   if (x21 !== undefined) {
-    if (!(typeof x21 === "boolean")) return false;
-  }
-  const x22 = d.memoryBackends;
-  if (x22 !== undefined) {
-    if (!(Array.isArray(x22))) return false;
-    if (x22.length > 1 && __dup(x22, null) !== null) return false;
-    for (let i23 = 0; i23 < x22.length; i23++) {
-      const x24 = x22[i23];
-      if (!(x24 === "long-term")) return false;
+    if (!(Array.isArray(x21))) return false;
+    if (x21.length > 1 && __dup(x21, null) !== null) return false;
+    for (let i22 = 0; i22 < x21.length; i22++) {
+      const x23 = x21[i22];
+      if (!__c20(x23)) return false;
     }
   }
-  const x25 = d.memoryConsolidation;
-  if (x25 !== undefined) {
-    if (!__c23(x25)) return false;
-  }
-  const x26 = d.commitments;
-  if (x26 !== undefined) {
-    if (!__c28(x26)) return false;
-  }
-  const x27 = d.proposals;
-  if (x27 !== undefined) {
-    if (!__c35(x27)) return false;
-  }
-  return true;
-}
-function __c56(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x28 = d.supported;
-  if (x28 !== undefined) {
-    if (x28 !== true) return false;
-  }
-  const x29 = d.emitsWriteEvents;
-  if (x29 !== undefined) {
-    if (!(typeof x29 === "boolean")) return false;
-  }
-  return true;
-}
-function __c60(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x30 = d.protocolVersion;
-  if (x30 === undefined) return false;
-  if (!(typeof x30 === "string")) return false;
-  if (!__RE0.test(x30)) return false;
-  const x31 = d.host;
-  if (x31 !== undefined) {
-    if (!__c63(x31)) return false;
-  }
-  const x32 = d.agents;
-  if (x32 !== undefined) {
-    if (!__c18(x32)) return false;
-  }
-  const x33 = d.memory;
-  if (x33 !== undefined) {
-    if (!__c69(x33)) return false;
-  }
-  const x34 = d.multiAgent;
-  if (x34 !== undefined) {
-    if (!__c114(x34)) return false;
-  }
-  return true;
-}
-function __c127(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x35 = d.capability;
-  if (x35 === undefined) return false;
-  if (!(typeof x35 === "string")) return false;
-  if (x35.length === 0) return false;
   return true;
 }
 function __c32(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x24 = d.agents;
+  if (x24 === undefined) return false;
+  if (!(Array.isArray(x24))) return false;
+  for (let i25 = 0; i25 < x24.length; i25++) {
+    const x26 = x24[i25];
+    if (!__c0(x26)) return false;
+  }
+  const x27 = d.total;
+  if (x27 === undefined) return false;
+  if (!(Number.isInteger(x27))) return false;
+  if (x27 < 0) return false;
+  return true;
+}
+function __c37(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x28 = d.memoryRef;
+  if (x28 === undefined) return false;
+  if (!(typeof x28 === "string")) return false;
+  if (x28.length === 0) return false;
+  const x29 = d.inputCount;
+  if (x29 === undefined) return false;
+  if (!(Number.isInteger(x29))) return false;
+  if (x29 < 0) return false;
+  const x30 = d.outputCount;
+  if (x30 === undefined) return false;
+  if (!(Number.isInteger(x30))) return false;
+  if (x30 < 0) return false;
+  const x31 = d.mergedIds;
+  if (x31 !== undefined) {
+    if (!(Array.isArray(x31))) return false;
+    for (let i32 = 0; i32 < x31.length; i32++) {
+      const x33 = x31[i32];
+      if (!(typeof x33 === "string")) return false;
+      if (x33.length === 0) return false;
+    }
+  }
+  const x34 = d.trigger;
+  if (x34 !== undefined) {
+    if (!__c44(x34)) return false;
+  }
+  return true;
+}
+function __c46(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x35 = d.name;
+  if (x35 === undefined) return false;
+  if (!(typeof x35 === "string")) return false;
+  if (x35.length > 200 && __len(x35) > 200) return false;
+  if (x35.length === 0) return false;
+  const x36 = d.version;
+  if (x36 !== undefined) {
+    if (!(typeof x36 === "string")) return false;
+    if (x36.length > 50 && __len(x36) > 50) return false;
+    if (x36.length === 0) return false;
+  }
+  const x37 = d.agents;
+  if (x37 === undefined) return false;
+  if (!(Array.isArray(x37))) return false;
+  if (x37.length < 1) return false;
+  for (let i38 = 0; i38 < x37.length; i38++) {
+    const x39 = x37[i38];
+    if (!__c51(x39)) return false;
+  }
+  return true;
+}
+function __c55(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  let ok40 = false;
+  L41: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x42 = d.memoryConsolidation;
+      if (x42 === undefined) break L41;
+      if (!(typeof x42 === "object" && x42 !== null && !Array.isArray(x42))) break L41;
+      const x43 = x42.supported;
+      if (x43 === undefined) break L41;
+      if (x43 !== true) break L41;
+    }
+    ok40 = true;
+  }
+  if (ok40) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x44 = d.memoryBackends;
+      if (x44 === undefined) return false;
+      if (!(Array.isArray(x44))) return false;
+      let found45 = false;
+      for (let i46 = 0; i46 < x44.length && !found45; i46++) {
+        const x47 = x44[i46];
+        L48: {
+          if (x47 !== "long-term") break L48;
+          found45 = true;
+        }
+      }
+      if (!found45) return false;
+    }
+  }
+  const x49 = d.supported;
+  if (x49 !== undefined) {
+    if (!(typeof x49 === "boolean")) return false;
+  }
+  const x50 = d.memoryBackends;
+  if (x50 !== undefined) {
+    if (!(Array.isArray(x50))) return false;
+    if (x50.length > 1 && __dup(x50, null) !== null) return false;
+    for (let i51 = 0; i51 < x50.length; i51++) {
+      const x52 = x50[i51];
+      if (!(x52 === "long-term")) return false;
+    }
+  }
+  const x53 = d.memoryConsolidation;
+  if (x53 !== undefined) {
+    if (!__c60(x53)) return false;
+  }
+  const x54 = d.commitments;
+  if (x54 !== undefined) {
+    if (!__c65(x54)) return false;
+  }
+  const x55 = d.proposals;
+  if (x55 !== undefined) {
+    if (!__c72(x55)) return false;
+  }
+  const x56 = d.manifestRuntime;
+  if (x56 !== undefined) {
+    if (!__c87(x56)) return false;
+  }
+  return true;
+}
+function __c97(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x57 = d.approvalId;
+  if (x57 === undefined) return false;
+  if (!(typeof x57 === "string")) return false;
+  if (x57.length === 0) return false;
+  const x58 = d.proposalId;
+  if (x58 === undefined) return false;
+  if (!(typeof x58 === "string")) return false;
+  if (x58.length === 0) return false;
+  const x59 = d.state;
+  if (x59 === undefined) return false;
+  if (!(x59 === "pending" || x59 === "granted" || x59 === "denied" || x59 === "overridden" || x59 === "superseded")) return false;
+  const x60 = d.requestedAt;
+  if (x60 === undefined) return false;
+  if (!(typeof x60 === "string")) return false;
+  if (!__fmtDateTime(x60)) return false;
+  const x61 = d.decidedAt;
+  if (x61 !== undefined) {
+    if (!(typeof x61 === "string")) return false;
+    if (!__fmtDateTime(x61)) return false;
+  }
+  const x62 = d.reason;
+  if (x62 !== undefined) {
+    if (!(typeof x62 === "string")) return false;
+    if (x62.length > 2000 && __len(x62) > 2000) return false;
+  }
+  return true;
+}
+function __c105(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x63 = d.supported;
+  if (x63 !== undefined) {
+    if (x63 !== true) return false;
+  }
+  const x64 = d.emitsWriteEvents;
+  if (x64 !== undefined) {
+    if (!(typeof x64 === "boolean")) return false;
+  }
+  return true;
+}
+function __c109(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x65 = d.protocolVersion;
+  if (x65 === undefined) return false;
+  if (!(typeof x65 === "string")) return false;
+  if (!__RE0.test(x65)) return false;
+  const x66 = d.host;
+  if (x66 !== undefined) {
+    if (!__c112(x66)) return false;
+  }
+  const x67 = d.agents;
+  if (x67 !== undefined) {
+    if (!__c55(x67)) return false;
+  }
+  const x68 = d.memory;
+  if (x68 !== undefined) {
+    if (!__c118(x68)) return false;
+  }
+  const x69 = d.multiAgent;
+  if (x69 !== undefined) {
+    if (!__c163(x69)) return false;
+  }
+  return true;
+}
+function __c176(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x70 = d.capability;
+  if (x70 === undefined) return false;
+  if (!(typeof x70 === "string")) return false;
+  if (x70.length === 0) return false;
+  return true;
+}
+function __c69(d) {
   if (!(d === "time" || d === "predicate")) return false;
   return true;
 }
-function __c130(d) {
+function __c179(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x36 = d.commitmentId;
-  if (x36 === undefined) return false;
-  if (!(typeof x36 === "string")) return false;
-  if (x36.length === 0) return false;
-  const x37 = d.memoryRef;
-  if (x37 === undefined) return false;
-  if (!(typeof x37 === "string")) return false;
-  if (x37.length === 0) return false;
-  const x38 = d.memoryId;
-  if (x38 !== undefined) {
-    if (!(typeof x38 === "string")) return false;
-    if (x38.length === 0) return false;
-  }
-  const x39 = d.condition;
-  if (x39 === undefined) return false;
-  if (!__c32(x39)) return false;
-  const x40 = d.enqueuedRunId;
-  if (x40 !== undefined) {
-    if (!(typeof x40 === "string")) return false;
-    if (x40.length === 0) return false;
-  }
-  return true;
-}
-function __c28(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x41 = d.supported;
-  if (x41 === undefined) return false;
-  if (!(typeof x41 === "boolean")) return false;
-  const x42 = d.fireConditions;
-  if (x42 !== undefined) {
-    if (!(Array.isArray(x42))) return false;
-    if (x42.length > 1 && __dup(x42, null) !== null) return false;
-    for (let i43 = 0; i43 < x42.length; i43++) {
-      const x44 = x42[i43];
-      if (!__c32(x44)) return false;
-    }
-  }
-  for (const k45 in d) if (!(k45 === "supported" || k45 === "fireConditions")) return false;
-  return true;
-}
-function __c75(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok46 = false;
-  L47: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x48 = d.supported;
-      if (x48 === undefined) break L47;
-      if (x48 !== true) break L47;
-    }
-    ok46 = true;
-  }
-  if (ok46) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x49 = d.trigger;
-      if (x49 === undefined) return false;
-    }
-  }
-  const x50 = d.supported;
-  if (x50 === undefined) return false;
-  if (!(typeof x50 === "boolean")) return false;
-  const x51 = d.trigger;
-  if (x51 !== undefined) {
-    if (!__c78(x51)) return false;
-  }
-  const x52 = d.maxInputEntries;
-  if (x52 !== undefined) {
-    if (!(Number.isInteger(x52))) return false;
-    if (x52 < 1) return false;
-  }
-  const x53 = d.maxOutputBytes;
-  if (x53 !== undefined) {
-    if (!(Number.isInteger(x53))) return false;
-    if (x53 < 0) return false;
-  }
-  for (const k54 in d) if (!(k54 === "supported" || k54 === "trigger" || k54 === "maxInputEntries" || k54 === "maxOutputBytes")) return false;
-  return true;
-}
-function __c137(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x55 = d.memoryRef;
-  if (x55 !== undefined) {
-    if (!(typeof x55 === "string")) return false;
-    if (x55.length === 0) return false;
-  }
-  const x56 = d.compactionRunId;
-  if (x56 !== undefined) {
-    if (!(typeof x56 === "string")) return false;
-    if (x56.length === 0) return false;
-  }
-  return true;
-}
-function __c78(d) {
-  if (!(d === "host-managed" || d === "client-requested" || d === "both")) return false;
-  return true;
-}
-function __c141(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x57 = d.confidence;
-  if (x57 === undefined) return false;
-  if (!(Number.isFinite(x57))) return false;
-  if (x57 > 1) return false;
-  if (x57 < 0) return false;
-  const x58 = d.floor;
-  if (x58 === undefined) return false;
-  if (!(Number.isFinite(x58))) return false;
-  if (x58 > 1) return false;
-  if (x58 < 0.5) return false;
-  const x59 = d.escalationKind;
-  if (x59 === undefined) return false;
-  if (!(x59 === "clarify" || x59 === "escalate")) return false;
-  const x60 = d.originalDecision;
-  if (x60 !== undefined) {
-    if (!__c146(x60)) return false;
-  }
-  const x61 = d.parentRunId;
-  if (x61 !== undefined) {
-    if (!(typeof x61 === "string")) return false;
-    if (x61.length === 0) return false;
-  }
-  const x62 = d.workerId;
-  if (x62 !== undefined) {
-    if (!(typeof x62 === "string")) return false;
-    if (x62.length === 0) return false;
-  }
-  const x63 = d.causationHostId;
-  if (x63 !== undefined) {
-    if (!(typeof x63 === "string")) return false;
-    if (x63.length === 0) return false;
-  }
-  for (const k64 in d) if (!(k64 === "confidence" || k64 === "floor" || k64 === "escalationKind" || k64 === "originalDecision" || k64 === "parentRunId" || k64 === "workerId" || k64 === "causationHostId")) return false;
-  return true;
-}
-function __c7(d) {
-  if (!(d === "host-managed" || d === "scheduled" || d === "on-demand")) return false;
-  return true;
-}
-function __c87(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok65 = false;
-  L66: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x67 = d.supported;
-      if (x67 === undefined) break L66;
-      if (x67 !== true) break L66;
-    }
-    ok65 = true;
-  }
-  if (ok65) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x68 = d.maxTokenBudget;
-      if (x68 === undefined) return false;
-      if (!(Number.isInteger(x68))) return false;
-      const x69 = d.tokenizerName;
-      if (x69 === undefined) return false;
-      if (!(typeof x69 === "string")) return false;
-    }
-  }
-  const x70 = d.supported;
-  if (x70 === undefined) return false;
-  if (!(typeof x70 === "boolean")) return false;
-  const x71 = d.maxTokenBudget;
-  if (x71 !== undefined) {
-    if (!(Number.isInteger(x71))) return false;
-    if (x71 < 1) return false;
-  }
-  const x72 = d.scheduled;
-  if (x72 !== undefined) {
-    if (!(typeof x72 === "boolean")) return false;
-  }
-  const x73 = d.indexEmitted;
+  const x71 = d.commitmentId;
+  if (x71 === undefined) return false;
+  if (!(typeof x71 === "string")) return false;
+  if (x71.length === 0) return false;
+  const x72 = d.memoryRef;
+  if (x72 === undefined) return false;
+  if (!(typeof x72 === "string")) return false;
+  if (x72.length === 0) return false;
+  const x73 = d.memoryId;
   if (x73 !== undefined) {
-    if (!(typeof x73 === "boolean")) return false;
+    if (!(typeof x73 === "string")) return false;
+    if (x73.length === 0) return false;
   }
-  const x74 = d.tokenizerName;
-  if (x74 !== undefined) {
-    if (!(typeof x74 === "string")) return false;
-    if (x74.length === 0) return false;
-  }
-  const x75 = d.archiveRetention;
+  const x74 = d.condition;
+  if (x74 === undefined) return false;
+  if (!__c69(x74)) return false;
+  const x75 = d.enqueuedRunId;
   if (x75 !== undefined) {
     if (!(typeof x75 === "string")) return false;
-    if (!__fmtDuration(x75)) return false;
+    if (x75.length === 0) return false;
   }
-  for (const k76 in d) if (!(k76 === "supported" || k76 === "maxTokenBudget" || k76 === "scheduled" || k76 === "indexEmitted" || k76 === "tokenizerName" || k76 === "archiveRetention")) return false;
   return true;
 }
-function __c164(d) {
+function __c65(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x77 = d.tokenBudget;
-  if (x77 === undefined) return false;
-  if (!(Number.isInteger(x77))) return false;
-  if (x77 < 1) return false;
-  const x78 = d.tokensUsed;
-  if (x78 === undefined) return false;
-  if (!(Number.isInteger(x78))) return false;
-  if (x78 < 0) return false;
-  const x79 = d.indexUpdated;
-  if (x79 !== undefined) {
-    if (!(typeof x79 === "boolean")) return false;
+  const x76 = d.supported;
+  if (x76 === undefined) return false;
+  if (!(typeof x76 === "boolean")) return false;
+  const x77 = d.fireConditions;
+  if (x77 !== undefined) {
+    if (!(Array.isArray(x77))) return false;
+    if (x77.length > 1 && __dup(x77, null) !== null) return false;
+    for (let i78 = 0; i78 < x77.length; i78++) {
+      const x79 = x77[i78];
+      if (!__c69(x79)) return false;
+    }
   }
+  for (const k80 in d) if (!(k80 === "supported" || k80 === "fireConditions")) return false;
   return true;
 }
-function __c169(d) {
-  if (!__E80.has(d)) return false;
-  return true;
-}
-function __c170(d) {
-  return true;
-}
-function __c171(d) {
+function __c124(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   let ok81 = false;
   L82: {
-    if (!__c179(d)) break L82;
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x83 = d.supported;
+      if (x83 === undefined) break L82;
+      if (x83 !== true) break L82;
+    }
     ok81 = true;
   }
   if (ok81) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x83 = d.details;
-      if (x83 === undefined) return false;
-      if (!__c184(x83)) return false;
+      const x84 = d.trigger;
+      if (x84 === undefined) return false;
     }
   }
-  let ok84 = false;
-  L85: {
-    if (!__c192(d)) break L85;
-    ok84 = true;
+  const x85 = d.supported;
+  if (x85 === undefined) return false;
+  if (!(typeof x85 === "boolean")) return false;
+  const x86 = d.trigger;
+  if (x86 !== undefined) {
+    if (!__c127(x86)) return false;
   }
-  if (ok84) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x86 = d.details;
-      if (x86 === undefined) return false;
-      if (!__c197(x86)) return false;
-    }
+  const x87 = d.maxInputEntries;
+  if (x87 !== undefined) {
+    if (!(Number.isInteger(x87))) return false;
+    if (x87 < 1) return false;
   }
-  let ok87 = false;
-  L88: {
-    if (!__c204(d)) break L88;
-    ok87 = true;
+  const x88 = d.maxOutputBytes;
+  if (x88 !== undefined) {
+    if (!(Number.isInteger(x88))) return false;
+    if (x88 < 0) return false;
   }
-  if (ok87) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x89 = d.details;
-      if (x89 !== undefined) {
-        if (!__c137(x89)) return false;
-      }
-    }
-  }
-  let ok90 = false;
-  L91: {
-    if (!__c211(d)) break L91;
-    ok90 = true;
-  }
-  if (ok90) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x92 = d.details;
-      if (x92 === undefined) return false;
-      if (!__c127(x92)) return false;
-    }
-  }
-  let ok93 = false;
-  L94: {
-    if (!__c218(d)) break L94;
-    ok93 = true;
-  }
-  if (ok93) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x95 = d.details;
-      if (x95 === undefined) return false;
-      if (!__c223(x95)) return false;
-    }
-  }
-  let ok96 = false;
-  L97: {
-    if (!__c233(d)) break L97;
-    ok96 = true;
-  }
-  if (ok96) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x98 = d.details;
-      if (x98 !== undefined) {
-        if (!__c238(x98)) return false;
-      }
-    }
-  }
-  let ok99 = false;
-  L100: {
-    if (!__c243(d)) break L100;
-    ok99 = true;
-  }
-  if (ok99) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x101 = d.details;
-      if (x101 === undefined) return false;
-      if (!__c248(x101)) return false;
-    }
-  }
-  const x102 = d.error;
-  if (x102 === undefined) return false;
-  if (!(typeof x102 === "string")) return false;
-  if (x102.length > 100 && __len(x102) > 100) return false;
-  if (!__RE1.test(x102)) return false;
-  const x103 = d.message;
-  if (x103 === undefined) return false;
-  if (!(typeof x103 === "string")) return false;
-  if (x103.length > 2000 && __len(x103) > 2000) return false;
-  const x104 = d.details;
-  if (x104 !== undefined) {
-    if (!(typeof x104 === "object" && x104 !== null && !Array.isArray(x104))) return false;
-  }
-  for (const k105 in d) if (!(k105 === "error" || k105 === "message" || k105 === "details")) return false;
+  for (const k89 in d) if (!(k89 === "supported" || k89 === "trigger" || k89 === "maxInputEntries" || k89 === "maxOutputBytes")) return false;
   return true;
 }
-function __c252(d) {
+function __c186(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x90 = d.memoryRef;
+  if (x90 !== undefined) {
+    if (!(typeof x90 === "string")) return false;
+    if (x90.length === 0) return false;
+  }
+  const x91 = d.compactionRunId;
+  if (x91 !== undefined) {
+    if (!(typeof x91 === "string")) return false;
+    if (x91.length === 0) return false;
+  }
+  return true;
+}
+function __c127(d) {
+  if (!(d === "host-managed" || d === "client-requested" || d === "both")) return false;
+  return true;
+}
+function __c190(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x92 = d.confidence;
+  if (x92 === undefined) return false;
+  if (!(Number.isFinite(x92))) return false;
+  if (x92 > 1) return false;
+  if (x92 < 0) return false;
+  const x93 = d.floor;
+  if (x93 === undefined) return false;
+  if (!(Number.isFinite(x93))) return false;
+  if (x93 > 1) return false;
+  if (x93 < 0.5) return false;
+  const x94 = d.escalationKind;
+  if (x94 === undefined) return false;
+  if (!(x94 === "clarify" || x94 === "escalate")) return false;
+  const x95 = d.originalDecision;
+  if (x95 !== undefined) {
+    if (!__c195(x95)) return false;
+  }
+  const x96 = d.parentRunId;
+  if (x96 !== undefined) {
+    if (!(typeof x96 === "string")) return false;
+    if (x96.length === 0) return false;
+  }
+  const x97 = d.workerId;
+  if (x97 !== undefined) {
+    if (!(typeof x97 === "string")) return false;
+    if (x97.length === 0) return false;
+  }
+  const x98 = d.causationHostId;
+  if (x98 !== undefined) {
+    if (!(typeof x98 === "string")) return false;
+    if (x98.length === 0) return false;
+  }
+  for (const k99 in d) if (!(k99 === "confidence" || k99 === "floor" || k99 === "escalationKind" || k99 === "originalDecision" || k99 === "parentRunId" || k99 === "workerId" || k99 === "causationHostId")) return false;
+  return true;
+}
+function __c44(d) {
+  if (!(d === "host-managed" || d === "scheduled" || d === "on-demand")) return false;
+  return true;
+}
+function __c136(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  let ok100 = false;
+  L101: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x102 = d.supported;
+      if (x102 === undefined) break L101;
+      if (x102 !== true) break L101;
+    }
+    ok100 = true;
+  }
+  if (ok100) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x103 = d.maxTokenBudget;
+      if (x103 === undefined) return false;
+      if (!(Number.isInteger(x103))) return false;
+      const x104 = d.tokenizerName;
+      if (x104 === undefined) return false;
+      if (!(typeof x104 === "string")) return false;
+    }
+  }
+  const x105 = d.supported;
+  if (x105 === undefined) return false;
+  if (!(typeof x105 === "boolean")) return false;
+  const x106 = d.maxTokenBudget;
+  if (x106 !== undefined) {
+    if (!(Number.isInteger(x106))) return false;
+    if (x106 < 1) return false;
+  }
+  const x107 = d.scheduled;
+  if (x107 !== undefined) {
+    if (!(typeof x107 === "boolean")) return false;
+  }
+  const x108 = d.indexEmitted;
+  if (x108 !== undefined) {
+    if (!(typeof x108 === "boolean")) return false;
+  }
+  const x109 = d.tokenizerName;
+  if (x109 !== undefined) {
+    if (!(typeof x109 === "string")) return false;
+    if (x109.length === 0) return false;
+  }
+  const x110 = d.archiveRetention;
+  if (x110 !== undefined) {
+    if (!(typeof x110 === "string")) return false;
+    if (!__fmtDuration(x110)) return false;
+  }
+  for (const k111 in d) if (!(k111 === "supported" || k111 === "maxTokenBudget" || k111 === "scheduled" || k111 === "indexEmitted" || k111 === "tokenizerName" || k111 === "archiveRetention")) return false;
+  return true;
+}
+function __c213(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x112 = d.tokenBudget;
+  if (x112 === undefined) return false;
+  if (!(Number.isInteger(x112))) return false;
+  if (x112 < 1) return false;
+  const x113 = d.tokensUsed;
+  if (x113 === undefined) return false;
+  if (!(Number.isInteger(x113))) return false;
+  if (x113 < 0) return false;
+  const x114 = d.indexUpdated;
+  if (x114 !== undefined) {
+    if (!(typeof x114 === "boolean")) return false;
+  }
+  return true;
+}
+function __c218(d) {
+  if (!__E115.has(d)) return false;
+  return true;
+}
+function __c219(d) {
+  return true;
+}
+function __c220(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  let ok116 = false;
+  L117: {
+    if (!__c228(d)) break L117;
+    ok116 = true;
+  }
+  if (ok116) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x118 = d.details;
+      if (x118 === undefined) return false;
+      if (!__c233(x118)) return false;
+    }
+  }
+  let ok119 = false;
+  L120: {
+    if (!__c241(d)) break L120;
+    ok119 = true;
+  }
+  if (ok119) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x121 = d.details;
+      if (x121 === undefined) return false;
+      if (!__c246(x121)) return false;
+    }
+  }
+  let ok122 = false;
+  L123: {
+    if (!__c253(d)) break L123;
+    ok122 = true;
+  }
+  if (ok122) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x124 = d.details;
+      if (x124 !== undefined) {
+        if (!__c186(x124)) return false;
+      }
+    }
+  }
+  let ok125 = false;
+  L126: {
+    if (!__c260(d)) break L126;
+    ok125 = true;
+  }
+  if (ok125) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x127 = d.details;
+      if (x127 === undefined) return false;
+      if (!__c176(x127)) return false;
+    }
+  }
+  let ok128 = false;
+  L129: {
+    if (!__c267(d)) break L129;
+    ok128 = true;
+  }
+  if (ok128) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x130 = d.details;
+      if (x130 === undefined) return false;
+      if (!__c272(x130)) return false;
+    }
+  }
+  let ok131 = false;
+  L132: {
+    if (!__c282(d)) break L132;
+    ok131 = true;
+  }
+  if (ok131) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x133 = d.details;
+      if (x133 !== undefined) {
+        if (!__c287(x133)) return false;
+      }
+    }
+  }
+  let ok134 = false;
+  L135: {
+    if (!__c292(d)) break L135;
+    ok134 = true;
+  }
+  if (ok134) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x136 = d.details;
+      if (x136 === undefined) return false;
+      if (!__c297(x136)) return false;
+    }
+  }
+  const x137 = d.error;
+  if (x137 === undefined) return false;
+  if (!(typeof x137 === "string")) return false;
+  if (x137.length > 100 && __len(x137) > 100) return false;
+  if (!__RE1.test(x137)) return false;
+  const x138 = d.message;
+  if (x138 === undefined) return false;
+  if (!(typeof x138 === "string")) return false;
+  if (x138.length > 2000 && __len(x138) > 2000) return false;
+  const x139 = d.details;
+  if (x139 !== undefined) {
+    if (!(typeof x139 === "object" && x139 !== null && !Array.isArray(x139))) return false;
+  }
+  for (const k140 in d) if (!(k140 === "error" || k140 === "message" || k140 === "details")) return false;
+  return true;
+}
+function __c301(d) {
   if (!(typeof d === "string")) return false;
   if (d.length > 200 && __len(d) > 200) return false;
   if (!__RE2.test(d)) return false;
   return true;
 }
-function __c116(d) {
+function __c165(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x106 = d.supported;
-  if (x106 === undefined) return false;
-  if (!(typeof x106 === "boolean")) return false;
-  const x107 = d.version;
-  if (x107 !== undefined) {
-    if (!(Number.isInteger(x107))) return false;
-    if (x107 < 1) return false;
-  }
-  const x108 = d.tier;
-  if (x108 !== undefined) {
-    if (!(x108 === "stable" || x108 === "experimental")) return false;
-  }
-  const x109 = d.experimentalUntil;
-  if (x109 !== undefined) {
-    if (!(typeof x109 === "string")) return false;
-    if (!__RE3.test(x109)) return false;
-  }
-  const x110 = d.confidenceEscalationFloor;
-  if (x110 !== undefined) {
-    if (!(Number.isFinite(x110))) return false;
-    if (x110 > 1) return false;
-    if (x110 < 0.5) return false;
-  }
-  const x111 = d.confidenceEscalationInterruptKind;
-  if (x111 !== undefined) {
-    if (!(typeof x111 === "string")) return false;
-    if (x111.length === 0) return false;
-  }
-  const x112 = d.crossChildMemoryConcurrency;
-  if (x112 !== undefined) {
-    if (!(x112 === "strict" || x112 === "advisory")) return false;
-  }
-  return true;
-}
-function __c253(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x113 = d.runId;
-  if (x113 === undefined) return false;
-  if (!(typeof x113 === "string")) return false;
-  if (x113.length === 0) return false;
-  const x114 = d.fromSeq;
-  if (x114 === undefined) return false;
-  if (!(Number.isInteger(x114))) return false;
-  if (x114 < 0) return false;
-  for (const k115 in d) if (!(k115 === "runId" || k115 === "fromSeq")) return false;
-  return true;
-}
-function __c63(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x116 = d.name;
-  if (x116 === undefined) return false;
-  if (!(typeof x116 === "string")) return false;
-  if (x116.length > 200 && __len(x116) > 200) return false;
-  if (x116.length === 0) return false;
-  const x117 = d.version;
-  if (x117 === undefined) return false;
-  if (!(typeof x117 === "string")) return false;
-  if (x117.length > 100 && __len(x117) > 100) return false;
-  if (x117.length === 0) return false;
-  return true;
-}
-function __c257(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x118 = d.memoryRef;
-  if (x118 === undefined) return false;
-  if (!(typeof x118 === "string")) return false;
-  if (x118.length > 1024 && __len(x118) > 1024) return false;
-  if (x118.length === 0) return false;
-  const x119 = d.condition;
-  if (x119 === undefined) return false;
-  if (!__c32(x119)) return false;
-  const x120 = d.includeIntentionCanary;
-  if (x120 !== undefined) {
-    if (!(typeof x120 === "boolean")) return false;
-  }
-  for (const k121 in d) if (!(k121 === "memoryRef" || k121 === "condition" || k121 === "includeIntentionCanary")) return false;
-  return true;
-}
-function __c262(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x122 = d.event;
-  if (x122 === undefined) return false;
-  if (!__c130(x122)) return false;
-  const x123 = d.fireCount;
-  if (x123 === undefined) return false;
-  if (!(Number.isInteger(x123))) return false;
-  if (x123 < 0) return false;
-  const x124 = d.intentionCanary;
-  if (x124 !== undefined) {
-    if (!(typeof x124 === "string")) return false;
-    if (x124.length === 0) return false;
-  }
-  return true;
-}
-function __c267(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x125 = d.memoryRef;
-  if (x125 === undefined) return false;
-  if (!(typeof x125 === "string")) return false;
-  if (x125.length > 1024 && __len(x125) > 1024) return false;
-  if (x125.length === 0) return false;
-  const x126 = d.includeSecretCanary;
-  if (x126 !== undefined) {
-    if (!(typeof x126 === "boolean")) return false;
-  }
-  for (const k127 in d) if (!(k127 === "memoryRef" || k127 === "includeSecretCanary")) return false;
-  return true;
-}
-function __c271(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x128 = d.event;
-  if (x128 === undefined) return false;
-  if (!__c0(x128)) return false;
-  const x129 = d.secretLeaked;
-  if (x129 === undefined) return false;
-  if (!(typeof x129 === "boolean")) return false;
-  const x130 = d.eventId;
-  if (x130 !== undefined) {
-    if (!(typeof x130 === "string")) return false;
-    if (x130.length === 0) return false;
-  }
-  return true;
-}
-function __c276(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x131 = d.ttlSeconds;
-  if (x131 === undefined) return false;
-  if (!(Number.isFinite(x131))) return false;
-  if (x131 > 86400) return false;
-  if (x131 <= 0) return false;
-  const x132 = d.delayMs;
-  if (x132 !== undefined) {
-    if (!(Number.isInteger(x132))) return false;
-    if (x132 > 5000) return false;
-    if (x132 < 0) return false;
-  }
-  for (const k133 in d) if (!(k133 === "ttlSeconds" || k133 === "delayMs")) return false;
-  return true;
-}
-function __c280(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x134 = d.parentRunId;
-  if (x134 === undefined) return false;
-  if (!(typeof x134 === "string")) return false;
-  if (x134.length > 512 && __len(x134) > 512) return false;
-  if (x134.length === 0) return false;
-  const x135 = d.childRunId;
-  if (x135 === undefined) return false;
-  if (!(typeof x135 === "string")) return false;
-  if (x135.length > 512 && __len(x135) > 512) return false;
-  if (x135.length === 0) return false;
-  const x136 = d.memoryRef;
-  if (x136 === undefined) return false;
-  if (!(typeof x136 === "string")) return false;
-  if (x136.length > 1024 && __len(x136) > 1024) return false;
-  if (x136.length === 0) return false;
-  const x137 = d.parentStartedAt;
-  if (x137 === undefined) return false;
-  if (!(typeof x137 === "string")) return false;
-  if (!__fmtDateTime(x137)) return false;
-  const x138 = d.childWrittenAt;
-  if (x138 === undefined) return false;
-  if (!(typeof x138 === "string")) return false;
-  if (!__fmtDateTime(x138)) return false;
-  const x139 = d.entry;
-  if (x139 === undefined) return false;
-  if (!__c287(x139)) return false;
-  const x140 = d.seenByParent;
-  if (x140 === undefined) return false;
-  if (!(typeof x140 === "boolean")) return false;
-  return true;
-}
-function __c297(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x141 = d.memoryRef;
+  const x141 = d.supported;
   if (x141 === undefined) return false;
-  if (!(typeof x141 === "string")) return false;
-  if (x141.length > 1024 && __len(x141) > 1024) return false;
-  if (x141.length === 0) return false;
-  const x142 = d.every;
-  if (x142 === undefined) return false;
-  if (!(typeof x142 === "string")) return false;
-  if (!__fmtDuration(x142)) return false;
-  const x143 = d.tokenBudget;
-  if (x143 !== undefined) {
-    if (!(Number.isInteger(x143))) return false;
-    if (x143 > 1000000000) return false;
-    if (x143 < 1) return false;
+  if (!(typeof x141 === "boolean")) return false;
+  const x142 = d.version;
+  if (x142 !== undefined) {
+    if (!(Number.isInteger(x142))) return false;
+    if (x142 < 1) return false;
   }
-  const x144 = d.firstAt;
+  const x143 = d.tier;
+  if (x143 !== undefined) {
+    if (!(x143 === "stable" || x143 === "experimental")) return false;
+  }
+  const x144 = d.experimentalUntil;
   if (x144 !== undefined) {
     if (!(typeof x144 === "string")) return false;
-    if (!__fmtDateTime(x144)) return false;
+    if (!__RE3.test(x144)) return false;
   }
-  for (const k145 in d) if (!(k145 === "memoryRef" || k145 === "every" || k145 === "tokenBudget" || k145 === "firstAt")) return false;
+  const x145 = d.confidenceEscalationFloor;
+  if (x145 !== undefined) {
+    if (!(Number.isFinite(x145))) return false;
+    if (x145 > 1) return false;
+    if (x145 < 0.5) return false;
+  }
+  const x146 = d.confidenceEscalationInterruptKind;
+  if (x146 !== undefined) {
+    if (!(typeof x146 === "string")) return false;
+    if (x146.length === 0) return false;
+  }
+  const x147 = d.crossChildMemoryConcurrency;
+  if (x147 !== undefined) {
+    if (!(x147 === "strict" || x147 === "advisory")) return false;
+  }
   return true;
 }
-function __c303(d) {
+function __c302(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x146 = d.scheduleId;
-  if (x146 === undefined) return false;
-  if (!(typeof x146 === "string")) return false;
-  if (x146.length > 512 && __len(x146) > 512) return false;
-  if (x146.length === 0) return false;
-  const x147 = d.memoryRef;
-  if (x147 === undefined) return false;
-  if (!(typeof x147 === "string")) return false;
-  if (x147.length > 1024 && __len(x147) > 1024) return false;
-  if (x147.length === 0) return false;
-  const x148 = d.every;
+  const x148 = d.runId;
   if (x148 === undefined) return false;
   if (!(typeof x148 === "string")) return false;
-  if (!__fmtDuration(x148)) return false;
-  const x149 = d.tokenBudget;
-  if (x149 !== undefined) {
-    if (!(Number.isInteger(x149))) return false;
-    if (x149 < 1) return false;
-  }
-  const x150 = d.nextAt;
-  if (x150 === undefined) return false;
-  if (!(typeof x150 === "string")) return false;
-  if (!__fmtDateTime(x150)) return false;
-  const x151 = d.lastOutcome;
-  if (x151 !== undefined) {
-    if (!__c310(x151)) return false;
-  }
+  if (x148.length === 0) return false;
+  const x149 = d.fromSeq;
+  if (x149 === undefined) return false;
+  if (!(Number.isInteger(x149))) return false;
+  if (x149 < 0) return false;
+  for (const k150 in d) if (!(k150 === "runId" || k150 === "fromSeq")) return false;
   return true;
 }
-function __c347(d) {
+function __c112(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x152 = d.tenant;
+  const x151 = d.name;
+  if (x151 === undefined) return false;
+  if (!(typeof x151 === "string")) return false;
+  if (x151.length > 200 && __len(x151) > 200) return false;
+  if (x151.length === 0) return false;
+  const x152 = d.version;
   if (x152 === undefined) return false;
   if (!(typeof x152 === "string")) return false;
-  if (!__RE4.test(x152)) return false;
-  for (const k153 in d) if (!(k153 === "tenant")) return false;
+  if (x152.length > 100 && __len(x152) > 100) return false;
+  if (x152.length === 0) return false;
   return true;
 }
-function __c350(d) {
+function __c306(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x154 = d.outcomes;
+  const x153 = d.memoryRef;
+  if (x153 === undefined) return false;
+  if (!(typeof x153 === "string")) return false;
+  if (x153.length > 1024 && __len(x153) > 1024) return false;
+  if (x153.length === 0) return false;
+  const x154 = d.condition;
   if (x154 === undefined) return false;
-  if (!(Array.isArray(x154))) return false;
-  for (let i155 = 0; i155 < x154.length; i155++) {
-    const x156 = x154[i155];
-    if (!__c310(x156)) return false;
+  if (!__c69(x154)) return false;
+  const x155 = d.includeIntentionCanary;
+  if (x155 !== undefined) {
+    if (!(typeof x155 === "boolean")) return false;
   }
+  for (const k156 in d) if (!(k156 === "memoryRef" || k156 === "condition" || k156 === "includeIntentionCanary")) return false;
   return true;
 }
-function __c354(d) {
+function __c311(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x157 = d.confidence;
+  const x157 = d.event;
   if (x157 === undefined) return false;
-  if (!(Number.isFinite(x157))) return false;
-  if (x157 > 1) return false;
-  if (x157 < 0) return false;
-  const x158 = d.kind;
-  if (x158 !== undefined) {
-    if (!(x158 === "next-worker" || x158 === "terminate")) return false;
+  if (!__c179(x157)) return false;
+  const x158 = d.fireCount;
+  if (x158 === undefined) return false;
+  if (!(Number.isInteger(x158))) return false;
+  if (x158 < 0) return false;
+  const x159 = d.intentionCanary;
+  if (x159 !== undefined) {
+    if (!(typeof x159 === "string")) return false;
+    if (x159.length === 0) return false;
   }
-  for (const k159 in d) if (!(k159 === "confidence" || k159 === "kind")) return false;
   return true;
 }
-function __c358(d) {
+function __c316(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x160 = d.runId;
+  const x160 = d.memoryRef;
   if (x160 === undefined) return false;
   if (!(typeof x160 === "string")) return false;
-  if (x160.length > 512 && __len(x160) > 512) return false;
+  if (x160.length > 1024 && __len(x160) > 1024) return false;
   if (x160.length === 0) return false;
-  const x161 = d.floor;
-  if (x161 === undefined) return false;
-  if (!(Number.isFinite(x161))) return false;
-  if (x161 > 1) return false;
-  if (x161 < 0.5) return false;
+  const x161 = d.includeSecretCanary;
+  if (x161 !== undefined) {
+    if (!(typeof x161 === "boolean")) return false;
+  }
+  for (const k162 in d) if (!(k162 === "memoryRef" || k162 === "includeSecretCanary")) return false;
   return true;
 }
-function __c362(d) {
+function __c320(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x162 = d.path;
-  if (x162 === undefined) return false;
-  if (!(typeof x162 === "string")) return false;
-  if (x162.length === 0) return false;
-  const x163 = d.content;
+  const x163 = d.event;
   if (x163 === undefined) return false;
-  if (!__c365(x163)) return false;
-  return true;
-}
-function __c387(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x164 = d.records;
+  if (!__c37(x163)) return false;
+  const x164 = d.secretLeaked;
   if (x164 === undefined) return false;
-  if (!(Array.isArray(x164))) return false;
-  for (let i165 = 0; i165 < x164.length; i165++) {
-    const x166 = x164[i165];
-    if (!__c390(x166)) return false;
+  if (!(typeof x164 === "boolean")) return false;
+  const x165 = d.eventId;
+  if (x165 !== undefined) {
+    if (!(typeof x165 === "string")) return false;
+    if (x165.length === 0) return false;
   }
   return true;
 }
-function __c474(d) {
+function __c325(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x167 = d.memoryRef;
-  if (x167 === undefined) return false;
-  if (!(typeof x167 === "string")) return false;
-  if (x167.length > 1024 && __len(x167) > 1024) return false;
-  if (x167.length === 0) return false;
-  const x168 = d.sourceIds;
-  if (x168 !== undefined) {
-    if (!(Array.isArray(x168))) return false;
-    if (x168.length > 10000) return false;
-    if (x168.length < 1) return false;
-    if (x168.length > 1 && __dup(x168, ["string"]) !== null) return false;
-    for (let i169 = 0; i169 < x168.length; i169++) {
-      const x170 = x168[i169];
-      if (!(typeof x170 === "string")) return false;
-      if (x170.length > 512 && __len(x170) > 512) return false;
-      if (x170.length === 0) return false;
-    }
+  const x166 = d.ttlSeconds;
+  if (x166 === undefined) return false;
+  if (!(Number.isFinite(x166))) return false;
+  if (x166 > 86400) return false;
+  if (x166 <= 0) return false;
+  const x167 = d.delayMs;
+  if (x167 !== undefined) {
+    if (!(Number.isInteger(x167))) return false;
+    if (x167 > 5000) return false;
+    if (x167 < 0) return false;
   }
-  for (const k171 in d) if (!(k171 === "memoryRef" || k171 === "sourceIds")) return false;
+  for (const k168 in d) if (!(k168 === "ttlSeconds" || k168 === "delayMs")) return false;
   return true;
 }
-function __c479(d) {
+function __c329(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x172 = d.compactionRunId;
+  const x169 = d.parentRunId;
+  if (x169 === undefined) return false;
+  if (!(typeof x169 === "string")) return false;
+  if (x169.length > 512 && __len(x169) > 512) return false;
+  if (x169.length === 0) return false;
+  const x170 = d.childRunId;
+  if (x170 === undefined) return false;
+  if (!(typeof x170 === "string")) return false;
+  if (x170.length > 512 && __len(x170) > 512) return false;
+  if (x170.length === 0) return false;
+  const x171 = d.memoryRef;
+  if (x171 === undefined) return false;
+  if (!(typeof x171 === "string")) return false;
+  if (x171.length > 1024 && __len(x171) > 1024) return false;
+  if (x171.length === 0) return false;
+  const x172 = d.parentStartedAt;
   if (x172 === undefined) return false;
   if (!(typeof x172 === "string")) return false;
-  if (x172.length > 512 && __len(x172) > 512) return false;
-  if (x172.length === 0) return false;
-  const x173 = d.event;
+  if (!__fmtDateTime(x172)) return false;
+  const x173 = d.childWrittenAt;
   if (x173 === undefined) return false;
-  if (!__c317(x173)) return false;
-  const x174 = d.output;
+  if (!(typeof x173 === "string")) return false;
+  if (!__fmtDateTime(x173)) return false;
+  const x174 = d.entry;
   if (x174 === undefined) return false;
-  if (!__c287(x174)) return false;
-  return true;
-}
-function __c484(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x175 = d.memoryRef;
+  if (!__c336(x174)) return false;
+  const x175 = d.seenByParent;
   if (x175 === undefined) return false;
-  if (!(typeof x175 === "string")) return false;
-  if (x175.length > 1024 && __len(x175) > 1024) return false;
-  if (x175.length === 0) return false;
-  const x176 = d.tokenBudget;
-  if (x176 !== undefined) {
-    if (!(Number.isInteger(x176))) return false;
-    if (x176 > 1000000000) return false;
-    if (x176 < 1) return false;
-  }
-  const x177 = d.sources;
-  if (x177 !== undefined) {
-    if (!(Array.isArray(x177))) return false;
-    if (x177.length > 1000) return false;
-    if (x177.length < 1) return false;
-    for (let i178 = 0; i178 < x177.length; i178++) {
-      const x179 = x177[i178];
-      if (!(typeof x179 === "string")) return false;
-      if (!__RE5.test(x179)) return false;
-    }
-  }
-  const x180 = d.indexEmitted;
-  if (x180 !== undefined) {
-    if (!(typeof x180 === "boolean")) return false;
-  }
-  for (const k181 in d) if (!(k181 === "memoryRef" || k181 === "tokenBudget" || k181 === "sources" || k181 === "indexEmitted")) return false;
+  if (!(typeof x175 === "boolean")) return false;
   return true;
 }
-function __c491(d) {
+function __c346(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x182 = d.archiveId;
+  const x176 = d.memoryRef;
+  if (x176 === undefined) return false;
+  if (!(typeof x176 === "string")) return false;
+  if (x176.length > 1024 && __len(x176) > 1024) return false;
+  if (x176.length === 0) return false;
+  const x177 = d.every;
+  if (x177 === undefined) return false;
+  if (!(typeof x177 === "string")) return false;
+  if (!__fmtDuration(x177)) return false;
+  const x178 = d.tokenBudget;
+  if (x178 !== undefined) {
+    if (!(Number.isInteger(x178))) return false;
+    if (x178 > 1000000000) return false;
+    if (x178 < 1) return false;
+  }
+  const x179 = d.firstAt;
+  if (x179 !== undefined) {
+    if (!(typeof x179 === "string")) return false;
+    if (!__fmtDateTime(x179)) return false;
+  }
+  for (const k180 in d) if (!(k180 === "memoryRef" || k180 === "every" || k180 === "tokenBudget" || k180 === "firstAt")) return false;
+  return true;
+}
+function __c352(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x181 = d.scheduleId;
+  if (x181 === undefined) return false;
+  if (!(typeof x181 === "string")) return false;
+  if (x181.length > 512 && __len(x181) > 512) return false;
+  if (x181.length === 0) return false;
+  const x182 = d.memoryRef;
   if (x182 === undefined) return false;
   if (!(typeof x182 === "string")) return false;
-  if (x182.length > 512 && __len(x182) > 512) return false;
+  if (x182.length > 1024 && __len(x182) > 1024) return false;
   if (x182.length === 0) return false;
-  const x183 = d.event;
+  const x183 = d.every;
   if (x183 === undefined) return false;
-  if (!__c317(x183)) return false;
-  const x184 = d.entry;
-  if (x184 === undefined) return false;
-  if (!__c287(x184)) return false;
-  const x185 = d.index;
-  if (x185 !== undefined) {
-    if (!__c365(x185)) return false;
+  if (!(typeof x183 === "string")) return false;
+  if (!__fmtDuration(x183)) return false;
+  const x184 = d.tokenBudget;
+  if (x184 !== undefined) {
+    if (!(Number.isInteger(x184))) return false;
+    if (x184 < 1) return false;
   }
-  const x186 = d.archiveChecksum;
+  const x185 = d.nextAt;
+  if (x185 === undefined) return false;
+  if (!(typeof x185 === "string")) return false;
+  if (!__fmtDateTime(x185)) return false;
+  const x186 = d.lastOutcome;
   if (x186 !== undefined) {
-    if (!(typeof x186 === "string")) return false;
-    if (!__RE6.test(x186)) return false;
-  }
-  const x187 = d.indexUpdated;
-  if (x187 !== undefined) {
-    if (!(typeof x187 === "boolean")) return false;
-  }
-  const x188 = d.indexFile;
-  if (x188 !== undefined) {
-    if (!__c362(x188)) return false;
+    if (!__c359(x186)) return false;
   }
   return true;
 }
-function __c500(d) {
+function __c396(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x189 = d.entries;
+  const x187 = d.tenant;
+  if (x187 === undefined) return false;
+  if (!(typeof x187 === "string")) return false;
+  if (!__RE4.test(x187)) return false;
+  for (const k188 in d) if (!(k188 === "tenant")) return false;
+  return true;
+}
+function __c399(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x189 = d.outcomes;
   if (x189 === undefined) return false;
   if (!(Array.isArray(x189))) return false;
   for (let i190 = 0; i190 < x189.length; i190++) {
     const x191 = x189[i190];
-    if (!__c287(x191)) return false;
+    if (!__c359(x191)) return false;
   }
   return true;
 }
-function __c504(d) {
+function __c403(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x192 = d.memoryRef;
+  const x192 = d.confidence;
   if (x192 === undefined) return false;
-  if (!(typeof x192 === "string")) return false;
-  if (x192.length > 1024 && __len(x192) > 1024) return false;
-  if (x192.length === 0) return false;
-  for (const k193 in d) if (!(k193 === "memoryRef")) return false;
+  if (!(Number.isFinite(x192))) return false;
+  if (x192 > 1) return false;
+  if (x192 < 0) return false;
+  const x193 = d.kind;
+  if (x193 !== undefined) {
+    if (!(x193 === "next-worker" || x193 === "terminate")) return false;
+  }
+  for (const k194 in d) if (!(k194 === "confidence" || k194 === "kind")) return false;
   return true;
 }
-function __c507(d) {
+function __c407(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x194 = d.memoryRef;
-  if (x194 === undefined) return false;
-  if (!(typeof x194 === "string")) return false;
-  if (x194.length > 1024 && __len(x194) > 1024) return false;
-  if (x194.length === 0) return false;
-  const x195 = d.memoryId;
+  const x195 = d.runId;
   if (x195 === undefined) return false;
   if (!(typeof x195 === "string")) return false;
   if (x195.length > 512 && __len(x195) > 512) return false;
   if (x195.length === 0) return false;
-  const x196 = d.secretId;
+  const x196 = d.floor;
   if (x196 === undefined) return false;
-  if (!(typeof x196 === "string")) return false;
-  if (x196.length > 128 && __len(x196) > 128) return false;
-  if (x196.length === 0) return false;
-  const x197 = d.secretValue;
+  if (!(Number.isFinite(x196))) return false;
+  if (x196 > 1) return false;
+  if (x196 < 0.5) return false;
+  return true;
+}
+function __c411(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x197 = d.path;
   if (x197 === undefined) return false;
   if (!(typeof x197 === "string")) return false;
-  if (x197.length > 4096 && __len(x197) > 4096) return false;
-  if (x197.length < 8 || (x197.length < 15 && __len(x197) < 8)) return false;
+  if (x197.length === 0) return false;
+  const x198 = d.content;
+  if (x198 === undefined) return false;
+  if (!__c414(x198)) return false;
   return true;
 }
-function __c513(d) {
+function __c436(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x198 = d.memoryRef;
-  if (x198 === undefined) return false;
-  if (!(typeof x198 === "string")) return false;
-  if (x198.length > 1024 && __len(x198) > 1024) return false;
-  if (x198.length === 0) return false;
-  const x199 = d.entries;
+  const x199 = d.records;
   if (x199 === undefined) return false;
   if (!(Array.isArray(x199))) return false;
-  if (x199.length > 1000) return false;
-  if (x199.length < 1) return false;
   for (let i200 = 0; i200 < x199.length; i200++) {
     const x201 = x199[i200];
-    if (!__c517(x201)) return false;
+    if (!__c439(x201)) return false;
   }
-  const x202 = d.secrets;
-  if (x202 !== undefined) {
-    if (!(Array.isArray(x202))) return false;
-    if (x202.length > 100) return false;
-    for (let i203 = 0; i203 < x202.length; i203++) {
-      const x204 = x202[i203];
-      if (!__c526(x204)) return false;
-    }
-  }
-  const x205 = d.runId;
-  if (x205 !== undefined) {
-    if (!(typeof x205 === "string")) return false;
-    if (x205.length > 199 && __len(x205) > 199) return false;
-    if (x205.length === 0) return false;
-  }
-  for (const k206 in d) if (!(k206 === "memoryRef" || k206 === "entries" || k206 === "secrets" || k206 === "runId")) return false;
   return true;
 }
-function __c532(d) {
+function __c523(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x207 = d.memoryRef;
+  const x202 = d.memoryRef;
+  if (x202 === undefined) return false;
+  if (!(typeof x202 === "string")) return false;
+  if (x202.length > 1024 && __len(x202) > 1024) return false;
+  if (x202.length === 0) return false;
+  const x203 = d.sourceIds;
+  if (x203 !== undefined) {
+    if (!(Array.isArray(x203))) return false;
+    if (x203.length > 10000) return false;
+    if (x203.length < 1) return false;
+    if (x203.length > 1 && __dup(x203, ["string"]) !== null) return false;
+    for (let i204 = 0; i204 < x203.length; i204++) {
+      const x205 = x203[i204];
+      if (!(typeof x205 === "string")) return false;
+      if (x205.length > 512 && __len(x205) > 512) return false;
+      if (x205.length === 0) return false;
+    }
+  }
+  for (const k206 in d) if (!(k206 === "memoryRef" || k206 === "sourceIds")) return false;
+  return true;
+}
+function __c528(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x207 = d.compactionRunId;
   if (x207 === undefined) return false;
   if (!(typeof x207 === "string")) return false;
-  if (x207.length > 1024 && __len(x207) > 1024) return false;
+  if (x207.length > 512 && __len(x207) > 512) return false;
   if (x207.length === 0) return false;
-  const x208 = d.runId;
+  const x208 = d.event;
   if (x208 === undefined) return false;
-  if (!(typeof x208 === "string")) return false;
-  if (x208.length > 512 && __len(x208) > 512) return false;
-  if (x208.length === 0) return false;
-  const x209 = d.entries;
+  if (!__c366(x208)) return false;
+  const x209 = d.output;
   if (x209 === undefined) return false;
-  if (!(Array.isArray(x209))) return false;
-  for (let i210 = 0; i210 < x209.length; i210++) {
-    const x211 = x209[i210];
-    if (!__c287(x211)) return false;
+  if (!__c336(x209)) return false;
+  return true;
+}
+function __c533(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x210 = d.memoryRef;
+  if (x210 === undefined) return false;
+  if (!(typeof x210 === "string")) return false;
+  if (x210.length > 1024 && __len(x210) > 1024) return false;
+  if (x210.length === 0) return false;
+  const x211 = d.tokenBudget;
+  if (x211 !== undefined) {
+    if (!(Number.isInteger(x211))) return false;
+    if (x211 > 1000000000) return false;
+    if (x211 < 1) return false;
   }
-  return true;
-}
-function __c538(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x212 = d["question/ref"];
-  if (x212 === undefined) return false;
-  if (!(typeof x212 === "string")) return false;
-  if (x212.length > 512 && __len(x212) > 512) return false;
-  if (x212.length === 0) return false;
-  for (const k213 in d) if (!(k213 === "question/ref")) return false;
-  return true;
-}
-function __c541(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x214 = d.dropEventLog;
-  if (x214 !== undefined) {
-    if (!(typeof x214 === "boolean")) return false;
-  }
-  for (const k215 in d) if (!(k215 === "dropEventLog")) return false;
-  return true;
-}
-function __c544(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x216 = d.runId;
-  if (x216 === undefined) return false;
-  if (!(typeof x216 === "string")) return false;
-  if (x216.length > 512 && __len(x216) > 512) return false;
-  if (x216.length === 0) return false;
-  const x217 = d.memoryRef;
-  if (x217 === undefined) return false;
-  if (!(typeof x217 === "string")) return false;
-  if (x217.length > 1024 && __len(x217) > 1024) return false;
-  if (x217.length === 0) return false;
-  const x218 = d.memoryId;
-  if (x218 === undefined) return false;
-  if (!(typeof x218 === "string")) return false;
-  if (x218.length > 512 && __len(x218) > 512) return false;
-  if (x218.length === 0) return false;
-  const x219 = d.fromSeq;
-  if (x219 === undefined) return false;
-  if (!(Number.isInteger(x219))) return false;
-  if (x219 < 0) return false;
-  const x220 = d.expectedAtFork;
-  if (x220 === undefined) return false;
-  if (!(typeof x220 === "string")) return false;
-  const x221 = d.current;
-  if (x221 === undefined) return false;
-  if (!(typeof x221 === "string")) return false;
-  return true;
-}
-function __c517(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x222 = d.content;
-  if (x222 === undefined) return false;
-  if (!(typeof x222 === "string")) return false;
-  if (x222.length > 1048576 && __len(x222) > 1048576) return false;
-  const x223 = d.tags;
-  if (x223 !== undefined) {
-    if (!(Array.isArray(x223))) return false;
-    if (x223.length > 64) return false;
-    for (let i224 = 0; i224 < x223.length; i224++) {
-      const x225 = x223[i224];
-      if (!(typeof x225 === "string")) return false;
-      if (x225.length > 256 && __len(x225) > 256) return false;
-      if (x225.length === 0) return false;
+  const x212 = d.sources;
+  if (x212 !== undefined) {
+    if (!(Array.isArray(x212))) return false;
+    if (x212.length > 1000) return false;
+    if (x212.length < 1) return false;
+    for (let i213 = 0; i213 < x212.length; i213++) {
+      const x214 = x212[i213];
+      if (!(typeof x214 === "string")) return false;
+      if (!__RE5.test(x214)) return false;
     }
   }
-  const x226 = d.ttlSeconds;
-  if (x226 !== undefined) {
-    if (!(Number.isFinite(x226))) return false;
-    if (x226 > 315360000) return false;
-    if (x226 <= 0) return false;
+  const x215 = d.indexEmitted;
+  if (x215 !== undefined) {
+    if (!(typeof x215 === "boolean")) return false;
   }
-  const x227 = d.tier;
-  if (x227 !== undefined) {
-    if (!(x227 === "long-term" || x227 === "transactional")) return false;
-  }
-  for (const k228 in d) if (!(k228 === "content" || k228 === "tags" || k228 === "ttlSeconds" || k228 === "tier")) return false;
+  for (const k216 in d) if (!(k216 === "memoryRef" || k216 === "tokenBudget" || k216 === "sources" || k216 === "indexEmitted")) return false;
   return true;
 }
-function __c526(d) {
+function __c540(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x229 = d.secretId;
+  const x217 = d.archiveId;
+  if (x217 === undefined) return false;
+  if (!(typeof x217 === "string")) return false;
+  if (x217.length > 512 && __len(x217) > 512) return false;
+  if (x217.length === 0) return false;
+  const x218 = d.event;
+  if (x218 === undefined) return false;
+  if (!__c366(x218)) return false;
+  const x219 = d.entry;
+  if (x219 === undefined) return false;
+  if (!__c336(x219)) return false;
+  const x220 = d.index;
+  if (x220 !== undefined) {
+    if (!__c414(x220)) return false;
+  }
+  const x221 = d.archiveChecksum;
+  if (x221 !== undefined) {
+    if (!(typeof x221 === "string")) return false;
+    if (!__RE6.test(x221)) return false;
+  }
+  const x222 = d.indexUpdated;
+  if (x222 !== undefined) {
+    if (!(typeof x222 === "boolean")) return false;
+  }
+  const x223 = d.indexFile;
+  if (x223 !== undefined) {
+    if (!__c411(x223)) return false;
+  }
+  return true;
+}
+function __c549(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x224 = d.entries;
+  if (x224 === undefined) return false;
+  if (!(Array.isArray(x224))) return false;
+  for (let i225 = 0; i225 < x224.length; i225++) {
+    const x226 = x224[i225];
+    if (!__c336(x226)) return false;
+  }
+  return true;
+}
+function __c553(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x227 = d.memoryRef;
+  if (x227 === undefined) return false;
+  if (!(typeof x227 === "string")) return false;
+  if (x227.length > 1024 && __len(x227) > 1024) return false;
+  if (x227.length === 0) return false;
+  for (const k228 in d) if (!(k228 === "memoryRef")) return false;
+  return true;
+}
+function __c556(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x229 = d.memoryRef;
   if (x229 === undefined) return false;
   if (!(typeof x229 === "string")) return false;
-  if (!__RE5.test(x229)) return false;
-  const x230 = d.value;
+  if (x229.length > 1024 && __len(x229) > 1024) return false;
+  if (x229.length === 0) return false;
+  const x230 = d.memoryId;
   if (x230 === undefined) return false;
   if (!(typeof x230 === "string")) return false;
-  if (x230.length > 4096 && __len(x230) > 4096) return false;
+  if (x230.length > 512 && __len(x230) > 512) return false;
   if (x230.length === 0) return false;
-  for (const k231 in d) if (!(k231 === "secretId" || k231 === "value")) return false;
-  return true;
-}
-function __c390(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x232 = d.stream;
+  const x231 = d.secretId;
+  if (x231 === undefined) return false;
+  if (!(typeof x231 === "string")) return false;
+  if (x231.length > 128 && __len(x231) > 128) return false;
+  if (x231.length === 0) return false;
+  const x232 = d.secretValue;
   if (x232 === undefined) return false;
-  if (x232 !== "trace/inquirium-assistant-turns") return false;
-  const x233 = d.record_type;
-  if (x233 === undefined) return false;
-  if (x233 !== "daemon/inquirium-assistant-turn-trace.v1") return false;
-  const x234 = d.body;
-  if (x234 === undefined) return false;
-  if (!__c394(x234)) return false;
-  for (const k235 in d) if (!(k235 === "stream" || k235 === "record_type" || k235 === "body")) return false;
+  if (!(typeof x232 === "string")) return false;
+  if (x232.length > 4096 && __len(x232) > 4096) return false;
+  if (x232.length < 8 || (x232.length < 15 && __len(x232) < 8)) return false;
   return true;
 }
-function __c552(d) {
+function __c562(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x233 = d.memoryRef;
+  if (x233 === undefined) return false;
+  if (!(typeof x233 === "string")) return false;
+  if (x233.length > 1024 && __len(x233) > 1024) return false;
+  if (x233.length === 0) return false;
+  const x234 = d.entries;
+  if (x234 === undefined) return false;
+  if (!(Array.isArray(x234))) return false;
+  if (x234.length > 1000) return false;
+  if (x234.length < 1) return false;
+  for (let i235 = 0; i235 < x234.length; i235++) {
+    const x236 = x234[i235];
+    if (!__c566(x236)) return false;
+  }
+  const x237 = d.secrets;
+  if (x237 !== undefined) {
+    if (!(Array.isArray(x237))) return false;
+    if (x237.length > 100) return false;
+    for (let i238 = 0; i238 < x237.length; i238++) {
+      const x239 = x237[i238];
+      if (!__c575(x239)) return false;
+    }
+  }
+  const x240 = d.runId;
+  if (x240 !== undefined) {
+    if (!(typeof x240 === "string")) return false;
+    if (x240.length > 199 && __len(x240) > 199) return false;
+    if (x240.length === 0) return false;
+  }
+  for (const k241 in d) if (!(k241 === "memoryRef" || k241 === "entries" || k241 === "secrets" || k241 === "runId")) return false;
+  return true;
+}
+function __c581(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x242 = d.memoryRef;
+  if (x242 === undefined) return false;
+  if (!(typeof x242 === "string")) return false;
+  if (x242.length > 1024 && __len(x242) > 1024) return false;
+  if (x242.length === 0) return false;
+  const x243 = d.runId;
+  if (x243 === undefined) return false;
+  if (!(typeof x243 === "string")) return false;
+  if (x243.length > 512 && __len(x243) > 512) return false;
+  if (x243.length === 0) return false;
+  const x244 = d.entries;
+  if (x244 === undefined) return false;
+  if (!(Array.isArray(x244))) return false;
+  for (let i245 = 0; i245 < x244.length; i245++) {
+    const x246 = x244[i245];
+    if (!__c336(x246)) return false;
+  }
+  return true;
+}
+function __c587(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  let ok247 = false;
+  L248: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x249 = d.decision;
+      if (x249 === undefined) break L248;
+      if (x249 !== "overridden") break L248;
+    }
+    ok247 = true;
+  }
+  if (ok247) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x250 = d.reason;
+      if (x250 === undefined) return false;
+      if (!(typeof x250 === "string")) return false;
+    }
+  }
+  const x251 = d.approvalId;
+  if (x251 === undefined) return false;
+  if (!(typeof x251 === "string")) return false;
+  if (x251.length > 200 && __len(x251) > 200) return false;
+  if (x251.length === 0) return false;
+  const x252 = d.decision;
+  if (x252 === undefined) return false;
+  if (!(x252 === "granted" || x252 === "denied" || x252 === "overridden")) return false;
+  const x253 = d.reason;
+  if (x253 !== undefined) {
+    if (!(typeof x253 === "string")) return false;
+    if (x253.length > 2000 && __len(x253) > 2000) return false;
+    if (x253.length === 0) return false;
+  }
+  for (const k254 in d) if (!(k254 === "approvalId" || k254 === "decision" || k254 === "reason")) return false;
+  return true;
+}
+function __c596(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x255 = d.tenant;
+  if (x255 === undefined) return false;
+  if (!(typeof x255 === "string")) return false;
+  if (x255.length > 200 && __len(x255) > 200) return false;
+  if (x255.length === 0) return false;
+  const x256 = d.principal;
+  if (x256 !== undefined) {
+    if (!(typeof x256 === "string")) return false;
+    if (x256.length > 200 && __len(x256) > 200) return false;
+    if (x256.length === 0) return false;
+  }
+  const x257 = d.kind;
+  if (x257 === undefined) return false;
+  if (!__c76(x257)) return false;
+  const x258 = d.artifact;
+  if (x258 === undefined) return false;
+  if (!(typeof x258 === "object" && x258 !== null && !Array.isArray(x258))) return false;
+  const x259 = d.title;
+  if (x259 !== undefined) {
+    if (!(typeof x259 === "string")) return false;
+    if (x259.length > 200 && __len(x259) > 200) return false;
+    if (x259.length === 0) return false;
+  }
+  const x260 = d.rationale;
+  if (x260 !== undefined) {
+    if (!(typeof x260 === "string")) return false;
+    if (x260.length > 4000 && __len(x260) > 4000) return false;
+  }
+  const x261 = d.sourceRunIds;
+  if (x261 === undefined) return false;
+  if (!(Array.isArray(x261))) return false;
+  if (x261.length > 100) return false;
+  if (x261.length < 1) return false;
+  for (let i262 = 0; i262 < x261.length; i262++) {
+    const x263 = x261[i262];
+    if (!(typeof x263 === "string")) return false;
+    if (x263.length > 200 && __len(x263) > 200) return false;
+    if (x263.length === 0) return false;
+  }
+  const x264 = d.duplicateOf;
+  if (x264 !== undefined) {
+    if (!(typeof x264 === "string")) return false;
+    if (x264.length > 500 && __len(x264) > 500) return false;
+    if (x264.length === 0) return false;
+  }
+  for (const k265 in d) if (!(k265 === "tenant" || k265 === "principal" || k265 === "kind" || k265 === "artifact" || k265 === "title" || k265 === "rationale" || k265 === "sourceRunIds" || k265 === "duplicateOf")) return false;
+  return true;
+}
+function __c608(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x266 = d.proposal;
+  if (x266 === undefined) return false;
+  if (!__c610(x266)) return false;
+  const x267 = d.eventId;
+  if (x267 !== undefined) {
+    if (!(typeof x267 === "string")) return false;
+    if (x267.length === 0) return false;
+  }
+  const x268 = d.runId;
+  if (x268 !== undefined) {
+    if (!(typeof x268 === "string")) return false;
+    if (x268.length === 0) return false;
+  }
+  return true;
+}
+function __c687(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x269 = d["question/ref"];
+  if (x269 === undefined) return false;
+  if (!(typeof x269 === "string")) return false;
+  if (x269.length > 512 && __len(x269) > 512) return false;
+  if (x269.length === 0) return false;
+  for (const k270 in d) if (!(k270 === "question/ref")) return false;
+  return true;
+}
+function __c690(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x271 = d.dropEventLog;
+  if (x271 !== undefined) {
+    if (!(typeof x271 === "boolean")) return false;
+  }
+  for (const k272 in d) if (!(k272 === "dropEventLog")) return false;
+  return true;
+}
+function __c693(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x273 = d.runId;
+  if (x273 === undefined) return false;
+  if (!(typeof x273 === "string")) return false;
+  if (x273.length > 512 && __len(x273) > 512) return false;
+  if (x273.length === 0) return false;
+  const x274 = d.memoryRef;
+  if (x274 === undefined) return false;
+  if (!(typeof x274 === "string")) return false;
+  if (x274.length > 1024 && __len(x274) > 1024) return false;
+  if (x274.length === 0) return false;
+  const x275 = d.memoryId;
+  if (x275 === undefined) return false;
+  if (!(typeof x275 === "string")) return false;
+  if (x275.length > 512 && __len(x275) > 512) return false;
+  if (x275.length === 0) return false;
+  const x276 = d.fromSeq;
+  if (x276 === undefined) return false;
+  if (!(Number.isInteger(x276))) return false;
+  if (x276 < 0) return false;
+  const x277 = d.expectedAtFork;
+  if (x277 === undefined) return false;
+  if (!(typeof x277 === "string")) return false;
+  const x278 = d.current;
+  if (x278 === undefined) return false;
+  if (!(typeof x278 === "string")) return false;
+  return true;
+}
+function __c566(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x279 = d.content;
+  if (x279 === undefined) return false;
+  if (!(typeof x279 === "string")) return false;
+  if (x279.length > 1048576 && __len(x279) > 1048576) return false;
+  const x280 = d.tags;
+  if (x280 !== undefined) {
+    if (!(Array.isArray(x280))) return false;
+    if (x280.length > 64) return false;
+    for (let i281 = 0; i281 < x280.length; i281++) {
+      const x282 = x280[i281];
+      if (!(typeof x282 === "string")) return false;
+      if (x282.length > 256 && __len(x282) > 256) return false;
+      if (x282.length === 0) return false;
+    }
+  }
+  const x283 = d.ttlSeconds;
+  if (x283 !== undefined) {
+    if (!(Number.isFinite(x283))) return false;
+    if (x283 > 315360000) return false;
+    if (x283 <= 0) return false;
+  }
+  const x284 = d.tier;
+  if (x284 !== undefined) {
+    if (!(x284 === "long-term" || x284 === "transactional")) return false;
+  }
+  for (const k285 in d) if (!(k285 === "content" || k285 === "tags" || k285 === "ttlSeconds" || k285 === "tier")) return false;
+  return true;
+}
+function __c575(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x286 = d.secretId;
+  if (x286 === undefined) return false;
+  if (!(typeof x286 === "string")) return false;
+  if (!__RE5.test(x286)) return false;
+  const x287 = d.value;
+  if (x287 === undefined) return false;
+  if (!(typeof x287 === "string")) return false;
+  if (x287.length > 4096 && __len(x287) > 4096) return false;
+  if (x287.length === 0) return false;
+  for (const k288 in d) if (!(k288 === "secretId" || k288 === "value")) return false;
+  return true;
+}
+function __c439(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x289 = d.stream;
+  if (x289 === undefined) return false;
+  if (x289 !== "trace/inquirium-assistant-turns") return false;
+  const x290 = d.record_type;
+  if (x290 === undefined) return false;
+  if (x290 !== "daemon/inquirium-assistant-turn-trace.v1") return false;
+  const x291 = d.body;
+  if (x291 === undefined) return false;
+  if (!__c443(x291)) return false;
+  for (const k292 in d) if (!(k292 === "stream" || k292 === "record_type" || k292 === "body")) return false;
+  return true;
+}
+function __c701(d) {
   if (!(typeof d === "string")) return false;
   if (!__RE7.test(d)) return false;
   return true;
 }
-function __c553(d) {
-  L236: {
-    B237: {
-      if (!__c552(d)) break B237;
-      break L236;
-    }
-    B238: {
-      if (!(Array.isArray(d))) break B238;
-      if (d.length > 24) break B238;
-      if (d.length > 1 && __dup(d, null) !== null) break B238;
-      for (let i239 = 0; i239 < d.length; i239++) {
-        const x240 = d[i239];
-        if (!__c552(x240)) break B238;
-      }
-      break L236;
-    }
-    return false;
-  }
-  return true;
-}
-function __c557(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x241 = d.schema;
-  if (x241 === undefined) return false;
-  if (x241 !== "inquirium.assistant-config.v1") return false;
-  const x242 = d.retention;
-  if (x242 !== undefined) {
-    if (!__c560(x242)) return false;
-  }
-  const x243 = d.trace_level;
-  if (x243 !== undefined) {
-    if (!__c581(x243)) return false;
-  }
-  const x244 = d.egress;
-  if (x244 !== undefined) {
-    if (!__c590(x244)) return false;
-  }
-  const x245 = d.verification_rigor;
-  if (x245 !== undefined) {
-    if (!__c600(x245)) return false;
-  }
-  const x246 = d.escalation_threshold;
-  if (x246 !== undefined) {
-    if (!__c618(x246)) return false;
-  }
-  for (const k247 in d) if (!(k247 === "schema" || k247 === "retention" || k247 === "trace_level" || k247 === "egress" || k247 === "verification_rigor" || k247 === "escalation_threshold")) return false;
-  return true;
-}
-function __c394(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x248 = d["trace/schema"];
-  if (x248 === undefined) return false;
-  if (x248 !== "inquirium.assistant-turn-trace.v1") return false;
-  const x249 = d["trace/id"];
-  if (x249 === undefined) return false;
-  if (!(typeof x249 === "string")) return false;
-  if (!__RE8.test(x249)) return false;
-  const x250 = d["turn/id"];
-  if (x250 === undefined) return false;
-  if (!__c398(x250)) return false;
-  const x251 = d["participant/ref"];
-  if (x251 === undefined) return false;
-  if (!__c400(x251)) return false;
-  const x252 = d["operation/id"];
-  if (x252 === undefined) return false;
-  if (!(typeof x252 === "string")) return false;
-  if (!__RE9.test(x252)) return false;
-  const x253 = d["time/started-at"];
-  if (x253 === undefined) return false;
-  if (!(typeof x253 === "string")) return false;
-  if (!__fmtDateTime(x253)) return false;
-  const x254 = d["time/finished-at"];
-  if (x254 !== undefined) {
-    if (!(typeof x254 === "string")) return false;
-    if (!__fmtDateTime(x254)) return false;
-  }
-  const x255 = d.status;
-  if (x255 === undefined) return false;
-  if (!__c405(x255)) return false;
-  const x256 = d["runtime/ref"];
-  if (x256 !== undefined) {
-    if (!__c407(x256)) return false;
-  }
-  const x257 = d["model.binding/ref"];
-  if (x257 !== undefined) {
-    if (!__c409(x257)) return false;
-  }
-  const x258 = d["input/shape"];
-  if (x258 !== undefined) {
-    if (!__c411(x258)) return false;
-  }
-  const x259 = d["output/shape"];
-  if (x259 !== undefined) {
-    if (!__c418(x259)) return false;
-  }
-  const x260 = d.policy;
-  if (x260 === undefined) return false;
-  if (!__c424(x260)) return false;
-  const x261 = d.decisions;
-  if (x261 === undefined) return false;
-  if (!(Array.isArray(x261))) return false;
-  for (let i262 = 0; i262 < x261.length; i262++) {
-    const x263 = x261[i262];
-    if (!__c437(x263)) return false;
-  }
-  const x264 = d.effects;
-  if (x264 === undefined) return false;
-  if (!(Array.isArray(x264))) return false;
-  for (let i265 = 0; i265 < x264.length; i265++) {
-    const x266 = x264[i265];
-    if (!__c459(x266)) return false;
-  }
-  const x267 = d.diagnostics;
-  if (x267 !== undefined) {
-    if (!__c465(x267)) return false;
-  }
-  for (const k268 in d) if (!(__P269.has(k268))) return false;
-  return true;
-}
-function __c632(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x270 = d.schema;
-  if (x270 === undefined) return false;
-  if (x270 !== "inquirium.assistant-ui-preferences.v1") return false;
-  const x271 = d.ui_profile;
-  if (x271 !== undefined) {
-    if (!(typeof x271 === "string")) return false;
-    if (x271.length === 0) return false;
-  }
-  const x272 = d.surface;
-  if (x272 !== undefined) {
-    if (!(x272 === "contact-rail" || x272 === "assistant-section")) return false;
-  }
-  const x273 = d.pinned;
-  if (x273 !== undefined) {
-    if (!(typeof x273 === "boolean")) return false;
-  }
-  const x274 = d.hidden;
-  if (x274 !== undefined) {
-    if (!(typeof x274 === "boolean")) return false;
-  }
-  const x275 = d.initiation;
-  if (x275 === undefined) return false;
-  if (!(x275 === "never")) return false;
-  const x276 = d.show_activity_feed;
-  if (x276 !== undefined) {
-    if (!(typeof x276 === "boolean")) return false;
-  }
-  const x277 = d.show_confidence;
-  if (x277 !== undefined) {
-    if (!(typeof x277 === "boolean")) return false;
-  }
-  const x278 = d.streak_count;
-  if (x278 !== undefined) {
-    return false;
-  }
-  const x279 = d.nudge_after;
-  if (x279 !== undefined) {
-    return false;
-  }
-  for (const k280 in d) if (!(k280 === "schema" || k280 === "ui_profile" || k280 === "surface" || k280 === "pinned" || k280 === "hidden" || k280 === "initiation" || k280 === "show_activity_feed" || k280 === "show_confidence" || k280 === "streak_count" || k280 === "nudge_after")) return false;
-  return true;
-}
-function __c646(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x281 = d.schema;
-  if (x281 === undefined) return false;
-  if (x281 !== "inquirium.baseline-assistant-profile.v1") return false;
-  const x282 = d["profile/id"];
-  if (x282 === undefined) return false;
-  if (x282 !== "baseline-assistant") return false;
-  const x283 = d.anchor;
-  if (x283 === undefined) return false;
-  if (x283 !== "UNIVERSAL-BASIC-COMPUTE") return false;
-  const x284 = d.requires;
-  if (x284 === undefined) return false;
-  if (!__c651(x284)) return false;
-  const x285 = d.guarantees;
-  if (x285 === undefined) return false;
-  if (!__c662(x285)) return false;
-  const x286 = d["conformance/max-age"];
-  if (x286 === undefined) return false;
-  if (!(typeof x286 === "string")) return false;
-  if (!__fmtDuration(x286)) return false;
-  for (const k287 in d) if (!(k287 === "schema" || k287 === "profile/id" || k287 === "anchor" || k287 === "requires" || k287 === "guarantees" || k287 === "conformance/max-age")) return false;
-  return true;
-}
-function __c670(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok288 = false;
-  L289: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x290 = d.checks;
-      if (x290 === undefined) break L289;
-      if (!(Array.isArray(x290))) break L289;
-      let found291 = false;
-      for (let i292 = 0; i292 < x290.length && !found291; i292++) {
-        const x293 = x290[i292];
-        L294: {
-          if (!(typeof x293 === "object" && x293 !== null && !Array.isArray(x293))) break L294;
-          const x295 = x293.result;
-          if (x295 === undefined) break L294;
-          if (x295 !== "fail") break L294;
-          found291 = true;
-        }
-      }
-      if (!found291) break L289;
-    }
-    ok288 = true;
-  }
-  if (ok288) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x296 = d["overall/passed"];
-      if (x296 !== undefined) {
-        if (x296 !== false) return false;
-      }
-    }
-  }
-  const x297 = d.schema;
-  if (x297 === undefined) return false;
-  if (x297 !== "inquirium.baseline-assistant-conformance-report.v1") return false;
-  const x298 = d["report/id"];
-  if (x298 === undefined) return false;
-  if (!(typeof x298 === "string")) return false;
-  if (x298.length === 0) return false;
-  const x299 = d["runtime/ref"];
-  if (x299 === undefined) return false;
-  if (!__c407(x299)) return false;
-  const x300 = d["model.binding/ref"];
-  if (x300 !== undefined) {
-    if (!__c409(x300)) return false;
-  }
-  const x301 = d["profile/id"];
-  if (x301 === undefined) return false;
-  if (x301 !== "baseline-assistant") return false;
-  const x302 = d["environment/ref"];
-  if (x302 === undefined) return false;
-  if (!(typeof x302 === "string")) return false;
-  if (x302.length === 0) return false;
-  const x303 = d["time/generated-at"];
-  if (x303 === undefined) return false;
-  if (!(typeof x303 === "string")) return false;
-  if (!__fmtDateTime(x303)) return false;
-  const x304 = d["time/expires-at"];
-  if (x304 === undefined) return false;
-  if (!(typeof x304 === "string")) return false;
-  if (!__fmtDateTime(x304)) return false;
-  const x305 = d.status;
-  if (x305 === undefined) return false;
-  if (!(x305 === "fresh" || x305 === "stale")) return false;
-  const x306 = d.checks;
-  if (x306 === undefined) return false;
-  if (!(Array.isArray(x306))) return false;
-  if (x306.length < 1) return false;
-  for (let i307 = 0; i307 < x306.length; i307++) {
-    const x308 = x306[i307];
-    if (!__c682(x308)) return false;
-  }
-  const x309 = d["overall/passed"];
-  if (x309 === undefined) return false;
-  if (!(typeof x309 === "boolean")) return false;
-  for (const k310 in d) if (!(k310 === "schema" || k310 === "report/id" || k310 === "runtime/ref" || k310 === "model.binding/ref" || k310 === "profile/id" || k310 === "environment/ref" || k310 === "time/generated-at" || k310 === "time/expires-at" || k310 === "status" || k310 === "checks" || k310 === "overall/passed")) return false;
-  return true;
-}
-function __c662(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x311 = d.no_telemetry_egress;
-  if (x311 === undefined) return false;
-  if (x311 !== true) return false;
-  const x312 = d.no_remote_fallback;
-  if (x312 === undefined) return false;
-  if (x312 !== true) return false;
-  const x313 = d.works_offline;
-  if (x313 === undefined) return false;
-  if (x313 !== true) return false;
-  const x314 = d.no_economic_gating;
-  if (x314 === undefined) return false;
-  if (x314 !== true) return false;
-  for (const k315 in d) if (!(k315 === "no_telemetry_egress" || k315 === "no_remote_fallback" || k315 === "works_offline" || k315 === "no_economic_gating")) return false;
-  return true;
-}
-function __c651(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x316 = d.operations;
-  if (x316 === undefined) return false;
-  if (!(Array.isArray(x316))) return false;
-  if (x316.length > 1 && __dup(x316, null) !== null) return false;
-  for (let i317 = 0; i317 < x316.length; i317++) {
-    const x318 = x316[i317];
-    if (!(x318 === "generate" || x318 === "embed" || x318 === "batch_embed")) return false;
-  }
-  let found319 = false;
-  for (let i320 = 0; i320 < x316.length && !found319; i320++) {
-    const x321 = x316[i320];
-    L322: {
-      if (x321 !== "generate") break L322;
-      found319 = true;
-    }
-  }
-  if (!found319) return false;
-  const x323 = d.min_context_window;
-  if (x323 === undefined) return false;
-  if (!(Number.isInteger(x323))) return false;
-  if (x323 < 512) return false;
-  const x324 = d.tool_surface;
-  if (x324 === undefined) return false;
-  if (x324 !== "none") return false;
-  const x325 = d.transports;
-  if (x325 === undefined) return false;
-  if (!(Array.isArray(x325))) return false;
-  if (x325.length < 1) return false;
-  if (x325.length > 1 && __dup(x325, null) !== null) return false;
-  for (let i326 = 0; i326 < x325.length; i326++) {
-    const x327 = x325[i326];
-    if (!(x327 === "http_local" || x327 === "command_stdio")) return false;
-  }
-  const x328 = d.max_output_tokens;
-  if (x328 === undefined) return false;
-  if (!(Number.isInteger(x328))) return false;
-  if (x328 < 1) return false;
-  for (const k329 in d) if (!(k329 === "operations" || k329 === "min_context_window" || k329 === "tool_surface" || k329 === "transports" || k329 === "max_output_tokens")) return false;
-  return true;
-}
-function __c697(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x330 = d.value;
-  if (x330 === undefined) return false;
-  if (!__c552(x330)) return false;
-  const x331 = d.title;
-  if (x331 === undefined) return false;
-  if (!(typeof x331 === "string")) return false;
-  if (x331.length > 120 && __len(x331) > 120) return false;
-  if (x331.length === 0) return false;
-  const x332 = d.detail;
-  if (x332 !== undefined) {
-    if (!(typeof x332 === "string")) return false;
-    if (x332.length > 280 && __len(x332) > 280) return false;
-  }
-  for (const k333 in d) if (!(k333 === "value" || k333 === "title" || k333 === "detail")) return false;
-  return true;
-}
-function __c561(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x334 = d.default;
-  if (x334 === undefined) return false;
-  const x335 = d.by_class;
-  if (x335 !== undefined) {
-    if (!(typeof x335 === "object" && x335 !== null && !Array.isArray(x335))) return false;
-    for (const k336 in x335) if (!(k336 === "public" || k336 === "community" || k336 === "personal")) return false;
-  }
-  for (const k337 in d) if (!(k337 === "default" || k337 === "by_class")) return false;
-  return true;
-}
 function __c702(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x338 = d.input;
-  if (x338 === undefined) return false;
-  if (!__c447(x338)) return false;
-  const x339 = d.output;
-  if (x339 === undefined) return false;
-  if (!__c447(x339)) return false;
-  for (const k340 in d) if (!(k340 === "input" || k340 === "output")) return false;
-  return true;
-}
-function __c447(d) {
-  if (!(typeof d === "string")) return false;
-  if (!(d === "public" || d === "community" || d === "personal")) return false;
-  return true;
-}
-function __c707(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x341 = d["confirm/title"];
-  if (x341 !== undefined) {
-    if (!(typeof x341 === "string")) return false;
-    if (x341.length > 60 && __len(x341) > 60) return false;
-    if (x341.length === 0) return false;
-  }
-  const x342 = d["deny/title"];
-  if (x342 !== undefined) {
-    if (!(typeof x342 === "string")) return false;
-    if (x342.length > 60 && __len(x342) > 60) return false;
-    if (x342.length === 0) return false;
-  }
-  for (const k343 in d) if (!(k343 === "confirm/title" || k343 === "deny/title")) return false;
-  return true;
-}
-function __c682(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x344 = d["check/id"];
-  if (x344 === undefined) return false;
-  if (!__c440(x344)) return false;
-  const x345 = d.clause;
-  if (x345 === undefined) return false;
-  if (!(typeof x345 === "string")) return false;
-  if (!__RE10.test(x345)) return false;
-  const x346 = d.result;
-  if (x346 === undefined) return false;
-  if (!(x346 === "pass" || x346 === "fail")) return false;
-  const x347 = d["detail/code"];
-  if (x347 !== undefined) {
-    if (!__c440(x347)) return false;
-  }
-  for (const k348 in d) if (!(k348 === "check/id" || k348 === "clause" || k348 === "result" || k348 === "detail/code")) return false;
-  return true;
-}
-function __c711(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const t349 = d.type;
-  if (typeof t349 !== "string") return false;
-  if (t349 === "text") {
-    if (!__c714(d)) return false;
-  } else if (t349 === "object_ref") {
-    if (!__c719(d)) return false;
-  } else return false;
-  return true;
-}
-function __c725(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x350 = d.schema;
-  if (x350 === undefined) return false;
-  if (x350 !== "inquirium.context-assembly.request.v1") return false;
-  const x351 = d.sources;
-  if (x351 !== undefined) {
-    if (!(Array.isArray(x351))) return false;
-    for (let i352 = 0; i352 < x351.length; i352++) {
-      const x353 = x351[i352];
-      if (!__c729(x353)) return false;
+  L293: {
+    B294: {
+      if (!__c701(d)) break B294;
+      break L293;
     }
-  }
-  for (const k354 in d) if (!(k354 === "schema" || k354 === "sources")) return false;
-  return true;
-}
-function __c742(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let n355 = 0;
-  B356: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x357 = d.content;
-      if (x357 === undefined) break B356;
-    }
-    n355++;
-  }
-  B358: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x359 = d["content/ref"];
-      if (x359 === undefined) break B358;
-    }
-    n355++;
-  }
-  if (n355 !== 1) return false;
-  const x360 = d.schema;
-  if (x360 === undefined) return false;
-  if (x360 !== "inquirium.context-element.v1") return false;
-  const x361 = d["element/id"];
-  if (x361 === undefined) return false;
-  if (!(typeof x361 === "string")) return false;
-  if (x361.length === 0) return false;
-  const x362 = d["source/kind"];
-  if (x362 === undefined) return false;
-  if (!__c445(x362)) return false;
-  const x363 = d["source/ref"];
-  if (x363 !== undefined) {
-    if (!(typeof x363 === "string")) return false;
-    if (x363.length === 0) return false;
-  }
-  const x364 = d.classification;
-  if (x364 === undefined) return false;
-  if (!__c447(x364)) return false;
-  const x365 = d.content;
-  if (x365 !== undefined) {
-    if (!(Array.isArray(x365))) return false;
-    if (x365.length < 1) return false;
-    for (let i366 = 0; i366 < x365.length; i366++) {
-      const x367 = x365[i366];
-      if (!__c711(x367)) return false;
-    }
-  }
-  const x368 = d["content/ref"];
-  if (x368 !== undefined) {
-    if (!(typeof x368 === "string")) return false;
-    if (x368.length === 0) return false;
-  }
-  const x369 = d.declassifiable;
-  if (x369 !== undefined) {
-    if (!(typeof x369 === "boolean")) return false;
-  }
-  const x370 = d["declassified/from"];
-  if (x370 !== undefined) {
-    if (!__c447(x370)) return false;
-  }
-  const x371 = d["grant/ref"];
-  if (x371 !== undefined) {
-    if (!(typeof x371 === "string")) return false;
-    if (x371.length === 0) return false;
-  }
-  for (const k372 in d) if (!(k372 === "schema" || k372 === "element/id" || k372 === "source/kind" || k372 === "source/ref" || k372 === "classification" || k372 === "content" || k372 === "content/ref" || k372 === "declassifiable" || k372 === "declassified/from" || k372 === "grant/ref")) return false;
-  return true;
-}
-function __c729(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok373 = false;
-  L374: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x375 = d["source/kind"];
-      if (x375 === undefined) break L374;
-      if (!(x375 === "artifact" || x375 === "dataset")) break L374;
-    }
-    ok373 = true;
-  }
-  if (ok373) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x376 = d["lease/ref"];
-      if (x376 === undefined) return false;
-    }
-  }
-  const x377 = d["source/kind"];
-  if (x377 === undefined) return false;
-  if (!__c445(x377)) return false;
-  const x378 = d["grant/ref"];
-  if (x378 === undefined) return false;
-  if (!(typeof x378 === "string")) return false;
-  if (x378.length === 0) return false;
-  const x379 = d["lease/ref"];
-  if (x379 !== undefined) {
-    if (!(typeof x379 === "string")) return false;
-    if (x379.length === 0) return false;
-  }
-  const x380 = d["flow/ref"];
-  if (x380 !== undefined) {
-    if (!(typeof x380 === "string")) return false;
-    if (x380.length === 0) return false;
-  }
-  const x381 = d["max/elements"];
-  if (x381 !== undefined) {
-    if (!(Number.isInteger(x381))) return false;
-    if (x381 < 1) return false;
-  }
-  for (const k382 in d) if (!(k382 === "source/kind" || k382 === "grant/ref" || k382 === "lease/ref" || k382 === "flow/ref" || k382 === "max/elements")) return false;
-  return true;
-}
-function __c445(d) {
-  if (!(d === "relationship" || d === "memarium" || d === "messaging" || d === "artifact" || d === "dataset")) return false;
-  return true;
-}
-function __c465(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x383 = d["error/code"];
-  if (x383 !== undefined) {
-    L384: {
-      B385: {
-        if (!__c440(x383)) break B385;
-        break L384;
+    B295: {
+      if (!(Array.isArray(d))) break B295;
+      if (d.length > 24) break B295;
+      if (d.length > 1 && __dup(d, null) !== null) break B295;
+      for (let i296 = 0; i296 < d.length; i296++) {
+        const x297 = d[i296];
+        if (!__c701(x297)) break B295;
       }
-      B386: {
-        if (!(x383 === null)) break B386;
-        break L384;
-      }
-      return false;
+      break L293;
     }
+    return false;
   }
-  const x387 = d["retry/count"];
-  if (x387 !== undefined) {
-    if (!(Number.isInteger(x387))) return false;
-    if (x387 < 0) return false;
-  }
-  for (const k388 in d) if (!(k388 === "error/code" || k388 === "retry/count")) return false;
   return true;
 }
-function __c592(d) {
-  if (!(d === "deny" || d === "allow_accepting_remote")) return false;
-  return true;
-}
-function __c590(d) {
+function __c706(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  if (!__c561(d)) return false;
-  const x389 = d.default;
-  if (x389 !== undefined) {
-    if (!__c592(x389)) return false;
+  const x298 = d.schema;
+  if (x298 === undefined) return false;
+  if (x298 !== "inquirium.assistant-config.v1") return false;
+  const x299 = d.retention;
+  if (x299 !== undefined) {
+    if (!__c709(x299)) return false;
   }
-  const x390 = d.by_class;
-  if (x390 !== undefined) {
-    if (!(typeof x390 === "object" && x390 !== null && !Array.isArray(x390))) return false;
-    const x391 = x390.public;
-    if (x391 !== undefined) {
-      if (!__c592(x391)) return false;
-    }
-    const x392 = x390.community;
-    if (x392 !== undefined) {
-      if (!__c592(x392)) return false;
-    }
-    const x393 = x390.personal;
-    if (x393 !== undefined) {
-      if (!__c592(x393)) return false;
-    }
-    for (const k394 in x390) if (!(k394 === "public" || k394 === "community" || k394 === "personal")) return false;
+  const x300 = d.trace_level;
+  if (x300 !== undefined) {
+    if (!__c730(x300)) return false;
   }
-  for (const k395 in d) if (!(k395 === "default" || k395 === "by_class")) return false;
+  const x301 = d.egress;
+  if (x301 !== undefined) {
+    if (!__c739(x301)) return false;
+  }
+  const x302 = d.verification_rigor;
+  if (x302 !== undefined) {
+    if (!__c749(x302)) return false;
+  }
+  const x303 = d.escalation_threshold;
+  if (x303 !== undefined) {
+    if (!__c767(x303)) return false;
+  }
+  for (const k304 in d) if (!(k304 === "schema" || k304 === "retention" || k304 === "trace_level" || k304 === "egress" || k304 === "verification_rigor" || k304 === "escalation_threshold")) return false;
   return true;
 }
-function __c759(d) {
+function __c443(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x396 = d.stance;
-  if (x396 !== undefined) {
-    if (!(x396 === "advisory" || x396 === "hypothesis")) return false;
+  const x305 = d["trace/schema"];
+  if (x305 === undefined) return false;
+  if (x305 !== "inquirium.assistant-turn-trace.v1") return false;
+  const x306 = d["trace/id"];
+  if (x306 === undefined) return false;
+  if (!(typeof x306 === "string")) return false;
+  if (!__RE8.test(x306)) return false;
+  const x307 = d["turn/id"];
+  if (x307 === undefined) return false;
+  if (!__c447(x307)) return false;
+  const x308 = d["participant/ref"];
+  if (x308 === undefined) return false;
+  if (!__c449(x308)) return false;
+  const x309 = d["operation/id"];
+  if (x309 === undefined) return false;
+  if (!(typeof x309 === "string")) return false;
+  if (!__RE9.test(x309)) return false;
+  const x310 = d["time/started-at"];
+  if (x310 === undefined) return false;
+  if (!(typeof x310 === "string")) return false;
+  if (!__fmtDateTime(x310)) return false;
+  const x311 = d["time/finished-at"];
+  if (x311 !== undefined) {
+    if (!(typeof x311 === "string")) return false;
+    if (!__fmtDateTime(x311)) return false;
   }
-  const x397 = d.confidence;
-  if (x397 !== undefined) {
-    if (!(x397 === "unstated" || x397 === "low" || x397 === "medium" || x397 === "high")) return false;
+  const x312 = d.status;
+  if (x312 === undefined) return false;
+  if (!__c454(x312)) return false;
+  const x313 = d["runtime/ref"];
+  if (x313 !== undefined) {
+    if (!__c456(x313)) return false;
   }
-  const x398 = d.grounded_in;
-  if (x398 !== undefined) {
-    if (!(Array.isArray(x398))) return false;
-    for (let i399 = 0; i399 < x398.length; i399++) {
-      const x400 = x398[i399];
-      if (!(typeof x400 === "string")) return false;
-      if (x400.length === 0) return false;
-    }
+  const x314 = d["model.binding/ref"];
+  if (x314 !== undefined) {
+    if (!__c458(x314)) return false;
   }
-  const x401 = d.caveats;
-  if (x401 !== undefined) {
-    if (!(Array.isArray(x401))) return false;
-    for (let i402 = 0; i402 < x401.length; i402++) {
-      const x403 = x401[i402];
-      if (!(typeof x403 === "string")) return false;
-      if (x403.length > 500 && __len(x403) > 500) return false;
-      if (x403.length === 0) return false;
-    }
+  const x315 = d["input/shape"];
+  if (x315 !== undefined) {
+    if (!__c460(x315)) return false;
   }
-  for (const k404 in d) if (!(k404 === "stance" || k404 === "confidence" || k404 === "grounded_in" || k404 === "caveats")) return false;
-  return true;
-}
-function __c620(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x405 = d.escalate;
-  if (x405 === undefined) return false;
-  if (!(Array.isArray(x405))) return false;
-  if (x405.length > 1 && __dup(x405, null) !== null) return false;
-  for (let i406 = 0; i406 < x405.length; i406++) {
-    const x407 = x405[i406];
-    if (!__c623(x407)) return false;
+  const x316 = d["output/shape"];
+  if (x316 !== undefined) {
+    if (!__c467(x316)) return false;
   }
-  for (const k408 in d) if (!(k408 === "escalate")) return false;
-  return true;
-}
-function __c618(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  if (!__c601(d)) return false;
-  const x409 = d.default;
-  if (x409 !== undefined) {
-    if (!__c620(x409)) return false;
+  const x317 = d.policy;
+  if (x317 === undefined) return false;
+  if (!__c473(x317)) return false;
+  const x318 = d.decisions;
+  if (x318 === undefined) return false;
+  if (!(Array.isArray(x318))) return false;
+  for (let i319 = 0; i319 < x318.length; i319++) {
+    const x320 = x318[i319];
+    if (!__c486(x320)) return false;
   }
-  const x410 = d.by_mode;
-  if (x410 !== undefined) {
-    if (!(typeof x410 === "object" && x410 !== null && !Array.isArray(x410))) return false;
-    const x411 = x410.commons;
-    if (x411 !== undefined) {
-      if (!__c620(x411)) return false;
-    }
-    const x412 = x410.support;
-    if (x412 !== undefined) {
-      if (!__c620(x412)) return false;
-    }
-    const x413 = x410.crisis;
-    if (x413 !== undefined) {
-      if (!__c620(x413)) return false;
-    }
-    for (const k414 in x410) if (!(k414 === "commons" || k414 === "support" || k414 === "crisis")) return false;
+  const x321 = d.effects;
+  if (x321 === undefined) return false;
+  if (!(Array.isArray(x321))) return false;
+  for (let i322 = 0; i322 < x321.length; i322++) {
+    const x323 = x321[i322];
+    if (!__c508(x323)) return false;
   }
-  for (const k415 in d) if (!(k415 === "default" || k415 === "by_mode")) return false;
-  return true;
-}
-function __c623(d) {
-  if (!(d === "operator-decision" || d === "sustained-degradation" || d === "boundary-risk" || d === "pre-egress-confirmation" || d === "crisis-candidate")) return false;
-  return true;
-}
-function __c768(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x416 = d.allowlist;
-  if (x416 === undefined) return false;
-  if (!(Array.isArray(x416))) return false;
-  if (x416.length > 64) return false;
-  if (x416.length < 1) return false;
-  if (x416.length > 1 && __dup(x416, null) !== null) return false;
-  for (let i417 = 0; i417 < x416.length; i417++) {
-    const x418 = x416[i417];
-    if (!__c552(x418)) return false;
+  const x324 = d.diagnostics;
+  if (x324 !== undefined) {
+    if (!__c514(x324)) return false;
   }
-  const x419 = d.match;
-  if (x419 !== undefined) {
-    if (!(x419 === "exact" || x419 === "case-insensitive")) return false;
-  }
-  const x420 = d.placeholder;
-  if (x420 !== undefined) {
-    if (!(typeof x420 === "string")) return false;
-    if (x420.length > 80 && __len(x420) > 80) return false;
-  }
-  for (const k421 in d) if (!(k421 === "allowlist" || k421 === "match" || k421 === "placeholder")) return false;
-  return true;
-}
-function __c405(d) {
-  if (!(d === "completed" || d === "handler-unavailable" || d === "context-denied" || d === "policy-denied" || d === "failed")) return false;
-  return true;
-}
-function __c774(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x422 = d.locality;
-  if (x422 !== undefined) {
-    if (!__c426(x422)) return false;
-  }
-  const x423 = d.trust_mode;
-  if (x423 !== undefined) {
-    if (!__c428(x423)) return false;
-  }
-  const x424 = d.scope;
-  if (x424 !== undefined) {
-    if (!(x424 === "assistant-session-only" || x424 === "granted-context")) return false;
-  }
-  const x425 = d.on_context_denied;
-  if (x425 !== undefined) {
-    if (!(x425 === "fail_closed" || x425 === "drop_with_trace")) return false;
-  }
-  const x426 = d.plurality;
-  if (x426 !== undefined) {
-    if (!(x426 === "preserve" || x426 === "collapse")) return false;
-  }
-  for (const k427 in d) if (!(k427 === "locality" || k427 === "trust_mode" || k427 === "scope" || k427 === "on_context_denied" || k427 === "plurality")) return false;
+  for (const k325 in d) if (!(__P326.has(k325))) return false;
   return true;
 }
 function __c781(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x428 = d.schema;
-  if (x428 === undefined) return false;
-  if (x428 !== "inquirium.generate.request.v1") return false;
-  const x429 = d.operation;
-  if (x429 === undefined) return false;
-  if (x429 !== "generate") return false;
-  const x430 = d.turns;
-  if (x430 === undefined) return false;
-  if (!(Array.isArray(x430))) return false;
-  if (x430.length < 1) return false;
-  for (let i431 = 0; i431 < x430.length; i431++) {
-    const x432 = x430[i431];
-    if (!__c786(x432)) return false;
+  const x327 = d.schema;
+  if (x327 === undefined) return false;
+  if (x327 !== "inquirium.assistant-ui-preferences.v1") return false;
+  const x328 = d.ui_profile;
+  if (x328 !== undefined) {
+    if (!(typeof x328 === "string")) return false;
+    if (x328.length === 0) return false;
   }
-  const x433 = d.context_assembly;
-  if (x433 !== undefined) {
-    if (!__c725(x433)) return false;
+  const x329 = d.surface;
+  if (x329 !== undefined) {
+    if (!(x329 === "contact-rail" || x329 === "assistant-section")) return false;
   }
-  const x434 = d.parameters;
-  if (x434 !== undefined) {
-    if (!__c793(x434)) return false;
+  const x330 = d.pinned;
+  if (x330 !== undefined) {
+    if (!(typeof x330 === "boolean")) return false;
   }
-  const x435 = d.policy;
-  if (x435 !== undefined) {
-    if (!__c774(x435)) return false;
+  const x331 = d.hidden;
+  if (x331 !== undefined) {
+    if (!(typeof x331 === "boolean")) return false;
   }
-  const x436 = d.metadata;
-  if (x436 !== undefined) {
-    if (!(typeof x436 === "object" && x436 !== null && !Array.isArray(x436))) return false;
-    for (const k437 in x436) {
-      if (typeof k437 === "string") {
-        if (k437.length > 64 && __len(k437) > 64) return false;
-      }
-    }
-    for (const k438 in x436) {
-      if (false) continue;
-      const x439 = x436[k438];
-      L440: {
-        B441: {
-          if (!(typeof x439 === "string")) break B441;
-          if (x439.length > 256 && __len(x439) > 256) break B441;
-          break L440;
-        }
-        B442: {
-          if (!(Number.isFinite(x439))) break B442;
-          break L440;
-        }
-        B443: {
-          if (!(typeof x439 === "boolean")) break B443;
-          break L440;
-        }
-        B444: {
-          if (!(x439 === null)) break B444;
-          break L440;
-        }
-        return false;
-      }
-    }
+  const x332 = d.initiation;
+  if (x332 === undefined) return false;
+  if (!(x332 === "never")) return false;
+  const x333 = d.show_activity_feed;
+  if (x333 !== undefined) {
+    if (!(typeof x333 === "boolean")) return false;
   }
-  for (const k445 in d) if (!(k445 === "schema" || k445 === "operation" || k445 === "turns" || k445 === "context_assembly" || k445 === "parameters" || k445 === "policy" || k445 === "metadata")) return false;
+  const x334 = d.show_confidence;
+  if (x334 !== undefined) {
+    if (!(typeof x334 === "boolean")) return false;
+  }
+  const x335 = d.streak_count;
+  if (x335 !== undefined) {
+    return false;
+  }
+  const x336 = d.nudge_after;
+  if (x336 !== undefined) {
+    return false;
+  }
+  for (const k337 in d) if (!(k337 === "schema" || k337 === "ui_profile" || k337 === "surface" || k337 === "pinned" || k337 === "hidden" || k337 === "initiation" || k337 === "show_activity_feed" || k337 === "show_confidence" || k337 === "streak_count" || k337 === "nudge_after")) return false;
   return true;
 }
-function __c809(d) {
+function __c795(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok446 = false;
-  L447: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x448 = d.outcome;
-      if (x448 === undefined) break L447;
-      if (x448 !== "completed") break L447;
-    }
-    ok446 = true;
-  }
-  if (ok446) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x449 = d.output;
-      if (x449 === undefined) return false;
-      const x450 = d.epistemic;
-      if (x450 === undefined) return false;
-      const x451 = d["runtime/ref"];
-      if (x451 === undefined) return false;
-      const x452 = d["model.binding/ref"];
-      if (x452 === undefined) return false;
-      const x453 = d.locality;
-      if (x453 === undefined) return false;
-      const x454 = d["reason/code"];
-      if (x454 !== undefined) {
-        return false;
-      }
-    }
-  } else {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x455 = d["reason/code"];
-      if (x455 === undefined) return false;
-      const x456 = d.output;
-      if (x456 !== undefined) {
-        return false;
-      }
-      const x457 = d.epistemic;
-      if (x457 !== undefined) {
-        return false;
-      }
-    }
-  }
-  const x458 = d.schema;
-  if (x458 === undefined) return false;
-  if (x458 !== "inquirium.generate.response.v1") return false;
-  const x459 = d.operation;
-  if (x459 === undefined) return false;
-  if (x459 !== "generate") return false;
-  const x460 = d.outcome;
-  if (x460 === undefined) return false;
-  if (!__c405(x460)) return false;
-  const x461 = d["reason/code"];
-  if (x461 !== undefined) {
-    if (!__c440(x461)) return false;
-  }
-  const x462 = d.output;
-  if (x462 !== undefined) {
-    if (!(Array.isArray(x462))) return false;
-    if (x462.length < 1) return false;
-    for (let i463 = 0; i463 < x462.length; i463++) {
-      const x464 = x462[i463];
-      if (!__c711(x464)) return false;
-    }
-  }
-  const x465 = d.epistemic;
-  if (x465 !== undefined) {
-    if (!__c759(x465)) return false;
-  }
-  const x466 = d["runtime/ref"];
-  if (x466 !== undefined) {
-    if (!__c407(x466)) return false;
-  }
-  const x467 = d["model.binding/ref"];
-  if (x467 !== undefined) {
-    if (!__c409(x467)) return false;
-  }
-  const x468 = d.locality;
-  if (x468 !== undefined) {
-    if (!(x468 === "local_only" || x468 === "remote")) return false;
-  }
-  const x469 = d["trace/ref"];
-  if (x469 === undefined) return false;
-  if (!__c821(x469)) return false;
-  const x470 = d.usage;
-  if (x470 !== undefined) {
-    if (!__c823(x470)) return false;
-  }
-  const x471 = d.diagnostics;
-  if (x471 !== undefined) {
-    if (!__c465(x471)) return false;
-  }
-  for (const k472 in d) if (!(k472 === "schema" || k472 === "operation" || k472 === "outcome" || k472 === "reason/code" || k472 === "output" || k472 === "epistemic" || k472 === "runtime/ref" || k472 === "model.binding/ref" || k472 === "locality" || k472 === "trace/ref" || k472 === "usage" || k472 === "diagnostics")) return false;
+  const x338 = d.schema;
+  if (x338 === undefined) return false;
+  if (x338 !== "inquirium.baseline-assistant-profile.v1") return false;
+  const x339 = d["profile/id"];
+  if (x339 === undefined) return false;
+  if (x339 !== "baseline-assistant") return false;
+  const x340 = d.anchor;
+  if (x340 === undefined) return false;
+  if (x340 !== "UNIVERSAL-BASIC-COMPUTE") return false;
+  const x341 = d.requires;
+  if (x341 === undefined) return false;
+  if (!__c800(x341)) return false;
+  const x342 = d.guarantees;
+  if (x342 === undefined) return false;
+  if (!__c811(x342)) return false;
+  const x343 = d["conformance/max-age"];
+  if (x343 === undefined) return false;
+  if (!(typeof x343 === "string")) return false;
+  if (!__fmtDuration(x343)) return false;
+  for (const k344 in d) if (!(k344 === "schema" || k344 === "profile/id" || k344 === "anchor" || k344 === "requires" || k344 === "guarantees" || k344 === "conformance/max-age")) return false;
   return true;
 }
-function __c793(d) {
+function __c819(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x473 = d.max_tokens;
-  if (x473 !== undefined) {
-    if (!(Number.isInteger(x473))) return false;
-    if (x473 < 1) return false;
+  let ok345 = false;
+  L346: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x347 = d.checks;
+      if (x347 === undefined) break L346;
+      if (!(Array.isArray(x347))) break L346;
+      let found348 = false;
+      for (let i349 = 0; i349 < x347.length && !found348; i349++) {
+        const x350 = x347[i349];
+        L351: {
+          if (!(typeof x350 === "object" && x350 !== null && !Array.isArray(x350))) break L351;
+          const x352 = x350.result;
+          if (x352 === undefined) break L351;
+          if (x352 !== "fail") break L351;
+          found348 = true;
+        }
+      }
+      if (!found348) break L346;
+    }
+    ok345 = true;
   }
-  const x474 = d.temperature;
-  if (x474 !== undefined) {
-    if (!(Number.isFinite(x474))) return false;
-    if (x474 > 2) return false;
-    if (x474 < 0) return false;
-  }
-  const x475 = d.top_p;
-  if (x475 !== undefined) {
-    if (!(Number.isFinite(x475))) return false;
-    if (x475 > 1) return false;
-    if (x475 <= 0) return false;
-  }
-  const x476 = d.stop;
-  if (x476 !== undefined) {
-    if (!(Array.isArray(x476))) return false;
-    if (x476.length > 8) return false;
-    for (let i477 = 0; i477 < x476.length; i477++) {
-      const x478 = x476[i477];
-      if (!(typeof x478 === "string")) return false;
-      if (x478.length === 0) return false;
+  if (ok345) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x353 = d["overall/passed"];
+      if (x353 !== undefined) {
+        if (x353 !== false) return false;
+      }
     }
   }
-  for (const k479 in d) if (!(k479 === "max_tokens" || k479 === "temperature" || k479 === "top_p" || k479 === "stop")) return false;
+  const x354 = d.schema;
+  if (x354 === undefined) return false;
+  if (x354 !== "inquirium.baseline-assistant-conformance-report.v1") return false;
+  const x355 = d["report/id"];
+  if (x355 === undefined) return false;
+  if (!(typeof x355 === "string")) return false;
+  if (x355.length === 0) return false;
+  const x356 = d["runtime/ref"];
+  if (x356 === undefined) return false;
+  if (!__c456(x356)) return false;
+  const x357 = d["model.binding/ref"];
+  if (x357 !== undefined) {
+    if (!__c458(x357)) return false;
+  }
+  const x358 = d["profile/id"];
+  if (x358 === undefined) return false;
+  if (x358 !== "baseline-assistant") return false;
+  const x359 = d["environment/ref"];
+  if (x359 === undefined) return false;
+  if (!(typeof x359 === "string")) return false;
+  if (x359.length === 0) return false;
+  const x360 = d["time/generated-at"];
+  if (x360 === undefined) return false;
+  if (!(typeof x360 === "string")) return false;
+  if (!__fmtDateTime(x360)) return false;
+  const x361 = d["time/expires-at"];
+  if (x361 === undefined) return false;
+  if (!(typeof x361 === "string")) return false;
+  if (!__fmtDateTime(x361)) return false;
+  const x362 = d.status;
+  if (x362 === undefined) return false;
+  if (!(x362 === "fresh" || x362 === "stale")) return false;
+  const x363 = d.checks;
+  if (x363 === undefined) return false;
+  if (!(Array.isArray(x363))) return false;
+  if (x363.length < 1) return false;
+  for (let i364 = 0; i364 < x363.length; i364++) {
+    const x365 = x363[i364];
+    if (!__c831(x365)) return false;
+  }
+  const x366 = d["overall/passed"];
+  if (x366 === undefined) return false;
+  if (!(typeof x366 === "boolean")) return false;
+  for (const k367 in d) if (!(k367 === "schema" || k367 === "report/id" || k367 === "runtime/ref" || k367 === "model.binding/ref" || k367 === "profile/id" || k367 === "environment/ref" || k367 === "time/generated-at" || k367 === "time/expires-at" || k367 === "status" || k367 === "checks" || k367 === "overall/passed")) return false;
+  return true;
+}
+function __c811(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x368 = d.no_telemetry_egress;
+  if (x368 === undefined) return false;
+  if (x368 !== true) return false;
+  const x369 = d.no_remote_fallback;
+  if (x369 === undefined) return false;
+  if (x369 !== true) return false;
+  const x370 = d.works_offline;
+  if (x370 === undefined) return false;
+  if (x370 !== true) return false;
+  const x371 = d.no_economic_gating;
+  if (x371 === undefined) return false;
+  if (x371 !== true) return false;
+  for (const k372 in d) if (!(k372 === "no_telemetry_egress" || k372 === "no_remote_fallback" || k372 === "works_offline" || k372 === "no_economic_gating")) return false;
+  return true;
+}
+function __c800(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x373 = d.operations;
+  if (x373 === undefined) return false;
+  if (!(Array.isArray(x373))) return false;
+  if (x373.length > 1 && __dup(x373, null) !== null) return false;
+  for (let i374 = 0; i374 < x373.length; i374++) {
+    const x375 = x373[i374];
+    if (!(x375 === "generate" || x375 === "embed" || x375 === "batch_embed")) return false;
+  }
+  let found376 = false;
+  for (let i377 = 0; i377 < x373.length && !found376; i377++) {
+    const x378 = x373[i377];
+    L379: {
+      if (x378 !== "generate") break L379;
+      found376 = true;
+    }
+  }
+  if (!found376) return false;
+  const x380 = d.min_context_window;
+  if (x380 === undefined) return false;
+  if (!(Number.isInteger(x380))) return false;
+  if (x380 < 512) return false;
+  const x381 = d.tool_surface;
+  if (x381 === undefined) return false;
+  if (x381 !== "none") return false;
+  const x382 = d.transports;
+  if (x382 === undefined) return false;
+  if (!(Array.isArray(x382))) return false;
+  if (x382.length < 1) return false;
+  if (x382.length > 1 && __dup(x382, null) !== null) return false;
+  for (let i383 = 0; i383 < x382.length; i383++) {
+    const x384 = x382[i383];
+    if (!(x384 === "http_local" || x384 === "command_stdio")) return false;
+  }
+  const x385 = d.max_output_tokens;
+  if (x385 === undefined) return false;
+  if (!(Number.isInteger(x385))) return false;
+  if (x385 < 1) return false;
+  for (const k386 in d) if (!(k386 === "operations" || k386 === "min_context_window" || k386 === "tool_surface" || k386 === "transports" || k386 === "max_output_tokens")) return false;
   return true;
 }
 function __c846(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok480 = false;
-  L481: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x482 = d.verdict;
-      if (x482 === undefined) break L481;
-      if (x482 !== "amended") break L481;
-    }
-    ok480 = true;
+  const x387 = d.value;
+  if (x387 === undefined) return false;
+  if (!__c701(x387)) return false;
+  const x388 = d.title;
+  if (x388 === undefined) return false;
+  if (!(typeof x388 === "string")) return false;
+  if (x388.length > 120 && __len(x388) > 120) return false;
+  if (x388.length === 0) return false;
+  const x389 = d.detail;
+  if (x389 !== undefined) {
+    if (!(typeof x389 === "string")) return false;
+    if (x389.length > 280 && __len(x389) > 280) return false;
   }
-  if (ok480) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x483 = d.note;
-      if (x483 === undefined) return false;
+  for (const k390 in d) if (!(k390 === "value" || k390 === "title" || k390 === "detail")) return false;
+  return true;
+}
+function __c710(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x391 = d.default;
+  if (x391 === undefined) return false;
+  const x392 = d.by_class;
+  if (x392 !== undefined) {
+    if (!(typeof x392 === "object" && x392 !== null && !Array.isArray(x392))) return false;
+    for (const k393 in x392) if (!(k393 === "public" || k393 === "community" || k393 === "personal")) return false;
+  }
+  for (const k394 in d) if (!(k394 === "default" || k394 === "by_class")) return false;
+  return true;
+}
+function __c851(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x395 = d.input;
+  if (x395 === undefined) return false;
+  if (!__c496(x395)) return false;
+  const x396 = d.output;
+  if (x396 === undefined) return false;
+  if (!__c496(x396)) return false;
+  for (const k397 in d) if (!(k397 === "input" || k397 === "output")) return false;
+  return true;
+}
+function __c496(d) {
+  if (!(typeof d === "string")) return false;
+  if (!(d === "public" || d === "community" || d === "personal")) return false;
+  return true;
+}
+function __c856(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x398 = d["confirm/title"];
+  if (x398 !== undefined) {
+    if (!(typeof x398 === "string")) return false;
+    if (x398.length > 60 && __len(x398) > 60) return false;
+    if (x398.length === 0) return false;
+  }
+  const x399 = d["deny/title"];
+  if (x399 !== undefined) {
+    if (!(typeof x399 === "string")) return false;
+    if (x399.length > 60 && __len(x399) > 60) return false;
+    if (x399.length === 0) return false;
+  }
+  for (const k400 in d) if (!(k400 === "confirm/title" || k400 === "deny/title")) return false;
+  return true;
+}
+function __c831(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x401 = d["check/id"];
+  if (x401 === undefined) return false;
+  if (!__c489(x401)) return false;
+  const x402 = d.clause;
+  if (x402 === undefined) return false;
+  if (!(typeof x402 === "string")) return false;
+  if (!__RE10.test(x402)) return false;
+  const x403 = d.result;
+  if (x403 === undefined) return false;
+  if (!(x403 === "pass" || x403 === "fail")) return false;
+  const x404 = d["detail/code"];
+  if (x404 !== undefined) {
+    if (!__c489(x404)) return false;
+  }
+  for (const k405 in d) if (!(k405 === "check/id" || k405 === "clause" || k405 === "result" || k405 === "detail/code")) return false;
+  return true;
+}
+function __c860(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const t406 = d.type;
+  if (typeof t406 !== "string") return false;
+  if (t406 === "text") {
+    if (!__c863(d)) return false;
+  } else if (t406 === "object_ref") {
+    if (!__c868(d)) return false;
+  } else return false;
+  return true;
+}
+function __c874(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x407 = d.schema;
+  if (x407 === undefined) return false;
+  if (x407 !== "inquirium.context-assembly.request.v1") return false;
+  const x408 = d.sources;
+  if (x408 !== undefined) {
+    if (!(Array.isArray(x408))) return false;
+    for (let i409 = 0; i409 < x408.length; i409++) {
+      const x410 = x408[i409];
+      if (!__c878(x410)) return false;
     }
   }
-  const x484 = d.schema;
-  if (x484 === undefined) return false;
-  if (x484 !== "inquirium.inquiry-feedback.v1") return false;
-  const x485 = d["feedback/id"];
+  for (const k411 in d) if (!(k411 === "schema" || k411 === "sources")) return false;
+  return true;
+}
+function __c891(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  let n412 = 0;
+  B413: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x414 = d.content;
+      if (x414 === undefined) break B413;
+    }
+    n412++;
+  }
+  B415: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x416 = d["content/ref"];
+      if (x416 === undefined) break B415;
+    }
+    n412++;
+  }
+  if (n412 !== 1) return false;
+  const x417 = d.schema;
+  if (x417 === undefined) return false;
+  if (x417 !== "inquirium.context-element.v1") return false;
+  const x418 = d["element/id"];
+  if (x418 === undefined) return false;
+  if (!(typeof x418 === "string")) return false;
+  if (x418.length === 0) return false;
+  const x419 = d["source/kind"];
+  if (x419 === undefined) return false;
+  if (!__c494(x419)) return false;
+  const x420 = d["source/ref"];
+  if (x420 !== undefined) {
+    if (!(typeof x420 === "string")) return false;
+    if (x420.length === 0) return false;
+  }
+  const x421 = d.classification;
+  if (x421 === undefined) return false;
+  if (!__c496(x421)) return false;
+  const x422 = d.content;
+  if (x422 !== undefined) {
+    if (!(Array.isArray(x422))) return false;
+    if (x422.length < 1) return false;
+    for (let i423 = 0; i423 < x422.length; i423++) {
+      const x424 = x422[i423];
+      if (!__c860(x424)) return false;
+    }
+  }
+  const x425 = d["content/ref"];
+  if (x425 !== undefined) {
+    if (!(typeof x425 === "string")) return false;
+    if (x425.length === 0) return false;
+  }
+  const x426 = d.declassifiable;
+  if (x426 !== undefined) {
+    if (!(typeof x426 === "boolean")) return false;
+  }
+  const x427 = d["declassified/from"];
+  if (x427 !== undefined) {
+    if (!__c496(x427)) return false;
+  }
+  const x428 = d["grant/ref"];
+  if (x428 !== undefined) {
+    if (!(typeof x428 === "string")) return false;
+    if (x428.length === 0) return false;
+  }
+  for (const k429 in d) if (!(k429 === "schema" || k429 === "element/id" || k429 === "source/kind" || k429 === "source/ref" || k429 === "classification" || k429 === "content" || k429 === "content/ref" || k429 === "declassifiable" || k429 === "declassified/from" || k429 === "grant/ref")) return false;
+  return true;
+}
+function __c878(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  let ok430 = false;
+  L431: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x432 = d["source/kind"];
+      if (x432 === undefined) break L431;
+      if (!(x432 === "artifact" || x432 === "dataset")) break L431;
+    }
+    ok430 = true;
+  }
+  if (ok430) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x433 = d["lease/ref"];
+      if (x433 === undefined) return false;
+    }
+  }
+  const x434 = d["source/kind"];
+  if (x434 === undefined) return false;
+  if (!__c494(x434)) return false;
+  const x435 = d["grant/ref"];
+  if (x435 === undefined) return false;
+  if (!(typeof x435 === "string")) return false;
+  if (x435.length === 0) return false;
+  const x436 = d["lease/ref"];
+  if (x436 !== undefined) {
+    if (!(typeof x436 === "string")) return false;
+    if (x436.length === 0) return false;
+  }
+  const x437 = d["flow/ref"];
+  if (x437 !== undefined) {
+    if (!(typeof x437 === "string")) return false;
+    if (x437.length === 0) return false;
+  }
+  const x438 = d["max/elements"];
+  if (x438 !== undefined) {
+    if (!(Number.isInteger(x438))) return false;
+    if (x438 < 1) return false;
+  }
+  for (const k439 in d) if (!(k439 === "source/kind" || k439 === "grant/ref" || k439 === "lease/ref" || k439 === "flow/ref" || k439 === "max/elements")) return false;
+  return true;
+}
+function __c494(d) {
+  if (!(d === "relationship" || d === "memarium" || d === "messaging" || d === "artifact" || d === "dataset")) return false;
+  return true;
+}
+function __c514(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x440 = d["error/code"];
+  if (x440 !== undefined) {
+    L441: {
+      B442: {
+        if (!__c489(x440)) break B442;
+        break L441;
+      }
+      B443: {
+        if (!(x440 === null)) break B443;
+        break L441;
+      }
+      return false;
+    }
+  }
+  const x444 = d["retry/count"];
+  if (x444 !== undefined) {
+    if (!(Number.isInteger(x444))) return false;
+    if (x444 < 0) return false;
+  }
+  for (const k445 in d) if (!(k445 === "error/code" || k445 === "retry/count")) return false;
+  return true;
+}
+function __c741(d) {
+  if (!(d === "deny" || d === "allow_accepting_remote")) return false;
+  return true;
+}
+function __c739(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  if (!__c710(d)) return false;
+  const x446 = d.default;
+  if (x446 !== undefined) {
+    if (!__c741(x446)) return false;
+  }
+  const x447 = d.by_class;
+  if (x447 !== undefined) {
+    if (!(typeof x447 === "object" && x447 !== null && !Array.isArray(x447))) return false;
+    const x448 = x447.public;
+    if (x448 !== undefined) {
+      if (!__c741(x448)) return false;
+    }
+    const x449 = x447.community;
+    if (x449 !== undefined) {
+      if (!__c741(x449)) return false;
+    }
+    const x450 = x447.personal;
+    if (x450 !== undefined) {
+      if (!__c741(x450)) return false;
+    }
+    for (const k451 in x447) if (!(k451 === "public" || k451 === "community" || k451 === "personal")) return false;
+  }
+  for (const k452 in d) if (!(k452 === "default" || k452 === "by_class")) return false;
+  return true;
+}
+function __c908(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x453 = d.stance;
+  if (x453 !== undefined) {
+    if (!(x453 === "advisory" || x453 === "hypothesis")) return false;
+  }
+  const x454 = d.confidence;
+  if (x454 !== undefined) {
+    if (!(x454 === "unstated" || x454 === "low" || x454 === "medium" || x454 === "high")) return false;
+  }
+  const x455 = d.grounded_in;
+  if (x455 !== undefined) {
+    if (!(Array.isArray(x455))) return false;
+    for (let i456 = 0; i456 < x455.length; i456++) {
+      const x457 = x455[i456];
+      if (!(typeof x457 === "string")) return false;
+      if (x457.length === 0) return false;
+    }
+  }
+  const x458 = d.caveats;
+  if (x458 !== undefined) {
+    if (!(Array.isArray(x458))) return false;
+    for (let i459 = 0; i459 < x458.length; i459++) {
+      const x460 = x458[i459];
+      if (!(typeof x460 === "string")) return false;
+      if (x460.length > 500 && __len(x460) > 500) return false;
+      if (x460.length === 0) return false;
+    }
+  }
+  for (const k461 in d) if (!(k461 === "stance" || k461 === "confidence" || k461 === "grounded_in" || k461 === "caveats")) return false;
+  return true;
+}
+function __c769(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x462 = d.escalate;
+  if (x462 === undefined) return false;
+  if (!(Array.isArray(x462))) return false;
+  if (x462.length > 1 && __dup(x462, null) !== null) return false;
+  for (let i463 = 0; i463 < x462.length; i463++) {
+    const x464 = x462[i463];
+    if (!__c772(x464)) return false;
+  }
+  for (const k465 in d) if (!(k465 === "escalate")) return false;
+  return true;
+}
+function __c767(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  if (!__c750(d)) return false;
+  const x466 = d.default;
+  if (x466 !== undefined) {
+    if (!__c769(x466)) return false;
+  }
+  const x467 = d.by_mode;
+  if (x467 !== undefined) {
+    if (!(typeof x467 === "object" && x467 !== null && !Array.isArray(x467))) return false;
+    const x468 = x467.commons;
+    if (x468 !== undefined) {
+      if (!__c769(x468)) return false;
+    }
+    const x469 = x467.support;
+    if (x469 !== undefined) {
+      if (!__c769(x469)) return false;
+    }
+    const x470 = x467.crisis;
+    if (x470 !== undefined) {
+      if (!__c769(x470)) return false;
+    }
+    for (const k471 in x467) if (!(k471 === "commons" || k471 === "support" || k471 === "crisis")) return false;
+  }
+  for (const k472 in d) if (!(k472 === "default" || k472 === "by_mode")) return false;
+  return true;
+}
+function __c772(d) {
+  if (!(d === "operator-decision" || d === "sustained-degradation" || d === "boundary-risk" || d === "pre-egress-confirmation" || d === "crisis-candidate")) return false;
+  return true;
+}
+function __c917(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x473 = d.allowlist;
+  if (x473 === undefined) return false;
+  if (!(Array.isArray(x473))) return false;
+  if (x473.length > 64) return false;
+  if (x473.length < 1) return false;
+  if (x473.length > 1 && __dup(x473, null) !== null) return false;
+  for (let i474 = 0; i474 < x473.length; i474++) {
+    const x475 = x473[i474];
+    if (!__c701(x475)) return false;
+  }
+  const x476 = d.match;
+  if (x476 !== undefined) {
+    if (!(x476 === "exact" || x476 === "case-insensitive")) return false;
+  }
+  const x477 = d.placeholder;
+  if (x477 !== undefined) {
+    if (!(typeof x477 === "string")) return false;
+    if (x477.length > 80 && __len(x477) > 80) return false;
+  }
+  for (const k478 in d) if (!(k478 === "allowlist" || k478 === "match" || k478 === "placeholder")) return false;
+  return true;
+}
+function __c454(d) {
+  if (!(d === "completed" || d === "handler-unavailable" || d === "context-denied" || d === "policy-denied" || d === "failed")) return false;
+  return true;
+}
+function __c923(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x479 = d.locality;
+  if (x479 !== undefined) {
+    if (!__c475(x479)) return false;
+  }
+  const x480 = d.trust_mode;
+  if (x480 !== undefined) {
+    if (!__c477(x480)) return false;
+  }
+  const x481 = d.scope;
+  if (x481 !== undefined) {
+    if (!(x481 === "assistant-session-only" || x481 === "granted-context")) return false;
+  }
+  const x482 = d.on_context_denied;
+  if (x482 !== undefined) {
+    if (!(x482 === "fail_closed" || x482 === "drop_with_trace")) return false;
+  }
+  const x483 = d.plurality;
+  if (x483 !== undefined) {
+    if (!(x483 === "preserve" || x483 === "collapse")) return false;
+  }
+  for (const k484 in d) if (!(k484 === "locality" || k484 === "trust_mode" || k484 === "scope" || k484 === "on_context_denied" || k484 === "plurality")) return false;
+  return true;
+}
+function __c930(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x485 = d.schema;
   if (x485 === undefined) return false;
-  if (!(typeof x485 === "string")) return false;
-  if (!__RE11.test(x485)) return false;
-  const x486 = d["result/ref"];
+  if (x485 !== "inquirium.generate.request.v1") return false;
+  const x486 = d.operation;
   if (x486 === undefined) return false;
-  if (!__c850(x486)) return false;
-  const x487 = d["session/ref"];
+  if (x486 !== "generate") return false;
+  const x487 = d.turns;
   if (x487 === undefined) return false;
-  if (!__c852(x487)) return false;
-  const x488 = d["participant/ref"];
-  if (x488 === undefined) return false;
-  if (!__c400(x488)) return false;
-  const x489 = d.verdict;
-  if (x489 === undefined) return false;
-  if (!(x489 === "verified" || x489 === "refuted" || x489 === "amended")) return false;
-  const x490 = d.note;
+  if (!(Array.isArray(x487))) return false;
+  if (x487.length < 1) return false;
+  for (let i488 = 0; i488 < x487.length; i488++) {
+    const x489 = x487[i488];
+    if (!__c935(x489)) return false;
+  }
+  const x490 = d.context_assembly;
   if (x490 !== undefined) {
-    if (!(typeof x490 === "string")) return false;
-    if (x490.length > 4000 && __len(x490) > 4000) return false;
-    if (x490.length === 0) return false;
+    if (!__c874(x490)) return false;
   }
-  const x491 = d["supersedes/ref"];
+  const x491 = d.parameters;
   if (x491 !== undefined) {
-    if (!(typeof x491 === "string")) return false;
-    if (!__RE11.test(x491)) return false;
+    if (!__c942(x491)) return false;
   }
-  const x492 = d["recorded/at"];
-  if (x492 === undefined) return false;
-  if (!(typeof x492 === "string")) return false;
-  if (!__fmtDateTime(x492)) return false;
-  for (const k493 in d) if (!(k493 === "schema" || k493 === "feedback/id" || k493 === "result/ref" || k493 === "session/ref" || k493 === "participant/ref" || k493 === "verdict" || k493 === "note" || k493 === "supersedes/ref" || k493 === "recorded/at")) return false;
-  return true;
-}
-function __c864(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x494 = d.schema;
-  if (x494 === undefined) return false;
-  if (x494 !== "inquirium.inquiry-result.v1") return false;
-  const x495 = d["result/id"];
-  if (x495 === undefined) return false;
-  if (!__c850(x495)) return false;
-  const x496 = d["turn/id"];
-  if (x496 === undefined) return false;
-  if (!__c398(x496)) return false;
-  const x497 = d["session/ref"];
-  if (x497 === undefined) return false;
-  if (!__c852(x497)) return false;
-  const x498 = d["participant/ref"];
-  if (x498 === undefined) return false;
-  if (!__c400(x498)) return false;
-  const x499 = d["trace/ref"];
-  if (x499 === undefined) return false;
-  if (!__c821(x499)) return false;
-  const x500 = d.provenance;
-  if (x500 === undefined) return false;
-  if (!__c872(x500)) return false;
-  const x501 = d.classification;
-  if (x501 === undefined) return false;
-  if (!__c447(x501)) return false;
-  const x502 = d.output;
-  if (x502 === undefined) return false;
-  if (!(Array.isArray(x502))) return false;
-  if (x502.length < 1) return false;
-  for (let i503 = 0; i503 < x502.length; i503++) {
-    const x504 = x502[i503];
-    if (!__c711(x504)) return false;
+  const x492 = d.policy;
+  if (x492 !== undefined) {
+    if (!__c923(x492)) return false;
   }
-  const x505 = d.epistemic;
-  if (x505 === undefined) return false;
-  if (!__c759(x505)) return false;
-  const x506 = d["recorded/at"];
-  if (x506 === undefined) return false;
-  if (!(typeof x506 === "string")) return false;
-  if (!__fmtDateTime(x506)) return false;
-  for (const k507 in d) if (!(k507 === "schema" || k507 === "result/id" || k507 === "turn/id" || k507 === "session/ref" || k507 === "participant/ref" || k507 === "trace/ref" || k507 === "provenance" || k507 === "classification" || k507 === "output" || k507 === "epistemic" || k507 === "recorded/at")) return false;
-  return true;
-}
-function __c883(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x508 = d.schema;
-  if (x508 === undefined) return false;
-  if (x508 !== "inquirium.inquiry-turn.v1") return false;
-  const x509 = d["turn/id"];
-  if (x509 === undefined) return false;
-  if (!__c398(x509)) return false;
-  const x510 = d["session/ref"];
-  if (x510 === undefined) return false;
-  if (!__c852(x510)) return false;
-  const x511 = d["participant/ref"];
-  if (x511 === undefined) return false;
-  if (!__c400(x511)) return false;
-  const x512 = d.sequence;
-  if (x512 === undefined) return false;
-  if (!(Number.isInteger(x512))) return false;
-  if (x512 < 0) return false;
-  const x513 = d.content;
-  if (x513 === undefined) return false;
-  if (!(Array.isArray(x513))) return false;
-  if (x513.length < 1) return false;
-  for (let i514 = 0; i514 < x513.length; i514++) {
-    const x515 = x513[i514];
-    if (!__c711(x515)) return false;
-  }
-  const x516 = d.classification;
-  if (x516 === undefined) return false;
-  if (!__c447(x516)) return false;
-  const x517 = d["recorded/at"];
-  if (x517 === undefined) return false;
-  if (!(typeof x517 === "string")) return false;
-  if (!__fmtDateTime(x517)) return false;
-  for (const k518 in d) if (!(k518 === "schema" || k518 === "turn/id" || k518 === "session/ref" || k518 === "participant/ref" || k518 === "sequence" || k518 === "content" || k518 === "classification" || k518 === "recorded/at")) return false;
-  return true;
-}
-function __c426(d) {
-  if (!(d === "local_only" || d === "remote_allowed")) return false;
-  return true;
-}
-function __c601(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x519 = d.default;
-  if (x519 === undefined) return false;
-  const x520 = d.by_mode;
-  if (x520 !== undefined) {
-    if (!(typeof x520 === "object" && x520 !== null && !Array.isArray(x520))) return false;
-    for (const k521 in x520) if (!(k521 === "commons" || k521 === "support" || k521 === "crisis")) return false;
-  }
-  for (const k522 in d) if (!(k522 === "default" || k522 === "by_mode")) return false;
-  return true;
-}
-function __c894(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok523 = false;
-  L524: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x525 = d.transport_kind;
-      if (x525 === undefined) break L524;
-      if (x525 !== "http_remote") break L524;
-    }
-    ok523 = true;
-  }
-  if (ok523) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x526 = d.remote_provider;
-      if (x526 !== undefined) {
-        if (x526 !== true) return false;
+  const x493 = d.metadata;
+  if (x493 !== undefined) {
+    if (!(typeof x493 === "object" && x493 !== null && !Array.isArray(x493))) return false;
+    for (const k494 in x493) {
+      if (typeof k494 === "string") {
+        if (k494.length > 64 && __len(k494) > 64) return false;
       }
     }
-  } else {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x527 = d.remote_provider;
-      if (x527 !== undefined) {
-        if (x527 !== false) return false;
-      }
-    }
-  }
-  let ok528 = false;
-  L529: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x530 = d.remote_provider;
-      if (x530 === undefined) break L529;
-      if (x530 !== true) break L529;
-      const x531 = d.accepts_max_tier;
-      if (x531 === undefined) break L529;
-      if (!(x531 === "community" || x531 === "personal")) break L529;
-    }
-    ok528 = true;
-  }
-  if (ok528) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x532 = d.operator_acknowledgement;
-      if (x532 === undefined) return false;
-    }
-  }
-  let ok533 = false;
-  L534: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x535 = d.accepts_max_tier;
-      if (x535 === undefined) break L534;
-      if (x535 !== "public") break L534;
-    }
-    ok533 = true;
-  }
-  if (ok533) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x536 = d.accepts;
-      if (x536 !== undefined) {
-        if (!(Array.isArray(x536))) return false;
-        for (let i537 = 0; i537 < x536.length; i537++) {
-          const x538 = x536[i537];
-          if (!(x538 === "public")) return false;
+    for (const k495 in x493) {
+      if (false) continue;
+      const x496 = x493[k495];
+      L497: {
+        B498: {
+          if (!(typeof x496 === "string")) break B498;
+          if (x496.length > 256 && __len(x496) > 256) break B498;
+          break L497;
         }
-      }
-    }
-  }
-  let ok539 = false;
-  L540: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x541 = d.accepts_max_tier;
-      if (x541 === undefined) break L540;
-      if (x541 !== "community") break L540;
-    }
-    ok539 = true;
-  }
-  if (ok539) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x542 = d.accepts;
-      if (x542 !== undefined) {
-        if (!(Array.isArray(x542))) return false;
-        for (let i543 = 0; i543 < x542.length; i543++) {
-          const x544 = x542[i543];
-          if (!(x544 === "public" || x544 === "community")) return false;
+        B499: {
+          if (!(Number.isFinite(x496))) break B499;
+          break L497;
         }
-      }
-    }
-  }
-  let ok545 = false;
-  L546: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x547 = d.accepts_max_tier;
-      if (x547 === undefined) break L546;
-      if (x547 !== "personal") break L546;
-      const x548 = d.operator_acknowledgement;
-      if (x548 === undefined) break L546;
-      if (!(typeof x548 === "object" && x548 !== null && !Array.isArray(x548))) break L546;
-    }
-    ok545 = true;
-  }
-  if (ok545) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x549 = d.operator_acknowledgement;
-      if (x549 !== undefined) {
-        if (!(typeof x549 === "object" && x549 !== null && !Array.isArray(x549))) return false;
-        const x550 = x549.acknowledged_max_tier;
-        if (x550 !== undefined) {
-          if (x550 !== "personal") return false;
+        B500: {
+          if (!(typeof x496 === "boolean")) break B500;
+          break L497;
         }
-      }
-    }
-  }
-  const x551 = d.schema;
-  if (x551 === undefined) return false;
-  if (x551 !== "inquirium.model-acceptance.v1") return false;
-  const x552 = d["model.binding/ref"];
-  if (x552 === undefined) return false;
-  if (!__c409(x552)) return false;
-  const x553 = d.accepts_max_tier;
-  if (x553 === undefined) return false;
-  if (!__c447(x553)) return false;
-  const x554 = d.accepts;
-  if (x554 !== undefined) {
-    if (!(Array.isArray(x554))) return false;
-    if (x554.length < 1) return false;
-    if (x554.length > 1 && __dup(x554, null) !== null) return false;
-    for (let i555 = 0; i555 < x554.length; i555++) {
-      const x556 = x554[i555];
-      if (!__c447(x556)) return false;
-    }
-  }
-  const x557 = d.requires_declassification_above;
-  if (x557 !== undefined) {
-    if (!__c447(x557)) return false;
-  }
-  const x558 = d.transport_kind;
-  if (x558 === undefined) return false;
-  if (!__c902(x558)) return false;
-  const x559 = d.remote_provider;
-  if (x559 === undefined) return false;
-  if (!(typeof x559 === "boolean")) return false;
-  const x560 = d.operator_acknowledgement;
-  if (x560 !== undefined) {
-    if (!__c905(x560)) return false;
-  }
-  for (const k561 in d) if (!(k561 === "schema" || k561 === "model.binding/ref" || k561 === "accepts_max_tier" || k561 === "accepts" || k561 === "requires_declassification_above" || k561 === "transport_kind" || k561 === "remote_provider" || k561 === "operator_acknowledgement")) return false;
-  return true;
-}
-function __c409(d) {
-  if (!(typeof d === "string")) return false;
-  if (!__RE12.test(d)) return false;
-  return true;
-}
-function __c945(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x562 = d.options;
-  if (x562 === undefined) return false;
-  if (!(Array.isArray(x562))) return false;
-  if (x562.length > 24) return false;
-  if (x562.length < 2) return false;
-  for (let i563 = 0; i563 < x562.length; i563++) {
-    const x564 = x562[i563];
-    if (!__c697(x564)) return false;
-  }
-  const x565 = d["min/selected"];
-  if (x565 !== undefined) {
-    if (!(Number.isInteger(x565))) return false;
-    if (x565 < 0) return false;
-  }
-  const x566 = d["max/selected"];
-  if (x566 !== undefined) {
-    if (!(Number.isInteger(x566))) return false;
-    if (x566 < 1) return false;
-  }
-  for (const k567 in d) if (!(k567 === "options" || k567 === "min/selected" || k567 === "max/selected")) return false;
-  return true;
-}
-function __c951(d) {
-  if (!(typeof d === "string")) return false;
-  if (!(d === "commons" || d === "support" || d === "crisis")) return false;
-  return true;
-}
-function __c952(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok568 = false;
-  L569: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x570 = d.kind;
-      if (x570 === undefined) break L569;
-      if (x570 !== "single-choice") break L569;
-    }
-    ok568 = true;
-  }
-  if (ok568) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x571 = d["input/schema"];
-      if (x571 === undefined) return false;
-      if (x571 !== "inquirium.operator-question.widget.single-choice.v1") return false;
-      const x572 = d["idempotency/key"];
-      if (x572 === undefined) return false;
-    }
-  }
-  let ok573 = false;
-  L574: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x575 = d.kind;
-      if (x575 === undefined) break L574;
-      if (x575 !== "multi-choice") break L574;
-    }
-    ok573 = true;
-  }
-  if (ok573) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x576 = d["input/schema"];
-      if (x576 === undefined) return false;
-      if (x576 !== "inquirium.operator-question.widget.multi-choice.v1") return false;
-      const x577 = d["idempotency/key"];
-      if (x577 === undefined) return false;
-    }
-  }
-  let ok578 = false;
-  L579: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x580 = d.kind;
-      if (x580 === undefined) break L579;
-      if (x580 !== "confirm") break L579;
-    }
-    ok578 = true;
-  }
-  if (ok578) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x581 = d["input/schema"];
-      if (x581 === undefined) return false;
-      if (x581 !== "inquirium.operator-question.widget.confirm.v1") return false;
-      const x582 = d["idempotency/key"];
-      if (x582 === undefined) return false;
-    }
-  }
-  let ok583 = false;
-  L584: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x585 = d.kind;
-      if (x585 === undefined) break L584;
-      if (x585 !== "free-text-with-allowlist") break L584;
-    }
-    ok583 = true;
-  }
-  if (ok583) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x586 = d["input/schema"];
-      if (x586 === undefined) return false;
-      if (x586 !== "inquirium.operator-question.widget.free-text-with-allowlist.v1") return false;
-      const x587 = d["idempotency/key"];
-      if (x587 === undefined) return false;
-    }
-  }
-  let ok588 = false;
-  L589: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x590 = d.kind;
-      if (x590 === undefined) break L589;
-      if (x590 !== "open-interaction") break L589;
-    }
-    ok588 = true;
-  }
-  if (ok588) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x591 = d["input/schema"];
-      if (x591 !== undefined) {
+        B501: {
+          if (!(x496 === null)) break B501;
+          break L497;
+        }
         return false;
       }
     }
   }
-  const x592 = d.kind;
-  if (x592 === undefined) return false;
-  if (!(x592 === "single-choice" || x592 === "multi-choice" || x592 === "confirm" || x592 === "free-text-with-allowlist" || x592 === "open-interaction")) return false;
-  const x593 = d["target/ref"];
-  if (x593 === undefined) return false;
-  if (!(typeof x593 === "string")) return false;
-  if (x593.length === 0) return false;
-  const x594 = d["input/schema"];
-  if (x594 !== undefined) {
-    if (!(x594 === "inquirium.operator-question.widget.single-choice.v1" || x594 === "inquirium.operator-question.widget.multi-choice.v1" || x594 === "inquirium.operator-question.widget.confirm.v1" || x594 === "inquirium.operator-question.widget.free-text-with-allowlist.v1")) return false;
-  }
-  const x595 = d["idempotency/key"];
-  if (x595 !== undefined) {
-    if (!(typeof x595 === "string")) return false;
-    if (x595.length > 200 && __len(x595) > 200) return false;
-    if (x595.length === 0) return false;
-  }
-  for (const k596 in d) if (!(k596 === "kind" || k596 === "target/ref" || k596 === "input/schema" || k596 === "idempotency/key")) return false;
+  for (const k502 in d) if (!(k502 === "schema" || k502 === "operation" || k502 === "turns" || k502 === "context_assembly" || k502 === "parameters" || k502 === "policy" || k502 === "metadata")) return false;
   return true;
 }
-function __c988(d) {
+function __c958(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  L597: {
-    B598: {
-      if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-        const x599 = d["subject/ref"];
-        if (x599 === undefined) break B598;
-      }
-      break L597;
-    }
-    B600: {
-      if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-        const x601 = d["body/ref"];
-        if (x601 === undefined) break B600;
-      }
-      break L597;
-    }
-    return false;
-  }
-  const x602 = d.schema;
-  if (x602 === undefined) return false;
-  if (x602 !== "notification-create.v1") return false;
-  const x603 = d["subject/ref"];
-  if (x603 !== undefined) {
-    if (!(typeof x603 === "string")) return false;
-    if (!__RE13.test(x603)) return false;
-  }
-  const x604 = d["body/ref"];
-  if (x604 !== undefined) {
-    if (!(typeof x604 === "string")) return false;
-    if (!__RE13.test(x604)) return false;
-  }
-  const x605 = d["correlation/id"];
-  if (x605 === undefined) return false;
-  if (!(typeof x605 === "string")) return false;
-  if (!__RE14.test(x605)) return false;
-  const x606 = d["body/text"];
-  if (x606 === undefined) return false;
-  if (!(typeof x606 === "string")) return false;
-  if (x606.length > 500 && __len(x606) > 500) return false;
-  if (x606.length === 0) return false;
-  const x607 = d["reason/code"];
-  if (x607 === undefined) return false;
-  if (!__c440(x607)) return false;
-  const x608 = d.actions;
-  if (x608 !== undefined) {
-    if (!(Array.isArray(x608))) return false;
-    if (x608.length > 1) return false;
-    for (let i609 = 0; i609 < x608.length; i609++) {
-      const x610 = x608[i609];
-      if (!__c952(x610)) return false;
-    }
-  }
-  for (const k611 in d) if (!(k611 === "schema" || k611 === "subject/ref" || k611 === "body/ref" || k611 === "correlation/id" || k611 === "body/text" || k611 === "reason/code" || k611 === "actions")) return false;
-  return true;
-}
-function __c719(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x612 = d.type;
-  if (x612 === undefined) return false;
-  if (x612 !== "object_ref") return false;
-  const x613 = d["object/ref"];
-  if (x613 === undefined) return false;
-  if (!(typeof x613 === "string")) return false;
-  if (x613.length === 0) return false;
-  const x614 = d["media/type"];
-  if (x614 === undefined) return false;
-  if (!(typeof x614 === "string")) return false;
-  if (!__RE15.test(x614)) return false;
-  const x615 = d["byte/size"];
-  if (x615 !== undefined) {
-    if (!(Number.isInteger(x615))) return false;
-    if (x615 < 0) return false;
-  }
-  for (const k616 in d) if (!(k616 === "type" || k616 === "object/ref" || k616 === "media/type" || k616 === "byte/size")) return false;
-  return true;
-}
-function __c905(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x617 = d["acknowledged/by"];
-  if (x617 === undefined) return false;
-  if (!__c400(x617)) return false;
-  const x618 = d["acknowledged/at"];
-  if (x618 === undefined) return false;
-  if (!(typeof x618 === "string")) return false;
-  if (!__fmtDateTime(x618)) return false;
-  const x619 = d.acknowledged_max_tier;
-  if (x619 === undefined) return false;
-  if (!__c447(x619)) return false;
-  const x620 = d["question/ref"];
-  if (x620 !== undefined) {
-    if (!(typeof x620 === "string")) return false;
-    if (!__RE13.test(x620)) return false;
-  }
-  for (const k621 in d) if (!(k621 === "acknowledged/by" || k621 === "acknowledged/at" || k621 === "acknowledged_max_tier" || k621 === "question/ref")) return false;
-  return true;
-}
-function __c1002(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x622 = d.schema;
-  if (x622 === undefined) return false;
-  if (x622 !== "inquirium.operator-question.answer.v1") return false;
-  const x623 = d["question/ref"];
-  if (x623 === undefined) return false;
-  if (!(typeof x623 === "string")) return false;
-  if (!__RE13.test(x623)) return false;
-  const x624 = d["idempotency/key"];
-  if (x624 === undefined) return false;
-  if (!(typeof x624 === "string")) return false;
-  if (x624.length > 200 && __len(x624) > 200) return false;
-  if (x624.length === 0) return false;
-  const x625 = d.answer;
-  if (x625 === undefined) return false;
-  if (!__c553(x625)) return false;
-  const x626 = d["answered/by"];
-  if (x626 !== undefined) {
-    if (!__c400(x626)) return false;
-  }
-  const x627 = d["answered/at"];
-  if (x627 !== undefined) {
-    if (!(typeof x627 === "string")) return false;
-    if (!__fmtDateTime(x627)) return false;
-  }
-  for (const k628 in d) if (!(k628 === "schema" || k628 === "question/ref" || k628 === "idempotency/key" || k628 === "answer" || k628 === "answered/by" || k628 === "answered/at")) return false;
-  return true;
-}
-function __c1010(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok629 = false;
-  L630: {
+  let ok503 = false;
+  L504: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x631 = d["widget/kind"];
-      if (x631 === undefined) break L630;
-      if (x631 !== "single-choice") break L630;
+      const x505 = d.outcome;
+      if (x505 === undefined) break L504;
+      if (x505 !== "completed") break L504;
     }
-    ok629 = true;
+    ok503 = true;
   }
-  if (ok629) {
+  if (ok503) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x632 = d["widget/payload"];
-      if (x632 !== undefined) {
-        if (!__c1061(x632)) return false;
+      const x506 = d.output;
+      if (x506 === undefined) return false;
+      const x507 = d.epistemic;
+      if (x507 === undefined) return false;
+      const x508 = d["runtime/ref"];
+      if (x508 === undefined) return false;
+      const x509 = d["model.binding/ref"];
+      if (x509 === undefined) return false;
+      const x510 = d.locality;
+      if (x510 === undefined) return false;
+      const x511 = d["reason/code"];
+      if (x511 !== undefined) {
+        return false;
       }
-      const x633 = d.prompt;
-      if (x633 !== undefined) {
-        if (!(typeof x633 === "object" && x633 !== null && !Array.isArray(x633))) return false;
-        const x634 = x633.kind;
-        if (x634 !== undefined) {
-          if (x634 !== "single-choice") return false;
+    }
+  } else {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x512 = d["reason/code"];
+      if (x512 === undefined) return false;
+      const x513 = d.output;
+      if (x513 !== undefined) {
+        return false;
+      }
+      const x514 = d.epistemic;
+      if (x514 !== undefined) {
+        return false;
+      }
+    }
+  }
+  const x515 = d.schema;
+  if (x515 === undefined) return false;
+  if (x515 !== "inquirium.generate.response.v1") return false;
+  const x516 = d.operation;
+  if (x516 === undefined) return false;
+  if (x516 !== "generate") return false;
+  const x517 = d.outcome;
+  if (x517 === undefined) return false;
+  if (!__c454(x517)) return false;
+  const x518 = d["reason/code"];
+  if (x518 !== undefined) {
+    if (!__c489(x518)) return false;
+  }
+  const x519 = d.output;
+  if (x519 !== undefined) {
+    if (!(Array.isArray(x519))) return false;
+    if (x519.length < 1) return false;
+    for (let i520 = 0; i520 < x519.length; i520++) {
+      const x521 = x519[i520];
+      if (!__c860(x521)) return false;
+    }
+  }
+  const x522 = d.epistemic;
+  if (x522 !== undefined) {
+    if (!__c908(x522)) return false;
+  }
+  const x523 = d["runtime/ref"];
+  if (x523 !== undefined) {
+    if (!__c456(x523)) return false;
+  }
+  const x524 = d["model.binding/ref"];
+  if (x524 !== undefined) {
+    if (!__c458(x524)) return false;
+  }
+  const x525 = d.locality;
+  if (x525 !== undefined) {
+    if (!(x525 === "local_only" || x525 === "remote")) return false;
+  }
+  const x526 = d["trace/ref"];
+  if (x526 === undefined) return false;
+  if (!__c970(x526)) return false;
+  const x527 = d.usage;
+  if (x527 !== undefined) {
+    if (!__c972(x527)) return false;
+  }
+  const x528 = d.diagnostics;
+  if (x528 !== undefined) {
+    if (!__c514(x528)) return false;
+  }
+  for (const k529 in d) if (!(k529 === "schema" || k529 === "operation" || k529 === "outcome" || k529 === "reason/code" || k529 === "output" || k529 === "epistemic" || k529 === "runtime/ref" || k529 === "model.binding/ref" || k529 === "locality" || k529 === "trace/ref" || k529 === "usage" || k529 === "diagnostics")) return false;
+  return true;
+}
+function __c942(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x530 = d.max_tokens;
+  if (x530 !== undefined) {
+    if (!(Number.isInteger(x530))) return false;
+    if (x530 < 1) return false;
+  }
+  const x531 = d.temperature;
+  if (x531 !== undefined) {
+    if (!(Number.isFinite(x531))) return false;
+    if (x531 > 2) return false;
+    if (x531 < 0) return false;
+  }
+  const x532 = d.top_p;
+  if (x532 !== undefined) {
+    if (!(Number.isFinite(x532))) return false;
+    if (x532 > 1) return false;
+    if (x532 <= 0) return false;
+  }
+  const x533 = d.stop;
+  if (x533 !== undefined) {
+    if (!(Array.isArray(x533))) return false;
+    if (x533.length > 8) return false;
+    for (let i534 = 0; i534 < x533.length; i534++) {
+      const x535 = x533[i534];
+      if (!(typeof x535 === "string")) return false;
+      if (x535.length === 0) return false;
+    }
+  }
+  for (const k536 in d) if (!(k536 === "max_tokens" || k536 === "temperature" || k536 === "top_p" || k536 === "stop")) return false;
+  return true;
+}
+function __c995(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  let ok537 = false;
+  L538: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x539 = d.verdict;
+      if (x539 === undefined) break L538;
+      if (x539 !== "amended") break L538;
+    }
+    ok537 = true;
+  }
+  if (ok537) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x540 = d.note;
+      if (x540 === undefined) return false;
+    }
+  }
+  const x541 = d.schema;
+  if (x541 === undefined) return false;
+  if (x541 !== "inquirium.inquiry-feedback.v1") return false;
+  const x542 = d["feedback/id"];
+  if (x542 === undefined) return false;
+  if (!(typeof x542 === "string")) return false;
+  if (!__RE11.test(x542)) return false;
+  const x543 = d["result/ref"];
+  if (x543 === undefined) return false;
+  if (!__c999(x543)) return false;
+  const x544 = d["session/ref"];
+  if (x544 === undefined) return false;
+  if (!__c1001(x544)) return false;
+  const x545 = d["participant/ref"];
+  if (x545 === undefined) return false;
+  if (!__c449(x545)) return false;
+  const x546 = d.verdict;
+  if (x546 === undefined) return false;
+  if (!(x546 === "verified" || x546 === "refuted" || x546 === "amended")) return false;
+  const x547 = d.note;
+  if (x547 !== undefined) {
+    if (!(typeof x547 === "string")) return false;
+    if (x547.length > 4000 && __len(x547) > 4000) return false;
+    if (x547.length === 0) return false;
+  }
+  const x548 = d["supersedes/ref"];
+  if (x548 !== undefined) {
+    if (!(typeof x548 === "string")) return false;
+    if (!__RE11.test(x548)) return false;
+  }
+  const x549 = d["recorded/at"];
+  if (x549 === undefined) return false;
+  if (!(typeof x549 === "string")) return false;
+  if (!__fmtDateTime(x549)) return false;
+  for (const k550 in d) if (!(k550 === "schema" || k550 === "feedback/id" || k550 === "result/ref" || k550 === "session/ref" || k550 === "participant/ref" || k550 === "verdict" || k550 === "note" || k550 === "supersedes/ref" || k550 === "recorded/at")) return false;
+  return true;
+}
+function __c1013(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x551 = d.schema;
+  if (x551 === undefined) return false;
+  if (x551 !== "inquirium.inquiry-result.v1") return false;
+  const x552 = d["result/id"];
+  if (x552 === undefined) return false;
+  if (!__c999(x552)) return false;
+  const x553 = d["turn/id"];
+  if (x553 === undefined) return false;
+  if (!__c447(x553)) return false;
+  const x554 = d["session/ref"];
+  if (x554 === undefined) return false;
+  if (!__c1001(x554)) return false;
+  const x555 = d["participant/ref"];
+  if (x555 === undefined) return false;
+  if (!__c449(x555)) return false;
+  const x556 = d["trace/ref"];
+  if (x556 === undefined) return false;
+  if (!__c970(x556)) return false;
+  const x557 = d.provenance;
+  if (x557 === undefined) return false;
+  if (!__c1021(x557)) return false;
+  const x558 = d.classification;
+  if (x558 === undefined) return false;
+  if (!__c496(x558)) return false;
+  const x559 = d.output;
+  if (x559 === undefined) return false;
+  if (!(Array.isArray(x559))) return false;
+  if (x559.length < 1) return false;
+  for (let i560 = 0; i560 < x559.length; i560++) {
+    const x561 = x559[i560];
+    if (!__c860(x561)) return false;
+  }
+  const x562 = d.epistemic;
+  if (x562 === undefined) return false;
+  if (!__c908(x562)) return false;
+  const x563 = d["recorded/at"];
+  if (x563 === undefined) return false;
+  if (!(typeof x563 === "string")) return false;
+  if (!__fmtDateTime(x563)) return false;
+  for (const k564 in d) if (!(k564 === "schema" || k564 === "result/id" || k564 === "turn/id" || k564 === "session/ref" || k564 === "participant/ref" || k564 === "trace/ref" || k564 === "provenance" || k564 === "classification" || k564 === "output" || k564 === "epistemic" || k564 === "recorded/at")) return false;
+  return true;
+}
+function __c1032(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x565 = d.schema;
+  if (x565 === undefined) return false;
+  if (x565 !== "inquirium.inquiry-turn.v1") return false;
+  const x566 = d["turn/id"];
+  if (x566 === undefined) return false;
+  if (!__c447(x566)) return false;
+  const x567 = d["session/ref"];
+  if (x567 === undefined) return false;
+  if (!__c1001(x567)) return false;
+  const x568 = d["participant/ref"];
+  if (x568 === undefined) return false;
+  if (!__c449(x568)) return false;
+  const x569 = d.sequence;
+  if (x569 === undefined) return false;
+  if (!(Number.isInteger(x569))) return false;
+  if (x569 < 0) return false;
+  const x570 = d.content;
+  if (x570 === undefined) return false;
+  if (!(Array.isArray(x570))) return false;
+  if (x570.length < 1) return false;
+  for (let i571 = 0; i571 < x570.length; i571++) {
+    const x572 = x570[i571];
+    if (!__c860(x572)) return false;
+  }
+  const x573 = d.classification;
+  if (x573 === undefined) return false;
+  if (!__c496(x573)) return false;
+  const x574 = d["recorded/at"];
+  if (x574 === undefined) return false;
+  if (!(typeof x574 === "string")) return false;
+  if (!__fmtDateTime(x574)) return false;
+  for (const k575 in d) if (!(k575 === "schema" || k575 === "turn/id" || k575 === "session/ref" || k575 === "participant/ref" || k575 === "sequence" || k575 === "content" || k575 === "classification" || k575 === "recorded/at")) return false;
+  return true;
+}
+function __c475(d) {
+  if (!(d === "local_only" || d === "remote_allowed")) return false;
+  return true;
+}
+function __c750(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x576 = d.default;
+  if (x576 === undefined) return false;
+  const x577 = d.by_mode;
+  if (x577 !== undefined) {
+    if (!(typeof x577 === "object" && x577 !== null && !Array.isArray(x577))) return false;
+    for (const k578 in x577) if (!(k578 === "commons" || k578 === "support" || k578 === "crisis")) return false;
+  }
+  for (const k579 in d) if (!(k579 === "default" || k579 === "by_mode")) return false;
+  return true;
+}
+function __c1043(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  let ok580 = false;
+  L581: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x582 = d.transport_kind;
+      if (x582 === undefined) break L581;
+      if (x582 !== "http_remote") break L581;
+    }
+    ok580 = true;
+  }
+  if (ok580) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x583 = d.remote_provider;
+      if (x583 !== undefined) {
+        if (x583 !== true) return false;
+      }
+    }
+  } else {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x584 = d.remote_provider;
+      if (x584 !== undefined) {
+        if (x584 !== false) return false;
+      }
+    }
+  }
+  let ok585 = false;
+  L586: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x587 = d.remote_provider;
+      if (x587 === undefined) break L586;
+      if (x587 !== true) break L586;
+      const x588 = d.accepts_max_tier;
+      if (x588 === undefined) break L586;
+      if (!(x588 === "community" || x588 === "personal")) break L586;
+    }
+    ok585 = true;
+  }
+  if (ok585) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x589 = d.operator_acknowledgement;
+      if (x589 === undefined) return false;
+    }
+  }
+  let ok590 = false;
+  L591: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x592 = d.accepts_max_tier;
+      if (x592 === undefined) break L591;
+      if (x592 !== "public") break L591;
+    }
+    ok590 = true;
+  }
+  if (ok590) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x593 = d.accepts;
+      if (x593 !== undefined) {
+        if (!(Array.isArray(x593))) return false;
+        for (let i594 = 0; i594 < x593.length; i594++) {
+          const x595 = x593[i594];
+          if (!(x595 === "public")) return false;
         }
       }
+    }
+  }
+  let ok596 = false;
+  L597: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x598 = d.accepts_max_tier;
+      if (x598 === undefined) break L597;
+      if (x598 !== "community") break L597;
+    }
+    ok596 = true;
+  }
+  if (ok596) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x599 = d.accepts;
+      if (x599 !== undefined) {
+        if (!(Array.isArray(x599))) return false;
+        for (let i600 = 0; i600 < x599.length; i600++) {
+          const x601 = x599[i600];
+          if (!(x601 === "public" || x601 === "community")) return false;
+        }
+      }
+    }
+  }
+  let ok602 = false;
+  L603: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x604 = d.accepts_max_tier;
+      if (x604 === undefined) break L603;
+      if (x604 !== "personal") break L603;
+      const x605 = d.operator_acknowledgement;
+      if (x605 === undefined) break L603;
+      if (!(typeof x605 === "object" && x605 !== null && !Array.isArray(x605))) break L603;
+    }
+    ok602 = true;
+  }
+  if (ok602) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x606 = d.operator_acknowledgement;
+      if (x606 !== undefined) {
+        if (!(typeof x606 === "object" && x606 !== null && !Array.isArray(x606))) return false;
+        const x607 = x606.acknowledged_max_tier;
+        if (x607 !== undefined) {
+          if (x607 !== "personal") return false;
+        }
+      }
+    }
+  }
+  const x608 = d.schema;
+  if (x608 === undefined) return false;
+  if (x608 !== "inquirium.model-acceptance.v1") return false;
+  const x609 = d["model.binding/ref"];
+  if (x609 === undefined) return false;
+  if (!__c458(x609)) return false;
+  const x610 = d.accepts_max_tier;
+  if (x610 === undefined) return false;
+  if (!__c496(x610)) return false;
+  const x611 = d.accepts;
+  if (x611 !== undefined) {
+    if (!(Array.isArray(x611))) return false;
+    if (x611.length < 1) return false;
+    if (x611.length > 1 && __dup(x611, null) !== null) return false;
+    for (let i612 = 0; i612 < x611.length; i612++) {
+      const x613 = x611[i612];
+      if (!__c496(x613)) return false;
+    }
+  }
+  const x614 = d.requires_declassification_above;
+  if (x614 !== undefined) {
+    if (!__c496(x614)) return false;
+  }
+  const x615 = d.transport_kind;
+  if (x615 === undefined) return false;
+  if (!__c1051(x615)) return false;
+  const x616 = d.remote_provider;
+  if (x616 === undefined) return false;
+  if (!(typeof x616 === "boolean")) return false;
+  const x617 = d.operator_acknowledgement;
+  if (x617 !== undefined) {
+    if (!__c1054(x617)) return false;
+  }
+  for (const k618 in d) if (!(k618 === "schema" || k618 === "model.binding/ref" || k618 === "accepts_max_tier" || k618 === "accepts" || k618 === "requires_declassification_above" || k618 === "transport_kind" || k618 === "remote_provider" || k618 === "operator_acknowledgement")) return false;
+  return true;
+}
+function __c458(d) {
+  if (!(typeof d === "string")) return false;
+  if (!__RE12.test(d)) return false;
+  return true;
+}
+function __c1094(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x619 = d.options;
+  if (x619 === undefined) return false;
+  if (!(Array.isArray(x619))) return false;
+  if (x619.length > 24) return false;
+  if (x619.length < 2) return false;
+  for (let i620 = 0; i620 < x619.length; i620++) {
+    const x621 = x619[i620];
+    if (!__c846(x621)) return false;
+  }
+  const x622 = d["min/selected"];
+  if (x622 !== undefined) {
+    if (!(Number.isInteger(x622))) return false;
+    if (x622 < 0) return false;
+  }
+  const x623 = d["max/selected"];
+  if (x623 !== undefined) {
+    if (!(Number.isInteger(x623))) return false;
+    if (x623 < 1) return false;
+  }
+  for (const k624 in d) if (!(k624 === "options" || k624 === "min/selected" || k624 === "max/selected")) return false;
+  return true;
+}
+function __c1100(d) {
+  if (!(typeof d === "string")) return false;
+  if (!(d === "commons" || d === "support" || d === "crisis")) return false;
+  return true;
+}
+function __c1101(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  let ok625 = false;
+  L626: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x627 = d.kind;
+      if (x627 === undefined) break L626;
+      if (x627 !== "single-choice") break L626;
+    }
+    ok625 = true;
+  }
+  if (ok625) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x628 = d["input/schema"];
+      if (x628 === undefined) return false;
+      if (x628 !== "inquirium.operator-question.widget.single-choice.v1") return false;
+      const x629 = d["idempotency/key"];
+      if (x629 === undefined) return false;
+    }
+  }
+  let ok630 = false;
+  L631: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x632 = d.kind;
+      if (x632 === undefined) break L631;
+      if (x632 !== "multi-choice") break L631;
+    }
+    ok630 = true;
+  }
+  if (ok630) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x633 = d["input/schema"];
+      if (x633 === undefined) return false;
+      if (x633 !== "inquirium.operator-question.widget.multi-choice.v1") return false;
+      const x634 = d["idempotency/key"];
+      if (x634 === undefined) return false;
     }
   }
   let ok635 = false;
   L636: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x637 = d["widget/kind"];
+      const x637 = d.kind;
       if (x637 === undefined) break L636;
-      if (x637 !== "multi-choice") break L636;
+      if (x637 !== "confirm") break L636;
     }
     ok635 = true;
   }
   if (ok635) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x638 = d["widget/payload"];
-      if (x638 !== undefined) {
-        if (!__c945(x638)) return false;
-      }
-      const x639 = d.prompt;
-      if (x639 !== undefined) {
-        if (!(typeof x639 === "object" && x639 !== null && !Array.isArray(x639))) return false;
-        const x640 = x639.kind;
-        if (x640 !== undefined) {
-          if (x640 !== "multi-choice") return false;
-        }
-      }
+      const x638 = d["input/schema"];
+      if (x638 === undefined) return false;
+      if (x638 !== "inquirium.operator-question.widget.confirm.v1") return false;
+      const x639 = d["idempotency/key"];
+      if (x639 === undefined) return false;
     }
   }
-  let ok641 = false;
-  L642: {
+  let ok640 = false;
+  L641: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x643 = d["widget/kind"];
-      if (x643 === undefined) break L642;
-      if (x643 !== "confirm") break L642;
+      const x642 = d.kind;
+      if (x642 === undefined) break L641;
+      if (x642 !== "free-text-with-allowlist") break L641;
     }
-    ok641 = true;
+    ok640 = true;
   }
-  if (ok641) {
+  if (ok640) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x644 = d["widget/payload"];
-      if (x644 !== undefined) {
-        if (!__c707(x644)) return false;
-      }
-      const x645 = d.prompt;
-      if (x645 !== undefined) {
-        if (!(typeof x645 === "object" && x645 !== null && !Array.isArray(x645))) return false;
-        const x646 = x645.kind;
-        if (x646 !== undefined) {
-          if (x646 !== "confirm") return false;
-        }
-      }
+      const x643 = d["input/schema"];
+      if (x643 === undefined) return false;
+      if (x643 !== "inquirium.operator-question.widget.free-text-with-allowlist.v1") return false;
+      const x644 = d["idempotency/key"];
+      if (x644 === undefined) return false;
     }
   }
-  let ok647 = false;
-  L648: {
+  let ok645 = false;
+  L646: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x649 = d["widget/kind"];
-      if (x649 === undefined) break L648;
-      if (x649 !== "free-text-with-allowlist") break L648;
+      const x647 = d.kind;
+      if (x647 === undefined) break L646;
+      if (x647 !== "open-interaction") break L646;
     }
-    ok647 = true;
+    ok645 = true;
   }
-  if (ok647) {
+  if (ok645) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x650 = d["widget/payload"];
-      if (x650 !== undefined) {
-        if (!__c768(x650)) return false;
-      }
-      const x651 = d.prompt;
-      if (x651 !== undefined) {
-        if (!(typeof x651 === "object" && x651 !== null && !Array.isArray(x651))) return false;
-        const x652 = x651.kind;
-        if (x652 !== undefined) {
-          if (x652 !== "free-text-with-allowlist") return false;
-        }
+      const x648 = d["input/schema"];
+      if (x648 !== undefined) {
+        return false;
       }
     }
   }
-  const x653 = d.schema;
-  if (x653 === undefined) return false;
-  if (x653 !== "inquirium.operator-question.request.v1") return false;
-  const x654 = d["question/ref"];
-  if (x654 === undefined) return false;
-  if (!(typeof x654 === "string")) return false;
-  if (!__RE13.test(x654)) return false;
-  const x655 = d["operation/ref"];
-  if (x655 === undefined) return false;
-  if (!(typeof x655 === "string")) return false;
-  if (!__RE14.test(x655)) return false;
-  const x656 = d["recipient/class"];
-  if (x656 === undefined) return false;
-  if (!(x656 === "operator")) return false;
-  const x657 = d["reason/code"];
-  if (x657 === undefined) return false;
-  if (!__c440(x657)) return false;
-  const x658 = d.prompt;
-  if (x658 === undefined) return false;
-  if (!__c1017(x658)) return false;
-  const x659 = d["widget/kind"];
-  if (x659 === undefined) return false;
-  if (!__c1019(x659)) return false;
-  const x660 = d["widget/payload"];
-  if (x660 === undefined) return false;
-  if (!(typeof x660 === "object" && x660 !== null && !Array.isArray(x660))) return false;
-  const x661 = d["default/on-timeout"];
-  if (x661 !== undefined) {
-    if (!__c1026(x661)) return false;
+  const x649 = d.kind;
+  if (x649 === undefined) return false;
+  if (!(x649 === "single-choice" || x649 === "multi-choice" || x649 === "confirm" || x649 === "free-text-with-allowlist" || x649 === "open-interaction")) return false;
+  const x650 = d["target/ref"];
+  if (x650 === undefined) return false;
+  if (!(typeof x650 === "string")) return false;
+  if (x650.length === 0) return false;
+  const x651 = d["input/schema"];
+  if (x651 !== undefined) {
+    if (!(x651 === "inquirium.operator-question.widget.single-choice.v1" || x651 === "inquirium.operator-question.widget.multi-choice.v1" || x651 === "inquirium.operator-question.widget.confirm.v1" || x651 === "inquirium.operator-question.widget.free-text-with-allowlist.v1")) return false;
   }
-  const x662 = d.timeout;
-  if (x662 !== undefined) {
-    if (!(typeof x662 === "string")) return false;
-    if (!__fmtDuration(x662)) return false;
+  const x652 = d["idempotency/key"];
+  if (x652 !== undefined) {
+    if (!(typeof x652 === "string")) return false;
+    if (x652.length > 200 && __len(x652) > 200) return false;
+    if (x652.length === 0) return false;
   }
-  const x663 = d.classification;
-  if (x663 === undefined) return false;
-  if (!__c702(x663)) return false;
-  const x664 = d.subject;
-  if (x664 !== undefined) {
-    if (!__c1033(x664)) return false;
-  }
-  const x665 = d.response;
-  if (x665 === undefined) return false;
-  if (!__c1041(x665)) return false;
-  const x666 = d.provenance;
-  if (x666 === undefined) return false;
-  if (!__c1047(x666)) return false;
-  const x667 = d["created/at"];
-  if (x667 !== undefined) {
-    if (!(typeof x667 === "string")) return false;
-    if (!__fmtDateTime(x667)) return false;
-  }
-  for (const k668 in d) if (!(__P669.has(k668))) return false;
+  for (const k653 in d) if (!(k653 === "kind" || k653 === "target/ref" || k653 === "input/schema" || k653 === "idempotency/key")) return false;
   return true;
 }
-function __c1088(d) {
+function __c1137(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok670 = false;
-  L671: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x672 = d.state;
-      if (x672 === undefined) break L671;
-      if (x672 !== "answered") break L671;
+  L654: {
+    B655: {
+      if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+        const x656 = d["subject/ref"];
+        if (x656 === undefined) break B655;
+      }
+      break L654;
     }
-    ok670 = true;
+    B657: {
+      if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+        const x658 = d["body/ref"];
+        if (x658 === undefined) break B657;
+      }
+      break L654;
+    }
+    return false;
   }
-  if (ok670) {
+  const x659 = d.schema;
+  if (x659 === undefined) return false;
+  if (x659 !== "notification-create.v1") return false;
+  const x660 = d["subject/ref"];
+  if (x660 !== undefined) {
+    if (!(typeof x660 === "string")) return false;
+    if (!__RE13.test(x660)) return false;
+  }
+  const x661 = d["body/ref"];
+  if (x661 !== undefined) {
+    if (!(typeof x661 === "string")) return false;
+    if (!__RE13.test(x661)) return false;
+  }
+  const x662 = d["correlation/id"];
+  if (x662 === undefined) return false;
+  if (!(typeof x662 === "string")) return false;
+  if (!__RE14.test(x662)) return false;
+  const x663 = d["body/text"];
+  if (x663 === undefined) return false;
+  if (!(typeof x663 === "string")) return false;
+  if (x663.length > 500 && __len(x663) > 500) return false;
+  if (x663.length === 0) return false;
+  const x664 = d["reason/code"];
+  if (x664 === undefined) return false;
+  if (!__c489(x664)) return false;
+  const x665 = d.actions;
+  if (x665 !== undefined) {
+    if (!(Array.isArray(x665))) return false;
+    if (x665.length > 1) return false;
+    for (let i666 = 0; i666 < x665.length; i666++) {
+      const x667 = x665[i666];
+      if (!__c1101(x667)) return false;
+    }
+  }
+  for (const k668 in d) if (!(k668 === "schema" || k668 === "subject/ref" || k668 === "body/ref" || k668 === "correlation/id" || k668 === "body/text" || k668 === "reason/code" || k668 === "actions")) return false;
+  return true;
+}
+function __c868(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x669 = d.type;
+  if (x669 === undefined) return false;
+  if (x669 !== "object_ref") return false;
+  const x670 = d["object/ref"];
+  if (x670 === undefined) return false;
+  if (!(typeof x670 === "string")) return false;
+  if (x670.length === 0) return false;
+  const x671 = d["media/type"];
+  if (x671 === undefined) return false;
+  if (!(typeof x671 === "string")) return false;
+  if (!__RE15.test(x671)) return false;
+  const x672 = d["byte/size"];
+  if (x672 !== undefined) {
+    if (!(Number.isInteger(x672))) return false;
+    if (x672 < 0) return false;
+  }
+  for (const k673 in d) if (!(k673 === "type" || k673 === "object/ref" || k673 === "media/type" || k673 === "byte/size")) return false;
+  return true;
+}
+function __c1054(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x674 = d["acknowledged/by"];
+  if (x674 === undefined) return false;
+  if (!__c449(x674)) return false;
+  const x675 = d["acknowledged/at"];
+  if (x675 === undefined) return false;
+  if (!(typeof x675 === "string")) return false;
+  if (!__fmtDateTime(x675)) return false;
+  const x676 = d.acknowledged_max_tier;
+  if (x676 === undefined) return false;
+  if (!__c496(x676)) return false;
+  const x677 = d["question/ref"];
+  if (x677 !== undefined) {
+    if (!(typeof x677 === "string")) return false;
+    if (!__RE13.test(x677)) return false;
+  }
+  for (const k678 in d) if (!(k678 === "acknowledged/by" || k678 === "acknowledged/at" || k678 === "acknowledged_max_tier" || k678 === "question/ref")) return false;
+  return true;
+}
+function __c1151(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x679 = d.schema;
+  if (x679 === undefined) return false;
+  if (x679 !== "inquirium.operator-question.answer.v1") return false;
+  const x680 = d["question/ref"];
+  if (x680 === undefined) return false;
+  if (!(typeof x680 === "string")) return false;
+  if (!__RE13.test(x680)) return false;
+  const x681 = d["idempotency/key"];
+  if (x681 === undefined) return false;
+  if (!(typeof x681 === "string")) return false;
+  if (x681.length > 200 && __len(x681) > 200) return false;
+  if (x681.length === 0) return false;
+  const x682 = d.answer;
+  if (x682 === undefined) return false;
+  if (!__c702(x682)) return false;
+  const x683 = d["answered/by"];
+  if (x683 !== undefined) {
+    if (!__c449(x683)) return false;
+  }
+  const x684 = d["answered/at"];
+  if (x684 !== undefined) {
+    if (!(typeof x684 === "string")) return false;
+    if (!__fmtDateTime(x684)) return false;
+  }
+  for (const k685 in d) if (!(k685 === "schema" || k685 === "question/ref" || k685 === "idempotency/key" || k685 === "answer" || k685 === "answered/by" || k685 === "answered/at")) return false;
+  return true;
+}
+function __c1159(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  let ok686 = false;
+  L687: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x673 = d.answer;
-      if (x673 === undefined) return false;
+      const x688 = d["widget/kind"];
+      if (x688 === undefined) break L687;
+      if (x688 !== "single-choice") break L687;
+    }
+    ok686 = true;
+  }
+  if (ok686) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x689 = d["widget/payload"];
+      if (x689 !== undefined) {
+        if (!__c1210(x689)) return false;
+      }
+      const x690 = d.prompt;
+      if (x690 !== undefined) {
+        if (!(typeof x690 === "object" && x690 !== null && !Array.isArray(x690))) return false;
+        const x691 = x690.kind;
+        if (x691 !== undefined) {
+          if (x691 !== "single-choice") return false;
+        }
+      }
+    }
+  }
+  let ok692 = false;
+  L693: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x694 = d["widget/kind"];
+      if (x694 === undefined) break L693;
+      if (x694 !== "multi-choice") break L693;
+    }
+    ok692 = true;
+  }
+  if (ok692) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x695 = d["widget/payload"];
+      if (x695 !== undefined) {
+        if (!__c1094(x695)) return false;
+      }
+      const x696 = d.prompt;
+      if (x696 !== undefined) {
+        if (!(typeof x696 === "object" && x696 !== null && !Array.isArray(x696))) return false;
+        const x697 = x696.kind;
+        if (x697 !== undefined) {
+          if (x697 !== "multi-choice") return false;
+        }
+      }
+    }
+  }
+  let ok698 = false;
+  L699: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x700 = d["widget/kind"];
+      if (x700 === undefined) break L699;
+      if (x700 !== "confirm") break L699;
+    }
+    ok698 = true;
+  }
+  if (ok698) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x701 = d["widget/payload"];
+      if (x701 !== undefined) {
+        if (!__c856(x701)) return false;
+      }
+      const x702 = d.prompt;
+      if (x702 !== undefined) {
+        if (!(typeof x702 === "object" && x702 !== null && !Array.isArray(x702))) return false;
+        const x703 = x702.kind;
+        if (x703 !== undefined) {
+          if (x703 !== "confirm") return false;
+        }
+      }
+    }
+  }
+  let ok704 = false;
+  L705: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x706 = d["widget/kind"];
+      if (x706 === undefined) break L705;
+      if (x706 !== "free-text-with-allowlist") break L705;
+    }
+    ok704 = true;
+  }
+  if (ok704) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x707 = d["widget/payload"];
+      if (x707 !== undefined) {
+        if (!__c917(x707)) return false;
+      }
+      const x708 = d.prompt;
+      if (x708 !== undefined) {
+        if (!(typeof x708 === "object" && x708 !== null && !Array.isArray(x708))) return false;
+        const x709 = x708.kind;
+        if (x709 !== undefined) {
+          if (x709 !== "free-text-with-allowlist") return false;
+        }
+      }
+    }
+  }
+  const x710 = d.schema;
+  if (x710 === undefined) return false;
+  if (x710 !== "inquirium.operator-question.request.v1") return false;
+  const x711 = d["question/ref"];
+  if (x711 === undefined) return false;
+  if (!(typeof x711 === "string")) return false;
+  if (!__RE13.test(x711)) return false;
+  const x712 = d["operation/ref"];
+  if (x712 === undefined) return false;
+  if (!(typeof x712 === "string")) return false;
+  if (!__RE14.test(x712)) return false;
+  const x713 = d["recipient/class"];
+  if (x713 === undefined) return false;
+  if (!(x713 === "operator")) return false;
+  const x714 = d["reason/code"];
+  if (x714 === undefined) return false;
+  if (!__c489(x714)) return false;
+  const x715 = d.prompt;
+  if (x715 === undefined) return false;
+  if (!__c1166(x715)) return false;
+  const x716 = d["widget/kind"];
+  if (x716 === undefined) return false;
+  if (!__c1168(x716)) return false;
+  const x717 = d["widget/payload"];
+  if (x717 === undefined) return false;
+  if (!(typeof x717 === "object" && x717 !== null && !Array.isArray(x717))) return false;
+  const x718 = d["default/on-timeout"];
+  if (x718 !== undefined) {
+    if (!__c1175(x718)) return false;
+  }
+  const x719 = d.timeout;
+  if (x719 !== undefined) {
+    if (!(typeof x719 === "string")) return false;
+    if (!__fmtDuration(x719)) return false;
+  }
+  const x720 = d.classification;
+  if (x720 === undefined) return false;
+  if (!__c851(x720)) return false;
+  const x721 = d.subject;
+  if (x721 !== undefined) {
+    if (!__c1182(x721)) return false;
+  }
+  const x722 = d.response;
+  if (x722 === undefined) return false;
+  if (!__c1190(x722)) return false;
+  const x723 = d.provenance;
+  if (x723 === undefined) return false;
+  if (!__c1196(x723)) return false;
+  const x724 = d["created/at"];
+  if (x724 !== undefined) {
+    if (!(typeof x724 === "string")) return false;
+    if (!__fmtDateTime(x724)) return false;
+  }
+  for (const k725 in d) if (!(__P726.has(k725))) return false;
+  return true;
+}
+function __c1237(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  let ok727 = false;
+  L728: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x729 = d.state;
+      if (x729 === undefined) break L728;
+      if (x729 !== "answered") break L728;
+    }
+    ok727 = true;
+  }
+  if (ok727) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x730 = d.answer;
+      if (x730 === undefined) return false;
     }
   } else {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x674 = d.answer;
-      if (x674 !== undefined) {
+      const x731 = d.answer;
+      if (x731 !== undefined) {
         return false;
       }
-      const x675 = d["answered/by"];
-      if (x675 !== undefined) {
-        return false;
-      }
-    }
-  }
-  let ok676 = false;
-  L677: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x678 = d.state;
-      if (x678 === undefined) break L677;
-      if (x678 !== "superseded") break L677;
-    }
-    ok676 = true;
-  }
-  if (ok676) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x679 = d["superseded/by"];
-      if (x679 === undefined) return false;
-    }
-  }
-  let ok680 = false;
-  L681: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x682 = d.state;
-      if (x682 === undefined) break L681;
-      if (!(x682 === "pending" || x682 === "answered")) break L681;
-    }
-    ok680 = true;
-  }
-  if (ok680) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x683 = d["default/applied"];
-      if (x683 !== undefined) {
+      const x732 = d["answered/by"];
+      if (x732 !== undefined) {
         return false;
       }
     }
   }
-  const x684 = d.schema;
-  if (x684 === undefined) return false;
-  if (x684 !== "inquirium.operator-question.state.v1") return false;
-  const x685 = d["question/ref"];
-  if (x685 === undefined) return false;
-  if (!(typeof x685 === "string")) return false;
-  if (!__RE13.test(x685)) return false;
-  const x686 = d["operation/ref"];
-  if (x686 === undefined) return false;
-  if (!(typeof x686 === "string")) return false;
-  if (!__RE14.test(x686)) return false;
-  const x687 = d.state;
-  if (x687 === undefined) return false;
-  if (!(x687 === "pending" || x687 === "answered" || x687 === "timed_out" || x687 === "cancelled" || x687 === "superseded")) return false;
-  const x688 = d.answer;
-  if (x688 !== undefined) {
-    if (!__c553(x688)) return false;
+  let ok733 = false;
+  L734: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x735 = d.state;
+      if (x735 === undefined) break L734;
+      if (x735 !== "superseded") break L734;
+    }
+    ok733 = true;
   }
-  const x689 = d["answered/by"];
-  if (x689 !== undefined) {
-    if (!__c400(x689)) return false;
+  if (ok733) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x736 = d["superseded/by"];
+      if (x736 === undefined) return false;
+    }
   }
-  const x690 = d["default/applied"];
-  if (x690 !== undefined) {
-    if (!__c1026(x690)) return false;
+  let ok737 = false;
+  L738: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x739 = d.state;
+      if (x739 === undefined) break L738;
+      if (!(x739 === "pending" || x739 === "answered")) break L738;
+    }
+    ok737 = true;
   }
-  const x691 = d["superseded/by"];
-  if (x691 !== undefined) {
-    if (!(typeof x691 === "string")) return false;
-    if (!__RE13.test(x691)) return false;
+  if (ok737) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x740 = d["default/applied"];
+      if (x740 !== undefined) {
+        return false;
+      }
+    }
   }
-  const x692 = d["reason/code"];
-  if (x692 !== undefined) {
-    if (!__c440(x692)) return false;
+  const x741 = d.schema;
+  if (x741 === undefined) return false;
+  if (x741 !== "inquirium.operator-question.state.v1") return false;
+  const x742 = d["question/ref"];
+  if (x742 === undefined) return false;
+  if (!(typeof x742 === "string")) return false;
+  if (!__RE13.test(x742)) return false;
+  const x743 = d["operation/ref"];
+  if (x743 === undefined) return false;
+  if (!(typeof x743 === "string")) return false;
+  if (!__RE14.test(x743)) return false;
+  const x744 = d.state;
+  if (x744 === undefined) return false;
+  if (!(x744 === "pending" || x744 === "answered" || x744 === "timed_out" || x744 === "cancelled" || x744 === "superseded")) return false;
+  const x745 = d.answer;
+  if (x745 !== undefined) {
+    if (!__c702(x745)) return false;
   }
-  const x693 = d["updated/at"];
-  if (x693 === undefined) return false;
-  if (!(typeof x693 === "string")) return false;
-  if (!__fmtDateTime(x693)) return false;
-  for (const k694 in d) if (!(k694 === "schema" || k694 === "question/ref" || k694 === "operation/ref" || k694 === "state" || k694 === "answer" || k694 === "answered/by" || k694 === "default/applied" || k694 === "superseded/by" || k694 === "reason/code" || k694 === "updated/at")) return false;
+  const x746 = d["answered/by"];
+  if (x746 !== undefined) {
+    if (!__c449(x746)) return false;
+  }
+  const x747 = d["default/applied"];
+  if (x747 !== undefined) {
+    if (!__c1175(x747)) return false;
+  }
+  const x748 = d["superseded/by"];
+  if (x748 !== undefined) {
+    if (!(typeof x748 === "string")) return false;
+    if (!__RE13.test(x748)) return false;
+  }
+  const x749 = d["reason/code"];
+  if (x749 !== undefined) {
+    if (!__c489(x749)) return false;
+  }
+  const x750 = d["updated/at"];
+  if (x750 === undefined) return false;
+  if (!(typeof x750 === "string")) return false;
+  if (!__fmtDateTime(x750)) return false;
+  for (const k751 in d) if (!(k751 === "schema" || k751 === "question/ref" || k751 === "operation/ref" || k751 === "state" || k751 === "answer" || k751 === "answered/by" || k751 === "default/applied" || k751 === "superseded/by" || k751 === "reason/code" || k751 === "updated/at")) return false;
   return true;
 }
-function __c400(d) {
+function __c449(d) {
   if (!(typeof d === "string")) return false;
   if (!__RE16.test(d)) return false;
   return true;
 }
-function __c1017(d) {
+function __c1166(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x695 = d.kind;
-  if (x695 === undefined) return false;
-  if (!__c1019(x695)) return false;
-  const x696 = d.text;
-  if (x696 === undefined) return false;
-  if (!(typeof x696 === "string")) return false;
-  if (x696.length > 500 && __len(x696) > 500) return false;
-  if (x696.length === 0) return false;
-  for (const k697 in d) if (!(k697 === "kind" || k697 === "text")) return false;
+  const x752 = d.kind;
+  if (x752 === undefined) return false;
+  if (!__c1168(x752)) return false;
+  const x753 = d.text;
+  if (x753 === undefined) return false;
+  if (!(typeof x753 === "string")) return false;
+  if (x753.length > 500 && __len(x753) > 500) return false;
+  if (x753.length === 0) return false;
+  for (const k754 in d) if (!(k754 === "kind" || k754 === "text")) return false;
   return true;
 }
-function __c1047(d) {
+function __c1196(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x698 = d["source/component"];
-  if (x698 === undefined) return false;
-  if (!(typeof x698 === "string")) return false;
-  if (x698.length === 0) return false;
-  const x699 = d["requested/by"];
-  if (x699 === undefined) return false;
-  if (!(typeof x699 === "string")) return false;
-  if (x699.length === 0) return false;
-  const x700 = d["reason/code"];
-  if (x700 === undefined) return false;
-  if (!__c440(x700)) return false;
-  const x701 = d.origin;
-  if (x701 !== undefined) {
-    if (!(x701 === "host-policy" || x701 === "model-proposed")) return false;
+  const x755 = d["source/component"];
+  if (x755 === undefined) return false;
+  if (!(typeof x755 === "string")) return false;
+  if (x755.length === 0) return false;
+  const x756 = d["requested/by"];
+  if (x756 === undefined) return false;
+  if (!(typeof x756 === "string")) return false;
+  if (x756.length === 0) return false;
+  const x757 = d["reason/code"];
+  if (x757 === undefined) return false;
+  if (!__c489(x757)) return false;
+  const x758 = d.origin;
+  if (x758 !== undefined) {
+    if (!(x758 === "host-policy" || x758 === "model-proposed")) return false;
   }
-  for (const k702 in d) if (!(k702 === "source/component" || k702 === "requested/by" || k702 === "reason/code" || k702 === "origin")) return false;
+  for (const k759 in d) if (!(k759 === "source/component" || k759 === "requested/by" || k759 === "reason/code" || k759 === "origin")) return false;
   return true;
 }
-function __c1033(d) {
+function __c1182(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   if (Object.keys(d).length < 1) return false;
-  const x703 = d["runtime/ref"];
-  if (x703 !== undefined) {
-    if (!(typeof x703 === "string")) return false;
-    if (x703.length === 0) return false;
+  const x760 = d["runtime/ref"];
+  if (x760 !== undefined) {
+    if (!(typeof x760 === "string")) return false;
+    if (x760.length === 0) return false;
   }
-  const x704 = d["model.binding/ref"];
-  if (x704 !== undefined) {
-    if (!(typeof x704 === "string")) return false;
-    if (x704.length === 0) return false;
+  const x761 = d["model.binding/ref"];
+  if (x761 !== undefined) {
+    if (!(typeof x761 === "string")) return false;
+    if (x761.length === 0) return false;
   }
-  const x705 = d["adapter.instance/ref"];
-  if (x705 !== undefined) {
-    if (!(typeof x705 === "string")) return false;
-    if (x705.length === 0) return false;
+  const x762 = d["adapter.instance/ref"];
+  if (x762 !== undefined) {
+    if (!(typeof x762 === "string")) return false;
+    if (x762.length === 0) return false;
   }
-  const x706 = d["lease/ref"];
-  if (x706 !== undefined) {
-    if (!(typeof x706 === "string")) return false;
-    if (x706.length === 0) return false;
+  const x763 = d["lease/ref"];
+  if (x763 !== undefined) {
+    if (!(typeof x763 === "string")) return false;
+    if (x763.length === 0) return false;
   }
-  const x707 = d["capability/ref"];
-  if (x707 !== undefined) {
-    if (!(typeof x707 === "string")) return false;
-    if (x707.length === 0) return false;
+  const x764 = d["capability/ref"];
+  if (x764 !== undefined) {
+    if (!(typeof x764 === "string")) return false;
+    if (x764.length === 0) return false;
   }
-  for (const k708 in d) if (!(k708 === "runtime/ref" || k708 === "model.binding/ref" || k708 === "adapter.instance/ref" || k708 === "lease/ref" || k708 === "capability/ref")) return false;
+  for (const k765 in d) if (!(k765 === "runtime/ref" || k765 === "model.binding/ref" || k765 === "adapter.instance/ref" || k765 === "lease/ref" || k765 === "capability/ref")) return false;
   return true;
 }
-function __c440(d) {
+function __c489(d) {
   if (!(typeof d === "string")) return false;
   if (d.length > 80 && __len(d) > 80) return false;
   if (!__RE17.test(d)) return false;
   return true;
 }
-function __c1041(d) {
+function __c1190(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x709 = d["target/ref"];
-  if (x709 === undefined) return false;
-  if (!(typeof x709 === "string")) return false;
-  if (x709.length === 0) return false;
-  const x710 = d.method;
-  if (x710 === undefined) return false;
-  if (!(x710 === "POST")) return false;
-  const x711 = d["idempotency/key"];
-  if (x711 === undefined) return false;
-  if (!(typeof x711 === "string")) return false;
-  if (x711.length > 200 && __len(x711) > 200) return false;
-  if (x711.length === 0) return false;
-  for (const k712 in d) if (!(k712 === "target/ref" || k712 === "method" || k712 === "idempotency/key")) return false;
+  const x766 = d["target/ref"];
+  if (x766 === undefined) return false;
+  if (!(typeof x766 === "string")) return false;
+  if (x766.length === 0) return false;
+  const x767 = d.method;
+  if (x767 === undefined) return false;
+  if (!(x767 === "POST")) return false;
+  const x768 = d["idempotency/key"];
+  if (x768 === undefined) return false;
+  if (!(typeof x768 === "string")) return false;
+  if (x768.length > 200 && __len(x768) > 200) return false;
+  if (x768.length === 0) return false;
+  for (const k769 in d) if (!(k769 === "target/ref" || k769 === "method" || k769 === "idempotency/key")) return false;
   return true;
 }
-function __c872(d) {
+function __c1021(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x713 = d["runtime/ref"];
-  if (x713 === undefined) return false;
-  if (!__c407(x713)) return false;
-  const x714 = d["model.binding/ref"];
-  if (x714 === undefined) return false;
-  if (!__c409(x714)) return false;
-  const x715 = d["operation/id"];
-  if (x715 === undefined) return false;
-  if (!(typeof x715 === "string")) return false;
-  if (!__RE9.test(x715)) return false;
-  for (const k716 in d) if (!(k716 === "runtime/ref" || k716 === "model.binding/ref" || k716 === "operation/id")) return false;
+  const x770 = d["runtime/ref"];
+  if (x770 === undefined) return false;
+  if (!__c456(x770)) return false;
+  const x771 = d["model.binding/ref"];
+  if (x771 === undefined) return false;
+  if (!__c458(x771)) return false;
+  const x772 = d["operation/id"];
+  if (x772 === undefined) return false;
+  if (!(typeof x772 === "string")) return false;
+  if (!__RE9.test(x772)) return false;
+  for (const k773 in d) if (!(k773 === "runtime/ref" || k773 === "model.binding/ref" || k773 === "operation/id")) return false;
   return true;
 }
-function __c850(d) {
+function __c999(d) {
   if (!(typeof d === "string")) return false;
   if (!__RE18.test(d)) return false;
   return true;
 }
-function __c560(d) {
+function __c709(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  if (!__c561(d)) return false;
-  const x717 = d.default;
-  if (x717 !== undefined) {
-    if (!__c570(x717)) return false;
+  if (!__c710(d)) return false;
+  const x774 = d.default;
+  if (x774 !== undefined) {
+    if (!__c719(x774)) return false;
   }
-  const x718 = d.by_class;
-  if (x718 !== undefined) {
-    if (!(typeof x718 === "object" && x718 !== null && !Array.isArray(x718))) return false;
-    const x719 = x718.public;
-    if (x719 !== undefined) {
-      if (!__c570(x719)) return false;
+  const x775 = d.by_class;
+  if (x775 !== undefined) {
+    if (!(typeof x775 === "object" && x775 !== null && !Array.isArray(x775))) return false;
+    const x776 = x775.public;
+    if (x776 !== undefined) {
+      if (!__c719(x776)) return false;
     }
-    const x720 = x718.community;
-    if (x720 !== undefined) {
-      if (!__c570(x720)) return false;
+    const x777 = x775.community;
+    if (x777 !== undefined) {
+      if (!__c719(x777)) return false;
     }
-    const x721 = x718.personal;
-    if (x721 !== undefined) {
-      if (!__c570(x721)) return false;
+    const x778 = x775.personal;
+    if (x778 !== undefined) {
+      if (!__c719(x778)) return false;
     }
-    for (const k722 in x718) if (!(k722 === "public" || k722 === "community" || k722 === "personal")) return false;
+    for (const k779 in x775) if (!(k779 === "public" || k779 === "community" || k779 === "personal")) return false;
   }
-  for (const k723 in d) if (!(k723 === "default" || k723 === "by_class")) return false;
+  for (const k780 in d) if (!(k780 === "default" || k780 === "by_class")) return false;
   return true;
 }
-function __c570(d) {
+function __c719(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x724 = d.max_age;
-  if (x724 === undefined) return false;
-  if (!(typeof x724 === "string")) return false;
-  if (!__fmtDuration(x724)) return false;
-  const x725 = d.on_expiry;
-  if (x725 !== undefined) {
-    if (!(x725 === "excise" || x725 === "archive")) return false;
+  const x781 = d.max_age;
+  if (x781 === undefined) return false;
+  if (!(typeof x781 === "string")) return false;
+  if (!__fmtDuration(x781)) return false;
+  const x782 = d.on_expiry;
+  if (x782 !== undefined) {
+    if (!(x782 === "excise" || x782 === "archive")) return false;
   }
-  for (const k726 in d) if (!(k726 === "max_age" || k726 === "on_expiry")) return false;
+  for (const k783 in d) if (!(k783 === "max_age" || k783 === "on_expiry")) return false;
   return true;
 }
-function __c1121(d) {
+function __c1270(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x727 = d.schema;
-  if (x727 === undefined) return false;
-  if (x727 !== "inquirium.runtime-candidate.v1") return false;
-  const x728 = d["runtime/ref"];
-  if (x728 === undefined) return false;
-  if (!__c407(x728)) return false;
-  const x729 = d["model.binding/ref"];
-  if (x729 === undefined) return false;
-  if (!__c409(x729)) return false;
-  const x730 = d.transport_kind;
-  if (x730 === undefined) return false;
-  if (!__c902(x730)) return false;
-  const x731 = d.provider;
-  if (x731 !== undefined) {
-    if (!(typeof x731 === "string")) return false;
-    if (x731.length === 0) return false;
+  const x784 = d.schema;
+  if (x784 === undefined) return false;
+  if (x784 !== "inquirium.runtime-candidate.v1") return false;
+  const x785 = d["runtime/ref"];
+  if (x785 === undefined) return false;
+  if (!__c456(x785)) return false;
+  const x786 = d["model.binding/ref"];
+  if (x786 === undefined) return false;
+  if (!__c458(x786)) return false;
+  const x787 = d.transport_kind;
+  if (x787 === undefined) return false;
+  if (!__c1051(x787)) return false;
+  const x788 = d.provider;
+  if (x788 !== undefined) {
+    if (!(typeof x788 === "string")) return false;
+    if (x788.length === 0) return false;
   }
-  const x732 = d.protocol;
-  if (x732 !== undefined) {
-    if (!(typeof x732 === "string")) return false;
-    if (x732.length === 0) return false;
+  const x789 = d.protocol;
+  if (x789 !== undefined) {
+    if (!(typeof x789 === "string")) return false;
+    if (x789.length === 0) return false;
   }
-  const x733 = d.operations;
-  if (x733 === undefined) return false;
-  if (!(Array.isArray(x733))) return false;
-  if (x733.length < 1) return false;
-  if (x733.length > 1 && __dup(x733, null) !== null) return false;
-  for (let i734 = 0; i734 < x733.length; i734++) {
-    const x735 = x733[i734];
-    if (!(x735 === "generate" || x735 === "embed" || x735 === "batch_embed")) return false;
+  const x790 = d.operations;
+  if (x790 === undefined) return false;
+  if (!(Array.isArray(x790))) return false;
+  if (x790.length < 1) return false;
+  if (x790.length > 1 && __dup(x790, null) !== null) return false;
+  for (let i791 = 0; i791 < x790.length; i791++) {
+    const x792 = x790[i791];
+    if (!(x792 === "generate" || x792 === "embed" || x792 === "batch_embed")) return false;
   }
-  const x736 = d.context_window;
-  if (x736 !== undefined) {
-    if (!(Number.isInteger(x736))) return false;
-    if (x736 < 1) return false;
+  const x793 = d.context_window;
+  if (x793 !== undefined) {
+    if (!(Number.isInteger(x793))) return false;
+    if (x793 < 1) return false;
   }
-  const x737 = d.health;
-  if (x737 === undefined) return false;
-  if (!__c1132(x737)) return false;
-  const x738 = d.acceptance;
-  if (x738 !== undefined) {
-    if (!__c894(x738)) return false;
+  const x794 = d.health;
+  if (x794 === undefined) return false;
+  if (!__c1281(x794)) return false;
+  const x795 = d.acceptance;
+  if (x795 !== undefined) {
+    if (!__c1043(x795)) return false;
   }
-  const x739 = d["conformance/report-ref"];
-  if (x739 !== undefined) {
-    if (!(typeof x739 === "string")) return false;
-    if (x739.length === 0) return false;
+  const x796 = d["conformance/report-ref"];
+  if (x796 !== undefined) {
+    if (!(typeof x796 === "string")) return false;
+    if (x796.length === 0) return false;
   }
-  for (const k740 in d) if (!(k740 === "schema" || k740 === "runtime/ref" || k740 === "model.binding/ref" || k740 === "transport_kind" || k740 === "provider" || k740 === "protocol" || k740 === "operations" || k740 === "context_window" || k740 === "health" || k740 === "acceptance" || k740 === "conformance/report-ref")) return false;
+  for (const k797 in d) if (!(k797 === "schema" || k797 === "runtime/ref" || k797 === "model.binding/ref" || k797 === "transport_kind" || k797 === "provider" || k797 === "protocol" || k797 === "operations" || k797 === "context_window" || k797 === "health" || k797 === "acceptance" || k797 === "conformance/report-ref")) return false;
   return true;
 }
-function __c1132(d) {
+function __c1281(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x741 = d.status;
-  if (x741 === undefined) return false;
-  if (!(x741 === "healthy" || x741 === "degraded" || x741 === "unhealthy")) return false;
-  const x742 = d["checked/at"];
-  if (x742 === undefined) return false;
-  if (!(typeof x742 === "string")) return false;
-  if (!__fmtDateTime(x742)) return false;
-  const x743 = d["reason/code"];
-  if (x743 !== undefined) {
-    if (!__c440(x743)) return false;
+  const x798 = d.status;
+  if (x798 === undefined) return false;
+  if (!(x798 === "healthy" || x798 === "degraded" || x798 === "unhealthy")) return false;
+  const x799 = d["checked/at"];
+  if (x799 === undefined) return false;
+  if (!(typeof x799 === "string")) return false;
+  if (!__fmtDateTime(x799)) return false;
+  const x800 = d["reason/code"];
+  if (x800 !== undefined) {
+    if (!__c489(x800)) return false;
   }
-  for (const k744 in d) if (!(k744 === "status" || k744 === "checked/at" || k744 === "reason/code")) return false;
+  for (const k801 in d) if (!(k801 === "status" || k801 === "checked/at" || k801 === "reason/code")) return false;
   return true;
 }
-function __c407(d) {
+function __c456(d) {
   if (!(typeof d === "string")) return false;
   if (!__RE19.test(d)) return false;
   return true;
 }
-function __c852(d) {
+function __c1001(d) {
   if (!(typeof d === "string")) return false;
   if (!__RE20.test(d)) return false;
   return true;
 }
-function __c1061(d) {
+function __c1210(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x745 = d.options;
-  if (x745 === undefined) return false;
-  if (!(Array.isArray(x745))) return false;
-  if (x745.length > 12) return false;
-  if (x745.length < 2) return false;
-  for (let i746 = 0; i746 < x745.length; i746++) {
-    const x747 = x745[i746];
-    if (!__c697(x747)) return false;
+  const x802 = d.options;
+  if (x802 === undefined) return false;
+  if (!(Array.isArray(x802))) return false;
+  if (x802.length > 12) return false;
+  if (x802.length < 2) return false;
+  for (let i803 = 0; i803 < x802.length; i803++) {
+    const x804 = x802[i803];
+    if (!__c846(x804)) return false;
   }
-  for (const k748 in d) if (!(k748 === "options")) return false;
+  for (const k805 in d) if (!(k805 === "options")) return false;
   return true;
 }
-function __c714(d) {
+function __c863(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x749 = d.type;
-  if (x749 === undefined) return false;
-  if (x749 !== "text") return false;
-  const x750 = d.text;
-  if (x750 === undefined) return false;
-  if (!(typeof x750 === "string")) return false;
-  for (const k751 in d) if (!(k751 === "type" || k751 === "text")) return false;
+  const x806 = d.type;
+  if (x806 === undefined) return false;
+  if (x806 !== "text") return false;
+  const x807 = d.text;
+  if (x807 === undefined) return false;
+  if (!(typeof x807 === "string")) return false;
+  for (const k808 in d) if (!(k808 === "type" || k808 === "text")) return false;
   return true;
 }
-function __c1026(d) {
+function __c1175(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x752 = d.answer;
-  if (x752 === undefined) return false;
-  if (!__c553(x752)) return false;
-  const x753 = d["reason/code"];
-  if (x753 === undefined) return false;
-  if (!__c440(x753)) return false;
-  for (const k754 in d) if (!(k754 === "answer" || k754 === "reason/code")) return false;
+  const x809 = d.answer;
+  if (x809 === undefined) return false;
+  if (!__c702(x809)) return false;
+  const x810 = d["reason/code"];
+  if (x810 === undefined) return false;
+  if (!__c489(x810)) return false;
+  for (const k811 in d) if (!(k811 === "answer" || k811 === "reason/code")) return false;
   return true;
 }
-function __c437(d) {
+function __c486(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok755 = false;
-  L756: {
+  let ok812 = false;
+  L813: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x757 = d.kind;
-      if (x757 === undefined) break L756;
-      if (x757 !== "context-element") break L756;
+      const x814 = d.kind;
+      if (x814 === undefined) break L813;
+      if (x814 !== "context-element") break L813;
     }
-    ok755 = true;
+    ok812 = true;
   }
-  if (ok755) {
+  if (ok812) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x758 = d.outcome;
-      if (x758 !== undefined) {
-        if (!(x758 === "include" || x758 === "declassify" || x758 === "drop" || x758 === "fail")) return false;
+      const x815 = d.outcome;
+      if (x815 !== undefined) {
+        if (!(x815 === "include" || x815 === "declassify" || x815 === "drop" || x815 === "fail")) return false;
       }
-      const x759 = d["element/ref"];
-      if (x759 === undefined) return false;
-      const x760 = d["source/kind"];
-      if (x760 === undefined) return false;
-      const x761 = d.classification;
-      if (x761 === undefined) return false;
+      const x816 = d["element/ref"];
+      if (x816 === undefined) return false;
+      const x817 = d["source/kind"];
+      if (x817 === undefined) return false;
+      const x818 = d.classification;
+      if (x818 === undefined) return false;
     }
   }
-  const x762 = d.kind;
-  if (x762 === undefined) return false;
-  if (!(x762 === "runtime-selection" || x762 === "context-element" || x762 === "class-keyed-resolution" || x762 === "mode-keyed-resolution" || x762 === "redaction" || x762 === "egress" || x762 === "operator-question" || x762 === "escalation")) return false;
-  const x763 = d.outcome;
-  if (x763 === undefined) return false;
-  if (!__c440(x763)) return false;
-  const x764 = d["reason/code"];
-  if (x764 === undefined) return false;
-  if (!__c440(x764)) return false;
-  const x765 = d["decided/by"];
-  if (x765 !== undefined) {
-    if (!(x765 === "host-policy" || x765 === "model-proposed" || x765 === "model-produced" || x765 === "operator-approved")) return false;
+  const x819 = d.kind;
+  if (x819 === undefined) return false;
+  if (!(x819 === "runtime-selection" || x819 === "context-element" || x819 === "class-keyed-resolution" || x819 === "mode-keyed-resolution" || x819 === "redaction" || x819 === "egress" || x819 === "operator-question" || x819 === "escalation")) return false;
+  const x820 = d.outcome;
+  if (x820 === undefined) return false;
+  if (!__c489(x820)) return false;
+  const x821 = d["reason/code"];
+  if (x821 === undefined) return false;
+  if (!__c489(x821)) return false;
+  const x822 = d["decided/by"];
+  if (x822 !== undefined) {
+    if (!(x822 === "host-policy" || x822 === "model-proposed" || x822 === "model-produced" || x822 === "operator-approved")) return false;
   }
-  const x766 = d["element/ref"];
-  if (x766 !== undefined) {
-    if (!(typeof x766 === "string")) return false;
-    if (x766.length === 0) return false;
+  const x823 = d["element/ref"];
+  if (x823 !== undefined) {
+    if (!(typeof x823 === "string")) return false;
+    if (x823.length === 0) return false;
   }
-  const x767 = d["source/kind"];
-  if (x767 !== undefined) {
-    if (!__c445(x767)) return false;
+  const x824 = d["source/kind"];
+  if (x824 !== undefined) {
+    if (!__c494(x824)) return false;
   }
-  const x768 = d.classification;
-  if (x768 !== undefined) {
-    if (!__c447(x768)) return false;
+  const x825 = d.classification;
+  if (x825 !== undefined) {
+    if (!__c496(x825)) return false;
   }
-  for (const k769 in d) if (!(k769 === "kind" || k769 === "outcome" || k769 === "reason/code" || k769 === "decided/by" || k769 === "element/ref" || k769 === "source/kind" || k769 === "classification")) return false;
+  for (const k826 in d) if (!(k826 === "kind" || k826 === "outcome" || k826 === "reason/code" || k826 === "decided/by" || k826 === "element/ref" || k826 === "source/kind" || k826 === "classification")) return false;
   return true;
 }
-function __c459(d) {
+function __c508(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x770 = d.kind;
-  if (x770 === undefined) return false;
-  if (!(typeof x770 === "string")) return false;
-  if (!__RE21.test(x770)) return false;
-  const x771 = d.status;
-  if (x771 === undefined) return false;
-  if (!(x771 === "ok" || x771 === "failed" || x771 === "skipped")) return false;
-  const x772 = d.target;
-  if (x772 === undefined) return false;
-  if (!(typeof x772 === "string")) return false;
-  if (x772.length === 0) return false;
-  for (const k773 in d) if (!(k773 === "kind" || k773 === "status" || k773 === "target")) return false;
+  const x827 = d.kind;
+  if (x827 === undefined) return false;
+  if (!(typeof x827 === "string")) return false;
+  if (!__RE21.test(x827)) return false;
+  const x828 = d.status;
+  if (x828 === undefined) return false;
+  if (!(x828 === "ok" || x828 === "failed" || x828 === "skipped")) return false;
+  const x829 = d.target;
+  if (x829 === undefined) return false;
+  if (!(typeof x829 === "string")) return false;
+  if (x829.length === 0) return false;
+  for (const k830 in d) if (!(k830 === "kind" || k830 === "status" || k830 === "target")) return false;
   return true;
 }
-function __c411(d) {
+function __c460(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x774 = d["message/count"];
-  if (x774 !== undefined) {
-    if (!(Number.isInteger(x774))) return false;
-    if (x774 < 0) return false;
+  const x831 = d["message/count"];
+  if (x831 !== undefined) {
+    if (!(Number.isInteger(x831))) return false;
+    if (x831 < 0) return false;
   }
-  const x775 = d["token/approx-input"];
-  if (x775 !== undefined) {
-    if (!(Number.isInteger(x775))) return false;
-    if (x775 < 0) return false;
+  const x832 = d["token/approx-input"];
+  if (x832 !== undefined) {
+    if (!(Number.isInteger(x832))) return false;
+    if (x832 < 0) return false;
   }
-  const x776 = d["file/has-any"];
-  if (x776 !== undefined) {
-    if (!(typeof x776 === "boolean")) return false;
+  const x833 = d["file/has-any"];
+  if (x833 !== undefined) {
+    if (!(typeof x833 === "boolean")) return false;
   }
-  const x777 = d["tool/has-any"];
-  if (x777 !== undefined) {
-    if (!(typeof x777 === "boolean")) return false;
+  const x834 = d["tool/has-any"];
+  if (x834 !== undefined) {
+    if (!(typeof x834 === "boolean")) return false;
   }
-  for (const k778 in d) if (!(k778 === "message/count" || k778 === "token/approx-input" || k778 === "file/has-any" || k778 === "tool/has-any")) return false;
+  for (const k835 in d) if (!(k835 === "message/count" || k835 === "token/approx-input" || k835 === "file/has-any" || k835 === "tool/has-any")) return false;
   return true;
 }
-function __c430(d) {
+function __c479(d) {
   if (!(d === "metadata_only" || d === "decision_detail")) return false;
   return true;
 }
-function __c581(d) {
+function __c730(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  if (!__c561(d)) return false;
-  const x779 = d.default;
-  if (x779 !== undefined) {
-    if (!__c430(x779)) return false;
+  if (!__c710(d)) return false;
+  const x836 = d.default;
+  if (x836 !== undefined) {
+    if (!__c479(x836)) return false;
   }
-  const x780 = d.by_class;
-  if (x780 !== undefined) {
-    if (!(typeof x780 === "object" && x780 !== null && !Array.isArray(x780))) return false;
-    const x781 = x780.public;
-    if (x781 !== undefined) {
-      if (!__c430(x781)) return false;
+  const x837 = d.by_class;
+  if (x837 !== undefined) {
+    if (!(typeof x837 === "object" && x837 !== null && !Array.isArray(x837))) return false;
+    const x838 = x837.public;
+    if (x838 !== undefined) {
+      if (!__c479(x838)) return false;
     }
-    const x782 = x780.community;
-    if (x782 !== undefined) {
-      if (!__c430(x782)) return false;
+    const x839 = x837.community;
+    if (x839 !== undefined) {
+      if (!__c479(x839)) return false;
     }
-    const x783 = x780.personal;
-    if (x783 !== undefined) {
-      if (!__c430(x783)) return false;
+    const x840 = x837.personal;
+    if (x840 !== undefined) {
+      if (!__c479(x840)) return false;
     }
-    for (const k784 in x780) if (!(k784 === "public" || k784 === "community" || k784 === "personal")) return false;
+    for (const k841 in x837) if (!(k841 === "public" || k841 === "community" || k841 === "personal")) return false;
   }
-  for (const k785 in d) if (!(k785 === "default" || k785 === "by_class")) return false;
+  for (const k842 in d) if (!(k842 === "default" || k842 === "by_class")) return false;
   return true;
 }
-function __c418(d) {
+function __c467(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x786 = d["token/approx-output"];
-  if (x786 !== undefined) {
-    if (!(Number.isInteger(x786))) return false;
-    if (x786 < 0) return false;
+  const x843 = d["token/approx-output"];
+  if (x843 !== undefined) {
+    if (!(Number.isInteger(x843))) return false;
+    if (x843 < 0) return false;
   }
-  const x787 = d["artifact/refs"];
-  if (x787 !== undefined) {
-    if (!(Array.isArray(x787))) return false;
-    for (let i788 = 0; i788 < x787.length; i788++) {
-      const x789 = x787[i788];
-      if (!(typeof x789 === "string")) return false;
-      if (x789.length === 0) return false;
+  const x844 = d["artifact/refs"];
+  if (x844 !== undefined) {
+    if (!(Array.isArray(x844))) return false;
+    for (let i845 = 0; i845 < x844.length; i845++) {
+      const x846 = x844[i845];
+      if (!(typeof x846 === "string")) return false;
+      if (x846.length === 0) return false;
     }
   }
-  for (const k790 in d) if (!(k790 === "token/approx-output" || k790 === "artifact/refs")) return false;
+  for (const k847 in d) if (!(k847 === "token/approx-output" || k847 === "artifact/refs")) return false;
   return true;
 }
-function __c424(d) {
+function __c473(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x791 = d.locality;
-  if (x791 === undefined) return false;
-  if (!__c426(x791)) return false;
-  const x792 = d["trust/mode"];
-  if (x792 === undefined) return false;
-  if (!__c428(x792)) return false;
-  const x793 = d["trace/level"];
-  if (x793 !== undefined) {
-    if (!__c430(x793)) return false;
+  const x848 = d.locality;
+  if (x848 === undefined) return false;
+  if (!__c475(x848)) return false;
+  const x849 = d["trust/mode"];
+  if (x849 === undefined) return false;
+  if (!__c477(x849)) return false;
+  const x850 = d["trace/level"];
+  if (x850 !== undefined) {
+    if (!__c479(x850)) return false;
   }
-  const x794 = d["persist/prompt"];
-  if (x794 !== undefined) {
-    if (!(typeof x794 === "boolean")) return false;
+  const x851 = d["persist/prompt"];
+  if (x851 !== undefined) {
+    if (!(typeof x851 === "boolean")) return false;
   }
-  const x795 = d["persist/response"];
-  if (x795 !== undefined) {
-    if (!(typeof x795 === "boolean")) return false;
+  const x852 = d["persist/response"];
+  if (x852 !== undefined) {
+    if (!(typeof x852 === "boolean")) return false;
   }
-  const x796 = d["egress/allowed"];
-  if (x796 === undefined) return false;
-  if (!(typeof x796 === "boolean")) return false;
-  for (const k797 in d) if (!(k797 === "locality" || k797 === "trust/mode" || k797 === "trace/level" || k797 === "persist/prompt" || k797 === "persist/response" || k797 === "egress/allowed")) return false;
+  const x853 = d["egress/allowed"];
+  if (x853 === undefined) return false;
+  if (!(typeof x853 === "boolean")) return false;
+  for (const k854 in d) if (!(k854 === "locality" || k854 === "trust/mode" || k854 === "trace/level" || k854 === "persist/prompt" || k854 === "persist/response" || k854 === "egress/allowed")) return false;
   return true;
 }
-function __c821(d) {
+function __c970(d) {
   if (!(typeof d === "string")) return false;
   if (!__RE22.test(d)) return false;
   return true;
 }
-function __c902(d) {
+function __c1051(d) {
   if (!(d === "http_local" || d === "command_stdio" || d === "http_remote")) return false;
   return true;
 }
-function __c428(d) {
+function __c477(d) {
   if (!(d === "strict_local" || d === "classification_gated")) return false;
   return true;
 }
-function __c786(d) {
+function __c935(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x798 = d.role;
-  if (x798 === undefined) return false;
-  if (!(x798 === "user" || x798 === "assistant")) return false;
-  const x799 = d.content;
-  if (x799 === undefined) return false;
-  if (!(Array.isArray(x799))) return false;
-  if (x799.length < 1) return false;
-  for (let i800 = 0; i800 < x799.length; i800++) {
-    const x801 = x799[i800];
-    if (!__c711(x801)) return false;
+  const x855 = d.role;
+  if (x855 === undefined) return false;
+  if (!(x855 === "user" || x855 === "assistant")) return false;
+  const x856 = d.content;
+  if (x856 === undefined) return false;
+  if (!(Array.isArray(x856))) return false;
+  if (x856.length < 1) return false;
+  for (let i857 = 0; i857 < x856.length; i857++) {
+    const x858 = x856[i857];
+    if (!__c860(x858)) return false;
   }
-  for (const k802 in d) if (!(k802 === "role" || k802 === "content")) return false;
+  for (const k859 in d) if (!(k859 === "role" || k859 === "content")) return false;
   return true;
 }
-function __c398(d) {
+function __c447(d) {
   if (!(typeof d === "string")) return false;
   if (!__RE23.test(d)) return false;
   return true;
 }
-function __c823(d) {
+function __c972(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x803 = d.input_tokens;
-  if (x803 !== undefined) {
-    if (!(Number.isInteger(x803))) return false;
-    if (x803 < 0) return false;
+  const x860 = d.input_tokens;
+  if (x860 !== undefined) {
+    if (!(Number.isInteger(x860))) return false;
+    if (x860 < 0) return false;
   }
-  const x804 = d.output_tokens;
-  if (x804 !== undefined) {
-    if (!(Number.isInteger(x804))) return false;
-    if (x804 < 0) return false;
+  const x861 = d.output_tokens;
+  if (x861 !== undefined) {
+    if (!(Number.isInteger(x861))) return false;
+    if (x861 < 0) return false;
   }
-  for (const k805 in d) if (!(k805 === "input_tokens" || k805 === "output_tokens")) return false;
+  for (const k862 in d) if (!(k862 === "input_tokens" || k862 === "output_tokens")) return false;
   return true;
 }
-function __c610(d) {
+function __c759(d) {
   if (!(d === "standard" || d === "elevated" || d === "strict")) return false;
   return true;
 }
-function __c600(d) {
+function __c749(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  if (!__c601(d)) return false;
-  const x806 = d.default;
-  if (x806 !== undefined) {
-    if (!__c610(x806)) return false;
+  if (!__c750(d)) return false;
+  const x863 = d.default;
+  if (x863 !== undefined) {
+    if (!__c759(x863)) return false;
   }
-  const x807 = d.by_mode;
-  if (x807 !== undefined) {
-    if (!(typeof x807 === "object" && x807 !== null && !Array.isArray(x807))) return false;
-    const x808 = x807.commons;
-    if (x808 !== undefined) {
-      if (!__c610(x808)) return false;
+  const x864 = d.by_mode;
+  if (x864 !== undefined) {
+    if (!(typeof x864 === "object" && x864 !== null && !Array.isArray(x864))) return false;
+    const x865 = x864.commons;
+    if (x865 !== undefined) {
+      if (!__c759(x865)) return false;
     }
-    const x809 = x807.support;
-    if (x809 !== undefined) {
-      if (!__c610(x809)) return false;
+    const x866 = x864.support;
+    if (x866 !== undefined) {
+      if (!__c759(x866)) return false;
     }
-    const x810 = x807.crisis;
-    if (x810 !== undefined) {
-      if (!__c610(x810)) return false;
+    const x867 = x864.crisis;
+    if (x867 !== undefined) {
+      if (!__c759(x867)) return false;
     }
-    for (const k811 in x807) if (!(k811 === "commons" || k811 === "support" || k811 === "crisis")) return false;
+    for (const k868 in x864) if (!(k868 === "commons" || k868 === "support" || k868 === "crisis")) return false;
   }
-  for (const k812 in d) if (!(k812 === "default" || k812 === "by_mode")) return false;
+  for (const k869 in d) if (!(k869 === "default" || k869 === "by_mode")) return false;
   return true;
 }
-function __c1019(d) {
+function __c1168(d) {
   if (!(d === "single-choice" || d === "multi-choice" || d === "confirm" || d === "free-text-with-allowlist")) return false;
   return true;
 }
-function __c1140(d) {
+function __c1289(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x813 = d.interruptId;
-  if (x813 === undefined) return false;
-  if (!(typeof x813 === "string")) return false;
-  if (x813.length === 0) return false;
-  const x814 = d.kind;
-  if (x814 === undefined) return false;
-  if (!(typeof x814 === "string")) return false;
-  if (!__RE24.test(x814)) return false;
-  const x815 = d.reasonCode;
-  if (x815 !== undefined) {
-    if (!(typeof x815 === "string")) return false;
-    if (x815.length === 0) return false;
+  const x870 = d.interruptId;
+  if (x870 === undefined) return false;
+  if (!(typeof x870 === "string")) return false;
+  if (x870.length === 0) return false;
+  const x871 = d.kind;
+  if (x871 === undefined) return false;
+  if (!(typeof x871 === "string")) return false;
+  if (!__RE24.test(x871)) return false;
+  const x872 = d.reasonCode;
+  if (x872 !== undefined) {
+    if (!(typeof x872 === "string")) return false;
+    if (x872.length === 0) return false;
   }
   return true;
 }
-function __c1145(d) {
+function __c1294(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x816 = d.interruptId;
-  if (x816 === undefined) return false;
-  if (!(typeof x816 === "string")) return false;
-  if (x816.length === 0) return false;
-  const x817 = d.outcome;
-  if (x817 !== undefined) {
-    if (!(x817 === "approved" || x817 === "amended" || x817 === "rejected")) return false;
+  const x873 = d.interruptId;
+  if (x873 === undefined) return false;
+  if (!(typeof x873 === "string")) return false;
+  if (x873.length === 0) return false;
+  const x874 = d.outcome;
+  if (x874 !== undefined) {
+    if (!(x874 === "approved" || x874 === "amended" || x874 === "rejected")) return false;
   }
-  const x818 = d.nodeId;
-  if (x818 !== undefined) {
-    if (!(typeof x818 === "string")) return false;
+  const x875 = d.nodeId;
+  if (x875 !== undefined) {
+    if (!(typeof x875 === "string")) return false;
   }
-  const x819 = d.kind;
-  if (x819 !== undefined) {
-    if (!(typeof x819 === "string")) return false;
+  const x876 = d.kind;
+  if (x876 !== undefined) {
+    if (!(typeof x876 === "string")) return false;
   }
   return true;
 }
-function __c69(d) {
+function __c87(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x820 = d.supported;
-  if (x820 !== undefined) {
-    if (!(typeof x820 === "boolean")) return false;
+  const x877 = d.supported;
+  if (x877 === undefined) return false;
+  if (!(typeof x877 === "boolean")) return false;
+  return true;
+}
+function __c118(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x878 = d.supported;
+  if (x878 !== undefined) {
+    if (!(typeof x878 === "boolean")) return false;
   }
-  const x821 = d.maxEntrySizeBytes;
-  if (x821 !== undefined) {
-    if (!(Number.isInteger(x821))) return false;
-    if (x821 < 1) return false;
+  const x879 = d.maxEntrySizeBytes;
+  if (x879 !== undefined) {
+    if (!(Number.isInteger(x879))) return false;
+    if (x879 < 1) return false;
   }
-  const x822 = d.ttlSupported;
-  if (x822 !== undefined) {
-    if (!(typeof x822 === "boolean")) return false;
+  const x880 = d.ttlSupported;
+  if (x880 !== undefined) {
+    if (!(typeof x880 === "boolean")) return false;
   }
-  const x823 = d.writable;
-  if (x823 !== undefined) {
-    if (!(typeof x823 === "boolean")) return false;
+  const x881 = d.writable;
+  if (x881 !== undefined) {
+    if (!(typeof x881 === "boolean")) return false;
   }
-  const x824 = d.compaction;
-  if (x824 !== undefined) {
-    if (!__c75(x824)) return false;
+  const x882 = d.compaction;
+  if (x882 !== undefined) {
+    if (!__c124(x882)) return false;
   }
-  const x825 = d.distillation;
-  if (x825 !== undefined) {
-    if (!__c87(x825)) return false;
+  const x883 = d.distillation;
+  if (x883 !== undefined) {
+    if (!__c136(x883)) return false;
   }
-  const x826 = d.attribution;
-  if (x826 !== undefined) {
-    if (!__c56(x826)) return false;
+  const x884 = d.attribution;
+  if (x884 !== undefined) {
+    if (!__c105(x884)) return false;
   }
-  const x827 = d.search;
-  if (x827 !== undefined) {
-    if (!__c102(x827)) return false;
+  const x885 = d.search;
+  if (x885 !== undefined) {
+    if (!__c151(x885)) return false;
   }
-  const x828 = d.retention;
-  if (x828 !== undefined) {
-    if (!__c108(x828)) return false;
+  const x886 = d.retention;
+  if (x886 !== undefined) {
+    if (!__c157(x886)) return false;
   }
   return true;
 }
-function __c317(d) {
+function __c366(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x829 = d.memoryRef;
-  if (x829 === undefined) return false;
-  if (!(typeof x829 === "string")) return false;
-  if (x829.length === 0) return false;
-  const x830 = d.outputId;
-  if (x830 === undefined) return false;
-  if (!(typeof x830 === "string")) return false;
-  if (x830.length === 0) return false;
-  const x831 = d.sourceIds;
-  if (x831 !== undefined) {
-    if (!(Array.isArray(x831))) return false;
-    for (let i832 = 0; i832 < x831.length; i832++) {
-      const x833 = x831[i832];
-      if (!(typeof x833 === "string")) return false;
-      if (x833.length === 0) return false;
+  const x887 = d.memoryRef;
+  if (x887 === undefined) return false;
+  if (!(typeof x887 === "string")) return false;
+  if (x887.length === 0) return false;
+  const x888 = d.outputId;
+  if (x888 === undefined) return false;
+  if (!(typeof x888 === "string")) return false;
+  if (x888.length === 0) return false;
+  const x889 = d.sourceIds;
+  if (x889 !== undefined) {
+    if (!(Array.isArray(x889))) return false;
+    for (let i890 = 0; i890 < x889.length; i890++) {
+      const x891 = x889[i890];
+      if (!(typeof x891 === "string")) return false;
+      if (x891.length === 0) return false;
     }
   }
-  const x834 = d.sourceCount;
-  if (x834 === undefined) return false;
-  if (!(Number.isInteger(x834))) return false;
-  if (x834 < 0) return false;
-  const x835 = d.trigger;
-  if (x835 === undefined) return false;
-  if (!__c78(x835)) return false;
-  const x836 = d.byteSize;
-  if (x836 === undefined) return false;
-  if (!(Number.isInteger(x836))) return false;
-  if (x836 < 0) return false;
-  const x837 = d.distillation;
-  if (x837 !== undefined) {
-    if (!__c164(x837)) return false;
+  const x892 = d.sourceCount;
+  if (x892 === undefined) return false;
+  if (!(Number.isInteger(x892))) return false;
+  if (x892 < 0) return false;
+  const x893 = d.trigger;
+  if (x893 === undefined) return false;
+  if (!__c127(x893)) return false;
+  const x894 = d.byteSize;
+  if (x894 === undefined) return false;
+  if (!(Number.isInteger(x894))) return false;
+  if (x894 < 0) return false;
+  const x895 = d.distillation;
+  if (x895 !== undefined) {
+    if (!__c213(x895)) return false;
   }
   return true;
 }
-function __c23(d) {
+function __c60(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x838 = d.supported;
-  if (x838 === undefined) return false;
-  if (!(typeof x838 === "boolean")) return false;
-  const x839 = d.schedule;
-  if (x839 !== undefined) {
-    if (!__c7(x839)) return false;
+  const x896 = d.supported;
+  if (x896 === undefined) return false;
+  if (!(typeof x896 === "boolean")) return false;
+  const x897 = d.schedule;
+  if (x897 !== undefined) {
+    if (!__c44(x897)) return false;
   }
-  for (const k840 in d) if (!(k840 === "supported" || k840 === "schedule")) return false;
+  for (const k898 in d) if (!(k898 === "supported" || k898 === "schedule")) return false;
+  return true;
+}
+function __c20(d) {
+  if (!(d === "read" || d === "write" || d === "search" || d === "long-term-durability" || d === "compaction" || d === "attribution" || d === "replay-snapshot" || d === "retention")) return false;
+  return true;
+}
+function __c336(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x899 = d.id;
+  if (x899 === undefined) return false;
+  if (!(typeof x899 === "string")) return false;
+  if (x899.length > 512 && __len(x899) > 512) return false;
+  if (x899.length === 0) return false;
+  const x900 = d.content;
+  if (x900 === undefined) return false;
+  if (!(typeof x900 === "string")) return false;
+  const x901 = d.tags;
+  if (x901 === undefined) return false;
+  if (!(Array.isArray(x901))) return false;
+  for (let i902 = 0; i902 < x901.length; i902++) {
+    const x903 = x901[i902];
+    if (!(typeof x903 === "string")) return false;
+    if (x903.length > 512 && __len(x903) > 512) return false;
+    if (x903.length === 0) return false;
+  }
+  const x904 = d.createdAt;
+  if (x904 === undefined) return false;
+  if (!(typeof x904 === "string")) return false;
+  if (!__fmtDateTime(x904)) return false;
+  const x905 = d.expiresAt;
+  if (x905 !== undefined) {
+    if (!(typeof x905 === "string")) return false;
+    if (!__fmtDateTime(x905)) return false;
+  }
+  return true;
+}
+function __c414(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x906 = d.schemaVersion;
+  if (x906 === undefined) return false;
+  if (x906 !== 1) return false;
+  const x907 = d.memoryRef;
+  if (x907 === undefined) return false;
+  if (!(typeof x907 === "string")) return false;
+  if (x907.length === 0) return false;
+  const x908 = d.updatedAt;
+  if (x908 === undefined) return false;
+  if (!(typeof x908 === "string")) return false;
+  if (!__fmtDateTime(x908)) return false;
+  const x909 = d.tokenizerName;
+  if (x909 === undefined) return false;
+  if (!(typeof x909 === "string")) return false;
+  if (x909.length === 0) return false;
+  const x910 = d.archives;
+  if (x910 === undefined) return false;
+  if (!(Array.isArray(x910))) return false;
+  for (let i911 = 0; i911 < x910.length; i911++) {
+    const x912 = x910[i911];
+    if (!__c421(x912)) return false;
+  }
+  for (const k913 in d) if (!(k913 === "schemaVersion" || k913 === "memoryRef" || k913 === "updatedAt" || k913 === "tokenizerName" || k913 === "archives")) return false;
+  return true;
+}
+function __c421(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x914 = d.archiveId;
+  if (x914 === undefined) return false;
+  if (!(typeof x914 === "string")) return false;
+  if (!__RE25.test(x914)) return false;
+  const x915 = d.entryId;
+  if (x915 === undefined) return false;
+  if (!(typeof x915 === "string")) return false;
+  if (x915.length === 0) return false;
+  const x916 = d.createdAt;
+  if (x916 === undefined) return false;
+  if (!(typeof x916 === "string")) return false;
+  if (!__fmtDateTime(x916)) return false;
+  const x917 = d.expiresAt;
+  if (x917 !== undefined) {
+    if (!(typeof x917 === "string")) return false;
+    if (!__fmtDateTime(x917)) return false;
+  }
+  const x918 = d.sourceCount;
+  if (x918 === undefined) return false;
+  if (!(Number.isInteger(x918))) return false;
+  if (x918 < 1) return false;
+  const x919 = d.tokenBudget;
+  if (x919 === undefined) return false;
+  if (!(Number.isInteger(x919))) return false;
+  if (x919 < 1) return false;
+  const x920 = d.tokensUsed;
+  if (x920 === undefined) return false;
+  if (!(Number.isInteger(x920))) return false;
+  if (x920 < 0) return false;
+  const x921 = d.byteSize;
+  if (x921 === undefined) return false;
+  if (!(Number.isInteger(x921))) return false;
+  if (x921 < 0) return false;
+  const x922 = d.level;
+  if (x922 === undefined) return false;
+  if (!(Number.isInteger(x922))) return false;
+  if (x922 < 1) return false;
+  const x923 = d.topics;
+  if (x923 !== undefined) {
+    if (!(Array.isArray(x923))) return false;
+    if (x923.length > 1 && __dup(x923, ["string"]) !== null) return false;
+    for (let i924 = 0; i924 < x923.length; i924++) {
+      const x925 = x923[i924];
+      if (!(typeof x925 === "string")) return false;
+      if (x925.length > 200 && __len(x925) > 200) return false;
+      if (x925.length === 0) return false;
+    }
+  }
+  for (const k926 in d) if (!(k926 === "archiveId" || k926 === "entryId" || k926 === "createdAt" || k926 === "expiresAt" || k926 === "sourceCount" || k926 === "tokenBudget" || k926 === "tokensUsed" || k926 === "byteSize" || k926 === "level" || k926 === "topics")) return false;
+  return true;
+}
+function __c1300(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x927 = d.limit;
+  if (x927 !== undefined) {
+    if (!(Number.isInteger(x927))) return false;
+    if (x927 < 1) return false;
+  }
+  const x928 = d.tag;
+  if (x928 !== undefined) {
+    if (!(typeof x928 === "string")) return false;
+    if (x928.length === 0) return false;
+  }
+  for (const k929 in d) if (!(k929 === "limit" || k929 === "tag")) return false;
+  return true;
+}
+function __c12(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x930 = d.scratchpad;
+  if (x930 !== undefined) {
+    if (!(typeof x930 === "boolean")) return false;
+  }
+  const x931 = d.conversation;
+  if (x931 !== undefined) {
+    if (!(typeof x931 === "boolean")) return false;
+  }
+  const x932 = d.longTerm;
+  if (x932 !== undefined) {
+    if (!(typeof x932 === "boolean")) return false;
+  }
+  for (const k933 in d) if (!(k933 === "scratchpad" || k933 === "conversation" || k933 === "longTerm")) return false;
+  return true;
+}
+function __c1304(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x934 = d.memoryRef;
+  if (x934 === undefined) return false;
+  if (!(typeof x934 === "string")) return false;
+  if (x934.length === 0) return false;
+  const x935 = d.memoryId;
+  if (x935 === undefined) return false;
+  if (!(typeof x935 === "string")) return false;
+  if (x935.length === 0) return false;
+  const x936 = d.nodeId;
+  if (x936 !== undefined) {
+    if (!(typeof x936 === "string")) return false;
+    if (x936.length === 0) return false;
+  }
+  const x937 = d.operation;
+  if (x937 !== undefined) {
+    if (!(x937 === "put" || x937 === "delete")) return false;
+  }
+  const x938 = d.agentId;
+  if (x938 !== undefined) {
+    if (!(typeof x938 === "string")) return false;
+    if (x938.length === 0) return false;
+  }
+  const x939 = d.byteSize;
+  if (x939 !== undefined) {
+    if (!(Number.isInteger(x939))) return false;
+    if (x939 < 0) return false;
+  }
+  return true;
+}
+function __c163(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x940 = d.executionModel;
+  if (x940 !== undefined) {
+    if (!__c165(x940)) return false;
+  }
+  return true;
+}
+function __c195(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  let ok941 = false;
+  L942: {
+    L943: {
+      if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+        const x944 = d.nextWorkerIds;
+        if (x944 === undefined) break L943;
+        if (!(Array.isArray(x944))) break L943;
+      }
+      break L942;
+    }
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x945 = d.kind;
+      if (x945 === undefined) break L942;
+      if (x945 !== "next-worker") break L942;
+    }
+    ok941 = true;
+  }
+  if (ok941) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x946 = d.worker;
+      if (x946 === undefined) return false;
+      if (!(typeof x946 === "string")) return false;
+    }
+  }
+  const x947 = d.kind;
+  if (x947 === undefined) return false;
+  if (!(x947 === "next-worker" || x947 === "terminate" || x947 === "clarify" || x947 === "handoff")) return false;
+  const x948 = d.confidence;
+  if (x948 !== undefined) {
+    if (!(Number.isFinite(x948))) return false;
+    if (x948 > 1) return false;
+    if (x948 < 0) return false;
+  }
+  const x949 = d.worker;
+  if (x949 !== undefined) {
+    if (!(typeof x949 === "string")) return false;
+    if (x949.length === 0) return false;
+  }
+  const x950 = d.nextWorkerIds;
+  if (x950 !== undefined) {
+    if (!(Array.isArray(x950))) return false;
+    if (x950.length < 1) return false;
+    for (let i951 = 0; i951 < x950.length; i951++) {
+      const x952 = x950[i951];
+      if (!(typeof x952 === "string")) return false;
+      if (x952.length === 0) return false;
+    }
+  }
+  const x953 = d.reason;
+  if (x953 !== undefined) {
+    if (!(typeof x953 === "string")) return false;
+    if (x953.length > 2000 && __len(x953) > 2000) return false;
+  }
+  return true;
+}
+function __c51(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x954 = d.id;
+  if (x954 === undefined) return false;
+  if (!(typeof x954 === "string")) return false;
+  if (x954.length > 200 && __len(x954) > 200) return false;
+  if (x954.length === 0) return false;
   return true;
 }
 function __c287(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x841 = d.id;
-  if (x841 === undefined) return false;
-  if (!(typeof x841 === "string")) return false;
-  if (x841.length > 512 && __len(x841) > 512) return false;
-  if (x841.length === 0) return false;
-  const x842 = d.content;
-  if (x842 === undefined) return false;
-  if (!(typeof x842 === "string")) return false;
-  const x843 = d.tags;
-  if (x843 === undefined) return false;
-  if (!(Array.isArray(x843))) return false;
-  for (let i844 = 0; i844 < x843.length; i844++) {
-    const x845 = x843[i844];
-    if (!(typeof x845 === "string")) return false;
-    if (x845.length > 512 && __len(x845) > 512) return false;
-    if (x845.length === 0) return false;
-  }
-  const x846 = d.createdAt;
-  if (x846 === undefined) return false;
-  if (!(typeof x846 === "string")) return false;
-  if (!__fmtDateTime(x846)) return false;
-  const x847 = d.expiresAt;
-  if (x847 !== undefined) {
-    if (!(typeof x847 === "string")) return false;
-    if (!__fmtDateTime(x847)) return false;
+  const x955 = d.limitBytes;
+  if (x955 !== undefined) {
+    if (!(Number.isInteger(x955))) return false;
+    if (x955 < 0) return false;
   }
   return true;
 }
-function __c365(d) {
+function __c665(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x848 = d.schemaVersion;
-  if (x848 === undefined) return false;
-  if (x848 !== 1) return false;
-  const x849 = d.memoryRef;
-  if (x849 === undefined) return false;
-  if (!(typeof x849 === "string")) return false;
-  if (x849.length === 0) return false;
-  const x850 = d.updatedAt;
-  if (x850 === undefined) return false;
-  if (!(typeof x850 === "string")) return false;
-  if (!__fmtDateTime(x850)) return false;
-  const x851 = d.tokenizerName;
-  if (x851 === undefined) return false;
-  if (!(typeof x851 === "string")) return false;
-  if (x851.length === 0) return false;
-  const x852 = d.archives;
-  if (x852 === undefined) return false;
-  if (!(Array.isArray(x852))) return false;
-  for (let i853 = 0; i853 < x852.length; i853++) {
-    const x854 = x852[i853];
-    if (!__c372(x854)) return false;
+  const x956 = d.name;
+  if (x956 === undefined) return false;
+  if (!(typeof x956 === "string")) return false;
+  if (x956.length > 200 && __len(x956) > 200) return false;
+  if (x956.length === 0) return false;
+  const x957 = d.version;
+  if (x957 !== undefined) {
+    if (!(typeof x957 === "string")) return false;
+    if (x957.length > 50 && __len(x957) > 50) return false;
+    if (x957.length === 0) return false;
   }
-  for (const k855 in d) if (!(k855 === "schemaVersion" || k855 === "memoryRef" || k855 === "updatedAt" || k855 === "tokenizerName" || k855 === "archives")) return false;
-  return true;
-}
-function __c372(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x856 = d.archiveId;
-  if (x856 === undefined) return false;
-  if (!(typeof x856 === "string")) return false;
-  if (!__RE25.test(x856)) return false;
-  const x857 = d.entryId;
-  if (x857 === undefined) return false;
-  if (!(typeof x857 === "string")) return false;
-  if (x857.length === 0) return false;
-  const x858 = d.createdAt;
-  if (x858 === undefined) return false;
-  if (!(typeof x858 === "string")) return false;
-  if (!__fmtDateTime(x858)) return false;
-  const x859 = d.expiresAt;
-  if (x859 !== undefined) {
-    if (!(typeof x859 === "string")) return false;
-    if (!__fmtDateTime(x859)) return false;
-  }
-  const x860 = d.sourceCount;
-  if (x860 === undefined) return false;
-  if (!(Number.isInteger(x860))) return false;
-  if (x860 < 1) return false;
-  const x861 = d.tokenBudget;
-  if (x861 === undefined) return false;
-  if (!(Number.isInteger(x861))) return false;
-  if (x861 < 1) return false;
-  const x862 = d.tokensUsed;
-  if (x862 === undefined) return false;
-  if (!(Number.isInteger(x862))) return false;
-  if (x862 < 0) return false;
-  const x863 = d.byteSize;
-  if (x863 === undefined) return false;
-  if (!(Number.isInteger(x863))) return false;
-  if (x863 < 0) return false;
-  const x864 = d.level;
-  if (x864 === undefined) return false;
-  if (!(Number.isInteger(x864))) return false;
-  if (x864 < 1) return false;
-  const x865 = d.topics;
-  if (x865 !== undefined) {
-    if (!(Array.isArray(x865))) return false;
-    if (x865.length > 1 && __dup(x865, ["string"]) !== null) return false;
-    for (let i866 = 0; i866 < x865.length; i866++) {
-      const x867 = x865[i866];
-      if (!(typeof x867 === "string")) return false;
-      if (x867.length > 200 && __len(x867) > 200) return false;
-      if (x867.length === 0) return false;
+  const x958 = d.template;
+  if (x958 === undefined) return false;
+  if (!(typeof x958 === "string")) return false;
+  if (x958.length === 0) return false;
+  const x959 = d.variables;
+  if (x959 !== undefined) {
+    if (!(Array.isArray(x959))) return false;
+    if (x959.length > 1 && __dup(x959, ["string"]) !== null) return false;
+    for (let i960 = 0; i960 < x959.length; i960++) {
+      const x961 = x959[i960];
+      if (!(typeof x961 === "string")) return false;
+      if (x961.length > 200 && __len(x961) > 200) return false;
+      if (x961.length === 0) return false;
     }
   }
-  for (const k868 in d) if (!(k868 === "archiveId" || k868 === "entryId" || k868 === "createdAt" || k868 === "expiresAt" || k868 === "sourceCount" || k868 === "tokenBudget" || k868 === "tokensUsed" || k868 === "byteSize" || k868 === "level" || k868 === "topics")) return false;
   return true;
 }
-function __c1151(d) {
+function __c610(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x869 = d.limit;
-  if (x869 !== undefined) {
-    if (!(Number.isInteger(x869))) return false;
-    if (x869 < 1) return false;
-  }
-  const x870 = d.tag;
-  if (x870 !== undefined) {
-    if (!(typeof x870 === "string")) return false;
-    if (x870.length === 0) return false;
-  }
-  for (const k871 in d) if (!(k871 === "limit" || k871 === "tag")) return false;
-  return true;
-}
-function __c1155(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x872 = d.memoryRef;
-  if (x872 === undefined) return false;
-  if (!(typeof x872 === "string")) return false;
-  if (x872.length === 0) return false;
-  const x873 = d.memoryId;
-  if (x873 === undefined) return false;
-  if (!(typeof x873 === "string")) return false;
-  if (x873.length === 0) return false;
-  const x874 = d.nodeId;
-  if (x874 !== undefined) {
-    if (!(typeof x874 === "string")) return false;
-    if (x874.length === 0) return false;
-  }
-  const x875 = d.operation;
-  if (x875 !== undefined) {
-    if (!(x875 === "put" || x875 === "delete")) return false;
-  }
-  const x876 = d.agentId;
-  if (x876 !== undefined) {
-    if (!(typeof x876 === "string")) return false;
-    if (x876.length === 0) return false;
-  }
-  const x877 = d.byteSize;
-  if (x877 !== undefined) {
-    if (!(Number.isInteger(x877))) return false;
-    if (x877 < 0) return false;
-  }
-  return true;
-}
-function __c114(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x878 = d.executionModel;
-  if (x878 !== undefined) {
-    if (!__c116(x878)) return false;
-  }
-  return true;
-}
-function __c146(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok879 = false;
-  L880: {
-    L881: {
-      if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-        const x882 = d.nextWorkerIds;
-        if (x882 === undefined) break L881;
-        if (!(Array.isArray(x882))) break L881;
-      }
-      break L880;
-    }
+  let ok962 = false;
+  L963: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x883 = d.kind;
-      if (x883 === undefined) break L880;
-      if (x883 !== "next-worker") break L880;
+      const x964 = d.kind;
+      if (x964 === undefined) break L963;
+      if (x964 !== "agent-pack") break L963;
     }
-    ok879 = true;
+    ok962 = true;
   }
-  if (ok879) {
+  if (ok962) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x884 = d.worker;
-      if (x884 === undefined) return false;
-      if (!(typeof x884 === "string")) return false;
-    }
-  }
-  const x885 = d.kind;
-  if (x885 === undefined) return false;
-  if (!(x885 === "next-worker" || x885 === "terminate" || x885 === "clarify" || x885 === "handoff")) return false;
-  const x886 = d.confidence;
-  if (x886 !== undefined) {
-    if (!(Number.isFinite(x886))) return false;
-    if (x886 > 1) return false;
-    if (x886 < 0) return false;
-  }
-  const x887 = d.worker;
-  if (x887 !== undefined) {
-    if (!(typeof x887 === "string")) return false;
-    if (x887.length === 0) return false;
-  }
-  const x888 = d.nextWorkerIds;
-  if (x888 !== undefined) {
-    if (!(Array.isArray(x888))) return false;
-    if (x888.length < 1) return false;
-    for (let i889 = 0; i889 < x888.length; i889++) {
-      const x890 = x888[i889];
-      if (!(typeof x890 === "string")) return false;
-      if (x890.length === 0) return false;
-    }
-  }
-  const x891 = d.reason;
-  if (x891 !== undefined) {
-    if (!(typeof x891 === "string")) return false;
-    if (x891.length > 2000 && __len(x891) > 2000) return false;
-  }
-  return true;
-}
-function __c14(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x892 = d.id;
-  if (x892 === undefined) return false;
-  if (!(typeof x892 === "string")) return false;
-  if (x892.length > 200 && __len(x892) > 200) return false;
-  if (x892.length === 0) return false;
-  return true;
-}
-function __c238(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x893 = d.limitBytes;
-  if (x893 !== undefined) {
-    if (!(Number.isInteger(x893))) return false;
-    if (x893 < 0) return false;
-  }
-  return true;
-}
-function __c1163(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x894 = d.name;
-  if (x894 === undefined) return false;
-  if (!(typeof x894 === "string")) return false;
-  if (x894.length > 200 && __len(x894) > 200) return false;
-  if (x894.length === 0) return false;
-  const x895 = d.version;
-  if (x895 !== undefined) {
-    if (!(typeof x895 === "string")) return false;
-    if (x895.length > 50 && __len(x895) > 50) return false;
-    if (x895.length === 0) return false;
-  }
-  const x896 = d.template;
-  if (x896 === undefined) return false;
-  if (!(typeof x896 === "string")) return false;
-  if (x896.length === 0) return false;
-  const x897 = d.variables;
-  if (x897 !== undefined) {
-    if (!(Array.isArray(x897))) return false;
-    if (x897.length > 1 && __dup(x897, ["string"]) !== null) return false;
-    for (let i898 = 0; i898 < x897.length; i898++) {
-      const x899 = x897[i898];
-      if (!(typeof x899 === "string")) return false;
-      if (x899.length > 200 && __len(x899) > 200) return false;
-      if (x899.length === 0) return false;
-    }
-  }
-  return true;
-}
-function __c1170(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok900 = false;
-  L901: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x902 = d.kind;
-      if (x902 === undefined) break L901;
-      if (x902 !== "agent-pack") break L901;
-    }
-    ok900 = true;
-  }
-  if (ok900) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x903 = d.artifact;
-      if (x903 !== undefined) {
-        if (!__c9(x903)) return false;
+      const x965 = d.artifact;
+      if (x965 !== undefined) {
+        if (!__c46(x965)) return false;
       }
     }
   }
-  let ok904 = false;
-  L905: {
+  let ok966 = false;
+  L967: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x906 = d.kind;
-      if (x906 === undefined) break L905;
-      if (x906 !== "workflow-chain-pack") break L905;
+      const x968 = d.kind;
+      if (x968 === undefined) break L967;
+      if (x968 !== "workflow-chain-pack") break L967;
     }
-    ok904 = true;
+    ok966 = true;
   }
-  if (ok904) {
+  if (ok966) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x907 = d.artifact;
-      if (x907 !== undefined) {
-        if (!__c1198(x907)) return false;
+      const x969 = d.artifact;
+      if (x969 !== undefined) {
+        if (!__c653(x969)) return false;
       }
     }
   }
-  let ok908 = false;
-  L909: {
+  let ok970 = false;
+  L971: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x910 = d.kind;
-      if (x910 === undefined) break L909;
-      if (x910 !== "prompt-template") break L909;
+      const x972 = d.kind;
+      if (x972 === undefined) break L971;
+      if (x972 !== "prompt-template") break L971;
     }
-    ok908 = true;
+    ok970 = true;
   }
-  if (ok908) {
+  if (ok970) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x911 = d.artifact;
-      if (x911 !== undefined) {
-        if (!__c1163(x911)) return false;
+      const x973 = d.artifact;
+      if (x973 !== undefined) {
+        if (!__c665(x973)) return false;
       }
     }
   }
-  let ok912 = false;
-  L913: {
+  let ok974 = false;
+  L975: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x914 = d.kind;
-      if (x914 === undefined) break L913;
-      if (x914 !== "scheduled-automation") break L913;
+      const x976 = d.kind;
+      if (x976 === undefined) break L975;
+      if (x976 !== "automation") break L975;
     }
-    ok912 = true;
+    ok974 = true;
   }
-  if (ok912) {
+  if (ok974) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x915 = d.artifact;
-      if (x915 !== undefined) {
-        if (!__c1215(x915)) return false;
+      const x977 = d.artifact;
+      if (x977 !== undefined) {
+        if (!__c677(x977)) return false;
       }
     }
   }
-  const x916 = d.id;
-  if (x916 === undefined) return false;
-  if (!(typeof x916 === "string")) return false;
-  if (x916.length === 0) return false;
-  const x917 = d.kind;
-  if (x917 === undefined) return false;
-  if (!__c39(x917)) return false;
-  const x918 = d.artifact;
-  if (x918 === undefined) return false;
-  if (!(typeof x918 === "object" && x918 !== null && !Array.isArray(x918))) return false;
-  const x919 = d.provenance;
-  if (x919 === undefined) return false;
-  if (!__c1176(x919)) return false;
-  const x920 = d.duplicateOf;
-  if (x920 !== undefined) {
-    if (!(typeof x920 === "string")) return false;
-    if (x920.length === 0) return false;
+  const x978 = d.id;
+  if (x978 === undefined) return false;
+  if (!(typeof x978 === "string")) return false;
+  if (x978.length === 0) return false;
+  const x979 = d.kind;
+  if (x979 === undefined) return false;
+  if (!__c76(x979)) return false;
+  const x980 = d.title;
+  if (x980 !== undefined) {
+    if (!(typeof x980 === "string")) return false;
+    if (x980.length > 200 && __len(x980) > 200) return false;
+    if (x980.length === 0) return false;
   }
-  const x921 = d.owner;
-  if (x921 === undefined) return false;
-  if (!(typeof x921 === "string")) return false;
-  if (x921.length === 0) return false;
-  const x922 = d.rationale;
-  if (x922 !== undefined) {
-    if (!(typeof x922 === "string")) return false;
-    if (x922.length > 4000 && __len(x922) > 4000) return false;
+  const x981 = d.artifact;
+  if (x981 === undefined) return false;
+  if (!(typeof x981 === "object" && x981 !== null && !Array.isArray(x981))) return false;
+  const x982 = d.provenance;
+  if (x982 === undefined) return false;
+  if (!__c617(x982)) return false;
+  const x983 = d.duplicateOf;
+  if (x983 !== undefined) {
+    if (!(typeof x983 === "string" || x983 === null)) return false;
+    if (typeof x983 === "string") {
+      if (x983.length === 0) return false;
+    }
   }
-  const x923 = d.state;
-  if (x923 === undefined) return false;
-  if (!__c1184(x923)) return false;
-  const x924 = d.createdAt;
-  if (x924 === undefined) return false;
-  if (!(typeof x924 === "string")) return false;
-  if (!__fmtDateTime(x924)) return false;
-  const x925 = d.updatedAt;
-  if (x925 !== undefined) {
-    if (!(typeof x925 === "string")) return false;
-    if (!__fmtDateTime(x925)) return false;
+  const x984 = d.owner;
+  if (x984 === undefined) return false;
+  if (!__c624(x984)) return false;
+  const x985 = d.rationale;
+  if (x985 !== undefined) {
+    if (!(typeof x985 === "string")) return false;
+    if (x985.length > 4000 && __len(x985) > 4000) return false;
   }
-  for (const k926 in d) if (!(k926 === "id" || k926 === "kind" || k926 === "artifact" || k926 === "provenance" || k926 === "duplicateOf" || k926 === "owner" || k926 === "rationale" || k926 === "state" || k926 === "createdAt" || k926 === "updatedAt")) return false;
+  const x986 = d.state;
+  if (x986 === undefined) return false;
+  if (!__c631(x986)) return false;
+  const x987 = d.createdAt;
+  if (x987 === undefined) return false;
+  if (!(typeof x987 === "string")) return false;
+  if (!__fmtDateTime(x987)) return false;
+  const x988 = d.updatedAt;
+  if (x988 !== undefined) {
+    if (!(typeof x988 === "string")) return false;
+    if (!__fmtDateTime(x988)) return false;
+  }
+  const x989 = d.activation;
+  if (x989 !== undefined) {
+    if (!__c635(x989)) return false;
+  }
+  for (const k990 in d) if (!(k990 === "id" || k990 === "kind" || k990 === "title" || k990 === "artifact" || k990 === "provenance" || k990 === "duplicateOf" || k990 === "owner" || k990 === "rationale" || k990 === "state" || k990 === "createdAt" || k990 === "updatedAt" || k990 === "activation")) return false;
   return true;
 }
-function __c1222(d) {
+function __c1312(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x927 = d.proposalId;
-  if (x927 === undefined) return false;
-  if (!(typeof x927 === "string")) return false;
-  if (x927.length === 0) return false;
-  const x928 = d.activation;
-  if (x928 === undefined) return false;
-  if (!__c42(x928)) return false;
-  const x929 = d.gateId;
-  if (x929 !== undefined) {
-    if (!(typeof x929 === "string")) return false;
-    if (x929.length === 0) return false;
+  const x991 = d.proposalId;
+  if (x991 === undefined) return false;
+  if (!(typeof x991 === "string")) return false;
+  if (x991.length === 0) return false;
+  const x992 = d.kind;
+  if (x992 !== undefined) {
+    if (!__c76(x992)) return false;
+  }
+  const x993 = d.activation;
+  if (x993 !== undefined) {
+    if (!__c79(x993)) return false;
+  }
+  const x994 = d.approvalId;
+  if (x994 !== undefined) {
+    if (!(typeof x994 === "string")) return false;
+    if (x994.length === 0) return false;
+  }
+  const x995 = d.installedArtifactRef;
+  if (x995 !== undefined) {
+    if (!(typeof x995 === "string")) return false;
+    if (x995.length === 0) return false;
+  }
+  for (const k996 in d) {
+    L997: {
+      if (!(k996 === "artifact" || k996 === "rationale" || k996 === "title" || k996 === "template")) break L997;
+      return false;
+    }
   }
   return true;
 }
-function __c42(d) {
+function __c79(d) {
   if (!(d === "approval-gate" || d === "direct-rbac")) return false;
   return true;
 }
-function __c1227(d) {
+function __c635(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x930 = d.proposalId;
-  if (x930 === undefined) return false;
-  if (!(typeof x930 === "string")) return false;
-  if (x930.length === 0) return false;
-  const x931 = d.kind;
-  if (x931 === undefined) return false;
-  if (!__c39(x931)) return false;
-  const x932 = d.duplicateOf;
-  if (x932 !== undefined) {
-    if (!(typeof x932 === "string")) return false;
-    if (x932.length === 0) return false;
+  const x998 = d.mode;
+  if (x998 === undefined) return false;
+  if (!__c79(x998)) return false;
+  const x999 = d.approvalId;
+  if (x999 !== undefined) {
+    if (!(typeof x999 === "string")) return false;
+    if (x999.length === 0) return false;
+  }
+  const x1000 = d.gateOutcome;
+  if (x1000 !== undefined) {
+    if (!(x1000 === "granted" || x1000 === "overridden")) return false;
+  }
+  const x1001 = d.installedArtifactRef;
+  if (x1001 === undefined) return false;
+  if (!(typeof x1001 === "string")) return false;
+  if (x1001.length === 0) return false;
+  const x1002 = d.appliedAt;
+  if (x1002 === undefined) return false;
+  if (!(typeof x1002 === "string")) return false;
+  if (!__fmtDateTime(x1002)) return false;
+  for (const k1003 in d) if (!(k1003 === "mode" || k1003 === "approvalId" || k1003 === "gateOutcome" || k1003 === "installedArtifactRef" || k1003 === "appliedAt")) return false;
+  return true;
+}
+function __c1321(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1004 = d.proposal;
+  if (x1004 === undefined) return false;
+  if (!__c610(x1004)) return false;
+  const x1005 = d.gate;
+  if (x1005 !== undefined) {
+    if (!__c97(x1005)) return false;
   }
   return true;
 }
-function __c39(d) {
-  if (!(d === "agent-pack" || d === "workflow-chain-pack" || d === "prompt-template" || d === "scheduled-automation")) return false;
-  return true;
-}
-function __c1176(d) {
+function __c1325(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x933 = d.sourceRunIds;
-  if (x933 === undefined) return false;
-  if (!(Array.isArray(x933))) return false;
-  if (x933.length < 1) return false;
-  for (let i934 = 0; i934 < x933.length; i934++) {
-    const x935 = x933[i934];
-    if (!(typeof x935 === "string")) return false;
-    if (x935.length === 0) return false;
+  const x1006 = d.proposalId;
+  if (x1006 === undefined) return false;
+  if (!(typeof x1006 === "string")) return false;
+  if (x1006.length === 0) return false;
+  const x1007 = d.kind;
+  if (x1007 === undefined) return false;
+  if (!__c76(x1007)) return false;
+  const x1008 = d.sourceRunIds;
+  if (x1008 !== undefined) {
+    if (!(Array.isArray(x1008))) return false;
+    for (let i1009 = 0; i1009 < x1008.length; i1009++) {
+      const x1010 = x1008[i1009];
+      if (!(typeof x1010 === "string")) return false;
+      if (x1010.length === 0) return false;
+    }
   }
-  for (const k936 in d) if (!(k936 === "sourceRunIds")) return false;
+  const x1011 = d.duplicateOf;
+  if (x1011 !== undefined) {
+    if (!(typeof x1011 === "string" || x1011 === null)) return false;
+    if (typeof x1011 === "string") {
+      if (x1011.length === 0) return false;
+    }
+  }
+  for (const k1012 in d) {
+    L1013: {
+      if (!(k1012 === "artifact" || k1012 === "rationale" || k1012 === "title" || k1012 === "template")) break L1013;
+      return false;
+    }
+  }
   return true;
 }
-function __c1184(d) {
+function __c1334(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1014 = d.proposalId;
+  if (x1014 === undefined) return false;
+  if (!(typeof x1014 === "string")) return false;
+  if (x1014.length === 0) return false;
+  const x1015 = d.kind;
+  if (x1015 === undefined) return false;
+  if (!__c76(x1015)) return false;
+  const x1016 = d.installedArtifactRef;
+  if (x1016 === undefined) return false;
+  if (!(typeof x1016 === "string")) return false;
+  if (x1016.length === 0) return false;
+  const x1017 = d.installedAt;
+  if (x1017 === undefined) return false;
+  if (!(typeof x1017 === "string")) return false;
+  if (!__fmtDateTime(x1017)) return false;
+  const x1018 = d.artifact;
+  if (x1018 === undefined) return false;
+  if (!(typeof x1018 === "object" && x1018 !== null && !Array.isArray(x1018))) return false;
+  return true;
+}
+function __c76(d) {
+  if (!(d === "agent-pack" || d === "workflow-chain-pack" || d === "prompt-template" || d === "automation")) return false;
+  return true;
+}
+function __c1342(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1019 = d.proposals;
+  if (x1019 === undefined) return false;
+  if (!(Array.isArray(x1019))) return false;
+  for (let i1020 = 0; i1020 < x1019.length; i1020++) {
+    const x1021 = x1019[i1020];
+    if (!__c610(x1021)) return false;
+  }
+  return true;
+}
+function __c624(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1022 = d.tenant;
+  if (x1022 === undefined) return false;
+  if (!(typeof x1022 === "string")) return false;
+  if (x1022.length > 200 && __len(x1022) > 200) return false;
+  if (x1022.length === 0) return false;
+  const x1023 = d.workspace;
+  if (x1023 !== undefined) {
+    if (!(typeof x1023 === "string")) return false;
+    if (x1023.length > 200 && __len(x1023) > 200) return false;
+    if (x1023.length === 0) return false;
+  }
+  const x1024 = d.principal;
+  if (x1024 !== undefined) {
+    if (!(typeof x1024 === "string")) return false;
+    if (x1024.length > 200 && __len(x1024) > 200) return false;
+    if (x1024.length === 0) return false;
+  }
+  for (const k1025 in d) if (!(k1025 === "tenant" || k1025 === "workspace" || k1025 === "principal")) return false;
+  return true;
+}
+function __c617(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1026 = d.sourceRunIds;
+  if (x1026 === undefined) return false;
+  if (!(Array.isArray(x1026))) return false;
+  if (x1026.length < 1) return false;
+  for (let i1027 = 0; i1027 < x1026.length; i1027++) {
+    const x1028 = x1026[i1027];
+    if (!(typeof x1028 === "string")) return false;
+    if (x1028.length === 0) return false;
+  }
+  const x1029 = d.synthesizerModel;
+  if (x1029 !== undefined) {
+    if (!(typeof x1029 === "string")) return false;
+    if (x1029.length > 200 && __len(x1029) > 200) return false;
+    if (x1029.length === 0) return false;
+  }
+  for (const k1030 in d) if (!(k1030 === "sourceRunIds" || k1030 === "synthesizerModel")) return false;
+  return true;
+}
+function __c1346(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  if (Object.keys(d).length < 1) return false;
+  const x1031 = d.artifact;
+  if (x1031 !== undefined) {
+    if (!(typeof x1031 === "object" && x1031 !== null && !Array.isArray(x1031))) return false;
+  }
+  const x1032 = d.title;
+  if (x1032 !== undefined) {
+    if (!(typeof x1032 === "string")) return false;
+    if (x1032.length > 200 && __len(x1032) > 200) return false;
+    if (x1032.length === 0) return false;
+  }
+  const x1033 = d.rationale;
+  if (x1033 !== undefined) {
+    if (!(typeof x1033 === "string")) return false;
+    if (x1033.length > 4000 && __len(x1033) > 4000) return false;
+  }
+  for (const k1034 in d) if (!(k1034 === "artifact" || k1034 === "title" || k1034 === "rationale")) return false;
+  return true;
+}
+function __c631(d) {
   if (!(d === "draft" || d === "revised" || d === "applied" || d === "rejected" || d === "archived")) return false;
   return true;
 }
-function __c35(d) {
+function __c72(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok937 = false;
-  L938: {
+  let ok1035 = false;
+  L1036: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x939 = d.activation;
-      if (x939 === undefined) break L938;
-      if (x939 !== "direct-rbac") break L938;
+      const x1037 = d.activation;
+      if (x1037 === undefined) break L1036;
+      if (x1037 !== "direct-rbac") break L1036;
     }
-    ok937 = true;
+    ok1035 = true;
   }
-  if (ok937) {
+  if (ok1035) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x940 = d.activationScope;
-      if (x940 === undefined) return false;
-      if (!(typeof x940 === "string")) return false;
+      const x1038 = d.activationScope;
+      if (x1038 === undefined) return false;
+      if (!(typeof x1038 === "string")) return false;
     }
   }
-  const x941 = d.supported;
-  if (x941 === undefined) return false;
-  if (!(typeof x941 === "boolean")) return false;
-  const x942 = d.artifactKinds;
-  if (x942 !== undefined) {
-    if (!(Array.isArray(x942))) return false;
-    if (x942.length > 1 && __dup(x942, null) !== null) return false;
-    for (let i943 = 0; i943 < x942.length; i943++) {
-      const x944 = x942[i943];
-      if (!__c39(x944)) return false;
-    }
-  }
-  const x945 = d.duplicationDetection;
-  if (x945 !== undefined) {
-    if (!(typeof x945 === "boolean")) return false;
-  }
-  const x946 = d.activation;
-  if (x946 !== undefined) {
-    if (!__c42(x946)) return false;
-  }
-  const x947 = d.activationScope;
-  if (x947 !== undefined) {
-    if (!(typeof x947 === "string")) return false;
-    if (x947.length === 0) return false;
-  }
-  for (const k948 in d) if (!(k948 === "supported" || k948 === "artifactKinds" || k948 === "duplicationDetection" || k948 === "activation" || k948 === "activationScope")) return false;
-  return true;
-}
-function __c248(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x949 = d.resource;
-  if (x949 === undefined) return false;
-  if (!(typeof x949 === "string")) return false;
-  if (x949.length > 100 && __len(x949) > 100) return false;
-  if (x949.length === 0) return false;
-  const x950 = d.limit;
-  if (x950 === undefined) return false;
-  if (!(Number.isInteger(x950))) return false;
-  if (x950 < 1) return false;
-  return true;
-}
-function __c184(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x951 = d.fromSeq;
-  if (x951 === undefined) return false;
-  if (!(Number.isInteger(x951))) return false;
-  if (x951 < 0) return false;
-  const x952 = d.oldestAvailableIdx;
-  if (x952 !== undefined) {
-    if (!(Number.isInteger(x952))) return false;
-    if (x952 < 0) return false;
-  }
-  const x953 = d.sourceRunId;
-  if (x953 !== undefined) {
-    if (!(typeof x953 === "string")) return false;
-    if (x953.length === 0) return false;
-  }
-  const x954 = d.reason;
-  if (x954 !== undefined) {
-    if (!(x954 === "retention_expired" || x954 === "event_log_unavailable")) return false;
-  }
-  return true;
-}
-function __c108(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x955 = d.ttl;
-  if (x955 !== undefined) {
-    if (!(typeof x955 === "boolean")) return false;
-  }
-  const x956 = d.forget;
-  if (x956 !== undefined) {
-    if (!(typeof x956 === "boolean")) return false;
-  }
-  for (const k957 in d) if (!(k957 === "ttl" || k957 === "forget")) return false;
-  return true;
-}
-function __c1232(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x958 = d.status;
-  if (x958 !== undefined) {
-    if (x958 !== "completed") return false;
-  }
-  const x959 = d.durationMs;
-  if (x959 !== undefined) {
-    if (!(Number.isInteger(x959))) return false;
-    if (x959 < 0) return false;
-  }
-  return true;
-}
-function __c1236(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x960 = d.code;
-  if (x960 === undefined) return false;
-  if (!(typeof x960 === "string")) return false;
-  if (x960.length === 0) return false;
-  const x961 = d.message;
-  if (x961 === undefined) return false;
-  if (!(typeof x961 === "string")) return false;
-  return true;
-}
-function __c1240(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x962 = d.eventId;
-  if (x962 === undefined) return false;
-  if (!(typeof x962 === "string")) return false;
-  if (x962.length > 200 && __len(x962) > 200) return false;
-  if (x962.length === 0) return false;
-  const x963 = d.runId;
-  if (x963 === undefined) return false;
-  if (!(typeof x963 === "string")) return false;
-  if (x963.length > 200 && __len(x963) > 200) return false;
-  if (x963.length === 0) return false;
-  const x964 = d.type;
-  if (x964 === undefined) return false;
-  if (!__c252(x964)) return false;
-  const x965 = d.payload;
-  if (x965 === undefined) return false;
-  if (!(typeof x965 === "object" && x965 !== null && !Array.isArray(x965))) return false;
-  const x966 = d.timestamp;
-  if (x966 === undefined) return false;
-  if (!(typeof x966 === "string")) return false;
-  if (!__fmtDateTime(x966)) return false;
-  const x967 = d.sequence;
-  if (x967 === undefined) return false;
-  if (!(Number.isInteger(x967))) return false;
-  if (x967 < 0) return false;
-  const x968 = d.nodeId;
-  if (x968 !== undefined) {
-    if (!(typeof x968 === "string")) return false;
-    if (x968.length === 0) return false;
-  }
-  const x969 = d.causationId;
-  if (x969 !== undefined) {
-    if (!(typeof x969 === "string")) return false;
-    if (x969.length === 0) return false;
-  }
-  const x970 = d.schemaVersion;
-  if (x970 !== undefined) {
-    if (!(Number.isInteger(x970))) return false;
-    if (x970 < 0) return false;
-  }
-  const x971 = d.engineVersion;
-  if (x971 !== undefined) {
-    if (!(typeof x971 === "string")) return false;
-  }
-  for (const k972 in d) if (!(k972 === "eventId" || k972 === "runId" || k972 === "type" || k972 === "payload" || k972 === "timestamp" || k972 === "sequence" || k972 === "nodeId" || k972 === "causationId" || k972 === "schemaVersion" || k972 === "engineVersion")) return false;
-  return true;
-}
-function __c1253(d) {
-  if (!__E973.has(d)) return false;
-  return true;
-}
-function __c1254(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x974 = d.runId;
-  if (x974 !== undefined) {
-    if (!(typeof x974 === "string")) return false;
-    if (x974.length > 512 && __len(x974) > 512) return false;
-    if (x974.length === 0) return false;
-  }
-  const x975 = d.events;
-  if (x975 === undefined) return false;
-  if (!(Array.isArray(x975))) return false;
-  for (let i976 = 0; i976 < x975.length; i976++) {
-    const x977 = x975[i976];
-    if (!__c1240(x977)) return false;
-  }
-  return true;
-}
-function __c1259(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  L978: {
-    B979: {
-      if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-        const x980 = d.errorCode;
-        if (x980 === undefined) break B979;
-        if (!(typeof x980 === "string")) break B979;
-        if (x980.length === 0) break B979;
-      }
-      break L978;
-    }
-    B981: {
-      if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-        const x982 = d.error;
-        if (x982 === undefined) break B981;
-        if (!__c1263(x982)) break B981;
-      }
-      break L978;
-    }
-    return false;
-  }
-  const x983 = d.status;
-  if (x983 !== undefined) {
-    if (x983 !== "failed") return false;
-  }
-  const x984 = d.errorCode;
-  if (x984 !== undefined) {
-    if (!(typeof x984 === "string")) return false;
-    if (x984.length === 0) return false;
-  }
-  const x985 = d.error;
-  if (x985 !== undefined) {
-    if (!__c1263(x985)) return false;
-  }
-  return true;
-}
-function __c1263(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x986 = d.code;
-  if (x986 === undefined) return false;
-  if (!(typeof x986 === "string")) return false;
-  if (x986.length === 0) return false;
-  const x987 = d.message;
-  if (x987 === undefined) return false;
-  if (!(typeof x987 === "string")) return false;
-  if (x987.length === 0) return false;
-  const x988 = d.details;
-  if (x988 !== undefined) {
-    if (!(typeof x988 === "object" && x988 !== null && !Array.isArray(x988))) return false;
-  }
-  const x989 = d.retryable;
-  if (x989 !== undefined) {
-    if (!(typeof x989 === "boolean")) return false;
-  }
-  return true;
-}
-function __c1275(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x990 = d.fromSeq;
-  if (x990 === undefined) return false;
-  if (!(Number.isInteger(x990))) return false;
-  if (x990 < 0) return false;
-  const x991 = d.mode;
-  if (x991 !== undefined) {
-    if (!(x991 === "replay" || x991 === "branch")) return false;
-  }
-  for (const k992 in d) if (!(k992 === "fromSeq" || k992 === "mode")) return false;
-  return true;
-}
-function __c1279(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x993 = d.runId;
-  if (x993 === undefined) return false;
-  if (!(typeof x993 === "string")) return false;
-  if (x993.length === 0) return false;
-  const x994 = d.forkedFrom;
-  if (x994 === undefined) return false;
-  if (!__c253(x994)) return false;
-  const x995 = d.status;
-  if (x995 === undefined) return false;
-  if (!(x995 === "created" || x995 === "running" || x995 === "completed")) return false;
-  return true;
-}
-function __c1284(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x996 = d.interruptId;
-  if (x996 === undefined) return false;
-  if (!(typeof x996 === "string")) return false;
-  if (x996.length === 0) return false;
-  const x997 = d.kind;
-  if (x997 === undefined) return false;
-  if (!(typeof x997 === "string")) return false;
-  if (x997.length === 0) return false;
-  return true;
-}
-function __c1288(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x998 = d.decision;
-  if (x998 === undefined) return false;
-  if (!__c146(x998)) return false;
-  return true;
-}
-function __c1291(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x999 = d.runId;
-  if (x999 === undefined) return false;
-  if (!(typeof x999 === "string")) return false;
-  if (x999.length === 0) return false;
-  const x1000 = d.workflowId;
-  if (x1000 !== undefined) {
-    if (!(typeof x1000 === "string")) return false;
-    if (x1000.length === 0) return false;
-  }
-  const x1001 = d.status;
-  if (x1001 === undefined) return false;
-  if (!__c1295(x1001)) return false;
-  const x1002 = d.variables;
-  if (x1002 === undefined) return false;
-  if (!(typeof x1002 === "object" && x1002 !== null && !Array.isArray(x1002))) return false;
-  const x1003 = d.error;
-  if (x1003 !== undefined) {
-    if (!__c1236(x1003)) return false;
-  }
-  const x1004 = d.interrupt;
-  if (x1004 !== undefined) {
-    if (!__c1284(x1004)) return false;
-  }
-  return true;
-}
-function __c1301(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1005 = d.workflowId;
-  if (x1005 === undefined) return false;
-  if (!(typeof x1005 === "string")) return false;
-  if (!__RE5.test(x1005)) return false;
-  const x1006 = d.inputs;
-  if (x1006 !== undefined) {
-    if (!(typeof x1006 === "object" && x1006 !== null && !Array.isArray(x1006))) return false;
-  }
-  for (const k1007 in d) if (!(k1007 === "workflowId" || k1007 === "inputs")) return false;
-  return true;
-}
-function __c1306(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1008 = d.runId;
-  if (x1008 === undefined) return false;
-  if (!(typeof x1008 === "string")) return false;
-  if (x1008.length === 0) return false;
-  const x1009 = d.workflowId;
-  if (x1009 !== undefined) {
-    if (!(typeof x1009 === "string")) return false;
-    if (x1009.length === 0) return false;
-  }
-  const x1010 = d.status;
-  if (x1010 === undefined) return false;
-  if (!__c1295(x1010)) return false;
-  return true;
-}
-function __c1311(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1011 = d.workflowId;
-  if (x1011 === undefined) return false;
-  if (!(typeof x1011 === "string")) return false;
-  if (x1011.length === 0) return false;
-  const x1012 = d.parentRunId;
-  if (x1012 !== undefined) {
-    if (!(typeof x1012 === "string")) return false;
-    if (x1012.length === 0) return false;
-  }
-  const x1013 = d.memoryRef;
-  if (x1013 !== undefined) {
-    if (!(typeof x1013 === "string")) return false;
-    if (x1013.length === 0) return false;
-  }
-  const x1014 = d.memoryScopeIsolation;
-  if (x1014 !== undefined) {
-    if (!(x1014 === "inherit" || x1014 === "isolated")) return false;
-  }
-  const x1015 = d.forkedFrom;
-  if (x1015 !== undefined) {
-    if (!__c253(x1015)) return false;
-  }
-  return true;
-}
-function __c1295(d) {
-  if (!(d === "created" || d === "running" || d === "completed" || d === "failed" || d === "waiting-clarification" || d === "waiting-approval")) return false;
-  return true;
-}
-function __c1215(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1016 = d.name;
-  if (x1016 === undefined) return false;
-  if (!(typeof x1016 === "string")) return false;
-  if (x1016.length > 200 && __len(x1016) > 200) return false;
-  if (x1016.length === 0) return false;
-  const x1017 = d.version;
-  if (x1017 !== undefined) {
-    if (!(typeof x1017 === "string")) return false;
-    if (x1017.length > 50 && __len(x1017) > 50) return false;
-    if (x1017.length === 0) return false;
-  }
-  const x1018 = d.workflowId;
-  if (x1018 === undefined) return false;
-  if (!(typeof x1018 === "string")) return false;
-  if (x1018.length > 200 && __len(x1018) > 200) return false;
-  if (x1018.length === 0) return false;
-  const x1019 = d.schedule;
-  if (x1019 === undefined) return false;
-  if (!(typeof x1019 === "object" && x1019 !== null && !Array.isArray(x1019))) return false;
-  if (Object.keys(x1019).length < 1) return false;
-  return true;
-}
-function __c310(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok1020 = false;
-  L1021: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x1022 = d.kind;
-      if (x1022 === undefined) break L1021;
-      if (x1022 !== "distilled") break L1021;
-    }
-    ok1020 = true;
-  }
-  if (ok1020) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x1023 = d.archiveId;
-      if (x1023 === undefined) return false;
-      const x1024 = d.event;
-      if (x1024 === undefined) return false;
-    }
-  }
-  let ok1025 = false;
-  L1026: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x1027 = d.kind;
-      if (x1027 === undefined) break L1026;
-      if (x1027 !== "budget-exceeded") break L1026;
-    }
-    ok1025 = true;
-  }
-  if (ok1025) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x1028 = d.tokensRequired;
-      if (x1028 === undefined) return false;
-    }
-  }
-  let ok1029 = false;
-  L1030: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x1031 = d.kind;
-      if (x1031 === undefined) break L1030;
-      if (x1031 !== "failed") break L1030;
-    }
-    ok1029 = true;
-  }
-  if (ok1029) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x1032 = d.errorCode;
-      if (x1032 === undefined) return false;
-    }
-  }
-  const x1033 = d.kind;
-  if (x1033 === undefined) return false;
-  if (!(x1033 === "distilled" || x1033 === "nothing-to-distil" || x1033 === "budget-exceeded" || x1033 === "failed")) return false;
-  const x1034 = d.scheduleId;
-  if (x1034 === undefined) return false;
-  if (!(typeof x1034 === "string")) return false;
-  if (x1034.length > 512 && __len(x1034) > 512) return false;
-  if (x1034.length === 0) return false;
-  const x1035 = d.instant;
-  if (x1035 === undefined) return false;
-  if (!(typeof x1035 === "string")) return false;
-  if (!__fmtDateTime(x1035)) return false;
-  const x1036 = d.missed;
-  if (x1036 === undefined) return false;
-  if (!(Number.isInteger(x1036))) return false;
-  if (x1036 < 0) return false;
-  const x1037 = d.archiveId;
-  if (x1037 !== undefined) {
-    if (!(typeof x1037 === "string")) return false;
-    if (x1037.length > 512 && __len(x1037) > 512) return false;
-    if (x1037.length === 0) return false;
-  }
-  const x1038 = d.event;
-  if (x1038 !== undefined) {
-    if (!__c317(x1038)) return false;
-  }
-  const x1039 = d.tokensRequired;
+  const x1039 = d.supported;
   if (x1039 !== undefined) {
-    if (!(Number.isInteger(x1039))) return false;
-    if (x1039 < 1) return false;
+    if (!(typeof x1039 === "boolean")) return false;
   }
-  const x1040 = d.errorCode;
-  if (x1040 !== undefined) {
-    if (!(typeof x1040 === "string")) return false;
-    if (x1040.length > 128 && __len(x1040) > 128) return false;
-    if (x1040.length === 0) return false;
+  const x1040 = d.artifactKinds;
+  if (x1040 === undefined) return false;
+  if (!(Array.isArray(x1040))) return false;
+  if (x1040.length < 1) return false;
+  if (x1040.length > 1 && __dup(x1040, null) !== null) return false;
+  for (let i1041 = 0; i1041 < x1040.length; i1041++) {
+    const x1042 = x1040[i1041];
+    if (!__c76(x1042)) return false;
+  }
+  const x1043 = d.duplicationDetection;
+  if (x1043 !== undefined) {
+    if (!(typeof x1043 === "boolean")) return false;
+  }
+  const x1044 = d.activation;
+  if (x1044 === undefined) return false;
+  if (!__c79(x1044)) return false;
+  const x1045 = d.activationScope;
+  if (x1045 !== undefined) {
+    if (!(typeof x1045 === "string")) return false;
+    if (x1045.length === 0) return false;
   }
   return true;
 }
-function __c102(d) {
+function __c297(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1041 = d.supported;
-  if (x1041 === undefined) return false;
-  if (!(typeof x1041 === "boolean")) return false;
-  const x1042 = d.modes;
-  if (x1042 !== undefined) {
-    if (!(Array.isArray(x1042))) return false;
-    if (x1042.length > 1 && __dup(x1042, null) !== null) return false;
-    for (let i1043 = 0; i1043 < x1042.length; i1043++) {
-      const x1044 = x1042[i1043];
-      if (!(x1044 === "semantic" || x1044 === "filter")) return false;
-    }
-  }
-  for (const k1045 in d) if (!(k1045 === "supported" || k1045 === "modes")) return false;
-  return true;
-}
-function __c1318(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1046 = d.memoryRef;
+  const x1046 = d.resource;
   if (x1046 === undefined) return false;
   if (!(typeof x1046 === "string")) return false;
-  if (x1046.length > 1024 && __len(x1046) > 1024) return false;
+  if (x1046.length > 100 && __len(x1046) > 100) return false;
   if (x1046.length === 0) return false;
-  const x1047 = d.sourceIds;
-  if (x1047 !== undefined) {
-    if (!(Array.isArray(x1047))) return false;
-    if (x1047.length > 1000) return false;
-    if (x1047.length < 1) return false;
-    for (let i1048 = 0; i1048 < x1047.length; i1048++) {
-      const x1049 = x1047[i1048];
-      if (!(typeof x1049 === "string")) return false;
-      if (x1049.length > 512 && __len(x1049) > 512) return false;
-      if (x1049.length === 0) return false;
-    }
-  }
-  for (const k1050 in d) if (!(k1050 === "memoryRef" || k1050 === "sourceIds")) return false;
-  return true;
-}
-function __c1323(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1051 = d.type;
-  if (x1051 === undefined) return false;
-  if (x1051 !== "memory.compacted") return false;
-  const x1052 = d.runId;
-  if (x1052 !== undefined) {
-    if (!(typeof x1052 === "string")) return false;
-    if (x1052.length === 0) return false;
-  }
-  const x1053 = d.payload;
-  if (x1053 === undefined) return false;
-  if (!__c317(x1053)) return false;
-  const x1054 = d.outputContent;
-  if (x1054 === undefined) return false;
-  if (!(typeof x1054 === "string")) return false;
-  return true;
-}
-function __c1329(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1055 = d.id;
-  if (x1055 === undefined) return false;
-  if (!(typeof x1055 === "string")) return false;
-  if (!__RE5.test(x1055)) return false;
-  const x1056 = d.content;
-  if (x1056 === undefined) return false;
-  if (!(typeof x1056 === "string")) return false;
-  if (x1056.length > 1048576 && __len(x1056) > 1048576) return false;
-  const x1057 = d.tags;
-  if (x1057 !== undefined) {
-    if (!(Array.isArray(x1057))) return false;
-    if (x1057.length > 64) return false;
-    for (let i1058 = 0; i1058 < x1057.length; i1058++) {
-      const x1059 = x1057[i1058];
-      if (!(typeof x1059 === "string")) return false;
-      if (x1059.length > 256 && __len(x1059) > 256) return false;
-      if (x1059.length === 0) return false;
-    }
-  }
-  for (const k1060 in d) if (!(k1060 === "id" || k1060 === "content" || k1060 === "tags")) return false;
-  return true;
-}
-function __c1335(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1061 = d.memoryRef;
-  if (x1061 === undefined) return false;
-  if (!(typeof x1061 === "string")) return false;
-  if (x1061.length > 1024 && __len(x1061) > 1024) return false;
-  if (x1061.length === 0) return false;
-  const x1062 = d.entries;
-  if (x1062 === undefined) return false;
-  if (!(Array.isArray(x1062))) return false;
-  if (x1062.length > 1000) return false;
-  if (x1062.length < 1) return false;
-  for (let i1063 = 0; i1063 < x1062.length; i1063++) {
-    const x1064 = x1062[i1063];
-    if (!__c1329(x1064)) return false;
-  }
-  for (const k1065 in d) if (!(k1065 === "memoryRef" || k1065 === "entries")) return false;
-  return true;
-}
-function __c1340(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1066 = d.memoryRef;
-  if (x1066 === undefined) return false;
-  if (!(typeof x1066 === "string")) return false;
-  if (x1066.length === 0) return false;
-  const x1067 = d.entries;
-  if (x1067 === undefined) return false;
-  if (!(Array.isArray(x1067))) return false;
-  for (let i1068 = 0; i1068 < x1067.length; i1068++) {
-    const x1069 = x1067[i1068];
-    if (!__c287(x1069)) return false;
-  }
-  return true;
-}
-function __c197(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1070 = d.tokenBudget;
-  if (x1070 === undefined) return false;
-  if (!(Number.isInteger(x1070))) return false;
-  if (x1070 < 1) return false;
-  const x1071 = d.tokensRequired;
-  if (x1071 === undefined) return false;
-  if (!(Number.isInteger(x1071))) return false;
-  if (x1071 < 0) return false;
-  const x1072 = d.memoryRef;
-  if (x1072 !== undefined) {
-    if (!(typeof x1072 === "string")) return false;
-    if (x1072.length === 0) return false;
-  }
-  return true;
-}
-function __c223(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1073 = d.failures;
-  if (x1073 === undefined) return false;
-  if (!(Array.isArray(x1073))) return false;
-  if (x1073.length < 1) return false;
-  for (let i1074 = 0; i1074 < x1073.length; i1074++) {
-    const x1075 = x1073[i1074];
-    if (!__c226(x1075)) return false;
-  }
-  return true;
-}
-function __c226(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1076 = d.instancePath;
-  if (x1076 === undefined) return false;
-  if (!(typeof x1076 === "string")) return false;
-  const x1077 = d.message;
-  if (x1077 === undefined) return false;
-  if (!(typeof x1077 === "string")) return false;
-  if (x1077.length > 500 && __len(x1077) > 500) return false;
-  for (const k1078 in d) if (!(k1078 === "instancePath" || k1078 === "message")) return false;
-  return true;
-}
-function __c1345(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1079 = d.decisionKind;
-  if (x1079 === undefined) return false;
-  if (!(x1079 === "next-worker" || x1079 === "terminate" || x1079 === "clarify" || x1079 === "handoff")) return false;
-  const x1080 = d.worker;
-  if (x1080 !== undefined) {
-    if (!(typeof x1080 === "string")) return false;
-    if (x1080.length === 0) return false;
-  }
-  const x1081 = d.childRunId;
-  if (x1081 !== undefined) {
-    if (!(typeof x1081 === "string")) return false;
-    if (x1081.length === 0) return false;
-  }
-  return true;
-}
-function __c1198(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1082 = d.name;
-  if (x1082 === undefined) return false;
-  if (!(typeof x1082 === "string")) return false;
-  if (x1082.length > 200 && __len(x1082) > 200) return false;
-  if (x1082.length === 0) return false;
-  const x1083 = d.version;
-  if (x1083 !== undefined) {
-    if (!(typeof x1083 === "string")) return false;
-    if (x1083.length > 50 && __len(x1083) > 50) return false;
-    if (x1083.length === 0) return false;
-  }
-  const x1084 = d.workflows;
-  if (x1084 === undefined) return false;
-  if (!(Array.isArray(x1084))) return false;
-  if (x1084.length < 1) return false;
-  for (let i1085 = 0; i1085 < x1084.length; i1085++) {
-    const x1086 = x1084[i1085];
-    if (!(typeof x1086 === "object" && x1086 !== null && !Array.isArray(x1086))) return false;
-  }
-  return true;
-}
-function __c1350(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1087 = d.path;
-  if (x1087 === undefined) return false;
-  if (!(typeof x1087 === "string")) return false;
-  if (x1087.length === 0) return false;
-  const x1088 = d.sha256;
-  if (x1088 !== undefined) {
-    if (!(typeof x1088 === "string")) return false;
-    if (!__RE26.test(x1088)) return false;
-  }
-  const x1089 = d.byteSize;
-  if (x1089 !== undefined) {
-    if (!(Number.isInteger(x1089))) return false;
-    if (x1089 < 0) return false;
-  }
-  return true;
-}
-function __c50(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1090 = d.memoryConsolidation;
-    if (x1090 === undefined) return false;
-    if (!(typeof x1090 === "object" && x1090 !== null && !Array.isArray(x1090))) return false;
-    const x1091 = x1090.supported;
-    if (x1091 === undefined) return false;
-    if (x1091 !== true) return false;
-  }
-  return true;
-}
-function __c45(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1092 = d.activation;
-    if (x1092 === undefined) return false;
-    if (x1092 !== "direct-rbac") return false;
-  }
-  return true;
-}
-function __c55(d) {
-  if (d !== "long-term") return false;
-  return true;
-}
-function __c82(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1093 = d.supported;
-    if (x1093 === undefined) return false;
-    if (x1093 !== true) return false;
-  }
-  return true;
-}
-function __c95(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1094 = d.supported;
-    if (x1094 === undefined) return false;
-    if (x1094 !== true) return false;
-  }
-  return true;
-}
-function __c154(d) {
-  L1095: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x1096 = d.nextWorkerIds;
-      if (x1096 === undefined) break L1095;
-      if (!(Array.isArray(x1096))) break L1095;
-    }
-    return false;
-  }
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1097 = d.kind;
-    if (x1097 === undefined) return false;
-    if (x1097 !== "next-worker") return false;
-  }
-  return true;
-}
-function __c156(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1098 = d.nextWorkerIds;
-    if (x1098 === undefined) return false;
-    if (!(Array.isArray(x1098))) return false;
-  }
-  return true;
-}
-function __c179(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1099 = d.error;
-  if (x1099 === undefined) return false;
-  if (x1099 !== "replay_memory_snapshot_unavailable") return false;
-  return true;
-}
-function __c192(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1100 = d.error;
-  if (x1100 === undefined) return false;
-  if (x1100 !== "token_budget_exceeded") return false;
-  return true;
-}
-function __c204(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1101 = d.error;
-  if (x1101 === undefined) return false;
-  if (x1101 !== "compaction_redaction_failed") return false;
-  return true;
-}
-function __c211(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1102 = d.error;
-  if (x1102 === undefined) return false;
-  if (x1102 !== "capability_not_provided") return false;
-  return true;
-}
-function __c218(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1103 = d.error;
-  if (x1103 === undefined) return false;
-  if (x1103 !== "validation_failed") return false;
+  const x1047 = d.limit;
+  if (x1047 === undefined) return false;
+  if (!(Number.isInteger(x1047))) return false;
+  if (x1047 < 1) return false;
   return true;
 }
 function __c233(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1104 = d.error;
-  if (x1104 === undefined) return false;
-  if (x1104 !== "payload_too_large") return false;
+  const x1048 = d.fromSeq;
+  if (x1048 === undefined) return false;
+  if (!(Number.isInteger(x1048))) return false;
+  if (x1048 < 0) return false;
+  const x1049 = d.oldestAvailableIdx;
+  if (x1049 !== undefined) {
+    if (!(Number.isInteger(x1049))) return false;
+    if (x1049 < 0) return false;
+  }
+  const x1050 = d.sourceRunId;
+  if (x1050 !== undefined) {
+    if (!(typeof x1050 === "string")) return false;
+    if (x1050.length === 0) return false;
+  }
+  const x1051 = d.reason;
+  if (x1051 !== undefined) {
+    if (!(x1051 === "retention_expired" || x1051 === "event_log_unavailable")) return false;
+  }
   return true;
 }
-function __c243(d) {
+function __c157(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1105 = d.error;
+  const x1052 = d.ttl;
+  if (x1052 !== undefined) {
+    if (!(typeof x1052 === "boolean")) return false;
+  }
+  const x1053 = d.forget;
+  if (x1053 !== undefined) {
+    if (!(typeof x1053 === "boolean")) return false;
+  }
+  for (const k1054 in d) if (!(k1054 === "ttl" || k1054 === "forget")) return false;
+  return true;
+}
+function __c1352(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1055 = d.status;
+  if (x1055 !== undefined) {
+    if (x1055 !== "completed") return false;
+  }
+  const x1056 = d.durationMs;
+  if (x1056 !== undefined) {
+    if (!(Number.isInteger(x1056))) return false;
+    if (x1056 < 0) return false;
+  }
+  return true;
+}
+function __c1356(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1057 = d.code;
+  if (x1057 === undefined) return false;
+  if (!(typeof x1057 === "string")) return false;
+  if (x1057.length === 0) return false;
+  const x1058 = d.message;
+  if (x1058 === undefined) return false;
+  if (!(typeof x1058 === "string")) return false;
+  return true;
+}
+function __c1360(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1059 = d.eventId;
+  if (x1059 === undefined) return false;
+  if (!(typeof x1059 === "string")) return false;
+  if (x1059.length > 200 && __len(x1059) > 200) return false;
+  if (x1059.length === 0) return false;
+  const x1060 = d.runId;
+  if (x1060 === undefined) return false;
+  if (!(typeof x1060 === "string")) return false;
+  if (x1060.length > 200 && __len(x1060) > 200) return false;
+  if (x1060.length === 0) return false;
+  const x1061 = d.type;
+  if (x1061 === undefined) return false;
+  if (!__c301(x1061)) return false;
+  const x1062 = d.payload;
+  if (x1062 === undefined) return false;
+  if (!(typeof x1062 === "object" && x1062 !== null && !Array.isArray(x1062))) return false;
+  const x1063 = d.timestamp;
+  if (x1063 === undefined) return false;
+  if (!(typeof x1063 === "string")) return false;
+  if (!__fmtDateTime(x1063)) return false;
+  const x1064 = d.sequence;
+  if (x1064 === undefined) return false;
+  if (!(Number.isInteger(x1064))) return false;
+  if (x1064 < 0) return false;
+  const x1065 = d.nodeId;
+  if (x1065 !== undefined) {
+    if (!(typeof x1065 === "string")) return false;
+    if (x1065.length === 0) return false;
+  }
+  const x1066 = d.causationId;
+  if (x1066 !== undefined) {
+    if (!(typeof x1066 === "string")) return false;
+    if (x1066.length === 0) return false;
+  }
+  const x1067 = d.schemaVersion;
+  if (x1067 !== undefined) {
+    if (!(Number.isInteger(x1067))) return false;
+    if (x1067 < 0) return false;
+  }
+  const x1068 = d.engineVersion;
+  if (x1068 !== undefined) {
+    if (!(typeof x1068 === "string")) return false;
+  }
+  for (const k1069 in d) if (!(k1069 === "eventId" || k1069 === "runId" || k1069 === "type" || k1069 === "payload" || k1069 === "timestamp" || k1069 === "sequence" || k1069 === "nodeId" || k1069 === "causationId" || k1069 === "schemaVersion" || k1069 === "engineVersion")) return false;
+  return true;
+}
+function __c1373(d) {
+  if (!__E1070.has(d)) return false;
+  return true;
+}
+function __c1374(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1071 = d.runId;
+  if (x1071 !== undefined) {
+    if (!(typeof x1071 === "string")) return false;
+    if (x1071.length > 512 && __len(x1071) > 512) return false;
+    if (x1071.length === 0) return false;
+  }
+  const x1072 = d.events;
+  if (x1072 === undefined) return false;
+  if (!(Array.isArray(x1072))) return false;
+  for (let i1073 = 0; i1073 < x1072.length; i1073++) {
+    const x1074 = x1072[i1073];
+    if (!__c1360(x1074)) return false;
+  }
+  return true;
+}
+function __c1379(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  L1075: {
+    B1076: {
+      if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+        const x1077 = d.errorCode;
+        if (x1077 === undefined) break B1076;
+        if (!(typeof x1077 === "string")) break B1076;
+        if (x1077.length === 0) break B1076;
+      }
+      break L1075;
+    }
+    B1078: {
+      if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+        const x1079 = d.error;
+        if (x1079 === undefined) break B1078;
+        if (!__c1383(x1079)) break B1078;
+      }
+      break L1075;
+    }
+    return false;
+  }
+  const x1080 = d.status;
+  if (x1080 !== undefined) {
+    if (x1080 !== "failed") return false;
+  }
+  const x1081 = d.errorCode;
+  if (x1081 !== undefined) {
+    if (!(typeof x1081 === "string")) return false;
+    if (x1081.length === 0) return false;
+  }
+  const x1082 = d.error;
+  if (x1082 !== undefined) {
+    if (!__c1383(x1082)) return false;
+  }
+  return true;
+}
+function __c1383(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1083 = d.code;
+  if (x1083 === undefined) return false;
+  if (!(typeof x1083 === "string")) return false;
+  if (x1083.length === 0) return false;
+  const x1084 = d.message;
+  if (x1084 === undefined) return false;
+  if (!(typeof x1084 === "string")) return false;
+  if (x1084.length === 0) return false;
+  const x1085 = d.details;
+  if (x1085 !== undefined) {
+    if (!(typeof x1085 === "object" && x1085 !== null && !Array.isArray(x1085))) return false;
+  }
+  const x1086 = d.retryable;
+  if (x1086 !== undefined) {
+    if (!(typeof x1086 === "boolean")) return false;
+  }
+  return true;
+}
+function __c1395(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1087 = d.fromSeq;
+  if (x1087 === undefined) return false;
+  if (!(Number.isInteger(x1087))) return false;
+  if (x1087 < 0) return false;
+  const x1088 = d.mode;
+  if (x1088 !== undefined) {
+    if (!(x1088 === "replay" || x1088 === "branch")) return false;
+  }
+  for (const k1089 in d) if (!(k1089 === "fromSeq" || k1089 === "mode")) return false;
+  return true;
+}
+function __c1399(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1090 = d.runId;
+  if (x1090 === undefined) return false;
+  if (!(typeof x1090 === "string")) return false;
+  if (x1090.length === 0) return false;
+  const x1091 = d.forkedFrom;
+  if (x1091 === undefined) return false;
+  if (!__c302(x1091)) return false;
+  const x1092 = d.status;
+  if (x1092 === undefined) return false;
+  if (!(x1092 === "created" || x1092 === "running" || x1092 === "completed")) return false;
+  return true;
+}
+function __c1404(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1093 = d.interruptId;
+  if (x1093 === undefined) return false;
+  if (!(typeof x1093 === "string")) return false;
+  if (x1093.length === 0) return false;
+  const x1094 = d.kind;
+  if (x1094 === undefined) return false;
+  if (!(typeof x1094 === "string")) return false;
+  if (x1094.length === 0) return false;
+  return true;
+}
+function __c1408(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1095 = d.decision;
+  if (x1095 === undefined) return false;
+  if (!__c195(x1095)) return false;
+  return true;
+}
+function __c1411(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1096 = d.runId;
+  if (x1096 === undefined) return false;
+  if (!(typeof x1096 === "string")) return false;
+  if (x1096.length === 0) return false;
+  const x1097 = d.workflowId;
+  if (x1097 !== undefined) {
+    if (!(typeof x1097 === "string")) return false;
+    if (x1097.length === 0) return false;
+  }
+  const x1098 = d.status;
+  if (x1098 === undefined) return false;
+  if (!__c1415(x1098)) return false;
+  const x1099 = d.variables;
+  if (x1099 === undefined) return false;
+  if (!(typeof x1099 === "object" && x1099 !== null && !Array.isArray(x1099))) return false;
+  const x1100 = d.error;
+  if (x1100 !== undefined) {
+    if (!__c1356(x1100)) return false;
+  }
+  const x1101 = d.interrupt;
+  if (x1101 !== undefined) {
+    if (!__c1404(x1101)) return false;
+  }
+  return true;
+}
+function __c1421(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1102 = d.workflowId;
+  if (x1102 === undefined) return false;
+  if (!(typeof x1102 === "string")) return false;
+  if (!__RE5.test(x1102)) return false;
+  const x1103 = d.inputs;
+  if (x1103 !== undefined) {
+    if (!(typeof x1103 === "object" && x1103 !== null && !Array.isArray(x1103))) return false;
+  }
+  for (const k1104 in d) if (!(k1104 === "workflowId" || k1104 === "inputs")) return false;
+  return true;
+}
+function __c1426(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1105 = d.runId;
   if (x1105 === undefined) return false;
-  if (x1105 !== "quota_exceeded") return false;
+  if (!(typeof x1105 === "string")) return false;
+  if (x1105.length === 0) return false;
+  const x1106 = d.workflowId;
+  if (x1106 !== undefined) {
+    if (!(typeof x1106 === "string")) return false;
+    if (x1106.length === 0) return false;
+  }
+  const x1107 = d.status;
+  if (x1107 === undefined) return false;
+  if (!__c1415(x1107)) return false;
   return true;
 }
-function __c331(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1106 = d.kind;
-    if (x1106 === undefined) return false;
-    if (x1106 !== "distilled") return false;
+function __c1431(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1108 = d.workflowId;
+  if (x1108 === undefined) return false;
+  if (!(typeof x1108 === "string")) return false;
+  if (x1108.length === 0) return false;
+  const x1109 = d.parentRunId;
+  if (x1109 !== undefined) {
+    if (!(typeof x1109 === "string")) return false;
+    if (x1109.length === 0) return false;
+  }
+  const x1110 = d.memoryRef;
+  if (x1110 !== undefined) {
+    if (!(typeof x1110 === "string")) return false;
+    if (x1110.length === 0) return false;
+  }
+  const x1111 = d.memoryScopeIsolation;
+  if (x1111 !== undefined) {
+    if (!(x1111 === "inherit" || x1111 === "isolated")) return false;
+  }
+  const x1112 = d.forkedFrom;
+  if (x1112 !== undefined) {
+    if (!__c302(x1112)) return false;
   }
   return true;
 }
-function __c337(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1107 = d.kind;
-    if (x1107 === undefined) return false;
-    if (x1107 !== "budget-exceeded") return false;
+function __c1415(d) {
+  if (!(d === "created" || d === "running" || d === "completed" || d === "failed" || d === "waiting-clarification" || d === "waiting-approval")) return false;
+  return true;
+}
+function __c677(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1113 = d.name;
+  if (x1113 === undefined) return false;
+  if (!(typeof x1113 === "string")) return false;
+  if (x1113.length > 200 && __len(x1113) > 200) return false;
+  if (x1113.length === 0) return false;
+  const x1114 = d.version;
+  if (x1114 !== undefined) {
+    if (!(typeof x1114 === "string")) return false;
+    if (x1114.length > 50 && __len(x1114) > 50) return false;
+    if (x1114.length === 0) return false;
+  }
+  const x1115 = d.workflowId;
+  if (x1115 === undefined) return false;
+  if (!(typeof x1115 === "string")) return false;
+  if (x1115.length > 200 && __len(x1115) > 200) return false;
+  if (x1115.length === 0) return false;
+  const x1116 = d.schedule;
+  if (x1116 === undefined) return false;
+  if (!(typeof x1116 === "object" && x1116 !== null && !Array.isArray(x1116))) return false;
+  if (Object.keys(x1116).length < 1) return false;
+  return true;
+}
+function __c359(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  let ok1117 = false;
+  L1118: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x1119 = d.kind;
+      if (x1119 === undefined) break L1118;
+      if (x1119 !== "distilled") break L1118;
+    }
+    ok1117 = true;
+  }
+  if (ok1117) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x1120 = d.archiveId;
+      if (x1120 === undefined) return false;
+      const x1121 = d.event;
+      if (x1121 === undefined) return false;
+    }
+  }
+  let ok1122 = false;
+  L1123: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x1124 = d.kind;
+      if (x1124 === undefined) break L1123;
+      if (x1124 !== "budget-exceeded") break L1123;
+    }
+    ok1122 = true;
+  }
+  if (ok1122) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x1125 = d.tokensRequired;
+      if (x1125 === undefined) return false;
+    }
+  }
+  let ok1126 = false;
+  L1127: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x1128 = d.kind;
+      if (x1128 === undefined) break L1127;
+      if (x1128 !== "failed") break L1127;
+    }
+    ok1126 = true;
+  }
+  if (ok1126) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x1129 = d.errorCode;
+      if (x1129 === undefined) return false;
+    }
+  }
+  const x1130 = d.kind;
+  if (x1130 === undefined) return false;
+  if (!(x1130 === "distilled" || x1130 === "nothing-to-distil" || x1130 === "budget-exceeded" || x1130 === "failed")) return false;
+  const x1131 = d.scheduleId;
+  if (x1131 === undefined) return false;
+  if (!(typeof x1131 === "string")) return false;
+  if (x1131.length > 512 && __len(x1131) > 512) return false;
+  if (x1131.length === 0) return false;
+  const x1132 = d.instant;
+  if (x1132 === undefined) return false;
+  if (!(typeof x1132 === "string")) return false;
+  if (!__fmtDateTime(x1132)) return false;
+  const x1133 = d.missed;
+  if (x1133 === undefined) return false;
+  if (!(Number.isInteger(x1133))) return false;
+  if (x1133 < 0) return false;
+  const x1134 = d.archiveId;
+  if (x1134 !== undefined) {
+    if (!(typeof x1134 === "string")) return false;
+    if (x1134.length > 512 && __len(x1134) > 512) return false;
+    if (x1134.length === 0) return false;
+  }
+  const x1135 = d.event;
+  if (x1135 !== undefined) {
+    if (!__c366(x1135)) return false;
+  }
+  const x1136 = d.tokensRequired;
+  if (x1136 !== undefined) {
+    if (!(Number.isInteger(x1136))) return false;
+    if (x1136 < 1) return false;
+  }
+  const x1137 = d.errorCode;
+  if (x1137 !== undefined) {
+    if (!(typeof x1137 === "string")) return false;
+    if (x1137.length > 128 && __len(x1137) > 128) return false;
+    if (x1137.length === 0) return false;
   }
   return true;
 }
-function __c342(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1108 = d.kind;
-    if (x1108 === undefined) return false;
-    if (x1108 !== "failed") return false;
+function __c151(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1138 = d.supported;
+  if (x1138 === undefined) return false;
+  if (!(typeof x1138 === "boolean")) return false;
+  const x1139 = d.modes;
+  if (x1139 !== undefined) {
+    if (!(Array.isArray(x1139))) return false;
+    if (x1139.length > 1 && __dup(x1139, null) !== null) return false;
+    for (let i1140 = 0; i1140 < x1139.length; i1140++) {
+      const x1141 = x1139[i1140];
+      if (!(x1141 === "semantic" || x1141 === "filter")) return false;
+    }
+  }
+  for (const k1142 in d) if (!(k1142 === "supported" || k1142 === "modes")) return false;
+  return true;
+}
+function __c1438(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1143 = d.memoryRef;
+  if (x1143 === undefined) return false;
+  if (!(typeof x1143 === "string")) return false;
+  if (x1143.length > 1024 && __len(x1143) > 1024) return false;
+  if (x1143.length === 0) return false;
+  const x1144 = d.sourceIds;
+  if (x1144 !== undefined) {
+    if (!(Array.isArray(x1144))) return false;
+    if (x1144.length > 1000) return false;
+    if (x1144.length < 1) return false;
+    for (let i1145 = 0; i1145 < x1144.length; i1145++) {
+      const x1146 = x1144[i1145];
+      if (!(typeof x1146 === "string")) return false;
+      if (x1146.length > 512 && __len(x1146) > 512) return false;
+      if (x1146.length === 0) return false;
+    }
+  }
+  for (const k1147 in d) if (!(k1147 === "memoryRef" || k1147 === "sourceIds")) return false;
+  return true;
+}
+function __c1443(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1148 = d.type;
+  if (x1148 === undefined) return false;
+  if (x1148 !== "memory.compacted") return false;
+  const x1149 = d.runId;
+  if (x1149 !== undefined) {
+    if (!(typeof x1149 === "string")) return false;
+    if (x1149.length === 0) return false;
+  }
+  const x1150 = d.payload;
+  if (x1150 === undefined) return false;
+  if (!__c366(x1150)) return false;
+  const x1151 = d.outputContent;
+  if (x1151 === undefined) return false;
+  if (!(typeof x1151 === "string")) return false;
+  return true;
+}
+function __c1449(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1152 = d.id;
+  if (x1152 === undefined) return false;
+  if (!(typeof x1152 === "string")) return false;
+  if (!__RE5.test(x1152)) return false;
+  const x1153 = d.content;
+  if (x1153 === undefined) return false;
+  if (!(typeof x1153 === "string")) return false;
+  if (x1153.length > 1048576 && __len(x1153) > 1048576) return false;
+  const x1154 = d.tags;
+  if (x1154 !== undefined) {
+    if (!(Array.isArray(x1154))) return false;
+    if (x1154.length > 64) return false;
+    for (let i1155 = 0; i1155 < x1154.length; i1155++) {
+      const x1156 = x1154[i1155];
+      if (!(typeof x1156 === "string")) return false;
+      if (x1156.length > 256 && __len(x1156) > 256) return false;
+      if (x1156.length === 0) return false;
+    }
+  }
+  for (const k1157 in d) if (!(k1157 === "id" || k1157 === "content" || k1157 === "tags")) return false;
+  return true;
+}
+function __c1455(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1158 = d.memoryRef;
+  if (x1158 === undefined) return false;
+  if (!(typeof x1158 === "string")) return false;
+  if (x1158.length > 1024 && __len(x1158) > 1024) return false;
+  if (x1158.length === 0) return false;
+  const x1159 = d.entries;
+  if (x1159 === undefined) return false;
+  if (!(Array.isArray(x1159))) return false;
+  if (x1159.length > 1000) return false;
+  if (x1159.length < 1) return false;
+  for (let i1160 = 0; i1160 < x1159.length; i1160++) {
+    const x1161 = x1159[i1160];
+    if (!__c1449(x1161)) return false;
+  }
+  for (const k1162 in d) if (!(k1162 === "memoryRef" || k1162 === "entries")) return false;
+  return true;
+}
+function __c1460(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1163 = d.memoryRef;
+  if (x1163 === undefined) return false;
+  if (!(typeof x1163 === "string")) return false;
+  if (x1163.length === 0) return false;
+  const x1164 = d.entries;
+  if (x1164 === undefined) return false;
+  if (!(Array.isArray(x1164))) return false;
+  for (let i1165 = 0; i1165 < x1164.length; i1165++) {
+    const x1166 = x1164[i1165];
+    if (!__c336(x1166)) return false;
   }
   return true;
 }
-function __c450(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1109 = d.kind;
-    if (x1109 === undefined) return false;
-    if (x1109 !== "context-element") return false;
+function __c246(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1167 = d.tokenBudget;
+  if (x1167 === undefined) return false;
+  if (!(Number.isInteger(x1167))) return false;
+  if (x1167 < 1) return false;
+  const x1168 = d.tokensRequired;
+  if (x1168 === undefined) return false;
+  if (!(Number.isInteger(x1168))) return false;
+  if (x1168 < 0) return false;
+  const x1169 = d.memoryRef;
+  if (x1169 !== undefined) {
+    if (!(typeof x1169 === "string")) return false;
+    if (x1169.length === 0) return false;
   }
   return true;
 }
-function __c468(d) {
+function __c272(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1170 = d.failures;
+  if (x1170 === undefined) return false;
+  if (!(Array.isArray(x1170))) return false;
+  if (x1170.length < 1) return false;
+  for (let i1171 = 0; i1171 < x1170.length; i1171++) {
+    const x1172 = x1170[i1171];
+    if (!__c275(x1172)) return false;
+  }
+  return true;
+}
+function __c275(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1173 = d.instancePath;
+  if (x1173 === undefined) return false;
+  if (!(typeof x1173 === "string")) return false;
+  const x1174 = d.message;
+  if (x1174 === undefined) return false;
+  if (!(typeof x1174 === "string")) return false;
+  if (x1174.length > 500 && __len(x1174) > 500) return false;
+  for (const k1175 in d) if (!(k1175 === "instancePath" || k1175 === "message")) return false;
+  return true;
+}
+function __c1465(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1176 = d.decisionKind;
+  if (x1176 === undefined) return false;
+  if (!(x1176 === "next-worker" || x1176 === "terminate" || x1176 === "clarify" || x1176 === "handoff")) return false;
+  const x1177 = d.worker;
+  if (x1177 !== undefined) {
+    if (!(typeof x1177 === "string")) return false;
+    if (x1177.length === 0) return false;
+  }
+  const x1178 = d.childRunId;
+  if (x1178 !== undefined) {
+    if (!(typeof x1178 === "string")) return false;
+    if (x1178.length === 0) return false;
+  }
+  return true;
+}
+function __c653(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1179 = d.name;
+  if (x1179 === undefined) return false;
+  if (!(typeof x1179 === "string")) return false;
+  if (x1179.length > 200 && __len(x1179) > 200) return false;
+  if (x1179.length === 0) return false;
+  const x1180 = d.version;
+  if (x1180 !== undefined) {
+    if (!(typeof x1180 === "string")) return false;
+    if (x1180.length > 50 && __len(x1180) > 50) return false;
+    if (x1180.length === 0) return false;
+  }
+  const x1181 = d.workflows;
+  if (x1181 === undefined) return false;
+  if (!(Array.isArray(x1181))) return false;
+  if (x1181.length < 1) return false;
+  for (let i1182 = 0; i1182 < x1181.length; i1182++) {
+    const x1183 = x1181[i1182];
+    if (!(typeof x1183 === "object" && x1183 !== null && !Array.isArray(x1183))) return false;
+  }
+  return true;
+}
+function __c1470(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1184 = d.path;
+  if (x1184 === undefined) return false;
+  if (!(typeof x1184 === "string")) return false;
+  if (x1184.length === 0) return false;
+  const x1185 = d.sha256;
+  if (x1185 !== undefined) {
+    if (!(typeof x1185 === "string")) return false;
+    if (!__RE26.test(x1185)) return false;
+  }
+  const x1186 = d.byteSize;
+  if (x1186 !== undefined) {
+    if (!(Number.isInteger(x1186))) return false;
+    if (x1186 < 0) return false;
+  }
+  return true;
+}
+function __c23(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1187 = d.memoryDegraded;
+    if (x1187 === undefined) return false;
+    if (x1187 !== true) return false;
+  }
+  return true;
+}
+function __c28(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1188 = d.degradedMemoryDimensions;
+    if (x1188 === undefined) return false;
+    if (!(Array.isArray(x1188))) return false;
+    if (x1188.length < 1) return false;
+  }
+  return true;
+}
+function __c91(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1189 = d.memoryConsolidation;
+    if (x1189 === undefined) return false;
+    if (!(typeof x1189 === "object" && x1189 !== null && !Array.isArray(x1189))) return false;
+    const x1190 = x1189.supported;
+    if (x1190 === undefined) return false;
+    if (x1190 !== true) return false;
+  }
+  return true;
+}
+function __c82(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1191 = d.activation;
+    if (x1191 === undefined) return false;
+    if (x1191 !== "direct-rbac") return false;
+  }
+  return true;
+}
+function __c96(d) {
+  if (d !== "long-term") return false;
+  return true;
+}
+function __c131(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1192 = d.supported;
+    if (x1192 === undefined) return false;
+    if (x1192 !== true) return false;
+  }
+  return true;
+}
+function __c144(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1193 = d.supported;
+    if (x1193 === undefined) return false;
+    if (x1193 !== true) return false;
+  }
+  return true;
+}
+function __c203(d) {
+  L1194: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x1195 = d.nextWorkerIds;
+      if (x1195 === undefined) break L1194;
+      if (!(Array.isArray(x1195))) break L1194;
+    }
+    return false;
+  }
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1196 = d.kind;
+    if (x1196 === undefined) return false;
+    if (x1196 !== "next-worker") return false;
+  }
+  return true;
+}
+function __c205(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1197 = d.nextWorkerIds;
+    if (x1197 === undefined) return false;
+    if (!(Array.isArray(x1197))) return false;
+  }
+  return true;
+}
+function __c228(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1198 = d.error;
+  if (x1198 === undefined) return false;
+  if (x1198 !== "replay_memory_snapshot_unavailable") return false;
+  return true;
+}
+function __c241(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1199 = d.error;
+  if (x1199 === undefined) return false;
+  if (x1199 !== "token_budget_exceeded") return false;
+  return true;
+}
+function __c253(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1200 = d.error;
+  if (x1200 === undefined) return false;
+  if (x1200 !== "compaction_redaction_failed") return false;
+  return true;
+}
+function __c260(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1201 = d.error;
+  if (x1201 === undefined) return false;
+  if (x1201 !== "capability_not_provided") return false;
+  return true;
+}
+function __c267(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1202 = d.error;
+  if (x1202 === undefined) return false;
+  if (x1202 !== "validation_failed") return false;
+  return true;
+}
+function __c282(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1203 = d.error;
+  if (x1203 === undefined) return false;
+  if (x1203 !== "payload_too_large") return false;
+  return true;
+}
+function __c292(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1204 = d.error;
+  if (x1204 === undefined) return false;
+  if (x1204 !== "quota_exceeded") return false;
+  return true;
+}
+function __c380(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1205 = d.kind;
+    if (x1205 === undefined) return false;
+    if (x1205 !== "distilled") return false;
+  }
+  return true;
+}
+function __c386(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1206 = d.kind;
+    if (x1206 === undefined) return false;
+    if (x1206 !== "budget-exceeded") return false;
+  }
+  return true;
+}
+function __c391(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1207 = d.kind;
+    if (x1207 === undefined) return false;
+    if (x1207 !== "failed") return false;
+  }
+  return true;
+}
+function __c499(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1208 = d.kind;
+    if (x1208 === undefined) return false;
+    if (x1208 !== "context-element") return false;
+  }
+  return true;
+}
+function __c517(d) {
   if (!(d === null)) return false;
   return true;
 }
-function __c555(d) {
-  if (!(Array.isArray(d))) return false;
-  if (d.length > 24) return false;
-  if (d.length > 1 && __dup(d, null) !== null) return false;
-  for (let i1110 = 0; i1110 < d.length; i1110++) {
-    const x1111 = d[i1110];
-    if (!__c552(x1111)) return false;
+function __c592(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1209 = d.decision;
+    if (x1209 === undefined) return false;
+    if (x1209 !== "overridden") return false;
   }
-  return true;
-}
-function __c642(d) {
   return true;
 }
 function __c644(d) {
-  return true;
-}
-function __c654(d) {
-  if (d !== "generate") return false;
-  return true;
-}
-function __c691(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1112 = d.checks;
-    if (x1112 === undefined) return false;
-    if (!(Array.isArray(x1112))) return false;
-    let found1113 = false;
-    for (let i1114 = 0; i1114 < x1112.length && !found1113; i1114++) {
-      const x1115 = x1112[i1114];
-      L1116: {
-        if (!(typeof x1115 === "object" && x1115 !== null && !Array.isArray(x1115))) break L1116;
-        const x1117 = x1115.result;
-        if (x1117 === undefined) break L1116;
-        if (x1117 !== "fail") break L1116;
-        found1113 = true;
-      }
-    }
-    if (!found1113) return false;
+    const x1210 = d.kind;
+    if (x1210 === undefined) return false;
+    if (x1210 !== "agent-pack") return false;
   }
   return true;
 }
-function __c693(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1118 = d.result;
-  if (x1118 === undefined) return false;
-  if (x1118 !== "fail") return false;
-  return true;
-}
-function __c737(d) {
+function __c649(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1119 = d["source/kind"];
-    if (x1119 === undefined) return false;
-    if (!(x1119 === "artifact" || x1119 === "dataset")) return false;
+    const x1211 = d.kind;
+    if (x1211 === undefined) return false;
+    if (x1211 !== "workflow-chain-pack") return false;
   }
   return true;
 }
-function __c755(d) {
+function __c661(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1120 = d.content;
-    if (x1120 === undefined) return false;
+    const x1212 = d.kind;
+    if (x1212 === undefined) return false;
+    if (x1212 !== "prompt-template") return false;
   }
   return true;
 }
-function __c757(d) {
+function __c673(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1121 = d["content/ref"];
-    if (x1121 === undefined) return false;
+    const x1213 = d.kind;
+    if (x1213 === undefined) return false;
+    if (x1213 !== "automation") return false;
   }
+  return true;
+}
+function __c704(d) {
+  if (!(Array.isArray(d))) return false;
+  if (d.length > 24) return false;
+  if (d.length > 1 && __dup(d, null) !== null) return false;
+  for (let i1214 = 0; i1214 < d.length; i1214++) {
+    const x1215 = d[i1214];
+    if (!__c701(x1215)) return false;
+  }
+  return true;
+}
+function __c791(d) {
+  return true;
+}
+function __c793(d) {
   return true;
 }
 function __c803(d) {
+  if (d !== "generate") return false;
+  return true;
+}
+function __c840(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1216 = d.checks;
+    if (x1216 === undefined) return false;
+    if (!(Array.isArray(x1216))) return false;
+    let found1217 = false;
+    for (let i1218 = 0; i1218 < x1216.length && !found1217; i1218++) {
+      const x1219 = x1216[i1218];
+      L1220: {
+        if (!(typeof x1219 === "object" && x1219 !== null && !Array.isArray(x1219))) break L1220;
+        const x1221 = x1219.result;
+        if (x1221 === undefined) break L1220;
+        if (x1221 !== "fail") break L1220;
+        found1217 = true;
+      }
+    }
+    if (!found1217) return false;
+  }
+  return true;
+}
+function __c842(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1222 = d.result;
+  if (x1222 === undefined) return false;
+  if (x1222 !== "fail") return false;
+  return true;
+}
+function __c886(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1223 = d["source/kind"];
+    if (x1223 === undefined) return false;
+    if (!(x1223 === "artifact" || x1223 === "dataset")) return false;
+  }
+  return true;
+}
+function __c904(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1224 = d.content;
+    if (x1224 === undefined) return false;
+  }
+  return true;
+}
+function __c906(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1225 = d["content/ref"];
+    if (x1225 === undefined) return false;
+  }
+  return true;
+}
+function __c952(d) {
   if (!(typeof d === "string")) return false;
   if (d.length > 256 && __len(d) > 256) return false;
   return true;
 }
-function __c804(d) {
+function __c953(d) {
   if (!(Number.isFinite(d))) return false;
   return true;
 }
-function __c805(d) {
+function __c954(d) {
   if (!(typeof d === "boolean")) return false;
   return true;
 }
-function __c806(d) {
+function __c955(d) {
   if (!(d === null)) return false;
   return true;
 }
-function __c830(d) {
+function __c979(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1122 = d.outcome;
-    if (x1122 === undefined) return false;
-    if (x1122 !== "completed") return false;
+    const x1226 = d.outcome;
+    if (x1226 === undefined) return false;
+    if (x1226 !== "completed") return false;
   }
   return true;
 }
-function __c839(d) {
+function __c988(d) {
   return true;
 }
-function __c843(d) {
+function __c992(d) {
   return true;
 }
-function __c845(d) {
+function __c994(d) {
   return true;
 }
-function __c860(d) {
+function __c1009(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1123 = d.verdict;
-    if (x1123 === undefined) return false;
-    if (x1123 !== "amended") return false;
+    const x1227 = d.verdict;
+    if (x1227 === undefined) return false;
+    if (x1227 !== "amended") return false;
   }
   return true;
 }
-function __c913(d) {
+function __c1062(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1124 = d.transport_kind;
-    if (x1124 === undefined) return false;
-    if (x1124 !== "http_remote") return false;
+    const x1228 = d.transport_kind;
+    if (x1228 === undefined) return false;
+    if (x1228 !== "http_remote") return false;
   }
   return true;
 }
-function __c920(d) {
+function __c1069(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1125 = d.remote_provider;
-    if (x1125 === undefined) return false;
-    if (x1125 !== true) return false;
-    const x1126 = d.accepts_max_tier;
-    if (x1126 === undefined) return false;
-    if (!(x1126 === "community" || x1126 === "personal")) return false;
-  }
-  return true;
-}
-function __c926(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1127 = d.accepts_max_tier;
-    if (x1127 === undefined) return false;
-    if (x1127 !== "public") return false;
-  }
-  return true;
-}
-function __c932(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1128 = d.accepts_max_tier;
-    if (x1128 === undefined) return false;
-    if (x1128 !== "community") return false;
-  }
-  return true;
-}
-function __c938(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1129 = d.accepts_max_tier;
-    if (x1129 === undefined) return false;
-    if (x1129 !== "personal") return false;
-    const x1130 = d.operator_acknowledgement;
-    if (x1130 === undefined) return false;
-    if (!(typeof x1130 === "object" && x1130 !== null && !Array.isArray(x1130))) return false;
-  }
-  return true;
-}
-function __c959(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1131 = d.kind;
-    if (x1131 === undefined) return false;
-    if (x1131 !== "single-choice") return false;
-  }
-  return true;
-}
-function __c965(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1132 = d.kind;
-    if (x1132 === undefined) return false;
-    if (x1132 !== "multi-choice") return false;
-  }
-  return true;
-}
-function __c971(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1133 = d.kind;
-    if (x1133 === undefined) return false;
-    if (x1133 !== "confirm") return false;
-  }
-  return true;
-}
-function __c977(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1134 = d.kind;
-    if (x1134 === undefined) return false;
-    if (x1134 !== "free-text-with-allowlist") return false;
-  }
-  return true;
-}
-function __c983(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1135 = d.kind;
-    if (x1135 === undefined) return false;
-    if (x1135 !== "open-interaction") return false;
-  }
-  return true;
-}
-function __c987(d) {
-  return true;
-}
-function __c998(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1136 = d["subject/ref"];
-    if (x1136 === undefined) return false;
-  }
-  return true;
-}
-function __c1000(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1137 = d["body/ref"];
-    if (x1137 === undefined) return false;
-  }
-  return true;
-}
-function __c1056(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1138 = d["widget/kind"];
-    if (x1138 === undefined) return false;
-    if (x1138 !== "single-choice") return false;
-  }
-  return true;
-}
-function __c1068(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1139 = d["widget/kind"];
-    if (x1139 === undefined) return false;
-    if (x1139 !== "multi-choice") return false;
+    const x1229 = d.remote_provider;
+    if (x1229 === undefined) return false;
+    if (x1229 !== true) return false;
+    const x1230 = d.accepts_max_tier;
+    if (x1230 === undefined) return false;
+    if (!(x1230 === "community" || x1230 === "personal")) return false;
   }
   return true;
 }
 function __c1075(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1140 = d["widget/kind"];
-    if (x1140 === undefined) return false;
-    if (x1140 !== "confirm") return false;
+    const x1231 = d.accepts_max_tier;
+    if (x1231 === undefined) return false;
+    if (x1231 !== "public") return false;
   }
   return true;
 }
-function __c1082(d) {
+function __c1081(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1141 = d["widget/kind"];
-    if (x1141 === undefined) return false;
-    if (x1141 !== "free-text-with-allowlist") return false;
+    const x1232 = d.accepts_max_tier;
+    if (x1232 === undefined) return false;
+    if (x1232 !== "community") return false;
   }
   return true;
 }
-function __c1101(d) {
+function __c1087(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1142 = d.state;
-    if (x1142 === undefined) return false;
-    if (x1142 !== "answered") return false;
+    const x1233 = d.accepts_max_tier;
+    if (x1233 === undefined) return false;
+    if (x1233 !== "personal") return false;
+    const x1234 = d.operator_acknowledgement;
+    if (x1234 === undefined) return false;
+    if (!(typeof x1234 === "object" && x1234 !== null && !Array.isArray(x1234))) return false;
   }
   return true;
 }
-function __c1107(d) {
-  return true;
-}
-function __c1109(d) {
-  return true;
-}
-function __c1111(d) {
+function __c1108(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1143 = d.state;
-    if (x1143 === undefined) return false;
-    if (x1143 !== "superseded") return false;
+    const x1235 = d.kind;
+    if (x1235 === undefined) return false;
+    if (x1235 !== "single-choice") return false;
   }
   return true;
 }
-function __c1116(d) {
+function __c1114(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1144 = d.state;
-    if (x1144 === undefined) return false;
-    if (!(x1144 === "pending" || x1144 === "answered")) return false;
+    const x1236 = d.kind;
+    if (x1236 === undefined) return false;
+    if (x1236 !== "multi-choice") return false;
   }
   return true;
 }
 function __c1120(d) {
-  return true;
-}
-function __c1189(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1145 = d.kind;
-    if (x1145 === undefined) return false;
-    if (x1145 !== "agent-pack") return false;
+    const x1237 = d.kind;
+    if (x1237 === undefined) return false;
+    if (x1237 !== "confirm") return false;
   }
   return true;
 }
-function __c1194(d) {
+function __c1126(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1146 = d.kind;
-    if (x1146 === undefined) return false;
-    if (x1146 !== "workflow-chain-pack") return false;
+    const x1238 = d.kind;
+    if (x1238 === undefined) return false;
+    if (x1238 !== "free-text-with-allowlist") return false;
   }
   return true;
 }
-function __c1206(d) {
+function __c1132(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1147 = d.kind;
-    if (x1147 === undefined) return false;
-    if (x1147 !== "prompt-template") return false;
+    const x1239 = d.kind;
+    if (x1239 === undefined) return false;
+    if (x1239 !== "open-interaction") return false;
   }
   return true;
 }
-function __c1211(d) {
+function __c1136(d) {
+  return true;
+}
+function __c1147(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1148 = d.kind;
-    if (x1148 === undefined) return false;
-    if (x1148 !== "scheduled-automation") return false;
+    const x1240 = d["subject/ref"];
+    if (x1240 === undefined) return false;
   }
   return true;
 }
-function __c1271(d) {
+function __c1149(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1149 = d.errorCode;
-    if (x1149 === undefined) return false;
-    if (!(typeof x1149 === "string")) return false;
-    if (x1149.length === 0) return false;
+    const x1241 = d["body/ref"];
+    if (x1241 === undefined) return false;
   }
   return true;
 }
-function __c1273(d) {
+function __c1205(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1150 = d.error;
-    if (x1150 === undefined) return false;
-    if (!__c1263(x1150)) return false;
+    const x1242 = d["widget/kind"];
+    if (x1242 === undefined) return false;
+    if (x1242 !== "single-choice") return false;
+  }
+  return true;
+}
+function __c1217(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1243 = d["widget/kind"];
+    if (x1243 === undefined) return false;
+    if (x1243 !== "multi-choice") return false;
+  }
+  return true;
+}
+function __c1224(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1244 = d["widget/kind"];
+    if (x1244 === undefined) return false;
+    if (x1244 !== "confirm") return false;
+  }
+  return true;
+}
+function __c1231(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1245 = d["widget/kind"];
+    if (x1245 === undefined) return false;
+    if (x1245 !== "free-text-with-allowlist") return false;
+  }
+  return true;
+}
+function __c1250(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1246 = d.state;
+    if (x1246 === undefined) return false;
+    if (x1246 !== "answered") return false;
+  }
+  return true;
+}
+function __c1256(d) {
+  return true;
+}
+function __c1258(d) {
+  return true;
+}
+function __c1260(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1247 = d.state;
+    if (x1247 === undefined) return false;
+    if (x1247 !== "superseded") return false;
+  }
+  return true;
+}
+function __c1265(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1248 = d.state;
+    if (x1248 === undefined) return false;
+    if (!(x1248 === "pending" || x1248 === "answered")) return false;
+  }
+  return true;
+}
+function __c1269(d) {
+  return true;
+}
+function __c1320(d) {
+  if (!(d === "artifact" || d === "rationale" || d === "title" || d === "template")) return false;
+  return true;
+}
+function __c1333(d) {
+  if (!(d === "artifact" || d === "rationale" || d === "title" || d === "template")) return false;
+  return true;
+}
+function __c1391(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1249 = d.errorCode;
+    if (x1249 === undefined) return false;
+    if (!(typeof x1249 === "string")) return false;
+    if (x1249.length === 0) return false;
+  }
+  return true;
+}
+function __c1393(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1250 = d.error;
+    if (x1250 === undefined) return false;
+    if (!__c1383(x1250)) return false;
   }
   return true;
 }
 
 // ── diagnostic path: the schema nodes, walked when a caller reads `errors` ──
-const __FILES = ["run-event-payloads.schema.json","capabilities.schema.json","proposal.schema.json","error.schema.json","orchestrator-decision.schema.json","run-event.schema.json","host-sample-commitment-fire-request.schema.json","host-sample-commitment-fire-response.schema.json","host-sample-consolidate-request.schema.json","host-sample-consolidate-response.schema.json","host-sample-cross-run-ttl-request.schema.json","host-sample-cross-run-ttl-response.schema.json","memory-entry.schema.json","host-sample-distill-schedule-request.schema.json","host-sample-distill-schedule-response.schema.json","host-sample-distill-schedule-tick-response.schema.json","host-sample-distill-schedule-tick-request.schema.json","host-sample-escalation-run-request.schema.json","host-sample-escalation-run-response.schema.json","host-sample-memory-distill-response.schema.json","memory-index.schema.json","host-sample-inquirium-traces-response.schema.json","inquirium.assistant-turn-trace.v1.schema.json","inquirium.inquiry-turn.v1.schema.json","inquirium.generate.response.v1.schema.json","inquirium.generate.request.v1.schema.json","inquirium.context-assembly.request.v1.schema.json","inquirium.classification.v1.schema.json","host-sample-memory-compact-request.schema.json","host-sample-memory-compact-response.schema.json","host-sample-memory-distill-request.schema.json","host-sample-memory-entries-response.schema.json","host-sample-memory-redaction-request.schema.json","host-sample-memory-redaction-response.schema.json","host-sample-memory-seed-request.schema.json","host-sample-memory-seed-response.schema.json","host-sample-question-cancel-request.schema.json","host-sample-replay-fixture-request.schema.json","host-sample-replay-fixture-response.schema.json","inquirium.operator-question.widget.single-choice.v1.schema.json","inquirium.operator-question.answer.v1.schema.json","inquirium.assistant-config.v1.schema.json","inquirium.node-mode.v1.schema.json","inquirium.assistant-ui-preferences.v1.schema.json","inquirium.baseline-assistant-profile.v1.schema.json","inquirium.baseline-assistant-conformance-report.v1.schema.json","inquirium.operator-question.request.v1.schema.json","inquirium.operator-question.widget.confirm.v1.schema.json","inquirium.context-element.v1.schema.json","inquirium.operator-question.widget.free-text-with-allowlist.v1.schema.json","inquirium.inquiry-feedback.v1.schema.json","inquirium.inquiry-result.v1.schema.json","inquirium.model-acceptance.v1.schema.json","inquirium.runtime-candidate.v1.schema.json","inquirium.operator-question.widget.multi-choice.v1.schema.json","notification-create.v1.schema.json","inquirium.operator-question.state.v1.schema.json","memory-list-options.schema.json","run-snapshot.schema.json","run-events-response.schema.json","run-fork-request.schema.json","run-fork-response.schema.json","run-start-request.schema.json","run-start-response.schema.json","test-memory-compact-request.schema.json","test-memory-compact-response.schema.json","test-memory-seed-request.schema.json","test-memory-seed-response.schema.json"];
+const __FILES = ["agent-inventory-response.schema.json","run-event-payloads.schema.json","capabilities.schema.json","proposal.schema.json","proposal-apply-response.schema.json","error.schema.json","orchestrator-decision.schema.json","run-event.schema.json","host-sample-commitment-fire-request.schema.json","host-sample-commitment-fire-response.schema.json","host-sample-consolidate-request.schema.json","host-sample-consolidate-response.schema.json","host-sample-cross-run-ttl-request.schema.json","host-sample-cross-run-ttl-response.schema.json","memory-entry.schema.json","host-sample-distill-schedule-request.schema.json","host-sample-distill-schedule-response.schema.json","host-sample-distill-schedule-tick-response.schema.json","host-sample-distill-schedule-tick-request.schema.json","host-sample-escalation-run-request.schema.json","host-sample-escalation-run-response.schema.json","host-sample-memory-distill-response.schema.json","memory-index.schema.json","host-sample-inquirium-traces-response.schema.json","inquirium.assistant-turn-trace.v1.schema.json","inquirium.inquiry-turn.v1.schema.json","inquirium.generate.response.v1.schema.json","inquirium.generate.request.v1.schema.json","inquirium.context-assembly.request.v1.schema.json","inquirium.classification.v1.schema.json","host-sample-memory-compact-request.schema.json","host-sample-memory-compact-response.schema.json","host-sample-memory-distill-request.schema.json","host-sample-memory-entries-response.schema.json","host-sample-memory-redaction-request.schema.json","host-sample-memory-redaction-response.schema.json","host-sample-memory-seed-request.schema.json","host-sample-memory-seed-response.schema.json","host-sample-proposal-gate-decision-request.schema.json","host-sample-proposal-synthesize-request.schema.json","host-sample-proposal-synthesize-response.schema.json","host-sample-question-cancel-request.schema.json","host-sample-replay-fixture-request.schema.json","host-sample-replay-fixture-response.schema.json","inquirium.operator-question.widget.single-choice.v1.schema.json","inquirium.operator-question.answer.v1.schema.json","inquirium.assistant-config.v1.schema.json","inquirium.node-mode.v1.schema.json","inquirium.assistant-ui-preferences.v1.schema.json","inquirium.baseline-assistant-profile.v1.schema.json","inquirium.baseline-assistant-conformance-report.v1.schema.json","inquirium.operator-question.request.v1.schema.json","inquirium.operator-question.widget.confirm.v1.schema.json","inquirium.context-element.v1.schema.json","inquirium.operator-question.widget.free-text-with-allowlist.v1.schema.json","inquirium.inquiry-feedback.v1.schema.json","inquirium.inquiry-result.v1.schema.json","inquirium.model-acceptance.v1.schema.json","inquirium.runtime-candidate.v1.schema.json","inquirium.operator-question.widget.multi-choice.v1.schema.json","notification-create.v1.schema.json","inquirium.operator-question.state.v1.schema.json","memory-list-options.schema.json","proposal-installed-artifact-response.schema.json","proposal-list-response.schema.json","proposal-revise-request.schema.json","run-snapshot.schema.json","run-events-response.schema.json","run-fork-request.schema.json","run-fork-response.schema.json","run-start-request.schema.json","run-start-response.schema.json","test-memory-compact-request.schema.json","test-memory-compact-response.schema.json","test-memory-seed-request.schema.json","test-memory-seed-response.schema.json"];
 /** A node of the table: every node has the same fields in the same order (one object shape for the interpreter). */
 function __Node(o) {
   this.f = o.f;
@@ -5543,2146 +6016,2329 @@ function __errorsOf(fn, s, node, rf) {
   return fn;
 }
 const __S = [
-  { f: 0, p: "/$defs/agentMemoryConsolidated", c: __c0, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","inputCount","outputCount"] }, pr: [["memoryRef", "memoryRef", 1], ["inputCount", "inputCount", 2], ["outputCount", "outputCount", 3], ["mergedIds", "mergedIds", 4], ["trigger", "trigger", 6]], ap: 8, kn: new Set(["memoryRef","inputCount","outputCount","mergedIds","trigger"]) },
-  { f: 0, p: "/$defs/agentMemoryConsolidated/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 0, p: "/$defs/agentMemoryConsolidated/properties/inputCount", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 0, p: "/$defs/agentMemoryConsolidated/properties/outputCount", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 0, p: "/$defs/agentMemoryConsolidated/properties/mergedIds", t: ["array"], tv: "array", g: [[3,[18]]], it: 5 },
-  { f: 0, p: "/$defs/agentMemoryConsolidated/properties/mergedIds/items", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 0, p: "/$defs/agentMemoryConsolidated/properties/trigger", c: __c7, r: 7, ro: 1, g: [[0,[0]]] },
-  { f: 1, p: "/$defs/ConsolidationSchedule", c: __c7, g: [[0,[2]]], k: { "enum": ["host-managed","scheduled","on-demand"] } },
-  { f: 0, p: "/$defs/agentMemoryConsolidated/additionalProperties", av: 1, b: true },
-  { f: 2, p: "/$defs/AgentPackArtifact", c: __c9, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["name","agents"] }, pr: [["name", "name", 10], ["version", "version", 11], ["agents", "agents", 12]], ap: 17, kn: new Set(["name","version","agents"]) },
-  { f: 2, p: "/$defs/AgentPackArtifact/properties/name", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
-  { f: 2, p: "/$defs/AgentPackArtifact/properties/version", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 50, "minLength": 1 } },
-  { f: 2, p: "/$defs/AgentPackArtifact/properties/agents", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 13 },
-  { f: 2, p: "/$defs/AgentPackArtifact/properties/agents/items", c: __c14, r: 14, ro: 1, g: [[0,[0]]] },
-  { f: 2, p: "/$defs/PackedAgent", c: __c14, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["id"] }, pr: [["id", "id", 15]], ap: 16, kn: new Set(["id"]) },
-  { f: 2, p: "/$defs/PackedAgent/properties/id", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
-  { f: 2, p: "/$defs/PackedAgent/additionalProperties", av: 1, b: true },
-  { f: 2, p: "/$defs/AgentPackArtifact/additionalProperties", av: 1, b: true },
-  { f: 1, p: "/$defs/AgentsCapability", c: __c18, t: ["object"], tv: "object", g: [[0,[7]],[4,[25,26]]], pr: [["supported", "supported", 19], ["memoryBackends", "memoryBackends", 20], ["memoryConsolidation", "memoryConsolidation", 22], ["commitments", "commitments", 27], ["proposals", "proposals", 34]], ap: 49, kn: new Set(["supported","memoryBackends","memoryConsolidation","commitments","proposals"]), if: 50, th: 53 },
-  { f: 1, p: "/$defs/AgentsCapability/properties/supported", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 1, p: "/$defs/AgentsCapability/properties/memoryBackends", t: ["array"], tv: "array", g: [[3,[18,20]]], k: { "uniqueItems": true }, it: 21, uq: null },
-  { f: 1, p: "/$defs/AgentsCapability/properties/memoryBackends/items", g: [[0,[2]]], k: { "enum": ["long-term"] } },
-  { f: 1, p: "/$defs/AgentsCapability/properties/memoryConsolidation", c: __c23, r: 23, ro: 1, g: [[0,[0]]] },
-  { f: 1, p: "/$defs/MemoryConsolidationCapability", c: __c23, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 24], ["schedule", "schedule", 25]], ap: 26, kn: new Set(["supported","schedule"]) },
-  { f: 1, p: "/$defs/MemoryConsolidationCapability/properties/supported", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 1, p: "/$defs/MemoryConsolidationCapability/properties/schedule", c: __c7, r: 7, ro: 1, g: [[0,[0]]] },
-  { f: 1, p: "/$defs/MemoryConsolidationCapability/additionalProperties", b: false },
-  { f: 1, p: "/$defs/AgentsCapability/properties/commitments", c: __c28, r: 28, ro: 1, g: [[0,[0]]] },
-  { f: 1, p: "/$defs/CommitmentsCapability", c: __c28, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 29], ["fireConditions", "fireConditions", 30]], ap: 33, kn: new Set(["supported","fireConditions"]) },
-  { f: 1, p: "/$defs/CommitmentsCapability/properties/supported", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 1, p: "/$defs/CommitmentsCapability/properties/fireConditions", t: ["array"], tv: "array", g: [[3,[18,20]]], k: { "uniqueItems": true }, it: 31, uq: null },
-  { f: 1, p: "/$defs/CommitmentsCapability/properties/fireConditions/items", c: __c32, r: 32, ro: 1, g: [[0,[0]]] },
-  { f: 1, p: "/$defs/CommitmentFireCondition", c: __c32, g: [[0,[2]]], k: { "enum": ["time","predicate"] } },
-  { f: 1, p: "/$defs/CommitmentsCapability/additionalProperties", b: false },
-  { f: 1, p: "/$defs/AgentsCapability/properties/proposals", c: __c35, r: 35, ro: 1, g: [[0,[0]]] },
-  { f: 1, p: "/$defs/ProposalsCapability", c: __c35, t: ["object"], tv: "object", g: [[0,[7]],[4,[23,25,26]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 36], ["artifactKinds", "artifactKinds", 37], ["duplicationDetection", "duplicationDetection", 40], ["activation", "activation", 41], ["activationScope", "activationScope", 43]], ap: 44, kn: new Set(["supported","artifactKinds","duplicationDetection","activation","activationScope"]), if: 45, th: 47 },
-  { f: 1, p: "/$defs/ProposalsCapability/properties/supported", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 1, p: "/$defs/ProposalsCapability/properties/artifactKinds", t: ["array"], tv: "array", g: [[3,[18,20]]], k: { "uniqueItems": true }, it: 38, uq: null },
-  { f: 1, p: "/$defs/ProposalsCapability/properties/artifactKinds/items", c: __c39, r: 39, ro: 1, g: [[0,[0]]] },
-  { f: 2, p: "/$defs/ProposalKind", c: __c39, g: [[0,[2]]], k: { "enum": ["agent-pack","workflow-chain-pack","prompt-template","scheduled-automation"] } },
-  { f: 1, p: "/$defs/ProposalsCapability/properties/duplicationDetection", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 1, p: "/$defs/ProposalsCapability/properties/activation", c: __c42, r: 42, ro: 1, g: [[0,[0]]] },
-  { f: 2, p: "/$defs/ProposalActivation", c: __c42, g: [[0,[2]]], k: { "enum": ["approval-gate","direct-rbac"] } },
-  { f: 1, p: "/$defs/ProposalsCapability/properties/activationScope", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 1, p: "/$defs/ProposalsCapability/additionalProperties", b: false },
-  { f: 1, p: "/$defs/ProposalsCapability/if", c: __c45, g: [[4,[23,26]]], k: { "required": ["activation"] }, pr: [["activation", "activation", 46]] },
-  { f: 1, p: "/$defs/ProposalsCapability/if/properties/activation", g: [[0,[1]]], k: { "const": "direct-rbac" } },
-  { f: 1, p: "/$defs/ProposalsCapability/then", g: [[4,[23,26]]], k: { "required": ["activationScope"] }, pr: [["activationScope", "activationScope", 48]] },
-  { f: 1, p: "/$defs/ProposalsCapability/then/properties/activationScope", t: ["string"], tv: "string", ut: 1, g: [] },
-  { f: 1, p: "/$defs/AgentsCapability/additionalProperties", av: 1, b: true },
-  { f: 1, p: "/$defs/AgentsCapability/if", c: __c50, g: [[4,[23,26]]], k: { "required": ["memoryConsolidation"] }, pr: [["memoryConsolidation", "memoryConsolidation", 51]] },
-  { f: 1, p: "/$defs/AgentsCapability/if/properties/memoryConsolidation", t: ["object"], tv: "object", g: [[4,[23,26]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 52]] },
-  { f: 1, p: "/$defs/AgentsCapability/if/properties/memoryConsolidation/properties/supported", g: [[0,[1]]], k: { "const": true } },
-  { f: 1, p: "/$defs/AgentsCapability/then", g: [[4,[23,26]]], k: { "required": ["memoryBackends"] }, pr: [["memoryBackends", "memoryBackends", 54]] },
-  { f: 1, p: "/$defs/AgentsCapability/then/properties/memoryBackends", t: ["array"], tv: "array", g: [[3,[19]]], co: 55 },
-  { f: 1, p: "/$defs/AgentsCapability/then/properties/memoryBackends/contains", c: __c55, g: [[0,[1]]], k: { "const": "long-term" } },
-  { f: 1, p: "/$defs/AttributionCapability", c: __c56, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["supported", "supported", 57], ["emitsWriteEvents", "emitsWriteEvents", 58]], ap: 59, kn: new Set(["supported","emitsWriteEvents"]) },
-  { f: 1, p: "/$defs/AttributionCapability/properties/supported", g: [[0,[1]]], k: { "const": true } },
-  { f: 1, p: "/$defs/AttributionCapability/properties/emitsWriteEvents", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 1, p: "/$defs/AttributionCapability/additionalProperties", av: 1, b: true },
-  { f: 1, p: "", c: __c60, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["protocolVersion"] }, pr: [["protocolVersion", "protocolVersion", 61], ["host", "host", 62], ["agents", "agents", 67], ["memory", "memory", 68], ["multiAgent", "multiAgent", 113]], ap: 126, kn: new Set(["protocolVersion","host","agents","memory","multiAgent"]) },
-  { f: 1, p: "/properties/protocolVersion", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[0-9]+\\.[0-9]+(\\.[0-9]+)?$" }, re: __RE0 },
-  { f: 1, p: "/properties/host", c: __c63, r: 63, ro: 1, g: [[0,[0]]] },
-  { f: 1, p: "/$defs/HostInfo", c: __c63, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["name","version"] }, pr: [["name", "name", 64], ["version", "version", 65]], ap: 66, kn: new Set(["name","version"]) },
-  { f: 1, p: "/$defs/HostInfo/properties/name", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
-  { f: 1, p: "/$defs/HostInfo/properties/version", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 100, "minLength": 1 } },
-  { f: 1, p: "/$defs/HostInfo/additionalProperties", av: 1, b: true },
-  { f: 1, p: "/properties/agents", c: __c18, r: 18, ro: 1, g: [[0,[0]]] },
-  { f: 1, p: "/properties/memory", c: __c69, r: 69, ro: 1, g: [[0,[0]]] },
-  { f: 1, p: "/$defs/MemoryCapability", c: __c69, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["supported", "supported", 70], ["maxEntrySizeBytes", "maxEntrySizeBytes", 71], ["ttlSupported", "ttlSupported", 72], ["writable", "writable", 73], ["compaction", "compaction", 74], ["distillation", "distillation", 86], ["attribution", "attribution", 100], ["search", "search", 101], ["retention", "retention", 107]], ap: 112, kn: new Set(["supported","maxEntrySizeBytes","ttlSupported","writable","compaction","distillation","attribution","search","retention"]) },
-  { f: 1, p: "/$defs/MemoryCapability/properties/supported", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 1, p: "/$defs/MemoryCapability/properties/maxEntrySizeBytes", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
-  { f: 1, p: "/$defs/MemoryCapability/properties/ttlSupported", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 1, p: "/$defs/MemoryCapability/properties/writable", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 1, p: "/$defs/MemoryCapability/properties/compaction", c: __c75, r: 75, ro: 1, g: [[0,[0]]] },
-  { f: 1, p: "/$defs/CompactionCapability", c: __c75, t: ["object"], tv: "object", g: [[0,[7]],[4,[23,25,26]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 76], ["trigger", "trigger", 77], ["maxInputEntries", "maxInputEntries", 79], ["maxOutputBytes", "maxOutputBytes", 80]], ap: 81, kn: new Set(["supported","trigger","maxInputEntries","maxOutputBytes"]), if: 82, th: 84 },
-  { f: 1, p: "/$defs/CompactionCapability/properties/supported", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 1, p: "/$defs/CompactionCapability/properties/trigger", c: __c78, r: 78, ro: 1, g: [[0,[0]]] },
-  { f: 1, p: "/$defs/CompactionTrigger", c: __c78, g: [[0,[2]]], k: { "enum": ["host-managed","client-requested","both"] } },
-  { f: 1, p: "/$defs/CompactionCapability/properties/maxInputEntries", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
-  { f: 1, p: "/$defs/CompactionCapability/properties/maxOutputBytes", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 1, p: "/$defs/CompactionCapability/additionalProperties", b: false },
-  { f: 1, p: "/$defs/CompactionCapability/if", c: __c82, g: [[4,[23,26]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 83]] },
-  { f: 1, p: "/$defs/CompactionCapability/if/properties/supported", g: [[0,[1]]], k: { "const": true } },
-  { f: 1, p: "/$defs/CompactionCapability/then", g: [[4,[23,26]]], k: { "required": ["trigger"] }, pr: [["trigger", "trigger", 85]] },
-  { f: 1, p: "/$defs/CompactionCapability/then/properties/trigger", av: 1, g: [] },
-  { f: 1, p: "/$defs/MemoryCapability/properties/distillation", c: __c87, r: 87, ro: 1, g: [[0,[0]]] },
-  { f: 1, p: "/$defs/DistillationCapability", c: __c87, t: ["object"], tv: "object", g: [[0,[7]],[4,[23,25,26]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 88], ["maxTokenBudget", "maxTokenBudget", 89], ["scheduled", "scheduled", 90], ["indexEmitted", "indexEmitted", 91], ["tokenizerName", "tokenizerName", 92], ["archiveRetention", "archiveRetention", 93]], ap: 94, kn: new Set(["supported","maxTokenBudget","scheduled","indexEmitted","tokenizerName","archiveRetention"]), if: 95, th: 97 },
-  { f: 1, p: "/$defs/DistillationCapability/properties/supported", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 1, p: "/$defs/DistillationCapability/properties/maxTokenBudget", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
-  { f: 1, p: "/$defs/DistillationCapability/properties/scheduled", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 1, p: "/$defs/DistillationCapability/properties/indexEmitted", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 1, p: "/$defs/DistillationCapability/properties/tokenizerName", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 1, p: "/$defs/DistillationCapability/properties/archiveRetention", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "duration" }, fm: __fmtDuration },
-  { f: 1, p: "/$defs/DistillationCapability/additionalProperties", b: false },
-  { f: 1, p: "/$defs/DistillationCapability/if", c: __c95, g: [[4,[23,26]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 96]] },
-  { f: 1, p: "/$defs/DistillationCapability/if/properties/supported", g: [[0,[1]]], k: { "const": true } },
-  { f: 1, p: "/$defs/DistillationCapability/then", g: [[4,[23,26]]], k: { "required": ["maxTokenBudget","tokenizerName"] }, pr: [["maxTokenBudget", "maxTokenBudget", 98], ["tokenizerName", "tokenizerName", 99]] },
-  { f: 1, p: "/$defs/DistillationCapability/then/properties/maxTokenBudget", t: ["integer"], tv: "integer", ut: 1, g: [] },
-  { f: 1, p: "/$defs/DistillationCapability/then/properties/tokenizerName", t: ["string"], tv: "string", ut: 1, g: [] },
-  { f: 1, p: "/$defs/MemoryCapability/properties/attribution", c: __c56, r: 56, ro: 1, g: [[0,[0]]] },
-  { f: 1, p: "/$defs/MemoryCapability/properties/search", c: __c102, r: 102, ro: 1, g: [[0,[0]]] },
-  { f: 1, p: "/$defs/SearchCapability", c: __c102, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 103], ["modes", "modes", 104]], ap: 106, kn: new Set(["supported","modes"]) },
-  { f: 1, p: "/$defs/SearchCapability/properties/supported", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 1, p: "/$defs/SearchCapability/properties/modes", t: ["array"], tv: "array", g: [[3,[18,20]]], k: { "uniqueItems": true }, it: 105, uq: null },
-  { f: 1, p: "/$defs/SearchCapability/properties/modes/items", g: [[0,[2]]], k: { "enum": ["semantic","filter"] } },
-  { f: 1, p: "/$defs/SearchCapability/additionalProperties", b: false },
-  { f: 1, p: "/$defs/MemoryCapability/properties/retention", c: __c108, r: 108, ro: 1, g: [[0,[0]]] },
-  { f: 1, p: "/$defs/RetentionCapability", c: __c108, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["ttl", "ttl", 109], ["forget", "forget", 110]], ap: 111, kn: new Set(["ttl","forget"]) },
-  { f: 1, p: "/$defs/RetentionCapability/properties/ttl", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 1, p: "/$defs/RetentionCapability/properties/forget", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 1, p: "/$defs/RetentionCapability/additionalProperties", b: false },
-  { f: 1, p: "/$defs/MemoryCapability/additionalProperties", av: 1, b: true },
-  { f: 1, p: "/properties/multiAgent", c: __c114, r: 114, ro: 1, g: [[0,[0]]] },
-  { f: 1, p: "/$defs/MultiAgentCapability", c: __c114, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["executionModel", "executionModel", 115]], ap: 125, kn: new Set(["executionModel"]) },
-  { f: 1, p: "/$defs/MultiAgentCapability/properties/executionModel", c: __c116, r: 116, ro: 1, g: [[0,[0]]] },
-  { f: 1, p: "/$defs/ExecutionModelCapability", c: __c116, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 117], ["version", "version", 118], ["tier", "tier", 119], ["experimentalUntil", "experimentalUntil", 120], ["confidenceEscalationFloor", "confidenceEscalationFloor", 121], ["confidenceEscalationInterruptKind", "confidenceEscalationInterruptKind", 122], ["crossChildMemoryConcurrency", "crossChildMemoryConcurrency", 123]], ap: 124, kn: new Set(["supported","version","tier","experimentalUntil","confidenceEscalationFloor","confidenceEscalationInterruptKind","crossChildMemoryConcurrency"]) },
-  { f: 1, p: "/$defs/ExecutionModelCapability/properties/supported", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 1, p: "/$defs/ExecutionModelCapability/properties/version", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
-  { f: 1, p: "/$defs/ExecutionModelCapability/properties/tier", g: [[0,[2]]], k: { "enum": ["stable","experimental"] } },
-  { f: 1, p: "/$defs/ExecutionModelCapability/properties/experimentalUntil", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$" }, re: __RE3 },
-  { f: 1, p: "/$defs/ExecutionModelCapability/properties/confidenceEscalationFloor", t: ["number"], tv: "number", g: [[1,[8,9]]], k: { "maximum": 1, "minimum": 0.5 } },
-  { f: 1, p: "/$defs/ExecutionModelCapability/properties/confidenceEscalationInterruptKind", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 1, p: "/$defs/ExecutionModelCapability/properties/crossChildMemoryConcurrency", g: [[0,[2]]], k: { "enum": ["strict","advisory"] } },
-  { f: 1, p: "/$defs/ExecutionModelCapability/additionalProperties", av: 1, b: true },
-  { f: 1, p: "/$defs/MultiAgentCapability/additionalProperties", av: 1, b: true },
-  { f: 1, p: "/additionalProperties", av: 1, b: true },
-  { f: 3, p: "/$defs/CapabilityNotProvidedDetails", c: __c127, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["capability"] }, pr: [["capability", "capability", 128]], ap: 129, kn: new Set(["capability"]) },
-  { f: 3, p: "/$defs/CapabilityNotProvidedDetails/properties/capability", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 3, p: "/$defs/CapabilityNotProvidedDetails/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/commitmentFired", c: __c130, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["commitmentId","memoryRef","condition"] }, pr: [["commitmentId", "commitmentId", 131], ["memoryRef", "memoryRef", 132], ["memoryId", "memoryId", 133], ["condition", "condition", 134], ["enqueuedRunId", "enqueuedRunId", 135]], ap: 136, kn: new Set(["commitmentId","memoryRef","memoryId","condition","enqueuedRunId"]) },
-  { f: 0, p: "/$defs/commitmentFired/properties/commitmentId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 0, p: "/$defs/commitmentFired/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 0, p: "/$defs/commitmentFired/properties/memoryId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 0, p: "/$defs/commitmentFired/properties/condition", c: __c32, r: 32, ro: 1, g: [[0,[0]]] },
-  { f: 0, p: "/$defs/commitmentFired/properties/enqueuedRunId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 0, p: "/$defs/commitmentFired/additionalProperties", av: 1, b: true },
-  { f: 3, p: "/$defs/CompactionRedactionFailedDetails", c: __c137, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["memoryRef", "memoryRef", 138], ["compactionRunId", "compactionRunId", 139]], ap: 140, kn: new Set(["memoryRef","compactionRunId"]) },
-  { f: 3, p: "/$defs/CompactionRedactionFailedDetails/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 3, p: "/$defs/CompactionRedactionFailedDetails/properties/compactionRunId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 3, p: "/$defs/CompactionRedactionFailedDetails/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/coreWorkflowChainConfidenceEscalated", c: __c141, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["confidence","floor","escalationKind"] }, pr: [["confidence", "confidence", 142], ["floor", "floor", 143], ["escalationKind", "escalationKind", 144], ["originalDecision", "originalDecision", 145], ["parentRunId", "parentRunId", 160], ["workerId", "workerId", 161], ["causationHostId", "causationHostId", 162]], ap: 163, kn: new Set(["confidence","floor","escalationKind","originalDecision","parentRunId","workerId","causationHostId"]) },
-  { f: 0, p: "/$defs/coreWorkflowChainConfidenceEscalated/properties/confidence", t: ["number"], tv: "number", g: [[1,[8,9]]], k: { "maximum": 1, "minimum": 0 } },
-  { f: 0, p: "/$defs/coreWorkflowChainConfidenceEscalated/properties/floor", t: ["number"], tv: "number", g: [[1,[8,9]]], k: { "maximum": 1, "minimum": 0.5 } },
-  { f: 0, p: "/$defs/coreWorkflowChainConfidenceEscalated/properties/escalationKind", g: [[0,[2]]], k: { "enum": ["clarify","escalate"] } },
-  { f: 0, p: "/$defs/coreWorkflowChainConfidenceEscalated/properties/originalDecision", c: __c146, r: 146, ro: 1, g: [[0,[0]]] },
-  { f: 4, p: "", c: __c146, t: ["object"], tv: "object", g: [[0,[7]],[4,[23,25,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 147], ["confidence", "confidence", 148], ["worker", "worker", 149], ["nextWorkerIds", "nextWorkerIds", 150], ["reason", "reason", 152]], ap: 153, kn: new Set(["kind","confidence","worker","nextWorkerIds","reason"]), if: 154, th: 158 },
-  { f: 4, p: "/properties/kind", g: [[0,[2]]], k: { "enum": ["next-worker","terminate","clarify","handoff"] } },
-  { f: 4, p: "/properties/confidence", t: ["number"], tv: "number", g: [[1,[8,9]]], k: { "maximum": 1, "minimum": 0 } },
-  { f: 4, p: "/properties/worker", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 4, p: "/properties/nextWorkerIds", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 151 },
-  { f: 4, p: "/properties/nextWorkerIds/items", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 4, p: "/properties/reason", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 2000 } },
-  { f: 4, p: "/additionalProperties", av: 1, b: true },
-  { f: 4, p: "/if", c: __c154, g: [[0,[3]],[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 155]], no: 156 },
-  { f: 4, p: "/if/properties/kind", g: [[0,[1]]], k: { "const": "next-worker" } },
-  { f: 4, p: "/if/not", c: __c156, g: [[4,[23,26]]], k: { "required": ["nextWorkerIds"] }, pr: [["nextWorkerIds", "nextWorkerIds", 157]] },
-  { f: 4, p: "/if/not/properties/nextWorkerIds", t: ["array"], tv: "array", ut: 1, g: [] },
-  { f: 4, p: "/then", g: [[4,[23,26]]], k: { "required": ["worker"] }, pr: [["worker", "worker", 159]] },
-  { f: 4, p: "/then/properties/worker", t: ["string"], tv: "string", ut: 1, g: [] },
-  { f: 0, p: "/$defs/coreWorkflowChainConfidenceEscalated/properties/parentRunId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 0, p: "/$defs/coreWorkflowChainConfidenceEscalated/properties/workerId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 0, p: "/$defs/coreWorkflowChainConfidenceEscalated/properties/causationHostId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 0, p: "/$defs/coreWorkflowChainConfidenceEscalated/additionalProperties", b: false },
-  { f: 0, p: "/$defs/DistillationReport", c: __c164, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["tokenBudget","tokensUsed"] }, pr: [["tokenBudget", "tokenBudget", 165], ["tokensUsed", "tokensUsed", 166], ["indexUpdated", "indexUpdated", 167]], ap: 168, kn: new Set(["tokenBudget","tokensUsed","indexUpdated"]) },
-  { f: 0, p: "/$defs/DistillationReport/properties/tokenBudget", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
-  { f: 0, p: "/$defs/DistillationReport/properties/tokensUsed", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 0, p: "/$defs/DistillationReport/properties/indexUpdated", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 0, p: "/$defs/DistillationReport/additionalProperties", av: 1, b: true },
-  { f: 3, p: "/$defs/ErrorCode", c: __c169, g: [[0,[2]]], k: { "enum": ["replay_memory_snapshot_unavailable","token_budget_exceeded","compaction_redaction_failed","capability_not_provided","invalid_json","bad_request","validation_failed","validation_error","unsupported_media_type","payload_too_large","unauthorized","unauthenticated","forbidden","not_found","method_not_allowed","conflict","request_timeout","quota_exceeded","internal_error"] } },
-  { f: 3, p: "/$defs/codeIs", av: 1, c: __c170, g: [] },
-  { f: 3, p: "", c: __c171, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["error","message"] }, pr: [["error", "error", 172], ["message", "message", 173], ["details", "details", 174]], ap: 176, kn: new Set(["error","message","details"]), all: [177,190,202,209,216,231,241] },
-  { f: 3, p: "/properties/error", t: ["string"], tv: "string", g: [[2,[12,14]]], k: { "maxLength": 100, "pattern": "^[a-z][a-z0-9_]*$" }, re: __RE1 },
-  { f: 3, p: "/properties/message", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 2000 } },
-  { f: 3, p: "/properties/details", t: ["object"], tv: "object", g: [[4,[25]]], ap: 175, kn: new Set([]) },
-  { f: 3, p: "/properties/details/additionalProperties", av: 1, b: true },
-  { f: 3, p: "/additionalProperties", b: false },
-  { f: 3, p: "/allOf/0", g: [[0,[7]]], if: 178, th: 182 },
-  { f: 3, p: "/allOf/0/if", c: __c179, r: 179, ro: 1, g: [[0,[0]]] },
-  { f: 3, p: "/$defs/codeIs/$defs/replay", c: __c179, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["error"] }, pr: [["error", "error", 180]], ap: 181, kn: new Set(["error"]) },
-  { f: 3, p: "/$defs/codeIs/$defs/replay/properties/error", g: [[0,[1]]], k: { "const": "replay_memory_snapshot_unavailable" } },
-  { f: 3, p: "/$defs/codeIs/$defs/replay/additionalProperties", av: 1, b: true },
-  { f: 3, p: "/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["details"] }, pr: [["details", "details", 183]] },
-  { f: 3, p: "/allOf/0/then/properties/details", c: __c184, r: 184, ro: 1, g: [[0,[0]]] },
-  { f: 3, p: "/$defs/ReplayMemorySnapshotUnavailableDetails", c: __c184, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["fromSeq"] }, pr: [["fromSeq", "fromSeq", 185], ["oldestAvailableIdx", "oldestAvailableIdx", 186], ["sourceRunId", "sourceRunId", 187], ["reason", "reason", 188]], ap: 189, kn: new Set(["fromSeq","oldestAvailableIdx","sourceRunId","reason"]) },
-  { f: 3, p: "/$defs/ReplayMemorySnapshotUnavailableDetails/properties/fromSeq", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 3, p: "/$defs/ReplayMemorySnapshotUnavailableDetails/properties/oldestAvailableIdx", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 3, p: "/$defs/ReplayMemorySnapshotUnavailableDetails/properties/sourceRunId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 3, p: "/$defs/ReplayMemorySnapshotUnavailableDetails/properties/reason", g: [[0,[2]]], k: { "enum": ["retention_expired","event_log_unavailable"] } },
-  { f: 3, p: "/$defs/ReplayMemorySnapshotUnavailableDetails/additionalProperties", av: 1, b: true },
-  { f: 3, p: "/allOf/1", g: [[0,[7]]], if: 191, th: 195 },
-  { f: 3, p: "/allOf/1/if", c: __c192, r: 192, ro: 1, g: [[0,[0]]] },
-  { f: 3, p: "/$defs/codeIs/$defs/budget", c: __c192, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["error"] }, pr: [["error", "error", 193]], ap: 194, kn: new Set(["error"]) },
-  { f: 3, p: "/$defs/codeIs/$defs/budget/properties/error", g: [[0,[1]]], k: { "const": "token_budget_exceeded" } },
-  { f: 3, p: "/$defs/codeIs/$defs/budget/additionalProperties", av: 1, b: true },
-  { f: 3, p: "/allOf/1/then", g: [[4,[23,26]]], k: { "required": ["details"] }, pr: [["details", "details", 196]] },
-  { f: 3, p: "/allOf/1/then/properties/details", c: __c197, r: 197, ro: 1, g: [[0,[0]]] },
-  { f: 3, p: "/$defs/TokenBudgetExceededDetails", c: __c197, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["tokenBudget","tokensRequired"] }, pr: [["tokenBudget", "tokenBudget", 198], ["tokensRequired", "tokensRequired", 199], ["memoryRef", "memoryRef", 200]], ap: 201, kn: new Set(["tokenBudget","tokensRequired","memoryRef"]) },
-  { f: 3, p: "/$defs/TokenBudgetExceededDetails/properties/tokenBudget", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
-  { f: 3, p: "/$defs/TokenBudgetExceededDetails/properties/tokensRequired", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 3, p: "/$defs/TokenBudgetExceededDetails/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 3, p: "/$defs/TokenBudgetExceededDetails/additionalProperties", av: 1, b: true },
-  { f: 3, p: "/allOf/2", g: [[0,[7]]], if: 203, th: 207 },
-  { f: 3, p: "/allOf/2/if", c: __c204, r: 204, ro: 1, g: [[0,[0]]] },
-  { f: 3, p: "/$defs/codeIs/$defs/redaction", c: __c204, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["error"] }, pr: [["error", "error", 205]], ap: 206, kn: new Set(["error"]) },
-  { f: 3, p: "/$defs/codeIs/$defs/redaction/properties/error", g: [[0,[1]]], k: { "const": "compaction_redaction_failed" } },
-  { f: 3, p: "/$defs/codeIs/$defs/redaction/additionalProperties", av: 1, b: true },
-  { f: 3, p: "/allOf/2/then", g: [[4,[26]]], pr: [["details", "details", 208]] },
-  { f: 3, p: "/allOf/2/then/properties/details", c: __c137, r: 137, ro: 1, g: [[0,[0]]] },
-  { f: 3, p: "/allOf/3", g: [[0,[7]]], if: 210, th: 214 },
-  { f: 3, p: "/allOf/3/if", c: __c211, r: 211, ro: 1, g: [[0,[0]]] },
-  { f: 3, p: "/$defs/codeIs/$defs/capability", c: __c211, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["error"] }, pr: [["error", "error", 212]], ap: 213, kn: new Set(["error"]) },
-  { f: 3, p: "/$defs/codeIs/$defs/capability/properties/error", g: [[0,[1]]], k: { "const": "capability_not_provided" } },
-  { f: 3, p: "/$defs/codeIs/$defs/capability/additionalProperties", av: 1, b: true },
-  { f: 3, p: "/allOf/3/then", g: [[4,[23,26]]], k: { "required": ["details"] }, pr: [["details", "details", 215]] },
-  { f: 3, p: "/allOf/3/then/properties/details", c: __c127, r: 127, ro: 1, g: [[0,[0]]] },
-  { f: 3, p: "/allOf/4", g: [[0,[7]]], if: 217, th: 221 },
-  { f: 3, p: "/allOf/4/if", c: __c218, r: 218, ro: 1, g: [[0,[0]]] },
-  { f: 3, p: "/$defs/codeIs/$defs/validation", c: __c218, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["error"] }, pr: [["error", "error", 219]], ap: 220, kn: new Set(["error"]) },
-  { f: 3, p: "/$defs/codeIs/$defs/validation/properties/error", g: [[0,[1]]], k: { "const": "validation_failed" } },
-  { f: 3, p: "/$defs/codeIs/$defs/validation/additionalProperties", av: 1, b: true },
-  { f: 3, p: "/allOf/4/then", g: [[4,[23,26]]], k: { "required": ["details"] }, pr: [["details", "details", 222]] },
-  { f: 3, p: "/allOf/4/then/properties/details", c: __c223, r: 223, ro: 1, g: [[0,[0]]] },
-  { f: 3, p: "/$defs/ValidationFailedDetails", c: __c223, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["failures"] }, pr: [["failures", "failures", 224]], ap: 230, kn: new Set(["failures"]) },
-  { f: 3, p: "/$defs/ValidationFailedDetails/properties/failures", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 225 },
-  { f: 3, p: "/$defs/ValidationFailedDetails/properties/failures/items", c: __c226, r: 226, ro: 1, g: [[0,[0]]] },
-  { f: 3, p: "/$defs/ValidationFailure", c: __c226, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["instancePath","message"] }, pr: [["instancePath", "instancePath", 227], ["message", "message", 228]], ap: 229, kn: new Set(["instancePath","message"]) },
-  { f: 3, p: "/$defs/ValidationFailure/properties/instancePath", t: ["string"], tv: "string", ut: 1, g: [] },
-  { f: 3, p: "/$defs/ValidationFailure/properties/message", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 500 } },
-  { f: 3, p: "/$defs/ValidationFailure/additionalProperties", b: false },
-  { f: 3, p: "/$defs/ValidationFailedDetails/additionalProperties", av: 1, b: true },
-  { f: 3, p: "/allOf/5", g: [[0,[7]]], if: 232, th: 236 },
-  { f: 3, p: "/allOf/5/if", c: __c233, r: 233, ro: 1, g: [[0,[0]]] },
-  { f: 3, p: "/$defs/codeIs/$defs/tooLarge", c: __c233, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["error"] }, pr: [["error", "error", 234]], ap: 235, kn: new Set(["error"]) },
-  { f: 3, p: "/$defs/codeIs/$defs/tooLarge/properties/error", g: [[0,[1]]], k: { "const": "payload_too_large" } },
-  { f: 3, p: "/$defs/codeIs/$defs/tooLarge/additionalProperties", av: 1, b: true },
-  { f: 3, p: "/allOf/5/then", g: [[4,[26]]], pr: [["details", "details", 237]] },
-  { f: 3, p: "/allOf/5/then/properties/details", c: __c238, r: 238, ro: 1, g: [[0,[0]]] },
-  { f: 3, p: "/$defs/PayloadTooLargeDetails", c: __c238, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["limitBytes", "limitBytes", 239]], ap: 240, kn: new Set(["limitBytes"]) },
-  { f: 3, p: "/$defs/PayloadTooLargeDetails/properties/limitBytes", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 3, p: "/$defs/PayloadTooLargeDetails/additionalProperties", av: 1, b: true },
-  { f: 3, p: "/allOf/6", g: [[0,[7]]], if: 242, th: 246 },
-  { f: 3, p: "/allOf/6/if", c: __c243, r: 243, ro: 1, g: [[0,[0]]] },
-  { f: 3, p: "/$defs/codeIs/$defs/quota", c: __c243, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["error"] }, pr: [["error", "error", 244]], ap: 245, kn: new Set(["error"]) },
-  { f: 3, p: "/$defs/codeIs/$defs/quota/properties/error", g: [[0,[1]]], k: { "const": "quota_exceeded" } },
-  { f: 3, p: "/$defs/codeIs/$defs/quota/additionalProperties", av: 1, b: true },
-  { f: 3, p: "/allOf/6/then", g: [[4,[23,26]]], k: { "required": ["details"] }, pr: [["details", "details", 247]] },
-  { f: 3, p: "/allOf/6/then/properties/details", c: __c248, r: 248, ro: 1, g: [[0,[0]]] },
-  { f: 3, p: "/$defs/QuotaExceededDetails", c: __c248, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["resource","limit"] }, pr: [["resource", "resource", 249], ["limit", "limit", 250]], ap: 251, kn: new Set(["resource","limit"]) },
-  { f: 3, p: "/$defs/QuotaExceededDetails/properties/resource", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 100, "minLength": 1 } },
-  { f: 3, p: "/$defs/QuotaExceededDetails/properties/limit", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
-  { f: 3, p: "/$defs/QuotaExceededDetails/additionalProperties", av: 1, b: true },
-  { f: 5, p: "/$defs/EventTypeName", c: __c252, t: ["string"], tv: "string", g: [[2,[12,14]]], k: { "maxLength": 200, "pattern": "^[A-Za-z][A-Za-z0-9_-]*(\\.[A-Za-z][A-Za-z0-9_-]*)*$" }, re: __RE2 },
-  { f: 0, p: "/$defs/ForkOrigin", c: __c253, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","fromSeq"] }, pr: [["runId", "runId", 254], ["fromSeq", "fromSeq", 255]], ap: 256, kn: new Set(["runId","fromSeq"]) },
-  { f: 0, p: "/$defs/ForkOrigin/properties/runId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 0, p: "/$defs/ForkOrigin/properties/fromSeq", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 0, p: "/$defs/ForkOrigin/additionalProperties", b: false },
-  { f: 6, p: "", c: __c257, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","condition"] }, pr: [["memoryRef", "memoryRef", 258], ["condition", "condition", 259], ["includeIntentionCanary", "includeIntentionCanary", 260]], ap: 261, kn: new Set(["memoryRef","condition","includeIntentionCanary"]) },
-  { f: 6, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
-  { f: 6, p: "/properties/condition", c: __c32, r: 32, ro: 1, g: [[0,[0]]] },
-  { f: 6, p: "/properties/includeIntentionCanary", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 6, p: "/additionalProperties", b: false },
-  { f: 7, p: "", c: __c262, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["event","fireCount"] }, pr: [["event", "event", 263], ["fireCount", "fireCount", 264], ["intentionCanary", "intentionCanary", 265]], ap: 266, kn: new Set(["event","fireCount","intentionCanary"]) },
-  { f: 7, p: "/properties/event", c: __c130, r: 130, ro: 1, g: [[0,[0]]] },
-  { f: 7, p: "/properties/fireCount", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 7, p: "/properties/intentionCanary", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 7, p: "/additionalProperties", av: 1, b: true },
-  { f: 8, p: "", c: __c267, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef"] }, pr: [["memoryRef", "memoryRef", 268], ["includeSecretCanary", "includeSecretCanary", 269]], ap: 270, kn: new Set(["memoryRef","includeSecretCanary"]) },
-  { f: 8, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
-  { f: 8, p: "/properties/includeSecretCanary", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 8, p: "/additionalProperties", b: false },
-  { f: 9, p: "", c: __c271, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["event","secretLeaked"] }, pr: [["event", "event", 272], ["secretLeaked", "secretLeaked", 273], ["eventId", "eventId", 274]], ap: 275, kn: new Set(["event","secretLeaked","eventId"]) },
-  { f: 9, p: "/properties/event", c: __c0, r: 0, ro: 1, g: [[0,[0]]] },
-  { f: 9, p: "/properties/secretLeaked", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 9, p: "/properties/eventId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 9, p: "/additionalProperties", av: 1, b: true },
-  { f: 10, p: "", c: __c276, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["ttlSeconds"] }, pr: [["ttlSeconds", "ttlSeconds", 277], ["delayMs", "delayMs", 278]], ap: 279, kn: new Set(["ttlSeconds","delayMs"]) },
-  { f: 10, p: "/properties/ttlSeconds", t: ["number"], tv: "number", g: [[1,[8,11]]], k: { "maximum": 86400, "exclusiveMinimum": 0 } },
-  { f: 10, p: "/properties/delayMs", t: ["integer"], tv: "integer", ut: 1, g: [[1,[8,9]]], k: { "maximum": 5000, "minimum": 0 } },
-  { f: 10, p: "/additionalProperties", b: false },
-  { f: 11, p: "", c: __c280, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["parentRunId","childRunId","memoryRef","parentStartedAt","childWrittenAt","entry","seenByParent"] }, pr: [["parentRunId", "parentRunId", 281], ["childRunId", "childRunId", 282], ["memoryRef", "memoryRef", 283], ["parentStartedAt", "parentStartedAt", 284], ["childWrittenAt", "childWrittenAt", 285], ["entry", "entry", 286], ["seenByParent", "seenByParent", 295]], ap: 296, kn: new Set(["parentRunId","childRunId","memoryRef","parentStartedAt","childWrittenAt","entry","seenByParent"]) },
-  { f: 11, p: "/properties/parentRunId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
-  { f: 11, p: "/properties/childRunId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
-  { f: 11, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
-  { f: 11, p: "/properties/parentStartedAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 11, p: "/properties/childWrittenAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 11, p: "/properties/entry", c: __c287, r: 287, ro: 1, g: [[0,[0]]] },
-  { f: 12, p: "", c: __c287, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["id","content","tags","createdAt"] }, pr: [["id", "id", 288], ["content", "content", 289], ["tags", "tags", 290], ["createdAt", "createdAt", 292], ["expiresAt", "expiresAt", 293]], ap: 294, kn: new Set(["id","content","tags","createdAt","expiresAt"]) },
-  { f: 12, p: "/properties/id", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
-  { f: 12, p: "/properties/content", t: ["string"], tv: "string", ut: 1, g: [] },
-  { f: 12, p: "/properties/tags", t: ["array"], tv: "array", g: [[3,[18]]], it: 291 },
-  { f: 12, p: "/properties/tags/items", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
-  { f: 12, p: "/properties/createdAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 12, p: "/properties/expiresAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 12, p: "/additionalProperties", av: 1, b: true },
-  { f: 11, p: "/properties/seenByParent", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 11, p: "/additionalProperties", av: 1, b: true },
-  { f: 13, p: "", c: __c297, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","every"] }, pr: [["memoryRef", "memoryRef", 298], ["every", "every", 299], ["tokenBudget", "tokenBudget", 300], ["firstAt", "firstAt", 301]], ap: 302, kn: new Set(["memoryRef","every","tokenBudget","firstAt"]) },
-  { f: 13, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
-  { f: 13, p: "/properties/every", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "duration" }, fm: __fmtDuration },
-  { f: 13, p: "/properties/tokenBudget", t: ["integer"], tv: "integer", ut: 1, g: [[1,[8,9]]], k: { "maximum": 1000000000, "minimum": 1 } },
-  { f: 13, p: "/properties/firstAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 13, p: "/additionalProperties", b: false },
-  { f: 14, p: "", c: __c303, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["scheduleId","memoryRef","every","nextAt"] }, pr: [["scheduleId", "scheduleId", 304], ["memoryRef", "memoryRef", 305], ["every", "every", 306], ["tokenBudget", "tokenBudget", 307], ["nextAt", "nextAt", 308], ["lastOutcome", "lastOutcome", 309]], ap: 346, kn: new Set(["scheduleId","memoryRef","every","tokenBudget","nextAt","lastOutcome"]) },
-  { f: 14, p: "/properties/scheduleId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
-  { f: 14, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
-  { f: 14, p: "/properties/every", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "duration" }, fm: __fmtDuration },
-  { f: 14, p: "/properties/tokenBudget", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
-  { f: 14, p: "/properties/nextAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 14, p: "/properties/lastOutcome", c: __c310, r: 310, ro: 1, g: [[0,[0]]] },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome", c: __c310, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["kind","scheduleId","instant","missed"] }, pr: [["kind", "kind", 311], ["scheduleId", "scheduleId", 312], ["instant", "instant", 313], ["missed", "missed", 314], ["archiveId", "archiveId", 315], ["event", "event", 316], ["tokensRequired", "tokensRequired", 327], ["errorCode", "errorCode", 328]], ap: 329, kn: new Set(["kind","scheduleId","instant","missed","archiveId","event","tokensRequired","errorCode"]), all: [330,336,341] },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome/properties/kind", g: [[0,[2]]], k: { "enum": ["distilled","nothing-to-distil","budget-exceeded","failed"] } },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome/properties/scheduleId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome/properties/instant", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome/properties/missed", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome/properties/archiveId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome/properties/event", c: __c317, r: 317, ro: 1, g: [[0,[0]]] },
-  { f: 0, p: "/$defs/memoryCompacted", c: __c317, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","outputId","sourceCount","trigger","byteSize"] }, pr: [["memoryRef", "memoryRef", 318], ["outputId", "outputId", 319], ["sourceIds", "sourceIds", 320], ["sourceCount", "sourceCount", 322], ["trigger", "trigger", 323], ["byteSize", "byteSize", 324], ["distillation", "distillation", 325]], ap: 326, kn: new Set(["memoryRef","outputId","sourceIds","sourceCount","trigger","byteSize","distillation"]) },
-  { f: 0, p: "/$defs/memoryCompacted/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 0, p: "/$defs/memoryCompacted/properties/outputId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 0, p: "/$defs/memoryCompacted/properties/sourceIds", t: ["array"], tv: "array", g: [[3,[18]]], it: 321 },
-  { f: 0, p: "/$defs/memoryCompacted/properties/sourceIds/items", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 0, p: "/$defs/memoryCompacted/properties/sourceCount", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 0, p: "/$defs/memoryCompacted/properties/trigger", c: __c78, r: 78, ro: 1, g: [[0,[0]]] },
-  { f: 0, p: "/$defs/memoryCompacted/properties/byteSize", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 0, p: "/$defs/memoryCompacted/properties/distillation", c: __c164, r: 164, ro: 1, g: [[0,[0]]] },
-  { f: 0, p: "/$defs/memoryCompacted/additionalProperties", av: 1, b: true },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome/properties/tokensRequired", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome/properties/errorCode", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 128, "minLength": 1 } },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome/additionalProperties", av: 1, b: true },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/0", g: [[0,[7]]], if: 331, th: 333 },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/0/if", c: __c331, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 332]] },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/0/if/properties/kind", g: [[0,[1]]], k: { "const": "distilled" } },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["archiveId","event"] }, pr: [["archiveId", "archiveId", 334], ["event", "event", 335]] },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/0/then/properties/archiveId", av: 1, g: [] },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/0/then/properties/event", av: 1, g: [] },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/1", g: [[0,[7]]], if: 337, th: 339 },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/1/if", c: __c337, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 338]] },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/1/if/properties/kind", g: [[0,[1]]], k: { "const": "budget-exceeded" } },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/1/then", g: [[4,[23,26]]], k: { "required": ["tokensRequired"] }, pr: [["tokensRequired", "tokensRequired", 340]] },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/1/then/properties/tokensRequired", av: 1, g: [] },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/2", g: [[0,[7]]], if: 342, th: 344 },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/2/if", c: __c342, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 343]] },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/2/if/properties/kind", g: [[0,[1]]], k: { "const": "failed" } },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/2/then", g: [[4,[23,26]]], k: { "required": ["errorCode"] }, pr: [["errorCode", "errorCode", 345]] },
-  { f: 15, p: "/$defs/ScheduledDistillationOutcome/allOf/2/then/properties/errorCode", av: 1, g: [] },
-  { f: 14, p: "/additionalProperties", av: 1, b: true },
-  { f: 16, p: "", c: __c347, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["tenant"] }, pr: [["tenant", "tenant", 348]], ap: 349, kn: new Set(["tenant"]) },
-  { f: 16, p: "/properties/tenant", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[a-z0-9][a-z0-9-]{0,62}$" }, re: __RE4 },
-  { f: 16, p: "/additionalProperties", b: false },
-  { f: 15, p: "", c: __c350, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["outcomes"] }, pr: [["outcomes", "outcomes", 351]], ap: 353, kn: new Set(["outcomes"]) },
-  { f: 15, p: "/properties/outcomes", t: ["array"], tv: "array", g: [[3,[18]]], it: 352 },
-  { f: 15, p: "/properties/outcomes/items", c: __c310, r: 310, ro: 1, g: [[0,[0]]] },
-  { f: 15, p: "/additionalProperties", av: 1, b: true },
-  { f: 17, p: "", c: __c354, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["confidence"] }, pr: [["confidence", "confidence", 355], ["kind", "kind", 356]], ap: 357, kn: new Set(["confidence","kind"]) },
-  { f: 17, p: "/properties/confidence", t: ["number"], tv: "number", g: [[1,[8,9]]], k: { "maximum": 1, "minimum": 0 } },
-  { f: 17, p: "/properties/kind", g: [[0,[2]]], k: { "enum": ["next-worker","terminate"] } },
-  { f: 17, p: "/additionalProperties", b: false },
-  { f: 18, p: "", c: __c358, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","floor"] }, pr: [["runId", "runId", 359], ["floor", "floor", 360]], ap: 361, kn: new Set(["runId","floor"]) },
-  { f: 18, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
-  { f: 18, p: "/properties/floor", t: ["number"], tv: "number", g: [[1,[8,9]]], k: { "maximum": 1, "minimum": 0.5 } },
-  { f: 18, p: "/additionalProperties", av: 1, b: true },
-  { f: 19, p: "/$defs/HostSampleIndexFile", c: __c362, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["path","content"] }, pr: [["path", "path", 363], ["content", "content", 364]], ap: 386, kn: new Set(["path","content"]) },
-  { f: 19, p: "/$defs/HostSampleIndexFile/properties/path", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 19, p: "/$defs/HostSampleIndexFile/properties/content", c: __c365, r: 365, ro: 1, g: [[0,[0]]] },
-  { f: 20, p: "", c: __c365, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schemaVersion","memoryRef","updatedAt","tokenizerName","archives"] }, pr: [["schemaVersion", "schemaVersion", 366], ["memoryRef", "memoryRef", 367], ["updatedAt", "updatedAt", 368], ["tokenizerName", "tokenizerName", 369], ["archives", "archives", 370]], ap: 385, kn: new Set(["schemaVersion","memoryRef","updatedAt","tokenizerName","archives"]) },
-  { f: 20, p: "/properties/schemaVersion", g: [[0,[1]]], k: { "const": 1 } },
-  { f: 20, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 20, p: "/properties/updatedAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 20, p: "/properties/tokenizerName", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 20, p: "/properties/archives", t: ["array"], tv: "array", g: [[3,[18]]], it: 371 },
-  { f: 20, p: "/properties/archives/items", c: __c372, r: 372, ro: 1, g: [[0,[0]]] },
-  { f: 20, p: "/$defs/MemoryIndexArchive", c: __c372, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["archiveId","entryId","createdAt","sourceCount","tokenBudget","tokensUsed","byteSize","level"] }, pr: [["archiveId", "archiveId", 373], ["entryId", "entryId", 374], ["createdAt", "createdAt", 375], ["expiresAt", "expiresAt", 376], ["sourceCount", "sourceCount", 377], ["tokenBudget", "tokenBudget", 378], ["tokensUsed", "tokensUsed", 379], ["byteSize", "byteSize", 380], ["level", "level", 381], ["topics", "topics", 382]], ap: 384, kn: new Set(["archiveId","entryId","createdAt","expiresAt","sourceCount","tokenBudget","tokensUsed","byteSize","level","topics"]) },
-  { f: 20, p: "/$defs/MemoryIndexArchive/properties/archiveId", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^arc_[0-9a-f]{16,64}$" }, re: __RE25 },
-  { f: 20, p: "/$defs/MemoryIndexArchive/properties/entryId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 20, p: "/$defs/MemoryIndexArchive/properties/createdAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 20, p: "/$defs/MemoryIndexArchive/properties/expiresAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 20, p: "/$defs/MemoryIndexArchive/properties/sourceCount", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
-  { f: 20, p: "/$defs/MemoryIndexArchive/properties/tokenBudget", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
-  { f: 20, p: "/$defs/MemoryIndexArchive/properties/tokensUsed", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 20, p: "/$defs/MemoryIndexArchive/properties/byteSize", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 20, p: "/$defs/MemoryIndexArchive/properties/level", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
-  { f: 20, p: "/$defs/MemoryIndexArchive/properties/topics", t: ["array"], tv: "array", g: [[3,[18,20]]], k: { "uniqueItems": true }, it: 383, uq: ["string"] },
-  { f: 20, p: "/$defs/MemoryIndexArchive/properties/topics/items", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
-  { f: 20, p: "/$defs/MemoryIndexArchive/additionalProperties", b: false },
-  { f: 20, p: "/additionalProperties", b: false },
-  { f: 19, p: "/$defs/HostSampleIndexFile/additionalProperties", av: 1, b: true },
-  { f: 21, p: "", c: __c387, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["records"] }, pr: [["records", "records", 388]], ap: 473, kn: new Set(["records"]) },
-  { f: 21, p: "/properties/records", t: ["array"], tv: "array", g: [[3,[18]]], it: 389 },
-  { f: 21, p: "/properties/records/items", c: __c390, r: 390, ro: 1, g: [[0,[0]]] },
-  { f: 21, p: "/$defs/HostSampleTraceRecord", c: __c390, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["stream","record_type","body"] }, pr: [["stream", "stream", 391], ["record_type", "record_type", 392], ["body", "body", 393]], ap: 472, kn: new Set(["stream","record_type","body"]) },
-  { f: 21, p: "/$defs/HostSampleTraceRecord/properties/stream", g: [[0,[1]]], k: { "const": "trace/inquirium-assistant-turns" } },
-  { f: 21, p: "/$defs/HostSampleTraceRecord/properties/record_type", g: [[0,[1]]], k: { "const": "daemon/inquirium-assistant-turn-trace.v1" } },
-  { f: 21, p: "/$defs/HostSampleTraceRecord/properties/body", c: __c394, r: 394, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "", c: __c394, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["trace/schema","trace/id","turn/id","participant/ref","operation/id","time/started-at","status","policy","decisions","effects"] }, pr: [["trace/schema", "trace~1schema", 395], ["trace/id", "trace~1id", 396], ["turn/id", "turn~1id", 397], ["participant/ref", "participant~1ref", 399], ["operation/id", "operation~1id", 401], ["time/started-at", "time~1started-at", 402], ["time/finished-at", "time~1finished-at", 403], ["status", "status", 404], ["runtime/ref", "runtime~1ref", 406], ["model.binding/ref", "model.binding~1ref", 408], ["input/shape", "input~1shape", 410], ["output/shape", "output~1shape", 417], ["policy", "policy", 423], ["decisions", "decisions", 435], ["effects", "effects", 457], ["diagnostics", "diagnostics", 464]], ap: 471, kn: new Set(["trace/schema","trace/id","turn/id","participant/ref","operation/id","time/started-at","time/finished-at","status","runtime/ref","model.binding/ref","input/shape","output/shape","policy","decisions","effects","diagnostics"]) },
-  { f: 22, p: "/properties/trace~1schema", g: [[0,[1]]], k: { "const": "inquirium.assistant-turn-trace.v1" } },
-  { f: 22, p: "/properties/trace~1id", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^tr:.+$" }, re: __RE8 },
-  { f: 22, p: "/properties/turn~1id", c: __c398, r: 398, ro: 1, g: [[0,[0]]] },
-  { f: 23, p: "/$defs/TurnId", c: __c398, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^turn:.+$" }, re: __RE23 },
-  { f: 22, p: "/properties/participant~1ref", c: __c400, r: 400, ro: 1, g: [[0,[0]]] },
-  { f: 23, p: "/$defs/ParticipantRef", c: __c400, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^participant:did:key:[1-9A-HJ-NP-Za-km-z]+$" }, re: __RE16 },
-  { f: 22, p: "/properties/operation~1id", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^op:.+$" }, re: __RE9 },
-  { f: 22, p: "/properties/time~1started-at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 22, p: "/properties/time~1finished-at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 22, p: "/properties/status", c: __c405, r: 405, ro: 1, g: [[0,[0]]] },
-  { f: 24, p: "/$defs/GenerateOutcome", c: __c405, g: [[0,[2]]], k: { "enum": ["completed","handler-unavailable","context-denied","policy-denied","failed"] } },
-  { f: 22, p: "/properties/runtime~1ref", c: __c407, r: 407, ro: 1, g: [[0,[0]]] },
-  { f: 24, p: "/$defs/RuntimeRef", c: __c407, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^runtime/.+$" }, re: __RE19 },
-  { f: 22, p: "/properties/model.binding~1ref", c: __c409, r: 409, ro: 1, g: [[0,[0]]] },
-  { f: 24, p: "/$defs/ModelBindingRef", c: __c409, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^model\\.binding/.+$" }, re: __RE12 },
-  { f: 22, p: "/properties/input~1shape", c: __c411, r: 411, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/$defs/InputShape", c: __c411, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["message/count", "message~1count", 412], ["token/approx-input", "token~1approx-input", 413], ["file/has-any", "file~1has-any", 414], ["tool/has-any", "tool~1has-any", 415]], ap: 416, kn: new Set(["message/count","token/approx-input","file/has-any","tool/has-any"]) },
-  { f: 22, p: "/$defs/InputShape/properties/message~1count", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 22, p: "/$defs/InputShape/properties/token~1approx-input", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 22, p: "/$defs/InputShape/properties/file~1has-any", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 22, p: "/$defs/InputShape/properties/tool~1has-any", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 22, p: "/$defs/InputShape/additionalProperties", b: false },
-  { f: 22, p: "/properties/output~1shape", c: __c418, r: 418, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/$defs/OutputShape", c: __c418, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["token/approx-output", "token~1approx-output", 419], ["artifact/refs", "artifact~1refs", 420]], ap: 422, kn: new Set(["token/approx-output","artifact/refs"]) },
-  { f: 22, p: "/$defs/OutputShape/properties/token~1approx-output", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 22, p: "/$defs/OutputShape/properties/artifact~1refs", t: ["array"], tv: "array", g: [[3,[18]]], it: 421 },
-  { f: 22, p: "/$defs/OutputShape/properties/artifact~1refs/items", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 22, p: "/$defs/OutputShape/additionalProperties", b: false },
-  { f: 22, p: "/properties/policy", c: __c424, r: 424, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/$defs/TracePolicy", c: __c424, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["locality","trust/mode","egress/allowed"] }, pr: [["locality", "locality", 425], ["trust/mode", "trust~1mode", 427], ["trace/level", "trace~1level", 429], ["persist/prompt", "persist~1prompt", 431], ["persist/response", "persist~1response", 432], ["egress/allowed", "egress~1allowed", 433]], ap: 434, kn: new Set(["locality","trust/mode","trace/level","persist/prompt","persist/response","egress/allowed"]) },
-  { f: 22, p: "/$defs/TracePolicy/properties/locality", c: __c426, r: 426, ro: 1, g: [[0,[0]]] },
-  { f: 25, p: "/$defs/Locality", c: __c426, g: [[0,[2]]], k: { "enum": ["local_only","remote_allowed"] } },
-  { f: 22, p: "/$defs/TracePolicy/properties/trust~1mode", c: __c428, r: 428, ro: 1, g: [[0,[0]]] },
-  { f: 25, p: "/$defs/TrustMode", c: __c428, g: [[0,[2]]], k: { "enum": ["strict_local","classification_gated"] } },
-  { f: 22, p: "/$defs/TracePolicy/properties/trace~1level", c: __c430, r: 430, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/$defs/TraceLevel", c: __c430, g: [[0,[2]]], k: { "enum": ["metadata_only","decision_detail"] } },
-  { f: 22, p: "/$defs/TracePolicy/properties/persist~1prompt", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 22, p: "/$defs/TracePolicy/properties/persist~1response", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 22, p: "/$defs/TracePolicy/properties/egress~1allowed", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 22, p: "/$defs/TracePolicy/additionalProperties", b: false },
-  { f: 22, p: "/properties/decisions", t: ["array"], tv: "array", g: [[3,[18]]], it: 436 },
-  { f: 22, p: "/properties/decisions/items", c: __c437, r: 437, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/$defs/TraceDecision", c: __c437, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["kind","outcome","reason/code"] }, pr: [["kind", "kind", 438], ["outcome", "outcome", 439], ["reason/code", "reason~1code", 441], ["decided/by", "decided~1by", 442], ["element/ref", "element~1ref", 443], ["source/kind", "source~1kind", 444], ["classification", "classification", 446]], ap: 448, kn: new Set(["kind","outcome","reason/code","decided/by","element/ref","source/kind","classification"]), all: [449] },
-  { f: 22, p: "/$defs/TraceDecision/properties/kind", g: [[0,[2]]], k: { "enum": ["runtime-selection","context-element","class-keyed-resolution","mode-keyed-resolution","redaction","egress","operator-question","escalation"] } },
-  { f: 22, p: "/$defs/TraceDecision/properties/outcome", c: __c440, r: 440, ro: 1, g: [[0,[0]]] },
-  { f: 24, p: "/$defs/ReasonCode", c: __c440, t: ["string"], tv: "string", g: [[2,[12,14]]], k: { "maxLength": 80, "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$" }, re: __RE17 },
-  { f: 22, p: "/$defs/TraceDecision/properties/reason~1code", c: __c440, r: 440, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/$defs/TraceDecision/properties/decided~1by", g: [[0,[2]]], k: { "enum": ["host-policy","model-proposed","model-produced","operator-approved"] } },
-  { f: 22, p: "/$defs/TraceDecision/properties/element~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 22, p: "/$defs/TraceDecision/properties/source~1kind", c: __c445, r: 445, ro: 1, g: [[0,[0]]] },
-  { f: 26, p: "/$defs/ContextSourceKind", c: __c445, g: [[0,[2]]], k: { "enum": ["relationship","memarium","messaging","artifact","dataset"] } },
-  { f: 22, p: "/$defs/TraceDecision/properties/classification", c: __c447, r: 447, ro: 1, g: [[0,[0]]] },
-  { f: 27, p: "", c: __c447, t: ["string"], tv: "string", ut: 1, g: [[0,[2]]], k: { "enum": ["public","community","personal"] } },
-  { f: 22, p: "/$defs/TraceDecision/additionalProperties", b: false },
-  { f: 22, p: "/$defs/TraceDecision/allOf/0", g: [[0,[7]]], if: 450, th: 452 },
-  { f: 22, p: "/$defs/TraceDecision/allOf/0/if", c: __c450, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 451]] },
-  { f: 22, p: "/$defs/TraceDecision/allOf/0/if/properties/kind", g: [[0,[1]]], k: { "const": "context-element" } },
-  { f: 22, p: "/$defs/TraceDecision/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["element/ref","source/kind","classification"] }, pr: [["outcome", "outcome", 453], ["element/ref", "element~1ref", 454], ["source/kind", "source~1kind", 455], ["classification", "classification", 456]] },
-  { f: 22, p: "/$defs/TraceDecision/allOf/0/then/properties/outcome", g: [[0,[2]]], k: { "enum": ["include","declassify","drop","fail"] } },
-  { f: 22, p: "/$defs/TraceDecision/allOf/0/then/properties/element~1ref", av: 1, g: [] },
-  { f: 22, p: "/$defs/TraceDecision/allOf/0/then/properties/source~1kind", av: 1, g: [] },
-  { f: 22, p: "/$defs/TraceDecision/allOf/0/then/properties/classification", av: 1, g: [] },
-  { f: 22, p: "/properties/effects", t: ["array"], tv: "array", g: [[3,[18]]], it: 458 },
-  { f: 22, p: "/properties/effects/items", c: __c459, r: 459, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/$defs/TraceEffect", c: __c459, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["kind","status","target"] }, pr: [["kind", "kind", 460], ["status", "status", 461], ["target", "target", 462]], ap: 463, kn: new Set(["kind","status","target"]) },
-  { f: 22, p: "/$defs/TraceEffect/properties/kind", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[a-z][a-z0-9-]*(\\.[a-z][a-z0-9-]*)+$" }, re: __RE21 },
-  { f: 22, p: "/$defs/TraceEffect/properties/status", g: [[0,[2]]], k: { "enum": ["ok","failed","skipped"] } },
-  { f: 22, p: "/$defs/TraceEffect/properties/target", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 22, p: "/$defs/TraceEffect/additionalProperties", b: false },
-  { f: 22, p: "/properties/diagnostics", c: __c465, r: 465, ro: 1, g: [[0,[0]]] },
-  { f: 24, p: "/$defs/Diagnostics", c: __c465, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["error/code", "error~1code", 466], ["retry/count", "retry~1count", 469]], ap: 470, kn: new Set(["error/code","retry/count"]) },
-  { f: 24, p: "/$defs/Diagnostics/properties/error~1code", g: [[0,[4]]], any: [467,468] },
-  { f: 24, p: "/$defs/Diagnostics/properties/error~1code/anyOf/0", c: __c440, r: 440, ro: 1, g: [[0,[0]]] },
-  { f: 24, p: "/$defs/Diagnostics/properties/error~1code/anyOf/1", c: __c468, t: ["null"], tv: "null", ut: 1, g: [] },
-  { f: 24, p: "/$defs/Diagnostics/properties/retry~1count", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 24, p: "/$defs/Diagnostics/additionalProperties", b: false },
-  { f: 22, p: "/additionalProperties", b: false },
-  { f: 21, p: "/$defs/HostSampleTraceRecord/additionalProperties", b: false },
-  { f: 21, p: "/additionalProperties", av: 1, b: true },
-  { f: 28, p: "", c: __c474, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef"] }, pr: [["memoryRef", "memoryRef", 475], ["sourceIds", "sourceIds", 476]], ap: 478, kn: new Set(["memoryRef","sourceIds"]) },
-  { f: 28, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
-  { f: 28, p: "/properties/sourceIds", t: ["array"], tv: "array", g: [[3,[16,17,18,20]]], k: { "maxItems": 10000, "minItems": 1, "uniqueItems": true }, it: 477, uq: ["string"] },
-  { f: 28, p: "/properties/sourceIds/items", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
-  { f: 28, p: "/additionalProperties", b: false },
-  { f: 29, p: "", c: __c479, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["compactionRunId","event","output"] }, pr: [["compactionRunId", "compactionRunId", 480], ["event", "event", 481], ["output", "output", 482]], ap: 483, kn: new Set(["compactionRunId","event","output"]) },
-  { f: 29, p: "/properties/compactionRunId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
-  { f: 29, p: "/properties/event", c: __c317, r: 317, ro: 1, g: [[0,[0]]] },
-  { f: 29, p: "/properties/output", c: __c287, r: 287, ro: 1, g: [[0,[0]]] },
-  { f: 29, p: "/additionalProperties", av: 1, b: true },
-  { f: 30, p: "", c: __c484, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef"] }, pr: [["memoryRef", "memoryRef", 485], ["tokenBudget", "tokenBudget", 486], ["sources", "sources", 487], ["indexEmitted", "indexEmitted", 489]], ap: 490, kn: new Set(["memoryRef","tokenBudget","sources","indexEmitted"]) },
-  { f: 30, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
-  { f: 30, p: "/properties/tokenBudget", t: ["integer"], tv: "integer", ut: 1, g: [[1,[8,9]]], k: { "maximum": 1000000000, "minimum": 1 } },
-  { f: 30, p: "/properties/sources", t: ["array"], tv: "array", g: [[3,[16,17,18]]], k: { "maxItems": 1000, "minItems": 1 }, it: 488 },
-  { f: 30, p: "/properties/sources/items", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[A-Za-z0-9._:-]{1,128}$" }, re: __RE5 },
-  { f: 30, p: "/properties/indexEmitted", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 30, p: "/additionalProperties", b: false },
-  { f: 19, p: "", c: __c491, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["archiveId","event","entry"] }, pr: [["archiveId", "archiveId", 492], ["event", "event", 493], ["entry", "entry", 494], ["index", "index", 495], ["archiveChecksum", "archiveChecksum", 496], ["indexUpdated", "indexUpdated", 497], ["indexFile", "indexFile", 498]], ap: 499, kn: new Set(["archiveId","event","entry","index","archiveChecksum","indexUpdated","indexFile"]) },
-  { f: 19, p: "/properties/archiveId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
-  { f: 19, p: "/properties/event", c: __c317, r: 317, ro: 1, g: [[0,[0]]] },
-  { f: 19, p: "/properties/entry", c: __c287, r: 287, ro: 1, g: [[0,[0]]] },
-  { f: 19, p: "/properties/index", c: __c365, r: 365, ro: 1, g: [[0,[0]]] },
-  { f: 19, p: "/properties/archiveChecksum", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^sha256:[0-9a-f]{64}$" }, re: __RE6 },
-  { f: 19, p: "/properties/indexUpdated", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 19, p: "/properties/indexFile", c: __c362, r: 362, ro: 1, g: [[0,[0]]] },
-  { f: 19, p: "/additionalProperties", av: 1, b: true },
-  { f: 31, p: "", c: __c500, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["entries"] }, pr: [["entries", "entries", 501]], ap: 503, kn: new Set(["entries"]) },
-  { f: 31, p: "/properties/entries", t: ["array"], tv: "array", g: [[3,[18]]], it: 502 },
-  { f: 31, p: "/properties/entries/items", c: __c287, r: 287, ro: 1, g: [[0,[0]]] },
-  { f: 31, p: "/additionalProperties", av: 1, b: true },
-  { f: 32, p: "", c: __c504, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef"] }, pr: [["memoryRef", "memoryRef", 505]], ap: 506, kn: new Set(["memoryRef"]) },
-  { f: 32, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
-  { f: 32, p: "/additionalProperties", b: false },
-  { f: 33, p: "", c: __c507, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","memoryId","secretId","secretValue"] }, pr: [["memoryRef", "memoryRef", 508], ["memoryId", "memoryId", 509], ["secretId", "secretId", 510], ["secretValue", "secretValue", 511]], ap: 512, kn: new Set(["memoryRef","memoryId","secretId","secretValue"]) },
-  { f: 33, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
-  { f: 33, p: "/properties/memoryId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
-  { f: 33, p: "/properties/secretId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 128, "minLength": 1 } },
-  { f: 33, p: "/properties/secretValue", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 4096, "minLength": 8 } },
-  { f: 33, p: "/additionalProperties", av: 1, b: true },
-  { f: 34, p: "", c: __c513, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","entries"] }, pr: [["memoryRef", "memoryRef", 514], ["entries", "entries", 515], ["secrets", "secrets", 524], ["runId", "runId", 530]], ap: 531, kn: new Set(["memoryRef","entries","secrets","runId"]) },
-  { f: 34, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
-  { f: 34, p: "/properties/entries", t: ["array"], tv: "array", g: [[3,[16,17,18]]], k: { "maxItems": 1000, "minItems": 1 }, it: 516 },
-  { f: 34, p: "/properties/entries/items", c: __c517, r: 517, ro: 1, g: [[0,[0]]] },
-  { f: 34, p: "/$defs/HostSampleSeedEntry", c: __c517, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["content"] }, pr: [["content", "content", 518], ["tags", "tags", 519], ["ttlSeconds", "ttlSeconds", 521], ["tier", "tier", 522]], ap: 523, kn: new Set(["content","tags","ttlSeconds","tier"]) },
-  { f: 34, p: "/$defs/HostSampleSeedEntry/properties/content", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 1048576 } },
-  { f: 34, p: "/$defs/HostSampleSeedEntry/properties/tags", t: ["array"], tv: "array", g: [[3,[16,18]]], k: { "maxItems": 64 }, it: 520 },
-  { f: 34, p: "/$defs/HostSampleSeedEntry/properties/tags/items", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 256, "minLength": 1 } },
-  { f: 34, p: "/$defs/HostSampleSeedEntry/properties/ttlSeconds", t: ["number"], tv: "number", g: [[1,[8,11]]], k: { "maximum": 315360000, "exclusiveMinimum": 0 } },
-  { f: 34, p: "/$defs/HostSampleSeedEntry/properties/tier", g: [[0,[2]]], k: { "enum": ["long-term","transactional"] } },
-  { f: 34, p: "/$defs/HostSampleSeedEntry/additionalProperties", b: false },
-  { f: 34, p: "/properties/secrets", t: ["array"], tv: "array", g: [[3,[16,18]]], k: { "maxItems": 100 }, it: 525 },
-  { f: 34, p: "/properties/secrets/items", c: __c526, r: 526, ro: 1, g: [[0,[0]]] },
-  { f: 34, p: "/$defs/HostSampleSeedSecret", c: __c526, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["secretId","value"] }, pr: [["secretId", "secretId", 527], ["value", "value", 528]], ap: 529, kn: new Set(["secretId","value"]) },
-  { f: 34, p: "/$defs/HostSampleSeedSecret/properties/secretId", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[A-Za-z0-9._:-]{1,128}$" }, re: __RE5 },
-  { f: 34, p: "/$defs/HostSampleSeedSecret/properties/value", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 4096, "minLength": 1 } },
-  { f: 34, p: "/$defs/HostSampleSeedSecret/additionalProperties", b: false },
-  { f: 34, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 199, "minLength": 1 } },
-  { f: 34, p: "/additionalProperties", b: false },
-  { f: 35, p: "", c: __c532, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","runId","entries"] }, pr: [["memoryRef", "memoryRef", 533], ["runId", "runId", 534], ["entries", "entries", 535]], ap: 537, kn: new Set(["memoryRef","runId","entries"]) },
-  { f: 35, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
-  { f: 35, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
-  { f: 35, p: "/properties/entries", t: ["array"], tv: "array", g: [[3,[18]]], it: 536 },
-  { f: 35, p: "/properties/entries/items", c: __c287, r: 287, ro: 1, g: [[0,[0]]] },
-  { f: 35, p: "/additionalProperties", av: 1, b: true },
-  { f: 36, p: "", c: __c538, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["question/ref"] }, pr: [["question/ref", "question~1ref", 539]], ap: 540, kn: new Set(["question/ref"]) },
-  { f: 36, p: "/properties/question~1ref", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
-  { f: 36, p: "/additionalProperties", b: false },
-  { f: 37, p: "", c: __c541, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": [] }, pr: [["dropEventLog", "dropEventLog", 542]], ap: 543, kn: new Set(["dropEventLog"]) },
-  { f: 37, p: "/properties/dropEventLog", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 37, p: "/additionalProperties", b: false },
-  { f: 38, p: "", c: __c544, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","memoryRef","memoryId","fromSeq","expectedAtFork","current"] }, pr: [["runId", "runId", 545], ["memoryRef", "memoryRef", 546], ["memoryId", "memoryId", 547], ["fromSeq", "fromSeq", 548], ["expectedAtFork", "expectedAtFork", 549], ["current", "current", 550]], ap: 551, kn: new Set(["runId","memoryRef","memoryId","fromSeq","expectedAtFork","current"]) },
-  { f: 38, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
-  { f: 38, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
-  { f: 38, p: "/properties/memoryId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
-  { f: 38, p: "/properties/fromSeq", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 38, p: "/properties/expectedAtFork", t: ["string"], tv: "string", ut: 1, g: [] },
-  { f: 38, p: "/properties/current", t: ["string"], tv: "string", ut: 1, g: [] },
-  { f: 38, p: "/additionalProperties", av: 1, b: true },
-  { f: 39, p: "/$defs/AnswerToken", c: __c552, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[a-z0-9][a-z0-9._-]{0,63}$" }, re: __RE7 },
-  { f: 40, p: "/$defs/AnswerValue", c: __c553, g: [[0,[4]]], any: [554,555] },
-  { f: 40, p: "/$defs/AnswerValue/anyOf/0", c: __c552, r: 552, ro: 1, g: [[0,[0]]] },
-  { f: 40, p: "/$defs/AnswerValue/anyOf/1", c: __c555, t: ["array"], tv: "array", g: [[3,[16,18,20]]], k: { "maxItems": 24, "uniqueItems": true }, it: 556, uq: null },
-  { f: 40, p: "/$defs/AnswerValue/anyOf/1/items", c: __c552, r: 552, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "", c: __c557, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema"] }, pr: [["schema", "schema", 558], ["retention", "retention", 559], ["trace_level", "trace_level", 580], ["egress", "egress", 589], ["verification_rigor", "verification_rigor", 599], ["escalation_threshold", "escalation_threshold", 617]], ap: 631, kn: new Set(["schema","retention","trace_level","egress","verification_rigor","escalation_threshold"]) },
-  { f: 41, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.assistant-config.v1" } },
-  { f: 41, p: "/properties/retention", c: __c560, r: 560, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/RetentionByClass", c: __c560, r: 561, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 569], ["by_class", "by_class", 574]], ap: 579, kn: new Set(["default","by_class"]) },
-  { f: 27, p: "/$defs/ClassKeyed", c: __c561, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["default"] }, pr: [["default", "default", 562], ["by_class", "by_class", 563]], ap: 568, kn: new Set(["default","by_class"]) },
-  { f: 27, p: "/$defs/ClassKeyed/properties/default", av: 1, g: [] },
-  { f: 27, p: "/$defs/ClassKeyed/properties/by_class", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["public", "public", 564], ["community", "community", 565], ["personal", "personal", 566]], ap: 567, kn: new Set(["public","community","personal"]) },
-  { f: 27, p: "/$defs/ClassKeyed/properties/by_class/properties/public", av: 1, g: [] },
-  { f: 27, p: "/$defs/ClassKeyed/properties/by_class/properties/community", av: 1, g: [] },
-  { f: 27, p: "/$defs/ClassKeyed/properties/by_class/properties/personal", av: 1, g: [] },
-  { f: 27, p: "/$defs/ClassKeyed/properties/by_class/additionalProperties", b: false },
-  { f: 27, p: "/$defs/ClassKeyed/additionalProperties", b: false },
-  { f: 41, p: "/$defs/RetentionByClass/properties/default", c: __c570, r: 570, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/RetentionProfile", c: __c570, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["max_age"] }, pr: [["max_age", "max_age", 571], ["on_expiry", "on_expiry", 572]], ap: 573, kn: new Set(["max_age","on_expiry"]) },
-  { f: 41, p: "/$defs/RetentionProfile/properties/max_age", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "duration" }, fm: __fmtDuration },
-  { f: 41, p: "/$defs/RetentionProfile/properties/on_expiry", g: [[0,[2]]], k: { "enum": ["excise","archive"] } },
-  { f: 41, p: "/$defs/RetentionProfile/additionalProperties", b: false },
-  { f: 41, p: "/$defs/RetentionByClass/properties/by_class", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["public", "public", 575], ["community", "community", 576], ["personal", "personal", 577]], ap: 578, kn: new Set(["public","community","personal"]) },
-  { f: 41, p: "/$defs/RetentionByClass/properties/by_class/properties/public", c: __c570, r: 570, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/RetentionByClass/properties/by_class/properties/community", c: __c570, r: 570, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/RetentionByClass/properties/by_class/properties/personal", c: __c570, r: 570, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/RetentionByClass/properties/by_class/additionalProperties", b: false },
-  { f: 41, p: "/$defs/RetentionByClass/additionalProperties", b: false },
-  { f: 41, p: "/properties/trace_level", c: __c581, r: 581, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/TraceLevelByClass", c: __c581, r: 561, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 582], ["by_class", "by_class", 583]], ap: 588, kn: new Set(["default","by_class"]) },
-  { f: 41, p: "/$defs/TraceLevelByClass/properties/default", c: __c430, r: 430, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/TraceLevelByClass/properties/by_class", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["public", "public", 584], ["community", "community", 585], ["personal", "personal", 586]], ap: 587, kn: new Set(["public","community","personal"]) },
-  { f: 41, p: "/$defs/TraceLevelByClass/properties/by_class/properties/public", c: __c430, r: 430, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/TraceLevelByClass/properties/by_class/properties/community", c: __c430, r: 430, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/TraceLevelByClass/properties/by_class/properties/personal", c: __c430, r: 430, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/TraceLevelByClass/properties/by_class/additionalProperties", b: false },
-  { f: 41, p: "/$defs/TraceLevelByClass/additionalProperties", b: false },
-  { f: 41, p: "/properties/egress", c: __c590, r: 590, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/EgressByClass", c: __c590, r: 561, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 591], ["by_class", "by_class", 593]], ap: 598, kn: new Set(["default","by_class"]) },
-  { f: 41, p: "/$defs/EgressByClass/properties/default", c: __c592, r: 592, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/Egress", c: __c592, g: [[0,[2]]], k: { "enum": ["deny","allow_accepting_remote"] } },
-  { f: 41, p: "/$defs/EgressByClass/properties/by_class", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["public", "public", 594], ["community", "community", 595], ["personal", "personal", 596]], ap: 597, kn: new Set(["public","community","personal"]) },
-  { f: 41, p: "/$defs/EgressByClass/properties/by_class/properties/public", c: __c592, r: 592, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/EgressByClass/properties/by_class/properties/community", c: __c592, r: 592, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/EgressByClass/properties/by_class/properties/personal", c: __c592, r: 592, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/EgressByClass/properties/by_class/additionalProperties", b: false },
-  { f: 41, p: "/$defs/EgressByClass/additionalProperties", b: false },
-  { f: 41, p: "/properties/verification_rigor", c: __c600, r: 600, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/VerificationRigorByMode", c: __c600, r: 601, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 609], ["by_mode", "by_mode", 611]], ap: 616, kn: new Set(["default","by_mode"]) },
-  { f: 42, p: "/$defs/ModeKeyed", c: __c601, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["default"] }, pr: [["default", "default", 602], ["by_mode", "by_mode", 603]], ap: 608, kn: new Set(["default","by_mode"]) },
-  { f: 42, p: "/$defs/ModeKeyed/properties/default", av: 1, g: [] },
-  { f: 42, p: "/$defs/ModeKeyed/properties/by_mode", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["commons", "commons", 604], ["support", "support", 605], ["crisis", "crisis", 606]], ap: 607, kn: new Set(["commons","support","crisis"]) },
-  { f: 42, p: "/$defs/ModeKeyed/properties/by_mode/properties/commons", av: 1, g: [] },
-  { f: 42, p: "/$defs/ModeKeyed/properties/by_mode/properties/support", av: 1, g: [] },
-  { f: 42, p: "/$defs/ModeKeyed/properties/by_mode/properties/crisis", av: 1, g: [] },
-  { f: 42, p: "/$defs/ModeKeyed/properties/by_mode/additionalProperties", b: false },
-  { f: 42, p: "/$defs/ModeKeyed/additionalProperties", b: false },
-  { f: 41, p: "/$defs/VerificationRigorByMode/properties/default", c: __c610, r: 610, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/VerificationRigor", c: __c610, g: [[0,[2]]], k: { "enum": ["standard","elevated","strict"] } },
-  { f: 41, p: "/$defs/VerificationRigorByMode/properties/by_mode", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["commons", "commons", 612], ["support", "support", 613], ["crisis", "crisis", 614]], ap: 615, kn: new Set(["commons","support","crisis"]) },
-  { f: 41, p: "/$defs/VerificationRigorByMode/properties/by_mode/properties/commons", c: __c610, r: 610, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/VerificationRigorByMode/properties/by_mode/properties/support", c: __c610, r: 610, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/VerificationRigorByMode/properties/by_mode/properties/crisis", c: __c610, r: 610, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/VerificationRigorByMode/properties/by_mode/additionalProperties", b: false },
-  { f: 41, p: "/$defs/VerificationRigorByMode/additionalProperties", b: false },
-  { f: 41, p: "/properties/escalation_threshold", c: __c618, r: 618, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/EscalationThresholdByMode", c: __c618, r: 601, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 619], ["by_mode", "by_mode", 625]], ap: 630, kn: new Set(["default","by_mode"]) },
-  { f: 41, p: "/$defs/EscalationThresholdByMode/properties/default", c: __c620, r: 620, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/EscalationThreshold", c: __c620, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["escalate"] }, pr: [["escalate", "escalate", 621]], ap: 624, kn: new Set(["escalate"]) },
-  { f: 41, p: "/$defs/EscalationThreshold/properties/escalate", t: ["array"], tv: "array", g: [[3,[18,20]]], k: { "uniqueItems": true }, it: 622, uq: null },
-  { f: 41, p: "/$defs/EscalationThreshold/properties/escalate/items", c: __c623, r: 623, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/EscalationTrigger", c: __c623, g: [[0,[2]]], k: { "enum": ["operator-decision","sustained-degradation","boundary-risk","pre-egress-confirmation","crisis-candidate"] } },
-  { f: 41, p: "/$defs/EscalationThreshold/additionalProperties", b: false },
-  { f: 41, p: "/$defs/EscalationThresholdByMode/properties/by_mode", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["commons", "commons", 626], ["support", "support", 627], ["crisis", "crisis", 628]], ap: 629, kn: new Set(["commons","support","crisis"]) },
-  { f: 41, p: "/$defs/EscalationThresholdByMode/properties/by_mode/properties/commons", c: __c620, r: 620, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/EscalationThresholdByMode/properties/by_mode/properties/support", c: __c620, r: 620, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/EscalationThresholdByMode/properties/by_mode/properties/crisis", c: __c620, r: 620, ro: 1, g: [[0,[0]]] },
-  { f: 41, p: "/$defs/EscalationThresholdByMode/properties/by_mode/additionalProperties", b: false },
-  { f: 41, p: "/$defs/EscalationThresholdByMode/additionalProperties", b: false },
-  { f: 41, p: "/additionalProperties", b: false },
-  { f: 43, p: "", c: __c632, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","initiation"] }, pr: [["schema", "schema", 633], ["ui_profile", "ui_profile", 634], ["surface", "surface", 635], ["pinned", "pinned", 636], ["hidden", "hidden", 637], ["initiation", "initiation", 638], ["show_activity_feed", "show_activity_feed", 639], ["show_confidence", "show_confidence", 640], ["streak_count", "streak_count", 641], ["nudge_after", "nudge_after", 643]], ap: 645, kn: new Set(["schema","ui_profile","surface","pinned","hidden","initiation","show_activity_feed","show_confidence","streak_count","nudge_after"]) },
-  { f: 43, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.assistant-ui-preferences.v1" } },
-  { f: 43, p: "/properties/ui_profile", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 43, p: "/properties/surface", g: [[0,[2]]], k: { "enum": ["contact-rail","assistant-section"] } },
-  { f: 43, p: "/properties/pinned", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 43, p: "/properties/hidden", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 43, p: "/properties/initiation", g: [[0,[2]]], k: { "enum": ["never"] } },
-  { f: 43, p: "/properties/show_activity_feed", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 43, p: "/properties/show_confidence", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 43, p: "/properties/streak_count", g: [[0,[3]]], no: 642 },
-  { f: 43, p: "/properties/streak_count/not", av: 1, c: __c642, g: [] },
-  { f: 43, p: "/properties/nudge_after", g: [[0,[3]]], no: 644 },
-  { f: 43, p: "/properties/nudge_after/not", av: 1, c: __c644, g: [] },
-  { f: 43, p: "/additionalProperties", b: false },
-  { f: 44, p: "", c: __c646, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","profile/id","anchor","requires","guarantees","conformance/max-age"] }, pr: [["schema", "schema", 647], ["profile/id", "profile~1id", 648], ["anchor", "anchor", 649], ["requires", "requires", 650], ["guarantees", "guarantees", 661], ["conformance/max-age", "conformance~1max-age", 668]], ap: 669, kn: new Set(["schema","profile/id","anchor","requires","guarantees","conformance/max-age"]) },
-  { f: 44, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.baseline-assistant-profile.v1" } },
-  { f: 44, p: "/properties/profile~1id", g: [[0,[1]]], k: { "const": "baseline-assistant" } },
-  { f: 44, p: "/properties/anchor", g: [[0,[1]]], k: { "const": "UNIVERSAL-BASIC-COMPUTE" } },
-  { f: 44, p: "/properties/requires", c: __c651, r: 651, ro: 1, g: [[0,[0]]] },
-  { f: 44, p: "/$defs/ProfileRequirements", c: __c651, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["operations","min_context_window","tool_surface","transports","max_output_tokens"] }, pr: [["operations", "operations", 652], ["min_context_window", "min_context_window", 655], ["tool_surface", "tool_surface", 656], ["transports", "transports", 657], ["max_output_tokens", "max_output_tokens", 659]], ap: 660, kn: new Set(["operations","min_context_window","tool_surface","transports","max_output_tokens"]) },
-  { f: 44, p: "/$defs/ProfileRequirements/properties/operations", t: ["array"], tv: "array", g: [[3,[18,19,20]]], k: { "uniqueItems": true }, it: 653, co: 654, uq: null },
-  { f: 44, p: "/$defs/ProfileRequirements/properties/operations/items", g: [[0,[2]]], k: { "enum": ["generate","embed","batch_embed"] } },
-  { f: 44, p: "/$defs/ProfileRequirements/properties/operations/contains", c: __c654, g: [[0,[1]]], k: { "const": "generate" } },
-  { f: 44, p: "/$defs/ProfileRequirements/properties/min_context_window", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 512 } },
-  { f: 44, p: "/$defs/ProfileRequirements/properties/tool_surface", g: [[0,[1]]], k: { "const": "none" } },
-  { f: 44, p: "/$defs/ProfileRequirements/properties/transports", t: ["array"], tv: "array", g: [[3,[17,18,20]]], k: { "minItems": 1, "uniqueItems": true }, it: 658, uq: null },
-  { f: 44, p: "/$defs/ProfileRequirements/properties/transports/items", g: [[0,[2]]], k: { "enum": ["http_local","command_stdio"] } },
-  { f: 44, p: "/$defs/ProfileRequirements/properties/max_output_tokens", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
-  { f: 44, p: "/$defs/ProfileRequirements/additionalProperties", b: false },
-  { f: 44, p: "/properties/guarantees", c: __c662, r: 662, ro: 1, g: [[0,[0]]] },
-  { f: 44, p: "/$defs/ProfileGuarantees", c: __c662, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["no_telemetry_egress","no_remote_fallback","works_offline","no_economic_gating"] }, pr: [["no_telemetry_egress", "no_telemetry_egress", 663], ["no_remote_fallback", "no_remote_fallback", 664], ["works_offline", "works_offline", 665], ["no_economic_gating", "no_economic_gating", 666]], ap: 667, kn: new Set(["no_telemetry_egress","no_remote_fallback","works_offline","no_economic_gating"]) },
-  { f: 44, p: "/$defs/ProfileGuarantees/properties/no_telemetry_egress", g: [[0,[1]]], k: { "const": true } },
-  { f: 44, p: "/$defs/ProfileGuarantees/properties/no_remote_fallback", g: [[0,[1]]], k: { "const": true } },
-  { f: 44, p: "/$defs/ProfileGuarantees/properties/works_offline", g: [[0,[1]]], k: { "const": true } },
-  { f: 44, p: "/$defs/ProfileGuarantees/properties/no_economic_gating", g: [[0,[1]]], k: { "const": true } },
-  { f: 44, p: "/$defs/ProfileGuarantees/additionalProperties", b: false },
-  { f: 44, p: "/properties/conformance~1max-age", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "duration" }, fm: __fmtDuration },
-  { f: 44, p: "/additionalProperties", b: false },
-  { f: 45, p: "", c: __c670, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","report/id","runtime/ref","profile/id","environment/ref","time/generated-at","time/expires-at","status","checks","overall/passed"] }, pr: [["schema", "schema", 671], ["report/id", "report~1id", 672], ["runtime/ref", "runtime~1ref", 673], ["model.binding/ref", "model.binding~1ref", 674], ["profile/id", "profile~1id", 675], ["environment/ref", "environment~1ref", 676], ["time/generated-at", "time~1generated-at", 677], ["time/expires-at", "time~1expires-at", 678], ["status", "status", 679], ["checks", "checks", 680], ["overall/passed", "overall~1passed", 688]], ap: 689, kn: new Set(["schema","report/id","runtime/ref","model.binding/ref","profile/id","environment/ref","time/generated-at","time/expires-at","status","checks","overall/passed"]), all: [690] },
-  { f: 45, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.baseline-assistant-conformance-report.v1" } },
-  { f: 45, p: "/properties/report~1id", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 45, p: "/properties/runtime~1ref", c: __c407, r: 407, ro: 1, g: [[0,[0]]] },
-  { f: 45, p: "/properties/model.binding~1ref", c: __c409, r: 409, ro: 1, g: [[0,[0]]] },
-  { f: 45, p: "/properties/profile~1id", g: [[0,[1]]], k: { "const": "baseline-assistant" } },
-  { f: 45, p: "/properties/environment~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 45, p: "/properties/time~1generated-at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 45, p: "/properties/time~1expires-at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 45, p: "/properties/status", g: [[0,[2]]], k: { "enum": ["fresh","stale"] } },
-  { f: 45, p: "/properties/checks", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 681 },
-  { f: 45, p: "/properties/checks/items", c: __c682, r: 682, ro: 1, g: [[0,[0]]] },
-  { f: 45, p: "/$defs/ConformanceCheck", c: __c682, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["check/id","clause","result"] }, pr: [["check/id", "check~1id", 683], ["clause", "clause", 684], ["result", "result", 685], ["detail/code", "detail~1code", 686]], ap: 687, kn: new Set(["check/id","clause","result","detail/code"]) },
-  { f: 45, p: "/$defs/ConformanceCheck/properties/check~1id", c: __c440, r: 440, ro: 1, g: [[0,[0]]] },
-  { f: 45, p: "/$defs/ConformanceCheck/properties/clause", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^/" }, re: __RE10 },
-  { f: 45, p: "/$defs/ConformanceCheck/properties/result", g: [[0,[2]]], k: { "enum": ["pass","fail"] } },
-  { f: 45, p: "/$defs/ConformanceCheck/properties/detail~1code", c: __c440, r: 440, ro: 1, g: [[0,[0]]] },
-  { f: 45, p: "/$defs/ConformanceCheck/additionalProperties", b: false },
-  { f: 45, p: "/properties/overall~1passed", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 45, p: "/additionalProperties", b: false },
-  { f: 45, p: "/allOf/0", g: [[0,[7]]], if: 691, th: 695 },
-  { f: 45, p: "/allOf/0/if", c: __c691, g: [[4,[23,26]]], k: { "required": ["checks"] }, pr: [["checks", "checks", 692]] },
-  { f: 45, p: "/allOf/0/if/properties/checks", t: ["array"], tv: "array", g: [[3,[19]]], co: 693 },
-  { f: 45, p: "/allOf/0/if/properties/checks/contains", c: __c693, t: ["object"], tv: "object", g: [[4,[23,26]]], k: { "required": ["result"] }, pr: [["result", "result", 694]] },
-  { f: 45, p: "/allOf/0/if/properties/checks/contains/properties/result", g: [[0,[1]]], k: { "const": "fail" } },
-  { f: 45, p: "/allOf/0/then", g: [[4,[26]]], pr: [["overall/passed", "overall~1passed", 696]] },
-  { f: 45, p: "/allOf/0/then/properties/overall~1passed", g: [[0,[1]]], k: { "const": false } },
-  { f: 39, p: "/$defs/ChoiceOption", c: __c697, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["value","title"] }, pr: [["value", "value", 698], ["title", "title", 699], ["detail", "detail", 700]], ap: 701, kn: new Set(["value","title","detail"]) },
-  { f: 39, p: "/$defs/ChoiceOption/properties/value", c: __c552, r: 552, ro: 1, g: [[0,[0]]] },
-  { f: 39, p: "/$defs/ChoiceOption/properties/title", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 120, "minLength": 1 } },
-  { f: 39, p: "/$defs/ChoiceOption/properties/detail", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 280 } },
-  { f: 39, p: "/$defs/ChoiceOption/additionalProperties", b: false },
-  { f: 27, p: "/$defs/ClassificationFlow", c: __c702, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["input","output"] }, pr: [["input", "input", 703], ["output", "output", 704]], ap: 705, kn: new Set(["input","output"]) },
-  { f: 27, p: "/$defs/ClassificationFlow/properties/input", c: __c447, r: 447, ro: 1, g: [[0,[0]]] },
-  { f: 27, p: "/$defs/ClassificationFlow/properties/output", c: __c447, r: 447, ro: 1, g: [[0,[0]]] },
-  { f: 27, p: "/$defs/ClassificationFlow/additionalProperties", b: false },
-  { f: 46, p: "/$defs/ConfirmPayload", c: __c707, r: 707, ro: 1, g: [[0,[0]]] },
-  { f: 47, p: "", c: __c707, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["confirm/title", "confirm~1title", 708], ["deny/title", "deny~1title", 709]], ap: 710, kn: new Set(["confirm/title","deny/title"]) },
-  { f: 47, p: "/properties/confirm~1title", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 60, "minLength": 1 } },
-  { f: 47, p: "/properties/deny~1title", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 60, "minLength": 1 } },
-  { f: 47, p: "/additionalProperties", b: false },
-  { f: 25, p: "/$defs/ContentPart", c: __c711, t: ["object"], tv: "object", g: [[0,[5]],[4,[25,27]]], ap: 712, kn: new Set([]), one: [713,718], dt: "type", dm: new Map([["text",0],["object_ref",1]]) },
-  { f: 25, p: "/$defs/ContentPart/additionalProperties", av: 1, b: true },
-  { f: 25, p: "/$defs/ContentPart/oneOf/0", c: __c714, r: 714, ro: 1, g: [[0,[0]]] },
-  { f: 25, p: "/$defs/TextPart", c: __c714, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["type","text"] }, pr: [["type", "type", 715], ["text", "text", 716]], ap: 717, kn: new Set(["type","text"]) },
-  { f: 25, p: "/$defs/TextPart/properties/type", g: [[0,[1]]], k: { "const": "text" } },
-  { f: 25, p: "/$defs/TextPart/properties/text", t: ["string"], tv: "string", ut: 1, g: [] },
-  { f: 25, p: "/$defs/TextPart/additionalProperties", b: false },
-  { f: 25, p: "/$defs/ContentPart/oneOf/1", c: __c719, r: 719, ro: 1, g: [[0,[0]]] },
-  { f: 25, p: "/$defs/ObjectRefPart", c: __c719, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["type","object/ref","media/type"] }, pr: [["type", "type", 720], ["object/ref", "object~1ref", 721], ["media/type", "media~1type", 722], ["byte/size", "byte~1size", 723]], ap: 724, kn: new Set(["type","object/ref","media/type","byte/size"]) },
-  { f: 25, p: "/$defs/ObjectRefPart/properties/type", g: [[0,[1]]], k: { "const": "object_ref" } },
-  { f: 25, p: "/$defs/ObjectRefPart/properties/object~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 25, p: "/$defs/ObjectRefPart/properties/media~1type", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[a-z]+/[A-Za-z0-9.+-]+$" }, re: __RE15 },
-  { f: 25, p: "/$defs/ObjectRefPart/properties/byte~1size", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 25, p: "/$defs/ObjectRefPart/additionalProperties", b: false },
-  { f: 26, p: "", c: __c725, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema"] }, pr: [["schema", "schema", 726], ["sources", "sources", 727]], ap: 741, kn: new Set(["schema","sources"]) },
-  { f: 26, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.context-assembly.request.v1" } },
-  { f: 26, p: "/properties/sources", t: ["array"], tv: "array", g: [[3,[18]]], it: 728 },
-  { f: 26, p: "/properties/sources/items", c: __c729, r: 729, ro: 1, g: [[0,[0]]] },
-  { f: 26, p: "/$defs/ContextSource", c: __c729, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["source/kind","grant/ref"] }, pr: [["source/kind", "source~1kind", 730], ["grant/ref", "grant~1ref", 731], ["lease/ref", "lease~1ref", 732], ["flow/ref", "flow~1ref", 733], ["max/elements", "max~1elements", 734]], ap: 735, kn: new Set(["source/kind","grant/ref","lease/ref","flow/ref","max/elements"]), all: [736] },
-  { f: 26, p: "/$defs/ContextSource/properties/source~1kind", c: __c445, r: 445, ro: 1, g: [[0,[0]]] },
-  { f: 26, p: "/$defs/ContextSource/properties/grant~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 26, p: "/$defs/ContextSource/properties/lease~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 26, p: "/$defs/ContextSource/properties/flow~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 26, p: "/$defs/ContextSource/properties/max~1elements", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
-  { f: 26, p: "/$defs/ContextSource/additionalProperties", b: false },
-  { f: 26, p: "/$defs/ContextSource/allOf/0", g: [[0,[7]]], if: 737, th: 739 },
-  { f: 26, p: "/$defs/ContextSource/allOf/0/if", c: __c737, g: [[4,[23,26]]], k: { "required": ["source/kind"] }, pr: [["source/kind", "source~1kind", 738]] },
-  { f: 26, p: "/$defs/ContextSource/allOf/0/if/properties/source~1kind", g: [[0,[2]]], k: { "enum": ["artifact","dataset"] } },
-  { f: 26, p: "/$defs/ContextSource/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["lease/ref"] }, pr: [["lease/ref", "lease~1ref", 740]] },
-  { f: 26, p: "/$defs/ContextSource/allOf/0/then/properties/lease~1ref", av: 1, g: [] },
-  { f: 26, p: "/additionalProperties", b: false },
-  { f: 48, p: "", c: __c742, t: ["object"], tv: "object", g: [[0,[5]],[4,[23,25,26]]], k: { "required": ["schema","element/id","source/kind","classification"] }, pr: [["schema", "schema", 743], ["element/id", "element~1id", 744], ["source/kind", "source~1kind", 745], ["source/ref", "source~1ref", 746], ["classification", "classification", 747], ["content", "content", 748], ["content/ref", "content~1ref", 750], ["declassifiable", "declassifiable", 751], ["declassified/from", "declassified~1from", 752], ["grant/ref", "grant~1ref", 753]], ap: 754, kn: new Set(["schema","element/id","source/kind","source/ref","classification","content","content/ref","declassifiable","declassified/from","grant/ref"]), one: [755,757] },
-  { f: 48, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.context-element.v1" } },
-  { f: 48, p: "/properties/element~1id", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 48, p: "/properties/source~1kind", c: __c445, r: 445, ro: 1, g: [[0,[0]]] },
-  { f: 48, p: "/properties/source~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 48, p: "/properties/classification", c: __c447, r: 447, ro: 1, g: [[0,[0]]] },
-  { f: 48, p: "/properties/content", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 749 },
-  { f: 48, p: "/properties/content/items", c: __c711, r: 711, ro: 1, g: [[0,[0]]] },
-  { f: 48, p: "/properties/content~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 48, p: "/properties/declassifiable", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 48, p: "/properties/declassified~1from", c: __c447, r: 447, ro: 1, g: [[0,[0]]] },
-  { f: 48, p: "/properties/grant~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 48, p: "/additionalProperties", b: false },
-  { f: 48, p: "/oneOf/0", c: __c755, g: [[4,[23,26]]], k: { "required": ["content"] }, pr: [["content", "content", 756]] },
-  { f: 48, p: "/oneOf/0/properties/content", av: 1, g: [] },
-  { f: 48, p: "/oneOf/1", c: __c757, g: [[4,[23,26]]], k: { "required": ["content/ref"] }, pr: [["content/ref", "content~1ref", 758]] },
-  { f: 48, p: "/oneOf/1/properties/content~1ref", av: 1, g: [] },
-  { f: 24, p: "/$defs/EpistemicBlock", c: __c759, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["stance", "stance", 760], ["confidence", "confidence", 761], ["grounded_in", "grounded_in", 762], ["caveats", "caveats", 764]], ap: 766, kn: new Set(["stance","confidence","grounded_in","caveats"]) },
-  { f: 24, p: "/$defs/EpistemicBlock/properties/stance", g: [[0,[2]]], k: { "enum": ["advisory","hypothesis"] } },
-  { f: 24, p: "/$defs/EpistemicBlock/properties/confidence", g: [[0,[2]]], k: { "enum": ["unstated","low","medium","high"] } },
-  { f: 24, p: "/$defs/EpistemicBlock/properties/grounded_in", t: ["array"], tv: "array", g: [[3,[18]]], it: 763 },
-  { f: 24, p: "/$defs/EpistemicBlock/properties/grounded_in/items", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 24, p: "/$defs/EpistemicBlock/properties/caveats", t: ["array"], tv: "array", g: [[3,[18]]], it: 765 },
-  { f: 24, p: "/$defs/EpistemicBlock/properties/caveats/items", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 500, "minLength": 1 } },
-  { f: 24, p: "/$defs/EpistemicBlock/additionalProperties", b: false },
-  { f: 46, p: "/$defs/FreeTextWithAllowlistPayload", c: __c768, r: 768, ro: 1, g: [[0,[0]]] },
-  { f: 49, p: "", c: __c768, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["allowlist"] }, pr: [["allowlist", "allowlist", 769], ["match", "match", 771], ["placeholder", "placeholder", 772]], ap: 773, kn: new Set(["allowlist","match","placeholder"]) },
-  { f: 49, p: "/properties/allowlist", t: ["array"], tv: "array", g: [[3,[16,17,18,20]]], k: { "maxItems": 64, "minItems": 1, "uniqueItems": true }, it: 770, uq: null },
-  { f: 49, p: "/properties/allowlist/items", c: __c552, r: 552, ro: 1, g: [[0,[0]]] },
-  { f: 49, p: "/properties/match", g: [[0,[2]]], k: { "enum": ["exact","case-insensitive"] } },
-  { f: 49, p: "/properties/placeholder", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 80 } },
-  { f: 49, p: "/additionalProperties", b: false },
-  { f: 25, p: "/$defs/GeneratePolicy", c: __c774, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["locality", "locality", 775], ["trust_mode", "trust_mode", 776], ["scope", "scope", 777], ["on_context_denied", "on_context_denied", 778], ["plurality", "plurality", 779]], ap: 780, kn: new Set(["locality","trust_mode","scope","on_context_denied","plurality"]) },
-  { f: 25, p: "/$defs/GeneratePolicy/properties/locality", c: __c426, r: 426, ro: 1, g: [[0,[0]]] },
-  { f: 25, p: "/$defs/GeneratePolicy/properties/trust_mode", c: __c428, r: 428, ro: 1, g: [[0,[0]]] },
-  { f: 25, p: "/$defs/GeneratePolicy/properties/scope", g: [[0,[2]]], k: { "enum": ["assistant-session-only","granted-context"] } },
-  { f: 25, p: "/$defs/GeneratePolicy/properties/on_context_denied", g: [[0,[2]]], k: { "enum": ["fail_closed","drop_with_trace"] } },
-  { f: 25, p: "/$defs/GeneratePolicy/properties/plurality", g: [[0,[2]]], k: { "enum": ["preserve","collapse"] } },
-  { f: 25, p: "/$defs/GeneratePolicy/additionalProperties", b: false },
-  { f: 25, p: "", c: __c781, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","operation","turns"] }, pr: [["schema", "schema", 782], ["operation", "operation", 783], ["turns", "turns", 784], ["context_assembly", "context_assembly", 791], ["parameters", "parameters", 792], ["policy", "policy", 800], ["metadata", "metadata", 801]], ap: 808, kn: new Set(["schema","operation","turns","context_assembly","parameters","policy","metadata"]) },
-  { f: 25, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.generate.request.v1" } },
-  { f: 25, p: "/properties/operation", g: [[0,[1]]], k: { "const": "generate" } },
-  { f: 25, p: "/properties/turns", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 785 },
-  { f: 25, p: "/properties/turns/items", c: __c786, r: 786, ro: 1, g: [[0,[0]]] },
-  { f: 25, p: "/$defs/Turn", c: __c786, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["role","content"] }, pr: [["role", "role", 787], ["content", "content", 788]], ap: 790, kn: new Set(["role","content"]) },
-  { f: 25, p: "/$defs/Turn/properties/role", g: [[0,[2]]], k: { "enum": ["user","assistant"] } },
-  { f: 25, p: "/$defs/Turn/properties/content", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 789 },
-  { f: 25, p: "/$defs/Turn/properties/content/items", c: __c711, r: 711, ro: 1, g: [[0,[0]]] },
-  { f: 25, p: "/$defs/Turn/additionalProperties", b: false },
-  { f: 25, p: "/properties/context_assembly", c: __c725, r: 725, ro: 1, g: [[0,[0]]] },
-  { f: 25, p: "/properties/parameters", c: __c793, r: 793, ro: 1, g: [[0,[0]]] },
-  { f: 25, p: "/$defs/GenerationParameters", c: __c793, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["max_tokens", "max_tokens", 794], ["temperature", "temperature", 795], ["top_p", "top_p", 796], ["stop", "stop", 797]], ap: 799, kn: new Set(["max_tokens","temperature","top_p","stop"]) },
-  { f: 25, p: "/$defs/GenerationParameters/properties/max_tokens", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
-  { f: 25, p: "/$defs/GenerationParameters/properties/temperature", t: ["number"], tv: "number", g: [[1,[8,9]]], k: { "maximum": 2, "minimum": 0 } },
-  { f: 25, p: "/$defs/GenerationParameters/properties/top_p", t: ["number"], tv: "number", g: [[1,[8,11]]], k: { "maximum": 1, "exclusiveMinimum": 0 } },
-  { f: 25, p: "/$defs/GenerationParameters/properties/stop", t: ["array"], tv: "array", g: [[3,[16,18]]], k: { "maxItems": 8 }, it: 798 },
-  { f: 25, p: "/$defs/GenerationParameters/properties/stop/items", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 25, p: "/$defs/GenerationParameters/additionalProperties", b: false },
-  { f: 25, p: "/properties/policy", c: __c774, r: 774, ro: 1, g: [[0,[0]]] },
-  { f: 25, p: "/properties/metadata", t: ["object"], tv: "object", g: [[4,[24,25]]], ap: 802, kn: new Set([]), pn: 807 },
-  { f: 25, p: "/properties/metadata/additionalProperties", g: [[0,[4]]], any: [803,804,805,806] },
-  { f: 25, p: "/properties/metadata/additionalProperties/anyOf/0", c: __c803, t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 256 } },
-  { f: 25, p: "/properties/metadata/additionalProperties/anyOf/1", c: __c804, t: ["number"], tv: "number", ut: 1, g: [] },
-  { f: 25, p: "/properties/metadata/additionalProperties/anyOf/2", c: __c805, t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 25, p: "/properties/metadata/additionalProperties/anyOf/3", c: __c806, t: ["null"], tv: "null", ut: 1, g: [] },
-  { f: 25, p: "/properties/metadata/propertyNames", g: [[2,[12]]], k: { "maxLength": 64 } },
-  { f: 25, p: "/additionalProperties", b: false },
-  { f: 24, p: "", c: __c809, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","operation","outcome","trace/ref"] }, pr: [["schema", "schema", 810], ["operation", "operation", 811], ["outcome", "outcome", 812], ["reason/code", "reason~1code", 813], ["output", "output", 814], ["epistemic", "epistemic", 816], ["runtime/ref", "runtime~1ref", 817], ["model.binding/ref", "model.binding~1ref", 818], ["locality", "locality", 819], ["trace/ref", "trace~1ref", 820], ["usage", "usage", 822], ["diagnostics", "diagnostics", 827]], ap: 828, kn: new Set(["schema","operation","outcome","reason/code","output","epistemic","runtime/ref","model.binding/ref","locality","trace/ref","usage","diagnostics"]), all: [829] },
-  { f: 24, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.generate.response.v1" } },
-  { f: 24, p: "/properties/operation", g: [[0,[1]]], k: { "const": "generate" } },
-  { f: 24, p: "/properties/outcome", c: __c405, r: 405, ro: 1, g: [[0,[0]]] },
-  { f: 24, p: "/properties/reason~1code", c: __c440, r: 440, ro: 1, g: [[0,[0]]] },
-  { f: 24, p: "/properties/output", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 815 },
-  { f: 24, p: "/properties/output/items", c: __c711, r: 711, ro: 1, g: [[0,[0]]] },
-  { f: 24, p: "/properties/epistemic", c: __c759, r: 759, ro: 1, g: [[0,[0]]] },
-  { f: 24, p: "/properties/runtime~1ref", c: __c407, r: 407, ro: 1, g: [[0,[0]]] },
-  { f: 24, p: "/properties/model.binding~1ref", c: __c409, r: 409, ro: 1, g: [[0,[0]]] },
-  { f: 24, p: "/properties/locality", g: [[0,[2]]], k: { "enum": ["local_only","remote"] } },
-  { f: 24, p: "/properties/trace~1ref", c: __c821, r: 821, ro: 1, g: [[0,[0]]] },
-  { f: 24, p: "/$defs/TraceRef", c: __c821, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^(trace/|tr:).+$" }, re: __RE22 },
-  { f: 24, p: "/properties/usage", c: __c823, r: 823, ro: 1, g: [[0,[0]]] },
-  { f: 24, p: "/$defs/Usage", c: __c823, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["input_tokens", "input_tokens", 824], ["output_tokens", "output_tokens", 825]], ap: 826, kn: new Set(["input_tokens","output_tokens"]) },
-  { f: 24, p: "/$defs/Usage/properties/input_tokens", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 24, p: "/$defs/Usage/properties/output_tokens", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 24, p: "/$defs/Usage/additionalProperties", b: false },
-  { f: 24, p: "/properties/diagnostics", c: __c465, r: 465, ro: 1, g: [[0,[0]]] },
-  { f: 24, p: "/additionalProperties", b: false },
-  { f: 24, p: "/allOf/0", g: [[0,[7]]], if: 830, th: 832, el: 840 },
-  { f: 24, p: "/allOf/0/if", c: __c830, g: [[4,[23,26]]], k: { "required": ["outcome"] }, pr: [["outcome", "outcome", 831]] },
-  { f: 24, p: "/allOf/0/if/properties/outcome", g: [[0,[1]]], k: { "const": "completed" } },
-  { f: 24, p: "/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["output","epistemic","runtime/ref","model.binding/ref","locality"] }, pr: [["output", "output", 833], ["epistemic", "epistemic", 834], ["runtime/ref", "runtime~1ref", 835], ["model.binding/ref", "model.binding~1ref", 836], ["locality", "locality", 837], ["reason/code", "reason~1code", 838]] },
-  { f: 24, p: "/allOf/0/then/properties/output", av: 1, g: [] },
-  { f: 24, p: "/allOf/0/then/properties/epistemic", av: 1, g: [] },
-  { f: 24, p: "/allOf/0/then/properties/runtime~1ref", av: 1, g: [] },
-  { f: 24, p: "/allOf/0/then/properties/model.binding~1ref", av: 1, g: [] },
-  { f: 24, p: "/allOf/0/then/properties/locality", av: 1, g: [] },
-  { f: 24, p: "/allOf/0/then/properties/reason~1code", g: [[0,[3]]], no: 839 },
-  { f: 24, p: "/allOf/0/then/properties/reason~1code/not", av: 1, c: __c839, g: [] },
-  { f: 24, p: "/allOf/0/else", g: [[4,[23,26]]], k: { "required": ["reason/code"] }, pr: [["reason/code", "reason~1code", 841], ["output", "output", 842], ["epistemic", "epistemic", 844]] },
-  { f: 24, p: "/allOf/0/else/properties/reason~1code", av: 1, g: [] },
-  { f: 24, p: "/allOf/0/else/properties/output", g: [[0,[3]]], no: 843 },
-  { f: 24, p: "/allOf/0/else/properties/output/not", av: 1, c: __c843, g: [] },
-  { f: 24, p: "/allOf/0/else/properties/epistemic", g: [[0,[3]]], no: 845 },
-  { f: 24, p: "/allOf/0/else/properties/epistemic/not", av: 1, c: __c845, g: [] },
-  { f: 50, p: "", c: __c846, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","feedback/id","result/ref","session/ref","participant/ref","verdict","recorded/at"] }, pr: [["schema", "schema", 847], ["feedback/id", "feedback~1id", 848], ["result/ref", "result~1ref", 849], ["session/ref", "session~1ref", 851], ["participant/ref", "participant~1ref", 853], ["verdict", "verdict", 854], ["note", "note", 855], ["supersedes/ref", "supersedes~1ref", 856], ["recorded/at", "recorded~1at", 857]], ap: 858, kn: new Set(["schema","feedback/id","result/ref","session/ref","participant/ref","verdict","note","supersedes/ref","recorded/at"]), all: [859] },
-  { f: 50, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.inquiry-feedback.v1" } },
-  { f: 50, p: "/properties/feedback~1id", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^feedback:.+$" }, re: __RE11 },
-  { f: 50, p: "/properties/result~1ref", c: __c850, r: 850, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/$defs/ResultRef", c: __c850, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^result:.+$" }, re: __RE18 },
-  { f: 50, p: "/properties/session~1ref", c: __c852, r: 852, ro: 1, g: [[0,[0]]] },
-  { f: 23, p: "/$defs/SessionRef", c: __c852, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^session:.+$" }, re: __RE20 },
-  { f: 50, p: "/properties/participant~1ref", c: __c400, r: 400, ro: 1, g: [[0,[0]]] },
-  { f: 50, p: "/properties/verdict", g: [[0,[2]]], k: { "enum": ["verified","refuted","amended"] } },
-  { f: 50, p: "/properties/note", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 4000, "minLength": 1 } },
-  { f: 50, p: "/properties/supersedes~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^feedback:.+$" }, re: __RE11 },
-  { f: 50, p: "/properties/recorded~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 50, p: "/additionalProperties", b: false },
-  { f: 50, p: "/allOf/0", g: [[0,[7]]], if: 860, th: 862 },
-  { f: 50, p: "/allOf/0/if", c: __c860, g: [[4,[23,26]]], k: { "required": ["verdict"] }, pr: [["verdict", "verdict", 861]] },
-  { f: 50, p: "/allOf/0/if/properties/verdict", g: [[0,[1]]], k: { "const": "amended" } },
-  { f: 50, p: "/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["note"] }, pr: [["note", "note", 863]] },
-  { f: 50, p: "/allOf/0/then/properties/note", av: 1, g: [] },
-  { f: 51, p: "", c: __c864, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","result/id","turn/id","session/ref","participant/ref","trace/ref","provenance","classification","output","epistemic","recorded/at"] }, pr: [["schema", "schema", 865], ["result/id", "result~1id", 866], ["turn/id", "turn~1id", 867], ["session/ref", "session~1ref", 868], ["participant/ref", "participant~1ref", 869], ["trace/ref", "trace~1ref", 870], ["provenance", "provenance", 871], ["classification", "classification", 877], ["output", "output", 878], ["epistemic", "epistemic", 880], ["recorded/at", "recorded~1at", 881]], ap: 882, kn: new Set(["schema","result/id","turn/id","session/ref","participant/ref","trace/ref","provenance","classification","output","epistemic","recorded/at"]) },
-  { f: 51, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.inquiry-result.v1" } },
-  { f: 51, p: "/properties/result~1id", c: __c850, r: 850, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/properties/turn~1id", c: __c398, r: 398, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/properties/session~1ref", c: __c852, r: 852, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/properties/participant~1ref", c: __c400, r: 400, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/properties/trace~1ref", c: __c821, r: 821, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/properties/provenance", c: __c872, r: 872, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/$defs/ResultProvenance", c: __c872, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runtime/ref","model.binding/ref","operation/id"] }, pr: [["runtime/ref", "runtime~1ref", 873], ["model.binding/ref", "model.binding~1ref", 874], ["operation/id", "operation~1id", 875]], ap: 876, kn: new Set(["runtime/ref","model.binding/ref","operation/id"]) },
-  { f: 51, p: "/$defs/ResultProvenance/properties/runtime~1ref", c: __c407, r: 407, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/$defs/ResultProvenance/properties/model.binding~1ref", c: __c409, r: 409, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/$defs/ResultProvenance/properties/operation~1id", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^op:.+$" }, re: __RE9 },
-  { f: 51, p: "/$defs/ResultProvenance/additionalProperties", b: false },
-  { f: 51, p: "/properties/classification", c: __c447, r: 447, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/properties/output", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 879 },
-  { f: 51, p: "/properties/output/items", c: __c711, r: 711, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/properties/epistemic", c: __c759, r: 759, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/properties/recorded~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 51, p: "/additionalProperties", b: false },
-  { f: 23, p: "", c: __c883, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","turn/id","session/ref","participant/ref","sequence","content","classification","recorded/at"] }, pr: [["schema", "schema", 884], ["turn/id", "turn~1id", 885], ["session/ref", "session~1ref", 886], ["participant/ref", "participant~1ref", 887], ["sequence", "sequence", 888], ["content", "content", 889], ["classification", "classification", 891], ["recorded/at", "recorded~1at", 892]], ap: 893, kn: new Set(["schema","turn/id","session/ref","participant/ref","sequence","content","classification","recorded/at"]) },
-  { f: 23, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.inquiry-turn.v1" } },
-  { f: 23, p: "/properties/turn~1id", c: __c398, r: 398, ro: 1, g: [[0,[0]]] },
-  { f: 23, p: "/properties/session~1ref", c: __c852, r: 852, ro: 1, g: [[0,[0]]] },
-  { f: 23, p: "/properties/participant~1ref", c: __c400, r: 400, ro: 1, g: [[0,[0]]] },
-  { f: 23, p: "/properties/sequence", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 23, p: "/properties/content", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 890 },
-  { f: 23, p: "/properties/content/items", c: __c711, r: 711, ro: 1, g: [[0,[0]]] },
-  { f: 23, p: "/properties/classification", c: __c447, r: 447, ro: 1, g: [[0,[0]]] },
-  { f: 23, p: "/properties/recorded~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 23, p: "/additionalProperties", b: false },
-  { f: 52, p: "", c: __c894, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","model.binding/ref","accepts_max_tier","transport_kind","remote_provider"] }, pr: [["schema", "schema", 895], ["model.binding/ref", "model.binding~1ref", 896], ["accepts_max_tier", "accepts_max_tier", 897], ["accepts", "accepts", 898], ["requires_declassification_above", "requires_declassification_above", 900], ["transport_kind", "transport_kind", 901], ["remote_provider", "remote_provider", 903], ["operator_acknowledgement", "operator_acknowledgement", 904]], ap: 911, kn: new Set(["schema","model.binding/ref","accepts_max_tier","accepts","requires_declassification_above","transport_kind","remote_provider","operator_acknowledgement"]), all: [912,919,925,931,937] },
-  { f: 52, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.model-acceptance.v1" } },
-  { f: 52, p: "/properties/model.binding~1ref", c: __c409, r: 409, ro: 1, g: [[0,[0]]] },
-  { f: 52, p: "/properties/accepts_max_tier", c: __c447, r: 447, ro: 1, g: [[0,[0]]] },
-  { f: 52, p: "/properties/accepts", t: ["array"], tv: "array", g: [[3,[17,18,20]]], k: { "minItems": 1, "uniqueItems": true }, it: 899, uq: null },
-  { f: 52, p: "/properties/accepts/items", c: __c447, r: 447, ro: 1, g: [[0,[0]]] },
-  { f: 52, p: "/properties/requires_declassification_above", c: __c447, r: 447, ro: 1, g: [[0,[0]]] },
-  { f: 52, p: "/properties/transport_kind", c: __c902, r: 902, ro: 1, g: [[0,[0]]] },
-  { f: 53, p: "/$defs/TransportKind", c: __c902, g: [[0,[2]]], k: { "enum": ["http_local","command_stdio","http_remote"] } },
-  { f: 52, p: "/properties/remote_provider", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 52, p: "/properties/operator_acknowledgement", c: __c905, r: 905, ro: 1, g: [[0,[0]]] },
-  { f: 52, p: "/$defs/OperatorAcknowledgement", c: __c905, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["acknowledged/by","acknowledged/at","acknowledged_max_tier"] }, pr: [["acknowledged/by", "acknowledged~1by", 906], ["acknowledged/at", "acknowledged~1at", 907], ["acknowledged_max_tier", "acknowledged_max_tier", 908], ["question/ref", "question~1ref", 909]], ap: 910, kn: new Set(["acknowledged/by","acknowledged/at","acknowledged_max_tier","question/ref"]) },
-  { f: 52, p: "/$defs/OperatorAcknowledgement/properties/acknowledged~1by", c: __c400, r: 400, ro: 1, g: [[0,[0]]] },
-  { f: 52, p: "/$defs/OperatorAcknowledgement/properties/acknowledged~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 52, p: "/$defs/OperatorAcknowledgement/properties/acknowledged_max_tier", c: __c447, r: 447, ro: 1, g: [[0,[0]]] },
-  { f: 52, p: "/$defs/OperatorAcknowledgement/properties/question~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE13 },
-  { f: 52, p: "/$defs/OperatorAcknowledgement/additionalProperties", b: false },
-  { f: 52, p: "/additionalProperties", b: false },
-  { f: 52, p: "/allOf/0", g: [[0,[7]]], if: 913, th: 915, el: 917 },
-  { f: 52, p: "/allOf/0/if", c: __c913, g: [[4,[23,26]]], k: { "required": ["transport_kind"] }, pr: [["transport_kind", "transport_kind", 914]] },
-  { f: 52, p: "/allOf/0/if/properties/transport_kind", g: [[0,[1]]], k: { "const": "http_remote" } },
-  { f: 52, p: "/allOf/0/then", g: [[4,[26]]], pr: [["remote_provider", "remote_provider", 916]] },
-  { f: 52, p: "/allOf/0/then/properties/remote_provider", g: [[0,[1]]], k: { "const": true } },
-  { f: 52, p: "/allOf/0/else", g: [[4,[26]]], pr: [["remote_provider", "remote_provider", 918]] },
-  { f: 52, p: "/allOf/0/else/properties/remote_provider", g: [[0,[1]]], k: { "const": false } },
-  { f: 52, p: "/allOf/1", g: [[0,[7]]], if: 920, th: 923 },
-  { f: 52, p: "/allOf/1/if", c: __c920, g: [[4,[23,26]]], k: { "required": ["remote_provider","accepts_max_tier"] }, pr: [["remote_provider", "remote_provider", 921], ["accepts_max_tier", "accepts_max_tier", 922]] },
-  { f: 52, p: "/allOf/1/if/properties/remote_provider", g: [[0,[1]]], k: { "const": true } },
-  { f: 52, p: "/allOf/1/if/properties/accepts_max_tier", g: [[0,[2]]], k: { "enum": ["community","personal"] } },
-  { f: 52, p: "/allOf/1/then", g: [[4,[23,26]]], k: { "required": ["operator_acknowledgement"] }, pr: [["operator_acknowledgement", "operator_acknowledgement", 924]] },
-  { f: 52, p: "/allOf/1/then/properties/operator_acknowledgement", av: 1, g: [] },
-  { f: 52, p: "/allOf/2", g: [[0,[7]]], if: 926, th: 928 },
-  { f: 52, p: "/allOf/2/if", c: __c926, g: [[4,[23,26]]], k: { "required": ["accepts_max_tier"] }, pr: [["accepts_max_tier", "accepts_max_tier", 927]] },
-  { f: 52, p: "/allOf/2/if/properties/accepts_max_tier", g: [[0,[1]]], k: { "const": "public" } },
-  { f: 52, p: "/allOf/2/then", g: [[4,[26]]], pr: [["accepts", "accepts", 929]] },
-  { f: 52, p: "/allOf/2/then/properties/accepts", t: ["array"], tv: "array", g: [[3,[18]]], it: 930 },
-  { f: 52, p: "/allOf/2/then/properties/accepts/items", g: [[0,[2]]], k: { "enum": ["public"] } },
-  { f: 52, p: "/allOf/3", g: [[0,[7]]], if: 932, th: 934 },
-  { f: 52, p: "/allOf/3/if", c: __c932, g: [[4,[23,26]]], k: { "required": ["accepts_max_tier"] }, pr: [["accepts_max_tier", "accepts_max_tier", 933]] },
-  { f: 52, p: "/allOf/3/if/properties/accepts_max_tier", g: [[0,[1]]], k: { "const": "community" } },
-  { f: 52, p: "/allOf/3/then", g: [[4,[26]]], pr: [["accepts", "accepts", 935]] },
-  { f: 52, p: "/allOf/3/then/properties/accepts", t: ["array"], tv: "array", g: [[3,[18]]], it: 936 },
-  { f: 52, p: "/allOf/3/then/properties/accepts/items", g: [[0,[2]]], k: { "enum": ["public","community"] } },
-  { f: 52, p: "/allOf/4", g: [[0,[7]]], if: 938, th: 941 },
-  { f: 52, p: "/allOf/4/if", c: __c938, g: [[4,[23,26]]], k: { "required": ["accepts_max_tier","operator_acknowledgement"] }, pr: [["accepts_max_tier", "accepts_max_tier", 939], ["operator_acknowledgement", "operator_acknowledgement", 940]] },
-  { f: 52, p: "/allOf/4/if/properties/accepts_max_tier", g: [[0,[1]]], k: { "const": "personal" } },
-  { f: 52, p: "/allOf/4/if/properties/operator_acknowledgement", t: ["object"], tv: "object", ut: 1, g: [] },
-  { f: 52, p: "/allOf/4/then", g: [[4,[26]]], pr: [["operator_acknowledgement", "operator_acknowledgement", 942]] },
-  { f: 52, p: "/allOf/4/then/properties/operator_acknowledgement", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["acknowledged_max_tier", "acknowledged_max_tier", 943]] },
-  { f: 52, p: "/allOf/4/then/properties/operator_acknowledgement/properties/acknowledged_max_tier", g: [[0,[1]]], k: { "const": "personal" } },
-  { f: 46, p: "/$defs/MultiChoicePayload", c: __c945, r: 945, ro: 1, g: [[0,[0]]] },
-  { f: 54, p: "", c: __c945, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["options"] }, pr: [["options", "options", 946], ["min/selected", "min~1selected", 948], ["max/selected", "max~1selected", 949]], ap: 950, kn: new Set(["options","min/selected","max/selected"]) },
-  { f: 54, p: "/properties/options", t: ["array"], tv: "array", g: [[3,[16,17,18]]], k: { "maxItems": 24, "minItems": 2 }, it: 947 },
-  { f: 54, p: "/properties/options/items", c: __c697, r: 697, ro: 1, g: [[0,[0]]] },
-  { f: 54, p: "/properties/min~1selected", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 54, p: "/properties/max~1selected", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
-  { f: 54, p: "/additionalProperties", b: false },
-  { f: 42, p: "", c: __c951, t: ["string"], tv: "string", ut: 1, g: [[0,[2]]], k: { "enum": ["commons","support","crisis"] } },
-  { f: 55, p: "/$defs/NotificationAction", c: __c952, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["kind","target/ref"] }, pr: [["kind", "kind", 953], ["target/ref", "target~1ref", 954], ["input/schema", "input~1schema", 955], ["idempotency/key", "idempotency~1key", 956]], ap: 957, kn: new Set(["kind","target/ref","input/schema","idempotency/key"]), all: [958,964,970,976,982] },
-  { f: 55, p: "/$defs/NotificationAction/properties/kind", g: [[0,[2]]], k: { "enum": ["single-choice","multi-choice","confirm","free-text-with-allowlist","open-interaction"] } },
-  { f: 55, p: "/$defs/NotificationAction/properties/target~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 55, p: "/$defs/NotificationAction/properties/input~1schema", g: [[0,[2]]], k: { "enum": ["inquirium.operator-question.widget.single-choice.v1","inquirium.operator-question.widget.multi-choice.v1","inquirium.operator-question.widget.confirm.v1","inquirium.operator-question.widget.free-text-with-allowlist.v1"] } },
-  { f: 55, p: "/$defs/NotificationAction/properties/idempotency~1key", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
-  { f: 55, p: "/$defs/NotificationAction/additionalProperties", b: false },
-  { f: 55, p: "/$defs/NotificationAction/allOf/0", g: [[0,[7]]], if: 959, th: 961 },
-  { f: 55, p: "/$defs/NotificationAction/allOf/0/if", c: __c959, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 960]] },
-  { f: 55, p: "/$defs/NotificationAction/allOf/0/if/properties/kind", g: [[0,[1]]], k: { "const": "single-choice" } },
-  { f: 55, p: "/$defs/NotificationAction/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["input/schema","idempotency/key"] }, pr: [["input/schema", "input~1schema", 962], ["idempotency/key", "idempotency~1key", 963]] },
-  { f: 55, p: "/$defs/NotificationAction/allOf/0/then/properties/input~1schema", g: [[0,[1]]], k: { "const": "inquirium.operator-question.widget.single-choice.v1" } },
-  { f: 55, p: "/$defs/NotificationAction/allOf/0/then/properties/idempotency~1key", av: 1, g: [] },
-  { f: 55, p: "/$defs/NotificationAction/allOf/1", g: [[0,[7]]], if: 965, th: 967 },
-  { f: 55, p: "/$defs/NotificationAction/allOf/1/if", c: __c965, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 966]] },
-  { f: 55, p: "/$defs/NotificationAction/allOf/1/if/properties/kind", g: [[0,[1]]], k: { "const": "multi-choice" } },
-  { f: 55, p: "/$defs/NotificationAction/allOf/1/then", g: [[4,[23,26]]], k: { "required": ["input/schema","idempotency/key"] }, pr: [["input/schema", "input~1schema", 968], ["idempotency/key", "idempotency~1key", 969]] },
-  { f: 55, p: "/$defs/NotificationAction/allOf/1/then/properties/input~1schema", g: [[0,[1]]], k: { "const": "inquirium.operator-question.widget.multi-choice.v1" } },
-  { f: 55, p: "/$defs/NotificationAction/allOf/1/then/properties/idempotency~1key", av: 1, g: [] },
-  { f: 55, p: "/$defs/NotificationAction/allOf/2", g: [[0,[7]]], if: 971, th: 973 },
-  { f: 55, p: "/$defs/NotificationAction/allOf/2/if", c: __c971, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 972]] },
-  { f: 55, p: "/$defs/NotificationAction/allOf/2/if/properties/kind", g: [[0,[1]]], k: { "const": "confirm" } },
-  { f: 55, p: "/$defs/NotificationAction/allOf/2/then", g: [[4,[23,26]]], k: { "required": ["input/schema","idempotency/key"] }, pr: [["input/schema", "input~1schema", 974], ["idempotency/key", "idempotency~1key", 975]] },
-  { f: 55, p: "/$defs/NotificationAction/allOf/2/then/properties/input~1schema", g: [[0,[1]]], k: { "const": "inquirium.operator-question.widget.confirm.v1" } },
-  { f: 55, p: "/$defs/NotificationAction/allOf/2/then/properties/idempotency~1key", av: 1, g: [] },
-  { f: 55, p: "/$defs/NotificationAction/allOf/3", g: [[0,[7]]], if: 977, th: 979 },
-  { f: 55, p: "/$defs/NotificationAction/allOf/3/if", c: __c977, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 978]] },
-  { f: 55, p: "/$defs/NotificationAction/allOf/3/if/properties/kind", g: [[0,[1]]], k: { "const": "free-text-with-allowlist" } },
-  { f: 55, p: "/$defs/NotificationAction/allOf/3/then", g: [[4,[23,26]]], k: { "required": ["input/schema","idempotency/key"] }, pr: [["input/schema", "input~1schema", 980], ["idempotency/key", "idempotency~1key", 981]] },
-  { f: 55, p: "/$defs/NotificationAction/allOf/3/then/properties/input~1schema", g: [[0,[1]]], k: { "const": "inquirium.operator-question.widget.free-text-with-allowlist.v1" } },
-  { f: 55, p: "/$defs/NotificationAction/allOf/3/then/properties/idempotency~1key", av: 1, g: [] },
-  { f: 55, p: "/$defs/NotificationAction/allOf/4", g: [[0,[7]]], if: 983, th: 985 },
-  { f: 55, p: "/$defs/NotificationAction/allOf/4/if", c: __c983, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 984]] },
-  { f: 55, p: "/$defs/NotificationAction/allOf/4/if/properties/kind", g: [[0,[1]]], k: { "const": "open-interaction" } },
-  { f: 55, p: "/$defs/NotificationAction/allOf/4/then", g: [[4,[26]]], pr: [["input/schema", "input~1schema", 986]] },
-  { f: 55, p: "/$defs/NotificationAction/allOf/4/then/properties/input~1schema", g: [[0,[3]]], no: 987 },
-  { f: 55, p: "/$defs/NotificationAction/allOf/4/then/properties/input~1schema/not", av: 1, c: __c987, g: [] },
-  { f: 55, p: "", c: __c988, t: ["object"], tv: "object", g: [[0,[4]],[4,[23,25,26]]], k: { "required": ["schema","correlation/id","body/text","reason/code"] }, pr: [["schema", "schema", 989], ["subject/ref", "subject~1ref", 990], ["body/ref", "body~1ref", 991], ["correlation/id", "correlation~1id", 992], ["body/text", "body~1text", 993], ["reason/code", "reason~1code", 994], ["actions", "actions", 995]], ap: 997, kn: new Set(["schema","subject/ref","body/ref","correlation/id","body/text","reason/code","actions"]), any: [998,1000] },
-  { f: 55, p: "/properties/schema", g: [[0,[1]]], k: { "const": "notification-create.v1" } },
-  { f: 55, p: "/properties/subject~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE13 },
-  { f: 55, p: "/properties/body~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE13 },
-  { f: 55, p: "/properties/correlation~1id", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^operation/.+$" }, re: __RE14 },
-  { f: 55, p: "/properties/body~1text", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 500, "minLength": 1 } },
-  { f: 55, p: "/properties/reason~1code", c: __c440, r: 440, ro: 1, g: [[0,[0]]] },
-  { f: 55, p: "/properties/actions", t: ["array"], tv: "array", g: [[3,[16,18]]], k: { "maxItems": 1 }, it: 996 },
-  { f: 55, p: "/properties/actions/items", c: __c952, r: 952, ro: 1, g: [[0,[0]]] },
-  { f: 55, p: "/additionalProperties", b: false },
-  { f: 55, p: "/anyOf/0", c: __c998, g: [[4,[23,26]]], k: { "required": ["subject/ref"] }, pr: [["subject/ref", "subject~1ref", 999]] },
-  { f: 55, p: "/anyOf/0/properties/subject~1ref", av: 1, g: [] },
-  { f: 55, p: "/anyOf/1", c: __c1000, g: [[4,[23,26]]], k: { "required": ["body/ref"] }, pr: [["body/ref", "body~1ref", 1001]] },
-  { f: 55, p: "/anyOf/1/properties/body~1ref", av: 1, g: [] },
-  { f: 40, p: "", c: __c1002, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","question/ref","idempotency/key","answer"] }, pr: [["schema", "schema", 1003], ["question/ref", "question~1ref", 1004], ["idempotency/key", "idempotency~1key", 1005], ["answer", "answer", 1006], ["answered/by", "answered~1by", 1007], ["answered/at", "answered~1at", 1008]], ap: 1009, kn: new Set(["schema","question/ref","idempotency/key","answer","answered/by","answered/at"]) },
-  { f: 40, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.operator-question.answer.v1" } },
-  { f: 40, p: "/properties/question~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE13 },
-  { f: 40, p: "/properties/idempotency~1key", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
-  { f: 40, p: "/properties/answer", c: __c553, r: 553, ro: 1, g: [[0,[0]]] },
-  { f: 40, p: "/properties/answered~1by", c: __c400, r: 400, ro: 1, g: [[0,[0]]] },
-  { f: 40, p: "/properties/answered~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 40, p: "/additionalProperties", b: false },
-  { f: 46, p: "", c: __c1010, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","question/ref","operation/ref","recipient/class","reason/code","prompt","widget/kind","widget/payload","classification","response","provenance"] }, pr: [["schema", "schema", 1011], ["question/ref", "question~1ref", 1012], ["operation/ref", "operation~1ref", 1013], ["recipient/class", "recipient~1class", 1014], ["reason/code", "reason~1code", 1015], ["prompt", "prompt", 1016], ["widget/kind", "widget~1kind", 1022], ["widget/payload", "widget~1payload", 1023], ["default/on-timeout", "default~1on-timeout", 1025], ["timeout", "timeout", 1030], ["classification", "classification", 1031], ["subject", "subject", 1032], ["response", "response", 1040], ["provenance", "provenance", 1046], ["created/at", "created~1at", 1053]], ap: 1054, kn: new Set(["schema","question/ref","operation/ref","recipient/class","reason/code","prompt","widget/kind","widget/payload","default/on-timeout","timeout","classification","subject","response","provenance","created/at"]), all: [1055,1067,1074,1081] },
-  { f: 46, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.operator-question.request.v1" } },
-  { f: 46, p: "/properties/question~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE13 },
-  { f: 46, p: "/properties/operation~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^operation/.+$" }, re: __RE14 },
-  { f: 46, p: "/properties/recipient~1class", g: [[0,[2]]], k: { "enum": ["operator"] } },
-  { f: 46, p: "/properties/reason~1code", c: __c440, r: 440, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/properties/prompt", c: __c1017, r: 1017, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/$defs/QuestionPrompt", c: __c1017, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["kind","text"] }, pr: [["kind", "kind", 1018], ["text", "text", 1020]], ap: 1021, kn: new Set(["kind","text"]) },
-  { f: 46, p: "/$defs/QuestionPrompt/properties/kind", c: __c1019, r: 1019, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/$defs/WidgetKind", c: __c1019, g: [[0,[2]]], k: { "enum": ["single-choice","multi-choice","confirm","free-text-with-allowlist"] } },
-  { f: 46, p: "/$defs/QuestionPrompt/properties/text", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 500, "minLength": 1 } },
-  { f: 46, p: "/$defs/QuestionPrompt/additionalProperties", b: false },
-  { f: 46, p: "/properties/widget~1kind", c: __c1019, r: 1019, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/properties/widget~1payload", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1024, kn: new Set([]) },
-  { f: 46, p: "/properties/widget~1payload/additionalProperties", av: 1, b: true },
-  { f: 46, p: "/properties/default~1on-timeout", c: __c1026, r: 1026, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/$defs/TimeoutDefault", c: __c1026, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["answer","reason/code"] }, pr: [["answer", "answer", 1027], ["reason/code", "reason~1code", 1028]], ap: 1029, kn: new Set(["answer","reason/code"]) },
-  { f: 46, p: "/$defs/TimeoutDefault/properties/answer", c: __c553, r: 553, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/$defs/TimeoutDefault/properties/reason~1code", c: __c440, r: 440, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/$defs/TimeoutDefault/additionalProperties", b: false },
-  { f: 46, p: "/properties/timeout", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "duration" }, fm: __fmtDuration },
-  { f: 46, p: "/properties/classification", c: __c702, r: 702, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/properties/subject", c: __c1033, r: 1033, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/$defs/QuestionSubject", c: __c1033, t: ["object"], tv: "object", g: [[4,[22,25,26]]], k: { "minProperties": 1 }, pr: [["runtime/ref", "runtime~1ref", 1034], ["model.binding/ref", "model.binding~1ref", 1035], ["adapter.instance/ref", "adapter.instance~1ref", 1036], ["lease/ref", "lease~1ref", 1037], ["capability/ref", "capability~1ref", 1038]], ap: 1039, kn: new Set(["runtime/ref","model.binding/ref","adapter.instance/ref","lease/ref","capability/ref"]) },
-  { f: 46, p: "/$defs/QuestionSubject/properties/runtime~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 46, p: "/$defs/QuestionSubject/properties/model.binding~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 46, p: "/$defs/QuestionSubject/properties/adapter.instance~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 46, p: "/$defs/QuestionSubject/properties/lease~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 46, p: "/$defs/QuestionSubject/properties/capability~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 46, p: "/$defs/QuestionSubject/additionalProperties", b: false },
-  { f: 46, p: "/properties/response", c: __c1041, r: 1041, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/$defs/ResponseTarget", c: __c1041, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["target/ref","method","idempotency/key"] }, pr: [["target/ref", "target~1ref", 1042], ["method", "method", 1043], ["idempotency/key", "idempotency~1key", 1044]], ap: 1045, kn: new Set(["target/ref","method","idempotency/key"]) },
-  { f: 46, p: "/$defs/ResponseTarget/properties/target~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 46, p: "/$defs/ResponseTarget/properties/method", g: [[0,[2]]], k: { "enum": ["POST"] } },
-  { f: 46, p: "/$defs/ResponseTarget/properties/idempotency~1key", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
-  { f: 46, p: "/$defs/ResponseTarget/additionalProperties", b: false },
-  { f: 46, p: "/properties/provenance", c: __c1047, r: 1047, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/$defs/QuestionProvenance", c: __c1047, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["source/component","requested/by","reason/code"] }, pr: [["source/component", "source~1component", 1048], ["requested/by", "requested~1by", 1049], ["reason/code", "reason~1code", 1050], ["origin", "origin", 1051]], ap: 1052, kn: new Set(["source/component","requested/by","reason/code","origin"]) },
-  { f: 46, p: "/$defs/QuestionProvenance/properties/source~1component", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 46, p: "/$defs/QuestionProvenance/properties/requested~1by", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 46, p: "/$defs/QuestionProvenance/properties/reason~1code", c: __c440, r: 440, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/$defs/QuestionProvenance/properties/origin", g: [[0,[2]]], k: { "enum": ["host-policy","model-proposed"] } },
-  { f: 46, p: "/$defs/QuestionProvenance/additionalProperties", b: false },
-  { f: 46, p: "/properties/created~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 46, p: "/additionalProperties", b: false },
-  { f: 46, p: "/allOf/0", g: [[0,[7]]], if: 1056, th: 1058 },
-  { f: 46, p: "/allOf/0/if", c: __c1056, g: [[4,[23,26]]], k: { "required": ["widget/kind"] }, pr: [["widget/kind", "widget~1kind", 1057]] },
-  { f: 46, p: "/allOf/0/if/properties/widget~1kind", g: [[0,[1]]], k: { "const": "single-choice" } },
-  { f: 46, p: "/allOf/0/then", g: [[4,[26]]], pr: [["widget/payload", "widget~1payload", 1059], ["prompt", "prompt", 1065]] },
-  { f: 46, p: "/allOf/0/then/properties/widget~1payload", c: __c1061, r: 1060, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/$defs/SingleChoicePayload", c: __c1061, r: 1061, ro: 1, g: [[0,[0]]] },
-  { f: 39, p: "", c: __c1061, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["options"] }, pr: [["options", "options", 1062]], ap: 1064, kn: new Set(["options"]) },
-  { f: 39, p: "/properties/options", t: ["array"], tv: "array", g: [[3,[16,17,18]]], k: { "maxItems": 12, "minItems": 2 }, it: 1063 },
-  { f: 39, p: "/properties/options/items", c: __c697, r: 697, ro: 1, g: [[0,[0]]] },
-  { f: 39, p: "/additionalProperties", b: false },
-  { f: 46, p: "/allOf/0/then/properties/prompt", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["kind", "kind", 1066]] },
-  { f: 46, p: "/allOf/0/then/properties/prompt/properties/kind", g: [[0,[1]]], k: { "const": "single-choice" } },
-  { f: 46, p: "/allOf/1", g: [[0,[7]]], if: 1068, th: 1070 },
-  { f: 46, p: "/allOf/1/if", c: __c1068, g: [[4,[23,26]]], k: { "required": ["widget/kind"] }, pr: [["widget/kind", "widget~1kind", 1069]] },
-  { f: 46, p: "/allOf/1/if/properties/widget~1kind", g: [[0,[1]]], k: { "const": "multi-choice" } },
-  { f: 46, p: "/allOf/1/then", g: [[4,[26]]], pr: [["widget/payload", "widget~1payload", 1071], ["prompt", "prompt", 1072]] },
-  { f: 46, p: "/allOf/1/then/properties/widget~1payload", c: __c945, r: 944, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/allOf/1/then/properties/prompt", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["kind", "kind", 1073]] },
-  { f: 46, p: "/allOf/1/then/properties/prompt/properties/kind", g: [[0,[1]]], k: { "const": "multi-choice" } },
-  { f: 46, p: "/allOf/2", g: [[0,[7]]], if: 1075, th: 1077 },
-  { f: 46, p: "/allOf/2/if", c: __c1075, g: [[4,[23,26]]], k: { "required": ["widget/kind"] }, pr: [["widget/kind", "widget~1kind", 1076]] },
-  { f: 46, p: "/allOf/2/if/properties/widget~1kind", g: [[0,[1]]], k: { "const": "confirm" } },
-  { f: 46, p: "/allOf/2/then", g: [[4,[26]]], pr: [["widget/payload", "widget~1payload", 1078], ["prompt", "prompt", 1079]] },
-  { f: 46, p: "/allOf/2/then/properties/widget~1payload", c: __c707, r: 706, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/allOf/2/then/properties/prompt", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["kind", "kind", 1080]] },
-  { f: 46, p: "/allOf/2/then/properties/prompt/properties/kind", g: [[0,[1]]], k: { "const": "confirm" } },
-  { f: 46, p: "/allOf/3", g: [[0,[7]]], if: 1082, th: 1084 },
-  { f: 46, p: "/allOf/3/if", c: __c1082, g: [[4,[23,26]]], k: { "required": ["widget/kind"] }, pr: [["widget/kind", "widget~1kind", 1083]] },
-  { f: 46, p: "/allOf/3/if/properties/widget~1kind", g: [[0,[1]]], k: { "const": "free-text-with-allowlist" } },
-  { f: 46, p: "/allOf/3/then", g: [[4,[26]]], pr: [["widget/payload", "widget~1payload", 1085], ["prompt", "prompt", 1086]] },
-  { f: 46, p: "/allOf/3/then/properties/widget~1payload", c: __c768, r: 767, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/allOf/3/then/properties/prompt", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["kind", "kind", 1087]] },
-  { f: 46, p: "/allOf/3/then/properties/prompt/properties/kind", g: [[0,[1]]], k: { "const": "free-text-with-allowlist" } },
-  { f: 56, p: "", c: __c1088, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","question/ref","operation/ref","state","updated/at"] }, pr: [["schema", "schema", 1089], ["question/ref", "question~1ref", 1090], ["operation/ref", "operation~1ref", 1091], ["state", "state", 1092], ["answer", "answer", 1093], ["answered/by", "answered~1by", 1094], ["default/applied", "default~1applied", 1095], ["superseded/by", "superseded~1by", 1096], ["reason/code", "reason~1code", 1097], ["updated/at", "updated~1at", 1098]], ap: 1099, kn: new Set(["schema","question/ref","operation/ref","state","answer","answered/by","default/applied","superseded/by","reason/code","updated/at"]), all: [1100,1110,1115] },
-  { f: 56, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.operator-question.state.v1" } },
-  { f: 56, p: "/properties/question~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE13 },
-  { f: 56, p: "/properties/operation~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^operation/.+$" }, re: __RE14 },
-  { f: 56, p: "/properties/state", g: [[0,[2]]], k: { "enum": ["pending","answered","timed_out","cancelled","superseded"] } },
-  { f: 56, p: "/properties/answer", c: __c553, r: 553, ro: 1, g: [[0,[0]]] },
-  { f: 56, p: "/properties/answered~1by", c: __c400, r: 400, ro: 1, g: [[0,[0]]] },
-  { f: 56, p: "/properties/default~1applied", c: __c1026, r: 1026, ro: 1, g: [[0,[0]]] },
-  { f: 56, p: "/properties/superseded~1by", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE13 },
-  { f: 56, p: "/properties/reason~1code", c: __c440, r: 440, ro: 1, g: [[0,[0]]] },
-  { f: 56, p: "/properties/updated~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 56, p: "/additionalProperties", b: false },
-  { f: 56, p: "/allOf/0", g: [[0,[7]]], if: 1101, th: 1103, el: 1105 },
-  { f: 56, p: "/allOf/0/if", c: __c1101, g: [[4,[23,26]]], k: { "required": ["state"] }, pr: [["state", "state", 1102]] },
-  { f: 56, p: "/allOf/0/if/properties/state", g: [[0,[1]]], k: { "const": "answered" } },
-  { f: 56, p: "/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["answer"] }, pr: [["answer", "answer", 1104]] },
-  { f: 56, p: "/allOf/0/then/properties/answer", av: 1, g: [] },
-  { f: 56, p: "/allOf/0/else", g: [[4,[26]]], pr: [["answer", "answer", 1106], ["answered/by", "answered~1by", 1108]] },
-  { f: 56, p: "/allOf/0/else/properties/answer", g: [[0,[3]]], no: 1107 },
-  { f: 56, p: "/allOf/0/else/properties/answer/not", av: 1, c: __c1107, g: [] },
-  { f: 56, p: "/allOf/0/else/properties/answered~1by", g: [[0,[3]]], no: 1109 },
-  { f: 56, p: "/allOf/0/else/properties/answered~1by/not", av: 1, c: __c1109, g: [] },
-  { f: 56, p: "/allOf/1", g: [[0,[7]]], if: 1111, th: 1113 },
-  { f: 56, p: "/allOf/1/if", c: __c1111, g: [[4,[23,26]]], k: { "required": ["state"] }, pr: [["state", "state", 1112]] },
-  { f: 56, p: "/allOf/1/if/properties/state", g: [[0,[1]]], k: { "const": "superseded" } },
-  { f: 56, p: "/allOf/1/then", g: [[4,[23,26]]], k: { "required": ["superseded/by"] }, pr: [["superseded/by", "superseded~1by", 1114]] },
-  { f: 56, p: "/allOf/1/then/properties/superseded~1by", av: 1, g: [] },
-  { f: 56, p: "/allOf/2", g: [[0,[7]]], if: 1116, th: 1118 },
-  { f: 56, p: "/allOf/2/if", c: __c1116, g: [[4,[23,26]]], k: { "required": ["state"] }, pr: [["state", "state", 1117]] },
-  { f: 56, p: "/allOf/2/if/properties/state", g: [[0,[2]]], k: { "enum": ["pending","answered"] } },
-  { f: 56, p: "/allOf/2/then", g: [[4,[26]]], pr: [["default/applied", "default~1applied", 1119]] },
-  { f: 56, p: "/allOf/2/then/properties/default~1applied", g: [[0,[3]]], no: 1120 },
-  { f: 56, p: "/allOf/2/then/properties/default~1applied/not", av: 1, c: __c1120, g: [] },
-  { f: 53, p: "", c: __c1121, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","runtime/ref","model.binding/ref","transport_kind","operations","health"] }, pr: [["schema", "schema", 1122], ["runtime/ref", "runtime~1ref", 1123], ["model.binding/ref", "model.binding~1ref", 1124], ["transport_kind", "transport_kind", 1125], ["provider", "provider", 1126], ["protocol", "protocol", 1127], ["operations", "operations", 1128], ["context_window", "context_window", 1130], ["health", "health", 1131], ["acceptance", "acceptance", 1137], ["conformance/report-ref", "conformance~1report-ref", 1138]], ap: 1139, kn: new Set(["schema","runtime/ref","model.binding/ref","transport_kind","provider","protocol","operations","context_window","health","acceptance","conformance/report-ref"]) },
-  { f: 53, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.runtime-candidate.v1" } },
-  { f: 53, p: "/properties/runtime~1ref", c: __c407, r: 407, ro: 1, g: [[0,[0]]] },
-  { f: 53, p: "/properties/model.binding~1ref", c: __c409, r: 409, ro: 1, g: [[0,[0]]] },
-  { f: 53, p: "/properties/transport_kind", c: __c902, r: 902, ro: 1, g: [[0,[0]]] },
-  { f: 53, p: "/properties/provider", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 53, p: "/properties/protocol", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 53, p: "/properties/operations", t: ["array"], tv: "array", g: [[3,[17,18,20]]], k: { "minItems": 1, "uniqueItems": true }, it: 1129, uq: null },
-  { f: 53, p: "/properties/operations/items", g: [[0,[2]]], k: { "enum": ["generate","embed","batch_embed"] } },
-  { f: 53, p: "/properties/context_window", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
-  { f: 53, p: "/properties/health", c: __c1132, r: 1132, ro: 1, g: [[0,[0]]] },
-  { f: 53, p: "/$defs/RuntimeHealth", c: __c1132, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["status","checked/at"] }, pr: [["status", "status", 1133], ["checked/at", "checked~1at", 1134], ["reason/code", "reason~1code", 1135]], ap: 1136, kn: new Set(["status","checked/at","reason/code"]) },
-  { f: 53, p: "/$defs/RuntimeHealth/properties/status", g: [[0,[2]]], k: { "enum": ["healthy","degraded","unhealthy"] } },
-  { f: 53, p: "/$defs/RuntimeHealth/properties/checked~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 53, p: "/$defs/RuntimeHealth/properties/reason~1code", c: __c440, r: 440, ro: 1, g: [[0,[0]]] },
-  { f: 53, p: "/$defs/RuntimeHealth/additionalProperties", b: false },
-  { f: 53, p: "/properties/acceptance", c: __c894, r: 894, ro: 1, g: [[0,[0]]] },
-  { f: 53, p: "/properties/conformance~1report-ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 53, p: "/additionalProperties", b: false },
-  { f: 0, p: "/$defs/interruptRequested", c: __c1140, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["interruptId","kind"] }, pr: [["interruptId", "interruptId", 1141], ["kind", "kind", 1142], ["reasonCode", "reasonCode", 1143]], ap: 1144, kn: new Set(["interruptId","kind","reasonCode"]) },
-  { f: 0, p: "/$defs/interruptRequested/properties/interruptId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 0, p: "/$defs/interruptRequested/properties/kind", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^(clarify|clarification|approval|external-event|custom|x-[a-z0-9-]+)$" }, re: __RE24 },
-  { f: 0, p: "/$defs/interruptRequested/properties/reasonCode", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 0, p: "/$defs/interruptRequested/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/interruptResolved", c: __c1145, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["interruptId"] }, pr: [["interruptId", "interruptId", 1146], ["outcome", "outcome", 1147], ["nodeId", "nodeId", 1148], ["kind", "kind", 1149]], ap: 1150, kn: new Set(["interruptId","outcome","nodeId","kind"]) },
-  { f: 0, p: "/$defs/interruptResolved/properties/interruptId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 0, p: "/$defs/interruptResolved/properties/outcome", g: [[0,[2]]], k: { "enum": ["approved","amended","rejected"] } },
-  { f: 0, p: "/$defs/interruptResolved/properties/nodeId", t: ["string"], tv: "string", ut: 1, g: [] },
-  { f: 0, p: "/$defs/interruptResolved/properties/kind", t: ["string"], tv: "string", ut: 1, g: [] },
-  { f: 0, p: "/$defs/interruptResolved/additionalProperties", av: 1, b: true },
-  { f: 57, p: "", c: __c1151, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["limit", "limit", 1152], ["tag", "tag", 1153]], ap: 1154, kn: new Set(["limit","tag"]) },
-  { f: 57, p: "/properties/limit", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
-  { f: 57, p: "/properties/tag", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 57, p: "/additionalProperties", b: false },
-  { f: 0, p: "/$defs/memoryWritten", c: __c1155, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","memoryId"] }, pr: [["memoryRef", "memoryRef", 1156], ["memoryId", "memoryId", 1157], ["nodeId", "nodeId", 1158], ["operation", "operation", 1159], ["agentId", "agentId", 1160], ["byteSize", "byteSize", 1161]], ap: 1162, kn: new Set(["memoryRef","memoryId","nodeId","operation","agentId","byteSize"]) },
-  { f: 0, p: "/$defs/memoryWritten/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 0, p: "/$defs/memoryWritten/properties/memoryId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 0, p: "/$defs/memoryWritten/properties/nodeId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 0, p: "/$defs/memoryWritten/properties/operation", g: [[0,[2]]], k: { "enum": ["put","delete"] } },
-  { f: 0, p: "/$defs/memoryWritten/properties/agentId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 0, p: "/$defs/memoryWritten/properties/byteSize", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 0, p: "/$defs/memoryWritten/additionalProperties", av: 1, b: true },
-  { f: 2, p: "/$defs/PromptTemplateArtifact", c: __c1163, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["name","template"] }, pr: [["name", "name", 1164], ["version", "version", 1165], ["template", "template", 1166], ["variables", "variables", 1167]], ap: 1169, kn: new Set(["name","version","template","variables"]) },
-  { f: 2, p: "/$defs/PromptTemplateArtifact/properties/name", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
-  { f: 2, p: "/$defs/PromptTemplateArtifact/properties/version", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 50, "minLength": 1 } },
-  { f: 2, p: "/$defs/PromptTemplateArtifact/properties/template", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 2, p: "/$defs/PromptTemplateArtifact/properties/variables", t: ["array"], tv: "array", g: [[3,[18,20]]], k: { "uniqueItems": true }, it: 1168, uq: ["string"] },
-  { f: 2, p: "/$defs/PromptTemplateArtifact/properties/variables/items", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
-  { f: 2, p: "/$defs/PromptTemplateArtifact/additionalProperties", av: 1, b: true },
-  { f: 2, p: "", c: __c1170, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["id","kind","artifact","provenance","owner","state","createdAt"] }, pr: [["id", "id", 1171], ["kind", "kind", 1172], ["artifact", "artifact", 1173], ["provenance", "provenance", 1175], ["duplicateOf", "duplicateOf", 1180], ["owner", "owner", 1181], ["rationale", "rationale", 1182], ["state", "state", 1183], ["createdAt", "createdAt", 1185], ["updatedAt", "updatedAt", 1186]], ap: 1187, kn: new Set(["id","kind","artifact","provenance","duplicateOf","owner","rationale","state","createdAt","updatedAt"]), all: [1188,1193,1205,1210] },
-  { f: 2, p: "/properties/id", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 2, p: "/properties/kind", c: __c39, r: 39, ro: 1, g: [[0,[0]]] },
-  { f: 2, p: "/properties/artifact", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1174, kn: new Set([]) },
-  { f: 2, p: "/properties/artifact/additionalProperties", av: 1, b: true },
-  { f: 2, p: "/properties/provenance", c: __c1176, r: 1176, ro: 1, g: [[0,[0]]] },
-  { f: 2, p: "/$defs/ProposalProvenance", c: __c1176, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["sourceRunIds"] }, pr: [["sourceRunIds", "sourceRunIds", 1177]], ap: 1179, kn: new Set(["sourceRunIds"]) },
-  { f: 2, p: "/$defs/ProposalProvenance/properties/sourceRunIds", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 1178 },
-  { f: 2, p: "/$defs/ProposalProvenance/properties/sourceRunIds/items", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 2, p: "/$defs/ProposalProvenance/additionalProperties", b: false },
-  { f: 2, p: "/properties/duplicateOf", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 2, p: "/properties/owner", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 2, p: "/properties/rationale", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 4000 } },
-  { f: 2, p: "/properties/state", c: __c1184, r: 1184, ro: 1, g: [[0,[0]]] },
-  { f: 2, p: "/$defs/ProposalState", c: __c1184, g: [[0,[2]]], k: { "enum": ["draft","revised","applied","rejected","archived"] } },
-  { f: 2, p: "/properties/createdAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 2, p: "/properties/updatedAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 2, p: "/additionalProperties", b: false },
-  { f: 2, p: "/allOf/0", g: [[0,[7]]], if: 1189, th: 1191 },
-  { f: 2, p: "/allOf/0/if", c: __c1189, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1190]] },
-  { f: 2, p: "/allOf/0/if/properties/kind", g: [[0,[1]]], k: { "const": "agent-pack" } },
-  { f: 2, p: "/allOf/0/then", g: [[4,[26]]], pr: [["artifact", "artifact", 1192]] },
-  { f: 2, p: "/allOf/0/then/properties/artifact", c: __c9, r: 9, ro: 1, g: [[0,[0]]] },
-  { f: 2, p: "/allOf/1", g: [[0,[7]]], if: 1194, th: 1196 },
-  { f: 2, p: "/allOf/1/if", c: __c1194, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1195]] },
-  { f: 2, p: "/allOf/1/if/properties/kind", g: [[0,[1]]], k: { "const": "workflow-chain-pack" } },
-  { f: 2, p: "/allOf/1/then", g: [[4,[26]]], pr: [["artifact", "artifact", 1197]] },
-  { f: 2, p: "/allOf/1/then/properties/artifact", c: __c1198, r: 1198, ro: 1, g: [[0,[0]]] },
-  { f: 2, p: "/$defs/WorkflowChainPackArtifact", c: __c1198, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["name","workflows"] }, pr: [["name", "name", 1199], ["version", "version", 1200], ["workflows", "workflows", 1201]], ap: 1204, kn: new Set(["name","version","workflows"]) },
-  { f: 2, p: "/$defs/WorkflowChainPackArtifact/properties/name", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
-  { f: 2, p: "/$defs/WorkflowChainPackArtifact/properties/version", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 50, "minLength": 1 } },
-  { f: 2, p: "/$defs/WorkflowChainPackArtifact/properties/workflows", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 1202 },
-  { f: 2, p: "/$defs/WorkflowChainPackArtifact/properties/workflows/items", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1203, kn: new Set([]) },
-  { f: 2, p: "/$defs/WorkflowChainPackArtifact/properties/workflows/items/additionalProperties", av: 1, b: true },
-  { f: 2, p: "/$defs/WorkflowChainPackArtifact/additionalProperties", av: 1, b: true },
-  { f: 2, p: "/allOf/2", g: [[0,[7]]], if: 1206, th: 1208 },
-  { f: 2, p: "/allOf/2/if", c: __c1206, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1207]] },
-  { f: 2, p: "/allOf/2/if/properties/kind", g: [[0,[1]]], k: { "const": "prompt-template" } },
-  { f: 2, p: "/allOf/2/then", g: [[4,[26]]], pr: [["artifact", "artifact", 1209]] },
-  { f: 2, p: "/allOf/2/then/properties/artifact", c: __c1163, r: 1163, ro: 1, g: [[0,[0]]] },
-  { f: 2, p: "/allOf/3", g: [[0,[7]]], if: 1211, th: 1213 },
-  { f: 2, p: "/allOf/3/if", c: __c1211, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1212]] },
-  { f: 2, p: "/allOf/3/if/properties/kind", g: [[0,[1]]], k: { "const": "scheduled-automation" } },
-  { f: 2, p: "/allOf/3/then", g: [[4,[26]]], pr: [["artifact", "artifact", 1214]] },
-  { f: 2, p: "/allOf/3/then/properties/artifact", c: __c1215, r: 1215, ro: 1, g: [[0,[0]]] },
-  { f: 2, p: "/$defs/ScheduledAutomationArtifact", c: __c1215, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["name","workflowId","schedule"] }, pr: [["name", "name", 1216], ["version", "version", 1217], ["workflowId", "workflowId", 1218], ["schedule", "schedule", 1219]], ap: 1221, kn: new Set(["name","version","workflowId","schedule"]) },
-  { f: 2, p: "/$defs/ScheduledAutomationArtifact/properties/name", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
-  { f: 2, p: "/$defs/ScheduledAutomationArtifact/properties/version", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 50, "minLength": 1 } },
-  { f: 2, p: "/$defs/ScheduledAutomationArtifact/properties/workflowId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
-  { f: 2, p: "/$defs/ScheduledAutomationArtifact/properties/schedule", t: ["object"], tv: "object", g: [[4,[22,25]]], k: { "minProperties": 1 }, ap: 1220, kn: new Set([]) },
-  { f: 2, p: "/$defs/ScheduledAutomationArtifact/properties/schedule/additionalProperties", av: 1, b: true },
-  { f: 2, p: "/$defs/ScheduledAutomationArtifact/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/proposalActivated", c: __c1222, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["proposalId","activation"] }, pr: [["proposalId", "proposalId", 1223], ["activation", "activation", 1224], ["gateId", "gateId", 1225]], ap: 1226, kn: new Set(["proposalId","activation","gateId"]) },
-  { f: 0, p: "/$defs/proposalActivated/properties/proposalId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 0, p: "/$defs/proposalActivated/properties/activation", c: __c42, r: 42, ro: 1, g: [[0,[0]]] },
-  { f: 0, p: "/$defs/proposalActivated/properties/gateId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 0, p: "/$defs/proposalActivated/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/proposalCreated", c: __c1227, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["proposalId","kind"] }, pr: [["proposalId", "proposalId", 1228], ["kind", "kind", 1229], ["duplicateOf", "duplicateOf", 1230]], ap: 1231, kn: new Set(["proposalId","kind","duplicateOf"]) },
-  { f: 0, p: "/$defs/proposalCreated/properties/proposalId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 0, p: "/$defs/proposalCreated/properties/kind", c: __c39, r: 39, ro: 1, g: [[0,[0]]] },
-  { f: 0, p: "/$defs/proposalCreated/properties/duplicateOf", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 0, p: "/$defs/proposalCreated/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/runCompleted", c: __c1232, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["status", "status", 1233], ["durationMs", "durationMs", 1234]], ap: 1235, kn: new Set(["status","durationMs"]) },
-  { f: 0, p: "/$defs/runCompleted/properties/status", g: [[0,[1]]], k: { "const": "completed" } },
-  { f: 0, p: "/$defs/runCompleted/properties/durationMs", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 0, p: "/$defs/runCompleted/additionalProperties", av: 1, b: true },
-  { f: 58, p: "/$defs/RunError", c: __c1236, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["code","message"] }, pr: [["code", "code", 1237], ["message", "message", 1238]], ap: 1239, kn: new Set(["code","message"]) },
-  { f: 58, p: "/$defs/RunError/properties/code", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 58, p: "/$defs/RunError/properties/message", t: ["string"], tv: "string", ut: 1, g: [] },
-  { f: 58, p: "/$defs/RunError/additionalProperties", av: 1, b: true },
-  { f: 5, p: "", c: __c1240, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["eventId","runId","type","payload","timestamp","sequence"] }, pr: [["eventId", "eventId", 1241], ["runId", "runId", 1242], ["type", "type", 1243], ["payload", "payload", 1244], ["timestamp", "timestamp", 1246], ["sequence", "sequence", 1247], ["nodeId", "nodeId", 1248], ["causationId", "causationId", 1249], ["schemaVersion", "schemaVersion", 1250], ["engineVersion", "engineVersion", 1251]], ap: 1252, kn: new Set(["eventId","runId","type","payload","timestamp","sequence","nodeId","causationId","schemaVersion","engineVersion"]) },
-  { f: 5, p: "/properties/eventId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
-  { f: 5, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
-  { f: 5, p: "/properties/type", c: __c252, r: 252, ro: 1, g: [[0,[0]]] },
-  { f: 5, p: "/properties/payload", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1245, kn: new Set([]) },
-  { f: 5, p: "/properties/payload/additionalProperties", av: 1, b: true },
-  { f: 5, p: "/properties/timestamp", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 5, p: "/properties/sequence", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 5, p: "/properties/nodeId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 5, p: "/properties/causationId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 5, p: "/properties/schemaVersion", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 5, p: "/properties/engineVersion", t: ["string"], tv: "string", ut: 1, g: [] },
+  { f: 0, p: "/$defs/AgentInventoryEntry", c: __c0, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["agentId","persona","label","modelClass","packName","packVersion","toolAllowlist","hasHandoffSchemas"] }, pr: [["agentId", "agentId", 1], ["persona", "persona", 2], ["label", "label", 3], ["description", "description", 4], ["modelClass", "modelClass", 5], ["packName", "packName", 6], ["packVersion", "packVersion", 7], ["toolAllowlist", "toolAllowlist", 8], ["hasHandoffSchemas", "hasHandoffSchemas", 10], ["memoryShape", "memoryShape", 11], ["memoryDegraded", "memoryDegraded", 17], ["degradedMemoryDimensions", "degradedMemoryDimensions", 18]], ap: 21, kn: new Set(["agentId","persona","label","description","modelClass","packName","packVersion","toolAllowlist","hasHandoffSchemas","memoryShape","memoryDegraded","degradedMemoryDimensions"]), all: [22,27] },
+  { f: 0, p: "/$defs/AgentInventoryEntry/properties/agentId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
+  { f: 0, p: "/$defs/AgentInventoryEntry/properties/persona", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
+  { f: 0, p: "/$defs/AgentInventoryEntry/properties/label", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
+  { f: 0, p: "/$defs/AgentInventoryEntry/properties/description", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 1000 } },
+  { f: 0, p: "/$defs/AgentInventoryEntry/properties/modelClass", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 100, "minLength": 1 } },
+  { f: 0, p: "/$defs/AgentInventoryEntry/properties/packName", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
+  { f: 0, p: "/$defs/AgentInventoryEntry/properties/packVersion", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 50, "minLength": 1 } },
+  { f: 0, p: "/$defs/AgentInventoryEntry/properties/toolAllowlist", t: ["array"], tv: "array", g: [[3,[18]]], it: 9 },
+  { f: 0, p: "/$defs/AgentInventoryEntry/properties/toolAllowlist/items", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 0, p: "/$defs/AgentInventoryEntry/properties/hasHandoffSchemas", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 0, p: "/$defs/AgentInventoryEntry/properties/memoryShape", c: __c12, r: 12, ro: 1, g: [[0,[0]]] },
+  { f: 0, p: "/$defs/MemoryShape", c: __c12, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["scratchpad", "scratchpad", 13], ["conversation", "conversation", 14], ["longTerm", "longTerm", 15]], ap: 16, kn: new Set(["scratchpad","conversation","longTerm"]) },
+  { f: 0, p: "/$defs/MemoryShape/properties/scratchpad", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 0, p: "/$defs/MemoryShape/properties/conversation", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 0, p: "/$defs/MemoryShape/properties/longTerm", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 0, p: "/$defs/MemoryShape/additionalProperties", b: false },
+  { f: 0, p: "/$defs/AgentInventoryEntry/properties/memoryDegraded", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 0, p: "/$defs/AgentInventoryEntry/properties/degradedMemoryDimensions", t: ["array"], tv: "array", g: [[3,[18,20]]], k: { "uniqueItems": true }, it: 19, uq: null },
+  { f: 0, p: "/$defs/AgentInventoryEntry/properties/degradedMemoryDimensions/items", c: __c20, r: 20, ro: 1, g: [[0,[0]]] },
+  { f: 0, p: "/$defs/MemoryDimension", c: __c20, g: [[0,[2]]], k: { "enum": ["read","write","search","long-term-durability","compaction","attribution","replay-snapshot","retention"] } },
+  { f: 0, p: "/$defs/AgentInventoryEntry/additionalProperties", av: 1, b: true },
+  { f: 0, p: "/$defs/AgentInventoryEntry/allOf/0", g: [[0,[7]]], if: 23, th: 25 },
+  { f: 0, p: "/$defs/AgentInventoryEntry/allOf/0/if", c: __c23, g: [[4,[23,26]]], k: { "required": ["memoryDegraded"] }, pr: [["memoryDegraded", "memoryDegraded", 24]] },
+  { f: 0, p: "/$defs/AgentInventoryEntry/allOf/0/if/properties/memoryDegraded", g: [[0,[1]]], k: { "const": true } },
+  { f: 0, p: "/$defs/AgentInventoryEntry/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["degradedMemoryDimensions"] }, pr: [["degradedMemoryDimensions", "degradedMemoryDimensions", 26]] },
+  { f: 0, p: "/$defs/AgentInventoryEntry/allOf/0/then/properties/degradedMemoryDimensions", t: ["array"], tv: "array", g: [[3,[17]]], k: { "minItems": 1 } },
+  { f: 0, p: "/$defs/AgentInventoryEntry/allOf/1", g: [[0,[7]]], if: 28, th: 30 },
+  { f: 0, p: "/$defs/AgentInventoryEntry/allOf/1/if", c: __c28, g: [[4,[23,26]]], k: { "required": ["degradedMemoryDimensions"] }, pr: [["degradedMemoryDimensions", "degradedMemoryDimensions", 29]] },
+  { f: 0, p: "/$defs/AgentInventoryEntry/allOf/1/if/properties/degradedMemoryDimensions", t: ["array"], tv: "array", g: [[3,[17]]], k: { "minItems": 1 } },
+  { f: 0, p: "/$defs/AgentInventoryEntry/allOf/1/then", g: [[4,[23,26]]], k: { "required": ["memoryDegraded"] }, pr: [["memoryDegraded", "memoryDegraded", 31]] },
+  { f: 0, p: "/$defs/AgentInventoryEntry/allOf/1/then/properties/memoryDegraded", g: [[0,[1]]], k: { "const": true } },
+  { f: 0, p: "", c: __c32, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["agents","total"] }, pr: [["agents", "agents", 33], ["total", "total", 35]], ap: 36, kn: new Set(["agents","total"]) },
+  { f: 0, p: "/properties/agents", t: ["array"], tv: "array", g: [[3,[18]]], it: 34 },
+  { f: 0, p: "/properties/agents/items", c: __c0, r: 0, ro: 1, g: [[0,[0]]] },
+  { f: 0, p: "/properties/total", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 0, p: "/additionalProperties", av: 1, b: true },
+  { f: 1, p: "/$defs/agentMemoryConsolidated", c: __c37, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","inputCount","outputCount"] }, pr: [["memoryRef", "memoryRef", 38], ["inputCount", "inputCount", 39], ["outputCount", "outputCount", 40], ["mergedIds", "mergedIds", 41], ["trigger", "trigger", 43]], ap: 45, kn: new Set(["memoryRef","inputCount","outputCount","mergedIds","trigger"]) },
+  { f: 1, p: "/$defs/agentMemoryConsolidated/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 1, p: "/$defs/agentMemoryConsolidated/properties/inputCount", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 1, p: "/$defs/agentMemoryConsolidated/properties/outputCount", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 1, p: "/$defs/agentMemoryConsolidated/properties/mergedIds", t: ["array"], tv: "array", g: [[3,[18]]], it: 42 },
+  { f: 1, p: "/$defs/agentMemoryConsolidated/properties/mergedIds/items", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 1, p: "/$defs/agentMemoryConsolidated/properties/trigger", c: __c44, r: 44, ro: 1, g: [[0,[0]]] },
+  { f: 2, p: "/$defs/ConsolidationSchedule", c: __c44, g: [[0,[2]]], k: { "enum": ["host-managed","scheduled","on-demand"] } },
+  { f: 1, p: "/$defs/agentMemoryConsolidated/additionalProperties", av: 1, b: true },
+  { f: 3, p: "/$defs/AgentPackArtifact", c: __c46, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["name","agents"] }, pr: [["name", "name", 47], ["version", "version", 48], ["agents", "agents", 49]], ap: 54, kn: new Set(["name","version","agents"]) },
+  { f: 3, p: "/$defs/AgentPackArtifact/properties/name", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
+  { f: 3, p: "/$defs/AgentPackArtifact/properties/version", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 50, "minLength": 1 } },
+  { f: 3, p: "/$defs/AgentPackArtifact/properties/agents", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 50 },
+  { f: 3, p: "/$defs/AgentPackArtifact/properties/agents/items", c: __c51, r: 51, ro: 1, g: [[0,[0]]] },
+  { f: 3, p: "/$defs/PackedAgent", c: __c51, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["id"] }, pr: [["id", "id", 52]], ap: 53, kn: new Set(["id"]) },
+  { f: 3, p: "/$defs/PackedAgent/properties/id", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
+  { f: 3, p: "/$defs/PackedAgent/additionalProperties", av: 1, b: true },
+  { f: 3, p: "/$defs/AgentPackArtifact/additionalProperties", av: 1, b: true },
+  { f: 2, p: "/$defs/AgentsCapability", c: __c55, t: ["object"], tv: "object", g: [[0,[7]],[4,[25,26]]], pr: [["supported", "supported", 56], ["memoryBackends", "memoryBackends", 57], ["memoryConsolidation", "memoryConsolidation", 59], ["commitments", "commitments", 64], ["proposals", "proposals", 71], ["manifestRuntime", "manifestRuntime", 86]], ap: 90, kn: new Set(["supported","memoryBackends","memoryConsolidation","commitments","proposals","manifestRuntime"]), if: 91, th: 94 },
+  { f: 2, p: "/$defs/AgentsCapability/properties/supported", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 2, p: "/$defs/AgentsCapability/properties/memoryBackends", t: ["array"], tv: "array", g: [[3,[18,20]]], k: { "uniqueItems": true }, it: 58, uq: null },
+  { f: 2, p: "/$defs/AgentsCapability/properties/memoryBackends/items", g: [[0,[2]]], k: { "enum": ["long-term"] } },
+  { f: 2, p: "/$defs/AgentsCapability/properties/memoryConsolidation", c: __c60, r: 60, ro: 1, g: [[0,[0]]] },
+  { f: 2, p: "/$defs/MemoryConsolidationCapability", c: __c60, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 61], ["schedule", "schedule", 62]], ap: 63, kn: new Set(["supported","schedule"]) },
+  { f: 2, p: "/$defs/MemoryConsolidationCapability/properties/supported", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 2, p: "/$defs/MemoryConsolidationCapability/properties/schedule", c: __c44, r: 44, ro: 1, g: [[0,[0]]] },
+  { f: 2, p: "/$defs/MemoryConsolidationCapability/additionalProperties", b: false },
+  { f: 2, p: "/$defs/AgentsCapability/properties/commitments", c: __c65, r: 65, ro: 1, g: [[0,[0]]] },
+  { f: 2, p: "/$defs/CommitmentsCapability", c: __c65, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 66], ["fireConditions", "fireConditions", 67]], ap: 70, kn: new Set(["supported","fireConditions"]) },
+  { f: 2, p: "/$defs/CommitmentsCapability/properties/supported", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 2, p: "/$defs/CommitmentsCapability/properties/fireConditions", t: ["array"], tv: "array", g: [[3,[18,20]]], k: { "uniqueItems": true }, it: 68, uq: null },
+  { f: 2, p: "/$defs/CommitmentsCapability/properties/fireConditions/items", c: __c69, r: 69, ro: 1, g: [[0,[0]]] },
+  { f: 2, p: "/$defs/CommitmentFireCondition", c: __c69, g: [[0,[2]]], k: { "enum": ["time","predicate"] } },
+  { f: 2, p: "/$defs/CommitmentsCapability/additionalProperties", b: false },
+  { f: 2, p: "/$defs/AgentsCapability/properties/proposals", c: __c72, r: 72, ro: 1, g: [[0,[0]]] },
+  { f: 2, p: "/$defs/ProposalsCapability", c: __c72, t: ["object"], tv: "object", g: [[0,[7]],[4,[23,25,26]]], k: { "required": ["artifactKinds","activation"] }, pr: [["supported", "supported", 73], ["artifactKinds", "artifactKinds", 74], ["duplicationDetection", "duplicationDetection", 77], ["activation", "activation", 78], ["activationScope", "activationScope", 80]], ap: 81, kn: new Set(["supported","artifactKinds","duplicationDetection","activation","activationScope"]), if: 82, th: 84 },
+  { f: 2, p: "/$defs/ProposalsCapability/properties/supported", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 2, p: "/$defs/ProposalsCapability/properties/artifactKinds", t: ["array"], tv: "array", g: [[3,[17,18,20]]], k: { "minItems": 1, "uniqueItems": true }, it: 75, uq: null },
+  { f: 2, p: "/$defs/ProposalsCapability/properties/artifactKinds/items", c: __c76, r: 76, ro: 1, g: [[0,[0]]] },
+  { f: 3, p: "/$defs/ProposalKind", c: __c76, g: [[0,[2]]], k: { "enum": ["agent-pack","workflow-chain-pack","prompt-template","automation"] } },
+  { f: 2, p: "/$defs/ProposalsCapability/properties/duplicationDetection", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 2, p: "/$defs/ProposalsCapability/properties/activation", c: __c79, r: 79, ro: 1, g: [[0,[0]]] },
+  { f: 3, p: "/$defs/ProposalActivation", c: __c79, g: [[0,[2]]], k: { "enum": ["approval-gate","direct-rbac"] } },
+  { f: 2, p: "/$defs/ProposalsCapability/properties/activationScope", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 2, p: "/$defs/ProposalsCapability/additionalProperties", av: 1, b: true },
+  { f: 2, p: "/$defs/ProposalsCapability/if", c: __c82, g: [[4,[23,26]]], k: { "required": ["activation"] }, pr: [["activation", "activation", 83]] },
+  { f: 2, p: "/$defs/ProposalsCapability/if/properties/activation", g: [[0,[1]]], k: { "const": "direct-rbac" } },
+  { f: 2, p: "/$defs/ProposalsCapability/then", g: [[4,[23,26]]], k: { "required": ["activationScope"] }, pr: [["activationScope", "activationScope", 85]] },
+  { f: 2, p: "/$defs/ProposalsCapability/then/properties/activationScope", t: ["string"], tv: "string", ut: 1, g: [] },
+  { f: 2, p: "/$defs/AgentsCapability/properties/manifestRuntime", c: __c87, r: 87, ro: 1, g: [[0,[0]]] },
+  { f: 2, p: "/$defs/ManifestRuntimeCapability", c: __c87, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 88]], ap: 89, kn: new Set(["supported"]) },
+  { f: 2, p: "/$defs/ManifestRuntimeCapability/properties/supported", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 2, p: "/$defs/ManifestRuntimeCapability/additionalProperties", av: 1, b: true },
+  { f: 2, p: "/$defs/AgentsCapability/additionalProperties", av: 1, b: true },
+  { f: 2, p: "/$defs/AgentsCapability/if", c: __c91, g: [[4,[23,26]]], k: { "required": ["memoryConsolidation"] }, pr: [["memoryConsolidation", "memoryConsolidation", 92]] },
+  { f: 2, p: "/$defs/AgentsCapability/if/properties/memoryConsolidation", t: ["object"], tv: "object", g: [[4,[23,26]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 93]] },
+  { f: 2, p: "/$defs/AgentsCapability/if/properties/memoryConsolidation/properties/supported", g: [[0,[1]]], k: { "const": true } },
+  { f: 2, p: "/$defs/AgentsCapability/then", g: [[4,[23,26]]], k: { "required": ["memoryBackends"] }, pr: [["memoryBackends", "memoryBackends", 95]] },
+  { f: 2, p: "/$defs/AgentsCapability/then/properties/memoryBackends", t: ["array"], tv: "array", g: [[3,[19]]], co: 96 },
+  { f: 2, p: "/$defs/AgentsCapability/then/properties/memoryBackends/contains", c: __c96, g: [[0,[1]]], k: { "const": "long-term" } },
+  { f: 4, p: "/$defs/ApprovalGate", c: __c97, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["approvalId","proposalId","state","requestedAt"] }, pr: [["approvalId", "approvalId", 98], ["proposalId", "proposalId", 99], ["state", "state", 100], ["requestedAt", "requestedAt", 101], ["decidedAt", "decidedAt", 102], ["reason", "reason", 103]], ap: 104, kn: new Set(["approvalId","proposalId","state","requestedAt","decidedAt","reason"]) },
+  { f: 4, p: "/$defs/ApprovalGate/properties/approvalId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 4, p: "/$defs/ApprovalGate/properties/proposalId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 4, p: "/$defs/ApprovalGate/properties/state", g: [[0,[2]]], k: { "enum": ["pending","granted","denied","overridden","superseded"] } },
+  { f: 4, p: "/$defs/ApprovalGate/properties/requestedAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
+  { f: 4, p: "/$defs/ApprovalGate/properties/decidedAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
+  { f: 4, p: "/$defs/ApprovalGate/properties/reason", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 2000 } },
+  { f: 4, p: "/$defs/ApprovalGate/additionalProperties", av: 1, b: true },
+  { f: 2, p: "/$defs/AttributionCapability", c: __c105, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["supported", "supported", 106], ["emitsWriteEvents", "emitsWriteEvents", 107]], ap: 108, kn: new Set(["supported","emitsWriteEvents"]) },
+  { f: 2, p: "/$defs/AttributionCapability/properties/supported", g: [[0,[1]]], k: { "const": true } },
+  { f: 2, p: "/$defs/AttributionCapability/properties/emitsWriteEvents", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 2, p: "/$defs/AttributionCapability/additionalProperties", av: 1, b: true },
+  { f: 2, p: "", c: __c109, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["protocolVersion"] }, pr: [["protocolVersion", "protocolVersion", 110], ["host", "host", 111], ["agents", "agents", 116], ["memory", "memory", 117], ["multiAgent", "multiAgent", 162]], ap: 175, kn: new Set(["protocolVersion","host","agents","memory","multiAgent"]) },
+  { f: 2, p: "/properties/protocolVersion", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[0-9]+\\.[0-9]+(\\.[0-9]+)?$" }, re: __RE0 },
+  { f: 2, p: "/properties/host", c: __c112, r: 112, ro: 1, g: [[0,[0]]] },
+  { f: 2, p: "/$defs/HostInfo", c: __c112, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["name","version"] }, pr: [["name", "name", 113], ["version", "version", 114]], ap: 115, kn: new Set(["name","version"]) },
+  { f: 2, p: "/$defs/HostInfo/properties/name", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
+  { f: 2, p: "/$defs/HostInfo/properties/version", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 100, "minLength": 1 } },
+  { f: 2, p: "/$defs/HostInfo/additionalProperties", av: 1, b: true },
+  { f: 2, p: "/properties/agents", c: __c55, r: 55, ro: 1, g: [[0,[0]]] },
+  { f: 2, p: "/properties/memory", c: __c118, r: 118, ro: 1, g: [[0,[0]]] },
+  { f: 2, p: "/$defs/MemoryCapability", c: __c118, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["supported", "supported", 119], ["maxEntrySizeBytes", "maxEntrySizeBytes", 120], ["ttlSupported", "ttlSupported", 121], ["writable", "writable", 122], ["compaction", "compaction", 123], ["distillation", "distillation", 135], ["attribution", "attribution", 149], ["search", "search", 150], ["retention", "retention", 156]], ap: 161, kn: new Set(["supported","maxEntrySizeBytes","ttlSupported","writable","compaction","distillation","attribution","search","retention"]) },
+  { f: 2, p: "/$defs/MemoryCapability/properties/supported", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 2, p: "/$defs/MemoryCapability/properties/maxEntrySizeBytes", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
+  { f: 2, p: "/$defs/MemoryCapability/properties/ttlSupported", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 2, p: "/$defs/MemoryCapability/properties/writable", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 2, p: "/$defs/MemoryCapability/properties/compaction", c: __c124, r: 124, ro: 1, g: [[0,[0]]] },
+  { f: 2, p: "/$defs/CompactionCapability", c: __c124, t: ["object"], tv: "object", g: [[0,[7]],[4,[23,25,26]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 125], ["trigger", "trigger", 126], ["maxInputEntries", "maxInputEntries", 128], ["maxOutputBytes", "maxOutputBytes", 129]], ap: 130, kn: new Set(["supported","trigger","maxInputEntries","maxOutputBytes"]), if: 131, th: 133 },
+  { f: 2, p: "/$defs/CompactionCapability/properties/supported", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 2, p: "/$defs/CompactionCapability/properties/trigger", c: __c127, r: 127, ro: 1, g: [[0,[0]]] },
+  { f: 2, p: "/$defs/CompactionTrigger", c: __c127, g: [[0,[2]]], k: { "enum": ["host-managed","client-requested","both"] } },
+  { f: 2, p: "/$defs/CompactionCapability/properties/maxInputEntries", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
+  { f: 2, p: "/$defs/CompactionCapability/properties/maxOutputBytes", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 2, p: "/$defs/CompactionCapability/additionalProperties", b: false },
+  { f: 2, p: "/$defs/CompactionCapability/if", c: __c131, g: [[4,[23,26]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 132]] },
+  { f: 2, p: "/$defs/CompactionCapability/if/properties/supported", g: [[0,[1]]], k: { "const": true } },
+  { f: 2, p: "/$defs/CompactionCapability/then", g: [[4,[23,26]]], k: { "required": ["trigger"] }, pr: [["trigger", "trigger", 134]] },
+  { f: 2, p: "/$defs/CompactionCapability/then/properties/trigger", av: 1, g: [] },
+  { f: 2, p: "/$defs/MemoryCapability/properties/distillation", c: __c136, r: 136, ro: 1, g: [[0,[0]]] },
+  { f: 2, p: "/$defs/DistillationCapability", c: __c136, t: ["object"], tv: "object", g: [[0,[7]],[4,[23,25,26]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 137], ["maxTokenBudget", "maxTokenBudget", 138], ["scheduled", "scheduled", 139], ["indexEmitted", "indexEmitted", 140], ["tokenizerName", "tokenizerName", 141], ["archiveRetention", "archiveRetention", 142]], ap: 143, kn: new Set(["supported","maxTokenBudget","scheduled","indexEmitted","tokenizerName","archiveRetention"]), if: 144, th: 146 },
+  { f: 2, p: "/$defs/DistillationCapability/properties/supported", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 2, p: "/$defs/DistillationCapability/properties/maxTokenBudget", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
+  { f: 2, p: "/$defs/DistillationCapability/properties/scheduled", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 2, p: "/$defs/DistillationCapability/properties/indexEmitted", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 2, p: "/$defs/DistillationCapability/properties/tokenizerName", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 2, p: "/$defs/DistillationCapability/properties/archiveRetention", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "duration" }, fm: __fmtDuration },
+  { f: 2, p: "/$defs/DistillationCapability/additionalProperties", b: false },
+  { f: 2, p: "/$defs/DistillationCapability/if", c: __c144, g: [[4,[23,26]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 145]] },
+  { f: 2, p: "/$defs/DistillationCapability/if/properties/supported", g: [[0,[1]]], k: { "const": true } },
+  { f: 2, p: "/$defs/DistillationCapability/then", g: [[4,[23,26]]], k: { "required": ["maxTokenBudget","tokenizerName"] }, pr: [["maxTokenBudget", "maxTokenBudget", 147], ["tokenizerName", "tokenizerName", 148]] },
+  { f: 2, p: "/$defs/DistillationCapability/then/properties/maxTokenBudget", t: ["integer"], tv: "integer", ut: 1, g: [] },
+  { f: 2, p: "/$defs/DistillationCapability/then/properties/tokenizerName", t: ["string"], tv: "string", ut: 1, g: [] },
+  { f: 2, p: "/$defs/MemoryCapability/properties/attribution", c: __c105, r: 105, ro: 1, g: [[0,[0]]] },
+  { f: 2, p: "/$defs/MemoryCapability/properties/search", c: __c151, r: 151, ro: 1, g: [[0,[0]]] },
+  { f: 2, p: "/$defs/SearchCapability", c: __c151, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 152], ["modes", "modes", 153]], ap: 155, kn: new Set(["supported","modes"]) },
+  { f: 2, p: "/$defs/SearchCapability/properties/supported", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 2, p: "/$defs/SearchCapability/properties/modes", t: ["array"], tv: "array", g: [[3,[18,20]]], k: { "uniqueItems": true }, it: 154, uq: null },
+  { f: 2, p: "/$defs/SearchCapability/properties/modes/items", g: [[0,[2]]], k: { "enum": ["semantic","filter"] } },
+  { f: 2, p: "/$defs/SearchCapability/additionalProperties", b: false },
+  { f: 2, p: "/$defs/MemoryCapability/properties/retention", c: __c157, r: 157, ro: 1, g: [[0,[0]]] },
+  { f: 2, p: "/$defs/RetentionCapability", c: __c157, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["ttl", "ttl", 158], ["forget", "forget", 159]], ap: 160, kn: new Set(["ttl","forget"]) },
+  { f: 2, p: "/$defs/RetentionCapability/properties/ttl", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 2, p: "/$defs/RetentionCapability/properties/forget", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 2, p: "/$defs/RetentionCapability/additionalProperties", b: false },
+  { f: 2, p: "/$defs/MemoryCapability/additionalProperties", av: 1, b: true },
+  { f: 2, p: "/properties/multiAgent", c: __c163, r: 163, ro: 1, g: [[0,[0]]] },
+  { f: 2, p: "/$defs/MultiAgentCapability", c: __c163, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["executionModel", "executionModel", 164]], ap: 174, kn: new Set(["executionModel"]) },
+  { f: 2, p: "/$defs/MultiAgentCapability/properties/executionModel", c: __c165, r: 165, ro: 1, g: [[0,[0]]] },
+  { f: 2, p: "/$defs/ExecutionModelCapability", c: __c165, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 166], ["version", "version", 167], ["tier", "tier", 168], ["experimentalUntil", "experimentalUntil", 169], ["confidenceEscalationFloor", "confidenceEscalationFloor", 170], ["confidenceEscalationInterruptKind", "confidenceEscalationInterruptKind", 171], ["crossChildMemoryConcurrency", "crossChildMemoryConcurrency", 172]], ap: 173, kn: new Set(["supported","version","tier","experimentalUntil","confidenceEscalationFloor","confidenceEscalationInterruptKind","crossChildMemoryConcurrency"]) },
+  { f: 2, p: "/$defs/ExecutionModelCapability/properties/supported", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 2, p: "/$defs/ExecutionModelCapability/properties/version", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
+  { f: 2, p: "/$defs/ExecutionModelCapability/properties/tier", g: [[0,[2]]], k: { "enum": ["stable","experimental"] } },
+  { f: 2, p: "/$defs/ExecutionModelCapability/properties/experimentalUntil", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$" }, re: __RE3 },
+  { f: 2, p: "/$defs/ExecutionModelCapability/properties/confidenceEscalationFloor", t: ["number"], tv: "number", g: [[1,[8,9]]], k: { "maximum": 1, "minimum": 0.5 } },
+  { f: 2, p: "/$defs/ExecutionModelCapability/properties/confidenceEscalationInterruptKind", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 2, p: "/$defs/ExecutionModelCapability/properties/crossChildMemoryConcurrency", g: [[0,[2]]], k: { "enum": ["strict","advisory"] } },
+  { f: 2, p: "/$defs/ExecutionModelCapability/additionalProperties", av: 1, b: true },
+  { f: 2, p: "/$defs/MultiAgentCapability/additionalProperties", av: 1, b: true },
+  { f: 2, p: "/additionalProperties", av: 1, b: true },
+  { f: 5, p: "/$defs/CapabilityNotProvidedDetails", c: __c176, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["capability"] }, pr: [["capability", "capability", 177]], ap: 178, kn: new Set(["capability"]) },
+  { f: 5, p: "/$defs/CapabilityNotProvidedDetails/properties/capability", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 5, p: "/$defs/CapabilityNotProvidedDetails/additionalProperties", av: 1, b: true },
+  { f: 1, p: "/$defs/commitmentFired", c: __c179, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["commitmentId","memoryRef","condition"] }, pr: [["commitmentId", "commitmentId", 180], ["memoryRef", "memoryRef", 181], ["memoryId", "memoryId", 182], ["condition", "condition", 183], ["enqueuedRunId", "enqueuedRunId", 184]], ap: 185, kn: new Set(["commitmentId","memoryRef","memoryId","condition","enqueuedRunId"]) },
+  { f: 1, p: "/$defs/commitmentFired/properties/commitmentId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 1, p: "/$defs/commitmentFired/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 1, p: "/$defs/commitmentFired/properties/memoryId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 1, p: "/$defs/commitmentFired/properties/condition", c: __c69, r: 69, ro: 1, g: [[0,[0]]] },
+  { f: 1, p: "/$defs/commitmentFired/properties/enqueuedRunId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 1, p: "/$defs/commitmentFired/additionalProperties", av: 1, b: true },
+  { f: 5, p: "/$defs/CompactionRedactionFailedDetails", c: __c186, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["memoryRef", "memoryRef", 187], ["compactionRunId", "compactionRunId", 188]], ap: 189, kn: new Set(["memoryRef","compactionRunId"]) },
+  { f: 5, p: "/$defs/CompactionRedactionFailedDetails/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 5, p: "/$defs/CompactionRedactionFailedDetails/properties/compactionRunId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 5, p: "/$defs/CompactionRedactionFailedDetails/additionalProperties", av: 1, b: true },
+  { f: 1, p: "/$defs/coreWorkflowChainConfidenceEscalated", c: __c190, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["confidence","floor","escalationKind"] }, pr: [["confidence", "confidence", 191], ["floor", "floor", 192], ["escalationKind", "escalationKind", 193], ["originalDecision", "originalDecision", 194], ["parentRunId", "parentRunId", 209], ["workerId", "workerId", 210], ["causationHostId", "causationHostId", 211]], ap: 212, kn: new Set(["confidence","floor","escalationKind","originalDecision","parentRunId","workerId","causationHostId"]) },
+  { f: 1, p: "/$defs/coreWorkflowChainConfidenceEscalated/properties/confidence", t: ["number"], tv: "number", g: [[1,[8,9]]], k: { "maximum": 1, "minimum": 0 } },
+  { f: 1, p: "/$defs/coreWorkflowChainConfidenceEscalated/properties/floor", t: ["number"], tv: "number", g: [[1,[8,9]]], k: { "maximum": 1, "minimum": 0.5 } },
+  { f: 1, p: "/$defs/coreWorkflowChainConfidenceEscalated/properties/escalationKind", g: [[0,[2]]], k: { "enum": ["clarify","escalate"] } },
+  { f: 1, p: "/$defs/coreWorkflowChainConfidenceEscalated/properties/originalDecision", c: __c195, r: 195, ro: 1, g: [[0,[0]]] },
+  { f: 6, p: "", c: __c195, t: ["object"], tv: "object", g: [[0,[7]],[4,[23,25,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 196], ["confidence", "confidence", 197], ["worker", "worker", 198], ["nextWorkerIds", "nextWorkerIds", 199], ["reason", "reason", 201]], ap: 202, kn: new Set(["kind","confidence","worker","nextWorkerIds","reason"]), if: 203, th: 207 },
+  { f: 6, p: "/properties/kind", g: [[0,[2]]], k: { "enum": ["next-worker","terminate","clarify","handoff"] } },
+  { f: 6, p: "/properties/confidence", t: ["number"], tv: "number", g: [[1,[8,9]]], k: { "maximum": 1, "minimum": 0 } },
+  { f: 6, p: "/properties/worker", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 6, p: "/properties/nextWorkerIds", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 200 },
+  { f: 6, p: "/properties/nextWorkerIds/items", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 6, p: "/properties/reason", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 2000 } },
+  { f: 6, p: "/additionalProperties", av: 1, b: true },
+  { f: 6, p: "/if", c: __c203, g: [[0,[3]],[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 204]], no: 205 },
+  { f: 6, p: "/if/properties/kind", g: [[0,[1]]], k: { "const": "next-worker" } },
+  { f: 6, p: "/if/not", c: __c205, g: [[4,[23,26]]], k: { "required": ["nextWorkerIds"] }, pr: [["nextWorkerIds", "nextWorkerIds", 206]] },
+  { f: 6, p: "/if/not/properties/nextWorkerIds", t: ["array"], tv: "array", ut: 1, g: [] },
+  { f: 6, p: "/then", g: [[4,[23,26]]], k: { "required": ["worker"] }, pr: [["worker", "worker", 208]] },
+  { f: 6, p: "/then/properties/worker", t: ["string"], tv: "string", ut: 1, g: [] },
+  { f: 1, p: "/$defs/coreWorkflowChainConfidenceEscalated/properties/parentRunId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 1, p: "/$defs/coreWorkflowChainConfidenceEscalated/properties/workerId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 1, p: "/$defs/coreWorkflowChainConfidenceEscalated/properties/causationHostId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 1, p: "/$defs/coreWorkflowChainConfidenceEscalated/additionalProperties", b: false },
+  { f: 1, p: "/$defs/DistillationReport", c: __c213, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["tokenBudget","tokensUsed"] }, pr: [["tokenBudget", "tokenBudget", 214], ["tokensUsed", "tokensUsed", 215], ["indexUpdated", "indexUpdated", 216]], ap: 217, kn: new Set(["tokenBudget","tokensUsed","indexUpdated"]) },
+  { f: 1, p: "/$defs/DistillationReport/properties/tokenBudget", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
+  { f: 1, p: "/$defs/DistillationReport/properties/tokensUsed", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 1, p: "/$defs/DistillationReport/properties/indexUpdated", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 1, p: "/$defs/DistillationReport/additionalProperties", av: 1, b: true },
+  { f: 5, p: "/$defs/ErrorCode", c: __c218, g: [[0,[2]]], k: { "enum": ["replay_memory_snapshot_unavailable","token_budget_exceeded","compaction_redaction_failed","capability_not_provided","invalid_json","bad_request","validation_failed","validation_error","unsupported_media_type","payload_too_large","unauthorized","unauthenticated","forbidden","not_found","method_not_allowed","conflict","request_timeout","quota_exceeded","internal_error"] } },
+  { f: 5, p: "/$defs/codeIs", av: 1, c: __c219, g: [] },
+  { f: 5, p: "", c: __c220, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["error","message"] }, pr: [["error", "error", 221], ["message", "message", 222], ["details", "details", 223]], ap: 225, kn: new Set(["error","message","details"]), all: [226,239,251,258,265,280,290] },
+  { f: 5, p: "/properties/error", t: ["string"], tv: "string", g: [[2,[12,14]]], k: { "maxLength": 100, "pattern": "^[a-z][a-z0-9_]*$" }, re: __RE1 },
+  { f: 5, p: "/properties/message", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 2000 } },
+  { f: 5, p: "/properties/details", t: ["object"], tv: "object", g: [[4,[25]]], ap: 224, kn: new Set([]) },
+  { f: 5, p: "/properties/details/additionalProperties", av: 1, b: true },
   { f: 5, p: "/additionalProperties", b: false },
-  { f: 5, p: "/$defs/RunEventType", c: __c1253, g: [[0,[2]]], k: { "enum": ["run.started","run.completed","run.failed","runOrchestrator.decided","core.workflowChain.confidence-escalated","interrupt.requested","interrupt.resolved","worker.dispatched","memory.written","memory.compacted","agent.memory.consolidated","commitment.fired","proposal.created","proposal.activated","workspace.updated"] } },
-  { f: 59, p: "", c: __c1254, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["events"] }, pr: [["runId", "runId", 1255], ["events", "events", 1256]], ap: 1258, kn: new Set(["runId","events"]) },
-  { f: 59, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
-  { f: 59, p: "/properties/events", t: ["array"], tv: "array", g: [[3,[18]]], it: 1257 },
-  { f: 59, p: "/properties/events/items", c: __c1240, r: 1240, ro: 1, g: [[0,[0]]] },
-  { f: 59, p: "/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/runFailed", c: __c1259, t: ["object"], tv: "object", g: [[0,[4]],[4,[25,26]]], pr: [["status", "status", 1260], ["errorCode", "errorCode", 1261], ["error", "error", 1262]], ap: 1270, kn: new Set(["status","errorCode","error"]), any: [1271,1273] },
-  { f: 0, p: "/$defs/runFailed/properties/status", g: [[0,[1]]], k: { "const": "failed" } },
-  { f: 0, p: "/$defs/runFailed/properties/errorCode", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 0, p: "/$defs/runFailed/properties/error", c: __c1263, r: 1263, ro: 1, g: [[0,[0]]] },
-  { f: 0, p: "/$defs/RunFailureError", c: __c1263, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["code","message"] }, pr: [["code", "code", 1264], ["message", "message", 1265], ["details", "details", 1266], ["retryable", "retryable", 1268]], ap: 1269, kn: new Set(["code","message","details","retryable"]) },
-  { f: 0, p: "/$defs/RunFailureError/properties/code", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 0, p: "/$defs/RunFailureError/properties/message", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 0, p: "/$defs/RunFailureError/properties/details", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1267, kn: new Set([]) },
-  { f: 0, p: "/$defs/RunFailureError/properties/details/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/RunFailureError/properties/retryable", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 0, p: "/$defs/RunFailureError/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/runFailed/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/runFailed/anyOf/0", c: __c1271, g: [[4,[23,26]]], k: { "required": ["errorCode"] }, pr: [["errorCode", "errorCode", 1272]] },
-  { f: 0, p: "/$defs/runFailed/anyOf/0/properties/errorCode", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 0, p: "/$defs/runFailed/anyOf/1", c: __c1273, g: [[4,[23,26]]], k: { "required": ["error"] }, pr: [["error", "error", 1274]] },
-  { f: 0, p: "/$defs/runFailed/anyOf/1/properties/error", c: __c1263, r: 1263, ro: 1, g: [[0,[0]]] },
-  { f: 60, p: "", c: __c1275, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["fromSeq"] }, pr: [["fromSeq", "fromSeq", 1276], ["mode", "mode", 1277]], ap: 1278, kn: new Set(["fromSeq","mode"]) },
-  { f: 60, p: "/properties/fromSeq", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 60, p: "/properties/mode", g: [[0,[2]]], k: { "enum": ["replay","branch"] } },
+  { f: 5, p: "/allOf/0", g: [[0,[7]]], if: 227, th: 231 },
+  { f: 5, p: "/allOf/0/if", c: __c228, r: 228, ro: 1, g: [[0,[0]]] },
+  { f: 5, p: "/$defs/codeIs/$defs/replay", c: __c228, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["error"] }, pr: [["error", "error", 229]], ap: 230, kn: new Set(["error"]) },
+  { f: 5, p: "/$defs/codeIs/$defs/replay/properties/error", g: [[0,[1]]], k: { "const": "replay_memory_snapshot_unavailable" } },
+  { f: 5, p: "/$defs/codeIs/$defs/replay/additionalProperties", av: 1, b: true },
+  { f: 5, p: "/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["details"] }, pr: [["details", "details", 232]] },
+  { f: 5, p: "/allOf/0/then/properties/details", c: __c233, r: 233, ro: 1, g: [[0,[0]]] },
+  { f: 5, p: "/$defs/ReplayMemorySnapshotUnavailableDetails", c: __c233, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["fromSeq"] }, pr: [["fromSeq", "fromSeq", 234], ["oldestAvailableIdx", "oldestAvailableIdx", 235], ["sourceRunId", "sourceRunId", 236], ["reason", "reason", 237]], ap: 238, kn: new Set(["fromSeq","oldestAvailableIdx","sourceRunId","reason"]) },
+  { f: 5, p: "/$defs/ReplayMemorySnapshotUnavailableDetails/properties/fromSeq", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 5, p: "/$defs/ReplayMemorySnapshotUnavailableDetails/properties/oldestAvailableIdx", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 5, p: "/$defs/ReplayMemorySnapshotUnavailableDetails/properties/sourceRunId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 5, p: "/$defs/ReplayMemorySnapshotUnavailableDetails/properties/reason", g: [[0,[2]]], k: { "enum": ["retention_expired","event_log_unavailable"] } },
+  { f: 5, p: "/$defs/ReplayMemorySnapshotUnavailableDetails/additionalProperties", av: 1, b: true },
+  { f: 5, p: "/allOf/1", g: [[0,[7]]], if: 240, th: 244 },
+  { f: 5, p: "/allOf/1/if", c: __c241, r: 241, ro: 1, g: [[0,[0]]] },
+  { f: 5, p: "/$defs/codeIs/$defs/budget", c: __c241, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["error"] }, pr: [["error", "error", 242]], ap: 243, kn: new Set(["error"]) },
+  { f: 5, p: "/$defs/codeIs/$defs/budget/properties/error", g: [[0,[1]]], k: { "const": "token_budget_exceeded" } },
+  { f: 5, p: "/$defs/codeIs/$defs/budget/additionalProperties", av: 1, b: true },
+  { f: 5, p: "/allOf/1/then", g: [[4,[23,26]]], k: { "required": ["details"] }, pr: [["details", "details", 245]] },
+  { f: 5, p: "/allOf/1/then/properties/details", c: __c246, r: 246, ro: 1, g: [[0,[0]]] },
+  { f: 5, p: "/$defs/TokenBudgetExceededDetails", c: __c246, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["tokenBudget","tokensRequired"] }, pr: [["tokenBudget", "tokenBudget", 247], ["tokensRequired", "tokensRequired", 248], ["memoryRef", "memoryRef", 249]], ap: 250, kn: new Set(["tokenBudget","tokensRequired","memoryRef"]) },
+  { f: 5, p: "/$defs/TokenBudgetExceededDetails/properties/tokenBudget", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
+  { f: 5, p: "/$defs/TokenBudgetExceededDetails/properties/tokensRequired", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 5, p: "/$defs/TokenBudgetExceededDetails/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 5, p: "/$defs/TokenBudgetExceededDetails/additionalProperties", av: 1, b: true },
+  { f: 5, p: "/allOf/2", g: [[0,[7]]], if: 252, th: 256 },
+  { f: 5, p: "/allOf/2/if", c: __c253, r: 253, ro: 1, g: [[0,[0]]] },
+  { f: 5, p: "/$defs/codeIs/$defs/redaction", c: __c253, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["error"] }, pr: [["error", "error", 254]], ap: 255, kn: new Set(["error"]) },
+  { f: 5, p: "/$defs/codeIs/$defs/redaction/properties/error", g: [[0,[1]]], k: { "const": "compaction_redaction_failed" } },
+  { f: 5, p: "/$defs/codeIs/$defs/redaction/additionalProperties", av: 1, b: true },
+  { f: 5, p: "/allOf/2/then", g: [[4,[26]]], pr: [["details", "details", 257]] },
+  { f: 5, p: "/allOf/2/then/properties/details", c: __c186, r: 186, ro: 1, g: [[0,[0]]] },
+  { f: 5, p: "/allOf/3", g: [[0,[7]]], if: 259, th: 263 },
+  { f: 5, p: "/allOf/3/if", c: __c260, r: 260, ro: 1, g: [[0,[0]]] },
+  { f: 5, p: "/$defs/codeIs/$defs/capability", c: __c260, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["error"] }, pr: [["error", "error", 261]], ap: 262, kn: new Set(["error"]) },
+  { f: 5, p: "/$defs/codeIs/$defs/capability/properties/error", g: [[0,[1]]], k: { "const": "capability_not_provided" } },
+  { f: 5, p: "/$defs/codeIs/$defs/capability/additionalProperties", av: 1, b: true },
+  { f: 5, p: "/allOf/3/then", g: [[4,[23,26]]], k: { "required": ["details"] }, pr: [["details", "details", 264]] },
+  { f: 5, p: "/allOf/3/then/properties/details", c: __c176, r: 176, ro: 1, g: [[0,[0]]] },
+  { f: 5, p: "/allOf/4", g: [[0,[7]]], if: 266, th: 270 },
+  { f: 5, p: "/allOf/4/if", c: __c267, r: 267, ro: 1, g: [[0,[0]]] },
+  { f: 5, p: "/$defs/codeIs/$defs/validation", c: __c267, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["error"] }, pr: [["error", "error", 268]], ap: 269, kn: new Set(["error"]) },
+  { f: 5, p: "/$defs/codeIs/$defs/validation/properties/error", g: [[0,[1]]], k: { "const": "validation_failed" } },
+  { f: 5, p: "/$defs/codeIs/$defs/validation/additionalProperties", av: 1, b: true },
+  { f: 5, p: "/allOf/4/then", g: [[4,[23,26]]], k: { "required": ["details"] }, pr: [["details", "details", 271]] },
+  { f: 5, p: "/allOf/4/then/properties/details", c: __c272, r: 272, ro: 1, g: [[0,[0]]] },
+  { f: 5, p: "/$defs/ValidationFailedDetails", c: __c272, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["failures"] }, pr: [["failures", "failures", 273]], ap: 279, kn: new Set(["failures"]) },
+  { f: 5, p: "/$defs/ValidationFailedDetails/properties/failures", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 274 },
+  { f: 5, p: "/$defs/ValidationFailedDetails/properties/failures/items", c: __c275, r: 275, ro: 1, g: [[0,[0]]] },
+  { f: 5, p: "/$defs/ValidationFailure", c: __c275, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["instancePath","message"] }, pr: [["instancePath", "instancePath", 276], ["message", "message", 277]], ap: 278, kn: new Set(["instancePath","message"]) },
+  { f: 5, p: "/$defs/ValidationFailure/properties/instancePath", t: ["string"], tv: "string", ut: 1, g: [] },
+  { f: 5, p: "/$defs/ValidationFailure/properties/message", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 500 } },
+  { f: 5, p: "/$defs/ValidationFailure/additionalProperties", b: false },
+  { f: 5, p: "/$defs/ValidationFailedDetails/additionalProperties", av: 1, b: true },
+  { f: 5, p: "/allOf/5", g: [[0,[7]]], if: 281, th: 285 },
+  { f: 5, p: "/allOf/5/if", c: __c282, r: 282, ro: 1, g: [[0,[0]]] },
+  { f: 5, p: "/$defs/codeIs/$defs/tooLarge", c: __c282, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["error"] }, pr: [["error", "error", 283]], ap: 284, kn: new Set(["error"]) },
+  { f: 5, p: "/$defs/codeIs/$defs/tooLarge/properties/error", g: [[0,[1]]], k: { "const": "payload_too_large" } },
+  { f: 5, p: "/$defs/codeIs/$defs/tooLarge/additionalProperties", av: 1, b: true },
+  { f: 5, p: "/allOf/5/then", g: [[4,[26]]], pr: [["details", "details", 286]] },
+  { f: 5, p: "/allOf/5/then/properties/details", c: __c287, r: 287, ro: 1, g: [[0,[0]]] },
+  { f: 5, p: "/$defs/PayloadTooLargeDetails", c: __c287, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["limitBytes", "limitBytes", 288]], ap: 289, kn: new Set(["limitBytes"]) },
+  { f: 5, p: "/$defs/PayloadTooLargeDetails/properties/limitBytes", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 5, p: "/$defs/PayloadTooLargeDetails/additionalProperties", av: 1, b: true },
+  { f: 5, p: "/allOf/6", g: [[0,[7]]], if: 291, th: 295 },
+  { f: 5, p: "/allOf/6/if", c: __c292, r: 292, ro: 1, g: [[0,[0]]] },
+  { f: 5, p: "/$defs/codeIs/$defs/quota", c: __c292, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["error"] }, pr: [["error", "error", 293]], ap: 294, kn: new Set(["error"]) },
+  { f: 5, p: "/$defs/codeIs/$defs/quota/properties/error", g: [[0,[1]]], k: { "const": "quota_exceeded" } },
+  { f: 5, p: "/$defs/codeIs/$defs/quota/additionalProperties", av: 1, b: true },
+  { f: 5, p: "/allOf/6/then", g: [[4,[23,26]]], k: { "required": ["details"] }, pr: [["details", "details", 296]] },
+  { f: 5, p: "/allOf/6/then/properties/details", c: __c297, r: 297, ro: 1, g: [[0,[0]]] },
+  { f: 5, p: "/$defs/QuotaExceededDetails", c: __c297, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["resource","limit"] }, pr: [["resource", "resource", 298], ["limit", "limit", 299]], ap: 300, kn: new Set(["resource","limit"]) },
+  { f: 5, p: "/$defs/QuotaExceededDetails/properties/resource", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 100, "minLength": 1 } },
+  { f: 5, p: "/$defs/QuotaExceededDetails/properties/limit", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
+  { f: 5, p: "/$defs/QuotaExceededDetails/additionalProperties", av: 1, b: true },
+  { f: 7, p: "/$defs/EventTypeName", c: __c301, t: ["string"], tv: "string", g: [[2,[12,14]]], k: { "maxLength": 200, "pattern": "^[A-Za-z][A-Za-z0-9_-]*(\\.[A-Za-z][A-Za-z0-9_-]*)*$" }, re: __RE2 },
+  { f: 1, p: "/$defs/ForkOrigin", c: __c302, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","fromSeq"] }, pr: [["runId", "runId", 303], ["fromSeq", "fromSeq", 304]], ap: 305, kn: new Set(["runId","fromSeq"]) },
+  { f: 1, p: "/$defs/ForkOrigin/properties/runId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 1, p: "/$defs/ForkOrigin/properties/fromSeq", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 1, p: "/$defs/ForkOrigin/additionalProperties", b: false },
+  { f: 8, p: "", c: __c306, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","condition"] }, pr: [["memoryRef", "memoryRef", 307], ["condition", "condition", 308], ["includeIntentionCanary", "includeIntentionCanary", 309]], ap: 310, kn: new Set(["memoryRef","condition","includeIntentionCanary"]) },
+  { f: 8, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
+  { f: 8, p: "/properties/condition", c: __c69, r: 69, ro: 1, g: [[0,[0]]] },
+  { f: 8, p: "/properties/includeIntentionCanary", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 8, p: "/additionalProperties", b: false },
+  { f: 9, p: "", c: __c311, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["event","fireCount"] }, pr: [["event", "event", 312], ["fireCount", "fireCount", 313], ["intentionCanary", "intentionCanary", 314]], ap: 315, kn: new Set(["event","fireCount","intentionCanary"]) },
+  { f: 9, p: "/properties/event", c: __c179, r: 179, ro: 1, g: [[0,[0]]] },
+  { f: 9, p: "/properties/fireCount", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 9, p: "/properties/intentionCanary", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 9, p: "/additionalProperties", av: 1, b: true },
+  { f: 10, p: "", c: __c316, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef"] }, pr: [["memoryRef", "memoryRef", 317], ["includeSecretCanary", "includeSecretCanary", 318]], ap: 319, kn: new Set(["memoryRef","includeSecretCanary"]) },
+  { f: 10, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
+  { f: 10, p: "/properties/includeSecretCanary", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 10, p: "/additionalProperties", b: false },
+  { f: 11, p: "", c: __c320, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["event","secretLeaked"] }, pr: [["event", "event", 321], ["secretLeaked", "secretLeaked", 322], ["eventId", "eventId", 323]], ap: 324, kn: new Set(["event","secretLeaked","eventId"]) },
+  { f: 11, p: "/properties/event", c: __c37, r: 37, ro: 1, g: [[0,[0]]] },
+  { f: 11, p: "/properties/secretLeaked", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 11, p: "/properties/eventId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 11, p: "/additionalProperties", av: 1, b: true },
+  { f: 12, p: "", c: __c325, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["ttlSeconds"] }, pr: [["ttlSeconds", "ttlSeconds", 326], ["delayMs", "delayMs", 327]], ap: 328, kn: new Set(["ttlSeconds","delayMs"]) },
+  { f: 12, p: "/properties/ttlSeconds", t: ["number"], tv: "number", g: [[1,[8,11]]], k: { "maximum": 86400, "exclusiveMinimum": 0 } },
+  { f: 12, p: "/properties/delayMs", t: ["integer"], tv: "integer", ut: 1, g: [[1,[8,9]]], k: { "maximum": 5000, "minimum": 0 } },
+  { f: 12, p: "/additionalProperties", b: false },
+  { f: 13, p: "", c: __c329, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["parentRunId","childRunId","memoryRef","parentStartedAt","childWrittenAt","entry","seenByParent"] }, pr: [["parentRunId", "parentRunId", 330], ["childRunId", "childRunId", 331], ["memoryRef", "memoryRef", 332], ["parentStartedAt", "parentStartedAt", 333], ["childWrittenAt", "childWrittenAt", 334], ["entry", "entry", 335], ["seenByParent", "seenByParent", 344]], ap: 345, kn: new Set(["parentRunId","childRunId","memoryRef","parentStartedAt","childWrittenAt","entry","seenByParent"]) },
+  { f: 13, p: "/properties/parentRunId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
+  { f: 13, p: "/properties/childRunId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
+  { f: 13, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
+  { f: 13, p: "/properties/parentStartedAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
+  { f: 13, p: "/properties/childWrittenAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
+  { f: 13, p: "/properties/entry", c: __c336, r: 336, ro: 1, g: [[0,[0]]] },
+  { f: 14, p: "", c: __c336, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["id","content","tags","createdAt"] }, pr: [["id", "id", 337], ["content", "content", 338], ["tags", "tags", 339], ["createdAt", "createdAt", 341], ["expiresAt", "expiresAt", 342]], ap: 343, kn: new Set(["id","content","tags","createdAt","expiresAt"]) },
+  { f: 14, p: "/properties/id", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
+  { f: 14, p: "/properties/content", t: ["string"], tv: "string", ut: 1, g: [] },
+  { f: 14, p: "/properties/tags", t: ["array"], tv: "array", g: [[3,[18]]], it: 340 },
+  { f: 14, p: "/properties/tags/items", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
+  { f: 14, p: "/properties/createdAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
+  { f: 14, p: "/properties/expiresAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
+  { f: 14, p: "/additionalProperties", av: 1, b: true },
+  { f: 13, p: "/properties/seenByParent", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 13, p: "/additionalProperties", av: 1, b: true },
+  { f: 15, p: "", c: __c346, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","every"] }, pr: [["memoryRef", "memoryRef", 347], ["every", "every", 348], ["tokenBudget", "tokenBudget", 349], ["firstAt", "firstAt", 350]], ap: 351, kn: new Set(["memoryRef","every","tokenBudget","firstAt"]) },
+  { f: 15, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
+  { f: 15, p: "/properties/every", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "duration" }, fm: __fmtDuration },
+  { f: 15, p: "/properties/tokenBudget", t: ["integer"], tv: "integer", ut: 1, g: [[1,[8,9]]], k: { "maximum": 1000000000, "minimum": 1 } },
+  { f: 15, p: "/properties/firstAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
+  { f: 15, p: "/additionalProperties", b: false },
+  { f: 16, p: "", c: __c352, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["scheduleId","memoryRef","every","nextAt"] }, pr: [["scheduleId", "scheduleId", 353], ["memoryRef", "memoryRef", 354], ["every", "every", 355], ["tokenBudget", "tokenBudget", 356], ["nextAt", "nextAt", 357], ["lastOutcome", "lastOutcome", 358]], ap: 395, kn: new Set(["scheduleId","memoryRef","every","tokenBudget","nextAt","lastOutcome"]) },
+  { f: 16, p: "/properties/scheduleId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
+  { f: 16, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
+  { f: 16, p: "/properties/every", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "duration" }, fm: __fmtDuration },
+  { f: 16, p: "/properties/tokenBudget", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
+  { f: 16, p: "/properties/nextAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
+  { f: 16, p: "/properties/lastOutcome", c: __c359, r: 359, ro: 1, g: [[0,[0]]] },
+  { f: 17, p: "/$defs/ScheduledDistillationOutcome", c: __c359, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["kind","scheduleId","instant","missed"] }, pr: [["kind", "kind", 360], ["scheduleId", "scheduleId", 361], ["instant", "instant", 362], ["missed", "missed", 363], ["archiveId", "archiveId", 364], ["event", "event", 365], ["tokensRequired", "tokensRequired", 376], ["errorCode", "errorCode", 377]], ap: 378, kn: new Set(["kind","scheduleId","instant","missed","archiveId","event","tokensRequired","errorCode"]), all: [379,385,390] },
+  { f: 17, p: "/$defs/ScheduledDistillationOutcome/properties/kind", g: [[0,[2]]], k: { "enum": ["distilled","nothing-to-distil","budget-exceeded","failed"] } },
+  { f: 17, p: "/$defs/ScheduledDistillationOutcome/properties/scheduleId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
+  { f: 17, p: "/$defs/ScheduledDistillationOutcome/properties/instant", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
+  { f: 17, p: "/$defs/ScheduledDistillationOutcome/properties/missed", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 17, p: "/$defs/ScheduledDistillationOutcome/properties/archiveId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
+  { f: 17, p: "/$defs/ScheduledDistillationOutcome/properties/event", c: __c366, r: 366, ro: 1, g: [[0,[0]]] },
+  { f: 1, p: "/$defs/memoryCompacted", c: __c366, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","outputId","sourceCount","trigger","byteSize"] }, pr: [["memoryRef", "memoryRef", 367], ["outputId", "outputId", 368], ["sourceIds", "sourceIds", 369], ["sourceCount", "sourceCount", 371], ["trigger", "trigger", 372], ["byteSize", "byteSize", 373], ["distillation", "distillation", 374]], ap: 375, kn: new Set(["memoryRef","outputId","sourceIds","sourceCount","trigger","byteSize","distillation"]) },
+  { f: 1, p: "/$defs/memoryCompacted/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 1, p: "/$defs/memoryCompacted/properties/outputId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 1, p: "/$defs/memoryCompacted/properties/sourceIds", t: ["array"], tv: "array", g: [[3,[18]]], it: 370 },
+  { f: 1, p: "/$defs/memoryCompacted/properties/sourceIds/items", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 1, p: "/$defs/memoryCompacted/properties/sourceCount", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 1, p: "/$defs/memoryCompacted/properties/trigger", c: __c127, r: 127, ro: 1, g: [[0,[0]]] },
+  { f: 1, p: "/$defs/memoryCompacted/properties/byteSize", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 1, p: "/$defs/memoryCompacted/properties/distillation", c: __c213, r: 213, ro: 1, g: [[0,[0]]] },
+  { f: 1, p: "/$defs/memoryCompacted/additionalProperties", av: 1, b: true },
+  { f: 17, p: "/$defs/ScheduledDistillationOutcome/properties/tokensRequired", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
+  { f: 17, p: "/$defs/ScheduledDistillationOutcome/properties/errorCode", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 128, "minLength": 1 } },
+  { f: 17, p: "/$defs/ScheduledDistillationOutcome/additionalProperties", av: 1, b: true },
+  { f: 17, p: "/$defs/ScheduledDistillationOutcome/allOf/0", g: [[0,[7]]], if: 380, th: 382 },
+  { f: 17, p: "/$defs/ScheduledDistillationOutcome/allOf/0/if", c: __c380, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 381]] },
+  { f: 17, p: "/$defs/ScheduledDistillationOutcome/allOf/0/if/properties/kind", g: [[0,[1]]], k: { "const": "distilled" } },
+  { f: 17, p: "/$defs/ScheduledDistillationOutcome/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["archiveId","event"] }, pr: [["archiveId", "archiveId", 383], ["event", "event", 384]] },
+  { f: 17, p: "/$defs/ScheduledDistillationOutcome/allOf/0/then/properties/archiveId", av: 1, g: [] },
+  { f: 17, p: "/$defs/ScheduledDistillationOutcome/allOf/0/then/properties/event", av: 1, g: [] },
+  { f: 17, p: "/$defs/ScheduledDistillationOutcome/allOf/1", g: [[0,[7]]], if: 386, th: 388 },
+  { f: 17, p: "/$defs/ScheduledDistillationOutcome/allOf/1/if", c: __c386, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 387]] },
+  { f: 17, p: "/$defs/ScheduledDistillationOutcome/allOf/1/if/properties/kind", g: [[0,[1]]], k: { "const": "budget-exceeded" } },
+  { f: 17, p: "/$defs/ScheduledDistillationOutcome/allOf/1/then", g: [[4,[23,26]]], k: { "required": ["tokensRequired"] }, pr: [["tokensRequired", "tokensRequired", 389]] },
+  { f: 17, p: "/$defs/ScheduledDistillationOutcome/allOf/1/then/properties/tokensRequired", av: 1, g: [] },
+  { f: 17, p: "/$defs/ScheduledDistillationOutcome/allOf/2", g: [[0,[7]]], if: 391, th: 393 },
+  { f: 17, p: "/$defs/ScheduledDistillationOutcome/allOf/2/if", c: __c391, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 392]] },
+  { f: 17, p: "/$defs/ScheduledDistillationOutcome/allOf/2/if/properties/kind", g: [[0,[1]]], k: { "const": "failed" } },
+  { f: 17, p: "/$defs/ScheduledDistillationOutcome/allOf/2/then", g: [[4,[23,26]]], k: { "required": ["errorCode"] }, pr: [["errorCode", "errorCode", 394]] },
+  { f: 17, p: "/$defs/ScheduledDistillationOutcome/allOf/2/then/properties/errorCode", av: 1, g: [] },
+  { f: 16, p: "/additionalProperties", av: 1, b: true },
+  { f: 18, p: "", c: __c396, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["tenant"] }, pr: [["tenant", "tenant", 397]], ap: 398, kn: new Set(["tenant"]) },
+  { f: 18, p: "/properties/tenant", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[a-z0-9][a-z0-9-]{0,62}$" }, re: __RE4 },
+  { f: 18, p: "/additionalProperties", b: false },
+  { f: 17, p: "", c: __c399, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["outcomes"] }, pr: [["outcomes", "outcomes", 400]], ap: 402, kn: new Set(["outcomes"]) },
+  { f: 17, p: "/properties/outcomes", t: ["array"], tv: "array", g: [[3,[18]]], it: 401 },
+  { f: 17, p: "/properties/outcomes/items", c: __c359, r: 359, ro: 1, g: [[0,[0]]] },
+  { f: 17, p: "/additionalProperties", av: 1, b: true },
+  { f: 19, p: "", c: __c403, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["confidence"] }, pr: [["confidence", "confidence", 404], ["kind", "kind", 405]], ap: 406, kn: new Set(["confidence","kind"]) },
+  { f: 19, p: "/properties/confidence", t: ["number"], tv: "number", g: [[1,[8,9]]], k: { "maximum": 1, "minimum": 0 } },
+  { f: 19, p: "/properties/kind", g: [[0,[2]]], k: { "enum": ["next-worker","terminate"] } },
+  { f: 19, p: "/additionalProperties", b: false },
+  { f: 20, p: "", c: __c407, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","floor"] }, pr: [["runId", "runId", 408], ["floor", "floor", 409]], ap: 410, kn: new Set(["runId","floor"]) },
+  { f: 20, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
+  { f: 20, p: "/properties/floor", t: ["number"], tv: "number", g: [[1,[8,9]]], k: { "maximum": 1, "minimum": 0.5 } },
+  { f: 20, p: "/additionalProperties", av: 1, b: true },
+  { f: 21, p: "/$defs/HostSampleIndexFile", c: __c411, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["path","content"] }, pr: [["path", "path", 412], ["content", "content", 413]], ap: 435, kn: new Set(["path","content"]) },
+  { f: 21, p: "/$defs/HostSampleIndexFile/properties/path", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 21, p: "/$defs/HostSampleIndexFile/properties/content", c: __c414, r: 414, ro: 1, g: [[0,[0]]] },
+  { f: 22, p: "", c: __c414, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schemaVersion","memoryRef","updatedAt","tokenizerName","archives"] }, pr: [["schemaVersion", "schemaVersion", 415], ["memoryRef", "memoryRef", 416], ["updatedAt", "updatedAt", 417], ["tokenizerName", "tokenizerName", 418], ["archives", "archives", 419]], ap: 434, kn: new Set(["schemaVersion","memoryRef","updatedAt","tokenizerName","archives"]) },
+  { f: 22, p: "/properties/schemaVersion", g: [[0,[1]]], k: { "const": 1 } },
+  { f: 22, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 22, p: "/properties/updatedAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
+  { f: 22, p: "/properties/tokenizerName", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 22, p: "/properties/archives", t: ["array"], tv: "array", g: [[3,[18]]], it: 420 },
+  { f: 22, p: "/properties/archives/items", c: __c421, r: 421, ro: 1, g: [[0,[0]]] },
+  { f: 22, p: "/$defs/MemoryIndexArchive", c: __c421, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["archiveId","entryId","createdAt","sourceCount","tokenBudget","tokensUsed","byteSize","level"] }, pr: [["archiveId", "archiveId", 422], ["entryId", "entryId", 423], ["createdAt", "createdAt", 424], ["expiresAt", "expiresAt", 425], ["sourceCount", "sourceCount", 426], ["tokenBudget", "tokenBudget", 427], ["tokensUsed", "tokensUsed", 428], ["byteSize", "byteSize", 429], ["level", "level", 430], ["topics", "topics", 431]], ap: 433, kn: new Set(["archiveId","entryId","createdAt","expiresAt","sourceCount","tokenBudget","tokensUsed","byteSize","level","topics"]) },
+  { f: 22, p: "/$defs/MemoryIndexArchive/properties/archiveId", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^arc_[0-9a-f]{16,64}$" }, re: __RE25 },
+  { f: 22, p: "/$defs/MemoryIndexArchive/properties/entryId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 22, p: "/$defs/MemoryIndexArchive/properties/createdAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
+  { f: 22, p: "/$defs/MemoryIndexArchive/properties/expiresAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
+  { f: 22, p: "/$defs/MemoryIndexArchive/properties/sourceCount", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
+  { f: 22, p: "/$defs/MemoryIndexArchive/properties/tokenBudget", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
+  { f: 22, p: "/$defs/MemoryIndexArchive/properties/tokensUsed", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 22, p: "/$defs/MemoryIndexArchive/properties/byteSize", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 22, p: "/$defs/MemoryIndexArchive/properties/level", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
+  { f: 22, p: "/$defs/MemoryIndexArchive/properties/topics", t: ["array"], tv: "array", g: [[3,[18,20]]], k: { "uniqueItems": true }, it: 432, uq: ["string"] },
+  { f: 22, p: "/$defs/MemoryIndexArchive/properties/topics/items", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
+  { f: 22, p: "/$defs/MemoryIndexArchive/additionalProperties", b: false },
+  { f: 22, p: "/additionalProperties", b: false },
+  { f: 21, p: "/$defs/HostSampleIndexFile/additionalProperties", av: 1, b: true },
+  { f: 23, p: "", c: __c436, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["records"] }, pr: [["records", "records", 437]], ap: 522, kn: new Set(["records"]) },
+  { f: 23, p: "/properties/records", t: ["array"], tv: "array", g: [[3,[18]]], it: 438 },
+  { f: 23, p: "/properties/records/items", c: __c439, r: 439, ro: 1, g: [[0,[0]]] },
+  { f: 23, p: "/$defs/HostSampleTraceRecord", c: __c439, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["stream","record_type","body"] }, pr: [["stream", "stream", 440], ["record_type", "record_type", 441], ["body", "body", 442]], ap: 521, kn: new Set(["stream","record_type","body"]) },
+  { f: 23, p: "/$defs/HostSampleTraceRecord/properties/stream", g: [[0,[1]]], k: { "const": "trace/inquirium-assistant-turns" } },
+  { f: 23, p: "/$defs/HostSampleTraceRecord/properties/record_type", g: [[0,[1]]], k: { "const": "daemon/inquirium-assistant-turn-trace.v1" } },
+  { f: 23, p: "/$defs/HostSampleTraceRecord/properties/body", c: __c443, r: 443, ro: 1, g: [[0,[0]]] },
+  { f: 24, p: "", c: __c443, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["trace/schema","trace/id","turn/id","participant/ref","operation/id","time/started-at","status","policy","decisions","effects"] }, pr: [["trace/schema", "trace~1schema", 444], ["trace/id", "trace~1id", 445], ["turn/id", "turn~1id", 446], ["participant/ref", "participant~1ref", 448], ["operation/id", "operation~1id", 450], ["time/started-at", "time~1started-at", 451], ["time/finished-at", "time~1finished-at", 452], ["status", "status", 453], ["runtime/ref", "runtime~1ref", 455], ["model.binding/ref", "model.binding~1ref", 457], ["input/shape", "input~1shape", 459], ["output/shape", "output~1shape", 466], ["policy", "policy", 472], ["decisions", "decisions", 484], ["effects", "effects", 506], ["diagnostics", "diagnostics", 513]], ap: 520, kn: new Set(["trace/schema","trace/id","turn/id","participant/ref","operation/id","time/started-at","time/finished-at","status","runtime/ref","model.binding/ref","input/shape","output/shape","policy","decisions","effects","diagnostics"]) },
+  { f: 24, p: "/properties/trace~1schema", g: [[0,[1]]], k: { "const": "inquirium.assistant-turn-trace.v1" } },
+  { f: 24, p: "/properties/trace~1id", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^tr:.+$" }, re: __RE8 },
+  { f: 24, p: "/properties/turn~1id", c: __c447, r: 447, ro: 1, g: [[0,[0]]] },
+  { f: 25, p: "/$defs/TurnId", c: __c447, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^turn:.+$" }, re: __RE23 },
+  { f: 24, p: "/properties/participant~1ref", c: __c449, r: 449, ro: 1, g: [[0,[0]]] },
+  { f: 25, p: "/$defs/ParticipantRef", c: __c449, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^participant:did:key:[1-9A-HJ-NP-Za-km-z]+$" }, re: __RE16 },
+  { f: 24, p: "/properties/operation~1id", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^op:.+$" }, re: __RE9 },
+  { f: 24, p: "/properties/time~1started-at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
+  { f: 24, p: "/properties/time~1finished-at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
+  { f: 24, p: "/properties/status", c: __c454, r: 454, ro: 1, g: [[0,[0]]] },
+  { f: 26, p: "/$defs/GenerateOutcome", c: __c454, g: [[0,[2]]], k: { "enum": ["completed","handler-unavailable","context-denied","policy-denied","failed"] } },
+  { f: 24, p: "/properties/runtime~1ref", c: __c456, r: 456, ro: 1, g: [[0,[0]]] },
+  { f: 26, p: "/$defs/RuntimeRef", c: __c456, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^runtime/.+$" }, re: __RE19 },
+  { f: 24, p: "/properties/model.binding~1ref", c: __c458, r: 458, ro: 1, g: [[0,[0]]] },
+  { f: 26, p: "/$defs/ModelBindingRef", c: __c458, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^model\\.binding/.+$" }, re: __RE12 },
+  { f: 24, p: "/properties/input~1shape", c: __c460, r: 460, ro: 1, g: [[0,[0]]] },
+  { f: 24, p: "/$defs/InputShape", c: __c460, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["message/count", "message~1count", 461], ["token/approx-input", "token~1approx-input", 462], ["file/has-any", "file~1has-any", 463], ["tool/has-any", "tool~1has-any", 464]], ap: 465, kn: new Set(["message/count","token/approx-input","file/has-any","tool/has-any"]) },
+  { f: 24, p: "/$defs/InputShape/properties/message~1count", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 24, p: "/$defs/InputShape/properties/token~1approx-input", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 24, p: "/$defs/InputShape/properties/file~1has-any", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 24, p: "/$defs/InputShape/properties/tool~1has-any", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 24, p: "/$defs/InputShape/additionalProperties", b: false },
+  { f: 24, p: "/properties/output~1shape", c: __c467, r: 467, ro: 1, g: [[0,[0]]] },
+  { f: 24, p: "/$defs/OutputShape", c: __c467, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["token/approx-output", "token~1approx-output", 468], ["artifact/refs", "artifact~1refs", 469]], ap: 471, kn: new Set(["token/approx-output","artifact/refs"]) },
+  { f: 24, p: "/$defs/OutputShape/properties/token~1approx-output", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 24, p: "/$defs/OutputShape/properties/artifact~1refs", t: ["array"], tv: "array", g: [[3,[18]]], it: 470 },
+  { f: 24, p: "/$defs/OutputShape/properties/artifact~1refs/items", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 24, p: "/$defs/OutputShape/additionalProperties", b: false },
+  { f: 24, p: "/properties/policy", c: __c473, r: 473, ro: 1, g: [[0,[0]]] },
+  { f: 24, p: "/$defs/TracePolicy", c: __c473, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["locality","trust/mode","egress/allowed"] }, pr: [["locality", "locality", 474], ["trust/mode", "trust~1mode", 476], ["trace/level", "trace~1level", 478], ["persist/prompt", "persist~1prompt", 480], ["persist/response", "persist~1response", 481], ["egress/allowed", "egress~1allowed", 482]], ap: 483, kn: new Set(["locality","trust/mode","trace/level","persist/prompt","persist/response","egress/allowed"]) },
+  { f: 24, p: "/$defs/TracePolicy/properties/locality", c: __c475, r: 475, ro: 1, g: [[0,[0]]] },
+  { f: 27, p: "/$defs/Locality", c: __c475, g: [[0,[2]]], k: { "enum": ["local_only","remote_allowed"] } },
+  { f: 24, p: "/$defs/TracePolicy/properties/trust~1mode", c: __c477, r: 477, ro: 1, g: [[0,[0]]] },
+  { f: 27, p: "/$defs/TrustMode", c: __c477, g: [[0,[2]]], k: { "enum": ["strict_local","classification_gated"] } },
+  { f: 24, p: "/$defs/TracePolicy/properties/trace~1level", c: __c479, r: 479, ro: 1, g: [[0,[0]]] },
+  { f: 24, p: "/$defs/TraceLevel", c: __c479, g: [[0,[2]]], k: { "enum": ["metadata_only","decision_detail"] } },
+  { f: 24, p: "/$defs/TracePolicy/properties/persist~1prompt", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 24, p: "/$defs/TracePolicy/properties/persist~1response", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 24, p: "/$defs/TracePolicy/properties/egress~1allowed", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 24, p: "/$defs/TracePolicy/additionalProperties", b: false },
+  { f: 24, p: "/properties/decisions", t: ["array"], tv: "array", g: [[3,[18]]], it: 485 },
+  { f: 24, p: "/properties/decisions/items", c: __c486, r: 486, ro: 1, g: [[0,[0]]] },
+  { f: 24, p: "/$defs/TraceDecision", c: __c486, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["kind","outcome","reason/code"] }, pr: [["kind", "kind", 487], ["outcome", "outcome", 488], ["reason/code", "reason~1code", 490], ["decided/by", "decided~1by", 491], ["element/ref", "element~1ref", 492], ["source/kind", "source~1kind", 493], ["classification", "classification", 495]], ap: 497, kn: new Set(["kind","outcome","reason/code","decided/by","element/ref","source/kind","classification"]), all: [498] },
+  { f: 24, p: "/$defs/TraceDecision/properties/kind", g: [[0,[2]]], k: { "enum": ["runtime-selection","context-element","class-keyed-resolution","mode-keyed-resolution","redaction","egress","operator-question","escalation"] } },
+  { f: 24, p: "/$defs/TraceDecision/properties/outcome", c: __c489, r: 489, ro: 1, g: [[0,[0]]] },
+  { f: 26, p: "/$defs/ReasonCode", c: __c489, t: ["string"], tv: "string", g: [[2,[12,14]]], k: { "maxLength": 80, "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$" }, re: __RE17 },
+  { f: 24, p: "/$defs/TraceDecision/properties/reason~1code", c: __c489, r: 489, ro: 1, g: [[0,[0]]] },
+  { f: 24, p: "/$defs/TraceDecision/properties/decided~1by", g: [[0,[2]]], k: { "enum": ["host-policy","model-proposed","model-produced","operator-approved"] } },
+  { f: 24, p: "/$defs/TraceDecision/properties/element~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 24, p: "/$defs/TraceDecision/properties/source~1kind", c: __c494, r: 494, ro: 1, g: [[0,[0]]] },
+  { f: 28, p: "/$defs/ContextSourceKind", c: __c494, g: [[0,[2]]], k: { "enum": ["relationship","memarium","messaging","artifact","dataset"] } },
+  { f: 24, p: "/$defs/TraceDecision/properties/classification", c: __c496, r: 496, ro: 1, g: [[0,[0]]] },
+  { f: 29, p: "", c: __c496, t: ["string"], tv: "string", ut: 1, g: [[0,[2]]], k: { "enum": ["public","community","personal"] } },
+  { f: 24, p: "/$defs/TraceDecision/additionalProperties", b: false },
+  { f: 24, p: "/$defs/TraceDecision/allOf/0", g: [[0,[7]]], if: 499, th: 501 },
+  { f: 24, p: "/$defs/TraceDecision/allOf/0/if", c: __c499, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 500]] },
+  { f: 24, p: "/$defs/TraceDecision/allOf/0/if/properties/kind", g: [[0,[1]]], k: { "const": "context-element" } },
+  { f: 24, p: "/$defs/TraceDecision/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["element/ref","source/kind","classification"] }, pr: [["outcome", "outcome", 502], ["element/ref", "element~1ref", 503], ["source/kind", "source~1kind", 504], ["classification", "classification", 505]] },
+  { f: 24, p: "/$defs/TraceDecision/allOf/0/then/properties/outcome", g: [[0,[2]]], k: { "enum": ["include","declassify","drop","fail"] } },
+  { f: 24, p: "/$defs/TraceDecision/allOf/0/then/properties/element~1ref", av: 1, g: [] },
+  { f: 24, p: "/$defs/TraceDecision/allOf/0/then/properties/source~1kind", av: 1, g: [] },
+  { f: 24, p: "/$defs/TraceDecision/allOf/0/then/properties/classification", av: 1, g: [] },
+  { f: 24, p: "/properties/effects", t: ["array"], tv: "array", g: [[3,[18]]], it: 507 },
+  { f: 24, p: "/properties/effects/items", c: __c508, r: 508, ro: 1, g: [[0,[0]]] },
+  { f: 24, p: "/$defs/TraceEffect", c: __c508, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["kind","status","target"] }, pr: [["kind", "kind", 509], ["status", "status", 510], ["target", "target", 511]], ap: 512, kn: new Set(["kind","status","target"]) },
+  { f: 24, p: "/$defs/TraceEffect/properties/kind", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[a-z][a-z0-9-]*(\\.[a-z][a-z0-9-]*)+$" }, re: __RE21 },
+  { f: 24, p: "/$defs/TraceEffect/properties/status", g: [[0,[2]]], k: { "enum": ["ok","failed","skipped"] } },
+  { f: 24, p: "/$defs/TraceEffect/properties/target", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 24, p: "/$defs/TraceEffect/additionalProperties", b: false },
+  { f: 24, p: "/properties/diagnostics", c: __c514, r: 514, ro: 1, g: [[0,[0]]] },
+  { f: 26, p: "/$defs/Diagnostics", c: __c514, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["error/code", "error~1code", 515], ["retry/count", "retry~1count", 518]], ap: 519, kn: new Set(["error/code","retry/count"]) },
+  { f: 26, p: "/$defs/Diagnostics/properties/error~1code", g: [[0,[4]]], any: [516,517] },
+  { f: 26, p: "/$defs/Diagnostics/properties/error~1code/anyOf/0", c: __c489, r: 489, ro: 1, g: [[0,[0]]] },
+  { f: 26, p: "/$defs/Diagnostics/properties/error~1code/anyOf/1", c: __c517, t: ["null"], tv: "null", ut: 1, g: [] },
+  { f: 26, p: "/$defs/Diagnostics/properties/retry~1count", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 26, p: "/$defs/Diagnostics/additionalProperties", b: false },
+  { f: 24, p: "/additionalProperties", b: false },
+  { f: 23, p: "/$defs/HostSampleTraceRecord/additionalProperties", b: false },
+  { f: 23, p: "/additionalProperties", av: 1, b: true },
+  { f: 30, p: "", c: __c523, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef"] }, pr: [["memoryRef", "memoryRef", 524], ["sourceIds", "sourceIds", 525]], ap: 527, kn: new Set(["memoryRef","sourceIds"]) },
+  { f: 30, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
+  { f: 30, p: "/properties/sourceIds", t: ["array"], tv: "array", g: [[3,[16,17,18,20]]], k: { "maxItems": 10000, "minItems": 1, "uniqueItems": true }, it: 526, uq: ["string"] },
+  { f: 30, p: "/properties/sourceIds/items", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
+  { f: 30, p: "/additionalProperties", b: false },
+  { f: 31, p: "", c: __c528, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["compactionRunId","event","output"] }, pr: [["compactionRunId", "compactionRunId", 529], ["event", "event", 530], ["output", "output", 531]], ap: 532, kn: new Set(["compactionRunId","event","output"]) },
+  { f: 31, p: "/properties/compactionRunId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
+  { f: 31, p: "/properties/event", c: __c366, r: 366, ro: 1, g: [[0,[0]]] },
+  { f: 31, p: "/properties/output", c: __c336, r: 336, ro: 1, g: [[0,[0]]] },
+  { f: 31, p: "/additionalProperties", av: 1, b: true },
+  { f: 32, p: "", c: __c533, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef"] }, pr: [["memoryRef", "memoryRef", 534], ["tokenBudget", "tokenBudget", 535], ["sources", "sources", 536], ["indexEmitted", "indexEmitted", 538]], ap: 539, kn: new Set(["memoryRef","tokenBudget","sources","indexEmitted"]) },
+  { f: 32, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
+  { f: 32, p: "/properties/tokenBudget", t: ["integer"], tv: "integer", ut: 1, g: [[1,[8,9]]], k: { "maximum": 1000000000, "minimum": 1 } },
+  { f: 32, p: "/properties/sources", t: ["array"], tv: "array", g: [[3,[16,17,18]]], k: { "maxItems": 1000, "minItems": 1 }, it: 537 },
+  { f: 32, p: "/properties/sources/items", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[A-Za-z0-9._:-]{1,128}$" }, re: __RE5 },
+  { f: 32, p: "/properties/indexEmitted", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 32, p: "/additionalProperties", b: false },
+  { f: 21, p: "", c: __c540, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["archiveId","event","entry"] }, pr: [["archiveId", "archiveId", 541], ["event", "event", 542], ["entry", "entry", 543], ["index", "index", 544], ["archiveChecksum", "archiveChecksum", 545], ["indexUpdated", "indexUpdated", 546], ["indexFile", "indexFile", 547]], ap: 548, kn: new Set(["archiveId","event","entry","index","archiveChecksum","indexUpdated","indexFile"]) },
+  { f: 21, p: "/properties/archiveId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
+  { f: 21, p: "/properties/event", c: __c366, r: 366, ro: 1, g: [[0,[0]]] },
+  { f: 21, p: "/properties/entry", c: __c336, r: 336, ro: 1, g: [[0,[0]]] },
+  { f: 21, p: "/properties/index", c: __c414, r: 414, ro: 1, g: [[0,[0]]] },
+  { f: 21, p: "/properties/archiveChecksum", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^sha256:[0-9a-f]{64}$" }, re: __RE6 },
+  { f: 21, p: "/properties/indexUpdated", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 21, p: "/properties/indexFile", c: __c411, r: 411, ro: 1, g: [[0,[0]]] },
+  { f: 21, p: "/additionalProperties", av: 1, b: true },
+  { f: 33, p: "", c: __c549, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["entries"] }, pr: [["entries", "entries", 550]], ap: 552, kn: new Set(["entries"]) },
+  { f: 33, p: "/properties/entries", t: ["array"], tv: "array", g: [[3,[18]]], it: 551 },
+  { f: 33, p: "/properties/entries/items", c: __c336, r: 336, ro: 1, g: [[0,[0]]] },
+  { f: 33, p: "/additionalProperties", av: 1, b: true },
+  { f: 34, p: "", c: __c553, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef"] }, pr: [["memoryRef", "memoryRef", 554]], ap: 555, kn: new Set(["memoryRef"]) },
+  { f: 34, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
+  { f: 34, p: "/additionalProperties", b: false },
+  { f: 35, p: "", c: __c556, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","memoryId","secretId","secretValue"] }, pr: [["memoryRef", "memoryRef", 557], ["memoryId", "memoryId", 558], ["secretId", "secretId", 559], ["secretValue", "secretValue", 560]], ap: 561, kn: new Set(["memoryRef","memoryId","secretId","secretValue"]) },
+  { f: 35, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
+  { f: 35, p: "/properties/memoryId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
+  { f: 35, p: "/properties/secretId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 128, "minLength": 1 } },
+  { f: 35, p: "/properties/secretValue", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 4096, "minLength": 8 } },
+  { f: 35, p: "/additionalProperties", av: 1, b: true },
+  { f: 36, p: "", c: __c562, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","entries"] }, pr: [["memoryRef", "memoryRef", 563], ["entries", "entries", 564], ["secrets", "secrets", 573], ["runId", "runId", 579]], ap: 580, kn: new Set(["memoryRef","entries","secrets","runId"]) },
+  { f: 36, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
+  { f: 36, p: "/properties/entries", t: ["array"], tv: "array", g: [[3,[16,17,18]]], k: { "maxItems": 1000, "minItems": 1 }, it: 565 },
+  { f: 36, p: "/properties/entries/items", c: __c566, r: 566, ro: 1, g: [[0,[0]]] },
+  { f: 36, p: "/$defs/HostSampleSeedEntry", c: __c566, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["content"] }, pr: [["content", "content", 567], ["tags", "tags", 568], ["ttlSeconds", "ttlSeconds", 570], ["tier", "tier", 571]], ap: 572, kn: new Set(["content","tags","ttlSeconds","tier"]) },
+  { f: 36, p: "/$defs/HostSampleSeedEntry/properties/content", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 1048576 } },
+  { f: 36, p: "/$defs/HostSampleSeedEntry/properties/tags", t: ["array"], tv: "array", g: [[3,[16,18]]], k: { "maxItems": 64 }, it: 569 },
+  { f: 36, p: "/$defs/HostSampleSeedEntry/properties/tags/items", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 256, "minLength": 1 } },
+  { f: 36, p: "/$defs/HostSampleSeedEntry/properties/ttlSeconds", t: ["number"], tv: "number", g: [[1,[8,11]]], k: { "maximum": 315360000, "exclusiveMinimum": 0 } },
+  { f: 36, p: "/$defs/HostSampleSeedEntry/properties/tier", g: [[0,[2]]], k: { "enum": ["long-term","transactional"] } },
+  { f: 36, p: "/$defs/HostSampleSeedEntry/additionalProperties", b: false },
+  { f: 36, p: "/properties/secrets", t: ["array"], tv: "array", g: [[3,[16,18]]], k: { "maxItems": 100 }, it: 574 },
+  { f: 36, p: "/properties/secrets/items", c: __c575, r: 575, ro: 1, g: [[0,[0]]] },
+  { f: 36, p: "/$defs/HostSampleSeedSecret", c: __c575, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["secretId","value"] }, pr: [["secretId", "secretId", 576], ["value", "value", 577]], ap: 578, kn: new Set(["secretId","value"]) },
+  { f: 36, p: "/$defs/HostSampleSeedSecret/properties/secretId", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[A-Za-z0-9._:-]{1,128}$" }, re: __RE5 },
+  { f: 36, p: "/$defs/HostSampleSeedSecret/properties/value", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 4096, "minLength": 1 } },
+  { f: 36, p: "/$defs/HostSampleSeedSecret/additionalProperties", b: false },
+  { f: 36, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 199, "minLength": 1 } },
+  { f: 36, p: "/additionalProperties", b: false },
+  { f: 37, p: "", c: __c581, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","runId","entries"] }, pr: [["memoryRef", "memoryRef", 582], ["runId", "runId", 583], ["entries", "entries", 584]], ap: 586, kn: new Set(["memoryRef","runId","entries"]) },
+  { f: 37, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
+  { f: 37, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
+  { f: 37, p: "/properties/entries", t: ["array"], tv: "array", g: [[3,[18]]], it: 585 },
+  { f: 37, p: "/properties/entries/items", c: __c336, r: 336, ro: 1, g: [[0,[0]]] },
+  { f: 37, p: "/additionalProperties", av: 1, b: true },
+  { f: 38, p: "", c: __c587, t: ["object"], tv: "object", g: [[0,[7]],[4,[23,25,26]]], k: { "required": ["approvalId","decision"] }, pr: [["approvalId", "approvalId", 588], ["decision", "decision", 589], ["reason", "reason", 590]], ap: 591, kn: new Set(["approvalId","decision","reason"]), if: 592, th: 594 },
+  { f: 38, p: "/properties/approvalId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
+  { f: 38, p: "/properties/decision", g: [[0,[2]]], k: { "enum": ["granted","denied","overridden"] } },
+  { f: 38, p: "/properties/reason", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 2000, "minLength": 1 } },
+  { f: 38, p: "/additionalProperties", b: false },
+  { f: 38, p: "/if", c: __c592, g: [[4,[23,26]]], k: { "required": ["decision"] }, pr: [["decision", "decision", 593]] },
+  { f: 38, p: "/if/properties/decision", g: [[0,[1]]], k: { "const": "overridden" } },
+  { f: 38, p: "/then", g: [[4,[23,26]]], k: { "required": ["reason"] }, pr: [["reason", "reason", 595]] },
+  { f: 38, p: "/then/properties/reason", t: ["string"], tv: "string", ut: 1, g: [] },
+  { f: 39, p: "", c: __c596, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["tenant","kind","artifact","sourceRunIds"] }, pr: [["tenant", "tenant", 597], ["principal", "principal", 598], ["kind", "kind", 599], ["artifact", "artifact", 600], ["title", "title", 602], ["rationale", "rationale", 603], ["sourceRunIds", "sourceRunIds", 604], ["duplicateOf", "duplicateOf", 606]], ap: 607, kn: new Set(["tenant","principal","kind","artifact","title","rationale","sourceRunIds","duplicateOf"]) },
+  { f: 39, p: "/properties/tenant", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
+  { f: 39, p: "/properties/principal", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
+  { f: 39, p: "/properties/kind", c: __c76, r: 76, ro: 1, g: [[0,[0]]] },
+  { f: 39, p: "/properties/artifact", t: ["object"], tv: "object", g: [[4,[25]]], ap: 601, kn: new Set([]) },
+  { f: 39, p: "/properties/artifact/additionalProperties", av: 1, b: true },
+  { f: 39, p: "/properties/title", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
+  { f: 39, p: "/properties/rationale", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 4000 } },
+  { f: 39, p: "/properties/sourceRunIds", t: ["array"], tv: "array", g: [[3,[16,17,18]]], k: { "maxItems": 100, "minItems": 1 }, it: 605 },
+  { f: 39, p: "/properties/sourceRunIds/items", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
+  { f: 39, p: "/properties/duplicateOf", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 500, "minLength": 1 } },
+  { f: 39, p: "/additionalProperties", b: false },
+  { f: 40, p: "", c: __c608, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["proposal"] }, pr: [["proposal", "proposal", 609], ["eventId", "eventId", 684], ["runId", "runId", 685]], ap: 686, kn: new Set(["proposal","eventId","runId"]) },
+  { f: 40, p: "/properties/proposal", c: __c610, r: 610, ro: 1, g: [[0,[0]]] },
+  { f: 3, p: "", c: __c610, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["id","kind","artifact","provenance","owner","state","createdAt"] }, pr: [["id", "id", 611], ["kind", "kind", 612], ["title", "title", 613], ["artifact", "artifact", 614], ["provenance", "provenance", 616], ["duplicateOf", "duplicateOf", 622], ["owner", "owner", 623], ["rationale", "rationale", 629], ["state", "state", 630], ["createdAt", "createdAt", 632], ["updatedAt", "updatedAt", 633], ["activation", "activation", 634]], ap: 642, kn: new Set(["id","kind","title","artifact","provenance","duplicateOf","owner","rationale","state","createdAt","updatedAt","activation"]), all: [643,648,660,672] },
+  { f: 3, p: "/properties/id", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 3, p: "/properties/kind", c: __c76, r: 76, ro: 1, g: [[0,[0]]] },
+  { f: 3, p: "/properties/title", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
+  { f: 3, p: "/properties/artifact", t: ["object"], tv: "object", g: [[4,[25]]], ap: 615, kn: new Set([]) },
+  { f: 3, p: "/properties/artifact/additionalProperties", av: 1, b: true },
+  { f: 3, p: "/properties/provenance", c: __c617, r: 617, ro: 1, g: [[0,[0]]] },
+  { f: 3, p: "/$defs/ProposalProvenance", c: __c617, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["sourceRunIds"] }, pr: [["sourceRunIds", "sourceRunIds", 618], ["synthesizerModel", "synthesizerModel", 620]], ap: 621, kn: new Set(["sourceRunIds","synthesizerModel"]) },
+  { f: 3, p: "/$defs/ProposalProvenance/properties/sourceRunIds", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 619 },
+  { f: 3, p: "/$defs/ProposalProvenance/properties/sourceRunIds/items", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 3, p: "/$defs/ProposalProvenance/properties/synthesizerModel", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
+  { f: 3, p: "/$defs/ProposalProvenance/additionalProperties", b: false },
+  { f: 3, p: "/properties/duplicateOf", t: ["string","null"], tv: ["string","null"], ut: 1, g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 3, p: "/properties/owner", c: __c624, r: 624, ro: 1, g: [[0,[0]]] },
+  { f: 3, p: "/$defs/ProposalOwner", c: __c624, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["tenant"] }, pr: [["tenant", "tenant", 625], ["workspace", "workspace", 626], ["principal", "principal", 627]], ap: 628, kn: new Set(["tenant","workspace","principal"]) },
+  { f: 3, p: "/$defs/ProposalOwner/properties/tenant", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
+  { f: 3, p: "/$defs/ProposalOwner/properties/workspace", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
+  { f: 3, p: "/$defs/ProposalOwner/properties/principal", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
+  { f: 3, p: "/$defs/ProposalOwner/additionalProperties", b: false },
+  { f: 3, p: "/properties/rationale", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 4000 } },
+  { f: 3, p: "/properties/state", c: __c631, r: 631, ro: 1, g: [[0,[0]]] },
+  { f: 3, p: "/$defs/ProposalState", c: __c631, g: [[0,[2]]], k: { "enum": ["draft","revised","applied","rejected","archived"] } },
+  { f: 3, p: "/properties/createdAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
+  { f: 3, p: "/properties/updatedAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
+  { f: 3, p: "/properties/activation", c: __c635, r: 635, ro: 1, g: [[0,[0]]] },
+  { f: 3, p: "/$defs/ProposalActivationRecord", c: __c635, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["mode","installedArtifactRef","appliedAt"] }, pr: [["mode", "mode", 636], ["approvalId", "approvalId", 637], ["gateOutcome", "gateOutcome", 638], ["installedArtifactRef", "installedArtifactRef", 639], ["appliedAt", "appliedAt", 640]], ap: 641, kn: new Set(["mode","approvalId","gateOutcome","installedArtifactRef","appliedAt"]) },
+  { f: 3, p: "/$defs/ProposalActivationRecord/properties/mode", c: __c79, r: 79, ro: 1, g: [[0,[0]]] },
+  { f: 3, p: "/$defs/ProposalActivationRecord/properties/approvalId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 3, p: "/$defs/ProposalActivationRecord/properties/gateOutcome", g: [[0,[2]]], k: { "enum": ["granted","overridden"] } },
+  { f: 3, p: "/$defs/ProposalActivationRecord/properties/installedArtifactRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 3, p: "/$defs/ProposalActivationRecord/properties/appliedAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
+  { f: 3, p: "/$defs/ProposalActivationRecord/additionalProperties", b: false },
+  { f: 3, p: "/additionalProperties", b: false },
+  { f: 3, p: "/allOf/0", g: [[0,[7]]], if: 644, th: 646 },
+  { f: 3, p: "/allOf/0/if", c: __c644, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 645]] },
+  { f: 3, p: "/allOf/0/if/properties/kind", g: [[0,[1]]], k: { "const": "agent-pack" } },
+  { f: 3, p: "/allOf/0/then", g: [[4,[26]]], pr: [["artifact", "artifact", 647]] },
+  { f: 3, p: "/allOf/0/then/properties/artifact", c: __c46, r: 46, ro: 1, g: [[0,[0]]] },
+  { f: 3, p: "/allOf/1", g: [[0,[7]]], if: 649, th: 651 },
+  { f: 3, p: "/allOf/1/if", c: __c649, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 650]] },
+  { f: 3, p: "/allOf/1/if/properties/kind", g: [[0,[1]]], k: { "const": "workflow-chain-pack" } },
+  { f: 3, p: "/allOf/1/then", g: [[4,[26]]], pr: [["artifact", "artifact", 652]] },
+  { f: 3, p: "/allOf/1/then/properties/artifact", c: __c653, r: 653, ro: 1, g: [[0,[0]]] },
+  { f: 3, p: "/$defs/WorkflowChainPackArtifact", c: __c653, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["name","workflows"] }, pr: [["name", "name", 654], ["version", "version", 655], ["workflows", "workflows", 656]], ap: 659, kn: new Set(["name","version","workflows"]) },
+  { f: 3, p: "/$defs/WorkflowChainPackArtifact/properties/name", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
+  { f: 3, p: "/$defs/WorkflowChainPackArtifact/properties/version", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 50, "minLength": 1 } },
+  { f: 3, p: "/$defs/WorkflowChainPackArtifact/properties/workflows", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 657 },
+  { f: 3, p: "/$defs/WorkflowChainPackArtifact/properties/workflows/items", t: ["object"], tv: "object", g: [[4,[25]]], ap: 658, kn: new Set([]) },
+  { f: 3, p: "/$defs/WorkflowChainPackArtifact/properties/workflows/items/additionalProperties", av: 1, b: true },
+  { f: 3, p: "/$defs/WorkflowChainPackArtifact/additionalProperties", av: 1, b: true },
+  { f: 3, p: "/allOf/2", g: [[0,[7]]], if: 661, th: 663 },
+  { f: 3, p: "/allOf/2/if", c: __c661, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 662]] },
+  { f: 3, p: "/allOf/2/if/properties/kind", g: [[0,[1]]], k: { "const": "prompt-template" } },
+  { f: 3, p: "/allOf/2/then", g: [[4,[26]]], pr: [["artifact", "artifact", 664]] },
+  { f: 3, p: "/allOf/2/then/properties/artifact", c: __c665, r: 665, ro: 1, g: [[0,[0]]] },
+  { f: 3, p: "/$defs/PromptTemplateArtifact", c: __c665, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["name","template"] }, pr: [["name", "name", 666], ["version", "version", 667], ["template", "template", 668], ["variables", "variables", 669]], ap: 671, kn: new Set(["name","version","template","variables"]) },
+  { f: 3, p: "/$defs/PromptTemplateArtifact/properties/name", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
+  { f: 3, p: "/$defs/PromptTemplateArtifact/properties/version", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 50, "minLength": 1 } },
+  { f: 3, p: "/$defs/PromptTemplateArtifact/properties/template", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 3, p: "/$defs/PromptTemplateArtifact/properties/variables", t: ["array"], tv: "array", g: [[3,[18,20]]], k: { "uniqueItems": true }, it: 670, uq: ["string"] },
+  { f: 3, p: "/$defs/PromptTemplateArtifact/properties/variables/items", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
+  { f: 3, p: "/$defs/PromptTemplateArtifact/additionalProperties", av: 1, b: true },
+  { f: 3, p: "/allOf/3", g: [[0,[7]]], if: 673, th: 675 },
+  { f: 3, p: "/allOf/3/if", c: __c673, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 674]] },
+  { f: 3, p: "/allOf/3/if/properties/kind", g: [[0,[1]]], k: { "const": "automation" } },
+  { f: 3, p: "/allOf/3/then", g: [[4,[26]]], pr: [["artifact", "artifact", 676]] },
+  { f: 3, p: "/allOf/3/then/properties/artifact", c: __c677, r: 677, ro: 1, g: [[0,[0]]] },
+  { f: 3, p: "/$defs/ScheduledAutomationArtifact", c: __c677, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["name","workflowId","schedule"] }, pr: [["name", "name", 678], ["version", "version", 679], ["workflowId", "workflowId", 680], ["schedule", "schedule", 681]], ap: 683, kn: new Set(["name","version","workflowId","schedule"]) },
+  { f: 3, p: "/$defs/ScheduledAutomationArtifact/properties/name", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
+  { f: 3, p: "/$defs/ScheduledAutomationArtifact/properties/version", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 50, "minLength": 1 } },
+  { f: 3, p: "/$defs/ScheduledAutomationArtifact/properties/workflowId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
+  { f: 3, p: "/$defs/ScheduledAutomationArtifact/properties/schedule", t: ["object"], tv: "object", g: [[4,[22,25]]], k: { "minProperties": 1 }, ap: 682, kn: new Set([]) },
+  { f: 3, p: "/$defs/ScheduledAutomationArtifact/properties/schedule/additionalProperties", av: 1, b: true },
+  { f: 3, p: "/$defs/ScheduledAutomationArtifact/additionalProperties", av: 1, b: true },
+  { f: 40, p: "/properties/eventId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 40, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 40, p: "/additionalProperties", av: 1, b: true },
+  { f: 41, p: "", c: __c687, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["question/ref"] }, pr: [["question/ref", "question~1ref", 688]], ap: 689, kn: new Set(["question/ref"]) },
+  { f: 41, p: "/properties/question~1ref", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
+  { f: 41, p: "/additionalProperties", b: false },
+  { f: 42, p: "", c: __c690, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": [] }, pr: [["dropEventLog", "dropEventLog", 691]], ap: 692, kn: new Set(["dropEventLog"]) },
+  { f: 42, p: "/properties/dropEventLog", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 42, p: "/additionalProperties", b: false },
+  { f: 43, p: "", c: __c693, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","memoryRef","memoryId","fromSeq","expectedAtFork","current"] }, pr: [["runId", "runId", 694], ["memoryRef", "memoryRef", 695], ["memoryId", "memoryId", 696], ["fromSeq", "fromSeq", 697], ["expectedAtFork", "expectedAtFork", 698], ["current", "current", 699]], ap: 700, kn: new Set(["runId","memoryRef","memoryId","fromSeq","expectedAtFork","current"]) },
+  { f: 43, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
+  { f: 43, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
+  { f: 43, p: "/properties/memoryId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
+  { f: 43, p: "/properties/fromSeq", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 43, p: "/properties/expectedAtFork", t: ["string"], tv: "string", ut: 1, g: [] },
+  { f: 43, p: "/properties/current", t: ["string"], tv: "string", ut: 1, g: [] },
+  { f: 43, p: "/additionalProperties", av: 1, b: true },
+  { f: 44, p: "/$defs/AnswerToken", c: __c701, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[a-z0-9][a-z0-9._-]{0,63}$" }, re: __RE7 },
+  { f: 45, p: "/$defs/AnswerValue", c: __c702, g: [[0,[4]]], any: [703,704] },
+  { f: 45, p: "/$defs/AnswerValue/anyOf/0", c: __c701, r: 701, ro: 1, g: [[0,[0]]] },
+  { f: 45, p: "/$defs/AnswerValue/anyOf/1", c: __c704, t: ["array"], tv: "array", g: [[3,[16,18,20]]], k: { "maxItems": 24, "uniqueItems": true }, it: 705, uq: null },
+  { f: 45, p: "/$defs/AnswerValue/anyOf/1/items", c: __c701, r: 701, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "", c: __c706, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema"] }, pr: [["schema", "schema", 707], ["retention", "retention", 708], ["trace_level", "trace_level", 729], ["egress", "egress", 738], ["verification_rigor", "verification_rigor", 748], ["escalation_threshold", "escalation_threshold", 766]], ap: 780, kn: new Set(["schema","retention","trace_level","egress","verification_rigor","escalation_threshold"]) },
+  { f: 46, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.assistant-config.v1" } },
+  { f: 46, p: "/properties/retention", c: __c709, r: 709, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/RetentionByClass", c: __c709, r: 710, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 718], ["by_class", "by_class", 723]], ap: 728, kn: new Set(["default","by_class"]) },
+  { f: 29, p: "/$defs/ClassKeyed", c: __c710, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["default"] }, pr: [["default", "default", 711], ["by_class", "by_class", 712]], ap: 717, kn: new Set(["default","by_class"]) },
+  { f: 29, p: "/$defs/ClassKeyed/properties/default", av: 1, g: [] },
+  { f: 29, p: "/$defs/ClassKeyed/properties/by_class", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["public", "public", 713], ["community", "community", 714], ["personal", "personal", 715]], ap: 716, kn: new Set(["public","community","personal"]) },
+  { f: 29, p: "/$defs/ClassKeyed/properties/by_class/properties/public", av: 1, g: [] },
+  { f: 29, p: "/$defs/ClassKeyed/properties/by_class/properties/community", av: 1, g: [] },
+  { f: 29, p: "/$defs/ClassKeyed/properties/by_class/properties/personal", av: 1, g: [] },
+  { f: 29, p: "/$defs/ClassKeyed/properties/by_class/additionalProperties", b: false },
+  { f: 29, p: "/$defs/ClassKeyed/additionalProperties", b: false },
+  { f: 46, p: "/$defs/RetentionByClass/properties/default", c: __c719, r: 719, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/RetentionProfile", c: __c719, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["max_age"] }, pr: [["max_age", "max_age", 720], ["on_expiry", "on_expiry", 721]], ap: 722, kn: new Set(["max_age","on_expiry"]) },
+  { f: 46, p: "/$defs/RetentionProfile/properties/max_age", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "duration" }, fm: __fmtDuration },
+  { f: 46, p: "/$defs/RetentionProfile/properties/on_expiry", g: [[0,[2]]], k: { "enum": ["excise","archive"] } },
+  { f: 46, p: "/$defs/RetentionProfile/additionalProperties", b: false },
+  { f: 46, p: "/$defs/RetentionByClass/properties/by_class", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["public", "public", 724], ["community", "community", 725], ["personal", "personal", 726]], ap: 727, kn: new Set(["public","community","personal"]) },
+  { f: 46, p: "/$defs/RetentionByClass/properties/by_class/properties/public", c: __c719, r: 719, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/RetentionByClass/properties/by_class/properties/community", c: __c719, r: 719, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/RetentionByClass/properties/by_class/properties/personal", c: __c719, r: 719, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/RetentionByClass/properties/by_class/additionalProperties", b: false },
+  { f: 46, p: "/$defs/RetentionByClass/additionalProperties", b: false },
+  { f: 46, p: "/properties/trace_level", c: __c730, r: 730, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/TraceLevelByClass", c: __c730, r: 710, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 731], ["by_class", "by_class", 732]], ap: 737, kn: new Set(["default","by_class"]) },
+  { f: 46, p: "/$defs/TraceLevelByClass/properties/default", c: __c479, r: 479, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/TraceLevelByClass/properties/by_class", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["public", "public", 733], ["community", "community", 734], ["personal", "personal", 735]], ap: 736, kn: new Set(["public","community","personal"]) },
+  { f: 46, p: "/$defs/TraceLevelByClass/properties/by_class/properties/public", c: __c479, r: 479, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/TraceLevelByClass/properties/by_class/properties/community", c: __c479, r: 479, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/TraceLevelByClass/properties/by_class/properties/personal", c: __c479, r: 479, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/TraceLevelByClass/properties/by_class/additionalProperties", b: false },
+  { f: 46, p: "/$defs/TraceLevelByClass/additionalProperties", b: false },
+  { f: 46, p: "/properties/egress", c: __c739, r: 739, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/EgressByClass", c: __c739, r: 710, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 740], ["by_class", "by_class", 742]], ap: 747, kn: new Set(["default","by_class"]) },
+  { f: 46, p: "/$defs/EgressByClass/properties/default", c: __c741, r: 741, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/Egress", c: __c741, g: [[0,[2]]], k: { "enum": ["deny","allow_accepting_remote"] } },
+  { f: 46, p: "/$defs/EgressByClass/properties/by_class", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["public", "public", 743], ["community", "community", 744], ["personal", "personal", 745]], ap: 746, kn: new Set(["public","community","personal"]) },
+  { f: 46, p: "/$defs/EgressByClass/properties/by_class/properties/public", c: __c741, r: 741, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/EgressByClass/properties/by_class/properties/community", c: __c741, r: 741, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/EgressByClass/properties/by_class/properties/personal", c: __c741, r: 741, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/EgressByClass/properties/by_class/additionalProperties", b: false },
+  { f: 46, p: "/$defs/EgressByClass/additionalProperties", b: false },
+  { f: 46, p: "/properties/verification_rigor", c: __c749, r: 749, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/VerificationRigorByMode", c: __c749, r: 750, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 758], ["by_mode", "by_mode", 760]], ap: 765, kn: new Set(["default","by_mode"]) },
+  { f: 47, p: "/$defs/ModeKeyed", c: __c750, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["default"] }, pr: [["default", "default", 751], ["by_mode", "by_mode", 752]], ap: 757, kn: new Set(["default","by_mode"]) },
+  { f: 47, p: "/$defs/ModeKeyed/properties/default", av: 1, g: [] },
+  { f: 47, p: "/$defs/ModeKeyed/properties/by_mode", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["commons", "commons", 753], ["support", "support", 754], ["crisis", "crisis", 755]], ap: 756, kn: new Set(["commons","support","crisis"]) },
+  { f: 47, p: "/$defs/ModeKeyed/properties/by_mode/properties/commons", av: 1, g: [] },
+  { f: 47, p: "/$defs/ModeKeyed/properties/by_mode/properties/support", av: 1, g: [] },
+  { f: 47, p: "/$defs/ModeKeyed/properties/by_mode/properties/crisis", av: 1, g: [] },
+  { f: 47, p: "/$defs/ModeKeyed/properties/by_mode/additionalProperties", b: false },
+  { f: 47, p: "/$defs/ModeKeyed/additionalProperties", b: false },
+  { f: 46, p: "/$defs/VerificationRigorByMode/properties/default", c: __c759, r: 759, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/VerificationRigor", c: __c759, g: [[0,[2]]], k: { "enum": ["standard","elevated","strict"] } },
+  { f: 46, p: "/$defs/VerificationRigorByMode/properties/by_mode", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["commons", "commons", 761], ["support", "support", 762], ["crisis", "crisis", 763]], ap: 764, kn: new Set(["commons","support","crisis"]) },
+  { f: 46, p: "/$defs/VerificationRigorByMode/properties/by_mode/properties/commons", c: __c759, r: 759, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/VerificationRigorByMode/properties/by_mode/properties/support", c: __c759, r: 759, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/VerificationRigorByMode/properties/by_mode/properties/crisis", c: __c759, r: 759, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/VerificationRigorByMode/properties/by_mode/additionalProperties", b: false },
+  { f: 46, p: "/$defs/VerificationRigorByMode/additionalProperties", b: false },
+  { f: 46, p: "/properties/escalation_threshold", c: __c767, r: 767, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/EscalationThresholdByMode", c: __c767, r: 750, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 768], ["by_mode", "by_mode", 774]], ap: 779, kn: new Set(["default","by_mode"]) },
+  { f: 46, p: "/$defs/EscalationThresholdByMode/properties/default", c: __c769, r: 769, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/EscalationThreshold", c: __c769, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["escalate"] }, pr: [["escalate", "escalate", 770]], ap: 773, kn: new Set(["escalate"]) },
+  { f: 46, p: "/$defs/EscalationThreshold/properties/escalate", t: ["array"], tv: "array", g: [[3,[18,20]]], k: { "uniqueItems": true }, it: 771, uq: null },
+  { f: 46, p: "/$defs/EscalationThreshold/properties/escalate/items", c: __c772, r: 772, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/EscalationTrigger", c: __c772, g: [[0,[2]]], k: { "enum": ["operator-decision","sustained-degradation","boundary-risk","pre-egress-confirmation","crisis-candidate"] } },
+  { f: 46, p: "/$defs/EscalationThreshold/additionalProperties", b: false },
+  { f: 46, p: "/$defs/EscalationThresholdByMode/properties/by_mode", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["commons", "commons", 775], ["support", "support", 776], ["crisis", "crisis", 777]], ap: 778, kn: new Set(["commons","support","crisis"]) },
+  { f: 46, p: "/$defs/EscalationThresholdByMode/properties/by_mode/properties/commons", c: __c769, r: 769, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/EscalationThresholdByMode/properties/by_mode/properties/support", c: __c769, r: 769, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/EscalationThresholdByMode/properties/by_mode/properties/crisis", c: __c769, r: 769, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/EscalationThresholdByMode/properties/by_mode/additionalProperties", b: false },
+  { f: 46, p: "/$defs/EscalationThresholdByMode/additionalProperties", b: false },
+  { f: 46, p: "/additionalProperties", b: false },
+  { f: 48, p: "", c: __c781, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","initiation"] }, pr: [["schema", "schema", 782], ["ui_profile", "ui_profile", 783], ["surface", "surface", 784], ["pinned", "pinned", 785], ["hidden", "hidden", 786], ["initiation", "initiation", 787], ["show_activity_feed", "show_activity_feed", 788], ["show_confidence", "show_confidence", 789], ["streak_count", "streak_count", 790], ["nudge_after", "nudge_after", 792]], ap: 794, kn: new Set(["schema","ui_profile","surface","pinned","hidden","initiation","show_activity_feed","show_confidence","streak_count","nudge_after"]) },
+  { f: 48, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.assistant-ui-preferences.v1" } },
+  { f: 48, p: "/properties/ui_profile", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 48, p: "/properties/surface", g: [[0,[2]]], k: { "enum": ["contact-rail","assistant-section"] } },
+  { f: 48, p: "/properties/pinned", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 48, p: "/properties/hidden", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 48, p: "/properties/initiation", g: [[0,[2]]], k: { "enum": ["never"] } },
+  { f: 48, p: "/properties/show_activity_feed", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 48, p: "/properties/show_confidence", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 48, p: "/properties/streak_count", g: [[0,[3]]], no: 791 },
+  { f: 48, p: "/properties/streak_count/not", av: 1, c: __c791, g: [] },
+  { f: 48, p: "/properties/nudge_after", g: [[0,[3]]], no: 793 },
+  { f: 48, p: "/properties/nudge_after/not", av: 1, c: __c793, g: [] },
+  { f: 48, p: "/additionalProperties", b: false },
+  { f: 49, p: "", c: __c795, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","profile/id","anchor","requires","guarantees","conformance/max-age"] }, pr: [["schema", "schema", 796], ["profile/id", "profile~1id", 797], ["anchor", "anchor", 798], ["requires", "requires", 799], ["guarantees", "guarantees", 810], ["conformance/max-age", "conformance~1max-age", 817]], ap: 818, kn: new Set(["schema","profile/id","anchor","requires","guarantees","conformance/max-age"]) },
+  { f: 49, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.baseline-assistant-profile.v1" } },
+  { f: 49, p: "/properties/profile~1id", g: [[0,[1]]], k: { "const": "baseline-assistant" } },
+  { f: 49, p: "/properties/anchor", g: [[0,[1]]], k: { "const": "UNIVERSAL-BASIC-COMPUTE" } },
+  { f: 49, p: "/properties/requires", c: __c800, r: 800, ro: 1, g: [[0,[0]]] },
+  { f: 49, p: "/$defs/ProfileRequirements", c: __c800, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["operations","min_context_window","tool_surface","transports","max_output_tokens"] }, pr: [["operations", "operations", 801], ["min_context_window", "min_context_window", 804], ["tool_surface", "tool_surface", 805], ["transports", "transports", 806], ["max_output_tokens", "max_output_tokens", 808]], ap: 809, kn: new Set(["operations","min_context_window","tool_surface","transports","max_output_tokens"]) },
+  { f: 49, p: "/$defs/ProfileRequirements/properties/operations", t: ["array"], tv: "array", g: [[3,[18,19,20]]], k: { "uniqueItems": true }, it: 802, co: 803, uq: null },
+  { f: 49, p: "/$defs/ProfileRequirements/properties/operations/items", g: [[0,[2]]], k: { "enum": ["generate","embed","batch_embed"] } },
+  { f: 49, p: "/$defs/ProfileRequirements/properties/operations/contains", c: __c803, g: [[0,[1]]], k: { "const": "generate" } },
+  { f: 49, p: "/$defs/ProfileRequirements/properties/min_context_window", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 512 } },
+  { f: 49, p: "/$defs/ProfileRequirements/properties/tool_surface", g: [[0,[1]]], k: { "const": "none" } },
+  { f: 49, p: "/$defs/ProfileRequirements/properties/transports", t: ["array"], tv: "array", g: [[3,[17,18,20]]], k: { "minItems": 1, "uniqueItems": true }, it: 807, uq: null },
+  { f: 49, p: "/$defs/ProfileRequirements/properties/transports/items", g: [[0,[2]]], k: { "enum": ["http_local","command_stdio"] } },
+  { f: 49, p: "/$defs/ProfileRequirements/properties/max_output_tokens", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
+  { f: 49, p: "/$defs/ProfileRequirements/additionalProperties", b: false },
+  { f: 49, p: "/properties/guarantees", c: __c811, r: 811, ro: 1, g: [[0,[0]]] },
+  { f: 49, p: "/$defs/ProfileGuarantees", c: __c811, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["no_telemetry_egress","no_remote_fallback","works_offline","no_economic_gating"] }, pr: [["no_telemetry_egress", "no_telemetry_egress", 812], ["no_remote_fallback", "no_remote_fallback", 813], ["works_offline", "works_offline", 814], ["no_economic_gating", "no_economic_gating", 815]], ap: 816, kn: new Set(["no_telemetry_egress","no_remote_fallback","works_offline","no_economic_gating"]) },
+  { f: 49, p: "/$defs/ProfileGuarantees/properties/no_telemetry_egress", g: [[0,[1]]], k: { "const": true } },
+  { f: 49, p: "/$defs/ProfileGuarantees/properties/no_remote_fallback", g: [[0,[1]]], k: { "const": true } },
+  { f: 49, p: "/$defs/ProfileGuarantees/properties/works_offline", g: [[0,[1]]], k: { "const": true } },
+  { f: 49, p: "/$defs/ProfileGuarantees/properties/no_economic_gating", g: [[0,[1]]], k: { "const": true } },
+  { f: 49, p: "/$defs/ProfileGuarantees/additionalProperties", b: false },
+  { f: 49, p: "/properties/conformance~1max-age", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "duration" }, fm: __fmtDuration },
+  { f: 49, p: "/additionalProperties", b: false },
+  { f: 50, p: "", c: __c819, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","report/id","runtime/ref","profile/id","environment/ref","time/generated-at","time/expires-at","status","checks","overall/passed"] }, pr: [["schema", "schema", 820], ["report/id", "report~1id", 821], ["runtime/ref", "runtime~1ref", 822], ["model.binding/ref", "model.binding~1ref", 823], ["profile/id", "profile~1id", 824], ["environment/ref", "environment~1ref", 825], ["time/generated-at", "time~1generated-at", 826], ["time/expires-at", "time~1expires-at", 827], ["status", "status", 828], ["checks", "checks", 829], ["overall/passed", "overall~1passed", 837]], ap: 838, kn: new Set(["schema","report/id","runtime/ref","model.binding/ref","profile/id","environment/ref","time/generated-at","time/expires-at","status","checks","overall/passed"]), all: [839] },
+  { f: 50, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.baseline-assistant-conformance-report.v1" } },
+  { f: 50, p: "/properties/report~1id", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 50, p: "/properties/runtime~1ref", c: __c456, r: 456, ro: 1, g: [[0,[0]]] },
+  { f: 50, p: "/properties/model.binding~1ref", c: __c458, r: 458, ro: 1, g: [[0,[0]]] },
+  { f: 50, p: "/properties/profile~1id", g: [[0,[1]]], k: { "const": "baseline-assistant" } },
+  { f: 50, p: "/properties/environment~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 50, p: "/properties/time~1generated-at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
+  { f: 50, p: "/properties/time~1expires-at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
+  { f: 50, p: "/properties/status", g: [[0,[2]]], k: { "enum": ["fresh","stale"] } },
+  { f: 50, p: "/properties/checks", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 830 },
+  { f: 50, p: "/properties/checks/items", c: __c831, r: 831, ro: 1, g: [[0,[0]]] },
+  { f: 50, p: "/$defs/ConformanceCheck", c: __c831, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["check/id","clause","result"] }, pr: [["check/id", "check~1id", 832], ["clause", "clause", 833], ["result", "result", 834], ["detail/code", "detail~1code", 835]], ap: 836, kn: new Set(["check/id","clause","result","detail/code"]) },
+  { f: 50, p: "/$defs/ConformanceCheck/properties/check~1id", c: __c489, r: 489, ro: 1, g: [[0,[0]]] },
+  { f: 50, p: "/$defs/ConformanceCheck/properties/clause", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^/" }, re: __RE10 },
+  { f: 50, p: "/$defs/ConformanceCheck/properties/result", g: [[0,[2]]], k: { "enum": ["pass","fail"] } },
+  { f: 50, p: "/$defs/ConformanceCheck/properties/detail~1code", c: __c489, r: 489, ro: 1, g: [[0,[0]]] },
+  { f: 50, p: "/$defs/ConformanceCheck/additionalProperties", b: false },
+  { f: 50, p: "/properties/overall~1passed", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 50, p: "/additionalProperties", b: false },
+  { f: 50, p: "/allOf/0", g: [[0,[7]]], if: 840, th: 844 },
+  { f: 50, p: "/allOf/0/if", c: __c840, g: [[4,[23,26]]], k: { "required": ["checks"] }, pr: [["checks", "checks", 841]] },
+  { f: 50, p: "/allOf/0/if/properties/checks", t: ["array"], tv: "array", g: [[3,[19]]], co: 842 },
+  { f: 50, p: "/allOf/0/if/properties/checks/contains", c: __c842, t: ["object"], tv: "object", g: [[4,[23,26]]], k: { "required": ["result"] }, pr: [["result", "result", 843]] },
+  { f: 50, p: "/allOf/0/if/properties/checks/contains/properties/result", g: [[0,[1]]], k: { "const": "fail" } },
+  { f: 50, p: "/allOf/0/then", g: [[4,[26]]], pr: [["overall/passed", "overall~1passed", 845]] },
+  { f: 50, p: "/allOf/0/then/properties/overall~1passed", g: [[0,[1]]], k: { "const": false } },
+  { f: 44, p: "/$defs/ChoiceOption", c: __c846, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["value","title"] }, pr: [["value", "value", 847], ["title", "title", 848], ["detail", "detail", 849]], ap: 850, kn: new Set(["value","title","detail"]) },
+  { f: 44, p: "/$defs/ChoiceOption/properties/value", c: __c701, r: 701, ro: 1, g: [[0,[0]]] },
+  { f: 44, p: "/$defs/ChoiceOption/properties/title", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 120, "minLength": 1 } },
+  { f: 44, p: "/$defs/ChoiceOption/properties/detail", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 280 } },
+  { f: 44, p: "/$defs/ChoiceOption/additionalProperties", b: false },
+  { f: 29, p: "/$defs/ClassificationFlow", c: __c851, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["input","output"] }, pr: [["input", "input", 852], ["output", "output", 853]], ap: 854, kn: new Set(["input","output"]) },
+  { f: 29, p: "/$defs/ClassificationFlow/properties/input", c: __c496, r: 496, ro: 1, g: [[0,[0]]] },
+  { f: 29, p: "/$defs/ClassificationFlow/properties/output", c: __c496, r: 496, ro: 1, g: [[0,[0]]] },
+  { f: 29, p: "/$defs/ClassificationFlow/additionalProperties", b: false },
+  { f: 51, p: "/$defs/ConfirmPayload", c: __c856, r: 856, ro: 1, g: [[0,[0]]] },
+  { f: 52, p: "", c: __c856, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["confirm/title", "confirm~1title", 857], ["deny/title", "deny~1title", 858]], ap: 859, kn: new Set(["confirm/title","deny/title"]) },
+  { f: 52, p: "/properties/confirm~1title", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 60, "minLength": 1 } },
+  { f: 52, p: "/properties/deny~1title", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 60, "minLength": 1 } },
+  { f: 52, p: "/additionalProperties", b: false },
+  { f: 27, p: "/$defs/ContentPart", c: __c860, t: ["object"], tv: "object", g: [[0,[5]],[4,[25,27]]], ap: 861, kn: new Set([]), one: [862,867], dt: "type", dm: new Map([["text",0],["object_ref",1]]) },
+  { f: 27, p: "/$defs/ContentPart/additionalProperties", av: 1, b: true },
+  { f: 27, p: "/$defs/ContentPart/oneOf/0", c: __c863, r: 863, ro: 1, g: [[0,[0]]] },
+  { f: 27, p: "/$defs/TextPart", c: __c863, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["type","text"] }, pr: [["type", "type", 864], ["text", "text", 865]], ap: 866, kn: new Set(["type","text"]) },
+  { f: 27, p: "/$defs/TextPart/properties/type", g: [[0,[1]]], k: { "const": "text" } },
+  { f: 27, p: "/$defs/TextPart/properties/text", t: ["string"], tv: "string", ut: 1, g: [] },
+  { f: 27, p: "/$defs/TextPart/additionalProperties", b: false },
+  { f: 27, p: "/$defs/ContentPart/oneOf/1", c: __c868, r: 868, ro: 1, g: [[0,[0]]] },
+  { f: 27, p: "/$defs/ObjectRefPart", c: __c868, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["type","object/ref","media/type"] }, pr: [["type", "type", 869], ["object/ref", "object~1ref", 870], ["media/type", "media~1type", 871], ["byte/size", "byte~1size", 872]], ap: 873, kn: new Set(["type","object/ref","media/type","byte/size"]) },
+  { f: 27, p: "/$defs/ObjectRefPart/properties/type", g: [[0,[1]]], k: { "const": "object_ref" } },
+  { f: 27, p: "/$defs/ObjectRefPart/properties/object~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 27, p: "/$defs/ObjectRefPart/properties/media~1type", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[a-z]+/[A-Za-z0-9.+-]+$" }, re: __RE15 },
+  { f: 27, p: "/$defs/ObjectRefPart/properties/byte~1size", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 27, p: "/$defs/ObjectRefPart/additionalProperties", b: false },
+  { f: 28, p: "", c: __c874, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema"] }, pr: [["schema", "schema", 875], ["sources", "sources", 876]], ap: 890, kn: new Set(["schema","sources"]) },
+  { f: 28, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.context-assembly.request.v1" } },
+  { f: 28, p: "/properties/sources", t: ["array"], tv: "array", g: [[3,[18]]], it: 877 },
+  { f: 28, p: "/properties/sources/items", c: __c878, r: 878, ro: 1, g: [[0,[0]]] },
+  { f: 28, p: "/$defs/ContextSource", c: __c878, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["source/kind","grant/ref"] }, pr: [["source/kind", "source~1kind", 879], ["grant/ref", "grant~1ref", 880], ["lease/ref", "lease~1ref", 881], ["flow/ref", "flow~1ref", 882], ["max/elements", "max~1elements", 883]], ap: 884, kn: new Set(["source/kind","grant/ref","lease/ref","flow/ref","max/elements"]), all: [885] },
+  { f: 28, p: "/$defs/ContextSource/properties/source~1kind", c: __c494, r: 494, ro: 1, g: [[0,[0]]] },
+  { f: 28, p: "/$defs/ContextSource/properties/grant~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 28, p: "/$defs/ContextSource/properties/lease~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 28, p: "/$defs/ContextSource/properties/flow~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 28, p: "/$defs/ContextSource/properties/max~1elements", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
+  { f: 28, p: "/$defs/ContextSource/additionalProperties", b: false },
+  { f: 28, p: "/$defs/ContextSource/allOf/0", g: [[0,[7]]], if: 886, th: 888 },
+  { f: 28, p: "/$defs/ContextSource/allOf/0/if", c: __c886, g: [[4,[23,26]]], k: { "required": ["source/kind"] }, pr: [["source/kind", "source~1kind", 887]] },
+  { f: 28, p: "/$defs/ContextSource/allOf/0/if/properties/source~1kind", g: [[0,[2]]], k: { "enum": ["artifact","dataset"] } },
+  { f: 28, p: "/$defs/ContextSource/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["lease/ref"] }, pr: [["lease/ref", "lease~1ref", 889]] },
+  { f: 28, p: "/$defs/ContextSource/allOf/0/then/properties/lease~1ref", av: 1, g: [] },
+  { f: 28, p: "/additionalProperties", b: false },
+  { f: 53, p: "", c: __c891, t: ["object"], tv: "object", g: [[0,[5]],[4,[23,25,26]]], k: { "required": ["schema","element/id","source/kind","classification"] }, pr: [["schema", "schema", 892], ["element/id", "element~1id", 893], ["source/kind", "source~1kind", 894], ["source/ref", "source~1ref", 895], ["classification", "classification", 896], ["content", "content", 897], ["content/ref", "content~1ref", 899], ["declassifiable", "declassifiable", 900], ["declassified/from", "declassified~1from", 901], ["grant/ref", "grant~1ref", 902]], ap: 903, kn: new Set(["schema","element/id","source/kind","source/ref","classification","content","content/ref","declassifiable","declassified/from","grant/ref"]), one: [904,906] },
+  { f: 53, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.context-element.v1" } },
+  { f: 53, p: "/properties/element~1id", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 53, p: "/properties/source~1kind", c: __c494, r: 494, ro: 1, g: [[0,[0]]] },
+  { f: 53, p: "/properties/source~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 53, p: "/properties/classification", c: __c496, r: 496, ro: 1, g: [[0,[0]]] },
+  { f: 53, p: "/properties/content", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 898 },
+  { f: 53, p: "/properties/content/items", c: __c860, r: 860, ro: 1, g: [[0,[0]]] },
+  { f: 53, p: "/properties/content~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 53, p: "/properties/declassifiable", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 53, p: "/properties/declassified~1from", c: __c496, r: 496, ro: 1, g: [[0,[0]]] },
+  { f: 53, p: "/properties/grant~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 53, p: "/additionalProperties", b: false },
+  { f: 53, p: "/oneOf/0", c: __c904, g: [[4,[23,26]]], k: { "required": ["content"] }, pr: [["content", "content", 905]] },
+  { f: 53, p: "/oneOf/0/properties/content", av: 1, g: [] },
+  { f: 53, p: "/oneOf/1", c: __c906, g: [[4,[23,26]]], k: { "required": ["content/ref"] }, pr: [["content/ref", "content~1ref", 907]] },
+  { f: 53, p: "/oneOf/1/properties/content~1ref", av: 1, g: [] },
+  { f: 26, p: "/$defs/EpistemicBlock", c: __c908, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["stance", "stance", 909], ["confidence", "confidence", 910], ["grounded_in", "grounded_in", 911], ["caveats", "caveats", 913]], ap: 915, kn: new Set(["stance","confidence","grounded_in","caveats"]) },
+  { f: 26, p: "/$defs/EpistemicBlock/properties/stance", g: [[0,[2]]], k: { "enum": ["advisory","hypothesis"] } },
+  { f: 26, p: "/$defs/EpistemicBlock/properties/confidence", g: [[0,[2]]], k: { "enum": ["unstated","low","medium","high"] } },
+  { f: 26, p: "/$defs/EpistemicBlock/properties/grounded_in", t: ["array"], tv: "array", g: [[3,[18]]], it: 912 },
+  { f: 26, p: "/$defs/EpistemicBlock/properties/grounded_in/items", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 26, p: "/$defs/EpistemicBlock/properties/caveats", t: ["array"], tv: "array", g: [[3,[18]]], it: 914 },
+  { f: 26, p: "/$defs/EpistemicBlock/properties/caveats/items", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 500, "minLength": 1 } },
+  { f: 26, p: "/$defs/EpistemicBlock/additionalProperties", b: false },
+  { f: 51, p: "/$defs/FreeTextWithAllowlistPayload", c: __c917, r: 917, ro: 1, g: [[0,[0]]] },
+  { f: 54, p: "", c: __c917, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["allowlist"] }, pr: [["allowlist", "allowlist", 918], ["match", "match", 920], ["placeholder", "placeholder", 921]], ap: 922, kn: new Set(["allowlist","match","placeholder"]) },
+  { f: 54, p: "/properties/allowlist", t: ["array"], tv: "array", g: [[3,[16,17,18,20]]], k: { "maxItems": 64, "minItems": 1, "uniqueItems": true }, it: 919, uq: null },
+  { f: 54, p: "/properties/allowlist/items", c: __c701, r: 701, ro: 1, g: [[0,[0]]] },
+  { f: 54, p: "/properties/match", g: [[0,[2]]], k: { "enum": ["exact","case-insensitive"] } },
+  { f: 54, p: "/properties/placeholder", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 80 } },
+  { f: 54, p: "/additionalProperties", b: false },
+  { f: 27, p: "/$defs/GeneratePolicy", c: __c923, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["locality", "locality", 924], ["trust_mode", "trust_mode", 925], ["scope", "scope", 926], ["on_context_denied", "on_context_denied", 927], ["plurality", "plurality", 928]], ap: 929, kn: new Set(["locality","trust_mode","scope","on_context_denied","plurality"]) },
+  { f: 27, p: "/$defs/GeneratePolicy/properties/locality", c: __c475, r: 475, ro: 1, g: [[0,[0]]] },
+  { f: 27, p: "/$defs/GeneratePolicy/properties/trust_mode", c: __c477, r: 477, ro: 1, g: [[0,[0]]] },
+  { f: 27, p: "/$defs/GeneratePolicy/properties/scope", g: [[0,[2]]], k: { "enum": ["assistant-session-only","granted-context"] } },
+  { f: 27, p: "/$defs/GeneratePolicy/properties/on_context_denied", g: [[0,[2]]], k: { "enum": ["fail_closed","drop_with_trace"] } },
+  { f: 27, p: "/$defs/GeneratePolicy/properties/plurality", g: [[0,[2]]], k: { "enum": ["preserve","collapse"] } },
+  { f: 27, p: "/$defs/GeneratePolicy/additionalProperties", b: false },
+  { f: 27, p: "", c: __c930, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","operation","turns"] }, pr: [["schema", "schema", 931], ["operation", "operation", 932], ["turns", "turns", 933], ["context_assembly", "context_assembly", 940], ["parameters", "parameters", 941], ["policy", "policy", 949], ["metadata", "metadata", 950]], ap: 957, kn: new Set(["schema","operation","turns","context_assembly","parameters","policy","metadata"]) },
+  { f: 27, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.generate.request.v1" } },
+  { f: 27, p: "/properties/operation", g: [[0,[1]]], k: { "const": "generate" } },
+  { f: 27, p: "/properties/turns", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 934 },
+  { f: 27, p: "/properties/turns/items", c: __c935, r: 935, ro: 1, g: [[0,[0]]] },
+  { f: 27, p: "/$defs/Turn", c: __c935, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["role","content"] }, pr: [["role", "role", 936], ["content", "content", 937]], ap: 939, kn: new Set(["role","content"]) },
+  { f: 27, p: "/$defs/Turn/properties/role", g: [[0,[2]]], k: { "enum": ["user","assistant"] } },
+  { f: 27, p: "/$defs/Turn/properties/content", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 938 },
+  { f: 27, p: "/$defs/Turn/properties/content/items", c: __c860, r: 860, ro: 1, g: [[0,[0]]] },
+  { f: 27, p: "/$defs/Turn/additionalProperties", b: false },
+  { f: 27, p: "/properties/context_assembly", c: __c874, r: 874, ro: 1, g: [[0,[0]]] },
+  { f: 27, p: "/properties/parameters", c: __c942, r: 942, ro: 1, g: [[0,[0]]] },
+  { f: 27, p: "/$defs/GenerationParameters", c: __c942, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["max_tokens", "max_tokens", 943], ["temperature", "temperature", 944], ["top_p", "top_p", 945], ["stop", "stop", 946]], ap: 948, kn: new Set(["max_tokens","temperature","top_p","stop"]) },
+  { f: 27, p: "/$defs/GenerationParameters/properties/max_tokens", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
+  { f: 27, p: "/$defs/GenerationParameters/properties/temperature", t: ["number"], tv: "number", g: [[1,[8,9]]], k: { "maximum": 2, "minimum": 0 } },
+  { f: 27, p: "/$defs/GenerationParameters/properties/top_p", t: ["number"], tv: "number", g: [[1,[8,11]]], k: { "maximum": 1, "exclusiveMinimum": 0 } },
+  { f: 27, p: "/$defs/GenerationParameters/properties/stop", t: ["array"], tv: "array", g: [[3,[16,18]]], k: { "maxItems": 8 }, it: 947 },
+  { f: 27, p: "/$defs/GenerationParameters/properties/stop/items", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 27, p: "/$defs/GenerationParameters/additionalProperties", b: false },
+  { f: 27, p: "/properties/policy", c: __c923, r: 923, ro: 1, g: [[0,[0]]] },
+  { f: 27, p: "/properties/metadata", t: ["object"], tv: "object", g: [[4,[24,25]]], ap: 951, kn: new Set([]), pn: 956 },
+  { f: 27, p: "/properties/metadata/additionalProperties", g: [[0,[4]]], any: [952,953,954,955] },
+  { f: 27, p: "/properties/metadata/additionalProperties/anyOf/0", c: __c952, t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 256 } },
+  { f: 27, p: "/properties/metadata/additionalProperties/anyOf/1", c: __c953, t: ["number"], tv: "number", ut: 1, g: [] },
+  { f: 27, p: "/properties/metadata/additionalProperties/anyOf/2", c: __c954, t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 27, p: "/properties/metadata/additionalProperties/anyOf/3", c: __c955, t: ["null"], tv: "null", ut: 1, g: [] },
+  { f: 27, p: "/properties/metadata/propertyNames", g: [[2,[12]]], k: { "maxLength": 64 } },
+  { f: 27, p: "/additionalProperties", b: false },
+  { f: 26, p: "", c: __c958, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","operation","outcome","trace/ref"] }, pr: [["schema", "schema", 959], ["operation", "operation", 960], ["outcome", "outcome", 961], ["reason/code", "reason~1code", 962], ["output", "output", 963], ["epistemic", "epistemic", 965], ["runtime/ref", "runtime~1ref", 966], ["model.binding/ref", "model.binding~1ref", 967], ["locality", "locality", 968], ["trace/ref", "trace~1ref", 969], ["usage", "usage", 971], ["diagnostics", "diagnostics", 976]], ap: 977, kn: new Set(["schema","operation","outcome","reason/code","output","epistemic","runtime/ref","model.binding/ref","locality","trace/ref","usage","diagnostics"]), all: [978] },
+  { f: 26, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.generate.response.v1" } },
+  { f: 26, p: "/properties/operation", g: [[0,[1]]], k: { "const": "generate" } },
+  { f: 26, p: "/properties/outcome", c: __c454, r: 454, ro: 1, g: [[0,[0]]] },
+  { f: 26, p: "/properties/reason~1code", c: __c489, r: 489, ro: 1, g: [[0,[0]]] },
+  { f: 26, p: "/properties/output", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 964 },
+  { f: 26, p: "/properties/output/items", c: __c860, r: 860, ro: 1, g: [[0,[0]]] },
+  { f: 26, p: "/properties/epistemic", c: __c908, r: 908, ro: 1, g: [[0,[0]]] },
+  { f: 26, p: "/properties/runtime~1ref", c: __c456, r: 456, ro: 1, g: [[0,[0]]] },
+  { f: 26, p: "/properties/model.binding~1ref", c: __c458, r: 458, ro: 1, g: [[0,[0]]] },
+  { f: 26, p: "/properties/locality", g: [[0,[2]]], k: { "enum": ["local_only","remote"] } },
+  { f: 26, p: "/properties/trace~1ref", c: __c970, r: 970, ro: 1, g: [[0,[0]]] },
+  { f: 26, p: "/$defs/TraceRef", c: __c970, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^(trace/|tr:).+$" }, re: __RE22 },
+  { f: 26, p: "/properties/usage", c: __c972, r: 972, ro: 1, g: [[0,[0]]] },
+  { f: 26, p: "/$defs/Usage", c: __c972, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["input_tokens", "input_tokens", 973], ["output_tokens", "output_tokens", 974]], ap: 975, kn: new Set(["input_tokens","output_tokens"]) },
+  { f: 26, p: "/$defs/Usage/properties/input_tokens", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 26, p: "/$defs/Usage/properties/output_tokens", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 26, p: "/$defs/Usage/additionalProperties", b: false },
+  { f: 26, p: "/properties/diagnostics", c: __c514, r: 514, ro: 1, g: [[0,[0]]] },
+  { f: 26, p: "/additionalProperties", b: false },
+  { f: 26, p: "/allOf/0", g: [[0,[7]]], if: 979, th: 981, el: 989 },
+  { f: 26, p: "/allOf/0/if", c: __c979, g: [[4,[23,26]]], k: { "required": ["outcome"] }, pr: [["outcome", "outcome", 980]] },
+  { f: 26, p: "/allOf/0/if/properties/outcome", g: [[0,[1]]], k: { "const": "completed" } },
+  { f: 26, p: "/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["output","epistemic","runtime/ref","model.binding/ref","locality"] }, pr: [["output", "output", 982], ["epistemic", "epistemic", 983], ["runtime/ref", "runtime~1ref", 984], ["model.binding/ref", "model.binding~1ref", 985], ["locality", "locality", 986], ["reason/code", "reason~1code", 987]] },
+  { f: 26, p: "/allOf/0/then/properties/output", av: 1, g: [] },
+  { f: 26, p: "/allOf/0/then/properties/epistemic", av: 1, g: [] },
+  { f: 26, p: "/allOf/0/then/properties/runtime~1ref", av: 1, g: [] },
+  { f: 26, p: "/allOf/0/then/properties/model.binding~1ref", av: 1, g: [] },
+  { f: 26, p: "/allOf/0/then/properties/locality", av: 1, g: [] },
+  { f: 26, p: "/allOf/0/then/properties/reason~1code", g: [[0,[3]]], no: 988 },
+  { f: 26, p: "/allOf/0/then/properties/reason~1code/not", av: 1, c: __c988, g: [] },
+  { f: 26, p: "/allOf/0/else", g: [[4,[23,26]]], k: { "required": ["reason/code"] }, pr: [["reason/code", "reason~1code", 990], ["output", "output", 991], ["epistemic", "epistemic", 993]] },
+  { f: 26, p: "/allOf/0/else/properties/reason~1code", av: 1, g: [] },
+  { f: 26, p: "/allOf/0/else/properties/output", g: [[0,[3]]], no: 992 },
+  { f: 26, p: "/allOf/0/else/properties/output/not", av: 1, c: __c992, g: [] },
+  { f: 26, p: "/allOf/0/else/properties/epistemic", g: [[0,[3]]], no: 994 },
+  { f: 26, p: "/allOf/0/else/properties/epistemic/not", av: 1, c: __c994, g: [] },
+  { f: 55, p: "", c: __c995, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","feedback/id","result/ref","session/ref","participant/ref","verdict","recorded/at"] }, pr: [["schema", "schema", 996], ["feedback/id", "feedback~1id", 997], ["result/ref", "result~1ref", 998], ["session/ref", "session~1ref", 1000], ["participant/ref", "participant~1ref", 1002], ["verdict", "verdict", 1003], ["note", "note", 1004], ["supersedes/ref", "supersedes~1ref", 1005], ["recorded/at", "recorded~1at", 1006]], ap: 1007, kn: new Set(["schema","feedback/id","result/ref","session/ref","participant/ref","verdict","note","supersedes/ref","recorded/at"]), all: [1008] },
+  { f: 55, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.inquiry-feedback.v1" } },
+  { f: 55, p: "/properties/feedback~1id", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^feedback:.+$" }, re: __RE11 },
+  { f: 55, p: "/properties/result~1ref", c: __c999, r: 999, ro: 1, g: [[0,[0]]] },
+  { f: 56, p: "/$defs/ResultRef", c: __c999, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^result:.+$" }, re: __RE18 },
+  { f: 55, p: "/properties/session~1ref", c: __c1001, r: 1001, ro: 1, g: [[0,[0]]] },
+  { f: 25, p: "/$defs/SessionRef", c: __c1001, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^session:.+$" }, re: __RE20 },
+  { f: 55, p: "/properties/participant~1ref", c: __c449, r: 449, ro: 1, g: [[0,[0]]] },
+  { f: 55, p: "/properties/verdict", g: [[0,[2]]], k: { "enum": ["verified","refuted","amended"] } },
+  { f: 55, p: "/properties/note", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 4000, "minLength": 1 } },
+  { f: 55, p: "/properties/supersedes~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^feedback:.+$" }, re: __RE11 },
+  { f: 55, p: "/properties/recorded~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
+  { f: 55, p: "/additionalProperties", b: false },
+  { f: 55, p: "/allOf/0", g: [[0,[7]]], if: 1009, th: 1011 },
+  { f: 55, p: "/allOf/0/if", c: __c1009, g: [[4,[23,26]]], k: { "required": ["verdict"] }, pr: [["verdict", "verdict", 1010]] },
+  { f: 55, p: "/allOf/0/if/properties/verdict", g: [[0,[1]]], k: { "const": "amended" } },
+  { f: 55, p: "/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["note"] }, pr: [["note", "note", 1012]] },
+  { f: 55, p: "/allOf/0/then/properties/note", av: 1, g: [] },
+  { f: 56, p: "", c: __c1013, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","result/id","turn/id","session/ref","participant/ref","trace/ref","provenance","classification","output","epistemic","recorded/at"] }, pr: [["schema", "schema", 1014], ["result/id", "result~1id", 1015], ["turn/id", "turn~1id", 1016], ["session/ref", "session~1ref", 1017], ["participant/ref", "participant~1ref", 1018], ["trace/ref", "trace~1ref", 1019], ["provenance", "provenance", 1020], ["classification", "classification", 1026], ["output", "output", 1027], ["epistemic", "epistemic", 1029], ["recorded/at", "recorded~1at", 1030]], ap: 1031, kn: new Set(["schema","result/id","turn/id","session/ref","participant/ref","trace/ref","provenance","classification","output","epistemic","recorded/at"]) },
+  { f: 56, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.inquiry-result.v1" } },
+  { f: 56, p: "/properties/result~1id", c: __c999, r: 999, ro: 1, g: [[0,[0]]] },
+  { f: 56, p: "/properties/turn~1id", c: __c447, r: 447, ro: 1, g: [[0,[0]]] },
+  { f: 56, p: "/properties/session~1ref", c: __c1001, r: 1001, ro: 1, g: [[0,[0]]] },
+  { f: 56, p: "/properties/participant~1ref", c: __c449, r: 449, ro: 1, g: [[0,[0]]] },
+  { f: 56, p: "/properties/trace~1ref", c: __c970, r: 970, ro: 1, g: [[0,[0]]] },
+  { f: 56, p: "/properties/provenance", c: __c1021, r: 1021, ro: 1, g: [[0,[0]]] },
+  { f: 56, p: "/$defs/ResultProvenance", c: __c1021, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runtime/ref","model.binding/ref","operation/id"] }, pr: [["runtime/ref", "runtime~1ref", 1022], ["model.binding/ref", "model.binding~1ref", 1023], ["operation/id", "operation~1id", 1024]], ap: 1025, kn: new Set(["runtime/ref","model.binding/ref","operation/id"]) },
+  { f: 56, p: "/$defs/ResultProvenance/properties/runtime~1ref", c: __c456, r: 456, ro: 1, g: [[0,[0]]] },
+  { f: 56, p: "/$defs/ResultProvenance/properties/model.binding~1ref", c: __c458, r: 458, ro: 1, g: [[0,[0]]] },
+  { f: 56, p: "/$defs/ResultProvenance/properties/operation~1id", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^op:.+$" }, re: __RE9 },
+  { f: 56, p: "/$defs/ResultProvenance/additionalProperties", b: false },
+  { f: 56, p: "/properties/classification", c: __c496, r: 496, ro: 1, g: [[0,[0]]] },
+  { f: 56, p: "/properties/output", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 1028 },
+  { f: 56, p: "/properties/output/items", c: __c860, r: 860, ro: 1, g: [[0,[0]]] },
+  { f: 56, p: "/properties/epistemic", c: __c908, r: 908, ro: 1, g: [[0,[0]]] },
+  { f: 56, p: "/properties/recorded~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
+  { f: 56, p: "/additionalProperties", b: false },
+  { f: 25, p: "", c: __c1032, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","turn/id","session/ref","participant/ref","sequence","content","classification","recorded/at"] }, pr: [["schema", "schema", 1033], ["turn/id", "turn~1id", 1034], ["session/ref", "session~1ref", 1035], ["participant/ref", "participant~1ref", 1036], ["sequence", "sequence", 1037], ["content", "content", 1038], ["classification", "classification", 1040], ["recorded/at", "recorded~1at", 1041]], ap: 1042, kn: new Set(["schema","turn/id","session/ref","participant/ref","sequence","content","classification","recorded/at"]) },
+  { f: 25, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.inquiry-turn.v1" } },
+  { f: 25, p: "/properties/turn~1id", c: __c447, r: 447, ro: 1, g: [[0,[0]]] },
+  { f: 25, p: "/properties/session~1ref", c: __c1001, r: 1001, ro: 1, g: [[0,[0]]] },
+  { f: 25, p: "/properties/participant~1ref", c: __c449, r: 449, ro: 1, g: [[0,[0]]] },
+  { f: 25, p: "/properties/sequence", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 25, p: "/properties/content", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 1039 },
+  { f: 25, p: "/properties/content/items", c: __c860, r: 860, ro: 1, g: [[0,[0]]] },
+  { f: 25, p: "/properties/classification", c: __c496, r: 496, ro: 1, g: [[0,[0]]] },
+  { f: 25, p: "/properties/recorded~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
+  { f: 25, p: "/additionalProperties", b: false },
+  { f: 57, p: "", c: __c1043, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","model.binding/ref","accepts_max_tier","transport_kind","remote_provider"] }, pr: [["schema", "schema", 1044], ["model.binding/ref", "model.binding~1ref", 1045], ["accepts_max_tier", "accepts_max_tier", 1046], ["accepts", "accepts", 1047], ["requires_declassification_above", "requires_declassification_above", 1049], ["transport_kind", "transport_kind", 1050], ["remote_provider", "remote_provider", 1052], ["operator_acknowledgement", "operator_acknowledgement", 1053]], ap: 1060, kn: new Set(["schema","model.binding/ref","accepts_max_tier","accepts","requires_declassification_above","transport_kind","remote_provider","operator_acknowledgement"]), all: [1061,1068,1074,1080,1086] },
+  { f: 57, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.model-acceptance.v1" } },
+  { f: 57, p: "/properties/model.binding~1ref", c: __c458, r: 458, ro: 1, g: [[0,[0]]] },
+  { f: 57, p: "/properties/accepts_max_tier", c: __c496, r: 496, ro: 1, g: [[0,[0]]] },
+  { f: 57, p: "/properties/accepts", t: ["array"], tv: "array", g: [[3,[17,18,20]]], k: { "minItems": 1, "uniqueItems": true }, it: 1048, uq: null },
+  { f: 57, p: "/properties/accepts/items", c: __c496, r: 496, ro: 1, g: [[0,[0]]] },
+  { f: 57, p: "/properties/requires_declassification_above", c: __c496, r: 496, ro: 1, g: [[0,[0]]] },
+  { f: 57, p: "/properties/transport_kind", c: __c1051, r: 1051, ro: 1, g: [[0,[0]]] },
+  { f: 58, p: "/$defs/TransportKind", c: __c1051, g: [[0,[2]]], k: { "enum": ["http_local","command_stdio","http_remote"] } },
+  { f: 57, p: "/properties/remote_provider", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 57, p: "/properties/operator_acknowledgement", c: __c1054, r: 1054, ro: 1, g: [[0,[0]]] },
+  { f: 57, p: "/$defs/OperatorAcknowledgement", c: __c1054, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["acknowledged/by","acknowledged/at","acknowledged_max_tier"] }, pr: [["acknowledged/by", "acknowledged~1by", 1055], ["acknowledged/at", "acknowledged~1at", 1056], ["acknowledged_max_tier", "acknowledged_max_tier", 1057], ["question/ref", "question~1ref", 1058]], ap: 1059, kn: new Set(["acknowledged/by","acknowledged/at","acknowledged_max_tier","question/ref"]) },
+  { f: 57, p: "/$defs/OperatorAcknowledgement/properties/acknowledged~1by", c: __c449, r: 449, ro: 1, g: [[0,[0]]] },
+  { f: 57, p: "/$defs/OperatorAcknowledgement/properties/acknowledged~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
+  { f: 57, p: "/$defs/OperatorAcknowledgement/properties/acknowledged_max_tier", c: __c496, r: 496, ro: 1, g: [[0,[0]]] },
+  { f: 57, p: "/$defs/OperatorAcknowledgement/properties/question~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE13 },
+  { f: 57, p: "/$defs/OperatorAcknowledgement/additionalProperties", b: false },
+  { f: 57, p: "/additionalProperties", b: false },
+  { f: 57, p: "/allOf/0", g: [[0,[7]]], if: 1062, th: 1064, el: 1066 },
+  { f: 57, p: "/allOf/0/if", c: __c1062, g: [[4,[23,26]]], k: { "required": ["transport_kind"] }, pr: [["transport_kind", "transport_kind", 1063]] },
+  { f: 57, p: "/allOf/0/if/properties/transport_kind", g: [[0,[1]]], k: { "const": "http_remote" } },
+  { f: 57, p: "/allOf/0/then", g: [[4,[26]]], pr: [["remote_provider", "remote_provider", 1065]] },
+  { f: 57, p: "/allOf/0/then/properties/remote_provider", g: [[0,[1]]], k: { "const": true } },
+  { f: 57, p: "/allOf/0/else", g: [[4,[26]]], pr: [["remote_provider", "remote_provider", 1067]] },
+  { f: 57, p: "/allOf/0/else/properties/remote_provider", g: [[0,[1]]], k: { "const": false } },
+  { f: 57, p: "/allOf/1", g: [[0,[7]]], if: 1069, th: 1072 },
+  { f: 57, p: "/allOf/1/if", c: __c1069, g: [[4,[23,26]]], k: { "required": ["remote_provider","accepts_max_tier"] }, pr: [["remote_provider", "remote_provider", 1070], ["accepts_max_tier", "accepts_max_tier", 1071]] },
+  { f: 57, p: "/allOf/1/if/properties/remote_provider", g: [[0,[1]]], k: { "const": true } },
+  { f: 57, p: "/allOf/1/if/properties/accepts_max_tier", g: [[0,[2]]], k: { "enum": ["community","personal"] } },
+  { f: 57, p: "/allOf/1/then", g: [[4,[23,26]]], k: { "required": ["operator_acknowledgement"] }, pr: [["operator_acknowledgement", "operator_acknowledgement", 1073]] },
+  { f: 57, p: "/allOf/1/then/properties/operator_acknowledgement", av: 1, g: [] },
+  { f: 57, p: "/allOf/2", g: [[0,[7]]], if: 1075, th: 1077 },
+  { f: 57, p: "/allOf/2/if", c: __c1075, g: [[4,[23,26]]], k: { "required": ["accepts_max_tier"] }, pr: [["accepts_max_tier", "accepts_max_tier", 1076]] },
+  { f: 57, p: "/allOf/2/if/properties/accepts_max_tier", g: [[0,[1]]], k: { "const": "public" } },
+  { f: 57, p: "/allOf/2/then", g: [[4,[26]]], pr: [["accepts", "accepts", 1078]] },
+  { f: 57, p: "/allOf/2/then/properties/accepts", t: ["array"], tv: "array", g: [[3,[18]]], it: 1079 },
+  { f: 57, p: "/allOf/2/then/properties/accepts/items", g: [[0,[2]]], k: { "enum": ["public"] } },
+  { f: 57, p: "/allOf/3", g: [[0,[7]]], if: 1081, th: 1083 },
+  { f: 57, p: "/allOf/3/if", c: __c1081, g: [[4,[23,26]]], k: { "required": ["accepts_max_tier"] }, pr: [["accepts_max_tier", "accepts_max_tier", 1082]] },
+  { f: 57, p: "/allOf/3/if/properties/accepts_max_tier", g: [[0,[1]]], k: { "const": "community" } },
+  { f: 57, p: "/allOf/3/then", g: [[4,[26]]], pr: [["accepts", "accepts", 1084]] },
+  { f: 57, p: "/allOf/3/then/properties/accepts", t: ["array"], tv: "array", g: [[3,[18]]], it: 1085 },
+  { f: 57, p: "/allOf/3/then/properties/accepts/items", g: [[0,[2]]], k: { "enum": ["public","community"] } },
+  { f: 57, p: "/allOf/4", g: [[0,[7]]], if: 1087, th: 1090 },
+  { f: 57, p: "/allOf/4/if", c: __c1087, g: [[4,[23,26]]], k: { "required": ["accepts_max_tier","operator_acknowledgement"] }, pr: [["accepts_max_tier", "accepts_max_tier", 1088], ["operator_acknowledgement", "operator_acknowledgement", 1089]] },
+  { f: 57, p: "/allOf/4/if/properties/accepts_max_tier", g: [[0,[1]]], k: { "const": "personal" } },
+  { f: 57, p: "/allOf/4/if/properties/operator_acknowledgement", t: ["object"], tv: "object", ut: 1, g: [] },
+  { f: 57, p: "/allOf/4/then", g: [[4,[26]]], pr: [["operator_acknowledgement", "operator_acknowledgement", 1091]] },
+  { f: 57, p: "/allOf/4/then/properties/operator_acknowledgement", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["acknowledged_max_tier", "acknowledged_max_tier", 1092]] },
+  { f: 57, p: "/allOf/4/then/properties/operator_acknowledgement/properties/acknowledged_max_tier", g: [[0,[1]]], k: { "const": "personal" } },
+  { f: 51, p: "/$defs/MultiChoicePayload", c: __c1094, r: 1094, ro: 1, g: [[0,[0]]] },
+  { f: 59, p: "", c: __c1094, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["options"] }, pr: [["options", "options", 1095], ["min/selected", "min~1selected", 1097], ["max/selected", "max~1selected", 1098]], ap: 1099, kn: new Set(["options","min/selected","max/selected"]) },
+  { f: 59, p: "/properties/options", t: ["array"], tv: "array", g: [[3,[16,17,18]]], k: { "maxItems": 24, "minItems": 2 }, it: 1096 },
+  { f: 59, p: "/properties/options/items", c: __c846, r: 846, ro: 1, g: [[0,[0]]] },
+  { f: 59, p: "/properties/min~1selected", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 59, p: "/properties/max~1selected", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
+  { f: 59, p: "/additionalProperties", b: false },
+  { f: 47, p: "", c: __c1100, t: ["string"], tv: "string", ut: 1, g: [[0,[2]]], k: { "enum": ["commons","support","crisis"] } },
+  { f: 60, p: "/$defs/NotificationAction", c: __c1101, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["kind","target/ref"] }, pr: [["kind", "kind", 1102], ["target/ref", "target~1ref", 1103], ["input/schema", "input~1schema", 1104], ["idempotency/key", "idempotency~1key", 1105]], ap: 1106, kn: new Set(["kind","target/ref","input/schema","idempotency/key"]), all: [1107,1113,1119,1125,1131] },
+  { f: 60, p: "/$defs/NotificationAction/properties/kind", g: [[0,[2]]], k: { "enum": ["single-choice","multi-choice","confirm","free-text-with-allowlist","open-interaction"] } },
+  { f: 60, p: "/$defs/NotificationAction/properties/target~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 60, p: "/$defs/NotificationAction/properties/input~1schema", g: [[0,[2]]], k: { "enum": ["inquirium.operator-question.widget.single-choice.v1","inquirium.operator-question.widget.multi-choice.v1","inquirium.operator-question.widget.confirm.v1","inquirium.operator-question.widget.free-text-with-allowlist.v1"] } },
+  { f: 60, p: "/$defs/NotificationAction/properties/idempotency~1key", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
+  { f: 60, p: "/$defs/NotificationAction/additionalProperties", b: false },
+  { f: 60, p: "/$defs/NotificationAction/allOf/0", g: [[0,[7]]], if: 1108, th: 1110 },
+  { f: 60, p: "/$defs/NotificationAction/allOf/0/if", c: __c1108, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1109]] },
+  { f: 60, p: "/$defs/NotificationAction/allOf/0/if/properties/kind", g: [[0,[1]]], k: { "const": "single-choice" } },
+  { f: 60, p: "/$defs/NotificationAction/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["input/schema","idempotency/key"] }, pr: [["input/schema", "input~1schema", 1111], ["idempotency/key", "idempotency~1key", 1112]] },
+  { f: 60, p: "/$defs/NotificationAction/allOf/0/then/properties/input~1schema", g: [[0,[1]]], k: { "const": "inquirium.operator-question.widget.single-choice.v1" } },
+  { f: 60, p: "/$defs/NotificationAction/allOf/0/then/properties/idempotency~1key", av: 1, g: [] },
+  { f: 60, p: "/$defs/NotificationAction/allOf/1", g: [[0,[7]]], if: 1114, th: 1116 },
+  { f: 60, p: "/$defs/NotificationAction/allOf/1/if", c: __c1114, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1115]] },
+  { f: 60, p: "/$defs/NotificationAction/allOf/1/if/properties/kind", g: [[0,[1]]], k: { "const": "multi-choice" } },
+  { f: 60, p: "/$defs/NotificationAction/allOf/1/then", g: [[4,[23,26]]], k: { "required": ["input/schema","idempotency/key"] }, pr: [["input/schema", "input~1schema", 1117], ["idempotency/key", "idempotency~1key", 1118]] },
+  { f: 60, p: "/$defs/NotificationAction/allOf/1/then/properties/input~1schema", g: [[0,[1]]], k: { "const": "inquirium.operator-question.widget.multi-choice.v1" } },
+  { f: 60, p: "/$defs/NotificationAction/allOf/1/then/properties/idempotency~1key", av: 1, g: [] },
+  { f: 60, p: "/$defs/NotificationAction/allOf/2", g: [[0,[7]]], if: 1120, th: 1122 },
+  { f: 60, p: "/$defs/NotificationAction/allOf/2/if", c: __c1120, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1121]] },
+  { f: 60, p: "/$defs/NotificationAction/allOf/2/if/properties/kind", g: [[0,[1]]], k: { "const": "confirm" } },
+  { f: 60, p: "/$defs/NotificationAction/allOf/2/then", g: [[4,[23,26]]], k: { "required": ["input/schema","idempotency/key"] }, pr: [["input/schema", "input~1schema", 1123], ["idempotency/key", "idempotency~1key", 1124]] },
+  { f: 60, p: "/$defs/NotificationAction/allOf/2/then/properties/input~1schema", g: [[0,[1]]], k: { "const": "inquirium.operator-question.widget.confirm.v1" } },
+  { f: 60, p: "/$defs/NotificationAction/allOf/2/then/properties/idempotency~1key", av: 1, g: [] },
+  { f: 60, p: "/$defs/NotificationAction/allOf/3", g: [[0,[7]]], if: 1126, th: 1128 },
+  { f: 60, p: "/$defs/NotificationAction/allOf/3/if", c: __c1126, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1127]] },
+  { f: 60, p: "/$defs/NotificationAction/allOf/3/if/properties/kind", g: [[0,[1]]], k: { "const": "free-text-with-allowlist" } },
+  { f: 60, p: "/$defs/NotificationAction/allOf/3/then", g: [[4,[23,26]]], k: { "required": ["input/schema","idempotency/key"] }, pr: [["input/schema", "input~1schema", 1129], ["idempotency/key", "idempotency~1key", 1130]] },
+  { f: 60, p: "/$defs/NotificationAction/allOf/3/then/properties/input~1schema", g: [[0,[1]]], k: { "const": "inquirium.operator-question.widget.free-text-with-allowlist.v1" } },
+  { f: 60, p: "/$defs/NotificationAction/allOf/3/then/properties/idempotency~1key", av: 1, g: [] },
+  { f: 60, p: "/$defs/NotificationAction/allOf/4", g: [[0,[7]]], if: 1132, th: 1134 },
+  { f: 60, p: "/$defs/NotificationAction/allOf/4/if", c: __c1132, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1133]] },
+  { f: 60, p: "/$defs/NotificationAction/allOf/4/if/properties/kind", g: [[0,[1]]], k: { "const": "open-interaction" } },
+  { f: 60, p: "/$defs/NotificationAction/allOf/4/then", g: [[4,[26]]], pr: [["input/schema", "input~1schema", 1135]] },
+  { f: 60, p: "/$defs/NotificationAction/allOf/4/then/properties/input~1schema", g: [[0,[3]]], no: 1136 },
+  { f: 60, p: "/$defs/NotificationAction/allOf/4/then/properties/input~1schema/not", av: 1, c: __c1136, g: [] },
+  { f: 60, p: "", c: __c1137, t: ["object"], tv: "object", g: [[0,[4]],[4,[23,25,26]]], k: { "required": ["schema","correlation/id","body/text","reason/code"] }, pr: [["schema", "schema", 1138], ["subject/ref", "subject~1ref", 1139], ["body/ref", "body~1ref", 1140], ["correlation/id", "correlation~1id", 1141], ["body/text", "body~1text", 1142], ["reason/code", "reason~1code", 1143], ["actions", "actions", 1144]], ap: 1146, kn: new Set(["schema","subject/ref","body/ref","correlation/id","body/text","reason/code","actions"]), any: [1147,1149] },
+  { f: 60, p: "/properties/schema", g: [[0,[1]]], k: { "const": "notification-create.v1" } },
+  { f: 60, p: "/properties/subject~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE13 },
+  { f: 60, p: "/properties/body~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE13 },
+  { f: 60, p: "/properties/correlation~1id", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^operation/.+$" }, re: __RE14 },
+  { f: 60, p: "/properties/body~1text", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 500, "minLength": 1 } },
+  { f: 60, p: "/properties/reason~1code", c: __c489, r: 489, ro: 1, g: [[0,[0]]] },
+  { f: 60, p: "/properties/actions", t: ["array"], tv: "array", g: [[3,[16,18]]], k: { "maxItems": 1 }, it: 1145 },
+  { f: 60, p: "/properties/actions/items", c: __c1101, r: 1101, ro: 1, g: [[0,[0]]] },
   { f: 60, p: "/additionalProperties", b: false },
-  { f: 61, p: "", c: __c1279, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","forkedFrom","status"] }, pr: [["runId", "runId", 1280], ["forkedFrom", "forkedFrom", 1281], ["status", "status", 1282]], ap: 1283, kn: new Set(["runId","forkedFrom","status"]) },
-  { f: 61, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 61, p: "/properties/forkedFrom", c: __c253, r: 253, ro: 1, g: [[0,[0]]] },
-  { f: 61, p: "/properties/status", g: [[0,[2]]], k: { "enum": ["created","running","completed"] } },
-  { f: 61, p: "/additionalProperties", av: 1, b: true },
-  { f: 58, p: "/$defs/RunInterrupt", c: __c1284, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["interruptId","kind"] }, pr: [["interruptId", "interruptId", 1285], ["kind", "kind", 1286]], ap: 1287, kn: new Set(["interruptId","kind"]) },
-  { f: 58, p: "/$defs/RunInterrupt/properties/interruptId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 58, p: "/$defs/RunInterrupt/properties/kind", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 58, p: "/$defs/RunInterrupt/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/runOrchestratorDecided", c: __c1288, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["decision"] }, pr: [["decision", "decision", 1289]], ap: 1290, kn: new Set(["decision"]) },
-  { f: 0, p: "/$defs/runOrchestratorDecided/properties/decision", c: __c146, r: 146, ro: 1, g: [[0,[0]]] },
-  { f: 0, p: "/$defs/runOrchestratorDecided/additionalProperties", av: 1, b: true },
-  { f: 58, p: "", c: __c1291, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","status","variables"] }, pr: [["runId", "runId", 1292], ["workflowId", "workflowId", 1293], ["status", "status", 1294], ["variables", "variables", 1296], ["error", "error", 1298], ["interrupt", "interrupt", 1299]], ap: 1300, kn: new Set(["runId","workflowId","status","variables","error","interrupt"]) },
-  { f: 58, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 58, p: "/properties/workflowId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 58, p: "/properties/status", c: __c1295, r: 1295, ro: 1, g: [[0,[0]]] },
-  { f: 58, p: "/$defs/RunStatus", c: __c1295, g: [[0,[2]]], k: { "enum": ["created","running","completed","failed","waiting-clarification","waiting-approval"] } },
-  { f: 58, p: "/properties/variables", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1297, kn: new Set([]) },
-  { f: 58, p: "/properties/variables/additionalProperties", av: 1, b: true },
-  { f: 58, p: "/properties/error", c: __c1236, r: 1236, ro: 1, g: [[0,[0]]] },
-  { f: 58, p: "/properties/interrupt", c: __c1284, r: 1284, ro: 1, g: [[0,[0]]] },
-  { f: 58, p: "/additionalProperties", av: 1, b: true },
-  { f: 62, p: "", c: __c1301, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["workflowId"] }, pr: [["workflowId", "workflowId", 1302], ["inputs", "inputs", 1303]], ap: 1305, kn: new Set(["workflowId","inputs"]) },
-  { f: 62, p: "/properties/workflowId", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[A-Za-z0-9._:-]{1,128}$" }, re: __RE5 },
-  { f: 62, p: "/properties/inputs", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1304, kn: new Set([]) },
-  { f: 62, p: "/properties/inputs/additionalProperties", av: 1, b: true },
+  { f: 60, p: "/anyOf/0", c: __c1147, g: [[4,[23,26]]], k: { "required": ["subject/ref"] }, pr: [["subject/ref", "subject~1ref", 1148]] },
+  { f: 60, p: "/anyOf/0/properties/subject~1ref", av: 1, g: [] },
+  { f: 60, p: "/anyOf/1", c: __c1149, g: [[4,[23,26]]], k: { "required": ["body/ref"] }, pr: [["body/ref", "body~1ref", 1150]] },
+  { f: 60, p: "/anyOf/1/properties/body~1ref", av: 1, g: [] },
+  { f: 45, p: "", c: __c1151, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","question/ref","idempotency/key","answer"] }, pr: [["schema", "schema", 1152], ["question/ref", "question~1ref", 1153], ["idempotency/key", "idempotency~1key", 1154], ["answer", "answer", 1155], ["answered/by", "answered~1by", 1156], ["answered/at", "answered~1at", 1157]], ap: 1158, kn: new Set(["schema","question/ref","idempotency/key","answer","answered/by","answered/at"]) },
+  { f: 45, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.operator-question.answer.v1" } },
+  { f: 45, p: "/properties/question~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE13 },
+  { f: 45, p: "/properties/idempotency~1key", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
+  { f: 45, p: "/properties/answer", c: __c702, r: 702, ro: 1, g: [[0,[0]]] },
+  { f: 45, p: "/properties/answered~1by", c: __c449, r: 449, ro: 1, g: [[0,[0]]] },
+  { f: 45, p: "/properties/answered~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
+  { f: 45, p: "/additionalProperties", b: false },
+  { f: 51, p: "", c: __c1159, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","question/ref","operation/ref","recipient/class","reason/code","prompt","widget/kind","widget/payload","classification","response","provenance"] }, pr: [["schema", "schema", 1160], ["question/ref", "question~1ref", 1161], ["operation/ref", "operation~1ref", 1162], ["recipient/class", "recipient~1class", 1163], ["reason/code", "reason~1code", 1164], ["prompt", "prompt", 1165], ["widget/kind", "widget~1kind", 1171], ["widget/payload", "widget~1payload", 1172], ["default/on-timeout", "default~1on-timeout", 1174], ["timeout", "timeout", 1179], ["classification", "classification", 1180], ["subject", "subject", 1181], ["response", "response", 1189], ["provenance", "provenance", 1195], ["created/at", "created~1at", 1202]], ap: 1203, kn: new Set(["schema","question/ref","operation/ref","recipient/class","reason/code","prompt","widget/kind","widget/payload","default/on-timeout","timeout","classification","subject","response","provenance","created/at"]), all: [1204,1216,1223,1230] },
+  { f: 51, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.operator-question.request.v1" } },
+  { f: 51, p: "/properties/question~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE13 },
+  { f: 51, p: "/properties/operation~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^operation/.+$" }, re: __RE14 },
+  { f: 51, p: "/properties/recipient~1class", g: [[0,[2]]], k: { "enum": ["operator"] } },
+  { f: 51, p: "/properties/reason~1code", c: __c489, r: 489, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/properties/prompt", c: __c1166, r: 1166, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/$defs/QuestionPrompt", c: __c1166, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["kind","text"] }, pr: [["kind", "kind", 1167], ["text", "text", 1169]], ap: 1170, kn: new Set(["kind","text"]) },
+  { f: 51, p: "/$defs/QuestionPrompt/properties/kind", c: __c1168, r: 1168, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/$defs/WidgetKind", c: __c1168, g: [[0,[2]]], k: { "enum": ["single-choice","multi-choice","confirm","free-text-with-allowlist"] } },
+  { f: 51, p: "/$defs/QuestionPrompt/properties/text", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 500, "minLength": 1 } },
+  { f: 51, p: "/$defs/QuestionPrompt/additionalProperties", b: false },
+  { f: 51, p: "/properties/widget~1kind", c: __c1168, r: 1168, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/properties/widget~1payload", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1173, kn: new Set([]) },
+  { f: 51, p: "/properties/widget~1payload/additionalProperties", av: 1, b: true },
+  { f: 51, p: "/properties/default~1on-timeout", c: __c1175, r: 1175, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/$defs/TimeoutDefault", c: __c1175, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["answer","reason/code"] }, pr: [["answer", "answer", 1176], ["reason/code", "reason~1code", 1177]], ap: 1178, kn: new Set(["answer","reason/code"]) },
+  { f: 51, p: "/$defs/TimeoutDefault/properties/answer", c: __c702, r: 702, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/$defs/TimeoutDefault/properties/reason~1code", c: __c489, r: 489, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/$defs/TimeoutDefault/additionalProperties", b: false },
+  { f: 51, p: "/properties/timeout", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "duration" }, fm: __fmtDuration },
+  { f: 51, p: "/properties/classification", c: __c851, r: 851, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/properties/subject", c: __c1182, r: 1182, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/$defs/QuestionSubject", c: __c1182, t: ["object"], tv: "object", g: [[4,[22,25,26]]], k: { "minProperties": 1 }, pr: [["runtime/ref", "runtime~1ref", 1183], ["model.binding/ref", "model.binding~1ref", 1184], ["adapter.instance/ref", "adapter.instance~1ref", 1185], ["lease/ref", "lease~1ref", 1186], ["capability/ref", "capability~1ref", 1187]], ap: 1188, kn: new Set(["runtime/ref","model.binding/ref","adapter.instance/ref","lease/ref","capability/ref"]) },
+  { f: 51, p: "/$defs/QuestionSubject/properties/runtime~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 51, p: "/$defs/QuestionSubject/properties/model.binding~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 51, p: "/$defs/QuestionSubject/properties/adapter.instance~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 51, p: "/$defs/QuestionSubject/properties/lease~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 51, p: "/$defs/QuestionSubject/properties/capability~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 51, p: "/$defs/QuestionSubject/additionalProperties", b: false },
+  { f: 51, p: "/properties/response", c: __c1190, r: 1190, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/$defs/ResponseTarget", c: __c1190, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["target/ref","method","idempotency/key"] }, pr: [["target/ref", "target~1ref", 1191], ["method", "method", 1192], ["idempotency/key", "idempotency~1key", 1193]], ap: 1194, kn: new Set(["target/ref","method","idempotency/key"]) },
+  { f: 51, p: "/$defs/ResponseTarget/properties/target~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 51, p: "/$defs/ResponseTarget/properties/method", g: [[0,[2]]], k: { "enum": ["POST"] } },
+  { f: 51, p: "/$defs/ResponseTarget/properties/idempotency~1key", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
+  { f: 51, p: "/$defs/ResponseTarget/additionalProperties", b: false },
+  { f: 51, p: "/properties/provenance", c: __c1196, r: 1196, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/$defs/QuestionProvenance", c: __c1196, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["source/component","requested/by","reason/code"] }, pr: [["source/component", "source~1component", 1197], ["requested/by", "requested~1by", 1198], ["reason/code", "reason~1code", 1199], ["origin", "origin", 1200]], ap: 1201, kn: new Set(["source/component","requested/by","reason/code","origin"]) },
+  { f: 51, p: "/$defs/QuestionProvenance/properties/source~1component", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 51, p: "/$defs/QuestionProvenance/properties/requested~1by", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 51, p: "/$defs/QuestionProvenance/properties/reason~1code", c: __c489, r: 489, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/$defs/QuestionProvenance/properties/origin", g: [[0,[2]]], k: { "enum": ["host-policy","model-proposed"] } },
+  { f: 51, p: "/$defs/QuestionProvenance/additionalProperties", b: false },
+  { f: 51, p: "/properties/created~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
+  { f: 51, p: "/additionalProperties", b: false },
+  { f: 51, p: "/allOf/0", g: [[0,[7]]], if: 1205, th: 1207 },
+  { f: 51, p: "/allOf/0/if", c: __c1205, g: [[4,[23,26]]], k: { "required": ["widget/kind"] }, pr: [["widget/kind", "widget~1kind", 1206]] },
+  { f: 51, p: "/allOf/0/if/properties/widget~1kind", g: [[0,[1]]], k: { "const": "single-choice" } },
+  { f: 51, p: "/allOf/0/then", g: [[4,[26]]], pr: [["widget/payload", "widget~1payload", 1208], ["prompt", "prompt", 1214]] },
+  { f: 51, p: "/allOf/0/then/properties/widget~1payload", c: __c1210, r: 1209, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/$defs/SingleChoicePayload", c: __c1210, r: 1210, ro: 1, g: [[0,[0]]] },
+  { f: 44, p: "", c: __c1210, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["options"] }, pr: [["options", "options", 1211]], ap: 1213, kn: new Set(["options"]) },
+  { f: 44, p: "/properties/options", t: ["array"], tv: "array", g: [[3,[16,17,18]]], k: { "maxItems": 12, "minItems": 2 }, it: 1212 },
+  { f: 44, p: "/properties/options/items", c: __c846, r: 846, ro: 1, g: [[0,[0]]] },
+  { f: 44, p: "/additionalProperties", b: false },
+  { f: 51, p: "/allOf/0/then/properties/prompt", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["kind", "kind", 1215]] },
+  { f: 51, p: "/allOf/0/then/properties/prompt/properties/kind", g: [[0,[1]]], k: { "const": "single-choice" } },
+  { f: 51, p: "/allOf/1", g: [[0,[7]]], if: 1217, th: 1219 },
+  { f: 51, p: "/allOf/1/if", c: __c1217, g: [[4,[23,26]]], k: { "required": ["widget/kind"] }, pr: [["widget/kind", "widget~1kind", 1218]] },
+  { f: 51, p: "/allOf/1/if/properties/widget~1kind", g: [[0,[1]]], k: { "const": "multi-choice" } },
+  { f: 51, p: "/allOf/1/then", g: [[4,[26]]], pr: [["widget/payload", "widget~1payload", 1220], ["prompt", "prompt", 1221]] },
+  { f: 51, p: "/allOf/1/then/properties/widget~1payload", c: __c1094, r: 1093, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/allOf/1/then/properties/prompt", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["kind", "kind", 1222]] },
+  { f: 51, p: "/allOf/1/then/properties/prompt/properties/kind", g: [[0,[1]]], k: { "const": "multi-choice" } },
+  { f: 51, p: "/allOf/2", g: [[0,[7]]], if: 1224, th: 1226 },
+  { f: 51, p: "/allOf/2/if", c: __c1224, g: [[4,[23,26]]], k: { "required": ["widget/kind"] }, pr: [["widget/kind", "widget~1kind", 1225]] },
+  { f: 51, p: "/allOf/2/if/properties/widget~1kind", g: [[0,[1]]], k: { "const": "confirm" } },
+  { f: 51, p: "/allOf/2/then", g: [[4,[26]]], pr: [["widget/payload", "widget~1payload", 1227], ["prompt", "prompt", 1228]] },
+  { f: 51, p: "/allOf/2/then/properties/widget~1payload", c: __c856, r: 855, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/allOf/2/then/properties/prompt", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["kind", "kind", 1229]] },
+  { f: 51, p: "/allOf/2/then/properties/prompt/properties/kind", g: [[0,[1]]], k: { "const": "confirm" } },
+  { f: 51, p: "/allOf/3", g: [[0,[7]]], if: 1231, th: 1233 },
+  { f: 51, p: "/allOf/3/if", c: __c1231, g: [[4,[23,26]]], k: { "required": ["widget/kind"] }, pr: [["widget/kind", "widget~1kind", 1232]] },
+  { f: 51, p: "/allOf/3/if/properties/widget~1kind", g: [[0,[1]]], k: { "const": "free-text-with-allowlist" } },
+  { f: 51, p: "/allOf/3/then", g: [[4,[26]]], pr: [["widget/payload", "widget~1payload", 1234], ["prompt", "prompt", 1235]] },
+  { f: 51, p: "/allOf/3/then/properties/widget~1payload", c: __c917, r: 916, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/allOf/3/then/properties/prompt", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["kind", "kind", 1236]] },
+  { f: 51, p: "/allOf/3/then/properties/prompt/properties/kind", g: [[0,[1]]], k: { "const": "free-text-with-allowlist" } },
+  { f: 61, p: "", c: __c1237, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","question/ref","operation/ref","state","updated/at"] }, pr: [["schema", "schema", 1238], ["question/ref", "question~1ref", 1239], ["operation/ref", "operation~1ref", 1240], ["state", "state", 1241], ["answer", "answer", 1242], ["answered/by", "answered~1by", 1243], ["default/applied", "default~1applied", 1244], ["superseded/by", "superseded~1by", 1245], ["reason/code", "reason~1code", 1246], ["updated/at", "updated~1at", 1247]], ap: 1248, kn: new Set(["schema","question/ref","operation/ref","state","answer","answered/by","default/applied","superseded/by","reason/code","updated/at"]), all: [1249,1259,1264] },
+  { f: 61, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.operator-question.state.v1" } },
+  { f: 61, p: "/properties/question~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE13 },
+  { f: 61, p: "/properties/operation~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^operation/.+$" }, re: __RE14 },
+  { f: 61, p: "/properties/state", g: [[0,[2]]], k: { "enum": ["pending","answered","timed_out","cancelled","superseded"] } },
+  { f: 61, p: "/properties/answer", c: __c702, r: 702, ro: 1, g: [[0,[0]]] },
+  { f: 61, p: "/properties/answered~1by", c: __c449, r: 449, ro: 1, g: [[0,[0]]] },
+  { f: 61, p: "/properties/default~1applied", c: __c1175, r: 1175, ro: 1, g: [[0,[0]]] },
+  { f: 61, p: "/properties/superseded~1by", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE13 },
+  { f: 61, p: "/properties/reason~1code", c: __c489, r: 489, ro: 1, g: [[0,[0]]] },
+  { f: 61, p: "/properties/updated~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
+  { f: 61, p: "/additionalProperties", b: false },
+  { f: 61, p: "/allOf/0", g: [[0,[7]]], if: 1250, th: 1252, el: 1254 },
+  { f: 61, p: "/allOf/0/if", c: __c1250, g: [[4,[23,26]]], k: { "required": ["state"] }, pr: [["state", "state", 1251]] },
+  { f: 61, p: "/allOf/0/if/properties/state", g: [[0,[1]]], k: { "const": "answered" } },
+  { f: 61, p: "/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["answer"] }, pr: [["answer", "answer", 1253]] },
+  { f: 61, p: "/allOf/0/then/properties/answer", av: 1, g: [] },
+  { f: 61, p: "/allOf/0/else", g: [[4,[26]]], pr: [["answer", "answer", 1255], ["answered/by", "answered~1by", 1257]] },
+  { f: 61, p: "/allOf/0/else/properties/answer", g: [[0,[3]]], no: 1256 },
+  { f: 61, p: "/allOf/0/else/properties/answer/not", av: 1, c: __c1256, g: [] },
+  { f: 61, p: "/allOf/0/else/properties/answered~1by", g: [[0,[3]]], no: 1258 },
+  { f: 61, p: "/allOf/0/else/properties/answered~1by/not", av: 1, c: __c1258, g: [] },
+  { f: 61, p: "/allOf/1", g: [[0,[7]]], if: 1260, th: 1262 },
+  { f: 61, p: "/allOf/1/if", c: __c1260, g: [[4,[23,26]]], k: { "required": ["state"] }, pr: [["state", "state", 1261]] },
+  { f: 61, p: "/allOf/1/if/properties/state", g: [[0,[1]]], k: { "const": "superseded" } },
+  { f: 61, p: "/allOf/1/then", g: [[4,[23,26]]], k: { "required": ["superseded/by"] }, pr: [["superseded/by", "superseded~1by", 1263]] },
+  { f: 61, p: "/allOf/1/then/properties/superseded~1by", av: 1, g: [] },
+  { f: 61, p: "/allOf/2", g: [[0,[7]]], if: 1265, th: 1267 },
+  { f: 61, p: "/allOf/2/if", c: __c1265, g: [[4,[23,26]]], k: { "required": ["state"] }, pr: [["state", "state", 1266]] },
+  { f: 61, p: "/allOf/2/if/properties/state", g: [[0,[2]]], k: { "enum": ["pending","answered"] } },
+  { f: 61, p: "/allOf/2/then", g: [[4,[26]]], pr: [["default/applied", "default~1applied", 1268]] },
+  { f: 61, p: "/allOf/2/then/properties/default~1applied", g: [[0,[3]]], no: 1269 },
+  { f: 61, p: "/allOf/2/then/properties/default~1applied/not", av: 1, c: __c1269, g: [] },
+  { f: 58, p: "", c: __c1270, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","runtime/ref","model.binding/ref","transport_kind","operations","health"] }, pr: [["schema", "schema", 1271], ["runtime/ref", "runtime~1ref", 1272], ["model.binding/ref", "model.binding~1ref", 1273], ["transport_kind", "transport_kind", 1274], ["provider", "provider", 1275], ["protocol", "protocol", 1276], ["operations", "operations", 1277], ["context_window", "context_window", 1279], ["health", "health", 1280], ["acceptance", "acceptance", 1286], ["conformance/report-ref", "conformance~1report-ref", 1287]], ap: 1288, kn: new Set(["schema","runtime/ref","model.binding/ref","transport_kind","provider","protocol","operations","context_window","health","acceptance","conformance/report-ref"]) },
+  { f: 58, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.runtime-candidate.v1" } },
+  { f: 58, p: "/properties/runtime~1ref", c: __c456, r: 456, ro: 1, g: [[0,[0]]] },
+  { f: 58, p: "/properties/model.binding~1ref", c: __c458, r: 458, ro: 1, g: [[0,[0]]] },
+  { f: 58, p: "/properties/transport_kind", c: __c1051, r: 1051, ro: 1, g: [[0,[0]]] },
+  { f: 58, p: "/properties/provider", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 58, p: "/properties/protocol", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 58, p: "/properties/operations", t: ["array"], tv: "array", g: [[3,[17,18,20]]], k: { "minItems": 1, "uniqueItems": true }, it: 1278, uq: null },
+  { f: 58, p: "/properties/operations/items", g: [[0,[2]]], k: { "enum": ["generate","embed","batch_embed"] } },
+  { f: 58, p: "/properties/context_window", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
+  { f: 58, p: "/properties/health", c: __c1281, r: 1281, ro: 1, g: [[0,[0]]] },
+  { f: 58, p: "/$defs/RuntimeHealth", c: __c1281, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["status","checked/at"] }, pr: [["status", "status", 1282], ["checked/at", "checked~1at", 1283], ["reason/code", "reason~1code", 1284]], ap: 1285, kn: new Set(["status","checked/at","reason/code"]) },
+  { f: 58, p: "/$defs/RuntimeHealth/properties/status", g: [[0,[2]]], k: { "enum": ["healthy","degraded","unhealthy"] } },
+  { f: 58, p: "/$defs/RuntimeHealth/properties/checked~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
+  { f: 58, p: "/$defs/RuntimeHealth/properties/reason~1code", c: __c489, r: 489, ro: 1, g: [[0,[0]]] },
+  { f: 58, p: "/$defs/RuntimeHealth/additionalProperties", b: false },
+  { f: 58, p: "/properties/acceptance", c: __c1043, r: 1043, ro: 1, g: [[0,[0]]] },
+  { f: 58, p: "/properties/conformance~1report-ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 58, p: "/additionalProperties", b: false },
+  { f: 1, p: "/$defs/interruptRequested", c: __c1289, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["interruptId","kind"] }, pr: [["interruptId", "interruptId", 1290], ["kind", "kind", 1291], ["reasonCode", "reasonCode", 1292]], ap: 1293, kn: new Set(["interruptId","kind","reasonCode"]) },
+  { f: 1, p: "/$defs/interruptRequested/properties/interruptId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 1, p: "/$defs/interruptRequested/properties/kind", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^(clarify|clarification|approval|external-event|custom|x-[a-z0-9-]+)$" }, re: __RE24 },
+  { f: 1, p: "/$defs/interruptRequested/properties/reasonCode", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 1, p: "/$defs/interruptRequested/additionalProperties", av: 1, b: true },
+  { f: 1, p: "/$defs/interruptResolved", c: __c1294, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["interruptId"] }, pr: [["interruptId", "interruptId", 1295], ["outcome", "outcome", 1296], ["nodeId", "nodeId", 1297], ["kind", "kind", 1298]], ap: 1299, kn: new Set(["interruptId","outcome","nodeId","kind"]) },
+  { f: 1, p: "/$defs/interruptResolved/properties/interruptId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 1, p: "/$defs/interruptResolved/properties/outcome", g: [[0,[2]]], k: { "enum": ["approved","amended","rejected"] } },
+  { f: 1, p: "/$defs/interruptResolved/properties/nodeId", t: ["string"], tv: "string", ut: 1, g: [] },
+  { f: 1, p: "/$defs/interruptResolved/properties/kind", t: ["string"], tv: "string", ut: 1, g: [] },
+  { f: 1, p: "/$defs/interruptResolved/additionalProperties", av: 1, b: true },
+  { f: 62, p: "", c: __c1300, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["limit", "limit", 1301], ["tag", "tag", 1302]], ap: 1303, kn: new Set(["limit","tag"]) },
+  { f: 62, p: "/properties/limit", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
+  { f: 62, p: "/properties/tag", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 62, p: "/additionalProperties", b: false },
-  { f: 63, p: "", c: __c1306, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","status"] }, pr: [["runId", "runId", 1307], ["workflowId", "workflowId", 1308], ["status", "status", 1309]], ap: 1310, kn: new Set(["runId","workflowId","status"]) },
-  { f: 63, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 63, p: "/properties/workflowId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 63, p: "/properties/status", c: __c1295, r: 1295, ro: 1, g: [[0,[0]]] },
+  { f: 1, p: "/$defs/memoryWritten", c: __c1304, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","memoryId"] }, pr: [["memoryRef", "memoryRef", 1305], ["memoryId", "memoryId", 1306], ["nodeId", "nodeId", 1307], ["operation", "operation", 1308], ["agentId", "agentId", 1309], ["byteSize", "byteSize", 1310]], ap: 1311, kn: new Set(["memoryRef","memoryId","nodeId","operation","agentId","byteSize"]) },
+  { f: 1, p: "/$defs/memoryWritten/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 1, p: "/$defs/memoryWritten/properties/memoryId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 1, p: "/$defs/memoryWritten/properties/nodeId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 1, p: "/$defs/memoryWritten/properties/operation", g: [[0,[2]]], k: { "enum": ["put","delete"] } },
+  { f: 1, p: "/$defs/memoryWritten/properties/agentId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 1, p: "/$defs/memoryWritten/properties/byteSize", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 1, p: "/$defs/memoryWritten/additionalProperties", av: 1, b: true },
+  { f: 1, p: "/$defs/proposalActivated", c: __c1312, t: ["object"], tv: "object", g: [[4,[23,24,25,26]]], k: { "required": ["proposalId"] }, pr: [["proposalId", "proposalId", 1313], ["kind", "kind", 1314], ["activation", "activation", 1315], ["approvalId", "approvalId", 1316], ["installedArtifactRef", "installedArtifactRef", 1317]], ap: 1318, kn: new Set(["proposalId","kind","activation","approvalId","installedArtifactRef"]), pn: 1319 },
+  { f: 1, p: "/$defs/proposalActivated/properties/proposalId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 1, p: "/$defs/proposalActivated/properties/kind", c: __c76, r: 76, ro: 1, g: [[0,[0]]] },
+  { f: 1, p: "/$defs/proposalActivated/properties/activation", c: __c79, r: 79, ro: 1, g: [[0,[0]]] },
+  { f: 1, p: "/$defs/proposalActivated/properties/approvalId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 1, p: "/$defs/proposalActivated/properties/installedArtifactRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 1, p: "/$defs/proposalActivated/additionalProperties", av: 1, b: true },
+  { f: 1, p: "/$defs/proposalActivated/propertyNames", g: [[0,[3]]], no: 1320 },
+  { f: 1, p: "/$defs/proposalActivated/propertyNames/not", c: __c1320, g: [[0,[2]]], k: { "enum": ["artifact","rationale","title","template"] } },
+  { f: 4, p: "", c: __c1321, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["proposal"] }, pr: [["proposal", "proposal", 1322], ["gate", "gate", 1323]], ap: 1324, kn: new Set(["proposal","gate"]) },
+  { f: 4, p: "/properties/proposal", c: __c610, r: 610, ro: 1, g: [[0,[0]]] },
+  { f: 4, p: "/properties/gate", c: __c97, r: 97, ro: 1, g: [[0,[0]]] },
+  { f: 4, p: "/additionalProperties", av: 1, b: true },
+  { f: 1, p: "/$defs/proposalCreated", c: __c1325, t: ["object"], tv: "object", g: [[4,[23,24,25,26]]], k: { "required": ["proposalId","kind"] }, pr: [["proposalId", "proposalId", 1326], ["kind", "kind", 1327], ["sourceRunIds", "sourceRunIds", 1328], ["duplicateOf", "duplicateOf", 1330]], ap: 1331, kn: new Set(["proposalId","kind","sourceRunIds","duplicateOf"]), pn: 1332 },
+  { f: 1, p: "/$defs/proposalCreated/properties/proposalId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 1, p: "/$defs/proposalCreated/properties/kind", c: __c76, r: 76, ro: 1, g: [[0,[0]]] },
+  { f: 1, p: "/$defs/proposalCreated/properties/sourceRunIds", t: ["array"], tv: "array", g: [[3,[18]]], it: 1329 },
+  { f: 1, p: "/$defs/proposalCreated/properties/sourceRunIds/items", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 1, p: "/$defs/proposalCreated/properties/duplicateOf", t: ["string","null"], tv: ["string","null"], ut: 1, g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 1, p: "/$defs/proposalCreated/additionalProperties", av: 1, b: true },
+  { f: 1, p: "/$defs/proposalCreated/propertyNames", g: [[0,[3]]], no: 1333 },
+  { f: 1, p: "/$defs/proposalCreated/propertyNames/not", c: __c1333, g: [[0,[2]]], k: { "enum": ["artifact","rationale","title","template"] } },
+  { f: 63, p: "", c: __c1334, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["proposalId","kind","installedArtifactRef","installedAt","artifact"] }, pr: [["proposalId", "proposalId", 1335], ["kind", "kind", 1336], ["installedArtifactRef", "installedArtifactRef", 1337], ["installedAt", "installedAt", 1338], ["artifact", "artifact", 1339]], ap: 1341, kn: new Set(["proposalId","kind","installedArtifactRef","installedAt","artifact"]) },
+  { f: 63, p: "/properties/proposalId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 63, p: "/properties/kind", c: __c76, r: 76, ro: 1, g: [[0,[0]]] },
+  { f: 63, p: "/properties/installedArtifactRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 63, p: "/properties/installedAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
+  { f: 63, p: "/properties/artifact", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1340, kn: new Set([]) },
+  { f: 63, p: "/properties/artifact/additionalProperties", av: 1, b: true },
   { f: 63, p: "/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/runStarted", c: __c1311, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["workflowId"] }, pr: [["workflowId", "workflowId", 1312], ["parentRunId", "parentRunId", 1313], ["memoryRef", "memoryRef", 1314], ["memoryScopeIsolation", "memoryScopeIsolation", 1315], ["forkedFrom", "forkedFrom", 1316]], ap: 1317, kn: new Set(["workflowId","parentRunId","memoryRef","memoryScopeIsolation","forkedFrom"]) },
-  { f: 0, p: "/$defs/runStarted/properties/workflowId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 0, p: "/$defs/runStarted/properties/parentRunId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 0, p: "/$defs/runStarted/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 0, p: "/$defs/runStarted/properties/memoryScopeIsolation", g: [[0,[2]]], k: { "enum": ["inherit","isolated"] } },
-  { f: 0, p: "/$defs/runStarted/properties/forkedFrom", c: __c253, r: 253, ro: 1, g: [[0,[0]]] },
-  { f: 0, p: "/$defs/runStarted/additionalProperties", av: 1, b: true },
-  { f: 64, p: "", c: __c1318, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef"] }, pr: [["memoryRef", "memoryRef", 1319], ["sourceIds", "sourceIds", 1320]], ap: 1322, kn: new Set(["memoryRef","sourceIds"]) },
-  { f: 64, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
-  { f: 64, p: "/properties/sourceIds", t: ["array"], tv: "array", g: [[3,[16,17,18]]], k: { "maxItems": 1000, "minItems": 1 }, it: 1321 },
-  { f: 64, p: "/properties/sourceIds/items", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
-  { f: 64, p: "/additionalProperties", b: false },
-  { f: 65, p: "", c: __c1323, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["type","payload","outputContent"] }, pr: [["type", "type", 1324], ["runId", "runId", 1325], ["payload", "payload", 1326], ["outputContent", "outputContent", 1327]], ap: 1328, kn: new Set(["type","runId","payload","outputContent"]) },
-  { f: 65, p: "/properties/type", g: [[0,[1]]], k: { "const": "memory.compacted" } },
-  { f: 65, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 65, p: "/properties/payload", c: __c317, r: 317, ro: 1, g: [[0,[0]]] },
-  { f: 65, p: "/properties/outputContent", t: ["string"], tv: "string", ut: 1, g: [] },
-  { f: 65, p: "/additionalProperties", av: 1, b: true },
-  { f: 66, p: "/$defs/TestMemorySeedEntry", c: __c1329, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["id","content"] }, pr: [["id", "id", 1330], ["content", "content", 1331], ["tags", "tags", 1332]], ap: 1334, kn: new Set(["id","content","tags"]) },
-  { f: 66, p: "/$defs/TestMemorySeedEntry/properties/id", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[A-Za-z0-9._:-]{1,128}$" }, re: __RE5 },
-  { f: 66, p: "/$defs/TestMemorySeedEntry/properties/content", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 1048576 } },
-  { f: 66, p: "/$defs/TestMemorySeedEntry/properties/tags", t: ["array"], tv: "array", g: [[3,[16,18]]], k: { "maxItems": 64 }, it: 1333 },
-  { f: 66, p: "/$defs/TestMemorySeedEntry/properties/tags/items", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 256, "minLength": 1 } },
-  { f: 66, p: "/$defs/TestMemorySeedEntry/additionalProperties", b: false },
-  { f: 66, p: "", c: __c1335, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","entries"] }, pr: [["memoryRef", "memoryRef", 1336], ["entries", "entries", 1337]], ap: 1339, kn: new Set(["memoryRef","entries"]) },
-  { f: 66, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
-  { f: 66, p: "/properties/entries", t: ["array"], tv: "array", g: [[3,[16,17,18]]], k: { "maxItems": 1000, "minItems": 1 }, it: 1338 },
-  { f: 66, p: "/properties/entries/items", c: __c1329, r: 1329, ro: 1, g: [[0,[0]]] },
-  { f: 66, p: "/additionalProperties", b: false },
-  { f: 67, p: "", c: __c1340, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","entries"] }, pr: [["memoryRef", "memoryRef", 1341], ["entries", "entries", 1342]], ap: 1344, kn: new Set(["memoryRef","entries"]) },
-  { f: 67, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 67, p: "/properties/entries", t: ["array"], tv: "array", g: [[3,[18]]], it: 1343 },
-  { f: 67, p: "/properties/entries/items", c: __c287, r: 287, ro: 1, g: [[0,[0]]] },
+  { f: 64, p: "", c: __c1342, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["proposals"] }, pr: [["proposals", "proposals", 1343]], ap: 1345, kn: new Set(["proposals"]) },
+  { f: 64, p: "/properties/proposals", t: ["array"], tv: "array", g: [[3,[18]]], it: 1344 },
+  { f: 64, p: "/properties/proposals/items", c: __c610, r: 610, ro: 1, g: [[0,[0]]] },
+  { f: 64, p: "/additionalProperties", av: 1, b: true },
+  { f: 65, p: "", c: __c1346, t: ["object"], tv: "object", g: [[4,[22,25,26]]], k: { "minProperties": 1 }, pr: [["artifact", "artifact", 1347], ["title", "title", 1349], ["rationale", "rationale", 1350]], ap: 1351, kn: new Set(["artifact","title","rationale"]) },
+  { f: 65, p: "/properties/artifact", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1348, kn: new Set([]) },
+  { f: 65, p: "/properties/artifact/additionalProperties", av: 1, b: true },
+  { f: 65, p: "/properties/title", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
+  { f: 65, p: "/properties/rationale", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 4000 } },
+  { f: 65, p: "/additionalProperties", b: false },
+  { f: 1, p: "/$defs/runCompleted", c: __c1352, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["status", "status", 1353], ["durationMs", "durationMs", 1354]], ap: 1355, kn: new Set(["status","durationMs"]) },
+  { f: 1, p: "/$defs/runCompleted/properties/status", g: [[0,[1]]], k: { "const": "completed" } },
+  { f: 1, p: "/$defs/runCompleted/properties/durationMs", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 1, p: "/$defs/runCompleted/additionalProperties", av: 1, b: true },
+  { f: 66, p: "/$defs/RunError", c: __c1356, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["code","message"] }, pr: [["code", "code", 1357], ["message", "message", 1358]], ap: 1359, kn: new Set(["code","message"]) },
+  { f: 66, p: "/$defs/RunError/properties/code", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 66, p: "/$defs/RunError/properties/message", t: ["string"], tv: "string", ut: 1, g: [] },
+  { f: 66, p: "/$defs/RunError/additionalProperties", av: 1, b: true },
+  { f: 7, p: "", c: __c1360, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["eventId","runId","type","payload","timestamp","sequence"] }, pr: [["eventId", "eventId", 1361], ["runId", "runId", 1362], ["type", "type", 1363], ["payload", "payload", 1364], ["timestamp", "timestamp", 1366], ["sequence", "sequence", 1367], ["nodeId", "nodeId", 1368], ["causationId", "causationId", 1369], ["schemaVersion", "schemaVersion", 1370], ["engineVersion", "engineVersion", 1371]], ap: 1372, kn: new Set(["eventId","runId","type","payload","timestamp","sequence","nodeId","causationId","schemaVersion","engineVersion"]) },
+  { f: 7, p: "/properties/eventId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
+  { f: 7, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
+  { f: 7, p: "/properties/type", c: __c301, r: 301, ro: 1, g: [[0,[0]]] },
+  { f: 7, p: "/properties/payload", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1365, kn: new Set([]) },
+  { f: 7, p: "/properties/payload/additionalProperties", av: 1, b: true },
+  { f: 7, p: "/properties/timestamp", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
+  { f: 7, p: "/properties/sequence", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 7, p: "/properties/nodeId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 7, p: "/properties/causationId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 7, p: "/properties/schemaVersion", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 7, p: "/properties/engineVersion", t: ["string"], tv: "string", ut: 1, g: [] },
+  { f: 7, p: "/additionalProperties", b: false },
+  { f: 7, p: "/$defs/RunEventType", c: __c1373, g: [[0,[2]]], k: { "enum": ["run.started","run.completed","run.failed","runOrchestrator.decided","core.workflowChain.confidence-escalated","interrupt.requested","interrupt.resolved","worker.dispatched","memory.written","memory.compacted","agent.memory.consolidated","commitment.fired","proposal.created","proposal.activated","workspace.updated"] } },
+  { f: 67, p: "", c: __c1374, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["events"] }, pr: [["runId", "runId", 1375], ["events", "events", 1376]], ap: 1378, kn: new Set(["runId","events"]) },
+  { f: 67, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
+  { f: 67, p: "/properties/events", t: ["array"], tv: "array", g: [[3,[18]]], it: 1377 },
+  { f: 67, p: "/properties/events/items", c: __c1360, r: 1360, ro: 1, g: [[0,[0]]] },
   { f: 67, p: "/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/workerDispatched", c: __c1345, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["decisionKind"] }, pr: [["decisionKind", "decisionKind", 1346], ["worker", "worker", 1347], ["childRunId", "childRunId", 1348]], ap: 1349, kn: new Set(["decisionKind","worker","childRunId"]) },
-  { f: 0, p: "/$defs/workerDispatched/properties/decisionKind", g: [[0,[2]]], k: { "enum": ["next-worker","terminate","clarify","handoff"] } },
-  { f: 0, p: "/$defs/workerDispatched/properties/worker", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 0, p: "/$defs/workerDispatched/properties/childRunId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 0, p: "/$defs/workerDispatched/additionalProperties", av: 1, b: true },
-  { f: 0, p: "/$defs/workspaceUpdated", c: __c1350, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["path"] }, pr: [["path", "path", 1351], ["sha256", "sha256", 1352], ["byteSize", "byteSize", 1353]], ap: 1354, kn: new Set(["path","sha256","byteSize"]) },
-  { f: 0, p: "/$defs/workspaceUpdated/properties/path", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 0, p: "/$defs/workspaceUpdated/properties/sha256", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[0-9a-f]{64}$" }, re: __RE26 },
-  { f: 0, p: "/$defs/workspaceUpdated/properties/byteSize", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 0, p: "/$defs/workspaceUpdated/additionalProperties", av: 1, b: true },
+  { f: 1, p: "/$defs/runFailed", c: __c1379, t: ["object"], tv: "object", g: [[0,[4]],[4,[25,26]]], pr: [["status", "status", 1380], ["errorCode", "errorCode", 1381], ["error", "error", 1382]], ap: 1390, kn: new Set(["status","errorCode","error"]), any: [1391,1393] },
+  { f: 1, p: "/$defs/runFailed/properties/status", g: [[0,[1]]], k: { "const": "failed" } },
+  { f: 1, p: "/$defs/runFailed/properties/errorCode", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 1, p: "/$defs/runFailed/properties/error", c: __c1383, r: 1383, ro: 1, g: [[0,[0]]] },
+  { f: 1, p: "/$defs/RunFailureError", c: __c1383, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["code","message"] }, pr: [["code", "code", 1384], ["message", "message", 1385], ["details", "details", 1386], ["retryable", "retryable", 1388]], ap: 1389, kn: new Set(["code","message","details","retryable"]) },
+  { f: 1, p: "/$defs/RunFailureError/properties/code", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 1, p: "/$defs/RunFailureError/properties/message", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 1, p: "/$defs/RunFailureError/properties/details", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1387, kn: new Set([]) },
+  { f: 1, p: "/$defs/RunFailureError/properties/details/additionalProperties", av: 1, b: true },
+  { f: 1, p: "/$defs/RunFailureError/properties/retryable", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 1, p: "/$defs/RunFailureError/additionalProperties", av: 1, b: true },
+  { f: 1, p: "/$defs/runFailed/additionalProperties", av: 1, b: true },
+  { f: 1, p: "/$defs/runFailed/anyOf/0", c: __c1391, g: [[4,[23,26]]], k: { "required": ["errorCode"] }, pr: [["errorCode", "errorCode", 1392]] },
+  { f: 1, p: "/$defs/runFailed/anyOf/0/properties/errorCode", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 1, p: "/$defs/runFailed/anyOf/1", c: __c1393, g: [[4,[23,26]]], k: { "required": ["error"] }, pr: [["error", "error", 1394]] },
+  { f: 1, p: "/$defs/runFailed/anyOf/1/properties/error", c: __c1383, r: 1383, ro: 1, g: [[0,[0]]] },
+  { f: 68, p: "", c: __c1395, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["fromSeq"] }, pr: [["fromSeq", "fromSeq", 1396], ["mode", "mode", 1397]], ap: 1398, kn: new Set(["fromSeq","mode"]) },
+  { f: 68, p: "/properties/fromSeq", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 68, p: "/properties/mode", g: [[0,[2]]], k: { "enum": ["replay","branch"] } },
+  { f: 68, p: "/additionalProperties", b: false },
+  { f: 69, p: "", c: __c1399, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","forkedFrom","status"] }, pr: [["runId", "runId", 1400], ["forkedFrom", "forkedFrom", 1401], ["status", "status", 1402]], ap: 1403, kn: new Set(["runId","forkedFrom","status"]) },
+  { f: 69, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 69, p: "/properties/forkedFrom", c: __c302, r: 302, ro: 1, g: [[0,[0]]] },
+  { f: 69, p: "/properties/status", g: [[0,[2]]], k: { "enum": ["created","running","completed"] } },
+  { f: 69, p: "/additionalProperties", av: 1, b: true },
+  { f: 66, p: "/$defs/RunInterrupt", c: __c1404, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["interruptId","kind"] }, pr: [["interruptId", "interruptId", 1405], ["kind", "kind", 1406]], ap: 1407, kn: new Set(["interruptId","kind"]) },
+  { f: 66, p: "/$defs/RunInterrupt/properties/interruptId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 66, p: "/$defs/RunInterrupt/properties/kind", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 66, p: "/$defs/RunInterrupt/additionalProperties", av: 1, b: true },
+  { f: 1, p: "/$defs/runOrchestratorDecided", c: __c1408, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["decision"] }, pr: [["decision", "decision", 1409]], ap: 1410, kn: new Set(["decision"]) },
+  { f: 1, p: "/$defs/runOrchestratorDecided/properties/decision", c: __c195, r: 195, ro: 1, g: [[0,[0]]] },
+  { f: 1, p: "/$defs/runOrchestratorDecided/additionalProperties", av: 1, b: true },
+  { f: 66, p: "", c: __c1411, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","status","variables"] }, pr: [["runId", "runId", 1412], ["workflowId", "workflowId", 1413], ["status", "status", 1414], ["variables", "variables", 1416], ["error", "error", 1418], ["interrupt", "interrupt", 1419]], ap: 1420, kn: new Set(["runId","workflowId","status","variables","error","interrupt"]) },
+  { f: 66, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 66, p: "/properties/workflowId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 66, p: "/properties/status", c: __c1415, r: 1415, ro: 1, g: [[0,[0]]] },
+  { f: 66, p: "/$defs/RunStatus", c: __c1415, g: [[0,[2]]], k: { "enum": ["created","running","completed","failed","waiting-clarification","waiting-approval"] } },
+  { f: 66, p: "/properties/variables", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1417, kn: new Set([]) },
+  { f: 66, p: "/properties/variables/additionalProperties", av: 1, b: true },
+  { f: 66, p: "/properties/error", c: __c1356, r: 1356, ro: 1, g: [[0,[0]]] },
+  { f: 66, p: "/properties/interrupt", c: __c1404, r: 1404, ro: 1, g: [[0,[0]]] },
+  { f: 66, p: "/additionalProperties", av: 1, b: true },
+  { f: 70, p: "", c: __c1421, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["workflowId"] }, pr: [["workflowId", "workflowId", 1422], ["inputs", "inputs", 1423]], ap: 1425, kn: new Set(["workflowId","inputs"]) },
+  { f: 70, p: "/properties/workflowId", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[A-Za-z0-9._:-]{1,128}$" }, re: __RE5 },
+  { f: 70, p: "/properties/inputs", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1424, kn: new Set([]) },
+  { f: 70, p: "/properties/inputs/additionalProperties", av: 1, b: true },
+  { f: 70, p: "/additionalProperties", b: false },
+  { f: 71, p: "", c: __c1426, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","status"] }, pr: [["runId", "runId", 1427], ["workflowId", "workflowId", 1428], ["status", "status", 1429]], ap: 1430, kn: new Set(["runId","workflowId","status"]) },
+  { f: 71, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 71, p: "/properties/workflowId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 71, p: "/properties/status", c: __c1415, r: 1415, ro: 1, g: [[0,[0]]] },
+  { f: 71, p: "/additionalProperties", av: 1, b: true },
+  { f: 1, p: "/$defs/runStarted", c: __c1431, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["workflowId"] }, pr: [["workflowId", "workflowId", 1432], ["parentRunId", "parentRunId", 1433], ["memoryRef", "memoryRef", 1434], ["memoryScopeIsolation", "memoryScopeIsolation", 1435], ["forkedFrom", "forkedFrom", 1436]], ap: 1437, kn: new Set(["workflowId","parentRunId","memoryRef","memoryScopeIsolation","forkedFrom"]) },
+  { f: 1, p: "/$defs/runStarted/properties/workflowId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 1, p: "/$defs/runStarted/properties/parentRunId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 1, p: "/$defs/runStarted/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 1, p: "/$defs/runStarted/properties/memoryScopeIsolation", g: [[0,[2]]], k: { "enum": ["inherit","isolated"] } },
+  { f: 1, p: "/$defs/runStarted/properties/forkedFrom", c: __c302, r: 302, ro: 1, g: [[0,[0]]] },
+  { f: 1, p: "/$defs/runStarted/additionalProperties", av: 1, b: true },
+  { f: 72, p: "", c: __c1438, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef"] }, pr: [["memoryRef", "memoryRef", 1439], ["sourceIds", "sourceIds", 1440]], ap: 1442, kn: new Set(["memoryRef","sourceIds"]) },
+  { f: 72, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
+  { f: 72, p: "/properties/sourceIds", t: ["array"], tv: "array", g: [[3,[16,17,18]]], k: { "maxItems": 1000, "minItems": 1 }, it: 1441 },
+  { f: 72, p: "/properties/sourceIds/items", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
+  { f: 72, p: "/additionalProperties", b: false },
+  { f: 73, p: "", c: __c1443, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["type","payload","outputContent"] }, pr: [["type", "type", 1444], ["runId", "runId", 1445], ["payload", "payload", 1446], ["outputContent", "outputContent", 1447]], ap: 1448, kn: new Set(["type","runId","payload","outputContent"]) },
+  { f: 73, p: "/properties/type", g: [[0,[1]]], k: { "const": "memory.compacted" } },
+  { f: 73, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 73, p: "/properties/payload", c: __c366, r: 366, ro: 1, g: [[0,[0]]] },
+  { f: 73, p: "/properties/outputContent", t: ["string"], tv: "string", ut: 1, g: [] },
+  { f: 73, p: "/additionalProperties", av: 1, b: true },
+  { f: 74, p: "/$defs/TestMemorySeedEntry", c: __c1449, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["id","content"] }, pr: [["id", "id", 1450], ["content", "content", 1451], ["tags", "tags", 1452]], ap: 1454, kn: new Set(["id","content","tags"]) },
+  { f: 74, p: "/$defs/TestMemorySeedEntry/properties/id", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[A-Za-z0-9._:-]{1,128}$" }, re: __RE5 },
+  { f: 74, p: "/$defs/TestMemorySeedEntry/properties/content", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 1048576 } },
+  { f: 74, p: "/$defs/TestMemorySeedEntry/properties/tags", t: ["array"], tv: "array", g: [[3,[16,18]]], k: { "maxItems": 64 }, it: 1453 },
+  { f: 74, p: "/$defs/TestMemorySeedEntry/properties/tags/items", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 256, "minLength": 1 } },
+  { f: 74, p: "/$defs/TestMemorySeedEntry/additionalProperties", b: false },
+  { f: 74, p: "", c: __c1455, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","entries"] }, pr: [["memoryRef", "memoryRef", 1456], ["entries", "entries", 1457]], ap: 1459, kn: new Set(["memoryRef","entries"]) },
+  { f: 74, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
+  { f: 74, p: "/properties/entries", t: ["array"], tv: "array", g: [[3,[16,17,18]]], k: { "maxItems": 1000, "minItems": 1 }, it: 1458 },
+  { f: 74, p: "/properties/entries/items", c: __c1449, r: 1449, ro: 1, g: [[0,[0]]] },
+  { f: 74, p: "/additionalProperties", b: false },
+  { f: 75, p: "", c: __c1460, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","entries"] }, pr: [["memoryRef", "memoryRef", 1461], ["entries", "entries", 1462]], ap: 1464, kn: new Set(["memoryRef","entries"]) },
+  { f: 75, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 75, p: "/properties/entries", t: ["array"], tv: "array", g: [[3,[18]]], it: 1463 },
+  { f: 75, p: "/properties/entries/items", c: __c336, r: 336, ro: 1, g: [[0,[0]]] },
+  { f: 75, p: "/additionalProperties", av: 1, b: true },
+  { f: 1, p: "/$defs/workerDispatched", c: __c1465, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["decisionKind"] }, pr: [["decisionKind", "decisionKind", 1466], ["worker", "worker", 1467], ["childRunId", "childRunId", 1468]], ap: 1469, kn: new Set(["decisionKind","worker","childRunId"]) },
+  { f: 1, p: "/$defs/workerDispatched/properties/decisionKind", g: [[0,[2]]], k: { "enum": ["next-worker","terminate","clarify","handoff"] } },
+  { f: 1, p: "/$defs/workerDispatched/properties/worker", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 1, p: "/$defs/workerDispatched/properties/childRunId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 1, p: "/$defs/workerDispatched/additionalProperties", av: 1, b: true },
+  { f: 1, p: "/$defs/workspaceUpdated", c: __c1470, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["path"] }, pr: [["path", "path", 1471], ["sha256", "sha256", 1472], ["byteSize", "byteSize", 1473]], ap: 1474, kn: new Set(["path","sha256","byteSize"]) },
+  { f: 1, p: "/$defs/workspaceUpdated/properties/path", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 1, p: "/$defs/workspaceUpdated/properties/sha256", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[0-9a-f]{64}$" }, re: __RE26 },
+  { f: 1, p: "/$defs/workspaceUpdated/properties/byteSize", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 1, p: "/$defs/workspaceUpdated/additionalProperties", av: 1, b: true },
 ].map((o) => new __Node(o));
 
 // ── validators ──
 const __s0 = __state();
-/** Validator for AgentMemoryConsolidatedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/agentMemoryConsolidated). */
-export function validateAgentMemoryConsolidatedPayload(data) { return __c0(data) ? __ok(__s0) : __no(__s0, data); }
-__errorsOf(validateAgentMemoryConsolidatedPayload, __s0, 0, 0);
+/** Validator for AgentInventoryEntry (https://wopkit.dev/schemas/openwop/v1/agent-inventory-response.schema.json#/$defs/AgentInventoryEntry). */
+export function validateAgentInventoryEntry(data) { return __c0(data) ? __ok(__s0) : __no(__s0, data); }
+__errorsOf(validateAgentInventoryEntry, __s0, 0, 0);
 const __s1 = __state();
-/** Validator for AgentPackArtifact (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/AgentPackArtifact). */
-export function validateAgentPackArtifact(data) { return __c9(data) ? __ok(__s1) : __no(__s1, data); }
-__errorsOf(validateAgentPackArtifact, __s1, 9, 2);
+/** Validator for AgentInventoryResponse (https://wopkit.dev/schemas/openwop/v1/agent-inventory-response.schema.json). */
+export function validateAgentInventoryResponse(data) { return __c32(data) ? __ok(__s1) : __no(__s1, data); }
+__errorsOf(validateAgentInventoryResponse, __s1, 32, 0);
 const __s2 = __state();
-/** Validator for AgentsCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/AgentsCapability). */
-export function validateAgentsCapability(data) { return __c18(data) ? __ok(__s2) : __no(__s2, data); }
-__errorsOf(validateAgentsCapability, __s2, 18, 1);
+/** Validator for AgentMemoryConsolidatedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/agentMemoryConsolidated). */
+export function validateAgentMemoryConsolidatedPayload(data) { return __c37(data) ? __ok(__s2) : __no(__s2, data); }
+__errorsOf(validateAgentMemoryConsolidatedPayload, __s2, 37, 1);
 const __s3 = __state();
-/** Validator for AttributionCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/AttributionCapability). */
-export function validateAttributionCapability(data) { return __c56(data) ? __ok(__s3) : __no(__s3, data); }
-__errorsOf(validateAttributionCapability, __s3, 56, 1);
+/** Validator for AgentPackArtifact (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/AgentPackArtifact). */
+export function validateAgentPackArtifact(data) { return __c46(data) ? __ok(__s3) : __no(__s3, data); }
+__errorsOf(validateAgentPackArtifact, __s3, 46, 3);
 const __s4 = __state();
-/** Validator for Capabilities (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json). */
-export function validateCapabilities(data) { return __c60(data) ? __ok(__s4) : __no(__s4, data); }
-__errorsOf(validateCapabilities, __s4, 60, 1);
+/** Validator for AgentsCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/AgentsCapability). */
+export function validateAgentsCapability(data) { return __c55(data) ? __ok(__s4) : __no(__s4, data); }
+__errorsOf(validateAgentsCapability, __s4, 55, 2);
 const __s5 = __state();
-/** Validator for CapabilityNotProvidedDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/CapabilityNotProvidedDetails). */
-export function validateCapabilityNotProvidedDetails(data) { return __c127(data) ? __ok(__s5) : __no(__s5, data); }
-__errorsOf(validateCapabilityNotProvidedDetails, __s5, 127, 3);
+/** Validator for ApprovalGate (https://wopkit.dev/schemas/openwop/v1/proposal-apply-response.schema.json#/$defs/ApprovalGate). */
+export function validateApprovalGate(data) { return __c97(data) ? __ok(__s5) : __no(__s5, data); }
+__errorsOf(validateApprovalGate, __s5, 97, 4);
 const __s6 = __state();
-/** Validator for CommitmentFireCondition (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/CommitmentFireCondition). */
-export function validateCommitmentFireCondition(data) { return __c32(data) ? __ok(__s6) : __no(__s6, data); }
-__errorsOf(validateCommitmentFireCondition, __s6, 32, 1);
+/** Validator for AttributionCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/AttributionCapability). */
+export function validateAttributionCapability(data) { return __c105(data) ? __ok(__s6) : __no(__s6, data); }
+__errorsOf(validateAttributionCapability, __s6, 105, 2);
 const __s7 = __state();
-/** Validator for CommitmentFiredPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/commitmentFired). */
-export function validateCommitmentFiredPayload(data) { return __c130(data) ? __ok(__s7) : __no(__s7, data); }
-__errorsOf(validateCommitmentFiredPayload, __s7, 130, 0);
+/** Validator for Capabilities (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json). */
+export function validateCapabilities(data) { return __c109(data) ? __ok(__s7) : __no(__s7, data); }
+__errorsOf(validateCapabilities, __s7, 109, 2);
 const __s8 = __state();
-/** Validator for CommitmentsCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/CommitmentsCapability). */
-export function validateCommitmentsCapability(data) { return __c28(data) ? __ok(__s8) : __no(__s8, data); }
-__errorsOf(validateCommitmentsCapability, __s8, 28, 1);
+/** Validator for CapabilityNotProvidedDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/CapabilityNotProvidedDetails). */
+export function validateCapabilityNotProvidedDetails(data) { return __c176(data) ? __ok(__s8) : __no(__s8, data); }
+__errorsOf(validateCapabilityNotProvidedDetails, __s8, 176, 5);
 const __s9 = __state();
-/** Validator for CompactionCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/CompactionCapability). */
-export function validateCompactionCapability(data) { return __c75(data) ? __ok(__s9) : __no(__s9, data); }
-__errorsOf(validateCompactionCapability, __s9, 75, 1);
+/** Validator for CommitmentFireCondition (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/CommitmentFireCondition). */
+export function validateCommitmentFireCondition(data) { return __c69(data) ? __ok(__s9) : __no(__s9, data); }
+__errorsOf(validateCommitmentFireCondition, __s9, 69, 2);
 const __s10 = __state();
-/** Validator for CompactionRedactionFailedDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/CompactionRedactionFailedDetails). */
-export function validateCompactionRedactionFailedDetails(data) { return __c137(data) ? __ok(__s10) : __no(__s10, data); }
-__errorsOf(validateCompactionRedactionFailedDetails, __s10, 137, 3);
+/** Validator for CommitmentFiredPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/commitmentFired). */
+export function validateCommitmentFiredPayload(data) { return __c179(data) ? __ok(__s10) : __no(__s10, data); }
+__errorsOf(validateCommitmentFiredPayload, __s10, 179, 1);
 const __s11 = __state();
-/** Validator for CompactionTrigger (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/CompactionTrigger). */
-export function validateCompactionTrigger(data) { return __c78(data) ? __ok(__s11) : __no(__s11, data); }
-__errorsOf(validateCompactionTrigger, __s11, 78, 1);
+/** Validator for CommitmentsCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/CommitmentsCapability). */
+export function validateCommitmentsCapability(data) { return __c65(data) ? __ok(__s11) : __no(__s11, data); }
+__errorsOf(validateCommitmentsCapability, __s11, 65, 2);
 const __s12 = __state();
-/** Validator for ConfidenceEscalatedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/coreWorkflowChainConfidenceEscalated). */
-export function validateConfidenceEscalatedPayload(data) { return __c141(data) ? __ok(__s12) : __no(__s12, data); }
-__errorsOf(validateConfidenceEscalatedPayload, __s12, 141, 0);
+/** Validator for CompactionCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/CompactionCapability). */
+export function validateCompactionCapability(data) { return __c124(data) ? __ok(__s12) : __no(__s12, data); }
+__errorsOf(validateCompactionCapability, __s12, 124, 2);
 const __s13 = __state();
-/** Validator for ConsolidationSchedule (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/ConsolidationSchedule). */
-export function validateConsolidationSchedule(data) { return __c7(data) ? __ok(__s13) : __no(__s13, data); }
-__errorsOf(validateConsolidationSchedule, __s13, 7, 1);
+/** Validator for CompactionRedactionFailedDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/CompactionRedactionFailedDetails). */
+export function validateCompactionRedactionFailedDetails(data) { return __c186(data) ? __ok(__s13) : __no(__s13, data); }
+__errorsOf(validateCompactionRedactionFailedDetails, __s13, 186, 5);
 const __s14 = __state();
-/** Validator for DistillationCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/DistillationCapability). */
-export function validateDistillationCapability(data) { return __c87(data) ? __ok(__s14) : __no(__s14, data); }
-__errorsOf(validateDistillationCapability, __s14, 87, 1);
+/** Validator for CompactionTrigger (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/CompactionTrigger). */
+export function validateCompactionTrigger(data) { return __c127(data) ? __ok(__s14) : __no(__s14, data); }
+__errorsOf(validateCompactionTrigger, __s14, 127, 2);
 const __s15 = __state();
-/** Validator for DistillationReport (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/DistillationReport). */
-export function validateDistillationReport(data) { return __c164(data) ? __ok(__s15) : __no(__s15, data); }
-__errorsOf(validateDistillationReport, __s15, 164, 0);
+/** Validator for ConfidenceEscalatedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/coreWorkflowChainConfidenceEscalated). */
+export function validateConfidenceEscalatedPayload(data) { return __c190(data) ? __ok(__s15) : __no(__s15, data); }
+__errorsOf(validateConfidenceEscalatedPayload, __s15, 190, 1);
 const __s16 = __state();
-/** Validator for ErrorCode (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/ErrorCode). */
-export function validateErrorCode(data) { return __c169(data) ? __ok(__s16) : __no(__s16, data); }
-__errorsOf(validateErrorCode, __s16, 169, 3);
+/** Validator for ConsolidationSchedule (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/ConsolidationSchedule). */
+export function validateConsolidationSchedule(data) { return __c44(data) ? __ok(__s16) : __no(__s16, data); }
+__errorsOf(validateConsolidationSchedule, __s16, 44, 2);
 const __s17 = __state();
-/** Validator for ErrorCodeConditions (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/codeIs). */
-export function validateErrorCodeConditions(data) { return __c170(data) ? __ok(__s17) : __no(__s17, data); }
-__errorsOf(validateErrorCodeConditions, __s17, 170, 3);
+/** Validator for DistillationCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/DistillationCapability). */
+export function validateDistillationCapability(data) { return __c136(data) ? __ok(__s17) : __no(__s17, data); }
+__errorsOf(validateDistillationCapability, __s17, 136, 2);
 const __s18 = __state();
-/** Validator for ErrorEnvelope (https://wopkit.dev/schemas/openwop/v1/error.schema.json). */
-export function validateErrorEnvelope(data) { return __c171(data) ? __ok(__s18) : __no(__s18, data); }
-__errorsOf(validateErrorEnvelope, __s18, 171, 3);
+/** Validator for DistillationReport (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/DistillationReport). */
+export function validateDistillationReport(data) { return __c213(data) ? __ok(__s18) : __no(__s18, data); }
+__errorsOf(validateDistillationReport, __s18, 213, 1);
 const __s19 = __state();
-/** Validator for EventTypeName (https://wopkit.dev/schemas/openwop/v1/run-event.schema.json#/$defs/EventTypeName). */
-export function validateEventTypeName(data) { return __c252(data) ? __ok(__s19) : __no(__s19, data); }
-__errorsOf(validateEventTypeName, __s19, 252, 5);
+/** Validator for ErrorCode (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/ErrorCode). */
+export function validateErrorCode(data) { return __c218(data) ? __ok(__s19) : __no(__s19, data); }
+__errorsOf(validateErrorCode, __s19, 218, 5);
 const __s20 = __state();
-/** Validator for ExecutionModelCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/ExecutionModelCapability). */
-export function validateExecutionModelCapability(data) { return __c116(data) ? __ok(__s20) : __no(__s20, data); }
-__errorsOf(validateExecutionModelCapability, __s20, 116, 1);
+/** Validator for ErrorCodeConditions (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/codeIs). */
+export function validateErrorCodeConditions(data) { return __c219(data) ? __ok(__s20) : __no(__s20, data); }
+__errorsOf(validateErrorCodeConditions, __s20, 219, 5);
 const __s21 = __state();
-/** Validator for ForkOrigin (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/ForkOrigin). */
-export function validateForkOrigin(data) { return __c253(data) ? __ok(__s21) : __no(__s21, data); }
-__errorsOf(validateForkOrigin, __s21, 253, 0);
+/** Validator for ErrorEnvelope (https://wopkit.dev/schemas/openwop/v1/error.schema.json). */
+export function validateErrorEnvelope(data) { return __c220(data) ? __ok(__s21) : __no(__s21, data); }
+__errorsOf(validateErrorEnvelope, __s21, 220, 5);
 const __s22 = __state();
-/** Validator for HostInfo (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/HostInfo). */
-export function validateHostInfo(data) { return __c63(data) ? __ok(__s22) : __no(__s22, data); }
-__errorsOf(validateHostInfo, __s22, 63, 1);
+/** Validator for EventTypeName (https://wopkit.dev/schemas/openwop/v1/run-event.schema.json#/$defs/EventTypeName). */
+export function validateEventTypeName(data) { return __c301(data) ? __ok(__s22) : __no(__s22, data); }
+__errorsOf(validateEventTypeName, __s22, 301, 7);
 const __s23 = __state();
-/** Validator for HostSampleCommitmentFireRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-commitment-fire-request.schema.json). */
-export function validateHostSampleCommitmentFireRequest(data) { return __c257(data) ? __ok(__s23) : __no(__s23, data); }
-__errorsOf(validateHostSampleCommitmentFireRequest, __s23, 257, 6);
+/** Validator for ExecutionModelCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/ExecutionModelCapability). */
+export function validateExecutionModelCapability(data) { return __c165(data) ? __ok(__s23) : __no(__s23, data); }
+__errorsOf(validateExecutionModelCapability, __s23, 165, 2);
 const __s24 = __state();
-/** Validator for HostSampleCommitmentFireResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-commitment-fire-response.schema.json). */
-export function validateHostSampleCommitmentFireResponse(data) { return __c262(data) ? __ok(__s24) : __no(__s24, data); }
-__errorsOf(validateHostSampleCommitmentFireResponse, __s24, 262, 7);
+/** Validator for ForkOrigin (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/ForkOrigin). */
+export function validateForkOrigin(data) { return __c302(data) ? __ok(__s24) : __no(__s24, data); }
+__errorsOf(validateForkOrigin, __s24, 302, 1);
 const __s25 = __state();
-/** Validator for HostSampleConsolidateRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-consolidate-request.schema.json). */
-export function validateHostSampleConsolidateRequest(data) { return __c267(data) ? __ok(__s25) : __no(__s25, data); }
-__errorsOf(validateHostSampleConsolidateRequest, __s25, 267, 8);
+/** Validator for HostInfo (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/HostInfo). */
+export function validateHostInfo(data) { return __c112(data) ? __ok(__s25) : __no(__s25, data); }
+__errorsOf(validateHostInfo, __s25, 112, 2);
 const __s26 = __state();
-/** Validator for HostSampleConsolidateResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-consolidate-response.schema.json). */
-export function validateHostSampleConsolidateResponse(data) { return __c271(data) ? __ok(__s26) : __no(__s26, data); }
-__errorsOf(validateHostSampleConsolidateResponse, __s26, 271, 9);
+/** Validator for HostSampleCommitmentFireRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-commitment-fire-request.schema.json). */
+export function validateHostSampleCommitmentFireRequest(data) { return __c306(data) ? __ok(__s26) : __no(__s26, data); }
+__errorsOf(validateHostSampleCommitmentFireRequest, __s26, 306, 8);
 const __s27 = __state();
-/** Validator for HostSampleCrossRunTtlRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-cross-run-ttl-request.schema.json). */
-export function validateHostSampleCrossRunTtlRequest(data) { return __c276(data) ? __ok(__s27) : __no(__s27, data); }
-__errorsOf(validateHostSampleCrossRunTtlRequest, __s27, 276, 10);
+/** Validator for HostSampleCommitmentFireResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-commitment-fire-response.schema.json). */
+export function validateHostSampleCommitmentFireResponse(data) { return __c311(data) ? __ok(__s27) : __no(__s27, data); }
+__errorsOf(validateHostSampleCommitmentFireResponse, __s27, 311, 9);
 const __s28 = __state();
-/** Validator for HostSampleCrossRunTtlResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-cross-run-ttl-response.schema.json). */
-export function validateHostSampleCrossRunTtlResponse(data) { return __c280(data) ? __ok(__s28) : __no(__s28, data); }
-__errorsOf(validateHostSampleCrossRunTtlResponse, __s28, 280, 11);
+/** Validator for HostSampleConsolidateRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-consolidate-request.schema.json). */
+export function validateHostSampleConsolidateRequest(data) { return __c316(data) ? __ok(__s28) : __no(__s28, data); }
+__errorsOf(validateHostSampleConsolidateRequest, __s28, 316, 10);
 const __s29 = __state();
-/** Validator for HostSampleDistillScheduleRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-distill-schedule-request.schema.json). */
-export function validateHostSampleDistillScheduleRequest(data) { return __c297(data) ? __ok(__s29) : __no(__s29, data); }
-__errorsOf(validateHostSampleDistillScheduleRequest, __s29, 297, 13);
+/** Validator for HostSampleConsolidateResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-consolidate-response.schema.json). */
+export function validateHostSampleConsolidateResponse(data) { return __c320(data) ? __ok(__s29) : __no(__s29, data); }
+__errorsOf(validateHostSampleConsolidateResponse, __s29, 320, 11);
 const __s30 = __state();
-/** Validator for HostSampleDistillScheduleResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-distill-schedule-response.schema.json). */
-export function validateHostSampleDistillScheduleResponse(data) { return __c303(data) ? __ok(__s30) : __no(__s30, data); }
-__errorsOf(validateHostSampleDistillScheduleResponse, __s30, 303, 14);
+/** Validator for HostSampleCrossRunTtlRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-cross-run-ttl-request.schema.json). */
+export function validateHostSampleCrossRunTtlRequest(data) { return __c325(data) ? __ok(__s30) : __no(__s30, data); }
+__errorsOf(validateHostSampleCrossRunTtlRequest, __s30, 325, 12);
 const __s31 = __state();
-/** Validator for HostSampleDistillScheduleTickRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-distill-schedule-tick-request.schema.json). */
-export function validateHostSampleDistillScheduleTickRequest(data) { return __c347(data) ? __ok(__s31) : __no(__s31, data); }
-__errorsOf(validateHostSampleDistillScheduleTickRequest, __s31, 347, 16);
+/** Validator for HostSampleCrossRunTtlResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-cross-run-ttl-response.schema.json). */
+export function validateHostSampleCrossRunTtlResponse(data) { return __c329(data) ? __ok(__s31) : __no(__s31, data); }
+__errorsOf(validateHostSampleCrossRunTtlResponse, __s31, 329, 13);
 const __s32 = __state();
-/** Validator for HostSampleDistillScheduleTickResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-distill-schedule-tick-response.schema.json). */
-export function validateHostSampleDistillScheduleTickResponse(data) { return __c350(data) ? __ok(__s32) : __no(__s32, data); }
-__errorsOf(validateHostSampleDistillScheduleTickResponse, __s32, 350, 15);
+/** Validator for HostSampleDistillScheduleRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-distill-schedule-request.schema.json). */
+export function validateHostSampleDistillScheduleRequest(data) { return __c346(data) ? __ok(__s32) : __no(__s32, data); }
+__errorsOf(validateHostSampleDistillScheduleRequest, __s32, 346, 15);
 const __s33 = __state();
-/** Validator for HostSampleEscalationRunRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-escalation-run-request.schema.json). */
-export function validateHostSampleEscalationRunRequest(data) { return __c354(data) ? __ok(__s33) : __no(__s33, data); }
-__errorsOf(validateHostSampleEscalationRunRequest, __s33, 354, 17);
+/** Validator for HostSampleDistillScheduleResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-distill-schedule-response.schema.json). */
+export function validateHostSampleDistillScheduleResponse(data) { return __c352(data) ? __ok(__s33) : __no(__s33, data); }
+__errorsOf(validateHostSampleDistillScheduleResponse, __s33, 352, 16);
 const __s34 = __state();
-/** Validator for HostSampleEscalationRunResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-escalation-run-response.schema.json). */
-export function validateHostSampleEscalationRunResponse(data) { return __c358(data) ? __ok(__s34) : __no(__s34, data); }
-__errorsOf(validateHostSampleEscalationRunResponse, __s34, 358, 18);
+/** Validator for HostSampleDistillScheduleTickRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-distill-schedule-tick-request.schema.json). */
+export function validateHostSampleDistillScheduleTickRequest(data) { return __c396(data) ? __ok(__s34) : __no(__s34, data); }
+__errorsOf(validateHostSampleDistillScheduleTickRequest, __s34, 396, 18);
 const __s35 = __state();
-/** Validator for HostSampleIndexFile (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-distill-response.schema.json#/$defs/HostSampleIndexFile). */
-export function validateHostSampleIndexFile(data) { return __c362(data) ? __ok(__s35) : __no(__s35, data); }
-__errorsOf(validateHostSampleIndexFile, __s35, 362, 19);
+/** Validator for HostSampleDistillScheduleTickResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-distill-schedule-tick-response.schema.json). */
+export function validateHostSampleDistillScheduleTickResponse(data) { return __c399(data) ? __ok(__s35) : __no(__s35, data); }
+__errorsOf(validateHostSampleDistillScheduleTickResponse, __s35, 399, 17);
 const __s36 = __state();
-/** Validator for HostSampleInquiriumTracesResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-inquirium-traces-response.schema.json). */
-export function validateHostSampleInquiriumTracesResponse(data) { return __c387(data) ? __ok(__s36) : __no(__s36, data); }
-__errorsOf(validateHostSampleInquiriumTracesResponse, __s36, 387, 21);
+/** Validator for HostSampleEscalationRunRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-escalation-run-request.schema.json). */
+export function validateHostSampleEscalationRunRequest(data) { return __c403(data) ? __ok(__s36) : __no(__s36, data); }
+__errorsOf(validateHostSampleEscalationRunRequest, __s36, 403, 19);
 const __s37 = __state();
-/** Validator for HostSampleMemoryCompactRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-compact-request.schema.json). */
-export function validateHostSampleMemoryCompactRequest(data) { return __c474(data) ? __ok(__s37) : __no(__s37, data); }
-__errorsOf(validateHostSampleMemoryCompactRequest, __s37, 474, 28);
+/** Validator for HostSampleEscalationRunResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-escalation-run-response.schema.json). */
+export function validateHostSampleEscalationRunResponse(data) { return __c407(data) ? __ok(__s37) : __no(__s37, data); }
+__errorsOf(validateHostSampleEscalationRunResponse, __s37, 407, 20);
 const __s38 = __state();
-/** Validator for HostSampleMemoryCompactResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-compact-response.schema.json). */
-export function validateHostSampleMemoryCompactResponse(data) { return __c479(data) ? __ok(__s38) : __no(__s38, data); }
-__errorsOf(validateHostSampleMemoryCompactResponse, __s38, 479, 29);
+/** Validator for HostSampleIndexFile (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-distill-response.schema.json#/$defs/HostSampleIndexFile). */
+export function validateHostSampleIndexFile(data) { return __c411(data) ? __ok(__s38) : __no(__s38, data); }
+__errorsOf(validateHostSampleIndexFile, __s38, 411, 21);
 const __s39 = __state();
-/** Validator for HostSampleMemoryDistillRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-distill-request.schema.json). */
-export function validateHostSampleMemoryDistillRequest(data) { return __c484(data) ? __ok(__s39) : __no(__s39, data); }
-__errorsOf(validateHostSampleMemoryDistillRequest, __s39, 484, 30);
+/** Validator for HostSampleInquiriumTracesResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-inquirium-traces-response.schema.json). */
+export function validateHostSampleInquiriumTracesResponse(data) { return __c436(data) ? __ok(__s39) : __no(__s39, data); }
+__errorsOf(validateHostSampleInquiriumTracesResponse, __s39, 436, 23);
 const __s40 = __state();
-/** Validator for HostSampleMemoryDistillResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-distill-response.schema.json). */
-export function validateHostSampleMemoryDistillResponse(data) { return __c491(data) ? __ok(__s40) : __no(__s40, data); }
-__errorsOf(validateHostSampleMemoryDistillResponse, __s40, 491, 19);
+/** Validator for HostSampleMemoryCompactRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-compact-request.schema.json). */
+export function validateHostSampleMemoryCompactRequest(data) { return __c523(data) ? __ok(__s40) : __no(__s40, data); }
+__errorsOf(validateHostSampleMemoryCompactRequest, __s40, 523, 30);
 const __s41 = __state();
-/** Validator for HostSampleMemoryEntriesResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-entries-response.schema.json). */
-export function validateHostSampleMemoryEntriesResponse(data) { return __c500(data) ? __ok(__s41) : __no(__s41, data); }
-__errorsOf(validateHostSampleMemoryEntriesResponse, __s41, 500, 31);
+/** Validator for HostSampleMemoryCompactResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-compact-response.schema.json). */
+export function validateHostSampleMemoryCompactResponse(data) { return __c528(data) ? __ok(__s41) : __no(__s41, data); }
+__errorsOf(validateHostSampleMemoryCompactResponse, __s41, 528, 31);
 const __s42 = __state();
-/** Validator for HostSampleMemoryRedactionRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-redaction-request.schema.json). */
-export function validateHostSampleMemoryRedactionRequest(data) { return __c504(data) ? __ok(__s42) : __no(__s42, data); }
-__errorsOf(validateHostSampleMemoryRedactionRequest, __s42, 504, 32);
+/** Validator for HostSampleMemoryDistillRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-distill-request.schema.json). */
+export function validateHostSampleMemoryDistillRequest(data) { return __c533(data) ? __ok(__s42) : __no(__s42, data); }
+__errorsOf(validateHostSampleMemoryDistillRequest, __s42, 533, 32);
 const __s43 = __state();
-/** Validator for HostSampleMemoryRedactionResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-redaction-response.schema.json). */
-export function validateHostSampleMemoryRedactionResponse(data) { return __c507(data) ? __ok(__s43) : __no(__s43, data); }
-__errorsOf(validateHostSampleMemoryRedactionResponse, __s43, 507, 33);
+/** Validator for HostSampleMemoryDistillResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-distill-response.schema.json). */
+export function validateHostSampleMemoryDistillResponse(data) { return __c540(data) ? __ok(__s43) : __no(__s43, data); }
+__errorsOf(validateHostSampleMemoryDistillResponse, __s43, 540, 21);
 const __s44 = __state();
-/** Validator for HostSampleMemorySeedRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-seed-request.schema.json). */
-export function validateHostSampleMemorySeedRequest(data) { return __c513(data) ? __ok(__s44) : __no(__s44, data); }
-__errorsOf(validateHostSampleMemorySeedRequest, __s44, 513, 34);
+/** Validator for HostSampleMemoryEntriesResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-entries-response.schema.json). */
+export function validateHostSampleMemoryEntriesResponse(data) { return __c549(data) ? __ok(__s44) : __no(__s44, data); }
+__errorsOf(validateHostSampleMemoryEntriesResponse, __s44, 549, 33);
 const __s45 = __state();
-/** Validator for HostSampleMemorySeedResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-seed-response.schema.json). */
-export function validateHostSampleMemorySeedResponse(data) { return __c532(data) ? __ok(__s45) : __no(__s45, data); }
-__errorsOf(validateHostSampleMemorySeedResponse, __s45, 532, 35);
+/** Validator for HostSampleMemoryRedactionRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-redaction-request.schema.json). */
+export function validateHostSampleMemoryRedactionRequest(data) { return __c553(data) ? __ok(__s45) : __no(__s45, data); }
+__errorsOf(validateHostSampleMemoryRedactionRequest, __s45, 553, 34);
 const __s46 = __state();
-/** Validator for HostSampleQuestionCancelRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-question-cancel-request.schema.json). */
-export function validateHostSampleQuestionCancelRequest(data) { return __c538(data) ? __ok(__s46) : __no(__s46, data); }
-__errorsOf(validateHostSampleQuestionCancelRequest, __s46, 538, 36);
+/** Validator for HostSampleMemoryRedactionResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-redaction-response.schema.json). */
+export function validateHostSampleMemoryRedactionResponse(data) { return __c556(data) ? __ok(__s46) : __no(__s46, data); }
+__errorsOf(validateHostSampleMemoryRedactionResponse, __s46, 556, 35);
 const __s47 = __state();
-/** Validator for HostSampleReplayFixtureRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-replay-fixture-request.schema.json). */
-export function validateHostSampleReplayFixtureRequest(data) { return __c541(data) ? __ok(__s47) : __no(__s47, data); }
-__errorsOf(validateHostSampleReplayFixtureRequest, __s47, 541, 37);
+/** Validator for HostSampleMemorySeedRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-seed-request.schema.json). */
+export function validateHostSampleMemorySeedRequest(data) { return __c562(data) ? __ok(__s47) : __no(__s47, data); }
+__errorsOf(validateHostSampleMemorySeedRequest, __s47, 562, 36);
 const __s48 = __state();
-/** Validator for HostSampleReplayFixtureResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-replay-fixture-response.schema.json). */
-export function validateHostSampleReplayFixtureResponse(data) { return __c544(data) ? __ok(__s48) : __no(__s48, data); }
-__errorsOf(validateHostSampleReplayFixtureResponse, __s48, 544, 38);
+/** Validator for HostSampleMemorySeedResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-seed-response.schema.json). */
+export function validateHostSampleMemorySeedResponse(data) { return __c581(data) ? __ok(__s48) : __no(__s48, data); }
+__errorsOf(validateHostSampleMemorySeedResponse, __s48, 581, 37);
 const __s49 = __state();
-/** Validator for HostSampleSeedEntry (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-seed-request.schema.json#/$defs/HostSampleSeedEntry). */
-export function validateHostSampleSeedEntry(data) { return __c517(data) ? __ok(__s49) : __no(__s49, data); }
-__errorsOf(validateHostSampleSeedEntry, __s49, 517, 34);
+/** Validator for HostSampleProposalGateDecisionRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-proposal-gate-decision-request.schema.json). */
+export function validateHostSampleProposalGateDecisionRequest(data) { return __c587(data) ? __ok(__s49) : __no(__s49, data); }
+__errorsOf(validateHostSampleProposalGateDecisionRequest, __s49, 587, 38);
 const __s50 = __state();
-/** Validator for HostSampleSeedSecret (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-seed-request.schema.json#/$defs/HostSampleSeedSecret). */
-export function validateHostSampleSeedSecret(data) { return __c526(data) ? __ok(__s50) : __no(__s50, data); }
-__errorsOf(validateHostSampleSeedSecret, __s50, 526, 34);
+/** Validator for HostSampleProposalSynthesizeRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-proposal-synthesize-request.schema.json). */
+export function validateHostSampleProposalSynthesizeRequest(data) { return __c596(data) ? __ok(__s50) : __no(__s50, data); }
+__errorsOf(validateHostSampleProposalSynthesizeRequest, __s50, 596, 39);
 const __s51 = __state();
-/** Validator for HostSampleTraceRecord (https://wopkit.dev/schemas/openwop/v1/host-sample-inquirium-traces-response.schema.json#/$defs/HostSampleTraceRecord). */
-export function validateHostSampleTraceRecord(data) { return __c390(data) ? __ok(__s51) : __no(__s51, data); }
-__errorsOf(validateHostSampleTraceRecord, __s51, 390, 21);
+/** Validator for HostSampleProposalSynthesizeResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-proposal-synthesize-response.schema.json). */
+export function validateHostSampleProposalSynthesizeResponse(data) { return __c608(data) ? __ok(__s51) : __no(__s51, data); }
+__errorsOf(validateHostSampleProposalSynthesizeResponse, __s51, 608, 40);
 const __s52 = __state();
-/** Validator for InquiriumAnswerToken (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.single-choice.v1.schema.json#/$defs/AnswerToken). */
-export function validateInquiriumAnswerToken(data) { return __c552(data) ? __ok(__s52) : __no(__s52, data); }
-__errorsOf(validateInquiriumAnswerToken, __s52, 552, 39);
+/** Validator for HostSampleQuestionCancelRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-question-cancel-request.schema.json). */
+export function validateHostSampleQuestionCancelRequest(data) { return __c687(data) ? __ok(__s52) : __no(__s52, data); }
+__errorsOf(validateHostSampleQuestionCancelRequest, __s52, 687, 41);
 const __s53 = __state();
-/** Validator for InquiriumAnswerValue (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.answer.v1.schema.json#/$defs/AnswerValue). */
-export function validateInquiriumAnswerValue(data) { return __c553(data) ? __ok(__s53) : __no(__s53, data); }
-__errorsOf(validateInquiriumAnswerValue, __s53, 553, 40);
+/** Validator for HostSampleReplayFixtureRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-replay-fixture-request.schema.json). */
+export function validateHostSampleReplayFixtureRequest(data) { return __c690(data) ? __ok(__s53) : __no(__s53, data); }
+__errorsOf(validateHostSampleReplayFixtureRequest, __s53, 690, 42);
 const __s54 = __state();
-/** Validator for InquiriumAssistantConfig (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json). */
-export function validateInquiriumAssistantConfig(data) { return __c557(data) ? __ok(__s54) : __no(__s54, data); }
-__errorsOf(validateInquiriumAssistantConfig, __s54, 557, 41);
+/** Validator for HostSampleReplayFixtureResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-replay-fixture-response.schema.json). */
+export function validateHostSampleReplayFixtureResponse(data) { return __c693(data) ? __ok(__s54) : __no(__s54, data); }
+__errorsOf(validateHostSampleReplayFixtureResponse, __s54, 693, 43);
 const __s55 = __state();
-/** Validator for InquiriumAssistantTurnTrace (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json). */
-export function validateInquiriumAssistantTurnTrace(data) { return __c394(data) ? __ok(__s55) : __no(__s55, data); }
-__errorsOf(validateInquiriumAssistantTurnTrace, __s55, 394, 22);
+/** Validator for HostSampleSeedEntry (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-seed-request.schema.json#/$defs/HostSampleSeedEntry). */
+export function validateHostSampleSeedEntry(data) { return __c566(data) ? __ok(__s55) : __no(__s55, data); }
+__errorsOf(validateHostSampleSeedEntry, __s55, 566, 36);
 const __s56 = __state();
-/** Validator for InquiriumAssistantUiPreferences (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-ui-preferences.v1.schema.json). */
-export function validateInquiriumAssistantUiPreferences(data) { return __c632(data) ? __ok(__s56) : __no(__s56, data); }
-__errorsOf(validateInquiriumAssistantUiPreferences, __s56, 632, 43);
+/** Validator for HostSampleSeedSecret (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-seed-request.schema.json#/$defs/HostSampleSeedSecret). */
+export function validateHostSampleSeedSecret(data) { return __c575(data) ? __ok(__s56) : __no(__s56, data); }
+__errorsOf(validateHostSampleSeedSecret, __s56, 575, 36);
 const __s57 = __state();
-/** Validator for InquiriumBaselineAssistantProfile (https://wopkit.dev/schemas/inquirium/v1/inquirium.baseline-assistant-profile.v1.schema.json). */
-export function validateInquiriumBaselineAssistantProfile(data) { return __c646(data) ? __ok(__s57) : __no(__s57, data); }
-__errorsOf(validateInquiriumBaselineAssistantProfile, __s57, 646, 44);
+/** Validator for HostSampleTraceRecord (https://wopkit.dev/schemas/openwop/v1/host-sample-inquirium-traces-response.schema.json#/$defs/HostSampleTraceRecord). */
+export function validateHostSampleTraceRecord(data) { return __c439(data) ? __ok(__s57) : __no(__s57, data); }
+__errorsOf(validateHostSampleTraceRecord, __s57, 439, 23);
 const __s58 = __state();
-/** Validator for InquiriumBaselineConformanceReport (https://wopkit.dev/schemas/inquirium/v1/inquirium.baseline-assistant-conformance-report.v1.schema.json). */
-export function validateInquiriumBaselineConformanceReport(data) { return __c670(data) ? __ok(__s58) : __no(__s58, data); }
-__errorsOf(validateInquiriumBaselineConformanceReport, __s58, 670, 45);
+/** Validator for InquiriumAnswerToken (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.single-choice.v1.schema.json#/$defs/AnswerToken). */
+export function validateInquiriumAnswerToken(data) { return __c701(data) ? __ok(__s58) : __no(__s58, data); }
+__errorsOf(validateInquiriumAnswerToken, __s58, 701, 44);
 const __s59 = __state();
-/** Validator for InquiriumBaselineGuarantees (https://wopkit.dev/schemas/inquirium/v1/inquirium.baseline-assistant-profile.v1.schema.json#/$defs/ProfileGuarantees). */
-export function validateInquiriumBaselineGuarantees(data) { return __c662(data) ? __ok(__s59) : __no(__s59, data); }
-__errorsOf(validateInquiriumBaselineGuarantees, __s59, 662, 44);
+/** Validator for InquiriumAnswerValue (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.answer.v1.schema.json#/$defs/AnswerValue). */
+export function validateInquiriumAnswerValue(data) { return __c702(data) ? __ok(__s59) : __no(__s59, data); }
+__errorsOf(validateInquiriumAnswerValue, __s59, 702, 45);
 const __s60 = __state();
-/** Validator for InquiriumBaselineRequirements (https://wopkit.dev/schemas/inquirium/v1/inquirium.baseline-assistant-profile.v1.schema.json#/$defs/ProfileRequirements). */
-export function validateInquiriumBaselineRequirements(data) { return __c651(data) ? __ok(__s60) : __no(__s60, data); }
-__errorsOf(validateInquiriumBaselineRequirements, __s60, 651, 44);
+/** Validator for InquiriumAssistantConfig (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json). */
+export function validateInquiriumAssistantConfig(data) { return __c706(data) ? __ok(__s60) : __no(__s60, data); }
+__errorsOf(validateInquiriumAssistantConfig, __s60, 706, 46);
 const __s61 = __state();
-/** Validator for InquiriumChoiceOption (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.single-choice.v1.schema.json#/$defs/ChoiceOption). */
-export function validateInquiriumChoiceOption(data) { return __c697(data) ? __ok(__s61) : __no(__s61, data); }
-__errorsOf(validateInquiriumChoiceOption, __s61, 697, 39);
+/** Validator for InquiriumAssistantTurnTrace (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json). */
+export function validateInquiriumAssistantTurnTrace(data) { return __c443(data) ? __ok(__s61) : __no(__s61, data); }
+__errorsOf(validateInquiriumAssistantTurnTrace, __s61, 443, 24);
 const __s62 = __state();
-/** Validator for InquiriumClassKeyed (https://wopkit.dev/schemas/inquirium/v1/inquirium.classification.v1.schema.json#/$defs/ClassKeyed). */
-export function validateInquiriumClassKeyed(data) { return __c561(data) ? __ok(__s62) : __no(__s62, data); }
-__errorsOf(validateInquiriumClassKeyed, __s62, 561, 27);
+/** Validator for InquiriumAssistantUiPreferences (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-ui-preferences.v1.schema.json). */
+export function validateInquiriumAssistantUiPreferences(data) { return __c781(data) ? __ok(__s62) : __no(__s62, data); }
+__errorsOf(validateInquiriumAssistantUiPreferences, __s62, 781, 48);
 const __s63 = __state();
-/** Validator for InquiriumClassificationFlow (https://wopkit.dev/schemas/inquirium/v1/inquirium.classification.v1.schema.json#/$defs/ClassificationFlow). */
-export function validateInquiriumClassificationFlow(data) { return __c702(data) ? __ok(__s63) : __no(__s63, data); }
-__errorsOf(validateInquiriumClassificationFlow, __s63, 702, 27);
+/** Validator for InquiriumBaselineAssistantProfile (https://wopkit.dev/schemas/inquirium/v1/inquirium.baseline-assistant-profile.v1.schema.json). */
+export function validateInquiriumBaselineAssistantProfile(data) { return __c795(data) ? __ok(__s63) : __no(__s63, data); }
+__errorsOf(validateInquiriumBaselineAssistantProfile, __s63, 795, 49);
 const __s64 = __state();
-/** Validator for InquiriumClassificationLabel (https://wopkit.dev/schemas/inquirium/v1/inquirium.classification.v1.schema.json). */
-export function validateInquiriumClassificationLabel(data) { return __c447(data) ? __ok(__s64) : __no(__s64, data); }
-__errorsOf(validateInquiriumClassificationLabel, __s64, 447, 27);
+/** Validator for InquiriumBaselineConformanceReport (https://wopkit.dev/schemas/inquirium/v1/inquirium.baseline-assistant-conformance-report.v1.schema.json). */
+export function validateInquiriumBaselineConformanceReport(data) { return __c819(data) ? __ok(__s64) : __no(__s64, data); }
+__errorsOf(validateInquiriumBaselineConformanceReport, __s64, 819, 50);
 const __s65 = __state();
-/** Validator for InquiriumConfirmPayloadEntry (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/ConfirmPayload). */
-export function validateInquiriumConfirmPayloadEntry(data) { return __c707(data) ? __ok(__s65) : __no(__s65, data); }
-__errorsOf(validateInquiriumConfirmPayloadEntry, __s65, 706, 46);
+/** Validator for InquiriumBaselineGuarantees (https://wopkit.dev/schemas/inquirium/v1/inquirium.baseline-assistant-profile.v1.schema.json#/$defs/ProfileGuarantees). */
+export function validateInquiriumBaselineGuarantees(data) { return __c811(data) ? __ok(__s65) : __no(__s65, data); }
+__errorsOf(validateInquiriumBaselineGuarantees, __s65, 811, 49);
 const __s66 = __state();
-/** Validator for InquiriumConfirmWidget (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.confirm.v1.schema.json). */
-export function validateInquiriumConfirmWidget(data) { return __c707(data) ? __ok(__s66) : __no(__s66, data); }
-__errorsOf(validateInquiriumConfirmWidget, __s66, 707, 47);
+/** Validator for InquiriumBaselineRequirements (https://wopkit.dev/schemas/inquirium/v1/inquirium.baseline-assistant-profile.v1.schema.json#/$defs/ProfileRequirements). */
+export function validateInquiriumBaselineRequirements(data) { return __c800(data) ? __ok(__s66) : __no(__s66, data); }
+__errorsOf(validateInquiriumBaselineRequirements, __s66, 800, 49);
 const __s67 = __state();
-/** Validator for InquiriumConformanceCheck (https://wopkit.dev/schemas/inquirium/v1/inquirium.baseline-assistant-conformance-report.v1.schema.json#/$defs/ConformanceCheck). */
-export function validateInquiriumConformanceCheck(data) { return __c682(data) ? __ok(__s67) : __no(__s67, data); }
-__errorsOf(validateInquiriumConformanceCheck, __s67, 682, 45);
+/** Validator for InquiriumChoiceOption (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.single-choice.v1.schema.json#/$defs/ChoiceOption). */
+export function validateInquiriumChoiceOption(data) { return __c846(data) ? __ok(__s67) : __no(__s67, data); }
+__errorsOf(validateInquiriumChoiceOption, __s67, 846, 44);
 const __s68 = __state();
-/** Validator for InquiriumContentPart (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/ContentPart). */
-export function validateInquiriumContentPart(data) { return __c711(data) ? __ok(__s68) : __no(__s68, data); }
-__errorsOf(validateInquiriumContentPart, __s68, 711, 25);
+/** Validator for InquiriumClassKeyed (https://wopkit.dev/schemas/inquirium/v1/inquirium.classification.v1.schema.json#/$defs/ClassKeyed). */
+export function validateInquiriumClassKeyed(data) { return __c710(data) ? __ok(__s68) : __no(__s68, data); }
+__errorsOf(validateInquiriumClassKeyed, __s68, 710, 29);
 const __s69 = __state();
-/** Validator for InquiriumContextAssemblyRequest (https://wopkit.dev/schemas/inquirium/v1/inquirium.context-assembly.request.v1.schema.json). */
-export function validateInquiriumContextAssemblyRequest(data) { return __c725(data) ? __ok(__s69) : __no(__s69, data); }
-__errorsOf(validateInquiriumContextAssemblyRequest, __s69, 725, 26);
+/** Validator for InquiriumClassificationFlow (https://wopkit.dev/schemas/inquirium/v1/inquirium.classification.v1.schema.json#/$defs/ClassificationFlow). */
+export function validateInquiriumClassificationFlow(data) { return __c851(data) ? __ok(__s69) : __no(__s69, data); }
+__errorsOf(validateInquiriumClassificationFlow, __s69, 851, 29);
 const __s70 = __state();
-/** Validator for InquiriumContextElement (https://wopkit.dev/schemas/inquirium/v1/inquirium.context-element.v1.schema.json). */
-export function validateInquiriumContextElement(data) { return __c742(data) ? __ok(__s70) : __no(__s70, data); }
-__errorsOf(validateInquiriumContextElement, __s70, 742, 48);
+/** Validator for InquiriumClassificationLabel (https://wopkit.dev/schemas/inquirium/v1/inquirium.classification.v1.schema.json). */
+export function validateInquiriumClassificationLabel(data) { return __c496(data) ? __ok(__s70) : __no(__s70, data); }
+__errorsOf(validateInquiriumClassificationLabel, __s70, 496, 29);
 const __s71 = __state();
-/** Validator for InquiriumContextSource (https://wopkit.dev/schemas/inquirium/v1/inquirium.context-assembly.request.v1.schema.json#/$defs/ContextSource). */
-export function validateInquiriumContextSource(data) { return __c729(data) ? __ok(__s71) : __no(__s71, data); }
-__errorsOf(validateInquiriumContextSource, __s71, 729, 26);
+/** Validator for InquiriumConfirmPayloadEntry (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/ConfirmPayload). */
+export function validateInquiriumConfirmPayloadEntry(data) { return __c856(data) ? __ok(__s71) : __no(__s71, data); }
+__errorsOf(validateInquiriumConfirmPayloadEntry, __s71, 855, 51);
 const __s72 = __state();
-/** Validator for InquiriumContextSourceKind (https://wopkit.dev/schemas/inquirium/v1/inquirium.context-assembly.request.v1.schema.json#/$defs/ContextSourceKind). */
-export function validateInquiriumContextSourceKind(data) { return __c445(data) ? __ok(__s72) : __no(__s72, data); }
-__errorsOf(validateInquiriumContextSourceKind, __s72, 445, 26);
+/** Validator for InquiriumConfirmWidget (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.confirm.v1.schema.json). */
+export function validateInquiriumConfirmWidget(data) { return __c856(data) ? __ok(__s72) : __no(__s72, data); }
+__errorsOf(validateInquiriumConfirmWidget, __s72, 856, 52);
 const __s73 = __state();
-/** Validator for InquiriumDiagnostics (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/Diagnostics). */
-export function validateInquiriumDiagnostics(data) { return __c465(data) ? __ok(__s73) : __no(__s73, data); }
-__errorsOf(validateInquiriumDiagnostics, __s73, 465, 24);
+/** Validator for InquiriumConformanceCheck (https://wopkit.dev/schemas/inquirium/v1/inquirium.baseline-assistant-conformance-report.v1.schema.json#/$defs/ConformanceCheck). */
+export function validateInquiriumConformanceCheck(data) { return __c831(data) ? __ok(__s73) : __no(__s73, data); }
+__errorsOf(validateInquiriumConformanceCheck, __s73, 831, 50);
 const __s74 = __state();
-/** Validator for InquiriumEgress (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/Egress). */
-export function validateInquiriumEgress(data) { return __c592(data) ? __ok(__s74) : __no(__s74, data); }
-__errorsOf(validateInquiriumEgress, __s74, 592, 41);
+/** Validator for InquiriumContentPart (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/ContentPart). */
+export function validateInquiriumContentPart(data) { return __c860(data) ? __ok(__s74) : __no(__s74, data); }
+__errorsOf(validateInquiriumContentPart, __s74, 860, 27);
 const __s75 = __state();
-/** Validator for InquiriumEgressByClass (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/EgressByClass). */
-export function validateInquiriumEgressByClass(data) { return __c590(data) ? __ok(__s75) : __no(__s75, data); }
-__errorsOf(validateInquiriumEgressByClass, __s75, 590, 41);
+/** Validator for InquiriumContextAssemblyRequest (https://wopkit.dev/schemas/inquirium/v1/inquirium.context-assembly.request.v1.schema.json). */
+export function validateInquiriumContextAssemblyRequest(data) { return __c874(data) ? __ok(__s75) : __no(__s75, data); }
+__errorsOf(validateInquiriumContextAssemblyRequest, __s75, 874, 28);
 const __s76 = __state();
-/** Validator for InquiriumEpistemicBlock (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/EpistemicBlock). */
-export function validateInquiriumEpistemicBlock(data) { return __c759(data) ? __ok(__s76) : __no(__s76, data); }
-__errorsOf(validateInquiriumEpistemicBlock, __s76, 759, 24);
+/** Validator for InquiriumContextElement (https://wopkit.dev/schemas/inquirium/v1/inquirium.context-element.v1.schema.json). */
+export function validateInquiriumContextElement(data) { return __c891(data) ? __ok(__s76) : __no(__s76, data); }
+__errorsOf(validateInquiriumContextElement, __s76, 891, 53);
 const __s77 = __state();
-/** Validator for InquiriumEscalationThreshold (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/EscalationThreshold). */
-export function validateInquiriumEscalationThreshold(data) { return __c620(data) ? __ok(__s77) : __no(__s77, data); }
-__errorsOf(validateInquiriumEscalationThreshold, __s77, 620, 41);
+/** Validator for InquiriumContextSource (https://wopkit.dev/schemas/inquirium/v1/inquirium.context-assembly.request.v1.schema.json#/$defs/ContextSource). */
+export function validateInquiriumContextSource(data) { return __c878(data) ? __ok(__s77) : __no(__s77, data); }
+__errorsOf(validateInquiriumContextSource, __s77, 878, 28);
 const __s78 = __state();
-/** Validator for InquiriumEscalationThresholdByMode (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/EscalationThresholdByMode). */
-export function validateInquiriumEscalationThresholdByMode(data) { return __c618(data) ? __ok(__s78) : __no(__s78, data); }
-__errorsOf(validateInquiriumEscalationThresholdByMode, __s78, 618, 41);
+/** Validator for InquiriumContextSourceKind (https://wopkit.dev/schemas/inquirium/v1/inquirium.context-assembly.request.v1.schema.json#/$defs/ContextSourceKind). */
+export function validateInquiriumContextSourceKind(data) { return __c494(data) ? __ok(__s78) : __no(__s78, data); }
+__errorsOf(validateInquiriumContextSourceKind, __s78, 494, 28);
 const __s79 = __state();
-/** Validator for InquiriumEscalationTrigger (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/EscalationTrigger). */
-export function validateInquiriumEscalationTrigger(data) { return __c623(data) ? __ok(__s79) : __no(__s79, data); }
-__errorsOf(validateInquiriumEscalationTrigger, __s79, 623, 41);
+/** Validator for InquiriumDiagnostics (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/Diagnostics). */
+export function validateInquiriumDiagnostics(data) { return __c514(data) ? __ok(__s79) : __no(__s79, data); }
+__errorsOf(validateInquiriumDiagnostics, __s79, 514, 26);
 const __s80 = __state();
-/** Validator for InquiriumFreeTextWithAllowlistPayloadEntry (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/FreeTextWithAllowlistPayload). */
-export function validateInquiriumFreeTextWithAllowlistPayloadEntry(data) { return __c768(data) ? __ok(__s80) : __no(__s80, data); }
-__errorsOf(validateInquiriumFreeTextWithAllowlistPayloadEntry, __s80, 767, 46);
+/** Validator for InquiriumEgress (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/Egress). */
+export function validateInquiriumEgress(data) { return __c741(data) ? __ok(__s80) : __no(__s80, data); }
+__errorsOf(validateInquiriumEgress, __s80, 741, 46);
 const __s81 = __state();
-/** Validator for InquiriumFreeTextWithAllowlistWidget (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.free-text-with-allowlist.v1.schema.json). */
-export function validateInquiriumFreeTextWithAllowlistWidget(data) { return __c768(data) ? __ok(__s81) : __no(__s81, data); }
-__errorsOf(validateInquiriumFreeTextWithAllowlistWidget, __s81, 768, 49);
+/** Validator for InquiriumEgressByClass (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/EgressByClass). */
+export function validateInquiriumEgressByClass(data) { return __c739(data) ? __ok(__s81) : __no(__s81, data); }
+__errorsOf(validateInquiriumEgressByClass, __s81, 739, 46);
 const __s82 = __state();
-/** Validator for InquiriumGenerateOutcome (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/GenerateOutcome). */
-export function validateInquiriumGenerateOutcome(data) { return __c405(data) ? __ok(__s82) : __no(__s82, data); }
-__errorsOf(validateInquiriumGenerateOutcome, __s82, 405, 24);
+/** Validator for InquiriumEpistemicBlock (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/EpistemicBlock). */
+export function validateInquiriumEpistemicBlock(data) { return __c908(data) ? __ok(__s82) : __no(__s82, data); }
+__errorsOf(validateInquiriumEpistemicBlock, __s82, 908, 26);
 const __s83 = __state();
-/** Validator for InquiriumGeneratePolicy (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/GeneratePolicy). */
-export function validateInquiriumGeneratePolicy(data) { return __c774(data) ? __ok(__s83) : __no(__s83, data); }
-__errorsOf(validateInquiriumGeneratePolicy, __s83, 774, 25);
+/** Validator for InquiriumEscalationThreshold (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/EscalationThreshold). */
+export function validateInquiriumEscalationThreshold(data) { return __c769(data) ? __ok(__s83) : __no(__s83, data); }
+__errorsOf(validateInquiriumEscalationThreshold, __s83, 769, 46);
 const __s84 = __state();
-/** Validator for InquiriumGenerateRequest (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json). */
-export function validateInquiriumGenerateRequest(data) { return __c781(data) ? __ok(__s84) : __no(__s84, data); }
-__errorsOf(validateInquiriumGenerateRequest, __s84, 781, 25);
+/** Validator for InquiriumEscalationThresholdByMode (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/EscalationThresholdByMode). */
+export function validateInquiriumEscalationThresholdByMode(data) { return __c767(data) ? __ok(__s84) : __no(__s84, data); }
+__errorsOf(validateInquiriumEscalationThresholdByMode, __s84, 767, 46);
 const __s85 = __state();
-/** Validator for InquiriumGenerateResponse (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json). */
-export function validateInquiriumGenerateResponse(data) { return __c809(data) ? __ok(__s85) : __no(__s85, data); }
-__errorsOf(validateInquiriumGenerateResponse, __s85, 809, 24);
+/** Validator for InquiriumEscalationTrigger (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/EscalationTrigger). */
+export function validateInquiriumEscalationTrigger(data) { return __c772(data) ? __ok(__s85) : __no(__s85, data); }
+__errorsOf(validateInquiriumEscalationTrigger, __s85, 772, 46);
 const __s86 = __state();
-/** Validator for InquiriumGenerationParameters (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/GenerationParameters). */
-export function validateInquiriumGenerationParameters(data) { return __c793(data) ? __ok(__s86) : __no(__s86, data); }
-__errorsOf(validateInquiriumGenerationParameters, __s86, 793, 25);
+/** Validator for InquiriumFreeTextWithAllowlistPayloadEntry (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/FreeTextWithAllowlistPayload). */
+export function validateInquiriumFreeTextWithAllowlistPayloadEntry(data) { return __c917(data) ? __ok(__s86) : __no(__s86, data); }
+__errorsOf(validateInquiriumFreeTextWithAllowlistPayloadEntry, __s86, 916, 51);
 const __s87 = __state();
-/** Validator for InquiriumInquiryFeedback (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-feedback.v1.schema.json). */
-export function validateInquiriumInquiryFeedback(data) { return __c846(data) ? __ok(__s87) : __no(__s87, data); }
-__errorsOf(validateInquiriumInquiryFeedback, __s87, 846, 50);
+/** Validator for InquiriumFreeTextWithAllowlistWidget (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.free-text-with-allowlist.v1.schema.json). */
+export function validateInquiriumFreeTextWithAllowlistWidget(data) { return __c917(data) ? __ok(__s87) : __no(__s87, data); }
+__errorsOf(validateInquiriumFreeTextWithAllowlistWidget, __s87, 917, 54);
 const __s88 = __state();
-/** Validator for InquiriumInquiryResult (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-result.v1.schema.json). */
-export function validateInquiriumInquiryResult(data) { return __c864(data) ? __ok(__s88) : __no(__s88, data); }
-__errorsOf(validateInquiriumInquiryResult, __s88, 864, 51);
+/** Validator for InquiriumGenerateOutcome (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/GenerateOutcome). */
+export function validateInquiriumGenerateOutcome(data) { return __c454(data) ? __ok(__s88) : __no(__s88, data); }
+__errorsOf(validateInquiriumGenerateOutcome, __s88, 454, 26);
 const __s89 = __state();
-/** Validator for InquiriumInquiryTurn (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-turn.v1.schema.json). */
-export function validateInquiriumInquiryTurn(data) { return __c883(data) ? __ok(__s89) : __no(__s89, data); }
-__errorsOf(validateInquiriumInquiryTurn, __s89, 883, 23);
+/** Validator for InquiriumGeneratePolicy (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/GeneratePolicy). */
+export function validateInquiriumGeneratePolicy(data) { return __c923(data) ? __ok(__s89) : __no(__s89, data); }
+__errorsOf(validateInquiriumGeneratePolicy, __s89, 923, 27);
 const __s90 = __state();
-/** Validator for InquiriumLocality (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/Locality). */
-export function validateInquiriumLocality(data) { return __c426(data) ? __ok(__s90) : __no(__s90, data); }
-__errorsOf(validateInquiriumLocality, __s90, 426, 25);
+/** Validator for InquiriumGenerateRequest (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json). */
+export function validateInquiriumGenerateRequest(data) { return __c930(data) ? __ok(__s90) : __no(__s90, data); }
+__errorsOf(validateInquiriumGenerateRequest, __s90, 930, 27);
 const __s91 = __state();
-/** Validator for InquiriumModeKeyed (https://wopkit.dev/schemas/inquirium/v1/inquirium.node-mode.v1.schema.json#/$defs/ModeKeyed). */
-export function validateInquiriumModeKeyed(data) { return __c601(data) ? __ok(__s91) : __no(__s91, data); }
-__errorsOf(validateInquiriumModeKeyed, __s91, 601, 42);
+/** Validator for InquiriumGenerateResponse (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json). */
+export function validateInquiriumGenerateResponse(data) { return __c958(data) ? __ok(__s91) : __no(__s91, data); }
+__errorsOf(validateInquiriumGenerateResponse, __s91, 958, 26);
 const __s92 = __state();
-/** Validator for InquiriumModelAcceptance (https://wopkit.dev/schemas/inquirium/v1/inquirium.model-acceptance.v1.schema.json). */
-export function validateInquiriumModelAcceptance(data) { return __c894(data) ? __ok(__s92) : __no(__s92, data); }
-__errorsOf(validateInquiriumModelAcceptance, __s92, 894, 52);
+/** Validator for InquiriumGenerationParameters (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/GenerationParameters). */
+export function validateInquiriumGenerationParameters(data) { return __c942(data) ? __ok(__s92) : __no(__s92, data); }
+__errorsOf(validateInquiriumGenerationParameters, __s92, 942, 27);
 const __s93 = __state();
-/** Validator for InquiriumModelBindingRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/ModelBindingRef). */
-export function validateInquiriumModelBindingRef(data) { return __c409(data) ? __ok(__s93) : __no(__s93, data); }
-__errorsOf(validateInquiriumModelBindingRef, __s93, 409, 24);
+/** Validator for InquiriumInquiryFeedback (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-feedback.v1.schema.json). */
+export function validateInquiriumInquiryFeedback(data) { return __c995(data) ? __ok(__s93) : __no(__s93, data); }
+__errorsOf(validateInquiriumInquiryFeedback, __s93, 995, 55);
 const __s94 = __state();
-/** Validator for InquiriumMultiChoicePayloadEntry (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/MultiChoicePayload). */
-export function validateInquiriumMultiChoicePayloadEntry(data) { return __c945(data) ? __ok(__s94) : __no(__s94, data); }
-__errorsOf(validateInquiriumMultiChoicePayloadEntry, __s94, 944, 46);
+/** Validator for InquiriumInquiryResult (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-result.v1.schema.json). */
+export function validateInquiriumInquiryResult(data) { return __c1013(data) ? __ok(__s94) : __no(__s94, data); }
+__errorsOf(validateInquiriumInquiryResult, __s94, 1013, 56);
 const __s95 = __state();
-/** Validator for InquiriumMultiChoiceWidget (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.multi-choice.v1.schema.json). */
-export function validateInquiriumMultiChoiceWidget(data) { return __c945(data) ? __ok(__s95) : __no(__s95, data); }
-__errorsOf(validateInquiriumMultiChoiceWidget, __s95, 945, 54);
+/** Validator for InquiriumInquiryTurn (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-turn.v1.schema.json). */
+export function validateInquiriumInquiryTurn(data) { return __c1032(data) ? __ok(__s95) : __no(__s95, data); }
+__errorsOf(validateInquiriumInquiryTurn, __s95, 1032, 25);
 const __s96 = __state();
-/** Validator for InquiriumNodeMode (https://wopkit.dev/schemas/inquirium/v1/inquirium.node-mode.v1.schema.json). */
-export function validateInquiriumNodeMode(data) { return __c951(data) ? __ok(__s96) : __no(__s96, data); }
-__errorsOf(validateInquiriumNodeMode, __s96, 951, 42);
+/** Validator for InquiriumLocality (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/Locality). */
+export function validateInquiriumLocality(data) { return __c475(data) ? __ok(__s96) : __no(__s96, data); }
+__errorsOf(validateInquiriumLocality, __s96, 475, 27);
 const __s97 = __state();
-/** Validator for InquiriumNotificationAction (https://wopkit.dev/schemas/inquirium/v1/notification-create.v1.schema.json#/$defs/NotificationAction). */
-export function validateInquiriumNotificationAction(data) { return __c952(data) ? __ok(__s97) : __no(__s97, data); }
-__errorsOf(validateInquiriumNotificationAction, __s97, 952, 55);
+/** Validator for InquiriumModeKeyed (https://wopkit.dev/schemas/inquirium/v1/inquirium.node-mode.v1.schema.json#/$defs/ModeKeyed). */
+export function validateInquiriumModeKeyed(data) { return __c750(data) ? __ok(__s97) : __no(__s97, data); }
+__errorsOf(validateInquiriumModeKeyed, __s97, 750, 47);
 const __s98 = __state();
-/** Validator for InquiriumNotificationCreate (https://wopkit.dev/schemas/inquirium/v1/notification-create.v1.schema.json). */
-export function validateInquiriumNotificationCreate(data) { return __c988(data) ? __ok(__s98) : __no(__s98, data); }
-__errorsOf(validateInquiriumNotificationCreate, __s98, 988, 55);
+/** Validator for InquiriumModelAcceptance (https://wopkit.dev/schemas/inquirium/v1/inquirium.model-acceptance.v1.schema.json). */
+export function validateInquiriumModelAcceptance(data) { return __c1043(data) ? __ok(__s98) : __no(__s98, data); }
+__errorsOf(validateInquiriumModelAcceptance, __s98, 1043, 57);
 const __s99 = __state();
-/** Validator for InquiriumObjectRefPart (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/ObjectRefPart). */
-export function validateInquiriumObjectRefPart(data) { return __c719(data) ? __ok(__s99) : __no(__s99, data); }
-__errorsOf(validateInquiriumObjectRefPart, __s99, 719, 25);
+/** Validator for InquiriumModelBindingRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/ModelBindingRef). */
+export function validateInquiriumModelBindingRef(data) { return __c458(data) ? __ok(__s99) : __no(__s99, data); }
+__errorsOf(validateInquiriumModelBindingRef, __s99, 458, 26);
 const __s100 = __state();
-/** Validator for InquiriumOperatorAcknowledgement (https://wopkit.dev/schemas/inquirium/v1/inquirium.model-acceptance.v1.schema.json#/$defs/OperatorAcknowledgement). */
-export function validateInquiriumOperatorAcknowledgement(data) { return __c905(data) ? __ok(__s100) : __no(__s100, data); }
-__errorsOf(validateInquiriumOperatorAcknowledgement, __s100, 905, 52);
+/** Validator for InquiriumMultiChoicePayloadEntry (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/MultiChoicePayload). */
+export function validateInquiriumMultiChoicePayloadEntry(data) { return __c1094(data) ? __ok(__s100) : __no(__s100, data); }
+__errorsOf(validateInquiriumMultiChoicePayloadEntry, __s100, 1093, 51);
 const __s101 = __state();
-/** Validator for InquiriumOperatorQuestionAnswer (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.answer.v1.schema.json). */
-export function validateInquiriumOperatorQuestionAnswer(data) { return __c1002(data) ? __ok(__s101) : __no(__s101, data); }
-__errorsOf(validateInquiriumOperatorQuestionAnswer, __s101, 1002, 40);
+/** Validator for InquiriumMultiChoiceWidget (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.multi-choice.v1.schema.json). */
+export function validateInquiriumMultiChoiceWidget(data) { return __c1094(data) ? __ok(__s101) : __no(__s101, data); }
+__errorsOf(validateInquiriumMultiChoiceWidget, __s101, 1094, 59);
 const __s102 = __state();
-/** Validator for InquiriumOperatorQuestionRequest (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json). */
-export function validateInquiriumOperatorQuestionRequest(data) { return __c1010(data) ? __ok(__s102) : __no(__s102, data); }
-__errorsOf(validateInquiriumOperatorQuestionRequest, __s102, 1010, 46);
+/** Validator for InquiriumNodeMode (https://wopkit.dev/schemas/inquirium/v1/inquirium.node-mode.v1.schema.json). */
+export function validateInquiriumNodeMode(data) { return __c1100(data) ? __ok(__s102) : __no(__s102, data); }
+__errorsOf(validateInquiriumNodeMode, __s102, 1100, 47);
 const __s103 = __state();
-/** Validator for InquiriumOperatorQuestionState (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.state.v1.schema.json). */
-export function validateInquiriumOperatorQuestionState(data) { return __c1088(data) ? __ok(__s103) : __no(__s103, data); }
-__errorsOf(validateInquiriumOperatorQuestionState, __s103, 1088, 56);
+/** Validator for InquiriumNotificationAction (https://wopkit.dev/schemas/inquirium/v1/notification-create.v1.schema.json#/$defs/NotificationAction). */
+export function validateInquiriumNotificationAction(data) { return __c1101(data) ? __ok(__s103) : __no(__s103, data); }
+__errorsOf(validateInquiriumNotificationAction, __s103, 1101, 60);
 const __s104 = __state();
-/** Validator for InquiriumParticipantRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-turn.v1.schema.json#/$defs/ParticipantRef). */
-export function validateInquiriumParticipantRef(data) { return __c400(data) ? __ok(__s104) : __no(__s104, data); }
-__errorsOf(validateInquiriumParticipantRef, __s104, 400, 23);
+/** Validator for InquiriumNotificationCreate (https://wopkit.dev/schemas/inquirium/v1/notification-create.v1.schema.json). */
+export function validateInquiriumNotificationCreate(data) { return __c1137(data) ? __ok(__s104) : __no(__s104, data); }
+__errorsOf(validateInquiriumNotificationCreate, __s104, 1137, 60);
 const __s105 = __state();
-/** Validator for InquiriumQuestionPrompt (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/QuestionPrompt). */
-export function validateInquiriumQuestionPrompt(data) { return __c1017(data) ? __ok(__s105) : __no(__s105, data); }
-__errorsOf(validateInquiriumQuestionPrompt, __s105, 1017, 46);
+/** Validator for InquiriumObjectRefPart (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/ObjectRefPart). */
+export function validateInquiriumObjectRefPart(data) { return __c868(data) ? __ok(__s105) : __no(__s105, data); }
+__errorsOf(validateInquiriumObjectRefPart, __s105, 868, 27);
 const __s106 = __state();
-/** Validator for InquiriumQuestionProvenance (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/QuestionProvenance). */
-export function validateInquiriumQuestionProvenance(data) { return __c1047(data) ? __ok(__s106) : __no(__s106, data); }
-__errorsOf(validateInquiriumQuestionProvenance, __s106, 1047, 46);
+/** Validator for InquiriumOperatorAcknowledgement (https://wopkit.dev/schemas/inquirium/v1/inquirium.model-acceptance.v1.schema.json#/$defs/OperatorAcknowledgement). */
+export function validateInquiriumOperatorAcknowledgement(data) { return __c1054(data) ? __ok(__s106) : __no(__s106, data); }
+__errorsOf(validateInquiriumOperatorAcknowledgement, __s106, 1054, 57);
 const __s107 = __state();
-/** Validator for InquiriumQuestionSubject (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/QuestionSubject). */
-export function validateInquiriumQuestionSubject(data) { return __c1033(data) ? __ok(__s107) : __no(__s107, data); }
-__errorsOf(validateInquiriumQuestionSubject, __s107, 1033, 46);
+/** Validator for InquiriumOperatorQuestionAnswer (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.answer.v1.schema.json). */
+export function validateInquiriumOperatorQuestionAnswer(data) { return __c1151(data) ? __ok(__s107) : __no(__s107, data); }
+__errorsOf(validateInquiriumOperatorQuestionAnswer, __s107, 1151, 45);
 const __s108 = __state();
-/** Validator for InquiriumReasonCode (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/ReasonCode). */
-export function validateInquiriumReasonCode(data) { return __c440(data) ? __ok(__s108) : __no(__s108, data); }
-__errorsOf(validateInquiriumReasonCode, __s108, 440, 24);
+/** Validator for InquiriumOperatorQuestionRequest (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json). */
+export function validateInquiriumOperatorQuestionRequest(data) { return __c1159(data) ? __ok(__s108) : __no(__s108, data); }
+__errorsOf(validateInquiriumOperatorQuestionRequest, __s108, 1159, 51);
 const __s109 = __state();
-/** Validator for InquiriumResponseTarget (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/ResponseTarget). */
-export function validateInquiriumResponseTarget(data) { return __c1041(data) ? __ok(__s109) : __no(__s109, data); }
-__errorsOf(validateInquiriumResponseTarget, __s109, 1041, 46);
+/** Validator for InquiriumOperatorQuestionState (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.state.v1.schema.json). */
+export function validateInquiriumOperatorQuestionState(data) { return __c1237(data) ? __ok(__s109) : __no(__s109, data); }
+__errorsOf(validateInquiriumOperatorQuestionState, __s109, 1237, 61);
 const __s110 = __state();
-/** Validator for InquiriumResultProvenance (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-result.v1.schema.json#/$defs/ResultProvenance). */
-export function validateInquiriumResultProvenance(data) { return __c872(data) ? __ok(__s110) : __no(__s110, data); }
-__errorsOf(validateInquiriumResultProvenance, __s110, 872, 51);
+/** Validator for InquiriumParticipantRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-turn.v1.schema.json#/$defs/ParticipantRef). */
+export function validateInquiriumParticipantRef(data) { return __c449(data) ? __ok(__s110) : __no(__s110, data); }
+__errorsOf(validateInquiriumParticipantRef, __s110, 449, 25);
 const __s111 = __state();
-/** Validator for InquiriumResultRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-result.v1.schema.json#/$defs/ResultRef). */
-export function validateInquiriumResultRef(data) { return __c850(data) ? __ok(__s111) : __no(__s111, data); }
-__errorsOf(validateInquiriumResultRef, __s111, 850, 51);
+/** Validator for InquiriumQuestionPrompt (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/QuestionPrompt). */
+export function validateInquiriumQuestionPrompt(data) { return __c1166(data) ? __ok(__s111) : __no(__s111, data); }
+__errorsOf(validateInquiriumQuestionPrompt, __s111, 1166, 51);
 const __s112 = __state();
-/** Validator for InquiriumRetentionByClass (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/RetentionByClass). */
-export function validateInquiriumRetentionByClass(data) { return __c560(data) ? __ok(__s112) : __no(__s112, data); }
-__errorsOf(validateInquiriumRetentionByClass, __s112, 560, 41);
+/** Validator for InquiriumQuestionProvenance (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/QuestionProvenance). */
+export function validateInquiriumQuestionProvenance(data) { return __c1196(data) ? __ok(__s112) : __no(__s112, data); }
+__errorsOf(validateInquiriumQuestionProvenance, __s112, 1196, 51);
 const __s113 = __state();
-/** Validator for InquiriumRetentionProfile (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/RetentionProfile). */
-export function validateInquiriumRetentionProfile(data) { return __c570(data) ? __ok(__s113) : __no(__s113, data); }
-__errorsOf(validateInquiriumRetentionProfile, __s113, 570, 41);
+/** Validator for InquiriumQuestionSubject (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/QuestionSubject). */
+export function validateInquiriumQuestionSubject(data) { return __c1182(data) ? __ok(__s113) : __no(__s113, data); }
+__errorsOf(validateInquiriumQuestionSubject, __s113, 1182, 51);
 const __s114 = __state();
-/** Validator for InquiriumRuntimeCandidate (https://wopkit.dev/schemas/inquirium/v1/inquirium.runtime-candidate.v1.schema.json). */
-export function validateInquiriumRuntimeCandidate(data) { return __c1121(data) ? __ok(__s114) : __no(__s114, data); }
-__errorsOf(validateInquiriumRuntimeCandidate, __s114, 1121, 53);
+/** Validator for InquiriumReasonCode (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/ReasonCode). */
+export function validateInquiriumReasonCode(data) { return __c489(data) ? __ok(__s114) : __no(__s114, data); }
+__errorsOf(validateInquiriumReasonCode, __s114, 489, 26);
 const __s115 = __state();
-/** Validator for InquiriumRuntimeHealth (https://wopkit.dev/schemas/inquirium/v1/inquirium.runtime-candidate.v1.schema.json#/$defs/RuntimeHealth). */
-export function validateInquiriumRuntimeHealth(data) { return __c1132(data) ? __ok(__s115) : __no(__s115, data); }
-__errorsOf(validateInquiriumRuntimeHealth, __s115, 1132, 53);
+/** Validator for InquiriumResponseTarget (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/ResponseTarget). */
+export function validateInquiriumResponseTarget(data) { return __c1190(data) ? __ok(__s115) : __no(__s115, data); }
+__errorsOf(validateInquiriumResponseTarget, __s115, 1190, 51);
 const __s116 = __state();
-/** Validator for InquiriumRuntimeRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/RuntimeRef). */
-export function validateInquiriumRuntimeRef(data) { return __c407(data) ? __ok(__s116) : __no(__s116, data); }
-__errorsOf(validateInquiriumRuntimeRef, __s116, 407, 24);
+/** Validator for InquiriumResultProvenance (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-result.v1.schema.json#/$defs/ResultProvenance). */
+export function validateInquiriumResultProvenance(data) { return __c1021(data) ? __ok(__s116) : __no(__s116, data); }
+__errorsOf(validateInquiriumResultProvenance, __s116, 1021, 56);
 const __s117 = __state();
-/** Validator for InquiriumSessionRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-turn.v1.schema.json#/$defs/SessionRef). */
-export function validateInquiriumSessionRef(data) { return __c852(data) ? __ok(__s117) : __no(__s117, data); }
-__errorsOf(validateInquiriumSessionRef, __s117, 852, 23);
+/** Validator for InquiriumResultRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-result.v1.schema.json#/$defs/ResultRef). */
+export function validateInquiriumResultRef(data) { return __c999(data) ? __ok(__s117) : __no(__s117, data); }
+__errorsOf(validateInquiriumResultRef, __s117, 999, 56);
 const __s118 = __state();
-/** Validator for InquiriumSingleChoicePayloadEntry (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/SingleChoicePayload). */
-export function validateInquiriumSingleChoicePayloadEntry(data) { return __c1061(data) ? __ok(__s118) : __no(__s118, data); }
-__errorsOf(validateInquiriumSingleChoicePayloadEntry, __s118, 1060, 46);
+/** Validator for InquiriumRetentionByClass (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/RetentionByClass). */
+export function validateInquiriumRetentionByClass(data) { return __c709(data) ? __ok(__s118) : __no(__s118, data); }
+__errorsOf(validateInquiriumRetentionByClass, __s118, 709, 46);
 const __s119 = __state();
-/** Validator for InquiriumSingleChoiceWidget (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.single-choice.v1.schema.json). */
-export function validateInquiriumSingleChoiceWidget(data) { return __c1061(data) ? __ok(__s119) : __no(__s119, data); }
-__errorsOf(validateInquiriumSingleChoiceWidget, __s119, 1061, 39);
+/** Validator for InquiriumRetentionProfile (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/RetentionProfile). */
+export function validateInquiriumRetentionProfile(data) { return __c719(data) ? __ok(__s119) : __no(__s119, data); }
+__errorsOf(validateInquiriumRetentionProfile, __s119, 719, 46);
 const __s120 = __state();
-/** Validator for InquiriumTextPart (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/TextPart). */
-export function validateInquiriumTextPart(data) { return __c714(data) ? __ok(__s120) : __no(__s120, data); }
-__errorsOf(validateInquiriumTextPart, __s120, 714, 25);
+/** Validator for InquiriumRuntimeCandidate (https://wopkit.dev/schemas/inquirium/v1/inquirium.runtime-candidate.v1.schema.json). */
+export function validateInquiriumRuntimeCandidate(data) { return __c1270(data) ? __ok(__s120) : __no(__s120, data); }
+__errorsOf(validateInquiriumRuntimeCandidate, __s120, 1270, 58);
 const __s121 = __state();
-/** Validator for InquiriumTimeoutDefault (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/TimeoutDefault). */
-export function validateInquiriumTimeoutDefault(data) { return __c1026(data) ? __ok(__s121) : __no(__s121, data); }
-__errorsOf(validateInquiriumTimeoutDefault, __s121, 1026, 46);
+/** Validator for InquiriumRuntimeHealth (https://wopkit.dev/schemas/inquirium/v1/inquirium.runtime-candidate.v1.schema.json#/$defs/RuntimeHealth). */
+export function validateInquiriumRuntimeHealth(data) { return __c1281(data) ? __ok(__s121) : __no(__s121, data); }
+__errorsOf(validateInquiriumRuntimeHealth, __s121, 1281, 58);
 const __s122 = __state();
-/** Validator for InquiriumTraceDecision (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/TraceDecision). */
-export function validateInquiriumTraceDecision(data) { return __c437(data) ? __ok(__s122) : __no(__s122, data); }
-__errorsOf(validateInquiriumTraceDecision, __s122, 437, 22);
+/** Validator for InquiriumRuntimeRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/RuntimeRef). */
+export function validateInquiriumRuntimeRef(data) { return __c456(data) ? __ok(__s122) : __no(__s122, data); }
+__errorsOf(validateInquiriumRuntimeRef, __s122, 456, 26);
 const __s123 = __state();
-/** Validator for InquiriumTraceEffect (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/TraceEffect). */
-export function validateInquiriumTraceEffect(data) { return __c459(data) ? __ok(__s123) : __no(__s123, data); }
-__errorsOf(validateInquiriumTraceEffect, __s123, 459, 22);
+/** Validator for InquiriumSessionRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-turn.v1.schema.json#/$defs/SessionRef). */
+export function validateInquiriumSessionRef(data) { return __c1001(data) ? __ok(__s123) : __no(__s123, data); }
+__errorsOf(validateInquiriumSessionRef, __s123, 1001, 25);
 const __s124 = __state();
-/** Validator for InquiriumTraceInputShape (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/InputShape). */
-export function validateInquiriumTraceInputShape(data) { return __c411(data) ? __ok(__s124) : __no(__s124, data); }
-__errorsOf(validateInquiriumTraceInputShape, __s124, 411, 22);
+/** Validator for InquiriumSingleChoicePayloadEntry (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/SingleChoicePayload). */
+export function validateInquiriumSingleChoicePayloadEntry(data) { return __c1210(data) ? __ok(__s124) : __no(__s124, data); }
+__errorsOf(validateInquiriumSingleChoicePayloadEntry, __s124, 1209, 51);
 const __s125 = __state();
-/** Validator for InquiriumTraceLevel (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/TraceLevel). */
-export function validateInquiriumTraceLevel(data) { return __c430(data) ? __ok(__s125) : __no(__s125, data); }
-__errorsOf(validateInquiriumTraceLevel, __s125, 430, 22);
+/** Validator for InquiriumSingleChoiceWidget (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.single-choice.v1.schema.json). */
+export function validateInquiriumSingleChoiceWidget(data) { return __c1210(data) ? __ok(__s125) : __no(__s125, data); }
+__errorsOf(validateInquiriumSingleChoiceWidget, __s125, 1210, 44);
 const __s126 = __state();
-/** Validator for InquiriumTraceLevelByClass (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/TraceLevelByClass). */
-export function validateInquiriumTraceLevelByClass(data) { return __c581(data) ? __ok(__s126) : __no(__s126, data); }
-__errorsOf(validateInquiriumTraceLevelByClass, __s126, 581, 41);
+/** Validator for InquiriumTextPart (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/TextPart). */
+export function validateInquiriumTextPart(data) { return __c863(data) ? __ok(__s126) : __no(__s126, data); }
+__errorsOf(validateInquiriumTextPart, __s126, 863, 27);
 const __s127 = __state();
-/** Validator for InquiriumTraceOutputShape (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/OutputShape). */
-export function validateInquiriumTraceOutputShape(data) { return __c418(data) ? __ok(__s127) : __no(__s127, data); }
-__errorsOf(validateInquiriumTraceOutputShape, __s127, 418, 22);
+/** Validator for InquiriumTimeoutDefault (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/TimeoutDefault). */
+export function validateInquiriumTimeoutDefault(data) { return __c1175(data) ? __ok(__s127) : __no(__s127, data); }
+__errorsOf(validateInquiriumTimeoutDefault, __s127, 1175, 51);
 const __s128 = __state();
-/** Validator for InquiriumTracePolicy (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/TracePolicy). */
-export function validateInquiriumTracePolicy(data) { return __c424(data) ? __ok(__s128) : __no(__s128, data); }
-__errorsOf(validateInquiriumTracePolicy, __s128, 424, 22);
+/** Validator for InquiriumTraceDecision (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/TraceDecision). */
+export function validateInquiriumTraceDecision(data) { return __c486(data) ? __ok(__s128) : __no(__s128, data); }
+__errorsOf(validateInquiriumTraceDecision, __s128, 486, 24);
 const __s129 = __state();
-/** Validator for InquiriumTraceRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/TraceRef). */
-export function validateInquiriumTraceRef(data) { return __c821(data) ? __ok(__s129) : __no(__s129, data); }
-__errorsOf(validateInquiriumTraceRef, __s129, 821, 24);
+/** Validator for InquiriumTraceEffect (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/TraceEffect). */
+export function validateInquiriumTraceEffect(data) { return __c508(data) ? __ok(__s129) : __no(__s129, data); }
+__errorsOf(validateInquiriumTraceEffect, __s129, 508, 24);
 const __s130 = __state();
-/** Validator for InquiriumTransportKind (https://wopkit.dev/schemas/inquirium/v1/inquirium.runtime-candidate.v1.schema.json#/$defs/TransportKind). */
-export function validateInquiriumTransportKind(data) { return __c902(data) ? __ok(__s130) : __no(__s130, data); }
-__errorsOf(validateInquiriumTransportKind, __s130, 902, 53);
+/** Validator for InquiriumTraceInputShape (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/InputShape). */
+export function validateInquiriumTraceInputShape(data) { return __c460(data) ? __ok(__s130) : __no(__s130, data); }
+__errorsOf(validateInquiriumTraceInputShape, __s130, 460, 24);
 const __s131 = __state();
-/** Validator for InquiriumTrustMode (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/TrustMode). */
-export function validateInquiriumTrustMode(data) { return __c428(data) ? __ok(__s131) : __no(__s131, data); }
-__errorsOf(validateInquiriumTrustMode, __s131, 428, 25);
+/** Validator for InquiriumTraceLevel (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/TraceLevel). */
+export function validateInquiriumTraceLevel(data) { return __c479(data) ? __ok(__s131) : __no(__s131, data); }
+__errorsOf(validateInquiriumTraceLevel, __s131, 479, 24);
 const __s132 = __state();
-/** Validator for InquiriumTurn (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/Turn). */
-export function validateInquiriumTurn(data) { return __c786(data) ? __ok(__s132) : __no(__s132, data); }
-__errorsOf(validateInquiriumTurn, __s132, 786, 25);
+/** Validator for InquiriumTraceLevelByClass (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/TraceLevelByClass). */
+export function validateInquiriumTraceLevelByClass(data) { return __c730(data) ? __ok(__s132) : __no(__s132, data); }
+__errorsOf(validateInquiriumTraceLevelByClass, __s132, 730, 46);
 const __s133 = __state();
-/** Validator for InquiriumTurnId (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-turn.v1.schema.json#/$defs/TurnId). */
-export function validateInquiriumTurnId(data) { return __c398(data) ? __ok(__s133) : __no(__s133, data); }
-__errorsOf(validateInquiriumTurnId, __s133, 398, 23);
+/** Validator for InquiriumTraceOutputShape (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/OutputShape). */
+export function validateInquiriumTraceOutputShape(data) { return __c467(data) ? __ok(__s133) : __no(__s133, data); }
+__errorsOf(validateInquiriumTraceOutputShape, __s133, 467, 24);
 const __s134 = __state();
-/** Validator for InquiriumUsage (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/Usage). */
-export function validateInquiriumUsage(data) { return __c823(data) ? __ok(__s134) : __no(__s134, data); }
-__errorsOf(validateInquiriumUsage, __s134, 823, 24);
+/** Validator for InquiriumTracePolicy (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/TracePolicy). */
+export function validateInquiriumTracePolicy(data) { return __c473(data) ? __ok(__s134) : __no(__s134, data); }
+__errorsOf(validateInquiriumTracePolicy, __s134, 473, 24);
 const __s135 = __state();
-/** Validator for InquiriumVerificationRigor (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/VerificationRigor). */
-export function validateInquiriumVerificationRigor(data) { return __c610(data) ? __ok(__s135) : __no(__s135, data); }
-__errorsOf(validateInquiriumVerificationRigor, __s135, 610, 41);
+/** Validator for InquiriumTraceRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/TraceRef). */
+export function validateInquiriumTraceRef(data) { return __c970(data) ? __ok(__s135) : __no(__s135, data); }
+__errorsOf(validateInquiriumTraceRef, __s135, 970, 26);
 const __s136 = __state();
-/** Validator for InquiriumVerificationRigorByMode (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/VerificationRigorByMode). */
-export function validateInquiriumVerificationRigorByMode(data) { return __c600(data) ? __ok(__s136) : __no(__s136, data); }
-__errorsOf(validateInquiriumVerificationRigorByMode, __s136, 600, 41);
+/** Validator for InquiriumTransportKind (https://wopkit.dev/schemas/inquirium/v1/inquirium.runtime-candidate.v1.schema.json#/$defs/TransportKind). */
+export function validateInquiriumTransportKind(data) { return __c1051(data) ? __ok(__s136) : __no(__s136, data); }
+__errorsOf(validateInquiriumTransportKind, __s136, 1051, 58);
 const __s137 = __state();
-/** Validator for InquiriumWidgetKind (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/WidgetKind). */
-export function validateInquiriumWidgetKind(data) { return __c1019(data) ? __ok(__s137) : __no(__s137, data); }
-__errorsOf(validateInquiriumWidgetKind, __s137, 1019, 46);
+/** Validator for InquiriumTrustMode (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/TrustMode). */
+export function validateInquiriumTrustMode(data) { return __c477(data) ? __ok(__s137) : __no(__s137, data); }
+__errorsOf(validateInquiriumTrustMode, __s137, 477, 27);
 const __s138 = __state();
-/** Validator for InterruptRequestedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/interruptRequested). */
-export function validateInterruptRequestedPayload(data) { return __c1140(data) ? __ok(__s138) : __no(__s138, data); }
-__errorsOf(validateInterruptRequestedPayload, __s138, 1140, 0);
+/** Validator for InquiriumTurn (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/Turn). */
+export function validateInquiriumTurn(data) { return __c935(data) ? __ok(__s138) : __no(__s138, data); }
+__errorsOf(validateInquiriumTurn, __s138, 935, 27);
 const __s139 = __state();
-/** Validator for InterruptResolvedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/interruptResolved). */
-export function validateInterruptResolvedPayload(data) { return __c1145(data) ? __ok(__s139) : __no(__s139, data); }
-__errorsOf(validateInterruptResolvedPayload, __s139, 1145, 0);
+/** Validator for InquiriumTurnId (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-turn.v1.schema.json#/$defs/TurnId). */
+export function validateInquiriumTurnId(data) { return __c447(data) ? __ok(__s139) : __no(__s139, data); }
+__errorsOf(validateInquiriumTurnId, __s139, 447, 25);
 const __s140 = __state();
-/** Validator for MemoryCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/MemoryCapability). */
-export function validateMemoryCapability(data) { return __c69(data) ? __ok(__s140) : __no(__s140, data); }
-__errorsOf(validateMemoryCapability, __s140, 69, 1);
+/** Validator for InquiriumUsage (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/Usage). */
+export function validateInquiriumUsage(data) { return __c972(data) ? __ok(__s140) : __no(__s140, data); }
+__errorsOf(validateInquiriumUsage, __s140, 972, 26);
 const __s141 = __state();
-/** Validator for MemoryCompactedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/memoryCompacted). */
-export function validateMemoryCompactedPayload(data) { return __c317(data) ? __ok(__s141) : __no(__s141, data); }
-__errorsOf(validateMemoryCompactedPayload, __s141, 317, 0);
+/** Validator for InquiriumVerificationRigor (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/VerificationRigor). */
+export function validateInquiriumVerificationRigor(data) { return __c759(data) ? __ok(__s141) : __no(__s141, data); }
+__errorsOf(validateInquiriumVerificationRigor, __s141, 759, 46);
 const __s142 = __state();
-/** Validator for MemoryConsolidationCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/MemoryConsolidationCapability). */
-export function validateMemoryConsolidationCapability(data) { return __c23(data) ? __ok(__s142) : __no(__s142, data); }
-__errorsOf(validateMemoryConsolidationCapability, __s142, 23, 1);
+/** Validator for InquiriumVerificationRigorByMode (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/VerificationRigorByMode). */
+export function validateInquiriumVerificationRigorByMode(data) { return __c749(data) ? __ok(__s142) : __no(__s142, data); }
+__errorsOf(validateInquiriumVerificationRigorByMode, __s142, 749, 46);
 const __s143 = __state();
-/** Validator for MemoryEntry (https://wopkit.dev/schemas/openwop/v1/memory-entry.schema.json). */
-export function validateMemoryEntry(data) { return __c287(data) ? __ok(__s143) : __no(__s143, data); }
-__errorsOf(validateMemoryEntry, __s143, 287, 12);
+/** Validator for InquiriumWidgetKind (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/WidgetKind). */
+export function validateInquiriumWidgetKind(data) { return __c1168(data) ? __ok(__s143) : __no(__s143, data); }
+__errorsOf(validateInquiriumWidgetKind, __s143, 1168, 51);
 const __s144 = __state();
-/** Validator for MemoryIndex (https://wopkit.dev/schemas/openwop/v1/memory-index.schema.json). */
-export function validateMemoryIndex(data) { return __c365(data) ? __ok(__s144) : __no(__s144, data); }
-__errorsOf(validateMemoryIndex, __s144, 365, 20);
+/** Validator for InterruptRequestedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/interruptRequested). */
+export function validateInterruptRequestedPayload(data) { return __c1289(data) ? __ok(__s144) : __no(__s144, data); }
+__errorsOf(validateInterruptRequestedPayload, __s144, 1289, 1);
 const __s145 = __state();
-/** Validator for MemoryIndexArchive (https://wopkit.dev/schemas/openwop/v1/memory-index.schema.json#/$defs/MemoryIndexArchive). */
-export function validateMemoryIndexArchive(data) { return __c372(data) ? __ok(__s145) : __no(__s145, data); }
-__errorsOf(validateMemoryIndexArchive, __s145, 372, 20);
+/** Validator for InterruptResolvedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/interruptResolved). */
+export function validateInterruptResolvedPayload(data) { return __c1294(data) ? __ok(__s145) : __no(__s145, data); }
+__errorsOf(validateInterruptResolvedPayload, __s145, 1294, 1);
 const __s146 = __state();
-/** Validator for MemoryListOptions (https://wopkit.dev/schemas/openwop/v1/memory-list-options.schema.json). */
-export function validateMemoryListOptions(data) { return __c1151(data) ? __ok(__s146) : __no(__s146, data); }
-__errorsOf(validateMemoryListOptions, __s146, 1151, 57);
+/** Validator for ManifestRuntimeCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/ManifestRuntimeCapability). */
+export function validateManifestRuntimeCapability(data) { return __c87(data) ? __ok(__s146) : __no(__s146, data); }
+__errorsOf(validateManifestRuntimeCapability, __s146, 87, 2);
 const __s147 = __state();
-/** Validator for MemoryWrittenPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/memoryWritten). */
-export function validateMemoryWrittenPayload(data) { return __c1155(data) ? __ok(__s147) : __no(__s147, data); }
-__errorsOf(validateMemoryWrittenPayload, __s147, 1155, 0);
+/** Validator for MemoryCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/MemoryCapability). */
+export function validateMemoryCapability(data) { return __c118(data) ? __ok(__s147) : __no(__s147, data); }
+__errorsOf(validateMemoryCapability, __s147, 118, 2);
 const __s148 = __state();
-/** Validator for MultiAgentCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/MultiAgentCapability). */
-export function validateMultiAgentCapability(data) { return __c114(data) ? __ok(__s148) : __no(__s148, data); }
-__errorsOf(validateMultiAgentCapability, __s148, 114, 1);
+/** Validator for MemoryCompactedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/memoryCompacted). */
+export function validateMemoryCompactedPayload(data) { return __c366(data) ? __ok(__s148) : __no(__s148, data); }
+__errorsOf(validateMemoryCompactedPayload, __s148, 366, 1);
 const __s149 = __state();
-/** Validator for OrchestratorDecision (https://wopkit.dev/schemas/openwop/v1/orchestrator-decision.schema.json). */
-export function validateOrchestratorDecision(data) { return __c146(data) ? __ok(__s149) : __no(__s149, data); }
-__errorsOf(validateOrchestratorDecision, __s149, 146, 4);
+/** Validator for MemoryConsolidationCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/MemoryConsolidationCapability). */
+export function validateMemoryConsolidationCapability(data) { return __c60(data) ? __ok(__s149) : __no(__s149, data); }
+__errorsOf(validateMemoryConsolidationCapability, __s149, 60, 2);
 const __s150 = __state();
-/** Validator for PackedAgent (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/PackedAgent). */
-export function validatePackedAgent(data) { return __c14(data) ? __ok(__s150) : __no(__s150, data); }
-__errorsOf(validatePackedAgent, __s150, 14, 2);
+/** Validator for MemoryDimension (https://wopkit.dev/schemas/openwop/v1/agent-inventory-response.schema.json#/$defs/MemoryDimension). */
+export function validateMemoryDimension(data) { return __c20(data) ? __ok(__s150) : __no(__s150, data); }
+__errorsOf(validateMemoryDimension, __s150, 20, 0);
 const __s151 = __state();
-/** Validator for PayloadTooLargeDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/PayloadTooLargeDetails). */
-export function validatePayloadTooLargeDetails(data) { return __c238(data) ? __ok(__s151) : __no(__s151, data); }
-__errorsOf(validatePayloadTooLargeDetails, __s151, 238, 3);
+/** Validator for MemoryEntry (https://wopkit.dev/schemas/openwop/v1/memory-entry.schema.json). */
+export function validateMemoryEntry(data) { return __c336(data) ? __ok(__s151) : __no(__s151, data); }
+__errorsOf(validateMemoryEntry, __s151, 336, 14);
 const __s152 = __state();
-/** Validator for PromptTemplateArtifact (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/PromptTemplateArtifact). */
-export function validatePromptTemplateArtifact(data) { return __c1163(data) ? __ok(__s152) : __no(__s152, data); }
-__errorsOf(validatePromptTemplateArtifact, __s152, 1163, 2);
+/** Validator for MemoryIndex (https://wopkit.dev/schemas/openwop/v1/memory-index.schema.json). */
+export function validateMemoryIndex(data) { return __c414(data) ? __ok(__s152) : __no(__s152, data); }
+__errorsOf(validateMemoryIndex, __s152, 414, 22);
 const __s153 = __state();
-/** Validator for Proposal (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json). */
-export function validateProposal(data) { return __c1170(data) ? __ok(__s153) : __no(__s153, data); }
-__errorsOf(validateProposal, __s153, 1170, 2);
+/** Validator for MemoryIndexArchive (https://wopkit.dev/schemas/openwop/v1/memory-index.schema.json#/$defs/MemoryIndexArchive). */
+export function validateMemoryIndexArchive(data) { return __c421(data) ? __ok(__s153) : __no(__s153, data); }
+__errorsOf(validateMemoryIndexArchive, __s153, 421, 22);
 const __s154 = __state();
-/** Validator for ProposalActivatedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/proposalActivated). */
-export function validateProposalActivatedPayload(data) { return __c1222(data) ? __ok(__s154) : __no(__s154, data); }
-__errorsOf(validateProposalActivatedPayload, __s154, 1222, 0);
+/** Validator for MemoryListOptions (https://wopkit.dev/schemas/openwop/v1/memory-list-options.schema.json). */
+export function validateMemoryListOptions(data) { return __c1300(data) ? __ok(__s154) : __no(__s154, data); }
+__errorsOf(validateMemoryListOptions, __s154, 1300, 62);
 const __s155 = __state();
-/** Validator for ProposalActivation (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalActivation). */
-export function validateProposalActivation(data) { return __c42(data) ? __ok(__s155) : __no(__s155, data); }
-__errorsOf(validateProposalActivation, __s155, 42, 2);
+/** Validator for MemoryShape (https://wopkit.dev/schemas/openwop/v1/agent-inventory-response.schema.json#/$defs/MemoryShape). */
+export function validateMemoryShape(data) { return __c12(data) ? __ok(__s155) : __no(__s155, data); }
+__errorsOf(validateMemoryShape, __s155, 12, 0);
 const __s156 = __state();
-/** Validator for ProposalCreatedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/proposalCreated). */
-export function validateProposalCreatedPayload(data) { return __c1227(data) ? __ok(__s156) : __no(__s156, data); }
-__errorsOf(validateProposalCreatedPayload, __s156, 1227, 0);
+/** Validator for MemoryWrittenPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/memoryWritten). */
+export function validateMemoryWrittenPayload(data) { return __c1304(data) ? __ok(__s156) : __no(__s156, data); }
+__errorsOf(validateMemoryWrittenPayload, __s156, 1304, 1);
 const __s157 = __state();
-/** Validator for ProposalKind (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalKind). */
-export function validateProposalKind(data) { return __c39(data) ? __ok(__s157) : __no(__s157, data); }
-__errorsOf(validateProposalKind, __s157, 39, 2);
+/** Validator for MultiAgentCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/MultiAgentCapability). */
+export function validateMultiAgentCapability(data) { return __c163(data) ? __ok(__s157) : __no(__s157, data); }
+__errorsOf(validateMultiAgentCapability, __s157, 163, 2);
 const __s158 = __state();
-/** Validator for ProposalProvenance (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalProvenance). */
-export function validateProposalProvenance(data) { return __c1176(data) ? __ok(__s158) : __no(__s158, data); }
-__errorsOf(validateProposalProvenance, __s158, 1176, 2);
+/** Validator for OrchestratorDecision (https://wopkit.dev/schemas/openwop/v1/orchestrator-decision.schema.json). */
+export function validateOrchestratorDecision(data) { return __c195(data) ? __ok(__s158) : __no(__s158, data); }
+__errorsOf(validateOrchestratorDecision, __s158, 195, 6);
 const __s159 = __state();
-/** Validator for ProposalState (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalState). */
-export function validateProposalState(data) { return __c1184(data) ? __ok(__s159) : __no(__s159, data); }
-__errorsOf(validateProposalState, __s159, 1184, 2);
+/** Validator for PackedAgent (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/PackedAgent). */
+export function validatePackedAgent(data) { return __c51(data) ? __ok(__s159) : __no(__s159, data); }
+__errorsOf(validatePackedAgent, __s159, 51, 3);
 const __s160 = __state();
-/** Validator for ProposalsCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/ProposalsCapability). */
-export function validateProposalsCapability(data) { return __c35(data) ? __ok(__s160) : __no(__s160, data); }
-__errorsOf(validateProposalsCapability, __s160, 35, 1);
+/** Validator for PayloadTooLargeDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/PayloadTooLargeDetails). */
+export function validatePayloadTooLargeDetails(data) { return __c287(data) ? __ok(__s160) : __no(__s160, data); }
+__errorsOf(validatePayloadTooLargeDetails, __s160, 287, 5);
 const __s161 = __state();
-/** Validator for QuotaExceededDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/QuotaExceededDetails). */
-export function validateQuotaExceededDetails(data) { return __c248(data) ? __ok(__s161) : __no(__s161, data); }
-__errorsOf(validateQuotaExceededDetails, __s161, 248, 3);
+/** Validator for PromptTemplateArtifact (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/PromptTemplateArtifact). */
+export function validatePromptTemplateArtifact(data) { return __c665(data) ? __ok(__s161) : __no(__s161, data); }
+__errorsOf(validatePromptTemplateArtifact, __s161, 665, 3);
 const __s162 = __state();
-/** Validator for ReplayMemorySnapshotUnavailableDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/ReplayMemorySnapshotUnavailableDetails). */
-export function validateReplayMemorySnapshotUnavailableDetails(data) { return __c184(data) ? __ok(__s162) : __no(__s162, data); }
-__errorsOf(validateReplayMemorySnapshotUnavailableDetails, __s162, 184, 3);
+/** Validator for Proposal (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json). */
+export function validateProposal(data) { return __c610(data) ? __ok(__s162) : __no(__s162, data); }
+__errorsOf(validateProposal, __s162, 610, 3);
 const __s163 = __state();
-/** Validator for RetentionCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/RetentionCapability). */
-export function validateRetentionCapability(data) { return __c108(data) ? __ok(__s163) : __no(__s163, data); }
-__errorsOf(validateRetentionCapability, __s163, 108, 1);
+/** Validator for ProposalActivatedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/proposalActivated). */
+export function validateProposalActivatedPayload(data) { return __c1312(data) ? __ok(__s163) : __no(__s163, data); }
+__errorsOf(validateProposalActivatedPayload, __s163, 1312, 1);
 const __s164 = __state();
-/** Validator for RunCompletedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runCompleted). */
-export function validateRunCompletedPayload(data) { return __c1232(data) ? __ok(__s164) : __no(__s164, data); }
-__errorsOf(validateRunCompletedPayload, __s164, 1232, 0);
+/** Validator for ProposalActivation (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalActivation). */
+export function validateProposalActivation(data) { return __c79(data) ? __ok(__s164) : __no(__s164, data); }
+__errorsOf(validateProposalActivation, __s164, 79, 3);
 const __s165 = __state();
-/** Validator for RunError (https://wopkit.dev/schemas/openwop/v1/run-snapshot.schema.json#/$defs/RunError). */
-export function validateRunError(data) { return __c1236(data) ? __ok(__s165) : __no(__s165, data); }
-__errorsOf(validateRunError, __s165, 1236, 58);
+/** Validator for ProposalActivationRecord (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalActivationRecord). */
+export function validateProposalActivationRecord(data) { return __c635(data) ? __ok(__s165) : __no(__s165, data); }
+__errorsOf(validateProposalActivationRecord, __s165, 635, 3);
 const __s166 = __state();
-/** Validator for RunEvent (https://wopkit.dev/schemas/openwop/v1/run-event.schema.json). */
-export function validateRunEvent(data) { return __c1240(data) ? __ok(__s166) : __no(__s166, data); }
-__errorsOf(validateRunEvent, __s166, 1240, 5);
+/** Validator for ProposalApplyResponse (https://wopkit.dev/schemas/openwop/v1/proposal-apply-response.schema.json). */
+export function validateProposalApplyResponse(data) { return __c1321(data) ? __ok(__s166) : __no(__s166, data); }
+__errorsOf(validateProposalApplyResponse, __s166, 1321, 4);
 const __s167 = __state();
-/** Validator for RunEventType (https://wopkit.dev/schemas/openwop/v1/run-event.schema.json#/$defs/RunEventType). */
-export function validateRunEventType(data) { return __c1253(data) ? __ok(__s167) : __no(__s167, data); }
-__errorsOf(validateRunEventType, __s167, 1253, 5);
+/** Validator for ProposalCreatedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/proposalCreated). */
+export function validateProposalCreatedPayload(data) { return __c1325(data) ? __ok(__s167) : __no(__s167, data); }
+__errorsOf(validateProposalCreatedPayload, __s167, 1325, 1);
 const __s168 = __state();
-/** Validator for RunEventsResponse (https://wopkit.dev/schemas/openwop/v1/run-events-response.schema.json). */
-export function validateRunEventsResponse(data) { return __c1254(data) ? __ok(__s168) : __no(__s168, data); }
-__errorsOf(validateRunEventsResponse, __s168, 1254, 59);
+/** Validator for ProposalInstalledArtifactResponse (https://wopkit.dev/schemas/openwop/v1/proposal-installed-artifact-response.schema.json). */
+export function validateProposalInstalledArtifactResponse(data) { return __c1334(data) ? __ok(__s168) : __no(__s168, data); }
+__errorsOf(validateProposalInstalledArtifactResponse, __s168, 1334, 63);
 const __s169 = __state();
-/** Validator for RunFailedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runFailed). */
-export function validateRunFailedPayload(data) { return __c1259(data) ? __ok(__s169) : __no(__s169, data); }
-__errorsOf(validateRunFailedPayload, __s169, 1259, 0);
+/** Validator for ProposalKind (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalKind). */
+export function validateProposalKind(data) { return __c76(data) ? __ok(__s169) : __no(__s169, data); }
+__errorsOf(validateProposalKind, __s169, 76, 3);
 const __s170 = __state();
-/** Validator for RunFailureError (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/RunFailureError). */
-export function validateRunFailureError(data) { return __c1263(data) ? __ok(__s170) : __no(__s170, data); }
-__errorsOf(validateRunFailureError, __s170, 1263, 0);
+/** Validator for ProposalListResponse (https://wopkit.dev/schemas/openwop/v1/proposal-list-response.schema.json). */
+export function validateProposalListResponse(data) { return __c1342(data) ? __ok(__s170) : __no(__s170, data); }
+__errorsOf(validateProposalListResponse, __s170, 1342, 64);
 const __s171 = __state();
-/** Validator for RunForkRequest (https://wopkit.dev/schemas/openwop/v1/run-fork-request.schema.json). */
-export function validateRunForkRequest(data) { return __c1275(data) ? __ok(__s171) : __no(__s171, data); }
-__errorsOf(validateRunForkRequest, __s171, 1275, 60);
+/** Validator for ProposalOwner (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalOwner). */
+export function validateProposalOwner(data) { return __c624(data) ? __ok(__s171) : __no(__s171, data); }
+__errorsOf(validateProposalOwner, __s171, 624, 3);
 const __s172 = __state();
-/** Validator for RunForkResponse (https://wopkit.dev/schemas/openwop/v1/run-fork-response.schema.json). */
-export function validateRunForkResponse(data) { return __c1279(data) ? __ok(__s172) : __no(__s172, data); }
-__errorsOf(validateRunForkResponse, __s172, 1279, 61);
+/** Validator for ProposalProvenance (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalProvenance). */
+export function validateProposalProvenance(data) { return __c617(data) ? __ok(__s172) : __no(__s172, data); }
+__errorsOf(validateProposalProvenance, __s172, 617, 3);
 const __s173 = __state();
-/** Validator for RunInterrupt (https://wopkit.dev/schemas/openwop/v1/run-snapshot.schema.json#/$defs/RunInterrupt). */
-export function validateRunInterrupt(data) { return __c1284(data) ? __ok(__s173) : __no(__s173, data); }
-__errorsOf(validateRunInterrupt, __s173, 1284, 58);
+/** Validator for ProposalReviseRequest (https://wopkit.dev/schemas/openwop/v1/proposal-revise-request.schema.json). */
+export function validateProposalReviseRequest(data) { return __c1346(data) ? __ok(__s173) : __no(__s173, data); }
+__errorsOf(validateProposalReviseRequest, __s173, 1346, 65);
 const __s174 = __state();
-/** Validator for RunOrchestratorDecidedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runOrchestratorDecided). */
-export function validateRunOrchestratorDecidedPayload(data) { return __c1288(data) ? __ok(__s174) : __no(__s174, data); }
-__errorsOf(validateRunOrchestratorDecidedPayload, __s174, 1288, 0);
+/** Validator for ProposalState (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalState). */
+export function validateProposalState(data) { return __c631(data) ? __ok(__s174) : __no(__s174, data); }
+__errorsOf(validateProposalState, __s174, 631, 3);
 const __s175 = __state();
-/** Validator for RunSnapshot (https://wopkit.dev/schemas/openwop/v1/run-snapshot.schema.json). */
-export function validateRunSnapshot(data) { return __c1291(data) ? __ok(__s175) : __no(__s175, data); }
-__errorsOf(validateRunSnapshot, __s175, 1291, 58);
+/** Validator for ProposalsCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/ProposalsCapability). */
+export function validateProposalsCapability(data) { return __c72(data) ? __ok(__s175) : __no(__s175, data); }
+__errorsOf(validateProposalsCapability, __s175, 72, 2);
 const __s176 = __state();
-/** Validator for RunStartRequest (https://wopkit.dev/schemas/openwop/v1/run-start-request.schema.json). */
-export function validateRunStartRequest(data) { return __c1301(data) ? __ok(__s176) : __no(__s176, data); }
-__errorsOf(validateRunStartRequest, __s176, 1301, 62);
+/** Validator for QuotaExceededDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/QuotaExceededDetails). */
+export function validateQuotaExceededDetails(data) { return __c297(data) ? __ok(__s176) : __no(__s176, data); }
+__errorsOf(validateQuotaExceededDetails, __s176, 297, 5);
 const __s177 = __state();
-/** Validator for RunStartResponse (https://wopkit.dev/schemas/openwop/v1/run-start-response.schema.json). */
-export function validateRunStartResponse(data) { return __c1306(data) ? __ok(__s177) : __no(__s177, data); }
-__errorsOf(validateRunStartResponse, __s177, 1306, 63);
+/** Validator for ReplayMemorySnapshotUnavailableDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/ReplayMemorySnapshotUnavailableDetails). */
+export function validateReplayMemorySnapshotUnavailableDetails(data) { return __c233(data) ? __ok(__s177) : __no(__s177, data); }
+__errorsOf(validateReplayMemorySnapshotUnavailableDetails, __s177, 233, 5);
 const __s178 = __state();
-/** Validator for RunStartedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runStarted). */
-export function validateRunStartedPayload(data) { return __c1311(data) ? __ok(__s178) : __no(__s178, data); }
-__errorsOf(validateRunStartedPayload, __s178, 1311, 0);
+/** Validator for RetentionCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/RetentionCapability). */
+export function validateRetentionCapability(data) { return __c157(data) ? __ok(__s178) : __no(__s178, data); }
+__errorsOf(validateRetentionCapability, __s178, 157, 2);
 const __s179 = __state();
-/** Validator for RunStatus (https://wopkit.dev/schemas/openwop/v1/run-snapshot.schema.json#/$defs/RunStatus). */
-export function validateRunStatus(data) { return __c1295(data) ? __ok(__s179) : __no(__s179, data); }
-__errorsOf(validateRunStatus, __s179, 1295, 58);
+/** Validator for RunCompletedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runCompleted). */
+export function validateRunCompletedPayload(data) { return __c1352(data) ? __ok(__s179) : __no(__s179, data); }
+__errorsOf(validateRunCompletedPayload, __s179, 1352, 1);
 const __s180 = __state();
-/** Validator for ScheduledAutomationArtifact (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ScheduledAutomationArtifact). */
-export function validateScheduledAutomationArtifact(data) { return __c1215(data) ? __ok(__s180) : __no(__s180, data); }
-__errorsOf(validateScheduledAutomationArtifact, __s180, 1215, 2);
+/** Validator for RunError (https://wopkit.dev/schemas/openwop/v1/run-snapshot.schema.json#/$defs/RunError). */
+export function validateRunError(data) { return __c1356(data) ? __ok(__s180) : __no(__s180, data); }
+__errorsOf(validateRunError, __s180, 1356, 66);
 const __s181 = __state();
-/** Validator for ScheduledDistillationOutcome (https://wopkit.dev/schemas/openwop/v1/host-sample-distill-schedule-tick-response.schema.json#/$defs/ScheduledDistillationOutcome). */
-export function validateScheduledDistillationOutcome(data) { return __c310(data) ? __ok(__s181) : __no(__s181, data); }
-__errorsOf(validateScheduledDistillationOutcome, __s181, 310, 15);
+/** Validator for RunEvent (https://wopkit.dev/schemas/openwop/v1/run-event.schema.json). */
+export function validateRunEvent(data) { return __c1360(data) ? __ok(__s181) : __no(__s181, data); }
+__errorsOf(validateRunEvent, __s181, 1360, 7);
 const __s182 = __state();
-/** Validator for SearchCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/SearchCapability). */
-export function validateSearchCapability(data) { return __c102(data) ? __ok(__s182) : __no(__s182, data); }
-__errorsOf(validateSearchCapability, __s182, 102, 1);
+/** Validator for RunEventType (https://wopkit.dev/schemas/openwop/v1/run-event.schema.json#/$defs/RunEventType). */
+export function validateRunEventType(data) { return __c1373(data) ? __ok(__s182) : __no(__s182, data); }
+__errorsOf(validateRunEventType, __s182, 1373, 7);
 const __s183 = __state();
-/** Validator for TestMemoryCompactRequest (https://wopkit.dev/schemas/openwop/v1/test-memory-compact-request.schema.json). */
-export function validateTestMemoryCompactRequest(data) { return __c1318(data) ? __ok(__s183) : __no(__s183, data); }
-__errorsOf(validateTestMemoryCompactRequest, __s183, 1318, 64);
+/** Validator for RunEventsResponse (https://wopkit.dev/schemas/openwop/v1/run-events-response.schema.json). */
+export function validateRunEventsResponse(data) { return __c1374(data) ? __ok(__s183) : __no(__s183, data); }
+__errorsOf(validateRunEventsResponse, __s183, 1374, 67);
 const __s184 = __state();
-/** Validator for TestMemoryCompactResponse (https://wopkit.dev/schemas/openwop/v1/test-memory-compact-response.schema.json). */
-export function validateTestMemoryCompactResponse(data) { return __c1323(data) ? __ok(__s184) : __no(__s184, data); }
-__errorsOf(validateTestMemoryCompactResponse, __s184, 1323, 65);
+/** Validator for RunFailedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runFailed). */
+export function validateRunFailedPayload(data) { return __c1379(data) ? __ok(__s184) : __no(__s184, data); }
+__errorsOf(validateRunFailedPayload, __s184, 1379, 1);
 const __s185 = __state();
-/** Validator for TestMemorySeedEntry (https://wopkit.dev/schemas/openwop/v1/test-memory-seed-request.schema.json#/$defs/TestMemorySeedEntry). */
-export function validateTestMemorySeedEntry(data) { return __c1329(data) ? __ok(__s185) : __no(__s185, data); }
-__errorsOf(validateTestMemorySeedEntry, __s185, 1329, 66);
+/** Validator for RunFailureError (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/RunFailureError). */
+export function validateRunFailureError(data) { return __c1383(data) ? __ok(__s185) : __no(__s185, data); }
+__errorsOf(validateRunFailureError, __s185, 1383, 1);
 const __s186 = __state();
-/** Validator for TestMemorySeedRequest (https://wopkit.dev/schemas/openwop/v1/test-memory-seed-request.schema.json). */
-export function validateTestMemorySeedRequest(data) { return __c1335(data) ? __ok(__s186) : __no(__s186, data); }
-__errorsOf(validateTestMemorySeedRequest, __s186, 1335, 66);
+/** Validator for RunForkRequest (https://wopkit.dev/schemas/openwop/v1/run-fork-request.schema.json). */
+export function validateRunForkRequest(data) { return __c1395(data) ? __ok(__s186) : __no(__s186, data); }
+__errorsOf(validateRunForkRequest, __s186, 1395, 68);
 const __s187 = __state();
-/** Validator for TestMemorySeedResponse (https://wopkit.dev/schemas/openwop/v1/test-memory-seed-response.schema.json). */
-export function validateTestMemorySeedResponse(data) { return __c1340(data) ? __ok(__s187) : __no(__s187, data); }
-__errorsOf(validateTestMemorySeedResponse, __s187, 1340, 67);
+/** Validator for RunForkResponse (https://wopkit.dev/schemas/openwop/v1/run-fork-response.schema.json). */
+export function validateRunForkResponse(data) { return __c1399(data) ? __ok(__s187) : __no(__s187, data); }
+__errorsOf(validateRunForkResponse, __s187, 1399, 69);
 const __s188 = __state();
-/** Validator for TokenBudgetExceededDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/TokenBudgetExceededDetails). */
-export function validateTokenBudgetExceededDetails(data) { return __c197(data) ? __ok(__s188) : __no(__s188, data); }
-__errorsOf(validateTokenBudgetExceededDetails, __s188, 197, 3);
+/** Validator for RunInterrupt (https://wopkit.dev/schemas/openwop/v1/run-snapshot.schema.json#/$defs/RunInterrupt). */
+export function validateRunInterrupt(data) { return __c1404(data) ? __ok(__s188) : __no(__s188, data); }
+__errorsOf(validateRunInterrupt, __s188, 1404, 66);
 const __s189 = __state();
-/** Validator for ValidationFailedDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/ValidationFailedDetails). */
-export function validateValidationFailedDetails(data) { return __c223(data) ? __ok(__s189) : __no(__s189, data); }
-__errorsOf(validateValidationFailedDetails, __s189, 223, 3);
+/** Validator for RunOrchestratorDecidedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runOrchestratorDecided). */
+export function validateRunOrchestratorDecidedPayload(data) { return __c1408(data) ? __ok(__s189) : __no(__s189, data); }
+__errorsOf(validateRunOrchestratorDecidedPayload, __s189, 1408, 1);
 const __s190 = __state();
-/** Validator for ValidationFailure (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/ValidationFailure). */
-export function validateValidationFailure(data) { return __c226(data) ? __ok(__s190) : __no(__s190, data); }
-__errorsOf(validateValidationFailure, __s190, 226, 3);
+/** Validator for RunSnapshot (https://wopkit.dev/schemas/openwop/v1/run-snapshot.schema.json). */
+export function validateRunSnapshot(data) { return __c1411(data) ? __ok(__s190) : __no(__s190, data); }
+__errorsOf(validateRunSnapshot, __s190, 1411, 66);
 const __s191 = __state();
-/** Validator for WorkerDispatchedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/workerDispatched). */
-export function validateWorkerDispatchedPayload(data) { return __c1345(data) ? __ok(__s191) : __no(__s191, data); }
-__errorsOf(validateWorkerDispatchedPayload, __s191, 1345, 0);
+/** Validator for RunStartRequest (https://wopkit.dev/schemas/openwop/v1/run-start-request.schema.json). */
+export function validateRunStartRequest(data) { return __c1421(data) ? __ok(__s191) : __no(__s191, data); }
+__errorsOf(validateRunStartRequest, __s191, 1421, 70);
 const __s192 = __state();
-/** Validator for WorkflowChainPackArtifact (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/WorkflowChainPackArtifact). */
-export function validateWorkflowChainPackArtifact(data) { return __c1198(data) ? __ok(__s192) : __no(__s192, data); }
-__errorsOf(validateWorkflowChainPackArtifact, __s192, 1198, 2);
+/** Validator for RunStartResponse (https://wopkit.dev/schemas/openwop/v1/run-start-response.schema.json). */
+export function validateRunStartResponse(data) { return __c1426(data) ? __ok(__s192) : __no(__s192, data); }
+__errorsOf(validateRunStartResponse, __s192, 1426, 71);
 const __s193 = __state();
+/** Validator for RunStartedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runStarted). */
+export function validateRunStartedPayload(data) { return __c1431(data) ? __ok(__s193) : __no(__s193, data); }
+__errorsOf(validateRunStartedPayload, __s193, 1431, 1);
+const __s194 = __state();
+/** Validator for RunStatus (https://wopkit.dev/schemas/openwop/v1/run-snapshot.schema.json#/$defs/RunStatus). */
+export function validateRunStatus(data) { return __c1415(data) ? __ok(__s194) : __no(__s194, data); }
+__errorsOf(validateRunStatus, __s194, 1415, 66);
+const __s195 = __state();
+/** Validator for ScheduledAutomationArtifact (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ScheduledAutomationArtifact). */
+export function validateScheduledAutomationArtifact(data) { return __c677(data) ? __ok(__s195) : __no(__s195, data); }
+__errorsOf(validateScheduledAutomationArtifact, __s195, 677, 3);
+const __s196 = __state();
+/** Validator for ScheduledDistillationOutcome (https://wopkit.dev/schemas/openwop/v1/host-sample-distill-schedule-tick-response.schema.json#/$defs/ScheduledDistillationOutcome). */
+export function validateScheduledDistillationOutcome(data) { return __c359(data) ? __ok(__s196) : __no(__s196, data); }
+__errorsOf(validateScheduledDistillationOutcome, __s196, 359, 17);
+const __s197 = __state();
+/** Validator for SearchCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/SearchCapability). */
+export function validateSearchCapability(data) { return __c151(data) ? __ok(__s197) : __no(__s197, data); }
+__errorsOf(validateSearchCapability, __s197, 151, 2);
+const __s198 = __state();
+/** Validator for TestMemoryCompactRequest (https://wopkit.dev/schemas/openwop/v1/test-memory-compact-request.schema.json). */
+export function validateTestMemoryCompactRequest(data) { return __c1438(data) ? __ok(__s198) : __no(__s198, data); }
+__errorsOf(validateTestMemoryCompactRequest, __s198, 1438, 72);
+const __s199 = __state();
+/** Validator for TestMemoryCompactResponse (https://wopkit.dev/schemas/openwop/v1/test-memory-compact-response.schema.json). */
+export function validateTestMemoryCompactResponse(data) { return __c1443(data) ? __ok(__s199) : __no(__s199, data); }
+__errorsOf(validateTestMemoryCompactResponse, __s199, 1443, 73);
+const __s200 = __state();
+/** Validator for TestMemorySeedEntry (https://wopkit.dev/schemas/openwop/v1/test-memory-seed-request.schema.json#/$defs/TestMemorySeedEntry). */
+export function validateTestMemorySeedEntry(data) { return __c1449(data) ? __ok(__s200) : __no(__s200, data); }
+__errorsOf(validateTestMemorySeedEntry, __s200, 1449, 74);
+const __s201 = __state();
+/** Validator for TestMemorySeedRequest (https://wopkit.dev/schemas/openwop/v1/test-memory-seed-request.schema.json). */
+export function validateTestMemorySeedRequest(data) { return __c1455(data) ? __ok(__s201) : __no(__s201, data); }
+__errorsOf(validateTestMemorySeedRequest, __s201, 1455, 74);
+const __s202 = __state();
+/** Validator for TestMemorySeedResponse (https://wopkit.dev/schemas/openwop/v1/test-memory-seed-response.schema.json). */
+export function validateTestMemorySeedResponse(data) { return __c1460(data) ? __ok(__s202) : __no(__s202, data); }
+__errorsOf(validateTestMemorySeedResponse, __s202, 1460, 75);
+const __s203 = __state();
+/** Validator for TokenBudgetExceededDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/TokenBudgetExceededDetails). */
+export function validateTokenBudgetExceededDetails(data) { return __c246(data) ? __ok(__s203) : __no(__s203, data); }
+__errorsOf(validateTokenBudgetExceededDetails, __s203, 246, 5);
+const __s204 = __state();
+/** Validator for ValidationFailedDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/ValidationFailedDetails). */
+export function validateValidationFailedDetails(data) { return __c272(data) ? __ok(__s204) : __no(__s204, data); }
+__errorsOf(validateValidationFailedDetails, __s204, 272, 5);
+const __s205 = __state();
+/** Validator for ValidationFailure (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/ValidationFailure). */
+export function validateValidationFailure(data) { return __c275(data) ? __ok(__s205) : __no(__s205, data); }
+__errorsOf(validateValidationFailure, __s205, 275, 5);
+const __s206 = __state();
+/** Validator for WorkerDispatchedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/workerDispatched). */
+export function validateWorkerDispatchedPayload(data) { return __c1465(data) ? __ok(__s206) : __no(__s206, data); }
+__errorsOf(validateWorkerDispatchedPayload, __s206, 1465, 1);
+const __s207 = __state();
+/** Validator for WorkflowChainPackArtifact (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/WorkflowChainPackArtifact). */
+export function validateWorkflowChainPackArtifact(data) { return __c653(data) ? __ok(__s207) : __no(__s207, data); }
+__errorsOf(validateWorkflowChainPackArtifact, __s207, 653, 3);
+const __s208 = __state();
 /** Validator for WorkspaceUpdatedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/workspaceUpdated). */
-export function validateWorkspaceUpdatedPayload(data) { return __c1350(data) ? __ok(__s193) : __no(__s193, data); }
-__errorsOf(validateWorkspaceUpdatedPayload, __s193, 1350, 0);
+export function validateWorkspaceUpdatedPayload(data) { return __c1470(data) ? __ok(__s208) : __no(__s208, data); }
+__errorsOf(validateWorkspaceUpdatedPayload, __s208, 1470, 1);
 
 /** Every validator by type title. */
 export const validatorIndex = Object.freeze({
+  "AgentInventoryEntry": Object.freeze({ validator: validateAgentInventoryEntry, id: "https://wopkit.dev/schemas/openwop/v1/agent-inventory-response.schema.json#/$defs/AgentInventoryEntry", target: "agent-inventory-response--AgentInventoryEntry", family: "openwop" }),
+  "AgentInventoryResponse": Object.freeze({ validator: validateAgentInventoryResponse, id: "https://wopkit.dev/schemas/openwop/v1/agent-inventory-response.schema.json", target: "agent-inventory-response", family: "openwop" }),
   "AgentMemoryConsolidatedPayload": Object.freeze({ validator: validateAgentMemoryConsolidatedPayload, id: "https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/agentMemoryConsolidated", target: "run-event-payloads--agentMemoryConsolidated", family: "openwop" }),
   "AgentPackArtifact": Object.freeze({ validator: validateAgentPackArtifact, id: "https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/AgentPackArtifact", target: "proposal--AgentPackArtifact", family: "openwop" }),
   "AgentsCapability": Object.freeze({ validator: validateAgentsCapability, id: "https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/AgentsCapability", target: "capabilities--AgentsCapability", family: "openwop" }),
+  "ApprovalGate": Object.freeze({ validator: validateApprovalGate, id: "https://wopkit.dev/schemas/openwop/v1/proposal-apply-response.schema.json#/$defs/ApprovalGate", target: "proposal-apply-response--ApprovalGate", family: "openwop" }),
   "AttributionCapability": Object.freeze({ validator: validateAttributionCapability, id: "https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/AttributionCapability", target: "capabilities--AttributionCapability", family: "openwop" }),
   "Capabilities": Object.freeze({ validator: validateCapabilities, id: "https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json", target: "capabilities", family: "openwop" }),
   "CapabilityNotProvidedDetails": Object.freeze({ validator: validateCapabilityNotProvidedDetails, id: "https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/CapabilityNotProvidedDetails", target: "error--CapabilityNotProvidedDetails", family: "openwop" }),
@@ -7726,6 +8382,9 @@ export const validatorIndex = Object.freeze({
   "HostSampleMemoryRedactionResponse": Object.freeze({ validator: validateHostSampleMemoryRedactionResponse, id: "https://wopkit.dev/schemas/openwop/v1/host-sample-memory-redaction-response.schema.json", target: "host-sample-memory-redaction-response", family: "openwop" }),
   "HostSampleMemorySeedRequest": Object.freeze({ validator: validateHostSampleMemorySeedRequest, id: "https://wopkit.dev/schemas/openwop/v1/host-sample-memory-seed-request.schema.json", target: "host-sample-memory-seed-request", family: "openwop" }),
   "HostSampleMemorySeedResponse": Object.freeze({ validator: validateHostSampleMemorySeedResponse, id: "https://wopkit.dev/schemas/openwop/v1/host-sample-memory-seed-response.schema.json", target: "host-sample-memory-seed-response", family: "openwop" }),
+  "HostSampleProposalGateDecisionRequest": Object.freeze({ validator: validateHostSampleProposalGateDecisionRequest, id: "https://wopkit.dev/schemas/openwop/v1/host-sample-proposal-gate-decision-request.schema.json", target: "host-sample-proposal-gate-decision-request", family: "openwop" }),
+  "HostSampleProposalSynthesizeRequest": Object.freeze({ validator: validateHostSampleProposalSynthesizeRequest, id: "https://wopkit.dev/schemas/openwop/v1/host-sample-proposal-synthesize-request.schema.json", target: "host-sample-proposal-synthesize-request", family: "openwop" }),
+  "HostSampleProposalSynthesizeResponse": Object.freeze({ validator: validateHostSampleProposalSynthesizeResponse, id: "https://wopkit.dev/schemas/openwop/v1/host-sample-proposal-synthesize-response.schema.json", target: "host-sample-proposal-synthesize-response", family: "openwop" }),
   "HostSampleQuestionCancelRequest": Object.freeze({ validator: validateHostSampleQuestionCancelRequest, id: "https://wopkit.dev/schemas/openwop/v1/host-sample-question-cancel-request.schema.json", target: "host-sample-question-cancel-request", family: "openwop" }),
   "HostSampleReplayFixtureRequest": Object.freeze({ validator: validateHostSampleReplayFixtureRequest, id: "https://wopkit.dev/schemas/openwop/v1/host-sample-replay-fixture-request.schema.json", target: "host-sample-replay-fixture-request", family: "openwop" }),
   "HostSampleReplayFixtureResponse": Object.freeze({ validator: validateHostSampleReplayFixtureResponse, id: "https://wopkit.dev/schemas/openwop/v1/host-sample-replay-fixture-response.schema.json", target: "host-sample-replay-fixture-response", family: "openwop" }),
@@ -7820,13 +8479,16 @@ export const validatorIndex = Object.freeze({
   "InquiriumWidgetKind": Object.freeze({ validator: validateInquiriumWidgetKind, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/WidgetKind", target: "inquirium.operator-question.request.v1--WidgetKind", family: "inquirium" }),
   "InterruptRequestedPayload": Object.freeze({ validator: validateInterruptRequestedPayload, id: "https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/interruptRequested", target: "run-event-payloads--interruptRequested", family: "openwop" }),
   "InterruptResolvedPayload": Object.freeze({ validator: validateInterruptResolvedPayload, id: "https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/interruptResolved", target: "run-event-payloads--interruptResolved", family: "openwop" }),
+  "ManifestRuntimeCapability": Object.freeze({ validator: validateManifestRuntimeCapability, id: "https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/ManifestRuntimeCapability", target: "capabilities--ManifestRuntimeCapability", family: "openwop" }),
   "MemoryCapability": Object.freeze({ validator: validateMemoryCapability, id: "https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/MemoryCapability", target: "capabilities--MemoryCapability", family: "openwop" }),
   "MemoryCompactedPayload": Object.freeze({ validator: validateMemoryCompactedPayload, id: "https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/memoryCompacted", target: "run-event-payloads--memoryCompacted", family: "openwop" }),
   "MemoryConsolidationCapability": Object.freeze({ validator: validateMemoryConsolidationCapability, id: "https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/MemoryConsolidationCapability", target: "capabilities--MemoryConsolidationCapability", family: "openwop" }),
+  "MemoryDimension": Object.freeze({ validator: validateMemoryDimension, id: "https://wopkit.dev/schemas/openwop/v1/agent-inventory-response.schema.json#/$defs/MemoryDimension", target: "agent-inventory-response--MemoryDimension", family: "openwop" }),
   "MemoryEntry": Object.freeze({ validator: validateMemoryEntry, id: "https://wopkit.dev/schemas/openwop/v1/memory-entry.schema.json", target: "memory-entry", family: "openwop" }),
   "MemoryIndex": Object.freeze({ validator: validateMemoryIndex, id: "https://wopkit.dev/schemas/openwop/v1/memory-index.schema.json", target: "memory-index", family: "openwop" }),
   "MemoryIndexArchive": Object.freeze({ validator: validateMemoryIndexArchive, id: "https://wopkit.dev/schemas/openwop/v1/memory-index.schema.json#/$defs/MemoryIndexArchive", target: "memory-index--MemoryIndexArchive", family: "openwop" }),
   "MemoryListOptions": Object.freeze({ validator: validateMemoryListOptions, id: "https://wopkit.dev/schemas/openwop/v1/memory-list-options.schema.json", target: "memory-list-options", family: "openwop" }),
+  "MemoryShape": Object.freeze({ validator: validateMemoryShape, id: "https://wopkit.dev/schemas/openwop/v1/agent-inventory-response.schema.json#/$defs/MemoryShape", target: "agent-inventory-response--MemoryShape", family: "openwop" }),
   "MemoryWrittenPayload": Object.freeze({ validator: validateMemoryWrittenPayload, id: "https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/memoryWritten", target: "run-event-payloads--memoryWritten", family: "openwop" }),
   "MultiAgentCapability": Object.freeze({ validator: validateMultiAgentCapability, id: "https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/MultiAgentCapability", target: "capabilities--MultiAgentCapability", family: "openwop" }),
   "OrchestratorDecision": Object.freeze({ validator: validateOrchestratorDecision, id: "https://wopkit.dev/schemas/openwop/v1/orchestrator-decision.schema.json", target: "orchestrator-decision", family: "openwop" }),
@@ -7836,9 +8498,15 @@ export const validatorIndex = Object.freeze({
   "Proposal": Object.freeze({ validator: validateProposal, id: "https://wopkit.dev/schemas/openwop/v1/proposal.schema.json", target: "proposal", family: "openwop" }),
   "ProposalActivatedPayload": Object.freeze({ validator: validateProposalActivatedPayload, id: "https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/proposalActivated", target: "run-event-payloads--proposalActivated", family: "openwop" }),
   "ProposalActivation": Object.freeze({ validator: validateProposalActivation, id: "https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalActivation", target: "proposal--ProposalActivation", family: "openwop" }),
+  "ProposalActivationRecord": Object.freeze({ validator: validateProposalActivationRecord, id: "https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalActivationRecord", target: "proposal--ProposalActivationRecord", family: "openwop" }),
+  "ProposalApplyResponse": Object.freeze({ validator: validateProposalApplyResponse, id: "https://wopkit.dev/schemas/openwop/v1/proposal-apply-response.schema.json", target: "proposal-apply-response", family: "openwop" }),
   "ProposalCreatedPayload": Object.freeze({ validator: validateProposalCreatedPayload, id: "https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/proposalCreated", target: "run-event-payloads--proposalCreated", family: "openwop" }),
+  "ProposalInstalledArtifactResponse": Object.freeze({ validator: validateProposalInstalledArtifactResponse, id: "https://wopkit.dev/schemas/openwop/v1/proposal-installed-artifact-response.schema.json", target: "proposal-installed-artifact-response", family: "openwop" }),
   "ProposalKind": Object.freeze({ validator: validateProposalKind, id: "https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalKind", target: "proposal--ProposalKind", family: "openwop" }),
+  "ProposalListResponse": Object.freeze({ validator: validateProposalListResponse, id: "https://wopkit.dev/schemas/openwop/v1/proposal-list-response.schema.json", target: "proposal-list-response", family: "openwop" }),
+  "ProposalOwner": Object.freeze({ validator: validateProposalOwner, id: "https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalOwner", target: "proposal--ProposalOwner", family: "openwop" }),
   "ProposalProvenance": Object.freeze({ validator: validateProposalProvenance, id: "https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalProvenance", target: "proposal--ProposalProvenance", family: "openwop" }),
+  "ProposalReviseRequest": Object.freeze({ validator: validateProposalReviseRequest, id: "https://wopkit.dev/schemas/openwop/v1/proposal-revise-request.schema.json", target: "proposal-revise-request", family: "openwop" }),
   "ProposalState": Object.freeze({ validator: validateProposalState, id: "https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalState", target: "proposal--ProposalState", family: "openwop" }),
   "ProposalsCapability": Object.freeze({ validator: validateProposalsCapability, id: "https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/ProposalsCapability", target: "capabilities--ProposalsCapability", family: "openwop" }),
   "QuotaExceededDetails": Object.freeze({ validator: validateQuotaExceededDetails, id: "https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/QuotaExceededDetails", target: "error--QuotaExceededDetails", family: "openwop" }),

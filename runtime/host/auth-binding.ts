@@ -13,7 +13,8 @@
  *      refusal tells the caller nothing it did not send);
  *    - a `runId` (path or body) of a run of another tenant, or of an event log that belongs to no tenant's run
  *      (host background work): 404 `not_found`, the same answer as a run that does not exist — run ids are
- *      opaque, and whether one exists must not leak.
+ *      opaque, and whether one exists must not leak;
+ *    - a `proposalId` (path) of another tenant's proposal: 404 `not_found`, as for a run.
  *    A route marked `role: 'tenant'` may read only inputs of this table or of `NEUTRAL_INPUTS` (checked by
  *    test/security/tenancy-credentials.test.ts), so a new tenant route cannot take an unbound identifier.
  *
@@ -37,7 +38,7 @@ declare module 'fastify' {
   }
 }
 
-type Binding = (value: string, tenant: string, host: HostRuntime) => HttpError | undefined;
+type Binding = (value: string, tenant: string, host: HostRuntime) => HttpError | undefined | Promise<HttpError | undefined>;
 
 const forbidden = (what: string): HttpError => new HttpError('forbidden', `${what} belongs to another tenant than the API key's`);
 
@@ -53,14 +54,18 @@ export const BOUND_INPUTS: Readonly<Record<string, Binding>> = {
     const foreign = run === undefined ? host.hasEventLog(v) : run.tenant !== t;
     return foreign ? new HttpError('not_found', 'no such run') : undefined;
   },
+  proposalId: async (v, t, host) => {
+    const owner = await host.proposalTenant(v);
+    return owner !== undefined && owner !== t ? new HttpError('not_found', 'no such proposal') : undefined;
+  },
 };
 
 /**
  * Inputs that name nothing of a tenant by themselves: a position, an entry id inside a bound ref, a filter, a fork
  * mode, a workflow id (the host's own fixture workflows, shared by every tenant) and its inputs (which the fixtures
- * ignore).
+ * ignore), or the content a client sends for a resource that is itself bound (a proposal revision).
  */
-export const NEUTRAL_INPUTS: ReadonlySet<string> = new Set(['fromSeq', 'id', 'tag', 'limit', 'mode', 'workflowId', 'inputs']);
+export const NEUTRAL_INPUTS: ReadonlySet<string> = new Set(['fromSeq', 'id', 'tag', 'limit', 'mode', 'workflowId', 'inputs', 'state', 'kind', 'artifact', 'title', 'rationale']);
 
 /** Paths served without a key (the catalogue marks them; none has a path parameter). */
 const PUBLIC_PATHS = new Set<string>(Object.values(ROUTES).filter((r) => 'public' in r && r.public).map((r) => r.path));
@@ -82,11 +87,11 @@ function inputsOf(req: FastifyRequest, route: CatalogueRoute): [string, string][
 }
 
 /** Refuse `req` when `principal` may not call `route` with these inputs (see the module comment). */
-export function authorize(principal: Principal, route: CatalogueRoute, req: FastifyRequest, host: HostRuntime): void {
+export async function authorize(principal: Principal, route: CatalogueRoute, req: FastifyRequest, host: HostRuntime): Promise<void> {
   if (principal.role === 'operator') return;
   if (route.role === 'operator') throw new HttpError('forbidden', 'this route needs an operator key');
   for (const [name, value] of inputsOf(req, route)) {
-    const refusal = BOUND_INPUTS[name]?.(value, principal.tenant, host);
+    const refusal = await BOUND_INPUTS[name]?.(value, principal.tenant, host);
     if (refusal !== undefined) throw refusal;
   }
 }
@@ -103,6 +108,6 @@ export function installAuth(app: FastifyInstance, credentials: Credentials, host
   app.addHook('preHandler', async (req) => {
     const route = req.routeOptions.config.catalogue;
     if (route === undefined || req.principal === null) return;
-    authorize(req.principal, route, req, host);
+    await authorize(req.principal, route, req, host);
   });
 }

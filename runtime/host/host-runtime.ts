@@ -4,8 +4,12 @@
  * Inquirium runtimes, and `mutants.ts` wraps an implementation to build the deliberately broken hosts the
  * conformance tests use. Nothing here knows about HTTP, and no route reaches past it to a store or a registry.
  */
-import type { AgentMemoryConsolidatedPayload, CommitmentFiredPayload, MemoryEntry, OrchestratorDecision, RunEvent, RunSnapshot } from '../../generated/ts/index.ts';
+import type {
+  AgentInventoryResponse, AgentMemoryConsolidatedPayload, CommitmentFiredPayload, HostSampleProposalGateDecisionRequest, HostSampleProposalSynthesizeRequest,
+  HostSampleProposalSynthesizeResponse, MemoryEntry, OrchestratorDecision, Proposal, ProposalInstalledArtifactResponse, ProposalReviseRequest, RunEvent, RunSnapshot,
+} from '../../generated/ts/index.ts';
 import type { InterruptResolution } from '../multi-agent/escalation.ts';
+import type { ApplyOutcome, ProposalActor, ProposalFilter } from '../proposals/service.ts';
 import type { CompactResult } from '../compaction/compactor.ts';
 import type { DistillationScheduler } from '../distillation/schedule.ts';
 import type { DistillResult } from '../distillation/distiller.ts';
@@ -146,6 +150,25 @@ export interface HostRuntime extends WorkflowRuns {
   satisfyPredicate(tenant: string, predicateId: string): void;
   /** One evaluation of every armed commitment: the `commitment.fired` payloads it emitted. */
   evaluateCommitments(): Promise<readonly CommitmentFiredPayload[]>;
+
+  // ── Agents (RFC 0072 inventory with the RFC 0080 §C projection) and proposals (RFC 0096) ──────────────────────
+  /** GET /v1/agents for `tenant` (built-ins only when none is named), each entry with its degraded-memory projection. */
+  agentInventory(tenant: string | undefined): Promise<AgentInventoryResponse>;
+  /** The tenant a proposal belongs to, if it exists (binding a request to its key's tenant). */
+  proposalTenant(proposalId: string): Promise<string | undefined>;
+  /** Persist a synthesised proposal as an inert draft (the synthesiser's seam). */
+  synthesizeProposal(request: HostSampleProposalSynthesizeRequest): Promise<HostSampleProposalSynthesizeResponse>;
+  listProposals(tenant: string, filter: ProposalFilter): Promise<readonly Proposal[]>;
+  proposal(actor: ProposalActor, proposalId: string): Promise<Proposal>;
+  reviseProposal(actor: ProposalActor, proposalId: string, patch: ProposalReviseRequest): Promise<Proposal>;
+  rejectProposal(actor: ProposalActor, proposalId: string): Promise<Proposal>;
+  archiveProposal(actor: ProposalActor, proposalId: string): Promise<Proposal>;
+  /** Apply through the advertised activation mode: install now (direct-rbac, scope held) or open an approval gate. */
+  applyProposal(actor: ProposalActor, proposalId: string): Promise<ApplyOutcome>;
+  /** An approver decides a pending gate; granted or overridden installs the artefact. */
+  decideProposalGate(decision: HostSampleProposalGateDecisionRequest, decidedBy: string): Promise<ApplyOutcome>;
+  /** What an applied proposal installed, read back from the installed-artefact registry. */
+  installedArtifact(actor: ProposalActor, proposalId: string): Promise<ProposalInstalledArtifactResponse>;
 
   // ── Multi-agent (RFC 0039) ───────────────────────────────────────────────────────────────────────────────
   /** The confidence floor below which a decision escalates. */

@@ -14,6 +14,7 @@ import { ConsolidationService } from '../consolidation/service.ts';
 import { TenantMemoryAdapter } from '../memory/adapter.ts';
 import { parseMemoryRef } from '../memory/memory-ref.ts';
 import { BACKGROUND_RUN_ID, type OpenwopRuntime } from '../openwop/index.ts';
+import { packEntries } from '../openwop/agent-inventory.ts';
 import type { HostCore } from './host-runtime.ts';
 import { durablePointer } from './reference-runtime.ts';
 
@@ -137,6 +138,40 @@ const MUTANTS = {
   dispatchWhileWaiting: (base) => ({ ...base, supervisorStep: (runId, decision) => base.supervisorStep(runId, decision) }),
   /** A fork reads live memory instead of its snapshot (MAE-3 broken). */
   forkReadsLive: (base, rt) => ({ ...base, runMemory: (run) => rt.adapterFor(run.tenant) }),
+  /** RFC 0096: apply installs at once, whatever the advertised activation (the approval gate is granted by itself). */
+  applyWithoutGate: (base) => ({
+    ...base,
+    async applyProposal(actor, proposalId) {
+      const out = await base.applyProposal(actor, proposalId);
+      return out.gate?.state === 'pending' ? base.decideProposalGate({ approvalId: out.gate.approvalId, decision: 'granted' }, 'mutant') : out;
+    },
+  }),
+  /** RFC 0096: the artefact is re-synthesised at install time (the registry gets a regenerated copy, not the persisted one). */
+  resynthesizeOnApply: (base, rt) => {
+    const registry = rt.installedArtifacts;
+    const install = registry.install.bind(registry);
+    registry.install = (a) => install({ ...a, artifactJson: JSON.stringify({ ...(JSON.parse(a.artifactJson) as object), resynthesizedAt: a.installedAt }) });
+    return base;
+  },
+  /** RFC 0096: agent packs of proposals that are not applied (draft, revised) already resolve in the agent inventory. */
+  draftInfluencesRun: (base) => ({
+    ...base,
+    async agentInventory(tenant) {
+      const inv = await base.agentInventory(tenant);
+      const pending = tenant === undefined ? [] : (await base.listProposals(tenant, { kind: 'agent-pack' })).filter((p) => p.state === 'draft' || p.state === 'revised');
+      const agents = [...inv.agents, ...pending.flatMap((p) => packEntries({ tenant: tenant ?? '', proposalId: p.id, kind: p.kind, ref: p.id, artifactJson: JSON.stringify(p.artifact), installedAt: p.createdAt }))];
+      return { agents, total: agents.length };
+    },
+  }),
+  /** RFC 0080 §C: the host lost long-term durability (discovery no longer lists it) but the inventory still looks satisfied. */
+  silentMemoryDegradation: (base) => ({
+    ...base,
+    discovery() {
+      const doc = structuredClone(base.discovery()) as { agents?: { memoryBackends?: unknown } };
+      delete doc.agents?.memoryBackends;
+      return doc;
+    },
+  }),
 } satisfies Record<string, Mutant>;
 
 export type MutationName = keyof typeof MUTANTS;

@@ -126,6 +126,18 @@ export function createHostRuntime(openwop: OpenwopRuntime, inquirium: InquiriumR
     satisfyPredicate: (tenant, predicateId) => rt.predicates.set(tenant, predicateId, true),
     evaluateCommitments: async () => (await rt.commitments.tick()).map((o) => o.payload),
 
+    agentInventory: (tenant) => rt.agentInventory(tenant),
+    proposalTenant: (proposalId) => rt.proposals.tenantOf(proposalId),
+    synthesizeProposal: (request) => rt.proposals.synthesize(request),
+    listProposals: (tenant, filter) => rt.proposals.list(tenant, filter),
+    proposal: (actor, id) => rt.proposals.get(actor, id),
+    reviseProposal: (actor, id, patch) => rt.proposals.revise(actor, id, patch),
+    rejectProposal: (actor, id) => rt.proposals.reject(actor, id),
+    archiveProposal: (actor, id) => rt.proposals.archive(actor, id),
+    applyProposal: (actor, id) => rt.proposals.apply(actor, id),
+    decideProposalGate: ({ approvalId, decision, reason }, decidedBy) => rt.proposals.decide(approvalId, decision, { decidedBy, ...(reason !== undefined ? { reason } : {}) }),
+    installedArtifact: (actor, id) => rt.proposals.installed(actor, id),
+
     escalationFloor: () => rt.escalationPolicy.floor,
     async supervisorStep(runId, decision, resolve = async () => ({ outcome: 'approved' })) {
       await rt.orchestratorStep(runId, decision, resolve);

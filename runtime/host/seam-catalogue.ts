@@ -20,7 +20,7 @@ export interface CatalogueRoute {
    * runtime. `upstream-seam`: a test seam at the path upstream OpenWOP's conformance suite calls (/v1/test/…).
    */
   readonly kind: 'protocol' | 'seam' | 'upstream-seam';
-  readonly method: 'GET' | 'POST';
+  readonly method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /**
    * The path, with `{name}` for a path parameter. A last segment `{name}:action` is an action on a resource (the
    * parameter is matched whole, and the handler checks the action).
@@ -59,6 +59,7 @@ export const ROUTES = {
   memoryList: { kind: 'protocol', method: 'GET', path: '/v1/memory/{memoryRef}', query: ['limit', 'tag'], response: 'HostSampleMemoryEntriesResponse', role: 'tenant' },
   inquiriumGenerate: { kind: 'protocol', method: 'POST', path: '/v1/host/capabilities/inquirium.generate', request: 'InquiriumGenerateRequest', response: 'InquiriumGenerateResponse', role: 'operator' },
   inquiriumRespond: { kind: 'protocol', method: 'POST', path: '/v1/host/capabilities/inquirium.operator-question.respond', request: 'InquiriumOperatorQuestionAnswer', response: 'InquiriumOperatorQuestionState', role: 'operator' },
+  agents: { kind: 'protocol', method: 'GET', path: '/v1/agents', query: ['tenant'], response: 'AgentInventoryResponse', role: 'tenant' },
   // ── Memory seams ──────────────────────────────────────────────────────────────────────────────────────────
   consolidate: { kind: 'seam', method: 'POST', path: `${SAMPLE}/memory/consolidate`, request: 'HostSampleConsolidateRequest', response: 'HostSampleConsolidateResponse', role: 'operator' },
   commitmentFire: { kind: 'seam', method: 'POST', path: `${SAMPLE}/commitment/fire`, request: 'HostSampleCommitmentFireRequest', response: 'HostSampleCommitmentFireResponse', role: 'operator' },
@@ -74,6 +75,16 @@ export const ROUTES = {
   // ── Seams at upstream's paths ─────────────────────────────────────────────────────────────────────────────
   testMemorySeed: { kind: 'upstream-seam', method: 'POST', path: '/v1/test/memory/seed', request: 'TestMemorySeedRequest', response: 'TestMemorySeedResponse', status: 201, role: 'operator' },
   testMemoryCompact: { kind: 'upstream-seam', method: 'POST', path: '/v1/test/memory/compact', request: 'TestMemoryCompactRequest', response: 'TestMemoryCompactResponse', role: 'operator' },
+  // ── Proposals (RFC 0096): the review surface of a tenant, a host extension until the RFC graduates ────────
+  proposals: { kind: 'seam', method: 'GET', path: `${SAMPLE}/proposals`, query: ['tenant', 'state', 'kind'], response: 'ProposalListResponse', role: 'tenant' },
+  proposal: { kind: 'seam', method: 'GET', path: `${SAMPLE}/proposals/{proposalId}`, response: 'Proposal', role: 'tenant' },
+  proposalRevise: { kind: 'seam', method: 'PATCH', path: `${SAMPLE}/proposals/{proposalId}`, request: 'ProposalReviseRequest', response: 'Proposal', role: 'tenant' },
+  proposalArchive: { kind: 'seam', method: 'DELETE', path: `${SAMPLE}/proposals/{proposalId}`, response: 'Proposal', role: 'tenant' },
+  proposalApply: { kind: 'seam', method: 'POST', path: `${SAMPLE}/proposals/{proposalId}/apply`, response: 'ProposalApplyResponse', role: 'tenant' },
+  proposalReject: { kind: 'seam', method: 'POST', path: `${SAMPLE}/proposals/{proposalId}/reject`, response: 'Proposal', role: 'tenant' },
+  proposalInstalled: { kind: 'seam', method: 'GET', path: `${SAMPLE}/proposals/{proposalId}/installed`, response: 'ProposalInstalledArtifactResponse', role: 'tenant' },
+  proposalSynthesize: { kind: 'seam', method: 'POST', path: `${SAMPLE}/proposals/synthesize`, request: 'HostSampleProposalSynthesizeRequest', response: 'HostSampleProposalSynthesizeResponse', status: 201, role: 'operator' },
+  proposalGateDecide: { kind: 'seam', method: 'POST', path: `${SAMPLE}/proposals/gates/decide`, request: 'HostSampleProposalGateDecisionRequest', response: 'ProposalApplyResponse', role: 'operator' },
   // ── Multi-agent seams ─────────────────────────────────────────────────────────────────────────────────────
   escalationRun: { kind: 'seam', method: 'POST', path: `${SAMPLE}/multi-agent/escalation-run`, request: 'HostSampleEscalationRunRequest', response: 'HostSampleEscalationRunResponse', role: 'operator' },
   crossRunTtl: { kind: 'seam', method: 'POST', path: `${SAMPLE}/multi-agent/cross-run-ttl`, request: 'HostSampleCrossRunTtlRequest', response: 'HostSampleCrossRunTtlResponse', role: 'operator' },

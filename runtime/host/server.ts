@@ -36,7 +36,10 @@ import { registerWorkflowRuns } from './routes/workflow-runs.ts';
 import { registerMemoryRead } from './routes/memory-read.ts';
 import { registerTestMemorySeams } from './routes/test-memory-seams.ts';
 import { registerDistillSchedules } from './routes/distill-schedules.ts';
+import { registerAgents } from './routes/agents.ts';
+import { registerProposals } from './routes/proposals.ts';
 import { ROUTES } from './seam-catalogue.ts';
+import type { ProposalActivationPolicy } from '../proposals/service.ts';
 import { connectionCapResponse, markDroppedRequests } from './connection-cap.ts';
 import { DEFAULT_LIMITS, jsonDeeperThan, resolveLimits, timeoutCheckIntervalMs, type HostLimits } from './limits.ts';
 
@@ -77,6 +80,8 @@ export interface HostOptions {
    * app. Absent: everything stays in memory (tests). Cannot be combined with `openwop` (the host builds that runtime).
    */
   readonly storage?: StoragePort;
+  /** How applying an RFC 0096 proposal is authorised on a runtime this host builds (default: an approval gate). */
+  readonly proposalActivation?: ProposalActivationPolicy;
 }
 
 /** The keys of `o`: its credentials, plus the development token as an operator key. */
@@ -109,6 +114,7 @@ export async function createHost(o: HostOptions): Promise<{ app: FastifyInstance
   const openwop = o.openwop ?? createOpenwopRuntime({
     host: { name: HOST_NAME, version: HOST_VERSION },
     distillSchedulesPerTenant: limits.distillSchedulesPerTenant,
+    ...(o.proposalActivation !== undefined ? { proposalActivation: o.proposalActivation } : {}),
     secretRegistries: { maxLiveRunsPerTenant: limits.liveRunsPerTenant, maxSecretsPerRun: limits.secretsPerRun, maxSecretCharsPerTenant: limits.secretCharsPerTenant, idleTtlMs: limits.secretRegistryIdleMs },
     ...(o.clock ? { clock: o.clock } : {}), ...(o.ids ? { ids: o.ids } : {}),
     ...(durability !== undefined ? { persistence: durability.persistence } : {}),
@@ -210,6 +216,8 @@ export async function createHost(o: HostOptions): Promise<{ app: FastifyInstance
   registerMultiAgentSeams(app, runtime);
   registerDistillSchedules(app, runtime);
   registerInquirium(app, runtime);
+  registerAgents(app, runtime);
+  registerProposals(app, runtime);
   for (const [url, methods] of [...served]) {
     const allow = [...methods].filter((m) => m !== 'HEAD').sort().join(', ');
     const others = (['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const).filter((m) => !methods.has(m));

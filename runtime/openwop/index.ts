@@ -39,6 +39,10 @@ import { SecretRegistries, SimulatedByokResolver, type SecretRegistryLimits } fr
 import { randomIds, systemClock, type Clock, type IdSource } from '../shared/clock.ts';
 import { WOPKIT_VERSION } from '../shared/version.ts';
 import { PredicateBoard } from './predicates.ts';
+import { ProposalService, type ProposalActivationPolicy } from '../proposals/service.ts';
+import { InMemoryInstalledArtifacts, InMemoryProposalStore } from '../proposals/store.ts';
+import { redact } from '../redaction/chokepoint.ts';
+import { agentInventory } from './agent-inventory.ts';
 import { RunRegistry, type RunRecord } from './runs.ts';
 
 export interface OpenwopRuntimeOptions {
@@ -68,6 +72,8 @@ export interface OpenwopRuntimeOptions {
   readonly secretRegistries?: Partial<SecretRegistryLimits>;
   /** Write-through to a durable store (durable.ts `openwopDurability(port).persistence`); absent: memory only. */
   readonly persistence?: { readonly commitments?: CommitmentPersistence; readonly schedules?: SchedulePersistence };
+  /** How applying an RFC 0096 proposal is authorised (default: an approval gate). */
+  readonly proposalActivation?: ProposalActivationPolicy;
 }
 
 /** Pseudo-run whose log collects events of host background work that belongs to no run. */
@@ -176,6 +182,22 @@ export function createOpenwopRuntime(options: OpenwopRuntimeOptions = {}) {
     concurrency: options.crossChildMemoryConcurrency ?? 'strict',
   });
 
+  // RFC 0096: proposals are inert until an authorised apply installs them into the installed-artefact registry.
+  const installedArtifacts = new InMemoryInstalledArtifacts();
+  const proposals = new ProposalService({
+    clock,
+    ids,
+    store: new InMemoryProposalStore(),
+    installed: installedArtifacts,
+    redact: (content, tenant) => redact(content, registries.tenantSecrets(tenant)),
+    emit: (type, payload) => {
+      const e = log.append(BACKGROUND_RUN_ID, { type, payload: { ...payload } });
+      return { eventId: e.eventId, runId: e.runId };
+    },
+    runTenant: (runId) => runs.get(runId)?.tenant,
+    activation: options.proposalActivation ?? { mode: 'approval-gate' },
+  });
+
   const escalationPolicy: EscalationPolicy = makeEscalationPolicy(options.confidenceEscalationFloor !== undefined ? { floor: options.confidenceEscalationFloor } : {});
 
   // Each wired module contributes what it does; a module that is not wired contributes nothing.
@@ -191,6 +213,7 @@ export function createOpenwopRuntime(options: OpenwopRuntimeOptions = {}) {
         crossChildMemoryConcurrency: subRuns.concurrency,
       }),
     );
+  capabilities.contribute('proposals', proposals.capability()).contribute('agent-inventory', { agents: { manifestRuntime: { supported: true } } });
 
   return {
     clock,
@@ -213,6 +236,10 @@ export function createOpenwopRuntime(options: OpenwopRuntimeOptions = {}) {
     subRuns,
     escalationPolicy,
     capabilities,
+    proposals,
+    installedArtifacts,
+    /** GET /v1/agents for `tenant`: built-in agents plus the agent packs applied proposals installed (RFC 0080 §C projection). */
+    agentInventory: async (tenant: string | undefined) => agentInventory(tenant === undefined ? [] : await installedArtifacts.list(tenant, 'agent-pack'), capabilities.document()),
     asRun,
     startRun,
     /** The read interface for one tenant. */

@@ -19,13 +19,14 @@ export const LAYER_RULES: Readonly<Record<string, readonly string[]>> = {
   'runtime/distillation': ['generated', 'runtime/capabilities', 'runtime/compaction', 'runtime/events', 'runtime/memory', 'runtime/shared'],
   'runtime/inquirium': ['generated', 'runtime/shared'],
   'runtime/storage': ['generated', 'runtime/shared'],
+  'runtime/proposals': ['generated', 'runtime/shared'],
   'runtime/openwop': [
     'generated', 'runtime/capabilities', 'runtime/commitments', 'runtime/compaction', 'runtime/consolidation', 'runtime/distillation',
-    'runtime/events', 'runtime/memory', 'runtime/multi-agent', 'runtime/redaction', 'runtime/shared', 'runtime/storage',
+    'runtime/events', 'runtime/memory', 'runtime/multi-agent', 'runtime/proposals', 'runtime/redaction', 'runtime/shared', 'runtime/storage',
   ],
   'runtime/host': [
     'generated', 'runtime/capabilities', 'runtime/commitments', 'runtime/compaction', 'runtime/consolidation', 'runtime/distillation',
-    'runtime/events', 'runtime/inquirium', 'runtime/memory', 'runtime/multi-agent', 'runtime/openwop', 'runtime/redaction', 'runtime/shared', 'runtime/storage',
+    'runtime/events', 'runtime/inquirium', 'runtime/memory', 'runtime/multi-agent', 'runtime/openwop', 'runtime/proposals', 'runtime/redaction', 'runtime/shared', 'runtime/storage',
   ],
   conformance: ['generated', 'runtime/host/seam-catalogue.ts'],
   site: [
@@ -35,7 +36,7 @@ export const LAYER_RULES: Readonly<Record<string, readonly string[]>> = {
     'runtime/inquirium/lattice.ts', 'runtime/inquirium/safety-axes.ts', 'runtime/inquirium/question-lifecycle.ts',
     'runtime/commitments/commitment-lifecycle.ts', 'runtime/distillation/schedule-lifecycle.ts', 'runtime/proposals/lifecycle.ts',
   ],
-  entry: ['conformance', 'generated', 'runtime/capabilities', 'runtime/commitments', 'runtime/compaction', 'runtime/consolidation', 'runtime/distillation', 'runtime/events', 'runtime/host', 'runtime/inquirium', 'runtime/memory', 'runtime/multi-agent', 'runtime/openwop', 'runtime/redaction', 'runtime/shared', 'runtime/storage'],
+  entry: ['conformance', 'generated', 'runtime/capabilities', 'runtime/commitments', 'runtime/compaction', 'runtime/consolidation', 'runtime/distillation', 'runtime/events', 'runtime/host', 'runtime/inquirium', 'runtime/memory', 'runtime/multi-agent', 'runtime/openwop', 'runtime/proposals', 'runtime/redaction', 'runtime/shared', 'runtime/storage'],
 };
 
 /** The folder a repository path belongs to, in the table's terms (`runtime/<name>` or the top-level folder). */

@@ -64,6 +64,10 @@ describe('mutation checks: a broken host makes the matching scenario fail', () =
     ['keepNonCanonicalMarkers', 'compaction-markers-canonical'],
     ['unstableArchive', 'memory-distillation-client-requested'],
     ['partialArchiveOnBudget', 'memory-distillation-client-requested'],
+    ['applyWithoutGate', 'proposal-reviewable-learning'],
+    ['resynthesizeOnApply', 'proposal-reviewable-learning'],
+    ['draftInfluencesRun', 'proposal-reviewable-learning'],
+    ['silentMemoryDegradation', 'memory-degraded-projection'],
   ];
   for (const [mutation, scenarioId] of cases) {
     it(`${mutation} → ${scenarioId} fails`, async () => {

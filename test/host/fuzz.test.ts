@@ -6,8 +6,8 @@ import { validateErrorEnvelope } from '../../generated/validators/validators.js'
 import { ROUTES as CATALOGUE, targetOf } from '../../runtime/host/seam-catalogue.ts';
 
 const TOKEN = 'fuzz-test-token-0123456789';
-/** Every catalogue route as [method, a concrete path] (a path parameter gets a run id that does not exist, or a ref nobody wrote). */
-const ROUTES: [string, string][] = Object.values(CATALOGUE).map((r) => [r.method, targetOf(r, { params: { runId: 'run_1', memoryRef: 'mem://fuzz/nothing' } })]);
+/** Every catalogue route as [method, a concrete path] (a path parameter gets a run id that does not exist, a ref nobody wrote, or a proposal nobody made). */
+const ROUTES: [string, string][] = Object.values(CATALOGUE).map((r) => [r.method, targetOf(r, { params: { runId: 'run_1', memoryRef: 'mem://fuzz/nothing', proposalId: 'prop_1' } })]);
 const DISCOVERY = CATALOGUE.discovery.path;
 const SEED = CATALOGUE.memorySeed.path;
 const HOSTILE_REFS = ['mem://a/../b/c', 'mem://a/b\u0000', '../../etc/passwd', 'mem://A/b', `mem://a/${'x'.repeat(5000)}`, '%2e%2e', 'mem://a//b', '__proto__', 'constructor'];
@@ -135,8 +135,9 @@ describe('host robustness', () => {
   it('a served path with another method is a 405 envelope with Allow; an unknown path is a 404 envelope', async () => {
     const { app } = await createHost({ token: TOKEN });
     const auth = { authorization: `Bearer ${TOKEN}` };
+    const served = (path: string) => ROUTES.filter(([, p]) => p === path).map(([m]) => m);
     for (const [m, path] of ROUTES) {
-      const other = m === 'GET' ? 'DELETE' : 'PUT';
+      const other = m === 'GET' && !served(path).includes('DELETE') ? 'DELETE' : 'PUT';
       const res = await app.inject({ method: other, url: path, headers: auth });
       expect(res.statusCode, `${other} ${path}`).toBe(405);
       expect(res.json()).toMatchObject({ error: 'method_not_allowed' });

@@ -24,12 +24,12 @@ describe('the seam catalogue is the only place a path is written', () => {
     expect(readFileSync(CATALOGUE, 'utf8').match(PATH_LITERAL)?.length).toBeGreaterThan(5);
   });
 
-  it('rows are well-formed: one row per method and path, bodies on POST only, only discovery is public', () => {
+  it('rows are well-formed: one row per method and path, bodies on POST (and PATCH) only, only discovery is public', () => {
     const keys = ROWS.map((r) => `${r.method} ${r.path}`);
     expect(new Set(keys).size).toBe(keys.length);
     for (const r of ROWS) {
       expect(r.path, r.path).toMatch(/^\/(v1|\.well-known)\//);
-      if (r.request !== undefined) expect(r.method, r.path).toBe('POST');
+      if (r.request !== undefined) expect(['POST', 'PATCH'], r.path).toContain(r.method);
       expect(r.kind === 'seam', r.path).toBe(r.path.startsWith('/v1/host/sample/'));
     }
     expect(ROWS.filter((r) => r.public).map((r) => r.path)).toEqual([ROUTES.discovery.path]);

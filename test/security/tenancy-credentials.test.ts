@@ -169,8 +169,9 @@ describe('the catalogue roles', () => {
     expect('ref' in BOUND_INPUTS || NEUTRAL_INPUTS.has('ref')).toBe(false);
   });
 
-  it('fixture seams need an operator; the run routes and the read interface serve tenant keys', () => {
-    expect(ROWS.filter((r) => r.kind === 'seam' && r.role === 'tenant').map((r) => r.path).sort()).toEqual([ROUTES.memoryEntries.path, ROUTES.memoryEntry.path].sort());
+  it('fixture seams need an operator; the run routes, the read interface and the proposal review surface serve tenant keys', () => {
+    const review = [ROUTES.proposals, ROUTES.proposal, ROUTES.proposalRevise, ROUTES.proposalArchive, ROUTES.proposalApply, ROUTES.proposalReject, ROUTES.proposalInstalled].map((r) => r.path);
+    expect(ROWS.filter((r) => r.kind === 'seam' && r.role === 'tenant').map((r) => r.path).sort()).toEqual([ROUTES.memoryEntries.path, ROUTES.memoryEntry.path, ...review].sort());
     expect(ROWS.filter((r) => r.kind === 'protocol' && r.role === 'operator').map((r) => r.path).sort()).toEqual([ROUTES.inquiriumGenerate.path, ROUTES.inquiriumRespond.path].sort());
   });
 });

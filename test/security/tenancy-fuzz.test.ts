@@ -186,7 +186,7 @@ const OPERATOR = 'fuzz-operator-key-0123456789abcdef';
 const credentials = () => new Credentials(parseApiKeysEnv([...HTTP_TENANTS.map((t, i) => `${KEYS[i]}=${t}:tenant`), `${OPERATOR}=*:operator`].join(',')));
 const ROUTE_NAMES = Object.keys(ROUTES) as RouteName[];
 /** Routes where an operator key acts AS a named tenant (the `tenant` input, or the run it reads). */
-const OPERATOR_AS_READER: ReadonlySet<RouteName> = new Set(['memoryEntries', 'memoryEntry', 'runMemory', 'runEvents', 'distillScheduleRead', 'distillScheduleTick']);
+const OPERATOR_AS_READER: ReadonlySet<RouteName> = new Set(['memoryEntries', 'memoryEntry', 'runMemory', 'runEvents', 'distillScheduleRead', 'distillScheduleTick', 'proposals', 'agents']);
 
 /** What the victims hold so far, per tenant index: refs, entry ids, tags, runs (and forks), schedule ids. */
 interface World {
@@ -196,6 +196,7 @@ interface World {
   readonly tags: string[][];
   readonly runs: string[][];
   readonly schedules: string[][];
+  readonly proposals: string[][];
   n: number;
 }
 
@@ -228,7 +229,7 @@ type HttpProbe = typeof httpProbe extends fc.Arbitrary<infer T> ? T : never;
 
 const pick = <T>(pool: readonly T[], i: number, fallback: T): T => (pool.length === 0 ? fallback : pool[i % pool.length]!);
 
-async function call(app: FastifyInstance, key: string, method: 'GET' | 'POST', url: string, body?: unknown) {
+async function call(app: FastifyInstance, key: string, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, body?: unknown) {
   const res = await app.inject({ method, url, headers: { authorization: `Bearer ${key}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) }, ...(body !== undefined ? { payload: JSON.stringify(body) } : {}) });
   return { status: res.statusCode, text: res.body, json: (): Record<string, unknown> => JSON.parse(res.body) as Record<string, unknown> };
 }
@@ -299,7 +300,7 @@ async function probe(app: FastifyInstance, world: World, p: HttpProbe) {
     traceRef: `trace:${f}`,
   };
   const query = Object.fromEntries((route.query ?? []).map((q) => [q, values[q]]));
-  const url = targetOf(route, { params: { runId, memoryRef: victimRef }, query });
+  const url = targetOf(route, { params: { runId, memoryRef: victimRef, proposalId: pick(world.proposals[p.victim]!, c, 'prop_none') }, query });
   const bodies: Partial<Record<RouteName, unknown>> = {
     runFork: { fromSeq: e % 4 },
     memorySeed: { memoryRef: victimRef, entries: [{ content: `write by ${reader}` }] },
@@ -314,8 +315,9 @@ async function probe(app: FastifyInstance, world: World, p: HttpProbe) {
     distillSchedule: { memoryRef: victimRef, every: 'PT1H' },
     distillScheduleTick: { tenant: tenant ?? reader },
     questionCancel: { 'question/ref': values.ref },
+    proposalRevise: { rationale: `revise by ${reader}` },
   };
-  const body = route.method === 'POST' ? (bodies[p.route] ?? {}) : undefined;
+  const body = route.method === 'POST' || route.method === 'PATCH' ? (bodies[p.route] ?? {}) : undefined;
   const key = asOperator ? OPERATOR : KEYS[p.reader]!;
   const res = await call(app, key, route.method, url, body);
   return { sent: url + JSON.stringify(body ?? null), res, reader: p.reader, label: `${asOperator ? 'operator as ' : ''}${reader}: ${route.method} ${url} ${JSON.stringify(body ?? '')}` };
@@ -323,9 +325,19 @@ async function probe(app: FastifyInstance, world: World, p: HttpProbe) {
 
 async function newWorld(o: Partial<HostOptions> = {}): Promise<{ app: FastifyInstance; world: World }> {
   const { app } = await createHost({ credentials: credentials(), ...o });
-  const world: World = { refs: HTTP_TENANTS.map(() => []), entries: HTTP_TENANTS.map(() => []), tags: HTTP_TENANTS.map(() => []), runs: HTTP_TENANTS.map(() => []), schedules: HTTP_TENANTS.map(() => []), n: 0 };
+  const world: World = { refs: HTTP_TENANTS.map(() => []), entries: HTTP_TENANTS.map(() => []), tags: HTTP_TENANTS.map(() => []), runs: HTTP_TENANTS.map(() => []), schedules: HTTP_TENANTS.map(() => []), proposals: HTTP_TENANTS.map(() => []), n: 0 };
   // Every tenant starts with a canary; "conformance" with runs and a fork (what item 1 forked).
   for (let t = 0; t < HTTP_TENANTS.length; t++) await write(app, world, { kind: 'seed', owner: t, scope: 'private', transactional: false, pick: 0 });
+  // Every tenant has a proposal whose title, rationale and artefact carry its canary; the first tenant's is applied,
+  // so its agent inventory and installed artefact carry one too.
+  for (let t = 0; t < HTTP_TENANTS.length; t++) {
+    const token = `CNRY${t}x${world.n++}`;
+    const r = await call(app, OPERATOR, 'POST', targetOf(ROUTES.proposalSynthesize), { tenant: HTTP_TENANTS[t], kind: 'agent-pack', title: token, rationale: token, artifact: { name: `pack-${token}`, agents: [{ id: `agent-${token}` }] }, sourceRunIds: ['run_none'] });
+    expect(r.status, r.text).toBe(201);
+    world.proposals[t]!.push((r.json().proposal as { id: string }).id);
+  }
+  const gate = await call(app, OPERATOR, 'POST', targetOf(ROUTES.proposalApply, { params: { proposalId: world.proposals[0]![0]! } }));
+  expect((await call(app, OPERATOR, 'POST', targetOf(ROUTES.proposalGateDecide), { approvalId: (gate.json().gate as { approvalId: string }).approvalId, decision: 'granted' })).status).toBe(200);
   await write(app, world, { kind: 'replay', owner: 0, scope: 'notes', transactional: false, pick: 0 });
   await write(app, world, { kind: 'seed-run', owner: 0, scope: 'notes', transactional: false, pick: 0 });
   await write(app, world, { kind: 'fork', owner: 0, scope: 'notes', transactional: false, pick: 0 });

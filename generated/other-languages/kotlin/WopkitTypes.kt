@@ -8,11 +8,139 @@
 // - if/then rules (e.g. "trigger is required when supported is true") and x-runtime-rules are not represented.
 // - Types only: no (de)serialiser is generated (Debian's Kotlin compiles only the just-types output), so nothing is round-tripped.
 //
-// Top-level types: 157.
+// Top-level types: 171.
 
 package wopkit
 
 import java.time.OffsetDateTime
+
+/**
+ * Body of GET /v1/agents (RFC 0072/0074): the manifest agents installed for the caller's
+ * tenant, each with the RFC 0080 §C degraded-memory projection. Served when the host
+ * advertises agents.manifestRuntime.supported. Open to additive fields (server-emitted). No
+ * entry carries a system prompt, a handoff schema or a credential (SR-1).
+ */
+data class AgentInventoryResponse (
+    /**
+     * Installed manifest agents, sorted by agentId.
+     */
+    val agents: List<AgentInventoryEntry>,
+
+    /**
+     * Number of agents listed (equals agents.length).
+     */
+    val total: Long
+)
+
+/**
+ * Read projection of one installed agent manifest. Open to additive fields
+ * (server-emitted). memoryDegraded true requires a non-empty degradedMemoryDimensions, and
+ * the reverse.
+ */
+data class AgentInventoryEntry (
+    /**
+     * The manifest's agent id.
+     */
+    val agentID: String,
+
+    /**
+     * RFC 0080 §C: the §A dimension names (not the memoryShape keys) the host cannot satisfy
+     * for this agent; present and non-empty exactly when memoryDegraded is true.
+     */
+    val degradedMemoryDimensions: List<MemoryDimension>? = null,
+
+    /**
+     * Optional one-line summary.
+     */
+    val description: String? = null,
+
+    /**
+     * Whether the manifest declares handoff task/return schemas (the schemas themselves are not
+     * exposed).
+     */
+    val hasHandoffSchemas: Boolean,
+
+    /**
+     * Short UI label (the persona when the manifest has none).
+     */
+    val label: String,
+
+    /**
+     * RFC 0080 §C: true when the memoryShape asks for a dimension the host's reconciled model
+     * does not satisfy. Absent means fully satisfied (or, from an older host, unknown). The
+     * agent may still be dispatched.
+     */
+    val memoryDegraded: Boolean? = null,
+
+    /**
+     * The memory the manifest asks for, when it declares any.
+     */
+    val memoryShape: MemoryShape? = null,
+
+    /**
+     * The manifest's model class (reasoning, writing, coding, research, classification,
+     * general, …).
+     */
+    val modelClass: String,
+
+    /**
+     * The pack the agent was installed from.
+     */
+    val packName: String,
+
+    /**
+     * The installed pack version.
+     */
+    val packVersion: String,
+
+    /**
+     * Human-readable agent name.
+     */
+    val persona: String,
+
+    /**
+     * Tools the agent may invoke; empty means none.
+     */
+    val toolAllowlist: List<String>
+)
+
+/**
+ * The eight RFC 0080 §A memory dimensions, in §A order. long-term-durability is
+ * deliberately not the memoryBackends value long-term, so a dimension list and a backend
+ * list never collide.
+ */
+enum class MemoryDimension {
+    Attribution,
+    Compaction,
+    LongTermDurability,
+    Read,
+    ReplaySnapshot,
+    Retention,
+    Search,
+    Write
+}
+
+/**
+ * The memory the manifest asks for, when it declares any.
+ *
+ * What memory an agent manifest asks for (RFC 0003). Closed.
+ */
+data class MemoryShape (
+    /**
+     * Multi-turn memory (needs read and write).
+     */
+    val conversation: Boolean? = null,
+
+    /**
+     * Durable cross-run memory (needs read, write and long-term-durability).
+     */
+    val longTerm: Boolean? = null,
+
+    /**
+     * Run-local working memory (needs read and write).
+     */
+    val scratchpad: Boolean? = null
+)
 
 /**
  * Artefact of kind agent-pack: an RFC 0003 agent pack. Only the identifying fields are
@@ -92,6 +220,12 @@ data class AgentsCapability (
     val commitments: CommitmentsCapability? = null,
 
     /**
+     * RFC 0072: the host serves the agent inventory GET /v1/agents, with the RFC 0080 §C
+     * degraded-memory projection on each entry.
+     */
+    val manifestRuntime: ManifestRuntimeCapability? = null,
+
+    /**
      * Memory backends the host offers. long-term means a durable cross-run store bound by
      * CTI-1, SR-1 and TTL.
      */
@@ -152,6 +286,21 @@ enum class CommitmentFireCondition {
 }
 
 /**
+ * RFC 0072: the host serves the agent inventory GET /v1/agents, with the RFC 0080 §C
+ * degraded-memory projection on each entry.
+ *
+ * RFC 0072: manifest agents installed in the host and listed by GET /v1/agents. Open:
+ * upstream adds sibling flags (handoff validation, …) this slice does not model.
+ */
+data class ManifestRuntimeCapability (
+    /**
+     * true: GET /v1/agents lists the installed manifest agents, each with its memoryShape and,
+     * when the host cannot satisfy it, memoryDegraded and degradedMemoryDimensions.
+     */
+    val supported: Boolean
+)
+
+/**
  * A backend id.
  */
 enum class MemoryBackend {
@@ -201,14 +350,15 @@ enum class ConsolidationSchedule {
  * RFC 0096 reviewable learning: inert proposals a human activates.
  *
  * RFC 0096. The host may synthesise reusable artefacts from its own traces as inert
- * proposals for human review. Closed.
+ * proposals for human review, and serves the proposal routes. Open to additive fields
+ * (server-emitted); artifactKinds and activation are required, as upstream requires them.
  */
 data class ProposalsCapability (
     /**
      * How apply is authorised: approval-gate (an RFC 0051 gate must be granted) or direct-rbac
      * (the caller holds the advertised RFC 0049 scope, named in activationScope).
      */
-    val activation: ProposalActivation? = null,
+    val activation: ProposalActivation,
 
     /**
      * The RBAC scope a caller must hold to apply a proposal; required when activation is
@@ -217,19 +367,21 @@ data class ProposalsCapability (
     val activationScope: String? = null,
 
     /**
-     * Artefact kinds the host can propose.
+     * Artefact kinds the host can propose (spelled as upstream spells them).
      */
-    val artifactKinds: List<ProposalKind>? = null,
+    val artifactKinds: List<ProposalKind>,
 
     /**
      * Whether the host flags a proposal that duplicates an existing artefact (duplicateOf).
+     * Absent means false.
      */
     val duplicationDetection: Boolean? = null,
 
     /**
      * true: the host creates proposals and emits proposal.created / proposal.activated.
+     * Optional: advertising the block is the claim.
      */
-    val supported: Boolean
+    val supported: Boolean? = null
 )
 
 /**
@@ -240,6 +392,8 @@ data class ProposalsCapability (
  * 0051 gate and installs only once it is granted (an audited override counts); direct-rbac:
  * the caller must hold the RFC 0049 scope the host advertises. No other path exists.
  *
+ * The authorisation path used (the mode the host advertises).
+ *
  * The authorisation path used; one of the modes a host may advertise under
  * agents.proposals.activation.
  */
@@ -249,8 +403,11 @@ enum class ProposalActivation {
 }
 
 /**
- * Artefact kinds: an agent pack (RFC 0003), a workflow-chain pack (RFC 0013), a prompt
- * template (RFC 0027) or a scheduled automation (RFC 0052).
+ * Artefact kinds, spelled as upstream spells them: an agent pack (RFC 0003), a
+ * workflow-chain pack (RFC 0013), a prompt template (RFC 0027) or an automation, i.e. a
+ * scheduled automation (RFC 0052).
+ *
+ * The artefact kind.
  *
  * Which artefact kind the proposal carries; selects the artefact's shape.
  *
@@ -258,8 +415,8 @@ enum class ProposalActivation {
  */
 enum class ProposalKind {
     AgentPack,
+    Automation,
     PromptTemplate,
-    ScheduledAutomation,
     WorkflowChainPack
 }
 
@@ -2068,6 +2225,282 @@ data class HostSampleMemorySeedResponse (
      */
     val runID: String
 )
+
+/**
+ * Body of POST /v1/host/sample/proposals/gates/decide, the seam where an approver (an
+ * operator key) decides a pending RFC 0051 approval gate. An override must give a reason:
+ * it is audited. Closed: a client-submitted shape.
+ */
+data class HostSampleProposalGateDecisionRequest (
+    /**
+     * The pending gate.
+     */
+    val approvalID: String,
+
+    /**
+     * granted: install; denied: install nothing; overridden: install past the gate (audited,
+     * reason required).
+     */
+    val decision: Decision,
+
+    /**
+     * Why; required for overridden.
+     */
+    val reason: String? = null
+)
+
+/**
+ * granted: install; denied: install nothing; overridden: install past the gate (audited,
+ * reason required).
+ */
+enum class Decision {
+    Denied,
+    Granted,
+    Overridden
+}
+
+/**
+ * Body of POST /v1/host/sample/proposals/synthesize, the RFC 0096 test seam that stands in
+ * for the host's synthesiser: it persists one inert draft proposal for a tenant. Every
+ * string passes the tenant's SR-1 redaction chokepoint before it is stored; the artefact
+ * must match kind (checked against the Proposal schema's kind table before anything is
+ * stored). Closed: a client-submitted shape.
+ */
+data class HostSampleProposalSynthesizeRequest (
+    /**
+     * The synthesised artefact; its shape is selected by kind.
+     */
+    val artifact: Map<String, Any?>,
+
+    /**
+     * Ref of an existing artefact this one restates.
+     */
+    val duplicateOf: String? = null,
+
+    /**
+     * The artefact kind.
+     */
+    val kind: ProposalKind,
+
+    /**
+     * The accountable principal (owner.principal).
+     */
+    val principal: String? = null,
+
+    /**
+     * Why the host proposes it (redacted before it is stored).
+     */
+    val rationale: String? = null,
+
+    /**
+     * The runs the proposal was synthesised from; none may be a run of another tenant.
+     */
+    val sourceRunIDS: List<String>,
+
+    /**
+     * The tenant the proposal belongs to (owner.tenant).
+     */
+    val tenant: String,
+
+    /**
+     * Short human title.
+     */
+    val title: String? = null
+)
+
+/**
+ * Answer of the synthesize seam: the stored draft (strings already redacted) and where its
+ * content-free proposal.created event was appended, so a suite can read the event back.
+ * Open.
+ */
+data class HostSampleProposalSynthesizeResponse (
+    /**
+     * Id of the proposal.created event.
+     */
+    val eventID: String? = null,
+
+    /**
+     * The persisted draft.
+     */
+    val proposal: Proposal,
+
+    /**
+     * The event log (run id) the event was appended to.
+     */
+    val runID: String? = null
+)
+
+/**
+ * The persisted draft.
+ *
+ * RFC 0096 reviewable learning: an inert artefact the host synthesised from its own traces,
+ * waiting for human review. Closed: the host serves it, and nothing outside this shape may
+ * influence activation.
+ *
+ * The proposal as it now stands (applied, with activation, once installed).
+ */
+data class Proposal (
+    /**
+     * Present once the proposal is applied: how it was authorised and what was installed.
+     */
+    val activation: ProposalActivationRecord? = null,
+
+    /**
+     * The proposed artefact, exactly as it would be installed; its shape is selected by kind
+     * (see the if/then table and x-type-index). Apply installs this payload unchanged (no
+     * re-synthesis).
+     */
+    val artifact: Map<String, Any?>,
+
+    /**
+     * Creation instant.
+     */
+    val createdAt: OffsetDateTime,
+
+    /**
+     * Ref of an existing artefact this one restates, when duplication detection is on; null or
+     * absent when none.
+     */
+    val duplicateOf: String? = null,
+
+    /**
+     * Host-issued proposal id.
+     */
+    val id: String,
+
+    /**
+     * Which artefact kind the proposal carries; selects the artefact's shape.
+     */
+    val kind: ProposalKind,
+
+    /**
+     * The accountable owner: the RFC 0048 identity triple. owner.tenant binds the proposal to
+     * one tenant (CTI-1): no caller of another tenant can read, revise or apply it.
+     */
+    val owner: ProposalOwner,
+
+    /**
+     * Where the proposal came from.
+     */
+    val provenance: ProposalProvenance,
+
+    /**
+     * Why the host proposes it. SR-1 safe: no secrets, no PII; the host passes it through its
+     * redaction chokepoint before it is stored.
+     */
+    val rationale: String? = null,
+
+    /**
+     * Lifecycle state.
+     */
+    val state: ProposalState,
+
+    /**
+     * Short human title of the proposal. SR-1 safe: it passes the host's redaction chokepoint
+     * before it is stored.
+     */
+    val title: String? = null,
+
+    /**
+     * Last transition instant.
+     */
+    val updatedAt: OffsetDateTime? = null
+)
+
+/**
+ * Present once the proposal is applied: how it was authorised and what was installed.
+ *
+ * How an applied proposal was authorised and what it installed. Closed.
+ */
+data class ProposalActivationRecord (
+    /**
+     * When the artefact was installed.
+     */
+    val appliedAt: OffsetDateTime,
+
+    /**
+     * The RFC 0051 approval gate that authorised the install (approval-gate only).
+     */
+    val approvalID: String? = null,
+
+    /**
+     * granted, or overridden (an audited override of the gate).
+     */
+    val gateOutcome: GateOutcome? = null,
+
+    /**
+     * Ref of the installed artefact; reading it back gives the artefact last persisted on the
+     * proposal, byte for byte.
+     */
+    val installedArtifactRef: String,
+
+    /**
+     * The authorisation path used (the mode the host advertises).
+     */
+    val mode: ProposalActivation
+)
+
+/**
+ * granted, or overridden (an audited override of the gate).
+ */
+enum class GateOutcome {
+    Granted,
+    Overridden
+}
+
+/**
+ * The accountable owner: the RFC 0048 identity triple. owner.tenant binds the proposal to
+ * one tenant (CTI-1): no caller of another tenant can read, revise or apply it.
+ *
+ * RFC 0048 identity triple of the accountable owner. Closed.
+ */
+data class ProposalOwner (
+    /**
+     * The principal accountable for the proposal, e.g. user:alice.
+     */
+    val principal: String? = null,
+
+    /**
+     * The tenant the proposal belongs to (CTI-1).
+     */
+    val tenant: String,
+
+    /**
+     * The workspace inside the tenant, when the host has workspaces.
+     */
+    val workspace: String? = null
+)
+
+/**
+ * Where the proposal came from.
+ *
+ * The runs the proposal was synthesised from. SR-1 safe. Closed.
+ */
+data class ProposalProvenance (
+    /**
+     * Ids of the runs whose traces the proposal came from.
+     */
+    val sourceRunIDS: List<String>,
+
+    /**
+     * The model (or other synthesiser) the host used, as an opaque label.
+     */
+    val synthesizerModel: String? = null
+)
+
+/**
+ * Lifecycle state.
+ *
+ * RFC 0096 lifecycle: draft → revised → applied | rejected | archived. Only applied
+ * influences runs; the permitted transitions are listed in the Proposal's x-runtime-rules.
+ */
+enum class ProposalState {
+    Applied,
+    Archived,
+    Draft,
+    Rejected,
+    Revised
+}
 
 /**
  * Body of POST /v1/host/sample/inquirium/questions/cancel. Closed: a client-submitted shape.
@@ -4285,7 +4718,7 @@ data class InquiriumOperatorQuestionState (
     /**
      * Current lifecycle state.
      */
-    val state: State,
+    val state: InquiriumOperatorQuestionStateState,
 
     /**
      * The question that replaced this one. Required when superseded.
@@ -4305,7 +4738,7 @@ enum class InquiriumOperatorQuestionStateSchema {
 /**
  * Current lifecycle state.
  */
-enum class State {
+enum class InquiriumOperatorQuestionStateState {
     Answered,
     Cancelled,
     Pending,
@@ -4697,104 +5130,31 @@ data class PromptTemplateArtifact (
 )
 
 /**
- * RFC 0096 reviewable learning: an inert artefact the host synthesised from its own traces,
- * waiting for human review. Closed: the host serves it, and nothing outside this shape may
- * influence activation.
- */
-data class Proposal (
-    /**
-     * The proposed artefact, exactly as it would be installed; its shape is selected by kind
-     * (see the if/then table and x-type-index). Apply installs this payload unchanged (no
-     * re-synthesis).
-     */
-    val artifact: Map<String, Any?>,
-
-    /**
-     * Creation instant.
-     */
-    val createdAt: OffsetDateTime,
-
-    /**
-     * Id of an existing artefact this one duplicates, when duplication detection is on.
-     */
-    val duplicateOf: String? = null,
-
-    /**
-     * Host-issued proposal id.
-     */
-    val id: String,
-
-    /**
-     * Which artefact kind the proposal carries; selects the artefact's shape.
-     */
-    val kind: ProposalKind,
-
-    /**
-     * The accountable owner (RFC 0048 principal).
-     */
-    val owner: String,
-
-    /**
-     * Where the proposal came from.
-     */
-    val provenance: ProposalProvenance,
-
-    /**
-     * Why the host proposes it. Must be SR-1 safe: no secrets, no PII.
-     */
-    val rationale: String? = null,
-
-    /**
-     * Lifecycle state.
-     */
-    val state: ProposalState,
-
-    /**
-     * Last transition instant.
-     */
-    val updatedAt: OffsetDateTime? = null
-)
-
-/**
- * Where the proposal came from.
- *
- * The runs the proposal was synthesised from. SR-1 safe. Closed.
- */
-data class ProposalProvenance (
-    /**
-     * Ids of the runs whose traces the proposal came from.
-     */
-    val sourceRunIDS: List<String>
-)
-
-/**
- * Lifecycle state.
- *
- * RFC 0096 lifecycle: draft → revised → applied | rejected | archived. Only applied
- * influences runs; the permitted transitions are listed in the Proposal's x-runtime-rules.
- */
-enum class ProposalState {
-    Applied,
-    Archived,
-    Draft,
-    Rejected,
-    Revised
-}
-
-/**
- * RFC 0096: a proposal was applied through the authorised path. Content-free. Open.
+ * RFC 0096: a proposal was applied through the authorised path and its artefact installed.
+ * Content-free: identifiers only (propertyNames refuses content-bearing keys). Open to
+ * other additive fields; only proposalId is required, as upstream requires.
  */
 data class ProposalActivatedPayload (
     /**
      * The authorisation path used; one of the modes a host may advertise under
      * agents.proposals.activation.
      */
-    val activation: ProposalActivation,
+    val activation: ProposalActivation? = null,
 
     /**
-     * The RFC 0051 gate granted, for approval-gate.
+     * The RFC 0051 approval gate that authorised the install, for approval-gate.
      */
-    val gateID: String? = null,
+    val approvalID: String? = null,
+
+    /**
+     * Ref of the installed artefact.
+     */
+    val installedArtifactRef: String? = null,
+
+    /**
+     * Its artefact kind.
+     */
+    val kind: ProposalKind? = null,
 
     /**
      * The proposal.
@@ -4803,11 +5163,85 @@ data class ProposalActivatedPayload (
 )
 
 /**
- * RFC 0096: the host persisted a new inert proposal. Content-free. Open.
+ * Body of POST /v1/host/sample/proposals/{proposalId}/apply and of the gate-decision seam:
+ * the proposal after the request and, with approval-gate activation, the RFC 0051 gate that
+ * authorises (or not) the install. A pending gate leaves the proposal as it was: nothing is
+ * installed until the gate is granted or overridden. Open.
+ */
+data class ProposalApplyResponse (
+    /**
+     * The approval gate (approval-gate activation only).
+     */
+    val gate: ApprovalGate? = null,
+
+    /**
+     * The proposal as it now stands (applied, with activation, once installed).
+     */
+    val proposal: Proposal
+)
+
+/**
+ * An RFC 0051 approval gate opened by apply. It approves the revision it was opened on.
+ * Open.
+ *
+ * The approval gate (approval-gate activation only).
+ */
+data class ApprovalGate (
+    /**
+     * Host-issued gate id.
+     */
+    val approvalID: String,
+
+    /**
+     * When the gate left pending.
+     */
+    val decidedAt: OffsetDateTime? = null,
+
+    /**
+     * The proposal the gate is about.
+     */
+    val proposalID: String,
+
+    /**
+     * The approver's reason (required for an override, which is audited); redacted before it is
+     * stored.
+     */
+    val reason: String? = null,
+
+    /**
+     * When apply opened the gate.
+     */
+    val requestedAt: OffsetDateTime,
+
+    /**
+     * pending until decided; granted or overridden install the artefact; denied installs
+     * nothing; superseded: the proposal changed (revised, rejected, archived) while the gate
+     * was pending, so it can no longer install anything.
+     */
+    val state: ApprovalGateState
+)
+
+/**
+ * pending until decided; granted or overridden install the artefact; denied installs
+ * nothing; superseded: the proposal changed (revised, rejected, archived) while the gate
+ * was pending, so it can no longer install anything.
+ */
+enum class ApprovalGateState {
+    Denied,
+    Granted,
+    Overridden,
+    Pending,
+    Superseded
+}
+
+/**
+ * RFC 0096: the host persisted a new inert proposal. Content-free: identifiers only; the
+ * artefact, title and rationale stay behind the authenticated proposal read (propertyNames
+ * refuses them). Open to other additive fields.
  */
 data class ProposalCreatedPayload (
     /**
-     * An existing artefact it duplicates, if detected.
+     * An existing artefact it duplicates, if detected; null when none.
      */
     val duplicateOf: String? = null,
 
@@ -4819,7 +5253,79 @@ data class ProposalCreatedPayload (
     /**
      * The proposal.
      */
+    val proposalID: String,
+
+    /**
+     * The runs the proposal was synthesised from (identifiers, SR-1 safe).
+     */
+    val sourceRunIDS: List<String>? = null
+)
+
+/**
+ * Body of GET /v1/host/sample/proposals/{proposalId}/installed: the artefact an applied
+ * proposal installed, read back from the installed-artefact registry (not from the
+ * proposal). It equals the artefact last persisted on the proposal, byte for byte (no
+ * re-synthesis). 404 until the proposal is applied. Open.
+ */
+data class ProposalInstalledArtifactResponse (
+    /**
+     * The installed artefact.
+     */
+    val artifact: Map<String, Any?>,
+
+    /**
+     * Ref of the installed artefact.
+     */
+    val installedArtifactRef: String,
+
+    /**
+     * When it was installed.
+     */
+    val installedAt: OffsetDateTime,
+
+    /**
+     * The artefact kind.
+     */
+    val kind: ProposalKind,
+
+    /**
+     * The applied proposal.
+     */
     val proposalID: String
+)
+
+/**
+ * Body of GET /v1/host/sample/proposals: the review queue of the caller's tenant,
+ * optionally filtered by state and kind, oldest first. Open.
+ */
+data class ProposalListResponse (
+    /**
+     * The proposals.
+     */
+    val proposals: List<Proposal>
+)
+
+/**
+ * Body of PATCH /v1/host/sample/proposals/{proposalId} (RFC 0096 revise): replaces the
+ * artefact, title or rationale and moves the proposal to revised. Never activates anything.
+ * The new artefact must match the proposal's kind; every string is redacted before it is
+ * stored. Closed: a client-submitted shape.
+ */
+data class ProposalReviseRequest (
+    /**
+     * The replacement artefact (the whole artefact, not a patch of it).
+     */
+    val artifact: Map<String, Any?>? = null,
+
+    /**
+     * A new rationale.
+     */
+    val rationale: String? = null,
+
+    /**
+     * A new title.
+     */
+    val title: String? = null
 )
 
 /**
@@ -5303,7 +5809,7 @@ enum class MemoryScopeIsolation {
 }
 
 /**
- * Artefact of kind scheduled-automation: an RFC 0052 schedule that starts a workflow. Open.
+ * Artefact of kind automation: an RFC 0052 schedule that starts a workflow. Open.
  */
 data class ScheduledAutomationArtifact (
     /**

@@ -8,11 +8,11 @@
 # - if/then rules (e.g. "trigger is required when supported is true") and x-runtime-rules are not represented.
 # - Date-times become datetime objects and are written back in isoformat (offset +00:00 instead of Z, microsecond precision).
 #
-# Top-level types: 157.
+# Top-level types: 171.
 
-from dataclasses import dataclass
-from typing import Any, List, Optional, Dict, Union, TypeVar, Callable, Type, cast
 from enum import Enum
+from dataclasses import dataclass
+from typing import Optional, Any, List, Dict, Union, TypeVar, Callable, Type, cast
 from datetime import datetime
 import dateutil.parser
 
@@ -21,14 +21,9 @@ T = TypeVar("T")
 EnumT = TypeVar("EnumT", bound=Enum)
 
 
-def from_str(x: Any) -> str:
-    assert isinstance(x, str)
+def from_bool(x: Any) -> bool:
+    assert isinstance(x, bool)
     return x
-
-
-def from_list(f: Callable[[Any], T], x: Any) -> List[T]:
-    assert isinstance(x, list)
-    return [f(y) for y in x]
 
 
 def from_none(x: Any) -> Any:
@@ -45,19 +40,24 @@ def from_union(fs, x):
     assert False
 
 
-def to_class(c: Type[T], x: Any) -> dict:
-    assert isinstance(x, c)
-    return cast(Any, x).to_dict()
-
-
-def from_bool(x: Any) -> bool:
-    assert isinstance(x, bool)
+def from_str(x: Any) -> str:
+    assert isinstance(x, str)
     return x
+
+
+def from_list(f: Callable[[Any], T], x: Any) -> List[T]:
+    assert isinstance(x, list)
+    return [f(y) for y in x]
 
 
 def to_enum(c: Type[EnumT], x: Any) -> EnumT:
     assert isinstance(x, c)
     return x.value
+
+
+def to_class(c: Type[T], x: Any) -> dict:
+    assert isinstance(x, c)
+    return cast(Any, x).to_dict()
 
 
 def from_int(x: Any) -> int:
@@ -82,6 +82,167 @@ def from_dict(f: Callable[[Any], T], x: Any) -> Dict[str, T]:
 
 def from_datetime(x: Any) -> datetime:
     return dateutil.parser.parse(x)
+
+
+class MemoryDimension(Enum):
+    """The eight RFC 0080 §A memory dimensions, in §A order. long-term-durability is
+    deliberately not the memoryBackends value long-term, so a dimension list and a backend
+    list never collide.
+    """
+    ATTRIBUTION = "attribution"
+    COMPACTION = "compaction"
+    LONG_TERM_DURABILITY = "long-term-durability"
+    READ = "read"
+    REPLAY_SNAPSHOT = "replay-snapshot"
+    RETENTION = "retention"
+    SEARCH = "search"
+    WRITE = "write"
+
+
+@dataclass
+class MemoryShape:
+    """The memory the manifest asks for, when it declares any.
+    
+    What memory an agent manifest asks for (RFC 0003). Closed.
+    """
+    conversation: Optional[bool] = None
+    """Multi-turn memory (needs read and write)."""
+
+    long_term: Optional[bool] = None
+    """Durable cross-run memory (needs read, write and long-term-durability)."""
+
+    scratchpad: Optional[bool] = None
+    """Run-local working memory (needs read and write)."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'MemoryShape':
+        assert isinstance(obj, dict)
+        conversation = from_union([from_bool, from_none], obj.get("conversation"))
+        long_term = from_union([from_bool, from_none], obj.get("longTerm"))
+        scratchpad = from_union([from_bool, from_none], obj.get("scratchpad"))
+        return MemoryShape(conversation, long_term, scratchpad)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        if self.conversation is not None:
+            result["conversation"] = from_union([from_bool, from_none], self.conversation)
+        if self.long_term is not None:
+            result["longTerm"] = from_union([from_bool, from_none], self.long_term)
+        if self.scratchpad is not None:
+            result["scratchpad"] = from_union([from_bool, from_none], self.scratchpad)
+        return result
+
+
+@dataclass
+class AgentInventoryEntry:
+    """Read projection of one installed agent manifest. Open to additive fields
+    (server-emitted). memoryDegraded true requires a non-empty degradedMemoryDimensions, and
+    the reverse.
+    """
+    agent_id: str
+    """The manifest's agent id."""
+
+    has_handoff_schemas: bool
+    """Whether the manifest declares handoff task/return schemas (the schemas themselves are not
+    exposed).
+    """
+    label: str
+    """Short UI label (the persona when the manifest has none)."""
+
+    model_class: str
+    """The manifest's model class (reasoning, writing, coding, research, classification,
+    general, …).
+    """
+    pack_name: str
+    """The pack the agent was installed from."""
+
+    pack_version: str
+    """The installed pack version."""
+
+    persona: str
+    """Human-readable agent name."""
+
+    tool_allowlist: List[str]
+    """Tools the agent may invoke; empty means none."""
+
+    degraded_memory_dimensions: Optional[List[MemoryDimension]] = None
+    """RFC 0080 §C: the §A dimension names (not the memoryShape keys) the host cannot satisfy
+    for this agent; present and non-empty exactly when memoryDegraded is true.
+    """
+    description: Optional[str] = None
+    """Optional one-line summary."""
+
+    memory_degraded: Optional[bool] = None
+    """RFC 0080 §C: true when the memoryShape asks for a dimension the host's reconciled model
+    does not satisfy. Absent means fully satisfied (or, from an older host, unknown). The
+    agent may still be dispatched.
+    """
+    memory_shape: Optional[MemoryShape] = None
+    """The memory the manifest asks for, when it declares any."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'AgentInventoryEntry':
+        assert isinstance(obj, dict)
+        agent_id = from_str(obj.get("agentId"))
+        has_handoff_schemas = from_bool(obj.get("hasHandoffSchemas"))
+        label = from_str(obj.get("label"))
+        model_class = from_str(obj.get("modelClass"))
+        pack_name = from_str(obj.get("packName"))
+        pack_version = from_str(obj.get("packVersion"))
+        persona = from_str(obj.get("persona"))
+        tool_allowlist = from_list(from_str, obj.get("toolAllowlist"))
+        degraded_memory_dimensions = from_union([lambda x: from_list(MemoryDimension, x), from_none], obj.get("degradedMemoryDimensions"))
+        description = from_union([from_str, from_none], obj.get("description"))
+        memory_degraded = from_union([from_bool, from_none], obj.get("memoryDegraded"))
+        memory_shape = from_union([MemoryShape.from_dict, from_none], obj.get("memoryShape"))
+        return AgentInventoryEntry(agent_id, has_handoff_schemas, label, model_class, pack_name, pack_version, persona, tool_allowlist, degraded_memory_dimensions, description, memory_degraded, memory_shape)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["agentId"] = from_str(self.agent_id)
+        result["hasHandoffSchemas"] = from_bool(self.has_handoff_schemas)
+        result["label"] = from_str(self.label)
+        result["modelClass"] = from_str(self.model_class)
+        result["packName"] = from_str(self.pack_name)
+        result["packVersion"] = from_str(self.pack_version)
+        result["persona"] = from_str(self.persona)
+        result["toolAllowlist"] = from_list(from_str, self.tool_allowlist)
+        if self.degraded_memory_dimensions is not None:
+            result["degradedMemoryDimensions"] = from_union([lambda x: from_list(lambda x: to_enum(MemoryDimension, x), x), from_none], self.degraded_memory_dimensions)
+        if self.description is not None:
+            result["description"] = from_union([from_str, from_none], self.description)
+        if self.memory_degraded is not None:
+            result["memoryDegraded"] = from_union([from_bool, from_none], self.memory_degraded)
+        if self.memory_shape is not None:
+            result["memoryShape"] = from_union([lambda x: to_class(MemoryShape, x), from_none], self.memory_shape)
+        return result
+
+
+@dataclass
+class AgentInventoryResponse:
+    """Body of GET /v1/agents (RFC 0072/0074): the manifest agents installed for the caller's
+    tenant, each with the RFC 0080 §C degraded-memory projection. Served when the host
+    advertises agents.manifestRuntime.supported. Open to additive fields (server-emitted). No
+    entry carries a system prompt, a handoff schema or a credential (SR-1).
+    """
+    agents: List[AgentInventoryEntry]
+    """Installed manifest agents, sorted by agentId."""
+
+    total: int
+    """Number of agents listed (equals agents.length)."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'AgentInventoryResponse':
+        assert isinstance(obj, dict)
+        agents = from_list(AgentInventoryEntry.from_dict, obj.get("agents"))
+        total = from_int(obj.get("total"))
+        return AgentInventoryResponse(agents, total)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["agents"] = from_list(lambda x: to_class(AgentInventoryEntry, x), self.agents)
+        result["total"] = from_int(self.total)
+        return result
 
 
 @dataclass
@@ -182,6 +343,31 @@ class CommitmentsCapability:
         return result
 
 
+@dataclass
+class ManifestRuntimeCapability:
+    """RFC 0072: the host serves the agent inventory GET /v1/agents, with the RFC 0080 §C
+    degraded-memory projection on each entry.
+    
+    RFC 0072: manifest agents installed in the host and listed by GET /v1/agents. Open:
+    upstream adds sibling flags (handoff validation, …) this slice does not model.
+    """
+    supported: bool
+    """true: GET /v1/agents lists the installed manifest agents, each with its memoryShape and,
+    when the host cannot satisfy it, memoryDegraded and degradedMemoryDimensions.
+    """
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'ManifestRuntimeCapability':
+        assert isinstance(obj, dict)
+        supported = from_bool(obj.get("supported"))
+        return ManifestRuntimeCapability(supported)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["supported"] = from_bool(self.supported)
+        return result
+
+
 class MemoryBackend(Enum):
     """A backend id."""
 
@@ -245,6 +431,8 @@ class ProposalActivation(Enum):
     0051 gate and installs only once it is granted (an audited override counts); direct-rbac:
     the caller must hold the RFC 0049 scope the host advertises. No other path exists.
     
+    The authorisation path used (the mode the host advertises).
+    
     The authorisation path used; one of the modes a host may advertise under
     agents.proposals.activation.
     """
@@ -253,16 +441,19 @@ class ProposalActivation(Enum):
 
 
 class ProposalKind(Enum):
-    """Artefact kinds: an agent pack (RFC 0003), a workflow-chain pack (RFC 0013), a prompt
-    template (RFC 0027) or a scheduled automation (RFC 0052).
+    """Artefact kinds, spelled as upstream spells them: an agent pack (RFC 0003), a
+    workflow-chain pack (RFC 0013), a prompt template (RFC 0027) or an automation, i.e. a
+    scheduled automation (RFC 0052).
+    
+    The artefact kind.
     
     Which artefact kind the proposal carries; selects the artefact's shape.
     
     Its artefact kind.
     """
     AGENT_PACK = "agent-pack"
+    AUTOMATION = "automation"
     PROMPT_TEMPLATE = "prompt-template"
-    SCHEDULED_AUTOMATION = "scheduled-automation"
     WORKFLOW_CHAIN_PACK = "workflow-chain-pack"
 
 
@@ -271,46 +462,49 @@ class ProposalsCapability:
     """RFC 0096 reviewable learning: inert proposals a human activates.
     
     RFC 0096. The host may synthesise reusable artefacts from its own traces as inert
-    proposals for human review. Closed.
+    proposals for human review, and serves the proposal routes. Open to additive fields
+    (server-emitted); artifactKinds and activation are required, as upstream requires them.
     """
-    supported: bool
-    """true: the host creates proposals and emits proposal.created / proposal.activated."""
-
-    activation: Optional[ProposalActivation] = None
+    activation: ProposalActivation
     """How apply is authorised: approval-gate (an RFC 0051 gate must be granted) or direct-rbac
     (the caller holds the advertised RFC 0049 scope, named in activationScope).
     """
+    artifact_kinds: List[ProposalKind]
+    """Artefact kinds the host can propose (spelled as upstream spells them)."""
+
     activation_scope: Optional[str] = None
     """The RBAC scope a caller must hold to apply a proposal; required when activation is
     direct-rbac.
     """
-    artifact_kinds: Optional[List[ProposalKind]] = None
-    """Artefact kinds the host can propose."""
-
     duplication_detection: Optional[bool] = None
-    """Whether the host flags a proposal that duplicates an existing artefact (duplicateOf)."""
+    """Whether the host flags a proposal that duplicates an existing artefact (duplicateOf).
+    Absent means false.
+    """
+    supported: Optional[bool] = None
+    """true: the host creates proposals and emits proposal.created / proposal.activated.
+    Optional: advertising the block is the claim.
+    """
 
     @staticmethod
     def from_dict(obj: Any) -> 'ProposalsCapability':
         assert isinstance(obj, dict)
-        supported = from_bool(obj.get("supported"))
-        activation = from_union([ProposalActivation, from_none], obj.get("activation"))
+        activation = ProposalActivation(obj.get("activation"))
+        artifact_kinds = from_list(ProposalKind, obj.get("artifactKinds"))
         activation_scope = from_union([from_str, from_none], obj.get("activationScope"))
-        artifact_kinds = from_union([lambda x: from_list(ProposalKind, x), from_none], obj.get("artifactKinds"))
         duplication_detection = from_union([from_bool, from_none], obj.get("duplicationDetection"))
-        return ProposalsCapability(supported, activation, activation_scope, artifact_kinds, duplication_detection)
+        supported = from_union([from_bool, from_none], obj.get("supported"))
+        return ProposalsCapability(activation, artifact_kinds, activation_scope, duplication_detection, supported)
 
     def to_dict(self) -> dict:
         result: dict = {}
-        result["supported"] = from_bool(self.supported)
-        if self.activation is not None:
-            result["activation"] = from_union([lambda x: to_enum(ProposalActivation, x), from_none], self.activation)
+        result["activation"] = to_enum(ProposalActivation, self.activation)
+        result["artifactKinds"] = from_list(lambda x: to_enum(ProposalKind, x), self.artifact_kinds)
         if self.activation_scope is not None:
             result["activationScope"] = from_union([from_str, from_none], self.activation_scope)
-        if self.artifact_kinds is not None:
-            result["artifactKinds"] = from_union([lambda x: from_list(lambda x: to_enum(ProposalKind, x), x), from_none], self.artifact_kinds)
         if self.duplication_detection is not None:
             result["duplicationDetection"] = from_union([from_bool, from_none], self.duplication_detection)
+        if self.supported is not None:
+            result["supported"] = from_union([from_bool, from_none], self.supported)
         return result
 
 
@@ -324,6 +518,10 @@ class AgentsCapability:
     commitments: Optional[CommitmentsCapability] = None
     """RFC 0068 inferred standing commitments."""
 
+    manifest_runtime: Optional[ManifestRuntimeCapability] = None
+    """RFC 0072: the host serves the agent inventory GET /v1/agents, with the RFC 0080 §C
+    degraded-memory projection on each entry.
+    """
     memory_backends: Optional[List[MemoryBackend]] = None
     """Memory backends the host offers. long-term means a durable cross-run store bound by
     CTI-1, SR-1 and TTL.
@@ -341,16 +539,19 @@ class AgentsCapability:
     def from_dict(obj: Any) -> 'AgentsCapability':
         assert isinstance(obj, dict)
         commitments = from_union([CommitmentsCapability.from_dict, from_none], obj.get("commitments"))
+        manifest_runtime = from_union([ManifestRuntimeCapability.from_dict, from_none], obj.get("manifestRuntime"))
         memory_backends = from_union([lambda x: from_list(MemoryBackend, x), from_none], obj.get("memoryBackends"))
         memory_consolidation = from_union([MemoryConsolidationCapability.from_dict, from_none], obj.get("memoryConsolidation"))
         proposals = from_union([ProposalsCapability.from_dict, from_none], obj.get("proposals"))
         supported = from_union([from_bool, from_none], obj.get("supported"))
-        return AgentsCapability(commitments, memory_backends, memory_consolidation, proposals, supported)
+        return AgentsCapability(commitments, manifest_runtime, memory_backends, memory_consolidation, proposals, supported)
 
     def to_dict(self) -> dict:
         result: dict = {}
         if self.commitments is not None:
             result["commitments"] = from_union([lambda x: to_class(CommitmentsCapability, x), from_none], self.commitments)
+        if self.manifest_runtime is not None:
+            result["manifestRuntime"] = from_union([lambda x: to_class(ManifestRuntimeCapability, x), from_none], self.manifest_runtime)
         if self.memory_backends is not None:
             result["memoryBackends"] = from_union([lambda x: from_list(lambda x: to_enum(MemoryBackend, x), x), from_none], self.memory_backends)
         if self.memory_consolidation is not None:
@@ -2804,6 +3005,359 @@ class HostSampleMemorySeedResponse:
         result["entries"] = from_list(lambda x: to_class(MemoryEntry, x), self.entries)
         result["memoryRef"] = from_str(self.memory_ref)
         result["runId"] = from_str(self.run_id)
+        return result
+
+
+class Decision(Enum):
+    """granted: install; denied: install nothing; overridden: install past the gate (audited,
+    reason required).
+    """
+    DENIED = "denied"
+    GRANTED = "granted"
+    OVERRIDDEN = "overridden"
+
+
+@dataclass
+class HostSampleProposalGateDecisionRequest:
+    """Body of POST /v1/host/sample/proposals/gates/decide, the seam where an approver (an
+    operator key) decides a pending RFC 0051 approval gate. An override must give a reason:
+    it is audited. Closed: a client-submitted shape.
+    """
+    approval_id: str
+    """The pending gate."""
+
+    decision: Decision
+    """granted: install; denied: install nothing; overridden: install past the gate (audited,
+    reason required).
+    """
+    reason: Optional[str] = None
+    """Why; required for overridden."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'HostSampleProposalGateDecisionRequest':
+        assert isinstance(obj, dict)
+        approval_id = from_str(obj.get("approvalId"))
+        decision = Decision(obj.get("decision"))
+        reason = from_union([from_str, from_none], obj.get("reason"))
+        return HostSampleProposalGateDecisionRequest(approval_id, decision, reason)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["approvalId"] = from_str(self.approval_id)
+        result["decision"] = to_enum(Decision, self.decision)
+        if self.reason is not None:
+            result["reason"] = from_union([from_str, from_none], self.reason)
+        return result
+
+
+@dataclass
+class HostSampleProposalSynthesizeRequest:
+    """Body of POST /v1/host/sample/proposals/synthesize, the RFC 0096 test seam that stands in
+    for the host's synthesiser: it persists one inert draft proposal for a tenant. Every
+    string passes the tenant's SR-1 redaction chokepoint before it is stored; the artefact
+    must match kind (checked against the Proposal schema's kind table before anything is
+    stored). Closed: a client-submitted shape.
+    """
+    artifact: Dict[str, Any]
+    """The synthesised artefact; its shape is selected by kind."""
+
+    kind: ProposalKind
+    """The artefact kind."""
+
+    source_run_ids: List[str]
+    """The runs the proposal was synthesised from; none may be a run of another tenant."""
+
+    tenant: str
+    """The tenant the proposal belongs to (owner.tenant)."""
+
+    duplicate_of: Optional[str] = None
+    """Ref of an existing artefact this one restates."""
+
+    principal: Optional[str] = None
+    """The accountable principal (owner.principal)."""
+
+    rationale: Optional[str] = None
+    """Why the host proposes it (redacted before it is stored)."""
+
+    title: Optional[str] = None
+    """Short human title."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'HostSampleProposalSynthesizeRequest':
+        assert isinstance(obj, dict)
+        artifact = from_dict(lambda x: x, obj.get("artifact"))
+        kind = ProposalKind(obj.get("kind"))
+        source_run_ids = from_list(from_str, obj.get("sourceRunIds"))
+        tenant = from_str(obj.get("tenant"))
+        duplicate_of = from_union([from_str, from_none], obj.get("duplicateOf"))
+        principal = from_union([from_str, from_none], obj.get("principal"))
+        rationale = from_union([from_str, from_none], obj.get("rationale"))
+        title = from_union([from_str, from_none], obj.get("title"))
+        return HostSampleProposalSynthesizeRequest(artifact, kind, source_run_ids, tenant, duplicate_of, principal, rationale, title)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["artifact"] = from_dict(lambda x: x, self.artifact)
+        result["kind"] = to_enum(ProposalKind, self.kind)
+        result["sourceRunIds"] = from_list(from_str, self.source_run_ids)
+        result["tenant"] = from_str(self.tenant)
+        if self.duplicate_of is not None:
+            result["duplicateOf"] = from_union([from_str, from_none], self.duplicate_of)
+        if self.principal is not None:
+            result["principal"] = from_union([from_str, from_none], self.principal)
+        if self.rationale is not None:
+            result["rationale"] = from_union([from_str, from_none], self.rationale)
+        if self.title is not None:
+            result["title"] = from_union([from_str, from_none], self.title)
+        return result
+
+
+class GateOutcome(Enum):
+    """granted, or overridden (an audited override of the gate)."""
+
+    GRANTED = "granted"
+    OVERRIDDEN = "overridden"
+
+
+@dataclass
+class ProposalActivationRecord:
+    """Present once the proposal is applied: how it was authorised and what was installed.
+    
+    How an applied proposal was authorised and what it installed. Closed.
+    """
+    applied_at: datetime
+    """When the artefact was installed."""
+
+    installed_artifact_ref: str
+    """Ref of the installed artefact; reading it back gives the artefact last persisted on the
+    proposal, byte for byte.
+    """
+    mode: ProposalActivation
+    """The authorisation path used (the mode the host advertises)."""
+
+    approval_id: Optional[str] = None
+    """The RFC 0051 approval gate that authorised the install (approval-gate only)."""
+
+    gate_outcome: Optional[GateOutcome] = None
+    """granted, or overridden (an audited override of the gate)."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'ProposalActivationRecord':
+        assert isinstance(obj, dict)
+        applied_at = from_datetime(obj.get("appliedAt"))
+        installed_artifact_ref = from_str(obj.get("installedArtifactRef"))
+        mode = ProposalActivation(obj.get("mode"))
+        approval_id = from_union([from_str, from_none], obj.get("approvalId"))
+        gate_outcome = from_union([GateOutcome, from_none], obj.get("gateOutcome"))
+        return ProposalActivationRecord(applied_at, installed_artifact_ref, mode, approval_id, gate_outcome)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["appliedAt"] = self.applied_at.isoformat()
+        result["installedArtifactRef"] = from_str(self.installed_artifact_ref)
+        result["mode"] = to_enum(ProposalActivation, self.mode)
+        if self.approval_id is not None:
+            result["approvalId"] = from_union([from_str, from_none], self.approval_id)
+        if self.gate_outcome is not None:
+            result["gateOutcome"] = from_union([lambda x: to_enum(GateOutcome, x), from_none], self.gate_outcome)
+        return result
+
+
+@dataclass
+class ProposalOwner:
+    """The accountable owner: the RFC 0048 identity triple. owner.tenant binds the proposal to
+    one tenant (CTI-1): no caller of another tenant can read, revise or apply it.
+    
+    RFC 0048 identity triple of the accountable owner. Closed.
+    """
+    tenant: str
+    """The tenant the proposal belongs to (CTI-1)."""
+
+    principal: Optional[str] = None
+    """The principal accountable for the proposal, e.g. user:alice."""
+
+    workspace: Optional[str] = None
+    """The workspace inside the tenant, when the host has workspaces."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'ProposalOwner':
+        assert isinstance(obj, dict)
+        tenant = from_str(obj.get("tenant"))
+        principal = from_union([from_str, from_none], obj.get("principal"))
+        workspace = from_union([from_str, from_none], obj.get("workspace"))
+        return ProposalOwner(tenant, principal, workspace)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["tenant"] = from_str(self.tenant)
+        if self.principal is not None:
+            result["principal"] = from_union([from_str, from_none], self.principal)
+        if self.workspace is not None:
+            result["workspace"] = from_union([from_str, from_none], self.workspace)
+        return result
+
+
+@dataclass
+class ProposalProvenance:
+    """Where the proposal came from.
+    
+    The runs the proposal was synthesised from. SR-1 safe. Closed.
+    """
+    source_run_ids: List[str]
+    """Ids of the runs whose traces the proposal came from."""
+
+    synthesizer_model: Optional[str] = None
+    """The model (or other synthesiser) the host used, as an opaque label."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'ProposalProvenance':
+        assert isinstance(obj, dict)
+        source_run_ids = from_list(from_str, obj.get("sourceRunIds"))
+        synthesizer_model = from_union([from_str, from_none], obj.get("synthesizerModel"))
+        return ProposalProvenance(source_run_ids, synthesizer_model)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["sourceRunIds"] = from_list(from_str, self.source_run_ids)
+        if self.synthesizer_model is not None:
+            result["synthesizerModel"] = from_union([from_str, from_none], self.synthesizer_model)
+        return result
+
+
+class ProposalState(Enum):
+    """Lifecycle state.
+    
+    RFC 0096 lifecycle: draft → revised → applied | rejected | archived. Only applied
+    influences runs; the permitted transitions are listed in the Proposal's x-runtime-rules.
+    """
+    APPLIED = "applied"
+    ARCHIVED = "archived"
+    DRAFT = "draft"
+    REJECTED = "rejected"
+    REVISED = "revised"
+
+
+@dataclass
+class Proposal:
+    """The persisted draft.
+    
+    RFC 0096 reviewable learning: an inert artefact the host synthesised from its own traces,
+    waiting for human review. Closed: the host serves it, and nothing outside this shape may
+    influence activation.
+    
+    The proposal as it now stands (applied, with activation, once installed).
+    """
+    artifact: Dict[str, Any]
+    """The proposed artefact, exactly as it would be installed; its shape is selected by kind
+    (see the if/then table and x-type-index). Apply installs this payload unchanged (no
+    re-synthesis).
+    """
+    created_at: datetime
+    """Creation instant."""
+
+    id: str
+    """Host-issued proposal id."""
+
+    kind: ProposalKind
+    """Which artefact kind the proposal carries; selects the artefact's shape."""
+
+    owner: ProposalOwner
+    """The accountable owner: the RFC 0048 identity triple. owner.tenant binds the proposal to
+    one tenant (CTI-1): no caller of another tenant can read, revise or apply it.
+    """
+    provenance: ProposalProvenance
+    """Where the proposal came from."""
+
+    state: ProposalState
+    """Lifecycle state."""
+
+    activation: Optional[ProposalActivationRecord] = None
+    """Present once the proposal is applied: how it was authorised and what was installed."""
+
+    duplicate_of: Optional[str] = None
+    """Ref of an existing artefact this one restates, when duplication detection is on; null or
+    absent when none.
+    """
+    rationale: Optional[str] = None
+    """Why the host proposes it. SR-1 safe: no secrets, no PII; the host passes it through its
+    redaction chokepoint before it is stored.
+    """
+    title: Optional[str] = None
+    """Short human title of the proposal. SR-1 safe: it passes the host's redaction chokepoint
+    before it is stored.
+    """
+    updated_at: Optional[datetime] = None
+    """Last transition instant."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'Proposal':
+        assert isinstance(obj, dict)
+        artifact = from_dict(lambda x: x, obj.get("artifact"))
+        created_at = from_datetime(obj.get("createdAt"))
+        id = from_str(obj.get("id"))
+        kind = ProposalKind(obj.get("kind"))
+        owner = ProposalOwner.from_dict(obj.get("owner"))
+        provenance = ProposalProvenance.from_dict(obj.get("provenance"))
+        state = ProposalState(obj.get("state"))
+        activation = from_union([ProposalActivationRecord.from_dict, from_none], obj.get("activation"))
+        duplicate_of = from_union([from_none, from_str], obj.get("duplicateOf"))
+        rationale = from_union([from_str, from_none], obj.get("rationale"))
+        title = from_union([from_str, from_none], obj.get("title"))
+        updated_at = from_union([from_datetime, from_none], obj.get("updatedAt"))
+        return Proposal(artifact, created_at, id, kind, owner, provenance, state, activation, duplicate_of, rationale, title, updated_at)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["artifact"] = from_dict(lambda x: x, self.artifact)
+        result["createdAt"] = self.created_at.isoformat()
+        result["id"] = from_str(self.id)
+        result["kind"] = to_enum(ProposalKind, self.kind)
+        result["owner"] = to_class(ProposalOwner, self.owner)
+        result["provenance"] = to_class(ProposalProvenance, self.provenance)
+        result["state"] = to_enum(ProposalState, self.state)
+        if self.activation is not None:
+            result["activation"] = from_union([lambda x: to_class(ProposalActivationRecord, x), from_none], self.activation)
+        if self.duplicate_of is not None:
+            result["duplicateOf"] = from_union([from_none, from_str], self.duplicate_of)
+        if self.rationale is not None:
+            result["rationale"] = from_union([from_str, from_none], self.rationale)
+        if self.title is not None:
+            result["title"] = from_union([from_str, from_none], self.title)
+        if self.updated_at is not None:
+            result["updatedAt"] = from_union([lambda x: x.isoformat(), from_none], self.updated_at)
+        return result
+
+
+@dataclass
+class HostSampleProposalSynthesizeResponse:
+    """Answer of the synthesize seam: the stored draft (strings already redacted) and where its
+    content-free proposal.created event was appended, so a suite can read the event back.
+    Open.
+    """
+    proposal: Proposal
+    """The persisted draft."""
+
+    event_id: Optional[str] = None
+    """Id of the proposal.created event."""
+
+    run_id: Optional[str] = None
+    """The event log (run id) the event was appended to."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'HostSampleProposalSynthesizeResponse':
+        assert isinstance(obj, dict)
+        proposal = Proposal.from_dict(obj.get("proposal"))
+        event_id = from_union([from_str, from_none], obj.get("eventId"))
+        run_id = from_union([from_str, from_none], obj.get("runId"))
+        return HostSampleProposalSynthesizeResponse(proposal, event_id, run_id)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["proposal"] = to_class(Proposal, self.proposal)
+        if self.event_id is not None:
+            result["eventId"] = from_union([from_str, from_none], self.event_id)
+        if self.run_id is not None:
+            result["runId"] = from_union([from_str, from_none], self.run_id)
         return result
 
 
@@ -5572,7 +6126,7 @@ class InquiriumOperatorQuestionStateSchema(Enum):
     INQUIRIUM_OPERATOR_QUESTION_STATE_V1 = "inquirium.operator-question.state.v1"
 
 
-class State(Enum):
+class InquiriumOperatorQuestionStateState(Enum):
     """Current lifecycle state."""
 
     ANSWERED = "answered"
@@ -5598,7 +6152,7 @@ class InquiriumOperatorQuestionState:
     schema: InquiriumOperatorQuestionStateSchema
     """Schema discriminator; always inquirium.operator-question.state.v1."""
 
-    state: State
+    state: InquiriumOperatorQuestionStateState
     """Current lifecycle state."""
 
     updated_at: datetime
@@ -5628,7 +6182,7 @@ class InquiriumOperatorQuestionState:
         operation_ref = from_str(obj.get("operation/ref"))
         question_ref = from_str(obj.get("question/ref"))
         schema = InquiriumOperatorQuestionStateSchema(obj.get("schema"))
-        state = State(obj.get("state"))
+        state = InquiriumOperatorQuestionStateState(obj.get("state"))
         updated_at = from_datetime(obj.get("updated/at"))
         answer = from_union([lambda x: from_list(from_str, x), from_str, from_none], obj.get("answer"))
         answered_by = from_union([from_str, from_none], obj.get("answered/by"))
@@ -5642,7 +6196,7 @@ class InquiriumOperatorQuestionState:
         result["operation/ref"] = from_str(self.operation_ref)
         result["question/ref"] = from_str(self.question_ref)
         result["schema"] = to_enum(InquiriumOperatorQuestionStateSchema, self.schema)
-        result["state"] = to_enum(State, self.state)
+        result["state"] = to_enum(InquiriumOperatorQuestionStateState, self.state)
         result["updated/at"] = self.updated_at.isoformat()
         if self.answer is not None:
             result["answer"] = from_union([lambda x: from_list(from_str, x), from_str, from_none], self.answer)
@@ -6171,145 +6725,150 @@ class PromptTemplateArtifact:
 
 
 @dataclass
-class ProposalProvenance:
-    """Where the proposal came from.
-    
-    The runs the proposal was synthesised from. SR-1 safe. Closed.
-    """
-    source_run_ids: List[str]
-    """Ids of the runs whose traces the proposal came from."""
-
-    @staticmethod
-    def from_dict(obj: Any) -> 'ProposalProvenance':
-        assert isinstance(obj, dict)
-        source_run_ids = from_list(from_str, obj.get("sourceRunIds"))
-        return ProposalProvenance(source_run_ids)
-
-    def to_dict(self) -> dict:
-        result: dict = {}
-        result["sourceRunIds"] = from_list(from_str, self.source_run_ids)
-        return result
-
-
-class ProposalState(Enum):
-    """Lifecycle state.
-    
-    RFC 0096 lifecycle: draft → revised → applied | rejected | archived. Only applied
-    influences runs; the permitted transitions are listed in the Proposal's x-runtime-rules.
-    """
-    APPLIED = "applied"
-    ARCHIVED = "archived"
-    DRAFT = "draft"
-    REJECTED = "rejected"
-    REVISED = "revised"
-
-
-@dataclass
-class Proposal:
-    """RFC 0096 reviewable learning: an inert artefact the host synthesised from its own traces,
-    waiting for human review. Closed: the host serves it, and nothing outside this shape may
-    influence activation.
-    """
-    artifact: Dict[str, Any]
-    """The proposed artefact, exactly as it would be installed; its shape is selected by kind
-    (see the if/then table and x-type-index). Apply installs this payload unchanged (no
-    re-synthesis).
-    """
-    created_at: datetime
-    """Creation instant."""
-
-    id: str
-    """Host-issued proposal id."""
-
-    kind: ProposalKind
-    """Which artefact kind the proposal carries; selects the artefact's shape."""
-
-    owner: str
-    """The accountable owner (RFC 0048 principal)."""
-
-    provenance: ProposalProvenance
-    """Where the proposal came from."""
-
-    state: ProposalState
-    """Lifecycle state."""
-
-    duplicate_of: Optional[str] = None
-    """Id of an existing artefact this one duplicates, when duplication detection is on."""
-
-    rationale: Optional[str] = None
-    """Why the host proposes it. Must be SR-1 safe: no secrets, no PII."""
-
-    updated_at: Optional[datetime] = None
-    """Last transition instant."""
-
-    @staticmethod
-    def from_dict(obj: Any) -> 'Proposal':
-        assert isinstance(obj, dict)
-        artifact = from_dict(lambda x: x, obj.get("artifact"))
-        created_at = from_datetime(obj.get("createdAt"))
-        id = from_str(obj.get("id"))
-        kind = ProposalKind(obj.get("kind"))
-        owner = from_str(obj.get("owner"))
-        provenance = ProposalProvenance.from_dict(obj.get("provenance"))
-        state = ProposalState(obj.get("state"))
-        duplicate_of = from_union([from_str, from_none], obj.get("duplicateOf"))
-        rationale = from_union([from_str, from_none], obj.get("rationale"))
-        updated_at = from_union([from_datetime, from_none], obj.get("updatedAt"))
-        return Proposal(artifact, created_at, id, kind, owner, provenance, state, duplicate_of, rationale, updated_at)
-
-    def to_dict(self) -> dict:
-        result: dict = {}
-        result["artifact"] = from_dict(lambda x: x, self.artifact)
-        result["createdAt"] = self.created_at.isoformat()
-        result["id"] = from_str(self.id)
-        result["kind"] = to_enum(ProposalKind, self.kind)
-        result["owner"] = from_str(self.owner)
-        result["provenance"] = to_class(ProposalProvenance, self.provenance)
-        result["state"] = to_enum(ProposalState, self.state)
-        if self.duplicate_of is not None:
-            result["duplicateOf"] = from_union([from_str, from_none], self.duplicate_of)
-        if self.rationale is not None:
-            result["rationale"] = from_union([from_str, from_none], self.rationale)
-        if self.updated_at is not None:
-            result["updatedAt"] = from_union([lambda x: x.isoformat(), from_none], self.updated_at)
-        return result
-
-
-@dataclass
 class ProposalActivatedPayload:
-    """RFC 0096: a proposal was applied through the authorised path. Content-free. Open."""
-
-    activation: ProposalActivation
-    """The authorisation path used; one of the modes a host may advertise under
-    agents.proposals.activation.
+    """RFC 0096: a proposal was applied through the authorised path and its artefact installed.
+    Content-free: identifiers only (propertyNames refuses content-bearing keys). Open to
+    other additive fields; only proposalId is required, as upstream requires.
     """
     proposal_id: str
     """The proposal."""
 
-    gate_id: Optional[str] = None
-    """The RFC 0051 gate granted, for approval-gate."""
+    activation: Optional[ProposalActivation] = None
+    """The authorisation path used; one of the modes a host may advertise under
+    agents.proposals.activation.
+    """
+    approval_id: Optional[str] = None
+    """The RFC 0051 approval gate that authorised the install, for approval-gate."""
+
+    installed_artifact_ref: Optional[str] = None
+    """Ref of the installed artefact."""
+
+    kind: Optional[ProposalKind] = None
+    """Its artefact kind."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'ProposalActivatedPayload':
         assert isinstance(obj, dict)
-        activation = ProposalActivation(obj.get("activation"))
         proposal_id = from_str(obj.get("proposalId"))
-        gate_id = from_union([from_str, from_none], obj.get("gateId"))
-        return ProposalActivatedPayload(activation, proposal_id, gate_id)
+        activation = from_union([ProposalActivation, from_none], obj.get("activation"))
+        approval_id = from_union([from_str, from_none], obj.get("approvalId"))
+        installed_artifact_ref = from_union([from_str, from_none], obj.get("installedArtifactRef"))
+        kind = from_union([ProposalKind, from_none], obj.get("kind"))
+        return ProposalActivatedPayload(proposal_id, activation, approval_id, installed_artifact_ref, kind)
 
     def to_dict(self) -> dict:
         result: dict = {}
-        result["activation"] = to_enum(ProposalActivation, self.activation)
         result["proposalId"] = from_str(self.proposal_id)
-        if self.gate_id is not None:
-            result["gateId"] = from_union([from_str, from_none], self.gate_id)
+        if self.activation is not None:
+            result["activation"] = from_union([lambda x: to_enum(ProposalActivation, x), from_none], self.activation)
+        if self.approval_id is not None:
+            result["approvalId"] = from_union([from_str, from_none], self.approval_id)
+        if self.installed_artifact_ref is not None:
+            result["installedArtifactRef"] = from_union([from_str, from_none], self.installed_artifact_ref)
+        if self.kind is not None:
+            result["kind"] = from_union([lambda x: to_enum(ProposalKind, x), from_none], self.kind)
+        return result
+
+
+class ApprovalGateState(Enum):
+    """pending until decided; granted or overridden install the artefact; denied installs
+    nothing; superseded: the proposal changed (revised, rejected, archived) while the gate
+    was pending, so it can no longer install anything.
+    """
+    DENIED = "denied"
+    GRANTED = "granted"
+    OVERRIDDEN = "overridden"
+    PENDING = "pending"
+    SUPERSEDED = "superseded"
+
+
+@dataclass
+class ApprovalGate:
+    """An RFC 0051 approval gate opened by apply. It approves the revision it was opened on.
+    Open.
+    
+    The approval gate (approval-gate activation only).
+    """
+    approval_id: str
+    """Host-issued gate id."""
+
+    proposal_id: str
+    """The proposal the gate is about."""
+
+    requested_at: datetime
+    """When apply opened the gate."""
+
+    state: ApprovalGateState
+    """pending until decided; granted or overridden install the artefact; denied installs
+    nothing; superseded: the proposal changed (revised, rejected, archived) while the gate
+    was pending, so it can no longer install anything.
+    """
+    decided_at: Optional[datetime] = None
+    """When the gate left pending."""
+
+    reason: Optional[str] = None
+    """The approver's reason (required for an override, which is audited); redacted before it is
+    stored.
+    """
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'ApprovalGate':
+        assert isinstance(obj, dict)
+        approval_id = from_str(obj.get("approvalId"))
+        proposal_id = from_str(obj.get("proposalId"))
+        requested_at = from_datetime(obj.get("requestedAt"))
+        state = ApprovalGateState(obj.get("state"))
+        decided_at = from_union([from_datetime, from_none], obj.get("decidedAt"))
+        reason = from_union([from_str, from_none], obj.get("reason"))
+        return ApprovalGate(approval_id, proposal_id, requested_at, state, decided_at, reason)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["approvalId"] = from_str(self.approval_id)
+        result["proposalId"] = from_str(self.proposal_id)
+        result["requestedAt"] = self.requested_at.isoformat()
+        result["state"] = to_enum(ApprovalGateState, self.state)
+        if self.decided_at is not None:
+            result["decidedAt"] = from_union([lambda x: x.isoformat(), from_none], self.decided_at)
+        if self.reason is not None:
+            result["reason"] = from_union([from_str, from_none], self.reason)
+        return result
+
+
+@dataclass
+class ProposalApplyResponse:
+    """Body of POST /v1/host/sample/proposals/{proposalId}/apply and of the gate-decision seam:
+    the proposal after the request and, with approval-gate activation, the RFC 0051 gate that
+    authorises (or not) the install. A pending gate leaves the proposal as it was: nothing is
+    installed until the gate is granted or overridden. Open.
+    """
+    proposal: Proposal
+    """The proposal as it now stands (applied, with activation, once installed)."""
+
+    gate: Optional[ApprovalGate] = None
+    """The approval gate (approval-gate activation only)."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'ProposalApplyResponse':
+        assert isinstance(obj, dict)
+        proposal = Proposal.from_dict(obj.get("proposal"))
+        gate = from_union([ApprovalGate.from_dict, from_none], obj.get("gate"))
+        return ProposalApplyResponse(proposal, gate)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["proposal"] = to_class(Proposal, self.proposal)
+        if self.gate is not None:
+            result["gate"] = from_union([lambda x: to_class(ApprovalGate, x), from_none], self.gate)
         return result
 
 
 @dataclass
 class ProposalCreatedPayload:
-    """RFC 0096: the host persisted a new inert proposal. Content-free. Open."""
-
+    """RFC 0096: the host persisted a new inert proposal. Content-free: identifiers only; the
+    artefact, title and rationale stay behind the authenticated proposal read (propertyNames
+    refuses them). Open to other additive fields.
+    """
     kind: ProposalKind
     """Its artefact kind."""
 
@@ -6317,22 +6876,125 @@ class ProposalCreatedPayload:
     """The proposal."""
 
     duplicate_of: Optional[str] = None
-    """An existing artefact it duplicates, if detected."""
+    """An existing artefact it duplicates, if detected; null when none."""
+
+    source_run_ids: Optional[List[str]] = None
+    """The runs the proposal was synthesised from (identifiers, SR-1 safe)."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'ProposalCreatedPayload':
         assert isinstance(obj, dict)
         kind = ProposalKind(obj.get("kind"))
         proposal_id = from_str(obj.get("proposalId"))
-        duplicate_of = from_union([from_str, from_none], obj.get("duplicateOf"))
-        return ProposalCreatedPayload(kind, proposal_id, duplicate_of)
+        duplicate_of = from_union([from_none, from_str], obj.get("duplicateOf"))
+        source_run_ids = from_union([lambda x: from_list(from_str, x), from_none], obj.get("sourceRunIds"))
+        return ProposalCreatedPayload(kind, proposal_id, duplicate_of, source_run_ids)
 
     def to_dict(self) -> dict:
         result: dict = {}
         result["kind"] = to_enum(ProposalKind, self.kind)
         result["proposalId"] = from_str(self.proposal_id)
         if self.duplicate_of is not None:
-            result["duplicateOf"] = from_union([from_str, from_none], self.duplicate_of)
+            result["duplicateOf"] = from_union([from_none, from_str], self.duplicate_of)
+        if self.source_run_ids is not None:
+            result["sourceRunIds"] = from_union([lambda x: from_list(from_str, x), from_none], self.source_run_ids)
+        return result
+
+
+@dataclass
+class ProposalInstalledArtifactResponse:
+    """Body of GET /v1/host/sample/proposals/{proposalId}/installed: the artefact an applied
+    proposal installed, read back from the installed-artefact registry (not from the
+    proposal). It equals the artefact last persisted on the proposal, byte for byte (no
+    re-synthesis). 404 until the proposal is applied. Open.
+    """
+    artifact: Dict[str, Any]
+    """The installed artefact."""
+
+    installed_artifact_ref: str
+    """Ref of the installed artefact."""
+
+    installed_at: datetime
+    """When it was installed."""
+
+    kind: ProposalKind
+    """The artefact kind."""
+
+    proposal_id: str
+    """The applied proposal."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'ProposalInstalledArtifactResponse':
+        assert isinstance(obj, dict)
+        artifact = from_dict(lambda x: x, obj.get("artifact"))
+        installed_artifact_ref = from_str(obj.get("installedArtifactRef"))
+        installed_at = from_datetime(obj.get("installedAt"))
+        kind = ProposalKind(obj.get("kind"))
+        proposal_id = from_str(obj.get("proposalId"))
+        return ProposalInstalledArtifactResponse(artifact, installed_artifact_ref, installed_at, kind, proposal_id)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["artifact"] = from_dict(lambda x: x, self.artifact)
+        result["installedArtifactRef"] = from_str(self.installed_artifact_ref)
+        result["installedAt"] = self.installed_at.isoformat()
+        result["kind"] = to_enum(ProposalKind, self.kind)
+        result["proposalId"] = from_str(self.proposal_id)
+        return result
+
+
+@dataclass
+class ProposalListResponse:
+    """Body of GET /v1/host/sample/proposals: the review queue of the caller's tenant,
+    optionally filtered by state and kind, oldest first. Open.
+    """
+    proposals: List[Proposal]
+    """The proposals."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'ProposalListResponse':
+        assert isinstance(obj, dict)
+        proposals = from_list(Proposal.from_dict, obj.get("proposals"))
+        return ProposalListResponse(proposals)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["proposals"] = from_list(lambda x: to_class(Proposal, x), self.proposals)
+        return result
+
+
+@dataclass
+class ProposalReviseRequest:
+    """Body of PATCH /v1/host/sample/proposals/{proposalId} (RFC 0096 revise): replaces the
+    artefact, title or rationale and moves the proposal to revised. Never activates anything.
+    The new artefact must match the proposal's kind; every string is redacted before it is
+    stored. Closed: a client-submitted shape.
+    """
+    artifact: Optional[Dict[str, Any]] = None
+    """The replacement artefact (the whole artefact, not a patch of it)."""
+
+    rationale: Optional[str] = None
+    """A new rationale."""
+
+    title: Optional[str] = None
+    """A new title."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'ProposalReviseRequest':
+        assert isinstance(obj, dict)
+        artifact = from_union([lambda x: from_dict(lambda x: x, x), from_none], obj.get("artifact"))
+        rationale = from_union([from_str, from_none], obj.get("rationale"))
+        title = from_union([from_str, from_none], obj.get("title"))
+        return ProposalReviseRequest(artifact, rationale, title)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        if self.artifact is not None:
+            result["artifact"] = from_union([lambda x: from_dict(lambda x: x, x), from_none], self.artifact)
+        if self.rationale is not None:
+            result["rationale"] = from_union([from_str, from_none], self.rationale)
+        if self.title is not None:
+            result["title"] = from_union([from_str, from_none], self.title)
         return result
 
 
@@ -6994,7 +7656,7 @@ class RunStartedPayload:
 
 @dataclass
 class ScheduledAutomationArtifact:
-    """Artefact of kind scheduled-automation: an RFC 0052 schedule that starts a workflow. Open."""
+    """Artefact of kind automation: an RFC 0052 schedule that starts a workflow. Open."""
 
     name: str
     """Human-readable artefact name, unique among the owner's artefacts of this kind."""
@@ -7351,6 +8013,22 @@ class WorkspaceUpdatedPayload:
         return result
 
 
+def agent_inventory_entry_from_dict(s: Any) -> AgentInventoryEntry:
+    return AgentInventoryEntry.from_dict(s)
+
+
+def agent_inventory_entry_to_dict(x: AgentInventoryEntry) -> Any:
+    return to_class(AgentInventoryEntry, x)
+
+
+def agent_inventory_response_from_dict(s: Any) -> AgentInventoryResponse:
+    return AgentInventoryResponse.from_dict(s)
+
+
+def agent_inventory_response_to_dict(x: AgentInventoryResponse) -> Any:
+    return to_class(AgentInventoryResponse, x)
+
+
 def agent_memory_consolidated_payload_from_dict(s: Any) -> AgentMemoryConsolidatedPayload:
     return AgentMemoryConsolidatedPayload.from_dict(s)
 
@@ -7373,6 +8051,14 @@ def agents_capability_from_dict(s: Any) -> AgentsCapability:
 
 def agents_capability_to_dict(x: AgentsCapability) -> Any:
     return to_class(AgentsCapability, x)
+
+
+def approval_gate_from_dict(s: Any) -> ApprovalGate:
+    return ApprovalGate.from_dict(s)
+
+
+def approval_gate_to_dict(x: ApprovalGate) -> Any:
+    return to_class(ApprovalGate, x)
 
 
 def attribution_capability_from_dict(s: Any) -> AttributionCapability:
@@ -7669,6 +8355,30 @@ def host_sample_memory_seed_response_from_dict(s: Any) -> HostSampleMemorySeedRe
 
 def host_sample_memory_seed_response_to_dict(x: HostSampleMemorySeedResponse) -> Any:
     return to_class(HostSampleMemorySeedResponse, x)
+
+
+def host_sample_proposal_gate_decision_request_from_dict(s: Any) -> HostSampleProposalGateDecisionRequest:
+    return HostSampleProposalGateDecisionRequest.from_dict(s)
+
+
+def host_sample_proposal_gate_decision_request_to_dict(x: HostSampleProposalGateDecisionRequest) -> Any:
+    return to_class(HostSampleProposalGateDecisionRequest, x)
+
+
+def host_sample_proposal_synthesize_request_from_dict(s: Any) -> HostSampleProposalSynthesizeRequest:
+    return HostSampleProposalSynthesizeRequest.from_dict(s)
+
+
+def host_sample_proposal_synthesize_request_to_dict(x: HostSampleProposalSynthesizeRequest) -> Any:
+    return to_class(HostSampleProposalSynthesizeRequest, x)
+
+
+def host_sample_proposal_synthesize_response_from_dict(s: Any) -> HostSampleProposalSynthesizeResponse:
+    return HostSampleProposalSynthesizeResponse.from_dict(s)
+
+
+def host_sample_proposal_synthesize_response_to_dict(x: HostSampleProposalSynthesizeResponse) -> Any:
+    return to_class(HostSampleProposalSynthesizeResponse, x)
 
 
 def host_sample_question_cancel_request_from_dict(s: Any) -> HostSampleQuestionCancelRequest:
@@ -8215,6 +8925,14 @@ def interrupt_resolved_payload_to_dict(x: InterruptResolvedPayload) -> Any:
     return to_class(InterruptResolvedPayload, x)
 
 
+def manifest_runtime_capability_from_dict(s: Any) -> ManifestRuntimeCapability:
+    return ManifestRuntimeCapability.from_dict(s)
+
+
+def manifest_runtime_capability_to_dict(x: ManifestRuntimeCapability) -> Any:
+    return to_class(ManifestRuntimeCapability, x)
+
+
 def memory_capability_from_dict(s: Any) -> MemoryCapability:
     return MemoryCapability.from_dict(s)
 
@@ -8269,6 +8987,14 @@ def memory_list_options_from_dict(s: Any) -> MemoryListOptions:
 
 def memory_list_options_to_dict(x: MemoryListOptions) -> Any:
     return to_class(MemoryListOptions, x)
+
+
+def memory_shape_from_dict(s: Any) -> MemoryShape:
+    return MemoryShape.from_dict(s)
+
+
+def memory_shape_to_dict(x: MemoryShape) -> Any:
+    return to_class(MemoryShape, x)
 
 
 def memory_written_payload_from_dict(s: Any) -> MemoryWrittenPayload:
@@ -8335,6 +9061,22 @@ def proposal_activated_payload_to_dict(x: ProposalActivatedPayload) -> Any:
     return to_class(ProposalActivatedPayload, x)
 
 
+def proposal_activation_record_from_dict(s: Any) -> ProposalActivationRecord:
+    return ProposalActivationRecord.from_dict(s)
+
+
+def proposal_activation_record_to_dict(x: ProposalActivationRecord) -> Any:
+    return to_class(ProposalActivationRecord, x)
+
+
+def proposal_apply_response_from_dict(s: Any) -> ProposalApplyResponse:
+    return ProposalApplyResponse.from_dict(s)
+
+
+def proposal_apply_response_to_dict(x: ProposalApplyResponse) -> Any:
+    return to_class(ProposalApplyResponse, x)
+
+
 def proposal_created_payload_from_dict(s: Any) -> ProposalCreatedPayload:
     return ProposalCreatedPayload.from_dict(s)
 
@@ -8343,12 +9085,44 @@ def proposal_created_payload_to_dict(x: ProposalCreatedPayload) -> Any:
     return to_class(ProposalCreatedPayload, x)
 
 
+def proposal_installed_artifact_response_from_dict(s: Any) -> ProposalInstalledArtifactResponse:
+    return ProposalInstalledArtifactResponse.from_dict(s)
+
+
+def proposal_installed_artifact_response_to_dict(x: ProposalInstalledArtifactResponse) -> Any:
+    return to_class(ProposalInstalledArtifactResponse, x)
+
+
+def proposal_list_response_from_dict(s: Any) -> ProposalListResponse:
+    return ProposalListResponse.from_dict(s)
+
+
+def proposal_list_response_to_dict(x: ProposalListResponse) -> Any:
+    return to_class(ProposalListResponse, x)
+
+
+def proposal_owner_from_dict(s: Any) -> ProposalOwner:
+    return ProposalOwner.from_dict(s)
+
+
+def proposal_owner_to_dict(x: ProposalOwner) -> Any:
+    return to_class(ProposalOwner, x)
+
+
 def proposal_provenance_from_dict(s: Any) -> ProposalProvenance:
     return ProposalProvenance.from_dict(s)
 
 
 def proposal_provenance_to_dict(x: ProposalProvenance) -> Any:
     return to_class(ProposalProvenance, x)
+
+
+def proposal_revise_request_from_dict(s: Any) -> ProposalReviseRequest:
+    return ProposalReviseRequest.from_dict(s)
+
+
+def proposal_revise_request_to_dict(x: ProposalReviseRequest) -> Any:
+    return to_class(ProposalReviseRequest, x)
 
 
 def proposals_capability_from_dict(s: Any) -> ProposalsCapability:

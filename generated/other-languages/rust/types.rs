@@ -7,7 +7,7 @@
 // - Fields a schema leaves open (additionalProperties: true) are dropped on deserialisation: extension data does not survive a round trip.
 // - if/then rules (e.g. "trigger is required when supported is true") and x-runtime-rules are not represented.
 //
-// Top-level types: 157.
+// Top-level types: 171.
 
 // Example code that deserializes and serializes the model.
 // extern crate serde;
@@ -15,15 +15,117 @@
 // extern crate serde_derive;
 // extern crate serde_json;
 //
-// use generated_module::AgentMemoryConsolidatedPayload;
+// use generated_module::AgentInventoryEntry;
 //
 // fn main() {
 //     let json = r#"{"answer": 42}"#;
-//     let model: AgentMemoryConsolidatedPayload = serde_json::from_str(&json).unwrap();
+//     let model: AgentInventoryEntry = serde_json::from_str(&json).unwrap();
 // }
 
 use serde::{Serialize, Deserialize};
 use std::collections::HashMap;
+
+/// Body of GET /v1/agents (RFC 0072/0074): the manifest agents installed for the caller's
+/// tenant, each with the RFC 0080 §C degraded-memory projection. Served when the host
+/// advertises agents.manifestRuntime.supported. Open to additive fields (server-emitted). No
+/// entry carries a system prompt, a handoff schema or a credential (SR-1).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct AgentInventoryResponse {
+    /// Installed manifest agents, sorted by agentId.
+    pub agents: Vec<AgentInventoryEntry>,
+
+    /// Number of agents listed (equals agents.length).
+    pub total: i64,
+}
+
+/// Read projection of one installed agent manifest. Open to additive fields
+/// (server-emitted). memoryDegraded true requires a non-empty degradedMemoryDimensions, and
+/// the reverse.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AgentInventoryEntry {
+    /// The manifest's agent id.
+    pub agent_id: String,
+
+    /// RFC 0080 §C: the §A dimension names (not the memoryShape keys) the host cannot satisfy
+    /// for this agent; present and non-empty exactly when memoryDegraded is true.
+    pub degraded_memory_dimensions: Option<Vec<MemoryDimension>>,
+
+    /// Optional one-line summary.
+    pub description: Option<String>,
+
+    /// Whether the manifest declares handoff task/return schemas (the schemas themselves are not
+    /// exposed).
+    pub has_handoff_schemas: bool,
+
+    /// Short UI label (the persona when the manifest has none).
+    pub label: String,
+
+    /// RFC 0080 §C: true when the memoryShape asks for a dimension the host's reconciled model
+    /// does not satisfy. Absent means fully satisfied (or, from an older host, unknown). The
+    /// agent may still be dispatched.
+    pub memory_degraded: Option<bool>,
+
+    /// The memory the manifest asks for, when it declares any.
+    pub memory_shape: Option<MemoryShape>,
+
+    /// The manifest's model class (reasoning, writing, coding, research, classification,
+    /// general, …).
+    pub model_class: String,
+
+    /// The pack the agent was installed from.
+    pub pack_name: String,
+
+    /// The installed pack version.
+    pub pack_version: String,
+
+    /// Human-readable agent name.
+    pub persona: String,
+
+    /// Tools the agent may invoke; empty means none.
+    pub tool_allowlist: Vec<String>,
+}
+
+/// The eight RFC 0080 §A memory dimensions, in §A order. long-term-durability is
+/// deliberately not the memoryBackends value long-term, so a dimension list and a backend
+/// list never collide.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum MemoryDimension {
+    Attribution,
+
+    Compaction,
+
+    #[serde(rename = "long-term-durability")]
+    LongTermDurability,
+
+    Read,
+
+    #[serde(rename = "replay-snapshot")]
+    ReplaySnapshot,
+
+    Retention,
+
+    Search,
+
+    Write,
+}
+
+/// The memory the manifest asks for, when it declares any.
+///
+/// What memory an agent manifest asks for (RFC 0003). Closed.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MemoryShape {
+    /// Multi-turn memory (needs read and write).
+    pub conversation: Option<bool>,
+
+    /// Durable cross-run memory (needs read, write and long-term-durability).
+    pub long_term: Option<bool>,
+
+    /// Run-local working memory (needs read and write).
+    pub scratchpad: Option<bool>,
+}
 
 /// Artefact of kind agent-pack: an RFC 0003 agent pack. Only the identifying fields are
 /// modelled here; the pack manifest itself belongs to RFC 0003, so the object is open.
@@ -80,6 +182,10 @@ pub struct AgentsCapability {
     /// RFC 0068 inferred standing commitments.
     pub commitments: Option<CommitmentsCapability>,
 
+    /// RFC 0072: the host serves the agent inventory GET /v1/agents, with the RFC 0080 §C
+    /// degraded-memory projection on each entry.
+    pub manifest_runtime: Option<ManifestRuntimeCapability>,
+
     /// Memory backends the host offers. long-term means a durable cross-run store bound by
     /// CTI-1, SR-1 and TTL.
     pub memory_backends: Option<Vec<MemoryBackend>>,
@@ -127,6 +233,18 @@ pub enum CommitmentFireCondition {
     Predicate,
 
     Time,
+}
+
+/// RFC 0072: the host serves the agent inventory GET /v1/agents, with the RFC 0080 §C
+/// degraded-memory projection on each entry.
+///
+/// RFC 0072: manifest agents installed in the host and listed by GET /v1/agents. Open:
+/// upstream adds sibling flags (handoff validation, …) this slice does not model.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ManifestRuntimeCapability {
+    /// true: GET /v1/agents lists the installed manifest agents, each with its memoryShape and,
+    /// when the host cannot satisfy it, memoryDegraded and degradedMemoryDimensions.
+    pub supported: bool,
 }
 
 /// A backend id.
@@ -178,26 +296,29 @@ pub enum ConsolidationSchedule {
 /// RFC 0096 reviewable learning: inert proposals a human activates.
 ///
 /// RFC 0096. The host may synthesise reusable artefacts from its own traces as inert
-/// proposals for human review. Closed.
+/// proposals for human review, and serves the proposal routes. Open to additive fields
+/// (server-emitted); artifactKinds and activation are required, as upstream requires them.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ProposalsCapability {
     /// How apply is authorised: approval-gate (an RFC 0051 gate must be granted) or direct-rbac
     /// (the caller holds the advertised RFC 0049 scope, named in activationScope).
-    pub activation: Option<ProposalActivation>,
+    pub activation: ProposalActivation,
 
     /// The RBAC scope a caller must hold to apply a proposal; required when activation is
     /// direct-rbac.
     pub activation_scope: Option<String>,
 
-    /// Artefact kinds the host can propose.
-    pub artifact_kinds: Option<Vec<ProposalKind>>,
+    /// Artefact kinds the host can propose (spelled as upstream spells them).
+    pub artifact_kinds: Vec<ProposalKind>,
 
     /// Whether the host flags a proposal that duplicates an existing artefact (duplicateOf).
+    /// Absent means false.
     pub duplication_detection: Option<bool>,
 
     /// true: the host creates proposals and emits proposal.created / proposal.activated.
-    pub supported: bool,
+    /// Optional: advertising the block is the claim.
+    pub supported: Option<bool>,
 }
 
 /// How apply is authorised: approval-gate (an RFC 0051 gate must be granted) or direct-rbac
@@ -206,6 +327,8 @@ pub struct ProposalsCapability {
 /// RFC 0096: how applying a proposal is authorised. approval-gate: the host drives an RFC
 /// 0051 gate and installs only once it is granted (an audited override counts); direct-rbac:
 /// the caller must hold the RFC 0049 scope the host advertises. No other path exists.
+///
+/// The authorisation path used (the mode the host advertises).
 ///
 /// The authorisation path used; one of the modes a host may advertise under
 /// agents.proposals.activation.
@@ -219,8 +342,11 @@ pub enum ProposalActivation {
     DirectRbac,
 }
 
-/// Artefact kinds: an agent pack (RFC 0003), a workflow-chain pack (RFC 0013), a prompt
-/// template (RFC 0027) or a scheduled automation (RFC 0052).
+/// Artefact kinds, spelled as upstream spells them: an agent pack (RFC 0003), a
+/// workflow-chain pack (RFC 0013), a prompt template (RFC 0027) or an automation, i.e. a
+/// scheduled automation (RFC 0052).
+///
+/// The artefact kind.
 ///
 /// Which artefact kind the proposal carries; selects the artefact's shape.
 ///
@@ -231,11 +357,10 @@ pub enum ProposalKind {
     #[serde(rename = "agent-pack")]
     AgentPack,
 
+    Automation,
+
     #[serde(rename = "prompt-template")]
     PromptTemplate,
-
-    #[serde(rename = "scheduled-automation")]
-    ScheduledAutomation,
 
     #[serde(rename = "workflow-chain-pack")]
     WorkflowChainPack,
@@ -1689,6 +1814,216 @@ pub struct HostSampleMemorySeedResponse {
 
     /// Run the writes were attributed to.
     pub run_id: String,
+}
+
+/// Body of POST /v1/host/sample/proposals/gates/decide, the seam where an approver (an
+/// operator key) decides a pending RFC 0051 approval gate. An override must give a reason:
+/// it is audited. Closed: a client-submitted shape.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HostSampleProposalGateDecisionRequest {
+    /// The pending gate.
+    pub approval_id: String,
+
+    /// granted: install; denied: install nothing; overridden: install past the gate (audited,
+    /// reason required).
+    pub decision: Decision,
+
+    /// Why; required for overridden.
+    pub reason: Option<String>,
+}
+
+/// granted: install; denied: install nothing; overridden: install past the gate (audited,
+/// reason required).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Decision {
+    Denied,
+
+    Granted,
+
+    Overridden,
+}
+
+/// Body of POST /v1/host/sample/proposals/synthesize, the RFC 0096 test seam that stands in
+/// for the host's synthesiser: it persists one inert draft proposal for a tenant. Every
+/// string passes the tenant's SR-1 redaction chokepoint before it is stored; the artefact
+/// must match kind (checked against the Proposal schema's kind table before anything is
+/// stored). Closed: a client-submitted shape.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HostSampleProposalSynthesizeRequest {
+    /// The synthesised artefact; its shape is selected by kind.
+    pub artifact: HashMap<String, Option<serde_json::Value>>,
+
+    /// Ref of an existing artefact this one restates.
+    pub duplicate_of: Option<String>,
+
+    /// The artefact kind.
+    pub kind: ProposalKind,
+
+    /// The accountable principal (owner.principal).
+    pub principal: Option<String>,
+
+    /// Why the host proposes it (redacted before it is stored).
+    pub rationale: Option<String>,
+
+    /// The runs the proposal was synthesised from; none may be a run of another tenant.
+    pub source_run_ids: Vec<String>,
+
+    /// The tenant the proposal belongs to (owner.tenant).
+    pub tenant: String,
+
+    /// Short human title.
+    pub title: Option<String>,
+}
+
+/// Answer of the synthesize seam: the stored draft (strings already redacted) and where its
+/// content-free proposal.created event was appended, so a suite can read the event back.
+/// Open.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HostSampleProposalSynthesizeResponse {
+    /// Id of the proposal.created event.
+    pub event_id: Option<String>,
+
+    /// The persisted draft.
+    pub proposal: Proposal,
+
+    /// The event log (run id) the event was appended to.
+    pub run_id: Option<String>,
+}
+
+/// The persisted draft.
+///
+/// RFC 0096 reviewable learning: an inert artefact the host synthesised from its own traces,
+/// waiting for human review. Closed: the host serves it, and nothing outside this shape may
+/// influence activation.
+///
+/// The proposal as it now stands (applied, with activation, once installed).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Proposal {
+    /// Present once the proposal is applied: how it was authorised and what was installed.
+    pub activation: Option<ProposalActivationRecord>,
+
+    /// The proposed artefact, exactly as it would be installed; its shape is selected by kind
+    /// (see the if/then table and x-type-index). Apply installs this payload unchanged (no
+    /// re-synthesis).
+    pub artifact: HashMap<String, Option<serde_json::Value>>,
+
+    /// Creation instant.
+    pub created_at: String,
+
+    /// Ref of an existing artefact this one restates, when duplication detection is on; null or
+    /// absent when none.
+    pub duplicate_of: Option<String>,
+
+    /// Host-issued proposal id.
+    pub id: String,
+
+    /// Which artefact kind the proposal carries; selects the artefact's shape.
+    pub kind: ProposalKind,
+
+    /// The accountable owner: the RFC 0048 identity triple. owner.tenant binds the proposal to
+    /// one tenant (CTI-1): no caller of another tenant can read, revise or apply it.
+    pub owner: ProposalOwner,
+
+    /// Where the proposal came from.
+    pub provenance: ProposalProvenance,
+
+    /// Why the host proposes it. SR-1 safe: no secrets, no PII; the host passes it through its
+    /// redaction chokepoint before it is stored.
+    pub rationale: Option<String>,
+
+    /// Lifecycle state.
+    pub state: ProposalState,
+
+    /// Short human title of the proposal. SR-1 safe: it passes the host's redaction chokepoint
+    /// before it is stored.
+    pub title: Option<String>,
+
+    /// Last transition instant.
+    pub updated_at: Option<String>,
+}
+
+/// Present once the proposal is applied: how it was authorised and what was installed.
+///
+/// How an applied proposal was authorised and what it installed. Closed.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProposalActivationRecord {
+    /// When the artefact was installed.
+    pub applied_at: String,
+
+    /// The RFC 0051 approval gate that authorised the install (approval-gate only).
+    pub approval_id: Option<String>,
+
+    /// granted, or overridden (an audited override of the gate).
+    pub gate_outcome: Option<GateOutcome>,
+
+    /// Ref of the installed artefact; reading it back gives the artefact last persisted on the
+    /// proposal, byte for byte.
+    pub installed_artifact_ref: String,
+
+    /// The authorisation path used (the mode the host advertises).
+    pub mode: ProposalActivation,
+}
+
+/// granted, or overridden (an audited override of the gate).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GateOutcome {
+    Granted,
+
+    Overridden,
+}
+
+/// The accountable owner: the RFC 0048 identity triple. owner.tenant binds the proposal to
+/// one tenant (CTI-1): no caller of another tenant can read, revise or apply it.
+///
+/// RFC 0048 identity triple of the accountable owner. Closed.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ProposalOwner {
+    /// The principal accountable for the proposal, e.g. user:alice.
+    pub principal: Option<String>,
+
+    /// The tenant the proposal belongs to (CTI-1).
+    pub tenant: String,
+
+    /// The workspace inside the tenant, when the host has workspaces.
+    pub workspace: Option<String>,
+}
+
+/// Where the proposal came from.
+///
+/// The runs the proposal was synthesised from. SR-1 safe. Closed.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProposalProvenance {
+    /// Ids of the runs whose traces the proposal came from.
+    pub source_run_ids: Vec<String>,
+
+    /// The model (or other synthesiser) the host used, as an opaque label.
+    pub synthesizer_model: Option<String>,
+}
+
+/// Lifecycle state.
+///
+/// RFC 0096 lifecycle: draft → revised → applied | rejected | archived. Only applied
+/// influences runs; the permitted transitions are listed in the Proposal's x-runtime-rules.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ProposalState {
+    Applied,
+
+    Archived,
+
+    Draft,
+
+    Rejected,
+
+    Revised,
 }
 
 /// Body of POST /v1/host/sample/inquirium/questions/cancel. Closed: a client-submitted shape.
@@ -3567,7 +3902,7 @@ pub struct InquiriumOperatorQuestionState {
     pub schema: InquiriumOperatorQuestionStateSchema,
 
     /// Current lifecycle state.
-    pub state: State,
+    pub state: InquiriumOperatorQuestionStateState,
 
     /// The question that replaced this one. Required when superseded.
     #[serde(rename = "superseded/by")]
@@ -3603,7 +3938,7 @@ pub enum InquiriumOperatorQuestionStateSchema {
 /// Current lifecycle state.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum State {
+pub enum InquiriumOperatorQuestionStateState {
     Answered,
 
     Cancelled,
@@ -3919,93 +4254,95 @@ pub struct PromptTemplateArtifact {
     pub version: Option<String>,
 }
 
-/// RFC 0096 reviewable learning: an inert artefact the host synthesised from its own traces,
-/// waiting for human review. Closed: the host serves it, and nothing outside this shape may
-/// influence activation.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Proposal {
-    /// The proposed artefact, exactly as it would be installed; its shape is selected by kind
-    /// (see the if/then table and x-type-index). Apply installs this payload unchanged (no
-    /// re-synthesis).
-    pub artifact: HashMap<String, Option<serde_json::Value>>,
-
-    /// Creation instant.
-    pub created_at: String,
-
-    /// Id of an existing artefact this one duplicates, when duplication detection is on.
-    pub duplicate_of: Option<String>,
-
-    /// Host-issued proposal id.
-    pub id: String,
-
-    /// Which artefact kind the proposal carries; selects the artefact's shape.
-    pub kind: ProposalKind,
-
-    /// The accountable owner (RFC 0048 principal).
-    pub owner: String,
-
-    /// Where the proposal came from.
-    pub provenance: ProposalProvenance,
-
-    /// Why the host proposes it. Must be SR-1 safe: no secrets, no PII.
-    pub rationale: Option<String>,
-
-    /// Lifecycle state.
-    pub state: ProposalState,
-
-    /// Last transition instant.
-    pub updated_at: Option<String>,
-}
-
-/// Where the proposal came from.
-///
-/// The runs the proposal was synthesised from. SR-1 safe. Closed.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ProposalProvenance {
-    /// Ids of the runs whose traces the proposal came from.
-    pub source_run_ids: Vec<String>,
-}
-
-/// Lifecycle state.
-///
-/// RFC 0096 lifecycle: draft → revised → applied | rejected | archived. Only applied
-/// influences runs; the permitted transitions are listed in the Proposal's x-runtime-rules.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ProposalState {
-    Applied,
-
-    Archived,
-
-    Draft,
-
-    Rejected,
-
-    Revised,
-}
-
-/// RFC 0096: a proposal was applied through the authorised path. Content-free. Open.
+/// RFC 0096: a proposal was applied through the authorised path and its artefact installed.
+/// Content-free: identifiers only (propertyNames refuses content-bearing keys). Open to
+/// other additive fields; only proposalId is required, as upstream requires.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ProposalActivatedPayload {
     /// The authorisation path used; one of the modes a host may advertise under
     /// agents.proposals.activation.
-    pub activation: ProposalActivation,
+    pub activation: Option<ProposalActivation>,
 
-    /// The RFC 0051 gate granted, for approval-gate.
-    pub gate_id: Option<String>,
+    /// The RFC 0051 approval gate that authorised the install, for approval-gate.
+    pub approval_id: Option<String>,
+
+    /// Ref of the installed artefact.
+    pub installed_artifact_ref: Option<String>,
+
+    /// Its artefact kind.
+    pub kind: Option<ProposalKind>,
 
     /// The proposal.
     pub proposal_id: String,
 }
 
-/// RFC 0096: the host persisted a new inert proposal. Content-free. Open.
+/// Body of POST /v1/host/sample/proposals/{proposalId}/apply and of the gate-decision seam:
+/// the proposal after the request and, with approval-gate activation, the RFC 0051 gate that
+/// authorises (or not) the install. A pending gate leaves the proposal as it was: nothing is
+/// installed until the gate is granted or overridden. Open.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ProposalApplyResponse {
+    /// The approval gate (approval-gate activation only).
+    pub gate: Option<ApprovalGate>,
+
+    /// The proposal as it now stands (applied, with activation, once installed).
+    pub proposal: Proposal,
+}
+
+/// An RFC 0051 approval gate opened by apply. It approves the revision it was opened on.
+/// Open.
+///
+/// The approval gate (approval-gate activation only).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ApprovalGate {
+    /// Host-issued gate id.
+    pub approval_id: String,
+
+    /// When the gate left pending.
+    pub decided_at: Option<String>,
+
+    /// The proposal the gate is about.
+    pub proposal_id: String,
+
+    /// The approver's reason (required for an override, which is audited); redacted before it is
+    /// stored.
+    pub reason: Option<String>,
+
+    /// When apply opened the gate.
+    pub requested_at: String,
+
+    /// pending until decided; granted or overridden install the artefact; denied installs
+    /// nothing; superseded: the proposal changed (revised, rejected, archived) while the gate
+    /// was pending, so it can no longer install anything.
+    pub state: ApprovalGateState,
+}
+
+/// pending until decided; granted or overridden install the artefact; denied installs
+/// nothing; superseded: the proposal changed (revised, rejected, archived) while the gate
+/// was pending, so it can no longer install anything.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ApprovalGateState {
+    Denied,
+
+    Granted,
+
+    Overridden,
+
+    Pending,
+
+    Superseded,
+}
+
+/// RFC 0096: the host persisted a new inert proposal. Content-free: identifiers only; the
+/// artefact, title and rationale stay behind the authenticated proposal read (propertyNames
+/// refuses them). Open to other additive fields.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ProposalCreatedPayload {
-    /// An existing artefact it duplicates, if detected.
+    /// An existing artefact it duplicates, if detected; null when none.
     pub duplicate_of: Option<String>,
 
     /// Its artefact kind.
@@ -4013,6 +4350,56 @@ pub struct ProposalCreatedPayload {
 
     /// The proposal.
     pub proposal_id: String,
+
+    /// The runs the proposal was synthesised from (identifiers, SR-1 safe).
+    pub source_run_ids: Option<Vec<String>>,
+}
+
+/// Body of GET /v1/host/sample/proposals/{proposalId}/installed: the artefact an applied
+/// proposal installed, read back from the installed-artefact registry (not from the
+/// proposal). It equals the artefact last persisted on the proposal, byte for byte (no
+/// re-synthesis). 404 until the proposal is applied. Open.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProposalInstalledArtifactResponse {
+    /// The installed artefact.
+    pub artifact: HashMap<String, Option<serde_json::Value>>,
+
+    /// Ref of the installed artefact.
+    pub installed_artifact_ref: String,
+
+    /// When it was installed.
+    pub installed_at: String,
+
+    /// The artefact kind.
+    pub kind: ProposalKind,
+
+    /// The applied proposal.
+    pub proposal_id: String,
+}
+
+/// Body of GET /v1/host/sample/proposals: the review queue of the caller's tenant,
+/// optionally filtered by state and kind, oldest first. Open.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ProposalListResponse {
+    /// The proposals.
+    pub proposals: Vec<Proposal>,
+}
+
+/// Body of PATCH /v1/host/sample/proposals/{proposalId} (RFC 0096 revise): replaces the
+/// artefact, title or rationale and moves the proposal to revised. Never activates anything.
+/// The new artefact must match the proposal's kind; every string is redacted before it is
+/// stored. Closed: a client-submitted shape.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ProposalReviseRequest {
+    /// The replacement artefact (the whole artefact, not a patch of it).
+    pub artifact: Option<HashMap<String, Option<serde_json::Value>>>,
+
+    /// A new rationale.
+    pub rationale: Option<String>,
+
+    /// A new title.
+    pub title: Option<String>,
 }
 
 /// The caller's tenant already holds as many of a bounded resource as the host allows (HTTP
@@ -4400,7 +4787,7 @@ pub enum MemoryScopeIsolation {
     Isolated,
 }
 
-/// Artefact of kind scheduled-automation: an RFC 0052 schedule that starts a workflow. Open.
+/// Artefact of kind automation: an RFC 0052 schedule that starts a workflow. Open.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ScheduledAutomationArtifact {

@@ -7,14 +7,17 @@
 // - Fields a schema leaves open (additionalProperties: true) are dropped on deserialisation: extension data does not survive a round trip.
 // - if/then rules (e.g. "trigger is required when supported is true") and x-runtime-rules are not represented.
 //
-// Top-level types: 157.
+// Top-level types: 171.
 
 // This file was generated from JSON Schema using quicktype, do not modify it directly.
 // To parse the JSON, add this file to your project and do:
 //
+//   let agentInventoryEntry = try AgentInventoryEntry(json)
+//   let agentInventoryResponse = try AgentInventoryResponse(json)
 //   let agentMemoryConsolidatedPayload = try AgentMemoryConsolidatedPayload(json)
 //   let agentPackArtifact = try AgentPackArtifact(json)
 //   let agentsCapability = try AgentsCapability(json)
+//   let approvalGate = try ApprovalGate(json)
 //   let attributionCapability = try AttributionCapability(json)
 //   let capabilities = try Capabilities(json)
 //   let capabilityNotProvidedDetails = try CapabilityNotProvidedDetails(json)
@@ -52,6 +55,9 @@
 //   let hostSampleMemoryRedactionResponse = try HostSampleMemoryRedactionResponse(json)
 //   let hostSampleMemorySeedRequest = try HostSampleMemorySeedRequest(json)
 //   let hostSampleMemorySeedResponse = try HostSampleMemorySeedResponse(json)
+//   let hostSampleProposalGateDecisionRequest = try HostSampleProposalGateDecisionRequest(json)
+//   let hostSampleProposalSynthesizeRequest = try HostSampleProposalSynthesizeRequest(json)
+//   let hostSampleProposalSynthesizeResponse = try HostSampleProposalSynthesizeResponse(json)
 //   let hostSampleQuestionCancelRequest = try HostSampleQuestionCancelRequest(json)
 //   let hostSampleReplayFixtureRequest = try HostSampleReplayFixtureRequest(json)
 //   let hostSampleReplayFixtureResponse = try HostSampleReplayFixtureResponse(json)
@@ -120,6 +126,7 @@
 //   let inquiriumVerificationRigorByMode = try InquiriumVerificationRigorByMode(json)
 //   let interruptRequestedPayload = try InterruptRequestedPayload(json)
 //   let interruptResolvedPayload = try InterruptResolvedPayload(json)
+//   let manifestRuntimeCapability = try ManifestRuntimeCapability(json)
 //   let memoryCapability = try MemoryCapability(json)
 //   let memoryCompactedPayload = try MemoryCompactedPayload(json)
 //   let memoryConsolidationCapability = try MemoryConsolidationCapability(json)
@@ -127,6 +134,7 @@
 //   let memoryIndex = try MemoryIndex(json)
 //   let memoryIndexArchive = try MemoryIndexArchive(json)
 //   let memoryListOptions = try MemoryListOptions(json)
+//   let memoryShape = try MemoryShape(json)
 //   let memoryWrittenPayload = try MemoryWrittenPayload(json)
 //   let multiAgentCapability = try MultiAgentCapability(json)
 //   let orchestratorDecision = try OrchestratorDecision(json)
@@ -135,8 +143,14 @@
 //   let promptTemplateArtifact = try PromptTemplateArtifact(json)
 //   let proposal = try Proposal(json)
 //   let proposalActivatedPayload = try ProposalActivatedPayload(json)
+//   let proposalActivationRecord = try ProposalActivationRecord(json)
+//   let proposalApplyResponse = try ProposalApplyResponse(json)
 //   let proposalCreatedPayload = try ProposalCreatedPayload(json)
+//   let proposalInstalledArtifactResponse = try ProposalInstalledArtifactResponse(json)
+//   let proposalListResponse = try ProposalListResponse(json)
+//   let proposalOwner = try ProposalOwner(json)
 //   let proposalProvenance = try ProposalProvenance(json)
+//   let proposalReviseRequest = try ProposalReviseRequest(json)
 //   let proposalsCapability = try ProposalsCapability(json)
 //   let quotaExceededDetails = try QuotaExceededDetails(json)
 //   let replayMemorySnapshotUnavailableDetails = try ReplayMemorySnapshotUnavailableDetails(json)
@@ -171,6 +185,240 @@
 //   let workspaceUpdatedPayload = try WorkspaceUpdatedPayload(json)
 
 import Foundation
+
+/// Body of GET /v1/agents (RFC 0072/0074): the manifest agents installed for the caller's
+/// tenant, each with the RFC 0080 §C degraded-memory projection. Served when the host
+/// advertises agents.manifestRuntime.supported. Open to additive fields (server-emitted). No
+/// entry carries a system prompt, a handoff schema or a credential (SR-1).
+// MARK: - AgentInventoryResponse
+struct AgentInventoryResponse: Codable {
+    /// Installed manifest agents, sorted by agentId.
+    let agents: [AgentInventoryEntry]
+    /// Number of agents listed (equals agents.length).
+    let total: Int
+
+    enum CodingKeys: String, CodingKey {
+        case agents = "agents"
+        case total = "total"
+    }
+}
+
+// MARK: AgentInventoryResponse convenience initializers and mutators
+
+extension AgentInventoryResponse {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(AgentInventoryResponse.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        agents: [AgentInventoryEntry]? = nil,
+        total: Int? = nil
+    ) -> AgentInventoryResponse {
+        return AgentInventoryResponse(
+            agents: agents ?? self.agents,
+            total: total ?? self.total
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// Read projection of one installed agent manifest. Open to additive fields
+/// (server-emitted). memoryDegraded true requires a non-empty degradedMemoryDimensions, and
+/// the reverse.
+// MARK: - AgentInventoryEntry
+struct AgentInventoryEntry: Codable {
+    /// The manifest's agent id.
+    let agentID: String
+    /// RFC 0080 §C: the §A dimension names (not the memoryShape keys) the host cannot satisfy
+    /// for this agent; present and non-empty exactly when memoryDegraded is true.
+    let degradedMemoryDimensions: [MemoryDimension]?
+    /// Optional one-line summary.
+    let description: String?
+    /// Whether the manifest declares handoff task/return schemas (the schemas themselves are not
+    /// exposed).
+    let hasHandoffSchemas: Bool
+    /// Short UI label (the persona when the manifest has none).
+    let label: String
+    /// RFC 0080 §C: true when the memoryShape asks for a dimension the host's reconciled model
+    /// does not satisfy. Absent means fully satisfied (or, from an older host, unknown). The
+    /// agent may still be dispatched.
+    let memoryDegraded: Bool?
+    /// The memory the manifest asks for, when it declares any.
+    let memoryShape: MemoryShape?
+    /// The manifest's model class (reasoning, writing, coding, research, classification,
+    /// general, …).
+    let modelClass: String
+    /// The pack the agent was installed from.
+    let packName: String
+    /// The installed pack version.
+    let packVersion: String
+    /// Human-readable agent name.
+    let persona: String
+    /// Tools the agent may invoke; empty means none.
+    let toolAllowlist: [String]
+
+    enum CodingKeys: String, CodingKey {
+        case agentID = "agentId"
+        case degradedMemoryDimensions = "degradedMemoryDimensions"
+        case description = "description"
+        case hasHandoffSchemas = "hasHandoffSchemas"
+        case label = "label"
+        case memoryDegraded = "memoryDegraded"
+        case memoryShape = "memoryShape"
+        case modelClass = "modelClass"
+        case packName = "packName"
+        case packVersion = "packVersion"
+        case persona = "persona"
+        case toolAllowlist = "toolAllowlist"
+    }
+}
+
+// MARK: AgentInventoryEntry convenience initializers and mutators
+
+extension AgentInventoryEntry {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(AgentInventoryEntry.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        agentID: String? = nil,
+        degradedMemoryDimensions: [MemoryDimension]?? = nil,
+        description: String?? = nil,
+        hasHandoffSchemas: Bool? = nil,
+        label: String? = nil,
+        memoryDegraded: Bool?? = nil,
+        memoryShape: MemoryShape?? = nil,
+        modelClass: String? = nil,
+        packName: String? = nil,
+        packVersion: String? = nil,
+        persona: String? = nil,
+        toolAllowlist: [String]? = nil
+    ) -> AgentInventoryEntry {
+        return AgentInventoryEntry(
+            agentID: agentID ?? self.agentID,
+            degradedMemoryDimensions: degradedMemoryDimensions ?? self.degradedMemoryDimensions,
+            description: description ?? self.description,
+            hasHandoffSchemas: hasHandoffSchemas ?? self.hasHandoffSchemas,
+            label: label ?? self.label,
+            memoryDegraded: memoryDegraded ?? self.memoryDegraded,
+            memoryShape: memoryShape ?? self.memoryShape,
+            modelClass: modelClass ?? self.modelClass,
+            packName: packName ?? self.packName,
+            packVersion: packVersion ?? self.packVersion,
+            persona: persona ?? self.persona,
+            toolAllowlist: toolAllowlist ?? self.toolAllowlist
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// The eight RFC 0080 §A memory dimensions, in §A order. long-term-durability is
+/// deliberately not the memoryBackends value long-term, so a dimension list and a backend
+/// list never collide.
+enum MemoryDimension: String, Codable {
+    case attribution = "attribution"
+    case compaction = "compaction"
+    case longTermDurability = "long-term-durability"
+    case read = "read"
+    case replaySnapshot = "replay-snapshot"
+    case retention = "retention"
+    case search = "search"
+    case write = "write"
+}
+
+/// The memory the manifest asks for, when it declares any.
+///
+/// What memory an agent manifest asks for (RFC 0003). Closed.
+// MARK: - MemoryShape
+struct MemoryShape: Codable {
+    /// Multi-turn memory (needs read and write).
+    let conversation: Bool?
+    /// Durable cross-run memory (needs read, write and long-term-durability).
+    let longTerm: Bool?
+    /// Run-local working memory (needs read and write).
+    let scratchpad: Bool?
+
+    enum CodingKeys: String, CodingKey {
+        case conversation = "conversation"
+        case longTerm = "longTerm"
+        case scratchpad = "scratchpad"
+    }
+}
+
+// MARK: MemoryShape convenience initializers and mutators
+
+extension MemoryShape {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(MemoryShape.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        conversation: Bool?? = nil,
+        longTerm: Bool?? = nil,
+        scratchpad: Bool?? = nil
+    ) -> MemoryShape {
+        return MemoryShape(
+            conversation: conversation ?? self.conversation,
+            longTerm: longTerm ?? self.longTerm,
+            scratchpad: scratchpad ?? self.scratchpad
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
 
 /// Artefact of kind agent-pack: an RFC 0003 agent pack. Only the identifying fields are
 /// modelled here; the pack manifest itself belongs to RFC 0003, so the object is open.
@@ -353,6 +601,9 @@ extension Capabilities {
 struct AgentsCapability: Codable {
     /// RFC 0068 inferred standing commitments.
     let commitments: CommitmentsCapability?
+    /// RFC 0072: the host serves the agent inventory GET /v1/agents, with the RFC 0080 §C
+    /// degraded-memory projection on each entry.
+    let manifestRuntime: ManifestRuntimeCapability?
     /// Memory backends the host offers. long-term means a durable cross-run store bound by
     /// CTI-1, SR-1 and TTL.
     let memoryBackends: [MemoryBackend]?
@@ -365,6 +616,7 @@ struct AgentsCapability: Codable {
 
     enum CodingKeys: String, CodingKey {
         case commitments = "commitments"
+        case manifestRuntime = "manifestRuntime"
         case memoryBackends = "memoryBackends"
         case memoryConsolidation = "memoryConsolidation"
         case proposals = "proposals"
@@ -392,6 +644,7 @@ extension AgentsCapability {
 
     func with(
         commitments: CommitmentsCapability?? = nil,
+        manifestRuntime: ManifestRuntimeCapability?? = nil,
         memoryBackends: [MemoryBackend]?? = nil,
         memoryConsolidation: MemoryConsolidationCapability?? = nil,
         proposals: ProposalsCapability?? = nil,
@@ -399,6 +652,7 @@ extension AgentsCapability {
     ) -> AgentsCapability {
         return AgentsCapability(
             commitments: commitments ?? self.commitments,
+            manifestRuntime: manifestRuntime ?? self.manifestRuntime,
             memoryBackends: memoryBackends ?? self.memoryBackends,
             memoryConsolidation: memoryConsolidation ?? self.memoryConsolidation,
             proposals: proposals ?? self.proposals,
@@ -487,6 +741,57 @@ enum CommitmentFireCondition: String, Codable {
     case time = "time"
 }
 
+/// RFC 0072: the host serves the agent inventory GET /v1/agents, with the RFC 0080 §C
+/// degraded-memory projection on each entry.
+///
+/// RFC 0072: manifest agents installed in the host and listed by GET /v1/agents. Open:
+/// upstream adds sibling flags (handoff validation, …) this slice does not model.
+// MARK: - ManifestRuntimeCapability
+struct ManifestRuntimeCapability: Codable {
+    /// true: GET /v1/agents lists the installed manifest agents, each with its memoryShape and,
+    /// when the host cannot satisfy it, memoryDegraded and degradedMemoryDimensions.
+    let supported: Bool
+
+    enum CodingKeys: String, CodingKey {
+        case supported = "supported"
+    }
+}
+
+// MARK: ManifestRuntimeCapability convenience initializers and mutators
+
+extension ManifestRuntimeCapability {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(ManifestRuntimeCapability.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        supported: Bool? = nil
+    ) -> ManifestRuntimeCapability {
+        return ManifestRuntimeCapability(
+            supported: supported ?? self.supported
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
 /// A backend id.
 enum MemoryBackend: String, Codable {
     case longTerm = "long-term"
@@ -568,21 +873,24 @@ enum ConsolidationSchedule: String, Codable {
 /// RFC 0096 reviewable learning: inert proposals a human activates.
 ///
 /// RFC 0096. The host may synthesise reusable artefacts from its own traces as inert
-/// proposals for human review. Closed.
+/// proposals for human review, and serves the proposal routes. Open to additive fields
+/// (server-emitted); artifactKinds and activation are required, as upstream requires them.
 // MARK: - ProposalsCapability
 struct ProposalsCapability: Codable {
     /// How apply is authorised: approval-gate (an RFC 0051 gate must be granted) or direct-rbac
     /// (the caller holds the advertised RFC 0049 scope, named in activationScope).
-    let activation: ProposalActivation?
+    let activation: ProposalActivation
     /// The RBAC scope a caller must hold to apply a proposal; required when activation is
     /// direct-rbac.
     let activationScope: String?
-    /// Artefact kinds the host can propose.
-    let artifactKinds: [ProposalKind]?
+    /// Artefact kinds the host can propose (spelled as upstream spells them).
+    let artifactKinds: [ProposalKind]
     /// Whether the host flags a proposal that duplicates an existing artefact (duplicateOf).
+    /// Absent means false.
     let duplicationDetection: Bool?
     /// true: the host creates proposals and emits proposal.created / proposal.activated.
-    let supported: Bool
+    /// Optional: advertising the block is the claim.
+    let supported: Bool?
 
     enum CodingKeys: String, CodingKey {
         case activation = "activation"
@@ -612,11 +920,11 @@ extension ProposalsCapability {
     }
 
     func with(
-        activation: ProposalActivation?? = nil,
+        activation: ProposalActivation? = nil,
         activationScope: String?? = nil,
-        artifactKinds: [ProposalKind]?? = nil,
+        artifactKinds: [ProposalKind]? = nil,
         duplicationDetection: Bool?? = nil,
-        supported: Bool? = nil
+        supported: Bool?? = nil
     ) -> ProposalsCapability {
         return ProposalsCapability(
             activation: activation ?? self.activation,
@@ -643,6 +951,8 @@ extension ProposalsCapability {
 /// 0051 gate and installs only once it is granted (an audited override counts); direct-rbac:
 /// the caller must hold the RFC 0049 scope the host advertises. No other path exists.
 ///
+/// The authorisation path used (the mode the host advertises).
+///
 /// The authorisation path used; one of the modes a host may advertise under
 /// agents.proposals.activation.
 enum ProposalActivation: String, Codable {
@@ -650,16 +960,19 @@ enum ProposalActivation: String, Codable {
     case directRbac = "direct-rbac"
 }
 
-/// Artefact kinds: an agent pack (RFC 0003), a workflow-chain pack (RFC 0013), a prompt
-/// template (RFC 0027) or a scheduled automation (RFC 0052).
+/// Artefact kinds, spelled as upstream spells them: an agent pack (RFC 0003), a
+/// workflow-chain pack (RFC 0013), a prompt template (RFC 0027) or an automation, i.e. a
+/// scheduled automation (RFC 0052).
+///
+/// The artefact kind.
 ///
 /// Which artefact kind the proposal carries; selects the artefact's shape.
 ///
 /// Its artefact kind.
 enum ProposalKind: String, Codable {
     case agentPack = "agent-pack"
+    case automation = "automation"
     case promptTemplate = "prompt-template"
-    case scheduledAutomation = "scheduled-automation"
     case workflowChainPack = "workflow-chain-pack"
 }
 
@@ -4411,6 +4724,528 @@ extension HostSampleMemorySeedResponse {
     func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
         return String(data: try self.jsonData(), encoding: encoding)
     }
+}
+
+/// Body of POST /v1/host/sample/proposals/gates/decide, the seam where an approver (an
+/// operator key) decides a pending RFC 0051 approval gate. An override must give a reason:
+/// it is audited. Closed: a client-submitted shape.
+// MARK: - HostSampleProposalGateDecisionRequest
+struct HostSampleProposalGateDecisionRequest: Codable {
+    /// The pending gate.
+    let approvalID: String
+    /// granted: install; denied: install nothing; overridden: install past the gate (audited,
+    /// reason required).
+    let decision: Decision
+    /// Why; required for overridden.
+    let reason: String?
+
+    enum CodingKeys: String, CodingKey {
+        case approvalID = "approvalId"
+        case decision = "decision"
+        case reason = "reason"
+    }
+}
+
+// MARK: HostSampleProposalGateDecisionRequest convenience initializers and mutators
+
+extension HostSampleProposalGateDecisionRequest {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(HostSampleProposalGateDecisionRequest.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        approvalID: String? = nil,
+        decision: Decision? = nil,
+        reason: String?? = nil
+    ) -> HostSampleProposalGateDecisionRequest {
+        return HostSampleProposalGateDecisionRequest(
+            approvalID: approvalID ?? self.approvalID,
+            decision: decision ?? self.decision,
+            reason: reason ?? self.reason
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// granted: install; denied: install nothing; overridden: install past the gate (audited,
+/// reason required).
+enum Decision: String, Codable {
+    case denied = "denied"
+    case granted = "granted"
+    case overridden = "overridden"
+}
+
+/// Body of POST /v1/host/sample/proposals/synthesize, the RFC 0096 test seam that stands in
+/// for the host's synthesiser: it persists one inert draft proposal for a tenant. Every
+/// string passes the tenant's SR-1 redaction chokepoint before it is stored; the artefact
+/// must match kind (checked against the Proposal schema's kind table before anything is
+/// stored). Closed: a client-submitted shape.
+// MARK: - HostSampleProposalSynthesizeRequest
+struct HostSampleProposalSynthesizeRequest: Codable {
+    /// The synthesised artefact; its shape is selected by kind.
+    let artifact: [String: JSONAny]
+    /// Ref of an existing artefact this one restates.
+    let duplicateOf: String?
+    /// The artefact kind.
+    let kind: ProposalKind
+    /// The accountable principal (owner.principal).
+    let principal: String?
+    /// Why the host proposes it (redacted before it is stored).
+    let rationale: String?
+    /// The runs the proposal was synthesised from; none may be a run of another tenant.
+    let sourceRunIDS: [String]
+    /// The tenant the proposal belongs to (owner.tenant).
+    let tenant: String
+    /// Short human title.
+    let title: String?
+
+    enum CodingKeys: String, CodingKey {
+        case artifact = "artifact"
+        case duplicateOf = "duplicateOf"
+        case kind = "kind"
+        case principal = "principal"
+        case rationale = "rationale"
+        case sourceRunIDS = "sourceRunIds"
+        case tenant = "tenant"
+        case title = "title"
+    }
+}
+
+// MARK: HostSampleProposalSynthesizeRequest convenience initializers and mutators
+
+extension HostSampleProposalSynthesizeRequest {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(HostSampleProposalSynthesizeRequest.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        artifact: [String: JSONAny]? = nil,
+        duplicateOf: String?? = nil,
+        kind: ProposalKind? = nil,
+        principal: String?? = nil,
+        rationale: String?? = nil,
+        sourceRunIDS: [String]? = nil,
+        tenant: String? = nil,
+        title: String?? = nil
+    ) -> HostSampleProposalSynthesizeRequest {
+        return HostSampleProposalSynthesizeRequest(
+            artifact: artifact ?? self.artifact,
+            duplicateOf: duplicateOf ?? self.duplicateOf,
+            kind: kind ?? self.kind,
+            principal: principal ?? self.principal,
+            rationale: rationale ?? self.rationale,
+            sourceRunIDS: sourceRunIDS ?? self.sourceRunIDS,
+            tenant: tenant ?? self.tenant,
+            title: title ?? self.title
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// Answer of the synthesize seam: the stored draft (strings already redacted) and where its
+/// content-free proposal.created event was appended, so a suite can read the event back.
+/// Open.
+// MARK: - HostSampleProposalSynthesizeResponse
+struct HostSampleProposalSynthesizeResponse: Codable {
+    /// Id of the proposal.created event.
+    let eventID: String?
+    /// The persisted draft.
+    let proposal: Proposal
+    /// The event log (run id) the event was appended to.
+    let runID: String?
+
+    enum CodingKeys: String, CodingKey {
+        case eventID = "eventId"
+        case proposal = "proposal"
+        case runID = "runId"
+    }
+}
+
+// MARK: HostSampleProposalSynthesizeResponse convenience initializers and mutators
+
+extension HostSampleProposalSynthesizeResponse {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(HostSampleProposalSynthesizeResponse.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        eventID: String?? = nil,
+        proposal: Proposal? = nil,
+        runID: String?? = nil
+    ) -> HostSampleProposalSynthesizeResponse {
+        return HostSampleProposalSynthesizeResponse(
+            eventID: eventID ?? self.eventID,
+            proposal: proposal ?? self.proposal,
+            runID: runID ?? self.runID
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// The persisted draft.
+///
+/// RFC 0096 reviewable learning: an inert artefact the host synthesised from its own traces,
+/// waiting for human review. Closed: the host serves it, and nothing outside this shape may
+/// influence activation.
+///
+/// The proposal as it now stands (applied, with activation, once installed).
+// MARK: - Proposal
+struct Proposal: Codable {
+    /// Present once the proposal is applied: how it was authorised and what was installed.
+    let activation: ProposalActivationRecord?
+    /// The proposed artefact, exactly as it would be installed; its shape is selected by kind
+    /// (see the if/then table and x-type-index). Apply installs this payload unchanged (no
+    /// re-synthesis).
+    let artifact: [String: JSONAny]
+    /// Creation instant.
+    let createdAt: Date
+    /// Ref of an existing artefact this one restates, when duplication detection is on; null or
+    /// absent when none.
+    let duplicateOf: String?
+    /// Host-issued proposal id.
+    let id: String
+    /// Which artefact kind the proposal carries; selects the artefact's shape.
+    let kind: ProposalKind
+    /// The accountable owner: the RFC 0048 identity triple. owner.tenant binds the proposal to
+    /// one tenant (CTI-1): no caller of another tenant can read, revise or apply it.
+    let owner: ProposalOwner
+    /// Where the proposal came from.
+    let provenance: ProposalProvenance
+    /// Why the host proposes it. SR-1 safe: no secrets, no PII; the host passes it through its
+    /// redaction chokepoint before it is stored.
+    let rationale: String?
+    /// Lifecycle state.
+    let state: ProposalState
+    /// Short human title of the proposal. SR-1 safe: it passes the host's redaction chokepoint
+    /// before it is stored.
+    let title: String?
+    /// Last transition instant.
+    let updatedAt: Date?
+
+    enum CodingKeys: String, CodingKey {
+        case activation = "activation"
+        case artifact = "artifact"
+        case createdAt = "createdAt"
+        case duplicateOf = "duplicateOf"
+        case id = "id"
+        case kind = "kind"
+        case owner = "owner"
+        case provenance = "provenance"
+        case rationale = "rationale"
+        case state = "state"
+        case title = "title"
+        case updatedAt = "updatedAt"
+    }
+}
+
+// MARK: Proposal convenience initializers and mutators
+
+extension Proposal {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(Proposal.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        activation: ProposalActivationRecord?? = nil,
+        artifact: [String: JSONAny]? = nil,
+        createdAt: Date? = nil,
+        duplicateOf: String?? = nil,
+        id: String? = nil,
+        kind: ProposalKind? = nil,
+        owner: ProposalOwner? = nil,
+        provenance: ProposalProvenance? = nil,
+        rationale: String?? = nil,
+        state: ProposalState? = nil,
+        title: String?? = nil,
+        updatedAt: Date?? = nil
+    ) -> Proposal {
+        return Proposal(
+            activation: activation ?? self.activation,
+            artifact: artifact ?? self.artifact,
+            createdAt: createdAt ?? self.createdAt,
+            duplicateOf: duplicateOf ?? self.duplicateOf,
+            id: id ?? self.id,
+            kind: kind ?? self.kind,
+            owner: owner ?? self.owner,
+            provenance: provenance ?? self.provenance,
+            rationale: rationale ?? self.rationale,
+            state: state ?? self.state,
+            title: title ?? self.title,
+            updatedAt: updatedAt ?? self.updatedAt
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// Present once the proposal is applied: how it was authorised and what was installed.
+///
+/// How an applied proposal was authorised and what it installed. Closed.
+// MARK: - ProposalActivationRecord
+struct ProposalActivationRecord: Codable {
+    /// When the artefact was installed.
+    let appliedAt: Date
+    /// The RFC 0051 approval gate that authorised the install (approval-gate only).
+    let approvalID: String?
+    /// granted, or overridden (an audited override of the gate).
+    let gateOutcome: GateOutcome?
+    /// Ref of the installed artefact; reading it back gives the artefact last persisted on the
+    /// proposal, byte for byte.
+    let installedArtifactRef: String
+    /// The authorisation path used (the mode the host advertises).
+    let mode: ProposalActivation
+
+    enum CodingKeys: String, CodingKey {
+        case appliedAt = "appliedAt"
+        case approvalID = "approvalId"
+        case gateOutcome = "gateOutcome"
+        case installedArtifactRef = "installedArtifactRef"
+        case mode = "mode"
+    }
+}
+
+// MARK: ProposalActivationRecord convenience initializers and mutators
+
+extension ProposalActivationRecord {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(ProposalActivationRecord.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        appliedAt: Date? = nil,
+        approvalID: String?? = nil,
+        gateOutcome: GateOutcome?? = nil,
+        installedArtifactRef: String? = nil,
+        mode: ProposalActivation? = nil
+    ) -> ProposalActivationRecord {
+        return ProposalActivationRecord(
+            appliedAt: appliedAt ?? self.appliedAt,
+            approvalID: approvalID ?? self.approvalID,
+            gateOutcome: gateOutcome ?? self.gateOutcome,
+            installedArtifactRef: installedArtifactRef ?? self.installedArtifactRef,
+            mode: mode ?? self.mode
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// granted, or overridden (an audited override of the gate).
+enum GateOutcome: String, Codable {
+    case granted = "granted"
+    case overridden = "overridden"
+}
+
+/// The accountable owner: the RFC 0048 identity triple. owner.tenant binds the proposal to
+/// one tenant (CTI-1): no caller of another tenant can read, revise or apply it.
+///
+/// RFC 0048 identity triple of the accountable owner. Closed.
+// MARK: - ProposalOwner
+struct ProposalOwner: Codable {
+    /// The principal accountable for the proposal, e.g. user:alice.
+    let principal: String?
+    /// The tenant the proposal belongs to (CTI-1).
+    let tenant: String
+    /// The workspace inside the tenant, when the host has workspaces.
+    let workspace: String?
+
+    enum CodingKeys: String, CodingKey {
+        case principal = "principal"
+        case tenant = "tenant"
+        case workspace = "workspace"
+    }
+}
+
+// MARK: ProposalOwner convenience initializers and mutators
+
+extension ProposalOwner {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(ProposalOwner.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        principal: String?? = nil,
+        tenant: String? = nil,
+        workspace: String?? = nil
+    ) -> ProposalOwner {
+        return ProposalOwner(
+            principal: principal ?? self.principal,
+            tenant: tenant ?? self.tenant,
+            workspace: workspace ?? self.workspace
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// Where the proposal came from.
+///
+/// The runs the proposal was synthesised from. SR-1 safe. Closed.
+// MARK: - ProposalProvenance
+struct ProposalProvenance: Codable {
+    /// Ids of the runs whose traces the proposal came from.
+    let sourceRunIDS: [String]
+    /// The model (or other synthesiser) the host used, as an opaque label.
+    let synthesizerModel: String?
+
+    enum CodingKeys: String, CodingKey {
+        case sourceRunIDS = "sourceRunIds"
+        case synthesizerModel = "synthesizerModel"
+    }
+}
+
+// MARK: ProposalProvenance convenience initializers and mutators
+
+extension ProposalProvenance {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(ProposalProvenance.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        sourceRunIDS: [String]? = nil,
+        synthesizerModel: String?? = nil
+    ) -> ProposalProvenance {
+        return ProposalProvenance(
+            sourceRunIDS: sourceRunIDS ?? self.sourceRunIDS,
+            synthesizerModel: synthesizerModel ?? self.synthesizerModel
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// Lifecycle state.
+///
+/// RFC 0096 lifecycle: draft → revised → applied | rejected | archived. Only applied
+/// influences runs; the permitted transitions are listed in the Proposal's x-runtime-rules.
+enum ProposalState: String, Codable {
+    case applied = "applied"
+    case archived = "archived"
+    case draft = "draft"
+    case rejected = "rejected"
+    case revised = "revised"
 }
 
 /// Body of POST /v1/host/sample/inquirium/questions/cancel. Closed: a client-submitted shape.
@@ -8631,7 +9466,7 @@ struct InquiriumOperatorQuestionState: Codable {
     /// Schema discriminator; always inquirium.operator-question.state.v1.
     let schema: InquiriumOperatorQuestionStateSchema
     /// Current lifecycle state.
-    let state: State
+    let state: InquiriumOperatorQuestionStateState
     /// The question that replaced this one. Required when superseded.
     let supersededBy: String?
     /// When the record entered its current state.
@@ -8677,7 +9512,7 @@ extension InquiriumOperatorQuestionState {
         questionRef: String? = nil,
         reasonCode: String?? = nil,
         schema: InquiriumOperatorQuestionStateSchema? = nil,
-        state: State? = nil,
+        state: InquiriumOperatorQuestionStateState? = nil,
         supersededBy: String?? = nil,
         updatedAt: Date? = nil
     ) -> InquiriumOperatorQuestionState {
@@ -8709,7 +9544,7 @@ enum InquiriumOperatorQuestionStateSchema: String, Codable {
 }
 
 /// Current lifecycle state.
-enum State: String, Codable {
+enum InquiriumOperatorQuestionStateState: String, Codable {
     case answered = "answered"
     case cancelled = "cancelled"
     case pending = "pending"
@@ -9524,175 +10359,28 @@ extension PromptTemplateArtifact {
     }
 }
 
-/// RFC 0096 reviewable learning: an inert artefact the host synthesised from its own traces,
-/// waiting for human review. Closed: the host serves it, and nothing outside this shape may
-/// influence activation.
-// MARK: - Proposal
-struct Proposal: Codable {
-    /// The proposed artefact, exactly as it would be installed; its shape is selected by kind
-    /// (see the if/then table and x-type-index). Apply installs this payload unchanged (no
-    /// re-synthesis).
-    let artifact: [String: JSONAny]
-    /// Creation instant.
-    let createdAt: Date
-    /// Id of an existing artefact this one duplicates, when duplication detection is on.
-    let duplicateOf: String?
-    /// Host-issued proposal id.
-    let id: String
-    /// Which artefact kind the proposal carries; selects the artefact's shape.
-    let kind: ProposalKind
-    /// The accountable owner (RFC 0048 principal).
-    let owner: String
-    /// Where the proposal came from.
-    let provenance: ProposalProvenance
-    /// Why the host proposes it. Must be SR-1 safe: no secrets, no PII.
-    let rationale: String?
-    /// Lifecycle state.
-    let state: ProposalState
-    /// Last transition instant.
-    let updatedAt: Date?
-
-    enum CodingKeys: String, CodingKey {
-        case artifact = "artifact"
-        case createdAt = "createdAt"
-        case duplicateOf = "duplicateOf"
-        case id = "id"
-        case kind = "kind"
-        case owner = "owner"
-        case provenance = "provenance"
-        case rationale = "rationale"
-        case state = "state"
-        case updatedAt = "updatedAt"
-    }
-}
-
-// MARK: Proposal convenience initializers and mutators
-
-extension Proposal {
-    init(data: Data) throws {
-        self = try newJSONDecoder().decode(Proposal.self, from: data)
-    }
-
-    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
-        guard let data = json.data(using: encoding) else {
-            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
-        }
-        try self.init(data: data)
-    }
-
-    init(fromURL url: URL) throws {
-        try self.init(data: try Data(contentsOf: url))
-    }
-
-    func with(
-        artifact: [String: JSONAny]? = nil,
-        createdAt: Date? = nil,
-        duplicateOf: String?? = nil,
-        id: String? = nil,
-        kind: ProposalKind? = nil,
-        owner: String? = nil,
-        provenance: ProposalProvenance? = nil,
-        rationale: String?? = nil,
-        state: ProposalState? = nil,
-        updatedAt: Date?? = nil
-    ) -> Proposal {
-        return Proposal(
-            artifact: artifact ?? self.artifact,
-            createdAt: createdAt ?? self.createdAt,
-            duplicateOf: duplicateOf ?? self.duplicateOf,
-            id: id ?? self.id,
-            kind: kind ?? self.kind,
-            owner: owner ?? self.owner,
-            provenance: provenance ?? self.provenance,
-            rationale: rationale ?? self.rationale,
-            state: state ?? self.state,
-            updatedAt: updatedAt ?? self.updatedAt
-        )
-    }
-
-    func jsonData() throws -> Data {
-        return try newJSONEncoder().encode(self)
-    }
-
-    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
-        return String(data: try self.jsonData(), encoding: encoding)
-    }
-}
-
-/// Where the proposal came from.
-///
-/// The runs the proposal was synthesised from. SR-1 safe. Closed.
-// MARK: - ProposalProvenance
-struct ProposalProvenance: Codable {
-    /// Ids of the runs whose traces the proposal came from.
-    let sourceRunIDS: [String]
-
-    enum CodingKeys: String, CodingKey {
-        case sourceRunIDS = "sourceRunIds"
-    }
-}
-
-// MARK: ProposalProvenance convenience initializers and mutators
-
-extension ProposalProvenance {
-    init(data: Data) throws {
-        self = try newJSONDecoder().decode(ProposalProvenance.self, from: data)
-    }
-
-    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
-        guard let data = json.data(using: encoding) else {
-            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
-        }
-        try self.init(data: data)
-    }
-
-    init(fromURL url: URL) throws {
-        try self.init(data: try Data(contentsOf: url))
-    }
-
-    func with(
-        sourceRunIDS: [String]? = nil
-    ) -> ProposalProvenance {
-        return ProposalProvenance(
-            sourceRunIDS: sourceRunIDS ?? self.sourceRunIDS
-        )
-    }
-
-    func jsonData() throws -> Data {
-        return try newJSONEncoder().encode(self)
-    }
-
-    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
-        return String(data: try self.jsonData(), encoding: encoding)
-    }
-}
-
-/// Lifecycle state.
-///
-/// RFC 0096 lifecycle: draft → revised → applied | rejected | archived. Only applied
-/// influences runs; the permitted transitions are listed in the Proposal's x-runtime-rules.
-enum ProposalState: String, Codable {
-    case applied = "applied"
-    case archived = "archived"
-    case draft = "draft"
-    case rejected = "rejected"
-    case revised = "revised"
-}
-
-/// RFC 0096: a proposal was applied through the authorised path. Content-free. Open.
+/// RFC 0096: a proposal was applied through the authorised path and its artefact installed.
+/// Content-free: identifiers only (propertyNames refuses content-bearing keys). Open to
+/// other additive fields; only proposalId is required, as upstream requires.
 // MARK: - ProposalActivatedPayload
 struct ProposalActivatedPayload: Codable {
     /// The authorisation path used; one of the modes a host may advertise under
     /// agents.proposals.activation.
-    let activation: ProposalActivation
-    /// The RFC 0051 gate granted, for approval-gate.
-    let gateID: String?
+    let activation: ProposalActivation?
+    /// The RFC 0051 approval gate that authorised the install, for approval-gate.
+    let approvalID: String?
+    /// Ref of the installed artefact.
+    let installedArtifactRef: String?
+    /// Its artefact kind.
+    let kind: ProposalKind?
     /// The proposal.
     let proposalID: String
 
     enum CodingKeys: String, CodingKey {
         case activation = "activation"
-        case gateID = "gateId"
+        case approvalID = "approvalId"
+        case installedArtifactRef = "installedArtifactRef"
+        case kind = "kind"
         case proposalID = "proposalId"
     }
 }
@@ -9716,13 +10404,17 @@ extension ProposalActivatedPayload {
     }
 
     func with(
-        activation: ProposalActivation? = nil,
-        gateID: String?? = nil,
+        activation: ProposalActivation?? = nil,
+        approvalID: String?? = nil,
+        installedArtifactRef: String?? = nil,
+        kind: ProposalKind?? = nil,
         proposalID: String? = nil
     ) -> ProposalActivatedPayload {
         return ProposalActivatedPayload(
             activation: activation ?? self.activation,
-            gateID: gateID ?? self.gateID,
+            approvalID: approvalID ?? self.approvalID,
+            installedArtifactRef: installedArtifactRef ?? self.installedArtifactRef,
+            kind: kind ?? self.kind,
             proposalID: proposalID ?? self.proposalID
         )
     }
@@ -9736,20 +10428,167 @@ extension ProposalActivatedPayload {
     }
 }
 
-/// RFC 0096: the host persisted a new inert proposal. Content-free. Open.
+/// Body of POST /v1/host/sample/proposals/{proposalId}/apply and of the gate-decision seam:
+/// the proposal after the request and, with approval-gate activation, the RFC 0051 gate that
+/// authorises (or not) the install. A pending gate leaves the proposal as it was: nothing is
+/// installed until the gate is granted or overridden. Open.
+// MARK: - ProposalApplyResponse
+struct ProposalApplyResponse: Codable {
+    /// The approval gate (approval-gate activation only).
+    let gate: ApprovalGate?
+    /// The proposal as it now stands (applied, with activation, once installed).
+    let proposal: Proposal
+
+    enum CodingKeys: String, CodingKey {
+        case gate = "gate"
+        case proposal = "proposal"
+    }
+}
+
+// MARK: ProposalApplyResponse convenience initializers and mutators
+
+extension ProposalApplyResponse {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(ProposalApplyResponse.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        gate: ApprovalGate?? = nil,
+        proposal: Proposal? = nil
+    ) -> ProposalApplyResponse {
+        return ProposalApplyResponse(
+            gate: gate ?? self.gate,
+            proposal: proposal ?? self.proposal
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// An RFC 0051 approval gate opened by apply. It approves the revision it was opened on.
+/// Open.
+///
+/// The approval gate (approval-gate activation only).
+// MARK: - ApprovalGate
+struct ApprovalGate: Codable {
+    /// Host-issued gate id.
+    let approvalID: String
+    /// When the gate left pending.
+    let decidedAt: Date?
+    /// The proposal the gate is about.
+    let proposalID: String
+    /// The approver's reason (required for an override, which is audited); redacted before it is
+    /// stored.
+    let reason: String?
+    /// When apply opened the gate.
+    let requestedAt: Date
+    /// pending until decided; granted or overridden install the artefact; denied installs
+    /// nothing; superseded: the proposal changed (revised, rejected, archived) while the gate
+    /// was pending, so it can no longer install anything.
+    let state: ApprovalGateState
+
+    enum CodingKeys: String, CodingKey {
+        case approvalID = "approvalId"
+        case decidedAt = "decidedAt"
+        case proposalID = "proposalId"
+        case reason = "reason"
+        case requestedAt = "requestedAt"
+        case state = "state"
+    }
+}
+
+// MARK: ApprovalGate convenience initializers and mutators
+
+extension ApprovalGate {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(ApprovalGate.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        approvalID: String? = nil,
+        decidedAt: Date?? = nil,
+        proposalID: String? = nil,
+        reason: String?? = nil,
+        requestedAt: Date? = nil,
+        state: ApprovalGateState? = nil
+    ) -> ApprovalGate {
+        return ApprovalGate(
+            approvalID: approvalID ?? self.approvalID,
+            decidedAt: decidedAt ?? self.decidedAt,
+            proposalID: proposalID ?? self.proposalID,
+            reason: reason ?? self.reason,
+            requestedAt: requestedAt ?? self.requestedAt,
+            state: state ?? self.state
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// pending until decided; granted or overridden install the artefact; denied installs
+/// nothing; superseded: the proposal changed (revised, rejected, archived) while the gate
+/// was pending, so it can no longer install anything.
+enum ApprovalGateState: String, Codable {
+    case denied = "denied"
+    case granted = "granted"
+    case overridden = "overridden"
+    case pending = "pending"
+    case superseded = "superseded"
+}
+
+/// RFC 0096: the host persisted a new inert proposal. Content-free: identifiers only; the
+/// artefact, title and rationale stay behind the authenticated proposal read (propertyNames
+/// refuses them). Open to other additive fields.
 // MARK: - ProposalCreatedPayload
 struct ProposalCreatedPayload: Codable {
-    /// An existing artefact it duplicates, if detected.
+    /// An existing artefact it duplicates, if detected; null when none.
     let duplicateOf: String?
     /// Its artefact kind.
     let kind: ProposalKind
     /// The proposal.
     let proposalID: String
+    /// The runs the proposal was synthesised from (identifiers, SR-1 safe).
+    let sourceRunIDS: [String]?
 
     enum CodingKeys: String, CodingKey {
         case duplicateOf = "duplicateOf"
         case kind = "kind"
         case proposalID = "proposalId"
+        case sourceRunIDS = "sourceRunIds"
     }
 }
 
@@ -9774,12 +10613,189 @@ extension ProposalCreatedPayload {
     func with(
         duplicateOf: String?? = nil,
         kind: ProposalKind? = nil,
-        proposalID: String? = nil
+        proposalID: String? = nil,
+        sourceRunIDS: [String]?? = nil
     ) -> ProposalCreatedPayload {
         return ProposalCreatedPayload(
             duplicateOf: duplicateOf ?? self.duplicateOf,
             kind: kind ?? self.kind,
+            proposalID: proposalID ?? self.proposalID,
+            sourceRunIDS: sourceRunIDS ?? self.sourceRunIDS
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// Body of GET /v1/host/sample/proposals/{proposalId}/installed: the artefact an applied
+/// proposal installed, read back from the installed-artefact registry (not from the
+/// proposal). It equals the artefact last persisted on the proposal, byte for byte (no
+/// re-synthesis). 404 until the proposal is applied. Open.
+// MARK: - ProposalInstalledArtifactResponse
+struct ProposalInstalledArtifactResponse: Codable {
+    /// The installed artefact.
+    let artifact: [String: JSONAny]
+    /// Ref of the installed artefact.
+    let installedArtifactRef: String
+    /// When it was installed.
+    let installedAt: Date
+    /// The artefact kind.
+    let kind: ProposalKind
+    /// The applied proposal.
+    let proposalID: String
+
+    enum CodingKeys: String, CodingKey {
+        case artifact = "artifact"
+        case installedArtifactRef = "installedArtifactRef"
+        case installedAt = "installedAt"
+        case kind = "kind"
+        case proposalID = "proposalId"
+    }
+}
+
+// MARK: ProposalInstalledArtifactResponse convenience initializers and mutators
+
+extension ProposalInstalledArtifactResponse {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(ProposalInstalledArtifactResponse.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        artifact: [String: JSONAny]? = nil,
+        installedArtifactRef: String? = nil,
+        installedAt: Date? = nil,
+        kind: ProposalKind? = nil,
+        proposalID: String? = nil
+    ) -> ProposalInstalledArtifactResponse {
+        return ProposalInstalledArtifactResponse(
+            artifact: artifact ?? self.artifact,
+            installedArtifactRef: installedArtifactRef ?? self.installedArtifactRef,
+            installedAt: installedAt ?? self.installedAt,
+            kind: kind ?? self.kind,
             proposalID: proposalID ?? self.proposalID
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// Body of GET /v1/host/sample/proposals: the review queue of the caller's tenant,
+/// optionally filtered by state and kind, oldest first. Open.
+// MARK: - ProposalListResponse
+struct ProposalListResponse: Codable {
+    /// The proposals.
+    let proposals: [Proposal]
+
+    enum CodingKeys: String, CodingKey {
+        case proposals = "proposals"
+    }
+}
+
+// MARK: ProposalListResponse convenience initializers and mutators
+
+extension ProposalListResponse {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(ProposalListResponse.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        proposals: [Proposal]? = nil
+    ) -> ProposalListResponse {
+        return ProposalListResponse(
+            proposals: proposals ?? self.proposals
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// Body of PATCH /v1/host/sample/proposals/{proposalId} (RFC 0096 revise): replaces the
+/// artefact, title or rationale and moves the proposal to revised. Never activates anything.
+/// The new artefact must match the proposal's kind; every string is redacted before it is
+/// stored. Closed: a client-submitted shape.
+// MARK: - ProposalReviseRequest
+struct ProposalReviseRequest: Codable {
+    /// The replacement artefact (the whole artefact, not a patch of it).
+    let artifact: [String: JSONAny]?
+    /// A new rationale.
+    let rationale: String?
+    /// A new title.
+    let title: String?
+
+    enum CodingKeys: String, CodingKey {
+        case artifact = "artifact"
+        case rationale = "rationale"
+        case title = "title"
+    }
+}
+
+// MARK: ProposalReviseRequest convenience initializers and mutators
+
+extension ProposalReviseRequest {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(ProposalReviseRequest.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        artifact: [String: JSONAny]?? = nil,
+        rationale: String?? = nil,
+        title: String?? = nil
+    ) -> ProposalReviseRequest {
+        return ProposalReviseRequest(
+            artifact: artifact ?? self.artifact,
+            rationale: rationale ?? self.rationale,
+            title: title ?? self.title
         )
     }
 
@@ -10874,7 +11890,7 @@ enum MemoryScopeIsolation: String, Codable {
     case isolated = "isolated"
 }
 
-/// Artefact of kind scheduled-automation: an RFC 0052 schedule that starts a workflow. Open.
+/// Artefact of kind automation: an RFC 0052 schedule that starts a workflow. Open.
 // MARK: - ScheduledAutomationArtifact
 struct ScheduledAutomationArtifact: Codable {
     /// Human-readable artefact name, unique among the owner's artefacts of this kind.

@@ -8,10 +8,16 @@
 // - if/then rules (e.g. "trigger is required when supported is true") and x-runtime-rules are not represented.
 // - Optional scalar fields use pointers with omitempty; absent optional arrays and objects are written back as null (post-processing keeps empty [] and {} instead of dropping them).
 //
-// Top-level types: 157.
+// Top-level types: 171.
 
 // Code generated from JSON Schema using quicktype. DO NOT EDIT.
 // To parse and unparse this JSON data, add this code to your project and do:
+//
+//    agentInventoryEntry, err := UnmarshalAgentInventoryEntry(bytes)
+//    bytes, err = agentInventoryEntry.Marshal()
+//
+//    agentInventoryResponse, err := UnmarshalAgentInventoryResponse(bytes)
+//    bytes, err = agentInventoryResponse.Marshal()
 //
 //    agentMemoryConsolidatedPayload, err := UnmarshalAgentMemoryConsolidatedPayload(bytes)
 //    bytes, err = agentMemoryConsolidatedPayload.Marshal()
@@ -21,6 +27,9 @@
 //
 //    agentsCapability, err := UnmarshalAgentsCapability(bytes)
 //    bytes, err = agentsCapability.Marshal()
+//
+//    approvalGate, err := UnmarshalApprovalGate(bytes)
+//    bytes, err = approvalGate.Marshal()
 //
 //    attributionCapability, err := UnmarshalAttributionCapability(bytes)
 //    bytes, err = attributionCapability.Marshal()
@@ -132,6 +141,15 @@
 //
 //    hostSampleMemorySeedResponse, err := UnmarshalHostSampleMemorySeedResponse(bytes)
 //    bytes, err = hostSampleMemorySeedResponse.Marshal()
+//
+//    hostSampleProposalGateDecisionRequest, err := UnmarshalHostSampleProposalGateDecisionRequest(bytes)
+//    bytes, err = hostSampleProposalGateDecisionRequest.Marshal()
+//
+//    hostSampleProposalSynthesizeRequest, err := UnmarshalHostSampleProposalSynthesizeRequest(bytes)
+//    bytes, err = hostSampleProposalSynthesizeRequest.Marshal()
+//
+//    hostSampleProposalSynthesizeResponse, err := UnmarshalHostSampleProposalSynthesizeResponse(bytes)
+//    bytes, err = hostSampleProposalSynthesizeResponse.Marshal()
 //
 //    hostSampleQuestionCancelRequest, err := UnmarshalHostSampleQuestionCancelRequest(bytes)
 //    bytes, err = hostSampleQuestionCancelRequest.Marshal()
@@ -337,6 +355,9 @@
 //    interruptResolvedPayload, err := UnmarshalInterruptResolvedPayload(bytes)
 //    bytes, err = interruptResolvedPayload.Marshal()
 //
+//    manifestRuntimeCapability, err := UnmarshalManifestRuntimeCapability(bytes)
+//    bytes, err = manifestRuntimeCapability.Marshal()
+//
 //    memoryCapability, err := UnmarshalMemoryCapability(bytes)
 //    bytes, err = memoryCapability.Marshal()
 //
@@ -357,6 +378,9 @@
 //
 //    memoryListOptions, err := UnmarshalMemoryListOptions(bytes)
 //    bytes, err = memoryListOptions.Marshal()
+//
+//    memoryShape, err := UnmarshalMemoryShape(bytes)
+//    bytes, err = memoryShape.Marshal()
 //
 //    memoryWrittenPayload, err := UnmarshalMemoryWrittenPayload(bytes)
 //    bytes, err = memoryWrittenPayload.Marshal()
@@ -382,11 +406,29 @@
 //    proposalActivatedPayload, err := UnmarshalProposalActivatedPayload(bytes)
 //    bytes, err = proposalActivatedPayload.Marshal()
 //
+//    proposalActivationRecord, err := UnmarshalProposalActivationRecord(bytes)
+//    bytes, err = proposalActivationRecord.Marshal()
+//
+//    proposalApplyResponse, err := UnmarshalProposalApplyResponse(bytes)
+//    bytes, err = proposalApplyResponse.Marshal()
+//
 //    proposalCreatedPayload, err := UnmarshalProposalCreatedPayload(bytes)
 //    bytes, err = proposalCreatedPayload.Marshal()
 //
+//    proposalInstalledArtifactResponse, err := UnmarshalProposalInstalledArtifactResponse(bytes)
+//    bytes, err = proposalInstalledArtifactResponse.Marshal()
+//
+//    proposalListResponse, err := UnmarshalProposalListResponse(bytes)
+//    bytes, err = proposalListResponse.Marshal()
+//
+//    proposalOwner, err := UnmarshalProposalOwner(bytes)
+//    bytes, err = proposalOwner.Marshal()
+//
 //    proposalProvenance, err := UnmarshalProposalProvenance(bytes)
 //    bytes, err = proposalProvenance.Marshal()
+//
+//    proposalReviseRequest, err := UnmarshalProposalReviseRequest(bytes)
+//    bytes, err = proposalReviseRequest.Marshal()
 //
 //    proposalsCapability, err := UnmarshalProposalsCapability(bytes)
 //    bytes, err = proposalsCapability.Marshal()
@@ -492,6 +534,26 @@ import "time"
 
 import "encoding/json"
 
+func UnmarshalAgentInventoryEntry(data []byte) (AgentInventoryEntry, error) {
+	var r AgentInventoryEntry
+	err := json.Unmarshal(data, &r)
+	return r, err
+}
+
+func (r *AgentInventoryEntry) Marshal() ([]byte, error) {
+	return json.Marshal(r)
+}
+
+func UnmarshalAgentInventoryResponse(data []byte) (AgentInventoryResponse, error) {
+	var r AgentInventoryResponse
+	err := json.Unmarshal(data, &r)
+	return r, err
+}
+
+func (r *AgentInventoryResponse) Marshal() ([]byte, error) {
+	return json.Marshal(r)
+}
+
 func UnmarshalAgentMemoryConsolidatedPayload(data []byte) (AgentMemoryConsolidatedPayload, error) {
 	var r AgentMemoryConsolidatedPayload
 	err := json.Unmarshal(data, &r)
@@ -519,6 +581,16 @@ func UnmarshalAgentsCapability(data []byte) (AgentsCapability, error) {
 }
 
 func (r *AgentsCapability) Marshal() ([]byte, error) {
+	return json.Marshal(r)
+}
+
+func UnmarshalApprovalGate(data []byte) (ApprovalGate, error) {
+	var r ApprovalGate
+	err := json.Unmarshal(data, &r)
+	return r, err
+}
+
+func (r *ApprovalGate) Marshal() ([]byte, error) {
 	return json.Marshal(r)
 }
 
@@ -889,6 +961,36 @@ func UnmarshalHostSampleMemorySeedResponse(data []byte) (HostSampleMemorySeedRes
 }
 
 func (r *HostSampleMemorySeedResponse) Marshal() ([]byte, error) {
+	return json.Marshal(r)
+}
+
+func UnmarshalHostSampleProposalGateDecisionRequest(data []byte) (HostSampleProposalGateDecisionRequest, error) {
+	var r HostSampleProposalGateDecisionRequest
+	err := json.Unmarshal(data, &r)
+	return r, err
+}
+
+func (r *HostSampleProposalGateDecisionRequest) Marshal() ([]byte, error) {
+	return json.Marshal(r)
+}
+
+func UnmarshalHostSampleProposalSynthesizeRequest(data []byte) (HostSampleProposalSynthesizeRequest, error) {
+	var r HostSampleProposalSynthesizeRequest
+	err := json.Unmarshal(data, &r)
+	return r, err
+}
+
+func (r *HostSampleProposalSynthesizeRequest) Marshal() ([]byte, error) {
+	return json.Marshal(r)
+}
+
+func UnmarshalHostSampleProposalSynthesizeResponse(data []byte) (HostSampleProposalSynthesizeResponse, error) {
+	var r HostSampleProposalSynthesizeResponse
+	err := json.Unmarshal(data, &r)
+	return r, err
+}
+
+func (r *HostSampleProposalSynthesizeResponse) Marshal() ([]byte, error) {
 	return json.Marshal(r)
 }
 
@@ -1572,6 +1674,16 @@ func (r *InterruptResolvedPayload) Marshal() ([]byte, error) {
 	return json.Marshal(r)
 }
 
+func UnmarshalManifestRuntimeCapability(data []byte) (ManifestRuntimeCapability, error) {
+	var r ManifestRuntimeCapability
+	err := json.Unmarshal(data, &r)
+	return r, err
+}
+
+func (r *ManifestRuntimeCapability) Marshal() ([]byte, error) {
+	return json.Marshal(r)
+}
+
 func UnmarshalMemoryCapability(data []byte) (MemoryCapability, error) {
 	var r MemoryCapability
 	err := json.Unmarshal(data, &r)
@@ -1639,6 +1751,16 @@ func UnmarshalMemoryListOptions(data []byte) (MemoryListOptions, error) {
 }
 
 func (r *MemoryListOptions) Marshal() ([]byte, error) {
+	return json.Marshal(r)
+}
+
+func UnmarshalMemoryShape(data []byte) (MemoryShape, error) {
+	var r MemoryShape
+	err := json.Unmarshal(data, &r)
+	return r, err
+}
+
+func (r *MemoryShape) Marshal() ([]byte, error) {
 	return json.Marshal(r)
 }
 
@@ -1722,6 +1844,26 @@ func (r *ProposalActivatedPayload) Marshal() ([]byte, error) {
 	return json.Marshal(r)
 }
 
+func UnmarshalProposalActivationRecord(data []byte) (ProposalActivationRecord, error) {
+	var r ProposalActivationRecord
+	err := json.Unmarshal(data, &r)
+	return r, err
+}
+
+func (r *ProposalActivationRecord) Marshal() ([]byte, error) {
+	return json.Marshal(r)
+}
+
+func UnmarshalProposalApplyResponse(data []byte) (ProposalApplyResponse, error) {
+	var r ProposalApplyResponse
+	err := json.Unmarshal(data, &r)
+	return r, err
+}
+
+func (r *ProposalApplyResponse) Marshal() ([]byte, error) {
+	return json.Marshal(r)
+}
+
 func UnmarshalProposalCreatedPayload(data []byte) (ProposalCreatedPayload, error) {
 	var r ProposalCreatedPayload
 	err := json.Unmarshal(data, &r)
@@ -1732,6 +1874,36 @@ func (r *ProposalCreatedPayload) Marshal() ([]byte, error) {
 	return json.Marshal(r)
 }
 
+func UnmarshalProposalInstalledArtifactResponse(data []byte) (ProposalInstalledArtifactResponse, error) {
+	var r ProposalInstalledArtifactResponse
+	err := json.Unmarshal(data, &r)
+	return r, err
+}
+
+func (r *ProposalInstalledArtifactResponse) Marshal() ([]byte, error) {
+	return json.Marshal(r)
+}
+
+func UnmarshalProposalListResponse(data []byte) (ProposalListResponse, error) {
+	var r ProposalListResponse
+	err := json.Unmarshal(data, &r)
+	return r, err
+}
+
+func (r *ProposalListResponse) Marshal() ([]byte, error) {
+	return json.Marshal(r)
+}
+
+func UnmarshalProposalOwner(data []byte) (ProposalOwner, error) {
+	var r ProposalOwner
+	err := json.Unmarshal(data, &r)
+	return r, err
+}
+
+func (r *ProposalOwner) Marshal() ([]byte, error) {
+	return json.Marshal(r)
+}
+
 func UnmarshalProposalProvenance(data []byte) (ProposalProvenance, error) {
 	var r ProposalProvenance
 	err := json.Unmarshal(data, &r)
@@ -1739,6 +1911,16 @@ func UnmarshalProposalProvenance(data []byte) (ProposalProvenance, error) {
 }
 
 func (r *ProposalProvenance) Marshal() ([]byte, error) {
+	return json.Marshal(r)
+}
+
+func UnmarshalProposalReviseRequest(data []byte) (ProposalReviseRequest, error) {
+	var r ProposalReviseRequest
+	err := json.Unmarshal(data, &r)
+	return r, err
+}
+
+func (r *ProposalReviseRequest) Marshal() ([]byte, error) {
 	return json.Marshal(r)
 }
 
@@ -2062,6 +2244,64 @@ func (r *WorkspaceUpdatedPayload) Marshal() ([]byte, error) {
 	return json.Marshal(r)
 }
 
+// Body of GET /v1/agents (RFC 0072/0074): the manifest agents installed for the caller's
+// tenant, each with the RFC 0080 §C degraded-memory projection. Served when the host
+// advertises agents.manifestRuntime.supported. Open to additive fields (server-emitted). No
+// entry carries a system prompt, a handoff schema or a credential (SR-1).
+type AgentInventoryResponse struct {
+	// Installed manifest agents, sorted by agentId.                        
+	Agents                                            []AgentInventoryEntry `json:"agents"`
+	// Number of agents listed (equals agents.length).                      
+	Total                                             int64                 `json:"total"`
+}
+
+// Read projection of one installed agent manifest. Open to additive fields
+// (server-emitted). memoryDegraded true requires a non-empty degradedMemoryDimensions, and
+// the reverse.
+type AgentInventoryEntry struct {
+	// The manifest's agent id.                                                                                   
+	AgentID                                                                                     string            `json:"agentId"`
+	// RFC 0080 §C: the §A dimension names (not the memoryShape keys) the host cannot satisfy                     
+	// for this agent; present and non-empty exactly when memoryDegraded is true.                                 
+	DegradedMemoryDimensions                                                                    []MemoryDimension `json:"degradedMemoryDimensions"`
+	// Optional one-line summary.                                                                                 
+	Description                                                                                 *string           `json:"description,omitempty"`
+	// Whether the manifest declares handoff task/return schemas (the schemas themselves are not                  
+	// exposed).                                                                                                  
+	HasHandoffSchemas                                                                           bool              `json:"hasHandoffSchemas"`
+	// Short UI label (the persona when the manifest has none).                                                   
+	Label                                                                                       string            `json:"label"`
+	// RFC 0080 §C: true when the memoryShape asks for a dimension the host's reconciled model                    
+	// does not satisfy. Absent means fully satisfied (or, from an older host, unknown). The                      
+	// agent may still be dispatched.                                                                             
+	MemoryDegraded                                                                              *bool             `json:"memoryDegraded,omitempty"`
+	// The memory the manifest asks for, when it declares any.                                                    
+	MemoryShape                                                                                 *MemoryShape      `json:"memoryShape,omitempty"`
+	// The manifest's model class (reasoning, writing, coding, research, classification,                          
+	// general, …).                                                                                               
+	ModelClass                                                                                  string            `json:"modelClass"`
+	// The pack the agent was installed from.                                                                     
+	PackName                                                                                    string            `json:"packName"`
+	// The installed pack version.                                                                                
+	PackVersion                                                                                 string            `json:"packVersion"`
+	// Human-readable agent name.                                                                                 
+	Persona                                                                                     string            `json:"persona"`
+	// Tools the agent may invoke; empty means none.                                                              
+	ToolAllowlist                                                                               []string          `json:"toolAllowlist"`
+}
+
+// The memory the manifest asks for, when it declares any.
+//
+// What memory an agent manifest asks for (RFC 0003). Closed.
+type MemoryShape struct {
+	// Multi-turn memory (needs read and write).                                   
+	Conversation                                                             *bool `json:"conversation,omitempty"`
+	// Durable cross-run memory (needs read, write and long-term-durability).      
+	LongTerm                                                                 *bool `json:"longTerm,omitempty"`
+	// Run-local working memory (needs read and write).                            
+	Scratchpad                                                               *bool `json:"scratchpad,omitempty"`
+}
+
 // Artefact of kind agent-pack: an RFC 0003 agent pack. Only the identifying fields are
 // modelled here; the pack manifest itself belongs to RFC 0003, so the object is open.
 type AgentPackArtifact struct {
@@ -2104,6 +2344,9 @@ type Capabilities struct {
 type AgentsCapability struct {
 	// RFC 0068 inferred standing commitments.                                                                           
 	Commitments                                                                           *CommitmentsCapability         `json:"commitments,omitempty"`
+	// RFC 0072: the host serves the agent inventory GET /v1/agents, with the RFC 0080 §C                                
+	// degraded-memory projection on each entry.                                                                         
+	ManifestRuntime                                                                       *ManifestRuntimeCapability     `json:"manifestRuntime,omitempty"`
 	// Memory backends the host offers. long-term means a durable cross-run store bound by                               
 	// CTI-1, SR-1 and TTL.                                                                                              
 	MemoryBackends                                                                        []MemoryBackend                `json:"memoryBackends"`
@@ -2128,6 +2371,17 @@ type CommitmentsCapability struct {
 	Supported                                                                                 bool                      `json:"supported"`
 }
 
+// RFC 0072: the host serves the agent inventory GET /v1/agents, with the RFC 0080 §C
+// degraded-memory projection on each entry.
+//
+// RFC 0072: manifest agents installed in the host and listed by GET /v1/agents. Open:
+// upstream adds sibling flags (handoff validation, …) this slice does not model.
+type ManifestRuntimeCapability struct {
+	// true: GET /v1/agents lists the installed manifest agents, each with its memoryShape and,     
+	// when the host cannot satisfy it, memoryDegraded and degradedMemoryDimensions.                
+	Supported                                                                                  bool `json:"supported"`
+}
+
 // RFC 0068 background consolidation of long-term memory.
 //
 // RFC 0068 §A. Reconciliation passes within long-term memory (merge, dedup, supersede,
@@ -2146,20 +2400,23 @@ type MemoryConsolidationCapability struct {
 // RFC 0096 reviewable learning: inert proposals a human activates.
 //
 // RFC 0096. The host may synthesise reusable artefacts from its own traces as inert
-// proposals for human review. Closed.
+// proposals for human review, and serves the proposal routes. Open to additive fields
+// (server-emitted); artifactKinds and activation are required, as upstream requires them.
 type ProposalsCapability struct {
-	// How apply is authorised: approval-gate (an RFC 0051 gate must be granted) or direct-rbac                    
-	// (the caller holds the advertised RFC 0049 scope, named in activationScope).                                 
-	Activation                                                                                 *ProposalActivation `json:"activation,omitempty"`
-	// The RBAC scope a caller must hold to apply a proposal; required when activation is                          
-	// direct-rbac.                                                                                                
-	ActivationScope                                                                            *string             `json:"activationScope,omitempty"`
-	// Artefact kinds the host can propose.                                                                        
-	ArtifactKinds                                                                              []ProposalKind      `json:"artifactKinds"`
-	// Whether the host flags a proposal that duplicates an existing artefact (duplicateOf).                       
-	DuplicationDetection                                                                       *bool               `json:"duplicationDetection,omitempty"`
-	// true: the host creates proposals and emits proposal.created / proposal.activated.                           
-	Supported                                                                                  bool                `json:"supported"`
+	// How apply is authorised: approval-gate (an RFC 0051 gate must be granted) or direct-rbac                   
+	// (the caller holds the advertised RFC 0049 scope, named in activationScope).                                
+	Activation                                                                                 ProposalActivation `json:"activation"`
+	// The RBAC scope a caller must hold to apply a proposal; required when activation is                         
+	// direct-rbac.                                                                                               
+	ActivationScope                                                                            *string            `json:"activationScope,omitempty"`
+	// Artefact kinds the host can propose (spelled as upstream spells them).                                     
+	ArtifactKinds                                                                              []ProposalKind     `json:"artifactKinds"`
+	// Whether the host flags a proposal that duplicates an existing artefact (duplicateOf).                      
+	// Absent means false.                                                                                        
+	DuplicationDetection                                                                       *bool              `json:"duplicationDetection,omitempty"`
+	// true: the host creates proposals and emits proposal.created / proposal.activated.                          
+	// Optional: advertising the block is the claim.                                                              
+	Supported                                                                                  *bool              `json:"supported,omitempty"`
 }
 
 // Who is answering: the host's name and version, used to label interop results.
@@ -3003,6 +3260,135 @@ type HostSampleMemorySeedResponse struct {
 	MemoryRef                                                                              string        `json:"memoryRef"`
 	// Run the writes were attributed to.                                                                
 	RunID                                                                                  string        `json:"runId"`
+}
+
+// Body of POST /v1/host/sample/proposals/gates/decide, the seam where an approver (an
+// operator key) decides a pending RFC 0051 approval gate. An override must give a reason:
+// it is audited. Closed: a client-submitted shape.
+type HostSampleProposalGateDecisionRequest struct {
+	// The pending gate.                                                                              
+	ApprovalID                                                                               string   `json:"approvalId"`
+	// granted: install; denied: install nothing; overridden: install past the gate (audited,         
+	// reason required).                                                                              
+	Decision                                                                                 Decision `json:"decision"`
+	// Why; required for overridden.                                                                  
+	Reason                                                                                   *string  `json:"reason,omitempty"`
+}
+
+// Body of POST /v1/host/sample/proposals/synthesize, the RFC 0096 test seam that stands in
+// for the host's synthesiser: it persists one inert draft proposal for a tenant. Every
+// string passes the tenant's SR-1 redaction chokepoint before it is stored; the artefact
+// must match kind (checked against the Proposal schema's kind table before anything is
+// stored). Closed: a client-submitted shape.
+type HostSampleProposalSynthesizeRequest struct {
+	// The synthesised artefact; its shape is selected by kind.                                               
+	Artifact                                                                           map[string]interface{} `json:"artifact"`
+	// Ref of an existing artefact this one restates.                                                         
+	DuplicateOf                                                                        *string                `json:"duplicateOf,omitempty"`
+	// The artefact kind.                                                                                     
+	Kind                                                                               ProposalKind           `json:"kind"`
+	// The accountable principal (owner.principal).                                                           
+	Principal                                                                          *string                `json:"principal,omitempty"`
+	// Why the host proposes it (redacted before it is stored).                                               
+	Rationale                                                                          *string                `json:"rationale,omitempty"`
+	// The runs the proposal was synthesised from; none may be a run of another tenant.                       
+	SourceRunIDS                                                                       []string               `json:"sourceRunIds"`
+	// The tenant the proposal belongs to (owner.tenant).                                                     
+	Tenant                                                                             string                 `json:"tenant"`
+	// Short human title.                                                                                     
+	Title                                                                              *string                `json:"title,omitempty"`
+}
+
+// Answer of the synthesize seam: the stored draft (strings already redacted) and where its
+// content-free proposal.created event was appended, so a suite can read the event back.
+// Open.
+type HostSampleProposalSynthesizeResponse struct {
+	// Id of the proposal.created event.                         
+	EventID                                             *string  `json:"eventId,omitempty"`
+	// The persisted draft.                                      
+	Proposal                                            Proposal `json:"proposal"`
+	// The event log (run id) the event was appended to.         
+	RunID                                               *string  `json:"runId,omitempty"`
+}
+
+// The persisted draft.
+//
+// RFC 0096 reviewable learning: an inert artefact the host synthesised from its own traces,
+// waiting for human review. Closed: the host serves it, and nothing outside this shape may
+// influence activation.
+//
+// The proposal as it now stands (applied, with activation, once installed).
+type Proposal struct {
+	// Present once the proposal is applied: how it was authorised and what was installed.                               
+	Activation                                                                                 *ProposalActivationRecord `json:"activation,omitempty"`
+	// The proposed artefact, exactly as it would be installed; its shape is selected by kind                            
+	// (see the if/then table and x-type-index). Apply installs this payload unchanged (no                               
+	// re-synthesis).                                                                                                    
+	Artifact                                                                                   map[string]interface{}    `json:"artifact"`
+	// Creation instant.                                                                                                 
+	CreatedAt                                                                                  time.Time                 `json:"createdAt"`
+	// Ref of an existing artefact this one restates, when duplication detection is on; null or                          
+	// absent when none.                                                                                                 
+	DuplicateOf                                                                                *string                   `json:"duplicateOf"`
+	// Host-issued proposal id.                                                                                          
+	ID                                                                                         string                    `json:"id"`
+	// Which artefact kind the proposal carries; selects the artefact's shape.                                           
+	Kind                                                                                       ProposalKind              `json:"kind"`
+	// The accountable owner: the RFC 0048 identity triple. owner.tenant binds the proposal to                           
+	// one tenant (CTI-1): no caller of another tenant can read, revise or apply it.                                     
+	Owner                                                                                      ProposalOwner             `json:"owner"`
+	// Where the proposal came from.                                                                                     
+	Provenance                                                                                 ProposalProvenance        `json:"provenance"`
+	// Why the host proposes it. SR-1 safe: no secrets, no PII; the host passes it through its                           
+	// redaction chokepoint before it is stored.                                                                         
+	Rationale                                                                                  *string                   `json:"rationale,omitempty"`
+	// Lifecycle state.                                                                                                  
+	State                                                                                      ProposalState             `json:"state"`
+	// Short human title of the proposal. SR-1 safe: it passes the host's redaction chokepoint                           
+	// before it is stored.                                                                                              
+	Title                                                                                      *string                   `json:"title,omitempty"`
+	// Last transition instant.                                                                                          
+	UpdatedAt                                                                                  *time.Time                `json:"updatedAt,omitempty"`
+}
+
+// Present once the proposal is applied: how it was authorised and what was installed.
+//
+// How an applied proposal was authorised and what it installed. Closed.
+type ProposalActivationRecord struct {
+	// When the artefact was installed.                                                                          
+	AppliedAt                                                                                 time.Time          `json:"appliedAt"`
+	// The RFC 0051 approval gate that authorised the install (approval-gate only).                              
+	ApprovalID                                                                                *string            `json:"approvalId,omitempty"`
+	// granted, or overridden (an audited override of the gate).                                                 
+	GateOutcome                                                                               *GateOutcome       `json:"gateOutcome,omitempty"`
+	// Ref of the installed artefact; reading it back gives the artefact last persisted on the                   
+	// proposal, byte for byte.                                                                                  
+	InstalledArtifactRef                                                                      string             `json:"installedArtifactRef"`
+	// The authorisation path used (the mode the host advertises).                                               
+	Mode                                                                                      ProposalActivation `json:"mode"`
+}
+
+// The accountable owner: the RFC 0048 identity triple. owner.tenant binds the proposal to
+// one tenant (CTI-1): no caller of another tenant can read, revise or apply it.
+//
+// RFC 0048 identity triple of the accountable owner. Closed.
+type ProposalOwner struct {
+	// The principal accountable for the proposal, e.g. user:alice.          
+	Principal                                                        *string `json:"principal,omitempty"`
+	// The tenant the proposal belongs to (CTI-1).                           
+	Tenant                                                           string  `json:"tenant"`
+	// The workspace inside the tenant, when the host has workspaces.        
+	Workspace                                                        *string `json:"workspace,omitempty"`
+}
+
+// Where the proposal came from.
+//
+// The runs the proposal was synthesised from. SR-1 safe. Closed.
+type ProposalProvenance struct {
+	// Ids of the runs whose traces the proposal came from.                        
+	SourceRunIDS                                                          []string `json:"sourceRunIds"`
+	// The model (or other synthesiser) the host used, as an opaque label.         
+	SynthesizerModel                                                      *string  `json:"synthesizerModel,omitempty"`
 }
 
 // Body of POST /v1/host/sample/inquirium/questions/cancel. Closed: a client-submitted shape.
@@ -4056,7 +4442,7 @@ type InquiriumOperatorQuestionState struct {
 	// Schema discriminator; always inquirium.operator-question.state.v1.                                                            
 	Schema                                                                                      InquiriumOperatorQuestionStateSchema `json:"schema"`
 	// Current lifecycle state.                                                                                                      
-	State                                                                                       State                                `json:"state"`
+	State                                                                                       InquiriumOperatorQuestionStateState  `json:"state"`
 	// The question that replaced this one. Required when superseded.                                                                
 	SupersededBy                                                                                *string                              `json:"superseded/by,omitempty"`
 	// When the record entered its current state.                                                                                    
@@ -4234,61 +4620,105 @@ type PromptTemplateArtifact struct {
 	Version                                                                                     *string  `json:"version,omitempty"`
 }
 
-// RFC 0096 reviewable learning: an inert artefact the host synthesised from its own traces,
-// waiting for human review. Closed: the host serves it, and nothing outside this shape may
-// influence activation.
-type Proposal struct {
-	// The proposed artefact, exactly as it would be installed; its shape is selected by kind                       
-	// (see the if/then table and x-type-index). Apply installs this payload unchanged (no                          
-	// re-synthesis).                                                                                               
-	Artifact                                                                                 map[string]interface{} `json:"artifact"`
-	// Creation instant.                                                                                            
-	CreatedAt                                                                                time.Time              `json:"createdAt"`
-	// Id of an existing artefact this one duplicates, when duplication detection is on.                            
-	DuplicateOf                                                                              *string                `json:"duplicateOf,omitempty"`
-	// Host-issued proposal id.                                                                                     
-	ID                                                                                       string                 `json:"id"`
-	// Which artefact kind the proposal carries; selects the artefact's shape.                                      
-	Kind                                                                                     ProposalKind           `json:"kind"`
-	// The accountable owner (RFC 0048 principal).                                                                  
-	Owner                                                                                    string                 `json:"owner"`
-	// Where the proposal came from.                                                                                
-	Provenance                                                                               ProposalProvenance     `json:"provenance"`
-	// Why the host proposes it. Must be SR-1 safe: no secrets, no PII.                                             
-	Rationale                                                                                *string                `json:"rationale,omitempty"`
-	// Lifecycle state.                                                                                             
-	State                                                                                    ProposalState          `json:"state"`
-	// Last transition instant.                                                                                     
-	UpdatedAt                                                                                *time.Time             `json:"updatedAt,omitempty"`
-}
-
-// Where the proposal came from.
-//
-// The runs the proposal was synthesised from. SR-1 safe. Closed.
-type ProposalProvenance struct {
-	// Ids of the runs whose traces the proposal came from.         
-	SourceRunIDS                                           []string `json:"sourceRunIds"`
-}
-
-// RFC 0096: a proposal was applied through the authorised path. Content-free. Open.
+// RFC 0096: a proposal was applied through the authorised path and its artefact installed.
+// Content-free: identifiers only (propertyNames refuses content-bearing keys). Open to
+// other additive fields; only proposalId is required, as upstream requires.
 type ProposalActivatedPayload struct {
-	// The authorisation path used; one of the modes a host may advertise under                   
-	// agents.proposals.activation.                                                               
-	Activation                                                                 ProposalActivation `json:"activation"`
-	// The RFC 0051 gate granted, for approval-gate.                                              
-	GateID                                                                     *string            `json:"gateId,omitempty"`
-	// The proposal.                                                                              
-	ProposalID                                                                 string             `json:"proposalId"`
+	// The authorisation path used; one of the modes a host may advertise under                      
+	// agents.proposals.activation.                                                                  
+	Activation                                                                   *ProposalActivation `json:"activation,omitempty"`
+	// The RFC 0051 approval gate that authorised the install, for approval-gate.                    
+	ApprovalID                                                                   *string             `json:"approvalId,omitempty"`
+	// Ref of the installed artefact.                                                                
+	InstalledArtifactRef                                                         *string             `json:"installedArtifactRef,omitempty"`
+	// Its artefact kind.                                                                            
+	Kind                                                                         *ProposalKind       `json:"kind,omitempty"`
+	// The proposal.                                                                                 
+	ProposalID                                                                   string              `json:"proposalId"`
 }
 
-// RFC 0096: the host persisted a new inert proposal. Content-free. Open.
+// Body of POST /v1/host/sample/proposals/{proposalId}/apply and of the gate-decision seam:
+// the proposal after the request and, with approval-gate activation, the RFC 0051 gate that
+// authorises (or not) the install. A pending gate leaves the proposal as it was: nothing is
+// installed until the gate is granted or overridden. Open.
+type ProposalApplyResponse struct {
+	// The approval gate (approval-gate activation only).                                     
+	Gate                                                                        *ApprovalGate `json:"gate,omitempty"`
+	// The proposal as it now stands (applied, with activation, once installed).              
+	Proposal                                                                    Proposal      `json:"proposal"`
+}
+
+// An RFC 0051 approval gate opened by apply. It approves the revision it was opened on.
+// Open.
+//
+// The approval gate (approval-gate activation only).
+type ApprovalGate struct {
+	// Host-issued gate id.                                                                                       
+	ApprovalID                                                                                  string            `json:"approvalId"`
+	// When the gate left pending.                                                                                
+	DecidedAt                                                                                   *time.Time        `json:"decidedAt,omitempty"`
+	// The proposal the gate is about.                                                                            
+	ProposalID                                                                                  string            `json:"proposalId"`
+	// The approver's reason (required for an override, which is audited); redacted before it is                  
+	// stored.                                                                                                    
+	Reason                                                                                      *string           `json:"reason,omitempty"`
+	// When apply opened the gate.                                                                                
+	RequestedAt                                                                                 time.Time         `json:"requestedAt"`
+	// pending until decided; granted or overridden install the artefact; denied installs                         
+	// nothing; superseded: the proposal changed (revised, rejected, archived) while the gate                     
+	// was pending, so it can no longer install anything.                                                         
+	State                                                                                       ApprovalGateState `json:"state"`
+}
+
+// RFC 0096: the host persisted a new inert proposal. Content-free: identifiers only; the
+// artefact, title and rationale stay behind the authenticated proposal read (propertyNames
+// refuses them). Open to other additive fields.
 type ProposalCreatedPayload struct {
-	// An existing artefact it duplicates, if detected.             
-	DuplicateOf                                        *string      `json:"duplicateOf,omitempty"`
-	// Its artefact kind.                                           
-	Kind                                               ProposalKind `json:"kind"`
-	// The proposal.                                                
-	ProposalID                                         string       `json:"proposalId"`
+	// An existing artefact it duplicates, if detected; null when none.                 
+	DuplicateOf                                                            *string      `json:"duplicateOf"`
+	// Its artefact kind.                                                               
+	Kind                                                                   ProposalKind `json:"kind"`
+	// The proposal.                                                                    
+	ProposalID                                                             string       `json:"proposalId"`
+	// The runs the proposal was synthesised from (identifiers, SR-1 safe).             
+	SourceRunIDS                                                           []string     `json:"sourceRunIds"`
+}
+
+// Body of GET /v1/host/sample/proposals/{proposalId}/installed: the artefact an applied
+// proposal installed, read back from the installed-artefact registry (not from the
+// proposal). It equals the artefact last persisted on the proposal, byte for byte (no
+// re-synthesis). 404 until the proposal is applied. Open.
+type ProposalInstalledArtifactResponse struct {
+	// The installed artefact.                              
+	Artifact                         map[string]interface{} `json:"artifact"`
+	// Ref of the installed artefact.                       
+	InstalledArtifactRef             string                 `json:"installedArtifactRef"`
+	// When it was installed.                               
+	InstalledAt                      time.Time              `json:"installedAt"`
+	// The artefact kind.                                   
+	Kind                             ProposalKind           `json:"kind"`
+	// The applied proposal.                                
+	ProposalID                       string                 `json:"proposalId"`
+}
+
+// Body of GET /v1/host/sample/proposals: the review queue of the caller's tenant,
+// optionally filtered by state and kind, oldest first. Open.
+type ProposalListResponse struct {
+	// The proposals.           
+	Proposals        []Proposal `json:"proposals"`
+}
+
+// Body of PATCH /v1/host/sample/proposals/{proposalId} (RFC 0096 revise): replaces the
+// artefact, title or rationale and moves the proposal to revised. Never activates anything.
+// The new artefact must match the proposal's kind; every string is redacted before it is
+// stored. Closed: a client-submitted shape.
+type ProposalReviseRequest struct {
+	// The replacement artefact (the whole artefact, not a patch of it).                       
+	Artifact                                                            map[string]interface{} `json:"artifact"`
+	// A new rationale.                                                                        
+	Rationale                                                           *string                `json:"rationale,omitempty"`
+	// A new title.                                                                            
+	Title                                                               *string                `json:"title,omitempty"`
 }
 
 // The caller's tenant already holds as many of a bounded resource as the host allows (HTTP
@@ -4525,7 +4955,7 @@ type RunStartedPayload struct {
 	WorkflowID                                                                             string                `json:"workflowId"`
 }
 
-// Artefact of kind scheduled-automation: an RFC 0052 schedule that starts a workflow. Open.
+// Artefact of kind automation: an RFC 0052 schedule that starts a workflow. Open.
 type ScheduledAutomationArtifact struct {
 	// Human-readable artefact name, unique among the owner's artefacts of this kind.                               
 	Name                                                                                     string                 `json:"name"`
@@ -4652,6 +5082,22 @@ type WorkspaceUpdatedPayload struct {
 	Sha256                            *string `json:"sha256,omitempty"`
 }
 
+// The eight RFC 0080 §A memory dimensions, in §A order. long-term-durability is
+// deliberately not the memoryBackends value long-term, so a dimension list and a backend
+// list never collide.
+type MemoryDimension string
+
+const (
+	Attribution        MemoryDimension = "attribution"
+	Compaction         MemoryDimension = "compaction"
+	LongTermDurability MemoryDimension = "long-term-durability"
+	Read               MemoryDimension = "read"
+	ReplaySnapshot     MemoryDimension = "replay-snapshot"
+	Retention          MemoryDimension = "retention"
+	Search             MemoryDimension = "search"
+	Write              MemoryDimension = "write"
+)
+
 // A fire-condition kind.
 //
 // RFC 0068: the kind of condition that makes an inferred commitment fire. time rides on RFC
@@ -4701,17 +5147,22 @@ const (
 // 0051 gate and installs only once it is granted (an audited override counts); direct-rbac:
 // the caller must hold the RFC 0049 scope the host advertises. No other path exists.
 //
+// The authorisation path used (the mode the host advertises).
+//
 // The authorisation path used; one of the modes a host may advertise under
 // agents.proposals.activation.
 type ProposalActivation string
 
 const (
-	ApprovalGate ProposalActivation = "approval-gate"
-	DirectRbac   ProposalActivation = "direct-rbac"
+	DirectRbac                     ProposalActivation = "direct-rbac"
+	ProposalActivationApprovalGate ProposalActivation = "approval-gate"
 )
 
-// Artefact kinds: an agent pack (RFC 0003), a workflow-chain pack (RFC 0013), a prompt
-// template (RFC 0027) or a scheduled automation (RFC 0052).
+// Artefact kinds, spelled as upstream spells them: an agent pack (RFC 0003), a
+// workflow-chain pack (RFC 0013), a prompt template (RFC 0027) or an automation, i.e. a
+// scheduled automation (RFC 0052).
+//
+// The artefact kind.
 //
 // Which artefact kind the proposal carries; selects the artefact's shape.
 //
@@ -4719,10 +5170,10 @@ const (
 type ProposalKind string
 
 const (
-	AgentPack           ProposalKind = "agent-pack"
-	PromptTemplate      ProposalKind = "prompt-template"
-	ScheduledAutomation ProposalKind = "scheduled-automation"
-	WorkflowChainPack   ProposalKind = "workflow-chain-pack"
+	AgentPack         ProposalKind = "agent-pack"
+	Automation        ProposalKind = "automation"
+	PromptTemplate    ProposalKind = "prompt-template"
+	WorkflowChainPack ProposalKind = "workflow-chain-pack"
 )
 
 // Which path starts a compaction: host-managed (internal schedule), client-requested
@@ -4983,6 +5434,38 @@ type HostSampleSeedEntryTier string
 const (
 	TierLongTerm  HostSampleSeedEntryTier = "long-term"
 	Transactional HostSampleSeedEntryTier = "transactional"
+)
+
+// granted: install; denied: install nothing; overridden: install past the gate (audited,
+// reason required).
+type Decision string
+
+const (
+	DecisionDenied     Decision = "denied"
+	DecisionGranted    Decision = "granted"
+	DecisionOverridden Decision = "overridden"
+)
+
+// granted, or overridden (an audited override of the gate).
+type GateOutcome string
+
+const (
+	GateOutcomeGranted    GateOutcome = "granted"
+	GateOutcomeOverridden GateOutcome = "overridden"
+)
+
+// Lifecycle state.
+//
+// RFC 0096 lifecycle: draft → revised → applied | rejected | archived. Only applied
+// influences runs; the permitted transitions are listed in the Proposal's x-runtime-rules.
+type ProposalState string
+
+const (
+	Applied               ProposalState = "applied"
+	Archived              ProposalState = "archived"
+	Draft                 ProposalState = "draft"
+	ProposalStateRejected ProposalState = "rejected"
+	Revised               ProposalState = "revised"
 )
 
 // Egress for community data.
@@ -5360,14 +5843,14 @@ const (
 )
 
 // Current lifecycle state.
-type State string
+type InquiriumOperatorQuestionStateState string
 
 const (
-	Answered   State = "answered"
-	Cancelled  State = "cancelled"
-	Pending    State = "pending"
-	Superseded State = "superseded"
-	TimedOut   State = "timed_out"
+	Answered         InquiriumOperatorQuestionStateState = "answered"
+	Cancelled        InquiriumOperatorQuestionStateState = "cancelled"
+	FluffyPending    InquiriumOperatorQuestionStateState = "pending"
+	FluffySuperseded InquiriumOperatorQuestionStateState = "superseded"
+	TimedOut         InquiriumOperatorQuestionStateState = "timed_out"
 )
 
 type InquiriumModelAcceptanceSchema string
@@ -5429,18 +5912,17 @@ const (
 	Put    MemoryWrittenPayloadOperation = "put"
 )
 
-// Lifecycle state.
-//
-// RFC 0096 lifecycle: draft → revised → applied | rejected | archived. Only applied
-// influences runs; the permitted transitions are listed in the Proposal's x-runtime-rules.
-type ProposalState string
+// pending until decided; granted or overridden install the artefact; denied installs
+// nothing; superseded: the proposal changed (revised, rejected, archived) while the gate
+// was pending, so it can no longer install anything.
+type ApprovalGateState string
 
 const (
-	Applied               ProposalState = "applied"
-	Archived              ProposalState = "archived"
-	Draft                 ProposalState = "draft"
-	ProposalStateRejected ProposalState = "rejected"
-	Revised               ProposalState = "revised"
+	PurplePending    ApprovalGateState = "pending"
+	PurpleSuperseded ApprovalGateState = "superseded"
+	StateDenied      ApprovalGateState = "denied"
+	StateGranted     ApprovalGateState = "granted"
+	StateOverridden  ApprovalGateState = "overridden"
 )
 
 // retention_expired: the source run is past its retention window; event_log_unavailable:

@@ -1,0 +1,297 @@
+/**
+ * RFC 0096 reviewable learning: the host's proposal service. A proposal is persisted inert; it is read, revised,
+ * rejected and archived by its tenant; it reaches the installed-artefact registry (the only thing runs resolve
+ * from) through `apply` alone, and only through the advertised authorisation path:
+ *
+ * - `approval-gate`: apply opens an RFC 0051 gate bound to the current revision; the artefact is installed when an
+ *   approver grants it (or overrides it, which needs a reason and is audited). Revising, rejecting or archiving the
+ *   proposal supersedes a pending gate.
+ * - `direct-rbac`: the caller must hold the advertised activation scope (403 otherwise, and nothing changes).
+ *
+ * Install copies the artefact's persisted JSON text byte for byte (no re-synthesis). Every string the service
+ * persists passes the tenant's SR-1 redaction chokepoint first; the two events it emits carry identifiers only.
+ * Every proposal is bound to `owner.tenant`: a caller of another tenant finds nothing (CTI-1).
+ */
+import type { ProposalActivatedPayload, ProposalCreatedPayload } from '../../generated/ts/run-event-payloads.ts';
+import type { Proposal, ProposalActivation, ProposalKind, ProposalState } from '../../generated/ts/proposal.ts';
+import type { ProposalsCapability } from '../../generated/ts/capabilities.ts';
+import type { ApprovalGate } from '../../generated/ts/proposal-apply-response.ts';
+import type { HostSampleProposalSynthesizeRequest } from '../../generated/ts/host-sample-proposal-synthesize-request.ts';
+import type { ProposalReviseRequest } from '../../generated/ts/proposal-revise-request.ts';
+import { validateProposal } from '../../generated/validators/validators.js';
+import { toFailures } from '../../generated/guards/index.ts';
+import type { Clock, IdSource } from '../shared/clock.ts';
+import { KeyedMutex } from '../shared/keyed-mutex.ts';
+import { canTransition, IllegalTransitionError, transition } from '../shared/state-machine.ts';
+import { ActivationForbiddenError, ProposalInvalidError, ProposalNotFoundError, StaleGateError } from './errors.ts';
+import { APPROVAL_GATE_LIFECYCLE, PROPOSAL_LIFECYCLE, type GateState } from './lifecycle.ts';
+import type { InstalledArtifacts, ProposalStore, StoredGate, StoredProposal } from './store.ts';
+
+export const PROPOSAL_KINDS: readonly ProposalKind[] = ['agent-pack', 'workflow-chain-pack', 'prompt-template', 'automation'];
+/** The RFC 0049 scope a direct-rbac host asks for, unless configured otherwise. */
+export const DEFAULT_ACTIVATION_SCOPE = 'proposals:apply';
+
+/** Who calls: a tenant (absent for an operator acting across tenants), the principal, and the scopes it holds ('all' for an operator key). */
+export interface ProposalActor {
+  readonly tenant?: string;
+  readonly principal?: string;
+  readonly scopes: readonly string[] | 'all';
+}
+
+export interface ProposalActivationPolicy {
+  readonly mode: ProposalActivation;
+  /** The scope a direct-rbac caller must hold (default DEFAULT_ACTIVATION_SCOPE). */
+  readonly scope?: string;
+}
+
+export interface ProposalServiceOptions {
+  readonly clock: Clock;
+  readonly ids: IdSource;
+  readonly store: ProposalStore;
+  readonly installed: InstalledArtifacts;
+  /** The SR-1 chokepoint of `tenant`: every persisted string goes through it. */
+  readonly redact: (content: string, tenant: string) => string;
+  /** Append a content-free event (validated by the event log). */
+  readonly emit: (type: 'proposal.created' | 'proposal.activated', payload: ProposalCreatedPayload | ProposalActivatedPayload) => { readonly eventId: string; readonly runId: string } | void;
+  /** The tenant a run belongs to, when the host knows the run. */
+  readonly runTenant: (runId: string) => string | undefined;
+  readonly activation: ProposalActivationPolicy;
+}
+
+/** What apply (or a gate decision) leaves behind. */
+export interface ApplyOutcome {
+  readonly proposal: Proposal;
+  readonly gate?: ApprovalGate;
+}
+
+/** An audited gate override (RFC 0009/0010): who overrode which gate, when, and why (redacted). */
+export interface GateOverrideAudit {
+  readonly approvalId: string;
+  readonly proposalId: string;
+  readonly tenant: string;
+  readonly decidedBy: string;
+  readonly reason: string;
+  readonly at: string;
+}
+
+export type ProposalFilter = { readonly state?: ProposalState; readonly kind?: ProposalKind };
+
+/** Every string value of `v`, deep, through `redact` (keys and structure unchanged). */
+function redactStrings(v: unknown, redact: (s: string) => string): unknown {
+  if (typeof v === 'string') return redact(v);
+  if (Array.isArray(v)) return v.map((x) => redactStrings(x, redact));
+  if (typeof v === 'object' && v !== null) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, redactStrings(x, redact)]));
+  return v;
+}
+
+/** The wire form of a stored proposal (its artefact parsed from the persisted text). */
+export const proposalView = ({ artifactJson, revision: _r, ...rest }: StoredProposal): Proposal => ({ ...rest, artifact: JSON.parse(artifactJson) as Proposal['artifact'] });
+const gateView = ({ revision: _r, ...g }: StoredGate): ApprovalGate => ({ ...g });
+
+export class ProposalService {
+  readonly #o: ProposalServiceOptions;
+  readonly #lock = new KeyedMutex();
+  readonly #audit: GateOverrideAudit[] = [];
+
+  constructor(o: ProposalServiceOptions) {
+    this.#o = o;
+  }
+
+  get activation(): Required<ProposalActivationPolicy> {
+    return { mode: this.#o.activation.mode, scope: this.#o.activation.scope ?? DEFAULT_ACTIVATION_SCOPE };
+  }
+
+  /** The `agents.proposals` block: what this service does, and how apply is authorised. */
+  capability(): { agents: { proposals: ProposalsCapability } } {
+    const { mode, scope } = this.activation;
+    return { agents: { proposals: { supported: true, artifactKinds: [...PROPOSAL_KINDS], duplicationDetection: true, activation: mode, ...(mode === 'direct-rbac' ? { activationScope: scope } : {}) } } };
+  }
+
+  /** The audited gate overrides, oldest first. */
+  overrides(): readonly GateOverrideAudit[] {
+    return [...this.#audit];
+  }
+
+  /**
+   * Persist a synthesised proposal as an inert draft (the host's synthesiser, or the test seam standing in for it).
+   * Duplication detection: an artefact of the same kind and name already installed for the tenant is named in
+   * duplicateOf.
+   */
+  async synthesize(req: HostSampleProposalSynthesizeRequest): Promise<{ proposal: Proposal; eventId?: string; runId?: string }> {
+    const { tenant } = req;
+    const foreign = req.sourceRunIds.flatMap((id, i) => {
+      const owner = this.#o.runTenant(id);
+      return owner !== undefined && owner !== tenant ? [{ instancePath: `/sourceRunIds/${i}`, message: 'names a run of another tenant' }] : [];
+    });
+    if (foreign.length > 0) throw new ProposalInvalidError(foreign);
+    const clean = (s: string) => this.#o.redact(s, tenant);
+    const artifact = redactStrings(req.artifact, clean) as Proposal['artifact'];
+    const duplicateOf = req.duplicateOf ?? (await this.#duplicateOf(tenant, req.kind, artifact));
+    const now = new Date(this.#o.clock.now()).toISOString();
+    const proposal: Proposal = {
+      id: this.#o.ids.next('prop'),
+      kind: req.kind,
+      ...(req.title !== undefined ? { title: clean(req.title) } : {}),
+      artifact,
+      provenance: { sourceRunIds: req.sourceRunIds.map(clean) },
+      ...(duplicateOf !== undefined ? { duplicateOf: clean(duplicateOf) } : {}),
+      owner: { tenant, ...(req.principal !== undefined ? { principal: clean(req.principal) } : {}) },
+      ...(req.rationale !== undefined ? { rationale: clean(req.rationale) } : {}),
+      state: PROPOSAL_LIFECYCLE.initial,
+      createdAt: now,
+      updatedAt: now,
+    };
+    const stored = this.#checked(proposal, 0);
+    await this.#o.store.put(stored);
+    const where = this.#o.emit('proposal.created', { proposalId: proposal.id, kind: proposal.kind, sourceRunIds: [...proposal.provenance.sourceRunIds], ...(proposal.duplicateOf != null ? { duplicateOf: proposal.duplicateOf } : {}) });
+    return { proposal: proposalView(stored), ...(where ?? {}) };
+  }
+
+  /** The caller's tenant's proposals (a tenant must be named), oldest first, filtered by state and kind. */
+  async list(tenant: string, filter: ProposalFilter = {}): Promise<readonly Proposal[]> {
+    const all = await this.#o.store.list(tenant);
+    return all.filter((p) => (filter.state === undefined || p.state === filter.state) && (filter.kind === undefined || p.kind === filter.kind)).map(proposalView);
+  }
+
+  async get(actor: ProposalActor, id: string): Promise<Proposal> {
+    return proposalView(await this.#own(actor, id));
+  }
+
+  /** The tenant a proposal belongs to (undefined when there is none): for binding a request to its key's tenant. */
+  async tenantOf(id: string): Promise<string | undefined> {
+    return (await this.#o.store.get(id))?.owner.tenant;
+  }
+
+  /** Replace artefact, title or rationale; the proposal becomes revised. Never installs anything. */
+  revise(actor: ProposalActor, id: string, patch: ProposalReviseRequest): Promise<Proposal> {
+    return this.#lock.run(id, async () => {
+      const p = await this.#own(actor, id);
+      const state = transition(PROPOSAL_LIFECYCLE, p.state, 'revised');
+      const clean = (s: string) => this.#o.redact(s, p.owner.tenant);
+      const current = proposalView(p);
+      const next: Proposal = {
+        ...current,
+        ...(patch.artifact !== undefined ? { artifact: redactStrings(patch.artifact, clean) as Proposal['artifact'] } : {}),
+        ...(patch.title !== undefined ? { title: clean(patch.title) } : {}),
+        ...(patch.rationale !== undefined ? { rationale: clean(patch.rationale) } : {}),
+        state,
+        updatedAt: this.#now(),
+      };
+      const stored = this.#checked(next, p.revision + 1);
+      await this.#o.store.put(stored);
+      await this.#supersedeGate(id);
+      return proposalView(stored);
+    });
+  }
+
+  reject(actor: ProposalActor, id: string): Promise<Proposal> {
+    return this.#move(actor, id, 'rejected');
+  }
+
+  /** DELETE: a soft delete, kept for audit. */
+  archive(actor: ProposalActor, id: string): Promise<Proposal> {
+    return this.#move(actor, id, 'archived');
+  }
+
+  /**
+   * Ask to apply. direct-rbac: install now when the caller holds the scope (403 otherwise). approval-gate: open a
+   * gate on the current revision (or return the one already pending); nothing is installed until it is granted.
+   */
+  apply(actor: ProposalActor, id: string): Promise<ApplyOutcome> {
+    return this.#lock.run(id, async () => {
+      const p = await this.#own(actor, id);
+      if (!canTransition(PROPOSAL_LIFECYCLE, p.state, 'applied')) throw new IllegalTransitionError(PROPOSAL_LIFECYCLE.id, p.state, 'applied');
+      const { mode, scope } = this.activation;
+      if (mode === 'direct-rbac') {
+        if (actor.scopes !== 'all' && !actor.scopes.includes(scope)) throw new ActivationForbiddenError(scope);
+        return { proposal: await this.#install(p, { mode }) };
+      }
+      const pending = await this.#o.store.pendingGate(id);
+      if (pending !== undefined) return { proposal: proposalView(p), gate: gateView(pending) };
+      const gate: StoredGate = { approvalId: this.#o.ids.next('gate'), proposalId: id, state: APPROVAL_GATE_LIFECYCLE.initial, requestedAt: this.#now(), revision: p.revision };
+      await this.#o.store.putGate(gate);
+      return { proposal: proposalView(p), gate: gateView(gate) };
+    });
+  }
+
+  /**
+   * An approver decides a pending gate (RFC 0051). granted or overridden installs the revision the gate was opened
+   * on; an override needs a reason and is audited; denied installs nothing.
+   */
+  async decide(approvalId: string, decision: 'granted' | 'denied' | 'overridden', by: { readonly decidedBy: string; readonly reason?: string }): Promise<ApplyOutcome> {
+    const found = await this.#o.store.gate(approvalId);
+    if (found === undefined) throw new ProposalNotFoundError('gate');
+    return this.#lock.run(found.proposalId, async () => {
+      const gate = (await this.#o.store.gate(approvalId))!;
+      const p = (await this.#o.store.get(gate.proposalId))!;
+      const state: GateState = transition(APPROVAL_GATE_LIFECYCLE, gate.state, decision);
+      if (decision !== 'denied' && gate.revision !== p.revision) throw new StaleGateError();
+      const reason = by.reason === undefined ? undefined : this.#o.redact(by.reason, p.owner.tenant);
+      const decided: StoredGate = { ...gate, state, decidedAt: this.#now(), ...(reason !== undefined ? { reason } : {}) };
+      if (decision === 'overridden') this.#audit.push({ approvalId, proposalId: p.id, tenant: p.owner.tenant, decidedBy: by.decidedBy, reason: reason ?? '', at: decided.decidedAt! });
+      const proposal = decision === 'denied' ? proposalView(p) : await this.#install(p, { mode: 'approval-gate', approvalId, gateOutcome: decision });
+      await this.#o.store.putGate(decided);
+      return { proposal, gate: gateView(decided) };
+    });
+  }
+
+  /** What an applied proposal installed, read back from the registry (404 before apply). */
+  async installed(actor: ProposalActor, id: string) {
+    const p = await this.#own(actor, id);
+    const a = await this.#o.installed.get(p.owner.tenant, id);
+    if (a === undefined) throw new ProposalNotFoundError('installed artefact');
+    return { proposalId: id, kind: a.kind, installedArtifactRef: a.ref, installedAt: a.installedAt, artifact: JSON.parse(a.artifactJson) as Record<string, unknown> };
+  }
+
+  // ── internals ────────────────────────────────────────────────────────────────────────────────────────────
+
+  #now(): string {
+    return new Date(this.#o.clock.now()).toISOString();
+  }
+
+  /** The proposal, when it exists and the actor may see it (an actor of another tenant finds nothing). */
+  async #own(actor: ProposalActor, id: string): Promise<StoredProposal> {
+    const p = await this.#o.store.get(id);
+    if (p === undefined || (actor.tenant !== undefined && actor.tenant !== p.owner.tenant)) throw new ProposalNotFoundError();
+    return p;
+  }
+
+  /** The stored form of `proposal`, after checking it against the Proposal schema (artefact shape by kind included). */
+  #checked(proposal: Proposal, revision: number): StoredProposal {
+    if (!validateProposal(proposal)) throw new ProposalInvalidError(toFailures(validateProposal.errors));
+    const { artifact, ...rest } = proposal;
+    return { ...rest, artifactJson: JSON.stringify(artifact), revision };
+  }
+
+  #move(actor: ProposalActor, id: string, to: 'rejected' | 'archived'): Promise<Proposal> {
+    return this.#lock.run(id, async () => {
+      const p = await this.#own(actor, id);
+      const next: StoredProposal = { ...p, state: transition(PROPOSAL_LIFECYCLE, p.state, to), updatedAt: this.#now(), revision: p.revision + 1 };
+      await this.#o.store.put(next);
+      await this.#supersedeGate(id);
+      return proposalView(next);
+    });
+  }
+
+  async #supersedeGate(proposalId: string): Promise<void> {
+    const g = await this.#o.store.pendingGate(proposalId);
+    if (g !== undefined) await this.#o.store.putGate({ ...g, state: transition(APPROVAL_GATE_LIFECYCLE, g.state, 'superseded'), decidedAt: this.#now() });
+  }
+
+  /** Install exactly the persisted artefact text, then mark the proposal applied and emit proposal.activated. */
+  async #install(p: StoredProposal, how: { mode: ProposalActivation; approvalId?: string; gateOutcome?: 'granted' | 'overridden' }): Promise<Proposal> {
+    const state = transition(PROPOSAL_LIFECYCLE, p.state, 'applied');
+    const name = String((JSON.parse(p.artifactJson) as { name?: unknown }).name ?? p.id);
+    const ref = `artifact://${p.owner.tenant}/${p.kind}/${encodeURIComponent(name)}@${p.id}`;
+    const at = this.#now();
+    await this.#o.installed.install({ tenant: p.owner.tenant, proposalId: p.id, kind: p.kind, ref, artifactJson: p.artifactJson, installedAt: at });
+    const applied: StoredProposal = { ...p, state, updatedAt: at, activation: { ...how, installedArtifactRef: ref, appliedAt: at } };
+    await this.#o.store.put(applied);
+    this.#o.emit('proposal.activated', { proposalId: p.id, kind: p.kind, activation: how.mode, ...(how.approvalId !== undefined ? { approvalId: how.approvalId } : {}), installedArtifactRef: ref });
+    return proposalView(applied);
+  }
+
+  async #duplicateOf(tenant: string, kind: ProposalKind, artifact: Proposal['artifact']): Promise<string | undefined> {
+    return (await this.#o.installed.list(tenant, kind)).find((a) => (JSON.parse(a.artifactJson) as { name?: unknown }).name === artifact.name)?.ref;
+  }
+}
