@@ -61,6 +61,7 @@ export function createHostRuntime(openwop: OpenwopRuntime, inquirium: InquiriumR
 
   return {
     discovery: () => rt.discovery(),
+    discoveryJson: () => rt.capabilities.documentJson(),
     now: () => rt.clock.now(),
 
     startRun: (r) => rt.startRun(r),
