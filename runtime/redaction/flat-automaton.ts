@@ -21,7 +21,6 @@ const LATIN = 256;
 export class FlatAutomaton {
   readonly #latin = new Uint16Array(LATIN);
   readonly #wide = new Map<number, number>();
-  readonly #classes: number;
   /** Per state: offset of its dense row in #dense, or -1. */
   readonly #row: Int32Array;
   readonly #dense: Int32Array;
@@ -44,7 +43,6 @@ export class FlatAutomaton {
         } else if (!this.#wide.has(c)) this.#wide.set(c, classes++);
       }
     }
-    this.#classes = classes;
 
     // The trie, with a temporary map of edges (state * classes + class → child).
     const edges = new Map<number, number>();
@@ -184,10 +182,5 @@ export class FlatAutomaton {
 
   patternLength(pattern: number): number {
     return this.#lengths[pattern]!;
-  }
-
-  /** Number of classes (distinct code units of the patterns, plus one). */
-  get classes(): number {
-    return this.#classes;
   }
 }
