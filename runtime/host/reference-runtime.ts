@@ -65,6 +65,7 @@ export function createHostRuntime(openwop: OpenwopRuntime, inquirium: InquiriumR
 
   return {
     discovery: () => rt.discovery(),
+    discoveryJson: () => rt.capabilities.documentJson(),
     now: () => rt.clock.now(),
     flush,
 
