@@ -121,7 +121,7 @@ function __len(s) {
 
 // ── constants ──
 const __RE0 = new RegExp("^[0-9]+\\.[0-9]+(\\.[0-9]+)?$", "u");
-const __E115 = new Set(["replay_memory_snapshot_unavailable","token_budget_exceeded","compaction_redaction_failed","capability_not_provided","invalid_json","bad_request","validation_failed","validation_error","unsupported_media_type","payload_too_large","unauthorized","unauthenticated","forbidden","not_found","method_not_allowed","conflict","request_timeout","quota_exceeded","internal_error"]);
+const __E125 = new Set(["replay_memory_snapshot_unavailable","token_budget_exceeded","compaction_redaction_failed","capability_not_provided","invalid_json","bad_request","validation_failed","validation_error","unsupported_media_type","payload_too_large","unauthorized","unauthenticated","forbidden","not_found","method_not_allowed","conflict","request_timeout","quota_exceeded","internal_error"]);
 const __RE1 = new RegExp("^[a-z][a-z0-9_]*$", "u");
 const __RE2 = new RegExp("^[A-Za-z][A-Za-z0-9_-]*(\\.[A-Za-z][A-Za-z0-9_-]*)*$", "u");
 const __RE3 = new RegExp("^[0-9]{4}-[0-9]{2}-[0-9]{2}$", "u");
@@ -131,14 +131,14 @@ const __RE6 = new RegExp("^sha256:[0-9a-f]{64}$", "u");
 const __RE7 = new RegExp("^[a-z0-9][a-z0-9._-]{0,63}$", "u");
 const __RE8 = new RegExp("^tr:.+$", "u");
 const __RE9 = new RegExp("^op:.+$", "u");
-const __P326 = new Set(["trace/schema","trace/id","turn/id","participant/ref","operation/id","time/started-at","time/finished-at","status","runtime/ref","model.binding/ref","input/shape","output/shape","policy","decisions","effects","diagnostics"]);
+const __P336 = new Set(["trace/schema","trace/id","turn/id","participant/ref","operation/id","time/started-at","time/finished-at","status","runtime/ref","model.binding/ref","input/shape","output/shape","policy","decisions","effects","diagnostics"]);
 const __RE10 = new RegExp("^/", "u");
 const __RE11 = new RegExp("^feedback:.+$", "u");
 const __RE12 = new RegExp("^model\\.binding/.+$", "u");
 const __RE13 = new RegExp("^question/.+$", "u");
 const __RE14 = new RegExp("^operation/.+$", "u");
 const __RE15 = new RegExp("^[a-z]+/[A-Za-z0-9.+-]+$", "u");
-const __P726 = new Set(["schema","question/ref","operation/ref","recipient/class","reason/code","prompt","widget/kind","widget/payload","default/on-timeout","timeout","classification","subject","response","provenance","created/at"]);
+const __P736 = new Set(["schema","question/ref","operation/ref","recipient/class","reason/code","prompt","widget/kind","widget/payload","default/on-timeout","timeout","classification","subject","response","provenance","created/at"]);
 const __RE16 = new RegExp("^participant:did:key:[1-9A-HJ-NP-Za-km-z]+$", "u");
 const __RE17 = new RegExp("^[a-z0-9]+(-[a-z0-9]+)*$", "u");
 const __RE18 = new RegExp("^result:.+$", "u");
@@ -149,7 +149,7 @@ const __RE22 = new RegExp("^(trace/|tr:).+$", "u");
 const __RE23 = new RegExp("^turn:.+$", "u");
 const __RE24 = new RegExp("^(clarify|clarification|approval|external-event|custom|x-[a-z0-9-]+)$", "u");
 const __RE25 = new RegExp("^arc_[0-9a-f]{16,64}$", "u");
-const __E1070 = new Set(["run.started","run.completed","run.failed","runOrchestrator.decided","core.workflowChain.confidence-escalated","interrupt.requested","interrupt.resolved","worker.dispatched","memory.written","memory.compacted","agent.memory.consolidated","commitment.fired","proposal.created","proposal.activated","workspace.updated"]);
+const __E1080 = new Set(["run.started","run.completed","run.failed","runOrchestrator.decided","core.workflowChain.confidence-escalated","interrupt.requested","interrupt.resolved","worker.dispatched","memory.written","memory.compacted","agent.memory.consolidated","commitment.fired","proposal.created","proposal.activated","workspace.updated"]);
 const __RE26 = new RegExp("^[0-9a-f]{64}$", "u");
 
 // ── fast path: one check per schema node, valid or not, first failure stops ──
@@ -433,2359 +433,2358 @@ function __c109(d) {
   if (x66 !== undefined) {
     if (!__c112(x66)) return false;
   }
-  const x67 = d.agents;
+  const x67 = d.supportedEnvelopes;
   if (x67 !== undefined) {
-    if (!__c55(x67)) return false;
+    if (!(Array.isArray(x67))) return false;
+    for (let i68 = 0; i68 < x67.length; i68++) {
+      const x69 = x67[i68];
+      if (!(typeof x69 === "string")) return false;
+      if (x69.length === 0) return false;
+    }
   }
-  const x68 = d.memory;
-  if (x68 !== undefined) {
-    if (!__c118(x68)) return false;
+  const x70 = d.schemaVersions;
+  if (x70 !== undefined) {
+    if (!(typeof x70 === "object" && x70 !== null && !Array.isArray(x70))) return false;
+    for (const k71 in x70) {
+      if (false) continue;
+      const x72 = x70[k71];
+      if (!(Number.isInteger(x72))) return false;
+      if (x72 < 0) return false;
+    }
   }
-  const x69 = d.multiAgent;
-  if (x69 !== undefined) {
-    if (!__c163(x69)) return false;
+  const x73 = d.limits;
+  if (x73 !== undefined) {
+    if (!(typeof x73 === "object" && x73 !== null && !Array.isArray(x73))) return false;
+    const x74 = x73.clarificationRounds;
+    if (x74 === undefined) return false;
+    if (!(Number.isInteger(x74))) return false;
+    if (x74 < 0) return false;
+    const x75 = x73.schemaRounds;
+    if (x75 === undefined) return false;
+    if (!(Number.isInteger(x75))) return false;
+    if (x75 < 0) return false;
+    const x76 = x73.envelopesPerTurn;
+    if (x76 === undefined) return false;
+    if (!(Number.isInteger(x76))) return false;
+    if (x76 < 0) return false;
+  }
+  const x77 = d.agents;
+  if (x77 !== undefined) {
+    if (!__c55(x77)) return false;
+  }
+  const x78 = d.memory;
+  if (x78 !== undefined) {
+    if (!__c127(x78)) return false;
+  }
+  const x79 = d.multiAgent;
+  if (x79 !== undefined) {
+    if (!__c172(x79)) return false;
   }
   return true;
 }
-function __c176(d) {
+function __c185(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x70 = d.capability;
-  if (x70 === undefined) return false;
-  if (!(typeof x70 === "string")) return false;
-  if (x70.length === 0) return false;
+  const x80 = d.capability;
+  if (x80 === undefined) return false;
+  if (!(typeof x80 === "string")) return false;
+  if (x80.length === 0) return false;
   return true;
 }
 function __c69(d) {
   if (!(d === "time" || d === "predicate")) return false;
   return true;
 }
-function __c179(d) {
+function __c188(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x71 = d.commitmentId;
-  if (x71 === undefined) return false;
-  if (!(typeof x71 === "string")) return false;
-  if (x71.length === 0) return false;
-  const x72 = d.memoryRef;
-  if (x72 === undefined) return false;
-  if (!(typeof x72 === "string")) return false;
-  if (x72.length === 0) return false;
-  const x73 = d.memoryId;
-  if (x73 !== undefined) {
-    if (!(typeof x73 === "string")) return false;
-    if (x73.length === 0) return false;
+  const x81 = d.commitmentId;
+  if (x81 === undefined) return false;
+  if (!(typeof x81 === "string")) return false;
+  if (x81.length === 0) return false;
+  const x82 = d.memoryRef;
+  if (x82 === undefined) return false;
+  if (!(typeof x82 === "string")) return false;
+  if (x82.length === 0) return false;
+  const x83 = d.memoryId;
+  if (x83 !== undefined) {
+    if (!(typeof x83 === "string")) return false;
+    if (x83.length === 0) return false;
   }
-  const x74 = d.condition;
-  if (x74 === undefined) return false;
-  if (!__c69(x74)) return false;
-  const x75 = d.enqueuedRunId;
-  if (x75 !== undefined) {
-    if (!(typeof x75 === "string")) return false;
-    if (x75.length === 0) return false;
+  const x84 = d.condition;
+  if (x84 === undefined) return false;
+  if (!__c69(x84)) return false;
+  const x85 = d.enqueuedRunId;
+  if (x85 !== undefined) {
+    if (!(typeof x85 === "string")) return false;
+    if (x85.length === 0) return false;
   }
   return true;
 }
 function __c65(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x76 = d.supported;
-  if (x76 === undefined) return false;
-  if (!(typeof x76 === "boolean")) return false;
-  const x77 = d.fireConditions;
-  if (x77 !== undefined) {
-    if (!(Array.isArray(x77))) return false;
-    if (x77.length > 1 && __dup(x77, null) !== null) return false;
-    for (let i78 = 0; i78 < x77.length; i78++) {
-      const x79 = x77[i78];
-      if (!__c69(x79)) return false;
-    }
-  }
-  for (const k80 in d) if (!(k80 === "supported" || k80 === "fireConditions")) return false;
-  return true;
-}
-function __c124(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok81 = false;
-  L82: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x83 = d.supported;
-      if (x83 === undefined) break L82;
-      if (x83 !== true) break L82;
-    }
-    ok81 = true;
-  }
-  if (ok81) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x84 = d.trigger;
-      if (x84 === undefined) return false;
-    }
-  }
-  const x85 = d.supported;
-  if (x85 === undefined) return false;
-  if (!(typeof x85 === "boolean")) return false;
-  const x86 = d.trigger;
-  if (x86 !== undefined) {
-    if (!__c127(x86)) return false;
-  }
-  const x87 = d.maxInputEntries;
+  const x86 = d.supported;
+  if (x86 === undefined) return false;
+  if (!(typeof x86 === "boolean")) return false;
+  const x87 = d.fireConditions;
   if (x87 !== undefined) {
-    if (!(Number.isInteger(x87))) return false;
-    if (x87 < 1) return false;
+    if (!(Array.isArray(x87))) return false;
+    if (x87.length > 1 && __dup(x87, null) !== null) return false;
+    for (let i88 = 0; i88 < x87.length; i88++) {
+      const x89 = x87[i88];
+      if (!__c69(x89)) return false;
+    }
   }
-  const x88 = d.maxOutputBytes;
-  if (x88 !== undefined) {
-    if (!(Number.isInteger(x88))) return false;
-    if (x88 < 0) return false;
-  }
-  for (const k89 in d) if (!(k89 === "supported" || k89 === "trigger" || k89 === "maxInputEntries" || k89 === "maxOutputBytes")) return false;
+  for (const k90 in d) if (!(k90 === "supported" || k90 === "fireConditions")) return false;
   return true;
 }
-function __c186(d) {
+function __c133(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x90 = d.memoryRef;
-  if (x90 !== undefined) {
-    if (!(typeof x90 === "string")) return false;
-    if (x90.length === 0) return false;
+  let ok91 = false;
+  L92: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x93 = d.supported;
+      if (x93 === undefined) break L92;
+      if (x93 !== true) break L92;
+    }
+    ok91 = true;
   }
-  const x91 = d.compactionRunId;
-  if (x91 !== undefined) {
-    if (!(typeof x91 === "string")) return false;
-    if (x91.length === 0) return false;
+  if (ok91) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x94 = d.trigger;
+      if (x94 === undefined) return false;
+    }
+  }
+  const x95 = d.supported;
+  if (x95 === undefined) return false;
+  if (!(typeof x95 === "boolean")) return false;
+  const x96 = d.trigger;
+  if (x96 !== undefined) {
+    if (!__c136(x96)) return false;
+  }
+  const x97 = d.maxInputEntries;
+  if (x97 !== undefined) {
+    if (!(Number.isInteger(x97))) return false;
+    if (x97 < 1) return false;
+  }
+  const x98 = d.maxOutputBytes;
+  if (x98 !== undefined) {
+    if (!(Number.isInteger(x98))) return false;
+    if (x98 < 0) return false;
+  }
+  for (const k99 in d) if (!(k99 === "supported" || k99 === "trigger" || k99 === "maxInputEntries" || k99 === "maxOutputBytes")) return false;
+  return true;
+}
+function __c195(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x100 = d.memoryRef;
+  if (x100 !== undefined) {
+    if (!(typeof x100 === "string")) return false;
+    if (x100.length === 0) return false;
+  }
+  const x101 = d.compactionRunId;
+  if (x101 !== undefined) {
+    if (!(typeof x101 === "string")) return false;
+    if (x101.length === 0) return false;
   }
   return true;
 }
-function __c127(d) {
+function __c136(d) {
   if (!(d === "host-managed" || d === "client-requested" || d === "both")) return false;
   return true;
 }
-function __c190(d) {
+function __c199(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x92 = d.confidence;
-  if (x92 === undefined) return false;
-  if (!(Number.isFinite(x92))) return false;
-  if (x92 > 1) return false;
-  if (x92 < 0) return false;
-  const x93 = d.floor;
-  if (x93 === undefined) return false;
-  if (!(Number.isFinite(x93))) return false;
-  if (x93 > 1) return false;
-  if (x93 < 0.5) return false;
-  const x94 = d.escalationKind;
-  if (x94 === undefined) return false;
-  if (!(x94 === "clarify" || x94 === "escalate")) return false;
-  const x95 = d.originalDecision;
-  if (x95 !== undefined) {
-    if (!__c195(x95)) return false;
+  const x102 = d.confidence;
+  if (x102 === undefined) return false;
+  if (!(Number.isFinite(x102))) return false;
+  if (x102 > 1) return false;
+  if (x102 < 0) return false;
+  const x103 = d.floor;
+  if (x103 === undefined) return false;
+  if (!(Number.isFinite(x103))) return false;
+  if (x103 > 1) return false;
+  if (x103 < 0.5) return false;
+  const x104 = d.escalationKind;
+  if (x104 === undefined) return false;
+  if (!(x104 === "clarify" || x104 === "escalate")) return false;
+  const x105 = d.originalDecision;
+  if (x105 !== undefined) {
+    if (!__c204(x105)) return false;
   }
-  const x96 = d.parentRunId;
-  if (x96 !== undefined) {
-    if (!(typeof x96 === "string")) return false;
-    if (x96.length === 0) return false;
+  const x106 = d.parentRunId;
+  if (x106 !== undefined) {
+    if (!(typeof x106 === "string")) return false;
+    if (x106.length === 0) return false;
   }
-  const x97 = d.workerId;
-  if (x97 !== undefined) {
-    if (!(typeof x97 === "string")) return false;
-    if (x97.length === 0) return false;
+  const x107 = d.workerId;
+  if (x107 !== undefined) {
+    if (!(typeof x107 === "string")) return false;
+    if (x107.length === 0) return false;
   }
-  const x98 = d.causationHostId;
-  if (x98 !== undefined) {
-    if (!(typeof x98 === "string")) return false;
-    if (x98.length === 0) return false;
+  const x108 = d.causationHostId;
+  if (x108 !== undefined) {
+    if (!(typeof x108 === "string")) return false;
+    if (x108.length === 0) return false;
   }
-  for (const k99 in d) if (!(k99 === "confidence" || k99 === "floor" || k99 === "escalationKind" || k99 === "originalDecision" || k99 === "parentRunId" || k99 === "workerId" || k99 === "causationHostId")) return false;
+  for (const k109 in d) if (!(k109 === "confidence" || k109 === "floor" || k109 === "escalationKind" || k109 === "originalDecision" || k109 === "parentRunId" || k109 === "workerId" || k109 === "causationHostId")) return false;
   return true;
 }
 function __c44(d) {
   if (!(d === "host-managed" || d === "scheduled" || d === "on-demand")) return false;
   return true;
 }
-function __c136(d) {
+function __c145(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok100 = false;
-  L101: {
+  let ok110 = false;
+  L111: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x102 = d.supported;
-      if (x102 === undefined) break L101;
-      if (x102 !== true) break L101;
+      const x112 = d.supported;
+      if (x112 === undefined) break L111;
+      if (x112 !== true) break L111;
     }
-    ok100 = true;
+    ok110 = true;
   }
-  if (ok100) {
+  if (ok110) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x103 = d.maxTokenBudget;
-      if (x103 === undefined) return false;
-      if (!(Number.isInteger(x103))) return false;
-      const x104 = d.tokenizerName;
-      if (x104 === undefined) return false;
-      if (!(typeof x104 === "string")) return false;
+      const x113 = d.maxTokenBudget;
+      if (x113 === undefined) return false;
+      if (!(Number.isInteger(x113))) return false;
+      const x114 = d.tokenizerName;
+      if (x114 === undefined) return false;
+      if (!(typeof x114 === "string")) return false;
     }
   }
-  const x105 = d.supported;
-  if (x105 === undefined) return false;
-  if (!(typeof x105 === "boolean")) return false;
-  const x106 = d.maxTokenBudget;
-  if (x106 !== undefined) {
-    if (!(Number.isInteger(x106))) return false;
-    if (x106 < 1) return false;
+  const x115 = d.supported;
+  if (x115 === undefined) return false;
+  if (!(typeof x115 === "boolean")) return false;
+  const x116 = d.maxTokenBudget;
+  if (x116 !== undefined) {
+    if (!(Number.isInteger(x116))) return false;
+    if (x116 < 1) return false;
   }
-  const x107 = d.scheduled;
-  if (x107 !== undefined) {
-    if (!(typeof x107 === "boolean")) return false;
+  const x117 = d.scheduled;
+  if (x117 !== undefined) {
+    if (!(typeof x117 === "boolean")) return false;
   }
-  const x108 = d.indexEmitted;
-  if (x108 !== undefined) {
-    if (!(typeof x108 === "boolean")) return false;
+  const x118 = d.indexEmitted;
+  if (x118 !== undefined) {
+    if (!(typeof x118 === "boolean")) return false;
   }
-  const x109 = d.tokenizerName;
-  if (x109 !== undefined) {
-    if (!(typeof x109 === "string")) return false;
-    if (x109.length === 0) return false;
+  const x119 = d.tokenizerName;
+  if (x119 !== undefined) {
+    if (!(typeof x119 === "string")) return false;
+    if (x119.length === 0) return false;
   }
-  const x110 = d.archiveRetention;
-  if (x110 !== undefined) {
-    if (!(typeof x110 === "string")) return false;
-    if (!__fmtDuration(x110)) return false;
+  const x120 = d.archiveRetention;
+  if (x120 !== undefined) {
+    if (!(typeof x120 === "string")) return false;
+    if (!__fmtDuration(x120)) return false;
   }
-  for (const k111 in d) if (!(k111 === "supported" || k111 === "maxTokenBudget" || k111 === "scheduled" || k111 === "indexEmitted" || k111 === "tokenizerName" || k111 === "archiveRetention")) return false;
+  for (const k121 in d) if (!(k121 === "supported" || k121 === "maxTokenBudget" || k121 === "scheduled" || k121 === "indexEmitted" || k121 === "tokenizerName" || k121 === "archiveRetention")) return false;
   return true;
 }
-function __c213(d) {
+function __c222(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x112 = d.tokenBudget;
-  if (x112 === undefined) return false;
-  if (!(Number.isInteger(x112))) return false;
-  if (x112 < 1) return false;
-  const x113 = d.tokensUsed;
-  if (x113 === undefined) return false;
-  if (!(Number.isInteger(x113))) return false;
-  if (x113 < 0) return false;
-  const x114 = d.indexUpdated;
-  if (x114 !== undefined) {
-    if (!(typeof x114 === "boolean")) return false;
+  const x122 = d.tokenBudget;
+  if (x122 === undefined) return false;
+  if (!(Number.isInteger(x122))) return false;
+  if (x122 < 1) return false;
+  const x123 = d.tokensUsed;
+  if (x123 === undefined) return false;
+  if (!(Number.isInteger(x123))) return false;
+  if (x123 < 0) return false;
+  const x124 = d.indexUpdated;
+  if (x124 !== undefined) {
+    if (!(typeof x124 === "boolean")) return false;
   }
   return true;
 }
-function __c218(d) {
-  if (!__E115.has(d)) return false;
+function __c227(d) {
+  if (!__E125.has(d)) return false;
   return true;
 }
-function __c219(d) {
+function __c228(d) {
   return true;
 }
-function __c220(d) {
+function __c229(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok116 = false;
-  L117: {
-    if (!__c228(d)) break L117;
-    ok116 = true;
+  let ok126 = false;
+  L127: {
+    if (!__c237(d)) break L127;
+    ok126 = true;
   }
-  if (ok116) {
+  if (ok126) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x118 = d.details;
-      if (x118 === undefined) return false;
-      if (!__c233(x118)) return false;
+      const x128 = d.details;
+      if (x128 === undefined) return false;
+      if (!__c242(x128)) return false;
     }
   }
-  let ok119 = false;
-  L120: {
-    if (!__c241(d)) break L120;
-    ok119 = true;
+  let ok129 = false;
+  L130: {
+    if (!__c250(d)) break L130;
+    ok129 = true;
   }
-  if (ok119) {
+  if (ok129) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x121 = d.details;
-      if (x121 === undefined) return false;
-      if (!__c246(x121)) return false;
+      const x131 = d.details;
+      if (x131 === undefined) return false;
+      if (!__c255(x131)) return false;
     }
   }
-  let ok122 = false;
-  L123: {
-    if (!__c253(d)) break L123;
-    ok122 = true;
+  let ok132 = false;
+  L133: {
+    if (!__c262(d)) break L133;
+    ok132 = true;
   }
-  if (ok122) {
+  if (ok132) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x124 = d.details;
-      if (x124 !== undefined) {
-        if (!__c186(x124)) return false;
+      const x134 = d.details;
+      if (x134 !== undefined) {
+        if (!__c195(x134)) return false;
       }
     }
   }
-  let ok125 = false;
-  L126: {
-    if (!__c260(d)) break L126;
-    ok125 = true;
+  let ok135 = false;
+  L136: {
+    if (!__c269(d)) break L136;
+    ok135 = true;
   }
-  if (ok125) {
+  if (ok135) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x127 = d.details;
-      if (x127 === undefined) return false;
-      if (!__c176(x127)) return false;
+      const x137 = d.details;
+      if (x137 === undefined) return false;
+      if (!__c185(x137)) return false;
     }
   }
-  let ok128 = false;
-  L129: {
-    if (!__c267(d)) break L129;
-    ok128 = true;
+  let ok138 = false;
+  L139: {
+    if (!__c276(d)) break L139;
+    ok138 = true;
   }
-  if (ok128) {
+  if (ok138) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x130 = d.details;
-      if (x130 === undefined) return false;
-      if (!__c272(x130)) return false;
+      const x140 = d.details;
+      if (x140 === undefined) return false;
+      if (!__c281(x140)) return false;
     }
   }
-  let ok131 = false;
-  L132: {
-    if (!__c282(d)) break L132;
-    ok131 = true;
+  let ok141 = false;
+  L142: {
+    if (!__c291(d)) break L142;
+    ok141 = true;
   }
-  if (ok131) {
+  if (ok141) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x133 = d.details;
-      if (x133 !== undefined) {
-        if (!__c287(x133)) return false;
+      const x143 = d.details;
+      if (x143 !== undefined) {
+        if (!__c296(x143)) return false;
       }
     }
   }
-  let ok134 = false;
-  L135: {
-    if (!__c292(d)) break L135;
-    ok134 = true;
+  let ok144 = false;
+  L145: {
+    if (!__c301(d)) break L145;
+    ok144 = true;
   }
-  if (ok134) {
+  if (ok144) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x136 = d.details;
-      if (x136 === undefined) return false;
-      if (!__c297(x136)) return false;
+      const x146 = d.details;
+      if (x146 === undefined) return false;
+      if (!__c306(x146)) return false;
     }
   }
-  const x137 = d.error;
-  if (x137 === undefined) return false;
-  if (!(typeof x137 === "string")) return false;
-  if (x137.length > 100 && __len(x137) > 100) return false;
-  if (!__RE1.test(x137)) return false;
-  const x138 = d.message;
-  if (x138 === undefined) return false;
-  if (!(typeof x138 === "string")) return false;
-  if (x138.length > 2000 && __len(x138) > 2000) return false;
-  const x139 = d.details;
-  if (x139 !== undefined) {
-    if (!(typeof x139 === "object" && x139 !== null && !Array.isArray(x139))) return false;
+  const x147 = d.error;
+  if (x147 === undefined) return false;
+  if (!(typeof x147 === "string")) return false;
+  if (x147.length > 100 && __len(x147) > 100) return false;
+  if (!__RE1.test(x147)) return false;
+  const x148 = d.message;
+  if (x148 === undefined) return false;
+  if (!(typeof x148 === "string")) return false;
+  if (x148.length > 2000 && __len(x148) > 2000) return false;
+  const x149 = d.details;
+  if (x149 !== undefined) {
+    if (!(typeof x149 === "object" && x149 !== null && !Array.isArray(x149))) return false;
   }
-  for (const k140 in d) if (!(k140 === "error" || k140 === "message" || k140 === "details")) return false;
+  for (const k150 in d) if (!(k150 === "error" || k150 === "message" || k150 === "details")) return false;
   return true;
 }
-function __c301(d) {
+function __c310(d) {
   if (!(typeof d === "string")) return false;
   if (d.length > 200 && __len(d) > 200) return false;
   if (!__RE2.test(d)) return false;
   return true;
 }
-function __c165(d) {
+function __c174(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x141 = d.supported;
-  if (x141 === undefined) return false;
-  if (!(typeof x141 === "boolean")) return false;
-  const x142 = d.version;
-  if (x142 !== undefined) {
-    if (!(Number.isInteger(x142))) return false;
-    if (x142 < 1) return false;
-  }
-  const x143 = d.tier;
-  if (x143 !== undefined) {
-    if (!(x143 === "stable" || x143 === "experimental")) return false;
-  }
-  const x144 = d.experimentalUntil;
-  if (x144 !== undefined) {
-    if (!(typeof x144 === "string")) return false;
-    if (!__RE3.test(x144)) return false;
-  }
-  const x145 = d.confidenceEscalationFloor;
-  if (x145 !== undefined) {
-    if (!(Number.isFinite(x145))) return false;
-    if (x145 > 1) return false;
-    if (x145 < 0.5) return false;
-  }
-  const x146 = d.confidenceEscalationInterruptKind;
-  if (x146 !== undefined) {
-    if (!(typeof x146 === "string")) return false;
-    if (x146.length === 0) return false;
-  }
-  const x147 = d.crossChildMemoryConcurrency;
-  if (x147 !== undefined) {
-    if (!(x147 === "strict" || x147 === "advisory")) return false;
-  }
-  return true;
-}
-function __c302(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x148 = d.runId;
-  if (x148 === undefined) return false;
-  if (!(typeof x148 === "string")) return false;
-  if (x148.length === 0) return false;
-  const x149 = d.fromSeq;
-  if (x149 === undefined) return false;
-  if (!(Number.isInteger(x149))) return false;
-  if (x149 < 0) return false;
-  for (const k150 in d) if (!(k150 === "runId" || k150 === "fromSeq")) return false;
-  return true;
-}
-function __c112(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x151 = d.name;
+  const x151 = d.supported;
   if (x151 === undefined) return false;
-  if (!(typeof x151 === "string")) return false;
-  if (x151.length > 200 && __len(x151) > 200) return false;
-  if (x151.length === 0) return false;
+  if (!(typeof x151 === "boolean")) return false;
   const x152 = d.version;
-  if (x152 === undefined) return false;
-  if (!(typeof x152 === "string")) return false;
-  if (x152.length > 100 && __len(x152) > 100) return false;
-  if (x152.length === 0) return false;
-  return true;
-}
-function __c306(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x153 = d.memoryRef;
-  if (x153 === undefined) return false;
-  if (!(typeof x153 === "string")) return false;
-  if (x153.length > 1024 && __len(x153) > 1024) return false;
-  if (x153.length === 0) return false;
-  const x154 = d.condition;
-  if (x154 === undefined) return false;
-  if (!__c69(x154)) return false;
-  const x155 = d.includeIntentionCanary;
-  if (x155 !== undefined) {
-    if (!(typeof x155 === "boolean")) return false;
+  if (x152 !== undefined) {
+    if (!(Number.isInteger(x152))) return false;
+    if (x152 < 1) return false;
   }
-  for (const k156 in d) if (!(k156 === "memoryRef" || k156 === "condition" || k156 === "includeIntentionCanary")) return false;
+  const x153 = d.tier;
+  if (x153 !== undefined) {
+    if (!(x153 === "stable" || x153 === "experimental")) return false;
+  }
+  const x154 = d.experimentalUntil;
+  if (x154 !== undefined) {
+    if (!(typeof x154 === "string")) return false;
+    if (!__RE3.test(x154)) return false;
+  }
+  const x155 = d.confidenceEscalationFloor;
+  if (x155 !== undefined) {
+    if (!(Number.isFinite(x155))) return false;
+    if (x155 > 1) return false;
+    if (x155 < 0.5) return false;
+  }
+  const x156 = d.confidenceEscalationInterruptKind;
+  if (x156 !== undefined) {
+    if (!(typeof x156 === "string")) return false;
+    if (x156.length === 0) return false;
+  }
+  const x157 = d.crossChildMemoryConcurrency;
+  if (x157 !== undefined) {
+    if (!(x157 === "strict" || x157 === "advisory")) return false;
+  }
   return true;
 }
 function __c311(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x157 = d.event;
-  if (x157 === undefined) return false;
-  if (!__c179(x157)) return false;
-  const x158 = d.fireCount;
+  const x158 = d.runId;
   if (x158 === undefined) return false;
-  if (!(Number.isInteger(x158))) return false;
-  if (x158 < 0) return false;
-  const x159 = d.intentionCanary;
-  if (x159 !== undefined) {
-    if (!(typeof x159 === "string")) return false;
-    if (x159.length === 0) return false;
-  }
+  if (!(typeof x158 === "string")) return false;
+  if (x158.length === 0) return false;
+  const x159 = d.fromSeq;
+  if (x159 === undefined) return false;
+  if (!(Number.isInteger(x159))) return false;
+  if (x159 < 0) return false;
+  for (const k160 in d) if (!(k160 === "runId" || k160 === "fromSeq")) return false;
   return true;
 }
-function __c316(d) {
+function __c112(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x160 = d.memoryRef;
-  if (x160 === undefined) return false;
-  if (!(typeof x160 === "string")) return false;
-  if (x160.length > 1024 && __len(x160) > 1024) return false;
-  if (x160.length === 0) return false;
-  const x161 = d.includeSecretCanary;
-  if (x161 !== undefined) {
-    if (!(typeof x161 === "boolean")) return false;
+  const x161 = d.name;
+  if (x161 === undefined) return false;
+  if (!(typeof x161 === "string")) return false;
+  if (x161.length > 200 && __len(x161) > 200) return false;
+  if (x161.length === 0) return false;
+  const x162 = d.version;
+  if (x162 === undefined) return false;
+  if (!(typeof x162 === "string")) return false;
+  if (x162.length > 100 && __len(x162) > 100) return false;
+  if (x162.length === 0) return false;
+  return true;
+}
+function __c315(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x163 = d.memoryRef;
+  if (x163 === undefined) return false;
+  if (!(typeof x163 === "string")) return false;
+  if (x163.length > 1024 && __len(x163) > 1024) return false;
+  if (x163.length === 0) return false;
+  const x164 = d.condition;
+  if (x164 === undefined) return false;
+  if (!__c69(x164)) return false;
+  const x165 = d.includeIntentionCanary;
+  if (x165 !== undefined) {
+    if (!(typeof x165 === "boolean")) return false;
   }
-  for (const k162 in d) if (!(k162 === "memoryRef" || k162 === "includeSecretCanary")) return false;
+  for (const k166 in d) if (!(k166 === "memoryRef" || k166 === "condition" || k166 === "includeIntentionCanary")) return false;
   return true;
 }
 function __c320(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x163 = d.event;
-  if (x163 === undefined) return false;
-  if (!__c37(x163)) return false;
-  const x164 = d.secretLeaked;
-  if (x164 === undefined) return false;
-  if (!(typeof x164 === "boolean")) return false;
-  const x165 = d.eventId;
-  if (x165 !== undefined) {
-    if (!(typeof x165 === "string")) return false;
-    if (x165.length === 0) return false;
+  const x167 = d.event;
+  if (x167 === undefined) return false;
+  if (!__c188(x167)) return false;
+  const x168 = d.fireCount;
+  if (x168 === undefined) return false;
+  if (!(Number.isInteger(x168))) return false;
+  if (x168 < 0) return false;
+  const x169 = d.intentionCanary;
+  if (x169 !== undefined) {
+    if (!(typeof x169 === "string")) return false;
+    if (x169.length === 0) return false;
   }
   return true;
 }
 function __c325(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x166 = d.ttlSeconds;
-  if (x166 === undefined) return false;
-  if (!(Number.isFinite(x166))) return false;
-  if (x166 > 86400) return false;
-  if (x166 <= 0) return false;
-  const x167 = d.delayMs;
-  if (x167 !== undefined) {
-    if (!(Number.isInteger(x167))) return false;
-    if (x167 > 5000) return false;
-    if (x167 < 0) return false;
+  const x170 = d.memoryRef;
+  if (x170 === undefined) return false;
+  if (!(typeof x170 === "string")) return false;
+  if (x170.length > 1024 && __len(x170) > 1024) return false;
+  if (x170.length === 0) return false;
+  const x171 = d.includeSecretCanary;
+  if (x171 !== undefined) {
+    if (!(typeof x171 === "boolean")) return false;
   }
-  for (const k168 in d) if (!(k168 === "ttlSeconds" || k168 === "delayMs")) return false;
+  for (const k172 in d) if (!(k172 === "memoryRef" || k172 === "includeSecretCanary")) return false;
   return true;
 }
 function __c329(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x169 = d.parentRunId;
-  if (x169 === undefined) return false;
-  if (!(typeof x169 === "string")) return false;
-  if (x169.length > 512 && __len(x169) > 512) return false;
-  if (x169.length === 0) return false;
-  const x170 = d.childRunId;
-  if (x170 === undefined) return false;
-  if (!(typeof x170 === "string")) return false;
-  if (x170.length > 512 && __len(x170) > 512) return false;
-  if (x170.length === 0) return false;
-  const x171 = d.memoryRef;
-  if (x171 === undefined) return false;
-  if (!(typeof x171 === "string")) return false;
-  if (x171.length > 1024 && __len(x171) > 1024) return false;
-  if (x171.length === 0) return false;
-  const x172 = d.parentStartedAt;
-  if (x172 === undefined) return false;
-  if (!(typeof x172 === "string")) return false;
-  if (!__fmtDateTime(x172)) return false;
-  const x173 = d.childWrittenAt;
+  const x173 = d.event;
   if (x173 === undefined) return false;
-  if (!(typeof x173 === "string")) return false;
-  if (!__fmtDateTime(x173)) return false;
-  const x174 = d.entry;
+  if (!__c37(x173)) return false;
+  const x174 = d.secretLeaked;
   if (x174 === undefined) return false;
-  if (!__c336(x174)) return false;
-  const x175 = d.seenByParent;
-  if (x175 === undefined) return false;
-  if (!(typeof x175 === "boolean")) return false;
+  if (!(typeof x174 === "boolean")) return false;
+  const x175 = d.eventId;
+  if (x175 !== undefined) {
+    if (!(typeof x175 === "string")) return false;
+    if (x175.length === 0) return false;
+  }
   return true;
 }
-function __c346(d) {
+function __c334(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x176 = d.memoryRef;
+  const x176 = d.ttlSeconds;
   if (x176 === undefined) return false;
-  if (!(typeof x176 === "string")) return false;
-  if (x176.length > 1024 && __len(x176) > 1024) return false;
-  if (x176.length === 0) return false;
-  const x177 = d.every;
-  if (x177 === undefined) return false;
-  if (!(typeof x177 === "string")) return false;
-  if (!__fmtDuration(x177)) return false;
-  const x178 = d.tokenBudget;
-  if (x178 !== undefined) {
-    if (!(Number.isInteger(x178))) return false;
-    if (x178 > 1000000000) return false;
-    if (x178 < 1) return false;
+  if (!(Number.isFinite(x176))) return false;
+  if (x176 > 86400) return false;
+  if (x176 <= 0) return false;
+  const x177 = d.delayMs;
+  if (x177 !== undefined) {
+    if (!(Number.isInteger(x177))) return false;
+    if (x177 > 5000) return false;
+    if (x177 < 0) return false;
   }
-  const x179 = d.firstAt;
-  if (x179 !== undefined) {
-    if (!(typeof x179 === "string")) return false;
-    if (!__fmtDateTime(x179)) return false;
-  }
-  for (const k180 in d) if (!(k180 === "memoryRef" || k180 === "every" || k180 === "tokenBudget" || k180 === "firstAt")) return false;
+  for (const k178 in d) if (!(k178 === "ttlSeconds" || k178 === "delayMs")) return false;
   return true;
 }
-function __c352(d) {
+function __c338(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x181 = d.scheduleId;
+  const x179 = d.parentRunId;
+  if (x179 === undefined) return false;
+  if (!(typeof x179 === "string")) return false;
+  if (x179.length > 512 && __len(x179) > 512) return false;
+  if (x179.length === 0) return false;
+  const x180 = d.childRunId;
+  if (x180 === undefined) return false;
+  if (!(typeof x180 === "string")) return false;
+  if (x180.length > 512 && __len(x180) > 512) return false;
+  if (x180.length === 0) return false;
+  const x181 = d.memoryRef;
   if (x181 === undefined) return false;
   if (!(typeof x181 === "string")) return false;
-  if (x181.length > 512 && __len(x181) > 512) return false;
+  if (x181.length > 1024 && __len(x181) > 1024) return false;
   if (x181.length === 0) return false;
-  const x182 = d.memoryRef;
+  const x182 = d.parentStartedAt;
   if (x182 === undefined) return false;
   if (!(typeof x182 === "string")) return false;
-  if (x182.length > 1024 && __len(x182) > 1024) return false;
-  if (x182.length === 0) return false;
-  const x183 = d.every;
+  if (!__fmtDateTime(x182)) return false;
+  const x183 = d.childWrittenAt;
   if (x183 === undefined) return false;
   if (!(typeof x183 === "string")) return false;
-  if (!__fmtDuration(x183)) return false;
-  const x184 = d.tokenBudget;
-  if (x184 !== undefined) {
-    if (!(Number.isInteger(x184))) return false;
-    if (x184 < 1) return false;
-  }
-  const x185 = d.nextAt;
+  if (!__fmtDateTime(x183)) return false;
+  const x184 = d.entry;
+  if (x184 === undefined) return false;
+  if (!__c345(x184)) return false;
+  const x185 = d.seenByParent;
   if (x185 === undefined) return false;
-  if (!(typeof x185 === "string")) return false;
-  if (!__fmtDateTime(x185)) return false;
-  const x186 = d.lastOutcome;
-  if (x186 !== undefined) {
-    if (!__c359(x186)) return false;
-  }
+  if (!(typeof x185 === "boolean")) return false;
   return true;
 }
-function __c396(d) {
+function __c355(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x187 = d.tenant;
+  const x186 = d.memoryRef;
+  if (x186 === undefined) return false;
+  if (!(typeof x186 === "string")) return false;
+  if (x186.length > 1024 && __len(x186) > 1024) return false;
+  if (x186.length === 0) return false;
+  const x187 = d.every;
   if (x187 === undefined) return false;
   if (!(typeof x187 === "string")) return false;
-  if (!__RE4.test(x187)) return false;
-  for (const k188 in d) if (!(k188 === "tenant")) return false;
-  return true;
-}
-function __c399(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x189 = d.outcomes;
-  if (x189 === undefined) return false;
-  if (!(Array.isArray(x189))) return false;
-  for (let i190 = 0; i190 < x189.length; i190++) {
-    const x191 = x189[i190];
-    if (!__c359(x191)) return false;
+  if (!__fmtDuration(x187)) return false;
+  const x188 = d.tokenBudget;
+  if (x188 !== undefined) {
+    if (!(Number.isInteger(x188))) return false;
+    if (x188 > 1000000000) return false;
+    if (x188 < 1) return false;
   }
+  const x189 = d.firstAt;
+  if (x189 !== undefined) {
+    if (!(typeof x189 === "string")) return false;
+    if (!__fmtDateTime(x189)) return false;
+  }
+  for (const k190 in d) if (!(k190 === "memoryRef" || k190 === "every" || k190 === "tokenBudget" || k190 === "firstAt")) return false;
   return true;
 }
-function __c403(d) {
+function __c361(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x192 = d.confidence;
+  const x191 = d.scheduleId;
+  if (x191 === undefined) return false;
+  if (!(typeof x191 === "string")) return false;
+  if (x191.length > 512 && __len(x191) > 512) return false;
+  if (x191.length === 0) return false;
+  const x192 = d.memoryRef;
   if (x192 === undefined) return false;
-  if (!(Number.isFinite(x192))) return false;
-  if (x192 > 1) return false;
-  if (x192 < 0) return false;
-  const x193 = d.kind;
-  if (x193 !== undefined) {
-    if (!(x193 === "next-worker" || x193 === "terminate")) return false;
+  if (!(typeof x192 === "string")) return false;
+  if (x192.length > 1024 && __len(x192) > 1024) return false;
+  if (x192.length === 0) return false;
+  const x193 = d.every;
+  if (x193 === undefined) return false;
+  if (!(typeof x193 === "string")) return false;
+  if (!__fmtDuration(x193)) return false;
+  const x194 = d.tokenBudget;
+  if (x194 !== undefined) {
+    if (!(Number.isInteger(x194))) return false;
+    if (x194 < 1) return false;
   }
-  for (const k194 in d) if (!(k194 === "confidence" || k194 === "kind")) return false;
-  return true;
-}
-function __c407(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x195 = d.runId;
+  const x195 = d.nextAt;
   if (x195 === undefined) return false;
   if (!(typeof x195 === "string")) return false;
-  if (x195.length > 512 && __len(x195) > 512) return false;
-  if (x195.length === 0) return false;
-  const x196 = d.floor;
-  if (x196 === undefined) return false;
-  if (!(Number.isFinite(x196))) return false;
-  if (x196 > 1) return false;
-  if (x196 < 0.5) return false;
+  if (!__fmtDateTime(x195)) return false;
+  const x196 = d.lastOutcome;
+  if (x196 !== undefined) {
+    if (!__c368(x196)) return false;
+  }
   return true;
 }
-function __c411(d) {
+function __c405(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x197 = d.path;
+  const x197 = d.tenant;
   if (x197 === undefined) return false;
   if (!(typeof x197 === "string")) return false;
-  if (x197.length === 0) return false;
-  const x198 = d.content;
-  if (x198 === undefined) return false;
-  if (!__c414(x198)) return false;
+  if (!__RE4.test(x197)) return false;
+  for (const k198 in d) if (!(k198 === "tenant")) return false;
   return true;
 }
-function __c436(d) {
+function __c408(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x199 = d.records;
+  const x199 = d.outcomes;
   if (x199 === undefined) return false;
   if (!(Array.isArray(x199))) return false;
   for (let i200 = 0; i200 < x199.length; i200++) {
     const x201 = x199[i200];
-    if (!__c439(x201)) return false;
+    if (!__c368(x201)) return false;
   }
   return true;
 }
-function __c523(d) {
+function __c412(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x202 = d.memoryRef;
+  const x202 = d.confidence;
   if (x202 === undefined) return false;
-  if (!(typeof x202 === "string")) return false;
-  if (x202.length > 1024 && __len(x202) > 1024) return false;
-  if (x202.length === 0) return false;
-  const x203 = d.sourceIds;
+  if (!(Number.isFinite(x202))) return false;
+  if (x202 > 1) return false;
+  if (x202 < 0) return false;
+  const x203 = d.kind;
   if (x203 !== undefined) {
-    if (!(Array.isArray(x203))) return false;
-    if (x203.length > 10000) return false;
-    if (x203.length < 1) return false;
-    if (x203.length > 1 && __dup(x203, ["string"]) !== null) return false;
-    for (let i204 = 0; i204 < x203.length; i204++) {
-      const x205 = x203[i204];
-      if (!(typeof x205 === "string")) return false;
-      if (x205.length > 512 && __len(x205) > 512) return false;
-      if (x205.length === 0) return false;
-    }
+    if (!(x203 === "next-worker" || x203 === "terminate")) return false;
   }
-  for (const k206 in d) if (!(k206 === "memoryRef" || k206 === "sourceIds")) return false;
+  for (const k204 in d) if (!(k204 === "confidence" || k204 === "kind")) return false;
   return true;
 }
-function __c528(d) {
+function __c416(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x207 = d.compactionRunId;
+  const x205 = d.runId;
+  if (x205 === undefined) return false;
+  if (!(typeof x205 === "string")) return false;
+  if (x205.length > 512 && __len(x205) > 512) return false;
+  if (x205.length === 0) return false;
+  const x206 = d.floor;
+  if (x206 === undefined) return false;
+  if (!(Number.isFinite(x206))) return false;
+  if (x206 > 1) return false;
+  if (x206 < 0.5) return false;
+  return true;
+}
+function __c420(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x207 = d.path;
   if (x207 === undefined) return false;
   if (!(typeof x207 === "string")) return false;
-  if (x207.length > 512 && __len(x207) > 512) return false;
   if (x207.length === 0) return false;
-  const x208 = d.event;
+  const x208 = d.content;
   if (x208 === undefined) return false;
-  if (!__c366(x208)) return false;
-  const x209 = d.output;
-  if (x209 === undefined) return false;
-  if (!__c336(x209)) return false;
+  if (!__c423(x208)) return false;
   return true;
 }
-function __c533(d) {
+function __c445(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x210 = d.memoryRef;
-  if (x210 === undefined) return false;
-  if (!(typeof x210 === "string")) return false;
-  if (x210.length > 1024 && __len(x210) > 1024) return false;
-  if (x210.length === 0) return false;
-  const x211 = d.tokenBudget;
-  if (x211 !== undefined) {
-    if (!(Number.isInteger(x211))) return false;
-    if (x211 > 1000000000) return false;
-    if (x211 < 1) return false;
+  const x209 = d.records;
+  if (x209 === undefined) return false;
+  if (!(Array.isArray(x209))) return false;
+  for (let i210 = 0; i210 < x209.length; i210++) {
+    const x211 = x209[i210];
+    if (!__c448(x211)) return false;
   }
-  const x212 = d.sources;
-  if (x212 !== undefined) {
-    if (!(Array.isArray(x212))) return false;
-    if (x212.length > 1000) return false;
-    if (x212.length < 1) return false;
-    for (let i213 = 0; i213 < x212.length; i213++) {
-      const x214 = x212[i213];
-      if (!(typeof x214 === "string")) return false;
-      if (!__RE5.test(x214)) return false;
+  return true;
+}
+function __c532(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x212 = d.memoryRef;
+  if (x212 === undefined) return false;
+  if (!(typeof x212 === "string")) return false;
+  if (x212.length > 1024 && __len(x212) > 1024) return false;
+  if (x212.length === 0) return false;
+  const x213 = d.sourceIds;
+  if (x213 !== undefined) {
+    if (!(Array.isArray(x213))) return false;
+    if (x213.length > 10000) return false;
+    if (x213.length < 1) return false;
+    if (x213.length > 1 && __dup(x213, ["string"]) !== null) return false;
+    for (let i214 = 0; i214 < x213.length; i214++) {
+      const x215 = x213[i214];
+      if (!(typeof x215 === "string")) return false;
+      if (x215.length > 512 && __len(x215) > 512) return false;
+      if (x215.length === 0) return false;
     }
   }
-  const x215 = d.indexEmitted;
-  if (x215 !== undefined) {
-    if (!(typeof x215 === "boolean")) return false;
-  }
-  for (const k216 in d) if (!(k216 === "memoryRef" || k216 === "tokenBudget" || k216 === "sources" || k216 === "indexEmitted")) return false;
+  for (const k216 in d) if (!(k216 === "memoryRef" || k216 === "sourceIds")) return false;
   return true;
 }
-function __c540(d) {
+function __c537(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x217 = d.archiveId;
+  const x217 = d.compactionRunId;
   if (x217 === undefined) return false;
   if (!(typeof x217 === "string")) return false;
   if (x217.length > 512 && __len(x217) > 512) return false;
   if (x217.length === 0) return false;
   const x218 = d.event;
   if (x218 === undefined) return false;
-  if (!__c366(x218)) return false;
-  const x219 = d.entry;
+  if (!__c375(x218)) return false;
+  const x219 = d.output;
   if (x219 === undefined) return false;
-  if (!__c336(x219)) return false;
-  const x220 = d.index;
-  if (x220 !== undefined) {
-    if (!__c414(x220)) return false;
-  }
-  const x221 = d.archiveChecksum;
+  if (!__c345(x219)) return false;
+  return true;
+}
+function __c542(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x220 = d.memoryRef;
+  if (x220 === undefined) return false;
+  if (!(typeof x220 === "string")) return false;
+  if (x220.length > 1024 && __len(x220) > 1024) return false;
+  if (x220.length === 0) return false;
+  const x221 = d.tokenBudget;
   if (x221 !== undefined) {
-    if (!(typeof x221 === "string")) return false;
-    if (!__RE6.test(x221)) return false;
+    if (!(Number.isInteger(x221))) return false;
+    if (x221 > 1000000000) return false;
+    if (x221 < 1) return false;
   }
-  const x222 = d.indexUpdated;
+  const x222 = d.sources;
   if (x222 !== undefined) {
-    if (!(typeof x222 === "boolean")) return false;
+    if (!(Array.isArray(x222))) return false;
+    if (x222.length > 1000) return false;
+    if (x222.length < 1) return false;
+    for (let i223 = 0; i223 < x222.length; i223++) {
+      const x224 = x222[i223];
+      if (!(typeof x224 === "string")) return false;
+      if (!__RE5.test(x224)) return false;
+    }
   }
-  const x223 = d.indexFile;
-  if (x223 !== undefined) {
-    if (!__c411(x223)) return false;
+  const x225 = d.indexEmitted;
+  if (x225 !== undefined) {
+    if (!(typeof x225 === "boolean")) return false;
   }
+  for (const k226 in d) if (!(k226 === "memoryRef" || k226 === "tokenBudget" || k226 === "sources" || k226 === "indexEmitted")) return false;
   return true;
 }
 function __c549(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x224 = d.entries;
-  if (x224 === undefined) return false;
-  if (!(Array.isArray(x224))) return false;
-  for (let i225 = 0; i225 < x224.length; i225++) {
-    const x226 = x224[i225];
-    if (!__c336(x226)) return false;
+  const x227 = d.archiveId;
+  if (x227 === undefined) return false;
+  if (!(typeof x227 === "string")) return false;
+  if (x227.length > 512 && __len(x227) > 512) return false;
+  if (x227.length === 0) return false;
+  const x228 = d.event;
+  if (x228 === undefined) return false;
+  if (!__c375(x228)) return false;
+  const x229 = d.entry;
+  if (x229 === undefined) return false;
+  if (!__c345(x229)) return false;
+  const x230 = d.index;
+  if (x230 !== undefined) {
+    if (!__c423(x230)) return false;
+  }
+  const x231 = d.archiveChecksum;
+  if (x231 !== undefined) {
+    if (!(typeof x231 === "string")) return false;
+    if (!__RE6.test(x231)) return false;
+  }
+  const x232 = d.indexUpdated;
+  if (x232 !== undefined) {
+    if (!(typeof x232 === "boolean")) return false;
+  }
+  const x233 = d.indexFile;
+  if (x233 !== undefined) {
+    if (!__c420(x233)) return false;
   }
   return true;
 }
-function __c553(d) {
+function __c558(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x227 = d.memoryRef;
-  if (x227 === undefined) return false;
-  if (!(typeof x227 === "string")) return false;
-  if (x227.length > 1024 && __len(x227) > 1024) return false;
-  if (x227.length === 0) return false;
-  for (const k228 in d) if (!(k228 === "memoryRef")) return false;
-  return true;
-}
-function __c556(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x229 = d.memoryRef;
-  if (x229 === undefined) return false;
-  if (!(typeof x229 === "string")) return false;
-  if (x229.length > 1024 && __len(x229) > 1024) return false;
-  if (x229.length === 0) return false;
-  const x230 = d.memoryId;
-  if (x230 === undefined) return false;
-  if (!(typeof x230 === "string")) return false;
-  if (x230.length > 512 && __len(x230) > 512) return false;
-  if (x230.length === 0) return false;
-  const x231 = d.secretId;
-  if (x231 === undefined) return false;
-  if (!(typeof x231 === "string")) return false;
-  if (x231.length > 128 && __len(x231) > 128) return false;
-  if (x231.length === 0) return false;
-  const x232 = d.secretValue;
-  if (x232 === undefined) return false;
-  if (!(typeof x232 === "string")) return false;
-  if (x232.length > 4096 && __len(x232) > 4096) return false;
-  if (x232.length < 8 || (x232.length < 15 && __len(x232) < 8)) return false;
+  const x234 = d.entries;
+  if (x234 === undefined) return false;
+  if (!(Array.isArray(x234))) return false;
+  for (let i235 = 0; i235 < x234.length; i235++) {
+    const x236 = x234[i235];
+    if (!__c345(x236)) return false;
+  }
   return true;
 }
 function __c562(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x233 = d.memoryRef;
-  if (x233 === undefined) return false;
-  if (!(typeof x233 === "string")) return false;
-  if (x233.length > 1024 && __len(x233) > 1024) return false;
-  if (x233.length === 0) return false;
-  const x234 = d.entries;
-  if (x234 === undefined) return false;
-  if (!(Array.isArray(x234))) return false;
-  if (x234.length > 1000) return false;
-  if (x234.length < 1) return false;
-  for (let i235 = 0; i235 < x234.length; i235++) {
-    const x236 = x234[i235];
-    if (!__c566(x236)) return false;
-  }
-  const x237 = d.secrets;
-  if (x237 !== undefined) {
-    if (!(Array.isArray(x237))) return false;
-    if (x237.length > 100) return false;
-    for (let i238 = 0; i238 < x237.length; i238++) {
-      const x239 = x237[i238];
-      if (!__c575(x239)) return false;
-    }
-  }
-  const x240 = d.runId;
-  if (x240 !== undefined) {
-    if (!(typeof x240 === "string")) return false;
-    if (x240.length > 199 && __len(x240) > 199) return false;
-    if (x240.length === 0) return false;
-  }
-  for (const k241 in d) if (!(k241 === "memoryRef" || k241 === "entries" || k241 === "secrets" || k241 === "runId")) return false;
+  const x237 = d.memoryRef;
+  if (x237 === undefined) return false;
+  if (!(typeof x237 === "string")) return false;
+  if (x237.length > 1024 && __len(x237) > 1024) return false;
+  if (x237.length === 0) return false;
+  for (const k238 in d) if (!(k238 === "memoryRef")) return false;
   return true;
 }
-function __c581(d) {
+function __c565(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x242 = d.memoryRef;
+  const x239 = d.memoryRef;
+  if (x239 === undefined) return false;
+  if (!(typeof x239 === "string")) return false;
+  if (x239.length > 1024 && __len(x239) > 1024) return false;
+  if (x239.length === 0) return false;
+  const x240 = d.memoryId;
+  if (x240 === undefined) return false;
+  if (!(typeof x240 === "string")) return false;
+  if (x240.length > 512 && __len(x240) > 512) return false;
+  if (x240.length === 0) return false;
+  const x241 = d.secretId;
+  if (x241 === undefined) return false;
+  if (!(typeof x241 === "string")) return false;
+  if (x241.length > 128 && __len(x241) > 128) return false;
+  if (x241.length === 0) return false;
+  const x242 = d.secretValue;
   if (x242 === undefined) return false;
   if (!(typeof x242 === "string")) return false;
-  if (x242.length > 1024 && __len(x242) > 1024) return false;
-  if (x242.length === 0) return false;
-  const x243 = d.runId;
+  if (x242.length > 4096 && __len(x242) > 4096) return false;
+  if (x242.length < 8 || (x242.length < 15 && __len(x242) < 8)) return false;
+  return true;
+}
+function __c571(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x243 = d.memoryRef;
   if (x243 === undefined) return false;
   if (!(typeof x243 === "string")) return false;
-  if (x243.length > 512 && __len(x243) > 512) return false;
+  if (x243.length > 1024 && __len(x243) > 1024) return false;
   if (x243.length === 0) return false;
   const x244 = d.entries;
   if (x244 === undefined) return false;
   if (!(Array.isArray(x244))) return false;
+  if (x244.length > 1000) return false;
+  if (x244.length < 1) return false;
   for (let i245 = 0; i245 < x244.length; i245++) {
     const x246 = x244[i245];
-    if (!__c336(x246)) return false;
+    if (!__c575(x246)) return false;
   }
+  const x247 = d.secrets;
+  if (x247 !== undefined) {
+    if (!(Array.isArray(x247))) return false;
+    if (x247.length > 100) return false;
+    for (let i248 = 0; i248 < x247.length; i248++) {
+      const x249 = x247[i248];
+      if (!__c584(x249)) return false;
+    }
+  }
+  const x250 = d.runId;
+  if (x250 !== undefined) {
+    if (!(typeof x250 === "string")) return false;
+    if (x250.length > 199 && __len(x250) > 199) return false;
+    if (x250.length === 0) return false;
+  }
+  for (const k251 in d) if (!(k251 === "memoryRef" || k251 === "entries" || k251 === "secrets" || k251 === "runId")) return false;
   return true;
 }
-function __c587(d) {
+function __c590(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok247 = false;
-  L248: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x249 = d.decision;
-      if (x249 === undefined) break L248;
-      if (x249 !== "overridden") break L248;
-    }
-    ok247 = true;
-  }
-  if (ok247) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x250 = d.reason;
-      if (x250 === undefined) return false;
-      if (!(typeof x250 === "string")) return false;
-    }
-  }
-  const x251 = d.approvalId;
-  if (x251 === undefined) return false;
-  if (!(typeof x251 === "string")) return false;
-  if (x251.length > 200 && __len(x251) > 200) return false;
-  if (x251.length === 0) return false;
-  const x252 = d.decision;
+  const x252 = d.memoryRef;
   if (x252 === undefined) return false;
-  if (!(x252 === "granted" || x252 === "denied" || x252 === "overridden")) return false;
-  const x253 = d.reason;
-  if (x253 !== undefined) {
-    if (!(typeof x253 === "string")) return false;
-    if (x253.length > 2000 && __len(x253) > 2000) return false;
-    if (x253.length === 0) return false;
+  if (!(typeof x252 === "string")) return false;
+  if (x252.length > 1024 && __len(x252) > 1024) return false;
+  if (x252.length === 0) return false;
+  const x253 = d.runId;
+  if (x253 === undefined) return false;
+  if (!(typeof x253 === "string")) return false;
+  if (x253.length > 512 && __len(x253) > 512) return false;
+  if (x253.length === 0) return false;
+  const x254 = d.entries;
+  if (x254 === undefined) return false;
+  if (!(Array.isArray(x254))) return false;
+  for (let i255 = 0; i255 < x254.length; i255++) {
+    const x256 = x254[i255];
+    if (!__c345(x256)) return false;
   }
-  for (const k254 in d) if (!(k254 === "approvalId" || k254 === "decision" || k254 === "reason")) return false;
   return true;
 }
 function __c596(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x255 = d.tenant;
-  if (x255 === undefined) return false;
-  if (!(typeof x255 === "string")) return false;
-  if (x255.length > 200 && __len(x255) > 200) return false;
-  if (x255.length === 0) return false;
-  const x256 = d.principal;
-  if (x256 !== undefined) {
-    if (!(typeof x256 === "string")) return false;
-    if (x256.length > 200 && __len(x256) > 200) return false;
-    if (x256.length === 0) return false;
+  let ok257 = false;
+  L258: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x259 = d.decision;
+      if (x259 === undefined) break L258;
+      if (x259 !== "overridden") break L258;
+    }
+    ok257 = true;
   }
-  const x257 = d.kind;
-  if (x257 === undefined) return false;
-  if (!__c76(x257)) return false;
-  const x258 = d.artifact;
-  if (x258 === undefined) return false;
-  if (!(typeof x258 === "object" && x258 !== null && !Array.isArray(x258))) return false;
-  const x259 = d.title;
-  if (x259 !== undefined) {
-    if (!(typeof x259 === "string")) return false;
-    if (x259.length > 200 && __len(x259) > 200) return false;
-    if (x259.length === 0) return false;
-  }
-  const x260 = d.rationale;
-  if (x260 !== undefined) {
-    if (!(typeof x260 === "string")) return false;
-    if (x260.length > 4000 && __len(x260) > 4000) return false;
-  }
-  const x261 = d.sourceRunIds;
-  if (x261 === undefined) return false;
-  if (!(Array.isArray(x261))) return false;
-  if (x261.length > 100) return false;
-  if (x261.length < 1) return false;
-  for (let i262 = 0; i262 < x261.length; i262++) {
-    const x263 = x261[i262];
-    if (!(typeof x263 === "string")) return false;
-    if (x263.length > 200 && __len(x263) > 200) return false;
-    if (x263.length === 0) return false;
-  }
-  const x264 = d.duplicateOf;
-  if (x264 !== undefined) {
-    if (!(typeof x264 === "string")) return false;
-    if (x264.length > 500 && __len(x264) > 500) return false;
-    if (x264.length === 0) return false;
-  }
-  for (const k265 in d) if (!(k265 === "tenant" || k265 === "principal" || k265 === "kind" || k265 === "artifact" || k265 === "title" || k265 === "rationale" || k265 === "sourceRunIds" || k265 === "duplicateOf")) return false;
-  return true;
-}
-function __c608(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x266 = d.proposal;
-  if (x266 === undefined) return false;
-  if (!__c610(x266)) return false;
-  const x267 = d.eventId;
-  if (x267 !== undefined) {
-    if (!(typeof x267 === "string")) return false;
-    if (x267.length === 0) return false;
-  }
-  const x268 = d.runId;
-  if (x268 !== undefined) {
-    if (!(typeof x268 === "string")) return false;
-    if (x268.length === 0) return false;
-  }
-  return true;
-}
-function __c687(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x269 = d["question/ref"];
-  if (x269 === undefined) return false;
-  if (!(typeof x269 === "string")) return false;
-  if (x269.length > 512 && __len(x269) > 512) return false;
-  if (x269.length === 0) return false;
-  for (const k270 in d) if (!(k270 === "question/ref")) return false;
-  return true;
-}
-function __c690(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x271 = d.dropEventLog;
-  if (x271 !== undefined) {
-    if (!(typeof x271 === "boolean")) return false;
-  }
-  for (const k272 in d) if (!(k272 === "dropEventLog")) return false;
-  return true;
-}
-function __c693(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x273 = d.runId;
-  if (x273 === undefined) return false;
-  if (!(typeof x273 === "string")) return false;
-  if (x273.length > 512 && __len(x273) > 512) return false;
-  if (x273.length === 0) return false;
-  const x274 = d.memoryRef;
-  if (x274 === undefined) return false;
-  if (!(typeof x274 === "string")) return false;
-  if (x274.length > 1024 && __len(x274) > 1024) return false;
-  if (x274.length === 0) return false;
-  const x275 = d.memoryId;
-  if (x275 === undefined) return false;
-  if (!(typeof x275 === "string")) return false;
-  if (x275.length > 512 && __len(x275) > 512) return false;
-  if (x275.length === 0) return false;
-  const x276 = d.fromSeq;
-  if (x276 === undefined) return false;
-  if (!(Number.isInteger(x276))) return false;
-  if (x276 < 0) return false;
-  const x277 = d.expectedAtFork;
-  if (x277 === undefined) return false;
-  if (!(typeof x277 === "string")) return false;
-  const x278 = d.current;
-  if (x278 === undefined) return false;
-  if (!(typeof x278 === "string")) return false;
-  return true;
-}
-function __c566(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x279 = d.content;
-  if (x279 === undefined) return false;
-  if (!(typeof x279 === "string")) return false;
-  if (x279.length > 1048576 && __len(x279) > 1048576) return false;
-  const x280 = d.tags;
-  if (x280 !== undefined) {
-    if (!(Array.isArray(x280))) return false;
-    if (x280.length > 64) return false;
-    for (let i281 = 0; i281 < x280.length; i281++) {
-      const x282 = x280[i281];
-      if (!(typeof x282 === "string")) return false;
-      if (x282.length > 256 && __len(x282) > 256) return false;
-      if (x282.length === 0) return false;
+  if (ok257) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x260 = d.reason;
+      if (x260 === undefined) return false;
+      if (!(typeof x260 === "string")) return false;
     }
   }
-  const x283 = d.ttlSeconds;
-  if (x283 !== undefined) {
-    if (!(Number.isFinite(x283))) return false;
-    if (x283 > 315360000) return false;
-    if (x283 <= 0) return false;
+  const x261 = d.approvalId;
+  if (x261 === undefined) return false;
+  if (!(typeof x261 === "string")) return false;
+  if (x261.length > 200 && __len(x261) > 200) return false;
+  if (x261.length === 0) return false;
+  const x262 = d.decision;
+  if (x262 === undefined) return false;
+  if (!(x262 === "granted" || x262 === "denied" || x262 === "overridden")) return false;
+  const x263 = d.reason;
+  if (x263 !== undefined) {
+    if (!(typeof x263 === "string")) return false;
+    if (x263.length > 2000 && __len(x263) > 2000) return false;
+    if (x263.length === 0) return false;
   }
-  const x284 = d.tier;
-  if (x284 !== undefined) {
-    if (!(x284 === "long-term" || x284 === "transactional")) return false;
+  for (const k264 in d) if (!(k264 === "approvalId" || k264 === "decision" || k264 === "reason")) return false;
+  return true;
+}
+function __c605(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x265 = d.tenant;
+  if (x265 === undefined) return false;
+  if (!(typeof x265 === "string")) return false;
+  if (x265.length > 200 && __len(x265) > 200) return false;
+  if (x265.length === 0) return false;
+  const x266 = d.principal;
+  if (x266 !== undefined) {
+    if (!(typeof x266 === "string")) return false;
+    if (x266.length > 200 && __len(x266) > 200) return false;
+    if (x266.length === 0) return false;
   }
-  for (const k285 in d) if (!(k285 === "content" || k285 === "tags" || k285 === "ttlSeconds" || k285 === "tier")) return false;
+  const x267 = d.kind;
+  if (x267 === undefined) return false;
+  if (!__c76(x267)) return false;
+  const x268 = d.artifact;
+  if (x268 === undefined) return false;
+  if (!(typeof x268 === "object" && x268 !== null && !Array.isArray(x268))) return false;
+  const x269 = d.title;
+  if (x269 !== undefined) {
+    if (!(typeof x269 === "string")) return false;
+    if (x269.length > 200 && __len(x269) > 200) return false;
+    if (x269.length === 0) return false;
+  }
+  const x270 = d.rationale;
+  if (x270 !== undefined) {
+    if (!(typeof x270 === "string")) return false;
+    if (x270.length > 4000 && __len(x270) > 4000) return false;
+  }
+  const x271 = d.sourceRunIds;
+  if (x271 === undefined) return false;
+  if (!(Array.isArray(x271))) return false;
+  if (x271.length > 100) return false;
+  if (x271.length < 1) return false;
+  for (let i272 = 0; i272 < x271.length; i272++) {
+    const x273 = x271[i272];
+    if (!(typeof x273 === "string")) return false;
+    if (x273.length > 200 && __len(x273) > 200) return false;
+    if (x273.length === 0) return false;
+  }
+  const x274 = d.duplicateOf;
+  if (x274 !== undefined) {
+    if (!(typeof x274 === "string")) return false;
+    if (x274.length > 500 && __len(x274) > 500) return false;
+    if (x274.length === 0) return false;
+  }
+  for (const k275 in d) if (!(k275 === "tenant" || k275 === "principal" || k275 === "kind" || k275 === "artifact" || k275 === "title" || k275 === "rationale" || k275 === "sourceRunIds" || k275 === "duplicateOf")) return false;
+  return true;
+}
+function __c617(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x276 = d.proposal;
+  if (x276 === undefined) return false;
+  if (!__c619(x276)) return false;
+  const x277 = d.eventId;
+  if (x277 !== undefined) {
+    if (!(typeof x277 === "string")) return false;
+    if (x277.length === 0) return false;
+  }
+  const x278 = d.runId;
+  if (x278 !== undefined) {
+    if (!(typeof x278 === "string")) return false;
+    if (x278.length === 0) return false;
+  }
+  return true;
+}
+function __c696(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x279 = d["question/ref"];
+  if (x279 === undefined) return false;
+  if (!(typeof x279 === "string")) return false;
+  if (x279.length > 512 && __len(x279) > 512) return false;
+  if (x279.length === 0) return false;
+  for (const k280 in d) if (!(k280 === "question/ref")) return false;
+  return true;
+}
+function __c699(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x281 = d.dropEventLog;
+  if (x281 !== undefined) {
+    if (!(typeof x281 === "boolean")) return false;
+  }
+  for (const k282 in d) if (!(k282 === "dropEventLog")) return false;
+  return true;
+}
+function __c702(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x283 = d.runId;
+  if (x283 === undefined) return false;
+  if (!(typeof x283 === "string")) return false;
+  if (x283.length > 512 && __len(x283) > 512) return false;
+  if (x283.length === 0) return false;
+  const x284 = d.memoryRef;
+  if (x284 === undefined) return false;
+  if (!(typeof x284 === "string")) return false;
+  if (x284.length > 1024 && __len(x284) > 1024) return false;
+  if (x284.length === 0) return false;
+  const x285 = d.memoryId;
+  if (x285 === undefined) return false;
+  if (!(typeof x285 === "string")) return false;
+  if (x285.length > 512 && __len(x285) > 512) return false;
+  if (x285.length === 0) return false;
+  const x286 = d.fromSeq;
+  if (x286 === undefined) return false;
+  if (!(Number.isInteger(x286))) return false;
+  if (x286 < 0) return false;
+  const x287 = d.expectedAtFork;
+  if (x287 === undefined) return false;
+  if (!(typeof x287 === "string")) return false;
+  const x288 = d.current;
+  if (x288 === undefined) return false;
+  if (!(typeof x288 === "string")) return false;
   return true;
 }
 function __c575(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x286 = d.secretId;
-  if (x286 === undefined) return false;
-  if (!(typeof x286 === "string")) return false;
-  if (!__RE5.test(x286)) return false;
-  const x287 = d.value;
-  if (x287 === undefined) return false;
-  if (!(typeof x287 === "string")) return false;
-  if (x287.length > 4096 && __len(x287) > 4096) return false;
-  if (x287.length === 0) return false;
-  for (const k288 in d) if (!(k288 === "secretId" || k288 === "value")) return false;
-  return true;
-}
-function __c439(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x289 = d.stream;
+  const x289 = d.content;
   if (x289 === undefined) return false;
-  if (x289 !== "trace/inquirium-assistant-turns") return false;
-  const x290 = d.record_type;
-  if (x290 === undefined) return false;
-  if (x290 !== "daemon/inquirium-assistant-turn-trace.v1") return false;
-  const x291 = d.body;
-  if (x291 === undefined) return false;
-  if (!__c443(x291)) return false;
-  for (const k292 in d) if (!(k292 === "stream" || k292 === "record_type" || k292 === "body")) return false;
+  if (!(typeof x289 === "string")) return false;
+  if (x289.length > 1048576 && __len(x289) > 1048576) return false;
+  const x290 = d.tags;
+  if (x290 !== undefined) {
+    if (!(Array.isArray(x290))) return false;
+    if (x290.length > 64) return false;
+    for (let i291 = 0; i291 < x290.length; i291++) {
+      const x292 = x290[i291];
+      if (!(typeof x292 === "string")) return false;
+      if (x292.length > 256 && __len(x292) > 256) return false;
+      if (x292.length === 0) return false;
+    }
+  }
+  const x293 = d.ttlSeconds;
+  if (x293 !== undefined) {
+    if (!(Number.isFinite(x293))) return false;
+    if (x293 > 315360000) return false;
+    if (x293 <= 0) return false;
+  }
+  const x294 = d.tier;
+  if (x294 !== undefined) {
+    if (!(x294 === "long-term" || x294 === "transactional")) return false;
+  }
+  for (const k295 in d) if (!(k295 === "content" || k295 === "tags" || k295 === "ttlSeconds" || k295 === "tier")) return false;
   return true;
 }
-function __c701(d) {
+function __c584(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x296 = d.secretId;
+  if (x296 === undefined) return false;
+  if (!(typeof x296 === "string")) return false;
+  if (!__RE5.test(x296)) return false;
+  const x297 = d.value;
+  if (x297 === undefined) return false;
+  if (!(typeof x297 === "string")) return false;
+  if (x297.length > 4096 && __len(x297) > 4096) return false;
+  if (x297.length === 0) return false;
+  for (const k298 in d) if (!(k298 === "secretId" || k298 === "value")) return false;
+  return true;
+}
+function __c448(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x299 = d.stream;
+  if (x299 === undefined) return false;
+  if (x299 !== "trace/inquirium-assistant-turns") return false;
+  const x300 = d.record_type;
+  if (x300 === undefined) return false;
+  if (x300 !== "daemon/inquirium-assistant-turn-trace.v1") return false;
+  const x301 = d.body;
+  if (x301 === undefined) return false;
+  if (!__c452(x301)) return false;
+  for (const k302 in d) if (!(k302 === "stream" || k302 === "record_type" || k302 === "body")) return false;
+  return true;
+}
+function __c710(d) {
   if (!(typeof d === "string")) return false;
   if (!__RE7.test(d)) return false;
   return true;
 }
-function __c702(d) {
-  L293: {
-    B294: {
-      if (!__c701(d)) break B294;
-      break L293;
+function __c711(d) {
+  L303: {
+    B304: {
+      if (!__c710(d)) break B304;
+      break L303;
     }
-    B295: {
-      if (!(Array.isArray(d))) break B295;
-      if (d.length > 24) break B295;
-      if (d.length > 1 && __dup(d, null) !== null) break B295;
-      for (let i296 = 0; i296 < d.length; i296++) {
-        const x297 = d[i296];
-        if (!__c701(x297)) break B295;
+    B305: {
+      if (!(Array.isArray(d))) break B305;
+      if (d.length > 24) break B305;
+      if (d.length > 1 && __dup(d, null) !== null) break B305;
+      for (let i306 = 0; i306 < d.length; i306++) {
+        const x307 = d[i306];
+        if (!__c710(x307)) break B305;
       }
-      break L293;
+      break L303;
     }
     return false;
   }
   return true;
 }
-function __c706(d) {
+function __c715(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x298 = d.schema;
-  if (x298 === undefined) return false;
-  if (x298 !== "inquirium.assistant-config.v1") return false;
-  const x299 = d.retention;
-  if (x299 !== undefined) {
-    if (!__c709(x299)) return false;
-  }
-  const x300 = d.trace_level;
-  if (x300 !== undefined) {
-    if (!__c730(x300)) return false;
-  }
-  const x301 = d.egress;
-  if (x301 !== undefined) {
-    if (!__c739(x301)) return false;
-  }
-  const x302 = d.verification_rigor;
-  if (x302 !== undefined) {
-    if (!__c749(x302)) return false;
-  }
-  const x303 = d.escalation_threshold;
-  if (x303 !== undefined) {
-    if (!__c767(x303)) return false;
-  }
-  for (const k304 in d) if (!(k304 === "schema" || k304 === "retention" || k304 === "trace_level" || k304 === "egress" || k304 === "verification_rigor" || k304 === "escalation_threshold")) return false;
-  return true;
-}
-function __c443(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x305 = d["trace/schema"];
-  if (x305 === undefined) return false;
-  if (x305 !== "inquirium.assistant-turn-trace.v1") return false;
-  const x306 = d["trace/id"];
-  if (x306 === undefined) return false;
-  if (!(typeof x306 === "string")) return false;
-  if (!__RE8.test(x306)) return false;
-  const x307 = d["turn/id"];
-  if (x307 === undefined) return false;
-  if (!__c447(x307)) return false;
-  const x308 = d["participant/ref"];
+  const x308 = d.schema;
   if (x308 === undefined) return false;
-  if (!__c449(x308)) return false;
-  const x309 = d["operation/id"];
-  if (x309 === undefined) return false;
-  if (!(typeof x309 === "string")) return false;
-  if (!__RE9.test(x309)) return false;
-  const x310 = d["time/started-at"];
-  if (x310 === undefined) return false;
-  if (!(typeof x310 === "string")) return false;
-  if (!__fmtDateTime(x310)) return false;
-  const x311 = d["time/finished-at"];
+  if (x308 !== "inquirium.assistant-config.v1") return false;
+  const x309 = d.retention;
+  if (x309 !== undefined) {
+    if (!__c718(x309)) return false;
+  }
+  const x310 = d.trace_level;
+  if (x310 !== undefined) {
+    if (!__c739(x310)) return false;
+  }
+  const x311 = d.egress;
   if (x311 !== undefined) {
-    if (!(typeof x311 === "string")) return false;
-    if (!__fmtDateTime(x311)) return false;
+    if (!__c748(x311)) return false;
   }
-  const x312 = d.status;
-  if (x312 === undefined) return false;
-  if (!__c454(x312)) return false;
-  const x313 = d["runtime/ref"];
+  const x312 = d.verification_rigor;
+  if (x312 !== undefined) {
+    if (!__c758(x312)) return false;
+  }
+  const x313 = d.escalation_threshold;
   if (x313 !== undefined) {
-    if (!__c456(x313)) return false;
+    if (!__c776(x313)) return false;
   }
-  const x314 = d["model.binding/ref"];
-  if (x314 !== undefined) {
-    if (!__c458(x314)) return false;
-  }
-  const x315 = d["input/shape"];
-  if (x315 !== undefined) {
-    if (!__c460(x315)) return false;
-  }
-  const x316 = d["output/shape"];
-  if (x316 !== undefined) {
-    if (!__c467(x316)) return false;
-  }
-  const x317 = d.policy;
+  for (const k314 in d) if (!(k314 === "schema" || k314 === "retention" || k314 === "trace_level" || k314 === "egress" || k314 === "verification_rigor" || k314 === "escalation_threshold")) return false;
+  return true;
+}
+function __c452(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x315 = d["trace/schema"];
+  if (x315 === undefined) return false;
+  if (x315 !== "inquirium.assistant-turn-trace.v1") return false;
+  const x316 = d["trace/id"];
+  if (x316 === undefined) return false;
+  if (!(typeof x316 === "string")) return false;
+  if (!__RE8.test(x316)) return false;
+  const x317 = d["turn/id"];
   if (x317 === undefined) return false;
-  if (!__c473(x317)) return false;
-  const x318 = d.decisions;
+  if (!__c456(x317)) return false;
+  const x318 = d["participant/ref"];
   if (x318 === undefined) return false;
-  if (!(Array.isArray(x318))) return false;
-  for (let i319 = 0; i319 < x318.length; i319++) {
-    const x320 = x318[i319];
-    if (!__c486(x320)) return false;
+  if (!__c458(x318)) return false;
+  const x319 = d["operation/id"];
+  if (x319 === undefined) return false;
+  if (!(typeof x319 === "string")) return false;
+  if (!__RE9.test(x319)) return false;
+  const x320 = d["time/started-at"];
+  if (x320 === undefined) return false;
+  if (!(typeof x320 === "string")) return false;
+  if (!__fmtDateTime(x320)) return false;
+  const x321 = d["time/finished-at"];
+  if (x321 !== undefined) {
+    if (!(typeof x321 === "string")) return false;
+    if (!__fmtDateTime(x321)) return false;
   }
-  const x321 = d.effects;
-  if (x321 === undefined) return false;
-  if (!(Array.isArray(x321))) return false;
-  for (let i322 = 0; i322 < x321.length; i322++) {
-    const x323 = x321[i322];
-    if (!__c508(x323)) return false;
+  const x322 = d.status;
+  if (x322 === undefined) return false;
+  if (!__c463(x322)) return false;
+  const x323 = d["runtime/ref"];
+  if (x323 !== undefined) {
+    if (!__c465(x323)) return false;
   }
-  const x324 = d.diagnostics;
+  const x324 = d["model.binding/ref"];
   if (x324 !== undefined) {
-    if (!__c514(x324)) return false;
+    if (!__c467(x324)) return false;
   }
-  for (const k325 in d) if (!(__P326.has(k325))) return false;
-  return true;
-}
-function __c781(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x327 = d.schema;
+  const x325 = d["input/shape"];
+  if (x325 !== undefined) {
+    if (!__c469(x325)) return false;
+  }
+  const x326 = d["output/shape"];
+  if (x326 !== undefined) {
+    if (!__c476(x326)) return false;
+  }
+  const x327 = d.policy;
   if (x327 === undefined) return false;
-  if (x327 !== "inquirium.assistant-ui-preferences.v1") return false;
-  const x328 = d.ui_profile;
-  if (x328 !== undefined) {
-    if (!(typeof x328 === "string")) return false;
-    if (x328.length === 0) return false;
+  if (!__c482(x327)) return false;
+  const x328 = d.decisions;
+  if (x328 === undefined) return false;
+  if (!(Array.isArray(x328))) return false;
+  for (let i329 = 0; i329 < x328.length; i329++) {
+    const x330 = x328[i329];
+    if (!__c495(x330)) return false;
   }
-  const x329 = d.surface;
-  if (x329 !== undefined) {
-    if (!(x329 === "contact-rail" || x329 === "assistant-section")) return false;
+  const x331 = d.effects;
+  if (x331 === undefined) return false;
+  if (!(Array.isArray(x331))) return false;
+  for (let i332 = 0; i332 < x331.length; i332++) {
+    const x333 = x331[i332];
+    if (!__c517(x333)) return false;
   }
-  const x330 = d.pinned;
-  if (x330 !== undefined) {
-    if (!(typeof x330 === "boolean")) return false;
-  }
-  const x331 = d.hidden;
-  if (x331 !== undefined) {
-    if (!(typeof x331 === "boolean")) return false;
-  }
-  const x332 = d.initiation;
-  if (x332 === undefined) return false;
-  if (!(x332 === "never")) return false;
-  const x333 = d.show_activity_feed;
-  if (x333 !== undefined) {
-    if (!(typeof x333 === "boolean")) return false;
-  }
-  const x334 = d.show_confidence;
+  const x334 = d.diagnostics;
   if (x334 !== undefined) {
-    if (!(typeof x334 === "boolean")) return false;
+    if (!__c523(x334)) return false;
   }
-  const x335 = d.streak_count;
-  if (x335 !== undefined) {
-    return false;
-  }
-  const x336 = d.nudge_after;
-  if (x336 !== undefined) {
-    return false;
-  }
-  for (const k337 in d) if (!(k337 === "schema" || k337 === "ui_profile" || k337 === "surface" || k337 === "pinned" || k337 === "hidden" || k337 === "initiation" || k337 === "show_activity_feed" || k337 === "show_confidence" || k337 === "streak_count" || k337 === "nudge_after")) return false;
+  for (const k335 in d) if (!(__P336.has(k335))) return false;
   return true;
 }
-function __c795(d) {
+function __c790(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x338 = d.schema;
-  if (x338 === undefined) return false;
-  if (x338 !== "inquirium.baseline-assistant-profile.v1") return false;
-  const x339 = d["profile/id"];
-  if (x339 === undefined) return false;
-  if (x339 !== "baseline-assistant") return false;
-  const x340 = d.anchor;
-  if (x340 === undefined) return false;
-  if (x340 !== "UNIVERSAL-BASIC-COMPUTE") return false;
-  const x341 = d.requires;
-  if (x341 === undefined) return false;
-  if (!__c800(x341)) return false;
-  const x342 = d.guarantees;
+  const x337 = d.schema;
+  if (x337 === undefined) return false;
+  if (x337 !== "inquirium.assistant-ui-preferences.v1") return false;
+  const x338 = d.ui_profile;
+  if (x338 !== undefined) {
+    if (!(typeof x338 === "string")) return false;
+    if (x338.length === 0) return false;
+  }
+  const x339 = d.surface;
+  if (x339 !== undefined) {
+    if (!(x339 === "contact-rail" || x339 === "assistant-section")) return false;
+  }
+  const x340 = d.pinned;
+  if (x340 !== undefined) {
+    if (!(typeof x340 === "boolean")) return false;
+  }
+  const x341 = d.hidden;
+  if (x341 !== undefined) {
+    if (!(typeof x341 === "boolean")) return false;
+  }
+  const x342 = d.initiation;
   if (x342 === undefined) return false;
-  if (!__c811(x342)) return false;
-  const x343 = d["conformance/max-age"];
-  if (x343 === undefined) return false;
-  if (!(typeof x343 === "string")) return false;
-  if (!__fmtDuration(x343)) return false;
-  for (const k344 in d) if (!(k344 === "schema" || k344 === "profile/id" || k344 === "anchor" || k344 === "requires" || k344 === "guarantees" || k344 === "conformance/max-age")) return false;
+  if (!(x342 === "never")) return false;
+  const x343 = d.show_activity_feed;
+  if (x343 !== undefined) {
+    if (!(typeof x343 === "boolean")) return false;
+  }
+  const x344 = d.show_confidence;
+  if (x344 !== undefined) {
+    if (!(typeof x344 === "boolean")) return false;
+  }
+  const x345 = d.streak_count;
+  if (x345 !== undefined) {
+    return false;
+  }
+  const x346 = d.nudge_after;
+  if (x346 !== undefined) {
+    return false;
+  }
+  for (const k347 in d) if (!(k347 === "schema" || k347 === "ui_profile" || k347 === "surface" || k347 === "pinned" || k347 === "hidden" || k347 === "initiation" || k347 === "show_activity_feed" || k347 === "show_confidence" || k347 === "streak_count" || k347 === "nudge_after")) return false;
   return true;
 }
-function __c819(d) {
+function __c804(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok345 = false;
-  L346: {
+  const x348 = d.schema;
+  if (x348 === undefined) return false;
+  if (x348 !== "inquirium.baseline-assistant-profile.v1") return false;
+  const x349 = d["profile/id"];
+  if (x349 === undefined) return false;
+  if (x349 !== "baseline-assistant") return false;
+  const x350 = d.anchor;
+  if (x350 === undefined) return false;
+  if (x350 !== "UNIVERSAL-BASIC-COMPUTE") return false;
+  const x351 = d.requires;
+  if (x351 === undefined) return false;
+  if (!__c809(x351)) return false;
+  const x352 = d.guarantees;
+  if (x352 === undefined) return false;
+  if (!__c820(x352)) return false;
+  const x353 = d["conformance/max-age"];
+  if (x353 === undefined) return false;
+  if (!(typeof x353 === "string")) return false;
+  if (!__fmtDuration(x353)) return false;
+  for (const k354 in d) if (!(k354 === "schema" || k354 === "profile/id" || k354 === "anchor" || k354 === "requires" || k354 === "guarantees" || k354 === "conformance/max-age")) return false;
+  return true;
+}
+function __c828(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  let ok355 = false;
+  L356: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x347 = d.checks;
-      if (x347 === undefined) break L346;
-      if (!(Array.isArray(x347))) break L346;
-      let found348 = false;
-      for (let i349 = 0; i349 < x347.length && !found348; i349++) {
-        const x350 = x347[i349];
-        L351: {
-          if (!(typeof x350 === "object" && x350 !== null && !Array.isArray(x350))) break L351;
-          const x352 = x350.result;
-          if (x352 === undefined) break L351;
-          if (x352 !== "fail") break L351;
-          found348 = true;
+      const x357 = d.checks;
+      if (x357 === undefined) break L356;
+      if (!(Array.isArray(x357))) break L356;
+      let found358 = false;
+      for (let i359 = 0; i359 < x357.length && !found358; i359++) {
+        const x360 = x357[i359];
+        L361: {
+          if (!(typeof x360 === "object" && x360 !== null && !Array.isArray(x360))) break L361;
+          const x362 = x360.result;
+          if (x362 === undefined) break L361;
+          if (x362 !== "fail") break L361;
+          found358 = true;
         }
       }
-      if (!found348) break L346;
+      if (!found358) break L356;
     }
-    ok345 = true;
+    ok355 = true;
   }
-  if (ok345) {
+  if (ok355) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x353 = d["overall/passed"];
-      if (x353 !== undefined) {
-        if (x353 !== false) return false;
+      const x363 = d["overall/passed"];
+      if (x363 !== undefined) {
+        if (x363 !== false) return false;
       }
     }
   }
-  const x354 = d.schema;
-  if (x354 === undefined) return false;
-  if (x354 !== "inquirium.baseline-assistant-conformance-report.v1") return false;
-  const x355 = d["report/id"];
-  if (x355 === undefined) return false;
-  if (!(typeof x355 === "string")) return false;
-  if (x355.length === 0) return false;
-  const x356 = d["runtime/ref"];
-  if (x356 === undefined) return false;
-  if (!__c456(x356)) return false;
-  const x357 = d["model.binding/ref"];
-  if (x357 !== undefined) {
-    if (!__c458(x357)) return false;
-  }
-  const x358 = d["profile/id"];
-  if (x358 === undefined) return false;
-  if (x358 !== "baseline-assistant") return false;
-  const x359 = d["environment/ref"];
-  if (x359 === undefined) return false;
-  if (!(typeof x359 === "string")) return false;
-  if (x359.length === 0) return false;
-  const x360 = d["time/generated-at"];
-  if (x360 === undefined) return false;
-  if (!(typeof x360 === "string")) return false;
-  if (!__fmtDateTime(x360)) return false;
-  const x361 = d["time/expires-at"];
-  if (x361 === undefined) return false;
-  if (!(typeof x361 === "string")) return false;
-  if (!__fmtDateTime(x361)) return false;
-  const x362 = d.status;
-  if (x362 === undefined) return false;
-  if (!(x362 === "fresh" || x362 === "stale")) return false;
-  const x363 = d.checks;
-  if (x363 === undefined) return false;
-  if (!(Array.isArray(x363))) return false;
-  if (x363.length < 1) return false;
-  for (let i364 = 0; i364 < x363.length; i364++) {
-    const x365 = x363[i364];
-    if (!__c831(x365)) return false;
-  }
-  const x366 = d["overall/passed"];
+  const x364 = d.schema;
+  if (x364 === undefined) return false;
+  if (x364 !== "inquirium.baseline-assistant-conformance-report.v1") return false;
+  const x365 = d["report/id"];
+  if (x365 === undefined) return false;
+  if (!(typeof x365 === "string")) return false;
+  if (x365.length === 0) return false;
+  const x366 = d["runtime/ref"];
   if (x366 === undefined) return false;
-  if (!(typeof x366 === "boolean")) return false;
-  for (const k367 in d) if (!(k367 === "schema" || k367 === "report/id" || k367 === "runtime/ref" || k367 === "model.binding/ref" || k367 === "profile/id" || k367 === "environment/ref" || k367 === "time/generated-at" || k367 === "time/expires-at" || k367 === "status" || k367 === "checks" || k367 === "overall/passed")) return false;
-  return true;
-}
-function __c811(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x368 = d.no_telemetry_egress;
+  if (!__c465(x366)) return false;
+  const x367 = d["model.binding/ref"];
+  if (x367 !== undefined) {
+    if (!__c467(x367)) return false;
+  }
+  const x368 = d["profile/id"];
   if (x368 === undefined) return false;
-  if (x368 !== true) return false;
-  const x369 = d.no_remote_fallback;
+  if (x368 !== "baseline-assistant") return false;
+  const x369 = d["environment/ref"];
   if (x369 === undefined) return false;
-  if (x369 !== true) return false;
-  const x370 = d.works_offline;
+  if (!(typeof x369 === "string")) return false;
+  if (x369.length === 0) return false;
+  const x370 = d["time/generated-at"];
   if (x370 === undefined) return false;
-  if (x370 !== true) return false;
-  const x371 = d.no_economic_gating;
+  if (!(typeof x370 === "string")) return false;
+  if (!__fmtDateTime(x370)) return false;
+  const x371 = d["time/expires-at"];
   if (x371 === undefined) return false;
-  if (x371 !== true) return false;
-  for (const k372 in d) if (!(k372 === "no_telemetry_egress" || k372 === "no_remote_fallback" || k372 === "works_offline" || k372 === "no_economic_gating")) return false;
-  return true;
-}
-function __c800(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x373 = d.operations;
+  if (!(typeof x371 === "string")) return false;
+  if (!__fmtDateTime(x371)) return false;
+  const x372 = d.status;
+  if (x372 === undefined) return false;
+  if (!(x372 === "fresh" || x372 === "stale")) return false;
+  const x373 = d.checks;
   if (x373 === undefined) return false;
   if (!(Array.isArray(x373))) return false;
-  if (x373.length > 1 && __dup(x373, null) !== null) return false;
+  if (x373.length < 1) return false;
   for (let i374 = 0; i374 < x373.length; i374++) {
     const x375 = x373[i374];
-    if (!(x375 === "generate" || x375 === "embed" || x375 === "batch_embed")) return false;
+    if (!__c840(x375)) return false;
   }
-  let found376 = false;
-  for (let i377 = 0; i377 < x373.length && !found376; i377++) {
-    const x378 = x373[i377];
-    L379: {
-      if (x378 !== "generate") break L379;
-      found376 = true;
+  const x376 = d["overall/passed"];
+  if (x376 === undefined) return false;
+  if (!(typeof x376 === "boolean")) return false;
+  for (const k377 in d) if (!(k377 === "schema" || k377 === "report/id" || k377 === "runtime/ref" || k377 === "model.binding/ref" || k377 === "profile/id" || k377 === "environment/ref" || k377 === "time/generated-at" || k377 === "time/expires-at" || k377 === "status" || k377 === "checks" || k377 === "overall/passed")) return false;
+  return true;
+}
+function __c820(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x378 = d.no_telemetry_egress;
+  if (x378 === undefined) return false;
+  if (x378 !== true) return false;
+  const x379 = d.no_remote_fallback;
+  if (x379 === undefined) return false;
+  if (x379 !== true) return false;
+  const x380 = d.works_offline;
+  if (x380 === undefined) return false;
+  if (x380 !== true) return false;
+  const x381 = d.no_economic_gating;
+  if (x381 === undefined) return false;
+  if (x381 !== true) return false;
+  for (const k382 in d) if (!(k382 === "no_telemetry_egress" || k382 === "no_remote_fallback" || k382 === "works_offline" || k382 === "no_economic_gating")) return false;
+  return true;
+}
+function __c809(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x383 = d.operations;
+  if (x383 === undefined) return false;
+  if (!(Array.isArray(x383))) return false;
+  if (x383.length > 1 && __dup(x383, null) !== null) return false;
+  for (let i384 = 0; i384 < x383.length; i384++) {
+    const x385 = x383[i384];
+    if (!(x385 === "generate" || x385 === "embed" || x385 === "batch_embed")) return false;
+  }
+  let found386 = false;
+  for (let i387 = 0; i387 < x383.length && !found386; i387++) {
+    const x388 = x383[i387];
+    L389: {
+      if (x388 !== "generate") break L389;
+      found386 = true;
     }
   }
-  if (!found376) return false;
-  const x380 = d.min_context_window;
-  if (x380 === undefined) return false;
-  if (!(Number.isInteger(x380))) return false;
-  if (x380 < 512) return false;
-  const x381 = d.tool_surface;
-  if (x381 === undefined) return false;
-  if (x381 !== "none") return false;
-  const x382 = d.transports;
-  if (x382 === undefined) return false;
-  if (!(Array.isArray(x382))) return false;
-  if (x382.length < 1) return false;
-  if (x382.length > 1 && __dup(x382, null) !== null) return false;
-  for (let i383 = 0; i383 < x382.length; i383++) {
-    const x384 = x382[i383];
-    if (!(x384 === "http_local" || x384 === "command_stdio")) return false;
-  }
-  const x385 = d.max_output_tokens;
-  if (x385 === undefined) return false;
-  if (!(Number.isInteger(x385))) return false;
-  if (x385 < 1) return false;
-  for (const k386 in d) if (!(k386 === "operations" || k386 === "min_context_window" || k386 === "tool_surface" || k386 === "transports" || k386 === "max_output_tokens")) return false;
-  return true;
-}
-function __c846(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x387 = d.value;
-  if (x387 === undefined) return false;
-  if (!__c701(x387)) return false;
-  const x388 = d.title;
-  if (x388 === undefined) return false;
-  if (!(typeof x388 === "string")) return false;
-  if (x388.length > 120 && __len(x388) > 120) return false;
-  if (x388.length === 0) return false;
-  const x389 = d.detail;
-  if (x389 !== undefined) {
-    if (!(typeof x389 === "string")) return false;
-    if (x389.length > 280 && __len(x389) > 280) return false;
-  }
-  for (const k390 in d) if (!(k390 === "value" || k390 === "title" || k390 === "detail")) return false;
-  return true;
-}
-function __c710(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x391 = d.default;
+  if (!found386) return false;
+  const x390 = d.min_context_window;
+  if (x390 === undefined) return false;
+  if (!(Number.isInteger(x390))) return false;
+  if (x390 < 512) return false;
+  const x391 = d.tool_surface;
   if (x391 === undefined) return false;
-  const x392 = d.by_class;
-  if (x392 !== undefined) {
-    if (!(typeof x392 === "object" && x392 !== null && !Array.isArray(x392))) return false;
-    for (const k393 in x392) if (!(k393 === "public" || k393 === "community" || k393 === "personal")) return false;
+  if (x391 !== "none") return false;
+  const x392 = d.transports;
+  if (x392 === undefined) return false;
+  if (!(Array.isArray(x392))) return false;
+  if (x392.length < 1) return false;
+  if (x392.length > 1 && __dup(x392, null) !== null) return false;
+  for (let i393 = 0; i393 < x392.length; i393++) {
+    const x394 = x392[i393];
+    if (!(x394 === "http_local" || x394 === "command_stdio")) return false;
   }
-  for (const k394 in d) if (!(k394 === "default" || k394 === "by_class")) return false;
-  return true;
-}
-function __c851(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x395 = d.input;
+  const x395 = d.max_output_tokens;
   if (x395 === undefined) return false;
-  if (!__c496(x395)) return false;
-  const x396 = d.output;
-  if (x396 === undefined) return false;
-  if (!__c496(x396)) return false;
-  for (const k397 in d) if (!(k397 === "input" || k397 === "output")) return false;
+  if (!(Number.isInteger(x395))) return false;
+  if (x395 < 1) return false;
+  for (const k396 in d) if (!(k396 === "operations" || k396 === "min_context_window" || k396 === "tool_surface" || k396 === "transports" || k396 === "max_output_tokens")) return false;
   return true;
 }
-function __c496(d) {
-  if (!(typeof d === "string")) return false;
-  if (!(d === "public" || d === "community" || d === "personal")) return false;
-  return true;
-}
-function __c856(d) {
+function __c855(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x398 = d["confirm/title"];
-  if (x398 !== undefined) {
-    if (!(typeof x398 === "string")) return false;
-    if (x398.length > 60 && __len(x398) > 60) return false;
-    if (x398.length === 0) return false;
-  }
-  const x399 = d["deny/title"];
+  const x397 = d.value;
+  if (x397 === undefined) return false;
+  if (!__c710(x397)) return false;
+  const x398 = d.title;
+  if (x398 === undefined) return false;
+  if (!(typeof x398 === "string")) return false;
+  if (x398.length > 120 && __len(x398) > 120) return false;
+  if (x398.length === 0) return false;
+  const x399 = d.detail;
   if (x399 !== undefined) {
     if (!(typeof x399 === "string")) return false;
-    if (x399.length > 60 && __len(x399) > 60) return false;
-    if (x399.length === 0) return false;
+    if (x399.length > 280 && __len(x399) > 280) return false;
   }
-  for (const k400 in d) if (!(k400 === "confirm/title" || k400 === "deny/title")) return false;
+  for (const k400 in d) if (!(k400 === "value" || k400 === "title" || k400 === "detail")) return false;
   return true;
 }
-function __c831(d) {
+function __c719(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x401 = d["check/id"];
+  const x401 = d.default;
   if (x401 === undefined) return false;
-  if (!__c489(x401)) return false;
-  const x402 = d.clause;
-  if (x402 === undefined) return false;
-  if (!(typeof x402 === "string")) return false;
-  if (!__RE10.test(x402)) return false;
-  const x403 = d.result;
-  if (x403 === undefined) return false;
-  if (!(x403 === "pass" || x403 === "fail")) return false;
-  const x404 = d["detail/code"];
-  if (x404 !== undefined) {
-    if (!__c489(x404)) return false;
+  const x402 = d.by_class;
+  if (x402 !== undefined) {
+    if (!(typeof x402 === "object" && x402 !== null && !Array.isArray(x402))) return false;
+    for (const k403 in x402) if (!(k403 === "public" || k403 === "community" || k403 === "personal")) return false;
   }
-  for (const k405 in d) if (!(k405 === "check/id" || k405 === "clause" || k405 === "result" || k405 === "detail/code")) return false;
+  for (const k404 in d) if (!(k404 === "default" || k404 === "by_class")) return false;
   return true;
 }
 function __c860(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const t406 = d.type;
-  if (typeof t406 !== "string") return false;
-  if (t406 === "text") {
-    if (!__c863(d)) return false;
-  } else if (t406 === "object_ref") {
-    if (!__c868(d)) return false;
+  const x405 = d.input;
+  if (x405 === undefined) return false;
+  if (!__c505(x405)) return false;
+  const x406 = d.output;
+  if (x406 === undefined) return false;
+  if (!__c505(x406)) return false;
+  for (const k407 in d) if (!(k407 === "input" || k407 === "output")) return false;
+  return true;
+}
+function __c505(d) {
+  if (!(typeof d === "string")) return false;
+  if (!(d === "public" || d === "community" || d === "personal")) return false;
+  return true;
+}
+function __c865(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x408 = d["confirm/title"];
+  if (x408 !== undefined) {
+    if (!(typeof x408 === "string")) return false;
+    if (x408.length > 60 && __len(x408) > 60) return false;
+    if (x408.length === 0) return false;
+  }
+  const x409 = d["deny/title"];
+  if (x409 !== undefined) {
+    if (!(typeof x409 === "string")) return false;
+    if (x409.length > 60 && __len(x409) > 60) return false;
+    if (x409.length === 0) return false;
+  }
+  for (const k410 in d) if (!(k410 === "confirm/title" || k410 === "deny/title")) return false;
+  return true;
+}
+function __c840(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x411 = d["check/id"];
+  if (x411 === undefined) return false;
+  if (!__c498(x411)) return false;
+  const x412 = d.clause;
+  if (x412 === undefined) return false;
+  if (!(typeof x412 === "string")) return false;
+  if (!__RE10.test(x412)) return false;
+  const x413 = d.result;
+  if (x413 === undefined) return false;
+  if (!(x413 === "pass" || x413 === "fail")) return false;
+  const x414 = d["detail/code"];
+  if (x414 !== undefined) {
+    if (!__c498(x414)) return false;
+  }
+  for (const k415 in d) if (!(k415 === "check/id" || k415 === "clause" || k415 === "result" || k415 === "detail/code")) return false;
+  return true;
+}
+function __c869(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const t416 = d.type;
+  if (typeof t416 !== "string") return false;
+  if (t416 === "text") {
+    if (!__c872(d)) return false;
+  } else if (t416 === "object_ref") {
+    if (!__c877(d)) return false;
   } else return false;
   return true;
 }
-function __c874(d) {
+function __c883(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x407 = d.schema;
-  if (x407 === undefined) return false;
-  if (x407 !== "inquirium.context-assembly.request.v1") return false;
-  const x408 = d.sources;
-  if (x408 !== undefined) {
-    if (!(Array.isArray(x408))) return false;
-    for (let i409 = 0; i409 < x408.length; i409++) {
-      const x410 = x408[i409];
-      if (!__c878(x410)) return false;
-    }
-  }
-  for (const k411 in d) if (!(k411 === "schema" || k411 === "sources")) return false;
-  return true;
-}
-function __c891(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let n412 = 0;
-  B413: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x414 = d.content;
-      if (x414 === undefined) break B413;
-    }
-    n412++;
-  }
-  B415: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x416 = d["content/ref"];
-      if (x416 === undefined) break B415;
-    }
-    n412++;
-  }
-  if (n412 !== 1) return false;
   const x417 = d.schema;
   if (x417 === undefined) return false;
-  if (x417 !== "inquirium.context-element.v1") return false;
-  const x418 = d["element/id"];
-  if (x418 === undefined) return false;
-  if (!(typeof x418 === "string")) return false;
-  if (x418.length === 0) return false;
-  const x419 = d["source/kind"];
-  if (x419 === undefined) return false;
-  if (!__c494(x419)) return false;
-  const x420 = d["source/ref"];
-  if (x420 !== undefined) {
-    if (!(typeof x420 === "string")) return false;
-    if (x420.length === 0) return false;
-  }
-  const x421 = d.classification;
-  if (x421 === undefined) return false;
-  if (!__c496(x421)) return false;
-  const x422 = d.content;
-  if (x422 !== undefined) {
-    if (!(Array.isArray(x422))) return false;
-    if (x422.length < 1) return false;
-    for (let i423 = 0; i423 < x422.length; i423++) {
-      const x424 = x422[i423];
-      if (!__c860(x424)) return false;
+  if (x417 !== "inquirium.context-assembly.request.v1") return false;
+  const x418 = d.sources;
+  if (x418 !== undefined) {
+    if (!(Array.isArray(x418))) return false;
+    for (let i419 = 0; i419 < x418.length; i419++) {
+      const x420 = x418[i419];
+      if (!__c887(x420)) return false;
     }
   }
-  const x425 = d["content/ref"];
-  if (x425 !== undefined) {
-    if (!(typeof x425 === "string")) return false;
-    if (x425.length === 0) return false;
-  }
-  const x426 = d.declassifiable;
-  if (x426 !== undefined) {
-    if (!(typeof x426 === "boolean")) return false;
-  }
-  const x427 = d["declassified/from"];
-  if (x427 !== undefined) {
-    if (!__c496(x427)) return false;
-  }
-  const x428 = d["grant/ref"];
-  if (x428 !== undefined) {
-    if (!(typeof x428 === "string")) return false;
-    if (x428.length === 0) return false;
-  }
-  for (const k429 in d) if (!(k429 === "schema" || k429 === "element/id" || k429 === "source/kind" || k429 === "source/ref" || k429 === "classification" || k429 === "content" || k429 === "content/ref" || k429 === "declassifiable" || k429 === "declassified/from" || k429 === "grant/ref")) return false;
+  for (const k421 in d) if (!(k421 === "schema" || k421 === "sources")) return false;
   return true;
 }
-function __c878(d) {
+function __c900(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok430 = false;
-  L431: {
+  let n422 = 0;
+  B423: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x432 = d["source/kind"];
-      if (x432 === undefined) break L431;
-      if (!(x432 === "artifact" || x432 === "dataset")) break L431;
+      const x424 = d.content;
+      if (x424 === undefined) break B423;
     }
-    ok430 = true;
+    n422++;
   }
-  if (ok430) {
+  B425: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x433 = d["lease/ref"];
-      if (x433 === undefined) return false;
+      const x426 = d["content/ref"];
+      if (x426 === undefined) break B425;
+    }
+    n422++;
+  }
+  if (n422 !== 1) return false;
+  const x427 = d.schema;
+  if (x427 === undefined) return false;
+  if (x427 !== "inquirium.context-element.v1") return false;
+  const x428 = d["element/id"];
+  if (x428 === undefined) return false;
+  if (!(typeof x428 === "string")) return false;
+  if (x428.length === 0) return false;
+  const x429 = d["source/kind"];
+  if (x429 === undefined) return false;
+  if (!__c503(x429)) return false;
+  const x430 = d["source/ref"];
+  if (x430 !== undefined) {
+    if (!(typeof x430 === "string")) return false;
+    if (x430.length === 0) return false;
+  }
+  const x431 = d.classification;
+  if (x431 === undefined) return false;
+  if (!__c505(x431)) return false;
+  const x432 = d.content;
+  if (x432 !== undefined) {
+    if (!(Array.isArray(x432))) return false;
+    if (x432.length < 1) return false;
+    for (let i433 = 0; i433 < x432.length; i433++) {
+      const x434 = x432[i433];
+      if (!__c869(x434)) return false;
     }
   }
-  const x434 = d["source/kind"];
-  if (x434 === undefined) return false;
-  if (!__c494(x434)) return false;
-  const x435 = d["grant/ref"];
-  if (x435 === undefined) return false;
-  if (!(typeof x435 === "string")) return false;
-  if (x435.length === 0) return false;
-  const x436 = d["lease/ref"];
+  const x435 = d["content/ref"];
+  if (x435 !== undefined) {
+    if (!(typeof x435 === "string")) return false;
+    if (x435.length === 0) return false;
+  }
+  const x436 = d.declassifiable;
   if (x436 !== undefined) {
-    if (!(typeof x436 === "string")) return false;
-    if (x436.length === 0) return false;
+    if (!(typeof x436 === "boolean")) return false;
   }
-  const x437 = d["flow/ref"];
+  const x437 = d["declassified/from"];
   if (x437 !== undefined) {
-    if (!(typeof x437 === "string")) return false;
-    if (x437.length === 0) return false;
+    if (!__c505(x437)) return false;
   }
-  const x438 = d["max/elements"];
+  const x438 = d["grant/ref"];
   if (x438 !== undefined) {
-    if (!(Number.isInteger(x438))) return false;
-    if (x438 < 1) return false;
+    if (!(typeof x438 === "string")) return false;
+    if (x438.length === 0) return false;
   }
-  for (const k439 in d) if (!(k439 === "source/kind" || k439 === "grant/ref" || k439 === "lease/ref" || k439 === "flow/ref" || k439 === "max/elements")) return false;
+  for (const k439 in d) if (!(k439 === "schema" || k439 === "element/id" || k439 === "source/kind" || k439 === "source/ref" || k439 === "classification" || k439 === "content" || k439 === "content/ref" || k439 === "declassifiable" || k439 === "declassified/from" || k439 === "grant/ref")) return false;
   return true;
 }
-function __c494(d) {
+function __c887(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  let ok440 = false;
+  L441: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x442 = d["source/kind"];
+      if (x442 === undefined) break L441;
+      if (!(x442 === "artifact" || x442 === "dataset")) break L441;
+    }
+    ok440 = true;
+  }
+  if (ok440) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x443 = d["lease/ref"];
+      if (x443 === undefined) return false;
+    }
+  }
+  const x444 = d["source/kind"];
+  if (x444 === undefined) return false;
+  if (!__c503(x444)) return false;
+  const x445 = d["grant/ref"];
+  if (x445 === undefined) return false;
+  if (!(typeof x445 === "string")) return false;
+  if (x445.length === 0) return false;
+  const x446 = d["lease/ref"];
+  if (x446 !== undefined) {
+    if (!(typeof x446 === "string")) return false;
+    if (x446.length === 0) return false;
+  }
+  const x447 = d["flow/ref"];
+  if (x447 !== undefined) {
+    if (!(typeof x447 === "string")) return false;
+    if (x447.length === 0) return false;
+  }
+  const x448 = d["max/elements"];
+  if (x448 !== undefined) {
+    if (!(Number.isInteger(x448))) return false;
+    if (x448 < 1) return false;
+  }
+  for (const k449 in d) if (!(k449 === "source/kind" || k449 === "grant/ref" || k449 === "lease/ref" || k449 === "flow/ref" || k449 === "max/elements")) return false;
+  return true;
+}
+function __c503(d) {
   if (!(d === "relationship" || d === "memarium" || d === "messaging" || d === "artifact" || d === "dataset")) return false;
   return true;
 }
-function __c514(d) {
+function __c523(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x440 = d["error/code"];
-  if (x440 !== undefined) {
-    L441: {
-      B442: {
-        if (!__c489(x440)) break B442;
-        break L441;
+  const x450 = d["error/code"];
+  if (x450 !== undefined) {
+    L451: {
+      B452: {
+        if (!__c498(x450)) break B452;
+        break L451;
       }
-      B443: {
-        if (!(x440 === null)) break B443;
-        break L441;
+      B453: {
+        if (!(x450 === null)) break B453;
+        break L451;
       }
       return false;
     }
   }
-  const x444 = d["retry/count"];
-  if (x444 !== undefined) {
-    if (!(Number.isInteger(x444))) return false;
-    if (x444 < 0) return false;
+  const x454 = d["retry/count"];
+  if (x454 !== undefined) {
+    if (!(Number.isInteger(x454))) return false;
+    if (x454 < 0) return false;
   }
-  for (const k445 in d) if (!(k445 === "error/code" || k445 === "retry/count")) return false;
+  for (const k455 in d) if (!(k455 === "error/code" || k455 === "retry/count")) return false;
   return true;
 }
-function __c741(d) {
+function __c750(d) {
   if (!(d === "deny" || d === "allow_accepting_remote")) return false;
   return true;
 }
-function __c739(d) {
+function __c748(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  if (!__c710(d)) return false;
-  const x446 = d.default;
-  if (x446 !== undefined) {
-    if (!__c741(x446)) return false;
+  if (!__c719(d)) return false;
+  const x456 = d.default;
+  if (x456 !== undefined) {
+    if (!__c750(x456)) return false;
   }
-  const x447 = d.by_class;
-  if (x447 !== undefined) {
-    if (!(typeof x447 === "object" && x447 !== null && !Array.isArray(x447))) return false;
-    const x448 = x447.public;
-    if (x448 !== undefined) {
-      if (!__c741(x448)) return false;
+  const x457 = d.by_class;
+  if (x457 !== undefined) {
+    if (!(typeof x457 === "object" && x457 !== null && !Array.isArray(x457))) return false;
+    const x458 = x457.public;
+    if (x458 !== undefined) {
+      if (!__c750(x458)) return false;
     }
-    const x449 = x447.community;
-    if (x449 !== undefined) {
-      if (!__c741(x449)) return false;
+    const x459 = x457.community;
+    if (x459 !== undefined) {
+      if (!__c750(x459)) return false;
     }
-    const x450 = x447.personal;
-    if (x450 !== undefined) {
-      if (!__c741(x450)) return false;
+    const x460 = x457.personal;
+    if (x460 !== undefined) {
+      if (!__c750(x460)) return false;
     }
-    for (const k451 in x447) if (!(k451 === "public" || k451 === "community" || k451 === "personal")) return false;
+    for (const k461 in x457) if (!(k461 === "public" || k461 === "community" || k461 === "personal")) return false;
   }
-  for (const k452 in d) if (!(k452 === "default" || k452 === "by_class")) return false;
-  return true;
-}
-function __c908(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x453 = d.stance;
-  if (x453 !== undefined) {
-    if (!(x453 === "advisory" || x453 === "hypothesis")) return false;
-  }
-  const x454 = d.confidence;
-  if (x454 !== undefined) {
-    if (!(x454 === "unstated" || x454 === "low" || x454 === "medium" || x454 === "high")) return false;
-  }
-  const x455 = d.grounded_in;
-  if (x455 !== undefined) {
-    if (!(Array.isArray(x455))) return false;
-    for (let i456 = 0; i456 < x455.length; i456++) {
-      const x457 = x455[i456];
-      if (!(typeof x457 === "string")) return false;
-      if (x457.length === 0) return false;
-    }
-  }
-  const x458 = d.caveats;
-  if (x458 !== undefined) {
-    if (!(Array.isArray(x458))) return false;
-    for (let i459 = 0; i459 < x458.length; i459++) {
-      const x460 = x458[i459];
-      if (!(typeof x460 === "string")) return false;
-      if (x460.length > 500 && __len(x460) > 500) return false;
-      if (x460.length === 0) return false;
-    }
-  }
-  for (const k461 in d) if (!(k461 === "stance" || k461 === "confidence" || k461 === "grounded_in" || k461 === "caveats")) return false;
-  return true;
-}
-function __c769(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x462 = d.escalate;
-  if (x462 === undefined) return false;
-  if (!(Array.isArray(x462))) return false;
-  if (x462.length > 1 && __dup(x462, null) !== null) return false;
-  for (let i463 = 0; i463 < x462.length; i463++) {
-    const x464 = x462[i463];
-    if (!__c772(x464)) return false;
-  }
-  for (const k465 in d) if (!(k465 === "escalate")) return false;
-  return true;
-}
-function __c767(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  if (!__c750(d)) return false;
-  const x466 = d.default;
-  if (x466 !== undefined) {
-    if (!__c769(x466)) return false;
-  }
-  const x467 = d.by_mode;
-  if (x467 !== undefined) {
-    if (!(typeof x467 === "object" && x467 !== null && !Array.isArray(x467))) return false;
-    const x468 = x467.commons;
-    if (x468 !== undefined) {
-      if (!__c769(x468)) return false;
-    }
-    const x469 = x467.support;
-    if (x469 !== undefined) {
-      if (!__c769(x469)) return false;
-    }
-    const x470 = x467.crisis;
-    if (x470 !== undefined) {
-      if (!__c769(x470)) return false;
-    }
-    for (const k471 in x467) if (!(k471 === "commons" || k471 === "support" || k471 === "crisis")) return false;
-  }
-  for (const k472 in d) if (!(k472 === "default" || k472 === "by_mode")) return false;
-  return true;
-}
-function __c772(d) {
-  if (!(d === "operator-decision" || d === "sustained-degradation" || d === "boundary-risk" || d === "pre-egress-confirmation" || d === "crisis-candidate")) return false;
+  for (const k462 in d) if (!(k462 === "default" || k462 === "by_class")) return false;
   return true;
 }
 function __c917(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x473 = d.allowlist;
-  if (x473 === undefined) return false;
-  if (!(Array.isArray(x473))) return false;
-  if (x473.length > 64) return false;
-  if (x473.length < 1) return false;
-  if (x473.length > 1 && __dup(x473, null) !== null) return false;
-  for (let i474 = 0; i474 < x473.length; i474++) {
-    const x475 = x473[i474];
-    if (!__c701(x475)) return false;
+  const x463 = d.stance;
+  if (x463 !== undefined) {
+    if (!(x463 === "advisory" || x463 === "hypothesis")) return false;
   }
-  const x476 = d.match;
-  if (x476 !== undefined) {
-    if (!(x476 === "exact" || x476 === "case-insensitive")) return false;
+  const x464 = d.confidence;
+  if (x464 !== undefined) {
+    if (!(x464 === "unstated" || x464 === "low" || x464 === "medium" || x464 === "high")) return false;
   }
-  const x477 = d.placeholder;
-  if (x477 !== undefined) {
-    if (!(typeof x477 === "string")) return false;
-    if (x477.length > 80 && __len(x477) > 80) return false;
+  const x465 = d.grounded_in;
+  if (x465 !== undefined) {
+    if (!(Array.isArray(x465))) return false;
+    for (let i466 = 0; i466 < x465.length; i466++) {
+      const x467 = x465[i466];
+      if (!(typeof x467 === "string")) return false;
+      if (x467.length === 0) return false;
+    }
   }
-  for (const k478 in d) if (!(k478 === "allowlist" || k478 === "match" || k478 === "placeholder")) return false;
+  const x468 = d.caveats;
+  if (x468 !== undefined) {
+    if (!(Array.isArray(x468))) return false;
+    for (let i469 = 0; i469 < x468.length; i469++) {
+      const x470 = x468[i469];
+      if (!(typeof x470 === "string")) return false;
+      if (x470.length > 500 && __len(x470) > 500) return false;
+      if (x470.length === 0) return false;
+    }
+  }
+  for (const k471 in d) if (!(k471 === "stance" || k471 === "confidence" || k471 === "grounded_in" || k471 === "caveats")) return false;
   return true;
 }
-function __c454(d) {
+function __c778(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x472 = d.escalate;
+  if (x472 === undefined) return false;
+  if (!(Array.isArray(x472))) return false;
+  if (x472.length > 1 && __dup(x472, null) !== null) return false;
+  for (let i473 = 0; i473 < x472.length; i473++) {
+    const x474 = x472[i473];
+    if (!__c781(x474)) return false;
+  }
+  for (const k475 in d) if (!(k475 === "escalate")) return false;
+  return true;
+}
+function __c776(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  if (!__c759(d)) return false;
+  const x476 = d.default;
+  if (x476 !== undefined) {
+    if (!__c778(x476)) return false;
+  }
+  const x477 = d.by_mode;
+  if (x477 !== undefined) {
+    if (!(typeof x477 === "object" && x477 !== null && !Array.isArray(x477))) return false;
+    const x478 = x477.commons;
+    if (x478 !== undefined) {
+      if (!__c778(x478)) return false;
+    }
+    const x479 = x477.support;
+    if (x479 !== undefined) {
+      if (!__c778(x479)) return false;
+    }
+    const x480 = x477.crisis;
+    if (x480 !== undefined) {
+      if (!__c778(x480)) return false;
+    }
+    for (const k481 in x477) if (!(k481 === "commons" || k481 === "support" || k481 === "crisis")) return false;
+  }
+  for (const k482 in d) if (!(k482 === "default" || k482 === "by_mode")) return false;
+  return true;
+}
+function __c781(d) {
+  if (!(d === "operator-decision" || d === "sustained-degradation" || d === "boundary-risk" || d === "pre-egress-confirmation" || d === "crisis-candidate")) return false;
+  return true;
+}
+function __c926(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x483 = d.allowlist;
+  if (x483 === undefined) return false;
+  if (!(Array.isArray(x483))) return false;
+  if (x483.length > 64) return false;
+  if (x483.length < 1) return false;
+  if (x483.length > 1 && __dup(x483, null) !== null) return false;
+  for (let i484 = 0; i484 < x483.length; i484++) {
+    const x485 = x483[i484];
+    if (!__c710(x485)) return false;
+  }
+  const x486 = d.match;
+  if (x486 !== undefined) {
+    if (!(x486 === "exact" || x486 === "case-insensitive")) return false;
+  }
+  const x487 = d.placeholder;
+  if (x487 !== undefined) {
+    if (!(typeof x487 === "string")) return false;
+    if (x487.length > 80 && __len(x487) > 80) return false;
+  }
+  for (const k488 in d) if (!(k488 === "allowlist" || k488 === "match" || k488 === "placeholder")) return false;
+  return true;
+}
+function __c463(d) {
   if (!(d === "completed" || d === "handler-unavailable" || d === "context-denied" || d === "policy-denied" || d === "failed")) return false;
   return true;
 }
-function __c923(d) {
+function __c932(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x479 = d.locality;
-  if (x479 !== undefined) {
-    if (!__c475(x479)) return false;
+  const x489 = d.locality;
+  if (x489 !== undefined) {
+    if (!__c484(x489)) return false;
   }
-  const x480 = d.trust_mode;
-  if (x480 !== undefined) {
-    if (!__c477(x480)) return false;
+  const x490 = d.trust_mode;
+  if (x490 !== undefined) {
+    if (!__c486(x490)) return false;
   }
-  const x481 = d.scope;
-  if (x481 !== undefined) {
-    if (!(x481 === "assistant-session-only" || x481 === "granted-context")) return false;
+  const x491 = d.scope;
+  if (x491 !== undefined) {
+    if (!(x491 === "assistant-session-only" || x491 === "granted-context")) return false;
   }
-  const x482 = d.on_context_denied;
-  if (x482 !== undefined) {
-    if (!(x482 === "fail_closed" || x482 === "drop_with_trace")) return false;
+  const x492 = d.on_context_denied;
+  if (x492 !== undefined) {
+    if (!(x492 === "fail_closed" || x492 === "drop_with_trace")) return false;
   }
-  const x483 = d.plurality;
-  if (x483 !== undefined) {
-    if (!(x483 === "preserve" || x483 === "collapse")) return false;
+  const x493 = d.plurality;
+  if (x493 !== undefined) {
+    if (!(x493 === "preserve" || x493 === "collapse")) return false;
   }
-  for (const k484 in d) if (!(k484 === "locality" || k484 === "trust_mode" || k484 === "scope" || k484 === "on_context_denied" || k484 === "plurality")) return false;
+  for (const k494 in d) if (!(k494 === "locality" || k494 === "trust_mode" || k494 === "scope" || k494 === "on_context_denied" || k494 === "plurality")) return false;
   return true;
 }
-function __c930(d) {
+function __c939(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x485 = d.schema;
-  if (x485 === undefined) return false;
-  if (x485 !== "inquirium.generate.request.v1") return false;
-  const x486 = d.operation;
-  if (x486 === undefined) return false;
-  if (x486 !== "generate") return false;
-  const x487 = d.turns;
-  if (x487 === undefined) return false;
-  if (!(Array.isArray(x487))) return false;
-  if (x487.length < 1) return false;
-  for (let i488 = 0; i488 < x487.length; i488++) {
-    const x489 = x487[i488];
-    if (!__c935(x489)) return false;
+  const x495 = d.schema;
+  if (x495 === undefined) return false;
+  if (x495 !== "inquirium.generate.request.v1") return false;
+  const x496 = d.operation;
+  if (x496 === undefined) return false;
+  if (x496 !== "generate") return false;
+  const x497 = d.turns;
+  if (x497 === undefined) return false;
+  if (!(Array.isArray(x497))) return false;
+  if (x497.length < 1) return false;
+  for (let i498 = 0; i498 < x497.length; i498++) {
+    const x499 = x497[i498];
+    if (!__c944(x499)) return false;
   }
-  const x490 = d.context_assembly;
-  if (x490 !== undefined) {
-    if (!__c874(x490)) return false;
+  const x500 = d.context_assembly;
+  if (x500 !== undefined) {
+    if (!__c883(x500)) return false;
   }
-  const x491 = d.parameters;
-  if (x491 !== undefined) {
-    if (!__c942(x491)) return false;
+  const x501 = d.parameters;
+  if (x501 !== undefined) {
+    if (!__c951(x501)) return false;
   }
-  const x492 = d.policy;
-  if (x492 !== undefined) {
-    if (!__c923(x492)) return false;
+  const x502 = d.policy;
+  if (x502 !== undefined) {
+    if (!__c932(x502)) return false;
   }
-  const x493 = d.metadata;
-  if (x493 !== undefined) {
-    if (!(typeof x493 === "object" && x493 !== null && !Array.isArray(x493))) return false;
-    for (const k494 in x493) {
-      if (typeof k494 === "string") {
-        if (k494.length > 64 && __len(k494) > 64) return false;
+  const x503 = d.metadata;
+  if (x503 !== undefined) {
+    if (!(typeof x503 === "object" && x503 !== null && !Array.isArray(x503))) return false;
+    for (const k504 in x503) {
+      if (typeof k504 === "string") {
+        if (k504.length > 64 && __len(k504) > 64) return false;
       }
     }
-    for (const k495 in x493) {
+    for (const k505 in x503) {
       if (false) continue;
-      const x496 = x493[k495];
-      L497: {
-        B498: {
-          if (!(typeof x496 === "string")) break B498;
-          if (x496.length > 256 && __len(x496) > 256) break B498;
-          break L497;
+      const x506 = x503[k505];
+      L507: {
+        B508: {
+          if (!(typeof x506 === "string")) break B508;
+          if (x506.length > 256 && __len(x506) > 256) break B508;
+          break L507;
         }
-        B499: {
-          if (!(Number.isFinite(x496))) break B499;
-          break L497;
+        B509: {
+          if (!(Number.isFinite(x506))) break B509;
+          break L507;
         }
-        B500: {
-          if (!(typeof x496 === "boolean")) break B500;
-          break L497;
+        B510: {
+          if (!(typeof x506 === "boolean")) break B510;
+          break L507;
         }
-        B501: {
-          if (!(x496 === null)) break B501;
-          break L497;
+        B511: {
+          if (!(x506 === null)) break B511;
+          break L507;
         }
         return false;
       }
     }
   }
-  for (const k502 in d) if (!(k502 === "schema" || k502 === "operation" || k502 === "turns" || k502 === "context_assembly" || k502 === "parameters" || k502 === "policy" || k502 === "metadata")) return false;
+  for (const k512 in d) if (!(k512 === "schema" || k512 === "operation" || k512 === "turns" || k512 === "context_assembly" || k512 === "parameters" || k512 === "policy" || k512 === "metadata")) return false;
   return true;
 }
-function __c958(d) {
+function __c967(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok503 = false;
-  L504: {
+  let ok513 = false;
+  L514: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x505 = d.outcome;
-      if (x505 === undefined) break L504;
-      if (x505 !== "completed") break L504;
+      const x515 = d.outcome;
+      if (x515 === undefined) break L514;
+      if (x515 !== "completed") break L514;
     }
-    ok503 = true;
+    ok513 = true;
   }
-  if (ok503) {
+  if (ok513) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x506 = d.output;
-      if (x506 === undefined) return false;
-      const x507 = d.epistemic;
-      if (x507 === undefined) return false;
-      const x508 = d["runtime/ref"];
-      if (x508 === undefined) return false;
-      const x509 = d["model.binding/ref"];
-      if (x509 === undefined) return false;
-      const x510 = d.locality;
-      if (x510 === undefined) return false;
-      const x511 = d["reason/code"];
-      if (x511 !== undefined) {
+      const x516 = d.output;
+      if (x516 === undefined) return false;
+      const x517 = d.epistemic;
+      if (x517 === undefined) return false;
+      const x518 = d["runtime/ref"];
+      if (x518 === undefined) return false;
+      const x519 = d["model.binding/ref"];
+      if (x519 === undefined) return false;
+      const x520 = d.locality;
+      if (x520 === undefined) return false;
+      const x521 = d["reason/code"];
+      if (x521 !== undefined) {
         return false;
       }
     }
   } else {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x512 = d["reason/code"];
-      if (x512 === undefined) return false;
-      const x513 = d.output;
-      if (x513 !== undefined) {
+      const x522 = d["reason/code"];
+      if (x522 === undefined) return false;
+      const x523 = d.output;
+      if (x523 !== undefined) {
         return false;
       }
-      const x514 = d.epistemic;
-      if (x514 !== undefined) {
+      const x524 = d.epistemic;
+      if (x524 !== undefined) {
         return false;
       }
     }
   }
-  const x515 = d.schema;
-  if (x515 === undefined) return false;
-  if (x515 !== "inquirium.generate.response.v1") return false;
-  const x516 = d.operation;
-  if (x516 === undefined) return false;
-  if (x516 !== "generate") return false;
-  const x517 = d.outcome;
-  if (x517 === undefined) return false;
-  if (!__c454(x517)) return false;
-  const x518 = d["reason/code"];
-  if (x518 !== undefined) {
-    if (!__c489(x518)) return false;
-  }
-  const x519 = d.output;
-  if (x519 !== undefined) {
-    if (!(Array.isArray(x519))) return false;
-    if (x519.length < 1) return false;
-    for (let i520 = 0; i520 < x519.length; i520++) {
-      const x521 = x519[i520];
-      if (!__c860(x521)) return false;
-    }
-  }
-  const x522 = d.epistemic;
-  if (x522 !== undefined) {
-    if (!__c908(x522)) return false;
-  }
-  const x523 = d["runtime/ref"];
-  if (x523 !== undefined) {
-    if (!__c456(x523)) return false;
-  }
-  const x524 = d["model.binding/ref"];
-  if (x524 !== undefined) {
-    if (!__c458(x524)) return false;
-  }
-  const x525 = d.locality;
-  if (x525 !== undefined) {
-    if (!(x525 === "local_only" || x525 === "remote")) return false;
-  }
-  const x526 = d["trace/ref"];
+  const x525 = d.schema;
+  if (x525 === undefined) return false;
+  if (x525 !== "inquirium.generate.response.v1") return false;
+  const x526 = d.operation;
   if (x526 === undefined) return false;
-  if (!__c970(x526)) return false;
-  const x527 = d.usage;
-  if (x527 !== undefined) {
-    if (!__c972(x527)) return false;
-  }
-  const x528 = d.diagnostics;
+  if (x526 !== "generate") return false;
+  const x527 = d.outcome;
+  if (x527 === undefined) return false;
+  if (!__c463(x527)) return false;
+  const x528 = d["reason/code"];
   if (x528 !== undefined) {
-    if (!__c514(x528)) return false;
+    if (!__c498(x528)) return false;
   }
-  for (const k529 in d) if (!(k529 === "schema" || k529 === "operation" || k529 === "outcome" || k529 === "reason/code" || k529 === "output" || k529 === "epistemic" || k529 === "runtime/ref" || k529 === "model.binding/ref" || k529 === "locality" || k529 === "trace/ref" || k529 === "usage" || k529 === "diagnostics")) return false;
-  return true;
-}
-function __c942(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x530 = d.max_tokens;
-  if (x530 !== undefined) {
-    if (!(Number.isInteger(x530))) return false;
-    if (x530 < 1) return false;
+  const x529 = d.output;
+  if (x529 !== undefined) {
+    if (!(Array.isArray(x529))) return false;
+    if (x529.length < 1) return false;
+    for (let i530 = 0; i530 < x529.length; i530++) {
+      const x531 = x529[i530];
+      if (!__c869(x531)) return false;
+    }
   }
-  const x531 = d.temperature;
-  if (x531 !== undefined) {
-    if (!(Number.isFinite(x531))) return false;
-    if (x531 > 2) return false;
-    if (x531 < 0) return false;
-  }
-  const x532 = d.top_p;
+  const x532 = d.epistemic;
   if (x532 !== undefined) {
-    if (!(Number.isFinite(x532))) return false;
-    if (x532 > 1) return false;
-    if (x532 <= 0) return false;
+    if (!__c917(x532)) return false;
   }
-  const x533 = d.stop;
+  const x533 = d["runtime/ref"];
   if (x533 !== undefined) {
-    if (!(Array.isArray(x533))) return false;
-    if (x533.length > 8) return false;
-    for (let i534 = 0; i534 < x533.length; i534++) {
-      const x535 = x533[i534];
-      if (!(typeof x535 === "string")) return false;
-      if (x535.length === 0) return false;
-    }
+    if (!__c465(x533)) return false;
   }
-  for (const k536 in d) if (!(k536 === "max_tokens" || k536 === "temperature" || k536 === "top_p" || k536 === "stop")) return false;
+  const x534 = d["model.binding/ref"];
+  if (x534 !== undefined) {
+    if (!__c467(x534)) return false;
+  }
+  const x535 = d.locality;
+  if (x535 !== undefined) {
+    if (!(x535 === "local_only" || x535 === "remote")) return false;
+  }
+  const x536 = d["trace/ref"];
+  if (x536 === undefined) return false;
+  if (!__c979(x536)) return false;
+  const x537 = d.usage;
+  if (x537 !== undefined) {
+    if (!__c981(x537)) return false;
+  }
+  const x538 = d.diagnostics;
+  if (x538 !== undefined) {
+    if (!__c523(x538)) return false;
+  }
+  for (const k539 in d) if (!(k539 === "schema" || k539 === "operation" || k539 === "outcome" || k539 === "reason/code" || k539 === "output" || k539 === "epistemic" || k539 === "runtime/ref" || k539 === "model.binding/ref" || k539 === "locality" || k539 === "trace/ref" || k539 === "usage" || k539 === "diagnostics")) return false;
   return true;
 }
-function __c995(d) {
+function __c951(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok537 = false;
-  L538: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x539 = d.verdict;
-      if (x539 === undefined) break L538;
-      if (x539 !== "amended") break L538;
+  const x540 = d.max_tokens;
+  if (x540 !== undefined) {
+    if (!(Number.isInteger(x540))) return false;
+    if (x540 < 1) return false;
+  }
+  const x541 = d.temperature;
+  if (x541 !== undefined) {
+    if (!(Number.isFinite(x541))) return false;
+    if (x541 > 2) return false;
+    if (x541 < 0) return false;
+  }
+  const x542 = d.top_p;
+  if (x542 !== undefined) {
+    if (!(Number.isFinite(x542))) return false;
+    if (x542 > 1) return false;
+    if (x542 <= 0) return false;
+  }
+  const x543 = d.stop;
+  if (x543 !== undefined) {
+    if (!(Array.isArray(x543))) return false;
+    if (x543.length > 8) return false;
+    for (let i544 = 0; i544 < x543.length; i544++) {
+      const x545 = x543[i544];
+      if (!(typeof x545 === "string")) return false;
+      if (x545.length === 0) return false;
     }
-    ok537 = true;
   }
-  if (ok537) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x540 = d.note;
-      if (x540 === undefined) return false;
-    }
-  }
-  const x541 = d.schema;
-  if (x541 === undefined) return false;
-  if (x541 !== "inquirium.inquiry-feedback.v1") return false;
-  const x542 = d["feedback/id"];
-  if (x542 === undefined) return false;
-  if (!(typeof x542 === "string")) return false;
-  if (!__RE11.test(x542)) return false;
-  const x543 = d["result/ref"];
-  if (x543 === undefined) return false;
-  if (!__c999(x543)) return false;
-  const x544 = d["session/ref"];
-  if (x544 === undefined) return false;
-  if (!__c1001(x544)) return false;
-  const x545 = d["participant/ref"];
-  if (x545 === undefined) return false;
-  if (!__c449(x545)) return false;
-  const x546 = d.verdict;
-  if (x546 === undefined) return false;
-  if (!(x546 === "verified" || x546 === "refuted" || x546 === "amended")) return false;
-  const x547 = d.note;
-  if (x547 !== undefined) {
-    if (!(typeof x547 === "string")) return false;
-    if (x547.length > 4000 && __len(x547) > 4000) return false;
-    if (x547.length === 0) return false;
-  }
-  const x548 = d["supersedes/ref"];
-  if (x548 !== undefined) {
-    if (!(typeof x548 === "string")) return false;
-    if (!__RE11.test(x548)) return false;
-  }
-  const x549 = d["recorded/at"];
-  if (x549 === undefined) return false;
-  if (!(typeof x549 === "string")) return false;
-  if (!__fmtDateTime(x549)) return false;
-  for (const k550 in d) if (!(k550 === "schema" || k550 === "feedback/id" || k550 === "result/ref" || k550 === "session/ref" || k550 === "participant/ref" || k550 === "verdict" || k550 === "note" || k550 === "supersedes/ref" || k550 === "recorded/at")) return false;
+  for (const k546 in d) if (!(k546 === "max_tokens" || k546 === "temperature" || k546 === "top_p" || k546 === "stop")) return false;
   return true;
 }
-function __c1013(d) {
+function __c1004(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  let ok547 = false;
+  L548: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x549 = d.verdict;
+      if (x549 === undefined) break L548;
+      if (x549 !== "amended") break L548;
+    }
+    ok547 = true;
+  }
+  if (ok547) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x550 = d.note;
+      if (x550 === undefined) return false;
+    }
+  }
   const x551 = d.schema;
   if (x551 === undefined) return false;
-  if (x551 !== "inquirium.inquiry-result.v1") return false;
-  const x552 = d["result/id"];
+  if (x551 !== "inquirium.inquiry-feedback.v1") return false;
+  const x552 = d["feedback/id"];
   if (x552 === undefined) return false;
-  if (!__c999(x552)) return false;
-  const x553 = d["turn/id"];
+  if (!(typeof x552 === "string")) return false;
+  if (!__RE11.test(x552)) return false;
+  const x553 = d["result/ref"];
   if (x553 === undefined) return false;
-  if (!__c447(x553)) return false;
+  if (!__c1008(x553)) return false;
   const x554 = d["session/ref"];
   if (x554 === undefined) return false;
-  if (!__c1001(x554)) return false;
+  if (!__c1010(x554)) return false;
   const x555 = d["participant/ref"];
   if (x555 === undefined) return false;
-  if (!__c449(x555)) return false;
-  const x556 = d["trace/ref"];
+  if (!__c458(x555)) return false;
+  const x556 = d.verdict;
   if (x556 === undefined) return false;
-  if (!__c970(x556)) return false;
-  const x557 = d.provenance;
-  if (x557 === undefined) return false;
-  if (!__c1021(x557)) return false;
-  const x558 = d.classification;
-  if (x558 === undefined) return false;
-  if (!__c496(x558)) return false;
-  const x559 = d.output;
+  if (!(x556 === "verified" || x556 === "refuted" || x556 === "amended")) return false;
+  const x557 = d.note;
+  if (x557 !== undefined) {
+    if (!(typeof x557 === "string")) return false;
+    if (x557.length > 4000 && __len(x557) > 4000) return false;
+    if (x557.length === 0) return false;
+  }
+  const x558 = d["supersedes/ref"];
+  if (x558 !== undefined) {
+    if (!(typeof x558 === "string")) return false;
+    if (!__RE11.test(x558)) return false;
+  }
+  const x559 = d["recorded/at"];
   if (x559 === undefined) return false;
-  if (!(Array.isArray(x559))) return false;
-  if (x559.length < 1) return false;
-  for (let i560 = 0; i560 < x559.length; i560++) {
-    const x561 = x559[i560];
-    if (!__c860(x561)) return false;
-  }
-  const x562 = d.epistemic;
-  if (x562 === undefined) return false;
-  if (!__c908(x562)) return false;
-  const x563 = d["recorded/at"];
-  if (x563 === undefined) return false;
-  if (!(typeof x563 === "string")) return false;
-  if (!__fmtDateTime(x563)) return false;
-  for (const k564 in d) if (!(k564 === "schema" || k564 === "result/id" || k564 === "turn/id" || k564 === "session/ref" || k564 === "participant/ref" || k564 === "trace/ref" || k564 === "provenance" || k564 === "classification" || k564 === "output" || k564 === "epistemic" || k564 === "recorded/at")) return false;
+  if (!(typeof x559 === "string")) return false;
+  if (!__fmtDateTime(x559)) return false;
+  for (const k560 in d) if (!(k560 === "schema" || k560 === "feedback/id" || k560 === "result/ref" || k560 === "session/ref" || k560 === "participant/ref" || k560 === "verdict" || k560 === "note" || k560 === "supersedes/ref" || k560 === "recorded/at")) return false;
   return true;
 }
-function __c1032(d) {
+function __c1022(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x565 = d.schema;
+  const x561 = d.schema;
+  if (x561 === undefined) return false;
+  if (x561 !== "inquirium.inquiry-result.v1") return false;
+  const x562 = d["result/id"];
+  if (x562 === undefined) return false;
+  if (!__c1008(x562)) return false;
+  const x563 = d["turn/id"];
+  if (x563 === undefined) return false;
+  if (!__c456(x563)) return false;
+  const x564 = d["session/ref"];
+  if (x564 === undefined) return false;
+  if (!__c1010(x564)) return false;
+  const x565 = d["participant/ref"];
   if (x565 === undefined) return false;
-  if (x565 !== "inquirium.inquiry-turn.v1") return false;
-  const x566 = d["turn/id"];
+  if (!__c458(x565)) return false;
+  const x566 = d["trace/ref"];
   if (x566 === undefined) return false;
-  if (!__c447(x566)) return false;
-  const x567 = d["session/ref"];
+  if (!__c979(x566)) return false;
+  const x567 = d.provenance;
   if (x567 === undefined) return false;
-  if (!__c1001(x567)) return false;
-  const x568 = d["participant/ref"];
+  if (!__c1030(x567)) return false;
+  const x568 = d.classification;
   if (x568 === undefined) return false;
-  if (!__c449(x568)) return false;
-  const x569 = d.sequence;
+  if (!__c505(x568)) return false;
+  const x569 = d.output;
   if (x569 === undefined) return false;
-  if (!(Number.isInteger(x569))) return false;
-  if (x569 < 0) return false;
-  const x570 = d.content;
-  if (x570 === undefined) return false;
-  if (!(Array.isArray(x570))) return false;
-  if (x570.length < 1) return false;
-  for (let i571 = 0; i571 < x570.length; i571++) {
-    const x572 = x570[i571];
-    if (!__c860(x572)) return false;
+  if (!(Array.isArray(x569))) return false;
+  if (x569.length < 1) return false;
+  for (let i570 = 0; i570 < x569.length; i570++) {
+    const x571 = x569[i570];
+    if (!__c869(x571)) return false;
   }
-  const x573 = d.classification;
+  const x572 = d.epistemic;
+  if (x572 === undefined) return false;
+  if (!__c917(x572)) return false;
+  const x573 = d["recorded/at"];
   if (x573 === undefined) return false;
-  if (!__c496(x573)) return false;
-  const x574 = d["recorded/at"];
-  if (x574 === undefined) return false;
-  if (!(typeof x574 === "string")) return false;
-  if (!__fmtDateTime(x574)) return false;
-  for (const k575 in d) if (!(k575 === "schema" || k575 === "turn/id" || k575 === "session/ref" || k575 === "participant/ref" || k575 === "sequence" || k575 === "content" || k575 === "classification" || k575 === "recorded/at")) return false;
+  if (!(typeof x573 === "string")) return false;
+  if (!__fmtDateTime(x573)) return false;
+  for (const k574 in d) if (!(k574 === "schema" || k574 === "result/id" || k574 === "turn/id" || k574 === "session/ref" || k574 === "participant/ref" || k574 === "trace/ref" || k574 === "provenance" || k574 === "classification" || k574 === "output" || k574 === "epistemic" || k574 === "recorded/at")) return false;
   return true;
 }
-function __c475(d) {
+function __c1041(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x575 = d.schema;
+  if (x575 === undefined) return false;
+  if (x575 !== "inquirium.inquiry-turn.v1") return false;
+  const x576 = d["turn/id"];
+  if (x576 === undefined) return false;
+  if (!__c456(x576)) return false;
+  const x577 = d["session/ref"];
+  if (x577 === undefined) return false;
+  if (!__c1010(x577)) return false;
+  const x578 = d["participant/ref"];
+  if (x578 === undefined) return false;
+  if (!__c458(x578)) return false;
+  const x579 = d.sequence;
+  if (x579 === undefined) return false;
+  if (!(Number.isInteger(x579))) return false;
+  if (x579 < 0) return false;
+  const x580 = d.content;
+  if (x580 === undefined) return false;
+  if (!(Array.isArray(x580))) return false;
+  if (x580.length < 1) return false;
+  for (let i581 = 0; i581 < x580.length; i581++) {
+    const x582 = x580[i581];
+    if (!__c869(x582)) return false;
+  }
+  const x583 = d.classification;
+  if (x583 === undefined) return false;
+  if (!__c505(x583)) return false;
+  const x584 = d["recorded/at"];
+  if (x584 === undefined) return false;
+  if (!(typeof x584 === "string")) return false;
+  if (!__fmtDateTime(x584)) return false;
+  for (const k585 in d) if (!(k585 === "schema" || k585 === "turn/id" || k585 === "session/ref" || k585 === "participant/ref" || k585 === "sequence" || k585 === "content" || k585 === "classification" || k585 === "recorded/at")) return false;
+  return true;
+}
+function __c484(d) {
   if (!(d === "local_only" || d === "remote_allowed")) return false;
   return true;
 }
-function __c750(d) {
+function __c759(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x576 = d.default;
-  if (x576 === undefined) return false;
-  const x577 = d.by_mode;
-  if (x577 !== undefined) {
-    if (!(typeof x577 === "object" && x577 !== null && !Array.isArray(x577))) return false;
-    for (const k578 in x577) if (!(k578 === "commons" || k578 === "support" || k578 === "crisis")) return false;
+  const x586 = d.default;
+  if (x586 === undefined) return false;
+  const x587 = d.by_mode;
+  if (x587 !== undefined) {
+    if (!(typeof x587 === "object" && x587 !== null && !Array.isArray(x587))) return false;
+    for (const k588 in x587) if (!(k588 === "commons" || k588 === "support" || k588 === "crisis")) return false;
   }
-  for (const k579 in d) if (!(k579 === "default" || k579 === "by_mode")) return false;
+  for (const k589 in d) if (!(k589 === "default" || k589 === "by_mode")) return false;
   return true;
 }
-function __c1043(d) {
+function __c1052(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok580 = false;
-  L581: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x582 = d.transport_kind;
-      if (x582 === undefined) break L581;
-      if (x582 !== "http_remote") break L581;
-    }
-    ok580 = true;
-  }
-  if (ok580) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x583 = d.remote_provider;
-      if (x583 !== undefined) {
-        if (x583 !== true) return false;
-      }
-    }
-  } else {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x584 = d.remote_provider;
-      if (x584 !== undefined) {
-        if (x584 !== false) return false;
-      }
-    }
-  }
-  let ok585 = false;
-  L586: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x587 = d.remote_provider;
-      if (x587 === undefined) break L586;
-      if (x587 !== true) break L586;
-      const x588 = d.accepts_max_tier;
-      if (x588 === undefined) break L586;
-      if (!(x588 === "community" || x588 === "personal")) break L586;
-    }
-    ok585 = true;
-  }
-  if (ok585) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x589 = d.operator_acknowledgement;
-      if (x589 === undefined) return false;
-    }
-  }
   let ok590 = false;
   L591: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x592 = d.accepts_max_tier;
+      const x592 = d.transport_kind;
       if (x592 === undefined) break L591;
-      if (x592 !== "public") break L591;
+      if (x592 !== "http_remote") break L591;
     }
     ok590 = true;
   }
   if (ok590) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x593 = d.accepts;
+      const x593 = d.remote_provider;
       if (x593 !== undefined) {
-        if (!(Array.isArray(x593))) return false;
-        for (let i594 = 0; i594 < x593.length; i594++) {
-          const x595 = x593[i594];
-          if (!(x595 === "public")) return false;
-        }
+        if (x593 !== true) return false;
+      }
+    }
+  } else {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x594 = d.remote_provider;
+      if (x594 !== undefined) {
+        if (x594 !== false) return false;
       }
     }
   }
-  let ok596 = false;
-  L597: {
+  let ok595 = false;
+  L596: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x597 = d.remote_provider;
+      if (x597 === undefined) break L596;
+      if (x597 !== true) break L596;
       const x598 = d.accepts_max_tier;
-      if (x598 === undefined) break L597;
-      if (x598 !== "community") break L597;
+      if (x598 === undefined) break L596;
+      if (!(x598 === "community" || x598 === "personal")) break L596;
     }
-    ok596 = true;
+    ok595 = true;
   }
-  if (ok596) {
+  if (ok595) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x599 = d.accepts;
-      if (x599 !== undefined) {
-        if (!(Array.isArray(x599))) return false;
-        for (let i600 = 0; i600 < x599.length; i600++) {
-          const x601 = x599[i600];
-          if (!(x601 === "public" || x601 === "community")) return false;
+      const x599 = d.operator_acknowledgement;
+      if (x599 === undefined) return false;
+    }
+  }
+  let ok600 = false;
+  L601: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x602 = d.accepts_max_tier;
+      if (x602 === undefined) break L601;
+      if (x602 !== "public") break L601;
+    }
+    ok600 = true;
+  }
+  if (ok600) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x603 = d.accepts;
+      if (x603 !== undefined) {
+        if (!(Array.isArray(x603))) return false;
+        for (let i604 = 0; i604 < x603.length; i604++) {
+          const x605 = x603[i604];
+          if (!(x605 === "public")) return false;
         }
       }
     }
   }
-  let ok602 = false;
-  L603: {
+  let ok606 = false;
+  L607: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x604 = d.accepts_max_tier;
-      if (x604 === undefined) break L603;
-      if (x604 !== "personal") break L603;
-      const x605 = d.operator_acknowledgement;
-      if (x605 === undefined) break L603;
-      if (!(typeof x605 === "object" && x605 !== null && !Array.isArray(x605))) break L603;
+      const x608 = d.accepts_max_tier;
+      if (x608 === undefined) break L607;
+      if (x608 !== "community") break L607;
     }
-    ok602 = true;
+    ok606 = true;
   }
-  if (ok602) {
+  if (ok606) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x606 = d.operator_acknowledgement;
-      if (x606 !== undefined) {
-        if (!(typeof x606 === "object" && x606 !== null && !Array.isArray(x606))) return false;
-        const x607 = x606.acknowledged_max_tier;
-        if (x607 !== undefined) {
-          if (x607 !== "personal") return false;
+      const x609 = d.accepts;
+      if (x609 !== undefined) {
+        if (!(Array.isArray(x609))) return false;
+        for (let i610 = 0; i610 < x609.length; i610++) {
+          const x611 = x609[i610];
+          if (!(x611 === "public" || x611 === "community")) return false;
         }
       }
     }
   }
-  const x608 = d.schema;
-  if (x608 === undefined) return false;
-  if (x608 !== "inquirium.model-acceptance.v1") return false;
-  const x609 = d["model.binding/ref"];
-  if (x609 === undefined) return false;
-  if (!__c458(x609)) return false;
-  const x610 = d.accepts_max_tier;
-  if (x610 === undefined) return false;
-  if (!__c496(x610)) return false;
-  const x611 = d.accepts;
-  if (x611 !== undefined) {
-    if (!(Array.isArray(x611))) return false;
-    if (x611.length < 1) return false;
-    if (x611.length > 1 && __dup(x611, null) !== null) return false;
-    for (let i612 = 0; i612 < x611.length; i612++) {
-      const x613 = x611[i612];
-      if (!__c496(x613)) return false;
+  let ok612 = false;
+  L613: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x614 = d.accepts_max_tier;
+      if (x614 === undefined) break L613;
+      if (x614 !== "personal") break L613;
+      const x615 = d.operator_acknowledgement;
+      if (x615 === undefined) break L613;
+      if (!(typeof x615 === "object" && x615 !== null && !Array.isArray(x615))) break L613;
+    }
+    ok612 = true;
+  }
+  if (ok612) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x616 = d.operator_acknowledgement;
+      if (x616 !== undefined) {
+        if (!(typeof x616 === "object" && x616 !== null && !Array.isArray(x616))) return false;
+        const x617 = x616.acknowledged_max_tier;
+        if (x617 !== undefined) {
+          if (x617 !== "personal") return false;
+        }
+      }
     }
   }
-  const x614 = d.requires_declassification_above;
-  if (x614 !== undefined) {
-    if (!__c496(x614)) return false;
+  const x618 = d.schema;
+  if (x618 === undefined) return false;
+  if (x618 !== "inquirium.model-acceptance.v1") return false;
+  const x619 = d["model.binding/ref"];
+  if (x619 === undefined) return false;
+  if (!__c467(x619)) return false;
+  const x620 = d.accepts_max_tier;
+  if (x620 === undefined) return false;
+  if (!__c505(x620)) return false;
+  const x621 = d.accepts;
+  if (x621 !== undefined) {
+    if (!(Array.isArray(x621))) return false;
+    if (x621.length < 1) return false;
+    if (x621.length > 1 && __dup(x621, null) !== null) return false;
+    for (let i622 = 0; i622 < x621.length; i622++) {
+      const x623 = x621[i622];
+      if (!__c505(x623)) return false;
+    }
   }
-  const x615 = d.transport_kind;
-  if (x615 === undefined) return false;
-  if (!__c1051(x615)) return false;
-  const x616 = d.remote_provider;
-  if (x616 === undefined) return false;
-  if (!(typeof x616 === "boolean")) return false;
-  const x617 = d.operator_acknowledgement;
-  if (x617 !== undefined) {
-    if (!__c1054(x617)) return false;
+  const x624 = d.requires_declassification_above;
+  if (x624 !== undefined) {
+    if (!__c505(x624)) return false;
   }
-  for (const k618 in d) if (!(k618 === "schema" || k618 === "model.binding/ref" || k618 === "accepts_max_tier" || k618 === "accepts" || k618 === "requires_declassification_above" || k618 === "transport_kind" || k618 === "remote_provider" || k618 === "operator_acknowledgement")) return false;
+  const x625 = d.transport_kind;
+  if (x625 === undefined) return false;
+  if (!__c1060(x625)) return false;
+  const x626 = d.remote_provider;
+  if (x626 === undefined) return false;
+  if (!(typeof x626 === "boolean")) return false;
+  const x627 = d.operator_acknowledgement;
+  if (x627 !== undefined) {
+    if (!__c1063(x627)) return false;
+  }
+  for (const k628 in d) if (!(k628 === "schema" || k628 === "model.binding/ref" || k628 === "accepts_max_tier" || k628 === "accepts" || k628 === "requires_declassification_above" || k628 === "transport_kind" || k628 === "remote_provider" || k628 === "operator_acknowledgement")) return false;
   return true;
 }
-function __c458(d) {
+function __c467(d) {
   if (!(typeof d === "string")) return false;
   if (!__RE12.test(d)) return false;
   return true;
 }
-function __c1094(d) {
+function __c1103(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x619 = d.options;
-  if (x619 === undefined) return false;
-  if (!(Array.isArray(x619))) return false;
-  if (x619.length > 24) return false;
-  if (x619.length < 2) return false;
-  for (let i620 = 0; i620 < x619.length; i620++) {
-    const x621 = x619[i620];
-    if (!__c846(x621)) return false;
+  const x629 = d.options;
+  if (x629 === undefined) return false;
+  if (!(Array.isArray(x629))) return false;
+  if (x629.length > 24) return false;
+  if (x629.length < 2) return false;
+  for (let i630 = 0; i630 < x629.length; i630++) {
+    const x631 = x629[i630];
+    if (!__c855(x631)) return false;
   }
-  const x622 = d["min/selected"];
-  if (x622 !== undefined) {
-    if (!(Number.isInteger(x622))) return false;
-    if (x622 < 0) return false;
+  const x632 = d["min/selected"];
+  if (x632 !== undefined) {
+    if (!(Number.isInteger(x632))) return false;
+    if (x632 < 0) return false;
   }
-  const x623 = d["max/selected"];
-  if (x623 !== undefined) {
-    if (!(Number.isInteger(x623))) return false;
-    if (x623 < 1) return false;
+  const x633 = d["max/selected"];
+  if (x633 !== undefined) {
+    if (!(Number.isInteger(x633))) return false;
+    if (x633 < 1) return false;
   }
-  for (const k624 in d) if (!(k624 === "options" || k624 === "min/selected" || k624 === "max/selected")) return false;
+  for (const k634 in d) if (!(k634 === "options" || k634 === "min/selected" || k634 === "max/selected")) return false;
   return true;
 }
-function __c1100(d) {
+function __c1109(d) {
   if (!(typeof d === "string")) return false;
   if (!(d === "commons" || d === "support" || d === "crisis")) return false;
   return true;
 }
-function __c1101(d) {
+function __c1110(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok625 = false;
-  L626: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x627 = d.kind;
-      if (x627 === undefined) break L626;
-      if (x627 !== "single-choice") break L626;
-    }
-    ok625 = true;
-  }
-  if (ok625) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x628 = d["input/schema"];
-      if (x628 === undefined) return false;
-      if (x628 !== "inquirium.operator-question.widget.single-choice.v1") return false;
-      const x629 = d["idempotency/key"];
-      if (x629 === undefined) return false;
-    }
-  }
-  let ok630 = false;
-  L631: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x632 = d.kind;
-      if (x632 === undefined) break L631;
-      if (x632 !== "multi-choice") break L631;
-    }
-    ok630 = true;
-  }
-  if (ok630) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x633 = d["input/schema"];
-      if (x633 === undefined) return false;
-      if (x633 !== "inquirium.operator-question.widget.multi-choice.v1") return false;
-      const x634 = d["idempotency/key"];
-      if (x634 === undefined) return false;
-    }
-  }
   let ok635 = false;
   L636: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
       const x637 = d.kind;
       if (x637 === undefined) break L636;
-      if (x637 !== "confirm") break L636;
+      if (x637 !== "single-choice") break L636;
     }
     ok635 = true;
   }
@@ -2793,7 +2792,7 @@ function __c1101(d) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
       const x638 = d["input/schema"];
       if (x638 === undefined) return false;
-      if (x638 !== "inquirium.operator-question.widget.confirm.v1") return false;
+      if (x638 !== "inquirium.operator-question.widget.single-choice.v1") return false;
       const x639 = d["idempotency/key"];
       if (x639 === undefined) return false;
     }
@@ -2803,7 +2802,7 @@ function __c1101(d) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
       const x642 = d.kind;
       if (x642 === undefined) break L641;
-      if (x642 !== "free-text-with-allowlist") break L641;
+      if (x642 !== "multi-choice") break L641;
     }
     ok640 = true;
   }
@@ -2811,7 +2810,7 @@ function __c1101(d) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
       const x643 = d["input/schema"];
       if (x643 === undefined) return false;
-      if (x643 !== "inquirium.operator-question.widget.free-text-with-allowlist.v1") return false;
+      if (x643 !== "inquirium.operator-question.widget.multi-choice.v1") return false;
       const x644 = d["idempotency/key"];
       if (x644 === undefined) return false;
     }
@@ -2821,1517 +2820,1553 @@ function __c1101(d) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
       const x647 = d.kind;
       if (x647 === undefined) break L646;
-      if (x647 !== "open-interaction") break L646;
+      if (x647 !== "confirm") break L646;
     }
     ok645 = true;
   }
   if (ok645) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
       const x648 = d["input/schema"];
-      if (x648 !== undefined) {
+      if (x648 === undefined) return false;
+      if (x648 !== "inquirium.operator-question.widget.confirm.v1") return false;
+      const x649 = d["idempotency/key"];
+      if (x649 === undefined) return false;
+    }
+  }
+  let ok650 = false;
+  L651: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x652 = d.kind;
+      if (x652 === undefined) break L651;
+      if (x652 !== "free-text-with-allowlist") break L651;
+    }
+    ok650 = true;
+  }
+  if (ok650) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x653 = d["input/schema"];
+      if (x653 === undefined) return false;
+      if (x653 !== "inquirium.operator-question.widget.free-text-with-allowlist.v1") return false;
+      const x654 = d["idempotency/key"];
+      if (x654 === undefined) return false;
+    }
+  }
+  let ok655 = false;
+  L656: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x657 = d.kind;
+      if (x657 === undefined) break L656;
+      if (x657 !== "open-interaction") break L656;
+    }
+    ok655 = true;
+  }
+  if (ok655) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x658 = d["input/schema"];
+      if (x658 !== undefined) {
         return false;
       }
     }
   }
-  const x649 = d.kind;
-  if (x649 === undefined) return false;
-  if (!(x649 === "single-choice" || x649 === "multi-choice" || x649 === "confirm" || x649 === "free-text-with-allowlist" || x649 === "open-interaction")) return false;
-  const x650 = d["target/ref"];
-  if (x650 === undefined) return false;
-  if (!(typeof x650 === "string")) return false;
-  if (x650.length === 0) return false;
-  const x651 = d["input/schema"];
-  if (x651 !== undefined) {
-    if (!(x651 === "inquirium.operator-question.widget.single-choice.v1" || x651 === "inquirium.operator-question.widget.multi-choice.v1" || x651 === "inquirium.operator-question.widget.confirm.v1" || x651 === "inquirium.operator-question.widget.free-text-with-allowlist.v1")) return false;
+  const x659 = d.kind;
+  if (x659 === undefined) return false;
+  if (!(x659 === "single-choice" || x659 === "multi-choice" || x659 === "confirm" || x659 === "free-text-with-allowlist" || x659 === "open-interaction")) return false;
+  const x660 = d["target/ref"];
+  if (x660 === undefined) return false;
+  if (!(typeof x660 === "string")) return false;
+  if (x660.length === 0) return false;
+  const x661 = d["input/schema"];
+  if (x661 !== undefined) {
+    if (!(x661 === "inquirium.operator-question.widget.single-choice.v1" || x661 === "inquirium.operator-question.widget.multi-choice.v1" || x661 === "inquirium.operator-question.widget.confirm.v1" || x661 === "inquirium.operator-question.widget.free-text-with-allowlist.v1")) return false;
   }
-  const x652 = d["idempotency/key"];
-  if (x652 !== undefined) {
-    if (!(typeof x652 === "string")) return false;
-    if (x652.length > 200 && __len(x652) > 200) return false;
-    if (x652.length === 0) return false;
+  const x662 = d["idempotency/key"];
+  if (x662 !== undefined) {
+    if (!(typeof x662 === "string")) return false;
+    if (x662.length > 200 && __len(x662) > 200) return false;
+    if (x662.length === 0) return false;
   }
-  for (const k653 in d) if (!(k653 === "kind" || k653 === "target/ref" || k653 === "input/schema" || k653 === "idempotency/key")) return false;
+  for (const k663 in d) if (!(k663 === "kind" || k663 === "target/ref" || k663 === "input/schema" || k663 === "idempotency/key")) return false;
   return true;
 }
-function __c1137(d) {
+function __c1146(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  L654: {
-    B655: {
+  L664: {
+    B665: {
       if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-        const x656 = d["subject/ref"];
-        if (x656 === undefined) break B655;
+        const x666 = d["subject/ref"];
+        if (x666 === undefined) break B665;
       }
-      break L654;
+      break L664;
     }
-    B657: {
+    B667: {
       if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-        const x658 = d["body/ref"];
-        if (x658 === undefined) break B657;
+        const x668 = d["body/ref"];
+        if (x668 === undefined) break B667;
       }
-      break L654;
+      break L664;
     }
     return false;
   }
-  const x659 = d.schema;
-  if (x659 === undefined) return false;
-  if (x659 !== "notification-create.v1") return false;
-  const x660 = d["subject/ref"];
-  if (x660 !== undefined) {
-    if (!(typeof x660 === "string")) return false;
-    if (!__RE13.test(x660)) return false;
+  const x669 = d.schema;
+  if (x669 === undefined) return false;
+  if (x669 !== "notification-create.v1") return false;
+  const x670 = d["subject/ref"];
+  if (x670 !== undefined) {
+    if (!(typeof x670 === "string")) return false;
+    if (!__RE13.test(x670)) return false;
   }
-  const x661 = d["body/ref"];
-  if (x661 !== undefined) {
-    if (!(typeof x661 === "string")) return false;
-    if (!__RE13.test(x661)) return false;
+  const x671 = d["body/ref"];
+  if (x671 !== undefined) {
+    if (!(typeof x671 === "string")) return false;
+    if (!__RE13.test(x671)) return false;
   }
-  const x662 = d["correlation/id"];
-  if (x662 === undefined) return false;
-  if (!(typeof x662 === "string")) return false;
-  if (!__RE14.test(x662)) return false;
-  const x663 = d["body/text"];
-  if (x663 === undefined) return false;
-  if (!(typeof x663 === "string")) return false;
-  if (x663.length > 500 && __len(x663) > 500) return false;
-  if (x663.length === 0) return false;
-  const x664 = d["reason/code"];
-  if (x664 === undefined) return false;
-  if (!__c489(x664)) return false;
-  const x665 = d.actions;
-  if (x665 !== undefined) {
-    if (!(Array.isArray(x665))) return false;
-    if (x665.length > 1) return false;
-    for (let i666 = 0; i666 < x665.length; i666++) {
-      const x667 = x665[i666];
-      if (!__c1101(x667)) return false;
+  const x672 = d["correlation/id"];
+  if (x672 === undefined) return false;
+  if (!(typeof x672 === "string")) return false;
+  if (!__RE14.test(x672)) return false;
+  const x673 = d["body/text"];
+  if (x673 === undefined) return false;
+  if (!(typeof x673 === "string")) return false;
+  if (x673.length > 500 && __len(x673) > 500) return false;
+  if (x673.length === 0) return false;
+  const x674 = d["reason/code"];
+  if (x674 === undefined) return false;
+  if (!__c498(x674)) return false;
+  const x675 = d.actions;
+  if (x675 !== undefined) {
+    if (!(Array.isArray(x675))) return false;
+    if (x675.length > 1) return false;
+    for (let i676 = 0; i676 < x675.length; i676++) {
+      const x677 = x675[i676];
+      if (!__c1110(x677)) return false;
     }
   }
-  for (const k668 in d) if (!(k668 === "schema" || k668 === "subject/ref" || k668 === "body/ref" || k668 === "correlation/id" || k668 === "body/text" || k668 === "reason/code" || k668 === "actions")) return false;
+  for (const k678 in d) if (!(k678 === "schema" || k678 === "subject/ref" || k678 === "body/ref" || k678 === "correlation/id" || k678 === "body/text" || k678 === "reason/code" || k678 === "actions")) return false;
   return true;
 }
-function __c868(d) {
+function __c877(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x669 = d.type;
-  if (x669 === undefined) return false;
-  if (x669 !== "object_ref") return false;
-  const x670 = d["object/ref"];
-  if (x670 === undefined) return false;
-  if (!(typeof x670 === "string")) return false;
-  if (x670.length === 0) return false;
-  const x671 = d["media/type"];
-  if (x671 === undefined) return false;
-  if (!(typeof x671 === "string")) return false;
-  if (!__RE15.test(x671)) return false;
-  const x672 = d["byte/size"];
-  if (x672 !== undefined) {
-    if (!(Number.isInteger(x672))) return false;
-    if (x672 < 0) return false;
-  }
-  for (const k673 in d) if (!(k673 === "type" || k673 === "object/ref" || k673 === "media/type" || k673 === "byte/size")) return false;
-  return true;
-}
-function __c1054(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x674 = d["acknowledged/by"];
-  if (x674 === undefined) return false;
-  if (!__c449(x674)) return false;
-  const x675 = d["acknowledged/at"];
-  if (x675 === undefined) return false;
-  if (!(typeof x675 === "string")) return false;
-  if (!__fmtDateTime(x675)) return false;
-  const x676 = d.acknowledged_max_tier;
-  if (x676 === undefined) return false;
-  if (!__c496(x676)) return false;
-  const x677 = d["question/ref"];
-  if (x677 !== undefined) {
-    if (!(typeof x677 === "string")) return false;
-    if (!__RE13.test(x677)) return false;
-  }
-  for (const k678 in d) if (!(k678 === "acknowledged/by" || k678 === "acknowledged/at" || k678 === "acknowledged_max_tier" || k678 === "question/ref")) return false;
-  return true;
-}
-function __c1151(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x679 = d.schema;
+  const x679 = d.type;
   if (x679 === undefined) return false;
-  if (x679 !== "inquirium.operator-question.answer.v1") return false;
-  const x680 = d["question/ref"];
+  if (x679 !== "object_ref") return false;
+  const x680 = d["object/ref"];
   if (x680 === undefined) return false;
   if (!(typeof x680 === "string")) return false;
-  if (!__RE13.test(x680)) return false;
-  const x681 = d["idempotency/key"];
+  if (x680.length === 0) return false;
+  const x681 = d["media/type"];
   if (x681 === undefined) return false;
   if (!(typeof x681 === "string")) return false;
-  if (x681.length > 200 && __len(x681) > 200) return false;
-  if (x681.length === 0) return false;
-  const x682 = d.answer;
-  if (x682 === undefined) return false;
-  if (!__c702(x682)) return false;
-  const x683 = d["answered/by"];
-  if (x683 !== undefined) {
-    if (!__c449(x683)) return false;
+  if (!__RE15.test(x681)) return false;
+  const x682 = d["byte/size"];
+  if (x682 !== undefined) {
+    if (!(Number.isInteger(x682))) return false;
+    if (x682 < 0) return false;
   }
-  const x684 = d["answered/at"];
-  if (x684 !== undefined) {
-    if (!(typeof x684 === "string")) return false;
-    if (!__fmtDateTime(x684)) return false;
-  }
-  for (const k685 in d) if (!(k685 === "schema" || k685 === "question/ref" || k685 === "idempotency/key" || k685 === "answer" || k685 === "answered/by" || k685 === "answered/at")) return false;
+  for (const k683 in d) if (!(k683 === "type" || k683 === "object/ref" || k683 === "media/type" || k683 === "byte/size")) return false;
   return true;
 }
-function __c1159(d) {
+function __c1063(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok686 = false;
-  L687: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x688 = d["widget/kind"];
-      if (x688 === undefined) break L687;
-      if (x688 !== "single-choice") break L687;
-    }
-    ok686 = true;
+  const x684 = d["acknowledged/by"];
+  if (x684 === undefined) return false;
+  if (!__c458(x684)) return false;
+  const x685 = d["acknowledged/at"];
+  if (x685 === undefined) return false;
+  if (!(typeof x685 === "string")) return false;
+  if (!__fmtDateTime(x685)) return false;
+  const x686 = d.acknowledged_max_tier;
+  if (x686 === undefined) return false;
+  if (!__c505(x686)) return false;
+  const x687 = d["question/ref"];
+  if (x687 !== undefined) {
+    if (!(typeof x687 === "string")) return false;
+    if (!__RE13.test(x687)) return false;
   }
-  if (ok686) {
+  for (const k688 in d) if (!(k688 === "acknowledged/by" || k688 === "acknowledged/at" || k688 === "acknowledged_max_tier" || k688 === "question/ref")) return false;
+  return true;
+}
+function __c1160(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x689 = d.schema;
+  if (x689 === undefined) return false;
+  if (x689 !== "inquirium.operator-question.answer.v1") return false;
+  const x690 = d["question/ref"];
+  if (x690 === undefined) return false;
+  if (!(typeof x690 === "string")) return false;
+  if (!__RE13.test(x690)) return false;
+  const x691 = d["idempotency/key"];
+  if (x691 === undefined) return false;
+  if (!(typeof x691 === "string")) return false;
+  if (x691.length > 200 && __len(x691) > 200) return false;
+  if (x691.length === 0) return false;
+  const x692 = d.answer;
+  if (x692 === undefined) return false;
+  if (!__c711(x692)) return false;
+  const x693 = d["answered/by"];
+  if (x693 !== undefined) {
+    if (!__c458(x693)) return false;
+  }
+  const x694 = d["answered/at"];
+  if (x694 !== undefined) {
+    if (!(typeof x694 === "string")) return false;
+    if (!__fmtDateTime(x694)) return false;
+  }
+  for (const k695 in d) if (!(k695 === "schema" || k695 === "question/ref" || k695 === "idempotency/key" || k695 === "answer" || k695 === "answered/by" || k695 === "answered/at")) return false;
+  return true;
+}
+function __c1168(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  let ok696 = false;
+  L697: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x689 = d["widget/payload"];
-      if (x689 !== undefined) {
-        if (!__c1210(x689)) return false;
+      const x698 = d["widget/kind"];
+      if (x698 === undefined) break L697;
+      if (x698 !== "single-choice") break L697;
+    }
+    ok696 = true;
+  }
+  if (ok696) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x699 = d["widget/payload"];
+      if (x699 !== undefined) {
+        if (!__c1219(x699)) return false;
       }
-      const x690 = d.prompt;
-      if (x690 !== undefined) {
-        if (!(typeof x690 === "object" && x690 !== null && !Array.isArray(x690))) return false;
-        const x691 = x690.kind;
-        if (x691 !== undefined) {
-          if (x691 !== "single-choice") return false;
+      const x700 = d.prompt;
+      if (x700 !== undefined) {
+        if (!(typeof x700 === "object" && x700 !== null && !Array.isArray(x700))) return false;
+        const x701 = x700.kind;
+        if (x701 !== undefined) {
+          if (x701 !== "single-choice") return false;
         }
       }
     }
   }
-  let ok692 = false;
-  L693: {
+  let ok702 = false;
+  L703: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x694 = d["widget/kind"];
-      if (x694 === undefined) break L693;
-      if (x694 !== "multi-choice") break L693;
+      const x704 = d["widget/kind"];
+      if (x704 === undefined) break L703;
+      if (x704 !== "multi-choice") break L703;
     }
-    ok692 = true;
+    ok702 = true;
   }
-  if (ok692) {
+  if (ok702) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x695 = d["widget/payload"];
-      if (x695 !== undefined) {
-        if (!__c1094(x695)) return false;
+      const x705 = d["widget/payload"];
+      if (x705 !== undefined) {
+        if (!__c1103(x705)) return false;
       }
-      const x696 = d.prompt;
-      if (x696 !== undefined) {
-        if (!(typeof x696 === "object" && x696 !== null && !Array.isArray(x696))) return false;
-        const x697 = x696.kind;
-        if (x697 !== undefined) {
-          if (x697 !== "multi-choice") return false;
+      const x706 = d.prompt;
+      if (x706 !== undefined) {
+        if (!(typeof x706 === "object" && x706 !== null && !Array.isArray(x706))) return false;
+        const x707 = x706.kind;
+        if (x707 !== undefined) {
+          if (x707 !== "multi-choice") return false;
         }
       }
     }
   }
-  let ok698 = false;
-  L699: {
+  let ok708 = false;
+  L709: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x700 = d["widget/kind"];
-      if (x700 === undefined) break L699;
-      if (x700 !== "confirm") break L699;
+      const x710 = d["widget/kind"];
+      if (x710 === undefined) break L709;
+      if (x710 !== "confirm") break L709;
     }
-    ok698 = true;
+    ok708 = true;
   }
-  if (ok698) {
+  if (ok708) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x701 = d["widget/payload"];
-      if (x701 !== undefined) {
-        if (!__c856(x701)) return false;
+      const x711 = d["widget/payload"];
+      if (x711 !== undefined) {
+        if (!__c865(x711)) return false;
       }
-      const x702 = d.prompt;
-      if (x702 !== undefined) {
-        if (!(typeof x702 === "object" && x702 !== null && !Array.isArray(x702))) return false;
-        const x703 = x702.kind;
-        if (x703 !== undefined) {
-          if (x703 !== "confirm") return false;
+      const x712 = d.prompt;
+      if (x712 !== undefined) {
+        if (!(typeof x712 === "object" && x712 !== null && !Array.isArray(x712))) return false;
+        const x713 = x712.kind;
+        if (x713 !== undefined) {
+          if (x713 !== "confirm") return false;
         }
       }
     }
   }
-  let ok704 = false;
-  L705: {
+  let ok714 = false;
+  L715: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x706 = d["widget/kind"];
-      if (x706 === undefined) break L705;
-      if (x706 !== "free-text-with-allowlist") break L705;
+      const x716 = d["widget/kind"];
+      if (x716 === undefined) break L715;
+      if (x716 !== "free-text-with-allowlist") break L715;
     }
-    ok704 = true;
+    ok714 = true;
   }
-  if (ok704) {
+  if (ok714) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x707 = d["widget/payload"];
-      if (x707 !== undefined) {
-        if (!__c917(x707)) return false;
+      const x717 = d["widget/payload"];
+      if (x717 !== undefined) {
+        if (!__c926(x717)) return false;
       }
-      const x708 = d.prompt;
-      if (x708 !== undefined) {
-        if (!(typeof x708 === "object" && x708 !== null && !Array.isArray(x708))) return false;
-        const x709 = x708.kind;
-        if (x709 !== undefined) {
-          if (x709 !== "free-text-with-allowlist") return false;
+      const x718 = d.prompt;
+      if (x718 !== undefined) {
+        if (!(typeof x718 === "object" && x718 !== null && !Array.isArray(x718))) return false;
+        const x719 = x718.kind;
+        if (x719 !== undefined) {
+          if (x719 !== "free-text-with-allowlist") return false;
         }
       }
     }
   }
-  const x710 = d.schema;
-  if (x710 === undefined) return false;
-  if (x710 !== "inquirium.operator-question.request.v1") return false;
-  const x711 = d["question/ref"];
-  if (x711 === undefined) return false;
-  if (!(typeof x711 === "string")) return false;
-  if (!__RE13.test(x711)) return false;
-  const x712 = d["operation/ref"];
-  if (x712 === undefined) return false;
-  if (!(typeof x712 === "string")) return false;
-  if (!__RE14.test(x712)) return false;
-  const x713 = d["recipient/class"];
-  if (x713 === undefined) return false;
-  if (!(x713 === "operator")) return false;
-  const x714 = d["reason/code"];
-  if (x714 === undefined) return false;
-  if (!__c489(x714)) return false;
-  const x715 = d.prompt;
-  if (x715 === undefined) return false;
-  if (!__c1166(x715)) return false;
-  const x716 = d["widget/kind"];
-  if (x716 === undefined) return false;
-  if (!__c1168(x716)) return false;
-  const x717 = d["widget/payload"];
-  if (x717 === undefined) return false;
-  if (!(typeof x717 === "object" && x717 !== null && !Array.isArray(x717))) return false;
-  const x718 = d["default/on-timeout"];
-  if (x718 !== undefined) {
-    if (!__c1175(x718)) return false;
-  }
-  const x719 = d.timeout;
-  if (x719 !== undefined) {
-    if (!(typeof x719 === "string")) return false;
-    if (!__fmtDuration(x719)) return false;
-  }
-  const x720 = d.classification;
+  const x720 = d.schema;
   if (x720 === undefined) return false;
-  if (!__c851(x720)) return false;
-  const x721 = d.subject;
-  if (x721 !== undefined) {
-    if (!__c1182(x721)) return false;
-  }
-  const x722 = d.response;
+  if (x720 !== "inquirium.operator-question.request.v1") return false;
+  const x721 = d["question/ref"];
+  if (x721 === undefined) return false;
+  if (!(typeof x721 === "string")) return false;
+  if (!__RE13.test(x721)) return false;
+  const x722 = d["operation/ref"];
   if (x722 === undefined) return false;
-  if (!__c1190(x722)) return false;
-  const x723 = d.provenance;
+  if (!(typeof x722 === "string")) return false;
+  if (!__RE14.test(x722)) return false;
+  const x723 = d["recipient/class"];
   if (x723 === undefined) return false;
-  if (!__c1196(x723)) return false;
-  const x724 = d["created/at"];
-  if (x724 !== undefined) {
-    if (!(typeof x724 === "string")) return false;
-    if (!__fmtDateTime(x724)) return false;
+  if (!(x723 === "operator")) return false;
+  const x724 = d["reason/code"];
+  if (x724 === undefined) return false;
+  if (!__c498(x724)) return false;
+  const x725 = d.prompt;
+  if (x725 === undefined) return false;
+  if (!__c1175(x725)) return false;
+  const x726 = d["widget/kind"];
+  if (x726 === undefined) return false;
+  if (!__c1177(x726)) return false;
+  const x727 = d["widget/payload"];
+  if (x727 === undefined) return false;
+  if (!(typeof x727 === "object" && x727 !== null && !Array.isArray(x727))) return false;
+  const x728 = d["default/on-timeout"];
+  if (x728 !== undefined) {
+    if (!__c1184(x728)) return false;
   }
-  for (const k725 in d) if (!(__P726.has(k725))) return false;
+  const x729 = d.timeout;
+  if (x729 !== undefined) {
+    if (!(typeof x729 === "string")) return false;
+    if (!__fmtDuration(x729)) return false;
+  }
+  const x730 = d.classification;
+  if (x730 === undefined) return false;
+  if (!__c860(x730)) return false;
+  const x731 = d.subject;
+  if (x731 !== undefined) {
+    if (!__c1191(x731)) return false;
+  }
+  const x732 = d.response;
+  if (x732 === undefined) return false;
+  if (!__c1199(x732)) return false;
+  const x733 = d.provenance;
+  if (x733 === undefined) return false;
+  if (!__c1205(x733)) return false;
+  const x734 = d["created/at"];
+  if (x734 !== undefined) {
+    if (!(typeof x734 === "string")) return false;
+    if (!__fmtDateTime(x734)) return false;
+  }
+  for (const k735 in d) if (!(__P736.has(k735))) return false;
   return true;
 }
-function __c1237(d) {
+function __c1246(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok727 = false;
-  L728: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x729 = d.state;
-      if (x729 === undefined) break L728;
-      if (x729 !== "answered") break L728;
-    }
-    ok727 = true;
-  }
-  if (ok727) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x730 = d.answer;
-      if (x730 === undefined) return false;
-    }
-  } else {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x731 = d.answer;
-      if (x731 !== undefined) {
-        return false;
-      }
-      const x732 = d["answered/by"];
-      if (x732 !== undefined) {
-        return false;
-      }
-    }
-  }
-  let ok733 = false;
-  L734: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x735 = d.state;
-      if (x735 === undefined) break L734;
-      if (x735 !== "superseded") break L734;
-    }
-    ok733 = true;
-  }
-  if (ok733) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x736 = d["superseded/by"];
-      if (x736 === undefined) return false;
-    }
-  }
   let ok737 = false;
   L738: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
       const x739 = d.state;
       if (x739 === undefined) break L738;
-      if (!(x739 === "pending" || x739 === "answered")) break L738;
+      if (x739 !== "answered") break L738;
     }
     ok737 = true;
   }
   if (ok737) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x740 = d["default/applied"];
-      if (x740 !== undefined) {
+      const x740 = d.answer;
+      if (x740 === undefined) return false;
+    }
+  } else {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x741 = d.answer;
+      if (x741 !== undefined) {
+        return false;
+      }
+      const x742 = d["answered/by"];
+      if (x742 !== undefined) {
         return false;
       }
     }
   }
-  const x741 = d.schema;
-  if (x741 === undefined) return false;
-  if (x741 !== "inquirium.operator-question.state.v1") return false;
-  const x742 = d["question/ref"];
-  if (x742 === undefined) return false;
-  if (!(typeof x742 === "string")) return false;
-  if (!__RE13.test(x742)) return false;
-  const x743 = d["operation/ref"];
-  if (x743 === undefined) return false;
-  if (!(typeof x743 === "string")) return false;
-  if (!__RE14.test(x743)) return false;
-  const x744 = d.state;
-  if (x744 === undefined) return false;
-  if (!(x744 === "pending" || x744 === "answered" || x744 === "timed_out" || x744 === "cancelled" || x744 === "superseded")) return false;
-  const x745 = d.answer;
-  if (x745 !== undefined) {
-    if (!__c702(x745)) return false;
+  let ok743 = false;
+  L744: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x745 = d.state;
+      if (x745 === undefined) break L744;
+      if (x745 !== "superseded") break L744;
+    }
+    ok743 = true;
   }
-  const x746 = d["answered/by"];
-  if (x746 !== undefined) {
-    if (!__c449(x746)) return false;
+  if (ok743) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x746 = d["superseded/by"];
+      if (x746 === undefined) return false;
+    }
   }
-  const x747 = d["default/applied"];
-  if (x747 !== undefined) {
-    if (!__c1175(x747)) return false;
+  let ok747 = false;
+  L748: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x749 = d.state;
+      if (x749 === undefined) break L748;
+      if (!(x749 === "pending" || x749 === "answered")) break L748;
+    }
+    ok747 = true;
   }
-  const x748 = d["superseded/by"];
-  if (x748 !== undefined) {
-    if (!(typeof x748 === "string")) return false;
-    if (!__RE13.test(x748)) return false;
+  if (ok747) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x750 = d["default/applied"];
+      if (x750 !== undefined) {
+        return false;
+      }
+    }
   }
-  const x749 = d["reason/code"];
-  if (x749 !== undefined) {
-    if (!__c489(x749)) return false;
+  const x751 = d.schema;
+  if (x751 === undefined) return false;
+  if (x751 !== "inquirium.operator-question.state.v1") return false;
+  const x752 = d["question/ref"];
+  if (x752 === undefined) return false;
+  if (!(typeof x752 === "string")) return false;
+  if (!__RE13.test(x752)) return false;
+  const x753 = d["operation/ref"];
+  if (x753 === undefined) return false;
+  if (!(typeof x753 === "string")) return false;
+  if (!__RE14.test(x753)) return false;
+  const x754 = d.state;
+  if (x754 === undefined) return false;
+  if (!(x754 === "pending" || x754 === "answered" || x754 === "timed_out" || x754 === "cancelled" || x754 === "superseded")) return false;
+  const x755 = d.answer;
+  if (x755 !== undefined) {
+    if (!__c711(x755)) return false;
   }
-  const x750 = d["updated/at"];
-  if (x750 === undefined) return false;
-  if (!(typeof x750 === "string")) return false;
-  if (!__fmtDateTime(x750)) return false;
-  for (const k751 in d) if (!(k751 === "schema" || k751 === "question/ref" || k751 === "operation/ref" || k751 === "state" || k751 === "answer" || k751 === "answered/by" || k751 === "default/applied" || k751 === "superseded/by" || k751 === "reason/code" || k751 === "updated/at")) return false;
+  const x756 = d["answered/by"];
+  if (x756 !== undefined) {
+    if (!__c458(x756)) return false;
+  }
+  const x757 = d["default/applied"];
+  if (x757 !== undefined) {
+    if (!__c1184(x757)) return false;
+  }
+  const x758 = d["superseded/by"];
+  if (x758 !== undefined) {
+    if (!(typeof x758 === "string")) return false;
+    if (!__RE13.test(x758)) return false;
+  }
+  const x759 = d["reason/code"];
+  if (x759 !== undefined) {
+    if (!__c498(x759)) return false;
+  }
+  const x760 = d["updated/at"];
+  if (x760 === undefined) return false;
+  if (!(typeof x760 === "string")) return false;
+  if (!__fmtDateTime(x760)) return false;
+  for (const k761 in d) if (!(k761 === "schema" || k761 === "question/ref" || k761 === "operation/ref" || k761 === "state" || k761 === "answer" || k761 === "answered/by" || k761 === "default/applied" || k761 === "superseded/by" || k761 === "reason/code" || k761 === "updated/at")) return false;
   return true;
 }
-function __c449(d) {
+function __c458(d) {
   if (!(typeof d === "string")) return false;
   if (!__RE16.test(d)) return false;
   return true;
 }
-function __c1166(d) {
+function __c1175(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x752 = d.kind;
-  if (x752 === undefined) return false;
-  if (!__c1168(x752)) return false;
-  const x753 = d.text;
-  if (x753 === undefined) return false;
-  if (!(typeof x753 === "string")) return false;
-  if (x753.length > 500 && __len(x753) > 500) return false;
-  if (x753.length === 0) return false;
-  for (const k754 in d) if (!(k754 === "kind" || k754 === "text")) return false;
+  const x762 = d.kind;
+  if (x762 === undefined) return false;
+  if (!__c1177(x762)) return false;
+  const x763 = d.text;
+  if (x763 === undefined) return false;
+  if (!(typeof x763 === "string")) return false;
+  if (x763.length > 500 && __len(x763) > 500) return false;
+  if (x763.length === 0) return false;
+  for (const k764 in d) if (!(k764 === "kind" || k764 === "text")) return false;
   return true;
 }
-function __c1196(d) {
+function __c1205(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x755 = d["source/component"];
-  if (x755 === undefined) return false;
-  if (!(typeof x755 === "string")) return false;
-  if (x755.length === 0) return false;
-  const x756 = d["requested/by"];
-  if (x756 === undefined) return false;
-  if (!(typeof x756 === "string")) return false;
-  if (x756.length === 0) return false;
-  const x757 = d["reason/code"];
-  if (x757 === undefined) return false;
-  if (!__c489(x757)) return false;
-  const x758 = d.origin;
-  if (x758 !== undefined) {
-    if (!(x758 === "host-policy" || x758 === "model-proposed")) return false;
+  const x765 = d["source/component"];
+  if (x765 === undefined) return false;
+  if (!(typeof x765 === "string")) return false;
+  if (x765.length === 0) return false;
+  const x766 = d["requested/by"];
+  if (x766 === undefined) return false;
+  if (!(typeof x766 === "string")) return false;
+  if (x766.length === 0) return false;
+  const x767 = d["reason/code"];
+  if (x767 === undefined) return false;
+  if (!__c498(x767)) return false;
+  const x768 = d.origin;
+  if (x768 !== undefined) {
+    if (!(x768 === "host-policy" || x768 === "model-proposed")) return false;
   }
-  for (const k759 in d) if (!(k759 === "source/component" || k759 === "requested/by" || k759 === "reason/code" || k759 === "origin")) return false;
+  for (const k769 in d) if (!(k769 === "source/component" || k769 === "requested/by" || k769 === "reason/code" || k769 === "origin")) return false;
   return true;
 }
-function __c1182(d) {
+function __c1191(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   if (Object.keys(d).length < 1) return false;
-  const x760 = d["runtime/ref"];
-  if (x760 !== undefined) {
-    if (!(typeof x760 === "string")) return false;
-    if (x760.length === 0) return false;
+  const x770 = d["runtime/ref"];
+  if (x770 !== undefined) {
+    if (!(typeof x770 === "string")) return false;
+    if (x770.length === 0) return false;
   }
-  const x761 = d["model.binding/ref"];
-  if (x761 !== undefined) {
-    if (!(typeof x761 === "string")) return false;
-    if (x761.length === 0) return false;
+  const x771 = d["model.binding/ref"];
+  if (x771 !== undefined) {
+    if (!(typeof x771 === "string")) return false;
+    if (x771.length === 0) return false;
   }
-  const x762 = d["adapter.instance/ref"];
-  if (x762 !== undefined) {
-    if (!(typeof x762 === "string")) return false;
-    if (x762.length === 0) return false;
+  const x772 = d["adapter.instance/ref"];
+  if (x772 !== undefined) {
+    if (!(typeof x772 === "string")) return false;
+    if (x772.length === 0) return false;
   }
-  const x763 = d["lease/ref"];
-  if (x763 !== undefined) {
-    if (!(typeof x763 === "string")) return false;
-    if (x763.length === 0) return false;
+  const x773 = d["lease/ref"];
+  if (x773 !== undefined) {
+    if (!(typeof x773 === "string")) return false;
+    if (x773.length === 0) return false;
   }
-  const x764 = d["capability/ref"];
-  if (x764 !== undefined) {
-    if (!(typeof x764 === "string")) return false;
-    if (x764.length === 0) return false;
+  const x774 = d["capability/ref"];
+  if (x774 !== undefined) {
+    if (!(typeof x774 === "string")) return false;
+    if (x774.length === 0) return false;
   }
-  for (const k765 in d) if (!(k765 === "runtime/ref" || k765 === "model.binding/ref" || k765 === "adapter.instance/ref" || k765 === "lease/ref" || k765 === "capability/ref")) return false;
+  for (const k775 in d) if (!(k775 === "runtime/ref" || k775 === "model.binding/ref" || k775 === "adapter.instance/ref" || k775 === "lease/ref" || k775 === "capability/ref")) return false;
   return true;
 }
-function __c489(d) {
+function __c498(d) {
   if (!(typeof d === "string")) return false;
   if (d.length > 80 && __len(d) > 80) return false;
   if (!__RE17.test(d)) return false;
   return true;
 }
-function __c1190(d) {
+function __c1199(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x766 = d["target/ref"];
-  if (x766 === undefined) return false;
-  if (!(typeof x766 === "string")) return false;
-  if (x766.length === 0) return false;
-  const x767 = d.method;
-  if (x767 === undefined) return false;
-  if (!(x767 === "POST")) return false;
-  const x768 = d["idempotency/key"];
-  if (x768 === undefined) return false;
-  if (!(typeof x768 === "string")) return false;
-  if (x768.length > 200 && __len(x768) > 200) return false;
-  if (x768.length === 0) return false;
-  for (const k769 in d) if (!(k769 === "target/ref" || k769 === "method" || k769 === "idempotency/key")) return false;
+  const x776 = d["target/ref"];
+  if (x776 === undefined) return false;
+  if (!(typeof x776 === "string")) return false;
+  if (x776.length === 0) return false;
+  const x777 = d.method;
+  if (x777 === undefined) return false;
+  if (!(x777 === "POST")) return false;
+  const x778 = d["idempotency/key"];
+  if (x778 === undefined) return false;
+  if (!(typeof x778 === "string")) return false;
+  if (x778.length > 200 && __len(x778) > 200) return false;
+  if (x778.length === 0) return false;
+  for (const k779 in d) if (!(k779 === "target/ref" || k779 === "method" || k779 === "idempotency/key")) return false;
   return true;
 }
-function __c1021(d) {
+function __c1030(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x770 = d["runtime/ref"];
-  if (x770 === undefined) return false;
-  if (!__c456(x770)) return false;
-  const x771 = d["model.binding/ref"];
-  if (x771 === undefined) return false;
-  if (!__c458(x771)) return false;
-  const x772 = d["operation/id"];
-  if (x772 === undefined) return false;
-  if (!(typeof x772 === "string")) return false;
-  if (!__RE9.test(x772)) return false;
-  for (const k773 in d) if (!(k773 === "runtime/ref" || k773 === "model.binding/ref" || k773 === "operation/id")) return false;
+  const x780 = d["runtime/ref"];
+  if (x780 === undefined) return false;
+  if (!__c465(x780)) return false;
+  const x781 = d["model.binding/ref"];
+  if (x781 === undefined) return false;
+  if (!__c467(x781)) return false;
+  const x782 = d["operation/id"];
+  if (x782 === undefined) return false;
+  if (!(typeof x782 === "string")) return false;
+  if (!__RE9.test(x782)) return false;
+  for (const k783 in d) if (!(k783 === "runtime/ref" || k783 === "model.binding/ref" || k783 === "operation/id")) return false;
   return true;
 }
-function __c999(d) {
+function __c1008(d) {
   if (!(typeof d === "string")) return false;
   if (!__RE18.test(d)) return false;
   return true;
 }
-function __c709(d) {
+function __c718(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  if (!__c710(d)) return false;
-  const x774 = d.default;
-  if (x774 !== undefined) {
-    if (!__c719(x774)) return false;
+  if (!__c719(d)) return false;
+  const x784 = d.default;
+  if (x784 !== undefined) {
+    if (!__c728(x784)) return false;
   }
-  const x775 = d.by_class;
-  if (x775 !== undefined) {
-    if (!(typeof x775 === "object" && x775 !== null && !Array.isArray(x775))) return false;
-    const x776 = x775.public;
-    if (x776 !== undefined) {
-      if (!__c719(x776)) return false;
+  const x785 = d.by_class;
+  if (x785 !== undefined) {
+    if (!(typeof x785 === "object" && x785 !== null && !Array.isArray(x785))) return false;
+    const x786 = x785.public;
+    if (x786 !== undefined) {
+      if (!__c728(x786)) return false;
     }
-    const x777 = x775.community;
-    if (x777 !== undefined) {
-      if (!__c719(x777)) return false;
+    const x787 = x785.community;
+    if (x787 !== undefined) {
+      if (!__c728(x787)) return false;
     }
-    const x778 = x775.personal;
-    if (x778 !== undefined) {
-      if (!__c719(x778)) return false;
+    const x788 = x785.personal;
+    if (x788 !== undefined) {
+      if (!__c728(x788)) return false;
     }
-    for (const k779 in x775) if (!(k779 === "public" || k779 === "community" || k779 === "personal")) return false;
+    for (const k789 in x785) if (!(k789 === "public" || k789 === "community" || k789 === "personal")) return false;
   }
-  for (const k780 in d) if (!(k780 === "default" || k780 === "by_class")) return false;
+  for (const k790 in d) if (!(k790 === "default" || k790 === "by_class")) return false;
   return true;
 }
-function __c719(d) {
+function __c728(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x781 = d.max_age;
-  if (x781 === undefined) return false;
-  if (!(typeof x781 === "string")) return false;
-  if (!__fmtDuration(x781)) return false;
-  const x782 = d.on_expiry;
-  if (x782 !== undefined) {
-    if (!(x782 === "excise" || x782 === "archive")) return false;
+  const x791 = d.max_age;
+  if (x791 === undefined) return false;
+  if (!(typeof x791 === "string")) return false;
+  if (!__fmtDuration(x791)) return false;
+  const x792 = d.on_expiry;
+  if (x792 !== undefined) {
+    if (!(x792 === "excise" || x792 === "archive")) return false;
   }
-  for (const k783 in d) if (!(k783 === "max_age" || k783 === "on_expiry")) return false;
+  for (const k793 in d) if (!(k793 === "max_age" || k793 === "on_expiry")) return false;
   return true;
 }
-function __c1270(d) {
+function __c1279(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x784 = d.schema;
-  if (x784 === undefined) return false;
-  if (x784 !== "inquirium.runtime-candidate.v1") return false;
-  const x785 = d["runtime/ref"];
-  if (x785 === undefined) return false;
-  if (!__c456(x785)) return false;
-  const x786 = d["model.binding/ref"];
-  if (x786 === undefined) return false;
-  if (!__c458(x786)) return false;
-  const x787 = d.transport_kind;
-  if (x787 === undefined) return false;
-  if (!__c1051(x787)) return false;
-  const x788 = d.provider;
-  if (x788 !== undefined) {
-    if (!(typeof x788 === "string")) return false;
-    if (x788.length === 0) return false;
-  }
-  const x789 = d.protocol;
-  if (x789 !== undefined) {
-    if (!(typeof x789 === "string")) return false;
-    if (x789.length === 0) return false;
-  }
-  const x790 = d.operations;
-  if (x790 === undefined) return false;
-  if (!(Array.isArray(x790))) return false;
-  if (x790.length < 1) return false;
-  if (x790.length > 1 && __dup(x790, null) !== null) return false;
-  for (let i791 = 0; i791 < x790.length; i791++) {
-    const x792 = x790[i791];
-    if (!(x792 === "generate" || x792 === "embed" || x792 === "batch_embed")) return false;
-  }
-  const x793 = d.context_window;
-  if (x793 !== undefined) {
-    if (!(Number.isInteger(x793))) return false;
-    if (x793 < 1) return false;
-  }
-  const x794 = d.health;
+  const x794 = d.schema;
   if (x794 === undefined) return false;
-  if (!__c1281(x794)) return false;
-  const x795 = d.acceptance;
-  if (x795 !== undefined) {
-    if (!__c1043(x795)) return false;
+  if (x794 !== "inquirium.runtime-candidate.v1") return false;
+  const x795 = d["runtime/ref"];
+  if (x795 === undefined) return false;
+  if (!__c465(x795)) return false;
+  const x796 = d["model.binding/ref"];
+  if (x796 === undefined) return false;
+  if (!__c467(x796)) return false;
+  const x797 = d.transport_kind;
+  if (x797 === undefined) return false;
+  if (!__c1060(x797)) return false;
+  const x798 = d.provider;
+  if (x798 !== undefined) {
+    if (!(typeof x798 === "string")) return false;
+    if (x798.length === 0) return false;
   }
-  const x796 = d["conformance/report-ref"];
-  if (x796 !== undefined) {
-    if (!(typeof x796 === "string")) return false;
-    if (x796.length === 0) return false;
+  const x799 = d.protocol;
+  if (x799 !== undefined) {
+    if (!(typeof x799 === "string")) return false;
+    if (x799.length === 0) return false;
   }
-  for (const k797 in d) if (!(k797 === "schema" || k797 === "runtime/ref" || k797 === "model.binding/ref" || k797 === "transport_kind" || k797 === "provider" || k797 === "protocol" || k797 === "operations" || k797 === "context_window" || k797 === "health" || k797 === "acceptance" || k797 === "conformance/report-ref")) return false;
+  const x800 = d.operations;
+  if (x800 === undefined) return false;
+  if (!(Array.isArray(x800))) return false;
+  if (x800.length < 1) return false;
+  if (x800.length > 1 && __dup(x800, null) !== null) return false;
+  for (let i801 = 0; i801 < x800.length; i801++) {
+    const x802 = x800[i801];
+    if (!(x802 === "generate" || x802 === "embed" || x802 === "batch_embed")) return false;
+  }
+  const x803 = d.context_window;
+  if (x803 !== undefined) {
+    if (!(Number.isInteger(x803))) return false;
+    if (x803 < 1) return false;
+  }
+  const x804 = d.health;
+  if (x804 === undefined) return false;
+  if (!__c1290(x804)) return false;
+  const x805 = d.acceptance;
+  if (x805 !== undefined) {
+    if (!__c1052(x805)) return false;
+  }
+  const x806 = d["conformance/report-ref"];
+  if (x806 !== undefined) {
+    if (!(typeof x806 === "string")) return false;
+    if (x806.length === 0) return false;
+  }
+  for (const k807 in d) if (!(k807 === "schema" || k807 === "runtime/ref" || k807 === "model.binding/ref" || k807 === "transport_kind" || k807 === "provider" || k807 === "protocol" || k807 === "operations" || k807 === "context_window" || k807 === "health" || k807 === "acceptance" || k807 === "conformance/report-ref")) return false;
   return true;
 }
-function __c1281(d) {
+function __c1290(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x798 = d.status;
-  if (x798 === undefined) return false;
-  if (!(x798 === "healthy" || x798 === "degraded" || x798 === "unhealthy")) return false;
-  const x799 = d["checked/at"];
-  if (x799 === undefined) return false;
-  if (!(typeof x799 === "string")) return false;
-  if (!__fmtDateTime(x799)) return false;
-  const x800 = d["reason/code"];
-  if (x800 !== undefined) {
-    if (!__c489(x800)) return false;
+  const x808 = d.status;
+  if (x808 === undefined) return false;
+  if (!(x808 === "healthy" || x808 === "degraded" || x808 === "unhealthy")) return false;
+  const x809 = d["checked/at"];
+  if (x809 === undefined) return false;
+  if (!(typeof x809 === "string")) return false;
+  if (!__fmtDateTime(x809)) return false;
+  const x810 = d["reason/code"];
+  if (x810 !== undefined) {
+    if (!__c498(x810)) return false;
   }
-  for (const k801 in d) if (!(k801 === "status" || k801 === "checked/at" || k801 === "reason/code")) return false;
+  for (const k811 in d) if (!(k811 === "status" || k811 === "checked/at" || k811 === "reason/code")) return false;
   return true;
 }
-function __c456(d) {
+function __c465(d) {
   if (!(typeof d === "string")) return false;
   if (!__RE19.test(d)) return false;
   return true;
 }
-function __c1001(d) {
+function __c1010(d) {
   if (!(typeof d === "string")) return false;
   if (!__RE20.test(d)) return false;
   return true;
 }
-function __c1210(d) {
+function __c1219(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x802 = d.options;
-  if (x802 === undefined) return false;
-  if (!(Array.isArray(x802))) return false;
-  if (x802.length > 12) return false;
-  if (x802.length < 2) return false;
-  for (let i803 = 0; i803 < x802.length; i803++) {
-    const x804 = x802[i803];
-    if (!__c846(x804)) return false;
+  const x812 = d.options;
+  if (x812 === undefined) return false;
+  if (!(Array.isArray(x812))) return false;
+  if (x812.length > 12) return false;
+  if (x812.length < 2) return false;
+  for (let i813 = 0; i813 < x812.length; i813++) {
+    const x814 = x812[i813];
+    if (!__c855(x814)) return false;
   }
-  for (const k805 in d) if (!(k805 === "options")) return false;
+  for (const k815 in d) if (!(k815 === "options")) return false;
   return true;
 }
-function __c863(d) {
+function __c872(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x806 = d.type;
-  if (x806 === undefined) return false;
-  if (x806 !== "text") return false;
-  const x807 = d.text;
-  if (x807 === undefined) return false;
-  if (!(typeof x807 === "string")) return false;
-  for (const k808 in d) if (!(k808 === "type" || k808 === "text")) return false;
+  const x816 = d.type;
+  if (x816 === undefined) return false;
+  if (x816 !== "text") return false;
+  const x817 = d.text;
+  if (x817 === undefined) return false;
+  if (!(typeof x817 === "string")) return false;
+  for (const k818 in d) if (!(k818 === "type" || k818 === "text")) return false;
   return true;
 }
-function __c1175(d) {
+function __c1184(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x809 = d.answer;
-  if (x809 === undefined) return false;
-  if (!__c702(x809)) return false;
-  const x810 = d["reason/code"];
-  if (x810 === undefined) return false;
-  if (!__c489(x810)) return false;
-  for (const k811 in d) if (!(k811 === "answer" || k811 === "reason/code")) return false;
-  return true;
-}
-function __c486(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok812 = false;
-  L813: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x814 = d.kind;
-      if (x814 === undefined) break L813;
-      if (x814 !== "context-element") break L813;
-    }
-    ok812 = true;
-  }
-  if (ok812) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x815 = d.outcome;
-      if (x815 !== undefined) {
-        if (!(x815 === "include" || x815 === "declassify" || x815 === "drop" || x815 === "fail")) return false;
-      }
-      const x816 = d["element/ref"];
-      if (x816 === undefined) return false;
-      const x817 = d["source/kind"];
-      if (x817 === undefined) return false;
-      const x818 = d.classification;
-      if (x818 === undefined) return false;
-    }
-  }
-  const x819 = d.kind;
+  const x819 = d.answer;
   if (x819 === undefined) return false;
-  if (!(x819 === "runtime-selection" || x819 === "context-element" || x819 === "class-keyed-resolution" || x819 === "mode-keyed-resolution" || x819 === "redaction" || x819 === "egress" || x819 === "operator-question" || x819 === "escalation")) return false;
-  const x820 = d.outcome;
+  if (!__c711(x819)) return false;
+  const x820 = d["reason/code"];
   if (x820 === undefined) return false;
-  if (!__c489(x820)) return false;
-  const x821 = d["reason/code"];
-  if (x821 === undefined) return false;
-  if (!__c489(x821)) return false;
-  const x822 = d["decided/by"];
-  if (x822 !== undefined) {
-    if (!(x822 === "host-policy" || x822 === "model-proposed" || x822 === "model-produced" || x822 === "operator-approved")) return false;
-  }
-  const x823 = d["element/ref"];
-  if (x823 !== undefined) {
-    if (!(typeof x823 === "string")) return false;
-    if (x823.length === 0) return false;
-  }
-  const x824 = d["source/kind"];
-  if (x824 !== undefined) {
-    if (!__c494(x824)) return false;
-  }
-  const x825 = d.classification;
-  if (x825 !== undefined) {
-    if (!__c496(x825)) return false;
-  }
-  for (const k826 in d) if (!(k826 === "kind" || k826 === "outcome" || k826 === "reason/code" || k826 === "decided/by" || k826 === "element/ref" || k826 === "source/kind" || k826 === "classification")) return false;
+  if (!__c498(x820)) return false;
+  for (const k821 in d) if (!(k821 === "answer" || k821 === "reason/code")) return false;
   return true;
 }
-function __c508(d) {
+function __c495(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x827 = d.kind;
-  if (x827 === undefined) return false;
-  if (!(typeof x827 === "string")) return false;
-  if (!__RE21.test(x827)) return false;
-  const x828 = d.status;
-  if (x828 === undefined) return false;
-  if (!(x828 === "ok" || x828 === "failed" || x828 === "skipped")) return false;
-  const x829 = d.target;
+  let ok822 = false;
+  L823: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x824 = d.kind;
+      if (x824 === undefined) break L823;
+      if (x824 !== "context-element") break L823;
+    }
+    ok822 = true;
+  }
+  if (ok822) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x825 = d.outcome;
+      if (x825 !== undefined) {
+        if (!(x825 === "include" || x825 === "declassify" || x825 === "drop" || x825 === "fail")) return false;
+      }
+      const x826 = d["element/ref"];
+      if (x826 === undefined) return false;
+      const x827 = d["source/kind"];
+      if (x827 === undefined) return false;
+      const x828 = d.classification;
+      if (x828 === undefined) return false;
+    }
+  }
+  const x829 = d.kind;
   if (x829 === undefined) return false;
-  if (!(typeof x829 === "string")) return false;
-  if (x829.length === 0) return false;
-  for (const k830 in d) if (!(k830 === "kind" || k830 === "status" || k830 === "target")) return false;
-  return true;
-}
-function __c460(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x831 = d["message/count"];
-  if (x831 !== undefined) {
-    if (!(Number.isInteger(x831))) return false;
-    if (x831 < 0) return false;
-  }
-  const x832 = d["token/approx-input"];
+  if (!(x829 === "runtime-selection" || x829 === "context-element" || x829 === "class-keyed-resolution" || x829 === "mode-keyed-resolution" || x829 === "redaction" || x829 === "egress" || x829 === "operator-question" || x829 === "escalation")) return false;
+  const x830 = d.outcome;
+  if (x830 === undefined) return false;
+  if (!__c498(x830)) return false;
+  const x831 = d["reason/code"];
+  if (x831 === undefined) return false;
+  if (!__c498(x831)) return false;
+  const x832 = d["decided/by"];
   if (x832 !== undefined) {
-    if (!(Number.isInteger(x832))) return false;
-    if (x832 < 0) return false;
+    if (!(x832 === "host-policy" || x832 === "model-proposed" || x832 === "model-produced" || x832 === "operator-approved")) return false;
   }
-  const x833 = d["file/has-any"];
+  const x833 = d["element/ref"];
   if (x833 !== undefined) {
-    if (!(typeof x833 === "boolean")) return false;
+    if (!(typeof x833 === "string")) return false;
+    if (x833.length === 0) return false;
   }
-  const x834 = d["tool/has-any"];
+  const x834 = d["source/kind"];
   if (x834 !== undefined) {
-    if (!(typeof x834 === "boolean")) return false;
+    if (!__c503(x834)) return false;
   }
-  for (const k835 in d) if (!(k835 === "message/count" || k835 === "token/approx-input" || k835 === "file/has-any" || k835 === "tool/has-any")) return false;
+  const x835 = d.classification;
+  if (x835 !== undefined) {
+    if (!__c505(x835)) return false;
+  }
+  for (const k836 in d) if (!(k836 === "kind" || k836 === "outcome" || k836 === "reason/code" || k836 === "decided/by" || k836 === "element/ref" || k836 === "source/kind" || k836 === "classification")) return false;
   return true;
 }
-function __c479(d) {
+function __c517(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x837 = d.kind;
+  if (x837 === undefined) return false;
+  if (!(typeof x837 === "string")) return false;
+  if (!__RE21.test(x837)) return false;
+  const x838 = d.status;
+  if (x838 === undefined) return false;
+  if (!(x838 === "ok" || x838 === "failed" || x838 === "skipped")) return false;
+  const x839 = d.target;
+  if (x839 === undefined) return false;
+  if (!(typeof x839 === "string")) return false;
+  if (x839.length === 0) return false;
+  for (const k840 in d) if (!(k840 === "kind" || k840 === "status" || k840 === "target")) return false;
+  return true;
+}
+function __c469(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x841 = d["message/count"];
+  if (x841 !== undefined) {
+    if (!(Number.isInteger(x841))) return false;
+    if (x841 < 0) return false;
+  }
+  const x842 = d["token/approx-input"];
+  if (x842 !== undefined) {
+    if (!(Number.isInteger(x842))) return false;
+    if (x842 < 0) return false;
+  }
+  const x843 = d["file/has-any"];
+  if (x843 !== undefined) {
+    if (!(typeof x843 === "boolean")) return false;
+  }
+  const x844 = d["tool/has-any"];
+  if (x844 !== undefined) {
+    if (!(typeof x844 === "boolean")) return false;
+  }
+  for (const k845 in d) if (!(k845 === "message/count" || k845 === "token/approx-input" || k845 === "file/has-any" || k845 === "tool/has-any")) return false;
+  return true;
+}
+function __c488(d) {
   if (!(d === "metadata_only" || d === "decision_detail")) return false;
   return true;
 }
-function __c730(d) {
+function __c739(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  if (!__c710(d)) return false;
-  const x836 = d.default;
-  if (x836 !== undefined) {
-    if (!__c479(x836)) return false;
+  if (!__c719(d)) return false;
+  const x846 = d.default;
+  if (x846 !== undefined) {
+    if (!__c488(x846)) return false;
   }
-  const x837 = d.by_class;
-  if (x837 !== undefined) {
-    if (!(typeof x837 === "object" && x837 !== null && !Array.isArray(x837))) return false;
-    const x838 = x837.public;
-    if (x838 !== undefined) {
-      if (!__c479(x838)) return false;
+  const x847 = d.by_class;
+  if (x847 !== undefined) {
+    if (!(typeof x847 === "object" && x847 !== null && !Array.isArray(x847))) return false;
+    const x848 = x847.public;
+    if (x848 !== undefined) {
+      if (!__c488(x848)) return false;
     }
-    const x839 = x837.community;
-    if (x839 !== undefined) {
-      if (!__c479(x839)) return false;
+    const x849 = x847.community;
+    if (x849 !== undefined) {
+      if (!__c488(x849)) return false;
     }
-    const x840 = x837.personal;
-    if (x840 !== undefined) {
-      if (!__c479(x840)) return false;
+    const x850 = x847.personal;
+    if (x850 !== undefined) {
+      if (!__c488(x850)) return false;
     }
-    for (const k841 in x837) if (!(k841 === "public" || k841 === "community" || k841 === "personal")) return false;
+    for (const k851 in x847) if (!(k851 === "public" || k851 === "community" || k851 === "personal")) return false;
   }
-  for (const k842 in d) if (!(k842 === "default" || k842 === "by_class")) return false;
+  for (const k852 in d) if (!(k852 === "default" || k852 === "by_class")) return false;
   return true;
 }
-function __c467(d) {
+function __c476(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x843 = d["token/approx-output"];
-  if (x843 !== undefined) {
-    if (!(Number.isInteger(x843))) return false;
-    if (x843 < 0) return false;
+  const x853 = d["token/approx-output"];
+  if (x853 !== undefined) {
+    if (!(Number.isInteger(x853))) return false;
+    if (x853 < 0) return false;
   }
-  const x844 = d["artifact/refs"];
-  if (x844 !== undefined) {
-    if (!(Array.isArray(x844))) return false;
-    for (let i845 = 0; i845 < x844.length; i845++) {
-      const x846 = x844[i845];
-      if (!(typeof x846 === "string")) return false;
-      if (x846.length === 0) return false;
+  const x854 = d["artifact/refs"];
+  if (x854 !== undefined) {
+    if (!(Array.isArray(x854))) return false;
+    for (let i855 = 0; i855 < x854.length; i855++) {
+      const x856 = x854[i855];
+      if (!(typeof x856 === "string")) return false;
+      if (x856.length === 0) return false;
     }
   }
-  for (const k847 in d) if (!(k847 === "token/approx-output" || k847 === "artifact/refs")) return false;
+  for (const k857 in d) if (!(k857 === "token/approx-output" || k857 === "artifact/refs")) return false;
   return true;
 }
-function __c473(d) {
+function __c482(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x848 = d.locality;
-  if (x848 === undefined) return false;
-  if (!__c475(x848)) return false;
-  const x849 = d["trust/mode"];
-  if (x849 === undefined) return false;
-  if (!__c477(x849)) return false;
-  const x850 = d["trace/level"];
-  if (x850 !== undefined) {
-    if (!__c479(x850)) return false;
+  const x858 = d.locality;
+  if (x858 === undefined) return false;
+  if (!__c484(x858)) return false;
+  const x859 = d["trust/mode"];
+  if (x859 === undefined) return false;
+  if (!__c486(x859)) return false;
+  const x860 = d["trace/level"];
+  if (x860 !== undefined) {
+    if (!__c488(x860)) return false;
   }
-  const x851 = d["persist/prompt"];
-  if (x851 !== undefined) {
-    if (!(typeof x851 === "boolean")) return false;
+  const x861 = d["persist/prompt"];
+  if (x861 !== undefined) {
+    if (!(typeof x861 === "boolean")) return false;
   }
-  const x852 = d["persist/response"];
-  if (x852 !== undefined) {
-    if (!(typeof x852 === "boolean")) return false;
+  const x862 = d["persist/response"];
+  if (x862 !== undefined) {
+    if (!(typeof x862 === "boolean")) return false;
   }
-  const x853 = d["egress/allowed"];
-  if (x853 === undefined) return false;
-  if (!(typeof x853 === "boolean")) return false;
-  for (const k854 in d) if (!(k854 === "locality" || k854 === "trust/mode" || k854 === "trace/level" || k854 === "persist/prompt" || k854 === "persist/response" || k854 === "egress/allowed")) return false;
+  const x863 = d["egress/allowed"];
+  if (x863 === undefined) return false;
+  if (!(typeof x863 === "boolean")) return false;
+  for (const k864 in d) if (!(k864 === "locality" || k864 === "trust/mode" || k864 === "trace/level" || k864 === "persist/prompt" || k864 === "persist/response" || k864 === "egress/allowed")) return false;
   return true;
 }
-function __c970(d) {
+function __c979(d) {
   if (!(typeof d === "string")) return false;
   if (!__RE22.test(d)) return false;
   return true;
 }
-function __c1051(d) {
+function __c1060(d) {
   if (!(d === "http_local" || d === "command_stdio" || d === "http_remote")) return false;
   return true;
 }
-function __c477(d) {
+function __c486(d) {
   if (!(d === "strict_local" || d === "classification_gated")) return false;
   return true;
 }
-function __c935(d) {
+function __c944(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x855 = d.role;
-  if (x855 === undefined) return false;
-  if (!(x855 === "user" || x855 === "assistant")) return false;
-  const x856 = d.content;
-  if (x856 === undefined) return false;
-  if (!(Array.isArray(x856))) return false;
-  if (x856.length < 1) return false;
-  for (let i857 = 0; i857 < x856.length; i857++) {
-    const x858 = x856[i857];
-    if (!__c860(x858)) return false;
+  const x865 = d.role;
+  if (x865 === undefined) return false;
+  if (!(x865 === "user" || x865 === "assistant")) return false;
+  const x866 = d.content;
+  if (x866 === undefined) return false;
+  if (!(Array.isArray(x866))) return false;
+  if (x866.length < 1) return false;
+  for (let i867 = 0; i867 < x866.length; i867++) {
+    const x868 = x866[i867];
+    if (!__c869(x868)) return false;
   }
-  for (const k859 in d) if (!(k859 === "role" || k859 === "content")) return false;
+  for (const k869 in d) if (!(k869 === "role" || k869 === "content")) return false;
   return true;
 }
-function __c447(d) {
+function __c456(d) {
   if (!(typeof d === "string")) return false;
   if (!__RE23.test(d)) return false;
   return true;
 }
-function __c972(d) {
+function __c981(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x860 = d.input_tokens;
-  if (x860 !== undefined) {
-    if (!(Number.isInteger(x860))) return false;
-    if (x860 < 0) return false;
+  const x870 = d.input_tokens;
+  if (x870 !== undefined) {
+    if (!(Number.isInteger(x870))) return false;
+    if (x870 < 0) return false;
   }
-  const x861 = d.output_tokens;
-  if (x861 !== undefined) {
-    if (!(Number.isInteger(x861))) return false;
-    if (x861 < 0) return false;
+  const x871 = d.output_tokens;
+  if (x871 !== undefined) {
+    if (!(Number.isInteger(x871))) return false;
+    if (x871 < 0) return false;
   }
-  for (const k862 in d) if (!(k862 === "input_tokens" || k862 === "output_tokens")) return false;
+  for (const k872 in d) if (!(k872 === "input_tokens" || k872 === "output_tokens")) return false;
   return true;
 }
-function __c759(d) {
+function __c768(d) {
   if (!(d === "standard" || d === "elevated" || d === "strict")) return false;
   return true;
 }
-function __c749(d) {
+function __c758(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  if (!__c750(d)) return false;
-  const x863 = d.default;
-  if (x863 !== undefined) {
-    if (!__c759(x863)) return false;
+  if (!__c759(d)) return false;
+  const x873 = d.default;
+  if (x873 !== undefined) {
+    if (!__c768(x873)) return false;
   }
-  const x864 = d.by_mode;
-  if (x864 !== undefined) {
-    if (!(typeof x864 === "object" && x864 !== null && !Array.isArray(x864))) return false;
-    const x865 = x864.commons;
-    if (x865 !== undefined) {
-      if (!__c759(x865)) return false;
+  const x874 = d.by_mode;
+  if (x874 !== undefined) {
+    if (!(typeof x874 === "object" && x874 !== null && !Array.isArray(x874))) return false;
+    const x875 = x874.commons;
+    if (x875 !== undefined) {
+      if (!__c768(x875)) return false;
     }
-    const x866 = x864.support;
-    if (x866 !== undefined) {
-      if (!__c759(x866)) return false;
+    const x876 = x874.support;
+    if (x876 !== undefined) {
+      if (!__c768(x876)) return false;
     }
-    const x867 = x864.crisis;
-    if (x867 !== undefined) {
-      if (!__c759(x867)) return false;
+    const x877 = x874.crisis;
+    if (x877 !== undefined) {
+      if (!__c768(x877)) return false;
     }
-    for (const k868 in x864) if (!(k868 === "commons" || k868 === "support" || k868 === "crisis")) return false;
+    for (const k878 in x874) if (!(k878 === "commons" || k878 === "support" || k878 === "crisis")) return false;
   }
-  for (const k869 in d) if (!(k869 === "default" || k869 === "by_mode")) return false;
+  for (const k879 in d) if (!(k879 === "default" || k879 === "by_mode")) return false;
   return true;
 }
-function __c1168(d) {
+function __c1177(d) {
   if (!(d === "single-choice" || d === "multi-choice" || d === "confirm" || d === "free-text-with-allowlist")) return false;
   return true;
 }
-function __c1289(d) {
+function __c1298(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x870 = d.interruptId;
-  if (x870 === undefined) return false;
-  if (!(typeof x870 === "string")) return false;
-  if (x870.length === 0) return false;
-  const x871 = d.kind;
-  if (x871 === undefined) return false;
-  if (!(typeof x871 === "string")) return false;
-  if (!__RE24.test(x871)) return false;
-  const x872 = d.reasonCode;
-  if (x872 !== undefined) {
-    if (!(typeof x872 === "string")) return false;
-    if (x872.length === 0) return false;
+  const x880 = d.interruptId;
+  if (x880 === undefined) return false;
+  if (!(typeof x880 === "string")) return false;
+  if (x880.length === 0) return false;
+  const x881 = d.kind;
+  if (x881 === undefined) return false;
+  if (!(typeof x881 === "string")) return false;
+  if (!__RE24.test(x881)) return false;
+  const x882 = d.reasonCode;
+  if (x882 !== undefined) {
+    if (!(typeof x882 === "string")) return false;
+    if (x882.length === 0) return false;
   }
   return true;
 }
-function __c1294(d) {
+function __c1303(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x873 = d.interruptId;
-  if (x873 === undefined) return false;
-  if (!(typeof x873 === "string")) return false;
-  if (x873.length === 0) return false;
-  const x874 = d.outcome;
-  if (x874 !== undefined) {
-    if (!(x874 === "approved" || x874 === "amended" || x874 === "rejected")) return false;
+  const x883 = d.interruptId;
+  if (x883 === undefined) return false;
+  if (!(typeof x883 === "string")) return false;
+  if (x883.length === 0) return false;
+  const x884 = d.outcome;
+  if (x884 !== undefined) {
+    if (!(x884 === "approved" || x884 === "amended" || x884 === "rejected")) return false;
   }
-  const x875 = d.nodeId;
-  if (x875 !== undefined) {
-    if (!(typeof x875 === "string")) return false;
+  const x885 = d.nodeId;
+  if (x885 !== undefined) {
+    if (!(typeof x885 === "string")) return false;
   }
-  const x876 = d.kind;
-  if (x876 !== undefined) {
-    if (!(typeof x876 === "string")) return false;
+  const x886 = d.kind;
+  if (x886 !== undefined) {
+    if (!(typeof x886 === "string")) return false;
   }
   return true;
 }
 function __c87(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x877 = d.supported;
-  if (x877 === undefined) return false;
-  if (!(typeof x877 === "boolean")) return false;
-  return true;
-}
-function __c118(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x878 = d.supported;
-  if (x878 !== undefined) {
-    if (!(typeof x878 === "boolean")) return false;
-  }
-  const x879 = d.maxEntrySizeBytes;
-  if (x879 !== undefined) {
-    if (!(Number.isInteger(x879))) return false;
-    if (x879 < 1) return false;
-  }
-  const x880 = d.ttlSupported;
-  if (x880 !== undefined) {
-    if (!(typeof x880 === "boolean")) return false;
-  }
-  const x881 = d.writable;
-  if (x881 !== undefined) {
-    if (!(typeof x881 === "boolean")) return false;
-  }
-  const x882 = d.compaction;
-  if (x882 !== undefined) {
-    if (!__c124(x882)) return false;
-  }
-  const x883 = d.distillation;
-  if (x883 !== undefined) {
-    if (!__c136(x883)) return false;
-  }
-  const x884 = d.attribution;
-  if (x884 !== undefined) {
-    if (!__c105(x884)) return false;
-  }
-  const x885 = d.search;
-  if (x885 !== undefined) {
-    if (!__c151(x885)) return false;
-  }
-  const x886 = d.retention;
-  if (x886 !== undefined) {
-    if (!__c157(x886)) return false;
-  }
-  return true;
-}
-function __c366(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x887 = d.memoryRef;
+  const x887 = d.supported;
   if (x887 === undefined) return false;
-  if (!(typeof x887 === "string")) return false;
-  if (x887.length === 0) return false;
-  const x888 = d.outputId;
-  if (x888 === undefined) return false;
-  if (!(typeof x888 === "string")) return false;
-  if (x888.length === 0) return false;
-  const x889 = d.sourceIds;
+  if (!(typeof x887 === "boolean")) return false;
+  return true;
+}
+function __c127(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x888 = d.supported;
+  if (x888 !== undefined) {
+    if (!(typeof x888 === "boolean")) return false;
+  }
+  const x889 = d.maxEntrySizeBytes;
   if (x889 !== undefined) {
-    if (!(Array.isArray(x889))) return false;
-    for (let i890 = 0; i890 < x889.length; i890++) {
-      const x891 = x889[i890];
-      if (!(typeof x891 === "string")) return false;
-      if (x891.length === 0) return false;
+    if (!(Number.isInteger(x889))) return false;
+    if (x889 < 1) return false;
+  }
+  const x890 = d.ttlSupported;
+  if (x890 !== undefined) {
+    if (!(typeof x890 === "boolean")) return false;
+  }
+  const x891 = d.writable;
+  if (x891 !== undefined) {
+    if (!(typeof x891 === "boolean")) return false;
+  }
+  const x892 = d.compaction;
+  if (x892 !== undefined) {
+    if (!__c133(x892)) return false;
+  }
+  const x893 = d.distillation;
+  if (x893 !== undefined) {
+    if (!__c145(x893)) return false;
+  }
+  const x894 = d.attribution;
+  if (x894 !== undefined) {
+    if (!__c105(x894)) return false;
+  }
+  const x895 = d.search;
+  if (x895 !== undefined) {
+    if (!__c160(x895)) return false;
+  }
+  const x896 = d.retention;
+  if (x896 !== undefined) {
+    if (!__c166(x896)) return false;
+  }
+  return true;
+}
+function __c375(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x897 = d.memoryRef;
+  if (x897 === undefined) return false;
+  if (!(typeof x897 === "string")) return false;
+  if (x897.length === 0) return false;
+  const x898 = d.outputId;
+  if (x898 === undefined) return false;
+  if (!(typeof x898 === "string")) return false;
+  if (x898.length === 0) return false;
+  const x899 = d.sourceIds;
+  if (x899 !== undefined) {
+    if (!(Array.isArray(x899))) return false;
+    for (let i900 = 0; i900 < x899.length; i900++) {
+      const x901 = x899[i900];
+      if (!(typeof x901 === "string")) return false;
+      if (x901.length === 0) return false;
     }
   }
-  const x892 = d.sourceCount;
-  if (x892 === undefined) return false;
-  if (!(Number.isInteger(x892))) return false;
-  if (x892 < 0) return false;
-  const x893 = d.trigger;
-  if (x893 === undefined) return false;
-  if (!__c127(x893)) return false;
-  const x894 = d.byteSize;
-  if (x894 === undefined) return false;
-  if (!(Number.isInteger(x894))) return false;
-  if (x894 < 0) return false;
-  const x895 = d.distillation;
-  if (x895 !== undefined) {
-    if (!__c213(x895)) return false;
+  const x902 = d.sourceCount;
+  if (x902 === undefined) return false;
+  if (!(Number.isInteger(x902))) return false;
+  if (x902 < 0) return false;
+  const x903 = d.trigger;
+  if (x903 === undefined) return false;
+  if (!__c136(x903)) return false;
+  const x904 = d.byteSize;
+  if (x904 === undefined) return false;
+  if (!(Number.isInteger(x904))) return false;
+  if (x904 < 0) return false;
+  const x905 = d.distillation;
+  if (x905 !== undefined) {
+    if (!__c222(x905)) return false;
   }
   return true;
 }
 function __c60(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x896 = d.supported;
-  if (x896 === undefined) return false;
-  if (!(typeof x896 === "boolean")) return false;
-  const x897 = d.schedule;
-  if (x897 !== undefined) {
-    if (!__c44(x897)) return false;
+  const x906 = d.supported;
+  if (x906 === undefined) return false;
+  if (!(typeof x906 === "boolean")) return false;
+  const x907 = d.schedule;
+  if (x907 !== undefined) {
+    if (!__c44(x907)) return false;
   }
-  for (const k898 in d) if (!(k898 === "supported" || k898 === "schedule")) return false;
+  for (const k908 in d) if (!(k908 === "supported" || k908 === "schedule")) return false;
   return true;
 }
 function __c20(d) {
   if (!(d === "read" || d === "write" || d === "search" || d === "long-term-durability" || d === "compaction" || d === "attribution" || d === "replay-snapshot" || d === "retention")) return false;
   return true;
 }
-function __c336(d) {
+function __c345(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x899 = d.id;
-  if (x899 === undefined) return false;
-  if (!(typeof x899 === "string")) return false;
-  if (x899.length > 512 && __len(x899) > 512) return false;
-  if (x899.length === 0) return false;
-  const x900 = d.content;
-  if (x900 === undefined) return false;
-  if (!(typeof x900 === "string")) return false;
-  const x901 = d.tags;
-  if (x901 === undefined) return false;
-  if (!(Array.isArray(x901))) return false;
-  for (let i902 = 0; i902 < x901.length; i902++) {
-    const x903 = x901[i902];
-    if (!(typeof x903 === "string")) return false;
-    if (x903.length > 512 && __len(x903) > 512) return false;
-    if (x903.length === 0) return false;
-  }
-  const x904 = d.createdAt;
-  if (x904 === undefined) return false;
-  if (!(typeof x904 === "string")) return false;
-  if (!__fmtDateTime(x904)) return false;
-  const x905 = d.expiresAt;
-  if (x905 !== undefined) {
-    if (!(typeof x905 === "string")) return false;
-    if (!__fmtDateTime(x905)) return false;
-  }
-  return true;
-}
-function __c414(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x906 = d.schemaVersion;
-  if (x906 === undefined) return false;
-  if (x906 !== 1) return false;
-  const x907 = d.memoryRef;
-  if (x907 === undefined) return false;
-  if (!(typeof x907 === "string")) return false;
-  if (x907.length === 0) return false;
-  const x908 = d.updatedAt;
-  if (x908 === undefined) return false;
-  if (!(typeof x908 === "string")) return false;
-  if (!__fmtDateTime(x908)) return false;
-  const x909 = d.tokenizerName;
+  const x909 = d.id;
   if (x909 === undefined) return false;
   if (!(typeof x909 === "string")) return false;
+  if (x909.length > 512 && __len(x909) > 512) return false;
   if (x909.length === 0) return false;
-  const x910 = d.archives;
+  const x910 = d.content;
   if (x910 === undefined) return false;
-  if (!(Array.isArray(x910))) return false;
-  for (let i911 = 0; i911 < x910.length; i911++) {
-    const x912 = x910[i911];
-    if (!__c421(x912)) return false;
+  if (!(typeof x910 === "string")) return false;
+  const x911 = d.tags;
+  if (x911 === undefined) return false;
+  if (!(Array.isArray(x911))) return false;
+  for (let i912 = 0; i912 < x911.length; i912++) {
+    const x913 = x911[i912];
+    if (!(typeof x913 === "string")) return false;
+    if (x913.length > 512 && __len(x913) > 512) return false;
+    if (x913.length === 0) return false;
   }
-  for (const k913 in d) if (!(k913 === "schemaVersion" || k913 === "memoryRef" || k913 === "updatedAt" || k913 === "tokenizerName" || k913 === "archives")) return false;
-  return true;
-}
-function __c421(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x914 = d.archiveId;
+  const x914 = d.createdAt;
   if (x914 === undefined) return false;
   if (!(typeof x914 === "string")) return false;
-  if (!__RE25.test(x914)) return false;
-  const x915 = d.entryId;
-  if (x915 === undefined) return false;
-  if (!(typeof x915 === "string")) return false;
-  if (x915.length === 0) return false;
-  const x916 = d.createdAt;
-  if (x916 === undefined) return false;
-  if (!(typeof x916 === "string")) return false;
-  if (!__fmtDateTime(x916)) return false;
-  const x917 = d.expiresAt;
-  if (x917 !== undefined) {
-    if (!(typeof x917 === "string")) return false;
-    if (!__fmtDateTime(x917)) return false;
+  if (!__fmtDateTime(x914)) return false;
+  const x915 = d.expiresAt;
+  if (x915 !== undefined) {
+    if (!(typeof x915 === "string")) return false;
+    if (!__fmtDateTime(x915)) return false;
   }
-  const x918 = d.sourceCount;
+  return true;
+}
+function __c423(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x916 = d.schemaVersion;
+  if (x916 === undefined) return false;
+  if (x916 !== 1) return false;
+  const x917 = d.memoryRef;
+  if (x917 === undefined) return false;
+  if (!(typeof x917 === "string")) return false;
+  if (x917.length === 0) return false;
+  const x918 = d.updatedAt;
   if (x918 === undefined) return false;
-  if (!(Number.isInteger(x918))) return false;
-  if (x918 < 1) return false;
-  const x919 = d.tokenBudget;
+  if (!(typeof x918 === "string")) return false;
+  if (!__fmtDateTime(x918)) return false;
+  const x919 = d.tokenizerName;
   if (x919 === undefined) return false;
-  if (!(Number.isInteger(x919))) return false;
-  if (x919 < 1) return false;
-  const x920 = d.tokensUsed;
+  if (!(typeof x919 === "string")) return false;
+  if (x919.length === 0) return false;
+  const x920 = d.archives;
   if (x920 === undefined) return false;
-  if (!(Number.isInteger(x920))) return false;
-  if (x920 < 0) return false;
-  const x921 = d.byteSize;
-  if (x921 === undefined) return false;
-  if (!(Number.isInteger(x921))) return false;
-  if (x921 < 0) return false;
-  const x922 = d.level;
-  if (x922 === undefined) return false;
-  if (!(Number.isInteger(x922))) return false;
-  if (x922 < 1) return false;
-  const x923 = d.topics;
-  if (x923 !== undefined) {
-    if (!(Array.isArray(x923))) return false;
-    if (x923.length > 1 && __dup(x923, ["string"]) !== null) return false;
-    for (let i924 = 0; i924 < x923.length; i924++) {
-      const x925 = x923[i924];
-      if (!(typeof x925 === "string")) return false;
-      if (x925.length > 200 && __len(x925) > 200) return false;
-      if (x925.length === 0) return false;
+  if (!(Array.isArray(x920))) return false;
+  for (let i921 = 0; i921 < x920.length; i921++) {
+    const x922 = x920[i921];
+    if (!__c430(x922)) return false;
+  }
+  for (const k923 in d) if (!(k923 === "schemaVersion" || k923 === "memoryRef" || k923 === "updatedAt" || k923 === "tokenizerName" || k923 === "archives")) return false;
+  return true;
+}
+function __c430(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x924 = d.archiveId;
+  if (x924 === undefined) return false;
+  if (!(typeof x924 === "string")) return false;
+  if (!__RE25.test(x924)) return false;
+  const x925 = d.entryId;
+  if (x925 === undefined) return false;
+  if (!(typeof x925 === "string")) return false;
+  if (x925.length === 0) return false;
+  const x926 = d.createdAt;
+  if (x926 === undefined) return false;
+  if (!(typeof x926 === "string")) return false;
+  if (!__fmtDateTime(x926)) return false;
+  const x927 = d.expiresAt;
+  if (x927 !== undefined) {
+    if (!(typeof x927 === "string")) return false;
+    if (!__fmtDateTime(x927)) return false;
+  }
+  const x928 = d.sourceCount;
+  if (x928 === undefined) return false;
+  if (!(Number.isInteger(x928))) return false;
+  if (x928 < 1) return false;
+  const x929 = d.tokenBudget;
+  if (x929 === undefined) return false;
+  if (!(Number.isInteger(x929))) return false;
+  if (x929 < 1) return false;
+  const x930 = d.tokensUsed;
+  if (x930 === undefined) return false;
+  if (!(Number.isInteger(x930))) return false;
+  if (x930 < 0) return false;
+  const x931 = d.byteSize;
+  if (x931 === undefined) return false;
+  if (!(Number.isInteger(x931))) return false;
+  if (x931 < 0) return false;
+  const x932 = d.level;
+  if (x932 === undefined) return false;
+  if (!(Number.isInteger(x932))) return false;
+  if (x932 < 1) return false;
+  const x933 = d.topics;
+  if (x933 !== undefined) {
+    if (!(Array.isArray(x933))) return false;
+    if (x933.length > 1 && __dup(x933, ["string"]) !== null) return false;
+    for (let i934 = 0; i934 < x933.length; i934++) {
+      const x935 = x933[i934];
+      if (!(typeof x935 === "string")) return false;
+      if (x935.length > 200 && __len(x935) > 200) return false;
+      if (x935.length === 0) return false;
     }
   }
-  for (const k926 in d) if (!(k926 === "archiveId" || k926 === "entryId" || k926 === "createdAt" || k926 === "expiresAt" || k926 === "sourceCount" || k926 === "tokenBudget" || k926 === "tokensUsed" || k926 === "byteSize" || k926 === "level" || k926 === "topics")) return false;
+  for (const k936 in d) if (!(k936 === "archiveId" || k936 === "entryId" || k936 === "createdAt" || k936 === "expiresAt" || k936 === "sourceCount" || k936 === "tokenBudget" || k936 === "tokensUsed" || k936 === "byteSize" || k936 === "level" || k936 === "topics")) return false;
   return true;
 }
-function __c1300(d) {
+function __c1309(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x927 = d.limit;
-  if (x927 !== undefined) {
-    if (!(Number.isInteger(x927))) return false;
-    if (x927 < 1) return false;
-  }
-  const x928 = d.tag;
-  if (x928 !== undefined) {
-    if (!(typeof x928 === "string")) return false;
-    if (x928.length === 0) return false;
-  }
-  for (const k929 in d) if (!(k929 === "limit" || k929 === "tag")) return false;
-  return true;
-}
-function __c12(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x930 = d.scratchpad;
-  if (x930 !== undefined) {
-    if (!(typeof x930 === "boolean")) return false;
-  }
-  const x931 = d.conversation;
-  if (x931 !== undefined) {
-    if (!(typeof x931 === "boolean")) return false;
-  }
-  const x932 = d.longTerm;
-  if (x932 !== undefined) {
-    if (!(typeof x932 === "boolean")) return false;
-  }
-  for (const k933 in d) if (!(k933 === "scratchpad" || k933 === "conversation" || k933 === "longTerm")) return false;
-  return true;
-}
-function __c1304(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x934 = d.memoryRef;
-  if (x934 === undefined) return false;
-  if (!(typeof x934 === "string")) return false;
-  if (x934.length === 0) return false;
-  const x935 = d.memoryId;
-  if (x935 === undefined) return false;
-  if (!(typeof x935 === "string")) return false;
-  if (x935.length === 0) return false;
-  const x936 = d.nodeId;
-  if (x936 !== undefined) {
-    if (!(typeof x936 === "string")) return false;
-    if (x936.length === 0) return false;
-  }
-  const x937 = d.operation;
+  const x937 = d.limit;
   if (x937 !== undefined) {
-    if (!(x937 === "put" || x937 === "delete")) return false;
+    if (!(Number.isInteger(x937))) return false;
+    if (x937 < 1) return false;
   }
-  const x938 = d.agentId;
+  const x938 = d.tag;
   if (x938 !== undefined) {
     if (!(typeof x938 === "string")) return false;
     if (x938.length === 0) return false;
   }
-  const x939 = d.byteSize;
-  if (x939 !== undefined) {
-    if (!(Number.isInteger(x939))) return false;
-    if (x939 < 0) return false;
-  }
+  for (const k939 in d) if (!(k939 === "limit" || k939 === "tag")) return false;
   return true;
 }
-function __c163(d) {
+function __c12(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x940 = d.executionModel;
+  const x940 = d.scratchpad;
   if (x940 !== undefined) {
-    if (!__c165(x940)) return false;
+    if (!(typeof x940 === "boolean")) return false;
+  }
+  const x941 = d.conversation;
+  if (x941 !== undefined) {
+    if (!(typeof x941 === "boolean")) return false;
+  }
+  const x942 = d.longTerm;
+  if (x942 !== undefined) {
+    if (!(typeof x942 === "boolean")) return false;
+  }
+  for (const k943 in d) if (!(k943 === "scratchpad" || k943 === "conversation" || k943 === "longTerm")) return false;
+  return true;
+}
+function __c1313(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x944 = d.memoryRef;
+  if (x944 === undefined) return false;
+  if (!(typeof x944 === "string")) return false;
+  if (x944.length === 0) return false;
+  const x945 = d.memoryId;
+  if (x945 === undefined) return false;
+  if (!(typeof x945 === "string")) return false;
+  if (x945.length === 0) return false;
+  const x946 = d.nodeId;
+  if (x946 !== undefined) {
+    if (!(typeof x946 === "string")) return false;
+    if (x946.length === 0) return false;
+  }
+  const x947 = d.operation;
+  if (x947 !== undefined) {
+    if (!(x947 === "put" || x947 === "delete")) return false;
+  }
+  const x948 = d.agentId;
+  if (x948 !== undefined) {
+    if (!(typeof x948 === "string")) return false;
+    if (x948.length === 0) return false;
+  }
+  const x949 = d.byteSize;
+  if (x949 !== undefined) {
+    if (!(Number.isInteger(x949))) return false;
+    if (x949 < 0) return false;
   }
   return true;
 }
-function __c195(d) {
+function __c172(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok941 = false;
-  L942: {
-    L943: {
-      if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-        const x944 = d.nextWorkerIds;
-        if (x944 === undefined) break L943;
-        if (!(Array.isArray(x944))) break L943;
-      }
-      break L942;
-    }
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x945 = d.kind;
-      if (x945 === undefined) break L942;
-      if (x945 !== "next-worker") break L942;
-    }
-    ok941 = true;
-  }
-  if (ok941) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x946 = d.worker;
-      if (x946 === undefined) return false;
-      if (!(typeof x946 === "string")) return false;
-    }
-  }
-  const x947 = d.kind;
-  if (x947 === undefined) return false;
-  if (!(x947 === "next-worker" || x947 === "terminate" || x947 === "clarify" || x947 === "handoff")) return false;
-  const x948 = d.confidence;
-  if (x948 !== undefined) {
-    if (!(Number.isFinite(x948))) return false;
-    if (x948 > 1) return false;
-    if (x948 < 0) return false;
-  }
-  const x949 = d.worker;
-  if (x949 !== undefined) {
-    if (!(typeof x949 === "string")) return false;
-    if (x949.length === 0) return false;
-  }
-  const x950 = d.nextWorkerIds;
+  const x950 = d.executionModel;
   if (x950 !== undefined) {
-    if (!(Array.isArray(x950))) return false;
-    if (x950.length < 1) return false;
-    for (let i951 = 0; i951 < x950.length; i951++) {
-      const x952 = x950[i951];
-      if (!(typeof x952 === "string")) return false;
-      if (x952.length === 0) return false;
+    if (!__c174(x950)) return false;
+  }
+  return true;
+}
+function __c204(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  let ok951 = false;
+  L952: {
+    L953: {
+      if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+        const x954 = d.nextWorkerIds;
+        if (x954 === undefined) break L953;
+        if (!(Array.isArray(x954))) break L953;
+      }
+      break L952;
+    }
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x955 = d.kind;
+      if (x955 === undefined) break L952;
+      if (x955 !== "next-worker") break L952;
+    }
+    ok951 = true;
+  }
+  if (ok951) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x956 = d.worker;
+      if (x956 === undefined) return false;
+      if (!(typeof x956 === "string")) return false;
     }
   }
-  const x953 = d.reason;
-  if (x953 !== undefined) {
-    if (!(typeof x953 === "string")) return false;
-    if (x953.length > 2000 && __len(x953) > 2000) return false;
+  const x957 = d.kind;
+  if (x957 === undefined) return false;
+  if (!(x957 === "next-worker" || x957 === "terminate" || x957 === "clarify" || x957 === "handoff")) return false;
+  const x958 = d.confidence;
+  if (x958 !== undefined) {
+    if (!(Number.isFinite(x958))) return false;
+    if (x958 > 1) return false;
+    if (x958 < 0) return false;
+  }
+  const x959 = d.worker;
+  if (x959 !== undefined) {
+    if (!(typeof x959 === "string")) return false;
+    if (x959.length === 0) return false;
+  }
+  const x960 = d.nextWorkerIds;
+  if (x960 !== undefined) {
+    if (!(Array.isArray(x960))) return false;
+    if (x960.length < 1) return false;
+    for (let i961 = 0; i961 < x960.length; i961++) {
+      const x962 = x960[i961];
+      if (!(typeof x962 === "string")) return false;
+      if (x962.length === 0) return false;
+    }
+  }
+  const x963 = d.reason;
+  if (x963 !== undefined) {
+    if (!(typeof x963 === "string")) return false;
+    if (x963.length > 2000 && __len(x963) > 2000) return false;
   }
   return true;
 }
 function __c51(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x954 = d.id;
-  if (x954 === undefined) return false;
-  if (!(typeof x954 === "string")) return false;
-  if (x954.length > 200 && __len(x954) > 200) return false;
-  if (x954.length === 0) return false;
+  const x964 = d.id;
+  if (x964 === undefined) return false;
+  if (!(typeof x964 === "string")) return false;
+  if (x964.length > 200 && __len(x964) > 200) return false;
+  if (x964.length === 0) return false;
   return true;
 }
-function __c287(d) {
+function __c296(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x955 = d.limitBytes;
-  if (x955 !== undefined) {
-    if (!(Number.isInteger(x955))) return false;
-    if (x955 < 0) return false;
-  }
-  return true;
-}
-function __c665(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x956 = d.name;
-  if (x956 === undefined) return false;
-  if (!(typeof x956 === "string")) return false;
-  if (x956.length > 200 && __len(x956) > 200) return false;
-  if (x956.length === 0) return false;
-  const x957 = d.version;
-  if (x957 !== undefined) {
-    if (!(typeof x957 === "string")) return false;
-    if (x957.length > 50 && __len(x957) > 50) return false;
-    if (x957.length === 0) return false;
-  }
-  const x958 = d.template;
-  if (x958 === undefined) return false;
-  if (!(typeof x958 === "string")) return false;
-  if (x958.length === 0) return false;
-  const x959 = d.variables;
-  if (x959 !== undefined) {
-    if (!(Array.isArray(x959))) return false;
-    if (x959.length > 1 && __dup(x959, ["string"]) !== null) return false;
-    for (let i960 = 0; i960 < x959.length; i960++) {
-      const x961 = x959[i960];
-      if (!(typeof x961 === "string")) return false;
-      if (x961.length > 200 && __len(x961) > 200) return false;
-      if (x961.length === 0) return false;
-    }
+  const x965 = d.limitBytes;
+  if (x965 !== undefined) {
+    if (!(Number.isInteger(x965))) return false;
+    if (x965 < 0) return false;
   }
   return true;
 }
-function __c610(d) {
+function __c674(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok962 = false;
-  L963: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x964 = d.kind;
-      if (x964 === undefined) break L963;
-      if (x964 !== "agent-pack") break L963;
-    }
-    ok962 = true;
+  const x966 = d.name;
+  if (x966 === undefined) return false;
+  if (!(typeof x966 === "string")) return false;
+  if (x966.length > 200 && __len(x966) > 200) return false;
+  if (x966.length === 0) return false;
+  const x967 = d.version;
+  if (x967 !== undefined) {
+    if (!(typeof x967 === "string")) return false;
+    if (x967.length > 50 && __len(x967) > 50) return false;
+    if (x967.length === 0) return false;
   }
-  if (ok962) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x965 = d.artifact;
-      if (x965 !== undefined) {
-        if (!__c46(x965)) return false;
-      }
-    }
-  }
-  let ok966 = false;
-  L967: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x968 = d.kind;
-      if (x968 === undefined) break L967;
-      if (x968 !== "workflow-chain-pack") break L967;
-    }
-    ok966 = true;
-  }
-  if (ok966) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x969 = d.artifact;
-      if (x969 !== undefined) {
-        if (!__c653(x969)) return false;
-      }
+  const x968 = d.template;
+  if (x968 === undefined) return false;
+  if (!(typeof x968 === "string")) return false;
+  if (x968.length === 0) return false;
+  const x969 = d.variables;
+  if (x969 !== undefined) {
+    if (!(Array.isArray(x969))) return false;
+    if (x969.length > 1 && __dup(x969, ["string"]) !== null) return false;
+    for (let i970 = 0; i970 < x969.length; i970++) {
+      const x971 = x969[i970];
+      if (!(typeof x971 === "string")) return false;
+      if (x971.length > 200 && __len(x971) > 200) return false;
+      if (x971.length === 0) return false;
     }
   }
-  let ok970 = false;
-  L971: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x972 = d.kind;
-      if (x972 === undefined) break L971;
-      if (x972 !== "prompt-template") break L971;
-    }
-    ok970 = true;
-  }
-  if (ok970) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x973 = d.artifact;
-      if (x973 !== undefined) {
-        if (!__c665(x973)) return false;
-      }
-    }
-  }
-  let ok974 = false;
-  L975: {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x976 = d.kind;
-      if (x976 === undefined) break L975;
-      if (x976 !== "automation") break L975;
-    }
-    ok974 = true;
-  }
-  if (ok974) {
-    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x977 = d.artifact;
-      if (x977 !== undefined) {
-        if (!__c677(x977)) return false;
-      }
-    }
-  }
-  const x978 = d.id;
-  if (x978 === undefined) return false;
-  if (!(typeof x978 === "string")) return false;
-  if (x978.length === 0) return false;
-  const x979 = d.kind;
-  if (x979 === undefined) return false;
-  if (!__c76(x979)) return false;
-  const x980 = d.title;
-  if (x980 !== undefined) {
-    if (!(typeof x980 === "string")) return false;
-    if (x980.length > 200 && __len(x980) > 200) return false;
-    if (x980.length === 0) return false;
-  }
-  const x981 = d.artifact;
-  if (x981 === undefined) return false;
-  if (!(typeof x981 === "object" && x981 !== null && !Array.isArray(x981))) return false;
-  const x982 = d.provenance;
-  if (x982 === undefined) return false;
-  if (!__c617(x982)) return false;
-  const x983 = d.duplicateOf;
-  if (x983 !== undefined) {
-    if (!(typeof x983 === "string" || x983 === null)) return false;
-    if (typeof x983 === "string") {
-      if (x983.length === 0) return false;
-    }
-  }
-  const x984 = d.owner;
-  if (x984 === undefined) return false;
-  if (!__c624(x984)) return false;
-  const x985 = d.rationale;
-  if (x985 !== undefined) {
-    if (!(typeof x985 === "string")) return false;
-    if (x985.length > 4000 && __len(x985) > 4000) return false;
-  }
-  const x986 = d.state;
-  if (x986 === undefined) return false;
-  if (!__c631(x986)) return false;
-  const x987 = d.createdAt;
-  if (x987 === undefined) return false;
-  if (!(typeof x987 === "string")) return false;
-  if (!__fmtDateTime(x987)) return false;
-  const x988 = d.updatedAt;
-  if (x988 !== undefined) {
-    if (!(typeof x988 === "string")) return false;
-    if (!__fmtDateTime(x988)) return false;
-  }
-  const x989 = d.activation;
-  if (x989 !== undefined) {
-    if (!__c635(x989)) return false;
-  }
-  for (const k990 in d) if (!(k990 === "id" || k990 === "kind" || k990 === "title" || k990 === "artifact" || k990 === "provenance" || k990 === "duplicateOf" || k990 === "owner" || k990 === "rationale" || k990 === "state" || k990 === "createdAt" || k990 === "updatedAt" || k990 === "activation")) return false;
   return true;
 }
-function __c1312(d) {
+function __c619(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x991 = d.proposalId;
+  let ok972 = false;
+  L973: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x974 = d.kind;
+      if (x974 === undefined) break L973;
+      if (x974 !== "agent-pack") break L973;
+    }
+    ok972 = true;
+  }
+  if (ok972) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x975 = d.artifact;
+      if (x975 !== undefined) {
+        if (!__c46(x975)) return false;
+      }
+    }
+  }
+  let ok976 = false;
+  L977: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x978 = d.kind;
+      if (x978 === undefined) break L977;
+      if (x978 !== "workflow-chain-pack") break L977;
+    }
+    ok976 = true;
+  }
+  if (ok976) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x979 = d.artifact;
+      if (x979 !== undefined) {
+        if (!__c662(x979)) return false;
+      }
+    }
+  }
+  let ok980 = false;
+  L981: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x982 = d.kind;
+      if (x982 === undefined) break L981;
+      if (x982 !== "prompt-template") break L981;
+    }
+    ok980 = true;
+  }
+  if (ok980) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x983 = d.artifact;
+      if (x983 !== undefined) {
+        if (!__c674(x983)) return false;
+      }
+    }
+  }
+  let ok984 = false;
+  L985: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x986 = d.kind;
+      if (x986 === undefined) break L985;
+      if (x986 !== "automation") break L985;
+    }
+    ok984 = true;
+  }
+  if (ok984) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x987 = d.artifact;
+      if (x987 !== undefined) {
+        if (!__c686(x987)) return false;
+      }
+    }
+  }
+  const x988 = d.id;
+  if (x988 === undefined) return false;
+  if (!(typeof x988 === "string")) return false;
+  if (x988.length === 0) return false;
+  const x989 = d.kind;
+  if (x989 === undefined) return false;
+  if (!__c76(x989)) return false;
+  const x990 = d.title;
+  if (x990 !== undefined) {
+    if (!(typeof x990 === "string")) return false;
+    if (x990.length > 200 && __len(x990) > 200) return false;
+    if (x990.length === 0) return false;
+  }
+  const x991 = d.artifact;
   if (x991 === undefined) return false;
-  if (!(typeof x991 === "string")) return false;
-  if (x991.length === 0) return false;
-  const x992 = d.kind;
-  if (x992 !== undefined) {
-    if (!__c76(x992)) return false;
-  }
-  const x993 = d.activation;
+  if (!(typeof x991 === "object" && x991 !== null && !Array.isArray(x991))) return false;
+  const x992 = d.provenance;
+  if (x992 === undefined) return false;
+  if (!__c626(x992)) return false;
+  const x993 = d.duplicateOf;
   if (x993 !== undefined) {
-    if (!__c79(x993)) return false;
+    if (!(typeof x993 === "string" || x993 === null)) return false;
+    if (typeof x993 === "string") {
+      if (x993.length === 0) return false;
+    }
   }
-  const x994 = d.approvalId;
-  if (x994 !== undefined) {
-    if (!(typeof x994 === "string")) return false;
-    if (x994.length === 0) return false;
-  }
-  const x995 = d.installedArtifactRef;
+  const x994 = d.owner;
+  if (x994 === undefined) return false;
+  if (!__c633(x994)) return false;
+  const x995 = d.rationale;
   if (x995 !== undefined) {
     if (!(typeof x995 === "string")) return false;
-    if (x995.length === 0) return false;
+    if (x995.length > 4000 && __len(x995) > 4000) return false;
   }
-  for (const k996 in d) {
-    L997: {
-      if (!(k996 === "artifact" || k996 === "rationale" || k996 === "title" || k996 === "template")) break L997;
+  const x996 = d.state;
+  if (x996 === undefined) return false;
+  if (!__c640(x996)) return false;
+  const x997 = d.createdAt;
+  if (x997 === undefined) return false;
+  if (!(typeof x997 === "string")) return false;
+  if (!__fmtDateTime(x997)) return false;
+  const x998 = d.updatedAt;
+  if (x998 !== undefined) {
+    if (!(typeof x998 === "string")) return false;
+    if (!__fmtDateTime(x998)) return false;
+  }
+  const x999 = d.activation;
+  if (x999 !== undefined) {
+    if (!__c644(x999)) return false;
+  }
+  for (const k1000 in d) if (!(k1000 === "id" || k1000 === "kind" || k1000 === "title" || k1000 === "artifact" || k1000 === "provenance" || k1000 === "duplicateOf" || k1000 === "owner" || k1000 === "rationale" || k1000 === "state" || k1000 === "createdAt" || k1000 === "updatedAt" || k1000 === "activation")) return false;
+  return true;
+}
+function __c1321(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1001 = d.proposalId;
+  if (x1001 === undefined) return false;
+  if (!(typeof x1001 === "string")) return false;
+  if (x1001.length === 0) return false;
+  const x1002 = d.kind;
+  if (x1002 !== undefined) {
+    if (!__c76(x1002)) return false;
+  }
+  const x1003 = d.activation;
+  if (x1003 !== undefined) {
+    if (!__c79(x1003)) return false;
+  }
+  const x1004 = d.approvalId;
+  if (x1004 !== undefined) {
+    if (!(typeof x1004 === "string")) return false;
+    if (x1004.length === 0) return false;
+  }
+  const x1005 = d.installedArtifactRef;
+  if (x1005 !== undefined) {
+    if (!(typeof x1005 === "string")) return false;
+    if (x1005.length === 0) return false;
+  }
+  for (const k1006 in d) {
+    L1007: {
+      if (!(k1006 === "artifact" || k1006 === "rationale" || k1006 === "title" || k1006 === "template")) break L1007;
       return false;
     }
   }
@@ -4341,913 +4376,913 @@ function __c79(d) {
   if (!(d === "approval-gate" || d === "direct-rbac")) return false;
   return true;
 }
-function __c635(d) {
+function __c644(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x998 = d.mode;
-  if (x998 === undefined) return false;
-  if (!__c79(x998)) return false;
-  const x999 = d.approvalId;
-  if (x999 !== undefined) {
-    if (!(typeof x999 === "string")) return false;
-    if (x999.length === 0) return false;
+  const x1008 = d.mode;
+  if (x1008 === undefined) return false;
+  if (!__c79(x1008)) return false;
+  const x1009 = d.approvalId;
+  if (x1009 !== undefined) {
+    if (!(typeof x1009 === "string")) return false;
+    if (x1009.length === 0) return false;
   }
-  const x1000 = d.gateOutcome;
-  if (x1000 !== undefined) {
-    if (!(x1000 === "granted" || x1000 === "overridden")) return false;
+  const x1010 = d.gateOutcome;
+  if (x1010 !== undefined) {
+    if (!(x1010 === "granted" || x1010 === "overridden")) return false;
   }
-  const x1001 = d.installedArtifactRef;
-  if (x1001 === undefined) return false;
-  if (!(typeof x1001 === "string")) return false;
-  if (x1001.length === 0) return false;
-  const x1002 = d.appliedAt;
-  if (x1002 === undefined) return false;
-  if (!(typeof x1002 === "string")) return false;
-  if (!__fmtDateTime(x1002)) return false;
-  for (const k1003 in d) if (!(k1003 === "mode" || k1003 === "approvalId" || k1003 === "gateOutcome" || k1003 === "installedArtifactRef" || k1003 === "appliedAt")) return false;
+  const x1011 = d.installedArtifactRef;
+  if (x1011 === undefined) return false;
+  if (!(typeof x1011 === "string")) return false;
+  if (x1011.length === 0) return false;
+  const x1012 = d.appliedAt;
+  if (x1012 === undefined) return false;
+  if (!(typeof x1012 === "string")) return false;
+  if (!__fmtDateTime(x1012)) return false;
+  for (const k1013 in d) if (!(k1013 === "mode" || k1013 === "approvalId" || k1013 === "gateOutcome" || k1013 === "installedArtifactRef" || k1013 === "appliedAt")) return false;
   return true;
 }
-function __c1321(d) {
+function __c1330(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1004 = d.proposal;
-  if (x1004 === undefined) return false;
-  if (!__c610(x1004)) return false;
-  const x1005 = d.gate;
-  if (x1005 !== undefined) {
-    if (!__c97(x1005)) return false;
-  }
-  return true;
-}
-function __c1325(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1006 = d.proposalId;
-  if (x1006 === undefined) return false;
-  if (!(typeof x1006 === "string")) return false;
-  if (x1006.length === 0) return false;
-  const x1007 = d.kind;
-  if (x1007 === undefined) return false;
-  if (!__c76(x1007)) return false;
-  const x1008 = d.sourceRunIds;
-  if (x1008 !== undefined) {
-    if (!(Array.isArray(x1008))) return false;
-    for (let i1009 = 0; i1009 < x1008.length; i1009++) {
-      const x1010 = x1008[i1009];
-      if (!(typeof x1010 === "string")) return false;
-      if (x1010.length === 0) return false;
-    }
-  }
-  const x1011 = d.duplicateOf;
-  if (x1011 !== undefined) {
-    if (!(typeof x1011 === "string" || x1011 === null)) return false;
-    if (typeof x1011 === "string") {
-      if (x1011.length === 0) return false;
-    }
-  }
-  for (const k1012 in d) {
-    L1013: {
-      if (!(k1012 === "artifact" || k1012 === "rationale" || k1012 === "title" || k1012 === "template")) break L1013;
-      return false;
-    }
+  const x1014 = d.proposal;
+  if (x1014 === undefined) return false;
+  if (!__c619(x1014)) return false;
+  const x1015 = d.gate;
+  if (x1015 !== undefined) {
+    if (!__c97(x1015)) return false;
   }
   return true;
 }
 function __c1334(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1014 = d.proposalId;
-  if (x1014 === undefined) return false;
-  if (!(typeof x1014 === "string")) return false;
-  if (x1014.length === 0) return false;
-  const x1015 = d.kind;
-  if (x1015 === undefined) return false;
-  if (!__c76(x1015)) return false;
-  const x1016 = d.installedArtifactRef;
+  const x1016 = d.proposalId;
   if (x1016 === undefined) return false;
   if (!(typeof x1016 === "string")) return false;
   if (x1016.length === 0) return false;
-  const x1017 = d.installedAt;
+  const x1017 = d.kind;
   if (x1017 === undefined) return false;
-  if (!(typeof x1017 === "string")) return false;
-  if (!__fmtDateTime(x1017)) return false;
-  const x1018 = d.artifact;
-  if (x1018 === undefined) return false;
-  if (!(typeof x1018 === "object" && x1018 !== null && !Array.isArray(x1018))) return false;
+  if (!__c76(x1017)) return false;
+  const x1018 = d.sourceRunIds;
+  if (x1018 !== undefined) {
+    if (!(Array.isArray(x1018))) return false;
+    for (let i1019 = 0; i1019 < x1018.length; i1019++) {
+      const x1020 = x1018[i1019];
+      if (!(typeof x1020 === "string")) return false;
+      if (x1020.length === 0) return false;
+    }
+  }
+  const x1021 = d.duplicateOf;
+  if (x1021 !== undefined) {
+    if (!(typeof x1021 === "string" || x1021 === null)) return false;
+    if (typeof x1021 === "string") {
+      if (x1021.length === 0) return false;
+    }
+  }
+  for (const k1022 in d) {
+    L1023: {
+      if (!(k1022 === "artifact" || k1022 === "rationale" || k1022 === "title" || k1022 === "template")) break L1023;
+      return false;
+    }
+  }
+  return true;
+}
+function __c1343(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1024 = d.proposalId;
+  if (x1024 === undefined) return false;
+  if (!(typeof x1024 === "string")) return false;
+  if (x1024.length === 0) return false;
+  const x1025 = d.kind;
+  if (x1025 === undefined) return false;
+  if (!__c76(x1025)) return false;
+  const x1026 = d.installedArtifactRef;
+  if (x1026 === undefined) return false;
+  if (!(typeof x1026 === "string")) return false;
+  if (x1026.length === 0) return false;
+  const x1027 = d.installedAt;
+  if (x1027 === undefined) return false;
+  if (!(typeof x1027 === "string")) return false;
+  if (!__fmtDateTime(x1027)) return false;
+  const x1028 = d.artifact;
+  if (x1028 === undefined) return false;
+  if (!(typeof x1028 === "object" && x1028 !== null && !Array.isArray(x1028))) return false;
   return true;
 }
 function __c76(d) {
   if (!(d === "agent-pack" || d === "workflow-chain-pack" || d === "prompt-template" || d === "automation")) return false;
   return true;
 }
-function __c1342(d) {
+function __c1351(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1019 = d.proposals;
-  if (x1019 === undefined) return false;
-  if (!(Array.isArray(x1019))) return false;
-  for (let i1020 = 0; i1020 < x1019.length; i1020++) {
-    const x1021 = x1019[i1020];
-    if (!__c610(x1021)) return false;
+  const x1029 = d.proposals;
+  if (x1029 === undefined) return false;
+  if (!(Array.isArray(x1029))) return false;
+  for (let i1030 = 0; i1030 < x1029.length; i1030++) {
+    const x1031 = x1029[i1030];
+    if (!__c619(x1031)) return false;
   }
   return true;
 }
-function __c624(d) {
+function __c633(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1022 = d.tenant;
-  if (x1022 === undefined) return false;
-  if (!(typeof x1022 === "string")) return false;
-  if (x1022.length > 200 && __len(x1022) > 200) return false;
-  if (x1022.length === 0) return false;
-  const x1023 = d.workspace;
-  if (x1023 !== undefined) {
-    if (!(typeof x1023 === "string")) return false;
-    if (x1023.length > 200 && __len(x1023) > 200) return false;
-    if (x1023.length === 0) return false;
-  }
-  const x1024 = d.principal;
-  if (x1024 !== undefined) {
-    if (!(typeof x1024 === "string")) return false;
-    if (x1024.length > 200 && __len(x1024) > 200) return false;
-    if (x1024.length === 0) return false;
-  }
-  for (const k1025 in d) if (!(k1025 === "tenant" || k1025 === "workspace" || k1025 === "principal")) return false;
-  return true;
-}
-function __c617(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1026 = d.sourceRunIds;
-  if (x1026 === undefined) return false;
-  if (!(Array.isArray(x1026))) return false;
-  if (x1026.length < 1) return false;
-  for (let i1027 = 0; i1027 < x1026.length; i1027++) {
-    const x1028 = x1026[i1027];
-    if (!(typeof x1028 === "string")) return false;
-    if (x1028.length === 0) return false;
-  }
-  const x1029 = d.synthesizerModel;
-  if (x1029 !== undefined) {
-    if (!(typeof x1029 === "string")) return false;
-    if (x1029.length > 200 && __len(x1029) > 200) return false;
-    if (x1029.length === 0) return false;
-  }
-  for (const k1030 in d) if (!(k1030 === "sourceRunIds" || k1030 === "synthesizerModel")) return false;
-  return true;
-}
-function __c1346(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  if (Object.keys(d).length < 1) return false;
-  const x1031 = d.artifact;
-  if (x1031 !== undefined) {
-    if (!(typeof x1031 === "object" && x1031 !== null && !Array.isArray(x1031))) return false;
-  }
-  const x1032 = d.title;
-  if (x1032 !== undefined) {
-    if (!(typeof x1032 === "string")) return false;
-    if (x1032.length > 200 && __len(x1032) > 200) return false;
-    if (x1032.length === 0) return false;
-  }
-  const x1033 = d.rationale;
+  const x1032 = d.tenant;
+  if (x1032 === undefined) return false;
+  if (!(typeof x1032 === "string")) return false;
+  if (x1032.length > 200 && __len(x1032) > 200) return false;
+  if (x1032.length === 0) return false;
+  const x1033 = d.workspace;
   if (x1033 !== undefined) {
     if (!(typeof x1033 === "string")) return false;
-    if (x1033.length > 4000 && __len(x1033) > 4000) return false;
+    if (x1033.length > 200 && __len(x1033) > 200) return false;
+    if (x1033.length === 0) return false;
   }
-  for (const k1034 in d) if (!(k1034 === "artifact" || k1034 === "title" || k1034 === "rationale")) return false;
+  const x1034 = d.principal;
+  if (x1034 !== undefined) {
+    if (!(typeof x1034 === "string")) return false;
+    if (x1034.length > 200 && __len(x1034) > 200) return false;
+    if (x1034.length === 0) return false;
+  }
+  for (const k1035 in d) if (!(k1035 === "tenant" || k1035 === "workspace" || k1035 === "principal")) return false;
   return true;
 }
-function __c631(d) {
+function __c626(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1036 = d.sourceRunIds;
+  if (x1036 === undefined) return false;
+  if (!(Array.isArray(x1036))) return false;
+  if (x1036.length < 1) return false;
+  for (let i1037 = 0; i1037 < x1036.length; i1037++) {
+    const x1038 = x1036[i1037];
+    if (!(typeof x1038 === "string")) return false;
+    if (x1038.length === 0) return false;
+  }
+  const x1039 = d.synthesizerModel;
+  if (x1039 !== undefined) {
+    if (!(typeof x1039 === "string")) return false;
+    if (x1039.length > 200 && __len(x1039) > 200) return false;
+    if (x1039.length === 0) return false;
+  }
+  for (const k1040 in d) if (!(k1040 === "sourceRunIds" || k1040 === "synthesizerModel")) return false;
+  return true;
+}
+function __c1355(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  if (Object.keys(d).length < 1) return false;
+  const x1041 = d.artifact;
+  if (x1041 !== undefined) {
+    if (!(typeof x1041 === "object" && x1041 !== null && !Array.isArray(x1041))) return false;
+  }
+  const x1042 = d.title;
+  if (x1042 !== undefined) {
+    if (!(typeof x1042 === "string")) return false;
+    if (x1042.length > 200 && __len(x1042) > 200) return false;
+    if (x1042.length === 0) return false;
+  }
+  const x1043 = d.rationale;
+  if (x1043 !== undefined) {
+    if (!(typeof x1043 === "string")) return false;
+    if (x1043.length > 4000 && __len(x1043) > 4000) return false;
+  }
+  for (const k1044 in d) if (!(k1044 === "artifact" || k1044 === "title" || k1044 === "rationale")) return false;
+  return true;
+}
+function __c640(d) {
   if (!(d === "draft" || d === "revised" || d === "applied" || d === "rejected" || d === "archived")) return false;
   return true;
 }
 function __c72(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok1035 = false;
-  L1036: {
+  let ok1045 = false;
+  L1046: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x1037 = d.activation;
-      if (x1037 === undefined) break L1036;
-      if (x1037 !== "direct-rbac") break L1036;
+      const x1047 = d.activation;
+      if (x1047 === undefined) break L1046;
+      if (x1047 !== "direct-rbac") break L1046;
     }
-    ok1035 = true;
+    ok1045 = true;
   }
-  if (ok1035) {
+  if (ok1045) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x1038 = d.activationScope;
-      if (x1038 === undefined) return false;
-      if (!(typeof x1038 === "string")) return false;
+      const x1048 = d.activationScope;
+      if (x1048 === undefined) return false;
+      if (!(typeof x1048 === "string")) return false;
     }
   }
-  const x1039 = d.supported;
-  if (x1039 !== undefined) {
-    if (!(typeof x1039 === "boolean")) return false;
-  }
-  const x1040 = d.artifactKinds;
-  if (x1040 === undefined) return false;
-  if (!(Array.isArray(x1040))) return false;
-  if (x1040.length < 1) return false;
-  if (x1040.length > 1 && __dup(x1040, null) !== null) return false;
-  for (let i1041 = 0; i1041 < x1040.length; i1041++) {
-    const x1042 = x1040[i1041];
-    if (!__c76(x1042)) return false;
-  }
-  const x1043 = d.duplicationDetection;
-  if (x1043 !== undefined) {
-    if (!(typeof x1043 === "boolean")) return false;
-  }
-  const x1044 = d.activation;
-  if (x1044 === undefined) return false;
-  if (!__c79(x1044)) return false;
-  const x1045 = d.activationScope;
-  if (x1045 !== undefined) {
-    if (!(typeof x1045 === "string")) return false;
-    if (x1045.length === 0) return false;
-  }
-  return true;
-}
-function __c297(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1046 = d.resource;
-  if (x1046 === undefined) return false;
-  if (!(typeof x1046 === "string")) return false;
-  if (x1046.length > 100 && __len(x1046) > 100) return false;
-  if (x1046.length === 0) return false;
-  const x1047 = d.limit;
-  if (x1047 === undefined) return false;
-  if (!(Number.isInteger(x1047))) return false;
-  if (x1047 < 1) return false;
-  return true;
-}
-function __c233(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1048 = d.fromSeq;
-  if (x1048 === undefined) return false;
-  if (!(Number.isInteger(x1048))) return false;
-  if (x1048 < 0) return false;
-  const x1049 = d.oldestAvailableIdx;
+  const x1049 = d.supported;
   if (x1049 !== undefined) {
-    if (!(Number.isInteger(x1049))) return false;
-    if (x1049 < 0) return false;
+    if (!(typeof x1049 === "boolean")) return false;
   }
-  const x1050 = d.sourceRunId;
-  if (x1050 !== undefined) {
-    if (!(typeof x1050 === "string")) return false;
-    if (x1050.length === 0) return false;
+  const x1050 = d.artifactKinds;
+  if (x1050 === undefined) return false;
+  if (!(Array.isArray(x1050))) return false;
+  if (x1050.length < 1) return false;
+  if (x1050.length > 1 && __dup(x1050, null) !== null) return false;
+  for (let i1051 = 0; i1051 < x1050.length; i1051++) {
+    const x1052 = x1050[i1051];
+    if (!__c76(x1052)) return false;
   }
-  const x1051 = d.reason;
-  if (x1051 !== undefined) {
-    if (!(x1051 === "retention_expired" || x1051 === "event_log_unavailable")) return false;
-  }
-  return true;
-}
-function __c157(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1052 = d.ttl;
-  if (x1052 !== undefined) {
-    if (!(typeof x1052 === "boolean")) return false;
-  }
-  const x1053 = d.forget;
+  const x1053 = d.duplicationDetection;
   if (x1053 !== undefined) {
     if (!(typeof x1053 === "boolean")) return false;
   }
-  for (const k1054 in d) if (!(k1054 === "ttl" || k1054 === "forget")) return false;
-  return true;
-}
-function __c1352(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1055 = d.status;
+  const x1054 = d.activation;
+  if (x1054 === undefined) return false;
+  if (!__c79(x1054)) return false;
+  const x1055 = d.activationScope;
   if (x1055 !== undefined) {
-    if (x1055 !== "completed") return false;
-  }
-  const x1056 = d.durationMs;
-  if (x1056 !== undefined) {
-    if (!(Number.isInteger(x1056))) return false;
-    if (x1056 < 0) return false;
+    if (!(typeof x1055 === "string")) return false;
+    if (x1055.length === 0) return false;
   }
   return true;
 }
-function __c1356(d) {
+function __c306(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1057 = d.code;
+  const x1056 = d.resource;
+  if (x1056 === undefined) return false;
+  if (!(typeof x1056 === "string")) return false;
+  if (x1056.length > 100 && __len(x1056) > 100) return false;
+  if (x1056.length === 0) return false;
+  const x1057 = d.limit;
   if (x1057 === undefined) return false;
-  if (!(typeof x1057 === "string")) return false;
-  if (x1057.length === 0) return false;
-  const x1058 = d.message;
+  if (!(Number.isInteger(x1057))) return false;
+  if (x1057 < 1) return false;
+  return true;
+}
+function __c242(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1058 = d.fromSeq;
   if (x1058 === undefined) return false;
-  if (!(typeof x1058 === "string")) return false;
+  if (!(Number.isInteger(x1058))) return false;
+  if (x1058 < 0) return false;
+  const x1059 = d.oldestAvailableIdx;
+  if (x1059 !== undefined) {
+    if (!(Number.isInteger(x1059))) return false;
+    if (x1059 < 0) return false;
+  }
+  const x1060 = d.sourceRunId;
+  if (x1060 !== undefined) {
+    if (!(typeof x1060 === "string")) return false;
+    if (x1060.length === 0) return false;
+  }
+  const x1061 = d.reason;
+  if (x1061 !== undefined) {
+    if (!(x1061 === "retention_expired" || x1061 === "event_log_unavailable")) return false;
+  }
   return true;
 }
-function __c1360(d) {
+function __c166(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1059 = d.eventId;
-  if (x1059 === undefined) return false;
-  if (!(typeof x1059 === "string")) return false;
-  if (x1059.length > 200 && __len(x1059) > 200) return false;
-  if (x1059.length === 0) return false;
-  const x1060 = d.runId;
-  if (x1060 === undefined) return false;
-  if (!(typeof x1060 === "string")) return false;
-  if (x1060.length > 200 && __len(x1060) > 200) return false;
-  if (x1060.length === 0) return false;
-  const x1061 = d.type;
-  if (x1061 === undefined) return false;
-  if (!__c301(x1061)) return false;
-  const x1062 = d.payload;
-  if (x1062 === undefined) return false;
-  if (!(typeof x1062 === "object" && x1062 !== null && !Array.isArray(x1062))) return false;
-  const x1063 = d.timestamp;
-  if (x1063 === undefined) return false;
-  if (!(typeof x1063 === "string")) return false;
-  if (!__fmtDateTime(x1063)) return false;
-  const x1064 = d.sequence;
-  if (x1064 === undefined) return false;
-  if (!(Number.isInteger(x1064))) return false;
-  if (x1064 < 0) return false;
-  const x1065 = d.nodeId;
+  const x1062 = d.ttl;
+  if (x1062 !== undefined) {
+    if (!(typeof x1062 === "boolean")) return false;
+  }
+  const x1063 = d.forget;
+  if (x1063 !== undefined) {
+    if (!(typeof x1063 === "boolean")) return false;
+  }
+  for (const k1064 in d) if (!(k1064 === "ttl" || k1064 === "forget")) return false;
+  return true;
+}
+function __c1361(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1065 = d.status;
   if (x1065 !== undefined) {
-    if (!(typeof x1065 === "string")) return false;
-    if (x1065.length === 0) return false;
+    if (x1065 !== "completed") return false;
   }
-  const x1066 = d.causationId;
+  const x1066 = d.durationMs;
   if (x1066 !== undefined) {
-    if (!(typeof x1066 === "string")) return false;
-    if (x1066.length === 0) return false;
+    if (!(Number.isInteger(x1066))) return false;
+    if (x1066 < 0) return false;
   }
-  const x1067 = d.schemaVersion;
-  if (x1067 !== undefined) {
-    if (!(Number.isInteger(x1067))) return false;
-    if (x1067 < 0) return false;
-  }
-  const x1068 = d.engineVersion;
-  if (x1068 !== undefined) {
-    if (!(typeof x1068 === "string")) return false;
-  }
-  for (const k1069 in d) if (!(k1069 === "eventId" || k1069 === "runId" || k1069 === "type" || k1069 === "payload" || k1069 === "timestamp" || k1069 === "sequence" || k1069 === "nodeId" || k1069 === "causationId" || k1069 === "schemaVersion" || k1069 === "engineVersion")) return false;
   return true;
 }
-function __c1373(d) {
-  if (!__E1070.has(d)) return false;
-  return true;
-}
-function __c1374(d) {
+function __c1365(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1071 = d.runId;
-  if (x1071 !== undefined) {
-    if (!(typeof x1071 === "string")) return false;
-    if (x1071.length > 512 && __len(x1071) > 512) return false;
-    if (x1071.length === 0) return false;
-  }
-  const x1072 = d.events;
+  const x1067 = d.code;
+  if (x1067 === undefined) return false;
+  if (!(typeof x1067 === "string")) return false;
+  if (x1067.length === 0) return false;
+  const x1068 = d.message;
+  if (x1068 === undefined) return false;
+  if (!(typeof x1068 === "string")) return false;
+  return true;
+}
+function __c1369(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1069 = d.eventId;
+  if (x1069 === undefined) return false;
+  if (!(typeof x1069 === "string")) return false;
+  if (x1069.length > 200 && __len(x1069) > 200) return false;
+  if (x1069.length === 0) return false;
+  const x1070 = d.runId;
+  if (x1070 === undefined) return false;
+  if (!(typeof x1070 === "string")) return false;
+  if (x1070.length > 200 && __len(x1070) > 200) return false;
+  if (x1070.length === 0) return false;
+  const x1071 = d.type;
+  if (x1071 === undefined) return false;
+  if (!__c310(x1071)) return false;
+  const x1072 = d.payload;
   if (x1072 === undefined) return false;
-  if (!(Array.isArray(x1072))) return false;
-  for (let i1073 = 0; i1073 < x1072.length; i1073++) {
-    const x1074 = x1072[i1073];
-    if (!__c1360(x1074)) return false;
+  if (!(typeof x1072 === "object" && x1072 !== null && !Array.isArray(x1072))) return false;
+  const x1073 = d.timestamp;
+  if (x1073 === undefined) return false;
+  if (!(typeof x1073 === "string")) return false;
+  if (!__fmtDateTime(x1073)) return false;
+  const x1074 = d.sequence;
+  if (x1074 === undefined) return false;
+  if (!(Number.isInteger(x1074))) return false;
+  if (x1074 < 0) return false;
+  const x1075 = d.nodeId;
+  if (x1075 !== undefined) {
+    if (!(typeof x1075 === "string")) return false;
+    if (x1075.length === 0) return false;
   }
+  const x1076 = d.causationId;
+  if (x1076 !== undefined) {
+    if (!(typeof x1076 === "string")) return false;
+    if (x1076.length === 0) return false;
+  }
+  const x1077 = d.schemaVersion;
+  if (x1077 !== undefined) {
+    if (!(Number.isInteger(x1077))) return false;
+    if (x1077 < 0) return false;
+  }
+  const x1078 = d.engineVersion;
+  if (x1078 !== undefined) {
+    if (!(typeof x1078 === "string")) return false;
+  }
+  for (const k1079 in d) if (!(k1079 === "eventId" || k1079 === "runId" || k1079 === "type" || k1079 === "payload" || k1079 === "timestamp" || k1079 === "sequence" || k1079 === "nodeId" || k1079 === "causationId" || k1079 === "schemaVersion" || k1079 === "engineVersion")) return false;
   return true;
 }
-function __c1379(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  L1075: {
-    B1076: {
-      if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-        const x1077 = d.errorCode;
-        if (x1077 === undefined) break B1076;
-        if (!(typeof x1077 === "string")) break B1076;
-        if (x1077.length === 0) break B1076;
-      }
-      break L1075;
-    }
-    B1078: {
-      if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-        const x1079 = d.error;
-        if (x1079 === undefined) break B1078;
-        if (!__c1383(x1079)) break B1078;
-      }
-      break L1075;
-    }
-    return false;
-  }
-  const x1080 = d.status;
-  if (x1080 !== undefined) {
-    if (x1080 !== "failed") return false;
-  }
-  const x1081 = d.errorCode;
-  if (x1081 !== undefined) {
-    if (!(typeof x1081 === "string")) return false;
-    if (x1081.length === 0) return false;
-  }
-  const x1082 = d.error;
-  if (x1082 !== undefined) {
-    if (!__c1383(x1082)) return false;
-  }
+function __c1382(d) {
+  if (!__E1080.has(d)) return false;
   return true;
 }
 function __c1383(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1083 = d.code;
-  if (x1083 === undefined) return false;
-  if (!(typeof x1083 === "string")) return false;
-  if (x1083.length === 0) return false;
-  const x1084 = d.message;
-  if (x1084 === undefined) return false;
-  if (!(typeof x1084 === "string")) return false;
-  if (x1084.length === 0) return false;
-  const x1085 = d.details;
-  if (x1085 !== undefined) {
-    if (!(typeof x1085 === "object" && x1085 !== null && !Array.isArray(x1085))) return false;
+  const x1081 = d.runId;
+  if (x1081 !== undefined) {
+    if (!(typeof x1081 === "string")) return false;
+    if (x1081.length > 512 && __len(x1081) > 512) return false;
+    if (x1081.length === 0) return false;
   }
-  const x1086 = d.retryable;
-  if (x1086 !== undefined) {
-    if (!(typeof x1086 === "boolean")) return false;
+  const x1082 = d.events;
+  if (x1082 === undefined) return false;
+  if (!(Array.isArray(x1082))) return false;
+  for (let i1083 = 0; i1083 < x1082.length; i1083++) {
+    const x1084 = x1082[i1083];
+    if (!__c1369(x1084)) return false;
   }
   return true;
 }
-function __c1395(d) {
+function __c1388(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1087 = d.fromSeq;
-  if (x1087 === undefined) return false;
-  if (!(Number.isInteger(x1087))) return false;
-  if (x1087 < 0) return false;
-  const x1088 = d.mode;
-  if (x1088 !== undefined) {
-    if (!(x1088 === "replay" || x1088 === "branch")) return false;
+  L1085: {
+    B1086: {
+      if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+        const x1087 = d.errorCode;
+        if (x1087 === undefined) break B1086;
+        if (!(typeof x1087 === "string")) break B1086;
+        if (x1087.length === 0) break B1086;
+      }
+      break L1085;
+    }
+    B1088: {
+      if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+        const x1089 = d.error;
+        if (x1089 === undefined) break B1088;
+        if (!__c1392(x1089)) break B1088;
+      }
+      break L1085;
+    }
+    return false;
   }
-  for (const k1089 in d) if (!(k1089 === "fromSeq" || k1089 === "mode")) return false;
+  const x1090 = d.status;
+  if (x1090 !== undefined) {
+    if (x1090 !== "failed") return false;
+  }
+  const x1091 = d.errorCode;
+  if (x1091 !== undefined) {
+    if (!(typeof x1091 === "string")) return false;
+    if (x1091.length === 0) return false;
+  }
+  const x1092 = d.error;
+  if (x1092 !== undefined) {
+    if (!__c1392(x1092)) return false;
+  }
   return true;
 }
-function __c1399(d) {
+function __c1392(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1090 = d.runId;
-  if (x1090 === undefined) return false;
-  if (!(typeof x1090 === "string")) return false;
-  if (x1090.length === 0) return false;
-  const x1091 = d.forkedFrom;
-  if (x1091 === undefined) return false;
-  if (!__c302(x1091)) return false;
-  const x1092 = d.status;
-  if (x1092 === undefined) return false;
-  if (!(x1092 === "created" || x1092 === "running" || x1092 === "completed")) return false;
+  const x1093 = d.code;
+  if (x1093 === undefined) return false;
+  if (!(typeof x1093 === "string")) return false;
+  if (x1093.length === 0) return false;
+  const x1094 = d.message;
+  if (x1094 === undefined) return false;
+  if (!(typeof x1094 === "string")) return false;
+  if (x1094.length === 0) return false;
+  const x1095 = d.details;
+  if (x1095 !== undefined) {
+    if (!(typeof x1095 === "object" && x1095 !== null && !Array.isArray(x1095))) return false;
+  }
+  const x1096 = d.retryable;
+  if (x1096 !== undefined) {
+    if (!(typeof x1096 === "boolean")) return false;
+  }
   return true;
 }
 function __c1404(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1093 = d.interruptId;
-  if (x1093 === undefined) return false;
-  if (!(typeof x1093 === "string")) return false;
-  if (x1093.length === 0) return false;
-  const x1094 = d.kind;
-  if (x1094 === undefined) return false;
-  if (!(typeof x1094 === "string")) return false;
-  if (x1094.length === 0) return false;
+  const x1097 = d.fromSeq;
+  if (x1097 === undefined) return false;
+  if (!(Number.isInteger(x1097))) return false;
+  if (x1097 < 0) return false;
+  const x1098 = d.mode;
+  if (x1098 !== undefined) {
+    if (!(x1098 === "replay" || x1098 === "branch")) return false;
+  }
+  for (const k1099 in d) if (!(k1099 === "fromSeq" || k1099 === "mode")) return false;
   return true;
 }
 function __c1408(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1095 = d.decision;
-  if (x1095 === undefined) return false;
-  if (!__c195(x1095)) return false;
-  return true;
-}
-function __c1411(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1096 = d.runId;
-  if (x1096 === undefined) return false;
-  if (!(typeof x1096 === "string")) return false;
-  if (x1096.length === 0) return false;
-  const x1097 = d.workflowId;
-  if (x1097 !== undefined) {
-    if (!(typeof x1097 === "string")) return false;
-    if (x1097.length === 0) return false;
-  }
-  const x1098 = d.status;
-  if (x1098 === undefined) return false;
-  if (!__c1415(x1098)) return false;
-  const x1099 = d.variables;
-  if (x1099 === undefined) return false;
-  if (!(typeof x1099 === "object" && x1099 !== null && !Array.isArray(x1099))) return false;
-  const x1100 = d.error;
-  if (x1100 !== undefined) {
-    if (!__c1356(x1100)) return false;
-  }
-  const x1101 = d.interrupt;
-  if (x1101 !== undefined) {
-    if (!__c1404(x1101)) return false;
-  }
-  return true;
-}
-function __c1421(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1102 = d.workflowId;
+  const x1100 = d.runId;
+  if (x1100 === undefined) return false;
+  if (!(typeof x1100 === "string")) return false;
+  if (x1100.length === 0) return false;
+  const x1101 = d.forkedFrom;
+  if (x1101 === undefined) return false;
+  if (!__c311(x1101)) return false;
+  const x1102 = d.status;
   if (x1102 === undefined) return false;
-  if (!(typeof x1102 === "string")) return false;
-  if (!__RE5.test(x1102)) return false;
-  const x1103 = d.inputs;
-  if (x1103 !== undefined) {
-    if (!(typeof x1103 === "object" && x1103 !== null && !Array.isArray(x1103))) return false;
-  }
-  for (const k1104 in d) if (!(k1104 === "workflowId" || k1104 === "inputs")) return false;
+  if (!(x1102 === "created" || x1102 === "running" || x1102 === "completed")) return false;
   return true;
 }
-function __c1426(d) {
+function __c1413(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1105 = d.runId;
+  const x1103 = d.interruptId;
+  if (x1103 === undefined) return false;
+  if (!(typeof x1103 === "string")) return false;
+  if (x1103.length === 0) return false;
+  const x1104 = d.kind;
+  if (x1104 === undefined) return false;
+  if (!(typeof x1104 === "string")) return false;
+  if (x1104.length === 0) return false;
+  return true;
+}
+function __c1417(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1105 = d.decision;
   if (x1105 === undefined) return false;
-  if (!(typeof x1105 === "string")) return false;
-  if (x1105.length === 0) return false;
-  const x1106 = d.workflowId;
-  if (x1106 !== undefined) {
-    if (!(typeof x1106 === "string")) return false;
-    if (x1106.length === 0) return false;
-  }
-  const x1107 = d.status;
-  if (x1107 === undefined) return false;
-  if (!__c1415(x1107)) return false;
+  if (!__c204(x1105)) return false;
   return true;
 }
-function __c1431(d) {
+function __c1420(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1108 = d.workflowId;
+  const x1106 = d.runId;
+  if (x1106 === undefined) return false;
+  if (!(typeof x1106 === "string")) return false;
+  if (x1106.length === 0) return false;
+  const x1107 = d.workflowId;
+  if (x1107 !== undefined) {
+    if (!(typeof x1107 === "string")) return false;
+    if (x1107.length === 0) return false;
+  }
+  const x1108 = d.status;
   if (x1108 === undefined) return false;
-  if (!(typeof x1108 === "string")) return false;
-  if (x1108.length === 0) return false;
-  const x1109 = d.parentRunId;
-  if (x1109 !== undefined) {
-    if (!(typeof x1109 === "string")) return false;
-    if (x1109.length === 0) return false;
-  }
-  const x1110 = d.memoryRef;
+  if (!__c1424(x1108)) return false;
+  const x1109 = d.variables;
+  if (x1109 === undefined) return false;
+  if (!(typeof x1109 === "object" && x1109 !== null && !Array.isArray(x1109))) return false;
+  const x1110 = d.error;
   if (x1110 !== undefined) {
-    if (!(typeof x1110 === "string")) return false;
-    if (x1110.length === 0) return false;
+    if (!__c1365(x1110)) return false;
   }
-  const x1111 = d.memoryScopeIsolation;
+  const x1111 = d.interrupt;
   if (x1111 !== undefined) {
-    if (!(x1111 === "inherit" || x1111 === "isolated")) return false;
-  }
-  const x1112 = d.forkedFrom;
-  if (x1112 !== undefined) {
-    if (!__c302(x1112)) return false;
+    if (!__c1413(x1111)) return false;
   }
   return true;
 }
-function __c1415(d) {
+function __c1430(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1112 = d.workflowId;
+  if (x1112 === undefined) return false;
+  if (!(typeof x1112 === "string")) return false;
+  if (!__RE5.test(x1112)) return false;
+  const x1113 = d.inputs;
+  if (x1113 !== undefined) {
+    if (!(typeof x1113 === "object" && x1113 !== null && !Array.isArray(x1113))) return false;
+  }
+  for (const k1114 in d) if (!(k1114 === "workflowId" || k1114 === "inputs")) return false;
+  return true;
+}
+function __c1435(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1115 = d.runId;
+  if (x1115 === undefined) return false;
+  if (!(typeof x1115 === "string")) return false;
+  if (x1115.length === 0) return false;
+  const x1116 = d.workflowId;
+  if (x1116 !== undefined) {
+    if (!(typeof x1116 === "string")) return false;
+    if (x1116.length === 0) return false;
+  }
+  const x1117 = d.status;
+  if (x1117 === undefined) return false;
+  if (!__c1424(x1117)) return false;
+  return true;
+}
+function __c1440(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1118 = d.workflowId;
+  if (x1118 === undefined) return false;
+  if (!(typeof x1118 === "string")) return false;
+  if (x1118.length === 0) return false;
+  const x1119 = d.parentRunId;
+  if (x1119 !== undefined) {
+    if (!(typeof x1119 === "string")) return false;
+    if (x1119.length === 0) return false;
+  }
+  const x1120 = d.memoryRef;
+  if (x1120 !== undefined) {
+    if (!(typeof x1120 === "string")) return false;
+    if (x1120.length === 0) return false;
+  }
+  const x1121 = d.memoryScopeIsolation;
+  if (x1121 !== undefined) {
+    if (!(x1121 === "inherit" || x1121 === "isolated")) return false;
+  }
+  const x1122 = d.forkedFrom;
+  if (x1122 !== undefined) {
+    if (!__c311(x1122)) return false;
+  }
+  return true;
+}
+function __c1424(d) {
   if (!(d === "created" || d === "running" || d === "completed" || d === "failed" || d === "waiting-clarification" || d === "waiting-approval")) return false;
   return true;
 }
-function __c677(d) {
+function __c686(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1113 = d.name;
-  if (x1113 === undefined) return false;
-  if (!(typeof x1113 === "string")) return false;
-  if (x1113.length > 200 && __len(x1113) > 200) return false;
-  if (x1113.length === 0) return false;
-  const x1114 = d.version;
-  if (x1114 !== undefined) {
-    if (!(typeof x1114 === "string")) return false;
-    if (x1114.length > 50 && __len(x1114) > 50) return false;
-    if (x1114.length === 0) return false;
+  const x1123 = d.name;
+  if (x1123 === undefined) return false;
+  if (!(typeof x1123 === "string")) return false;
+  if (x1123.length > 200 && __len(x1123) > 200) return false;
+  if (x1123.length === 0) return false;
+  const x1124 = d.version;
+  if (x1124 !== undefined) {
+    if (!(typeof x1124 === "string")) return false;
+    if (x1124.length > 50 && __len(x1124) > 50) return false;
+    if (x1124.length === 0) return false;
   }
-  const x1115 = d.workflowId;
-  if (x1115 === undefined) return false;
-  if (!(typeof x1115 === "string")) return false;
-  if (x1115.length > 200 && __len(x1115) > 200) return false;
-  if (x1115.length === 0) return false;
-  const x1116 = d.schedule;
-  if (x1116 === undefined) return false;
-  if (!(typeof x1116 === "object" && x1116 !== null && !Array.isArray(x1116))) return false;
-  if (Object.keys(x1116).length < 1) return false;
+  const x1125 = d.workflowId;
+  if (x1125 === undefined) return false;
+  if (!(typeof x1125 === "string")) return false;
+  if (x1125.length > 200 && __len(x1125) > 200) return false;
+  if (x1125.length === 0) return false;
+  const x1126 = d.schedule;
+  if (x1126 === undefined) return false;
+  if (!(typeof x1126 === "object" && x1126 !== null && !Array.isArray(x1126))) return false;
+  if (Object.keys(x1126).length < 1) return false;
   return true;
 }
-function __c359(d) {
+function __c368(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok1117 = false;
-  L1118: {
+  let ok1127 = false;
+  L1128: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x1119 = d.kind;
-      if (x1119 === undefined) break L1118;
-      if (x1119 !== "distilled") break L1118;
+      const x1129 = d.kind;
+      if (x1129 === undefined) break L1128;
+      if (x1129 !== "distilled") break L1128;
     }
-    ok1117 = true;
+    ok1127 = true;
   }
-  if (ok1117) {
+  if (ok1127) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x1120 = d.archiveId;
-      if (x1120 === undefined) return false;
-      const x1121 = d.event;
-      if (x1121 === undefined) return false;
+      const x1130 = d.archiveId;
+      if (x1130 === undefined) return false;
+      const x1131 = d.event;
+      if (x1131 === undefined) return false;
     }
   }
-  let ok1122 = false;
-  L1123: {
+  let ok1132 = false;
+  L1133: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x1124 = d.kind;
-      if (x1124 === undefined) break L1123;
-      if (x1124 !== "budget-exceeded") break L1123;
+      const x1134 = d.kind;
+      if (x1134 === undefined) break L1133;
+      if (x1134 !== "budget-exceeded") break L1133;
     }
-    ok1122 = true;
+    ok1132 = true;
   }
-  if (ok1122) {
+  if (ok1132) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x1125 = d.tokensRequired;
-      if (x1125 === undefined) return false;
+      const x1135 = d.tokensRequired;
+      if (x1135 === undefined) return false;
     }
   }
-  let ok1126 = false;
-  L1127: {
+  let ok1136 = false;
+  L1137: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x1128 = d.kind;
-      if (x1128 === undefined) break L1127;
-      if (x1128 !== "failed") break L1127;
+      const x1138 = d.kind;
+      if (x1138 === undefined) break L1137;
+      if (x1138 !== "failed") break L1137;
     }
-    ok1126 = true;
+    ok1136 = true;
   }
-  if (ok1126) {
+  if (ok1136) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x1129 = d.errorCode;
-      if (x1129 === undefined) return false;
+      const x1139 = d.errorCode;
+      if (x1139 === undefined) return false;
     }
   }
-  const x1130 = d.kind;
-  if (x1130 === undefined) return false;
-  if (!(x1130 === "distilled" || x1130 === "nothing-to-distil" || x1130 === "budget-exceeded" || x1130 === "failed")) return false;
-  const x1131 = d.scheduleId;
-  if (x1131 === undefined) return false;
-  if (!(typeof x1131 === "string")) return false;
-  if (x1131.length > 512 && __len(x1131) > 512) return false;
-  if (x1131.length === 0) return false;
-  const x1132 = d.instant;
-  if (x1132 === undefined) return false;
-  if (!(typeof x1132 === "string")) return false;
-  if (!__fmtDateTime(x1132)) return false;
-  const x1133 = d.missed;
-  if (x1133 === undefined) return false;
-  if (!(Number.isInteger(x1133))) return false;
-  if (x1133 < 0) return false;
-  const x1134 = d.archiveId;
-  if (x1134 !== undefined) {
-    if (!(typeof x1134 === "string")) return false;
-    if (x1134.length > 512 && __len(x1134) > 512) return false;
-    if (x1134.length === 0) return false;
-  }
-  const x1135 = d.event;
-  if (x1135 !== undefined) {
-    if (!__c366(x1135)) return false;
-  }
-  const x1136 = d.tokensRequired;
-  if (x1136 !== undefined) {
-    if (!(Number.isInteger(x1136))) return false;
-    if (x1136 < 1) return false;
-  }
-  const x1137 = d.errorCode;
-  if (x1137 !== undefined) {
-    if (!(typeof x1137 === "string")) return false;
-    if (x1137.length > 128 && __len(x1137) > 128) return false;
-    if (x1137.length === 0) return false;
-  }
-  return true;
-}
-function __c151(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1138 = d.supported;
-  if (x1138 === undefined) return false;
-  if (!(typeof x1138 === "boolean")) return false;
-  const x1139 = d.modes;
-  if (x1139 !== undefined) {
-    if (!(Array.isArray(x1139))) return false;
-    if (x1139.length > 1 && __dup(x1139, null) !== null) return false;
-    for (let i1140 = 0; i1140 < x1139.length; i1140++) {
-      const x1141 = x1139[i1140];
-      if (!(x1141 === "semantic" || x1141 === "filter")) return false;
-    }
-  }
-  for (const k1142 in d) if (!(k1142 === "supported" || k1142 === "modes")) return false;
-  return true;
-}
-function __c1438(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1143 = d.memoryRef;
+  const x1140 = d.kind;
+  if (x1140 === undefined) return false;
+  if (!(x1140 === "distilled" || x1140 === "nothing-to-distil" || x1140 === "budget-exceeded" || x1140 === "failed")) return false;
+  const x1141 = d.scheduleId;
+  if (x1141 === undefined) return false;
+  if (!(typeof x1141 === "string")) return false;
+  if (x1141.length > 512 && __len(x1141) > 512) return false;
+  if (x1141.length === 0) return false;
+  const x1142 = d.instant;
+  if (x1142 === undefined) return false;
+  if (!(typeof x1142 === "string")) return false;
+  if (!__fmtDateTime(x1142)) return false;
+  const x1143 = d.missed;
   if (x1143 === undefined) return false;
-  if (!(typeof x1143 === "string")) return false;
-  if (x1143.length > 1024 && __len(x1143) > 1024) return false;
-  if (x1143.length === 0) return false;
-  const x1144 = d.sourceIds;
+  if (!(Number.isInteger(x1143))) return false;
+  if (x1143 < 0) return false;
+  const x1144 = d.archiveId;
   if (x1144 !== undefined) {
-    if (!(Array.isArray(x1144))) return false;
-    if (x1144.length > 1000) return false;
-    if (x1144.length < 1) return false;
-    for (let i1145 = 0; i1145 < x1144.length; i1145++) {
-      const x1146 = x1144[i1145];
-      if (!(typeof x1146 === "string")) return false;
-      if (x1146.length > 512 && __len(x1146) > 512) return false;
-      if (x1146.length === 0) return false;
+    if (!(typeof x1144 === "string")) return false;
+    if (x1144.length > 512 && __len(x1144) > 512) return false;
+    if (x1144.length === 0) return false;
+  }
+  const x1145 = d.event;
+  if (x1145 !== undefined) {
+    if (!__c375(x1145)) return false;
+  }
+  const x1146 = d.tokensRequired;
+  if (x1146 !== undefined) {
+    if (!(Number.isInteger(x1146))) return false;
+    if (x1146 < 1) return false;
+  }
+  const x1147 = d.errorCode;
+  if (x1147 !== undefined) {
+    if (!(typeof x1147 === "string")) return false;
+    if (x1147.length > 128 && __len(x1147) > 128) return false;
+    if (x1147.length === 0) return false;
+  }
+  return true;
+}
+function __c160(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1148 = d.supported;
+  if (x1148 === undefined) return false;
+  if (!(typeof x1148 === "boolean")) return false;
+  const x1149 = d.modes;
+  if (x1149 !== undefined) {
+    if (!(Array.isArray(x1149))) return false;
+    if (x1149.length > 1 && __dup(x1149, null) !== null) return false;
+    for (let i1150 = 0; i1150 < x1149.length; i1150++) {
+      const x1151 = x1149[i1150];
+      if (!(x1151 === "semantic" || x1151 === "filter")) return false;
     }
   }
-  for (const k1147 in d) if (!(k1147 === "memoryRef" || k1147 === "sourceIds")) return false;
+  for (const k1152 in d) if (!(k1152 === "supported" || k1152 === "modes")) return false;
   return true;
 }
-function __c1443(d) {
+function __c1447(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1148 = d.type;
-  if (x1148 === undefined) return false;
-  if (x1148 !== "memory.compacted") return false;
-  const x1149 = d.runId;
-  if (x1149 !== undefined) {
-    if (!(typeof x1149 === "string")) return false;
-    if (x1149.length === 0) return false;
-  }
-  const x1150 = d.payload;
-  if (x1150 === undefined) return false;
-  if (!__c366(x1150)) return false;
-  const x1151 = d.outputContent;
-  if (x1151 === undefined) return false;
-  if (!(typeof x1151 === "string")) return false;
-  return true;
-}
-function __c1449(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1152 = d.id;
-  if (x1152 === undefined) return false;
-  if (!(typeof x1152 === "string")) return false;
-  if (!__RE5.test(x1152)) return false;
-  const x1153 = d.content;
+  const x1153 = d.memoryRef;
   if (x1153 === undefined) return false;
   if (!(typeof x1153 === "string")) return false;
-  if (x1153.length > 1048576 && __len(x1153) > 1048576) return false;
-  const x1154 = d.tags;
+  if (x1153.length > 1024 && __len(x1153) > 1024) return false;
+  if (x1153.length === 0) return false;
+  const x1154 = d.sourceIds;
   if (x1154 !== undefined) {
     if (!(Array.isArray(x1154))) return false;
-    if (x1154.length > 64) return false;
+    if (x1154.length > 1000) return false;
+    if (x1154.length < 1) return false;
     for (let i1155 = 0; i1155 < x1154.length; i1155++) {
       const x1156 = x1154[i1155];
       if (!(typeof x1156 === "string")) return false;
-      if (x1156.length > 256 && __len(x1156) > 256) return false;
+      if (x1156.length > 512 && __len(x1156) > 512) return false;
       if (x1156.length === 0) return false;
     }
   }
-  for (const k1157 in d) if (!(k1157 === "id" || k1157 === "content" || k1157 === "tags")) return false;
+  for (const k1157 in d) if (!(k1157 === "memoryRef" || k1157 === "sourceIds")) return false;
   return true;
 }
-function __c1455(d) {
+function __c1452(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1158 = d.memoryRef;
+  const x1158 = d.type;
   if (x1158 === undefined) return false;
-  if (!(typeof x1158 === "string")) return false;
-  if (x1158.length > 1024 && __len(x1158) > 1024) return false;
-  if (x1158.length === 0) return false;
-  const x1159 = d.entries;
-  if (x1159 === undefined) return false;
-  if (!(Array.isArray(x1159))) return false;
-  if (x1159.length > 1000) return false;
-  if (x1159.length < 1) return false;
-  for (let i1160 = 0; i1160 < x1159.length; i1160++) {
-    const x1161 = x1159[i1160];
-    if (!__c1449(x1161)) return false;
+  if (x1158 !== "memory.compacted") return false;
+  const x1159 = d.runId;
+  if (x1159 !== undefined) {
+    if (!(typeof x1159 === "string")) return false;
+    if (x1159.length === 0) return false;
   }
-  for (const k1162 in d) if (!(k1162 === "memoryRef" || k1162 === "entries")) return false;
+  const x1160 = d.payload;
+  if (x1160 === undefined) return false;
+  if (!__c375(x1160)) return false;
+  const x1161 = d.outputContent;
+  if (x1161 === undefined) return false;
+  if (!(typeof x1161 === "string")) return false;
   return true;
 }
-function __c1460(d) {
+function __c1458(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1163 = d.memoryRef;
+  const x1162 = d.id;
+  if (x1162 === undefined) return false;
+  if (!(typeof x1162 === "string")) return false;
+  if (!__RE5.test(x1162)) return false;
+  const x1163 = d.content;
   if (x1163 === undefined) return false;
   if (!(typeof x1163 === "string")) return false;
-  if (x1163.length === 0) return false;
-  const x1164 = d.entries;
-  if (x1164 === undefined) return false;
-  if (!(Array.isArray(x1164))) return false;
-  for (let i1165 = 0; i1165 < x1164.length; i1165++) {
-    const x1166 = x1164[i1165];
-    if (!__c336(x1166)) return false;
+  if (x1163.length > 1048576 && __len(x1163) > 1048576) return false;
+  const x1164 = d.tags;
+  if (x1164 !== undefined) {
+    if (!(Array.isArray(x1164))) return false;
+    if (x1164.length > 64) return false;
+    for (let i1165 = 0; i1165 < x1164.length; i1165++) {
+      const x1166 = x1164[i1165];
+      if (!(typeof x1166 === "string")) return false;
+      if (x1166.length > 256 && __len(x1166) > 256) return false;
+      if (x1166.length === 0) return false;
+    }
   }
+  for (const k1167 in d) if (!(k1167 === "id" || k1167 === "content" || k1167 === "tags")) return false;
   return true;
 }
-function __c246(d) {
+function __c1464(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1167 = d.tokenBudget;
-  if (x1167 === undefined) return false;
-  if (!(Number.isInteger(x1167))) return false;
-  if (x1167 < 1) return false;
-  const x1168 = d.tokensRequired;
+  const x1168 = d.memoryRef;
   if (x1168 === undefined) return false;
-  if (!(Number.isInteger(x1168))) return false;
-  if (x1168 < 0) return false;
-  const x1169 = d.memoryRef;
-  if (x1169 !== undefined) {
-    if (!(typeof x1169 === "string")) return false;
-    if (x1169.length === 0) return false;
+  if (!(typeof x1168 === "string")) return false;
+  if (x1168.length > 1024 && __len(x1168) > 1024) return false;
+  if (x1168.length === 0) return false;
+  const x1169 = d.entries;
+  if (x1169 === undefined) return false;
+  if (!(Array.isArray(x1169))) return false;
+  if (x1169.length > 1000) return false;
+  if (x1169.length < 1) return false;
+  for (let i1170 = 0; i1170 < x1169.length; i1170++) {
+    const x1171 = x1169[i1170];
+    if (!__c1458(x1171)) return false;
   }
+  for (const k1172 in d) if (!(k1172 === "memoryRef" || k1172 === "entries")) return false;
   return true;
 }
-function __c272(d) {
+function __c1469(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1170 = d.failures;
-  if (x1170 === undefined) return false;
-  if (!(Array.isArray(x1170))) return false;
-  if (x1170.length < 1) return false;
-  for (let i1171 = 0; i1171 < x1170.length; i1171++) {
-    const x1172 = x1170[i1171];
-    if (!__c275(x1172)) return false;
-  }
-  return true;
-}
-function __c275(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1173 = d.instancePath;
+  const x1173 = d.memoryRef;
   if (x1173 === undefined) return false;
   if (!(typeof x1173 === "string")) return false;
-  const x1174 = d.message;
+  if (x1173.length === 0) return false;
+  const x1174 = d.entries;
   if (x1174 === undefined) return false;
-  if (!(typeof x1174 === "string")) return false;
-  if (x1174.length > 500 && __len(x1174) > 500) return false;
-  for (const k1175 in d) if (!(k1175 === "instancePath" || k1175 === "message")) return false;
-  return true;
-}
-function __c1465(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1176 = d.decisionKind;
-  if (x1176 === undefined) return false;
-  if (!(x1176 === "next-worker" || x1176 === "terminate" || x1176 === "clarify" || x1176 === "handoff")) return false;
-  const x1177 = d.worker;
-  if (x1177 !== undefined) {
-    if (!(typeof x1177 === "string")) return false;
-    if (x1177.length === 0) return false;
-  }
-  const x1178 = d.childRunId;
-  if (x1178 !== undefined) {
-    if (!(typeof x1178 === "string")) return false;
-    if (x1178.length === 0) return false;
+  if (!(Array.isArray(x1174))) return false;
+  for (let i1175 = 0; i1175 < x1174.length; i1175++) {
+    const x1176 = x1174[i1175];
+    if (!__c345(x1176)) return false;
   }
   return true;
 }
-function __c653(d) {
+function __c255(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1179 = d.name;
-  if (x1179 === undefined) return false;
-  if (!(typeof x1179 === "string")) return false;
-  if (x1179.length > 200 && __len(x1179) > 200) return false;
-  if (x1179.length === 0) return false;
-  const x1180 = d.version;
-  if (x1180 !== undefined) {
-    if (!(typeof x1180 === "string")) return false;
-    if (x1180.length > 50 && __len(x1180) > 50) return false;
-    if (x1180.length === 0) return false;
-  }
-  const x1181 = d.workflows;
-  if (x1181 === undefined) return false;
-  if (!(Array.isArray(x1181))) return false;
-  if (x1181.length < 1) return false;
-  for (let i1182 = 0; i1182 < x1181.length; i1182++) {
-    const x1183 = x1181[i1182];
-    if (!(typeof x1183 === "object" && x1183 !== null && !Array.isArray(x1183))) return false;
+  const x1177 = d.tokenBudget;
+  if (x1177 === undefined) return false;
+  if (!(Number.isInteger(x1177))) return false;
+  if (x1177 < 1) return false;
+  const x1178 = d.tokensRequired;
+  if (x1178 === undefined) return false;
+  if (!(Number.isInteger(x1178))) return false;
+  if (x1178 < 0) return false;
+  const x1179 = d.memoryRef;
+  if (x1179 !== undefined) {
+    if (!(typeof x1179 === "string")) return false;
+    if (x1179.length === 0) return false;
   }
   return true;
 }
-function __c1470(d) {
+function __c281(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1184 = d.path;
+  const x1180 = d.failures;
+  if (x1180 === undefined) return false;
+  if (!(Array.isArray(x1180))) return false;
+  if (x1180.length < 1) return false;
+  for (let i1181 = 0; i1181 < x1180.length; i1181++) {
+    const x1182 = x1180[i1181];
+    if (!__c284(x1182)) return false;
+  }
+  return true;
+}
+function __c284(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1183 = d.instancePath;
+  if (x1183 === undefined) return false;
+  if (!(typeof x1183 === "string")) return false;
+  const x1184 = d.message;
   if (x1184 === undefined) return false;
   if (!(typeof x1184 === "string")) return false;
-  if (x1184.length === 0) return false;
-  const x1185 = d.sha256;
-  if (x1185 !== undefined) {
-    if (!(typeof x1185 === "string")) return false;
-    if (!__RE26.test(x1185)) return false;
+  if (x1184.length > 500 && __len(x1184) > 500) return false;
+  for (const k1185 in d) if (!(k1185 === "instancePath" || k1185 === "message")) return false;
+  return true;
+}
+function __c1474(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1186 = d.decisionKind;
+  if (x1186 === undefined) return false;
+  if (!(x1186 === "next-worker" || x1186 === "terminate" || x1186 === "clarify" || x1186 === "handoff")) return false;
+  const x1187 = d.worker;
+  if (x1187 !== undefined) {
+    if (!(typeof x1187 === "string")) return false;
+    if (x1187.length === 0) return false;
   }
-  const x1186 = d.byteSize;
-  if (x1186 !== undefined) {
-    if (!(Number.isInteger(x1186))) return false;
-    if (x1186 < 0) return false;
+  const x1188 = d.childRunId;
+  if (x1188 !== undefined) {
+    if (!(typeof x1188 === "string")) return false;
+    if (x1188.length === 0) return false;
+  }
+  return true;
+}
+function __c662(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1189 = d.name;
+  if (x1189 === undefined) return false;
+  if (!(typeof x1189 === "string")) return false;
+  if (x1189.length > 200 && __len(x1189) > 200) return false;
+  if (x1189.length === 0) return false;
+  const x1190 = d.version;
+  if (x1190 !== undefined) {
+    if (!(typeof x1190 === "string")) return false;
+    if (x1190.length > 50 && __len(x1190) > 50) return false;
+    if (x1190.length === 0) return false;
+  }
+  const x1191 = d.workflows;
+  if (x1191 === undefined) return false;
+  if (!(Array.isArray(x1191))) return false;
+  if (x1191.length < 1) return false;
+  for (let i1192 = 0; i1192 < x1191.length; i1192++) {
+    const x1193 = x1191[i1192];
+    if (!(typeof x1193 === "object" && x1193 !== null && !Array.isArray(x1193))) return false;
+  }
+  return true;
+}
+function __c1479(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1194 = d.path;
+  if (x1194 === undefined) return false;
+  if (!(typeof x1194 === "string")) return false;
+  if (x1194.length === 0) return false;
+  const x1195 = d.sha256;
+  if (x1195 !== undefined) {
+    if (!(typeof x1195 === "string")) return false;
+    if (!__RE26.test(x1195)) return false;
+  }
+  const x1196 = d.byteSize;
+  if (x1196 !== undefined) {
+    if (!(Number.isInteger(x1196))) return false;
+    if (x1196 < 0) return false;
   }
   return true;
 }
 function __c23(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1187 = d.memoryDegraded;
-    if (x1187 === undefined) return false;
-    if (x1187 !== true) return false;
+    const x1197 = d.memoryDegraded;
+    if (x1197 === undefined) return false;
+    if (x1197 !== true) return false;
   }
   return true;
 }
 function __c28(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1188 = d.degradedMemoryDimensions;
-    if (x1188 === undefined) return false;
-    if (!(Array.isArray(x1188))) return false;
-    if (x1188.length < 1) return false;
+    const x1198 = d.degradedMemoryDimensions;
+    if (x1198 === undefined) return false;
+    if (!(Array.isArray(x1198))) return false;
+    if (x1198.length < 1) return false;
   }
   return true;
 }
 function __c91(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1189 = d.memoryConsolidation;
-    if (x1189 === undefined) return false;
-    if (!(typeof x1189 === "object" && x1189 !== null && !Array.isArray(x1189))) return false;
-    const x1190 = x1189.supported;
-    if (x1190 === undefined) return false;
-    if (x1190 !== true) return false;
+    const x1199 = d.memoryConsolidation;
+    if (x1199 === undefined) return false;
+    if (!(typeof x1199 === "object" && x1199 !== null && !Array.isArray(x1199))) return false;
+    const x1200 = x1199.supported;
+    if (x1200 === undefined) return false;
+    if (x1200 !== true) return false;
   }
   return true;
 }
 function __c82(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1191 = d.activation;
-    if (x1191 === undefined) return false;
-    if (x1191 !== "direct-rbac") return false;
+    const x1201 = d.activation;
+    if (x1201 === undefined) return false;
+    if (x1201 !== "direct-rbac") return false;
   }
   return true;
 }
@@ -5255,472 +5290,472 @@ function __c96(d) {
   if (d !== "long-term") return false;
   return true;
 }
-function __c131(d) {
+function __c140(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1192 = d.supported;
-    if (x1192 === undefined) return false;
-    if (x1192 !== true) return false;
+    const x1202 = d.supported;
+    if (x1202 === undefined) return false;
+    if (x1202 !== true) return false;
   }
   return true;
 }
-function __c144(d) {
+function __c153(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1193 = d.supported;
-    if (x1193 === undefined) return false;
-    if (x1193 !== true) return false;
+    const x1203 = d.supported;
+    if (x1203 === undefined) return false;
+    if (x1203 !== true) return false;
   }
   return true;
 }
-function __c203(d) {
-  L1194: {
+function __c212(d) {
+  L1204: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x1195 = d.nextWorkerIds;
-      if (x1195 === undefined) break L1194;
-      if (!(Array.isArray(x1195))) break L1194;
+      const x1205 = d.nextWorkerIds;
+      if (x1205 === undefined) break L1204;
+      if (!(Array.isArray(x1205))) break L1204;
     }
     return false;
   }
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1196 = d.kind;
-    if (x1196 === undefined) return false;
-    if (x1196 !== "next-worker") return false;
-  }
-  return true;
-}
-function __c205(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1197 = d.nextWorkerIds;
-    if (x1197 === undefined) return false;
-    if (!(Array.isArray(x1197))) return false;
-  }
-  return true;
-}
-function __c228(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1198 = d.error;
-  if (x1198 === undefined) return false;
-  if (x1198 !== "replay_memory_snapshot_unavailable") return false;
-  return true;
-}
-function __c241(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1199 = d.error;
-  if (x1199 === undefined) return false;
-  if (x1199 !== "token_budget_exceeded") return false;
-  return true;
-}
-function __c253(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1200 = d.error;
-  if (x1200 === undefined) return false;
-  if (x1200 !== "compaction_redaction_failed") return false;
-  return true;
-}
-function __c260(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1201 = d.error;
-  if (x1201 === undefined) return false;
-  if (x1201 !== "capability_not_provided") return false;
-  return true;
-}
-function __c267(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1202 = d.error;
-  if (x1202 === undefined) return false;
-  if (x1202 !== "validation_failed") return false;
-  return true;
-}
-function __c282(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1203 = d.error;
-  if (x1203 === undefined) return false;
-  if (x1203 !== "payload_too_large") return false;
-  return true;
-}
-function __c292(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1204 = d.error;
-  if (x1204 === undefined) return false;
-  if (x1204 !== "quota_exceeded") return false;
-  return true;
-}
-function __c380(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1205 = d.kind;
-    if (x1205 === undefined) return false;
-    if (x1205 !== "distilled") return false;
-  }
-  return true;
-}
-function __c386(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
     const x1206 = d.kind;
     if (x1206 === undefined) return false;
-    if (x1206 !== "budget-exceeded") return false;
+    if (x1206 !== "next-worker") return false;
   }
   return true;
 }
-function __c391(d) {
+function __c214(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1207 = d.kind;
+    const x1207 = d.nextWorkerIds;
     if (x1207 === undefined) return false;
-    if (x1207 !== "failed") return false;
+    if (!(Array.isArray(x1207))) return false;
   }
   return true;
 }
-function __c499(d) {
+function __c237(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1208 = d.error;
+  if (x1208 === undefined) return false;
+  if (x1208 !== "replay_memory_snapshot_unavailable") return false;
+  return true;
+}
+function __c250(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1209 = d.error;
+  if (x1209 === undefined) return false;
+  if (x1209 !== "token_budget_exceeded") return false;
+  return true;
+}
+function __c262(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1210 = d.error;
+  if (x1210 === undefined) return false;
+  if (x1210 !== "compaction_redaction_failed") return false;
+  return true;
+}
+function __c269(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1211 = d.error;
+  if (x1211 === undefined) return false;
+  if (x1211 !== "capability_not_provided") return false;
+  return true;
+}
+function __c276(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1212 = d.error;
+  if (x1212 === undefined) return false;
+  if (x1212 !== "validation_failed") return false;
+  return true;
+}
+function __c291(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1213 = d.error;
+  if (x1213 === undefined) return false;
+  if (x1213 !== "payload_too_large") return false;
+  return true;
+}
+function __c301(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x1214 = d.error;
+  if (x1214 === undefined) return false;
+  if (x1214 !== "quota_exceeded") return false;
+  return true;
+}
+function __c389(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1208 = d.kind;
-    if (x1208 === undefined) return false;
-    if (x1208 !== "context-element") return false;
+    const x1215 = d.kind;
+    if (x1215 === undefined) return false;
+    if (x1215 !== "distilled") return false;
   }
   return true;
 }
-function __c517(d) {
+function __c395(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1216 = d.kind;
+    if (x1216 === undefined) return false;
+    if (x1216 !== "budget-exceeded") return false;
+  }
+  return true;
+}
+function __c400(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1217 = d.kind;
+    if (x1217 === undefined) return false;
+    if (x1217 !== "failed") return false;
+  }
+  return true;
+}
+function __c508(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1218 = d.kind;
+    if (x1218 === undefined) return false;
+    if (x1218 !== "context-element") return false;
+  }
+  return true;
+}
+function __c526(d) {
   if (!(d === null)) return false;
   return true;
 }
-function __c592(d) {
+function __c601(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1209 = d.decision;
-    if (x1209 === undefined) return false;
-    if (x1209 !== "overridden") return false;
+    const x1219 = d.decision;
+    if (x1219 === undefined) return false;
+    if (x1219 !== "overridden") return false;
   }
   return true;
 }
-function __c644(d) {
+function __c653(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1210 = d.kind;
-    if (x1210 === undefined) return false;
-    if (x1210 !== "agent-pack") return false;
+    const x1220 = d.kind;
+    if (x1220 === undefined) return false;
+    if (x1220 !== "agent-pack") return false;
   }
   return true;
 }
-function __c649(d) {
+function __c658(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1211 = d.kind;
-    if (x1211 === undefined) return false;
-    if (x1211 !== "workflow-chain-pack") return false;
+    const x1221 = d.kind;
+    if (x1221 === undefined) return false;
+    if (x1221 !== "workflow-chain-pack") return false;
   }
   return true;
 }
-function __c661(d) {
+function __c670(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1212 = d.kind;
-    if (x1212 === undefined) return false;
-    if (x1212 !== "prompt-template") return false;
+    const x1222 = d.kind;
+    if (x1222 === undefined) return false;
+    if (x1222 !== "prompt-template") return false;
   }
   return true;
 }
-function __c673(d) {
+function __c682(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1213 = d.kind;
-    if (x1213 === undefined) return false;
-    if (x1213 !== "automation") return false;
+    const x1223 = d.kind;
+    if (x1223 === undefined) return false;
+    if (x1223 !== "automation") return false;
   }
   return true;
 }
-function __c704(d) {
+function __c713(d) {
   if (!(Array.isArray(d))) return false;
   if (d.length > 24) return false;
   if (d.length > 1 && __dup(d, null) !== null) return false;
-  for (let i1214 = 0; i1214 < d.length; i1214++) {
-    const x1215 = d[i1214];
-    if (!__c701(x1215)) return false;
+  for (let i1224 = 0; i1224 < d.length; i1224++) {
+    const x1225 = d[i1224];
+    if (!__c710(x1225)) return false;
   }
   return true;
 }
-function __c791(d) {
+function __c800(d) {
   return true;
 }
-function __c793(d) {
+function __c802(d) {
   return true;
 }
-function __c803(d) {
+function __c812(d) {
   if (d !== "generate") return false;
   return true;
 }
-function __c840(d) {
+function __c849(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1216 = d.checks;
-    if (x1216 === undefined) return false;
-    if (!(Array.isArray(x1216))) return false;
-    let found1217 = false;
-    for (let i1218 = 0; i1218 < x1216.length && !found1217; i1218++) {
-      const x1219 = x1216[i1218];
-      L1220: {
-        if (!(typeof x1219 === "object" && x1219 !== null && !Array.isArray(x1219))) break L1220;
-        const x1221 = x1219.result;
-        if (x1221 === undefined) break L1220;
-        if (x1221 !== "fail") break L1220;
-        found1217 = true;
+    const x1226 = d.checks;
+    if (x1226 === undefined) return false;
+    if (!(Array.isArray(x1226))) return false;
+    let found1227 = false;
+    for (let i1228 = 0; i1228 < x1226.length && !found1227; i1228++) {
+      const x1229 = x1226[i1228];
+      L1230: {
+        if (!(typeof x1229 === "object" && x1229 !== null && !Array.isArray(x1229))) break L1230;
+        const x1231 = x1229.result;
+        if (x1231 === undefined) break L1230;
+        if (x1231 !== "fail") break L1230;
+        found1227 = true;
       }
     }
-    if (!found1217) return false;
+    if (!found1227) return false;
   }
   return true;
 }
-function __c842(d) {
+function __c851(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x1222 = d.result;
-  if (x1222 === undefined) return false;
-  if (x1222 !== "fail") return false;
+  const x1232 = d.result;
+  if (x1232 === undefined) return false;
+  if (x1232 !== "fail") return false;
   return true;
 }
-function __c886(d) {
+function __c895(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1223 = d["source/kind"];
-    if (x1223 === undefined) return false;
-    if (!(x1223 === "artifact" || x1223 === "dataset")) return false;
+    const x1233 = d["source/kind"];
+    if (x1233 === undefined) return false;
+    if (!(x1233 === "artifact" || x1233 === "dataset")) return false;
   }
   return true;
 }
-function __c904(d) {
+function __c913(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1224 = d.content;
-    if (x1224 === undefined) return false;
+    const x1234 = d.content;
+    if (x1234 === undefined) return false;
   }
   return true;
 }
-function __c906(d) {
+function __c915(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1225 = d["content/ref"];
-    if (x1225 === undefined) return false;
+    const x1235 = d["content/ref"];
+    if (x1235 === undefined) return false;
   }
   return true;
 }
-function __c952(d) {
+function __c961(d) {
   if (!(typeof d === "string")) return false;
   if (d.length > 256 && __len(d) > 256) return false;
   return true;
 }
-function __c953(d) {
+function __c962(d) {
   if (!(Number.isFinite(d))) return false;
   return true;
 }
-function __c954(d) {
+function __c963(d) {
   if (!(typeof d === "boolean")) return false;
   return true;
 }
-function __c955(d) {
+function __c964(d) {
   if (!(d === null)) return false;
   return true;
 }
-function __c979(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1226 = d.outcome;
-    if (x1226 === undefined) return false;
-    if (x1226 !== "completed") return false;
-  }
-  return true;
-}
 function __c988(d) {
-  return true;
-}
-function __c992(d) {
-  return true;
-}
-function __c994(d) {
-  return true;
-}
-function __c1009(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1227 = d.verdict;
-    if (x1227 === undefined) return false;
-    if (x1227 !== "amended") return false;
-  }
-  return true;
-}
-function __c1062(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1228 = d.transport_kind;
-    if (x1228 === undefined) return false;
-    if (x1228 !== "http_remote") return false;
-  }
-  return true;
-}
-function __c1069(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1229 = d.remote_provider;
-    if (x1229 === undefined) return false;
-    if (x1229 !== true) return false;
-    const x1230 = d.accepts_max_tier;
-    if (x1230 === undefined) return false;
-    if (!(x1230 === "community" || x1230 === "personal")) return false;
-  }
-  return true;
-}
-function __c1075(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1231 = d.accepts_max_tier;
-    if (x1231 === undefined) return false;
-    if (x1231 !== "public") return false;
-  }
-  return true;
-}
-function __c1081(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1232 = d.accepts_max_tier;
-    if (x1232 === undefined) return false;
-    if (x1232 !== "community") return false;
-  }
-  return true;
-}
-function __c1087(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1233 = d.accepts_max_tier;
-    if (x1233 === undefined) return false;
-    if (x1233 !== "personal") return false;
-    const x1234 = d.operator_acknowledgement;
-    if (x1234 === undefined) return false;
-    if (!(typeof x1234 === "object" && x1234 !== null && !Array.isArray(x1234))) return false;
-  }
-  return true;
-}
-function __c1108(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1235 = d.kind;
-    if (x1235 === undefined) return false;
-    if (x1235 !== "single-choice") return false;
-  }
-  return true;
-}
-function __c1114(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1236 = d.kind;
+    const x1236 = d.outcome;
     if (x1236 === undefined) return false;
-    if (x1236 !== "multi-choice") return false;
+    if (x1236 !== "completed") return false;
   }
   return true;
 }
-function __c1120(d) {
+function __c997(d) {
+  return true;
+}
+function __c1001(d) {
+  return true;
+}
+function __c1003(d) {
+  return true;
+}
+function __c1018(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1237 = d.kind;
+    const x1237 = d.verdict;
     if (x1237 === undefined) return false;
-    if (x1237 !== "confirm") return false;
+    if (x1237 !== "amended") return false;
   }
   return true;
 }
-function __c1126(d) {
+function __c1071(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1238 = d.kind;
+    const x1238 = d.transport_kind;
     if (x1238 === undefined) return false;
-    if (x1238 !== "free-text-with-allowlist") return false;
+    if (x1238 !== "http_remote") return false;
   }
   return true;
 }
-function __c1132(d) {
+function __c1078(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1239 = d.kind;
+    const x1239 = d.remote_provider;
     if (x1239 === undefined) return false;
-    if (x1239 !== "open-interaction") return false;
-  }
-  return true;
-}
-function __c1136(d) {
-  return true;
-}
-function __c1147(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1240 = d["subject/ref"];
+    if (x1239 !== true) return false;
+    const x1240 = d.accepts_max_tier;
     if (x1240 === undefined) return false;
+    if (!(x1240 === "community" || x1240 === "personal")) return false;
   }
   return true;
 }
-function __c1149(d) {
+function __c1084(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1241 = d["body/ref"];
+    const x1241 = d.accepts_max_tier;
     if (x1241 === undefined) return false;
+    if (x1241 !== "public") return false;
   }
   return true;
 }
-function __c1205(d) {
+function __c1090(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1242 = d["widget/kind"];
+    const x1242 = d.accepts_max_tier;
     if (x1242 === undefined) return false;
-    if (x1242 !== "single-choice") return false;
+    if (x1242 !== "community") return false;
   }
   return true;
 }
-function __c1217(d) {
+function __c1096(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1243 = d["widget/kind"];
+    const x1243 = d.accepts_max_tier;
     if (x1243 === undefined) return false;
-    if (x1243 !== "multi-choice") return false;
-  }
-  return true;
-}
-function __c1224(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1244 = d["widget/kind"];
+    if (x1243 !== "personal") return false;
+    const x1244 = d.operator_acknowledgement;
     if (x1244 === undefined) return false;
-    if (x1244 !== "confirm") return false;
+    if (!(typeof x1244 === "object" && x1244 !== null && !Array.isArray(x1244))) return false;
   }
   return true;
 }
-function __c1231(d) {
+function __c1117(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1245 = d["widget/kind"];
+    const x1245 = d.kind;
     if (x1245 === undefined) return false;
-    if (x1245 !== "free-text-with-allowlist") return false;
+    if (x1245 !== "single-choice") return false;
   }
   return true;
 }
-function __c1250(d) {
+function __c1123(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1246 = d.state;
+    const x1246 = d.kind;
     if (x1246 === undefined) return false;
-    if (x1246 !== "answered") return false;
+    if (x1246 !== "multi-choice") return false;
   }
   return true;
 }
-function __c1256(d) {
-  return true;
-}
-function __c1258(d) {
-  return true;
-}
-function __c1260(d) {
+function __c1129(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1247 = d.state;
+    const x1247 = d.kind;
     if (x1247 === undefined) return false;
-    if (x1247 !== "superseded") return false;
+    if (x1247 !== "confirm") return false;
+  }
+  return true;
+}
+function __c1135(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1248 = d.kind;
+    if (x1248 === undefined) return false;
+    if (x1248 !== "free-text-with-allowlist") return false;
+  }
+  return true;
+}
+function __c1141(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1249 = d.kind;
+    if (x1249 === undefined) return false;
+    if (x1249 !== "open-interaction") return false;
+  }
+  return true;
+}
+function __c1145(d) {
+  return true;
+}
+function __c1156(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1250 = d["subject/ref"];
+    if (x1250 === undefined) return false;
+  }
+  return true;
+}
+function __c1158(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1251 = d["body/ref"];
+    if (x1251 === undefined) return false;
+  }
+  return true;
+}
+function __c1214(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1252 = d["widget/kind"];
+    if (x1252 === undefined) return false;
+    if (x1252 !== "single-choice") return false;
+  }
+  return true;
+}
+function __c1226(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1253 = d["widget/kind"];
+    if (x1253 === undefined) return false;
+    if (x1253 !== "multi-choice") return false;
+  }
+  return true;
+}
+function __c1233(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1254 = d["widget/kind"];
+    if (x1254 === undefined) return false;
+    if (x1254 !== "confirm") return false;
+  }
+  return true;
+}
+function __c1240(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1255 = d["widget/kind"];
+    if (x1255 === undefined) return false;
+    if (x1255 !== "free-text-with-allowlist") return false;
+  }
+  return true;
+}
+function __c1259(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1256 = d.state;
+    if (x1256 === undefined) return false;
+    if (x1256 !== "answered") return false;
   }
   return true;
 }
 function __c1265(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1248 = d.state;
-    if (x1248 === undefined) return false;
-    if (!(x1248 === "pending" || x1248 === "answered")) return false;
-  }
+  return true;
+}
+function __c1267(d) {
   return true;
 }
 function __c1269(d) {
-  return true;
-}
-function __c1320(d) {
-  if (!(d === "artifact" || d === "rationale" || d === "title" || d === "template")) return false;
-  return true;
-}
-function __c1333(d) {
-  if (!(d === "artifact" || d === "rationale" || d === "title" || d === "template")) return false;
-  return true;
-}
-function __c1391(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1249 = d.errorCode;
-    if (x1249 === undefined) return false;
-    if (!(typeof x1249 === "string")) return false;
-    if (x1249.length === 0) return false;
+    const x1257 = d.state;
+    if (x1257 === undefined) return false;
+    if (x1257 !== "superseded") return false;
   }
   return true;
 }
-function __c1393(d) {
+function __c1274(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x1250 = d.error;
-    if (x1250 === undefined) return false;
-    if (!__c1383(x1250)) return false;
+    const x1258 = d.state;
+    if (x1258 === undefined) return false;
+    if (!(x1258 === "pending" || x1258 === "answered")) return false;
+  }
+  return true;
+}
+function __c1278(d) {
+  return true;
+}
+function __c1329(d) {
+  if (!(d === "artifact" || d === "rationale" || d === "title" || d === "template")) return false;
+  return true;
+}
+function __c1342(d) {
+  if (!(d === "artifact" || d === "rationale" || d === "title" || d === "template")) return false;
+  return true;
+}
+function __c1400(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1259 = d.errorCode;
+    if (x1259 === undefined) return false;
+    if (!(typeof x1259 === "string")) return false;
+    if (x1259.length === 0) return false;
+  }
+  return true;
+}
+function __c1402(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x1260 = d.error;
+    if (x1260 === undefined) return false;
+    if (!__c1392(x1260)) return false;
   }
   return true;
 }
@@ -6125,34 +6160,43 @@ const __S = [
   { f: 2, p: "/$defs/AttributionCapability/properties/supported", g: [[0,[1]]], k: { "const": true } },
   { f: 2, p: "/$defs/AttributionCapability/properties/emitsWriteEvents", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 2, p: "/$defs/AttributionCapability/additionalProperties", av: 1, b: true },
-  { f: 2, p: "", c: __c109, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["protocolVersion"] }, pr: [["protocolVersion", "protocolVersion", 110], ["host", "host", 111], ["agents", "agents", 116], ["memory", "memory", 117], ["multiAgent", "multiAgent", 162]], ap: 175, kn: new Set(["protocolVersion","host","agents","memory","multiAgent"]) },
+  { f: 2, p: "", c: __c109, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["protocolVersion"] }, pr: [["protocolVersion", "protocolVersion", 110], ["host", "host", 111], ["supportedEnvelopes", "supportedEnvelopes", 116], ["schemaVersions", "schemaVersions", 118], ["limits", "limits", 120], ["agents", "agents", 125], ["memory", "memory", 126], ["multiAgent", "multiAgent", 171]], ap: 184, kn: new Set(["protocolVersion","host","supportedEnvelopes","schemaVersions","limits","agents","memory","multiAgent"]) },
   { f: 2, p: "/properties/protocolVersion", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[0-9]+\\.[0-9]+(\\.[0-9]+)?$" }, re: __RE0 },
   { f: 2, p: "/properties/host", c: __c112, r: 112, ro: 1, g: [[0,[0]]] },
   { f: 2, p: "/$defs/HostInfo", c: __c112, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["name","version"] }, pr: [["name", "name", 113], ["version", "version", 114]], ap: 115, kn: new Set(["name","version"]) },
   { f: 2, p: "/$defs/HostInfo/properties/name", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
   { f: 2, p: "/$defs/HostInfo/properties/version", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 100, "minLength": 1 } },
   { f: 2, p: "/$defs/HostInfo/additionalProperties", av: 1, b: true },
+  { f: 2, p: "/properties/supportedEnvelopes", t: ["array"], tv: "array", g: [[3,[18]]], it: 117 },
+  { f: 2, p: "/properties/supportedEnvelopes/items", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: 2, p: "/properties/schemaVersions", t: ["object"], tv: "object", g: [[4,[25]]], ap: 119, kn: new Set([]) },
+  { f: 2, p: "/properties/schemaVersions/additionalProperties", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 2, p: "/properties/limits", t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["clarificationRounds","schemaRounds","envelopesPerTurn"] }, pr: [["clarificationRounds", "clarificationRounds", 121], ["schemaRounds", "schemaRounds", 122], ["envelopesPerTurn", "envelopesPerTurn", 123]], ap: 124, kn: new Set(["clarificationRounds","schemaRounds","envelopesPerTurn"]) },
+  { f: 2, p: "/properties/limits/properties/clarificationRounds", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 2, p: "/properties/limits/properties/schemaRounds", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 2, p: "/properties/limits/properties/envelopesPerTurn", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: 2, p: "/properties/limits/additionalProperties", av: 1, b: true },
   { f: 2, p: "/properties/agents", c: __c55, r: 55, ro: 1, g: [[0,[0]]] },
-  { f: 2, p: "/properties/memory", c: __c118, r: 118, ro: 1, g: [[0,[0]]] },
-  { f: 2, p: "/$defs/MemoryCapability", c: __c118, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["supported", "supported", 119], ["maxEntrySizeBytes", "maxEntrySizeBytes", 120], ["ttlSupported", "ttlSupported", 121], ["writable", "writable", 122], ["compaction", "compaction", 123], ["distillation", "distillation", 135], ["attribution", "attribution", 149], ["search", "search", 150], ["retention", "retention", 156]], ap: 161, kn: new Set(["supported","maxEntrySizeBytes","ttlSupported","writable","compaction","distillation","attribution","search","retention"]) },
+  { f: 2, p: "/properties/memory", c: __c127, r: 127, ro: 1, g: [[0,[0]]] },
+  { f: 2, p: "/$defs/MemoryCapability", c: __c127, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["supported", "supported", 128], ["maxEntrySizeBytes", "maxEntrySizeBytes", 129], ["ttlSupported", "ttlSupported", 130], ["writable", "writable", 131], ["compaction", "compaction", 132], ["distillation", "distillation", 144], ["attribution", "attribution", 158], ["search", "search", 159], ["retention", "retention", 165]], ap: 170, kn: new Set(["supported","maxEntrySizeBytes","ttlSupported","writable","compaction","distillation","attribution","search","retention"]) },
   { f: 2, p: "/$defs/MemoryCapability/properties/supported", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 2, p: "/$defs/MemoryCapability/properties/maxEntrySizeBytes", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
   { f: 2, p: "/$defs/MemoryCapability/properties/ttlSupported", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 2, p: "/$defs/MemoryCapability/properties/writable", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 2, p: "/$defs/MemoryCapability/properties/compaction", c: __c124, r: 124, ro: 1, g: [[0,[0]]] },
-  { f: 2, p: "/$defs/CompactionCapability", c: __c124, t: ["object"], tv: "object", g: [[0,[7]],[4,[23,25,26]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 125], ["trigger", "trigger", 126], ["maxInputEntries", "maxInputEntries", 128], ["maxOutputBytes", "maxOutputBytes", 129]], ap: 130, kn: new Set(["supported","trigger","maxInputEntries","maxOutputBytes"]), if: 131, th: 133 },
+  { f: 2, p: "/$defs/MemoryCapability/properties/compaction", c: __c133, r: 133, ro: 1, g: [[0,[0]]] },
+  { f: 2, p: "/$defs/CompactionCapability", c: __c133, t: ["object"], tv: "object", g: [[0,[7]],[4,[23,25,26]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 134], ["trigger", "trigger", 135], ["maxInputEntries", "maxInputEntries", 137], ["maxOutputBytes", "maxOutputBytes", 138]], ap: 139, kn: new Set(["supported","trigger","maxInputEntries","maxOutputBytes"]), if: 140, th: 142 },
   { f: 2, p: "/$defs/CompactionCapability/properties/supported", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 2, p: "/$defs/CompactionCapability/properties/trigger", c: __c127, r: 127, ro: 1, g: [[0,[0]]] },
-  { f: 2, p: "/$defs/CompactionTrigger", c: __c127, g: [[0,[2]]], k: { "enum": ["host-managed","client-requested","both"] } },
+  { f: 2, p: "/$defs/CompactionCapability/properties/trigger", c: __c136, r: 136, ro: 1, g: [[0,[0]]] },
+  { f: 2, p: "/$defs/CompactionTrigger", c: __c136, g: [[0,[2]]], k: { "enum": ["host-managed","client-requested","both"] } },
   { f: 2, p: "/$defs/CompactionCapability/properties/maxInputEntries", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
   { f: 2, p: "/$defs/CompactionCapability/properties/maxOutputBytes", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 2, p: "/$defs/CompactionCapability/additionalProperties", b: false },
-  { f: 2, p: "/$defs/CompactionCapability/if", c: __c131, g: [[4,[23,26]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 132]] },
+  { f: 2, p: "/$defs/CompactionCapability/if", c: __c140, g: [[4,[23,26]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 141]] },
   { f: 2, p: "/$defs/CompactionCapability/if/properties/supported", g: [[0,[1]]], k: { "const": true } },
-  { f: 2, p: "/$defs/CompactionCapability/then", g: [[4,[23,26]]], k: { "required": ["trigger"] }, pr: [["trigger", "trigger", 134]] },
+  { f: 2, p: "/$defs/CompactionCapability/then", g: [[4,[23,26]]], k: { "required": ["trigger"] }, pr: [["trigger", "trigger", 143]] },
   { f: 2, p: "/$defs/CompactionCapability/then/properties/trigger", av: 1, g: [] },
-  { f: 2, p: "/$defs/MemoryCapability/properties/distillation", c: __c136, r: 136, ro: 1, g: [[0,[0]]] },
-  { f: 2, p: "/$defs/DistillationCapability", c: __c136, t: ["object"], tv: "object", g: [[0,[7]],[4,[23,25,26]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 137], ["maxTokenBudget", "maxTokenBudget", 138], ["scheduled", "scheduled", 139], ["indexEmitted", "indexEmitted", 140], ["tokenizerName", "tokenizerName", 141], ["archiveRetention", "archiveRetention", 142]], ap: 143, kn: new Set(["supported","maxTokenBudget","scheduled","indexEmitted","tokenizerName","archiveRetention"]), if: 144, th: 146 },
+  { f: 2, p: "/$defs/MemoryCapability/properties/distillation", c: __c145, r: 145, ro: 1, g: [[0,[0]]] },
+  { f: 2, p: "/$defs/DistillationCapability", c: __c145, t: ["object"], tv: "object", g: [[0,[7]],[4,[23,25,26]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 146], ["maxTokenBudget", "maxTokenBudget", 147], ["scheduled", "scheduled", 148], ["indexEmitted", "indexEmitted", 149], ["tokenizerName", "tokenizerName", 150], ["archiveRetention", "archiveRetention", 151]], ap: 152, kn: new Set(["supported","maxTokenBudget","scheduled","indexEmitted","tokenizerName","archiveRetention"]), if: 153, th: 155 },
   { f: 2, p: "/$defs/DistillationCapability/properties/supported", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 2, p: "/$defs/DistillationCapability/properties/maxTokenBudget", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
   { f: 2, p: "/$defs/DistillationCapability/properties/scheduled", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
@@ -6160,28 +6204,28 @@ const __S = [
   { f: 2, p: "/$defs/DistillationCapability/properties/tokenizerName", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 2, p: "/$defs/DistillationCapability/properties/archiveRetention", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "duration" }, fm: __fmtDuration },
   { f: 2, p: "/$defs/DistillationCapability/additionalProperties", b: false },
-  { f: 2, p: "/$defs/DistillationCapability/if", c: __c144, g: [[4,[23,26]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 145]] },
+  { f: 2, p: "/$defs/DistillationCapability/if", c: __c153, g: [[4,[23,26]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 154]] },
   { f: 2, p: "/$defs/DistillationCapability/if/properties/supported", g: [[0,[1]]], k: { "const": true } },
-  { f: 2, p: "/$defs/DistillationCapability/then", g: [[4,[23,26]]], k: { "required": ["maxTokenBudget","tokenizerName"] }, pr: [["maxTokenBudget", "maxTokenBudget", 147], ["tokenizerName", "tokenizerName", 148]] },
+  { f: 2, p: "/$defs/DistillationCapability/then", g: [[4,[23,26]]], k: { "required": ["maxTokenBudget","tokenizerName"] }, pr: [["maxTokenBudget", "maxTokenBudget", 156], ["tokenizerName", "tokenizerName", 157]] },
   { f: 2, p: "/$defs/DistillationCapability/then/properties/maxTokenBudget", t: ["integer"], tv: "integer", ut: 1, g: [] },
   { f: 2, p: "/$defs/DistillationCapability/then/properties/tokenizerName", t: ["string"], tv: "string", ut: 1, g: [] },
   { f: 2, p: "/$defs/MemoryCapability/properties/attribution", c: __c105, r: 105, ro: 1, g: [[0,[0]]] },
-  { f: 2, p: "/$defs/MemoryCapability/properties/search", c: __c151, r: 151, ro: 1, g: [[0,[0]]] },
-  { f: 2, p: "/$defs/SearchCapability", c: __c151, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 152], ["modes", "modes", 153]], ap: 155, kn: new Set(["supported","modes"]) },
+  { f: 2, p: "/$defs/MemoryCapability/properties/search", c: __c160, r: 160, ro: 1, g: [[0,[0]]] },
+  { f: 2, p: "/$defs/SearchCapability", c: __c160, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 161], ["modes", "modes", 162]], ap: 164, kn: new Set(["supported","modes"]) },
   { f: 2, p: "/$defs/SearchCapability/properties/supported", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 2, p: "/$defs/SearchCapability/properties/modes", t: ["array"], tv: "array", g: [[3,[18,20]]], k: { "uniqueItems": true }, it: 154, uq: null },
+  { f: 2, p: "/$defs/SearchCapability/properties/modes", t: ["array"], tv: "array", g: [[3,[18,20]]], k: { "uniqueItems": true }, it: 163, uq: null },
   { f: 2, p: "/$defs/SearchCapability/properties/modes/items", g: [[0,[2]]], k: { "enum": ["semantic","filter"] } },
   { f: 2, p: "/$defs/SearchCapability/additionalProperties", b: false },
-  { f: 2, p: "/$defs/MemoryCapability/properties/retention", c: __c157, r: 157, ro: 1, g: [[0,[0]]] },
-  { f: 2, p: "/$defs/RetentionCapability", c: __c157, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["ttl", "ttl", 158], ["forget", "forget", 159]], ap: 160, kn: new Set(["ttl","forget"]) },
+  { f: 2, p: "/$defs/MemoryCapability/properties/retention", c: __c166, r: 166, ro: 1, g: [[0,[0]]] },
+  { f: 2, p: "/$defs/RetentionCapability", c: __c166, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["ttl", "ttl", 167], ["forget", "forget", 168]], ap: 169, kn: new Set(["ttl","forget"]) },
   { f: 2, p: "/$defs/RetentionCapability/properties/ttl", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 2, p: "/$defs/RetentionCapability/properties/forget", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 2, p: "/$defs/RetentionCapability/additionalProperties", b: false },
   { f: 2, p: "/$defs/MemoryCapability/additionalProperties", av: 1, b: true },
-  { f: 2, p: "/properties/multiAgent", c: __c163, r: 163, ro: 1, g: [[0,[0]]] },
-  { f: 2, p: "/$defs/MultiAgentCapability", c: __c163, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["executionModel", "executionModel", 164]], ap: 174, kn: new Set(["executionModel"]) },
-  { f: 2, p: "/$defs/MultiAgentCapability/properties/executionModel", c: __c165, r: 165, ro: 1, g: [[0,[0]]] },
-  { f: 2, p: "/$defs/ExecutionModelCapability", c: __c165, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 166], ["version", "version", 167], ["tier", "tier", 168], ["experimentalUntil", "experimentalUntil", 169], ["confidenceEscalationFloor", "confidenceEscalationFloor", 170], ["confidenceEscalationInterruptKind", "confidenceEscalationInterruptKind", 171], ["crossChildMemoryConcurrency", "crossChildMemoryConcurrency", 172]], ap: 173, kn: new Set(["supported","version","tier","experimentalUntil","confidenceEscalationFloor","confidenceEscalationInterruptKind","crossChildMemoryConcurrency"]) },
+  { f: 2, p: "/properties/multiAgent", c: __c172, r: 172, ro: 1, g: [[0,[0]]] },
+  { f: 2, p: "/$defs/MultiAgentCapability", c: __c172, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["executionModel", "executionModel", 173]], ap: 183, kn: new Set(["executionModel"]) },
+  { f: 2, p: "/$defs/MultiAgentCapability/properties/executionModel", c: __c174, r: 174, ro: 1, g: [[0,[0]]] },
+  { f: 2, p: "/$defs/ExecutionModelCapability", c: __c174, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 175], ["version", "version", 176], ["tier", "tier", 177], ["experimentalUntil", "experimentalUntil", 178], ["confidenceEscalationFloor", "confidenceEscalationFloor", 179], ["confidenceEscalationInterruptKind", "confidenceEscalationInterruptKind", 180], ["crossChildMemoryConcurrency", "crossChildMemoryConcurrency", 181]], ap: 182, kn: new Set(["supported","version","tier","experimentalUntil","confidenceEscalationFloor","confidenceEscalationInterruptKind","crossChildMemoryConcurrency"]) },
   { f: 2, p: "/$defs/ExecutionModelCapability/properties/supported", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 2, p: "/$defs/ExecutionModelCapability/properties/version", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
   { f: 2, p: "/$defs/ExecutionModelCapability/properties/tier", g: [[0,[2]]], k: { "enum": ["stable","experimental"] } },
@@ -6192,252 +6236,252 @@ const __S = [
   { f: 2, p: "/$defs/ExecutionModelCapability/additionalProperties", av: 1, b: true },
   { f: 2, p: "/$defs/MultiAgentCapability/additionalProperties", av: 1, b: true },
   { f: 2, p: "/additionalProperties", av: 1, b: true },
-  { f: 5, p: "/$defs/CapabilityNotProvidedDetails", c: __c176, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["capability"] }, pr: [["capability", "capability", 177]], ap: 178, kn: new Set(["capability"]) },
+  { f: 5, p: "/$defs/CapabilityNotProvidedDetails", c: __c185, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["capability"] }, pr: [["capability", "capability", 186]], ap: 187, kn: new Set(["capability"]) },
   { f: 5, p: "/$defs/CapabilityNotProvidedDetails/properties/capability", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 5, p: "/$defs/CapabilityNotProvidedDetails/additionalProperties", av: 1, b: true },
-  { f: 1, p: "/$defs/commitmentFired", c: __c179, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["commitmentId","memoryRef","condition"] }, pr: [["commitmentId", "commitmentId", 180], ["memoryRef", "memoryRef", 181], ["memoryId", "memoryId", 182], ["condition", "condition", 183], ["enqueuedRunId", "enqueuedRunId", 184]], ap: 185, kn: new Set(["commitmentId","memoryRef","memoryId","condition","enqueuedRunId"]) },
+  { f: 1, p: "/$defs/commitmentFired", c: __c188, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["commitmentId","memoryRef","condition"] }, pr: [["commitmentId", "commitmentId", 189], ["memoryRef", "memoryRef", 190], ["memoryId", "memoryId", 191], ["condition", "condition", 192], ["enqueuedRunId", "enqueuedRunId", 193]], ap: 194, kn: new Set(["commitmentId","memoryRef","memoryId","condition","enqueuedRunId"]) },
   { f: 1, p: "/$defs/commitmentFired/properties/commitmentId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 1, p: "/$defs/commitmentFired/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 1, p: "/$defs/commitmentFired/properties/memoryId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 1, p: "/$defs/commitmentFired/properties/condition", c: __c69, r: 69, ro: 1, g: [[0,[0]]] },
   { f: 1, p: "/$defs/commitmentFired/properties/enqueuedRunId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 1, p: "/$defs/commitmentFired/additionalProperties", av: 1, b: true },
-  { f: 5, p: "/$defs/CompactionRedactionFailedDetails", c: __c186, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["memoryRef", "memoryRef", 187], ["compactionRunId", "compactionRunId", 188]], ap: 189, kn: new Set(["memoryRef","compactionRunId"]) },
+  { f: 5, p: "/$defs/CompactionRedactionFailedDetails", c: __c195, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["memoryRef", "memoryRef", 196], ["compactionRunId", "compactionRunId", 197]], ap: 198, kn: new Set(["memoryRef","compactionRunId"]) },
   { f: 5, p: "/$defs/CompactionRedactionFailedDetails/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 5, p: "/$defs/CompactionRedactionFailedDetails/properties/compactionRunId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 5, p: "/$defs/CompactionRedactionFailedDetails/additionalProperties", av: 1, b: true },
-  { f: 1, p: "/$defs/coreWorkflowChainConfidenceEscalated", c: __c190, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["confidence","floor","escalationKind"] }, pr: [["confidence", "confidence", 191], ["floor", "floor", 192], ["escalationKind", "escalationKind", 193], ["originalDecision", "originalDecision", 194], ["parentRunId", "parentRunId", 209], ["workerId", "workerId", 210], ["causationHostId", "causationHostId", 211]], ap: 212, kn: new Set(["confidence","floor","escalationKind","originalDecision","parentRunId","workerId","causationHostId"]) },
+  { f: 1, p: "/$defs/coreWorkflowChainConfidenceEscalated", c: __c199, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["confidence","floor","escalationKind"] }, pr: [["confidence", "confidence", 200], ["floor", "floor", 201], ["escalationKind", "escalationKind", 202], ["originalDecision", "originalDecision", 203], ["parentRunId", "parentRunId", 218], ["workerId", "workerId", 219], ["causationHostId", "causationHostId", 220]], ap: 221, kn: new Set(["confidence","floor","escalationKind","originalDecision","parentRunId","workerId","causationHostId"]) },
   { f: 1, p: "/$defs/coreWorkflowChainConfidenceEscalated/properties/confidence", t: ["number"], tv: "number", g: [[1,[8,9]]], k: { "maximum": 1, "minimum": 0 } },
   { f: 1, p: "/$defs/coreWorkflowChainConfidenceEscalated/properties/floor", t: ["number"], tv: "number", g: [[1,[8,9]]], k: { "maximum": 1, "minimum": 0.5 } },
   { f: 1, p: "/$defs/coreWorkflowChainConfidenceEscalated/properties/escalationKind", g: [[0,[2]]], k: { "enum": ["clarify","escalate"] } },
-  { f: 1, p: "/$defs/coreWorkflowChainConfidenceEscalated/properties/originalDecision", c: __c195, r: 195, ro: 1, g: [[0,[0]]] },
-  { f: 6, p: "", c: __c195, t: ["object"], tv: "object", g: [[0,[7]],[4,[23,25,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 196], ["confidence", "confidence", 197], ["worker", "worker", 198], ["nextWorkerIds", "nextWorkerIds", 199], ["reason", "reason", 201]], ap: 202, kn: new Set(["kind","confidence","worker","nextWorkerIds","reason"]), if: 203, th: 207 },
+  { f: 1, p: "/$defs/coreWorkflowChainConfidenceEscalated/properties/originalDecision", c: __c204, r: 204, ro: 1, g: [[0,[0]]] },
+  { f: 6, p: "", c: __c204, t: ["object"], tv: "object", g: [[0,[7]],[4,[23,25,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 205], ["confidence", "confidence", 206], ["worker", "worker", 207], ["nextWorkerIds", "nextWorkerIds", 208], ["reason", "reason", 210]], ap: 211, kn: new Set(["kind","confidence","worker","nextWorkerIds","reason"]), if: 212, th: 216 },
   { f: 6, p: "/properties/kind", g: [[0,[2]]], k: { "enum": ["next-worker","terminate","clarify","handoff"] } },
   { f: 6, p: "/properties/confidence", t: ["number"], tv: "number", g: [[1,[8,9]]], k: { "maximum": 1, "minimum": 0 } },
   { f: 6, p: "/properties/worker", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 6, p: "/properties/nextWorkerIds", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 200 },
+  { f: 6, p: "/properties/nextWorkerIds", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 209 },
   { f: 6, p: "/properties/nextWorkerIds/items", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 6, p: "/properties/reason", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 2000 } },
   { f: 6, p: "/additionalProperties", av: 1, b: true },
-  { f: 6, p: "/if", c: __c203, g: [[0,[3]],[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 204]], no: 205 },
+  { f: 6, p: "/if", c: __c212, g: [[0,[3]],[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 213]], no: 214 },
   { f: 6, p: "/if/properties/kind", g: [[0,[1]]], k: { "const": "next-worker" } },
-  { f: 6, p: "/if/not", c: __c205, g: [[4,[23,26]]], k: { "required": ["nextWorkerIds"] }, pr: [["nextWorkerIds", "nextWorkerIds", 206]] },
+  { f: 6, p: "/if/not", c: __c214, g: [[4,[23,26]]], k: { "required": ["nextWorkerIds"] }, pr: [["nextWorkerIds", "nextWorkerIds", 215]] },
   { f: 6, p: "/if/not/properties/nextWorkerIds", t: ["array"], tv: "array", ut: 1, g: [] },
-  { f: 6, p: "/then", g: [[4,[23,26]]], k: { "required": ["worker"] }, pr: [["worker", "worker", 208]] },
+  { f: 6, p: "/then", g: [[4,[23,26]]], k: { "required": ["worker"] }, pr: [["worker", "worker", 217]] },
   { f: 6, p: "/then/properties/worker", t: ["string"], tv: "string", ut: 1, g: [] },
   { f: 1, p: "/$defs/coreWorkflowChainConfidenceEscalated/properties/parentRunId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 1, p: "/$defs/coreWorkflowChainConfidenceEscalated/properties/workerId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 1, p: "/$defs/coreWorkflowChainConfidenceEscalated/properties/causationHostId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 1, p: "/$defs/coreWorkflowChainConfidenceEscalated/additionalProperties", b: false },
-  { f: 1, p: "/$defs/DistillationReport", c: __c213, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["tokenBudget","tokensUsed"] }, pr: [["tokenBudget", "tokenBudget", 214], ["tokensUsed", "tokensUsed", 215], ["indexUpdated", "indexUpdated", 216]], ap: 217, kn: new Set(["tokenBudget","tokensUsed","indexUpdated"]) },
+  { f: 1, p: "/$defs/DistillationReport", c: __c222, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["tokenBudget","tokensUsed"] }, pr: [["tokenBudget", "tokenBudget", 223], ["tokensUsed", "tokensUsed", 224], ["indexUpdated", "indexUpdated", 225]], ap: 226, kn: new Set(["tokenBudget","tokensUsed","indexUpdated"]) },
   { f: 1, p: "/$defs/DistillationReport/properties/tokenBudget", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
   { f: 1, p: "/$defs/DistillationReport/properties/tokensUsed", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 1, p: "/$defs/DistillationReport/properties/indexUpdated", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 1, p: "/$defs/DistillationReport/additionalProperties", av: 1, b: true },
-  { f: 5, p: "/$defs/ErrorCode", c: __c218, g: [[0,[2]]], k: { "enum": ["replay_memory_snapshot_unavailable","token_budget_exceeded","compaction_redaction_failed","capability_not_provided","invalid_json","bad_request","validation_failed","validation_error","unsupported_media_type","payload_too_large","unauthorized","unauthenticated","forbidden","not_found","method_not_allowed","conflict","request_timeout","quota_exceeded","internal_error"] } },
-  { f: 5, p: "/$defs/codeIs", av: 1, c: __c219, g: [] },
-  { f: 5, p: "", c: __c220, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["error","message"] }, pr: [["error", "error", 221], ["message", "message", 222], ["details", "details", 223]], ap: 225, kn: new Set(["error","message","details"]), all: [226,239,251,258,265,280,290] },
+  { f: 5, p: "/$defs/ErrorCode", c: __c227, g: [[0,[2]]], k: { "enum": ["replay_memory_snapshot_unavailable","token_budget_exceeded","compaction_redaction_failed","capability_not_provided","invalid_json","bad_request","validation_failed","validation_error","unsupported_media_type","payload_too_large","unauthorized","unauthenticated","forbidden","not_found","method_not_allowed","conflict","request_timeout","quota_exceeded","internal_error"] } },
+  { f: 5, p: "/$defs/codeIs", av: 1, c: __c228, g: [] },
+  { f: 5, p: "", c: __c229, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["error","message"] }, pr: [["error", "error", 230], ["message", "message", 231], ["details", "details", 232]], ap: 234, kn: new Set(["error","message","details"]), all: [235,248,260,267,274,289,299] },
   { f: 5, p: "/properties/error", t: ["string"], tv: "string", g: [[2,[12,14]]], k: { "maxLength": 100, "pattern": "^[a-z][a-z0-9_]*$" }, re: __RE1 },
   { f: 5, p: "/properties/message", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 2000 } },
-  { f: 5, p: "/properties/details", t: ["object"], tv: "object", g: [[4,[25]]], ap: 224, kn: new Set([]) },
+  { f: 5, p: "/properties/details", t: ["object"], tv: "object", g: [[4,[25]]], ap: 233, kn: new Set([]) },
   { f: 5, p: "/properties/details/additionalProperties", av: 1, b: true },
   { f: 5, p: "/additionalProperties", b: false },
-  { f: 5, p: "/allOf/0", g: [[0,[7]]], if: 227, th: 231 },
-  { f: 5, p: "/allOf/0/if", c: __c228, r: 228, ro: 1, g: [[0,[0]]] },
-  { f: 5, p: "/$defs/codeIs/$defs/replay", c: __c228, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["error"] }, pr: [["error", "error", 229]], ap: 230, kn: new Set(["error"]) },
+  { f: 5, p: "/allOf/0", g: [[0,[7]]], if: 236, th: 240 },
+  { f: 5, p: "/allOf/0/if", c: __c237, r: 237, ro: 1, g: [[0,[0]]] },
+  { f: 5, p: "/$defs/codeIs/$defs/replay", c: __c237, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["error"] }, pr: [["error", "error", 238]], ap: 239, kn: new Set(["error"]) },
   { f: 5, p: "/$defs/codeIs/$defs/replay/properties/error", g: [[0,[1]]], k: { "const": "replay_memory_snapshot_unavailable" } },
   { f: 5, p: "/$defs/codeIs/$defs/replay/additionalProperties", av: 1, b: true },
-  { f: 5, p: "/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["details"] }, pr: [["details", "details", 232]] },
-  { f: 5, p: "/allOf/0/then/properties/details", c: __c233, r: 233, ro: 1, g: [[0,[0]]] },
-  { f: 5, p: "/$defs/ReplayMemorySnapshotUnavailableDetails", c: __c233, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["fromSeq"] }, pr: [["fromSeq", "fromSeq", 234], ["oldestAvailableIdx", "oldestAvailableIdx", 235], ["sourceRunId", "sourceRunId", 236], ["reason", "reason", 237]], ap: 238, kn: new Set(["fromSeq","oldestAvailableIdx","sourceRunId","reason"]) },
+  { f: 5, p: "/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["details"] }, pr: [["details", "details", 241]] },
+  { f: 5, p: "/allOf/0/then/properties/details", c: __c242, r: 242, ro: 1, g: [[0,[0]]] },
+  { f: 5, p: "/$defs/ReplayMemorySnapshotUnavailableDetails", c: __c242, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["fromSeq"] }, pr: [["fromSeq", "fromSeq", 243], ["oldestAvailableIdx", "oldestAvailableIdx", 244], ["sourceRunId", "sourceRunId", 245], ["reason", "reason", 246]], ap: 247, kn: new Set(["fromSeq","oldestAvailableIdx","sourceRunId","reason"]) },
   { f: 5, p: "/$defs/ReplayMemorySnapshotUnavailableDetails/properties/fromSeq", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 5, p: "/$defs/ReplayMemorySnapshotUnavailableDetails/properties/oldestAvailableIdx", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 5, p: "/$defs/ReplayMemorySnapshotUnavailableDetails/properties/sourceRunId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 5, p: "/$defs/ReplayMemorySnapshotUnavailableDetails/properties/reason", g: [[0,[2]]], k: { "enum": ["retention_expired","event_log_unavailable"] } },
   { f: 5, p: "/$defs/ReplayMemorySnapshotUnavailableDetails/additionalProperties", av: 1, b: true },
-  { f: 5, p: "/allOf/1", g: [[0,[7]]], if: 240, th: 244 },
-  { f: 5, p: "/allOf/1/if", c: __c241, r: 241, ro: 1, g: [[0,[0]]] },
-  { f: 5, p: "/$defs/codeIs/$defs/budget", c: __c241, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["error"] }, pr: [["error", "error", 242]], ap: 243, kn: new Set(["error"]) },
+  { f: 5, p: "/allOf/1", g: [[0,[7]]], if: 249, th: 253 },
+  { f: 5, p: "/allOf/1/if", c: __c250, r: 250, ro: 1, g: [[0,[0]]] },
+  { f: 5, p: "/$defs/codeIs/$defs/budget", c: __c250, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["error"] }, pr: [["error", "error", 251]], ap: 252, kn: new Set(["error"]) },
   { f: 5, p: "/$defs/codeIs/$defs/budget/properties/error", g: [[0,[1]]], k: { "const": "token_budget_exceeded" } },
   { f: 5, p: "/$defs/codeIs/$defs/budget/additionalProperties", av: 1, b: true },
-  { f: 5, p: "/allOf/1/then", g: [[4,[23,26]]], k: { "required": ["details"] }, pr: [["details", "details", 245]] },
-  { f: 5, p: "/allOf/1/then/properties/details", c: __c246, r: 246, ro: 1, g: [[0,[0]]] },
-  { f: 5, p: "/$defs/TokenBudgetExceededDetails", c: __c246, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["tokenBudget","tokensRequired"] }, pr: [["tokenBudget", "tokenBudget", 247], ["tokensRequired", "tokensRequired", 248], ["memoryRef", "memoryRef", 249]], ap: 250, kn: new Set(["tokenBudget","tokensRequired","memoryRef"]) },
+  { f: 5, p: "/allOf/1/then", g: [[4,[23,26]]], k: { "required": ["details"] }, pr: [["details", "details", 254]] },
+  { f: 5, p: "/allOf/1/then/properties/details", c: __c255, r: 255, ro: 1, g: [[0,[0]]] },
+  { f: 5, p: "/$defs/TokenBudgetExceededDetails", c: __c255, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["tokenBudget","tokensRequired"] }, pr: [["tokenBudget", "tokenBudget", 256], ["tokensRequired", "tokensRequired", 257], ["memoryRef", "memoryRef", 258]], ap: 259, kn: new Set(["tokenBudget","tokensRequired","memoryRef"]) },
   { f: 5, p: "/$defs/TokenBudgetExceededDetails/properties/tokenBudget", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
   { f: 5, p: "/$defs/TokenBudgetExceededDetails/properties/tokensRequired", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 5, p: "/$defs/TokenBudgetExceededDetails/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 5, p: "/$defs/TokenBudgetExceededDetails/additionalProperties", av: 1, b: true },
-  { f: 5, p: "/allOf/2", g: [[0,[7]]], if: 252, th: 256 },
-  { f: 5, p: "/allOf/2/if", c: __c253, r: 253, ro: 1, g: [[0,[0]]] },
-  { f: 5, p: "/$defs/codeIs/$defs/redaction", c: __c253, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["error"] }, pr: [["error", "error", 254]], ap: 255, kn: new Set(["error"]) },
+  { f: 5, p: "/allOf/2", g: [[0,[7]]], if: 261, th: 265 },
+  { f: 5, p: "/allOf/2/if", c: __c262, r: 262, ro: 1, g: [[0,[0]]] },
+  { f: 5, p: "/$defs/codeIs/$defs/redaction", c: __c262, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["error"] }, pr: [["error", "error", 263]], ap: 264, kn: new Set(["error"]) },
   { f: 5, p: "/$defs/codeIs/$defs/redaction/properties/error", g: [[0,[1]]], k: { "const": "compaction_redaction_failed" } },
   { f: 5, p: "/$defs/codeIs/$defs/redaction/additionalProperties", av: 1, b: true },
-  { f: 5, p: "/allOf/2/then", g: [[4,[26]]], pr: [["details", "details", 257]] },
-  { f: 5, p: "/allOf/2/then/properties/details", c: __c186, r: 186, ro: 1, g: [[0,[0]]] },
-  { f: 5, p: "/allOf/3", g: [[0,[7]]], if: 259, th: 263 },
-  { f: 5, p: "/allOf/3/if", c: __c260, r: 260, ro: 1, g: [[0,[0]]] },
-  { f: 5, p: "/$defs/codeIs/$defs/capability", c: __c260, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["error"] }, pr: [["error", "error", 261]], ap: 262, kn: new Set(["error"]) },
+  { f: 5, p: "/allOf/2/then", g: [[4,[26]]], pr: [["details", "details", 266]] },
+  { f: 5, p: "/allOf/2/then/properties/details", c: __c195, r: 195, ro: 1, g: [[0,[0]]] },
+  { f: 5, p: "/allOf/3", g: [[0,[7]]], if: 268, th: 272 },
+  { f: 5, p: "/allOf/3/if", c: __c269, r: 269, ro: 1, g: [[0,[0]]] },
+  { f: 5, p: "/$defs/codeIs/$defs/capability", c: __c269, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["error"] }, pr: [["error", "error", 270]], ap: 271, kn: new Set(["error"]) },
   { f: 5, p: "/$defs/codeIs/$defs/capability/properties/error", g: [[0,[1]]], k: { "const": "capability_not_provided" } },
   { f: 5, p: "/$defs/codeIs/$defs/capability/additionalProperties", av: 1, b: true },
-  { f: 5, p: "/allOf/3/then", g: [[4,[23,26]]], k: { "required": ["details"] }, pr: [["details", "details", 264]] },
-  { f: 5, p: "/allOf/3/then/properties/details", c: __c176, r: 176, ro: 1, g: [[0,[0]]] },
-  { f: 5, p: "/allOf/4", g: [[0,[7]]], if: 266, th: 270 },
-  { f: 5, p: "/allOf/4/if", c: __c267, r: 267, ro: 1, g: [[0,[0]]] },
-  { f: 5, p: "/$defs/codeIs/$defs/validation", c: __c267, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["error"] }, pr: [["error", "error", 268]], ap: 269, kn: new Set(["error"]) },
+  { f: 5, p: "/allOf/3/then", g: [[4,[23,26]]], k: { "required": ["details"] }, pr: [["details", "details", 273]] },
+  { f: 5, p: "/allOf/3/then/properties/details", c: __c185, r: 185, ro: 1, g: [[0,[0]]] },
+  { f: 5, p: "/allOf/4", g: [[0,[7]]], if: 275, th: 279 },
+  { f: 5, p: "/allOf/4/if", c: __c276, r: 276, ro: 1, g: [[0,[0]]] },
+  { f: 5, p: "/$defs/codeIs/$defs/validation", c: __c276, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["error"] }, pr: [["error", "error", 277]], ap: 278, kn: new Set(["error"]) },
   { f: 5, p: "/$defs/codeIs/$defs/validation/properties/error", g: [[0,[1]]], k: { "const": "validation_failed" } },
   { f: 5, p: "/$defs/codeIs/$defs/validation/additionalProperties", av: 1, b: true },
-  { f: 5, p: "/allOf/4/then", g: [[4,[23,26]]], k: { "required": ["details"] }, pr: [["details", "details", 271]] },
-  { f: 5, p: "/allOf/4/then/properties/details", c: __c272, r: 272, ro: 1, g: [[0,[0]]] },
-  { f: 5, p: "/$defs/ValidationFailedDetails", c: __c272, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["failures"] }, pr: [["failures", "failures", 273]], ap: 279, kn: new Set(["failures"]) },
-  { f: 5, p: "/$defs/ValidationFailedDetails/properties/failures", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 274 },
-  { f: 5, p: "/$defs/ValidationFailedDetails/properties/failures/items", c: __c275, r: 275, ro: 1, g: [[0,[0]]] },
-  { f: 5, p: "/$defs/ValidationFailure", c: __c275, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["instancePath","message"] }, pr: [["instancePath", "instancePath", 276], ["message", "message", 277]], ap: 278, kn: new Set(["instancePath","message"]) },
+  { f: 5, p: "/allOf/4/then", g: [[4,[23,26]]], k: { "required": ["details"] }, pr: [["details", "details", 280]] },
+  { f: 5, p: "/allOf/4/then/properties/details", c: __c281, r: 281, ro: 1, g: [[0,[0]]] },
+  { f: 5, p: "/$defs/ValidationFailedDetails", c: __c281, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["failures"] }, pr: [["failures", "failures", 282]], ap: 288, kn: new Set(["failures"]) },
+  { f: 5, p: "/$defs/ValidationFailedDetails/properties/failures", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 283 },
+  { f: 5, p: "/$defs/ValidationFailedDetails/properties/failures/items", c: __c284, r: 284, ro: 1, g: [[0,[0]]] },
+  { f: 5, p: "/$defs/ValidationFailure", c: __c284, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["instancePath","message"] }, pr: [["instancePath", "instancePath", 285], ["message", "message", 286]], ap: 287, kn: new Set(["instancePath","message"]) },
   { f: 5, p: "/$defs/ValidationFailure/properties/instancePath", t: ["string"], tv: "string", ut: 1, g: [] },
   { f: 5, p: "/$defs/ValidationFailure/properties/message", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 500 } },
   { f: 5, p: "/$defs/ValidationFailure/additionalProperties", b: false },
   { f: 5, p: "/$defs/ValidationFailedDetails/additionalProperties", av: 1, b: true },
-  { f: 5, p: "/allOf/5", g: [[0,[7]]], if: 281, th: 285 },
-  { f: 5, p: "/allOf/5/if", c: __c282, r: 282, ro: 1, g: [[0,[0]]] },
-  { f: 5, p: "/$defs/codeIs/$defs/tooLarge", c: __c282, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["error"] }, pr: [["error", "error", 283]], ap: 284, kn: new Set(["error"]) },
+  { f: 5, p: "/allOf/5", g: [[0,[7]]], if: 290, th: 294 },
+  { f: 5, p: "/allOf/5/if", c: __c291, r: 291, ro: 1, g: [[0,[0]]] },
+  { f: 5, p: "/$defs/codeIs/$defs/tooLarge", c: __c291, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["error"] }, pr: [["error", "error", 292]], ap: 293, kn: new Set(["error"]) },
   { f: 5, p: "/$defs/codeIs/$defs/tooLarge/properties/error", g: [[0,[1]]], k: { "const": "payload_too_large" } },
   { f: 5, p: "/$defs/codeIs/$defs/tooLarge/additionalProperties", av: 1, b: true },
-  { f: 5, p: "/allOf/5/then", g: [[4,[26]]], pr: [["details", "details", 286]] },
-  { f: 5, p: "/allOf/5/then/properties/details", c: __c287, r: 287, ro: 1, g: [[0,[0]]] },
-  { f: 5, p: "/$defs/PayloadTooLargeDetails", c: __c287, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["limitBytes", "limitBytes", 288]], ap: 289, kn: new Set(["limitBytes"]) },
+  { f: 5, p: "/allOf/5/then", g: [[4,[26]]], pr: [["details", "details", 295]] },
+  { f: 5, p: "/allOf/5/then/properties/details", c: __c296, r: 296, ro: 1, g: [[0,[0]]] },
+  { f: 5, p: "/$defs/PayloadTooLargeDetails", c: __c296, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["limitBytes", "limitBytes", 297]], ap: 298, kn: new Set(["limitBytes"]) },
   { f: 5, p: "/$defs/PayloadTooLargeDetails/properties/limitBytes", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 5, p: "/$defs/PayloadTooLargeDetails/additionalProperties", av: 1, b: true },
-  { f: 5, p: "/allOf/6", g: [[0,[7]]], if: 291, th: 295 },
-  { f: 5, p: "/allOf/6/if", c: __c292, r: 292, ro: 1, g: [[0,[0]]] },
-  { f: 5, p: "/$defs/codeIs/$defs/quota", c: __c292, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["error"] }, pr: [["error", "error", 293]], ap: 294, kn: new Set(["error"]) },
+  { f: 5, p: "/allOf/6", g: [[0,[7]]], if: 300, th: 304 },
+  { f: 5, p: "/allOf/6/if", c: __c301, r: 301, ro: 1, g: [[0,[0]]] },
+  { f: 5, p: "/$defs/codeIs/$defs/quota", c: __c301, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["error"] }, pr: [["error", "error", 302]], ap: 303, kn: new Set(["error"]) },
   { f: 5, p: "/$defs/codeIs/$defs/quota/properties/error", g: [[0,[1]]], k: { "const": "quota_exceeded" } },
   { f: 5, p: "/$defs/codeIs/$defs/quota/additionalProperties", av: 1, b: true },
-  { f: 5, p: "/allOf/6/then", g: [[4,[23,26]]], k: { "required": ["details"] }, pr: [["details", "details", 296]] },
-  { f: 5, p: "/allOf/6/then/properties/details", c: __c297, r: 297, ro: 1, g: [[0,[0]]] },
-  { f: 5, p: "/$defs/QuotaExceededDetails", c: __c297, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["resource","limit"] }, pr: [["resource", "resource", 298], ["limit", "limit", 299]], ap: 300, kn: new Set(["resource","limit"]) },
+  { f: 5, p: "/allOf/6/then", g: [[4,[23,26]]], k: { "required": ["details"] }, pr: [["details", "details", 305]] },
+  { f: 5, p: "/allOf/6/then/properties/details", c: __c306, r: 306, ro: 1, g: [[0,[0]]] },
+  { f: 5, p: "/$defs/QuotaExceededDetails", c: __c306, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["resource","limit"] }, pr: [["resource", "resource", 307], ["limit", "limit", 308]], ap: 309, kn: new Set(["resource","limit"]) },
   { f: 5, p: "/$defs/QuotaExceededDetails/properties/resource", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 100, "minLength": 1 } },
   { f: 5, p: "/$defs/QuotaExceededDetails/properties/limit", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
   { f: 5, p: "/$defs/QuotaExceededDetails/additionalProperties", av: 1, b: true },
-  { f: 7, p: "/$defs/EventTypeName", c: __c301, t: ["string"], tv: "string", g: [[2,[12,14]]], k: { "maxLength": 200, "pattern": "^[A-Za-z][A-Za-z0-9_-]*(\\.[A-Za-z][A-Za-z0-9_-]*)*$" }, re: __RE2 },
-  { f: 1, p: "/$defs/ForkOrigin", c: __c302, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","fromSeq"] }, pr: [["runId", "runId", 303], ["fromSeq", "fromSeq", 304]], ap: 305, kn: new Set(["runId","fromSeq"]) },
+  { f: 7, p: "/$defs/EventTypeName", c: __c310, t: ["string"], tv: "string", g: [[2,[12,14]]], k: { "maxLength": 200, "pattern": "^[A-Za-z][A-Za-z0-9_-]*(\\.[A-Za-z][A-Za-z0-9_-]*)*$" }, re: __RE2 },
+  { f: 1, p: "/$defs/ForkOrigin", c: __c311, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","fromSeq"] }, pr: [["runId", "runId", 312], ["fromSeq", "fromSeq", 313]], ap: 314, kn: new Set(["runId","fromSeq"]) },
   { f: 1, p: "/$defs/ForkOrigin/properties/runId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 1, p: "/$defs/ForkOrigin/properties/fromSeq", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 1, p: "/$defs/ForkOrigin/additionalProperties", b: false },
-  { f: 8, p: "", c: __c306, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","condition"] }, pr: [["memoryRef", "memoryRef", 307], ["condition", "condition", 308], ["includeIntentionCanary", "includeIntentionCanary", 309]], ap: 310, kn: new Set(["memoryRef","condition","includeIntentionCanary"]) },
+  { f: 8, p: "", c: __c315, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","condition"] }, pr: [["memoryRef", "memoryRef", 316], ["condition", "condition", 317], ["includeIntentionCanary", "includeIntentionCanary", 318]], ap: 319, kn: new Set(["memoryRef","condition","includeIntentionCanary"]) },
   { f: 8, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
   { f: 8, p: "/properties/condition", c: __c69, r: 69, ro: 1, g: [[0,[0]]] },
   { f: 8, p: "/properties/includeIntentionCanary", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 8, p: "/additionalProperties", b: false },
-  { f: 9, p: "", c: __c311, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["event","fireCount"] }, pr: [["event", "event", 312], ["fireCount", "fireCount", 313], ["intentionCanary", "intentionCanary", 314]], ap: 315, kn: new Set(["event","fireCount","intentionCanary"]) },
-  { f: 9, p: "/properties/event", c: __c179, r: 179, ro: 1, g: [[0,[0]]] },
+  { f: 9, p: "", c: __c320, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["event","fireCount"] }, pr: [["event", "event", 321], ["fireCount", "fireCount", 322], ["intentionCanary", "intentionCanary", 323]], ap: 324, kn: new Set(["event","fireCount","intentionCanary"]) },
+  { f: 9, p: "/properties/event", c: __c188, r: 188, ro: 1, g: [[0,[0]]] },
   { f: 9, p: "/properties/fireCount", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 9, p: "/properties/intentionCanary", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 9, p: "/additionalProperties", av: 1, b: true },
-  { f: 10, p: "", c: __c316, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef"] }, pr: [["memoryRef", "memoryRef", 317], ["includeSecretCanary", "includeSecretCanary", 318]], ap: 319, kn: new Set(["memoryRef","includeSecretCanary"]) },
+  { f: 10, p: "", c: __c325, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef"] }, pr: [["memoryRef", "memoryRef", 326], ["includeSecretCanary", "includeSecretCanary", 327]], ap: 328, kn: new Set(["memoryRef","includeSecretCanary"]) },
   { f: 10, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
   { f: 10, p: "/properties/includeSecretCanary", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 10, p: "/additionalProperties", b: false },
-  { f: 11, p: "", c: __c320, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["event","secretLeaked"] }, pr: [["event", "event", 321], ["secretLeaked", "secretLeaked", 322], ["eventId", "eventId", 323]], ap: 324, kn: new Set(["event","secretLeaked","eventId"]) },
+  { f: 11, p: "", c: __c329, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["event","secretLeaked"] }, pr: [["event", "event", 330], ["secretLeaked", "secretLeaked", 331], ["eventId", "eventId", 332]], ap: 333, kn: new Set(["event","secretLeaked","eventId"]) },
   { f: 11, p: "/properties/event", c: __c37, r: 37, ro: 1, g: [[0,[0]]] },
   { f: 11, p: "/properties/secretLeaked", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 11, p: "/properties/eventId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 11, p: "/additionalProperties", av: 1, b: true },
-  { f: 12, p: "", c: __c325, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["ttlSeconds"] }, pr: [["ttlSeconds", "ttlSeconds", 326], ["delayMs", "delayMs", 327]], ap: 328, kn: new Set(["ttlSeconds","delayMs"]) },
+  { f: 12, p: "", c: __c334, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["ttlSeconds"] }, pr: [["ttlSeconds", "ttlSeconds", 335], ["delayMs", "delayMs", 336]], ap: 337, kn: new Set(["ttlSeconds","delayMs"]) },
   { f: 12, p: "/properties/ttlSeconds", t: ["number"], tv: "number", g: [[1,[8,11]]], k: { "maximum": 86400, "exclusiveMinimum": 0 } },
   { f: 12, p: "/properties/delayMs", t: ["integer"], tv: "integer", ut: 1, g: [[1,[8,9]]], k: { "maximum": 5000, "minimum": 0 } },
   { f: 12, p: "/additionalProperties", b: false },
-  { f: 13, p: "", c: __c329, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["parentRunId","childRunId","memoryRef","parentStartedAt","childWrittenAt","entry","seenByParent"] }, pr: [["parentRunId", "parentRunId", 330], ["childRunId", "childRunId", 331], ["memoryRef", "memoryRef", 332], ["parentStartedAt", "parentStartedAt", 333], ["childWrittenAt", "childWrittenAt", 334], ["entry", "entry", 335], ["seenByParent", "seenByParent", 344]], ap: 345, kn: new Set(["parentRunId","childRunId","memoryRef","parentStartedAt","childWrittenAt","entry","seenByParent"]) },
+  { f: 13, p: "", c: __c338, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["parentRunId","childRunId","memoryRef","parentStartedAt","childWrittenAt","entry","seenByParent"] }, pr: [["parentRunId", "parentRunId", 339], ["childRunId", "childRunId", 340], ["memoryRef", "memoryRef", 341], ["parentStartedAt", "parentStartedAt", 342], ["childWrittenAt", "childWrittenAt", 343], ["entry", "entry", 344], ["seenByParent", "seenByParent", 353]], ap: 354, kn: new Set(["parentRunId","childRunId","memoryRef","parentStartedAt","childWrittenAt","entry","seenByParent"]) },
   { f: 13, p: "/properties/parentRunId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
   { f: 13, p: "/properties/childRunId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
   { f: 13, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
   { f: 13, p: "/properties/parentStartedAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 13, p: "/properties/childWrittenAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 13, p: "/properties/entry", c: __c336, r: 336, ro: 1, g: [[0,[0]]] },
-  { f: 14, p: "", c: __c336, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["id","content","tags","createdAt"] }, pr: [["id", "id", 337], ["content", "content", 338], ["tags", "tags", 339], ["createdAt", "createdAt", 341], ["expiresAt", "expiresAt", 342]], ap: 343, kn: new Set(["id","content","tags","createdAt","expiresAt"]) },
+  { f: 13, p: "/properties/entry", c: __c345, r: 345, ro: 1, g: [[0,[0]]] },
+  { f: 14, p: "", c: __c345, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["id","content","tags","createdAt"] }, pr: [["id", "id", 346], ["content", "content", 347], ["tags", "tags", 348], ["createdAt", "createdAt", 350], ["expiresAt", "expiresAt", 351]], ap: 352, kn: new Set(["id","content","tags","createdAt","expiresAt"]) },
   { f: 14, p: "/properties/id", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
   { f: 14, p: "/properties/content", t: ["string"], tv: "string", ut: 1, g: [] },
-  { f: 14, p: "/properties/tags", t: ["array"], tv: "array", g: [[3,[18]]], it: 340 },
+  { f: 14, p: "/properties/tags", t: ["array"], tv: "array", g: [[3,[18]]], it: 349 },
   { f: 14, p: "/properties/tags/items", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
   { f: 14, p: "/properties/createdAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 14, p: "/properties/expiresAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 14, p: "/additionalProperties", av: 1, b: true },
   { f: 13, p: "/properties/seenByParent", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 13, p: "/additionalProperties", av: 1, b: true },
-  { f: 15, p: "", c: __c346, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","every"] }, pr: [["memoryRef", "memoryRef", 347], ["every", "every", 348], ["tokenBudget", "tokenBudget", 349], ["firstAt", "firstAt", 350]], ap: 351, kn: new Set(["memoryRef","every","tokenBudget","firstAt"]) },
+  { f: 15, p: "", c: __c355, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","every"] }, pr: [["memoryRef", "memoryRef", 356], ["every", "every", 357], ["tokenBudget", "tokenBudget", 358], ["firstAt", "firstAt", 359]], ap: 360, kn: new Set(["memoryRef","every","tokenBudget","firstAt"]) },
   { f: 15, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
   { f: 15, p: "/properties/every", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "duration" }, fm: __fmtDuration },
   { f: 15, p: "/properties/tokenBudget", t: ["integer"], tv: "integer", ut: 1, g: [[1,[8,9]]], k: { "maximum": 1000000000, "minimum": 1 } },
   { f: 15, p: "/properties/firstAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 15, p: "/additionalProperties", b: false },
-  { f: 16, p: "", c: __c352, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["scheduleId","memoryRef","every","nextAt"] }, pr: [["scheduleId", "scheduleId", 353], ["memoryRef", "memoryRef", 354], ["every", "every", 355], ["tokenBudget", "tokenBudget", 356], ["nextAt", "nextAt", 357], ["lastOutcome", "lastOutcome", 358]], ap: 395, kn: new Set(["scheduleId","memoryRef","every","tokenBudget","nextAt","lastOutcome"]) },
+  { f: 16, p: "", c: __c361, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["scheduleId","memoryRef","every","nextAt"] }, pr: [["scheduleId", "scheduleId", 362], ["memoryRef", "memoryRef", 363], ["every", "every", 364], ["tokenBudget", "tokenBudget", 365], ["nextAt", "nextAt", 366], ["lastOutcome", "lastOutcome", 367]], ap: 404, kn: new Set(["scheduleId","memoryRef","every","tokenBudget","nextAt","lastOutcome"]) },
   { f: 16, p: "/properties/scheduleId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
   { f: 16, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
   { f: 16, p: "/properties/every", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "duration" }, fm: __fmtDuration },
   { f: 16, p: "/properties/tokenBudget", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
   { f: 16, p: "/properties/nextAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 16, p: "/properties/lastOutcome", c: __c359, r: 359, ro: 1, g: [[0,[0]]] },
-  { f: 17, p: "/$defs/ScheduledDistillationOutcome", c: __c359, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["kind","scheduleId","instant","missed"] }, pr: [["kind", "kind", 360], ["scheduleId", "scheduleId", 361], ["instant", "instant", 362], ["missed", "missed", 363], ["archiveId", "archiveId", 364], ["event", "event", 365], ["tokensRequired", "tokensRequired", 376], ["errorCode", "errorCode", 377]], ap: 378, kn: new Set(["kind","scheduleId","instant","missed","archiveId","event","tokensRequired","errorCode"]), all: [379,385,390] },
+  { f: 16, p: "/properties/lastOutcome", c: __c368, r: 368, ro: 1, g: [[0,[0]]] },
+  { f: 17, p: "/$defs/ScheduledDistillationOutcome", c: __c368, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["kind","scheduleId","instant","missed"] }, pr: [["kind", "kind", 369], ["scheduleId", "scheduleId", 370], ["instant", "instant", 371], ["missed", "missed", 372], ["archiveId", "archiveId", 373], ["event", "event", 374], ["tokensRequired", "tokensRequired", 385], ["errorCode", "errorCode", 386]], ap: 387, kn: new Set(["kind","scheduleId","instant","missed","archiveId","event","tokensRequired","errorCode"]), all: [388,394,399] },
   { f: 17, p: "/$defs/ScheduledDistillationOutcome/properties/kind", g: [[0,[2]]], k: { "enum": ["distilled","nothing-to-distil","budget-exceeded","failed"] } },
   { f: 17, p: "/$defs/ScheduledDistillationOutcome/properties/scheduleId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
   { f: 17, p: "/$defs/ScheduledDistillationOutcome/properties/instant", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 17, p: "/$defs/ScheduledDistillationOutcome/properties/missed", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 17, p: "/$defs/ScheduledDistillationOutcome/properties/archiveId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
-  { f: 17, p: "/$defs/ScheduledDistillationOutcome/properties/event", c: __c366, r: 366, ro: 1, g: [[0,[0]]] },
-  { f: 1, p: "/$defs/memoryCompacted", c: __c366, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","outputId","sourceCount","trigger","byteSize"] }, pr: [["memoryRef", "memoryRef", 367], ["outputId", "outputId", 368], ["sourceIds", "sourceIds", 369], ["sourceCount", "sourceCount", 371], ["trigger", "trigger", 372], ["byteSize", "byteSize", 373], ["distillation", "distillation", 374]], ap: 375, kn: new Set(["memoryRef","outputId","sourceIds","sourceCount","trigger","byteSize","distillation"]) },
+  { f: 17, p: "/$defs/ScheduledDistillationOutcome/properties/event", c: __c375, r: 375, ro: 1, g: [[0,[0]]] },
+  { f: 1, p: "/$defs/memoryCompacted", c: __c375, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","outputId","sourceCount","trigger","byteSize"] }, pr: [["memoryRef", "memoryRef", 376], ["outputId", "outputId", 377], ["sourceIds", "sourceIds", 378], ["sourceCount", "sourceCount", 380], ["trigger", "trigger", 381], ["byteSize", "byteSize", 382], ["distillation", "distillation", 383]], ap: 384, kn: new Set(["memoryRef","outputId","sourceIds","sourceCount","trigger","byteSize","distillation"]) },
   { f: 1, p: "/$defs/memoryCompacted/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 1, p: "/$defs/memoryCompacted/properties/outputId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 1, p: "/$defs/memoryCompacted/properties/sourceIds", t: ["array"], tv: "array", g: [[3,[18]]], it: 370 },
+  { f: 1, p: "/$defs/memoryCompacted/properties/sourceIds", t: ["array"], tv: "array", g: [[3,[18]]], it: 379 },
   { f: 1, p: "/$defs/memoryCompacted/properties/sourceIds/items", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 1, p: "/$defs/memoryCompacted/properties/sourceCount", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 1, p: "/$defs/memoryCompacted/properties/trigger", c: __c127, r: 127, ro: 1, g: [[0,[0]]] },
+  { f: 1, p: "/$defs/memoryCompacted/properties/trigger", c: __c136, r: 136, ro: 1, g: [[0,[0]]] },
   { f: 1, p: "/$defs/memoryCompacted/properties/byteSize", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 1, p: "/$defs/memoryCompacted/properties/distillation", c: __c213, r: 213, ro: 1, g: [[0,[0]]] },
+  { f: 1, p: "/$defs/memoryCompacted/properties/distillation", c: __c222, r: 222, ro: 1, g: [[0,[0]]] },
   { f: 1, p: "/$defs/memoryCompacted/additionalProperties", av: 1, b: true },
   { f: 17, p: "/$defs/ScheduledDistillationOutcome/properties/tokensRequired", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
   { f: 17, p: "/$defs/ScheduledDistillationOutcome/properties/errorCode", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 128, "minLength": 1 } },
   { f: 17, p: "/$defs/ScheduledDistillationOutcome/additionalProperties", av: 1, b: true },
-  { f: 17, p: "/$defs/ScheduledDistillationOutcome/allOf/0", g: [[0,[7]]], if: 380, th: 382 },
-  { f: 17, p: "/$defs/ScheduledDistillationOutcome/allOf/0/if", c: __c380, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 381]] },
+  { f: 17, p: "/$defs/ScheduledDistillationOutcome/allOf/0", g: [[0,[7]]], if: 389, th: 391 },
+  { f: 17, p: "/$defs/ScheduledDistillationOutcome/allOf/0/if", c: __c389, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 390]] },
   { f: 17, p: "/$defs/ScheduledDistillationOutcome/allOf/0/if/properties/kind", g: [[0,[1]]], k: { "const": "distilled" } },
-  { f: 17, p: "/$defs/ScheduledDistillationOutcome/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["archiveId","event"] }, pr: [["archiveId", "archiveId", 383], ["event", "event", 384]] },
+  { f: 17, p: "/$defs/ScheduledDistillationOutcome/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["archiveId","event"] }, pr: [["archiveId", "archiveId", 392], ["event", "event", 393]] },
   { f: 17, p: "/$defs/ScheduledDistillationOutcome/allOf/0/then/properties/archiveId", av: 1, g: [] },
   { f: 17, p: "/$defs/ScheduledDistillationOutcome/allOf/0/then/properties/event", av: 1, g: [] },
-  { f: 17, p: "/$defs/ScheduledDistillationOutcome/allOf/1", g: [[0,[7]]], if: 386, th: 388 },
-  { f: 17, p: "/$defs/ScheduledDistillationOutcome/allOf/1/if", c: __c386, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 387]] },
+  { f: 17, p: "/$defs/ScheduledDistillationOutcome/allOf/1", g: [[0,[7]]], if: 395, th: 397 },
+  { f: 17, p: "/$defs/ScheduledDistillationOutcome/allOf/1/if", c: __c395, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 396]] },
   { f: 17, p: "/$defs/ScheduledDistillationOutcome/allOf/1/if/properties/kind", g: [[0,[1]]], k: { "const": "budget-exceeded" } },
-  { f: 17, p: "/$defs/ScheduledDistillationOutcome/allOf/1/then", g: [[4,[23,26]]], k: { "required": ["tokensRequired"] }, pr: [["tokensRequired", "tokensRequired", 389]] },
+  { f: 17, p: "/$defs/ScheduledDistillationOutcome/allOf/1/then", g: [[4,[23,26]]], k: { "required": ["tokensRequired"] }, pr: [["tokensRequired", "tokensRequired", 398]] },
   { f: 17, p: "/$defs/ScheduledDistillationOutcome/allOf/1/then/properties/tokensRequired", av: 1, g: [] },
-  { f: 17, p: "/$defs/ScheduledDistillationOutcome/allOf/2", g: [[0,[7]]], if: 391, th: 393 },
-  { f: 17, p: "/$defs/ScheduledDistillationOutcome/allOf/2/if", c: __c391, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 392]] },
+  { f: 17, p: "/$defs/ScheduledDistillationOutcome/allOf/2", g: [[0,[7]]], if: 400, th: 402 },
+  { f: 17, p: "/$defs/ScheduledDistillationOutcome/allOf/2/if", c: __c400, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 401]] },
   { f: 17, p: "/$defs/ScheduledDistillationOutcome/allOf/2/if/properties/kind", g: [[0,[1]]], k: { "const": "failed" } },
-  { f: 17, p: "/$defs/ScheduledDistillationOutcome/allOf/2/then", g: [[4,[23,26]]], k: { "required": ["errorCode"] }, pr: [["errorCode", "errorCode", 394]] },
+  { f: 17, p: "/$defs/ScheduledDistillationOutcome/allOf/2/then", g: [[4,[23,26]]], k: { "required": ["errorCode"] }, pr: [["errorCode", "errorCode", 403]] },
   { f: 17, p: "/$defs/ScheduledDistillationOutcome/allOf/2/then/properties/errorCode", av: 1, g: [] },
   { f: 16, p: "/additionalProperties", av: 1, b: true },
-  { f: 18, p: "", c: __c396, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["tenant"] }, pr: [["tenant", "tenant", 397]], ap: 398, kn: new Set(["tenant"]) },
+  { f: 18, p: "", c: __c405, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["tenant"] }, pr: [["tenant", "tenant", 406]], ap: 407, kn: new Set(["tenant"]) },
   { f: 18, p: "/properties/tenant", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[a-z0-9][a-z0-9-]{0,62}$" }, re: __RE4 },
   { f: 18, p: "/additionalProperties", b: false },
-  { f: 17, p: "", c: __c399, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["outcomes"] }, pr: [["outcomes", "outcomes", 400]], ap: 402, kn: new Set(["outcomes"]) },
-  { f: 17, p: "/properties/outcomes", t: ["array"], tv: "array", g: [[3,[18]]], it: 401 },
-  { f: 17, p: "/properties/outcomes/items", c: __c359, r: 359, ro: 1, g: [[0,[0]]] },
+  { f: 17, p: "", c: __c408, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["outcomes"] }, pr: [["outcomes", "outcomes", 409]], ap: 411, kn: new Set(["outcomes"]) },
+  { f: 17, p: "/properties/outcomes", t: ["array"], tv: "array", g: [[3,[18]]], it: 410 },
+  { f: 17, p: "/properties/outcomes/items", c: __c368, r: 368, ro: 1, g: [[0,[0]]] },
   { f: 17, p: "/additionalProperties", av: 1, b: true },
-  { f: 19, p: "", c: __c403, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["confidence"] }, pr: [["confidence", "confidence", 404], ["kind", "kind", 405]], ap: 406, kn: new Set(["confidence","kind"]) },
+  { f: 19, p: "", c: __c412, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["confidence"] }, pr: [["confidence", "confidence", 413], ["kind", "kind", 414]], ap: 415, kn: new Set(["confidence","kind"]) },
   { f: 19, p: "/properties/confidence", t: ["number"], tv: "number", g: [[1,[8,9]]], k: { "maximum": 1, "minimum": 0 } },
   { f: 19, p: "/properties/kind", g: [[0,[2]]], k: { "enum": ["next-worker","terminate"] } },
   { f: 19, p: "/additionalProperties", b: false },
-  { f: 20, p: "", c: __c407, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","floor"] }, pr: [["runId", "runId", 408], ["floor", "floor", 409]], ap: 410, kn: new Set(["runId","floor"]) },
+  { f: 20, p: "", c: __c416, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","floor"] }, pr: [["runId", "runId", 417], ["floor", "floor", 418]], ap: 419, kn: new Set(["runId","floor"]) },
   { f: 20, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
   { f: 20, p: "/properties/floor", t: ["number"], tv: "number", g: [[1,[8,9]]], k: { "maximum": 1, "minimum": 0.5 } },
   { f: 20, p: "/additionalProperties", av: 1, b: true },
-  { f: 21, p: "/$defs/HostSampleIndexFile", c: __c411, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["path","content"] }, pr: [["path", "path", 412], ["content", "content", 413]], ap: 435, kn: new Set(["path","content"]) },
+  { f: 21, p: "/$defs/HostSampleIndexFile", c: __c420, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["path","content"] }, pr: [["path", "path", 421], ["content", "content", 422]], ap: 444, kn: new Set(["path","content"]) },
   { f: 21, p: "/$defs/HostSampleIndexFile/properties/path", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 21, p: "/$defs/HostSampleIndexFile/properties/content", c: __c414, r: 414, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "", c: __c414, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schemaVersion","memoryRef","updatedAt","tokenizerName","archives"] }, pr: [["schemaVersion", "schemaVersion", 415], ["memoryRef", "memoryRef", 416], ["updatedAt", "updatedAt", 417], ["tokenizerName", "tokenizerName", 418], ["archives", "archives", 419]], ap: 434, kn: new Set(["schemaVersion","memoryRef","updatedAt","tokenizerName","archives"]) },
+  { f: 21, p: "/$defs/HostSampleIndexFile/properties/content", c: __c423, r: 423, ro: 1, g: [[0,[0]]] },
+  { f: 22, p: "", c: __c423, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schemaVersion","memoryRef","updatedAt","tokenizerName","archives"] }, pr: [["schemaVersion", "schemaVersion", 424], ["memoryRef", "memoryRef", 425], ["updatedAt", "updatedAt", 426], ["tokenizerName", "tokenizerName", 427], ["archives", "archives", 428]], ap: 443, kn: new Set(["schemaVersion","memoryRef","updatedAt","tokenizerName","archives"]) },
   { f: 22, p: "/properties/schemaVersion", g: [[0,[1]]], k: { "const": 1 } },
   { f: 22, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 22, p: "/properties/updatedAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 22, p: "/properties/tokenizerName", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 22, p: "/properties/archives", t: ["array"], tv: "array", g: [[3,[18]]], it: 420 },
-  { f: 22, p: "/properties/archives/items", c: __c421, r: 421, ro: 1, g: [[0,[0]]] },
-  { f: 22, p: "/$defs/MemoryIndexArchive", c: __c421, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["archiveId","entryId","createdAt","sourceCount","tokenBudget","tokensUsed","byteSize","level"] }, pr: [["archiveId", "archiveId", 422], ["entryId", "entryId", 423], ["createdAt", "createdAt", 424], ["expiresAt", "expiresAt", 425], ["sourceCount", "sourceCount", 426], ["tokenBudget", "tokenBudget", 427], ["tokensUsed", "tokensUsed", 428], ["byteSize", "byteSize", 429], ["level", "level", 430], ["topics", "topics", 431]], ap: 433, kn: new Set(["archiveId","entryId","createdAt","expiresAt","sourceCount","tokenBudget","tokensUsed","byteSize","level","topics"]) },
+  { f: 22, p: "/properties/archives", t: ["array"], tv: "array", g: [[3,[18]]], it: 429 },
+  { f: 22, p: "/properties/archives/items", c: __c430, r: 430, ro: 1, g: [[0,[0]]] },
+  { f: 22, p: "/$defs/MemoryIndexArchive", c: __c430, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["archiveId","entryId","createdAt","sourceCount","tokenBudget","tokensUsed","byteSize","level"] }, pr: [["archiveId", "archiveId", 431], ["entryId", "entryId", 432], ["createdAt", "createdAt", 433], ["expiresAt", "expiresAt", 434], ["sourceCount", "sourceCount", 435], ["tokenBudget", "tokenBudget", 436], ["tokensUsed", "tokensUsed", 437], ["byteSize", "byteSize", 438], ["level", "level", 439], ["topics", "topics", 440]], ap: 442, kn: new Set(["archiveId","entryId","createdAt","expiresAt","sourceCount","tokenBudget","tokensUsed","byteSize","level","topics"]) },
   { f: 22, p: "/$defs/MemoryIndexArchive/properties/archiveId", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^arc_[0-9a-f]{16,64}$" }, re: __RE25 },
   { f: 22, p: "/$defs/MemoryIndexArchive/properties/entryId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 22, p: "/$defs/MemoryIndexArchive/properties/createdAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
@@ -6447,211 +6491,211 @@ const __S = [
   { f: 22, p: "/$defs/MemoryIndexArchive/properties/tokensUsed", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 22, p: "/$defs/MemoryIndexArchive/properties/byteSize", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 22, p: "/$defs/MemoryIndexArchive/properties/level", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
-  { f: 22, p: "/$defs/MemoryIndexArchive/properties/topics", t: ["array"], tv: "array", g: [[3,[18,20]]], k: { "uniqueItems": true }, it: 432, uq: ["string"] },
+  { f: 22, p: "/$defs/MemoryIndexArchive/properties/topics", t: ["array"], tv: "array", g: [[3,[18,20]]], k: { "uniqueItems": true }, it: 441, uq: ["string"] },
   { f: 22, p: "/$defs/MemoryIndexArchive/properties/topics/items", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
   { f: 22, p: "/$defs/MemoryIndexArchive/additionalProperties", b: false },
   { f: 22, p: "/additionalProperties", b: false },
   { f: 21, p: "/$defs/HostSampleIndexFile/additionalProperties", av: 1, b: true },
-  { f: 23, p: "", c: __c436, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["records"] }, pr: [["records", "records", 437]], ap: 522, kn: new Set(["records"]) },
-  { f: 23, p: "/properties/records", t: ["array"], tv: "array", g: [[3,[18]]], it: 438 },
-  { f: 23, p: "/properties/records/items", c: __c439, r: 439, ro: 1, g: [[0,[0]]] },
-  { f: 23, p: "/$defs/HostSampleTraceRecord", c: __c439, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["stream","record_type","body"] }, pr: [["stream", "stream", 440], ["record_type", "record_type", 441], ["body", "body", 442]], ap: 521, kn: new Set(["stream","record_type","body"]) },
+  { f: 23, p: "", c: __c445, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["records"] }, pr: [["records", "records", 446]], ap: 531, kn: new Set(["records"]) },
+  { f: 23, p: "/properties/records", t: ["array"], tv: "array", g: [[3,[18]]], it: 447 },
+  { f: 23, p: "/properties/records/items", c: __c448, r: 448, ro: 1, g: [[0,[0]]] },
+  { f: 23, p: "/$defs/HostSampleTraceRecord", c: __c448, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["stream","record_type","body"] }, pr: [["stream", "stream", 449], ["record_type", "record_type", 450], ["body", "body", 451]], ap: 530, kn: new Set(["stream","record_type","body"]) },
   { f: 23, p: "/$defs/HostSampleTraceRecord/properties/stream", g: [[0,[1]]], k: { "const": "trace/inquirium-assistant-turns" } },
   { f: 23, p: "/$defs/HostSampleTraceRecord/properties/record_type", g: [[0,[1]]], k: { "const": "daemon/inquirium-assistant-turn-trace.v1" } },
-  { f: 23, p: "/$defs/HostSampleTraceRecord/properties/body", c: __c443, r: 443, ro: 1, g: [[0,[0]]] },
-  { f: 24, p: "", c: __c443, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["trace/schema","trace/id","turn/id","participant/ref","operation/id","time/started-at","status","policy","decisions","effects"] }, pr: [["trace/schema", "trace~1schema", 444], ["trace/id", "trace~1id", 445], ["turn/id", "turn~1id", 446], ["participant/ref", "participant~1ref", 448], ["operation/id", "operation~1id", 450], ["time/started-at", "time~1started-at", 451], ["time/finished-at", "time~1finished-at", 452], ["status", "status", 453], ["runtime/ref", "runtime~1ref", 455], ["model.binding/ref", "model.binding~1ref", 457], ["input/shape", "input~1shape", 459], ["output/shape", "output~1shape", 466], ["policy", "policy", 472], ["decisions", "decisions", 484], ["effects", "effects", 506], ["diagnostics", "diagnostics", 513]], ap: 520, kn: new Set(["trace/schema","trace/id","turn/id","participant/ref","operation/id","time/started-at","time/finished-at","status","runtime/ref","model.binding/ref","input/shape","output/shape","policy","decisions","effects","diagnostics"]) },
+  { f: 23, p: "/$defs/HostSampleTraceRecord/properties/body", c: __c452, r: 452, ro: 1, g: [[0,[0]]] },
+  { f: 24, p: "", c: __c452, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["trace/schema","trace/id","turn/id","participant/ref","operation/id","time/started-at","status","policy","decisions","effects"] }, pr: [["trace/schema", "trace~1schema", 453], ["trace/id", "trace~1id", 454], ["turn/id", "turn~1id", 455], ["participant/ref", "participant~1ref", 457], ["operation/id", "operation~1id", 459], ["time/started-at", "time~1started-at", 460], ["time/finished-at", "time~1finished-at", 461], ["status", "status", 462], ["runtime/ref", "runtime~1ref", 464], ["model.binding/ref", "model.binding~1ref", 466], ["input/shape", "input~1shape", 468], ["output/shape", "output~1shape", 475], ["policy", "policy", 481], ["decisions", "decisions", 493], ["effects", "effects", 515], ["diagnostics", "diagnostics", 522]], ap: 529, kn: new Set(["trace/schema","trace/id","turn/id","participant/ref","operation/id","time/started-at","time/finished-at","status","runtime/ref","model.binding/ref","input/shape","output/shape","policy","decisions","effects","diagnostics"]) },
   { f: 24, p: "/properties/trace~1schema", g: [[0,[1]]], k: { "const": "inquirium.assistant-turn-trace.v1" } },
   { f: 24, p: "/properties/trace~1id", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^tr:.+$" }, re: __RE8 },
-  { f: 24, p: "/properties/turn~1id", c: __c447, r: 447, ro: 1, g: [[0,[0]]] },
-  { f: 25, p: "/$defs/TurnId", c: __c447, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^turn:.+$" }, re: __RE23 },
-  { f: 24, p: "/properties/participant~1ref", c: __c449, r: 449, ro: 1, g: [[0,[0]]] },
-  { f: 25, p: "/$defs/ParticipantRef", c: __c449, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^participant:did:key:[1-9A-HJ-NP-Za-km-z]+$" }, re: __RE16 },
+  { f: 24, p: "/properties/turn~1id", c: __c456, r: 456, ro: 1, g: [[0,[0]]] },
+  { f: 25, p: "/$defs/TurnId", c: __c456, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^turn:.+$" }, re: __RE23 },
+  { f: 24, p: "/properties/participant~1ref", c: __c458, r: 458, ro: 1, g: [[0,[0]]] },
+  { f: 25, p: "/$defs/ParticipantRef", c: __c458, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^participant:did:key:[1-9A-HJ-NP-Za-km-z]+$" }, re: __RE16 },
   { f: 24, p: "/properties/operation~1id", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^op:.+$" }, re: __RE9 },
   { f: 24, p: "/properties/time~1started-at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 24, p: "/properties/time~1finished-at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 24, p: "/properties/status", c: __c454, r: 454, ro: 1, g: [[0,[0]]] },
-  { f: 26, p: "/$defs/GenerateOutcome", c: __c454, g: [[0,[2]]], k: { "enum": ["completed","handler-unavailable","context-denied","policy-denied","failed"] } },
-  { f: 24, p: "/properties/runtime~1ref", c: __c456, r: 456, ro: 1, g: [[0,[0]]] },
-  { f: 26, p: "/$defs/RuntimeRef", c: __c456, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^runtime/.+$" }, re: __RE19 },
-  { f: 24, p: "/properties/model.binding~1ref", c: __c458, r: 458, ro: 1, g: [[0,[0]]] },
-  { f: 26, p: "/$defs/ModelBindingRef", c: __c458, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^model\\.binding/.+$" }, re: __RE12 },
-  { f: 24, p: "/properties/input~1shape", c: __c460, r: 460, ro: 1, g: [[0,[0]]] },
-  { f: 24, p: "/$defs/InputShape", c: __c460, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["message/count", "message~1count", 461], ["token/approx-input", "token~1approx-input", 462], ["file/has-any", "file~1has-any", 463], ["tool/has-any", "tool~1has-any", 464]], ap: 465, kn: new Set(["message/count","token/approx-input","file/has-any","tool/has-any"]) },
+  { f: 24, p: "/properties/status", c: __c463, r: 463, ro: 1, g: [[0,[0]]] },
+  { f: 26, p: "/$defs/GenerateOutcome", c: __c463, g: [[0,[2]]], k: { "enum": ["completed","handler-unavailable","context-denied","policy-denied","failed"] } },
+  { f: 24, p: "/properties/runtime~1ref", c: __c465, r: 465, ro: 1, g: [[0,[0]]] },
+  { f: 26, p: "/$defs/RuntimeRef", c: __c465, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^runtime/.+$" }, re: __RE19 },
+  { f: 24, p: "/properties/model.binding~1ref", c: __c467, r: 467, ro: 1, g: [[0,[0]]] },
+  { f: 26, p: "/$defs/ModelBindingRef", c: __c467, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^model\\.binding/.+$" }, re: __RE12 },
+  { f: 24, p: "/properties/input~1shape", c: __c469, r: 469, ro: 1, g: [[0,[0]]] },
+  { f: 24, p: "/$defs/InputShape", c: __c469, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["message/count", "message~1count", 470], ["token/approx-input", "token~1approx-input", 471], ["file/has-any", "file~1has-any", 472], ["tool/has-any", "tool~1has-any", 473]], ap: 474, kn: new Set(["message/count","token/approx-input","file/has-any","tool/has-any"]) },
   { f: 24, p: "/$defs/InputShape/properties/message~1count", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 24, p: "/$defs/InputShape/properties/token~1approx-input", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 24, p: "/$defs/InputShape/properties/file~1has-any", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 24, p: "/$defs/InputShape/properties/tool~1has-any", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 24, p: "/$defs/InputShape/additionalProperties", b: false },
-  { f: 24, p: "/properties/output~1shape", c: __c467, r: 467, ro: 1, g: [[0,[0]]] },
-  { f: 24, p: "/$defs/OutputShape", c: __c467, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["token/approx-output", "token~1approx-output", 468], ["artifact/refs", "artifact~1refs", 469]], ap: 471, kn: new Set(["token/approx-output","artifact/refs"]) },
+  { f: 24, p: "/properties/output~1shape", c: __c476, r: 476, ro: 1, g: [[0,[0]]] },
+  { f: 24, p: "/$defs/OutputShape", c: __c476, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["token/approx-output", "token~1approx-output", 477], ["artifact/refs", "artifact~1refs", 478]], ap: 480, kn: new Set(["token/approx-output","artifact/refs"]) },
   { f: 24, p: "/$defs/OutputShape/properties/token~1approx-output", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 24, p: "/$defs/OutputShape/properties/artifact~1refs", t: ["array"], tv: "array", g: [[3,[18]]], it: 470 },
+  { f: 24, p: "/$defs/OutputShape/properties/artifact~1refs", t: ["array"], tv: "array", g: [[3,[18]]], it: 479 },
   { f: 24, p: "/$defs/OutputShape/properties/artifact~1refs/items", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 24, p: "/$defs/OutputShape/additionalProperties", b: false },
-  { f: 24, p: "/properties/policy", c: __c473, r: 473, ro: 1, g: [[0,[0]]] },
-  { f: 24, p: "/$defs/TracePolicy", c: __c473, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["locality","trust/mode","egress/allowed"] }, pr: [["locality", "locality", 474], ["trust/mode", "trust~1mode", 476], ["trace/level", "trace~1level", 478], ["persist/prompt", "persist~1prompt", 480], ["persist/response", "persist~1response", 481], ["egress/allowed", "egress~1allowed", 482]], ap: 483, kn: new Set(["locality","trust/mode","trace/level","persist/prompt","persist/response","egress/allowed"]) },
-  { f: 24, p: "/$defs/TracePolicy/properties/locality", c: __c475, r: 475, ro: 1, g: [[0,[0]]] },
-  { f: 27, p: "/$defs/Locality", c: __c475, g: [[0,[2]]], k: { "enum": ["local_only","remote_allowed"] } },
-  { f: 24, p: "/$defs/TracePolicy/properties/trust~1mode", c: __c477, r: 477, ro: 1, g: [[0,[0]]] },
-  { f: 27, p: "/$defs/TrustMode", c: __c477, g: [[0,[2]]], k: { "enum": ["strict_local","classification_gated"] } },
-  { f: 24, p: "/$defs/TracePolicy/properties/trace~1level", c: __c479, r: 479, ro: 1, g: [[0,[0]]] },
-  { f: 24, p: "/$defs/TraceLevel", c: __c479, g: [[0,[2]]], k: { "enum": ["metadata_only","decision_detail"] } },
+  { f: 24, p: "/properties/policy", c: __c482, r: 482, ro: 1, g: [[0,[0]]] },
+  { f: 24, p: "/$defs/TracePolicy", c: __c482, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["locality","trust/mode","egress/allowed"] }, pr: [["locality", "locality", 483], ["trust/mode", "trust~1mode", 485], ["trace/level", "trace~1level", 487], ["persist/prompt", "persist~1prompt", 489], ["persist/response", "persist~1response", 490], ["egress/allowed", "egress~1allowed", 491]], ap: 492, kn: new Set(["locality","trust/mode","trace/level","persist/prompt","persist/response","egress/allowed"]) },
+  { f: 24, p: "/$defs/TracePolicy/properties/locality", c: __c484, r: 484, ro: 1, g: [[0,[0]]] },
+  { f: 27, p: "/$defs/Locality", c: __c484, g: [[0,[2]]], k: { "enum": ["local_only","remote_allowed"] } },
+  { f: 24, p: "/$defs/TracePolicy/properties/trust~1mode", c: __c486, r: 486, ro: 1, g: [[0,[0]]] },
+  { f: 27, p: "/$defs/TrustMode", c: __c486, g: [[0,[2]]], k: { "enum": ["strict_local","classification_gated"] } },
+  { f: 24, p: "/$defs/TracePolicy/properties/trace~1level", c: __c488, r: 488, ro: 1, g: [[0,[0]]] },
+  { f: 24, p: "/$defs/TraceLevel", c: __c488, g: [[0,[2]]], k: { "enum": ["metadata_only","decision_detail"] } },
   { f: 24, p: "/$defs/TracePolicy/properties/persist~1prompt", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 24, p: "/$defs/TracePolicy/properties/persist~1response", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 24, p: "/$defs/TracePolicy/properties/egress~1allowed", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 24, p: "/$defs/TracePolicy/additionalProperties", b: false },
-  { f: 24, p: "/properties/decisions", t: ["array"], tv: "array", g: [[3,[18]]], it: 485 },
-  { f: 24, p: "/properties/decisions/items", c: __c486, r: 486, ro: 1, g: [[0,[0]]] },
-  { f: 24, p: "/$defs/TraceDecision", c: __c486, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["kind","outcome","reason/code"] }, pr: [["kind", "kind", 487], ["outcome", "outcome", 488], ["reason/code", "reason~1code", 490], ["decided/by", "decided~1by", 491], ["element/ref", "element~1ref", 492], ["source/kind", "source~1kind", 493], ["classification", "classification", 495]], ap: 497, kn: new Set(["kind","outcome","reason/code","decided/by","element/ref","source/kind","classification"]), all: [498] },
+  { f: 24, p: "/properties/decisions", t: ["array"], tv: "array", g: [[3,[18]]], it: 494 },
+  { f: 24, p: "/properties/decisions/items", c: __c495, r: 495, ro: 1, g: [[0,[0]]] },
+  { f: 24, p: "/$defs/TraceDecision", c: __c495, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["kind","outcome","reason/code"] }, pr: [["kind", "kind", 496], ["outcome", "outcome", 497], ["reason/code", "reason~1code", 499], ["decided/by", "decided~1by", 500], ["element/ref", "element~1ref", 501], ["source/kind", "source~1kind", 502], ["classification", "classification", 504]], ap: 506, kn: new Set(["kind","outcome","reason/code","decided/by","element/ref","source/kind","classification"]), all: [507] },
   { f: 24, p: "/$defs/TraceDecision/properties/kind", g: [[0,[2]]], k: { "enum": ["runtime-selection","context-element","class-keyed-resolution","mode-keyed-resolution","redaction","egress","operator-question","escalation"] } },
-  { f: 24, p: "/$defs/TraceDecision/properties/outcome", c: __c489, r: 489, ro: 1, g: [[0,[0]]] },
-  { f: 26, p: "/$defs/ReasonCode", c: __c489, t: ["string"], tv: "string", g: [[2,[12,14]]], k: { "maxLength": 80, "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$" }, re: __RE17 },
-  { f: 24, p: "/$defs/TraceDecision/properties/reason~1code", c: __c489, r: 489, ro: 1, g: [[0,[0]]] },
+  { f: 24, p: "/$defs/TraceDecision/properties/outcome", c: __c498, r: 498, ro: 1, g: [[0,[0]]] },
+  { f: 26, p: "/$defs/ReasonCode", c: __c498, t: ["string"], tv: "string", g: [[2,[12,14]]], k: { "maxLength": 80, "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$" }, re: __RE17 },
+  { f: 24, p: "/$defs/TraceDecision/properties/reason~1code", c: __c498, r: 498, ro: 1, g: [[0,[0]]] },
   { f: 24, p: "/$defs/TraceDecision/properties/decided~1by", g: [[0,[2]]], k: { "enum": ["host-policy","model-proposed","model-produced","operator-approved"] } },
   { f: 24, p: "/$defs/TraceDecision/properties/element~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 24, p: "/$defs/TraceDecision/properties/source~1kind", c: __c494, r: 494, ro: 1, g: [[0,[0]]] },
-  { f: 28, p: "/$defs/ContextSourceKind", c: __c494, g: [[0,[2]]], k: { "enum": ["relationship","memarium","messaging","artifact","dataset"] } },
-  { f: 24, p: "/$defs/TraceDecision/properties/classification", c: __c496, r: 496, ro: 1, g: [[0,[0]]] },
-  { f: 29, p: "", c: __c496, t: ["string"], tv: "string", ut: 1, g: [[0,[2]]], k: { "enum": ["public","community","personal"] } },
+  { f: 24, p: "/$defs/TraceDecision/properties/source~1kind", c: __c503, r: 503, ro: 1, g: [[0,[0]]] },
+  { f: 28, p: "/$defs/ContextSourceKind", c: __c503, g: [[0,[2]]], k: { "enum": ["relationship","memarium","messaging","artifact","dataset"] } },
+  { f: 24, p: "/$defs/TraceDecision/properties/classification", c: __c505, r: 505, ro: 1, g: [[0,[0]]] },
+  { f: 29, p: "", c: __c505, t: ["string"], tv: "string", ut: 1, g: [[0,[2]]], k: { "enum": ["public","community","personal"] } },
   { f: 24, p: "/$defs/TraceDecision/additionalProperties", b: false },
-  { f: 24, p: "/$defs/TraceDecision/allOf/0", g: [[0,[7]]], if: 499, th: 501 },
-  { f: 24, p: "/$defs/TraceDecision/allOf/0/if", c: __c499, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 500]] },
+  { f: 24, p: "/$defs/TraceDecision/allOf/0", g: [[0,[7]]], if: 508, th: 510 },
+  { f: 24, p: "/$defs/TraceDecision/allOf/0/if", c: __c508, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 509]] },
   { f: 24, p: "/$defs/TraceDecision/allOf/0/if/properties/kind", g: [[0,[1]]], k: { "const": "context-element" } },
-  { f: 24, p: "/$defs/TraceDecision/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["element/ref","source/kind","classification"] }, pr: [["outcome", "outcome", 502], ["element/ref", "element~1ref", 503], ["source/kind", "source~1kind", 504], ["classification", "classification", 505]] },
+  { f: 24, p: "/$defs/TraceDecision/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["element/ref","source/kind","classification"] }, pr: [["outcome", "outcome", 511], ["element/ref", "element~1ref", 512], ["source/kind", "source~1kind", 513], ["classification", "classification", 514]] },
   { f: 24, p: "/$defs/TraceDecision/allOf/0/then/properties/outcome", g: [[0,[2]]], k: { "enum": ["include","declassify","drop","fail"] } },
   { f: 24, p: "/$defs/TraceDecision/allOf/0/then/properties/element~1ref", av: 1, g: [] },
   { f: 24, p: "/$defs/TraceDecision/allOf/0/then/properties/source~1kind", av: 1, g: [] },
   { f: 24, p: "/$defs/TraceDecision/allOf/0/then/properties/classification", av: 1, g: [] },
-  { f: 24, p: "/properties/effects", t: ["array"], tv: "array", g: [[3,[18]]], it: 507 },
-  { f: 24, p: "/properties/effects/items", c: __c508, r: 508, ro: 1, g: [[0,[0]]] },
-  { f: 24, p: "/$defs/TraceEffect", c: __c508, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["kind","status","target"] }, pr: [["kind", "kind", 509], ["status", "status", 510], ["target", "target", 511]], ap: 512, kn: new Set(["kind","status","target"]) },
+  { f: 24, p: "/properties/effects", t: ["array"], tv: "array", g: [[3,[18]]], it: 516 },
+  { f: 24, p: "/properties/effects/items", c: __c517, r: 517, ro: 1, g: [[0,[0]]] },
+  { f: 24, p: "/$defs/TraceEffect", c: __c517, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["kind","status","target"] }, pr: [["kind", "kind", 518], ["status", "status", 519], ["target", "target", 520]], ap: 521, kn: new Set(["kind","status","target"]) },
   { f: 24, p: "/$defs/TraceEffect/properties/kind", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[a-z][a-z0-9-]*(\\.[a-z][a-z0-9-]*)+$" }, re: __RE21 },
   { f: 24, p: "/$defs/TraceEffect/properties/status", g: [[0,[2]]], k: { "enum": ["ok","failed","skipped"] } },
   { f: 24, p: "/$defs/TraceEffect/properties/target", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 24, p: "/$defs/TraceEffect/additionalProperties", b: false },
-  { f: 24, p: "/properties/diagnostics", c: __c514, r: 514, ro: 1, g: [[0,[0]]] },
-  { f: 26, p: "/$defs/Diagnostics", c: __c514, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["error/code", "error~1code", 515], ["retry/count", "retry~1count", 518]], ap: 519, kn: new Set(["error/code","retry/count"]) },
-  { f: 26, p: "/$defs/Diagnostics/properties/error~1code", g: [[0,[4]]], any: [516,517] },
-  { f: 26, p: "/$defs/Diagnostics/properties/error~1code/anyOf/0", c: __c489, r: 489, ro: 1, g: [[0,[0]]] },
-  { f: 26, p: "/$defs/Diagnostics/properties/error~1code/anyOf/1", c: __c517, t: ["null"], tv: "null", ut: 1, g: [] },
+  { f: 24, p: "/properties/diagnostics", c: __c523, r: 523, ro: 1, g: [[0,[0]]] },
+  { f: 26, p: "/$defs/Diagnostics", c: __c523, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["error/code", "error~1code", 524], ["retry/count", "retry~1count", 527]], ap: 528, kn: new Set(["error/code","retry/count"]) },
+  { f: 26, p: "/$defs/Diagnostics/properties/error~1code", g: [[0,[4]]], any: [525,526] },
+  { f: 26, p: "/$defs/Diagnostics/properties/error~1code/anyOf/0", c: __c498, r: 498, ro: 1, g: [[0,[0]]] },
+  { f: 26, p: "/$defs/Diagnostics/properties/error~1code/anyOf/1", c: __c526, t: ["null"], tv: "null", ut: 1, g: [] },
   { f: 26, p: "/$defs/Diagnostics/properties/retry~1count", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 26, p: "/$defs/Diagnostics/additionalProperties", b: false },
   { f: 24, p: "/additionalProperties", b: false },
   { f: 23, p: "/$defs/HostSampleTraceRecord/additionalProperties", b: false },
   { f: 23, p: "/additionalProperties", av: 1, b: true },
-  { f: 30, p: "", c: __c523, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef"] }, pr: [["memoryRef", "memoryRef", 524], ["sourceIds", "sourceIds", 525]], ap: 527, kn: new Set(["memoryRef","sourceIds"]) },
+  { f: 30, p: "", c: __c532, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef"] }, pr: [["memoryRef", "memoryRef", 533], ["sourceIds", "sourceIds", 534]], ap: 536, kn: new Set(["memoryRef","sourceIds"]) },
   { f: 30, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
-  { f: 30, p: "/properties/sourceIds", t: ["array"], tv: "array", g: [[3,[16,17,18,20]]], k: { "maxItems": 10000, "minItems": 1, "uniqueItems": true }, it: 526, uq: ["string"] },
+  { f: 30, p: "/properties/sourceIds", t: ["array"], tv: "array", g: [[3,[16,17,18,20]]], k: { "maxItems": 10000, "minItems": 1, "uniqueItems": true }, it: 535, uq: ["string"] },
   { f: 30, p: "/properties/sourceIds/items", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
   { f: 30, p: "/additionalProperties", b: false },
-  { f: 31, p: "", c: __c528, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["compactionRunId","event","output"] }, pr: [["compactionRunId", "compactionRunId", 529], ["event", "event", 530], ["output", "output", 531]], ap: 532, kn: new Set(["compactionRunId","event","output"]) },
+  { f: 31, p: "", c: __c537, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["compactionRunId","event","output"] }, pr: [["compactionRunId", "compactionRunId", 538], ["event", "event", 539], ["output", "output", 540]], ap: 541, kn: new Set(["compactionRunId","event","output"]) },
   { f: 31, p: "/properties/compactionRunId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
-  { f: 31, p: "/properties/event", c: __c366, r: 366, ro: 1, g: [[0,[0]]] },
-  { f: 31, p: "/properties/output", c: __c336, r: 336, ro: 1, g: [[0,[0]]] },
+  { f: 31, p: "/properties/event", c: __c375, r: 375, ro: 1, g: [[0,[0]]] },
+  { f: 31, p: "/properties/output", c: __c345, r: 345, ro: 1, g: [[0,[0]]] },
   { f: 31, p: "/additionalProperties", av: 1, b: true },
-  { f: 32, p: "", c: __c533, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef"] }, pr: [["memoryRef", "memoryRef", 534], ["tokenBudget", "tokenBudget", 535], ["sources", "sources", 536], ["indexEmitted", "indexEmitted", 538]], ap: 539, kn: new Set(["memoryRef","tokenBudget","sources","indexEmitted"]) },
+  { f: 32, p: "", c: __c542, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef"] }, pr: [["memoryRef", "memoryRef", 543], ["tokenBudget", "tokenBudget", 544], ["sources", "sources", 545], ["indexEmitted", "indexEmitted", 547]], ap: 548, kn: new Set(["memoryRef","tokenBudget","sources","indexEmitted"]) },
   { f: 32, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
   { f: 32, p: "/properties/tokenBudget", t: ["integer"], tv: "integer", ut: 1, g: [[1,[8,9]]], k: { "maximum": 1000000000, "minimum": 1 } },
-  { f: 32, p: "/properties/sources", t: ["array"], tv: "array", g: [[3,[16,17,18]]], k: { "maxItems": 1000, "minItems": 1 }, it: 537 },
+  { f: 32, p: "/properties/sources", t: ["array"], tv: "array", g: [[3,[16,17,18]]], k: { "maxItems": 1000, "minItems": 1 }, it: 546 },
   { f: 32, p: "/properties/sources/items", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[A-Za-z0-9._:-]{1,128}$" }, re: __RE5 },
   { f: 32, p: "/properties/indexEmitted", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 32, p: "/additionalProperties", b: false },
-  { f: 21, p: "", c: __c540, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["archiveId","event","entry"] }, pr: [["archiveId", "archiveId", 541], ["event", "event", 542], ["entry", "entry", 543], ["index", "index", 544], ["archiveChecksum", "archiveChecksum", 545], ["indexUpdated", "indexUpdated", 546], ["indexFile", "indexFile", 547]], ap: 548, kn: new Set(["archiveId","event","entry","index","archiveChecksum","indexUpdated","indexFile"]) },
+  { f: 21, p: "", c: __c549, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["archiveId","event","entry"] }, pr: [["archiveId", "archiveId", 550], ["event", "event", 551], ["entry", "entry", 552], ["index", "index", 553], ["archiveChecksum", "archiveChecksum", 554], ["indexUpdated", "indexUpdated", 555], ["indexFile", "indexFile", 556]], ap: 557, kn: new Set(["archiveId","event","entry","index","archiveChecksum","indexUpdated","indexFile"]) },
   { f: 21, p: "/properties/archiveId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
-  { f: 21, p: "/properties/event", c: __c366, r: 366, ro: 1, g: [[0,[0]]] },
-  { f: 21, p: "/properties/entry", c: __c336, r: 336, ro: 1, g: [[0,[0]]] },
-  { f: 21, p: "/properties/index", c: __c414, r: 414, ro: 1, g: [[0,[0]]] },
+  { f: 21, p: "/properties/event", c: __c375, r: 375, ro: 1, g: [[0,[0]]] },
+  { f: 21, p: "/properties/entry", c: __c345, r: 345, ro: 1, g: [[0,[0]]] },
+  { f: 21, p: "/properties/index", c: __c423, r: 423, ro: 1, g: [[0,[0]]] },
   { f: 21, p: "/properties/archiveChecksum", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^sha256:[0-9a-f]{64}$" }, re: __RE6 },
   { f: 21, p: "/properties/indexUpdated", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 21, p: "/properties/indexFile", c: __c411, r: 411, ro: 1, g: [[0,[0]]] },
+  { f: 21, p: "/properties/indexFile", c: __c420, r: 420, ro: 1, g: [[0,[0]]] },
   { f: 21, p: "/additionalProperties", av: 1, b: true },
-  { f: 33, p: "", c: __c549, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["entries"] }, pr: [["entries", "entries", 550]], ap: 552, kn: new Set(["entries"]) },
-  { f: 33, p: "/properties/entries", t: ["array"], tv: "array", g: [[3,[18]]], it: 551 },
-  { f: 33, p: "/properties/entries/items", c: __c336, r: 336, ro: 1, g: [[0,[0]]] },
+  { f: 33, p: "", c: __c558, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["entries"] }, pr: [["entries", "entries", 559]], ap: 561, kn: new Set(["entries"]) },
+  { f: 33, p: "/properties/entries", t: ["array"], tv: "array", g: [[3,[18]]], it: 560 },
+  { f: 33, p: "/properties/entries/items", c: __c345, r: 345, ro: 1, g: [[0,[0]]] },
   { f: 33, p: "/additionalProperties", av: 1, b: true },
-  { f: 34, p: "", c: __c553, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef"] }, pr: [["memoryRef", "memoryRef", 554]], ap: 555, kn: new Set(["memoryRef"]) },
+  { f: 34, p: "", c: __c562, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef"] }, pr: [["memoryRef", "memoryRef", 563]], ap: 564, kn: new Set(["memoryRef"]) },
   { f: 34, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
   { f: 34, p: "/additionalProperties", b: false },
-  { f: 35, p: "", c: __c556, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","memoryId","secretId","secretValue"] }, pr: [["memoryRef", "memoryRef", 557], ["memoryId", "memoryId", 558], ["secretId", "secretId", 559], ["secretValue", "secretValue", 560]], ap: 561, kn: new Set(["memoryRef","memoryId","secretId","secretValue"]) },
+  { f: 35, p: "", c: __c565, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","memoryId","secretId","secretValue"] }, pr: [["memoryRef", "memoryRef", 566], ["memoryId", "memoryId", 567], ["secretId", "secretId", 568], ["secretValue", "secretValue", 569]], ap: 570, kn: new Set(["memoryRef","memoryId","secretId","secretValue"]) },
   { f: 35, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
   { f: 35, p: "/properties/memoryId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
   { f: 35, p: "/properties/secretId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 128, "minLength": 1 } },
   { f: 35, p: "/properties/secretValue", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 4096, "minLength": 8 } },
   { f: 35, p: "/additionalProperties", av: 1, b: true },
-  { f: 36, p: "", c: __c562, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","entries"] }, pr: [["memoryRef", "memoryRef", 563], ["entries", "entries", 564], ["secrets", "secrets", 573], ["runId", "runId", 579]], ap: 580, kn: new Set(["memoryRef","entries","secrets","runId"]) },
+  { f: 36, p: "", c: __c571, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","entries"] }, pr: [["memoryRef", "memoryRef", 572], ["entries", "entries", 573], ["secrets", "secrets", 582], ["runId", "runId", 588]], ap: 589, kn: new Set(["memoryRef","entries","secrets","runId"]) },
   { f: 36, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
-  { f: 36, p: "/properties/entries", t: ["array"], tv: "array", g: [[3,[16,17,18]]], k: { "maxItems": 1000, "minItems": 1 }, it: 565 },
-  { f: 36, p: "/properties/entries/items", c: __c566, r: 566, ro: 1, g: [[0,[0]]] },
-  { f: 36, p: "/$defs/HostSampleSeedEntry", c: __c566, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["content"] }, pr: [["content", "content", 567], ["tags", "tags", 568], ["ttlSeconds", "ttlSeconds", 570], ["tier", "tier", 571]], ap: 572, kn: new Set(["content","tags","ttlSeconds","tier"]) },
+  { f: 36, p: "/properties/entries", t: ["array"], tv: "array", g: [[3,[16,17,18]]], k: { "maxItems": 1000, "minItems": 1 }, it: 574 },
+  { f: 36, p: "/properties/entries/items", c: __c575, r: 575, ro: 1, g: [[0,[0]]] },
+  { f: 36, p: "/$defs/HostSampleSeedEntry", c: __c575, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["content"] }, pr: [["content", "content", 576], ["tags", "tags", 577], ["ttlSeconds", "ttlSeconds", 579], ["tier", "tier", 580]], ap: 581, kn: new Set(["content","tags","ttlSeconds","tier"]) },
   { f: 36, p: "/$defs/HostSampleSeedEntry/properties/content", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 1048576 } },
-  { f: 36, p: "/$defs/HostSampleSeedEntry/properties/tags", t: ["array"], tv: "array", g: [[3,[16,18]]], k: { "maxItems": 64 }, it: 569 },
+  { f: 36, p: "/$defs/HostSampleSeedEntry/properties/tags", t: ["array"], tv: "array", g: [[3,[16,18]]], k: { "maxItems": 64 }, it: 578 },
   { f: 36, p: "/$defs/HostSampleSeedEntry/properties/tags/items", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 256, "minLength": 1 } },
   { f: 36, p: "/$defs/HostSampleSeedEntry/properties/ttlSeconds", t: ["number"], tv: "number", g: [[1,[8,11]]], k: { "maximum": 315360000, "exclusiveMinimum": 0 } },
   { f: 36, p: "/$defs/HostSampleSeedEntry/properties/tier", g: [[0,[2]]], k: { "enum": ["long-term","transactional"] } },
   { f: 36, p: "/$defs/HostSampleSeedEntry/additionalProperties", b: false },
-  { f: 36, p: "/properties/secrets", t: ["array"], tv: "array", g: [[3,[16,18]]], k: { "maxItems": 100 }, it: 574 },
-  { f: 36, p: "/properties/secrets/items", c: __c575, r: 575, ro: 1, g: [[0,[0]]] },
-  { f: 36, p: "/$defs/HostSampleSeedSecret", c: __c575, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["secretId","value"] }, pr: [["secretId", "secretId", 576], ["value", "value", 577]], ap: 578, kn: new Set(["secretId","value"]) },
+  { f: 36, p: "/properties/secrets", t: ["array"], tv: "array", g: [[3,[16,18]]], k: { "maxItems": 100 }, it: 583 },
+  { f: 36, p: "/properties/secrets/items", c: __c584, r: 584, ro: 1, g: [[0,[0]]] },
+  { f: 36, p: "/$defs/HostSampleSeedSecret", c: __c584, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["secretId","value"] }, pr: [["secretId", "secretId", 585], ["value", "value", 586]], ap: 587, kn: new Set(["secretId","value"]) },
   { f: 36, p: "/$defs/HostSampleSeedSecret/properties/secretId", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[A-Za-z0-9._:-]{1,128}$" }, re: __RE5 },
   { f: 36, p: "/$defs/HostSampleSeedSecret/properties/value", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 4096, "minLength": 1 } },
   { f: 36, p: "/$defs/HostSampleSeedSecret/additionalProperties", b: false },
   { f: 36, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 199, "minLength": 1 } },
   { f: 36, p: "/additionalProperties", b: false },
-  { f: 37, p: "", c: __c581, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","runId","entries"] }, pr: [["memoryRef", "memoryRef", 582], ["runId", "runId", 583], ["entries", "entries", 584]], ap: 586, kn: new Set(["memoryRef","runId","entries"]) },
+  { f: 37, p: "", c: __c590, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","runId","entries"] }, pr: [["memoryRef", "memoryRef", 591], ["runId", "runId", 592], ["entries", "entries", 593]], ap: 595, kn: new Set(["memoryRef","runId","entries"]) },
   { f: 37, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
   { f: 37, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
-  { f: 37, p: "/properties/entries", t: ["array"], tv: "array", g: [[3,[18]]], it: 585 },
-  { f: 37, p: "/properties/entries/items", c: __c336, r: 336, ro: 1, g: [[0,[0]]] },
+  { f: 37, p: "/properties/entries", t: ["array"], tv: "array", g: [[3,[18]]], it: 594 },
+  { f: 37, p: "/properties/entries/items", c: __c345, r: 345, ro: 1, g: [[0,[0]]] },
   { f: 37, p: "/additionalProperties", av: 1, b: true },
-  { f: 38, p: "", c: __c587, t: ["object"], tv: "object", g: [[0,[7]],[4,[23,25,26]]], k: { "required": ["approvalId","decision"] }, pr: [["approvalId", "approvalId", 588], ["decision", "decision", 589], ["reason", "reason", 590]], ap: 591, kn: new Set(["approvalId","decision","reason"]), if: 592, th: 594 },
+  { f: 38, p: "", c: __c596, t: ["object"], tv: "object", g: [[0,[7]],[4,[23,25,26]]], k: { "required": ["approvalId","decision"] }, pr: [["approvalId", "approvalId", 597], ["decision", "decision", 598], ["reason", "reason", 599]], ap: 600, kn: new Set(["approvalId","decision","reason"]), if: 601, th: 603 },
   { f: 38, p: "/properties/approvalId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
   { f: 38, p: "/properties/decision", g: [[0,[2]]], k: { "enum": ["granted","denied","overridden"] } },
   { f: 38, p: "/properties/reason", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 2000, "minLength": 1 } },
   { f: 38, p: "/additionalProperties", b: false },
-  { f: 38, p: "/if", c: __c592, g: [[4,[23,26]]], k: { "required": ["decision"] }, pr: [["decision", "decision", 593]] },
+  { f: 38, p: "/if", c: __c601, g: [[4,[23,26]]], k: { "required": ["decision"] }, pr: [["decision", "decision", 602]] },
   { f: 38, p: "/if/properties/decision", g: [[0,[1]]], k: { "const": "overridden" } },
-  { f: 38, p: "/then", g: [[4,[23,26]]], k: { "required": ["reason"] }, pr: [["reason", "reason", 595]] },
+  { f: 38, p: "/then", g: [[4,[23,26]]], k: { "required": ["reason"] }, pr: [["reason", "reason", 604]] },
   { f: 38, p: "/then/properties/reason", t: ["string"], tv: "string", ut: 1, g: [] },
-  { f: 39, p: "", c: __c596, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["tenant","kind","artifact","sourceRunIds"] }, pr: [["tenant", "tenant", 597], ["principal", "principal", 598], ["kind", "kind", 599], ["artifact", "artifact", 600], ["title", "title", 602], ["rationale", "rationale", 603], ["sourceRunIds", "sourceRunIds", 604], ["duplicateOf", "duplicateOf", 606]], ap: 607, kn: new Set(["tenant","principal","kind","artifact","title","rationale","sourceRunIds","duplicateOf"]) },
+  { f: 39, p: "", c: __c605, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["tenant","kind","artifact","sourceRunIds"] }, pr: [["tenant", "tenant", 606], ["principal", "principal", 607], ["kind", "kind", 608], ["artifact", "artifact", 609], ["title", "title", 611], ["rationale", "rationale", 612], ["sourceRunIds", "sourceRunIds", 613], ["duplicateOf", "duplicateOf", 615]], ap: 616, kn: new Set(["tenant","principal","kind","artifact","title","rationale","sourceRunIds","duplicateOf"]) },
   { f: 39, p: "/properties/tenant", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
   { f: 39, p: "/properties/principal", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
   { f: 39, p: "/properties/kind", c: __c76, r: 76, ro: 1, g: [[0,[0]]] },
-  { f: 39, p: "/properties/artifact", t: ["object"], tv: "object", g: [[4,[25]]], ap: 601, kn: new Set([]) },
+  { f: 39, p: "/properties/artifact", t: ["object"], tv: "object", g: [[4,[25]]], ap: 610, kn: new Set([]) },
   { f: 39, p: "/properties/artifact/additionalProperties", av: 1, b: true },
   { f: 39, p: "/properties/title", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
   { f: 39, p: "/properties/rationale", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 4000 } },
-  { f: 39, p: "/properties/sourceRunIds", t: ["array"], tv: "array", g: [[3,[16,17,18]]], k: { "maxItems": 100, "minItems": 1 }, it: 605 },
+  { f: 39, p: "/properties/sourceRunIds", t: ["array"], tv: "array", g: [[3,[16,17,18]]], k: { "maxItems": 100, "minItems": 1 }, it: 614 },
   { f: 39, p: "/properties/sourceRunIds/items", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
   { f: 39, p: "/properties/duplicateOf", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 500, "minLength": 1 } },
   { f: 39, p: "/additionalProperties", b: false },
-  { f: 40, p: "", c: __c608, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["proposal"] }, pr: [["proposal", "proposal", 609], ["eventId", "eventId", 684], ["runId", "runId", 685]], ap: 686, kn: new Set(["proposal","eventId","runId"]) },
-  { f: 40, p: "/properties/proposal", c: __c610, r: 610, ro: 1, g: [[0,[0]]] },
-  { f: 3, p: "", c: __c610, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["id","kind","artifact","provenance","owner","state","createdAt"] }, pr: [["id", "id", 611], ["kind", "kind", 612], ["title", "title", 613], ["artifact", "artifact", 614], ["provenance", "provenance", 616], ["duplicateOf", "duplicateOf", 622], ["owner", "owner", 623], ["rationale", "rationale", 629], ["state", "state", 630], ["createdAt", "createdAt", 632], ["updatedAt", "updatedAt", 633], ["activation", "activation", 634]], ap: 642, kn: new Set(["id","kind","title","artifact","provenance","duplicateOf","owner","rationale","state","createdAt","updatedAt","activation"]), all: [643,648,660,672] },
+  { f: 40, p: "", c: __c617, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["proposal"] }, pr: [["proposal", "proposal", 618], ["eventId", "eventId", 693], ["runId", "runId", 694]], ap: 695, kn: new Set(["proposal","eventId","runId"]) },
+  { f: 40, p: "/properties/proposal", c: __c619, r: 619, ro: 1, g: [[0,[0]]] },
+  { f: 3, p: "", c: __c619, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["id","kind","artifact","provenance","owner","state","createdAt"] }, pr: [["id", "id", 620], ["kind", "kind", 621], ["title", "title", 622], ["artifact", "artifact", 623], ["provenance", "provenance", 625], ["duplicateOf", "duplicateOf", 631], ["owner", "owner", 632], ["rationale", "rationale", 638], ["state", "state", 639], ["createdAt", "createdAt", 641], ["updatedAt", "updatedAt", 642], ["activation", "activation", 643]], ap: 651, kn: new Set(["id","kind","title","artifact","provenance","duplicateOf","owner","rationale","state","createdAt","updatedAt","activation"]), all: [652,657,669,681] },
   { f: 3, p: "/properties/id", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 3, p: "/properties/kind", c: __c76, r: 76, ro: 1, g: [[0,[0]]] },
   { f: 3, p: "/properties/title", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
-  { f: 3, p: "/properties/artifact", t: ["object"], tv: "object", g: [[4,[25]]], ap: 615, kn: new Set([]) },
+  { f: 3, p: "/properties/artifact", t: ["object"], tv: "object", g: [[4,[25]]], ap: 624, kn: new Set([]) },
   { f: 3, p: "/properties/artifact/additionalProperties", av: 1, b: true },
-  { f: 3, p: "/properties/provenance", c: __c617, r: 617, ro: 1, g: [[0,[0]]] },
-  { f: 3, p: "/$defs/ProposalProvenance", c: __c617, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["sourceRunIds"] }, pr: [["sourceRunIds", "sourceRunIds", 618], ["synthesizerModel", "synthesizerModel", 620]], ap: 621, kn: new Set(["sourceRunIds","synthesizerModel"]) },
-  { f: 3, p: "/$defs/ProposalProvenance/properties/sourceRunIds", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 619 },
+  { f: 3, p: "/properties/provenance", c: __c626, r: 626, ro: 1, g: [[0,[0]]] },
+  { f: 3, p: "/$defs/ProposalProvenance", c: __c626, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["sourceRunIds"] }, pr: [["sourceRunIds", "sourceRunIds", 627], ["synthesizerModel", "synthesizerModel", 629]], ap: 630, kn: new Set(["sourceRunIds","synthesizerModel"]) },
+  { f: 3, p: "/$defs/ProposalProvenance/properties/sourceRunIds", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 628 },
   { f: 3, p: "/$defs/ProposalProvenance/properties/sourceRunIds/items", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 3, p: "/$defs/ProposalProvenance/properties/synthesizerModel", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
   { f: 3, p: "/$defs/ProposalProvenance/additionalProperties", b: false },
   { f: 3, p: "/properties/duplicateOf", t: ["string","null"], tv: ["string","null"], ut: 1, g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 3, p: "/properties/owner", c: __c624, r: 624, ro: 1, g: [[0,[0]]] },
-  { f: 3, p: "/$defs/ProposalOwner", c: __c624, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["tenant"] }, pr: [["tenant", "tenant", 625], ["workspace", "workspace", 626], ["principal", "principal", 627]], ap: 628, kn: new Set(["tenant","workspace","principal"]) },
+  { f: 3, p: "/properties/owner", c: __c633, r: 633, ro: 1, g: [[0,[0]]] },
+  { f: 3, p: "/$defs/ProposalOwner", c: __c633, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["tenant"] }, pr: [["tenant", "tenant", 634], ["workspace", "workspace", 635], ["principal", "principal", 636]], ap: 637, kn: new Set(["tenant","workspace","principal"]) },
   { f: 3, p: "/$defs/ProposalOwner/properties/tenant", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
   { f: 3, p: "/$defs/ProposalOwner/properties/workspace", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
   { f: 3, p: "/$defs/ProposalOwner/properties/principal", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
   { f: 3, p: "/$defs/ProposalOwner/additionalProperties", b: false },
   { f: 3, p: "/properties/rationale", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 4000 } },
-  { f: 3, p: "/properties/state", c: __c631, r: 631, ro: 1, g: [[0,[0]]] },
-  { f: 3, p: "/$defs/ProposalState", c: __c631, g: [[0,[2]]], k: { "enum": ["draft","revised","applied","rejected","archived"] } },
+  { f: 3, p: "/properties/state", c: __c640, r: 640, ro: 1, g: [[0,[0]]] },
+  { f: 3, p: "/$defs/ProposalState", c: __c640, g: [[0,[2]]], k: { "enum": ["draft","revised","applied","rejected","archived"] } },
   { f: 3, p: "/properties/createdAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 3, p: "/properties/updatedAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 3, p: "/properties/activation", c: __c635, r: 635, ro: 1, g: [[0,[0]]] },
-  { f: 3, p: "/$defs/ProposalActivationRecord", c: __c635, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["mode","installedArtifactRef","appliedAt"] }, pr: [["mode", "mode", 636], ["approvalId", "approvalId", 637], ["gateOutcome", "gateOutcome", 638], ["installedArtifactRef", "installedArtifactRef", 639], ["appliedAt", "appliedAt", 640]], ap: 641, kn: new Set(["mode","approvalId","gateOutcome","installedArtifactRef","appliedAt"]) },
+  { f: 3, p: "/properties/activation", c: __c644, r: 644, ro: 1, g: [[0,[0]]] },
+  { f: 3, p: "/$defs/ProposalActivationRecord", c: __c644, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["mode","installedArtifactRef","appliedAt"] }, pr: [["mode", "mode", 645], ["approvalId", "approvalId", 646], ["gateOutcome", "gateOutcome", 647], ["installedArtifactRef", "installedArtifactRef", 648], ["appliedAt", "appliedAt", 649]], ap: 650, kn: new Set(["mode","approvalId","gateOutcome","installedArtifactRef","appliedAt"]) },
   { f: 3, p: "/$defs/ProposalActivationRecord/properties/mode", c: __c79, r: 79, ro: 1, g: [[0,[0]]] },
   { f: 3, p: "/$defs/ProposalActivationRecord/properties/approvalId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 3, p: "/$defs/ProposalActivationRecord/properties/gateOutcome", g: [[0,[2]]], k: { "enum": ["granted","overridden"] } },
@@ -6659,57 +6703,57 @@ const __S = [
   { f: 3, p: "/$defs/ProposalActivationRecord/properties/appliedAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 3, p: "/$defs/ProposalActivationRecord/additionalProperties", b: false },
   { f: 3, p: "/additionalProperties", b: false },
-  { f: 3, p: "/allOf/0", g: [[0,[7]]], if: 644, th: 646 },
-  { f: 3, p: "/allOf/0/if", c: __c644, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 645]] },
+  { f: 3, p: "/allOf/0", g: [[0,[7]]], if: 653, th: 655 },
+  { f: 3, p: "/allOf/0/if", c: __c653, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 654]] },
   { f: 3, p: "/allOf/0/if/properties/kind", g: [[0,[1]]], k: { "const": "agent-pack" } },
-  { f: 3, p: "/allOf/0/then", g: [[4,[26]]], pr: [["artifact", "artifact", 647]] },
+  { f: 3, p: "/allOf/0/then", g: [[4,[26]]], pr: [["artifact", "artifact", 656]] },
   { f: 3, p: "/allOf/0/then/properties/artifact", c: __c46, r: 46, ro: 1, g: [[0,[0]]] },
-  { f: 3, p: "/allOf/1", g: [[0,[7]]], if: 649, th: 651 },
-  { f: 3, p: "/allOf/1/if", c: __c649, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 650]] },
+  { f: 3, p: "/allOf/1", g: [[0,[7]]], if: 658, th: 660 },
+  { f: 3, p: "/allOf/1/if", c: __c658, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 659]] },
   { f: 3, p: "/allOf/1/if/properties/kind", g: [[0,[1]]], k: { "const": "workflow-chain-pack" } },
-  { f: 3, p: "/allOf/1/then", g: [[4,[26]]], pr: [["artifact", "artifact", 652]] },
-  { f: 3, p: "/allOf/1/then/properties/artifact", c: __c653, r: 653, ro: 1, g: [[0,[0]]] },
-  { f: 3, p: "/$defs/WorkflowChainPackArtifact", c: __c653, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["name","workflows"] }, pr: [["name", "name", 654], ["version", "version", 655], ["workflows", "workflows", 656]], ap: 659, kn: new Set(["name","version","workflows"]) },
+  { f: 3, p: "/allOf/1/then", g: [[4,[26]]], pr: [["artifact", "artifact", 661]] },
+  { f: 3, p: "/allOf/1/then/properties/artifact", c: __c662, r: 662, ro: 1, g: [[0,[0]]] },
+  { f: 3, p: "/$defs/WorkflowChainPackArtifact", c: __c662, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["name","workflows"] }, pr: [["name", "name", 663], ["version", "version", 664], ["workflows", "workflows", 665]], ap: 668, kn: new Set(["name","version","workflows"]) },
   { f: 3, p: "/$defs/WorkflowChainPackArtifact/properties/name", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
   { f: 3, p: "/$defs/WorkflowChainPackArtifact/properties/version", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 50, "minLength": 1 } },
-  { f: 3, p: "/$defs/WorkflowChainPackArtifact/properties/workflows", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 657 },
-  { f: 3, p: "/$defs/WorkflowChainPackArtifact/properties/workflows/items", t: ["object"], tv: "object", g: [[4,[25]]], ap: 658, kn: new Set([]) },
+  { f: 3, p: "/$defs/WorkflowChainPackArtifact/properties/workflows", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 666 },
+  { f: 3, p: "/$defs/WorkflowChainPackArtifact/properties/workflows/items", t: ["object"], tv: "object", g: [[4,[25]]], ap: 667, kn: new Set([]) },
   { f: 3, p: "/$defs/WorkflowChainPackArtifact/properties/workflows/items/additionalProperties", av: 1, b: true },
   { f: 3, p: "/$defs/WorkflowChainPackArtifact/additionalProperties", av: 1, b: true },
-  { f: 3, p: "/allOf/2", g: [[0,[7]]], if: 661, th: 663 },
-  { f: 3, p: "/allOf/2/if", c: __c661, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 662]] },
+  { f: 3, p: "/allOf/2", g: [[0,[7]]], if: 670, th: 672 },
+  { f: 3, p: "/allOf/2/if", c: __c670, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 671]] },
   { f: 3, p: "/allOf/2/if/properties/kind", g: [[0,[1]]], k: { "const": "prompt-template" } },
-  { f: 3, p: "/allOf/2/then", g: [[4,[26]]], pr: [["artifact", "artifact", 664]] },
-  { f: 3, p: "/allOf/2/then/properties/artifact", c: __c665, r: 665, ro: 1, g: [[0,[0]]] },
-  { f: 3, p: "/$defs/PromptTemplateArtifact", c: __c665, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["name","template"] }, pr: [["name", "name", 666], ["version", "version", 667], ["template", "template", 668], ["variables", "variables", 669]], ap: 671, kn: new Set(["name","version","template","variables"]) },
+  { f: 3, p: "/allOf/2/then", g: [[4,[26]]], pr: [["artifact", "artifact", 673]] },
+  { f: 3, p: "/allOf/2/then/properties/artifact", c: __c674, r: 674, ro: 1, g: [[0,[0]]] },
+  { f: 3, p: "/$defs/PromptTemplateArtifact", c: __c674, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["name","template"] }, pr: [["name", "name", 675], ["version", "version", 676], ["template", "template", 677], ["variables", "variables", 678]], ap: 680, kn: new Set(["name","version","template","variables"]) },
   { f: 3, p: "/$defs/PromptTemplateArtifact/properties/name", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
   { f: 3, p: "/$defs/PromptTemplateArtifact/properties/version", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 50, "minLength": 1 } },
   { f: 3, p: "/$defs/PromptTemplateArtifact/properties/template", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 3, p: "/$defs/PromptTemplateArtifact/properties/variables", t: ["array"], tv: "array", g: [[3,[18,20]]], k: { "uniqueItems": true }, it: 670, uq: ["string"] },
+  { f: 3, p: "/$defs/PromptTemplateArtifact/properties/variables", t: ["array"], tv: "array", g: [[3,[18,20]]], k: { "uniqueItems": true }, it: 679, uq: ["string"] },
   { f: 3, p: "/$defs/PromptTemplateArtifact/properties/variables/items", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
   { f: 3, p: "/$defs/PromptTemplateArtifact/additionalProperties", av: 1, b: true },
-  { f: 3, p: "/allOf/3", g: [[0,[7]]], if: 673, th: 675 },
-  { f: 3, p: "/allOf/3/if", c: __c673, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 674]] },
+  { f: 3, p: "/allOf/3", g: [[0,[7]]], if: 682, th: 684 },
+  { f: 3, p: "/allOf/3/if", c: __c682, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 683]] },
   { f: 3, p: "/allOf/3/if/properties/kind", g: [[0,[1]]], k: { "const": "automation" } },
-  { f: 3, p: "/allOf/3/then", g: [[4,[26]]], pr: [["artifact", "artifact", 676]] },
-  { f: 3, p: "/allOf/3/then/properties/artifact", c: __c677, r: 677, ro: 1, g: [[0,[0]]] },
-  { f: 3, p: "/$defs/ScheduledAutomationArtifact", c: __c677, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["name","workflowId","schedule"] }, pr: [["name", "name", 678], ["version", "version", 679], ["workflowId", "workflowId", 680], ["schedule", "schedule", 681]], ap: 683, kn: new Set(["name","version","workflowId","schedule"]) },
+  { f: 3, p: "/allOf/3/then", g: [[4,[26]]], pr: [["artifact", "artifact", 685]] },
+  { f: 3, p: "/allOf/3/then/properties/artifact", c: __c686, r: 686, ro: 1, g: [[0,[0]]] },
+  { f: 3, p: "/$defs/ScheduledAutomationArtifact", c: __c686, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["name","workflowId","schedule"] }, pr: [["name", "name", 687], ["version", "version", 688], ["workflowId", "workflowId", 689], ["schedule", "schedule", 690]], ap: 692, kn: new Set(["name","version","workflowId","schedule"]) },
   { f: 3, p: "/$defs/ScheduledAutomationArtifact/properties/name", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
   { f: 3, p: "/$defs/ScheduledAutomationArtifact/properties/version", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 50, "minLength": 1 } },
   { f: 3, p: "/$defs/ScheduledAutomationArtifact/properties/workflowId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
-  { f: 3, p: "/$defs/ScheduledAutomationArtifact/properties/schedule", t: ["object"], tv: "object", g: [[4,[22,25]]], k: { "minProperties": 1 }, ap: 682, kn: new Set([]) },
+  { f: 3, p: "/$defs/ScheduledAutomationArtifact/properties/schedule", t: ["object"], tv: "object", g: [[4,[22,25]]], k: { "minProperties": 1 }, ap: 691, kn: new Set([]) },
   { f: 3, p: "/$defs/ScheduledAutomationArtifact/properties/schedule/additionalProperties", av: 1, b: true },
   { f: 3, p: "/$defs/ScheduledAutomationArtifact/additionalProperties", av: 1, b: true },
   { f: 40, p: "/properties/eventId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 40, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 40, p: "/additionalProperties", av: 1, b: true },
-  { f: 41, p: "", c: __c687, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["question/ref"] }, pr: [["question/ref", "question~1ref", 688]], ap: 689, kn: new Set(["question/ref"]) },
+  { f: 41, p: "", c: __c696, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["question/ref"] }, pr: [["question/ref", "question~1ref", 697]], ap: 698, kn: new Set(["question/ref"]) },
   { f: 41, p: "/properties/question~1ref", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
   { f: 41, p: "/additionalProperties", b: false },
-  { f: 42, p: "", c: __c690, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": [] }, pr: [["dropEventLog", "dropEventLog", 691]], ap: 692, kn: new Set(["dropEventLog"]) },
+  { f: 42, p: "", c: __c699, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": [] }, pr: [["dropEventLog", "dropEventLog", 700]], ap: 701, kn: new Set(["dropEventLog"]) },
   { f: 42, p: "/properties/dropEventLog", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 42, p: "/additionalProperties", b: false },
-  { f: 43, p: "", c: __c693, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","memoryRef","memoryId","fromSeq","expectedAtFork","current"] }, pr: [["runId", "runId", 694], ["memoryRef", "memoryRef", 695], ["memoryId", "memoryId", 696], ["fromSeq", "fromSeq", 697], ["expectedAtFork", "expectedAtFork", 698], ["current", "current", 699]], ap: 700, kn: new Set(["runId","memoryRef","memoryId","fromSeq","expectedAtFork","current"]) },
+  { f: 43, p: "", c: __c702, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","memoryRef","memoryId","fromSeq","expectedAtFork","current"] }, pr: [["runId", "runId", 703], ["memoryRef", "memoryRef", 704], ["memoryId", "memoryId", 705], ["fromSeq", "fromSeq", 706], ["expectedAtFork", "expectedAtFork", 707], ["current", "current", 708]], ap: 709, kn: new Set(["runId","memoryRef","memoryId","fromSeq","expectedAtFork","current"]) },
   { f: 43, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
   { f: 43, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
   { f: 43, p: "/properties/memoryId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
@@ -6717,87 +6761,87 @@ const __S = [
   { f: 43, p: "/properties/expectedAtFork", t: ["string"], tv: "string", ut: 1, g: [] },
   { f: 43, p: "/properties/current", t: ["string"], tv: "string", ut: 1, g: [] },
   { f: 43, p: "/additionalProperties", av: 1, b: true },
-  { f: 44, p: "/$defs/AnswerToken", c: __c701, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[a-z0-9][a-z0-9._-]{0,63}$" }, re: __RE7 },
-  { f: 45, p: "/$defs/AnswerValue", c: __c702, g: [[0,[4]]], any: [703,704] },
-  { f: 45, p: "/$defs/AnswerValue/anyOf/0", c: __c701, r: 701, ro: 1, g: [[0,[0]]] },
-  { f: 45, p: "/$defs/AnswerValue/anyOf/1", c: __c704, t: ["array"], tv: "array", g: [[3,[16,18,20]]], k: { "maxItems": 24, "uniqueItems": true }, it: 705, uq: null },
-  { f: 45, p: "/$defs/AnswerValue/anyOf/1/items", c: __c701, r: 701, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "", c: __c706, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema"] }, pr: [["schema", "schema", 707], ["retention", "retention", 708], ["trace_level", "trace_level", 729], ["egress", "egress", 738], ["verification_rigor", "verification_rigor", 748], ["escalation_threshold", "escalation_threshold", 766]], ap: 780, kn: new Set(["schema","retention","trace_level","egress","verification_rigor","escalation_threshold"]) },
+  { f: 44, p: "/$defs/AnswerToken", c: __c710, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[a-z0-9][a-z0-9._-]{0,63}$" }, re: __RE7 },
+  { f: 45, p: "/$defs/AnswerValue", c: __c711, g: [[0,[4]]], any: [712,713] },
+  { f: 45, p: "/$defs/AnswerValue/anyOf/0", c: __c710, r: 710, ro: 1, g: [[0,[0]]] },
+  { f: 45, p: "/$defs/AnswerValue/anyOf/1", c: __c713, t: ["array"], tv: "array", g: [[3,[16,18,20]]], k: { "maxItems": 24, "uniqueItems": true }, it: 714, uq: null },
+  { f: 45, p: "/$defs/AnswerValue/anyOf/1/items", c: __c710, r: 710, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "", c: __c715, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema"] }, pr: [["schema", "schema", 716], ["retention", "retention", 717], ["trace_level", "trace_level", 738], ["egress", "egress", 747], ["verification_rigor", "verification_rigor", 757], ["escalation_threshold", "escalation_threshold", 775]], ap: 789, kn: new Set(["schema","retention","trace_level","egress","verification_rigor","escalation_threshold"]) },
   { f: 46, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.assistant-config.v1" } },
-  { f: 46, p: "/properties/retention", c: __c709, r: 709, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/$defs/RetentionByClass", c: __c709, r: 710, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 718], ["by_class", "by_class", 723]], ap: 728, kn: new Set(["default","by_class"]) },
-  { f: 29, p: "/$defs/ClassKeyed", c: __c710, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["default"] }, pr: [["default", "default", 711], ["by_class", "by_class", 712]], ap: 717, kn: new Set(["default","by_class"]) },
+  { f: 46, p: "/properties/retention", c: __c718, r: 718, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/RetentionByClass", c: __c718, r: 719, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 727], ["by_class", "by_class", 732]], ap: 737, kn: new Set(["default","by_class"]) },
+  { f: 29, p: "/$defs/ClassKeyed", c: __c719, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["default"] }, pr: [["default", "default", 720], ["by_class", "by_class", 721]], ap: 726, kn: new Set(["default","by_class"]) },
   { f: 29, p: "/$defs/ClassKeyed/properties/default", av: 1, g: [] },
-  { f: 29, p: "/$defs/ClassKeyed/properties/by_class", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["public", "public", 713], ["community", "community", 714], ["personal", "personal", 715]], ap: 716, kn: new Set(["public","community","personal"]) },
+  { f: 29, p: "/$defs/ClassKeyed/properties/by_class", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["public", "public", 722], ["community", "community", 723], ["personal", "personal", 724]], ap: 725, kn: new Set(["public","community","personal"]) },
   { f: 29, p: "/$defs/ClassKeyed/properties/by_class/properties/public", av: 1, g: [] },
   { f: 29, p: "/$defs/ClassKeyed/properties/by_class/properties/community", av: 1, g: [] },
   { f: 29, p: "/$defs/ClassKeyed/properties/by_class/properties/personal", av: 1, g: [] },
   { f: 29, p: "/$defs/ClassKeyed/properties/by_class/additionalProperties", b: false },
   { f: 29, p: "/$defs/ClassKeyed/additionalProperties", b: false },
-  { f: 46, p: "/$defs/RetentionByClass/properties/default", c: __c719, r: 719, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/$defs/RetentionProfile", c: __c719, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["max_age"] }, pr: [["max_age", "max_age", 720], ["on_expiry", "on_expiry", 721]], ap: 722, kn: new Set(["max_age","on_expiry"]) },
+  { f: 46, p: "/$defs/RetentionByClass/properties/default", c: __c728, r: 728, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/RetentionProfile", c: __c728, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["max_age"] }, pr: [["max_age", "max_age", 729], ["on_expiry", "on_expiry", 730]], ap: 731, kn: new Set(["max_age","on_expiry"]) },
   { f: 46, p: "/$defs/RetentionProfile/properties/max_age", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "duration" }, fm: __fmtDuration },
   { f: 46, p: "/$defs/RetentionProfile/properties/on_expiry", g: [[0,[2]]], k: { "enum": ["excise","archive"] } },
   { f: 46, p: "/$defs/RetentionProfile/additionalProperties", b: false },
-  { f: 46, p: "/$defs/RetentionByClass/properties/by_class", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["public", "public", 724], ["community", "community", 725], ["personal", "personal", 726]], ap: 727, kn: new Set(["public","community","personal"]) },
-  { f: 46, p: "/$defs/RetentionByClass/properties/by_class/properties/public", c: __c719, r: 719, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/$defs/RetentionByClass/properties/by_class/properties/community", c: __c719, r: 719, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/$defs/RetentionByClass/properties/by_class/properties/personal", c: __c719, r: 719, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/RetentionByClass/properties/by_class", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["public", "public", 733], ["community", "community", 734], ["personal", "personal", 735]], ap: 736, kn: new Set(["public","community","personal"]) },
+  { f: 46, p: "/$defs/RetentionByClass/properties/by_class/properties/public", c: __c728, r: 728, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/RetentionByClass/properties/by_class/properties/community", c: __c728, r: 728, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/RetentionByClass/properties/by_class/properties/personal", c: __c728, r: 728, ro: 1, g: [[0,[0]]] },
   { f: 46, p: "/$defs/RetentionByClass/properties/by_class/additionalProperties", b: false },
   { f: 46, p: "/$defs/RetentionByClass/additionalProperties", b: false },
-  { f: 46, p: "/properties/trace_level", c: __c730, r: 730, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/$defs/TraceLevelByClass", c: __c730, r: 710, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 731], ["by_class", "by_class", 732]], ap: 737, kn: new Set(["default","by_class"]) },
-  { f: 46, p: "/$defs/TraceLevelByClass/properties/default", c: __c479, r: 479, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/$defs/TraceLevelByClass/properties/by_class", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["public", "public", 733], ["community", "community", 734], ["personal", "personal", 735]], ap: 736, kn: new Set(["public","community","personal"]) },
-  { f: 46, p: "/$defs/TraceLevelByClass/properties/by_class/properties/public", c: __c479, r: 479, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/$defs/TraceLevelByClass/properties/by_class/properties/community", c: __c479, r: 479, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/$defs/TraceLevelByClass/properties/by_class/properties/personal", c: __c479, r: 479, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/properties/trace_level", c: __c739, r: 739, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/TraceLevelByClass", c: __c739, r: 719, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 740], ["by_class", "by_class", 741]], ap: 746, kn: new Set(["default","by_class"]) },
+  { f: 46, p: "/$defs/TraceLevelByClass/properties/default", c: __c488, r: 488, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/TraceLevelByClass/properties/by_class", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["public", "public", 742], ["community", "community", 743], ["personal", "personal", 744]], ap: 745, kn: new Set(["public","community","personal"]) },
+  { f: 46, p: "/$defs/TraceLevelByClass/properties/by_class/properties/public", c: __c488, r: 488, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/TraceLevelByClass/properties/by_class/properties/community", c: __c488, r: 488, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/TraceLevelByClass/properties/by_class/properties/personal", c: __c488, r: 488, ro: 1, g: [[0,[0]]] },
   { f: 46, p: "/$defs/TraceLevelByClass/properties/by_class/additionalProperties", b: false },
   { f: 46, p: "/$defs/TraceLevelByClass/additionalProperties", b: false },
-  { f: 46, p: "/properties/egress", c: __c739, r: 739, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/$defs/EgressByClass", c: __c739, r: 710, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 740], ["by_class", "by_class", 742]], ap: 747, kn: new Set(["default","by_class"]) },
-  { f: 46, p: "/$defs/EgressByClass/properties/default", c: __c741, r: 741, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/$defs/Egress", c: __c741, g: [[0,[2]]], k: { "enum": ["deny","allow_accepting_remote"] } },
-  { f: 46, p: "/$defs/EgressByClass/properties/by_class", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["public", "public", 743], ["community", "community", 744], ["personal", "personal", 745]], ap: 746, kn: new Set(["public","community","personal"]) },
-  { f: 46, p: "/$defs/EgressByClass/properties/by_class/properties/public", c: __c741, r: 741, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/$defs/EgressByClass/properties/by_class/properties/community", c: __c741, r: 741, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/$defs/EgressByClass/properties/by_class/properties/personal", c: __c741, r: 741, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/properties/egress", c: __c748, r: 748, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/EgressByClass", c: __c748, r: 719, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 749], ["by_class", "by_class", 751]], ap: 756, kn: new Set(["default","by_class"]) },
+  { f: 46, p: "/$defs/EgressByClass/properties/default", c: __c750, r: 750, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/Egress", c: __c750, g: [[0,[2]]], k: { "enum": ["deny","allow_accepting_remote"] } },
+  { f: 46, p: "/$defs/EgressByClass/properties/by_class", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["public", "public", 752], ["community", "community", 753], ["personal", "personal", 754]], ap: 755, kn: new Set(["public","community","personal"]) },
+  { f: 46, p: "/$defs/EgressByClass/properties/by_class/properties/public", c: __c750, r: 750, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/EgressByClass/properties/by_class/properties/community", c: __c750, r: 750, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/EgressByClass/properties/by_class/properties/personal", c: __c750, r: 750, ro: 1, g: [[0,[0]]] },
   { f: 46, p: "/$defs/EgressByClass/properties/by_class/additionalProperties", b: false },
   { f: 46, p: "/$defs/EgressByClass/additionalProperties", b: false },
-  { f: 46, p: "/properties/verification_rigor", c: __c749, r: 749, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/$defs/VerificationRigorByMode", c: __c749, r: 750, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 758], ["by_mode", "by_mode", 760]], ap: 765, kn: new Set(["default","by_mode"]) },
-  { f: 47, p: "/$defs/ModeKeyed", c: __c750, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["default"] }, pr: [["default", "default", 751], ["by_mode", "by_mode", 752]], ap: 757, kn: new Set(["default","by_mode"]) },
+  { f: 46, p: "/properties/verification_rigor", c: __c758, r: 758, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/VerificationRigorByMode", c: __c758, r: 759, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 767], ["by_mode", "by_mode", 769]], ap: 774, kn: new Set(["default","by_mode"]) },
+  { f: 47, p: "/$defs/ModeKeyed", c: __c759, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["default"] }, pr: [["default", "default", 760], ["by_mode", "by_mode", 761]], ap: 766, kn: new Set(["default","by_mode"]) },
   { f: 47, p: "/$defs/ModeKeyed/properties/default", av: 1, g: [] },
-  { f: 47, p: "/$defs/ModeKeyed/properties/by_mode", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["commons", "commons", 753], ["support", "support", 754], ["crisis", "crisis", 755]], ap: 756, kn: new Set(["commons","support","crisis"]) },
+  { f: 47, p: "/$defs/ModeKeyed/properties/by_mode", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["commons", "commons", 762], ["support", "support", 763], ["crisis", "crisis", 764]], ap: 765, kn: new Set(["commons","support","crisis"]) },
   { f: 47, p: "/$defs/ModeKeyed/properties/by_mode/properties/commons", av: 1, g: [] },
   { f: 47, p: "/$defs/ModeKeyed/properties/by_mode/properties/support", av: 1, g: [] },
   { f: 47, p: "/$defs/ModeKeyed/properties/by_mode/properties/crisis", av: 1, g: [] },
   { f: 47, p: "/$defs/ModeKeyed/properties/by_mode/additionalProperties", b: false },
   { f: 47, p: "/$defs/ModeKeyed/additionalProperties", b: false },
-  { f: 46, p: "/$defs/VerificationRigorByMode/properties/default", c: __c759, r: 759, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/$defs/VerificationRigor", c: __c759, g: [[0,[2]]], k: { "enum": ["standard","elevated","strict"] } },
-  { f: 46, p: "/$defs/VerificationRigorByMode/properties/by_mode", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["commons", "commons", 761], ["support", "support", 762], ["crisis", "crisis", 763]], ap: 764, kn: new Set(["commons","support","crisis"]) },
-  { f: 46, p: "/$defs/VerificationRigorByMode/properties/by_mode/properties/commons", c: __c759, r: 759, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/$defs/VerificationRigorByMode/properties/by_mode/properties/support", c: __c759, r: 759, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/$defs/VerificationRigorByMode/properties/by_mode/properties/crisis", c: __c759, r: 759, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/VerificationRigorByMode/properties/default", c: __c768, r: 768, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/VerificationRigor", c: __c768, g: [[0,[2]]], k: { "enum": ["standard","elevated","strict"] } },
+  { f: 46, p: "/$defs/VerificationRigorByMode/properties/by_mode", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["commons", "commons", 770], ["support", "support", 771], ["crisis", "crisis", 772]], ap: 773, kn: new Set(["commons","support","crisis"]) },
+  { f: 46, p: "/$defs/VerificationRigorByMode/properties/by_mode/properties/commons", c: __c768, r: 768, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/VerificationRigorByMode/properties/by_mode/properties/support", c: __c768, r: 768, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/VerificationRigorByMode/properties/by_mode/properties/crisis", c: __c768, r: 768, ro: 1, g: [[0,[0]]] },
   { f: 46, p: "/$defs/VerificationRigorByMode/properties/by_mode/additionalProperties", b: false },
   { f: 46, p: "/$defs/VerificationRigorByMode/additionalProperties", b: false },
-  { f: 46, p: "/properties/escalation_threshold", c: __c767, r: 767, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/$defs/EscalationThresholdByMode", c: __c767, r: 750, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 768], ["by_mode", "by_mode", 774]], ap: 779, kn: new Set(["default","by_mode"]) },
-  { f: 46, p: "/$defs/EscalationThresholdByMode/properties/default", c: __c769, r: 769, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/$defs/EscalationThreshold", c: __c769, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["escalate"] }, pr: [["escalate", "escalate", 770]], ap: 773, kn: new Set(["escalate"]) },
-  { f: 46, p: "/$defs/EscalationThreshold/properties/escalate", t: ["array"], tv: "array", g: [[3,[18,20]]], k: { "uniqueItems": true }, it: 771, uq: null },
-  { f: 46, p: "/$defs/EscalationThreshold/properties/escalate/items", c: __c772, r: 772, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/$defs/EscalationTrigger", c: __c772, g: [[0,[2]]], k: { "enum": ["operator-decision","sustained-degradation","boundary-risk","pre-egress-confirmation","crisis-candidate"] } },
+  { f: 46, p: "/properties/escalation_threshold", c: __c776, r: 776, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/EscalationThresholdByMode", c: __c776, r: 759, t: ["object"], tv: "object", g: [[0,[0]],[4,[25,26]]], pr: [["default", "default", 777], ["by_mode", "by_mode", 783]], ap: 788, kn: new Set(["default","by_mode"]) },
+  { f: 46, p: "/$defs/EscalationThresholdByMode/properties/default", c: __c778, r: 778, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/EscalationThreshold", c: __c778, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["escalate"] }, pr: [["escalate", "escalate", 779]], ap: 782, kn: new Set(["escalate"]) },
+  { f: 46, p: "/$defs/EscalationThreshold/properties/escalate", t: ["array"], tv: "array", g: [[3,[18,20]]], k: { "uniqueItems": true }, it: 780, uq: null },
+  { f: 46, p: "/$defs/EscalationThreshold/properties/escalate/items", c: __c781, r: 781, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/EscalationTrigger", c: __c781, g: [[0,[2]]], k: { "enum": ["operator-decision","sustained-degradation","boundary-risk","pre-egress-confirmation","crisis-candidate"] } },
   { f: 46, p: "/$defs/EscalationThreshold/additionalProperties", b: false },
-  { f: 46, p: "/$defs/EscalationThresholdByMode/properties/by_mode", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["commons", "commons", 775], ["support", "support", 776], ["crisis", "crisis", 777]], ap: 778, kn: new Set(["commons","support","crisis"]) },
-  { f: 46, p: "/$defs/EscalationThresholdByMode/properties/by_mode/properties/commons", c: __c769, r: 769, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/$defs/EscalationThresholdByMode/properties/by_mode/properties/support", c: __c769, r: 769, ro: 1, g: [[0,[0]]] },
-  { f: 46, p: "/$defs/EscalationThresholdByMode/properties/by_mode/properties/crisis", c: __c769, r: 769, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/EscalationThresholdByMode/properties/by_mode", t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["commons", "commons", 784], ["support", "support", 785], ["crisis", "crisis", 786]], ap: 787, kn: new Set(["commons","support","crisis"]) },
+  { f: 46, p: "/$defs/EscalationThresholdByMode/properties/by_mode/properties/commons", c: __c778, r: 778, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/EscalationThresholdByMode/properties/by_mode/properties/support", c: __c778, r: 778, ro: 1, g: [[0,[0]]] },
+  { f: 46, p: "/$defs/EscalationThresholdByMode/properties/by_mode/properties/crisis", c: __c778, r: 778, ro: 1, g: [[0,[0]]] },
   { f: 46, p: "/$defs/EscalationThresholdByMode/properties/by_mode/additionalProperties", b: false },
   { f: 46, p: "/$defs/EscalationThresholdByMode/additionalProperties", b: false },
   { f: 46, p: "/additionalProperties", b: false },
-  { f: 48, p: "", c: __c781, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","initiation"] }, pr: [["schema", "schema", 782], ["ui_profile", "ui_profile", 783], ["surface", "surface", 784], ["pinned", "pinned", 785], ["hidden", "hidden", 786], ["initiation", "initiation", 787], ["show_activity_feed", "show_activity_feed", 788], ["show_confidence", "show_confidence", 789], ["streak_count", "streak_count", 790], ["nudge_after", "nudge_after", 792]], ap: 794, kn: new Set(["schema","ui_profile","surface","pinned","hidden","initiation","show_activity_feed","show_confidence","streak_count","nudge_after"]) },
+  { f: 48, p: "", c: __c790, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","initiation"] }, pr: [["schema", "schema", 791], ["ui_profile", "ui_profile", 792], ["surface", "surface", 793], ["pinned", "pinned", 794], ["hidden", "hidden", 795], ["initiation", "initiation", 796], ["show_activity_feed", "show_activity_feed", 797], ["show_confidence", "show_confidence", 798], ["streak_count", "streak_count", 799], ["nudge_after", "nudge_after", 801]], ap: 803, kn: new Set(["schema","ui_profile","surface","pinned","hidden","initiation","show_activity_feed","show_confidence","streak_count","nudge_after"]) },
   { f: 48, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.assistant-ui-preferences.v1" } },
   { f: 48, p: "/properties/ui_profile", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 48, p: "/properties/surface", g: [[0,[2]]], k: { "enum": ["contact-rail","assistant-section"] } },
@@ -6806,28 +6850,28 @@ const __S = [
   { f: 48, p: "/properties/initiation", g: [[0,[2]]], k: { "enum": ["never"] } },
   { f: 48, p: "/properties/show_activity_feed", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 48, p: "/properties/show_confidence", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 48, p: "/properties/streak_count", g: [[0,[3]]], no: 791 },
-  { f: 48, p: "/properties/streak_count/not", av: 1, c: __c791, g: [] },
-  { f: 48, p: "/properties/nudge_after", g: [[0,[3]]], no: 793 },
-  { f: 48, p: "/properties/nudge_after/not", av: 1, c: __c793, g: [] },
+  { f: 48, p: "/properties/streak_count", g: [[0,[3]]], no: 800 },
+  { f: 48, p: "/properties/streak_count/not", av: 1, c: __c800, g: [] },
+  { f: 48, p: "/properties/nudge_after", g: [[0,[3]]], no: 802 },
+  { f: 48, p: "/properties/nudge_after/not", av: 1, c: __c802, g: [] },
   { f: 48, p: "/additionalProperties", b: false },
-  { f: 49, p: "", c: __c795, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","profile/id","anchor","requires","guarantees","conformance/max-age"] }, pr: [["schema", "schema", 796], ["profile/id", "profile~1id", 797], ["anchor", "anchor", 798], ["requires", "requires", 799], ["guarantees", "guarantees", 810], ["conformance/max-age", "conformance~1max-age", 817]], ap: 818, kn: new Set(["schema","profile/id","anchor","requires","guarantees","conformance/max-age"]) },
+  { f: 49, p: "", c: __c804, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","profile/id","anchor","requires","guarantees","conformance/max-age"] }, pr: [["schema", "schema", 805], ["profile/id", "profile~1id", 806], ["anchor", "anchor", 807], ["requires", "requires", 808], ["guarantees", "guarantees", 819], ["conformance/max-age", "conformance~1max-age", 826]], ap: 827, kn: new Set(["schema","profile/id","anchor","requires","guarantees","conformance/max-age"]) },
   { f: 49, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.baseline-assistant-profile.v1" } },
   { f: 49, p: "/properties/profile~1id", g: [[0,[1]]], k: { "const": "baseline-assistant" } },
   { f: 49, p: "/properties/anchor", g: [[0,[1]]], k: { "const": "UNIVERSAL-BASIC-COMPUTE" } },
-  { f: 49, p: "/properties/requires", c: __c800, r: 800, ro: 1, g: [[0,[0]]] },
-  { f: 49, p: "/$defs/ProfileRequirements", c: __c800, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["operations","min_context_window","tool_surface","transports","max_output_tokens"] }, pr: [["operations", "operations", 801], ["min_context_window", "min_context_window", 804], ["tool_surface", "tool_surface", 805], ["transports", "transports", 806], ["max_output_tokens", "max_output_tokens", 808]], ap: 809, kn: new Set(["operations","min_context_window","tool_surface","transports","max_output_tokens"]) },
-  { f: 49, p: "/$defs/ProfileRequirements/properties/operations", t: ["array"], tv: "array", g: [[3,[18,19,20]]], k: { "uniqueItems": true }, it: 802, co: 803, uq: null },
+  { f: 49, p: "/properties/requires", c: __c809, r: 809, ro: 1, g: [[0,[0]]] },
+  { f: 49, p: "/$defs/ProfileRequirements", c: __c809, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["operations","min_context_window","tool_surface","transports","max_output_tokens"] }, pr: [["operations", "operations", 810], ["min_context_window", "min_context_window", 813], ["tool_surface", "tool_surface", 814], ["transports", "transports", 815], ["max_output_tokens", "max_output_tokens", 817]], ap: 818, kn: new Set(["operations","min_context_window","tool_surface","transports","max_output_tokens"]) },
+  { f: 49, p: "/$defs/ProfileRequirements/properties/operations", t: ["array"], tv: "array", g: [[3,[18,19,20]]], k: { "uniqueItems": true }, it: 811, co: 812, uq: null },
   { f: 49, p: "/$defs/ProfileRequirements/properties/operations/items", g: [[0,[2]]], k: { "enum": ["generate","embed","batch_embed"] } },
-  { f: 49, p: "/$defs/ProfileRequirements/properties/operations/contains", c: __c803, g: [[0,[1]]], k: { "const": "generate" } },
+  { f: 49, p: "/$defs/ProfileRequirements/properties/operations/contains", c: __c812, g: [[0,[1]]], k: { "const": "generate" } },
   { f: 49, p: "/$defs/ProfileRequirements/properties/min_context_window", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 512 } },
   { f: 49, p: "/$defs/ProfileRequirements/properties/tool_surface", g: [[0,[1]]], k: { "const": "none" } },
-  { f: 49, p: "/$defs/ProfileRequirements/properties/transports", t: ["array"], tv: "array", g: [[3,[17,18,20]]], k: { "minItems": 1, "uniqueItems": true }, it: 807, uq: null },
+  { f: 49, p: "/$defs/ProfileRequirements/properties/transports", t: ["array"], tv: "array", g: [[3,[17,18,20]]], k: { "minItems": 1, "uniqueItems": true }, it: 816, uq: null },
   { f: 49, p: "/$defs/ProfileRequirements/properties/transports/items", g: [[0,[2]]], k: { "enum": ["http_local","command_stdio"] } },
   { f: 49, p: "/$defs/ProfileRequirements/properties/max_output_tokens", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
   { f: 49, p: "/$defs/ProfileRequirements/additionalProperties", b: false },
-  { f: 49, p: "/properties/guarantees", c: __c811, r: 811, ro: 1, g: [[0,[0]]] },
-  { f: 49, p: "/$defs/ProfileGuarantees", c: __c811, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["no_telemetry_egress","no_remote_fallback","works_offline","no_economic_gating"] }, pr: [["no_telemetry_egress", "no_telemetry_egress", 812], ["no_remote_fallback", "no_remote_fallback", 813], ["works_offline", "works_offline", 814], ["no_economic_gating", "no_economic_gating", 815]], ap: 816, kn: new Set(["no_telemetry_egress","no_remote_fallback","works_offline","no_economic_gating"]) },
+  { f: 49, p: "/properties/guarantees", c: __c820, r: 820, ro: 1, g: [[0,[0]]] },
+  { f: 49, p: "/$defs/ProfileGuarantees", c: __c820, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["no_telemetry_egress","no_remote_fallback","works_offline","no_economic_gating"] }, pr: [["no_telemetry_egress", "no_telemetry_egress", 821], ["no_remote_fallback", "no_remote_fallback", 822], ["works_offline", "works_offline", 823], ["no_economic_gating", "no_economic_gating", 824]], ap: 825, kn: new Set(["no_telemetry_egress","no_remote_fallback","works_offline","no_economic_gating"]) },
   { f: 49, p: "/$defs/ProfileGuarantees/properties/no_telemetry_egress", g: [[0,[1]]], k: { "const": true } },
   { f: 49, p: "/$defs/ProfileGuarantees/properties/no_remote_fallback", g: [[0,[1]]], k: { "const": true } },
   { f: 49, p: "/$defs/ProfileGuarantees/properties/works_offline", g: [[0,[1]]], k: { "const": true } },
@@ -6835,492 +6879,492 @@ const __S = [
   { f: 49, p: "/$defs/ProfileGuarantees/additionalProperties", b: false },
   { f: 49, p: "/properties/conformance~1max-age", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "duration" }, fm: __fmtDuration },
   { f: 49, p: "/additionalProperties", b: false },
-  { f: 50, p: "", c: __c819, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","report/id","runtime/ref","profile/id","environment/ref","time/generated-at","time/expires-at","status","checks","overall/passed"] }, pr: [["schema", "schema", 820], ["report/id", "report~1id", 821], ["runtime/ref", "runtime~1ref", 822], ["model.binding/ref", "model.binding~1ref", 823], ["profile/id", "profile~1id", 824], ["environment/ref", "environment~1ref", 825], ["time/generated-at", "time~1generated-at", 826], ["time/expires-at", "time~1expires-at", 827], ["status", "status", 828], ["checks", "checks", 829], ["overall/passed", "overall~1passed", 837]], ap: 838, kn: new Set(["schema","report/id","runtime/ref","model.binding/ref","profile/id","environment/ref","time/generated-at","time/expires-at","status","checks","overall/passed"]), all: [839] },
+  { f: 50, p: "", c: __c828, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","report/id","runtime/ref","profile/id","environment/ref","time/generated-at","time/expires-at","status","checks","overall/passed"] }, pr: [["schema", "schema", 829], ["report/id", "report~1id", 830], ["runtime/ref", "runtime~1ref", 831], ["model.binding/ref", "model.binding~1ref", 832], ["profile/id", "profile~1id", 833], ["environment/ref", "environment~1ref", 834], ["time/generated-at", "time~1generated-at", 835], ["time/expires-at", "time~1expires-at", 836], ["status", "status", 837], ["checks", "checks", 838], ["overall/passed", "overall~1passed", 846]], ap: 847, kn: new Set(["schema","report/id","runtime/ref","model.binding/ref","profile/id","environment/ref","time/generated-at","time/expires-at","status","checks","overall/passed"]), all: [848] },
   { f: 50, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.baseline-assistant-conformance-report.v1" } },
   { f: 50, p: "/properties/report~1id", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 50, p: "/properties/runtime~1ref", c: __c456, r: 456, ro: 1, g: [[0,[0]]] },
-  { f: 50, p: "/properties/model.binding~1ref", c: __c458, r: 458, ro: 1, g: [[0,[0]]] },
+  { f: 50, p: "/properties/runtime~1ref", c: __c465, r: 465, ro: 1, g: [[0,[0]]] },
+  { f: 50, p: "/properties/model.binding~1ref", c: __c467, r: 467, ro: 1, g: [[0,[0]]] },
   { f: 50, p: "/properties/profile~1id", g: [[0,[1]]], k: { "const": "baseline-assistant" } },
   { f: 50, p: "/properties/environment~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 50, p: "/properties/time~1generated-at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 50, p: "/properties/time~1expires-at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 50, p: "/properties/status", g: [[0,[2]]], k: { "enum": ["fresh","stale"] } },
-  { f: 50, p: "/properties/checks", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 830 },
-  { f: 50, p: "/properties/checks/items", c: __c831, r: 831, ro: 1, g: [[0,[0]]] },
-  { f: 50, p: "/$defs/ConformanceCheck", c: __c831, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["check/id","clause","result"] }, pr: [["check/id", "check~1id", 832], ["clause", "clause", 833], ["result", "result", 834], ["detail/code", "detail~1code", 835]], ap: 836, kn: new Set(["check/id","clause","result","detail/code"]) },
-  { f: 50, p: "/$defs/ConformanceCheck/properties/check~1id", c: __c489, r: 489, ro: 1, g: [[0,[0]]] },
+  { f: 50, p: "/properties/checks", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 839 },
+  { f: 50, p: "/properties/checks/items", c: __c840, r: 840, ro: 1, g: [[0,[0]]] },
+  { f: 50, p: "/$defs/ConformanceCheck", c: __c840, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["check/id","clause","result"] }, pr: [["check/id", "check~1id", 841], ["clause", "clause", 842], ["result", "result", 843], ["detail/code", "detail~1code", 844]], ap: 845, kn: new Set(["check/id","clause","result","detail/code"]) },
+  { f: 50, p: "/$defs/ConformanceCheck/properties/check~1id", c: __c498, r: 498, ro: 1, g: [[0,[0]]] },
   { f: 50, p: "/$defs/ConformanceCheck/properties/clause", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^/" }, re: __RE10 },
   { f: 50, p: "/$defs/ConformanceCheck/properties/result", g: [[0,[2]]], k: { "enum": ["pass","fail"] } },
-  { f: 50, p: "/$defs/ConformanceCheck/properties/detail~1code", c: __c489, r: 489, ro: 1, g: [[0,[0]]] },
+  { f: 50, p: "/$defs/ConformanceCheck/properties/detail~1code", c: __c498, r: 498, ro: 1, g: [[0,[0]]] },
   { f: 50, p: "/$defs/ConformanceCheck/additionalProperties", b: false },
   { f: 50, p: "/properties/overall~1passed", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 50, p: "/additionalProperties", b: false },
-  { f: 50, p: "/allOf/0", g: [[0,[7]]], if: 840, th: 844 },
-  { f: 50, p: "/allOf/0/if", c: __c840, g: [[4,[23,26]]], k: { "required": ["checks"] }, pr: [["checks", "checks", 841]] },
-  { f: 50, p: "/allOf/0/if/properties/checks", t: ["array"], tv: "array", g: [[3,[19]]], co: 842 },
-  { f: 50, p: "/allOf/0/if/properties/checks/contains", c: __c842, t: ["object"], tv: "object", g: [[4,[23,26]]], k: { "required": ["result"] }, pr: [["result", "result", 843]] },
+  { f: 50, p: "/allOf/0", g: [[0,[7]]], if: 849, th: 853 },
+  { f: 50, p: "/allOf/0/if", c: __c849, g: [[4,[23,26]]], k: { "required": ["checks"] }, pr: [["checks", "checks", 850]] },
+  { f: 50, p: "/allOf/0/if/properties/checks", t: ["array"], tv: "array", g: [[3,[19]]], co: 851 },
+  { f: 50, p: "/allOf/0/if/properties/checks/contains", c: __c851, t: ["object"], tv: "object", g: [[4,[23,26]]], k: { "required": ["result"] }, pr: [["result", "result", 852]] },
   { f: 50, p: "/allOf/0/if/properties/checks/contains/properties/result", g: [[0,[1]]], k: { "const": "fail" } },
-  { f: 50, p: "/allOf/0/then", g: [[4,[26]]], pr: [["overall/passed", "overall~1passed", 845]] },
+  { f: 50, p: "/allOf/0/then", g: [[4,[26]]], pr: [["overall/passed", "overall~1passed", 854]] },
   { f: 50, p: "/allOf/0/then/properties/overall~1passed", g: [[0,[1]]], k: { "const": false } },
-  { f: 44, p: "/$defs/ChoiceOption", c: __c846, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["value","title"] }, pr: [["value", "value", 847], ["title", "title", 848], ["detail", "detail", 849]], ap: 850, kn: new Set(["value","title","detail"]) },
-  { f: 44, p: "/$defs/ChoiceOption/properties/value", c: __c701, r: 701, ro: 1, g: [[0,[0]]] },
+  { f: 44, p: "/$defs/ChoiceOption", c: __c855, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["value","title"] }, pr: [["value", "value", 856], ["title", "title", 857], ["detail", "detail", 858]], ap: 859, kn: new Set(["value","title","detail"]) },
+  { f: 44, p: "/$defs/ChoiceOption/properties/value", c: __c710, r: 710, ro: 1, g: [[0,[0]]] },
   { f: 44, p: "/$defs/ChoiceOption/properties/title", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 120, "minLength": 1 } },
   { f: 44, p: "/$defs/ChoiceOption/properties/detail", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 280 } },
   { f: 44, p: "/$defs/ChoiceOption/additionalProperties", b: false },
-  { f: 29, p: "/$defs/ClassificationFlow", c: __c851, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["input","output"] }, pr: [["input", "input", 852], ["output", "output", 853]], ap: 854, kn: new Set(["input","output"]) },
-  { f: 29, p: "/$defs/ClassificationFlow/properties/input", c: __c496, r: 496, ro: 1, g: [[0,[0]]] },
-  { f: 29, p: "/$defs/ClassificationFlow/properties/output", c: __c496, r: 496, ro: 1, g: [[0,[0]]] },
+  { f: 29, p: "/$defs/ClassificationFlow", c: __c860, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["input","output"] }, pr: [["input", "input", 861], ["output", "output", 862]], ap: 863, kn: new Set(["input","output"]) },
+  { f: 29, p: "/$defs/ClassificationFlow/properties/input", c: __c505, r: 505, ro: 1, g: [[0,[0]]] },
+  { f: 29, p: "/$defs/ClassificationFlow/properties/output", c: __c505, r: 505, ro: 1, g: [[0,[0]]] },
   { f: 29, p: "/$defs/ClassificationFlow/additionalProperties", b: false },
-  { f: 51, p: "/$defs/ConfirmPayload", c: __c856, r: 856, ro: 1, g: [[0,[0]]] },
-  { f: 52, p: "", c: __c856, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["confirm/title", "confirm~1title", 857], ["deny/title", "deny~1title", 858]], ap: 859, kn: new Set(["confirm/title","deny/title"]) },
+  { f: 51, p: "/$defs/ConfirmPayload", c: __c865, r: 865, ro: 1, g: [[0,[0]]] },
+  { f: 52, p: "", c: __c865, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["confirm/title", "confirm~1title", 866], ["deny/title", "deny~1title", 867]], ap: 868, kn: new Set(["confirm/title","deny/title"]) },
   { f: 52, p: "/properties/confirm~1title", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 60, "minLength": 1 } },
   { f: 52, p: "/properties/deny~1title", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 60, "minLength": 1 } },
   { f: 52, p: "/additionalProperties", b: false },
-  { f: 27, p: "/$defs/ContentPart", c: __c860, t: ["object"], tv: "object", g: [[0,[5]],[4,[25,27]]], ap: 861, kn: new Set([]), one: [862,867], dt: "type", dm: new Map([["text",0],["object_ref",1]]) },
+  { f: 27, p: "/$defs/ContentPart", c: __c869, t: ["object"], tv: "object", g: [[0,[5]],[4,[25,27]]], ap: 870, kn: new Set([]), one: [871,876], dt: "type", dm: new Map([["text",0],["object_ref",1]]) },
   { f: 27, p: "/$defs/ContentPart/additionalProperties", av: 1, b: true },
-  { f: 27, p: "/$defs/ContentPart/oneOf/0", c: __c863, r: 863, ro: 1, g: [[0,[0]]] },
-  { f: 27, p: "/$defs/TextPart", c: __c863, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["type","text"] }, pr: [["type", "type", 864], ["text", "text", 865]], ap: 866, kn: new Set(["type","text"]) },
+  { f: 27, p: "/$defs/ContentPart/oneOf/0", c: __c872, r: 872, ro: 1, g: [[0,[0]]] },
+  { f: 27, p: "/$defs/TextPart", c: __c872, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["type","text"] }, pr: [["type", "type", 873], ["text", "text", 874]], ap: 875, kn: new Set(["type","text"]) },
   { f: 27, p: "/$defs/TextPart/properties/type", g: [[0,[1]]], k: { "const": "text" } },
   { f: 27, p: "/$defs/TextPart/properties/text", t: ["string"], tv: "string", ut: 1, g: [] },
   { f: 27, p: "/$defs/TextPart/additionalProperties", b: false },
-  { f: 27, p: "/$defs/ContentPart/oneOf/1", c: __c868, r: 868, ro: 1, g: [[0,[0]]] },
-  { f: 27, p: "/$defs/ObjectRefPart", c: __c868, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["type","object/ref","media/type"] }, pr: [["type", "type", 869], ["object/ref", "object~1ref", 870], ["media/type", "media~1type", 871], ["byte/size", "byte~1size", 872]], ap: 873, kn: new Set(["type","object/ref","media/type","byte/size"]) },
+  { f: 27, p: "/$defs/ContentPart/oneOf/1", c: __c877, r: 877, ro: 1, g: [[0,[0]]] },
+  { f: 27, p: "/$defs/ObjectRefPart", c: __c877, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["type","object/ref","media/type"] }, pr: [["type", "type", 878], ["object/ref", "object~1ref", 879], ["media/type", "media~1type", 880], ["byte/size", "byte~1size", 881]], ap: 882, kn: new Set(["type","object/ref","media/type","byte/size"]) },
   { f: 27, p: "/$defs/ObjectRefPart/properties/type", g: [[0,[1]]], k: { "const": "object_ref" } },
   { f: 27, p: "/$defs/ObjectRefPart/properties/object~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 27, p: "/$defs/ObjectRefPart/properties/media~1type", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[a-z]+/[A-Za-z0-9.+-]+$" }, re: __RE15 },
   { f: 27, p: "/$defs/ObjectRefPart/properties/byte~1size", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 27, p: "/$defs/ObjectRefPart/additionalProperties", b: false },
-  { f: 28, p: "", c: __c874, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema"] }, pr: [["schema", "schema", 875], ["sources", "sources", 876]], ap: 890, kn: new Set(["schema","sources"]) },
+  { f: 28, p: "", c: __c883, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema"] }, pr: [["schema", "schema", 884], ["sources", "sources", 885]], ap: 899, kn: new Set(["schema","sources"]) },
   { f: 28, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.context-assembly.request.v1" } },
-  { f: 28, p: "/properties/sources", t: ["array"], tv: "array", g: [[3,[18]]], it: 877 },
-  { f: 28, p: "/properties/sources/items", c: __c878, r: 878, ro: 1, g: [[0,[0]]] },
-  { f: 28, p: "/$defs/ContextSource", c: __c878, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["source/kind","grant/ref"] }, pr: [["source/kind", "source~1kind", 879], ["grant/ref", "grant~1ref", 880], ["lease/ref", "lease~1ref", 881], ["flow/ref", "flow~1ref", 882], ["max/elements", "max~1elements", 883]], ap: 884, kn: new Set(["source/kind","grant/ref","lease/ref","flow/ref","max/elements"]), all: [885] },
-  { f: 28, p: "/$defs/ContextSource/properties/source~1kind", c: __c494, r: 494, ro: 1, g: [[0,[0]]] },
+  { f: 28, p: "/properties/sources", t: ["array"], tv: "array", g: [[3,[18]]], it: 886 },
+  { f: 28, p: "/properties/sources/items", c: __c887, r: 887, ro: 1, g: [[0,[0]]] },
+  { f: 28, p: "/$defs/ContextSource", c: __c887, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["source/kind","grant/ref"] }, pr: [["source/kind", "source~1kind", 888], ["grant/ref", "grant~1ref", 889], ["lease/ref", "lease~1ref", 890], ["flow/ref", "flow~1ref", 891], ["max/elements", "max~1elements", 892]], ap: 893, kn: new Set(["source/kind","grant/ref","lease/ref","flow/ref","max/elements"]), all: [894] },
+  { f: 28, p: "/$defs/ContextSource/properties/source~1kind", c: __c503, r: 503, ro: 1, g: [[0,[0]]] },
   { f: 28, p: "/$defs/ContextSource/properties/grant~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 28, p: "/$defs/ContextSource/properties/lease~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 28, p: "/$defs/ContextSource/properties/flow~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 28, p: "/$defs/ContextSource/properties/max~1elements", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
   { f: 28, p: "/$defs/ContextSource/additionalProperties", b: false },
-  { f: 28, p: "/$defs/ContextSource/allOf/0", g: [[0,[7]]], if: 886, th: 888 },
-  { f: 28, p: "/$defs/ContextSource/allOf/0/if", c: __c886, g: [[4,[23,26]]], k: { "required": ["source/kind"] }, pr: [["source/kind", "source~1kind", 887]] },
+  { f: 28, p: "/$defs/ContextSource/allOf/0", g: [[0,[7]]], if: 895, th: 897 },
+  { f: 28, p: "/$defs/ContextSource/allOf/0/if", c: __c895, g: [[4,[23,26]]], k: { "required": ["source/kind"] }, pr: [["source/kind", "source~1kind", 896]] },
   { f: 28, p: "/$defs/ContextSource/allOf/0/if/properties/source~1kind", g: [[0,[2]]], k: { "enum": ["artifact","dataset"] } },
-  { f: 28, p: "/$defs/ContextSource/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["lease/ref"] }, pr: [["lease/ref", "lease~1ref", 889]] },
+  { f: 28, p: "/$defs/ContextSource/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["lease/ref"] }, pr: [["lease/ref", "lease~1ref", 898]] },
   { f: 28, p: "/$defs/ContextSource/allOf/0/then/properties/lease~1ref", av: 1, g: [] },
   { f: 28, p: "/additionalProperties", b: false },
-  { f: 53, p: "", c: __c891, t: ["object"], tv: "object", g: [[0,[5]],[4,[23,25,26]]], k: { "required": ["schema","element/id","source/kind","classification"] }, pr: [["schema", "schema", 892], ["element/id", "element~1id", 893], ["source/kind", "source~1kind", 894], ["source/ref", "source~1ref", 895], ["classification", "classification", 896], ["content", "content", 897], ["content/ref", "content~1ref", 899], ["declassifiable", "declassifiable", 900], ["declassified/from", "declassified~1from", 901], ["grant/ref", "grant~1ref", 902]], ap: 903, kn: new Set(["schema","element/id","source/kind","source/ref","classification","content","content/ref","declassifiable","declassified/from","grant/ref"]), one: [904,906] },
+  { f: 53, p: "", c: __c900, t: ["object"], tv: "object", g: [[0,[5]],[4,[23,25,26]]], k: { "required": ["schema","element/id","source/kind","classification"] }, pr: [["schema", "schema", 901], ["element/id", "element~1id", 902], ["source/kind", "source~1kind", 903], ["source/ref", "source~1ref", 904], ["classification", "classification", 905], ["content", "content", 906], ["content/ref", "content~1ref", 908], ["declassifiable", "declassifiable", 909], ["declassified/from", "declassified~1from", 910], ["grant/ref", "grant~1ref", 911]], ap: 912, kn: new Set(["schema","element/id","source/kind","source/ref","classification","content","content/ref","declassifiable","declassified/from","grant/ref"]), one: [913,915] },
   { f: 53, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.context-element.v1" } },
   { f: 53, p: "/properties/element~1id", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 53, p: "/properties/source~1kind", c: __c494, r: 494, ro: 1, g: [[0,[0]]] },
+  { f: 53, p: "/properties/source~1kind", c: __c503, r: 503, ro: 1, g: [[0,[0]]] },
   { f: 53, p: "/properties/source~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 53, p: "/properties/classification", c: __c496, r: 496, ro: 1, g: [[0,[0]]] },
-  { f: 53, p: "/properties/content", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 898 },
-  { f: 53, p: "/properties/content/items", c: __c860, r: 860, ro: 1, g: [[0,[0]]] },
+  { f: 53, p: "/properties/classification", c: __c505, r: 505, ro: 1, g: [[0,[0]]] },
+  { f: 53, p: "/properties/content", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 907 },
+  { f: 53, p: "/properties/content/items", c: __c869, r: 869, ro: 1, g: [[0,[0]]] },
   { f: 53, p: "/properties/content~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 53, p: "/properties/declassifiable", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 53, p: "/properties/declassified~1from", c: __c496, r: 496, ro: 1, g: [[0,[0]]] },
+  { f: 53, p: "/properties/declassified~1from", c: __c505, r: 505, ro: 1, g: [[0,[0]]] },
   { f: 53, p: "/properties/grant~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 53, p: "/additionalProperties", b: false },
-  { f: 53, p: "/oneOf/0", c: __c904, g: [[4,[23,26]]], k: { "required": ["content"] }, pr: [["content", "content", 905]] },
+  { f: 53, p: "/oneOf/0", c: __c913, g: [[4,[23,26]]], k: { "required": ["content"] }, pr: [["content", "content", 914]] },
   { f: 53, p: "/oneOf/0/properties/content", av: 1, g: [] },
-  { f: 53, p: "/oneOf/1", c: __c906, g: [[4,[23,26]]], k: { "required": ["content/ref"] }, pr: [["content/ref", "content~1ref", 907]] },
+  { f: 53, p: "/oneOf/1", c: __c915, g: [[4,[23,26]]], k: { "required": ["content/ref"] }, pr: [["content/ref", "content~1ref", 916]] },
   { f: 53, p: "/oneOf/1/properties/content~1ref", av: 1, g: [] },
-  { f: 26, p: "/$defs/EpistemicBlock", c: __c908, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["stance", "stance", 909], ["confidence", "confidence", 910], ["grounded_in", "grounded_in", 911], ["caveats", "caveats", 913]], ap: 915, kn: new Set(["stance","confidence","grounded_in","caveats"]) },
+  { f: 26, p: "/$defs/EpistemicBlock", c: __c917, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["stance", "stance", 918], ["confidence", "confidence", 919], ["grounded_in", "grounded_in", 920], ["caveats", "caveats", 922]], ap: 924, kn: new Set(["stance","confidence","grounded_in","caveats"]) },
   { f: 26, p: "/$defs/EpistemicBlock/properties/stance", g: [[0,[2]]], k: { "enum": ["advisory","hypothesis"] } },
   { f: 26, p: "/$defs/EpistemicBlock/properties/confidence", g: [[0,[2]]], k: { "enum": ["unstated","low","medium","high"] } },
-  { f: 26, p: "/$defs/EpistemicBlock/properties/grounded_in", t: ["array"], tv: "array", g: [[3,[18]]], it: 912 },
+  { f: 26, p: "/$defs/EpistemicBlock/properties/grounded_in", t: ["array"], tv: "array", g: [[3,[18]]], it: 921 },
   { f: 26, p: "/$defs/EpistemicBlock/properties/grounded_in/items", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 26, p: "/$defs/EpistemicBlock/properties/caveats", t: ["array"], tv: "array", g: [[3,[18]]], it: 914 },
+  { f: 26, p: "/$defs/EpistemicBlock/properties/caveats", t: ["array"], tv: "array", g: [[3,[18]]], it: 923 },
   { f: 26, p: "/$defs/EpistemicBlock/properties/caveats/items", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 500, "minLength": 1 } },
   { f: 26, p: "/$defs/EpistemicBlock/additionalProperties", b: false },
-  { f: 51, p: "/$defs/FreeTextWithAllowlistPayload", c: __c917, r: 917, ro: 1, g: [[0,[0]]] },
-  { f: 54, p: "", c: __c917, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["allowlist"] }, pr: [["allowlist", "allowlist", 918], ["match", "match", 920], ["placeholder", "placeholder", 921]], ap: 922, kn: new Set(["allowlist","match","placeholder"]) },
-  { f: 54, p: "/properties/allowlist", t: ["array"], tv: "array", g: [[3,[16,17,18,20]]], k: { "maxItems": 64, "minItems": 1, "uniqueItems": true }, it: 919, uq: null },
-  { f: 54, p: "/properties/allowlist/items", c: __c701, r: 701, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/$defs/FreeTextWithAllowlistPayload", c: __c926, r: 926, ro: 1, g: [[0,[0]]] },
+  { f: 54, p: "", c: __c926, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["allowlist"] }, pr: [["allowlist", "allowlist", 927], ["match", "match", 929], ["placeholder", "placeholder", 930]], ap: 931, kn: new Set(["allowlist","match","placeholder"]) },
+  { f: 54, p: "/properties/allowlist", t: ["array"], tv: "array", g: [[3,[16,17,18,20]]], k: { "maxItems": 64, "minItems": 1, "uniqueItems": true }, it: 928, uq: null },
+  { f: 54, p: "/properties/allowlist/items", c: __c710, r: 710, ro: 1, g: [[0,[0]]] },
   { f: 54, p: "/properties/match", g: [[0,[2]]], k: { "enum": ["exact","case-insensitive"] } },
   { f: 54, p: "/properties/placeholder", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 80 } },
   { f: 54, p: "/additionalProperties", b: false },
-  { f: 27, p: "/$defs/GeneratePolicy", c: __c923, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["locality", "locality", 924], ["trust_mode", "trust_mode", 925], ["scope", "scope", 926], ["on_context_denied", "on_context_denied", 927], ["plurality", "plurality", 928]], ap: 929, kn: new Set(["locality","trust_mode","scope","on_context_denied","plurality"]) },
-  { f: 27, p: "/$defs/GeneratePolicy/properties/locality", c: __c475, r: 475, ro: 1, g: [[0,[0]]] },
-  { f: 27, p: "/$defs/GeneratePolicy/properties/trust_mode", c: __c477, r: 477, ro: 1, g: [[0,[0]]] },
+  { f: 27, p: "/$defs/GeneratePolicy", c: __c932, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["locality", "locality", 933], ["trust_mode", "trust_mode", 934], ["scope", "scope", 935], ["on_context_denied", "on_context_denied", 936], ["plurality", "plurality", 937]], ap: 938, kn: new Set(["locality","trust_mode","scope","on_context_denied","plurality"]) },
+  { f: 27, p: "/$defs/GeneratePolicy/properties/locality", c: __c484, r: 484, ro: 1, g: [[0,[0]]] },
+  { f: 27, p: "/$defs/GeneratePolicy/properties/trust_mode", c: __c486, r: 486, ro: 1, g: [[0,[0]]] },
   { f: 27, p: "/$defs/GeneratePolicy/properties/scope", g: [[0,[2]]], k: { "enum": ["assistant-session-only","granted-context"] } },
   { f: 27, p: "/$defs/GeneratePolicy/properties/on_context_denied", g: [[0,[2]]], k: { "enum": ["fail_closed","drop_with_trace"] } },
   { f: 27, p: "/$defs/GeneratePolicy/properties/plurality", g: [[0,[2]]], k: { "enum": ["preserve","collapse"] } },
   { f: 27, p: "/$defs/GeneratePolicy/additionalProperties", b: false },
-  { f: 27, p: "", c: __c930, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","operation","turns"] }, pr: [["schema", "schema", 931], ["operation", "operation", 932], ["turns", "turns", 933], ["context_assembly", "context_assembly", 940], ["parameters", "parameters", 941], ["policy", "policy", 949], ["metadata", "metadata", 950]], ap: 957, kn: new Set(["schema","operation","turns","context_assembly","parameters","policy","metadata"]) },
+  { f: 27, p: "", c: __c939, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","operation","turns"] }, pr: [["schema", "schema", 940], ["operation", "operation", 941], ["turns", "turns", 942], ["context_assembly", "context_assembly", 949], ["parameters", "parameters", 950], ["policy", "policy", 958], ["metadata", "metadata", 959]], ap: 966, kn: new Set(["schema","operation","turns","context_assembly","parameters","policy","metadata"]) },
   { f: 27, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.generate.request.v1" } },
   { f: 27, p: "/properties/operation", g: [[0,[1]]], k: { "const": "generate" } },
-  { f: 27, p: "/properties/turns", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 934 },
-  { f: 27, p: "/properties/turns/items", c: __c935, r: 935, ro: 1, g: [[0,[0]]] },
-  { f: 27, p: "/$defs/Turn", c: __c935, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["role","content"] }, pr: [["role", "role", 936], ["content", "content", 937]], ap: 939, kn: new Set(["role","content"]) },
+  { f: 27, p: "/properties/turns", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 943 },
+  { f: 27, p: "/properties/turns/items", c: __c944, r: 944, ro: 1, g: [[0,[0]]] },
+  { f: 27, p: "/$defs/Turn", c: __c944, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["role","content"] }, pr: [["role", "role", 945], ["content", "content", 946]], ap: 948, kn: new Set(["role","content"]) },
   { f: 27, p: "/$defs/Turn/properties/role", g: [[0,[2]]], k: { "enum": ["user","assistant"] } },
-  { f: 27, p: "/$defs/Turn/properties/content", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 938 },
-  { f: 27, p: "/$defs/Turn/properties/content/items", c: __c860, r: 860, ro: 1, g: [[0,[0]]] },
+  { f: 27, p: "/$defs/Turn/properties/content", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 947 },
+  { f: 27, p: "/$defs/Turn/properties/content/items", c: __c869, r: 869, ro: 1, g: [[0,[0]]] },
   { f: 27, p: "/$defs/Turn/additionalProperties", b: false },
-  { f: 27, p: "/properties/context_assembly", c: __c874, r: 874, ro: 1, g: [[0,[0]]] },
-  { f: 27, p: "/properties/parameters", c: __c942, r: 942, ro: 1, g: [[0,[0]]] },
-  { f: 27, p: "/$defs/GenerationParameters", c: __c942, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["max_tokens", "max_tokens", 943], ["temperature", "temperature", 944], ["top_p", "top_p", 945], ["stop", "stop", 946]], ap: 948, kn: new Set(["max_tokens","temperature","top_p","stop"]) },
+  { f: 27, p: "/properties/context_assembly", c: __c883, r: 883, ro: 1, g: [[0,[0]]] },
+  { f: 27, p: "/properties/parameters", c: __c951, r: 951, ro: 1, g: [[0,[0]]] },
+  { f: 27, p: "/$defs/GenerationParameters", c: __c951, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["max_tokens", "max_tokens", 952], ["temperature", "temperature", 953], ["top_p", "top_p", 954], ["stop", "stop", 955]], ap: 957, kn: new Set(["max_tokens","temperature","top_p","stop"]) },
   { f: 27, p: "/$defs/GenerationParameters/properties/max_tokens", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
   { f: 27, p: "/$defs/GenerationParameters/properties/temperature", t: ["number"], tv: "number", g: [[1,[8,9]]], k: { "maximum": 2, "minimum": 0 } },
   { f: 27, p: "/$defs/GenerationParameters/properties/top_p", t: ["number"], tv: "number", g: [[1,[8,11]]], k: { "maximum": 1, "exclusiveMinimum": 0 } },
-  { f: 27, p: "/$defs/GenerationParameters/properties/stop", t: ["array"], tv: "array", g: [[3,[16,18]]], k: { "maxItems": 8 }, it: 947 },
+  { f: 27, p: "/$defs/GenerationParameters/properties/stop", t: ["array"], tv: "array", g: [[3,[16,18]]], k: { "maxItems": 8 }, it: 956 },
   { f: 27, p: "/$defs/GenerationParameters/properties/stop/items", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 27, p: "/$defs/GenerationParameters/additionalProperties", b: false },
-  { f: 27, p: "/properties/policy", c: __c923, r: 923, ro: 1, g: [[0,[0]]] },
-  { f: 27, p: "/properties/metadata", t: ["object"], tv: "object", g: [[4,[24,25]]], ap: 951, kn: new Set([]), pn: 956 },
-  { f: 27, p: "/properties/metadata/additionalProperties", g: [[0,[4]]], any: [952,953,954,955] },
-  { f: 27, p: "/properties/metadata/additionalProperties/anyOf/0", c: __c952, t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 256 } },
-  { f: 27, p: "/properties/metadata/additionalProperties/anyOf/1", c: __c953, t: ["number"], tv: "number", ut: 1, g: [] },
-  { f: 27, p: "/properties/metadata/additionalProperties/anyOf/2", c: __c954, t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 27, p: "/properties/metadata/additionalProperties/anyOf/3", c: __c955, t: ["null"], tv: "null", ut: 1, g: [] },
+  { f: 27, p: "/properties/policy", c: __c932, r: 932, ro: 1, g: [[0,[0]]] },
+  { f: 27, p: "/properties/metadata", t: ["object"], tv: "object", g: [[4,[24,25]]], ap: 960, kn: new Set([]), pn: 965 },
+  { f: 27, p: "/properties/metadata/additionalProperties", g: [[0,[4]]], any: [961,962,963,964] },
+  { f: 27, p: "/properties/metadata/additionalProperties/anyOf/0", c: __c961, t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 256 } },
+  { f: 27, p: "/properties/metadata/additionalProperties/anyOf/1", c: __c962, t: ["number"], tv: "number", ut: 1, g: [] },
+  { f: 27, p: "/properties/metadata/additionalProperties/anyOf/2", c: __c963, t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: 27, p: "/properties/metadata/additionalProperties/anyOf/3", c: __c964, t: ["null"], tv: "null", ut: 1, g: [] },
   { f: 27, p: "/properties/metadata/propertyNames", g: [[2,[12]]], k: { "maxLength": 64 } },
   { f: 27, p: "/additionalProperties", b: false },
-  { f: 26, p: "", c: __c958, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","operation","outcome","trace/ref"] }, pr: [["schema", "schema", 959], ["operation", "operation", 960], ["outcome", "outcome", 961], ["reason/code", "reason~1code", 962], ["output", "output", 963], ["epistemic", "epistemic", 965], ["runtime/ref", "runtime~1ref", 966], ["model.binding/ref", "model.binding~1ref", 967], ["locality", "locality", 968], ["trace/ref", "trace~1ref", 969], ["usage", "usage", 971], ["diagnostics", "diagnostics", 976]], ap: 977, kn: new Set(["schema","operation","outcome","reason/code","output","epistemic","runtime/ref","model.binding/ref","locality","trace/ref","usage","diagnostics"]), all: [978] },
+  { f: 26, p: "", c: __c967, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","operation","outcome","trace/ref"] }, pr: [["schema", "schema", 968], ["operation", "operation", 969], ["outcome", "outcome", 970], ["reason/code", "reason~1code", 971], ["output", "output", 972], ["epistemic", "epistemic", 974], ["runtime/ref", "runtime~1ref", 975], ["model.binding/ref", "model.binding~1ref", 976], ["locality", "locality", 977], ["trace/ref", "trace~1ref", 978], ["usage", "usage", 980], ["diagnostics", "diagnostics", 985]], ap: 986, kn: new Set(["schema","operation","outcome","reason/code","output","epistemic","runtime/ref","model.binding/ref","locality","trace/ref","usage","diagnostics"]), all: [987] },
   { f: 26, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.generate.response.v1" } },
   { f: 26, p: "/properties/operation", g: [[0,[1]]], k: { "const": "generate" } },
-  { f: 26, p: "/properties/outcome", c: __c454, r: 454, ro: 1, g: [[0,[0]]] },
-  { f: 26, p: "/properties/reason~1code", c: __c489, r: 489, ro: 1, g: [[0,[0]]] },
-  { f: 26, p: "/properties/output", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 964 },
-  { f: 26, p: "/properties/output/items", c: __c860, r: 860, ro: 1, g: [[0,[0]]] },
-  { f: 26, p: "/properties/epistemic", c: __c908, r: 908, ro: 1, g: [[0,[0]]] },
-  { f: 26, p: "/properties/runtime~1ref", c: __c456, r: 456, ro: 1, g: [[0,[0]]] },
-  { f: 26, p: "/properties/model.binding~1ref", c: __c458, r: 458, ro: 1, g: [[0,[0]]] },
+  { f: 26, p: "/properties/outcome", c: __c463, r: 463, ro: 1, g: [[0,[0]]] },
+  { f: 26, p: "/properties/reason~1code", c: __c498, r: 498, ro: 1, g: [[0,[0]]] },
+  { f: 26, p: "/properties/output", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 973 },
+  { f: 26, p: "/properties/output/items", c: __c869, r: 869, ro: 1, g: [[0,[0]]] },
+  { f: 26, p: "/properties/epistemic", c: __c917, r: 917, ro: 1, g: [[0,[0]]] },
+  { f: 26, p: "/properties/runtime~1ref", c: __c465, r: 465, ro: 1, g: [[0,[0]]] },
+  { f: 26, p: "/properties/model.binding~1ref", c: __c467, r: 467, ro: 1, g: [[0,[0]]] },
   { f: 26, p: "/properties/locality", g: [[0,[2]]], k: { "enum": ["local_only","remote"] } },
-  { f: 26, p: "/properties/trace~1ref", c: __c970, r: 970, ro: 1, g: [[0,[0]]] },
-  { f: 26, p: "/$defs/TraceRef", c: __c970, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^(trace/|tr:).+$" }, re: __RE22 },
-  { f: 26, p: "/properties/usage", c: __c972, r: 972, ro: 1, g: [[0,[0]]] },
-  { f: 26, p: "/$defs/Usage", c: __c972, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["input_tokens", "input_tokens", 973], ["output_tokens", "output_tokens", 974]], ap: 975, kn: new Set(["input_tokens","output_tokens"]) },
+  { f: 26, p: "/properties/trace~1ref", c: __c979, r: 979, ro: 1, g: [[0,[0]]] },
+  { f: 26, p: "/$defs/TraceRef", c: __c979, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^(trace/|tr:).+$" }, re: __RE22 },
+  { f: 26, p: "/properties/usage", c: __c981, r: 981, ro: 1, g: [[0,[0]]] },
+  { f: 26, p: "/$defs/Usage", c: __c981, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["input_tokens", "input_tokens", 982], ["output_tokens", "output_tokens", 983]], ap: 984, kn: new Set(["input_tokens","output_tokens"]) },
   { f: 26, p: "/$defs/Usage/properties/input_tokens", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 26, p: "/$defs/Usage/properties/output_tokens", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 26, p: "/$defs/Usage/additionalProperties", b: false },
-  { f: 26, p: "/properties/diagnostics", c: __c514, r: 514, ro: 1, g: [[0,[0]]] },
+  { f: 26, p: "/properties/diagnostics", c: __c523, r: 523, ro: 1, g: [[0,[0]]] },
   { f: 26, p: "/additionalProperties", b: false },
-  { f: 26, p: "/allOf/0", g: [[0,[7]]], if: 979, th: 981, el: 989 },
-  { f: 26, p: "/allOf/0/if", c: __c979, g: [[4,[23,26]]], k: { "required": ["outcome"] }, pr: [["outcome", "outcome", 980]] },
+  { f: 26, p: "/allOf/0", g: [[0,[7]]], if: 988, th: 990, el: 998 },
+  { f: 26, p: "/allOf/0/if", c: __c988, g: [[4,[23,26]]], k: { "required": ["outcome"] }, pr: [["outcome", "outcome", 989]] },
   { f: 26, p: "/allOf/0/if/properties/outcome", g: [[0,[1]]], k: { "const": "completed" } },
-  { f: 26, p: "/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["output","epistemic","runtime/ref","model.binding/ref","locality"] }, pr: [["output", "output", 982], ["epistemic", "epistemic", 983], ["runtime/ref", "runtime~1ref", 984], ["model.binding/ref", "model.binding~1ref", 985], ["locality", "locality", 986], ["reason/code", "reason~1code", 987]] },
+  { f: 26, p: "/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["output","epistemic","runtime/ref","model.binding/ref","locality"] }, pr: [["output", "output", 991], ["epistemic", "epistemic", 992], ["runtime/ref", "runtime~1ref", 993], ["model.binding/ref", "model.binding~1ref", 994], ["locality", "locality", 995], ["reason/code", "reason~1code", 996]] },
   { f: 26, p: "/allOf/0/then/properties/output", av: 1, g: [] },
   { f: 26, p: "/allOf/0/then/properties/epistemic", av: 1, g: [] },
   { f: 26, p: "/allOf/0/then/properties/runtime~1ref", av: 1, g: [] },
   { f: 26, p: "/allOf/0/then/properties/model.binding~1ref", av: 1, g: [] },
   { f: 26, p: "/allOf/0/then/properties/locality", av: 1, g: [] },
-  { f: 26, p: "/allOf/0/then/properties/reason~1code", g: [[0,[3]]], no: 988 },
-  { f: 26, p: "/allOf/0/then/properties/reason~1code/not", av: 1, c: __c988, g: [] },
-  { f: 26, p: "/allOf/0/else", g: [[4,[23,26]]], k: { "required": ["reason/code"] }, pr: [["reason/code", "reason~1code", 990], ["output", "output", 991], ["epistemic", "epistemic", 993]] },
+  { f: 26, p: "/allOf/0/then/properties/reason~1code", g: [[0,[3]]], no: 997 },
+  { f: 26, p: "/allOf/0/then/properties/reason~1code/not", av: 1, c: __c997, g: [] },
+  { f: 26, p: "/allOf/0/else", g: [[4,[23,26]]], k: { "required": ["reason/code"] }, pr: [["reason/code", "reason~1code", 999], ["output", "output", 1000], ["epistemic", "epistemic", 1002]] },
   { f: 26, p: "/allOf/0/else/properties/reason~1code", av: 1, g: [] },
-  { f: 26, p: "/allOf/0/else/properties/output", g: [[0,[3]]], no: 992 },
-  { f: 26, p: "/allOf/0/else/properties/output/not", av: 1, c: __c992, g: [] },
-  { f: 26, p: "/allOf/0/else/properties/epistemic", g: [[0,[3]]], no: 994 },
-  { f: 26, p: "/allOf/0/else/properties/epistemic/not", av: 1, c: __c994, g: [] },
-  { f: 55, p: "", c: __c995, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","feedback/id","result/ref","session/ref","participant/ref","verdict","recorded/at"] }, pr: [["schema", "schema", 996], ["feedback/id", "feedback~1id", 997], ["result/ref", "result~1ref", 998], ["session/ref", "session~1ref", 1000], ["participant/ref", "participant~1ref", 1002], ["verdict", "verdict", 1003], ["note", "note", 1004], ["supersedes/ref", "supersedes~1ref", 1005], ["recorded/at", "recorded~1at", 1006]], ap: 1007, kn: new Set(["schema","feedback/id","result/ref","session/ref","participant/ref","verdict","note","supersedes/ref","recorded/at"]), all: [1008] },
+  { f: 26, p: "/allOf/0/else/properties/output", g: [[0,[3]]], no: 1001 },
+  { f: 26, p: "/allOf/0/else/properties/output/not", av: 1, c: __c1001, g: [] },
+  { f: 26, p: "/allOf/0/else/properties/epistemic", g: [[0,[3]]], no: 1003 },
+  { f: 26, p: "/allOf/0/else/properties/epistemic/not", av: 1, c: __c1003, g: [] },
+  { f: 55, p: "", c: __c1004, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","feedback/id","result/ref","session/ref","participant/ref","verdict","recorded/at"] }, pr: [["schema", "schema", 1005], ["feedback/id", "feedback~1id", 1006], ["result/ref", "result~1ref", 1007], ["session/ref", "session~1ref", 1009], ["participant/ref", "participant~1ref", 1011], ["verdict", "verdict", 1012], ["note", "note", 1013], ["supersedes/ref", "supersedes~1ref", 1014], ["recorded/at", "recorded~1at", 1015]], ap: 1016, kn: new Set(["schema","feedback/id","result/ref","session/ref","participant/ref","verdict","note","supersedes/ref","recorded/at"]), all: [1017] },
   { f: 55, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.inquiry-feedback.v1" } },
   { f: 55, p: "/properties/feedback~1id", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^feedback:.+$" }, re: __RE11 },
-  { f: 55, p: "/properties/result~1ref", c: __c999, r: 999, ro: 1, g: [[0,[0]]] },
-  { f: 56, p: "/$defs/ResultRef", c: __c999, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^result:.+$" }, re: __RE18 },
-  { f: 55, p: "/properties/session~1ref", c: __c1001, r: 1001, ro: 1, g: [[0,[0]]] },
-  { f: 25, p: "/$defs/SessionRef", c: __c1001, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^session:.+$" }, re: __RE20 },
-  { f: 55, p: "/properties/participant~1ref", c: __c449, r: 449, ro: 1, g: [[0,[0]]] },
+  { f: 55, p: "/properties/result~1ref", c: __c1008, r: 1008, ro: 1, g: [[0,[0]]] },
+  { f: 56, p: "/$defs/ResultRef", c: __c1008, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^result:.+$" }, re: __RE18 },
+  { f: 55, p: "/properties/session~1ref", c: __c1010, r: 1010, ro: 1, g: [[0,[0]]] },
+  { f: 25, p: "/$defs/SessionRef", c: __c1010, t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^session:.+$" }, re: __RE20 },
+  { f: 55, p: "/properties/participant~1ref", c: __c458, r: 458, ro: 1, g: [[0,[0]]] },
   { f: 55, p: "/properties/verdict", g: [[0,[2]]], k: { "enum": ["verified","refuted","amended"] } },
   { f: 55, p: "/properties/note", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 4000, "minLength": 1 } },
   { f: 55, p: "/properties/supersedes~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^feedback:.+$" }, re: __RE11 },
   { f: 55, p: "/properties/recorded~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 55, p: "/additionalProperties", b: false },
-  { f: 55, p: "/allOf/0", g: [[0,[7]]], if: 1009, th: 1011 },
-  { f: 55, p: "/allOf/0/if", c: __c1009, g: [[4,[23,26]]], k: { "required": ["verdict"] }, pr: [["verdict", "verdict", 1010]] },
+  { f: 55, p: "/allOf/0", g: [[0,[7]]], if: 1018, th: 1020 },
+  { f: 55, p: "/allOf/0/if", c: __c1018, g: [[4,[23,26]]], k: { "required": ["verdict"] }, pr: [["verdict", "verdict", 1019]] },
   { f: 55, p: "/allOf/0/if/properties/verdict", g: [[0,[1]]], k: { "const": "amended" } },
-  { f: 55, p: "/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["note"] }, pr: [["note", "note", 1012]] },
+  { f: 55, p: "/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["note"] }, pr: [["note", "note", 1021]] },
   { f: 55, p: "/allOf/0/then/properties/note", av: 1, g: [] },
-  { f: 56, p: "", c: __c1013, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","result/id","turn/id","session/ref","participant/ref","trace/ref","provenance","classification","output","epistemic","recorded/at"] }, pr: [["schema", "schema", 1014], ["result/id", "result~1id", 1015], ["turn/id", "turn~1id", 1016], ["session/ref", "session~1ref", 1017], ["participant/ref", "participant~1ref", 1018], ["trace/ref", "trace~1ref", 1019], ["provenance", "provenance", 1020], ["classification", "classification", 1026], ["output", "output", 1027], ["epistemic", "epistemic", 1029], ["recorded/at", "recorded~1at", 1030]], ap: 1031, kn: new Set(["schema","result/id","turn/id","session/ref","participant/ref","trace/ref","provenance","classification","output","epistemic","recorded/at"]) },
+  { f: 56, p: "", c: __c1022, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","result/id","turn/id","session/ref","participant/ref","trace/ref","provenance","classification","output","epistemic","recorded/at"] }, pr: [["schema", "schema", 1023], ["result/id", "result~1id", 1024], ["turn/id", "turn~1id", 1025], ["session/ref", "session~1ref", 1026], ["participant/ref", "participant~1ref", 1027], ["trace/ref", "trace~1ref", 1028], ["provenance", "provenance", 1029], ["classification", "classification", 1035], ["output", "output", 1036], ["epistemic", "epistemic", 1038], ["recorded/at", "recorded~1at", 1039]], ap: 1040, kn: new Set(["schema","result/id","turn/id","session/ref","participant/ref","trace/ref","provenance","classification","output","epistemic","recorded/at"]) },
   { f: 56, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.inquiry-result.v1" } },
-  { f: 56, p: "/properties/result~1id", c: __c999, r: 999, ro: 1, g: [[0,[0]]] },
-  { f: 56, p: "/properties/turn~1id", c: __c447, r: 447, ro: 1, g: [[0,[0]]] },
-  { f: 56, p: "/properties/session~1ref", c: __c1001, r: 1001, ro: 1, g: [[0,[0]]] },
-  { f: 56, p: "/properties/participant~1ref", c: __c449, r: 449, ro: 1, g: [[0,[0]]] },
-  { f: 56, p: "/properties/trace~1ref", c: __c970, r: 970, ro: 1, g: [[0,[0]]] },
-  { f: 56, p: "/properties/provenance", c: __c1021, r: 1021, ro: 1, g: [[0,[0]]] },
-  { f: 56, p: "/$defs/ResultProvenance", c: __c1021, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runtime/ref","model.binding/ref","operation/id"] }, pr: [["runtime/ref", "runtime~1ref", 1022], ["model.binding/ref", "model.binding~1ref", 1023], ["operation/id", "operation~1id", 1024]], ap: 1025, kn: new Set(["runtime/ref","model.binding/ref","operation/id"]) },
-  { f: 56, p: "/$defs/ResultProvenance/properties/runtime~1ref", c: __c456, r: 456, ro: 1, g: [[0,[0]]] },
-  { f: 56, p: "/$defs/ResultProvenance/properties/model.binding~1ref", c: __c458, r: 458, ro: 1, g: [[0,[0]]] },
+  { f: 56, p: "/properties/result~1id", c: __c1008, r: 1008, ro: 1, g: [[0,[0]]] },
+  { f: 56, p: "/properties/turn~1id", c: __c456, r: 456, ro: 1, g: [[0,[0]]] },
+  { f: 56, p: "/properties/session~1ref", c: __c1010, r: 1010, ro: 1, g: [[0,[0]]] },
+  { f: 56, p: "/properties/participant~1ref", c: __c458, r: 458, ro: 1, g: [[0,[0]]] },
+  { f: 56, p: "/properties/trace~1ref", c: __c979, r: 979, ro: 1, g: [[0,[0]]] },
+  { f: 56, p: "/properties/provenance", c: __c1030, r: 1030, ro: 1, g: [[0,[0]]] },
+  { f: 56, p: "/$defs/ResultProvenance", c: __c1030, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runtime/ref","model.binding/ref","operation/id"] }, pr: [["runtime/ref", "runtime~1ref", 1031], ["model.binding/ref", "model.binding~1ref", 1032], ["operation/id", "operation~1id", 1033]], ap: 1034, kn: new Set(["runtime/ref","model.binding/ref","operation/id"]) },
+  { f: 56, p: "/$defs/ResultProvenance/properties/runtime~1ref", c: __c465, r: 465, ro: 1, g: [[0,[0]]] },
+  { f: 56, p: "/$defs/ResultProvenance/properties/model.binding~1ref", c: __c467, r: 467, ro: 1, g: [[0,[0]]] },
   { f: 56, p: "/$defs/ResultProvenance/properties/operation~1id", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^op:.+$" }, re: __RE9 },
   { f: 56, p: "/$defs/ResultProvenance/additionalProperties", b: false },
-  { f: 56, p: "/properties/classification", c: __c496, r: 496, ro: 1, g: [[0,[0]]] },
-  { f: 56, p: "/properties/output", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 1028 },
-  { f: 56, p: "/properties/output/items", c: __c860, r: 860, ro: 1, g: [[0,[0]]] },
-  { f: 56, p: "/properties/epistemic", c: __c908, r: 908, ro: 1, g: [[0,[0]]] },
+  { f: 56, p: "/properties/classification", c: __c505, r: 505, ro: 1, g: [[0,[0]]] },
+  { f: 56, p: "/properties/output", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 1037 },
+  { f: 56, p: "/properties/output/items", c: __c869, r: 869, ro: 1, g: [[0,[0]]] },
+  { f: 56, p: "/properties/epistemic", c: __c917, r: 917, ro: 1, g: [[0,[0]]] },
   { f: 56, p: "/properties/recorded~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 56, p: "/additionalProperties", b: false },
-  { f: 25, p: "", c: __c1032, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","turn/id","session/ref","participant/ref","sequence","content","classification","recorded/at"] }, pr: [["schema", "schema", 1033], ["turn/id", "turn~1id", 1034], ["session/ref", "session~1ref", 1035], ["participant/ref", "participant~1ref", 1036], ["sequence", "sequence", 1037], ["content", "content", 1038], ["classification", "classification", 1040], ["recorded/at", "recorded~1at", 1041]], ap: 1042, kn: new Set(["schema","turn/id","session/ref","participant/ref","sequence","content","classification","recorded/at"]) },
+  { f: 25, p: "", c: __c1041, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","turn/id","session/ref","participant/ref","sequence","content","classification","recorded/at"] }, pr: [["schema", "schema", 1042], ["turn/id", "turn~1id", 1043], ["session/ref", "session~1ref", 1044], ["participant/ref", "participant~1ref", 1045], ["sequence", "sequence", 1046], ["content", "content", 1047], ["classification", "classification", 1049], ["recorded/at", "recorded~1at", 1050]], ap: 1051, kn: new Set(["schema","turn/id","session/ref","participant/ref","sequence","content","classification","recorded/at"]) },
   { f: 25, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.inquiry-turn.v1" } },
-  { f: 25, p: "/properties/turn~1id", c: __c447, r: 447, ro: 1, g: [[0,[0]]] },
-  { f: 25, p: "/properties/session~1ref", c: __c1001, r: 1001, ro: 1, g: [[0,[0]]] },
-  { f: 25, p: "/properties/participant~1ref", c: __c449, r: 449, ro: 1, g: [[0,[0]]] },
+  { f: 25, p: "/properties/turn~1id", c: __c456, r: 456, ro: 1, g: [[0,[0]]] },
+  { f: 25, p: "/properties/session~1ref", c: __c1010, r: 1010, ro: 1, g: [[0,[0]]] },
+  { f: 25, p: "/properties/participant~1ref", c: __c458, r: 458, ro: 1, g: [[0,[0]]] },
   { f: 25, p: "/properties/sequence", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: 25, p: "/properties/content", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 1039 },
-  { f: 25, p: "/properties/content/items", c: __c860, r: 860, ro: 1, g: [[0,[0]]] },
-  { f: 25, p: "/properties/classification", c: __c496, r: 496, ro: 1, g: [[0,[0]]] },
+  { f: 25, p: "/properties/content", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 1048 },
+  { f: 25, p: "/properties/content/items", c: __c869, r: 869, ro: 1, g: [[0,[0]]] },
+  { f: 25, p: "/properties/classification", c: __c505, r: 505, ro: 1, g: [[0,[0]]] },
   { f: 25, p: "/properties/recorded~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 25, p: "/additionalProperties", b: false },
-  { f: 57, p: "", c: __c1043, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","model.binding/ref","accepts_max_tier","transport_kind","remote_provider"] }, pr: [["schema", "schema", 1044], ["model.binding/ref", "model.binding~1ref", 1045], ["accepts_max_tier", "accepts_max_tier", 1046], ["accepts", "accepts", 1047], ["requires_declassification_above", "requires_declassification_above", 1049], ["transport_kind", "transport_kind", 1050], ["remote_provider", "remote_provider", 1052], ["operator_acknowledgement", "operator_acknowledgement", 1053]], ap: 1060, kn: new Set(["schema","model.binding/ref","accepts_max_tier","accepts","requires_declassification_above","transport_kind","remote_provider","operator_acknowledgement"]), all: [1061,1068,1074,1080,1086] },
+  { f: 57, p: "", c: __c1052, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","model.binding/ref","accepts_max_tier","transport_kind","remote_provider"] }, pr: [["schema", "schema", 1053], ["model.binding/ref", "model.binding~1ref", 1054], ["accepts_max_tier", "accepts_max_tier", 1055], ["accepts", "accepts", 1056], ["requires_declassification_above", "requires_declassification_above", 1058], ["transport_kind", "transport_kind", 1059], ["remote_provider", "remote_provider", 1061], ["operator_acknowledgement", "operator_acknowledgement", 1062]], ap: 1069, kn: new Set(["schema","model.binding/ref","accepts_max_tier","accepts","requires_declassification_above","transport_kind","remote_provider","operator_acknowledgement"]), all: [1070,1077,1083,1089,1095] },
   { f: 57, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.model-acceptance.v1" } },
-  { f: 57, p: "/properties/model.binding~1ref", c: __c458, r: 458, ro: 1, g: [[0,[0]]] },
-  { f: 57, p: "/properties/accepts_max_tier", c: __c496, r: 496, ro: 1, g: [[0,[0]]] },
-  { f: 57, p: "/properties/accepts", t: ["array"], tv: "array", g: [[3,[17,18,20]]], k: { "minItems": 1, "uniqueItems": true }, it: 1048, uq: null },
-  { f: 57, p: "/properties/accepts/items", c: __c496, r: 496, ro: 1, g: [[0,[0]]] },
-  { f: 57, p: "/properties/requires_declassification_above", c: __c496, r: 496, ro: 1, g: [[0,[0]]] },
-  { f: 57, p: "/properties/transport_kind", c: __c1051, r: 1051, ro: 1, g: [[0,[0]]] },
-  { f: 58, p: "/$defs/TransportKind", c: __c1051, g: [[0,[2]]], k: { "enum": ["http_local","command_stdio","http_remote"] } },
+  { f: 57, p: "/properties/model.binding~1ref", c: __c467, r: 467, ro: 1, g: [[0,[0]]] },
+  { f: 57, p: "/properties/accepts_max_tier", c: __c505, r: 505, ro: 1, g: [[0,[0]]] },
+  { f: 57, p: "/properties/accepts", t: ["array"], tv: "array", g: [[3,[17,18,20]]], k: { "minItems": 1, "uniqueItems": true }, it: 1057, uq: null },
+  { f: 57, p: "/properties/accepts/items", c: __c505, r: 505, ro: 1, g: [[0,[0]]] },
+  { f: 57, p: "/properties/requires_declassification_above", c: __c505, r: 505, ro: 1, g: [[0,[0]]] },
+  { f: 57, p: "/properties/transport_kind", c: __c1060, r: 1060, ro: 1, g: [[0,[0]]] },
+  { f: 58, p: "/$defs/TransportKind", c: __c1060, g: [[0,[2]]], k: { "enum": ["http_local","command_stdio","http_remote"] } },
   { f: 57, p: "/properties/remote_provider", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: 57, p: "/properties/operator_acknowledgement", c: __c1054, r: 1054, ro: 1, g: [[0,[0]]] },
-  { f: 57, p: "/$defs/OperatorAcknowledgement", c: __c1054, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["acknowledged/by","acknowledged/at","acknowledged_max_tier"] }, pr: [["acknowledged/by", "acknowledged~1by", 1055], ["acknowledged/at", "acknowledged~1at", 1056], ["acknowledged_max_tier", "acknowledged_max_tier", 1057], ["question/ref", "question~1ref", 1058]], ap: 1059, kn: new Set(["acknowledged/by","acknowledged/at","acknowledged_max_tier","question/ref"]) },
-  { f: 57, p: "/$defs/OperatorAcknowledgement/properties/acknowledged~1by", c: __c449, r: 449, ro: 1, g: [[0,[0]]] },
+  { f: 57, p: "/properties/operator_acknowledgement", c: __c1063, r: 1063, ro: 1, g: [[0,[0]]] },
+  { f: 57, p: "/$defs/OperatorAcknowledgement", c: __c1063, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["acknowledged/by","acknowledged/at","acknowledged_max_tier"] }, pr: [["acknowledged/by", "acknowledged~1by", 1064], ["acknowledged/at", "acknowledged~1at", 1065], ["acknowledged_max_tier", "acknowledged_max_tier", 1066], ["question/ref", "question~1ref", 1067]], ap: 1068, kn: new Set(["acknowledged/by","acknowledged/at","acknowledged_max_tier","question/ref"]) },
+  { f: 57, p: "/$defs/OperatorAcknowledgement/properties/acknowledged~1by", c: __c458, r: 458, ro: 1, g: [[0,[0]]] },
   { f: 57, p: "/$defs/OperatorAcknowledgement/properties/acknowledged~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 57, p: "/$defs/OperatorAcknowledgement/properties/acknowledged_max_tier", c: __c496, r: 496, ro: 1, g: [[0,[0]]] },
+  { f: 57, p: "/$defs/OperatorAcknowledgement/properties/acknowledged_max_tier", c: __c505, r: 505, ro: 1, g: [[0,[0]]] },
   { f: 57, p: "/$defs/OperatorAcknowledgement/properties/question~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE13 },
   { f: 57, p: "/$defs/OperatorAcknowledgement/additionalProperties", b: false },
   { f: 57, p: "/additionalProperties", b: false },
-  { f: 57, p: "/allOf/0", g: [[0,[7]]], if: 1062, th: 1064, el: 1066 },
-  { f: 57, p: "/allOf/0/if", c: __c1062, g: [[4,[23,26]]], k: { "required": ["transport_kind"] }, pr: [["transport_kind", "transport_kind", 1063]] },
+  { f: 57, p: "/allOf/0", g: [[0,[7]]], if: 1071, th: 1073, el: 1075 },
+  { f: 57, p: "/allOf/0/if", c: __c1071, g: [[4,[23,26]]], k: { "required": ["transport_kind"] }, pr: [["transport_kind", "transport_kind", 1072]] },
   { f: 57, p: "/allOf/0/if/properties/transport_kind", g: [[0,[1]]], k: { "const": "http_remote" } },
-  { f: 57, p: "/allOf/0/then", g: [[4,[26]]], pr: [["remote_provider", "remote_provider", 1065]] },
+  { f: 57, p: "/allOf/0/then", g: [[4,[26]]], pr: [["remote_provider", "remote_provider", 1074]] },
   { f: 57, p: "/allOf/0/then/properties/remote_provider", g: [[0,[1]]], k: { "const": true } },
-  { f: 57, p: "/allOf/0/else", g: [[4,[26]]], pr: [["remote_provider", "remote_provider", 1067]] },
+  { f: 57, p: "/allOf/0/else", g: [[4,[26]]], pr: [["remote_provider", "remote_provider", 1076]] },
   { f: 57, p: "/allOf/0/else/properties/remote_provider", g: [[0,[1]]], k: { "const": false } },
-  { f: 57, p: "/allOf/1", g: [[0,[7]]], if: 1069, th: 1072 },
-  { f: 57, p: "/allOf/1/if", c: __c1069, g: [[4,[23,26]]], k: { "required": ["remote_provider","accepts_max_tier"] }, pr: [["remote_provider", "remote_provider", 1070], ["accepts_max_tier", "accepts_max_tier", 1071]] },
+  { f: 57, p: "/allOf/1", g: [[0,[7]]], if: 1078, th: 1081 },
+  { f: 57, p: "/allOf/1/if", c: __c1078, g: [[4,[23,26]]], k: { "required": ["remote_provider","accepts_max_tier"] }, pr: [["remote_provider", "remote_provider", 1079], ["accepts_max_tier", "accepts_max_tier", 1080]] },
   { f: 57, p: "/allOf/1/if/properties/remote_provider", g: [[0,[1]]], k: { "const": true } },
   { f: 57, p: "/allOf/1/if/properties/accepts_max_tier", g: [[0,[2]]], k: { "enum": ["community","personal"] } },
-  { f: 57, p: "/allOf/1/then", g: [[4,[23,26]]], k: { "required": ["operator_acknowledgement"] }, pr: [["operator_acknowledgement", "operator_acknowledgement", 1073]] },
+  { f: 57, p: "/allOf/1/then", g: [[4,[23,26]]], k: { "required": ["operator_acknowledgement"] }, pr: [["operator_acknowledgement", "operator_acknowledgement", 1082]] },
   { f: 57, p: "/allOf/1/then/properties/operator_acknowledgement", av: 1, g: [] },
-  { f: 57, p: "/allOf/2", g: [[0,[7]]], if: 1075, th: 1077 },
-  { f: 57, p: "/allOf/2/if", c: __c1075, g: [[4,[23,26]]], k: { "required": ["accepts_max_tier"] }, pr: [["accepts_max_tier", "accepts_max_tier", 1076]] },
+  { f: 57, p: "/allOf/2", g: [[0,[7]]], if: 1084, th: 1086 },
+  { f: 57, p: "/allOf/2/if", c: __c1084, g: [[4,[23,26]]], k: { "required": ["accepts_max_tier"] }, pr: [["accepts_max_tier", "accepts_max_tier", 1085]] },
   { f: 57, p: "/allOf/2/if/properties/accepts_max_tier", g: [[0,[1]]], k: { "const": "public" } },
-  { f: 57, p: "/allOf/2/then", g: [[4,[26]]], pr: [["accepts", "accepts", 1078]] },
-  { f: 57, p: "/allOf/2/then/properties/accepts", t: ["array"], tv: "array", g: [[3,[18]]], it: 1079 },
+  { f: 57, p: "/allOf/2/then", g: [[4,[26]]], pr: [["accepts", "accepts", 1087]] },
+  { f: 57, p: "/allOf/2/then/properties/accepts", t: ["array"], tv: "array", g: [[3,[18]]], it: 1088 },
   { f: 57, p: "/allOf/2/then/properties/accepts/items", g: [[0,[2]]], k: { "enum": ["public"] } },
-  { f: 57, p: "/allOf/3", g: [[0,[7]]], if: 1081, th: 1083 },
-  { f: 57, p: "/allOf/3/if", c: __c1081, g: [[4,[23,26]]], k: { "required": ["accepts_max_tier"] }, pr: [["accepts_max_tier", "accepts_max_tier", 1082]] },
+  { f: 57, p: "/allOf/3", g: [[0,[7]]], if: 1090, th: 1092 },
+  { f: 57, p: "/allOf/3/if", c: __c1090, g: [[4,[23,26]]], k: { "required": ["accepts_max_tier"] }, pr: [["accepts_max_tier", "accepts_max_tier", 1091]] },
   { f: 57, p: "/allOf/3/if/properties/accepts_max_tier", g: [[0,[1]]], k: { "const": "community" } },
-  { f: 57, p: "/allOf/3/then", g: [[4,[26]]], pr: [["accepts", "accepts", 1084]] },
-  { f: 57, p: "/allOf/3/then/properties/accepts", t: ["array"], tv: "array", g: [[3,[18]]], it: 1085 },
+  { f: 57, p: "/allOf/3/then", g: [[4,[26]]], pr: [["accepts", "accepts", 1093]] },
+  { f: 57, p: "/allOf/3/then/properties/accepts", t: ["array"], tv: "array", g: [[3,[18]]], it: 1094 },
   { f: 57, p: "/allOf/3/then/properties/accepts/items", g: [[0,[2]]], k: { "enum": ["public","community"] } },
-  { f: 57, p: "/allOf/4", g: [[0,[7]]], if: 1087, th: 1090 },
-  { f: 57, p: "/allOf/4/if", c: __c1087, g: [[4,[23,26]]], k: { "required": ["accepts_max_tier","operator_acknowledgement"] }, pr: [["accepts_max_tier", "accepts_max_tier", 1088], ["operator_acknowledgement", "operator_acknowledgement", 1089]] },
+  { f: 57, p: "/allOf/4", g: [[0,[7]]], if: 1096, th: 1099 },
+  { f: 57, p: "/allOf/4/if", c: __c1096, g: [[4,[23,26]]], k: { "required": ["accepts_max_tier","operator_acknowledgement"] }, pr: [["accepts_max_tier", "accepts_max_tier", 1097], ["operator_acknowledgement", "operator_acknowledgement", 1098]] },
   { f: 57, p: "/allOf/4/if/properties/accepts_max_tier", g: [[0,[1]]], k: { "const": "personal" } },
   { f: 57, p: "/allOf/4/if/properties/operator_acknowledgement", t: ["object"], tv: "object", ut: 1, g: [] },
-  { f: 57, p: "/allOf/4/then", g: [[4,[26]]], pr: [["operator_acknowledgement", "operator_acknowledgement", 1091]] },
-  { f: 57, p: "/allOf/4/then/properties/operator_acknowledgement", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["acknowledged_max_tier", "acknowledged_max_tier", 1092]] },
+  { f: 57, p: "/allOf/4/then", g: [[4,[26]]], pr: [["operator_acknowledgement", "operator_acknowledgement", 1100]] },
+  { f: 57, p: "/allOf/4/then/properties/operator_acknowledgement", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["acknowledged_max_tier", "acknowledged_max_tier", 1101]] },
   { f: 57, p: "/allOf/4/then/properties/operator_acknowledgement/properties/acknowledged_max_tier", g: [[0,[1]]], k: { "const": "personal" } },
-  { f: 51, p: "/$defs/MultiChoicePayload", c: __c1094, r: 1094, ro: 1, g: [[0,[0]]] },
-  { f: 59, p: "", c: __c1094, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["options"] }, pr: [["options", "options", 1095], ["min/selected", "min~1selected", 1097], ["max/selected", "max~1selected", 1098]], ap: 1099, kn: new Set(["options","min/selected","max/selected"]) },
-  { f: 59, p: "/properties/options", t: ["array"], tv: "array", g: [[3,[16,17,18]]], k: { "maxItems": 24, "minItems": 2 }, it: 1096 },
-  { f: 59, p: "/properties/options/items", c: __c846, r: 846, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/$defs/MultiChoicePayload", c: __c1103, r: 1103, ro: 1, g: [[0,[0]]] },
+  { f: 59, p: "", c: __c1103, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["options"] }, pr: [["options", "options", 1104], ["min/selected", "min~1selected", 1106], ["max/selected", "max~1selected", 1107]], ap: 1108, kn: new Set(["options","min/selected","max/selected"]) },
+  { f: 59, p: "/properties/options", t: ["array"], tv: "array", g: [[3,[16,17,18]]], k: { "maxItems": 24, "minItems": 2 }, it: 1105 },
+  { f: 59, p: "/properties/options/items", c: __c855, r: 855, ro: 1, g: [[0,[0]]] },
   { f: 59, p: "/properties/min~1selected", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 59, p: "/properties/max~1selected", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
   { f: 59, p: "/additionalProperties", b: false },
-  { f: 47, p: "", c: __c1100, t: ["string"], tv: "string", ut: 1, g: [[0,[2]]], k: { "enum": ["commons","support","crisis"] } },
-  { f: 60, p: "/$defs/NotificationAction", c: __c1101, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["kind","target/ref"] }, pr: [["kind", "kind", 1102], ["target/ref", "target~1ref", 1103], ["input/schema", "input~1schema", 1104], ["idempotency/key", "idempotency~1key", 1105]], ap: 1106, kn: new Set(["kind","target/ref","input/schema","idempotency/key"]), all: [1107,1113,1119,1125,1131] },
+  { f: 47, p: "", c: __c1109, t: ["string"], tv: "string", ut: 1, g: [[0,[2]]], k: { "enum": ["commons","support","crisis"] } },
+  { f: 60, p: "/$defs/NotificationAction", c: __c1110, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["kind","target/ref"] }, pr: [["kind", "kind", 1111], ["target/ref", "target~1ref", 1112], ["input/schema", "input~1schema", 1113], ["idempotency/key", "idempotency~1key", 1114]], ap: 1115, kn: new Set(["kind","target/ref","input/schema","idempotency/key"]), all: [1116,1122,1128,1134,1140] },
   { f: 60, p: "/$defs/NotificationAction/properties/kind", g: [[0,[2]]], k: { "enum": ["single-choice","multi-choice","confirm","free-text-with-allowlist","open-interaction"] } },
   { f: 60, p: "/$defs/NotificationAction/properties/target~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 60, p: "/$defs/NotificationAction/properties/input~1schema", g: [[0,[2]]], k: { "enum": ["inquirium.operator-question.widget.single-choice.v1","inquirium.operator-question.widget.multi-choice.v1","inquirium.operator-question.widget.confirm.v1","inquirium.operator-question.widget.free-text-with-allowlist.v1"] } },
   { f: 60, p: "/$defs/NotificationAction/properties/idempotency~1key", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
   { f: 60, p: "/$defs/NotificationAction/additionalProperties", b: false },
-  { f: 60, p: "/$defs/NotificationAction/allOf/0", g: [[0,[7]]], if: 1108, th: 1110 },
-  { f: 60, p: "/$defs/NotificationAction/allOf/0/if", c: __c1108, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1109]] },
+  { f: 60, p: "/$defs/NotificationAction/allOf/0", g: [[0,[7]]], if: 1117, th: 1119 },
+  { f: 60, p: "/$defs/NotificationAction/allOf/0/if", c: __c1117, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1118]] },
   { f: 60, p: "/$defs/NotificationAction/allOf/0/if/properties/kind", g: [[0,[1]]], k: { "const": "single-choice" } },
-  { f: 60, p: "/$defs/NotificationAction/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["input/schema","idempotency/key"] }, pr: [["input/schema", "input~1schema", 1111], ["idempotency/key", "idempotency~1key", 1112]] },
+  { f: 60, p: "/$defs/NotificationAction/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["input/schema","idempotency/key"] }, pr: [["input/schema", "input~1schema", 1120], ["idempotency/key", "idempotency~1key", 1121]] },
   { f: 60, p: "/$defs/NotificationAction/allOf/0/then/properties/input~1schema", g: [[0,[1]]], k: { "const": "inquirium.operator-question.widget.single-choice.v1" } },
   { f: 60, p: "/$defs/NotificationAction/allOf/0/then/properties/idempotency~1key", av: 1, g: [] },
-  { f: 60, p: "/$defs/NotificationAction/allOf/1", g: [[0,[7]]], if: 1114, th: 1116 },
-  { f: 60, p: "/$defs/NotificationAction/allOf/1/if", c: __c1114, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1115]] },
+  { f: 60, p: "/$defs/NotificationAction/allOf/1", g: [[0,[7]]], if: 1123, th: 1125 },
+  { f: 60, p: "/$defs/NotificationAction/allOf/1/if", c: __c1123, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1124]] },
   { f: 60, p: "/$defs/NotificationAction/allOf/1/if/properties/kind", g: [[0,[1]]], k: { "const": "multi-choice" } },
-  { f: 60, p: "/$defs/NotificationAction/allOf/1/then", g: [[4,[23,26]]], k: { "required": ["input/schema","idempotency/key"] }, pr: [["input/schema", "input~1schema", 1117], ["idempotency/key", "idempotency~1key", 1118]] },
+  { f: 60, p: "/$defs/NotificationAction/allOf/1/then", g: [[4,[23,26]]], k: { "required": ["input/schema","idempotency/key"] }, pr: [["input/schema", "input~1schema", 1126], ["idempotency/key", "idempotency~1key", 1127]] },
   { f: 60, p: "/$defs/NotificationAction/allOf/1/then/properties/input~1schema", g: [[0,[1]]], k: { "const": "inquirium.operator-question.widget.multi-choice.v1" } },
   { f: 60, p: "/$defs/NotificationAction/allOf/1/then/properties/idempotency~1key", av: 1, g: [] },
-  { f: 60, p: "/$defs/NotificationAction/allOf/2", g: [[0,[7]]], if: 1120, th: 1122 },
-  { f: 60, p: "/$defs/NotificationAction/allOf/2/if", c: __c1120, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1121]] },
+  { f: 60, p: "/$defs/NotificationAction/allOf/2", g: [[0,[7]]], if: 1129, th: 1131 },
+  { f: 60, p: "/$defs/NotificationAction/allOf/2/if", c: __c1129, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1130]] },
   { f: 60, p: "/$defs/NotificationAction/allOf/2/if/properties/kind", g: [[0,[1]]], k: { "const": "confirm" } },
-  { f: 60, p: "/$defs/NotificationAction/allOf/2/then", g: [[4,[23,26]]], k: { "required": ["input/schema","idempotency/key"] }, pr: [["input/schema", "input~1schema", 1123], ["idempotency/key", "idempotency~1key", 1124]] },
+  { f: 60, p: "/$defs/NotificationAction/allOf/2/then", g: [[4,[23,26]]], k: { "required": ["input/schema","idempotency/key"] }, pr: [["input/schema", "input~1schema", 1132], ["idempotency/key", "idempotency~1key", 1133]] },
   { f: 60, p: "/$defs/NotificationAction/allOf/2/then/properties/input~1schema", g: [[0,[1]]], k: { "const": "inquirium.operator-question.widget.confirm.v1" } },
   { f: 60, p: "/$defs/NotificationAction/allOf/2/then/properties/idempotency~1key", av: 1, g: [] },
-  { f: 60, p: "/$defs/NotificationAction/allOf/3", g: [[0,[7]]], if: 1126, th: 1128 },
-  { f: 60, p: "/$defs/NotificationAction/allOf/3/if", c: __c1126, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1127]] },
+  { f: 60, p: "/$defs/NotificationAction/allOf/3", g: [[0,[7]]], if: 1135, th: 1137 },
+  { f: 60, p: "/$defs/NotificationAction/allOf/3/if", c: __c1135, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1136]] },
   { f: 60, p: "/$defs/NotificationAction/allOf/3/if/properties/kind", g: [[0,[1]]], k: { "const": "free-text-with-allowlist" } },
-  { f: 60, p: "/$defs/NotificationAction/allOf/3/then", g: [[4,[23,26]]], k: { "required": ["input/schema","idempotency/key"] }, pr: [["input/schema", "input~1schema", 1129], ["idempotency/key", "idempotency~1key", 1130]] },
+  { f: 60, p: "/$defs/NotificationAction/allOf/3/then", g: [[4,[23,26]]], k: { "required": ["input/schema","idempotency/key"] }, pr: [["input/schema", "input~1schema", 1138], ["idempotency/key", "idempotency~1key", 1139]] },
   { f: 60, p: "/$defs/NotificationAction/allOf/3/then/properties/input~1schema", g: [[0,[1]]], k: { "const": "inquirium.operator-question.widget.free-text-with-allowlist.v1" } },
   { f: 60, p: "/$defs/NotificationAction/allOf/3/then/properties/idempotency~1key", av: 1, g: [] },
-  { f: 60, p: "/$defs/NotificationAction/allOf/4", g: [[0,[7]]], if: 1132, th: 1134 },
-  { f: 60, p: "/$defs/NotificationAction/allOf/4/if", c: __c1132, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1133]] },
+  { f: 60, p: "/$defs/NotificationAction/allOf/4", g: [[0,[7]]], if: 1141, th: 1143 },
+  { f: 60, p: "/$defs/NotificationAction/allOf/4/if", c: __c1141, g: [[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1142]] },
   { f: 60, p: "/$defs/NotificationAction/allOf/4/if/properties/kind", g: [[0,[1]]], k: { "const": "open-interaction" } },
-  { f: 60, p: "/$defs/NotificationAction/allOf/4/then", g: [[4,[26]]], pr: [["input/schema", "input~1schema", 1135]] },
-  { f: 60, p: "/$defs/NotificationAction/allOf/4/then/properties/input~1schema", g: [[0,[3]]], no: 1136 },
-  { f: 60, p: "/$defs/NotificationAction/allOf/4/then/properties/input~1schema/not", av: 1, c: __c1136, g: [] },
-  { f: 60, p: "", c: __c1137, t: ["object"], tv: "object", g: [[0,[4]],[4,[23,25,26]]], k: { "required": ["schema","correlation/id","body/text","reason/code"] }, pr: [["schema", "schema", 1138], ["subject/ref", "subject~1ref", 1139], ["body/ref", "body~1ref", 1140], ["correlation/id", "correlation~1id", 1141], ["body/text", "body~1text", 1142], ["reason/code", "reason~1code", 1143], ["actions", "actions", 1144]], ap: 1146, kn: new Set(["schema","subject/ref","body/ref","correlation/id","body/text","reason/code","actions"]), any: [1147,1149] },
+  { f: 60, p: "/$defs/NotificationAction/allOf/4/then", g: [[4,[26]]], pr: [["input/schema", "input~1schema", 1144]] },
+  { f: 60, p: "/$defs/NotificationAction/allOf/4/then/properties/input~1schema", g: [[0,[3]]], no: 1145 },
+  { f: 60, p: "/$defs/NotificationAction/allOf/4/then/properties/input~1schema/not", av: 1, c: __c1145, g: [] },
+  { f: 60, p: "", c: __c1146, t: ["object"], tv: "object", g: [[0,[4]],[4,[23,25,26]]], k: { "required": ["schema","correlation/id","body/text","reason/code"] }, pr: [["schema", "schema", 1147], ["subject/ref", "subject~1ref", 1148], ["body/ref", "body~1ref", 1149], ["correlation/id", "correlation~1id", 1150], ["body/text", "body~1text", 1151], ["reason/code", "reason~1code", 1152], ["actions", "actions", 1153]], ap: 1155, kn: new Set(["schema","subject/ref","body/ref","correlation/id","body/text","reason/code","actions"]), any: [1156,1158] },
   { f: 60, p: "/properties/schema", g: [[0,[1]]], k: { "const": "notification-create.v1" } },
   { f: 60, p: "/properties/subject~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE13 },
   { f: 60, p: "/properties/body~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE13 },
   { f: 60, p: "/properties/correlation~1id", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^operation/.+$" }, re: __RE14 },
   { f: 60, p: "/properties/body~1text", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 500, "minLength": 1 } },
-  { f: 60, p: "/properties/reason~1code", c: __c489, r: 489, ro: 1, g: [[0,[0]]] },
-  { f: 60, p: "/properties/actions", t: ["array"], tv: "array", g: [[3,[16,18]]], k: { "maxItems": 1 }, it: 1145 },
-  { f: 60, p: "/properties/actions/items", c: __c1101, r: 1101, ro: 1, g: [[0,[0]]] },
+  { f: 60, p: "/properties/reason~1code", c: __c498, r: 498, ro: 1, g: [[0,[0]]] },
+  { f: 60, p: "/properties/actions", t: ["array"], tv: "array", g: [[3,[16,18]]], k: { "maxItems": 1 }, it: 1154 },
+  { f: 60, p: "/properties/actions/items", c: __c1110, r: 1110, ro: 1, g: [[0,[0]]] },
   { f: 60, p: "/additionalProperties", b: false },
-  { f: 60, p: "/anyOf/0", c: __c1147, g: [[4,[23,26]]], k: { "required": ["subject/ref"] }, pr: [["subject/ref", "subject~1ref", 1148]] },
+  { f: 60, p: "/anyOf/0", c: __c1156, g: [[4,[23,26]]], k: { "required": ["subject/ref"] }, pr: [["subject/ref", "subject~1ref", 1157]] },
   { f: 60, p: "/anyOf/0/properties/subject~1ref", av: 1, g: [] },
-  { f: 60, p: "/anyOf/1", c: __c1149, g: [[4,[23,26]]], k: { "required": ["body/ref"] }, pr: [["body/ref", "body~1ref", 1150]] },
+  { f: 60, p: "/anyOf/1", c: __c1158, g: [[4,[23,26]]], k: { "required": ["body/ref"] }, pr: [["body/ref", "body~1ref", 1159]] },
   { f: 60, p: "/anyOf/1/properties/body~1ref", av: 1, g: [] },
-  { f: 45, p: "", c: __c1151, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","question/ref","idempotency/key","answer"] }, pr: [["schema", "schema", 1152], ["question/ref", "question~1ref", 1153], ["idempotency/key", "idempotency~1key", 1154], ["answer", "answer", 1155], ["answered/by", "answered~1by", 1156], ["answered/at", "answered~1at", 1157]], ap: 1158, kn: new Set(["schema","question/ref","idempotency/key","answer","answered/by","answered/at"]) },
+  { f: 45, p: "", c: __c1160, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","question/ref","idempotency/key","answer"] }, pr: [["schema", "schema", 1161], ["question/ref", "question~1ref", 1162], ["idempotency/key", "idempotency~1key", 1163], ["answer", "answer", 1164], ["answered/by", "answered~1by", 1165], ["answered/at", "answered~1at", 1166]], ap: 1167, kn: new Set(["schema","question/ref","idempotency/key","answer","answered/by","answered/at"]) },
   { f: 45, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.operator-question.answer.v1" } },
   { f: 45, p: "/properties/question~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE13 },
   { f: 45, p: "/properties/idempotency~1key", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
-  { f: 45, p: "/properties/answer", c: __c702, r: 702, ro: 1, g: [[0,[0]]] },
-  { f: 45, p: "/properties/answered~1by", c: __c449, r: 449, ro: 1, g: [[0,[0]]] },
+  { f: 45, p: "/properties/answer", c: __c711, r: 711, ro: 1, g: [[0,[0]]] },
+  { f: 45, p: "/properties/answered~1by", c: __c458, r: 458, ro: 1, g: [[0,[0]]] },
   { f: 45, p: "/properties/answered~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 45, p: "/additionalProperties", b: false },
-  { f: 51, p: "", c: __c1159, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","question/ref","operation/ref","recipient/class","reason/code","prompt","widget/kind","widget/payload","classification","response","provenance"] }, pr: [["schema", "schema", 1160], ["question/ref", "question~1ref", 1161], ["operation/ref", "operation~1ref", 1162], ["recipient/class", "recipient~1class", 1163], ["reason/code", "reason~1code", 1164], ["prompt", "prompt", 1165], ["widget/kind", "widget~1kind", 1171], ["widget/payload", "widget~1payload", 1172], ["default/on-timeout", "default~1on-timeout", 1174], ["timeout", "timeout", 1179], ["classification", "classification", 1180], ["subject", "subject", 1181], ["response", "response", 1189], ["provenance", "provenance", 1195], ["created/at", "created~1at", 1202]], ap: 1203, kn: new Set(["schema","question/ref","operation/ref","recipient/class","reason/code","prompt","widget/kind","widget/payload","default/on-timeout","timeout","classification","subject","response","provenance","created/at"]), all: [1204,1216,1223,1230] },
+  { f: 51, p: "", c: __c1168, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","question/ref","operation/ref","recipient/class","reason/code","prompt","widget/kind","widget/payload","classification","response","provenance"] }, pr: [["schema", "schema", 1169], ["question/ref", "question~1ref", 1170], ["operation/ref", "operation~1ref", 1171], ["recipient/class", "recipient~1class", 1172], ["reason/code", "reason~1code", 1173], ["prompt", "prompt", 1174], ["widget/kind", "widget~1kind", 1180], ["widget/payload", "widget~1payload", 1181], ["default/on-timeout", "default~1on-timeout", 1183], ["timeout", "timeout", 1188], ["classification", "classification", 1189], ["subject", "subject", 1190], ["response", "response", 1198], ["provenance", "provenance", 1204], ["created/at", "created~1at", 1211]], ap: 1212, kn: new Set(["schema","question/ref","operation/ref","recipient/class","reason/code","prompt","widget/kind","widget/payload","default/on-timeout","timeout","classification","subject","response","provenance","created/at"]), all: [1213,1225,1232,1239] },
   { f: 51, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.operator-question.request.v1" } },
   { f: 51, p: "/properties/question~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE13 },
   { f: 51, p: "/properties/operation~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^operation/.+$" }, re: __RE14 },
   { f: 51, p: "/properties/recipient~1class", g: [[0,[2]]], k: { "enum": ["operator"] } },
-  { f: 51, p: "/properties/reason~1code", c: __c489, r: 489, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/properties/prompt", c: __c1166, r: 1166, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/$defs/QuestionPrompt", c: __c1166, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["kind","text"] }, pr: [["kind", "kind", 1167], ["text", "text", 1169]], ap: 1170, kn: new Set(["kind","text"]) },
-  { f: 51, p: "/$defs/QuestionPrompt/properties/kind", c: __c1168, r: 1168, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/$defs/WidgetKind", c: __c1168, g: [[0,[2]]], k: { "enum": ["single-choice","multi-choice","confirm","free-text-with-allowlist"] } },
+  { f: 51, p: "/properties/reason~1code", c: __c498, r: 498, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/properties/prompt", c: __c1175, r: 1175, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/$defs/QuestionPrompt", c: __c1175, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["kind","text"] }, pr: [["kind", "kind", 1176], ["text", "text", 1178]], ap: 1179, kn: new Set(["kind","text"]) },
+  { f: 51, p: "/$defs/QuestionPrompt/properties/kind", c: __c1177, r: 1177, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/$defs/WidgetKind", c: __c1177, g: [[0,[2]]], k: { "enum": ["single-choice","multi-choice","confirm","free-text-with-allowlist"] } },
   { f: 51, p: "/$defs/QuestionPrompt/properties/text", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 500, "minLength": 1 } },
   { f: 51, p: "/$defs/QuestionPrompt/additionalProperties", b: false },
-  { f: 51, p: "/properties/widget~1kind", c: __c1168, r: 1168, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/properties/widget~1payload", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1173, kn: new Set([]) },
+  { f: 51, p: "/properties/widget~1kind", c: __c1177, r: 1177, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/properties/widget~1payload", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1182, kn: new Set([]) },
   { f: 51, p: "/properties/widget~1payload/additionalProperties", av: 1, b: true },
-  { f: 51, p: "/properties/default~1on-timeout", c: __c1175, r: 1175, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/$defs/TimeoutDefault", c: __c1175, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["answer","reason/code"] }, pr: [["answer", "answer", 1176], ["reason/code", "reason~1code", 1177]], ap: 1178, kn: new Set(["answer","reason/code"]) },
-  { f: 51, p: "/$defs/TimeoutDefault/properties/answer", c: __c702, r: 702, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/$defs/TimeoutDefault/properties/reason~1code", c: __c489, r: 489, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/properties/default~1on-timeout", c: __c1184, r: 1184, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/$defs/TimeoutDefault", c: __c1184, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["answer","reason/code"] }, pr: [["answer", "answer", 1185], ["reason/code", "reason~1code", 1186]], ap: 1187, kn: new Set(["answer","reason/code"]) },
+  { f: 51, p: "/$defs/TimeoutDefault/properties/answer", c: __c711, r: 711, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/$defs/TimeoutDefault/properties/reason~1code", c: __c498, r: 498, ro: 1, g: [[0,[0]]] },
   { f: 51, p: "/$defs/TimeoutDefault/additionalProperties", b: false },
   { f: 51, p: "/properties/timeout", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "duration" }, fm: __fmtDuration },
-  { f: 51, p: "/properties/classification", c: __c851, r: 851, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/properties/subject", c: __c1182, r: 1182, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/$defs/QuestionSubject", c: __c1182, t: ["object"], tv: "object", g: [[4,[22,25,26]]], k: { "minProperties": 1 }, pr: [["runtime/ref", "runtime~1ref", 1183], ["model.binding/ref", "model.binding~1ref", 1184], ["adapter.instance/ref", "adapter.instance~1ref", 1185], ["lease/ref", "lease~1ref", 1186], ["capability/ref", "capability~1ref", 1187]], ap: 1188, kn: new Set(["runtime/ref","model.binding/ref","adapter.instance/ref","lease/ref","capability/ref"]) },
+  { f: 51, p: "/properties/classification", c: __c860, r: 860, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/properties/subject", c: __c1191, r: 1191, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/$defs/QuestionSubject", c: __c1191, t: ["object"], tv: "object", g: [[4,[22,25,26]]], k: { "minProperties": 1 }, pr: [["runtime/ref", "runtime~1ref", 1192], ["model.binding/ref", "model.binding~1ref", 1193], ["adapter.instance/ref", "adapter.instance~1ref", 1194], ["lease/ref", "lease~1ref", 1195], ["capability/ref", "capability~1ref", 1196]], ap: 1197, kn: new Set(["runtime/ref","model.binding/ref","adapter.instance/ref","lease/ref","capability/ref"]) },
   { f: 51, p: "/$defs/QuestionSubject/properties/runtime~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 51, p: "/$defs/QuestionSubject/properties/model.binding~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 51, p: "/$defs/QuestionSubject/properties/adapter.instance~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 51, p: "/$defs/QuestionSubject/properties/lease~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 51, p: "/$defs/QuestionSubject/properties/capability~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 51, p: "/$defs/QuestionSubject/additionalProperties", b: false },
-  { f: 51, p: "/properties/response", c: __c1190, r: 1190, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/$defs/ResponseTarget", c: __c1190, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["target/ref","method","idempotency/key"] }, pr: [["target/ref", "target~1ref", 1191], ["method", "method", 1192], ["idempotency/key", "idempotency~1key", 1193]], ap: 1194, kn: new Set(["target/ref","method","idempotency/key"]) },
+  { f: 51, p: "/properties/response", c: __c1199, r: 1199, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/$defs/ResponseTarget", c: __c1199, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["target/ref","method","idempotency/key"] }, pr: [["target/ref", "target~1ref", 1200], ["method", "method", 1201], ["idempotency/key", "idempotency~1key", 1202]], ap: 1203, kn: new Set(["target/ref","method","idempotency/key"]) },
   { f: 51, p: "/$defs/ResponseTarget/properties/target~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 51, p: "/$defs/ResponseTarget/properties/method", g: [[0,[2]]], k: { "enum": ["POST"] } },
   { f: 51, p: "/$defs/ResponseTarget/properties/idempotency~1key", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
   { f: 51, p: "/$defs/ResponseTarget/additionalProperties", b: false },
-  { f: 51, p: "/properties/provenance", c: __c1196, r: 1196, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/$defs/QuestionProvenance", c: __c1196, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["source/component","requested/by","reason/code"] }, pr: [["source/component", "source~1component", 1197], ["requested/by", "requested~1by", 1198], ["reason/code", "reason~1code", 1199], ["origin", "origin", 1200]], ap: 1201, kn: new Set(["source/component","requested/by","reason/code","origin"]) },
+  { f: 51, p: "/properties/provenance", c: __c1205, r: 1205, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/$defs/QuestionProvenance", c: __c1205, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["source/component","requested/by","reason/code"] }, pr: [["source/component", "source~1component", 1206], ["requested/by", "requested~1by", 1207], ["reason/code", "reason~1code", 1208], ["origin", "origin", 1209]], ap: 1210, kn: new Set(["source/component","requested/by","reason/code","origin"]) },
   { f: 51, p: "/$defs/QuestionProvenance/properties/source~1component", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 51, p: "/$defs/QuestionProvenance/properties/requested~1by", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 51, p: "/$defs/QuestionProvenance/properties/reason~1code", c: __c489, r: 489, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/$defs/QuestionProvenance/properties/reason~1code", c: __c498, r: 498, ro: 1, g: [[0,[0]]] },
   { f: 51, p: "/$defs/QuestionProvenance/properties/origin", g: [[0,[2]]], k: { "enum": ["host-policy","model-proposed"] } },
   { f: 51, p: "/$defs/QuestionProvenance/additionalProperties", b: false },
   { f: 51, p: "/properties/created~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 51, p: "/additionalProperties", b: false },
-  { f: 51, p: "/allOf/0", g: [[0,[7]]], if: 1205, th: 1207 },
-  { f: 51, p: "/allOf/0/if", c: __c1205, g: [[4,[23,26]]], k: { "required": ["widget/kind"] }, pr: [["widget/kind", "widget~1kind", 1206]] },
+  { f: 51, p: "/allOf/0", g: [[0,[7]]], if: 1214, th: 1216 },
+  { f: 51, p: "/allOf/0/if", c: __c1214, g: [[4,[23,26]]], k: { "required": ["widget/kind"] }, pr: [["widget/kind", "widget~1kind", 1215]] },
   { f: 51, p: "/allOf/0/if/properties/widget~1kind", g: [[0,[1]]], k: { "const": "single-choice" } },
-  { f: 51, p: "/allOf/0/then", g: [[4,[26]]], pr: [["widget/payload", "widget~1payload", 1208], ["prompt", "prompt", 1214]] },
-  { f: 51, p: "/allOf/0/then/properties/widget~1payload", c: __c1210, r: 1209, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/$defs/SingleChoicePayload", c: __c1210, r: 1210, ro: 1, g: [[0,[0]]] },
-  { f: 44, p: "", c: __c1210, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["options"] }, pr: [["options", "options", 1211]], ap: 1213, kn: new Set(["options"]) },
-  { f: 44, p: "/properties/options", t: ["array"], tv: "array", g: [[3,[16,17,18]]], k: { "maxItems": 12, "minItems": 2 }, it: 1212 },
-  { f: 44, p: "/properties/options/items", c: __c846, r: 846, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/allOf/0/then", g: [[4,[26]]], pr: [["widget/payload", "widget~1payload", 1217], ["prompt", "prompt", 1223]] },
+  { f: 51, p: "/allOf/0/then/properties/widget~1payload", c: __c1219, r: 1218, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/$defs/SingleChoicePayload", c: __c1219, r: 1219, ro: 1, g: [[0,[0]]] },
+  { f: 44, p: "", c: __c1219, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["options"] }, pr: [["options", "options", 1220]], ap: 1222, kn: new Set(["options"]) },
+  { f: 44, p: "/properties/options", t: ["array"], tv: "array", g: [[3,[16,17,18]]], k: { "maxItems": 12, "minItems": 2 }, it: 1221 },
+  { f: 44, p: "/properties/options/items", c: __c855, r: 855, ro: 1, g: [[0,[0]]] },
   { f: 44, p: "/additionalProperties", b: false },
-  { f: 51, p: "/allOf/0/then/properties/prompt", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["kind", "kind", 1215]] },
+  { f: 51, p: "/allOf/0/then/properties/prompt", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["kind", "kind", 1224]] },
   { f: 51, p: "/allOf/0/then/properties/prompt/properties/kind", g: [[0,[1]]], k: { "const": "single-choice" } },
-  { f: 51, p: "/allOf/1", g: [[0,[7]]], if: 1217, th: 1219 },
-  { f: 51, p: "/allOf/1/if", c: __c1217, g: [[4,[23,26]]], k: { "required": ["widget/kind"] }, pr: [["widget/kind", "widget~1kind", 1218]] },
+  { f: 51, p: "/allOf/1", g: [[0,[7]]], if: 1226, th: 1228 },
+  { f: 51, p: "/allOf/1/if", c: __c1226, g: [[4,[23,26]]], k: { "required": ["widget/kind"] }, pr: [["widget/kind", "widget~1kind", 1227]] },
   { f: 51, p: "/allOf/1/if/properties/widget~1kind", g: [[0,[1]]], k: { "const": "multi-choice" } },
-  { f: 51, p: "/allOf/1/then", g: [[4,[26]]], pr: [["widget/payload", "widget~1payload", 1220], ["prompt", "prompt", 1221]] },
-  { f: 51, p: "/allOf/1/then/properties/widget~1payload", c: __c1094, r: 1093, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/allOf/1/then/properties/prompt", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["kind", "kind", 1222]] },
+  { f: 51, p: "/allOf/1/then", g: [[4,[26]]], pr: [["widget/payload", "widget~1payload", 1229], ["prompt", "prompt", 1230]] },
+  { f: 51, p: "/allOf/1/then/properties/widget~1payload", c: __c1103, r: 1102, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/allOf/1/then/properties/prompt", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["kind", "kind", 1231]] },
   { f: 51, p: "/allOf/1/then/properties/prompt/properties/kind", g: [[0,[1]]], k: { "const": "multi-choice" } },
-  { f: 51, p: "/allOf/2", g: [[0,[7]]], if: 1224, th: 1226 },
-  { f: 51, p: "/allOf/2/if", c: __c1224, g: [[4,[23,26]]], k: { "required": ["widget/kind"] }, pr: [["widget/kind", "widget~1kind", 1225]] },
+  { f: 51, p: "/allOf/2", g: [[0,[7]]], if: 1233, th: 1235 },
+  { f: 51, p: "/allOf/2/if", c: __c1233, g: [[4,[23,26]]], k: { "required": ["widget/kind"] }, pr: [["widget/kind", "widget~1kind", 1234]] },
   { f: 51, p: "/allOf/2/if/properties/widget~1kind", g: [[0,[1]]], k: { "const": "confirm" } },
-  { f: 51, p: "/allOf/2/then", g: [[4,[26]]], pr: [["widget/payload", "widget~1payload", 1227], ["prompt", "prompt", 1228]] },
-  { f: 51, p: "/allOf/2/then/properties/widget~1payload", c: __c856, r: 855, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/allOf/2/then/properties/prompt", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["kind", "kind", 1229]] },
+  { f: 51, p: "/allOf/2/then", g: [[4,[26]]], pr: [["widget/payload", "widget~1payload", 1236], ["prompt", "prompt", 1237]] },
+  { f: 51, p: "/allOf/2/then/properties/widget~1payload", c: __c865, r: 864, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/allOf/2/then/properties/prompt", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["kind", "kind", 1238]] },
   { f: 51, p: "/allOf/2/then/properties/prompt/properties/kind", g: [[0,[1]]], k: { "const": "confirm" } },
-  { f: 51, p: "/allOf/3", g: [[0,[7]]], if: 1231, th: 1233 },
-  { f: 51, p: "/allOf/3/if", c: __c1231, g: [[4,[23,26]]], k: { "required": ["widget/kind"] }, pr: [["widget/kind", "widget~1kind", 1232]] },
+  { f: 51, p: "/allOf/3", g: [[0,[7]]], if: 1240, th: 1242 },
+  { f: 51, p: "/allOf/3/if", c: __c1240, g: [[4,[23,26]]], k: { "required": ["widget/kind"] }, pr: [["widget/kind", "widget~1kind", 1241]] },
   { f: 51, p: "/allOf/3/if/properties/widget~1kind", g: [[0,[1]]], k: { "const": "free-text-with-allowlist" } },
-  { f: 51, p: "/allOf/3/then", g: [[4,[26]]], pr: [["widget/payload", "widget~1payload", 1234], ["prompt", "prompt", 1235]] },
-  { f: 51, p: "/allOf/3/then/properties/widget~1payload", c: __c917, r: 916, ro: 1, g: [[0,[0]]] },
-  { f: 51, p: "/allOf/3/then/properties/prompt", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["kind", "kind", 1236]] },
+  { f: 51, p: "/allOf/3/then", g: [[4,[26]]], pr: [["widget/payload", "widget~1payload", 1243], ["prompt", "prompt", 1244]] },
+  { f: 51, p: "/allOf/3/then/properties/widget~1payload", c: __c926, r: 925, ro: 1, g: [[0,[0]]] },
+  { f: 51, p: "/allOf/3/then/properties/prompt", t: ["object"], tv: "object", g: [[4,[26]]], pr: [["kind", "kind", 1245]] },
   { f: 51, p: "/allOf/3/then/properties/prompt/properties/kind", g: [[0,[1]]], k: { "const": "free-text-with-allowlist" } },
-  { f: 61, p: "", c: __c1237, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","question/ref","operation/ref","state","updated/at"] }, pr: [["schema", "schema", 1238], ["question/ref", "question~1ref", 1239], ["operation/ref", "operation~1ref", 1240], ["state", "state", 1241], ["answer", "answer", 1242], ["answered/by", "answered~1by", 1243], ["default/applied", "default~1applied", 1244], ["superseded/by", "superseded~1by", 1245], ["reason/code", "reason~1code", 1246], ["updated/at", "updated~1at", 1247]], ap: 1248, kn: new Set(["schema","question/ref","operation/ref","state","answer","answered/by","default/applied","superseded/by","reason/code","updated/at"]), all: [1249,1259,1264] },
+  { f: 61, p: "", c: __c1246, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","question/ref","operation/ref","state","updated/at"] }, pr: [["schema", "schema", 1247], ["question/ref", "question~1ref", 1248], ["operation/ref", "operation~1ref", 1249], ["state", "state", 1250], ["answer", "answer", 1251], ["answered/by", "answered~1by", 1252], ["default/applied", "default~1applied", 1253], ["superseded/by", "superseded~1by", 1254], ["reason/code", "reason~1code", 1255], ["updated/at", "updated~1at", 1256]], ap: 1257, kn: new Set(["schema","question/ref","operation/ref","state","answer","answered/by","default/applied","superseded/by","reason/code","updated/at"]), all: [1258,1268,1273] },
   { f: 61, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.operator-question.state.v1" } },
   { f: 61, p: "/properties/question~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE13 },
   { f: 61, p: "/properties/operation~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^operation/.+$" }, re: __RE14 },
   { f: 61, p: "/properties/state", g: [[0,[2]]], k: { "enum": ["pending","answered","timed_out","cancelled","superseded"] } },
-  { f: 61, p: "/properties/answer", c: __c702, r: 702, ro: 1, g: [[0,[0]]] },
-  { f: 61, p: "/properties/answered~1by", c: __c449, r: 449, ro: 1, g: [[0,[0]]] },
-  { f: 61, p: "/properties/default~1applied", c: __c1175, r: 1175, ro: 1, g: [[0,[0]]] },
+  { f: 61, p: "/properties/answer", c: __c711, r: 711, ro: 1, g: [[0,[0]]] },
+  { f: 61, p: "/properties/answered~1by", c: __c458, r: 458, ro: 1, g: [[0,[0]]] },
+  { f: 61, p: "/properties/default~1applied", c: __c1184, r: 1184, ro: 1, g: [[0,[0]]] },
   { f: 61, p: "/properties/superseded~1by", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^question/.+$" }, re: __RE13 },
-  { f: 61, p: "/properties/reason~1code", c: __c489, r: 489, ro: 1, g: [[0,[0]]] },
+  { f: 61, p: "/properties/reason~1code", c: __c498, r: 498, ro: 1, g: [[0,[0]]] },
   { f: 61, p: "/properties/updated~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 61, p: "/additionalProperties", b: false },
-  { f: 61, p: "/allOf/0", g: [[0,[7]]], if: 1250, th: 1252, el: 1254 },
-  { f: 61, p: "/allOf/0/if", c: __c1250, g: [[4,[23,26]]], k: { "required": ["state"] }, pr: [["state", "state", 1251]] },
+  { f: 61, p: "/allOf/0", g: [[0,[7]]], if: 1259, th: 1261, el: 1263 },
+  { f: 61, p: "/allOf/0/if", c: __c1259, g: [[4,[23,26]]], k: { "required": ["state"] }, pr: [["state", "state", 1260]] },
   { f: 61, p: "/allOf/0/if/properties/state", g: [[0,[1]]], k: { "const": "answered" } },
-  { f: 61, p: "/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["answer"] }, pr: [["answer", "answer", 1253]] },
+  { f: 61, p: "/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["answer"] }, pr: [["answer", "answer", 1262]] },
   { f: 61, p: "/allOf/0/then/properties/answer", av: 1, g: [] },
-  { f: 61, p: "/allOf/0/else", g: [[4,[26]]], pr: [["answer", "answer", 1255], ["answered/by", "answered~1by", 1257]] },
-  { f: 61, p: "/allOf/0/else/properties/answer", g: [[0,[3]]], no: 1256 },
-  { f: 61, p: "/allOf/0/else/properties/answer/not", av: 1, c: __c1256, g: [] },
-  { f: 61, p: "/allOf/0/else/properties/answered~1by", g: [[0,[3]]], no: 1258 },
-  { f: 61, p: "/allOf/0/else/properties/answered~1by/not", av: 1, c: __c1258, g: [] },
-  { f: 61, p: "/allOf/1", g: [[0,[7]]], if: 1260, th: 1262 },
-  { f: 61, p: "/allOf/1/if", c: __c1260, g: [[4,[23,26]]], k: { "required": ["state"] }, pr: [["state", "state", 1261]] },
+  { f: 61, p: "/allOf/0/else", g: [[4,[26]]], pr: [["answer", "answer", 1264], ["answered/by", "answered~1by", 1266]] },
+  { f: 61, p: "/allOf/0/else/properties/answer", g: [[0,[3]]], no: 1265 },
+  { f: 61, p: "/allOf/0/else/properties/answer/not", av: 1, c: __c1265, g: [] },
+  { f: 61, p: "/allOf/0/else/properties/answered~1by", g: [[0,[3]]], no: 1267 },
+  { f: 61, p: "/allOf/0/else/properties/answered~1by/not", av: 1, c: __c1267, g: [] },
+  { f: 61, p: "/allOf/1", g: [[0,[7]]], if: 1269, th: 1271 },
+  { f: 61, p: "/allOf/1/if", c: __c1269, g: [[4,[23,26]]], k: { "required": ["state"] }, pr: [["state", "state", 1270]] },
   { f: 61, p: "/allOf/1/if/properties/state", g: [[0,[1]]], k: { "const": "superseded" } },
-  { f: 61, p: "/allOf/1/then", g: [[4,[23,26]]], k: { "required": ["superseded/by"] }, pr: [["superseded/by", "superseded~1by", 1263]] },
+  { f: 61, p: "/allOf/1/then", g: [[4,[23,26]]], k: { "required": ["superseded/by"] }, pr: [["superseded/by", "superseded~1by", 1272]] },
   { f: 61, p: "/allOf/1/then/properties/superseded~1by", av: 1, g: [] },
-  { f: 61, p: "/allOf/2", g: [[0,[7]]], if: 1265, th: 1267 },
-  { f: 61, p: "/allOf/2/if", c: __c1265, g: [[4,[23,26]]], k: { "required": ["state"] }, pr: [["state", "state", 1266]] },
+  { f: 61, p: "/allOf/2", g: [[0,[7]]], if: 1274, th: 1276 },
+  { f: 61, p: "/allOf/2/if", c: __c1274, g: [[4,[23,26]]], k: { "required": ["state"] }, pr: [["state", "state", 1275]] },
   { f: 61, p: "/allOf/2/if/properties/state", g: [[0,[2]]], k: { "enum": ["pending","answered"] } },
-  { f: 61, p: "/allOf/2/then", g: [[4,[26]]], pr: [["default/applied", "default~1applied", 1268]] },
-  { f: 61, p: "/allOf/2/then/properties/default~1applied", g: [[0,[3]]], no: 1269 },
-  { f: 61, p: "/allOf/2/then/properties/default~1applied/not", av: 1, c: __c1269, g: [] },
-  { f: 58, p: "", c: __c1270, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","runtime/ref","model.binding/ref","transport_kind","operations","health"] }, pr: [["schema", "schema", 1271], ["runtime/ref", "runtime~1ref", 1272], ["model.binding/ref", "model.binding~1ref", 1273], ["transport_kind", "transport_kind", 1274], ["provider", "provider", 1275], ["protocol", "protocol", 1276], ["operations", "operations", 1277], ["context_window", "context_window", 1279], ["health", "health", 1280], ["acceptance", "acceptance", 1286], ["conformance/report-ref", "conformance~1report-ref", 1287]], ap: 1288, kn: new Set(["schema","runtime/ref","model.binding/ref","transport_kind","provider","protocol","operations","context_window","health","acceptance","conformance/report-ref"]) },
+  { f: 61, p: "/allOf/2/then", g: [[4,[26]]], pr: [["default/applied", "default~1applied", 1277]] },
+  { f: 61, p: "/allOf/2/then/properties/default~1applied", g: [[0,[3]]], no: 1278 },
+  { f: 61, p: "/allOf/2/then/properties/default~1applied/not", av: 1, c: __c1278, g: [] },
+  { f: 58, p: "", c: __c1279, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["schema","runtime/ref","model.binding/ref","transport_kind","operations","health"] }, pr: [["schema", "schema", 1280], ["runtime/ref", "runtime~1ref", 1281], ["model.binding/ref", "model.binding~1ref", 1282], ["transport_kind", "transport_kind", 1283], ["provider", "provider", 1284], ["protocol", "protocol", 1285], ["operations", "operations", 1286], ["context_window", "context_window", 1288], ["health", "health", 1289], ["acceptance", "acceptance", 1295], ["conformance/report-ref", "conformance~1report-ref", 1296]], ap: 1297, kn: new Set(["schema","runtime/ref","model.binding/ref","transport_kind","provider","protocol","operations","context_window","health","acceptance","conformance/report-ref"]) },
   { f: 58, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.runtime-candidate.v1" } },
-  { f: 58, p: "/properties/runtime~1ref", c: __c456, r: 456, ro: 1, g: [[0,[0]]] },
-  { f: 58, p: "/properties/model.binding~1ref", c: __c458, r: 458, ro: 1, g: [[0,[0]]] },
-  { f: 58, p: "/properties/transport_kind", c: __c1051, r: 1051, ro: 1, g: [[0,[0]]] },
+  { f: 58, p: "/properties/runtime~1ref", c: __c465, r: 465, ro: 1, g: [[0,[0]]] },
+  { f: 58, p: "/properties/model.binding~1ref", c: __c467, r: 467, ro: 1, g: [[0,[0]]] },
+  { f: 58, p: "/properties/transport_kind", c: __c1060, r: 1060, ro: 1, g: [[0,[0]]] },
   { f: 58, p: "/properties/provider", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 58, p: "/properties/protocol", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 58, p: "/properties/operations", t: ["array"], tv: "array", g: [[3,[17,18,20]]], k: { "minItems": 1, "uniqueItems": true }, it: 1278, uq: null },
+  { f: 58, p: "/properties/operations", t: ["array"], tv: "array", g: [[3,[17,18,20]]], k: { "minItems": 1, "uniqueItems": true }, it: 1287, uq: null },
   { f: 58, p: "/properties/operations/items", g: [[0,[2]]], k: { "enum": ["generate","embed","batch_embed"] } },
   { f: 58, p: "/properties/context_window", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
-  { f: 58, p: "/properties/health", c: __c1281, r: 1281, ro: 1, g: [[0,[0]]] },
-  { f: 58, p: "/$defs/RuntimeHealth", c: __c1281, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["status","checked/at"] }, pr: [["status", "status", 1282], ["checked/at", "checked~1at", 1283], ["reason/code", "reason~1code", 1284]], ap: 1285, kn: new Set(["status","checked/at","reason/code"]) },
+  { f: 58, p: "/properties/health", c: __c1290, r: 1290, ro: 1, g: [[0,[0]]] },
+  { f: 58, p: "/$defs/RuntimeHealth", c: __c1290, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["status","checked/at"] }, pr: [["status", "status", 1291], ["checked/at", "checked~1at", 1292], ["reason/code", "reason~1code", 1293]], ap: 1294, kn: new Set(["status","checked/at","reason/code"]) },
   { f: 58, p: "/$defs/RuntimeHealth/properties/status", g: [[0,[2]]], k: { "enum": ["healthy","degraded","unhealthy"] } },
   { f: 58, p: "/$defs/RuntimeHealth/properties/checked~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 58, p: "/$defs/RuntimeHealth/properties/reason~1code", c: __c489, r: 489, ro: 1, g: [[0,[0]]] },
+  { f: 58, p: "/$defs/RuntimeHealth/properties/reason~1code", c: __c498, r: 498, ro: 1, g: [[0,[0]]] },
   { f: 58, p: "/$defs/RuntimeHealth/additionalProperties", b: false },
-  { f: 58, p: "/properties/acceptance", c: __c1043, r: 1043, ro: 1, g: [[0,[0]]] },
+  { f: 58, p: "/properties/acceptance", c: __c1052, r: 1052, ro: 1, g: [[0,[0]]] },
   { f: 58, p: "/properties/conformance~1report-ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 58, p: "/additionalProperties", b: false },
-  { f: 1, p: "/$defs/interruptRequested", c: __c1289, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["interruptId","kind"] }, pr: [["interruptId", "interruptId", 1290], ["kind", "kind", 1291], ["reasonCode", "reasonCode", 1292]], ap: 1293, kn: new Set(["interruptId","kind","reasonCode"]) },
+  { f: 1, p: "/$defs/interruptRequested", c: __c1298, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["interruptId","kind"] }, pr: [["interruptId", "interruptId", 1299], ["kind", "kind", 1300], ["reasonCode", "reasonCode", 1301]], ap: 1302, kn: new Set(["interruptId","kind","reasonCode"]) },
   { f: 1, p: "/$defs/interruptRequested/properties/interruptId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 1, p: "/$defs/interruptRequested/properties/kind", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^(clarify|clarification|approval|external-event|custom|x-[a-z0-9-]+)$" }, re: __RE24 },
   { f: 1, p: "/$defs/interruptRequested/properties/reasonCode", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 1, p: "/$defs/interruptRequested/additionalProperties", av: 1, b: true },
-  { f: 1, p: "/$defs/interruptResolved", c: __c1294, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["interruptId"] }, pr: [["interruptId", "interruptId", 1295], ["outcome", "outcome", 1296], ["nodeId", "nodeId", 1297], ["kind", "kind", 1298]], ap: 1299, kn: new Set(["interruptId","outcome","nodeId","kind"]) },
+  { f: 1, p: "/$defs/interruptResolved", c: __c1303, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["interruptId"] }, pr: [["interruptId", "interruptId", 1304], ["outcome", "outcome", 1305], ["nodeId", "nodeId", 1306], ["kind", "kind", 1307]], ap: 1308, kn: new Set(["interruptId","outcome","nodeId","kind"]) },
   { f: 1, p: "/$defs/interruptResolved/properties/interruptId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 1, p: "/$defs/interruptResolved/properties/outcome", g: [[0,[2]]], k: { "enum": ["approved","amended","rejected"] } },
   { f: 1, p: "/$defs/interruptResolved/properties/nodeId", t: ["string"], tv: "string", ut: 1, g: [] },
   { f: 1, p: "/$defs/interruptResolved/properties/kind", t: ["string"], tv: "string", ut: 1, g: [] },
   { f: 1, p: "/$defs/interruptResolved/additionalProperties", av: 1, b: true },
-  { f: 62, p: "", c: __c1300, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["limit", "limit", 1301], ["tag", "tag", 1302]], ap: 1303, kn: new Set(["limit","tag"]) },
+  { f: 62, p: "", c: __c1309, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["limit", "limit", 1310], ["tag", "tag", 1311]], ap: 1312, kn: new Set(["limit","tag"]) },
   { f: 62, p: "/properties/limit", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
   { f: 62, p: "/properties/tag", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 62, p: "/additionalProperties", b: false },
-  { f: 1, p: "/$defs/memoryWritten", c: __c1304, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","memoryId"] }, pr: [["memoryRef", "memoryRef", 1305], ["memoryId", "memoryId", 1306], ["nodeId", "nodeId", 1307], ["operation", "operation", 1308], ["agentId", "agentId", 1309], ["byteSize", "byteSize", 1310]], ap: 1311, kn: new Set(["memoryRef","memoryId","nodeId","operation","agentId","byteSize"]) },
+  { f: 1, p: "/$defs/memoryWritten", c: __c1313, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","memoryId"] }, pr: [["memoryRef", "memoryRef", 1314], ["memoryId", "memoryId", 1315], ["nodeId", "nodeId", 1316], ["operation", "operation", 1317], ["agentId", "agentId", 1318], ["byteSize", "byteSize", 1319]], ap: 1320, kn: new Set(["memoryRef","memoryId","nodeId","operation","agentId","byteSize"]) },
   { f: 1, p: "/$defs/memoryWritten/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 1, p: "/$defs/memoryWritten/properties/memoryId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 1, p: "/$defs/memoryWritten/properties/nodeId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
@@ -7328,59 +7372,59 @@ const __S = [
   { f: 1, p: "/$defs/memoryWritten/properties/agentId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 1, p: "/$defs/memoryWritten/properties/byteSize", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 1, p: "/$defs/memoryWritten/additionalProperties", av: 1, b: true },
-  { f: 1, p: "/$defs/proposalActivated", c: __c1312, t: ["object"], tv: "object", g: [[4,[23,24,25,26]]], k: { "required": ["proposalId"] }, pr: [["proposalId", "proposalId", 1313], ["kind", "kind", 1314], ["activation", "activation", 1315], ["approvalId", "approvalId", 1316], ["installedArtifactRef", "installedArtifactRef", 1317]], ap: 1318, kn: new Set(["proposalId","kind","activation","approvalId","installedArtifactRef"]), pn: 1319 },
+  { f: 1, p: "/$defs/proposalActivated", c: __c1321, t: ["object"], tv: "object", g: [[4,[23,24,25,26]]], k: { "required": ["proposalId"] }, pr: [["proposalId", "proposalId", 1322], ["kind", "kind", 1323], ["activation", "activation", 1324], ["approvalId", "approvalId", 1325], ["installedArtifactRef", "installedArtifactRef", 1326]], ap: 1327, kn: new Set(["proposalId","kind","activation","approvalId","installedArtifactRef"]), pn: 1328 },
   { f: 1, p: "/$defs/proposalActivated/properties/proposalId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 1, p: "/$defs/proposalActivated/properties/kind", c: __c76, r: 76, ro: 1, g: [[0,[0]]] },
   { f: 1, p: "/$defs/proposalActivated/properties/activation", c: __c79, r: 79, ro: 1, g: [[0,[0]]] },
   { f: 1, p: "/$defs/proposalActivated/properties/approvalId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 1, p: "/$defs/proposalActivated/properties/installedArtifactRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 1, p: "/$defs/proposalActivated/additionalProperties", av: 1, b: true },
-  { f: 1, p: "/$defs/proposalActivated/propertyNames", g: [[0,[3]]], no: 1320 },
-  { f: 1, p: "/$defs/proposalActivated/propertyNames/not", c: __c1320, g: [[0,[2]]], k: { "enum": ["artifact","rationale","title","template"] } },
-  { f: 4, p: "", c: __c1321, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["proposal"] }, pr: [["proposal", "proposal", 1322], ["gate", "gate", 1323]], ap: 1324, kn: new Set(["proposal","gate"]) },
-  { f: 4, p: "/properties/proposal", c: __c610, r: 610, ro: 1, g: [[0,[0]]] },
+  { f: 1, p: "/$defs/proposalActivated/propertyNames", g: [[0,[3]]], no: 1329 },
+  { f: 1, p: "/$defs/proposalActivated/propertyNames/not", c: __c1329, g: [[0,[2]]], k: { "enum": ["artifact","rationale","title","template"] } },
+  { f: 4, p: "", c: __c1330, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["proposal"] }, pr: [["proposal", "proposal", 1331], ["gate", "gate", 1332]], ap: 1333, kn: new Set(["proposal","gate"]) },
+  { f: 4, p: "/properties/proposal", c: __c619, r: 619, ro: 1, g: [[0,[0]]] },
   { f: 4, p: "/properties/gate", c: __c97, r: 97, ro: 1, g: [[0,[0]]] },
   { f: 4, p: "/additionalProperties", av: 1, b: true },
-  { f: 1, p: "/$defs/proposalCreated", c: __c1325, t: ["object"], tv: "object", g: [[4,[23,24,25,26]]], k: { "required": ["proposalId","kind"] }, pr: [["proposalId", "proposalId", 1326], ["kind", "kind", 1327], ["sourceRunIds", "sourceRunIds", 1328], ["duplicateOf", "duplicateOf", 1330]], ap: 1331, kn: new Set(["proposalId","kind","sourceRunIds","duplicateOf"]), pn: 1332 },
+  { f: 1, p: "/$defs/proposalCreated", c: __c1334, t: ["object"], tv: "object", g: [[4,[23,24,25,26]]], k: { "required": ["proposalId","kind"] }, pr: [["proposalId", "proposalId", 1335], ["kind", "kind", 1336], ["sourceRunIds", "sourceRunIds", 1337], ["duplicateOf", "duplicateOf", 1339]], ap: 1340, kn: new Set(["proposalId","kind","sourceRunIds","duplicateOf"]), pn: 1341 },
   { f: 1, p: "/$defs/proposalCreated/properties/proposalId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 1, p: "/$defs/proposalCreated/properties/kind", c: __c76, r: 76, ro: 1, g: [[0,[0]]] },
-  { f: 1, p: "/$defs/proposalCreated/properties/sourceRunIds", t: ["array"], tv: "array", g: [[3,[18]]], it: 1329 },
+  { f: 1, p: "/$defs/proposalCreated/properties/sourceRunIds", t: ["array"], tv: "array", g: [[3,[18]]], it: 1338 },
   { f: 1, p: "/$defs/proposalCreated/properties/sourceRunIds/items", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 1, p: "/$defs/proposalCreated/properties/duplicateOf", t: ["string","null"], tv: ["string","null"], ut: 1, g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 1, p: "/$defs/proposalCreated/additionalProperties", av: 1, b: true },
-  { f: 1, p: "/$defs/proposalCreated/propertyNames", g: [[0,[3]]], no: 1333 },
-  { f: 1, p: "/$defs/proposalCreated/propertyNames/not", c: __c1333, g: [[0,[2]]], k: { "enum": ["artifact","rationale","title","template"] } },
-  { f: 63, p: "", c: __c1334, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["proposalId","kind","installedArtifactRef","installedAt","artifact"] }, pr: [["proposalId", "proposalId", 1335], ["kind", "kind", 1336], ["installedArtifactRef", "installedArtifactRef", 1337], ["installedAt", "installedAt", 1338], ["artifact", "artifact", 1339]], ap: 1341, kn: new Set(["proposalId","kind","installedArtifactRef","installedAt","artifact"]) },
+  { f: 1, p: "/$defs/proposalCreated/propertyNames", g: [[0,[3]]], no: 1342 },
+  { f: 1, p: "/$defs/proposalCreated/propertyNames/not", c: __c1342, g: [[0,[2]]], k: { "enum": ["artifact","rationale","title","template"] } },
+  { f: 63, p: "", c: __c1343, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["proposalId","kind","installedArtifactRef","installedAt","artifact"] }, pr: [["proposalId", "proposalId", 1344], ["kind", "kind", 1345], ["installedArtifactRef", "installedArtifactRef", 1346], ["installedAt", "installedAt", 1347], ["artifact", "artifact", 1348]], ap: 1350, kn: new Set(["proposalId","kind","installedArtifactRef","installedAt","artifact"]) },
   { f: 63, p: "/properties/proposalId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 63, p: "/properties/kind", c: __c76, r: 76, ro: 1, g: [[0,[0]]] },
   { f: 63, p: "/properties/installedArtifactRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 63, p: "/properties/installedAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
-  { f: 63, p: "/properties/artifact", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1340, kn: new Set([]) },
+  { f: 63, p: "/properties/artifact", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1349, kn: new Set([]) },
   { f: 63, p: "/properties/artifact/additionalProperties", av: 1, b: true },
   { f: 63, p: "/additionalProperties", av: 1, b: true },
-  { f: 64, p: "", c: __c1342, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["proposals"] }, pr: [["proposals", "proposals", 1343]], ap: 1345, kn: new Set(["proposals"]) },
-  { f: 64, p: "/properties/proposals", t: ["array"], tv: "array", g: [[3,[18]]], it: 1344 },
-  { f: 64, p: "/properties/proposals/items", c: __c610, r: 610, ro: 1, g: [[0,[0]]] },
+  { f: 64, p: "", c: __c1351, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["proposals"] }, pr: [["proposals", "proposals", 1352]], ap: 1354, kn: new Set(["proposals"]) },
+  { f: 64, p: "/properties/proposals", t: ["array"], tv: "array", g: [[3,[18]]], it: 1353 },
+  { f: 64, p: "/properties/proposals/items", c: __c619, r: 619, ro: 1, g: [[0,[0]]] },
   { f: 64, p: "/additionalProperties", av: 1, b: true },
-  { f: 65, p: "", c: __c1346, t: ["object"], tv: "object", g: [[4,[22,25,26]]], k: { "minProperties": 1 }, pr: [["artifact", "artifact", 1347], ["title", "title", 1349], ["rationale", "rationale", 1350]], ap: 1351, kn: new Set(["artifact","title","rationale"]) },
-  { f: 65, p: "/properties/artifact", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1348, kn: new Set([]) },
+  { f: 65, p: "", c: __c1355, t: ["object"], tv: "object", g: [[4,[22,25,26]]], k: { "minProperties": 1 }, pr: [["artifact", "artifact", 1356], ["title", "title", 1358], ["rationale", "rationale", 1359]], ap: 1360, kn: new Set(["artifact","title","rationale"]) },
+  { f: 65, p: "/properties/artifact", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1357, kn: new Set([]) },
   { f: 65, p: "/properties/artifact/additionalProperties", av: 1, b: true },
   { f: 65, p: "/properties/title", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
   { f: 65, p: "/properties/rationale", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 4000 } },
   { f: 65, p: "/additionalProperties", b: false },
-  { f: 1, p: "/$defs/runCompleted", c: __c1352, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["status", "status", 1353], ["durationMs", "durationMs", 1354]], ap: 1355, kn: new Set(["status","durationMs"]) },
+  { f: 1, p: "/$defs/runCompleted", c: __c1361, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["status", "status", 1362], ["durationMs", "durationMs", 1363]], ap: 1364, kn: new Set(["status","durationMs"]) },
   { f: 1, p: "/$defs/runCompleted/properties/status", g: [[0,[1]]], k: { "const": "completed" } },
   { f: 1, p: "/$defs/runCompleted/properties/durationMs", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 1, p: "/$defs/runCompleted/additionalProperties", av: 1, b: true },
-  { f: 66, p: "/$defs/RunError", c: __c1356, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["code","message"] }, pr: [["code", "code", 1357], ["message", "message", 1358]], ap: 1359, kn: new Set(["code","message"]) },
+  { f: 66, p: "/$defs/RunError", c: __c1365, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["code","message"] }, pr: [["code", "code", 1366], ["message", "message", 1367]], ap: 1368, kn: new Set(["code","message"]) },
   { f: 66, p: "/$defs/RunError/properties/code", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 66, p: "/$defs/RunError/properties/message", t: ["string"], tv: "string", ut: 1, g: [] },
   { f: 66, p: "/$defs/RunError/additionalProperties", av: 1, b: true },
-  { f: 7, p: "", c: __c1360, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["eventId","runId","type","payload","timestamp","sequence"] }, pr: [["eventId", "eventId", 1361], ["runId", "runId", 1362], ["type", "type", 1363], ["payload", "payload", 1364], ["timestamp", "timestamp", 1366], ["sequence", "sequence", 1367], ["nodeId", "nodeId", 1368], ["causationId", "causationId", 1369], ["schemaVersion", "schemaVersion", 1370], ["engineVersion", "engineVersion", 1371]], ap: 1372, kn: new Set(["eventId","runId","type","payload","timestamp","sequence","nodeId","causationId","schemaVersion","engineVersion"]) },
+  { f: 7, p: "", c: __c1369, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["eventId","runId","type","payload","timestamp","sequence"] }, pr: [["eventId", "eventId", 1370], ["runId", "runId", 1371], ["type", "type", 1372], ["payload", "payload", 1373], ["timestamp", "timestamp", 1375], ["sequence", "sequence", 1376], ["nodeId", "nodeId", 1377], ["causationId", "causationId", 1378], ["schemaVersion", "schemaVersion", 1379], ["engineVersion", "engineVersion", 1380]], ap: 1381, kn: new Set(["eventId","runId","type","payload","timestamp","sequence","nodeId","causationId","schemaVersion","engineVersion"]) },
   { f: 7, p: "/properties/eventId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
   { f: 7, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
-  { f: 7, p: "/properties/type", c: __c301, r: 301, ro: 1, g: [[0,[0]]] },
-  { f: 7, p: "/properties/payload", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1365, kn: new Set([]) },
+  { f: 7, p: "/properties/type", c: __c310, r: 310, ro: 1, g: [[0,[0]]] },
+  { f: 7, p: "/properties/payload", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1374, kn: new Set([]) },
   { f: 7, p: "/properties/payload/additionalProperties", av: 1, b: true },
   { f: 7, p: "/properties/timestamp", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: 7, p: "/properties/sequence", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
@@ -7389,104 +7433,104 @@ const __S = [
   { f: 7, p: "/properties/schemaVersion", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 7, p: "/properties/engineVersion", t: ["string"], tv: "string", ut: 1, g: [] },
   { f: 7, p: "/additionalProperties", b: false },
-  { f: 7, p: "/$defs/RunEventType", c: __c1373, g: [[0,[2]]], k: { "enum": ["run.started","run.completed","run.failed","runOrchestrator.decided","core.workflowChain.confidence-escalated","interrupt.requested","interrupt.resolved","worker.dispatched","memory.written","memory.compacted","agent.memory.consolidated","commitment.fired","proposal.created","proposal.activated","workspace.updated"] } },
-  { f: 67, p: "", c: __c1374, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["events"] }, pr: [["runId", "runId", 1375], ["events", "events", 1376]], ap: 1378, kn: new Set(["runId","events"]) },
+  { f: 7, p: "/$defs/RunEventType", c: __c1382, g: [[0,[2]]], k: { "enum": ["run.started","run.completed","run.failed","runOrchestrator.decided","core.workflowChain.confidence-escalated","interrupt.requested","interrupt.resolved","worker.dispatched","memory.written","memory.compacted","agent.memory.consolidated","commitment.fired","proposal.created","proposal.activated","workspace.updated"] } },
+  { f: 67, p: "", c: __c1383, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["events"] }, pr: [["runId", "runId", 1384], ["events", "events", 1385]], ap: 1387, kn: new Set(["runId","events"]) },
   { f: 67, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
-  { f: 67, p: "/properties/events", t: ["array"], tv: "array", g: [[3,[18]]], it: 1377 },
-  { f: 67, p: "/properties/events/items", c: __c1360, r: 1360, ro: 1, g: [[0,[0]]] },
+  { f: 67, p: "/properties/events", t: ["array"], tv: "array", g: [[3,[18]]], it: 1386 },
+  { f: 67, p: "/properties/events/items", c: __c1369, r: 1369, ro: 1, g: [[0,[0]]] },
   { f: 67, p: "/additionalProperties", av: 1, b: true },
-  { f: 1, p: "/$defs/runFailed", c: __c1379, t: ["object"], tv: "object", g: [[0,[4]],[4,[25,26]]], pr: [["status", "status", 1380], ["errorCode", "errorCode", 1381], ["error", "error", 1382]], ap: 1390, kn: new Set(["status","errorCode","error"]), any: [1391,1393] },
+  { f: 1, p: "/$defs/runFailed", c: __c1388, t: ["object"], tv: "object", g: [[0,[4]],[4,[25,26]]], pr: [["status", "status", 1389], ["errorCode", "errorCode", 1390], ["error", "error", 1391]], ap: 1399, kn: new Set(["status","errorCode","error"]), any: [1400,1402] },
   { f: 1, p: "/$defs/runFailed/properties/status", g: [[0,[1]]], k: { "const": "failed" } },
   { f: 1, p: "/$defs/runFailed/properties/errorCode", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 1, p: "/$defs/runFailed/properties/error", c: __c1383, r: 1383, ro: 1, g: [[0,[0]]] },
-  { f: 1, p: "/$defs/RunFailureError", c: __c1383, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["code","message"] }, pr: [["code", "code", 1384], ["message", "message", 1385], ["details", "details", 1386], ["retryable", "retryable", 1388]], ap: 1389, kn: new Set(["code","message","details","retryable"]) },
+  { f: 1, p: "/$defs/runFailed/properties/error", c: __c1392, r: 1392, ro: 1, g: [[0,[0]]] },
+  { f: 1, p: "/$defs/RunFailureError", c: __c1392, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["code","message"] }, pr: [["code", "code", 1393], ["message", "message", 1394], ["details", "details", 1395], ["retryable", "retryable", 1397]], ap: 1398, kn: new Set(["code","message","details","retryable"]) },
   { f: 1, p: "/$defs/RunFailureError/properties/code", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 1, p: "/$defs/RunFailureError/properties/message", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 1, p: "/$defs/RunFailureError/properties/details", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1387, kn: new Set([]) },
+  { f: 1, p: "/$defs/RunFailureError/properties/details", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1396, kn: new Set([]) },
   { f: 1, p: "/$defs/RunFailureError/properties/details/additionalProperties", av: 1, b: true },
   { f: 1, p: "/$defs/RunFailureError/properties/retryable", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: 1, p: "/$defs/RunFailureError/additionalProperties", av: 1, b: true },
   { f: 1, p: "/$defs/runFailed/additionalProperties", av: 1, b: true },
-  { f: 1, p: "/$defs/runFailed/anyOf/0", c: __c1391, g: [[4,[23,26]]], k: { "required": ["errorCode"] }, pr: [["errorCode", "errorCode", 1392]] },
+  { f: 1, p: "/$defs/runFailed/anyOf/0", c: __c1400, g: [[4,[23,26]]], k: { "required": ["errorCode"] }, pr: [["errorCode", "errorCode", 1401]] },
   { f: 1, p: "/$defs/runFailed/anyOf/0/properties/errorCode", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 1, p: "/$defs/runFailed/anyOf/1", c: __c1393, g: [[4,[23,26]]], k: { "required": ["error"] }, pr: [["error", "error", 1394]] },
-  { f: 1, p: "/$defs/runFailed/anyOf/1/properties/error", c: __c1383, r: 1383, ro: 1, g: [[0,[0]]] },
-  { f: 68, p: "", c: __c1395, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["fromSeq"] }, pr: [["fromSeq", "fromSeq", 1396], ["mode", "mode", 1397]], ap: 1398, kn: new Set(["fromSeq","mode"]) },
+  { f: 1, p: "/$defs/runFailed/anyOf/1", c: __c1402, g: [[4,[23,26]]], k: { "required": ["error"] }, pr: [["error", "error", 1403]] },
+  { f: 1, p: "/$defs/runFailed/anyOf/1/properties/error", c: __c1392, r: 1392, ro: 1, g: [[0,[0]]] },
+  { f: 68, p: "", c: __c1404, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["fromSeq"] }, pr: [["fromSeq", "fromSeq", 1405], ["mode", "mode", 1406]], ap: 1407, kn: new Set(["fromSeq","mode"]) },
   { f: 68, p: "/properties/fromSeq", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: 68, p: "/properties/mode", g: [[0,[2]]], k: { "enum": ["replay","branch"] } },
   { f: 68, p: "/additionalProperties", b: false },
-  { f: 69, p: "", c: __c1399, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","forkedFrom","status"] }, pr: [["runId", "runId", 1400], ["forkedFrom", "forkedFrom", 1401], ["status", "status", 1402]], ap: 1403, kn: new Set(["runId","forkedFrom","status"]) },
+  { f: 69, p: "", c: __c1408, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","forkedFrom","status"] }, pr: [["runId", "runId", 1409], ["forkedFrom", "forkedFrom", 1410], ["status", "status", 1411]], ap: 1412, kn: new Set(["runId","forkedFrom","status"]) },
   { f: 69, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 69, p: "/properties/forkedFrom", c: __c302, r: 302, ro: 1, g: [[0,[0]]] },
+  { f: 69, p: "/properties/forkedFrom", c: __c311, r: 311, ro: 1, g: [[0,[0]]] },
   { f: 69, p: "/properties/status", g: [[0,[2]]], k: { "enum": ["created","running","completed"] } },
   { f: 69, p: "/additionalProperties", av: 1, b: true },
-  { f: 66, p: "/$defs/RunInterrupt", c: __c1404, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["interruptId","kind"] }, pr: [["interruptId", "interruptId", 1405], ["kind", "kind", 1406]], ap: 1407, kn: new Set(["interruptId","kind"]) },
+  { f: 66, p: "/$defs/RunInterrupt", c: __c1413, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["interruptId","kind"] }, pr: [["interruptId", "interruptId", 1414], ["kind", "kind", 1415]], ap: 1416, kn: new Set(["interruptId","kind"]) },
   { f: 66, p: "/$defs/RunInterrupt/properties/interruptId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 66, p: "/$defs/RunInterrupt/properties/kind", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 66, p: "/$defs/RunInterrupt/additionalProperties", av: 1, b: true },
-  { f: 1, p: "/$defs/runOrchestratorDecided", c: __c1408, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["decision"] }, pr: [["decision", "decision", 1409]], ap: 1410, kn: new Set(["decision"]) },
-  { f: 1, p: "/$defs/runOrchestratorDecided/properties/decision", c: __c195, r: 195, ro: 1, g: [[0,[0]]] },
+  { f: 1, p: "/$defs/runOrchestratorDecided", c: __c1417, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["decision"] }, pr: [["decision", "decision", 1418]], ap: 1419, kn: new Set(["decision"]) },
+  { f: 1, p: "/$defs/runOrchestratorDecided/properties/decision", c: __c204, r: 204, ro: 1, g: [[0,[0]]] },
   { f: 1, p: "/$defs/runOrchestratorDecided/additionalProperties", av: 1, b: true },
-  { f: 66, p: "", c: __c1411, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","status","variables"] }, pr: [["runId", "runId", 1412], ["workflowId", "workflowId", 1413], ["status", "status", 1414], ["variables", "variables", 1416], ["error", "error", 1418], ["interrupt", "interrupt", 1419]], ap: 1420, kn: new Set(["runId","workflowId","status","variables","error","interrupt"]) },
+  { f: 66, p: "", c: __c1420, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","status","variables"] }, pr: [["runId", "runId", 1421], ["workflowId", "workflowId", 1422], ["status", "status", 1423], ["variables", "variables", 1425], ["error", "error", 1427], ["interrupt", "interrupt", 1428]], ap: 1429, kn: new Set(["runId","workflowId","status","variables","error","interrupt"]) },
   { f: 66, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 66, p: "/properties/workflowId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 66, p: "/properties/status", c: __c1415, r: 1415, ro: 1, g: [[0,[0]]] },
-  { f: 66, p: "/$defs/RunStatus", c: __c1415, g: [[0,[2]]], k: { "enum": ["created","running","completed","failed","waiting-clarification","waiting-approval"] } },
-  { f: 66, p: "/properties/variables", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1417, kn: new Set([]) },
+  { f: 66, p: "/properties/status", c: __c1424, r: 1424, ro: 1, g: [[0,[0]]] },
+  { f: 66, p: "/$defs/RunStatus", c: __c1424, g: [[0,[2]]], k: { "enum": ["created","running","completed","failed","waiting-clarification","waiting-approval"] } },
+  { f: 66, p: "/properties/variables", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1426, kn: new Set([]) },
   { f: 66, p: "/properties/variables/additionalProperties", av: 1, b: true },
-  { f: 66, p: "/properties/error", c: __c1356, r: 1356, ro: 1, g: [[0,[0]]] },
-  { f: 66, p: "/properties/interrupt", c: __c1404, r: 1404, ro: 1, g: [[0,[0]]] },
+  { f: 66, p: "/properties/error", c: __c1365, r: 1365, ro: 1, g: [[0,[0]]] },
+  { f: 66, p: "/properties/interrupt", c: __c1413, r: 1413, ro: 1, g: [[0,[0]]] },
   { f: 66, p: "/additionalProperties", av: 1, b: true },
-  { f: 70, p: "", c: __c1421, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["workflowId"] }, pr: [["workflowId", "workflowId", 1422], ["inputs", "inputs", 1423]], ap: 1425, kn: new Set(["workflowId","inputs"]) },
+  { f: 70, p: "", c: __c1430, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["workflowId"] }, pr: [["workflowId", "workflowId", 1431], ["inputs", "inputs", 1432]], ap: 1434, kn: new Set(["workflowId","inputs"]) },
   { f: 70, p: "/properties/workflowId", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[A-Za-z0-9._:-]{1,128}$" }, re: __RE5 },
-  { f: 70, p: "/properties/inputs", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1424, kn: new Set([]) },
+  { f: 70, p: "/properties/inputs", t: ["object"], tv: "object", g: [[4,[25]]], ap: 1433, kn: new Set([]) },
   { f: 70, p: "/properties/inputs/additionalProperties", av: 1, b: true },
   { f: 70, p: "/additionalProperties", b: false },
-  { f: 71, p: "", c: __c1426, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","status"] }, pr: [["runId", "runId", 1427], ["workflowId", "workflowId", 1428], ["status", "status", 1429]], ap: 1430, kn: new Set(["runId","workflowId","status"]) },
+  { f: 71, p: "", c: __c1435, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","status"] }, pr: [["runId", "runId", 1436], ["workflowId", "workflowId", 1437], ["status", "status", 1438]], ap: 1439, kn: new Set(["runId","workflowId","status"]) },
   { f: 71, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 71, p: "/properties/workflowId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 71, p: "/properties/status", c: __c1415, r: 1415, ro: 1, g: [[0,[0]]] },
+  { f: 71, p: "/properties/status", c: __c1424, r: 1424, ro: 1, g: [[0,[0]]] },
   { f: 71, p: "/additionalProperties", av: 1, b: true },
-  { f: 1, p: "/$defs/runStarted", c: __c1431, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["workflowId"] }, pr: [["workflowId", "workflowId", 1432], ["parentRunId", "parentRunId", 1433], ["memoryRef", "memoryRef", 1434], ["memoryScopeIsolation", "memoryScopeIsolation", 1435], ["forkedFrom", "forkedFrom", 1436]], ap: 1437, kn: new Set(["workflowId","parentRunId","memoryRef","memoryScopeIsolation","forkedFrom"]) },
+  { f: 1, p: "/$defs/runStarted", c: __c1440, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["workflowId"] }, pr: [["workflowId", "workflowId", 1441], ["parentRunId", "parentRunId", 1442], ["memoryRef", "memoryRef", 1443], ["memoryScopeIsolation", "memoryScopeIsolation", 1444], ["forkedFrom", "forkedFrom", 1445]], ap: 1446, kn: new Set(["workflowId","parentRunId","memoryRef","memoryScopeIsolation","forkedFrom"]) },
   { f: 1, p: "/$defs/runStarted/properties/workflowId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 1, p: "/$defs/runStarted/properties/parentRunId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 1, p: "/$defs/runStarted/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 1, p: "/$defs/runStarted/properties/memoryScopeIsolation", g: [[0,[2]]], k: { "enum": ["inherit","isolated"] } },
-  { f: 1, p: "/$defs/runStarted/properties/forkedFrom", c: __c302, r: 302, ro: 1, g: [[0,[0]]] },
+  { f: 1, p: "/$defs/runStarted/properties/forkedFrom", c: __c311, r: 311, ro: 1, g: [[0,[0]]] },
   { f: 1, p: "/$defs/runStarted/additionalProperties", av: 1, b: true },
-  { f: 72, p: "", c: __c1438, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef"] }, pr: [["memoryRef", "memoryRef", 1439], ["sourceIds", "sourceIds", 1440]], ap: 1442, kn: new Set(["memoryRef","sourceIds"]) },
+  { f: 72, p: "", c: __c1447, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef"] }, pr: [["memoryRef", "memoryRef", 1448], ["sourceIds", "sourceIds", 1449]], ap: 1451, kn: new Set(["memoryRef","sourceIds"]) },
   { f: 72, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
-  { f: 72, p: "/properties/sourceIds", t: ["array"], tv: "array", g: [[3,[16,17,18]]], k: { "maxItems": 1000, "minItems": 1 }, it: 1441 },
+  { f: 72, p: "/properties/sourceIds", t: ["array"], tv: "array", g: [[3,[16,17,18]]], k: { "maxItems": 1000, "minItems": 1 }, it: 1450 },
   { f: 72, p: "/properties/sourceIds/items", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
   { f: 72, p: "/additionalProperties", b: false },
-  { f: 73, p: "", c: __c1443, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["type","payload","outputContent"] }, pr: [["type", "type", 1444], ["runId", "runId", 1445], ["payload", "payload", 1446], ["outputContent", "outputContent", 1447]], ap: 1448, kn: new Set(["type","runId","payload","outputContent"]) },
+  { f: 73, p: "", c: __c1452, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["type","payload","outputContent"] }, pr: [["type", "type", 1453], ["runId", "runId", 1454], ["payload", "payload", 1455], ["outputContent", "outputContent", 1456]], ap: 1457, kn: new Set(["type","runId","payload","outputContent"]) },
   { f: 73, p: "/properties/type", g: [[0,[1]]], k: { "const": "memory.compacted" } },
   { f: 73, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 73, p: "/properties/payload", c: __c366, r: 366, ro: 1, g: [[0,[0]]] },
+  { f: 73, p: "/properties/payload", c: __c375, r: 375, ro: 1, g: [[0,[0]]] },
   { f: 73, p: "/properties/outputContent", t: ["string"], tv: "string", ut: 1, g: [] },
   { f: 73, p: "/additionalProperties", av: 1, b: true },
-  { f: 74, p: "/$defs/TestMemorySeedEntry", c: __c1449, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["id","content"] }, pr: [["id", "id", 1450], ["content", "content", 1451], ["tags", "tags", 1452]], ap: 1454, kn: new Set(["id","content","tags"]) },
+  { f: 74, p: "/$defs/TestMemorySeedEntry", c: __c1458, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["id","content"] }, pr: [["id", "id", 1459], ["content", "content", 1460], ["tags", "tags", 1461]], ap: 1463, kn: new Set(["id","content","tags"]) },
   { f: 74, p: "/$defs/TestMemorySeedEntry/properties/id", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[A-Za-z0-9._:-]{1,128}$" }, re: __RE5 },
   { f: 74, p: "/$defs/TestMemorySeedEntry/properties/content", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 1048576 } },
-  { f: 74, p: "/$defs/TestMemorySeedEntry/properties/tags", t: ["array"], tv: "array", g: [[3,[16,18]]], k: { "maxItems": 64 }, it: 1453 },
+  { f: 74, p: "/$defs/TestMemorySeedEntry/properties/tags", t: ["array"], tv: "array", g: [[3,[16,18]]], k: { "maxItems": 64 }, it: 1462 },
   { f: 74, p: "/$defs/TestMemorySeedEntry/properties/tags/items", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 256, "minLength": 1 } },
   { f: 74, p: "/$defs/TestMemorySeedEntry/additionalProperties", b: false },
-  { f: 74, p: "", c: __c1455, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","entries"] }, pr: [["memoryRef", "memoryRef", 1456], ["entries", "entries", 1457]], ap: 1459, kn: new Set(["memoryRef","entries"]) },
+  { f: 74, p: "", c: __c1464, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","entries"] }, pr: [["memoryRef", "memoryRef", 1465], ["entries", "entries", 1466]], ap: 1468, kn: new Set(["memoryRef","entries"]) },
   { f: 74, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 1024, "minLength": 1 } },
-  { f: 74, p: "/properties/entries", t: ["array"], tv: "array", g: [[3,[16,17,18]]], k: { "maxItems": 1000, "minItems": 1 }, it: 1458 },
-  { f: 74, p: "/properties/entries/items", c: __c1449, r: 1449, ro: 1, g: [[0,[0]]] },
+  { f: 74, p: "/properties/entries", t: ["array"], tv: "array", g: [[3,[16,17,18]]], k: { "maxItems": 1000, "minItems": 1 }, it: 1467 },
+  { f: 74, p: "/properties/entries/items", c: __c1458, r: 1458, ro: 1, g: [[0,[0]]] },
   { f: 74, p: "/additionalProperties", b: false },
-  { f: 75, p: "", c: __c1460, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","entries"] }, pr: [["memoryRef", "memoryRef", 1461], ["entries", "entries", 1462]], ap: 1464, kn: new Set(["memoryRef","entries"]) },
+  { f: 75, p: "", c: __c1469, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","entries"] }, pr: [["memoryRef", "memoryRef", 1470], ["entries", "entries", 1471]], ap: 1473, kn: new Set(["memoryRef","entries"]) },
   { f: 75, p: "/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: 75, p: "/properties/entries", t: ["array"], tv: "array", g: [[3,[18]]], it: 1463 },
-  { f: 75, p: "/properties/entries/items", c: __c336, r: 336, ro: 1, g: [[0,[0]]] },
+  { f: 75, p: "/properties/entries", t: ["array"], tv: "array", g: [[3,[18]]], it: 1472 },
+  { f: 75, p: "/properties/entries/items", c: __c345, r: 345, ro: 1, g: [[0,[0]]] },
   { f: 75, p: "/additionalProperties", av: 1, b: true },
-  { f: 1, p: "/$defs/workerDispatched", c: __c1465, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["decisionKind"] }, pr: [["decisionKind", "decisionKind", 1466], ["worker", "worker", 1467], ["childRunId", "childRunId", 1468]], ap: 1469, kn: new Set(["decisionKind","worker","childRunId"]) },
+  { f: 1, p: "/$defs/workerDispatched", c: __c1474, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["decisionKind"] }, pr: [["decisionKind", "decisionKind", 1475], ["worker", "worker", 1476], ["childRunId", "childRunId", 1477]], ap: 1478, kn: new Set(["decisionKind","worker","childRunId"]) },
   { f: 1, p: "/$defs/workerDispatched/properties/decisionKind", g: [[0,[2]]], k: { "enum": ["next-worker","terminate","clarify","handoff"] } },
   { f: 1, p: "/$defs/workerDispatched/properties/worker", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 1, p: "/$defs/workerDispatched/properties/childRunId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 1, p: "/$defs/workerDispatched/additionalProperties", av: 1, b: true },
-  { f: 1, p: "/$defs/workspaceUpdated", c: __c1470, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["path"] }, pr: [["path", "path", 1471], ["sha256", "sha256", 1472], ["byteSize", "byteSize", 1473]], ap: 1474, kn: new Set(["path","sha256","byteSize"]) },
+  { f: 1, p: "/$defs/workspaceUpdated", c: __c1479, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["path"] }, pr: [["path", "path", 1480], ["sha256", "sha256", 1481], ["byteSize", "byteSize", 1482]], ap: 1483, kn: new Set(["path","sha256","byteSize"]) },
   { f: 1, p: "/$defs/workspaceUpdated/properties/path", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: 1, p: "/$defs/workspaceUpdated/properties/sha256", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[0-9a-f]{64}$" }, re: __RE26 },
   { f: 1, p: "/$defs/workspaceUpdated/properties/byteSize", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
@@ -7528,568 +7572,568 @@ export function validateCapabilities(data) { return __c109(data) ? __ok(__s7) : 
 __errorsOf(validateCapabilities, __s7, 109, 2);
 const __s8 = __state();
 /** Validator for CapabilityNotProvidedDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/CapabilityNotProvidedDetails). */
-export function validateCapabilityNotProvidedDetails(data) { return __c176(data) ? __ok(__s8) : __no(__s8, data); }
-__errorsOf(validateCapabilityNotProvidedDetails, __s8, 176, 5);
+export function validateCapabilityNotProvidedDetails(data) { return __c185(data) ? __ok(__s8) : __no(__s8, data); }
+__errorsOf(validateCapabilityNotProvidedDetails, __s8, 185, 5);
 const __s9 = __state();
 /** Validator for CommitmentFireCondition (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/CommitmentFireCondition). */
 export function validateCommitmentFireCondition(data) { return __c69(data) ? __ok(__s9) : __no(__s9, data); }
 __errorsOf(validateCommitmentFireCondition, __s9, 69, 2);
 const __s10 = __state();
 /** Validator for CommitmentFiredPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/commitmentFired). */
-export function validateCommitmentFiredPayload(data) { return __c179(data) ? __ok(__s10) : __no(__s10, data); }
-__errorsOf(validateCommitmentFiredPayload, __s10, 179, 1);
+export function validateCommitmentFiredPayload(data) { return __c188(data) ? __ok(__s10) : __no(__s10, data); }
+__errorsOf(validateCommitmentFiredPayload, __s10, 188, 1);
 const __s11 = __state();
 /** Validator for CommitmentsCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/CommitmentsCapability). */
 export function validateCommitmentsCapability(data) { return __c65(data) ? __ok(__s11) : __no(__s11, data); }
 __errorsOf(validateCommitmentsCapability, __s11, 65, 2);
 const __s12 = __state();
 /** Validator for CompactionCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/CompactionCapability). */
-export function validateCompactionCapability(data) { return __c124(data) ? __ok(__s12) : __no(__s12, data); }
-__errorsOf(validateCompactionCapability, __s12, 124, 2);
+export function validateCompactionCapability(data) { return __c133(data) ? __ok(__s12) : __no(__s12, data); }
+__errorsOf(validateCompactionCapability, __s12, 133, 2);
 const __s13 = __state();
 /** Validator for CompactionRedactionFailedDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/CompactionRedactionFailedDetails). */
-export function validateCompactionRedactionFailedDetails(data) { return __c186(data) ? __ok(__s13) : __no(__s13, data); }
-__errorsOf(validateCompactionRedactionFailedDetails, __s13, 186, 5);
+export function validateCompactionRedactionFailedDetails(data) { return __c195(data) ? __ok(__s13) : __no(__s13, data); }
+__errorsOf(validateCompactionRedactionFailedDetails, __s13, 195, 5);
 const __s14 = __state();
 /** Validator for CompactionTrigger (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/CompactionTrigger). */
-export function validateCompactionTrigger(data) { return __c127(data) ? __ok(__s14) : __no(__s14, data); }
-__errorsOf(validateCompactionTrigger, __s14, 127, 2);
+export function validateCompactionTrigger(data) { return __c136(data) ? __ok(__s14) : __no(__s14, data); }
+__errorsOf(validateCompactionTrigger, __s14, 136, 2);
 const __s15 = __state();
 /** Validator for ConfidenceEscalatedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/coreWorkflowChainConfidenceEscalated). */
-export function validateConfidenceEscalatedPayload(data) { return __c190(data) ? __ok(__s15) : __no(__s15, data); }
-__errorsOf(validateConfidenceEscalatedPayload, __s15, 190, 1);
+export function validateConfidenceEscalatedPayload(data) { return __c199(data) ? __ok(__s15) : __no(__s15, data); }
+__errorsOf(validateConfidenceEscalatedPayload, __s15, 199, 1);
 const __s16 = __state();
 /** Validator for ConsolidationSchedule (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/ConsolidationSchedule). */
 export function validateConsolidationSchedule(data) { return __c44(data) ? __ok(__s16) : __no(__s16, data); }
 __errorsOf(validateConsolidationSchedule, __s16, 44, 2);
 const __s17 = __state();
 /** Validator for DistillationCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/DistillationCapability). */
-export function validateDistillationCapability(data) { return __c136(data) ? __ok(__s17) : __no(__s17, data); }
-__errorsOf(validateDistillationCapability, __s17, 136, 2);
+export function validateDistillationCapability(data) { return __c145(data) ? __ok(__s17) : __no(__s17, data); }
+__errorsOf(validateDistillationCapability, __s17, 145, 2);
 const __s18 = __state();
 /** Validator for DistillationReport (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/DistillationReport). */
-export function validateDistillationReport(data) { return __c213(data) ? __ok(__s18) : __no(__s18, data); }
-__errorsOf(validateDistillationReport, __s18, 213, 1);
+export function validateDistillationReport(data) { return __c222(data) ? __ok(__s18) : __no(__s18, data); }
+__errorsOf(validateDistillationReport, __s18, 222, 1);
 const __s19 = __state();
 /** Validator for ErrorCode (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/ErrorCode). */
-export function validateErrorCode(data) { return __c218(data) ? __ok(__s19) : __no(__s19, data); }
-__errorsOf(validateErrorCode, __s19, 218, 5);
+export function validateErrorCode(data) { return __c227(data) ? __ok(__s19) : __no(__s19, data); }
+__errorsOf(validateErrorCode, __s19, 227, 5);
 const __s20 = __state();
 /** Validator for ErrorCodeConditions (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/codeIs). */
-export function validateErrorCodeConditions(data) { return __c219(data) ? __ok(__s20) : __no(__s20, data); }
-__errorsOf(validateErrorCodeConditions, __s20, 219, 5);
+export function validateErrorCodeConditions(data) { return __c228(data) ? __ok(__s20) : __no(__s20, data); }
+__errorsOf(validateErrorCodeConditions, __s20, 228, 5);
 const __s21 = __state();
 /** Validator for ErrorEnvelope (https://wopkit.dev/schemas/openwop/v1/error.schema.json). */
-export function validateErrorEnvelope(data) { return __c220(data) ? __ok(__s21) : __no(__s21, data); }
-__errorsOf(validateErrorEnvelope, __s21, 220, 5);
+export function validateErrorEnvelope(data) { return __c229(data) ? __ok(__s21) : __no(__s21, data); }
+__errorsOf(validateErrorEnvelope, __s21, 229, 5);
 const __s22 = __state();
 /** Validator for EventTypeName (https://wopkit.dev/schemas/openwop/v1/run-event.schema.json#/$defs/EventTypeName). */
-export function validateEventTypeName(data) { return __c301(data) ? __ok(__s22) : __no(__s22, data); }
-__errorsOf(validateEventTypeName, __s22, 301, 7);
+export function validateEventTypeName(data) { return __c310(data) ? __ok(__s22) : __no(__s22, data); }
+__errorsOf(validateEventTypeName, __s22, 310, 7);
 const __s23 = __state();
 /** Validator for ExecutionModelCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/ExecutionModelCapability). */
-export function validateExecutionModelCapability(data) { return __c165(data) ? __ok(__s23) : __no(__s23, data); }
-__errorsOf(validateExecutionModelCapability, __s23, 165, 2);
+export function validateExecutionModelCapability(data) { return __c174(data) ? __ok(__s23) : __no(__s23, data); }
+__errorsOf(validateExecutionModelCapability, __s23, 174, 2);
 const __s24 = __state();
 /** Validator for ForkOrigin (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/ForkOrigin). */
-export function validateForkOrigin(data) { return __c302(data) ? __ok(__s24) : __no(__s24, data); }
-__errorsOf(validateForkOrigin, __s24, 302, 1);
+export function validateForkOrigin(data) { return __c311(data) ? __ok(__s24) : __no(__s24, data); }
+__errorsOf(validateForkOrigin, __s24, 311, 1);
 const __s25 = __state();
 /** Validator for HostInfo (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/HostInfo). */
 export function validateHostInfo(data) { return __c112(data) ? __ok(__s25) : __no(__s25, data); }
 __errorsOf(validateHostInfo, __s25, 112, 2);
 const __s26 = __state();
 /** Validator for HostSampleCommitmentFireRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-commitment-fire-request.schema.json). */
-export function validateHostSampleCommitmentFireRequest(data) { return __c306(data) ? __ok(__s26) : __no(__s26, data); }
-__errorsOf(validateHostSampleCommitmentFireRequest, __s26, 306, 8);
+export function validateHostSampleCommitmentFireRequest(data) { return __c315(data) ? __ok(__s26) : __no(__s26, data); }
+__errorsOf(validateHostSampleCommitmentFireRequest, __s26, 315, 8);
 const __s27 = __state();
 /** Validator for HostSampleCommitmentFireResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-commitment-fire-response.schema.json). */
-export function validateHostSampleCommitmentFireResponse(data) { return __c311(data) ? __ok(__s27) : __no(__s27, data); }
-__errorsOf(validateHostSampleCommitmentFireResponse, __s27, 311, 9);
+export function validateHostSampleCommitmentFireResponse(data) { return __c320(data) ? __ok(__s27) : __no(__s27, data); }
+__errorsOf(validateHostSampleCommitmentFireResponse, __s27, 320, 9);
 const __s28 = __state();
 /** Validator for HostSampleConsolidateRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-consolidate-request.schema.json). */
-export function validateHostSampleConsolidateRequest(data) { return __c316(data) ? __ok(__s28) : __no(__s28, data); }
-__errorsOf(validateHostSampleConsolidateRequest, __s28, 316, 10);
+export function validateHostSampleConsolidateRequest(data) { return __c325(data) ? __ok(__s28) : __no(__s28, data); }
+__errorsOf(validateHostSampleConsolidateRequest, __s28, 325, 10);
 const __s29 = __state();
 /** Validator for HostSampleConsolidateResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-consolidate-response.schema.json). */
-export function validateHostSampleConsolidateResponse(data) { return __c320(data) ? __ok(__s29) : __no(__s29, data); }
-__errorsOf(validateHostSampleConsolidateResponse, __s29, 320, 11);
+export function validateHostSampleConsolidateResponse(data) { return __c329(data) ? __ok(__s29) : __no(__s29, data); }
+__errorsOf(validateHostSampleConsolidateResponse, __s29, 329, 11);
 const __s30 = __state();
 /** Validator for HostSampleCrossRunTtlRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-cross-run-ttl-request.schema.json). */
-export function validateHostSampleCrossRunTtlRequest(data) { return __c325(data) ? __ok(__s30) : __no(__s30, data); }
-__errorsOf(validateHostSampleCrossRunTtlRequest, __s30, 325, 12);
+export function validateHostSampleCrossRunTtlRequest(data) { return __c334(data) ? __ok(__s30) : __no(__s30, data); }
+__errorsOf(validateHostSampleCrossRunTtlRequest, __s30, 334, 12);
 const __s31 = __state();
 /** Validator for HostSampleCrossRunTtlResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-cross-run-ttl-response.schema.json). */
-export function validateHostSampleCrossRunTtlResponse(data) { return __c329(data) ? __ok(__s31) : __no(__s31, data); }
-__errorsOf(validateHostSampleCrossRunTtlResponse, __s31, 329, 13);
+export function validateHostSampleCrossRunTtlResponse(data) { return __c338(data) ? __ok(__s31) : __no(__s31, data); }
+__errorsOf(validateHostSampleCrossRunTtlResponse, __s31, 338, 13);
 const __s32 = __state();
 /** Validator for HostSampleDistillScheduleRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-distill-schedule-request.schema.json). */
-export function validateHostSampleDistillScheduleRequest(data) { return __c346(data) ? __ok(__s32) : __no(__s32, data); }
-__errorsOf(validateHostSampleDistillScheduleRequest, __s32, 346, 15);
+export function validateHostSampleDistillScheduleRequest(data) { return __c355(data) ? __ok(__s32) : __no(__s32, data); }
+__errorsOf(validateHostSampleDistillScheduleRequest, __s32, 355, 15);
 const __s33 = __state();
 /** Validator for HostSampleDistillScheduleResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-distill-schedule-response.schema.json). */
-export function validateHostSampleDistillScheduleResponse(data) { return __c352(data) ? __ok(__s33) : __no(__s33, data); }
-__errorsOf(validateHostSampleDistillScheduleResponse, __s33, 352, 16);
+export function validateHostSampleDistillScheduleResponse(data) { return __c361(data) ? __ok(__s33) : __no(__s33, data); }
+__errorsOf(validateHostSampleDistillScheduleResponse, __s33, 361, 16);
 const __s34 = __state();
 /** Validator for HostSampleDistillScheduleTickRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-distill-schedule-tick-request.schema.json). */
-export function validateHostSampleDistillScheduleTickRequest(data) { return __c396(data) ? __ok(__s34) : __no(__s34, data); }
-__errorsOf(validateHostSampleDistillScheduleTickRequest, __s34, 396, 18);
+export function validateHostSampleDistillScheduleTickRequest(data) { return __c405(data) ? __ok(__s34) : __no(__s34, data); }
+__errorsOf(validateHostSampleDistillScheduleTickRequest, __s34, 405, 18);
 const __s35 = __state();
 /** Validator for HostSampleDistillScheduleTickResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-distill-schedule-tick-response.schema.json). */
-export function validateHostSampleDistillScheduleTickResponse(data) { return __c399(data) ? __ok(__s35) : __no(__s35, data); }
-__errorsOf(validateHostSampleDistillScheduleTickResponse, __s35, 399, 17);
+export function validateHostSampleDistillScheduleTickResponse(data) { return __c408(data) ? __ok(__s35) : __no(__s35, data); }
+__errorsOf(validateHostSampleDistillScheduleTickResponse, __s35, 408, 17);
 const __s36 = __state();
 /** Validator for HostSampleEscalationRunRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-escalation-run-request.schema.json). */
-export function validateHostSampleEscalationRunRequest(data) { return __c403(data) ? __ok(__s36) : __no(__s36, data); }
-__errorsOf(validateHostSampleEscalationRunRequest, __s36, 403, 19);
+export function validateHostSampleEscalationRunRequest(data) { return __c412(data) ? __ok(__s36) : __no(__s36, data); }
+__errorsOf(validateHostSampleEscalationRunRequest, __s36, 412, 19);
 const __s37 = __state();
 /** Validator for HostSampleEscalationRunResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-escalation-run-response.schema.json). */
-export function validateHostSampleEscalationRunResponse(data) { return __c407(data) ? __ok(__s37) : __no(__s37, data); }
-__errorsOf(validateHostSampleEscalationRunResponse, __s37, 407, 20);
+export function validateHostSampleEscalationRunResponse(data) { return __c416(data) ? __ok(__s37) : __no(__s37, data); }
+__errorsOf(validateHostSampleEscalationRunResponse, __s37, 416, 20);
 const __s38 = __state();
 /** Validator for HostSampleIndexFile (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-distill-response.schema.json#/$defs/HostSampleIndexFile). */
-export function validateHostSampleIndexFile(data) { return __c411(data) ? __ok(__s38) : __no(__s38, data); }
-__errorsOf(validateHostSampleIndexFile, __s38, 411, 21);
+export function validateHostSampleIndexFile(data) { return __c420(data) ? __ok(__s38) : __no(__s38, data); }
+__errorsOf(validateHostSampleIndexFile, __s38, 420, 21);
 const __s39 = __state();
 /** Validator for HostSampleInquiriumTracesResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-inquirium-traces-response.schema.json). */
-export function validateHostSampleInquiriumTracesResponse(data) { return __c436(data) ? __ok(__s39) : __no(__s39, data); }
-__errorsOf(validateHostSampleInquiriumTracesResponse, __s39, 436, 23);
+export function validateHostSampleInquiriumTracesResponse(data) { return __c445(data) ? __ok(__s39) : __no(__s39, data); }
+__errorsOf(validateHostSampleInquiriumTracesResponse, __s39, 445, 23);
 const __s40 = __state();
 /** Validator for HostSampleMemoryCompactRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-compact-request.schema.json). */
-export function validateHostSampleMemoryCompactRequest(data) { return __c523(data) ? __ok(__s40) : __no(__s40, data); }
-__errorsOf(validateHostSampleMemoryCompactRequest, __s40, 523, 30);
+export function validateHostSampleMemoryCompactRequest(data) { return __c532(data) ? __ok(__s40) : __no(__s40, data); }
+__errorsOf(validateHostSampleMemoryCompactRequest, __s40, 532, 30);
 const __s41 = __state();
 /** Validator for HostSampleMemoryCompactResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-compact-response.schema.json). */
-export function validateHostSampleMemoryCompactResponse(data) { return __c528(data) ? __ok(__s41) : __no(__s41, data); }
-__errorsOf(validateHostSampleMemoryCompactResponse, __s41, 528, 31);
+export function validateHostSampleMemoryCompactResponse(data) { return __c537(data) ? __ok(__s41) : __no(__s41, data); }
+__errorsOf(validateHostSampleMemoryCompactResponse, __s41, 537, 31);
 const __s42 = __state();
 /** Validator for HostSampleMemoryDistillRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-distill-request.schema.json). */
-export function validateHostSampleMemoryDistillRequest(data) { return __c533(data) ? __ok(__s42) : __no(__s42, data); }
-__errorsOf(validateHostSampleMemoryDistillRequest, __s42, 533, 32);
+export function validateHostSampleMemoryDistillRequest(data) { return __c542(data) ? __ok(__s42) : __no(__s42, data); }
+__errorsOf(validateHostSampleMemoryDistillRequest, __s42, 542, 32);
 const __s43 = __state();
 /** Validator for HostSampleMemoryDistillResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-distill-response.schema.json). */
-export function validateHostSampleMemoryDistillResponse(data) { return __c540(data) ? __ok(__s43) : __no(__s43, data); }
-__errorsOf(validateHostSampleMemoryDistillResponse, __s43, 540, 21);
+export function validateHostSampleMemoryDistillResponse(data) { return __c549(data) ? __ok(__s43) : __no(__s43, data); }
+__errorsOf(validateHostSampleMemoryDistillResponse, __s43, 549, 21);
 const __s44 = __state();
 /** Validator for HostSampleMemoryEntriesResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-entries-response.schema.json). */
-export function validateHostSampleMemoryEntriesResponse(data) { return __c549(data) ? __ok(__s44) : __no(__s44, data); }
-__errorsOf(validateHostSampleMemoryEntriesResponse, __s44, 549, 33);
+export function validateHostSampleMemoryEntriesResponse(data) { return __c558(data) ? __ok(__s44) : __no(__s44, data); }
+__errorsOf(validateHostSampleMemoryEntriesResponse, __s44, 558, 33);
 const __s45 = __state();
 /** Validator for HostSampleMemoryRedactionRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-redaction-request.schema.json). */
-export function validateHostSampleMemoryRedactionRequest(data) { return __c553(data) ? __ok(__s45) : __no(__s45, data); }
-__errorsOf(validateHostSampleMemoryRedactionRequest, __s45, 553, 34);
+export function validateHostSampleMemoryRedactionRequest(data) { return __c562(data) ? __ok(__s45) : __no(__s45, data); }
+__errorsOf(validateHostSampleMemoryRedactionRequest, __s45, 562, 34);
 const __s46 = __state();
 /** Validator for HostSampleMemoryRedactionResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-redaction-response.schema.json). */
-export function validateHostSampleMemoryRedactionResponse(data) { return __c556(data) ? __ok(__s46) : __no(__s46, data); }
-__errorsOf(validateHostSampleMemoryRedactionResponse, __s46, 556, 35);
+export function validateHostSampleMemoryRedactionResponse(data) { return __c565(data) ? __ok(__s46) : __no(__s46, data); }
+__errorsOf(validateHostSampleMemoryRedactionResponse, __s46, 565, 35);
 const __s47 = __state();
 /** Validator for HostSampleMemorySeedRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-seed-request.schema.json). */
-export function validateHostSampleMemorySeedRequest(data) { return __c562(data) ? __ok(__s47) : __no(__s47, data); }
-__errorsOf(validateHostSampleMemorySeedRequest, __s47, 562, 36);
+export function validateHostSampleMemorySeedRequest(data) { return __c571(data) ? __ok(__s47) : __no(__s47, data); }
+__errorsOf(validateHostSampleMemorySeedRequest, __s47, 571, 36);
 const __s48 = __state();
 /** Validator for HostSampleMemorySeedResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-seed-response.schema.json). */
-export function validateHostSampleMemorySeedResponse(data) { return __c581(data) ? __ok(__s48) : __no(__s48, data); }
-__errorsOf(validateHostSampleMemorySeedResponse, __s48, 581, 37);
+export function validateHostSampleMemorySeedResponse(data) { return __c590(data) ? __ok(__s48) : __no(__s48, data); }
+__errorsOf(validateHostSampleMemorySeedResponse, __s48, 590, 37);
 const __s49 = __state();
 /** Validator for HostSampleProposalGateDecisionRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-proposal-gate-decision-request.schema.json). */
-export function validateHostSampleProposalGateDecisionRequest(data) { return __c587(data) ? __ok(__s49) : __no(__s49, data); }
-__errorsOf(validateHostSampleProposalGateDecisionRequest, __s49, 587, 38);
+export function validateHostSampleProposalGateDecisionRequest(data) { return __c596(data) ? __ok(__s49) : __no(__s49, data); }
+__errorsOf(validateHostSampleProposalGateDecisionRequest, __s49, 596, 38);
 const __s50 = __state();
 /** Validator for HostSampleProposalSynthesizeRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-proposal-synthesize-request.schema.json). */
-export function validateHostSampleProposalSynthesizeRequest(data) { return __c596(data) ? __ok(__s50) : __no(__s50, data); }
-__errorsOf(validateHostSampleProposalSynthesizeRequest, __s50, 596, 39);
+export function validateHostSampleProposalSynthesizeRequest(data) { return __c605(data) ? __ok(__s50) : __no(__s50, data); }
+__errorsOf(validateHostSampleProposalSynthesizeRequest, __s50, 605, 39);
 const __s51 = __state();
 /** Validator for HostSampleProposalSynthesizeResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-proposal-synthesize-response.schema.json). */
-export function validateHostSampleProposalSynthesizeResponse(data) { return __c608(data) ? __ok(__s51) : __no(__s51, data); }
-__errorsOf(validateHostSampleProposalSynthesizeResponse, __s51, 608, 40);
+export function validateHostSampleProposalSynthesizeResponse(data) { return __c617(data) ? __ok(__s51) : __no(__s51, data); }
+__errorsOf(validateHostSampleProposalSynthesizeResponse, __s51, 617, 40);
 const __s52 = __state();
 /** Validator for HostSampleQuestionCancelRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-question-cancel-request.schema.json). */
-export function validateHostSampleQuestionCancelRequest(data) { return __c687(data) ? __ok(__s52) : __no(__s52, data); }
-__errorsOf(validateHostSampleQuestionCancelRequest, __s52, 687, 41);
+export function validateHostSampleQuestionCancelRequest(data) { return __c696(data) ? __ok(__s52) : __no(__s52, data); }
+__errorsOf(validateHostSampleQuestionCancelRequest, __s52, 696, 41);
 const __s53 = __state();
 /** Validator for HostSampleReplayFixtureRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-replay-fixture-request.schema.json). */
-export function validateHostSampleReplayFixtureRequest(data) { return __c690(data) ? __ok(__s53) : __no(__s53, data); }
-__errorsOf(validateHostSampleReplayFixtureRequest, __s53, 690, 42);
+export function validateHostSampleReplayFixtureRequest(data) { return __c699(data) ? __ok(__s53) : __no(__s53, data); }
+__errorsOf(validateHostSampleReplayFixtureRequest, __s53, 699, 42);
 const __s54 = __state();
 /** Validator for HostSampleReplayFixtureResponse (https://wopkit.dev/schemas/openwop/v1/host-sample-replay-fixture-response.schema.json). */
-export function validateHostSampleReplayFixtureResponse(data) { return __c693(data) ? __ok(__s54) : __no(__s54, data); }
-__errorsOf(validateHostSampleReplayFixtureResponse, __s54, 693, 43);
+export function validateHostSampleReplayFixtureResponse(data) { return __c702(data) ? __ok(__s54) : __no(__s54, data); }
+__errorsOf(validateHostSampleReplayFixtureResponse, __s54, 702, 43);
 const __s55 = __state();
 /** Validator for HostSampleSeedEntry (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-seed-request.schema.json#/$defs/HostSampleSeedEntry). */
-export function validateHostSampleSeedEntry(data) { return __c566(data) ? __ok(__s55) : __no(__s55, data); }
-__errorsOf(validateHostSampleSeedEntry, __s55, 566, 36);
+export function validateHostSampleSeedEntry(data) { return __c575(data) ? __ok(__s55) : __no(__s55, data); }
+__errorsOf(validateHostSampleSeedEntry, __s55, 575, 36);
 const __s56 = __state();
 /** Validator for HostSampleSeedSecret (https://wopkit.dev/schemas/openwop/v1/host-sample-memory-seed-request.schema.json#/$defs/HostSampleSeedSecret). */
-export function validateHostSampleSeedSecret(data) { return __c575(data) ? __ok(__s56) : __no(__s56, data); }
-__errorsOf(validateHostSampleSeedSecret, __s56, 575, 36);
+export function validateHostSampleSeedSecret(data) { return __c584(data) ? __ok(__s56) : __no(__s56, data); }
+__errorsOf(validateHostSampleSeedSecret, __s56, 584, 36);
 const __s57 = __state();
 /** Validator for HostSampleTraceRecord (https://wopkit.dev/schemas/openwop/v1/host-sample-inquirium-traces-response.schema.json#/$defs/HostSampleTraceRecord). */
-export function validateHostSampleTraceRecord(data) { return __c439(data) ? __ok(__s57) : __no(__s57, data); }
-__errorsOf(validateHostSampleTraceRecord, __s57, 439, 23);
+export function validateHostSampleTraceRecord(data) { return __c448(data) ? __ok(__s57) : __no(__s57, data); }
+__errorsOf(validateHostSampleTraceRecord, __s57, 448, 23);
 const __s58 = __state();
 /** Validator for InquiriumAnswerToken (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.single-choice.v1.schema.json#/$defs/AnswerToken). */
-export function validateInquiriumAnswerToken(data) { return __c701(data) ? __ok(__s58) : __no(__s58, data); }
-__errorsOf(validateInquiriumAnswerToken, __s58, 701, 44);
+export function validateInquiriumAnswerToken(data) { return __c710(data) ? __ok(__s58) : __no(__s58, data); }
+__errorsOf(validateInquiriumAnswerToken, __s58, 710, 44);
 const __s59 = __state();
 /** Validator for InquiriumAnswerValue (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.answer.v1.schema.json#/$defs/AnswerValue). */
-export function validateInquiriumAnswerValue(data) { return __c702(data) ? __ok(__s59) : __no(__s59, data); }
-__errorsOf(validateInquiriumAnswerValue, __s59, 702, 45);
+export function validateInquiriumAnswerValue(data) { return __c711(data) ? __ok(__s59) : __no(__s59, data); }
+__errorsOf(validateInquiriumAnswerValue, __s59, 711, 45);
 const __s60 = __state();
 /** Validator for InquiriumAssistantConfig (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json). */
-export function validateInquiriumAssistantConfig(data) { return __c706(data) ? __ok(__s60) : __no(__s60, data); }
-__errorsOf(validateInquiriumAssistantConfig, __s60, 706, 46);
+export function validateInquiriumAssistantConfig(data) { return __c715(data) ? __ok(__s60) : __no(__s60, data); }
+__errorsOf(validateInquiriumAssistantConfig, __s60, 715, 46);
 const __s61 = __state();
 /** Validator for InquiriumAssistantTurnTrace (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json). */
-export function validateInquiriumAssistantTurnTrace(data) { return __c443(data) ? __ok(__s61) : __no(__s61, data); }
-__errorsOf(validateInquiriumAssistantTurnTrace, __s61, 443, 24);
+export function validateInquiriumAssistantTurnTrace(data) { return __c452(data) ? __ok(__s61) : __no(__s61, data); }
+__errorsOf(validateInquiriumAssistantTurnTrace, __s61, 452, 24);
 const __s62 = __state();
 /** Validator for InquiriumAssistantUiPreferences (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-ui-preferences.v1.schema.json). */
-export function validateInquiriumAssistantUiPreferences(data) { return __c781(data) ? __ok(__s62) : __no(__s62, data); }
-__errorsOf(validateInquiriumAssistantUiPreferences, __s62, 781, 48);
+export function validateInquiriumAssistantUiPreferences(data) { return __c790(data) ? __ok(__s62) : __no(__s62, data); }
+__errorsOf(validateInquiriumAssistantUiPreferences, __s62, 790, 48);
 const __s63 = __state();
 /** Validator for InquiriumBaselineAssistantProfile (https://wopkit.dev/schemas/inquirium/v1/inquirium.baseline-assistant-profile.v1.schema.json). */
-export function validateInquiriumBaselineAssistantProfile(data) { return __c795(data) ? __ok(__s63) : __no(__s63, data); }
-__errorsOf(validateInquiriumBaselineAssistantProfile, __s63, 795, 49);
+export function validateInquiriumBaselineAssistantProfile(data) { return __c804(data) ? __ok(__s63) : __no(__s63, data); }
+__errorsOf(validateInquiriumBaselineAssistantProfile, __s63, 804, 49);
 const __s64 = __state();
 /** Validator for InquiriumBaselineConformanceReport (https://wopkit.dev/schemas/inquirium/v1/inquirium.baseline-assistant-conformance-report.v1.schema.json). */
-export function validateInquiriumBaselineConformanceReport(data) { return __c819(data) ? __ok(__s64) : __no(__s64, data); }
-__errorsOf(validateInquiriumBaselineConformanceReport, __s64, 819, 50);
+export function validateInquiriumBaselineConformanceReport(data) { return __c828(data) ? __ok(__s64) : __no(__s64, data); }
+__errorsOf(validateInquiriumBaselineConformanceReport, __s64, 828, 50);
 const __s65 = __state();
 /** Validator for InquiriumBaselineGuarantees (https://wopkit.dev/schemas/inquirium/v1/inquirium.baseline-assistant-profile.v1.schema.json#/$defs/ProfileGuarantees). */
-export function validateInquiriumBaselineGuarantees(data) { return __c811(data) ? __ok(__s65) : __no(__s65, data); }
-__errorsOf(validateInquiriumBaselineGuarantees, __s65, 811, 49);
+export function validateInquiriumBaselineGuarantees(data) { return __c820(data) ? __ok(__s65) : __no(__s65, data); }
+__errorsOf(validateInquiriumBaselineGuarantees, __s65, 820, 49);
 const __s66 = __state();
 /** Validator for InquiriumBaselineRequirements (https://wopkit.dev/schemas/inquirium/v1/inquirium.baseline-assistant-profile.v1.schema.json#/$defs/ProfileRequirements). */
-export function validateInquiriumBaselineRequirements(data) { return __c800(data) ? __ok(__s66) : __no(__s66, data); }
-__errorsOf(validateInquiriumBaselineRequirements, __s66, 800, 49);
+export function validateInquiriumBaselineRequirements(data) { return __c809(data) ? __ok(__s66) : __no(__s66, data); }
+__errorsOf(validateInquiriumBaselineRequirements, __s66, 809, 49);
 const __s67 = __state();
 /** Validator for InquiriumChoiceOption (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.single-choice.v1.schema.json#/$defs/ChoiceOption). */
-export function validateInquiriumChoiceOption(data) { return __c846(data) ? __ok(__s67) : __no(__s67, data); }
-__errorsOf(validateInquiriumChoiceOption, __s67, 846, 44);
+export function validateInquiriumChoiceOption(data) { return __c855(data) ? __ok(__s67) : __no(__s67, data); }
+__errorsOf(validateInquiriumChoiceOption, __s67, 855, 44);
 const __s68 = __state();
 /** Validator for InquiriumClassKeyed (https://wopkit.dev/schemas/inquirium/v1/inquirium.classification.v1.schema.json#/$defs/ClassKeyed). */
-export function validateInquiriumClassKeyed(data) { return __c710(data) ? __ok(__s68) : __no(__s68, data); }
-__errorsOf(validateInquiriumClassKeyed, __s68, 710, 29);
+export function validateInquiriumClassKeyed(data) { return __c719(data) ? __ok(__s68) : __no(__s68, data); }
+__errorsOf(validateInquiriumClassKeyed, __s68, 719, 29);
 const __s69 = __state();
 /** Validator for InquiriumClassificationFlow (https://wopkit.dev/schemas/inquirium/v1/inquirium.classification.v1.schema.json#/$defs/ClassificationFlow). */
-export function validateInquiriumClassificationFlow(data) { return __c851(data) ? __ok(__s69) : __no(__s69, data); }
-__errorsOf(validateInquiriumClassificationFlow, __s69, 851, 29);
+export function validateInquiriumClassificationFlow(data) { return __c860(data) ? __ok(__s69) : __no(__s69, data); }
+__errorsOf(validateInquiriumClassificationFlow, __s69, 860, 29);
 const __s70 = __state();
 /** Validator for InquiriumClassificationLabel (https://wopkit.dev/schemas/inquirium/v1/inquirium.classification.v1.schema.json). */
-export function validateInquiriumClassificationLabel(data) { return __c496(data) ? __ok(__s70) : __no(__s70, data); }
-__errorsOf(validateInquiriumClassificationLabel, __s70, 496, 29);
+export function validateInquiriumClassificationLabel(data) { return __c505(data) ? __ok(__s70) : __no(__s70, data); }
+__errorsOf(validateInquiriumClassificationLabel, __s70, 505, 29);
 const __s71 = __state();
 /** Validator for InquiriumConfirmPayloadEntry (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/ConfirmPayload). */
-export function validateInquiriumConfirmPayloadEntry(data) { return __c856(data) ? __ok(__s71) : __no(__s71, data); }
-__errorsOf(validateInquiriumConfirmPayloadEntry, __s71, 855, 51);
+export function validateInquiriumConfirmPayloadEntry(data) { return __c865(data) ? __ok(__s71) : __no(__s71, data); }
+__errorsOf(validateInquiriumConfirmPayloadEntry, __s71, 864, 51);
 const __s72 = __state();
 /** Validator for InquiriumConfirmWidget (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.confirm.v1.schema.json). */
-export function validateInquiriumConfirmWidget(data) { return __c856(data) ? __ok(__s72) : __no(__s72, data); }
-__errorsOf(validateInquiriumConfirmWidget, __s72, 856, 52);
+export function validateInquiriumConfirmWidget(data) { return __c865(data) ? __ok(__s72) : __no(__s72, data); }
+__errorsOf(validateInquiriumConfirmWidget, __s72, 865, 52);
 const __s73 = __state();
 /** Validator for InquiriumConformanceCheck (https://wopkit.dev/schemas/inquirium/v1/inquirium.baseline-assistant-conformance-report.v1.schema.json#/$defs/ConformanceCheck). */
-export function validateInquiriumConformanceCheck(data) { return __c831(data) ? __ok(__s73) : __no(__s73, data); }
-__errorsOf(validateInquiriumConformanceCheck, __s73, 831, 50);
+export function validateInquiriumConformanceCheck(data) { return __c840(data) ? __ok(__s73) : __no(__s73, data); }
+__errorsOf(validateInquiriumConformanceCheck, __s73, 840, 50);
 const __s74 = __state();
 /** Validator for InquiriumContentPart (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/ContentPart). */
-export function validateInquiriumContentPart(data) { return __c860(data) ? __ok(__s74) : __no(__s74, data); }
-__errorsOf(validateInquiriumContentPart, __s74, 860, 27);
+export function validateInquiriumContentPart(data) { return __c869(data) ? __ok(__s74) : __no(__s74, data); }
+__errorsOf(validateInquiriumContentPart, __s74, 869, 27);
 const __s75 = __state();
 /** Validator for InquiriumContextAssemblyRequest (https://wopkit.dev/schemas/inquirium/v1/inquirium.context-assembly.request.v1.schema.json). */
-export function validateInquiriumContextAssemblyRequest(data) { return __c874(data) ? __ok(__s75) : __no(__s75, data); }
-__errorsOf(validateInquiriumContextAssemblyRequest, __s75, 874, 28);
+export function validateInquiriumContextAssemblyRequest(data) { return __c883(data) ? __ok(__s75) : __no(__s75, data); }
+__errorsOf(validateInquiriumContextAssemblyRequest, __s75, 883, 28);
 const __s76 = __state();
 /** Validator for InquiriumContextElement (https://wopkit.dev/schemas/inquirium/v1/inquirium.context-element.v1.schema.json). */
-export function validateInquiriumContextElement(data) { return __c891(data) ? __ok(__s76) : __no(__s76, data); }
-__errorsOf(validateInquiriumContextElement, __s76, 891, 53);
+export function validateInquiriumContextElement(data) { return __c900(data) ? __ok(__s76) : __no(__s76, data); }
+__errorsOf(validateInquiriumContextElement, __s76, 900, 53);
 const __s77 = __state();
 /** Validator for InquiriumContextSource (https://wopkit.dev/schemas/inquirium/v1/inquirium.context-assembly.request.v1.schema.json#/$defs/ContextSource). */
-export function validateInquiriumContextSource(data) { return __c878(data) ? __ok(__s77) : __no(__s77, data); }
-__errorsOf(validateInquiriumContextSource, __s77, 878, 28);
+export function validateInquiriumContextSource(data) { return __c887(data) ? __ok(__s77) : __no(__s77, data); }
+__errorsOf(validateInquiriumContextSource, __s77, 887, 28);
 const __s78 = __state();
 /** Validator for InquiriumContextSourceKind (https://wopkit.dev/schemas/inquirium/v1/inquirium.context-assembly.request.v1.schema.json#/$defs/ContextSourceKind). */
-export function validateInquiriumContextSourceKind(data) { return __c494(data) ? __ok(__s78) : __no(__s78, data); }
-__errorsOf(validateInquiriumContextSourceKind, __s78, 494, 28);
+export function validateInquiriumContextSourceKind(data) { return __c503(data) ? __ok(__s78) : __no(__s78, data); }
+__errorsOf(validateInquiriumContextSourceKind, __s78, 503, 28);
 const __s79 = __state();
 /** Validator for InquiriumDiagnostics (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/Diagnostics). */
-export function validateInquiriumDiagnostics(data) { return __c514(data) ? __ok(__s79) : __no(__s79, data); }
-__errorsOf(validateInquiriumDiagnostics, __s79, 514, 26);
+export function validateInquiriumDiagnostics(data) { return __c523(data) ? __ok(__s79) : __no(__s79, data); }
+__errorsOf(validateInquiriumDiagnostics, __s79, 523, 26);
 const __s80 = __state();
 /** Validator for InquiriumEgress (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/Egress). */
-export function validateInquiriumEgress(data) { return __c741(data) ? __ok(__s80) : __no(__s80, data); }
-__errorsOf(validateInquiriumEgress, __s80, 741, 46);
+export function validateInquiriumEgress(data) { return __c750(data) ? __ok(__s80) : __no(__s80, data); }
+__errorsOf(validateInquiriumEgress, __s80, 750, 46);
 const __s81 = __state();
 /** Validator for InquiriumEgressByClass (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/EgressByClass). */
-export function validateInquiriumEgressByClass(data) { return __c739(data) ? __ok(__s81) : __no(__s81, data); }
-__errorsOf(validateInquiriumEgressByClass, __s81, 739, 46);
+export function validateInquiriumEgressByClass(data) { return __c748(data) ? __ok(__s81) : __no(__s81, data); }
+__errorsOf(validateInquiriumEgressByClass, __s81, 748, 46);
 const __s82 = __state();
 /** Validator for InquiriumEpistemicBlock (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/EpistemicBlock). */
-export function validateInquiriumEpistemicBlock(data) { return __c908(data) ? __ok(__s82) : __no(__s82, data); }
-__errorsOf(validateInquiriumEpistemicBlock, __s82, 908, 26);
+export function validateInquiriumEpistemicBlock(data) { return __c917(data) ? __ok(__s82) : __no(__s82, data); }
+__errorsOf(validateInquiriumEpistemicBlock, __s82, 917, 26);
 const __s83 = __state();
 /** Validator for InquiriumEscalationThreshold (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/EscalationThreshold). */
-export function validateInquiriumEscalationThreshold(data) { return __c769(data) ? __ok(__s83) : __no(__s83, data); }
-__errorsOf(validateInquiriumEscalationThreshold, __s83, 769, 46);
+export function validateInquiriumEscalationThreshold(data) { return __c778(data) ? __ok(__s83) : __no(__s83, data); }
+__errorsOf(validateInquiriumEscalationThreshold, __s83, 778, 46);
 const __s84 = __state();
 /** Validator for InquiriumEscalationThresholdByMode (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/EscalationThresholdByMode). */
-export function validateInquiriumEscalationThresholdByMode(data) { return __c767(data) ? __ok(__s84) : __no(__s84, data); }
-__errorsOf(validateInquiriumEscalationThresholdByMode, __s84, 767, 46);
+export function validateInquiriumEscalationThresholdByMode(data) { return __c776(data) ? __ok(__s84) : __no(__s84, data); }
+__errorsOf(validateInquiriumEscalationThresholdByMode, __s84, 776, 46);
 const __s85 = __state();
 /** Validator for InquiriumEscalationTrigger (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/EscalationTrigger). */
-export function validateInquiriumEscalationTrigger(data) { return __c772(data) ? __ok(__s85) : __no(__s85, data); }
-__errorsOf(validateInquiriumEscalationTrigger, __s85, 772, 46);
+export function validateInquiriumEscalationTrigger(data) { return __c781(data) ? __ok(__s85) : __no(__s85, data); }
+__errorsOf(validateInquiriumEscalationTrigger, __s85, 781, 46);
 const __s86 = __state();
 /** Validator for InquiriumFreeTextWithAllowlistPayloadEntry (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/FreeTextWithAllowlistPayload). */
-export function validateInquiriumFreeTextWithAllowlistPayloadEntry(data) { return __c917(data) ? __ok(__s86) : __no(__s86, data); }
-__errorsOf(validateInquiriumFreeTextWithAllowlistPayloadEntry, __s86, 916, 51);
+export function validateInquiriumFreeTextWithAllowlistPayloadEntry(data) { return __c926(data) ? __ok(__s86) : __no(__s86, data); }
+__errorsOf(validateInquiriumFreeTextWithAllowlistPayloadEntry, __s86, 925, 51);
 const __s87 = __state();
 /** Validator for InquiriumFreeTextWithAllowlistWidget (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.free-text-with-allowlist.v1.schema.json). */
-export function validateInquiriumFreeTextWithAllowlistWidget(data) { return __c917(data) ? __ok(__s87) : __no(__s87, data); }
-__errorsOf(validateInquiriumFreeTextWithAllowlistWidget, __s87, 917, 54);
+export function validateInquiriumFreeTextWithAllowlistWidget(data) { return __c926(data) ? __ok(__s87) : __no(__s87, data); }
+__errorsOf(validateInquiriumFreeTextWithAllowlistWidget, __s87, 926, 54);
 const __s88 = __state();
 /** Validator for InquiriumGenerateOutcome (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/GenerateOutcome). */
-export function validateInquiriumGenerateOutcome(data) { return __c454(data) ? __ok(__s88) : __no(__s88, data); }
-__errorsOf(validateInquiriumGenerateOutcome, __s88, 454, 26);
+export function validateInquiriumGenerateOutcome(data) { return __c463(data) ? __ok(__s88) : __no(__s88, data); }
+__errorsOf(validateInquiriumGenerateOutcome, __s88, 463, 26);
 const __s89 = __state();
 /** Validator for InquiriumGeneratePolicy (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/GeneratePolicy). */
-export function validateInquiriumGeneratePolicy(data) { return __c923(data) ? __ok(__s89) : __no(__s89, data); }
-__errorsOf(validateInquiriumGeneratePolicy, __s89, 923, 27);
+export function validateInquiriumGeneratePolicy(data) { return __c932(data) ? __ok(__s89) : __no(__s89, data); }
+__errorsOf(validateInquiriumGeneratePolicy, __s89, 932, 27);
 const __s90 = __state();
 /** Validator for InquiriumGenerateRequest (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json). */
-export function validateInquiriumGenerateRequest(data) { return __c930(data) ? __ok(__s90) : __no(__s90, data); }
-__errorsOf(validateInquiriumGenerateRequest, __s90, 930, 27);
+export function validateInquiriumGenerateRequest(data) { return __c939(data) ? __ok(__s90) : __no(__s90, data); }
+__errorsOf(validateInquiriumGenerateRequest, __s90, 939, 27);
 const __s91 = __state();
 /** Validator for InquiriumGenerateResponse (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json). */
-export function validateInquiriumGenerateResponse(data) { return __c958(data) ? __ok(__s91) : __no(__s91, data); }
-__errorsOf(validateInquiriumGenerateResponse, __s91, 958, 26);
+export function validateInquiriumGenerateResponse(data) { return __c967(data) ? __ok(__s91) : __no(__s91, data); }
+__errorsOf(validateInquiriumGenerateResponse, __s91, 967, 26);
 const __s92 = __state();
 /** Validator for InquiriumGenerationParameters (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/GenerationParameters). */
-export function validateInquiriumGenerationParameters(data) { return __c942(data) ? __ok(__s92) : __no(__s92, data); }
-__errorsOf(validateInquiriumGenerationParameters, __s92, 942, 27);
+export function validateInquiriumGenerationParameters(data) { return __c951(data) ? __ok(__s92) : __no(__s92, data); }
+__errorsOf(validateInquiriumGenerationParameters, __s92, 951, 27);
 const __s93 = __state();
 /** Validator for InquiriumInquiryFeedback (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-feedback.v1.schema.json). */
-export function validateInquiriumInquiryFeedback(data) { return __c995(data) ? __ok(__s93) : __no(__s93, data); }
-__errorsOf(validateInquiriumInquiryFeedback, __s93, 995, 55);
+export function validateInquiriumInquiryFeedback(data) { return __c1004(data) ? __ok(__s93) : __no(__s93, data); }
+__errorsOf(validateInquiriumInquiryFeedback, __s93, 1004, 55);
 const __s94 = __state();
 /** Validator for InquiriumInquiryResult (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-result.v1.schema.json). */
-export function validateInquiriumInquiryResult(data) { return __c1013(data) ? __ok(__s94) : __no(__s94, data); }
-__errorsOf(validateInquiriumInquiryResult, __s94, 1013, 56);
+export function validateInquiriumInquiryResult(data) { return __c1022(data) ? __ok(__s94) : __no(__s94, data); }
+__errorsOf(validateInquiriumInquiryResult, __s94, 1022, 56);
 const __s95 = __state();
 /** Validator for InquiriumInquiryTurn (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-turn.v1.schema.json). */
-export function validateInquiriumInquiryTurn(data) { return __c1032(data) ? __ok(__s95) : __no(__s95, data); }
-__errorsOf(validateInquiriumInquiryTurn, __s95, 1032, 25);
+export function validateInquiriumInquiryTurn(data) { return __c1041(data) ? __ok(__s95) : __no(__s95, data); }
+__errorsOf(validateInquiriumInquiryTurn, __s95, 1041, 25);
 const __s96 = __state();
 /** Validator for InquiriumLocality (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/Locality). */
-export function validateInquiriumLocality(data) { return __c475(data) ? __ok(__s96) : __no(__s96, data); }
-__errorsOf(validateInquiriumLocality, __s96, 475, 27);
+export function validateInquiriumLocality(data) { return __c484(data) ? __ok(__s96) : __no(__s96, data); }
+__errorsOf(validateInquiriumLocality, __s96, 484, 27);
 const __s97 = __state();
 /** Validator for InquiriumModeKeyed (https://wopkit.dev/schemas/inquirium/v1/inquirium.node-mode.v1.schema.json#/$defs/ModeKeyed). */
-export function validateInquiriumModeKeyed(data) { return __c750(data) ? __ok(__s97) : __no(__s97, data); }
-__errorsOf(validateInquiriumModeKeyed, __s97, 750, 47);
+export function validateInquiriumModeKeyed(data) { return __c759(data) ? __ok(__s97) : __no(__s97, data); }
+__errorsOf(validateInquiriumModeKeyed, __s97, 759, 47);
 const __s98 = __state();
 /** Validator for InquiriumModelAcceptance (https://wopkit.dev/schemas/inquirium/v1/inquirium.model-acceptance.v1.schema.json). */
-export function validateInquiriumModelAcceptance(data) { return __c1043(data) ? __ok(__s98) : __no(__s98, data); }
-__errorsOf(validateInquiriumModelAcceptance, __s98, 1043, 57);
+export function validateInquiriumModelAcceptance(data) { return __c1052(data) ? __ok(__s98) : __no(__s98, data); }
+__errorsOf(validateInquiriumModelAcceptance, __s98, 1052, 57);
 const __s99 = __state();
 /** Validator for InquiriumModelBindingRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/ModelBindingRef). */
-export function validateInquiriumModelBindingRef(data) { return __c458(data) ? __ok(__s99) : __no(__s99, data); }
-__errorsOf(validateInquiriumModelBindingRef, __s99, 458, 26);
+export function validateInquiriumModelBindingRef(data) { return __c467(data) ? __ok(__s99) : __no(__s99, data); }
+__errorsOf(validateInquiriumModelBindingRef, __s99, 467, 26);
 const __s100 = __state();
 /** Validator for InquiriumMultiChoicePayloadEntry (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/MultiChoicePayload). */
-export function validateInquiriumMultiChoicePayloadEntry(data) { return __c1094(data) ? __ok(__s100) : __no(__s100, data); }
-__errorsOf(validateInquiriumMultiChoicePayloadEntry, __s100, 1093, 51);
+export function validateInquiriumMultiChoicePayloadEntry(data) { return __c1103(data) ? __ok(__s100) : __no(__s100, data); }
+__errorsOf(validateInquiriumMultiChoicePayloadEntry, __s100, 1102, 51);
 const __s101 = __state();
 /** Validator for InquiriumMultiChoiceWidget (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.multi-choice.v1.schema.json). */
-export function validateInquiriumMultiChoiceWidget(data) { return __c1094(data) ? __ok(__s101) : __no(__s101, data); }
-__errorsOf(validateInquiriumMultiChoiceWidget, __s101, 1094, 59);
+export function validateInquiriumMultiChoiceWidget(data) { return __c1103(data) ? __ok(__s101) : __no(__s101, data); }
+__errorsOf(validateInquiriumMultiChoiceWidget, __s101, 1103, 59);
 const __s102 = __state();
 /** Validator for InquiriumNodeMode (https://wopkit.dev/schemas/inquirium/v1/inquirium.node-mode.v1.schema.json). */
-export function validateInquiriumNodeMode(data) { return __c1100(data) ? __ok(__s102) : __no(__s102, data); }
-__errorsOf(validateInquiriumNodeMode, __s102, 1100, 47);
+export function validateInquiriumNodeMode(data) { return __c1109(data) ? __ok(__s102) : __no(__s102, data); }
+__errorsOf(validateInquiriumNodeMode, __s102, 1109, 47);
 const __s103 = __state();
 /** Validator for InquiriumNotificationAction (https://wopkit.dev/schemas/inquirium/v1/notification-create.v1.schema.json#/$defs/NotificationAction). */
-export function validateInquiriumNotificationAction(data) { return __c1101(data) ? __ok(__s103) : __no(__s103, data); }
-__errorsOf(validateInquiriumNotificationAction, __s103, 1101, 60);
+export function validateInquiriumNotificationAction(data) { return __c1110(data) ? __ok(__s103) : __no(__s103, data); }
+__errorsOf(validateInquiriumNotificationAction, __s103, 1110, 60);
 const __s104 = __state();
 /** Validator for InquiriumNotificationCreate (https://wopkit.dev/schemas/inquirium/v1/notification-create.v1.schema.json). */
-export function validateInquiriumNotificationCreate(data) { return __c1137(data) ? __ok(__s104) : __no(__s104, data); }
-__errorsOf(validateInquiriumNotificationCreate, __s104, 1137, 60);
+export function validateInquiriumNotificationCreate(data) { return __c1146(data) ? __ok(__s104) : __no(__s104, data); }
+__errorsOf(validateInquiriumNotificationCreate, __s104, 1146, 60);
 const __s105 = __state();
 /** Validator for InquiriumObjectRefPart (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/ObjectRefPart). */
-export function validateInquiriumObjectRefPart(data) { return __c868(data) ? __ok(__s105) : __no(__s105, data); }
-__errorsOf(validateInquiriumObjectRefPart, __s105, 868, 27);
+export function validateInquiriumObjectRefPart(data) { return __c877(data) ? __ok(__s105) : __no(__s105, data); }
+__errorsOf(validateInquiriumObjectRefPart, __s105, 877, 27);
 const __s106 = __state();
 /** Validator for InquiriumOperatorAcknowledgement (https://wopkit.dev/schemas/inquirium/v1/inquirium.model-acceptance.v1.schema.json#/$defs/OperatorAcknowledgement). */
-export function validateInquiriumOperatorAcknowledgement(data) { return __c1054(data) ? __ok(__s106) : __no(__s106, data); }
-__errorsOf(validateInquiriumOperatorAcknowledgement, __s106, 1054, 57);
+export function validateInquiriumOperatorAcknowledgement(data) { return __c1063(data) ? __ok(__s106) : __no(__s106, data); }
+__errorsOf(validateInquiriumOperatorAcknowledgement, __s106, 1063, 57);
 const __s107 = __state();
 /** Validator for InquiriumOperatorQuestionAnswer (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.answer.v1.schema.json). */
-export function validateInquiriumOperatorQuestionAnswer(data) { return __c1151(data) ? __ok(__s107) : __no(__s107, data); }
-__errorsOf(validateInquiriumOperatorQuestionAnswer, __s107, 1151, 45);
+export function validateInquiriumOperatorQuestionAnswer(data) { return __c1160(data) ? __ok(__s107) : __no(__s107, data); }
+__errorsOf(validateInquiriumOperatorQuestionAnswer, __s107, 1160, 45);
 const __s108 = __state();
 /** Validator for InquiriumOperatorQuestionRequest (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json). */
-export function validateInquiriumOperatorQuestionRequest(data) { return __c1159(data) ? __ok(__s108) : __no(__s108, data); }
-__errorsOf(validateInquiriumOperatorQuestionRequest, __s108, 1159, 51);
+export function validateInquiriumOperatorQuestionRequest(data) { return __c1168(data) ? __ok(__s108) : __no(__s108, data); }
+__errorsOf(validateInquiriumOperatorQuestionRequest, __s108, 1168, 51);
 const __s109 = __state();
 /** Validator for InquiriumOperatorQuestionState (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.state.v1.schema.json). */
-export function validateInquiriumOperatorQuestionState(data) { return __c1237(data) ? __ok(__s109) : __no(__s109, data); }
-__errorsOf(validateInquiriumOperatorQuestionState, __s109, 1237, 61);
+export function validateInquiriumOperatorQuestionState(data) { return __c1246(data) ? __ok(__s109) : __no(__s109, data); }
+__errorsOf(validateInquiriumOperatorQuestionState, __s109, 1246, 61);
 const __s110 = __state();
 /** Validator for InquiriumParticipantRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-turn.v1.schema.json#/$defs/ParticipantRef). */
-export function validateInquiriumParticipantRef(data) { return __c449(data) ? __ok(__s110) : __no(__s110, data); }
-__errorsOf(validateInquiriumParticipantRef, __s110, 449, 25);
+export function validateInquiriumParticipantRef(data) { return __c458(data) ? __ok(__s110) : __no(__s110, data); }
+__errorsOf(validateInquiriumParticipantRef, __s110, 458, 25);
 const __s111 = __state();
 /** Validator for InquiriumQuestionPrompt (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/QuestionPrompt). */
-export function validateInquiriumQuestionPrompt(data) { return __c1166(data) ? __ok(__s111) : __no(__s111, data); }
-__errorsOf(validateInquiriumQuestionPrompt, __s111, 1166, 51);
+export function validateInquiriumQuestionPrompt(data) { return __c1175(data) ? __ok(__s111) : __no(__s111, data); }
+__errorsOf(validateInquiriumQuestionPrompt, __s111, 1175, 51);
 const __s112 = __state();
 /** Validator for InquiriumQuestionProvenance (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/QuestionProvenance). */
-export function validateInquiriumQuestionProvenance(data) { return __c1196(data) ? __ok(__s112) : __no(__s112, data); }
-__errorsOf(validateInquiriumQuestionProvenance, __s112, 1196, 51);
+export function validateInquiriumQuestionProvenance(data) { return __c1205(data) ? __ok(__s112) : __no(__s112, data); }
+__errorsOf(validateInquiriumQuestionProvenance, __s112, 1205, 51);
 const __s113 = __state();
 /** Validator for InquiriumQuestionSubject (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/QuestionSubject). */
-export function validateInquiriumQuestionSubject(data) { return __c1182(data) ? __ok(__s113) : __no(__s113, data); }
-__errorsOf(validateInquiriumQuestionSubject, __s113, 1182, 51);
+export function validateInquiriumQuestionSubject(data) { return __c1191(data) ? __ok(__s113) : __no(__s113, data); }
+__errorsOf(validateInquiriumQuestionSubject, __s113, 1191, 51);
 const __s114 = __state();
 /** Validator for InquiriumReasonCode (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/ReasonCode). */
-export function validateInquiriumReasonCode(data) { return __c489(data) ? __ok(__s114) : __no(__s114, data); }
-__errorsOf(validateInquiriumReasonCode, __s114, 489, 26);
+export function validateInquiriumReasonCode(data) { return __c498(data) ? __ok(__s114) : __no(__s114, data); }
+__errorsOf(validateInquiriumReasonCode, __s114, 498, 26);
 const __s115 = __state();
 /** Validator for InquiriumResponseTarget (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/ResponseTarget). */
-export function validateInquiriumResponseTarget(data) { return __c1190(data) ? __ok(__s115) : __no(__s115, data); }
-__errorsOf(validateInquiriumResponseTarget, __s115, 1190, 51);
+export function validateInquiriumResponseTarget(data) { return __c1199(data) ? __ok(__s115) : __no(__s115, data); }
+__errorsOf(validateInquiriumResponseTarget, __s115, 1199, 51);
 const __s116 = __state();
 /** Validator for InquiriumResultProvenance (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-result.v1.schema.json#/$defs/ResultProvenance). */
-export function validateInquiriumResultProvenance(data) { return __c1021(data) ? __ok(__s116) : __no(__s116, data); }
-__errorsOf(validateInquiriumResultProvenance, __s116, 1021, 56);
+export function validateInquiriumResultProvenance(data) { return __c1030(data) ? __ok(__s116) : __no(__s116, data); }
+__errorsOf(validateInquiriumResultProvenance, __s116, 1030, 56);
 const __s117 = __state();
 /** Validator for InquiriumResultRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-result.v1.schema.json#/$defs/ResultRef). */
-export function validateInquiriumResultRef(data) { return __c999(data) ? __ok(__s117) : __no(__s117, data); }
-__errorsOf(validateInquiriumResultRef, __s117, 999, 56);
+export function validateInquiriumResultRef(data) { return __c1008(data) ? __ok(__s117) : __no(__s117, data); }
+__errorsOf(validateInquiriumResultRef, __s117, 1008, 56);
 const __s118 = __state();
 /** Validator for InquiriumRetentionByClass (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/RetentionByClass). */
-export function validateInquiriumRetentionByClass(data) { return __c709(data) ? __ok(__s118) : __no(__s118, data); }
-__errorsOf(validateInquiriumRetentionByClass, __s118, 709, 46);
+export function validateInquiriumRetentionByClass(data) { return __c718(data) ? __ok(__s118) : __no(__s118, data); }
+__errorsOf(validateInquiriumRetentionByClass, __s118, 718, 46);
 const __s119 = __state();
 /** Validator for InquiriumRetentionProfile (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/RetentionProfile). */
-export function validateInquiriumRetentionProfile(data) { return __c719(data) ? __ok(__s119) : __no(__s119, data); }
-__errorsOf(validateInquiriumRetentionProfile, __s119, 719, 46);
+export function validateInquiriumRetentionProfile(data) { return __c728(data) ? __ok(__s119) : __no(__s119, data); }
+__errorsOf(validateInquiriumRetentionProfile, __s119, 728, 46);
 const __s120 = __state();
 /** Validator for InquiriumRuntimeCandidate (https://wopkit.dev/schemas/inquirium/v1/inquirium.runtime-candidate.v1.schema.json). */
-export function validateInquiriumRuntimeCandidate(data) { return __c1270(data) ? __ok(__s120) : __no(__s120, data); }
-__errorsOf(validateInquiriumRuntimeCandidate, __s120, 1270, 58);
+export function validateInquiriumRuntimeCandidate(data) { return __c1279(data) ? __ok(__s120) : __no(__s120, data); }
+__errorsOf(validateInquiriumRuntimeCandidate, __s120, 1279, 58);
 const __s121 = __state();
 /** Validator for InquiriumRuntimeHealth (https://wopkit.dev/schemas/inquirium/v1/inquirium.runtime-candidate.v1.schema.json#/$defs/RuntimeHealth). */
-export function validateInquiriumRuntimeHealth(data) { return __c1281(data) ? __ok(__s121) : __no(__s121, data); }
-__errorsOf(validateInquiriumRuntimeHealth, __s121, 1281, 58);
+export function validateInquiriumRuntimeHealth(data) { return __c1290(data) ? __ok(__s121) : __no(__s121, data); }
+__errorsOf(validateInquiriumRuntimeHealth, __s121, 1290, 58);
 const __s122 = __state();
 /** Validator for InquiriumRuntimeRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/RuntimeRef). */
-export function validateInquiriumRuntimeRef(data) { return __c456(data) ? __ok(__s122) : __no(__s122, data); }
-__errorsOf(validateInquiriumRuntimeRef, __s122, 456, 26);
+export function validateInquiriumRuntimeRef(data) { return __c465(data) ? __ok(__s122) : __no(__s122, data); }
+__errorsOf(validateInquiriumRuntimeRef, __s122, 465, 26);
 const __s123 = __state();
 /** Validator for InquiriumSessionRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-turn.v1.schema.json#/$defs/SessionRef). */
-export function validateInquiriumSessionRef(data) { return __c1001(data) ? __ok(__s123) : __no(__s123, data); }
-__errorsOf(validateInquiriumSessionRef, __s123, 1001, 25);
+export function validateInquiriumSessionRef(data) { return __c1010(data) ? __ok(__s123) : __no(__s123, data); }
+__errorsOf(validateInquiriumSessionRef, __s123, 1010, 25);
 const __s124 = __state();
 /** Validator for InquiriumSingleChoicePayloadEntry (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/SingleChoicePayload). */
-export function validateInquiriumSingleChoicePayloadEntry(data) { return __c1210(data) ? __ok(__s124) : __no(__s124, data); }
-__errorsOf(validateInquiriumSingleChoicePayloadEntry, __s124, 1209, 51);
+export function validateInquiriumSingleChoicePayloadEntry(data) { return __c1219(data) ? __ok(__s124) : __no(__s124, data); }
+__errorsOf(validateInquiriumSingleChoicePayloadEntry, __s124, 1218, 51);
 const __s125 = __state();
 /** Validator for InquiriumSingleChoiceWidget (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.single-choice.v1.schema.json). */
-export function validateInquiriumSingleChoiceWidget(data) { return __c1210(data) ? __ok(__s125) : __no(__s125, data); }
-__errorsOf(validateInquiriumSingleChoiceWidget, __s125, 1210, 44);
+export function validateInquiriumSingleChoiceWidget(data) { return __c1219(data) ? __ok(__s125) : __no(__s125, data); }
+__errorsOf(validateInquiriumSingleChoiceWidget, __s125, 1219, 44);
 const __s126 = __state();
 /** Validator for InquiriumTextPart (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/TextPart). */
-export function validateInquiriumTextPart(data) { return __c863(data) ? __ok(__s126) : __no(__s126, data); }
-__errorsOf(validateInquiriumTextPart, __s126, 863, 27);
+export function validateInquiriumTextPart(data) { return __c872(data) ? __ok(__s126) : __no(__s126, data); }
+__errorsOf(validateInquiriumTextPart, __s126, 872, 27);
 const __s127 = __state();
 /** Validator for InquiriumTimeoutDefault (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/TimeoutDefault). */
-export function validateInquiriumTimeoutDefault(data) { return __c1175(data) ? __ok(__s127) : __no(__s127, data); }
-__errorsOf(validateInquiriumTimeoutDefault, __s127, 1175, 51);
+export function validateInquiriumTimeoutDefault(data) { return __c1184(data) ? __ok(__s127) : __no(__s127, data); }
+__errorsOf(validateInquiriumTimeoutDefault, __s127, 1184, 51);
 const __s128 = __state();
 /** Validator for InquiriumTraceDecision (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/TraceDecision). */
-export function validateInquiriumTraceDecision(data) { return __c486(data) ? __ok(__s128) : __no(__s128, data); }
-__errorsOf(validateInquiriumTraceDecision, __s128, 486, 24);
+export function validateInquiriumTraceDecision(data) { return __c495(data) ? __ok(__s128) : __no(__s128, data); }
+__errorsOf(validateInquiriumTraceDecision, __s128, 495, 24);
 const __s129 = __state();
 /** Validator for InquiriumTraceEffect (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/TraceEffect). */
-export function validateInquiriumTraceEffect(data) { return __c508(data) ? __ok(__s129) : __no(__s129, data); }
-__errorsOf(validateInquiriumTraceEffect, __s129, 508, 24);
+export function validateInquiriumTraceEffect(data) { return __c517(data) ? __ok(__s129) : __no(__s129, data); }
+__errorsOf(validateInquiriumTraceEffect, __s129, 517, 24);
 const __s130 = __state();
 /** Validator for InquiriumTraceInputShape (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/InputShape). */
-export function validateInquiriumTraceInputShape(data) { return __c460(data) ? __ok(__s130) : __no(__s130, data); }
-__errorsOf(validateInquiriumTraceInputShape, __s130, 460, 24);
+export function validateInquiriumTraceInputShape(data) { return __c469(data) ? __ok(__s130) : __no(__s130, data); }
+__errorsOf(validateInquiriumTraceInputShape, __s130, 469, 24);
 const __s131 = __state();
 /** Validator for InquiriumTraceLevel (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/TraceLevel). */
-export function validateInquiriumTraceLevel(data) { return __c479(data) ? __ok(__s131) : __no(__s131, data); }
-__errorsOf(validateInquiriumTraceLevel, __s131, 479, 24);
+export function validateInquiriumTraceLevel(data) { return __c488(data) ? __ok(__s131) : __no(__s131, data); }
+__errorsOf(validateInquiriumTraceLevel, __s131, 488, 24);
 const __s132 = __state();
 /** Validator for InquiriumTraceLevelByClass (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/TraceLevelByClass). */
-export function validateInquiriumTraceLevelByClass(data) { return __c730(data) ? __ok(__s132) : __no(__s132, data); }
-__errorsOf(validateInquiriumTraceLevelByClass, __s132, 730, 46);
+export function validateInquiriumTraceLevelByClass(data) { return __c739(data) ? __ok(__s132) : __no(__s132, data); }
+__errorsOf(validateInquiriumTraceLevelByClass, __s132, 739, 46);
 const __s133 = __state();
 /** Validator for InquiriumTraceOutputShape (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/OutputShape). */
-export function validateInquiriumTraceOutputShape(data) { return __c467(data) ? __ok(__s133) : __no(__s133, data); }
-__errorsOf(validateInquiriumTraceOutputShape, __s133, 467, 24);
+export function validateInquiriumTraceOutputShape(data) { return __c476(data) ? __ok(__s133) : __no(__s133, data); }
+__errorsOf(validateInquiriumTraceOutputShape, __s133, 476, 24);
 const __s134 = __state();
 /** Validator for InquiriumTracePolicy (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/TracePolicy). */
-export function validateInquiriumTracePolicy(data) { return __c473(data) ? __ok(__s134) : __no(__s134, data); }
-__errorsOf(validateInquiriumTracePolicy, __s134, 473, 24);
+export function validateInquiriumTracePolicy(data) { return __c482(data) ? __ok(__s134) : __no(__s134, data); }
+__errorsOf(validateInquiriumTracePolicy, __s134, 482, 24);
 const __s135 = __state();
 /** Validator for InquiriumTraceRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/TraceRef). */
-export function validateInquiriumTraceRef(data) { return __c970(data) ? __ok(__s135) : __no(__s135, data); }
-__errorsOf(validateInquiriumTraceRef, __s135, 970, 26);
+export function validateInquiriumTraceRef(data) { return __c979(data) ? __ok(__s135) : __no(__s135, data); }
+__errorsOf(validateInquiriumTraceRef, __s135, 979, 26);
 const __s136 = __state();
 /** Validator for InquiriumTransportKind (https://wopkit.dev/schemas/inquirium/v1/inquirium.runtime-candidate.v1.schema.json#/$defs/TransportKind). */
-export function validateInquiriumTransportKind(data) { return __c1051(data) ? __ok(__s136) : __no(__s136, data); }
-__errorsOf(validateInquiriumTransportKind, __s136, 1051, 58);
+export function validateInquiriumTransportKind(data) { return __c1060(data) ? __ok(__s136) : __no(__s136, data); }
+__errorsOf(validateInquiriumTransportKind, __s136, 1060, 58);
 const __s137 = __state();
 /** Validator for InquiriumTrustMode (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/TrustMode). */
-export function validateInquiriumTrustMode(data) { return __c477(data) ? __ok(__s137) : __no(__s137, data); }
-__errorsOf(validateInquiriumTrustMode, __s137, 477, 27);
+export function validateInquiriumTrustMode(data) { return __c486(data) ? __ok(__s137) : __no(__s137, data); }
+__errorsOf(validateInquiriumTrustMode, __s137, 486, 27);
 const __s138 = __state();
 /** Validator for InquiriumTurn (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/Turn). */
-export function validateInquiriumTurn(data) { return __c935(data) ? __ok(__s138) : __no(__s138, data); }
-__errorsOf(validateInquiriumTurn, __s138, 935, 27);
+export function validateInquiriumTurn(data) { return __c944(data) ? __ok(__s138) : __no(__s138, data); }
+__errorsOf(validateInquiriumTurn, __s138, 944, 27);
 const __s139 = __state();
 /** Validator for InquiriumTurnId (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-turn.v1.schema.json#/$defs/TurnId). */
-export function validateInquiriumTurnId(data) { return __c447(data) ? __ok(__s139) : __no(__s139, data); }
-__errorsOf(validateInquiriumTurnId, __s139, 447, 25);
+export function validateInquiriumTurnId(data) { return __c456(data) ? __ok(__s139) : __no(__s139, data); }
+__errorsOf(validateInquiriumTurnId, __s139, 456, 25);
 const __s140 = __state();
 /** Validator for InquiriumUsage (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/Usage). */
-export function validateInquiriumUsage(data) { return __c972(data) ? __ok(__s140) : __no(__s140, data); }
-__errorsOf(validateInquiriumUsage, __s140, 972, 26);
+export function validateInquiriumUsage(data) { return __c981(data) ? __ok(__s140) : __no(__s140, data); }
+__errorsOf(validateInquiriumUsage, __s140, 981, 26);
 const __s141 = __state();
 /** Validator for InquiriumVerificationRigor (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/VerificationRigor). */
-export function validateInquiriumVerificationRigor(data) { return __c759(data) ? __ok(__s141) : __no(__s141, data); }
-__errorsOf(validateInquiriumVerificationRigor, __s141, 759, 46);
+export function validateInquiriumVerificationRigor(data) { return __c768(data) ? __ok(__s141) : __no(__s141, data); }
+__errorsOf(validateInquiriumVerificationRigor, __s141, 768, 46);
 const __s142 = __state();
 /** Validator for InquiriumVerificationRigorByMode (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/VerificationRigorByMode). */
-export function validateInquiriumVerificationRigorByMode(data) { return __c749(data) ? __ok(__s142) : __no(__s142, data); }
-__errorsOf(validateInquiriumVerificationRigorByMode, __s142, 749, 46);
+export function validateInquiriumVerificationRigorByMode(data) { return __c758(data) ? __ok(__s142) : __no(__s142, data); }
+__errorsOf(validateInquiriumVerificationRigorByMode, __s142, 758, 46);
 const __s143 = __state();
 /** Validator for InquiriumWidgetKind (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/WidgetKind). */
-export function validateInquiriumWidgetKind(data) { return __c1168(data) ? __ok(__s143) : __no(__s143, data); }
-__errorsOf(validateInquiriumWidgetKind, __s143, 1168, 51);
+export function validateInquiriumWidgetKind(data) { return __c1177(data) ? __ok(__s143) : __no(__s143, data); }
+__errorsOf(validateInquiriumWidgetKind, __s143, 1177, 51);
 const __s144 = __state();
 /** Validator for InterruptRequestedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/interruptRequested). */
-export function validateInterruptRequestedPayload(data) { return __c1289(data) ? __ok(__s144) : __no(__s144, data); }
-__errorsOf(validateInterruptRequestedPayload, __s144, 1289, 1);
+export function validateInterruptRequestedPayload(data) { return __c1298(data) ? __ok(__s144) : __no(__s144, data); }
+__errorsOf(validateInterruptRequestedPayload, __s144, 1298, 1);
 const __s145 = __state();
 /** Validator for InterruptResolvedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/interruptResolved). */
-export function validateInterruptResolvedPayload(data) { return __c1294(data) ? __ok(__s145) : __no(__s145, data); }
-__errorsOf(validateInterruptResolvedPayload, __s145, 1294, 1);
+export function validateInterruptResolvedPayload(data) { return __c1303(data) ? __ok(__s145) : __no(__s145, data); }
+__errorsOf(validateInterruptResolvedPayload, __s145, 1303, 1);
 const __s146 = __state();
 /** Validator for ManifestRuntimeCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/ManifestRuntimeCapability). */
 export function validateManifestRuntimeCapability(data) { return __c87(data) ? __ok(__s146) : __no(__s146, data); }
 __errorsOf(validateManifestRuntimeCapability, __s146, 87, 2);
 const __s147 = __state();
 /** Validator for MemoryCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/MemoryCapability). */
-export function validateMemoryCapability(data) { return __c118(data) ? __ok(__s147) : __no(__s147, data); }
-__errorsOf(validateMemoryCapability, __s147, 118, 2);
+export function validateMemoryCapability(data) { return __c127(data) ? __ok(__s147) : __no(__s147, data); }
+__errorsOf(validateMemoryCapability, __s147, 127, 2);
 const __s148 = __state();
 /** Validator for MemoryCompactedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/memoryCompacted). */
-export function validateMemoryCompactedPayload(data) { return __c366(data) ? __ok(__s148) : __no(__s148, data); }
-__errorsOf(validateMemoryCompactedPayload, __s148, 366, 1);
+export function validateMemoryCompactedPayload(data) { return __c375(data) ? __ok(__s148) : __no(__s148, data); }
+__errorsOf(validateMemoryCompactedPayload, __s148, 375, 1);
 const __s149 = __state();
 /** Validator for MemoryConsolidationCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/MemoryConsolidationCapability). */
 export function validateMemoryConsolidationCapability(data) { return __c60(data) ? __ok(__s149) : __no(__s149, data); }
@@ -8100,236 +8144,236 @@ export function validateMemoryDimension(data) { return __c20(data) ? __ok(__s150
 __errorsOf(validateMemoryDimension, __s150, 20, 0);
 const __s151 = __state();
 /** Validator for MemoryEntry (https://wopkit.dev/schemas/openwop/v1/memory-entry.schema.json). */
-export function validateMemoryEntry(data) { return __c336(data) ? __ok(__s151) : __no(__s151, data); }
-__errorsOf(validateMemoryEntry, __s151, 336, 14);
+export function validateMemoryEntry(data) { return __c345(data) ? __ok(__s151) : __no(__s151, data); }
+__errorsOf(validateMemoryEntry, __s151, 345, 14);
 const __s152 = __state();
 /** Validator for MemoryIndex (https://wopkit.dev/schemas/openwop/v1/memory-index.schema.json). */
-export function validateMemoryIndex(data) { return __c414(data) ? __ok(__s152) : __no(__s152, data); }
-__errorsOf(validateMemoryIndex, __s152, 414, 22);
+export function validateMemoryIndex(data) { return __c423(data) ? __ok(__s152) : __no(__s152, data); }
+__errorsOf(validateMemoryIndex, __s152, 423, 22);
 const __s153 = __state();
 /** Validator for MemoryIndexArchive (https://wopkit.dev/schemas/openwop/v1/memory-index.schema.json#/$defs/MemoryIndexArchive). */
-export function validateMemoryIndexArchive(data) { return __c421(data) ? __ok(__s153) : __no(__s153, data); }
-__errorsOf(validateMemoryIndexArchive, __s153, 421, 22);
+export function validateMemoryIndexArchive(data) { return __c430(data) ? __ok(__s153) : __no(__s153, data); }
+__errorsOf(validateMemoryIndexArchive, __s153, 430, 22);
 const __s154 = __state();
 /** Validator for MemoryListOptions (https://wopkit.dev/schemas/openwop/v1/memory-list-options.schema.json). */
-export function validateMemoryListOptions(data) { return __c1300(data) ? __ok(__s154) : __no(__s154, data); }
-__errorsOf(validateMemoryListOptions, __s154, 1300, 62);
+export function validateMemoryListOptions(data) { return __c1309(data) ? __ok(__s154) : __no(__s154, data); }
+__errorsOf(validateMemoryListOptions, __s154, 1309, 62);
 const __s155 = __state();
 /** Validator for MemoryShape (https://wopkit.dev/schemas/openwop/v1/agent-inventory-response.schema.json#/$defs/MemoryShape). */
 export function validateMemoryShape(data) { return __c12(data) ? __ok(__s155) : __no(__s155, data); }
 __errorsOf(validateMemoryShape, __s155, 12, 0);
 const __s156 = __state();
 /** Validator for MemoryWrittenPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/memoryWritten). */
-export function validateMemoryWrittenPayload(data) { return __c1304(data) ? __ok(__s156) : __no(__s156, data); }
-__errorsOf(validateMemoryWrittenPayload, __s156, 1304, 1);
+export function validateMemoryWrittenPayload(data) { return __c1313(data) ? __ok(__s156) : __no(__s156, data); }
+__errorsOf(validateMemoryWrittenPayload, __s156, 1313, 1);
 const __s157 = __state();
 /** Validator for MultiAgentCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/MultiAgentCapability). */
-export function validateMultiAgentCapability(data) { return __c163(data) ? __ok(__s157) : __no(__s157, data); }
-__errorsOf(validateMultiAgentCapability, __s157, 163, 2);
+export function validateMultiAgentCapability(data) { return __c172(data) ? __ok(__s157) : __no(__s157, data); }
+__errorsOf(validateMultiAgentCapability, __s157, 172, 2);
 const __s158 = __state();
 /** Validator for OrchestratorDecision (https://wopkit.dev/schemas/openwop/v1/orchestrator-decision.schema.json). */
-export function validateOrchestratorDecision(data) { return __c195(data) ? __ok(__s158) : __no(__s158, data); }
-__errorsOf(validateOrchestratorDecision, __s158, 195, 6);
+export function validateOrchestratorDecision(data) { return __c204(data) ? __ok(__s158) : __no(__s158, data); }
+__errorsOf(validateOrchestratorDecision, __s158, 204, 6);
 const __s159 = __state();
 /** Validator for PackedAgent (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/PackedAgent). */
 export function validatePackedAgent(data) { return __c51(data) ? __ok(__s159) : __no(__s159, data); }
 __errorsOf(validatePackedAgent, __s159, 51, 3);
 const __s160 = __state();
 /** Validator for PayloadTooLargeDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/PayloadTooLargeDetails). */
-export function validatePayloadTooLargeDetails(data) { return __c287(data) ? __ok(__s160) : __no(__s160, data); }
-__errorsOf(validatePayloadTooLargeDetails, __s160, 287, 5);
+export function validatePayloadTooLargeDetails(data) { return __c296(data) ? __ok(__s160) : __no(__s160, data); }
+__errorsOf(validatePayloadTooLargeDetails, __s160, 296, 5);
 const __s161 = __state();
 /** Validator for PromptTemplateArtifact (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/PromptTemplateArtifact). */
-export function validatePromptTemplateArtifact(data) { return __c665(data) ? __ok(__s161) : __no(__s161, data); }
-__errorsOf(validatePromptTemplateArtifact, __s161, 665, 3);
+export function validatePromptTemplateArtifact(data) { return __c674(data) ? __ok(__s161) : __no(__s161, data); }
+__errorsOf(validatePromptTemplateArtifact, __s161, 674, 3);
 const __s162 = __state();
 /** Validator for Proposal (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json). */
-export function validateProposal(data) { return __c610(data) ? __ok(__s162) : __no(__s162, data); }
-__errorsOf(validateProposal, __s162, 610, 3);
+export function validateProposal(data) { return __c619(data) ? __ok(__s162) : __no(__s162, data); }
+__errorsOf(validateProposal, __s162, 619, 3);
 const __s163 = __state();
 /** Validator for ProposalActivatedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/proposalActivated). */
-export function validateProposalActivatedPayload(data) { return __c1312(data) ? __ok(__s163) : __no(__s163, data); }
-__errorsOf(validateProposalActivatedPayload, __s163, 1312, 1);
+export function validateProposalActivatedPayload(data) { return __c1321(data) ? __ok(__s163) : __no(__s163, data); }
+__errorsOf(validateProposalActivatedPayload, __s163, 1321, 1);
 const __s164 = __state();
 /** Validator for ProposalActivation (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalActivation). */
 export function validateProposalActivation(data) { return __c79(data) ? __ok(__s164) : __no(__s164, data); }
 __errorsOf(validateProposalActivation, __s164, 79, 3);
 const __s165 = __state();
 /** Validator for ProposalActivationRecord (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalActivationRecord). */
-export function validateProposalActivationRecord(data) { return __c635(data) ? __ok(__s165) : __no(__s165, data); }
-__errorsOf(validateProposalActivationRecord, __s165, 635, 3);
+export function validateProposalActivationRecord(data) { return __c644(data) ? __ok(__s165) : __no(__s165, data); }
+__errorsOf(validateProposalActivationRecord, __s165, 644, 3);
 const __s166 = __state();
 /** Validator for ProposalApplyResponse (https://wopkit.dev/schemas/openwop/v1/proposal-apply-response.schema.json). */
-export function validateProposalApplyResponse(data) { return __c1321(data) ? __ok(__s166) : __no(__s166, data); }
-__errorsOf(validateProposalApplyResponse, __s166, 1321, 4);
+export function validateProposalApplyResponse(data) { return __c1330(data) ? __ok(__s166) : __no(__s166, data); }
+__errorsOf(validateProposalApplyResponse, __s166, 1330, 4);
 const __s167 = __state();
 /** Validator for ProposalCreatedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/proposalCreated). */
-export function validateProposalCreatedPayload(data) { return __c1325(data) ? __ok(__s167) : __no(__s167, data); }
-__errorsOf(validateProposalCreatedPayload, __s167, 1325, 1);
+export function validateProposalCreatedPayload(data) { return __c1334(data) ? __ok(__s167) : __no(__s167, data); }
+__errorsOf(validateProposalCreatedPayload, __s167, 1334, 1);
 const __s168 = __state();
 /** Validator for ProposalInstalledArtifactResponse (https://wopkit.dev/schemas/openwop/v1/proposal-installed-artifact-response.schema.json). */
-export function validateProposalInstalledArtifactResponse(data) { return __c1334(data) ? __ok(__s168) : __no(__s168, data); }
-__errorsOf(validateProposalInstalledArtifactResponse, __s168, 1334, 63);
+export function validateProposalInstalledArtifactResponse(data) { return __c1343(data) ? __ok(__s168) : __no(__s168, data); }
+__errorsOf(validateProposalInstalledArtifactResponse, __s168, 1343, 63);
 const __s169 = __state();
 /** Validator for ProposalKind (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalKind). */
 export function validateProposalKind(data) { return __c76(data) ? __ok(__s169) : __no(__s169, data); }
 __errorsOf(validateProposalKind, __s169, 76, 3);
 const __s170 = __state();
 /** Validator for ProposalListResponse (https://wopkit.dev/schemas/openwop/v1/proposal-list-response.schema.json). */
-export function validateProposalListResponse(data) { return __c1342(data) ? __ok(__s170) : __no(__s170, data); }
-__errorsOf(validateProposalListResponse, __s170, 1342, 64);
+export function validateProposalListResponse(data) { return __c1351(data) ? __ok(__s170) : __no(__s170, data); }
+__errorsOf(validateProposalListResponse, __s170, 1351, 64);
 const __s171 = __state();
 /** Validator for ProposalOwner (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalOwner). */
-export function validateProposalOwner(data) { return __c624(data) ? __ok(__s171) : __no(__s171, data); }
-__errorsOf(validateProposalOwner, __s171, 624, 3);
+export function validateProposalOwner(data) { return __c633(data) ? __ok(__s171) : __no(__s171, data); }
+__errorsOf(validateProposalOwner, __s171, 633, 3);
 const __s172 = __state();
 /** Validator for ProposalProvenance (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalProvenance). */
-export function validateProposalProvenance(data) { return __c617(data) ? __ok(__s172) : __no(__s172, data); }
-__errorsOf(validateProposalProvenance, __s172, 617, 3);
+export function validateProposalProvenance(data) { return __c626(data) ? __ok(__s172) : __no(__s172, data); }
+__errorsOf(validateProposalProvenance, __s172, 626, 3);
 const __s173 = __state();
 /** Validator for ProposalReviseRequest (https://wopkit.dev/schemas/openwop/v1/proposal-revise-request.schema.json). */
-export function validateProposalReviseRequest(data) { return __c1346(data) ? __ok(__s173) : __no(__s173, data); }
-__errorsOf(validateProposalReviseRequest, __s173, 1346, 65);
+export function validateProposalReviseRequest(data) { return __c1355(data) ? __ok(__s173) : __no(__s173, data); }
+__errorsOf(validateProposalReviseRequest, __s173, 1355, 65);
 const __s174 = __state();
 /** Validator for ProposalState (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalState). */
-export function validateProposalState(data) { return __c631(data) ? __ok(__s174) : __no(__s174, data); }
-__errorsOf(validateProposalState, __s174, 631, 3);
+export function validateProposalState(data) { return __c640(data) ? __ok(__s174) : __no(__s174, data); }
+__errorsOf(validateProposalState, __s174, 640, 3);
 const __s175 = __state();
 /** Validator for ProposalsCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/ProposalsCapability). */
 export function validateProposalsCapability(data) { return __c72(data) ? __ok(__s175) : __no(__s175, data); }
 __errorsOf(validateProposalsCapability, __s175, 72, 2);
 const __s176 = __state();
 /** Validator for QuotaExceededDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/QuotaExceededDetails). */
-export function validateQuotaExceededDetails(data) { return __c297(data) ? __ok(__s176) : __no(__s176, data); }
-__errorsOf(validateQuotaExceededDetails, __s176, 297, 5);
+export function validateQuotaExceededDetails(data) { return __c306(data) ? __ok(__s176) : __no(__s176, data); }
+__errorsOf(validateQuotaExceededDetails, __s176, 306, 5);
 const __s177 = __state();
 /** Validator for ReplayMemorySnapshotUnavailableDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/ReplayMemorySnapshotUnavailableDetails). */
-export function validateReplayMemorySnapshotUnavailableDetails(data) { return __c233(data) ? __ok(__s177) : __no(__s177, data); }
-__errorsOf(validateReplayMemorySnapshotUnavailableDetails, __s177, 233, 5);
+export function validateReplayMemorySnapshotUnavailableDetails(data) { return __c242(data) ? __ok(__s177) : __no(__s177, data); }
+__errorsOf(validateReplayMemorySnapshotUnavailableDetails, __s177, 242, 5);
 const __s178 = __state();
 /** Validator for RetentionCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/RetentionCapability). */
-export function validateRetentionCapability(data) { return __c157(data) ? __ok(__s178) : __no(__s178, data); }
-__errorsOf(validateRetentionCapability, __s178, 157, 2);
+export function validateRetentionCapability(data) { return __c166(data) ? __ok(__s178) : __no(__s178, data); }
+__errorsOf(validateRetentionCapability, __s178, 166, 2);
 const __s179 = __state();
 /** Validator for RunCompletedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runCompleted). */
-export function validateRunCompletedPayload(data) { return __c1352(data) ? __ok(__s179) : __no(__s179, data); }
-__errorsOf(validateRunCompletedPayload, __s179, 1352, 1);
+export function validateRunCompletedPayload(data) { return __c1361(data) ? __ok(__s179) : __no(__s179, data); }
+__errorsOf(validateRunCompletedPayload, __s179, 1361, 1);
 const __s180 = __state();
 /** Validator for RunError (https://wopkit.dev/schemas/openwop/v1/run-snapshot.schema.json#/$defs/RunError). */
-export function validateRunError(data) { return __c1356(data) ? __ok(__s180) : __no(__s180, data); }
-__errorsOf(validateRunError, __s180, 1356, 66);
+export function validateRunError(data) { return __c1365(data) ? __ok(__s180) : __no(__s180, data); }
+__errorsOf(validateRunError, __s180, 1365, 66);
 const __s181 = __state();
 /** Validator for RunEvent (https://wopkit.dev/schemas/openwop/v1/run-event.schema.json). */
-export function validateRunEvent(data) { return __c1360(data) ? __ok(__s181) : __no(__s181, data); }
-__errorsOf(validateRunEvent, __s181, 1360, 7);
+export function validateRunEvent(data) { return __c1369(data) ? __ok(__s181) : __no(__s181, data); }
+__errorsOf(validateRunEvent, __s181, 1369, 7);
 const __s182 = __state();
 /** Validator for RunEventType (https://wopkit.dev/schemas/openwop/v1/run-event.schema.json#/$defs/RunEventType). */
-export function validateRunEventType(data) { return __c1373(data) ? __ok(__s182) : __no(__s182, data); }
-__errorsOf(validateRunEventType, __s182, 1373, 7);
+export function validateRunEventType(data) { return __c1382(data) ? __ok(__s182) : __no(__s182, data); }
+__errorsOf(validateRunEventType, __s182, 1382, 7);
 const __s183 = __state();
 /** Validator for RunEventsResponse (https://wopkit.dev/schemas/openwop/v1/run-events-response.schema.json). */
-export function validateRunEventsResponse(data) { return __c1374(data) ? __ok(__s183) : __no(__s183, data); }
-__errorsOf(validateRunEventsResponse, __s183, 1374, 67);
+export function validateRunEventsResponse(data) { return __c1383(data) ? __ok(__s183) : __no(__s183, data); }
+__errorsOf(validateRunEventsResponse, __s183, 1383, 67);
 const __s184 = __state();
 /** Validator for RunFailedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runFailed). */
-export function validateRunFailedPayload(data) { return __c1379(data) ? __ok(__s184) : __no(__s184, data); }
-__errorsOf(validateRunFailedPayload, __s184, 1379, 1);
+export function validateRunFailedPayload(data) { return __c1388(data) ? __ok(__s184) : __no(__s184, data); }
+__errorsOf(validateRunFailedPayload, __s184, 1388, 1);
 const __s185 = __state();
 /** Validator for RunFailureError (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/RunFailureError). */
-export function validateRunFailureError(data) { return __c1383(data) ? __ok(__s185) : __no(__s185, data); }
-__errorsOf(validateRunFailureError, __s185, 1383, 1);
+export function validateRunFailureError(data) { return __c1392(data) ? __ok(__s185) : __no(__s185, data); }
+__errorsOf(validateRunFailureError, __s185, 1392, 1);
 const __s186 = __state();
 /** Validator for RunForkRequest (https://wopkit.dev/schemas/openwop/v1/run-fork-request.schema.json). */
-export function validateRunForkRequest(data) { return __c1395(data) ? __ok(__s186) : __no(__s186, data); }
-__errorsOf(validateRunForkRequest, __s186, 1395, 68);
+export function validateRunForkRequest(data) { return __c1404(data) ? __ok(__s186) : __no(__s186, data); }
+__errorsOf(validateRunForkRequest, __s186, 1404, 68);
 const __s187 = __state();
 /** Validator for RunForkResponse (https://wopkit.dev/schemas/openwop/v1/run-fork-response.schema.json). */
-export function validateRunForkResponse(data) { return __c1399(data) ? __ok(__s187) : __no(__s187, data); }
-__errorsOf(validateRunForkResponse, __s187, 1399, 69);
+export function validateRunForkResponse(data) { return __c1408(data) ? __ok(__s187) : __no(__s187, data); }
+__errorsOf(validateRunForkResponse, __s187, 1408, 69);
 const __s188 = __state();
 /** Validator for RunInterrupt (https://wopkit.dev/schemas/openwop/v1/run-snapshot.schema.json#/$defs/RunInterrupt). */
-export function validateRunInterrupt(data) { return __c1404(data) ? __ok(__s188) : __no(__s188, data); }
-__errorsOf(validateRunInterrupt, __s188, 1404, 66);
+export function validateRunInterrupt(data) { return __c1413(data) ? __ok(__s188) : __no(__s188, data); }
+__errorsOf(validateRunInterrupt, __s188, 1413, 66);
 const __s189 = __state();
 /** Validator for RunOrchestratorDecidedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runOrchestratorDecided). */
-export function validateRunOrchestratorDecidedPayload(data) { return __c1408(data) ? __ok(__s189) : __no(__s189, data); }
-__errorsOf(validateRunOrchestratorDecidedPayload, __s189, 1408, 1);
+export function validateRunOrchestratorDecidedPayload(data) { return __c1417(data) ? __ok(__s189) : __no(__s189, data); }
+__errorsOf(validateRunOrchestratorDecidedPayload, __s189, 1417, 1);
 const __s190 = __state();
 /** Validator for RunSnapshot (https://wopkit.dev/schemas/openwop/v1/run-snapshot.schema.json). */
-export function validateRunSnapshot(data) { return __c1411(data) ? __ok(__s190) : __no(__s190, data); }
-__errorsOf(validateRunSnapshot, __s190, 1411, 66);
+export function validateRunSnapshot(data) { return __c1420(data) ? __ok(__s190) : __no(__s190, data); }
+__errorsOf(validateRunSnapshot, __s190, 1420, 66);
 const __s191 = __state();
 /** Validator for RunStartRequest (https://wopkit.dev/schemas/openwop/v1/run-start-request.schema.json). */
-export function validateRunStartRequest(data) { return __c1421(data) ? __ok(__s191) : __no(__s191, data); }
-__errorsOf(validateRunStartRequest, __s191, 1421, 70);
+export function validateRunStartRequest(data) { return __c1430(data) ? __ok(__s191) : __no(__s191, data); }
+__errorsOf(validateRunStartRequest, __s191, 1430, 70);
 const __s192 = __state();
 /** Validator for RunStartResponse (https://wopkit.dev/schemas/openwop/v1/run-start-response.schema.json). */
-export function validateRunStartResponse(data) { return __c1426(data) ? __ok(__s192) : __no(__s192, data); }
-__errorsOf(validateRunStartResponse, __s192, 1426, 71);
+export function validateRunStartResponse(data) { return __c1435(data) ? __ok(__s192) : __no(__s192, data); }
+__errorsOf(validateRunStartResponse, __s192, 1435, 71);
 const __s193 = __state();
 /** Validator for RunStartedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runStarted). */
-export function validateRunStartedPayload(data) { return __c1431(data) ? __ok(__s193) : __no(__s193, data); }
-__errorsOf(validateRunStartedPayload, __s193, 1431, 1);
+export function validateRunStartedPayload(data) { return __c1440(data) ? __ok(__s193) : __no(__s193, data); }
+__errorsOf(validateRunStartedPayload, __s193, 1440, 1);
 const __s194 = __state();
 /** Validator for RunStatus (https://wopkit.dev/schemas/openwop/v1/run-snapshot.schema.json#/$defs/RunStatus). */
-export function validateRunStatus(data) { return __c1415(data) ? __ok(__s194) : __no(__s194, data); }
-__errorsOf(validateRunStatus, __s194, 1415, 66);
+export function validateRunStatus(data) { return __c1424(data) ? __ok(__s194) : __no(__s194, data); }
+__errorsOf(validateRunStatus, __s194, 1424, 66);
 const __s195 = __state();
 /** Validator for ScheduledAutomationArtifact (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ScheduledAutomationArtifact). */
-export function validateScheduledAutomationArtifact(data) { return __c677(data) ? __ok(__s195) : __no(__s195, data); }
-__errorsOf(validateScheduledAutomationArtifact, __s195, 677, 3);
+export function validateScheduledAutomationArtifact(data) { return __c686(data) ? __ok(__s195) : __no(__s195, data); }
+__errorsOf(validateScheduledAutomationArtifact, __s195, 686, 3);
 const __s196 = __state();
 /** Validator for ScheduledDistillationOutcome (https://wopkit.dev/schemas/openwop/v1/host-sample-distill-schedule-tick-response.schema.json#/$defs/ScheduledDistillationOutcome). */
-export function validateScheduledDistillationOutcome(data) { return __c359(data) ? __ok(__s196) : __no(__s196, data); }
-__errorsOf(validateScheduledDistillationOutcome, __s196, 359, 17);
+export function validateScheduledDistillationOutcome(data) { return __c368(data) ? __ok(__s196) : __no(__s196, data); }
+__errorsOf(validateScheduledDistillationOutcome, __s196, 368, 17);
 const __s197 = __state();
 /** Validator for SearchCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/SearchCapability). */
-export function validateSearchCapability(data) { return __c151(data) ? __ok(__s197) : __no(__s197, data); }
-__errorsOf(validateSearchCapability, __s197, 151, 2);
+export function validateSearchCapability(data) { return __c160(data) ? __ok(__s197) : __no(__s197, data); }
+__errorsOf(validateSearchCapability, __s197, 160, 2);
 const __s198 = __state();
 /** Validator for TestMemoryCompactRequest (https://wopkit.dev/schemas/openwop/v1/test-memory-compact-request.schema.json). */
-export function validateTestMemoryCompactRequest(data) { return __c1438(data) ? __ok(__s198) : __no(__s198, data); }
-__errorsOf(validateTestMemoryCompactRequest, __s198, 1438, 72);
+export function validateTestMemoryCompactRequest(data) { return __c1447(data) ? __ok(__s198) : __no(__s198, data); }
+__errorsOf(validateTestMemoryCompactRequest, __s198, 1447, 72);
 const __s199 = __state();
 /** Validator for TestMemoryCompactResponse (https://wopkit.dev/schemas/openwop/v1/test-memory-compact-response.schema.json). */
-export function validateTestMemoryCompactResponse(data) { return __c1443(data) ? __ok(__s199) : __no(__s199, data); }
-__errorsOf(validateTestMemoryCompactResponse, __s199, 1443, 73);
+export function validateTestMemoryCompactResponse(data) { return __c1452(data) ? __ok(__s199) : __no(__s199, data); }
+__errorsOf(validateTestMemoryCompactResponse, __s199, 1452, 73);
 const __s200 = __state();
 /** Validator for TestMemorySeedEntry (https://wopkit.dev/schemas/openwop/v1/test-memory-seed-request.schema.json#/$defs/TestMemorySeedEntry). */
-export function validateTestMemorySeedEntry(data) { return __c1449(data) ? __ok(__s200) : __no(__s200, data); }
-__errorsOf(validateTestMemorySeedEntry, __s200, 1449, 74);
+export function validateTestMemorySeedEntry(data) { return __c1458(data) ? __ok(__s200) : __no(__s200, data); }
+__errorsOf(validateTestMemorySeedEntry, __s200, 1458, 74);
 const __s201 = __state();
 /** Validator for TestMemorySeedRequest (https://wopkit.dev/schemas/openwop/v1/test-memory-seed-request.schema.json). */
-export function validateTestMemorySeedRequest(data) { return __c1455(data) ? __ok(__s201) : __no(__s201, data); }
-__errorsOf(validateTestMemorySeedRequest, __s201, 1455, 74);
+export function validateTestMemorySeedRequest(data) { return __c1464(data) ? __ok(__s201) : __no(__s201, data); }
+__errorsOf(validateTestMemorySeedRequest, __s201, 1464, 74);
 const __s202 = __state();
 /** Validator for TestMemorySeedResponse (https://wopkit.dev/schemas/openwop/v1/test-memory-seed-response.schema.json). */
-export function validateTestMemorySeedResponse(data) { return __c1460(data) ? __ok(__s202) : __no(__s202, data); }
-__errorsOf(validateTestMemorySeedResponse, __s202, 1460, 75);
+export function validateTestMemorySeedResponse(data) { return __c1469(data) ? __ok(__s202) : __no(__s202, data); }
+__errorsOf(validateTestMemorySeedResponse, __s202, 1469, 75);
 const __s203 = __state();
 /** Validator for TokenBudgetExceededDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/TokenBudgetExceededDetails). */
-export function validateTokenBudgetExceededDetails(data) { return __c246(data) ? __ok(__s203) : __no(__s203, data); }
-__errorsOf(validateTokenBudgetExceededDetails, __s203, 246, 5);
+export function validateTokenBudgetExceededDetails(data) { return __c255(data) ? __ok(__s203) : __no(__s203, data); }
+__errorsOf(validateTokenBudgetExceededDetails, __s203, 255, 5);
 const __s204 = __state();
 /** Validator for ValidationFailedDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/ValidationFailedDetails). */
-export function validateValidationFailedDetails(data) { return __c272(data) ? __ok(__s204) : __no(__s204, data); }
-__errorsOf(validateValidationFailedDetails, __s204, 272, 5);
+export function validateValidationFailedDetails(data) { return __c281(data) ? __ok(__s204) : __no(__s204, data); }
+__errorsOf(validateValidationFailedDetails, __s204, 281, 5);
 const __s205 = __state();
 /** Validator for ValidationFailure (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/ValidationFailure). */
-export function validateValidationFailure(data) { return __c275(data) ? __ok(__s205) : __no(__s205, data); }
-__errorsOf(validateValidationFailure, __s205, 275, 5);
+export function validateValidationFailure(data) { return __c284(data) ? __ok(__s205) : __no(__s205, data); }
+__errorsOf(validateValidationFailure, __s205, 284, 5);
 const __s206 = __state();
 /** Validator for WorkerDispatchedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/workerDispatched). */
-export function validateWorkerDispatchedPayload(data) { return __c1465(data) ? __ok(__s206) : __no(__s206, data); }
-__errorsOf(validateWorkerDispatchedPayload, __s206, 1465, 1);
+export function validateWorkerDispatchedPayload(data) { return __c1474(data) ? __ok(__s206) : __no(__s206, data); }
+__errorsOf(validateWorkerDispatchedPayload, __s206, 1474, 1);
 const __s207 = __state();
 /** Validator for WorkflowChainPackArtifact (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/WorkflowChainPackArtifact). */
-export function validateWorkflowChainPackArtifact(data) { return __c653(data) ? __ok(__s207) : __no(__s207, data); }
-__errorsOf(validateWorkflowChainPackArtifact, __s207, 653, 3);
+export function validateWorkflowChainPackArtifact(data) { return __c662(data) ? __ok(__s207) : __no(__s207, data); }
+__errorsOf(validateWorkflowChainPackArtifact, __s207, 662, 3);
 const __s208 = __state();
 /** Validator for WorkspaceUpdatedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/workspaceUpdated). */
-export function validateWorkspaceUpdatedPayload(data) { return __c1470(data) ? __ok(__s208) : __no(__s208, data); }
-__errorsOf(validateWorkspaceUpdatedPayload, __s208, 1470, 1);
+export function validateWorkspaceUpdatedPayload(data) { return __c1479(data) ? __ok(__s208) : __no(__s208, data); }
+__errorsOf(validateWorkspaceUpdatedPayload, __s208, 1479, 1);
 
 /** Every validator by type title. */
 export const validatorIndex = Object.freeze({
