@@ -84,8 +84,6 @@ export type HostCore = Omit<HostRuntime, keyof WorkflowRuns>;
 export interface HostRuntime extends WorkflowRuns {
   /** The discovery document, built from what the runtimes wire. */
   discovery(): Record<string, unknown>;
-  /** Optional: the same document as JSON text, cached until a capability changes (the discovery route sends it as it is). */
-  discoveryJson?(): string;
   /** Milliseconds on the runtime's clock. */
   now(): number;
   /**

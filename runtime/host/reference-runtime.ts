@@ -65,7 +65,6 @@ export function createHostRuntime(openwop: OpenwopRuntime, inquirium: InquiriumR
 
   return {
     discovery: () => rt.discovery(),
-    discoveryJson: () => rt.capabilities.documentJson(),
     now: () => rt.clock.now(),
     flush,
 
