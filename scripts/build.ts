@@ -19,8 +19,15 @@ export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const DIST = join(ROOT, 'dist');
 /** The `bin` target, relative to the package root. */
 export const CLI = 'dist/generator/cli.js';
-/** Files tsc does not emit: the generated validators (JavaScript + declarations), copied as they are. */
-const COPIED = ['generated/validators/validators.js', 'generated/validators/validators.d.ts'];
+/**
+ * Files tsc does not emit: the generated validators (JavaScript + declarations: the index, the runtime and one module
+ * per schema file under by-schema/), copied as they are.
+ */
+const COPIED_DIR = 'generated/validators';
+const copied = (): string[] =>
+  readdirSync(join(ROOT, COPIED_DIR), { recursive: true, encoding: 'utf8' })
+    .filter((p) => p.endsWith('.js') || p.endsWith('.d.ts'))
+    .map((p) => `${COPIED_DIR}/${p.split('\\').join('/')}`);
 
 const RELATIVE_TS = /^\.\.?\/.*\.(m|c)?ts$/;
 
@@ -65,7 +72,7 @@ export function build(log: (s: string) => void = (s) => process.stdout.write(`${
   const t0 = performance.now();
   rmSync(DIST, { recursive: true, force: true });
   execFileSync(join(ROOT, 'node_modules/.bin/tsc'), ['-p', join(ROOT, 'tsconfig.build.json')], { cwd: ROOT, stdio: 'inherit' });
-  for (const f of COPIED) {
+  for (const f of copied()) {
     mkdirSync(dirname(join(DIST, f)), { recursive: true });
     copyFileSync(join(ROOT, f), join(DIST, f));
   }
