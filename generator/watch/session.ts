@@ -6,8 +6,9 @@
  * - a file that does not load (malformed JSON, a bad invalid-example wrapper) or a corpus gen refuses: reported with
  *   file, line and pointer; generated/ is left as it was and the session keeps going;
  * - schema files changed: every emitter runs again (other-languages only with `all`), except that TypeScript
- *   declarations are compiled only for types whose projection changed (a cache across runs) and the types modules
- *   only for schema files whose declarations changed; then lint, and the examples an edit can affect;
+ *   declarations are compiled only for types whose projection changed (a cache across runs), the types modules only
+ *   for schema files whose declarations changed, and the validators modules only for the edited files and those that
+ *   reference them (transitively); then lint, and the examples an edit can affect;
  * - only examples changed: the emitters that read examples (site data; other-languages with `all`) and those examples.
  *
  * Files are written only when their contents differ from disk. A run returns a {@link RunReport}; printing is the
@@ -25,9 +26,10 @@ import { EmitWorker } from './worker-client.ts';
 import { EMITTERS, type EmitterEntry } from '../emitters.ts';
 import { declareTypes, type Declarations } from '../emit/ts-declarations.ts';
 import { emitTypes } from '../emit/types.ts';
+import { emitValidatorModules, emitValidators } from '../emit/validators.ts';
 import { writeFiles } from '../write.ts';
 import { CorpusError } from '../errors.ts';
-import { GENERATED, typesModulePath } from '../naming.ts';
+import { GENERATED, declarationsPathOf, typesModulePath, validatorsModulePath } from '../naming.ts';
 
 /** Emitters whose output depends on the examples (the others read only the schemas). test/generator/watch checks it. */
 export const EXAMPLE_READERS: ReadonlySet<string> = new Set(['site-data', 'other-languages']);
@@ -35,9 +37,9 @@ export const EXAMPLE_READERS: ReadonlySet<string> = new Set(['site-data', 'other
 export const SLOW_EMITTERS: ReadonlySet<string> = new Set(['other-languages']);
 /**
  * Emitters that compile the whole corpus on every run and do not read the TypeScript declarations: they run in a worker
- * thread while the others run and write their files.
+ * thread while the others run and write their files. (The validators are per schema file and run incrementally here.)
  */
-export const WHOLE_CORPUS: ReadonlySet<string> = new Set(['validators', 'other-languages']);
+export const WHOLE_CORPUS: ReadonlySet<string> = new Set(['other-languages']);
 
 export interface RunReport {
   /** Schema and example files whose contents changed since the previous run (all of them on the first run). */
@@ -158,7 +160,8 @@ export class WatchSession {
         removed.push(...res.removed);
         firstWrittenMs ??= performance.now() - t0;
       };
-      if (quick.length) write(await emitAll(resolved, this.wrapped(quick), { declare: (r) => declareTypes(r, this.declarationCache) }), quick);
+      const edited = new Set(first || fileSetChanged ? [] : schemasChanged);
+      if (quick.length) write(await emitAll(resolved, this.wrapped(quick, edited), { declare: (r) => declareTypes(r, this.declarationCache) }), quick);
       if (pendingSlow) write(await pendingSlow, slow);
       generatedMs = performance.now() - t0;
       this.generatedOnce = true;
@@ -180,9 +183,32 @@ export class WatchSession {
     };
   }
 
-  /** The emitters of this run, with the types emitter made incremental per schema file. */
-  private wrapped(needed: readonly EmitterEntry[]): EmitterEntry[] {
-    return needed.map((e) => (e.emit === emitTypes ? { ...e, emit: (r: Resolved, d: Declarations) => this.emitTypesIncrementally(r, d) } : e));
+  /**
+   * The emitters of this run, with the types and validators emitters made incremental per schema file (`edited`: the
+   * schema files whose text changed; empty on a run that must emit everything).
+   */
+  private wrapped(needed: readonly EmitterEntry[], edited: ReadonlySet<string>): EmitterEntry[] {
+    return needed.map((e) =>
+      e.emit === emitTypes ? { ...e, emit: (r: Resolved, d: Declarations) => this.emitTypesIncrementally(r, d) }
+      : e.emit === emitValidators ? { ...e, emit: (r: Resolved) => this.emitValidatorsIncrementally(r, edited) }
+      : e,
+    );
+  }
+
+  /**
+   * The validators: the modules of the edited schema files and of every file that references one (transitively) are
+   * emitted again, with the index and the runtime; the other modules are kept from the last run. A module is a function
+   * of its file and the files it references, so the result equals a full emission.
+   */
+  private emitValidatorsIncrementally(r: Resolved, edited: ReadonlySet<string>): readonly EmittedFile[] {
+    const last = this.lastOutput.get('validators');
+    if (!last || edited.size === 0) return emitValidatorModules(r);
+    const closure = r.filesReferencing(edited);
+    const affected = r.corpus.schemas.filter((f) => closure.has(f.path));
+    const redone = new Set(affected.flatMap((f) => [validatorsModulePath(f.stem), declarationsPathOf(validatorsModulePath(f.stem))]));
+    const fresh = emitValidatorModules(r, affected);
+    const freshPaths = new Set(fresh.map((f) => f.path));
+    return [...last.filter((f) => !redone.has(f.path) && !freshPaths.has(f.path)), ...fresh];
   }
 
   /**
@@ -213,13 +239,7 @@ export class WatchSession {
    */
   private affectedExamples(r: Resolved, corpus: LoadedCorpus, changed: ReadonlySet<string> | undefined): ((ex: Example) => boolean) | undefined {
     if (!changed) return undefined;
-    const files = new Set(corpus.schemas.filter((f) => changed.has(f.path)).map((f) => f.path));
-    const graph = r.referenceGraph();
-    for (let grew = true; grew; ) {
-      grew = false;
-      for (const [from, targets] of graph)
-        if (!files.has(from.file.path) && [...targets].some((t) => files.has(t.file.path))) grew = Boolean(files.add(from.file.path));
-    }
+    const files = r.filesReferencing(corpus.schemas.filter((f) => changed.has(f.path)).map((f) => f.path));
     const targets = new Set([...r.entries.values()].filter((e) => files.has(e.file.path)).map((e) => `${e.file.family}/${e.target}`));
     return (ex) => changed.has(ex.path) || targets.has(`${ex.family}/${ex.target}`);
   }
