@@ -60,6 +60,8 @@ export interface RunReport {
   readonly examplesChecked: number;
   /** Milliseconds for the whole run. */
   readonly totalMs: number;
+  /** Where the run's time went, by stage (load, resolve, check, declarations, each emitter, write), in milliseconds. */
+  readonly stagesMs?: Readonly<Record<string, number>>;
 }
 
 const textsOf = (files: readonly { path: string; text?: string }[]): Map<string, string> => new Map(files.map((f) => [f.path, f.text ?? '']));
@@ -109,7 +111,15 @@ export class WatchSession {
   /** Run the pipeline once on the corpus as it is on disk now. */
   async run(): Promise<RunReport> {
     const t0 = performance.now();
+    const stagesMs: Record<string, number> = {};
+    let lapStart = t0;
+    const lap = (stage: string) => {
+      const now = performance.now();
+      stagesMs[stage] = Math.round((stagesMs[stage] ?? 0) + now - lapStart);
+      lapStart = now;
+    };
     const corpus = loadCorpus(this.root, { keepGoing: true });
+    lap('load');
     const schemaTexts = textsOf(corpus.schemas);
     const exampleTexts = textsOf(corpus.examples);
     const schemasChanged = differing(this.schemaTexts, schemaTexts);
@@ -127,8 +137,10 @@ export class WatchSession {
     const problems = (corpus.problems ?? []).map((p): Finding => ({ file: p.file, pointer: p.pointer, rule: 'loads', message: p.message, ...(p.position ? { line: p.position.line, column: p.position.column } : {}) }));
     if (problems.length) return { ...base, problems, totalMs: performance.now() - t0 };
     const resolved = resolveCorpus(corpus);
+    lap('resolve');
     try {
       assertGeneratable(resolved);
+      lap('check');
     } catch (e) {
       if (!(e instanceof CorpusError)) throw e;
       return { ...base, problems: [{ file: e.file, pointer: e.pointer, rule: 'gen', message: e.message }], totalMs: performance.now() - t0 };
@@ -155,21 +167,33 @@ export class WatchSession {
       const write = (emission: Emission, emitters: readonly EmitterEntry[]) => {
         for (const e of emitters) this.lastOutput.set(e.name, emission.files.filter((f) => e.owns.some((o) => (o.endsWith('/') ? f.path.startsWith(o) : f.path === o))));
         // Only the re-run emitters' files are compared with disk; when the file set changed, stale ones are removed too.
+        lapStart = performance.now();
         const res = writeFiles(this.root, fileSetChanged ? emission : { files: emission.files, owns: [] });
+        lap('write');
         written.push(...res.written);
         removed.push(...res.removed);
         firstWrittenMs ??= performance.now() - t0;
       };
       const edited = new Set(first || fileSetChanged ? [] : schemasChanged);
-      if (quick.length) write(await emitAll(resolved, this.wrapped(quick, edited), { declare: (r) => declareTypes(r, this.declarationCache) }), quick);
+      const declare = async (r: Resolved) => {
+        const t = performance.now();
+        const declarations = await declareTypes(r, this.declarationCache);
+        stagesMs['declarations'] = Math.round(performance.now() - t);
+        return declarations;
+      };
+      const onEmitted = (name: string, ms: number) => (stagesMs[name] = Math.round(ms));
+      if (quick.length) write(await emitAll(resolved, this.wrapped(quick, edited), { declare, onEmitted }), quick);
       if (pendingSlow) write(await pendingSlow, slow);
       generatedMs = performance.now() - t0;
       this.generatedOnce = true;
       if (slow.length) this.worker.warmUp(corpus, slow.map((e) => e.name));
     } else generatedMs = performance.now() - t0; // nothing to regenerate: generated/ is as the last good run left it
+    lapStart = performance.now();
     const findings = lintCorpus(resolved);
+    lap('lint');
     const affected = this.affectedExamples(resolved, corpus, first ? undefined : new Set([...changed, ...schemasChanged, ...examplesChanged]));
     const checked = checkExamples(resolved, affected);
+    lap('examples');
     return {
       ...base,
       problems: [],
@@ -180,6 +204,7 @@ export class WatchSession {
       findings: [...findings, ...checked.findings],
       examplesChecked: checked.checked,
       totalMs: performance.now() - t0,
+      stagesMs,
     };
   }
 
