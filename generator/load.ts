@@ -118,14 +118,16 @@ export function metaViolationsOf(ajv: Ajv2020, f: SchemaFile): MetaViolation[] {
   return metaSchemaMessages(f.schema, ajv.errors ?? []).map((m) => ({ file: f.path, pointer: m.pointer, message: `not a valid draft 2020-12 schema: ${m.message}` }));
 }
 
-/** Validate every schema against the draft 2020-12 meta-schema. */
-export function metaViolations(corpus: LoadedCorpus): MetaViolation[] {
-  const ajv = createAjv();
+/**
+ * Validate every schema against the draft 2020-12 meta-schema (with `ajv`, when given: it only validates, so one
+ * instance can serve many runs and the meta-schema is compiled once).
+ */
+export function metaViolations(corpus: LoadedCorpus, ajv: Ajv2020 = createAjv()): MetaViolation[] {
   return corpus.schemas.flatMap((f) => metaViolationsOf(ajv, f));
 }
 
 /** Throw a CorpusError (file + pointer) for the first schema that is not a valid draft 2020-12 schema. */
-export function assertMetaValid(corpus: LoadedCorpus): void {
-  const v = metaViolations(corpus)[0];
+export function assertMetaValid(corpus: LoadedCorpus, ajv?: Ajv2020): void {
+  const v = metaViolations(corpus, ajv)[0];
   if (v) throw new CorpusError(v.message, v.file, v.pointer);
 }

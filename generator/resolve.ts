@@ -212,15 +212,26 @@ export class Resolved {
    */
   filesReferencing(paths: Iterable<string>): Set<string> {
     const out = new Set(paths);
-    const edges = this.refSites.flatMap((site) => {
-      const t = this.tryResolve(site.file, site.ref);
-      return t && t.file !== site.file ? [[site.file.path, t.file.path] as const] : [];
-    });
+    const edges = this.fileEdges();
     for (let grew = true; grew; ) {
       grew = false;
       for (const [from, to] of edges) if (out.has(to) && !out.has(from)) grew = Boolean(out.add(from));
     }
     return out;
+  }
+
+  /** The schema files that the files `paths` reference directly through a `$ref` (repository paths). */
+  filesReferencedBy(paths: Iterable<string>): Set<string> {
+    const from = new Set(paths);
+    return new Set(this.fileEdges().flatMap(([f, to]) => (from.has(f) ? [to] : [])));
+  }
+
+  /** `[from, to]` repository paths of every `$ref` from one schema file to another. */
+  private fileEdges(): (readonly [string, string])[] {
+    return this.refSites.flatMap((site) => {
+      const t = this.tryResolve(site.file, site.ref);
+      return t && t.file !== site.file ? [[site.file.path, t.file.path] as const] : [];
+    });
   }
 
   typeByTitle(title: string): TypeInfo | undefined {

@@ -27,9 +27,22 @@ import { EMITTERS, type EmitterEntry } from '../emitters.ts';
 import { declareTypes, type Declarations } from '../emit/ts-declarations.ts';
 import { emitTypes } from '../emit/types.ts';
 import { emitValidatorModules, emitValidators } from '../emit/validators.ts';
+import { emitSiteData, emitSiteDataOf } from '../emit/site-data.ts';
 import { writeFiles } from '../write.ts';
 import { CorpusError } from '../errors.ts';
-import { GENERATED, declarationsPathOf, typesModulePath, validatorsModulePath } from '../naming.ts';
+import { createAjv } from '../ajv.ts';
+import { GENERATED, declarationsPathOf, parseExampleTarget, siteDataName, typesModulePath, validatorsModulePath } from '../naming.ts';
+
+/** What changed since the last run that generated: everything (`full`), or these schema and example files. */
+interface Edit {
+  readonly full: boolean;
+  readonly schemas: ReadonlySet<string>;
+  readonly examples: ReadonlySet<string>;
+}
+
+/** The per-schema outputs of the validators and site-data emitters for one schema file. */
+const validatorsOutputs = (f: SchemaFile): string[] => [validatorsModulePath(f.stem), declarationsPathOf(validatorsModulePath(f.stem))];
+const siteDataOutputs = (f: SchemaFile): string[] => [`${GENERATED.siteData}${siteDataName(f.family, f.stem)}`];
 
 /** Emitters whose output depends on the examples (the others read only the schemas). test/generator/watch checks it. */
 export const EXAMPLE_READERS: ReadonlySet<string> = new Set(['site-data', 'other-languages']);
@@ -91,7 +104,11 @@ export class WatchSession {
   /** Per schema file: what its types module depends on, and the module, from the last run. */
   private readonly typesModules = new Map<string, { key: string; file: EmittedFile }>();
   private generatedOnce = false;
+  /** The resolved corpus of the last run that generated (what the edited files referenced before the edit). */
+  private lastResolved: Resolved | undefined;
   private readonly worker = new EmitWorker();
+  /** Meta-validates every run's corpus (it only validates, so the meta-schema is compiled once per session). */
+  private readonly metaAjv = createAjv();
 
   constructor(
     readonly root: string,
@@ -139,7 +156,7 @@ export class WatchSession {
     const resolved = resolveCorpus(corpus);
     lap('resolve');
     try {
-      assertGeneratable(resolved);
+      assertGeneratable(resolved, this.metaAjv);
       lap('check');
     } catch (e) {
       if (!(e instanceof CorpusError)) throw e;
@@ -174,7 +191,7 @@ export class WatchSession {
         removed.push(...res.removed);
         firstWrittenMs ??= performance.now() - t0;
       };
-      const edited = new Set(first || fileSetChanged ? [] : schemasChanged);
+      const edit: Edit = { full: first || fileSetChanged, schemas: new Set(schemasChanged), examples: new Set(examplesChanged) };
       const declare = async (r: Resolved) => {
         const t = performance.now();
         const declarations = await declareTypes(r, this.declarationCache);
@@ -182,10 +199,11 @@ export class WatchSession {
         return declarations;
       };
       const onEmitted = (name: string, ms: number) => (stagesMs[name] = Math.round(ms));
-      if (quick.length) write(await emitAll(resolved, this.wrapped(quick, edited), { declare, onEmitted }), quick);
+      if (quick.length) write(await emitAll(resolved, this.wrapped(quick, edit), { declare, onEmitted }), quick);
       if (pendingSlow) write(await pendingSlow, slow);
       generatedMs = performance.now() - t0;
       this.generatedOnce = true;
+      this.lastResolved = resolved;
       if (slow.length) this.worker.warmUp(corpus, slow.map((e) => e.name));
     } else generatedMs = performance.now() - t0; // nothing to regenerate: generated/ is as the last good run left it
     lapStart = performance.now();
@@ -208,32 +226,50 @@ export class WatchSession {
     };
   }
 
-  /**
-   * The emitters of this run, with the types and validators emitters made incremental per schema file (`edited`: the
-   * schema files whose text changed; empty on a run that must emit everything).
-   */
-  private wrapped(needed: readonly EmitterEntry[], edited: ReadonlySet<string>): EmitterEntry[] {
+  /** The emitters of this run, with the types, validators and site-data emitters made incremental per schema file. */
+  private wrapped(needed: readonly EmitterEntry[], edit: Edit): EmitterEntry[] {
     return needed.map((e) =>
       e.emit === emitTypes ? { ...e, emit: (r: Resolved, d: Declarations) => this.emitTypesIncrementally(r, d) }
-      : e.emit === emitValidators ? { ...e, emit: (r: Resolved) => this.emitValidatorsIncrementally(r, edited) }
+      : e.emit === emitValidators ? { ...e, emit: (r: Resolved) => this.perSchema(e.name, r, edit, r.filesReferencing(edit.schemas), validatorsOutputs, (files) => emitValidatorModules(r, files)) }
+      : e.emit === emitSiteData ? { ...e, emit: (r: Resolved, d: Declarations) => this.perSchema(e.name, r, edit, this.siteDataFiles(r, edit), siteDataOutputs, (files) => emitSiteDataOf(r, d, files && new Set(files.map((f) => f.path)))) }
       : e,
     );
   }
 
   /**
-   * The validators: the modules of the edited schema files and of every file that references one (transitively) are
-   * emitted again, with the index and the runtime; the other modules are kept from the last run. A module is a function
-   * of its file and the files it references, so the result equals a full emission.
+   * A per-schema emitter run incrementally: its outputs for the schema files `affected` are emitted again (with its
+   * whole-corpus files: indexes, runtime), the others are kept from the last run. Each output must be a function of
+   * the files `affected` is computed from, so the result equals a full emission; a run that must emit everything does.
    */
-  private emitValidatorsIncrementally(r: Resolved, edited: ReadonlySet<string>): readonly EmittedFile[] {
-    const last = this.lastOutput.get('validators');
-    if (!last || edited.size === 0) return emitValidatorModules(r);
-    const closure = r.filesReferencing(edited);
-    const affected = r.corpus.schemas.filter((f) => closure.has(f.path));
-    const redone = new Set(affected.flatMap((f) => [validatorsModulePath(f.stem), declarationsPathOf(validatorsModulePath(f.stem))]));
-    const fresh = emitValidatorModules(r, affected);
+  private perSchema(
+    name: string,
+    r: Resolved,
+    edit: Edit,
+    affected: ReadonlySet<string>,
+    outputsOf: (f: SchemaFile) => string[],
+    emit: (files?: readonly SchemaFile[]) => readonly EmittedFile[],
+  ): readonly EmittedFile[] {
+    const last = this.lastOutput.get(name);
+    if (!last || edit.full) return emit();
+    const files = r.corpus.schemas.filter((f) => affected.has(f.path));
+    const redone = new Set(files.flatMap(outputsOf));
+    const fresh = emit(files);
     const freshPaths = new Set(fresh.map((f) => f.path));
     return [...last.filter((f) => !redone.has(f.path) && !freshPaths.has(f.path)), ...fresh];
+  }
+
+  /**
+   * The site-data documents an edit can change: those of the edited files, of the files that reference them
+   * (transitively: links and inlined subschemas show their titles), of the files they reference before and after the
+   * edit (their referencedBy lists), and of the files whose examples were edited.
+   */
+  private siteDataFiles(r: Resolved, edit: Edit): Set<string> {
+    const exampleFiles = [...edit.examples].flatMap((p) => {
+      const [, family, , , target] = p.split('/');
+      const { stem } = parseExampleTarget(target ?? '');
+      return r.corpus.schemas.filter((f) => f.family === family && f.stem === stem).map((f) => f.path);
+    });
+    return new Set([...r.filesReferencing(edit.schemas), ...r.filesReferencedBy(edit.schemas), ...(this.lastResolved?.filesReferencedBy(edit.schemas) ?? []), ...exampleFiles]);
   }
 
   /**

@@ -4,7 +4,7 @@
  * those of the edited file and of the files that reference it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { scratchFixture } from './helpers.ts';
 import { loadCorpus } from '../../generator/load.ts';
@@ -61,6 +61,30 @@ describe('watch session, incremental emitters', () => {
       'generated/validators/by-schema/run-event-payloads.js',
       'generated/validators/by-schema/shared.js',
     ]);
+  });
+
+  it('the only reference to a file removed: its document changes too (referencedBy), generated/ equals a full emission', async () => {
+    const unlink = (node: unknown): unknown =>
+      Array.isArray(node) ? node.map(unlink)
+      : typeof node === 'object' && node !== null ?
+        String((node as JsonObject)['$ref'] ?? '').startsWith('./shared.schema.json') ? { description: 'No longer a reference.', type: 'string' }
+        : Object.fromEntries(Object.entries(node).map(([k, v]) => [k, unlink(v)]))
+      : node;
+    await edit('run-event-payloads.schema.json', (s) => {
+      const unlinked = unlink(s) as JsonObject;
+      for (const k of Object.keys(s)) delete s[k];
+      Object.assign(s, unlinked);
+    });
+  });
+
+  it('an edited example: its site-data document follows', async () => {
+    const dir = join(root, SCHEMAS, 'examples/shared/valid');
+    const name = readdirSync(dir).filter((n) => n.endsWith('.json')).sort()[0]!;
+    writeFileSync(join(dir, `z-${name}`), readFileSync(join(dir, name), 'utf8'));
+    const report = await session.run();
+    expect(report.written).toEqual(['generated/site-data/demo/shared.json']);
+    const check = checkFiles(root, await emitAll(resolveCorpus(loadCorpus(root)), EMITTERS.filter((e) => !SLOW_EMITTERS.has(e.name))));
+    expect(check).toMatchObject({ stale: [], missing: [], extra: [] });
   });
 
   it('a tightened keyword inside a referenced type: generated/ still equals a full emission', async () => {
