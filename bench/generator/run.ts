@@ -155,7 +155,8 @@ const NO_CACHE = { ...process.env, WOPKIT_GEN_CACHE: '0' };
 const editOne = (i: number) => {
   const p = join(genRoot, 'schemas/openwop/v1/memory-entry.schema.json');
   const schema = JSON.parse(readFileSync(p, 'utf8'));
-  schema.description = `${schema.description} (bench edit ${i})`;
+  // unique per run, so that no earlier run's cache entries can serve it
+  schema.description = `${schema.description} (bench edit ${process.pid}.${Date.now()}.${i})`;
   writeFileSync(p, `${JSON.stringify(schema, null, 2)}\n`);
 };
 const fastCheckMs: number[] = [];
