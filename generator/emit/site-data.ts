@@ -161,16 +161,18 @@ export function emitSiteDataOf(r: Resolved, declarations: Declarations, only?: R
     if (root) entries.push(root);
     const defs = file.schema['$defs'];
     if (isObject(defs)) for (const name of Object.keys(defs)) { const e = r.entryAt(file, `/$defs/${escapePointer(name)}`); if (e) entries.push(e); }
-    const title = typeof file.schema['title'] === 'string' ? file.schema['title'] : '';
-    const description = typeof file.schema['description'] === 'string' ? file.schema['description'] : '';
-    const list = families.get(file.family) ?? [];
-    list.push({
+    // What the catalogue and the document both say about the file, in this key order.
+    const about = {
       stem: file.stem,
       fileName: file.fileName,
       path: file.path,
       id: file.id,
-      title,
-      description,
+      title: typeof file.schema['title'] === 'string' ? file.schema['title'] : '',
+      description: typeof file.schema['description'] === 'string' ? file.schema['description'] : '',
+    };
+    const list = families.get(file.family) ?? [];
+    list.push({
+      ...about,
       data: dataPath(file),
       definitions: entries.map((e) => ({ title: e.title, def: e.defName, target: e.target, anchor: e.title })),
     });
@@ -256,12 +258,7 @@ export function emitSiteDataOf(r: Resolved, declarations: Declarations, only?: R
     const doc: SchemaDoc = {
       formatVersion: SITE_DATA_FORMAT_VERSION,
       family: file.family,
-      stem: file.stem,
-      fileName: file.fileName,
-      path: file.path,
-      id: file.id,
-      title,
-      description,
+      ...about,
       source: typeof file.schema['x-source'] === 'string' ? file.schema['x-source'] : null,
       schema: file.schema,
       definitions,
