@@ -15,6 +15,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { generatorPackages } from './gen-hash.ts';
 
 /** What the slow steps need of a cache (a `Map<string, string>` is one, in memory). */
@@ -49,8 +50,7 @@ export function cacheRoot(env: NodeJS.ProcessEnv = process.env): string | undefi
  * imports, with their dependencies, at their installed versions.
  */
 export function saltOf(moduleUrl: string): string {
-  const path = new URL(moduleUrl).pathname;
-  const source = readFileSync(path, 'utf8');
+  const source = readFileSync(fileURLToPath(moduleUrl), 'utf8');
   return sha256(`${source}\0${generatorPackages([source]).join('\n')}`);
 }
 
