@@ -310,6 +310,15 @@ export class CommitmentEngine {
     this.#ledger.record({ commitmentId: c.commitmentId, instance, firedAt });
     // A durable store decides who fires (another process, or this one before a restart, may have claimed it).
     if (this.#o.persistence !== undefined && !(await this.#o.persistence.claimFire(c, instance, firedAt))) return undefined;
+    return this.announceClaimed(c, instance);
+  }
+
+  /**
+   * Announce a fire whose claim is already held: enqueue its run (when asked) and emit `commitment.fired`. `#fire`
+   * calls it after winning the claim; a host calls it at start for a claim a crash left without its event. With a
+   * synchronous enqueuer and sink, everything it writes is written in one synchronous step (one group commit).
+   */
+  async announceClaimed(c: Commitment, instance: string): Promise<FireOutcome> {
     const payload: FiredCommitmentPayload = {
       commitmentId: c.commitmentId,
       memoryRef: c.memoryRef,
@@ -320,7 +329,9 @@ export class CommitmentEngine {
     let runId: string | undefined;
     if (c.enqueueRun && this.#o.enqueueRun !== undefined) {
       const req = { tenantId: c.tenantId, commitmentId: c.commitmentId, memoryRef: c.memoryRef };
-      const run = await this.#o.enqueueRun(c.memoryId === undefined ? req : { ...req, memoryId: c.memoryId });
+      const enqueued = this.#o.enqueueRun(c.memoryId === undefined ? req : { ...req, memoryId: c.memoryId });
+      // Not awaited when synchronous: the run's writes and the fired event then join one write batch.
+      const run = enqueued instanceof Promise ? await enqueued : enqueued;
       if (run.tenantId !== c.tenantId) {
         throw new CommitmentError('commitment_cross_tenant_run', 'enqueued run is not in the commitment tenant (CTI-1)');
       }

@@ -26,6 +26,8 @@ import type { RunRecord } from './runs.ts';
 /** A runtime record as the JSON document the store keeps (the store serialises it; records here are plain data). */
 const asDoc = (record: object): JsonDoc => record as JsonDoc;
 
+const firedKey = (commitmentId: string, instance: string): string => `${commitmentId}#${instance}`;
+
 /** What was loaded at start. */
 export interface RestoreReport {
   readonly entries: number;
@@ -34,6 +36,8 @@ export interface RestoreReport {
   readonly journalRecords: number;
   readonly armedCommitments: number;
   readonly firedInstances: number;
+  /** Claimed fires a crash had left unannounced, announced at this start. */
+  readonly announcedAtStart: number;
   readonly schedules: number;
 }
 
@@ -62,7 +66,7 @@ export function openwopDurability(port: StoragePort, queue = new WriteQueue(port
       if (tenant !== undefined) queue.enqueue(() => port.commitments.disarm(tenant, commitmentId));
     },
     claimFire: (c, instance, firedAt) =>
-      queue.run(() => port.commitments.claimFire({ tenant: c.tenantId, commitmentId: c.commitmentId, instance, firedAt, disarm: c.condition.kind === 'time' })),
+      queue.run(() => port.commitments.claimFire({ tenant: c.tenantId, commitmentId: c.commitmentId, instance, firedAt, disarm: c.condition.kind === 'time', commitment: asDoc(c) })),
   };
 
   const schedules: SchedulePersistence = {
@@ -91,10 +95,13 @@ export function openwopDurability(port: StoragePort, queue = new WriteQueue(port
     rt.journal.restore({ records: journal.map((r) => r.record as unknown as JournalRecord), watermarks, entries });
     for (const { record } of runs) rt.runs.restore(record as unknown as RunRecord);
     let events = 0;
+    /** Fires the logs announce, as `commitmentId#instance`. */
+    const announced = new Set<string>();
     for (const runId of logs) {
       for (const e of await port.runs.readEvents(runId)) {
         rt.log.restore(e);
         events++;
+        if (e.type === 'commitment.fired') announced.add(firedKey(String(e.payload.commitmentId), String(e.payload.conditionInstance)));
       }
     }
     restoring = true;
@@ -137,7 +144,17 @@ export function openwopDurability(port: StoragePort, queue = new WriteQueue(port
       pruned: (throughJseq) => queue.enqueue(() => port.replay.pruneJournal(throughJseq)),
     });
 
-    return { entries: entries.length, runs: runs.length, events, journalRecords: journal.length, armedCommitments: armed.length, firedInstances: fired.length, schedules: stored.length };
+    // A claim a crash left without its `commitment.fired` event (the claim commits before the announcement's
+    // writes): announce it now, once, from the commitment stored with the claim. Fire-once holds — the claim
+    // stays the only one — and no fire that was claimed is lost.
+    let announcedAtStart = 0;
+    for (const f of fired) {
+      if (f.commitment === undefined || announced.has(firedKey(f.commitmentId, f.instance))) continue;
+      await rt.commitments.announceClaimed(f.commitment as unknown as Commitment, f.instance);
+      announcedAtStart++;
+    }
+
+    return { entries: entries.length, runs: runs.length, events, journalRecords: journal.length, armedCommitments: armed.length, firedInstances: fired.length, announcedAtStart, schedules: stored.length };
   }
 
   return { persistence: { commitments, schedules }, queue, attach };

@@ -132,6 +132,8 @@ export interface FiredRow {
   /** `time:<epoch ms>` or `predicate:<n>`. */
   readonly instance: string;
   readonly firedAt: number;
+  /** The commitment as claimed (what `FireClaim.commitment` stored; absent on claims made before schema v2). */
+  readonly commitment?: JsonDoc;
 }
 
 /** What `claimFire` claims. */
@@ -142,6 +144,11 @@ export interface FireClaim {
   readonly firedAt: number;
   /** Also remove the commitment from the armed set in the same transaction (a time commitment fires once ever). */
   readonly disarm?: boolean;
+  /**
+   * The commitment document, stored with the claim in the same statement: what a host needs to announce the fire
+   * (emit `commitment.fired`) after a crash between the claim and its announcement (runtime/openwop/durable.ts).
+   */
+  readonly commitment?: JsonDoc;
 }
 
 /**

@@ -180,6 +180,17 @@ export function describePortContract(name: string, open: () => Promise<StoragePo
         expect((await port.commitments.listFired()).filter((r) => r.commitmentId === c)).toEqual([{ tenant: t, commitmentId: c, instance: 'time:1', firedAt: 7 }]);
       });
 
+      it('claimFire stores the claimed commitment with the claim, byte-identical; a losing claim changes nothing', async () => {
+        const t = fresh('t');
+        const c = fresh('c');
+        const commitment = { commitmentId: c, memoryRef: `mem://${t}/x`, condition: { kind: 'time', at: 1 }, note: 'ünïcödé ✓' };
+        expect(await port.commitments.claimFire({ tenant: t, commitmentId: c, instance: 'time:1', firedAt: 7, commitment })).toBe(true);
+        expect(await port.commitments.claimFire({ tenant: t, commitmentId: c, instance: 'time:1', firedAt: 8, commitment: { other: true } })).toBe(false);
+        const [row, ...more] = (await port.commitments.listFired()).filter((r) => r.commitmentId === c);
+        expect(more).toEqual([]);
+        expect(JSON.stringify(row)).toBe(JSON.stringify({ tenant: t, commitmentId: c, instance: 'time:1', firedAt: 7, commitment }));
+      });
+
       it('exactly one of N concurrent claims of one instance wins, and none later (property)', async () => {
         await fc.assert(fc.asyncProperty(fc.integer({ min: 1, max: 16 }), async (n) => {
           const t = fresh('t');
@@ -292,7 +303,7 @@ export function describePortContract(name: string, open: () => Promise<StoragePo
             const runId = fresh('run');
             for (const p of payloads) await first.runs.appendEvent(runId, (seq) => eventFor(runId, seq, { p: p as never }));
             await first.commitments.arm({ tenant: t, commitmentId: 'c', commitment: { payloads: payloads as never } });
-            await first.commitments.claimFire({ tenant: t, commitmentId: 'c', instance: 'time:1', firedAt: 1 });
+            await first.commitments.claimFire({ tenant: t, commitmentId: 'c', instance: 'time:1', firedAt: 1, commitment: { payloads: payloads as never } });
             await first.schedules.put({ scheduleId: runId, tenant: t, schedule: { every: 'PT1H' } });
             await first.schedules.claimRun(runId, 3);
             await first.questions.transition(t, 'q', { p: payloads as never }, { s: 'pending' });

@@ -124,4 +124,9 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    name: 'the fired ledger keeps the claimed commitment, so a claim whose announcement a crash lost can be announced at start',
+    sql: 'ALTER TABLE commitments_fired ADD COLUMN doc text;',
+  },
 ];

@@ -21,6 +21,7 @@ import {
   type CommitmentStore,
   type ConsolidationStore,
   type DocumentLog,
+  type FiredRow,
   type JsonDoc,
   type MemoryEntryStore,
   type Migration,
@@ -192,14 +193,14 @@ class SqliteStore implements StoragePort {
     setPredicateState: async (tenant, commitmentId, { last, transitions }) => {
       this.#tx(() => this.#run('UPDATE commitments_armed SET pred_last = ?, pred_transitions = ? WHERE tenant = ? AND commitment_id = ?', last ? 1 : 0, transitions, tenant, commitmentId));
     },
-    claimFire: async ({ tenant, commitmentId, instance, firedAt, disarm }) => this.#tx(() => {
-      const claimed = this.#run('INSERT INTO commitments_fired (tenant, commitment_id, instance, fired_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING', tenant, commitmentId, instance, firedAt) > 0;
+    claimFire: async ({ tenant, commitmentId, instance, firedAt, disarm, commitment }) => this.#tx(() => {
+      const claimed = this.#run('INSERT INTO commitments_fired (tenant, commitment_id, instance, fired_at, doc) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING', tenant, commitmentId, instance, firedAt, commitment === undefined ? null : text(commitment)) > 0;
       if (claimed && disarm === true) this.#run('DELETE FROM commitments_armed WHERE tenant = ? AND commitment_id = ?', tenant, commitmentId);
       return claimed;
     }),
     hasFired: async (tenant, commitmentId, instance) => this.#get('SELECT 1 AS x FROM commitments_fired WHERE tenant = ? AND commitment_id = ? AND instance = ?', tenant, commitmentId, instance) !== undefined,
-    listFired: async () => this.#all('SELECT tenant, commitment_id, instance, fired_at FROM commitments_fired ORDER BY ord')
-      .map((r) => ({ tenant: String(r.tenant), commitmentId: String(r.commitment_id), instance: String(r.instance), firedAt: Number(r.fired_at) })),
+    listFired: async () => this.#all('SELECT tenant, commitment_id, instance, fired_at, doc FROM commitments_fired ORDER BY ord')
+      .map((r): FiredRow => ({ tenant: String(r.tenant), commitmentId: String(r.commitment_id), instance: String(r.instance), firedAt: Number(r.fired_at), ...(r.doc === null ? {} : { commitment: parse<JsonDoc>(r.doc) }) })),
   };
 
   readonly schedules: ScheduleStore = {

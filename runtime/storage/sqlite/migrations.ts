@@ -47,6 +47,11 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
       CREATE TABLE document_logs (log TEXT NOT NULL, pos INTEGER NOT NULL, doc TEXT NOT NULL, PRIMARY KEY (log, pos)) WITHOUT ROWID;
     `,
   },
+  {
+    version: 2,
+    name: 'the fired ledger keeps the claimed commitment, so a claim whose announcement a crash lost can be announced at start',
+    sql: 'ALTER TABLE commitments_fired ADD COLUMN doc TEXT;',
+  },
 ];
 
 /** The newest schema version this code knows. */
