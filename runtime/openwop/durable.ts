@@ -72,7 +72,7 @@ export function openwopDurability(port: StoragePort, queue = new WriteQueue(port
   const schedules: SchedulePersistence = {
     saved: (s) => queue.enqueue(() => port.schedules.put({ scheduleId: s.scheduleId, tenant: s.tenant, schedule: asDoc(s) })),
     removed: (scheduleId) => queue.enqueue(() => port.schedules.remove(scheduleId)),
-    claimed: (scheduleId, instant) => queue.enqueue(() => port.schedules.claimRun(scheduleId, instant)),
+    claim: (scheduleId, instant) => queue.run(() => port.schedules.claimRun(scheduleId, instant)),
     ran(outcome, instant) {
       // The outcome without the distillation result (archive ids are in the events; the ledger keeps what happened).
       const { kind, scheduleId, missed } = outcome;
