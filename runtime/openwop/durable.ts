@@ -20,6 +20,8 @@ import type { JournalRecord } from '../multi-agent/replay-snapshots.ts';
 import type { JsonDoc, StoragePort } from '../storage/port.ts';
 import { WriteQueue } from '../storage/write-queue.ts';
 import { tenantOf } from '../memory/memory-ref.ts';
+import type { InstalledArtifacts, ProposalStore } from '../proposals/store.ts';
+import { durableProposals } from './durable-proposals.ts';
 import type { OpenwopRuntime } from './index.ts';
 import type { RunRecord } from './runs.ts';
 
@@ -39,11 +41,17 @@ export interface RestoreReport {
   /** Claimed fires a crash had left unannounced, announced at this start. */
   readonly announcedAtStart: number;
   readonly schedules: number;
+  readonly proposals: number;
+  readonly installedArtifacts: number;
 }
 
 export interface OpenwopDurability {
   /** Pass to `createOpenwopRuntime({ persistence })`. */
-  readonly persistence: { readonly commitments: CommitmentPersistence; readonly schedules: SchedulePersistence };
+  readonly persistence: {
+    readonly commitments: CommitmentPersistence;
+    readonly schedules: SchedulePersistence;
+    readonly proposals: { readonly store: ProposalStore; readonly installed: InstalledArtifacts };
+  };
   readonly queue: WriteQueue;
   /** Load the store into `rt` (built with `persistence` above), then write every later mutation through. */
   attach(rt: OpenwopRuntime): Promise<RestoreReport>;
@@ -81,6 +89,8 @@ export function openwopDurability(port: StoragePort, queue = new WriteQueue(port
     },
   };
 
+  const proposals = durableProposals(port, queue);
+
   async function attach(rt: OpenwopRuntime): Promise<RestoreReport> {
     const entries = await port.memory.all();
     const runs = await port.runs.runs();
@@ -115,6 +125,7 @@ export function openwopDurability(port: StoragePort, queue = new WriteQueue(port
       restoring = false;
     }
     for (const s of stored) rt.distillationScheduler?.restore(s.schedule as unknown as DistillationSchedule, s.lastSlot);
+    const restoredProposals = await proposals.restore();
 
     // From here on, every mutation goes to the store, in order.
     rt.store.observe((memoryRef, id, after) => {
@@ -154,8 +165,8 @@ export function openwopDurability(port: StoragePort, queue = new WriteQueue(port
       announcedAtStart++;
     }
 
-    return { entries: entries.length, runs: runs.length, events, journalRecords: journal.length, armedCommitments: armed.length, firedInstances: fired.length, announcedAtStart, schedules: stored.length };
+    return { entries: entries.length, runs: runs.length, events, journalRecords: journal.length, armedCommitments: armed.length, firedInstances: fired.length, announcedAtStart, schedules: stored.length, proposals: restoredProposals.proposals, installedArtifacts: restoredProposals.installed };
   }
 
-  return { persistence: { commitments, schedules }, queue, attach };
+  return { persistence: { commitments, schedules, proposals: { store: proposals.store, installed: proposals.installed } }, queue, attach };
 }

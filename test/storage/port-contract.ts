@@ -37,6 +37,9 @@ export async function dumpPort(port: StoragePort): Promise<Record<string, unknow
     questions: (await port.questions.all()).map((r) => ({ ...r })),
     transcripts: await port.transcripts.all(),
     traces: await port.traces.all(),
+    proposals: (await port.proposals.all()).map((r) => ({ ...r })),
+    gates: (await port.proposals.gates()).map((r) => ({ ...r })),
+    installed: (await port.proposals.installed()).map((r) => ({ ...r })),
   };
 }
 
@@ -272,6 +275,26 @@ export function describePortContract(name: string, open: () => Promise<StoragePo
       });
     });
 
+    describe('proposals and installed artefacts', () => {
+      it('replaces proposals and gates by id keeping their first-stored order, and appends installs in order', async () => {
+        const t = fresh('t');
+        const [p1, p2, a1] = [fresh('prp'), fresh('prp'), fresh('apr')];
+        await port.proposals.put({ proposalId: p1, tenant: t, proposal: { id: p1, state: 'draft', text: 'ünïcödé ✓' } });
+        await port.proposals.put({ proposalId: p2, tenant: t, proposal: { id: p2, state: 'draft' } });
+        await port.proposals.put({ proposalId: p1, tenant: t, proposal: { id: p1, state: 'applied', revision: 2 } });
+        expect((await port.proposals.all()).filter((r) => r.tenant === t)).toEqual([
+          { proposalId: p1, tenant: t, proposal: { id: p1, state: 'applied', revision: 2 } },
+          { proposalId: p2, tenant: t, proposal: { id: p2, state: 'draft' } },
+        ]);
+        await port.proposals.putGate({ approvalId: a1, proposalId: p1, gate: { state: 'pending' } });
+        await port.proposals.putGate({ approvalId: a1, proposalId: p1, gate: { state: 'granted' } });
+        expect((await port.proposals.gates()).filter((g) => g.approvalId === a1)).toEqual([{ approvalId: a1, proposalId: p1, gate: { state: 'granted' } }]);
+        await port.proposals.install({ tenant: t, proposalId: p1, artifact: { ref: 'a', n: 1 } });
+        await port.proposals.install({ tenant: t, proposalId: p2, artifact: { ref: 'b', n: 2 } });
+        expect((await port.proposals.installed()).filter((r) => r.tenant === t).map((r) => r.artifact)).toEqual([{ ref: 'a', n: 1 }, { ref: 'b', n: 2 }]);
+      });
+    });
+
     it('batch (when offered): a resolved batch commits every call, a rejected one none', async () => {
       if (port.batch === undefined) return;
       const t = fresh('t');
@@ -308,6 +331,9 @@ export function describePortContract(name: string, open: () => Promise<StoragePo
             await first.schedules.claimRun(runId, 3);
             await first.questions.transition(t, 'q', { p: payloads as never }, { s: 'pending' });
             await first.transcripts.append({ payloads: payloads as never });
+            await first.proposals.put({ proposalId: runId, tenant: t, proposal: { payloads: payloads as never } });
+            await first.proposals.putGate({ approvalId: runId, proposalId: runId, gate: { payloads: payloads as never } });
+            await first.proposals.install({ tenant: t, proposalId: runId, artifact: { payloads: payloads as never } });
             const before = JSON.stringify(await dumpPort(first));
             await first.close();
             await expect(first.memory.all()).rejects.toThrow();

@@ -19,6 +19,7 @@ import { postgresMemoryEntries, postgresRuns } from './entries.ts';
 import { postgresConsolidation, postgresDocumentLog, postgresQuestions, postgresReplay } from './journals.ts';
 import { postgresCommitments, postgresSchedules } from './ledgers.ts';
 import { POSTGRES_MIGRATIONS } from './migrations.ts';
+import { postgresProposals } from './proposals.ts';
 
 export { POSTGRES_MIGRATIONS } from './migrations.ts';
 
@@ -45,6 +46,7 @@ export async function openPostgresStore(url: string): Promise<StoragePort> {
     questions: postgresQuestions(pool),
     transcripts: postgresDocumentLog(pool, 'transcripts'),
     traces: postgresDocumentLog(pool, 'traces'),
+    proposals: postgresProposals(pool),
     close() {
       closed ??= pool.end();
       return closed;

@@ -25,6 +25,7 @@ import {
   type JsonDoc,
   type MemoryEntryStore,
   type Migration,
+  type ProposalRecordStore,
   type QuestionStore,
   type ReplayStore,
   type RunStore,
@@ -282,6 +283,21 @@ class SqliteStore implements StoragePort {
   }
   readonly transcripts: DocumentLog = this.#documentLog('transcripts');
   readonly traces: DocumentLog = this.#documentLog('traces');
+
+  readonly proposals: ProposalRecordStore = {
+    put: async ({ proposalId, tenant, proposal }) => {
+      this.#tx(() => this.#run('INSERT INTO proposals (proposal_id, tenant, doc) VALUES (?, ?, ?) ON CONFLICT (proposal_id) DO UPDATE SET tenant = excluded.tenant, doc = excluded.doc', proposalId, tenant, text(proposal)));
+    },
+    all: async () => this.#all('SELECT proposal_id, tenant, doc FROM proposals ORDER BY ord').map((r) => ({ proposalId: String(r.proposal_id), tenant: String(r.tenant), proposal: parse<JsonDoc>(r.doc) })),
+    putGate: async ({ approvalId, proposalId, gate }) => {
+      this.#tx(() => this.#run('INSERT INTO approval_gates (approval_id, proposal_id, doc) VALUES (?, ?, ?) ON CONFLICT (approval_id) DO UPDATE SET proposal_id = excluded.proposal_id, doc = excluded.doc', approvalId, proposalId, text(gate)));
+    },
+    gates: async () => this.#all('SELECT approval_id, proposal_id, doc FROM approval_gates ORDER BY ord').map((r) => ({ approvalId: String(r.approval_id), proposalId: String(r.proposal_id), gate: parse<JsonDoc>(r.doc) })),
+    install: async ({ tenant, proposalId, artifact }) => {
+      this.#tx(() => this.#run('INSERT INTO installed_artifacts (tenant, proposal_id, doc) VALUES (?, ?, ?)', tenant, proposalId, text(artifact)));
+    },
+    installed: async () => this.#all('SELECT tenant, proposal_id, doc FROM installed_artifacts ORDER BY ord').map((r) => ({ tenant: String(r.tenant), proposalId: String(r.proposal_id), artifact: parse<JsonDoc>(r.doc) })),
+  };
 
   async close(): Promise<void> {
     if (this.#closed) return;
