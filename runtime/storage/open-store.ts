@@ -30,11 +30,6 @@ export class StoreConfigError extends WopkitError<'store_config'> {
 
 export const isStoreKind = (s: unknown): s is StoreKind => typeof s === 'string' && (STORE_KINDS as readonly string[]).includes(s);
 
-/** The PostgreSQL back-end's module, loaded only when asked for (it pulls in the client library). */
-interface PostgresModule {
-  openPostgresStore(url: string): Promise<StoragePort>;
-}
-const POSTGRES_MODULE = './postgres/index.ts';
 
 export async function openStore(o: OpenStoreOptions): Promise<StoragePort> {
   switch (o.kind) {
@@ -53,15 +48,9 @@ export async function openStore(o: OpenStoreOptions): Promise<StoragePort> {
     }
     case 'postgres': {
       if (o.url === undefined || o.url === '') throw new StoreConfigError('the postgres store needs a connection URL (WOPKIT_DATABASE_URL)');
-      let mod: PostgresModule;
-      try {
-        mod = (await import(POSTGRES_MODULE)) as PostgresModule;
-      } catch (err) {
-        const missing = (err as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND' && String((err as Error).message).includes('postgres');
-        if (missing) throw new StoreConfigError('PostgreSQL back-end not built');
-        throw err;
-      }
-      return mod.openPostgresStore(o.url);
+      // Loaded only when asked for (it pulls in the client library); a literal specifier, so bundlers follow it.
+      const { openPostgresStore } = await import('./postgres/index.ts');
+      return openPostgresStore(o.url);
     }
     default:
       throw new StoreConfigError(`unknown store ${JSON.stringify(o.kind)} (expected ${STORE_KINDS.join(', ')})`);
