@@ -3,9 +3,8 @@
  * schedules with their run ledger (one run per slot as a conditional insert). Both claims are single statements:
  * the primary key decides the one winner across every process sharing the database.
  */
-import type pg from 'pg';
 import type { ArmedCommitmentRow, CommitmentStore, FiredRow, JsonDoc, ScheduleRow, ScheduleRunRow, ScheduleStore } from '../port.ts';
-import { inTransaction, num } from './connection.ts';
+import { inTransaction, num, type StoreDb } from './connection.ts';
 import { docText, parseDoc } from './entries.ts';
 
 interface ArmedSql {
@@ -25,7 +24,7 @@ const armedRow = (r: ArmedSql): ArmedCommitmentRow => ({
   ...(r.predicate_last !== null ? { predicate: { last: r.predicate_last, transitions: r.predicate_transitions ?? 0 } } : {}),
 });
 
-export function postgresCommitments(pool: pg.Pool): CommitmentStore {
+export function postgresCommitments(pool: StoreDb): CommitmentStore {
   return {
     async arm({ tenant, commitmentId, commitment }) {
       const r = await pool.query('INSERT INTO commitments_armed (tenant, commitment_id, doc) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [tenant, commitmentId, docText(commitment)]);
@@ -65,7 +64,7 @@ export function postgresCommitments(pool: pg.Pool): CommitmentStore {
   };
 }
 
-export function postgresSchedules(pool: pg.Pool): ScheduleStore {
+export function postgresSchedules(pool: StoreDb): ScheduleStore {
   return {
     async put({ scheduleId, tenant, schedule }) {
       await pool.query(

@@ -2,11 +2,11 @@
  * PostgreSQL: RFC 0096 proposals and approval gates (replaced whole by id, listed in first-stored order) and the
  * installed-artefact registry (append-only, in install order).
  */
-import type pg from 'pg';
 import type { ApprovalGateRow, InstalledArtifactRow, JsonDoc, ProposalRecordStore, ProposalRow } from '../port.ts';
+import type { StoreDb } from './connection.ts';
 import { docText, parseDoc } from './entries.ts';
 
-export function postgresProposals(pool: pg.Pool): ProposalRecordStore {
+export function postgresProposals(pool: StoreDb): ProposalRecordStore {
   return {
     async put({ proposalId, tenant, proposal }) {
       await pool.query(
