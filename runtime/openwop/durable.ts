@@ -8,8 +8,11 @@
  * - from then on every mutation is written through the ordered `WriteQueue` (entries, journal records and
  *   watermarks, runs, events, dropped logs, arms and disarms, schedule saves, claims and outcomes, and the last
  *   consolidation pass per memoryRef);
- * - a commitment fires only after the store's `claimFire` answered true for it (fire-once across restarts), and a
- *   schedule's instant is claimed in the store before its run's own writes.
+ * - a commitment fires only after the store's `claimFire` answered true for it (fire-once across restarts); the
+ *   claim stores the commitment, and `attach` announces every claim a crash left without its `commitment.fired`
+ *   event (none lost);
+ * - a schedule's instant runs only after the store's `claimRun` answered true for it (one run per slot);
+ * - RFC 0096 proposals, gates and installed artefacts are written through and loaded too (durable-proposals.ts).
  *
  * The host awaits `queue.flush()` before acknowledging a request, so whatever a response reports is committed.
  */
