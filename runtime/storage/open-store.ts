@@ -48,9 +48,18 @@ export async function openStore(o: OpenStoreOptions): Promise<StoragePort> {
     }
     case 'postgres': {
       if (o.url === undefined || o.url === '') throw new StoreConfigError('the postgres store needs a connection URL (WOPKIT_DATABASE_URL)');
-      // Loaded only when asked for (it pulls in the client library); a literal specifier, so bundlers follow it.
-      const { openPostgresStore } = await import('./postgres/index.ts');
-      return openPostgresStore(o.url);
+      // Loaded only when asked for (it pulls in the client library). A literal specifier, so the package build
+      // rewrites it to the compiled module like every other import.
+      let mod: typeof import('./postgres/index.ts');
+      try {
+        mod = await import('./postgres/index.ts');
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND' && /['"]pg['"]/.test(String((err as Error).message))) {
+          throw new StoreConfigError('the postgres store needs the pg package (npm install pg)');
+        }
+        throw err;
+      }
+      return mod.openPostgresStore(o.url);
     }
     default:
       throw new StoreConfigError(`unknown store ${JSON.stringify(o.kind)} (expected ${STORE_KINDS.join(', ')})`);
