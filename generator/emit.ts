@@ -5,6 +5,7 @@
  * An emitter marked `early` (it needs no declarations and works off the main thread) is started first, so it runs
  * while the declarations are compiled and the other emitters work.
  */
+import { performance } from 'node:perf_hooks';
 import type { EmittedFile } from './model.ts';
 import type { Resolved } from './resolve.ts';
 import { EMITTERS, type EmitterEntry } from './emitters.ts';
@@ -28,15 +29,26 @@ const isOwned = (path: string, owns: readonly string[]): boolean => owns.some((o
 export interface EmitOptions {
   /** How the TypeScript declarations are compiled (default: {@link declareTypes}; watch mode passes a cached one). */
   readonly declare?: (resolved: Resolved) => Promise<Declarations>;
+  /**
+   * Told each emitter's time, in table order (whatever order they finish in): from its call until its files were
+   * ready (for an early emitter, from the start of the stage, as it runs alongside the others).
+   */
+  readonly onEmitted?: (name: string, ms: number) => void;
 }
 
 export async function emitAll(resolved: Resolved, emitters: readonly EmitterEntry[] = EMITTERS, options: EmitOptions = {}): Promise<Emission> {
-  const early = new Map(emitters.filter((e) => e.early).map((e) => [e, Promise.resolve(e.emit(resolved, new Map()))] as const));
+  const t0 = performance.now();
+  const early = new Map(
+    emitters.filter((e) => e.early).map((e) => [e, Promise.resolve(e.emit(resolved, new Map())).then((files) => ({ files, ms: performance.now() - t0 }))] as const),
+  );
   for (const files of early.values()) files.catch(() => undefined); // a failure is reported when awaited below, never as unhandled
   const declarations = await (options.declare ?? declareTypes)(resolved);
   const out = new Map<string, EmittedFile>();
   for (const e of emitters) {
-    for (const f of await (early.get(e) ?? e.emit(resolved, declarations))) {
+    const t = performance.now();
+    const { files, ms } = await (early.get(e) ?? Promise.resolve(e.emit(resolved, declarations)).then((f) => ({ files: f, ms: performance.now() - t })));
+    options.onEmitted?.(e.name, ms);
+    for (const f of files) {
       if (out.has(f.path)) throw new CorpusError(`two emitters produce ${f.path}`, f.path);
       if (!isOwned(f.path, e.owns)) throw new CorpusError(`emitter "${e.name}" produced ${f.path} outside the paths it owns`, f.path);
       out.set(f.path, f);

@@ -399,10 +399,11 @@ export const lintRuleList = (rules: readonly LintRule[] = LINT_RULES): string =>
 /**
  * What the emitters need of a corpus, refused with a CorpusError (file + pointer; the CLI exits 2) in this order: every
  * schema is a valid draft 2020-12 schema, every root and `$defs` entry has a usable title (rules title, title-reserved,
- * title-unique: titles name every generated type), and no `$ref` dangles.
+ * title-unique: titles name every generated type), and no `$ref` dangles. `metaAjv`: an Ajv to meta-validate with
+ * (watch mode keeps one across runs; default a fresh one).
  */
-export function assertGeneratable(r: Resolved): void {
-  assertMetaValid(r.corpus);
+export function assertGeneratable(r: Resolved, metaAjv?: Ajv2020): void {
+  assertMetaValid(r.corpus, metaAjv);
   const badTitle = titleProblems(r.corpus)[0];
   if (badTitle) throw new CorpusError(`${badTitle.message} [${badTitle.rule}]`, badTitle.file, badTitle.pointer);
   r.checkRefs();

@@ -4,7 +4,7 @@
  * or, with `keepGoing`, records each such file as a problem and loads the rest (lint reports every file's findings).
  * An example's top-level `$schema` (for editors) is taken out of the instance before anything validates it.
  */
-import { readdirSync, existsSync, statSync } from 'node:fs';
+import { readdirSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Example, Json, LoadProblem, LoadedCorpus, SchemaFile } from './model.ts';
 import { CorpusError } from './errors.ts';
@@ -14,7 +14,15 @@ import type { Ajv2020 } from 'ajv/dist/2020.js';
 import { examplePath, isSchemaFileName, parseExampleTarget, schemaPath, schemaStem } from './naming.ts';
 import { metaSchemaMessages } from './meta-messages.ts';
 
-const listDir = (dir: string): string[] => (existsSync(dir) && statSync(dir).isDirectory() ? readdirSync(dir).sort() : []);
+/** The sorted names in a directory; none when it does not exist or is no directory (one system call, not three). */
+function listDir(dir: string): string[] {
+  try {
+    return readdirSync(dir).sort();
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT' || (e as NodeJS.ErrnoException).code === 'ENOTDIR') return [];
+    throw e;
+  }
+}
 
 /** The key an example file uses to name its schema for editors; the loader removes it before validation. */
 export const EXAMPLE_SCHEMA_KEY = '$schema';
@@ -118,14 +126,16 @@ export function metaViolationsOf(ajv: Ajv2020, f: SchemaFile): MetaViolation[] {
   return metaSchemaMessages(f.schema, ajv.errors ?? []).map((m) => ({ file: f.path, pointer: m.pointer, message: `not a valid draft 2020-12 schema: ${m.message}` }));
 }
 
-/** Validate every schema against the draft 2020-12 meta-schema. */
-export function metaViolations(corpus: LoadedCorpus): MetaViolation[] {
-  const ajv = createAjv();
+/**
+ * Validate every schema against the draft 2020-12 meta-schema (with `ajv`, when given: it only validates, so one
+ * instance can serve many runs and the meta-schema is compiled once).
+ */
+export function metaViolations(corpus: LoadedCorpus, ajv: Ajv2020 = createAjv()): MetaViolation[] {
   return corpus.schemas.flatMap((f) => metaViolationsOf(ajv, f));
 }
 
 /** Throw a CorpusError (file + pointer) for the first schema that is not a valid draft 2020-12 schema. */
-export function assertMetaValid(corpus: LoadedCorpus): void {
-  const v = metaViolations(corpus)[0];
+export function assertMetaValid(corpus: LoadedCorpus, ajv?: Ajv2020): void {
+  const v = metaViolations(corpus, ajv)[0];
   if (v) throw new CorpusError(v.message, v.file, v.pointer);
 }

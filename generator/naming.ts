@@ -62,6 +62,10 @@ export const RUNTIME_RULE_ID = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 export const validatorName = (title: string): string => `validate${title}`;
 /** `validateMemoryEntry` → `MemoryEntry`; any other name is returned unchanged. */
 export const titleOfValidatorName = (name: string): string => name.replace(/^validate(?=[A-Z])/, '');
+/** The fast check of a type, as its validators module exports it to the modules that `$ref` it: `__check_MemoryEntry`. */
+export const checkExportName = (title: string): string => `__check_${title}`;
+/** The diagnostic node of a type, as its validators module exports it (a function returning the node): `__node_MemoryEntry`. */
+export const nodeExportName = (title: string): string => `__node_${title}`;
 /** `MemoryEntry` → `isMemoryEntry`. */
 export const isName = (title: string): string => `is${title}`;
 /** `MemoryEntry` → `assertMemoryEntry`. */
@@ -90,6 +94,9 @@ export const GENERATED = {
   validatorsDir: 'generated/validators/',
   validators: 'generated/validators/validators.js',
   validatorsDts: 'generated/validators/validators.d.ts',
+  /** The validators' shared runtime (helpers, formats, the diagnostic interpreter); the same for every corpus. */
+  validatorsRuntime: 'generated/validators/runtime.js',
+  validatorsRuntimeDts: 'generated/validators/runtime.d.ts',
   guardsDir: 'generated/guards/',
   guards: 'generated/guards/index.ts',
   runEventsDir: 'generated/run-events/',
@@ -102,6 +109,10 @@ export const GENERATED = {
   genHash: 'generated/.gen-hash',
 } as const;
 
+/** The validators module of one schema file (`.js`; its declarations are `.d.ts` beside it). */
+export const validatorsModulePath = (stem: string): string => `${GENERATED.validatorsDir}by-schema/${stem}.js`;
+/** The declarations of a generated JavaScript module. */
+export const declarationsPathOf = (jsPath: string): string => jsPath.replace(/\.js$/, '.d.ts');
 /** The types module of one schema file. */
 export const typesModulePath = (stem: string): string => `${GENERATED.types}${stem}.ts`;
 /** The site-data document of one schema file, relative to `generated/site-data/` (the form links use). */

@@ -206,6 +206,34 @@ export class Resolved {
     return graph;
   }
 
+  /**
+   * The schema files `paths` and every file that references one of them through a `$ref`, transitively (repository
+   * paths): what an edit of `paths` can change the meaning of.
+   */
+  filesReferencing(paths: Iterable<string>): Set<string> {
+    const out = new Set(paths);
+    const edges = this.fileEdges();
+    for (let grew = true; grew; ) {
+      grew = false;
+      for (const [from, to] of edges) if (out.has(to) && !out.has(from)) grew = Boolean(out.add(from));
+    }
+    return out;
+  }
+
+  /** The schema files that the files `paths` reference directly through a `$ref` (repository paths). */
+  filesReferencedBy(paths: Iterable<string>): Set<string> {
+    const from = new Set(paths);
+    return new Set(this.fileEdges().flatMap(([f, to]) => (from.has(f) ? [to] : [])));
+  }
+
+  /** `[from, to]` repository paths of every `$ref` from one schema file to another. */
+  private fileEdges(): (readonly [string, string])[] {
+    return this.refSites.flatMap((site) => {
+      const t = this.tryResolve(site.file, site.ref);
+      return t && t.file !== site.file ? [[site.file.path, t.file.path] as const] : [];
+    });
+  }
+
   typeByTitle(title: string): TypeInfo | undefined {
     return this.types.find((t) => t.title === title);
   }

@@ -1,27 +1,33 @@
 /**
- * Load run against the reference host on loopback (bounded: 3 s per route, 10 connections), side by side in one
- * run: discovery and the two RFC 0068 seams. Records requests/s and p99 latency.
+ * Host seam throughput: seam routes of the reference host (the whole request path: auth, tenant binding, body
+ * parsing and validation, the runtime, logging off as in tests) against a bare Fastify app answering the same JSON
+ * on the same paths, side by side in one run (method: ab.ts). Seams: a memory seed (one entry written through the
+ * SR-1 chokepoint) and a memory list (ten entries of a seeded ref).
  * Run: npm run bench:host   → bench/results/host.json
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import autocannon from 'autocannon';
-import { createHost } from '../../runtime/host/server.ts';
+import { ROUTES } from '../../runtime/host/seam-catalogue.ts';
+import { median, round, writeResult, type BenchRow } from '../summary.ts';
+import { compareWithBare, type BenchRoute } from './ab.ts';
 
-const TOKEN = 'load-bench-token-0123456789';
-const { app } = await createHost({ token: TOKEN });
-const url = await app.listen({ port: 0, host: '127.0.0.1' });
-const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
-const routes = [
-  { name: 'GET /.well-known/openwop', method: 'GET' as const, path: '/.well-known/openwop' },
-  { name: 'POST /v1/host/sample/memory/consolidate', method: 'POST' as const, path: '/v1/host/sample/memory/consolidate', body: JSON.stringify({ memoryRef: 'mem://load/consolidation' }) },
-  { name: 'POST /v1/host/sample/commitment/fire', method: 'POST' as const, path: '/v1/host/sample/commitment/fire', body: JSON.stringify({ memoryRef: 'mem://load/commitments', condition: 'time' }) },
+const GOAL = 0.5;
+const LISTED = 'mem://bench/listed';
+/** Fields that differ on every write (ids, times). */
+const VARYING = ['id', 'runId', 'createdAt', 'updatedAt', 'expiresAt'];
+const routes: BenchRoute[] = [
+  {
+    name: 'POST memory seed (one entry)',
+    method: 'POST',
+    path: ROUTES.memorySeed.path,
+    body: JSON.stringify({ memoryRef: 'mem://bench/seeded', entries: [{ content: 'Customer prefers email follow-up.', tags: ['pref'] }] }),
+    varying: VARYING,
+  },
+  { name: 'GET memory entries (10)', method: 'GET', path: `${ROUTES.memoryEntries.path}?tenant=bench&memoryRef=${encodeURIComponent(LISTED)}&limit=10`, varying: VARYING },
 ];
-const results = [];
-for (const r of routes) {
-  const out = await autocannon({ url: url + r.path, method: r.method, headers, ...(r.body ? { body: r.body } : {}), connections: 10, duration: 3 });
-  results.push({ route: r.name, requestsPerSec: Math.round(out.requests.average), p50Ms: out.latency.p50, p99Ms: out.latency.p99, non2xx: out.non2xx, errors: out.errors });
-}
-await app.close();
-console.table(results);
-mkdirSync('bench/results', { recursive: true });
-writeFileSync('bench/results/host.json', `${JSON.stringify({ benchmark: 'host-load', node: process.version, connections: 10, durationSec: 3, results }, null, 2)}\n`);
+// The listed ref is seeded by a first seed route (not timed), in both servers alike: recorded by the bare one.
+const seedListed: BenchRoute = { name: 'seed the listed ref', method: 'POST', path: ROUTES.memorySeed.path, body: JSON.stringify({ memoryRef: LISTED, entries: Array.from({ length: 10 }, (_, i) => ({ content: `Listed entry ${i}.` })) }), varying: VARYING };
+
+const { results, method } = await compareWithBare([seedListed, ...routes], { measure: routes.map((r) => r.name) });
+const summary: BenchRow[] = results.map((r) => ({ row: `host seam throughput: ${r.route}`, ratio: r.ratio, peer: `bare Fastify serving the same JSON: ${r.bareRps} req/s`, goal: `≥ ${GOAL}×`, figure: `${r.oursRps} req/s` }));
+summary.push({ row: 'host seam throughput, median of the seams', ratio: round(median(results.map((r) => r.ratio))), peer: 'bare Fastify serving the same JSON', goal: `≥ ${GOAL}×` });
+const path = writeResult('host', { benchmark: 'host-seams', node: process.version, summary, ...method, results });
+console.log(`seams: ${results.map((r) => `${r.route} ${r.ratio}×`).join(', ')} → ${path}`);

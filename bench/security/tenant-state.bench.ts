@@ -6,12 +6,12 @@
  *   tenants vs. on an empty host (the peer) — deadlines fire from a timer heap, so the ratio should stay near 1.
  * Run: npx tsx bench/security/tenant-state.bench.ts   → bench/results/security-tenant-state.json
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { DEFAULT_LIMITS } from '../../runtime/host/limits.ts';
 import { ROUTES } from '../../runtime/host/seam-catalogue.ts';
 import { createHost } from '../../runtime/host/server.ts';
+import { ratio, report } from './measure.ts';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -93,5 +93,11 @@ for (let i = 0; i < 5; i++) {
 const [empty, crowded] = [median(emptyRuns), median(crowdedRuns)];
 const questions = { otherTenants: 40, endedQuestionsHeld: 40 * DEFAULT_LIMITS.retainedQuestionsPerTenant, rounds, microsPerProposeAnswer: crowded, microsPerProposeAnswerEmptyPeer: empty, ratio: Number((crowded / empty).toFixed(2)) };
 console.log(JSON.stringify(questions));
-mkdirSync('bench/results', { recursive: true });
-writeFileSync('bench/results/security-tenant-state.json', JSON.stringify({ node: process.version, fixtures, questions }, null, 2) + '\n');
+report('security-tenant-state.json', {
+  fixtures,
+  questions,
+  checks: [
+    ...fixtures.map((f) => ratio(`${f.seam} seam: heap kept per request, bounded / bound lifted`, f.ratio, 1, 'the same host with the fixturesPerTenant bound lifted')),
+    ratio('operator question propose + answer: beside 40 tenants of ended questions / empty host', crowded / empty, 1.2, 'an empty host'),
+  ],
+});

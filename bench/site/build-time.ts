@@ -8,6 +8,7 @@
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { round, type BenchRow } from '../summary.ts';
 
 const REPO = resolve('.');
 const FACTOR = 10;
@@ -70,8 +71,12 @@ for (const factor of [1, FACTOR]) {
   }
 }
 const [real, big] = results as { pages: number; seconds: number }[];
+/** The table row: how much faster than linear the build grows (pages ×k in time ×t: k / t; 1 is linear). */
+function siteRow(b: { pages: number; seconds: number }, g: { pagesRatio: number; timeRatio: number }): BenchRow {
+  return { row: `site build, synthetic ×${FACTOR} corpus vs the real one: page growth / time growth`, ratio: round(g.pagesRatio / g.timeRatio), peer: `linear growth (the real corpus: ${real!.pages} pages in ${real!.seconds} s)`, goal: '≥ 1× (≤ linear: time grows no faster than pages)', figure: `${b.pages} pages in ${b.seconds} s` };
+}
 const growth = { pagesRatio: +(big!.pages / real!.pages).toFixed(2), timeRatio: +(big!.seconds / real!.seconds).toFixed(2) };
 console.table(results);
 console.log(growth);
 mkdirSync('bench/results', { recursive: true });
-writeFileSync('bench/results/site.json', `${JSON.stringify({ benchmark: 'site-build', node: process.version, results, growth }, null, 2)}\n`);
+writeFileSync('bench/results/site.json', `${JSON.stringify({ benchmark: 'site-build', node: process.version, summary: siteRow(big!, growth), results, growth }, null, 2)}\n`);

@@ -16,6 +16,34 @@ export interface Capabilities {
    */
   host?: HostInfo;
   /**
+   * Envelope `type` names the engine understands (upstream OpenWOP requires this list at the root; the reference host runs no LLM envelopes and sends an empty list).
+   */
+  supportedEnvelopes?: string[];
+  /**
+   * The active schema version of each envelope type, by type name (required at the root by upstream OpenWOP; empty when no envelope is supported).
+   */
+  schemaVersions?: {
+    [k: string]: number;
+  };
+  /**
+   * Engine-wide hard limits (required at the root by upstream OpenWOP). The three counters bound clarification rounds per task, schema-validation rounds per envelope and envelopes per chat turn; further limits upstream defines may appear.
+   */
+  limits?: {
+    /**
+     * Most clarification envelopes one task may emit before the engine makes the model go on.
+     */
+    clarificationRounds: number;
+    /**
+     * Most schema-validation rounds one envelope gets before its node fails.
+     */
+    schemaRounds: number;
+    /**
+     * Most envelopes the model may emit in one chat turn.
+     */
+    envelopesPerTurn: number;
+    [k: string]: unknown;
+  };
+  /**
    * Agent-runtime behaviours (RFC 0004, RFC 0068, RFC 0096).
    */
   agents?: AgentsCapability;

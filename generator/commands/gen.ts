@@ -10,7 +10,7 @@
 import { performance } from 'node:perf_hooks';
 import { fastCheck, recordIsCurrent, recordOf, writeRecord, type FastCheckMiss } from '../gen-hash.ts';
 import { UsageError, type Invocation, type Io } from './common.ts';
-import { stepsFor } from './progress.ts';
+import { stageReporter, stepsFor } from './progress.ts';
 
 const MISS_TEXT: Record<FastCheckMiss, string> = {
   'no-record': 'no input hash recorded',
@@ -35,7 +35,8 @@ export async function gen(p: Invocation, io: Io): Promise<number> {
     miss = fast.miss;
   }
   // The code generators load only when something must be emitted.
-  const [{ loadCorpus }, { resolveCorpus }, { assertGeneratable }, { emitAll }, { EMITTERS }, { declareTypes }, { checkFiles, writeFiles }] = await Promise.all([
+  const step = stepsFor(p, io);
+  const [{ loadCorpus }, { resolveCorpus }, { assertGeneratable }, { emitAll }, { EMITTERS }, { declareTypes, declarationDiskCache }, { checkFiles, writeFiles }] = await step('load the generator', () => Promise.all([
     import('../load.ts'),
     import('../resolve.ts'),
     import('../lint.ts'),
@@ -43,12 +44,14 @@ export async function gen(p: Invocation, io: Io): Promise<number> {
     import('../emitters.ts'),
     import('../emit/ts-declarations.ts'),
     import('../write.ts'),
-  ]);
-  const step = stepsFor(p, io);
+  ]));
   const resolved = step('load and resolve', () => resolveCorpus(loadCorpus(p.root)));
   step('check what gen needs', () => assertGeneratable(resolved));
-  const emitters = EMITTERS.map((e) => ({ ...e, emit: (...a: Parameters<typeof e.emit>) => step(`emit ${e.name}`, () => e.emit(...a)) }));
-  const emission = await emitAll(resolved, emitters, { declare: (r) => step('compile TypeScript declarations', () => declareTypes(r)) });
+  const stage = stageReporter(p, io);
+  const emission = await emitAll(resolved, EMITTERS, {
+    declare: (r) => step('compile TypeScript declarations', () => declareTypes(r, declarationDiskCache())),
+    onEmitted: (name, ms) => stage(`emit ${name}`, ms),
+  });
   const { files } = emission;
   if (check) {
     const { stale, missing, extra, staleAt } = step('compare with disk', () => checkFiles(p.root, emission));
@@ -66,7 +69,7 @@ export async function gen(p: Invocation, io: Io): Promise<number> {
     return ok ? 0 : 1;
   }
   const res = step('write', () => writeFiles(p.root, emission));
-  const recordWritten = writeRecord(p.root, recordOf(p.root, emission));
+  const recordWritten = step('record the input hash', () => writeRecord(p.root, recordOf(p.root, emission)));
   if (p.format === 'json') io.out(JSON.stringify({ command: 'gen', ok: true, files: files.length, written: res.written, removed: res.removed, hashRecordWritten: recordWritten, ms: ms() }, null, 2));
   else io.out(`gen: ${files.length} files (${res.written.length} written, ${res.unchanged} unchanged, ${res.removed.length} removed) in ${ms()} ms`);
   return 0;

@@ -16,10 +16,17 @@ export const duration = (ms: number): string => (ms >= 1000 ? `${(ms / 1000).toF
 export const showsProgress = (p: Pick<Invocation, 'flags' | 'format'>, io: Pick<Io, 'errIsTerminal'>): boolean =>
   p.flags.has('--progress') || (p.format === 'text' && io.errIsTerminal === true);
 
+/** The progress line of a stage timed elsewhere (a no-op when progress is off). */
+export function stageReporter(p: Pick<Invocation, 'flags' | 'format' | 'command'>, io: Io): (label: string, ms: number) => void {
+  if (!showsProgress(p, io)) return () => {};
+  return (label, ms) => io.err(`${p.command} › ${label} ${duration(ms)}`);
+}
+
 /** The step timer of one command run (a no-op timer when progress is off). */
 export function stepsFor(p: Pick<Invocation, 'flags' | 'format' | 'command'>, io: Io): Step {
   if (!showsProgress(p, io)) return (_label, fn) => fn();
-  const report = (label: string, t0: number) => io.err(`${p.command} › ${label} ${duration(performance.now() - t0)}`);
+  const line = stageReporter(p, io);
+  const report = (label: string, t0: number) => line(label, performance.now() - t0);
   return <T>(label: string, fn: () => T): T => {
     const t0 = performance.now();
     const result = fn();

@@ -138,6 +138,16 @@ function examplesOf(examples: readonly Example[], family: string, target: string
 }
 
 export function emitSiteData(r: Resolved, declarations: Declarations): readonly EmittedFile[] {
+  return emitSiteDataOf(r, declarations);
+}
+
+/**
+ * The site data with the documents of the schema files `only` (repository paths; all when omitted) and the catalogue.
+ * A document shows its own file, its examples, the declarations of its types and the titles of what it references and
+ * what references it, so watch mode re-emits the edited files, the files they reference (before and after the edit)
+ * and the files that reference them (transitively); the catalogue always.
+ */
+export function emitSiteDataOf(r: Resolved, declarations: Declarations, only?: ReadonlySet<string>): EmittedFile[] {
   const graph = r.referenceGraph();
   const referencedBy = new Map<TypeInfo, TypeInfo[]>();
   for (const [from, tos] of graph) for (const to of tos) referencedBy.set(to, [...(referencedBy.get(to) ?? []), from]);
@@ -151,6 +161,25 @@ export function emitSiteData(r: Resolved, declarations: Declarations): readonly 
     if (root) entries.push(root);
     const defs = file.schema['$defs'];
     if (isObject(defs)) for (const name of Object.keys(defs)) { const e = r.entryAt(file, `/$defs/${escapePointer(name)}`); if (e) entries.push(e); }
+    // What the catalogue and the document both say about the file, in this key order.
+    const about = {
+      stem: file.stem,
+      fileName: file.fileName,
+      path: file.path,
+      id: file.id,
+      title: typeof file.schema['title'] === 'string' ? file.schema['title'] : '',
+      description: typeof file.schema['description'] === 'string' ? file.schema['description'] : '',
+    };
+    const list = families.get(file.family) ?? [];
+    list.push({
+      ...about,
+      data: dataPath(file),
+      definitions: entries.map((e) => ({ title: e.title, def: e.defName, target: e.target, anchor: e.title })),
+    });
+    families.set(file.family, list);
+    for (const e of entries)
+      if (e.title) typesIndex[e.title] = { family: file.family, stem: file.stem, def: e.defName, anchor: e.title, data: dataPath(file) };
+    if (only && !only.has(file.path)) continue;
     const definitions = entries.map((e): Definition => {
       const s = e.schema;
       const required = Array.isArray(s['required']) ? (s['required'] as string[]) : [];
@@ -229,31 +258,12 @@ export function emitSiteData(r: Resolved, declarations: Declarations): readonly 
     const doc: SchemaDoc = {
       formatVersion: SITE_DATA_FORMAT_VERSION,
       family: file.family,
-      stem: file.stem,
-      fileName: file.fileName,
-      path: file.path,
-      id: file.id,
-      title: typeof file.schema['title'] === 'string' ? file.schema['title'] : '',
-      description: typeof file.schema['description'] === 'string' ? file.schema['description'] : '',
+      ...about,
       source: typeof file.schema['x-source'] === 'string' ? file.schema['x-source'] : null,
       schema: file.schema,
       definitions,
     };
     files.push({ path: `${GENERATED.siteData}${dataPath(file)}`, contents: JSON.stringify(doc, null, 2) + '\n' });
-    const list = families.get(file.family) ?? [];
-    list.push({
-      stem: file.stem,
-      fileName: file.fileName,
-      path: file.path,
-      id: file.id,
-      title: doc.title,
-      description: doc.description,
-      data: dataPath(file),
-      definitions: entries.map((e) => ({ title: e.title, def: e.defName, target: e.target, anchor: e.title })),
-    });
-    families.set(file.family, list);
-    for (const e of entries)
-      if (e.title) typesIndex[e.title] = { family: file.family, stem: file.stem, def: e.defName, anchor: e.title, data: dataPath(file) };
   }
   const sortedTypes: Record<string, TypeLocation> = {};
   for (const k of Object.keys(typesIndex).sort()) sortedTypes[k] = typesIndex[k] as TypeLocation;

@@ -4,10 +4,11 @@
  * `$ref` to a titled type is replaced by that type's name (`tsType`), so nothing is declared twice; each declaration
  * records which titled types it mentions, for the imports.
  */
-import { compile, type Options as J2tsOptions } from 'json-schema-to-typescript';
+import type { Options as J2tsOptions } from 'json-schema-to-typescript';
 import type { Json, JsonObject } from '../model.ts';
 import { isObject, type Resolved, type TypeInfo } from '../resolve.ts';
 import { escapePointer } from '../errors.ts';
+import { diskCache, type TextCache } from '../work-cache.ts';
 
 const J2TS_OPTIONS: Partial<J2tsOptions> = {
   bannerComment: '',
@@ -129,10 +130,13 @@ export function projectForTs(r: Resolved, type: TypeInfo): { schema: JsonObject;
   return { schema, refs };
 }
 
-/** The TypeScript declaration text of one type (as json-schema-to-typescript writes it, tidied). */
-async function declarationOf(r: Resolved, type: TypeInfo): Promise<Declaration> {
-  const { schema, refs } = projectForTs(r, type);
-  return { text: (await compile(schema as never, type.title, J2TS_OPTIONS)).trim(), refs };
+/**
+ * Compile one projection (as json-schema-to-typescript writes it, tidied). The package (and prettier with it) is
+ * imported on the first compile only, so a run whose declarations all come from the cache never loads it.
+ */
+async function compileProjection(schema: JsonObject, title: string): Promise<string> {
+  const { compile } = await import('json-schema-to-typescript');
+  return (await compile(schema as never, title, J2TS_OPTIONS)).trim();
 }
 
 /** One type's declaration text and the titled types it mentions. */
@@ -146,21 +150,25 @@ export type Declarations = ReadonlyMap<string, Declaration>;
 
 /**
  * Compile every type's declaration (in corpus order). With a `cache` (projection text → declaration text), a type whose
- * projection was compiled before is not compiled again: watch mode keeps one across runs, so an edit recompiles only
- * the types whose projection it changed.
+ * projection was compiled before is not compiled again: watch mode keeps one in memory across runs, so an edit
+ * recompiles only the types whose projection it changed, and `gen` uses the disk cache of generator/work-cache.ts
+ * (salted with this module's source and json-schema-to-typescript's packages, which hold everything else the text
+ * depends on).
  */
-export async function declareTypes(r: Resolved, cache?: Map<string, string>): Promise<Declarations> {
+export async function declareTypes(r: Resolved, cache?: TextCache): Promise<Declarations> {
   const out = new Map<string, Declaration>();
   for (const t of r.types) {
-    if (!cache) {
-      out.set(t.title, await declarationOf(r, t));
-      continue;
-    }
     const { schema, refs } = projectForTs(r, t);
     const key = `${t.title}\n${JSON.stringify(schema)}`;
-    let text = cache.get(key);
-    if (text === undefined) cache.set(key, (text = (await compile(schema as never, t.title, J2TS_OPTIONS)).trim()));
+    let text = cache?.get(key);
+    if (text === undefined) {
+      text = await compileProjection(schema, t.title);
+      cache?.set(key, text);
+    }
     out.set(t.title, { text, refs });
   }
   return out;
 }
+
+/** The disk cache of declarations (undefined when caching is off), salted with this module and its packages. */
+export const declarationDiskCache = (): TextCache | undefined => diskCache('declarations', import.meta.url, 4000);

@@ -1,6 +1,6 @@
 /**
- * A worker thread that runs whole-corpus emitters (validators; other-languages with --all) for the watch session, so
- * they compile while the main thread writes the quick emitters' files. It keeps its modules loaded between runs.
+ * A worker thread that runs the whole-corpus emitters (other-languages, with --all) for the watch session, so they
+ * render while the main thread writes the per-schema emitters' files. It keeps its modules loaded between runs.
  * Message in: `{ id, corpus, emitters }` (a LoadedCorpus without file texts, emitter names); out: `{ id, files, owns }`
  * or `{ id, error }`. These emitters do not read the TypeScript declarations.
  */

@@ -6,8 +6,9 @@
  * - a file that does not load (malformed JSON, a bad invalid-example wrapper) or a corpus gen refuses: reported with
  *   file, line and pointer; generated/ is left as it was and the session keeps going;
  * - schema files changed: every emitter runs again (other-languages only with `all`), except that TypeScript
- *   declarations are compiled only for types whose projection changed (a cache across runs) and the types modules
- *   only for schema files whose declarations changed; then lint, and the examples an edit can affect;
+ *   declarations are compiled only for types whose projection changed (a cache across runs), the types modules only
+ *   for schema files whose declarations changed, and the validators modules only for the edited files and those that
+ *   reference them (transitively); then lint, and the examples an edit can affect;
  * - only examples changed: the emitters that read examples (site data; other-languages with `all`) and those examples.
  *
  * Files are written only when their contents differ from disk. A run returns a {@link RunReport}; printing is the
@@ -25,9 +26,23 @@ import { EmitWorker } from './worker-client.ts';
 import { EMITTERS, type EmitterEntry } from '../emitters.ts';
 import { declareTypes, type Declarations } from '../emit/ts-declarations.ts';
 import { emitTypes } from '../emit/types.ts';
+import { emitValidatorModules, emitValidators } from '../emit/validators.ts';
+import { emitSiteData, emitSiteDataOf } from '../emit/site-data.ts';
 import { writeFiles } from '../write.ts';
 import { CorpusError } from '../errors.ts';
-import { GENERATED, typesModulePath } from '../naming.ts';
+import { createAjv } from '../ajv.ts';
+import { GENERATED, declarationsPathOf, parseExampleTarget, siteDataName, typesModulePath, validatorsModulePath } from '../naming.ts';
+
+/** What changed since the last run that generated: everything (`full`), or these schema and example files. */
+interface Edit {
+  readonly full: boolean;
+  readonly schemas: ReadonlySet<string>;
+  readonly examples: ReadonlySet<string>;
+}
+
+/** The per-schema outputs of the validators and site-data emitters for one schema file. */
+const validatorsOutputs = (f: SchemaFile): string[] => [validatorsModulePath(f.stem), declarationsPathOf(validatorsModulePath(f.stem))];
+const siteDataOutputs = (f: SchemaFile): string[] => [`${GENERATED.siteData}${siteDataName(f.family, f.stem)}`];
 
 /** Emitters whose output depends on the examples (the others read only the schemas). test/generator/watch checks it. */
 export const EXAMPLE_READERS: ReadonlySet<string> = new Set(['site-data', 'other-languages']);
@@ -35,9 +50,9 @@ export const EXAMPLE_READERS: ReadonlySet<string> = new Set(['site-data', 'other
 export const SLOW_EMITTERS: ReadonlySet<string> = new Set(['other-languages']);
 /**
  * Emitters that compile the whole corpus on every run and do not read the TypeScript declarations: they run in a worker
- * thread while the others run and write their files.
+ * thread while the others run and write their files. (The validators are per schema file and run incrementally here.)
  */
-export const WHOLE_CORPUS: ReadonlySet<string> = new Set(['validators', 'other-languages']);
+export const WHOLE_CORPUS: ReadonlySet<string> = new Set(['other-languages']);
 
 export interface RunReport {
   /** Schema and example files whose contents changed since the previous run (all of them on the first run). */
@@ -58,6 +73,8 @@ export interface RunReport {
   readonly examplesChecked: number;
   /** Milliseconds for the whole run. */
   readonly totalMs: number;
+  /** Where the run's time went, by stage (load, resolve, check, declarations, each emitter, write), in milliseconds. */
+  readonly stagesMs?: Readonly<Record<string, number>>;
 }
 
 const textsOf = (files: readonly { path: string; text?: string }[]): Map<string, string> => new Map(files.map((f) => [f.path, f.text ?? '']));
@@ -87,7 +104,11 @@ export class WatchSession {
   /** Per schema file: what its types module depends on, and the module, from the last run. */
   private readonly typesModules = new Map<string, { key: string; file: EmittedFile }>();
   private generatedOnce = false;
+  /** The resolved corpus of the last run that generated (what the edited files referenced before the edit). */
+  private lastResolved: Resolved | undefined;
   private readonly worker = new EmitWorker();
+  /** Meta-validates every run's corpus (it only validates, so the meta-schema is compiled once per session). */
+  private readonly metaAjv = createAjv();
 
   constructor(
     readonly root: string,
@@ -107,7 +128,15 @@ export class WatchSession {
   /** Run the pipeline once on the corpus as it is on disk now. */
   async run(): Promise<RunReport> {
     const t0 = performance.now();
+    const stagesMs: Record<string, number> = {};
+    let lapStart = t0;
+    const lap = (stage: string) => {
+      const now = performance.now();
+      stagesMs[stage] = Math.round((stagesMs[stage] ?? 0) + now - lapStart);
+      lapStart = now;
+    };
     const corpus = loadCorpus(this.root, { keepGoing: true });
+    lap('load');
     const schemaTexts = textsOf(corpus.schemas);
     const exampleTexts = textsOf(corpus.examples);
     const schemasChanged = differing(this.schemaTexts, schemaTexts);
@@ -125,8 +154,10 @@ export class WatchSession {
     const problems = (corpus.problems ?? []).map((p): Finding => ({ file: p.file, pointer: p.pointer, rule: 'loads', message: p.message, ...(p.position ? { line: p.position.line, column: p.position.column } : {}) }));
     if (problems.length) return { ...base, problems, totalMs: performance.now() - t0 };
     const resolved = resolveCorpus(corpus);
+    lap('resolve');
     try {
-      assertGeneratable(resolved);
+      assertGeneratable(resolved, this.metaAjv);
+      lap('check');
     } catch (e) {
       if (!(e instanceof CorpusError)) throw e;
       return { ...base, problems: [{ file: e.file, pointer: e.pointer, rule: 'gen', message: e.message }], totalMs: performance.now() - t0 };
@@ -153,20 +184,34 @@ export class WatchSession {
       const write = (emission: Emission, emitters: readonly EmitterEntry[]) => {
         for (const e of emitters) this.lastOutput.set(e.name, emission.files.filter((f) => e.owns.some((o) => (o.endsWith('/') ? f.path.startsWith(o) : f.path === o))));
         // Only the re-run emitters' files are compared with disk; when the file set changed, stale ones are removed too.
+        lapStart = performance.now();
         const res = writeFiles(this.root, fileSetChanged ? emission : { files: emission.files, owns: [] });
+        lap('write');
         written.push(...res.written);
         removed.push(...res.removed);
         firstWrittenMs ??= performance.now() - t0;
       };
-      if (quick.length) write(await emitAll(resolved, this.wrapped(quick), { declare: (r) => declareTypes(r, this.declarationCache) }), quick);
+      const edit: Edit = { full: first || fileSetChanged, schemas: new Set(schemasChanged), examples: new Set(examplesChanged) };
+      const declare = async (r: Resolved) => {
+        const t = performance.now();
+        const declarations = await declareTypes(r, this.declarationCache);
+        stagesMs['declarations'] = Math.round(performance.now() - t);
+        return declarations;
+      };
+      const onEmitted = (name: string, ms: number) => (stagesMs[name] = Math.round(ms));
+      if (quick.length) write(await emitAll(resolved, this.wrapped(quick, edit), { declare, onEmitted }), quick);
       if (pendingSlow) write(await pendingSlow, slow);
       generatedMs = performance.now() - t0;
       this.generatedOnce = true;
+      this.lastResolved = resolved;
       if (slow.length) this.worker.warmUp(corpus, slow.map((e) => e.name));
     } else generatedMs = performance.now() - t0; // nothing to regenerate: generated/ is as the last good run left it
+    lapStart = performance.now();
     const findings = lintCorpus(resolved);
+    lap('lint');
     const affected = this.affectedExamples(resolved, corpus, first ? undefined : new Set([...changed, ...schemasChanged, ...examplesChanged]));
     const checked = checkExamples(resolved, affected);
+    lap('examples');
     return {
       ...base,
       problems: [],
@@ -177,12 +222,54 @@ export class WatchSession {
       findings: [...findings, ...checked.findings],
       examplesChecked: checked.checked,
       totalMs: performance.now() - t0,
+      stagesMs,
     };
   }
 
-  /** The emitters of this run, with the types emitter made incremental per schema file. */
-  private wrapped(needed: readonly EmitterEntry[]): EmitterEntry[] {
-    return needed.map((e) => (e.emit === emitTypes ? { ...e, emit: (r: Resolved, d: Declarations) => this.emitTypesIncrementally(r, d) } : e));
+  /** The emitters of this run, with the types, validators and site-data emitters made incremental per schema file. */
+  private wrapped(needed: readonly EmitterEntry[], edit: Edit): EmitterEntry[] {
+    return needed.map((e) =>
+      e.emit === emitTypes ? { ...e, emit: (r: Resolved, d: Declarations) => this.emitTypesIncrementally(r, d) }
+      : e.emit === emitValidators ? { ...e, emit: (r: Resolved) => this.perSchema(e.name, r, edit, r.filesReferencing(edit.schemas), validatorsOutputs, (files) => emitValidatorModules(r, files)) }
+      : e.emit === emitSiteData ? { ...e, emit: (r: Resolved, d: Declarations) => this.perSchema(e.name, r, edit, this.siteDataFiles(r, edit), siteDataOutputs, (files) => emitSiteDataOf(r, d, files && new Set(files.map((f) => f.path)))) }
+      : e,
+    );
+  }
+
+  /**
+   * A per-schema emitter run incrementally: its outputs for the schema files `affected` are emitted again (with its
+   * whole-corpus files: indexes, runtime), the others are kept from the last run. Each output must be a function of
+   * the files `affected` is computed from, so the result equals a full emission; a run that must emit everything does.
+   */
+  private perSchema(
+    name: string,
+    r: Resolved,
+    edit: Edit,
+    affected: ReadonlySet<string>,
+    outputsOf: (f: SchemaFile) => string[],
+    emit: (files?: readonly SchemaFile[]) => readonly EmittedFile[],
+  ): readonly EmittedFile[] {
+    const last = this.lastOutput.get(name);
+    if (!last || edit.full) return emit();
+    const files = r.corpus.schemas.filter((f) => affected.has(f.path));
+    const redone = new Set(files.flatMap(outputsOf));
+    const fresh = emit(files);
+    const freshPaths = new Set(fresh.map((f) => f.path));
+    return [...last.filter((f) => !redone.has(f.path) && !freshPaths.has(f.path)), ...fresh];
+  }
+
+  /**
+   * The site-data documents an edit can change: those of the edited files, of the files that reference them
+   * (transitively: links and inlined subschemas show their titles), of the files they reference before and after the
+   * edit (their referencedBy lists), and of the files whose examples were edited.
+   */
+  private siteDataFiles(r: Resolved, edit: Edit): Set<string> {
+    const exampleFiles = [...edit.examples].flatMap((p) => {
+      const [, family, , , target] = p.split('/');
+      const { stem } = parseExampleTarget(target ?? '');
+      return r.corpus.schemas.filter((f) => f.family === family && f.stem === stem).map((f) => f.path);
+    });
+    return new Set([...r.filesReferencing(edit.schemas), ...r.filesReferencedBy(edit.schemas), ...(this.lastResolved?.filesReferencedBy(edit.schemas) ?? []), ...exampleFiles]);
   }
 
   /**
@@ -213,13 +300,7 @@ export class WatchSession {
    */
   private affectedExamples(r: Resolved, corpus: LoadedCorpus, changed: ReadonlySet<string> | undefined): ((ex: Example) => boolean) | undefined {
     if (!changed) return undefined;
-    const files = new Set(corpus.schemas.filter((f) => changed.has(f.path)).map((f) => f.path));
-    const graph = r.referenceGraph();
-    for (let grew = true; grew; ) {
-      grew = false;
-      for (const [from, targets] of graph)
-        if (!files.has(from.file.path) && [...targets].some((t) => files.has(t.file.path))) grew = Boolean(files.add(from.file.path));
-    }
+    const files = r.filesReferencing(corpus.schemas.filter((f) => changed.has(f.path)).map((f) => f.path));
     const targets = new Set([...r.entries.values()].filter((e) => files.has(e.file.path)).map((e) => `${e.file.family}/${e.target}`));
     return (ex) => changed.has(ex.path) || targets.has(`${ex.family}/${ex.target}`);
   }

@@ -18,7 +18,10 @@
  *   due) in armed commitments, not O(n) awaited evaluations. What fires, and in which order (time commitments in
  *   due order, then predicate commitments in arming order), is what evaluating every commitment would fire; the
  *   fires of one tick run concurrently (each is in the ledger before anything is emitted), and one that fails does
- *   not stop the others — the tick then rejects with the first failure.
+ *   not stop the others — the tick then rejects with the first failure. A fire that completes synchronously (no run
+ *   to enqueue, a synchronous sink) costs no promise; a fired time commitment's id → handle entry is left behind and
+ *   swept in bulk (see #timeHandles), and the in-memory ledger keys by commitment id alone (issue 15: the engine
+ *   against its own heap at a million armed).
  * - Content-free: the emitted payload carries ids and the condition kind only.
  * - States: every move of a commitment (fire, predicate edge, cancel) goes through COMMITMENT_LIFECYCLE
  *   (commitment-lifecycle.ts), the table the site draws.
@@ -54,18 +57,39 @@ export interface FiredRecord {
 export interface FiredLedger {
   has(commitmentId: string, instance: string): boolean;
   record(r: FiredRecord): void;
+  /** Optional: record unless already recorded, in one step; whether it was new (else the engine asks has, then record). */
+  claim?(r: FiredRecord): boolean;
   predicateState(commitmentId: string): { readonly last: boolean; readonly transitions: number } | undefined;
   setPredicateState(commitmentId: string, s: { readonly last: boolean; readonly transitions: number }): void;
 }
 
+/**
+ * The fired ledger in memory. Nearly every commitment fires at most one instance (a time commitment has exactly
+ * one), so the ledger keeps that instance directly under the commitment id and only a commitment with several fired
+ * instances (a predicate that turned true again) gets a set of them: no composite key is built per lookup, and
+ * nothing but the instance is retained per fire (the ledger of a long-lived engine is its largest structure).
+ */
 export class InMemoryFiredLedger implements FiredLedger {
-  readonly #fired = new Map<string, FiredRecord>();
+  readonly #fired = new Map<string, string | Set<string>>();
   readonly #pred = new Map<string, { last: boolean; transitions: number }>();
+  #size = 0;
   has(commitmentId: string, instance: string): boolean {
-    return this.#fired.has(`${commitmentId}#${instance}`);
+    const at = this.#fired.get(commitmentId);
+    return at === undefined ? false : typeof at === 'string' ? at === instance : at.has(instance);
   }
   record(r: FiredRecord): void {
-    this.#fired.set(`${r.commitmentId}#${r.instance}`, r);
+    this.claim(r);
+  }
+  claim(r: FiredRecord): boolean {
+    const at = this.#fired.get(r.commitmentId);
+    if (at === undefined) this.#fired.set(r.commitmentId, r.instance);
+    else if (typeof at !== 'string') {
+      if (at.has(r.instance)) return false;
+      at.add(r.instance);
+    } else if (at === r.instance) return false;
+    else this.#fired.set(r.commitmentId, new Set([at, r.instance]));
+    this.#size++;
+    return true;
   }
   predicateState(id: string): { last: boolean; transitions: number } | undefined {
     return this.#pred.get(id);
@@ -74,7 +98,7 @@ export class InMemoryFiredLedger implements FiredLedger {
     this.#pred.set(id, { ...s });
   }
   get size(): number {
-    return this.#fired.size;
+    return this.#size;
   }
 }
 
@@ -137,12 +161,29 @@ export interface FireOutcome {
   readonly payload: FiredCommitmentPayload;
 }
 
+const isThenable = (x: unknown): x is PromiseLike<unknown> => typeof (x as { then?: unknown } | null | undefined)?.then === 'function';
+
+/** A fire that threw (kept in its place so the tick can reject with the first failure after all have run). */
+class FireFailure {
+  constructor(readonly error: unknown) {}
+}
+
+/** What starting one fire gives: its outcome (undefined: already in the ledger), a promise of it, or its failure. */
+type FireResult = FireOutcome | undefined | Promise<FireOutcome | undefined> | FireFailure;
+
 export class CommitmentEngine {
   readonly #o: CommitmentEngineOptions;
   readonly #ledger: FiredLedger;
   readonly #inference: CommitmentInference;
   readonly #heap = new TimerHeap<Commitment>();
-  readonly #timeHandles = new Map<string, number>();
+  /**
+   * commitmentId → heap handle of its armed time commitment. A fire leaves its entry behind (a delete from a map of a
+   * million keys costs more than the heap operation itself): an entry counts only while its handle still holds that
+   * commitment ({@link #armedHandle}), and the map is rebuilt from the live entries once the stale ones outnumber
+   * them four to one, so its size stays proportional to what is armed.
+   */
+  #timeHandles = new Map<string, number>();
+  #staleHandles = 0;
   /** commitmentId → armed predicate commitment. */
   readonly #predicates = new Map<string, ArmedPredicate>();
   /** (tenant, predicateId) → its armed commitments, by id. */
@@ -196,10 +237,15 @@ export class CommitmentEngine {
     if (tenantId === undefined) {
       throw new CommitmentError('commitment_invalid_memory_ref', 'memoryRef does not resolve to a tenant (CTI-1)');
     }
-    const armed: Commitment = { ...c, tenantId };
+    const armed: Commitment =
+      c.memoryId === undefined
+        ? { commitmentId: c.commitmentId, memoryRef: c.memoryRef, condition: c.condition, enqueueRun: c.enqueueRun, tenantId }
+        : { commitmentId: c.commitmentId, memoryRef: c.memoryRef, memoryId: c.memoryId, condition: c.condition, enqueueRun: c.enqueueRun, tenantId };
     if (c.condition.kind === 'time') {
-      if (this.#timeHandles.has(c.commitmentId)) return undefined;
+      const previous = this.#timeHandles.get(c.commitmentId);
+      if (previous !== undefined && this.#armedHandle(c.commitmentId, previous)) return undefined;
       if (this.#ledger.has(c.commitmentId, `time:${c.condition.at}`)) return undefined;
+      if (previous !== undefined) this.#staleHandles--; // the stale entry is overwritten
       this.#timeHandles.set(c.commitmentId, this.#heap.schedule(c.condition.at, armed));
     } else {
       if (this.#predicates.has(c.commitmentId)) return undefined;
@@ -218,7 +264,7 @@ export class CommitmentEngine {
   /** Cancel an armed commitment (lazy deletion in the heap). */
   cancel(commitmentId: string): boolean {
     const h = this.#timeHandles.get(commitmentId);
-    if (h !== undefined) {
+    if (h !== undefined && this.#armedHandle(commitmentId, h)) {
       transition(COMMITMENT_LIFECYCLE, 'armed', 'cancelled');
       this.#timeHandles.delete(commitmentId);
       this.#o.persistence?.disarmed(commitmentId);
@@ -239,6 +285,19 @@ export class CommitmentEngine {
     return true;
   }
 
+  /** Whether a handle from #timeHandles still holds the armed time commitment of that id. */
+  #armedHandle(commitmentId: string, handle: number): boolean {
+    return this.#heap.valueAt(handle)?.commitmentId === commitmentId;
+  }
+
+  /** Rebuild #timeHandles from its live entries. */
+  #sweepHandles(): void {
+    const live = new Map<string, number>();
+    for (const [id, h] of this.#timeHandles) if (this.#armedHandle(id, h)) live.set(id, h);
+    this.#timeHandles = live;
+    this.#staleHandles = 0;
+  }
+
   /**
    * Fire every due time commitment and every predicate commitment whose predicate turned true since the last
    * evaluation. Ticks are serialised; in replay mode a tick fires nothing.
@@ -251,17 +310,40 @@ export class CommitmentEngine {
 
   async #tick(): Promise<FireOutcome[]> {
     if (this.mode === 'replay') return [];
-    const due: [Commitment, string][] = [];
+    const due: Commitment[] = [];
+    const instances: string[] = [];
     for (const c of this.#heap.popDue(this.#o.clock.now())) {
       transition(COMMITMENT_LIFECYCLE, 'armed', 'fired');
-      this.#timeHandles.delete(c.commitmentId);
-      due.push([c, `time:${(c.condition as { at: number }).at}`]);
+      due.push(c);
+      instances.push(`time:${(c.condition as { at: number }).at}`);
     }
-    due.push(...(await this.#predicateTransitions()));
-    const settled = await Promise.allSettled(due.map(([c, instance]) => this.#fire(c, instance)));
-    const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-    if (failed !== undefined) throw failed.reason;
-    return settled.flatMap((r) => (r.status === 'fulfilled' && r.value !== undefined ? [r.value] : []));
+    this.#staleHandles += due.length;
+    if (this.#staleHandles > 4 * this.#heap.size + 1024) this.#sweepHandles();
+    for (const [c, instance] of await this.#predicateTransitions()) {
+      due.push(c);
+      instances.push(instance);
+    }
+    // Fires start in due order; one that completes synchronously (no run to enqueue, a synchronous sink) costs no
+    // promise. As before, every fire runs even when one fails, and the tick then rejects with the first failure.
+    const results: FireResult[] = [];
+    let pending = false;
+    for (let i = 0; i < due.length; i++) {
+      let r: FireResult;
+      try {
+        r = this.#fire(due[i]!, instances[i]!);
+      } catch (error) {
+        r = new FireFailure(error);
+      }
+      if (r instanceof Promise) pending = true; // #fire returns native promises only
+      results.push(r);
+    }
+    const settled = pending ? await Promise.all(results.map((r) => (r instanceof Promise ? r.catch((error: unknown) => new FireFailure(error)) : r))) : results;
+    const out: FireOutcome[] = [];
+    for (const r of settled) {
+      if (r instanceof FireFailure) throw r.error;
+      if (r !== undefined && !(r instanceof Promise)) out.push(r);
+    }
+    return out;
   }
 
   /**
@@ -304,21 +386,34 @@ export class CommitmentEngine {
     return fired.sort((a, b) => a.seq - b.seq).map((e) => [e.commitment, instances.get(e)!]);
   }
 
-  async #fire(c: Commitment, instance: string): Promise<FireOutcome | undefined> {
-    if (this.#ledger.has(c.commitmentId, instance)) return undefined;
+  /** Record a fired instance unless the ledger has it; whether it was new. */
+  #claim(r: FiredRecord): boolean {
+    const ledger = this.#ledger;
+    if (ledger.claim !== undefined) return ledger.claim(r);
+    if (ledger.has(r.commitmentId, r.instance)) return false;
+    ledger.record(r);
+    return true;
+  }
+
+  /**
+   * Fire one instance: in the ledger first; with a durable store, the store then decides who fires (another process,
+   * or this one before a restart, may have claimed it); then (a run enqueued and) the event emitted.
+   */
+  #fire(c: Commitment, instance: string): FireResult {
     const firedAt = this.#o.clock.now();
-    this.#ledger.record({ commitmentId: c.commitmentId, instance, firedAt });
-    // A durable store decides who fires (another process, or this one before a restart, may have claimed it).
-    if (this.#o.persistence !== undefined && !(await this.#o.persistence.claimFire(c, instance, firedAt))) return undefined;
+    if (!this.#claim({ commitmentId: c.commitmentId, instance, firedAt })) return undefined;
+    const persistence = this.#o.persistence;
+    if (persistence !== undefined) return persistence.claimFire(c, instance, firedAt).then((won) => (won ? this.announceClaimed(c, instance) : undefined));
     return this.announceClaimed(c, instance);
   }
 
   /**
-   * Announce a fire whose claim is already held: enqueue its run (when asked) and emit `commitment.fired`. `#fire`
-   * calls it after winning the claim; a host calls it at start for a claim a crash left without its event. With a
-   * synchronous enqueuer and sink, everything it writes is written in one synchronous step (one group commit).
+   * Announce a claimed instance: enqueue its run when the commitment asks for one, then emit `commitment.fired`.
+   * `#fire` calls it after winning the claim; a durable host calls it at start for a claim a crash left without its
+   * event. With a synchronous enqueuer and sink, everything it writes is written in one synchronous step (one group
+   * commit of the host's write queue).
    */
-  async announceClaimed(c: Commitment, instance: string): Promise<FireOutcome> {
+  announceClaimed(c: Commitment, instance: string): FireOutcome | Promise<FireOutcome> {
     const payload: FiredCommitmentPayload = {
       commitmentId: c.commitmentId,
       memoryRef: c.memoryRef,
@@ -326,19 +421,22 @@ export class CommitmentEngine {
       conditionInstance: instance,
     };
     if (c.memoryId !== undefined) payload.memoryId = c.memoryId;
-    let runId: string | undefined;
-    if (c.enqueueRun && this.#o.enqueueRun !== undefined) {
-      const req = { tenantId: c.tenantId, commitmentId: c.commitmentId, memoryRef: c.memoryRef };
-      const enqueued = this.#o.enqueueRun(c.memoryId === undefined ? req : { ...req, memoryId: c.memoryId });
-      // Not awaited when synchronous: the run's writes and the fired event then join one write batch.
-      const run = enqueued instanceof Promise ? await enqueued : enqueued;
-      if (run.tenantId !== c.tenantId) {
-        throw new CommitmentError('commitment_cross_tenant_run', 'enqueued run is not in the commitment tenant (CTI-1)');
-      }
-      runId = run.runId;
-      payload.enqueuedRunId = runId;
+    if (c.enqueueRun && this.#o.enqueueRun !== undefined) return this.#fireWithRun(c, instance, payload);
+    const outcome: FireOutcome = { commitmentId: c.commitmentId, instance, payload };
+    const emitted: unknown = this.#o.emit('commitment.fired', payload, { tenantId: c.tenantId });
+    return isThenable(emitted) ? Promise.resolve(emitted).then(() => outcome) : outcome;
+  }
+
+  async #fireWithRun(c: Commitment, instance: string, payload: FiredCommitmentPayload): Promise<FireOutcome> {
+    const req = { tenantId: c.tenantId, commitmentId: c.commitmentId, memoryRef: c.memoryRef };
+    const enqueued = this.#o.enqueueRun!(c.memoryId === undefined ? req : { ...req, memoryId: c.memoryId });
+    // Not awaited when synchronous: the run's writes and the fired event then join one write batch.
+    const run = isThenable(enqueued) ? await enqueued : enqueued;
+    if (run.tenantId !== c.tenantId) {
+      throw new CommitmentError('commitment_cross_tenant_run', 'enqueued run is not in the commitment tenant (CTI-1)');
     }
-    await this.#o.emit('commitment.fired', payload, runId === undefined ? { tenantId: c.tenantId } : { tenantId: c.tenantId, runId });
+    payload.enqueuedRunId = run.runId;
+    await this.#o.emit('commitment.fired', payload, { tenantId: c.tenantId, runId: run.runId });
     return { commitmentId: c.commitmentId, instance, payload };
   }
 

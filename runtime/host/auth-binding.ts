@@ -96,14 +96,25 @@ export async function authorize(principal: Principal, route: CatalogueRoute, req
   }
 }
 
-/** Install authentication (onRequest) and authorisation + tenant binding (preHandler) on `app`. */
+/** The path of a request URL (without its query string). */
+const pathOf = (url: string): string => {
+  const q = url.indexOf('?');
+  return q < 0 ? url : url.slice(0, q);
+};
+
+/**
+ * Install authentication (onRequest) and authorisation + tenant binding (preHandler) on `app`. The onRequest hook
+ * runs on every request, public ones included, so it is callback-style (an async hook costs a promise): a refusal
+ * answers and does not continue.
+ */
 export function installAuth(app: FastifyInstance, credentials: Credentials, host: HostRuntime): void {
   app.decorateRequest('principal', null);
-  app.addHook('onRequest', async (req, reply) => {
-    if (PUBLIC_PATHS.has(req.url.split('?')[0]!)) return;
+  app.addHook('onRequest', (req, reply, done) => {
+    if (PUBLIC_PATHS.has(pathOf(req.url))) return done();
     const principal = credentials.authenticate(req.headers.authorization);
-    if (principal === undefined) return sendError(reply, 'unauthorized', 'a valid Bearer token is required');
+    if (principal === undefined) return void sendError(reply, 'unauthorized', 'a valid Bearer token is required');
     req.principal = principal;
+    done();
   });
   app.addHook('preHandler', async (req) => {
     const route = req.routeOptions.config.catalogue;

@@ -17,7 +17,7 @@
  *   (plaintext) or `sha256` (hex digest of the key's UTF-8 bytes);
  * - the environment: `WOPKIT_API_KEYS="<key>=<tenant>:tenant,<key>=*:operator"`.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 import { parseMemoryRef } from '../memory/memory-ref.ts';
 import { WopkitError } from '../shared/errors.ts';
 
@@ -48,7 +48,8 @@ const KEY_CHARS = /^[!-+\--<>-~]+$/;
 const KEY_ID = /^[A-Za-z0-9._-]{1,64}$/;
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 
-export const sha256 = (key: string): Buffer => createHash('sha256').update(key, 'utf8').digest();
+/** SHA-256 of a key's UTF-8 bytes (one-shot: run on every authenticated request). */
+export const sha256 = (key: string): Buffer => hash('sha256', key, 'buffer');
 
 /** A valid tenant name: what a memoryRef can carry (`mem://<tenant>/…`, memory-ref.ts). */
 export const isTenantName = (tenant: string): boolean => parseMemoryRef(`mem://${tenant}/x`)?.tenant === tenant;

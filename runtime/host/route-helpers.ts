@@ -3,7 +3,7 @@
  * catalogue's, never retyped), the validated body, typed path and query parameters, the tenant of a memoryRef, and
  * the tenant a request acts as.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from './errors.ts';
 import { validationFailures } from '../shared/errors.ts';
 import { parseMemoryRef } from '../memory/memory-ref.ts';
@@ -12,15 +12,18 @@ import { validatorOf, type CatalogueRoute, type PathParams, type QueryParams, ty
 /** The Fastify form of a catalogue path: `{name}` → `:name`; a `{name}:action` segment is matched whole as `:name`. */
 export const fastifyUrl = (path: string): string => path.replace(/\{([A-Za-z]+)\}(:[A-Za-z]+)?/g, ':$1');
 
-/** Serve `route` with `handler`; a success answers with the route's catalogue status. */
-export function serve(app: FastifyInstance, route: CatalogueRoute, handler: (req: FastifyRequest) => unknown): void {
+/**
+ * Serve `route` with `handler`; a success answers with the route's catalogue status. A handler that sets a JSON
+ * content type on the reply may answer with JSON text, sent as it is.
+ */
+export function serve(app: FastifyInstance, route: CatalogueRoute, handler: (req: FastifyRequest, reply: FastifyReply) => unknown): void {
   app.route({
     method: route.method,
     url: fastifyUrl(route.path),
     // The row travels with the route: authorisation and tenant binding (auth-binding.ts) read its role and inputs.
     config: { catalogue: route },
     handler: async (req, reply) => {
-      const answer = await handler(req);
+      const answer = await handler(req, reply);
       if (route.status !== undefined) reply.code(route.status);
       return answer;
     },

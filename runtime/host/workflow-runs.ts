@@ -17,11 +17,16 @@ export function withWorkflowRuns(core: HostCore, o: { readonly seed?: boolean } 
     now: () => core.now(),
   });
   if (o.seed === true) runner.seed();
+  let merged: { base: object; count: number; doc: ReturnType<HostCore['discovery']> } | undefined;
   return {
     ...core,
     discovery: () => {
       const fixtures = runner.advertised();
-      return fixtures.length === 0 ? core.discovery() : { ...core.discovery(), fixtures: [...fixtures] };
+      if (fixtures.length === 0) return core.discovery();
+      // One merged document per (core document, fixture count), so the discovery route's text cache keeps hitting.
+      const base = core.discovery();
+      if (merged?.base !== base || merged.count !== fixtures.length) merged = { base, count: fixtures.length, doc: { ...base, fixtures: [...fixtures] } };
+      return merged.doc;
     },
     fixtureIds: async () => runner.advertised(),
     seedFixtures: async () => runner.seed(),

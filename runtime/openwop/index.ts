@@ -206,7 +206,12 @@ export function createOpenwopRuntime(options: OpenwopRuntimeOptions = {}) {
   const escalationPolicy: EscalationPolicy = makeEscalationPolicy(options.confidenceEscalationFloor !== undefined ? { floor: options.confidenceEscalationFloor } : {});
 
   // Each wired module contributes what it does; a module that is not wired contributes nothing.
-  const capabilities = new CapabilityRegistry({ protocolVersion: '1.1', host: options.host ?? { name: 'wopkit-reference-host', version: WOPKIT_VERSION } })
+  // The root fields upstream OpenWOP requires of every discovery document: this runtime runs no LLM envelopes, so
+  // it lists none and allows no envelope rounds.
+  const capabilities = new CapabilityRegistry({
+    protocolVersion: '1.1', host: options.host ?? { name: 'wopkit-reference-host', version: WOPKIT_VERSION },
+    supportedEnvelopes: [], schemaVersions: {}, limits: { clarificationRounds: 0, schemaRounds: 0, envelopesPerTurn: 0 },
+  })
     .contribute('memory', memoryCapability({ writer, emitsWriteEvents: true, forget: true }));
   capabilities.contribute('compaction', compactor.capability()).contribute('distillation', distiller.capability())
     .contribute(

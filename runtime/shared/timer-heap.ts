@@ -59,6 +59,11 @@ export class TimerHeap<T> {
     return true;
   }
 
+  /** The value of a scheduled timer (not cancelled, not popped), or undefined. */
+  valueAt(handle: number): T | undefined {
+    return this.#alive[handle] === true ? this.#values[handle] : undefined;
+  }
+
   /** Due time of the earliest live timer, or undefined. */
   peekDue(): number | undefined {
     this.#dropDeadTop();

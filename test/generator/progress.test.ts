@@ -20,6 +20,7 @@ describe('progress lines', () => {
     expect(r.code).toBe(0);
     const stages = r.err.map((l) => /^gen › (.+) \d+(\.\d)? (ms|s)$/.exec(l)?.[1]);
     expect(stages).toEqual([
+      'load the generator',
       'load and resolve',
       'check what gen needs',
       'compile TypeScript declarations',
@@ -31,6 +32,7 @@ describe('progress lines', () => {
       'emit readme',
       'emit other-languages',
       'write',
+      'record the input hash',
     ]);
     expect(r.out).toMatch(/^gen: \d+ files/);
   });

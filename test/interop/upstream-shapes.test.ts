@@ -60,6 +60,12 @@ const LOOSENED: readonly (readonly [shape: string, target: string])[] = [
   ['error envelope', 'error'],
   ['error code', 'error--ErrorCode'],
   ['replay refusal details', 'error--ReplayMemorySnapshotUnavailableDetails'],
+  // RFC 0096 / RFC 0080 §C shapes spelled as upstream spells them (proposal kinds, owner triple, open agents.proposals).
+  ['agent inventory (GET /v1/agents)', 'agent-inventory-response'],
+  ['agents.proposals', 'capabilities--ProposalsCapability'],
+  ['Proposal', 'proposal'],
+  ['proposal.activated', 'run-event-payloads--proposalActivated'],
+  ['proposal.created', 'run-event-payloads--proposalCreated'],
 ];
 
 /** Seed rules beside the loosened shapes, each with the invalid example that must keep failing. */

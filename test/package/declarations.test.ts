@@ -45,12 +45,12 @@ describe.skipIf(skip)('declarations in dist/', () => {
     expect(left).toEqual([]);
   });
 
-  it('every compiled module has its declarations and declaration map; the validators module its declarations', () => {
+  it('every compiled module has its declarations and declaration map; the validators modules their declarations', () => {
     const all = new Set(files());
     const js = [...all].filter((f) => f.endsWith('.js'));
     expect(js.length).toBeGreaterThan(100);
     expect(js.filter((f) => !all.has(f.replace(/\.js$/, '.d.ts')))).toEqual([]);
-    expect(js.filter((f) => !f.endsWith('/generated/validators/validators.js') && !all.has(f.replace(/\.js$/, '.d.ts.map')))).toEqual([]);
+    expect(js.filter((f) => !f.includes('/generated/validators/') && !all.has(f.replace(/\.js$/, '.d.ts.map')))).toEqual([]);
   });
 
   it('every export has its JavaScript and declarations', () => {

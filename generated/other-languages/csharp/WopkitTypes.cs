@@ -400,6 +400,14 @@ namespace Wopkit.Generated
         public HostInfo Host { get; set; }
 
         /// <summary>
+        /// Engine-wide hard limits (required at the root by upstream OpenWOP). The three counters
+        /// bound clarification rounds per task, schema-validation rounds per envelope and envelopes
+        /// per chat turn; further limits upstream defines may appear.
+        /// </summary>
+        [JsonProperty("limits", NullValueHandling = NullValueHandling.Ignore)]
+        public Limits Limits { get; set; }
+
+        /// <summary>
         /// The memory adapter and its dimensions (RFC 0004, RFC 0012, RFC 0062, RFC 0080).
         /// </summary>
         [JsonProperty("memory", NullValueHandling = NullValueHandling.Ignore)]
@@ -416,6 +424,21 @@ namespace Wopkit.Generated
         /// </summary>
         [JsonProperty("protocolVersion")]
         public string ProtocolVersion { get; set; }
+
+        /// <summary>
+        /// The active schema version of each envelope type, by type name (required at the root by
+        /// upstream OpenWOP; empty when no envelope is supported).
+        /// </summary>
+        [JsonProperty("schemaVersions", NullValueHandling = NullValueHandling.Ignore)]
+        public Dictionary<string, long> SchemaVersions { get; set; }
+
+        /// <summary>
+        /// Envelope `type` names the engine understands (upstream OpenWOP requires this list at the
+        /// root; the reference host runs no LLM envelopes and sends an empty list).
+        /// </summary>
+        [JsonProperty("supportedEnvelopes", NullValueHandling = NullValueHandling.Ignore)]
+        [JsonConverter(typeof(PurpleDecodeArrayConverter))]
+        public string[] SupportedEnvelopes { get; set; }
     }
 
     /// <summary>
@@ -595,6 +618,32 @@ namespace Wopkit.Generated
         [JsonProperty("version")]
         [JsonConverter(typeof(TentacledMinMaxLengthCheckConverter))]
         public string Version { get; set; }
+    }
+
+    /// <summary>
+    /// Engine-wide hard limits (required at the root by upstream OpenWOP). The three counters
+    /// bound clarification rounds per task, schema-validation rounds per envelope and envelopes
+    /// per chat turn; further limits upstream defines may appear.
+    /// </summary>
+    public partial class Limits
+    {
+        /// <summary>
+        /// Most clarification envelopes one task may emit before the engine makes the model go on.
+        /// </summary>
+        [JsonProperty("clarificationRounds")]
+        public long ClarificationRounds { get; set; }
+
+        /// <summary>
+        /// Most envelopes the model may emit in one chat turn.
+        /// </summary>
+        [JsonProperty("envelopesPerTurn")]
+        public long EnvelopesPerTurn { get; set; }
+
+        /// <summary>
+        /// Most schema-validation rounds one envelope gets before its node fails.
+        /// </summary>
+        [JsonProperty("schemaRounds")]
+        public long SchemaRounds { get; set; }
     }
 
     /// <summary>

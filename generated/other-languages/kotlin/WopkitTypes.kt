@@ -192,6 +192,13 @@ data class Capabilities (
     val host: HostInfo? = null,
 
     /**
+     * Engine-wide hard limits (required at the root by upstream OpenWOP). The three counters
+     * bound clarification rounds per task, schema-validation rounds per envelope and envelopes
+     * per chat turn; further limits upstream defines may appear.
+     */
+    val limits: Limits? = null,
+
+    /**
      * The memory adapter and its dimensions (RFC 0004, RFC 0012, RFC 0062, RFC 0080).
      */
     val memory: MemoryCapability? = null,
@@ -204,7 +211,19 @@ data class Capabilities (
     /**
      * OpenWOP protocol version the host implements, e.g. 1.1.
      */
-    val protocolVersion: String
+    val protocolVersion: String,
+
+    /**
+     * The active schema version of each envelope type, by type name (required at the root by
+     * upstream OpenWOP; empty when no envelope is supported).
+     */
+    val schemaVersions: Map<String, Long>? = null,
+
+    /**
+     * Envelope `type` names the engine understands (upstream OpenWOP requires this list at the
+     * root; the reference host runs no LLM envelopes and sends an empty list).
+     */
+    val supportedEnvelopes: List<String>? = null
 )
 
 /**
@@ -435,6 +454,28 @@ data class HostInfo (
      * Host version string.
      */
     val version: String
+)
+
+/**
+ * Engine-wide hard limits (required at the root by upstream OpenWOP). The three counters
+ * bound clarification rounds per task, schema-validation rounds per envelope and envelopes
+ * per chat turn; further limits upstream defines may appear.
+ */
+data class Limits (
+    /**
+     * Most clarification envelopes one task may emit before the engine makes the model go on.
+     */
+    val clarificationRounds: Long,
+
+    /**
+     * Most envelopes the model may emit in one chat turn.
+     */
+    val envelopesPerTurn: Long,
+
+    /**
+     * Most schema-validation rounds one envelope gets before its node fails.
+     */
+    val schemaRounds: Long
 )
 
 /**

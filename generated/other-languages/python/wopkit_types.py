@@ -590,6 +590,37 @@ class HostInfo:
 
 
 @dataclass
+class Limits:
+    """Engine-wide hard limits (required at the root by upstream OpenWOP). The three counters
+    bound clarification rounds per task, schema-validation rounds per envelope and envelopes
+    per chat turn; further limits upstream defines may appear.
+    """
+    clarification_rounds: int
+    """Most clarification envelopes one task may emit before the engine makes the model go on."""
+
+    envelopes_per_turn: int
+    """Most envelopes the model may emit in one chat turn."""
+
+    schema_rounds: int
+    """Most schema-validation rounds one envelope gets before its node fails."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'Limits':
+        assert isinstance(obj, dict)
+        clarification_rounds = from_int(obj.get("clarificationRounds"))
+        envelopes_per_turn = from_int(obj.get("envelopesPerTurn"))
+        schema_rounds = from_int(obj.get("schemaRounds"))
+        return Limits(clarification_rounds, envelopes_per_turn, schema_rounds)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["clarificationRounds"] = from_int(self.clarification_rounds)
+        result["envelopesPerTurn"] = from_int(self.envelopes_per_turn)
+        result["schemaRounds"] = from_int(self.schema_rounds)
+        return result
+
+
+@dataclass
 class AttributionCapability:
     """RFC 0057 write attribution. A host that does not attribute writes omits the block, so
     supported is only ever true; upstream hosts advertise {supported: true} with
@@ -993,11 +1024,25 @@ class Capabilities:
     host: Optional[HostInfo] = None
     """Who is answering: the host's name and version, used to label interop results."""
 
+    limits: Optional[Limits] = None
+    """Engine-wide hard limits (required at the root by upstream OpenWOP). The three counters
+    bound clarification rounds per task, schema-validation rounds per envelope and envelopes
+    per chat turn; further limits upstream defines may appear.
+    """
     memory: Optional[MemoryCapability] = None
     """The memory adapter and its dimensions (RFC 0004, RFC 0012, RFC 0062, RFC 0080)."""
 
     multi_agent: Optional[MultiAgentCapability] = None
     """Multi-agent execution (RFC 0037, RFC 0039)."""
+
+    schema_versions: Optional[Dict[str, int]] = None
+    """The active schema version of each envelope type, by type name (required at the root by
+    upstream OpenWOP; empty when no envelope is supported).
+    """
+    supported_envelopes: Optional[List[str]] = None
+    """Envelope `type` names the engine understands (upstream OpenWOP requires this list at the
+    root; the reference host runs no LLM envelopes and sends an empty list).
+    """
 
     @staticmethod
     def from_dict(obj: Any) -> 'Capabilities':
@@ -1005,9 +1050,12 @@ class Capabilities:
         protocol_version = from_str(obj.get("protocolVersion"))
         agents = from_union([AgentsCapability.from_dict, from_none], obj.get("agents"))
         host = from_union([HostInfo.from_dict, from_none], obj.get("host"))
+        limits = from_union([Limits.from_dict, from_none], obj.get("limits"))
         memory = from_union([MemoryCapability.from_dict, from_none], obj.get("memory"))
         multi_agent = from_union([MultiAgentCapability.from_dict, from_none], obj.get("multiAgent"))
-        return Capabilities(protocol_version, agents, host, memory, multi_agent)
+        schema_versions = from_union([lambda x: from_dict(from_int, x), from_none], obj.get("schemaVersions"))
+        supported_envelopes = from_union([lambda x: from_list(from_str, x), from_none], obj.get("supportedEnvelopes"))
+        return Capabilities(protocol_version, agents, host, limits, memory, multi_agent, schema_versions, supported_envelopes)
 
     def to_dict(self) -> dict:
         result: dict = {}
@@ -1016,10 +1064,16 @@ class Capabilities:
             result["agents"] = from_union([lambda x: to_class(AgentsCapability, x), from_none], self.agents)
         if self.host is not None:
             result["host"] = from_union([lambda x: to_class(HostInfo, x), from_none], self.host)
+        if self.limits is not None:
+            result["limits"] = from_union([lambda x: to_class(Limits, x), from_none], self.limits)
         if self.memory is not None:
             result["memory"] = from_union([lambda x: to_class(MemoryCapability, x), from_none], self.memory)
         if self.multi_agent is not None:
             result["multiAgent"] = from_union([lambda x: to_class(MultiAgentCapability, x), from_none], self.multi_agent)
+        if self.schema_versions is not None:
+            result["schemaVersions"] = from_union([lambda x: from_dict(from_int, x), from_none], self.schema_versions)
+        if self.supported_envelopes is not None:
+            result["supportedEnvelopes"] = from_union([lambda x: from_list(from_str, x), from_none], self.supported_envelopes)
         return result
 
 

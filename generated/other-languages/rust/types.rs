@@ -162,6 +162,11 @@ pub struct Capabilities {
     /// Who is answering: the host's name and version, used to label interop results.
     pub host: Option<HostInfo>,
 
+    /// Engine-wide hard limits (required at the root by upstream OpenWOP). The three counters
+    /// bound clarification rounds per task, schema-validation rounds per envelope and envelopes
+    /// per chat turn; further limits upstream defines may appear.
+    pub limits: Option<Limits>,
+
     /// The memory adapter and its dimensions (RFC 0004, RFC 0012, RFC 0062, RFC 0080).
     pub memory: Option<MemoryCapability>,
 
@@ -170,6 +175,14 @@ pub struct Capabilities {
 
     /// OpenWOP protocol version the host implements, e.g. 1.1.
     pub protocol_version: String,
+
+    /// The active schema version of each envelope type, by type name (required at the root by
+    /// upstream OpenWOP; empty when no envelope is supported).
+    pub schema_versions: Option<HashMap<String, i64>>,
+
+    /// Envelope `type` names the engine understands (upstream OpenWOP requires this list at the
+    /// root; the reference host runs no LLM envelopes and sends an empty list).
+    pub supported_envelopes: Option<Vec<String>>,
 }
 
 /// The agents family. Open, because other RFCs add sibling blocks here. Consolidation
@@ -376,6 +389,22 @@ pub struct HostInfo {
 
     /// Host version string.
     pub version: String,
+}
+
+/// Engine-wide hard limits (required at the root by upstream OpenWOP). The three counters
+/// bound clarification rounds per task, schema-validation rounds per envelope and envelopes
+/// per chat turn; further limits upstream defines may appear.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Limits {
+    /// Most clarification envelopes one task may emit before the engine makes the model go on.
+    pub clarification_rounds: i64,
+
+    /// Most envelopes the model may emit in one chat turn.
+    pub envelopes_per_turn: i64,
+
+    /// Most schema-validation rounds one envelope gets before its node fails.
+    pub schema_rounds: i64,
 }
 
 /// The memory adapter and its dimensions (RFC 0004, RFC 0012, RFC 0062, RFC 0080).

@@ -534,19 +534,32 @@ struct Capabilities: Codable {
     let agents: AgentsCapability?
     /// Who is answering: the host's name and version, used to label interop results.
     let host: HostInfo?
+    /// Engine-wide hard limits (required at the root by upstream OpenWOP). The three counters
+    /// bound clarification rounds per task, schema-validation rounds per envelope and envelopes
+    /// per chat turn; further limits upstream defines may appear.
+    let limits: Limits?
     /// The memory adapter and its dimensions (RFC 0004, RFC 0012, RFC 0062, RFC 0080).
     let memory: MemoryCapability?
     /// Multi-agent execution (RFC 0037, RFC 0039).
     let multiAgent: MultiAgentCapability?
     /// OpenWOP protocol version the host implements, e.g. 1.1.
     let protocolVersion: String
+    /// The active schema version of each envelope type, by type name (required at the root by
+    /// upstream OpenWOP; empty when no envelope is supported).
+    let schemaVersions: [String: Int]?
+    /// Envelope `type` names the engine understands (upstream OpenWOP requires this list at the
+    /// root; the reference host runs no LLM envelopes and sends an empty list).
+    let supportedEnvelopes: [String]?
 
     enum CodingKeys: String, CodingKey {
         case agents = "agents"
         case host = "host"
+        case limits = "limits"
         case memory = "memory"
         case multiAgent = "multiAgent"
         case protocolVersion = "protocolVersion"
+        case schemaVersions = "schemaVersions"
+        case supportedEnvelopes = "supportedEnvelopes"
     }
 }
 
@@ -571,16 +584,22 @@ extension Capabilities {
     func with(
         agents: AgentsCapability?? = nil,
         host: HostInfo?? = nil,
+        limits: Limits?? = nil,
         memory: MemoryCapability?? = nil,
         multiAgent: MultiAgentCapability?? = nil,
-        protocolVersion: String? = nil
+        protocolVersion: String? = nil,
+        schemaVersions: [String: Int]?? = nil,
+        supportedEnvelopes: [String]?? = nil
     ) -> Capabilities {
         return Capabilities(
             agents: agents ?? self.agents,
             host: host ?? self.host,
+            limits: limits ?? self.limits,
             memory: memory ?? self.memory,
             multiAgent: multiAgent ?? self.multiAgent,
-            protocolVersion: protocolVersion ?? self.protocolVersion
+            protocolVersion: protocolVersion ?? self.protocolVersion,
+            schemaVersions: schemaVersions ?? self.schemaVersions,
+            supportedEnvelopes: supportedEnvelopes ?? self.supportedEnvelopes
         )
     }
 
@@ -1017,6 +1036,64 @@ extension HostInfo {
         return HostInfo(
             name: name ?? self.name,
             version: version ?? self.version
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// Engine-wide hard limits (required at the root by upstream OpenWOP). The three counters
+/// bound clarification rounds per task, schema-validation rounds per envelope and envelopes
+/// per chat turn; further limits upstream defines may appear.
+// MARK: - Limits
+struct Limits: Codable {
+    /// Most clarification envelopes one task may emit before the engine makes the model go on.
+    let clarificationRounds: Int
+    /// Most envelopes the model may emit in one chat turn.
+    let envelopesPerTurn: Int
+    /// Most schema-validation rounds one envelope gets before its node fails.
+    let schemaRounds: Int
+
+    enum CodingKeys: String, CodingKey {
+        case clarificationRounds = "clarificationRounds"
+        case envelopesPerTurn = "envelopesPerTurn"
+        case schemaRounds = "schemaRounds"
+    }
+}
+
+// MARK: Limits convenience initializers and mutators
+
+extension Limits {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(Limits.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        clarificationRounds: Int? = nil,
+        envelopesPerTurn: Int? = nil,
+        schemaRounds: Int? = nil
+    ) -> Limits {
+        return Limits(
+            clarificationRounds: clarificationRounds ?? self.clarificationRounds,
+            envelopesPerTurn: envelopesPerTurn ?? self.envelopesPerTurn,
+            schemaRounds: schemaRounds ?? self.schemaRounds
         )
     }
 

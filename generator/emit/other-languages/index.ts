@@ -12,7 +12,7 @@ import type { EmittedFile, Json } from '../../model.ts';
 import type { Resolved } from '../../resolve.ts';
 import { GENERATED } from '../../naming.ts';
 import { LANGUAGES } from './languages.ts';
-import { renderInWorkers } from './render-job.ts';
+import { renderDiskCache, renderInWorkers } from './render-job.ts';
 
 export interface TopLevelType {
   /** Type name in every language (the schema title). */
@@ -44,7 +44,7 @@ export async function emitOtherLanguages(r: Resolved): Promise<EmittedFile[]> {
     schemas: r.corpus.schemas.map((s) => [s.id, s.schema as Json] as const),
     tops: tops.map((t) => ({ name: t.name, uri: t.uri })),
     targets: LANGUAGES.map((l) => ({ lang: l.lang, options: l.options })),
-  });
+  }, undefined, renderDiskCache());
   const files: EmittedFile[] = [];
   for (const [i, target] of LANGUAGES.entries()) {
     const header = target.comment([

@@ -6,6 +6,7 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { Json } from '../../model.ts';
 import type { LanguageTarget } from './languages.ts';
+import { diskCache, type TextCache } from '../../work-cache.ts';
 
 export interface RenderJob {
   /** The corpus: `[$id, schema]` of every schema file. */
@@ -22,20 +23,37 @@ export type RenderResult = { readonly code: readonly string[] } | { readonly err
 /**
  * Render `job` in worker threads: one per spare core (the main thread keeps one), at most three, each taking every
  * n-th target. Rejects with a worker's error (its message and code) when rendering fails.
+ *
+ * With a `cache`, a target is looked up first by the corpus, the top-level types and its own language and options
+ * (the cache's salt holds render-worker.ts and quicktype's packages); only the misses are rendered, and no worker
+ * starts when every target hits.
  */
-export async function renderInWorkers(job: RenderJob, workers = Math.min(3, Math.max(1, availableParallelism() - 1))): Promise<readonly string[]> {
-  const n = Math.min(workers, job.targets.length);
-  const shares = Array.from({ length: n }, (_, w) => job.targets.map((t, i) => [t, i] as const).filter(([, i]) => i % n === w));
+export async function renderInWorkers(job: RenderJob, workers = Math.min(3, Math.max(1, availableParallelism() - 1)), cache?: TextCache): Promise<readonly string[]> {
+  const keyOf = (t: RenderJob['targets'][number]) => JSON.stringify({ schemas: job.schemas, tops: job.tops, lang: t.lang, options: t.options });
+  const cached = job.targets.map((t) => cache?.get(keyOf(t)));
+  const code = cached.map((c) => c ?? '');
+  const missing = job.targets.map((t, i) => [t, i] as const).filter(([, i]) => cached[i] === undefined);
+  const n = Math.min(workers, missing.length);
+  const shares = Array.from({ length: n }, (_, w) => missing.filter((_m, k) => k % n === w));
   const rendered = await Promise.all(shares.map((share) => renderInWorker({ ...job, targets: share.map(([t]) => t) })));
-  const code: string[] = [];
-  shares.forEach((share, w) => share.forEach(([, i], k) => (code[i] = rendered[w]![k]!)));
+  shares.forEach((share, w) =>
+    share.forEach(([t, i], k) => {
+      code[i] = rendered[w]![k]!;
+      cache?.set(keyOf(t), code[i]);
+    }),
+  );
   return code;
 }
+
+/** The disk cache of rendered targets (undefined when caching is off), salted with the worker module and quicktype's packages. */
+export const renderDiskCache = (): TextCache | undefined => diskCache('other-languages', workerUrl().href, 60);
+
+const workerUrl = (): URL => new URL('./render-worker.ts', import.meta.url);
 
 /** Render `job` in one worker thread. */
 function renderInWorker(job: RenderJob): Promise<readonly string[]> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./render-worker.ts', import.meta.url), { workerData: job });
+    const worker = new Worker(workerUrl(), { workerData: job });
     let settled = false;
     worker.once('message', (r: RenderResult) => {
       settled = true;

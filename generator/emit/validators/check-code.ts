@@ -8,6 +8,7 @@
 import type { Json } from '../../model.ts';
 import type { Ir, IrNode } from './ir.ts';
 import { FORMATS, type Group } from './keywords.ts';
+import { checkExportName } from '../../naming.ts';
 
 /** Above this many known keys a closed object tests keys against a Set instead of a chain of comparisons. */
 const KEY_CHAIN_MAX = 12;
@@ -48,9 +49,13 @@ export class CheckCode {
 
   constructor(private readonly ir: Ir) {}
 
-  /** Name of the check function of a node (following `$ref`-only nodes), generating it on first use. */
+  /**
+   * Name of the check function of a node (following `$ref`-only nodes), generating it on first use; for a type of
+   * another file, the name its module's check is imported as.
+   */
   fnOf(id: number): string {
     const t = this.ir.target(id);
+    if (t.external) return checkExportName(t.external.title);
     let name = this.names.get(t.id);
     if (name === undefined) {
       name = `__c${t.id}`;
@@ -62,7 +67,8 @@ export class CheckCode {
 
   /** Name of the check function of a node, if one was requested (following `$ref`-only nodes). */
   nameOf(id: number): string | undefined {
-    return this.names.get(this.ir.target(id).id);
+    const t = this.ir.target(id);
+    return t.external ? checkExportName(t.external.title) : this.names.get(t.id);
   }
 
   /** Every check function requested so far (and the ones they call), as source. */
@@ -107,6 +113,10 @@ export class CheckCode {
   /** Code that runs `fail` unless `v` is valid against node `id`. */
   node(id: number, v: string, fail: string, out: string[], ind: string): void {
     const n = this.ir.nodes[id] as IrNode;
+    if (n.external) {
+      out.push(`${ind}if (!${this.fnOf(id)}(${v})) ${fail}`);
+      return;
+    }
     if (n.bool === true) return;
     if (n.bool === false) {
       out.push(`${ind}${fail}`);

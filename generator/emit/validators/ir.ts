@@ -7,7 +7,7 @@
  */
 import type { Json, JsonObject, SchemaFile } from '../../model.ts';
 import { CorpusError, escapePointer } from '../../errors.ts';
-import { isObject, type Resolved, type TypeInfo } from '../../resolve.ts';
+import { isObject, type RefTarget, type Resolved, type TypeInfo } from '../../resolve.ts';
 import { FORMATS, JSON_TYPES, KEYWORD_ORDER, isSupportedKeyword, type Group } from './keywords.ts';
 
 /** One schema node (object or boolean schema). Subschemas are node numbers. */
@@ -45,6 +45,11 @@ export interface IrNode {
   discriminator?: { tag: string; mapping: [string, number][] };
   /** uniqueItems: the item types Ajv's fast path compares by (from `items.type`), or null for deep equality. */
   uniqueTypes?: readonly string[] | null;
+  /**
+   * Set for a type of another schema file, which that file's module validates: this module imports its check and its
+   * node instead of compiling it again. `schema` is kept only for reading (a discriminator's tag values).
+   */
+  external?: TypeInfo;
 }
 
 const fail = (file: SchemaFile, pointer: string, message: string): never => {
@@ -60,18 +65,44 @@ export class Ir {
   private readonly byKey = new Map<string, number>();
   /** Node of each type, by title. */
   readonly typeNodes = new Map<string, number>();
-  /** Files in first-seen order (error schema paths name a file by its index here). */
+  /** Files in first-seen order (error schema paths name a file). */
   readonly files: SchemaFile[] = [];
 
-  constructor(private readonly r: Resolved, types: readonly TypeInfo[]) {
+  /**
+   * The nodes of `types`, all of schema file `home`. A `$ref` to a type of another file becomes an external node
+   * (that file's module validates it); a `$ref` to any other place in another file is compiled here, as a copy.
+   */
+  constructor(
+    private readonly r: Resolved,
+    types: readonly TypeInfo[],
+    private readonly home: SchemaFile,
+  ) {
     for (const t of types) this.typeNodes.set(t.title, this.node(t.file, t.pointer, t.schema));
     for (const n of this.nodes) if (!this.files.includes(n.file)) this.files.push(n.file);
   }
 
-  /** True when a node accepts every instance (true, or no validating keyword at all). */
+  /** True when a node accepts every instance (true, or no validating keyword at all; never an external node). */
   alwaysValid(id: number): boolean {
     const n = this.nodes[id] as IrNode;
-    return n.bool === true || (n.bool === undefined && n.ref === undefined && n.types.length === 0 && n.groups.length === 0);
+    return n.bool === true || (n.bool === undefined && n.external === undefined && n.ref === undefined && n.types.length === 0 && n.groups.length === 0);
+  }
+
+  /** Every external node (types of other files this module uses). */
+  get externals(): IrNode[] {
+    return this.nodes.filter((n) => n.external !== undefined);
+  }
+
+  /** The node a `$ref` to `t` points at: an external node for a type of another file, else the node itself. */
+  private refTarget(t: RefTarget): number {
+    const entry = t.file === this.home ? undefined : this.r.entryAt(t.file, t.pointer);
+    if (entry === undefined || !entry.title || !entry.isType) return this.node(t.file, t.pointer, t.node);
+    const key = `external:${entry.title}`;
+    const known = this.byKey.get(key);
+    if (known !== undefined) return known;
+    const id = this.nodes.length;
+    this.nodes.push({ id, file: t.file, pointer: t.pointer, refOnly: false, types: [], upfrontType: false, groups: [], properties: [], external: entry, ...(isObject(t.node) ? { schema: t.node } : {}) });
+    this.byKey.set(key, id);
+    return id;
   }
 
   /** The node a `$ref`-only node stands for (following chains). */
@@ -107,8 +138,7 @@ export class Ir {
     this.checkValues(n, s);
     const sub = (kw: string, v: Json, at = `${pointer}/${kw}`) => this.node(file, at, v);
     if (typeof s['$ref'] === 'string') {
-      const t = this.r.resolve(file, s['$ref'], pointer);
-      n.ref = this.node(t.file, t.pointer, t.node);
+      n.ref = this.refTarget(this.r.resolve(file, s['$ref'], pointer));
     }
     const type = s['type'];
     if (type !== undefined) {

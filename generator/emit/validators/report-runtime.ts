@@ -1,5 +1,5 @@
 /**
- * The runtime part of the validators module, as source text: shared helpers (deep equality, code-point length,
+ * The runtime module of the validators (`generated/validators/runtime.js`), as source text: shared helpers (deep equality, code-point length,
  * Ajv's uniqueItems scan), the diagnostic path and the `errors` property of the exported validators.
  *
  * The diagnostic path is a small interpreter over the node table the emitter writes (`__S`): it walks the instance in
@@ -7,8 +7,12 @@
  * `schemaPath`, `keyword`, `params`, `message`). It runs only when a caller reads `validateX.errors` after a failure,
  * so the fast path never builds an error object.
  *
- * Node fields (written by validators.ts): f file index, p pointer, c fast check function (when the node has one:
- * a valid subtree is skipped), b boolean schema, av always valid, r $ref target,
+ * Each per-schema module holds its own table; `__link` turns the node numbers in it into node objects, so the
+ * interpreter follows object references (a node of another module is reached through `x`).
+ *
+ * Node fields (written by validators.ts): f file name, p pointer, c fast check function (when the node has one:
+ * a valid subtree is skipped), x the node of another module's type this node stands for (a function returning it),
+ * b boolean schema, av always valid, r $ref target,
  * ro $ref only, t types, tv `type` as written, ut type checked upfront, g [group, keywords][], k keyword values,
  * pr [name, escaped name, node][], ap additionalProperties, kn known property names (Set), it items, co contains,
  * no not, if/th/el, pn propertyNames, any/one/all branches, dt/dm discriminator tag and Map, uq uniqueItems types,
@@ -88,8 +92,11 @@ export const HELPER_DEPS: Readonly<Record<string, readonly string[]>> = { __dup:
  */
 export const NODE_FIELDS = [
   'f', 'p', 'c', 'av', 'b', 'r', 'ro', 't', 'tv', 'ut', 'g', 'pr', 'ap', 'kn', 'it', 'co', 'no', 'if', 'th', 'el', 'pn', 'any', 'one', 'all',
-  'dt', 'dm', 'uq', 're', 'fm',
+  'dt', 'dm', 'uq', 're', 'fm', 'x',
 ] as const;
+/** Node fields holding one subschema, and those holding a list of them: node numbers in the table, node objects once linked. */
+const SUBSCHEMA_FIELDS = ['r', 'ap', 'it', 'co', 'no', 'if', 'th', 'el', 'pn'] as const;
+const SUBSCHEMA_LIST_FIELDS = ['any', 'one', 'all'] as const;
 /** Keyword values the diagnostic path reads (each becomes a node field of its own name). */
 export const VALUE_KEYWORDS = [
   'const', 'enum', 'maximum', 'minimum', 'exclusiveMaximum', 'exclusiveMinimum', 'maxLength', 'minLength', 'pattern', 'format',
@@ -105,8 +112,8 @@ const KEYWORD_REPORT: Readonly<Record<string, string>> = {
   const: 'if (!__eq(d, n.const)) E({ allowedValue: n.const }, "must be equal to constant"); return;',
   enum: `for (let j = 0; j < n.enum.length; j++) if (__eq(d, n.enum[j])) return;
       return E({ allowedValues: n.enum }, "must be equal to one of the allowed values");`,
-  not: 'if (__S[n.no].av || __valid(n.no, d, rf)) E({}, "must NOT be valid"); return;',
-  anyOf: `for (const b of n.any) if (__S[b].av) return;
+  not: 'if (n.no.av || __valid(n.no, d, rf)) E({}, "must NOT be valid"); return;',
+  anyOf: `for (const b of n.any) if (b.av) return;
       const n0 = out.length;
       for (const b of n.any) {
         if (__valid(b, d, rf)) { out.length = n0; return; }
@@ -119,15 +126,15 @@ const KEYWORD_REPORT: Readonly<Record<string, string>> = {
       let count = 0;
       for (let j = 0; j < n.one.length; j++) {
         const b = n.one[j];
-        if (!__S[b].av && !__valid(b, d, rf)) { __report(b, d, ip, out, rf, pn); continue; }
+        if (!b.av && !__valid(b, d, rf)) { __report(b, d, ip, out, rf, pn); continue; }
         passing = count === 0 ? j : count === 1 ? [passing, j] : passing;
         count++;
       }
       if (count === 1) { out.length = n0; return; }
       return E({ passingSchemas: passing }, "must match exactly one schema in oneOf");`,
   allOf: 'for (const b of n.all) __report(b, d, ip, out, rf, pn); return;',
-  if: `const hasThen = n.th !== undefined && !__S[n.th].av;
-      const hasElse = n.el !== undefined && !__S[n.el].av;
+  if: `const hasThen = n.th !== undefined && !n.th.av;
+      const hasElse = n.el !== undefined && !n.el.av;
       if (!hasThen && !hasElse) return;
       const cond = __valid(n.if, d, rf);
       if (cond ? !hasThen : !hasElse) return;
@@ -146,8 +153,8 @@ const KEYWORD_REPORT: Readonly<Record<string, string>> = {
   format: `if (!n.fm(d)) E({ format: n.format }, 'must match format "' + n.format + '"'); return;`,
   maxItems: 'if (d.length > n.maxItems) E({ limit: n.maxItems }, "must NOT have more than " + n.maxItems + " items"); return;',
   minItems: 'if (d.length < n.minItems) E({ limit: n.minItems }, "must NOT have fewer than " + n.minItems + " items"); return;',
-  items: 'if (!__S[n.it].av) for (let j = 0; j < d.length; j++) __report(n.it, d[j], ip + "/" + j, out, rf, pn); return;',
-  contains: `if (!__S[n.co].av) {
+  items: 'if (!n.it.av) for (let j = 0; j < d.length; j++) __report(n.it, d[j], ip + "/" + j, out, rf, pn); return;',
+  contains: `if (!n.co.av) {
         const n0 = out.length;
         for (let j = 0; j < d.length; j++) {
           if (__valid(n.co, d[j], rf)) { out.length = n0; return; }
@@ -163,14 +170,14 @@ const KEYWORD_REPORT: Readonly<Record<string, string>> = {
   minProperties: 'if (Object.keys(d).length < n.minProperties) E({ limit: n.minProperties }, "must NOT have fewer than " + n.minProperties + " properties"); return;',
   required: `for (const p of n.required) if (d[p] === undefined) E({ missingProperty: p }, "must have required property '" + p + "'");
       return;`,
-  propertyNames: `if (__S[n.pn].av) return;
+  propertyNames: `if (n.pn.av) return;
       for (const key in d) {
         const m = out.length;
         __report(n.pn, key, ip, out, rf, key);
         if (out.length !== m) E({ propertyName: key }, "property name must be valid");
       }
       return;`,
-  additionalProperties: `const ap = __S[n.ap];
+  additionalProperties: `const ap = n.ap;
       if (ap.av) return;
       for (const key in d) {
         if (n.kn.has(key)) continue;
@@ -181,7 +188,7 @@ const KEYWORD_REPORT: Readonly<Record<string, string>> = {
   properties: `const pr = n.pr;
       for (let j = 0; j < pr.length; j++) {
         const s = pr[j][2];
-        if (__S[s].av) continue;
+        if (s.av) continue;
         const v = d[pr[j][0]];
         if (v !== undefined) __report(s, v, ip + "/" + pr[j][1], out, rf, pn);
       }
@@ -202,7 +209,7 @@ const GROUP_TEST: Readonly<Record<string, string>> = {
   object: 'typeof d === "object" && d !== null && !Array.isArray(d)',
 };
 
-/** The diagnostic interpreter and the validator state helpers (uses every helper above), for the emitted module. */
+/** The diagnostic interpreter and the validator state helpers (uses every helper above), for the runtime module. */
 export function reportRuntime(): string {
   const missing = KEYWORDS.filter((k) => KEYWORD_REPORT[k] === undefined);
   if (missing.length) throw new Error(`validators: no diagnostic for keyword(s) ${missing.join(', ')}`);
@@ -217,6 +224,18 @@ ${NODE_FIELDS.map((f) => `  this.${f} = o.${f};`).join('\n')}
   const k = o.k ?? {};
 ${VALUE_KEYWORDS.map((f) => `  this.${f} = k.${f};`).join('\n')}
 }
+/**
+ * Link one module's table: the node numbers of subschemas, branches and properties become the node objects (a node of
+ * another module is reached through its x, resolved only when errors are computed, so modules may import each other).
+ */
+function __link(S) {
+  for (const n of S) {
+${SUBSCHEMA_FIELDS.map((f) => `    if (n.${f} !== undefined) n.${f} = S[n.${f}];`).join('\n')}
+${SUBSCHEMA_LIST_FIELDS.map((f) => `    if (n.${f} !== undefined) n.${f} = n.${f}.map((i) => S[i]);`).join('\n')}
+    if (n.pr !== undefined) n.pr = n.pr.map((e) => [e[0], e[1], S[e[2]]]);
+  }
+  return S;
+}
 /** One Ajv-compatible error object for keyword kw of node n (schema path built only now, on failure). */
 function __err(out, ip, n, rf, pn, kw, params, message) {
   const e = { instancePath: ip, schemaPath: __sp(n, rf) + (kw === "false schema" ? "" : "/" + kw), keyword: kw, params, message };
@@ -224,10 +243,9 @@ function __err(out, ip, n, rf, pn, kw, params, message) {
   out.push(e);
 }
 /** Schema path of node n as seen from a validator of file rf: "#/pointer" in the same file, "file#/pointer" in another. */
-const __sp = (n, rf) => (n.f === rf ? "#" : __FILES[n.f] + "#") + n.p;
-/** True when d is valid against node i (the fast check when the node has one). */
-function __valid(i, d, rf) {
-  const n = __S[i];
+const __sp = (n, rf) => (n.f === rf ? "#" : n.f + "#") + n.p;
+/** True when d is valid against node n (the fast check when the node has one). */
+function __valid(n, d, rf) {
   if (n.c !== undefined) return n.c(d);
   const out = [];
   __walk(n, d, "", out, rf, undefined);
@@ -251,13 +269,13 @@ const __typeError = (n, ip, out, rf, pn) =>
  * Every failure of d against node i, appended to out, in Ajv's order with allErrors semantics. ip: instance path of
  * d; rf: file of the validator being run (for schema paths); pn: property name under propertyNames.
  */
-function __report(i, d, ip, out, rf, pn) {
-  const n = __S[i];
+function __report(n, d, ip, out, rf, pn) {
   if (n.c !== undefined && n.c(d)) return; // valid (the fast check says so): nothing to report below here
   __walk(n, d, ip, out, rf, pn);
 }
 /** The failures of d against node n, its own check not consulted (the caller knows it failed). */
 function __walk(n, d, ip, out, rf, pn) {
+  if (n.x !== undefined) return __walk(n.x(), d, ip, out, rf, pn);
   if (n.b !== undefined) {
     if (!n.b) __err(out, ip, n, rf, pn, "false schema", {}, "boolean schema is false");
     return;
@@ -296,7 +314,7 @@ function __errorsOf(fn, s, node, rf) {
     get() {
       if (s.d !== __NONE) {
         const out = [];
-        __walk(__S[node], s.d, "", out, rf, undefined);
+        __walk(node, s.d, "", out, rf, undefined);
         s.d = __NONE;
         s.e = out;
       }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { LeftmostLongestMatcher } from '../../../runtime/redaction/aho-corasick.ts';
+import { LeftmostLongestMatcher } from '../../../runtime/redaction/leftmost-longest.ts';
 import { naiveRedact, redact, redactionMarker } from '../../../runtime/redaction/chokepoint.ts';
 import { RunSecretRegistry, SecretRefusedError, SecretRegistries, SimulatedByokResolver, type SecretScope } from '../../../runtime/redaction/secret-registry.ts';
 

@@ -2325,16 +2325,26 @@ type PackedAgent struct {
 // the host does not do that thing, and conformance scenarios gated on it skip. Open: hosts
 // advertise other families this slice does not model.
 type Capabilities struct {
-	// Agent-runtime behaviours (RFC 0004, RFC 0068, RFC 0096).                                             
-	Agents                                                                            *AgentsCapability     `json:"agents,omitempty"`
-	// Who is answering: the host's name and version, used to label interop results.                        
-	Host                                                                              *HostInfo             `json:"host,omitempty"`
-	// The memory adapter and its dimensions (RFC 0004, RFC 0012, RFC 0062, RFC 0080).                      
-	Memory                                                                            *MemoryCapability     `json:"memory,omitempty"`
-	// Multi-agent execution (RFC 0037, RFC 0039).                                                          
-	MultiAgent                                                                        *MultiAgentCapability `json:"multiAgent,omitempty"`
-	// OpenWOP protocol version the host implements, e.g. 1.1.                                              
-	ProtocolVersion                                                                   string                `json:"protocolVersion"`
+	// Agent-runtime behaviours (RFC 0004, RFC 0068, RFC 0096).                                                      
+	Agents                                                                                     *AgentsCapability     `json:"agents,omitempty"`
+	// Who is answering: the host's name and version, used to label interop results.                                 
+	Host                                                                                       *HostInfo             `json:"host,omitempty"`
+	// Engine-wide hard limits (required at the root by upstream OpenWOP). The three counters                        
+	// bound clarification rounds per task, schema-validation rounds per envelope and envelopes                      
+	// per chat turn; further limits upstream defines may appear.                                                    
+	Limits                                                                                     *Limits               `json:"limits,omitempty"`
+	// The memory adapter and its dimensions (RFC 0004, RFC 0012, RFC 0062, RFC 0080).                               
+	Memory                                                                                     *MemoryCapability     `json:"memory,omitempty"`
+	// Multi-agent execution (RFC 0037, RFC 0039).                                                                   
+	MultiAgent                                                                                 *MultiAgentCapability `json:"multiAgent,omitempty"`
+	// OpenWOP protocol version the host implements, e.g. 1.1.                                                       
+	ProtocolVersion                                                                            string                `json:"protocolVersion"`
+	// The active schema version of each envelope type, by type name (required at the root by                        
+	// upstream OpenWOP; empty when no envelope is supported).                                                       
+	SchemaVersions                                                                             map[string]int64      `json:"schemaVersions"`
+	// Envelope `type` names the engine understands (upstream OpenWOP requires this list at the                      
+	// root; the reference host runs no LLM envelopes and sends an empty list).                                      
+	SupportedEnvelopes                                                                         []string              `json:"supportedEnvelopes"`
 }
 
 // The agents family. Open, because other RFCs add sibling blocks here. Consolidation
@@ -2427,6 +2437,18 @@ type HostInfo struct {
 	Name                   string `json:"name"`
 	// Host version string.       
 	Version                string `json:"version"`
+}
+
+// Engine-wide hard limits (required at the root by upstream OpenWOP). The three counters
+// bound clarification rounds per task, schema-validation rounds per envelope and envelopes
+// per chat turn; further limits upstream defines may appear.
+type Limits struct {
+	// Most clarification envelopes one task may emit before the engine makes the model go on.      
+	ClarificationRounds                                                                       int64 `json:"clarificationRounds"`
+	// Most envelopes the model may emit in one chat turn.                                          
+	EnvelopesPerTurn                                                                          int64 `json:"envelopesPerTurn"`
+	// Most schema-validation rounds one envelope gets before its node fails.                       
+	SchemaRounds                                                                              int64 `json:"schemaRounds"`
 }
 
 // The memory adapter and its dimensions (RFC 0004, RFC 0012, RFC 0062, RFC 0080).

@@ -1,4 +1,7 @@
 /**
+ * The plain Aho–Corasick peer of the redaction benchmark (the chokepoint's matcher before issue 15, kept here as
+ * the peer it is measured against; the runtime uses runtime/redaction/leftmost-longest.ts).
+ *
  * Aho–Corasick over UTF-16 code units, built for redaction: one scan of the text finds, at every end position,
  * the longest registered pattern ending there. Transitions live in one flat Map keyed by
  * `node * 65536 + codeUnit`, so 10k patterns of ~40 characters cost a few hundred thousand map entries, not a
