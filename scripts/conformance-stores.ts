@@ -48,7 +48,7 @@ export async function conformanceOnStore(kind: StoreKind): Promise<SuiteResults>
       url = db.url;
     }
     const storage = await openStore({ kind, ...(dataDir !== undefined ? { dataDir } : {}), ...(url !== undefined ? { url } : {}) });
-    const { app } = await createHost({ token: TOKEN, storage });
+    const { app } = await createHost({ token: TOKEN, storage, seedConformanceFixtures: true });
     cleanups.unshift(() => app.close()); // closes the store too
     const baseUrl = await app.listen({ port: 0, host: '127.0.0.1' });
     const results = await runSuite(configFrom({}, { 'base-url': baseUrl, 'api-key': TOKEN, strict: true }));

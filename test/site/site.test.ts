@@ -116,7 +116,10 @@ describe('built site', () => {
     const cell = page.locator('tr[data-scenario="commitment-fired"] td.outcome').first();
     expect(await cell.getAttribute('data-outcome')).toBe('pass');
     const evidence = await page.locator('a', { hasText: 'evidence' }).first().getAttribute('href');
-    expect(((await (await fetch(base + evidence)).json()) as { host: { name: string } }).host.name).toBe('wopkit-reference-host');
+    expect(((await (await fetch(base + evidence)).json()) as { host: { name: string } }).host.name).toMatch(/^wopkit-reference-host \((in-memory|SQLite|PostgreSQL)\)$/);
+    // One column per back-end's results file: the three stores side by side.
+    const heads = await page.locator('table.interop thead th').allTextContents();
+    for (const store of ['in-memory', 'SQLite', 'PostgreSQL']) expect(heads.some((h) => h.includes(`(${store})`)), store).toBe(true);
     await page.close();
   });
   browserIt('the other-languages page lists every target and its known limitations', async () => {
