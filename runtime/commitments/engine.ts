@@ -403,12 +403,17 @@ export class CommitmentEngine {
     const firedAt = this.#o.clock.now();
     if (!this.#claim({ commitmentId: c.commitmentId, instance, firedAt })) return undefined;
     const persistence = this.#o.persistence;
-    if (persistence !== undefined) return persistence.claimFire(c, instance, firedAt).then((won) => (won ? this.#emitFired(c, instance) : undefined));
-    return this.#emitFired(c, instance);
+    if (persistence !== undefined) return persistence.claimFire(c, instance, firedAt).then((won) => (won ? this.announceClaimed(c, instance) : undefined));
+    return this.announceClaimed(c, instance);
   }
 
-  /** Emit the fired event of a claimed instance (after enqueueing its run when the commitment asks for one). */
-  #emitFired(c: Commitment, instance: string): FireOutcome | Promise<FireOutcome> {
+  /**
+   * Announce a claimed instance: enqueue its run when the commitment asks for one, then emit `commitment.fired`.
+   * `#fire` calls it after winning the claim; a durable host calls it at start for a claim a crash left without its
+   * event. With a synchronous enqueuer and sink, everything it writes is written in one synchronous step (one group
+   * commit of the host's write queue).
+   */
+  announceClaimed(c: Commitment, instance: string): FireOutcome | Promise<FireOutcome> {
     const payload: FiredCommitmentPayload = {
       commitmentId: c.commitmentId,
       memoryRef: c.memoryRef,
@@ -424,7 +429,9 @@ export class CommitmentEngine {
 
   async #fireWithRun(c: Commitment, instance: string, payload: FiredCommitmentPayload): Promise<FireOutcome> {
     const req = { tenantId: c.tenantId, commitmentId: c.commitmentId, memoryRef: c.memoryRef };
-    const run = await this.#o.enqueueRun!(c.memoryId === undefined ? req : { ...req, memoryId: c.memoryId });
+    const enqueued = this.#o.enqueueRun!(c.memoryId === undefined ? req : { ...req, memoryId: c.memoryId });
+    // Not awaited when synchronous: the run's writes and the fired event then join one write batch.
+    const run = isThenable(enqueued) ? await enqueued : enqueued;
     if (run.tenantId !== c.tenantId) {
       throw new CommitmentError('commitment_cross_tenant_run', 'enqueued run is not in the commitment tenant (CTI-1)');
     }

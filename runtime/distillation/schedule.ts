@@ -74,13 +74,16 @@ export class ScheduleError extends WopkitError<'invalid_period' | 'invalid_ref' 
 /**
  * What the scheduler tells a durable store (absent: in memory only). Calls are made in the order things happen:
  * a schedule saved (registered, or moved to its next instant), an instant claimed BEFORE its run starts, the run's
- * outcome, a schedule removed. A store that writes them in that order loses a run on a crash rather than doubling
- * it; `restore` puts a stored schedule back at start.
+ * outcome, a schedule removed. `claim` is awaited: the run starts only once the store committed the claim and
+ * answered true, so an instant runs at most once across restarts and across processes sharing the store (a crash
+ * between the claim and the run skips that instant; the next one distils the same sources). `restore` puts a
+ * stored schedule back at start.
  */
 export interface SchedulePersistence {
   saved(schedule: DistillationSchedule): void;
   removed(scheduleId: string): void;
-  claimed(scheduleId: string, instant: number): void;
+  /** Claim `instant` of the schedule in the store: true for exactly one caller per (scheduleId, instant). */
+  claim(scheduleId: string, instant: number): Promise<boolean>;
   ran(outcome: ScheduledRunOutcome, instant: number): void;
 }
 
@@ -184,8 +187,11 @@ export class DistillationScheduler {
     return this.#lastOutcome.get(scheduleId);
   }
 
-  /** Run every schedule whose instant is due, once each, and re-arm it at its next future instant. */
-  tick(): ScheduledRunOutcome[] {
+  /**
+   * Run every schedule whose instant is due, once each, and re-arm it at its next future instant. With a durable
+   * store, each instant is claimed there first and runs only when the claim was won.
+   */
+  async tick(): Promise<ScheduledRunOutcome[]> {
     if (this.o.replay === true) return [];
     const now = this.o.clock.now();
     const outcomes: ScheduledRunOutcome[] = [];
@@ -202,12 +208,14 @@ export class DistillationScheduler {
       entry.handle = this.#heap.schedule(instant + s.periodMs, scheduleId);
       this.o.persistence?.saved(entry.schedule);
       if ((this.#lastInstant.get(scheduleId) ?? -Infinity) >= instant) continue;
-      transition(SCHEDULE_LIFECYCLE, 'scheduled', 'running');
       this.#lastInstant.set(scheduleId, instant);
-      this.o.persistence?.claimed(scheduleId, instant);
       due.push({ s, instant, missed });
     }
-    for (const { s, instant, missed } of due) {
+    const persistence = this.o.persistence;
+    const won = persistence === undefined ? due : await claimed(due, (d) => persistence.claim(d.s.scheduleId, d.instant));
+    for (const { s, instant, missed } of won) {
+      if (!this.#entries.has(s.scheduleId)) continue; // cancelled while its claim was being committed
+      transition(SCHEDULE_LIFECYCLE, 'scheduled', 'running');
       const outcome = this.#run(s, instant, missed);
       transition(SCHEDULE_LIFECYCLE, transition(SCHEDULE_LIFECYCLE, 'running', outcome.kind), 'scheduled');
       this.#lastOutcome.set(s.scheduleId, outcome);
@@ -232,4 +240,10 @@ export class DistillationScheduler {
       return { kind: 'failed', ...base, errorCode };
     }
   }
+}
+
+/** The items whose claim the store answered true to, in their order (claims made concurrently). */
+async function claimed<T>(items: readonly T[], claim: (item: T) => Promise<boolean>): Promise<T[]> {
+  const answers = await Promise.all(items.map(claim));
+  return items.filter((_, i) => answers[i] === true);
 }

@@ -228,12 +228,13 @@ export async function createHost(o: HostOptions): Promise<{ app: FastifyInstance
   const scheduler = runtime.distillationScheduler();
   if (o.scheduleTickMs !== undefined && scheduler !== undefined) {
     const timer = setInterval(() => {
-      try {
-        for (const r of scheduler.tick()) app.log.info({ scheduleId: r.scheduleId, outcome: r.kind, missed: r.missed }, 'scheduled distillation ran');
-        runtime.flush().catch((err: unknown) => app.log.error({ err }, 'store write failed'));
-      } catch (err) {
-        app.log.error({ err }, 'scheduled distillation failed');
-      }
+      scheduler.tick().then(
+        (ran) => {
+          for (const r of ran) app.log.info({ scheduleId: r.scheduleId, outcome: r.kind, missed: r.missed }, 'scheduled distillation ran');
+          runtime.flush().catch((err: unknown) => app.log.error({ err }, 'store write failed'));
+        },
+        (err: unknown) => app.log.error({ err }, 'scheduled distillation failed'),
+      );
     }, o.scheduleTickMs);
     timer.unref();
     app.addHook('onClose', async () => clearInterval(timer));

@@ -8,8 +8,11 @@
  * - from then on every mutation is written through the ordered `WriteQueue` (entries, journal records and
  *   watermarks, runs, events, dropped logs, arms and disarms, schedule saves, claims and outcomes, and the last
  *   consolidation pass per memoryRef);
- * - a commitment fires only after the store's `claimFire` answered true for it (fire-once across restarts), and a
- *   schedule's instant is claimed in the store before its run's own writes.
+ * - a commitment fires only after the store's `claimFire` answered true for it (fire-once across restarts); the
+ *   claim stores the commitment, and `attach` announces every claim a crash left without its `commitment.fired`
+ *   event (none lost);
+ * - a schedule's instant runs only after the store's `claimRun` answered true for it (one run per slot);
+ * - RFC 0096 proposals, gates and installed artefacts are written through and loaded too (durable-proposals.ts).
  *
  * The host awaits `queue.flush()` before acknowledging a request, so whatever a response reports is committed.
  */
@@ -20,11 +23,15 @@ import type { JournalRecord } from '../multi-agent/replay-snapshots.ts';
 import type { JsonDoc, StoragePort } from '../storage/port.ts';
 import { WriteQueue } from '../storage/write-queue.ts';
 import { tenantOf } from '../memory/memory-ref.ts';
+import type { InstalledArtifacts, ProposalStore } from '../proposals/store.ts';
+import { durableProposals } from './durable-proposals.ts';
 import type { OpenwopRuntime } from './index.ts';
 import type { RunRecord } from './runs.ts';
 
 /** A runtime record as the JSON document the store keeps (the store serialises it; records here are plain data). */
 const asDoc = (record: object): JsonDoc => record as JsonDoc;
+
+const firedKey = (commitmentId: string, instance: string): string => `${commitmentId}#${instance}`;
 
 /** What was loaded at start. */
 export interface RestoreReport {
@@ -34,12 +41,20 @@ export interface RestoreReport {
   readonly journalRecords: number;
   readonly armedCommitments: number;
   readonly firedInstances: number;
+  /** Claimed fires a crash had left unannounced, announced at this start. */
+  readonly announcedAtStart: number;
   readonly schedules: number;
+  readonly proposals: number;
+  readonly installedArtifacts: number;
 }
 
 export interface OpenwopDurability {
   /** Pass to `createOpenwopRuntime({ persistence })`. */
-  readonly persistence: { readonly commitments: CommitmentPersistence; readonly schedules: SchedulePersistence };
+  readonly persistence: {
+    readonly commitments: CommitmentPersistence;
+    readonly schedules: SchedulePersistence;
+    readonly proposals: { readonly store: ProposalStore; readonly installed: InstalledArtifacts };
+  };
   readonly queue: WriteQueue;
   /** Load the store into `rt` (built with `persistence` above), then write every later mutation through. */
   attach(rt: OpenwopRuntime): Promise<RestoreReport>;
@@ -62,13 +77,13 @@ export function openwopDurability(port: StoragePort, queue = new WriteQueue(port
       if (tenant !== undefined) queue.enqueue(() => port.commitments.disarm(tenant, commitmentId));
     },
     claimFire: (c, instance, firedAt) =>
-      queue.run(() => port.commitments.claimFire({ tenant: c.tenantId, commitmentId: c.commitmentId, instance, firedAt, disarm: c.condition.kind === 'time' })),
+      queue.run(() => port.commitments.claimFire({ tenant: c.tenantId, commitmentId: c.commitmentId, instance, firedAt, disarm: c.condition.kind === 'time', commitment: asDoc(c) })),
   };
 
   const schedules: SchedulePersistence = {
     saved: (s) => queue.enqueue(() => port.schedules.put({ scheduleId: s.scheduleId, tenant: s.tenant, schedule: asDoc(s) })),
     removed: (scheduleId) => queue.enqueue(() => port.schedules.remove(scheduleId)),
-    claimed: (scheduleId, instant) => queue.enqueue(() => port.schedules.claimRun(scheduleId, instant)),
+    claim: (scheduleId, instant) => queue.run(() => port.schedules.claimRun(scheduleId, instant)),
     ran(outcome, instant) {
       // The outcome without the distillation result (archive ids are in the events; the ledger keeps what happened).
       const { kind, scheduleId, missed } = outcome;
@@ -76,6 +91,8 @@ export function openwopDurability(port: StoragePort, queue = new WriteQueue(port
       queue.enqueue(() => port.schedules.recordOutcome(scheduleId, instant, { kind, instant: outcome.instant, missed, ...detail }));
     },
   };
+
+  const proposals = durableProposals(port, queue);
 
   async function attach(rt: OpenwopRuntime): Promise<RestoreReport> {
     const entries = await port.memory.all();
@@ -91,10 +108,13 @@ export function openwopDurability(port: StoragePort, queue = new WriteQueue(port
     rt.journal.restore({ records: journal.map((r) => r.record as unknown as JournalRecord), watermarks, entries });
     for (const { record } of runs) rt.runs.restore(record as unknown as RunRecord);
     let events = 0;
+    /** Fires the logs announce, as `commitmentId#instance`. */
+    const announced = new Set<string>();
     for (const runId of logs) {
       for (const e of await port.runs.readEvents(runId)) {
         rt.log.restore(e);
         events++;
+        if (e.type === 'commitment.fired') announced.add(firedKey(String(e.payload.commitmentId), String(e.payload.conditionInstance)));
       }
     }
     restoring = true;
@@ -108,6 +128,7 @@ export function openwopDurability(port: StoragePort, queue = new WriteQueue(port
       restoring = false;
     }
     for (const s of stored) rt.distillationScheduler?.restore(s.schedule as unknown as DistillationSchedule, s.lastSlot);
+    const restoredProposals = await proposals.restore();
 
     // From here on, every mutation goes to the store, in order.
     rt.store.observe((memoryRef, id, after) => {
@@ -137,8 +158,18 @@ export function openwopDurability(port: StoragePort, queue = new WriteQueue(port
       pruned: (throughJseq) => queue.enqueue(() => port.replay.pruneJournal(throughJseq)),
     });
 
-    return { entries: entries.length, runs: runs.length, events, journalRecords: journal.length, armedCommitments: armed.length, firedInstances: fired.length, schedules: stored.length };
+    // A claim a crash left without its `commitment.fired` event (the claim commits before the announcement's
+    // writes): announce it now, once, from the commitment stored with the claim. Fire-once holds — the claim
+    // stays the only one — and no fire that was claimed is lost.
+    let announcedAtStart = 0;
+    for (const f of fired) {
+      if (f.commitment === undefined || announced.has(firedKey(f.commitmentId, f.instance))) continue;
+      await rt.commitments.announceClaimed(f.commitment as unknown as Commitment, f.instance);
+      announcedAtStart++;
+    }
+
+    return { entries: entries.length, runs: runs.length, events, journalRecords: journal.length, armedCommitments: armed.length, firedInstances: fired.length, announcedAtStart, schedules: stored.length, proposals: restoredProposals.proposals, installedArtifacts: restoredProposals.installed };
   }
 
-  return { persistence: { commitments, schedules }, queue, attach };
+  return { persistence: { commitments, schedules, proposals: { store: proposals.store, installed: proposals.installed } }, queue, attach };
 }

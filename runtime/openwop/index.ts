@@ -40,7 +40,7 @@ import { randomIds, systemClock, type Clock, type IdSource } from '../shared/clo
 import { WOPKIT_VERSION } from '../shared/version.ts';
 import { PredicateBoard } from './predicates.ts';
 import { ProposalService, type ProposalActivationPolicy } from '../proposals/service.ts';
-import { InMemoryInstalledArtifacts, InMemoryProposalStore } from '../proposals/store.ts';
+import { InMemoryInstalledArtifacts, InMemoryProposalStore, type InstalledArtifacts, type ProposalStore } from '../proposals/store.ts';
 import { redact } from '../redaction/chokepoint.ts';
 import { agentInventory } from './agent-inventory.ts';
 import { RunRegistry, type RunRecord } from './runs.ts';
@@ -71,7 +71,12 @@ export interface OpenwopRuntimeOptions {
   /** Lifetime and per-tenant bounds of SR-1 secret registries (defaults: DEFAULT_SECRET_REGISTRY_LIMITS). */
   readonly secretRegistries?: Partial<SecretRegistryLimits>;
   /** Write-through to a durable store (durable.ts `openwopDurability(port).persistence`); absent: memory only. */
-  readonly persistence?: { readonly commitments?: CommitmentPersistence; readonly schedules?: SchedulePersistence };
+  readonly persistence?: {
+    readonly commitments?: CommitmentPersistence;
+    readonly schedules?: SchedulePersistence;
+    /** RFC 0096 proposal store and installed-artefact registry (default: in memory). */
+    readonly proposals?: { readonly store: ProposalStore; readonly installed: InstalledArtifacts };
+  };
   /** How applying an RFC 0096 proposal is authorised (default: an approval gate). */
   readonly proposalActivation?: ProposalActivationPolicy;
 }
@@ -183,11 +188,11 @@ export function createOpenwopRuntime(options: OpenwopRuntimeOptions = {}) {
   });
 
   // RFC 0096: proposals are inert until an authorised apply installs them into the installed-artefact registry.
-  const installedArtifacts = new InMemoryInstalledArtifacts();
+  const installedArtifacts: InstalledArtifacts = options.persistence?.proposals?.installed ?? new InMemoryInstalledArtifacts();
   const proposals = new ProposalService({
     clock,
     ids,
-    store: new InMemoryProposalStore(),
+    store: options.persistence?.proposals?.store ?? new InMemoryProposalStore(),
     installed: installedArtifacts,
     redact: (content, tenant) => redact(content, registries.tenantSecrets(tenant)),
     emit: (type, payload) => {

@@ -132,6 +132,8 @@ export interface FiredRow {
   /** `time:<epoch ms>` or `predicate:<n>`. */
   readonly instance: string;
   readonly firedAt: number;
+  /** The commitment as claimed (what `FireClaim.commitment` stored; absent on claims made before schema v2). */
+  readonly commitment?: JsonDoc;
 }
 
 /** What `claimFire` claims. */
@@ -142,6 +144,11 @@ export interface FireClaim {
   readonly firedAt: number;
   /** Also remove the commitment from the armed set in the same transaction (a time commitment fires once ever). */
   readonly disarm?: boolean;
+  /**
+   * The commitment document, stored with the claim in the same statement: what a host needs to announce the fire
+   * (emit `commitment.fired`) after a crash between the claim and its announcement (runtime/openwop/durable.ts).
+   */
+  readonly commitment?: JsonDoc;
 }
 
 /**
@@ -289,6 +296,48 @@ export interface DocumentLog {
   all(): Promise<readonly JsonDoc[]>;
 }
 
+// ── Proposals and installed artefacts (RFC 0096) ──────────────────────────────────────────────────────────────
+
+/** A proposal as the runtime stores it (`runtime/proposals/store.ts` StoredProposal). */
+export interface ProposalRow {
+  readonly proposalId: string;
+  readonly tenant: string;
+  readonly proposal: JsonDoc;
+}
+
+/** An approval gate (`runtime/proposals/store.ts` StoredGate). */
+export interface ApprovalGateRow {
+  readonly approvalId: string;
+  readonly proposalId: string;
+  readonly gate: JsonDoc;
+}
+
+/** An artefact an applied proposal installed (`runtime/proposals/store.ts` InstalledArtifact). */
+export interface InstalledArtifactRow {
+  readonly tenant: string;
+  readonly proposalId: string;
+  readonly artifact: JsonDoc;
+}
+
+/**
+ * RFC 0096 proposals, their approval gates, and the registry of installed artefacts (the one place whose content
+ * influences how runs are resolved). Proposals and gates are replaced whole by id; installs are appended.
+ */
+export interface ProposalRecordStore {
+  /** Insert or replace the proposal `proposalId`. */
+  put(row: ProposalRow): Promise<void>;
+  /** Every proposal of every tenant, in the order each was first stored. */
+  all(): Promise<readonly ProposalRow[]>;
+  /** Insert or replace the gate `approvalId`. */
+  putGate(row: ApprovalGateRow): Promise<void>;
+  /** Every gate, in the order each was first stored. */
+  gates(): Promise<readonly ApprovalGateRow[]>;
+  /** Append an installed artefact. */
+  install(row: InstalledArtifactRow): Promise<void>;
+  /** Every installed artefact of every tenant, in install order. */
+  installed(): Promise<readonly InstalledArtifactRow[]>;
+}
+
 // ── The port ──────────────────────────────────────────────────────────────────────────────────────────────────
 
 export interface StoragePort {
@@ -302,6 +351,7 @@ export interface StoragePort {
   readonly questions: QuestionStore;
   readonly transcripts: DocumentLog;
   readonly traces: DocumentLog;
+  readonly proposals: ProposalRecordStore;
   /** Where the data lives, for the start line (a path, a redacted URL, or `memory`). */
   readonly location: string;
   /**

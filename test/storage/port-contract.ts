@@ -37,6 +37,9 @@ export async function dumpPort(port: StoragePort): Promise<Record<string, unknow
     questions: (await port.questions.all()).map((r) => ({ ...r })),
     transcripts: await port.transcripts.all(),
     traces: await port.traces.all(),
+    proposals: (await port.proposals.all()).map((r) => ({ ...r })),
+    gates: (await port.proposals.gates()).map((r) => ({ ...r })),
+    installed: (await port.proposals.installed()).map((r) => ({ ...r })),
   };
 }
 
@@ -180,6 +183,17 @@ export function describePortContract(name: string, open: () => Promise<StoragePo
         expect((await port.commitments.listFired()).filter((r) => r.commitmentId === c)).toEqual([{ tenant: t, commitmentId: c, instance: 'time:1', firedAt: 7 }]);
       });
 
+      it('claimFire stores the claimed commitment with the claim, byte-identical; a losing claim changes nothing', async () => {
+        const t = fresh('t');
+        const c = fresh('c');
+        const commitment = { commitmentId: c, memoryRef: `mem://${t}/x`, condition: { kind: 'time', at: 1 }, note: 'ünïcödé ✓' };
+        expect(await port.commitments.claimFire({ tenant: t, commitmentId: c, instance: 'time:1', firedAt: 7, commitment })).toBe(true);
+        expect(await port.commitments.claimFire({ tenant: t, commitmentId: c, instance: 'time:1', firedAt: 8, commitment: { other: true } })).toBe(false);
+        const [row, ...more] = (await port.commitments.listFired()).filter((r) => r.commitmentId === c);
+        expect(more).toEqual([]);
+        expect(JSON.stringify(row)).toBe(JSON.stringify({ tenant: t, commitmentId: c, instance: 'time:1', firedAt: 7, commitment }));
+      });
+
       it('exactly one of N concurrent claims of one instance wins, and none later (property)', async () => {
         await fc.assert(fc.asyncProperty(fc.integer({ min: 1, max: 16 }), async (n) => {
           const t = fresh('t');
@@ -261,6 +275,26 @@ export function describePortContract(name: string, open: () => Promise<StoragePo
       });
     });
 
+    describe('proposals and installed artefacts', () => {
+      it('replaces proposals and gates by id keeping their first-stored order, and appends installs in order', async () => {
+        const t = fresh('t');
+        const [p1, p2, a1] = [fresh('prp'), fresh('prp'), fresh('apr')];
+        await port.proposals.put({ proposalId: p1, tenant: t, proposal: { id: p1, state: 'draft', text: 'ünïcödé ✓' } });
+        await port.proposals.put({ proposalId: p2, tenant: t, proposal: { id: p2, state: 'draft' } });
+        await port.proposals.put({ proposalId: p1, tenant: t, proposal: { id: p1, state: 'applied', revision: 2 } });
+        expect((await port.proposals.all()).filter((r) => r.tenant === t)).toEqual([
+          { proposalId: p1, tenant: t, proposal: { id: p1, state: 'applied', revision: 2 } },
+          { proposalId: p2, tenant: t, proposal: { id: p2, state: 'draft' } },
+        ]);
+        await port.proposals.putGate({ approvalId: a1, proposalId: p1, gate: { state: 'pending' } });
+        await port.proposals.putGate({ approvalId: a1, proposalId: p1, gate: { state: 'granted' } });
+        expect((await port.proposals.gates()).filter((g) => g.approvalId === a1)).toEqual([{ approvalId: a1, proposalId: p1, gate: { state: 'granted' } }]);
+        await port.proposals.install({ tenant: t, proposalId: p1, artifact: { ref: 'a', n: 1 } });
+        await port.proposals.install({ tenant: t, proposalId: p2, artifact: { ref: 'b', n: 2 } });
+        expect((await port.proposals.installed()).filter((r) => r.tenant === t).map((r) => r.artifact)).toEqual([{ ref: 'a', n: 1 }, { ref: 'b', n: 2 }]);
+      });
+    });
+
     it('batch (when offered): a resolved batch commits every call, a rejected one none', async () => {
       if (port.batch === undefined) return;
       const t = fresh('t');
@@ -292,11 +326,14 @@ export function describePortContract(name: string, open: () => Promise<StoragePo
             const runId = fresh('run');
             for (const p of payloads) await first.runs.appendEvent(runId, (seq) => eventFor(runId, seq, { p: p as never }));
             await first.commitments.arm({ tenant: t, commitmentId: 'c', commitment: { payloads: payloads as never } });
-            await first.commitments.claimFire({ tenant: t, commitmentId: 'c', instance: 'time:1', firedAt: 1 });
+            await first.commitments.claimFire({ tenant: t, commitmentId: 'c', instance: 'time:1', firedAt: 1, commitment: { payloads: payloads as never } });
             await first.schedules.put({ scheduleId: runId, tenant: t, schedule: { every: 'PT1H' } });
             await first.schedules.claimRun(runId, 3);
             await first.questions.transition(t, 'q', { p: payloads as never }, { s: 'pending' });
             await first.transcripts.append({ payloads: payloads as never });
+            await first.proposals.put({ proposalId: runId, tenant: t, proposal: { payloads: payloads as never } });
+            await first.proposals.putGate({ approvalId: runId, proposalId: runId, gate: { payloads: payloads as never } });
+            await first.proposals.install({ tenant: t, proposalId: runId, artifact: { payloads: payloads as never } });
             const before = JSON.stringify(await dumpPort(first));
             await first.close();
             await expect(first.memory.all()).rejects.toThrow();

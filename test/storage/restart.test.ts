@@ -91,9 +91,9 @@ describe('restart on SQLite', () => {
     expect(firedIds(runtime)).toEqual([cBefore, cDown]);
     expect(await runtime.evaluateCommitments()).toEqual([]);
     // The schedule runs its latest due instant once (the earlier ones are reported missed), then not again.
-    const ticked = runtime.distillationScheduler()!.tick();
+    const ticked = await runtime.distillationScheduler()!.tick();
     expect(ticked.map((o) => [o.scheduleId, o.instant, o.missed])).toEqual([[schedule.scheduleId, new Date(T0 + 115_000).toISOString(), 11]]);
-    expect(runtime.distillationScheduler()!.tick()).toEqual([]);
+    expect(await runtime.distillationScheduler()!.tick()).toEqual([]);
     await runtime.flush();
     await app.close();
 
@@ -101,7 +101,7 @@ describe('restart on SQLite', () => {
     ({ app, runtime } = await startHost());
     expect(firedIds(runtime)).toEqual([cBefore, cDown]);
     expect(await runtime.evaluateCommitments()).toEqual([]);
-    expect(runtime.distillationScheduler()!.tick()).toEqual([]);
+    expect(await runtime.distillationScheduler()!.tick()).toEqual([]);
     expect(runtime.distillationScheduler()!.get(schedule.scheduleId)?.nextAt).toBe(T0 + 125_000);
     // The pending question kept its deadline: an hour later it has timed out, failing closed to its default.
     clock.t = T0 + 3_600_000;

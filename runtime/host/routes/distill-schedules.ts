@@ -72,6 +72,6 @@ export function registerDistillSchedules(app: FastifyInstance, host: HostRuntime
     const { tenant } = bodyOf(req, ROUTES.distillScheduleTick);
     const sch = scheduler();
     const mine = new Set(sch.list(tenant).map((s) => s.scheduleId));
-    return { outcomes: sch.tick().filter((o) => mine.has(o.scheduleId)).map(outcomeView) };
+    return { outcomes: (await sch.tick()).filter((o) => mine.has(o.scheduleId)).map(outcomeView) };
   });
 }

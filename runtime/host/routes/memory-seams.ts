@@ -4,7 +4,7 @@
  * distillation, consolidation and commitments over HTTP.
  */
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { CommitmentFiredPayload } from '../../../generated/ts/index.ts';
 import { HttpError } from '../errors.ts';
 import { actingTenant, bodyOf, queryOf, scopedRef, serve, tenantOrThrow } from '../route-helpers.ts';
@@ -36,8 +36,16 @@ export function registerMemorySeams(app: FastifyInstance, host: HostRuntime): vo
     }
   });
 
-  // RFC 0068 seam: infer a commitment from a fixture entry, satisfy its condition, evaluate it repeatedly.
-  serve(app, ROUTES.commitmentFire, async (req) => {
+  // RFC 0068 seam: infer a commitment from a fixture entry, satisfy its condition, evaluate it repeatedly. One
+  // request at a time: an evaluation fires every due commitment, so a concurrent request's evaluation (while this
+  // one awaits its store) would fire this one's commitment and this request would see no fire of its own.
+  let commitmentSeam: Promise<unknown> = Promise.resolve();
+  serve(app, ROUTES.commitmentFire, (req) => {
+    const turn = commitmentSeam.then(() => fireCommitmentSeam(req));
+    commitmentSeam = turn.catch(() => undefined);
+    return turn;
+  });
+  const fireCommitmentSeam = async (req: FastifyRequest) => {
     const body = bodyOf(req, ROUTES.commitmentFire);
     const tenant = tenantOrThrow(body.memoryRef);
     const canary = body.includeIntentionCanary === true ? `intent-canary-${randomUUID()}` : undefined;
@@ -51,7 +59,7 @@ export function registerMemorySeams(app: FastifyInstance, host: HostRuntime): vo
     for (let i = 0; i < 3; i++) fired.push(...(await host.evaluateCommitments()).filter((p) => p.commitmentId === commitmentId));
     if (fired.length === 0) throw new HttpError('internal_error', 'the satisfied commitment did not fire');
     return { event: fired[0]!, fireCount: fired.length, ...(canary !== undefined ? { intentionCanary: canary } : {}) };
-  });
+  };
 
   // Seed entries (through the SR-1 chokepoint). Optional secrets are registered in a fixture run first. A run the
   // seam makes up ends with the request; a run the client names lives on (bounded per tenant, expires when idle).

@@ -31,11 +31,47 @@ export function openPool(url: string): pg.Pool {
 }
 
 /**
- * Run `f` in one transaction on one pooled connection: COMMIT when it resolves (the promise resolves after the
- * commit is durable, under the server's default synchronous_commit), ROLLBACK when it throws.
+ * The store's connection as its sub-stores use it: the pool (one statement, autocommit), or — while a batch runs —
+ * the batch's connection, so every statement of the batch joins its one transaction.
  */
-export async function inTransaction<T>(pool: pg.Pool, f: (c: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
+export class StoreDb {
+  #batch: pg.PoolClient | undefined;
+  constructor(readonly pool: pg.Pool) {}
+
+  /** `pg`'s query, on the batch's connection while a batch runs. */
+  readonly query = ((...args: unknown[]) => {
+    const target = this.#batch ?? this.pool;
+    return (target.query as (...a: unknown[]) => unknown).apply(target, args);
+  }) as unknown as pg.Pool['query'];
+
+  /** The batch's connection, if a batch is running. */
+  get batchClient(): pg.PoolClient | undefined {
+    return this.#batch;
+  }
+
+  /** Run `f` as one batch: every statement on one connection, in one transaction (port.ts `batch`). */
+  async batch<T>(f: () => Promise<T>): Promise<T> {
+    if (this.#batch !== undefined) throw new Error('batches do not nest');
+    return inTransaction(this, async (client) => {
+      this.#batch = client;
+      try {
+        return await f();
+      } finally {
+        this.#batch = undefined;
+      }
+    });
+  }
+}
+
+/**
+ * Run `f` in one transaction on one pooled connection: COMMIT when it resolves (the promise resolves after the
+ * commit is durable, under the server's default synchronous_commit), ROLLBACK when it throws. Inside a batch, `f`
+ * runs on the batch's connection as part of the batch's transaction.
+ */
+export async function inTransaction<T>(db: StoreDb, f: (c: pg.PoolClient) => Promise<T>): Promise<T> {
+  const inBatch = db.batchClient;
+  if (inBatch !== undefined) return f(inBatch);
+  const client = await db.pool.connect();
   let broken = false;
   try {
     await client.query('BEGIN');
@@ -63,9 +99,9 @@ const MIGRATION_LOCK = `SELECT pg_advisory_xact_lock(hashtext('wopkit.schema_ver
  * A database whose version is newer than the code knows is refused (StoreVersionError) before anything changes.
  * Returns the version the database is at.
  */
-export async function migrate(pool: pg.Pool, migrations: readonly Migration[], location: string): Promise<number> {
+export async function migrate(db: StoreDb, migrations: readonly Migration[], location: string): Promise<number> {
   const latest = migrations.reduce((m, s) => Math.max(m, s.version), 0);
-  return inTransaction(pool, async (c) => {
+  return inTransaction(db, async (c) => {
     await c.query(MIGRATION_LOCK);
     await c.query('CREATE TABLE IF NOT EXISTS schema_version (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())');
     const found = num((await c.query<{ v: number | null }>('SELECT coalesce(max(version), 0) AS v FROM schema_version')).rows[0]?.v ?? 0);

@@ -2,15 +2,14 @@
  * PostgreSQL: memory entries (tenant stored and checked in every statement, CTI-1) and runs with their event logs
  * (gap-free sequences from a per-run counter row, locked by the UPDATE that advances it).
  */
-import type pg from 'pg';
 import type { RunEvent } from '../../../generated/ts/index.ts';
 import type { JsonDoc, MemoryEntryRow, MemoryEntryStore, RunRow, RunStore, StoredMemoryEntry } from '../port.ts';
-import { inTransaction, num } from './connection.ts';
+import { inTransaction, num, type StoreDb } from './connection.ts';
 
 export const docText = (doc: unknown): string => JSON.stringify(doc);
 export const parseDoc = <T>(text: string): T => JSON.parse(text) as T;
 
-export function postgresMemoryEntries(pool: pg.Pool): MemoryEntryStore {
+export function postgresMemoryEntries(pool: StoreDb): MemoryEntryStore {
   return {
     async upsert(tenant, memoryRef, entry) {
       // The tenant check is the WHERE of the conflict branch: another tenant's entry under the same key is left
@@ -41,7 +40,7 @@ export function postgresMemoryEntries(pool: pg.Pool): MemoryEntryStore {
   };
 }
 
-export function postgresRuns(pool: pg.Pool): RunStore {
+export function postgresRuns(pool: StoreDb): RunStore {
   return {
     async putRun({ runId, tenant, record }) {
       await pool.query(

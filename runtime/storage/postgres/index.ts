@@ -14,11 +14,12 @@
  * `synchronous_commit = on` (the commit record is flushed to the WAL before the server answers).
  */
 import type { StoragePort } from '../port.ts';
-import { migrate, openPool, redactedUrl } from './connection.ts';
+import { migrate, openPool, redactedUrl, StoreDb } from './connection.ts';
 import { postgresMemoryEntries, postgresRuns } from './entries.ts';
 import { postgresConsolidation, postgresDocumentLog, postgresQuestions, postgresReplay } from './journals.ts';
 import { postgresCommitments, postgresSchedules } from './ledgers.ts';
 import { POSTGRES_MIGRATIONS } from './migrations.ts';
+import { postgresProposals } from './proposals.ts';
 
 export { POSTGRES_MIGRATIONS } from './migrations.ts';
 
@@ -26,8 +27,9 @@ export { POSTGRES_MIGRATIONS } from './migrations.ts';
 export async function openPostgresStore(url: string): Promise<StoragePort> {
   const location = redactedUrl(url);
   const pool = openPool(url);
+  const db = new StoreDb(pool);
   try {
-    await migrate(pool, POSTGRES_MIGRATIONS, location);
+    await migrate(db, POSTGRES_MIGRATIONS, location);
   } catch (err) {
     await pool.end();
     throw err;
@@ -36,15 +38,17 @@ export async function openPostgresStore(url: string): Promise<StoragePort> {
   return {
     kind: 'postgres',
     location,
-    memory: postgresMemoryEntries(pool),
-    runs: postgresRuns(pool),
-    commitments: postgresCommitments(pool),
-    schedules: postgresSchedules(pool),
-    consolidation: postgresConsolidation(pool),
-    replay: postgresReplay(pool),
-    questions: postgresQuestions(pool),
-    transcripts: postgresDocumentLog(pool, 'transcripts'),
-    traces: postgresDocumentLog(pool, 'traces'),
+    memory: postgresMemoryEntries(db),
+    runs: postgresRuns(db),
+    commitments: postgresCommitments(db),
+    schedules: postgresSchedules(db),
+    consolidation: postgresConsolidation(db),
+    replay: postgresReplay(db),
+    questions: postgresQuestions(db),
+    transcripts: postgresDocumentLog(db, 'transcripts'),
+    traces: postgresDocumentLog(db, 'traces'),
+    proposals: postgresProposals(db),
+    batch: (f) => db.batch(f),
     close() {
       closed ??= pool.end();
       return closed;

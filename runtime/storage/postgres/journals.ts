@@ -4,10 +4,10 @@
  */
 import type pg from 'pg';
 import type { ConsolidationPassRow, ConsolidationStore, DocumentLog, JournalRow, JsonDoc, QuestionRow, QuestionStore, ReplayStore, WatermarkRow } from '../port.ts';
-import { inTransaction, num } from './connection.ts';
+import { inTransaction, num, type StoreDb } from './connection.ts';
 import { docText, parseDoc } from './entries.ts';
 
-export function postgresConsolidation(pool: pg.Pool): ConsolidationStore {
+export function postgresConsolidation(pool: StoreDb): ConsolidationStore {
   return {
     async recordPass({ tenant, memoryRef, pass }) {
       await pool.query(
@@ -28,7 +28,7 @@ export function postgresConsolidation(pool: pg.Pool): ConsolidationStore {
   };
 }
 
-export function postgresReplay(pool: pg.Pool): ReplayStore {
+export function postgresReplay(pool: StoreDb): ReplayStore {
   return {
     async appendJournal({ jseq, memoryRef, record }) {
       await pool.query('INSERT INTO replay_journal (jseq, memory_ref, doc) VALUES ($1, $2, $3)', [jseq, memoryRef, docText(record)]);
@@ -56,8 +56,8 @@ export function postgresReplay(pool: pg.Pool): ReplayStore {
   };
 }
 
-export function postgresQuestions(pool: pg.Pool): QuestionStore {
-  const historyOf = async (c: pg.Pool | pg.PoolClient, tenant: string, ref: string): Promise<JsonDoc[]> =>
+export function postgresQuestions(pool: StoreDb): QuestionStore {
+  const historyOf = async (c: StoreDb | pg.PoolClient, tenant: string, ref: string): Promise<JsonDoc[]> =>
     (await c.query<{ doc: string }>('SELECT doc FROM question_history WHERE tenant = $1 AND ref = $2 ORDER BY pos', [tenant, ref])).rows.map((row) => parseDoc<JsonDoc>(row.doc));
   return {
     transition(tenant, ref, record, stateDto) {
@@ -86,7 +86,7 @@ export function postgresQuestions(pool: pg.Pool): QuestionStore {
 }
 
 /** One named append-only log; the position comes from a counter row advanced in the same statement. */
-export function postgresDocumentLog(pool: pg.Pool, log: string): DocumentLog {
+export function postgresDocumentLog(pool: StoreDb, log: string): DocumentLog {
   return {
     async append(doc) {
       const r = await pool.query<{ pos: string }>(

@@ -3,9 +3,8 @@
  * schedules with their run ledger (one run per slot as a conditional insert). Both claims are single statements:
  * the primary key decides the one winner across every process sharing the database.
  */
-import type pg from 'pg';
 import type { ArmedCommitmentRow, CommitmentStore, FiredRow, JsonDoc, ScheduleRow, ScheduleRunRow, ScheduleStore } from '../port.ts';
-import { inTransaction, num } from './connection.ts';
+import { inTransaction, num, type StoreDb } from './connection.ts';
 import { docText, parseDoc } from './entries.ts';
 
 interface ArmedSql {
@@ -25,7 +24,7 @@ const armedRow = (r: ArmedSql): ArmedCommitmentRow => ({
   ...(r.predicate_last !== null ? { predicate: { last: r.predicate_last, transitions: r.predicate_transitions ?? 0 } } : {}),
 });
 
-export function postgresCommitments(pool: pg.Pool): CommitmentStore {
+export function postgresCommitments(pool: StoreDb): CommitmentStore {
   return {
     async arm({ tenant, commitmentId, commitment }) {
       const r = await pool.query('INSERT INTO commitments_armed (tenant, commitment_id, doc) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [tenant, commitmentId, docText(commitment)]);
@@ -40,17 +39,17 @@ export function postgresCommitments(pool: pg.Pool): CommitmentStore {
     async setPredicateState(tenant, commitmentId, { last, transitions }) {
       await pool.query('UPDATE commitments_armed SET predicate_last = $3, predicate_transitions = $4 WHERE tenant = $1 AND commitment_id = $2', [tenant, commitmentId, last, transitions]);
     },
-    async claimFire({ tenant, commitmentId, instance, firedAt, disarm = false }) {
+    async claimFire({ tenant, commitmentId, instance, firedAt, disarm = false, commitment }) {
       // One statement: the ledger insert wins for exactly one caller; only the winner disarms.
       const r = await pool.query<{ claimed: string }>(
         `WITH claimed AS (
-           INSERT INTO commitments_fired (tenant, commitment_id, instance, fired_at) VALUES ($1, $2, $3, $4)
+           INSERT INTO commitments_fired (tenant, commitment_id, instance, fired_at, doc) VALUES ($1, $2, $3, $4, $6)
            ON CONFLICT DO NOTHING RETURNING 1
          ), disarmed AS (
            DELETE FROM commitments_armed WHERE $5 AND tenant = $1 AND commitment_id = $2 AND EXISTS (SELECT 1 FROM claimed)
          )
          SELECT count(*) AS claimed FROM claimed`,
-        [tenant, commitmentId, instance, firedAt, disarm],
+        [tenant, commitmentId, instance, firedAt, disarm, commitment === undefined ? null : docText(commitment)],
       );
       return num(r.rows[0]?.claimed) === 1;
     },
@@ -59,13 +58,13 @@ export function postgresCommitments(pool: pg.Pool): CommitmentStore {
       return r.rowCount === 1;
     },
     async listFired() {
-      const r = await pool.query<{ tenant: string; commitment_id: string; instance: string; fired_at: string }>('SELECT tenant, commitment_id, instance, fired_at FROM commitments_fired ORDER BY ord');
-      return r.rows.map((row): FiredRow => ({ tenant: row.tenant, commitmentId: row.commitment_id, instance: row.instance, firedAt: num(row.fired_at) }));
+      const r = await pool.query<{ tenant: string; commitment_id: string; instance: string; fired_at: string; doc: string | null }>('SELECT tenant, commitment_id, instance, fired_at, doc FROM commitments_fired ORDER BY ord');
+      return r.rows.map((row): FiredRow => ({ tenant: row.tenant, commitmentId: row.commitment_id, instance: row.instance, firedAt: num(row.fired_at), ...(row.doc !== null ? { commitment: parseDoc<JsonDoc>(row.doc) } : {}) }));
     },
   };
 }
 
-export function postgresSchedules(pool: pg.Pool): ScheduleStore {
+export function postgresSchedules(pool: StoreDb): ScheduleStore {
   return {
     async put({ scheduleId, tenant, schedule }) {
       await pool.query(

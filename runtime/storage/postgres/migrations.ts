@@ -124,4 +124,33 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    name: 'the fired ledger keeps the claimed commitment, so a claim whose announcement a crash lost can be announced at start',
+    sql: 'ALTER TABLE commitments_fired ADD COLUMN doc text;',
+  },
+  {
+    version: 3,
+    name: 'RFC 0096 proposals, approval gates and the installed-artefact registry',
+    sql: `
+      CREATE TABLE proposals (
+        proposal_id text ${C} PRIMARY KEY,
+        tenant text ${C} NOT NULL,
+        doc text NOT NULL,
+        ord bigint GENERATED ALWAYS AS IDENTITY
+      );
+      CREATE TABLE approval_gates (
+        approval_id text ${C} PRIMARY KEY,
+        proposal_id text ${C} NOT NULL,
+        doc text NOT NULL,
+        ord bigint GENERATED ALWAYS AS IDENTITY
+      );
+      CREATE TABLE installed_artifacts (
+        ord bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        tenant text ${C} NOT NULL,
+        proposal_id text ${C} NOT NULL,
+        doc text NOT NULL
+      );
+    `,
+  },
 ];

@@ -21,9 +21,11 @@ import {
   type CommitmentStore,
   type ConsolidationStore,
   type DocumentLog,
+  type FiredRow,
   type JsonDoc,
   type MemoryEntryStore,
   type Migration,
+  type ProposalRecordStore,
   type QuestionStore,
   type ReplayStore,
   type RunStore,
@@ -192,14 +194,14 @@ class SqliteStore implements StoragePort {
     setPredicateState: async (tenant, commitmentId, { last, transitions }) => {
       this.#tx(() => this.#run('UPDATE commitments_armed SET pred_last = ?, pred_transitions = ? WHERE tenant = ? AND commitment_id = ?', last ? 1 : 0, transitions, tenant, commitmentId));
     },
-    claimFire: async ({ tenant, commitmentId, instance, firedAt, disarm }) => this.#tx(() => {
-      const claimed = this.#run('INSERT INTO commitments_fired (tenant, commitment_id, instance, fired_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING', tenant, commitmentId, instance, firedAt) > 0;
+    claimFire: async ({ tenant, commitmentId, instance, firedAt, disarm, commitment }) => this.#tx(() => {
+      const claimed = this.#run('INSERT INTO commitments_fired (tenant, commitment_id, instance, fired_at, doc) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING', tenant, commitmentId, instance, firedAt, commitment === undefined ? null : text(commitment)) > 0;
       if (claimed && disarm === true) this.#run('DELETE FROM commitments_armed WHERE tenant = ? AND commitment_id = ?', tenant, commitmentId);
       return claimed;
     }),
     hasFired: async (tenant, commitmentId, instance) => this.#get('SELECT 1 AS x FROM commitments_fired WHERE tenant = ? AND commitment_id = ? AND instance = ?', tenant, commitmentId, instance) !== undefined,
-    listFired: async () => this.#all('SELECT tenant, commitment_id, instance, fired_at FROM commitments_fired ORDER BY ord')
-      .map((r) => ({ tenant: String(r.tenant), commitmentId: String(r.commitment_id), instance: String(r.instance), firedAt: Number(r.fired_at) })),
+    listFired: async () => this.#all('SELECT tenant, commitment_id, instance, fired_at, doc FROM commitments_fired ORDER BY ord')
+      .map((r): FiredRow => ({ tenant: String(r.tenant), commitmentId: String(r.commitment_id), instance: String(r.instance), firedAt: Number(r.fired_at), ...(r.doc === null ? {} : { commitment: parse<JsonDoc>(r.doc) }) })),
   };
 
   readonly schedules: ScheduleStore = {
@@ -281,6 +283,21 @@ class SqliteStore implements StoragePort {
   }
   readonly transcripts: DocumentLog = this.#documentLog('transcripts');
   readonly traces: DocumentLog = this.#documentLog('traces');
+
+  readonly proposals: ProposalRecordStore = {
+    put: async ({ proposalId, tenant, proposal }) => {
+      this.#tx(() => this.#run('INSERT INTO proposals (proposal_id, tenant, doc) VALUES (?, ?, ?) ON CONFLICT (proposal_id) DO UPDATE SET tenant = excluded.tenant, doc = excluded.doc', proposalId, tenant, text(proposal)));
+    },
+    all: async () => this.#all('SELECT proposal_id, tenant, doc FROM proposals ORDER BY ord').map((r) => ({ proposalId: String(r.proposal_id), tenant: String(r.tenant), proposal: parse<JsonDoc>(r.doc) })),
+    putGate: async ({ approvalId, proposalId, gate }) => {
+      this.#tx(() => this.#run('INSERT INTO approval_gates (approval_id, proposal_id, doc) VALUES (?, ?, ?) ON CONFLICT (approval_id) DO UPDATE SET proposal_id = excluded.proposal_id, doc = excluded.doc', approvalId, proposalId, text(gate)));
+    },
+    gates: async () => this.#all('SELECT approval_id, proposal_id, doc FROM approval_gates ORDER BY ord').map((r) => ({ approvalId: String(r.approval_id), proposalId: String(r.proposal_id), gate: parse<JsonDoc>(r.doc) })),
+    install: async ({ tenant, proposalId, artifact }) => {
+      this.#tx(() => this.#run('INSERT INTO installed_artifacts (tenant, proposal_id, doc) VALUES (?, ?, ?)', tenant, proposalId, text(artifact)));
+    },
+    installed: async () => this.#all('SELECT tenant, proposal_id, doc FROM installed_artifacts ORDER BY ord').map((r) => ({ tenant: String(r.tenant), proposalId: String(r.proposal_id), artifact: parse<JsonDoc>(r.doc) })),
+  };
 
   async close(): Promise<void> {
     if (this.#closed) return;

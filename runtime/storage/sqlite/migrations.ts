@@ -47,6 +47,20 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
       CREATE TABLE document_logs (log TEXT NOT NULL, pos INTEGER NOT NULL, doc TEXT NOT NULL, PRIMARY KEY (log, pos)) WITHOUT ROWID;
     `,
   },
+  {
+    version: 2,
+    name: 'the fired ledger keeps the claimed commitment, so a claim whose announcement a crash lost can be announced at start',
+    sql: 'ALTER TABLE commitments_fired ADD COLUMN doc TEXT;',
+  },
+  {
+    version: 3,
+    name: 'RFC 0096 proposals, approval gates and the installed-artefact registry',
+    sql: `
+      CREATE TABLE proposals (ord INTEGER PRIMARY KEY AUTOINCREMENT, proposal_id TEXT NOT NULL UNIQUE, tenant TEXT NOT NULL, doc TEXT NOT NULL);
+      CREATE TABLE approval_gates (ord INTEGER PRIMARY KEY AUTOINCREMENT, approval_id TEXT NOT NULL UNIQUE, proposal_id TEXT NOT NULL, doc TEXT NOT NULL);
+      CREATE TABLE installed_artifacts (ord INTEGER PRIMARY KEY AUTOINCREMENT, tenant TEXT NOT NULL, proposal_id TEXT NOT NULL, doc TEXT NOT NULL);
+    `,
+  },
 ];
 
 /** The newest schema version this code knows. */

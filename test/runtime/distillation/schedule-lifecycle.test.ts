@@ -24,7 +24,7 @@ async function everyPath(m: Awaited<ReturnType<typeof load>>): Promise<void> {
   const tight = scheduler(small);
   tight.schedule({ memoryRef: m.REF, every: 'PT1H', firstAt: small.clock.now() });
   small.writer.put(m.REF, { content: 'This transactional entry is far longer than a five token budget allows for distillation.', tier: 'transactional' });
-  const kinds = [...sch.tick(), ...tight.tick()].map((o) => o.kind).sort();
+  const kinds = [...(await sch.tick()), ...(await tight.tick())].map((o) => o.kind).sort();
   if (kinds.join() !== 'budget-exceeded,distilled,failed,nothing-to-distil') throw new Error(`unexpected outcomes ${kinds.join()}`);
   if (!sch.cancel(cancelled.scheduleId)) throw new Error('cancel refused');
 }

@@ -15,52 +15,52 @@ const transactional = (s: Env, ref: string, texts: readonly string[]) => { for (
 const compacted = (s: Env) => s.events().filter((e) => e.type === 'memory.compacted');
 
 describe('scheduled distillation ("dreams")', () => {
-  it('runs at each instant, as a host-managed distillation with the distillation sub-object, and re-arms one period later', () => {
+  it('runs at each instant, as a host-managed distillation with the distillation sub-object, and re-arms one period later', async () => {
     const s = setup();
     const sch = scheduler(s);
     const d = sch.schedule({ memoryRef: REF, every: 'PT1H' });
     expect(d.nextAt).toBe(s.clock.now() + HOUR);
     transactional(s, REF, ['Ticket 1 resolved.', 'Ticket 2 resolved.']);
-    expect(sch.tick()).toEqual([]); // not due yet
+    expect(await sch.tick()).toEqual([]); // not due yet
     s.clock.advance(HOUR);
-    const [first] = sch.tick();
+    const [first] = await sch.tick();
     expect(first).toMatchObject({ kind: 'distilled', scheduleId: d.scheduleId, missed: 0 });
     const run = first as Extract<ScheduledRunOutcome, { kind: 'distilled' }>;
     expect(run.result.event.trigger).toBe('host-managed');
     expect(run.result.event.distillation).toMatchObject({ tokenBudget: 200, indexUpdated: true });
     expect(sch.get(d.scheduleId)!.nextAt).toBe(d.nextAt + HOUR);
-    expect(sch.tick()).toEqual([]); // the same instant never runs twice
+    expect(await sch.tick()).toEqual([]); // the same instant never runs twice
     s.clock.advance(HOUR);
-    expect(sch.tick()).toEqual([{ kind: 'nothing-to-distil', scheduleId: d.scheduleId, instant: new Date(d.nextAt + HOUR).toISOString(), missed: 0 }]);
+    expect(await sch.tick()).toEqual([{ kind: 'nothing-to-distil', scheduleId: d.scheduleId, instant: new Date(d.nextAt + HOUR).toISOString(), missed: 0 }]);
     expect(compacted(s)).toHaveLength(1); // nothing to distil: no archive, no event
   });
 
-  it('coalesces missed instants into one run and reports how many were missed', () => {
+  it('coalesces missed instants into one run and reports how many were missed', async () => {
     const s = setup();
     const sch = scheduler(s);
     const d = sch.schedule({ memoryRef: REF, every: 'PT1H', firstAt: s.clock.now() });
     transactional(s, REF, ['A fact worth keeping.']);
     s.clock.advance(5 * HOUR + 10);
-    const out = sch.tick();
+    const out = await sch.tick();
     expect(out).toHaveLength(1);
     expect(out[0]).toMatchObject({ kind: 'distilled', missed: 5, instant: new Date(d.nextAt + 5 * HOUR).toISOString() });
     expect(sch.get(d.scheduleId)!.nextAt).toBe(d.nextAt + 6 * HOUR);
   });
 
-  it('a budget refusal writes nothing and the schedule keeps running', () => {
+  it('a budget refusal writes nothing and the schedule keeps running', async () => {
     const s = setup({ maxTokenBudget: 5 });
     const sch = scheduler(s);
     sch.schedule({ memoryRef: REF, every: 'PT1H', firstAt: s.clock.now() });
     transactional(s, REF, ['This transactional entry is far longer than a five token budget allows for distillation.']);
     const before = JSON.stringify(s.store.listRawSync(REF));
-    expect(sch.tick()[0]).toMatchObject({ kind: 'budget-exceeded', tokensRequired: expect.any(Number) });
+    expect((await sch.tick())[0]).toMatchObject({ kind: 'budget-exceeded', tokensRequired: expect.any(Number) });
     expect(JSON.stringify(s.store.listRawSync(REF))).toBe(before);
     expect(compacted(s)).toEqual([]);
     s.clock.advance(HOUR);
-    expect(sch.tick()[0]?.kind).toBe('budget-exceeded');
+    expect((await sch.tick())[0]?.kind).toBe('budget-exceeded');
   });
 
-  it('a run that fails for another reason is reported by code only, and never keeps another due schedule from running or re-arming', () => {
+  it('a run that fails for another reason is reported by code only, and never keeps another due schedule from running or re-arming', async () => {
     const s = setup();
     const other = 'mem://tenant-a/agent-2';
     const real = s.distiller.distill.bind(s.distiller);
@@ -74,13 +74,13 @@ describe('scheduled distillation ("dreams")', () => {
     const b = sch.schedule({ memoryRef: other, every: 'PT1H', firstAt: s.clock.now() });
     transactional(s, REF, ['Note one.']);
     transactional(s, other, ['Note two.']);
-    const out = sch.tick();
+    const out = await sch.tick();
     expect(out.map((o) => [o.scheduleId, o.kind])).toEqual([[a.scheduleId, 'failed'], [b.scheduleId, 'distilled']]);
     expect(out[0]).toEqual({ kind: 'failed', scheduleId: a.scheduleId, instant: expect.any(String), missed: 0, errorCode: 'compaction_redaction_failed' });
     expect(JSON.stringify(out[0])).not.toContain('sk-live-canary');
     expect([sch.get(a.scheduleId)!.nextAt, sch.get(b.scheduleId)!.nextAt]).toEqual([a.nextAt + HOUR, b.nextAt + HOUR]);
     s.clock.advance(HOUR);
-    expect(sch.tick().map((o) => o.kind)).toEqual(['failed', 'nothing-to-distil']);
+    expect((await sch.tick()).map((o) => o.kind)).toEqual(['failed', 'nothing-to-distil']);
   });
 
   it('refuses bad schedules up front: sub-second or malformed periods, refs without a tenant, budgets the distiller refuses', () => {
@@ -92,7 +92,7 @@ describe('scheduled distillation ("dreams")', () => {
     expect(sch.schedule({ memoryRef: REF, every: `PT${MIN_PERIOD_MS / 1000}S` }).periodMs).toBe(MIN_PERIOD_MS);
   });
 
-  it('a cancelled schedule never runs again; replay mode never runs anything', () => {
+  it('a cancelled schedule never runs again; replay mode never runs anything', async () => {
     const s = setup();
     const live = scheduler(s);
     const d = live.schedule({ memoryRef: REF, every: 'PT1H', firstAt: s.clock.now() });
@@ -102,12 +102,12 @@ describe('scheduled distillation ("dreams")', () => {
     replay.schedule({ memoryRef: REF, every: 'PT1H', firstAt: s.clock.now() });
     transactional(s, REF, ['Something to distil.']);
     s.clock.advance(3 * HOUR);
-    expect(live.tick()).toEqual([]);
-    expect(replay.tick()).toEqual([]);
+    expect(await live.tick()).toEqual([]);
+    expect(await replay.tick()).toEqual([]);
     expect(compacted(s)).toEqual([]);
   });
 
-  it('CTI-1: each schedule distils its own tenant only; list is per tenant', () => {
+  it('CTI-1: each schedule distils its own tenant only; list is per tenant', async () => {
     const s = setup();
     const sch = scheduler(s);
     const other = 'mem://tenant-b/agent-1';
@@ -115,18 +115,18 @@ describe('scheduled distillation ("dreams")', () => {
     sch.schedule({ memoryRef: other, every: 'PT1H', firstAt: s.clock.now() });
     transactional(s, REF, ['Tenant A note.']);
     transactional(s, other, ['Tenant B note.']);
-    const out = sch.tick() as Extract<ScheduledRunOutcome, { kind: 'distilled' }>[];
+    const out = (await sch.tick()) as Extract<ScheduledRunOutcome, { kind: 'distilled' }>[];
     expect(out.map((o) => o.result.event.memoryRef).sort()).toEqual([REF, other].sort());
     for (const o of out) expect(o.result.entry.content).toBe(o.result.event.memoryRef === REF ? 'Tenant A note.' : 'Tenant B note.');
     expect(sch.list('tenant-a').map((d) => d.memoryRef)).toEqual([REF]);
   });
 
-  it('fires at most once per instant and exactly once per due window, under random clock advances and repeated ticks (property)', () => {
-    fc.assert(
-      fc.property(
+  it('fires at most once per instant and exactly once per due window, under random clock advances and repeated ticks (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(
         fc.integer({ min: 1, max: 6 }), // period in hours
         fc.array(fc.tuple(fc.integer({ min: 0, max: 8 * HOUR }), fc.integer({ min: 1, max: 3 })), { minLength: 1, maxLength: 30 }),
-        (hours, steps) => {
+        async (hours, steps) => {
           const s = setup();
           const sch = scheduler(s);
           const period = hours * HOUR;
@@ -138,7 +138,7 @@ describe('scheduled distillation ("dreams")', () => {
             s.clock.advance(advance);
             const window = Math.floor((s.clock.now() - d.nextAt) / period);
             if (window > lastWindow) { expectedRuns++; lastWindow = window; }
-            for (let i = 0; i < ticks; i++) for (const o of sch.tick()) instants.push(Date.parse(o.instant));
+            for (let i = 0; i < ticks; i++) for (const o of await sch.tick()) instants.push(Date.parse(o.instant));
           }
           // never twice for one instant, strictly increasing, each on the schedule's grid, one per window reached
           expect(new Set(instants).size).toBe(instants.length);
@@ -164,7 +164,7 @@ describe('scheduled distillation in the runtime', () => {
     expect(none.discovery().memory?.distillation).toBeUndefined();
     expect(none.distillationScheduler).toBeUndefined();
   });
-  it('a scheduled run goes through the SR-1 chokepoint and the validated log like any distillation', () => {
+  it('a scheduled run goes through the SR-1 chokepoint and the validated log like any distillation', async () => {
     const clock = new ManualClock();
     const rt = createOpenwopRuntime({ clock, ids: new SequentialIds() });
     const ref = 'mem://acme/dreams';
@@ -172,7 +172,7 @@ describe('scheduled distillation in the runtime', () => {
     rt.byok.resolve('run-x', 'acme', 'byok-1');
     rt.asRun('run-x', () => rt.writer.put(ref, { content: 'Used sk-live-secret-000111 for the import.', tier: 'transactional' }, { runId: 'run-x', tenant: 'acme' }));
     rt.distillationScheduler!.schedule({ memoryRef: ref, every: 'P1D', firstAt: clock.now() });
-    const [o] = rt.distillationScheduler!.tick() as Extract<ScheduledRunOutcome, { kind: 'distilled' }>[];
+    const [o] = (await rt.distillationScheduler!.tick()) as Extract<ScheduledRunOutcome, { kind: 'distilled' }>[];
     expect(o!.result.entry.content).toContain('[REDACTED:byok-1]');
     expect(o!.result.entry.content).not.toContain('sk-live-secret-000111');
     const events = rt.log.runIds().flatMap((r) => rt.log.read(r)).filter((e) => e.type === 'memory.compacted');
