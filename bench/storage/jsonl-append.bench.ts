@@ -5,12 +5,13 @@
  * Per-record time is the median over batches taken in turn across the sizes; flat means the 50k/1k ratio stays ≤ 1.3 for every series.
  * Run: npm run bench:jsonl   → bench/results/jsonl-append.json (exit code 1 when a series is not flat)
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FramedJsonlLog, frame } from '../../runtime/inquirium/storage/framed-jsonl.ts';
 import { JsonlTranscriptStore, type TranscriptFact } from '../../runtime/inquirium/storage/transcript.ts';
 import { rng } from '../rng.ts';
+import { writeResult, type BenchRow } from '../summary.ts';
 
 const SIZES = [1_000, 10_000, 50_000] as const;
 const FLAT = 1.3;
@@ -87,10 +88,17 @@ const series = (['log', 'transcript'] as const).flatMap((layer) =>
   [false, true].map((durable) => {
     const at = (size: number) => results.find((r) => r.layer === layer && r.durable === durable && r.recordsBefore === size)!.usPerAppend;
     const ratio = Math.round((at(50_000) / at(1_000)) * 100) / 100;
-    return { layer, durable, ratio50kTo1k: ratio, flat: ratio <= FLAT };
+    return { layer, durable, ratio50kTo1k: ratio, flat: ratio <= FLAT, usAt50k: at(50_000) };
   }),
 );
 for (const s of series) console.log(`${s.layer} ${s.durable ? 'durable' : 'durable:false'}: 50k/1k = ${s.ratio50kTo1k} ${s.flat ? 'flat' : `NOT FLAT (> ${FLAT})`}`);
-mkdirSync('bench/results', { recursive: true });
-writeFileSync('bench/results/jsonl-append.json', JSON.stringify({ node: process.version, flatLimit: FLAT, batches: BATCHES, perBatch: PER_BATCH, results, series }, null, 2) + '\n');
+/** One row per layer and durability: the append cost at 50k records as a ratio of the cost at 1k (flat: O(1) appends). */
+const summary: BenchRow[] = series.map((s) => ({
+  row: `JSONL ${s.layer} append, ${s.durable ? 'fsync on' : 'fsync off'}: cost at 50k records / at 1k`,
+  ratio: s.ratio50kTo1k,
+  peer: 'appends to the same store holding 1k records',
+  goal: `≤ ${FLAT}× (a cost ratio: append time flat from 1k to 50k records)`,
+  figure: `${s.usAt50k} µs per append at 50k`,
+}));
+writeResult('jsonl-append', { summary, node: process.version, flatLimit: FLAT, batches: BATCHES, perBatch: PER_BATCH, results, series });
 if (!series.every((s) => s.flat)) process.exitCode = 1;
