@@ -57,6 +57,12 @@ export class WriteQueue {
     while (this.#waiting.length > 0) {
       const group = this.#waiting;
       this.#waiting = [];
+      // Fail-stop: after a failed write nothing more reaches the store (a later write would commit on top of the
+      // rolled-back batch and leave a gap that a restart would load as state the runtime never had).
+      if (this.#failure !== undefined) {
+        for (const p of group) p.reject(this.#failure.error);
+        continue;
+      }
       if (this.#batch !== undefined) await this.#runBatch(this.#batch, group);
       else for (const p of group) await this.#settle([p], () => p.op().then((v) => [v]));
     }

@@ -46,4 +46,12 @@ describe('WriteQueue', () => {
     q.enqueue(async () => 2);
     await expect(q.flush()).rejects.toThrow('disk full');
   });
+  it('fail-stop: a write enqueued after a failure never reaches the store', async () => {
+    const q = new WriteQueue(async (f) => f());
+    q.enqueue(async () => { throw new Error('disk full'); });
+    await expect(q.flush()).rejects.toThrow('disk full');
+    let ran = false;
+    await expect(q.run(async () => { ran = true; })).rejects.toThrow('disk full');
+    expect(ran).toBe(false);
+  });
 });
