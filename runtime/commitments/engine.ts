@@ -375,15 +375,21 @@ export class CommitmentEngine {
         if (value !== st.last) transition(COMMITMENT_LIFECYCLE, st.last ? 'held' : 'armed', value ? 'held' : 'armed');
         if (value && !st.last) {
           const transitions = st.transitions + 1;
-          this.#ledger.setPredicateState(c.commitmentId, { last: true, transitions });
+          this.#setPredicate(c, { last: true, transitions });
           fired.push(entry);
           instances.set(entry, `predicate:${transitions}`);
         } else if (value !== st.last) {
-          this.#ledger.setPredicateState(c.commitmentId, { last: value, transitions: st.transitions });
+          this.#setPredicate(c, { last: value, transitions: st.transitions });
         }
       }
     });
     return fired.sort((a, b) => a.seq - b.seq).map((e) => [e.commitment, instances.get(e)!]);
+  }
+
+  /** A predicate commitment's state changed: the ledger and (when durable) the store learn it together. */
+  #setPredicate(c: Commitment, state: { readonly last: boolean; readonly transitions: number }): void {
+    this.#ledger.setPredicateState(c.commitmentId, state);
+    this.#o.persistence?.predicateChanged(c, state);
   }
 
   /** Record a fired instance unless the ledger has it; whether it was new. */

@@ -11,6 +11,11 @@ import type { Commitment } from './inference.ts';
 export interface CommitmentPersistence {
   /** A commitment was armed (tenant bound). */
   armed(c: Commitment): void;
+  /**
+   * A predicate commitment's edge state changed (last value, rising edges so far): stored so that after a restart
+   * its next rising edge gets the next instance number instead of one the ledger already holds.
+   */
+  predicateChanged(c: Commitment, state: { readonly last: boolean; readonly transitions: number }): void;
   /** A commitment was cancelled. */
   disarmed(commitmentId: string): void;
   /**

@@ -76,6 +76,10 @@ export function openwopDurability(port: StoragePort, queue = new WriteQueue(port
       armedTenant.delete(commitmentId);
       if (tenant !== undefined) queue.enqueue(() => port.commitments.disarm(tenant, commitmentId));
     },
+    predicateChanged(c, state) {
+      if (restoring) return;
+      queue.enqueue(() => port.commitments.setPredicateState(c.tenantId, c.commitmentId, state));
+    },
     claimFire: (c, instance, firedAt) =>
       queue.run(() => port.commitments.claimFire({ tenant: c.tenantId, commitmentId: c.commitmentId, instance, firedAt, disarm: c.condition.kind === 'time', commitment: asDoc(c) })),
   };

@@ -193,3 +193,29 @@ describe('CommitmentEngine (RFC 0068 §C)', () => {
     );
   });
 });
+
+describe('predicate edge state reaches a durable store', () => {
+  it('every change of a predicate commitment’s edge state is handed to persistence, so a restart numbers the next rising edge after the last', async () => {
+    const states: { id: string; last: boolean; transitions: number }[] = [];
+    const { engine, flags } = setup({
+      persistence: {
+        armed: () => undefined,
+        disarmed: () => undefined,
+        claimFire: async () => true,
+        predicateChanged: (c, s) => void states.push({ id: c.commitmentId, last: s.last, transitions: s.transitions }),
+      },
+    });
+    const [c] = engine.inferFrom('mem://acme/agent-2', { id: 'mem-88', tags: ['intent:remind', 'when:soc2-filed'] });
+    flags.set('soc2-filed', true);
+    await engine.tick();
+    flags.set('soc2-filed', false);
+    await engine.tick();
+    flags.set('soc2-filed', true);
+    await engine.tick();
+    expect(states).toEqual([
+      { id: c!.commitmentId, last: true, transitions: 1 },
+      { id: c!.commitmentId, last: false, transitions: 1 },
+      { id: c!.commitmentId, last: true, transitions: 2 },
+    ]);
+  });
+});
