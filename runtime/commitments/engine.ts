@@ -267,7 +267,7 @@ export class CommitmentEngine {
     if (h !== undefined && this.#armedHandle(commitmentId, h)) {
       transition(COMMITMENT_LIFECYCLE, 'armed', 'cancelled');
       this.#timeHandles.delete(commitmentId);
-      this.#o.persistence?.disarmed(commitmentId);
+      this.#o.persistence?.disarmed(this.#heap.valueAt(h)!);
       return this.#heap.cancel(h);
     }
     const entry = this.#predicates.get(commitmentId);
@@ -281,7 +281,7 @@ export class CommitmentEngine {
       this.#byPredicate.delete(key);
       this.#dirty.delete(key);
     }
-    this.#o.persistence?.disarmed(commitmentId);
+    this.#o.persistence?.disarmed(entry.commitment);
     return true;
   }
 

@@ -17,7 +17,7 @@ export interface CommitmentPersistence {
    */
   predicateChanged(c: Commitment, state: { readonly last: boolean; readonly transitions: number }): void;
   /** A commitment was cancelled. */
-  disarmed(commitmentId: string): void;
+  disarmed(c: Commitment): void;
   /**
    * Claim one condition instance; resolves true for exactly one caller ever. A time commitment's claim also
    * removes it from the durable armed set (it has one instance).

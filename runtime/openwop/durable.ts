@@ -63,18 +63,14 @@ export interface OpenwopDurability {
 export function openwopDurability(port: StoragePort, queue = new WriteQueue(port.batch?.bind(port))): OpenwopDurability {
   /** True while loading: the runtime's re-arming must not be written back. */
   let restoring = false;
-  const armedTenant = new Map<string, string>();
 
   const commitments: CommitmentPersistence = {
     armed(c) {
-      armedTenant.set(c.commitmentId, c.tenantId);
       if (restoring) return;
       queue.enqueue(() => port.commitments.arm({ tenant: c.tenantId, commitmentId: c.commitmentId, commitment: asDoc(c) }));
     },
-    disarmed(commitmentId) {
-      const tenant = armedTenant.get(commitmentId);
-      armedTenant.delete(commitmentId);
-      if (tenant !== undefined) queue.enqueue(() => port.commitments.disarm(tenant, commitmentId));
+    disarmed(c) {
+      queue.enqueue(() => port.commitments.disarm(c.tenantId, c.commitmentId));
     },
     predicateChanged(c, state) {
       if (restoring) return;
