@@ -43,7 +43,8 @@ export type ErrorCode =
   | 'conflict'
   | 'request_timeout'
   | 'quota_exceeded'
-  | 'internal_error';
+  | 'internal_error'
+  | 'unavailable';
 
 /**
  * Internal helper conditions used by the envelope's if/then table; not a wire shape.

@@ -48,11 +48,22 @@ try {
 const port = Number(process.env.PORT ?? 8787);
 const host = process.env.HOST ?? '127.0.0.1';
 const seedConformanceFixtures = process.env.OPENWOP_CONFORMANCE_SEED === 'true';
-const { app } = await createHost({ credentials: start!.credentials, logger: { level: process.env.LOG_LEVEL ?? 'info' }, scheduleTickMs: 1000, limits: limits!, storage: storage!, seedConformanceFixtures });
+// PostgreSQL may be shared by several host processes: each starts as a standby and one becomes the active host
+// (runtime/host/cluster/). One that loses its lease stops, so a supervisor restarts it as a standby.
+const shared = storage!.lease !== undefined;
+const onLost = (err: Error) => {
+  process.stderr.write(`wopkit reference host: lost the active-host lease (${err.message}); stopping\n`);
+  process.exit(1);
+};
+const { app, cluster } = await createHost({
+  credentials: start!.credentials, logger: { level: process.env.LOG_LEVEL ?? 'info' }, scheduleTickMs: 1000, limits: limits!, storage: storage!, seedConformanceFixtures,
+  ...(shared ? { cluster: { onLost } } : {}),
+});
 const url = await app.listen({ port, host });
+cluster?.start(url);
 const keys = start!.credentials.summary().map((p) => (p.role === 'tenant' ? `${p.keyId} (tenant ${p.tenant})` : `${p.keyId} (operator)`));
 const token = start!.devToken === undefined ? '' : `  token:     ${start!.devToken}\n  conformance: npm run conformance -- --base-url ${url} --api-key ${start!.devToken}\n`;
-const where = `store: ${storage!.kind}${storage!.kind === 'memory' ? '' : `, data: ${storeArgs!.store.dataDir ?? storage!.location}`}`;
+const where = `store: ${storage!.kind}${storage!.kind === 'memory' ? '' : `, data: ${storeArgs!.store.dataDir ?? storage!.location}`}${shared ? ', shared: serves once it holds the store lease, forwards to the active host until then' : ''}`;
 process.stdout.write(`\nwopkit reference host listening on ${url} (${where})${start!.production ? ' (production)' : ''}\n  discovery: ${url}${ROUTES.discovery.path}\n  keys:      ${keys.join(', ')}\n${token}\n`);
 const stop = async () => { await app.close(); process.exit(0); };
 process.on('SIGINT', stop);

@@ -42,6 +42,7 @@ import { ROUTES } from './seam-catalogue.ts';
 import type { ProposalActivationPolicy } from '../proposals/service.ts';
 import { connectionCapResponse, markDroppedRequests } from './connection-cap.ts';
 import { DEFAULT_LIMITS, jsonDeeperThan, resolveLimits, timeoutCheckIntervalMs, type HostLimits } from './limits.ts';
+import { clusterMember, StandbyGate, standbyRuntime, type ClusterMember, type ClusterOptions } from './cluster/standby.ts';
 
 export const HOST_NAME = 'wopkit-reference-host';
 export const HOST_VERSION = WOPKIT_VERSION;
@@ -82,6 +83,13 @@ export interface HostOptions {
   readonly storage?: StoragePort;
   /** How applying an RFC 0096 proposal is authorised on a runtime this host builds (default: an approval gate). */
   readonly proposalActivation?: ProposalActivationPolicy;
+  /**
+   * Share `storage` with other host processes (a store with a lease: PostgreSQL). The host then starts as a
+   * standby that forwards every request to the active host, and becomes the active host itself — loading its
+   * state from the store — once it holds the store's lease: call `cluster.start(url)` after `listen`
+   * (runtime/host/cluster/, docs/storage.md "Several host processes on one database").
+   */
+  readonly cluster?: ClusterOptions;
 }
 
 /** The keys of `o`: its credentials, plus the development token as an operator key. */
@@ -103,11 +111,60 @@ const CLIENT_ERRORS: Readonly<Record<string, ClientErrorAnswer>> = {
   ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout', 'request_timeout', 'request timed out'],
 };
 
-export async function createHost(o: HostOptions): Promise<{ app: FastifyInstance; runtime: HostRuntime }> {
+/** The runtimes a host serves from, built (and loaded from its store) by `buildRuntimes`. */
+interface BuiltRuntimes {
+  readonly runtime: HostRuntime;
+  readonly openwop: OpenwopRuntime;
+  readonly inquirium: InquiriumRuntime;
+  /** What was loaded from the store (absent without one). */
+  readonly loaded?: Record<string, unknown>;
+}
+
+export async function createHost(o: HostOptions): Promise<{ app: FastifyInstance; runtime: HostRuntime; cluster?: ClusterMember }> {
   const credentials = credentialsOf(o);
   if (o.scheduleTickMs !== undefined && !(Number.isInteger(o.scheduleTickMs) && o.scheduleTickMs >= 100)) throw new RangeError('scheduleTickMs must be an integer of at least 100');
   const limits = resolveLimits({ ...(o.bodyLimit !== undefined ? { bodyLimitBytes: o.bodyLimit } : {}), ...o.limits });
   if (o.storage !== undefined && (o.openwop !== undefined || o.inquirium !== undefined)) throw new RangeError('createHost: a store needs the runtimes the host builds; pass storage, or openwop/inquirium, not both');
+  const lease = o.cluster === undefined ? undefined : o.storage?.lease?.();
+  if (o.cluster !== undefined && lease === undefined) throw new RangeError(`createHost: cluster needs a store several processes can share (postgres), not ${o.storage?.kind ?? 'none'}`);
+
+  let app: FastifyInstance;
+  let runtime: HostRuntime;
+  let cluster: ClusterMember | undefined;
+  if (lease === undefined) {
+    const built = await buildRuntimes(o, limits);
+    runtime = built.runtime;
+    app = createApp(o, credentials, limits, runtime);
+    const stopTicks = await startServing(app, o, built);
+    const storage = o.storage;
+    app.addHook('onClose', async () => {
+      stopTicks();
+      if (storage === undefined) return;
+      await built.runtime.flush().catch((err: unknown) => app.log.error({ err }, 'store write failed before close'));
+      await storage.close();
+    });
+  } else {
+    const standby = standbyRuntime();
+    const gate = new StandbyGate();
+    runtime = standby.runtime;
+    app = createApp(o, credentials, limits, runtime, gate);
+    cluster = clusterMember({
+      app, gate, lease, options: o.cluster!, bodyLimitBytes: limits.bodyLimitBytes,
+      activate: async () => {
+        const built = await buildRuntimes(o, limits);
+        standby.activate(built.runtime);
+        return startServing(app, o, built);
+      },
+      flush: () => (standby.active ? runtime.flush() : Promise.resolve()),
+      closeStore: () => o.storage!.close(),
+    });
+  }
+  await app.ready();
+  return { app, runtime, ...(cluster !== undefined ? { cluster } : {}) };
+}
+
+/** Build the OpenWOP and Inquirium runtimes (loading the store's state when there is one) and the HostRuntime over them. */
+async function buildRuntimes(o: HostOptions, limits: HostLimits): Promise<BuiltRuntimes> {
   const storage = o.storage;
   const durability = storage === undefined ? undefined : openwopDurability(storage);
   // Per-tenant bounds go to the runtimes this host builds; a runtime passed in keeps the bounds it was built with.
@@ -136,7 +193,12 @@ export async function createHost(o: HostOptions): Promise<{ app: FastifyInstance
   });
   const flush = durability === undefined ? undefined : () => durability.queue.flush();
   const runtime = withWorkflowRuns(withMutations(createHostRuntime(openwop, inquirium, { fixturesPerTenant: limits.fixturesPerTenant }, flush), openwop, o.mutations), { seed: o.seedConformanceFixtures === true });
+  const loaded = restored === undefined ? undefined : { ...restored, questions: questionsLoaded, traces: inquirium.traces.all().length };
+  return { runtime, openwop, inquirium, ...(loaded !== undefined ? { loaded } : {}) };
+}
 
+/** The Fastify app: limits, parsers, auth, the durability barrier and every route, over `runtime`. */
+function createApp(o: HostOptions, credentials: Credentials, limits: HostLimits, runtime: HostRuntime, gate?: StandbyGate): FastifyInstance {
   const app = Fastify({
     logger: hostLogger(o.logger),
     bodyLimit: limits.bodyLimitBytes,
@@ -177,6 +239,8 @@ export async function createHost(o: HostOptions): Promise<{ app: FastifyInstance
   });
   markDroppedRequests(app.server);
 
+  // A standby host forwards every request to the active host before anything else runs (cluster/standby.ts).
+  gate?.install(app);
   installAuth(app, credentials, runtime);
   app.setNotFoundHandler((req, reply) => sendError(reply, 'not_found', `no route ${req.method} ${req.url.split('?')[0]!.slice(0, 200)}`));
   app.setErrorHandler((err, req, reply) => {
@@ -187,7 +251,7 @@ export async function createHost(o: HostOptions): Promise<{ app: FastifyInstance
   });
 
   // Durability barrier: no response leaves before the writes made so far are committed (a failed write is a 500).
-  if (durability !== undefined) {
+  if (o.storage !== undefined) {
     app.addHook('onSend', async (req, reply, payload) => {
       try {
         await runtime.flush();
@@ -225,9 +289,19 @@ export async function createHost(o: HostOptions): Promise<{ app: FastifyInstance
       app.route({ method: [...others], url, handler: async (req, reply) => sendError(reply.header('allow', allow), 'method_not_allowed', `${req.method} is not allowed here; use ${allow}`) });
     }
   }
+  return app;
+}
+
+/**
+ * Start what the serving host runs besides its routes: the distillation ticks and the commitments that came due
+ * while the host was down. Resolves with what stops the ticks (the caller hooks it, with closing the store, to the
+ * app's close: hooks cannot be added once a cluster member's app is listening).
+ */
+async function startServing(app: FastifyInstance, o: HostOptions, { runtime, openwop, loaded }: BuiltRuntimes): Promise<() => void> {
   const scheduler = runtime.distillationScheduler();
+  let timer: NodeJS.Timeout | undefined;
   if (o.scheduleTickMs !== undefined && scheduler !== undefined) {
-    const timer = setInterval(() => {
+    timer = setInterval(() => {
       scheduler.tick().then(
         (ran) => {
           for (const r of ran) app.log.info({ scheduleId: r.scheduleId, outcome: r.kind, missed: r.missed }, 'scheduled distillation ran');
@@ -237,19 +311,13 @@ export async function createHost(o: HostOptions): Promise<{ app: FastifyInstance
       );
     }, o.scheduleTickMs);
     timer.unref();
-    app.addHook('onClose', async () => clearInterval(timer));
   }
-  if (storage !== undefined && restored !== undefined) {
-    app.log.info({ store: storage.kind, ...restored, questions: questionsLoaded, traces: inquirium.traces.all().length }, 'store loaded');
+  if (o.storage !== undefined && loaded !== undefined) {
+    app.log.info({ store: o.storage.kind, ...loaded }, 'store loaded');
     // Commitments that came due while the host was down fire now, once (the store's claim decides).
     const fired = await openwop.commitments.tick();
     await runtime.flush();
     if (fired.length > 0) app.log.info({ fired: fired.length }, 'commitments due while down fired');
-    app.addHook('onClose', async () => {
-      await runtime.flush().catch((err: unknown) => app.log.error({ err }, 'store write failed before close'));
-      await storage.close();
-    });
   }
-  await app.ready();
-  return { app, runtime };
+  return () => clearInterval(timer);
 }

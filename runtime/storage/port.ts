@@ -338,6 +338,42 @@ export interface ProposalRecordStore {
   installed(): Promise<readonly InstalledArtifactRow[]>;
 }
 
+// ── Several host processes on one store (PostgreSQL) ──────────────────────────────────────────────────────────
+
+/** The active host as it published itself: where it answers and the fencing epoch it holds. */
+export interface ActiveHost {
+  readonly url: string;
+  readonly epoch: number;
+}
+
+/**
+ * The lease that makes one host process the active one among all processes sharing a store (runtime/host/cluster/).
+ * The active host alone keeps the working state and writes; the others forward their requests to it and wait to
+ * take over. Holding the lease is decided by the database (PostgreSQL: a session-level advisory lock, released when
+ * the holder's session ends — kill -9 included). Taking it raises the store's fencing epoch, and from then on every
+ * write transaction of this port first checks that the epoch is still its own: a process that lost the lease
+ * without noticing (its session died, it did not) can no longer commit anything.
+ */
+export interface LeaderLease {
+  /** Wait until this process holds the lease (polling while another does); resolves with its fencing epoch. */
+  acquire(signal?: AbortSignal): Promise<number>;
+  /** Publish where the active host answers, once it has loaded its state and serves. */
+  publish(url: string): Promise<void>;
+  /** The active host as last published, or undefined while none has (one is starting, or none is running). */
+  active(): Promise<ActiveHost | undefined>;
+  /** Called once if a held lease is lost (its session failed): the process must stop serving. */
+  onLost(listener: (err: Error) => void): void;
+  /** Give the lease up (idempotent); another process may then take it. */
+  release(): Promise<void>;
+}
+
+/** A write refused because this process no longer holds the lease it took (another process took it since). */
+export class LeaseFencedError extends WopkitError<'lease_fenced'> {
+  constructor(readonly held: number, readonly current: number | undefined) {
+    super('lease_fenced', `this host process holds lease epoch ${held} but the store is at epoch ${current ?? 'none'}: another process became the active host, so this one may no longer write`);
+  }
+}
+
 // ── The port ──────────────────────────────────────────────────────────────────────────────────────────────────
 
 export interface StoragePort {
@@ -361,6 +397,11 @@ export interface StoragePort {
    * batch runs. The write queue (write-queue.ts) uses it to commit one request's writes with one sync to disk.
    */
   batch?<T>(f: () => Promise<T>): Promise<T>;
+  /**
+   * The active-host lease, on a back-end several host processes may share (PostgreSQL). One lease per process: it
+   * holds a database session of its own, and taking it fences every later write of this port to its epoch.
+   */
+  lease?(): LeaderLease;
   /** Release the database (idempotent). Every call after close rejects. */
   close(): Promise<void>;
 }

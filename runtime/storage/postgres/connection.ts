@@ -3,7 +3,7 @@
  * lock (several host processes starting together against one database migrate it exactly once).
  */
 import pg from 'pg';
-import { StoreVersionError, type Migration } from '../port.ts';
+import { LeaseFencedError, StoreVersionError, type Migration } from '../port.ts';
 
 /** Runs SQL: the pool (one statement, autocommit) or the client of an open transaction. */
 export type Queryable = Pick<pg.PoolClient, 'query'>;
@@ -36,6 +36,11 @@ export function openPool(url: string): pg.Pool {
  */
 export class StoreDb {
   #batch: pg.PoolClient | undefined;
+  /**
+   * The lease epoch this process holds (lease.ts), once it took the active-host lease: every transaction then
+   * checks it first (`fenceCheck`), so a process that lost the lease commits nothing more.
+   */
+  fence: number | undefined;
   constructor(readonly pool: pg.Pool) {}
 
   /** `pg`'s query, on the batch's connection while a batch runs. */
@@ -75,6 +80,7 @@ export async function inTransaction<T>(db: StoreDb, f: (c: pg.PoolClient) => Pro
   let broken = false;
   try {
     await client.query('BEGIN');
+    if (db.fence !== undefined) await fenceCheck(client, db.fence);
     const result = await f(client);
     await client.query('COMMIT');
     return result;
@@ -88,6 +94,17 @@ export async function inTransaction<T>(db: StoreDb, f: (c: pg.PoolClient) => Pro
   } finally {
     client.release(broken);
   }
+}
+
+/**
+ * Refuse the transaction unless the store's lease epoch is still `held`. The row is read FOR SHARE, so a process
+ * taking the lease over (which updates it) waits for this transaction to end, and this transaction either commits
+ * before the takeover or sees the new epoch and commits nothing.
+ */
+async function fenceCheck(c: pg.PoolClient, held: number): Promise<void> {
+  const row = (await c.query<{ epoch: string }>('SELECT epoch FROM cluster_lease WHERE id = 1 FOR SHARE')).rows[0];
+  const current = row === undefined ? undefined : num(row.epoch);
+  if (current !== held) throw new LeaseFencedError(held, current);
 }
 
 /** One advisory-lock key for the whole schema: `hashtext` of a fixed name, computed by the server. */

@@ -8,7 +8,8 @@
  *   one caller sees its row inserted;
  * - CTI-1: each memory statement carries the tenant (`WHERE tenant = …`, and the tenant of an existing entry is
  *   compared in the upsert's conflict branch);
- * - migrations: one transaction under a transaction-level advisory lock, so processes starting together migrate once.
+ * - migrations: one transaction under a transaction-level advisory lock, so processes starting together migrate once;
+ * - which process is the active host: a session-level advisory lock with a fencing epoch (lease.ts).
  *
  * Durability: each port call resolves after its transaction committed, under the server's default
  * `synchronous_commit = on` (the commit record is flushed to the WAL before the server answers).
@@ -20,11 +21,12 @@ import { postgresConsolidation, postgresDocumentLog, postgresQuestions, postgres
 import { postgresCommitments, postgresSchedules } from './ledgers.ts';
 import { POSTGRES_MIGRATIONS } from './migrations.ts';
 import { postgresProposals } from './proposals.ts';
+import { postgresLease, type LeaseOptions } from './lease.ts';
 
 export { POSTGRES_MIGRATIONS } from './migrations.ts';
 
 /** Open (and migrate) the store at `url` (`postgres://user:password@host:port/database`). */
-export async function openPostgresStore(url: string): Promise<StoragePort> {
+export async function openPostgresStore(url: string, leaseOptions?: LeaseOptions): Promise<StoragePort> {
   const location = redactedUrl(url);
   const pool = openPool(url);
   const db = new StoreDb(pool);
@@ -49,6 +51,7 @@ export async function openPostgresStore(url: string): Promise<StoragePort> {
     traces: postgresDocumentLog(db, 'traces'),
     proposals: postgresProposals(db),
     batch: (f) => db.batch(f),
+    lease: () => postgresLease(url, db, leaseOptions),
     close() {
       closed ??= pool.end();
       return closed;

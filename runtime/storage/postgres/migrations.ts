@@ -153,4 +153,17 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 4,
+    name: 'cluster lease: which host process is active, its fencing epoch and where it answers',
+    sql: `
+      CREATE TABLE cluster_lease (
+        id smallint PRIMARY KEY CHECK (id = 1),
+        epoch bigint NOT NULL,
+        url text,
+        pid integer NOT NULL,
+        since timestamptz NOT NULL DEFAULT now()
+      );
+    `,
+  },
 ];

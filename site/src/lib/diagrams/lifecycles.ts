@@ -13,6 +13,7 @@ export const LIFECYCLE_MODULES: readonly string[] = [
   'runtime/commitments/commitment-lifecycle.ts',
   'runtime/distillation/schedule-lifecycle.ts',
   'runtime/proposals/lifecycle.ts',
+  'runtime/host/cluster/member-lifecycle.ts',
 ];
 
 /**
@@ -25,6 +26,7 @@ const found = import.meta.glob<Record<string, unknown>>(
     '../../../../runtime/commitments/commitment-lifecycle.ts',
     '../../../../runtime/distillation/schedule-lifecycle.ts',
     '../../../../runtime/proposals/lifecycle.ts',
+    '../../../../runtime/host/cluster/member-lifecycle.ts',
   ],
   { eager: true },
 );
