@@ -6,7 +6,8 @@
  *   npm run conformance:stores [-- --out DIR] [-- --only memory,sqlite]
  *
  * Each host is started with its store (SQLite in a fresh temporary data directory; PostgreSQL in a throwaway
- * database of WOPKIT_DATABASE_URL's server, or of the local cluster), and its results are written where the
+ * database of WOPKIT_DATABASE_URL's server, or of the local cluster, shared by an active host and a standby that
+ * the suite talks to), and its results are written where the
  * matrix reads them (default conformance/results). Exit 1 when a scenario failed on any back-end, 2 when a
  * back-end could not be started.
  */
@@ -47,10 +48,22 @@ export async function conformanceOnStore(kind: StoreKind): Promise<SuiteResults>
       cleanups.push(() => db.drop());
       url = db.url;
     }
-    const storage = await openStore({ kind, ...(dataDir !== undefined ? { dataDir } : {}), ...(url !== undefined ? { url } : {}) });
-    const { app } = await createHost({ token: TOKEN, storage, seedConformanceFixtures: true });
-    cleanups.unshift(() => app.close()); // closes the store too
-    const baseUrl = await app.listen({ port: 0, host: '127.0.0.1' });
+    const open = () => openStore({ kind, ...(dataDir !== undefined ? { dataDir } : {}), ...(url !== undefined ? { url } : {}) });
+    let baseUrl: string;
+    if (kind === 'postgres') {
+      // As `npm start` runs on PostgreSQL: two host processes' worth of hosts on one database, and the suite talks
+      // to the standby, so every request also crosses the forwarding to the active host (runtime/host/cluster/).
+      const [active, standby] = [await createHost({ token: TOKEN, storage: await open(), seedConformanceFixtures: true, cluster: {} }), await createHost({ token: TOKEN, storage: await open(), seedConformanceFixtures: true, cluster: {} })];
+      cleanups.unshift(() => active.app.close(), () => standby.app.close());
+      active.cluster!.start(await active.app.listen({ port: 0, host: '127.0.0.1' }));
+      await active.cluster!.whenActive();
+      baseUrl = await standby.app.listen({ port: 0, host: '127.0.0.1' });
+      standby.cluster!.start(baseUrl);
+    } else {
+      const { app } = await createHost({ token: TOKEN, storage: await open(), seedConformanceFixtures: true });
+      cleanups.unshift(() => app.close()); // closes the store too
+      baseUrl = await app.listen({ port: 0, host: '127.0.0.1' });
+    }
     const results = await runSuite(configFrom({}, { 'base-url': baseUrl, 'api-key': TOKEN, strict: true }));
     return { ...results, host: { ...results.host, name: `${results.host.name} (${STORE_LABELS[kind]})` } };
   } finally {

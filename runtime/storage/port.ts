@@ -17,7 +17,9 @@
  *   made atomic by the database (transaction, row lock, advisory lock or conditional update), never by a
  *   process-local mutex: `runs.appendEvent` (gap-free sequences), `commitments.claimFire` (fire-once) and
  *   `schedules.claimRun` (one run per slot). Memory reads and writes name the owning tenant, which the back-end
- *   stores with the entry and checks in the same statement (CTI-1).
+ *   stores with the entry and checks in the same statement (CTI-1). These hold for any caller of the port; the
+ *   reference host additionally lets only one process write at a time (the `lease` below, runtime/host/cluster/),
+ *   because its runtime keeps working state in memory and numbers events from it.
  *
  * Errors: a back-end failure rejects with the driver's error (never a partial write). Opening a store whose
  * schema is newer than the code refuses with `StoreVersionError` (see migrations).

@@ -44,10 +44,29 @@ export function campaignSeed(env: NodeJS.ProcessEnv = process.env): number {
   return env.CRASH_SEED !== undefined ? Number(env.CRASH_SEED) : Math.floor(Math.random() * 2 ** 31);
 }
 
-/** One host's cycles: start, load for a random while, kill -9; `cycles` times. */
+/**
+ * Wait until `url` answers discovery with 200: at once for a host that serves on its own; for a host that shares
+ * its store, once some host is active (a standby forwards). Resolves with how long it took (ms).
+ */
+async function whenServing(url: string, timeoutMs = 60_000): Promise<number> {
+  const t0 = Date.now();
+  for (;;) {
+    const status = await fetch(url + urlOf(ROUTES.discovery)).then((res) => res.status, () => 0);
+    if (status === 200) return Date.now() - t0;
+    if (Date.now() - t0 > timeoutMs) throw new Error(`${url} did not serve discovery within ${timeoutMs} ms (last status ${status})`);
+    await sleep(25);
+  }
+}
+
+/**
+ * One host's cycles: start, wait until it serves, load for a random while, kill -9; `cycles` times. The wait
+ * matters with several hosts: after the active host is killed the other takes over (loads the store) before
+ * anything is served, and the load window must not be spent entirely in that takeover.
+ */
 async function killCycles(spec: HostSpec, cycles: number, r: () => number, o: CampaignOptions, ledger: AckLedger, label: string): Promise<void> {
   for (let i = 0; i < cycles; i++) {
     const host = await startHost(spec);
+    ledger.waitedForServiceMs.push(await whenServing(host.url));
     const stop = new AbortController();
     const load = driveLoad(host.url, r, ledger, { workers: o.workersPerHost, signal: stop.signal, label: `${label}.${i}` });
     await sleep(o.loadMs[0] + r() * (o.loadMs[1] - o.loadMs[0]));
@@ -69,6 +88,7 @@ export async function runCampaign(o: CampaignOptions): Promise<CampaignReport> {
   // The last start: every host back, the schedules tick, the leftover commitments are evaluated once.
   const resumedSince = Date.now();
   const finals: RunningHost[] = await Promise.all(o.hosts.map((spec) => startHost(spec)));
+  await Promise.all(finals.map((h) => whenServing(h.url)));
   const findings: string[] = [];
   try {
     await sleep(2_500);
@@ -97,7 +117,8 @@ export async function runCampaign(o: CampaignOptions): Promise<CampaignReport> {
     unanswered: ledger.unanswered,
     findings,
   };
-  log(`crash campaign ${o.name}: seed ${seed}, ${report.kills} kills, ${report.sent} requests sent, ${report.unanswered} unanswered, acknowledged ${JSON.stringify(report.acknowledged)}, ${findings.length} findings`);
+  const waits = [...ledger.waitedForServiceMs].sort((a, b) => a - b);
+  log(`crash campaign ${o.name}: seed ${seed}, ${report.kills} kills, ${report.sent} requests sent, ${report.unanswered} unanswered, acknowledged ${JSON.stringify(report.acknowledged)}, start to serving: median ${waits[waits.length >> 1] ?? 0} ms, max ${waits.at(-1) ?? 0} ms, ${findings.length} findings`);
   return report;
 }
 

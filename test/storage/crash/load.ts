@@ -48,6 +48,8 @@ export class AckLedger {
   /** Requests sent, and requests that got no answer (the host died under them). */
   sent = 0;
   unanswered = 0;
+  /** Per host start: how long until it served (ms; for a standby, until some host was active). */
+  readonly waitedForServiceMs: number[] = [];
   /** Answers other than 2xx (e.g. a request caught by shutdown), by status. */
   readonly refused = new Map<number, number>();
 }
