@@ -152,7 +152,7 @@ export function clusterMember(p: MemberParts): ClusterMember {
           move('active');
           p.gate.active = true;
           await p.lease.publish(url);
-          log.info({ epoch, url }, 'this host is the active host');
+          log.info({ epoch, address: url }, 'this host is the active host');
           settle?.resolve();
         } catch (err) {
           if (stopping.signal.aborted) return;
