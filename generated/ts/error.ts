@@ -44,7 +44,7 @@ export type ErrorCode =
   | 'request_timeout'
   | 'quota_exceeded'
   | 'internal_error'
-  | 'unavailable';
+  | 'runner_unavailable';
 
 /**
  * Internal helper conditions used by the envelope's if/then table; not a wire shape.

@@ -98,7 +98,7 @@ describe('forwarding to the active host', () => {
     const r = await send(url, { body: '{}' });
     expect(r.status).toBe(503);
     expect(r.headers.get('retry-after')).toBe('1');
-    expect(JSON.parse(r.body)).toMatchObject({ error: 'unavailable' });
+    expect(JSON.parse(r.body)).toMatchObject({ error: 'runner_unavailable' });
     expect(JSON.parse(r.body).message).toMatch(/no active host took the request within 150 ms/);
   });
 

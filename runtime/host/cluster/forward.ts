@@ -5,10 +5,10 @@
  * - The body is read first (at most `bodyLimitBytes`: past it the standby answers 413 itself), so a request can be
  *   sent again when it provably never reached a host: the connection was refused, or the host that answered is not
  *   the active one (`x-wopkit-standby`, 503). Those retry, re-reading where the active host is, until `waitMs` has
- *   passed (a takeover in progress: the new active host is loading its state); then 503 `unavailable` with
+ *   passed (a takeover in progress: the new active host is loading its state); then 503 `runner_unavailable` with
  *   Retry-After.
  * - A request that reached the active host is never sent twice: if that host dies before answering, the standby
- *   answers 503 `unavailable` saying the outcome is unknown (an unacknowledged request, exactly as if the client
+ *   answers 503 `runner_unavailable` saying the outcome is unknown (an unacknowledged request, exactly as if the client
  *   had talked to the dead host itself).
  * - One connection per forwarded request (no keep-alive pool): a refused connect then always means "not sent".
  * - A request that arrives already forwarded (`x-wopkit-forwarded`) is answered 503 `x-wopkit-standby` instead of
@@ -107,7 +107,7 @@ function attempt(target: string, req: IncomingMessage, body: Buffer, res: Server
 /** Forward `req` to the active host and relay its answer into `res` (see the module comment for the rules). */
 export async function forwardToActive(req: IncomingMessage, res: ServerResponse, o: ForwardOptions): Promise<void> {
   if (req.headers[FORWARDED_HEADER] !== undefined) {
-    return answerError(res, 503, 'unavailable', 'this host is not the active host; retry', { [STANDBY_HEADER]: '1', 'retry-after': '1' });
+    return answerError(res, 503, 'runner_unavailable', 'this host is not the active host; retry', { [STANDBY_HEADER]: '1', 'retry-after': '1' });
   }
   const body = await readBody(req, o.bodyLimitBytes);
   if (body === 'too-large') return answerError(res, 413, 'payload_too_large', 'request body exceeds the limit', { connection: 'close' });
@@ -123,10 +123,10 @@ export async function forwardToActive(req: IncomingMessage, res: ServerResponse,
     if (active !== undefined) {
       const r = await attempt(active.url, req, body, res, o);
       if (r.kind === 'relayed') return;
-      if (r.kind === 'lost') return answerError(res, 503, 'unavailable', `the active host stopped before answering (${r.why}); the request may or may not have been applied`);
+      if (r.kind === 'lost') return answerError(res, 503, 'runner_unavailable', `the active host stopped before answering (${r.why}); the request may or may not have been applied`);
       why = r.why;
     }
-    if (Date.now() >= deadline) return answerError(res, 503, 'unavailable', `no active host took the request within ${o.waitMs} ms (${why}); retry`, { 'retry-after': '1' });
+    if (Date.now() >= deadline) return answerError(res, 503, 'runner_unavailable', `no active host took the request within ${o.waitMs} ms (${why}); retry`, { 'retry-after': '1' });
     await sleep(o.retryMs ?? 50);
   }
 }

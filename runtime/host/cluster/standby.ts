@@ -72,11 +72,11 @@ export class StandbyGate {
       if (this.active) return done();
       reply.hijack();
       const forward = this.forward;
-      if (forward === undefined) answerError(reply.raw, 503, 'unavailable', 'this host is starting; retry', { 'retry-after': '1' });
+      if (forward === undefined) answerError(reply.raw, 503, 'runner_unavailable', 'this host is starting; retry', { 'retry-after': '1' });
       else {
         forward(req.raw, reply.raw).catch((err: unknown) => {
           req.log.error({ err }, 'forwarding to the active host failed');
-          answerError(reply.raw, 503, 'unavailable', 'the request could not be forwarded to the active host; retry', { 'retry-after': '1' });
+          answerError(reply.raw, 503, 'runner_unavailable', 'the request could not be forwarded to the active host; retry', { 'retry-after': '1' });
         });
       }
       done();
