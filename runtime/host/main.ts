@@ -6,7 +6,8 @@
  * Credentials (auth-config.ts, docs/host.md "Credentials"): `--credentials <file.json>` / WOPKIT_CREDENTIALS_FILE,
  * WOPKIT_API_KEYS, OPENWOP_HOST_TOKEN (the development operator token; a random one is generated and printed when
  * no key is configured). `--production` or NODE_ENV=production: a credentials file is required.
- * Env: PORT (default 8787), HOST (127.0.0.1), LOG_LEVEL (info), OPENWOP_CONFORMANCE_SEED=true (seed the conformance
+ * Env: PORT (default 8787), HOST (127.0.0.1), WOPKIT_ADVERTISE_URL (the address other hosts on one PostgreSQL database
+ * reach this one at, when not the listen address), LOG_LEVEL (info), OPENWOP_CONFORMANCE_SEED=true (seed the conformance
  * fixture workflows, as upstream's suite expects), and one variable per limit of limits.ts (e.g.
  * OPENWOP_REQUEST_TIMEOUT_MS; docs/security.md lists them).
  */
@@ -60,7 +61,18 @@ const { app, cluster } = await createHost({
   ...(shared ? { cluster: { onLost } } : {}),
 });
 const url = await app.listen({ port, host });
-cluster?.start(url);
+// Where the other hosts reach this one when it is active: the listen address, unless hosts on other machines need
+// another (a listen address of 0.0.0.0 is published as 127.0.0.1, which only reaches hosts on this machine).
+let advertised = url;
+if (process.env.WOPKIT_ADVERTISE_URL !== undefined) {
+  const u = URL.canParse(process.env.WOPKIT_ADVERTISE_URL) ? new URL(process.env.WOPKIT_ADVERTISE_URL) : undefined;
+  if (u === undefined || !/^https?:$/.test(u.protocol) || u.pathname !== '/' || u.search !== '' || u.username !== '') {
+    await app.close();
+    refuse(`WOPKIT_ADVERTISE_URL must be an http(s) origin such as http://10.0.0.5:8787 (got ${JSON.stringify(process.env.WOPKIT_ADVERTISE_URL)})`);
+  }
+  advertised = u!.origin;
+}
+cluster?.start(advertised);
 const keys = start!.credentials.summary().map((p) => (p.role === 'tenant' ? `${p.keyId} (tenant ${p.tenant})` : `${p.keyId} (operator)`));
 const token = start!.devToken === undefined ? '' : `  token:     ${start!.devToken}\n  conformance: npm run conformance -- --base-url ${url} --api-key ${start!.devToken}\n`;
 const where = `store: ${storage!.kind}${storage!.kind === 'memory' ? '' : `, data: ${storeArgs!.store.dataDir ?? storage!.location}`}${shared ? ', shared: serves once it holds the store lease, forwards to the active host until then' : ''}`;

@@ -134,7 +134,7 @@ export async function createHost(o: HostOptions): Promise<{ app: FastifyInstance
   if (lease === undefined) {
     const built = await buildRuntimes(o, limits);
     runtime = built.runtime;
-    app = createApp(o, credentials, limits, runtime);
+    app = createApp(o, credentials, limits, runtime, () => runtime.flush());
     const stopTicks = await startServing(app, o, built);
     const storage = o.storage;
     app.addHook('onClose', async () => {
@@ -147,7 +147,8 @@ export async function createHost(o: HostOptions): Promise<{ app: FastifyInstance
     const standby = standbyRuntime();
     const gate = new StandbyGate();
     runtime = standby.runtime;
-    app = createApp(o, credentials, limits, runtime, gate);
+    // A standby has written nothing: its durability barrier holds at once.
+    app = createApp(o, credentials, limits, runtime, () => (standby.active ? runtime.flush() : Promise.resolve()), gate);
     cluster = clusterMember({
       app, gate, lease, options: o.cluster!, bodyLimitBytes: limits.bodyLimitBytes,
       activate: async () => {
@@ -198,7 +199,7 @@ async function buildRuntimes(o: HostOptions, limits: HostLimits): Promise<BuiltR
 }
 
 /** The Fastify app: limits, parsers, auth, the durability barrier and every route, over `runtime`. */
-function createApp(o: HostOptions, credentials: Credentials, limits: HostLimits, runtime: HostRuntime, gate?: StandbyGate): FastifyInstance {
+function createApp(o: HostOptions, credentials: Credentials, limits: HostLimits, runtime: HostRuntime, flush: () => Promise<void>, gate?: StandbyGate): FastifyInstance {
   const app = Fastify({
     logger: hostLogger(o.logger),
     bodyLimit: limits.bodyLimitBytes,
@@ -239,9 +240,9 @@ function createApp(o: HostOptions, credentials: Credentials, limits: HostLimits,
   });
   markDroppedRequests(app.server);
 
-  // A standby host forwards every request to the active host before anything else runs (cluster/standby.ts).
-  gate?.install(app);
   installAuth(app, credentials, runtime);
+  // A standby host forwards every authenticated request to the active host before anything else runs (cluster/standby.ts).
+  gate?.install(app);
   app.setNotFoundHandler((req, reply) => sendError(reply, 'not_found', `no route ${req.method} ${req.url.split('?')[0]!.slice(0, 200)}`));
   app.setErrorHandler((err, req, reply) => {
     const c = classify(err);
@@ -254,7 +255,7 @@ function createApp(o: HostOptions, credentials: Credentials, limits: HostLimits,
   if (o.storage !== undefined) {
     app.addHook('onSend', async (req, reply, payload) => {
       try {
-        await runtime.flush();
+        await flush();
         return payload;
       } catch (err) {
         req.log.error({ err }, 'store write failed: answering 500');
@@ -312,12 +313,18 @@ async function startServing(app: FastifyInstance, o: HostOptions, { runtime, ope
     }, o.scheduleTickMs);
     timer.unref();
   }
+  const stop = () => clearInterval(timer);
   if (o.storage !== undefined && loaded !== undefined) {
     app.log.info({ store: o.storage.kind, ...loaded }, 'store loaded');
-    // Commitments that came due while the host was down fire now, once (the store's claim decides).
-    const fired = await openwop.commitments.tick();
-    await runtime.flush();
-    if (fired.length > 0) app.log.info({ fired: fired.length }, 'commitments due while down fired');
+    try {
+      // Commitments that came due while the host was down fire now, once (the store's claim decides).
+      const fired = await openwop.commitments.tick();
+      await runtime.flush();
+      if (fired.length > 0) app.log.info({ fired: fired.length }, 'commitments due while down fired');
+    } catch (err) {
+      stop();
+      throw err;
+    }
   }
-  return () => clearInterval(timer);
+  return stop;
 }

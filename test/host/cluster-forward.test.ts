@@ -7,7 +7,7 @@
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FORWARDED_HEADER, forwardToActive, STANDBY_HEADER, type ForwardOptions } from '../../runtime/host/cluster/forward.ts';
+import { BufferBudget, FORWARDED_HEADER, forwardToActive, sharedLookup, STANDBY_HEADER, type ForwardOptions } from '../../runtime/host/cluster/forward.ts';
 import type { ActiveHost } from '../../runtime/storage/port.ts';
 
 const servers: Server[] = [];
@@ -155,5 +155,70 @@ describe('forwarding to the active host', () => {
     });
     expect(res.status).toBe(200);
     expect(JSON.parse(res.body)).toEqual({ method: 'GET', length: '0' });
+  });
+});
+
+describe('forwarding hygiene', () => {
+  it('drops hop-by-hop headers and the ones Connection names, both ways, and adds x-forwarded-for', async () => {
+    let seen: Record<string, unknown> = {};
+    const active = await listen((req, res) => {
+      seen = { ...req.headers };
+      res.writeHead(200, { connection: 'x-inner', 'x-inner': 'hidden', 'x-kept': 'yes', 'keep-alive': 'timeout=5' });
+      res.end('{}');
+    });
+    const url = await standby({ active: at(active.url) });
+    const res = await new Promise<{ headers: Record<string, unknown> }>((resolve, reject) => {
+      const out = request(`${url}/v1/x`, { method: 'POST', headers: { connection: 'close, x-secret', 'x-secret': 'do not pass', 'x-kept': 'yes', 'content-type': 'application/json' } }, (answer) => {
+        answer.resume();
+        answer.on('end', () => resolve({ headers: { ...answer.headers } }));
+      });
+      out.on('error', reject);
+      out.end('{}');
+    });
+    expect(seen['x-secret']).toBeUndefined();
+    expect(seen['x-kept']).toBe('yes');
+    expect(seen['x-forwarded-for']).toBe('127.0.0.1');
+    expect(res.headers['x-inner']).toBeUndefined();
+    expect(res.headers['keep-alive']).toBeUndefined();
+    expect(res.headers['x-kept']).toBe('yes');
+  });
+
+  it('a 503 names no internals: what the store or the network said goes to the log, not to the client', async () => {
+    const logged: string[] = [];
+    const url = await standby({ active: async () => { throw new Error('password authentication failed for user "wopkit" at 10.1.2.3:5432'); }, waitMs: 100, log: (d, m) => logged.push(`${m} ${JSON.stringify(d)}`) });
+    const r = await send(url, { body: '{}' });
+    expect(r.status).toBe(503);
+    expect(r.body).not.toMatch(/password|wopkit|10\.1\.2\.3/);
+    expect(logged.join('\n')).toMatch(/password authentication failed/);
+  });
+
+  it('holds at most the buffered-bytes budget across waiting requests: past it a request is refused with 503 at once', async () => {
+    const budget = new BufferBudget(100);
+    const url = await standby({ active: async () => undefined, waitMs: 400, buffered: budget, bodyLimitBytes: 1024 });
+    const first = send(url, { body: JSON.stringify({ pad: 'x'.repeat(60) }) }); // waits, holding ~70 bytes
+    await new Promise((r) => setTimeout(r, 100));
+    expect(budget.used).toBeGreaterThan(60);
+    const second = await send(url, { body: JSON.stringify({ pad: 'y'.repeat(60) }) });
+    expect(second.status).toBe(503);
+    expect(JSON.parse(second.body).message).toMatch(/too many forwarded requests/);
+    expect((await first).status).toBe(503); // no active host: the wait ran out
+    expect(budget.used).toBe(0);
+  });
+
+  it('the lookup of the active host is shared: many waiting requests make one query per interval', async () => {
+    let lookups = 0;
+    const shared = sharedLookup(async () => {
+      lookups++;
+      return undefined;
+    }, 1_000);
+    await Promise.all(Array.from({ length: 50 }, () => shared()));
+    expect(lookups).toBe(1);
+    const failing = sharedLookup(async () => {
+      lookups++;
+      throw new Error('down');
+    }, 1_000);
+    await expect(failing()).rejects.toThrow('down');
+    await expect(failing()).rejects.toThrow('down');
+    expect(lookups).toBe(3); // a failed lookup is not kept
   });
 });

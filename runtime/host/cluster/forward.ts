@@ -1,18 +1,26 @@
 /**
- * A standby host's request path: every request it receives is forwarded to the active host (runtime/host/cluster/
- * standby.ts), and the answer relayed unchanged.
+ * A standby host's request path: every authenticated request it receives is forwarded to the active host
+ * (runtime/host/cluster/standby.ts), and the answer relayed unchanged.
  *
- * - The body is read first (at most `bodyLimitBytes`: past it the standby answers 413 itself), so a request can be
- *   sent again when it provably never reached a host: the connection was refused, or the host that answered is not
- *   the active one (`x-wopkit-standby`, 503). Those retry, re-reading where the active host is, until `waitMs` has
- *   passed (a takeover in progress: the new active host is loading its state); then 503 `runner_unavailable` with
- *   Retry-After.
+ * - Only to the active host: the target is the published active host's origin plus the request's path and query.
+ *   A request target that is not in origin form (`/path?query`: an absolute URL, `//host/…`, a backslash) is
+ *   refused with 400 — resolved against the active host's URL it could name another origin, which would make a
+ *   standby an open proxy handing the client's credentials to wherever the client points it.
+ * - The body is read first (at most `bodyLimitBytes`: past it the standby answers 413 itself; and at most
+ *   `maxBufferedBytes` across all requests waiting here: past it 503), so a request can be sent again when it
+ *   provably never reached a host: the connection was refused or did not open in time, or the host that answered
+ *   is not the active one (`x-wopkit-standby`, 503). Those retry, re-reading where the active host is, until
+ *   `waitMs` has passed (a takeover in progress: the new active host is loading its state); then 503
+ *   `runner_unavailable` with Retry-After.
  * - A request that reached the active host is never sent twice: if that host dies before answering, the standby
- *   answers 503 `runner_unavailable` saying the outcome is unknown (an unacknowledged request, exactly as if the client
- *   had talked to the dead host itself).
+ *   answers 503 `runner_unavailable` saying the outcome is unknown (an unacknowledged request, exactly as if the
+ *   client had talked to the dead host itself).
  * - One connection per forwarded request (no keep-alive pool): a refused connect then always means "not sent".
+ * - Headers: hop-by-hop ones and those the `Connection` header names are dropped both ways (RFC 9110 §7.6.1);
+ *   `x-forwarded-for` gains the client's address.
  * - A request that arrives already forwarded (`x-wopkit-forwarded`) is answered 503 `x-wopkit-standby` instead of
  *   being forwarded again, so two standbys with a stale view never bounce a request between them.
+ * - Error answers name no internals (addresses, database messages): those go to `log`.
  */
 import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { ActiveHost } from '../../storage/port.ts';
@@ -25,6 +33,9 @@ export const STANDBY_HEADER = 'x-wopkit-standby';
 /** Hop-by-hop headers (RFC 9110 §7.6.1) and the ones this hop sets itself: never copied across. */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-authorization', 'proxy-authenticate', 'host']);
 
+/** An origin-form request target: one `/` then anything but a second `/` or a backslash. */
+const ORIGIN_FORM = /^\/(?![/\\])/;
+
 export interface ForwardOptions {
   /** Where the active host answers now (read from the store), or undefined while none has published itself. */
   readonly active: () => Promise<ActiveHost | undefined>;
@@ -34,10 +45,34 @@ export interface ForwardOptions {
   readonly waitMs: number;
   /** The largest body forwarded (the host's own body limit). */
   readonly bodyLimitBytes: number;
+  /** Request bytes this standby holds at once across all waiting requests (default 64 MiB). */
+  readonly buffered?: BufferBudget;
   /** Pause between two attempts (default 50 ms). */
   readonly retryMs?: number;
+  /** How long opening a connection to the active host may take before the attempt counts as not delivered (default 2 s). */
+  readonly connectTimeoutMs?: number;
   /** How long a forwarded request may take to answer, once sent (default 120 s). */
   readonly answerTimeoutMs?: number;
+  /** Where the details of a failure go (they are not sent to the client). */
+  readonly log?: (details: Record<string, unknown>, message: string) => void;
+}
+
+/** A budget of bytes shared by the requests a standby holds (bodies read, not yet forwarded). */
+export class BufferBudget {
+  #used = 0;
+  constructor(readonly limit: number = 64 * 1024 * 1024) {}
+  /** Take `n` bytes; false (nothing taken) when that would pass the limit. */
+  take(n: number): boolean {
+    if (this.#used + n > this.limit) return false;
+    this.#used += n;
+    return true;
+  }
+  give(n: number): void {
+    this.#used = Math.max(0, this.#used - n);
+  }
+  get used(): number {
+    return this.#used;
+  }
 }
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -50,54 +85,86 @@ export function answerError(res: ServerResponse, status: number, error: string, 
   res.end(body);
 }
 
-/** The request body, or 'too-large' past `limit` bytes (what was read so far is dropped). */
-async function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 'too-large'> {
+/** The request body, 'too-large' past `limit` bytes, or 'aborted' if the client went away. */
+async function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 'too-large' | 'aborted'> {
   const declared = Number(req.headers['content-length'] ?? 0);
   if (declared > limit) return 'too-large';
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) return 'too-large';
-    chunks.push(chunk);
+  try {
+    for await (const chunk of req as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > limit) return 'too-large';
+      chunks.push(chunk);
+    }
+  } catch {
+    return 'aborted';
   }
   return Buffer.concat(chunks);
 }
 
-function copyHeaders(from: IncomingHttpHeaders): Record<string, string | string[]> {
+/** `from` without hop-by-hop headers and without the ones its `Connection` header names. */
+export function endToEndHeaders(from: IncomingHttpHeaders): Record<string, string | string[]> {
+  const named = new Set(String(from.connection ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean));
   const out: Record<string, string | string[]> = {};
-  for (const [k, v] of Object.entries(from)) if (v !== undefined && !HOP_BY_HOP.has(k)) out[k] = v;
+  for (const [k, v] of Object.entries(from)) if (v !== undefined && !HOP_BY_HOP.has(k) && !named.has(k)) out[k] = v;
   return out;
 }
 
 /** One attempt's outcome: relayed, or provably not delivered (retry), or lost after delivery. */
 type Attempt = { readonly kind: 'relayed' } | { readonly kind: 'not-delivered'; readonly why: string } | { readonly kind: 'lost'; readonly why: string };
 
-function attempt(target: string, req: IncomingMessage, body: Buffer, res: ServerResponse, o: ForwardOptions): Promise<Attempt> {
+function attempt(target: ActiveHost, req: IncomingMessage, body: Buffer, res: ServerResponse, o: ForwardOptions): Promise<Attempt> {
   return new Promise((resolve) => {
-    const url = new URL(req.url ?? '/', target);
+    const url = new URL(target.url);
+    const forwardedFor = [req.headers['x-forwarded-for'], req.socket.remoteAddress].flat().filter((x): x is string => typeof x === 'string' && x !== '').join(', ');
     let connected = false;
-    const out = httpRequest(url, {
+    let settled = false;
+    const done = (a: Attempt): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(connectTimer);
+      resolve(a);
+    };
+    const out = httpRequest({
+      protocol: url.protocol,
+      hostname: url.hostname,
+      port: url.port,
+      // The request's own origin-form target, never resolved against anything: the origin is the active host's.
+      path: req.url,
       method: req.method,
       agent: false,
-      headers: { ...copyHeaders(req.headers), [FORWARDED_HEADER]: o.self, 'content-length': String(body.length) },
+      headers: {
+        ...endToEndHeaders(req.headers),
+        host: url.host,
+        [FORWARDED_HEADER]: o.self,
+        ...(forwardedFor !== '' ? { 'x-forwarded-for': forwardedFor } : {}),
+        'content-length': String(body.length),
+      },
       timeout: o.answerTimeoutMs ?? 120_000,
     });
+    const connectTimer = setTimeout(() => {
+      if (!connected) out.destroy(new Error('connect timed out'));
+    }, o.connectTimeoutMs ?? 2_000);
     out.on('socket', (s) => s.once('connect', () => { connected = true; }));
     out.on('timeout', () => out.destroy(new Error('the active host did not answer in time')));
-    out.on('error', (err) => resolve(connected ? { kind: 'lost', why: err.message } : { kind: 'not-delivered', why: err.message }));
+    out.on('error', (err) => done(connected ? { kind: 'lost', why: err.message } : { kind: 'not-delivered', why: err.message }));
+    // The client went away: stop waiting for the active host (what it does with the request is its own business).
+    res.on('close', () => {
+      if (!res.writableFinished) out.destroy(new Error('the client closed the connection'));
+    });
     out.on('response', (answer) => {
       if (answer.statusCode === 503 && answer.headers[STANDBY_HEADER] !== undefined) {
         answer.resume();
-        return resolve({ kind: 'not-delivered', why: `${target} is not the active host` });
+        return done({ kind: 'not-delivered', why: 'that host is not the active host' });
       }
-      res.writeHead(answer.statusCode ?? 502, copyHeaders(answer.headers));
+      res.writeHead(answer.statusCode ?? 502, endToEndHeaders(answer.headers));
       answer.pipe(res);
       answer.on('error', () => res.destroy());
-      answer.on('end', () => resolve({ kind: 'relayed' }));
+      answer.on('end', () => done({ kind: 'relayed' }));
       answer.on('aborted', () => {
         res.destroy();
-        resolve({ kind: 'relayed' });
+        done({ kind: 'relayed' });
       });
     });
     out.end(body);
@@ -109,24 +176,62 @@ export async function forwardToActive(req: IncomingMessage, res: ServerResponse,
   if (req.headers[FORWARDED_HEADER] !== undefined) {
     return answerError(res, 503, 'runner_unavailable', 'this host is not the active host; retry', { [STANDBY_HEADER]: '1', 'retry-after': '1' });
   }
+  if (!ORIGIN_FORM.test(req.url ?? '')) return answerError(res, 400, 'bad_request', 'the request target must be a path (origin form)', { connection: 'close' });
   const body = await readBody(req, o.bodyLimitBytes);
+  if (body === 'aborted') return void res.destroy();
   if (body === 'too-large') return answerError(res, 413, 'payload_too_large', 'request body exceeds the limit', { connection: 'close' });
-  const deadline = Date.now() + o.waitMs;
-  let why = 'no active host has published its address';
-  for (;;) {
-    const active = await o.active().catch((err: Error) => {
-      why = `the store could not say which host is active (${err.message})`;
-      return undefined;
-    });
-    // The active host may be this one (it took over while the request waited): sent to itself, the request passes
-    // its gate like any other.
-    if (active !== undefined) {
-      const r = await attempt(active.url, req, body, res, o);
-      if (r.kind === 'relayed') return;
-      if (r.kind === 'lost') return answerError(res, 503, 'runner_unavailable', `the active host stopped before answering (${r.why}); the request may or may not have been applied`);
-      why = r.why;
-    }
-    if (Date.now() >= deadline) return answerError(res, 503, 'runner_unavailable', `no active host took the request within ${o.waitMs} ms (${why}); retry`, { 'retry-after': '1' });
-    await sleep(o.retryMs ?? 50);
+  const budget = o.buffered;
+  if (budget !== undefined && !budget.take(body.length)) {
+    return answerError(res, 503, 'runner_unavailable', 'this host holds too many forwarded requests; retry', { 'retry-after': '1' });
   }
+  try {
+    const deadline = Date.now() + o.waitMs;
+    let why = 'no active host has published its address';
+    for (;;) {
+      const active = await o.active().catch((err: Error) => {
+        why = `the store could not say which host is active (${err.message})`;
+        return undefined;
+      });
+      // The active host may be this one (it took over while the request waited): sent to itself, the request
+      // passes its gate like any other.
+      if (active !== undefined) {
+        const r = await attempt(active, req, body, res, o);
+        if (r.kind === 'relayed') return;
+        if (r.kind === 'lost') {
+          if (res.destroyed) return; // the client left first
+          o.log?.({ why: r.why, epoch: active.epoch }, 'the active host stopped before answering a forwarded request');
+          return answerError(res, 503, 'runner_unavailable', 'the active host stopped before answering; the request may or may not have been applied');
+        }
+        why = r.why;
+      }
+      if (res.destroyed) return;
+      if (Date.now() >= deadline) {
+        o.log?.({ why, waitMs: o.waitMs }, 'no active host took a forwarded request in time');
+        return answerError(res, 503, 'runner_unavailable', `no active host took the request within ${o.waitMs} ms; retry`, { 'retry-after': '1' });
+      }
+      await sleep(o.retryMs ?? 50);
+    }
+  } finally {
+    budget?.give(body.length);
+  }
+}
+
+/**
+ * `lookup` shared by every request waiting here, asked at most once per `freshMs` (a takeover is watched by one
+ * query per interval, not one per waiting request). A failed lookup is not kept.
+ */
+export function sharedLookup(lookup: () => Promise<ActiveHost | undefined>, freshMs = 50): () => Promise<ActiveHost | undefined> {
+  let last: { readonly at: number; readonly value: Promise<ActiveHost | undefined> } | undefined;
+  return () => {
+    const now = Date.now();
+    if (last === undefined || now - last.at >= freshMs) {
+      const value = lookup();
+      const entry = { at: now, value };
+      last = entry;
+      value.catch(() => {
+        if (last === entry) last = undefined;
+      });
+    }
+    return last.value;
+  };
 }

@@ -21,7 +21,7 @@ import { CLUSTER_MEMBER_LIFECYCLE, type MemberRole } from './member-lifecycle.ts
 
 export type { MemberRole } from './member-lifecycle.ts';
 import type { HostRuntime } from '../host-runtime.ts';
-import { answerError, forwardToActive } from './forward.ts';
+import { answerError, BufferBudget, forwardToActive, sharedLookup, STANDBY_HEADER } from './forward.ts';
 
 export interface ClusterOptions {
   /** How long a forwarded request waits for an active host to take it (ms, default 15 000): a takeover loads the store. */
@@ -60,8 +60,10 @@ export function standbyRuntime(): { readonly runtime: HostRuntime; readonly acti
 }
 
 /**
- * The first onRequest hook of a cluster member's app: while this host is not the active one, the request is taken
- * out of Fastify (hijacked: no parser, auth or route runs here) and forwarded to the active host.
+ * The onRequest hook of a cluster member's app that comes right after authentication: while this host is not the
+ * active one, an authenticated (or public) request is taken out of Fastify (hijacked: no parser, authorisation or
+ * route runs here) and forwarded to the active host. A request without valid credentials is refused here (401)
+ * before its body is read, as the active host would refuse it.
  */
 export class StandbyGate {
   active = false;
@@ -72,7 +74,7 @@ export class StandbyGate {
       if (this.active) return done();
       reply.hijack();
       const forward = this.forward;
-      if (forward === undefined) answerError(reply.raw, 503, 'runner_unavailable', 'this host is starting; retry', { 'retry-after': '1' });
+      if (forward === undefined) answerError(reply.raw, 503, 'runner_unavailable', 'this host is starting; retry', { [STANDBY_HEADER]: '1', 'retry-after': '1' });
       else {
         forward(req.raw, reply.raw).catch((err: unknown) => {
           req.log.error({ err }, 'forwarding to the active host failed');
@@ -120,6 +122,8 @@ export function clusterMember(p: MemberParts): ClusterMember {
     p.gate.active = false;
     stopServing?.();
     log.error({ err }, 'lost the active-host lease: this host stops serving');
+    // Give up whatever is still held (a failed activation holds a live lease), so another host can take over.
+    void p.lease.release();
     settle?.reject(err);
     p.options.onLost?.(err);
   };
@@ -139,7 +143,10 @@ export function clusterMember(p: MemberParts): ClusterMember {
 
   return {
     start(url) {
-      p.gate.forward = (req, res) => forwardToActive(req, res, { active: () => p.lease.active(), self: url, waitMs: p.options.waitMs ?? 15_000, bodyLimitBytes: p.bodyLimitBytes });
+      const active = sharedLookup(() => p.lease.active());
+      const buffered = new BufferBudget();
+      const forwardLog = (details: Record<string, unknown>, message: string) => log.warn(details, message);
+      p.gate.forward = (req, res) => forwardToActive(req, res, { active, buffered, log: forwardLog, self: url, waitMs: p.options.waitMs ?? 15_000, bodyLimitBytes: p.bodyLimitBytes });
       void (async () => {
         try {
           const epoch = await p.lease.acquire(stopping.signal);

@@ -30,6 +30,12 @@ export function openPool(url: string): pg.Pool {
   return pool;
 }
 
+/** A statement that only reads: its text (or query config's text) starts with SELECT. */
+function isPlainRead(q: unknown): boolean {
+  const text = typeof q === 'string' ? q : typeof q === 'object' && q !== null && typeof (q as { text?: unknown }).text === 'string' ? (q as { text: string }).text : '';
+  return /^\s*SELECT\b/i.test(text);
+}
+
 /**
  * The store's connection as its sub-stores use it: the pool (one statement, autocommit), or — while a batch runs —
  * the batch's connection, so every statement of the batch joins its one transaction.
@@ -43,8 +49,15 @@ export class StoreDb {
   fence: number | undefined;
   constructor(readonly pool: pg.Pool) {}
 
-  /** `pg`'s query, on the batch's connection while a batch runs. */
+  /**
+   * `pg`'s query, on the batch's connection while a batch runs. Once the store is fenced (it took the active-host
+   * lease), a statement that is not a plain read and runs outside a batch gets a transaction of its own with the
+   * fence check, so no write of a process that lost the lease commits, batched or not.
+   */
   readonly query = ((...args: unknown[]) => {
+    if (this.#batch === undefined && this.fence !== undefined && !isPlainRead(args[0])) {
+      return inTransaction(this, (c) => (c.query as (...a: unknown[]) => Promise<unknown>).apply(c, args));
+    }
     const target = this.#batch ?? this.pool;
     return (target.query as (...a: unknown[]) => unknown).apply(target, args);
   }) as unknown as pg.Pool['query'];

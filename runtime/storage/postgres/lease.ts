@@ -40,6 +40,25 @@ const sleep = (ms: number, signal?: AbortSignal) =>
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 
+/** A released lease: `acquire` stops at its next step and gives up whatever it holds by then. */
+class LeaseReleasedError extends Error {
+  constructor() {
+    super('the lease was released while it was being acquired');
+  }
+}
+
+/**
+ * Server-side settings of the lease session, so that a holder whose machine vanishes (no FIN, no RST) frees the
+ * lease in about half a minute instead of the OS keepalive default of two hours: TCP keepalives probe an idle
+ * session, and the server checks the client connection while a query runs.
+ */
+const SESSION_SETTINGS = [
+  'SET tcp_keepalives_idle = 10',
+  'SET tcp_keepalives_interval = 5',
+  'SET tcp_keepalives_count = 3',
+  "SET client_connection_check_interval = '2s'",
+];
+
 export function postgresLease(url: string, db: StoreDb, o: LeaseOptions = {}): LeaderLease {
   const pollMs = o.pollMs ?? 100;
   const heartbeatMs = o.heartbeatMs ?? 1000;
@@ -48,20 +67,33 @@ export function postgresLease(url: string, db: StoreDb, o: LeaseOptions = {}): L
   let epoch: number | undefined;
   let heartbeat: NodeJS.Timeout | undefined;
   let state: 'idle' | 'acquiring' | 'held' | 'lost' | 'released' = 'idle';
+  /** Read through a call: `state` changes across awaits (release() may run meanwhile). */
+  const released = (): boolean => state === 'released';
 
   const lost = (err: Error): void => {
     if (state !== 'held') return;
     state = 'lost';
     clearInterval(heartbeat);
+    void session?.end().catch(() => undefined);
     for (const l of listeners) l(err);
   };
 
   async function connect(): Promise<pg.Client> {
-    const c = new pg.Client({ connectionString: url, application_name: `wopkit lease ${process.pid}` });
+    // keepAlive on the client side too; every query of the session is bounded (a hung server fails the heartbeat).
+    const c = new pg.Client({ connectionString: url, application_name: `wopkit lease ${process.pid}`, keepAlive: true, query_timeout: Math.max(5_000, heartbeatMs * 5) });
     c.on('error', (err) => lost(err));
     c.on('end', () => lost(new Error('the lease session ended')));
     await c.connect();
+    // Best effort: an older server without one of the settings still gives a working lease.
+    for (const sql of SESSION_SETTINGS) await c.query(sql).catch(() => undefined);
     return c;
+  }
+
+  /** One heartbeat: the session answers and the store's epoch is still this lease's (else it is lost). */
+  async function beat(): Promise<void> {
+    const row = (await session!.query<{ epoch: string }>('SELECT epoch FROM cluster_lease WHERE id = 1')).rows[0];
+    const current = row === undefined ? undefined : num(row.epoch);
+    if (current !== epoch) throw new Error(`the store's lease epoch is ${current ?? 'none'}, this holder's ${epoch}`);
   }
 
   return {
@@ -70,34 +102,40 @@ export function postgresLease(url: string, db: StoreDb, o: LeaseOptions = {}): L
       state = 'acquiring';
       try {
         // Poll for the lock; a session that fails while waiting is replaced (the server may restart meanwhile).
+        // After every await: a release() that ran meanwhile ends the attempt (and frees a lock taken by then).
         for (;;) {
           signal?.throwIfAborted();
+          if (released()) throw new LeaseReleasedError();
           try {
             session ??= await connect();
+            if (released()) throw new LeaseReleasedError();
             if ((await session.query<{ held: boolean }>(TRY_LOCK)).rows[0]!.held) break;
           } catch (err) {
-            if (signal?.aborted) throw err;
+            if (signal?.aborted || err instanceof LeaseReleasedError) throw err;
             await session?.end().catch(() => undefined);
             session = undefined;
           }
           await sleep(pollMs, signal);
         }
+        if (released()) throw new LeaseReleasedError();
         const row = (await session!.query<{ epoch: string }>(
           `INSERT INTO cluster_lease (id, epoch, url, pid) VALUES (1, 1, NULL, $1)
            ON CONFLICT (id) DO UPDATE SET epoch = cluster_lease.epoch + 1, url = NULL, pid = EXCLUDED.pid, since = now()
            RETURNING epoch`,
           [process.pid],
         )).rows[0]!;
+        if (released()) throw new LeaseReleasedError();
         epoch = num(row.epoch);
         db.fence = epoch;
         state = 'held';
       } catch (err) {
         state = 'released';
         await session?.end().catch(() => undefined);
+        session = undefined;
         throw err;
       }
       heartbeat = setInterval(() => {
-        session!.query('SELECT 1').catch((err: Error) => lost(err));
+        beat().catch((err: Error) => lost(err));
       }, heartbeatMs);
       heartbeat.unref();
       return epoch;
@@ -118,11 +156,15 @@ export function postgresLease(url: string, db: StoreDb, o: LeaseOptions = {}): L
       const was = state;
       state = 'released';
       clearInterval(heartbeat);
-      if (was === 'released' || session === undefined) return;
+      // Acquiring: the attempt sees the release at its next step and ends its own session.
+      if (was !== 'held' && was !== 'lost') return;
+      const s = session;
+      session = undefined;
+      if (s === undefined) return;
       // Unpublish first (a waiting process then sees no active host rather than a dead address), then end the session,
       // which frees the advisory lock.
-      if (was === 'held') await session.query('UPDATE cluster_lease SET url = NULL WHERE id = 1 AND epoch = $1', [epoch]).catch(() => undefined);
-      await session.end().catch(() => undefined);
+      if (was === 'held') await s.query('UPDATE cluster_lease SET url = NULL WHERE id = 1 AND epoch = $1', [epoch]).catch(() => undefined);
+      await s.end().catch(() => undefined);
     },
   };
 }

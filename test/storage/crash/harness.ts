@@ -118,7 +118,7 @@ export async function runCampaign(o: CampaignOptions): Promise<CampaignReport> {
     findings,
   };
   const waits = [...ledger.waitedForServiceMs].sort((a, b) => a - b);
-  log(`crash campaign ${o.name}: seed ${seed}, ${report.kills} kills, ${report.sent} requests sent, ${report.unanswered} unanswered, acknowledged ${JSON.stringify(report.acknowledged)}, start to serving: median ${waits[waits.length >> 1] ?? 0} ms, max ${waits.at(-1) ?? 0} ms, ${findings.length} findings`);
+  log(`crash campaign ${o.name}: seed ${seed}, ${report.kills} kills, ${report.sent} requests sent, ${report.unanswered} unanswered, acknowledged ${JSON.stringify(report.acknowledged)}, start until discovery answered through the started host: median ${waits[waits.length >> 1] ?? 0} ms, max ${waits.at(-1) ?? 0} ms, ${findings.length} findings`);
   return report;
 }
 
