@@ -10,9 +10,14 @@
  *   resolve after the call has committed.
  * - Schema: `SQLITE_MIGRATIONS`, applied at open in order, each in a transaction and recorded in `schema_version`.
  *   A file whose recorded version is newer than the code is refused (StoreVersionError) before anything is read.
+ * - One process per file: opening takes the exclusive lock `<file>.lock` (runtime/shared/writer-lock.ts) before the
+ *   database is touched, and `close()` releases it. The host keeps its working state in memory, so a second host on
+ *   the same file would silently diverge from the first; a second open — in another process or in this one — is
+ *   refused with StoreLockedError. A lock left by a killed process is taken over.
  *
  * `openMemoryStore` (../memory/) is this back-end on an in-memory database: same SQL, nothing on disk.
  */
+import { dirname, resolve } from 'node:path';
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import type { RunEvent } from '../../../generated/ts/index.ts';
 import {
@@ -35,6 +40,8 @@ import {
   type StoredMemoryEntry,
 } from '../port.ts';
 import { SQLITE_MIGRATIONS } from './migrations.ts';
+import { WopkitError } from '../../shared/errors.ts';
+import { acquireWriterLock, describeHolder, LogLockedError, type LockHolder, type WriterLock } from '../../shared/writer-lock.ts';
 
 type Row = Record<string, SQLInputValue>;
 const parse = <T>(text: unknown): T => JSON.parse(String(text)) as T;
@@ -47,7 +54,30 @@ export interface SqliteStoreOptions {
   readonly migrations?: readonly Migration[];
   /** Reported as the port's kind (the in-memory back-end reuses this class). */
   readonly kind?: StoreKind;
+  /**
+   * Take the file's exclusive lock (default true). `false` lets several handles share the file at once — only for
+   * tests of SQLite's own cross-connection atomicity: two hosts on one file diverge (see StoreLockedError).
+   */
+  readonly lock?: boolean;
 }
+
+/** A second open of a SQLite store that is already open (in another process, or in this one) was refused. */
+export class StoreLockedError extends WopkitError<'store_locked'> {
+  constructor(
+    readonly file: string,
+    readonly lockPath: string,
+    readonly holder: LockHolder,
+  ) {
+    super(
+      'store_locked',
+      `data directory ${dirname(file)} is in use: its SQLite store ${file} is open in ${describeHolder(holder)} since ${holder.lockedAt} (lock file ${lockPath}); ` +
+        'a data directory serves one host process: stop the other host, or use another --data-dir (for several host processes use PostgreSQL, --store postgres)',
+    );
+  }
+}
+
+/** Whether `path` names a file on disk (not a private in-memory or temporary database). */
+const onDisk = (path: string): boolean => path !== '' && path !== ':memory:';
 
 /** Open (creating and migrating when needed) the SQLite store at `path` (`:memory:` for an in-memory one). */
 export async function openSqliteStore(path: string, options: SqliteStoreOptions = {}): Promise<StoragePort> {
@@ -59,13 +89,21 @@ class SqliteStore implements StoragePort {
   readonly location: string;
   readonly #db: DatabaseSync;
   readonly #statements = new Map<string, StatementSync>();
+  readonly #lock: WriterLock | undefined;
   #closed = false;
   #batching = false;
 
   constructor(path: string, options: SqliteStoreOptions) {
     this.kind = options.kind ?? 'sqlite';
     this.location = path;
-    this.#db = new DatabaseSync(path);
+    // The lock first: a refused second opener must not touch the file (no pragma, no migration).
+    this.#lock = options.lock !== false && onDisk(path) ? lockStore(path) : undefined;
+    try {
+      this.#db = new DatabaseSync(path);
+    } catch (err) {
+      this.#lock?.release();
+      throw err;
+    }
     try {
       this.#db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
       if (path !== ':memory:') this.#db.exec('PRAGMA journal_mode = WAL');
@@ -73,6 +111,7 @@ class SqliteStore implements StoragePort {
       this.#migrate(options.migrations ?? SQLITE_MIGRATIONS);
     } catch (err) {
       this.#db.close();
+      this.#lock?.release();
       throw err;
     }
   }
@@ -303,6 +342,21 @@ class SqliteStore implements StoragePort {
     if (this.#closed) return;
     this.#closed = true;
     this.#statements.clear();
-    this.#db.close();
+    try {
+      this.#db.close();
+    } finally {
+      this.#lock?.release();
+    }
+  }
+}
+
+/** Take the exclusive lock of the store file at `path`, or throw StoreLockedError naming the holder. */
+function lockStore(path: string): WriterLock {
+  const file = resolve(path);
+  try {
+    return acquireWriterLock(file);
+  } catch (err) {
+    if (err instanceof LogLockedError) throw new StoreLockedError(file, err.lockPath, err.holder);
+    throw err;
   }
 }
