@@ -300,11 +300,16 @@ class SqliteStore implements StoragePort {
       const r = this.#get('SELECT doc FROM questions WHERE tenant = ? AND ref = ?', tenant, ref);
       return r === undefined ? undefined : { tenant, ref, record: parse<JsonDoc>(r.doc), history: this.#history(tenant, ref) };
     },
-    all: async () => this.#all('SELECT tenant, ref, doc FROM questions ORDER BY ord').map((r) => {
-      const tenant = String(r.tenant);
-      const ref = String(r.ref);
-      return { tenant, ref, record: parse<JsonDoc>(r.doc), history: this.#history(tenant, ref) };
-    }),
+    all: async () => {
+      const questions = this.#all('SELECT tenant, ref, doc FROM questions ORDER BY ord');
+      // Every history in one query (in primary-key order), grouped here, instead of one query per question.
+      const histories = groupHistories(this.#all('SELECT tenant, ref, doc FROM question_history ORDER BY tenant, ref, n'));
+      return questions.map((r) => {
+        const tenant = String(r.tenant);
+        const ref = String(r.ref);
+        return { tenant, ref, record: parse<JsonDoc>(r.doc), history: histories.get(tenant)?.get(ref) ?? [] };
+      });
+    },
   };
   #history(tenant: string, ref: string): JsonDoc[] {
     return this.#all('SELECT doc FROM question_history WHERE tenant = ? AND ref = ? ORDER BY n', tenant, ref).map((h) => parse<JsonDoc>(h.doc));
@@ -348,6 +353,21 @@ class SqliteStore implements StoragePort {
       this.#lock?.release();
     }
   }
+}
+
+/** History rows (in order within each question) grouped by tenant, then ref. */
+function groupHistories(rows: readonly Row[]): Map<string, Map<string, JsonDoc[]>> {
+  const byTenant = new Map<string, Map<string, JsonDoc[]>>();
+  for (const h of rows) {
+    const tenant = String(h.tenant);
+    const ref = String(h.ref);
+    let refs = byTenant.get(tenant);
+    if (refs === undefined) byTenant.set(tenant, (refs = new Map()));
+    let docs = refs.get(ref);
+    if (docs === undefined) refs.set(ref, (docs = []));
+    docs.push(parse<JsonDoc>(h.doc));
+  }
+  return byTenant;
 }
 
 /** Take the exclusive lock of the store file at `path`, or throw StoreLockedError naming the holder. */
