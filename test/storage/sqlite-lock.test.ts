@@ -145,6 +145,9 @@ describe('SQLite data directory lock (host processes)', () => {
     await again.kill9();
     const restarted = await startHost({ args });
     expect(holderPid(dataDir)).toBe(restarted.pid);
+    // main.ts prints its ready line just before it installs its SIGTERM handler: a SIGTERM in between kills it
+    // without a graceful close. Once it answered a request, that synchronous step has run and the handler is in.
+    expect((await fetch(`${restarted.url}/.well-known/openwop`)).status).toBe(200);
     await restarted.stop();
     expect(existsSync(lockOf(dataDir))).toBe(false);
   }, 120_000);
