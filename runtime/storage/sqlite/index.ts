@@ -2,10 +2,12 @@
  * The SQLite back-end of the storage port, on Node's built-in `node:sqlite` (no native build).
  *
  * - Durability: WAL journal, `synchronous=FULL` (a committed transaction survives power loss), so a port call
- *   that resolved is on disk; `busy_timeout` lets a second process wait for the write lock instead of failing.
+ *   that resolved is on disk; `busy_timeout` lets another connection (a tool reading the file, a `lock: false`
+ *   handle) wait for the write lock instead of failing.
  * - Atomicity: every call that writes runs in one `BEGIN IMMEDIATE` transaction, which takes SQLite's single
  *   write lock up front; the read-then-write operations (`appendEvent`, `claimFire`, `claimRun`) are therefore
- *   atomic across every process that opens the same file.
+ *   atomic across every connection to the same file (the file lock below keeps it to one store; the tests of
+ *   this rule open with `lock: false`).
  * - Statements are prepared once per SQL text and cached. The database is synchronous; the port's promises
  *   resolve after the call has committed.
  * - Schema: `SQLITE_MIGRATIONS`, applied at open in order, each in a transaction and recorded in `schema_version`.
