@@ -14,4 +14,5 @@ export type { CredentialEntry, Principal, Role } from '../runtime/host/auth.ts';
 export { openStore, isStoreKind, StoreConfigError, STORE_KINDS, SQLITE_FILE } from '../runtime/storage/open-store.ts';
 export type { OpenStoreOptions } from '../runtime/storage/open-store.ts';
 export { StoreVersionError } from '../runtime/storage/port.ts';
+export { StoreLockedError } from '../runtime/storage/sqlite/index.ts';
 export type * from '../runtime/storage/port.ts';

@@ -264,6 +264,27 @@ export function describePortContract(name: string, open: () => Promise<StoragePo
         expect(await port.questions.get(t, 'q1')).toBeUndefined();
       });
 
+      it('lists every question in first-transition order, each with exactly its own history, oldest first', async () => {
+        const a = fresh('t');
+        const b = fresh('t');
+        const c = `${a}/x`; // tenant `a/x` with ref `y` next to tenant `a` with ref `x/y`: keys that must not be joined naively
+        const steps: [string, string, number][] = [[a, 'z', 0], [b, 'a', 0], [a, 'a', 0], [a, 'z', 1], [a, 'x/y', 0], [c, 'y', 0], [a, 'gone', 0], [b, 'a', 1], [a, 'z', 2]];
+        for (const [tenant, ref, n] of steps) await port.questions.transition(tenant, ref, { v: n }, { state: `${tenant}|${ref}|${n}` });
+        expect(await port.questions.remove(a, 'gone')).toBe(true);
+        await port.questions.transition(a, 'm', { v: 0 }, { state: 'm0' });
+        const mine = (await port.questions.all()).filter((q) => [a, b, c].includes(q.tenant));
+        const history = (tenant: string, ref: string, n: number) => Array.from({ length: n }, (_, i) => ({ state: `${tenant}|${ref}|${i}` }));
+        expect(mine).toEqual([
+          { tenant: a, ref: 'z', record: { v: 2 }, history: history(a, 'z', 3) },
+          { tenant: b, ref: 'a', record: { v: 1 }, history: history(b, 'a', 2) },
+          { tenant: a, ref: 'a', record: { v: 0 }, history: history(a, 'a', 1) },
+          { tenant: a, ref: 'x/y', record: { v: 0 }, history: history(a, 'x/y', 1) },
+          { tenant: c, ref: 'y', record: { v: 0 }, history: history(c, 'y', 1) },
+          { tenant: a, ref: 'm', record: { v: 0 }, history: [{ state: 'm0' }] },
+        ]);
+        for (const q of mine) expect(await port.questions.get(q.tenant, q.ref)).toEqual(q);
+      });
+
       it('appends transcript and trace documents in order, in separate logs', async () => {
         const mark = fresh('m');
         const p0 = await port.transcripts.append({ mark, i: 0 });

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openwopDurability } from '../../runtime/openwop/durable.ts';
 import { createOpenwopRuntime } from '../../runtime/openwop/index.ts';
-import { openStore } from '../../runtime/storage/open-store.ts';
+import { SQLITE_FILE } from '../../runtime/storage/open-store.ts';
+import { openSqliteStore } from '../../runtime/storage/sqlite/index.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'wopkit-schedule-claim-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -19,7 +20,9 @@ const clock = { t: T0, now() { return this.t; } };
 const REF = 'mem://acme/dreams';
 
 async function boot() {
-  const port = await openStore({ kind: 'sqlite', dataDir });
+  // Unlocked: two runtimes on one file at once stand for two processes, which the data directory's lock refuses in
+  // a real host; this checks the store's claim rule that holds even so.
+  const port = await openSqliteStore(join(dataDir, SQLITE_FILE), { lock: false });
   const durability = openwopDurability(port);
   const rt = createOpenwopRuntime({ clock, persistence: durability.persistence });
   await durability.attach(rt);

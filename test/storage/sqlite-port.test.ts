@@ -45,7 +45,8 @@ describe('SQLite back-end', () => {
 
   it('two handles on one file share fire-once and gap-free sequences', async () => {
     const file = newFile();
-    const [a, b] = [await openSqliteStore(file), await openSqliteStore(file)];
+    // Unlocked on purpose: this checks SQLite's own cross-connection atomicity, which the file lock normally hides.
+    const [a, b] = [await openSqliteStore(file, { lock: false }), await openSqliteStore(file, { lock: false })];
     const claims = await Promise.all([a, b, a, b].map((p) => p.commitments.claimFire({ tenant: 't', commitmentId: 'c', instance: 'time:1', firedAt: 1 })));
     expect(claims.filter(Boolean)).toHaveLength(1);
     for (let i = 0; i < 6; i++) await (i % 2 === 0 ? a : b).runs.appendEvent('r', (sequence) => ({ eventId: `e${i}`, runId: 'r', type: 'vendor.x', payload: {}, timestamp: '2026-01-01T00:00:00.000Z', sequence }));

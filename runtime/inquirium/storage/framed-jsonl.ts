@@ -2,7 +2,7 @@
  * A local append-only JSONL log (format: jsonl-frame.ts) with one writer, durable appends, crash recovery that
  * reports what it skipped, and a quarantine instead of deletion. The contract, in full in docs/storage-jsonl.md:
  *
- * - Opening takes the exclusive writer lock `<log>.lock` (writer-lock.ts); a second writer is refused.
+ * - Opening takes the exclusive writer lock `<log>.lock` (runtime/shared/writer-lock.ts); a second writer is refused.
  * - `append` returns only after its line is written and fdatasync'd; creating the log syncs its directory.
  *   Cost is O(1) in the size of the log: the descriptor stays open and one framed line is written.
  * - Recovery on open: a torn tail (never acknowledged) is copied to `<log>.quarantine`, then cut; damaged complete
@@ -18,11 +18,11 @@ import { basename, dirname } from 'node:path';
 import { openForAppend, readWhole, syncDirectory, writeFully, writeSyncedFile } from './durable-file.ts';
 import { frameJson, recordJson, scanFramedLog, type SkippedLine } from './jsonl-frame.ts';
 import { appendQuarantine, quarantinePathOf, type QuarantineEntry } from './quarantine.ts';
-import { acquireWriterLock, type StaleLock, type WriterLock } from './writer-lock.ts';
+import { acquireWriterLock, type StaleLock, type WriterLock } from '../../shared/writer-lock.ts';
 
 export { frame, recover, scanFramedLog, type RecordSpan, type RecoveredLog, type ScannedLog, type SkippedLine, type SkipReason } from './jsonl-frame.ts';
 export { readQuarantine, quarantinePathOf, type QuarantineEntry, type QuarantineHeader, type QuarantineContents } from './quarantine.ts';
-export { LogLockedError, type LockHolder, type StaleLock } from './writer-lock.ts';
+export { LogLockedError, type LockHolder, type StaleLock } from '../../shared/writer-lock.ts';
 
 export interface FramedJsonlOptions {
   /**

@@ -77,10 +77,19 @@ export function postgresQuestions(pool: StoreDb): QuestionStore {
       return row === undefined ? undefined : { tenant, ref, record: parseDoc<JsonDoc>(row.doc), history: await historyOf(pool, tenant, ref) };
     },
     async all() {
+      // The questions first, then every history in one query (in primary-key order), grouped here, instead of one
+      // query per question. A transition committed between the two shows in the history only (never a question
+      // without its history); at start nothing else writes.
       const rows = (await pool.query<{ tenant: string; ref: string; doc: string }>('SELECT tenant, ref, doc FROM questions ORDER BY ord')).rows;
-      const out: QuestionRow[] = [];
-      for (const row of rows) out.push({ tenant: row.tenant, ref: row.ref, record: parseDoc<JsonDoc>(row.doc), history: await historyOf(pool, row.tenant, row.ref) });
-      return out;
+      const histories = new Map<string, Map<string, JsonDoc[]>>();
+      for (const h of (await pool.query<{ tenant: string; ref: string; doc: string }>('SELECT tenant, ref, doc FROM question_history ORDER BY tenant, ref, pos')).rows) {
+        let refs = histories.get(h.tenant);
+        if (refs === undefined) histories.set(h.tenant, (refs = new Map()));
+        let docs = refs.get(h.ref);
+        if (docs === undefined) refs.set(h.ref, (docs = []));
+        docs.push(parseDoc<JsonDoc>(h.doc));
+      }
+      return rows.map((row): QuestionRow => ({ tenant: row.tenant, ref: row.ref, record: parseDoc<JsonDoc>(row.doc), history: histories.get(row.tenant)?.get(row.ref) ?? [] }));
     },
   };
 }

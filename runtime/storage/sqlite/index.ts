@@ -2,17 +2,24 @@
  * The SQLite back-end of the storage port, on Node's built-in `node:sqlite` (no native build).
  *
  * - Durability: WAL journal, `synchronous=FULL` (a committed transaction survives power loss), so a port call
- *   that resolved is on disk; `busy_timeout` lets a second process wait for the write lock instead of failing.
+ *   that resolved is on disk; `busy_timeout` lets another connection (a tool reading the file, a `lock: false`
+ *   handle) wait for the write lock instead of failing.
  * - Atomicity: every call that writes runs in one `BEGIN IMMEDIATE` transaction, which takes SQLite's single
  *   write lock up front; the read-then-write operations (`appendEvent`, `claimFire`, `claimRun`) are therefore
- *   atomic across every process that opens the same file.
+ *   atomic across every connection to the same file (the file lock below keeps it to one store; the tests of
+ *   this rule open with `lock: false`).
  * - Statements are prepared once per SQL text and cached. The database is synchronous; the port's promises
  *   resolve after the call has committed.
  * - Schema: `SQLITE_MIGRATIONS`, applied at open in order, each in a transaction and recorded in `schema_version`.
  *   A file whose recorded version is newer than the code is refused (StoreVersionError) before anything is read.
+ * - One process per file: opening takes the exclusive lock `<file>.lock` (runtime/shared/writer-lock.ts) before the
+ *   database is touched, and `close()` releases it. The host keeps its working state in memory, so a second host on
+ *   the same file would silently diverge from the first; a second open — in another process or in this one — is
+ *   refused with StoreLockedError. A lock left by a killed process is taken over.
  *
  * `openMemoryStore` (../memory/) is this back-end on an in-memory database: same SQL, nothing on disk.
  */
+import { dirname, resolve } from 'node:path';
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import type { RunEvent } from '../../../generated/ts/index.ts';
 import {
@@ -35,6 +42,8 @@ import {
   type StoredMemoryEntry,
 } from '../port.ts';
 import { SQLITE_MIGRATIONS } from './migrations.ts';
+import { WopkitError } from '../../shared/errors.ts';
+import { acquireWriterLock, describeHolder, LogLockedError, type LockHolder, type WriterLock } from '../../shared/writer-lock.ts';
 
 type Row = Record<string, SQLInputValue>;
 const parse = <T>(text: unknown): T => JSON.parse(String(text)) as T;
@@ -47,7 +56,30 @@ export interface SqliteStoreOptions {
   readonly migrations?: readonly Migration[];
   /** Reported as the port's kind (the in-memory back-end reuses this class). */
   readonly kind?: StoreKind;
+  /**
+   * Take the file's exclusive lock (default true). `false` lets several handles share the file at once — only for
+   * tests of SQLite's own cross-connection atomicity: two hosts on one file diverge (see StoreLockedError).
+   */
+  readonly lock?: boolean;
 }
+
+/** A second open of a SQLite store that is already open (in another process, or in this one) was refused. */
+export class StoreLockedError extends WopkitError<'store_locked'> {
+  constructor(
+    readonly file: string,
+    readonly lockPath: string,
+    readonly holder: LockHolder,
+  ) {
+    super(
+      'store_locked',
+      `data directory ${dirname(file)} is in use: its SQLite store ${file} is open in ${describeHolder(holder)} since ${holder.lockedAt} (lock file ${lockPath}); ` +
+        'a data directory serves one host process: stop the other host, or use another --data-dir (for several host processes use PostgreSQL, --store postgres)',
+    );
+  }
+}
+
+/** Whether `path` names a file on disk (not a private in-memory or temporary database). */
+const onDisk = (path: string): boolean => path !== '' && path !== ':memory:';
 
 /** Open (creating and migrating when needed) the SQLite store at `path` (`:memory:` for an in-memory one). */
 export async function openSqliteStore(path: string, options: SqliteStoreOptions = {}): Promise<StoragePort> {
@@ -59,13 +91,21 @@ class SqliteStore implements StoragePort {
   readonly location: string;
   readonly #db: DatabaseSync;
   readonly #statements = new Map<string, StatementSync>();
+  readonly #lock: WriterLock | undefined;
   #closed = false;
   #batching = false;
 
   constructor(path: string, options: SqliteStoreOptions) {
     this.kind = options.kind ?? 'sqlite';
     this.location = path;
-    this.#db = new DatabaseSync(path);
+    // The lock first: a refused second opener must not touch the file (no pragma, no migration).
+    this.#lock = options.lock !== false && onDisk(path) ? lockStore(path) : undefined;
+    try {
+      this.#db = new DatabaseSync(path);
+    } catch (err) {
+      this.#lock?.release();
+      throw err;
+    }
     try {
       this.#db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
       if (path !== ':memory:') this.#db.exec('PRAGMA journal_mode = WAL');
@@ -73,6 +113,7 @@ class SqliteStore implements StoragePort {
       this.#migrate(options.migrations ?? SQLITE_MIGRATIONS);
     } catch (err) {
       this.#db.close();
+      this.#lock?.release();
       throw err;
     }
   }
@@ -261,11 +302,16 @@ class SqliteStore implements StoragePort {
       const r = this.#get('SELECT doc FROM questions WHERE tenant = ? AND ref = ?', tenant, ref);
       return r === undefined ? undefined : { tenant, ref, record: parse<JsonDoc>(r.doc), history: this.#history(tenant, ref) };
     },
-    all: async () => this.#all('SELECT tenant, ref, doc FROM questions ORDER BY ord').map((r) => {
-      const tenant = String(r.tenant);
-      const ref = String(r.ref);
-      return { tenant, ref, record: parse<JsonDoc>(r.doc), history: this.#history(tenant, ref) };
-    }),
+    all: async () => {
+      const questions = this.#all('SELECT tenant, ref, doc FROM questions ORDER BY ord');
+      // Every history in one query (in primary-key order), grouped here, instead of one query per question.
+      const histories = groupHistories(this.#all('SELECT tenant, ref, doc FROM question_history ORDER BY tenant, ref, n'));
+      return questions.map((r) => {
+        const tenant = String(r.tenant);
+        const ref = String(r.ref);
+        return { tenant, ref, record: parse<JsonDoc>(r.doc), history: histories.get(tenant)?.get(ref) ?? [] };
+      });
+    },
   };
   #history(tenant: string, ref: string): JsonDoc[] {
     return this.#all('SELECT doc FROM question_history WHERE tenant = ? AND ref = ? ORDER BY n', tenant, ref).map((h) => parse<JsonDoc>(h.doc));
@@ -303,6 +349,36 @@ class SqliteStore implements StoragePort {
     if (this.#closed) return;
     this.#closed = true;
     this.#statements.clear();
-    this.#db.close();
+    try {
+      this.#db.close();
+    } finally {
+      this.#lock?.release();
+    }
+  }
+}
+
+/** History rows (in order within each question) grouped by tenant, then ref. */
+function groupHistories(rows: readonly Row[]): Map<string, Map<string, JsonDoc[]>> {
+  const byTenant = new Map<string, Map<string, JsonDoc[]>>();
+  for (const h of rows) {
+    const tenant = String(h.tenant);
+    const ref = String(h.ref);
+    let refs = byTenant.get(tenant);
+    if (refs === undefined) byTenant.set(tenant, (refs = new Map()));
+    let docs = refs.get(ref);
+    if (docs === undefined) refs.set(ref, (docs = []));
+    docs.push(parse<JsonDoc>(h.doc));
+  }
+  return byTenant;
+}
+
+/** Take the exclusive lock of the store file at `path`, or throw StoreLockedError naming the holder. */
+function lockStore(path: string): WriterLock {
+  const file = resolve(path);
+  try {
+    return acquireWriterLock(file);
+  } catch (err) {
+    if (err instanceof LogLockedError) throw new StoreLockedError(file, err.lockPath, err.holder);
+    throw err;
   }
 }

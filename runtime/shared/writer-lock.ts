@@ -1,6 +1,7 @@
 /**
- * The exclusive writer lock of a framed JSONL log: a lock file `<log>.lock` holding one JSON line that names the
- * holder (pid, host, when it took the lock, the process's start time, a random token).
+ * The exclusive writer lock of a file: a lock file `<file>.lock` holding one JSON line that names the holder (pid,
+ * host, when it took the lock, the process's start time, a random token). The framed JSONL logs
+ * (runtime/inquirium/storage/) and the SQLite store (runtime/storage/sqlite/) take it when they open.
  *
  * - The lock file appears complete or not at all: its content is written to a private temp file first, then
  *   hard-linked to `<log>.lock` (link fails if the name exists, like O_EXCL, and never shows a half-written file).
@@ -19,7 +20,7 @@ import { linkSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { threadId } from 'node:worker_threads';
-import { WopkitError } from '../../shared/errors.ts';
+import { WopkitError } from './errors.ts';
 
 export interface LockHolder {
   readonly pid: number;
@@ -36,6 +37,13 @@ export interface LockHolder {
 /** A stale lock that was taken over: its holder, or `unreadable` when the file did not name one. */
 export type StaleLock = Omit<LockHolder, 'token'> | { readonly unreadable: true };
 
+/** Who holds a lock, for a message: `pid N on HOST`, `this process (another open instance)` or `this process (thread N)`. */
+export function describeHolder(holder: LockHolder): string {
+  const here = holder.pid === process.pid && holder.host === hostname();
+  if (!here) return `pid ${holder.pid} on ${holder.host}`;
+  return (holder.thread ?? 0) === threadId ? 'this process (another open instance)' : `this process (thread ${holder.thread ?? 0})`;
+}
+
 /** A second writer was refused: the log is locked by a live holder. */
 export class LogLockedError extends WopkitError<'log-locked'> {
   constructor(
@@ -43,9 +51,7 @@ export class LogLockedError extends WopkitError<'log-locked'> {
     readonly lockPath: string,
     readonly holder: LockHolder,
   ) {
-    const here = holder.pid === process.pid && holder.host === hostname();
-    const where = !here ? `pid ${holder.pid} on ${holder.host}` : (holder.thread ?? 0) === threadId ? 'this process (another open instance)' : `this process (thread ${holder.thread ?? 0})`;
-    super('log-locked', `${logPath} is already open for writing by ${where}, locked since ${holder.lockedAt}; a log has one writer at a time (lock file ${lockPath})`);
+    super('log-locked', `${logPath} is already open for writing by ${describeHolder(holder)}, locked since ${holder.lockedAt}; a log has one writer at a time (lock file ${lockPath})`);
   }
 }
 
