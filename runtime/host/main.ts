@@ -76,7 +76,9 @@ cluster?.start(advertised);
 const keys = start!.credentials.summary().map((p) => (p.role === 'tenant' ? `${p.keyId} (tenant ${p.tenant})` : `${p.keyId} (operator)`));
 const token = start!.devToken === undefined ? '' : `  token:     ${start!.devToken}\n  conformance: npm run conformance -- --base-url ${url} --api-key ${start!.devToken}\n`;
 const where = `store: ${storage!.kind}${storage!.kind === 'memory' ? '' : `, data: ${storeArgs!.store.dataDir ?? storage!.location}`}${shared ? ', shared: serves once it holds the store lease, forwards to the active host until then' : ''}`;
-process.stdout.write(`\nwopkit reference host listening on ${url} (${where})${start!.production ? ' (production)' : ''}\n  discovery: ${url}${ROUTES.discovery.path}\n  keys:      ${keys.join(', ')}\n${token}\n`);
+// The stop handlers before the ready line: a supervisor may signal as soon as it reads it, and a stop must close
+// the app (flush, release the store's lock or lease) rather than kill the process mid-write.
 const stop = async () => { await app.close(); process.exit(0); };
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
+process.stdout.write(`\nwopkit reference host listening on ${url} (${where})${start!.production ? ' (production)' : ''}\n  discovery: ${url}${ROUTES.discovery.path}\n  keys:      ${keys.join(', ')}\n${token}\n`);
